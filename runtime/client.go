@@ -1,0 +1,531 @@
+package runtime
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"iter"
+	"mime"
+	"net/http"
+	"strconv"
+	"strings"
+	"sync/atomic"
+	"time"
+)
+
+// DefaultMaxResponseBytes is the largest response body the client reads unless
+// WithMaxResponseBytes says otherwise.
+const DefaultMaxResponseBytes = 64 << 20
+
+// Client calls an OpenTool server. It is safe for concurrent use.
+type Client struct {
+	base      string // "http://host:port/opentool", no trailing slash
+	hc        *http.Client
+	auth      string // "Bearer <key>" or ""
+	header    http.Header
+	maxResp   int64
+	idPrefix  string
+	seq       atomic.Uint64
+	callURL   string
+	streamURL string
+}
+
+// ClientOption configures [NewClient].
+type ClientOption func(*Client)
+
+// WithAPIKey sends "Authorization: Bearer <key>" with every request.
+func WithAPIKey(key string) ClientOption {
+	return func(c *Client) {
+		if key != "" {
+			c.auth = "Bearer " + key
+		} else {
+			c.auth = ""
+		}
+	}
+}
+
+// WithHTTPClient sets the HTTP client (default: a client of its own whose
+// transport keeps up to 256 idle connections per host, with no overall timeout:
+// use the context for deadlines).
+func WithHTTPClient(hc *http.Client) ClientOption { return func(c *Client) { c.hc = hc } }
+
+// WithHeader adds a header to every request.
+func WithHeader(key, value string) ClientOption {
+	return func(c *Client) { c.header.Add(key, value) }
+}
+
+// WithMaxResponseBytes bounds the size of a response body the client accepts.
+func WithMaxResponseBytes(n int64) ClientOption { return func(c *Client) { c.maxResp = n } }
+
+var defaultTransport = func() *http.Transport {
+	t := http.DefaultTransport.(*http.Transport).Clone()
+	t.MaxIdleConns = 1024
+	t.MaxIdleConnsPerHost = 256
+	t.IdleConnTimeout = 90 * time.Second
+	return t
+}()
+
+// NewClient returns a client of the OpenTool server at baseURL, which is
+// "http(s)://host:port/opentool" as in the specification.
+func NewClient(baseURL string, opts ...ClientOption) *Client {
+	c := &Client{
+		base:    strings.TrimRight(baseURL, "/"),
+		hc:      &http.Client{Transport: defaultTransport},
+		header:  http.Header{},
+		maxResp: DefaultMaxResponseBytes,
+	}
+	for _, o := range opts {
+		o(c)
+	}
+	var rnd [6]byte
+	rand.Read(rnd[:])
+	c.idPrefix = hex.EncodeToString(rnd[:]) + "-"
+	c.callURL = c.base + "/call"
+	c.streamURL = c.base + "/streamCall"
+	return c
+}
+
+// BaseURL returns the server address the client calls.
+func (c *Client) BaseURL() string { return c.base }
+
+// NewID returns a call id unique to this client (and, with high probability,
+// across clients).
+func (c *Client) NewID() string {
+	return c.idPrefix + strconv.FormatUint(c.seq.Add(1), 10)
+}
+
+func (c *Client) newRequest(ctx context.Context, method, url string, body []byte, accept string) (*http.Request, error) {
+	var rd io.Reader
+	if body != nil {
+		rd = bytes.NewReader(body)
+	}
+	req, err := http.NewRequestWithContext(ctx, method, url, rd)
+	if err != nil {
+		return nil, err
+	}
+	h := req.Header
+	for k, v := range c.header {
+		h[k] = v
+	}
+	if body != nil {
+		h["Content-Type"] = jsonContentType
+	}
+	h["Accept"] = []string{accept}
+	if c.auth != "" {
+		h["Authorization"] = []string{c.auth}
+	}
+	return req, nil
+}
+
+// do sends req and classifies transport failures: a cancelled context is returned
+// as is (errors.Is(err, context.Canceled)); anything else that kept the request
+// from reaching a server is ErrNoAccess.
+func (c *Client) do(req *http.Request) (*http.Response, error) {
+	resp, err := c.hc.Do(req)
+	if err != nil {
+		if ctxErr := req.Context().Err(); ctxErr != nil {
+			return nil, fmt.Errorf("opentool: %s %s: %w", req.Method, req.URL.Path, ctxErr)
+		}
+		return nil, clientError(ClassNoAccess, CodeNoAccess, ErrNoAccess.Message, err)
+	}
+	return resp, nil
+}
+
+func (c *Client) readBody(resp *http.Response) ([]byte, error) {
+	body, err := io.ReadAll(io.LimitReader(resp.Body, c.maxResp+1))
+	if err != nil {
+		return nil, clientError(ClassResponseNull, resp.StatusCode, "reading the response: "+err.Error(), err)
+	}
+	if int64(len(body)) > c.maxResp {
+		return nil, clientError(ClassResponseNull, resp.StatusCode, fmt.Sprintf("response larger than %d bytes", c.maxResp), nil)
+	}
+	return body, nil
+}
+
+// statusError classifies a response by its HTTP status alone, for the statuses
+// that say the call never reached a tool.
+func statusError(status int, body []byte) *Error {
+	switch status {
+	case http.StatusUnauthorized, http.StatusForbidden:
+		return clientError(ClassUnauthorized, CodeUnauthorized, ErrUnauthorized.Message, httpStatusError(status, body))
+	case http.StatusNotFound, http.StatusBadGateway, http.StatusServiceUnavailable, http.StatusGatewayTimeout:
+		return clientError(ClassNoAccess, CodeNoAccess, ErrNoAccess.Message, httpStatusError(status, body))
+	}
+	return nil
+}
+
+type httpError struct {
+	status int
+	body   string
+}
+
+func (e *httpError) Error() string {
+	s := "HTTP " + strconv.Itoa(e.status) + " " + http.StatusText(e.status)
+	if e.body != "" {
+		s += ": " + e.body
+	}
+	return s
+}
+
+func httpStatusError(status int, body []byte) error {
+	return &httpError{status: status, body: snippet(body)}
+}
+
+// snippet is a short, single-line excerpt of a body for error messages.
+func snippet(b []byte) string {
+	s := strings.Join(strings.Fields(string(b)), " ")
+	if len(s) > 200 {
+		s = s[:200] + "…"
+	}
+	return s
+}
+
+// decodeResponse turns a /call response (status and body) into the result
+// object or the error of the spec's exception list.
+func decodeResponse(status int, body []byte) (json.RawMessage, error) {
+	if e := statusError(status, body); e != nil {
+		return nil, e
+	}
+	ok := status >= 200 && status < 300
+	var resp response
+	if len(bytes.TrimSpace(body)) == 0 || json.Unmarshal(body, &resp) != nil {
+		if ok {
+			return nil, clientError(ClassResponseNull, status, ErrResponseNull.Message+": the body is not a JSON-RPC response", httpStatusError(status, body))
+		}
+		return nil, clientError(ClassErrorNull, status, ErrErrorNull.Message+": the server failed without a JSON-RPC error", httpStatusError(status, body))
+	}
+	if !isNull(resp.Error) {
+		return nil, decodeCallError(status, resp.Error)
+	}
+	if !ok {
+		return nil, clientError(ClassErrorNull, status, ErrErrorNull.Message+": the server failed without a JSON-RPC error", httpStatusError(status, body))
+	}
+	if isNull(resp.Result) {
+		return nil, clientError(ClassResponseNull, status, ErrResponseNull.Message, nil)
+	}
+	return resp.Result, nil
+}
+
+// decodeCallError reads a JSON-RPC error member liberally: an object with code
+// and message (where the message may itself be a JSON object with code and
+// message, as the reference tools send), or a bare string.
+func decodeCallError(status int, raw json.RawMessage) *Error {
+	var e struct {
+		Code    json.Number     `json:"code"`
+		Message json.RawMessage `json:"message"`
+		Data    json.RawMessage `json:"data"`
+	}
+	out := &Error{Class: ClassCall, Code: CodeToolError}
+	if json.Unmarshal(raw, &e) != nil {
+		var s string
+		if json.Unmarshal(raw, &s) == nil {
+			out.Message = s
+		} else {
+			out.Message = string(raw)
+		}
+		if status >= 400 {
+			out.Code = status
+		}
+		return out
+	}
+	if n, err := e.Code.Int64(); err == nil {
+		out.Code = int(n)
+	}
+	var msg string
+	if json.Unmarshal(e.Message, &msg) != nil && len(e.Message) > 0 {
+		msg = string(e.Message)
+	}
+	out.Message = msg
+	if !isNull(e.Data) {
+		out.Data = e.Data
+	}
+	// {"code":500,"message":"{\"code\":405,\"message\":\"Function Not Supported\"}"}
+	if t := strings.TrimSpace(msg); strings.HasPrefix(t, "{") {
+		var inner struct {
+			Code    *json.Number `json:"code"`
+			Message *string      `json:"message"`
+		}
+		if json.Unmarshal([]byte(t), &inner) == nil && inner.Message != nil {
+			out.Message = *inner.Message
+			if inner.Code != nil {
+				if n, err := inner.Code.Int64(); err == nil {
+					out.Code = int(n)
+				}
+			}
+		}
+	}
+	return out
+}
+
+// appendRequest writes a JSON-RPC request: params is a JSON object or empty.
+//
+//	{"jsonrpc":"2.0","method":"…","params":{…},"id":"…"}
+func appendRequest(buf *bytes.Buffer, method string, params json.RawMessage, id string) {
+	buf.WriteString(`{"jsonrpc":"2.0","method":`)
+	writeJSONString(buf, method)
+	buf.WriteString(`,"params":`)
+	if len(params) == 0 {
+		buf.WriteString("{}")
+	} else {
+		buf.Write(params)
+	}
+	buf.WriteString(`,"id":`)
+	writeJSONString(buf, id)
+	buf.WriteByte('}')
+}
+
+// Version returns the server's version (GET /version).
+func (c *Client) Version(ctx context.Context) (Version, error) {
+	var v Version
+	body, err := c.get(ctx, "/version")
+	if err != nil {
+		return v, err
+	}
+	if err := json.Unmarshal(body, &v); err != nil {
+		return v, clientError(ClassResponseNull, http.StatusOK, ErrResponseNull.Message+": /version did not answer {\"version\":…}", err)
+	}
+	return v, nil
+}
+
+// Load returns the server's OpenTool document (GET /load), or nil, nil when the
+// server has none (it answers {}).
+func (c *Client) Load(ctx context.Context) (*OpenTool, error) {
+	body, err := c.get(ctx, "/load")
+	if err != nil {
+		return nil, err
+	}
+	t := bytes.TrimSpace(body)
+	if len(t) == 0 || string(t) == "null" || string(t) == "{}" {
+		return nil, nil
+	}
+	var doc OpenTool
+	if err := json.Unmarshal(body, &doc); err != nil {
+		return nil, clientError(ClassResponseNull, http.StatusOK, ErrResponseNull.Message+": /load did not answer an OpenTool document", err)
+	}
+	return &doc, nil
+}
+
+func (c *Client) get(ctx context.Context, path string) ([]byte, error) {
+	req, err := c.newRequest(ctx, http.MethodGet, c.base+path, nil, "application/json")
+	if err != nil {
+		return nil, err
+	}
+	resp, err := c.do(req)
+	if err != nil {
+		return nil, err
+	}
+	defer resp.Body.Close()
+	body, err := c.readBody(resp)
+	if err != nil {
+		return nil, err
+	}
+	if e := statusError(resp.StatusCode, body); e != nil {
+		return nil, e
+	}
+	if resp.StatusCode < 200 || resp.StatusCode >= 300 {
+		if _, err := decodeResponse(resp.StatusCode, body); err != nil {
+			return nil, err
+		}
+	}
+	return body, nil
+}
+
+// Call calls a function (POST /call). A call without ID gets a unique one. A
+// tool error is an *Error of class ClassCall carrying the server's code.
+func (c *Client) Call(ctx context.Context, fc FunctionCall) (ToolReturn, error) {
+	if fc.ID == "" {
+		fc.ID = c.NewID()
+	}
+	result, err := c.call(ctx, fc.Name, fc.Arguments, fc.ID)
+	if err != nil {
+		return ToolReturn{ID: fc.ID}, err
+	}
+	return ToolReturn{ID: fc.ID, Result: result}, nil
+}
+
+func (c *Client) call(ctx context.Context, name string, params json.RawMessage, id string) (json.RawMessage, error) {
+	if len(params) > 0 && !isNull(params) && !isJSONObject(params) {
+		return nil, &Error{Code: CodeInvalidParams, Message: "arguments must be a JSON object"}
+	}
+	if isNull(params) {
+		params = nil
+	}
+	buf := getBuffer()
+	appendRequest(buf, name, params, id)
+	body := append([]byte(nil), buf.Bytes()...) // the transport may read it after we return
+	putBuffer(buf)
+	req, err := c.newRequest(ctx, http.MethodPost, c.callURL, body, "application/json")
+	if err != nil {
+		return nil, err
+	}
+	resp, err := c.do(req)
+	if err != nil {
+		return nil, err
+	}
+	defer resp.Body.Close()
+	rbody, err := c.readBody(resp)
+	if err != nil {
+		return nil, err
+	}
+	return decodeResponse(resp.StatusCode, rbody)
+}
+
+// Invoke is the typed helper of generated clients: it calls name with args (a Go
+// value encoded once as the params object; nil for none) and decodes the result
+// into out (a pointer; nil to ignore it). resultName is the name of the
+// function's return value for scalar and array returns (see [DecodeResult]), ""
+// for an object return.
+func (c *Client) Invoke(ctx context.Context, name string, args any, resultName string, out any) error {
+	params, err := marshalArgs(args)
+	if err != nil {
+		return fmt.Errorf("opentool: encoding the arguments of %s: %w", name, err)
+	}
+	result, err := c.call(ctx, name, params, c.NewID())
+	if err != nil {
+		return err
+	}
+	if out == nil {
+		return nil
+	}
+	if err := DecodeResult(result, resultName, out); err != nil {
+		return resultError(name, err)
+	}
+	return nil
+}
+
+func resultError(name string, err error) error {
+	var e *Error
+	if errors.As(err, &e) {
+		return err
+	}
+	return clientError(ClassResponseNull, http.StatusOK, "the result of "+quote(name)+" does not match its declared type: "+err.Error(), err)
+}
+
+// StreamCall calls a streaming function (POST /streamCall) and yields one
+// ToolReturn per data event. An error event, a failed request or a broken stream
+// is yielded once as an error and ends the sequence. Stopping the iteration early
+// closes the connection.
+func (c *Client) StreamCall(ctx context.Context, fc FunctionCall) iter.Seq2[ToolReturn, error] {
+	if fc.ID == "" {
+		fc.ID = c.NewID()
+	}
+	return func(yield func(ToolReturn, error) bool) {
+		for raw, err := range c.stream(ctx, fc.Name, fc.Arguments, fc.ID) {
+			if !yield(ToolReturn{ID: fc.ID, Result: raw}, err) || err != nil {
+				return
+			}
+		}
+	}
+}
+
+// Stream is the typed helper of generated clients for streaming functions: each
+// data event's result is decoded into a T (see [Client.Invoke] for resultName).
+func Stream[T any](ctx context.Context, c *Client, name string, args any, resultName string) iter.Seq2[T, error] {
+	return func(yield func(T, error) bool) {
+		var zero T
+		params, err := marshalArgs(args)
+		if err != nil {
+			yield(zero, fmt.Errorf("opentool: encoding the arguments of %s: %w", name, err))
+			return
+		}
+		for raw, err := range c.stream(ctx, name, params, c.NewID()) {
+			if err != nil {
+				yield(zero, err)
+				return
+			}
+			var v T
+			if err := DecodeResult(raw, resultName, &v); err != nil {
+				yield(zero, resultError(name, err))
+				return
+			}
+			if !yield(v, nil) {
+				return
+			}
+		}
+	}
+}
+
+func (c *Client) stream(ctx context.Context, name string, params json.RawMessage, id string) iter.Seq2[json.RawMessage, error] {
+	return func(yield func(json.RawMessage, error) bool) {
+		if len(params) > 0 && !isNull(params) && !isJSONObject(params) {
+			yield(nil, &Error{Code: CodeInvalidParams, Message: "arguments must be a JSON object"})
+			return
+		}
+		if isNull(params) {
+			params = nil
+		}
+		buf := getBuffer()
+		appendRequest(buf, name, params, id)
+		body := append([]byte(nil), buf.Bytes()...)
+		putBuffer(buf)
+		ctx, cancel := context.WithCancel(ctx)
+		defer cancel()
+		req, err := c.newRequest(ctx, http.MethodPost, c.streamURL, body, "text/event-stream")
+		if err != nil {
+			yield(nil, err)
+			return
+		}
+		resp, err := c.do(req)
+		if err != nil {
+			yield(nil, err)
+			return
+		}
+		defer resp.Body.Close()
+		mt, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type"))
+		if mt != "text/event-stream" {
+			// Not a stream: an error answered as a plain JSON-RPC response.
+			rbody, err := c.readBody(resp)
+			if err != nil {
+				yield(nil, err)
+				return
+			}
+			result, err := decodeResponse(resp.StatusCode, rbody)
+			if err != nil {
+				yield(nil, err)
+				return
+			}
+			yield(result, nil) // a server that answered with a single result
+			return
+		}
+		rd := &sseReader{r: bufio.NewReaderSize(io.LimitReader(resp.Body, c.maxResp), 16<<10)}
+		for {
+			ev, err := rd.next()
+			if err != nil {
+				if err == io.EOF {
+					return // the Dart reference ends streams by closing them
+				}
+				if ctxErr := ctx.Err(); ctxErr != nil {
+					yield(nil, fmt.Errorf("opentool: stream %s: %w", name, ctxErr))
+				} else {
+					yield(nil, clientError(ClassNoAccess, CodeNoAccess, "the stream broke: "+err.Error(), err))
+				}
+				return
+			}
+			switch ev.name {
+			case EventStart:
+				continue
+			case EventDone:
+				return
+			case EventData, EventError, "":
+				result, err := decodeResponse(http.StatusOK, ev.data)
+				if err != nil {
+					yield(nil, err)
+					return
+				}
+				if ev.name == EventError {
+					yield(nil, clientError(ClassCall, CodeToolError, "the stream ended with an error event", nil))
+					return
+				}
+				if !yield(result, nil) {
+					return
+				}
+			}
+		}
+	}
+}

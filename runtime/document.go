@@ -1,0 +1,252 @@
+package runtime
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+)
+
+// OpenTool is an OpenTool document (OpenTool Specification 1.x): the description of
+// the functions a tool offers. Read one with [LoadOpenTool], which validates it and
+// checks its references; encoding/json round-trips it.
+type OpenTool struct {
+	OpenTool  string     `json:"opentool"`
+	Info      Info       `json:"info"`
+	Server    *Server    `json:"server,omitempty"`
+	Functions []Function `json:"functions"`
+	Schemas   Schemas    `json:"schemas,omitempty"`
+}
+
+// Info describes the document.
+type Info struct {
+	Title       string `json:"title"`
+	Description string `json:"description,omitempty"`
+	Version     string `json:"version"`
+}
+
+// Server is the OpenTool server the document describes.
+type Server struct {
+	URL         string `json:"url"`
+	Description string `json:"description,omitempty"`
+}
+
+// Function is one function of the tool. Return is nil when the function returns
+// nothing. Stream, from the reference implementation's model, maps an event name
+// ("data") to the value each event of a streaming function carries.
+type Function struct {
+	Name        string             `json:"name"`
+	Description string             `json:"description"`
+	Parameters  []Parameter        `json:"parameters"`
+	Return      *Return            `json:"return,omitempty"`
+	Stream      map[string]*Return `json:"stream,omitempty"`
+}
+
+// IsStream reports whether the function streams its results.
+func (f *Function) IsStream() bool { return len(f.Stream) > 0 }
+
+// StreamData returns the value each event of a streaming function carries: the
+// "data" entry of Stream, else its only entry, else nil.
+func (f *Function) StreamData() *Return {
+	if r, ok := f.Stream["data"]; ok {
+		return r
+	}
+	if len(f.Stream) == 1 {
+		for _, r := range f.Stream {
+			return r
+		}
+	}
+	return nil
+}
+
+// Parameter is one parameter of a function.
+type Parameter struct {
+	Name        string  `json:"name"`
+	Description string  `json:"description,omitempty"`
+	Schema      *Schema `json:"schema"`
+	Required    bool    `json:"required"`
+}
+
+// Return is the return value of a function.
+type Return struct {
+	Name        string  `json:"name"`
+	Description string  `json:"description,omitempty"`
+	Schema      *Schema `json:"schema"`
+}
+
+// Schema is the format of a value: a subset of JSON Schema. Ref, when set, is a
+// reference "#/schemas/Name" to an entry of the document's Schemas and the other
+// members are empty.
+//
+// The members after Required are not in the OpenTool specification; they carry
+// the constraints of documents converted from OpenAPI and are omitted when empty.
+type Schema struct {
+	Ref         string   `json:"$ref,omitempty"`
+	Type        string   `json:"type,omitempty"`
+	Description string   `json:"description,omitempty"`
+	Properties  Schemas  `json:"properties,omitempty"`
+	Items       *Schema  `json:"items,omitempty"`
+	Enum        []any    `json:"enum,omitempty"`
+	Required    []string `json:"required,omitempty"`
+
+	Format               string          `json:"format,omitempty"`
+	Nullable             bool            `json:"nullable,omitempty"`
+	Default              json.RawMessage `json:"default,omitempty"`
+	Minimum              *float64        `json:"minimum,omitempty"`
+	Maximum              *float64        `json:"maximum,omitempty"`
+	MinLength            *int64          `json:"minLength,omitempty"`
+	MaxLength            *int64          `json:"maxLength,omitempty"`
+	Pattern              string          `json:"pattern,omitempty"`
+	MinItems             *int64          `json:"minItems,omitempty"`
+	MaxItems             *int64          `json:"maxItems,omitempty"`
+	AdditionalProperties *Schema         `json:"additionalProperties,omitempty"`
+}
+
+// Schema types of the OpenTool specification.
+const (
+	TypeBoolean = "boolean"
+	TypeInteger = "integer"
+	TypeNumber  = "number"
+	TypeString  = "string"
+	TypeArray   = "array"
+	TypeObject  = "object"
+)
+
+// RefPrefix is the prefix of a reference to an entry of a document's schemas.
+const RefPrefix = "#/schemas/"
+
+// Schemas is an ordered map from name to schema: the document's "schemas" and a
+// schema's "properties". It is a JSON object on the wire and keeps the order of
+// its members, which is the order of the generated struct fields.
+type Schemas []NamedSchema
+
+// NamedSchema is one member of [Schemas].
+type NamedSchema struct {
+	Name   string
+	Schema *Schema
+}
+
+// Get returns the schema named name, or nil.
+func (s Schemas) Get(name string) *Schema {
+	for i := range s {
+		if s[i].Name == name {
+			return s[i].Schema
+		}
+	}
+	return nil
+}
+
+// MarshalJSON encodes the schemas as a JSON object in order.
+func (s Schemas) MarshalJSON() ([]byte, error) {
+	var b bytes.Buffer
+	b.WriteByte('{')
+	for i, m := range s {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		k, err := json.Marshal(m.Name)
+		if err != nil {
+			return nil, err
+		}
+		b.Write(k)
+		b.WriteByte(':')
+		v, err := json.Marshal(m.Schema)
+		if err != nil {
+			return nil, err
+		}
+		b.Write(v)
+	}
+	b.WriteByte('}')
+	return b.Bytes(), nil
+}
+
+// UnmarshalJSON decodes a JSON object keeping the order of its members.
+func (s *Schemas) UnmarshalJSON(data []byte) error {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	tok, err := dec.Token()
+	if err != nil {
+		return err
+	}
+	if tok == nil {
+		*s = nil
+		return nil
+	}
+	if d, ok := tok.(json.Delim); !ok || d != '{' {
+		return fmt.Errorf("schemas: got %v, want a JSON object", tok)
+	}
+	out := Schemas{}
+	for dec.More() {
+		tok, err := dec.Token()
+		if err != nil {
+			return err
+		}
+		name := tok.(string)
+		var sc *Schema
+		if err := dec.Decode(&sc); err != nil {
+			return fmt.Errorf("schemas: %s: %w", quote(name), err)
+		}
+		out = append(out, NamedSchema{Name: name, Schema: sc})
+	}
+	if _, err := dec.Token(); err != nil {
+		return err
+	}
+	*s = out
+	return nil
+}
+
+// Resolve follows s's reference chain in doc's schemas and returns the schema it
+// ends at. It returns s itself when s is not a reference, and an error for a
+// dangling reference or a chain that loops.
+func (doc *OpenTool) Resolve(s *Schema) (*Schema, error) {
+	seen := 0
+	for s != nil && s.Ref != "" {
+		name, ok := RefName(s.Ref)
+		if !ok {
+			return nil, fmt.Errorf("reference %s: want %s<name>", quote(s.Ref), RefPrefix)
+		}
+		next := doc.Schemas.Get(name)
+		if next == nil {
+			return nil, fmt.Errorf("reference %s: no schema named %s", quote(s.Ref), quote(name))
+		}
+		if seen++; seen > len(doc.Schemas) {
+			return nil, fmt.Errorf("reference %s: the references form a cycle", quote(s.Ref))
+		}
+		s = next
+	}
+	return s, nil
+}
+
+// RefName returns the schema name of a reference "#/schemas/Name" (with JSON
+// pointer escapes ~0 and ~1 undone).
+func RefName(ref string) (string, bool) {
+	if len(ref) <= len(RefPrefix) || ref[:len(RefPrefix)] != RefPrefix {
+		return "", false
+	}
+	name := ref[len(RefPrefix):]
+	var b []byte
+	for i := 0; i < len(name); i++ {
+		c := name[i]
+		if c == '/' {
+			return "", false
+		}
+		if c == '~' && i+1 < len(name) && (name[i+1] == '0' || name[i+1] == '1') {
+			if b == nil {
+				b = []byte(name[:i])
+			}
+			if name[i+1] == '0' {
+				b = append(b, '~')
+			} else {
+				b = append(b, '/')
+			}
+			i++
+			continue
+		}
+		if b != nil {
+			b = append(b, c)
+		}
+	}
+	if b != nil {
+		return string(b), true
+	}
+	return name, true
+}

@@ -1,0 +1,449 @@
+package runtime
+
+import (
+	"bytes"
+	"context"
+	"crypto/subtle"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"mime"
+	"net"
+	"net/http"
+	"runtime/debug"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+)
+
+// DefaultMaxBodyBytes is the largest request body the server reads unless
+// WithMaxBodyBytes says otherwise.
+const DefaultMaxBodyBytes = 4 << 20
+
+// ServerOption configures [NewHandler] and [Serve].
+type ServerOption func(*serverConfig)
+
+type serverConfig struct {
+	version         string
+	keys            [][]byte
+	prefix          string
+	maxBody         int64
+	logger          *slog.Logger
+	shutdownTimeout time.Duration
+}
+
+// WithVersion sets the version GET /version reports (default "1.0.0").
+func WithVersion(v string) ServerOption { return func(c *serverConfig) { c.version = v } }
+
+// WithAPIKeys makes every request carry "Authorization: Bearer <key>" with one of
+// keys; others get HTTP 401. Keys are compared in constant time.
+func WithAPIKeys(keys ...string) ServerOption {
+	return func(c *serverConfig) {
+		for _, k := range keys {
+			if k != "" {
+				c.keys = append(c.keys, []byte(k))
+			}
+		}
+	}
+}
+
+// WithPrefix sets the path prefix (default "/opentool"; "" or "/" serves at the root).
+func WithPrefix(p string) ServerOption {
+	return func(c *serverConfig) { c.prefix = strings.TrimRight(p, "/") }
+}
+
+// WithMaxBodyBytes sets the largest request body accepted; larger ones get HTTP 413.
+func WithMaxBodyBytes(n int64) ServerOption { return func(c *serverConfig) { c.maxBody = n } }
+
+// WithLogger sets the logger for tool panics, invalid results and server errors
+// (default: slog.Default()).
+func WithLogger(l *slog.Logger) ServerOption { return func(c *serverConfig) { c.logger = l } }
+
+// WithShutdownTimeout bounds how long [Serve] waits for calls in flight when its
+// context is cancelled (default 30s); after it, remaining connections are closed.
+func WithShutdownTimeout(d time.Duration) ServerOption {
+	return func(c *serverConfig) { c.shutdownTimeout = d }
+}
+
+func newServerConfig(opts []ServerOption) *serverConfig {
+	c := &serverConfig{version: "1.0.0", prefix: DefaultPrefix, maxBody: DefaultMaxBodyBytes, shutdownTimeout: 30 * time.Second}
+	for _, o := range opts {
+		o(c)
+	}
+	if c.logger == nil {
+		c.logger = slog.Default()
+	}
+	if c.maxBody <= 0 {
+		c.maxBody = DefaultMaxBodyBytes
+	}
+	return c
+}
+
+type handler struct {
+	tool    Tool
+	stream  StreamTool // nil when tool does not stream
+	cfg     *serverConfig
+	version []byte // the body of /version
+}
+
+// NewHandler returns the HTTP handler of an OpenTool server for tool:
+// GET {prefix}/version, POST {prefix}/call, GET {prefix}/load and
+// POST {prefix}/streamCall (Server-Sent Events; for a tool that implements
+// [StreamTool]).
+func NewHandler(tool Tool, opts ...ServerOption) http.Handler {
+	cfg := newServerConfig(opts)
+	h := &handler{tool: tool, cfg: cfg}
+	h.stream, _ = tool.(StreamTool)
+	h.version, _ = json.Marshal(Version{Version: cfg.version})
+	return h
+}
+
+func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	path := r.URL.Path
+	if !strings.HasPrefix(path, h.cfg.prefix) {
+		h.writeHTTPError(w, http.StatusNotFound, "not found: "+path)
+		return
+	}
+	route := path[len(h.cfg.prefix):]
+	if !h.authorized(r) {
+		w.Header().Set("WWW-Authenticate", `Bearer realm="opentool"`)
+		h.writeHTTPError(w, http.StatusUnauthorized, ErrUnauthorized.Message)
+		return
+	}
+	switch route {
+	case "/call":
+		if h.method(w, r, http.MethodPost) {
+			h.serveCall(w, r)
+		}
+	case "/streamCall":
+		if h.method(w, r, http.MethodPost) {
+			h.serveStreamCall(w, r)
+		}
+	case "/version":
+		if h.method(w, r, http.MethodGet) {
+			writeJSON(w, http.StatusOK, h.version)
+		}
+	case "/load":
+		if h.method(w, r, http.MethodGet) {
+			h.serveLoad(w, r)
+		}
+	default:
+		h.writeHTTPError(w, http.StatusNotFound, "not found: "+path)
+	}
+}
+
+func (h *handler) authorized(r *http.Request) bool {
+	if len(h.cfg.keys) == 0 {
+		return true
+	}
+	auth := r.Header.Get("Authorization")
+	const bearer = "bearer "
+	if len(auth) < len(bearer) || !strings.EqualFold(auth[:len(bearer)], bearer) {
+		return false
+	}
+	got := []byte(strings.TrimSpace(auth[len(bearer):]))
+	ok := 0
+	for _, k := range h.cfg.keys { // every key is compared: no early exit
+		ok |= subtle.ConstantTimeCompare(got, k)
+	}
+	return ok == 1
+}
+
+func (h *handler) method(w http.ResponseWriter, r *http.Request, want string) bool {
+	if r.Method == want || (want == http.MethodGet && r.Method == http.MethodHead) {
+		return true
+	}
+	if want == http.MethodGet {
+		w.Header().Set("Allow", "GET, HEAD")
+	} else {
+		w.Header().Set("Allow", want)
+	}
+	h.writeHTTPError(w, http.StatusMethodNotAllowed, fmt.Sprintf("method %s not allowed, want %s", r.Method, want))
+	return false
+}
+
+// writeHTTPError answers a request that failed before it reached a tool: the body
+// is still a JSON-RPC response, with the HTTP status as code.
+func (h *handler) writeHTTPError(w http.ResponseWriter, status int, msg string) {
+	buf := getBuffer()
+	defer putBuffer(buf)
+	appendResponse(buf, nil, &Error{Code: status, Message: msg}, nil)
+	writeJSON(w, status, buf.Bytes())
+}
+
+func writeJSON(w http.ResponseWriter, status int, body []byte) {
+	hd := w.Header()
+	hd["Content-Type"] = jsonContentType
+	hd["Content-Length"] = []string{strconv.Itoa(len(body))}
+	w.WriteHeader(status)
+	w.Write(body)
+}
+
+var jsonContentType = []string{"application/json"}
+
+// parsed is a request that passed the protocol checks.
+type parsed struct {
+	method string
+	params json.RawMessage // nil or a JSON object
+	id     json.RawMessage // echoed as sent; "null" when absent
+}
+
+// readRequest reads and checks a JSON-RPC request. On failure it has answered
+// and returns false.
+func (h *handler) readRequest(w http.ResponseWriter, r *http.Request, buf *bytes.Buffer) (parsed, bool) {
+	var p parsed
+	if ct := r.Header.Get("Content-Type"); ct != "" {
+		mt, _, err := mime.ParseMediaType(ct)
+		if err != nil || (mt != "application/json" && !strings.HasSuffix(mt, "+json")) {
+			h.writeProtocolError(w, http.StatusUnsupportedMediaType, nil,
+				&Error{Code: CodeInvalidRequest, Message: "Content-Type must be application/json, got " + quote(ct)})
+			return p, false
+		}
+	}
+	if r.ContentLength > h.cfg.maxBody {
+		h.tooLarge(w)
+		return p, false
+	}
+	if _, err := buf.ReadFrom(io.LimitReader(r.Body, h.cfg.maxBody+1)); err != nil {
+		h.writeProtocolError(w, http.StatusBadRequest, nil, &Error{Code: CodeParseError, Message: "reading request body: " + err.Error()})
+		return p, false
+	}
+	if int64(buf.Len()) > h.cfg.maxBody {
+		h.tooLarge(w)
+		return p, false
+	}
+	body := bytes.TrimLeft(buf.Bytes(), " \t\r\n")
+	if len(body) > 0 && body[0] == '[' {
+		h.writeProtocolError(w, http.StatusBadRequest, nil, &Error{Code: CodeInvalidRequest, Message: "batch requests are not supported: send one JSON-RPC request object"})
+		return p, false
+	}
+	var req request
+	if err := json.Unmarshal(body, &req); err != nil {
+		var te *json.UnmarshalTypeError
+		if errors.As(err, &te) && te.Field == "" {
+			h.writeProtocolError(w, http.StatusBadRequest, nil, &Error{Code: CodeInvalidRequest, Message: "request must be a JSON object, got " + te.Value})
+		} else {
+			h.writeProtocolError(w, http.StatusBadRequest, nil, &Error{Code: CodeParseError, Message: "parse error: " + err.Error()})
+		}
+		return p, false
+	}
+	p.id = req.ID
+	if len(p.id) == 0 {
+		p.id = nullJSON
+	} else if c := p.id[0]; c == '{' || c == '[' || c == 't' || c == 'f' {
+		h.writeProtocolError(w, http.StatusBadRequest, nullJSON, &Error{Code: CodeInvalidRequest, Message: "id must be a string, a number or null"})
+		return p, false
+	}
+	if len(req.Method) == 0 || req.Method[0] != '"' || json.Unmarshal(req.Method, &p.method) != nil || p.method == "" {
+		h.writeProtocolError(w, http.StatusBadRequest, p.id, &Error{Code: CodeInvalidRequest, Message: "method must be a non-empty string"})
+		return p, false
+	}
+	if !isNull(req.Params) {
+		if !isJSONObject(req.Params) {
+			h.writeProtocolError(w, http.StatusOK, p.id, &Error{Code: CodeInvalidParams, Message: "params must be a JSON object of named arguments"})
+			return p, false
+		}
+		p.params = req.Params
+	}
+	return p, true
+}
+
+var nullJSON = json.RawMessage("null")
+
+func (h *handler) tooLarge(w http.ResponseWriter) {
+	h.writeProtocolError(w, http.StatusRequestEntityTooLarge, nil,
+		&Error{Code: CodeInvalidRequest, Message: fmt.Sprintf("request body larger than %d bytes", h.cfg.maxBody)})
+}
+
+func (h *handler) writeProtocolError(w http.ResponseWriter, status int, id json.RawMessage, e *Error) {
+	buf := getBuffer()
+	defer putBuffer(buf)
+	appendResponse(buf, nil, e, id)
+	writeJSON(w, status, buf.Bytes())
+}
+
+func (h *handler) serveCall(w http.ResponseWriter, r *http.Request) {
+	buf := getBuffer()
+	defer putBuffer(buf)
+	p, ok := h.readRequest(w, r, buf)
+	if !ok {
+		return
+	}
+	result, err := h.call(r.Context(), p)
+	buf.Reset()
+	if err != nil {
+		appendResponse(buf, nil, asError(err), p.id)
+	} else {
+		appendResponse(buf, result, nil, p.id)
+	}
+	writeJSON(w, http.StatusOK, buf.Bytes())
+}
+
+// call runs the tool, turning a panic or an invalid result into an internal error.
+func (h *handler) call(ctx context.Context, p parsed) (result json.RawMessage, err error) {
+	defer func() {
+		if v := recover(); v != nil {
+			h.cfg.logger.Error("opentool: tool panicked", "function", p.method, "panic", fmt.Sprint(v), "stack", string(debug.Stack()))
+			result, err = nil, InternalError("internal error: the tool failed while calling "+quote(p.method))
+		}
+	}()
+	result, err = h.tool.Call(ctx, p.method, p.params)
+	if err != nil {
+		return nil, err
+	}
+	return h.checkResult(p.method, result)
+}
+
+func (h *handler) checkResult(method string, result json.RawMessage) (json.RawMessage, error) {
+	if len(result) == 0 {
+		return emptyObject, nil
+	}
+	if !json.Valid(result) || !isJSONObject(result) {
+		h.cfg.logger.Error("opentool: tool returned a result that is not a JSON object", "function", method, "result", truncate(result, 200))
+		return nil, InternalError("internal error: the tool returned a result that is not a JSON object")
+	}
+	return result, nil
+}
+
+// appendResponse writes a JSON-RPC response. The result member is always an
+// object (the reference clients require it), error is null on success.
+//
+//	{"jsonrpc":"2.0","result":{…},"error":null,"id":…}
+func appendResponse(buf *bytes.Buffer, result json.RawMessage, e *Error, id json.RawMessage) {
+	buf.WriteString(`{"jsonrpc":"2.0","result":`)
+	if e != nil || len(result) == 0 {
+		buf.WriteString("{}")
+	} else {
+		buf.Write(result)
+	}
+	buf.WriteString(`,"error":`)
+	if e == nil {
+		buf.WriteString("null")
+	} else {
+		buf.WriteString(`{"code":`)
+		buf.WriteString(strconv.Itoa(e.Code))
+		buf.WriteString(`,"message":`)
+		writeJSONString(buf, e.Message)
+		if len(e.Data) > 0 && json.Valid(e.Data) {
+			buf.WriteString(`,"data":`)
+			buf.Write(e.Data)
+		}
+		buf.WriteByte('}')
+	}
+	buf.WriteString(`,"id":`)
+	if len(id) == 0 {
+		buf.WriteString("null")
+	} else {
+		buf.Write(id)
+	}
+	buf.WriteByte('}')
+}
+
+func writeJSONString(buf *bytes.Buffer, s string) {
+	simple := true
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c == '"' || c == '\\' || c >= 0x7f || c == '<' || c == '>' || c == '&' {
+			simple = false
+			break
+		}
+	}
+	if simple {
+		buf.WriteByte('"')
+		buf.WriteString(s)
+		buf.WriteByte('"')
+		return
+	}
+	b, _ := json.Marshal(s)
+	buf.Write(b)
+}
+
+func truncate(b []byte, n int) string {
+	if len(b) > n {
+		return string(b[:n]) + "…"
+	}
+	return string(b)
+}
+
+func (h *handler) serveLoad(w http.ResponseWriter, r *http.Request) {
+	doc, err := h.load(r.Context())
+	if err != nil {
+		h.writeHTTPError(w, http.StatusInternalServerError, "loading the OpenTool document: "+err.Error())
+		return
+	}
+	if doc == nil {
+		writeJSON(w, http.StatusOK, emptyObject)
+		return
+	}
+	body, err := json.Marshal(doc)
+	if err != nil {
+		h.writeHTTPError(w, http.StatusInternalServerError, "encoding the OpenTool document: "+err.Error())
+		return
+	}
+	writeJSON(w, http.StatusOK, body)
+}
+
+func (h *handler) load(ctx context.Context) (doc *OpenTool, err error) {
+	defer func() {
+		if v := recover(); v != nil {
+			h.cfg.logger.Error("opentool: tool panicked in Load", "panic", fmt.Sprint(v), "stack", string(debug.Stack()))
+			doc, err = nil, errors.New("the tool failed")
+		}
+	}()
+	return h.tool.Load(ctx)
+}
+
+var bufPool = sync.Pool{New: func() any { return new(bytes.Buffer) }}
+
+func getBuffer() *bytes.Buffer { return bufPool.Get().(*bytes.Buffer) }
+
+func putBuffer(b *bytes.Buffer) {
+	if b.Cap() > 1<<20 { // do not keep huge buffers alive
+		return
+	}
+	b.Reset()
+	bufPool.Put(b)
+}
+
+// Serve serves tool over HTTP on addr (host:port) until ctx is cancelled, then
+// shuts down gracefully: the listener closes at once (new connections are
+// refused), calls in flight run to completion (bounded by WithShutdownTimeout),
+// and Serve returns nil.
+func Serve(ctx context.Context, addr string, tool Tool, opts ...ServerOption) error {
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return err
+	}
+	return ServeListener(ctx, ln, tool, opts...)
+}
+
+// ServeListener is [Serve] on an existing listener, which it closes.
+func ServeListener(ctx context.Context, ln net.Listener, tool Tool, opts ...ServerOption) error {
+	cfg := newServerConfig(opts)
+	srv := &http.Server{
+		Handler:           NewHandler(tool, opts...),
+		ReadHeaderTimeout: 10 * time.Second,
+		IdleTimeout:       2 * time.Minute,
+		MaxHeaderBytes:    64 << 10,
+		ErrorLog:          slog.NewLogLogger(cfg.logger.Handler(), slog.LevelWarn),
+	}
+	errc := make(chan error, 1)
+	go func() { errc <- srv.Serve(ln) }()
+	select {
+	case err := <-errc:
+		return err
+	case <-ctx.Done():
+	}
+	sctx, cancel := context.WithTimeout(context.Background(), cfg.shutdownTimeout)
+	defer cancel()
+	err := srv.Shutdown(sctx)
+	if errors.Is(err, context.DeadlineExceeded) {
+		srv.Close()
+	}
+	if serr := <-errc; serr != nil && !errors.Is(serr, http.ErrServerClosed) {
+		return serr
+	}
+	return err
+}

@@ -1,0 +1,192 @@
+package runtime
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"runtime/debug"
+	"strings"
+	"sync"
+)
+
+// Server-Sent Events of POST /streamCall, as the Dart reference sends them:
+//
+//	event:start
+//	data:{"start":"<function>"}
+//
+//	event:data
+//	data:{"jsonrpc":"2.0","result":{…},"error":null,"id":…}   (once per result)
+//
+//	event:error
+//	data:{"jsonrpc":"2.0","result":{},"error":{…},"id":…}     (ends the stream)
+//
+//	event:done
+//	data:{"done":"<function>"}                                 (ends the stream)
+const (
+	EventStart = "start"
+	EventData  = "data"
+	EventError = "error"
+	EventDone  = "done"
+)
+
+type sseWriter struct {
+	mu     sync.Mutex
+	w      http.ResponseWriter
+	rc     *http.ResponseController
+	closed bool
+	err    error
+}
+
+func (s *sseWriter) event(name string, data []byte) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		return errors.New("opentool: stream already ended")
+	}
+	if s.err != nil {
+		return s.err
+	}
+	buf := getBuffer()
+	defer putBuffer(buf)
+	buf.WriteString("event:")
+	buf.WriteString(name)
+	buf.WriteString("\ndata:")
+	buf.Write(data) // compact JSON: never contains a newline
+	buf.WriteString("\n\n")
+	if _, err := s.w.Write(buf.Bytes()); err != nil {
+		s.err = err
+		return err
+	}
+	if err := s.rc.Flush(); err != nil {
+		s.err = err
+		return err
+	}
+	return nil
+}
+
+func (h *handler) serveStreamCall(w http.ResponseWriter, r *http.Request) {
+	buf := getBuffer()
+	defer putBuffer(buf)
+	p, ok := h.readRequest(w, r, buf)
+	if !ok {
+		return
+	}
+	if h.stream == nil {
+		h.writeProtocolError(w, http.StatusOK, p.id, &Error{Code: CodeMethodNotFound, Message: "this tool has no streaming functions: " + quote(p.method)})
+		return
+	}
+	hd := w.Header()
+	hd.Set("Content-Type", "text/event-stream")
+	hd.Set("Cache-Control", "no-cache")
+	hd.Set("X-Accel-Buffering", "no")
+	w.WriteHeader(http.StatusOK)
+	sw := &sseWriter{w: w, rc: http.NewResponseController(w)}
+
+	name, _ := json.Marshal(p.method)
+	if sw.event(EventStart, []byte(`{"start":`+string(name)+`}`)) != nil {
+		return
+	}
+	emit := func(result json.RawMessage) error {
+		res, err := h.checkResult(p.method, result)
+		if err != nil {
+			return err
+		}
+		b := getBuffer()
+		defer putBuffer(b)
+		appendResponse(b, res, nil, p.id)
+		return sw.event(EventData, b.Bytes())
+	}
+	err := h.runStream(r.Context(), p, emit)
+	if sw.err != nil { // the caller has gone: nothing more can be sent
+		return
+	}
+	if err != nil {
+		b := getBuffer()
+		appendResponse(b, nil, asError(err), p.id)
+		sw.event(EventError, b.Bytes())
+		putBuffer(b)
+	} else {
+		sw.event(EventDone, []byte(`{"done":`+string(name)+`}`))
+	}
+	sw.mu.Lock()
+	sw.closed = true
+	sw.mu.Unlock()
+}
+
+func (h *handler) runStream(ctx context.Context, p parsed, emit func(json.RawMessage) error) (err error) {
+	defer func() {
+		if v := recover(); v != nil {
+			h.cfg.logger.Error("opentool: tool panicked", "function", p.method, "panic", fmt.Sprint(v), "stack", string(debug.Stack()))
+			err = InternalError("internal error: the tool failed while calling " + quote(p.method))
+		}
+	}()
+	return h.stream.StreamCall(ctx, p.method, p.params, emit)
+}
+
+// sseEvent is one event read from a stream.
+type sseEvent struct {
+	name string
+	data []byte
+}
+
+// sseReader reads events: "field:value" or "field: value" lines, events ended by
+// a blank line, multi-line data joined with "\n", comments (":…") ignored.
+type sseReader struct {
+	r *bufio.Reader
+}
+
+func (s *sseReader) next() (sseEvent, error) {
+	var ev sseEvent
+	var data bytes.Buffer
+	hasData := false
+	for {
+		line, err := s.r.ReadSlice('\n')
+		if err == bufio.ErrBufferFull {
+			// a long data line: gather it whole
+			rest, err2 := s.r.ReadBytes('\n')
+			line = append(append([]byte(nil), line...), rest...)
+			err = err2
+		}
+		if err != nil && (err != io.EOF || len(line) == 0) {
+			if err == io.EOF && (hasData || ev.name != "") {
+				ev.data = data.Bytes()
+				return ev, nil
+			}
+			return ev, err
+		}
+		line = bytes.TrimRight(line, "\r\n")
+		if len(line) == 0 {
+			if hasData || ev.name != "" {
+				ev.data = data.Bytes()
+				return ev, nil
+			}
+			continue
+		}
+		if line[0] == ':' {
+			continue
+		}
+		field, value, _ := bytes.Cut(line, []byte(":"))
+		if len(value) > 0 && value[0] == ' ' {
+			value = value[1:]
+		}
+		switch string(field) {
+		case "event":
+			ev.name = strings.TrimSpace(string(value))
+		case "data":
+			if hasData {
+				data.WriteByte('\n')
+			}
+			data.Write(value)
+			hasData = true
+		}
+		if err == io.EOF {
+			ev.data = data.Bytes()
+			return ev, nil
+		}
+	}
+}
