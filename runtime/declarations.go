@@ -1,0 +1,128 @@
+package runtime
+
+import (
+	"encoding/json"
+	"sort"
+)
+
+// FunctionDeclaration is a function as an LLM function-calling declaration, the
+// shape OpenAI-style chat APIs take under "tools": [{"type":"function",
+// "function": …}]. Parameters is a JSON Schema object.
+type FunctionDeclaration struct {
+	Name        string          `json:"name"`
+	Description string          `json:"description,omitempty"`
+	Parameters  json.RawMessage `json:"parameters"`
+}
+
+// Declarations returns each function of doc as an LLM function declaration. The
+// parameters become the properties of one object schema; references to the
+// document's schemas become references into that schema's "$defs", so recursive
+// schemas stay finite.
+func Declarations(doc *OpenTool) []FunctionDeclaration {
+	if doc == nil {
+		return nil
+	}
+	out := make([]FunctionDeclaration, 0, len(doc.Functions))
+	for i := range doc.Functions {
+		f := &doc.Functions[i]
+		out = append(out, FunctionDeclaration{Name: f.Name, Description: f.Description, Parameters: parametersSchema(doc, f)})
+	}
+	return out
+}
+
+type declSchema struct {
+	Type       string   `json:"type"`
+	Properties Schemas  `json:"properties"`
+	Required   []string `json:"required,omitempty"`
+	Defs       Schemas  `json:"$defs,omitempty"`
+}
+
+func parametersSchema(doc *OpenTool, f *Function) json.RawMessage {
+	c := &declConverter{doc: doc, used: map[string]bool{}}
+	s := declSchema{Type: TypeObject, Properties: Schemas{}}
+	for _, p := range f.Parameters {
+		ps := c.convert(p.Schema)
+		if p.Description != "" && (ps == nil || ps.Description == "") {
+			if ps == nil {
+				ps = &Schema{}
+			}
+			cp := *ps
+			cp.Description = p.Description
+			ps = &cp
+		}
+		s.Properties = append(s.Properties, NamedSchema{Name: p.Name, Schema: ps})
+		if p.Required {
+			s.Required = append(s.Required, p.Name)
+		}
+	}
+	// Referenced schemas, and what they reference in turn, in name order.
+	done := map[string]bool{}
+	for {
+		var next []string
+		for n := range c.used {
+			if !done[n] {
+				next = append(next, n)
+			}
+		}
+		if len(next) == 0 {
+			break
+		}
+		sort.Strings(next)
+		for _, n := range next {
+			done[n] = true
+			if def := doc.Schemas.Get(n); def != nil {
+				s.Defs = append(s.Defs, NamedSchema{Name: n, Schema: c.convert(def)})
+			}
+		}
+	}
+	sort.Slice(s.Defs, func(i, j int) bool { return s.Defs[i].Name < s.Defs[j].Name })
+	b, err := json.Marshal(s)
+	if err != nil { // cannot happen for a loaded document; keep the declaration usable
+		return json.RawMessage(`{"type":"object","properties":{}}`)
+	}
+	return b
+}
+
+type declConverter struct {
+	doc  *OpenTool
+	used map[string]bool
+}
+
+// convert copies s with references rewritten from #/schemas/N to #/$defs/N.
+func (c *declConverter) convert(s *Schema) *Schema {
+	if s == nil {
+		return nil
+	}
+	cp := *s
+	if s.Ref != "" {
+		if name, ok := RefName(s.Ref); ok {
+			c.used[name] = true
+			cp.Ref = "#/$defs/" + escapePointer(name)
+		}
+		return &cp
+	}
+	if len(s.Properties) > 0 {
+		cp.Properties = make(Schemas, len(s.Properties))
+		for i, p := range s.Properties {
+			cp.Properties[i] = NamedSchema{Name: p.Name, Schema: c.convert(p.Schema)}
+		}
+	}
+	cp.Items = c.convert(s.Items)
+	cp.AdditionalProperties = c.convert(s.AdditionalProperties)
+	return &cp
+}
+
+func escapePointer(s string) string {
+	var b []byte
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case '~':
+			b = append(b, '~', '0')
+		case '/':
+			b = append(b, '~', '1')
+		default:
+			b = append(b, s[i])
+		}
+	}
+	return string(b)
+}
