@@ -1,0 +1,238 @@
+// Command opentoolgen generates a typed Go package from an OpenTool, OpenDyn or
+// OpenAPI document: argument and result types, a Service interface with a server
+// Tool adapter, a typed client, the embedded OpenTool document and LLM function
+// declarations, all on top of github.com/opentoolgen/opentoolgen/runtime.
+//
+// Usage:
+//
+//	opentoolgen [flags] DOCUMENT
+//
+// The kind of DOCUMENT is read from its top-level member ("opentool", "opendyn",
+// "openapi" or "swagger"); JSON and YAML are both accepted. From a //go:generate
+// line, next to the document:
+//
+//	//go:generate go run github.com/opentoolgen/opentoolgen/cmd/opentoolgen -o weather weather.json
+//
+// The flags are:
+//
+//	-o DIR
+//		Write the generated files into DIR (default "."), creating it if needed.
+//		Only the generated files are written; other files in DIR are left alone.
+//	-pkg NAME
+//		Name of the generated package (default: derived from DIR's base name).
+//	-check
+//		Write nothing; exit 1 and name the files that differ when the generated
+//		files on disk are stale (for CI).
+//	-document FILE
+//		Also write the equivalent OpenTool document as indented JSON to FILE:
+//		for OpenDyn and OpenAPI inputs, the description OpenTool clients in any
+//		language understand.
+//	-version
+//		Print the version of opentoolgen and exit.
+//
+// Exit status: 0 on success; 1 when the document has problems (each printed as
+// file:line:col: json-path: message, all at once) or -check found stale files;
+// 2 on bad usage. Nothing is written when any error occurred.
+package main
+
+import (
+	"bytes"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"unicode"
+
+	"github.com/opentoolgen/opentoolgen/gen"
+)
+
+// version is the version of the command.
+const version = "0.1.0"
+
+// usageError is bad usage: exit status 2.
+type usageError struct{ msg string }
+
+func (e *usageError) Error() string { return e.msg }
+
+// staleError is the -check failure: exit status 1.
+type staleError struct{ files []string }
+
+func (e *staleError) Error() string {
+	return "generated files are stale (run opentoolgen again): " + strings.Join(e.files, ", ")
+}
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+}
+
+// run is the command; it returns the exit status.
+func run(args []string, stdout, stderr io.Writer) int {
+	err := generate(args, stdout, stderr)
+	var ue *usageError
+	switch {
+	case err == nil:
+		return 0
+	case errors.As(err, &ue):
+		fmt.Fprintln(stderr, "opentoolgen:", err)
+		fmt.Fprintln(stderr, "usage: opentoolgen [-o DIR] [-pkg NAME] [-check] [-document FILE] DOCUMENT")
+		return 2
+	default:
+		var ge *gen.Error
+		if errors.As(err, &ge) {
+			fmt.Fprintln(stderr, err)
+		} else {
+			fmt.Fprintln(stderr, "opentoolgen:", err)
+		}
+		return 1
+	}
+}
+
+type options struct {
+	out      string
+	pkg      string
+	check    bool
+	document string
+	version  bool
+	input    string
+}
+
+func parseFlags(args []string, stderr io.Writer) (*options, error) {
+	o := &options{}
+	fs := flag.NewFlagSet("opentoolgen", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	fs.StringVar(&o.out, "o", ".", "output directory")
+	fs.StringVar(&o.pkg, "pkg", "", "package name (default: from the output directory)")
+	fs.BoolVar(&o.check, "check", false, "report stale generated files; write nothing")
+	fs.StringVar(&o.document, "document", "", "also write the equivalent OpenTool document to this file")
+	fs.BoolVar(&o.version, "version", false, "print the version and exit")
+	if err := fs.Parse(args); err != nil {
+		return nil, &usageError{err.Error()}
+	}
+	if o.version {
+		return o, nil
+	}
+	if fs.NArg() != 1 {
+		return nil, &usageError{fmt.Sprintf("want one DOCUMENT argument, got %d", fs.NArg())}
+	}
+	o.input = fs.Arg(0)
+	if o.pkg == "" {
+		abs, err := filepath.Abs(o.out)
+		if err != nil {
+			return nil, err
+		}
+		o.pkg = packageName(filepath.Base(abs))
+	}
+	return o, nil
+}
+
+// packageName derives a package name from a directory name: lower case letters
+// and digits only ("my-tool" → "mytool"), not starting with a digit.
+func packageName(dir string) string {
+	var b strings.Builder
+	for _, r := range strings.ToLower(dir) {
+		if unicode.IsLetter(r) || unicode.IsDigit(r) {
+			b.WriteRune(r)
+		}
+	}
+	name := b.String()
+	if name == "" || unicode.IsDigit([]rune(name)[0]) {
+		name = "tool" + name
+	}
+	return name
+}
+
+func generate(args []string, stdout, stderr io.Writer) error {
+	o, err := parseFlags(args, stderr)
+	if err != nil {
+		return err
+	}
+	if o.version {
+		fmt.Fprintln(stdout, "opentoolgen", version)
+		return nil
+	}
+	data, err := os.ReadFile(o.input)
+	if err != nil {
+		return err
+	}
+	res, err := gen.Generate(o.input, data, gen.Options{Package: o.pkg})
+	if err != nil {
+		var fe *gen.FormatError
+		if errors.As(err, &fe) {
+			dump := filepath.Join(o.out, fe.File+".dump")
+			if werr := os.WriteFile(dump, fe.Source, 0o644); werr == nil {
+				return fmt.Errorf("%w (unformatted source in %s)", err, dump)
+			}
+		}
+		return err
+	}
+	for _, w := range res.Warnings {
+		fmt.Fprintln(stderr, w)
+	}
+	want := map[string][]byte{}
+	var names []string
+	for _, f := range res.Files {
+		p := filepath.Join(o.out, f.Name)
+		want[p] = f.Content
+		names = append(names, p)
+	}
+	if o.document != "" {
+		want[o.document] = res.Document
+		names = append(names, o.document)
+	}
+	if o.check {
+		var stale []string
+		for _, p := range names {
+			got, err := os.ReadFile(p)
+			if err != nil || !bytes.Equal(got, want[p]) {
+				stale = append(stale, p)
+			}
+		}
+		if len(stale) > 0 {
+			return &staleError{stale}
+		}
+		return nil
+	}
+	if err := os.MkdirAll(o.out, 0o755); err != nil {
+		return err
+	}
+	for _, p := range names {
+		if err := writeFile(p, want[p]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// writeFile writes data to path through a temporary file and a rename, so that
+// a reader never sees half a file; an unchanged file is not touched.
+func writeFile(path string, data []byte) error {
+	if old, err := os.ReadFile(path); err == nil && bytes.Equal(old, data) {
+		return nil
+	}
+	if dir := filepath.Dir(path); dir != "" {
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			return err
+		}
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(path), ".opentoolgen-*")
+	if err != nil {
+		return err
+	}
+	if _, err := tmp.Write(data); err != nil {
+		tmp.Close()
+		os.Remove(tmp.Name())
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		os.Remove(tmp.Name())
+		return err
+	}
+	if err := os.Chmod(tmp.Name(), 0o644); err != nil {
+		os.Remove(tmp.Name())
+		return err
+	}
+	return os.Rename(tmp.Name(), path)
+}

@@ -1,0 +1,206 @@
+// Package gen is the generator behind the opentoolgen command: loaders (one per
+// input kind) build one model, emitters (jennifer) render it, and the result is
+// formatted. It writes nothing; the command does.
+//
+// The pipeline only looks backwards: load → model → emit → format.
+package gen
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"go/token"
+	"path/filepath"
+	"strings"
+
+	"golang.org/x/tools/imports"
+
+	"github.com/opentoolgen/opentoolgen/runtime"
+)
+
+// Options configure Generate.
+type Options struct {
+	// Package is the name of the generated package.
+	Package string
+}
+
+// File is one generated file.
+type File struct {
+	Name    string
+	Content []byte
+}
+
+// Result is what Generate produced.
+type Result struct {
+	Files []File
+	// Document is the equivalent OpenTool document (indented JSON): the input
+	// itself for OpenTool, the converted description for OpenDyn and OpenAPI.
+	Document []byte
+	// Warnings are problems the generator worked around.
+	Warnings []Diagnostic
+}
+
+// Diagnostic is a problem in an input document, at a place.
+type Diagnostic struct {
+	File      string
+	Line, Col int    // 1-based; 0 when unknown
+	Path      string // JSON pointer of the value, "" for the document
+	Message   string
+	Warning   bool
+}
+
+// String formats d as file:line:col: json-path: message.
+func (d Diagnostic) String() string {
+	var b strings.Builder
+	b.WriteString(d.File)
+	if d.Line > 0 {
+		fmt.Fprintf(&b, ":%d:%d", d.Line, d.Col)
+	}
+	b.WriteString(": ")
+	if d.Warning {
+		b.WriteString("warning: ")
+	}
+	if d.Path != "" {
+		b.WriteString(d.Path)
+		b.WriteString(": ")
+	}
+	b.WriteString(d.Message)
+	return b.String()
+}
+
+// Error is the error of a document that cannot be generated: every problem found.
+type Error struct {
+	Diagnostics []Diagnostic
+}
+
+func (e *Error) Error() string {
+	lines := make([]string, len(e.Diagnostics))
+	for i, d := range e.Diagnostics {
+		lines[i] = d.String()
+	}
+	return strings.Join(lines, "\n")
+}
+
+// FormatError reports generated code that does not parse: a bug of the
+// generator. Source is the unformatted file, for a .dump.
+type FormatError struct {
+	File   string
+	Source []byte
+	Err    error
+}
+
+func (e *FormatError) Error() string {
+	return fmt.Sprintf("opentoolgen: internal error: generated %s does not format: %v", e.File, e.Err)
+}
+
+// Generate generates the Go package for the document data read from name.
+func Generate(name string, data []byte, opts Options) (*Result, error) {
+	if !token.IsIdentifier(opts.Package) || opts.Package == "_" {
+		return nil, fmt.Errorf("package name %q is not a Go identifier", opts.Package)
+	}
+	src, err := readSource(name, data)
+	if err != nil {
+		return nil, err
+	}
+	var (
+		pkg      *Package
+		warnings []Diagnostic
+	)
+	switch kind := src.kind(); kind {
+	case "opentool":
+		pkg, warnings, err = loadOpenTool(src, opts)
+	case "opendyn", "openapi":
+		return nil, &Error{Diagnostics: []Diagnostic{{File: name, Line: 1, Col: 1, Message: kind + " documents are not supported yet"}}}
+	default:
+		return nil, &Error{Diagnostics: []Diagnostic{{File: name, Line: 1, Col: 1,
+			Message: `not an OpenTool, OpenDyn or OpenAPI document: want a top-level "opentool", "opendyn", "openapi" or "swagger" member`}}}
+	}
+	if err != nil {
+		return nil, err
+	}
+	files, err := render(emitOpenTool(pkg))
+	if err != nil {
+		return nil, err
+	}
+	doc, err := json.MarshalIndent(pkg.Document, "", "  ")
+	if err != nil {
+		return nil, err
+	}
+	return &Result{Files: files, Document: append(doc, '\n'), Warnings: warnings}, nil
+}
+
+// kind returns the kind of the document from its top-level member.
+func (s *source) kind() string {
+	for _, k := range []string{"opentool", "opendyn", "openapi"} {
+		if s.tree.Get(k) != nil {
+			return k
+		}
+	}
+	if s.tree.Get("swagger") != nil {
+		return "openapi"
+	}
+	return ""
+}
+
+// loadOpenTool loads and validates an OpenTool document and builds its model.
+func loadOpenTool(src *source, opts Options) (*Package, []Diagnostic, error) {
+	doc, problems, err := runtime.LoadOpenToolWarnings(src.json)
+	var diags, warnings []Diagnostic
+	for _, p := range problems {
+		warnings = append(warnings, src.diagnostic(p))
+	}
+	if err != nil {
+		var de *runtime.DocumentError
+		if errors.As(err, &de) {
+			for _, p := range de.Problems {
+				diags = append(diags, src.diagnostic(p))
+			}
+		} else {
+			diags = append(diags, Diagnostic{File: src.name, Message: err.Error()})
+		}
+	}
+	if len(diags) > 0 {
+		return nil, warnings, &Error{Diagnostics: dedup(diags)}
+	}
+	return buildOpenTool(doc, opts.Package, filepath.Base(src.name)), warnings, nil
+}
+
+func dedup(ds []Diagnostic) []Diagnostic {
+	seen := map[string]bool{}
+	var out []Diagnostic
+	for _, d := range ds {
+		if k := d.String(); !seen[k] {
+			seen[k] = true
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
+func (s *source) diagnostic(p runtime.Problem) Diagnostic {
+	off := p.Offset
+	if s.pos != nil {
+		off = -1 // offsets are in the JSON form, not the YAML text
+	}
+	line, col := s.position(p.Path, off)
+	return Diagnostic{File: s.name, Line: line, Col: col, Path: p.Path, Message: p.Message, Warning: p.Warning}
+}
+
+// render formats the emitted files, once, with x/tools/imports in FormatOnly
+// mode.
+func render(outs []output) ([]File, error) {
+	var files []File
+	for _, o := range outs {
+		var buf bytes.Buffer
+		if err := o.file.Render(&buf); err != nil {
+			return nil, &FormatError{File: o.name, Source: buf.Bytes(), Err: err}
+		}
+		src, err := imports.Process(o.name, buf.Bytes(), &imports.Options{FormatOnly: true, Comments: true, TabIndent: true, TabWidth: 8})
+		if err != nil {
+			return nil, &FormatError{File: o.name, Source: buf.Bytes(), Err: err}
+		}
+		files = append(files, File{Name: o.name, Content: src})
+	}
+	return files, nil
+}

@@ -1,0 +1,137 @@
+package gen
+
+import (
+	"go/token"
+	"strconv"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// initialisms are written in upper case in Go names (as golint and the Go
+// standard library do).
+var initialisms = map[string]bool{
+	"acl": true, "api": true, "ascii": true, "cpu": true, "css": true, "csv": true, "db": true,
+	"dns": true, "eof": true, "grpc": true, "guid": true, "html": true, "http": true, "https": true,
+	"id": true, "io": true, "ip": true, "json": true, "jwt": true, "lhs": true, "llm": true,
+	"os": true, "pdf": true, "qps": true, "ram": true, "rhs": true, "rpc": true, "sdk": true,
+	"sla": true, "smtp": true, "sql": true, "ssh": true, "tcp": true, "tls": true, "ttl": true,
+	"udp": true, "ui": true, "uid": true, "uri": true, "url": true, "utc": true, "utf8": true,
+	"uuid": true, "vm": true, "xml": true, "xmpp": true, "xsrf": true, "xss": true, "yaml": true,
+}
+
+// words splits a document name into words: at every rune that is neither letter
+// nor digit, and at case changes ("userId" → user Id, "HTTPServer" → HTTP Server).
+func words(s string) []string {
+	var out []string
+	rs := []rune(s)
+	start := -1
+	flush := func(end int) {
+		if start >= 0 && end > start {
+			out = append(out, string(rs[start:end]))
+		}
+		start = -1
+	}
+	for i, r := range rs {
+		if !unicode.IsLetter(r) && !unicode.IsDigit(r) {
+			flush(i)
+			continue
+		}
+		if start < 0 {
+			start = i
+			continue
+		}
+		prev := rs[i-1]
+		switch {
+		case unicode.IsUpper(r) && (unicode.IsLower(prev) || unicode.IsDigit(prev)):
+			flush(i)
+			start = i
+		case unicode.IsUpper(r) && unicode.IsUpper(prev) && i+1 < len(rs) && unicode.IsLower(rs[i+1]):
+			// the last capital of a run starts a new word: HTTPServer → HTTP Server
+			flush(i)
+			start = i
+		}
+	}
+	flush(len(rs))
+	return out
+}
+
+// GoName converts a document name to an exported Go identifier: words joined in
+// CamelCase, initialisms in capitals (user_id → UserID, urls → URLs), an "X"
+// before a name that would not start with a capital letter (2fa → X2fa,
+// 名前 → X名前). It returns "" for a name without letters or digits; callers
+// supply a fallback.
+func GoName(s string) string {
+	var b strings.Builder
+	for _, w := range words(s) {
+		lw := strings.ToLower(w)
+		switch {
+		case initialisms[lw]:
+			b.WriteString(strings.ToUpper(lw))
+		case len(lw) > 2 && strings.HasSuffix(lw, "s") && initialisms[lw[:len(lw)-1]]:
+			b.WriteString(strings.ToUpper(lw[:len(lw)-1]) + "s")
+		default:
+			r, size := utf8.DecodeRuneInString(w)
+			b.WriteRune(unicode.ToUpper(r))
+			b.WriteString(w[size:])
+		}
+	}
+	name := b.String()
+	if name == "" {
+		return ""
+	}
+	if r, _ := utf8.DecodeRuneInString(name); !unicode.IsUpper(r) {
+		name = "X" + name
+	}
+	if !token.IsIdentifier(name) || !token.IsExported(name) {
+		// cannot happen with the rules above; keep the output compiling anyway
+		return "X" + strconv.Itoa(len(name))
+	}
+	return name
+}
+
+// goNameOr is GoName with a fallback for names without letters or digits.
+func goNameOr(s, fallback string) string {
+	if n := GoName(s); n != "" {
+		return n
+	}
+	return fallback
+}
+
+// scope hands out identifiers that are unique within it: the first taker of a
+// name gets it, later ones get the name with a number appended (Name2, Name3…).
+// Names are handed out in document order, so the result is deterministic.
+type scope struct {
+	used map[string]bool
+}
+
+func newScope(reserved ...string) *scope {
+	s := &scope{used: map[string]bool{}}
+	for _, r := range reserved {
+		s.used[r] = true
+	}
+	return s
+}
+
+// take returns base, or base with the smallest number ≥ 2 that makes it unused,
+// and marks it used.
+func (s *scope) take(base string) string {
+	name := base
+	for n := 2; s.used[name]; n++ {
+		name = base + strconv.Itoa(n)
+	}
+	s.used[name] = true
+	return name
+}
+
+// has reports whether name is taken.
+func (s *scope) has(name string) bool { return s.used[name] }
+
+// lowerFirst returns name with its first letter in lower case, for unexported
+// identifiers derived from exported ones (decodeWeather from Weather).
+func lowerFirst(name string) string {
+	r, size := utf8.DecodeRuneInString(name)
+	return string(unicode.ToLower(r)) + name[size:]
+}
+
+func isLetterOrDigit(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }
