@@ -174,8 +174,11 @@ func (b *builder) defineEnum(t *Type, s *runtime.Schema) {
 		var val any
 		switch x := v.(type) {
 		case string:
-			suffix, val = goNameOr(x, "Empty"), x
-			if x != "" && GoName(x) == "" {
+			suffix, val = camel(x), x
+			switch {
+			case x == "":
+				suffix = "Empty"
+			case suffix == "":
 				suffix = "Value" + strconv.Itoa(i+1)
 			}
 		case json.Number:
@@ -198,9 +201,6 @@ func (b *builder) defineEnum(t *Type, s *runtime.Schema) {
 		default:
 			continue // rejected by the loader
 		}
-		if strings.HasPrefix(suffix, "X") && len(suffix) > 1 && suffix[1] >= '0' && suffix[1] <= '9' {
-			suffix = suffix[1:] // Format + X2fa reads worse than Format2fa
-		}
 		t.Values = append(t.Values, EnumValue{Name: b.types.take(t.Name + suffix), Value: val})
 	}
 }
@@ -210,8 +210,8 @@ func (b *builder) function(f *runtime.Function, methods *scope) *Function {
 	fn := &Function{Name: f.Name, Doc: f.Description, Stream: f.IsStream()}
 	fn.GoName = methods.take(goNameOr(f.Name, "Call"))
 	if len(f.Parameters) > 0 {
-		args := &Type{Name: b.types.take(fn.GoName + "Args"), Kind: KindStruct,
-			Doc: fn.GoName + "Args are the arguments of " + strconv.Quote(f.Name) + "."}
+		args := &Type{Name: b.types.take(fn.GoName + "Args"), Kind: KindStruct}
+		args.Doc = args.Name + " are the arguments of " + strconv.Quote(f.Name) + "."
 		b.pkg.Types = append(b.pkg.Types, args)
 		names := newScope(reservedFieldNames...)
 		for _, p := range f.Parameters {

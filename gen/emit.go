@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/dave/jennifer/jen"
 )
@@ -704,23 +705,29 @@ func emitDocument(p *Package) *jen.File {
 		pc += " from " + p.Source
 	}
 	pc += "."
+	// Every line is written with its own "// " prefix: text starting with "//"
+	// would otherwise be written as is, and could become a directive.
 	for _, l := range docLines(pc) {
-		f.PackageComment(l)
+		f.PackageComment("// " + l)
 	}
 	if lines := docLines(p.Doc); len(lines) > 0 {
-		f.PackageComment("")
+		f.PackageComment("//")
 		for _, l := range lines {
-			f.PackageComment(l)
+			if l == "" {
+				f.PackageComment("//")
+			} else {
+				f.PackageComment("// " + l)
+			}
 		}
 	}
-	doc, err := json.Marshal(p.Document)
+	doc, err := json.MarshalIndent(p.Document, "", "  ")
 	if err != nil {
 		panic(err) // the model's document was decoded from JSON; it encodes
 	}
 	// This fails to compile against a runtime older than the generated code needs.
 	f.Const().Id("_").Op("=").Add(rt("IsAtLeastVersion0_1_0"))
 	f.Comment("documentJSON is the OpenTool document of the package.")
-	f.Const().Id("documentJSON").Op("=").Lit(string(doc))
+	f.Const().Id("documentJSON").Op("=").Add(stringLiteral(string(doc)))
 	f.Comment("Document returns the OpenTool document the package was generated from; each")
 	f.Comment("call returns a new copy.")
 	f.Func().Id("Document").Params().Op("*").Add(rt("OpenTool")).Block(
@@ -736,4 +743,13 @@ func emitDocument(p *Package) *jen.File {
 		jen.Return(rt("Declarations").Call(jen.Id("Document").Call())),
 	)
 	return f
+}
+
+// stringLiteral renders s as a raw string literal when it can be one (easier
+// to read and to diff), else as an interpreted one.
+func stringLiteral(s string) jen.Code {
+	if utf8.ValidString(s) && !strings.ContainsAny(s, "`\r\x00\ufeff") {
+		return jen.Op("`" + s + "`")
+	}
+	return jen.Lit(s)
 }

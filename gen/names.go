@@ -62,6 +62,23 @@ func words(s string) []string {
 // 名前 → X名前). It returns "" for a name without letters or digits; callers
 // supply a fallback.
 func GoName(s string) string {
+	name := camel(s)
+	if name == "" {
+		return ""
+	}
+	if r, _ := utf8.DecodeRuneInString(name); !unicode.IsUpper(r) {
+		name = "X" + name
+	}
+	if !token.IsIdentifier(name) || !token.IsExported(name) {
+		// cannot happen with the rules above; keep the output compiling anyway
+		return "X" + strconv.Itoa(len(name))
+	}
+	return name
+}
+
+// camel joins the words of s in CamelCase with initialisms in capitals, without
+// making sure the result starts with a capital letter: for suffixes of names.
+func camel(s string) string {
 	var b strings.Builder
 	for _, w := range words(s) {
 		lw := strings.ToLower(w)
@@ -76,18 +93,7 @@ func GoName(s string) string {
 			b.WriteString(w[size:])
 		}
 	}
-	name := b.String()
-	if name == "" {
-		return ""
-	}
-	if r, _ := utf8.DecodeRuneInString(name); !unicode.IsUpper(r) {
-		name = "X" + name
-	}
-	if !token.IsIdentifier(name) || !token.IsExported(name) {
-		// cannot happen with the rules above; keep the output compiling anyway
-		return "X" + strconv.Itoa(len(name))
-	}
-	return name
+	return b.String()
 }
 
 // goNameOr is GoName with a fallback for names without letters or digits.

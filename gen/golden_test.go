@@ -1,0 +1,194 @@
+package gen
+
+import (
+	"bytes"
+	"flag"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files in testdata/golden")
+
+const goldenDir = "../testdata/golden"
+
+// goldenCase is one folder of testdata/golden: an input document (the only
+// .json, .yaml or .yml file at its top) and the files generated from it.
+type goldenCase struct {
+	name  string
+	dir   string
+	input string
+}
+
+func goldenCases(t *testing.T) []goldenCase {
+	t.Helper()
+	entries, err := os.ReadDir(goldenDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cases []goldenCase
+	for _, e := range entries {
+		if !e.IsDir() {
+			continue
+		}
+		dir := filepath.Join(goldenDir, e.Name())
+		files, err := os.ReadDir(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var inputs []string
+		for _, f := range files {
+			switch filepath.Ext(f.Name()) {
+			case ".json", ".yaml", ".yml":
+				if f.Name() != "opentool.gen.json" {
+					inputs = append(inputs, filepath.Join(dir, f.Name()))
+				}
+			}
+		}
+		if len(inputs) != 1 {
+			t.Fatalf("%s: want one input document, got %v", dir, inputs)
+		}
+		cases = append(cases, goldenCase{name: e.Name(), dir: dir, input: inputs[0]})
+	}
+	if len(cases) == 0 {
+		t.Fatal("no golden cases")
+	}
+	return cases
+}
+
+// goldenPackage is the package name of a golden case: its folder name, reduced
+// to letters and digits.
+func goldenPackage(name string) string {
+	var b strings.Builder
+	for _, r := range name {
+		if r >= 'a' && r <= 'z' || r >= '0' && r <= '9' {
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
+func generateCase(t *testing.T, c goldenCase) map[string][]byte {
+	t.Helper()
+	data, err := os.ReadFile(c.input)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := Generate(filepath.Base(c.input), data, Options{Package: goldenPackage(c.name)})
+	if err != nil {
+		t.Fatalf("Generate: %v", err)
+	}
+	out := map[string][]byte{}
+	for _, f := range res.Files {
+		out[f.Name] = f.Content
+	}
+	out["opentool.gen.json"] = res.Document
+	return out
+}
+
+// TestGolden compares the generated files of every case with the files in its
+// folder; -update rewrites them.
+func TestGolden(t *testing.T) {
+	for _, c := range goldenCases(t) {
+		t.Run(c.name, func(t *testing.T) {
+			got := generateCase(t, c)
+			// On disk: every generated file of the case (.go and the document).
+			onDisk := map[string]bool{}
+			files, _ := os.ReadDir(c.dir)
+			for _, f := range files {
+				if strings.HasSuffix(f.Name(), ".gen.go") || f.Name() == "opentool.gen.json" {
+					onDisk[f.Name()] = true
+				}
+			}
+			if *update {
+				for name := range onDisk {
+					if _, ok := got[name]; !ok {
+						os.Remove(filepath.Join(c.dir, name))
+					}
+				}
+				for name, content := range got {
+					if err := os.WriteFile(filepath.Join(c.dir, name), content, 0o644); err != nil {
+						t.Fatal(err)
+					}
+				}
+				return
+			}
+			names := make([]string, 0, len(got))
+			for name := range got {
+				names = append(names, name)
+			}
+			sort.Strings(names)
+			for _, name := range names {
+				want, err := os.ReadFile(filepath.Join(c.dir, name))
+				if err != nil {
+					t.Errorf("%s: missing golden file (run go test ./gen -update): %v", name, err)
+					continue
+				}
+				if diff := cmp.Diff(string(want), string(got[name])); diff != "" {
+					t.Errorf("%s differs from the golden file (-want +got); run go test ./gen -update and review the diff:\n%s", name, diff)
+				}
+				delete(onDisk, name)
+			}
+			for name := range onDisk {
+				t.Errorf("%s: golden file no longer generated", name)
+			}
+		})
+	}
+}
+
+// TestGoldenDeterministic generates every case twice and compares the bytes.
+func TestGoldenDeterministic(t *testing.T) {
+	for _, c := range goldenCases(t) {
+		a, b := generateCase(t, c), generateCase(t, c)
+		for name := range a {
+			if !bytes.Equal(a[name], b[name]) {
+				t.Errorf("%s/%s: two runs generated different bytes", c.name, name)
+			}
+		}
+	}
+}
+
+// TestGoldenCompiles builds and vets every golden package with the go command,
+// against this module's runtime.
+func TestGoldenCompiles(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: skipping go vet of the golden packages")
+	}
+	args := []string{"vet"}
+	for _, c := range goldenCases(t) {
+		args = append(args, "./testdata/golden/"+c.name)
+	}
+	cmd := exec.Command("go", args...)
+	cmd.Dir = ".."
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("go %s: %v\n%s", strings.Join(args, " "), err, out)
+	}
+}
+
+// TestGoldenNoDirectives checks that no document text became a directive or
+// code: every comment line of the generated Go files, but for the header, is
+// "//" alone or "// " followed by text.
+func TestGoldenNoDirectives(t *testing.T) {
+	for _, c := range goldenCases(t) {
+		for name, content := range generateCase(t, c) {
+			if !strings.HasSuffix(name, ".go") {
+				continue
+			}
+			for i, line := range strings.Split(string(content), "\n") {
+				l := strings.TrimLeft(line, " \t")
+				if strings.HasPrefix(l, "//") && l != "//" && !strings.HasPrefix(l, "// ") {
+					t.Errorf("%s/%s:%d: comment line without a space after //: %q", c.name, name, i+1, line)
+				}
+				if strings.Contains(l, "/*") && !strings.HasPrefix(l, "//") && !strings.Contains(l, `"`) && !strings.Contains(l, "`") {
+					t.Errorf("%s/%s:%d: block comment outside a literal: %q", c.name, name, i+1, line)
+				}
+			}
+		}
+	}
+}
