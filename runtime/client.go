@@ -53,7 +53,13 @@ func WithAPIKey(key string) ClientOption {
 // WithHTTPClient sets the HTTP client (default: a client of its own whose
 // transport keeps up to 256 idle connections per host, with no overall timeout:
 // use the context for deadlines).
-func WithHTTPClient(hc *http.Client) ClientOption { return func(c *Client) { c.hc = hc } }
+func WithHTTPClient(hc *http.Client) ClientOption {
+	return func(c *Client) {
+		if hc != nil {
+			c.hc = hc
+		}
+	}
+}
 
 // WithHeader adds a header to every request.
 func WithHeader(key, value string) ClientOption {
@@ -140,6 +146,9 @@ func (c *Client) do(req *http.Request) (*http.Response, error) {
 func (c *Client) readBody(resp *http.Response) ([]byte, error) {
 	body, err := io.ReadAll(io.LimitReader(resp.Body, c.maxResp+1))
 	if err != nil {
+		if ctxErr := resp.Request.Context().Err(); ctxErr != nil {
+			return nil, fmt.Errorf("opentool: %s %s: %w", resp.Request.Method, resp.Request.URL.Path, ctxErr)
+		}
 		return nil, clientError(ClassResponseNull, resp.StatusCode, "reading the response: "+err.Error(), err)
 	}
 	if int64(len(body)) > c.maxResp {
@@ -287,14 +296,15 @@ func (c *Client) Version(ctx context.Context) (Version, error) {
 	if err != nil {
 		return v, err
 	}
-	if err := json.Unmarshal(body, &v); err != nil {
-		return v, clientError(ClassResponseNull, http.StatusOK, ErrResponseNull.Message+": /version did not answer {\"version\":…}", err)
+	if err := json.Unmarshal(body, &v); err != nil || v.Version == "" {
+		return v, clientError(ClassResponseNull, http.StatusOK, ErrResponseNull.Message+": /version did not answer {\"version\":…}", httpStatusError(http.StatusOK, body))
 	}
 	return v, nil
 }
 
 // Load returns the server's OpenTool document (GET /load), or nil, nil when the
-// server has none (it answers {}).
+// server has none: it answers {} or, like the reference servers, an object that
+// has neither "opentool" nor "functions".
 func (c *Client) Load(ctx context.Context) (*OpenTool, error) {
 	body, err := c.get(ctx, "/load")
 	if err != nil {
@@ -307,6 +317,11 @@ func (c *Client) Load(ctx context.Context) (*OpenTool, error) {
 	var doc OpenTool
 	if err := json.Unmarshal(body, &doc); err != nil {
 		return nil, clientError(ClassResponseNull, http.StatusOK, ErrResponseNull.Message+": /load did not answer an OpenTool document", err)
+	}
+	if doc.OpenTool == "" && doc.Functions == nil {
+		// Not a document: {} with spaces, or what the reference servers answer
+		// when they have none, {"code":404,"message":"Json Parser NOT implement"}.
+		return nil, nil
 	}
 	return &doc, nil
 }
@@ -493,7 +508,8 @@ func (c *Client) stream(ctx context.Context, name string, params json.RawMessage
 			yield(result, nil) // a server that answered with a single result
 			return
 		}
-		rd := &sseReader{r: bufio.NewReaderSize(io.LimitReader(resp.Body, c.maxResp), 16<<10)}
+		// The limit is per event: a stream may go on for as long as it likes.
+		rd := &sseReader{r: bufio.NewReaderSize(resp.Body, 16<<10), max: c.maxResp}
 		for {
 			ev, err := rd.next()
 			if err != nil {
@@ -502,6 +518,8 @@ func (c *Client) stream(ctx context.Context, name string, params json.RawMessage
 				}
 				if ctxErr := ctx.Err(); ctxErr != nil {
 					yield(nil, fmt.Errorf("opentool: stream %s: %w", name, ctxErr))
+				} else if err == errEventTooLarge {
+					yield(nil, clientError(ClassResponseNull, http.StatusOK, fmt.Sprintf("a stream event is larger than %d bytes", c.maxResp), err))
 				} else {
 					yield(nil, clientError(ClassNoAccess, CodeNoAccess, "the stream broke: "+err.Error(), err))
 				}

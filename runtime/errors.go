@@ -159,6 +159,9 @@ func InvalidParams(violations ...Violation) *Error {
 		}
 		b.WriteString(v.String())
 	}
+	if violations == nil {
+		violations = []Violation{} // Data is always an array
+	}
 	data, _ := json.Marshal(violations)
 	return &Error{Code: CodeInvalidParams, Message: b.String(), Data: data}
 }
@@ -175,14 +178,22 @@ func (e *Error) Violations() []Violation {
 	return vs
 }
 
-// asError turns any error a tool returned into the wire error.
+// asError turns any error a tool returned into the wire error. An *Error without
+// a code gets the default tool error code, 500.
 func asError(err error) *Error {
 	var e *Error
 	if errors.As(err, &e) {
+		if e == nil { // a typed nil *Error in a non-nil error: a bug of the tool
+			return InternalError("internal error: the tool returned a nil *runtime.Error")
+		}
 		// A client-side error relayed by a tool (for example a tool that calls
 		// another OpenTool server) travels as a plain error object.
-		if e.Class != "" || e.cause != nil {
-			return &Error{Code: e.Code, Message: e.Message, Data: e.Data}
+		if e.Class != "" || e.cause != nil || e.Code == 0 {
+			code := e.Code
+			if code == 0 {
+				code = CodeToolError
+			}
+			return &Error{Code: code, Message: e.Message, Data: e.Data}
 		}
 		return e
 	}

@@ -133,7 +133,7 @@ type request struct {
 
 // response is the JSON-RPC response body as received by the client.
 type response struct {
-	JSONRPC string          `json:"jsonrpc"`
+	JSONRPC json.RawMessage `json:"jsonrpc"` // not checked: peers send "2.0", "2.0.0", …
 	Result  json.RawMessage `json:"result"`
 	Error   json.RawMessage `json:"error"`
 	ID      json.RawMessage `json:"id"`

@@ -3,6 +3,7 @@ package runtime
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
 	"crypto/subtle"
 	"encoding/json"
 	"errors"
@@ -39,12 +40,14 @@ type serverConfig struct {
 func WithVersion(v string) ServerOption { return func(c *serverConfig) { c.version = v } }
 
 // WithAPIKeys makes every request carry "Authorization: Bearer <key>" with one of
-// keys; others get HTTP 401. Keys are compared in constant time.
+// keys; others get HTTP 401. Keys are compared in constant time (of their
+// SHA-256 digests, so that not even a key's length leaks); empty keys are ignored.
 func WithAPIKeys(keys ...string) ServerOption {
 	return func(c *serverConfig) {
 		for _, k := range keys {
 			if k != "" {
-				c.keys = append(c.keys, []byte(k))
+				sum := sha256.Sum256([]byte(k))
+				c.keys = append(c.keys, sum[:])
 			}
 		}
 	}
@@ -144,10 +147,10 @@ func (h *handler) authorized(r *http.Request) bool {
 	if len(auth) < len(bearer) || !strings.EqualFold(auth[:len(bearer)], bearer) {
 		return false
 	}
-	got := []byte(strings.TrimSpace(auth[len(bearer):]))
+	got := sha256.Sum256([]byte(strings.TrimSpace(auth[len(bearer):])))
 	ok := 0
 	for _, k := range h.cfg.keys { // every key is compared: no early exit
-		ok |= subtle.ConstantTimeCompare(got, k)
+		ok |= subtle.ConstantTimeCompare(got[:], k)
 	}
 	return ok == 1
 }
@@ -197,7 +200,7 @@ func (h *handler) readRequest(w http.ResponseWriter, r *http.Request, buf *bytes
 	var p parsed
 	if ct := r.Header.Get("Content-Type"); ct != "" {
 		mt, _, err := mime.ParseMediaType(ct)
-		if err != nil || (mt != "application/json" && !strings.HasSuffix(mt, "+json")) {
+		if err != nil || !isJSONMediaType(mt) {
 			h.writeProtocolError(w, http.StatusUnsupportedMediaType, nil,
 				&Error{Code: CodeInvalidRequest, Message: "Content-Type must be application/json, got " + quote(ct)})
 			return p, false
@@ -253,6 +256,17 @@ func (h *handler) readRequest(w http.ResponseWriter, r *http.Request, buf *bytes
 
 var nullJSON = json.RawMessage("null")
 
+// isJSONMediaType reports whether a request's media type (lower case, as
+// mime.ParseMediaType returns it) is JSON: application/json, a +json type, or
+// the media types of JSON-RPC over HTTP.
+func isJSONMediaType(mt string) bool {
+	switch mt {
+	case "application/json", "application/json-rpc", "application/jsonrequest":
+		return true
+	}
+	return strings.HasSuffix(mt, "+json")
+}
+
 func (h *handler) tooLarge(w http.ResponseWriter) {
 	h.writeProtocolError(w, http.StatusRequestEntityTooLarge, nil,
 		&Error{Code: CodeInvalidRequest, Message: fmt.Sprintf("request body larger than %d bytes", h.cfg.maxBody)})
@@ -292,7 +306,7 @@ func (h *handler) call(ctx context.Context, p parsed) (result json.RawMessage, e
 	}()
 	result, err = h.tool.Call(ctx, p.method, p.params)
 	if err != nil {
-		return nil, err
+		return nil, asError(err) // here, so that a panicking Error method is recovered too
 	}
 	return h.checkResult(p.method, result)
 }
@@ -409,8 +423,9 @@ func putBuffer(b *bytes.Buffer) {
 
 // Serve serves tool over HTTP on addr (host:port) until ctx is cancelled, then
 // shuts down gracefully: the listener closes at once (new connections are
-// refused), calls in flight run to completion (bounded by WithShutdownTimeout),
-// and Serve returns nil.
+// refused), calls in flight run to completion (bounded by WithShutdownTimeout:
+// after it their connections are closed, their contexts end and Serve returns
+// context.DeadlineExceeded), and Serve returns nil.
 func Serve(ctx context.Context, addr string, tool Tool, opts ...ServerOption) error {
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {

@@ -56,7 +56,16 @@ func (s *sseWriter) event(name string, data []byte) error {
 	buf.WriteString("event:")
 	buf.WriteString(name)
 	buf.WriteString("\ndata:")
-	buf.Write(data) // compact JSON: never contains a newline
+	if bytes.ContainsAny(data, "\r\n") {
+		// A tool's pretty-printed JSON: in valid JSON a line break can only be
+		// whitespace, and the event must stay on one data line (the Dart client
+		// reads exactly one).
+		if err := json.Compact(buf, data); err != nil {
+			return err
+		}
+	} else {
+		buf.Write(data)
+	}
 	buf.WriteString("\n\n")
 	if _, err := s.w.Write(buf.Bytes()); err != nil {
 		s.err = err
@@ -86,12 +95,21 @@ func (h *handler) serveStreamCall(w http.ResponseWriter, r *http.Request) {
 	hd.Set("X-Accel-Buffering", "no")
 	w.WriteHeader(http.StatusOK)
 	sw := &sseWriter{w: w, rc: http.NewResponseController(w)}
+	defer func() { // a tool goroutine that emits after the handler returned gets an error
+		sw.mu.Lock()
+		sw.closed = true
+		sw.mu.Unlock()
+	}()
 
+	ctx := r.Context()
 	name, _ := json.Marshal(p.method)
 	if sw.event(EventStart, []byte(`{"start":`+string(name)+`}`)) != nil {
 		return
 	}
 	emit := func(result json.RawMessage) error {
+		if err := ctx.Err(); err != nil { // the caller has gone
+			return err
+		}
 		res, err := h.checkResult(p.method, result)
 		if err != nil {
 			return err
@@ -101,23 +119,24 @@ func (h *handler) serveStreamCall(w http.ResponseWriter, r *http.Request) {
 		appendResponse(b, res, nil, p.id)
 		return sw.event(EventData, b.Bytes())
 	}
-	err := h.runStream(r.Context(), p, emit)
-	if sw.err != nil { // the caller has gone: nothing more can be sent
+	err := h.runStream(ctx, p, emit)
+	sw.mu.Lock()
+	gone := sw.err != nil
+	sw.mu.Unlock()
+	if gone || ctx.Err() != nil { // the caller has gone: nothing more can be sent
 		return
 	}
 	if err != nil {
 		b := getBuffer()
-		appendResponse(b, nil, asError(err), p.id)
+		appendResponse(b, nil, err.(*Error), p.id)
 		sw.event(EventError, b.Bytes())
 		putBuffer(b)
 	} else {
 		sw.event(EventDone, []byte(`{"done":`+string(name)+`}`))
 	}
-	sw.mu.Lock()
-	sw.closed = true
-	sw.mu.Unlock()
 }
 
+// runStream runs the tool's stream; the error it returns, if any, is an *Error.
 func (h *handler) runStream(ctx context.Context, p parsed, emit func(json.RawMessage) error) (err error) {
 	defer func() {
 		if v := recover(); v != nil {
@@ -125,7 +144,10 @@ func (h *handler) runStream(ctx context.Context, p parsed, emit func(json.RawMes
 			err = InternalError("internal error: the tool failed while calling " + quote(p.method))
 		}
 	}()
-	return h.stream.StreamCall(ctx, p.method, p.params, emit)
+	if err := h.stream.StreamCall(ctx, p.method, p.params, emit); err != nil {
+		return asError(err) // here, so that a panicking Error method is recovered too
+	}
+	return nil
 }
 
 // sseEvent is one event read from a stream.
@@ -135,10 +157,14 @@ type sseEvent struct {
 }
 
 // sseReader reads events: "field:value" or "field: value" lines, events ended by
-// a blank line, multi-line data joined with "\n", comments (":…") ignored.
+// a blank line, multi-line data joined with "\n", comments (":…") ignored. An
+// event larger than max bytes (0: no limit) is an error.
 type sseReader struct {
-	r *bufio.Reader
+	r   *bufio.Reader
+	max int64
 }
+
+var errEventTooLarge = errors.New("opentool: a stream event is larger than the response limit")
 
 func (s *sseReader) next() (sseEvent, error) {
 	var ev sseEvent
@@ -147,10 +173,17 @@ func (s *sseReader) next() (sseEvent, error) {
 	for {
 		line, err := s.r.ReadSlice('\n')
 		if err == bufio.ErrBufferFull {
-			// a long data line: gather it whole
-			rest, err2 := s.r.ReadBytes('\n')
-			line = append(append([]byte(nil), line...), rest...)
-			err = err2
+			// A long data line: gather it whole. ReadSlice's result is only
+			// valid until the next read, so copy it first.
+			long := append([]byte(nil), line...)
+			for err == bufio.ErrBufferFull {
+				if s.max > 0 && int64(len(long)+data.Len()) > s.max {
+					return ev, errEventTooLarge
+				}
+				line, err = s.r.ReadSlice('\n')
+				long = append(long, line...)
+			}
+			line = long
 		}
 		if err != nil && (err != io.EOF || len(line) == 0) {
 			if err == io.EOF && (hasData || ev.name != "") {
@@ -183,6 +216,9 @@ func (s *sseReader) next() (sseEvent, error) {
 			}
 			data.Write(value)
 			hasData = true
+			if s.max > 0 && int64(data.Len()) > s.max {
+				return ev, errEventTooLarge
+			}
 		}
 		if err == io.EOF {
 			ev.data = data.Bytes()
