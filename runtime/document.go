@@ -75,7 +75,7 @@ type Return struct {
 
 // Schema is the format of a value: a subset of JSON Schema. Ref, when set, is a
 // reference "#/schemas/Name" to an entry of the document's Schemas and the other
-// members are empty.
+// members are empty, except perhaps Description.
 //
 // The members after Required are not in the OpenTool specification; they carry
 // the constraints of documents converted from OpenAPI and are omitted when empty.
