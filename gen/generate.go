@@ -12,7 +12,9 @@ import (
 	"fmt"
 	"go/token"
 	"path/filepath"
+	goruntime "runtime"
 	"strings"
+	"sync"
 
 	"golang.org/x/tools/imports"
 
@@ -188,19 +190,37 @@ func (s *source) diagnostic(p runtime.Problem) Diagnostic {
 }
 
 // render formats the emitted files, once, with x/tools/imports in FormatOnly
-// mode.
+// mode. Files are rendered and formatted concurrently, one goroutine per CPU.
 func render(outs []output) ([]File, error) {
-	var files []File
-	for _, o := range outs {
-		var buf bytes.Buffer
-		if err := o.file.Render(&buf); err != nil {
-			return nil, &FormatError{File: o.name, Source: buf.Bytes(), Err: err}
-		}
-		src, err := imports.Process(o.name, buf.Bytes(), &imports.Options{FormatOnly: true, Comments: true, TabIndent: true, TabWidth: 8})
+	files := make([]File, len(outs))
+	errs := make([]error, len(outs))
+	sem := make(chan struct{}, goruntime.GOMAXPROCS(0))
+	var wg sync.WaitGroup
+	for i, o := range outs {
+		wg.Add(1)
+		sem <- struct{}{}
+		go func() {
+			defer func() { <-sem; wg.Done() }()
+			files[i], errs[i] = renderOne(o)
+		}()
+	}
+	wg.Wait()
+	for _, err := range errs {
 		if err != nil {
-			return nil, &FormatError{File: o.name, Source: buf.Bytes(), Err: err}
+			return nil, err
 		}
-		files = append(files, File{Name: o.name, Content: src})
 	}
 	return files, nil
+}
+
+func renderOne(o output) (File, error) {
+	var buf bytes.Buffer
+	if err := o.file.Render(&buf); err != nil {
+		return File{}, &FormatError{File: o.name, Source: buf.Bytes(), Err: err}
+	}
+	src, err := imports.Process(o.name, buf.Bytes(), &imports.Options{FormatOnly: true, Comments: true, TabIndent: true, TabWidth: 8})
+	if err != nil {
+		return File{}, &FormatError{File: o.name, Source: buf.Bytes(), Err: err}
+	}
+	return File{Name: o.name, Content: src}, nil
 }
