@@ -160,6 +160,8 @@ func goType(r *TypeRef) *jen.Statement {
 		return jen.Map(jen.String()).Add(goType(r.Elem))
 	case RefNamed:
 		return jen.Id(r.Named.Name)
+	case RefTime, RefBytes, RefRaw:
+		return oaGoType(r)
 	}
 	return jen.Any()
 }
@@ -176,6 +178,7 @@ func emitTypes(p *Package) *jen.File {
 	for _, t := range p.Types {
 		emitType(f, t)
 	}
+	emitPatterns(f, p)
 	return f
 }
 
@@ -206,6 +209,8 @@ func emitType(f *jen.File, t *Type) {
 	case KindAlias:
 		f.Add(docComment(t.Name, t.Doc, t.Origin).Type().Id(t.Name).Op("=").Add(goType(t.Underlying)))
 		f.Line()
+	case KindUnion:
+		emitUnion(f, t)
 	}
 	if t.Decoder != "" {
 		emitDecoder(f, t)
@@ -319,6 +324,8 @@ func emitDecoder(f *jen.File, t *Type) {
 		)}
 	case KindNamed:
 		body = decodeValue(t.Underlying, jen.Op("*").Id("x"), t.Name, 0)
+	case KindUnion:
+		body = unionDecoder(t)
 	}
 	f.Func().Id(t.Decoder).Params(jen.Id("d").Op("*").Add(rt("Decoder")), jen.Id("x").Op("*").Id(t.Name)).Block(body...)
 	f.Line()
@@ -432,8 +439,14 @@ func decodeValue(r *TypeRef, target *jen.Statement, named string, depth int) []j
 		v := "v" + strconv.Itoa(depth)
 		return []jen.Code{jen.If(jen.List(jen.Id(v), jen.Id("ok")).Op(":=").Add(scalarRead(r)), jen.Id("ok")).Block(
 			target.Clone().Op("=").Add(conv(jen.Id(v))),
+			checkValue(r, jen.Id(v)),
 		)}
+	case RefTime, RefBytes, RefRaw:
+		return oaDecodeValue(r, target)
 	case RefNamed:
+		if u := aliasTarget(r.Named); u != nil {
+			return decodeValue(u, target, "", depth)
+		}
 		return []jen.Code{jen.Id(decoderOf(r.Named)).Call(jen.Id("d"), jen.Op("&").Add(target))}
 	case RefAny:
 		return []jen.Code{jen.Id("d").Dot("Any").Call(jen.Op("&").Add(target))}
@@ -458,6 +471,7 @@ func decodeValue(r *TypeRef, target *jen.Statement, named string, depth int) []j
 		return []jen.Code{jen.If(jen.Id("d").Dot("Array").Call()).Block(
 			target.Clone().Op("=").Add(typ).Values(),
 			jen.For(jen.Id(i).Op(":=").Lit(0), jen.Id("d").Dot("NextItem").Call(), jen.Id(i).Op("++")).Block(loop...),
+			checkItems(r, target),
 		)}
 	case RefMap:
 		// if d.Object() {

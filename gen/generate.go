@@ -112,8 +112,10 @@ func Generate(name string, data []byte, opts Options) (*Result, error) {
 	switch kind := src.kind(); kind {
 	case "opentool":
 		pkg, warnings, err = loadOpenTool(src, opts)
-	case "opendyn", "openapi":
+	case "opendyn":
 		return nil, &Error{Diagnostics: []Diagnostic{{File: name, Line: 1, Col: 1, Message: kind + " documents are not supported yet"}}}
+	case "openapi":
+		pkg, warnings, err = loadOpenAPI(src, opts)
 	default:
 		return nil, &Error{Diagnostics: []Diagnostic{{File: name, Line: 1, Col: 1,
 			Message: `not an OpenTool, OpenDyn or OpenAPI document: want a top-level "opentool", "opendyn", "openapi" or "swagger" member`}}}
@@ -121,7 +123,11 @@ func Generate(name string, data []byte, opts Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	files, err := render(emitOpenTool(pkg))
+	outs := emitOpenTool(pkg)
+	if pkg.API != nil { // OpenAPI: a REST client and a Tool adapter over it
+		outs = emitOpenAPI(pkg)
+	}
+	files, err := render(outs)
 	if err != nil {
 		return nil, err
 	}

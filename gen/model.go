@@ -19,6 +19,10 @@ type Package struct {
 	Functions []*Function // in document order
 	// Document is the equivalent OpenTool document, embedded in the package.
 	Document *runtime.OpenTool
+	// API is set for packages generated from OpenAPI documents.
+	API *API
+	// Patterns are the regular expressions the decoders check (Constraints).
+	Patterns []PatternVar
 }
 
 // TypeKind says what a named type is.
@@ -29,6 +33,7 @@ const (
 	KindEnum                   // defined type over Underlying with constants Values
 	KindNamed                  // defined type over Underlying (type Count int64, type Tags []string)
 	KindAlias                  // alias of Underlying (type A = B), for a schema that is a reference
+	KindUnion                  // one of Variants (OpenAPI oneOf/anyOf): a struct of one pointer per variant
 )
 
 // Type is a named Go type.
@@ -48,6 +53,27 @@ type Type struct {
 	// CustomJSON is set for structs with a JSON member name that a struct tag
 	// cannot carry: they get MarshalJSON and UnmarshalJSON methods.
 	CustomJSON bool
+	// Variants are the alternatives of a KindUnion, in document order; a value
+	// decodes as the first that accepts it, or as the one Discriminator names.
+	Variants []*Variant
+	// Discriminator is the member whose value selects the variant ("" when the
+	// variants are told apart by trying each).
+	Discriminator string
+}
+
+// Variant is one alternative of a union.
+type Variant struct {
+	Name string // Go field name
+	Type *TypeRef
+	// Tags are the discriminator values that select the variant.
+	Tags    []string
+	Pointer bool // the field is a pointer (everything but slices, maps, bytes, raw)
+}
+
+// PatternVar is a package-level compiled pattern of a schema.
+type PatternVar struct {
+	Name string // Go variable
+	Expr string
 }
 
 // EnumValue is one constant of an enum type.
@@ -68,6 +94,9 @@ const (
 	RefMap   // map[string]Elem
 	RefAny   // any (a value of any JSON type)
 	RefNamed // a named Type
+	RefTime  // time.Time (OpenAPI format date-time)
+	RefBytes // []byte, base64 in JSON (OpenAPI format byte or binary)
+	RefRaw   // json.RawMessage: a value the generator cannot type (see the field's doc)
 )
 
 // TypeRef is a use of a type: a field's, an element's, a result's.
@@ -77,6 +106,9 @@ type TypeRef struct {
 	Named    *Type    // RefNamed
 	Bits     int      // RefInt (8, 16, 32, 64), RefFloat (32, 64); 0 means 64
 	Unsigned bool     // RefInt
+	// Check holds the constraints the decoder checks on the value (OpenAPI
+	// minimum, maxLength, pattern…); nil when there are none.
+	Check *Constraints
 }
 
 // Field is a field of a struct.
@@ -90,6 +122,12 @@ type Field struct {
 	// (scalars, structs, named types), so that absent and zero differ, and for
 	// required fields that would otherwise make a recursive type infinite.
 	Pointer bool
+	// Nullable is set when the value may be null (OpenAPI nullable, or a type
+	// list with "null"): the field is a pointer and null decodes to nil.
+	Nullable bool
+	// HTTP says where an argument of an OpenAPI operation travels; nil for
+	// fields that are not arguments of an HTTP operation.
+	HTTP *FieldHTTP
 }
 
 // Function is one function of the tool.
@@ -105,4 +143,90 @@ type Function struct {
 	// ({"N": v}); "" when the result is an object and travels as itself.
 	ResultName string
 	Stream     bool
+	// HTTP is the REST operation behind the function (OpenAPI); nil otherwise.
+	HTTP *Operation
+}
+
+// ---- OpenAPI -----------------------------------------------------------------
+
+// Where an argument of an HTTP operation travels (FieldHTTP.In).
+const (
+	InPath     = "path"
+	InQuery    = "query"
+	InHeader   = "header"
+	InCookie   = "cookie"
+	InBody     = "body"     // the whole request body
+	InBodyProp = "bodyprop" // one member of an object request body
+)
+
+// FieldHTTP says where and how an argument travels in the HTTP request.
+type FieldHTTP struct {
+	In   string // InPath, InQuery, …
+	Name string // name on the wire: parameter name, body member or form field
+	// Style and Explode are the parameter's serialisation (simple, form, label,
+	// matrix, deepObject, spaceDelimited, pipeDelimited); for form fields of a
+	// body too.
+	Style         string
+	Explode       bool
+	AllowReserved bool
+	// ContentType of a multipart part ("" for the default).
+	ContentType string
+}
+
+// Operation is an HTTP operation of an OpenAPI document.
+type Operation struct {
+	Method string // GET, POST, …
+	Path   string // template, "/pets/{petId}"
+	// BodyMedia is the media type of the request body: application/json,
+	// application/x-www-form-urlencoded, multipart/form-data,
+	// application/octet-stream, text/plain or another one sent as bytes; ""
+	// when the operation has no body.
+	BodyMedia    string
+	BodyRequired bool
+	// Responses are the documented responses, success first, in status order.
+	Responses []*Response
+	// Security lists the security schemes (names of API.Security entries) whose
+	// credentials the request carries when the client has them.
+	Security []string
+}
+
+// Response is a documented response of an operation.
+type Response struct {
+	Status  string // "200", "4XX", "default"
+	Success bool   // a 2xx (or, with no 2xx documented, the default) response
+	// Type is the type of the body; nil when the response has no body.
+	Type *TypeRef
+	// Media is how the body is read: "json", "text" (Type is a string) or
+	// "binary" (Type is []byte); "" without body.
+	Media string
+	Doc   string
+}
+
+// API is what an OpenAPI package knows of the service.
+type API struct {
+	BaseURL  string // the first server's URL with its variables substituted
+	Security []*SecurityScheme
+}
+
+// SecurityScheme is a way of authenticating requests; the client has one
+// option per scheme.
+type SecurityScheme struct {
+	Name   string // the document's name of the scheme
+	Option string // Go name of the client option (WithPetstoreAuth)
+	Doc    string
+	// Kind is "apiKey" (Key in In: header, query, cookie), "bearer" (HTTP
+	// bearer, OAuth 2, OpenID Connect: a token) or "basic".
+	Kind string
+	In   string
+	Key  string // header, query parameter or cookie name of an API key
+}
+
+// Constraints are the checks of a value beyond its type.
+type Constraints struct {
+	Minimum, Maximum                   *float64
+	ExclusiveMinimum, ExclusiveMaximum bool
+	MinLength, MaxLength               *int64
+	Pattern                            string
+	PatternVar                         string // the PatternVar that checks Pattern
+	MinItems, MaxItems                 *int64
 }

@@ -109,7 +109,20 @@ func (c *declConverter) convert(s *Schema) *Schema {
 	}
 	cp.Items = c.convert(s.Items)
 	cp.AdditionalProperties = c.convert(s.AdditionalProperties)
+	cp.OneOf = c.convertAll(s.OneOf)
+	cp.AnyOf = c.convertAll(s.AnyOf)
 	return &cp
+}
+
+func (c *declConverter) convertAll(list []*Schema) []*Schema {
+	if list == nil {
+		return nil
+	}
+	out := make([]*Schema, len(list))
+	for i, s := range list {
+		out[i] = c.convert(s)
+	}
+	return out
 }
 
 func escapePointer(s string) string {

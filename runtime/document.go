@@ -99,6 +99,10 @@ type Schema struct {
 	MinItems             *int64          `json:"minItems,omitempty"`
 	MaxItems             *int64          `json:"maxItems,omitempty"`
 	AdditionalProperties *Schema         `json:"additionalProperties,omitempty"`
+	// OneOf and AnyOf are the alternatives of a value that may take several
+	// shapes (OpenAPI oneOf, anyOf).
+	OneOf []*Schema `json:"oneOf,omitempty"`
+	AnyOf []*Schema `json:"anyOf,omitempty"`
 }
 
 // Schema types of the OpenTool specification.

@@ -1,0 +1,648 @@
+package gen
+
+import (
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/dave/jennifer/jen"
+)
+
+// Emitters of packages generated from OpenAPI documents: the REST client, the
+// Tool adapter that exposes each operation as an OpenTool function, and the
+// pieces of the type emitter that only OpenAPI models use (formats,
+// constraints, unions).
+
+const (
+	timePath = "time"
+	httpPath = "net/http"
+)
+
+// emitOpenAPI renders the files of an OpenAPI package.
+func emitOpenAPI(p *Package) []output {
+	return []output{
+		{"document.gen.go", emitDocument(p)},
+		{"types.gen.go", emitTypes(p)},
+		{"client.gen.go", emitRESTClient(p)},
+		{"tool.gen.go", emitOpenAPITool(p)},
+	}
+}
+
+// ---- types: formats, constraints, unions -----------------------------------------
+
+func oaGoType(r *TypeRef) *jen.Statement {
+	switch r.Kind {
+	case RefTime:
+		return jen.Qual(timePath, "Time")
+	case RefBytes:
+		return jen.Index().Byte()
+	}
+	return jen.Qual(jsonPath, "RawMessage")
+}
+
+// oaDecodeValue decodes a value of a format kind: opentool.DecodeTime(d, &target).
+func oaDecodeValue(r *TypeRef, target *jen.Statement) []jen.Code {
+	fn := "DecodeRaw"
+	switch r.Kind {
+	case RefTime:
+		fn = "DecodeTime"
+	case RefBytes:
+		fn = "DecodeBytes"
+	}
+	return []jen.Code{rt(fn).Call(jen.Id("d"), jen.Op("&").Add(target.Clone()))}
+}
+
+// aliasTarget returns the type an alias chain ends at when that is not a named
+// type (type T = time.Time), or nil.
+func aliasTarget(t *Type) *TypeRef {
+	for i := 0; t.Kind == KindAlias && t.Underlying != nil && i < 100; i++ {
+		if t.Underlying.Kind != RefNamed {
+			return t.Underlying
+		}
+		t = t.Underlying.Named
+	}
+	return nil
+}
+
+// checkValue renders the constraint checks of a scalar just read into v:
+//
+//	opentool.CheckMin(d, float64(v1), 1, false)
+//	opentool.CheckLength(d, v1, -1, 64)
+func checkValue(r *TypeRef, v *jen.Statement) jen.Code {
+	c := r.Check
+	if c == nil {
+		return jen.Null()
+	}
+	s := jen.Null()
+	n := 0
+	add := func(code jen.Code) {
+		if n > 0 {
+			s.Line()
+		}
+		n++
+		s.Add(code)
+	}
+	switch r.Kind {
+	case RefInt, RefFloat:
+		if c.Minimum != nil {
+			add(rt("CheckMin").Call(jen.Id("d"), jen.Float64().Call(v.Clone()), jen.Lit(*c.Minimum), jen.Lit(c.ExclusiveMinimum)))
+		}
+		if c.Maximum != nil {
+			add(rt("CheckMax").Call(jen.Id("d"), jen.Float64().Call(v.Clone()), jen.Lit(*c.Maximum), jen.Lit(c.ExclusiveMaximum)))
+		}
+	case RefString:
+		if c.MinLength != nil || c.MaxLength != nil {
+			add(rt("CheckLength").Call(jen.Id("d"), v.Clone(), bound(c.MinLength), bound(c.MaxLength)))
+		}
+		if c.PatternVar != "" {
+			add(rt("CheckPattern").Call(jen.Id("d"), v.Clone(), jen.Id(c.PatternVar)))
+		}
+	}
+	return s
+}
+
+func bound(v *int64) jen.Code {
+	if v == nil {
+		return jen.Lit(-1)
+	}
+	return jen.Lit(int(*v))
+}
+
+// checkItems renders the check of an array's length: opentool.CheckItems(d, len(target), 1, -1).
+func checkItems(r *TypeRef, target *jen.Statement) jen.Code {
+	c := r.Check
+	if c == nil || c.MinItems == nil && c.MaxItems == nil {
+		return jen.Null()
+	}
+	return rt("CheckItems").Call(jen.Id("d"), jen.Len(target.Clone()), bound(c.MinItems), bound(c.MaxItems))
+}
+
+// emitPatterns declares the compiled patterns the decoders check.
+func emitPatterns(f *jen.File, p *Package) {
+	if len(p.Patterns) == 0 {
+		return
+	}
+	// var pattern1 = opentool.NewPattern("^[a-z]+$")
+	var defs []jen.Code
+	for _, pv := range p.Patterns {
+		defs = append(defs, jen.Id(pv.Name).Op("=").Add(rt("NewPattern")).Call(jen.Lit(pv.Expr)))
+	}
+	f.Comment("Patterns of the schemas, compiled on first use.")
+	f.Var().Defs(defs...)
+}
+
+func variantType(v *Variant) *jen.Statement {
+	if v.Pointer {
+		return jen.Op("*").Add(goType(v.Type))
+	}
+	return goType(v.Type)
+}
+
+// emitUnion declares a union: a struct with one field per variant and its
+// JSON methods.
+func emitUnion(f *jen.File, t *Type) {
+	var fields []jen.Code
+	for _, v := range t.Variants {
+		fields = append(fields, jen.Id(v.Name).Add(variantType(v)))
+	}
+	doc := t.Doc
+	if doc == "" {
+		doc = t.Origin
+	}
+	doc = joinDoc(doc, "Set exactly one field; the value is that variant.")
+	f.Add(docComment(t.Name, doc, "").Type().Id(t.Name).Struct(fields...))
+	f.Line()
+
+	// func (x T) MarshalJSON() ([]byte, error) {
+	//	switch {
+	//	case x.A != nil:
+	//		return json.Marshal(x.A)
+	//	}
+	//	return []byte("null"), nil
+	// }
+	var cases []jen.Code
+	var zero []jen.Code
+	for _, v := range t.Variants {
+		cases = append(cases, jen.Case(jen.Id("x").Dot(v.Name).Op("!=").Nil()).Block(
+			jen.Return(jen.Qual(jsonPath, "Marshal").Call(jen.Id("x").Dot(v.Name))),
+		))
+		zero = append(zero, jen.Id("x").Dot(v.Name).Op("==").Nil())
+	}
+	f.Comment("MarshalJSON encodes the variant that is set; null when none is.")
+	f.Func().Params(jen.Id("x").Id(t.Name)).Id("MarshalJSON").Params().Params(jen.Index().Byte(), jen.Error()).Block(
+		switchOrNull(cases),
+		jen.Return(jen.Index().Byte().Call(jen.Lit("null")), jen.Nil()),
+	)
+	f.Line()
+	f.Comment("UnmarshalJSON decodes the variant the value is.")
+	f.Func().Params(jen.Id("x").Op("*").Id(t.Name)).Id("UnmarshalJSON").Params(jen.Id("data").Index().Byte()).Error().Block(
+		jen.Return(rt("Unmarshal").Call(jen.Id("data"), jen.Id("x"), jen.Id(t.Decoder))),
+	)
+	f.Line()
+	isZero := jen.True()
+	if len(zero) > 0 {
+		isZero = jen.Null()
+		for i, z := range zero {
+			if i > 0 {
+				isZero.Op("&&")
+			}
+			isZero.Add(z)
+		}
+	}
+	f.Comment("IsZero reports whether no variant is set.")
+	f.Func().Params(jen.Id("x").Id(t.Name)).Id("IsZero").Params().Bool().Block(jen.Return(isZero))
+	f.Line()
+}
+
+func switchOrNull(cases []jen.Code) jen.Code {
+	if len(cases) == 0 {
+		return jen.Null()
+	}
+	return jen.Switch().Block(cases...)
+}
+
+// variantDecoder is the decode function of a variant: a generated decoder,
+// or a literal for types without one.
+func variantDecoder(v *Variant) jen.Code {
+	if v.Type.Kind == RefNamed && aliasTarget(v.Type.Named) == nil {
+		if d := decoderOf(v.Type.Named); d != "" {
+			return jen.Id(d)
+		}
+	}
+	// func(d *opentool.Decoder, x *T) { … }
+	return jen.Func().Params(jen.Id("d").Op("*").Add(rt("Decoder")), jen.Id("x").Op("*").Add(goType(v.Type))).Block(
+		decodeValue(v.Type, jen.Op("*").Id("x"), "", 1)...,
+	)
+}
+
+// unionDecoder decodes a union: by its discriminator, or as the first variant
+// that accepts the value.
+func unionDecoder(t *Type) []jen.Code {
+	body := []jen.Code{
+		jen.Id("raw").Op(":=").Id("d").Dot("Raw").Call(),
+		jen.If(jen.Id("raw").Op("==").Nil()).Block(jen.Return()),
+		jen.Op("*").Id("x").Op("=").Id(t.Name).Values(),
+	}
+	assign := func(v *Variant) jen.Code {
+		if v.Pointer {
+			return jen.Id("x").Dot(v.Name).Op("=").Op("&").Id("v")
+		}
+		return jen.Id("x").Dot(v.Name).Op("=").Id("v")
+	}
+	if t.Discriminator != "" {
+		// switch opentool.UnionTag(raw, "kind") {
+		// case "a":
+		//	var v A
+		//	if opentool.DecodeVariant(d, raw, &v, decodeA, true) { x.A = &v }
+		// default:
+		//	d.Invalid(…)
+		// }
+		var cases []jen.Code
+		var all []string
+		for _, v := range t.Variants {
+			if len(v.Tags) == 0 {
+				continue
+			}
+			var tags []jen.Code
+			for _, tag := range v.Tags {
+				tags = append(tags, jen.Lit(tag))
+				all = append(all, strconv.Quote(tag))
+			}
+			cases = append(cases, jen.Case(tags...).Block(
+				jen.Var().Id("v").Add(goType(v.Type)),
+				jen.If(rt("DecodeVariant").Call(jen.Id("d"), jen.Id("raw"), jen.Op("&").Id("v"), variantDecoder(v), jen.True())).Block(assign(v)),
+			))
+		}
+		sort.Strings(all)
+		cases = append(cases, jen.Default().Block(
+			jen.Id("d").Dot("Invalid").Call(jen.Lit("got a value whose "+strconv.Quote(t.Discriminator)+" names no variant, want one of "+strings.Join(all, ", "))),
+		))
+		body = append(body, jen.Switch(rt("UnionTag").Call(jen.Id("raw"), jen.Lit(t.Discriminator))).Block(cases...))
+		return body
+	}
+	// {
+	//	var v A
+	//	if opentool.DecodeVariant(d, raw, &v, decodeA, false) { x.A = &v; return }
+	// }
+	var names []string
+	for _, v := range t.Variants {
+		body = append(body, jen.Block(
+			jen.Var().Id("v").Add(goType(v.Type)),
+			jen.If(rt("DecodeVariant").Call(jen.Id("d"), jen.Id("raw"), jen.Op("&").Id("v"), variantDecoder(v), jen.False())).Block(assign(v), jen.Return()),
+		))
+		names = append(names, v.Name)
+	}
+	body = append(body, jen.Id("d").Dot("Invalid").Call(jen.Lit("got a value that is none of the variants "+strings.Join(names, ", "))))
+	return body
+}
+
+// ---- REST client --------------------------------------------------------------------
+
+// present renders the condition under which an optional argument is sent, or
+// nil when it always is.
+func present(f *Field) jen.Code {
+	if f.Required && !f.Pointer {
+		return nil
+	}
+	if f.Required && f.Nullable {
+		return nil // null is a value: sent as the parameter's empty form
+	}
+	if !f.Pointer && f.Type.Kind == RefNamed && f.Type.Named.Kind == KindUnion {
+		return jen.Op("!").Id("args").Dot(f.Name).Dot("IsZero").Call()
+	}
+	return jen.Id("args").Dot(f.Name).Op("!=").Nil()
+}
+
+// requestStmt is the call that puts one argument into the request.
+func requestStmt(fn *Function, f *Field) jen.Code {
+	h := f.HTTP
+	v := jen.Id("args").Dot(f.Name)
+	r := jen.Id("r")
+	switch h.In {
+	case InPath:
+		return r.Dot("Path").Call(jen.Lit(h.Name), v, jen.Lit(h.Style), jen.Lit(h.Explode))
+	case InQuery:
+		return r.Dot("Query").Call(jen.Lit(h.Name), v, jen.Lit(h.Style), jen.Lit(h.Explode), jen.Lit(h.AllowReserved))
+	case InHeader:
+		return r.Dot("Header").Call(jen.Lit(h.Name), v, jen.Lit(h.Explode))
+	case InCookie:
+		return r.Dot("Cookie").Call(jen.Lit(h.Name), v, jen.Lit(h.Explode))
+	case InBody:
+		switch mediaKind(fn.HTTP.BodyMedia) {
+		case "binary":
+			return r.Dot("RawBody").Call(v, jen.Lit(fn.HTTP.BodyMedia))
+		case "text":
+			val := jen.Index().Byte().Call(v)
+			if f.Pointer {
+				val = jen.Index().Byte().Call(jen.Op("*").Add(v))
+			}
+			return r.Dot("RawBody").Call(val, jen.Lit(fn.HTTP.BodyMedia))
+		}
+		return r.Dot("JSONBody").Call(v)
+	case InBodyProp:
+		switch mediaKind(fn.HTTP.BodyMedia) {
+		case "form":
+			return r.Dot("FormField").Call(jen.Lit(h.Name), v, jen.Lit(h.Style), jen.Lit(h.Explode), jen.Lit(h.AllowReserved))
+		case "multipart":
+			if f.Type.Kind == RefBytes {
+				return r.Dot("PartFile").Call(jen.Lit(h.Name), v, jen.Lit(h.ContentType))
+			}
+			return r.Dot("PartField").Call(jen.Lit(h.Name), v, jen.Lit(h.ContentType))
+		}
+		return r.Dot("BodyField").Call(jen.Lit(h.Name), v)
+	}
+	return jen.Null()
+}
+
+func emitRESTClient(p *Package) *jen.File {
+	f := newFile(p)
+	api := p.API
+	f.Comment("DefaultBaseURL is the address of the API: the first server of the document.")
+	f.Const().Id("DefaultBaseURL").Op("=").Lit(api.BaseURL)
+	f.Line()
+	f.Comment("Client calls the operations of the API over HTTP. It is safe for concurrent")
+	f.Comment("use; it keeps no global state.")
+	f.Type().Id("Client").Struct(jen.Id("rc").Op("*").Add(rt("RESTClient")))
+	f.Line()
+	f.Comment("ClientOption configures NewClient.")
+	f.Type().Id("ClientOption").Func().Params(jen.Op("*").Add(rt("RESTClient")))
+	f.Line()
+	option := func(name string, doc []string, params []jen.Code, body ...jen.Code) {
+		for _, l := range doc {
+			f.Comment(l)
+		}
+		f.Func().Id(name).Params(params...).Id("ClientOption").Block(
+			jen.Return(jen.Func().Params(jen.Id("c").Op("*").Add(rt("RESTClient"))).Block(body...)),
+		)
+		f.Line()
+	}
+	option("WithHTTPClient", []string{"WithHTTPClient sets the HTTP client that sends the requests (default", "http.DefaultClient)."},
+		[]jen.Code{jen.Id("hc").Op("*").Qual(httpPath, "Client")},
+		jen.Id("c").Dot("HTTPClient").Op("=").Id("hc"))
+	option("WithRequestEditor", []string{"WithRequestEditor adds a function that edits every request before it is sent."},
+		[]jen.Code{jen.Id("fn").Add(rt("RequestEditor"))},
+		jen.Id("c").Dot("Editors").Op("=").Append(jen.Id("c").Dot("Editors"), jen.Id("fn")))
+	for _, s := range api.Security {
+		var doc []string
+		var params []jen.Code
+		var cred jen.Code
+		switch s.Kind {
+		case "apiKey":
+			doc = []string{s.Option + " sets the API key of the security scheme " + strconv.Quote(s.Name) + ", sent in the " + s.In + " " + strconv.Quote(s.Key) + "."}
+			params = []jen.Code{jen.Id("key").String()}
+			cred = rt("APIKeyCredential").Call(jen.Lit(s.In), jen.Lit(s.Key), jen.Id("key"))
+		case "basic":
+			doc = []string{s.Option + " sets the user and password of the security scheme " + strconv.Quote(s.Name) + " (HTTP basic)."}
+			params = []jen.Code{jen.Id("user"), jen.Id("password").String()}
+			cred = rt("BasicCredential").Call(jen.Id("user"), jen.Id("password"))
+		default:
+			doc = []string{s.Option + " sets the token of the security scheme " + strconv.Quote(s.Name) + ", sent as", `"Authorization: Bearer <token>".`}
+			params = []jen.Code{jen.Id("token").String()}
+			cred = rt("BearerCredential").Call(jen.Id("token"))
+		}
+		if lines := docLines(s.Doc); len(lines) > 0 {
+			doc = append(doc, "//")
+			doc = append(doc, lines...)
+		}
+		f.Add(commentLines(doc).Func().Id(s.Option).Params(params...).Id("ClientOption").Block(
+			jen.Return(jen.Func().Params(jen.Id("c").Op("*").Add(rt("RESTClient"))).Block(
+				jen.Id("c").Dot("SetCredential").Call(jen.Lit(s.Name), cred),
+			)),
+		))
+		f.Line()
+	}
+	f.Comment(`NewClient returns a client of the API at baseURL ("" for DefaultBaseURL).`)
+	f.Func().Id("NewClient").Params(jen.Id("baseURL").String(), jen.Id("opts").Op("...").Id("ClientOption")).Op("*").Id("Client").Block(
+		jen.If(jen.Id("baseURL").Op("==").Lit("")).Block(jen.Id("baseURL").Op("=").Id("DefaultBaseURL")),
+		jen.Id("rc").Op(":=").Add(rt("NewRESTClient")).Call(jen.Id("baseURL")),
+		jen.For(jen.List(jen.Id("_"), jen.Id("o")).Op(":=").Range().Id("opts")).Block(jen.Id("o").Call(jen.Id("rc"))),
+		jen.Return(jen.Op("&").Id("Client").Values(jen.Id("rc").Op(":").Id("rc"))),
+	)
+	f.Line()
+	f.Var().Id("_").Id("Service").Op("=").Parens(jen.Op("*").Id("Client")).Parens(jen.Nil())
+	f.Line()
+	for _, fn := range p.Functions {
+		emitRESTMethod(f, fn)
+	}
+	return f
+}
+
+// commentLines renders prepared comment lines ("//" for a blank one).
+func commentLines(lines []string) *jen.Statement {
+	s := jen.Null()
+	for _, l := range lines {
+		if l == "//" || l == "" {
+			s.Comment("//")
+		} else {
+			s.Comment("// " + sanitizeLine(l))
+		}
+		s.Line()
+	}
+	return s
+}
+
+// emitRESTMethod renders the client method of one operation:
+//
+//	func (c *Client) GetPet(ctx context.Context, args GetPetArgs) (Pet, error) {
+//		r := c.rc.NewRequest("GET", "/pets/{petId}")
+//		r.Path("petId", args.PetID, "simple", false)
+//		var out Pet
+//		resp, err := r.Send(ctx)
+//		if err != nil {
+//			return out, err
+//		}
+//		switch {
+//		case resp.Is("200"):
+//			err = resp.Decode(&out)
+//		case resp.Is("404"):
+//			err = opentool.NewAPIError[Error](resp)
+//		case resp.Success():
+//		default:
+//			err = resp.Unexpected()
+//		}
+//		return out, err
+//	}
+func emitRESTMethod(f *jen.File, fn *Function) {
+	op := fn.HTTP
+	params := []jen.Code{jen.Id("ctx").Qual(contextPath, "Context")}
+	if fn.Args != nil {
+		params = append(params, jen.Id("args").Id(fn.Args.Name))
+	}
+	var body []jen.Code
+	body = append(body, jen.Id("r").Op(":=").Id("c").Dot("rc").Dot("NewRequest").Call(jen.Lit(op.Method), jen.Lit(op.Path)))
+	bodyProps := false
+	if fn.Args != nil {
+		for _, fl := range fn.Args.Fields {
+			if fl.HTTP == nil {
+				continue
+			}
+			if fl.HTTP.In == InBodyProp {
+				bodyProps = true
+			}
+			stmt := requestStmt(fn, fl)
+			if cond := present(fl); cond != nil {
+				body = append(body, jen.If(cond).Block(stmt))
+			} else {
+				body = append(body, stmt)
+			}
+		}
+	}
+	if bodyProps {
+		switch mediaKind(op.BodyMedia) {
+		case "form":
+			body = append(body, jen.Id("r").Dot("FormFields").Call(jen.Lit(op.BodyRequired)))
+		case "multipart":
+			body = append(body, jen.Id("r").Dot("Parts").Call(jen.Lit(op.BodyRequired)))
+		default:
+			body = append(body, jen.Id("r").Dot("ObjectBody").Call(jen.Lit(op.BodyRequired)))
+		}
+	}
+	if len(op.Security) > 0 {
+		var names []jen.Code
+		for _, s := range op.Security {
+			names = append(names, jen.Lit(s))
+		}
+		body = append(body, jen.Id("r").Dot("Security").Call(names...))
+	}
+	out := jen.Id("out")
+	hasResult := fn.Result != nil
+	ret := func(err jen.Code) jen.Code {
+		if hasResult {
+			return jen.Return(out.Clone(), err)
+		}
+		return jen.Return(err)
+	}
+	if hasResult {
+		body = append(body, jen.Var().Id("out").Add(goType(fn.Result)))
+	}
+	body = append(body,
+		jen.List(jen.Id("resp"), jen.Err()).Op(":=").Id("r").Dot("Send").Call(jen.Id("ctx")),
+		jen.If(jen.Err().Op("!=").Nil()).Block(ret(jen.Err())),
+	)
+	var cases []jen.Code
+	var defaultCase jen.Code
+	for _, r := range op.Responses {
+		var stmts []jen.Code
+		switch {
+		case r.Success && r.Type != nil && hasResult && r.Type == fn.Result:
+			switch r.Media {
+			case "text":
+				stmts = append(stmts, out.Clone().Op("=").String().Call(jen.Id("resp").Dot("Body")))
+			case "binary":
+				stmts = append(stmts, out.Clone().Op("=").Id("resp").Dot("Body"))
+			default:
+				stmts = append(stmts, jen.Err().Op("=").Id("resp").Dot("Decode").Call(jen.Op("&").Add(out.Clone())))
+			}
+		case r.Success:
+		case r.Type != nil && r.Media == "json":
+			stmts = append(stmts, jen.Err().Op("=").Add(rt("NewAPIError")).Types(goType(r.Type)).Call(jen.Id("resp")))
+		default:
+			stmts = append(stmts, jen.Err().Op("=").Id("resp").Dot("Unexpected").Call())
+		}
+		if r.Status == "default" {
+			if r.Success {
+				// The default response is the success response: any 2xx.
+				cases = append(cases, jen.Case(jen.Id("resp").Dot("Success").Call()).Block(stmts...))
+				continue
+			}
+			defaultCase = jen.Default().Block(stmts...)
+			continue
+		}
+		cases = append(cases, jen.Case(jen.Id("resp").Dot("Is").Call(jen.Lit(r.Status))).Block(stmts...))
+	}
+	cases = append(cases, jen.Case(jen.Id("resp").Dot("Success").Call()))
+	if defaultCase == nil {
+		defaultCase = jen.Default().Block(jen.Err().Op("=").Id("resp").Dot("Unexpected").Call())
+	}
+	cases = append(cases, defaultCase)
+	body = append(body, jen.Switch().Block(cases...), ret(jen.Err()))
+
+	doc := joinDoc(fn.Doc, op.Method+" "+op.Path)
+	results := jen.Error()
+	if hasResult {
+		results = jen.Params(goType(fn.Result), jen.Error())
+	}
+	f.Add(docComment(fn.GoName, doc, "").Func().Params(jen.Id("c").Op("*").Id("Client")).Id(fn.GoName).Params(params...).Add(results).Block(body...))
+	f.Line()
+}
+
+// ---- Tool adapter -----------------------------------------------------------------
+
+func emitOpenAPITool(p *Package) *jen.File {
+	f := newFile(p)
+	var methods []jen.Code
+	for _, fn := range p.Functions {
+		methods = append(methods, docComment(fn.GoName, fn.Doc, "").Add(serviceMethod(fn)))
+	}
+	f.Comment("Service is the API: one method per operation. *Client implements it by calling")
+	f.Comment("the API over HTTP; a fake can implement it in tests.")
+	f.Type().Id("Service").Interface(methods...)
+	f.Line()
+	f.Comment("ToolOption configures NewTool: argument defaults, fixed arguments and")
+	f.Comment("arguments read from environment variables (opentool.WithDefaults,")
+	f.Comment("opentool.WithFixed, opentool.WithEnvs).")
+	f.Type().Id("ToolOption").Op("=").Add(rt("ArgOption"))
+	f.Line()
+	f.Comment("Tool exposes each operation of the API as an OpenTool function: it completes")
+	f.Comment("the arguments of a call as its options say, decodes and validates them")
+	f.Comment("(answering -32602 with every violation), calls the Service and encodes the")
+	f.Comment("result. An HTTP error of the API reaches the caller with the HTTP status as")
+	f.Comment("code and the response body as data. Serve it with opentool.NewHandler or")
+	f.Comment("opentool.Serve.")
+	f.Type().Id("Tool").Struct(
+		jen.Id("svc").Id("Service"),
+		jen.Id("args").Op("*").Add(rt("Args")),
+	)
+	f.Line()
+	f.Var().Id("_").Add(rt("Tool")).Op("=").Parens(jen.Op("*").Id("Tool")).Parens(jen.Nil())
+	f.Line()
+	f.Comment("NewTool returns the Tool calling svc (a *Client, usually). It fails when an")
+	f.Comment("option names a function or an argument the document does not have, or gives")
+	f.Comment("a value of the wrong type.")
+	f.Func().Id("NewTool").Params(jen.Id("svc").Id("Service"), jen.Id("opts").Op("...").Id("ToolOption")).Params(jen.Op("*").Id("Tool"), jen.Error()).Block(
+		jen.List(jen.Id("args"), jen.Err()).Op(":=").Add(rt("NewArgs")).Call(jen.Id("Document").Call(), jen.Id("opts").Op("...")),
+		jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),
+		jen.Return(jen.Op("&").Id("Tool").Values(jen.Id("svc").Op(":").Id("svc"), jen.Id("args").Op(":").Id("args")), jen.Nil()),
+	)
+	f.Line()
+
+	var cases []jen.Code
+	for _, fn := range p.Functions {
+		var body []jen.Code
+		callArgs := []jen.Code{jen.Id("ctx")}
+		if fn.Args != nil {
+			// var a FArgs
+			// if err := opentool.Decode(t.args.Apply(name, args), &a, decodeFArgs); err != nil {
+			//	return nil, t.args.Redact(name, err)
+			// }
+			body = append(body,
+				jen.Var().Id("a").Id(fn.Args.Name),
+				jen.If(jen.Err().Op(":=").Add(rt("Decode")).Call(
+					jen.Id("t").Dot("args").Dot("Apply").Call(jen.Id("name"), jen.Id("args")), jen.Op("&").Id("a"), jen.Id(fn.Args.Decoder),
+				), jen.Err().Op("!=").Nil()).Block(
+					jen.Return(jen.Nil(), jen.Id("t").Dot("args").Dot("Redact").Call(jen.Id("name"), jen.Err())),
+				),
+			)
+			callArgs = append(callArgs, jen.Id("a"))
+		}
+		call := jen.Id("t").Dot("svc").Dot(fn.GoName).Call(callArgs...)
+		fail := jen.Return(jen.Nil(), rt("ToolError").Call(jen.Err()))
+		if fn.Result == nil {
+			body = append(body,
+				jen.If(jen.Err().Op(":=").Add(call), jen.Err().Op("!=").Nil()).Block(fail),
+				jen.Return(jen.Nil(), jen.Nil()))
+		} else {
+			body = append(body,
+				jen.List(jen.Id("r"), jen.Err()).Op(":=").Add(call),
+				jen.If(jen.Err().Op("!=").Nil()).Block(fail),
+				jen.Return(encodeResult(fn, jen.Id("r"))))
+		}
+		cases = append(cases, jen.Case(jen.Lit(fn.Name)).Block(body...))
+	}
+	f.Comment("Call implements opentool.Tool.")
+	f.Func().Params(jen.Id("t").Op("*").Id("Tool")).Id("Call").Params(
+		jen.Id("ctx").Qual(contextPath, "Context"), jen.Id("name").String(), jen.Id("args").Qual(jsonPath, "RawMessage"),
+	).Params(jen.Qual(jsonPath, "RawMessage"), jen.Error()).Block(
+		switchOrNothing(cases),
+		jen.Return(jen.Nil(), rt("MethodNotFound").Call(jen.Id("name"))),
+	)
+	f.Line()
+	f.Comment("Load implements opentool.Tool: it returns the declared document (see Document).")
+	f.Func().Params(jen.Id("t").Op("*").Id("Tool")).Id("Load").Params(jen.Qual(contextPath, "Context")).Params(
+		jen.Op("*").Add(rt("OpenTool")), jen.Error(),
+	).Block(jen.Return(jen.Id("t").Dot("args").Dot("Document").Call(), jen.Nil()))
+	f.Line()
+	f.Comment("Document returns the OpenTool document of the tool as declared to callers:")
+	f.Comment("without the fixed arguments and those read from the environment. Each call")
+	f.Comment("returns a new copy.")
+	f.Func().Params(jen.Id("t").Op("*").Id("Tool")).Id("Document").Params().Op("*").Add(rt("OpenTool")).Block(
+		jen.Return(jen.Id("t").Dot("args").Dot("Document").Call()),
+	)
+	f.Line()
+	f.Comment("Declarations returns the declared functions as LLM function-calling")
+	f.Comment("declarations.")
+	f.Func().Params(jen.Id("t").Op("*").Id("Tool")).Id("Declarations").Params().Index().Add(rt("FunctionDeclaration")).Block(
+		jen.Return(rt("Declarations").Call(jen.Id("t").Dot("args").Dot("Document").Call())),
+	)
+	return f
+}

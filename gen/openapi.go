@@ -1,0 +1,1632 @@
+package gen
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/url"
+	"os"
+	"path"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/getkin/kin-openapi/openapi2"
+	"github.com/getkin/kin-openapi/openapi2conv"
+	"github.com/getkin/kin-openapi/openapi3"
+
+	"github.com/opentoolgen/opentoolgen/internal/jsontree"
+	"github.com/opentoolgen/opentoolgen/runtime"
+)
+
+// The OpenAPI loader: kin-openapi parses the document (3.0, 3.1, or Swagger 2.0
+// converted by openapi2conv) and resolves its references, local files
+// included; this file turns the result into the model. kin-openapi keeps
+// objects in Go maps, so the order of paths, properties and components is read
+// back from the source tree (document order), falling back to name order.
+
+// Names an OpenAPI package declares itself; types derived from the document
+// never take them.
+var reservedOpenAPINames = []string{
+	"Service", "Client", "NewClient", "ClientOption", "WithHTTPClient", "WithRequestEditor",
+	"WithBaseURL", "DefaultBaseURL", "Tool", "NewTool", "ToolOption", "Document", "Declarations",
+}
+
+// loadOpenAPI loads an OpenAPI or Swagger document and builds its model.
+func loadOpenAPI(src *source, opts Options) (*Package, []Diagnostic, error) {
+	b := &oaBuilder{
+		src:     src,
+		root:    path.Clean(filepath.ToSlash(src.name)),
+		swagger: src.tree.Get("swagger") != nil,
+		named:   map[string]*oaNamed{},
+		byType:  map[*Type]*oaNamed{},
+		inline:  map[*openapi3.Schema]*oaType{},
+		trees:   map[string]*jsontree.Node{},
+		files:   map[string][]byte{},
+	}
+	doc, err := b.load()
+	if err != nil {
+		d := Diagnostic{File: src.name, Line: 1, Col: 1, Message: err.Error()}
+		return nil, nil, &Error{Diagnostics: []Diagnostic{d}}
+	}
+	b.doc = doc
+	b.trees[b.root] = src.tree
+	pkg := b.build(opts.Package)
+	return pkg, b.warnings, nil
+}
+
+// oaBuilder builds the model of one OpenAPI document.
+type oaBuilder struct {
+	src     *source
+	root    string // slash path of the document, as kin-openapi's RefPath has it
+	swagger bool
+	doc     *openapi3.T
+
+	pkg   *Package
+	types *scope // package-level identifiers
+	// named are the named schemas (components and referenced schemas), by
+	// location "file#pointer"; namedList in the order of their creation.
+	named     map[string]*oaNamed
+	namedList []*oaNamed
+	docNames  *scope // names of the OpenTool document's schemas
+	// inline memoises the types of inline schemas that need one (objects,
+	// enums), by schema: a schema shared through kin-openapi's resolution gets
+	// one type.
+	inline   map[*openapi3.Schema]*oaType
+	patterns map[string]string // pattern → variable
+
+	trees    map[string]*jsontree.Node // parsed documents, by slash path
+	files    map[string][]byte         // other files read for references
+	warnings []Diagnostic
+
+	docFunctions []runtime.Function // the functions of the OpenTool document
+	byType       map[*Type]*oaNamed
+}
+
+// oaNamed is a named schema: its Go type and its OpenTool document schema.
+type oaNamed struct {
+	t       *Type
+	docName string
+	schema  *runtime.Schema // the definition, set once defined
+	object  bool            // values are JSON objects
+	defined bool
+}
+
+// oaType is what a schema converts to.
+type oaType struct {
+	ref      *TypeRef
+	schema   *runtime.Schema // the schema in the OpenTool document
+	nullable bool
+	object   bool   // values are JSON objects (results travel as themselves)
+	note     string // why the value could not be typed, for the field's doc
+}
+
+// oaLoc is the place of a schema: a file and a JSON pointer in it.
+type oaLoc struct{ file, ptr string }
+
+func (l oaLoc) add(tokens ...string) oaLoc {
+	for _, t := range tokens {
+		l.ptr += "/" + escapeToken(t)
+	}
+	return l
+}
+
+// load parses the document with kin-openapi.
+func (b *oaBuilder) load() (*openapi3.T, error) {
+	l := openapi3.NewLoader()
+	l.IsExternalRefsAllowed = true
+	l.ReadFromURIFunc = b.readLocal
+	loc := &url.URL{Path: b.root}
+	if b.swagger {
+		var d2 openapi2.T
+		if err := json.Unmarshal(b.src.json, &d2); err != nil {
+			return nil, fmt.Errorf("reading the Swagger 2.0 document: %v", err)
+		}
+		doc, err := openapi2conv.ToV3WithLoader(&d2, l, loc)
+		if err != nil {
+			return nil, fmt.Errorf("converting the Swagger 2.0 document: %v", err)
+		}
+		return doc, nil
+	}
+	return l.LoadFromDataWithPath(b.src.json, loc)
+}
+
+// readLocal reads the files references name: local files only, never URLs.
+func (b *oaBuilder) readLocal(_ *openapi3.Loader, u *url.URL) ([]byte, error) {
+	if u.Scheme != "" && u.Scheme != "file" || u.Host != "" {
+		return nil, fmt.Errorf("reference to %s: only references to local files are followed", u.Redacted())
+	}
+	p := path.Clean(u.Path)
+	if data, ok := b.files[p]; ok {
+		return data, nil
+	}
+	if p == path.Clean(b.root) {
+		return b.src.data, nil
+	}
+	data, err := os.ReadFile(filepath.FromSlash(p))
+	if err != nil {
+		return nil, err
+	}
+	b.files[p] = data
+	return data, nil
+}
+
+// tree returns the parsed form of a file, for member order; nil when it
+// cannot be read.
+func (b *oaBuilder) tree(file string) *jsontree.Node {
+	file = path.Clean(file)
+	if t, ok := b.trees[file]; ok {
+		return t
+	}
+	var t *jsontree.Node
+	if data, ok := b.files[file]; ok {
+		if s, err := readSource(file, data); err == nil {
+			t = s.tree
+		}
+	}
+	b.trees[file] = t
+	return t
+}
+
+// node returns the source value at loc, or nil.
+func (b *oaBuilder) node(loc oaLoc) *jsontree.Node {
+	t := b.tree(loc.file)
+	if t == nil {
+		return nil
+	}
+	ptr := loc.ptr
+	if b.swagger && path.Clean(loc.file) == path.Clean(b.root) {
+		// Converted documents keep Swagger's places for definitions.
+		if rest, ok := strings.CutPrefix(ptr, "/components/schemas/"); ok {
+			ptr = "/definitions/" + rest
+		}
+	}
+	return t.Find(ptr)
+}
+
+// ordered returns keys in the order of the members of the object at loc,
+// those not found after them in name order.
+func (b *oaBuilder) ordered(loc oaLoc, keys []string) []string {
+	want := make(map[string]bool, len(keys))
+	for _, k := range keys {
+		want[k] = true
+	}
+	out := make([]string, 0, len(keys))
+	if n := b.node(loc); n != nil && n.Kind == jsontree.Object {
+		for _, m := range n.Members {
+			if want[m.Key] {
+				out = append(out, m.Key)
+				delete(want, m.Key)
+			}
+		}
+	}
+	var rest []string
+	for _, k := range keys {
+		if want[k] {
+			rest = append(rest, k)
+		}
+	}
+	sort.Strings(rest)
+	return append(out, rest...)
+}
+
+func (b *oaBuilder) warn(loc oaLoc, format string, args ...any) {
+	d := Diagnostic{File: loc.file, Path: loc.ptr, Message: fmt.Sprintf(format, args...), Warning: true}
+	if path.Clean(loc.file) == path.Clean(b.root) {
+		d.File = b.src.name
+		if !b.swagger || !strings.HasPrefix(loc.ptr, "/components/") {
+			d.Line, d.Col = b.src.position(loc.ptr, -1)
+		}
+	}
+	b.warnings = append(b.warnings, d)
+}
+
+// ---- package ------------------------------------------------------------------
+
+func (b *oaBuilder) build(pkgName string) *Package {
+	doc := b.doc
+	info := doc.Info
+	if info == nil {
+		info = &openapi3.Info{}
+	}
+	b.pkg = &Package{
+		Name: pkgName, Source: filepath.Base(b.src.name), Kind: "openapi",
+		Title: info.Title, Version: info.Version, Doc: info.Description,
+		API: &API{BaseURL: serverURL(doc.Servers)},
+	}
+	b.types = newScope(reservedOpenAPINames...)
+	b.docNames = newScope()
+	b.patterns = map[string]string{}
+	b.security()
+
+	// Components first: they own their names.
+	rootLoc := oaLoc{file: b.root}
+	if doc.Components != nil {
+		names := make([]string, 0, len(doc.Components.Schemas))
+		for n := range doc.Components.Schemas {
+			names = append(names, n)
+		}
+		for _, n := range b.ordered(rootLoc.add("components", "schemas"), names) {
+			b.namedAt(b.root+"#"+rootLoc.add("components", "schemas", n).ptr, n)
+		}
+		for _, n := range b.ordered(rootLoc.add("components", "schemas"), names) {
+			sr := doc.Components.Schemas[n]
+			nd := b.named[b.root+"#"+rootLoc.add("components", "schemas", n).ptr]
+			if sr != nil && sr.Value != nil {
+				b.define(nd, sr, rootLoc.add("components", "schemas", n))
+			}
+		}
+	}
+	b.operations()
+	// Named schemas referenced from other files were defined on first use.
+	for _, n := range b.namedList {
+		if !n.defined {
+			n.defined = true
+			n.t.Kind = KindAlias
+			n.t.Underlying = &TypeRef{Kind: RefRaw}
+			n.schema = &runtime.Schema{}
+		}
+	}
+	breakValueCycles(b.pkg.Types)
+	markDecoders(b.pkg)
+
+	odoc := &runtime.OpenTool{
+		OpenTool: "1.0.0",
+		Info:     runtime.Info{Title: info.Title, Description: info.Description, Version: info.Version},
+	}
+	if odoc.Info.Title == "" {
+		odoc.Info.Title = pkgName
+	}
+	if odoc.Info.Version == "" {
+		odoc.Info.Version = "0.0.0"
+	}
+	odoc.Functions = b.docFunctions
+	if odoc.Functions == nil {
+		odoc.Functions = []runtime.Function{}
+	}
+	for _, n := range b.namedList {
+		odoc.Schemas = append(odoc.Schemas, runtime.NamedSchema{Name: n.docName, Schema: n.schema})
+	}
+	b.pkg.Document = odoc
+	return b.pkg
+}
+
+// serverURL is the first server's URL with its variables' defaults.
+func serverURL(servers openapi3.Servers) string {
+	if len(servers) == 0 || servers[0] == nil {
+		return ""
+	}
+	s := servers[0]
+	u := s.URL
+	for name, v := range s.Variables {
+		if v != nil {
+			u = strings.ReplaceAll(u, "{"+name+"}", v.Default)
+		}
+	}
+	return u
+}
+
+// security reads the security schemes: one client option each.
+func (b *oaBuilder) security() {
+	if b.doc.Components == nil || len(b.doc.Components.SecuritySchemes) == 0 {
+		return
+	}
+	names := make([]string, 0, len(b.doc.Components.SecuritySchemes))
+	for n := range b.doc.Components.SecuritySchemes {
+		names = append(names, n)
+	}
+	loc := oaLoc{file: b.root}.add("components", "securitySchemes")
+	if b.swagger {
+		loc = oaLoc{file: b.root}.add("securityDefinitions")
+	}
+	for _, n := range b.ordered(loc, names) {
+		ref := b.doc.Components.SecuritySchemes[n]
+		if ref == nil || ref.Value == nil {
+			continue
+		}
+		s := ref.Value
+		sc := &SecurityScheme{Name: n, Doc: s.Description}
+		switch strings.ToLower(s.Type) {
+		case "apikey":
+			sc.Kind, sc.In, sc.Key = "apiKey", strings.ToLower(s.In), s.Name
+			if sc.In != "header" && sc.In != "query" && sc.In != "cookie" {
+				b.warn(loc.add(n), "API key in %q is not supported: the client cannot send it", s.In)
+				continue
+			}
+		case "http":
+			switch strings.ToLower(s.Scheme) {
+			case "bearer":
+				sc.Kind = "bearer"
+			case "basic":
+				sc.Kind = "basic"
+			default:
+				b.warn(loc.add(n), "HTTP authentication scheme %q is not supported: the client cannot send it", s.Scheme)
+				continue
+			}
+		case "oauth2", "openidconnect":
+			sc.Kind = "bearer" // an access token obtained elsewhere
+		default:
+			b.warn(loc.add(n), "security scheme type %q is not supported", s.Type)
+			continue
+		}
+		sc.Option = b.types.take("With" + goNameOr(n, "Credential"))
+		b.pkg.API.Security = append(b.pkg.API.Security, sc)
+	}
+}
+
+// ---- schemas --------------------------------------------------------------------
+
+// namedAt returns the named schema at key, creating it with a name derived
+// from hint.
+func (b *oaBuilder) namedAt(key, hint string) *oaNamed {
+	if n := b.named[key]; n != nil {
+		return n
+	}
+	t := &Type{Name: b.types.take(goNameOr(hint, "Schema"))}
+	t.Origin = t.Name + " is the schema " + strconv.Quote(hint) + " of the document."
+	n := &oaNamed{t: t, docName: b.docNames.take(hint)}
+	b.named[key] = n
+	b.byType[t] = n
+	b.namedList = append(b.namedList, n)
+	b.pkg.Types = append(b.pkg.Types, t)
+	return n
+}
+
+// refKey returns the location of the schema a reference points to.
+func (b *oaBuilder) refKey(sr *openapi3.SchemaRef) (string, oaLoc) {
+	if u := sr.RefPath(); u != nil && (u.Path != "" || u.Fragment != "") {
+		file := u.Path
+		if file == "" {
+			file = b.root
+		}
+		file = path.Clean(file)
+		return file + "#" + u.Fragment, oaLoc{file: file, ptr: u.Fragment}
+	}
+	ref := sr.Ref
+	if strings.HasPrefix(ref, "#") {
+		return path.Clean(b.root) + ref, oaLoc{file: b.root, ptr: ref[1:]}
+	}
+	file, frag, _ := strings.Cut(ref, "#")
+	return ref, oaLoc{file: file, ptr: frag}
+}
+
+// ref returns the named schema a reference points to, defining it on first use.
+func (b *oaBuilder) ref(sr *openapi3.SchemaRef) *oaNamed {
+	key, loc := b.refKey(sr)
+	if n := b.named[key]; n != nil {
+		if !n.defined && sr.Value != nil {
+			b.define(n, &openapi3.SchemaRef{Value: sr.Value}, loc)
+		}
+		return n
+	}
+	hint := loc.ptr
+	if i := strings.LastIndexByte(hint, '/'); i >= 0 {
+		hint = hint[i+1:]
+	}
+	hint = strings.NewReplacer("~1", "/", "~0", "~").Replace(hint)
+	if hint == "" {
+		hint = strings.TrimSuffix(path.Base(loc.file), path.Ext(loc.file))
+	}
+	n := b.namedAt(key, hint)
+	if sr.Value != nil {
+		b.define(n, b.definition(key, sr), loc)
+	}
+	return n
+}
+
+// definition returns the schema that defines the named schema at key: the
+// component itself (which may be a reference, making an alias), or the
+// resolved value.
+func (b *oaBuilder) definition(key string, sr *openapi3.SchemaRef) *openapi3.SchemaRef {
+	if name, ok := strings.CutPrefix(key, path.Clean(b.root)+"#/components/schemas/"); ok && b.doc.Components != nil {
+		name = strings.NewReplacer("~1", "/", "~0", "~").Replace(name)
+		if c := b.doc.Components.Schemas[name]; c != nil && c.Value != nil {
+			return c
+		}
+	}
+	return &openapi3.SchemaRef{Value: sr.Value}
+}
+
+// define gives a named schema its type and document schema.
+func (b *oaBuilder) define(n *oaNamed, sr *openapi3.SchemaRef, loc oaLoc) {
+	if n.defined {
+		return
+	}
+	n.defined = true
+	t := n.t
+	s := sr.Value
+	if sr.Ref != "" {
+		// A component that is a reference to another schema: an alias.
+		target := b.ref(sr)
+		t.Kind = KindAlias
+		t.Underlying = &TypeRef{Kind: RefNamed, Named: target.t}
+		n.object = target.object
+		n.schema = &runtime.Schema{Ref: runtime.RefPrefix + escapeToken(target.docName)}
+		return
+	}
+	t.Doc = schemaDoc(s)
+	ot := b.schemaType(s, loc, t.Name, "the schema "+t.Name, t)
+	n.object = ot.object
+	n.schema = ot.schema
+	if ot.ref.Kind == RefNamed && ot.ref.Named == t {
+		return // defined in place: struct, enum
+	}
+	switch ot.ref.Kind {
+	case RefNamed, RefTime, RefRaw, RefBytes, RefAny:
+		// An alias keeps the JSON methods of the target.
+		t.Kind = KindAlias
+	default:
+		t.Kind = KindNamed
+	}
+	t.Underlying = ot.ref
+	if ot.note != "" {
+		t.Doc = joinDoc(t.Doc, ot.note)
+	}
+}
+
+func schemaDoc(s *openapi3.Schema) string {
+	if s == nil {
+		return ""
+	}
+	if s.Title != "" && s.Description != "" && !strings.Contains(s.Description, s.Title) {
+		return s.Title + "\n\n" + s.Description
+	}
+	if s.Description != "" {
+		return s.Description
+	}
+	return s.Title
+}
+
+func joinDoc(doc, more string) string {
+	if doc == "" {
+		return more
+	}
+	if more == "" {
+		return doc
+	}
+	return doc + "\n\n" + more
+}
+
+// conv converts the schema of a value; hint names the types an inline schema
+// needs.
+func (b *oaBuilder) conv(sr *openapi3.SchemaRef, loc oaLoc, hint, origin string) *oaType {
+	if sr == nil {
+		return &oaType{ref: &TypeRef{Kind: RefRaw}, schema: &runtime.Schema{}, note: "The document gives no schema: any JSON value."}
+	}
+	if sr.Ref != "" {
+		n := b.ref(sr)
+		nullable := sr.Value != nil && sr.Value.Nullable
+		return &oaType{
+			ref:      &TypeRef{Kind: RefNamed, Named: n.t},
+			schema:   &runtime.Schema{Ref: runtime.RefPrefix + escapeToken(n.docName)},
+			nullable: nullable,
+			object:   n.object || (sr.Value != nil && isObjectSchema(sr.Value)),
+		}
+	}
+	if sr.Value == nil {
+		return &oaType{ref: &TypeRef{Kind: RefRaw}, schema: &runtime.Schema{}, note: "The schema could not be resolved: any JSON value."}
+	}
+	if ot, ok := b.inline[sr.Value]; ok {
+		return ot
+	}
+	return b.schemaType(sr.Value, loc, hint, origin, nil)
+}
+
+func isObjectSchema(s *openapi3.Schema) bool {
+	return s.Type.Is(openapi3.TypeObject) || len(s.Properties) > 0 || len(s.AllOf) > 0 && s.Type == nil
+}
+
+// schemaType converts an inline schema. A struct or enum it needs is named
+// hint, or is self when self is not nil (a named schema being defined).
+func (b *oaBuilder) schemaType(s *openapi3.Schema, loc oaLoc, hint, origin string, self *Type) *oaType {
+	var types []string
+	nullable := s.Nullable
+	if s.Type != nil {
+		for _, t := range *s.Type {
+			if t == openapi3.TypeNull {
+				nullable = true
+			} else {
+				types = append(types, t)
+			}
+		}
+	}
+	ds := &runtime.Schema{Description: schemaDoc(s), Format: s.Format, Nullable: nullable}
+	if s.Default != nil {
+		if raw, err := json.Marshal(s.Default); err == nil {
+			ds.Default = raw
+		}
+	}
+	raw := func(note string) *oaType {
+		ds.Description = joinDoc(ds.Description, note)
+		return &oaType{ref: &TypeRef{Kind: RefRaw}, schema: ds, nullable: nullable, note: note}
+	}
+	// A schema that only wraps one other (allOf: [$ref], nullable), or a
+	// oneOf/anyOf of one schema and null.
+	if len(s.AllOf) == 1 && len(s.Properties) == 0 && len(s.OneOf) == 0 && len(s.AnyOf) == 0 {
+		ot := *b.conv(s.AllOf[0], loc.add("allOf", "0"), hint, origin)
+		ot.nullable = ot.nullable || nullable
+		return b.wrapped(&ot, s)
+	}
+	for _, alts := range []openapi3.SchemaRefs{s.OneOf, s.AnyOf} {
+		if len(alts) == 0 {
+			continue
+		}
+		var rest []*openapi3.SchemaRef
+		nullAlt := false
+		for _, a := range alts {
+			if a != nil && a.Value != nil && a.Value.Type != nil && len(*a.Value.Type) == 1 && (*a.Value.Type)[0] == openapi3.TypeNull {
+				nullAlt = true
+				continue
+			}
+			rest = append(rest, a)
+		}
+		if len(rest) == 1 && len(s.Properties) == 0 {
+			key := "oneOf"
+			if len(s.OneOf) == 0 {
+				key = "anyOf"
+			}
+			ot := *b.conv(rest[0], loc.add(key, "0"), hint, origin)
+			ot.nullable = ot.nullable || nullable || nullAlt
+			return b.wrapped(&ot, s)
+		}
+		if len(rest) > 1 {
+			return b.union(s, loc, hint, origin, self, nullable || nullAlt, ds)
+		}
+	}
+	if len(s.AllOf) > 1 || len(s.AllOf) == 1 && len(s.Properties) > 0 {
+		return b.allOf(s, loc, hint, origin, self, nullable, ds)
+	}
+	if len(types) > 1 {
+		return raw("Untyped: the value may be any of the JSON types " + strings.Join(types, ", ") + ".")
+	}
+	typ := ""
+	if len(types) == 1 {
+		typ = types[0]
+	}
+	if typ == "" {
+		switch {
+		case len(s.Properties) > 0 || s.AdditionalProperties.Schema != nil:
+			typ = openapi3.TypeObject
+		case s.Items != nil:
+			typ = openapi3.TypeArray
+		case len(s.Enum) > 0:
+			typ = enumType(s.Enum)
+		}
+	}
+	ds.Type = typ
+	switch typ {
+	case openapi3.TypeObject:
+		if len(s.Properties) > 0 {
+			return b.object(s, loc, hint, origin, self, nullable, ds, objectMembers{schemas: []*openapi3.Schema{s}, locs: []oaLoc{loc}})
+		}
+		if ap := s.AdditionalProperties; ap.Schema != nil {
+			elem := b.conv(ap.Schema, loc.add("additionalProperties"), hint+"Value", "a value of "+origin)
+			ds.AdditionalProperties = elem.schema
+			return &oaType{ref: &TypeRef{Kind: RefMap, Elem: elem.ref}, schema: ds, nullable: nullable, object: true}
+		}
+		return &oaType{ref: &TypeRef{Kind: RefMap, Elem: &TypeRef{Kind: RefAny}}, schema: ds, nullable: nullable, object: true}
+	case openapi3.TypeArray:
+		elem := b.conv(s.Items, loc.add("items"), hint+"Item", "an element of "+origin)
+		ds.Items = elem.schema
+		c := &Constraints{}
+		if s.MinItems > 0 {
+			v := int64(s.MinItems)
+			c.MinItems, ds.MinItems = &v, &v
+		}
+		if s.MaxItems != nil {
+			v := int64(*s.MaxItems)
+			c.MaxItems, ds.MaxItems = &v, &v
+		}
+		r := &TypeRef{Kind: RefSlice, Elem: elem.ref, Check: nonEmpty(c)}
+		return &oaType{ref: r, schema: ds, nullable: nullable}
+	case openapi3.TypeString, openapi3.TypeInteger, openapi3.TypeNumber, openapi3.TypeBoolean:
+		if len(s.Enum) > 0 && typ != openapi3.TypeBoolean {
+			if ot := b.enum(s, loc, hint, origin, self, typ, nullable, ds); ot != nil {
+				return ot
+			}
+		}
+		r := b.scalar(s, typ, loc, ds)
+		return &oaType{ref: r, schema: ds, nullable: nullable}
+	case "":
+		if len(s.Properties) == 0 && s.Items == nil {
+			return raw("Untyped: the schema does not restrict the value; any JSON value.")
+		}
+	}
+	return raw("Untyped: type " + strconv.Quote(typ) + " is not a JSON Schema type.")
+}
+
+// wrapped is the type of a schema that wraps another: the other's, with the
+// wrapper's description in the document.
+func (b *oaBuilder) wrapped(ot *oaType, s *openapi3.Schema) *oaType {
+	if d := schemaDoc(s); d != "" || s.Nullable {
+		cp := *ot.schema
+		if cp.Ref != "" {
+			// A reference carries no other members in OpenTool: keep the reference.
+			return ot
+		}
+		if d != "" {
+			cp.Description = d
+		}
+		cp.Nullable = cp.Nullable || ot.nullable
+		ot.schema = &cp
+	}
+	return ot
+}
+
+func nonEmpty(c *Constraints) *Constraints {
+	if *c == (Constraints{}) {
+		return nil
+	}
+	return c
+}
+
+// enumType is the JSON type of enum values, "" when they mix types.
+func enumType(values []any) string {
+	typ := ""
+	for _, v := range values {
+		var t string
+		switch x := v.(type) {
+		case string:
+			t = openapi3.TypeString
+		case bool:
+			t = openapi3.TypeBoolean
+		case float64:
+			t = openapi3.TypeInteger
+			if x != float64(int64(x)) {
+				t = openapi3.TypeNumber
+			}
+		case json.Number:
+			t = openapi3.TypeInteger
+			if _, err := x.Int64(); err != nil {
+				t = openapi3.TypeNumber
+			}
+		case nil:
+			continue
+		default:
+			return ""
+		}
+		if typ != "" && typ != t {
+			if typ == openapi3.TypeInteger && t == openapi3.TypeNumber || typ == openapi3.TypeNumber && t == openapi3.TypeInteger {
+				typ = openapi3.TypeNumber
+				continue
+			}
+			return ""
+		}
+		typ = t
+	}
+	return typ
+}
+
+// scalar is the type of a string, integer, number or boolean schema, with its
+// format and constraints.
+func (b *oaBuilder) scalar(s *openapi3.Schema, typ string, loc oaLoc, ds *runtime.Schema) *TypeRef {
+	c := &Constraints{}
+	var r *TypeRef
+	switch typ {
+	case openapi3.TypeString:
+		switch s.Format {
+		case "date-time":
+			return &TypeRef{Kind: RefTime}
+		case "byte", "binary":
+			return &TypeRef{Kind: RefBytes}
+		}
+		r = &TypeRef{Kind: RefString}
+		if s.MinLength > 0 {
+			v := int64(s.MinLength)
+			c.MinLength, ds.MinLength = &v, &v
+		}
+		if s.MaxLength != nil {
+			v := int64(*s.MaxLength)
+			c.MaxLength, ds.MaxLength = &v, &v
+		}
+		if s.Pattern != "" {
+			ds.Pattern = s.Pattern
+			if _, err := regexp.Compile(s.Pattern); err != nil {
+				b.warn(loc.add("pattern"), "pattern %q is not checked: Go's regexp package does not accept it (%v)", s.Pattern, errors.Unwrap(err))
+			} else {
+				c.Pattern = s.Pattern
+				c.PatternVar = b.patternVar(s.Pattern)
+			}
+		}
+	case openapi3.TypeInteger:
+		r = &TypeRef{Kind: RefInt}
+		if s.Format == "int32" {
+			r.Bits = 32
+		}
+		b.bounds(s, c, ds)
+	case openapi3.TypeNumber:
+		r = &TypeRef{Kind: RefFloat}
+		if s.Format == "float" {
+			r.Bits = 32
+		}
+		b.bounds(s, c, ds)
+	default:
+		return &TypeRef{Kind: RefBool}
+	}
+	r.Check = nonEmpty(c)
+	return r
+}
+
+func (b *oaBuilder) bounds(s *openapi3.Schema, c *Constraints, ds *runtime.Schema) {
+	if s.Min != nil {
+		v := *s.Min
+		c.Minimum, ds.Minimum = &v, &v
+		c.ExclusiveMinimum = s.ExclusiveMin.Bool != nil && *s.ExclusiveMin.Bool
+	}
+	if s.Max != nil {
+		v := *s.Max
+		c.Maximum, ds.Maximum = &v, &v
+		c.ExclusiveMaximum = s.ExclusiveMax.Bool != nil && *s.ExclusiveMax.Bool
+	}
+	// OpenAPI 3.1: exclusiveMinimum and exclusiveMaximum are the bounds.
+	if v := s.ExclusiveMin.Value; v != nil && c.Minimum == nil {
+		x := *v
+		c.Minimum, c.ExclusiveMinimum = &x, true
+	}
+	if v := s.ExclusiveMax.Value; v != nil && c.Maximum == nil {
+		x := *v
+		c.Maximum, c.ExclusiveMaximum = &x, true
+	}
+}
+
+func (b *oaBuilder) patternVar(p string) string {
+	if v, ok := b.patterns[p]; ok {
+		return v
+	}
+	v := "pattern" + strconv.Itoa(len(b.patterns)+1)
+	b.patterns[p] = v
+	b.pkg.Patterns = append(b.pkg.Patterns, PatternVar{Name: v, Expr: p})
+	return v
+}
+
+// enum makes an enum type of a string, integer or number schema; nil when the
+// values do not fit the type.
+func (b *oaBuilder) enum(s *openapi3.Schema, loc oaLoc, hint, origin string, self *Type, typ string, nullable bool, ds *runtime.Schema) *oaType {
+	var vals []any
+	for _, v := range s.Enum {
+		switch x := v.(type) {
+		case nil:
+			nullable = true
+			continue
+		case string:
+			if typ != openapi3.TypeString {
+				return nil
+			}
+			vals = append(vals, x)
+		case float64:
+			if typ == openapi3.TypeString {
+				return nil
+			}
+			if typ == openapi3.TypeInteger && x != float64(int64(x)) {
+				return nil
+			}
+			vals = append(vals, json.Number(strconv.FormatFloat(x, 'g', -1, 64)))
+		case json.Number:
+			if typ == openapi3.TypeString {
+				return nil
+			}
+			vals = append(vals, x)
+		default:
+			return nil
+		}
+	}
+	if len(vals) == 0 {
+		return nil
+	}
+	t := self
+	if t == nil {
+		t = &Type{Name: b.types.take(hint), Doc: schemaDoc(s)}
+		t.Origin = t.Name + " is " + origin + "."
+		b.pkg.Types = append(b.pkg.Types, t)
+	}
+	rs := &runtime.Schema{Type: typ, Enum: vals}
+	(&builder{types: b.types}).defineEnum(t, rs)
+	ds.Enum = vals
+	ds.Nullable = nullable
+	ot := &oaType{ref: &TypeRef{Kind: RefNamed, Named: t}, schema: ds, nullable: nullable}
+	if self == nil {
+		b.inline[s] = ot
+	}
+	return ot
+}
+
+// objectMembers are the schemas whose properties make one struct (one
+// schema, or the parts of an allOf), with their places.
+type objectMembers struct {
+	schemas []*openapi3.Schema
+	locs    []oaLoc
+}
+
+// object makes a struct of the properties of members.
+func (b *oaBuilder) object(s *openapi3.Schema, loc oaLoc, hint, origin string, self *Type, nullable bool, ds *runtime.Schema, members objectMembers) *oaType {
+	t := self
+	if t == nil {
+		t = &Type{Name: b.types.take(hint), Doc: schemaDoc(s)}
+		t.Origin = t.Name + " is " + origin + "."
+		b.pkg.Types = append(b.pkg.Types, t)
+	}
+	t.Kind = KindStruct
+	ds.Type = openapi3.TypeObject
+	ot := &oaType{ref: &TypeRef{Kind: RefNamed, Named: t}, schema: ds, nullable: nullable, object: true}
+	if self == nil {
+		b.inline[s] = ot // before the fields: a recursive inline schema ends here
+	}
+	names := newScope(reservedFieldNames...)
+	seen := map[string]bool{}
+	required := map[string]bool{}
+	for _, m := range members.schemas {
+		for _, r := range m.Required {
+			required[r] = true
+		}
+	}
+	for i, m := range members.schemas {
+		keys := make([]string, 0, len(m.Properties))
+		for k := range m.Properties {
+			keys = append(keys, k)
+		}
+		ploc := members.locs[i].add("properties")
+		for _, k := range b.ordered(ploc, keys) {
+			if seen[k] {
+				continue
+			}
+			seen[k] = true
+			p := m.Properties[k]
+			goName := names.take(goNameOr(k, "Field"))
+			pt := b.conv(p, ploc.add(k), t.Name+goName, "the "+strconv.Quote(k)+" member of "+t.Name)
+			f := &Field{Name: goName, JSONName: k, Required: required[k]}
+			if p != nil && p.Value != nil {
+				f.Doc = schemaDoc(p.Value)
+				if p.Ref != "" && f.Doc == schemaDoc(p.Value) {
+					f.Doc = "" // the type's doc says it
+				}
+			}
+			f.Doc = joinDoc(f.Doc, pt.note)
+			b.setNullable(f, pt)
+			t.Fields = append(t.Fields, f)
+			ds.Properties = append(ds.Properties, runtime.NamedSchema{Name: k, Schema: pt.schema})
+			if f.Required {
+				ds.Required = append(ds.Required, k)
+			}
+		}
+	}
+	if ds.Properties == nil {
+		ds.Properties = runtime.Schemas{}
+	}
+	if ap := s.AdditionalProperties; ap.Schema != nil || ap.Has != nil && *ap.Has {
+		t.Doc = joinDoc(t.Doc, "Members other than the fields are not kept (additionalProperties).")
+	}
+	return ot
+}
+
+// setNullable sets a field's pointer-ness from its type.
+func (b *oaBuilder) setNullable(f *Field, pt *oaType) {
+	f.Type = pt.ref
+	f.Nullable = pt.nullable
+	f.Pointer = f.Nullable && pt.ref.Kind != RefRaw || !f.Required && oaNeedsPointer(pt.ref)
+}
+
+// oaNeedsPointer is needsPointer for the kinds of OpenAPI types: slices,
+// maps, bytes and raw values tell absent (nil) from empty already.
+func oaNeedsPointer(r *TypeRef) bool {
+	switch r.Kind {
+	case RefSlice, RefMap, RefAny, RefBytes, RefRaw:
+		return false
+	case RefNamed:
+		if r.Named.Kind == KindNamed || r.Named.Kind == KindAlias {
+			if r.Named.Underlying == nil {
+				return true // not defined yet: a struct or enum in the making
+			}
+			return oaNeedsPointer(r.Named.Underlying)
+		}
+		if r.Named.Kind == KindUnion {
+			return false // a struct of pointers whose zero value is "absent"
+		}
+	}
+	return true
+}
+
+// allOf merges the parts of an allOf (and the schema's own properties) into
+// one struct.
+func (b *oaBuilder) allOf(s *openapi3.Schema, loc oaLoc, hint, origin string, self *Type, nullable bool, ds *runtime.Schema) *oaType {
+	var m objectMembers
+	var add func(sr *openapi3.SchemaRef, l oaLoc, depth int) bool
+	add = func(sr *openapi3.SchemaRef, l oaLoc, depth int) bool {
+		if sr == nil || sr.Value == nil || depth > 32 {
+			return false
+		}
+		if sr.Ref != "" {
+			_, l = b.refKey(sr)
+		}
+		v := sr.Value
+		for i, part := range v.AllOf {
+			if !add(part, l.add("allOf", strconv.Itoa(i)), depth+1) {
+				return false
+			}
+		}
+		if len(v.OneOf) > 0 || len(v.AnyOf) > 0 {
+			return false
+		}
+		if v.Type != nil && !v.Type.Is(openapi3.TypeObject) && !v.Type.Includes(openapi3.TypeObject) {
+			return false
+		}
+		m.schemas = append(m.schemas, v)
+		m.locs = append(m.locs, l)
+		if ds.Description == "" {
+			ds.Description = schemaDoc(v)
+		}
+		return true
+	}
+	ok := true
+	for i, part := range s.AllOf {
+		if !add(part, loc.add("allOf", strconv.Itoa(i)), 0) {
+			ok = false
+			break
+		}
+	}
+	if ok {
+		m.schemas = append(m.schemas, s)
+		m.locs = append(m.locs, loc)
+		return b.object(s, loc, hint, origin, self, nullable, ds, m)
+	}
+	note := "Untyped: the parts of this allOf are not all objects, so they cannot be merged."
+	ds.Description = joinDoc(ds.Description, note)
+	return &oaType{ref: &TypeRef{Kind: RefRaw}, schema: ds, nullable: nullable, note: note}
+}
+
+// union makes a type of a oneOf or anyOf with several alternatives: a struct
+// with one field per variant, decoded by discriminator or by trying each.
+func (b *oaBuilder) union(s *openapi3.Schema, loc oaLoc, hint, origin string, self *Type, nullable bool, ds *runtime.Schema) *oaType {
+	t := self
+	if t == nil {
+		t = &Type{Name: b.types.take(hint), Doc: schemaDoc(s)}
+		t.Origin = t.Name + " is " + origin + "."
+		b.pkg.Types = append(b.pkg.Types, t)
+	}
+	t.Kind = KindUnion
+	t.CustomJSON = true
+	ot := &oaType{ref: &TypeRef{Kind: RefNamed, Named: t}, schema: ds, nullable: nullable}
+	if self == nil {
+		b.inline[s] = ot
+	}
+	key, alts := "oneOf", s.OneOf
+	if len(alts) == 0 {
+		key, alts = "anyOf", s.AnyOf
+	}
+	names := newScope(reservedFieldNames...)
+	allObjects := true
+	var docAlts []*runtime.Schema
+	for i, a := range alts {
+		if a != nil && a.Value != nil && a.Value.Type != nil && len(*a.Value.Type) == 1 && (*a.Value.Type)[0] == openapi3.TypeNull {
+			continue
+		}
+		vt := b.conv(a, loc.add(key, strconv.Itoa(i)), t.Name+"Variant"+strconv.Itoa(i+1), "variant "+strconv.Itoa(i+1)+" of "+t.Name)
+		v := &Variant{Name: names.take(variantName(vt.ref)), Type: vt.ref}
+		switch vt.ref.Kind {
+		case RefSlice, RefMap, RefBytes, RefRaw, RefAny:
+		default:
+			v.Pointer = true
+		}
+		if vt.ref.Kind == RefNamed {
+			if n := b.namedOf(vt.ref.Named); n != nil {
+				v.Tags = append(v.Tags, n.docName)
+			}
+		}
+		allObjects = allObjects && vt.object
+		t.Variants = append(t.Variants, v)
+		docAlts = append(docAlts, vt.schema)
+	}
+	ot.object = allObjects
+	if key == "oneOf" {
+		ds.OneOf = docAlts
+	} else {
+		ds.AnyOf = docAlts
+	}
+	if d := s.Discriminator; d != nil && d.PropertyName != "" {
+		t.Discriminator = d.PropertyName
+		var tags []string
+		for k := range d.Mapping {
+			tags = append(tags, k)
+		}
+		sort.Strings(tags)
+		for _, tag := range tags {
+			target := d.Mapping[tag].Ref
+			name := target
+			if i := strings.LastIndexByte(name, '/'); i >= 0 {
+				name = strings.NewReplacer("~1", "/", "~0", "~").Replace(name[i+1:])
+			}
+			matched := false
+			for _, v := range t.Variants {
+				if v.Type.Kind != RefNamed {
+					continue
+				}
+				if n := b.namedOf(v.Type.Named); n != nil && (n.docName == name || n.t.Name == GoName(name)) {
+					// An explicit mapping replaces the implicit tag (the name).
+					if !matched {
+						v.Tags = removeString(v.Tags, n.docName)
+					}
+					v.Tags = append([]string{tag}, v.Tags...)
+					matched = true
+					break
+				}
+			}
+			if !matched {
+				b.warn(loc.add("discriminator", "mapping", tag), "discriminator value %q maps to %q, which is not one of the variants", tag, target)
+			}
+		}
+		for _, v := range t.Variants {
+			sort.Strings(v.Tags)
+		}
+		ds.Description = joinDoc(ds.Description, "The member "+strconv.Quote(d.PropertyName)+" tells which variant the value is.")
+	}
+	return ot
+}
+
+func removeString(list []string, s string) []string {
+	var out []string
+	for _, x := range list {
+		if x != s {
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
+// namedOf returns the named schema of a type, or nil.
+func (b *oaBuilder) namedOf(t *Type) *oaNamed { return b.byType[t] }
+
+// variantName names the field of a union variant after its type.
+func variantName(r *TypeRef) string {
+	switch r.Kind {
+	case RefNamed:
+		return r.Named.Name
+	case RefString:
+		return "String"
+	case RefInt:
+		return "Int"
+	case RefFloat:
+		return "Float"
+	case RefBool:
+		return "Bool"
+	case RefSlice:
+		return "Array"
+	case RefMap:
+		return "Object"
+	case RefTime:
+		return "Time"
+	case RefBytes:
+		return "Bytes"
+	}
+	return "Value"
+}
+
+// ---- operations -----------------------------------------------------------------
+
+var httpMethods = []string{"get", "put", "post", "delete", "options", "head", "patch", "trace", "query"}
+
+// operations builds one function per operation, in document order.
+func (b *oaBuilder) operations() {
+	if b.doc.Paths == nil {
+		return
+	}
+	paths := b.ordered(oaLoc{file: b.root}.add("paths"), b.doc.Paths.Keys())
+	methods := newScope() // Go method names
+	wire := newScope()    // function names on the wire
+	for _, p := range paths {
+		item := b.doc.Paths.Value(p)
+		if item == nil {
+			continue
+		}
+		ops := item.Operations()
+		var keys []string
+		for m := range ops {
+			keys = append(keys, strings.ToLower(m))
+		}
+		ploc := oaLoc{file: b.root}.add("paths", p)
+		// Document order, else the order of httpMethods.
+		var order []string
+		if n := b.node(ploc); n != nil && n.Kind == jsontree.Object {
+			for _, m := range n.Members {
+				if ops[strings.ToUpper(m.Key)] != nil {
+					order = append(order, m.Key)
+				}
+			}
+		}
+		if len(order) != len(ops) {
+			order = nil
+			for _, m := range httpMethods {
+				if ops[strings.ToUpper(m)] != nil {
+					order = append(order, m)
+				}
+			}
+			var extra []string
+			for _, k := range keys {
+				if !contains(httpMethods, k) {
+					extra = append(extra, k)
+				}
+			}
+			sort.Strings(extra)
+			order = append(order, extra...)
+		}
+		for _, m := range order {
+			op := ops[strings.ToUpper(m)]
+			b.operation(strings.ToUpper(m), p, item, op, ploc.add(m), methods, wire)
+		}
+	}
+}
+
+// wireName is an operation's function name: the operationId with every
+// character but letters, digits, _ and - replaced (LLM function names allow
+// no others), or one derived from method and path.
+func wireName(opID, method, p string) string {
+	src := opID
+	if src == "" {
+		src = strings.ToLower(method) + "_" + p
+	}
+	var b strings.Builder
+	under := false
+	for _, r := range src {
+		ok := r < 128 && (isLetterOrDigit(r) || r == '-') || r == '_'
+		if !ok {
+			if !under && b.Len() > 0 {
+				b.WriteByte('_')
+				under = true
+			}
+			continue
+		}
+		b.WriteRune(r)
+		under = r == '_'
+	}
+	s := strings.Trim(b.String(), "_")
+	if s == "" {
+		s = strings.ToLower(method)
+	}
+	if len(s) > 60 {
+		s = s[:60]
+	}
+	return s
+}
+
+// operation builds the function of one operation.
+func (b *oaBuilder) operation(method, p string, item *openapi3.PathItem, op *openapi3.Operation, loc oaLoc, methods, wire *scope) {
+	name := wire.take(wireName(op.OperationID, method, p))
+	goSrc := op.OperationID
+	if goSrc == "" {
+		goSrc = name
+	}
+	fn := &Function{Name: name, GoName: methods.take(goNameOr(goSrc, "Call"))}
+	fn.Doc = op.Summary
+	if op.Description != "" && op.Description != op.Summary {
+		fn.Doc = joinDoc(fn.Doc, op.Description)
+	}
+	if op.Deprecated {
+		fn.Doc = joinDoc(fn.Doc, "Deprecated: the document marks this operation as deprecated.")
+	}
+	hop := &Operation{Method: method, Path: p}
+	fn.HTTP = hop
+	dfn := runtime.Function{Name: name, Description: fn.Doc, Parameters: []runtime.Parameter{}}
+
+	args := &Type{Name: b.types.take(fn.GoName + "Args"), Kind: KindStruct}
+	args.Doc = args.Name + " are the arguments of " + strconv.Quote(name) + " (" + method + " " + p + ")."
+	fieldNames := newScope(reservedFieldNames...)
+	argNames := map[string]bool{}
+	argName := func(n, in string) string {
+		if !argNames[n] {
+			argNames[n] = true
+			return n
+		}
+		base := n + "_" + in
+		c := base
+		for i := 2; argNames[c]; i++ {
+			c = base + strconv.Itoa(i)
+		}
+		argNames[c] = true
+		return c
+	}
+	addField := func(f *Field, pt *oaType, doc string) {
+		args.Fields = append(args.Fields, f)
+		dfn.Parameters = append(dfn.Parameters, runtime.Parameter{Name: f.JSONName, Description: doc, Schema: pt.schema, Required: f.Required})
+	}
+
+	// Parameters: the path item's, replaced by the operation's of the same
+	// name and place.
+	type param struct {
+		p   *openapi3.Parameter
+		loc oaLoc
+	}
+	var params []param
+	index := map[string]int{}
+	for i, list := range []openapi3.Parameters{item.Parameters, op.Parameters} {
+		base := loc.add("parameters")
+		if i == 0 {
+			base = oaLoc{file: loc.file, ptr: loc.ptr[:strings.LastIndexByte(loc.ptr, '/')]}.add("parameters")
+		}
+		for j, pr := range list {
+			if pr == nil || pr.Value == nil {
+				continue
+			}
+			pl := base.add(strconv.Itoa(j))
+			k := pr.Value.In + " " + pr.Value.Name
+			if at, ok := index[k]; ok {
+				params[at] = param{pr.Value, pl}
+				continue
+			}
+			index[k] = len(params)
+			params = append(params, param{pr.Value, pl})
+		}
+	}
+	for _, pp := range params {
+		prm := pp.p
+		in := strings.ToLower(prm.In)
+		switch in {
+		case InPath, InQuery, InHeader, InCookie:
+		default:
+			b.warn(pp.loc, "parameter in %q is not supported: left out", prm.In)
+			continue
+		}
+		if in == InHeader {
+			switch strings.ToLower(prm.Name) {
+			case "accept", "content-type", "authorization":
+				continue // the specification says these are ignored
+			}
+		}
+		sm, err := prm.SerializationMethod()
+		if err != nil {
+			b.warn(pp.loc, "%v", err)
+			continue
+		}
+		schema := prm.Schema
+		sloc := pp.loc.add("schema")
+		if schema == nil {
+			// A parameter with content: its schema (sent as its serialisation).
+			for _, mt := range sortedKeysOf(prm.Content) {
+				if c := prm.Content[mt]; c != nil && c.Schema != nil {
+					schema, sloc = c.Schema, pp.loc.add("content", mt, "schema")
+					break
+				}
+			}
+		}
+		jsonName := argName(prm.Name, in)
+		goName := fieldNames.take(goNameOr(jsonName, "Arg"))
+		hint := goName
+		if b.types.has(hint) {
+			hint = fn.GoName + goName
+		}
+		pt := b.conv(schema, sloc, hint, "the "+strconv.Quote(prm.Name)+" parameter of "+strconv.Quote(name))
+		f := &Field{Name: goName, JSONName: jsonName, Doc: prm.Description, Required: prm.Required || in == InPath}
+		f.Doc = joinDoc(f.Doc, pt.note)
+		b.setNullable(f, pt)
+		f.HTTP = &FieldHTTP{In: in, Name: prm.Name, Style: sm.Style, Explode: sm.Explode, AllowReserved: prm.AllowReserved}
+		addField(f, pt, prm.Description)
+	}
+
+	// The request body.
+	if rb := op.RequestBody; rb != nil && rb.Value != nil {
+		b.requestBody(fn, rb.Value, loc.add("requestBody"), args, fieldNames, argName, addField)
+	}
+
+	b.responses(fn, op, loc.add("responses"), &dfn)
+
+	// Security: the operation's requirements, else the document's.
+	reqs := b.doc.Security
+	if op.Security != nil {
+		reqs = *op.Security
+	}
+	for _, req := range reqs {
+		for _, k := range sortedKeysOf(req) {
+			if !contains(hop.Security, k) && b.scheme(k) != nil {
+				hop.Security = append(hop.Security, k)
+			}
+		}
+	}
+
+	if len(args.Fields) > 0 {
+		fn.Args = args
+		b.pkg.Types = append(b.pkg.Types, args)
+	}
+	b.pkg.Functions = append(b.pkg.Functions, fn)
+	b.docFunctions = append(b.docFunctions, dfn)
+}
+
+func (b *oaBuilder) scheme(name string) *SecurityScheme {
+	for _, s := range b.pkg.API.Security {
+		if s.Name == name {
+			return s
+		}
+	}
+	return nil
+}
+
+func sortedKeysOf[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+// mediaKind classifies a media type: "json", "form", "multipart", "text" or
+// "binary".
+func mediaKind(mt string) string {
+	m := strings.ToLower(strings.TrimSpace(mt))
+	if i := strings.IndexByte(m, ';'); i >= 0 {
+		m = strings.TrimSpace(m[:i])
+	}
+	switch {
+	case m == "application/json" || strings.HasSuffix(m, "+json") || m == "text/json" || m == "*/*" || m == "application/*":
+		return "json"
+	case m == "application/x-www-form-urlencoded":
+		return "form"
+	case m == "multipart/form-data" || strings.HasPrefix(m, "multipart/"):
+		return "multipart"
+	case strings.HasPrefix(m, "text/"):
+		return "text"
+	}
+	return "binary"
+}
+
+// pickMedia chooses the media type a client sends or reads: JSON first, then
+// forms, then text, then the first other one.
+func pickMedia(content openapi3.Content) (string, *openapi3.MediaType) {
+	keys := sortedKeysOf(content)
+	for _, want := range []string{"json", "form", "multipart", "text", "binary"} {
+		// application/json itself before other JSON types.
+		for _, k := range keys {
+			if strings.EqualFold(k, "application/json") && want == "json" {
+				return k, content[k]
+			}
+		}
+		for _, k := range keys {
+			if mediaKind(k) == want {
+				return k, content[k]
+			}
+		}
+	}
+	return "", nil
+}
+
+// requestBody adds the arguments of the request body: the members of an
+// object body as arguments of their own, else one argument for the body.
+func (b *oaBuilder) requestBody(fn *Function, rb *openapi3.RequestBody, loc oaLoc, args *Type, fieldNames *scope,
+	argName func(n, in string) string, addField func(*Field, *oaType, string)) {
+	mt, media := pickMedia(rb.Content)
+	if media == nil {
+		return
+	}
+	hop := fn.HTTP
+	hop.BodyMedia = mt
+	hop.BodyRequired = rb.Required
+	kind := mediaKind(mt)
+	mloc := loc.add("content", mt, "schema")
+	sr := media.Schema
+	whole := func() {
+		jsonName := argName("body", InBody)
+		goName := fieldNames.take(goNameOr(jsonName, "Body"))
+		var pt *oaType
+		switch kind {
+		case "binary":
+			pt = &oaType{ref: &TypeRef{Kind: RefBytes}, schema: &runtime.Schema{Type: runtime.TypeString, Format: "byte"}}
+		case "text":
+			pt = &oaType{ref: &TypeRef{Kind: RefString}, schema: &runtime.Schema{Type: runtime.TypeString}}
+		default:
+			pt = b.conv(sr, mloc, fn.GoName+"Body", "the request body of "+strconv.Quote(fn.Name))
+		}
+		f := &Field{Name: goName, JSONName: jsonName, Doc: rb.Description, Required: rb.Required}
+		f.Doc = joinDoc(f.Doc, pt.note)
+		b.setNullable(f, pt)
+		f.HTTP = &FieldHTTP{In: InBody, Name: mt}
+		doc := rb.Description
+		if doc == "" {
+			doc = "The request body (" + mt + ")."
+		}
+		addField(f, pt, doc)
+	}
+	if kind == "binary" || kind == "text" || sr == nil || sr.Value == nil {
+		whole()
+		return
+	}
+	// The members of an object body, after merging allOf.
+	var m objectMembers
+	var collect func(sr *openapi3.SchemaRef, l oaLoc, depth int) bool
+	collect = func(sr *openapi3.SchemaRef, l oaLoc, depth int) bool {
+		if sr == nil || sr.Value == nil || depth > 32 {
+			return false
+		}
+		if sr.Ref != "" {
+			_, l = b.refKey(sr)
+		}
+		v := sr.Value
+		if len(v.OneOf) > 0 || len(v.AnyOf) > 0 || v.Nullable || v.AdditionalProperties.Schema != nil {
+			return false
+		}
+		if v.Type != nil && !v.Type.Is(openapi3.TypeObject) {
+			return false
+		}
+		for i, part := range v.AllOf {
+			if !collect(part, l.add("allOf", strconv.Itoa(i)), depth+1) {
+				return false
+			}
+		}
+		if len(v.Properties) > 0 {
+			m.schemas = append(m.schemas, v)
+			m.locs = append(m.locs, l)
+		}
+		return true
+	}
+	if !collect(sr, mloc, 0) || len(m.schemas) == 0 {
+		if kind == "json" {
+			whole()
+		} else {
+			b.warn(mloc, "a %s body must be an object with properties: the body is left out", mt)
+		}
+		return
+	}
+	type member struct {
+		name string
+		sr   *openapi3.SchemaRef
+		loc  oaLoc
+		req  bool
+	}
+	var members []member
+	seen := map[string]bool{}
+	required := map[string]bool{}
+	for _, s := range m.schemas {
+		for _, r := range s.Required {
+			required[r] = true
+		}
+	}
+	collide := false
+	for i, s := range m.schemas {
+		keys := make([]string, 0, len(s.Properties))
+		for k := range s.Properties {
+			keys = append(keys, k)
+		}
+		ploc := m.locs[i].add("properties")
+		for _, k := range b.ordered(ploc, keys) {
+			if seen[k] {
+				continue
+			}
+			seen[k] = true
+			if s.Properties[k] != nil && s.Properties[k].Value != nil && s.Properties[k].Value.ReadOnly {
+				continue // never sent
+			}
+			members = append(members, member{k, s.Properties[k], ploc.add(k), required[k]})
+			for _, f := range args.Fields {
+				if f.JSONName == k {
+					collide = true
+				}
+			}
+		}
+	}
+	if collide && kind == "json" {
+		whole()
+		return
+	}
+	for _, mb := range members {
+		jsonName := argName(mb.name, "body")
+		goName := fieldNames.take(goNameOr(jsonName, "Field"))
+		hint := goName
+		if b.types.has(hint) {
+			hint = fn.GoName + goName
+		}
+		pt := b.conv(mb.sr, mb.loc, hint, "the "+strconv.Quote(mb.name)+" member of the request body of "+strconv.Quote(fn.Name))
+		f := &Field{Name: goName, JSONName: jsonName, Required: mb.req && rb.Required}
+		if mb.sr != nil && mb.sr.Value != nil && mb.sr.Ref == "" {
+			f.Doc = schemaDoc(mb.sr.Value)
+		}
+		f.Doc = joinDoc(f.Doc, pt.note)
+		b.setNullable(f, pt)
+		h := &FieldHTTP{In: InBodyProp, Name: mb.name, Style: "form", Explode: true}
+		if enc := media.Encoding[mb.name]; enc != nil {
+			h.ContentType = enc.ContentType
+			if enc.Style != "" {
+				h.Style = enc.Style
+			}
+			if enc.Explode != nil {
+				h.Explode = *enc.Explode
+			}
+			h.AllowReserved = enc.AllowReserved
+		}
+		f.HTTP = h
+		addField(f, pt, f.Doc)
+	}
+}
+
+// responses reads the documented responses: the success type is the result,
+// the others become typed errors.
+func (b *oaBuilder) responses(fn *Function, op *openapi3.Operation, loc oaLoc, dfn *runtime.Function) {
+	if op.Responses == nil {
+		return
+	}
+	codes := op.Responses.Keys()
+	sort.Slice(codes, func(i, j int) bool { return statusRank(codes[i]) < statusRank(codes[j]) })
+	hasSuccess := false
+	for _, c := range codes {
+		if strings.HasPrefix(c, "2") {
+			hasSuccess = true
+		}
+	}
+	hop := fn.HTTP
+	for _, c := range codes {
+		rr := op.Responses.Value(c)
+		if rr == nil || rr.Value == nil {
+			continue
+		}
+		r := &Response{Status: strings.ToUpper(c), Success: strings.HasPrefix(c, "2") || c == "default" && !hasSuccess}
+		if c == "default" {
+			r.Status = "default"
+		}
+		if rr.Value.Description != nil {
+			r.Doc = *rr.Value.Description
+		}
+		mt, media := pickMedia(rr.Value.Content)
+		if media != nil {
+			rloc := loc.add(c, "content", mt, "schema")
+			switch mediaKind(mt) {
+			case "json":
+				hint := fn.GoName + "Result"
+				if !r.Success {
+					hint = fn.GoName + GoName(strings.ToLower(c)) + "Response"
+				}
+				if fn.Result != nil && r.Success {
+					// a second success type: decoded into the first only if it is the same
+					if media.Schema != nil && media.Schema.Ref != "" {
+						n := b.ref(media.Schema)
+						if fn.Result.Kind == RefNamed && fn.Result.Named == n.t {
+							r.Type, r.Media = fn.Result, "json"
+						}
+					}
+					break
+				}
+				pt := b.conv(media.Schema, rloc, hint, "the "+c+" response of "+strconv.Quote(fn.Name))
+				r.Type, r.Media = pt.ref, "json"
+				if r.Success {
+					fn.Result = pt.ref
+					ret := &runtime.Return{Name: "result", Description: r.Doc, Schema: pt.schema}
+					if !pt.object {
+						fn.ResultName = "result"
+					}
+					dfn.Return = ret
+				}
+			case "text":
+				if r.Success && fn.Result == nil {
+					r.Type, r.Media = &TypeRef{Kind: RefString}, "text"
+					fn.Result, fn.ResultName = r.Type, "result"
+					dfn.Return = &runtime.Return{Name: "result", Description: r.Doc, Schema: &runtime.Schema{Type: runtime.TypeString}}
+				}
+			case "binary":
+				if r.Success && fn.Result == nil {
+					r.Type, r.Media = &TypeRef{Kind: RefBytes}, "binary"
+					fn.Result, fn.ResultName = r.Type, "result"
+					dfn.Return = &runtime.Return{Name: "result", Description: joinDoc(r.Doc, "Base64-encoded "+mt+"."), Schema: &runtime.Schema{Type: runtime.TypeString, Format: "byte"}}
+				}
+			}
+		}
+		hop.Responses = append(hop.Responses, r)
+	}
+}
+
+// statusRank orders statuses: 2xx codes, 2XX, other codes, other ranges, default.
+func statusRank(s string) int {
+	s = strings.ToUpper(s)
+	if s == "DEFAULT" {
+		return 10000
+	}
+	if len(s) == 3 && s[1] == 'X' {
+		n := int(s[0]-'0') * 100
+		if s[0] == '2' {
+			return 300 + n
+		}
+		return 5000 + n
+	}
+	n, err := strconv.Atoi(s)
+	if err != nil {
+		return 9000
+	}
+	if n >= 200 && n < 300 {
+		return n
+	}
+	return 1000 + n
+}

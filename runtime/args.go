@@ -1,0 +1,351 @@
+package runtime
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// ArgOption configures how a generated Tool adapter completes the arguments
+// of a call before decoding them, as agent platforms configure OpenAPI tools:
+//
+//   - defaults: a value used only when the caller omitted the argument (an
+//     explicit null counts as given);
+//   - fixed: a value that replaces whatever the caller sent; the argument is
+//     removed from the declared document, so an LLM never sees it;
+//   - envs: the argument is read from an environment variable at call time;
+//     it is removed from the declared document, and its value never appears
+//     in errors or in the document (only the variable's name does).
+//
+// Function "" applies an option to every function that has the argument.
+type ArgOption func(*argConfig)
+
+type argConfig struct {
+	defaults, fixed []argRule
+	envs            []argRule
+	lookup          func(string) (string, bool)
+}
+
+type argRule struct {
+	function, arg string
+	value         any    // defaults, fixed
+	env           string // envs
+}
+
+// WithDefaults sets default values of arguments of function.
+func WithDefaults(function string, values map[string]any) ArgOption {
+	return func(c *argConfig) {
+		for _, k := range sortedKeys(values) {
+			c.defaults = append(c.defaults, argRule{function: function, arg: k, value: values[k]})
+		}
+	}
+}
+
+// WithFixed forces arguments of function to values and hides them.
+func WithFixed(function string, values map[string]any) ArgOption {
+	return func(c *argConfig) {
+		for _, k := range sortedKeys(values) {
+			c.fixed = append(c.fixed, argRule{function: function, arg: k, value: values[k]})
+		}
+	}
+}
+
+// WithEnvs fills arguments of function from environment variables (argument
+// name → variable name) and hides them.
+func WithEnvs(function string, vars map[string]string) ArgOption {
+	return func(c *argConfig) {
+		for _, k := range sortedKeys(vars) {
+			c.envs = append(c.envs, argRule{function: function, arg: k, env: vars[k]})
+		}
+	}
+}
+
+// WithLookupEnv replaces os.LookupEnv for the envs option (for tests, or a
+// secret store).
+func WithLookupEnv(lookup func(string) (string, bool)) ArgOption {
+	return func(c *argConfig) { c.lookup = lookup }
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+// Args completes the arguments of calls as its options say. It is safe for
+// concurrent use.
+type Args struct {
+	fns    map[string]*fnArgs
+	lookup func(string) (string, bool)
+	doc    []byte // the declared document (fixed and env arguments removed)
+}
+
+type fnArgs struct {
+	defaults, fixed []argValue
+	envs            []argEnv
+}
+
+type argValue struct {
+	name string
+	raw  json.RawMessage
+}
+
+type argEnv struct {
+	name, env string
+	str       bool // the argument is a string: the value is sent as a JSON string
+}
+
+// NewArgs checks the options against doc (every function and argument they
+// name must exist, fixed and default values must have the argument's JSON
+// type) and returns the argument completer.
+func NewArgs(doc *OpenTool, opts ...ArgOption) (*Args, error) {
+	var c argConfig
+	for _, o := range opts {
+		o(&c)
+	}
+	a := &Args{fns: map[string]*fnArgs{}, lookup: c.lookup}
+	if a.lookup == nil {
+		a.lookup = os.LookupEnv
+	}
+	var errs []string
+	hidden := map[string]map[string]bool{} // function → hidden arguments
+	// each calls fn for every (function, parameter) a rule applies to.
+	each := func(kind string, r argRule, fn func(f *Function, p *Parameter)) {
+		found := false
+		for i := range doc.Functions {
+			f := &doc.Functions[i]
+			if r.function != "" && f.Name != r.function {
+				continue
+			}
+			for j := range f.Parameters {
+				if f.Parameters[j].Name == r.arg {
+					found = true
+					fn(f, &f.Parameters[j])
+				}
+			}
+		}
+		switch {
+		case found:
+		case r.function == "":
+			errs = append(errs, fmt.Sprintf("%s: no function has an argument %s", kind, strconv.Quote(r.arg)))
+		case doc.function(r.function) == nil:
+			errs = append(errs, fmt.Sprintf("%s: no function %s", kind, strconv.Quote(r.function)))
+		default:
+			errs = append(errs, fmt.Sprintf("%s: function %s has no argument %s", kind, strconv.Quote(r.function), strconv.Quote(r.arg)))
+		}
+	}
+	get := func(name string) *fnArgs {
+		fa := a.fns[name]
+		if fa == nil {
+			fa = &fnArgs{}
+			a.fns[name] = fa
+		}
+		return fa
+	}
+	hide := func(f, p string) {
+		if hidden[f] == nil {
+			hidden[f] = map[string]bool{}
+		}
+		hidden[f][p] = true
+	}
+	value := func(kind string, r argRule, f *Function, p *Parameter) (json.RawMessage, bool) {
+		raw, err := json.Marshal(r.value)
+		if err != nil {
+			errs = append(errs, fmt.Sprintf("%s: %s.%s: %v", kind, f.Name, p.Name, err))
+			return nil, false
+		}
+		if want := doc.jsonType(p.Schema); want != "" && string(raw) != "null" && jsonKind(raw) != want && !(want == TypeNumber && jsonKind(raw) == TypeInteger) {
+			errs = append(errs, fmt.Sprintf("%s: %s.%s: got %s, want %s", kind, f.Name, p.Name, jsonKind(raw), want))
+			return nil, false
+		}
+		return raw, true
+	}
+	for _, r := range c.fixed {
+		each("fixed", r, func(f *Function, p *Parameter) {
+			if raw, ok := value("fixed", r, f, p); ok {
+				fa := get(f.Name)
+				fa.fixed = append(fa.fixed, argValue{p.Name, raw})
+				hide(f.Name, p.Name)
+			}
+		})
+	}
+	for _, r := range c.envs {
+		each("envs", r, func(f *Function, p *Parameter) {
+			fa := get(f.Name)
+			fa.envs = append(fa.envs, argEnv{name: p.Name, env: r.env, str: doc.jsonType(p.Schema) == TypeString})
+			hide(f.Name, p.Name)
+		})
+	}
+	for _, r := range c.defaults {
+		each("defaults", r, func(f *Function, p *Parameter) {
+			if raw, ok := value("defaults", r, f, p); ok {
+				fa := get(f.Name)
+				fa.defaults = append(fa.defaults, argValue{p.Name, raw})
+			}
+		})
+	}
+	if len(errs) > 0 {
+		return nil, errors.New("opentool: " + strings.Join(errs, "; "))
+	}
+	// The declared document: a copy without the hidden arguments.
+	cp := *doc
+	cp.Functions = make([]Function, len(doc.Functions))
+	for i, f := range doc.Functions {
+		if h := hidden[f.Name]; h != nil {
+			var ps []Parameter
+			for _, p := range f.Parameters {
+				if !h[p.Name] {
+					ps = append(ps, p)
+				}
+			}
+			if ps == nil {
+				ps = []Parameter{}
+			}
+			f.Parameters = ps
+		}
+		cp.Functions[i] = f
+	}
+	b, err := json.Marshal(&cp)
+	if err != nil {
+		return nil, err
+	}
+	a.doc = b
+	return a, nil
+}
+
+func (doc *OpenTool) function(name string) *Function {
+	for i := range doc.Functions {
+		if doc.Functions[i].Name == name {
+			return &doc.Functions[i]
+		}
+	}
+	return nil
+}
+
+// jsonType returns the JSON type of values of s ("" when it does not say).
+func (doc *OpenTool) jsonType(s *Schema) string {
+	r, err := doc.Resolve(s)
+	if err != nil || r == nil {
+		return ""
+	}
+	return r.Type
+}
+
+func jsonKind(raw []byte) string {
+	raw = bytes.TrimSpace(raw)
+	if len(raw) == 0 {
+		return ""
+	}
+	switch raw[0] {
+	case '{':
+		return TypeObject
+	case '[':
+		return TypeArray
+	case '"':
+		return TypeString
+	case 't', 'f':
+		return TypeBoolean
+	case 'n':
+		return "null"
+	}
+	if bytes.ContainsAny(raw, ".eE") {
+		return TypeNumber
+	}
+	return TypeInteger
+}
+
+// Document returns the declared document: the tool's document without the
+// fixed and environment arguments. Each call returns a new copy.
+func (a *Args) Document() *OpenTool {
+	var d OpenTool
+	if err := json.Unmarshal(a.doc, &d); err != nil {
+		panic("opentool: the declared document does not decode: " + err.Error())
+	}
+	return &d
+}
+
+// Apply returns the arguments of a call of function completed with the fixed,
+// environment and default values. Arguments that are not a JSON object are
+// returned as they are, for the decoder to report.
+func (a *Args) Apply(function string, args json.RawMessage) json.RawMessage {
+	fa := a.fns[function]
+	if fa == nil {
+		return args
+	}
+	m := map[string]json.RawMessage{}
+	if t := bytes.TrimSpace(args); len(t) > 0 && string(t) != "null" {
+		if t[0] != '{' || json.Unmarshal(t, &m) != nil {
+			return args
+		}
+	}
+	for _, v := range fa.fixed {
+		m[v.name] = v.raw
+	}
+	for _, e := range fa.envs {
+		val, ok := a.lookup(e.env)
+		switch {
+		case !ok:
+			delete(m, e.name)
+		case e.str || !json.Valid([]byte(val)):
+			m[e.name], _ = json.Marshal(val)
+		default:
+			m[e.name] = json.RawMessage(val)
+		}
+	}
+	for _, v := range fa.defaults {
+		if _, ok := m[v.name]; !ok {
+			m[v.name] = v.raw
+		}
+	}
+	out, err := json.Marshal(m)
+	if err != nil {
+		return args
+	}
+	return out
+}
+
+// Redact rewrites the violations of an invalid-params error about arguments
+// filled from the environment so that they name the variable, not its value.
+func (a *Args) Redact(function string, err error) error {
+	fa := a.fns[function]
+	var e *Error
+	if fa == nil || len(fa.envs) == 0 || !errors.As(err, &e) {
+		return err
+	}
+	vs := e.Violations()
+	if vs == nil {
+		return err
+	}
+	changed := false
+	for i, v := range vs {
+		for _, env := range fa.envs {
+			p := "/" + escapePointerToken(env.name)
+			if v.Path != p && !strings.HasPrefix(v.Path, p+"/") {
+				continue
+			}
+			changed = true
+			vs[i].Path = p
+			if _, ok := a.lookup(env.env); ok {
+				vs[i].Message = "the value of environment variable " + env.env + " is invalid"
+			} else {
+				vs[i].Message = "environment variable " + env.env + " is not set"
+			}
+		}
+	}
+	if !changed {
+		return err
+	}
+	return InvalidParams(vs...)
+}
+
+func escapePointerToken(s string) string {
+	return strings.NewReplacer("~", "~0", "/", "~1").Replace(s)
+}

@@ -1,0 +1,1031 @@
+package runtime
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"mime/multipart"
+	"net/http"
+	"net/textproto"
+	"net/url"
+	"reflect"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// This file is what clients generated from OpenAPI documents build on: a REST
+// client with credentials and request editors, parameter serialisation per
+// OpenAPI style and explode, request bodies, and the errors of documented and
+// undocumented responses. Generated code stays small: one builder call per
+// parameter, one switch over the documented statuses.
+
+// RequestEditor changes a request before it is sent (to add headers, sign it…).
+// An error it returns aborts the call.
+type RequestEditor func(ctx context.Context, req *http.Request) error
+
+// RESTClient sends the requests of a generated OpenAPI client. Configure it
+// before the first call; it is then safe for concurrent use.
+type RESTClient struct {
+	// BaseURL is prefixed to every operation's path ("https://api.example.com/v1").
+	BaseURL string
+	// HTTPClient sends the requests; nil means http.DefaultClient.
+	HTTPClient *http.Client
+	// Editors run, in order, on every request before it is sent.
+	Editors []RequestEditor
+	// MaxResponseBytes bounds the size of a response body; 0 means
+	// DefaultMaxResponseBytes.
+	MaxResponseBytes int64
+
+	creds map[string]Credential
+}
+
+// NewRESTClient returns a client of the API at baseURL.
+func NewRESTClient(baseURL string) *RESTClient {
+	return &RESTClient{BaseURL: baseURL}
+}
+
+// Credential authenticates requests for one security scheme of the document.
+// Its String method never shows the secret.
+type Credential struct {
+	kind  string // "apiKey", "bearer", "basic"
+	in    string // header, query, cookie (apiKey)
+	name  string // header, query parameter or cookie name (apiKey); user (basic)
+	value string // key, token or password
+}
+
+// APIKeyCredential is an API key sent in a header, query parameter or cookie
+// (in is "header", "query" or "cookie") named name.
+func APIKeyCredential(in, name, key string) Credential {
+	return Credential{kind: "apiKey", in: in, name: name, value: key}
+}
+
+// BearerCredential is a token sent as "Authorization: Bearer <token>" (HTTP
+// bearer, OAuth 2 and OpenID Connect access tokens).
+func BearerCredential(token string) Credential { return Credential{kind: "bearer", value: token} }
+
+// BasicCredential is HTTP basic authentication.
+func BasicCredential(user, password string) Credential {
+	return Credential{kind: "basic", name: user, value: password}
+}
+
+// String describes the credential without its secret.
+func (c Credential) String() string {
+	switch c.kind {
+	case "apiKey":
+		return "API key in " + c.in + " " + strconv.Quote(c.name)
+	case "basic":
+		return "basic auth for " + strconv.Quote(c.name)
+	case "bearer":
+		return "bearer token"
+	}
+	return "no credential"
+}
+
+// GoString keeps the secret out of %#v too.
+func (c Credential) GoString() string { return "runtime.Credential(" + c.String() + ")" }
+
+// SetCredential sets the credential of the security scheme named scheme. It
+// is sent with the requests of the operations that accept that scheme.
+func (c *RESTClient) SetCredential(scheme string, cred Credential) {
+	if c.creds == nil {
+		c.creds = map[string]Credential{}
+	}
+	c.creds[scheme] = cred
+}
+
+// NewRequest starts a request of an operation: its method and its path
+// template ("/pets/{petId}"), relative to the base URL.
+func (c *RESTClient) NewRequest(method, path string) *Request {
+	return &Request{c: c, method: method, path: path}
+}
+
+// Request is one request being built by a generated client method. Its
+// methods record the first error, which Send returns.
+type Request struct {
+	c        *RESTClient
+	method   string
+	path     string
+	pathVals []string // name, value pairs
+	query    Query
+	header   http.Header
+	cookies  []string
+	body     []byte
+	bodyType string
+	security []string
+	err      error
+
+	// The members of an object body, sent as JSON, form or multipart.
+	fields    []bodyField
+	form      *Query
+	multipart *Multipart
+}
+
+type bodyField struct {
+	name string
+	raw  json.RawMessage
+}
+
+func (r *Request) fail(err error) {
+	if r.err == nil {
+		r.err = err
+	}
+}
+
+// Path sets the path parameter name to v, serialised with style (simple,
+// label or matrix) and explode.
+func (r *Request) Path(name string, v any, style string, explode bool) {
+	pv, err := paramValueOf(v)
+	if err != nil {
+		r.fail(fmt.Errorf("path parameter %s: %w", strconv.Quote(name), err))
+		return
+	}
+	r.pathVals = append(r.pathVals, name, serializePath(name, pv, style, explode))
+}
+
+// Query adds the query parameter name with value v, serialised with style
+// (form, spaceDelimited, pipeDelimited, deepObject) and explode.
+func (r *Request) Query(name string, v any, style string, explode, allowReserved bool) {
+	if err := r.query.Add(name, v, style, explode, allowReserved); err != nil {
+		r.fail(err)
+	}
+}
+
+// Header sets the header parameter name to v (style simple).
+func (r *Request) Header(name string, v any, explode bool) {
+	pv, err := paramValueOf(v)
+	if err != nil {
+		r.fail(fmt.Errorf("header %s: %w", strconv.Quote(name), err))
+		return
+	}
+	if pv.kind == pvNull {
+		return
+	}
+	s := serializeSimple(pv, explode, identity)
+	if strings.ContainsAny(s, "\r\n\x00") {
+		r.fail(fmt.Errorf("header %s: the value contains a line break or NUL", strconv.Quote(name)))
+		return
+	}
+	if r.header == nil {
+		r.header = http.Header{}
+	}
+	r.header[textproto.CanonicalMIMEHeaderKey(name)] = []string{s}
+}
+
+// Cookie adds the cookie parameter name with value v (style form).
+func (r *Request) Cookie(name string, v any, explode bool) {
+	pv, err := paramValueOf(v)
+	if err != nil {
+		r.fail(fmt.Errorf("cookie %s: %w", strconv.Quote(name), err))
+		return
+	}
+	if pv.kind == pvNull {
+		return
+	}
+	n := escapeCookie(name)
+	switch {
+	case pv.kind == pvList && explode:
+		for _, it := range pv.list {
+			r.cookies = append(r.cookies, n+"="+escapeCookie(it))
+		}
+	case pv.kind == pvObject && explode:
+		for _, kv := range pv.obj {
+			r.cookies = append(r.cookies, escapeCookie(kv[0])+"="+escapeCookie(kv[1]))
+		}
+	default:
+		r.cookies = append(r.cookies, n+"="+serializeSimple(pv, false, escapeCookie))
+	}
+}
+
+// Security names the security schemes the operation accepts: the request
+// carries the credentials the client has for them.
+func (r *Request) Security(schemes ...string) { r.security = schemes }
+
+// JSONBody sends v encoded as JSON.
+func (r *Request) JSONBody(v any) {
+	b, err := json.Marshal(v)
+	if err != nil {
+		r.fail(fmt.Errorf("request body: %w", err))
+		return
+	}
+	r.body, r.bodyType = b, "application/json"
+}
+
+// RawBody sends b as is with the given content type.
+func (r *Request) RawBody(b []byte, contentType string) {
+	if b == nil {
+		b = []byte{}
+	}
+	r.body, r.bodyType = b, contentType
+}
+
+// FormBody sends the fields of f as application/x-www-form-urlencoded.
+func (r *Request) FormBody(f *Query) {
+	if f.err != nil {
+		r.fail(f.err)
+		return
+	}
+	r.body, r.bodyType = []byte(f.Encode()), "application/x-www-form-urlencoded"
+}
+
+// MultipartBody sends the parts of m as multipart/form-data.
+func (r *Request) MultipartBody(m *Multipart) {
+	if m.err != nil {
+		r.fail(m.err)
+		return
+	}
+	if err := m.w.Close(); err != nil {
+		r.fail(err)
+		return
+	}
+	r.body, r.bodyType = m.buf.Bytes(), m.w.FormDataContentType()
+}
+
+// BodyField adds the member name with value v to the JSON object body.
+func (r *Request) BodyField(name string, v any) {
+	b, err := json.Marshal(v)
+	if err != nil {
+		r.fail(fmt.Errorf("request body member %s: %w", strconv.Quote(name), err))
+		return
+	}
+	r.fields = append(r.fields, bodyField{name, b})
+}
+
+// FormField adds the field name with value v to the form body
+// (application/x-www-form-urlencoded), serialised like a query parameter.
+func (r *Request) FormField(name string, v any, style string, explode, allowReserved bool) {
+	if r.form == nil {
+		r.form = NewForm()
+	}
+	if err := r.form.Add(name, v, style, explode, allowReserved); err != nil {
+		r.fail(err)
+	}
+}
+
+// PartField adds a part named name with value v to the multipart body.
+func (r *Request) PartField(name string, v any, contentType string) {
+	if r.multipart == nil {
+		r.multipart = NewMultipart()
+	}
+	r.multipart.Field(name, v, contentType)
+}
+
+// PartFile adds a file part named name to the multipart body.
+func (r *Request) PartFile(name string, data []byte, contentType string) {
+	if r.multipart == nil {
+		r.multipart = NewMultipart()
+	}
+	r.multipart.File(name, name, data, contentType)
+}
+
+// ObjectBody sends the members added with BodyField as a JSON object; when
+// none was added, it sends {} if required and no body otherwise.
+func (r *Request) ObjectBody(required bool) {
+	if len(r.fields) == 0 && !required {
+		return
+	}
+	var b bytes.Buffer
+	b.WriteByte('{')
+	for i, f := range r.fields {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		k, _ := json.Marshal(f.name)
+		b.Write(k)
+		b.WriteByte(':')
+		b.Write(f.raw)
+	}
+	b.WriteByte('}')
+	r.body, r.bodyType = b.Bytes(), "application/json"
+}
+
+// FormFields sends the fields added with FormField as the body; when none was
+// added, it sends an empty form if required and no body otherwise.
+func (r *Request) FormFields(required bool) {
+	if r.form == nil {
+		if !required {
+			return
+		}
+		r.form = NewForm()
+	}
+	r.FormBody(r.form)
+}
+
+// Parts sends the parts added with PartField and PartFile as the body; when
+// none was added, it sends an empty multipart body if required and no body
+// otherwise.
+func (r *Request) Parts(required bool) {
+	if r.multipart == nil {
+		if !required {
+			return
+		}
+		r.multipart = NewMultipart()
+	}
+	r.MultipartBody(r.multipart)
+}
+
+// URL returns the URL of the request (for tests and request editors).
+func (r *Request) URL() (string, error) {
+	if r.err != nil {
+		return "", r.err
+	}
+	path := r.path
+	for i := 0; i+1 < len(r.pathVals); i += 2 {
+		path = strings.ReplaceAll(path, "{"+r.pathVals[i]+"}", r.pathVals[i+1])
+	}
+	if i := strings.IndexByte(path, '{'); i >= 0 {
+		if j := strings.IndexByte(path[i:], '}'); j > 0 {
+			return "", fmt.Errorf("path parameter %s has no value", strconv.Quote(path[i+1:i+j]))
+		}
+	}
+	u := strings.TrimRight(r.c.BaseURL, "/") + path
+	q := r.query.Encode()
+	for _, s := range r.security {
+		if cr, ok := r.c.creds[s]; ok && cr.kind == "apiKey" && cr.in == "query" {
+			if q != "" {
+				q += "&"
+			}
+			q += escapeQuery(cr.name, false) + "=" + escapeQuery(cr.value, false)
+		}
+	}
+	if q != "" {
+		if strings.Contains(u, "?") {
+			u += "&" + q
+		} else {
+			u += "?" + q
+		}
+	}
+	return u, nil
+}
+
+// Send sends the request and reads the response.
+func (r *Request) Send(ctx context.Context) (*Response, error) {
+	u, err := r.URL()
+	if err != nil {
+		return nil, err
+	}
+	var body io.Reader
+	if r.body != nil {
+		body = bytes.NewReader(r.body)
+	}
+	req, err := http.NewRequestWithContext(ctx, r.method, u, body)
+	if err != nil {
+		return nil, redactURLError(err)
+	}
+	for k, v := range r.header {
+		req.Header[k] = v
+	}
+	if r.bodyType != "" {
+		req.Header.Set("Content-Type", r.bodyType)
+	}
+	if req.Header.Get("Accept") == "" {
+		req.Header.Set("Accept", "application/json")
+	}
+	cookies := r.cookies
+	for _, s := range r.security {
+		cr, ok := r.c.creds[s]
+		if !ok {
+			continue
+		}
+		switch {
+		case cr.kind == "bearer":
+			req.Header.Set("Authorization", "Bearer "+cr.value)
+		case cr.kind == "basic":
+			req.SetBasicAuth(cr.name, cr.value)
+		case cr.in == "header":
+			req.Header.Set(cr.name, cr.value)
+		case cr.in == "cookie":
+			cookies = append(cookies, escapeCookie(cr.name)+"="+escapeCookie(cr.value))
+		}
+	}
+	if len(cookies) > 0 {
+		req.Header.Set("Cookie", strings.Join(cookies, "; "))
+	}
+	for _, ed := range r.c.Editors {
+		if err := ed(ctx, req); err != nil {
+			return nil, err
+		}
+	}
+	hc := r.c.HTTPClient
+	if hc == nil {
+		hc = http.DefaultClient
+	}
+	resp, err := hc.Do(req)
+	if err != nil {
+		return nil, redactURLError(err)
+	}
+	defer resp.Body.Close()
+	limit := r.c.MaxResponseBytes
+	if limit <= 0 {
+		limit = DefaultMaxResponseBytes
+	}
+	data, err := io.ReadAll(io.LimitReader(resp.Body, limit+1))
+	if err != nil {
+		return nil, fmt.Errorf("%s %s: reading the response: %w", r.method, r.path, redactURLError(err))
+	}
+	if int64(len(data)) > limit {
+		return nil, fmt.Errorf("%s %s: response larger than %d bytes", r.method, r.path, limit)
+	}
+	return &Response{StatusCode: resp.StatusCode, Header: resp.Header, Body: data, method: r.method, path: r.path}, nil
+}
+
+// redactURLError removes the query (which may carry API keys) from the URL of
+// a *url.Error.
+func redactURLError(err error) error {
+	var ue *url.Error
+	if errors.As(err, &ue) {
+		if i := strings.IndexAny(ue.URL, "?#"); i >= 0 {
+			ue.URL = ue.URL[:i]
+		}
+	}
+	return err
+}
+
+// Response is a response read by [Request.Send].
+type Response struct {
+	StatusCode   int
+	Header       http.Header
+	Body         []byte
+	method, path string
+}
+
+// Is reports whether the status matches a documented status: "200", "2XX"
+// (any 2xx), "default" (anything).
+func (r *Response) Is(status string) bool {
+	switch {
+	case status == "default":
+		return true
+	case len(status) == 3 && (status[1] == 'X' || status[1] == 'x'):
+		return r.StatusCode/100 == int(status[0]-'0')
+	}
+	n, err := strconv.Atoi(status)
+	return err == nil && n == r.StatusCode
+}
+
+// Success reports whether the status is 2xx.
+func (r *Response) Success() bool { return r.StatusCode >= 200 && r.StatusCode < 300 }
+
+// Decode decodes the JSON body into v; an empty body leaves v alone.
+func (r *Response) Decode(v any) error {
+	if len(bytes.TrimSpace(r.Body)) == 0 {
+		return nil
+	}
+	if err := json.Unmarshal(r.Body, v); err != nil {
+		return fmt.Errorf("%s %s: HTTP %d: decoding the response: %w", r.method, r.path, r.StatusCode, err)
+	}
+	return nil
+}
+
+// Unexpected returns the error of an undocumented response.
+func (r *Response) Unexpected() error {
+	return &StatusError{StatusCode: r.StatusCode, Header: r.Header, Body: r.Body, Operation: r.method + " " + r.path}
+}
+
+// HTTPError is implemented by the errors of responses with an error status.
+type HTTPError interface {
+	error
+	HTTPStatus() int
+	RawBody() []byte
+}
+
+// APIError is a documented error response: its status and its body decoded
+// as the document says (Body), next to the raw body. Match it with errors.As:
+//
+//	var e *opentool.APIError[petstore.Error]
+//	if errors.As(err, &e) { … e.StatusCode, e.Body.Message … }
+type APIError[T any] struct {
+	StatusCode int
+	Header     http.Header
+	Body       T
+	Raw        []byte
+	// Operation is the method and path template ("GET /pets/{petId}").
+	Operation string
+	// DecodeErr is set when the body did not decode as T.
+	DecodeErr error
+}
+
+func (e *APIError[T]) Error() string {
+	return restErrorText(e.Operation, e.StatusCode, e.Raw)
+}
+
+// HTTPStatus returns the status code.
+func (e *APIError[T]) HTTPStatus() int { return e.StatusCode }
+
+// RawBody returns the body as received.
+func (e *APIError[T]) RawBody() []byte { return e.Raw }
+
+// NewAPIError returns the *APIError[T] of a documented error response.
+func NewAPIError[T any](r *Response) error {
+	e := &APIError[T]{StatusCode: r.StatusCode, Header: r.Header, Raw: r.Body, Operation: r.method + " " + r.path}
+	if len(bytes.TrimSpace(r.Body)) > 0 {
+		e.DecodeErr = json.Unmarshal(r.Body, &e.Body)
+	}
+	return e
+}
+
+// StatusError is a response whose status the document does not describe
+// (or describes without a body): its status and raw body.
+type StatusError struct {
+	StatusCode int
+	Header     http.Header
+	Body       []byte
+	Operation  string
+}
+
+func (e *StatusError) Error() string { return restErrorText(e.Operation, e.StatusCode, e.Body) }
+
+// HTTPStatus returns the status code.
+func (e *StatusError) HTTPStatus() int { return e.StatusCode }
+
+// RawBody returns the body as received.
+func (e *StatusError) RawBody() []byte { return e.Body }
+
+func restErrorText(op string, status int, body []byte) string {
+	var b strings.Builder
+	if op != "" && op != " " {
+		b.WriteString(op)
+		b.WriteString(": ")
+	}
+	b.WriteString("HTTP ")
+	b.WriteString(strconv.Itoa(status))
+	if t := http.StatusText(status); t != "" {
+		b.WriteString(" ")
+		b.WriteString(t)
+	}
+	s := strings.Join(strings.Fields(strings.ToValidUTF8(string(body), "\uFFFD")), " ")
+	if len(s) > 300 {
+		s = s[:300] + "…"
+	}
+	if s != "" {
+		b.WriteString(": ")
+		b.WriteString(s)
+	}
+	return b.String()
+}
+
+// ToolError turns the error of a REST call into the error an OpenTool caller
+// sees: an HTTP error keeps its status as code, its body as data (as JSON when
+// it is JSON, else as a string); other errors pass through.
+func ToolError(err error) error {
+	var he HTTPError
+	if !errors.As(err, &he) {
+		return err
+	}
+	status := he.HTTPStatus()
+	msg := "HTTP " + strconv.Itoa(status)
+	if t := http.StatusText(status); t != "" {
+		msg += " " + t
+	}
+	e := &Error{Code: status, Message: msg}
+	raw := bytes.TrimSpace(he.RawBody())
+	switch {
+	case len(raw) == 0:
+	case json.Valid(raw):
+		e.Data = append(json.RawMessage(nil), raw...)
+	default:
+		e.Data, _ = json.Marshal(strings.ToValidUTF8(string(raw), "\uFFFD"))
+	}
+	return e
+}
+
+// ---- parameter values -----------------------------------------------------------
+
+const (
+	pvNull = iota
+	pvScalar
+	pvList
+	pvObject
+)
+
+// paramValue is a parameter value reduced to what OpenAPI serialisation knows:
+// a scalar, a list of scalars or an object of scalars (in order).
+type paramValue struct {
+	kind   int
+	scalar string
+	list   []string
+	obj    [][2]string
+}
+
+// paramValueOf reduces v. Scalars are formatted as in JSON (strings without
+// quotes); arrays and objects by their JSON encoding, nested values as JSON.
+func paramValueOf(v any) (paramValue, error) {
+	switch x := v.(type) {
+	case nil:
+		return paramValue{}, nil
+	case string:
+		return paramValue{kind: pvScalar, scalar: x}, nil
+	case bool:
+		return paramValue{kind: pvScalar, scalar: strconv.FormatBool(x)}, nil
+	case int64:
+		return paramValue{kind: pvScalar, scalar: strconv.FormatInt(x, 10)}, nil
+	case int:
+		return paramValue{kind: pvScalar, scalar: strconv.Itoa(x)}, nil
+	case int32:
+		return paramValue{kind: pvScalar, scalar: strconv.FormatInt(int64(x), 10)}, nil
+	case float64:
+		return paramValue{kind: pvScalar, scalar: strconv.FormatFloat(x, 'g', -1, 64)}, nil
+	case time.Time:
+		return paramValue{kind: pvScalar, scalar: x.Format(time.RFC3339Nano)}, nil
+	case json.RawMessage:
+		return paramValueJSON(x)
+	}
+	rv := reflect.ValueOf(v)
+	switch rv.Kind() {
+	case reflect.Pointer:
+		if rv.IsNil() {
+			return paramValue{}, nil
+		}
+		if _, ok := v.(json.Marshaler); !ok {
+			return paramValueOf(rv.Elem().Interface())
+		}
+	case reflect.String:
+		if _, ok := v.(json.Marshaler); !ok {
+			return paramValue{kind: pvScalar, scalar: rv.String()}, nil
+		}
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		return paramValue{kind: pvScalar, scalar: strconv.FormatInt(rv.Int(), 10)}, nil
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		return paramValue{kind: pvScalar, scalar: strconv.FormatUint(rv.Uint(), 10)}, nil
+	case reflect.Float32:
+		return paramValue{kind: pvScalar, scalar: strconv.FormatFloat(rv.Float(), 'g', -1, 32)}, nil
+	case reflect.Float64:
+		return paramValue{kind: pvScalar, scalar: strconv.FormatFloat(rv.Float(), 'g', -1, 64)}, nil
+	case reflect.Bool:
+		return paramValue{kind: pvScalar, scalar: strconv.FormatBool(rv.Bool())}, nil
+	}
+	b, err := json.Marshal(v)
+	if err != nil {
+		return paramValue{}, err
+	}
+	return paramValueJSON(b)
+}
+
+func paramValueJSON(b []byte) (paramValue, error) {
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.UseNumber()
+	tok, err := dec.Token()
+	if err != nil {
+		return paramValue{}, err
+	}
+	switch t := tok.(type) {
+	case json.Delim:
+		pv := paramValue{kind: pvList}
+		if t == '{' {
+			pv.kind = pvObject
+		}
+		for dec.More() {
+			var key string
+			if pv.kind == pvObject {
+				k, err := dec.Token()
+				if err != nil {
+					return paramValue{}, err
+				}
+				key, _ = k.(string)
+			}
+			var raw json.RawMessage
+			if err := dec.Decode(&raw); err != nil {
+				return paramValue{}, err
+			}
+			s, null := scalarText(raw)
+			if null {
+				continue
+			}
+			if pv.kind == pvObject {
+				pv.obj = append(pv.obj, [2]string{key, s})
+			} else {
+				pv.list = append(pv.list, s)
+			}
+		}
+		if pv.kind == pvList && pv.list == nil {
+			pv.list = []string{}
+		}
+		return pv, nil
+	case nil:
+		return paramValue{}, nil
+	case string:
+		return paramValue{kind: pvScalar, scalar: t}, nil
+	case json.Number:
+		return paramValue{kind: pvScalar, scalar: t.String()}, nil
+	case bool:
+		return paramValue{kind: pvScalar, scalar: strconv.FormatBool(t)}, nil
+	}
+	return paramValue{}, fmt.Errorf("unexpected JSON token %v", tok)
+}
+
+// scalarText is the text of a JSON value inside an array or object parameter:
+// a string without quotes, other scalars as written, nested values as JSON.
+func scalarText(raw json.RawMessage) (string, bool) {
+	raw = bytes.TrimSpace(raw)
+	switch {
+	case string(raw) == "null":
+		return "", true
+	case len(raw) > 0 && raw[0] == '"':
+		var s string
+		if json.Unmarshal(raw, &s) == nil {
+			return s, false
+		}
+	}
+	return string(raw), false
+}
+
+func identity(s string) string { return s }
+
+// serializeSimple renders a value in style simple (path, header): a,b,c and
+// k,v,k2,v2 (k=v,k2=v2 exploded), each piece escaped with esc.
+func serializeSimple(pv paramValue, explode bool, esc func(string) string) string {
+	switch pv.kind {
+	case pvScalar:
+		return esc(pv.scalar)
+	case pvList:
+		parts := make([]string, len(pv.list))
+		for i, s := range pv.list {
+			parts[i] = esc(s)
+		}
+		return strings.Join(parts, ",")
+	case pvObject:
+		var parts []string
+		for _, kv := range pv.obj {
+			if explode {
+				parts = append(parts, esc(kv[0])+"="+esc(kv[1]))
+			} else {
+				parts = append(parts, esc(kv[0]), esc(kv[1]))
+			}
+		}
+		return strings.Join(parts, ",")
+	}
+	return ""
+}
+
+func serializePath(name string, pv paramValue, style string, explode bool) string {
+	esc := escapePath
+	switch style {
+	case "label":
+		if pv.kind == pvNull {
+			return "."
+		}
+		if !explode || pv.kind == pvScalar {
+			return "." + serializeSimple(pv, false, esc)
+		}
+		var parts []string
+		if pv.kind == pvList {
+			for _, s := range pv.list {
+				parts = append(parts, esc(s))
+			}
+		} else {
+			for _, kv := range pv.obj {
+				parts = append(parts, esc(kv[0])+"="+esc(kv[1]))
+			}
+		}
+		return "." + strings.Join(parts, ".")
+	case "matrix":
+		n := esc(name)
+		switch {
+		case pv.kind == pvNull:
+			return ";" + n
+		case pv.kind == pvScalar || !explode:
+			return ";" + n + "=" + serializeSimple(pv, false, esc)
+		case pv.kind == pvList:
+			var b strings.Builder
+			for _, s := range pv.list {
+				b.WriteString(";" + n + "=" + esc(s))
+			}
+			return b.String()
+		default:
+			var b strings.Builder
+			for _, kv := range pv.obj {
+				b.WriteString(";" + esc(kv[0]) + "=" + esc(kv[1]))
+			}
+			return b.String()
+		}
+	}
+	return serializeSimple(pv, explode, esc)
+}
+
+// Query is a query string (or an application/x-www-form-urlencoded body)
+// built in order.
+type Query struct {
+	b   strings.Builder
+	err error
+}
+
+// NewForm returns an empty form body.
+func NewForm() *Query { return &Query{} }
+
+func (q *Query) pair(name, value string, allowReserved bool) {
+	if q.b.Len() > 0 {
+		q.b.WriteByte('&')
+	}
+	q.b.WriteString(escapeQuery(name, false))
+	q.b.WriteByte('=')
+	q.b.WriteString(value)
+}
+
+// Add adds the parameter (or form field) name with value v, serialised with
+// style (form, spaceDelimited, pipeDelimited, deepObject) and explode.
+func (q *Query) Add(name string, v any, style string, explode, allowReserved bool) error {
+	pv, err := paramValueOf(v)
+	if err != nil {
+		err = fmt.Errorf("query parameter %s: %w", strconv.Quote(name), err)
+		if q.err == nil {
+			q.err = err
+		}
+		return err
+	}
+	esc := func(s string) string { return escapeQuery(s, allowReserved) }
+	switch pv.kind {
+	case pvNull:
+		return nil
+	case pvScalar:
+		q.pair(name, esc(pv.scalar), allowReserved)
+	case pvList:
+		if explode && style != "deepObject" {
+			for _, s := range pv.list {
+				q.pair(name, esc(s), allowReserved)
+			}
+			return nil
+		}
+		sep := ","
+		switch style {
+		case "spaceDelimited":
+			sep = "%20"
+		case "pipeDelimited":
+			sep = "|"
+		}
+		parts := make([]string, len(pv.list))
+		for i, s := range pv.list {
+			parts[i] = esc(s)
+		}
+		q.pair(name, strings.Join(parts, sep), allowReserved)
+	case pvObject:
+		switch {
+		case style == "deepObject":
+			for _, kv := range pv.obj {
+				if q.b.Len() > 0 {
+					q.b.WriteByte('&')
+				}
+				q.b.WriteString(escapeQuery(name, false) + "%5B" + escapeQuery(kv[0], false) + "%5D=" + esc(kv[1]))
+			}
+		case explode:
+			for _, kv := range pv.obj {
+				q.pair(kv[0], esc(kv[1]), allowReserved)
+			}
+		default:
+			sep := ","
+			switch style {
+			case "spaceDelimited":
+				sep = "%20"
+			case "pipeDelimited":
+				sep = "|"
+			}
+			var parts []string
+			for _, kv := range pv.obj {
+				parts = append(parts, esc(kv[0]), esc(kv[1]))
+			}
+			q.pair(name, strings.Join(parts, sep), allowReserved)
+		}
+	}
+	return nil
+}
+
+// Encode returns the query string, without "?".
+func (q *Query) Encode() string { return q.b.String() }
+
+// Multipart is a multipart/form-data body being built.
+type Multipart struct {
+	buf bytes.Buffer
+	w   *multipart.Writer
+	err error
+}
+
+// NewMultipart returns an empty multipart body.
+func NewMultipart() *Multipart {
+	m := &Multipart{}
+	m.w = multipart.NewWriter(&m.buf)
+	return m
+}
+
+// Field adds a part named name: strings and other scalars as text, arrays as
+// one part per element, objects as JSON (or with the given content type).
+func (m *Multipart) Field(name string, v any, contentType string) {
+	if m.err != nil {
+		return
+	}
+	pv, err := paramValueOf(v)
+	if err != nil {
+		m.err = fmt.Errorf("multipart field %s: %w", strconv.Quote(name), err)
+		return
+	}
+	write := func(s, ct string) {
+		h := textproto.MIMEHeader{}
+		h.Set("Content-Disposition", `form-data; name="`+escapeQuotes(name)+`"`)
+		if ct != "" {
+			h.Set("Content-Type", ct)
+		}
+		w, err := m.w.CreatePart(h)
+		if err == nil {
+			_, err = io.WriteString(w, s)
+		}
+		if err != nil && m.err == nil {
+			m.err = err
+		}
+	}
+	switch pv.kind {
+	case pvNull:
+	case pvScalar:
+		write(pv.scalar, contentType)
+	case pvList:
+		for _, s := range pv.list {
+			write(s, contentType)
+		}
+	case pvObject:
+		b, err := json.Marshal(v)
+		if err != nil {
+			m.err = err
+			return
+		}
+		if contentType == "" {
+			contentType = "application/json"
+		}
+		write(string(b), contentType)
+	}
+}
+
+// File adds a file part named name with the given content.
+func (m *Multipart) File(name, filename string, data []byte, contentType string) {
+	if m.err != nil {
+		return
+	}
+	if contentType == "" {
+		contentType = "application/octet-stream"
+	}
+	h := textproto.MIMEHeader{}
+	h.Set("Content-Disposition", `form-data; name="`+escapeQuotes(name)+`"; filename="`+escapeQuotes(filename)+`"`)
+	h.Set("Content-Type", contentType)
+	w, err := m.w.CreatePart(h)
+	if err == nil {
+		_, err = w.Write(data)
+	}
+	if err != nil {
+		m.err = err
+	}
+}
+
+func escapeQuotes(s string) string {
+	return strings.NewReplacer("\\", "\\\\", `"`, "\\\"", "\r", "%0D", "\n", "%0A").Replace(s)
+}
+
+// ---- escaping ---------------------------------------------------------------------
+
+const upperhex = "0123456789ABCDEF"
+
+func isUnreserved(c byte) bool {
+	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '-' || c == '.' || c == '_' || c == '~'
+}
+
+func percentEncode(s string, keep func(byte) bool) string {
+	n := 0
+	for i := 0; i < len(s); i++ {
+		if !keep(s[i]) {
+			n++
+		}
+	}
+	if n == 0 {
+		return s
+	}
+	b := make([]byte, 0, len(s)+2*n)
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if keep(c) {
+			b = append(b, c)
+		} else {
+			b = append(b, '%', upperhex[c>>4], upperhex[c&15])
+		}
+	}
+	return string(b)
+}
+
+// escapePath escapes a path parameter value: everything but the unreserved
+// characters of RFC 3986, so that a value never adds a path segment.
+func escapePath(s string) string { return percentEncode(s, isUnreserved) }
+
+// escapeQuery escapes a query name or value; with allowReserved, the reserved
+// characters of RFC 3986 that do not delimit query parameters stay as they are.
+func escapeQuery(s string, allowReserved bool) string {
+	if allowReserved {
+		return percentEncode(s, func(c byte) bool {
+			return isUnreserved(c) || strings.IndexByte(":/?[]@!$'()*,;", c) >= 0
+		})
+	}
+	return percentEncode(s, isUnreserved)
+}
+
+// escapeCookie escapes what a cookie value cannot hold (RFC 6265 cookie-octet),
+// and the percent sign.
+func escapeCookie(s string) string {
+	return percentEncode(s, func(c byte) bool {
+		return c == 0x21 || c >= 0x23 && c <= 0x2B && c != '%' || c >= 0x2D && c <= 0x3A || c >= 0x3C && c <= 0x5B || c >= 0x5D && c <= 0x7E
+	})
+}
