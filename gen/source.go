@@ -41,7 +41,7 @@ func readSource(name string, data []byte) (*source, error) {
 			d := Diagnostic{File: name, Message: err.Error()}
 			if se != nil {
 				d.Line, d.Col = jsontree.LineCol(data, se.Offset)
-				d.Message = se.Msg
+				d.Path, d.Message = se.Path, se.Msg
 			}
 			return nil, &Error{Diagnostics: []Diagnostic{d}}
 		}
@@ -56,40 +56,86 @@ func looksLikeYAML(name string) bool {
 	return strings.HasSuffix(name, ".yaml") || strings.HasSuffix(name, ".yml")
 }
 
-// fromYAML converts YAML to JSON, recording the position of every value.
+// fromYAML converts YAML to JSON, recording the position of every value
+// written out in the YAML text (values reached through an alias are reported at
+// the alias).
 func (s *source) fromYAML() error {
 	var doc yaml.Node
 	if err := yaml.Unmarshal(s.data, &doc); err != nil {
-		return &Error{Diagnostics: []Diagnostic{yamlDiagnostic(s.name, err)}}
+		return &Error{Diagnostics: []Diagnostic{yamlDiagnostic(s.name, s.data, err)}}
 	}
 	if doc.Kind != yaml.DocumentNode || len(doc.Content) == 0 {
 		return &Error{Diagnostics: []Diagnostic{{File: s.name, Line: 1, Col: 1, Message: "empty document"}}}
 	}
-	c := &yamlConverter{src: s, budget: 10_000_000}
+	written := countYAML(doc.Content[0])
+	c := &yamlConverter{src: s, limit: minYAMLBudget + yamlExpansion*written}
+	c.budget = c.limit
 	s.pos = map[string]position{}
 	var b bytes.Buffer
-	if err := c.convert(&b, doc.Content[0], "", 0); err != nil {
+	if err := c.convert(&b, doc.Content[0], "", 0, false); err != nil {
 		return err
 	}
 	s.json = b.Bytes()
 	tree, err := jsontree.Parse(s.json)
-	if err != nil { // duplicate keys, which YAML reports itself; keep a message anyway
-		return &Error{Diagnostics: []Diagnostic{{File: s.name, Line: 1, Col: 1, Message: err.Error()}}}
+	if err != nil { // cannot happen: the converter writes valid JSON without duplicate keys
+		return &Error{Diagnostics: []Diagnostic{{File: s.name, Line: 1, Col: 1, Message: "internal error: " + err.Error()}}}
 	}
 	s.tree = tree
 	return nil
 }
 
-func yamlDiagnostic(name string, err error) Diagnostic {
+// The values a YAML document may expand to through aliases: minYAMLBudget plus
+// yamlExpansion per value written out. An alias bomb ("billion laughs") stops
+// there, in milliseconds, instead of filling the memory.
+const (
+	minYAMLBudget  = 100_000
+	yamlExpansion  = 10
+	yamlMaxNesting = 10_000
+)
+
+// countYAML counts the nodes of a YAML tree, not following aliases.
+func countYAML(n *yaml.Node) int {
+	count := 1
+	for _, c := range n.Content {
+		count += countYAML(c)
+	}
+	return count
+}
+
+// yamlParserErrors are the problems the YAML parser (rather than its scanner)
+// reports; it reports them at a 0-based line.
+var yamlParserErrors = []string{
+	"did not find expected",
+	"found duplicate %YAML directive",
+	"found incompatible YAML document",
+	"found undefined tag handle",
+	"found duplicate %TAG directive",
+}
+
+func yamlDiagnostic(name string, data []byte, err error) Diagnostic {
 	msg := err.Error()
 	msg = strings.TrimPrefix(msg, "yaml: ")
-	d := Diagnostic{File: name, Message: msg}
+	d := Diagnostic{File: name, Line: 1, Col: 1, Message: msg}
 	// "line 3: mapping values are not allowed in this context"
 	if rest, ok := strings.CutPrefix(msg, "line "); ok {
 		if i := strings.Index(rest, ":"); i > 0 {
 			if n, err := strconv.Atoi(rest[:i]); err == nil {
-				d.Line, d.Col = n, 1
+				d.Line = n
 				d.Message = strings.TrimSpace(rest[i+1:])
+				for _, p := range yamlParserErrors {
+					if strings.HasPrefix(d.Message, p) {
+						d.Line++
+						break
+					}
+				}
+			}
+		}
+	}
+	// "unknown anchor 'x' referenced": at the first *x.
+	if a, ok := strings.CutPrefix(d.Message, "unknown anchor '"); ok {
+		if a, ok := strings.CutSuffix(a, "' referenced"); ok {
+			if i := bytes.Index(data, []byte("*"+a)); i >= 0 {
+				d.Line, d.Col = jsontree.LineCol(data, int64(i))
 			}
 		}
 	}
@@ -98,93 +144,90 @@ func yamlDiagnostic(name string, err error) Diagnostic {
 
 type yamlConverter struct {
 	src    *source
-	budget int // nodes left to emit: aliases cannot blow up the output
+	limit  int // values the document may expand to
+	budget int // values left to write: aliases cannot blow up the output
 }
 
 func (c *yamlConverter) fail(n *yaml.Node, path, msg string) error {
 	return &Error{Diagnostics: []Diagnostic{{File: c.src.name, Line: n.Line, Col: n.Column, Path: path, Message: msg}}}
 }
 
-func (c *yamlConverter) convert(b *bytes.Buffer, n *yaml.Node, path string, depth int) error {
+// spend takes one from the budget.
+func (c *yamlConverter) spend(n *yaml.Node, path string) error {
 	if c.budget--; c.budget < 0 {
-		return c.fail(n, path, "document too large after expanding YAML aliases")
+		err := c.fail(n, path, fmt.Sprintf("YAML aliases expand the document to more than %d values (%d plus %d per value written out); want fewer aliases",
+			c.limit, minYAMLBudget, yamlExpansion))
+		if p, ok := c.src.pos[path]; ok { // at the alias, not inside what it refers to
+			err.(*Error).Diagnostics[0].Line, err.(*Error).Diagnostics[0].Col = p.line, p.col
+		}
+		return err
 	}
-	if depth > 10000 {
+	return nil
+}
+
+// convert writes n as JSON. Under an alias (aliased), positions are not
+// recorded and paths stay at the alias: problems there are reported at it.
+func (c *yamlConverter) convert(b *bytes.Buffer, n *yaml.Node, path string, depth int, aliased bool) error {
+	if err := c.spend(n, path); err != nil {
+		return err
+	}
+	if depth > yamlMaxNesting {
 		return c.fail(n, path, "document nested too deeply")
 	}
-	if _, ok := c.src.pos[path]; !ok {
-		c.src.pos[path] = position{n.Line, n.Column}
+	if !aliased {
+		if _, ok := c.src.pos[path]; !ok {
+			c.src.pos[path] = position{n.Line, n.Column}
+		}
+	}
+	child := func(token string) string {
+		if aliased {
+			return path
+		}
+		return path + "/" + token
 	}
 	switch n.Kind {
 	case yaml.AliasNode:
 		if n.Alias == nil {
 			return c.fail(n, path, "unknown YAML alias")
 		}
-		return c.convert(b, n.Alias, path, depth+1)
+		return c.convert(b, n.Alias, path, depth+1, true)
 	case yaml.DocumentNode:
 		if len(n.Content) == 0 {
 			b.WriteString("null")
 			return nil
 		}
-		return c.convert(b, n.Content[0], path, depth+1)
+		return c.convert(b, n.Content[0], path, depth+1, aliased)
 	case yaml.SequenceNode:
 		b.WriteByte('[')
 		for i, item := range n.Content {
 			if i > 0 {
 				b.WriteByte(',')
 			}
-			if err := c.convert(b, item, path+"/"+strconv.Itoa(i), depth+1); err != nil {
+			if err := c.convert(b, item, child(strconv.Itoa(i)), depth+1, aliased); err != nil {
 				return err
 			}
 		}
 		b.WriteByte(']')
 		return nil
 	case yaml.MappingNode:
-		b.WriteByte('{')
-		seen := map[string]bool{}
-		first := true
-		var members func(m *yaml.Node) error
-		members = func(m *yaml.Node) error {
-			for i := 0; i+1 < len(m.Content); i += 2 {
-				k, v := m.Content[i], m.Content[i+1]
-				if k.Kind == yaml.ScalarNode && k.Tag == "!!merge" {
-					target := v
-					if target.Kind == yaml.AliasNode {
-						target = target.Alias
-					}
-					if target == nil || target.Kind != yaml.MappingNode {
-						return c.fail(v, path, "a YAML merge key must refer to a mapping")
-					}
-					if err := members(target); err != nil {
-						return err
-					}
-					continue
-				}
-				if k.Kind == yaml.AliasNode && k.Alias != nil {
-					k = k.Alias
-				}
-				if k.Kind != yaml.ScalarNode {
-					return c.fail(k, path, "mapping keys must be scalars")
-				}
-				key := k.Value
-				if seen[key] {
-					continue // later merges never override explicit keys
-				}
-				seen[key] = true
-				if !first {
-					b.WriteByte(',')
-				}
-				first = false
-				writeJSONString(b, key)
-				b.WriteByte(':')
-				if err := c.convert(b, v, path+"/"+escapeToken(key), depth+1); err != nil {
-					return err
-				}
-			}
-			return nil
-		}
-		if err := members(n); err != nil {
+		members, err := c.members(n, path, depth, aliased)
+		if err != nil {
 			return err
+		}
+		b.WriteByte('{')
+		for i, m := range members {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			writeJSONString(b, m.key)
+			b.WriteByte(':')
+			p := path
+			if !m.aliased {
+				p = path + "/" + escapeToken(m.key)
+			}
+			if err := c.convert(b, m.value, p, depth+1, m.aliased); err != nil {
+				return err
+			}
 		}
 		b.WriteByte('}')
 		return nil
@@ -192,6 +235,87 @@ func (c *yamlConverter) convert(b *bytes.Buffer, n *yaml.Node, path string, dept
 		return c.scalar(b, n, path)
 	}
 	return c.fail(n, path, "unsupported YAML node")
+}
+
+// yamlMember is a member of a YAML mapping.
+type yamlMember struct {
+	key     string
+	value   *yaml.Node
+	aliased bool // from a mapping merged through an alias
+}
+
+func isMergeKey(k *yaml.Node) bool { return k.Kind == yaml.ScalarNode && k.Tag == "!!merge" }
+
+// members returns the members of the mapping m in document order, with merge
+// keys ("<<: *base", "<<: [*a, *b]") expanded: m's own keys win over merged
+// ones, and of the merged mappings the first that has a key wins.
+func (c *yamlConverter) members(m *yaml.Node, path string, depth int, aliased bool) ([]yamlMember, error) {
+	if err := c.spend(m, path); err != nil {
+		return nil, err
+	}
+	if depth > yamlMaxNesting {
+		return nil, c.fail(m, path, "document nested too deeply")
+	}
+	own := map[string]*yaml.Node{}
+	var out []yamlMember
+	for i := 0; i+1 < len(m.Content); i += 2 {
+		k := m.Content[i]
+		if isMergeKey(k) {
+			continue
+		}
+		if k.Kind == yaml.AliasNode && k.Alias != nil {
+			k = k.Alias
+		}
+		if k.Kind != yaml.ScalarNode {
+			return nil, c.fail(k, path, "mapping keys must be scalars")
+		}
+		if first, dup := own[k.Value]; dup {
+			p := path
+			if !aliased {
+				p = path + "/" + escapeToken(k.Value)
+			}
+			return nil, c.fail(m.Content[i], p, fmt.Sprintf("duplicate key %q (the first is at line %d)", k.Value, first.Line))
+		}
+		own[k.Value] = k
+	}
+	merged := map[string]bool{}
+	for i := 0; i+1 < len(m.Content); i += 2 {
+		k, v := m.Content[i], m.Content[i+1]
+		if !isMergeKey(k) {
+			if k.Kind == yaml.AliasNode {
+				k = k.Alias
+			}
+			out = append(out, yamlMember{key: k.Value, value: v, aliased: aliased})
+			continue
+		}
+		srcs, srcAliased := []*yaml.Node{v}, aliased
+		if v.Kind == yaml.AliasNode && v.Alias != nil {
+			v, srcAliased = v.Alias, true
+		}
+		if v.Kind == yaml.SequenceNode {
+			srcs = v.Content
+		}
+		for _, src := range srcs {
+			a := srcAliased
+			if src.Kind == yaml.AliasNode && src.Alias != nil {
+				src, a = src.Alias, true
+			}
+			if src.Kind != yaml.MappingNode {
+				return nil, c.fail(v, path, "a YAML merge key must refer to a mapping or a sequence of mappings")
+			}
+			sub, err := c.members(src, path, depth+1, a)
+			if err != nil {
+				return nil, err
+			}
+			for _, s := range sub {
+				if own[s.key] == nil && !merged[s.key] {
+					merged[s.key] = true
+					out = append(out, s)
+				}
+			}
+		}
+	}
+	return out, nil
 }
 
 func (c *yamlConverter) scalar(b *bytes.Buffer, n *yaml.Node, path string) error {
@@ -205,6 +329,10 @@ func (c *yamlConverter) scalar(b *bytes.Buffer, n *yaml.Node, path string) error
 		}
 		b.WriteString(strconv.FormatBool(v))
 	case "!!int":
+		if isJSONNumber(n.Value) {
+			b.WriteString(n.Value) // as written: 10, not 1e+01
+			return nil
+		}
 		var v int64
 		if err := n.Decode(&v); err == nil {
 			b.WriteString(strconv.FormatInt(v, 10))
@@ -224,11 +352,24 @@ func (c *yamlConverter) scalar(b *bytes.Buffer, n *yaml.Node, path string) error
 		if math.IsInf(v, 0) || math.IsNaN(v) {
 			return c.fail(n, path, fmt.Sprintf("got %s, want a finite number (JSON has no infinities or NaN)", n.Value))
 		}
-		b.WriteString(strconv.FormatFloat(v, 'g', -1, 64))
+		if isJSONNumber(n.Value) {
+			b.WriteString(n.Value) // as written: 1.0 stays 1.0, as in JSON
+		} else {
+			b.WriteString(strconv.FormatFloat(v, 'g', -1, 64))
+		}
 	default: // strings, timestamps, binary: their text
 		writeJSONString(b, n.Value)
 	}
 	return nil
+}
+
+// isJSONNumber reports whether s is a JSON number literal.
+func isJSONNumber(s string) bool {
+	if s == "" || !(s[0] == '-' || s[0] >= '0' && s[0] <= '9') {
+		return false
+	}
+	var v json.Number
+	return json.Unmarshal([]byte(s), &v) == nil
 }
 
 func writeJSONString(b *bytes.Buffer, s string) {

@@ -40,6 +40,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"go/token"
 	"io"
 	"os"
 	"path/filepath"
@@ -125,11 +126,15 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 		}
 		o.pkg = packageName(filepath.Base(abs))
 	}
+	if !token.IsIdentifier(o.pkg) || o.pkg == "_" {
+		return nil, &usageError{fmt.Sprintf("-pkg: got %q, want a Go package name", o.pkg)}
+	}
 	return o, nil
 }
 
 // packageName derives a package name from a directory name: lower case letters
-// and digits only ("my-tool" → "mytool"), not starting with a digit.
+// and digits only ("my-tool" → "mytool"), not starting with a digit, not a
+// keyword ("2fa" → "tool2fa", "type" → "tooltype").
 func packageName(dir string) string {
 	var b strings.Builder
 	for _, r := range strings.ToLower(dir) {
@@ -138,7 +143,7 @@ func packageName(dir string) string {
 		}
 	}
 	name := b.String()
-	if name == "" || unicode.IsDigit([]rune(name)[0]) {
+	if name == "" || unicode.IsDigit([]rune(name)[0]) || token.IsKeyword(name) {
 		name = "tool" + name
 	}
 	return name

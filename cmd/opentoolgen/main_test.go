@@ -1,0 +1,489 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/opentoolgen/opentoolgen/gen"
+)
+
+// The tests run the test binary itself as the command: with this variable set,
+// TestMain runs main instead of the tests (as x/tools' cmd/stringer does).
+const runAsTool = "OPENTOOLGEN_TEST_RUN_MAIN"
+
+func TestMain(m *testing.M) {
+	if os.Getenv(runAsTool) != "" {
+		main()
+		os.Exit(0) // main exits itself; in case it returns
+	}
+	os.Exit(m.Run())
+}
+
+// toolDoc is a small document using every part of the generated package:
+// parameters, a nested object, an enum, a named schema and a result.
+const toolDoc = `{
+  "opentool": "1.0.0",
+  "info": {"title": "Test tool", "version": "1.0.0"},
+  "functions": [
+    {
+      "name": "get_user",
+      "description": "Get a user",
+      "parameters": [
+        {"name": "user_id", "schema": {"type": "string"}, "required": true},
+        {"name": "fields", "schema": {"type": "array", "items": {"type": "string", "enum": ["name", "email"]}}, "required": false},
+        {"name": "filter", "schema": {"type": "object", "properties": {"active": {"type": "boolean"}}}, "required": false}
+      ],
+      "return": {"name": "user", "schema": {"$ref": "#/schemas/User"}}
+    },
+    {"name": "ping", "description": "Ping", "parameters": [], "return": null}
+  ],
+  "schemas": {
+    "User": {"type": "object", "properties": {"id": {"type": "string"}, "age": {"type": "integer"}}, "required": ["id"]}
+  }
+}
+`
+
+// toolYAML is toolDoc in YAML.
+const toolYAML = `opentool: 1.0.0
+info:
+  title: Test tool
+  version: 1.0.0
+functions:
+  - name: get_user
+    description: Get a user
+    parameters:
+      - name: user_id
+        schema: {type: string}
+        required: true
+      - name: fields
+        schema:
+          type: array
+          items: {type: string, enum: [name, email]}
+        required: false
+      - name: filter
+        schema:
+          type: object
+          properties:
+            active: {type: boolean}
+        required: false
+    return:
+      name: user
+      schema: {$ref: "#/schemas/User"}
+  - name: ping
+    description: Ping
+    parameters: []
+    return: null
+schemas:
+  User:
+    type: object
+    properties:
+      id: {type: string}
+      age: {type: integer}
+    required: [id]
+`
+
+// badDoc has three problems, reported in document order.
+const badDoc = `{
+  "opentool": "1.0.0",
+  "info": {"title": 7, "version": "1.0.0"},
+  "functions": [
+    {
+      "name": "get user",
+      "description": "d",
+      "parameters": [
+        {"name": "x", "schema": {"type": "strin"}, "required": true}
+      ],
+      "return": {"name": "r", "schema": {"$ref": "#/schemas/Nope"}}
+    }
+  ]
+}
+`
+
+var badDocWant = []string{
+	`bad.json:3:21: /info/title: got number 7, want a string`,
+	`bad.json:6:15: /functions/0/name: got "get user", want 1 to 64 characters a-z, A-Z, 0-9, _ or -`,
+	`bad.json:9:42: /functions/0/parameters/0/schema/type: got "strin", want one of boolean, integer, number, string, array, object`,
+	`bad.json:11:50: /functions/0/return/schema/$ref: got "#/schemas/Nope", want a reference to one of the document's schemas (it has none)`,
+}
+
+var generatedFiles = []string{"client.gen.go", "document.gen.go", "server.gen.go", "types.gen.go"}
+
+type result struct {
+	code           int
+	stdout, stderr string
+}
+
+// opentoolgen runs the command in dir with args.
+func opentoolgen(t *testing.T, dir string, args ...string) result {
+	t.Helper()
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(exe, args...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), runAsTool+"=1")
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	err = cmd.Run()
+	r := result{stdout: stdout.String(), stderr: stderr.String()}
+	if ee, ok := err.(*exec.ExitError); ok {
+		r.code = ee.ExitCode()
+	} else if err != nil {
+		t.Fatalf("running opentoolgen %v: %v", args, err)
+	}
+	return r
+}
+
+// want checks the exit status.
+func (r result) want(t *testing.T, code int) {
+	t.Helper()
+	if r.code != code {
+		t.Fatalf("exit status %d, want %d\nstdout:\n%s\nstderr:\n%s", r.code, code, r.stdout, r.stderr)
+	}
+}
+
+func put(t *testing.T, path, content string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// snapshot returns every file under dir with its content and modification
+// time, to tell that a run wrote nothing.
+func snapshot(t *testing.T, dir string) map[string]string {
+	t.Helper()
+	out := map[string]string{}
+	err := filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		info, err := d.Info()
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(dir, p)
+		if d.IsDir() {
+			out[rel+"/"] = ""
+			return nil
+		}
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		out[rel] = info.ModTime().Format(time.RFC3339Nano) + " " + string(data)
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+func unchanged(t *testing.T, dir string, before map[string]string) {
+	t.Helper()
+	if diff := cmp.Diff(before, snapshot(t, dir)); diff != "" {
+		t.Errorf("the run changed files in %s (-before +after):\n%s", dir, diff)
+	}
+}
+
+// expected returns what gen.Generate makes of doc, by file name.
+func expected(t *testing.T, name, doc, pkg string) map[string][]byte {
+	t.Helper()
+	res, err := gen.Generate(name, []byte(doc), gen.Options{Package: pkg})
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[string][]byte{}
+	for _, f := range res.Files {
+		out[f.Name] = f.Content
+	}
+	out["opentool.gen.json"] = res.Document
+	return out
+}
+
+func TestVersion(t *testing.T) {
+	r := opentoolgen(t, t.TempDir(), "-version")
+	r.want(t, 0)
+	if !strings.HasPrefix(r.stdout, "opentoolgen ") || r.stderr != "" {
+		t.Errorf("-version: stdout %q, stderr %q", r.stdout, r.stderr)
+	}
+}
+
+func TestUsage(t *testing.T) {
+	dir := t.TempDir()
+	put(t, filepath.Join(dir, "tool.json"), toolDoc)
+	for _, args := range [][]string{
+		{},
+		{"tool.json", "tool.json"},
+		{"-unknown", "tool.json"},
+		{"-o"},
+		{"-pkg", "1abc", "tool.json"},
+		{"-pkg", "func", "tool.json"},
+	} {
+		before := snapshot(t, dir)
+		r := opentoolgen(t, dir, args...)
+		if r.code != 2 {
+			t.Errorf("opentoolgen %q: exit status %d, want 2\nstderr:\n%s", args, r.code, r.stderr)
+		}
+		if !strings.Contains(r.stderr, "usage: opentoolgen") {
+			t.Errorf("opentoolgen %q: no usage line on stderr:\n%s", args, r.stderr)
+		}
+		if strings.Contains(r.stderr, "goroutine ") {
+			t.Errorf("opentoolgen %q: a stack trace on stderr:\n%s", args, r.stderr)
+		}
+		unchanged(t, dir, before)
+	}
+}
+
+func TestMissingInput(t *testing.T) {
+	dir := t.TempDir()
+	r := opentoolgen(t, dir, "-o", "out", "nope.json")
+	r.want(t, 1)
+	if !strings.Contains(r.stderr, "nope.json") {
+		t.Errorf("stderr does not name the file:\n%s", r.stderr)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "out")); !os.IsNotExist(err) {
+		t.Errorf("out was created: %v", err)
+	}
+}
+
+// TestGenerate generates packages from JSON and YAML, checks the files are what
+// gen.Generate makes, that only they are written, and that the packages build
+// and vet in a module that uses this working tree.
+func TestGenerate(t *testing.T) {
+	mod := t.TempDir()
+	put(t, filepath.Join(mod, "tool.json"), toolDoc)
+	put(t, filepath.Join(mod, "tool.yaml"), toolYAML)
+	// A file of the user's in an output directory is left alone.
+	put(t, filepath.Join(mod, "my-tool", "notes.txt"), "mine")
+
+	for _, c := range []struct {
+		args []string
+		dir  string // output directory
+		pkg  string // package name expected
+		doc  string // input
+	}{
+		{[]string{"-o", "my-tool", "tool.json"}, "my-tool", "mytool", toolDoc},
+		{[]string{"-o", "yamltool", "tool.yaml"}, "yamltool", "yamltool", toolYAML},
+		{[]string{"-o", "a/b/Deep.Dir", "-pkg", "deep", "tool.json"}, "a/b/Deep.Dir", "deep", toolDoc},
+		// Package names that are also imports of the generated code.
+		{[]string{"-o", "p1", "-pkg", "opentool", "tool.json"}, "p1", "opentool", toolDoc},
+		{[]string{"-o", "p2", "-pkg", "json", "tool.json"}, "p2", "json", toolDoc},
+		{[]string{"-o", "p3", "-pkg", "context", "tool.json"}, "p3", "context", toolDoc},
+		{[]string{"-o", "p4", "-pkg", "runtime", "tool.json"}, "p4", "runtime", toolDoc},
+		// Directory names that are no package names as they are.
+		{[]string{"-o", "2fa", "tool.json"}, "2fa", "tool2fa", toolDoc},
+		{[]string{"-o", "type", "tool.json"}, "type", "tooltype", toolDoc},
+	} {
+		r := opentoolgen(t, mod, c.args...)
+		r.want(t, 0)
+		if r.stdout != "" || r.stderr != "" {
+			t.Errorf("opentoolgen %q: output on success:\nstdout:\n%s\nstderr:\n%s", c.args, r.stdout, r.stderr)
+		}
+		name := c.args[len(c.args)-1]
+		want := expected(t, name, c.doc, c.pkg)
+		delete(want, "opentool.gen.json") // only with -document
+		entries, err := os.ReadDir(filepath.Join(mod, c.dir))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, e := range entries {
+			got = append(got, e.Name())
+		}
+		wantNames := slices.Clone(generatedFiles)
+		if c.dir == "my-tool" {
+			wantNames = append(wantNames, "notes.txt")
+			slices.Sort(wantNames)
+		}
+		if !slices.Equal(got, wantNames) {
+			t.Errorf("opentoolgen %q wrote %v, want %v", c.args, got, wantNames)
+		}
+		for file, content := range want {
+			data, err := os.ReadFile(filepath.Join(mod, c.dir, file))
+			if err != nil {
+				t.Error(err)
+				continue
+			}
+			if !bytes.Equal(data, content) {
+				t.Errorf("%s/%s differs from what gen.Generate makes:\n%s", c.dir, file, cmp.Diff(string(content), string(data)))
+			}
+			if !bytes.Contains(data, []byte("\npackage "+c.pkg+"\n")) {
+				t.Errorf("%s/%s: no package clause for %s", c.dir, file, c.pkg)
+			}
+		}
+	}
+	if data, _ := os.ReadFile(filepath.Join(mod, "my-tool", "notes.txt")); string(data) != "mine" {
+		t.Errorf("notes.txt changed: %q", data)
+	}
+
+	// The YAML document generates the same code as its JSON twin, but for the
+	// names of the package and of the source.
+	for _, f := range generatedFiles {
+		j, _ := os.ReadFile(filepath.Join(mod, "my-tool", f))
+		y, _ := os.ReadFile(filepath.Join(mod, "yamltool", f))
+		j = bytes.ReplaceAll(j, []byte("mytool"), []byte("yamltool"))
+		j = bytes.ReplaceAll(j, []byte("tool.json"), []byte("tool.yaml"))
+		if !bytes.Equal(j, y) {
+			t.Errorf("%s from YAML differs from JSON:\n%s", f, cmp.Diff(string(j), string(y)))
+		}
+	}
+
+	if testing.Short() {
+		return
+	}
+	buildModule(t, mod)
+}
+
+// buildModule builds and vets every package of the module in dir, which uses
+// this working tree in place of github.com/opentoolgen/opentoolgen.
+func buildModule(t *testing.T, dir string) {
+	t.Helper()
+	root, err := filepath.Abs("../..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	gomod := "module example.com/generated\n\ngo 1.26\n\n" +
+		"require github.com/opentoolgen/opentoolgen v0.0.0\n\n" +
+		"replace github.com/opentoolgen/opentoolgen => " + root + "\n"
+	put(t, filepath.Join(dir, "go.mod"), gomod)
+	sum, err := os.ReadFile(filepath.Join(root, "go.sum"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	put(t, filepath.Join(dir, "go.sum"), string(sum))
+	for _, args := range [][]string{{"build", "./..."}, {"vet", "./..."}} {
+		cmd := exec.Command("go", args...)
+		cmd.Dir = dir
+		cmd.Env = append(os.Environ(), "GOFLAGS=-mod=mod", "GOPROXY=off", "GOWORK=off")
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("go %s: %v\n%s", strings.Join(args, " "), err, out)
+		}
+	}
+}
+
+func TestCheck(t *testing.T) {
+	dir := t.TempDir()
+	put(t, filepath.Join(dir, "tool.json"), toolDoc)
+	opentoolgen(t, dir, "-o", "out", "-document", "out/opentool.json", "tool.json").want(t, 0)
+
+	check := func(wantCode int, wantStale ...string) {
+		t.Helper()
+		before := snapshot(t, dir)
+		r := opentoolgen(t, dir, "-check", "-o", "out", "-document", "out/opentool.json", "tool.json")
+		r.want(t, wantCode)
+		for _, f := range wantStale {
+			if !strings.Contains(r.stderr, f) {
+				t.Errorf("-check: stderr does not name %s:\n%s", f, r.stderr)
+			}
+		}
+		for _, f := range append(generatedFiles, "opentool.json") {
+			if !slices.Contains(wantStale, filepath.Join("out", f)) && strings.Contains(r.stderr, f) {
+				t.Errorf("-check: stderr names %s, which is fresh:\n%s", f, r.stderr)
+			}
+		}
+		unchanged(t, dir, before)
+	}
+
+	check(0) // fresh
+
+	types := filepath.Join(dir, "out", "types.gen.go")
+	data, err := os.ReadFile(types)
+	if err != nil {
+		t.Fatal(err)
+	}
+	put(t, types, string(data)+"\n// edited\n")
+	check(1, filepath.Join("out", "types.gen.go"))
+
+	if err := os.Remove(filepath.Join(dir, "out", "client.gen.go")); err != nil {
+		t.Fatal(err)
+	}
+	check(1, filepath.Join("out", "types.gen.go"), filepath.Join("out", "client.gen.go"))
+
+	// The document changed: every file is stale. Regenerating makes them fresh.
+	put(t, filepath.Join(dir, "tool.json"), strings.Replace(toolDoc, "Get a user", "Get one user", 1))
+	check(1, filepath.Join("out", "types.gen.go"), filepath.Join("out", "client.gen.go"),
+		filepath.Join("out", "document.gen.go"), filepath.Join("out", "server.gen.go"), filepath.Join("out", "opentool.json"))
+	opentoolgen(t, dir, "-o", "out", "-document", "out/opentool.json", "tool.json").want(t, 0)
+	check(0)
+
+	// Without an output directory at all.
+	r := opentoolgen(t, dir, "-check", "-o", "none", "tool.json")
+	r.want(t, 1)
+	if _, err := os.Stat(filepath.Join(dir, "none")); !os.IsNotExist(err) {
+		t.Errorf("-check created the output directory: %v", err)
+	}
+}
+
+func TestDocumentFlag(t *testing.T) {
+	dir := t.TempDir()
+	put(t, filepath.Join(dir, "tool.yaml"), toolYAML)
+	opentoolgen(t, dir, "-o", "out", "-document", "doc/tool.opentool.json", "tool.yaml").want(t, 0)
+	got, err := os.ReadFile(filepath.Join(dir, "doc", "tool.opentool.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := expected(t, "tool.yaml", toolYAML, "out")["opentool.gen.json"]
+	if !bytes.Equal(got, want) {
+		t.Errorf("-document wrote (-want +got):\n%s", cmp.Diff(string(want), string(got)))
+	}
+	var v map[string]any
+	if err := json.Unmarshal(got, &v); err != nil || v["opentool"] != "1.0.0" {
+		t.Errorf("-document: not the OpenTool document: %v\n%s", err, got)
+	}
+}
+
+// TestBadDocument checks that a document with problems prints all of them,
+// each at its place, and writes nothing.
+func TestBadDocument(t *testing.T) {
+	dir := t.TempDir()
+	put(t, filepath.Join(dir, "bad.json"), badDoc)
+	put(t, filepath.Join(dir, "bad.yaml"), "opentool: 1.0.0\ninfo:\n  title: [unclosed\n")
+	put(t, filepath.Join(dir, "existing", "types.gen.go"), "package existing\n")
+
+	for _, c := range []struct {
+		args []string
+		want []string
+	}{
+		{[]string{"-o", "out", "bad.json"}, badDocWant},
+		{[]string{"-o", "out", "-document", "doc.json", "bad.json"}, badDocWant},
+		{[]string{"-o", "existing", "bad.json"}, badDocWant},
+		{[]string{"-check", "-o", "existing", "bad.json"}, badDocWant},
+		{[]string{"-o", "out", "bad.yaml"}, nil},
+	} {
+		before := snapshot(t, dir)
+		r := opentoolgen(t, dir, c.args...)
+		r.want(t, 1)
+		if r.stdout != "" {
+			t.Errorf("opentoolgen %q: stdout %q", c.args, r.stdout)
+		}
+		lines := strings.Split(strings.TrimSuffix(r.stderr, "\n"), "\n")
+		if c.want != nil {
+			if diff := cmp.Diff(c.want, lines); diff != "" {
+				t.Errorf("opentoolgen %q: stderr (-want +got):\n%s", c.args, diff)
+			}
+		} else if len(lines) != 1 || !strings.HasPrefix(lines[0], "bad.yaml:") {
+			t.Errorf("opentoolgen %q: want one bad.yaml:line:col: message, got:\n%s", c.args, r.stderr)
+		}
+		unchanged(t, dir, before)
+	}
+	for _, f := range []string{"out", "doc.json"} {
+		if _, err := os.Stat(filepath.Join(dir, f)); !os.IsNotExist(err) {
+			t.Errorf("%s was created: %v", f, err)
+		}
+	}
+}
