@@ -1289,10 +1289,7 @@ func (b *oaBuilder) operation(method, p string, item *openapi3.PathItem, op *ope
 		}
 		jsonName := argName(prm.Name, in)
 		goName := fieldNames.take(goNameOr(jsonName, "Arg"))
-		hint := goName
-		if b.types.has(hint) {
-			hint = fn.GoName + goName
-		}
+		hint := fn.GoName + goName
 		pt := b.conv(schema, sloc, hint, "the "+strconv.Quote(prm.Name)+" parameter of "+strconv.Quote(name))
 		f := &Field{Name: goName, JSONName: jsonName, Doc: prm.Description, Required: prm.Required || in == InPath}
 		f.Doc = joinDoc(f.Doc, pt.note)
@@ -1507,10 +1504,7 @@ func (b *oaBuilder) requestBody(fn *Function, rb *openapi3.RequestBody, loc oaLo
 	for _, mb := range members {
 		jsonName := argName(mb.name, "body")
 		goName := fieldNames.take(goNameOr(jsonName, "Field"))
-		hint := goName
-		if b.types.has(hint) {
-			hint = fn.GoName + goName
-		}
+		hint := fn.GoName + goName
 		pt := b.conv(mb.sr, mb.loc, hint, "the "+strconv.Quote(mb.name)+" member of the request body of "+strconv.Quote(fn.Name))
 		f := &Field{Name: goName, JSONName: jsonName, Required: mb.req && rb.Required}
 		if mb.sr != nil && mb.sr.Value != nil && mb.sr.Ref == "" {

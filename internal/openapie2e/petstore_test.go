@@ -5,6 +5,7 @@
 package openapie2e
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -29,6 +30,8 @@ type exchange struct {
 	contentType         string
 	status              int
 	response            string
+	responseType        string                                           // default application/json
+	inspect             func(t *testing.T, r *http.Request, body []byte) // instead of the body check
 }
 
 // fakeAPI answers the expected exchanges in order and records mismatches.
@@ -68,12 +71,21 @@ func (f *fakeAPI) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		check("header "+k, r.Header.Get(k), v)
 	}
 	check("cookie", r.Header.Get("Cookie"), ex.cookie)
-	check("body", string(body), ex.body)
-	if ex.contentType != "" || len(body) > 0 {
-		check("content type", r.Header.Get("Content-Type"), ex.contentType)
+	if ex.inspect != nil {
+		r.Body = io.NopCloser(bytes.NewReader(body))
+		ex.inspect(f.t, r, body)
+	} else {
+		check("body", string(body), ex.body)
+		if ex.contentType != "" || len(body) > 0 {
+			check("content type", r.Header.Get("Content-Type"), ex.contentType)
+		}
 	}
 	if ex.response != "" {
-		w.Header().Set("Content-Type", "application/json")
+		ct := ex.responseType
+		if ct == "" {
+			ct = "application/json"
+		}
+		w.Header().Set("Content-Type", ct)
 	}
 	w.WriteHeader(ex.status)
 	io.WriteString(w, ex.response)
