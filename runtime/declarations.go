@@ -3,6 +3,7 @@ package runtime
 import (
 	"encoding/json"
 	"sort"
+	"strings"
 )
 
 // FunctionDeclaration is a function as an LLM function-calling declaration, the
@@ -41,14 +42,9 @@ func parametersSchema(doc *OpenTool, f *Function) json.RawMessage {
 	c := &declConverter{doc: doc, used: map[string]bool{}}
 	s := declSchema{Type: TypeObject, Properties: Schemas{}}
 	for _, p := range f.Parameters {
-		ps := c.convert(p.Schema)
-		if p.Description != "" && (ps == nil || ps.Description == "") {
-			if ps == nil {
-				ps = &Schema{}
-			}
-			cp := *ps
-			cp.Description = p.Description
-			ps = &cp
+		ps := c.convertOrAny(p.Schema)
+		if p.Description != "" && ps.Description == "" {
+			ps.Description = p.Description // ps is a copy
 		}
 		s.Properties = append(s.Properties, NamedSchema{Name: p.Name, Schema: ps})
 		if p.Required {
@@ -71,7 +67,7 @@ func parametersSchema(doc *OpenTool, f *Function) json.RawMessage {
 		for _, n := range next {
 			done[n] = true
 			if def := doc.Schemas.Get(n); def != nil {
-				s.Defs = append(s.Defs, NamedSchema{Name: n, Schema: c.convert(def)})
+				s.Defs = append(s.Defs, NamedSchema{Name: n, Schema: c.convertOrAny(def)})
 			}
 		}
 	}
@@ -97,14 +93,14 @@ func (c *declConverter) convert(s *Schema) *Schema {
 	if s.Ref != "" {
 		if name, ok := RefName(s.Ref); ok {
 			c.used[name] = true
-			cp.Ref = "#/$defs/" + escapePointer(name)
+			cp.Ref = defsRef(name)
 		}
 		return &cp
 	}
 	if len(s.Properties) > 0 {
 		cp.Properties = make(Schemas, len(s.Properties))
 		for i, p := range s.Properties {
-			cp.Properties[i] = NamedSchema{Name: p.Name, Schema: c.convert(p.Schema)}
+			cp.Properties[i] = NamedSchema{Name: p.Name, Schema: c.convertOrAny(p.Schema)}
 		}
 	}
 	cp.Items = c.convert(s.Items)
@@ -120,9 +116,39 @@ func (c *declConverter) convertAll(list []*Schema) []*Schema {
 	}
 	out := make([]*Schema, len(list))
 	for i, s := range list {
-		out[i] = c.convert(s)
+		out[i] = c.convertOrAny(s)
 	}
 	return out
+}
+
+// convertOrAny is convert, with a missing schema (JSON null, which is not a
+// schema) as {}, which allows any value.
+func (c *declConverter) convertOrAny(s *Schema) *Schema {
+	if s == nil {
+		return &Schema{}
+	}
+	return c.convert(s)
+}
+
+// defsRef returns the reference to $defs entry name: a URI fragment holding a
+// JSON pointer, so "~" and "/" are escaped as ~0 and ~1 and then every byte that
+// a URI fragment cannot hold as is ("%", " ", "#", non-ASCII, …) is
+// percent-encoded.
+func defsRef(name string) string {
+	const hex = "0123456789ABCDEF"
+	p := escapePointer(name)
+	b := []byte("#/$defs/")
+	for i := 0; i < len(p); i++ {
+		c := p[i]
+		switch {
+		case 'a' <= c && c <= 'z', 'A' <= c && c <= 'Z', '0' <= c && c <= '9',
+			strings.IndexByte("-._~!$&'()*+,;=:@/?", c) >= 0:
+			b = append(b, c)
+		default:
+			b = append(b, '%', hex[c>>4], hex[c&15])
+		}
+	}
+	return string(b)
 }
 
 func escapePointer(s string) string {

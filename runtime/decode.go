@@ -2,6 +2,7 @@ package runtime
 
 import (
 	"encoding/json"
+	"fmt"
 	"math"
 	"strconv"
 	"strings"
@@ -21,8 +22,10 @@ type Decoder struct {
 	pos        int
 	path       []pathSeg
 	violations []Violation
-	broken     bool // syntax error: every further read is a no-op
-	key        []byte
+	depth      int    // containers open (Object, Array)
+	broken     bool   // syntax error: every further read is a no-op
+	key        []byte // the current member's key: a view of data or of keyBuf
+	keyBuf     []byte // the unescaped key when it has escapes
 	scratch    []byte
 	stack      []byte
 }
@@ -35,6 +38,12 @@ type pathSeg struct {
 // maxDepth bounds how deep generated decoders may descend (recursive types).
 const maxDepth = 1000
 
+// maxSkipDepth bounds the nesting of the values Skip, Raw and Any accept,
+// counting the containers the generated decoder is in (Object, Array). It is
+// encoding/json's limit, so that the Decoder accepts exactly the documents
+// encoding/json accepts and Any can decode whatever Raw returns.
+const maxSkipDepth = 10000
+
 var decoderPool = sync.Pool{New: func() any { return new(Decoder) }}
 
 // Decode decodes the raw arguments object of a call into *v with fn, a generated
@@ -43,7 +52,7 @@ var decoderPool = sync.Pool{New: func() any { return new(Decoder) }}
 func Decode[T any](raw []byte, v *T, fn func(*Decoder, *T)) error {
 	d := decoderPool.Get().(*Decoder)
 	d.reset(raw)
-	if len(raw) == 0 || isNull(raw) {
+	if isEmptyArgs(raw) {
 		d.data, d.pos = emptyObject, 0
 	}
 	fn(d, v)
@@ -62,12 +71,45 @@ func Decode[T any](raw []byte, v *T, fn func(*Decoder, *T)) error {
 	return err
 }
 
+// isEmptyArgs reports whether raw is empty, JSON whitespace, or null (with
+// JSON whitespace around it).
+func isEmptyArgs(raw []byte) bool {
+	i, j := 0, len(raw)
+	for i < j && isSpace(raw[i]) {
+		i++
+	}
+	for j > i && isSpace(raw[j-1]) {
+		j--
+	}
+	return i == j || string(raw[i:j]) == "null"
+}
+
+func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\r' || c == '\n' }
+
+// maxPooledBuf is the largest buffer a pooled Decoder keeps between calls.
+const maxPooledBuf = 64 << 10
+
 func (d *Decoder) reset(data []byte) {
-	d.data, d.pos, d.broken = data, 0, false
+	d.data, d.pos, d.depth, d.broken = data, 0, 0, false
+	d.key = nil
+	clear(d.path)
 	d.path = d.path[:0]
+	clear(d.violations)
 	d.violations = d.violations[:0]
 	if cap(d.violations) > 64 {
 		d.violations = nil
+	}
+	if cap(d.path) > 64 {
+		d.path = nil
+	}
+	if cap(d.keyBuf) > maxPooledBuf {
+		d.keyBuf = nil
+	}
+	if cap(d.scratch) > maxPooledBuf {
+		d.scratch = nil
+	}
+	if cap(d.stack) > maxPooledBuf {
+		d.stack = nil
 	}
 }
 
@@ -75,10 +117,12 @@ func (d *Decoder) reset(data []byte) {
 func (d *Decoder) Violations() []Violation { return d.violations }
 
 // Push enters member key of the current object (for the paths of violations).
+// Beyond maxDepth levels the Decoder records a violation and stops reading, so
+// that the generated decoder of a recursive type unwinds.
 func (d *Decoder) Push(key string) {
 	d.path = append(d.path, pathSeg{key: key, index: -1})
 	if len(d.path) > maxDepth {
-		d.syntax("arguments nested deeper than " + strconv.Itoa(maxDepth) + " levels")
+		d.tooDeep(maxDepth)
 	}
 }
 
@@ -86,8 +130,16 @@ func (d *Decoder) Push(key string) {
 func (d *Decoder) PushIndex(i int) {
 	d.path = append(d.path, pathSeg{index: i})
 	if len(d.path) > maxDepth {
-		d.syntax("arguments nested deeper than " + strconv.Itoa(maxDepth) + " levels")
+		d.tooDeep(maxDepth)
 	}
+}
+
+func (d *Decoder) tooDeep(limit int) {
+	if d.broken {
+		return
+	}
+	d.violations = append(d.violations, Violation{Path: d.Path(), Message: "arguments nested deeper than " + strconv.Itoa(limit) + " levels"})
+	d.broken = true
 }
 
 // Pop leaves the member or element entered last.
@@ -99,16 +151,25 @@ func (d *Decoder) Pop() {
 
 // Path returns the JSON pointer of the current position.
 func (d *Decoder) Path() string {
-	var b strings.Builder
+	var b []byte
 	for _, s := range d.path {
-		b.WriteByte('/')
+		b = append(b, '/')
 		if s.index >= 0 {
-			b.WriteString(strconv.Itoa(s.index))
-		} else {
-			b.WriteString(strings.NewReplacer("~", "~0", "/", "~1").Replace(s.key))
+			b = strconv.AppendInt(b, int64(s.index), 10)
+			continue
+		}
+		for i := 0; i < len(s.key); i++ {
+			switch c := s.key[i]; c {
+			case '~':
+				b = append(b, '~', '0')
+			case '/':
+				b = append(b, '~', '1')
+			default:
+				b = append(b, c)
+			}
 		}
 	}
-	return b.String()
+	return string(b)
 }
 
 // Invalid records a violation at the current position.
@@ -129,8 +190,17 @@ func (d *Decoder) Missing(name string) {
 // NotInEnum records that v is not one of the allowed values (a ready-made list
 // such as `"celsius", "fahrenheit"`).
 func (d *Decoder) NotInEnum(v any, allowed string) {
-	b, _ := json.Marshal(v)
-	d.Invalid("got " + string(b) + ", want one of " + allowed)
+	if d.broken {
+		return
+	}
+	var b strings.Builder
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if enc.Encode(v) != nil {
+		b.Reset()
+		fmt.Fprint(&b, v)
+	}
+	d.Invalid("got " + strings.TrimSuffix(b.String(), "\n") + ", want one of " + allowed)
 }
 
 func (d *Decoder) syntax(msg string) {
@@ -152,7 +222,8 @@ func (d *Decoder) ws() {
 	}
 }
 
-// peek returns the first byte of the next value, or 0 at the end.
+// peek returns the first byte of the next value, or 0 (after recording a
+// syntax error) at the end of the input or at a byte no value starts with.
 func (d *Decoder) peek() byte {
 	if d.broken {
 		return 0
@@ -162,7 +233,13 @@ func (d *Decoder) peek() byte {
 		d.syntax("unexpected end of input")
 		return 0
 	}
-	return d.data[d.pos]
+	c := d.data[d.pos]
+	switch c {
+	case '{', '[', '"', 't', 'f', 'n', '-', '0', '1', '2', '3', '4', '5', '6', '7', '8', '9':
+		return c
+	}
+	d.syntax("want a value")
+	return 0
 }
 
 func kindOf(c byte) string {
@@ -224,6 +301,7 @@ func (d *Decoder) Object() bool {
 		return false
 	}
 	d.pos++
+	d.depth++
 	return true
 }
 
@@ -234,6 +312,9 @@ func (d *Decoder) Next() bool {
 	if d.broken {
 		return false
 	}
+	// Right after Object the previous byte is the '{'; after a member's value it
+	// is the value's last byte, which is never '{'.
+	first := d.pos > 0 && d.data[d.pos-1] == '{'
 	d.ws()
 	if d.pos >= len(d.data) {
 		d.syntax("unexpected end of input in an object")
@@ -242,9 +323,14 @@ func (d *Decoder) Next() bool {
 	c := d.data[d.pos]
 	if c == '}' {
 		d.pos++
+		d.depth--
 		return false
 	}
-	if c == ',' {
+	if !first {
+		if c != ',' {
+			d.syntax("want ',' or '}' after an object member")
+			return false
+		}
 		d.pos++
 		d.ws()
 	}
@@ -252,11 +338,9 @@ func (d *Decoder) Next() bool {
 		d.syntax("want a member name")
 		return false
 	}
-	k, ok := d.readString(d.key[:0])
-	if !ok {
+	if !d.readKey() {
 		return false
 	}
-	d.key = k
 	d.ws()
 	if d.pos >= len(d.data) || d.data[d.pos] != ':' {
 		d.syntax("want ':' after a member name")
@@ -269,6 +353,30 @@ func (d *Decoder) Next() bool {
 // Key returns the key of the current member (valid until the next call of Next).
 func (d *Decoder) Key() []byte { return d.key }
 
+// readKey reads the member name at d.pos into d.key: a view of the input when
+// it has no escapes, else unescaped into keyBuf.
+func (d *Decoder) readKey() bool {
+	start := d.pos + 1
+	for i := start; i < len(d.data); i++ {
+		switch b := d.data[i]; {
+		case b == '"':
+			d.key = d.data[start:i]
+			d.pos = i + 1
+			return true
+		case b == '\\' || b < 0x20 || b >= 0x80:
+			k, ok := d.readString(d.keyBuf[:0])
+			if !ok {
+				return false
+			}
+			d.keyBuf, d.key = k, k
+			return true
+		}
+	}
+	d.pos = len(d.data)
+	d.syntax("unterminated string")
+	return false
+}
+
 // Array starts reading an array; see Object.
 func (d *Decoder) Array() bool {
 	c := d.peek()
@@ -277,6 +385,7 @@ func (d *Decoder) Array() bool {
 		return false
 	}
 	d.pos++
+	d.depth++
 	return true
 }
 
@@ -286,17 +395,29 @@ func (d *Decoder) NextItem() bool {
 	if d.broken {
 		return false
 	}
+	first := d.pos > 0 && d.data[d.pos-1] == '[' // see Next
 	d.ws()
 	if d.pos >= len(d.data) {
 		d.syntax("unexpected end of input in an array")
 		return false
 	}
-	switch d.data[d.pos] {
-	case ']':
+	c := d.data[d.pos]
+	if c == ']' {
 		d.pos++
+		d.depth--
 		return false
-	case ',':
+	}
+	if !first {
+		if c != ',' {
+			d.syntax("want ',' or ']' after an array element")
+			return false
+		}
 		d.pos++
+		d.ws()
+		if d.pos < len(d.data) && d.data[d.pos] == ']' {
+			d.syntax("want a value")
+			return false
+		}
 	}
 	return true
 }
@@ -389,8 +510,12 @@ func (d *Decoder) readString(dst []byte) ([]byte, bool) {
 			}
 			i++
 		case c < utf8.RuneSelf:
-			dst = append(dst, c)
-			i++
+			j := i + 1
+			for j < len(d.data) && d.data[j] >= 0x20 && d.data[j] < utf8.RuneSelf && d.data[j] != '"' && d.data[j] != '\\' {
+				j++
+			}
+			dst = append(dst, d.data[i:j]...)
+			i = j
 		default:
 			r, size := utf8.DecodeRune(d.data[i:])
 			if r == utf8.RuneError && size == 1 {
@@ -431,42 +556,146 @@ func (d *Decoder) hex4(i int) (rune, int) {
 
 // number reads a JSON number literal and returns it.
 func (d *Decoder) number() ([]byte, bool) {
+	data := d.data
 	start := d.pos
 	i := start
-	if i < len(d.data) && d.data[i] == '-' {
+	if i < len(data) && data[i] == '-' {
 		i++
 	}
-	digits := func() int {
-		n := 0
-		for i < len(d.data) && d.data[i] >= '0' && d.data[i] <= '9' {
+	switch {
+	case i < len(data) && data[i] == '0':
+		i++
+	case i < len(data) && data[i] >= '1' && data[i] <= '9':
+		i++
+		for i < len(data) && data[i] >= '0' && data[i] <= '9' {
 			i++
-			n++
 		}
-		return n
-	}
-	if n := digits(); n == 0 || (n > 1 && d.data[start] == '0') || (n > 1 && d.data[start] == '-' && d.data[start+1] == '0') {
+	default:
+		d.pos = i
 		d.syntax("invalid number")
 		return nil, false
 	}
-	if i < len(d.data) && d.data[i] == '.' {
+	if i < len(data) && data[i] == '.' {
 		i++
-		if digits() == 0 {
+		j := i
+		for i < len(data) && data[i] >= '0' && data[i] <= '9' {
+			i++
+		}
+		if i == j {
+			d.pos = i
 			d.syntax("invalid number")
 			return nil, false
 		}
 	}
-	if i < len(d.data) && (d.data[i] == 'e' || d.data[i] == 'E') {
+	if i < len(data) && (data[i] == 'e' || data[i] == 'E') {
 		i++
-		if i < len(d.data) && (d.data[i] == '+' || d.data[i] == '-') {
+		if i < len(data) && (data[i] == '+' || data[i] == '-') {
 			i++
 		}
-		if digits() == 0 {
+		j := i
+		for i < len(data) && data[i] >= '0' && data[i] <= '9' {
+			i++
+		}
+		if i == j {
+			d.pos = i
 			d.syntax("invalid number")
 			return nil, false
 		}
 	}
 	d.pos = i
-	return d.data[start:i], true
+	return data[start:i], true
+}
+
+// integer returns the value of lit, a valid JSON number literal, when it is an
+// integer: its sign and magnitude, exactly (5.0, 1e3 and 12.5e1 are integers).
+// integral is false for a number with a fractional part; overflow is true for
+// an integer whose magnitude does not fit in a uint64.
+func integer(lit []byte) (neg bool, mag uint64, integral, overflow bool) {
+	i := 0
+	if lit[0] == '-' {
+		neg = true
+		i++
+	}
+	// Fast path: plain digits that cannot overflow.
+	if n := len(lit) - i; n <= 19 {
+		var m uint64
+		j := i
+		for ; j < len(lit) && lit[j] >= '0' && lit[j] <= '9'; j++ {
+			m = m*10 + uint64(lit[j]-'0')
+		}
+		if j == len(lit) {
+			return neg, m, true, false
+		}
+	}
+	// The digits of the integer and fractional parts, and the exponent.
+	intStart := i
+	for i < len(lit) && lit[i] >= '0' && lit[i] <= '9' {
+		i++
+	}
+	intEnd := i
+	fracStart, fracEnd := i, i
+	if i < len(lit) && lit[i] == '.' {
+		i++
+		fracStart = i
+		for i < len(lit) && lit[i] >= '0' && lit[i] <= '9' {
+			i++
+		}
+		fracEnd = i
+	}
+	exp := 0
+	if i < len(lit) && (lit[i] == 'e' || lit[i] == 'E') {
+		i++
+		expNeg := false
+		if lit[i] == '+' || lit[i] == '-' {
+			expNeg = lit[i] == '-'
+			i++
+		}
+		for ; i < len(lit); i++ {
+			if exp < 1e9 { // beyond, the value overflows or is not an integer anyway
+				exp = exp*10 + int(lit[i]-'0')
+			}
+		}
+		if expNeg {
+			exp = -exp
+		}
+	}
+	// digit(k) is the k-th digit of the integer part followed by the fraction.
+	nInt, nFrac := intEnd-intStart, fracEnd-fracStart
+	digit := func(k int) byte {
+		if k < nInt {
+			return lit[intStart+k]
+		}
+		return lit[fracStart+k-nInt]
+	}
+	first, last := 0, nInt+nFrac // the significant digits: [first, last)
+	for first < last && digit(first) == '0' {
+		first++
+	}
+	if first == last {
+		return neg, 0, true, false // zero
+	}
+	for digit(last-1) == '0' {
+		last--
+	}
+	// The value is digits[first:last] × 10^e10.
+	e10 := exp - nFrac + (nInt + nFrac - last)
+	if e10 < 0 {
+		return neg, 0, false, false
+	}
+	if last-first+e10 > 20 {
+		return neg, 0, true, true
+	}
+	for k := first; k < last+e10; k++ {
+		c := uint64(0)
+		if k < last {
+			c = uint64(digit(k) - '0')
+		}
+		if mag > (math.MaxUint64-c)/10 {
+			return neg, 0, true, true
+		}
+		mag = mag*10 + c
+	}
+	return neg, mag, true, false
 }
 
 // Int reads an integer that fits in int64. A number with a fraction or exponent
@@ -481,18 +710,17 @@ func (d *Decoder) Int() (int64, bool) {
 	if !ok {
 		return 0, false
 	}
-	if n, err := strconv.ParseInt(string(lit), 10, 64); err == nil {
-		return n, true
-	}
-	f, err := strconv.ParseFloat(string(lit), 64)
-	if err == nil && f == math.Trunc(f) && f >= -(1<<63) && f < 1<<63 {
-		return int64(f), true
-	}
-	if err == nil && f == math.Trunc(f) {
-		d.Invalid("got " + string(lit) + ", want an integer within the range of int64")
-	} else {
+	neg, mag, integral, overflow := integer(lit)
+	switch {
+	case !integral:
 		d.Invalid("got " + string(lit) + ", want integer")
+		return 0, false
+	case !overflow && !neg && mag <= math.MaxInt64:
+		return int64(mag), true
+	case !overflow && neg && mag <= 1<<63:
+		return int64(-mag), true
 	}
+	d.Invalid("got " + string(lit) + ", want an integer within the range of int64")
 	return 0, false
 }
 
@@ -518,12 +746,13 @@ func (d *Decoder) Uint() (uint64, bool) {
 	if !ok {
 		return 0, false
 	}
-	if n, err := strconv.ParseUint(string(lit), 10, 64); err == nil {
-		return n, true
-	}
-	f, err := strconv.ParseFloat(string(lit), 64)
-	if err == nil && f == math.Trunc(f) && f >= 0 && f < 1<<64 {
-		return uint64(f), true
+	neg, mag, integral, overflow := integer(lit)
+	switch {
+	case !integral:
+		d.Invalid("got " + string(lit) + ", want integer")
+		return 0, false
+	case !overflow && (!neg || mag == 0):
+		return mag, true
 	}
 	d.Invalid("got " + string(lit) + ", want a non-negative integer within the range of uint64")
 	return 0, false
@@ -589,7 +818,8 @@ func (d *Decoder) Any(v any) bool {
 }
 
 // Skip skips the next value, checking its syntax. It does not recurse: nesting
-// is tracked on a stack of open containers.
+// is tracked on a stack of open containers, and limited to maxSkipDepth levels
+// like encoding/json's.
 func (d *Decoder) Skip() {
 	stack := d.stack[:0]
 	defer func() { d.stack = stack[:0] }()
@@ -601,6 +831,10 @@ func (d *Decoder) Skip() {
 		}
 		switch c {
 		case '{', '[':
+			if d.depth+len(stack) >= maxSkipDepth {
+				d.tooDeep(maxSkipDepth)
+				return
+			}
 			d.pos++
 			d.ws()
 			if d.pos < len(d.data) && d.data[d.pos] == c+2 { // '}' or ']'
@@ -613,7 +847,7 @@ func (d *Decoder) Skip() {
 			}
 			continue
 		case '"':
-			if _, ok := d.readString(d.scratch[:0]); !ok {
+			if !d.skipString() {
 				return
 			}
 		case 't':
@@ -663,7 +897,7 @@ func (d *Decoder) skipKey() bool {
 		d.syntax("want a member name")
 		return false
 	}
-	if _, ok := d.readString(d.scratch[:0]); !ok {
+	if !d.skipString() {
 		return false
 	}
 	d.ws()
@@ -673,4 +907,42 @@ func (d *Decoder) skipKey() bool {
 	}
 	d.pos++
 	return true
+}
+
+// skipString skips the string at d.pos (which is '"'), checking its syntax.
+func (d *Decoder) skipString() bool {
+	data := d.data
+	for i := d.pos + 1; i < len(data); i++ {
+		switch c := data[i]; {
+		case c == '"':
+			d.pos = i + 1
+			return true
+		case c < 0x20:
+			d.pos = i
+			d.syntax("control character in a string")
+			return false
+		case c == '\\':
+			i++
+			if i >= len(data) {
+				break
+			}
+			switch data[i] {
+			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+			case 'u':
+				if _, n := d.hex4(i + 1); n < 0 {
+					d.pos = i
+					d.syntax("invalid \\u escape")
+					return false
+				}
+				i += 4
+			default:
+				d.pos = i
+				d.syntax("invalid escape in a string")
+				return false
+			}
+		}
+	}
+	d.pos = len(data)
+	d.syntax("unterminated string")
+	return false
 }

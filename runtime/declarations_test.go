@@ -1,0 +1,263 @@
+package runtime_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/santhosh-tekuri/jsonschema/v6"
+
+	"github.com/opentoolgen/opentoolgen/runtime"
+)
+
+// declDoc has every kind of parameter a declaration carries: required and
+// optional, described or not, without a schema, references to a schema that
+// references another, to a recursive schema and to schemas with odd names, and
+// a streaming function.
+const declDoc = `{
+	"opentool": "1.0.0",
+	"info": {"title": "t", "version": "1"},
+	"functions": [
+		{
+			"name": "plain",
+			"description": "Plain parameters.",
+			"parameters": [
+				{"name": "city", "description": "The city.", "schema": {"type": "string"}, "required": true},
+				{"name": "days", "schema": {"type": "integer", "minimum": 1}, "required": false},
+				{"name": "unit", "description": "Overridden.", "schema": {"type": "string", "description": "Own.", "enum": ["c", "f"]}, "required": false},
+				{"name": "anything", "description": "No schema.", "required": false},
+				{"name": "bare", "required": false}
+			]
+		},
+		{
+			"name": "refs",
+			"description": "References.",
+			"parameters": [
+				{"name": "order", "description": "The order.", "schema": {"$ref": "#/schemas/Order"}, "required": true},
+				{"name": "tree", "schema": {"$ref": "#/schemas/Tree"}, "required": true},
+				{"name": "odd", "schema": {"$ref": "#/schemas/a~1b~0c%d e#é"}, "required": false},
+				{"name": "again", "schema": {"type": "array", "items": {"$ref": "#/schemas/Item"}}, "required": false}
+			]
+		},
+		{
+			"name": "ticks",
+			"description": "A streaming function.",
+			"parameters": [{"name": "n", "schema": {"type": "integer"}, "required": true}],
+			"stream": {"data": {"name": "tick", "schema": {"type": "integer"}}}
+		},
+		{"name": "none", "description": "", "parameters": []}
+	],
+	"schemas": {
+		"Tree": {"type": "object", "properties": {
+			"value": {"$ref": "#/schemas/Item"},
+			"children": {"type": "array", "items": {"$ref": "#/schemas/Tree"}}
+		}, "required": ["value"]},
+		"Unused": {"type": "string"},
+		"Order": {"type": "object", "properties": {
+			"item": {"$ref": "#/schemas/Item"},
+			"qty": {"type": "integer"},
+			"meta": {"type": "object", "additionalProperties": {"$ref": "#/schemas/a~1b~0c%d e#é"}}
+		}, "required": ["item"]},
+		"Item": {"type": "object", "properties": {"name": {"type": "string"}}, "required": ["name"]},
+		"a/b~c%d e#é": {"type": "string", "enum": ["x"]}
+	}
+}`
+
+func declLoad(t *testing.T) *runtime.OpenTool {
+	t.Helper()
+	var doc runtime.OpenTool
+	if err := json.Unmarshal([]byte(declDoc), &doc); err != nil {
+		t.Fatal(err)
+	}
+	return &doc
+}
+
+func TestDeclarations(t *testing.T) {
+	doc := declLoad(t)
+	before, _ := json.Marshal(doc)
+	decls := runtime.Declarations(doc)
+	if after, _ := json.Marshal(doc); !bytes.Equal(before, after) {
+		t.Errorf("Declarations changed the document:\n%s\n%s", before, after)
+	}
+
+	const (
+		item  = `"Item":{"type":"object","properties":{"name":{"type":"string"}},"required":["name"]}`
+		order = `"Order":{"type":"object","properties":{"item":{"$ref":"#/$defs/Item"},"qty":{"type":"integer"},"meta":{"type":"object","additionalProperties":{"$ref":"#/$defs/a~1b~0c%25d%20e%23%C3%A9"}}},"required":["item"]}`
+		tree  = `"Tree":{"type":"object","properties":{"value":{"$ref":"#/$defs/Item"},"children":{"type":"array","items":{"$ref":"#/$defs/Tree"}}},"required":["value"]}`
+		odd   = `"a/b~c%d e#é":{"type":"string","enum":["x"]}`
+	)
+	want := []runtime.FunctionDeclaration{
+		{Name: "plain", Description: "Plain parameters.", Parameters: json.RawMessage(`{"type":"object","properties":{` +
+			`"city":{"type":"string","description":"The city."},` +
+			`"days":{"type":"integer","minimum":1},` +
+			`"unit":{"type":"string","description":"Own.","enum":["c","f"]},` +
+			`"anything":{"description":"No schema."},` +
+			`"bare":{}` +
+			`},"required":["city"]}`)},
+		{Name: "refs", Description: "References.", Parameters: json.RawMessage(`{"type":"object","properties":{` +
+			`"order":{"$ref":"#/$defs/Order","description":"The order."},` +
+			`"tree":{"$ref":"#/$defs/Tree"},` +
+			`"odd":{"$ref":"#/$defs/a~1b~0c%25d%20e%23%C3%A9"},` +
+			`"again":{"type":"array","items":{"$ref":"#/$defs/Item"}}` +
+			`},"required":["order","tree"],"$defs":{` + item + `,` + order + `,` + tree + `,` + odd + `}}`)},
+		{Name: "ticks", Description: "A streaming function.", Parameters: json.RawMessage(`{"type":"object","properties":{"n":{"type":"integer"}},"required":["n"]}`)},
+		{Name: "none", Parameters: json.RawMessage(`{"type":"object","properties":{}}`)},
+	}
+	if len(decls) != len(want) {
+		t.Fatalf("%d declarations, want %d", len(decls), len(want))
+	}
+	for i := range want {
+		got, w := decls[i], want[i]
+		if got.Name != w.Name || got.Description != w.Description {
+			t.Errorf("declaration %d = %q %q, want %q %q", i, got.Name, got.Description, w.Name, w.Description)
+		}
+		if !json.Valid(w.Parameters) {
+			t.Fatalf("%s: the wanted parameters are not JSON", w.Name)
+		}
+		if string(got.Parameters) != string(w.Parameters) {
+			t.Errorf("%s: parameters\n got %s\nwant %s", w.Name, got.Parameters, w.Parameters)
+		}
+	}
+
+	// The wire form chat APIs take.
+	b, err := json.Marshal(decls[3])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := `{"name":"none","parameters":{"type":"object","properties":{}}}`; string(b) != want {
+		t.Errorf("JSON = %s, want %s", b, want)
+	}
+}
+
+func TestDeclarationsEmpty(t *testing.T) {
+	if got := runtime.Declarations(nil); got != nil {
+		t.Errorf("Declarations(nil) = %v, want nil", got)
+	}
+	if got := runtime.Declarations(&runtime.OpenTool{}); len(got) != 0 {
+		t.Errorf("Declarations(no functions) = %v, want none", got)
+	}
+}
+
+// TestDeclarationsAreJSONSchema compiles each declaration's parameters with a
+// JSON Schema (2020-12) validator, which checks them against the metaschema and
+// resolves every reference, and validates arguments with them.
+func TestDeclarationsAreJSONSchema(t *testing.T) {
+	decls := runtime.Declarations(declLoad(t))
+	schemas := map[string]*jsonschema.Schema{}
+	for _, d := range decls {
+		var shape struct {
+			Type       string                     `json:"type"`
+			Properties map[string]json.RawMessage `json:"properties"`
+			Required   []string                   `json:"required"`
+			Defs       map[string]json.RawMessage `json:"$defs"`
+		}
+		if err := json.Unmarshal(d.Parameters, &shape); err != nil {
+			t.Fatalf("%s: %v", d.Name, err)
+		}
+		if shape.Type != "object" || shape.Properties == nil {
+			t.Errorf("%s: parameters %s: want an object schema with properties", d.Name, d.Parameters)
+		}
+		for _, r := range shape.Required {
+			if _, ok := shape.Properties[r]; !ok {
+				t.Errorf("%s: required %q is not a property", d.Name, r)
+			}
+		}
+		doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(d.Parameters))
+		if err != nil {
+			t.Fatal(err)
+		}
+		c := jsonschema.NewCompiler()
+		c.DefaultDraft(jsonschema.Draft2020)
+		url := "mem:///" + d.Name + ".json"
+		if err := c.AddResource(url, doc); err != nil {
+			t.Fatalf("%s: %v", d.Name, err)
+		}
+		s, err := c.Compile(url)
+		if err != nil {
+			t.Fatalf("%s: parameters %s: %v", d.Name, d.Parameters, err)
+		}
+		schemas[d.Name] = s
+	}
+	tests := []struct {
+		fn, args string
+		valid    bool
+	}{
+		{"plain", `{"city":"Paris"}`, true},
+		{"plain", `{"city":"Paris","days":3,"unit":"c","anything":[{}],"bare":null}`, true},
+		{"plain", `{}`, false},
+		{"plain", `{"city":1}`, false},
+		{"plain", `{"city":"x","unit":"k"}`, false},
+		{"plain", `{"city":"x","days":0}`, false},
+		{"refs", `{"order":{"item":{"name":"a"},"qty":2,"meta":{"k":"x"}},"tree":{"value":{"name":"r"},"children":[{"value":{"name":"c"},"children":[]}]},"odd":"x","again":[{"name":"b"}]}`, true},
+		{"refs", `{"order":{"item":{"name":"a"},"meta":{"k":"y"}},"tree":{"value":{"name":"r"}}}`, false},             // via the odd name
+		{"refs", `{"order":{"item":{"name":"a"}},"tree":{"value":{"name":"r"},"children":[{"children":[]}]}}`, false}, // recursion
+		{"refs", `{"order":{"item":{}},"tree":{"value":{"name":"r"}}}`, false},                                        // Order → Item
+		{"refs", `{"order":{"item":{"name":"a"}},"tree":{"value":{"name":"r"}},"odd":"y"}`, false},
+		{"refs", `{"order":{"item":{"name":"a"}},"tree":{"value":{"name":"r"}},"again":[{}]}`, false},
+		{"ticks", `{"n":1}`, true},
+		{"ticks", `{"n":"1"}`, false},
+		{"none", `{}`, true},
+	}
+	for _, tt := range tests {
+		v, err := jsonschema.UnmarshalJSON(strings.NewReader(tt.args))
+		if err != nil {
+			t.Fatal(err)
+		}
+		err = schemas[tt.fn].Validate(v)
+		if (err == nil) != tt.valid {
+			t.Errorf("%s(%s): validation error %v, want valid %v", tt.fn, tt.args, err, tt.valid)
+		}
+	}
+}
+
+// TestDeclarationsDefsOnce checks that each referenced schema lands in $defs
+// exactly once, in name order, whatever the order and number of references.
+func TestDeclarationsDefsOnce(t *testing.T) {
+	doc := &runtime.OpenTool{
+		Functions: []runtime.Function{{Name: "f", Parameters: []runtime.Parameter{
+			{Name: "z", Schema: &runtime.Schema{Ref: "#/schemas/Z"}},
+			{Name: "z2", Schema: &runtime.Schema{Type: runtime.TypeArray, Items: &runtime.Schema{Ref: "#/schemas/Z"}}},
+			{Name: "a", Schema: &runtime.Schema{Ref: "#/schemas/A"}},
+			{Name: "u", Schema: &runtime.Schema{OneOf: []*runtime.Schema{{Ref: "#/schemas/U"}, nil}, AnyOf: []*runtime.Schema{{Ref: "#/schemas/A"}}}},
+		}}},
+		Schemas: runtime.Schemas{
+			{Name: "Z", Schema: &runtime.Schema{Type: runtime.TypeObject, Properties: runtime.Schemas{
+				{Name: "m", Schema: &runtime.Schema{Ref: "#/schemas/M"}},
+				{Name: "self", Schema: &runtime.Schema{Ref: "#/schemas/Z"}},
+			}}},
+			{Name: "M", Schema: &runtime.Schema{Type: runtime.TypeArray, Items: &runtime.Schema{Ref: "#/schemas/B"}}},
+			{Name: "B", Schema: &runtime.Schema{Type: runtime.TypeObject, Properties: runtime.Schemas{
+				{Name: "z", Schema: &runtime.Schema{Ref: "#/schemas/Z"}},
+				{Name: "a", Schema: &runtime.Schema{Ref: "#/schemas/A"}},
+			}}},
+			{Name: "A", Schema: &runtime.Schema{Type: runtime.TypeString}},
+			{Name: "Unused", Schema: &runtime.Schema{Type: runtime.TypeString}},
+			{Name: "U", Schema: &runtime.Schema{Type: runtime.TypeArray, Items: &runtime.Schema{Ref: "#/schemas/U"}}},
+		},
+	}
+	decls := runtime.Declarations(doc)
+	if len(decls) != 1 {
+		t.Fatalf("%d declarations", len(decls))
+	}
+	var p struct {
+		Defs runtime.Schemas `json:"$defs"`
+	}
+	if err := json.Unmarshal(decls[0].Parameters, &p); err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, d := range p.Defs {
+		names = append(names, d.Name)
+	}
+	if diff := cmp.Diff([]string{"A", "B", "M", "U", "Z"}, names); diff != "" {
+		t.Errorf("$defs (-want +got):\n%s\nin %s", diff, decls[0].Parameters)
+	}
+	if strings.Contains(string(decls[0].Parameters), "#/schemas/") {
+		t.Errorf("a reference is not rewritten: %s", decls[0].Parameters)
+	}
+	if want := `"u":{"oneOf":[{"$ref":"#/$defs/U"},{}],"anyOf":[{"$ref":"#/$defs/A"}]}`; !strings.Contains(string(decls[0].Parameters), want) {
+		t.Errorf("parameters %s do not contain %s", decls[0].Parameters, want)
+	}
+}
