@@ -103,7 +103,8 @@ func (c *Client) BaseURL() string { return c.base }
 // NewID returns a call id unique to this client (and, with high probability,
 // across clients).
 func (c *Client) NewID() string {
-	return c.idPrefix + strconv.FormatUint(c.seq.Add(1), 10)
+	var b [48]byte // one allocation: the string
+	return string(strconv.AppendUint(append(b[:0], c.idPrefix...), c.seq.Add(1), 10))
 }
 
 func (c *Client) newRequest(ctx context.Context, method, url string, body []byte, accept string) (*http.Request, error) {
@@ -122,7 +123,11 @@ func (c *Client) newRequest(ctx context.Context, method, url string, body []byte
 	if body != nil {
 		h["Content-Type"] = jsonContentType
 	}
-	h["Accept"] = []string{accept}
+	if accept == "application/json" {
+		h["Accept"] = jsonContentType // shared, never modified
+	} else {
+		h["Accept"] = []string{accept}
+	}
 	if c.auth != "" {
 		h["Authorization"] = []string{c.auth}
 	}

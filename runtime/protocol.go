@@ -81,6 +81,9 @@ func DecodeResult(result json.RawMessage, name string, v any) error {
 }
 
 func resultMember(result json.RawMessage, name string) (json.RawMessage, error) {
+	if raw, ok := onlyMember(result, name); ok {
+		return raw, nil
+	}
 	var m map[string]json.RawMessage
 	if err := json.Unmarshal(result, &m); err != nil {
 		return nil, &Error{Class: ClassResponseNull, Message: "result is not a JSON object", cause: err}
@@ -106,6 +109,30 @@ func resultMember(result json.RawMessage, name string) (json.RawMessage, error) 
 	}
 	return nil, &Error{Class: ClassResponseNull, Message: "result has no member " + quote(name)}
 }
+
+// onlyMember is the fast path of resultMember, without a map: result is exactly
+// {"<name>":<value>} (no spaces), the shape servers send for a scalar or array
+// return, and name needs no escaping. The value must be valid JSON; then result is
+// an object whose one member is name, and the answer is the one the map gives.
+func onlyMember(result []byte, name string) (json.RawMessage, bool) {
+	n := len(name)
+	if len(result) < n+6 || result[0] != '{' || result[1] != '"' || string(result[2:2+n]) != name ||
+		result[2+n] != '"' || result[3+n] != ':' || result[len(result)-1] != '}' {
+		return nil, false
+	}
+	for i := 0; i < n; i++ {
+		if c := name[i]; c < 0x20 || c >= 0x7f || c == '"' || c == '\\' {
+			return nil, false
+		}
+	}
+	v := result[4+n : len(result)-1]
+	if jsonWS(v[0]) || jsonWS(v[len(v)-1]) || !json.Valid(v) {
+		return nil, false
+	}
+	return v, true
+}
+
+func jsonWS(c byte) bool { return c == ' ' || c == '\t' || c == '\r' || c == '\n' }
 
 var emptyObject = json.RawMessage("{}")
 
