@@ -271,6 +271,7 @@ func (b *oaBuilder) build(pkgName string) *Package {
 	}
 	breakValueCycles(b.pkg.Types)
 	markDecoders(b.pkg)
+	markUnionDecoders(b.pkg)
 
 	odoc := &runtime.OpenTool{
 		OpenTool: "1.0.0",
@@ -382,7 +383,10 @@ func (b *oaBuilder) refKey(sr *openapi3.SchemaRef) (string, oaLoc) {
 			file = b.root
 		}
 		file = path.Clean(file)
-		return file + "#" + u.Fragment, oaLoc{file: file, ptr: u.Fragment}
+		// kin-openapi gives "#/components/…" as the fragment of some
+		// references to the schema they are in.
+		frag := strings.TrimLeft(u.Fragment, "#")
+		return file + "#" + frag, oaLoc{file: file, ptr: frag}
 	}
 	ref := sr.Ref
 	if strings.HasPrefix(ref, "#") {
@@ -630,6 +634,9 @@ func (b *oaBuilder) schemaType(s *openapi3.Schema, loc oaLoc, hint, origin strin
 		r := b.scalar(s, typ, loc, ds)
 		return &oaType{ref: r, schema: ds, nullable: nullable}
 	case "":
+		if s.Not != nil {
+			return raw("Untyped: the schema only says what the value is not (not); any other JSON value.")
+		}
 		if len(s.Properties) == 0 && s.Items == nil {
 			return raw("Untyped: the schema does not restrict the value; any JSON value.")
 		}
@@ -1510,6 +1517,7 @@ func (b *oaBuilder) requestBody(fn *Function, rb *openapi3.RequestBody, loc oaLo
 		if mb.sr != nil && mb.sr.Value != nil && mb.sr.Ref == "" {
 			f.Doc = schemaDoc(mb.sr.Value)
 		}
+		desc := f.Doc
 		f.Doc = joinDoc(f.Doc, pt.note)
 		b.setNullable(f, pt)
 		h := &FieldHTTP{In: InBodyProp, Name: mb.name, Style: "form", Explode: true}
@@ -1524,7 +1532,7 @@ func (b *oaBuilder) requestBody(fn *Function, rb *openapi3.RequestBody, loc oaLo
 			h.AllowReserved = enc.AllowReserved
 		}
 		f.HTTP = h
-		addField(f, pt, f.Doc)
+		addField(f, pt, desc)
 	}
 }
 
@@ -1623,4 +1631,44 @@ func statusRank(s string) int {
 		return n
 	}
 	return 1000 + n
+}
+
+// markUnionDecoders names the decode functions a union's UnmarshalJSON needs:
+// its own and those of everything its variants reach (markDecoders does not
+// look into variants).
+func markUnionDecoders(p *Package) {
+	seen := map[*Type]bool{}
+	var visitRef func(r *TypeRef)
+	var visit func(t *Type)
+	visit = func(t *Type) {
+		if seen[t] {
+			return
+		}
+		seen[t] = true
+		if t.Kind != KindAlias && t.Decoder == "" {
+			t.Decoder = "decode" + t.Name
+		}
+		for _, f := range t.Fields {
+			visitRef(f.Type)
+		}
+		for _, v := range t.Variants {
+			visitRef(v.Type)
+		}
+		if t.Underlying != nil {
+			visitRef(t.Underlying)
+		}
+	}
+	visitRef = func(r *TypeRef) {
+		switch r.Kind {
+		case RefSlice, RefMap:
+			visitRef(r.Elem)
+		case RefNamed:
+			visit(r.Named)
+		}
+	}
+	for _, t := range p.Types {
+		if t.Kind == KindUnion || t.Decoder != "" {
+			visit(t)
+		}
+	}
 }

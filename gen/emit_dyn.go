@@ -1,0 +1,693 @@
+package gen
+
+import (
+	"bytes"
+	"fmt"
+	"strconv"
+	"strings"
+	"text/template"
+
+	"github.com/dave/jennifer/jen"
+
+	"github.com/opentoolgen/opentoolgen/internal/jsontree"
+	"github.com/opentoolgen/opentoolgen/templates"
+)
+
+// The emitter of the cgo bindings of an OpenDyn package. The package has what
+// an OpenTool package has (types, Service, client, document), with the server
+// constructor named NewServiceTool, plus:
+//
+//	library.gen.go          Library, Open, Close, one method per function, NewTool(lib), CodeText
+//	library_unix.gen.go     loading with dlopen (cgo)
+//	library_windows.gen.go  loading with LoadLibrary
+//	opendyn.gen.h           the C side, from templates/opendyn.h.tmpl: prototypes and trampolines
+
+const (
+	syncPath    = "sync"
+	unsafePath  = "unsafe"
+	bytesPath   = "bytes"
+	stringsPath = "strings"
+	errorsPath  = "errors"
+	syscallPath = "syscall"
+	goRuntime   = "runtime"
+	cPath       = "C"
+)
+
+// emitOpenDyn renders the files of an OpenDyn package: the Go files, and the C
+// header, which is no Go and is not formatted.
+func emitOpenDyn(p *Package) ([]output, []File, error) {
+	header, err := emitDynHeader(p)
+	if err != nil {
+		return nil, nil, err
+	}
+	outs := []output{
+		{name: "document.gen.go", file: emitDocument(p)},
+		{name: "types.gen.go", file: emitTypes(p)},
+		{name: "server.gen.go", file: emitServerWith(p, "NewServiceTool")},
+		{name: "client.gen.go", file: emitClient(p)},
+		{name: "library.gen.go", file: emitLibrary(p)},
+		{name: "library_unix.gen.go", file: emitLibraryUnix(p)},
+		{name: "library_windows.gen.go", file: emitLibraryWindows(p)},
+	}
+	return outs, []File{{Name: p.Dyn.Header, Content: header}}, nil
+}
+
+// ---- C ------------------------------------------------------------------------
+
+// cDecl is the C type of a parameter in the prototype the library has.
+func cDecl(c CType, shape CShape, out bool) string {
+	switch {
+	case !c.Pointer:
+		return c.Name
+	case shape == CString && !out:
+		return "const " + c.Name + " *"
+	}
+	return c.Name + " *"
+}
+
+// cComment makes s safe in a C // comment: one line, and no backslash, which
+// would continue the comment on the next line.
+func cComment(s string) string {
+	s = sanitizeLine(s)
+	s = strings.ReplaceAll(s, `\`, "/")
+	return strings.ReplaceAll(s, "??", "? ?") // no trigraphs
+}
+
+type headerParam struct{ Type, Name string }
+
+type headerFunc struct {
+	Symbol, Typedef, Trampoline, Return string
+	Params                              []headerParam
+}
+
+type headerData struct {
+	Source    string
+	Stdcall   bool
+	Functions []headerFunc
+}
+
+var headerTemplate = template.Must(template.New("opendyn.h.tmpl").
+	Funcs(template.FuncMap{"cComment": cComment}).
+	ParseFS(templates.FS, "opendyn.h.tmpl"))
+
+func emitDynHeader(p *Package) ([]byte, error) {
+	d := headerData{Source: p.Source, Stdcall: p.Dyn.Stdcall}
+	for _, fn := range p.Functions {
+		c := fn.C
+		hf := headerFunc{Symbol: c.Symbol, Typedef: c.Typedef, Trampoline: c.Trampoline, Return: "void"}
+		if c.Return != nil {
+			hf.Return = cDecl(c.Return.C, c.Return.Shape, false)
+		}
+		for i, cp := range c.Params {
+			hf.Params = append(hf.Params, headerParam{Type: cDecl(cp.C, cp.Shape, cp.Out), Name: "a" + strconv.Itoa(i)})
+		}
+		d.Functions = append(d.Functions, hf)
+	}
+	var b bytes.Buffer
+	if err := headerTemplate.Execute(&b, d); err != nil {
+		return nil, fmt.Errorf("opentoolgen: internal error: the C header template: %v", err)
+	}
+	return b.Bytes(), nil
+}
+
+// ---- Go -----------------------------------------------------------------------
+
+// cgoNames are the cgo names of the C types.
+var cgoNames = map[string]string{
+	"bool": "bool", "char": "char", "unsigned char": "uchar", "short": "short", "unsigned short": "ushort",
+	"int": "int", "unsigned int": "uint", "long": "long", "unsigned long": "ulong",
+	"long long": "longlong", "unsigned long long": "ulonglong", "float": "float", "double": "double",
+}
+
+func cgo(name string) *jen.Statement { return jen.Qual(cPath, cgoNames[name]) }
+
+// isCLong reports whether a C type is long or unsigned long, which have 32 bits
+// on Windows and 32-bit platforms and 64 elsewhere, while their Go types have 64.
+func isCLong(name string) bool { return name == "long" || name == "unsigned long" }
+
+// goWide is the 64-bit Go type of a C long.
+func goWide(name string) *jen.Statement {
+	if name == "unsigned long" {
+		return jen.Uint64()
+	}
+	return jen.Int64()
+}
+
+// scalarRef returns the scalar type under r (r itself, or the underlying
+// type of a named type).
+func scalarRef(r *TypeRef) *TypeRef {
+	for r.Kind == RefNamed && r.Named.Underlying != nil {
+		r = r.Named.Underlying
+	}
+	return r
+}
+
+// methodParamType is the Go type of an input of a method.
+func methodParamType(cp *CParam) *jen.Statement {
+	switch cp.Shape {
+	case CPointer:
+		return jen.Op("*").Add(goType(cp.Type))
+	case CString:
+		if !cp.Required {
+			return jen.Op("*").Add(goType(cp.Type))
+		}
+	}
+	return goType(cp.Type)
+}
+
+// argPath is the JSON pointer of an argument, for violations.
+func argPath(cp *CParam) string { return jsontree.Pointer(cp.Name) }
+
+func emitLibrary(p *Package) *jen.File {
+	f := newFile(p)
+	var pre []string
+	for _, fn := range p.Functions {
+		pre = append(pre, "#cgo noescape "+fn.C.Trampoline, "#cgo nocallback "+fn.C.Trampoline)
+	}
+	pre = append(pre, "#include \""+p.Dyn.Header+"\"")
+	f.CgoPreamble(strings.Join(pre, "\n"))
+	n := len(p.Functions)
+
+	var names []jen.Code
+	for _, fn := range p.Functions {
+		names = append(names, jen.Lit(fn.C.Symbol))
+	}
+	f.Comment("symbolNames are the functions of the library, as the document names them.")
+	f.Var().Id("symbolNames").Op("=").Index(jen.Lit(n)).String().Values(names...)
+	f.Line()
+
+	f.Comment("Library is the dynamic library the document describes, opened with Open. Its")
+	f.Comment("methods call the functions of the library, through the prototypes the document")
+	f.Comment("gives, and are safe for concurrent use when those functions are. After Close")
+	f.Comment("they return opentool.ErrLibraryClosed.")
+	f.Type().Id("Library").Struct(
+		jen.Id("path").String(),
+		jen.Id("mu").Qual(syncPath, "RWMutex").Comment("read-held by calls, held by Close"),
+		jen.Id("closed").Bool(),
+		jen.Id("handle").Id("libraryHandle"),
+		jen.Id("fns").Index(jen.Lit(n)).Uintptr().Comment("the addresses of the functions, as symbolNames"),
+	)
+	f.Line()
+
+	// func Open(path string) (*Library, error) { … }
+	f.Comment("Open loads the dynamic library at path (dlopen with RTLD_NOW|RTLD_LOCAL;")
+	f.Comment("LoadLibrary on Windows) and looks up every function the document describes.")
+	f.Comment("Its error is an *opentool.LibraryError naming path and, when the library lacks")
+	f.Comment("functions, every one of them.")
+	f.Func().Id("Open").Params(jen.Id("path").String()).Params(jen.Op("*").Id("Library"), jen.Error()).Block(
+		jen.List(jen.Id("h"), jen.Err()).Op(":=").Id("loadLibrary").Call(jen.Id("path")),
+		jen.If(jen.Err().Op("!=").Nil()).Block(
+			jen.Return(jen.Nil(), jen.Op("&").Add(rt("LibraryError")).Values(jen.Dict{
+				jen.Id("Path"): jen.Id("path"), jen.Id("Err"): jen.Err(),
+			})),
+		),
+		jen.Id("l").Op(":=").Op("&").Id("Library").Values(jen.Dict{jen.Id("path"): jen.Id("path"), jen.Id("handle"): jen.Id("h")}),
+		jen.Var().Id("missing").Index().String(),
+		jen.For(jen.Id("i").Op(":=").Range().Id("symbolNames")).Block(
+			jen.Id("l").Dot("fns").Index(jen.Id("i")).Op("=").Id("lookupSymbol").Call(jen.Id("h"), jen.Id("i")),
+			jen.If(jen.Id("l").Dot("fns").Index(jen.Id("i")).Op("==").Lit(0)).Block(
+				jen.Id("missing").Op("=").Append(jen.Id("missing"), jen.Id("symbolNames").Index(jen.Id("i"))),
+			),
+		),
+		jen.If(jen.Id("missing").Op("!=").Nil()).Block(
+			jen.Id("freeLibrary").Call(jen.Id("h")),
+			jen.Return(jen.Nil(), jen.Op("&").Add(rt("LibraryError")).Values(jen.Dict{
+				jen.Id("Path"): jen.Id("path"), jen.Id("Missing"): jen.Id("missing"),
+			})),
+		),
+		jen.Return(jen.Id("l"), jen.Nil()),
+	)
+	f.Line()
+
+	f.Comment("Path returns the path the library was opened with.")
+	f.Func().Params(jen.Id("l").Op("*").Id("Library")).Id("Path").Params().String().Block(jen.Return(jen.Id("l").Dot("path")))
+	f.Line()
+
+	f.Comment("Close waits for the calls in progress and unloads the library; the calls that")
+	f.Comment("follow return opentool.ErrLibraryClosed. Closing a closed library does nothing.")
+	f.Func().Params(jen.Id("l").Op("*").Id("Library")).Id("Close").Params().Error().Block(
+		jen.Id("l").Dot("mu").Dot("Lock").Call(),
+		jen.Defer().Id("l").Dot("mu").Dot("Unlock").Call(),
+		jen.If(jen.Id("l").Dot("closed")).Block(jen.Return(jen.Nil())),
+		jen.Id("l").Dot("closed").Op("=").True(),
+		jen.Id("l").Dot("fns").Op("=").Index(jen.Lit(n)).Uintptr().Values(),
+		jen.If(jen.Err().Op(":=").Id("freeLibrary").Call(jen.Id("l").Dot("handle")), jen.Err().Op("!=").Nil()).Block(
+			jen.Return(jen.Op("&").Add(rt("LibraryError")).Values(jen.Dict{
+				jen.Id("Path"): jen.Id("l").Dot("path"), jen.Id("Err"): jen.Err(),
+			})),
+		),
+		jen.Return(jen.Nil()),
+	)
+	f.Line()
+
+	for _, fn := range p.Functions {
+		emitDynMethod(f, fn)
+	}
+	emitDynTool(f, p)
+	emitCodeText(f, p)
+	emitDynHelpers(f, p)
+	return f
+}
+
+// cPrototype is the C declaration of a function, for its method's comment.
+func cPrototype(fn *Function) string {
+	c := fn.C
+	ret := "void"
+	if c.Return != nil {
+		ret = cDecl(c.Return.C, c.Return.Shape, false)
+	}
+	var params []string
+	for _, cp := range c.Params {
+		d := cDecl(cp.C, cp.Shape, cp.Out)
+		if !strings.HasSuffix(d, "*") {
+			d += " "
+		}
+		params = append(params, d+cp.Name)
+	}
+	if len(params) == 0 {
+		params = []string{"void"}
+	}
+	if !strings.HasSuffix(ret, "*") {
+		ret += " "
+	}
+	return ret + c.Symbol + "(" + strings.Join(params, ", ") + ")"
+}
+
+// emitDynMethod renders the method of one function:
+//
+//	func (l *Library) Add(a int32, b int32) (result int32, err error) {
+//		l.mu.RLock()
+//		defer l.mu.RUnlock()
+//		if l.closed {
+//			return result, opentool.ErrLibraryClosed
+//		}
+//		r_ := C.otg_call_add(C.uintptr_t(l.fns[0]), C.int(a), C.int(b))
+//		result = int32(r_)
+//		return result, nil
+//	}
+//
+// Locals end in "_", which no name derived from the document does.
+func emitDynMethod(f *jen.File, fn *Function) {
+	c := fn.C
+	var params, results, zeros []jen.Code
+	for _, cp := range c.Inputs() {
+		params = append(params, jen.Id(cp.GoName).Add(methodParamType(cp)))
+	}
+	if c.Return != nil {
+		results = append(results, jen.Id(c.Return.GoName).Add(goType(c.Return.Type)))
+		zeros = append(zeros, jen.Id(c.Return.GoName))
+	}
+	for _, cp := range c.Outputs() {
+		results = append(results, jen.Id(cp.GoName).Add(goType(cp.Type)))
+		zeros = append(zeros, jen.Id(cp.GoName))
+	}
+	results = append(results, jen.Err().Error())
+	fail := func(err jen.Code) jen.Code {
+		return jen.Return(append(append([]jen.Code{}, zeros...), err)...)
+	}
+	invalid := func(path jen.Code, msg string) jen.Code {
+		return fail(rt("InvalidParams").Call(rt("Violation").Values(jen.Dict{
+			jen.Id("Path"): path, jen.Id("Message"): jen.Lit(msg),
+		})))
+	}
+	rangeMsg := func(cp *CParam) string {
+		return "out of the range of C " + cp.C.Name + ", which has 32 bits on this platform"
+	}
+
+	var pre, post []jen.Code
+	call := []jen.Code{jen.Qual(cPath, "uintptr_t").Call(jen.Id("l").Dot("fns").Index(jen.Lit(c.Index)))}
+	for i, cp := range c.Params {
+		x := jen.Id(cp.GoName)
+		id := func(s string) *jen.Statement { return jen.Id(s + strconv.Itoa(i) + "_") }
+		name := cp.C.Name
+		elem := cp.Type
+		if cp.Shape == CSlice {
+			elem = cp.Type.Elem
+		}
+		switch {
+		case !cp.Out && cp.Shape == CScalar:
+			if isCLong(name) {
+				// if int64(C.long(x)) != int64(x) { return …, invalid }
+				pre = append(pre, jen.If(goWide(name).Call(cgo(name).Call(x)).Op("!=").Add(goWide(name)).Call(x)).Block(
+					invalid(jen.Lit(argPath(cp)), rangeMsg(cp))))
+			}
+			call = append(call, cgo(name).Call(x))
+
+		case !cp.Out && cp.Shape == CPointer:
+			if cp.Required {
+				pre = append(pre, jen.If(x.Clone().Op("==").Nil()).Block(
+					invalid(jen.Lit(argPath(cp)), "missing: want a value, which the function reads through a pointer")))
+			}
+			if !isCLong(name) {
+				call = append(call, jen.Parens(jen.Op("*").Add(cgo(name))).Call(jen.Qual(unsafePath, "Pointer").Call(x)))
+				break
+			}
+			// var t_ C.long; var p_ *C.long
+			// if x != nil { range check; t_ = C.long(*x); p_ = &t_ }
+			// … call …
+			// if x != nil { *x = T(t_) }
+			pre = append(pre,
+				jen.Var().Add(id("t")).Add(cgo(name)),
+				jen.Var().Add(id("p")).Op("*").Add(cgo(name)),
+				jen.If(x.Clone().Op("!=").Nil()).Block(
+					jen.If(goWide(name).Call(cgo(name).Call(jen.Op("*").Add(x))).Op("!=").Add(goWide(name)).Call(jen.Op("*").Add(x))).Block(
+						invalid(jen.Lit(argPath(cp)), rangeMsg(cp))),
+					id("t").Op("=").Add(cgo(name)).Call(jen.Op("*").Add(x)),
+					id("p").Op("=").Op("&").Add(id("t")),
+				))
+			call = append(call, id("p"))
+			post = append(post, jen.If(x.Clone().Op("!=").Nil()).Block(
+				jen.Op("*").Add(x).Op("=").Add(goType(cp.Type)).Call(id("t"))))
+
+		case !cp.Out && cp.Shape == CString:
+			// var s_ [64]byte
+			// p_, ok_ := cStringOf(s_[:0], string(x))
+			// if !ok_ { return …, invalid }
+			val := x.Clone()
+			if !cp.Required {
+				val = jen.Op("*").Add(x)
+			}
+			if scalarRef(cp.Type).Kind == RefString && cp.Type.Kind == RefNamed {
+				val = jen.String().Call(val)
+			}
+			pre = append(pre, jen.Var().Add(id("s")).Index(jen.Lit(64)).Byte())
+			check := jen.If(jen.Op("!").Add(id("ok"))).Block(
+				invalid(jen.Lit(argPath(cp)), "contains a NUL byte, which would end the C string"))
+			if cp.Required {
+				pre = append(pre, jen.List(id("p"), id("ok")).Op(":=").Id("cStringOf").Call(id("s").Index(jen.Op(":")), val), check)
+			} else {
+				pre = append(pre,
+					jen.Var().Add(id("p")).Qual(unsafePath, "Pointer"),
+					jen.If(x.Clone().Op("!=").Nil()).Block(
+						jen.Var().Add(id("ok")).Bool(),
+						jen.List(id("p"), id("ok")).Op("=").Id("cStringOf").Call(id("s").Index(jen.Op(":")), val),
+						check,
+					))
+			}
+			call = append(call, jen.Parens(jen.Op("*").Add(cgo(name))).Call(id("p")))
+
+		case !cp.Out && cp.Shape == CSlice:
+			data := jen.Qual(unsafePath, "Pointer").Call(jen.Qual(unsafePath, "SliceData").Call(x))
+			if !isCLong(name) {
+				call = append(call, jen.Parens(jen.Op("*").Add(cgo(name))).Call(data))
+				break
+			}
+			// p_ := (*C.long)(unsafe.Pointer(unsafe.SliceData(x)))
+			// var t_ []C.long
+			// if unsafe.Sizeof(C.long(0)) != 8 && len(x) > 0 { copy, checking ranges; p_ = &t_[0] }
+			// … call …
+			// for i, v := range t_ { x[i] = T(v) }
+			pre = append(pre,
+				id("p").Op(":=").Parens(jen.Op("*").Add(cgo(name))).Call(data),
+				jen.Var().Add(id("t")).Index().Add(cgo(name)),
+				jen.If(jen.Qual(unsafePath, "Sizeof").Call(cgo(name).Call(jen.Lit(0))).Op("!=").Lit(8).Op("&&").Len(x).Op(">").Lit(0)).Block(
+					id("t").Op("=").Make(jen.Index().Add(cgo(name)), jen.Len(x)),
+					jen.For(jen.List(jen.Id("i"), jen.Id("v")).Op(":=").Range().Add(x)).Block(
+						jen.If(goWide(name).Call(cgo(name).Call(jen.Id("v"))).Op("!=").Add(goWide(name)).Call(jen.Id("v"))).Block(
+							invalid(jen.Lit(argPath(cp)+"/").Op("+").Qual("strconv", "Itoa").Call(jen.Id("i")), rangeMsg(cp))),
+						id("t").Index(jen.Id("i")).Op("=").Add(cgo(name)).Call(jen.Id("v")),
+					),
+					id("p").Op("=").Op("&").Add(id("t")).Index(jen.Lit(0)),
+				))
+			call = append(call, id("p"))
+			post = append(post, jen.For(jen.List(jen.Id("i"), jen.Id("v")).Op(":=").Range().Add(id("t"))).Block(
+				x.Clone().Index(jen.Id("i")).Op("=").Add(goType(elem)).Call(jen.Id("v"))))
+
+		case cp.Out && (cp.Shape == CPointer || cp.Shape == CScalar):
+			// var o_ C.int … x = T(o_)
+			pre = append(pre, jen.Var().Add(id("o")).Add(cgo(name)))
+			call = append(call, jen.Op("&").Add(id("o")))
+			post = append(post, x.Clone().Op("=").Add(goType(cp.Type)).Call(id("o")))
+
+		case cp.Out && cp.Shape == CString:
+			// var o_ [N]byte … x = goStringOf(o_[:])
+			pre = append(pre, jen.Var().Add(id("o")).Index(jen.Lit(cp.Size)).Byte())
+			call = append(call, jen.Parens(jen.Op("*").Add(cgo(name))).Call(jen.Qual(unsafePath, "Pointer").Call(jen.Op("&").Add(id("o")).Index(jen.Lit(0)))))
+			s := jen.Id("goStringOf").Call(id("o").Index(jen.Op(":")))
+			if cp.Type.Kind == RefNamed {
+				s = goType(cp.Type).Call(s)
+			}
+			post = append(post, x.Clone().Op("=").Add(s))
+
+		case cp.Out && cp.Shape == CSlice:
+			if !isCLong(name) {
+				// o_ := make([]T, N) … x = o_
+				pre = append(pre, id("o").Op(":=").Make(goType(cp.Type), jen.Lit(cp.Size)))
+				call = append(call, jen.Parens(jen.Op("*").Add(cgo(name))).Call(jen.Qual(unsafePath, "Pointer").Call(jen.Op("&").Add(id("o")).Index(jen.Lit(0)))))
+				post = append(post, x.Clone().Op("=").Add(id("o")))
+				break
+			}
+			// var o_ [N]C.long … x = make([]T, N); for i, v := range o_ { x[i] = E(v) }
+			pre = append(pre, jen.Var().Add(id("o")).Index(jen.Lit(cp.Size)).Add(cgo(name)))
+			call = append(call, jen.Op("&").Add(id("o")).Index(jen.Lit(0)))
+			post = append(post,
+				x.Clone().Op("=").Make(goType(cp.Type), jen.Lit(cp.Size)),
+				jen.For(jen.List(jen.Id("i"), jen.Id("v")).Op(":=").Range().Add(id("o"))).Block(
+					x.Clone().Index(jen.Id("i")).Op("=").Add(goType(elem)).Call(jen.Id("v"))))
+		}
+	}
+
+	body := append([]jen.Code{}, pre...)
+	body = append(body,
+		jen.Id("l").Dot("mu").Dot("RLock").Call(),
+		jen.Defer().Id("l").Dot("mu").Dot("RUnlock").Call(),
+		jen.If(jen.Id("l").Dot("closed")).Block(fail(rt("ErrLibraryClosed"))),
+	)
+	callExpr := jen.Qual(cPath, c.Trampoline).Call(call...)
+	if r := c.Return; r == nil {
+		body = append(body, callExpr)
+	} else {
+		body = append(body, jen.Id("r_").Op(":=").Add(callExpr))
+		ret := jen.Id(r.GoName)
+		switch r.Shape {
+		case CScalar:
+			post = append([]jen.Code{ret.Clone().Op("=").Add(goType(r.Type)).Call(jen.Id("r_"))}, post...)
+		case CString:
+			s := jen.Qual(cPath, "GoString").Call(jen.Id("r_"))
+			if r.C.Name != "char" {
+				s = jen.Qual(cPath, "GoString").Call(jen.Parens(jen.Op("*").Qual(cPath, "char")).Call(jen.Qual(unsafePath, "Pointer").Call(jen.Id("r_"))))
+			}
+			if r.Type.Kind == RefNamed {
+				s = goType(r.Type).Call(s)
+			}
+			post = append([]jen.Code{ret.Clone().Op("=").Add(s)}, post...)
+		case CPointer:
+			post = append([]jen.Code{jen.If(jen.Id("r_").Op("!=").Nil()).Block(
+				ret.Clone().Op("=").Add(goType(r.Type)).Call(jen.Op("*").Id("r_")))}, post...)
+		}
+	}
+	body = append(body, post...)
+	body = append(body, jen.Return(append(append([]jen.Code{}, zeros...), jen.Nil())...))
+
+	lines := docLines(fn.Doc)
+	if len(lines) == 0 {
+		lines = []string{fn.GoName + " calls " + fn.C.Symbol + "."}
+	} else if !strings.HasPrefix(lines[0], fn.GoName+" ") {
+		lines[0] = fn.GoName + ": " + lines[0]
+	}
+	lines = append(lines, "", "C: "+cPrototype(fn))
+	f.Add(comment(strings.Join(lines, "\n"))).Func().Params(jen.Id("l").Op("*").Id("Library")).Id(fn.GoName).Params(params...).Params(results...).Block(body...)
+	f.Line()
+}
+
+// emitDynTool renders NewTool(lib) and the Service that calls the library.
+func emitDynTool(f *jen.File, p *Package) {
+	f.Comment("NewTool returns the OpenTool tool that calls the functions of lib: it decodes")
+	f.Comment("and validates the arguments of each call (answering -32602 with every")
+	f.Comment("violation, the ranges of the C types included), calls lib and encodes the")
+	f.Comment("result. Serve it with opentool.NewHandler or opentool.Serve.")
+	f.Func().Id("NewTool").Params(jen.Id("lib").Op("*").Id("Library")).Add(rt("Tool")).Block(
+		jen.Return(jen.Id("NewServiceTool").Call(jen.Id("libraryService").Values(jen.Id("lib").Op(":").Id("lib")))),
+	)
+	f.Line()
+	f.Comment("libraryService is the Service that calls the library.")
+	f.Type().Id("libraryService").Struct(jen.Id("lib").Op("*").Id("Library"))
+	f.Var().Id("_").Id("Service").Op("=").Id("libraryService").Values()
+	f.Line()
+	for _, fn := range p.Functions {
+		c := fn.C
+		var args []jen.Code
+		for _, cp := range c.Inputs() {
+			a := jen.Id("args").Dot(cp.Field.Name)
+			switch {
+			case cp.Shape == CScalar && cp.Field.Pointer:
+				a = jen.Id("valueOf").Call(a)
+			case cp.Shape == CPointer && !cp.Field.Pointer:
+				a = jen.Op("&").Add(a)
+			}
+			args = append(args, a)
+		}
+		params := []jen.Code{jen.Id("ctx").Qual(contextPath, "Context")}
+		if fn.Args != nil {
+			params = append(params, jen.Id("args").Id(fn.Args.Name))
+		}
+		call := jen.Id("s").Dot("lib").Dot(fn.GoName).Call(args...)
+		recv := jen.Params(jen.Id("s").Id("libraryService"))
+		outs := c.Outputs()
+		switch {
+		case fn.Result == nil:
+			f.Func().Add(recv).Id(fn.GoName).Params(params...).Error().Block(jen.Return(call))
+		case len(outs) == 0:
+			f.Func().Add(recv).Id(fn.GoName).Params(params...).Params(goType(fn.Result), jen.Error()).Block(jen.Return(call))
+		default:
+			// var r R; var err error; r.Ret, r.Out, err = s.lib.F(…); return r, err
+			var lhs []jen.Code
+			if c.Return != nil {
+				lhs = append(lhs, jen.Id("r").Dot(c.Return.Field.Name))
+			}
+			for _, cp := range outs {
+				lhs = append(lhs, jen.Id("r").Dot(cp.Field.Name))
+			}
+			lhs = append(lhs, jen.Err())
+			f.Func().Add(recv).Id(fn.GoName).Params(params...).Params(goType(fn.Result), jen.Error()).Block(
+				jen.Var().Id("r").Add(goType(fn.Result)),
+				jen.Var().Err().Error(),
+				jen.List(lhs...).Op("=").Add(call),
+				jen.Return(jen.Id("r"), jen.Err()),
+			)
+		}
+		f.Line()
+	}
+}
+
+// emitCodeText renders CodeText, from the document's status codes.
+func emitCodeText(f *jen.File, p *Package) {
+	f.Comment("CodeText returns the text the document gives the status code code, and whether")
+	f.Comment("it gives one.")
+	var cases []jen.Code
+	seen := map[int64]bool{}
+	for _, c := range p.Dyn.Codes {
+		if seen[c.Code] {
+			continue
+		}
+		seen[c.Code] = true
+		cases = append(cases, jen.Case(jen.Op(strconv.FormatInt(c.Code, 10))).Block(jen.Return(jen.Lit(c.Text), jen.True())))
+	}
+	var body []jen.Code
+	if len(cases) > 0 {
+		body = append(body, jen.Switch(jen.Id("code")).Block(cases...))
+	}
+	body = append(body, jen.Return(jen.Lit(""), jen.False()))
+	f.Func().Id("CodeText").Params(jen.Id("code").Int64()).Params(jen.String(), jen.Bool()).Block(body...)
+	f.Line()
+}
+
+// emitDynHelpers renders the helpers the methods use.
+func emitDynHelpers(f *jen.File, p *Package) {
+	f.Comment("cStringOf returns s as a NUL-terminated string in buf's memory (in new memory")
+	f.Comment("when it does not fit), or false when s holds a NUL byte, which C would read as")
+	f.Comment("its end.")
+	f.Func().Id("cStringOf").Params(jen.Id("buf").Index().Byte(), jen.Id("s").String()).Params(jen.Qual(unsafePath, "Pointer"), jen.Bool()).Block(
+		jen.If(jen.Qual(stringsPath, "IndexByte").Call(jen.Id("s"), jen.Lit(0)).Op(">=").Lit(0)).Block(jen.Return(jen.Nil(), jen.False())),
+		jen.Id("buf").Op("=").Append(jen.Append(jen.Id("buf").Index(jen.Op(":").Lit(0)), jen.Id("s").Op("...")), jen.Lit(0)),
+		jen.Return(jen.Qual(unsafePath, "Pointer").Call(jen.Op("&").Id("buf").Index(jen.Lit(0))), jen.True()),
+	)
+	f.Line()
+	f.Comment("goStringOf returns the NUL-terminated string at the start of b (all of b when")
+	f.Comment("it has no NUL).")
+	f.Func().Id("goStringOf").Params(jen.Id("b").Index().Byte()).String().Block(
+		jen.If(jen.Id("i").Op(":=").Qual(bytesPath, "IndexByte").Call(jen.Id("b"), jen.Lit(0)), jen.Id("i").Op(">=").Lit(0)).Block(
+			jen.Id("b").Op("=").Id("b").Index(jen.Op(":").Id("i")),
+		),
+		jen.Return(jen.String().Call(jen.Id("b"))),
+	)
+	f.Line()
+	f.Comment("valueOf returns *p, or the zero value when p is nil.")
+	f.Func().Id("valueOf").Types(jen.Id("T").Any()).Params(jen.Id("p").Op("*").Id("T")).Id("T").Block(
+		jen.If(jen.Id("p").Op("==").Nil()).Block(jen.Var().Id("zero").Id("T"), jen.Return(jen.Id("zero"))),
+		jen.Return(jen.Op("*").Id("p")),
+	)
+}
+
+// emitLibraryUnix renders the loading of the library with dlopen.
+func emitLibraryUnix(p *Package) *jen.File {
+	f := newFile(p)
+	f.HeaderComment("//go:build unix")
+	f.CgoPreamble("#cgo linux LDFLAGS: -ldl\n#include \"" + p.Dyn.Header + "\"")
+	f.Comment("libraryHandle is what dlopen returns.")
+	f.Type().Id("libraryHandle").Op("=").Qual(unsafePath, "Pointer")
+	f.Line()
+	msg := func() []jen.Code {
+		return []jen.Code{
+			jen.Parens(jen.Op("*").Qual(cPath, "char")).Call(jen.Qual(unsafePath, "Pointer").Call(jen.Op("&").Id("msg").Index(jen.Lit(0)))),
+			jen.Qual(cPath, "size_t").Call(jen.Len(jen.Id("msg"))),
+		}
+	}
+	f.Comment("loadLibrary opens the library at path with dlopen(RTLD_NOW|RTLD_LOCAL).")
+	f.Func().Id("loadLibrary").Params(jen.Id("path").String()).Params(jen.Id("libraryHandle"), jen.Error()).Block(
+		jen.Var().Id("buf").Index(jen.Lit(256)).Byte(),
+		jen.List(jen.Id("p"), jen.Id("ok")).Op(":=").Id("cStringOf").Call(jen.Id("buf").Index(jen.Op(":")), jen.Id("path")),
+		jen.If(jen.Op("!").Id("ok")).Block(jen.Return(jen.Nil(), jen.Qual(errorsPath, "New").Call(jen.Lit("the path contains a NUL byte")))),
+		jen.Var().Id("msg").Index(jen.Lit(512)).Byte(),
+		jen.Id("h").Op(":=").Qual(cPath, "otg_dlopen").Call(append([]jen.Code{jen.Parens(jen.Op("*").Qual(cPath, "char")).Call(jen.Id("p"))}, msg()...)...),
+		jen.If(jen.Id("h").Op("==").Nil()).Block(jen.Return(jen.Nil(), jen.Qual(errorsPath, "New").Call(jen.Id("goStringOf").Call(jen.Id("msg").Index(jen.Op(":")))))),
+		jen.Return(jen.Id("h"), jen.Nil()),
+	)
+	f.Line()
+	f.Comment("lookupSymbol returns the address of the function symbolNames[i], 0 when the")
+	f.Comment("library lacks it.")
+	f.Func().Id("lookupSymbol").Params(jen.Id("h").Id("libraryHandle"), jen.Id("i").Int()).Uintptr().Block(
+		jen.Var().Id("buf").Index(jen.Lit(80)).Byte(),
+		jen.List(jen.Id("p"), jen.Id("_")).Op(":=").Id("cStringOf").Call(jen.Id("buf").Index(jen.Op(":")), jen.Id("symbolNames").Index(jen.Id("i"))),
+		jen.Return(jen.Uintptr().Call(jen.Qual(cPath, "otg_dlsym").Call(jen.Id("h"), jen.Parens(jen.Op("*").Qual(cPath, "char")).Call(jen.Id("p"))))),
+	)
+	f.Line()
+	f.Comment("freeLibrary closes the library with dlclose.")
+	f.Func().Id("freeLibrary").Params(jen.Id("h").Id("libraryHandle")).Error().Block(
+		jen.Var().Id("msg").Index(jen.Lit(512)).Byte(),
+		jen.If(jen.Qual(cPath, "otg_dlclose").Call(append([]jen.Code{jen.Id("h")}, msg()...)...).Op("!=").Lit(0)).Block(
+			jen.Return(jen.Qual(errorsPath, "New").Call(jen.Id("goStringOf").Call(jen.Id("msg").Index(jen.Op(":"))))),
+		),
+		jen.Return(jen.Nil()),
+	)
+	return f
+}
+
+// emitLibraryWindows renders the loading of the library with LoadLibrary.
+func emitLibraryWindows(p *Package) *jen.File {
+	f := newFile(p)
+	f.HeaderComment("//go:build windows")
+	f.Comment("libraryHandle is what LoadLibrary returns.")
+	f.Type().Id("libraryHandle").Op("=").Qual(syscallPath, "Handle")
+	f.Line()
+	f.Comment("loadLibrary opens the library at path with LoadLibrary.")
+	f.Func().Id("loadLibrary").Params(jen.Id("path").String()).Params(jen.Id("libraryHandle"), jen.Error()).Block(
+		jen.Return(jen.Qual(syscallPath, "LoadLibrary").Call(jen.Id("path"))),
+	)
+	f.Line()
+	body := []jen.Code{
+		jen.If(jen.List(jen.Id("p"), jen.Err()).Op(":=").Qual(syscallPath, "GetProcAddress").Call(jen.Id("h"), jen.Id("symbolNames").Index(jen.Id("i"))), jen.Err().Op("==").Nil()).Block(
+			jen.Return(jen.Id("p")),
+		),
+	}
+	if p.Dyn.Stdcall {
+		var names []jen.Code
+		for _, fn := range p.Functions {
+			names = append(names, jen.Lit(fn.C.Stdcall32))
+		}
+		f.Comment("stdcallNames are the names 32-bit Windows compilers give the functions")
+		f.Comment("(name@bytes of arguments), without the leading underscore some add.")
+		f.Var().Id("stdcallNames").Op("=").Index(jen.Lit(len(names))).String().Values(names...)
+		f.Line()
+		// if runtime.GOARCH == "386" { for _, name := range […]string{stdcallNames[i], "_" + stdcallNames[i]} { … } }
+		body = append(body, jen.If(jen.Qual(goRuntime, "GOARCH").Op("==").Lit("386")).Block(
+			jen.For(jen.List(jen.Id("_"), jen.Id("name")).Op(":=").Range().Index(jen.Op("...")).String().Values(
+				jen.Id("stdcallNames").Index(jen.Id("i")), jen.Lit("_").Op("+").Id("stdcallNames").Index(jen.Id("i")),
+			)).Block(
+				jen.If(jen.List(jen.Id("p"), jen.Err()).Op(":=").Qual(syscallPath, "GetProcAddress").Call(jen.Id("h"), jen.Id("name")), jen.Err().Op("==").Nil()).Block(
+					jen.Return(jen.Id("p")),
+				),
+			),
+		))
+	}
+	body = append(body, jen.Return(jen.Lit(0)))
+	f.Comment("lookupSymbol returns the address of the function symbolNames[i], 0 when the")
+	f.Comment("library lacks it.")
+	f.Func().Id("lookupSymbol").Params(jen.Id("h").Id("libraryHandle"), jen.Id("i").Int()).Uintptr().Block(body...)
+	f.Line()
+	f.Comment("freeLibrary closes the library with FreeLibrary.")
+	f.Func().Id("freeLibrary").Params(jen.Id("h").Id("libraryHandle")).Error().Block(
+		jen.Return(jen.Qual(syscallPath, "FreeLibrary").Call(jen.Id("h"))),
+	)
+	return f
+}

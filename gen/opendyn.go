@@ -1,0 +1,1120 @@
+package gen
+
+import (
+	"cmp"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"go/token"
+	"math"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/opentoolgen/opentoolgen/internal/jsontree"
+	"github.com/opentoolgen/opentoolgen/runtime"
+)
+
+// The OpenDyn loader. An OpenDyn document is an OpenTool document whose
+// schemas carry C types ("cType"), whose parameters say whether they are
+// inputs or output pointers ("isIn"), plus a calling convention and status
+// codes. The loader checks the OpenDyn members itself, then hands the rest,
+// rewritten as the OpenTool document it is equivalent to (same JSON paths), to
+// the OpenTool loader, so schemas are checked by the same code and reported
+// with the same words. Output parameters then leave the parameters and join
+// the return value in a result object, and the model is built by the OpenTool
+// builder; the C side of each function is attached to it.
+
+// Names an OpenDyn package declares besides those of every package.
+var dynReservedNames = []string{"Library", "Open", "CodeText", "NewServiceTool"}
+
+// Methods of Library that are not functions of the document.
+var dynReservedMethods = []string{"Close"}
+
+// The C types of the OpenDyn specification.
+var cTypeNames = []string{
+	"void", "bool", "char", "unsigned char", "short", "unsigned short", "int", "unsigned int",
+	"long", "unsigned long", "long long", "unsigned long long", "float", "double",
+}
+
+// cTypeSynonyms are other spellings of the C types, read with a warning.
+var cTypeSynonyms = map[string]string{
+	"_Bool":                  "bool",
+	"signed char":            "char",
+	"short int":              "short",
+	"signed short":           "short",
+	"signed short int":       "short",
+	"unsigned short int":     "unsigned short",
+	"signed":                 "int",
+	"signed int":             "int",
+	"unsigned":               "unsigned int",
+	"long int":               "long",
+	"signed long":            "long",
+	"signed long int":        "long",
+	"unsigned long int":      "unsigned long",
+	"long long int":          "long long",
+	"signed long long":       "long long",
+	"signed long long int":   "long long",
+	"unsigned long long int": "unsigned long long",
+}
+
+// cTypeClass is the schema type of values of a C type: "integer", "number",
+// "boolean", or "void".
+func cTypeClass(name string) string {
+	switch name {
+	case "void":
+		return "void"
+	case "bool":
+		return runtime.TypeBoolean
+	case "float", "double":
+		return runtime.TypeNumber
+	}
+	return runtime.TypeInteger
+}
+
+// cIntRange is the range of values of a C integer type as far as JSON
+// arguments are concerned. long is checked against 32 bits at the call where
+// it has them (Windows, 32-bit platforms); here it has 64.
+func cIntRange(name string) (bits int, unsigned bool) {
+	switch name {
+	case "char":
+		return 8, false
+	case "unsigned char":
+		return 8, true
+	case "short":
+		return 16, false
+	case "unsigned short":
+		return 16, true
+	case "int":
+		return 32, false
+	case "unsigned int":
+		return 32, true
+	case "unsigned long", "unsigned long long":
+		return 64, true
+	}
+	return 64, false
+}
+
+// wantForSchemaType says which C types carry values of a schema type.
+func wantForSchemaType(st string) string {
+	switch st {
+	case runtime.TypeInteger:
+		return "a C integer type (char, short, int, long, long long, or one of them unsigned)"
+	case runtime.TypeNumber:
+		return "float or double"
+	case runtime.TypeBoolean:
+		return "bool"
+	case runtime.TypeString:
+		return "char or unsigned char with isPointer true (char*)"
+	}
+	return "a C type"
+}
+
+// dynLoader checks the OpenDyn members of a document and rewrites it as an
+// OpenTool document. It works on a copy of the tree; paths are the same in
+// both, so problems found by the OpenTool loader keep their place.
+type dynLoader struct {
+	src   *source
+	diags []Diagnostic
+	root  *jsontree.Node // the copy being rewritten
+
+	stdcall bool
+	codes   []DynCode
+	fns     []*dynFunc // one per element of "functions" (nil for a non-object)
+	// named holds the cType of each named schema that has one.
+	named map[string]*dynCType
+	// uses records, for each named schema used as a C value, the first C type
+	// it was used as, to report a second, different one.
+	uses map[string]*dynCType
+}
+
+// dynCType is a cType object as read.
+type dynCType struct {
+	name    string
+	pointer bool
+	path    string // of the cType object
+}
+
+// dynParam is a parameter as read.
+type dynParam struct {
+	name     string
+	ct       *dynCType
+	shape    CShape
+	out      bool
+	required bool
+	size     int
+}
+
+// dynFunc is a function as read.
+type dynFunc struct {
+	name   string
+	params []*dynParam // nil entries for parameters that are not objects
+	ret    *dynParam   // nil when the function returns nothing (or void)
+	// retName is the name of the return value, "" when there is none.
+	retName string
+}
+
+func (l *dynLoader) diag(warning bool, path, format string, args ...any) {
+	line, col := l.src.position(path, -1)
+	l.diags = append(l.diags, Diagnostic{File: l.src.name, Line: line, Col: col, Path: path,
+		Message: fmt.Sprintf(format, args...), Warning: warning})
+}
+
+func (l *dynLoader) errorf(path, format string, args ...any) { l.diag(false, path, format, args...) }
+func (l *dynLoader) warnf(path, format string, args ...any)  { l.diag(true, path, format, args...) }
+
+// loadOpenDyn loads an OpenDyn document and builds its model.
+func loadOpenDyn(src *source, opts Options) (*Package, []Diagnostic, error) {
+	l := &dynLoader{src: src, named: map[string]*dynCType{}, uses: map[string]*dynCType{}}
+	l.root = cloneTree(src.tree)
+	l.document()
+
+	doc, problems, err := runtime.LoadOpenToolWarnings(appendTree(nil, l.root))
+	for _, p := range problems {
+		l.problem(p)
+	}
+	if err != nil {
+		var de *runtime.DocumentError
+		if errors.As(err, &de) {
+			for _, p := range de.Problems {
+				l.problem(p)
+			}
+		} else {
+			l.errorf("", "%v", err)
+		}
+	}
+	slices.SortStableFunc(l.diags, func(a, b Diagnostic) int {
+		return cmp.Or(cmp.Compare(a.Line, b.Line), cmp.Compare(a.Col, b.Col))
+	})
+	var errs, warnings []Diagnostic
+	for _, d := range dedup(l.diags) {
+		if d.Warning {
+			warnings = append(warnings, d)
+		} else {
+			errs = append(errs, d)
+		}
+	}
+	if len(errs) > 0 {
+		return nil, warnings, &Error{Diagnostics: errs}
+	}
+	l.outputsToResults(doc)
+	pkg := buildOpenToolWith(doc, opts.Package, filepath.Base(src.name), dynReservedNames, dynReservedMethods)
+	pkg.Kind = "opendyn"
+	l.attach(pkg)
+	return pkg, warnings, nil
+}
+
+// problem records a problem the OpenTool loader found in the rewritten document.
+func (l *dynLoader) problem(p runtime.Problem) {
+	path := p.Path
+	if path == "/opentool" || strings.HasPrefix(path, "/opentool/") {
+		path = "/opendyn" + path[len("/opentool"):]
+	}
+	l.diag(p.Warning, path, "%s", p.Message)
+}
+
+// ---- the document -------------------------------------------------------------
+
+func (l *dynLoader) document() {
+	root := l.root
+	if root.Kind != jsontree.Object {
+		return // the OpenTool loader says so
+	}
+	for i := range root.Members {
+		if root.Members[i].Key == "opendyn" {
+			root.Members[i].Key = "opentool"
+		}
+	}
+	if info := root.Get("info"); info != nil && info.Kind == jsontree.Object {
+		l.callingConvention(info, "/info")
+	}
+	if code := root.Get("code"); code != nil {
+		l.readCodes(code, "/code")
+		deleteMember(root, "code")
+	}
+	// Named schemas first: parameters refer to them.
+	if schemas := root.Get("schemas"); schemas != nil && schemas.Kind == jsontree.Object {
+		for _, m := range schemas.Members {
+			p := "/schemas" + jsontree.Pointer(m.Key)
+			if ct := l.schemaCType(m.Value, p); ct != nil {
+				l.named[m.Key] = ct
+			}
+			l.fixSchema(m.Value, p)
+		}
+	}
+	if fns := root.Get("functions"); fns != nil && fns.Kind == jsontree.Array {
+		for i, f := range fns.Items {
+			p := "/functions" + jsontree.Pointer(strconv.Itoa(i))
+			if f.Kind != jsontree.Object {
+				l.fns = append(l.fns, nil)
+				continue
+			}
+			l.fns = append(l.fns, l.function(f, p))
+		}
+	}
+}
+
+func (l *dynLoader) callingConvention(info *jsontree.Node, path string) {
+	p := path + "/callingConvention"
+	v := info.Get("callingConvention")
+	deleteMember(info, "callingConvention")
+	switch {
+	case v == nil || v.Kind == jsontree.Null:
+		l.warnf(p, `missing, want "cdecl" or "stdcall"; reading it as "cdecl"`)
+	case v.Kind != jsontree.String:
+		l.errorf(p, `got %s, want "cdecl" or "stdcall"`, describe(v))
+	case v.Str == "cdecl":
+	case v.Str == "stdcall":
+		l.stdcall = true
+	case strings.EqualFold(strings.TrimSpace(v.Str), "cdecl"), strings.EqualFold(strings.TrimSpace(v.Str), "__cdecl"):
+		l.warnf(p, `got %q, want "cdecl"; reading it as "cdecl"`, v.Str)
+	case strings.EqualFold(strings.TrimSpace(v.Str), "stdcall"), strings.EqualFold(strings.TrimSpace(v.Str), "__stdcall"):
+		l.warnf(p, `got %q, want "stdcall"; reading it as "stdcall"`, v.Str)
+		l.stdcall = true
+	default:
+		l.errorf(p, `got %q, want "cdecl" or "stdcall"`, v.Str)
+	}
+}
+
+func (l *dynLoader) readCodes(v *jsontree.Node, path string) {
+	switch v.Kind {
+	case jsontree.Null:
+		return
+	case jsontree.Object:
+	default:
+		l.errorf(path, "got %s, want an object mapping status codes to their text", describe(v))
+		return
+	}
+	for _, m := range v.Members {
+		p := path + jsontree.Pointer(m.Key)
+		if m.Value.Kind != jsontree.String {
+			l.errorf(p, "got %s, want a string", describe(m.Value))
+			continue
+		}
+		n, err := strconv.ParseInt(strings.TrimSpace(m.Key), 0, 64)
+		if err != nil {
+			l.warnf(p, "ignored: got the code %q, want an integer (the value a function returns)", m.Key)
+			continue
+		}
+		l.codes = append(l.codes, DynCode{Code: n, Text: m.Value.Str})
+	}
+}
+
+func (l *dynLoader) function(f *jsontree.Node, path string) *dynFunc {
+	fn := &dynFunc{}
+	if n := f.Get("name"); n != nil && n.Kind == jsontree.String {
+		fn.name = n.Str
+	}
+	if ps := f.Get("parameters"); ps != nil && ps.Kind == jsontree.Array {
+		for i, it := range ps.Items {
+			p := path + "/parameters" + jsontree.Pointer(strconv.Itoa(i))
+			if it.Kind != jsontree.Object {
+				fn.params = append(fn.params, nil)
+				continue
+			}
+			fn.params = append(fn.params, l.parameter(it, p))
+		}
+	}
+	if r := f.Get("return"); r != nil && r.Kind == jsontree.Object {
+		p := path + "/return"
+		if n := r.Get("name"); n != nil && n.Kind == jsontree.String {
+			fn.retName = n.Str
+		}
+		if v := r.Get("isIn"); v != nil {
+			l.warnf(p+"/isIn", "ignored: a return value is no parameter")
+			deleteMember(r, "isIn")
+		}
+		fn.ret = l.returnValue(r, p)
+		if fn.ret == nil { // void
+			deleteMember(f, "return")
+			fn.retName = ""
+		}
+	}
+	// A result object carries the return value and the outputs by name.
+	seen := map[string]bool{}
+	if fn.retName != "" {
+		seen[fn.retName] = true
+	}
+	for i, p := range fn.params {
+		if p == nil || !p.out {
+			continue
+		}
+		if seen[p.name] {
+			l.errorf(fmt.Sprintf("%s/parameters/%d/name", path, i),
+				"got %q, the name of the return value; want another name: the result object carries both", p.name)
+		}
+		seen[p.name] = true
+	}
+	return fn
+}
+
+// parameter reads a parameter object and rewrites it as an OpenTool one.
+func (l *dynLoader) parameter(obj *jsontree.Node, path string) *dynParam {
+	dp := &dynParam{required: true}
+	if n := obj.Get("name"); n != nil && n.Kind == jsontree.String {
+		dp.name = n.Str
+	}
+	// "required" defaults to true in OpenDyn, to false in OpenTool: say it.
+	switch v := obj.Get("required"); {
+	case v == nil || v.Kind == jsontree.Null:
+		setMember(obj, "required", &jsontree.Node{Kind: jsontree.Bool, Bool: true, Offset: obj.Offset})
+	case v.Kind == jsontree.Bool:
+		dp.required = v.Bool
+	}
+	// isIn: on the parameter, as the specification says, or inside cType, as
+	// upstream's example has it.
+	in, inPath := true, ""
+	switch v := obj.Get("isIn"); {
+	case v == nil || v.Kind == jsontree.Null:
+	case v.Kind != jsontree.Bool:
+		l.errorf(path+"/isIn", "got %s, want a boolean", describe(v))
+	default:
+		in, inPath = v.Bool, path+"/isIn"
+	}
+	deleteMember(obj, "isIn")
+
+	schema := obj.Get("schema")
+	if schema == nil || schema.Kind != jsontree.Object {
+		return nil // the OpenTool loader says so
+	}
+	sp := path + "/schema"
+	if ct := schema.Get("cType"); ct != nil && ct.Kind == jsontree.Object {
+		if v := ct.Get("isIn"); v != nil && v.Kind != jsontree.Null {
+			vp := sp + "/cType/isIn"
+			switch {
+			case v.Kind != jsontree.Bool:
+				l.errorf(vp, "got %s, want a boolean (and isIn belongs to the parameter)", describe(v))
+			case inPath != "" && v.Bool != in:
+				l.errorf(vp, "got %t, but the parameter's isIn is %t: want one isIn, on the parameter", v.Bool, in)
+			case inPath != "":
+				l.warnf(vp, "ignored: isIn belongs to the parameter, which has it")
+			default:
+				l.warnf(vp, "isIn belongs to the parameter, not to its cType; reading it as the parameter's")
+				in = v.Bool
+			}
+		}
+	}
+	dp.out = !in
+	ct := l.schemaCType(schema, sp)
+	l.fixSchema(schema, sp)
+	resolved, named := l.resolve(schema)
+	if ct == nil && named != "" {
+		ct = l.named[named]
+	} else if ct != nil && named != "" && l.named[named] != nil && !sameCType(ct, l.named[named]) {
+		l.errorf(ct.path, "got %s, but the schema %q has the C type %s: want one of them",
+			ct, named, l.named[named])
+		return nil
+	}
+	if resolved == nil {
+		return nil // a dangling reference: the OpenTool loader says so
+	}
+	st := stringMember(resolved, "type")
+	if ct == nil {
+		ct = l.inferCType(st, sp)
+		if ct == nil {
+			return nil
+		}
+	}
+	c := *ct // a named schema's cType is shared
+	ct = &c
+	dp.ct = ct
+	if dp.out && !ct.pointer {
+		l.warnf(ct.path, "an output parameter is a pointer (isIn false); reading isPointer as true")
+		ct.pointer = true
+	}
+	if !l.classify(dp, resolved, st, ct) {
+		return nil
+	}
+	if dp.out {
+		switch dp.shape {
+		case CString:
+			n, ok := l.count(resolved, "maxLength")
+			if !ok {
+				l.errorf(sp, "a char* output needs the size of its buffer: want maxLength, the most bytes the function writes before the NUL")
+				return nil
+			}
+			dp.size = n + 1
+		case CSlice:
+			n, ok := l.count(resolved, "maxItems")
+			if !ok || n == 0 {
+				l.errorf(sp, "an array output needs the size of its buffer: want maxItems (at least 1), the number of elements the function writes")
+				return nil
+			}
+			dp.size = n
+		}
+	}
+	if named != "" {
+		l.use(named, ct)
+	}
+	return dp
+}
+
+// returnValue reads a return object; nil for a void return.
+func (l *dynLoader) returnValue(obj *jsontree.Node, path string) *dynParam {
+	schema := obj.Get("schema")
+	if schema == nil || schema.Kind != jsontree.Object {
+		return &dynParam{} // the OpenTool loader says what is wrong
+	}
+	sp := path + "/schema"
+	if v := schema.Get("cType").Get("isIn"); v != nil {
+		l.warnf(sp+"/cType/isIn", "ignored: a return value is no parameter")
+	}
+	ct := l.schemaCType(schema, sp)
+	l.fixSchema(schema, sp)
+	resolved, named := l.resolve(schema)
+	if ct == nil && named != "" {
+		ct = l.named[named]
+	}
+	if ct != nil && ct.name == "void" && !ct.pointer {
+		l.warnf(ct.path, "the C function returns void; reading it as no return value")
+		return nil
+	}
+	dp := &dynParam{required: true}
+	if resolved == nil {
+		return dp
+	}
+	st := stringMember(resolved, "type")
+	if ct == nil {
+		if ct = l.inferCType(st, sp); ct == nil {
+			return dp
+		}
+	}
+	dp.ct = ct
+	if !l.classify(dp, resolved, st, ct) {
+		dp.ct = nil
+		return dp
+	}
+	if dp.shape == CSlice {
+		l.errorf(ct.path, "got a returned pointer to an array, whose length the caller cannot know; want an output parameter with maxItems")
+		dp.ct = nil
+	}
+	if named != "" {
+		l.use(named, ct)
+	}
+	return dp
+}
+
+// classify decides how a value of C type ct described by the (resolved)
+// schema s of type st crosses between Go and C, reporting a mismatch.
+func (l *dynLoader) classify(dp *dynParam, s *jsontree.Node, st string, ct *dynCType) bool {
+	if st == "" {
+		return false // the OpenTool loader reports the missing or wrong type
+	}
+	class := cTypeClass(ct.name)
+	if ct.name == "void" {
+		if ct.pointer {
+			l.errorf(ct.path, "got void*, which no JSON value can carry; want a typed pointer")
+		} else {
+			l.errorf(ct.path, "got void, want the C type of a value")
+		}
+		return false
+	}
+	mismatch := func() bool {
+		what := ct.String()
+		l.errorf(ct.path+"/type", "got C type %s for a value of schema type %s, want %s", what, st, wantForSchemaType(st))
+		return false
+	}
+	switch st {
+	case runtime.TypeString:
+		if ct.name != "char" && ct.name != "unsigned char" {
+			return mismatch()
+		}
+		if !ct.pointer {
+			l.errorf(ct.path+"/isPointer", "got a single %s for a string, want isPointer true (char*)", ct.name)
+			return false
+		}
+		dp.shape = CString
+	case runtime.TypeArray:
+		if !ct.pointer {
+			l.errorf(ct.path+"/isPointer", "got a single %s for an array, want isPointer true (a pointer to the first element)", ct.name)
+			return false
+		}
+		items, named := l.resolve(s.Get("items"))
+		if items == nil {
+			return false
+		}
+		it := stringMember(items, "type")
+		if it == "" {
+			return false
+		}
+		if it != class {
+			l.errorf(ct.path+"/type", "got C type %s for elements of schema type %s, want %s", ct.name, it, wantForSchemaType(it))
+			return false
+		}
+		l.checkEnum(items, ct)
+		if named != "" {
+			l.use(named, &dynCType{name: ct.name, path: ct.path})
+		}
+		dp.shape = CSlice
+	case runtime.TypeObject:
+		l.errorf(ct.path, "got an object, which would be a C struct; OpenDyn has none: want scalars, strings and arrays")
+		return false
+	default:
+		if class != st {
+			return mismatch()
+		}
+		l.checkEnum(s, ct)
+		if ct.pointer {
+			dp.shape = CPointer
+		} else {
+			dp.shape = CScalar
+		}
+	}
+	return true
+}
+
+// checkEnum reports enum values a C integer type cannot hold.
+func (l *dynLoader) checkEnum(s *jsontree.Node, ct *dynCType) {
+	e := s.Get("enum")
+	if e == nil || e.Kind != jsontree.Array || cTypeClass(ct.name) != runtime.TypeInteger {
+		return
+	}
+	bits, unsigned := cIntRange(ct.name)
+	for _, v := range e.Items {
+		if v.Kind != jsontree.Number {
+			continue
+		}
+		ok := false
+		if unsigned {
+			n, err := strconv.ParseUint(v.Str, 10, bits)
+			ok = err == nil && (bits == 64 || n < 1<<bits)
+		} else {
+			_, err := strconv.ParseInt(v.Str, 10, bits)
+			ok = err == nil
+		}
+		if !ok {
+			l.errorf(ct.path+"/type", "got C type %s, which cannot hold the enum value %s", ct.name, v.Str)
+			return
+		}
+	}
+}
+
+// use records that the named schema carries values of C type ct, reporting a
+// use of the same schema as another C type: its Go type has one width.
+func (l *dynLoader) use(named string, ct *dynCType) {
+	prev := l.uses[named]
+	if prev == nil {
+		l.uses[named] = ct
+		return
+	}
+	if prev.name != ct.name && !(cTypeClass(ct.name) == runtime.TypeBoolean && cTypeClass(prev.name) == runtime.TypeBoolean) {
+		pl, pc := l.src.position(prev.path, -1)
+		l.errorf(ct.path, "the schema %q is used as C type %s here and as %s at %d:%d; want one C type per schema (its Go type has one width)",
+			named, ct.name, prev.name, pl, pc)
+	}
+}
+
+// inferCType returns the C type of a value without cType when only one can
+// carry it (char* for strings, bool for booleans), with a warning.
+func (l *dynLoader) inferCType(st, schemaPath string) *dynCType {
+	p := schemaPath + "/cType"
+	switch st {
+	case runtime.TypeString:
+		l.warnf(p, "missing; reading it as char* (the C type of strings)")
+		return &dynCType{name: "char", pointer: true, path: p}
+	case runtime.TypeBoolean:
+		l.warnf(p, "missing; reading it as bool")
+		return &dynCType{name: "bool", path: p}
+	case "":
+		return nil
+	}
+	l.errorf(p, "missing, want the C type of the value: %s", wantForSchemaType(st))
+	return nil
+}
+
+// schemaCType reads and removes the cType member of a schema object.
+func (l *dynLoader) schemaCType(schema *jsontree.Node, path string) *dynCType {
+	v := schema.Get("cType")
+	if v == nil {
+		return nil
+	}
+	deleteMember(schema, "cType")
+	p := path + "/cType"
+	if v.Kind == jsontree.Null {
+		return nil
+	}
+	if v.Kind != jsontree.Object {
+		l.errorf(p, "got %s, want a cType object {\"type\": …, \"isPointer\": …}", describe(v))
+		return nil
+	}
+	ct := &dynCType{path: p}
+	t := v.Get("type")
+	switch {
+	case t == nil || t.Kind == jsontree.Null:
+		l.errorf(p+"/type", "missing, want one of %s", strings.Join(cTypeNames, ", "))
+		return nil
+	case t.Kind != jsontree.String:
+		l.errorf(p+"/type", "got %s, want one of %s", describe(t), strings.Join(cTypeNames, ", "))
+		return nil
+	}
+	name, stars, ok := parseCType(t.Str)
+	switch {
+	case !ok:
+		l.errorf(p+"/type", "got %q, want one of %s", t.Str, strings.Join(cTypeNames, ", "))
+		return nil
+	case stars > 1:
+		l.errorf(p+"/type", "got %q, a pointer to a pointer; want a C type with at most one *", t.Str)
+		return nil
+	}
+	ct.name = name
+	if name != t.Str {
+		if stars == 1 {
+			l.warnf(p+"/type", "got %q, want %q with isPointer true; reading it so", t.Str, name)
+		} else {
+			l.warnf(p+"/type", "got %q, want %q; reading it so", t.Str, name)
+		}
+	}
+	switch ip := v.Get("isPointer"); {
+	case ip == nil || ip.Kind == jsontree.Null:
+		ct.pointer = stars == 1
+	case ip.Kind != jsontree.Bool:
+		l.errorf(p+"/isPointer", "got %s, want a boolean", describe(ip))
+	case stars == 1 && !ip.Bool:
+		l.errorf(p+"/isPointer", "got false, but the type %q is a pointer: want one of them", t.Str)
+	default:
+		ct.pointer = ip.Bool || stars == 1
+	}
+	for _, m := range v.Members {
+		switch m.Key {
+		case "type", "isPointer", "isIn":
+		default:
+			l.warnf(p+jsontree.Pointer(m.Key), "unknown member ignored")
+		}
+	}
+	return ct
+}
+
+// parseCType reads a C type name: one of the OpenDyn list or a synonym, with
+// "const" and trailing stars allowed. It returns the canonical name and the
+// number of stars.
+func parseCType(s string) (name string, stars int, ok bool) {
+	s = strings.TrimSpace(s)
+	for strings.HasSuffix(s, "*") {
+		stars++
+		s = strings.TrimSpace(s[:len(s)-1])
+	}
+	fields := strings.Fields(s)
+	var kept []string
+	for _, f := range fields {
+		if f != "const" {
+			kept = append(kept, f)
+		}
+	}
+	s = strings.Join(kept, " ")
+	if slices.Contains(cTypeNames, s) {
+		return s, stars, true
+	}
+	if c, ok := cTypeSynonyms[s]; ok {
+		return c, stars, true
+	}
+	return "", 0, false
+}
+
+func sameCType(a, b *dynCType) bool { return a.name == b.name && a.pointer == b.pointer }
+
+func (c *dynCType) String() string {
+	if c.pointer {
+		return c.name + "*"
+	}
+	return c.name
+}
+
+// fixSchema reads C type names used as schema types ("type": "double") as the
+// schema type they stand for, with a warning, and removes cType members where
+// they mean nothing, also with a warning; in s and the schemas inside it.
+func (l *dynLoader) fixSchema(s *jsontree.Node, path string) {
+	if s == nil || s.Kind != jsontree.Object {
+		return
+	}
+	if t := s.Get("type"); t != nil && t.Kind == jsontree.String && !isSchemaTypeName(t.Str) {
+		if name, stars, ok := parseCType(t.Str); ok {
+			st := cTypeClass(name)
+			switch {
+			case (name == "char" || name == "unsigned char") && stars == 1:
+				st = runtime.TypeString
+			case stars > 0 || name == "char" || st == "void":
+				st = ""
+			}
+			if st != "" {
+				l.warnf(path+"/type", "got %q, a C type, want one of boolean, integer, number, string, array, object; reading it as %q", t.Str, st)
+				t.Str = st
+			}
+		}
+	}
+	for _, m := range s.Members {
+		mp := path + jsontree.Pointer(m.Key)
+		switch m.Key {
+		case "properties":
+			if m.Value.Kind == jsontree.Object {
+				for _, pm := range m.Value.Members {
+					l.nested(pm.Value, mp+jsontree.Pointer(pm.Key))
+				}
+			}
+		case "items", "additionalProperties":
+			l.nested(m.Value, mp)
+		}
+	}
+}
+
+// nested fixes a schema inside another one, where cType means nothing.
+func (l *dynLoader) nested(s *jsontree.Node, path string) {
+	if s == nil || s.Kind != jsontree.Object {
+		return
+	}
+	if s.Get("cType") != nil {
+		l.warnf(path+"/cType", "ignored: a C type belongs to a parameter's or return value's schema (for an array, the element type with isPointer true)")
+		deleteMember(s, "cType")
+	}
+	l.fixSchema(s, path)
+}
+
+func isSchemaTypeName(t string) bool {
+	switch t {
+	case runtime.TypeBoolean, runtime.TypeInteger, runtime.TypeNumber, runtime.TypeString, runtime.TypeArray, runtime.TypeObject:
+		return true
+	}
+	return false
+}
+
+// resolve follows a schema's $ref chain through the document's schemas. It
+// returns the schema it ends at (nil if a reference dangles or loops) and the
+// name of the first named schema reached ("" when s is no reference).
+func (l *dynLoader) resolve(s *jsontree.Node) (*jsontree.Node, string) {
+	first := ""
+	for range 64 {
+		if s == nil || s.Kind != jsontree.Object {
+			return nil, first
+		}
+		ref := s.Get("$ref")
+		if ref == nil {
+			return s, first
+		}
+		if ref.Kind != jsontree.String {
+			return nil, first
+		}
+		name, ok := runtime.RefName(ref.Str)
+		if !ok {
+			return nil, first
+		}
+		if first == "" {
+			first = name
+		}
+		s = l.root.Get("schemas").Get(name)
+	}
+	return nil, first
+}
+
+// count reads a non-negative integer member of a schema.
+func (l *dynLoader) count(s *jsontree.Node, key string) (int, bool) {
+	v := s.Get(key)
+	if v == nil || v.Kind != jsontree.Number {
+		return 0, false
+	}
+	n, err := strconv.ParseInt(v.Str, 10, 64)
+	if err != nil || n < 0 || n > math.MaxInt32 {
+		return 0, false
+	}
+	return int(n), true
+}
+
+func stringMember(n *jsontree.Node, key string) string {
+	if v := n.Get(key); v != nil && v.Kind == jsontree.String {
+		return v.Str
+	}
+	return ""
+}
+
+// describe says what v is, for "got …" in messages.
+func describe(v *jsontree.Node) string {
+	switch v.Kind {
+	case jsontree.Null:
+		return "null"
+	case jsontree.Bool:
+		return "boolean " + strconv.FormatBool(v.Bool)
+	case jsontree.Number:
+		return "number " + v.Str
+	case jsontree.String:
+		return "string " + strconv.Quote(v.Str)
+	case jsontree.Array:
+		return "an array"
+	}
+	return "an object"
+}
+
+// ---- from the document to the model -------------------------------------------
+
+// outputsToResults moves the output parameters of each function out of its
+// parameters and into its result: an object with the return value and the
+// outputs as members.
+func (l *dynLoader) outputsToResults(doc *runtime.OpenTool) {
+	for i := range doc.Functions {
+		f := &doc.Functions[i]
+		df := l.fns[i]
+		var params []runtime.Parameter
+		var outs []runtime.Parameter
+		for j, p := range f.Parameters {
+			if df.params[j].out {
+				outs = append(outs, p)
+			} else {
+				params = append(params, p)
+			}
+		}
+		if len(outs) == 0 {
+			continue
+		}
+		f.Parameters = params
+		obj := &runtime.Schema{Type: runtime.TypeObject}
+		desc := "The results of " + f.Name + "."
+		if f.Return != nil {
+			s := withDescription(f.Return.Schema, f.Return.Description)
+			obj.Properties = append(obj.Properties, runtime.NamedSchema{Name: f.Return.Name, Schema: s})
+			obj.Required = append(obj.Required, f.Return.Name)
+			if f.Return.Description != "" {
+				desc = f.Return.Description
+			}
+		}
+		for _, o := range outs {
+			obj.Properties = append(obj.Properties, runtime.NamedSchema{Name: o.Name, Schema: withDescription(o.Schema, o.Description)})
+			obj.Required = append(obj.Required, o.Name)
+		}
+		name := "result"
+		if f.Return != nil {
+			name = f.Return.Name
+		}
+		f.Return = &runtime.Return{Name: name, Description: desc, Schema: obj}
+	}
+}
+
+// withDescription returns s with description d when it has none.
+func withDescription(s *runtime.Schema, d string) *runtime.Schema {
+	if s == nil || s.Description != "" || d == "" {
+		return s
+	}
+	c := *s
+	c.Description = d
+	return &c
+}
+
+// attach gives the model of each function its C side, and the values their C
+// widths.
+func (l *dynLoader) attach(pkg *Package) {
+	pkg.Dyn = &DynLibrary{Stdcall: l.stdcall, Codes: l.codes, Header: "opendyn.gen.h"}
+	cnames := newScope()
+	for i, fn := range pkg.Functions {
+		df := l.fns[i]
+		cf := &CFunction{Symbol: fn.Name, Index: i}
+		base := strings.ReplaceAll(fn.Name, "-", "_")
+		cf.Typedef = cnames.take("otg_fn_" + base)
+		cf.Trampoline = cnames.take("otg_call_" + base)
+		locals := newScope(goReservedLocals(pkg)...)
+		var result *Type
+		if fn.Result != nil && fn.Result.Kind == RefNamed && len(df.outputs()) > 0 {
+			result = fn.Result.Named
+		}
+		nin, nout := 0, 0
+		if df.ret != nil && result != nil {
+			nout = 1
+		}
+		for _, dp := range df.params {
+			cp := &CParam{Name: dp.name, C: CType{Name: dp.ct.name, Pointer: dp.ct.pointer}, Shape: dp.shape,
+				Out: dp.out, Required: dp.required || dp.out, Size: dp.size}
+			if dp.out {
+				cp.Field = result.Fields[nout]
+				nout++
+			} else {
+				cp.Field = fn.Args.Fields[nin]
+				nin++
+			}
+			cp.GoName = locals.take(goLocalName(dp.name, "arg"))
+			cp.Type = cp.Field.Type
+			setCWidth(cp.Type, dp.ct.name)
+			cf.Params = append(cf.Params, cp)
+		}
+		if df.ret != nil {
+			r := &CReturn{C: CType{Name: df.ret.ct.name, Pointer: df.ret.ct.pointer}, Shape: df.ret.shape}
+			r.GoName = locals.take(goLocalName(df.retName, "result"))
+			if result != nil {
+				r.Field = result.Fields[0]
+				r.Type = r.Field.Type
+			} else {
+				r.Type = fn.Result
+			}
+			setCWidth(r.Type, df.ret.ct.name)
+			cf.Return = r
+		}
+		if l.stdcall {
+			cf.Stdcall32 = fmt.Sprintf("%s@%d", fn.Name, stdcallArgBytes(cf))
+		}
+		fn.C = cf
+	}
+}
+
+func (f *dynFunc) outputs() []*dynParam {
+	var out []*dynParam
+	for _, p := range f.params {
+		if p.out {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// setCWidth gives the scalar values of r (its elements, for a slice; its
+// underlying type, for a named type) the width of C type ct. The loader made
+// sure that a named type is used with one C type only.
+func setCWidth(r *TypeRef, ct string) {
+	switch r.Kind {
+	case RefSlice:
+		setCWidth(r.Elem, ct)
+	case RefNamed:
+		if r.Named.Underlying != nil {
+			setCWidth(r.Named.Underlying, ct)
+		}
+	case RefInt:
+		r.Bits, r.Unsigned = cIntRange(ct)
+	case RefFloat:
+		if ct == "float" {
+			r.Bits = 32
+		} else {
+			r.Bits = 64
+		}
+	}
+}
+
+// stdcallArgBytes is the size of the arguments of f on 32-bit Windows, which
+// decorates stdcall names with it ("add@8").
+func stdcallArgBytes(f *CFunction) int {
+	n := 0
+	for _, p := range f.Params {
+		switch {
+		case p.C.Pointer:
+			n += 4
+		case p.C.Name == "double" || p.C.Name == "long long" || p.C.Name == "unsigned long long":
+			n += 8
+		default:
+			n += 4
+		}
+	}
+	return n
+}
+
+// goReservedLocals are the identifiers the parameters of a generated method
+// must not shadow: Go's keywords and predeclared identifiers, the package
+// names and the unexported package-level names of the package.
+func goReservedLocals(pkg *Package) []string {
+	names := []string{
+		"break", "case", "chan", "const", "continue", "default", "defer", "else", "fallthrough", "for",
+		"func", "go", "goto", "if", "import", "interface", "map", "package", "range", "return", "select",
+		"struct", "switch", "type", "var",
+		"any", "append", "bool", "byte", "cap", "clear", "close", "comparable", "complex", "complex64",
+		"complex128", "copy", "delete", "error", "false", "float32", "float64", "imag", "int", "int8",
+		"int16", "int32", "int64", "iota", "len", "make", "max", "min", "new", "nil", "panic", "print",
+		"println", "real", "recover", "rune", "string", "true", "uint", "uint8", "uint16", "uint32",
+		"uint64", "uintptr",
+		// package names and the receiver, result and helpers of the generated code
+		"C", "unsafe", "sync", "errors", "bytes", "strings", "context", "json", "syscall", "runtime", "opentool",
+		"l", "err", "ctx", "args", "documentJSON", "toolAdapter", "libraryService", "symbolNames",
+		"loadLibrary", "freeLibrary", "lookupSymbol", "libraryHandle", "cStringOf", "invalidArg", "valueOf",
+		"longOf", "ulongOf",
+	}
+	for _, t := range pkg.Types {
+		if t.Decoder != "" {
+			names = append(names, t.Decoder)
+		}
+	}
+	return names
+}
+
+// goLocalName is the lowerCamelCase Go identifier of a document name, for
+// parameters and results: user_id → userID, URLPath → urlPath, 2fa → x2fa.
+func goLocalName(s, fallback string) string {
+	ws := words(s)
+	if len(ws) == 0 {
+		return fallback
+	}
+	name := strings.ToLower(ws[0])
+	for _, w := range ws[1:] {
+		name += camel(w)
+	}
+	if r, _ := utf8.DecodeRuneInString(name); !unicode.IsLetter(r) || unicode.IsUpper(r) {
+		name = "x" + name
+	}
+	if !token.IsIdentifier(name) {
+		return fallback
+	}
+	return name
+}
+
+// ---- the tree -----------------------------------------------------------------
+
+func cloneTree(n *jsontree.Node) *jsontree.Node {
+	if n == nil {
+		return nil
+	}
+	c := *n
+	if n.Items != nil {
+		c.Items = make([]*jsontree.Node, len(n.Items))
+		for i, it := range n.Items {
+			c.Items[i] = cloneTree(it)
+		}
+	}
+	if n.Members != nil {
+		c.Members = make([]jsontree.Member, len(n.Members))
+		for i, m := range n.Members {
+			c.Members[i] = jsontree.Member{Key: m.Key, KeyOffset: m.KeyOffset, Value: cloneTree(m.Value)}
+		}
+	}
+	return &c
+}
+
+func deleteMember(obj *jsontree.Node, key string) {
+	obj.Members = slices.DeleteFunc(obj.Members, func(m jsontree.Member) bool { return m.Key == key })
+}
+
+func setMember(obj *jsontree.Node, key string, v *jsontree.Node) {
+	for i := range obj.Members {
+		if obj.Members[i].Key == key {
+			obj.Members[i].Value = v
+			return
+		}
+	}
+	obj.Members = append(obj.Members, jsontree.Member{Key: key, KeyOffset: v.Offset, Value: v})
+}
+
+// appendTree appends n as JSON.
+func appendTree(b []byte, n *jsontree.Node) []byte {
+	switch n.Kind {
+	case jsontree.Null:
+		return append(b, "null"...)
+	case jsontree.Bool:
+		return strconv.AppendBool(b, n.Bool)
+	case jsontree.Number:
+		return append(b, n.Str...)
+	case jsontree.String:
+		q, _ := json.Marshal(n.Str) // a string always encodes
+		return append(b, q...)
+	case jsontree.Array:
+		b = append(b, '[')
+		for i, it := range n.Items {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = appendTree(b, it)
+		}
+		return append(b, ']')
+	}
+	b = append(b, '{')
+	for i, m := range n.Members {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		q, _ := json.Marshal(m.Key)
+		b = append(b, q...)
+		b = append(b, ':')
+		b = appendTree(b, m.Value)
+	}
+	return append(b, '}')
+}

@@ -1,0 +1,159 @@
+package openapie2e
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"net/http/httptest"
+	"strings"
+	"testing"
+
+	opentool "github.com/opentoolgen/opentoolgen/runtime"
+	schemas "github.com/opentoolgen/opentoolgen/testdata/golden/openapi-schemas"
+)
+
+// TestUnionJSON round-trips unions with and without discriminator.
+func TestUnionJSON(t *testing.T) {
+	for _, tc := range []struct {
+		in    string
+		check func(p schemas.Pet) bool
+	}{
+		{`{"kind":"cat","name":"Tom","lives":7}`, func(p schemas.Pet) bool { return p.Cat != nil && p.Dog == nil && *p.Cat.Lives == 7 }},
+		{`{"kind":"dog","name":"Rex","good":true,"friend":{"kind":"cat","name":"Tom"}}`, func(p schemas.Pet) bool {
+			return p.Dog != nil && p.Dog.Good && p.Dog.Friend.Cat != nil && p.Dog.Friend.Cat.Name == "Tom"
+		}},
+	} {
+		var p schemas.Pet
+		if err := json.Unmarshal([]byte(tc.in), &p); err != nil {
+			t.Fatalf("%s: %v", tc.in, err)
+		}
+		if !tc.check(p) {
+			t.Errorf("%s: decoded %+v", tc.in, p)
+		}
+		out, err := json.Marshal(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var again schemas.Pet
+		if err := json.Unmarshal(out, &again); err != nil || !tc.check(again) {
+			t.Errorf("%s: round trip %s: %v", tc.in, out, err)
+		}
+	}
+	// The discriminator decides; the variant's violations are reported.
+	var p schemas.Pet
+	err := json.Unmarshal([]byte(`{"kind":"dog","name":"Rex"}`), &p)
+	if err == nil || !strings.Contains(err.Error(), "/good") {
+		t.Errorf("dog without good: got %v", err)
+	}
+	if err := json.Unmarshal([]byte(`{"kind":"bird","name":"Tweety"}`), &p); err == nil || !strings.Contains(err.Error(), `names no variant`) {
+		t.Errorf("unknown kind: got %v", err)
+	}
+
+	// anyOf without discriminator: the first variant that accepts the value.
+	for in, want := range map[string]string{`{"radius":2}`: "circle", `{"side":3}`: "square", `1.5`: "float"} {
+		var s schemas.Shape
+		if err := json.Unmarshal([]byte(in), &s); err != nil {
+			t.Fatalf("%s: %v", in, err)
+		}
+		got := ""
+		switch {
+		case s.Circle != nil:
+			got = "circle"
+		case s.Square != nil:
+			got = "square"
+		case s.Float != nil:
+			got = "float"
+		}
+		if got != want {
+			t.Errorf("Shape %s: got %s, want %s", in, got, want)
+		}
+		if out, _ := json.Marshal(s); string(out) != in {
+			t.Errorf("Shape %s: encodes as %s", in, out)
+		}
+	}
+	var s schemas.Shape
+	if err := json.Unmarshal([]byte(`{"radius":-1}`), &s); err == nil {
+		t.Error("Shape with a negative radius: no error")
+	}
+	var id schemas.ID
+	if err := json.Unmarshal([]byte(`42`), &id); err != nil || id.Int == nil || *id.Int != 42 {
+		t.Errorf("ID 42: %+v %v", id, err)
+	}
+	if err := json.Unmarshal([]byte(`"abc"`), &id); err != nil || id.String == nil || *id.String != "abc" {
+		t.Errorf("ID abc: %+v %v", id, err)
+	}
+}
+
+// fakeSchemas implements the Service of the schemas package.
+type fakeSchemas struct{ got any }
+
+func (f *fakeSchemas) AddPet(_ context.Context, a schemas.AddPetArgs) (schemas.Pet, error) {
+	f.got = a
+	return a.Body, nil
+}
+
+func (f *fakeSchemas) Area(_ context.Context, a schemas.AreaArgs) (float64, error) {
+	f.got = a
+	switch {
+	case a.Shape.Circle != nil:
+		return 3 * a.Shape.Circle.Radius * a.Shape.Circle.Radius, nil
+	case a.Shape.Square != nil:
+		return a.Shape.Square.Side * a.Shape.Square.Side, nil
+	}
+	return 0, errors.New("no shape")
+}
+
+func (f *fakeSchemas) PutTree(_ context.Context, a schemas.PutTreeArgs) (schemas.Tree, error) {
+	f.got = a
+	return schemas.Tree{Value: a.Value, Children: a.Children}, nil
+}
+
+func TestSchemasTool(t *testing.T) {
+	ctx := context.Background()
+	fake := &fakeSchemas{}
+	tool, err := schemas.NewTool(fake)
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(opentool.NewHandler(tool))
+	defer srv.Close()
+	oc := opentool.NewClient(srv.URL + "/opentool")
+
+	var area float64
+	if err := oc.Invoke(ctx, "area", map[string]any{"shape": map[string]any{"side": 2}, "id": 5, "scale": nil, "anything": []int{1}}, "result", &area); err != nil || area != 4 {
+		t.Fatalf("area: %v, %v", area, err)
+	}
+	got := fake.got.(schemas.AreaArgs)
+	if got.ID.Int == nil || *got.ID.Int != 5 || got.Scale != nil || string(got.Anything) != "[1]" {
+		t.Errorf("area args: %+v", got)
+	}
+
+	var pet schemas.Pet
+	if err := oc.Invoke(ctx, "addPet", map[string]any{"body": map[string]any{"kind": "cat", "name": "Tom", "nickname": nil}}, "", &pet); err != nil || pet.Cat == nil || pet.Cat.Name != "Tom" {
+		t.Fatalf("addPet: %+v, %v", pet, err)
+	}
+
+	// Violations inside a discriminated variant carry their full path.
+	err = oc.Invoke(ctx, "addPet", map[string]any{"body": map[string]any{"kind": "cat", "name": 3, "lives": 12}}, "", &pet)
+	var oe *opentool.Error
+	if !errors.As(err, &oe) || oe.Code != opentool.CodeInvalidParams {
+		t.Fatalf("addPet invalid: %v", err)
+	}
+	var paths []string
+	for _, v := range oe.Violations() {
+		paths = append(paths, v.Path)
+	}
+	if strings.Join(paths, " ") != "/body/lives /body/name" {
+		t.Errorf("violation paths: %v (%v)", paths, oe.Violations())
+	}
+
+	// Recursive types.
+	var tree schemas.Tree
+	in := map[string]any{"value": 1, "children": []any{map[string]any{"value": 2, "children": []any{map[string]any{"value": 3}}}}, "meta": map[string]any{"created": nil}}
+	if err := oc.Invoke(ctx, "putTree", in, "", &tree); err != nil {
+		t.Fatal(err)
+	}
+	if len(tree.Children) != 1 || tree.Children[0].Children[0].Value != 3 {
+		t.Errorf("putTree: %+v", tree)
+	}
+}

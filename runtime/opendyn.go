@@ -1,0 +1,48 @@
+package runtime
+
+import (
+	"errors"
+	"strconv"
+	"strings"
+)
+
+// What the cgo bindings generated from OpenDyn documents share.
+
+// ErrLibraryClosed is the error of a call to a generated OpenDyn library after
+// its Close.
+var ErrLibraryClosed = errors.New("opendyn: library is closed")
+
+// LibraryError is the error of opening a dynamic library for a generated OpenDyn
+// binding: the library could not be loaded (Err), or it lacks functions the
+// document describes (Missing, every one of them).
+type LibraryError struct {
+	Path    string   // as given to Open
+	Missing []string // symbols described by the document and not found, in document order
+	Err     error    // why the library could not be loaded; nil when only symbols are missing
+}
+
+func (e *LibraryError) Error() string {
+	var b strings.Builder
+	b.WriteString("opendyn: ")
+	b.WriteString(strconv.Quote(e.Path))
+	if e.Err != nil {
+		b.WriteString(": ")
+		b.WriteString(e.Err.Error())
+		return b.String()
+	}
+	if len(e.Missing) == 1 {
+		b.WriteString(": missing function ")
+	} else {
+		b.WriteString(": missing functions ")
+	}
+	for i, m := range e.Missing {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString(m)
+	}
+	return b.String()
+}
+
+// Unwrap returns the reason the library could not be loaded.
+func (e *LibraryError) Unwrap() error { return e.Err }
