@@ -26,6 +26,13 @@ type builder struct {
 
 // buildOpenTool builds the model of an OpenTool document.
 func buildOpenTool(doc *runtime.OpenTool, pkgName, source string) *Package {
+	return buildOpenToolWith(doc, pkgName, source, nil, nil)
+}
+
+// buildOpenToolWith is buildOpenTool for a package that declares more names
+// than an OpenTool package: types never take reservedTypes, function methods
+// never take reservedMethods.
+func buildOpenToolWith(doc *runtime.OpenTool, pkgName, source string, reservedTypes, reservedMethods []string) *Package {
 	b := &builder{
 		doc: doc,
 		pkg: &Package{
@@ -33,7 +40,7 @@ func buildOpenTool(doc *runtime.OpenTool, pkgName, source string) *Package {
 			Title: doc.Info.Title, Version: doc.Info.Version, Doc: doc.Info.Description,
 			Document: doc,
 		},
-		types:   newScope(reservedPackageNames...),
+		types:   newScope(append(append([]string(nil), reservedPackageNames...), reservedTypes...)...),
 		schemas: map[string]*Type{},
 	}
 	// Schemas first: they own their names.
@@ -46,7 +53,7 @@ func buildOpenTool(doc *runtime.OpenTool, pkgName, source string) *Package {
 	for _, s := range doc.Schemas {
 		b.defineSchema(b.schemas[s.Name], s.Schema)
 	}
-	methods := newScope()
+	methods := newScope(reservedMethods...)
 	for i := range doc.Functions {
 		b.pkg.Functions = append(b.pkg.Functions, b.function(&doc.Functions[i], methods))
 	}

@@ -540,7 +540,11 @@ func encodeResult(fn *Function, v jen.Code) *jen.Statement {
 	return rt("EncodeResult").Call(jen.Lit(fn.ResultName), v)
 }
 
-func emitServer(p *Package) *jen.File {
+func emitServer(p *Package) *jen.File { return emitServerWith(p, "NewTool") }
+
+// emitServerWith is emitServer with the constructor of the adapter named ctor
+// (OpenDyn packages keep NewTool for the library).
+func emitServerWith(p *Package, ctor string) *jen.File {
 	f := newFile(p)
 	var methods []jen.Code
 	for _, fn := range p.Functions {
@@ -551,11 +555,11 @@ func emitServer(p *Package) *jen.File {
 	f.Comment("to choose its code, any other error is reported with code 500.")
 	f.Type().Id("Service").Interface(methods...)
 
-	f.Comment("NewTool returns the OpenTool tool serving svc: it decodes and validates the")
+	f.Comment(ctor + " returns the OpenTool tool serving svc: it decodes and validates the")
 	f.Comment("arguments of each call straight into the typed arguments (answering -32602")
 	f.Comment("with every violation), calls svc, and encodes the result. Serve it with")
 	f.Comment("opentool.NewHandler or opentool.Serve.")
-	f.Func().Id("NewTool").Params(jen.Id("svc").Id("Service")).Add(rt("Tool")).Block(
+	f.Func().Id(ctor).Params(jen.Id("svc").Id("Service")).Add(rt("Tool")).Block(
 		jen.Return(jen.Op("&").Id("toolAdapter").Values(jen.Id("svc").Op(":").Id("svc"))),
 	)
 	f.Type().Id("toolAdapter").Struct(jen.Id("svc").Id("Service"))

@@ -113,7 +113,7 @@ func Generate(name string, data []byte, opts Options) (*Result, error) {
 	case "opentool":
 		pkg, warnings, err = loadOpenTool(src, opts)
 	case "opendyn":
-		return nil, &Error{Diagnostics: []Diagnostic{{File: name, Line: 1, Col: 1, Message: kind + " documents are not supported yet"}}}
+		pkg, warnings, err = loadOpenDyn(src, opts)
 	case "openapi":
 		pkg, warnings, err = loadOpenAPI(src, opts)
 	default:
@@ -123,14 +123,20 @@ func Generate(name string, data []byte, opts Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	outs := emitOpenTool(pkg)
+	outs, extra := emitOpenTool(pkg), []File(nil)
 	if pkg.API != nil { // OpenAPI: a REST client and a Tool adapter over it
 		outs = emitOpenAPI(pkg)
+	}
+	if pkg.Dyn != nil { // OpenDyn: cgo bindings and a C header besides
+		if outs, extra, err = emitOpenDyn(pkg); err != nil {
+			return nil, err
+		}
 	}
 	files, err := render(outs)
 	if err != nil {
 		return nil, err
 	}
+	files = append(files, extra...)
 	doc, err := json.MarshalIndent(pkg.Document, "", "  ")
 	if err != nil {
 		return nil, err

@@ -174,14 +174,42 @@ func TestGoldenCompiles(t *testing.T) {
 // TestGoldenNoDirectives checks that no document text became a directive or
 // code: every comment line of the generated Go files, but for the header, is
 // "//" alone or "// " followed by text.
+// cgoPreambleEnd returns the index of the line that ends the cgo preamble
+// starting at lines[i] (a block comment right before import "C"), or 0.
+func cgoPreambleEnd(lines []string, i int) int {
+	if lines[i] != "/*" {
+		return 0
+	}
+	for j := i + 1; j+1 < len(lines); j++ {
+		if strings.Contains(lines[j], "*/") {
+			if lines[j] == "*/" && lines[j+1] == `import "C"` {
+				return j
+			}
+			return 0
+		}
+	}
+	return 0
+}
+
 func TestGoldenNoDirectives(t *testing.T) {
 	for _, c := range goldenCases(t) {
 		for name, content := range generateCase(t, c) {
 			if !strings.HasSuffix(name, ".go") {
 				continue
 			}
-			for i, line := range strings.Split(string(content), "\n") {
+			lines := strings.Split(string(content), "\n")
+			for i := 0; i < len(lines); i++ {
+				line := lines[i]
 				l := strings.TrimLeft(line, " \t")
+				// The generator's own directives: the build constraints of the
+				// platform files and the cgo preamble of an OpenDyn package.
+				if l == "//go:build unix" || l == "//go:build windows" {
+					continue
+				}
+				if end := cgoPreambleEnd(lines, i); end > 0 {
+					i = end
+					continue
+				}
 				if strings.HasPrefix(l, "//") && l != "//" && !strings.HasPrefix(l, "// ") {
 					t.Errorf("%s/%s:%d: comment line without a space after //: %q", c.name, name, i+1, line)
 				}

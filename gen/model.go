@@ -19,6 +19,9 @@ type Package struct {
 	Functions []*Function // in document order
 	// Document is the equivalent OpenTool document, embedded in the package.
 	Document *runtime.OpenTool
+	// Dyn is set for packages generated from OpenDyn documents: the cgo
+	// bindings of the library (model_dyn.go).
+	Dyn *DynLibrary
 	// API is set for packages generated from OpenAPI documents.
 	API *API
 	// Patterns are the regular expressions the decoders check (Constraints).
@@ -143,6 +146,9 @@ type Function struct {
 	// ({"N": v}); "" when the result is an object and travels as itself.
 	ResultName string
 	Stream     bool
+	// C is set for the functions of an OpenDyn package: how to call the C
+	// function (model_dyn.go).
+	C *CFunction
 	// HTTP is the REST operation behind the function (OpenAPI); nil otherwise.
 	HTTP *Operation
 }
