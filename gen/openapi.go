@@ -1186,6 +1186,9 @@ func wireName(opID, method, p string) string {
 		under = r == '_'
 	}
 	s := strings.Trim(b.String(), "_")
+	if opID != "" && s != opID && len(s) < 3 {
+		return wireName("", method, p) // too little of the operationId survived
+	}
 	if s == "" {
 		s = strings.ToLower(method)
 	}
@@ -1513,7 +1516,10 @@ func (b *oaBuilder) requestBody(fn *Function, rb *openapi3.RequestBody, loc oaLo
 		goName := fieldNames.take(goNameOr(jsonName, "Field"))
 		hint := fn.GoName + goName
 		pt := b.conv(mb.sr, mb.loc, hint, "the "+strconv.Quote(mb.name)+" member of the request body of "+strconv.Quote(fn.Name))
-		f := &Field{Name: goName, JSONName: jsonName, Required: mb.req && rb.Required}
+		// A required member is a required argument even when the document
+		// does not mark the body required (often forgotten, and never set
+		// for Swagger 2.0 form parameters).
+		f := &Field{Name: goName, JSONName: jsonName, Required: mb.req}
 		if mb.sr != nil && mb.sr.Value != nil && mb.sr.Ref == "" {
 			f.Doc = schemaDoc(mb.sr.Value)
 		}
