@@ -2,7 +2,6 @@ package gen
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
 	"net/url"
 	"os"
@@ -731,7 +730,7 @@ func (b *oaBuilder) scalar(s *openapi3.Schema, typ string, loc oaLoc, ds *runtim
 		if s.Pattern != "" {
 			ds.Pattern = s.Pattern
 			if _, err := regexp.Compile(s.Pattern); err != nil {
-				b.warn(loc.add("pattern"), "pattern %q is not checked: Go's regexp package does not accept it (%v)", s.Pattern, errors.Unwrap(err))
+				b.warn(loc.add("pattern"), "pattern %q is not checked: Go's regexp package does not accept it (%v)", s.Pattern, strings.TrimPrefix(err.Error(), "error parsing regexp: "))
 			} else {
 				c.Pattern = s.Pattern
 				c.PatternVar = b.patternVar(s.Pattern)

@@ -814,7 +814,7 @@ type Query struct {
 // NewForm returns an empty form body.
 func NewForm() *Query { return &Query{} }
 
-func (q *Query) pair(name, value string, allowReserved bool) {
+func (q *Query) pair(name, value string) {
 	if q.b.Len() > 0 {
 		q.b.WriteByte('&')
 	}
@@ -839,11 +839,11 @@ func (q *Query) Add(name string, v any, style string, explode, allowReserved boo
 	case pvNull:
 		return nil
 	case pvScalar:
-		q.pair(name, esc(pv.scalar), allowReserved)
+		q.pair(name, esc(pv.scalar))
 	case pvList:
 		if explode && style != "deepObject" {
 			for _, s := range pv.list {
-				q.pair(name, esc(s), allowReserved)
+				q.pair(name, esc(s))
 			}
 			return nil
 		}
@@ -858,7 +858,7 @@ func (q *Query) Add(name string, v any, style string, explode, allowReserved boo
 		for i, s := range pv.list {
 			parts[i] = esc(s)
 		}
-		q.pair(name, strings.Join(parts, sep), allowReserved)
+		q.pair(name, strings.Join(parts, sep))
 	case pvObject:
 		switch {
 		case style == "deepObject":
@@ -870,7 +870,7 @@ func (q *Query) Add(name string, v any, style string, explode, allowReserved boo
 			}
 		case explode:
 			for _, kv := range pv.obj {
-				q.pair(kv[0], esc(kv[1]), allowReserved)
+				q.pair(kv[0], esc(kv[1]))
 			}
 		default:
 			sep := ","
@@ -884,7 +884,7 @@ func (q *Query) Add(name string, v any, style string, explode, allowReserved boo
 			for _, kv := range pv.obj {
 				parts = append(parts, esc(kv[0]), esc(kv[1]))
 			}
-			q.pair(name, strings.Join(parts, sep), allowReserved)
+			q.pair(name, strings.Join(parts, sep))
 		}
 	}
 	return nil

@@ -1,0 +1,165 @@
+package gen
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func generateOpenAPI(t *testing.T, name string, doc string) (*Result, error) {
+	t.Helper()
+	return Generate(name, []byte(doc), Options{Package: "api"})
+}
+
+func file(res *Result, name string) string {
+	for _, f := range res.Files {
+		if f.Name == name {
+			return string(f.Content)
+		}
+	}
+	return ""
+}
+
+// TestOpenAPIExternalRefs resolves references to other local files relative
+// to the document, keeping their member order.
+func TestOpenAPIExternalRefs(t *testing.T) {
+	dir := t.TempDir()
+	must := func(err error) {
+		t.Helper()
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	must(os.MkdirAll(filepath.Join(dir, "schemas"), 0o755))
+	must(os.WriteFile(filepath.Join(dir, "schemas", "pet.yaml"), []byte(`
+Pet:
+  type: object
+  properties:
+    zebra: {type: string}
+    alpha: {$ref: "#/Owner"}
+    middle: {$ref: "tag.json"}
+Owner:
+  type: object
+  properties:
+    name: {type: string}
+`), 0o644))
+	must(os.WriteFile(filepath.Join(dir, "schemas", "tag.json"), []byte(`{"type": "string", "enum": ["a", "b"]}`), 0o644))
+	main := filepath.Join(dir, "api.yaml")
+	doc := `
+openapi: 3.0.3
+info: {title: refs, version: "1"}
+paths:
+  /pets:
+    get:
+      operationId: listPets
+      responses:
+        "200":
+          description: ok
+          content:
+            application/json:
+              schema: {$ref: "schemas/pet.yaml#/Pet"}
+`
+	must(os.WriteFile(main, []byte(doc), 0o644))
+	res, err := Generate(main, []byte(doc), Options{Package: "api"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	types := file(res, "types.gen.go")
+	zebra, alpha, middle := strings.Index(types, "Zebra "), strings.Index(types, "Alpha "), strings.Index(types, "Middle ")
+	if zebra < 0 || !(zebra < alpha && alpha < middle) {
+		t.Errorf("want the fields of Pet in document order:\n%s", types)
+	}
+	for _, want := range []string{"type Pet struct", "type Owner struct", "type Tag string", "Alpha  *Owner", "Middle *Tag"} {
+		if !strings.Contains(types, want) {
+			t.Errorf("types.gen.go lacks %q:\n%s", want, types)
+		}
+	}
+}
+
+// TestOpenAPIRemoteRefs refuses references to URLs: only local files are read.
+func TestOpenAPIRemoteRefs(t *testing.T) {
+	_, err := generateOpenAPI(t, "remote.yaml", `
+openapi: 3.0.3
+info: {title: remote, version: "1"}
+paths:
+  /x:
+    get:
+      responses:
+        "200":
+          description: ok
+          content:
+            application/json:
+              schema: {$ref: "http://127.0.0.1:1/schemas.yaml#/X"}
+`)
+	var e *Error
+	if !errors.As(err, &e) || !strings.Contains(err.Error(), "only references to local files are followed") || !strings.HasPrefix(err.Error(), "remote.yaml:") {
+		t.Errorf("got %v", err)
+	}
+}
+
+func TestOpenAPIBrokenDocument(t *testing.T) {
+	_, err := generateOpenAPI(t, "broken.json", `{"openapi": "3.0.0", "info": {"title": "x", "version": "1"}, "paths": {"/x": {"get": {"parameters": 5}}}}`)
+	if err == nil || !strings.HasPrefix(err.Error(), "broken.json:") {
+		t.Errorf("got %v", err)
+	}
+}
+
+// TestOpenAPIWarnings: what the generator cannot honour is a warning at its
+// place, and the rest of the document is generated.
+func TestOpenAPIWarnings(t *testing.T) {
+	res, err := generateOpenAPI(t, "warn.yaml", `openapi: 3.0.3
+info: {title: warn, version: "1"}
+paths:
+  /x:
+    get:
+      operationId: getX
+      parameters:
+        - name: q
+          in: query
+          schema:
+            type: string
+            pattern: "^(?!bad).*$"
+      responses:
+        "204": {description: ok}
+components:
+  securitySchemes:
+    digest:
+      type: http
+      scheme: digest
+`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, w := range res.Warnings {
+		got = append(got, w.String())
+	}
+	want := []string{
+		`warn.yaml:18:7: warning: /components/securitySchemes/digest: HTTP authentication scheme "digest" is not supported: the client cannot send it`,
+		`warn.yaml:12:22: warning: /paths/~1x/get/parameters/0/schema/pattern: pattern "^(?!bad).*$" is not checked: Go's regexp package does not accept it (invalid or unsupported Perl syntax: ` + "`(?!`" + `)`,
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("warnings:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	if !strings.Contains(file(res, "client.gen.go"), "func (c *Client) GetX(") {
+		t.Error("the operation was not generated")
+	}
+}
+
+func TestWireName(t *testing.T) {
+	for _, tc := range []struct{ opID, method, path, want string }{
+		{"listPets", "GET", "/pets", "listPets"},
+		{"pets.list", "GET", "/pets", "pets_list"},
+		{"get pet by id!", "GET", "/pets/{id}", "get_pet_by_id"},
+		{"", "GET", "/pets/{petId}/photos", "get_pets_petId_photos"},
+		{"", "DELETE", "/", "delete"},
+		{"été", "POST", "/x", "post_x"},
+		{strings.Repeat("a", 80), "GET", "/", strings.Repeat("a", 60)},
+	} {
+		if got := wireName(tc.opID, tc.method, tc.path); got != tc.want {
+			t.Errorf("wireName(%q, %q, %q) = %q, want %q", tc.opID, tc.method, tc.path, got, tc.want)
+		}
+	}
+}

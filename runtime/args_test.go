@@ -1,0 +1,102 @@
+package runtime
+
+import (
+	"encoding/json"
+	"errors"
+	"strings"
+	"testing"
+)
+
+func argsDoc() *OpenTool {
+	return &OpenTool{OpenTool: "1.0.0", Info: Info{Title: "t", Version: "1"}, Functions: []Function{
+		{Name: "search", Parameters: []Parameter{
+			{Name: "q", Schema: &Schema{Type: TypeString}, Required: true},
+			{Name: "limit", Schema: &Schema{Type: TypeInteger}},
+			{Name: "key", Schema: &Schema{Ref: "#/schemas/Key"}},
+			{Name: "session", Schema: &Schema{Type: TypeString}},
+		}},
+		{Name: "other", Parameters: []Parameter{{Name: "key", Schema: &Schema{Type: TypeString}}}},
+	}, Schemas: Schemas{{Name: "Key", Schema: &Schema{Type: TypeString}}}}
+}
+
+func TestArgsApply(t *testing.T) {
+	env := map[string]string{"KEY": "k-123", "LIMIT": "7"}
+	a, err := NewArgs(argsDoc(),
+		WithDefaults("search", map[string]any{"limit": 10, "session": "s"}),
+		WithFixed("search", map[string]any{"q": "fixed"}),
+		WithEnvs("", map[string]string{"key": "KEY"}),
+		WithLookupEnv(func(k string) (string, bool) { v, ok := env[k]; return v, ok }),
+	)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct{ in, want string }{
+		{``, `{"key":"k-123","limit":10,"q":"fixed","session":"s"}`},
+		{`{"q":"mine","limit":null,"session":"t"}`, `{"key":"k-123","limit":null,"q":"fixed","session":"t"}`},
+		{`{"key":"caller's"}`, `{"key":"k-123","limit":10,"q":"fixed","session":"s"}`},
+		{`[1]`, `[1]`},
+	} {
+		if got := string(a.Apply("search", json.RawMessage(tc.in))); got != tc.want {
+			t.Errorf("Apply(%s) = %s, want %s", tc.in, got, tc.want)
+		}
+	}
+	if got := string(a.Apply("other", nil)); got != `{"key":"k-123"}` {
+		t.Errorf("other: %s", got)
+	}
+	delete(env, "KEY")
+	if got := string(a.Apply("other", json.RawMessage(`{"key":"x"}`))); got != `{}` {
+		t.Errorf("unset env: %s", got)
+	}
+	// The declared document hides fixed and environment arguments.
+	doc := a.Document()
+	var names []string
+	for _, p := range doc.Functions[0].Parameters {
+		names = append(names, p.Name)
+	}
+	if strings.Join(names, ",") != "limit,session" || len(doc.Functions[1].Parameters) != 0 {
+		t.Errorf("declared: %v, %v", names, doc.Functions[1].Parameters)
+	}
+}
+
+func TestArgsEnvTypes(t *testing.T) {
+	a, err := NewArgs(argsDoc(), WithEnvs("search", map[string]string{"limit": "LIMIT", "q": "Q"}),
+		WithLookupEnv(func(k string) (string, bool) { return map[string]string{"LIMIT": "7", "Q": "42"}[k], true }))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := string(a.Apply("search", nil)); got != `{"limit":7,"q":"42"}` {
+		t.Errorf("got %s", got)
+	}
+}
+
+func TestArgsRedact(t *testing.T) {
+	a, err := NewArgs(argsDoc(), WithEnvs("search", map[string]string{"limit": "LIMIT"}),
+		WithLookupEnv(func(string) (string, bool) { return "s3cr3t", true }))
+	if err != nil {
+		t.Fatal(err)
+	}
+	in := InvalidParams(Violation{Path: "/limit", Message: `got "s3cr3t", want integer`}, Violation{Path: "/q", Message: "missing required member"})
+	err = a.Redact("search", in)
+	var e *Error
+	if !errors.As(err, &e) || strings.Contains(err.Error(), "s3cr3t") || !strings.Contains(err.Error(), "environment variable LIMIT is invalid") || !strings.Contains(err.Error(), "/q: missing") {
+		t.Errorf("got %v", err)
+	}
+}
+
+func TestArgsErrors(t *testing.T) {
+	for _, tc := range []struct {
+		opt  ArgOption
+		want string
+	}{
+		{WithFixed("nope", map[string]any{"q": 1}), `fixed: no function "nope"`},
+		{WithFixed("search", map[string]any{"nope": 1}), `fixed: function "search" has no argument "nope"`},
+		{WithDefaults("", map[string]any{"nope": 1}), `defaults: no function has an argument "nope"`},
+		{WithFixed("search", map[string]any{"limit": "ten"}), `fixed: search.limit: got string, want integer`},
+		{WithDefaults("search", map[string]any{"key": 5}), `defaults: search.key: got integer, want string`},
+	} {
+		_, err := NewArgs(argsDoc(), tc.opt)
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("got %v, want %q", err, tc.want)
+		}
+	}
+}

@@ -1,0 +1,155 @@
+package runtime
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+)
+
+type point struct {
+	X int `json:"x"`
+	Y int `json:"y"`
+}
+
+type color string
+
+// The examples of the OpenAPI specification's style table.
+func TestSerializePath(t *testing.T) {
+	obj := map[string]int{"R": 100} // one member: map order does not matter
+	for _, tc := range []struct {
+		style   string
+		explode bool
+		v       any
+		want    string
+	}{
+		{"simple", false, "blue", "blue"},
+		{"simple", false, []string{"blue", "black", "brown"}, "blue,black,brown"},
+		{"simple", false, point{1, 2}, "x,1,y,2"},
+		{"simple", true, point{1, 2}, "x=1,y=2"},
+		{"simple", false, obj, "R,100"},
+		{"label", false, "blue", ".blue"},
+		{"label", false, []string{"blue", "black"}, ".blue,black"},
+		{"label", true, []string{"blue", "black"}, ".blue.black"},
+		{"label", true, point{1, 2}, ".x=1.y=2"},
+		{"matrix", false, "blue", ";color=blue"},
+		{"matrix", false, []string{"blue", "black"}, ";color=blue,black"},
+		{"matrix", true, []string{"blue", "black"}, ";color=blue;color=black"},
+		{"matrix", false, point{1, 2}, ";color=x,1,y,2"},
+		{"matrix", true, point{1, 2}, ";x=1;y=2"},
+		{"simple", false, "a/b c?d#e%f", "a%2Fb%20c%3Fd%23e%25f"},
+		{"simple", false, color("red"), "red"},
+		{"simple", false, int32(-3), "-3"},
+		{"simple", false, 1.5, "1.5"},
+		{"simple", false, true, "true"},
+		{"simple", false, time.Date(2024, 1, 2, 3, 4, 5, 0, time.UTC), "2024-01-02T03%3A04%3A05Z"},
+	} {
+		pv, err := paramValueOf(tc.v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := serializePath("color", pv, tc.style, tc.explode); got != tc.want {
+			t.Errorf("%s explode=%v %v: got %q, want %q", tc.style, tc.explode, tc.v, got, tc.want)
+		}
+	}
+}
+
+func TestQueryStyles(t *testing.T) {
+	for _, tc := range []struct {
+		style         string
+		explode, resv bool
+		v             any
+		want          string
+	}{
+		{"form", true, false, "blue", "color=blue"},
+		{"form", true, false, []string{"blue", "black"}, "color=blue&color=black"},
+		{"form", false, false, []string{"blue", "black"}, "color=blue,black"},
+		{"form", true, false, point{1, 2}, "x=1&y=2"},
+		{"form", false, false, point{1, 2}, "color=x,1,y,2"},
+		{"spaceDelimited", false, false, []string{"blue", "black"}, "color=blue%20black"},
+		{"pipeDelimited", false, false, []string{"blue", "black"}, "color=blue|black"},
+		{"deepObject", true, false, point{1, 2}, "color%5Bx%5D=1&color%5By%5D=2"},
+		{"form", true, false, "a b&c=d+e", "color=a%20b%26c%3Dd%2Be"},
+		{"form", true, true, "/a/b?c=d", "color=/a/b?c%3Dd"},
+		{"form", true, false, []string{}, ""},
+		{"form", true, false, (*string)(nil), ""},
+		{"form", true, false, json.RawMessage(`["a",1,null,{"b":2}]`), `color=a&color=1&color=%7B%22b%22%3A2%7D`},
+	} {
+		var q Query
+		if err := q.Add("color", tc.v, tc.style, tc.explode, tc.resv); err != nil {
+			t.Fatal(err)
+		}
+		if got := q.Encode(); got != tc.want {
+			t.Errorf("%s explode=%v %v: got %q, want %q", tc.style, tc.explode, tc.v, got, tc.want)
+		}
+	}
+}
+
+func TestRequestHeadersAndCookies(t *testing.T) {
+	c := NewRESTClient("http://x/base/")
+	c.SetCredential("key", APIKeyCredential("query", "api key", "s&cret"))
+	r := c.NewRequest("GET", "/a/{id}")
+	r.Path("id", "x y", "simple", false)
+	r.Query("q", "1", "form", true, false)
+	r.Security("key")
+	u, err := r.URL()
+	if err != nil || u != "http://x/base/a/x%20y?q=1&api%20key=s%26cret" {
+		t.Errorf("URL: %q, %v", u, err)
+	}
+	r = c.NewRequest("GET", "/a/{id}")
+	if _, err := r.URL(); err == nil || !strings.Contains(err.Error(), `"id" has no value`) {
+		t.Errorf("missing path parameter: %v", err)
+	}
+	r.Header("X-H", "a\r\nInjected: yes", false)
+	if _, err := r.URL(); err == nil || !strings.Contains(err.Error(), "line break") {
+		t.Errorf("header injection: %v", err)
+	}
+	r = c.NewRequest("GET", "/")
+	r.Cookie("c", []string{"a b", "c;d"}, true)
+	r.Cookie("d", []string{"x", "y"}, false)
+	if got := strings.Join(r.cookies, "; "); got != "c=a%20b; c=c%3Bd; d=x,y" {
+		t.Errorf("cookies: %q", got)
+	}
+}
+
+func TestCredentialHidesSecret(t *testing.T) {
+	for _, c := range []Credential{APIKeyCredential("header", "X-Key", "s3cr3t"), BearerCredential("s3cr3t"), BasicCredential("me", "s3cr3t")} {
+		for _, s := range []string{c.String(), fmt.Sprint(c), fmt.Sprintf("%v %+v %#v", c, c, c)} {
+			if strings.Contains(s, "s3cr3t") {
+				t.Errorf("credential shows its secret: %s", s)
+			}
+		}
+	}
+}
+
+func TestResponseIs(t *testing.T) {
+	r := &Response{StatusCode: 404}
+	for status, want := range map[string]bool{"404": true, "4XX": true, "4xx": true, "5XX": false, "400": false, "default": true} {
+		if got := r.Is(status); got != want {
+			t.Errorf("404 Is %q: got %v", status, got)
+		}
+	}
+}
+
+func TestToolError(t *testing.T) {
+	r := &Response{StatusCode: 404, Body: []byte(`{"message":"no pet"}`), method: "GET", path: "/pets/{id}"}
+	err := ToolError(NewAPIError[map[string]string](r))
+	var e *Error
+	if !errors.As(err, &e) || e.Code != 404 || string(e.Data) != `{"message":"no pet"}` || e.Message != "HTTP 404 Not Found" {
+		t.Errorf("got %#v", err)
+	}
+	err = ToolError((&Response{StatusCode: 502, Body: []byte("bad gateway")}).Unexpected())
+	if !errors.As(err, &e) || e.Code != 502 || string(e.Data) != `"bad gateway"` {
+		t.Errorf("got %#v", err)
+	}
+	plain := errors.New("x")
+	if ToolError(plain) != plain {
+		t.Error("a plain error changed")
+	}
+	var apiErr *APIError[map[string]string]
+	if err := NewAPIError[map[string]string](r); !errors.As(err, &apiErr) || apiErr.Body["message"] != "no pet" || !strings.Contains(err.Error(), "GET /pets/{id}: HTTP 404 Not Found") {
+		t.Errorf("APIError: %v", err)
+	}
+}
