@@ -194,6 +194,9 @@ func emitType(f *jen.File, t *Type) {
 			if !fl.Required {
 				tag += ",omitzero"
 			}
+			if i := strings.IndexByte(tag, ','); i >= 0 && strings.ContainsRune(tag[i+1:], ' ') {
+				tag = "-" // a name vet cannot parse (a comma, then a space): MarshalJSON writes it
+			}
 			fields = append(fields, docComment(fl.Name, fl.Doc, "").Id(fl.Name).Add(fieldType(fl)).Tag(map[string]string{"json": tag}))
 		}
 		f.Add(docComment(t.Name, t.Doc, t.Origin).Type().Id(t.Name).Struct(fields...))
@@ -489,7 +492,7 @@ func decodeValue(r *TypeRef, target *jen.Statement, named string, depth int) []j
 			jen.Var().Id(v).Add(goType(r.Elem)),
 		}
 		loop = append(loop, decodeValue(r.Elem, jen.Id(v), "", depth+1)...)
-		loop = append(loop, target.Clone().Index(jen.Id(k)).Op("=").Id(v), jen.Id("d").Dot("Pop").Call())
+		loop = append(loop, indexable(target).Index(jen.Id(k)).Op("=").Id(v), jen.Id("d").Dot("Pop").Call())
 		return []jen.Code{jen.If(jen.Id("d").Dot("Object").Call()).Block(
 			target.Clone().Op("=").Add(typ).Values(),
 			jen.For(jen.Id("d").Dot("Next").Call()).Block(loop...),

@@ -1,6 +1,7 @@
 package gen
 
 import (
+	"fmt"
 	"sort"
 	"strconv"
 	"strings"
@@ -62,6 +63,14 @@ func aliasTarget(t *Type) *TypeRef {
 		t = t.Underlying.Named
 	}
 	return nil
+}
+
+// indexable returns target ready to be indexed: (*x)[k], not *x[k].
+func indexable(target *jen.Statement) *jen.Statement {
+	if strings.HasPrefix(fmt.Sprintf("%#v", target), "*") {
+		return jen.Parens(target.Clone())
+	}
+	return target.Clone()
 }
 
 // checkValue renders the constraint checks of a scalar just read into v:

@@ -441,13 +441,15 @@ func (b *oaBuilder) define(n *oaNamed, sr *openapi3.SchemaRef, loc oaLoc) {
 	t := n.t
 	s := sr.Value
 	if sr.Ref != "" {
-		// A component that is a reference to another schema: an alias.
-		target := b.ref(sr)
-		t.Kind = KindAlias
-		t.Underlying = &TypeRef{Kind: RefNamed, Named: target.t}
-		n.object = target.object
-		n.schema = &runtime.Schema{Ref: runtime.RefPrefix + escapeToken(target.docName)}
-		return
+		// A component that is a reference to another schema: an alias (but
+		// kin-openapi may report the component itself as the target).
+		if target := b.ref(sr); target != n {
+			t.Kind = KindAlias
+			t.Underlying = &TypeRef{Kind: RefNamed, Named: target.t}
+			n.object = target.object
+			n.schema = &runtime.Schema{Ref: runtime.RefPrefix + escapeToken(target.docName)}
+			return
+		}
 	}
 	t.Doc = schemaDoc(s)
 	ot := b.schemaType(s, loc, t.Name, "the schema "+t.Name, t)
