@@ -486,9 +486,10 @@ func emitRESTMethod(f *jen.File, fn *Function) {
 			body = append(body, jen.Id("r").Dot("ObjectBody").Call(jen.Lit(op.BodyRequired)))
 		}
 	}
-	if len(op.Security) > 0 {
+	// r.Security("a", "b"): one call per alternative set of schemes.
+	for _, set := range op.Security {
 		var names []jen.Code
-		for _, s := range op.Security {
+		for _, s := range set {
 			names = append(names, jen.Lit(s))
 		}
 		body = append(body, jen.Id("r").Dot("Security").Call(names...))

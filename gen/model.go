@@ -191,9 +191,10 @@ type Operation struct {
 	BodyRequired bool
 	// Responses are the documented responses, success first, in status order.
 	Responses []*Response
-	// Security lists the security schemes (names of API.Security entries) whose
-	// credentials the request carries when the client has them.
-	Security []string
+	// Security lists the alternative sets of security schemes (names of
+	// API.Security entries) the operation accepts; the request carries the
+	// credentials of the first set the client has all of.
+	Security [][]string
 }
 
 // Response is a documented response of an operation.

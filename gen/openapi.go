@@ -928,9 +928,7 @@ func oaNeedsPointer(r *TypeRef) bool {
 			}
 			return oaNeedsPointer(r.Named.Underlying)
 		}
-		if r.Named.Kind == KindUnion {
-			return false // a struct of pointers whose zero value is "absent"
-		}
+
 	}
 	return true
 }
@@ -1002,7 +1000,7 @@ func (b *oaBuilder) union(s *openapi3.Schema, loc oaLoc, hint, origin string, se
 	if len(alts) == 0 {
 		key, alts = "anyOf", s.AnyOf
 	}
-	names := newScope(reservedFieldNames...)
+	names := newScope(append([]string{"IsZero"}, reservedFieldNames...)...)
 	allObjects := true
 	var docAlts []*runtime.Schema
 	for i, a := range alts {
@@ -1322,10 +1320,17 @@ func (b *oaBuilder) operation(method, p string, item *openapi3.PathItem, op *ope
 		reqs = *op.Security
 	}
 	for _, req := range reqs {
+		var set []string
+		usable := true
 		for _, k := range sortedKeysOf(req) {
-			if !contains(hop.Security, k) && b.scheme(k) != nil {
-				hop.Security = append(hop.Security, k)
+			if b.scheme(k) == nil {
+				usable = false // a scheme the client cannot send
+				break
 			}
+			set = append(set, k)
+		}
+		if usable {
+			hop.Security = append(hop.Security, set)
 		}
 	}
 

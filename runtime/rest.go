@@ -115,7 +115,7 @@ type Request struct {
 	cookies  []string
 	body     []byte
 	bodyType string
-	security []string
+	security [][]string
 	err      error
 
 	// The members of an object body, sent as JSON, form or multipart.
@@ -200,9 +200,30 @@ func (r *Request) Cookie(name string, v any, explode bool) {
 	}
 }
 
-// Security names the security schemes the operation accepts: the request
-// carries the credentials the client has for them.
-func (r *Request) Security(schemes ...string) { r.security = schemes }
+// Security adds a set of security schemes the operation accepts together
+// (one call per alternative, in the document's order). The request carries
+// the credentials of the first set the client has every credential of; an
+// empty set means the operation may be called without credentials.
+func (r *Request) Security(schemes ...string) { r.security = append(r.security, schemes) }
+
+// credentials returns the credentials the request carries.
+func (r *Request) credentials() []Credential {
+	for _, set := range r.security {
+		var creds []Credential
+		for _, s := range set {
+			cr, ok := r.c.creds[s]
+			if !ok {
+				creds = nil
+				break
+			}
+			creds = append(creds, cr)
+		}
+		if len(creds) == len(set) {
+			return creds
+		}
+	}
+	return nil
+}
 
 // JSONBody sends v encoded as JSON.
 func (r *Request) JSONBody(v any) {
@@ -343,8 +364,8 @@ func (r *Request) URL() (string, error) {
 	}
 	u := strings.TrimRight(r.c.BaseURL, "/") + path
 	q := r.query.Encode()
-	for _, s := range r.security {
-		if cr, ok := r.c.creds[s]; ok && cr.kind == "apiKey" && cr.in == "query" {
+	for _, cr := range r.credentials() {
+		if cr.kind == "apiKey" && cr.in == "query" {
 			if q != "" {
 				q += "&"
 			}
@@ -385,11 +406,7 @@ func (r *Request) Send(ctx context.Context) (*Response, error) {
 		req.Header.Set("Accept", "application/json")
 	}
 	cookies := r.cookies
-	for _, s := range r.security {
-		cr, ok := r.c.creds[s]
-		if !ok {
-			continue
-		}
+	for _, cr := range r.credentials() {
 		switch {
 		case cr.kind == "bearer":
 			req.Header.Set("Authorization", "Bearer "+cr.value)

@@ -74,7 +74,7 @@ func (c *Client) AddPet(ctx context.Context, args AddPetArgs) (Pet, error) {
 func (c *Client) Area(ctx context.Context, args AreaArgs) (float64, error) {
 	r := c.rc.NewRequest("POST", "/shapes")
 	r.BodyField("shape", args.Shape)
-	if !args.ID.IsZero() {
+	if args.ID != nil {
 		r.BodyField("id", args.ID)
 	}
 	if args.Scale != nil {

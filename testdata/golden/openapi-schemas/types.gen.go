@@ -137,7 +137,7 @@ type Dog struct {
 	Name     string  `json:"name"`
 	Nickname *string `json:"nickname,omitzero"`
 	Good     bool    `json:"good"`
-	Friend   Pet     `json:"friend,omitzero"`
+	Friend   *Pet    `json:"friend,omitzero"`
 }
 
 func decodeDog(d *opentool.Decoder, x *Dog) {
@@ -181,7 +181,9 @@ func decodeDog(d *opentool.Decoder, x *Dog) {
 		case "friend":
 			d.Push("friend")
 			if !d.IsNull() {
-				decodePet(d, &x.Friend)
+				var v Pet
+				decodePet(d, &v)
+				x.Friend = &v
 			}
 			d.Pop()
 		default:
@@ -540,7 +542,7 @@ func decodeAddPetArgs(d *opentool.Decoder, x *AddPetArgs) {
 // AreaArgs are the arguments of "area" (POST /shapes).
 type AreaArgs struct {
 	Shape  Shape             `json:"shape"`
-	ID     ID                `json:"id,omitzero"`
+	ID     *ID               `json:"id,omitzero"`
 	Scale  *float64          `json:"scale,omitzero"`
 	Labels map[string]string `json:"labels,omitzero"`
 	// Anything: Untyped: the schema does not restrict the value; any JSON value.
@@ -564,7 +566,9 @@ func decodeAreaArgs(d *opentool.Decoder, x *AreaArgs) {
 		case "id":
 			d.Push("id")
 			if !d.IsNull() {
-				decodeID(d, &x.ID)
+				var v ID
+				decodeID(d, &v)
+				x.ID = &v
 			}
 			d.Pop()
 		case "scale":

@@ -126,7 +126,8 @@ func (c *Client) PlaceOrder(ctx context.Context, args PlaceOrderArgs) (Order, er
 		r.BodyField("extras", args.Extras)
 	}
 	r.ObjectBody(true)
-	r.Security("basic", "oauth")
+	r.Security("basic")
+	r.Security("oauth")
 	var out Order
 	resp, err := r.Send(ctx)
 	if err != nil {
