@@ -203,10 +203,10 @@ func emitLibrary(p *Package) *jen.File {
 		),
 		jen.Id("l").Op(":=").Op("&").Id("Library").Values(jen.Dict{jen.Id("path"): jen.Id("path"), jen.Id("handle"): jen.Id("h")}),
 		jen.Var().Id("missing").Index().String(),
-		jen.For(jen.Id("i").Op(":=").Range().Id("symbolNames")).Block(
-			jen.Id("l").Dot("fns").Index(jen.Id("i")).Op("=").Id("lookupSymbol").Call(jen.Id("h"), jen.Id("i")),
+		jen.For(jen.List(jen.Id("i"), jen.Id("name")).Op(":=").Range().Id("symbolNames")).Block(
+			jen.Id("l").Dot("fns").Index(jen.Id("i")).Op("=").Id("lookupSymbol").Call(jen.Id("h"), jen.Id("name"), jen.Id("i")),
 			jen.If(jen.Id("l").Dot("fns").Index(jen.Id("i")).Op("==").Lit(0)).Block(
-				jen.Id("missing").Op("=").Append(jen.Id("missing"), jen.Id("symbolNames").Index(jen.Id("i"))),
+				jen.Id("missing").Op("=").Append(jen.Id("missing"), jen.Id("name")),
 			),
 		),
 		jen.If(jen.Id("missing").Op("!=").Nil()).Block(
@@ -591,12 +591,28 @@ func emitDynHelpers(f *jen.File, p *Package) {
 		),
 		jen.Return(jen.String().Call(jen.Id("b"))),
 	)
+	if !usesValueOf(p) {
+		return
+	}
 	f.Line()
 	f.Comment("valueOf returns *p, or the zero value when p is nil.")
 	f.Func().Id("valueOf").Types(jen.Id("T").Any()).Params(jen.Id("p").Op("*").Id("T")).Id("T").Block(
 		jen.If(jen.Id("p").Op("==").Nil()).Block(jen.Var().Id("zero").Id("T"), jen.Return(jen.Id("zero"))),
 		jen.Return(jen.Op("*").Id("p")),
 	)
+}
+
+// usesValueOf reports whether the tool passes an optional argument to a C
+// function by value: absent, it is the zero value.
+func usesValueOf(p *Package) bool {
+	for _, fn := range p.Functions {
+		for _, cp := range fn.C.Inputs() {
+			if cp.Shape == CScalar && cp.Field.Pointer {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // emitLibraryUnix renders the loading of the library with dlopen.
@@ -624,11 +640,11 @@ func emitLibraryUnix(p *Package) *jen.File {
 		jen.Return(jen.Id("h"), jen.Nil()),
 	)
 	f.Line()
-	f.Comment("lookupSymbol returns the address of the function symbolNames[i], 0 when the")
-	f.Comment("library lacks it.")
-	f.Func().Id("lookupSymbol").Params(jen.Id("h").Id("libraryHandle"), jen.Id("i").Int()).Uintptr().Block(
+	f.Comment("lookupSymbol returns the address of the function name, the i-th of the")
+	f.Comment("library, 0 when the library lacks it.")
+	f.Func().Id("lookupSymbol").Params(jen.Id("h").Id("libraryHandle"), jen.Id("name").String(), jen.Id("_").Int()).Uintptr().Block(
 		jen.Var().Id("buf").Index(jen.Lit(80)).Byte(),
-		jen.List(jen.Id("p"), jen.Id("_")).Op(":=").Id("cStringOf").Call(jen.Id("buf").Index(jen.Op(":")), jen.Id("symbolNames").Index(jen.Id("i"))),
+		jen.List(jen.Id("p"), jen.Id("_")).Op(":=").Id("cStringOf").Call(jen.Id("buf").Index(jen.Op(":")), jen.Id("name")),
 		jen.Return(jen.Uintptr().Call(jen.Qual(cPath, "otg_dlsym").Call(jen.Id("h"), jen.Parens(jen.Op("*").Qual(cPath, "char")).Call(jen.Id("p"))))),
 	)
 	f.Line()
@@ -656,7 +672,7 @@ func emitLibraryWindows(p *Package) *jen.File {
 	)
 	f.Line()
 	body := []jen.Code{
-		jen.If(jen.List(jen.Id("p"), jen.Err()).Op(":=").Qual(syscallPath, "GetProcAddress").Call(jen.Id("h"), jen.Id("symbolNames").Index(jen.Id("i"))), jen.Err().Op("==").Nil()).Block(
+		jen.If(jen.List(jen.Id("p"), jen.Err()).Op(":=").Qual(syscallPath, "GetProcAddress").Call(jen.Id("h"), jen.Id("name")), jen.Err().Op("==").Nil()).Block(
 			jen.Return(jen.Id("p")),
 		),
 	}
@@ -681,9 +697,13 @@ func emitLibraryWindows(p *Package) *jen.File {
 		))
 	}
 	body = append(body, jen.Return(jen.Lit(0)))
-	f.Comment("lookupSymbol returns the address of the function symbolNames[i], 0 when the")
-	f.Comment("library lacks it.")
-	f.Func().Id("lookupSymbol").Params(jen.Id("h").Id("libraryHandle"), jen.Id("i").Int()).Uintptr().Block(body...)
+	iParam := jen.Id("_").Int()
+	if p.Dyn.Stdcall {
+		iParam = jen.Id("i").Int()
+	}
+	f.Comment("lookupSymbol returns the address of the function name, the i-th of the")
+	f.Comment("library, 0 when the library lacks it.")
+	f.Func().Id("lookupSymbol").Params(jen.Id("h").Id("libraryHandle"), jen.Id("name").String(), iParam).Uintptr().Block(body...)
 	f.Line()
 	f.Comment("freeLibrary closes the library with FreeLibrary.")
 	f.Func().Id("freeLibrary").Params(jen.Id("h").Id("libraryHandle")).Error().Block(

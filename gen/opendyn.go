@@ -239,7 +239,7 @@ func (l *dynLoader) document() {
 	if schemas := root.Get("schemas"); schemas != nil && schemas.Kind == jsontree.Object {
 		for _, m := range schemas.Members {
 			p := "/schemas" + jsontree.Pointer(m.Key)
-			if ct := l.schemaCType(m.Value, p); ct != nil {
+			if ct, _ := l.schemaCType(m.Value, p); ct != nil {
 				l.named[m.Key] = ct
 			}
 			l.fixSchema(m.Value, p)
@@ -324,7 +324,7 @@ func (l *dynLoader) function(f *jsontree.Node, path string) *dynFunc {
 			fn.retName = n.Str
 		}
 		if v := r.Get("isIn"); v != nil {
-			l.warnf(p+"/isIn", "ignored: a return value is no parameter")
+			l.warnf(p+"/isIn", "ignored: a return value has no isIn (it is always an output)")
 			deleteMember(r, "isIn")
 		}
 		fn.ret = l.returnValue(r, p)
@@ -398,7 +398,11 @@ func (l *dynLoader) parameter(obj *jsontree.Node, path string) *dynParam {
 		}
 	}
 	dp.out = !in
-	ct := l.schemaCType(schema, sp)
+	ct, bad := l.schemaCType(schema, sp)
+	if bad {
+		l.fixSchema(schema, sp)
+		return nil
+	}
 	l.fixSchema(schema, sp)
 	resolved, named := l.resolve(schema)
 	if ct == nil && named != "" {
@@ -460,10 +464,13 @@ func (l *dynLoader) returnValue(obj *jsontree.Node, path string) *dynParam {
 	}
 	sp := path + "/schema"
 	if v := schema.Get("cType").Get("isIn"); v != nil {
-		l.warnf(sp+"/cType/isIn", "ignored: a return value is no parameter")
+		l.warnf(sp+"/cType/isIn", "ignored: a return value has no isIn (it is always an output)")
 	}
-	ct := l.schemaCType(schema, sp)
+	ct, bad := l.schemaCType(schema, sp)
 	l.fixSchema(schema, sp)
+	if bad {
+		return &dynParam{}
+	}
 	resolved, named := l.resolve(schema)
 	if ct == nil && named != "" {
 		ct = l.named[named]
@@ -625,17 +632,24 @@ func (l *dynLoader) inferCType(st, schemaPath string) *dynCType {
 	return nil
 }
 
-// schemaCType reads and removes the cType member of a schema object.
-func (l *dynLoader) schemaCType(schema *jsontree.Node, path string) *dynCType {
+// schemaCType reads and removes the cType member of a schema object. bad is
+// set when there is one and it is wrong (and reported).
+func (l *dynLoader) schemaCType(schema *jsontree.Node, path string) (ct *dynCType, bad bool) {
 	v := schema.Get("cType")
 	if v == nil {
-		return nil
+		return nil, false
 	}
 	deleteMember(schema, "cType")
 	p := path + "/cType"
 	if v.Kind == jsontree.Null {
-		return nil
+		return nil, false
 	}
+	ct = l.readCType(v, p)
+	return ct, ct == nil
+}
+
+// readCType reads a cType object; nil when it is wrong (and reported).
+func (l *dynLoader) readCType(v *jsontree.Node, p string) *dynCType {
 	if v.Kind != jsontree.Object {
 		l.errorf(p, "got %s, want a cType object {\"type\": …, \"isPointer\": …}", describe(v))
 		return nil
@@ -1042,7 +1056,7 @@ func goLocalName(s, fallback string) string {
 	if r, _ := utf8.DecodeRuneInString(name); !unicode.IsLetter(r) || unicode.IsUpper(r) {
 		name = "x" + name
 	}
-	if !token.IsIdentifier(name) {
+	if !token.IsIdentifier(name) && !token.IsKeyword(name) { // keywords are reserved in the scope
 		return fallback
 	}
 	return name

@@ -113,3 +113,6 @@ unsigned int adler32(const unsigned char *data, int n) {
 	}
 	return (b << 16) | a;
 }
+
+// offset has an optional parameter passed by value: absent, it is 0.
+int offset(int x, int delta) { return x + delta; }

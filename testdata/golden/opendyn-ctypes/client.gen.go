@@ -316,3 +316,11 @@ func (c *Client) Adler32(ctx context.Context, args Adler32Args) (uint32, error) 
 	err := c.rt.Invoke(ctx, "adler32", &args, "checksum", &r)
 	return r, err
 }
+
+// Offset: x plus an optional delta.
+
+func (c *Client) Offset(ctx context.Context, args OffsetArgs) (int32, error) {
+	var r int32
+	err := c.rt.Invoke(ctx, "offset", &args, "sum", &r)
+	return r, err
+}

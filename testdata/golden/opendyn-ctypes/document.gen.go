@@ -1047,6 +1047,33 @@ const documentJSON = `{
           "type": "integer"
         }
       }
+    },
+    {
+      "name": "offset",
+      "description": "x plus an optional delta.",
+      "parameters": [
+        {
+          "name": "x",
+          "schema": {
+            "type": "integer"
+          },
+          "required": true
+        },
+        {
+          "name": "delta",
+          "description": "0 when absent.",
+          "schema": {
+            "type": "integer"
+          },
+          "required": false
+        }
+      ],
+      "return": {
+        "name": "sum",
+        "schema": {
+          "type": "integer"
+        }
+      }
     }
   ],
   "schemas": {

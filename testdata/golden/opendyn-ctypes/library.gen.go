@@ -91,12 +91,14 @@ import (
 #cgo nocallback otg_call_tick_count
 #cgo noescape otg_call_adler32
 #cgo nocallback otg_call_adler32
+#cgo noescape otg_call_offset
+#cgo nocallback otg_call_offset
 #include "opendyn.gen.h"
 */
 import "C"
 
 // symbolNames are the functions of the library, as the document names them.
-var symbolNames = [38]string{"t_bool", "t_char", "t_unsigned_char", "t_short", "t_unsigned_short", "t_int", "t_unsigned_int", "t_long", "t_unsigned_long", "t_long_long", "t_unsigned_long_long", "t_float", "t_double", "half", "mix", "inc", "inc_long", "is_null", "answer", "no_answer", "str_len", "maybe_len", "greeting", "no_string", "upper", "ubytes_len", "sum", "sum_longs", "scale", "squares", "flags", "checksum", "count_true", "mode_weight", "divmod", "tick", "tick_count", "adler32"}
+var symbolNames = [39]string{"t_bool", "t_char", "t_unsigned_char", "t_short", "t_unsigned_short", "t_int", "t_unsigned_int", "t_long", "t_unsigned_long", "t_long_long", "t_unsigned_long_long", "t_float", "t_double", "half", "mix", "inc", "inc_long", "is_null", "answer", "no_answer", "str_len", "maybe_len", "greeting", "no_string", "upper", "ubytes_len", "sum", "sum_longs", "scale", "squares", "flags", "checksum", "count_true", "mode_weight", "divmod", "tick", "tick_count", "adler32", "offset"}
 
 // Library is the dynamic library the document describes, opened with Open. Its
 // methods call the functions of the library, through the prototypes the document
@@ -107,7 +109,7 @@ type Library struct {
 	mu     sync.RWMutex // read-held by calls, held by Close
 	closed bool
 	handle libraryHandle
-	fns    [38]uintptr // the addresses of the functions, as symbolNames
+	fns    [39]uintptr // the addresses of the functions, as symbolNames
 }
 
 // Open loads the dynamic library at path (dlopen with RTLD_NOW|RTLD_LOCAL;
@@ -127,10 +129,10 @@ func Open(path string) (*Library, error) {
 		path:   path,
 	}
 	var missing []string
-	for i := range symbolNames {
-		l.fns[i] = lookupSymbol(h, i)
+	for i, name := range symbolNames {
+		l.fns[i] = lookupSymbol(h, name, i)
 		if l.fns[i] == 0 {
-			missing = append(missing, symbolNames[i])
+			missing = append(missing, name)
 		}
 	}
 	if missing != nil {
@@ -157,7 +159,7 @@ func (l *Library) Close() error {
 		return nil
 	}
 	l.closed = true
-	l.fns = [38]uintptr{}
+	l.fns = [39]uintptr{}
 	if err := freeLibrary(l.handle); err != nil {
 		return &opentool.LibraryError{
 			Err:  err,
@@ -831,6 +833,20 @@ func (l *Library) Adler32(data []uint8, n int32) (checksum uint32, err error) {
 	return checksum, nil
 }
 
+// Offset: x plus an optional delta.
+//
+// C: int offset(int x, int delta)
+func (l *Library) Offset(x int32, delta int32) (sum int32, err error) {
+	l.mu.RLock()
+	defer l.mu.RUnlock()
+	if l.closed {
+		return sum, opentool.ErrLibraryClosed
+	}
+	r_ := C.otg_call_offset(C.uintptr_t(l.fns[38]), C.int(x), C.int(delta))
+	sum = int32(r_)
+	return sum, nil
+}
+
 // NewTool returns the OpenTool tool that calls the functions of lib: it decodes
 // and validates the arguments of each call (answering -32602 with every
 // violation, the ranges of the C types included), calls lib and encodes the
@@ -1047,6 +1063,10 @@ func (s libraryService) TickCount(ctx context.Context) (int32, error) {
 
 func (s libraryService) Adler32(ctx context.Context, args Adler32Args) (uint32, error) {
 	return s.lib.Adler32(args.Data, args.N)
+}
+
+func (s libraryService) Offset(ctx context.Context, args OffsetArgs) (int32, error) {
+	return s.lib.Offset(args.X, valueOf(args.Delta))
 }
 
 // CodeText returns the text the document gives the status code code, and whether

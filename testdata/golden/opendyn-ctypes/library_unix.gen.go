@@ -33,11 +33,11 @@ func loadLibrary(path string) (libraryHandle, error) {
 	return h, nil
 }
 
-// lookupSymbol returns the address of the function symbolNames[i], 0 when the
-// library lacks it.
-func lookupSymbol(h libraryHandle, i int) uintptr {
+// lookupSymbol returns the address of the function name, the i-th of the
+// library, 0 when the library lacks it.
+func lookupSymbol(h libraryHandle, name string, _ int) uintptr {
 	var buf [80]byte
-	p, _ := cStringOf(buf[:], symbolNames[i])
+	p, _ := cStringOf(buf[:], name)
 	return uintptr(C.otg_dlsym(h, (*C.char)(p)))
 }
 

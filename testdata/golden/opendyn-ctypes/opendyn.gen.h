@@ -244,6 +244,12 @@ static inline unsigned int otg_call_adler32(uintptr_t fn, unsigned char * a0, in
 	return ((otg_fn_adler32)fn)(a0, a1);
 }
 
+// offset
+typedef int (OTG_CALL *otg_fn_offset)(int, int);
+static inline int otg_call_offset(uintptr_t fn, int a0, int a1) {
+	return ((otg_fn_offset)fn)(a0, a1);
+}
+
 #ifndef _WIN32
 #include <dlfcn.h>
 #include <stdio.h>

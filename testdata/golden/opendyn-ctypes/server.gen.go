@@ -90,6 +90,8 @@ type Service interface {
 	TickCount(ctx context.Context) (int32, error)
 	// Adler32: zlib's Adler-32 checksum of n bytes.
 	Adler32(ctx context.Context, args Adler32Args) (uint32, error)
+	// Offset: x plus an optional delta.
+	Offset(ctx context.Context, args OffsetArgs) (int32, error)
 }
 
 // NewServiceTool returns the OpenTool tool serving svc: it decodes and validates the
@@ -453,6 +455,16 @@ func (t *toolAdapter) Call(ctx context.Context, name string, args json.RawMessag
 			return nil, err
 		}
 		return opentool.EncodeResult("checksum", r)
+	case "offset":
+		var a OffsetArgs
+		if err := opentool.Decode(args, &a, decodeOffsetArgs); err != nil {
+			return nil, err
+		}
+		r, err := t.svc.Offset(ctx, a)
+		if err != nil {
+			return nil, err
+		}
+		return opentool.EncodeResult("sum", r)
 	}
 	return nil, opentool.MethodNotFound(name)
 }

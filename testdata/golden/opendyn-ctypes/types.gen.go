@@ -1232,3 +1232,43 @@ func decodeAdler32Args(d *opentool.Decoder, x *Adler32Args) {
 		d.Missing("n")
 	}
 }
+
+// OffsetArgs are the arguments of "offset".
+type OffsetArgs struct {
+	X int32 `json:"x"`
+	// Delta: 0 when absent.
+	Delta *int32 `json:"delta,omitzero"`
+}
+
+func decodeOffsetArgs(d *opentool.Decoder, x *OffsetArgs) {
+	if !d.Object() {
+		return
+	}
+	var seen [1]uint64
+	for d.Next() {
+		switch string(d.Key()) {
+		case "x":
+			seen[0] |= 1 << 0
+			d.Push("x")
+			if v1, ok := d.IntRange(-2147483648, 2147483647); ok {
+				x.X = int32(v1)
+			}
+			d.Pop()
+		case "delta":
+			d.Push("delta")
+			if !d.IsNull() {
+				var v int32
+				if v1, ok := d.IntRange(-2147483648, 2147483647); ok {
+					v = int32(v1)
+				}
+				x.Delta = &v
+			}
+			d.Pop()
+		default:
+			d.Skip()
+		}
+	}
+	if seen[0]&(1<<0) == 0 {
+		d.Missing("x")
+	}
+}

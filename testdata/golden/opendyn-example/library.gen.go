@@ -54,10 +54,10 @@ func Open(path string) (*Library, error) {
 		path:   path,
 	}
 	var missing []string
-	for i := range symbolNames {
-		l.fns[i] = lookupSymbol(h, i)
+	for i, name := range symbolNames {
+		l.fns[i] = lookupSymbol(h, name, i)
 		if l.fns[i] == 0 {
-			missing = append(missing, symbolNames[i])
+			missing = append(missing, name)
 		}
 	}
 	if missing != nil {
@@ -173,13 +173,4 @@ func goStringOf(b []byte) string {
 		b = b[:i]
 	}
 	return string(b)
-}
-
-// valueOf returns *p, or the zero value when p is nil.
-func valueOf[T any](p *T) T {
-	if p == nil {
-		var zero T
-		return zero
-	}
-	return *p
 }

@@ -14,10 +14,10 @@ func loadLibrary(path string) (libraryHandle, error) {
 	return syscall.LoadLibrary(path)
 }
 
-// lookupSymbol returns the address of the function symbolNames[i], 0 when the
-// library lacks it.
-func lookupSymbol(h libraryHandle, i int) uintptr {
-	if p, err := syscall.GetProcAddress(h, symbolNames[i]); err == nil {
+// lookupSymbol returns the address of the function name, the i-th of the
+// library, 0 when the library lacks it.
+func lookupSymbol(h libraryHandle, name string, _ int) uintptr {
+	if p, err := syscall.GetProcAddress(h, name); err == nil {
 		return p
 	}
 	return 0

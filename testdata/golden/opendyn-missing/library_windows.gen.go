@@ -21,10 +21,10 @@ func loadLibrary(path string) (libraryHandle, error) {
 // (name@bytes of arguments), without the leading underscore some add.
 var stdcallNames = [3]string{"add@8", "subtract@8", "divide@16"}
 
-// lookupSymbol returns the address of the function symbolNames[i], 0 when the
-// library lacks it.
-func lookupSymbol(h libraryHandle, i int) uintptr {
-	if p, err := syscall.GetProcAddress(h, symbolNames[i]); err == nil {
+// lookupSymbol returns the address of the function name, the i-th of the
+// library, 0 when the library lacks it.
+func lookupSymbol(h libraryHandle, name string, i int) uintptr {
+	if p, err := syscall.GetProcAddress(h, name); err == nil {
 		return p
 	}
 	if runtime.GOARCH == "386" {

@@ -25,6 +25,7 @@ import (
 	ctypes "github.com/opentoolgen/opentoolgen/testdata/golden/opendyn-ctypes"
 	example "github.com/opentoolgen/opentoolgen/testdata/golden/opendyn-example"
 	missing "github.com/opentoolgen/opentoolgen/testdata/golden/opendyn-missing"
+	"github.com/opentoolgen/opentoolgen/testdata/opendyn/e2e"
 )
 
 // libs are the paths of the compiled libraries, by name.
@@ -53,13 +54,38 @@ func run(m *testing.M) int {
 		out := filepath.Join(dir, "lib"+name+ext)
 		args := []string{"-shared", "-fPIC", "-O1", "-Wall", "-Werror", "-o", out, filepath.Join("..", name+".c")}
 		args = append(args, strings.Fields(os.Getenv("OPENDYN_CFLAGS"))...)
-		if b, err := exec.Command(cc, args...).CombinedOutput(); err != nil {
+		cmd := exec.Command(cc, args...)
+		cmd.Env = compilerEnv()
+		if b, err := cmd.CombinedOutput(); err != nil {
 			fmt.Fprintf(os.Stderr, "%s %s: %v\n%s", cc, strings.Join(args, " "), err, b)
 			return 1
 		}
 		libs[name] = out
 	}
-	return m.Run()
+	code := m.Run()
+	if os.Getenv("OPENDYN_LEAKCHECK") != "" {
+		leaks, loaded := e2e.LeakCheck()
+		switch {
+		case !loaded:
+			fmt.Fprintln(os.Stderr, "OPENDYN_LEAKCHECK is set but LeakSanitizer is not loaded (preload libasan)")
+			return 1
+		case leaks:
+			return 1 // LeakSanitizer has printed them
+		}
+	}
+	return code
+}
+
+// compilerEnv is the environment of the C compiler: this process's, without
+// the sanitizer runtime the ASan run preloads into it.
+func compilerEnv() []string {
+	var env []string
+	for _, kv := range os.Environ() {
+		if !strings.HasPrefix(kv, "LD_PRELOAD=") {
+			env = append(env, kv)
+		}
+	}
+	return env
 }
 
 func openCTypes(t testing.TB) *ctypes.Library {
@@ -358,6 +384,13 @@ func TestServedCTypes(t *testing.T) {
 	}
 	if n, err := c.MaybeLen(ctx, ctypes.MaybeLenArgs{}); n != -1 || err != nil {
 		t.Errorf("MaybeLen() = %v, %v; want -1 (absent is NULL)", n, err)
+	}
+	if v, err := c.Offset(ctx, ctypes.OffsetArgs{X: 5}); v != 5 || err != nil {
+		t.Errorf("Offset(5) = %v, %v; want 5 (absent is 0)", v, err)
+	}
+	delta := int32(2)
+	if v, err := c.Offset(ctx, ctypes.OffsetArgs{X: 5, Delta: &delta}); v != 7 || err != nil {
+		t.Errorf("Offset(5, 2) = %v, %v; want 7", v, err)
 	}
 	if v, err := c.IsNull(ctx, ctypes.IsNullArgs{}); v != 1 || err != nil {
 		t.Errorf("IsNull() = %v, %v; want 1", v, err)

@@ -1,0 +1,114 @@
+package e2e_test
+
+import (
+	"testing"
+
+	ctypes "github.com/opentoolgen/opentoolgen/testdata/golden/opendyn-ctypes"
+	libm "github.com/opentoolgen/opentoolgen/testdata/golden/opendyn-libm"
+	"github.com/opentoolgen/opentoolgen/testdata/opendyn/e2e"
+)
+
+var (
+	sinkF float64
+	sinkU uint32
+)
+
+// BenchmarkCos compares libm's cos called through the generated binding
+// (opened at run time) with the same function linked at build time and called
+// with plain cgo, in the same run.
+func BenchmarkCos(b *testing.B) {
+	lib, err := libm.Open("libm.so.6")
+	if err != nil {
+		b.Skip("no libm.so.6 (glibc):", err)
+	}
+	defer lib.Close()
+	b.Run("opendyn", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			v, _ := lib.Cos(0.5)
+			sinkF += v
+		}
+	})
+	b.Run("cgo-linked", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			sinkF += e2e.Cos(0.5)
+		}
+	})
+	b.Run("opendyn-parallel", func(b *testing.B) {
+		b.ReportAllocs()
+		b.RunParallel(func(pb *testing.PB) {
+			s := 0.0
+			for pb.Next() {
+				v, _ := lib.Cos(0.5)
+				s += v
+			}
+			_ = s
+		})
+	})
+	b.Run("cgo-linked-parallel", func(b *testing.B) {
+		b.ReportAllocs()
+		b.RunParallel(func(pb *testing.PB) {
+			s := 0.0
+			for pb.Next() {
+				s += e2e.Cos(0.5)
+			}
+			_ = s
+		})
+	})
+}
+
+// BenchmarkAdler32 compares adler32 of 16 bytes (a slice passed as a
+// pointer) through the generated binding with the same C function linked at
+// build time.
+func BenchmarkAdler32(b *testing.B) {
+	lib := openCTypes(b)
+	data := []byte("0123456789abcdef")
+	b.Run("opendyn", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			v, _ := lib.Adler32(data, int32(len(data)))
+			sinkU += v
+		}
+	})
+	b.Run("cgo-linked", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			sinkU += e2e.Adler32(data)
+		}
+	})
+}
+
+// BenchmarkStrLen is a string argument: a NUL-terminated copy on the stack.
+func BenchmarkStrLen(b *testing.B) {
+	lib := openCTypes(b)
+	b.ReportAllocs()
+	for b.Loop() {
+		n, _ := lib.StrLen("a short string")
+		sinkU += uint32(n)
+	}
+}
+
+// BenchmarkDivmod has two output pointers.
+func BenchmarkDivmod(b *testing.B) {
+	lib := openCTypes(b)
+	b.ReportAllocs()
+	for b.Loop() {
+		_, q, r, _ := lib.Divmod(17, 5)
+		sinkU += uint32(q + r)
+	}
+}
+
+// BenchmarkTool is a call through the generated tool adapter: arguments
+// decoded from JSON and validated, the result encoded.
+func BenchmarkTool(b *testing.B) {
+	lib := openCTypes(b)
+	tool := ctypes.NewTool(lib)
+	args := []byte(`{"a": 17, "b": 5}`)
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := tool.Call(b.Context(), "divmod", args); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
