@@ -41,6 +41,8 @@ func loadOpenAPI(src *source, opts Options) (*Package, []Diagnostic, error) {
 		swagger: src.tree.Get("swagger") != nil,
 		named:   map[string]*oaNamed{},
 		byType:  map[*Type]*oaNamed{},
+		found:   map[nodeKey]*jsontree.Node{},
+		index:   map[*jsontree.Node]map[string]*jsontree.Node{},
 		inline:  map[*openapi3.Schema]*oaType{},
 		trees:   map[string]*jsontree.Node{},
 		files:   map[string][]byte{},
@@ -82,6 +84,9 @@ type oaBuilder struct {
 
 	docFunctions []runtime.Function // the functions of the OpenTool document
 	byType       map[*Type]*oaNamed
+
+	found map[nodeKey]*jsontree.Node                   // find's answers
+	index map[*jsontree.Node]map[string]*jsontree.Node // members of large objects
 }
 
 // oaNamed is a named schema: its Go type and its OpenTool document schema.
@@ -182,7 +187,51 @@ func (b *oaBuilder) node(loc oaLoc) *jsontree.Node {
 			ptr = "/definitions/" + rest
 		}
 	}
-	return t.Find(ptr)
+	return b.find(t, ptr)
+}
+
+// find resolves ptr in t like Node.Find, with the nodes found and the members
+// of large objects indexed: the loader looks up the places of thousands of
+// schemas in documents with thousands of members.
+func (b *oaBuilder) find(t *jsontree.Node, ptr string) *jsontree.Node {
+	if ptr == "" {
+		return t
+	}
+	key := nodeKey{t, ptr}
+	if n, ok := b.found[key]; ok {
+		return n
+	}
+	var n *jsontree.Node
+	if i := strings.LastIndexByte(ptr, '/'); i >= 0 {
+		if parent := b.find(t, ptr[:i]); parent != nil {
+			tok := strings.NewReplacer("~1", "/", "~0", "~").Replace(ptr[i+1:])
+			switch {
+			case parent.Kind == jsontree.Object && len(parent.Members) > 16:
+				idx := b.index[parent]
+				if idx == nil {
+					idx = make(map[string]*jsontree.Node, len(parent.Members))
+					for _, m := range parent.Members {
+						if _, dup := idx[m.Key]; !dup {
+							idx[m.Key] = m.Value
+						}
+					}
+					b.index[parent] = idx
+				}
+				n = idx[tok]
+			case parent.Kind == jsontree.Object:
+				n = parent.Get(tok)
+			default:
+				n = parent.Find("/" + ptr[i+1:])
+			}
+		}
+	}
+	b.found[key] = n
+	return n
+}
+
+type nodeKey struct {
+	tree *jsontree.Node
+	ptr  string
 }
 
 // ordered returns keys in the order of the members of the object at loc,
