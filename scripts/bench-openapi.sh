@@ -1,0 +1,98 @@
+#!/usr/bin/env bash
+# bench-openapi.sh: opentoolgen next to oapi-codegen and ogen, in one run, on
+# the same public OpenAPI documents: generation wall time and peak memory,
+# size of the generated code, and wall time and peak memory of `go build` of
+# the output. Opt-in and slow (minutes); it needs the Go module proxy.
+#
+#	scripts/bench-openapi.sh                 # GitHub, Kubernetes, OpenAI, Telegram
+#	scripts/bench-openapi.sh doc.json …      # other documents
+#	TOOLS="opentoolgen" scripts/bench-openapi.sh   # only some generators
+#
+# The documents come from Go modules (ogen's test data, fetched with `go mod
+# download`); nothing is copied into this repository. The peers are installed
+# with `go install …@version` into a scratch GOBIN, not as module dependencies.
+# Each step has a time limit (LIMIT seconds, default 600); a generator that
+# fails or times out is reported as such. Output: a Markdown table on stdout.
+set -euo pipefail
+
+root=$(cd "$(dirname "$0")/.." && pwd)
+work=${BENCH_DIR:-$(mktemp -d)}
+limit=${LIMIT:-600}
+tools=${TOOLS:-"opentoolgen oapi-codegen ogen"}
+oapi_version=v2.8.2
+ogen_version=v1.14.0
+export GOBIN=$work/bin
+export GOFLAGS=-mod=mod
+mkdir -p "$GOBIN"
+
+log() { echo "$@" >&2; }
+
+(cd "$root" && go build -o "$GOBIN/opentoolgen" ./cmd/opentoolgen)
+for t in $tools; do
+	case $t in
+	oapi-codegen) go install "github.com/oapi-codegen/oapi-codegen/v2/cmd/oapi-codegen@$oapi_version" >&2 || log "oapi-codegen: install failed" ;;
+	ogen) go install "github.com/ogen-go/ogen/cmd/ogen@$ogen_version" >&2 || log "ogen: install failed" ;;
+	esac
+done
+
+if [ $# -eq 0 ]; then
+	ogen_dir=$(go mod download -json "github.com/ogen-go/ogen@$ogen_version" | sed -n 's/^[[:space:]]*"Dir": "\(.*\)",$/\1/p')
+	set -- "$ogen_dir/_testdata/examples/api.github.com.json" "$ogen_dir/_testdata/examples/k8s.json" \
+		"$ogen_dir/_testdata/examples/openai.yml" "$ogen_dir/_testdata/examples/telegram_bot_api.json"
+fi
+
+# measure OUT CMD…: runs CMD with the time limit, writes "seconds peak-MB status" to OUT.
+measure() {
+	local out=$1
+	shift
+	local status=ok
+	if ! /usr/bin/time -f "%e %M" -o "$out.time" timeout "$limit" "$@" >"$out.log" 2>&1; then
+		status=failed
+		grep -q "Command exited with non-zero status 124" "$out.time" 2>/dev/null && status="timeout"
+	fi
+	local t m
+	read -r t m < <(tail -n 1 "$out.time")
+	echo "$t $((m / 1024)) $status" >"$out"
+}
+
+gomod() { # DIR: a module for the generated package, against this checkout
+	cat >"$1/go.mod" <<EOF
+module bench
+
+go 1.26
+
+require github.com/opentoolgen/opentoolgen v0.0.0
+
+replace github.com/opentoolgen/opentoolgen => $root
+EOF
+}
+
+echo "| document | generator | generate (s) | peak MB | Go lines | Go MB | go build (s) | build peak MB |"
+echo "|---|---|---:|---:|---:|---:|---:|---:|"
+for doc in "$@"; do
+	name=$(basename "$doc")
+	for t in $tools; do
+		dir=$work/out/$name/$t
+		rm -rf "$dir" && mkdir -p "$dir/api"
+		gomod "$dir"
+		case $t in
+		opentoolgen) measure "$dir/gen" "$GOBIN/opentoolgen" -o "$dir/api" -pkg api "$doc" ;;
+		oapi-codegen) measure "$dir/gen" sh -c "'$GOBIN/oapi-codegen' -generate types,client -package api '$doc' > '$dir/api/api.gen.go'" ;;
+		ogen) measure "$dir/gen" "$GOBIN/ogen" -target "$dir/api" -package api -clean "$doc" ;;
+		esac
+		read -r gt gm gs <"$dir/gen"
+		lines=- size=- bt=- bm=- bs=-
+		if [ "$gs" = ok ]; then
+			lines=$(cat "$dir"/api/*.go | wc -l)
+			size=$(du -cb "$dir"/api/*.go | tail -n 1 | awk '{printf "%.1f", $1/1048576}')
+			(cd "$dir" && go mod tidy >/dev/null 2>&1 || true)
+			(cd "$dir" && measure "$dir/build" go build ./...)
+			read -r bt bm bs <"$dir/build"
+			[ "$bs" = ok ] || bt="$bs ($bt)"
+		else
+			gt="$gs ($gt)"
+		fi
+		echo "| $name | $t | $gt | $gm | $lines | $size | $bt | $bm |"
+	done
+done
+log "work directory: $work"
