@@ -165,7 +165,7 @@ func generate(args []string, stdout, stderr io.Writer) error {
 	res, err := gen.Generate(o.input, data, gen.Options{Package: o.pkg})
 	if err != nil {
 		var fe *gen.FormatError
-		if errors.As(err, &fe) {
+		if errors.As(err, &fe) && !o.check { // -check writes nothing
 			dump := filepath.Join(o.out, fe.File+".dump")
 			if werr := os.WriteFile(dump, fe.Source, 0o644); werr == nil {
 				return fmt.Errorf("%w (unformatted source in %s)", err, dump)
