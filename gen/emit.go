@@ -683,15 +683,13 @@ func emitClient(p *Package) *jen.File {
 		doc := docComment(fn.GoName, fn.Doc, "")
 		if fn.Stream {
 			// return opentool.Stream[R](ctx, c.rt, "name", args, "resultName")
-			f.Add(doc)
-			f.Func().Add(recv).Id(fn.GoName).Params(params...).Qual(iterPath, "Seq2").Types(resultType(fn), jen.Error()).Block(
+			f.Add(doc).Func().Add(recv).Id(fn.GoName).Params(params...).Qual(iterPath, "Seq2").Types(resultType(fn), jen.Error()).Block(
 				jen.Return(rt("Stream").Types(resultType(fn)).Call(jen.Id("ctx"), jen.Id("c").Dot("rt"), jen.Lit(fn.Name), args, jen.Lit(fn.ResultName))),
 			)
 			continue
 		}
 		if fn.Result == nil {
-			f.Add(doc)
-			f.Func().Add(recv).Id(fn.GoName).Params(params...).Error().Block(
+			f.Add(doc).Func().Add(recv).Id(fn.GoName).Params(params...).Error().Block(
 				jen.Return(jen.Id("c").Dot("rt").Dot("Invoke").Call(jen.Id("ctx"), jen.Lit(fn.Name), args, jen.Lit(""), jen.Nil())),
 			)
 			continue
@@ -699,8 +697,7 @@ func emitClient(p *Package) *jen.File {
 		// var r R
 		// err := c.rt.Invoke(ctx, "name", &args, "resultName", &r)
 		// return r, err
-		f.Add(doc)
-		f.Func().Add(recv).Id(fn.GoName).Params(params...).Params(goType(fn.Result), jen.Error()).Block(
+		f.Add(doc).Func().Add(recv).Id(fn.GoName).Params(params...).Params(goType(fn.Result), jen.Error()).Block(
 			jen.Var().Id("r").Add(goType(fn.Result)),
 			jen.Err().Op(":=").Id("c").Dot("rt").Dot("Invoke").Call(jen.Id("ctx"), jen.Lit(fn.Name), args, jen.Lit(fn.ResultName), jen.Op("&").Id("r")),
 			jen.Return(jen.Id("r"), jen.Err()),

@@ -22,7 +22,6 @@ func NewClient(c *opentool.Client) *Client {
 }
 
 // AskDatabase: Use this function to answer user questions about music. Input should be a fully formed SQL query.
-
 func (c *Client) AskDatabase(ctx context.Context, args AskDatabaseArgs) (string, error) {
 	var r string
 	err := c.rt.Invoke(ctx, "ask_database", &args, "result", &r)

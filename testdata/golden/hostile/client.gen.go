@@ -23,7 +23,6 @@ func NewClient(c *opentool.Client) *Client {
 
 // Client: A function named like the generated client type. */ `backticks` "quotes"
 // //go:generate echo pwned
-
 func (c *Client) Client(ctx context.Context, args ClientArgs2) (Service2, error) {
 	var r Service2
 	err := c.rt.Invoke(ctx, "Client", &args, "", &r)
@@ -32,7 +31,6 @@ func (c *Client) Client(ctx context.Context, args ClientArgs2) (Service2, error)
 
 // UserID: }
 // func init() { panic(1) }
-
 func (c *Client) UserID(ctx context.Context) ([]int64, error) {
 	var r []int64
 	err := c.rt.Invoke(ctx, "user_id", nil, "ids", &r)
@@ -40,13 +38,11 @@ func (c *Client) UserID(ctx context.Context) ([]int64, error) {
 }
 
 // UserID2: collides with user_id after conversion
-
 func (c *Client) UserID2(ctx context.Context, args UserID2Args) error {
 	return c.rt.Invoke(ctx, "userId", &args, "", nil)
 }
 
 // X2fa: leading digit
-
 func (c *Client) X2fa(ctx context.Context, args X2faArgs) (map[string]any, error) {
 	var r map[string]any
 	err := c.rt.Invoke(ctx, "2fa", &args, "", &r)
@@ -54,13 +50,11 @@ func (c *Client) X2fa(ctx context.Context, args X2faArgs) (map[string]any, error
 }
 
 // Call: no letters
-
 func (c *Client) Call(ctx context.Context) error {
 	return c.rt.Invoke(ctx, "_", nil, "", nil)
 }
 
 // AFunctionNameThatIsExactlySixtyFourCharactersLong00xx: 64 characters
-
 func (c *Client) AFunctionNameThatIsExactlySixtyFourCharactersLong00xx(ctx context.Context, args AFunctionNameThatIsExactlySixtyFourCharactersLong00xxArgs) (AFunctionNameThatIsExactlySixtyFourCharactersLong00xxResult, error) {
 	var r AFunctionNameThatIsExactlySixtyFourCharactersLong00xxResult
 	err := c.rt.Invoke(ctx, "a_function_name_that_is_exactly_sixty_four_characters_long_00xx", &args, "", &r)

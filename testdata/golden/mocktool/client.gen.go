@@ -23,7 +23,6 @@ func NewClient(c *opentool.Client) *Client {
 }
 
 // Count: Get storage size.
-
 func (c *Client) Count(ctx context.Context) (Count, error) {
 	var r Count
 	err := c.rt.Invoke(ctx, "count", nil, "Count", &r)
@@ -31,7 +30,6 @@ func (c *Client) Count(ctx context.Context) (Count, error) {
 }
 
 // Create a text in storage
-
 func (c *Client) Create(ctx context.Context, args CreateArgs) (ID, error) {
 	var r ID
 	err := c.rt.Invoke(ctx, "create", &args, "Id", &r)
@@ -39,7 +37,6 @@ func (c *Client) Create(ctx context.Context, args CreateArgs) (ID, error) {
 }
 
 // Read text from storage by id
-
 func (c *Client) Read(ctx context.Context, args ReadArgs) (Text, error) {
 	var r Text
 	err := c.rt.Invoke(ctx, "read", &args, "text", &r)
@@ -47,25 +44,21 @@ func (c *Client) Read(ctx context.Context, args ReadArgs) (Text, error) {
 }
 
 // SequentiallyRead: Read text from storage one by one
-
 func (c *Client) SequentiallyRead(ctx context.Context) iter.Seq2[Text, error] {
 	return opentool.Stream[Text](ctx, c.rt, "sequentiallyRead", nil, "text")
 }
 
 // Update a text in storage by id
-
 func (c *Client) Update(ctx context.Context, args UpdateArgs) error {
 	return c.rt.Invoke(ctx, "update", &args, "", nil)
 }
 
 // Delete a text in storage
-
 func (c *Client) Delete(ctx context.Context, args DeleteArgs) error {
 	return c.rt.Invoke(ctx, "delete", &args, "", nil)
 }
 
 // Run: trigger runing
-
 func (c *Client) Run(ctx context.Context) error {
 	return c.rt.Invoke(ctx, "run", nil, "", nil)
 }

@@ -22,7 +22,6 @@ func NewClient(c *opentool.Client) *Client {
 }
 
 // GetCurrentWeather: Get the current weather
-
 func (c *Client) GetCurrentWeather(ctx context.Context, args GetCurrentWeatherArgs) (string, error) {
 	var r string
 	err := c.rt.Invoke(ctx, "get_current_weather", &args, "currentWeather", &r)
@@ -30,7 +29,6 @@ func (c *Client) GetCurrentWeather(ctx context.Context, args GetCurrentWeatherAr
 }
 
 // GetNDayWeatherForecast: Get an N-day weather forecast
-
 func (c *Client) GetNDayWeatherForecast(ctx context.Context, args GetNDayWeatherForecastArgs) (string, error) {
 	var r string
 	err := c.rt.Invoke(ctx, "get_n_day_weather_forecast", &args, "forecastWeather", &r)
