@@ -486,6 +486,9 @@ func emitRESTMethod(f *jen.File, fn *Function) {
 			body = append(body, jen.Id("r").Dot("ObjectBody").Call(jen.Lit(op.BodyRequired)))
 		}
 	}
+	if strings.Contains(strings.ToLower(op.BodyMedia), "json") && !strings.EqualFold(op.BodyMedia, "application/json") && fn.Args != nil {
+		body = append(body, jen.Id("r").Dot("ContentType").Call(jen.Lit(op.BodyMedia)))
+	}
 	// r.Security("a", "b"): one call per alternative set of schemes.
 	for _, set := range op.Security {
 		var names []jen.Code

@@ -115,8 +115,10 @@ type Request struct {
 	cookies  []string
 	body     []byte
 	bodyType string
-	security [][]string
-	err      error
+	// contentType overrides bodyType for a body that was sent.
+	contentType string
+	security    [][]string
+	err         error
 
 	// The members of an object body, sent as JSON, form or multipart.
 	fields    []bodyField
@@ -234,6 +236,10 @@ func (r *Request) JSONBody(v any) {
 	}
 	r.body, r.bodyType = b, "application/json"
 }
+
+// ContentType sets the media type of the body (a JSON type other than
+// application/json, such as application/merge-patch+json).
+func (r *Request) ContentType(ct string) { r.contentType = ct }
 
 // RawBody sends b as is with the given content type.
 func (r *Request) RawBody(b []byte, contentType string) {
@@ -399,7 +405,10 @@ func (r *Request) Send(ctx context.Context) (*Response, error) {
 	for k, v := range r.header {
 		req.Header[k] = v
 	}
-	if r.bodyType != "" {
+	switch {
+	case r.body != nil && r.contentType != "":
+		req.Header.Set("Content-Type", r.contentType)
+	case r.bodyType != "":
 		req.Header.Set("Content-Type", r.bodyType)
 	}
 	if req.Header.Get("Accept") == "" {

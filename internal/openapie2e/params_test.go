@@ -104,6 +104,11 @@ func TestParameterStyles(t *testing.T) {
 		t.Errorf("TextBody: %q, %v", s, err)
 	}
 
+	f.expect(exchange{method: "PATCH", path: "/merge/3", body: `{"name":"x"}`, contentType: "application/merge-patch+json", status: 204})
+	if err := c.MergePatch(ctx, params.MergePatchArgs{ID: 3, Name: ptr("x")}); err != nil {
+		t.Error(err)
+	}
+
 	f.expect(exchange{method: "GET", path: "/download", status: 200, response: "\x00bin", responseType: "application/octet-stream"})
 	if b, err := c.Download(ctx); err != nil || string(b) != "\x00bin" {
 		t.Errorf("Download: %q, %v", b, err)

@@ -251,6 +251,28 @@ func (c *Client) TextBody(ctx context.Context, args TextBodyArgs) (string, error
 	return out, err
 }
 
+// MergePatch: PATCH /merge/{id}
+func (c *Client) MergePatch(ctx context.Context, args MergePatchArgs) error {
+	r := c.rc.NewRequest("PATCH", "/merge/{id}")
+	r.Path("id", args.ID, "simple", false)
+	if args.Name != nil {
+		r.BodyField("name", args.Name)
+	}
+	r.ObjectBody(false)
+	r.ContentType("application/merge-patch+json")
+	resp, err := r.Send(ctx)
+	if err != nil {
+		return err
+	}
+	switch {
+	case resp.Is("204"):
+	case resp.Success():
+	default:
+		err = resp.Unexpected()
+	}
+	return err
+}
+
 // Download: GET /download
 func (c *Client) Download(ctx context.Context) ([]byte, error) {
 	r := c.rc.NewRequest("GET", "/download")

@@ -351,6 +351,27 @@ const documentJSON = `{
       }
     },
     {
+      "name": "mergePatch",
+      "description": "",
+      "parameters": [
+        {
+          "name": "id",
+          "schema": {
+            "type": "integer"
+          },
+          "required": true
+        },
+        {
+          "name": "name",
+          "schema": {
+            "type": "string",
+            "nullable": true
+          },
+          "required": false
+        }
+      ]
+    },
+    {
       "name": "download",
       "description": "",
       "parameters": [],

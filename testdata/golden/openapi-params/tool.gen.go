@@ -21,6 +21,7 @@ type Service interface {
 	MultipartBody(ctx context.Context, args MultipartBodyArgs) error
 	OctetBody(ctx context.Context, args OctetBodyArgs) error
 	TextBody(ctx context.Context, args TextBodyArgs) (string, error)
+	MergePatch(ctx context.Context, args MergePatchArgs) error
 	Download(ctx context.Context) ([]byte, error)
 }
 
@@ -130,6 +131,15 @@ func (t *Tool) Call(ctx context.Context, name string, args json.RawMessage) (jso
 			return nil, opentool.ToolError(err)
 		}
 		return opentool.EncodeResult("result", r)
+	case "mergePatch":
+		var a MergePatchArgs
+		if err := opentool.Decode(t.args.Apply(name, args), &a, decodeMergePatchArgs); err != nil {
+			return nil, t.args.Redact(name, err)
+		}
+		if err := t.svc.MergePatch(ctx, a); err != nil {
+			return nil, opentool.ToolError(err)
+		}
+		return nil, nil
 	case "download":
 		r, err := t.svc.Download(ctx)
 		if err != nil {

@@ -652,3 +652,42 @@ func decodeTextBodyArgs(d *opentool.Decoder, x *TextBodyArgs) {
 		}
 	}
 }
+
+// MergePatchArgs are the arguments of "mergePatch" (PATCH /merge/{id}).
+type MergePatchArgs struct {
+	ID   int64   `json:"id"`
+	Name *string `json:"name,omitzero"`
+}
+
+func decodeMergePatchArgs(d *opentool.Decoder, x *MergePatchArgs) {
+	if !d.Object() {
+		return
+	}
+	var seen [1]uint64
+	for d.Next() {
+		switch string(d.Key()) {
+		case "id":
+			seen[0] |= 1 << 0
+			d.Push("id")
+			if v1, ok := d.Int(); ok {
+				x.ID = v1
+			}
+			d.Pop()
+		case "name":
+			d.Push("name")
+			if !d.IsNull() {
+				var v string
+				if v1, ok := d.String(); ok {
+					v = v1
+				}
+				x.Name = &v
+			}
+			d.Pop()
+		default:
+			d.Skip()
+		}
+	}
+	if seen[0]&(1<<0) == 0 {
+		d.Missing("id")
+	}
+}
