@@ -16,8 +16,6 @@ import (
 	"strings"
 	"sync"
 
-	"golang.org/x/tools/imports"
-
 	"github.com/opentoolgen/opentoolgen/runtime"
 )
 
@@ -123,9 +121,12 @@ func Generate(name string, data []byte, opts Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	outs, extra := emitOpenTool(pkg), []File(nil)
+	var outs []output
+	var extra []File
 	if pkg.API != nil { // OpenAPI: a REST client and a Tool adapter over it
 		outs = emitOpenAPI(pkg)
+	} else {
+		outs = emitOpenTool(pkg)
 	}
 	if pkg.Dyn != nil { // OpenDyn: cgo bindings and a C header besides
 		if outs, extra, err = emitOpenDyn(pkg); err != nil {
@@ -201,8 +202,9 @@ func (s *source) diagnostic(p runtime.Problem) Diagnostic {
 	return Diagnostic{File: s.name, Line: line, Col: col, Path: p.Path, Message: p.Message, Warning: p.Warning}
 }
 
-// render formats the emitted files, once, with x/tools/imports in FormatOnly
-// mode. Files are rendered and formatted concurrently, one goroutine per CPU.
+// render formats the emitted files, once (formatSource: gofmt with the
+// imports grouped as x/tools/imports groups them). Files are rendered and
+// formatted concurrently, one goroutine per CPU.
 func render(outs []output) ([]File, error) {
 	files := make([]File, len(outs))
 	errs := make([]error, len(outs))
@@ -230,7 +232,7 @@ func renderOne(o output) (File, error) {
 	if err := o.file.Render(&buf); err != nil {
 		return File{}, &FormatError{File: o.name, Source: buf.Bytes(), Err: err}
 	}
-	src, err := imports.Process(o.name, buf.Bytes(), &imports.Options{FormatOnly: true, Comments: true, TabIndent: true, TabWidth: 8})
+	src, err := formatSource(buf.Bytes())
 	if err != nil {
 		return File{}, &FormatError{File: o.name, Source: buf.Bytes(), Err: err}
 	}

@@ -112,10 +112,19 @@ type oaLoc struct{ file, ptr string }
 
 func (l oaLoc) add(tokens ...string) oaLoc {
 	for _, t := range tokens {
-		l.ptr += "/" + escapeToken(t)
+		if strings.ContainsAny(t, "~/") {
+			t = pointerEscaper.Replace(t)
+		}
+		l.ptr += "/" + t
 	}
 	return l
 }
+
+// JSON pointer token escaping, built once.
+var (
+	pointerEscaper   = strings.NewReplacer("~", "~0", "/", "~1")
+	pointerUnescaper = strings.NewReplacer("~1", "/", "~0", "~")
+)
 
 // load parses the document with kin-openapi.
 func (b *oaBuilder) load() (*openapi3.T, error) {
@@ -204,7 +213,7 @@ func (b *oaBuilder) find(t *jsontree.Node, ptr string) *jsontree.Node {
 	var n *jsontree.Node
 	if i := strings.LastIndexByte(ptr, '/'); i >= 0 {
 		if parent := b.find(t, ptr[:i]); parent != nil {
-			tok := strings.NewReplacer("~1", "/", "~0", "~").Replace(ptr[i+1:])
+			tok := pointerUnescaper.Replace(ptr[i+1:])
 			switch {
 			case parent.Kind == jsontree.Object && len(parent.Members) > 16:
 				idx := b.index[parent]
@@ -457,7 +466,7 @@ func (b *oaBuilder) ref(sr *openapi3.SchemaRef) *oaNamed {
 	if i := strings.LastIndexByte(hint, '/'); i >= 0 {
 		hint = hint[i+1:]
 	}
-	hint = strings.NewReplacer("~1", "/", "~0", "~").Replace(hint)
+	hint = pointerUnescaper.Replace(hint)
 	if hint == "" {
 		hint = strings.TrimSuffix(path.Base(loc.file), path.Ext(loc.file))
 	}
@@ -473,7 +482,7 @@ func (b *oaBuilder) ref(sr *openapi3.SchemaRef) *oaNamed {
 // resolved value.
 func (b *oaBuilder) definition(key string, sr *openapi3.SchemaRef) *openapi3.SchemaRef {
 	if name, ok := strings.CutPrefix(key, path.Clean(b.root)+"#/components/schemas/"); ok && b.doc.Components != nil {
-		name = strings.NewReplacer("~1", "/", "~0", "~").Replace(name)
+		name = pointerUnescaper.Replace(name)
 		if c := b.doc.Components.Schemas[name]; c != nil && c.Value != nil {
 			return c
 		}
@@ -496,7 +505,7 @@ func (b *oaBuilder) define(n *oaNamed, sr *openapi3.SchemaRef, loc oaLoc) {
 			t.Kind = KindAlias
 			t.Underlying = &TypeRef{Kind: RefNamed, Named: target.t}
 			n.object = target.object
-			n.schema = &runtime.Schema{Ref: runtime.RefPrefix + escapeToken(target.docName)}
+			n.schema = &runtime.Schema{Ref: runtime.RefPrefix + pointerEscaper.Replace(target.docName)}
 			return
 		}
 	}
@@ -554,7 +563,7 @@ func (b *oaBuilder) conv(sr *openapi3.SchemaRef, loc oaLoc, hint, origin string)
 		nullable := sr.Value != nil && sr.Value.Nullable
 		return &oaType{
 			ref:      &TypeRef{Kind: RefNamed, Named: n.t},
-			schema:   &runtime.Schema{Ref: runtime.RefPrefix + escapeToken(n.docName)},
+			schema:   &runtime.Schema{Ref: runtime.RefPrefix + pointerEscaper.Replace(n.docName)},
 			nullable: nullable,
 			object:   n.object || (sr.Value != nil && isObjectSchema(sr.Value)),
 		}
@@ -1089,7 +1098,7 @@ func (b *oaBuilder) union(s *openapi3.Schema, loc oaLoc, hint, origin string, se
 			target := d.Mapping[tag].Ref
 			name := target
 			if i := strings.LastIndexByte(name, '/'); i >= 0 {
-				name = strings.NewReplacer("~1", "/", "~0", "~").Replace(name[i+1:])
+				name = pointerUnescaper.Replace(name[i+1:])
 			}
 			matched := false
 			for _, v := range t.Variants {
