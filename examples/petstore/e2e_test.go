@@ -1,0 +1,73 @@
+package petstore_test
+
+// End to end: the generated REST client against the REST API, and an agent's
+// OpenTool calls through the generated Tool adapter to the same API, all over
+// loopback HTTP.
+
+import (
+	"context"
+	"errors"
+	"net/http/httptest"
+	"testing"
+
+	"github.com/opentoolgen/opentoolgen/examples/petstore/fakeapi"
+	"github.com/opentoolgen/opentoolgen/examples/petstore/petstoreclient"
+	opentool "github.com/opentoolgen/opentoolgen/runtime"
+)
+
+func TestPetstore(t *testing.T) {
+	ctx := context.Background()
+	api := httptest.NewServer((&fakeapi.API{Key: "secret"}).Handler())
+	defer api.Close()
+
+	// The typed REST client.
+	c := petstoreclient.NewClient(api.URL+"/v1", petstoreclient.WithAPIKey("secret"))
+	pet, err := c.AddPet(ctx, petstoreclient.AddPetArgs{Name: "Rex"})
+	if err != nil || pet.ID != 1 || pet.Status != petstoreclient.PetStatusAvailable {
+		t.Fatalf("AddPet: %+v, %v", pet, err)
+	}
+	_, err = c.GetPet(ctx, petstoreclient.GetPetArgs{PetID: 42})
+	var notFound *opentool.APIError[petstoreclient.Error]
+	if !errors.As(err, &notFound) || notFound.StatusCode != 404 || notFound.Body.Message != "no pet 42" {
+		t.Errorf("GetPet 42: %v", err)
+	}
+	var unauthorized *opentool.StatusError
+	if _, err := petstoreclient.NewClient(api.URL+"/v1").ListPets(ctx, petstoreclient.ListPetsArgs{}); !errors.As(err, &unauthorized) || unauthorized.StatusCode != 401 {
+		t.Errorf("without a key: %v", err)
+	}
+
+	// The same API as an OpenTool tool.
+	tool, err := petstoreclient.NewTool(c,
+		opentool.WithFixed("listPets", map[string]any{"limit": 1}),
+		opentool.WithDefaults("addPet", map[string]any{"status": "pending"}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(opentool.NewHandler(tool))
+	defer srv.Close()
+	agent := opentool.NewClient(srv.URL + "/opentool")
+	var added petstoreclient.Pet
+	if err := agent.Invoke(ctx, "addPet", map[string]any{"name": "Tom"}, "", &added); err != nil || added.Status != petstoreclient.PetStatusPending {
+		t.Fatalf("addPet through OpenTool: %+v, %v", added, err)
+	}
+	var pets []petstoreclient.Pet
+	if err := agent.Invoke(ctx, "listPets", map[string]any{"limit": 50}, "result", &pets); err != nil || len(pets) != 1 {
+		t.Errorf("listPets (limit fixed at 1): %+v, %v", pets, err)
+	}
+	var oe *opentool.Error
+	if err := agent.Invoke(ctx, "getPet", map[string]any{"petId": 42}, "", &added); !errors.As(err, &oe) || oe.Code != 404 {
+		t.Errorf("getPet 42 through OpenTool: %v", err)
+	}
+	if err := agent.Invoke(ctx, "addPet", map[string]any{"name": ""}, "", &added); !errors.As(err, &oe) || oe.Code != opentool.CodeInvalidParams {
+		t.Errorf("addPet without a name: %v", err)
+	}
+	doc, err := agent.Load(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range doc.Functions {
+		if f.Name == "listPets" && len(f.Parameters) != 1 {
+			t.Errorf("declared listPets parameters: %+v (limit is fixed)", f.Parameters)
+		}
+	}
+}
