@@ -160,3 +160,32 @@ func firstLine(s string) string {
 	}
 	return s
 }
+
+// BenchmarkOpenAPIGenerate measures Generate on the golden petstore document
+// and, with OPENTOOLGEN_REALWORLD set, on GitHub's REST API, Kubernetes,
+// OpenAI and the Telegram Bot API (scripts/bench-openapi.sh compares with
+// other generators).
+func BenchmarkOpenAPIGenerate(b *testing.B) {
+	docs := []string{filepath.Join(goldenDir, "openapi-petstore", "petstore.yaml")}
+	if os.Getenv("OPENTOOLGEN_REALWORLD") != "" {
+		ex := filepath.Join(moduleDir(b, ogenModule), "_testdata", "examples")
+		for _, name := range []string{"api.github.com.json", "k8s.json", "openai.yml", "telegram_bot_api.json"} {
+			docs = append(docs, filepath.Join(ex, name))
+		}
+	}
+	for _, doc := range docs {
+		data, err := os.ReadFile(doc)
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Run(filepath.Base(doc), func(b *testing.B) {
+			b.SetBytes(int64(len(data)))
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := Generate(doc, data, Options{Package: "api"}); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
