@@ -16,6 +16,7 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strconv"
 	"sync"
 	"sync/atomic"
@@ -145,13 +146,24 @@ func runPool(b *testing.B, c int, call func() error) {
 	b.ReportAllocs()
 	b.ResetTimer()
 	cpu0 := cpuTime()
+	err := pool(c, b.N, call)
+	b.StopTimer()
+	cpu := cpuTime() - cpu0
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "calls/s")
+	b.ReportMetric(float64(cpu.Nanoseconds())/float64(b.N), "cpu-ns/op")
+}
+
+// pool makes n calls of call on c workers and returns the first error.
+func pool(c, n int, call func() error) error {
 	var next atomic.Int64
 	var failed atomic.Pointer[error]
 	var wg sync.WaitGroup
-	n := int64(b.N)
 	for range c {
 		wg.Go(func() {
-			for next.Add(1) <= n {
+			for next.Add(1) <= int64(n) {
 				if err := call(); err != nil {
 					failed.CompareAndSwap(nil, &err)
 					return
@@ -160,46 +172,52 @@ func runPool(b *testing.B, c int, call func() error) {
 		})
 	}
 	wg.Wait()
-	b.StopTimer()
-	cpu := cpuTime() - cpu0
 	if p := failed.Load(); p != nil {
-		b.Fatal(*p)
+		return *p
 	}
-	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "calls/s")
-	b.ReportMetric(float64(cpu.Nanoseconds())/float64(b.N), "cpu-ns/op")
+	return nil
 }
 
 // ---- runtime server + runtime client ----
 
+// rtCall is one call of fn ("count" or "create") through the runtime client,
+// checking the answer.
+func rtCall(ctx context.Context, client *runtime.Client, fn string) func() error {
+	if fn == "count" {
+		return func() error {
+			var n int
+			if err := client.Invoke(ctx, "count", nil, "count", &n); err != nil {
+				return err
+			}
+			if n != 5 {
+				return errors.New("count: got " + strconv.Itoa(n))
+			}
+			return nil
+		}
+	}
+	return func() error {
+		var out benchCreateResult
+		if err := client.Invoke(ctx, "create", benchCreateArgs{Text: "hello"}, "", &out); err != nil {
+			return err
+		}
+		if out.Text != "hello" {
+			return errors.New("create: got " + out.Text)
+		}
+		return nil
+	}
+}
+
+var benchFunctions = []string{"count", "create"}
+
 func BenchmarkRoundTrip(b *testing.B) {
 	base := benchServe(b, runtime.NewHandler(benchTool{}))
 	client := runtime.NewClient(base + runtime.DefaultPrefix)
-	ctx := context.Background()
 	for _, c := range benchConcurrency {
-		b.Run("call=count/c="+strconv.Itoa(c), func(b *testing.B) {
-			runPool(b, c, func() error {
-				var n int
-				if err := client.Invoke(ctx, "count", nil, "count", &n); err != nil {
-					return err
-				}
-				if n != 5 {
-					return errors.New("count: got " + strconv.Itoa(n))
-				}
-				return nil
+		for _, fn := range benchFunctions {
+			b.Run("call="+fn+"/c="+strconv.Itoa(c), func(b *testing.B) {
+				runPool(b, c, rtCall(context.Background(), client, fn))
 			})
-		})
-		b.Run("call=create/c="+strconv.Itoa(c), func(b *testing.B) {
-			runPool(b, c, func() error {
-				var out benchCreateResult
-				if err := client.Invoke(ctx, "create", benchCreateArgs{Text: "hello"}, "", &out); err != nil {
-					return err
-				}
-				if out.Text != "hello" {
-					return errors.New("create: got " + out.Text)
-				}
-				return nil
-			})
-		})
+		}
 	}
 }
 
@@ -298,39 +316,117 @@ func bareCall[T any](ctx context.Context, hc *http.Client, url, method string, p
 	return out.Result, nil
 }
 
-func BenchmarkBareRoundTrip(b *testing.B) {
-	base := benchServe(b, http.HandlerFunc(bareHandler))
+// bareClient is the bare net/http client of the bare server at url.
+type bareClient struct {
+	hc  *http.Client
+	url string
+	seq atomic.Uint64
+}
+
+func newBareClient(b *testing.B, base string) *bareClient {
 	hc := &http.Client{Transport: benchTransport()}
 	b.Cleanup(hc.CloseIdleConnections)
-	url := base + "/opentool/call"
-	ctx := context.Background()
-	var seq atomic.Uint64
-	for _, c := range benchConcurrency {
-		b.Run("call=count/c="+strconv.Itoa(c), func(b *testing.B) {
-			runPool(b, c, func() error {
-				r, err := bareCall[benchCountResult](ctx, hc, url, "count", struct{}{}, "id-"+strconv.FormatUint(seq.Add(1), 10))
-				if err != nil {
-					return err
-				}
-				if r.Count != 5 {
-					return errors.New("count: got " + strconv.Itoa(r.Count))
-				}
-				return nil
-			})
-		})
-		b.Run("call=create/c="+strconv.Itoa(c), func(b *testing.B) {
-			runPool(b, c, func() error {
-				r, err := bareCall[benchCreateResult](ctx, hc, url, "create", benchCreateArgs{Text: "hello"}, "id-"+strconv.FormatUint(seq.Add(1), 10))
-				if err != nil {
-					return err
-				}
-				if r.Text != "hello" {
-					return errors.New("create: got " + r.Text)
-				}
-				return nil
-			})
-		})
+	return &bareClient{hc: hc, url: base + "/opentool/call"}
+}
+
+// bareCallFn is one call of fn ("count" or "create") through the bare client,
+// checking the answer.
+func bareCallFn(ctx context.Context, bc *bareClient, fn string) func() error {
+	if fn == "count" {
+		return func() error {
+			r, err := bareCall[benchCountResult](ctx, bc.hc, bc.url, "count", struct{}{}, "id-"+strconv.FormatUint(bc.seq.Add(1), 10))
+			if err != nil {
+				return err
+			}
+			if r.Count != 5 {
+				return errors.New("count: got " + strconv.Itoa(r.Count))
+			}
+			return nil
+		}
 	}
+	return func() error {
+		r, err := bareCall[benchCreateResult](ctx, bc.hc, bc.url, "create", benchCreateArgs{Text: "hello"}, "id-"+strconv.FormatUint(bc.seq.Add(1), 10))
+		if err != nil {
+			return err
+		}
+		if r.Text != "hello" {
+			return errors.New("create: got " + r.Text)
+		}
+		return nil
+	}
+}
+
+func BenchmarkBareRoundTrip(b *testing.B) {
+	bc := newBareClient(b, benchServe(b, http.HandlerFunc(bareHandler)))
+	for _, c := range benchConcurrency {
+		for _, fn := range benchFunctions {
+			b.Run("call="+fn+"/c="+strconv.Itoa(c), func(b *testing.B) {
+				runPool(b, c, bareCallFn(context.Background(), bc, fn))
+			})
+		}
+	}
+}
+
+// BenchmarkRoundTripVsBare makes b.N runtime calls and b.N bare calls (as in
+// BenchmarkRoundTrip and BenchmarkBareRoundTrip) in alternating blocks of a few
+// milliseconds, each block timed on its own and the order switched every time,
+// so that both see the same load on the machine. It reports the median over the
+// blocks of the calls/s of each and the median of the ratio of each pair of
+// adjacent blocks (runtime / bare). The separate benchmarks run seconds apart
+// and, on a shared machine, drift with its load; medians of adjacent blocks
+// resist both the drift and the stalls. ns/op and allocs/op are per pair of calls.
+func BenchmarkRoundTripVsBare(b *testing.B) {
+	client := runtime.NewClient(benchServe(b, runtime.NewHandler(benchTool{})) + runtime.DefaultPrefix)
+	bc := newBareClient(b, benchServe(b, http.HandlerFunc(bareHandler)))
+	ctx := context.Background()
+	for _, c := range benchConcurrency {
+		for _, fn := range benchFunctions {
+			b.Run("call="+fn+"/c="+strconv.Itoa(c), func(b *testing.B) {
+				calls := [2]func() error{rtCall(ctx, client, fn), bareCallFn(ctx, bc, fn)}
+				for _, call := range calls {
+					if err := call(); err != nil {
+						b.Fatal(err)
+					}
+				}
+				block := max(100, 20*c)
+				var rates [2][]float64
+				var ratios []float64
+				b.ReportAllocs()
+				b.ResetTimer()
+				for i, done := 0, 0; done < b.N; i++ {
+					n := min(block, b.N-done)
+					var rate [2]float64
+					for k := range 2 {
+						j := (i + k) % 2
+						t0 := time.Now()
+						if err := pool(c, n, calls[j]); err != nil {
+							b.Fatal(err)
+						}
+						rate[j] = float64(n) / time.Since(t0).Seconds()
+					}
+					done += n
+					if n == block || i == 0 { // a short last block says little
+						rates[0] = append(rates[0], rate[0])
+						rates[1] = append(rates[1], rate[1])
+						ratios = append(ratios, rate[0]/rate[1])
+					}
+				}
+				b.StopTimer()
+				b.ReportMetric(median(rates[0]), "runtime-calls/s")
+				b.ReportMetric(median(rates[1]), "bare-calls/s")
+				b.ReportMetric(median(ratios), "ratio")
+			})
+		}
+	}
+}
+
+func median(xs []float64) float64 {
+	slices.Sort(xs)
+	n := len(xs)
+	if n%2 == 1 {
+		return xs[n/2]
+	}
+	return (xs[n/2-1] + xs[n/2]) / 2
 }
 
 // ---- the handler alone, without the network ----
