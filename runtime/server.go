@@ -438,12 +438,14 @@ func Serve(ctx context.Context, addr string, tool Tool, opts ...ServerOption) er
 // ServeListener is [Serve] on an existing listener, which it closes.
 func ServeListener(ctx context.Context, ln net.Listener, tool Tool, opts ...ServerOption) error {
 	cfg := newServerConfig(opts)
+	conns := &newConns{m: map[net.Conn]struct{}{}}
 	srv := &http.Server{
 		Handler:           NewHandler(tool, opts...),
 		ReadHeaderTimeout: 10 * time.Second,
 		IdleTimeout:       2 * time.Minute,
 		MaxHeaderBytes:    64 << 10,
 		ErrorLog:          slog.NewLogLogger(cfg.logger.Handler(), slog.LevelWarn),
+		ConnState:         conns.track,
 	}
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
@@ -454,6 +456,20 @@ func ServeListener(ctx context.Context, ln net.Listener, tool Tool, opts ...Serv
 	}
 	sctx, cancel := context.WithTimeout(context.Background(), cfg.shutdownTimeout)
 	defer cancel()
+	// http.Server.Shutdown waits 5s before it treats a connection that never
+	// carried a request as idle (Go issue 22682); clients dial such spare
+	// connections under concurrency. Close them now: no request is lost, the
+	// client has written nothing on them and retries elsewhere.
+	go func() {
+		for {
+			conns.closeNew()
+			select {
+			case <-sctx.Done():
+				return
+			case <-time.After(50 * time.Millisecond):
+			}
+		}
+	}()
 	err := srv.Shutdown(sctx)
 	if errors.Is(err, context.DeadlineExceeded) {
 		srv.Close()
@@ -462,4 +478,29 @@ func ServeListener(ctx context.Context, ln net.Listener, tool Tool, opts ...Serv
 		return serr
 	}
 	return err
+}
+
+// newConns tracks the connections that have not yet carried a request.
+type newConns struct {
+	mu sync.Mutex
+	m  map[net.Conn]struct{}
+}
+
+func (c *newConns) track(conn net.Conn, state http.ConnState) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if state == http.StateNew {
+		c.m[conn] = struct{}{}
+	} else {
+		delete(c.m, conn)
+	}
+}
+
+func (c *newConns) closeNew() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for conn := range c.m {
+		conn.Close()
+		delete(c.m, conn)
+	}
 }
