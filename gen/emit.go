@@ -628,6 +628,17 @@ func emitServerWith(p *Package, ctor string) *jen.File {
 			body = append(body, jen.Return(jen.Id("t").Dot("svc").Dot(fn.GoName).Call(callArgs...)))
 			scases = append(scases, jen.Case(jen.Lit(fn.Name)).Block(body...))
 		}
+		// case "a", "b": return opentool.NewError(opentool.CodeMethodNotFound, …)
+		var once []jen.Code
+		for _, fn := range p.Functions {
+			if !fn.Stream {
+				once = append(once, jen.Lit(fn.Name))
+			}
+		}
+		if len(once) > 0 {
+			scases = append(scases, jen.Case(once...).Block(jen.Return(rt("NewError").Call(rt("CodeMethodNotFound"),
+				jen.Qual("strconv", "Quote").Call(jen.Id("name")).Op("+").Lit(" does not stream its result: call it with call")))))
+		}
 		f.Comment("StreamCall implements opentool.StreamTool.")
 		f.Func().Params(jen.Id("t").Op("*").Id("toolAdapter")).Id("StreamCall").Params(
 			jen.Id("ctx").Qual(contextPath, "Context"), jen.Id("name").String(), jen.Id("args").Qual(jsonPath, "RawMessage"),

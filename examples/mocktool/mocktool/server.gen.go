@@ -6,6 +6,7 @@ package mocktool
 import (
 	"context"
 	"encoding/json"
+	"strconv"
 
 	opentool "github.com/opentoolgen/opentoolgen/runtime"
 )
@@ -114,6 +115,8 @@ func (t *toolAdapter) StreamCall(ctx context.Context, name string, args json.Raw
 			}
 			return emit(raw)
 		})
+	case "count", "create", "read", "update", "delete", "run":
+		return opentool.NewError(opentool.CodeMethodNotFound, strconv.Quote(name)+" does not stream its result: call it with call")
 	}
 	return opentool.MethodNotFound(name)
 }
