@@ -65,13 +65,25 @@ measure() {
 	echo "$t $((m / 1024)) $status" >"$out"
 }
 
-gomod() { # DIR: a module for the generated package, against this checkout
+# The runtime modules of the peers' output, required up front: the proxy may
+# refuse the version lists that go mod tidy would otherwise ask for.
+oapi_runtime=$(go mod download -json "github.com/oapi-codegen/oapi-codegen/v2@$oapi_version" 2>/dev/null |
+	sed -n 's/^[[:space:]]*"GoMod": "\(.*\)",$/\1/p' | xargs -r grep -h 'github.com/oapi-codegen/runtime ' | awk '{print $2}' | head -n 1 || true)
+
+gomod() { # DIR TOOL: a module for the generated package, against this checkout
+	local extra=
+	case $2 in
+	ogen) extra="require github.com/ogen-go/ogen $ogen_version" ;;
+	oapi-codegen) [ -n "$oapi_runtime" ] && extra="require github.com/oapi-codegen/runtime $oapi_runtime" ;;
+	esac
 	cat >"$1/go.mod" <<EOF
 module bench
 
 go 1.26
 
 require github.com/opentoolgen/opentoolgen v0.0.0
+
+$extra
 
 replace github.com/opentoolgen/opentoolgen => $root
 EOF
@@ -84,7 +96,7 @@ for doc in "$@"; do
 	for t in $tools; do
 		dir=$work/out/$name/$t
 		rm -rf "$dir" && mkdir -p "$dir/api"
-		gomod "$dir"
+		gomod "$dir" "$t"
 		case $t in
 		opentoolgen) measure "$dir/gen" "$GOBIN/opentoolgen" -o "$dir/api" -pkg api "$doc" ;;
 		oapi-codegen) measure "$dir/gen" sh -c "'$GOBIN/oapi-codegen' -generate types,client -package api '$doc' > '$dir/api/api.gen.go'" ;;
