@@ -162,7 +162,14 @@ func emitLibrary(p *Package) *jen.File {
 	f := newFile(p)
 	var pre []string
 	for _, fn := range p.Functions {
-		pre = append(pre, "#cgo noescape "+fn.C.Trampoline, "#cgo nocallback "+fn.C.Trampoline)
+		// A trampoline that takes pointers keeps none (cgo's rules require
+		// that of C code anyway) and the library cannot call back into Go (it
+		// is given no Go function): so the Go memory passed stays on the stack
+		// instead of escaping to the heap. Trampolines without pointers need
+		// no annotation.
+		if takesPointers(fn.C) {
+			pre = append(pre, "#cgo noescape "+fn.C.Trampoline, "#cgo nocallback "+fn.C.Trampoline)
+		}
 	}
 	pre = append(pre, "#include \""+p.Dyn.Header+"\"")
 	f.CgoPreamble(strings.Join(pre, "\n"))
@@ -249,6 +256,16 @@ func emitLibrary(p *Package) *jen.File {
 	return f
 }
 
+// takesPointers reports whether a C function takes a pointer.
+func takesPointers(c *CFunction) bool {
+	for _, p := range c.Params {
+		if p.C.Pointer {
+			return true
+		}
+	}
+	return false
+}
+
 // cPrototype is the C declaration of a function, for its method's comment.
 func cPrototype(fn *Function) string {
 	c := fn.C
@@ -277,16 +294,19 @@ func cPrototype(fn *Function) string {
 //
 //	func (l *Library) Add(a int32, b int32) (result int32, err error) {
 //		l.mu.RLock()
-//		defer l.mu.RUnlock()
 //		if l.closed {
+//			l.mu.RUnlock()
 //			return result, opentool.ErrLibraryClosed
 //		}
 //		r_ := C.otg_call_add(C.uintptr_t(l.fns[0]), C.int(a), C.int(b))
 //		result = int32(r_)
+//		l.mu.RUnlock()
 //		return result, nil
 //	}
 //
-// Locals end in "_", which no name derived from the document does.
+// Locals end in "_", which no name derived from the document does. No defer:
+// it would cost a quarter of a cheap call, and nothing between the lock and
+// the unlock can panic.
 func emitDynMethod(f *jen.File, fn *Function) {
 	c := fn.C
 	var params, results, zeros []jen.Code
@@ -450,9 +470,10 @@ func emitDynMethod(f *jen.File, fn *Function) {
 	body := append([]jen.Code{}, pre...)
 	body = append(body,
 		jen.Id("l").Dot("mu").Dot("RLock").Call(),
-		jen.Defer().Id("l").Dot("mu").Dot("RUnlock").Call(),
-		jen.If(jen.Id("l").Dot("closed")).Block(fail(rt("ErrLibraryClosed"))),
+		jen.If(jen.Id("l").Dot("closed")).Block(jen.Id("l").Dot("mu").Dot("RUnlock").Call(), fail(rt("ErrLibraryClosed"))),
 	)
+	// The return value is converted before the lock is released: a returned
+	// pointer points into the library, which Close may unload.
 	callExpr := jen.Qual(cPath, c.Trampoline).Call(call...)
 	if r := c.Return; r == nil {
 		body = append(body, callExpr)
@@ -461,7 +482,7 @@ func emitDynMethod(f *jen.File, fn *Function) {
 		ret := jen.Id(r.GoName)
 		switch r.Shape {
 		case CScalar:
-			post = append([]jen.Code{ret.Clone().Op("=").Add(goType(r.Type)).Call(jen.Id("r_"))}, post...)
+			body = append(body, ret.Clone().Op("=").Add(goType(r.Type)).Call(jen.Id("r_")))
 		case CString:
 			s := jen.Qual(cPath, "GoString").Call(jen.Id("r_"))
 			if r.C.Name != "char" {
@@ -470,12 +491,13 @@ func emitDynMethod(f *jen.File, fn *Function) {
 			if r.Type.Kind == RefNamed {
 				s = goType(r.Type).Call(s)
 			}
-			post = append([]jen.Code{ret.Clone().Op("=").Add(s)}, post...)
+			body = append(body, ret.Clone().Op("=").Add(s))
 		case CPointer:
-			post = append([]jen.Code{jen.If(jen.Id("r_").Op("!=").Nil()).Block(
-				ret.Clone().Op("=").Add(goType(r.Type)).Call(jen.Op("*").Id("r_")))}, post...)
+			body = append(body, jen.If(jen.Id("r_").Op("!=").Nil()).Block(
+				ret.Clone().Op("=").Add(goType(r.Type)).Call(jen.Op("*").Id("r_"))))
 		}
 	}
+	body = append(body, jen.Id("l").Dot("mu").Dot("RUnlock").Call())
 	body = append(body, post...)
 	body = append(body, jen.Return(append(append([]jen.Code{}, zeros...), jen.Nil())...))
 

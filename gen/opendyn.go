@@ -203,7 +203,9 @@ func loadOpenDyn(src *source, opts Options) (*Package, []Diagnostic, error) {
 	l.outputsToResults(doc)
 	pkg := buildOpenToolWith(doc, opts.Package, filepath.Base(src.name), dynReservedNames, dynReservedMethods)
 	pkg.Kind = "opendyn"
-	l.attach(pkg)
+	if err := l.attach(pkg); err != nil {
+		return nil, warnings, &Error{Diagnostics: []Diagnostic{{File: src.name, Message: err.Error()}}}
+	}
 	return pkg, warnings, nil
 }
 
@@ -865,12 +867,15 @@ func describe(v *jsontree.Node) string {
 // outputs as members.
 func (l *dynLoader) outputsToResults(doc *runtime.OpenTool) {
 	for i := range doc.Functions {
+		if i >= len(l.fns) {
+			break // cannot happen: the OpenTool loader took the same functions
+		}
 		f := &doc.Functions[i]
 		df := l.fns[i]
 		var params []runtime.Parameter
 		var outs []runtime.Parameter
 		for j, p := range f.Parameters {
-			if df.params[j].out {
+			if df != nil && j < len(df.params) && df.params[j] != nil && df.params[j].out {
 				outs = append(outs, p)
 			} else {
 				params = append(params, p)
@@ -913,12 +918,19 @@ func withDescription(s *runtime.Schema, d string) *runtime.Schema {
 }
 
 // attach gives the model of each function its C side, and the values their C
-// widths.
-func (l *dynLoader) attach(pkg *Package) {
+// widths. Its error is an internal one: the loader has reported every problem
+// of the document that could make the model and the C side disagree.
+func (l *dynLoader) attach(pkg *Package) error {
 	pkg.Dyn = &DynLibrary{Stdcall: l.stdcall, Codes: l.codes, Header: "opendyn.gen.h"}
 	cnames := newScope()
+	if len(l.fns) != len(pkg.Functions) {
+		return errors.New("internal error: the functions of the document and of the model differ")
+	}
 	for i, fn := range pkg.Functions {
 		df := l.fns[i]
+		if err := df.check(fn); err != nil {
+			return fmt.Errorf("internal error: function %q: %v", fn.Name, err)
+		}
 		cf := &CFunction{Symbol: fn.Name, Index: i}
 		base := strings.ReplaceAll(fn.Name, "-", "_")
 		cf.Typedef = cnames.take("otg_fn_" + base)
@@ -964,6 +976,49 @@ func (l *dynLoader) attach(pkg *Package) {
 		}
 		fn.C = cf
 	}
+	return nil
+}
+
+// check makes sure the function as read matches its model: a C type for every
+// value and a field for every parameter.
+func (f *dynFunc) check(fn *Function) error {
+	if f == nil {
+		return errors.New("not read")
+	}
+	nin, nout := 0, 0
+	for _, p := range f.params {
+		switch {
+		case p == nil || p.ct == nil:
+			return errors.New("a parameter without a C type")
+		case p.out:
+			nout++
+		default:
+			nin++
+		}
+	}
+	if f.ret != nil {
+		if f.ret.ct == nil {
+			return errors.New("a return value without a C type")
+		}
+		if nout > 0 {
+			nout++
+		}
+	}
+	args := 0
+	if fn.Args != nil {
+		args = len(fn.Args.Fields)
+	}
+	if args != nin {
+		return fmt.Errorf("%d inputs, %d argument fields", nin, args)
+	}
+	if nout > 0 {
+		if fn.Result == nil || fn.Result.Kind != RefNamed || len(fn.Result.Named.Fields) != nout {
+			return errors.New("the outputs are not the fields of the result")
+		}
+	} else if (f.ret == nil) != (fn.Result == nil) {
+		return errors.New("the return values of the document and of the model differ")
+	}
+	return nil
 }
 
 func (f *dynFunc) outputs() []*dynParam {

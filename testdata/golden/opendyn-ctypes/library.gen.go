@@ -41,28 +41,16 @@ import (
 #cgo nocallback otg_call_t_float
 #cgo noescape otg_call_t_double
 #cgo nocallback otg_call_t_double
-#cgo noescape otg_call_half
-#cgo nocallback otg_call_half
-#cgo noescape otg_call_mix
-#cgo nocallback otg_call_mix
 #cgo noescape otg_call_inc
 #cgo nocallback otg_call_inc
 #cgo noescape otg_call_inc_long
 #cgo nocallback otg_call_inc_long
 #cgo noescape otg_call_is_null
 #cgo nocallback otg_call_is_null
-#cgo noescape otg_call_answer
-#cgo nocallback otg_call_answer
-#cgo noescape otg_call_no_answer
-#cgo nocallback otg_call_no_answer
 #cgo noescape otg_call_str_len
 #cgo nocallback otg_call_str_len
 #cgo noescape otg_call_maybe_len
 #cgo nocallback otg_call_maybe_len
-#cgo noescape otg_call_greeting
-#cgo nocallback otg_call_greeting
-#cgo noescape otg_call_no_string
-#cgo nocallback otg_call_no_string
 #cgo noescape otg_call_upper
 #cgo nocallback otg_call_upper
 #cgo noescape otg_call_ubytes_len
@@ -81,18 +69,10 @@ import (
 #cgo nocallback otg_call_checksum
 #cgo noescape otg_call_count_true
 #cgo nocallback otg_call_count_true
-#cgo noescape otg_call_mode_weight
-#cgo nocallback otg_call_mode_weight
 #cgo noescape otg_call_divmod
 #cgo nocallback otg_call_divmod
-#cgo noescape otg_call_tick
-#cgo nocallback otg_call_tick
-#cgo noescape otg_call_tick_count
-#cgo nocallback otg_call_tick_count
 #cgo noescape otg_call_adler32
 #cgo nocallback otg_call_adler32
-#cgo noescape otg_call_offset
-#cgo nocallback otg_call_offset
 #include "opendyn.gen.h"
 */
 import "C"
@@ -175,12 +155,13 @@ func (l *Library) Close() error {
 func (l *Library) TBool(x bool) (value bool, next bool, err error) {
 	var o1_ C.bool
 	l.mu.RLock()
-	defer l.mu.RUnlock()
 	if l.closed {
+		l.mu.RUnlock()
 		return value, next, opentool.ErrLibraryClosed
 	}
 	r_ := C.otg_call_t_bool(C.uintptr_t(l.fns[0]), C.bool(x), &o1_)
 	value = bool(r_)
+	l.mu.RUnlock()
 	next = bool(o1_)
 	return value, next, nil
 }
@@ -191,12 +172,13 @@ func (l *Library) TBool(x bool) (value bool, next bool, err error) {
 func (l *Library) TChar(x int8) (value int8, next int8, err error) {
 	var o1_ C.char
 	l.mu.RLock()
-	defer l.mu.RUnlock()
 	if l.closed {
+		l.mu.RUnlock()
 		return value, next, opentool.ErrLibraryClosed
 	}
 	r_ := C.otg_call_t_char(C.uintptr_t(l.fns[1]), C.char(x), &o1_)
 	value = int8(r_)
+	l.mu.RUnlock()
 	next = int8(o1_)
 	return value, next, nil
 }
@@ -207,12 +189,13 @@ func (l *Library) TChar(x int8) (value int8, next int8, err error) {
 func (l *Library) TUnsignedChar(x uint8) (value uint8, next uint8, err error) {
 	var o1_ C.uchar
 	l.mu.RLock()
-	defer l.mu.RUnlock()
 	if l.closed {
+		l.mu.RUnlock()
 		return value, next, opentool.ErrLibraryClosed
 	}
 	r_ := C.otg_call_t_unsigned_char(C.uintptr_t(l.fns[2]), C.uchar(x), &o1_)
 	value = uint8(r_)
+	l.mu.RUnlock()
 	next = uint8(o1_)
 	return value, next, nil
 }
@@ -223,12 +206,13 @@ func (l *Library) TUnsignedChar(x uint8) (value uint8, next uint8, err error) {
 func (l *Library) TShort(x int16) (value int16, next int16, err error) {
 	var o1_ C.short
 	l.mu.RLock()
-	defer l.mu.RUnlock()
 	if l.closed {
+		l.mu.RUnlock()
 		return value, next, opentool.ErrLibraryClosed
 	}
 	r_ := C.otg_call_t_short(C.uintptr_t(l.fns[3]), C.short(x), &o1_)
 	value = int16(r_)
+	l.mu.RUnlock()
 	next = int16(o1_)
 	return value, next, nil
 }
@@ -239,12 +223,13 @@ func (l *Library) TShort(x int16) (value int16, next int16, err error) {
 func (l *Library) TUnsignedShort(x uint16) (value uint16, next uint16, err error) {
 	var o1_ C.ushort
 	l.mu.RLock()
-	defer l.mu.RUnlock()
 	if l.closed {
+		l.mu.RUnlock()
 		return value, next, opentool.ErrLibraryClosed
 	}
 	r_ := C.otg_call_t_unsigned_short(C.uintptr_t(l.fns[4]), C.ushort(x), &o1_)
 	value = uint16(r_)
+	l.mu.RUnlock()
 	next = uint16(o1_)
 	return value, next, nil
 }
@@ -255,12 +240,13 @@ func (l *Library) TUnsignedShort(x uint16) (value uint16, next uint16, err error
 func (l *Library) TInt(x int32) (value int32, next int32, err error) {
 	var o1_ C.int
 	l.mu.RLock()
-	defer l.mu.RUnlock()
 	if l.closed {
+		l.mu.RUnlock()
 		return value, next, opentool.ErrLibraryClosed
 	}
 	r_ := C.otg_call_t_int(C.uintptr_t(l.fns[5]), C.int(x), &o1_)
 	value = int32(r_)
+	l.mu.RUnlock()
 	next = int32(o1_)
 	return value, next, nil
 }
@@ -271,12 +257,13 @@ func (l *Library) TInt(x int32) (value int32, next int32, err error) {
 func (l *Library) TUnsignedInt(x uint32) (value uint32, next uint32, err error) {
 	var o1_ C.uint
 	l.mu.RLock()
-	defer l.mu.RUnlock()
 	if l.closed {
+		l.mu.RUnlock()
 		return value, next, opentool.ErrLibraryClosed
 	}
 	r_ := C.otg_call_t_unsigned_int(C.uintptr_t(l.fns[6]), C.uint(x), &o1_)
 	value = uint32(r_)
+	l.mu.RUnlock()
 	next = uint32(o1_)
 	return value, next, nil
 }
@@ -293,12 +280,13 @@ func (l *Library) TLong(x int64) (value int64, next int64, err error) {
 	}
 	var o1_ C.long
 	l.mu.RLock()
-	defer l.mu.RUnlock()
 	if l.closed {
+		l.mu.RUnlock()
 		return value, next, opentool.ErrLibraryClosed
 	}
 	r_ := C.otg_call_t_long(C.uintptr_t(l.fns[7]), C.long(x), &o1_)
 	value = int64(r_)
+	l.mu.RUnlock()
 	next = int64(o1_)
 	return value, next, nil
 }
@@ -315,12 +303,13 @@ func (l *Library) TUnsignedLong(x uint64) (value uint64, next uint64, err error)
 	}
 	var o1_ C.ulong
 	l.mu.RLock()
-	defer l.mu.RUnlock()
 	if l.closed {
+		l.mu.RUnlock()
 		return value, next, opentool.ErrLibraryClosed
 	}
 	r_ := C.otg_call_t_unsigned_long(C.uintptr_t(l.fns[8]), C.ulong(x), &o1_)
 	value = uint64(r_)
+	l.mu.RUnlock()
 	next = uint64(o1_)
 	return value, next, nil
 }
@@ -331,12 +320,13 @@ func (l *Library) TUnsignedLong(x uint64) (value uint64, next uint64, err error)
 func (l *Library) TLongLong(x int64) (value int64, next int64, err error) {
 	var o1_ C.longlong
 	l.mu.RLock()
-	defer l.mu.RUnlock()
 	if l.closed {
+		l.mu.RUnlock()
 		return value, next, opentool.ErrLibraryClosed
 	}
 	r_ := C.otg_call_t_long_long(C.uintptr_t(l.fns[9]), C.longlong(x), &o1_)
 	value = int64(r_)
+	l.mu.RUnlock()
 	next = int64(o1_)
 	return value, next, nil
 }
@@ -347,12 +337,13 @@ func (l *Library) TLongLong(x int64) (value int64, next int64, err error) {
 func (l *Library) TUnsignedLongLong(x uint64) (value uint64, next uint64, err error) {
 	var o1_ C.ulonglong
 	l.mu.RLock()
-	defer l.mu.RUnlock()
 	if l.closed {
+		l.mu.RUnlock()
 		return value, next, opentool.ErrLibraryClosed
 	}
 	r_ := C.otg_call_t_unsigned_long_long(C.uintptr_t(l.fns[10]), C.ulonglong(x), &o1_)
 	value = uint64(r_)
+	l.mu.RUnlock()
 	next = uint64(o1_)
 	return value, next, nil
 }
@@ -363,12 +354,13 @@ func (l *Library) TUnsignedLongLong(x uint64) (value uint64, next uint64, err er
 func (l *Library) TFloat(x float32) (value float32, next float32, err error) {
 	var o1_ C.float
 	l.mu.RLock()
-	defer l.mu.RUnlock()
 	if l.closed {
+		l.mu.RUnlock()
 		return value, next, opentool.ErrLibraryClosed
 	}
 	r_ := C.otg_call_t_float(C.uintptr_t(l.fns[11]), C.float(x), &o1_)
 	value = float32(r_)
+	l.mu.RUnlock()
 	next = float32(o1_)
 	return value, next, nil
 }
@@ -379,12 +371,13 @@ func (l *Library) TFloat(x float32) (value float32, next float32, err error) {
 func (l *Library) TDouble(x float64) (value float64, next float64, err error) {
 	var o1_ C.double
 	l.mu.RLock()
-	defer l.mu.RUnlock()
 	if l.closed {
+		l.mu.RUnlock()
 		return value, next, opentool.ErrLibraryClosed
 	}
 	r_ := C.otg_call_t_double(C.uintptr_t(l.fns[12]), C.double(x), &o1_)
 	value = float64(r_)
+	l.mu.RUnlock()
 	next = float64(o1_)
 	return value, next, nil
 }
@@ -394,12 +387,13 @@ func (l *Library) TDouble(x float64) (value float64, next float64, err error) {
 // C: float half(float x)
 func (l *Library) Half(x float32) (half float32, err error) {
 	l.mu.RLock()
-	defer l.mu.RUnlock()
 	if l.closed {
+		l.mu.RUnlock()
 		return half, opentool.ErrLibraryClosed
 	}
 	r_ := C.otg_call_half(C.uintptr_t(l.fns[13]), C.float(x))
 	half = float32(r_)
+	l.mu.RUnlock()
 	return half, nil
 }
 
@@ -414,12 +408,13 @@ func (l *Library) Mix(c int8, s int16, i int32, l2 int64, ll int64, f float32, d
 		})
 	}
 	l.mu.RLock()
-	defer l.mu.RUnlock()
 	if l.closed {
+		l.mu.RUnlock()
 		return sum, opentool.ErrLibraryClosed
 	}
 	r_ := C.otg_call_mix(C.uintptr_t(l.fns[14]), C.char(c), C.short(s), C.int(i), C.long(l2), C.longlong(ll), C.float(f), C.double(d), C.bool(b))
 	sum = float64(r_)
+	l.mu.RUnlock()
 	return sum, nil
 }
 
@@ -434,11 +429,12 @@ func (l *Library) Inc(x *int32) (err error) {
 		})
 	}
 	l.mu.RLock()
-	defer l.mu.RUnlock()
 	if l.closed {
+		l.mu.RUnlock()
 		return opentool.ErrLibraryClosed
 	}
 	C.otg_call_inc(C.uintptr_t(l.fns[15]), (*C.int)(unsafe.Pointer(x)))
+	l.mu.RUnlock()
 	return nil
 }
 
@@ -465,11 +461,12 @@ func (l *Library) IncLong(x *int64) (err error) {
 		p0_ = &t0_
 	}
 	l.mu.RLock()
-	defer l.mu.RUnlock()
 	if l.closed {
+		l.mu.RUnlock()
 		return opentool.ErrLibraryClosed
 	}
 	C.otg_call_inc_long(C.uintptr_t(l.fns[16]), p0_)
+	l.mu.RUnlock()
 	if x != nil {
 		*x = int64(t0_)
 	}
@@ -481,12 +478,13 @@ func (l *Library) IncLong(x *int64) (err error) {
 // C: int is_null(double *p)
 func (l *Library) IsNull(p *float64) (isNull int32, err error) {
 	l.mu.RLock()
-	defer l.mu.RUnlock()
 	if l.closed {
+		l.mu.RUnlock()
 		return isNull, opentool.ErrLibraryClosed
 	}
 	r_ := C.otg_call_is_null(C.uintptr_t(l.fns[17]), (*C.double)(unsafe.Pointer(p)))
 	isNull = int32(r_)
+	l.mu.RUnlock()
 	return isNull, nil
 }
 
@@ -495,14 +493,15 @@ func (l *Library) IsNull(p *float64) (isNull int32, err error) {
 // C: int *answer(void)
 func (l *Library) Answer() (answer int32, err error) {
 	l.mu.RLock()
-	defer l.mu.RUnlock()
 	if l.closed {
+		l.mu.RUnlock()
 		return answer, opentool.ErrLibraryClosed
 	}
 	r_ := C.otg_call_answer(C.uintptr_t(l.fns[18]))
 	if r_ != nil {
 		answer = int32(*r_)
 	}
+	l.mu.RUnlock()
 	return answer, nil
 }
 
@@ -511,14 +510,15 @@ func (l *Library) Answer() (answer int32, err error) {
 // C: int *no_answer(void)
 func (l *Library) NoAnswer() (answer int32, err error) {
 	l.mu.RLock()
-	defer l.mu.RUnlock()
 	if l.closed {
+		l.mu.RUnlock()
 		return answer, opentool.ErrLibraryClosed
 	}
 	r_ := C.otg_call_no_answer(C.uintptr_t(l.fns[19]))
 	if r_ != nil {
 		answer = int32(*r_)
 	}
+	l.mu.RUnlock()
 	return answer, nil
 }
 
@@ -535,12 +535,13 @@ func (l *Library) StrLen(s string) (length int32, err error) {
 		})
 	}
 	l.mu.RLock()
-	defer l.mu.RUnlock()
 	if l.closed {
+		l.mu.RUnlock()
 		return length, opentool.ErrLibraryClosed
 	}
 	r_ := C.otg_call_str_len(C.uintptr_t(l.fns[20]), (*C.char)(p0_))
 	length = int32(r_)
+	l.mu.RUnlock()
 	return length, nil
 }
 
@@ -561,12 +562,13 @@ func (l *Library) MaybeLen(s *string) (length int32, err error) {
 		}
 	}
 	l.mu.RLock()
-	defer l.mu.RUnlock()
 	if l.closed {
+		l.mu.RUnlock()
 		return length, opentool.ErrLibraryClosed
 	}
 	r_ := C.otg_call_maybe_len(C.uintptr_t(l.fns[21]), (*C.char)(p0_))
 	length = int32(r_)
+	l.mu.RUnlock()
 	return length, nil
 }
 
@@ -575,12 +577,13 @@ func (l *Library) MaybeLen(s *string) (length int32, err error) {
 // C: const char *greeting(void)
 func (l *Library) Greeting() (greeting string, err error) {
 	l.mu.RLock()
-	defer l.mu.RUnlock()
 	if l.closed {
+		l.mu.RUnlock()
 		return greeting, opentool.ErrLibraryClosed
 	}
 	r_ := C.otg_call_greeting(C.uintptr_t(l.fns[22]))
 	greeting = C.GoString(r_)
+	l.mu.RUnlock()
 	return greeting, nil
 }
 
@@ -589,12 +592,13 @@ func (l *Library) Greeting() (greeting string, err error) {
 // C: const char *no_string(void)
 func (l *Library) NoString() (text string, err error) {
 	l.mu.RLock()
-	defer l.mu.RUnlock()
 	if l.closed {
+		l.mu.RUnlock()
 		return text, opentool.ErrLibraryClosed
 	}
 	r_ := C.otg_call_no_string(C.uintptr_t(l.fns[23]))
 	text = C.GoString(r_)
+	l.mu.RUnlock()
 	return text, nil
 }
 
@@ -612,11 +616,12 @@ func (l *Library) Upper(s string) (out string, err error) {
 	}
 	var o1_ [16]byte
 	l.mu.RLock()
-	defer l.mu.RUnlock()
 	if l.closed {
+		l.mu.RUnlock()
 		return out, opentool.ErrLibraryClosed
 	}
 	C.otg_call_upper(C.uintptr_t(l.fns[24]), (*C.char)(p0_), (*C.char)(unsafe.Pointer(&o1_[0])))
+	l.mu.RUnlock()
 	out = goStringOf(o1_[:])
 	return out, nil
 }
@@ -634,12 +639,13 @@ func (l *Library) UbytesLen(s string) (length int32, err error) {
 		})
 	}
 	l.mu.RLock()
-	defer l.mu.RUnlock()
 	if l.closed {
+		l.mu.RUnlock()
 		return length, opentool.ErrLibraryClosed
 	}
 	r_ := C.otg_call_ubytes_len(C.uintptr_t(l.fns[25]), (*C.uchar)(p0_))
 	length = int32(r_)
+	l.mu.RUnlock()
 	return length, nil
 }
 
@@ -648,12 +654,13 @@ func (l *Library) UbytesLen(s string) (length int32, err error) {
 // C: double sum(double *xs, int n)
 func (l *Library) Sum(xs []float64, n int32) (sum float64, err error) {
 	l.mu.RLock()
-	defer l.mu.RUnlock()
 	if l.closed {
+		l.mu.RUnlock()
 		return sum, opentool.ErrLibraryClosed
 	}
 	r_ := C.otg_call_sum(C.uintptr_t(l.fns[26]), (*C.double)(unsafe.Pointer(unsafe.SliceData(xs))), C.int(n))
 	sum = float64(r_)
+	l.mu.RUnlock()
 	return sum, nil
 }
 
@@ -677,12 +684,13 @@ func (l *Library) SumLongs(xs []int64, n int32) (sum int64, err error) {
 		p0_ = &t0_[0]
 	}
 	l.mu.RLock()
-	defer l.mu.RUnlock()
 	if l.closed {
+		l.mu.RUnlock()
 		return sum, opentool.ErrLibraryClosed
 	}
 	r_ := C.otg_call_sum_longs(C.uintptr_t(l.fns[27]), p0_, C.int(n))
 	sum = int64(r_)
+	l.mu.RUnlock()
 	for i, v := range t0_ {
 		xs[i] = int64(v)
 	}
@@ -694,11 +702,12 @@ func (l *Library) SumLongs(xs []int64, n int32) (sum int64, err error) {
 // C: void scale(int *xs, int n, int k)
 func (l *Library) Scale(xs []int32, n int32, k int32) (err error) {
 	l.mu.RLock()
-	defer l.mu.RUnlock()
 	if l.closed {
+		l.mu.RUnlock()
 		return opentool.ErrLibraryClosed
 	}
 	C.otg_call_scale(C.uintptr_t(l.fns[28]), (*C.int)(unsafe.Pointer(unsafe.SliceData(xs))), C.int(n), C.int(k))
+	l.mu.RUnlock()
 	return nil
 }
 
@@ -708,11 +717,12 @@ func (l *Library) Scale(xs []int32, n int32, k int32) (err error) {
 func (l *Library) Squares() (squares []int16, err error) {
 	o0_ := make([]int16, 8)
 	l.mu.RLock()
-	defer l.mu.RUnlock()
 	if l.closed {
+		l.mu.RUnlock()
 		return squares, opentool.ErrLibraryClosed
 	}
 	C.otg_call_squares(C.uintptr_t(l.fns[29]), (*C.short)(unsafe.Pointer(&o0_[0])))
+	l.mu.RUnlock()
 	squares = o0_
 	return squares, nil
 }
@@ -723,11 +733,12 @@ func (l *Library) Squares() (squares []int16, err error) {
 func (l *Library) Flags() (flags []bool, err error) {
 	o0_ := make([]bool, 4)
 	l.mu.RLock()
-	defer l.mu.RUnlock()
 	if l.closed {
+		l.mu.RUnlock()
 		return flags, opentool.ErrLibraryClosed
 	}
 	C.otg_call_flags(C.uintptr_t(l.fns[30]), (*C.bool)(unsafe.Pointer(&o0_[0])))
+	l.mu.RUnlock()
 	flags = o0_
 	return flags, nil
 }
@@ -737,12 +748,13 @@ func (l *Library) Flags() (flags []bool, err error) {
 // C: unsigned int checksum(unsigned char *data, int n)
 func (l *Library) Checksum(data []uint8, n int32) (checksum uint32, err error) {
 	l.mu.RLock()
-	defer l.mu.RUnlock()
 	if l.closed {
+		l.mu.RUnlock()
 		return checksum, opentool.ErrLibraryClosed
 	}
 	r_ := C.otg_call_checksum(C.uintptr_t(l.fns[31]), (*C.uchar)(unsafe.Pointer(unsafe.SliceData(data))), C.int(n))
 	checksum = uint32(r_)
+	l.mu.RUnlock()
 	return checksum, nil
 }
 
@@ -751,12 +763,13 @@ func (l *Library) Checksum(data []uint8, n int32) (checksum uint32, err error) {
 // C: int count_true(bool *xs, int n)
 func (l *Library) CountTrue(xs []bool, n int32) (count int32, err error) {
 	l.mu.RLock()
-	defer l.mu.RUnlock()
 	if l.closed {
+		l.mu.RUnlock()
 		return count, opentool.ErrLibraryClosed
 	}
 	r_ := C.otg_call_count_true(C.uintptr_t(l.fns[32]), (*C.bool)(unsafe.Pointer(unsafe.SliceData(xs))), C.int(n))
 	count = int32(r_)
+	l.mu.RUnlock()
 	return count, nil
 }
 
@@ -765,12 +778,13 @@ func (l *Library) CountTrue(xs []bool, n int32) (count int32, err error) {
 // C: int mode_weight(int mode)
 func (l *Library) ModeWeight(mode Mode) (weight int32, err error) {
 	l.mu.RLock()
-	defer l.mu.RUnlock()
 	if l.closed {
+		l.mu.RUnlock()
 		return weight, opentool.ErrLibraryClosed
 	}
 	r_ := C.otg_call_mode_weight(C.uintptr_t(l.fns[33]), C.int(mode))
 	weight = int32(r_)
+	l.mu.RUnlock()
 	return weight, nil
 }
 
@@ -781,12 +795,13 @@ func (l *Library) Divmod(a int32, b int32) (status int32, quot int32, rem int32,
 	var o2_ C.int
 	var o3_ C.int
 	l.mu.RLock()
-	defer l.mu.RUnlock()
 	if l.closed {
+		l.mu.RUnlock()
 		return status, quot, rem, opentool.ErrLibraryClosed
 	}
 	r_ := C.otg_call_divmod(C.uintptr_t(l.fns[34]), C.int(a), C.int(b), &o2_, &o3_)
 	status = int32(r_)
+	l.mu.RUnlock()
 	quot = int32(o2_)
 	rem = int32(o3_)
 	return status, quot, rem, nil
@@ -797,11 +812,12 @@ func (l *Library) Divmod(a int32, b int32) (status int32, quot int32, rem int32,
 // C: void tick(void)
 func (l *Library) Tick() (err error) {
 	l.mu.RLock()
-	defer l.mu.RUnlock()
 	if l.closed {
+		l.mu.RUnlock()
 		return opentool.ErrLibraryClosed
 	}
 	C.otg_call_tick(C.uintptr_t(l.fns[35]))
+	l.mu.RUnlock()
 	return nil
 }
 
@@ -810,12 +826,13 @@ func (l *Library) Tick() (err error) {
 // C: int tick_count(void)
 func (l *Library) TickCount() (ticks int32, err error) {
 	l.mu.RLock()
-	defer l.mu.RUnlock()
 	if l.closed {
+		l.mu.RUnlock()
 		return ticks, opentool.ErrLibraryClosed
 	}
 	r_ := C.otg_call_tick_count(C.uintptr_t(l.fns[36]))
 	ticks = int32(r_)
+	l.mu.RUnlock()
 	return ticks, nil
 }
 
@@ -824,12 +841,13 @@ func (l *Library) TickCount() (ticks int32, err error) {
 // C: unsigned int adler32(unsigned char *data, int n)
 func (l *Library) Adler32(data []uint8, n int32) (checksum uint32, err error) {
 	l.mu.RLock()
-	defer l.mu.RUnlock()
 	if l.closed {
+		l.mu.RUnlock()
 		return checksum, opentool.ErrLibraryClosed
 	}
 	r_ := C.otg_call_adler32(C.uintptr_t(l.fns[37]), (*C.uchar)(unsafe.Pointer(unsafe.SliceData(data))), C.int(n))
 	checksum = uint32(r_)
+	l.mu.RUnlock()
 	return checksum, nil
 }
 
@@ -838,12 +856,13 @@ func (l *Library) Adler32(data []uint8, n int32) (checksum uint32, err error) {
 // C: int offset(int x, int delta)
 func (l *Library) Offset(x int32, delta int32) (sum int32, err error) {
 	l.mu.RLock()
-	defer l.mu.RUnlock()
 	if l.closed {
+		l.mu.RUnlock()
 		return sum, opentool.ErrLibraryClosed
 	}
 	r_ := C.otg_call_offset(C.uintptr_t(l.fns[38]), C.int(x), C.int(delta))
 	sum = int32(r_)
+	l.mu.RUnlock()
 	return sum, nil
 }
 

@@ -13,13 +13,7 @@ import (
 	opentool "github.com/opentoolgen/opentoolgen/runtime"
 )
 
-/*
-#cgo noescape otg_call_add
-#cgo nocallback otg_call_add
-#cgo noescape otg_call_multiply
-#cgo nocallback otg_call_multiply
-#include "opendyn.gen.h"
-*/
+// #include "opendyn.gen.h"
 import "C"
 
 // symbolNames are the functions of the library, as the document names them.
@@ -99,12 +93,13 @@ func (l *Library) Close() error {
 // C: int add(int a, int b)
 func (l *Library) Add(a int32, b int32) (result int32, err error) {
 	l.mu.RLock()
-	defer l.mu.RUnlock()
 	if l.closed {
+		l.mu.RUnlock()
 		return result, opentool.ErrLibraryClosed
 	}
 	r_ := C.otg_call_add(C.uintptr_t(l.fns[0]), C.int(a), C.int(b))
 	result = int32(r_)
+	l.mu.RUnlock()
 	return result, nil
 }
 
@@ -113,12 +108,13 @@ func (l *Library) Add(a int32, b int32) (result int32, err error) {
 // C: float multiply(float a, float b)
 func (l *Library) Multiply(a float32, b float32) (result float32, err error) {
 	l.mu.RLock()
-	defer l.mu.RUnlock()
 	if l.closed {
+		l.mu.RUnlock()
 		return result, opentool.ErrLibraryClosed
 	}
 	r_ := C.otg_call_multiply(C.uintptr_t(l.fns[1]), C.float(a), C.float(b))
 	result = float32(r_)
+	l.mu.RUnlock()
 	return result, nil
 }
 

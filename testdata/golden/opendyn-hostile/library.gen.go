@@ -17,14 +17,6 @@ import (
 /*
 #cgo noescape otg_call_close
 #cgo nocallback otg_call_close
-#cgo noescape otg_call_otg_call_x
-#cgo nocallback otg_call_otg_call_x
-#cgo noescape otg_call_otg_call_x2
-#cgo nocallback otg_call_otg_call_x2
-#cgo noescape otg_call_Library
-#cgo nocallback otg_call_Library
-#cgo noescape otg_call_open
-#cgo nocallback otg_call_open
 #include "opendyn.gen.h"
 */
 import "C"
@@ -157,12 +149,13 @@ func (l *Library) Close2(l2 int32, type2 string, len2 []int64, c *int64, unsafe2
 	var o7_ [3]C.ulong
 	var o8_ [8]byte
 	l.mu.RLock()
-	defer l.mu.RUnlock()
 	if l.closed {
+		l.mu.RUnlock()
 		return ctx2, err2, x2fa, 名前, opentool.ErrLibraryClosed
 	}
 	r_ := C.otg_call_close(C.uintptr_t(l.fns[0]), C.int(l2), &o1_, (*C.char)(p2_), p3_, p4_, C.double(unsafe2), (*C.char)(p6_), &o7_[0], (*C.char)(unsafe.Pointer(&o8_[0])))
 	ctx2 = int64(r_)
+	l.mu.RUnlock()
 	err2 = int32(o1_)
 	for i, v := range t3_ {
 		len2[i] = int64(v)
@@ -183,11 +176,12 @@ func (l *Library) Close2(l2 int32, type2 string, len2 []int64, c *int64, unsafe2
 // C: void otg-call-x(void)
 func (l *Library) OtgCallX() (err error) {
 	l.mu.RLock()
-	defer l.mu.RUnlock()
 	if l.closed {
+		l.mu.RUnlock()
 		return opentool.ErrLibraryClosed
 	}
 	C.otg_call_otg_call_x(C.uintptr_t(l.fns[1]))
+	l.mu.RUnlock()
 	return nil
 }
 
@@ -196,11 +190,12 @@ func (l *Library) OtgCallX() (err error) {
 // C: void otg_call_x(void)
 func (l *Library) OtgCallX2() (err error) {
 	l.mu.RLock()
-	defer l.mu.RUnlock()
 	if l.closed {
+		l.mu.RUnlock()
 		return opentool.ErrLibraryClosed
 	}
 	C.otg_call_otg_call_x2(C.uintptr_t(l.fns[2]))
+	l.mu.RUnlock()
 	return nil
 }
 
@@ -209,12 +204,13 @@ func (l *Library) OtgCallX2() (err error) {
 // C: float Library(unsigned char mode)
 func (l *Library) Library(mode Library2) (open Open2, err error) {
 	l.mu.RLock()
-	defer l.mu.RUnlock()
 	if l.closed {
+		l.mu.RUnlock()
 		return open, opentool.ErrLibraryClosed
 	}
 	r_ := C.otg_call_Library(C.uintptr_t(l.fns[3]), C.uchar(mode))
 	open = Open2(r_)
+	l.mu.RUnlock()
 	return open, nil
 }
 
@@ -223,12 +219,13 @@ func (l *Library) Library(mode Library2) (open Open2, err error) {
 // C: const char *open(void)
 func (l *Library) Open() (s OpenResult, err error) {
 	l.mu.RLock()
-	defer l.mu.RUnlock()
 	if l.closed {
+		l.mu.RUnlock()
 		return s, opentool.ErrLibraryClosed
 	}
 	r_ := C.otg_call_open(C.uintptr_t(l.fns[4]))
 	s = OpenResult(C.GoString(r_))
+	l.mu.RUnlock()
 	return s, nil
 }
 

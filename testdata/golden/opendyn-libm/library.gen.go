@@ -14,14 +14,8 @@ import (
 )
 
 /*
-#cgo noescape otg_call_cos
-#cgo nocallback otg_call_cos
-#cgo noescape otg_call_cosf
-#cgo nocallback otg_call_cosf
 #cgo noescape otg_call_frexp
 #cgo nocallback otg_call_frexp
-#cgo noescape otg_call_ldexp
-#cgo nocallback otg_call_ldexp
 #include "opendyn.gen.h"
 */
 import "C"
@@ -103,12 +97,13 @@ func (l *Library) Close() error {
 // C: double cos(double x)
 func (l *Library) Cos(x float64) (cos float64, err error) {
 	l.mu.RLock()
-	defer l.mu.RUnlock()
 	if l.closed {
+		l.mu.RUnlock()
 		return cos, opentool.ErrLibraryClosed
 	}
 	r_ := C.otg_call_cos(C.uintptr_t(l.fns[0]), C.double(x))
 	cos = float64(r_)
+	l.mu.RUnlock()
 	return cos, nil
 }
 
@@ -117,12 +112,13 @@ func (l *Library) Cos(x float64) (cos float64, err error) {
 // C: float cosf(float x)
 func (l *Library) Cosf(x float32) (cos float32, err error) {
 	l.mu.RLock()
-	defer l.mu.RUnlock()
 	if l.closed {
+		l.mu.RUnlock()
 		return cos, opentool.ErrLibraryClosed
 	}
 	r_ := C.otg_call_cosf(C.uintptr_t(l.fns[1]), C.float(x))
 	cos = float32(r_)
+	l.mu.RUnlock()
 	return cos, nil
 }
 
@@ -132,12 +128,13 @@ func (l *Library) Cosf(x float32) (cos float32, err error) {
 func (l *Library) Frexp(x float64) (fraction float64, exp int32, err error) {
 	var o1_ C.int
 	l.mu.RLock()
-	defer l.mu.RUnlock()
 	if l.closed {
+		l.mu.RUnlock()
 		return fraction, exp, opentool.ErrLibraryClosed
 	}
 	r_ := C.otg_call_frexp(C.uintptr_t(l.fns[2]), C.double(x), &o1_)
 	fraction = float64(r_)
+	l.mu.RUnlock()
 	exp = int32(o1_)
 	return fraction, exp, nil
 }
@@ -147,12 +144,13 @@ func (l *Library) Frexp(x float64) (fraction float64, exp int32, err error) {
 // C: double ldexp(double x, int exp)
 func (l *Library) Ldexp(x float64, exp int32) (result float64, err error) {
 	l.mu.RLock()
-	defer l.mu.RUnlock()
 	if l.closed {
+		l.mu.RUnlock()
 		return result, opentool.ErrLibraryClosed
 	}
 	r_ := C.otg_call_ldexp(C.uintptr_t(l.fns[3]), C.double(x), C.int(exp))
 	result = float64(r_)
+	l.mu.RUnlock()
 	return result, nil
 }
 

@@ -13,15 +13,7 @@ import (
 	opentool "github.com/opentoolgen/opentoolgen/runtime"
 )
 
-/*
-#cgo noescape otg_call_add
-#cgo nocallback otg_call_add
-#cgo noescape otg_call_subtract
-#cgo nocallback otg_call_subtract
-#cgo noescape otg_call_divide
-#cgo nocallback otg_call_divide
-#include "opendyn.gen.h"
-*/
+// #include "opendyn.gen.h"
 import "C"
 
 // symbolNames are the functions of the library, as the document names them.
@@ -101,12 +93,13 @@ func (l *Library) Close() error {
 // C: int add(int a, int b)
 func (l *Library) Add(a int32, b int32) (sum int32, err error) {
 	l.mu.RLock()
-	defer l.mu.RUnlock()
 	if l.closed {
+		l.mu.RUnlock()
 		return sum, opentool.ErrLibraryClosed
 	}
 	r_ := C.otg_call_add(C.uintptr_t(l.fns[0]), C.int(a), C.int(b))
 	sum = int32(r_)
+	l.mu.RUnlock()
 	return sum, nil
 }
 
@@ -115,12 +108,13 @@ func (l *Library) Add(a int32, b int32) (sum int32, err error) {
 // C: int subtract(int a, int b)
 func (l *Library) Subtract(a int32, b int32) (difference int32, err error) {
 	l.mu.RLock()
-	defer l.mu.RUnlock()
 	if l.closed {
+		l.mu.RUnlock()
 		return difference, opentool.ErrLibraryClosed
 	}
 	r_ := C.otg_call_subtract(C.uintptr_t(l.fns[1]), C.int(a), C.int(b))
 	difference = int32(r_)
+	l.mu.RUnlock()
 	return difference, nil
 }
 
@@ -129,12 +123,13 @@ func (l *Library) Subtract(a int32, b int32) (difference int32, err error) {
 // C: double divide(double a, double b)
 func (l *Library) Divide(a float64, b float64) (quotient float64, err error) {
 	l.mu.RLock()
-	defer l.mu.RUnlock()
 	if l.closed {
+		l.mu.RUnlock()
 		return quotient, opentool.ErrLibraryClosed
 	}
 	r_ := C.otg_call_divide(C.uintptr_t(l.fns[2]), C.double(a), C.double(b))
 	quotient = float64(r_)
+	l.mu.RUnlock()
 	return quotient, nil
 }
 
