@@ -357,7 +357,6 @@ func structDecoder(t *Type) []jen.Code {
 			stmts = append(stmts, jen.Id("seen").Index(jen.Lit(bit/64)).Op("|=").Lit(1).Op("<<").Lit(bit%64))
 			bit++
 		}
-		stmts = append(stmts, jen.Id("d").Dot("Push").Call(jen.Lit(fl.JSONName)))
 		target := jen.Id("x").Dot(fl.Name)
 		var dec []jen.Code
 		if fl.Pointer {
@@ -373,7 +372,6 @@ func structDecoder(t *Type) []jen.Code {
 			dec = decodeValue(fl.Type, target, "", 1)
 		}
 		stmts = append(stmts, dec...)
-		stmts = append(stmts, jen.Id("d").Dot("Pop").Call())
 		cases = append(cases, jen.Case(jen.Lit(fl.JSONName)).Block(stmts...))
 	}
 	cases = append(cases, jen.Default().Block(jen.Id("d").Dot("Skip").Call()))
@@ -438,7 +436,12 @@ func decodeValue(r *TypeRef, target *jen.Statement, named string, depth int) []j
 	}
 	switch r.Kind {
 	case RefString, RefBool, RefFloat, RefInt:
-		// if v, ok := d.String(); ok { target = v }
+		if probe := jen.Id("v"); named == "" && r.Check == nil && conv(probe) == jen.Code(probe) {
+			// target, _ = d.String(): a value of the wrong type leaves the zero
+			// value and a violation.
+			return []jen.Code{jen.List(target.Clone(), jen.Id("_")).Op("=").Add(scalarRead(r))}
+		}
+		// if v, ok := d.String(); ok { target = T(v); checks }
 		v := "v" + strconv.Itoa(depth)
 		return []jen.Code{jen.If(jen.List(jen.Id(v), jen.Id("ok")).Op(":=").Add(scalarRead(r)), jen.Id("ok")).Block(
 			target.Clone().Op("=").Add(conv(jen.Id(v))),
@@ -456,30 +459,26 @@ func decodeValue(r *TypeRef, target *jen.Statement, named string, depth int) []j
 	case RefSlice:
 		// if d.Array() {
 		//	target = T{}
-		//	for i := 0; d.NextItem(); i++ {
-		//		d.PushIndex(i); var v E; …; target = append(target, v); d.Pop()
-		//	}
+		//	for d.NextItem() { var e E; …; target = append(target, e) }
 		// }
-		i, v := "i"+strconv.Itoa(depth), "e"+strconv.Itoa(depth)
+		// (the Decoder follows the element index for the paths of violations)
+		v := "e" + strconv.Itoa(depth)
 		typ := goType(r)
 		if named != "" {
 			typ = jen.Id(named)
 		}
-		loop := []jen.Code{
-			jen.Id("d").Dot("PushIndex").Call(jen.Id(i)),
-			jen.Var().Id(v).Add(goType(r.Elem)),
-		}
+		loop := []jen.Code{jen.Var().Id(v).Add(goType(r.Elem))}
 		loop = append(loop, decodeValue(r.Elem, jen.Id(v), "", depth+1)...)
-		loop = append(loop, target.Clone().Op("=").Append(target.Clone(), jen.Id(v)), jen.Id("d").Dot("Pop").Call())
+		loop = append(loop, target.Clone().Op("=").Append(target.Clone(), jen.Id(v)))
 		return []jen.Code{jen.If(jen.Id("d").Dot("Array").Call()).Block(
 			target.Clone().Op("=").Add(typ).Values(),
-			jen.For(jen.Id(i).Op(":=").Lit(0), jen.Id("d").Dot("NextItem").Call(), jen.Id(i).Op("++")).Block(loop...),
+			jen.For(jen.Id("d").Dot("NextItem").Call()).Block(loop...),
 			checkItems(r, target),
 		)}
 	case RefMap:
 		// if d.Object() {
 		//	target = T{}
-		//	for d.Next() { k := string(d.Key()); d.Push(k); var v E; …; target[k] = v; d.Pop() }
+		//	for d.Next() { k := string(d.Key()); var e E; …; target[k] = e }
 		// }
 		k, v := "k"+strconv.Itoa(depth), "e"+strconv.Itoa(depth)
 		typ := goType(r)
@@ -488,11 +487,10 @@ func decodeValue(r *TypeRef, target *jen.Statement, named string, depth int) []j
 		}
 		loop := []jen.Code{
 			jen.Id(k).Op(":=").String().Call(jen.Id("d").Dot("Key").Call()),
-			jen.Id("d").Dot("Push").Call(jen.Id(k)),
 			jen.Var().Id(v).Add(goType(r.Elem)),
 		}
 		loop = append(loop, decodeValue(r.Elem, jen.Id(v), "", depth+1)...)
-		loop = append(loop, indexable(target).Index(jen.Id(k)).Op("=").Id(v), jen.Id("d").Dot("Pop").Call())
+		loop = append(loop, indexable(target).Index(jen.Id(k)).Op("=").Id(v))
 		return []jen.Code{jen.If(jen.Id("d").Dot("Object").Call()).Block(
 			target.Clone().Op("=").Add(typ).Values(),
 			jen.For(jen.Id("d").Dot("Next").Call()).Block(loop...),

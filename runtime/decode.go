@@ -30,10 +30,22 @@ type Decoder struct {
 	stack      []byte
 }
 
+// pathSeg is one step of the path of the value being read: a member pushed by
+// Push, an element pushed by PushIndex, or the frame of an object or array the
+// generated code is reading (Object, Array), which follows Next and NextItem.
 type pathSeg struct {
 	key   string
 	index int // -1 for a key
+	frame byte
+	keyb  []byte // the current member of an object frame (nil: between members)
+	n     int    // the number of elements an array frame has begun
 }
+
+const (
+	frameNone   byte = iota // Push, PushIndex
+	frameObject             // Object: keyb is the current member
+	frameArray              // Array: index is the current element (-1: none yet)
+)
 
 // maxDepth bounds how deep generated decoders may descend (recursive types).
 const maxDepth = 1000
@@ -153,13 +165,25 @@ func (d *Decoder) Pop() {
 func (d *Decoder) Path() string {
 	var b []byte
 	for _, s := range d.path {
+		key := s.key
+		switch s.frame {
+		case frameObject:
+			if s.keyb == nil {
+				continue
+			}
+			key = string(s.keyb)
+		case frameArray:
+			if s.index < 0 {
+				continue
+			}
+		}
 		b = append(b, '/')
 		if s.index >= 0 {
 			b = strconv.AppendInt(b, int64(s.index), 10)
 			continue
 		}
-		for i := 0; i < len(s.key); i++ {
-			switch c := s.key[i]; c {
+		for i := 0; i < len(key); i++ {
+			switch c := key[i]; c {
 			case '~':
 				b = append(b, '~', '0')
 			case '/':
@@ -302,13 +326,53 @@ func (d *Decoder) Object() bool {
 	}
 	d.pos++
 	d.depth++
+	d.pushFrame(pathSeg{index: -1, frame: frameObject})
 	return true
+}
+
+// pushFrame enters an object or array; beyond maxDepth levels the Decoder
+// records a violation and stops reading, so that the generated decoder of a
+// recursive type unwinds.
+func (d *Decoder) pushFrame(s pathSeg) {
+	d.path = append(d.path, s)
+	if len(d.path) > maxDepth+1 { // the arguments object itself is not a level
+		d.tooDeep(maxDepth)
+	}
+}
+
+// popFrame leaves the object or array entered last, if it is still open.
+func (d *Decoder) popFrame(kind byte) {
+	if n := len(d.path); n > 0 && d.path[n-1].frame == kind {
+		d.path[n-1] = pathSeg{}
+		d.path = d.path[:n-1]
+	}
 }
 
 // Next moves to the next member of the object begun with Object: it returns true
 // with the member's key in Key and the decoder at its value, or false after the
-// closing brace. The value must be read (or skipped) before calling Next again.
+// closing brace (or a syntax error). The value must be read (or skipped) before
+// calling Next again, and Next must be called until it returns false: the path
+// of violations follows it.
 func (d *Decoder) Next() bool {
+	n := len(d.path)
+	if n > 0 && d.path[n-1].frame == frameObject {
+		d.path[n-1].keyb = nil // between members
+	}
+	if !d.next() {
+		d.popFrame(frameObject)
+		return false
+	}
+	if n > 0 && d.path[n-1].frame == frameObject {
+		k := d.key
+		if len(k) > 0 && len(d.keyBuf) > 0 && &k[0] == &d.keyBuf[0] {
+			k = append([]byte(nil), k...) // keyBuf is reused by nested objects
+		}
+		d.path[n-1].keyb = k
+	}
+	return true
+}
+
+func (d *Decoder) next() bool {
 	if d.broken {
 		return false
 	}
@@ -386,12 +450,30 @@ func (d *Decoder) Array() bool {
 	}
 	d.pos++
 	d.depth++
+	d.pushFrame(pathSeg{index: -1, frame: frameArray})
 	return true
 }
 
 // NextItem moves to the next element of the array begun with Array, or returns
-// false after the closing bracket.
+// false after the closing bracket (or a syntax error). Like Next, it must be
+// called until it returns false.
 func (d *Decoder) NextItem() bool {
+	n := len(d.path)
+	if n > 0 && d.path[n-1].frame == frameArray {
+		d.path[n-1].index = -1 // between elements
+	}
+	if !d.nextItem() {
+		d.popFrame(frameArray)
+		return false
+	}
+	if n > 0 && d.path[n-1].frame == frameArray {
+		d.path[n-1].index = d.path[n-1].n
+		d.path[n-1].n++
+	}
+	return true
+}
+
+func (d *Decoder) nextItem() bool {
 	if d.broken {
 		return false
 	}

@@ -58,21 +58,16 @@ func decArgsFn(d *runtime.Decoder, v *decArgs) {
 		switch string(d.Key()) {
 		case "name":
 			hasName = true
-			d.Push("name")
 			if s, ok := d.String(); ok {
 				v.Name = s
 			}
-			d.Pop()
 		case "count":
-			d.Push("count")
 			if d.IsNull() {
 				v.Count = nil
 			} else if n, ok := d.Int(); ok {
 				v.Count = &n
 			}
-			d.Pop()
 		case "unit":
-			d.Push("unit")
 			if s, ok := d.String(); ok {
 				switch s {
 				case "celsius", "fahrenheit":
@@ -81,40 +76,29 @@ func decArgsFn(d *runtime.Decoder, v *decArgs) {
 					d.NotInEnum(s, decUnits)
 				}
 			}
-			d.Pop()
 		case "where":
 			hasWhere = true
-			d.Push("where")
 			v.Where = decCoords{}
 			decCoordsFn(d, &v.Where)
-			d.Pop()
 		case "stops":
-			d.Push("stops")
 			v.Stops = nil
 			if !d.IsNull() && d.Array() {
 				v.Stops = []decStop{}
 				for i := 0; d.NextItem(); i++ {
-					d.PushIndex(i)
 					var s decStop
 					decStopFn(d, &s)
 					v.Stops = append(v.Stops, s)
-					d.Pop()
 				}
 			}
-			d.Pop()
 		case "extra":
-			d.Push("extra")
 			v.Extra = nil
 			d.Any(&v.Extra)
-			d.Pop()
 		case "tree":
-			d.Push("tree")
 			v.Tree = nil
 			if !d.IsNull() {
 				v.Tree = new(decNode)
 				decNodeFn(d, v.Tree)
 			}
-			d.Pop()
 		default:
 			d.Skip()
 		}
@@ -136,18 +120,14 @@ func decCoordsFn(d *runtime.Decoder, v *decCoords) {
 		switch string(d.Key()) {
 		case "lat":
 			hasLat = true
-			d.Push("lat")
 			if f, ok := d.Float(); ok {
 				v.Lat = f
 			}
-			d.Pop()
 		case "lon":
 			hasLon = true
-			d.Push("lon")
 			if f, ok := d.Float(); ok {
 				v.Lon = f
 			}
-			d.Pop()
 		default:
 			d.Skip()
 		}
@@ -169,17 +149,13 @@ func decStopFn(d *runtime.Decoder, v *decStop) {
 		switch string(d.Key()) {
 		case "name":
 			hasName = true
-			d.Push("name")
 			if s, ok := d.String(); ok {
 				v.Name = s
 			}
-			d.Pop()
 		case "order":
-			d.Push("order")
 			if n, ok := d.IntRange(0, 100); ok {
 				v.Order = n
 			}
-			d.Pop()
 		default:
 			d.Skip()
 		}
@@ -196,35 +172,27 @@ func decNodeFn(d *runtime.Decoder, v *decNode) {
 	for d.Next() {
 		switch string(d.Key()) {
 		case "value":
-			d.Push("value")
 			if n, ok := d.Int(); ok {
 				v.Value = n
 			}
-			d.Pop()
 		case "next":
-			d.Push("next")
 			v.Next = nil
 			if !d.IsNull() {
 				v.Next = new(decNode)
 				decNodeFn(d, v.Next)
 			}
-			d.Pop()
 		case "children":
-			d.Push("children")
 			v.Children = nil
 			if !d.IsNull() && d.Array() {
 				for i := 0; d.NextItem(); i++ {
-					d.PushIndex(i)
 					var c *decNode
 					if !d.IsNull() {
 						c = new(decNode)
 						decNodeFn(d, c)
 					}
 					v.Children = append(v.Children, c)
-					d.Pop()
 				}
 			}
-			d.Pop()
 		default:
 			d.Skip()
 		}
@@ -433,7 +401,7 @@ func TestDecodeSyntaxErrors(t *testing.T) {
 			{"/name", "got 1, want string"},
 			{"", "invalid JSON at offset 36: want a member name"},
 		}},
-		{"bad escape in skipped member", `{` + ok + `,"zz":"\x"}`, decVs{{"", "invalid JSON at offset 45: invalid escape in a string"}}},
+		{"bad escape in skipped member", `{` + ok + `,"zz":"\x"}`, decVs{{"/zz", "invalid JSON at offset 45: invalid escape in a string"}}},
 		{"control character", "{\"name\":\"a\tb\"}", decVs{{"/name", "invalid JSON at offset 10: control character in a string"}}},
 		{"unterminated string", `{"name":"abc`, decVs{{"/name", "invalid JSON at offset 12: unterminated string"}}},
 		{"unterminated key", `{"na`, decVs{{"", "invalid JSON at offset 4: unterminated string"}}},
@@ -582,7 +550,7 @@ func TestDecodeDeepNesting(t *testing.T) {
 				t.Errorf("%s, %d levels: Name = %q", name, n, got.Name)
 			}
 			if n == 100000 {
-				want := decVs{{"", "arguments nested deeper than 10000 levels"}} // unknown members are not pushed
+				want := decVs{{"/zz", "arguments nested deeper than 10000 levels"}} // at the unknown member
 				if diff := cmp.Diff(want, decViolations(t, err)); diff != "" {
 					t.Errorf("%s, %d levels: violations (-want +got):\n%s", name, n, diff)
 				}
@@ -678,13 +646,9 @@ func TestDecodeRawAndAny(t *testing.T) {
 		for d.Next() {
 			switch string(d.Key()) {
 			case "raw":
-				d.Push("raw")
 				v.Raw = d.Raw()
-				d.Pop()
 			case "n":
-				d.Push("n")
 				d.Any(&v.N)
-				d.Pop()
 			default:
 				d.Skip()
 			}
@@ -900,13 +864,10 @@ func decWeatherFn(d *runtime.Decoder, v *decWeatherArgs) {
 		switch string(d.Key()) {
 		case "location":
 			hasLocation = true
-			d.Push("location")
 			if s, ok := d.String(); ok {
 				v.Location = s
 			}
-			d.Pop()
 		case "unit":
-			d.Push("unit")
 			if s, ok := d.String(); ok {
 				switch s {
 				case "celsius":
@@ -917,43 +878,32 @@ func decWeatherFn(d *runtime.Decoder, v *decWeatherArgs) {
 					d.NotInEnum(s, decUnits)
 				}
 			}
-			d.Pop()
 		case "days":
-			d.Push("days")
 			if d.IsNull() {
 				v.Days = nil
 			} else if n, ok := d.IntRange(1, 16); ok {
 				v.Days = &n
 			}
-			d.Pop()
 		case "hourly":
-			d.Push("hourly")
 			if b, ok := d.Bool(); ok {
 				v.Hourly = b
 			}
-			d.Pop()
 		case "coords":
-			d.Push("coords")
 			if d.IsNull() {
 				v.Coords = nil
 			} else {
 				v.Coords = new(decCoords)
 				decCoordsFn(d, v.Coords)
 			}
-			d.Pop()
 		case "fields":
-			d.Push("fields")
 			v.Fields = nil
 			if !d.IsNull() && d.Array() {
 				v.Fields = []string{}
 				for i := 0; d.NextItem(); i++ {
-					d.PushIndex(i)
 					s, _ := d.String()
 					v.Fields = append(v.Fields, s)
-					d.Pop()
 				}
 			}
-			d.Pop()
 		default:
 			d.Skip()
 		}

@@ -57,15 +57,12 @@ func decodeListPetsArgs(d *opentool.Decoder, x *ListPetsArgs) {
 	for d.Next() {
 		switch string(d.Key()) {
 		case "status":
-			d.Push("status")
 			if !d.IsNull() {
 				var v PetStatus
 				decodePetStatus(d, &v)
 				x.Status = &v
 			}
-			d.Pop()
 		case "limit":
-			d.Push("limit")
 			if !d.IsNull() {
 				var v int32
 				if v1, ok := d.IntRange(-2147483648, 2147483647); ok {
@@ -75,7 +72,6 @@ func decodeListPetsArgs(d *opentool.Decoder, x *ListPetsArgs) {
 				}
 				x.Limit = &v
 			}
-			d.Pop()
 		default:
 			d.Skip()
 		}
@@ -97,20 +93,16 @@ func decodeAddPetArgs(d *opentool.Decoder, x *AddPetArgs) {
 		switch string(d.Key()) {
 		case "name":
 			seen[0] |= 1 << 0
-			d.Push("name")
 			if v1, ok := d.String(); ok {
 				x.Name = v1
 				opentool.CheckLength(d, v1, 1, 64)
 			}
-			d.Pop()
 		case "status":
-			d.Push("status")
 			if !d.IsNull() {
 				var v PetStatus
 				decodePetStatus(d, &v)
 				x.Status = &v
 			}
-			d.Pop()
 		default:
 			d.Skip()
 		}
@@ -134,11 +126,7 @@ func decodeGetPetArgs(d *opentool.Decoder, x *GetPetArgs) {
 		switch string(d.Key()) {
 		case "petId":
 			seen[0] |= 1 << 0
-			d.Push("petId")
-			if v1, ok := d.Int(); ok {
-				x.PetID = v1
-			}
-			d.Pop()
+			x.PetID, _ = d.Int()
 		default:
 			d.Skip()
 		}

@@ -20,11 +20,7 @@ func decodeAskDatabaseArgs(d *opentool.Decoder, x *AskDatabaseArgs) {
 		switch string(d.Key()) {
 		case "query":
 			seen[0] |= 1 << 0
-			d.Push("query")
-			if v1, ok := d.String(); ok {
-				x.Query = v1
-			}
-			d.Pop()
+			x.Query, _ = d.String()
 		default:
 			d.Skip()
 		}

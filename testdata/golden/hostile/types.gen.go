@@ -30,34 +30,24 @@ func decodeNode(d *opentool.Decoder, x *Node) {
 		switch string(d.Key()) {
 		case "value":
 			seen[0] |= 1 << 0
-			d.Push("value")
-			if v1, ok := d.String(); ok {
-				x.Value = v1
-			}
-			d.Pop()
+			x.Value, _ = d.String()
 		case "next":
 			seen[0] |= 1 << 1
-			d.Push("next")
 			if !d.IsNull() {
 				var v Node
 				decodeNode(d, &v)
 				x.Next = &v
 			}
-			d.Pop()
 		case "children":
 			seen[0] |= 1 << 2
-			d.Push("children")
 			if d.Array() {
 				x.Children = []Node{}
-				for i1 := 0; d.NextItem(); i1++ {
-					d.PushIndex(i1)
+				for d.NextItem() {
 					var e1 Node
 					decodeNode(d, &e1)
 					x.Children = append(x.Children, e1)
-					d.Pop()
 				}
 			}
-			d.Pop()
 		default:
 			d.Skip()
 		}
@@ -87,13 +77,11 @@ func decodeA(d *opentool.Decoder, x *A) {
 		switch string(d.Key()) {
 		case "b":
 			seen[0] |= 1 << 0
-			d.Push("b")
 			if !d.IsNull() {
 				var v B
 				decodeB(d, &v)
 				x.B = &v
 			}
-			d.Pop()
 		default:
 			d.Skip()
 		}
@@ -117,9 +105,7 @@ func decodeB(d *opentool.Decoder, x *B) {
 		switch string(d.Key()) {
 		case "a":
 			seen[0] |= 1 << 0
-			d.Push("a")
 			decodeA(d, &x.A)
-			d.Pop()
 		default:
 			d.Skip()
 		}
@@ -191,96 +177,60 @@ func decodeClientArgs2(d *opentool.Decoder, x *ClientArgs2) {
 		switch string(d.Key()) {
 		case "user_id":
 			seen[0] |= 1 << 0
-			d.Push("user_id")
-			if v1, ok := d.String(); ok {
-				x.UserID = v1
-			}
-			d.Pop()
+			x.UserID, _ = d.String()
 		case "userId":
 			seen[0] |= 1 << 1
-			d.Push("userId")
-			if v1, ok := d.String(); ok {
-				x.UserID2 = v1
-			}
-			d.Pop()
+			x.UserID2, _ = d.String()
 		case "type":
-			d.Push("type")
 			if !d.IsNull() {
 				var v Type
 				decodeType(d, &v)
 				x.Type = &v
 			}
-			d.Pop()
 		case "func":
-			d.Push("func")
 			if !d.IsNull() {
 				var v Func
 				decodeFunc(d, &v)
 				x.Func = &v
 			}
-			d.Pop()
 		case "":
-			d.Push("")
 			if !d.IsNull() {
 				var v bool
-				if v1, ok := d.Bool(); ok {
-					v = v1
-				}
+				v, _ = d.Bool()
 				x.Arg = &v
 			}
-			d.Pop()
 		case "名前":
 			seen[0] |= 1 << 2
-			d.Push("名前")
-			if v1, ok := d.String(); ok {
-				x.X名前 = v1
-			}
-			d.Pop()
+			x.X名前, _ = d.String()
 		case "a\"b`c":
-			d.Push("a\"b`c")
 			if !d.IsNull() {
 				var v float64
-				if v1, ok := d.Float(); ok {
-					v = v1
-				}
+				v, _ = d.Float()
 				x.ABC = &v
 			}
-			d.Pop()
 		case "MarshalJSON":
-			d.Push("MarshalJSON")
 			if !d.IsNull() {
 				var v string
-				if v1, ok := d.String(); ok {
-					v = v1
-				}
+				v, _ = d.String()
 				x.MarshalJSON2 = &v
 			}
-			d.Pop()
 		case "x,y":
-			d.Push("x,y")
 			if !d.IsNull() {
 				if d.Array() {
 					x.XY = []string{}
-					for i1 := 0; d.NextItem(); i1++ {
-						d.PushIndex(i1)
+					for d.NextItem() {
 						var e1 string
-						if v2, ok := d.String(); ok {
-							e1 = v2
-						}
+						e1, _ = d.String()
 						x.XY = append(x.XY, e1)
-						d.Pop()
 					}
 				}
 			}
-			d.Pop()
 		case "node":
-			d.Push("node")
 			if !d.IsNull() {
 				var v Node
 				decodeNode(d, &v)
 				x.Node = &v
 			}
-			d.Pop()
 		default:
 			d.Skip()
 		}
@@ -367,9 +317,7 @@ func decodeUserID2Args(d *opentool.Decoder, x *UserID2Args) {
 		switch string(d.Key()) {
 		case "a":
 			seen[0] |= 1 << 0
-			d.Push("a")
 			decodeA(d, &x.A)
-			d.Pop()
 		default:
 			d.Skip()
 		}
@@ -393,19 +341,15 @@ func decodeX2faArgs(d *opentool.Decoder, x *X2faArgs) {
 		switch string(d.Key()) {
 		case "map":
 			seen[0] |= 1 << 0
-			d.Push("map")
 			if d.Object() {
 				x.Map = map[string]any{}
 				for d.Next() {
 					k1 := string(d.Key())
-					d.Push(k1)
 					var e1 any
 					d.Any(&e1)
 					x.Map[k1] = e1
-					d.Pop()
 				}
 			}
-			d.Pop()
 		default:
 			d.Skip()
 		}
@@ -429,18 +373,14 @@ func decodeAFunctionNameThatIsExactlySixtyFourCharactersLong00xxArgs(d *opentool
 		switch string(d.Key()) {
 		case "items":
 			seen[0] |= 1 << 0
-			d.Push("items")
 			if d.Array() {
 				x.Items = []ItemsItem{}
-				for i1 := 0; d.NextItem(); i1++ {
-					d.PushIndex(i1)
+				for d.NextItem() {
 					var e1 ItemsItem
 					decodeItemsItem(d, &e1)
 					x.Items = append(x.Items, e1)
-					d.Pop()
 				}
 			}
-			d.Pop()
 		default:
 			d.Skip()
 		}
@@ -464,11 +404,7 @@ func decodeItemsItem(d *opentool.Decoder, x *ItemsItem) {
 		switch string(d.Key()) {
 		case "v":
 			seen[0] |= 1 << 0
-			d.Push("v")
-			if v1, ok := d.String(); ok {
-				x.V = v1
-			}
-			d.Pop()
+			x.V, _ = d.String()
 		default:
 			d.Skip()
 		}

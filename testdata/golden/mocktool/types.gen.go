@@ -41,11 +41,7 @@ func decodeCreateArgs(d *opentool.Decoder, x *CreateArgs) {
 		switch string(d.Key()) {
 		case "text":
 			seen[0] |= 1 << 0
-			d.Push("text")
-			if v1, ok := d.String(); ok {
-				x.Text = v1
-			}
-			d.Pop()
+			x.Text, _ = d.String()
 		default:
 			d.Skip()
 		}
@@ -70,9 +66,7 @@ func decodeReadArgs(d *opentool.Decoder, x *ReadArgs) {
 		switch string(d.Key()) {
 		case "id":
 			seen[0] |= 1 << 0
-			d.Push("id")
 			decodeID(d, &x.ID)
-			d.Pop()
 		default:
 			d.Skip()
 		}
@@ -99,14 +93,10 @@ func decodeUpdateArgs(d *opentool.Decoder, x *UpdateArgs) {
 		switch string(d.Key()) {
 		case "id":
 			seen[0] |= 1 << 0
-			d.Push("id")
 			decodeID(d, &x.ID)
-			d.Pop()
 		case "text":
 			seen[0] |= 1 << 1
-			d.Push("text")
 			decodeText(d, &x.Text)
-			d.Pop()
 		default:
 			d.Skip()
 		}
@@ -134,9 +124,7 @@ func decodeDeleteArgs(d *opentool.Decoder, x *DeleteArgs) {
 		switch string(d.Key()) {
 		case "id":
 			seen[0] |= 1 << 0
-			d.Push("id")
 			decodeID(d, &x.ID)
-			d.Pop()
 		default:
 			d.Skip()
 		}

@@ -64,95 +64,59 @@ func decodeClient2(d *opentool.Decoder, x *Client2) {
 	for d.Next() {
 		switch string(d.Key()) {
 		case "user_id":
-			d.Push("user_id")
 			if !d.IsNull() {
 				var v string
-				if v1, ok := d.String(); ok {
-					v = v1
-				}
+				v, _ = d.String()
 				x.UserID = &v
 			}
-			d.Pop()
 		case "userId":
-			d.Push("userId")
 			if !d.IsNull() {
 				var v string
-				if v1, ok := d.String(); ok {
-					v = v1
-				}
+				v, _ = d.String()
 				x.UserID2 = &v
 			}
-			d.Pop()
 		case "UserID":
-			d.Push("UserID")
 			if !d.IsNull() {
 				var v string
-				if v1, ok := d.String(); ok {
-					v = v1
-				}
+				v, _ = d.String()
 				x.UserID3 = &v
 			}
-			d.Pop()
 		case "user-id":
-			d.Push("user-id")
 			if !d.IsNull() {
 				var v string
-				if v1, ok := d.String(); ok {
-					v = v1
-				}
+				v, _ = d.String()
 				x.UserID4 = &v
 			}
-			d.Pop()
 		case "MarshalJSON":
-			d.Push("MarshalJSON")
 			if !d.IsNull() {
 				var v string
-				if v1, ok := d.String(); ok {
-					v = v1
-				}
+				v, _ = d.String()
 				x.MarshalJSON2 = &v
 			}
-			d.Pop()
 		case "with \"quote\"":
-			d.Push("with \"quote\"")
 			if !d.IsNull() {
 				var v string
-				if v1, ok := d.String(); ok {
-					v = v1
-				}
+				v, _ = d.String()
 				x.WithQuote = &v
 			}
-			d.Pop()
 		case "back`tick":
-			d.Push("back`tick")
 			if !d.IsNull() {
 				var v int64
-				if v1, ok := d.Int(); ok {
-					v = v1
-				}
+				v, _ = d.Int()
 				x.BackTick = &v
 			}
-			d.Pop()
 		case "":
-			d.Push("")
 			if !d.IsNull() {
 				var v bool
-				if v1, ok := d.Bool(); ok {
-					v = v1
-				}
+				v, _ = d.Bool()
 				x.Field = &v
 			}
-			d.Pop()
 		case "*/":
-			d.Push("*/")
 			if !d.IsNull() {
 				var v string
-				if v1, ok := d.String(); ok {
-					v = v1
-				}
+				v, _ = d.String()
 				x.Field2 = &v
 			}
-			d.Pop()
 		default:
 			d.Skip()
 		}
@@ -202,41 +166,29 @@ func decodeCollide(d *opentool.Decoder, x *Collide) {
 	for d.Next() {
 		switch string(d.Key()) {
 		case "Type":
-			d.Push("Type")
 			if !d.IsNull() {
 				var v string
-				if v1, ok := d.String(); ok {
-					v = v1
-				}
+				v, _ = d.String()
 				x.Type = &v
 			}
-			d.Pop()
 		case "type":
-			d.Push("type")
 			if !d.IsNull() {
 				var v string
-				if v1, ok := d.String(); ok {
-					v = v1
-				}
+				v, _ = d.String()
 				x.Type2 = &v
 			}
-			d.Pop()
 		case "map":
-			d.Push("map")
 			if !d.IsNull() {
 				if d.Object() {
 					x.Map = map[string]Collide{}
 					for d.Next() {
 						k1 := string(d.Key())
-						d.Push(k1)
 						var e1 Collide
 						decodeCollide(d, &e1)
 						x.Map[k1] = e1
-						d.Pop()
 					}
 				}
 			}
-			d.Pop()
 		default:
 			d.Skip()
 		}
@@ -260,41 +212,25 @@ func decodeGetPetArgs(d *opentool.Decoder, x *GetPetArgs) {
 		switch string(d.Key()) {
 		case "id":
 			seen[0] |= 1 << 0
-			d.Push("id")
-			if v1, ok := d.String(); ok {
-				x.ID = v1
-			}
-			d.Pop()
+			x.ID, _ = d.String()
 		case "id_query":
-			d.Push("id_query")
 			if !d.IsNull() {
 				var v string
-				if v1, ok := d.String(); ok {
-					v = v1
-				}
+				v, _ = d.String()
 				x.IDQuery = &v
 			}
-			d.Pop()
 		case "id_header":
-			d.Push("id_header")
 			if !d.IsNull() {
 				var v string
-				if v1, ok := d.String(); ok {
-					v = v1
-				}
+				v, _ = d.String()
 				x.IDHeader = &v
 			}
-			d.Pop()
 		case "type":
-			d.Push("type")
 			if !d.IsNull() {
 				var v string
-				if v1, ok := d.String(); ok {
-					v = v1
-				}
+				v, _ = d.String()
 				x.Type = &v
 			}
-			d.Pop()
 		default:
 			d.Skip()
 		}
@@ -317,25 +253,17 @@ func decodeGetPet2Body(d *opentool.Decoder, x *GetPet2Body) {
 	for d.Next() {
 		switch string(d.Key()) {
 		case "id":
-			d.Push("id")
 			if !d.IsNull() {
 				var v string
-				if v1, ok := d.String(); ok {
-					v = v1
-				}
+				v, _ = d.String()
 				x.ID = &v
 			}
-			d.Pop()
 		case "name":
-			d.Push("name")
 			if !d.IsNull() {
 				var v string
-				if v1, ok := d.String(); ok {
-					v = v1
-				}
+				v, _ = d.String()
 				x.Name = &v
 			}
-			d.Pop()
 		default:
 			d.Skip()
 		}
@@ -357,16 +285,10 @@ func decodeGetPet2Args(d *opentool.Decoder, x *GetPet2Args) {
 		switch string(d.Key()) {
 		case "id":
 			seen[0] |= 1 << 0
-			d.Push("id")
-			if v1, ok := d.String(); ok {
-				x.ID = v1
-			}
-			d.Pop()
+			x.ID, _ = d.String()
 		case "body":
 			seen[0] |= 1 << 1
-			d.Push("body")
 			decodeGetPet2Body(d, &x.Body)
-			d.Pop()
 		default:
 			d.Skip()
 		}
@@ -396,47 +318,31 @@ func decodeGetPet3Args(d *opentool.Decoder, x *GetPet3Args) {
 		switch string(d.Key()) {
 		case "id":
 			seen[0] |= 1 << 0
-			d.Push("id")
-			if v1, ok := d.String(); ok {
-				x.ID = v1
-			}
-			d.Pop()
+			x.ID, _ = d.String()
 		case "Type":
-			d.Push("Type")
 			if !d.IsNull() {
 				var v string
-				if v1, ok := d.String(); ok {
-					v = v1
-				}
+				v, _ = d.String()
 				x.Type = &v
 			}
-			d.Pop()
 		case "type":
-			d.Push("type")
 			if !d.IsNull() {
 				var v string
-				if v1, ok := d.String(); ok {
-					v = v1
-				}
+				v, _ = d.String()
 				x.Type2 = &v
 			}
-			d.Pop()
 		case "map":
-			d.Push("map")
 			if !d.IsNull() {
 				if d.Object() {
 					x.Map = map[string]Collide{}
 					for d.Next() {
 						k1 := string(d.Key())
-						d.Push(k1)
 						var e1 Collide
 						decodeCollide(d, &e1)
 						x.Map[k1] = e1
-						d.Pop()
 					}
 				}
 			}
-			d.Pop()
 		default:
 			d.Skip()
 		}
@@ -460,11 +366,7 @@ func decodeGetPet4Args(d *opentool.Decoder, x *GetPet4Args) {
 		switch string(d.Key()) {
 		case "id":
 			seen[0] |= 1 << 0
-			d.Push("id")
-			if v1, ok := d.String(); ok {
-				x.ID = v1
-			}
-			d.Pop()
+			x.ID, _ = d.String()
 		default:
 			d.Skip()
 		}
@@ -488,11 +390,7 @@ func decodePatchPetsIDArgs(d *opentool.Decoder, x *PatchPetsIDArgs) {
 		switch string(d.Key()) {
 		case "id":
 			seen[0] |= 1 << 0
-			d.Push("id")
-			if v1, ok := d.String(); ok {
-				x.ID = v1
-			}
-			d.Pop()
+			x.ID, _ = d.String()
 		default:
 			d.Skip()
 		}
@@ -516,11 +414,7 @@ func decodeFuncArgs(d *opentool.Decoder, x *FuncArgs) {
 		switch string(d.Key()) {
 		case "id":
 			seen[0] |= 1 << 0
-			d.Push("id")
-			if v1, ok := d.String(); ok {
-				x.ID = v1
-			}
-			d.Pop()
+			x.ID, _ = d.String()
 		default:
 			d.Skip()
 		}
@@ -544,11 +438,7 @@ func decodeÉtéArgs(d *opentool.Decoder, x *ÉtéArgs) {
 		switch string(d.Key()) {
 		case "id":
 			seen[0] |= 1 << 0
-			d.Push("id")
-			if v1, ok := d.String(); ok {
-				x.ID = v1
-			}
-			d.Pop()
+			x.ID, _ = d.String()
 		default:
 			d.Skip()
 		}

@@ -24,18 +24,10 @@ func decodePoint(d *opentool.Decoder, x *Point) {
 		switch string(d.Key()) {
 		case "x":
 			seen[0] |= 1 << 0
-			d.Push("x")
-			if v1, ok := d.Int(); ok {
-				x.X = v1
-			}
-			d.Pop()
+			x.X, _ = d.Int()
 		case "y":
 			seen[0] |= 1 << 1
-			d.Push("y")
-			if v1, ok := d.Int(); ok {
-				x.Y = v1
-			}
-			d.Pop()
+			x.Y, _ = d.Int()
 		default:
 			d.Skip()
 		}
@@ -67,69 +59,43 @@ func decodePathStylesArgs(d *opentool.Decoder, x *PathStylesArgs) {
 		switch string(d.Key()) {
 		case "simple":
 			seen[0] |= 1 << 0
-			d.Push("simple")
-			if v1, ok := d.String(); ok {
-				x.Simple = v1
-			}
-			d.Pop()
+			x.Simple, _ = d.String()
 		case "simpleArr":
 			seen[0] |= 1 << 1
-			d.Push("simpleArr")
 			if d.Array() {
 				x.SimpleArr = []int64{}
-				for i1 := 0; d.NextItem(); i1++ {
-					d.PushIndex(i1)
+				for d.NextItem() {
 					var e1 int64
-					if v2, ok := d.Int(); ok {
-						e1 = v2
-					}
+					e1, _ = d.Int()
 					x.SimpleArr = append(x.SimpleArr, e1)
-					d.Pop()
 				}
 			}
-			d.Pop()
 		case "simpleObj":
 			seen[0] |= 1 << 2
-			d.Push("simpleObj")
 			decodePoint(d, &x.SimpleObj)
-			d.Pop()
 		case "label":
 			seen[0] |= 1 << 3
-			d.Push("label")
 			if d.Array() {
 				x.Label = []string{}
-				for i1 := 0; d.NextItem(); i1++ {
-					d.PushIndex(i1)
+				for d.NextItem() {
 					var e1 string
-					if v2, ok := d.String(); ok {
-						e1 = v2
-					}
+					e1, _ = d.String()
 					x.Label = append(x.Label, e1)
-					d.Pop()
 				}
 			}
-			d.Pop()
 		case "matrix":
 			seen[0] |= 1 << 4
-			d.Push("matrix")
 			if d.Array() {
 				x.Matrix = []string{}
-				for i1 := 0; d.NextItem(); i1++ {
-					d.PushIndex(i1)
+				for d.NextItem() {
 					var e1 string
-					if v2, ok := d.String(); ok {
-						e1 = v2
-					}
+					e1, _ = d.String()
 					x.Matrix = append(x.Matrix, e1)
-					d.Pop()
 				}
 			}
-			d.Pop()
 		case "matrixObj":
 			seen[0] |= 1 << 5
-			d.Push("matrixObj")
 			decodePoint(d, &x.MatrixObj)
-			d.Pop()
 		default:
 			d.Skip()
 		}
@@ -167,25 +133,17 @@ func decodeQueryStylesFilter(d *opentool.Decoder, x *QueryStylesFilter) {
 	for d.Next() {
 		switch string(d.Key()) {
 		case "color":
-			d.Push("color")
 			if !d.IsNull() {
 				var v string
-				if v1, ok := d.String(); ok {
-					v = v1
-				}
+				v, _ = d.String()
 				x.Color = &v
 			}
-			d.Pop()
 		case "size":
-			d.Push("size")
 			if !d.IsNull() {
 				var v int64
-				if v1, ok := d.Int(); ok {
-					v = v1
-				}
+				v, _ = d.Int()
 				x.Size = &v
 			}
-			d.Pop()
 		default:
 			d.Skip()
 		}
@@ -213,125 +171,85 @@ func decodeQueryStylesArgs(d *opentool.Decoder, x *QueryStylesArgs) {
 	for d.Next() {
 		switch string(d.Key()) {
 		case "q":
-			d.Push("q")
 			if !d.IsNull() {
 				var v string
-				if v1, ok := d.String(); ok {
-					v = v1
-				}
+				v, _ = d.String()
 				x.Q = &v
 			}
-			d.Pop()
 		case "ids":
-			d.Push("ids")
 			if !d.IsNull() {
 				if d.Array() {
 					x.IDs = []int64{}
-					for i1 := 0; d.NextItem(); i1++ {
-						d.PushIndex(i1)
+					for d.NextItem() {
 						var e1 int64
-						if v2, ok := d.Int(); ok {
-							e1 = v2
-						}
+						e1, _ = d.Int()
 						x.IDs = append(x.IDs, e1)
-						d.Pop()
 					}
 				}
 			}
-			d.Pop()
 		case "tags":
-			d.Push("tags")
 			if !d.IsNull() {
 				if d.Array() {
 					x.Tags = []string{}
-					for i1 := 0; d.NextItem(); i1++ {
-						d.PushIndex(i1)
+					for d.NextItem() {
 						var e1 string
-						if v2, ok := d.String(); ok {
-							e1 = v2
-						}
+						e1, _ = d.String()
 						x.Tags = append(x.Tags, e1)
-						d.Pop()
 					}
 				}
 			}
-			d.Pop()
 		case "space":
-			d.Push("space")
 			if !d.IsNull() {
 				if d.Array() {
 					x.Space = []string{}
-					for i1 := 0; d.NextItem(); i1++ {
-						d.PushIndex(i1)
+					for d.NextItem() {
 						var e1 string
-						if v2, ok := d.String(); ok {
-							e1 = v2
-						}
+						e1, _ = d.String()
 						x.Space = append(x.Space, e1)
-						d.Pop()
 					}
 				}
 			}
-			d.Pop()
 		case "pipe":
-			d.Push("pipe")
 			if !d.IsNull() {
 				if d.Array() {
 					x.Pipe = []string{}
-					for i1 := 0; d.NextItem(); i1++ {
-						d.PushIndex(i1)
+					for d.NextItem() {
 						var e1 string
-						if v2, ok := d.String(); ok {
-							e1 = v2
-						}
+						e1, _ = d.String()
 						x.Pipe = append(x.Pipe, e1)
-						d.Pop()
 					}
 				}
 			}
-			d.Pop()
 		case "filter":
-			d.Push("filter")
 			if !d.IsNull() {
 				var v QueryStylesFilter
 				decodeQueryStylesFilter(d, &v)
 				x.Filter = &v
 			}
-			d.Pop()
 		case "point":
-			d.Push("point")
 			if !d.IsNull() {
 				var v Point
 				decodePoint(d, &v)
 				x.Point = &v
 			}
-			d.Pop()
 		case "pointFlat":
-			d.Push("pointFlat")
 			if !d.IsNull() {
 				var v Point
 				decodePoint(d, &v)
 				x.PointFlat = &v
 			}
-			d.Pop()
 		case "path":
-			d.Push("path")
 			if !d.IsNull() {
 				var v string
-				if v1, ok := d.String(); ok {
-					v = v1
-				}
+				v, _ = d.String()
 				x.Path = &v
 			}
-			d.Pop()
 		case "when":
-			d.Push("when")
 			if !d.IsNull() {
 				var v time.Time
 				opentool.DecodeTime(d, &v)
 				x.When = &v
 			}
-			d.Pop()
 		default:
 			d.Skip()
 		}
@@ -355,52 +273,34 @@ func decodeHeaderAndCookieStylesArgs(d *opentool.Decoder, x *HeaderAndCookieStyl
 		switch string(d.Key()) {
 		case "X-Ids":
 			seen[0] |= 1 << 0
-			d.Push("X-Ids")
 			if d.Array() {
 				x.XIDs = []int64{}
-				for i1 := 0; d.NextItem(); i1++ {
-					d.PushIndex(i1)
+				for d.NextItem() {
 					var e1 int64
-					if v2, ok := d.Int(); ok {
-						e1 = v2
-					}
+					e1, _ = d.Int()
 					x.XIDs = append(x.XIDs, e1)
-					d.Pop()
 				}
 			}
-			d.Pop()
 		case "X-Point":
-			d.Push("X-Point")
 			if !d.IsNull() {
 				var v Point
 				decodePoint(d, &v)
 				x.XPoint = &v
 			}
-			d.Pop()
 		case "session":
 			seen[0] |= 1 << 1
-			d.Push("session")
-			if v1, ok := d.String(); ok {
-				x.Session = v1
-			}
-			d.Pop()
+			x.Session, _ = d.String()
 		case "prefs":
-			d.Push("prefs")
 			if !d.IsNull() {
 				if d.Array() {
 					x.Prefs = []string{}
-					for i1 := 0; d.NextItem(); i1++ {
-						d.PushIndex(i1)
+					for d.NextItem() {
 						var e1 string
-						if v2, ok := d.String(); ok {
-							e1 = v2
-						}
+						e1, _ = d.String()
 						x.Prefs = append(x.Prefs, e1)
-						d.Pop()
 					}
 				}
 			}
-			d.Pop()
 		default:
 			d.Skip()
 		}
@@ -427,20 +327,14 @@ func decodeJSONArrayBodyArgs(d *opentool.Decoder, x *JSONArrayBodyArgs) {
 		switch string(d.Key()) {
 		case "body":
 			seen[0] |= 1 << 0
-			d.Push("body")
 			if d.Array() {
 				x.Body = []string{}
-				for i1 := 0; d.NextItem(); i1++ {
-					d.PushIndex(i1)
+				for d.NextItem() {
 					var e1 string
-					if v2, ok := d.String(); ok {
-						e1 = v2
-					}
+					e1, _ = d.String()
 					x.Body = append(x.Body, e1)
-					d.Pop()
 				}
 			}
-			d.Pop()
 		default:
 			d.Skip()
 		}
@@ -463,25 +357,17 @@ func decodeFormBodyMeta(d *opentool.Decoder, x *FormBodyMeta) {
 	for d.Next() {
 		switch string(d.Key()) {
 		case "a":
-			d.Push("a")
 			if !d.IsNull() {
 				var v string
-				if v1, ok := d.String(); ok {
-					v = v1
-				}
+				v, _ = d.String()
 				x.A = &v
 			}
-			d.Pop()
 		case "b":
-			d.Push("b")
 			if !d.IsNull() {
 				var v int64
-				if v1, ok := d.Int(); ok {
-					v = v1
-				}
+				v, _ = d.Int()
 				x.B = &v
 			}
-			d.Pop()
 		default:
 			d.Skip()
 		}
@@ -504,36 +390,24 @@ func decodeFormBodyArgs(d *opentool.Decoder, x *FormBodyArgs) {
 		switch string(d.Key()) {
 		case "name":
 			seen[0] |= 1 << 0
-			d.Push("name")
-			if v1, ok := d.String(); ok {
-				x.Name = v1
-			}
-			d.Pop()
+			x.Name, _ = d.String()
 		case "tags":
-			d.Push("tags")
 			if !d.IsNull() {
 				if d.Array() {
 					x.Tags = []string{}
-					for i1 := 0; d.NextItem(); i1++ {
-						d.PushIndex(i1)
+					for d.NextItem() {
 						var e1 string
-						if v2, ok := d.String(); ok {
-							e1 = v2
-						}
+						e1, _ = d.String()
 						x.Tags = append(x.Tags, e1)
-						d.Pop()
 					}
 				}
 			}
-			d.Pop()
 		case "meta":
-			d.Push("meta")
 			if !d.IsNull() {
 				var v FormBodyMeta
 				decodeFormBodyMeta(d, &v)
 				x.Meta = &v
 			}
-			d.Pop()
 		default:
 			d.Skip()
 		}
@@ -560,37 +434,25 @@ func decodeMultipartBodyArgs(d *opentool.Decoder, x *MultipartBodyArgs) {
 		switch string(d.Key()) {
 		case "file":
 			seen[0] |= 1 << 0
-			d.Push("file")
 			opentool.DecodeBytes(d, &x.File)
-			d.Pop()
 		case "description":
-			d.Push("description")
 			if !d.IsNull() {
 				var v string
-				if v1, ok := d.String(); ok {
-					v = v1
-				}
+				v, _ = d.String()
 				x.Description = &v
 			}
-			d.Pop()
 		case "count":
-			d.Push("count")
 			if !d.IsNull() {
 				var v int64
-				if v1, ok := d.Int(); ok {
-					v = v1
-				}
+				v, _ = d.Int()
 				x.Count = &v
 			}
-			d.Pop()
 		case "meta":
-			d.Push("meta")
 			if !d.IsNull() {
 				var v Point
 				decodePoint(d, &v)
 				x.Meta = &v
 			}
-			d.Pop()
 		default:
 			d.Skip()
 		}
@@ -614,9 +476,7 @@ func decodeOctetBodyArgs(d *opentool.Decoder, x *OctetBodyArgs) {
 		switch string(d.Key()) {
 		case "body":
 			seen[0] |= 1 << 0
-			d.Push("body")
 			opentool.DecodeBytes(d, &x.Body)
-			d.Pop()
 		default:
 			d.Skip()
 		}
@@ -638,15 +498,11 @@ func decodeTextBodyArgs(d *opentool.Decoder, x *TextBodyArgs) {
 	for d.Next() {
 		switch string(d.Key()) {
 		case "body":
-			d.Push("body")
 			if !d.IsNull() {
 				var v string
-				if v1, ok := d.String(); ok {
-					v = v1
-				}
+				v, _ = d.String()
 				x.Body = &v
 			}
-			d.Pop()
 		default:
 			d.Skip()
 		}
@@ -668,21 +524,13 @@ func decodeMergePatchArgs(d *opentool.Decoder, x *MergePatchArgs) {
 		switch string(d.Key()) {
 		case "id":
 			seen[0] |= 1 << 0
-			d.Push("id")
-			if v1, ok := d.Int(); ok {
-				x.ID = v1
-			}
-			d.Pop()
+			x.ID, _ = d.Int()
 		case "name":
-			d.Push("name")
 			if !d.IsNull() {
 				var v string
-				if v1, ok := d.String(); ok {
-					v = v1
-				}
+				v, _ = d.String()
 				x.Name = &v
 			}
-			d.Pop()
 		default:
 			d.Skip()
 		}

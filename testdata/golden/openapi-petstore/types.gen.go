@@ -85,7 +85,6 @@ func decodeListPetsArgs(d *opentool.Decoder, x *ListPetsArgs) {
 	for d.Next() {
 		switch string(d.Key()) {
 		case "limit":
-			d.Push("limit")
 			if !d.IsNull() {
 				var v int32
 				if v1, ok := d.IntRange(-2147483648, 2147483647); ok {
@@ -95,32 +94,23 @@ func decodeListPetsArgs(d *opentool.Decoder, x *ListPetsArgs) {
 				}
 				x.Limit = &v
 			}
-			d.Pop()
 		case "status":
-			d.Push("status")
 			if !d.IsNull() {
 				if d.Array() {
 					x.Status = []PetStatus{}
-					for i1 := 0; d.NextItem(); i1++ {
-						d.PushIndex(i1)
+					for d.NextItem() {
 						var e1 PetStatus
 						decodePetStatus(d, &e1)
 						x.Status = append(x.Status, e1)
-						d.Pop()
 					}
 				}
 			}
-			d.Pop()
 		case "X-Request-ID":
-			d.Push("X-Request-ID")
 			if !d.IsNull() {
 				var v string
-				if v1, ok := d.String(); ok {
-					v = v1
-				}
+				v, _ = d.String()
 				x.XRequestID = &v
 			}
-			d.Pop()
 		default:
 			d.Skip()
 		}
@@ -144,40 +134,28 @@ func decodeCreatePetArgs(d *opentool.Decoder, x *CreatePetArgs) {
 		switch string(d.Key()) {
 		case "name":
 			seen[0] |= 1 << 0
-			d.Push("name")
 			if v1, ok := d.String(); ok {
 				x.Name = v1
 				opentool.CheckLength(d, v1, 1, -1)
 			}
-			d.Pop()
 		case "tag":
-			d.Push("tag")
 			if !d.IsNull() {
 				var v string
-				if v1, ok := d.String(); ok {
-					v = v1
-				}
+				v, _ = d.String()
 				x.Tag = &v
 			}
-			d.Pop()
 		case "status":
-			d.Push("status")
 			if !d.IsNull() {
 				var v PetStatus
 				decodePetStatus(d, &v)
 				x.Status = &v
 			}
-			d.Pop()
 		case "birthday":
-			d.Push("birthday")
 			if !d.IsNull() {
 				var v string
-				if v1, ok := d.String(); ok {
-					v = v1
-				}
+				v, _ = d.String()
 				x.Birthday = &v
 			}
-			d.Pop()
 		default:
 			d.Skip()
 		}
@@ -202,11 +180,7 @@ func decodeShowPetByIDArgs(d *opentool.Decoder, x *ShowPetByIDArgs) {
 		switch string(d.Key()) {
 		case "petId":
 			seen[0] |= 1 << 0
-			d.Push("petId")
-			if v1, ok := d.Int(); ok {
-				x.PetID = v1
-			}
-			d.Pop()
+			x.PetID, _ = d.Int()
 		default:
 			d.Skip()
 		}
@@ -235,23 +209,14 @@ func decodeUpdatePetArgs(d *opentool.Decoder, x *UpdatePetArgs) {
 		switch string(d.Key()) {
 		case "petId":
 			seen[0] |= 1 << 0
-			d.Push("petId")
-			if v1, ok := d.Int(); ok {
-				x.PetID = v1
-			}
-			d.Pop()
+			x.PetID, _ = d.Int()
 		case "dryRun":
-			d.Push("dryRun")
 			if !d.IsNull() {
 				var v bool
-				if v1, ok := d.Bool(); ok {
-					v = v1
-				}
+				v, _ = d.Bool()
 				x.DryRun = &v
 			}
-			d.Pop()
 		case "name":
-			d.Push("name")
 			if !d.IsNull() {
 				var v string
 				if v1, ok := d.String(); ok {
@@ -260,34 +225,27 @@ func decodeUpdatePetArgs(d *opentool.Decoder, x *UpdatePetArgs) {
 				}
 				x.Name = &v
 			}
-			d.Pop()
 		case "status":
-			d.Push("status")
 			if !d.IsNull() {
 				var v PetStatus
 				decodePetStatus(d, &v)
 				x.Status = &v
 			}
-			d.Pop()
 		case "tags":
-			d.Push("tags")
 			if !d.IsNull() {
 				if d.Array() {
 					x.Tags = []string{}
-					for i1 := 0; d.NextItem(); i1++ {
-						d.PushIndex(i1)
+					for d.NextItem() {
 						var e1 string
 						if v2, ok := d.String(); ok {
 							e1 = v2
 							opentool.CheckPattern(d, v2, pattern1)
 						}
 						x.Tags = append(x.Tags, e1)
-						d.Pop()
 					}
 					opentool.CheckItems(d, len(x.Tags), -1, 10)
 				}
 			}
-			d.Pop()
 		default:
 			d.Skip()
 		}
@@ -312,11 +270,7 @@ func decodeDeletePetArgs(d *opentool.Decoder, x *DeletePetArgs) {
 		switch string(d.Key()) {
 		case "petId":
 			seen[0] |= 1 << 0
-			d.Push("petId")
-			if v1, ok := d.Int(); ok {
-				x.PetID = v1
-			}
-			d.Pop()
+			x.PetID, _ = d.Int()
 		default:
 			d.Skip()
 		}
@@ -341,16 +295,10 @@ func decodePutPetsPetIDPhotoArgs(d *opentool.Decoder, x *PutPetsPetIDPhotoArgs) 
 		switch string(d.Key()) {
 		case "petId":
 			seen[0] |= 1 << 0
-			d.Push("petId")
-			if v1, ok := d.Int(); ok {
-				x.PetID = v1
-			}
-			d.Pop()
+			x.PetID, _ = d.Int()
 		case "body":
 			seen[0] |= 1 << 1
-			d.Push("body")
 			opentool.DecodeBytes(d, &x.Body)
-			d.Pop()
 		default:
 			d.Skip()
 		}

@@ -85,30 +85,17 @@ func decodeCat(d *opentool.Decoder, x *Cat) {
 		switch string(d.Key()) {
 		case "kind":
 			seen[0] |= 1 << 0
-			d.Push("kind")
-			if v1, ok := d.String(); ok {
-				x.Kind = v1
-			}
-			d.Pop()
+			x.Kind, _ = d.String()
 		case "name":
 			seen[0] |= 1 << 1
-			d.Push("name")
-			if v1, ok := d.String(); ok {
-				x.Name = v1
-			}
-			d.Pop()
+			x.Name, _ = d.String()
 		case "nickname":
-			d.Push("nickname")
 			if !d.IsNull() {
 				var v string
-				if v1, ok := d.String(); ok {
-					v = v1
-				}
+				v, _ = d.String()
 				x.Nickname = &v
 			}
-			d.Pop()
 		case "lives":
-			d.Push("lives")
 			if !d.IsNull() {
 				var v int64
 				if v1, ok := d.Int(); ok {
@@ -118,7 +105,6 @@ func decodeCat(d *opentool.Decoder, x *Cat) {
 				}
 				x.Lives = &v
 			}
-			d.Pop()
 		default:
 			d.Skip()
 		}
@@ -149,43 +135,25 @@ func decodeDog(d *opentool.Decoder, x *Dog) {
 		switch string(d.Key()) {
 		case "kind":
 			seen[0] |= 1 << 0
-			d.Push("kind")
-			if v1, ok := d.String(); ok {
-				x.Kind = v1
-			}
-			d.Pop()
+			x.Kind, _ = d.String()
 		case "name":
 			seen[0] |= 1 << 1
-			d.Push("name")
-			if v1, ok := d.String(); ok {
-				x.Name = v1
-			}
-			d.Pop()
+			x.Name, _ = d.String()
 		case "nickname":
-			d.Push("nickname")
 			if !d.IsNull() {
 				var v string
-				if v1, ok := d.String(); ok {
-					v = v1
-				}
+				v, _ = d.String()
 				x.Nickname = &v
 			}
-			d.Pop()
 		case "good":
 			seen[0] |= 1 << 2
-			d.Push("good")
-			if v1, ok := d.Bool(); ok {
-				x.Good = v1
-			}
-			d.Pop()
+			x.Good, _ = d.Bool()
 		case "friend":
-			d.Push("friend")
 			if !d.IsNull() {
 				var v Pet
 				decodePet(d, &v)
 				x.Friend = &v
 			}
-			d.Pop()
 		default:
 			d.Skip()
 		}
@@ -256,9 +224,7 @@ func decodeShape(d *opentool.Decoder, x *Shape) {
 	{
 		var v float64
 		if opentool.DecodeVariant(d, raw, &v, func(d *opentool.Decoder, x *float64) {
-			if v1, ok := d.Float(); ok {
-				*x = v1
-			}
+			*x, _ = d.Float()
 		}, false) {
 			x.Float = &v
 			return
@@ -281,12 +247,10 @@ func decodeCircle(d *opentool.Decoder, x *Circle) {
 		switch string(d.Key()) {
 		case "radius":
 			seen[0] |= 1 << 0
-			d.Push("radius")
 			if v1, ok := d.Float(); ok {
 				x.Radius = v1
 				opentool.CheckMin(d, float64(v1), 0.0, true)
 			}
-			d.Pop()
 		default:
 			d.Skip()
 		}
@@ -310,11 +274,7 @@ func decodeSquare(d *opentool.Decoder, x *Square) {
 		switch string(d.Key()) {
 		case "side":
 			seen[0] |= 1 << 0
-			d.Push("side")
-			if v1, ok := d.Float(); ok {
-				x.Side = v1
-			}
-			d.Pop()
+			x.Side, _ = d.Float()
 		default:
 			d.Skip()
 		}
@@ -362,9 +322,7 @@ func decodeID(d *opentool.Decoder, x *ID) {
 	{
 		var v string
 		if opentool.DecodeVariant(d, raw, &v, func(d *opentool.Decoder, x *string) {
-			if v1, ok := d.String(); ok {
-				*x = v1
-			}
+			*x, _ = d.String()
 		}, false) {
 			x.String = &v
 			return
@@ -373,9 +331,7 @@ func decodeID(d *opentool.Decoder, x *ID) {
 	{
 		var v int64
 		if opentool.DecodeVariant(d, raw, &v, func(d *opentool.Decoder, x *int64) {
-			if v1, ok := d.Int(); ok {
-				*x = v1
-			}
+			*x, _ = d.Int()
 		}, false) {
 			x.Int = &v
 			return
@@ -401,42 +357,30 @@ func decodeTree(d *opentool.Decoder, x *Tree) {
 		switch string(d.Key()) {
 		case "value":
 			seen[0] |= 1 << 0
-			d.Push("value")
-			if v1, ok := d.Int(); ok {
-				x.Value = v1
-			}
-			d.Pop()
+			x.Value, _ = d.Int()
 		case "children":
-			d.Push("children")
 			if !d.IsNull() {
 				if d.Array() {
 					x.Children = []Tree{}
-					for i1 := 0; d.NextItem(); i1++ {
-						d.PushIndex(i1)
+					for d.NextItem() {
 						var e1 Tree
 						decodeTree(d, &e1)
 						x.Children = append(x.Children, e1)
-						d.Pop()
 					}
 				}
 			}
-			d.Pop()
 		case "parent":
-			d.Push("parent")
 			if !d.IsNull() {
 				var v Tree
 				decodeTree(d, &v)
 				x.Parent = &v
 			}
-			d.Pop()
 		case "meta":
-			d.Push("meta")
 			if !d.IsNull() {
 				var v Meta
 				decodeMeta(d, &v)
 				x.Meta = &v
 			}
-			d.Pop()
 		default:
 			d.Skip()
 		}
@@ -464,49 +408,37 @@ func decodeMeta(d *opentool.Decoder, x *Meta) {
 	for d.Next() {
 		switch string(d.Key()) {
 		case "tree":
-			d.Push("tree")
 			if !d.IsNull() {
 				var v Tree
 				decodeTree(d, &v)
 				x.Tree = &v
 			}
-			d.Pop()
 		case "created":
-			d.Push("created")
 			if !d.IsNull() {
 				var v time.Time
 				opentool.DecodeTime(d, &v)
 				x.Created = &v
 			}
-			d.Pop()
 		case "attributes":
-			d.Push("attributes")
 			if !d.IsNull() {
 				if d.Object() {
 					x.Attributes = map[string]any{}
 					for d.Next() {
 						k1 := string(d.Key())
-						d.Push(k1)
 						var e1 any
 						d.Any(&e1)
 						x.Attributes[k1] = e1
-						d.Pop()
 					}
 				}
 			}
-			d.Pop()
 		case "notAllowed":
-			d.Push("notAllowed")
 			if !d.IsNull() {
 				opentool.DecodeRaw(d, &x.NotAllowed)
 			}
-			d.Pop()
 		case "merged":
-			d.Push("merged")
 			if !d.IsNull() {
 				opentool.DecodeRaw(d, &x.Merged)
 			}
-			d.Pop()
 		default:
 			d.Skip()
 		}
@@ -527,9 +459,7 @@ func decodeAddPetArgs(d *opentool.Decoder, x *AddPetArgs) {
 		switch string(d.Key()) {
 		case "body":
 			seen[0] |= 1 << 0
-			d.Push("body")
 			decodePet(d, &x.Body)
-			d.Pop()
 		default:
 			d.Skip()
 		}
@@ -560,57 +490,39 @@ func decodeAreaArgs(d *opentool.Decoder, x *AreaArgs) {
 		switch string(d.Key()) {
 		case "shape":
 			seen[0] |= 1 << 0
-			d.Push("shape")
 			decodeShape(d, &x.Shape)
-			d.Pop()
 		case "id":
-			d.Push("id")
 			if !d.IsNull() {
 				var v ID
 				decodeID(d, &v)
 				x.ID = &v
 			}
-			d.Pop()
 		case "scale":
-			d.Push("scale")
 			if !d.IsNull() {
 				var v float64
-				if v1, ok := d.Float(); ok {
-					v = v1
-				}
+				v, _ = d.Float()
 				x.Scale = &v
 			}
-			d.Pop()
 		case "labels":
-			d.Push("labels")
 			if !d.IsNull() {
 				if d.Object() {
 					x.Labels = map[string]string{}
 					for d.Next() {
 						k1 := string(d.Key())
-						d.Push(k1)
 						var e1 string
-						if v2, ok := d.String(); ok {
-							e1 = v2
-						}
+						e1, _ = d.String()
 						x.Labels[k1] = e1
-						d.Pop()
 					}
 				}
 			}
-			d.Pop()
 		case "anything":
-			d.Push("anything")
 			if !d.IsNull() {
 				opentool.DecodeRaw(d, &x.Anything)
 			}
-			d.Pop()
 		case "mixed":
-			d.Push("mixed")
 			if !d.IsNull() {
 				opentool.DecodeRaw(d, &x.Mixed)
 			}
-			d.Pop()
 		default:
 			d.Skip()
 		}
@@ -637,42 +549,30 @@ func decodePutTreeArgs(d *opentool.Decoder, x *PutTreeArgs) {
 		switch string(d.Key()) {
 		case "value":
 			seen[0] |= 1 << 0
-			d.Push("value")
-			if v1, ok := d.Int(); ok {
-				x.Value = v1
-			}
-			d.Pop()
+			x.Value, _ = d.Int()
 		case "children":
-			d.Push("children")
 			if !d.IsNull() {
 				if d.Array() {
 					x.Children = []Tree{}
-					for i1 := 0; d.NextItem(); i1++ {
-						d.PushIndex(i1)
+					for d.NextItem() {
 						var e1 Tree
 						decodeTree(d, &e1)
 						x.Children = append(x.Children, e1)
-						d.Pop()
 					}
 				}
 			}
-			d.Pop()
 		case "parent":
-			d.Push("parent")
 			if !d.IsNull() {
 				var v Tree
 				decodeTree(d, &v)
 				x.Parent = &v
 			}
-			d.Pop()
 		case "meta":
-			d.Push("meta")
 			if !d.IsNull() {
 				var v Meta
 				decodeMeta(d, &v)
 				x.Meta = &v
 			}
-			d.Pop()
 		default:
 			d.Skip()
 		}

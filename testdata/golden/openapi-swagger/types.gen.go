@@ -92,56 +92,39 @@ func decodeFindOrdersArgs(d *opentool.Decoder, x *FindOrdersArgs) {
 	for d.Next() {
 		switch string(d.Key()) {
 		case "status":
-			d.Push("status")
 			if !d.IsNull() {
 				if d.Array() {
 					x.Status = []FindOrdersStatusItem{}
-					for i1 := 0; d.NextItem(); i1++ {
-						d.PushIndex(i1)
+					for d.NextItem() {
 						var e1 FindOrdersStatusItem
 						decodeFindOrdersStatusItem(d, &e1)
 						x.Status = append(x.Status, e1)
-						d.Pop()
 					}
 				}
 			}
-			d.Pop()
 		case "ids":
-			d.Push("ids")
 			if !d.IsNull() {
 				if d.Array() {
 					x.IDs = []int64{}
-					for i1 := 0; d.NextItem(); i1++ {
-						d.PushIndex(i1)
+					for d.NextItem() {
 						var e1 int64
-						if v2, ok := d.Int(); ok {
-							e1 = v2
-						}
+						e1, _ = d.Int()
 						x.IDs = append(x.IDs, e1)
-						d.Pop()
 					}
 				}
 			}
-			d.Pop()
 		case "tags":
-			d.Push("tags")
 			if !d.IsNull() {
 				if d.Array() {
 					x.Tags = []string{}
-					for i1 := 0; d.NextItem(); i1++ {
-						d.PushIndex(i1)
+					for d.NextItem() {
 						var e1 string
-						if v2, ok := d.String(); ok {
-							e1 = v2
-						}
+						e1, _ = d.String()
 						x.Tags = append(x.Tags, e1)
-						d.Pop()
 					}
 				}
 			}
-			d.Pop()
 		case "limit":
-			d.Push("limit")
 			if !d.IsNull() {
 				var v int32
 				if v1, ok := d.IntRange(-2147483648, 2147483647); ok {
@@ -150,7 +133,6 @@ func decodeFindOrdersArgs(d *opentool.Decoder, x *FindOrdersArgs) {
 				}
 				x.Limit = &v
 			}
-			d.Pop()
 		default:
 			d.Skip()
 		}
@@ -175,65 +157,47 @@ func decodePlaceOrderArgs(d *opentool.Decoder, x *PlaceOrderArgs) {
 	for d.Next() {
 		switch string(d.Key()) {
 		case "X-Trace":
-			d.Push("X-Trace")
 			if !d.IsNull() {
 				var v string
-				if v1, ok := d.String(); ok {
-					v = v1
-				}
+				v, _ = d.String()
 				x.XTrace = &v
 			}
-			d.Pop()
 		case "item":
 			seen[0] |= 1 << 0
-			d.Push("item")
 			if v1, ok := d.String(); ok {
 				x.Item = v1
 				opentool.CheckLength(d, v1, -1, 100)
 			}
-			d.Pop()
 		case "quantity":
 			seen[0] |= 1 << 1
-			d.Push("quantity")
 			if v1, ok := d.IntRange(-2147483648, 2147483647); ok {
 				x.Quantity = int32(v1)
 				opentool.CheckMin(d, float64(v1), 1.0, false)
 			}
-			d.Pop()
 		case "status":
-			d.Push("status")
 			if !d.IsNull() {
 				var v OrderStatus
 				decodeOrderStatus(d, &v)
 				x.Status = &v
 			}
-			d.Pop()
 		case "shipDate":
-			d.Push("shipDate")
 			if !d.IsNull() {
 				var v time.Time
 				opentool.DecodeTime(d, &v)
 				x.ShipDate = &v
 			}
-			d.Pop()
 		case "extras":
-			d.Push("extras")
 			if !d.IsNull() {
 				if d.Object() {
 					x.Extras = map[string]float64{}
 					for d.Next() {
 						k1 := string(d.Key())
-						d.Push(k1)
 						var e1 float64
-						if v2, ok := d.Float(); ok {
-							e1 = v2
-						}
+						e1, _ = d.Float()
 						x.Extras[k1] = e1
-						d.Pop()
 					}
 				}
 			}
-			d.Pop()
 		default:
 			d.Skip()
 		}
@@ -262,28 +226,16 @@ func decodeAddNoteArgs(d *opentool.Decoder, x *AddNoteArgs) {
 		switch string(d.Key()) {
 		case "orderId":
 			seen[0] |= 1 << 0
-			d.Push("orderId")
-			if v1, ok := d.String(); ok {
-				x.OrderID = v1
-			}
-			d.Pop()
+			x.OrderID, _ = d.String()
 		case "text":
 			seen[0] |= 1 << 1
-			d.Push("text")
-			if v1, ok := d.String(); ok {
-				x.Text = v1
-			}
-			d.Pop()
+			x.Text, _ = d.String()
 		case "urgent":
-			d.Push("urgent")
 			if !d.IsNull() {
 				var v bool
-				if v1, ok := d.Bool(); ok {
-					v = v1
-				}
+				v, _ = d.Bool()
 				x.Urgent = &v
 			}
-			d.Pop()
 		default:
 			d.Skip()
 		}
@@ -312,26 +264,16 @@ func decodeUploadReceiptArgs(d *opentool.Decoder, x *UploadReceiptArgs) {
 		switch string(d.Key()) {
 		case "orderId":
 			seen[0] |= 1 << 0
-			d.Push("orderId")
-			if v1, ok := d.String(); ok {
-				x.OrderID = v1
-			}
-			d.Pop()
+			x.OrderID, _ = d.String()
 		case "comment":
-			d.Push("comment")
 			if !d.IsNull() {
 				var v string
-				if v1, ok := d.String(); ok {
-					v = v1
-				}
+				v, _ = d.String()
 				x.Comment = &v
 			}
-			d.Pop()
 		case "file":
 			seen[0] |= 1 << 1
-			d.Push("file")
 			opentool.DecodeBytes(d, &x.File)
-			d.Pop()
 		default:
 			d.Skip()
 		}

@@ -19,9 +19,7 @@ func decodeGetCurrentWeatherArgs(d *opentool.Decoder, x *GetCurrentWeatherArgs) 
 		switch string(d.Key()) {
 		case "currentWeatherInfo":
 			seen[0] |= 1 << 0
-			d.Push("currentWeatherInfo")
 			decodeCurrentWeatherInfo(d, &x.CurrentWeatherInfo)
-			d.Pop()
 		default:
 			d.Skip()
 		}
@@ -48,16 +46,10 @@ func decodeCurrentWeatherInfo(d *opentool.Decoder, x *CurrentWeatherInfo) {
 		switch string(d.Key()) {
 		case "location":
 			seen[0] |= 1 << 0
-			d.Push("location")
-			if v1, ok := d.String(); ok {
-				x.Location = v1
-			}
-			d.Pop()
+			x.Location, _ = d.String()
 		case "format":
 			seen[0] |= 1 << 1
-			d.Push("format")
 			decodeCurrentWeatherInfoFormat(d, &x.Format)
-			d.Pop()
 		default:
 			d.Skip()
 		}
@@ -110,9 +102,7 @@ func decodeGetNDayWeatherForecastArgs(d *opentool.Decoder, x *GetNDayWeatherFore
 		switch string(d.Key()) {
 		case "forecastWeatherInfo":
 			seen[0] |= 1 << 0
-			d.Push("forecastWeatherInfo")
 			decodeForecastWeatherInfo(d, &x.ForecastWeatherInfo)
-			d.Pop()
 		default:
 			d.Skip()
 		}
@@ -141,23 +131,13 @@ func decodeForecastWeatherInfo(d *opentool.Decoder, x *ForecastWeatherInfo) {
 		switch string(d.Key()) {
 		case "location":
 			seen[0] |= 1 << 0
-			d.Push("location")
-			if v1, ok := d.String(); ok {
-				x.Location = v1
-			}
-			d.Pop()
+			x.Location, _ = d.String()
 		case "format":
 			seen[0] |= 1 << 1
-			d.Push("format")
 			decodeForecastWeatherInfoFormat(d, &x.Format)
-			d.Pop()
 		case "num_days":
 			seen[0] |= 1 << 2
-			d.Push("num_days")
-			if v1, ok := d.Int(); ok {
-				x.NumDays = v1
-			}
-			d.Pop()
+			x.NumDays, _ = d.Int()
 		default:
 			d.Skip()
 		}
