@@ -2,6 +2,7 @@ package e2e_test
 
 import (
 	"testing"
+	"time"
 
 	ctypes "github.com/opentoolgen/opentoolgen/testdata/golden/opendyn-ctypes"
 	libm "github.com/opentoolgen/opentoolgen/testdata/golden/opendyn-libm"
@@ -111,4 +112,63 @@ func BenchmarkTool(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
+}
+
+// interleaved times dyn and linked in alternating chunks of calls, so that a
+// change of load on a shared machine hits both alike, and reports the ratio
+// of their times with each one's time per call.
+func interleaved(b *testing.B, dyn, linked func()) {
+	const chunk = 500
+	var tDyn, tLinked time.Duration
+	run := func(f func(), into *time.Duration) {
+		start := time.Now()
+		for range chunk {
+			f()
+		}
+		*into += time.Since(start)
+	}
+	n := 0
+	for b.Loop() {
+		if n%2 == 0 {
+			run(dyn, &tDyn)
+			run(linked, &tLinked)
+		} else {
+			run(linked, &tLinked)
+			run(dyn, &tDyn)
+		}
+		n++
+	}
+	calls := float64(n * chunk)
+	b.ReportMetric(float64(tDyn)/float64(tLinked), "dyn/linked")
+	b.ReportMetric(float64(tDyn.Nanoseconds())/calls, "dyn-ns/call")
+	b.ReportMetric(float64(tLinked.Nanoseconds())/calls, "linked-ns/call")
+	b.ReportMetric(0, "ns/op") // an op is two chunks: not a figure to read
+}
+
+// BenchmarkVsLinked reports the cost of a generated binding relative to the
+// same C function linked at build time, measured interleaved.
+func BenchmarkVsLinked(b *testing.B) {
+	b.Run("cos", func(b *testing.B) {
+		lib, err := libm.Open("libm.so.6")
+		if err != nil {
+			b.Skip("no libm.so.6 (glibc):", err)
+		}
+		defer lib.Close()
+		interleaved(b, func() {
+			v, _ := lib.Cos(0.5)
+			sinkF += v
+		}, func() {
+			sinkF += e2e.Cos(0.5)
+		})
+	})
+	b.Run("adler32-16B", func(b *testing.B) {
+		lib := openCTypes(b)
+		data := []byte("0123456789abcdef")
+		interleaved(b, func() {
+			v, _ := lib.Adler32(data, int32(len(data)))
+			sinkU += v
+		}, func() {
+			sinkU += e2e.Adler32(data)
+		})
+	})
 }
