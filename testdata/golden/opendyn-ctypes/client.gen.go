@@ -22,7 +22,6 @@ func NewClient(c *opentool.Client) *Client {
 }
 
 // TBool: Returns x and writes the value after x into next (bool).
-
 func (c *Client) TBool(ctx context.Context, args TBoolArgs) (TBoolResult, error) {
 	var r TBoolResult
 	err := c.rt.Invoke(ctx, "t_bool", &args, "", &r)
@@ -30,7 +29,6 @@ func (c *Client) TBool(ctx context.Context, args TBoolArgs) (TBoolResult, error)
 }
 
 // TChar: Returns x and writes the value after x into next (char).
-
 func (c *Client) TChar(ctx context.Context, args TCharArgs) (TCharResult, error) {
 	var r TCharResult
 	err := c.rt.Invoke(ctx, "t_char", &args, "", &r)
@@ -38,7 +36,6 @@ func (c *Client) TChar(ctx context.Context, args TCharArgs) (TCharResult, error)
 }
 
 // TUnsignedChar: Returns x and writes the value after x into next (unsigned char).
-
 func (c *Client) TUnsignedChar(ctx context.Context, args TUnsignedCharArgs) (TUnsignedCharResult, error) {
 	var r TUnsignedCharResult
 	err := c.rt.Invoke(ctx, "t_unsigned_char", &args, "", &r)
@@ -46,7 +43,6 @@ func (c *Client) TUnsignedChar(ctx context.Context, args TUnsignedCharArgs) (TUn
 }
 
 // TShort: Returns x and writes the value after x into next (short).
-
 func (c *Client) TShort(ctx context.Context, args TShortArgs) (TShortResult, error) {
 	var r TShortResult
 	err := c.rt.Invoke(ctx, "t_short", &args, "", &r)
@@ -54,7 +50,6 @@ func (c *Client) TShort(ctx context.Context, args TShortArgs) (TShortResult, err
 }
 
 // TUnsignedShort: Returns x and writes the value after x into next (unsigned short).
-
 func (c *Client) TUnsignedShort(ctx context.Context, args TUnsignedShortArgs) (TUnsignedShortResult, error) {
 	var r TUnsignedShortResult
 	err := c.rt.Invoke(ctx, "t_unsigned_short", &args, "", &r)
@@ -62,7 +57,6 @@ func (c *Client) TUnsignedShort(ctx context.Context, args TUnsignedShortArgs) (T
 }
 
 // TInt: Returns x and writes the value after x into next (int).
-
 func (c *Client) TInt(ctx context.Context, args TIntArgs) (TIntResult, error) {
 	var r TIntResult
 	err := c.rt.Invoke(ctx, "t_int", &args, "", &r)
@@ -70,7 +64,6 @@ func (c *Client) TInt(ctx context.Context, args TIntArgs) (TIntResult, error) {
 }
 
 // TUnsignedInt: Returns x and writes the value after x into next (unsigned int).
-
 func (c *Client) TUnsignedInt(ctx context.Context, args TUnsignedIntArgs) (TUnsignedIntResult, error) {
 	var r TUnsignedIntResult
 	err := c.rt.Invoke(ctx, "t_unsigned_int", &args, "", &r)
@@ -78,7 +71,6 @@ func (c *Client) TUnsignedInt(ctx context.Context, args TUnsignedIntArgs) (TUnsi
 }
 
 // TLong: Returns x and writes the value after x into next (long).
-
 func (c *Client) TLong(ctx context.Context, args TLongArgs) (TLongResult, error) {
 	var r TLongResult
 	err := c.rt.Invoke(ctx, "t_long", &args, "", &r)
@@ -86,7 +78,6 @@ func (c *Client) TLong(ctx context.Context, args TLongArgs) (TLongResult, error)
 }
 
 // TUnsignedLong: Returns x and writes the value after x into next (unsigned long).
-
 func (c *Client) TUnsignedLong(ctx context.Context, args TUnsignedLongArgs) (TUnsignedLongResult, error) {
 	var r TUnsignedLongResult
 	err := c.rt.Invoke(ctx, "t_unsigned_long", &args, "", &r)
@@ -94,7 +85,6 @@ func (c *Client) TUnsignedLong(ctx context.Context, args TUnsignedLongArgs) (TUn
 }
 
 // TLongLong: Returns x and writes the value after x into next (long long).
-
 func (c *Client) TLongLong(ctx context.Context, args TLongLongArgs) (TLongLongResult, error) {
 	var r TLongLongResult
 	err := c.rt.Invoke(ctx, "t_long_long", &args, "", &r)
@@ -102,7 +92,6 @@ func (c *Client) TLongLong(ctx context.Context, args TLongLongArgs) (TLongLongRe
 }
 
 // TUnsignedLongLong: Returns x and writes the value after x into next (unsigned long long).
-
 func (c *Client) TUnsignedLongLong(ctx context.Context, args TUnsignedLongLongArgs) (TUnsignedLongLongResult, error) {
 	var r TUnsignedLongLongResult
 	err := c.rt.Invoke(ctx, "t_unsigned_long_long", &args, "", &r)
@@ -110,7 +99,6 @@ func (c *Client) TUnsignedLongLong(ctx context.Context, args TUnsignedLongLongAr
 }
 
 // TFloat: Returns x and writes the value after x into next (float).
-
 func (c *Client) TFloat(ctx context.Context, args TFloatArgs) (TFloatResult, error) {
 	var r TFloatResult
 	err := c.rt.Invoke(ctx, "t_float", &args, "", &r)
@@ -118,7 +106,6 @@ func (c *Client) TFloat(ctx context.Context, args TFloatArgs) (TFloatResult, err
 }
 
 // TDouble: Returns x and writes the value after x into next (double).
-
 func (c *Client) TDouble(ctx context.Context, args TDoubleArgs) (TDoubleResult, error) {
 	var r TDoubleResult
 	err := c.rt.Invoke(ctx, "t_double", &args, "", &r)
@@ -126,7 +113,6 @@ func (c *Client) TDouble(ctx context.Context, args TDoubleArgs) (TDoubleResult, 
 }
 
 // Half: Halves a float.
-
 func (c *Client) Half(ctx context.Context, args HalfArgs) (float32, error) {
 	var r float32
 	err := c.rt.Invoke(ctx, "half", &args, "half", &r)
@@ -134,7 +120,6 @@ func (c *Client) Half(ctx context.Context, args HalfArgs) (float32, error) {
 }
 
 // Mix: Adds one value of each width.
-
 func (c *Client) Mix(ctx context.Context, args MixArgs) (float64, error) {
 	var r float64
 	err := c.rt.Invoke(ctx, "mix", &args, "sum", &r)
@@ -142,19 +127,16 @@ func (c *Client) Mix(ctx context.Context, args MixArgs) (float64, error) {
 }
 
 // Inc: Increments *x.
-
 func (c *Client) Inc(ctx context.Context, args IncArgs) error {
 	return c.rt.Invoke(ctx, "inc", &args, "", nil)
 }
 
 // IncLong: Increments *x.
-
 func (c *Client) IncLong(ctx context.Context, args IncLongArgs) error {
 	return c.rt.Invoke(ctx, "inc_long", &args, "", nil)
 }
 
 // IsNull: Tells whether p is NULL.
-
 func (c *Client) IsNull(ctx context.Context, args IsNullArgs) (int32, error) {
 	var r int32
 	err := c.rt.Invoke(ctx, "is_null", &args, "isNull", &r)
@@ -162,7 +144,6 @@ func (c *Client) IsNull(ctx context.Context, args IsNullArgs) (int32, error) {
 }
 
 // Answer: Returns a pointer to 42.
-
 func (c *Client) Answer(ctx context.Context) (int32, error) {
 	var r int32
 	err := c.rt.Invoke(ctx, "answer", nil, "answer", &r)
@@ -170,7 +151,6 @@ func (c *Client) Answer(ctx context.Context) (int32, error) {
 }
 
 // NoAnswer: Returns NULL.
-
 func (c *Client) NoAnswer(ctx context.Context) (int32, error) {
 	var r int32
 	err := c.rt.Invoke(ctx, "no_answer", nil, "answer", &r)
@@ -178,7 +158,6 @@ func (c *Client) NoAnswer(ctx context.Context) (int32, error) {
 }
 
 // StrLen: Length of a string.
-
 func (c *Client) StrLen(ctx context.Context, args StrLenArgs) (int32, error) {
 	var r int32
 	err := c.rt.Invoke(ctx, "str_len", &args, "length", &r)
@@ -186,7 +165,6 @@ func (c *Client) StrLen(ctx context.Context, args StrLenArgs) (int32, error) {
 }
 
 // MaybeLen: Length of an optional string, -1 without one.
-
 func (c *Client) MaybeLen(ctx context.Context, args MaybeLenArgs) (int32, error) {
 	var r int32
 	err := c.rt.Invoke(ctx, "maybe_len", &args, "length", &r)
@@ -194,7 +172,6 @@ func (c *Client) MaybeLen(ctx context.Context, args MaybeLenArgs) (int32, error)
 }
 
 // Greeting: A greeting.
-
 func (c *Client) Greeting(ctx context.Context) (string, error) {
 	var r string
 	err := c.rt.Invoke(ctx, "greeting", nil, "greeting", &r)
@@ -202,7 +179,6 @@ func (c *Client) Greeting(ctx context.Context) (string, error) {
 }
 
 // NoString: Returns NULL.
-
 func (c *Client) NoString(ctx context.Context) (string, error) {
 	var r string
 	err := c.rt.Invoke(ctx, "no_string", nil, "text", &r)
@@ -210,7 +186,6 @@ func (c *Client) NoString(ctx context.Context) (string, error) {
 }
 
 // Upper: Capitals of s, at most 15 bytes.
-
 func (c *Client) Upper(ctx context.Context, args UpperArgs) (UpperResult, error) {
 	var r UpperResult
 	err := c.rt.Invoke(ctx, "upper", &args, "", &r)
@@ -218,7 +193,6 @@ func (c *Client) Upper(ctx context.Context, args UpperArgs) (UpperResult, error)
 }
 
 // UbytesLen: Length of a string passed as unsigned char*.
-
 func (c *Client) UbytesLen(ctx context.Context, args UbytesLenArgs) (int32, error) {
 	var r int32
 	err := c.rt.Invoke(ctx, "ubytes_len", &args, "length", &r)
@@ -226,7 +200,6 @@ func (c *Client) UbytesLen(ctx context.Context, args UbytesLenArgs) (int32, erro
 }
 
 // Sum: Sums n doubles.
-
 func (c *Client) Sum(ctx context.Context, args SumArgs) (float64, error) {
 	var r float64
 	err := c.rt.Invoke(ctx, "sum", &args, "sum", &r)
@@ -234,7 +207,6 @@ func (c *Client) Sum(ctx context.Context, args SumArgs) (float64, error) {
 }
 
 // SumLongs: Sums n longs.
-
 func (c *Client) SumLongs(ctx context.Context, args SumLongsArgs) (int64, error) {
 	var r int64
 	err := c.rt.Invoke(ctx, "sum_longs", &args, "sum", &r)
@@ -242,13 +214,11 @@ func (c *Client) SumLongs(ctx context.Context, args SumLongsArgs) (int64, error)
 }
 
 // Scale: Multiplies n ints by k, in place.
-
 func (c *Client) Scale(ctx context.Context, args ScaleArgs) error {
 	return c.rt.Invoke(ctx, "scale", &args, "", nil)
 }
 
 // Squares: The squares of 0 to 7.
-
 func (c *Client) Squares(ctx context.Context) (SquaresResult, error) {
 	var r SquaresResult
 	err := c.rt.Invoke(ctx, "squares", nil, "", &r)
@@ -256,7 +226,6 @@ func (c *Client) Squares(ctx context.Context) (SquaresResult, error) {
 }
 
 // Flags: Four flags, every other one set.
-
 func (c *Client) Flags(ctx context.Context) (FlagsResult, error) {
 	var r FlagsResult
 	err := c.rt.Invoke(ctx, "flags", nil, "", &r)
@@ -264,7 +233,6 @@ func (c *Client) Flags(ctx context.Context) (FlagsResult, error) {
 }
 
 // Checksum: A checksum of n bytes.
-
 func (c *Client) Checksum(ctx context.Context, args ChecksumArgs) (uint32, error) {
 	var r uint32
 	err := c.rt.Invoke(ctx, "checksum", &args, "checksum", &r)
@@ -272,7 +240,6 @@ func (c *Client) Checksum(ctx context.Context, args ChecksumArgs) (uint32, error
 }
 
 // CountTrue: Counts the set flags.
-
 func (c *Client) CountTrue(ctx context.Context, args CountTrueArgs) (int32, error) {
 	var r int32
 	err := c.rt.Invoke(ctx, "count_true", &args, "count", &r)
@@ -280,7 +247,6 @@ func (c *Client) CountTrue(ctx context.Context, args CountTrueArgs) (int32, erro
 }
 
 // ModeWeight: The weight of a mode.
-
 func (c *Client) ModeWeight(ctx context.Context, args ModeWeightArgs) (int32, error) {
 	var r int32
 	err := c.rt.Invoke(ctx, "mode_weight", &args, "weight", &r)
@@ -288,7 +254,6 @@ func (c *Client) ModeWeight(ctx context.Context, args ModeWeightArgs) (int32, er
 }
 
 // Divmod: Divides a by b.
-
 func (c *Client) Divmod(ctx context.Context, args DivmodArgs) (DivmodResult, error) {
 	var r DivmodResult
 	err := c.rt.Invoke(ctx, "divmod", &args, "", &r)
@@ -296,13 +261,11 @@ func (c *Client) Divmod(ctx context.Context, args DivmodArgs) (DivmodResult, err
 }
 
 // Tick: Counts a tick.
-
 func (c *Client) Tick(ctx context.Context) error {
 	return c.rt.Invoke(ctx, "tick", nil, "", nil)
 }
 
 // TickCount: The ticks so far.
-
 func (c *Client) TickCount(ctx context.Context) (int32, error) {
 	var r int32
 	err := c.rt.Invoke(ctx, "tick_count", nil, "ticks", &r)
@@ -310,7 +273,6 @@ func (c *Client) TickCount(ctx context.Context) (int32, error) {
 }
 
 // Adler32: zlib's Adler-32 checksum of n bytes.
-
 func (c *Client) Adler32(ctx context.Context, args Adler32Args) (uint32, error) {
 	var r uint32
 	err := c.rt.Invoke(ctx, "adler32", &args, "checksum", &r)
@@ -318,7 +280,6 @@ func (c *Client) Adler32(ctx context.Context, args Adler32Args) (uint32, error) 
 }
 
 // Offset: x plus an optional delta.
-
 func (c *Client) Offset(ctx context.Context, args OffsetArgs) (int32, error) {
 	var r int32
 	err := c.rt.Invoke(ctx, "offset", &args, "sum", &r)

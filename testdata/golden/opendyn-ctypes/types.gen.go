@@ -47,11 +47,7 @@ func decodeTBoolArgs(d *opentool.Decoder, x *TBoolArgs) {
 		switch string(d.Key()) {
 		case "x":
 			seen[0] |= 1 << 0
-			d.Push("x")
-			if v1, ok := d.Bool(); ok {
-				x.X = v1
-			}
-			d.Pop()
+			x.X, _ = d.Bool()
 		default:
 			d.Skip()
 		}
@@ -84,11 +80,9 @@ func decodeTCharArgs(d *opentool.Decoder, x *TCharArgs) {
 		switch string(d.Key()) {
 		case "x":
 			seen[0] |= 1 << 0
-			d.Push("x")
 			if v1, ok := d.IntRange(-128, 127); ok {
 				x.X = int8(v1)
 			}
-			d.Pop()
 		default:
 			d.Skip()
 		}
@@ -121,11 +115,9 @@ func decodeTUnsignedCharArgs(d *opentool.Decoder, x *TUnsignedCharArgs) {
 		switch string(d.Key()) {
 		case "x":
 			seen[0] |= 1 << 0
-			d.Push("x")
 			if v1, ok := d.IntRange(0, 255); ok {
 				x.X = uint8(v1)
 			}
-			d.Pop()
 		default:
 			d.Skip()
 		}
@@ -158,11 +150,9 @@ func decodeTShortArgs(d *opentool.Decoder, x *TShortArgs) {
 		switch string(d.Key()) {
 		case "x":
 			seen[0] |= 1 << 0
-			d.Push("x")
 			if v1, ok := d.IntRange(-32768, 32767); ok {
 				x.X = int16(v1)
 			}
-			d.Pop()
 		default:
 			d.Skip()
 		}
@@ -195,11 +185,9 @@ func decodeTUnsignedShortArgs(d *opentool.Decoder, x *TUnsignedShortArgs) {
 		switch string(d.Key()) {
 		case "x":
 			seen[0] |= 1 << 0
-			d.Push("x")
 			if v1, ok := d.IntRange(0, 65535); ok {
 				x.X = uint16(v1)
 			}
-			d.Pop()
 		default:
 			d.Skip()
 		}
@@ -232,11 +220,9 @@ func decodeTIntArgs(d *opentool.Decoder, x *TIntArgs) {
 		switch string(d.Key()) {
 		case "x":
 			seen[0] |= 1 << 0
-			d.Push("x")
 			if v1, ok := d.IntRange(-2147483648, 2147483647); ok {
 				x.X = int32(v1)
 			}
-			d.Pop()
 		default:
 			d.Skip()
 		}
@@ -269,11 +255,9 @@ func decodeTUnsignedIntArgs(d *opentool.Decoder, x *TUnsignedIntArgs) {
 		switch string(d.Key()) {
 		case "x":
 			seen[0] |= 1 << 0
-			d.Push("x")
 			if v1, ok := d.IntRange(0, 4294967295); ok {
 				x.X = uint32(v1)
 			}
-			d.Pop()
 		default:
 			d.Skip()
 		}
@@ -306,11 +290,7 @@ func decodeTLongArgs(d *opentool.Decoder, x *TLongArgs) {
 		switch string(d.Key()) {
 		case "x":
 			seen[0] |= 1 << 0
-			d.Push("x")
-			if v1, ok := d.Int(); ok {
-				x.X = v1
-			}
-			d.Pop()
+			x.X, _ = d.Int()
 		default:
 			d.Skip()
 		}
@@ -343,11 +323,7 @@ func decodeTUnsignedLongArgs(d *opentool.Decoder, x *TUnsignedLongArgs) {
 		switch string(d.Key()) {
 		case "x":
 			seen[0] |= 1 << 0
-			d.Push("x")
-			if v1, ok := d.Uint(); ok {
-				x.X = v1
-			}
-			d.Pop()
+			x.X, _ = d.Uint()
 		default:
 			d.Skip()
 		}
@@ -380,11 +356,7 @@ func decodeTLongLongArgs(d *opentool.Decoder, x *TLongLongArgs) {
 		switch string(d.Key()) {
 		case "x":
 			seen[0] |= 1 << 0
-			d.Push("x")
-			if v1, ok := d.Int(); ok {
-				x.X = v1
-			}
-			d.Pop()
+			x.X, _ = d.Int()
 		default:
 			d.Skip()
 		}
@@ -417,11 +389,7 @@ func decodeTUnsignedLongLongArgs(d *opentool.Decoder, x *TUnsignedLongLongArgs) 
 		switch string(d.Key()) {
 		case "x":
 			seen[0] |= 1 << 0
-			d.Push("x")
-			if v1, ok := d.Uint(); ok {
-				x.X = v1
-			}
-			d.Pop()
+			x.X, _ = d.Uint()
 		default:
 			d.Skip()
 		}
@@ -454,11 +422,9 @@ func decodeTFloatArgs(d *opentool.Decoder, x *TFloatArgs) {
 		switch string(d.Key()) {
 		case "x":
 			seen[0] |= 1 << 0
-			d.Push("x")
 			if v1, ok := d.Float(); ok {
 				x.X = float32(v1)
 			}
-			d.Pop()
 		default:
 			d.Skip()
 		}
@@ -491,11 +457,7 @@ func decodeTDoubleArgs(d *opentool.Decoder, x *TDoubleArgs) {
 		switch string(d.Key()) {
 		case "x":
 			seen[0] |= 1 << 0
-			d.Push("x")
-			if v1, ok := d.Float(); ok {
-				x.X = v1
-			}
-			d.Pop()
+			x.X, _ = d.Float()
 		default:
 			d.Skip()
 		}
@@ -527,11 +489,9 @@ func decodeHalfArgs(d *opentool.Decoder, x *HalfArgs) {
 		switch string(d.Key()) {
 		case "x":
 			seen[0] |= 1 << 0
-			d.Push("x")
 			if v1, ok := d.Float(); ok {
 				x.X = float32(v1)
 			}
-			d.Pop()
 		default:
 			d.Skip()
 		}
@@ -562,60 +522,36 @@ func decodeMixArgs(d *opentool.Decoder, x *MixArgs) {
 		switch string(d.Key()) {
 		case "c":
 			seen[0] |= 1 << 0
-			d.Push("c")
 			if v1, ok := d.IntRange(-128, 127); ok {
 				x.C = int8(v1)
 			}
-			d.Pop()
 		case "s":
 			seen[0] |= 1 << 1
-			d.Push("s")
 			if v1, ok := d.IntRange(-32768, 32767); ok {
 				x.S = int16(v1)
 			}
-			d.Pop()
 		case "i":
 			seen[0] |= 1 << 2
-			d.Push("i")
 			if v1, ok := d.IntRange(-2147483648, 2147483647); ok {
 				x.I = int32(v1)
 			}
-			d.Pop()
 		case "l":
 			seen[0] |= 1 << 3
-			d.Push("l")
-			if v1, ok := d.Int(); ok {
-				x.L = v1
-			}
-			d.Pop()
+			x.L, _ = d.Int()
 		case "ll":
 			seen[0] |= 1 << 4
-			d.Push("ll")
-			if v1, ok := d.Int(); ok {
-				x.Ll = v1
-			}
-			d.Pop()
+			x.Ll, _ = d.Int()
 		case "f":
 			seen[0] |= 1 << 5
-			d.Push("f")
 			if v1, ok := d.Float(); ok {
 				x.F = float32(v1)
 			}
-			d.Pop()
 		case "d":
 			seen[0] |= 1 << 6
-			d.Push("d")
-			if v1, ok := d.Float(); ok {
-				x.D = v1
-			}
-			d.Pop()
+			x.D, _ = d.Float()
 		case "b":
 			seen[0] |= 1 << 7
-			d.Push("b")
-			if v1, ok := d.Bool(); ok {
-				x.B = v1
-			}
-			d.Pop()
+			x.B, _ = d.Bool()
 		default:
 			d.Skip()
 		}
@@ -661,11 +597,9 @@ func decodeIncArgs(d *opentool.Decoder, x *IncArgs) {
 		switch string(d.Key()) {
 		case "x":
 			seen[0] |= 1 << 0
-			d.Push("x")
 			if v1, ok := d.IntRange(-2147483648, 2147483647); ok {
 				x.X = int32(v1)
 			}
-			d.Pop()
 		default:
 			d.Skip()
 		}
@@ -690,11 +624,7 @@ func decodeIncLongArgs(d *opentool.Decoder, x *IncLongArgs) {
 		switch string(d.Key()) {
 		case "x":
 			seen[0] |= 1 << 0
-			d.Push("x")
-			if v1, ok := d.Int(); ok {
-				x.X = v1
-			}
-			d.Pop()
+			x.X, _ = d.Int()
 		default:
 			d.Skip()
 		}
@@ -717,15 +647,11 @@ func decodeIsNullArgs(d *opentool.Decoder, x *IsNullArgs) {
 	for d.Next() {
 		switch string(d.Key()) {
 		case "p":
-			d.Push("p")
 			if !d.IsNull() {
 				var v float64
-				if v1, ok := d.Float(); ok {
-					v = v1
-				}
+				v, _ = d.Float()
 				x.P = &v
 			}
-			d.Pop()
 		default:
 			d.Skip()
 		}
@@ -746,11 +672,7 @@ func decodeStrLenArgs(d *opentool.Decoder, x *StrLenArgs) {
 		switch string(d.Key()) {
 		case "s":
 			seen[0] |= 1 << 0
-			d.Push("s")
-			if v1, ok := d.String(); ok {
-				x.S = v1
-			}
-			d.Pop()
+			x.S, _ = d.String()
 		default:
 			d.Skip()
 		}
@@ -772,15 +694,11 @@ func decodeMaybeLenArgs(d *opentool.Decoder, x *MaybeLenArgs) {
 	for d.Next() {
 		switch string(d.Key()) {
 		case "s":
-			d.Push("s")
 			if !d.IsNull() {
 				var v string
-				if v1, ok := d.String(); ok {
-					v = v1
-				}
+				v, _ = d.String()
 				x.S = &v
 			}
-			d.Pop()
 		default:
 			d.Skip()
 		}
@@ -801,11 +719,7 @@ func decodeUpperArgs(d *opentool.Decoder, x *UpperArgs) {
 		switch string(d.Key()) {
 		case "s":
 			seen[0] |= 1 << 0
-			d.Push("s")
-			if v1, ok := d.String(); ok {
-				x.S = v1
-			}
-			d.Pop()
+			x.S, _ = d.String()
 		default:
 			d.Skip()
 		}
@@ -835,11 +749,7 @@ func decodeUbytesLenArgs(d *opentool.Decoder, x *UbytesLenArgs) {
 		switch string(d.Key()) {
 		case "s":
 			seen[0] |= 1 << 0
-			d.Push("s")
-			if v1, ok := d.String(); ok {
-				x.S = v1
-			}
-			d.Pop()
+			x.S, _ = d.String()
 		default:
 			d.Skip()
 		}
@@ -864,27 +774,19 @@ func decodeSumArgs(d *opentool.Decoder, x *SumArgs) {
 		switch string(d.Key()) {
 		case "xs":
 			seen[0] |= 1 << 0
-			d.Push("xs")
 			if d.Array() {
 				x.Xs = []float64{}
-				for i1 := 0; d.NextItem(); i1++ {
-					d.PushIndex(i1)
+				for d.NextItem() {
 					var e1 float64
-					if v2, ok := d.Float(); ok {
-						e1 = v2
-					}
+					e1, _ = d.Float()
 					x.Xs = append(x.Xs, e1)
-					d.Pop()
 				}
 			}
-			d.Pop()
 		case "n":
 			seen[0] |= 1 << 1
-			d.Push("n")
 			if v1, ok := d.IntRange(-2147483648, 2147483647); ok {
 				x.N = int32(v1)
 			}
-			d.Pop()
 		default:
 			d.Skip()
 		}
@@ -912,27 +814,19 @@ func decodeSumLongsArgs(d *opentool.Decoder, x *SumLongsArgs) {
 		switch string(d.Key()) {
 		case "xs":
 			seen[0] |= 1 << 0
-			d.Push("xs")
 			if d.Array() {
 				x.Xs = []int64{}
-				for i1 := 0; d.NextItem(); i1++ {
-					d.PushIndex(i1)
+				for d.NextItem() {
 					var e1 int64
-					if v2, ok := d.Int(); ok {
-						e1 = v2
-					}
+					e1, _ = d.Int()
 					x.Xs = append(x.Xs, e1)
-					d.Pop()
 				}
 			}
-			d.Pop()
 		case "n":
 			seen[0] |= 1 << 1
-			d.Push("n")
 			if v1, ok := d.IntRange(-2147483648, 2147483647); ok {
 				x.N = int32(v1)
 			}
-			d.Pop()
 		default:
 			d.Skip()
 		}
@@ -961,34 +855,26 @@ func decodeScaleArgs(d *opentool.Decoder, x *ScaleArgs) {
 		switch string(d.Key()) {
 		case "xs":
 			seen[0] |= 1 << 0
-			d.Push("xs")
 			if d.Array() {
 				x.Xs = []int32{}
-				for i1 := 0; d.NextItem(); i1++ {
-					d.PushIndex(i1)
+				for d.NextItem() {
 					var e1 int32
 					if v2, ok := d.IntRange(-2147483648, 2147483647); ok {
 						e1 = int32(v2)
 					}
 					x.Xs = append(x.Xs, e1)
-					d.Pop()
 				}
 			}
-			d.Pop()
 		case "n":
 			seen[0] |= 1 << 1
-			d.Push("n")
 			if v1, ok := d.IntRange(-2147483648, 2147483647); ok {
 				x.N = int32(v1)
 			}
-			d.Pop()
 		case "k":
 			seen[0] |= 1 << 2
-			d.Push("k")
 			if v1, ok := d.IntRange(-2147483648, 2147483647); ok {
 				x.K = int32(v1)
 			}
-			d.Pop()
 		default:
 			d.Skip()
 		}
@@ -1029,27 +915,21 @@ func decodeChecksumArgs(d *opentool.Decoder, x *ChecksumArgs) {
 		switch string(d.Key()) {
 		case "data":
 			seen[0] |= 1 << 0
-			d.Push("data")
 			if d.Array() {
 				x.Data = []uint8{}
-				for i1 := 0; d.NextItem(); i1++ {
-					d.PushIndex(i1)
+				for d.NextItem() {
 					var e1 uint8
 					if v2, ok := d.IntRange(0, 255); ok {
 						e1 = uint8(v2)
 					}
 					x.Data = append(x.Data, e1)
-					d.Pop()
 				}
 			}
-			d.Pop()
 		case "n":
 			seen[0] |= 1 << 1
-			d.Push("n")
 			if v1, ok := d.IntRange(-2147483648, 2147483647); ok {
 				x.N = int32(v1)
 			}
-			d.Pop()
 		default:
 			d.Skip()
 		}
@@ -1077,27 +957,19 @@ func decodeCountTrueArgs(d *opentool.Decoder, x *CountTrueArgs) {
 		switch string(d.Key()) {
 		case "xs":
 			seen[0] |= 1 << 0
-			d.Push("xs")
 			if d.Array() {
 				x.Xs = []bool{}
-				for i1 := 0; d.NextItem(); i1++ {
-					d.PushIndex(i1)
+				for d.NextItem() {
 					var e1 bool
-					if v2, ok := d.Bool(); ok {
-						e1 = v2
-					}
+					e1, _ = d.Bool()
 					x.Xs = append(x.Xs, e1)
-					d.Pop()
 				}
 			}
-			d.Pop()
 		case "n":
 			seen[0] |= 1 << 1
-			d.Push("n")
 			if v1, ok := d.IntRange(-2147483648, 2147483647); ok {
 				x.N = int32(v1)
 			}
-			d.Pop()
 		default:
 			d.Skip()
 		}
@@ -1124,9 +996,7 @@ func decodeModeWeightArgs(d *opentool.Decoder, x *ModeWeightArgs) {
 		switch string(d.Key()) {
 		case "mode":
 			seen[0] |= 1 << 0
-			d.Push("mode")
 			decodeMode(d, &x.Mode)
-			d.Pop()
 		default:
 			d.Skip()
 		}
@@ -1151,18 +1021,14 @@ func decodeDivmodArgs(d *opentool.Decoder, x *DivmodArgs) {
 		switch string(d.Key()) {
 		case "a":
 			seen[0] |= 1 << 0
-			d.Push("a")
 			if v1, ok := d.IntRange(-2147483648, 2147483647); ok {
 				x.A = int32(v1)
 			}
-			d.Pop()
 		case "b":
 			seen[0] |= 1 << 1
-			d.Push("b")
 			if v1, ok := d.IntRange(-2147483648, 2147483647); ok {
 				x.B = int32(v1)
 			}
-			d.Pop()
 		default:
 			d.Skip()
 		}
@@ -1200,27 +1066,21 @@ func decodeAdler32Args(d *opentool.Decoder, x *Adler32Args) {
 		switch string(d.Key()) {
 		case "data":
 			seen[0] |= 1 << 0
-			d.Push("data")
 			if d.Array() {
 				x.Data = []uint8{}
-				for i1 := 0; d.NextItem(); i1++ {
-					d.PushIndex(i1)
+				for d.NextItem() {
 					var e1 uint8
 					if v2, ok := d.IntRange(0, 255); ok {
 						e1 = uint8(v2)
 					}
 					x.Data = append(x.Data, e1)
-					d.Pop()
 				}
 			}
-			d.Pop()
 		case "n":
 			seen[0] |= 1 << 1
-			d.Push("n")
 			if v1, ok := d.IntRange(-2147483648, 2147483647); ok {
 				x.N = int32(v1)
 			}
-			d.Pop()
 		default:
 			d.Skip()
 		}
@@ -1249,13 +1109,10 @@ func decodeOffsetArgs(d *opentool.Decoder, x *OffsetArgs) {
 		switch string(d.Key()) {
 		case "x":
 			seen[0] |= 1 << 0
-			d.Push("x")
 			if v1, ok := d.IntRange(-2147483648, 2147483647); ok {
 				x.X = int32(v1)
 			}
-			d.Pop()
 		case "delta":
-			d.Push("delta")
 			if !d.IsNull() {
 				var v int32
 				if v1, ok := d.IntRange(-2147483648, 2147483647); ok {
@@ -1263,7 +1120,6 @@ func decodeOffsetArgs(d *opentool.Decoder, x *OffsetArgs) {
 				}
 				x.Delta = &v
 			}
-			d.Pop()
 		default:
 			d.Skip()
 		}

@@ -22,7 +22,6 @@ func NewClient(c *opentool.Client) *Client {
 }
 
 // Add: Two integer numbers add operation.
-
 func (c *Client) Add(ctx context.Context, args AddArgs) (int32, error) {
 	var r int32
 	err := c.rt.Invoke(ctx, "add", &args, "result", &r)
@@ -30,7 +29,6 @@ func (c *Client) Add(ctx context.Context, args AddArgs) (int32, error) {
 }
 
 // Multiply: Two double numbers multiply operation.
-
 func (c *Client) Multiply(ctx context.Context, args MultiplyArgs) (float32, error) {
 	var r float32
 	err := c.rt.Invoke(ctx, "multiply", &args, "result", &r)

@@ -22,18 +22,14 @@ func decodeAddArgs(d *opentool.Decoder, x *AddArgs) {
 		switch string(d.Key()) {
 		case "a":
 			seen[0] |= 1 << 0
-			d.Push("a")
 			if v1, ok := d.IntRange(-2147483648, 2147483647); ok {
 				x.A = int32(v1)
 			}
-			d.Pop()
 		case "b":
 			seen[0] |= 1 << 1
-			d.Push("b")
 			if v1, ok := d.IntRange(-2147483648, 2147483647); ok {
 				x.B = int32(v1)
 			}
-			d.Pop()
 		default:
 			d.Skip()
 		}
@@ -63,18 +59,14 @@ func decodeMultiplyArgs(d *opentool.Decoder, x *MultiplyArgs) {
 		switch string(d.Key()) {
 		case "a":
 			seen[0] |= 1 << 0
-			d.Push("a")
 			if v1, ok := d.Float(); ok {
 				x.A = float32(v1)
 			}
-			d.Pop()
 		case "b":
 			seen[0] |= 1 << 1
-			d.Push("b")
 			if v1, ok := d.Float(); ok {
 				x.B = float32(v1)
 			}
-			d.Pop()
 		default:
 			d.Skip()
 		}

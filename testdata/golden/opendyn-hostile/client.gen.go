@@ -23,7 +23,6 @@ func NewClient(c *opentool.Client) *Client {
 
 // Close2: A function named like Library.Close. */
 // //go:generate echo
-
 func (c *Client) Close2(ctx context.Context, args Close2Args) (Close2Result, error) {
 	var r Close2Result
 	err := c.rt.Invoke(ctx, "close", &args, "", &r)
@@ -31,19 +30,16 @@ func (c *Client) Close2(ctx context.Context, args Close2Args) (Close2Result, err
 }
 
 // OtgCallX: C names collide once - is _.
-
 func (c *Client) OtgCallX(ctx context.Context) error {
 	return c.rt.Invoke(ctx, "otg-call-x", nil, "", nil)
 }
 
 // OtgCallX2: See otg-call-x.
-
 func (c *Client) OtgCallX2(ctx context.Context) error {
 	return c.rt.Invoke(ctx, "otg_call_x", nil, "", nil)
 }
 
 // Library: A function named like the library type.
-
 func (c *Client) Library(ctx context.Context, args LibraryArgs) (Open2, error) {
 	var r Open2
 	err := c.rt.Invoke(ctx, "Library", &args, "open", &r)
@@ -51,7 +47,6 @@ func (c *Client) Library(ctx context.Context, args LibraryArgs) (Open2, error) {
 }
 
 // Open: A function named like Open.
-
 func (c *Client) Open(ctx context.Context) (OpenResult, error) {
 	var r OpenResult
 	err := c.rt.Invoke(ctx, "open", nil, "s", &r)

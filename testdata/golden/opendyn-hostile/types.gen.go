@@ -57,64 +57,40 @@ func decodeClose2Args(d *opentool.Decoder, x *Close2Args) {
 		switch string(d.Key()) {
 		case "l":
 			seen[0] |= 1 << 0
-			d.Push("l")
 			if v1, ok := d.IntRange(-2147483648, 2147483647); ok {
 				x.L = int32(v1)
 			}
-			d.Pop()
 		case "type":
 			seen[0] |= 1 << 1
-			d.Push("type")
-			if v1, ok := d.String(); ok {
-				x.Type = v1
-			}
-			d.Pop()
+			x.Type, _ = d.String()
 		case "len":
 			seen[0] |= 1 << 2
-			d.Push("len")
 			if d.Array() {
 				x.Len = []int64{}
-				for i1 := 0; d.NextItem(); i1++ {
-					d.PushIndex(i1)
+				for d.NextItem() {
 					var e1 int64
-					if v2, ok := d.Int(); ok {
-						e1 = v2
-					}
+					e1, _ = d.Int()
 					x.Len = append(x.Len, e1)
-					d.Pop()
 				}
 			}
-			d.Pop()
 		case "C":
-			d.Push("C")
 			if !d.IsNull() {
 				var v int64
-				if v1, ok := d.Int(); ok {
-					v = v1
-				}
+				v, _ = d.Int()
 				x.C = &v
 			}
-			d.Pop()
 		case "unsafe":
-			d.Push("unsafe")
 			if !d.IsNull() {
 				var v float64
-				if v1, ok := d.Float(); ok {
-					v = v1
-				}
+				v, _ = d.Float()
 				x.Unsafe = &v
 			}
-			d.Pop()
 		case "r_":
-			d.Push("r_")
 			if !d.IsNull() {
 				var v string
-				if v1, ok := d.String(); ok {
-					v = v1
-				}
+				v, _ = d.String()
 				x.R = &v
 			}
-			d.Pop()
 		default:
 			d.Skip()
 		}
@@ -152,9 +128,7 @@ func decodeLibraryArgs(d *opentool.Decoder, x *LibraryArgs) {
 		switch string(d.Key()) {
 		case "mode":
 			seen[0] |= 1 << 0
-			d.Push("mode")
 			decodeLibrary2(d, &x.Mode)
-			d.Pop()
 		default:
 			d.Skip()
 		}

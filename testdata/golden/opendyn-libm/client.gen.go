@@ -22,7 +22,6 @@ func NewClient(c *opentool.Client) *Client {
 }
 
 // Cos: The cosine of x, in radians.
-
 func (c *Client) Cos(ctx context.Context, args CosArgs) (float64, error) {
 	var r float64
 	err := c.rt.Invoke(ctx, "cos", &args, "cos", &r)
@@ -30,7 +29,6 @@ func (c *Client) Cos(ctx context.Context, args CosArgs) (float64, error) {
 }
 
 // Cosf: The cosine of x, in single precision.
-
 func (c *Client) Cosf(ctx context.Context, args CosfArgs) (float32, error) {
 	var r float32
 	err := c.rt.Invoke(ctx, "cosf", &args, "cos", &r)
@@ -38,7 +36,6 @@ func (c *Client) Cosf(ctx context.Context, args CosfArgs) (float32, error) {
 }
 
 // Frexp: Splits x into a fraction in [0.5, 1) and a power of two.
-
 func (c *Client) Frexp(ctx context.Context, args FrexpArgs) (FrexpResult, error) {
 	var r FrexpResult
 	err := c.rt.Invoke(ctx, "frexp", &args, "", &r)
@@ -46,7 +43,6 @@ func (c *Client) Frexp(ctx context.Context, args FrexpArgs) (FrexpResult, error)
 }
 
 // Ldexp: x times two to the power exp.
-
 func (c *Client) Ldexp(ctx context.Context, args LdexpArgs) (float64, error) {
 	var r float64
 	err := c.rt.Invoke(ctx, "ldexp", &args, "result", &r)

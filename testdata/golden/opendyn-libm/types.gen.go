@@ -20,11 +20,7 @@ func decodeCosArgs(d *opentool.Decoder, x *CosArgs) {
 		switch string(d.Key()) {
 		case "x":
 			seen[0] |= 1 << 0
-			d.Push("x")
-			if v1, ok := d.Float(); ok {
-				x.X = v1
-			}
-			d.Pop()
+			x.X, _ = d.Float()
 		default:
 			d.Skip()
 		}
@@ -49,11 +45,9 @@ func decodeCosfArgs(d *opentool.Decoder, x *CosfArgs) {
 		switch string(d.Key()) {
 		case "x":
 			seen[0] |= 1 << 0
-			d.Push("x")
 			if v1, ok := d.Float(); ok {
 				x.X = float32(v1)
 			}
-			d.Pop()
 		default:
 			d.Skip()
 		}
@@ -78,11 +72,7 @@ func decodeFrexpArgs(d *opentool.Decoder, x *FrexpArgs) {
 		switch string(d.Key()) {
 		case "x":
 			seen[0] |= 1 << 0
-			d.Push("x")
-			if v1, ok := d.Float(); ok {
-				x.X = v1
-			}
-			d.Pop()
+			x.X, _ = d.Float()
 		default:
 			d.Skip()
 		}
@@ -115,18 +105,12 @@ func decodeLdexpArgs(d *opentool.Decoder, x *LdexpArgs) {
 		switch string(d.Key()) {
 		case "x":
 			seen[0] |= 1 << 0
-			d.Push("x")
-			if v1, ok := d.Float(); ok {
-				x.X = v1
-			}
-			d.Pop()
+			x.X, _ = d.Float()
 		case "exp":
 			seen[0] |= 1 << 1
-			d.Push("exp")
 			if v1, ok := d.IntRange(-2147483648, 2147483647); ok {
 				x.Exp = int32(v1)
 			}
-			d.Pop()
 		default:
 			d.Skip()
 		}

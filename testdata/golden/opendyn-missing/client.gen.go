@@ -22,7 +22,6 @@ func NewClient(c *opentool.Client) *Client {
 }
 
 // Add: Adds two integers.
-
 func (c *Client) Add(ctx context.Context, args AddArgs) (int32, error) {
 	var r int32
 	err := c.rt.Invoke(ctx, "add", &args, "sum", &r)
@@ -30,7 +29,6 @@ func (c *Client) Add(ctx context.Context, args AddArgs) (int32, error) {
 }
 
 // Subtract: Not in the library.
-
 func (c *Client) Subtract(ctx context.Context, args SubtractArgs) (int32, error) {
 	var r int32
 	err := c.rt.Invoke(ctx, "subtract", &args, "difference", &r)
@@ -38,7 +36,6 @@ func (c *Client) Subtract(ctx context.Context, args SubtractArgs) (int32, error)
 }
 
 // Divide: Not in the library either.
-
 func (c *Client) Divide(ctx context.Context, args DivideArgs) (float64, error) {
 	var r float64
 	err := c.rt.Invoke(ctx, "divide", &args, "quotient", &r)

@@ -20,18 +20,14 @@ func decodeAddArgs(d *opentool.Decoder, x *AddArgs) {
 		switch string(d.Key()) {
 		case "a":
 			seen[0] |= 1 << 0
-			d.Push("a")
 			if v1, ok := d.IntRange(-2147483648, 2147483647); ok {
 				x.A = int32(v1)
 			}
-			d.Pop()
 		case "b":
 			seen[0] |= 1 << 1
-			d.Push("b")
 			if v1, ok := d.IntRange(-2147483648, 2147483647); ok {
 				x.B = int32(v1)
 			}
-			d.Pop()
 		default:
 			d.Skip()
 		}
@@ -59,18 +55,14 @@ func decodeSubtractArgs(d *opentool.Decoder, x *SubtractArgs) {
 		switch string(d.Key()) {
 		case "a":
 			seen[0] |= 1 << 0
-			d.Push("a")
 			if v1, ok := d.IntRange(-2147483648, 2147483647); ok {
 				x.A = int32(v1)
 			}
-			d.Pop()
 		case "b":
 			seen[0] |= 1 << 1
-			d.Push("b")
 			if v1, ok := d.IntRange(-2147483648, 2147483647); ok {
 				x.B = int32(v1)
 			}
-			d.Pop()
 		default:
 			d.Skip()
 		}
@@ -98,18 +90,10 @@ func decodeDivideArgs(d *opentool.Decoder, x *DivideArgs) {
 		switch string(d.Key()) {
 		case "a":
 			seen[0] |= 1 << 0
-			d.Push("a")
-			if v1, ok := d.Float(); ok {
-				x.A = v1
-			}
-			d.Pop()
+			x.A, _ = d.Float()
 		case "b":
 			seen[0] |= 1 << 1
-			d.Push("b")
-			if v1, ok := d.Float(); ok {
-				x.B = v1
-			}
-			d.Pop()
+			x.B, _ = d.Float()
 		default:
 			d.Skip()
 		}
