@@ -599,21 +599,31 @@ func emitOpenAPITool(p *Package) *jen.File {
 	)
 	f.Line()
 
+	// One small method per function, so that the compiler never sees one huge
+	// function (documents with hundreds of operations):
+	//
+	//	func (t *Tool) callGetPet(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
+	//		var a GetPetArgs
+	//		if err := opentool.Decode(t.args.Apply("getPet", args), &a, decodeGetPetArgs); err != nil {
+	//			return nil, t.args.Redact("getPet", err)
+	//		}
+	//		r, err := t.svc.GetPet(ctx, a)
+	//		if err != nil {
+	//			return nil, opentool.ToolError(err)
+	//		}
+	//		return opentool.EncodeObject(r)
+	//	}
 	var cases []jen.Code
 	for _, fn := range p.Functions {
 		var body []jen.Code
 		callArgs := []jen.Code{jen.Id("ctx")}
 		if fn.Args != nil {
-			// var a FArgs
-			// if err := opentool.Decode(t.args.Apply(name, args), &a, decodeFArgs); err != nil {
-			//	return nil, t.args.Redact(name, err)
-			// }
 			body = append(body,
 				jen.Var().Id("a").Id(fn.Args.Name),
 				jen.If(jen.Err().Op(":=").Add(rt("Decode")).Call(
-					jen.Id("t").Dot("args").Dot("Apply").Call(jen.Id("name"), jen.Id("args")), jen.Op("&").Id("a"), jen.Id(fn.Args.Decoder),
+					jen.Id("t").Dot("args").Dot("Apply").Call(jen.Lit(fn.Name), jen.Id("args")), jen.Op("&").Id("a"), jen.Id(fn.Args.Decoder),
 				), jen.Err().Op("!=").Nil()).Block(
-					jen.Return(jen.Nil(), jen.Id("t").Dot("args").Dot("Redact").Call(jen.Id("name"), jen.Err())),
+					jen.Return(jen.Nil(), jen.Id("t").Dot("args").Dot("Redact").Call(jen.Lit(fn.Name), jen.Err())),
 				),
 			)
 			callArgs = append(callArgs, jen.Id("a"))
@@ -630,7 +640,16 @@ func emitOpenAPITool(p *Package) *jen.File {
 				jen.If(jen.Err().Op("!=").Nil()).Block(fail),
 				jen.Return(encodeResult(fn, jen.Id("r"))))
 		}
-		cases = append(cases, jen.Case(jen.Lit(fn.Name)).Block(body...))
+		method := "call" + fn.GoName
+		argsParam := jen.Id("args").Qual(jsonPath, "RawMessage")
+		if fn.Args == nil {
+			argsParam = jen.Id("_").Qual(jsonPath, "RawMessage")
+		}
+		f.Func().Params(jen.Id("t").Op("*").Id("Tool")).Id(method).Params(
+			jen.Id("ctx").Qual(contextPath, "Context"), argsParam,
+		).Params(jen.Qual(jsonPath, "RawMessage"), jen.Error()).Block(body...)
+		f.Line()
+		cases = append(cases, jen.Case(jen.Lit(fn.Name)).Block(jen.Return(jen.Id("t").Dot(method).Call(jen.Id("ctx"), jen.Id("args")))))
 	}
 	f.Comment("Call implements opentool.Tool.")
 	f.Func().Params(jen.Id("t").Op("*").Id("Tool")).Id("Call").Params(

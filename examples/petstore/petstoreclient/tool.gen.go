@@ -50,39 +50,51 @@ func NewTool(svc Service, opts ...ToolOption) (*Tool, error) {
 	return &Tool{svc: svc, args: args}, nil
 }
 
+func (t *Tool) callListPets(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
+	var a ListPetsArgs
+	if err := opentool.Decode(t.args.Apply("listPets", args), &a, decodeListPetsArgs); err != nil {
+		return nil, t.args.Redact("listPets", err)
+	}
+	r, err := t.svc.ListPets(ctx, a)
+	if err != nil {
+		return nil, opentool.ToolError(err)
+	}
+	return opentool.EncodeResult("result", r)
+}
+
+func (t *Tool) callAddPet(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
+	var a AddPetArgs
+	if err := opentool.Decode(t.args.Apply("addPet", args), &a, decodeAddPetArgs); err != nil {
+		return nil, t.args.Redact("addPet", err)
+	}
+	r, err := t.svc.AddPet(ctx, a)
+	if err != nil {
+		return nil, opentool.ToolError(err)
+	}
+	return opentool.EncodeObject(r)
+}
+
+func (t *Tool) callGetPet(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
+	var a GetPetArgs
+	if err := opentool.Decode(t.args.Apply("getPet", args), &a, decodeGetPetArgs); err != nil {
+		return nil, t.args.Redact("getPet", err)
+	}
+	r, err := t.svc.GetPet(ctx, a)
+	if err != nil {
+		return nil, opentool.ToolError(err)
+	}
+	return opentool.EncodeObject(r)
+}
+
 // Call implements opentool.Tool.
 func (t *Tool) Call(ctx context.Context, name string, args json.RawMessage) (json.RawMessage, error) {
 	switch name {
 	case "listPets":
-		var a ListPetsArgs
-		if err := opentool.Decode(t.args.Apply(name, args), &a, decodeListPetsArgs); err != nil {
-			return nil, t.args.Redact(name, err)
-		}
-		r, err := t.svc.ListPets(ctx, a)
-		if err != nil {
-			return nil, opentool.ToolError(err)
-		}
-		return opentool.EncodeResult("result", r)
+		return t.callListPets(ctx, args)
 	case "addPet":
-		var a AddPetArgs
-		if err := opentool.Decode(t.args.Apply(name, args), &a, decodeAddPetArgs); err != nil {
-			return nil, t.args.Redact(name, err)
-		}
-		r, err := t.svc.AddPet(ctx, a)
-		if err != nil {
-			return nil, opentool.ToolError(err)
-		}
-		return opentool.EncodeObject(r)
+		return t.callAddPet(ctx, args)
 	case "getPet":
-		var a GetPetArgs
-		if err := opentool.Decode(t.args.Apply(name, args), &a, decodeGetPetArgs); err != nil {
-			return nil, t.args.Redact(name, err)
-		}
-		r, err := t.svc.GetPet(ctx, a)
-		if err != nil {
-			return nil, opentool.ToolError(err)
-		}
-		return opentool.EncodeObject(r)
+		return t.callGetPet(ctx, args)
 	}
 	return nil, opentool.MethodNotFound(name)
 }

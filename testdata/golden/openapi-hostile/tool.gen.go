@@ -52,73 +52,101 @@ func NewTool(svc Service, opts ...ToolOption) (*Tool, error) {
 	return &Tool{svc: svc, args: args}, nil
 }
 
+func (t *Tool) callGetPet(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
+	var a GetPetArgs
+	if err := opentool.Decode(t.args.Apply("get-pet", args), &a, decodeGetPetArgs); err != nil {
+		return nil, t.args.Redact("get-pet", err)
+	}
+	r, err := t.svc.GetPet(ctx, a)
+	if err != nil {
+		return nil, opentool.ToolError(err)
+	}
+	return opentool.EncodeObject(r)
+}
+
+func (t *Tool) callGetPet2(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
+	var a GetPet2Args
+	if err := opentool.Decode(t.args.Apply("get_pet", args), &a, decodeGetPet2Args); err != nil {
+		return nil, t.args.Redact("get_pet", err)
+	}
+	if err := t.svc.GetPet2(ctx, a); err != nil {
+		return nil, opentool.ToolError(err)
+	}
+	return nil, nil
+}
+
+func (t *Tool) callGetPet3(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
+	var a GetPet3Args
+	if err := opentool.Decode(t.args.Apply("getPet", args), &a, decodeGetPet3Args); err != nil {
+		return nil, t.args.Redact("getPet", err)
+	}
+	if err := t.svc.GetPet3(ctx, a); err != nil {
+		return nil, opentool.ToolError(err)
+	}
+	return nil, nil
+}
+
+func (t *Tool) callGetPet4(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
+	var a GetPet4Args
+	if err := opentool.Decode(t.args.Apply("GetPet", args), &a, decodeGetPet4Args); err != nil {
+		return nil, t.args.Redact("GetPet", err)
+	}
+	if err := t.svc.GetPet4(ctx, a); err != nil {
+		return nil, opentool.ToolError(err)
+	}
+	return nil, nil
+}
+
+func (t *Tool) callPatchPetsID(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
+	var a PatchPetsIDArgs
+	if err := opentool.Decode(t.args.Apply("patch_pets_id", args), &a, decodePatchPetsIDArgs); err != nil {
+		return nil, t.args.Redact("patch_pets_id", err)
+	}
+	if err := t.svc.PatchPetsID(ctx, a); err != nil {
+		return nil, opentool.ToolError(err)
+	}
+	return nil, nil
+}
+
+func (t *Tool) callFunc(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
+	var a FuncArgs
+	if err := opentool.Decode(t.args.Apply("func", args), &a, decodeFuncArgs); err != nil {
+		return nil, t.args.Redact("func", err)
+	}
+	if err := t.svc.Func(ctx, a); err != nil {
+		return nil, opentool.ToolError(err)
+	}
+	return nil, nil
+}
+
+func (t *Tool) callÉté(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
+	var a ÉtéArgs
+	if err := opentool.Decode(t.args.Apply("post_pets_id_t_more", args), &a, decodeÉtéArgs); err != nil {
+		return nil, t.args.Redact("post_pets_id_t_more", err)
+	}
+	if err := t.svc.Été(ctx, a); err != nil {
+		return nil, opentool.ToolError(err)
+	}
+	return nil, nil
+}
+
 // Call implements opentool.Tool.
 func (t *Tool) Call(ctx context.Context, name string, args json.RawMessage) (json.RawMessage, error) {
 	switch name {
 	case "get-pet":
-		var a GetPetArgs
-		if err := opentool.Decode(t.args.Apply(name, args), &a, decodeGetPetArgs); err != nil {
-			return nil, t.args.Redact(name, err)
-		}
-		r, err := t.svc.GetPet(ctx, a)
-		if err != nil {
-			return nil, opentool.ToolError(err)
-		}
-		return opentool.EncodeObject(r)
+		return t.callGetPet(ctx, args)
 	case "get_pet":
-		var a GetPet2Args
-		if err := opentool.Decode(t.args.Apply(name, args), &a, decodeGetPet2Args); err != nil {
-			return nil, t.args.Redact(name, err)
-		}
-		if err := t.svc.GetPet2(ctx, a); err != nil {
-			return nil, opentool.ToolError(err)
-		}
-		return nil, nil
+		return t.callGetPet2(ctx, args)
 	case "getPet":
-		var a GetPet3Args
-		if err := opentool.Decode(t.args.Apply(name, args), &a, decodeGetPet3Args); err != nil {
-			return nil, t.args.Redact(name, err)
-		}
-		if err := t.svc.GetPet3(ctx, a); err != nil {
-			return nil, opentool.ToolError(err)
-		}
-		return nil, nil
+		return t.callGetPet3(ctx, args)
 	case "GetPet":
-		var a GetPet4Args
-		if err := opentool.Decode(t.args.Apply(name, args), &a, decodeGetPet4Args); err != nil {
-			return nil, t.args.Redact(name, err)
-		}
-		if err := t.svc.GetPet4(ctx, a); err != nil {
-			return nil, opentool.ToolError(err)
-		}
-		return nil, nil
+		return t.callGetPet4(ctx, args)
 	case "patch_pets_id":
-		var a PatchPetsIDArgs
-		if err := opentool.Decode(t.args.Apply(name, args), &a, decodePatchPetsIDArgs); err != nil {
-			return nil, t.args.Redact(name, err)
-		}
-		if err := t.svc.PatchPetsID(ctx, a); err != nil {
-			return nil, opentool.ToolError(err)
-		}
-		return nil, nil
+		return t.callPatchPetsID(ctx, args)
 	case "func":
-		var a FuncArgs
-		if err := opentool.Decode(t.args.Apply(name, args), &a, decodeFuncArgs); err != nil {
-			return nil, t.args.Redact(name, err)
-		}
-		if err := t.svc.Func(ctx, a); err != nil {
-			return nil, opentool.ToolError(err)
-		}
-		return nil, nil
+		return t.callFunc(ctx, args)
 	case "post_pets_id_t_more":
-		var a ÉtéArgs
-		if err := opentool.Decode(t.args.Apply(name, args), &a, decodeÉtéArgs); err != nil {
-			return nil, t.args.Redact(name, err)
-		}
-		if err := t.svc.Été(ctx, a); err != nil {
-			return nil, opentool.ToolError(err)
-		}
-		return nil, nil
+		return t.callÉté(ctx, args)
 	}
 	return nil, opentool.MethodNotFound(name)
 }

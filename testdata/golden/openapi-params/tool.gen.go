@@ -54,98 +54,138 @@ func NewTool(svc Service, opts ...ToolOption) (*Tool, error) {
 	return &Tool{svc: svc, args: args}, nil
 }
 
+func (t *Tool) callPathStyles(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
+	var a PathStylesArgs
+	if err := opentool.Decode(t.args.Apply("pathStyles", args), &a, decodePathStylesArgs); err != nil {
+		return nil, t.args.Redact("pathStyles", err)
+	}
+	if err := t.svc.PathStyles(ctx, a); err != nil {
+		return nil, opentool.ToolError(err)
+	}
+	return nil, nil
+}
+
+func (t *Tool) callQueryStyles(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
+	var a QueryStylesArgs
+	if err := opentool.Decode(t.args.Apply("queryStyles", args), &a, decodeQueryStylesArgs); err != nil {
+		return nil, t.args.Redact("queryStyles", err)
+	}
+	if err := t.svc.QueryStyles(ctx, a); err != nil {
+		return nil, opentool.ToolError(err)
+	}
+	return nil, nil
+}
+
+func (t *Tool) callHeaderAndCookieStyles(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
+	var a HeaderAndCookieStylesArgs
+	if err := opentool.Decode(t.args.Apply("headerAndCookieStyles", args), &a, decodeHeaderAndCookieStylesArgs); err != nil {
+		return nil, t.args.Redact("headerAndCookieStyles", err)
+	}
+	if err := t.svc.HeaderAndCookieStyles(ctx, a); err != nil {
+		return nil, opentool.ToolError(err)
+	}
+	return nil, nil
+}
+
+func (t *Tool) callJSONArrayBody(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
+	var a JSONArrayBodyArgs
+	if err := opentool.Decode(t.args.Apply("jsonArrayBody", args), &a, decodeJSONArrayBodyArgs); err != nil {
+		return nil, t.args.Redact("jsonArrayBody", err)
+	}
+	r, err := t.svc.JSONArrayBody(ctx, a)
+	if err != nil {
+		return nil, opentool.ToolError(err)
+	}
+	return opentool.EncodeResult("result", r)
+}
+
+func (t *Tool) callFormBody(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
+	var a FormBodyArgs
+	if err := opentool.Decode(t.args.Apply("formBody", args), &a, decodeFormBodyArgs); err != nil {
+		return nil, t.args.Redact("formBody", err)
+	}
+	if err := t.svc.FormBody(ctx, a); err != nil {
+		return nil, opentool.ToolError(err)
+	}
+	return nil, nil
+}
+
+func (t *Tool) callMultipartBody(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
+	var a MultipartBodyArgs
+	if err := opentool.Decode(t.args.Apply("multipartBody", args), &a, decodeMultipartBodyArgs); err != nil {
+		return nil, t.args.Redact("multipartBody", err)
+	}
+	if err := t.svc.MultipartBody(ctx, a); err != nil {
+		return nil, opentool.ToolError(err)
+	}
+	return nil, nil
+}
+
+func (t *Tool) callOctetBody(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
+	var a OctetBodyArgs
+	if err := opentool.Decode(t.args.Apply("octetBody", args), &a, decodeOctetBodyArgs); err != nil {
+		return nil, t.args.Redact("octetBody", err)
+	}
+	if err := t.svc.OctetBody(ctx, a); err != nil {
+		return nil, opentool.ToolError(err)
+	}
+	return nil, nil
+}
+
+func (t *Tool) callTextBody(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
+	var a TextBodyArgs
+	if err := opentool.Decode(t.args.Apply("textBody", args), &a, decodeTextBodyArgs); err != nil {
+		return nil, t.args.Redact("textBody", err)
+	}
+	r, err := t.svc.TextBody(ctx, a)
+	if err != nil {
+		return nil, opentool.ToolError(err)
+	}
+	return opentool.EncodeResult("result", r)
+}
+
+func (t *Tool) callMergePatch(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
+	var a MergePatchArgs
+	if err := opentool.Decode(t.args.Apply("mergePatch", args), &a, decodeMergePatchArgs); err != nil {
+		return nil, t.args.Redact("mergePatch", err)
+	}
+	if err := t.svc.MergePatch(ctx, a); err != nil {
+		return nil, opentool.ToolError(err)
+	}
+	return nil, nil
+}
+
+func (t *Tool) callDownload(ctx context.Context, _ json.RawMessage) (json.RawMessage, error) {
+	r, err := t.svc.Download(ctx)
+	if err != nil {
+		return nil, opentool.ToolError(err)
+	}
+	return opentool.EncodeResult("result", r)
+}
+
 // Call implements opentool.Tool.
 func (t *Tool) Call(ctx context.Context, name string, args json.RawMessage) (json.RawMessage, error) {
 	switch name {
 	case "pathStyles":
-		var a PathStylesArgs
-		if err := opentool.Decode(t.args.Apply(name, args), &a, decodePathStylesArgs); err != nil {
-			return nil, t.args.Redact(name, err)
-		}
-		if err := t.svc.PathStyles(ctx, a); err != nil {
-			return nil, opentool.ToolError(err)
-		}
-		return nil, nil
+		return t.callPathStyles(ctx, args)
 	case "queryStyles":
-		var a QueryStylesArgs
-		if err := opentool.Decode(t.args.Apply(name, args), &a, decodeQueryStylesArgs); err != nil {
-			return nil, t.args.Redact(name, err)
-		}
-		if err := t.svc.QueryStyles(ctx, a); err != nil {
-			return nil, opentool.ToolError(err)
-		}
-		return nil, nil
+		return t.callQueryStyles(ctx, args)
 	case "headerAndCookieStyles":
-		var a HeaderAndCookieStylesArgs
-		if err := opentool.Decode(t.args.Apply(name, args), &a, decodeHeaderAndCookieStylesArgs); err != nil {
-			return nil, t.args.Redact(name, err)
-		}
-		if err := t.svc.HeaderAndCookieStyles(ctx, a); err != nil {
-			return nil, opentool.ToolError(err)
-		}
-		return nil, nil
+		return t.callHeaderAndCookieStyles(ctx, args)
 	case "jsonArrayBody":
-		var a JSONArrayBodyArgs
-		if err := opentool.Decode(t.args.Apply(name, args), &a, decodeJSONArrayBodyArgs); err != nil {
-			return nil, t.args.Redact(name, err)
-		}
-		r, err := t.svc.JSONArrayBody(ctx, a)
-		if err != nil {
-			return nil, opentool.ToolError(err)
-		}
-		return opentool.EncodeResult("result", r)
+		return t.callJSONArrayBody(ctx, args)
 	case "formBody":
-		var a FormBodyArgs
-		if err := opentool.Decode(t.args.Apply(name, args), &a, decodeFormBodyArgs); err != nil {
-			return nil, t.args.Redact(name, err)
-		}
-		if err := t.svc.FormBody(ctx, a); err != nil {
-			return nil, opentool.ToolError(err)
-		}
-		return nil, nil
+		return t.callFormBody(ctx, args)
 	case "multipartBody":
-		var a MultipartBodyArgs
-		if err := opentool.Decode(t.args.Apply(name, args), &a, decodeMultipartBodyArgs); err != nil {
-			return nil, t.args.Redact(name, err)
-		}
-		if err := t.svc.MultipartBody(ctx, a); err != nil {
-			return nil, opentool.ToolError(err)
-		}
-		return nil, nil
+		return t.callMultipartBody(ctx, args)
 	case "octetBody":
-		var a OctetBodyArgs
-		if err := opentool.Decode(t.args.Apply(name, args), &a, decodeOctetBodyArgs); err != nil {
-			return nil, t.args.Redact(name, err)
-		}
-		if err := t.svc.OctetBody(ctx, a); err != nil {
-			return nil, opentool.ToolError(err)
-		}
-		return nil, nil
+		return t.callOctetBody(ctx, args)
 	case "textBody":
-		var a TextBodyArgs
-		if err := opentool.Decode(t.args.Apply(name, args), &a, decodeTextBodyArgs); err != nil {
-			return nil, t.args.Redact(name, err)
-		}
-		r, err := t.svc.TextBody(ctx, a)
-		if err != nil {
-			return nil, opentool.ToolError(err)
-		}
-		return opentool.EncodeResult("result", r)
+		return t.callTextBody(ctx, args)
 	case "mergePatch":
-		var a MergePatchArgs
-		if err := opentool.Decode(t.args.Apply(name, args), &a, decodeMergePatchArgs); err != nil {
-			return nil, t.args.Redact(name, err)
-		}
-		if err := t.svc.MergePatch(ctx, a); err != nil {
-			return nil, opentool.ToolError(err)
-		}
-		return nil, nil
+		return t.callMergePatch(ctx, args)
 	case "download":
-		r, err := t.svc.Download(ctx)
-		if err != nil {
-			return nil, opentool.ToolError(err)
-		}
-		return opentool.EncodeResult("result", r)
+		return t.callDownload(ctx, args)
 	}
 	return nil, opentool.MethodNotFound(name)
 }

@@ -58,73 +58,101 @@ func NewTool(svc Service, opts ...ToolOption) (*Tool, error) {
 	return &Tool{svc: svc, args: args}, nil
 }
 
+func (t *Tool) callListPets(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
+	var a ListPetsArgs
+	if err := opentool.Decode(t.args.Apply("listPets", args), &a, decodeListPetsArgs); err != nil {
+		return nil, t.args.Redact("listPets", err)
+	}
+	r, err := t.svc.ListPets(ctx, a)
+	if err != nil {
+		return nil, opentool.ToolError(err)
+	}
+	return opentool.EncodeResult("result", r)
+}
+
+func (t *Tool) callCreatePet(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
+	var a CreatePetArgs
+	if err := opentool.Decode(t.args.Apply("createPet", args), &a, decodeCreatePetArgs); err != nil {
+		return nil, t.args.Redact("createPet", err)
+	}
+	r, err := t.svc.CreatePet(ctx, a)
+	if err != nil {
+		return nil, opentool.ToolError(err)
+	}
+	return opentool.EncodeObject(r)
+}
+
+func (t *Tool) callShowPetByID(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
+	var a ShowPetByIDArgs
+	if err := opentool.Decode(t.args.Apply("showPetById", args), &a, decodeShowPetByIDArgs); err != nil {
+		return nil, t.args.Redact("showPetById", err)
+	}
+	r, err := t.svc.ShowPetByID(ctx, a)
+	if err != nil {
+		return nil, opentool.ToolError(err)
+	}
+	return opentool.EncodeObject(r)
+}
+
+func (t *Tool) callUpdatePet(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
+	var a UpdatePetArgs
+	if err := opentool.Decode(t.args.Apply("updatePet", args), &a, decodeUpdatePetArgs); err != nil {
+		return nil, t.args.Redact("updatePet", err)
+	}
+	r, err := t.svc.UpdatePet(ctx, a)
+	if err != nil {
+		return nil, opentool.ToolError(err)
+	}
+	return opentool.EncodeObject(r)
+}
+
+func (t *Tool) callDeletePet(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
+	var a DeletePetArgs
+	if err := opentool.Decode(t.args.Apply("deletePet", args), &a, decodeDeletePetArgs); err != nil {
+		return nil, t.args.Redact("deletePet", err)
+	}
+	if err := t.svc.DeletePet(ctx, a); err != nil {
+		return nil, opentool.ToolError(err)
+	}
+	return nil, nil
+}
+
+func (t *Tool) callPutPetsPetIDPhoto(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
+	var a PutPetsPetIDPhotoArgs
+	if err := opentool.Decode(t.args.Apply("put_pets_petId_photo", args), &a, decodePutPetsPetIDPhotoArgs); err != nil {
+		return nil, t.args.Redact("put_pets_petId_photo", err)
+	}
+	if err := t.svc.PutPetsPetIDPhoto(ctx, a); err != nil {
+		return nil, opentool.ToolError(err)
+	}
+	return nil, nil
+}
+
+func (t *Tool) callStats(ctx context.Context, _ json.RawMessage) (json.RawMessage, error) {
+	r, err := t.svc.Stats(ctx)
+	if err != nil {
+		return nil, opentool.ToolError(err)
+	}
+	return opentool.EncodeObject(r)
+}
+
 // Call implements opentool.Tool.
 func (t *Tool) Call(ctx context.Context, name string, args json.RawMessage) (json.RawMessage, error) {
 	switch name {
 	case "listPets":
-		var a ListPetsArgs
-		if err := opentool.Decode(t.args.Apply(name, args), &a, decodeListPetsArgs); err != nil {
-			return nil, t.args.Redact(name, err)
-		}
-		r, err := t.svc.ListPets(ctx, a)
-		if err != nil {
-			return nil, opentool.ToolError(err)
-		}
-		return opentool.EncodeResult("result", r)
+		return t.callListPets(ctx, args)
 	case "createPet":
-		var a CreatePetArgs
-		if err := opentool.Decode(t.args.Apply(name, args), &a, decodeCreatePetArgs); err != nil {
-			return nil, t.args.Redact(name, err)
-		}
-		r, err := t.svc.CreatePet(ctx, a)
-		if err != nil {
-			return nil, opentool.ToolError(err)
-		}
-		return opentool.EncodeObject(r)
+		return t.callCreatePet(ctx, args)
 	case "showPetById":
-		var a ShowPetByIDArgs
-		if err := opentool.Decode(t.args.Apply(name, args), &a, decodeShowPetByIDArgs); err != nil {
-			return nil, t.args.Redact(name, err)
-		}
-		r, err := t.svc.ShowPetByID(ctx, a)
-		if err != nil {
-			return nil, opentool.ToolError(err)
-		}
-		return opentool.EncodeObject(r)
+		return t.callShowPetByID(ctx, args)
 	case "updatePet":
-		var a UpdatePetArgs
-		if err := opentool.Decode(t.args.Apply(name, args), &a, decodeUpdatePetArgs); err != nil {
-			return nil, t.args.Redact(name, err)
-		}
-		r, err := t.svc.UpdatePet(ctx, a)
-		if err != nil {
-			return nil, opentool.ToolError(err)
-		}
-		return opentool.EncodeObject(r)
+		return t.callUpdatePet(ctx, args)
 	case "deletePet":
-		var a DeletePetArgs
-		if err := opentool.Decode(t.args.Apply(name, args), &a, decodeDeletePetArgs); err != nil {
-			return nil, t.args.Redact(name, err)
-		}
-		if err := t.svc.DeletePet(ctx, a); err != nil {
-			return nil, opentool.ToolError(err)
-		}
-		return nil, nil
+		return t.callDeletePet(ctx, args)
 	case "put_pets_petId_photo":
-		var a PutPetsPetIDPhotoArgs
-		if err := opentool.Decode(t.args.Apply(name, args), &a, decodePutPetsPetIDPhotoArgs); err != nil {
-			return nil, t.args.Redact(name, err)
-		}
-		if err := t.svc.PutPetsPetIDPhoto(ctx, a); err != nil {
-			return nil, opentool.ToolError(err)
-		}
-		return nil, nil
+		return t.callPutPetsPetIDPhoto(ctx, args)
 	case "stats":
-		r, err := t.svc.Stats(ctx)
-		if err != nil {
-			return nil, opentool.ToolError(err)
-		}
-		return opentool.EncodeObject(r)
+		return t.callStats(ctx, args)
 	}
 	return nil, opentool.MethodNotFound(name)
 }

@@ -47,39 +47,51 @@ func NewTool(svc Service, opts ...ToolOption) (*Tool, error) {
 	return &Tool{svc: svc, args: args}, nil
 }
 
+func (t *Tool) callAddPet(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
+	var a AddPetArgs
+	if err := opentool.Decode(t.args.Apply("addPet", args), &a, decodeAddPetArgs); err != nil {
+		return nil, t.args.Redact("addPet", err)
+	}
+	r, err := t.svc.AddPet(ctx, a)
+	if err != nil {
+		return nil, opentool.ToolError(err)
+	}
+	return opentool.EncodeObject(r)
+}
+
+func (t *Tool) callArea(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
+	var a AreaArgs
+	if err := opentool.Decode(t.args.Apply("area", args), &a, decodeAreaArgs); err != nil {
+		return nil, t.args.Redact("area", err)
+	}
+	r, err := t.svc.Area(ctx, a)
+	if err != nil {
+		return nil, opentool.ToolError(err)
+	}
+	return opentool.EncodeResult("result", r)
+}
+
+func (t *Tool) callPutTree(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
+	var a PutTreeArgs
+	if err := opentool.Decode(t.args.Apply("putTree", args), &a, decodePutTreeArgs); err != nil {
+		return nil, t.args.Redact("putTree", err)
+	}
+	r, err := t.svc.PutTree(ctx, a)
+	if err != nil {
+		return nil, opentool.ToolError(err)
+	}
+	return opentool.EncodeObject(r)
+}
+
 // Call implements opentool.Tool.
 func (t *Tool) Call(ctx context.Context, name string, args json.RawMessage) (json.RawMessage, error) {
 	switch name {
 	case "addPet":
-		var a AddPetArgs
-		if err := opentool.Decode(t.args.Apply(name, args), &a, decodeAddPetArgs); err != nil {
-			return nil, t.args.Redact(name, err)
-		}
-		r, err := t.svc.AddPet(ctx, a)
-		if err != nil {
-			return nil, opentool.ToolError(err)
-		}
-		return opentool.EncodeObject(r)
+		return t.callAddPet(ctx, args)
 	case "area":
-		var a AreaArgs
-		if err := opentool.Decode(t.args.Apply(name, args), &a, decodeAreaArgs); err != nil {
-			return nil, t.args.Redact(name, err)
-		}
-		r, err := t.svc.Area(ctx, a)
-		if err != nil {
-			return nil, opentool.ToolError(err)
-		}
-		return opentool.EncodeResult("result", r)
+		return t.callArea(ctx, args)
 	case "putTree":
-		var a PutTreeArgs
-		if err := opentool.Decode(t.args.Apply(name, args), &a, decodePutTreeArgs); err != nil {
-			return nil, t.args.Redact(name, err)
-		}
-		r, err := t.svc.PutTree(ctx, a)
-		if err != nil {
-			return nil, opentool.ToolError(err)
-		}
-		return opentool.EncodeObject(r)
+		return t.callPutTree(ctx, args)
 	}
 	return nil, opentool.MethodNotFound(name)
 }

@@ -49,47 +49,63 @@ func NewTool(svc Service, opts ...ToolOption) (*Tool, error) {
 	return &Tool{svc: svc, args: args}, nil
 }
 
+func (t *Tool) callFindOrders(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
+	var a FindOrdersArgs
+	if err := opentool.Decode(t.args.Apply("findOrders", args), &a, decodeFindOrdersArgs); err != nil {
+		return nil, t.args.Redact("findOrders", err)
+	}
+	r, err := t.svc.FindOrders(ctx, a)
+	if err != nil {
+		return nil, opentool.ToolError(err)
+	}
+	return opentool.EncodeResult("result", r)
+}
+
+func (t *Tool) callPlaceOrder(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
+	var a PlaceOrderArgs
+	if err := opentool.Decode(t.args.Apply("placeOrder", args), &a, decodePlaceOrderArgs); err != nil {
+		return nil, t.args.Redact("placeOrder", err)
+	}
+	r, err := t.svc.PlaceOrder(ctx, a)
+	if err != nil {
+		return nil, opentool.ToolError(err)
+	}
+	return opentool.EncodeObject(r)
+}
+
+func (t *Tool) callAddNote(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
+	var a AddNoteArgs
+	if err := opentool.Decode(t.args.Apply("addNote", args), &a, decodeAddNoteArgs); err != nil {
+		return nil, t.args.Redact("addNote", err)
+	}
+	if err := t.svc.AddNote(ctx, a); err != nil {
+		return nil, opentool.ToolError(err)
+	}
+	return nil, nil
+}
+
+func (t *Tool) callUploadReceipt(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
+	var a UploadReceiptArgs
+	if err := opentool.Decode(t.args.Apply("uploadReceipt", args), &a, decodeUploadReceiptArgs); err != nil {
+		return nil, t.args.Redact("uploadReceipt", err)
+	}
+	if err := t.svc.UploadReceipt(ctx, a); err != nil {
+		return nil, opentool.ToolError(err)
+	}
+	return nil, nil
+}
+
 // Call implements opentool.Tool.
 func (t *Tool) Call(ctx context.Context, name string, args json.RawMessage) (json.RawMessage, error) {
 	switch name {
 	case "findOrders":
-		var a FindOrdersArgs
-		if err := opentool.Decode(t.args.Apply(name, args), &a, decodeFindOrdersArgs); err != nil {
-			return nil, t.args.Redact(name, err)
-		}
-		r, err := t.svc.FindOrders(ctx, a)
-		if err != nil {
-			return nil, opentool.ToolError(err)
-		}
-		return opentool.EncodeResult("result", r)
+		return t.callFindOrders(ctx, args)
 	case "placeOrder":
-		var a PlaceOrderArgs
-		if err := opentool.Decode(t.args.Apply(name, args), &a, decodePlaceOrderArgs); err != nil {
-			return nil, t.args.Redact(name, err)
-		}
-		r, err := t.svc.PlaceOrder(ctx, a)
-		if err != nil {
-			return nil, opentool.ToolError(err)
-		}
-		return opentool.EncodeObject(r)
+		return t.callPlaceOrder(ctx, args)
 	case "addNote":
-		var a AddNoteArgs
-		if err := opentool.Decode(t.args.Apply(name, args), &a, decodeAddNoteArgs); err != nil {
-			return nil, t.args.Redact(name, err)
-		}
-		if err := t.svc.AddNote(ctx, a); err != nil {
-			return nil, opentool.ToolError(err)
-		}
-		return nil, nil
+		return t.callAddNote(ctx, args)
 	case "uploadReceipt":
-		var a UploadReceiptArgs
-		if err := opentool.Decode(t.args.Apply(name, args), &a, decodeUploadReceiptArgs); err != nil {
-			return nil, t.args.Redact(name, err)
-		}
-		if err := t.svc.UploadReceipt(ctx, a); err != nil {
-			return nil, opentool.ToolError(err)
-		}
-		return nil, nil
+		return t.callUploadReceipt(ctx, args)
 	}
 	return nil, opentool.MethodNotFound(name)
 }
