@@ -27,7 +27,8 @@ func (e *LibraryError) Error() string {
 	b.WriteString(strconv.Quote(e.Path))
 	if e.Err != nil {
 		b.WriteString(": ")
-		b.WriteString(e.Err.Error())
+		// dlerror's messages start with the path again.
+		b.WriteString(strings.TrimPrefix(e.Err.Error(), e.Path+": "))
 		return b.String()
 	}
 	if len(e.Missing) == 1 {
