@@ -1082,6 +1082,9 @@ func (b *oaBuilder) union(s *openapi3.Schema, loc oaLoc, hint, origin string, se
 		docAlts = append(docAlts, vt.schema)
 	}
 	ot.object = allObjects
+	if allObjects {
+		ds.Type = runtime.TypeObject // for OpenTool readers that require a type
+	}
 	if key == "oneOf" {
 		ds.OneOf = docAlts
 	} else {

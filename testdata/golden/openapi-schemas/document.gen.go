@@ -150,6 +150,7 @@ const documentJSON = `{
   ],
   "schemas": {
     "Pet": {
+      "type": "object",
       "description": "The member \"kind\" tells which variant the value is.",
       "oneOf": [
         {
