@@ -190,9 +190,9 @@ func emitLibrary(p *Package) *jen.File {
 	f.Type().Id("Library").Struct(
 		jen.Id("path").String(),
 		jen.Id("mu").Qual(syncPath, "RWMutex").Comment("read-held by calls, held by Close"),
-		jen.Id("closed").Bool(),
+		jen.Id("open").Bool(),
 		jen.Id("handle").Id("libraryHandle"),
-		jen.Id("fns").Index(jen.Lit(n)).Uintptr().Comment("the addresses of the functions, as symbolNames"),
+		jen.Id("fns").Index(jen.Lit(n)).Uintptr().Comment("the addresses of the functions, as symbolNames; 0 when not open"),
 	)
 	f.Line()
 
@@ -208,7 +208,7 @@ func emitLibrary(p *Package) *jen.File {
 				jen.Id("Path"): jen.Id("path"), jen.Id("Err"): jen.Err(),
 			})),
 		),
-		jen.Id("l").Op(":=").Op("&").Id("Library").Values(jen.Dict{jen.Id("path"): jen.Id("path"), jen.Id("handle"): jen.Id("h")}),
+		jen.Id("l").Op(":=").Op("&").Id("Library").Values(jen.Dict{jen.Id("path"): jen.Id("path"), jen.Id("handle"): jen.Id("h"), jen.Id("open"): jen.True()}),
 		jen.Var().Id("missing").Index().String(),
 		jen.For(jen.List(jen.Id("i"), jen.Id("name")).Op(":=").Range().Id("symbolNames")).Block(
 			jen.Id("l").Dot("fns").Index(jen.Id("i")).Op("=").Id("lookupSymbol").Call(jen.Id("h"), jen.Id("name"), jen.Id("i")),
@@ -231,12 +231,13 @@ func emitLibrary(p *Package) *jen.File {
 	f.Line()
 
 	f.Comment("Close waits for the calls in progress and unloads the library; the calls that")
-	f.Comment("follow return opentool.ErrLibraryClosed. Closing a closed library does nothing.")
+	f.Comment("follow return opentool.ErrLibraryClosed. Closing a closed library (or a zero")
+	f.Comment("Library) does nothing.")
 	f.Func().Params(jen.Id("l").Op("*").Id("Library")).Id("Close").Params().Error().Block(
 		jen.Id("l").Dot("mu").Dot("Lock").Call(),
 		jen.Defer().Id("l").Dot("mu").Dot("Unlock").Call(),
-		jen.If(jen.Id("l").Dot("closed")).Block(jen.Return(jen.Nil())),
-		jen.Id("l").Dot("closed").Op("=").True(),
+		jen.If(jen.Op("!").Id("l").Dot("open")).Block(jen.Return(jen.Nil())),
+		jen.Id("l").Dot("open").Op("=").False(),
 		jen.Id("l").Dot("fns").Op("=").Index(jen.Lit(n)).Uintptr().Values(),
 		jen.If(jen.Err().Op(":=").Id("freeLibrary").Call(jen.Id("l").Dot("handle")), jen.Err().Op("!=").Nil()).Block(
 			jen.Return(jen.Op("&").Add(rt("LibraryError")).Values(jen.Dict{
@@ -294,11 +295,12 @@ func cPrototype(fn *Function) string {
 //
 //	func (l *Library) Add(a int32, b int32) (result int32, err error) {
 //		l.mu.RLock()
-//		if l.closed {
+//		fn_ := l.fns[0]
+//		if fn_ == 0 { // closed, or a zero Library
 //			l.mu.RUnlock()
 //			return result, opentool.ErrLibraryClosed
 //		}
-//		r_ := C.otg_call_add(C.uintptr_t(l.fns[0]), C.int(a), C.int(b))
+//		r_ := C.otg_call_add(C.uintptr_t(fn_), C.int(a), C.int(b))
 //		result = int32(r_)
 //		l.mu.RUnlock()
 //		return result, nil
@@ -335,7 +337,7 @@ func emitDynMethod(f *jen.File, fn *Function) {
 	}
 
 	var pre, post []jen.Code
-	call := []jen.Code{jen.Qual(cPath, "uintptr_t").Call(jen.Id("l").Dot("fns").Index(jen.Lit(c.Index)))}
+	call := []jen.Code{jen.Qual(cPath, "uintptr_t").Call(jen.Id("fn_"))}
 	for i, cp := range c.Params {
 		x := jen.Id(cp.GoName)
 		id := func(s string) *jen.Statement { return jen.Id(s + strconv.Itoa(i) + "_") }
@@ -470,7 +472,8 @@ func emitDynMethod(f *jen.File, fn *Function) {
 	body := append([]jen.Code{}, pre...)
 	body = append(body,
 		jen.Id("l").Dot("mu").Dot("RLock").Call(),
-		jen.If(jen.Id("l").Dot("closed")).Block(jen.Id("l").Dot("mu").Dot("RUnlock").Call(), fail(rt("ErrLibraryClosed"))),
+		jen.Id("fn_").Op(":=").Id("l").Dot("fns").Index(jen.Lit(c.Index)),
+		jen.If(jen.Id("fn_").Op("==").Lit(0)).Block(jen.Id("l").Dot("mu").Dot("RUnlock").Call(), fail(rt("ErrLibraryClosed"))),
 	)
 	// The return value is converted before the lock is released: a returned
 	// pointer points into the library, which Close may unload.

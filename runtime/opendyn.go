@@ -9,8 +9,8 @@ import (
 // What the cgo bindings generated from OpenDyn documents share.
 
 // ErrLibraryClosed is the error of a call to a generated OpenDyn library after
-// its Close.
-var ErrLibraryClosed = errors.New("opendyn: library is closed")
+// its Close (or of a Library that Open did not return).
+var ErrLibraryClosed = errors.New("opendyn: the library is not open (closed, or not opened with Open)")
 
 // LibraryError is the error of opening a dynamic library for a generated OpenDyn
 // binding: the library could not be loaded (Err), or it lacks functions the

@@ -32,9 +32,9 @@ var symbolNames = [5]string{"circle_area", "distance", "describe", "normalize", 
 type Library struct {
 	path   string
 	mu     sync.RWMutex // read-held by calls, held by Close
-	closed bool
+	open   bool
 	handle libraryHandle
-	fns    [5]uintptr // the addresses of the functions, as symbolNames
+	fns    [5]uintptr // the addresses of the functions, as symbolNames; 0 when not open
 }
 
 // Open loads the dynamic library at path (dlopen with RTLD_NOW|RTLD_LOCAL;
@@ -51,6 +51,7 @@ func Open(path string) (*Library, error) {
 	}
 	l := &Library{
 		handle: h,
+		open:   true,
 		path:   path,
 	}
 	var missing []string
@@ -76,14 +77,15 @@ func (l *Library) Path() string {
 }
 
 // Close waits for the calls in progress and unloads the library; the calls that
-// follow return opentool.ErrLibraryClosed. Closing a closed library does nothing.
+// follow return opentool.ErrLibraryClosed. Closing a closed library (or a zero
+// Library) does nothing.
 func (l *Library) Close() error {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	if l.closed {
+	if !l.open {
 		return nil
 	}
-	l.closed = true
+	l.open = false
 	l.fns = [5]uintptr{}
 	if err := freeLibrary(l.handle); err != nil {
 		return &opentool.LibraryError{
@@ -99,11 +101,12 @@ func (l *Library) Close() error {
 // C: double circle_area(double radius)
 func (l *Library) CircleArea(radius float64) (area float64, err error) {
 	l.mu.RLock()
-	if l.closed {
+	fn_ := l.fns[0]
+	if fn_ == 0 {
 		l.mu.RUnlock()
 		return area, opentool.ErrLibraryClosed
 	}
-	r_ := C.otg_call_circle_area(C.uintptr_t(l.fns[0]), C.double(radius))
+	r_ := C.otg_call_circle_area(C.uintptr_t(fn_), C.double(radius))
 	area = float64(r_)
 	l.mu.RUnlock()
 	return area, nil
@@ -114,11 +117,12 @@ func (l *Library) CircleArea(radius float64) (area float64, err error) {
 // C: double distance(double x1, double y1, double x2, double y2)
 func (l *Library) Distance(x1 float64, y1 float64, x2 float64, y2 float64) (distance float64, err error) {
 	l.mu.RLock()
-	if l.closed {
+	fn_ := l.fns[1]
+	if fn_ == 0 {
 		l.mu.RUnlock()
 		return distance, opentool.ErrLibraryClosed
 	}
-	r_ := C.otg_call_distance(C.uintptr_t(l.fns[1]), C.double(x1), C.double(y1), C.double(x2), C.double(y2))
+	r_ := C.otg_call_distance(C.uintptr_t(fn_), C.double(x1), C.double(y1), C.double(x2), C.double(y2))
 	distance = float64(r_)
 	l.mu.RUnlock()
 	return distance, nil
@@ -130,11 +134,12 @@ func (l *Library) Distance(x1 float64, y1 float64, x2 float64, y2 float64) (dist
 func (l *Library) Describe(radius float64) (status int32, text string, err error) {
 	var o1_ [64]byte
 	l.mu.RLock()
-	if l.closed {
+	fn_ := l.fns[2]
+	if fn_ == 0 {
 		l.mu.RUnlock()
 		return status, text, opentool.ErrLibraryClosed
 	}
-	r_ := C.otg_call_describe(C.uintptr_t(l.fns[2]), C.double(radius), (*C.char)(unsafe.Pointer(&o1_[0])))
+	r_ := C.otg_call_describe(C.uintptr_t(fn_), C.double(radius), (*C.char)(unsafe.Pointer(&o1_[0])))
 	status = int32(r_)
 	l.mu.RUnlock()
 	text = goStringOf(o1_[:])
@@ -146,11 +151,12 @@ func (l *Library) Describe(radius float64) (status int32, text string, err error
 // C: double normalize(double *v, int n)
 func (l *Library) Normalize(v []float64, n int32) (length float64, err error) {
 	l.mu.RLock()
-	if l.closed {
+	fn_ := l.fns[3]
+	if fn_ == 0 {
 		l.mu.RUnlock()
 		return length, opentool.ErrLibraryClosed
 	}
-	r_ := C.otg_call_normalize(C.uintptr_t(l.fns[3]), (*C.double)(unsafe.Pointer(unsafe.SliceData(v))), C.int(n))
+	r_ := C.otg_call_normalize(C.uintptr_t(fn_), (*C.double)(unsafe.Pointer(unsafe.SliceData(v))), C.int(n))
 	length = float64(r_)
 	l.mu.RUnlock()
 	return length, nil
@@ -161,11 +167,12 @@ func (l *Library) Normalize(v []float64, n int32) (length float64, err error) {
 // C: const char *version(void)
 func (l *Library) Version() (version string, err error) {
 	l.mu.RLock()
-	if l.closed {
+	fn_ := l.fns[4]
+	if fn_ == 0 {
 		l.mu.RUnlock()
 		return version, opentool.ErrLibraryClosed
 	}
-	r_ := C.otg_call_version(C.uintptr_t(l.fns[4]))
+	r_ := C.otg_call_version(C.uintptr_t(fn_))
 	version = C.GoString(r_)
 	l.mu.RUnlock()
 	return version, nil

@@ -87,9 +87,9 @@ var symbolNames = [39]string{"t_bool", "t_char", "t_unsigned_char", "t_short", "
 type Library struct {
 	path   string
 	mu     sync.RWMutex // read-held by calls, held by Close
-	closed bool
+	open   bool
 	handle libraryHandle
-	fns    [39]uintptr // the addresses of the functions, as symbolNames
+	fns    [39]uintptr // the addresses of the functions, as symbolNames; 0 when not open
 }
 
 // Open loads the dynamic library at path (dlopen with RTLD_NOW|RTLD_LOCAL;
@@ -106,6 +106,7 @@ func Open(path string) (*Library, error) {
 	}
 	l := &Library{
 		handle: h,
+		open:   true,
 		path:   path,
 	}
 	var missing []string
@@ -131,14 +132,15 @@ func (l *Library) Path() string {
 }
 
 // Close waits for the calls in progress and unloads the library; the calls that
-// follow return opentool.ErrLibraryClosed. Closing a closed library does nothing.
+// follow return opentool.ErrLibraryClosed. Closing a closed library (or a zero
+// Library) does nothing.
 func (l *Library) Close() error {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	if l.closed {
+	if !l.open {
 		return nil
 	}
-	l.closed = true
+	l.open = false
 	l.fns = [39]uintptr{}
 	if err := freeLibrary(l.handle); err != nil {
 		return &opentool.LibraryError{
@@ -155,11 +157,12 @@ func (l *Library) Close() error {
 func (l *Library) TBool(x bool) (value bool, next bool, err error) {
 	var o1_ C.bool
 	l.mu.RLock()
-	if l.closed {
+	fn_ := l.fns[0]
+	if fn_ == 0 {
 		l.mu.RUnlock()
 		return value, next, opentool.ErrLibraryClosed
 	}
-	r_ := C.otg_call_t_bool(C.uintptr_t(l.fns[0]), C.bool(x), &o1_)
+	r_ := C.otg_call_t_bool(C.uintptr_t(fn_), C.bool(x), &o1_)
 	value = bool(r_)
 	l.mu.RUnlock()
 	next = bool(o1_)
@@ -172,11 +175,12 @@ func (l *Library) TBool(x bool) (value bool, next bool, err error) {
 func (l *Library) TChar(x int8) (value int8, next int8, err error) {
 	var o1_ C.char
 	l.mu.RLock()
-	if l.closed {
+	fn_ := l.fns[1]
+	if fn_ == 0 {
 		l.mu.RUnlock()
 		return value, next, opentool.ErrLibraryClosed
 	}
-	r_ := C.otg_call_t_char(C.uintptr_t(l.fns[1]), C.char(x), &o1_)
+	r_ := C.otg_call_t_char(C.uintptr_t(fn_), C.char(x), &o1_)
 	value = int8(r_)
 	l.mu.RUnlock()
 	next = int8(o1_)
@@ -189,11 +193,12 @@ func (l *Library) TChar(x int8) (value int8, next int8, err error) {
 func (l *Library) TUnsignedChar(x uint8) (value uint8, next uint8, err error) {
 	var o1_ C.uchar
 	l.mu.RLock()
-	if l.closed {
+	fn_ := l.fns[2]
+	if fn_ == 0 {
 		l.mu.RUnlock()
 		return value, next, opentool.ErrLibraryClosed
 	}
-	r_ := C.otg_call_t_unsigned_char(C.uintptr_t(l.fns[2]), C.uchar(x), &o1_)
+	r_ := C.otg_call_t_unsigned_char(C.uintptr_t(fn_), C.uchar(x), &o1_)
 	value = uint8(r_)
 	l.mu.RUnlock()
 	next = uint8(o1_)
@@ -206,11 +211,12 @@ func (l *Library) TUnsignedChar(x uint8) (value uint8, next uint8, err error) {
 func (l *Library) TShort(x int16) (value int16, next int16, err error) {
 	var o1_ C.short
 	l.mu.RLock()
-	if l.closed {
+	fn_ := l.fns[3]
+	if fn_ == 0 {
 		l.mu.RUnlock()
 		return value, next, opentool.ErrLibraryClosed
 	}
-	r_ := C.otg_call_t_short(C.uintptr_t(l.fns[3]), C.short(x), &o1_)
+	r_ := C.otg_call_t_short(C.uintptr_t(fn_), C.short(x), &o1_)
 	value = int16(r_)
 	l.mu.RUnlock()
 	next = int16(o1_)
@@ -223,11 +229,12 @@ func (l *Library) TShort(x int16) (value int16, next int16, err error) {
 func (l *Library) TUnsignedShort(x uint16) (value uint16, next uint16, err error) {
 	var o1_ C.ushort
 	l.mu.RLock()
-	if l.closed {
+	fn_ := l.fns[4]
+	if fn_ == 0 {
 		l.mu.RUnlock()
 		return value, next, opentool.ErrLibraryClosed
 	}
-	r_ := C.otg_call_t_unsigned_short(C.uintptr_t(l.fns[4]), C.ushort(x), &o1_)
+	r_ := C.otg_call_t_unsigned_short(C.uintptr_t(fn_), C.ushort(x), &o1_)
 	value = uint16(r_)
 	l.mu.RUnlock()
 	next = uint16(o1_)
@@ -240,11 +247,12 @@ func (l *Library) TUnsignedShort(x uint16) (value uint16, next uint16, err error
 func (l *Library) TInt(x int32) (value int32, next int32, err error) {
 	var o1_ C.int
 	l.mu.RLock()
-	if l.closed {
+	fn_ := l.fns[5]
+	if fn_ == 0 {
 		l.mu.RUnlock()
 		return value, next, opentool.ErrLibraryClosed
 	}
-	r_ := C.otg_call_t_int(C.uintptr_t(l.fns[5]), C.int(x), &o1_)
+	r_ := C.otg_call_t_int(C.uintptr_t(fn_), C.int(x), &o1_)
 	value = int32(r_)
 	l.mu.RUnlock()
 	next = int32(o1_)
@@ -257,11 +265,12 @@ func (l *Library) TInt(x int32) (value int32, next int32, err error) {
 func (l *Library) TUnsignedInt(x uint32) (value uint32, next uint32, err error) {
 	var o1_ C.uint
 	l.mu.RLock()
-	if l.closed {
+	fn_ := l.fns[6]
+	if fn_ == 0 {
 		l.mu.RUnlock()
 		return value, next, opentool.ErrLibraryClosed
 	}
-	r_ := C.otg_call_t_unsigned_int(C.uintptr_t(l.fns[6]), C.uint(x), &o1_)
+	r_ := C.otg_call_t_unsigned_int(C.uintptr_t(fn_), C.uint(x), &o1_)
 	value = uint32(r_)
 	l.mu.RUnlock()
 	next = uint32(o1_)
@@ -280,11 +289,12 @@ func (l *Library) TLong(x int64) (value int64, next int64, err error) {
 	}
 	var o1_ C.long
 	l.mu.RLock()
-	if l.closed {
+	fn_ := l.fns[7]
+	if fn_ == 0 {
 		l.mu.RUnlock()
 		return value, next, opentool.ErrLibraryClosed
 	}
-	r_ := C.otg_call_t_long(C.uintptr_t(l.fns[7]), C.long(x), &o1_)
+	r_ := C.otg_call_t_long(C.uintptr_t(fn_), C.long(x), &o1_)
 	value = int64(r_)
 	l.mu.RUnlock()
 	next = int64(o1_)
@@ -303,11 +313,12 @@ func (l *Library) TUnsignedLong(x uint64) (value uint64, next uint64, err error)
 	}
 	var o1_ C.ulong
 	l.mu.RLock()
-	if l.closed {
+	fn_ := l.fns[8]
+	if fn_ == 0 {
 		l.mu.RUnlock()
 		return value, next, opentool.ErrLibraryClosed
 	}
-	r_ := C.otg_call_t_unsigned_long(C.uintptr_t(l.fns[8]), C.ulong(x), &o1_)
+	r_ := C.otg_call_t_unsigned_long(C.uintptr_t(fn_), C.ulong(x), &o1_)
 	value = uint64(r_)
 	l.mu.RUnlock()
 	next = uint64(o1_)
@@ -320,11 +331,12 @@ func (l *Library) TUnsignedLong(x uint64) (value uint64, next uint64, err error)
 func (l *Library) TLongLong(x int64) (value int64, next int64, err error) {
 	var o1_ C.longlong
 	l.mu.RLock()
-	if l.closed {
+	fn_ := l.fns[9]
+	if fn_ == 0 {
 		l.mu.RUnlock()
 		return value, next, opentool.ErrLibraryClosed
 	}
-	r_ := C.otg_call_t_long_long(C.uintptr_t(l.fns[9]), C.longlong(x), &o1_)
+	r_ := C.otg_call_t_long_long(C.uintptr_t(fn_), C.longlong(x), &o1_)
 	value = int64(r_)
 	l.mu.RUnlock()
 	next = int64(o1_)
@@ -337,11 +349,12 @@ func (l *Library) TLongLong(x int64) (value int64, next int64, err error) {
 func (l *Library) TUnsignedLongLong(x uint64) (value uint64, next uint64, err error) {
 	var o1_ C.ulonglong
 	l.mu.RLock()
-	if l.closed {
+	fn_ := l.fns[10]
+	if fn_ == 0 {
 		l.mu.RUnlock()
 		return value, next, opentool.ErrLibraryClosed
 	}
-	r_ := C.otg_call_t_unsigned_long_long(C.uintptr_t(l.fns[10]), C.ulonglong(x), &o1_)
+	r_ := C.otg_call_t_unsigned_long_long(C.uintptr_t(fn_), C.ulonglong(x), &o1_)
 	value = uint64(r_)
 	l.mu.RUnlock()
 	next = uint64(o1_)
@@ -354,11 +367,12 @@ func (l *Library) TUnsignedLongLong(x uint64) (value uint64, next uint64, err er
 func (l *Library) TFloat(x float32) (value float32, next float32, err error) {
 	var o1_ C.float
 	l.mu.RLock()
-	if l.closed {
+	fn_ := l.fns[11]
+	if fn_ == 0 {
 		l.mu.RUnlock()
 		return value, next, opentool.ErrLibraryClosed
 	}
-	r_ := C.otg_call_t_float(C.uintptr_t(l.fns[11]), C.float(x), &o1_)
+	r_ := C.otg_call_t_float(C.uintptr_t(fn_), C.float(x), &o1_)
 	value = float32(r_)
 	l.mu.RUnlock()
 	next = float32(o1_)
@@ -371,11 +385,12 @@ func (l *Library) TFloat(x float32) (value float32, next float32, err error) {
 func (l *Library) TDouble(x float64) (value float64, next float64, err error) {
 	var o1_ C.double
 	l.mu.RLock()
-	if l.closed {
+	fn_ := l.fns[12]
+	if fn_ == 0 {
 		l.mu.RUnlock()
 		return value, next, opentool.ErrLibraryClosed
 	}
-	r_ := C.otg_call_t_double(C.uintptr_t(l.fns[12]), C.double(x), &o1_)
+	r_ := C.otg_call_t_double(C.uintptr_t(fn_), C.double(x), &o1_)
 	value = float64(r_)
 	l.mu.RUnlock()
 	next = float64(o1_)
@@ -387,11 +402,12 @@ func (l *Library) TDouble(x float64) (value float64, next float64, err error) {
 // C: float half(float x)
 func (l *Library) Half(x float32) (half float32, err error) {
 	l.mu.RLock()
-	if l.closed {
+	fn_ := l.fns[13]
+	if fn_ == 0 {
 		l.mu.RUnlock()
 		return half, opentool.ErrLibraryClosed
 	}
-	r_ := C.otg_call_half(C.uintptr_t(l.fns[13]), C.float(x))
+	r_ := C.otg_call_half(C.uintptr_t(fn_), C.float(x))
 	half = float32(r_)
 	l.mu.RUnlock()
 	return half, nil
@@ -408,11 +424,12 @@ func (l *Library) Mix(c int8, s int16, i int32, l2 int64, ll int64, f float32, d
 		})
 	}
 	l.mu.RLock()
-	if l.closed {
+	fn_ := l.fns[14]
+	if fn_ == 0 {
 		l.mu.RUnlock()
 		return sum, opentool.ErrLibraryClosed
 	}
-	r_ := C.otg_call_mix(C.uintptr_t(l.fns[14]), C.char(c), C.short(s), C.int(i), C.long(l2), C.longlong(ll), C.float(f), C.double(d), C.bool(b))
+	r_ := C.otg_call_mix(C.uintptr_t(fn_), C.char(c), C.short(s), C.int(i), C.long(l2), C.longlong(ll), C.float(f), C.double(d), C.bool(b))
 	sum = float64(r_)
 	l.mu.RUnlock()
 	return sum, nil
@@ -429,11 +446,12 @@ func (l *Library) Inc(x *int32) (err error) {
 		})
 	}
 	l.mu.RLock()
-	if l.closed {
+	fn_ := l.fns[15]
+	if fn_ == 0 {
 		l.mu.RUnlock()
 		return opentool.ErrLibraryClosed
 	}
-	C.otg_call_inc(C.uintptr_t(l.fns[15]), (*C.int)(unsafe.Pointer(x)))
+	C.otg_call_inc(C.uintptr_t(fn_), (*C.int)(unsafe.Pointer(x)))
 	l.mu.RUnlock()
 	return nil
 }
@@ -461,11 +479,12 @@ func (l *Library) IncLong(x *int64) (err error) {
 		p0_ = &t0_
 	}
 	l.mu.RLock()
-	if l.closed {
+	fn_ := l.fns[16]
+	if fn_ == 0 {
 		l.mu.RUnlock()
 		return opentool.ErrLibraryClosed
 	}
-	C.otg_call_inc_long(C.uintptr_t(l.fns[16]), p0_)
+	C.otg_call_inc_long(C.uintptr_t(fn_), p0_)
 	l.mu.RUnlock()
 	if x != nil {
 		*x = int64(t0_)
@@ -478,11 +497,12 @@ func (l *Library) IncLong(x *int64) (err error) {
 // C: int is_null(double *p)
 func (l *Library) IsNull(p *float64) (isNull int32, err error) {
 	l.mu.RLock()
-	if l.closed {
+	fn_ := l.fns[17]
+	if fn_ == 0 {
 		l.mu.RUnlock()
 		return isNull, opentool.ErrLibraryClosed
 	}
-	r_ := C.otg_call_is_null(C.uintptr_t(l.fns[17]), (*C.double)(unsafe.Pointer(p)))
+	r_ := C.otg_call_is_null(C.uintptr_t(fn_), (*C.double)(unsafe.Pointer(p)))
 	isNull = int32(r_)
 	l.mu.RUnlock()
 	return isNull, nil
@@ -493,11 +513,12 @@ func (l *Library) IsNull(p *float64) (isNull int32, err error) {
 // C: int *answer(void)
 func (l *Library) Answer() (answer int32, err error) {
 	l.mu.RLock()
-	if l.closed {
+	fn_ := l.fns[18]
+	if fn_ == 0 {
 		l.mu.RUnlock()
 		return answer, opentool.ErrLibraryClosed
 	}
-	r_ := C.otg_call_answer(C.uintptr_t(l.fns[18]))
+	r_ := C.otg_call_answer(C.uintptr_t(fn_))
 	if r_ != nil {
 		answer = int32(*r_)
 	}
@@ -510,11 +531,12 @@ func (l *Library) Answer() (answer int32, err error) {
 // C: int *no_answer(void)
 func (l *Library) NoAnswer() (answer int32, err error) {
 	l.mu.RLock()
-	if l.closed {
+	fn_ := l.fns[19]
+	if fn_ == 0 {
 		l.mu.RUnlock()
 		return answer, opentool.ErrLibraryClosed
 	}
-	r_ := C.otg_call_no_answer(C.uintptr_t(l.fns[19]))
+	r_ := C.otg_call_no_answer(C.uintptr_t(fn_))
 	if r_ != nil {
 		answer = int32(*r_)
 	}
@@ -535,11 +557,12 @@ func (l *Library) StrLen(s string) (length int32, err error) {
 		})
 	}
 	l.mu.RLock()
-	if l.closed {
+	fn_ := l.fns[20]
+	if fn_ == 0 {
 		l.mu.RUnlock()
 		return length, opentool.ErrLibraryClosed
 	}
-	r_ := C.otg_call_str_len(C.uintptr_t(l.fns[20]), (*C.char)(p0_))
+	r_ := C.otg_call_str_len(C.uintptr_t(fn_), (*C.char)(p0_))
 	length = int32(r_)
 	l.mu.RUnlock()
 	return length, nil
@@ -562,11 +585,12 @@ func (l *Library) MaybeLen(s *string) (length int32, err error) {
 		}
 	}
 	l.mu.RLock()
-	if l.closed {
+	fn_ := l.fns[21]
+	if fn_ == 0 {
 		l.mu.RUnlock()
 		return length, opentool.ErrLibraryClosed
 	}
-	r_ := C.otg_call_maybe_len(C.uintptr_t(l.fns[21]), (*C.char)(p0_))
+	r_ := C.otg_call_maybe_len(C.uintptr_t(fn_), (*C.char)(p0_))
 	length = int32(r_)
 	l.mu.RUnlock()
 	return length, nil
@@ -577,11 +601,12 @@ func (l *Library) MaybeLen(s *string) (length int32, err error) {
 // C: const char *greeting(void)
 func (l *Library) Greeting() (greeting string, err error) {
 	l.mu.RLock()
-	if l.closed {
+	fn_ := l.fns[22]
+	if fn_ == 0 {
 		l.mu.RUnlock()
 		return greeting, opentool.ErrLibraryClosed
 	}
-	r_ := C.otg_call_greeting(C.uintptr_t(l.fns[22]))
+	r_ := C.otg_call_greeting(C.uintptr_t(fn_))
 	greeting = C.GoString(r_)
 	l.mu.RUnlock()
 	return greeting, nil
@@ -592,11 +617,12 @@ func (l *Library) Greeting() (greeting string, err error) {
 // C: const char *no_string(void)
 func (l *Library) NoString() (text string, err error) {
 	l.mu.RLock()
-	if l.closed {
+	fn_ := l.fns[23]
+	if fn_ == 0 {
 		l.mu.RUnlock()
 		return text, opentool.ErrLibraryClosed
 	}
-	r_ := C.otg_call_no_string(C.uintptr_t(l.fns[23]))
+	r_ := C.otg_call_no_string(C.uintptr_t(fn_))
 	text = C.GoString(r_)
 	l.mu.RUnlock()
 	return text, nil
@@ -616,11 +642,12 @@ func (l *Library) Upper(s string) (out string, err error) {
 	}
 	var o1_ [16]byte
 	l.mu.RLock()
-	if l.closed {
+	fn_ := l.fns[24]
+	if fn_ == 0 {
 		l.mu.RUnlock()
 		return out, opentool.ErrLibraryClosed
 	}
-	C.otg_call_upper(C.uintptr_t(l.fns[24]), (*C.char)(p0_), (*C.char)(unsafe.Pointer(&o1_[0])))
+	C.otg_call_upper(C.uintptr_t(fn_), (*C.char)(p0_), (*C.char)(unsafe.Pointer(&o1_[0])))
 	l.mu.RUnlock()
 	out = goStringOf(o1_[:])
 	return out, nil
@@ -639,11 +666,12 @@ func (l *Library) UbytesLen(s string) (length int32, err error) {
 		})
 	}
 	l.mu.RLock()
-	if l.closed {
+	fn_ := l.fns[25]
+	if fn_ == 0 {
 		l.mu.RUnlock()
 		return length, opentool.ErrLibraryClosed
 	}
-	r_ := C.otg_call_ubytes_len(C.uintptr_t(l.fns[25]), (*C.uchar)(p0_))
+	r_ := C.otg_call_ubytes_len(C.uintptr_t(fn_), (*C.uchar)(p0_))
 	length = int32(r_)
 	l.mu.RUnlock()
 	return length, nil
@@ -654,11 +682,12 @@ func (l *Library) UbytesLen(s string) (length int32, err error) {
 // C: double sum(double *xs, int n)
 func (l *Library) Sum(xs []float64, n int32) (sum float64, err error) {
 	l.mu.RLock()
-	if l.closed {
+	fn_ := l.fns[26]
+	if fn_ == 0 {
 		l.mu.RUnlock()
 		return sum, opentool.ErrLibraryClosed
 	}
-	r_ := C.otg_call_sum(C.uintptr_t(l.fns[26]), (*C.double)(unsafe.Pointer(unsafe.SliceData(xs))), C.int(n))
+	r_ := C.otg_call_sum(C.uintptr_t(fn_), (*C.double)(unsafe.Pointer(unsafe.SliceData(xs))), C.int(n))
 	sum = float64(r_)
 	l.mu.RUnlock()
 	return sum, nil
@@ -684,11 +713,12 @@ func (l *Library) SumLongs(xs []int64, n int32) (sum int64, err error) {
 		p0_ = &t0_[0]
 	}
 	l.mu.RLock()
-	if l.closed {
+	fn_ := l.fns[27]
+	if fn_ == 0 {
 		l.mu.RUnlock()
 		return sum, opentool.ErrLibraryClosed
 	}
-	r_ := C.otg_call_sum_longs(C.uintptr_t(l.fns[27]), p0_, C.int(n))
+	r_ := C.otg_call_sum_longs(C.uintptr_t(fn_), p0_, C.int(n))
 	sum = int64(r_)
 	l.mu.RUnlock()
 	for i, v := range t0_ {
@@ -702,11 +732,12 @@ func (l *Library) SumLongs(xs []int64, n int32) (sum int64, err error) {
 // C: void scale(int *xs, int n, int k)
 func (l *Library) Scale(xs []int32, n int32, k int32) (err error) {
 	l.mu.RLock()
-	if l.closed {
+	fn_ := l.fns[28]
+	if fn_ == 0 {
 		l.mu.RUnlock()
 		return opentool.ErrLibraryClosed
 	}
-	C.otg_call_scale(C.uintptr_t(l.fns[28]), (*C.int)(unsafe.Pointer(unsafe.SliceData(xs))), C.int(n), C.int(k))
+	C.otg_call_scale(C.uintptr_t(fn_), (*C.int)(unsafe.Pointer(unsafe.SliceData(xs))), C.int(n), C.int(k))
 	l.mu.RUnlock()
 	return nil
 }
@@ -717,11 +748,12 @@ func (l *Library) Scale(xs []int32, n int32, k int32) (err error) {
 func (l *Library) Squares() (squares []int16, err error) {
 	o0_ := make([]int16, 8)
 	l.mu.RLock()
-	if l.closed {
+	fn_ := l.fns[29]
+	if fn_ == 0 {
 		l.mu.RUnlock()
 		return squares, opentool.ErrLibraryClosed
 	}
-	C.otg_call_squares(C.uintptr_t(l.fns[29]), (*C.short)(unsafe.Pointer(&o0_[0])))
+	C.otg_call_squares(C.uintptr_t(fn_), (*C.short)(unsafe.Pointer(&o0_[0])))
 	l.mu.RUnlock()
 	squares = o0_
 	return squares, nil
@@ -733,11 +765,12 @@ func (l *Library) Squares() (squares []int16, err error) {
 func (l *Library) Flags() (flags []bool, err error) {
 	o0_ := make([]bool, 4)
 	l.mu.RLock()
-	if l.closed {
+	fn_ := l.fns[30]
+	if fn_ == 0 {
 		l.mu.RUnlock()
 		return flags, opentool.ErrLibraryClosed
 	}
-	C.otg_call_flags(C.uintptr_t(l.fns[30]), (*C.bool)(unsafe.Pointer(&o0_[0])))
+	C.otg_call_flags(C.uintptr_t(fn_), (*C.bool)(unsafe.Pointer(&o0_[0])))
 	l.mu.RUnlock()
 	flags = o0_
 	return flags, nil
@@ -748,11 +781,12 @@ func (l *Library) Flags() (flags []bool, err error) {
 // C: unsigned int checksum(unsigned char *data, int n)
 func (l *Library) Checksum(data []uint8, n int32) (checksum uint32, err error) {
 	l.mu.RLock()
-	if l.closed {
+	fn_ := l.fns[31]
+	if fn_ == 0 {
 		l.mu.RUnlock()
 		return checksum, opentool.ErrLibraryClosed
 	}
-	r_ := C.otg_call_checksum(C.uintptr_t(l.fns[31]), (*C.uchar)(unsafe.Pointer(unsafe.SliceData(data))), C.int(n))
+	r_ := C.otg_call_checksum(C.uintptr_t(fn_), (*C.uchar)(unsafe.Pointer(unsafe.SliceData(data))), C.int(n))
 	checksum = uint32(r_)
 	l.mu.RUnlock()
 	return checksum, nil
@@ -763,11 +797,12 @@ func (l *Library) Checksum(data []uint8, n int32) (checksum uint32, err error) {
 // C: int count_true(bool *xs, int n)
 func (l *Library) CountTrue(xs []bool, n int32) (count int32, err error) {
 	l.mu.RLock()
-	if l.closed {
+	fn_ := l.fns[32]
+	if fn_ == 0 {
 		l.mu.RUnlock()
 		return count, opentool.ErrLibraryClosed
 	}
-	r_ := C.otg_call_count_true(C.uintptr_t(l.fns[32]), (*C.bool)(unsafe.Pointer(unsafe.SliceData(xs))), C.int(n))
+	r_ := C.otg_call_count_true(C.uintptr_t(fn_), (*C.bool)(unsafe.Pointer(unsafe.SliceData(xs))), C.int(n))
 	count = int32(r_)
 	l.mu.RUnlock()
 	return count, nil
@@ -778,11 +813,12 @@ func (l *Library) CountTrue(xs []bool, n int32) (count int32, err error) {
 // C: int mode_weight(int mode)
 func (l *Library) ModeWeight(mode Mode) (weight int32, err error) {
 	l.mu.RLock()
-	if l.closed {
+	fn_ := l.fns[33]
+	if fn_ == 0 {
 		l.mu.RUnlock()
 		return weight, opentool.ErrLibraryClosed
 	}
-	r_ := C.otg_call_mode_weight(C.uintptr_t(l.fns[33]), C.int(mode))
+	r_ := C.otg_call_mode_weight(C.uintptr_t(fn_), C.int(mode))
 	weight = int32(r_)
 	l.mu.RUnlock()
 	return weight, nil
@@ -795,11 +831,12 @@ func (l *Library) Divmod(a int32, b int32) (status int32, quot int32, rem int32,
 	var o2_ C.int
 	var o3_ C.int
 	l.mu.RLock()
-	if l.closed {
+	fn_ := l.fns[34]
+	if fn_ == 0 {
 		l.mu.RUnlock()
 		return status, quot, rem, opentool.ErrLibraryClosed
 	}
-	r_ := C.otg_call_divmod(C.uintptr_t(l.fns[34]), C.int(a), C.int(b), &o2_, &o3_)
+	r_ := C.otg_call_divmod(C.uintptr_t(fn_), C.int(a), C.int(b), &o2_, &o3_)
 	status = int32(r_)
 	l.mu.RUnlock()
 	quot = int32(o2_)
@@ -812,11 +849,12 @@ func (l *Library) Divmod(a int32, b int32) (status int32, quot int32, rem int32,
 // C: void tick(void)
 func (l *Library) Tick() (err error) {
 	l.mu.RLock()
-	if l.closed {
+	fn_ := l.fns[35]
+	if fn_ == 0 {
 		l.mu.RUnlock()
 		return opentool.ErrLibraryClosed
 	}
-	C.otg_call_tick(C.uintptr_t(l.fns[35]))
+	C.otg_call_tick(C.uintptr_t(fn_))
 	l.mu.RUnlock()
 	return nil
 }
@@ -826,11 +864,12 @@ func (l *Library) Tick() (err error) {
 // C: int tick_count(void)
 func (l *Library) TickCount() (ticks int32, err error) {
 	l.mu.RLock()
-	if l.closed {
+	fn_ := l.fns[36]
+	if fn_ == 0 {
 		l.mu.RUnlock()
 		return ticks, opentool.ErrLibraryClosed
 	}
-	r_ := C.otg_call_tick_count(C.uintptr_t(l.fns[36]))
+	r_ := C.otg_call_tick_count(C.uintptr_t(fn_))
 	ticks = int32(r_)
 	l.mu.RUnlock()
 	return ticks, nil
@@ -841,11 +880,12 @@ func (l *Library) TickCount() (ticks int32, err error) {
 // C: unsigned int adler32(unsigned char *data, int n)
 func (l *Library) Adler32(data []uint8, n int32) (checksum uint32, err error) {
 	l.mu.RLock()
-	if l.closed {
+	fn_ := l.fns[37]
+	if fn_ == 0 {
 		l.mu.RUnlock()
 		return checksum, opentool.ErrLibraryClosed
 	}
-	r_ := C.otg_call_adler32(C.uintptr_t(l.fns[37]), (*C.uchar)(unsafe.Pointer(unsafe.SliceData(data))), C.int(n))
+	r_ := C.otg_call_adler32(C.uintptr_t(fn_), (*C.uchar)(unsafe.Pointer(unsafe.SliceData(data))), C.int(n))
 	checksum = uint32(r_)
 	l.mu.RUnlock()
 	return checksum, nil
@@ -856,11 +896,12 @@ func (l *Library) Adler32(data []uint8, n int32) (checksum uint32, err error) {
 // C: int offset(int x, int delta)
 func (l *Library) Offset(x int32, delta int32) (sum int32, err error) {
 	l.mu.RLock()
-	if l.closed {
+	fn_ := l.fns[38]
+	if fn_ == 0 {
 		l.mu.RUnlock()
 		return sum, opentool.ErrLibraryClosed
 	}
-	r_ := C.otg_call_offset(C.uintptr_t(l.fns[38]), C.int(x), C.int(delta))
+	r_ := C.otg_call_offset(C.uintptr_t(fn_), C.int(x), C.int(delta))
 	sum = int32(r_)
 	l.mu.RUnlock()
 	return sum, nil

@@ -26,9 +26,9 @@ var symbolNames = [2]string{"add", "multiply"}
 type Library struct {
 	path   string
 	mu     sync.RWMutex // read-held by calls, held by Close
-	closed bool
+	open   bool
 	handle libraryHandle
-	fns    [2]uintptr // the addresses of the functions, as symbolNames
+	fns    [2]uintptr // the addresses of the functions, as symbolNames; 0 when not open
 }
 
 // Open loads the dynamic library at path (dlopen with RTLD_NOW|RTLD_LOCAL;
@@ -45,6 +45,7 @@ func Open(path string) (*Library, error) {
 	}
 	l := &Library{
 		handle: h,
+		open:   true,
 		path:   path,
 	}
 	var missing []string
@@ -70,14 +71,15 @@ func (l *Library) Path() string {
 }
 
 // Close waits for the calls in progress and unloads the library; the calls that
-// follow return opentool.ErrLibraryClosed. Closing a closed library does nothing.
+// follow return opentool.ErrLibraryClosed. Closing a closed library (or a zero
+// Library) does nothing.
 func (l *Library) Close() error {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	if l.closed {
+	if !l.open {
 		return nil
 	}
-	l.closed = true
+	l.open = false
 	l.fns = [2]uintptr{}
 	if err := freeLibrary(l.handle); err != nil {
 		return &opentool.LibraryError{
@@ -93,11 +95,12 @@ func (l *Library) Close() error {
 // C: int add(int a, int b)
 func (l *Library) Add(a int32, b int32) (result int32, err error) {
 	l.mu.RLock()
-	if l.closed {
+	fn_ := l.fns[0]
+	if fn_ == 0 {
 		l.mu.RUnlock()
 		return result, opentool.ErrLibraryClosed
 	}
-	r_ := C.otg_call_add(C.uintptr_t(l.fns[0]), C.int(a), C.int(b))
+	r_ := C.otg_call_add(C.uintptr_t(fn_), C.int(a), C.int(b))
 	result = int32(r_)
 	l.mu.RUnlock()
 	return result, nil
@@ -108,11 +111,12 @@ func (l *Library) Add(a int32, b int32) (result int32, err error) {
 // C: float multiply(float a, float b)
 func (l *Library) Multiply(a float32, b float32) (result float32, err error) {
 	l.mu.RLock()
-	if l.closed {
+	fn_ := l.fns[1]
+	if fn_ == 0 {
 		l.mu.RUnlock()
 		return result, opentool.ErrLibraryClosed
 	}
-	r_ := C.otg_call_multiply(C.uintptr_t(l.fns[1]), C.float(a), C.float(b))
+	r_ := C.otg_call_multiply(C.uintptr_t(fn_), C.float(a), C.float(b))
 	result = float32(r_)
 	l.mu.RUnlock()
 	return result, nil

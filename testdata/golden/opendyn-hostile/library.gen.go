@@ -31,9 +31,9 @@ var symbolNames = [5]string{"close", "otg-call-x", "otg_call_x", "Library", "ope
 type Library struct {
 	path   string
 	mu     sync.RWMutex // read-held by calls, held by Close
-	closed bool
+	open   bool
 	handle libraryHandle
-	fns    [5]uintptr // the addresses of the functions, as symbolNames
+	fns    [5]uintptr // the addresses of the functions, as symbolNames; 0 when not open
 }
 
 // Open loads the dynamic library at path (dlopen with RTLD_NOW|RTLD_LOCAL;
@@ -50,6 +50,7 @@ func Open(path string) (*Library, error) {
 	}
 	l := &Library{
 		handle: h,
+		open:   true,
 		path:   path,
 	}
 	var missing []string
@@ -75,14 +76,15 @@ func (l *Library) Path() string {
 }
 
 // Close waits for the calls in progress and unloads the library; the calls that
-// follow return opentool.ErrLibraryClosed. Closing a closed library does nothing.
+// follow return opentool.ErrLibraryClosed. Closing a closed library (or a zero
+// Library) does nothing.
 func (l *Library) Close() error {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	if l.closed {
+	if !l.open {
 		return nil
 	}
-	l.closed = true
+	l.open = false
 	l.fns = [5]uintptr{}
 	if err := freeLibrary(l.handle); err != nil {
 		return &opentool.LibraryError{
@@ -149,11 +151,12 @@ func (l *Library) Close2(l2 int32, type2 string, len2 []int64, c *int64, unsafe2
 	var o7_ [3]C.ulong
 	var o8_ [8]byte
 	l.mu.RLock()
-	if l.closed {
+	fn_ := l.fns[0]
+	if fn_ == 0 {
 		l.mu.RUnlock()
 		return ctx2, err2, x2fa, 名前, opentool.ErrLibraryClosed
 	}
-	r_ := C.otg_call_close(C.uintptr_t(l.fns[0]), C.int(l2), &o1_, (*C.char)(p2_), p3_, p4_, C.double(unsafe2), (*C.char)(p6_), &o7_[0], (*C.char)(unsafe.Pointer(&o8_[0])))
+	r_ := C.otg_call_close(C.uintptr_t(fn_), C.int(l2), &o1_, (*C.char)(p2_), p3_, p4_, C.double(unsafe2), (*C.char)(p6_), &o7_[0], (*C.char)(unsafe.Pointer(&o8_[0])))
 	ctx2 = int64(r_)
 	l.mu.RUnlock()
 	err2 = int32(o1_)
@@ -176,11 +179,12 @@ func (l *Library) Close2(l2 int32, type2 string, len2 []int64, c *int64, unsafe2
 // C: void otg-call-x(void)
 func (l *Library) OtgCallX() (err error) {
 	l.mu.RLock()
-	if l.closed {
+	fn_ := l.fns[1]
+	if fn_ == 0 {
 		l.mu.RUnlock()
 		return opentool.ErrLibraryClosed
 	}
-	C.otg_call_otg_call_x(C.uintptr_t(l.fns[1]))
+	C.otg_call_otg_call_x(C.uintptr_t(fn_))
 	l.mu.RUnlock()
 	return nil
 }
@@ -190,11 +194,12 @@ func (l *Library) OtgCallX() (err error) {
 // C: void otg_call_x(void)
 func (l *Library) OtgCallX2() (err error) {
 	l.mu.RLock()
-	if l.closed {
+	fn_ := l.fns[2]
+	if fn_ == 0 {
 		l.mu.RUnlock()
 		return opentool.ErrLibraryClosed
 	}
-	C.otg_call_otg_call_x2(C.uintptr_t(l.fns[2]))
+	C.otg_call_otg_call_x2(C.uintptr_t(fn_))
 	l.mu.RUnlock()
 	return nil
 }
@@ -204,11 +209,12 @@ func (l *Library) OtgCallX2() (err error) {
 // C: float Library(unsigned char mode)
 func (l *Library) Library(mode Library2) (open Open2, err error) {
 	l.mu.RLock()
-	if l.closed {
+	fn_ := l.fns[3]
+	if fn_ == 0 {
 		l.mu.RUnlock()
 		return open, opentool.ErrLibraryClosed
 	}
-	r_ := C.otg_call_Library(C.uintptr_t(l.fns[3]), C.uchar(mode))
+	r_ := C.otg_call_Library(C.uintptr_t(fn_), C.uchar(mode))
 	open = Open2(r_)
 	l.mu.RUnlock()
 	return open, nil
@@ -219,11 +225,12 @@ func (l *Library) Library(mode Library2) (open Open2, err error) {
 // C: const char *open(void)
 func (l *Library) Open() (s OpenResult, err error) {
 	l.mu.RLock()
-	if l.closed {
+	fn_ := l.fns[4]
+	if fn_ == 0 {
 		l.mu.RUnlock()
 		return s, opentool.ErrLibraryClosed
 	}
-	r_ := C.otg_call_open(C.uintptr_t(l.fns[4]))
+	r_ := C.otg_call_open(C.uintptr_t(fn_))
 	s = OpenResult(C.GoString(r_))
 	l.mu.RUnlock()
 	return s, nil

@@ -30,9 +30,9 @@ var symbolNames = [4]string{"cos", "cosf", "frexp", "ldexp"}
 type Library struct {
 	path   string
 	mu     sync.RWMutex // read-held by calls, held by Close
-	closed bool
+	open   bool
 	handle libraryHandle
-	fns    [4]uintptr // the addresses of the functions, as symbolNames
+	fns    [4]uintptr // the addresses of the functions, as symbolNames; 0 when not open
 }
 
 // Open loads the dynamic library at path (dlopen with RTLD_NOW|RTLD_LOCAL;
@@ -49,6 +49,7 @@ func Open(path string) (*Library, error) {
 	}
 	l := &Library{
 		handle: h,
+		open:   true,
 		path:   path,
 	}
 	var missing []string
@@ -74,14 +75,15 @@ func (l *Library) Path() string {
 }
 
 // Close waits for the calls in progress and unloads the library; the calls that
-// follow return opentool.ErrLibraryClosed. Closing a closed library does nothing.
+// follow return opentool.ErrLibraryClosed. Closing a closed library (or a zero
+// Library) does nothing.
 func (l *Library) Close() error {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	if l.closed {
+	if !l.open {
 		return nil
 	}
-	l.closed = true
+	l.open = false
 	l.fns = [4]uintptr{}
 	if err := freeLibrary(l.handle); err != nil {
 		return &opentool.LibraryError{
@@ -97,11 +99,12 @@ func (l *Library) Close() error {
 // C: double cos(double x)
 func (l *Library) Cos(x float64) (cos float64, err error) {
 	l.mu.RLock()
-	if l.closed {
+	fn_ := l.fns[0]
+	if fn_ == 0 {
 		l.mu.RUnlock()
 		return cos, opentool.ErrLibraryClosed
 	}
-	r_ := C.otg_call_cos(C.uintptr_t(l.fns[0]), C.double(x))
+	r_ := C.otg_call_cos(C.uintptr_t(fn_), C.double(x))
 	cos = float64(r_)
 	l.mu.RUnlock()
 	return cos, nil
@@ -112,11 +115,12 @@ func (l *Library) Cos(x float64) (cos float64, err error) {
 // C: float cosf(float x)
 func (l *Library) Cosf(x float32) (cos float32, err error) {
 	l.mu.RLock()
-	if l.closed {
+	fn_ := l.fns[1]
+	if fn_ == 0 {
 		l.mu.RUnlock()
 		return cos, opentool.ErrLibraryClosed
 	}
-	r_ := C.otg_call_cosf(C.uintptr_t(l.fns[1]), C.float(x))
+	r_ := C.otg_call_cosf(C.uintptr_t(fn_), C.float(x))
 	cos = float32(r_)
 	l.mu.RUnlock()
 	return cos, nil
@@ -128,11 +132,12 @@ func (l *Library) Cosf(x float32) (cos float32, err error) {
 func (l *Library) Frexp(x float64) (fraction float64, exp int32, err error) {
 	var o1_ C.int
 	l.mu.RLock()
-	if l.closed {
+	fn_ := l.fns[2]
+	if fn_ == 0 {
 		l.mu.RUnlock()
 		return fraction, exp, opentool.ErrLibraryClosed
 	}
-	r_ := C.otg_call_frexp(C.uintptr_t(l.fns[2]), C.double(x), &o1_)
+	r_ := C.otg_call_frexp(C.uintptr_t(fn_), C.double(x), &o1_)
 	fraction = float64(r_)
 	l.mu.RUnlock()
 	exp = int32(o1_)
@@ -144,11 +149,12 @@ func (l *Library) Frexp(x float64) (fraction float64, exp int32, err error) {
 // C: double ldexp(double x, int exp)
 func (l *Library) Ldexp(x float64, exp int32) (result float64, err error) {
 	l.mu.RLock()
-	if l.closed {
+	fn_ := l.fns[3]
+	if fn_ == 0 {
 		l.mu.RUnlock()
 		return result, opentool.ErrLibraryClosed
 	}
-	r_ := C.otg_call_ldexp(C.uintptr_t(l.fns[3]), C.double(x), C.int(exp))
+	r_ := C.otg_call_ldexp(C.uintptr_t(fn_), C.double(x), C.int(exp))
 	result = float64(r_)
 	l.mu.RUnlock()
 	return result, nil

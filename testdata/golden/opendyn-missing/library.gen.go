@@ -26,9 +26,9 @@ var symbolNames = [3]string{"add", "subtract", "divide"}
 type Library struct {
 	path   string
 	mu     sync.RWMutex // read-held by calls, held by Close
-	closed bool
+	open   bool
 	handle libraryHandle
-	fns    [3]uintptr // the addresses of the functions, as symbolNames
+	fns    [3]uintptr // the addresses of the functions, as symbolNames; 0 when not open
 }
 
 // Open loads the dynamic library at path (dlopen with RTLD_NOW|RTLD_LOCAL;
@@ -45,6 +45,7 @@ func Open(path string) (*Library, error) {
 	}
 	l := &Library{
 		handle: h,
+		open:   true,
 		path:   path,
 	}
 	var missing []string
@@ -70,14 +71,15 @@ func (l *Library) Path() string {
 }
 
 // Close waits for the calls in progress and unloads the library; the calls that
-// follow return opentool.ErrLibraryClosed. Closing a closed library does nothing.
+// follow return opentool.ErrLibraryClosed. Closing a closed library (or a zero
+// Library) does nothing.
 func (l *Library) Close() error {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	if l.closed {
+	if !l.open {
 		return nil
 	}
-	l.closed = true
+	l.open = false
 	l.fns = [3]uintptr{}
 	if err := freeLibrary(l.handle); err != nil {
 		return &opentool.LibraryError{
@@ -93,11 +95,12 @@ func (l *Library) Close() error {
 // C: int add(int a, int b)
 func (l *Library) Add(a int32, b int32) (sum int32, err error) {
 	l.mu.RLock()
-	if l.closed {
+	fn_ := l.fns[0]
+	if fn_ == 0 {
 		l.mu.RUnlock()
 		return sum, opentool.ErrLibraryClosed
 	}
-	r_ := C.otg_call_add(C.uintptr_t(l.fns[0]), C.int(a), C.int(b))
+	r_ := C.otg_call_add(C.uintptr_t(fn_), C.int(a), C.int(b))
 	sum = int32(r_)
 	l.mu.RUnlock()
 	return sum, nil
@@ -108,11 +111,12 @@ func (l *Library) Add(a int32, b int32) (sum int32, err error) {
 // C: int subtract(int a, int b)
 func (l *Library) Subtract(a int32, b int32) (difference int32, err error) {
 	l.mu.RLock()
-	if l.closed {
+	fn_ := l.fns[1]
+	if fn_ == 0 {
 		l.mu.RUnlock()
 		return difference, opentool.ErrLibraryClosed
 	}
-	r_ := C.otg_call_subtract(C.uintptr_t(l.fns[1]), C.int(a), C.int(b))
+	r_ := C.otg_call_subtract(C.uintptr_t(fn_), C.int(a), C.int(b))
 	difference = int32(r_)
 	l.mu.RUnlock()
 	return difference, nil
@@ -123,11 +127,12 @@ func (l *Library) Subtract(a int32, b int32) (difference int32, err error) {
 // C: double divide(double a, double b)
 func (l *Library) Divide(a float64, b float64) (quotient float64, err error) {
 	l.mu.RLock()
-	if l.closed {
+	fn_ := l.fns[2]
+	if fn_ == 0 {
 		l.mu.RUnlock()
 		return quotient, opentool.ErrLibraryClosed
 	}
-	r_ := C.otg_call_divide(C.uintptr_t(l.fns[2]), C.double(a), C.double(b))
+	r_ := C.otg_call_divide(C.uintptr_t(fn_), C.double(a), C.double(b))
 	quotient = float64(r_)
 	l.mu.RUnlock()
 	return quotient, nil

@@ -508,6 +508,14 @@ func TestClose(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "closed") {
 		t.Errorf("tool call after Close: %v", err)
 	}
+	// A Library that Open did not return is not open either.
+	var zero ctypes.Library
+	if _, err := zero.Greeting(); !errors.Is(err, runtime.ErrLibraryClosed) {
+		t.Errorf("Greeting of a zero Library: %v, want ErrLibraryClosed", err)
+	}
+	if err := zero.Close(); err != nil {
+		t.Errorf("Close of a zero Library: %v", err)
+	}
 }
 
 // TestConcurrent calls the library from many goroutines at once.
