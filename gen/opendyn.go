@@ -28,6 +28,10 @@ import (
 // the return value in a result object, and the model is built by the OpenTool
 // builder; the C side of each function is attached to it.
 
+// maxOutputBuffer bounds the buffers of output strings (bytes) and arrays
+// (8 times their elements): each call has its own.
+const maxOutputBuffer = 1 << 24
+
 // Names an OpenDyn package declares besides those of every package.
 var dynReservedNames = []string{"Library", "Open", "CodeText", "NewServiceTool"}
 
@@ -442,11 +446,19 @@ func (l *dynLoader) parameter(obj *jsontree.Node, path string) *dynParam {
 				l.errorf(sp, "a char* output needs the size of its buffer: want maxLength, the most bytes the function writes before the NUL")
 				return nil
 			}
+			if n >= maxOutputBuffer {
+				l.errorf(sp+"/maxLength", "got %d, want less than %d: each call has a buffer of maxLength+1 bytes", n, maxOutputBuffer)
+				return nil
+			}
 			dp.size = n + 1
 		case CSlice:
 			n, ok := l.count(resolved, "maxItems")
 			if !ok || n == 0 {
 				l.errorf(sp, "an array output needs the size of its buffer: want maxItems (at least 1), the number of elements the function writes")
+				return nil
+			}
+			if n > maxOutputBuffer/8 {
+				l.errorf(sp+"/maxItems", "got %d, want at most %d: each call has a buffer of maxItems elements", n, maxOutputBuffer/8)
 				return nil
 			}
 			dp.size = n

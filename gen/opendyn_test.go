@@ -288,3 +288,18 @@ func typeCheckWindows(t *testing.T, fset *token.FileSet, imp types.ImporterFrom,
 		t.Errorf("type-checking %s for windows/amd64: %v", pkg, err)
 	}
 }
+
+// TestOpenDynBufferLimits: each call has its own output buffers, so their
+// sizes are bounded.
+func TestOpenDynBufferLimits(t *testing.T) {
+	doc := `{"opendyn": "1.0.0", "info": {"title": "big", "version": "1", "callingConvention": "cdecl"}, "functions": [
+ {"name": "f", "description": "d", "parameters": [
+  {"name": "s", "schema": {"type": "string", "maxLength": 16777216, "cType": {"type": "char", "isPointer": true}}, "isIn": false},
+  {"name": "a", "schema": {"type": "array", "items": {"type": "integer"}, "maxItems": 3000000, "cType": {"type": "int", "isPointer": true}}, "isIn": false}]}]}`
+	_, err := Generate("big.json", []byte(doc), Options{Package: "dyn"})
+	want := `big.json:3:59: /functions/0/parameters/0/schema/maxLength: got 16777216, want less than 16777216: each call has a buffer of maxLength+1 bytes
+big.json:4:87: /functions/0/parameters/1/schema/maxItems: got 3000000, want at most 2097152: each call has a buffer of maxItems elements`
+	if err == nil || err.Error() != want {
+		t.Errorf("got %v\nwant %s", err, want)
+	}
+}
