@@ -52,7 +52,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"runtime/debug"
 	"strings"
 	"unicode"
 
@@ -75,12 +74,6 @@ func (e *staleError) Error() string {
 }
 
 func main() {
-	if os.Getenv("GOGC") == "" {
-		// A one-shot batch job: collecting garbage more often keeps the peak
-		// memory of large documents low (GitHub's REST API: ~105 MB -> ~80 MB)
-		// at no measurable cost in time on two cores.
-		debug.SetGCPercent(25)
-	}
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 }
 
