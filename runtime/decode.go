@@ -1028,3 +1028,50 @@ func (d *Decoder) skipString() bool {
 	d.syntax("unterminated string")
 	return false
 }
+
+// Required records a "missing required member" violation for each name whose
+// bit is clear in seen (bit i of seen[i/64] for names[i]): the required members
+// of an object the generated decoder did not meet.
+func (d *Decoder) Required(seen []uint64, names ...string) {
+	for i, name := range names {
+		if i/64 < len(seen) && seen[i/64]&(1<<(i%64)) == 0 {
+			d.Missing(name)
+		}
+	}
+}
+
+// StringPtr reads an optional string: nil for null, else a pointer to it.
+func (d *Decoder) StringPtr() *string {
+	if d.IsNull() {
+		return nil
+	}
+	v, _ := d.String()
+	return &v
+}
+
+// IntPtr reads an optional integer: nil for null, else a pointer to it.
+func (d *Decoder) IntPtr() *int64 {
+	if d.IsNull() {
+		return nil
+	}
+	v, _ := d.Int()
+	return &v
+}
+
+// FloatPtr reads an optional number: nil for null, else a pointer to it.
+func (d *Decoder) FloatPtr() *float64 {
+	if d.IsNull() {
+		return nil
+	}
+	v, _ := d.Float()
+	return &v
+}
+
+// BoolPtr reads an optional boolean: nil for null, else a pointer to it.
+func (d *Decoder) BoolPtr() *bool {
+	if d.IsNull() {
+		return nil
+	}
+	v, _ := d.Bool()
+	return &v
+}

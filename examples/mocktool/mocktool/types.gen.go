@@ -46,9 +46,7 @@ func decodeCreateArgs(d *opentool.Decoder, x *CreateArgs) {
 			d.Skip()
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		d.Missing("text")
-	}
+	d.Required(seen[:], "text")
 }
 
 // ReadArgs are the arguments of "read".
@@ -71,9 +69,7 @@ func decodeReadArgs(d *opentool.Decoder, x *ReadArgs) {
 			d.Skip()
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		d.Missing("id")
-	}
+	d.Required(seen[:], "id")
 }
 
 // UpdateArgs are the arguments of "update".
@@ -101,12 +97,7 @@ func decodeUpdateArgs(d *opentool.Decoder, x *UpdateArgs) {
 			d.Skip()
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		d.Missing("id")
-	}
-	if seen[0]&(1<<1) == 0 {
-		d.Missing("text")
-	}
+	d.Required(seen[:], "id", "text")
 }
 
 // DeleteArgs are the arguments of "delete".
@@ -129,7 +120,5 @@ func decodeDeleteArgs(d *opentool.Decoder, x *DeleteArgs) {
 			d.Skip()
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		d.Missing("id")
-	}
+	d.Required(seen[:], "id")
 }

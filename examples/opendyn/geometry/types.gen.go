@@ -25,9 +25,7 @@ func decodeCircleAreaArgs(d *opentool.Decoder, x *CircleAreaArgs) {
 			d.Skip()
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		d.Missing("radius")
-	}
+	d.Required(seen[:], "radius")
 }
 
 // DistanceArgs are the arguments of "distance".
@@ -65,18 +63,7 @@ func decodeDistanceArgs(d *opentool.Decoder, x *DistanceArgs) {
 			d.Skip()
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		d.Missing("x1")
-	}
-	if seen[0]&(1<<1) == 0 {
-		d.Missing("y1")
-	}
-	if seen[0]&(1<<2) == 0 {
-		d.Missing("x2")
-	}
-	if seen[0]&(1<<3) == 0 {
-		d.Missing("y2")
-	}
+	d.Required(seen[:], "x1", "y1", "x2", "y2")
 }
 
 // DescribeArgs are the arguments of "describe".
@@ -99,9 +86,7 @@ func decodeDescribeArgs(d *opentool.Decoder, x *DescribeArgs) {
 			d.Skip()
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		d.Missing("radius")
-	}
+	d.Required(seen[:], "radius")
 }
 
 // DescribeResult is the result of "describe".
@@ -146,10 +131,5 @@ func decodeNormalizeArgs(d *opentool.Decoder, x *NormalizeArgs) {
 			d.Skip()
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		d.Missing("v")
-	}
-	if seen[0]&(1<<1) == 0 {
-		d.Missing("n")
-	}
+	d.Required(seen[:], "v", "n")
 }

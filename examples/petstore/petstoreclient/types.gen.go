@@ -107,9 +107,7 @@ func decodeAddPetArgs(d *opentool.Decoder, x *AddPetArgs) {
 			d.Skip()
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		d.Missing("name")
-	}
+	d.Required(seen[:], "name")
 }
 
 // GetPetArgs are the arguments of "getPet" (GET /pets/{petId}).
@@ -131,7 +129,5 @@ func decodeGetPetArgs(d *opentool.Decoder, x *GetPetArgs) {
 			d.Skip()
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		d.Missing("petId")
-	}
+	d.Required(seen[:], "petId")
 }

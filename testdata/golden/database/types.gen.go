@@ -25,7 +25,5 @@ func decodeAskDatabaseArgs(d *opentool.Decoder, x *AskDatabaseArgs) {
 			d.Skip()
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		d.Missing("query")
-	}
+	d.Required(seen[:], "query")
 }

@@ -52,15 +52,7 @@ func decodeNode(d *opentool.Decoder, x *Node) {
 			d.Skip()
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		d.Missing("value")
-	}
-	if seen[0]&(1<<1) == 0 {
-		d.Missing("next")
-	}
-	if seen[0]&(1<<2) == 0 {
-		d.Missing("children")
-	}
+	d.Required(seen[:], "value", "next", "children")
 }
 
 // A is the schema "A" of the document.
@@ -86,9 +78,7 @@ func decodeA(d *opentool.Decoder, x *A) {
 			d.Skip()
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		d.Missing("b")
-	}
+	d.Required(seen[:], "b")
 }
 
 // B is the schema "B" of the document.
@@ -110,9 +100,7 @@ func decodeB(d *opentool.Decoder, x *B) {
 			d.Skip()
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		d.Missing("a")
-	}
+	d.Required(seen[:], "a")
 }
 
 // Alias is the schema "Alias" of the document.
@@ -194,26 +182,14 @@ func decodeClientArgs2(d *opentool.Decoder, x *ClientArgs2) {
 				x.Func = &v
 			}
 		case "":
-			if !d.IsNull() {
-				var v bool
-				v, _ = d.Bool()
-				x.Arg = &v
-			}
+			x.Arg = d.BoolPtr()
 		case "名前":
 			seen[0] |= 1 << 2
 			x.X名前, _ = d.String()
 		case "a\"b`c":
-			if !d.IsNull() {
-				var v float64
-				v, _ = d.Float()
-				x.ABC = &v
-			}
+			x.ABC = d.FloatPtr()
 		case "MarshalJSON":
-			if !d.IsNull() {
-				var v string
-				v, _ = d.String()
-				x.MarshalJSON2 = &v
-			}
+			x.MarshalJSON2 = d.StringPtr()
 		case "x,y":
 			if !d.IsNull() {
 				if d.Array() {
@@ -235,15 +211,7 @@ func decodeClientArgs2(d *opentool.Decoder, x *ClientArgs2) {
 			d.Skip()
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		d.Missing("user_id")
-	}
-	if seen[0]&(1<<1) == 0 {
-		d.Missing("userId")
-	}
-	if seen[0]&(1<<2) == 0 {
-		d.Missing("名前")
-	}
+	d.Required(seen[:], "user_id", "userId", "名前")
 }
 
 // Type is the "type" parameter of "Client".
@@ -322,9 +290,7 @@ func decodeUserID2Args(d *opentool.Decoder, x *UserID2Args) {
 			d.Skip()
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		d.Missing("a")
-	}
+	d.Required(seen[:], "a")
 }
 
 // X2faArgs are the arguments of "2fa".
@@ -354,9 +320,7 @@ func decodeX2faArgs(d *opentool.Decoder, x *X2faArgs) {
 			d.Skip()
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		d.Missing("map")
-	}
+	d.Required(seen[:], "map")
 }
 
 // AFunctionNameThatIsExactlySixtyFourCharactersLong00xxArgs are the arguments of "a_function_name_that_is_exactly_sixty_four_characters_long_00xx".
@@ -385,9 +349,7 @@ func decodeAFunctionNameThatIsExactlySixtyFourCharactersLong00xxArgs(d *opentool
 			d.Skip()
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		d.Missing("items")
-	}
+	d.Required(seen[:], "items")
 }
 
 // ItemsItem is an element of the "items" parameter of "a_function_name_that_is_exactly_sixty_four_characters_long_00xx".
@@ -409,9 +371,7 @@ func decodeItemsItem(d *opentool.Decoder, x *ItemsItem) {
 			d.Skip()
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		d.Missing("v")
-	}
+	d.Required(seen[:], "v")
 }
 
 // AFunctionNameThatIsExactlySixtyFourCharactersLong00xxResult is the result of "a_function_name_that_is_exactly_sixty_four_characters_long_00xx".

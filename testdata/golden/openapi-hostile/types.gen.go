@@ -64,59 +64,23 @@ func decodeClient2(d *opentool.Decoder, x *Client2) {
 	for d.Next() {
 		switch string(d.Key()) {
 		case "user_id":
-			if !d.IsNull() {
-				var v string
-				v, _ = d.String()
-				x.UserID = &v
-			}
+			x.UserID = d.StringPtr()
 		case "userId":
-			if !d.IsNull() {
-				var v string
-				v, _ = d.String()
-				x.UserID2 = &v
-			}
+			x.UserID2 = d.StringPtr()
 		case "UserID":
-			if !d.IsNull() {
-				var v string
-				v, _ = d.String()
-				x.UserID3 = &v
-			}
+			x.UserID3 = d.StringPtr()
 		case "user-id":
-			if !d.IsNull() {
-				var v string
-				v, _ = d.String()
-				x.UserID4 = &v
-			}
+			x.UserID4 = d.StringPtr()
 		case "MarshalJSON":
-			if !d.IsNull() {
-				var v string
-				v, _ = d.String()
-				x.MarshalJSON2 = &v
-			}
+			x.MarshalJSON2 = d.StringPtr()
 		case "with \"quote\"":
-			if !d.IsNull() {
-				var v string
-				v, _ = d.String()
-				x.WithQuote = &v
-			}
+			x.WithQuote = d.StringPtr()
 		case "back`tick":
-			if !d.IsNull() {
-				var v int64
-				v, _ = d.Int()
-				x.BackTick = &v
-			}
+			x.BackTick = d.IntPtr()
 		case "":
-			if !d.IsNull() {
-				var v bool
-				v, _ = d.Bool()
-				x.Field = &v
-			}
+			x.Field = d.BoolPtr()
 		case "*/":
-			if !d.IsNull() {
-				var v string
-				v, _ = d.String()
-				x.Field2 = &v
-			}
+			x.Field2 = d.StringPtr()
 		default:
 			d.Skip()
 		}
@@ -166,17 +130,9 @@ func decodeCollide(d *opentool.Decoder, x *Collide) {
 	for d.Next() {
 		switch string(d.Key()) {
 		case "Type":
-			if !d.IsNull() {
-				var v string
-				v, _ = d.String()
-				x.Type = &v
-			}
+			x.Type = d.StringPtr()
 		case "type":
-			if !d.IsNull() {
-				var v string
-				v, _ = d.String()
-				x.Type2 = &v
-			}
+			x.Type2 = d.StringPtr()
 		case "map":
 			if !d.IsNull() {
 				if d.Object() {
@@ -214,30 +170,16 @@ func decodeGetPetArgs(d *opentool.Decoder, x *GetPetArgs) {
 			seen[0] |= 1 << 0
 			x.ID, _ = d.String()
 		case "id_query":
-			if !d.IsNull() {
-				var v string
-				v, _ = d.String()
-				x.IDQuery = &v
-			}
+			x.IDQuery = d.StringPtr()
 		case "id_header":
-			if !d.IsNull() {
-				var v string
-				v, _ = d.String()
-				x.IDHeader = &v
-			}
+			x.IDHeader = d.StringPtr()
 		case "type":
-			if !d.IsNull() {
-				var v string
-				v, _ = d.String()
-				x.Type = &v
-			}
+			x.Type = d.StringPtr()
 		default:
 			d.Skip()
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		d.Missing("id")
-	}
+	d.Required(seen[:], "id")
 }
 
 // GetPet2Body is the request body of "get_pet".
@@ -253,17 +195,9 @@ func decodeGetPet2Body(d *opentool.Decoder, x *GetPet2Body) {
 	for d.Next() {
 		switch string(d.Key()) {
 		case "id":
-			if !d.IsNull() {
-				var v string
-				v, _ = d.String()
-				x.ID = &v
-			}
+			x.ID = d.StringPtr()
 		case "name":
-			if !d.IsNull() {
-				var v string
-				v, _ = d.String()
-				x.Name = &v
-			}
+			x.Name = d.StringPtr()
 		default:
 			d.Skip()
 		}
@@ -293,12 +227,7 @@ func decodeGetPet2Args(d *opentool.Decoder, x *GetPet2Args) {
 			d.Skip()
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		d.Missing("id")
-	}
-	if seen[0]&(1<<1) == 0 {
-		d.Missing("body")
-	}
+	d.Required(seen[:], "id", "body")
 }
 
 // GetPet3Args are the arguments of "getPet" (PUT /pets/{id}).
@@ -320,17 +249,9 @@ func decodeGetPet3Args(d *opentool.Decoder, x *GetPet3Args) {
 			seen[0] |= 1 << 0
 			x.ID, _ = d.String()
 		case "Type":
-			if !d.IsNull() {
-				var v string
-				v, _ = d.String()
-				x.Type = &v
-			}
+			x.Type = d.StringPtr()
 		case "type":
-			if !d.IsNull() {
-				var v string
-				v, _ = d.String()
-				x.Type2 = &v
-			}
+			x.Type2 = d.StringPtr()
 		case "map":
 			if !d.IsNull() {
 				if d.Object() {
@@ -347,9 +268,7 @@ func decodeGetPet3Args(d *opentool.Decoder, x *GetPet3Args) {
 			d.Skip()
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		d.Missing("id")
-	}
+	d.Required(seen[:], "id")
 }
 
 // GetPet4Args are the arguments of "GetPet" (DELETE /pets/{id}).
@@ -371,9 +290,7 @@ func decodeGetPet4Args(d *opentool.Decoder, x *GetPet4Args) {
 			d.Skip()
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		d.Missing("id")
-	}
+	d.Required(seen[:], "id")
 }
 
 // PatchPetsIDArgs are the arguments of "patch_pets_id" (PATCH /pets/{id}).
@@ -395,9 +312,7 @@ func decodePatchPetsIDArgs(d *opentool.Decoder, x *PatchPetsIDArgs) {
 			d.Skip()
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		d.Missing("id")
-	}
+	d.Required(seen[:], "id")
 }
 
 // FuncArgs are the arguments of "func" (GET /pets/{id}/été & more).
@@ -419,9 +334,7 @@ func decodeFuncArgs(d *opentool.Decoder, x *FuncArgs) {
 			d.Skip()
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		d.Missing("id")
-	}
+	d.Required(seen[:], "id")
 }
 
 // ÉtéArgs are the arguments of "post_pets_id_t_more" (POST /pets/{id}/été & more).
@@ -443,7 +356,5 @@ func decodeÉtéArgs(d *opentool.Decoder, x *ÉtéArgs) {
 			d.Skip()
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		d.Missing("id")
-	}
+	d.Required(seen[:], "id")
 }

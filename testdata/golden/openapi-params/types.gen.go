@@ -32,12 +32,7 @@ func decodePoint(d *opentool.Decoder, x *Point) {
 			d.Skip()
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		d.Missing("x")
-	}
-	if seen[0]&(1<<1) == 0 {
-		d.Missing("y")
-	}
+	d.Required(seen[:], "x", "y")
 }
 
 // PathStylesArgs are the arguments of "pathStyles" (GET /paths/{simple}/{simpleArr}/{simpleObj}/{label}/{matrix}/{matrixObj}).
@@ -100,24 +95,7 @@ func decodePathStylesArgs(d *opentool.Decoder, x *PathStylesArgs) {
 			d.Skip()
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		d.Missing("simple")
-	}
-	if seen[0]&(1<<1) == 0 {
-		d.Missing("simpleArr")
-	}
-	if seen[0]&(1<<2) == 0 {
-		d.Missing("simpleObj")
-	}
-	if seen[0]&(1<<3) == 0 {
-		d.Missing("label")
-	}
-	if seen[0]&(1<<4) == 0 {
-		d.Missing("matrix")
-	}
-	if seen[0]&(1<<5) == 0 {
-		d.Missing("matrixObj")
-	}
+	d.Required(seen[:], "simple", "simpleArr", "simpleObj", "label", "matrix", "matrixObj")
 }
 
 // QueryStylesFilter is the "filter" parameter of "queryStyles".
@@ -133,17 +111,9 @@ func decodeQueryStylesFilter(d *opentool.Decoder, x *QueryStylesFilter) {
 	for d.Next() {
 		switch string(d.Key()) {
 		case "color":
-			if !d.IsNull() {
-				var v string
-				v, _ = d.String()
-				x.Color = &v
-			}
+			x.Color = d.StringPtr()
 		case "size":
-			if !d.IsNull() {
-				var v int64
-				v, _ = d.Int()
-				x.Size = &v
-			}
+			x.Size = d.IntPtr()
 		default:
 			d.Skip()
 		}
@@ -171,11 +141,7 @@ func decodeQueryStylesArgs(d *opentool.Decoder, x *QueryStylesArgs) {
 	for d.Next() {
 		switch string(d.Key()) {
 		case "q":
-			if !d.IsNull() {
-				var v string
-				v, _ = d.String()
-				x.Q = &v
-			}
+			x.Q = d.StringPtr()
 		case "ids":
 			if !d.IsNull() {
 				if d.Array() {
@@ -239,11 +205,7 @@ func decodeQueryStylesArgs(d *opentool.Decoder, x *QueryStylesArgs) {
 				x.PointFlat = &v
 			}
 		case "path":
-			if !d.IsNull() {
-				var v string
-				v, _ = d.String()
-				x.Path = &v
-			}
+			x.Path = d.StringPtr()
 		case "when":
 			if !d.IsNull() {
 				var v time.Time
@@ -305,12 +267,7 @@ func decodeHeaderAndCookieStylesArgs(d *opentool.Decoder, x *HeaderAndCookieStyl
 			d.Skip()
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		d.Missing("X-Ids")
-	}
-	if seen[0]&(1<<1) == 0 {
-		d.Missing("session")
-	}
+	d.Required(seen[:], "X-Ids", "session")
 }
 
 // JSONArrayBodyArgs are the arguments of "jsonArrayBody" (POST /json-array).
@@ -339,9 +296,7 @@ func decodeJSONArrayBodyArgs(d *opentool.Decoder, x *JSONArrayBodyArgs) {
 			d.Skip()
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		d.Missing("body")
-	}
+	d.Required(seen[:], "body")
 }
 
 // FormBodyMeta is the "meta" member of the request body of "formBody".
@@ -357,17 +312,9 @@ func decodeFormBodyMeta(d *opentool.Decoder, x *FormBodyMeta) {
 	for d.Next() {
 		switch string(d.Key()) {
 		case "a":
-			if !d.IsNull() {
-				var v string
-				v, _ = d.String()
-				x.A = &v
-			}
+			x.A = d.StringPtr()
 		case "b":
-			if !d.IsNull() {
-				var v int64
-				v, _ = d.Int()
-				x.B = &v
-			}
+			x.B = d.IntPtr()
 		default:
 			d.Skip()
 		}
@@ -412,9 +359,7 @@ func decodeFormBodyArgs(d *opentool.Decoder, x *FormBodyArgs) {
 			d.Skip()
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		d.Missing("name")
-	}
+	d.Required(seen[:], "name")
 }
 
 // MultipartBodyArgs are the arguments of "multipartBody" (POST /upload).
@@ -436,17 +381,9 @@ func decodeMultipartBodyArgs(d *opentool.Decoder, x *MultipartBodyArgs) {
 			seen[0] |= 1 << 0
 			opentool.DecodeBytes(d, &x.File)
 		case "description":
-			if !d.IsNull() {
-				var v string
-				v, _ = d.String()
-				x.Description = &v
-			}
+			x.Description = d.StringPtr()
 		case "count":
-			if !d.IsNull() {
-				var v int64
-				v, _ = d.Int()
-				x.Count = &v
-			}
+			x.Count = d.IntPtr()
 		case "meta":
 			if !d.IsNull() {
 				var v Point
@@ -457,9 +394,7 @@ func decodeMultipartBodyArgs(d *opentool.Decoder, x *MultipartBodyArgs) {
 			d.Skip()
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		d.Missing("file")
-	}
+	d.Required(seen[:], "file")
 }
 
 // OctetBodyArgs are the arguments of "octetBody" (PUT /raw).
@@ -481,9 +416,7 @@ func decodeOctetBodyArgs(d *opentool.Decoder, x *OctetBodyArgs) {
 			d.Skip()
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		d.Missing("body")
-	}
+	d.Required(seen[:], "body")
 }
 
 // TextBodyArgs are the arguments of "textBody" (POST /text).
@@ -498,11 +431,7 @@ func decodeTextBodyArgs(d *opentool.Decoder, x *TextBodyArgs) {
 	for d.Next() {
 		switch string(d.Key()) {
 		case "body":
-			if !d.IsNull() {
-				var v string
-				v, _ = d.String()
-				x.Body = &v
-			}
+			x.Body = d.StringPtr()
 		default:
 			d.Skip()
 		}
@@ -526,16 +455,10 @@ func decodeMergePatchArgs(d *opentool.Decoder, x *MergePatchArgs) {
 			seen[0] |= 1 << 0
 			x.ID, _ = d.Int()
 		case "name":
-			if !d.IsNull() {
-				var v string
-				v, _ = d.String()
-				x.Name = &v
-			}
+			x.Name = d.StringPtr()
 		default:
 			d.Skip()
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		d.Missing("id")
-	}
+	d.Required(seen[:], "id")
 }

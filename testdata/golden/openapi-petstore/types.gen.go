@@ -106,11 +106,7 @@ func decodeListPetsArgs(d *opentool.Decoder, x *ListPetsArgs) {
 				}
 			}
 		case "X-Request-ID":
-			if !d.IsNull() {
-				var v string
-				v, _ = d.String()
-				x.XRequestID = &v
-			}
+			x.XRequestID = d.StringPtr()
 		default:
 			d.Skip()
 		}
@@ -139,11 +135,7 @@ func decodeCreatePetArgs(d *opentool.Decoder, x *CreatePetArgs) {
 				opentool.CheckLength(d, v1, 1, -1)
 			}
 		case "tag":
-			if !d.IsNull() {
-				var v string
-				v, _ = d.String()
-				x.Tag = &v
-			}
+			x.Tag = d.StringPtr()
 		case "status":
 			if !d.IsNull() {
 				var v PetStatus
@@ -151,18 +143,12 @@ func decodeCreatePetArgs(d *opentool.Decoder, x *CreatePetArgs) {
 				x.Status = &v
 			}
 		case "birthday":
-			if !d.IsNull() {
-				var v string
-				v, _ = d.String()
-				x.Birthday = &v
-			}
+			x.Birthday = d.StringPtr()
 		default:
 			d.Skip()
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		d.Missing("name")
-	}
+	d.Required(seen[:], "name")
 }
 
 // ShowPetByIDArgs are the arguments of "showPetById" (GET /pets/{petId}).
@@ -185,9 +171,7 @@ func decodeShowPetByIDArgs(d *opentool.Decoder, x *ShowPetByIDArgs) {
 			d.Skip()
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		d.Missing("petId")
-	}
+	d.Required(seen[:], "petId")
 }
 
 // UpdatePetArgs are the arguments of "updatePet" (PATCH /pets/{petId}).
@@ -211,11 +195,7 @@ func decodeUpdatePetArgs(d *opentool.Decoder, x *UpdatePetArgs) {
 			seen[0] |= 1 << 0
 			x.PetID, _ = d.Int()
 		case "dryRun":
-			if !d.IsNull() {
-				var v bool
-				v, _ = d.Bool()
-				x.DryRun = &v
-			}
+			x.DryRun = d.BoolPtr()
 		case "name":
 			if !d.IsNull() {
 				var v string
@@ -250,9 +230,7 @@ func decodeUpdatePetArgs(d *opentool.Decoder, x *UpdatePetArgs) {
 			d.Skip()
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		d.Missing("petId")
-	}
+	d.Required(seen[:], "petId")
 }
 
 // DeletePetArgs are the arguments of "deletePet" (DELETE /pets/{petId}).
@@ -275,9 +253,7 @@ func decodeDeletePetArgs(d *opentool.Decoder, x *DeletePetArgs) {
 			d.Skip()
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		d.Missing("petId")
-	}
+	d.Required(seen[:], "petId")
 }
 
 // PutPetsPetIDPhotoArgs are the arguments of "put_pets_petId_photo" (PUT /pets/{petId}/photo).
@@ -303,12 +279,7 @@ func decodePutPetsPetIDPhotoArgs(d *opentool.Decoder, x *PutPetsPetIDPhotoArgs) 
 			d.Skip()
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		d.Missing("petId")
-	}
-	if seen[0]&(1<<1) == 0 {
-		d.Missing("body")
-	}
+	d.Required(seen[:], "petId", "body")
 }
 
 // Patterns of the schemas, compiled on first use.

@@ -90,11 +90,7 @@ func decodeCat(d *opentool.Decoder, x *Cat) {
 			seen[0] |= 1 << 1
 			x.Name, _ = d.String()
 		case "nickname":
-			if !d.IsNull() {
-				var v string
-				v, _ = d.String()
-				x.Nickname = &v
-			}
+			x.Nickname = d.StringPtr()
 		case "lives":
 			if !d.IsNull() {
 				var v int64
@@ -109,12 +105,7 @@ func decodeCat(d *opentool.Decoder, x *Cat) {
 			d.Skip()
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		d.Missing("kind")
-	}
-	if seen[0]&(1<<1) == 0 {
-		d.Missing("name")
-	}
+	d.Required(seen[:], "kind", "name")
 }
 
 // Dog is the schema "Dog" of the document.
@@ -140,11 +131,7 @@ func decodeDog(d *opentool.Decoder, x *Dog) {
 			seen[0] |= 1 << 1
 			x.Name, _ = d.String()
 		case "nickname":
-			if !d.IsNull() {
-				var v string
-				v, _ = d.String()
-				x.Nickname = &v
-			}
+			x.Nickname = d.StringPtr()
 		case "good":
 			seen[0] |= 1 << 2
 			x.Good, _ = d.Bool()
@@ -158,15 +145,7 @@ func decodeDog(d *opentool.Decoder, x *Dog) {
 			d.Skip()
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		d.Missing("kind")
-	}
-	if seen[0]&(1<<1) == 0 {
-		d.Missing("name")
-	}
-	if seen[0]&(1<<2) == 0 {
-		d.Missing("good")
-	}
+	d.Required(seen[:], "kind", "name", "good")
 }
 
 // Shape is the schema "Shape" of the document.
@@ -255,9 +234,7 @@ func decodeCircle(d *opentool.Decoder, x *Circle) {
 			d.Skip()
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		d.Missing("radius")
-	}
+	d.Required(seen[:], "radius")
 }
 
 // Square is the schema "Square" of the document.
@@ -279,9 +256,7 @@ func decodeSquare(d *opentool.Decoder, x *Square) {
 			d.Skip()
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		d.Missing("side")
-	}
+	d.Required(seen[:], "side")
 }
 
 // ID is the schema "ID" of the document.
@@ -385,9 +360,7 @@ func decodeTree(d *opentool.Decoder, x *Tree) {
 			d.Skip()
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		d.Missing("value")
-	}
+	d.Required(seen[:], "value")
 }
 
 // Meta is the schema "Meta" of the document.
@@ -464,9 +437,7 @@ func decodeAddPetArgs(d *opentool.Decoder, x *AddPetArgs) {
 			d.Skip()
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		d.Missing("body")
-	}
+	d.Required(seen[:], "body")
 }
 
 // AreaArgs are the arguments of "area" (POST /shapes).
@@ -498,11 +469,7 @@ func decodeAreaArgs(d *opentool.Decoder, x *AreaArgs) {
 				x.ID = &v
 			}
 		case "scale":
-			if !d.IsNull() {
-				var v float64
-				v, _ = d.Float()
-				x.Scale = &v
-			}
+			x.Scale = d.FloatPtr()
 		case "labels":
 			if !d.IsNull() {
 				if d.Object() {
@@ -527,9 +494,7 @@ func decodeAreaArgs(d *opentool.Decoder, x *AreaArgs) {
 			d.Skip()
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		d.Missing("shape")
-	}
+	d.Required(seen[:], "shape")
 }
 
 // PutTreeArgs are the arguments of "putTree" (PUT /trees).
@@ -577,7 +542,5 @@ func decodePutTreeArgs(d *opentool.Decoder, x *PutTreeArgs) {
 			d.Skip()
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		d.Missing("value")
-	}
+	d.Required(seen[:], "value")
 }

@@ -157,11 +157,7 @@ func decodePlaceOrderArgs(d *opentool.Decoder, x *PlaceOrderArgs) {
 	for d.Next() {
 		switch string(d.Key()) {
 		case "X-Trace":
-			if !d.IsNull() {
-				var v string
-				v, _ = d.String()
-				x.XTrace = &v
-			}
+			x.XTrace = d.StringPtr()
 		case "item":
 			seen[0] |= 1 << 0
 			if v1, ok := d.String(); ok {
@@ -202,12 +198,7 @@ func decodePlaceOrderArgs(d *opentool.Decoder, x *PlaceOrderArgs) {
 			d.Skip()
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		d.Missing("item")
-	}
-	if seen[0]&(1<<1) == 0 {
-		d.Missing("quantity")
-	}
+	d.Required(seen[:], "item", "quantity")
 }
 
 // AddNoteArgs are the arguments of "addNote" (POST /orders/{orderId}/note).
@@ -231,21 +222,12 @@ func decodeAddNoteArgs(d *opentool.Decoder, x *AddNoteArgs) {
 			seen[0] |= 1 << 1
 			x.Text, _ = d.String()
 		case "urgent":
-			if !d.IsNull() {
-				var v bool
-				v, _ = d.Bool()
-				x.Urgent = &v
-			}
+			x.Urgent = d.BoolPtr()
 		default:
 			d.Skip()
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		d.Missing("orderId")
-	}
-	if seen[0]&(1<<1) == 0 {
-		d.Missing("text")
-	}
+	d.Required(seen[:], "orderId", "text")
 }
 
 // UploadReceiptArgs are the arguments of "uploadReceipt" (POST /orders/{orderId}/receipt).
@@ -266,11 +248,7 @@ func decodeUploadReceiptArgs(d *opentool.Decoder, x *UploadReceiptArgs) {
 			seen[0] |= 1 << 0
 			x.OrderID, _ = d.String()
 		case "comment":
-			if !d.IsNull() {
-				var v string
-				v, _ = d.String()
-				x.Comment = &v
-			}
+			x.Comment = d.StringPtr()
 		case "file":
 			seen[0] |= 1 << 1
 			opentool.DecodeBytes(d, &x.File)
@@ -278,10 +256,5 @@ func decodeUploadReceiptArgs(d *opentool.Decoder, x *UploadReceiptArgs) {
 			d.Skip()
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		d.Missing("orderId")
-	}
-	if seen[0]&(1<<1) == 0 {
-		d.Missing("file")
-	}
+	d.Required(seen[:], "orderId", "file")
 }

@@ -52,9 +52,7 @@ func decodeTBoolArgs(d *opentool.Decoder, x *TBoolArgs) {
 			d.Skip()
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		d.Missing("x")
-	}
+	d.Required(seen[:], "x")
 }
 
 // TBoolResult is the result of "t_bool".
@@ -87,9 +85,7 @@ func decodeTCharArgs(d *opentool.Decoder, x *TCharArgs) {
 			d.Skip()
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		d.Missing("x")
-	}
+	d.Required(seen[:], "x")
 }
 
 // TCharResult is the result of "t_char".
@@ -122,9 +118,7 @@ func decodeTUnsignedCharArgs(d *opentool.Decoder, x *TUnsignedCharArgs) {
 			d.Skip()
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		d.Missing("x")
-	}
+	d.Required(seen[:], "x")
 }
 
 // TUnsignedCharResult is the result of "t_unsigned_char".
@@ -157,9 +151,7 @@ func decodeTShortArgs(d *opentool.Decoder, x *TShortArgs) {
 			d.Skip()
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		d.Missing("x")
-	}
+	d.Required(seen[:], "x")
 }
 
 // TShortResult is the result of "t_short".
@@ -192,9 +184,7 @@ func decodeTUnsignedShortArgs(d *opentool.Decoder, x *TUnsignedShortArgs) {
 			d.Skip()
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		d.Missing("x")
-	}
+	d.Required(seen[:], "x")
 }
 
 // TUnsignedShortResult is the result of "t_unsigned_short".
@@ -227,9 +217,7 @@ func decodeTIntArgs(d *opentool.Decoder, x *TIntArgs) {
 			d.Skip()
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		d.Missing("x")
-	}
+	d.Required(seen[:], "x")
 }
 
 // TIntResult is the result of "t_int".
@@ -262,9 +250,7 @@ func decodeTUnsignedIntArgs(d *opentool.Decoder, x *TUnsignedIntArgs) {
 			d.Skip()
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		d.Missing("x")
-	}
+	d.Required(seen[:], "x")
 }
 
 // TUnsignedIntResult is the result of "t_unsigned_int".
@@ -295,9 +281,7 @@ func decodeTLongArgs(d *opentool.Decoder, x *TLongArgs) {
 			d.Skip()
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		d.Missing("x")
-	}
+	d.Required(seen[:], "x")
 }
 
 // TLongResult is the result of "t_long".
@@ -328,9 +312,7 @@ func decodeTUnsignedLongArgs(d *opentool.Decoder, x *TUnsignedLongArgs) {
 			d.Skip()
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		d.Missing("x")
-	}
+	d.Required(seen[:], "x")
 }
 
 // TUnsignedLongResult is the result of "t_unsigned_long".
@@ -361,9 +343,7 @@ func decodeTLongLongArgs(d *opentool.Decoder, x *TLongLongArgs) {
 			d.Skip()
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		d.Missing("x")
-	}
+	d.Required(seen[:], "x")
 }
 
 // TLongLongResult is the result of "t_long_long".
@@ -394,9 +374,7 @@ func decodeTUnsignedLongLongArgs(d *opentool.Decoder, x *TUnsignedLongLongArgs) 
 			d.Skip()
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		d.Missing("x")
-	}
+	d.Required(seen[:], "x")
 }
 
 // TUnsignedLongLongResult is the result of "t_unsigned_long_long".
@@ -429,9 +407,7 @@ func decodeTFloatArgs(d *opentool.Decoder, x *TFloatArgs) {
 			d.Skip()
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		d.Missing("x")
-	}
+	d.Required(seen[:], "x")
 }
 
 // TFloatResult is the result of "t_float".
@@ -462,9 +438,7 @@ func decodeTDoubleArgs(d *opentool.Decoder, x *TDoubleArgs) {
 			d.Skip()
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		d.Missing("x")
-	}
+	d.Required(seen[:], "x")
 }
 
 // TDoubleResult is the result of "t_double".
@@ -496,9 +470,7 @@ func decodeHalfArgs(d *opentool.Decoder, x *HalfArgs) {
 			d.Skip()
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		d.Missing("x")
-	}
+	d.Required(seen[:], "x")
 }
 
 // MixArgs are the arguments of "mix".
@@ -556,30 +528,7 @@ func decodeMixArgs(d *opentool.Decoder, x *MixArgs) {
 			d.Skip()
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		d.Missing("c")
-	}
-	if seen[0]&(1<<1) == 0 {
-		d.Missing("s")
-	}
-	if seen[0]&(1<<2) == 0 {
-		d.Missing("i")
-	}
-	if seen[0]&(1<<3) == 0 {
-		d.Missing("l")
-	}
-	if seen[0]&(1<<4) == 0 {
-		d.Missing("ll")
-	}
-	if seen[0]&(1<<5) == 0 {
-		d.Missing("f")
-	}
-	if seen[0]&(1<<6) == 0 {
-		d.Missing("d")
-	}
-	if seen[0]&(1<<7) == 0 {
-		d.Missing("b")
-	}
+	d.Required(seen[:], "c", "s", "i", "l", "ll", "f", "d", "b")
 }
 
 // IncArgs are the arguments of "inc".
@@ -604,9 +553,7 @@ func decodeIncArgs(d *opentool.Decoder, x *IncArgs) {
 			d.Skip()
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		d.Missing("x")
-	}
+	d.Required(seen[:], "x")
 }
 
 // IncLongArgs are the arguments of "inc_long".
@@ -629,9 +576,7 @@ func decodeIncLongArgs(d *opentool.Decoder, x *IncLongArgs) {
 			d.Skip()
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		d.Missing("x")
-	}
+	d.Required(seen[:], "x")
 }
 
 // IsNullArgs are the arguments of "is_null".
@@ -647,11 +592,7 @@ func decodeIsNullArgs(d *opentool.Decoder, x *IsNullArgs) {
 	for d.Next() {
 		switch string(d.Key()) {
 		case "p":
-			if !d.IsNull() {
-				var v float64
-				v, _ = d.Float()
-				x.P = &v
-			}
+			x.P = d.FloatPtr()
 		default:
 			d.Skip()
 		}
@@ -677,9 +618,7 @@ func decodeStrLenArgs(d *opentool.Decoder, x *StrLenArgs) {
 			d.Skip()
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		d.Missing("s")
-	}
+	d.Required(seen[:], "s")
 }
 
 // MaybeLenArgs are the arguments of "maybe_len".
@@ -694,11 +633,7 @@ func decodeMaybeLenArgs(d *opentool.Decoder, x *MaybeLenArgs) {
 	for d.Next() {
 		switch string(d.Key()) {
 		case "s":
-			if !d.IsNull() {
-				var v string
-				v, _ = d.String()
-				x.S = &v
-			}
+			x.S = d.StringPtr()
 		default:
 			d.Skip()
 		}
@@ -724,9 +659,7 @@ func decodeUpperArgs(d *opentool.Decoder, x *UpperArgs) {
 			d.Skip()
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		d.Missing("s")
-	}
+	d.Required(seen[:], "s")
 }
 
 // UpperResult is the result of "upper".
@@ -754,9 +687,7 @@ func decodeUbytesLenArgs(d *opentool.Decoder, x *UbytesLenArgs) {
 			d.Skip()
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		d.Missing("s")
-	}
+	d.Required(seen[:], "s")
 }
 
 // SumArgs are the arguments of "sum".
@@ -791,12 +722,7 @@ func decodeSumArgs(d *opentool.Decoder, x *SumArgs) {
 			d.Skip()
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		d.Missing("xs")
-	}
-	if seen[0]&(1<<1) == 0 {
-		d.Missing("n")
-	}
+	d.Required(seen[:], "xs", "n")
 }
 
 // SumLongsArgs are the arguments of "sum_longs".
@@ -831,12 +757,7 @@ func decodeSumLongsArgs(d *opentool.Decoder, x *SumLongsArgs) {
 			d.Skip()
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		d.Missing("xs")
-	}
-	if seen[0]&(1<<1) == 0 {
-		d.Missing("n")
-	}
+	d.Required(seen[:], "xs", "n")
 }
 
 // ScaleArgs are the arguments of "scale".
@@ -879,15 +800,7 @@ func decodeScaleArgs(d *opentool.Decoder, x *ScaleArgs) {
 			d.Skip()
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		d.Missing("xs")
-	}
-	if seen[0]&(1<<1) == 0 {
-		d.Missing("n")
-	}
-	if seen[0]&(1<<2) == 0 {
-		d.Missing("k")
-	}
+	d.Required(seen[:], "xs", "n", "k")
 }
 
 // SquaresResult is the result of "squares".
@@ -934,12 +847,7 @@ func decodeChecksumArgs(d *opentool.Decoder, x *ChecksumArgs) {
 			d.Skip()
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		d.Missing("data")
-	}
-	if seen[0]&(1<<1) == 0 {
-		d.Missing("n")
-	}
+	d.Required(seen[:], "data", "n")
 }
 
 // CountTrueArgs are the arguments of "count_true".
@@ -974,12 +882,7 @@ func decodeCountTrueArgs(d *opentool.Decoder, x *CountTrueArgs) {
 			d.Skip()
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		d.Missing("xs")
-	}
-	if seen[0]&(1<<1) == 0 {
-		d.Missing("n")
-	}
+	d.Required(seen[:], "xs", "n")
 }
 
 // ModeWeightArgs are the arguments of "mode_weight".
@@ -1001,9 +904,7 @@ func decodeModeWeightArgs(d *opentool.Decoder, x *ModeWeightArgs) {
 			d.Skip()
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		d.Missing("mode")
-	}
+	d.Required(seen[:], "mode")
 }
 
 // DivmodArgs are the arguments of "divmod".
@@ -1033,12 +934,7 @@ func decodeDivmodArgs(d *opentool.Decoder, x *DivmodArgs) {
 			d.Skip()
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		d.Missing("a")
-	}
-	if seen[0]&(1<<1) == 0 {
-		d.Missing("b")
-	}
+	d.Required(seen[:], "a", "b")
 }
 
 // DivmodResult is the result of "divmod".
@@ -1085,12 +981,7 @@ func decodeAdler32Args(d *opentool.Decoder, x *Adler32Args) {
 			d.Skip()
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		d.Missing("data")
-	}
-	if seen[0]&(1<<1) == 0 {
-		d.Missing("n")
-	}
+	d.Required(seen[:], "data", "n")
 }
 
 // OffsetArgs are the arguments of "offset".
@@ -1124,7 +1015,5 @@ func decodeOffsetArgs(d *opentool.Decoder, x *OffsetArgs) {
 			d.Skip()
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		d.Missing("x")
-	}
+	d.Required(seen[:], "x")
 }

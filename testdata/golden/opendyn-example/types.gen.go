@@ -34,12 +34,7 @@ func decodeAddArgs(d *opentool.Decoder, x *AddArgs) {
 			d.Skip()
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		d.Missing("a")
-	}
-	if seen[0]&(1<<1) == 0 {
-		d.Missing("b")
-	}
+	d.Required(seen[:], "a", "b")
 }
 
 // MultiplyArgs are the arguments of "multiply".
@@ -71,10 +66,5 @@ func decodeMultiplyArgs(d *opentool.Decoder, x *MultiplyArgs) {
 			d.Skip()
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		d.Missing("a")
-	}
-	if seen[0]&(1<<1) == 0 {
-		d.Missing("b")
-	}
+	d.Required(seen[:], "a", "b")
 }

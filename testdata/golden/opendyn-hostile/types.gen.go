@@ -74,36 +74,16 @@ func decodeClose2Args(d *opentool.Decoder, x *Close2Args) {
 				}
 			}
 		case "C":
-			if !d.IsNull() {
-				var v int64
-				v, _ = d.Int()
-				x.C = &v
-			}
+			x.C = d.IntPtr()
 		case "unsafe":
-			if !d.IsNull() {
-				var v float64
-				v, _ = d.Float()
-				x.Unsafe = &v
-			}
+			x.Unsafe = d.FloatPtr()
 		case "r_":
-			if !d.IsNull() {
-				var v string
-				v, _ = d.String()
-				x.R = &v
-			}
+			x.R = d.StringPtr()
 		default:
 			d.Skip()
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		d.Missing("l")
-	}
-	if seen[0]&(1<<1) == 0 {
-		d.Missing("type")
-	}
-	if seen[0]&(1<<2) == 0 {
-		d.Missing("len")
-	}
+	d.Required(seen[:], "l", "type", "len")
 }
 
 // Close2Result is the result of "close".
@@ -133,9 +113,7 @@ func decodeLibraryArgs(d *opentool.Decoder, x *LibraryArgs) {
 			d.Skip()
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		d.Missing("mode")
-	}
+	d.Required(seen[:], "mode")
 }
 
 // OpenResult is the result of "open".

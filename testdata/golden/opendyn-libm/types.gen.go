@@ -25,9 +25,7 @@ func decodeCosArgs(d *opentool.Decoder, x *CosArgs) {
 			d.Skip()
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		d.Missing("x")
-	}
+	d.Required(seen[:], "x")
 }
 
 // CosfArgs are the arguments of "cosf".
@@ -52,9 +50,7 @@ func decodeCosfArgs(d *opentool.Decoder, x *CosfArgs) {
 			d.Skip()
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		d.Missing("x")
-	}
+	d.Required(seen[:], "x")
 }
 
 // FrexpArgs are the arguments of "frexp".
@@ -77,9 +73,7 @@ func decodeFrexpArgs(d *opentool.Decoder, x *FrexpArgs) {
 			d.Skip()
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		d.Missing("x")
-	}
+	d.Required(seen[:], "x")
 }
 
 // FrexpResult is the result of "frexp".
@@ -115,10 +109,5 @@ func decodeLdexpArgs(d *opentool.Decoder, x *LdexpArgs) {
 			d.Skip()
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		d.Missing("x")
-	}
-	if seen[0]&(1<<1) == 0 {
-		d.Missing("exp")
-	}
+	d.Required(seen[:], "x", "exp")
 }

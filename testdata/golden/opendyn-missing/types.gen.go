@@ -32,12 +32,7 @@ func decodeAddArgs(d *opentool.Decoder, x *AddArgs) {
 			d.Skip()
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		d.Missing("a")
-	}
-	if seen[0]&(1<<1) == 0 {
-		d.Missing("b")
-	}
+	d.Required(seen[:], "a", "b")
 }
 
 // SubtractArgs are the arguments of "subtract".
@@ -67,12 +62,7 @@ func decodeSubtractArgs(d *opentool.Decoder, x *SubtractArgs) {
 			d.Skip()
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		d.Missing("a")
-	}
-	if seen[0]&(1<<1) == 0 {
-		d.Missing("b")
-	}
+	d.Required(seen[:], "a", "b")
 }
 
 // DivideArgs are the arguments of "divide".
@@ -98,10 +88,5 @@ func decodeDivideArgs(d *opentool.Decoder, x *DivideArgs) {
 			d.Skip()
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		d.Missing("a")
-	}
-	if seen[0]&(1<<1) == 0 {
-		d.Missing("b")
-	}
+	d.Required(seen[:], "a", "b")
 }

@@ -24,9 +24,7 @@ func decodeGetCurrentWeatherArgs(d *opentool.Decoder, x *GetCurrentWeatherArgs) 
 			d.Skip()
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		d.Missing("currentWeatherInfo")
-	}
+	d.Required(seen[:], "currentWeatherInfo")
 }
 
 // CurrentWeatherInfo is the "currentWeatherInfo" parameter of "get_current_weather".
@@ -54,12 +52,7 @@ func decodeCurrentWeatherInfo(d *opentool.Decoder, x *CurrentWeatherInfo) {
 			d.Skip()
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		d.Missing("location")
-	}
-	if seen[0]&(1<<1) == 0 {
-		d.Missing("format")
-	}
+	d.Required(seen[:], "location", "format")
 }
 
 // CurrentWeatherInfoFormat: The temperature unit to use. Infer this from the users location.
@@ -107,9 +100,7 @@ func decodeGetNDayWeatherForecastArgs(d *opentool.Decoder, x *GetNDayWeatherFore
 			d.Skip()
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		d.Missing("forecastWeatherInfo")
-	}
+	d.Required(seen[:], "forecastWeatherInfo")
 }
 
 // ForecastWeatherInfo is the "forecastWeatherInfo" parameter of "get_n_day_weather_forecast".
@@ -142,15 +133,7 @@ func decodeForecastWeatherInfo(d *opentool.Decoder, x *ForecastWeatherInfo) {
 			d.Skip()
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		d.Missing("location")
-	}
-	if seen[0]&(1<<1) == 0 {
-		d.Missing("format")
-	}
-	if seen[0]&(1<<2) == 0 {
-		d.Missing("num_days")
-	}
+	d.Required(seen[:], "location", "format", "num_days")
 }
 
 // ForecastWeatherInfoFormat: The temperature unit to use. Infer this from the users location.
