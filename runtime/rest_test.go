@@ -1,9 +1,12 @@
 package runtime
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
@@ -151,5 +154,44 @@ func TestToolError(t *testing.T) {
 	var apiErr *APIError[map[string]string]
 	if err := NewAPIError[map[string]string](r); !errors.As(err, &apiErr) || apiErr.Body["message"] != "no pet" || !strings.Contains(err.Error(), "GET /pets/{id}: HTTP 404 Not Found") {
 		t.Errorf("APIError: %v", err)
+	}
+}
+
+func TestRequestSend(t *testing.T) {
+	var got *http.Request
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		got = r
+		w.WriteHeader(204)
+	}))
+	defer srv.Close()
+	c := NewRESTClient(srv.URL)
+	c.SetCredential("cookie", APIKeyCredential("cookie", "sid", "s 1"))
+	c.SetCredential("header", APIKeyCredential("header", "X-Key", "k"))
+	r := c.NewRequest("GET", "/x")
+	r.Cookie("pref", "a", true)
+	r.Security("missing")          // the client has no credential for it
+	r.Security("cookie", "header") // both: sent together
+	resp, err := r.Send(context.Background())
+	if err != nil || resp.StatusCode != 204 {
+		t.Fatal(resp, err)
+	}
+	if c := got.Header.Get("Cookie"); c != "pref=a; sid=s%201" {
+		t.Errorf("Cookie: %q", c)
+	}
+	if k := got.Header.Get("X-Key"); k != "k" {
+		t.Errorf("X-Key: %q", k)
+	}
+
+	// A failing editor aborts the call; a transport error hides the query.
+	c.Editors = append(c.Editors, func(context.Context, *http.Request) error { return errors.New("no") })
+	if _, err := c.NewRequest("GET", "/x").Send(context.Background()); err == nil || err.Error() != "no" {
+		t.Errorf("editor error: %v", err)
+	}
+	c = NewRESTClient("http://127.0.0.1:1")
+	c.SetCredential("q", APIKeyCredential("query", "key", "s3cr3t"))
+	r = c.NewRequest("GET", "/x")
+	r.Security("q")
+	if _, err := r.Send(context.Background()); err == nil || strings.Contains(err.Error(), "s3cr3t") {
+		t.Errorf("transport error shows the key: %v", err)
 	}
 }
