@@ -43,7 +43,7 @@ func (l lazy) Render(w io.Writer) error { return l().Render(w) }
 // typesPerFile bounds the named types of one types file: a large document's
 // types are split over types.gen.go, types2.gen.go, … so that they are emitted
 // and formatted in parallel and in bounded memory.
-const typesPerFile = 400
+var typesPerFile = 400
 
 func newFile(p *Package) *jen.File {
 	f := jen.NewFile(p.Name)
