@@ -220,3 +220,18 @@ func TestGoldenNoDirectives(t *testing.T) {
 		}
 	}
 }
+
+// TestGoldenDocumentsLoad checks that the equivalent OpenTool document of every
+// case (what -document writes, what GET /load answers) is itself a valid
+// OpenTool document: the generator takes it as input again.
+func TestGoldenDocumentsLoad(t *testing.T) {
+	for _, c := range goldenCases(t) {
+		doc := generateCase(t, c)["opentool.gen.json"]
+		res, err := Generate("opentool.gen.json", doc, Options{Package: goldenPackage(c.name)})
+		if err != nil {
+			t.Errorf("%s: the equivalent OpenTool document does not generate:\n%v", c.name, err)
+			continue
+		}
+		checkDeclarations(t, res.Files)
+	}
+}

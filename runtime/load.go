@@ -485,6 +485,17 @@ func quietSchemaMember(key string) bool {
 	return strings.HasPrefix(key, "x-")
 }
 
+// untyped reports whether schema n says nothing about its value's type: no
+// member but annotations.
+func untyped(n *jsontree.Node) bool {
+	for _, m := range n.Members {
+		if m.Key != "description" && m.Key != "nullable" && !quietSchemaMember(m.Key) && m.Value.Kind != jsontree.Null {
+			return false
+		}
+	}
+	return true
+}
+
 // schema reads the schema object n.
 func (l *otLoader) schema(n *jsontree.Node) *Schema {
 	if n.Kind != jsontree.Object {
@@ -511,6 +522,12 @@ func (l *otLoader) schema(n *jsontree.Node) *Schema {
 
 	typ := "" // "" when the type is wrong: then check members against any type
 	switch tv := n.Get("type"); {
+	case tv == nil && (otMember(n, "oneOf") != nil || otMember(n, "anyOf") != nil):
+		// the alternatives say what the value is
+	case tv == nil && untyped(n):
+		// {} or {"description": …}: JSON Schema's "any value", which documents
+		// converted from OpenAPI use for values their source does not type.
+		l.warnf(l.at("type"), n.Offset, "missing: read as any JSON value")
 	case tv == nil:
 		l.errorf(l.at("type"), n.Offset, "missing, want one of %s (or a $ref)", schemaTypes)
 	case tv.Kind != jsontree.String:
@@ -604,6 +621,22 @@ func (l *otLoader) schema(n *jsontree.Node) *Schema {
 				s.MinItems = l.count(v)
 			} else {
 				s.MaxItems = l.count(v)
+			}
+		case "oneOf", "anyOf":
+			if v.Kind != jsontree.Array || len(v.Items) == 0 {
+				l.gotWant(l.here(), v, "a non-empty array of schemas")
+				break
+			}
+			var alts []*Schema
+			for i, item := range v.Items {
+				ik := l.enter(strconv.Itoa(i))
+				alts = append(alts, l.schema(item))
+				l.leave(ik)
+			}
+			if m.Key == "oneOf" {
+				s.OneOf = alts
+			} else {
+				s.AnyOf = alts
 			}
 		case "additionalProperties":
 			if !l.applies(m, typ, TypeObject) {

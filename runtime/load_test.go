@@ -232,7 +232,7 @@ var loadBadCases = []struct {
 			`/functions/0/parameters/3/schema/enum/3: got number 10e-1 again, want distinct values (the same as /functions/0/parameters/3/schema/enum/0)`,
 			`/functions/0/parameters/3/schema/enum/4: got an empty array, want a boolean, number or string`,
 			`/functions/0/parameters/4/schema/maximum: got 1, want at least minimum 5`,
-			`/functions/0/parameters/5/schema/type: missing, want one of boolean, integer, number, string, array, object (or a $ref)`,
+			`/functions/0/parameters/4/schema/oneOf: got an empty array, want a non-empty array of schemas`,
 			`/functions/0/parameters/6/schema/$ref: got "#/schemas/Nope", want a reference to one of the document's schemas ("S", "")`,
 			`/functions/0/parameters/7/schema/$ref: got "#/definitions/X", want "#/schemas/<name>"`,
 			`/functions/0/parameters/8/schema/$ref: got number 3, want a string "#/schemas/<name>"`,
@@ -252,7 +252,7 @@ var loadBadCases = []struct {
 		warnings: []string{
 			`/functions/0/parameters/0/schema/required/2: warning: "x" is already listed; ignored`,
 			`/functions/0/parameters/4/schema/minLength: warning: ignored: got type number, want type string`,
-			`/functions/0/parameters/4/schema/oneOf: warning: unknown member ignored`,
+			`/functions/0/parameters/5/schema/type: warning: missing: read as any JSON value`,
 			`/functions/0/parameters/6/schema/type: warning: ignored next to $ref`,
 			`/functions/0/parameters/9/schema/pattern: warning: ignored: not a regular expression Go can use: error parsing regexp: invalid or unsupported Perl syntax: ` + "`(?=`",
 			`/functions/0/parameters/15/schema/properties: warning: ignored: got type string, want type object`,
