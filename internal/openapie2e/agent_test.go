@@ -10,8 +10,8 @@ import (
 	"time"
 
 	opentool "github.com/opentoolgen/opentoolgen/runtime"
-	agent "github.com/opentoolgen/opentoolgen/testdata/golden/openapi-petstore-agent"
 	petstore "github.com/opentoolgen/opentoolgen/testdata/golden/openapi-petstore"
+	agent "github.com/opentoolgen/opentoolgen/testdata/golden/openapi-petstore-agent"
 )
 
 // TestPetstoreAgent is the whole chain with generated code at both ends: an
