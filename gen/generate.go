@@ -13,6 +13,7 @@ import (
 	"go/token"
 	"path/filepath"
 	goruntime "runtime"
+	"sort"
 	"strings"
 	"sync"
 
@@ -119,6 +120,19 @@ func Generate(name string, data []byte, opts Options) (*Result, error) {
 			Message: `not an OpenTool, OpenDyn or OpenAPI document: want a top-level "opentool", "opendyn", "openapi" or "swagger" member`}}}
 	}
 	if err != nil {
+		// The warnings go with the errors, in document order: a warning often
+		// explains an error that follows from it.
+		var e *Error
+		if errors.As(err, &e) && len(warnings) > 0 {
+			all := append(append([]Diagnostic(nil), warnings...), e.Diagnostics...)
+			sort.SliceStable(all, func(i, j int) bool {
+				if all[i].Line != all[j].Line {
+					return all[i].Line < all[j].Line
+				}
+				return all[i].Col < all[j].Col
+			})
+			err = &Error{Diagnostics: all}
+		}
 		return nil, err
 	}
 	var outs []output

@@ -99,7 +99,8 @@ func TestOpenDynWarnings(t *testing.T) {
 }
 
 // TestOpenDynErrors: a document with an error of each kind; every one is
-// reported at once, at its place, and nothing is generated.
+// reported at once, at its place, with the warnings among them, and nothing is
+// generated.
 func TestOpenDynErrors(t *testing.T) {
 	_, err := generateFile(t, "../testdata/opendyn/bad/errors.json")
 	var e *Error
@@ -123,6 +124,7 @@ func TestOpenDynErrors(t *testing.T) {
 		`errors.json:22:75: /functions/0/parameters/13/schema/cType: got long, but the schema "Count" has the C type int: want one of them`,
 		`errors.json:23:9: /functions/0/parameters/14/name: missing, want a string`,
 		`errors.json:25:103: /functions/0/return/schema/cType: got a returned pointer to an array, whose length the caller cannot know; want an output parameter with maxItems`,
+		`errors.json:29:20: warning: /code/zero: ignored: got the code "zero", want an integer (the value a function returns)`,
 		`errors.json:29:41: /code/1: got number 2, want a string`,
 	}
 	if diff := cmp.Diff(want, diagnosticLines(e.Diagnostics)); diff != "" {
