@@ -320,7 +320,9 @@ func reaches(from, to *Type, seen map[*Type]bool) bool {
 }
 
 // markDecoders names the decode function of every type that arguments reach,
-// and marks structs whose member names a struct tag cannot carry.
+// and of every type a generated UnmarshalJSON decodes with one (structs whose
+// member names a struct tag cannot carry, which it marks, and unions), with
+// everything those reach.
 func markDecoders(p *Package) {
 	var visitRef func(r *TypeRef)
 	var visit func(t *Type)
@@ -335,6 +337,9 @@ func markDecoders(p *Package) {
 		}
 		for _, f := range t.Fields {
 			visitRef(f.Type)
+		}
+		for _, v := range t.Variants {
+			visitRef(v.Type)
 		}
 		if t.Underlying != nil {
 			visitRef(t.Underlying)
@@ -354,6 +359,9 @@ func markDecoders(p *Package) {
 		}
 	}
 	for _, t := range p.Types {
+		if t.Kind == KindUnion {
+			visit(t) // UnmarshalJSON uses the decoder
+		}
 		if t.Kind == KindStruct {
 			for _, f := range t.Fields {
 				if !validTagName(f.JSONName) {

@@ -328,7 +328,6 @@ func (b *oaBuilder) build(pkgName string) *Package {
 	}
 	breakValueCycles(b.pkg.Types)
 	markDecoders(b.pkg)
-	markUnionDecoders(b.pkg)
 
 	odoc := &runtime.OpenTool{
 		OpenTool: "1.0.0",
@@ -1704,44 +1703,4 @@ func statusRank(s string) int {
 		return n
 	}
 	return 1000 + n
-}
-
-// markUnionDecoders names the decode functions a union's UnmarshalJSON needs:
-// its own and those of everything its variants reach (markDecoders does not
-// look into variants).
-func markUnionDecoders(p *Package) {
-	seen := map[*Type]bool{}
-	var visitRef func(r *TypeRef)
-	var visit func(t *Type)
-	visit = func(t *Type) {
-		if seen[t] {
-			return
-		}
-		seen[t] = true
-		if t.Kind != KindAlias && t.Decoder == "" {
-			t.Decoder = "decode" + t.Name
-		}
-		for _, f := range t.Fields {
-			visitRef(f.Type)
-		}
-		for _, v := range t.Variants {
-			visitRef(v.Type)
-		}
-		if t.Underlying != nil {
-			visitRef(t.Underlying)
-		}
-	}
-	visitRef = func(r *TypeRef) {
-		switch r.Kind {
-		case RefSlice, RefMap:
-			visitRef(r.Elem)
-		case RefNamed:
-			visit(r.Named)
-		}
-	}
-	for _, t := range p.Types {
-		if t.Kind == KindUnion || t.Decoder != "" {
-			visit(t)
-		}
-	}
 }
