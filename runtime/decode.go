@@ -373,30 +373,8 @@ func (d *Decoder) Next() bool {
 }
 
 func (d *Decoder) next() bool {
-	if d.broken {
+	if !d.separator('{', '}', "object", "member") {
 		return false
-	}
-	// Right after Object the previous byte is the '{'; after a member's value it
-	// is the value's last byte, which is never '{'.
-	first := d.pos > 0 && d.data[d.pos-1] == '{'
-	d.ws()
-	if d.pos >= len(d.data) {
-		d.syntax("unexpected end of input in an object")
-		return false
-	}
-	c := d.data[d.pos]
-	if c == '}' {
-		d.pos++
-		d.depth--
-		return false
-	}
-	if !first {
-		if c != ',' {
-			d.syntax("want ',' or '}' after an object member")
-			return false
-		}
-		d.pos++
-		d.ws()
 	}
 	if d.pos >= len(d.data) || d.data[d.pos] != '"' {
 		d.syntax("want a member name")
@@ -474,30 +452,46 @@ func (d *Decoder) NextItem() bool {
 }
 
 func (d *Decoder) nextItem() bool {
+	if !d.separator('[', ']', "array", "element") {
+		return false
+	}
+	if d.data[d.pos] == ']' {
+		d.syntax("want a value")
+		return false
+	}
+	return true
+}
+
+// separator moves to the next member or element of the container opened by
+// open: past the ',' that must separate it from the previous one. It returns
+// false at the closing byte (consumed) or on a syntax error.
+func (d *Decoder) separator(open, close byte, container, item string) bool {
 	if d.broken {
 		return false
 	}
-	first := d.pos > 0 && d.data[d.pos-1] == '[' // see Next
+	// Right after Object or Array the previous byte is the opening one; after
+	// a member's value or an element it is the value's last byte, which never is.
+	first := d.pos > 0 && d.data[d.pos-1] == open
 	d.ws()
 	if d.pos >= len(d.data) {
-		d.syntax("unexpected end of input in an array")
+		d.syntax("unexpected end of input in an " + container)
 		return false
 	}
 	c := d.data[d.pos]
-	if c == ']' {
+	if c == close {
 		d.pos++
 		d.depth--
 		return false
 	}
 	if !first {
 		if c != ',' {
-			d.syntax("want ',' or ']' after an array element")
+			d.syntax("want ',' or '" + string(close) + "' after an " + container + " " + item)
 			return false
 		}
 		d.pos++
 		d.ws()
-		if d.pos < len(d.data) && d.data[d.pos] == ']' {
-			d.syntax("want a value")
+		if d.pos >= len(d.data) {
+			d.syntax("unexpected end of input in an " + container)
 			return false
 		}
 	}
