@@ -40,10 +40,14 @@ type lazy func() *jen.File
 
 func (l lazy) Render(w io.Writer) error { return l().Render(w) }
 
-// typesPerFile bounds the named types of one types file: a large document's
-// types are split over types.gen.go, types2.gen.go, … so that they are emitted
-// and formatted in parallel and in bounded memory.
-var typesPerFile = 400
+// typesPerFile bounds the size of one types file, counted in types plus their
+// fields, values and variants: a large document's types are split over
+// types.gen.go, types2.gen.go, … so that they are emitted and formatted in
+// parallel and in bounded memory.
+var typesPerFile = 1500
+
+// typeWeight is what a type counts for in typesPerFile.
+func typeWeight(t *Type) int { return 1 + len(t.Fields) + len(t.Values) + len(t.Variants) }
 
 func newFile(p *Package) *jen.File {
 	f := jen.NewFile(p.Name)
@@ -72,15 +76,24 @@ func emitOpenTool(p *Package) []output {
 // typeFiles renders p's types in files of at most typesPerFile types; the
 // first one also holds what belongs to the package as a whole.
 func typeFiles(p *Package) []output {
-	if len(p.Types) <= typesPerFile {
+	var chunks [][]*Type
+	start, weight := 0, 0
+	for i, t := range p.Types {
+		if weight > 0 && weight+typeWeight(t) > typesPerFile {
+			chunks = append(chunks, p.Types[start:i])
+			start, weight = i, 0
+		}
+		weight += typeWeight(t)
+	}
+	chunks = append(chunks, p.Types[start:])
+	if len(chunks) == 1 {
 		return []output{{"types.gen.go", lazy(func() *jen.File { return emitTypes(p) })}}
 	}
 	var outs []output
-	for i := 0; i < len(p.Types); i += typesPerFile {
-		chunk := p.Types[i:min(i+typesPerFile, len(p.Types))]
+	for i, chunk := range chunks {
 		name := "types.gen.go"
 		if i > 0 {
-			name = "types" + strconv.Itoa(i/typesPerFile+1) + ".gen.go"
+			name = "types" + strconv.Itoa(i+1) + ".gen.go"
 		}
 		first := i == 0
 		outs = append(outs, output{name, lazy(func() *jen.File {

