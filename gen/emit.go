@@ -767,7 +767,12 @@ func emitClient(p *Package) *jen.File {
 			args = jen.Op("&").Id("args")
 		}
 		recv := jen.Params(jen.Id("c").Op("*").Id("Client"))
-		doc := docComment(fn.GoName, fn.Doc, "")
+		text := fn.Doc
+		if fn.Stream {
+			// A comment paragraph of our own after the document's text.
+			text = strings.TrimRight(text, "\n") + "\n\nEach range over the sequence makes a new call; breaking out of the loop\nends it on both sides."
+		}
+		doc := docComment(fn.GoName, text, "")
 		if fn.Stream {
 			// return opentool.Stream[R](ctx, c.rt, "name", args, "resultName")
 			f.Add(doc).Func().Add(recv).Id(fn.GoName).Params(params...).Qual(iterPath, "Seq2").Types(resultType(fn), jen.Error()).Block(

@@ -44,6 +44,9 @@ func (c *Client) Read(ctx context.Context, args ReadArgs) (Text, error) {
 }
 
 // SequentiallyRead: Read text from storage one by one
+//
+// Each range over the sequence makes a new call; breaking out of the loop
+// ends it on both sides.
 func (c *Client) SequentiallyRead(ctx context.Context) iter.Seq2[Text, error] {
 	return opentool.Stream[Text](ctx, c.rt, "sequentiallyRead", nil, "text")
 }
