@@ -478,6 +478,9 @@ func scalarRead(r *TypeRef) *jen.Statement {
 	case RefBool:
 		return d.Dot("Bool").Call()
 	case RefFloat:
+		if r.Bits == 32 {
+			return d.Dot("Float32").Call()
+		}
 		return d.Dot("Float").Call()
 	case RefInt:
 		bits := r.Bits

@@ -853,6 +853,18 @@ func (d *Decoder) Float() (float64, bool) {
 	return f, true
 }
 
+// Float32 reads a number that a float32 can hold (a C float): within its
+// range; precision is rounded as a conversion rounds it.
+func (d *Decoder) Float32() (float64, bool) {
+	start := d.pos
+	f, ok := d.Float()
+	if ok && (f > math.MaxFloat32 || f < -math.MaxFloat32) {
+		d.Invalid("got " + strings.TrimSpace(string(d.data[start:d.pos])) + ", want a number within the range of float32")
+		return 0, false
+	}
+	return f, ok
+}
+
 // Bool reads a boolean.
 func (d *Decoder) Bool() (bool, bool) {
 	switch c := d.peek(); c {

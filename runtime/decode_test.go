@@ -963,3 +963,28 @@ func BenchmarkDecode(b *testing.B) {
 		}
 	})
 }
+
+func TestDecodeFloat32Range(t *testing.T) {
+	type f32 struct{ V float32 }
+	dec := func(d *runtime.Decoder, x *f32) {
+		if !d.Object() {
+			return
+		}
+		for d.Next() {
+			if v, ok := d.Float32(); ok {
+				x.V = float32(v)
+			}
+		}
+	}
+	var got f32
+	if err := runtime.Decode([]byte(`{"v": 3.4e38}`), &got, dec); err != nil || got.V != 3.4e38 {
+		t.Errorf("3.4e38: got %v, %v", got.V, err)
+	}
+	for _, raw := range []string{`{"v":1e39}`, `{"v": -1e39}`} {
+		err := runtime.Decode([]byte(raw), &got, dec)
+		var e *runtime.Error
+		if !errors.As(err, &e) || len(e.Violations()) != 1 || !strings.HasSuffix(e.Violations()[0].Message, "want a number within the range of float32") || e.Violations()[0].Path != "/v" {
+			t.Errorf("%s: got %v, want one violation at /v: out of the range of float32", raw, err)
+		}
+	}
+}

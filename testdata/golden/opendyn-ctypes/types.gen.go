@@ -400,7 +400,7 @@ func decodeTFloatArgs(d *opentool.Decoder, x *TFloatArgs) {
 		switch string(d.Key()) {
 		case "x":
 			seen[0] |= 1 << 0
-			if v1, ok := d.Float(); ok {
+			if v1, ok := d.Float32(); ok {
 				x.X = float32(v1)
 			}
 		default:
@@ -463,7 +463,7 @@ func decodeHalfArgs(d *opentool.Decoder, x *HalfArgs) {
 		switch string(d.Key()) {
 		case "x":
 			seen[0] |= 1 << 0
-			if v1, ok := d.Float(); ok {
+			if v1, ok := d.Float32(); ok {
 				x.X = float32(v1)
 			}
 		default:
@@ -515,7 +515,7 @@ func decodeMixArgs(d *opentool.Decoder, x *MixArgs) {
 			x.Ll, _ = d.Int()
 		case "f":
 			seen[0] |= 1 << 5
-			if v1, ok := d.Float(); ok {
+			if v1, ok := d.Float32(); ok {
 				x.F = float32(v1)
 			}
 		case "d":

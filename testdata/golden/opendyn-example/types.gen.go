@@ -54,12 +54,12 @@ func decodeMultiplyArgs(d *opentool.Decoder, x *MultiplyArgs) {
 		switch string(d.Key()) {
 		case "a":
 			seen[0] |= 1 << 0
-			if v1, ok := d.Float(); ok {
+			if v1, ok := d.Float32(); ok {
 				x.A = float32(v1)
 			}
 		case "b":
 			seen[0] |= 1 << 1
-			if v1, ok := d.Float(); ok {
+			if v1, ok := d.Float32(); ok {
 				x.B = float32(v1)
 			}
 		default:

@@ -43,7 +43,7 @@ func decodeCosfArgs(d *opentool.Decoder, x *CosfArgs) {
 		switch string(d.Key()) {
 		case "x":
 			seen[0] |= 1 << 0
-			if v1, ok := d.Float(); ok {
+			if v1, ok := d.Float32(); ok {
 				x.X = float32(v1)
 			}
 		default:
