@@ -223,7 +223,7 @@ func (c *yamlConverter) convert(b *bytes.Buffer, n *yaml.Node, path string, dept
 			b.WriteByte(':')
 			p := path
 			if !m.aliased {
-				p = path + "/" + escapeToken(m.key)
+				p = path + jsontree.Pointer(m.key)
 			}
 			if err := c.convert(b, m.value, p, depth+1, m.aliased); err != nil {
 				return err
@@ -272,7 +272,7 @@ func (c *yamlConverter) members(m *yaml.Node, path string, depth int, aliased bo
 		if first, dup := own[k.Value]; dup {
 			p := path
 			if !aliased {
-				p = path + "/" + escapeToken(k.Value)
+				p = path + jsontree.Pointer(k.Value)
 			}
 			return nil, c.fail(m.Content[i], p, fmt.Sprintf("duplicate key %q (the first is at line %d)", k.Value, first.Line))
 		}
@@ -375,11 +375,6 @@ func isJSONNumber(s string) bool {
 func writeJSONString(b *bytes.Buffer, s string) {
 	q, _ := json.Marshal(s) // a string always encodes
 	b.Write(q)
-}
-
-// escapeToken escapes a JSON pointer token.
-func escapeToken(s string) string {
-	return strings.NewReplacer("~", "~0", "/", "~1").Replace(s)
 }
 
 // position returns the line and column of the value at the JSON pointer path

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/opentoolgen/opentoolgen/internal/jsontree"
 	"os"
 	"sort"
 	"strconv"
@@ -327,7 +328,7 @@ func (a *Args) Redact(function string, err error) error {
 	changed := false
 	for i, v := range vs {
 		for _, env := range fa.envs {
-			p := "/" + escapePointerToken(env.name)
+			p := jsontree.Pointer(env.name)
 			if v.Path != p && !strings.HasPrefix(v.Path, p+"/") {
 				continue
 			}
@@ -344,8 +345,4 @@ func (a *Args) Redact(function string, err error) error {
 		return err
 	}
 	return InvalidParams(vs...)
-}
-
-func escapePointerToken(s string) string {
-	return strings.NewReplacer("~", "~0", "/", "~1").Replace(s)
 }

@@ -2,6 +2,7 @@ package runtime
 
 import (
 	"encoding/json"
+	"github.com/opentoolgen/opentoolgen/internal/jsontree"
 	"sort"
 	"strings"
 )
@@ -136,7 +137,7 @@ func (c *declConverter) convertOrAny(s *Schema) *Schema {
 // percent-encoded.
 func defsRef(name string) string {
 	const hex = "0123456789ABCDEF"
-	p := escapePointer(name)
+	p := jsontree.Pointer(name)[1:]
 	b := []byte("#/$defs/")
 	for i := 0; i < len(p); i++ {
 		c := p[i]
@@ -146,21 +147,6 @@ func defsRef(name string) string {
 			b = append(b, c)
 		default:
 			b = append(b, '%', hex[c>>4], hex[c&15])
-		}
-	}
-	return string(b)
-}
-
-func escapePointer(s string) string {
-	var b []byte
-	for i := 0; i < len(s); i++ {
-		switch s[i] {
-		case '~':
-			b = append(b, '~', '0')
-		case '/':
-			b = append(b, '~', '1')
-		default:
-			b = append(b, s[i])
 		}
 	}
 	return string(b)
