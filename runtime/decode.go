@@ -318,15 +318,19 @@ func (d *Decoder) literal(lit string) bool {
 
 // Object starts reading an object. It returns false (after recording a
 // violation and skipping the value) when the next value is not an object.
-func (d *Decoder) Object() bool {
+func (d *Decoder) Object() bool { return d.open('{', "object", frameObject) }
+
+// open enters the container that starts with the byte open, or records a
+// type violation and skips the value.
+func (d *Decoder) open(open byte, kind string, frame byte) bool {
 	c := d.peek()
-	if c != '{' {
-		d.wrongType(c, "object")
+	if c != open {
+		d.wrongType(c, kind)
 		return false
 	}
 	d.pos++
 	d.depth++
-	d.pushFrame(pathSeg{index: -1, frame: frameObject})
+	d.pushFrame(pathSeg{index: -1, frame: frame})
 	return true
 }
 
@@ -420,17 +424,7 @@ func (d *Decoder) readKey() bool {
 }
 
 // Array starts reading an array; see Object.
-func (d *Decoder) Array() bool {
-	c := d.peek()
-	if c != '[' {
-		d.wrongType(c, "array")
-		return false
-	}
-	d.pos++
-	d.depth++
-	d.pushFrame(pathSeg{index: -1, frame: frameArray})
-	return true
-}
+func (d *Decoder) Array() bool { return d.open('[', "array", frameArray) }
 
 // NextItem moves to the next element of the array begun with Array, or returns
 // false after the closing bracket (or a syntax error). Like Next, it must be
