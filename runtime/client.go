@@ -34,6 +34,9 @@ type Client struct {
 	seq       atomic.Uint64
 	callURL   string
 	streamURL string
+	// sawDone: the server has ended a stream with a done event, so it is not a
+	// Dart reference server of the kind that ends streams by closing them.
+	sawDone atomic.Bool
 }
 
 // ClientOption configures [NewClient].
@@ -505,6 +508,12 @@ func (c *Client) stream(ctx context.Context, name string, params json.RawMessage
 				yield(nil, err)
 				return
 			}
+			if resp.StatusCode == http.StatusNotFound {
+				// The server answered, so it is running: it has no streaming
+				// endpoint (the TypeScript reference server has none).
+				yield(nil, noStreamingError(req, rbody))
+				return
+			}
 			result, err := decodeResponse(resp.StatusCode, rbody)
 			if err != nil {
 				yield(nil, err)
@@ -519,7 +528,10 @@ func (c *Client) stream(ctx context.Context, name string, params json.RawMessage
 			ev, err := rd.next()
 			if err != nil {
 				if err == io.EOF {
-					return // the Dart reference ends streams by closing them
+					if !c.endsByClosing(resp) {
+						yield(nil, clientError(ClassNoAccess, CodeNoAccess, "the stream broke: it ended without a done or error event", io.ErrUnexpectedEOF))
+					}
+					return
 				}
 				if ctxErr := ctx.Err(); ctxErr != nil {
 					yield(nil, fmt.Errorf("opentool: stream %s: %w", name, ctxErr))
@@ -534,15 +546,15 @@ func (c *Client) stream(ctx context.Context, name string, params json.RawMessage
 			case EventStart:
 				continue
 			case EventDone:
+				c.sawDone.Store(true)
 				return
-			case EventData, EventError, "":
+			case EventError:
+				yield(nil, errorEvent(ev.data))
+				return
+			case EventData, "":
 				result, err := decodeResponse(http.StatusOK, ev.data)
 				if err != nil {
 					yield(nil, err)
-					return
-				}
-				if ev.name == EventError {
-					yield(nil, clientError(ClassCall, CodeToolError, "the stream ended with an error event", nil))
 					return
 				}
 				if !yield(result, nil) {
@@ -551,4 +563,51 @@ func (c *Client) stream(ctx context.Context, name string, params json.RawMessage
 			}
 		}
 	}
+}
+
+// ErrNoStreaming is in the chain of the error a streaming call returns when the
+// server has no streaming endpoint: it answered POST {base}/streamCall with HTTP
+// 404 although it is running (the TypeScript reference server has no
+// /streamCall). That error is of class [ClassCall]; test for this case with
+// errors.Is(err, ErrNoStreaming).
+var ErrNoStreaming = errors.New("opentool: the server has no streaming endpoint")
+
+// noStreaming is the cause of the error of a 404 on /streamCall: the HTTP
+// answer, and ErrNoStreaming for errors.Is.
+type noStreaming struct{ http error }
+
+func (e *noStreaming) Error() string   { return e.http.Error() }
+func (e *noStreaming) Unwrap() []error { return []error{ErrNoStreaming, e.http} }
+func noStreamingError(req *http.Request, body []byte) *Error {
+	return clientError(ClassCall, http.StatusNotFound,
+		"the server does not stream: it answered 404 to POST "+req.URL.Path+", so it has no streaming endpoint",
+		&noStreaming{httpStatusError(http.StatusNotFound, body)})
+}
+
+// endsByClosing reports whether a stream that ended without done or error is
+// complete all the same: the Dart reference server (package:shelf, which says so
+// in X-Powered-By unless told not to) ended successful streams by closing them
+// from its first streaming version until its commit 4ff5aa5 (January 2026),
+// which sends done, under the same version number. So a shelf server's stream
+// without done is complete until that server has sent done once.
+func (c *Client) endsByClosing(resp *http.Response) bool {
+	return !c.sawDone.Load() && strings.Contains(resp.Header.Get("X-Powered-By"), "package:shelf")
+}
+
+// errorEvent is the error an error event carries: a JSON-RPC response with its
+// error as the Dart reference sends for an error the tool reports, the bare
+// {"code":…,"message":…,"id":…} it sends when the tool throws, or whatever
+// else, which still ends the stream with a call error.
+func errorEvent(data []byte) error {
+	var resp response
+	if json.Unmarshal(data, &resp) == nil && !isNull(resp.Error) {
+		return decodeCallError(http.StatusOK, resp.Error)
+	}
+	var bare struct {
+		Message json.RawMessage `json:"message"`
+	}
+	if json.Unmarshal(data, &bare) == nil && len(bare.Message) > 0 && !isNull(bare.Message) {
+		return decodeCallError(http.StatusOK, data)
+	}
+	return clientError(ClassCall, CodeToolError, "the stream ended with an error event", errors.New("event data: "+snippet(data)))
 }

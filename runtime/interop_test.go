@@ -96,6 +96,8 @@ func referenceServer(t *testing.T) *runtime.Client {
 			json(200, `{"code":404,"message":"Json Parser NOT implement"}`)
 			return
 		case "/opentool/streamCall":
+			// The Dart reference server: shelf says so in every answer.
+			w.Header().Set("X-Powered-By", "Dart with package:shelf")
 			b, _ := io.ReadAll(r.Body)
 			var req struct{ Method string }
 			_ = jsonUnmarshal(b, &req)

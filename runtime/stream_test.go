@@ -331,7 +331,7 @@ func TestStreamResponseLimit(t *testing.T) {
 			io.WriteString(w, strings.Repeat(event, n)+last)
 		}
 	}
-	client := fakeServer(t, handler(100, ""), runtime.WithMaxResponseBytes(1000))
+	client := fakeServer(t, handler(100, "event:done\ndata:{\"done\":\"s\"}\n\n"), runtime.WithMaxResponseBytes(1000))
 	n := 0
 	for _, err := range client.StreamCall(context.Background(), runtime.FunctionCall{Name: "s"}) {
 		if err != nil {
