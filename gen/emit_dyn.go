@@ -200,8 +200,15 @@ func emitLibrary(p *Package) *jen.File {
 	f.Comment("Open loads the dynamic library at path (dlopen with RTLD_NOW|RTLD_LOCAL;")
 	f.Comment("LoadLibrary on Windows) and looks up every function the document describes.")
 	f.Comment("Its error is an *opentool.LibraryError naming path and, when the library lacks")
-	f.Comment("functions, every one of them.")
+	f.Comment("functions, every one of them. An empty path is refused (opentool.ErrEmptyLibraryPath):")
+	f.Comment("dlopen would open the program itself.")
 	f.Func().Id("Open").Params(jen.Id("path").String()).Params(jen.Op("*").Id("Library"), jen.Error()).Block(
+		// if path == "" { return nil, &opentool.LibraryError{Path: path, Err: opentool.ErrEmptyLibraryPath} }
+		jen.If(jen.Id("path").Op("==").Lit("")).Block(
+			jen.Return(jen.Nil(), jen.Op("&").Add(rt("LibraryError")).Values(jen.Dict{
+				jen.Id("Path"): jen.Id("path"), jen.Id("Err"): rt("ErrEmptyLibraryPath"),
+			})),
+		),
 		jen.List(jen.Id("h"), jen.Err()).Op(":=").Id("loadLibrary").Call(jen.Id("path")),
 		jen.If(jen.Err().Op("!=").Nil()).Block(
 			jen.Return(jen.Nil(), jen.Op("&").Add(rt("LibraryError")).Values(jen.Dict{
@@ -549,11 +556,21 @@ func emitDynTool(f *jen.File, p *Package) {
 		call := jen.Id("s").Dot("lib").Dot(fn.GoName).Call(args...)
 		recv := jen.Params(jen.Id("s").Id("libraryService"))
 		outs := c.Outputs()
+		checks := finiteChecks(fn)
 		switch {
 		case fn.Result == nil:
 			f.Func().Add(recv).Id(fn.GoName).Params(params...).Error().Block(jen.Return(call))
-		case len(outs) == 0:
+		case len(outs) == 0 && len(checks) == 0:
 			f.Func().Add(recv).Id(fn.GoName).Params(params...).Params(goType(fn.Result), jen.Error()).Block(jen.Return(call))
+		case len(outs) == 0:
+			// r, err := s.lib.F(…)
+			// if err != nil { return r, err }
+			// return r, opentool.CheckFinite("f", "result", r)
+			f.Func().Add(recv).Id(fn.GoName).Params(params...).Params(goType(fn.Result), jen.Error()).Block(
+				jen.List(jen.Id("r"), jen.Err()).Op(":=").Add(call),
+				jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Id("r"), jen.Err())),
+				jen.Return(jen.Id("r"), checks[0].call(jen.Id("r"))),
+			)
 		default:
 			// var r R; var err error; r.Ret, r.Out, err = s.lib.F(…); return r, err
 			var lhs []jen.Code
@@ -564,15 +581,66 @@ func emitDynTool(f *jen.File, p *Package) {
 				lhs = append(lhs, jen.Id("r").Dot(cp.Field.Name))
 			}
 			lhs = append(lhs, jen.Err())
-			f.Func().Add(recv).Id(fn.GoName).Params(params...).Params(goType(fn.Result), jen.Error()).Block(
+			body := []jen.Code{
 				jen.Var().Id("r").Add(goType(fn.Result)),
 				jen.Var().Err().Error(),
 				jen.List(lhs...).Op("=").Add(call),
-				jen.Return(jen.Id("r"), jen.Err()),
-			)
+			}
+			body = append(body, finiteBlock(checks)...)
+			body = append(body, jen.Return(jen.Id("r"), jen.Err()))
+			f.Func().Add(recv).Id(fn.GoName).Params(params...).Params(goType(fn.Result), jen.Error()).Block(body...)
 		}
 		f.Line()
 	}
+}
+
+// finiteCheck is a float result member of an OpenDyn function that the
+// served tool checks: JSON has no infinities or NaN.
+type finiteCheck struct {
+	function, member string
+	field            string // the member's field of the result struct; "" for a scalar result
+	slice            bool
+}
+
+// call renders opentool.CheckFinite("f", "member", v) (v... for a slice).
+func (c finiteCheck) call(v *jen.Statement) *jen.Statement {
+	if c.slice {
+		v = v.Op("...")
+	}
+	return rt("CheckFinite").Call(jen.Lit(c.function), jen.Lit(c.member), v)
+}
+
+// finiteChecks returns the float and double values fn's result carries: its
+// C return value and its output parameters (scalars and arrays).
+func finiteChecks(fn *Function) []finiteCheck {
+	c := fn.C
+	isFloat := func(t CType) bool { return t.Name == "float" || t.Name == "double" }
+	var out []finiteCheck
+	if r := c.Return; r != nil && r.Shape == CScalar && isFloat(r.C) {
+		fc := finiteCheck{function: fn.Name, member: fn.ResultName}
+		if r.Field != nil {
+			fc.field, fc.member = r.Field.Name, r.Field.JSONName
+		}
+		out = append(out, fc)
+	}
+	for _, p := range c.Outputs() {
+		if isFloat(p.C) && !p.Field.Pointer && (p.Shape == CPointer || p.Shape == CSlice) {
+			out = append(out, finiteCheck{function: fn.Name, member: p.Field.JSONName, field: p.Field.Name, slice: p.Shape == CSlice})
+		}
+	}
+	return out
+}
+
+// finiteBlock renders the checks of the members of a result struct r, after
+// the call set err, one statement per member:
+//
+//	if err == nil { err = opentool.CheckFinite("f", "x", r.X) }
+func finiteBlock(checks []finiteCheck) []jen.Code {
+	var out []jen.Code
+	for _, c := range checks {
+		out = append(out, jen.If(jen.Err().Op("==").Nil()).Block(jen.Err().Op("=").Add(c.call(jen.Id("r").Dot(c.field)))))
+	}
+	return out
 }
 
 // emitCodeText renders CodeText, from the document's status codes.

@@ -847,12 +847,14 @@ func (d *Decoder) Float() (float64, bool) {
 	return f, true
 }
 
-// Float32 reads a number that a float32 can hold (a C float): within its
-// range; precision is rounded as a conversion rounds it.
+// Float32 reads a number that a float32 can hold (a C float): one that
+// rounds to a finite float32 (so float32's largest value, written in its
+// shortest form 3.4028235e+38, which is a little above it, is accepted);
+// precision is rounded as a conversion rounds it.
 func (d *Decoder) Float32() (float64, bool) {
 	start := d.pos
 	f, ok := d.Float()
-	if ok && (f > math.MaxFloat32 || f < -math.MaxFloat32) {
+	if ok && math.IsInf(float64(float32(f)), 0) {
 		d.Invalid("got " + strings.TrimSpace(string(d.data[start:d.pos])) + ", want a number within the range of float32")
 		return 0, false
 	}

@@ -980,7 +980,15 @@ func TestDecodeFloat32Range(t *testing.T) {
 	if err := runtime.Decode([]byte(`{"v": 3.4e38}`), &got, dec); err != nil || got.V != 3.4e38 {
 		t.Errorf("3.4e38: got %v, %v", got.V, err)
 	}
-	for _, raw := range []string{`{"v":1e39}`, `{"v": -1e39}`} {
+	// float32's extremes as encoding/json writes them (shortest form, a little
+	// beyond the exact value) decode to them.
+	for _, want := range []float32{math.MaxFloat32, -math.MaxFloat32, math.SmallestNonzeroFloat32} {
+		raw, _ := json.Marshal(struct{ V float32 }{want})
+		if err := runtime.Decode(raw, &got, dec); err != nil || got.V != want {
+			t.Errorf("%s: got %v, %v; want %v", raw, got.V, err, want)
+		}
+	}
+	for _, raw := range []string{`{"v":1e39}`, `{"v": -1e39}`, `{"v": 3.40282357e38}`} {
 		err := runtime.Decode([]byte(raw), &got, dec)
 		var e *runtime.Error
 		if !errors.As(err, &e) || len(e.Violations()) != 1 || !strings.HasSuffix(e.Violations()[0].Message, "want a number within the range of float32") || e.Violations()[0].Path != "/v" {

@@ -2,6 +2,8 @@ package runtime
 
 import (
 	"errors"
+	"fmt"
+	"math"
 	"strconv"
 	"strings"
 )
@@ -47,3 +49,23 @@ func (e *LibraryError) Error() string {
 
 // Unwrap returns the reason the library could not be loaded.
 func (e *LibraryError) Unwrap() error { return e.Err }
+
+// ErrEmptyLibraryPath is the reason (in a [LibraryError]) that Open refuses an
+// empty path: dlopen would open the program itself instead of a library.
+var ErrEmptyLibraryPath = errors.New("empty path: give the file of the library to open")
+
+// CheckFinite returns nil when every value is a finite number, else the
+// -32603 *Error that names function and its result member: JSON has no
+// infinities or NaN, so a C float or double result that is one cannot be
+// answered. Generated OpenDyn Tool adapters call it for float results.
+func CheckFinite[F ~float32 | ~float64](function, member string, values ...F) error {
+	for _, v := range values {
+		f := float64(v)
+		if !math.IsInf(f, 0) && !math.IsNaN(f) {
+			continue
+		}
+		return InternalError(fmt.Sprintf("%s returned %s as %s, which JSON cannot carry: want a finite number",
+			function, strconv.FormatFloat(f, 'g', -1, 64), quote(member)))
+	}
+	return nil
+}

@@ -40,8 +40,15 @@ type Library struct {
 // Open loads the dynamic library at path (dlopen with RTLD_NOW|RTLD_LOCAL;
 // LoadLibrary on Windows) and looks up every function the document describes.
 // Its error is an *opentool.LibraryError naming path and, when the library lacks
-// functions, every one of them.
+// functions, every one of them. An empty path is refused (opentool.ErrEmptyLibraryPath):
+// dlopen would open the program itself.
 func Open(path string) (*Library, error) {
+	if path == "" {
+		return nil, &opentool.LibraryError{
+			Err:  opentool.ErrEmptyLibraryPath,
+			Path: path,
+		}
+	}
 	h, err := loadLibrary(path)
 	if err != nil {
 		return nil, &opentool.LibraryError{
@@ -194,11 +201,19 @@ type libraryService struct {
 var _ Service = libraryService{}
 
 func (s libraryService) CircleArea(ctx context.Context, args CircleAreaArgs) (float64, error) {
-	return s.lib.CircleArea(args.Radius)
+	r, err := s.lib.CircleArea(args.Radius)
+	if err != nil {
+		return r, err
+	}
+	return r, opentool.CheckFinite("circle_area", "area", r)
 }
 
 func (s libraryService) Distance(ctx context.Context, args DistanceArgs) (float64, error) {
-	return s.lib.Distance(args.X1, args.Y1, args.X2, args.Y2)
+	r, err := s.lib.Distance(args.X1, args.Y1, args.X2, args.Y2)
+	if err != nil {
+		return r, err
+	}
+	return r, opentool.CheckFinite("distance", "distance", r)
 }
 
 func (s libraryService) Describe(ctx context.Context, args DescribeArgs) (DescribeResult, error) {
@@ -209,7 +224,11 @@ func (s libraryService) Describe(ctx context.Context, args DescribeArgs) (Descri
 }
 
 func (s libraryService) Normalize(ctx context.Context, args NormalizeArgs) (float64, error) {
-	return s.lib.Normalize(args.V, args.N)
+	r, err := s.lib.Normalize(args.V, args.N)
+	if err != nil {
+		return r, err
+	}
+	return r, opentool.CheckFinite("normalize", "length", r)
 }
 
 func (s libraryService) Version(ctx context.Context) (string, error) {

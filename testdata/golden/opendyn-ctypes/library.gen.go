@@ -95,8 +95,15 @@ type Library struct {
 // Open loads the dynamic library at path (dlopen with RTLD_NOW|RTLD_LOCAL;
 // LoadLibrary on Windows) and looks up every function the document describes.
 // Its error is an *opentool.LibraryError naming path and, when the library lacks
-// functions, every one of them.
+// functions, every one of them. An empty path is refused (opentool.ErrEmptyLibraryPath):
+// dlopen would open the program itself.
 func Open(path string) (*Library, error) {
+	if path == "" {
+		return nil, &opentool.LibraryError{
+			Err:  opentool.ErrEmptyLibraryPath,
+			Path: path,
+		}
+	}
 	h, err := loadLibrary(path)
 	if err != nil {
 		return nil, &opentool.LibraryError{
@@ -1003,6 +1010,12 @@ func (s libraryService) TFloat(ctx context.Context, args TFloatArgs) (TFloatResu
 	var r TFloatResult
 	var err error
 	r.Value, r.Next, err = s.lib.TFloat(args.X)
+	if err == nil {
+		err = opentool.CheckFinite("t_float", "value", r.Value)
+	}
+	if err == nil {
+		err = opentool.CheckFinite("t_float", "next", r.Next)
+	}
 	return r, err
 }
 
@@ -1010,15 +1023,29 @@ func (s libraryService) TDouble(ctx context.Context, args TDoubleArgs) (TDoubleR
 	var r TDoubleResult
 	var err error
 	r.Value, r.Next, err = s.lib.TDouble(args.X)
+	if err == nil {
+		err = opentool.CheckFinite("t_double", "value", r.Value)
+	}
+	if err == nil {
+		err = opentool.CheckFinite("t_double", "next", r.Next)
+	}
 	return r, err
 }
 
 func (s libraryService) Half(ctx context.Context, args HalfArgs) (float32, error) {
-	return s.lib.Half(args.X)
+	r, err := s.lib.Half(args.X)
+	if err != nil {
+		return r, err
+	}
+	return r, opentool.CheckFinite("half", "half", r)
 }
 
 func (s libraryService) Mix(ctx context.Context, args MixArgs) (float64, error) {
-	return s.lib.Mix(args.C, args.S, args.I, args.L, args.Ll, args.F, args.D, args.B)
+	r, err := s.lib.Mix(args.C, args.S, args.I, args.L, args.Ll, args.F, args.D, args.B)
+	if err != nil {
+		return r, err
+	}
+	return r, opentool.CheckFinite("mix", "sum", r)
 }
 
 func (s libraryService) Inc(ctx context.Context, args IncArgs) error {
@@ -1069,7 +1096,11 @@ func (s libraryService) UbytesLen(ctx context.Context, args UbytesLenArgs) (int3
 }
 
 func (s libraryService) Sum(ctx context.Context, args SumArgs) (float64, error) {
-	return s.lib.Sum(args.Xs, args.N)
+	r, err := s.lib.Sum(args.Xs, args.N)
+	if err != nil {
+		return r, err
+	}
+	return r, opentool.CheckFinite("sum", "sum", r)
 }
 
 func (s libraryService) SumLongs(ctx context.Context, args SumLongsArgs) (int64, error) {

@@ -34,8 +34,15 @@ type Library struct {
 // Open loads the dynamic library at path (dlopen with RTLD_NOW|RTLD_LOCAL;
 // LoadLibrary on Windows) and looks up every function the document describes.
 // Its error is an *opentool.LibraryError naming path and, when the library lacks
-// functions, every one of them.
+// functions, every one of them. An empty path is refused (opentool.ErrEmptyLibraryPath):
+// dlopen would open the program itself.
 func Open(path string) (*Library, error) {
+	if path == "" {
+		return nil, &opentool.LibraryError{
+			Err:  opentool.ErrEmptyLibraryPath,
+			Path: path,
+		}
+	}
 	h, err := loadLibrary(path)
 	if err != nil {
 		return nil, &opentool.LibraryError{
@@ -142,7 +149,11 @@ func (s libraryService) Add(ctx context.Context, args AddArgs) (int32, error) {
 }
 
 func (s libraryService) Multiply(ctx context.Context, args MultiplyArgs) (float32, error) {
-	return s.lib.Multiply(args.A, args.B)
+	r, err := s.lib.Multiply(args.A, args.B)
+	if err != nil {
+		return r, err
+	}
+	return r, opentool.CheckFinite("multiply", "result", r)
 }
 
 // CodeText returns the text the document gives the status code code, and whether

@@ -39,8 +39,15 @@ type Library struct {
 // Open loads the dynamic library at path (dlopen with RTLD_NOW|RTLD_LOCAL;
 // LoadLibrary on Windows) and looks up every function the document describes.
 // Its error is an *opentool.LibraryError naming path and, when the library lacks
-// functions, every one of them.
+// functions, every one of them. An empty path is refused (opentool.ErrEmptyLibraryPath):
+// dlopen would open the program itself.
 func Open(path string) (*Library, error) {
+	if path == "" {
+		return nil, &opentool.LibraryError{
+			Err:  opentool.ErrEmptyLibraryPath,
+			Path: path,
+		}
+	}
 	h, err := loadLibrary(path)
 	if err != nil {
 		return nil, &opentool.LibraryError{
@@ -267,7 +274,11 @@ func (s libraryService) OtgCallX2(ctx context.Context) error {
 }
 
 func (s libraryService) Library(ctx context.Context, args LibraryArgs) (Open2, error) {
-	return s.lib.Library(args.Mode)
+	r, err := s.lib.Library(args.Mode)
+	if err != nil {
+		return r, err
+	}
+	return r, opentool.CheckFinite("Library", "open", r)
 }
 
 func (s libraryService) Open(ctx context.Context) (OpenResult, error) {

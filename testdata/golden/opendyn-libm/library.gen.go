@@ -38,8 +38,15 @@ type Library struct {
 // Open loads the dynamic library at path (dlopen with RTLD_NOW|RTLD_LOCAL;
 // LoadLibrary on Windows) and looks up every function the document describes.
 // Its error is an *opentool.LibraryError naming path and, when the library lacks
-// functions, every one of them.
+// functions, every one of them. An empty path is refused (opentool.ErrEmptyLibraryPath):
+// dlopen would open the program itself.
 func Open(path string) (*Library, error) {
+	if path == "" {
+		return nil, &opentool.LibraryError{
+			Err:  opentool.ErrEmptyLibraryPath,
+			Path: path,
+		}
+	}
 	h, err := loadLibrary(path)
 	if err != nil {
 		return nil, &opentool.LibraryError{
@@ -176,22 +183,37 @@ type libraryService struct {
 var _ Service = libraryService{}
 
 func (s libraryService) Cos(ctx context.Context, args CosArgs) (float64, error) {
-	return s.lib.Cos(args.X)
+	r, err := s.lib.Cos(args.X)
+	if err != nil {
+		return r, err
+	}
+	return r, opentool.CheckFinite("cos", "cos", r)
 }
 
 func (s libraryService) Cosf(ctx context.Context, args CosfArgs) (float32, error) {
-	return s.lib.Cosf(args.X)
+	r, err := s.lib.Cosf(args.X)
+	if err != nil {
+		return r, err
+	}
+	return r, opentool.CheckFinite("cosf", "cos", r)
 }
 
 func (s libraryService) Frexp(ctx context.Context, args FrexpArgs) (FrexpResult, error) {
 	var r FrexpResult
 	var err error
 	r.Fraction, r.Exp, err = s.lib.Frexp(args.X)
+	if err == nil {
+		err = opentool.CheckFinite("frexp", "fraction", r.Fraction)
+	}
 	return r, err
 }
 
 func (s libraryService) Ldexp(ctx context.Context, args LdexpArgs) (float64, error) {
-	return s.lib.Ldexp(args.X, args.Exp)
+	r, err := s.lib.Ldexp(args.X, args.Exp)
+	if err != nil {
+		return r, err
+	}
+	return r, opentool.CheckFinite("ldexp", "result", r)
 }
 
 // CodeText returns the text the document gives the status code code, and whether

@@ -34,8 +34,15 @@ type Library struct {
 // Open loads the dynamic library at path (dlopen with RTLD_NOW|RTLD_LOCAL;
 // LoadLibrary on Windows) and looks up every function the document describes.
 // Its error is an *opentool.LibraryError naming path and, when the library lacks
-// functions, every one of them.
+// functions, every one of them. An empty path is refused (opentool.ErrEmptyLibraryPath):
+// dlopen would open the program itself.
 func Open(path string) (*Library, error) {
+	if path == "" {
+		return nil, &opentool.LibraryError{
+			Err:  opentool.ErrEmptyLibraryPath,
+			Path: path,
+		}
+	}
 	h, err := loadLibrary(path)
 	if err != nil {
 		return nil, &opentool.LibraryError{
@@ -162,7 +169,11 @@ func (s libraryService) Subtract(ctx context.Context, args SubtractArgs) (int32,
 }
 
 func (s libraryService) Divide(ctx context.Context, args DivideArgs) (float64, error) {
-	return s.lib.Divide(args.A, args.B)
+	r, err := s.lib.Divide(args.A, args.B)
+	if err != nil {
+		return r, err
+	}
+	return r, opentool.CheckFinite("divide", "quotient", r)
 }
 
 // CodeText returns the text the document gives the status code code, and whether

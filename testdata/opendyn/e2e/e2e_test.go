@@ -559,3 +559,44 @@ func TestConcurrent(t *testing.T) {
 		t.Errorf("ticks: %d, want %d", after-before, goroutines*calls)
 	}
 }
+
+// TestOpenEmptyPath: an empty path is refused before dlopen, which would open
+// the program itself and then report its functions as missing.
+func TestOpenEmptyPath(t *testing.T) {
+	_, err := missing.Open("")
+	var le *runtime.LibraryError
+	if !errors.As(err, &le) || !errors.Is(err, runtime.ErrEmptyLibraryPath) || len(le.Missing) != 0 {
+		t.Fatalf(`Open(""): got %v, want a LibraryError wrapping ErrEmptyLibraryPath`, err)
+	}
+	if !strings.Contains(err.Error(), "empty path") {
+		t.Errorf(`Open(""): %q does not say the path is empty`, err)
+	}
+}
+
+// TestNonFiniteResult: a C double result of ±Inf or NaN, which JSON cannot
+// carry, is a clear error of the served tool naming the function, not an
+// opaque encoding failure; the Go binding itself returns the value as it is.
+func TestNonFiniteResult(t *testing.T) {
+	lib, err := example.Open(libs["example"])
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer lib.Close()
+	if r, err := lib.Multiply(math.MaxFloat32, 10); !math.IsInf(float64(r), 1) || err != nil {
+		t.Fatalf("lib.Multiply(MaxFloat32, 10) = %v, %v; want +Inf, nil", r, err)
+	}
+	c := example.NewClient(runtime.NewClient(serve(t, example.NewTool(lib))))
+	_, err = c.Multiply(context.Background(), example.MultiplyArgs{A: math.MaxFloat32, B: 10})
+	var re *runtime.Error
+	if !errors.As(err, &re) || re.Code != runtime.CodeInternalError {
+		t.Fatalf("Multiply(MaxFloat32, 10) over HTTP: got %v, want a call error with code %d", err, runtime.CodeInternalError)
+	}
+	for _, want := range []string{"multiply", "+Inf"} {
+		if !strings.Contains(re.Message, want) {
+			t.Errorf("Multiply(MaxFloat32, 10): message %q does not contain %q", re.Message, want)
+		}
+	}
+	if strings.Contains(re.Message, "unsupported value") {
+		t.Errorf("Multiply(MaxFloat32, 10): message %q is encoding/json's", re.Message)
+	}
+}
