@@ -38,8 +38,17 @@
 //		Also write the equivalent OpenTool document as indented JSON to FILE:
 //		for OpenDyn and OpenAPI inputs, the description OpenTool clients in any
 //		language understand.
+//	-allow-ref-dir DIR
+//		Let OpenAPI $refs read files under DIR too (repeatable). By default a
+//		$ref may only name a regular file inside the directory tree of the
+//		document (after resolving .. and symbolic links).
 //	-version
 //		Print the version of opentoolgen and exit.
+//	-h, -help
+//		Print this list of flags and exit.
+//
+// Flags go before DOCUMENT. A document, and each file its $refs name, may be
+// at most 64 MiB.
 //
 // The command sets a soft memory limit of 64 MiB (debug.SetMemoryLimit) unless
 // GOMEMLIMIT or GOGC is set: only documents of several megabytes reach it.
@@ -99,9 +108,13 @@ func run(args []string, stdout, stderr io.Writer) int {
 	switch {
 	case err == nil:
 		return 0
+	case errors.Is(err, flag.ErrHelp):
+		printHelp(stderr)
+		return 0
 	case errors.As(err, &ue):
 		fmt.Fprintln(stderr, "opentoolgen:", err)
-		fmt.Fprintln(stderr, "usage: opentoolgen [-o DIR] [-pkg NAME] [-check] [-document FILE] DOCUMENT")
+		fmt.Fprintln(stderr, usageLine)
+		fmt.Fprintln(stderr, "run 'opentoolgen -h' for the flags")
 		return 2
 	default:
 		var ge *gen.Error
@@ -114,29 +127,71 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 }
 
+const usageLine = "usage: opentoolgen [flags] DOCUMENT"
+
 type options struct {
-	out      string
-	pkg      string
-	check    bool
-	document string
-	version  bool
-	input    string
+	out          string
+	pkg          string
+	check        bool
+	document     string
+	allowRefDirs []string
+	version      bool
+	input        string
+}
+
+// stringList is a repeatable string flag.
+type stringList []string
+
+func (l *stringList) String() string     { return strings.Join(*l, ", ") }
+func (l *stringList) Set(v string) error { *l = append(*l, v); return nil }
+
+// flagSet returns the command's flags, bound to o.
+func flagSet(o *options) *flag.FlagSet {
+	fs := flag.NewFlagSet("opentoolgen", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	fs.StringVar(&o.out, "o", ".", "write the generated files into `DIR`, creating it if needed")
+	fs.StringVar(&o.pkg, "pkg", "", "`NAME` of the generated package (default: derived from DIR's base name)")
+	fs.BoolVar(&o.check, "check", false, "write nothing; exit 1 and name the generated files that are stale (for CI)")
+	fs.StringVar(&o.document, "document", "", "also write the equivalent OpenTool document as indented JSON to `FILE`")
+	fs.Var((*stringList)(&o.allowRefDirs), "allow-ref-dir", "let OpenAPI $refs read files under `DIR` too, besides the document's own directory tree (repeatable)")
+	fs.BoolVar(&o.version, "version", false, "print the version of opentoolgen and exit")
+	return fs
+}
+
+// printHelp prints the usage line and the flags (-h, -help).
+func printHelp(w io.Writer) {
+	fmt.Fprintln(w, usageLine)
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, "Generates a typed Go package from an OpenTool, OpenDyn or OpenAPI/Swagger")
+	fmt.Fprintln(w, "document (JSON or YAML; at most 64 MiB). Flags go before DOCUMENT.")
+	fmt.Fprintln(w)
+	fs := flagSet(&options{})
+	fs.SetOutput(w)
+	fs.PrintDefaults()
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, "Exit status: 0 on success; 1 when the document has problems or -check found")
+	fmt.Fprintln(w, "stale files; 2 on bad usage. Nothing is written when any error occurred.")
 }
 
 func parseFlags(args []string, stderr io.Writer) (*options, error) {
 	o := &options{}
-	fs := flag.NewFlagSet("opentoolgen", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	fs.StringVar(&o.out, "o", ".", "output directory")
-	fs.StringVar(&o.pkg, "pkg", "", "package name (default: from the output directory)")
-	fs.BoolVar(&o.check, "check", false, "report stale generated files; write nothing")
-	fs.StringVar(&o.document, "document", "", "also write the equivalent OpenTool document to this file")
-	fs.BoolVar(&o.version, "version", false, "print the version and exit")
+	fs := flagSet(o)
 	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return nil, err
+		}
 		return nil, &usageError{err.Error()}
 	}
 	if o.version {
 		return o, nil
+	}
+	if fs.NArg() > 1 {
+		// The flag package stops at the first argument that is not a flag.
+		for _, a := range fs.Args()[1:] {
+			if strings.HasPrefix(a, "-") && len(a) > 1 {
+				return nil, &usageError{fmt.Sprintf("flags go before the document: got %q after %s (opentoolgen [flags] DOCUMENT)", a, fs.Arg(0))}
+			}
+		}
 	}
 	if fs.NArg() != 1 {
 		return nil, &usageError{fmt.Sprintf("want one DOCUMENT argument, got %d", fs.NArg())}
@@ -181,11 +236,11 @@ func generate(args []string, stdout, stderr io.Writer) error {
 		fmt.Fprintln(stdout, "opentoolgen", version)
 		return nil
 	}
-	data, err := os.ReadFile(o.input)
+	data, err := readDocument(o.input)
 	if err != nil {
 		return err
 	}
-	res, err := gen.Generate(o.input, data, gen.Options{Package: o.pkg})
+	res, err := gen.Generate(o.input, data, gen.Options{Package: o.pkg, AllowRefDirs: o.allowRefDirs})
 	if err != nil {
 		var fe *gen.FormatError
 		if errors.As(err, &fe) && !o.check { // -check writes nothing
@@ -225,13 +280,25 @@ func generate(args []string, stdout, stderr io.Writer) error {
 		}
 		return nil
 	}
-	if err := os.MkdirAll(o.out, 0o755); err != nil {
+	// Every file is written to a temporary file beside it first; only when all
+	// of them are written are they renamed into place, so that an output that
+	// cannot be written leaves everything as it was.
+	w := &writer{}
+	defer w.abort()
+	if err := w.mkdirAll(o.out, o.out); err != nil {
 		return err
 	}
 	for _, p := range names {
-		if err := writeFile(p, want[p]); err != nil {
+		given := p
+		if p == o.document {
+			given = "-document " + p
+		}
+		if err := w.stage(p, given, want[p]); err != nil {
 			return err
 		}
+	}
+	if err := w.commit(); err != nil {
+		return err
 	}
 	for _, p := range leftover {
 		if err := os.Remove(p); err != nil {
@@ -239,6 +306,24 @@ func generate(args []string, stdout, stderr io.Writer) error {
 		}
 	}
 	return nil
+}
+
+// readDocument reads the document at path, refusing one larger than
+// gen.MaxFileBytes before reading it whole.
+func readDocument(path string) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, gen.MaxFileBytes+1))
+	if err != nil {
+		return nil, fmt.Errorf("reading %s: %w", path, err)
+	}
+	if len(data) > gen.MaxFileBytes {
+		return nil, fmt.Errorf("%s: larger than %d MiB, the largest document opentoolgen reads", path, gen.MaxFileBytes>>20)
+	}
+	return data, nil
 }
 
 // header returns the first two lines of the generated files ("// Code
@@ -292,33 +377,109 @@ func leftovers(dir string, want map[string][]byte, generatedHeader []byte) []str
 	return out
 }
 
-// writeFile writes data to path through a temporary file and a rename, so that
-// a reader never sees half a file; an unchanged file is not touched.
-func writeFile(path string, data []byte) error {
+// writer writes a set of files all or nothing (as far as a file system lets
+// it): stage writes each to a temporary file beside its place, commit renames
+// them all into place, abort removes what stage made. A reader never sees half
+// a file, and an unchanged file is not touched.
+type writer struct {
+	staged []stagedFile
+	dirs   []string // directories stage created, deepest last
+	done   bool
+}
+
+type stagedFile struct{ tmp, path, given string }
+
+// mkdirAll creates dir and its missing parents, remembering them for abort;
+// errors name given, the path as the user wrote it.
+func (w *writer) mkdirAll(dir, given string) error {
+	var missing []string
+	for d := filepath.Clean(dir); ; d = filepath.Dir(d) {
+		if _, err := os.Lstat(d); err == nil {
+			break
+		}
+		missing = append(missing, d)
+		if filepath.Dir(d) == d {
+			break
+		}
+	}
+	for i := len(missing) - 1; i >= 0; i-- {
+		if err := os.Mkdir(missing[i], 0o755); err != nil && !os.IsExist(err) {
+			return fmt.Errorf("cannot create %s: %w", given, pathless(err))
+		}
+		w.dirs = append(w.dirs, missing[i])
+	}
+	if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
+		return fmt.Errorf("cannot create %s: %s is not a directory", given, dir)
+	}
+	return nil
+}
+
+// stage writes data to a temporary file beside path, unless path holds data
+// already.
+func (w *writer) stage(path, given string, data []byte) error {
+	if fi, err := os.Stat(path); err == nil && fi.IsDir() {
+		return fmt.Errorf("cannot write %s: it is a directory", given)
+	}
 	if old, err := os.ReadFile(path); err == nil && bytes.Equal(old, data) {
 		return nil
 	}
-	if dir := filepath.Dir(path); dir != "" {
-		if err := os.MkdirAll(dir, 0o755); err != nil {
-			return err
-		}
+	if err := w.mkdirAll(filepath.Dir(path), given); err != nil {
+		return err
 	}
 	tmp, err := os.CreateTemp(filepath.Dir(path), ".opentoolgen-*")
 	if err != nil {
-		return err
+		return fmt.Errorf("cannot write %s: %w", given, pathless(err))
 	}
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		os.Remove(tmp.Name())
-		return err
+	w.staged = append(w.staged, stagedFile{tmp: tmp.Name(), path: path, given: given})
+	_, err = tmp.Write(data)
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
 	}
-	if err := tmp.Close(); err != nil {
-		os.Remove(tmp.Name())
-		return err
+	if err == nil {
+		err = os.Chmod(tmp.Name(), 0o644)
 	}
-	if err := os.Chmod(tmp.Name(), 0o644); err != nil {
-		os.Remove(tmp.Name())
-		return err
+	if err != nil {
+		return fmt.Errorf("cannot write %s: %w", given, pathless(err))
 	}
-	return os.Rename(tmp.Name(), path)
+	return nil
+}
+
+// commit renames the staged files into place.
+func (w *writer) commit() error {
+	for i, f := range w.staged {
+		if err := os.Rename(f.tmp, f.path); err != nil {
+			w.staged = w.staged[i:]
+			return fmt.Errorf("cannot write %s: %w", f.given, pathless(err))
+		}
+	}
+	w.staged, w.dirs, w.done = nil, nil, true
+	return nil
+}
+
+// abort removes the temporary files and the directories stage made, unless
+// commit succeeded.
+func (w *writer) abort() {
+	if w.done {
+		return
+	}
+	for _, f := range w.staged {
+		os.Remove(f.tmp)
+	}
+	for i := len(w.dirs) - 1; i >= 0; i-- {
+		os.Remove(w.dirs[i]) // only if empty
+	}
+}
+
+// pathless returns the reason of a *PathError without its path, which may be
+// a temporary file's: the caller names the path the user gave.
+func pathless(err error) error {
+	var pe *os.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	var le *os.LinkError
+	if errors.As(err, &le) {
+		return le.Err
+	}
+	return err
 }

@@ -1,0 +1,102 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestHelp checks that -h and --help print the manual's flag list on stderr and
+// exit 0, writing nothing.
+func TestHelp(t *testing.T) {
+	dir := t.TempDir()
+	for _, arg := range []string{"-h", "--help", "-help"} {
+		before := snapshot(t, dir)
+		r := opentoolgen(t, dir, arg)
+		r.want(t, 0)
+		for _, want := range []string{"usage: opentoolgen [flags] DOCUMENT", "-o DIR", "-pkg NAME", "-check", "-document FILE", "-allow-ref-dir DIR", "-version"} {
+			if !strings.Contains(r.stderr, want) {
+				t.Errorf("opentoolgen %s: the help lacks %q:\n%s", arg, want, r.stderr)
+			}
+		}
+		if r.stdout != "" {
+			t.Errorf("opentoolgen %s: wrote to stdout: %q", arg, r.stdout)
+		}
+		unchanged(t, dir, before)
+	}
+}
+
+// TestFlagsAfterDocument checks that flags given after the document are
+// reported as such, not as extra documents.
+func TestFlagsAfterDocument(t *testing.T) {
+	dir := t.TempDir()
+	put(t, filepath.Join(dir, "tool.json"), toolDoc)
+	before := snapshot(t, dir)
+	r := opentoolgen(t, dir, "tool.json", "-o", "out")
+	r.want(t, 2)
+	if !strings.Contains(r.stderr, "flags go before the document") || !strings.Contains(r.stderr, `"-o"`) {
+		t.Errorf("stderr does not say that flags go before the document:\n%s", r.stderr)
+	}
+	if strings.Contains(r.stderr, "got 3") {
+		t.Errorf("stderr counts the flags as documents:\n%s", r.stderr)
+	}
+	unchanged(t, dir, before)
+}
+
+// TestUnwritableOutput checks that nothing is written when one of the outputs
+// cannot be written, and that the error names the path the user gave (not a
+// temporary file).
+func TestUnwritableOutput(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		args []string
+		path string // what the error must name
+	}{
+		// notadir is a regular file: nothing can be created beneath it.
+		{"document", []string{"-o", "out", "-document", "notadir/doc.json", "tool.json"}, "notadir/doc.json"},
+		{"out", []string{"-o", "notadir/out", "-document", "doc.json", "tool.json"}, "notadir/out"},
+		// a directory where the document should go
+		{"document is a directory", []string{"-o", "out", "-document", "adir", "tool.json"}, "adir"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			put(t, filepath.Join(dir, "tool.json"), toolDoc)
+			put(t, filepath.Join(dir, "notadir"), "a file")
+			put(t, filepath.Join(dir, "adir", "keep"), "x")
+			before := snapshot(t, dir)
+			r := opentoolgen(t, dir, tc.args...)
+			r.want(t, 1)
+			if !strings.Contains(r.stderr, tc.path) {
+				t.Errorf("stderr does not name %s:\n%s", tc.path, r.stderr)
+			}
+			if strings.Contains(r.stderr, ".opentoolgen-") {
+				t.Errorf("stderr names a temporary file:\n%s", r.stderr)
+			}
+			unchanged(t, dir, before)
+		})
+	}
+}
+
+// TestDocumentTooLarge checks that a document over gen.MaxFileBytes is
+// refused before it is read whole, naming the file and the limit.
+func TestDocumentTooLarge(t *testing.T) {
+	dir := t.TempDir()
+	f, err := os.Create(filepath.Join(dir, "big.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// a sparse file: large, but costs no disk
+	if err := f.Truncate(65<<20 + 1); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	r := opentoolgen(t, dir, "-o", "out", "big.json")
+	r.want(t, 1)
+	if !strings.Contains(r.stderr, "big.json") || !strings.Contains(r.stderr, "64 MiB") {
+		t.Errorf("stderr does not name the file and the limit:\n%s", r.stderr)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "out")); !os.IsNotExist(err) {
+		t.Errorf("out was created: %v", err)
+	}
+}
