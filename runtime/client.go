@@ -312,9 +312,12 @@ func (c *Client) Version(ctx context.Context) (Version, error) {
 
 // Load returns the server's OpenTool document (GET /load), or nil, nil when the
 // server has none: it answers {} or, like the reference servers, an object that
-// has neither "opentool" nor "functions".
+// has neither "opentool" nor "functions". It asks for the document with its
+// $refs (GET /load?refs=keep, which servers of this package answer with the
+// document as the tool has it) and reads the inlined form that the reference
+// servers, and servers of this package without the parameter, answer as well.
 func (c *Client) Load(ctx context.Context) (*OpenTool, error) {
-	body, err := c.get(ctx, "/load")
+	body, err := c.get(ctx, "/load?refs=keep")
 	if err != nil {
 		return nil, err
 	}

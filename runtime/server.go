@@ -90,6 +90,7 @@ type handler struct {
 	stream  StreamTool // nil when tool does not stream
 	cfg     *serverConfig
 	version []byte // the body of /version
+	loads   loadAnswers
 }
 
 // NewHandler returns the HTTP handler of an OpenTool server for tool:
@@ -392,12 +393,12 @@ func (h *handler) serveLoad(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusOK, emptyObject)
 		return
 	}
-	body, err := json.Marshal(doc)
+	ans, err := h.loads.get(doc, h.cfg.logger)
 	if err != nil {
 		h.writeHTTPError(w, http.StatusInternalServerError, "encoding the OpenTool document: "+err.Error())
 		return
 	}
-	writeJSON(w, http.StatusOK, body)
+	writeJSON(w, http.StatusOK, ans.body(r.URL.RawQuery))
 }
 
 func (h *handler) load(ctx context.Context) (doc *OpenTool, err error) {

@@ -617,9 +617,18 @@ func TestLoad(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		// A plain GET /load answers the references inlined, as the reference
+		// servers do (their clients cannot read a $ref: load_interop_test.go).
+		inlined := strings.NewReplacer(`{"$ref":"#/schemas/Count"}`, `{"type":"integer"}`,
+			`{"$ref":"#/schemas/Id"}`, `{"type":"integer","default":3,"maximum":10.5}`).Replace(string(want))
 		res := do(t, http.MethodGet, srv.URL+"/opentool/load", "", nil)
+		if res.status != 200 || string(res.body) != inlined || strings.Contains(inlined, "$ref") {
+			t.Errorf("GET /load:\n got %s\nwant %s", res.body, inlined)
+		}
+		// With refs=keep, the document as the tool has it.
+		res = do(t, http.MethodGet, srv.URL+"/opentool/load?refs=keep", "", nil)
 		if res.status != 200 || !bytes.Equal(res.body, want) {
-			t.Errorf("GET /load:\n got %s\nwant %s", res.body, want)
+			t.Errorf("GET /load?refs=keep:\n got %s\nwant %s", res.body, want)
 		}
 		doc, err := client.Load(context.Background())
 		if err != nil {
