@@ -16,6 +16,11 @@ import (
 // An error returned by Call reaches the caller as the JSON-RPC error object: an
 // *Error keeps its code, message and data; any other error becomes code 500 with
 // its text. Call must be safe for concurrent use.
+//
+// The document Load returns is read by the server, concurrently and after Load
+// returned, and its encodings for GET /load are kept while Load returns the
+// same pointer: to change the document, return a new *OpenTool rather than
+// modify one already returned.
 type Tool interface {
 	Call(ctx context.Context, name string, args json.RawMessage) (json.RawMessage, error)
 	Load(ctx context.Context) (*OpenTool, error)
