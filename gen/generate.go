@@ -24,6 +24,11 @@ import (
 type Options struct {
 	// Package is the name of the generated package.
 	Package string
+	// AllowRefDirs are directories besides the document's own tree that the
+	// $refs of an OpenAPI document may read files from (with their
+	// subdirectories). Without them a $ref reads only regular files inside the
+	// directory of the document, after resolving ".." and symbolic links.
+	AllowRefDirs []string
 }
 
 // File is one generated file.
@@ -99,6 +104,10 @@ func (e *FormatError) Error() string {
 func Generate(name string, data []byte, opts Options) (*Result, error) {
 	if !token.IsIdentifier(opts.Package) || opts.Package == "_" {
 		return nil, fmt.Errorf("package name %q is not a Go identifier", opts.Package)
+	}
+	if int64(len(data)) > maxFileBytes {
+		return nil, &Error{Diagnostics: []Diagnostic{{File: name,
+			Message: fmt.Sprintf("the document is larger than %s (%d bytes)", sizeText(maxFileBytes), len(data))}}}
 	}
 	src, err := readSource(name, data)
 	if err != nil {

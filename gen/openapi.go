@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/url"
-	"os"
 	"path"
 	"path/filepath"
 	"regexp"
@@ -46,8 +45,12 @@ func loadOpenAPI(src *source, opts Options) (*Package, []Diagnostic, error) {
 		inline:  map[*openapi3.Schema]*oaType{},
 		trees:   map[string]*jsontree.Node{},
 		files:   map[string][]byte{},
+		refs:    &refFiles{doc: src.name, allow: opts.AllowRefDirs},
 	}
 	doc, err := b.load()
+	if len(b.refused) > 0 { // at the $refs, even if the loader went on without them
+		return nil, nil, &Error{Diagnostics: b.refusedDiagnostics()}
+	}
 	if err != nil {
 		d := Diagnostic{File: src.name, Line: 1, Col: 1, Message: err.Error()}
 		return nil, nil, &Error{Diagnostics: []Diagnostic{d}}
@@ -80,6 +83,8 @@ type oaBuilder struct {
 
 	trees    map[string]*jsontree.Node // parsed documents, by slash path
 	files    map[string][]byte         // other files read for references
+	refs     *refFiles                 // reads them
+	refused  []refusal                 // files references name that were not read
 	warnings []Diagnostic
 
 	docFunctions []runtime.Function // the functions of the OpenTool document
@@ -146,10 +151,11 @@ func (b *oaBuilder) load() (*openapi3.T, error) {
 	return l.LoadFromDataWithPath(b.src.json, loc)
 }
 
-// readLocal reads the files references name: local files only, never URLs.
+// readLocal reads the files references name: local files only, never URLs,
+// and only those refFiles accepts.
 func (b *oaBuilder) readLocal(_ *openapi3.Loader, u *url.URL) ([]byte, error) {
-	if u.Scheme != "" && u.Scheme != "file" || u.Host != "" {
-		return nil, fmt.Errorf("reference to %s: only references to local files are followed", u.Redacted())
+	if u.Scheme != "" && u.Scheme != "file" || u.Host != "" || u.Opaque != "" {
+		return nil, b.refuse(u, "only references to local files are followed")
 	}
 	p := path.Clean(u.Path)
 	if data, ok := b.files[p]; ok {
@@ -158,9 +164,9 @@ func (b *oaBuilder) readLocal(_ *openapi3.Loader, u *url.URL) ([]byte, error) {
 	if p == path.Clean(b.root) {
 		return b.src.data, nil
 	}
-	data, err := os.ReadFile(filepath.FromSlash(p))
+	data, err := b.refs.read(filepath.FromSlash(p))
 	if err != nil {
-		return nil, err
+		return nil, b.refuse(u, err.Error())
 	}
 	b.files[p] = data
 	return data, nil

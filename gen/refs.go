@@ -1,0 +1,326 @@
+package gen
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"net/url"
+	"os"
+	"path"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/opentoolgen/opentoolgen/internal/jsontree"
+)
+
+// MaxFileBytes is the largest document or referenced file accepted: 64 MiB.
+const MaxFileBytes = 64 << 20
+
+// maxFileBytes is MaxFileBytes; tests lower it.
+var maxFileBytes int64 = MaxFileBytes
+
+// sizeText writes a size limit for a message: "64 MiB", or bytes.
+func sizeText(n int64) string {
+	if n >= 1<<20 && n%(1<<20) == 0 {
+		return fmt.Sprintf("%d MiB", n>>20)
+	}
+	return fmt.Sprintf("%d bytes", n)
+}
+
+// refFiles reads the files that an OpenAPI document's $refs name. It reads
+// only regular files of at most maxFileBytes inside the directory tree of the
+// main document or of an allowed directory, after resolving ".." and symbolic
+// links: a $ref cannot make the generator read /etc/passwd into a comment, or
+// hang on /dev/stdin.
+type refFiles struct {
+	doc   string   // the main document's name, as given to Generate
+	allow []string // Options.AllowRefDirs, as given
+	dirs  []string // the trees, absolute with symbolic links resolved: the document's first
+}
+
+// realDir returns dir absolute, with symbolic links resolved when it exists.
+func realDir(dir string) string {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return filepath.Clean(dir)
+	}
+	if real, err := filepath.EvalSymlinks(abs); err == nil {
+		return real
+	}
+	return abs
+}
+
+// trees returns the directories references may read from.
+func (r *refFiles) trees() []string {
+	if r.dirs == nil {
+		r.dirs = append(r.dirs, realDir(filepath.Dir(r.doc)))
+		for _, d := range r.allow {
+			if d != "" {
+				r.dirs = append(r.dirs, realDir(d))
+			}
+		}
+	}
+	return r.dirs
+}
+
+// within returns the tree that holds p (absolute, clean) and p relative to it;
+// "" when none does.
+func (r *refFiles) within(p string) (dir, rel string) {
+	for _, d := range r.trees() {
+		rel, err := filepath.Rel(d, p)
+		if err != nil || filepath.IsAbs(rel) || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+			continue
+		}
+		return d, rel
+	}
+	return "", ""
+}
+
+// outside is the reason for refusing a file outside the trees.
+func (r *refFiles) outside() string {
+	dirs := r.trees()
+	msg := "outside the document's directory tree " + dirs[0]
+	if len(dirs) > 1 {
+		msg += " and the allowed directories " + strings.Join(dirs[1:], ", ")
+	}
+	return msg + "; allow it with -allow-ref-dir"
+}
+
+// read reads the file name (a path of the operating system). Its errors say
+// why a file is refused and never quote what it holds.
+func (r *refFiles) read(name string) ([]byte, error) {
+	abs, err := filepath.Abs(name)
+	if err != nil {
+		return nil, errors.New("cannot resolve the path")
+	}
+	real, err := filepath.EvalSymlinks(abs)
+	if err != nil {
+		// Whether a file outside the trees exists is none of the document's business.
+		if dir, _ := r.within(abs); dir == "" {
+			return nil, errors.New(r.outside())
+		}
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil, errors.New("no such file")
+		}
+		return nil, errors.New("cannot resolve the path")
+	}
+	dir, rel := r.within(real)
+	if dir == "" {
+		return nil, errors.New(r.outside())
+	}
+	// Look before opening: opening a named pipe waits for a writer.
+	fi, err := os.Stat(real)
+	if err != nil {
+		return nil, errors.New("cannot read the file")
+	}
+	if err := regular(fi); err != nil {
+		return nil, err
+	}
+	// Open it inside its tree (a symbolic link swapped in meanwhile cannot
+	// lead out of it), without waiting, and check what was opened.
+	root, err := os.OpenRoot(dir)
+	if err != nil {
+		return nil, errors.New("cannot read the file")
+	}
+	defer root.Close()
+	f, err := root.OpenFile(rel, openFlags, 0)
+	if err != nil {
+		return nil, errors.New("cannot read the file")
+	}
+	defer f.Close()
+	if fi, err = f.Stat(); err != nil {
+		return nil, errors.New("cannot read the file")
+	}
+	if err := regular(fi); err != nil {
+		return nil, err
+	}
+	data, err := io.ReadAll(io.LimitReader(f, maxFileBytes+1))
+	if err != nil {
+		return nil, errors.New("cannot read the file")
+	}
+	if int64(len(data)) > maxFileBytes {
+		return nil, tooLarge()
+	}
+	return data, nil
+}
+
+func tooLarge() error { return errors.New("larger than " + sizeText(maxFileBytes)) }
+
+// regular refuses what is not a regular file, or is too large.
+func regular(fi fs.FileInfo) error {
+	m := fi.Mode()
+	if !m.IsRegular() {
+		what := "a special file"
+		switch {
+		case m.IsDir():
+			what = "a directory"
+		case m&fs.ModeNamedPipe != 0:
+			what = "a named pipe"
+		case m&fs.ModeSocket != 0:
+			what = "a socket"
+		case m&fs.ModeDevice != 0:
+			what = "a device"
+		}
+		return errors.New("not a regular file (" + what + ")")
+	}
+	if fi.Size() > maxFileBytes {
+		return tooLarge()
+	}
+	return nil
+}
+
+// refusal is a file a reference names that was not read.
+type refusal struct {
+	key    string // refTarget's form of its location
+	uri    string // as the loader asked for it
+	reason string
+}
+
+// refuse records that the file at u was not read, and why.
+func (b *oaBuilder) refuse(u *url.URL, reason string) error {
+	key := refURLKey(u)
+	for _, r := range b.refused {
+		if r.key == key {
+			return errors.New(r.uri + ": " + r.reason)
+		}
+	}
+	c := *u
+	c.Fragment, c.RawFragment = "", ""
+	r := refusal{key: key, uri: c.Redacted(), reason: reason}
+	b.refused = append(b.refused, r)
+	return errors.New(r.uri + ": " + r.reason)
+}
+
+// isFileURL reports whether a reference names a local file, as kin-openapi
+// tells them.
+func isFileURL(u *url.URL) bool {
+	return u.Path != "" && u.Host == "" && (u.Scheme == "" || u.Scheme == "file")
+}
+
+// refURLKey is the location of the file at u: a clean slash path, or the URL
+// without its fragment.
+func refURLKey(u *url.URL) string {
+	if isFileURL(u) {
+		return path.Clean(u.Path)
+	}
+	c := *u
+	c.Fragment, c.RawFragment = "", ""
+	return c.String()
+}
+
+// refTarget returns the location (as refURLKey gives it) of the file the
+// reference ref names in the file file, as kin-openapi resolves it; "" for a
+// reference inside the same file.
+func refTarget(file, ref string) string {
+	u, err := url.Parse(ref)
+	if err != nil {
+		return ""
+	}
+	if isFileURL(u) {
+		p := u.Path
+		if !filepath.IsAbs(p) && !path.IsAbs(p) {
+			p = path.Join(path.Dir(file), p)
+		}
+		return path.Clean(p)
+	}
+	if u.Scheme == "" && u.Host == "" && u.Opaque == "" {
+		return ""
+	}
+	return refURLKey(u)
+}
+
+// refusedDiagnostics reports the refused files at the $refs that name them,
+// in the document and in the files read; where no $ref is found, at the
+// document's start.
+func (b *oaBuilder) refusedDiagnostics() []Diagnostic {
+	type doc struct {
+		file string // slash path, as references are resolved against it
+		name string // for diagnostics
+		src  *source
+	}
+	docs := []doc{{b.root, b.src.name, b.src}}
+	names := make([]string, 0, len(b.files))
+	for f := range b.files {
+		names = append(names, f)
+	}
+	sort.Strings(names)
+	for _, f := range names {
+		if s, err := readSource(f, b.files[f]); err == nil {
+			docs = append(docs, doc{f, f, s})
+		}
+	}
+	var out []Diagnostic
+	for _, r := range b.refused {
+		found := false
+		for _, d := range docs {
+			walkRefs(d.src.tree, "", func(ptr string, ref *jsontree.Node) {
+				if refTarget(d.file, ref.Str) != r.key {
+					return
+				}
+				found = true
+				off := ref.Offset
+				if d.src.pos != nil {
+					off = -1 // an offset in the JSON form, not the YAML text
+				}
+				line, col := d.src.position(ptr, off)
+				out = append(out, Diagnostic{File: d.name, Line: line, Col: col, Path: ptr,
+					Message: fmt.Sprintf("$ref %q: %s", clipRef(ref.Str), r.reason)})
+			})
+		}
+		if !found {
+			out = append(out, Diagnostic{File: b.src.name, Line: 1, Col: 1,
+				Message: fmt.Sprintf("$ref to %q: %s", clipRef(r.uri), r.reason)})
+		}
+	}
+	return dedup(out)
+}
+
+// clipRef shortens a long reference for a message.
+func clipRef(s string) string {
+	const max = 200
+	if len(s) <= max {
+		return s
+	}
+	i := max
+	for i > 0 && s[i]&0xC0 == 0x80 { // not inside a UTF-8 sequence
+		i--
+	}
+	return s[:i] + "…"
+}
+
+// walkRefs calls f with the pointer and value of every string member "$ref"
+// under n, in document order.
+func walkRefs(n *jsontree.Node, ptr string, f func(ptr string, ref *jsontree.Node)) {
+	if n == nil {
+		return
+	}
+	// An explicit stack: documents may nest deeply.
+	type item struct {
+		n   *jsontree.Node
+		ptr string
+		ref bool // the value of a member "$ref"
+	}
+	stack := []item{{n: n, ptr: ptr}}
+	for len(stack) > 0 {
+		it := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		switch it.n.Kind {
+		case jsontree.Object:
+			for i := len(it.n.Members) - 1; i >= 0; i-- {
+				m := it.n.Members[i]
+				stack = append(stack, item{m.Value, it.ptr + jsontree.Pointer(m.Key), m.Key == "$ref"})
+			}
+		case jsontree.Array:
+			for i := len(it.n.Items) - 1; i >= 0; i-- {
+				stack = append(stack, item{n: it.n.Items[i], ptr: it.ptr + "/" + strconv.Itoa(i)})
+			}
+		case jsontree.String:
+			if it.ref {
+				f(it.ptr, it.n)
+			}
+		}
+	}
+}

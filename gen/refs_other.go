@@ -1,0 +1,8 @@
+//go:build !unix
+
+package gen
+
+import "os"
+
+// openFlags open a referenced file for reading.
+const openFlags = os.O_RDONLY

@@ -1,0 +1,277 @@
+package gen
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+)
+
+// marker is in every file a document must not read: no message or generated
+// file may show it.
+const marker = "MARKER-5c1e9f-secret"
+
+// refTree is a document's folder and what lies around it:
+//
+//	root/api/           the document's folder
+//	root/api/paths/     a sibling folder (accepted)
+//	root/secret/x.yaml  outside the tree, with the marker
+//	root/shared/s.yaml  outside the tree, allowed with AllowRefDirs
+type refTree struct {
+	root, api string
+}
+
+func newRefTree(t *testing.T) refTree {
+	t.Helper()
+	root := t.TempDir()
+	tr := refTree{root: root, api: filepath.Join(root, "api")}
+	tr.write(t, "secret/x.yaml", "X:\n  type: string\n  description: "+marker+"\n")
+	tr.write(t, "outside.yaml", "X:\n  type: string\n  description: "+marker+"\n")
+	tr.write(t, "shared/s.yaml", "S:\n  type: object\n  properties:\n    shared: {type: string}\n")
+	tr.write(t, "api/paths/echo.yaml", "Echo:\n  type: object\n  properties:\n    common: {$ref: \"../common.yaml#/C\"}\n")
+	tr.write(t, "api/common.yaml", "C: {type: integer}\n")
+	tr.write(t, "api/schemas/ok.yaml", "X: {type: boolean}\n")
+	tr.write(t, "api/paths/bad.yaml", "Bad:\n  type: object\n  properties:\n    leak:\n      $ref: \"../../secret/x.yaml#/X\"\n")
+	return tr
+}
+
+func (tr refTree) write(t *testing.T, name, content string) {
+	t.Helper()
+	p := filepath.Join(tr.root, filepath.FromSlash(name))
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func (tr refTree) symlink(t *testing.T, target, name string) {
+	t.Helper()
+	if err := os.Symlink(target, filepath.Join(tr.root, filepath.FromSlash(name))); err != nil {
+		t.Skipf("no symbolic links: %v", err)
+	}
+}
+
+// refDoc is an OpenAPI document whose one operation returns the schema $ref,
+// written at refLine:refCol.
+func refDoc(ref string) string {
+	return `openapi: 3.0.3
+info: {title: refs, version: "1"}
+paths:
+  /x:
+    get:
+      operationId: getX
+      responses:
+        "200":
+          description: ok
+          content:
+            application/json:
+              schema:
+                $ref: "` + ref + `"
+`
+}
+
+const (
+	refLine = 13
+	refCol  = 23
+	refPtr  = "/paths/~1x/get/responses/200/content/application~1json/schema/$ref"
+)
+
+// generateRef generates the document at tr.api/api.yaml that references ref.
+func (tr refTree) generate(t *testing.T, doc string, opts Options) (*Result, error) {
+	t.Helper()
+	main := filepath.Join(tr.api, "api.yaml")
+	if err := os.WriteFile(main, []byte(doc), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	opts.Package = "api"
+	return Generate(main, []byte(doc), opts)
+}
+
+// noMarker fails if the marker shows in err or in what was generated.
+func noMarker(t *testing.T, res *Result, err error) {
+	t.Helper()
+	if err != nil && strings.Contains(err.Error(), marker) {
+		t.Errorf("the error shows the refused file: %v", err)
+	}
+	if res == nil {
+		return
+	}
+	for _, f := range res.Files {
+		if strings.Contains(string(f.Content), marker) {
+			t.Errorf("%s shows the refused file", f.Name)
+		}
+	}
+	if strings.Contains(string(res.Document), marker) {
+		t.Error("the document shows the refused file")
+	}
+}
+
+// refused checks that err is one diagnostic at file:line:col, path ptr, that
+// names ref and says reason.
+func refused(t *testing.T, res *Result, err error, file string, line, col int, ptr, ref, reason string) {
+	t.Helper()
+	noMarker(t, res, err)
+	var e *Error
+	if !errors.As(err, &e) {
+		t.Fatalf("got %v (generated: %v); want an *Error", err, res != nil)
+	}
+	if len(e.Diagnostics) != 1 {
+		t.Fatalf("got %d diagnostics, want 1:\n%v", len(e.Diagnostics), err)
+	}
+	d := e.Diagnostics[0]
+	if d.File != file || d.Line != line || d.Col != col || d.Path != ptr || d.Warning {
+		t.Errorf("got %s\nwant it at %s:%d:%d: %s", d, file, line, col, ptr)
+	}
+	if want := `$ref "` + ref + `": `; !strings.HasPrefix(d.Message, want) {
+		t.Errorf("message %q does not start with %q", d.Message, want)
+	}
+	if !strings.Contains(d.Message, reason) {
+		t.Errorf("message %q does not say %q", d.Message, reason)
+	}
+}
+
+// TestRefsConfined: a $ref reads only regular files inside the document's
+// directory tree; anything else is an error at the $ref that shows nothing of
+// the file.
+func TestRefsConfined(t *testing.T) {
+	tr := newRefTree(t)
+	tr.symlink(t, "../secret/x.yaml", "api/link.yaml")
+	tr.symlink(t, "../secret", "api/linkdir")
+	tr.symlink(t, "schemas/ok.yaml", "api/alias.yaml")
+	apiDir := realDir(tr.api)
+	outside := "outside the document's directory tree " + apiDir + "; allow it with -allow-ref-dir"
+	main := filepath.Join(tr.api, "api.yaml")
+	for _, c := range []struct {
+		name, ref, reason string
+	}{
+		{"parent", "../secret/x.yaml#/X", outside},
+		{"absolute", filepath.ToSlash(filepath.Join(tr.root, "outside.yaml")) + "#/X", outside},
+		{"file URL", "file://" + filepath.ToSlash(filepath.Join(tr.root, "outside.yaml")) + "#/X", outside},
+		{"dot dot inside", "schemas/../../secret/x.yaml#/X", outside},
+		{"symlink out", "link.yaml#/X", outside},
+		{"symlinked folder out", "linkdir/x.yaml#/X", outside},
+		{"missing", "nope.yaml#/X", "no such file"},
+		{"missing outside", "../nope.yaml#/X", outside},
+		{"directory", "schemas#/X", "not a regular file (a directory)"},
+		{"URL", "http://127.0.0.1:1/x.yaml#/X", "only references to local files are followed"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			res, err := tr.generate(t, refDoc(c.ref), Options{})
+			refused(t, res, err, main, refLine, refCol, refPtr, c.ref, c.reason)
+		})
+	}
+}
+
+// TestRefsConfinedNested: a file read for a reference is held to the tree of
+// the document that names it first, and its refused $ref is reported in it.
+func TestRefsConfinedNested(t *testing.T) {
+	tr := newRefTree(t)
+	res, err := tr.generate(t, refDoc("paths/bad.yaml#/Bad"), Options{})
+	bad := filepath.ToSlash(filepath.Join(tr.api, "paths", "bad.yaml"))
+	refused(t, res, err, bad, 5, 13, "/Bad/properties/leak/$ref", "../../secret/x.yaml#/X",
+		"outside the document's directory tree "+realDir(tr.api))
+}
+
+// TestRefsAccepted: files in the tree, through folders, "..", symbolic links
+// that stay inside, and allowed directories, are read.
+func TestRefsAccepted(t *testing.T) {
+	tr := newRefTree(t)
+	tr.symlink(t, "schemas/ok.yaml", "api/alias.yaml")
+	tr.symlink(t, filepath.Join(tr.api, "schemas"), "api/schemalink")
+	for _, c := range []struct {
+		name, ref string
+		opts      Options
+		want      string
+	}{
+		{"sibling folder", "paths/echo.yaml#/Echo", Options{}, "Common *C"},
+		{"dot dot inside", "paths/../schemas/ok.yaml#/X", Options{}, "type X bool"},
+		{"symlink in", "alias.yaml#/X", Options{}, "type X bool"},
+		{"symlinked folder in", "schemalink/ok.yaml#/X", Options{}, "type X bool"},
+		{"allowed", "../shared/s.yaml#/S", Options{AllowRefDirs: []string{filepath.Join(tr.root, "shared")}}, "Shared *string"},
+		{"allowed above", "../shared/s.yaml#/S", Options{AllowRefDirs: []string{tr.root}}, "Shared *string"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			res, err := tr.generate(t, refDoc(c.ref), c.opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			noMarker(t, res, err)
+			if types := file(res, "types.gen.go"); !strings.Contains(types, c.want) {
+				t.Errorf("types.gen.go lacks %q:\n%s", c.want, types)
+			}
+		})
+	}
+	// An allowed directory widens the tree for those files only.
+	res, err := tr.generate(t, refDoc("../secret/x.yaml#/X"), Options{AllowRefDirs: []string{filepath.Join(tr.root, "shared")}})
+	refused(t, res, err, filepath.Join(tr.api, "api.yaml"), refLine, refCol, refPtr, "../secret/x.yaml#/X",
+		"outside the document's directory tree "+realDir(tr.api)+" and the allowed directories "+realDir(filepath.Join(tr.root, "shared"))+"; allow it with -allow-ref-dir")
+}
+
+// TestRefsDevice: a device is refused, even in an allowed directory, at once.
+func TestRefsDevice(t *testing.T) {
+	if fi, err := os.Stat("/dev/zero"); err != nil || fi.Mode()&os.ModeDevice == 0 {
+		t.Skip("no /dev/zero")
+	}
+	tr := newRefTree(t)
+	main := filepath.Join(tr.api, "api.yaml")
+	res, err := tr.generate(t, refDoc("/dev/zero"), Options{})
+	refused(t, res, err, main, refLine, refCol, refPtr, "/dev/zero", "outside the document's directory tree")
+	start := time.Now()
+	res, err = tr.generate(t, refDoc("/dev/zero"), Options{AllowRefDirs: []string{"/dev"}})
+	refused(t, res, err, main, refLine, refCol, refPtr, "/dev/zero", "not a regular file (a device)")
+	if d := time.Since(start); d > 5*time.Second {
+		t.Errorf("took %v", d)
+	}
+}
+
+// TestRefsTooLarge: a referenced file, or a document, over the limit is
+// refused without being read whole.
+func TestRefsTooLarge(t *testing.T) {
+	defer func(n int64) { maxFileBytes = n }(maxFileBytes)
+	maxFileBytes = 1024
+	tr := newRefTree(t)
+	tr.write(t, "api/big.yaml", "X:\n  type: string\n  description: "+strings.Repeat(marker+" ", 100)+"\n")
+	res, err := tr.generate(t, refDoc("big.yaml#/X"), Options{})
+	refused(t, res, err, filepath.Join(tr.api, "api.yaml"), refLine, refCol, refPtr, "big.yaml#/X", "larger than 1024 bytes")
+
+	doc := refDoc("paths/echo.yaml#/Echo") + "# " + strings.Repeat("x", 1024) + "\n"
+	_, err = Generate("big.yaml", []byte(doc), Options{Package: "api"})
+	var e *Error
+	want := "big.yaml: the document is larger than 1024 bytes (" + strconv.Itoa(len(doc)) + " bytes)"
+	if !errors.As(err, &e) || err.Error() != want {
+		t.Errorf("got %v\nwant %s", err, want)
+	}
+	if got := sizeText(MaxFileBytes); got != "64 MiB" {
+		t.Errorf("sizeText(MaxFileBytes) = %q", got)
+	}
+}
+
+// TestRefsSwagger: Swagger 2.0 documents are converted with the same reader.
+func TestRefsSwagger(t *testing.T) {
+	tr := newRefTree(t)
+	doc := func(ref string) string {
+		return `{
+  "swagger": "2.0",
+  "info": {"title": "s", "version": "1"},
+  "paths": {"/x": {"get": {"operationId": "getX", "responses": {"200": {"description": "ok",
+    "schema": {"$ref": "` + ref + `"}}}}}}
+}
+`
+	}
+	main := filepath.Join(tr.api, "api.yaml")
+	res, err := tr.generate(t, doc("../secret/x.yaml#/X"), Options{})
+	refused(t, res, err, main, 5, 24, "/paths/~1x/get/responses/200/schema/$ref", "../secret/x.yaml#/X",
+		"outside the document's directory tree "+realDir(tr.api))
+	res, err = tr.generate(t, doc("paths/echo.yaml#/Echo"), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if types := file(res, "types.gen.go"); !strings.Contains(types, "Common *C") {
+		t.Errorf("types.gen.go:\n%s", types)
+	}
+}

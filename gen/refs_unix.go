@@ -1,0 +1,12 @@
+//go:build unix
+
+package gen
+
+import (
+	"os"
+	"syscall"
+)
+
+// openFlags open a referenced file without waiting: a named pipe swapped in
+// after the check does not block the generator.
+const openFlags = os.O_RDONLY | syscall.O_NONBLOCK
