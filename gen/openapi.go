@@ -44,6 +44,7 @@ func loadOpenAPI(src *source, opts Options) (*Package, []Diagnostic, error) {
 		index:   map[*jsontree.Node]map[string]*jsontree.Node{},
 		inline:  map[*openapi3.Schema]*oaType{},
 		trees:   map[string]*jsontree.Node{},
+		sources: map[string]*source{},
 		files:   map[string][]byte{},
 		refs:    &refFiles{doc: src.name, allow: opts.AllowRefDirs},
 	}
@@ -82,6 +83,7 @@ type oaBuilder struct {
 	patterns map[string]string // pattern → variable
 
 	trees    map[string]*jsontree.Node // parsed documents, by slash path
+	sources  map[string]*source        // the other files among them
 	files    map[string][]byte         // other files read for references
 	refs     *refFiles                 // reads them
 	refused  []refusal                 // files references name that were not read
@@ -96,6 +98,7 @@ type oaBuilder struct {
 
 // oaNamed is a named schema: its Go type and its OpenTool document schema.
 type oaNamed struct {
+	key     string // its location, "file#pointer"
 	t       *Type
 	docName string
 	schema  *runtime.Schema // the definition, set once defined
@@ -183,6 +186,7 @@ func (b *oaBuilder) tree(file string) *jsontree.Node {
 	if data, ok := b.files[file]; ok {
 		if s, err := readSource(file, data); err == nil {
 			t = s.tree
+			b.sources[file] = s
 		}
 	}
 	b.trees[file] = t
@@ -282,6 +286,8 @@ func (b *oaBuilder) warn(loc oaLoc, format string, args ...any) {
 		if !b.swagger || !strings.HasPrefix(loc.ptr, "/components/") {
 			d.Line, d.Col = b.src.position(loc.ptr, -1)
 		}
+	} else if b.tree(loc.file) != nil { // another file read for references
+		d.Line, d.Col = b.sources[path.Clean(loc.file)].position(loc.ptr, -1)
 	}
 	b.warnings = append(b.warnings, d)
 }
@@ -323,13 +329,15 @@ func (b *oaBuilder) build(pkgName string) *Package {
 		}
 	}
 	b.operations()
-	// Named schemas referenced from other files were defined on first use.
+	// Named schemas referenced from other files were defined on first use;
+	// those left have no value: their references form a cycle.
 	for _, n := range b.namedList {
 		if !n.defined {
 			n.defined = true
 			n.t.Kind = KindAlias
 			n.t.Underlying = &TypeRef{Kind: RefRaw}
 			n.schema = &runtime.Schema{}
+			b.warnUnresolved(n)
 		}
 	}
 	breakValueCycles(b.pkg.Types)
@@ -429,7 +437,7 @@ func (b *oaBuilder) namedAt(key, hint string) *oaNamed {
 	}
 	t := &Type{Name: b.types.take(goNameOr(hint, "Schema"))}
 	t.Origin = t.Name + " is the schema " + strconv.Quote(hint) + " of the document."
-	n := &oaNamed{t: t, docName: b.docNames.take(hint)}
+	n := &oaNamed{key: key, t: t, docName: b.docNames.take(hint)}
 	b.named[key] = n
 	b.byType[t] = n
 	b.namedList = append(b.namedList, n)

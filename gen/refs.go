@@ -324,3 +324,87 @@ func walkRefs(n *jsontree.Node, ptr string, f func(ptr string, ref *jsontree.Nod
 		}
 	}
 }
+
+// warnUnresolved warns that the named schema n, which kin-openapi left
+// without a value, accepts any JSON value: its $ref leads into a cycle of
+// references.
+func (b *oaBuilder) warnUnresolved(n *oaNamed) {
+	file, ptr, _ := strings.Cut(n.key, "#")
+	loc := b.sourceLoc(oaLoc{file: file, ptr: ptr})
+	if r := b.node(loc).Get("$ref"); r == nil || r.Kind != jsontree.String {
+		b.warn(loc, "the schema could not be resolved; %s accepts any JSON value (json.RawMessage)", n.t.Name)
+		return
+	}
+	chain, loop := b.aliasChain(loc)
+	what := "form a cycle"
+	if loop < 0 {
+		b.warn(loc.add("$ref"), "the references could not be resolved: %s; %s accepts any JSON value (json.RawMessage)",
+			strings.Join(chain, " -> "), n.t.Name)
+		return
+	}
+	if loop > 0 {
+		what = "lead into a cycle"
+	}
+	b.warn(loc.add("$ref"), "the references %s: %s; %s accepts any JSON value (json.RawMessage)",
+		what, strings.Join(chain, " -> "), n.t.Name)
+}
+
+// sourceLoc returns loc as a place in the source: a converted Swagger
+// document's schemas are at /definitions.
+func (b *oaBuilder) sourceLoc(loc oaLoc) oaLoc {
+	if b.swagger && path.Clean(loc.file) == path.Clean(b.root) {
+		if rest, ok := strings.CutPrefix(loc.ptr, "/components/schemas/"); ok {
+			loc.ptr = "/definitions/" + rest
+		}
+	}
+	return loc
+}
+
+// aliasChain follows the $refs of the schemas that are only a reference,
+// from the one at loc. It returns their names (quoted), the last repeating
+// an earlier one when they loop, and the index in the chain where the loop
+// starts (-1 when they do not).
+func (b *oaBuilder) aliasChain(loc oaLoc) ([]string, int) {
+	seen := map[oaLoc]int{}
+	var chain []string
+	for range 1000 {
+		loc.file = path.Clean(loc.file)
+		if i, ok := seen[loc]; ok {
+			return append(chain, chain[i]), i
+		}
+		seen[loc] = len(chain)
+		chain = append(chain, strconv.Quote(clipRef(b.schemaName(loc))))
+		r := b.node(loc).Get("$ref")
+		if r == nil || r.Kind != jsontree.String {
+			break
+		}
+		file, frag, _ := strings.Cut(r.Str, "#")
+		if file != "" {
+			if file = refTarget(loc.file, file); file == "" {
+				break // a URL: not followed
+			}
+		} else {
+			file = loc.file
+		}
+		if frag, err := url.PathUnescape(frag); err == nil {
+			loc = b.sourceLoc(oaLoc{file: file, ptr: frag})
+		} else {
+			break
+		}
+	}
+	return chain, -1
+}
+
+// schemaName names the schema at loc for a message: its name among the
+// document's schemas, or its location.
+func (b *oaBuilder) schemaName(loc oaLoc) string {
+	if path.Clean(loc.file) == path.Clean(b.root) {
+		for _, prefix := range []string{"/components/schemas/", "/definitions/"} {
+			if name, ok := strings.CutPrefix(loc.ptr, prefix); ok && !strings.Contains(name, "/") {
+				return pointerUnescaper.Replace(name)
+			}
+		}
+		return "#" + loc.ptr
+	}
+	return loc.file + "#" + loc.ptr
+}

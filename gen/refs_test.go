@@ -275,3 +275,81 @@ func TestRefsSwagger(t *testing.T) {
 		t.Errorf("types.gen.go:\n%s", types)
 	}
 }
+
+// TestOpenAPIAliasCycles: schemas whose references go round in a cycle accept
+// any JSON value, with a warning at each one's $ref.
+func TestOpenAPIAliasCycles(t *testing.T) {
+	tr := newRefTree(t)
+	tr.write(t, "api/loop.yaml", "X: {$ref: \"#/Y\"}\nY: {$ref: \"#/X\"}\n")
+	res, err := tr.generate(t, `openapi: 3.0.3
+info: {title: cycles, version: "1"}
+paths:
+  /x:
+    get:
+      operationId: getX
+      responses:
+        "200":
+          description: ok
+          content:
+            application/json:
+              schema: {$ref: "#/components/schemas/A"}
+        "201":
+          description: ok
+          content:
+            application/json:
+              schema: {$ref: "loop.yaml#/X"}
+components:
+  schemas:
+    A: {$ref: "#/components/schemas/B"}
+    B:
+      $ref: "#/components/schemas/A"
+    Self: {$ref: "#/components/schemas/Self"}
+    Into: {$ref: "#/components/schemas/Self"}
+    Fine: {$ref: "#/components/schemas/Real"}
+    Real: {type: string}
+`, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	main := filepath.Join(tr.api, "api.yaml")
+	loop := filepath.ToSlash(filepath.Join(tr.api, "loop.yaml"))
+	want := []string{
+		main + `:20:15: warning: /components/schemas/A/$ref: the references form a cycle: "A" -> "B" -> "A"; A accepts any JSON value (json.RawMessage)`,
+		main + `:22:13: warning: /components/schemas/B/$ref: the references form a cycle: "B" -> "A" -> "B"; B accepts any JSON value (json.RawMessage)`,
+		main + `:23:18: warning: /components/schemas/Self/$ref: the references form a cycle: "Self" -> "Self"; Self accepts any JSON value (json.RawMessage)`,
+		main + `:24:18: warning: /components/schemas/Into/$ref: the references lead into a cycle: "Into" -> "Self" -> "Self"; Into accepts any JSON value (json.RawMessage)`,
+		loop + `:1:11: warning: /X/$ref: the references form a cycle: "` + loop + `#/X" -> "` + loop + `#/Y" -> "` + loop + `#/X"; X accepts any JSON value (json.RawMessage)`,
+	}
+	var got []string
+	for _, w := range res.Warnings {
+		got = append(got, w.String())
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("warnings:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	types := file(res, "types.gen.go")
+	for _, w := range []string{"type A = json.RawMessage", "type Self = json.RawMessage", "type X = json.RawMessage", "type Fine = Real"} {
+		if !strings.Contains(types, w) {
+			t.Errorf("types.gen.go lacks %q:\n%s", w, types)
+		}
+	}
+}
+
+// TestSwaggerAliasCycles: the same for Swagger 2.0, at the definitions.
+func TestSwaggerAliasCycles(t *testing.T) {
+	res, err := generateOpenAPI(t, "cycle.json", `{
+  "swagger": "2.0",
+  "info": {"title": "s", "version": "1"},
+  "paths": {"/x": {"get": {"operationId": "getX", "responses": {"200": {"description": "ok", "schema": {"$ref": "#/definitions/A"}}}}}},
+  "definitions": {
+    "A": {"$ref": "#/definitions/A"}
+  }
+}`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `cycle.json:6:19: warning: /definitions/A/$ref: the references form a cycle: "A" -> "A"; A accepts any JSON value (json.RawMessage)`
+	if len(res.Warnings) != 1 || res.Warnings[0].String() != want {
+		t.Errorf("warnings: %v\nwant: %s", res.Warnings, want)
+	}
+}
