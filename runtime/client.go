@@ -437,6 +437,12 @@ func resultError(name string, err error) error {
 // ToolReturn per data event. An error event, a failed request or a broken stream
 // is yielded once as an error and ends the sequence. Stopping the iteration early
 // closes the connection.
+//
+// A stream that ends without a done or error event was cut short: its end is an
+// error of class [ClassNoAccess] wrapping io.ErrUnexpectedEOF (except from a Dart
+// reference server of the versions that end streams by closing them). A
+// server without a streaming endpoint gives a [ClassCall] error with
+// [ErrNoStreaming] in its chain.
 func (c *Client) StreamCall(ctx context.Context, fc FunctionCall) iter.Seq2[ToolReturn, error] {
 	if fc.ID == "" {
 		fc.ID = c.NewID()
