@@ -22,7 +22,17 @@ type builder struct {
 	pkg     *Package
 	types   *scope           // package-level identifiers
 	schemas map[string]*Type // named types of doc.Schemas, by schema name
+	// anon counts the slices and maps around the value being typed in the
+	// type expression being built (see maxAnonymousNesting).
+	anon int
 }
+
+// maxAnonymousNesting bounds the nesting of slices and maps in one Go type
+// expression: an array of arrays deeper than that gets a named type every
+// maxAnonymousNesting levels ([][]…[]PItem…, with type PItem… [][]…), so
+// that the decoder of each level does not spell out the whole type below it,
+// which made the output grow with the square of the depth.
+const maxAnonymousNesting = 8
 
 // buildOpenTool builds the model of an OpenTool document.
 func buildOpenTool(doc *runtime.OpenTool, pkgName, source string) *Package {
@@ -83,12 +93,15 @@ func (b *builder) defineSchema(t *Type, s *runtime.Schema) {
 
 // fields returns the fields of an object schema's properties.
 func (b *builder) fields(owner string, s *runtime.Schema) []*Field {
+	saved := b.anon
+	b.anon = 0 // a field's type starts a type expression
+	defer func() { b.anon = saved }()
 	names := newScope(reservedFieldNames...)
 	var out []*Field
 	for _, p := range s.Properties {
 		goName := names.take(goNameOr(p.Name, "Field"))
 		f := &Field{Name: goName, JSONName: p.Name, Doc: p.Schema.Description, Required: contains(s.Required, p.Name)}
-		f.Type = b.ref(p.Schema, owner+goName, "the "+strconv.Quote(p.Name)+" member of "+owner)
+		f.Type = b.ref(p.Schema, nestedName(owner, goName), "the "+strconv.Quote(p.Name)+" member of "+owner)
 		f.Pointer = !f.Required && needsPointer(f.Type)
 		out = append(out, f)
 	}
@@ -152,17 +165,40 @@ func (b *builder) plain(s *runtime.Schema, hint, origin string) *TypeRef {
 	case runtime.TypeBoolean:
 		return &TypeRef{Kind: RefBool}
 	case runtime.TypeArray:
-		return &TypeRef{Kind: RefSlice, Elem: b.ref(s.Items, hint+"Item", "an element of "+origin)}
+		return b.nesting(hint, origin, func() *TypeRef {
+			return &TypeRef{Kind: RefSlice, Elem: b.ref(s.Items, nestedName(hint, "Item"), nestedOrigin("an element of ", origin))}
+		})
 	case runtime.TypeObject:
 		if len(s.Properties) > 0 {
 			return b.ref(s, hint, origin)
 		}
 		if s.AdditionalProperties != nil {
-			return &TypeRef{Kind: RefMap, Elem: b.ref(s.AdditionalProperties, hint+"Value", "a value of "+origin)}
+			return b.nesting(hint, origin, func() *TypeRef {
+				return &TypeRef{Kind: RefMap, Elem: b.ref(s.AdditionalProperties, nestedName(hint, "Value"), nestedOrigin("a value of ", origin))}
+			})
 		}
 		return &TypeRef{Kind: RefMap, Elem: &TypeRef{Kind: RefAny}}
 	}
 	return &TypeRef{Kind: RefAny}
+}
+
+// nesting returns the slice or map type that build makes, one level deeper
+// in the type expression; at maxAnonymousNesting levels, a named type over
+// it (named hint), which starts a new type expression.
+func (b *builder) nesting(hint, origin string, build func() *TypeRef) *TypeRef {
+	if b.anon < maxAnonymousNesting {
+		b.anon++
+		defer func() { b.anon-- }()
+		return build()
+	}
+	t := &Type{Name: b.types.take(hint), Kind: KindNamed}
+	t.Origin = t.Name + " is " + origin + "."
+	b.pkg.Types = append(b.pkg.Types, t)
+	saved := b.anon
+	b.anon = 1
+	t.Underlying = build()
+	b.anon = saved
+	return &TypeRef{Kind: RefNamed, Named: t}
 }
 
 // defineEnum makes t an enum type with one constant per value of s.Enum.
@@ -271,17 +307,73 @@ func contains(list []string, s string) bool {
 // a type contain itself by value (type Node struct{ Next Node }), so that
 // recursive schemas give finite Go types. Fields are visited in declaration
 // order, so the choice is deterministic.
+//
+// Only a field whose type is in the same strongly connected component of the
+// contains-by-value graph as its struct can close a cycle (making fields
+// pointers only removes edges), so the search is confined to components: a
+// chain of nested types costs linear time, not quadratic.
 func breakValueCycles(types []*Type) {
+	comp := valueComponents(types)
 	for _, t := range types {
 		for _, f := range t.Fields {
 			if f.Pointer {
 				continue
 			}
-			if target := valueStruct(f.Type); target != nil && reaches(target, t, map[*Type]bool{}) {
+			if target := valueStruct(f.Type); target != nil && comp[target] == comp[t] && reaches(target, t, comp, map[*Type]bool{}) {
 				f.Pointer = true
 			}
 		}
 	}
+}
+
+// valueComponents numbers the strongly connected components of the graph in
+// which a struct points to the structs its non-pointer fields contain by value
+// (Tarjan's algorithm).
+func valueComponents(types []*Type) map[*Type]int {
+	index := map[*Type]int{}
+	low := map[*Type]int{}
+	onStack := map[*Type]bool{}
+	comp := map[*Type]int{}
+	var stack []*Type
+	var visit func(t *Type)
+	visit = func(t *Type) {
+		index[t] = len(index) + 1
+		low[t] = index[t]
+		stack = append(stack, t)
+		onStack[t] = true
+		for _, f := range t.Fields {
+			if f.Pointer {
+				continue
+			}
+			next := valueStruct(f.Type)
+			switch {
+			case next == nil:
+			case index[next] == 0:
+				visit(next)
+				low[t] = min(low[t], low[next])
+			case onStack[next]:
+				low[t] = min(low[t], index[next])
+			}
+		}
+		if low[t] == index[t] {
+			id := len(comp) + 1
+			for {
+				top := stack[len(stack)-1]
+				stack = stack[:len(stack)-1]
+				onStack[top] = false
+				comp[top] = id
+				if top == t {
+					break
+				}
+			}
+		}
+	}
+	for _, t := range types {
+		if index[t] == 0 {
+			visit(t)
+		}
+	}
+	return comp
 }
 
 // valueStruct returns the struct type r embeds by value, or nil.
@@ -299,8 +391,9 @@ func valueStruct(r *TypeRef) *Type {
 	return nil
 }
 
-// reaches reports whether from contains to by value (from == to included).
-func reaches(from, to *Type, seen map[*Type]bool) bool {
+// reaches reports whether from contains to by value (from == to included),
+// looking only at the types of to's component.
+func reaches(from, to *Type, comp map[*Type]int, seen map[*Type]bool) bool {
 	if from == to {
 		return true
 	}
@@ -312,7 +405,7 @@ func reaches(from, to *Type, seen map[*Type]bool) bool {
 		if f.Pointer {
 			continue
 		}
-		if next := valueStruct(f.Type); next != nil && reaches(next, to, seen) {
+		if next := valueStruct(f.Type); next != nil && comp[next] == comp[to] && reaches(next, to, comp, seen) {
 			return true
 		}
 	}

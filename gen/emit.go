@@ -835,13 +835,11 @@ func emitDocument(p *Package) *jen.File {
 	}
 	// Indented to be read and diffed; compact when large (it is data, and
 	// formatting a long literal costs time).
-	doc, err := json.MarshalIndent(p.Document, "", "  ")
-	if err == nil && len(doc) > 256<<10 {
-		doc, err = json.Marshal(p.Document)
-	}
+	doc, err := marshalDocument(p.Document)
 	if err != nil {
 		panic(err) // the model's document was decoded from JSON; it encodes
 	}
+	doc = indentDocument(doc, maxIndentedDocument, 0)
 	// This fails to compile against a runtime older than the generated code needs.
 	f.Const().Id("_").Op("=").Add(rt("IsAtLeastVersion0_1_0"))
 	f.Comment("documentJSON is the OpenTool document of the package.")

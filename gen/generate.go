@@ -7,7 +7,6 @@ package gen
 
 import (
 	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"go/token"
@@ -40,12 +39,19 @@ type File struct {
 // Result is what Generate produced.
 type Result struct {
 	Files []File
-	// Document is the equivalent OpenTool document (indented JSON): the input
-	// itself for OpenTool, the converted description for OpenDyn and OpenAPI.
+	// Document is the equivalent OpenTool document: the input itself for
+	// OpenTool, the converted description for OpenDyn and OpenAPI. It is
+	// indented JSON, unless indenting would make it more than
+	// maxDocumentIndentRatio times larger than compact JSON (and larger than
+	// 256 KiB): a document nested thousands of levels deep stays compact.
 	Document []byte
 	// Warnings are problems the generator worked around.
 	Warnings []Diagnostic
 }
+
+// maxDocumentIndentRatio bounds the growth indentation may cause to
+// Result.Document (see there).
+const maxDocumentIndentRatio = 4
 
 // Diagnostic is a problem in an input document, at a place.
 type Diagnostic struct {
@@ -164,10 +170,11 @@ func Generate(name string, data []byte, opts Options) (*Result, error) {
 		}
 	}
 	files = append(files, extra...)
-	doc, err := json.MarshalIndent(pkg.Document, "", "  ")
+	doc, err := marshalDocument(pkg.Document)
 	if err != nil {
 		return nil, err
 	}
+	doc = indentDocument(doc, maxIndentedDocument, maxDocumentIndentRatio)
 	return &Result{Files: files, Document: append(doc, '\n'), Warnings: warnings}, nil
 }
 

@@ -109,10 +109,14 @@ func goNameOr(s, fallback string) string {
 // Names are handed out in document order, so the result is deterministic.
 type scope struct {
 	used map[string]bool
+	// next is, per base taken more than once, the number to try first: the
+	// numbers below it are used, so a base taken n times costs n tries in
+	// all rather than n²/2.
+	next map[string]int
 }
 
 func newScope(reserved ...string) *scope {
-	s := &scope{used: map[string]bool{}}
+	s := &scope{used: map[string]bool{}, next: map[string]int{}}
 	for _, r := range reserved {
 		s.used[r] = true
 	}
@@ -123,8 +127,12 @@ func newScope(reserved ...string) *scope {
 // and marks it used.
 func (s *scope) take(base string) string {
 	name := base
-	for n := 2; s.used[name]; n++ {
-		name = base + strconv.Itoa(n)
+	if s.used[name] {
+		n := max(s.next[base], 2)
+		for name = base + strconv.Itoa(n); s.used[name]; name = base + strconv.Itoa(n) {
+			n++
+		}
+		s.next[base] = n + 1
 	}
 	s.used[name] = true
 	return name
@@ -132,6 +140,48 @@ func (s *scope) take(base string) string {
 
 // has reports whether name is taken.
 func (s *scope) has(name string) bool { return s.used[name] }
+
+// maxNestedName bounds the names of the inline types nested in other types:
+// a nested type is named after its parent and its member (PetOwner, then
+// PetOwnerAddress) while that takes at most maxNestedName bytes, and after its
+// member alone beyond (Address, with a number when taken), so that names do
+// not grow with the depth of nesting.
+const maxNestedName = 64
+
+// nestedName is the name wanted for the type of the member (or the element,
+// "Item", or map value, "Value") member of the type named parent.
+func nestedName(parent, member string) string {
+	if len(parent)+len(member) <= maxNestedName {
+		return parent + member
+	}
+	return member
+}
+
+// maxOrigin bounds the origins of nested types (Type.Origin): an element of
+// an array of arrays is "an element of an element of …" up to that length,
+// and beyond it "a value nested in" the place the nesting starts.
+const maxOrigin = 160
+
+// nestedOrigin is the origin of a value nested in the value of origin, said
+// with prefix ("an element of ", "a value of ") while it stays short.
+func nestedOrigin(prefix, origin string) string {
+	const nested = "a value nested in "
+	if strings.HasPrefix(origin, nested) {
+		return origin
+	}
+	if len(prefix)+len(origin) <= maxOrigin {
+		return prefix + origin
+	}
+	for {
+		if o, ok := strings.CutPrefix(origin, "an element of "); ok {
+			origin = o
+		} else if o, ok := strings.CutPrefix(origin, "a value of "); ok {
+			origin = o
+		} else {
+			return nested + origin
+		}
+	}
+}
 
 // lowerFirst returns name with its first letter in lower case, for unexported
 // identifiers derived from exported ones (decodeWeather from Weather).

@@ -94,6 +94,10 @@ type oaBuilder struct {
 
 	found map[nodeKey]*jsontree.Node                   // find's answers
 	index map[*jsontree.Node]map[string]*jsontree.Node // members of large objects
+
+	// anon counts the slices and maps around the value being typed in the
+	// type expression being built (see maxAnonymousNesting).
+	anon int
 }
 
 // oaNamed is a named schema: its Go type and its OpenTool document schema.
@@ -572,7 +576,10 @@ func (b *oaBuilder) conv(sr *openapi3.SchemaRef, loc oaLoc, hint, origin string)
 		return &oaType{ref: &TypeRef{Kind: RefRaw}, schema: &runtime.Schema{}, note: "The document gives no schema: any JSON value."}
 	}
 	if sr.Ref != "" {
+		saved := b.anon
+		b.anon = 0 // a named schema's type is a type expression of its own
 		n := b.ref(sr)
+		b.anon = saved
 		nullable := sr.Value != nil && sr.Value.Nullable
 		return &oaType{
 			ref:      &TypeRef{Kind: RefNamed, Named: n.t},
@@ -678,25 +685,29 @@ func (b *oaBuilder) schemaType(s *openapi3.Schema, loc oaLoc, hint, origin strin
 			return b.object(s, loc, hint, origin, self, nullable, ds, objectMembers{schemas: []*openapi3.Schema{s}, locs: []oaLoc{loc}})
 		}
 		if ap := s.AdditionalProperties; ap.Schema != nil {
-			elem := b.conv(ap.Schema, loc.add("additionalProperties"), hint+"Value", "a value of "+origin)
-			ds.AdditionalProperties = elem.schema
-			return &oaType{ref: &TypeRef{Kind: RefMap, Elem: elem.ref}, schema: ds, nullable: nullable, object: true}
+			return b.nesting(hint, origin, self, func() *oaType {
+				elem := b.conv(ap.Schema, loc.add("additionalProperties"), nestedName(hint, "Value"), nestedOrigin("a value of ", origin))
+				ds.AdditionalProperties = elem.schema
+				return &oaType{ref: &TypeRef{Kind: RefMap, Elem: elem.ref}, schema: ds, nullable: nullable, object: true}
+			})
 		}
 		return &oaType{ref: &TypeRef{Kind: RefMap, Elem: &TypeRef{Kind: RefAny}}, schema: ds, nullable: nullable, object: true}
 	case openapi3.TypeArray:
-		elem := b.conv(s.Items, loc.add("items"), hint+"Item", "an element of "+origin)
-		ds.Items = elem.schema
-		c := &Constraints{}
-		if s.MinItems > 0 {
-			v := int64(s.MinItems)
-			c.MinItems, ds.MinItems = &v, &v
-		}
-		if s.MaxItems != nil {
-			v := int64(*s.MaxItems)
-			c.MaxItems, ds.MaxItems = &v, &v
-		}
-		r := &TypeRef{Kind: RefSlice, Elem: elem.ref, Check: nonEmpty(c)}
-		return &oaType{ref: r, schema: ds, nullable: nullable}
+		return b.nesting(hint, origin, self, func() *oaType {
+			elem := b.conv(s.Items, loc.add("items"), nestedName(hint, "Item"), nestedOrigin("an element of ", origin))
+			ds.Items = elem.schema
+			c := &Constraints{}
+			if s.MinItems > 0 {
+				v := int64(s.MinItems)
+				c.MinItems, ds.MinItems = &v, &v
+			}
+			if s.MaxItems != nil {
+				v := int64(*s.MaxItems)
+				c.MaxItems, ds.MaxItems = &v, &v
+			}
+			r := &TypeRef{Kind: RefSlice, Elem: elem.ref, Check: nonEmpty(c)}
+			return &oaType{ref: r, schema: ds, nullable: nullable}
+		})
 	case openapi3.TypeString, openapi3.TypeInteger, openapi3.TypeNumber, openapi3.TypeBoolean:
 		if len(s.Enum) > 0 && typ != openapi3.TypeBoolean {
 			if ot := b.enum(s, loc, hint, origin, self, typ, nullable, ds); ot != nil {
@@ -714,6 +725,28 @@ func (b *oaBuilder) schemaType(s *openapi3.Schema, loc oaLoc, hint, origin strin
 		}
 	}
 	return raw("Untyped: type " + strconv.Quote(typ) + " is not a JSON Schema type.")
+}
+
+// nesting returns the slice or map type that build makes, one level deeper
+// in the type expression; at maxAnonymousNesting levels (and not for a named
+// schema being defined, self), a named type over it (named hint), which
+// starts a new type expression.
+func (b *oaBuilder) nesting(hint, origin string, self *Type, build func() *oaType) *oaType {
+	if b.anon < maxAnonymousNesting || self != nil {
+		b.anon++
+		defer func() { b.anon-- }()
+		return build()
+	}
+	t := &Type{Name: b.types.take(hint), Kind: KindNamed}
+	t.Origin = t.Name + " is " + origin + "."
+	b.pkg.Types = append(b.pkg.Types, t)
+	saved := b.anon
+	b.anon = 1
+	ot := *build()
+	b.anon = saved
+	t.Underlying = ot.ref
+	ot.ref = &TypeRef{Kind: RefNamed, Named: t}
+	return &ot
 }
 
 // wrapped is the type of a schema that wraps another: the other's, with the
@@ -932,6 +965,9 @@ func (b *oaBuilder) object(s *openapi3.Schema, loc oaLoc, hint, origin string, s
 	if self == nil {
 		b.inline[s] = ot // before the fields: a recursive inline schema ends here
 	}
+	saved := b.anon
+	b.anon = 0 // a field's type starts a type expression
+	defer func() { b.anon = saved }()
 	names := newScope(reservedFieldNames...)
 	seen := map[string]bool{}
 	required := map[string]bool{}
@@ -953,7 +989,7 @@ func (b *oaBuilder) object(s *openapi3.Schema, loc oaLoc, hint, origin string, s
 			seen[k] = true
 			p := m.Properties[k]
 			goName := names.take(goNameOr(k, "Field"))
-			pt := b.conv(p, ploc.add(k), t.Name+goName, "the "+strconv.Quote(k)+" member of "+t.Name)
+			pt := b.conv(p, ploc.add(k), nestedName(t.Name, goName), "the "+strconv.Quote(k)+" member of "+t.Name)
 			f := &Field{Name: goName, JSONName: k, Required: required[k]}
 			if p != nil && p.Value != nil {
 				f.Doc = schemaDoc(p.Value)
@@ -1071,6 +1107,9 @@ func (b *oaBuilder) union(s *openapi3.Schema, loc oaLoc, hint, origin string, se
 	if len(alts) == 0 {
 		key, alts = "anyOf", s.AnyOf
 	}
+	saved := b.anon
+	b.anon = 0 // a variant's type starts a type expression
+	defer func() { b.anon = saved }()
 	names := newScope(append([]string{"IsZero"}, reservedFieldNames...)...)
 	allObjects := true
 	var docAlts []*runtime.Schema
@@ -1078,7 +1117,7 @@ func (b *oaBuilder) union(s *openapi3.Schema, loc oaLoc, hint, origin string, se
 		if a != nil && a.Value != nil && a.Value.Type != nil && len(*a.Value.Type) == 1 && (*a.Value.Type)[0] == openapi3.TypeNull {
 			continue
 		}
-		vt := b.conv(a, loc.add(key, strconv.Itoa(i)), t.Name+"Variant"+strconv.Itoa(i+1), "variant "+strconv.Itoa(i+1)+" of "+t.Name)
+		vt := b.conv(a, loc.add(key, strconv.Itoa(i)), nestedName(t.Name, "Variant"+strconv.Itoa(i+1)), "variant "+strconv.Itoa(i+1)+" of "+t.Name)
 		v := &Variant{Name: names.take(variantName(vt.ref)), Type: vt.ref}
 		switch vt.ref.Kind {
 		case RefSlice, RefMap, RefBytes, RefRaw, RefAny:

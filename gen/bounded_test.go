@@ -1,0 +1,265 @@
+package gen
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/opentoolgen/opentoolgen/runtime"
+)
+
+// Hostile documents: one parameter whose schema nests inline objects n levels
+// deep ({"type":"object","properties":{"a":{"type":"object",…}}}). 4,900
+// levels of the OpenTool one are 181 KB.
+
+// deepObject writes the nested schema, innermost a string.
+func deepObject(b *strings.Builder, n int, required bool) {
+	req := ""
+	if required {
+		req = `,"required":["a"]`
+	}
+	for range n {
+		b.WriteString(`{"type":"object","properties":{"a":`)
+	}
+	b.WriteString(`{"type":"string"}`)
+	for range n {
+		b.WriteString(`}` + req + `}`)
+	}
+}
+
+// deepOpenTool is an OpenTool document whose one function's parameter nests n levels.
+func deepOpenTool(n int, required bool) []byte {
+	var b strings.Builder
+	b.WriteString(`{"opentool":"1.0.0","info":{"title":"Deep","version":"1.0.0"},"functions":[{"name":"f","description":"deep","parameters":[{"name":"p","required":true,"schema":`)
+	deepObject(&b, n, required)
+	b.WriteString(`}]}]}`)
+	return []byte(b.String())
+}
+
+// deepOpenAPI is an OpenAPI document whose one operation's JSON body nests n levels.
+func deepOpenAPI(n int, required bool) []byte {
+	var b strings.Builder
+	b.WriteString(`{"openapi":"3.0.3","info":{"title":"Deep","version":"1.0.0"},"paths":{"/f":{"post":{"operationId":"f","requestBody":{"content":{"application/json":{"schema":{"type":"object","properties":{"p":`)
+	deepObject(&b, n, required)
+	b.WriteString(`}}}}},"responses":{"200":{"description":"ok"}}}}}}`)
+	return []byte(b.String())
+}
+
+// deepOpenDyn is an OpenDyn document with a named schema nesting n levels
+// beside a C function.
+func deepOpenDyn(n int, required bool) []byte {
+	var b strings.Builder
+	b.WriteString(`{"opendyn":"1.0.0","info":{"title":"Deep","version":"1.0.0"},"functions":[{"name":"f","parameters":[{"name":"x","schema":{"type":"integer","cType":{"type":"int"}},"isIn":true}]}],"schemas":{"Deep":`)
+	deepObject(&b, n, required)
+	b.WriteString(`}}`)
+	return []byte(b.String())
+}
+
+var deepKinds = []struct {
+	name string
+	doc  func(n int, required bool) []byte
+}{
+	{"opentool", deepOpenTool},
+	{"openapi", deepOpenAPI},
+	{"opendyn", deepOpenDyn},
+}
+
+// outputBytes is the size of everything Generate produced.
+func outputBytes(res *Result) int {
+	n := len(res.Document)
+	for _, f := range res.Files {
+		n += len(f.Content)
+	}
+	return n
+}
+
+// BenchmarkDeepNesting generates the hostile nested documents; out-bytes is
+// the size of the generated files and the equivalent document.
+func BenchmarkDeepNesting(b *testing.B) {
+	for _, k := range deepKinds {
+		for _, n := range []int{1000, 2000, 4900} {
+			b.Run(fmt.Sprintf("%s/levels=%d", k.name, n), func(b *testing.B) {
+				data := k.doc(n, false)
+				b.SetBytes(int64(len(data)))
+				b.ReportAllocs()
+				var out int
+				for b.Loop() {
+					res, err := Generate("deep.json", data, Options{Package: "deep"})
+					if err != nil {
+						b.Fatal(err)
+					}
+					out = outputBytes(res)
+				}
+				b.ReportMetric(float64(out), "out-bytes")
+				b.ReportMetric(float64(out)/float64(len(data)), "out/in")
+			})
+		}
+	}
+}
+
+// deepArrays is an OpenTool document whose parameter is an array of arrays
+// n levels deep of objects, each with an enum and a map of objects.
+func deepArrays(n int) []byte {
+	var b strings.Builder
+	b.WriteString(`{"opentool":"1.0.0","info":{"title":"Deep","version":"1.0.0"},"functions":[{"name":"f","description":"deep","parameters":[{"name":"p","required":true,"schema":`)
+	for range n {
+		b.WriteString(`{"type":"array","items":`)
+	}
+	b.WriteString(`{"type":"object","properties":{"e":{"type":"string","enum":["x","y"]},"m":{"type":"object","additionalProperties":{"type":"object","properties":{"s":{"type":"string"}}}}}}`)
+	for range n {
+		b.WriteString(`}`)
+	}
+	b.WriteString(`}]}]}`)
+	return []byte(b.String())
+}
+
+// TestDeepNestingLinear checks that the generated code grows linearly with
+// the depth of nesting of inline types: names of nested types are bounded,
+// and so are the comments that say where a type comes from.
+func TestDeepNestingLinear(t *testing.T) {
+	cases := []struct {
+		name string
+		doc  func(n int) []byte
+	}{
+		{"opentool", func(n int) []byte { return deepOpenTool(n, false) }},
+		{"opentool-required", func(n int) []byte { return deepOpenTool(n, true) }},
+		{"opendyn", func(n int) []byte { return deepOpenDyn(n, false) }},
+		{"arrays", deepArrays},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			out := map[int]int{}
+			for _, n := range []int{1000, 2000, 4900} {
+				data := c.doc(n)
+				res, err := Generate("deep.json", data, Options{Package: "deep"})
+				if err != nil {
+					t.Fatalf("%d levels: %v", n, err)
+				}
+				out[n] = outputBytes(res)
+				if n == 4900 && out[n] >= 20*len(data) {
+					t.Errorf("%d levels: %d bytes of output for %d of input, want under 20 times", n, out[n], len(data))
+				}
+				for _, f := range res.Files {
+					for _, line := range strings.Split(string(f.Content), "\n") {
+						if len(line) > 400 && !strings.HasPrefix(line, "const documentJSON") {
+							t.Fatalf("%d levels: %s has a line of %d bytes: %.200s…", n, f.Name, len(line), line)
+						}
+					}
+				}
+			}
+			if r := float64(out[2000]) / float64(out[1000]); r >= 2.5 {
+				t.Errorf("output for 2,000 levels is %.2f times that for 1,000, want under 2.5", r)
+			}
+		})
+	}
+}
+
+// TestDeepNestingCompiles vets the packages of deeply nested documents: past
+// the bound on names (nested types named after their member, numbered) and
+// on anonymous slices (named element types).
+func TestDeepNestingCompiles(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: skipping go vet of generated packages")
+	}
+	dir, err := os.MkdirTemp("../testdata", "tmp-deep-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer os.RemoveAll(dir)
+	docs := map[string][]byte{
+		"deepobj": deepOpenTool(300, false),
+		"deepreq": deepOpenTool(300, true),
+		"deeparr": deepArrays(40),
+		"deepdyn": deepOpenDyn(300, false),
+	}
+	var pkgs []string
+	for name, data := range docs {
+		res, err := Generate(name+".json", data, Options{Package: name})
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		pdir := filepath.Join(dir, name)
+		if err := os.MkdirAll(pdir, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		for _, f := range res.Files {
+			if err := os.WriteFile(filepath.Join(pdir, f.Name), f.Content, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		pkgs = append(pkgs, "./testdata/"+filepath.Base(dir)+"/"+name)
+	}
+	sort.Strings(pkgs)
+	goTool(t, nil, append([]string{"vet"}, pkgs...)...)
+}
+
+// TestMarshalDocument checks that marshalDocument writes what json.Marshal
+// writes, and indentedSize predicts json.Indent, for the equivalent documents
+// of the golden cases, deep documents and values encoding/json escapes.
+func TestMarshalDocument(t *testing.T) {
+	var docs []*runtime.OpenTool
+	var inputs [][]byte
+	for _, c := range goldenCases(t) {
+		inputs = append(inputs, generateCase(t, c)["opentool.gen.json"])
+	}
+	inputs = append(inputs, deepOpenTool(50, true), deepArrays(20))
+	for i, data := range inputs {
+		doc, err := runtime.LoadOpenTool(data)
+		if err != nil {
+			t.Fatalf("document %d: %v", i, err)
+		}
+		docs = append(docs, doc)
+	}
+	one := 1.5
+	docs = append(docs, &runtime.OpenTool{
+		OpenTool: "1.0.0",
+		Info:     runtime.Info{Title: "<&>\u2028", Version: "1", Description: "a\x00b\xff"},
+		Functions: []runtime.Function{{Name: "f", Parameters: []runtime.Parameter{{Name: "p<>",
+			Schema: &runtime.Schema{Type: "string", Enum: []any{"x", 1.5, nil, true, json.Number("7")}, Default: json.RawMessage(`{"a" : [1, 2]}`)}}},
+			Stream: map[string]*runtime.Return{"data": {Name: "d", Schema: &runtime.Schema{Ref: "#/schemas/S"}}, "b": {Name: "b"}}}},
+		Schemas: runtime.Schemas{{Name: "S", Schema: &runtime.Schema{Type: "object", Properties: runtime.Schemas{
+			{Name: "é", Schema: &runtime.Schema{Type: "array", Items: &runtime.Schema{Type: "number", Minimum: &one}, OneOf: []*runtime.Schema{nil, {}}}},
+			{Name: "empty", Schema: &runtime.Schema{Type: "object", Properties: runtime.Schemas{}}},
+			{Name: "nil", Schema: nil},
+		}}}},
+	})
+	for i, doc := range docs {
+		want, err := json.Marshal(doc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := marshalDocument(doc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(got, want) {
+			t.Errorf("document %d: marshalDocument differs from json.Marshal:\n got %s\nwant %s", i, got, want)
+		}
+		var ind bytes.Buffer
+		if err := json.Indent(&ind, want, "", "  "); err != nil {
+			t.Fatal(err)
+		}
+		if n := indentedSize(want); n != ind.Len() {
+			t.Errorf("document %d: indentedSize says %d bytes, json.Indent writes %d", i, n, ind.Len())
+		}
+	}
+}
+
+// TestScopeTakeNumbers: a base taken again and again gets the smallest free
+// number each time, names taken in between included.
+func TestScopeTakeNumbers(t *testing.T) {
+	s := newScope("A2")
+	var got []string
+	for _, base := range []string{"A", "A", "A4", "A", "A", "B", "A"} {
+		got = append(got, s.take(base))
+	}
+	want := "A A3 A4 A5 A6 B A7"
+	if strings.Join(got, " ") != want {
+		t.Errorf("got %s, want %s", strings.Join(got, " "), want)
+	}
+}

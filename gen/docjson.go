@@ -1,0 +1,268 @@
+package gen
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"reflect"
+	"slices"
+	"strings"
+
+	"github.com/opentoolgen/opentoolgen/runtime"
+)
+
+// The equivalent OpenTool document is written by one pass over the model, in
+// linear time. json.Marshal writes the same bytes, but runtime.Schemas has its
+// own MarshalJSON, whose result encoding/json checks and compacts again at
+// every level: quadratic in the depth of nesting (2,000 nested properties
+// took seconds).
+
+// marshalDocument returns the compact JSON encoding of doc, byte for byte
+// what json.Marshal returns.
+func marshalDocument(doc *runtime.OpenTool) ([]byte, error) {
+	var b bytes.Buffer
+	if err := encodeDocValue(&b, reflect.ValueOf(doc)); err != nil {
+		return nil, err
+	}
+	return b.Bytes(), nil
+}
+
+var (
+	schemasType   = reflect.TypeFor[runtime.Schemas]()
+	marshalerType = reflect.TypeFor[json.Marshaler]()
+)
+
+// encodeDocValue writes v as json.Marshal would: structs of the document
+// model, pointers, slices and maps member by member, runtime.Schemas as an
+// object in order, everything else (strings, numbers, raw messages, enum
+// values) with json.Marshal itself.
+func encodeDocValue(b *bytes.Buffer, v reflect.Value) error {
+	t := v.Type()
+	switch {
+	case t == schemasType:
+		if v.IsNil() {
+			b.WriteString("null")
+			return nil
+		}
+		b.WriteByte('{')
+		for i := range v.Len() {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			m := v.Index(i).Addr().Interface().(*runtime.NamedSchema)
+			if err := encodeLeaf(b, m.Name); err != nil {
+				return err
+			}
+			b.WriteByte(':')
+			if err := encodeDocValue(b, reflect.ValueOf(m.Schema)); err != nil {
+				return err
+			}
+		}
+		b.WriteByte('}')
+		return nil
+	case t.Implements(marshalerType):
+		return encodeLeaf(b, v.Interface())
+	}
+	switch t.Kind() {
+	case reflect.Pointer:
+		if v.IsNil() {
+			b.WriteString("null")
+			return nil
+		}
+		return encodeDocValue(b, v.Elem())
+	case reflect.Struct:
+		return encodeDocStruct(b, v)
+	case reflect.Slice:
+		if t.Elem().Kind() == reflect.Uint8 || !composite(t.Elem()) {
+			return encodeLeaf(b, v.Interface())
+		}
+		if v.IsNil() {
+			b.WriteString("null")
+			return nil
+		}
+		b.WriteByte('[')
+		for i := range v.Len() {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			if err := encodeDocValue(b, v.Index(i)); err != nil {
+				return err
+			}
+		}
+		b.WriteByte(']')
+		return nil
+	case reflect.Map:
+		if t.Key().Kind() != reflect.String || !composite(t.Elem()) {
+			return encodeLeaf(b, v.Interface())
+		}
+		if v.IsNil() {
+			b.WriteString("null")
+			return nil
+		}
+		keys := v.MapKeys()
+		slices.SortFunc(keys, func(x, y reflect.Value) int { return strings.Compare(x.String(), y.String()) })
+		b.WriteByte('{')
+		for i, k := range keys {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			if err := encodeLeaf(b, k.String()); err != nil {
+				return err
+			}
+			b.WriteByte(':')
+			if err := encodeDocValue(b, v.MapIndex(k)); err != nil {
+				return err
+			}
+		}
+		b.WriteByte('}')
+		return nil
+	}
+	return encodeLeaf(b, v.Interface())
+}
+
+// composite reports whether values of t may hold schemas: they are written
+// member by member rather than by json.Marshal.
+func composite(t reflect.Type) bool {
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	return t == schemasType || t.Kind() == reflect.Struct && t.PkgPath() == schemasType.PkgPath()
+}
+
+func encodeLeaf(b *bytes.Buffer, v any) error {
+	q, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b.Write(q)
+	return nil
+}
+
+// errDocField is a field of the document model that encodeDocStruct does not
+// know how to write (an embedded struct, an unknown tag option).
+var errDocField = errors.New("opentoolgen: internal error: the document model has a field marshalDocument cannot write")
+
+func encodeDocStruct(b *bytes.Buffer, v reflect.Value) error {
+	t := v.Type()
+	b.WriteByte('{')
+	first := true
+	for i := range t.NumField() {
+		sf := t.Field(i)
+		if !sf.IsExported() {
+			continue
+		}
+		if sf.Anonymous {
+			return errDocField
+		}
+		name, opts, _ := strings.Cut(sf.Tag.Get("json"), ",")
+		if name == "-" && opts == "" {
+			continue
+		}
+		if name == "" {
+			name = sf.Name
+		}
+		fv := v.Field(i)
+		switch opts {
+		case "":
+		case "omitempty":
+			if emptyValue(fv) {
+				continue
+			}
+		case "omitzero":
+			if fv.IsZero() {
+				continue
+			}
+		default:
+			return errDocField
+		}
+		if !first {
+			b.WriteByte(',')
+		}
+		first = false
+		if err := encodeLeaf(b, name); err != nil {
+			return err
+		}
+		b.WriteByte(':')
+		if err := encodeDocValue(b, fv); err != nil {
+			return err
+		}
+	}
+	b.WriteByte('}')
+	return nil
+}
+
+// emptyValue is encoding/json's notion of empty, for omitempty.
+func emptyValue(v reflect.Value) bool {
+	switch v.Kind() {
+	case reflect.Array, reflect.Map, reflect.Slice, reflect.String:
+		return v.Len() == 0
+	case reflect.Bool, reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr,
+		reflect.Float32, reflect.Float64, reflect.Interface, reflect.Pointer:
+		return v.IsZero()
+	}
+	return false
+}
+
+// maxIndentedDocument is the size up to which documents are indented (to be
+// read and diffed) whatever their shape.
+const maxIndentedDocument = 256 << 10
+
+// indentDocument returns compact JSON indented by two spaces, as
+// json.MarshalIndent writes it, when that takes at most limit bytes, or at
+// most maxRatio times the compact size (maxRatio > 0); else compact itself.
+// Indentation grows with the square of the depth: a document nested
+// thousands of levels deep stays compact.
+func indentDocument(compact []byte, limit, maxRatio int) []byte {
+	n := indentedSize(compact)
+	if n > limit && (maxRatio <= 0 || n > maxRatio*len(compact)) {
+		return compact
+	}
+	var b bytes.Buffer
+	b.Grow(n)
+	if err := json.Indent(&b, compact, "", "  "); err != nil {
+		return compact
+	}
+	return b.Bytes()
+}
+
+// indentedSize is the size of compact JSON once indented by json.Indent with
+// two spaces, without writing it.
+func indentedSize(compact []byte) int {
+	n := len(compact)
+	depth := 0
+	inString := false
+	for i := 0; i < len(compact); i++ {
+		c := compact[i]
+		if inString {
+			switch c {
+			case '\\':
+				i++
+			case '"':
+				inString = false
+			}
+			continue
+		}
+		switch c {
+		case '"':
+			inString = true
+		case '{', '[':
+			depth++
+			if i+1 < len(compact) && (compact[i+1] == '}' || compact[i+1] == ']') {
+				// empty: written as is
+				depth--
+				i++
+				continue
+			}
+			n += 1 + 2*depth
+		case '}', ']':
+			depth--
+			n += 1 + 2*depth
+		case ',':
+			n += 1 + 2*depth
+		case ':':
+			n++
+		}
+	}
+	return n
+}
