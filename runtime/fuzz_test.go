@@ -8,6 +8,7 @@ import (
 	"net/http/httptest"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/opentoolgen/opentoolgen/runtime"
 )
@@ -84,12 +85,20 @@ func FuzzCallHandler(f *testing.F) {
 				}
 			}
 		}
+		if !utf8.Valid(rec.Body.Bytes()) {
+			t.Fatalf("the answer is not valid UTF-8: %q (request %q)", rec.Body, body)
+		}
 		// The id is echoed exactly as sent when the request is a JSON object with a
-		// valid id.
+		// valid id; an id string that is not valid UTF-8 (or escapes a lone
+		// surrogate: it decodes with U+FFFD) is echoed as the string it decodes to.
 		if rec.Code == http.StatusOK {
 			var req struct{ ID json.RawMessage }
 			if json.Unmarshal(body, &req) == nil && len(req.ID) > 0 && !bytes.Equal(req.ID, r.ID) {
-				t.Fatalf("id %s echoed as %s", req.ID, r.ID)
+				var sent, echoed string
+				if json.Unmarshal(req.ID, &sent) != nil || json.Unmarshal(r.ID, &echoed) != nil || sent != echoed ||
+					(utf8.Valid(req.ID) && !strings.ContainsRune(sent, utf8.RuneError)) {
+					t.Fatalf("id %s echoed as %s", req.ID, r.ID)
+				}
 			}
 		}
 	})

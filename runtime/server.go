@@ -225,34 +225,61 @@ func (h *handler) readRequest(w http.ResponseWriter, r *http.Request, buf *bytes
 		h.writeProtocolError(w, http.StatusBadRequest, nil, &Error{Code: CodeInvalidRequest, Message: "batch requests are not supported: send one JSON-RPC request object"})
 		return p, false
 	}
-	var req request
-	if err := json.Unmarshal(body, &req); err != nil {
-		var te *json.UnmarshalTypeError
-		if errors.As(err, &te) && te.Field == "" {
-			h.writeProtocolError(w, http.StatusBadRequest, nil, &Error{Code: CodeInvalidRequest, Message: "request must be a JSON object, got " + te.Value})
-		} else {
-			h.writeProtocolError(w, http.StatusBadRequest, nil, &Error{Code: CodeParseError, Message: "parse error: " + err.Error()})
+	if !json.Valid(body) {
+		var v struct{}
+		msg := "invalid JSON"
+		if err := json.Unmarshal(body, &v); err != nil {
+			msg = err.Error()
 		}
+		h.writeProtocolError(w, http.StatusBadRequest, nil, &Error{Code: CodeParseError, Message: "parse error: " + msg})
 		return p, false
 	}
-	p.id = req.ID
+	var env envelope
+	switch kind := jsonKind(body); kind {
+	case "object":
+		env = parseEnvelope(body)
+	case "null": // no member at all
+	default:
+		h.writeProtocolError(w, http.StatusBadRequest, nil, &Error{Code: CodeInvalidRequest, Message: "request must be a JSON object, got " + kind})
+		return p, false
+	}
+	p.id = env.id
 	if len(p.id) == 0 {
 		p.id = nullJSON
 	} else if c := p.id[0]; c == '{' || c == '[' || c == 't' || c == 'f' {
 		h.writeProtocolError(w, http.StatusBadRequest, nullJSON, &Error{Code: CodeInvalidRequest, Message: "id must be a string, a number or null"})
 		return p, false
 	}
-	if len(req.Method) == 0 || req.Method[0] != '"' || json.Unmarshal(req.Method, &p.method) != nil || p.method == "" {
+	p.id = canonicalID(p.id)
+	if env.repeated != "" {
+		id := p.id
+		if env.idRepeated {
+			id = nullJSON
+		}
+		h.writeProtocolError(w, http.StatusBadRequest, id, &Error{Code: CodeInvalidRequest,
+			Message: "the request repeats the member " + quote(env.repeated) + " (member names match case-insensitively)"})
+		return p, false
+	}
+	var ok bool
+	if p.method, ok = decodeMethod(env.method); !ok || p.method == "" {
 		h.writeProtocolError(w, http.StatusBadRequest, p.id, &Error{Code: CodeInvalidRequest, Message: "method must be a non-empty string"})
 		return p, false
 	}
-	if !isNull(req.Params) {
-		if !isJSONObject(req.Params) {
+	if !isNull(env.params) {
+		if !isJSONObject(env.params) {
 			h.writeProtocolError(w, http.StatusOK, p.id, &Error{Code: CodeInvalidParams, Message: "params must be a JSON object of named arguments"})
 			return p, false
 		}
-		p.params = req.Params
+		p.params = env.params
 	}
+	// The tool may keep its arguments, and buf is reused for the answer.
+	b := make([]byte, len(p.params)+len(p.id))
+	n := copy(b, p.params)
+	copy(b[n:], p.id)
+	if p.params != nil {
+		p.params = b[:n:n]
+	}
+	p.id = b[n:]
 	return p, true
 }
 
@@ -333,7 +360,7 @@ func appendResponse(buf *bytes.Buffer, result json.RawMessage, e *Error, id json
 	if e != nil || len(result) == 0 {
 		buf.WriteString("{}")
 	} else {
-		buf.Write(result)
+		writeValidUTF8(buf, result)
 	}
 	buf.WriteString(`,"error":`)
 	if e == nil {
@@ -345,7 +372,7 @@ func appendResponse(buf *bytes.Buffer, result json.RawMessage, e *Error, id json
 		writeJSONString(buf, e.Message)
 		if len(e.Data) > 0 && json.Valid(e.Data) {
 			buf.WriteString(`,"data":`)
-			buf.Write(e.Data)
+			writeValidUTF8(buf, e.Data)
 		}
 		buf.WriteByte('}')
 	}
