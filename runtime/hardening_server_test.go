@@ -1,13 +1,20 @@
 package runtime_test
 
 // Tests of the server against hostile and broken peers: ids and results that
-// are not valid UTF-8, and repeated envelope members.
+// are not valid UTF-8, repeated envelope members, clients that stall or
+// trickle, streams nobody reads, and shutdown with open streams.
 
 import (
+	"bufio"
 	"context"
 	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net"
 	"net/http"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 	"unicode/utf8"
@@ -195,5 +202,229 @@ func TestDuplicateEnvelopeMembers(t *testing.T) {
 		if r := mustParse(t, res.body); res.status != 200 || string(r.Result) != c.result {
 			t.Errorf("%s: %d %s, want result %s", c.body, res.status, res.body, c.result)
 		}
+	}
+}
+
+// ---- item 4: read and write deadlines, memory, shutdown ----
+
+// rawPost opens a connection to addr and sends the head of a POST to path
+// declaring a body of length bytes, and body (which may be shorter).
+func rawPost(t testing.TB, addr, path string, length int, body string) net.Conn {
+	t.Helper()
+	c, err := net.Dial("tcp", addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { c.Close() })
+	fmt.Fprintf(c, "POST %s HTTP/1.1\r\nHost: %s\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n%s", path, addr, length, body)
+	return c
+}
+
+// readAnswer reads the server's answer to a raw request, within a generous
+// bound (a watchdog, not a measure of speed).
+func readAnswer(t testing.TB, c net.Conn) (*http.Response, []byte) {
+	t.Helper()
+	c.SetReadDeadline(time.Now().Add(10 * time.Second))
+	resp, err := http.ReadResponse(bufio.NewReader(c), nil)
+	if err != nil {
+		t.Fatalf("no answer: %v", err)
+	}
+	defer resp.Body.Close()
+	b, err := io.ReadAll(resp.Body)
+	if err != nil {
+		t.Fatalf("reading the answer: %v", err)
+	}
+	return resp, b
+}
+
+// serveListener runs ServeListener on a loopback port until the test ends and
+// returns its address.
+func serveListener(t testing.TB, tool runtime.Tool, opts ...runtime.ServerOption) string {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	opts = append([]runtime.ServerOption{runtime.WithLogger(quietLogger(nil)), runtime.WithShutdownTimeout(time.Second)}, opts...)
+	go func() { done <- runtime.ServeListener(ctx, ln, tool, opts...) }()
+	t.Cleanup(func() {
+		cancel()
+		<-done
+	})
+	return ln.Addr().String()
+}
+
+// Both ways of serving: ServeListener, and NewHandler in a server of one's own
+// (the handler sets its deadlines itself).
+func eachServer(t *testing.T, tool runtime.Tool, opts []runtime.ServerOption, test func(t *testing.T, addr string)) {
+	t.Run("ServeListener", func(t *testing.T) { test(t, serveListener(t, tool, opts...)) })
+	t.Run("NewHandler", func(t *testing.T) {
+		srv, _ := serveMock(t, tool, opts...)
+		test(t, srv.Listener.Addr().String())
+	})
+}
+
+// A client that sends part of a body and stalls, or trickles it, is answered
+// 408 at the read deadline.
+func TestReadTimeoutStalledBody(t *testing.T) {
+	opts := []runtime.ServerOption{runtime.WithReadTimeout(200 * time.Millisecond)}
+	eachServer(t, newHardTool(), opts, func(t *testing.T, addr string) {
+		for _, path := range []string{"/opentool/call", "/opentool/streamCall"} {
+			c := rawPost(t, addr, path, 1000, `{"jsonrpc":"2.0","method":"echo","params":{"s":"`)
+			resp, body := readAnswer(t, c)
+			if resp.StatusCode != http.StatusRequestTimeout {
+				t.Errorf("%s: status %d, want 408: %s", path, resp.StatusCode, body)
+			}
+			if r := mustParse(t, body); r.Error == nil || r.Error.Code != runtime.CodeInvalidRequest {
+				t.Errorf("%s: body %s", path, body)
+			}
+		}
+
+		// One byte every 20ms: the body would take 20s.
+		c := rawPost(t, addr, "/opentool/call", 1000, "")
+		stop := make(chan struct{})
+		var sent atomic.Int64
+		go func() {
+			for {
+				select {
+				case <-stop:
+					return
+				case <-time.After(20 * time.Millisecond):
+					if _, err := c.Write([]byte(" ")); err != nil {
+						return
+					}
+					sent.Add(1)
+				}
+			}
+		}()
+		resp, body := readAnswer(t, c)
+		close(stop)
+		if resp.StatusCode != http.StatusRequestTimeout || sent.Load() >= 1000 {
+			t.Errorf("trickled body: status %d after %d bytes, want 408 before the end: %s", resp.StatusCode, sent.Load(), body)
+		}
+	})
+}
+
+// The read deadline covers the body only: a call that runs past it keeps its
+// context, a request that comes later on the same connection is served, and
+// the write deadline starts when the answer is written.
+func TestDeadlinesDoNotCutCalls(t *testing.T) {
+	tool := newHardTool()
+	tool.slowFor = 600 * time.Millisecond
+	opts := []runtime.ServerOption{runtime.WithReadTimeout(100 * time.Millisecond), runtime.WithWriteTimeout(100 * time.Millisecond)}
+	eachServer(t, tool, opts, func(t *testing.T, addr string) {
+		client := runtime.NewClient("http://"+addr+runtime.DefaultPrefix, runtime.WithHTTPClient(&http.Client{Transport: &http.Transport{MaxConnsPerHost: 1}}))
+		ctx := context.Background()
+		var out struct{ Slept bool }
+		if err := client.Invoke(ctx, "slow", nil, "", &out); err != nil || !out.Slept {
+			t.Errorf("a call longer than both deadlines: %v %v", out, err)
+		}
+		if saw := recv(t, tool.slowSaw, "the call to end"); saw != nil {
+			t.Errorf("the call's context ended: %v", saw)
+		}
+		// Idle past both deadlines, then requests on the same connection.
+		time.Sleep(300 * time.Millisecond)
+		if _, err := client.Version(ctx); err != nil {
+			t.Errorf("a request after an idle time: %v", err)
+		}
+		if _, err := client.Call(ctx, runtime.FunctionCall{Name: "unknown"}); asError(t, err).Code != runtime.CodeMethodNotFound {
+			t.Errorf("an error answer after an idle time: %v", err)
+		}
+	})
+}
+
+// A stream whose client stops reading ends at the write deadline: the tool's
+// emit fails.
+func TestStreamStalledReader(t *testing.T) {
+	tool := newMockTool()
+	opts := []runtime.ServerOption{runtime.WithWriteTimeout(200 * time.Millisecond)}
+	eachServer(t, tool, opts, func(t *testing.T, addr string) {
+		c, err := net.Dial("tcp", addr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer c.Close()
+		c.(*net.TCPConn).SetReadBuffer(4 << 10)
+		body := `{"jsonrpc":"2.0","method":"forever","id":1}`
+		fmt.Fprintf(c, "POST /opentool/streamCall HTTP/1.1\r\nHost: %s\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n%s", addr, len(body), body)
+		// Never read.
+		saw := recv(t, tool.foreverSaw, "the stream to end")
+		if saw[0] == nil {
+			t.Error("emit did not fail")
+		}
+	})
+}
+
+// When the shutdown grace period ends, open streams have their contexts
+// cancelled, and ServeListener returns only once their handlers have.
+func TestShutdownEndsStreams(t *testing.T) {
+	tool := newHardTool()
+	tool.waitCleanup = 300 * time.Millisecond
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	served := make(chan error, 1)
+	go func() {
+		served <- runtime.ServeListener(ctx, ln, tool, runtime.WithLogger(quietLogger(nil)), runtime.WithShutdownTimeout(100*time.Millisecond))
+	}()
+	client := runtime.NewClient("http://" + ln.Addr().String() + runtime.DefaultPrefix)
+	got := make(chan error, 2)
+	go func() {
+		for _, err := range client.StreamCall(context.Background(), runtime.FunctionCall{Name: "wait"}) {
+			got <- err
+		}
+		close(got)
+	}()
+	if err := recv(t, got, "the first result"); err != nil {
+		t.Fatal(err)
+	}
+	cancel()
+	if err := recv(t, served, "ServeListener to return"); !errors.Is(err, context.DeadlineExceeded) {
+		t.Errorf("ServeListener: %v, want context.DeadlineExceeded", err)
+	}
+	select {
+	case <-tool.waitDone:
+	default:
+		t.Error("ServeListener returned before the stream's handler")
+	}
+	if err := recv(t, tool.waitSaw, "the stream's context to end"); err == nil {
+		t.Error("the stream's context did not end")
+	}
+}
+
+// Bodies past the first 16 KiB are read in pieces: they arrive whole, with or
+// without a Content-Length, and the limit holds at its byte.
+func TestLargeBodies(t *testing.T) {
+	const limit = 200 << 10
+	srv, _ := serveMock(t, newHardTool(), runtime.WithMaxBodyBytes(limit))
+	url := srv.URL + "/opentool/call"
+	prefix := `{"jsonrpc":"2.0","method":"echo","id":1,"params":{"s":"`
+	fill := func(n int) string { // a request of exactly n bytes
+		return prefix + strings.Repeat("x", n-len(prefix)-3) + `"}}`
+	}
+	for _, n := range []int{16<<10 - 1, 16 << 10, 16<<10 + 1, 80 << 10, 16<<10 + 64<<10, limit - 1, limit} {
+		body := fill(n)
+		want := `{"args":` + body[len(prefix)-len(`{"s":"`):len(body)-1] + `}`
+		for _, chunked := range []bool{false, true} {
+			var rd io.Reader = strings.NewReader(body)
+			if chunked { // no Content-Length
+				rd = io.MultiReader(strings.NewReader(body[:n/2]), strings.NewReader(body[n/2:]))
+			}
+			res := do(t, http.MethodPost, url, "application/json", rd)
+			if r := mustParse(t, res.body); res.status != 200 || string(r.Result) != want {
+				t.Errorf("%d bytes (chunked %v): %d, result of %d bytes", n, chunked, res.status, len(r.Result))
+			}
+		}
+	}
+	for _, n := range []int{limit + 1, limit + 64<<10} {
+		body := fill(n)
+		wantRPCError(t, postJSON(t, url, body), http.StatusRequestEntityTooLarge, runtime.CodeInvalidRequest, "null")
+		chunked := io.MultiReader(strings.NewReader(body[:10]), strings.NewReader(body[10:]))
+		wantRPCError(t, do(t, http.MethodPost, url, "application/json", chunked), http.StatusRequestEntityTooLarge, runtime.CodeInvalidRequest, "null")
 	}
 }

@@ -8,11 +8,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"log/slog"
 	"mime"
 	"net"
 	"net/http"
+	"os"
 	"runtime/debug"
 	"strconv"
 	"strings"
@@ -34,6 +34,9 @@ type serverConfig struct {
 	maxBody         int64
 	logger          *slog.Logger
 	shutdownTimeout time.Duration
+	readTimeout     time.Duration
+	writeTimeout    time.Duration
+	bodyMemory      int64
 }
 
 // WithVersion sets the version GET /version reports (default "1.0.0").
@@ -71,8 +74,37 @@ func WithShutdownTimeout(d time.Duration) ServerOption {
 	return func(c *serverConfig) { c.shutdownTimeout = d }
 }
 
+// WithReadTimeout bounds the time a client has to send a request's body,
+// counted from the moment the handler starts (default 30s; 0 or less: no
+// bound). A body still arriving then is answered with HTTP 408.
+//
+// The handler sets the read and write deadlines of its requests' connections
+// itself (through what http.ResponseController uses), so they replace the
+// ReadTimeout and WriteTimeout of an http.Server that serves [NewHandler].
+func WithReadTimeout(d time.Duration) ServerOption {
+	return func(c *serverConfig) { c.readTimeout = d }
+}
+
+// WithWriteTimeout bounds the time the server spends writing an answer, and
+// each event of a stream (default 30s; 0 or less: no bound). It starts when
+// the answer is ready, not when the request arrives: a tool may take longer.
+// A client that does not read a stream for this long is dropped.
+func WithWriteTimeout(d time.Duration) ServerOption {
+	return func(c *serverConfig) { c.writeTimeout = d }
+}
+
+// WithBodyMemory bounds the memory the server holds for request bodies that
+// are still arriving, all requests together (default 32 MiB, or twice the
+// largest body if that is more; never less than one largest body). The first
+// 16 KiB of each body are not counted. A larger body waits while the memory
+// is lent to others and is answered HTTP 503 if its read deadline passes
+// first: clients that stall halfway through large bodies pin no more than
+// this.
+func WithBodyMemory(n int64) ServerOption { return func(c *serverConfig) { c.bodyMemory = n } }
+
 func newServerConfig(opts []ServerOption) *serverConfig {
-	c := &serverConfig{version: "1.0.0", prefix: DefaultPrefix, maxBody: DefaultMaxBodyBytes, shutdownTimeout: 30 * time.Second}
+	c := &serverConfig{version: "1.0.0", prefix: DefaultPrefix, maxBody: DefaultMaxBodyBytes, shutdownTimeout: 30 * time.Second,
+		readTimeout: 30 * time.Second, writeTimeout: 30 * time.Second}
 	for _, o := range opts {
 		o(c)
 	}
@@ -82,10 +114,17 @@ func newServerConfig(opts []ServerOption) *serverConfig {
 	if c.maxBody <= 0 {
 		c.maxBody = DefaultMaxBodyBytes
 	}
+	if c.bodyMemory <= 0 {
+		c.bodyMemory = max(32<<20, 2*c.maxBody)
+	}
+	c.bodyMemory = max(c.bodyMemory, (c.maxBody+bodyChunk)/bodyChunk*bodyChunk) // one largest body fits
 	return c
 }
 
 type handler struct {
+	// What bounds the cost of hostile callers.
+	bodies *bodyBudget
+
 	tool    Tool
 	stream  StreamTool // nil when tool does not stream
 	cfg     *serverConfig
@@ -99,13 +138,31 @@ type handler struct {
 // [StreamTool]).
 func NewHandler(tool Tool, opts ...ServerOption) http.Handler {
 	cfg := newServerConfig(opts)
-	h := &handler{tool: tool, cfg: cfg}
+	h := &handler{tool: tool, cfg: cfg, bodies: newBodyBudget(cfg.bodyMemory)}
 	h.stream, _ = tool.(StreamTool)
 	h.version, _ = json.Marshal(Version{Version: cfg.version})
 	return h
 }
 
 func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	// Deadlines: the body must be in by readBy; an answer written right away,
+	// or after the body, gets the write timeout (a stale deadline of an earlier
+	// request on the connection would fail it). Answers written later extend it.
+	dl := deadlinesOf(w)
+	var readBy time.Time
+	if h.cfg.readTimeout > 0 && r.ContentLength != 0 {
+		readBy = time.Now().Add(h.cfg.readTimeout)
+		if dl != nil {
+			dl.SetReadDeadline(readBy)
+		}
+	}
+	if dl != nil && h.cfg.writeTimeout > 0 {
+		at := readBy
+		if at.IsZero() {
+			at = time.Now()
+		}
+		dl.SetWriteDeadline(at.Add(h.cfg.writeTimeout))
+	}
 	path := r.URL.Path
 	if !strings.HasPrefix(path, h.cfg.prefix) {
 		h.writeHTTPError(w, http.StatusNotFound, "not found: "+path)
@@ -120,11 +177,11 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	switch route {
 	case "/call":
 		if h.method(w, r, http.MethodPost) {
-			h.serveCall(w, r)
+			h.serveCall(w, r, dl, readBy)
 		}
 	case "/streamCall":
 		if h.method(w, r, http.MethodPost) {
-			h.serveStreamCall(w, r)
+			h.serveStreamCall(w, r, dl, readBy)
 		}
 	case "/version":
 		if h.method(w, r, http.MethodGet) {
@@ -196,8 +253,10 @@ type parsed struct {
 }
 
 // readRequest reads and checks a JSON-RPC request. On failure it has answered
-// and returns false.
-func (h *handler) readRequest(w http.ResponseWriter, r *http.Request, buf *bytes.Buffer) (parsed, bool) {
+// and returns false. The body must arrive by readBy (zero: no bound), when dl
+// stops the reads; dl's read deadline is lifted once the body is in, so that it
+// does not end the call.
+func (h *handler) readRequest(w http.ResponseWriter, r *http.Request, buf *bytes.Buffer, dl connDeadlines, readBy time.Time) (parsed, bool) {
 	var p parsed
 	// "application/json", what nearly every client sends, skips the parse (and its map).
 	if ct := r.Header.Get("Content-Type"); ct != "" && ct != "application/json" {
@@ -212,15 +271,38 @@ func (h *handler) readRequest(w http.ResponseWriter, r *http.Request, buf *bytes
 		h.tooLarge(w)
 		return p, false
 	}
-	if _, err := buf.ReadFrom(io.LimitReader(r.Body, h.cfg.maxBody+1)); err != nil {
+	body, err := h.readBody(r, buf, readBy)
+	if readBy.IsZero() {
+		h.extendWrite(dl) // the body took as long as it took
+	}
+	switch {
+	case err == nil:
+		if dl != nil && !readBy.IsZero() {
+			dl.SetReadDeadline(time.Time{})
+		}
+	case err == errBodyTooLarge:
+		h.tooLarge(w)
+		return p, false
+	case err == errBodyBusy:
+		w.Header().Set("Connection", "close")
+		w.Header().Set("Retry-After", "1")
+		h.writeProtocolError(w, http.StatusServiceUnavailable, nil,
+			&Error{Code: CodeInvalidRequest, Message: "the server is busy with other request bodies: try again"})
+		return p, false
+	case errors.Is(err, os.ErrDeadlineExceeded):
+		msg := "the request body did not arrive in time"
+		if !readBy.IsZero() {
+			msg = "the request body did not arrive within " + h.cfg.readTimeout.String()
+		}
+		w.Header().Set("Connection", "close")
+		h.writeProtocolError(w, http.StatusRequestTimeout, nil, &Error{Code: CodeInvalidRequest, Message: msg})
+		return p, false
+	default:
 		h.writeProtocolError(w, http.StatusBadRequest, nil, &Error{Code: CodeParseError, Message: "reading request body: " + err.Error()})
 		return p, false
 	}
-	if int64(buf.Len()) > h.cfg.maxBody {
-		h.tooLarge(w)
-		return p, false
-	}
-	body := bytes.TrimLeft(buf.Bytes(), " \t\r\n")
+	inBuf := buf.Len() > 0 // else body is a slice of its own
+	body = bytes.TrimLeft(body, " \t\r\n")
 	if len(body) > 0 && body[0] == '[' {
 		h.writeProtocolError(w, http.StatusBadRequest, nil, &Error{Code: CodeInvalidRequest, Message: "batch requests are not supported: send one JSON-RPC request object"})
 		return p, false
@@ -272,14 +354,15 @@ func (h *handler) readRequest(w http.ResponseWriter, r *http.Request, buf *bytes
 		}
 		p.params = env.params
 	}
-	// The tool may keep its arguments, and buf is reused for the answer.
-	b := make([]byte, len(p.params)+len(p.id))
-	n := copy(b, p.params)
-	copy(b[n:], p.id)
-	if p.params != nil {
-		p.params = b[:n:n]
+	if inBuf { // the tool may keep its arguments, and buf is reused for the answer
+		b := make([]byte, len(p.params)+len(p.id))
+		n := copy(b, p.params)
+		copy(b[n:], p.id)
+		if p.params != nil {
+			p.params = b[:n:n]
+		}
+		p.id = b[n:]
 	}
-	p.id = b[n:]
 	return p, true
 }
 
@@ -308,14 +391,15 @@ func (h *handler) writeProtocolError(w http.ResponseWriter, status int, id json.
 	writeJSON(w, status, buf.Bytes())
 }
 
-func (h *handler) serveCall(w http.ResponseWriter, r *http.Request) {
+func (h *handler) serveCall(w http.ResponseWriter, r *http.Request, dl connDeadlines, readBy time.Time) {
 	buf := getBuffer()
 	defer putBuffer(buf)
-	p, ok := h.readRequest(w, r, buf)
+	p, ok := h.readRequest(w, r, buf, dl, readBy)
 	if !ok {
 		return
 	}
 	result, err := h.call(r.Context(), p)
+	h.extendWrite(dl)
 	buf.Reset()
 	if err != nil {
 		appendResponse(buf, nil, asError(err), p.id)
@@ -452,9 +536,11 @@ func putBuffer(b *bytes.Buffer) {
 
 // Serve serves tool over HTTP on addr (host:port) until ctx is cancelled, then
 // shuts down gracefully: the listener closes at once (new connections are
-// refused), calls in flight run to completion (bounded by WithShutdownTimeout:
-// after it their connections are closed, their contexts end and Serve returns
-// context.DeadlineExceeded), and Serve returns nil.
+// refused), calls and streams in flight run to completion, and Serve returns
+// nil. WithShutdownTimeout bounds that grace period: after it, the contexts of
+// the calls and streams still running are cancelled and their connections
+// closed, Serve waits up to 2s more for their handlers to return, and it
+// returns context.DeadlineExceeded.
 func Serve(ctx context.Context, addr string, tool Tool, opts ...ServerOption) error {
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
@@ -467,8 +553,19 @@ func Serve(ctx context.Context, addr string, tool Tool, opts ...ServerOption) er
 func ServeListener(ctx context.Context, ln net.Listener, tool Tool, opts ...ServerOption) error {
 	cfg := newServerConfig(opts)
 	conns := &newConns{m: map[net.Conn]struct{}{}}
+	// Every request's context derives from base, cancelled when the grace
+	// period ends; handlers counts the requests being handled.
+	base, cancelBase := context.WithCancel(context.Background())
+	defer cancelBase()
+	h := NewHandler(tool, opts...)
+	handlers := &running{}
 	srv := &http.Server{
-		Handler:           NewHandler(tool, opts...),
+		Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			handlers.add(1)
+			defer handlers.add(-1)
+			h.ServeHTTP(w, r)
+		}),
+		BaseContext:       func(net.Listener) context.Context { return base },
 		ReadHeaderTimeout: 10 * time.Second,
 		IdleTimeout:       2 * time.Minute,
 		MaxHeaderBytes:    64 << 10,
@@ -500,12 +597,49 @@ func ServeListener(ctx context.Context, ln net.Listener, tool Tool, opts ...Serv
 	}()
 	err := srv.Shutdown(sctx)
 	if errors.Is(err, context.DeadlineExceeded) {
+		cancelBase()
 		srv.Close()
+		handlers.wait(2 * time.Second)
 	}
 	if serr := <-errc; serr != nil && !errors.Is(serr, http.ErrServerClosed) {
 		return serr
 	}
 	return err
+}
+
+// running counts the requests being handled.
+type running struct {
+	mu   sync.Mutex
+	n    int
+	idle chan struct{} // closed when n drops to 0 while wait waits
+}
+
+func (r *running) add(d int) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.n += d
+	if r.n == 0 && r.idle != nil {
+		close(r.idle)
+		r.idle = nil
+	}
+}
+
+// wait waits until no request is being handled, or for d.
+func (r *running) wait(d time.Duration) {
+	r.mu.Lock()
+	if r.n == 0 {
+		r.mu.Unlock()
+		return
+	}
+	idle := make(chan struct{})
+	r.idle = idle
+	r.mu.Unlock()
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-idle:
+	case <-t.C:
+	}
 }
 
 // newConns tracks the connections that have not yet carried a request.

@@ -12,6 +12,7 @@ import (
 	"runtime/debug"
 	"strings"
 	"sync"
+	"time"
 )
 
 // Server-Sent Events of POST /streamCall, as the Dart reference sends them:
@@ -35,11 +36,13 @@ const (
 )
 
 type sseWriter struct {
-	mu     sync.Mutex
-	w      http.ResponseWriter
-	rc     *http.ResponseController
-	closed bool
-	err    error
+	mu      sync.Mutex
+	w       http.ResponseWriter
+	rc      *http.ResponseController
+	dl      connDeadlines // nil: none
+	timeout time.Duration // for each event; 0: none
+	closed  bool
+	err     error
 }
 
 func (s *sseWriter) event(name string, data []byte) error {
@@ -67,6 +70,9 @@ func (s *sseWriter) event(name string, data []byte) error {
 		buf.Write(data)
 	}
 	buf.WriteString("\n\n")
+	if s.dl != nil && s.timeout > 0 { // a client that stops reading is dropped
+		s.dl.SetWriteDeadline(time.Now().Add(s.timeout))
+	}
 	if _, err := s.w.Write(buf.Bytes()); err != nil {
 		s.err = err
 		return err
@@ -78,10 +84,10 @@ func (s *sseWriter) event(name string, data []byte) error {
 	return nil
 }
 
-func (h *handler) serveStreamCall(w http.ResponseWriter, r *http.Request) {
+func (h *handler) serveStreamCall(w http.ResponseWriter, r *http.Request, dl connDeadlines, readBy time.Time) {
 	buf := getBuffer()
 	defer putBuffer(buf)
-	p, ok := h.readRequest(w, r, buf)
+	p, ok := h.readRequest(w, r, buf, dl, readBy)
 	if !ok {
 		return
 	}
@@ -94,7 +100,7 @@ func (h *handler) serveStreamCall(w http.ResponseWriter, r *http.Request) {
 	hd.Set("Cache-Control", "no-cache")
 	hd.Set("X-Accel-Buffering", "no")
 	w.WriteHeader(http.StatusOK)
-	sw := &sseWriter{w: w, rc: http.NewResponseController(w)}
+	sw := &sseWriter{w: w, rc: http.NewResponseController(w), dl: dl, timeout: max(h.cfg.writeTimeout, 0)}
 	defer func() { // a tool goroutine that emits after the handler returned gets an error
 		sw.mu.Lock()
 		sw.closed = true
