@@ -1,8 +1,8 @@
 package runtime
 
-// Tests of the server that need its insides: the memory lent to request
-// bodies, the envelope reader against encoding/json, and ids re-encoded for
-// valid UTF-8.
+// Tests of the server's bounds that need its insides: the memory lent to
+// request bodies, the rate-limited log, and the envelope reader against
+// encoding/json.
 
 import (
 	"bufio"
@@ -16,9 +16,28 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 )
+
+// lockedBuffer is a log destination safe for concurrent writes.
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
+}
 
 type panicky struct{}
 
@@ -53,6 +72,68 @@ func eventually(t *testing.T, what string, cond func() bool) {
 		if time.Now().After(end) {
 			t.Fatalf("timed out waiting for %s", what)
 		}
+	}
+}
+
+// The first panic of a function is logged with its stack, the next ones not
+// until the interval has passed, then once with the number left out.
+func TestPanicLogInterval(t *testing.T) {
+	logs := &lockedBuffer{}
+	h := NewHandler(panicky{}, WithLogger(slog.New(slog.NewTextHandler(logs, nil))),
+		func(c *serverConfig) { c.logEvery = time.Hour }).(*handler)
+	srv := httptest.NewServer(h)
+	defer srv.Close()
+	for range 10 {
+		post(t, srv.URL+"/opentool/call", `{"method":"f","id":1}`)
+	}
+	if out := logs.String(); strings.Count(out, "\n") != 1 || strings.Count(out, "[running]") != 1 || !strings.Contains(out, "boom in f") {
+		t.Fatalf("after 10 panics in an hour:\n%s", out)
+	}
+	h.logs.mu.Lock()
+	h.logs.every = 0 // the interval has passed
+	h.logs.mu.Unlock()
+	post(t, srv.URL+"/opentool/call", `{"method":"f","id":1}`)
+	lines := strings.Split(strings.TrimSuffix(logs.String(), "\n"), "\n")
+	if len(lines) != 2 || !strings.Contains(lines[1], "suppressed=9") || strings.Contains(lines[1], "[running]") {
+		t.Errorf("after the interval:\n%s", strings.Join(lines, "\n"))
+	}
+	// Load panics are limited alike.
+	for range 5 {
+		if resp, err := http.Get(srv.URL + "/opentool/load"); err == nil {
+			resp.Body.Close()
+		}
+	}
+	if n := strings.Count(logs.String(), "in Load"); n != 5 { // every = 0 now: each is logged...
+		t.Errorf("%d Load panics logged, want 5", n)
+	}
+	if n := strings.Count(logs.String(), "[running]"); n != 2 { // ...but with one stack
+		t.Errorf("%d stacks logged, want 2", n)
+	}
+}
+
+// Callers choose function names: what the limiter keeps is bounded.
+func TestLogLimiterBounded(t *testing.T) {
+	l := newLogLimiter(time.Hour)
+	logged := 0
+	for i := range 10000 {
+		if log, _, _ := l.allow(failPanic, fmt.Sprint("f", i)); log {
+			logged++
+		}
+	}
+	long := strings.Repeat("x", logNameMax+1)
+	for range 3 {
+		if log, _, _ := l.allow(failPanic, long); log {
+			logged++
+		}
+	}
+	if len(l.fns) != logFunctions {
+		t.Errorf("%d functions kept, want %d", len(l.fns), logFunctions)
+	}
+	if logged != logFunctions+1 {
+		t.Errorf("%d failures logged, want %d (one per function kept, one for all others)", logged, logFunctions+1)
+	}
+	if got := logName(long); len(got) > logNameMax+len("…") {
+		t.Errorf("a long name is logged with %d bytes", len(got))
 	}
 }
 

@@ -2,7 +2,8 @@ package runtime_test
 
 // Tests of the server against hostile and broken peers: ids and results that
 // are not valid UTF-8, repeated envelope members, clients that stall or
-// trickle, streams nobody reads, and shutdown with open streams.
+// trickle, streams nobody reads, shutdown with open streams, and tools that
+// panic on every call.
 
 import (
 	"bufio"
@@ -14,6 +15,7 @@ import (
 	"net"
 	"net/http"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -394,6 +396,64 @@ func TestShutdownEndsStreams(t *testing.T) {
 	}
 	if err := recv(t, tool.waitSaw, "the stream's context to end"); err == nil {
 		t.Error("the stream's context did not end")
+	}
+}
+
+// ---- item 5: a tool that panics on every call does not flood the log ----
+
+func TestPanicLogIsRateLimited(t *testing.T) {
+	logs := &syncBuffer{}
+	srv, client := serveMock(t, newHardTool(), runtime.WithLogger(quietLogger(logs)))
+	ctx := context.Background()
+	for range 50 {
+		if _, err := client.Call(ctx, runtime.FunctionCall{Name: "panic"}); asError(t, err).Code != runtime.CodeInternalError {
+			t.Fatalf("panic: %v", err)
+		}
+		if _, err := client.Call(ctx, runtime.FunctionCall{Name: "invalid"}); asError(t, err).Code != runtime.CodeInternalError {
+			t.Fatalf("invalid result: %v", err)
+		}
+	}
+	for range 5 {
+		res := postJSON(t, srv.URL+"/opentool/streamCall", `{"method":"panicStream","id":1}`)
+		if evs := splitEvents(t, res.body); len(evs) != 2 || evs[1][0] != "error" {
+			t.Fatalf("stream panic: %q", evs)
+		}
+	}
+	out := logs.String()
+	if n := strings.Count(out, "[running]"); n != 2 { // one stack for the call, one for the stream
+		t.Errorf("%d stacks logged, want 2:\n%.2000s", n, out)
+	}
+	if n := strings.Count(out, "\n"); n != 3 {
+		t.Errorf("%d lines logged, want 3 (the first panic of each kind and the first invalid result):\n%.2000s", n, out)
+	}
+
+	// Hostile names: every call a function of its own.
+	logs = &syncBuffer{}
+	srv, _ = serveMock(t, newHardTool(), runtime.WithLogger(quietLogger(logs)))
+	var wg sync.WaitGroup
+	names := make(chan string)
+	for range 8 {
+		wg.Go(func() {
+			for name := range names {
+				res := postJSON(t, srv.URL+"/opentool/call", `{"method":"`+name+`","id":1}`)
+				if r := mustParse(t, res.body); r.Error == nil || r.Error.Code != runtime.CodeInternalError {
+					t.Errorf("%s: %s", name, res.body)
+				}
+			}
+		})
+	}
+	for i := range 2000 {
+		names <- fmt.Sprintf("panic%d", i)
+		names <- fmt.Sprintf("invalid%d", i)
+	}
+	close(names)
+	wg.Wait()
+	out = logs.String()
+	if n := strings.Count(out, "\n"); n > 600 {
+		t.Errorf("4000 calls of distinct functions logged %d lines", n)
+	}
+	if n := strings.Count(out, "[running]"); n > 300 {
+		t.Errorf("2000 panics of distinct functions logged %d stacks", n)
 	}
 }
 

@@ -37,6 +37,7 @@ type serverConfig struct {
 	readTimeout     time.Duration
 	writeTimeout    time.Duration
 	bodyMemory      int64
+	logEvery        time.Duration
 }
 
 // WithVersion sets the version GET /version reports (default "1.0.0").
@@ -104,7 +105,7 @@ func WithBodyMemory(n int64) ServerOption { return func(c *serverConfig) { c.bod
 
 func newServerConfig(opts []ServerOption) *serverConfig {
 	c := &serverConfig{version: "1.0.0", prefix: DefaultPrefix, maxBody: DefaultMaxBodyBytes, shutdownTimeout: 30 * time.Second,
-		readTimeout: 30 * time.Second, writeTimeout: 30 * time.Second}
+		readTimeout: 30 * time.Second, writeTimeout: 30 * time.Second, logEvery: logEvery}
 	for _, o := range opts {
 		o(c)
 	}
@@ -122,8 +123,9 @@ func newServerConfig(opts []ServerOption) *serverConfig {
 }
 
 type handler struct {
-	// What bounds the cost of hostile callers.
+	// What bounds the cost of hostile callers and failing tools.
 	bodies *bodyBudget
+	logs   *logLimiter
 
 	tool    Tool
 	stream  StreamTool // nil when tool does not stream
@@ -138,7 +140,7 @@ type handler struct {
 // [StreamTool]).
 func NewHandler(tool Tool, opts ...ServerOption) http.Handler {
 	cfg := newServerConfig(opts)
-	h := &handler{tool: tool, cfg: cfg, bodies: newBodyBudget(cfg.bodyMemory)}
+	h := &handler{tool: tool, cfg: cfg, bodies: newBodyBudget(cfg.bodyMemory), logs: newLogLimiter(cfg.logEvery)}
 	h.stream, _ = tool.(StreamTool)
 	h.version, _ = json.Marshal(Version{Version: cfg.version})
 	return h
@@ -413,7 +415,7 @@ func (h *handler) serveCall(w http.ResponseWriter, r *http.Request, dl connDeadl
 func (h *handler) call(ctx context.Context, p parsed) (result json.RawMessage, err error) {
 	defer func() {
 		if v := recover(); v != nil {
-			h.cfg.logger.Error("opentool: tool panicked", "function", p.method, "panic", fmt.Sprint(v), "stack", string(debug.Stack()))
+			h.logPanic(p.method, v)
 			result, err = nil, InternalError("internal error: the tool failed while calling "+quote(p.method))
 		}
 	}()
@@ -429,7 +431,10 @@ func (h *handler) checkResult(method string, result json.RawMessage) (json.RawMe
 		return emptyObject, nil
 	}
 	if !json.Valid(result) || !isJSONObject(result) {
-		h.cfg.logger.Error("opentool: tool returned a result that is not a JSON object", "function", method, "result", truncate(result, 200))
+		if log, _, suppressed := h.logs.allow(failResult, method); log {
+			h.cfg.logger.Error("opentool: tool returned a result that is not a JSON object", "function", logName(method), "result", truncate(result, 200),
+				"suppressed", suppressed)
+		}
 		return nil, InternalError("internal error: the tool returned a result that is not a JSON object")
 	}
 	return result, nil
@@ -487,6 +492,27 @@ func writeJSONString(buf *bytes.Buffer, s string) {
 	buf.Write(b)
 }
 
+// logPanic logs a panic of the tool in function fn: the first of fn with its
+// stack, later ones at most once per interval, with the number not logged.
+func (h *handler) logPanic(fn string, v any) {
+	log, full, suppressed := h.logs.allow(failPanic, fn)
+	switch {
+	case full:
+		h.cfg.logger.Error("opentool: tool panicked", "function", logName(fn), "panic", truncatePanic(v), "stack", string(debug.Stack()))
+	case log:
+		h.cfg.logger.Error("opentool: tool panicked", "function", logName(fn), "panic", truncatePanic(v), "suppressed", suppressed)
+	}
+}
+
+// truncatePanic is a panic's value for the log, at most 4 KiB of it.
+func truncatePanic(v any) string {
+	s := fmt.Sprint(v)
+	if len(s) > 4<<10 {
+		return truncate([]byte(s), 4<<10)
+	}
+	return s
+}
+
 func truncate(b []byte, n int) string {
 	if len(b) > n {
 		return string(b[:n]) + "…"
@@ -515,7 +541,11 @@ func (h *handler) serveLoad(w http.ResponseWriter, r *http.Request) {
 func (h *handler) load(ctx context.Context) (doc *OpenTool, err error) {
 	defer func() {
 		if v := recover(); v != nil {
-			h.cfg.logger.Error("opentool: tool panicked in Load", "panic", fmt.Sprint(v), "stack", string(debug.Stack()))
+			if log, full, suppressed := h.logs.allow(failLoad, ""); full {
+				h.cfg.logger.Error("opentool: tool panicked in Load", "panic", truncatePanic(v), "stack", string(debug.Stack()))
+			} else if log {
+				h.cfg.logger.Error("opentool: tool panicked in Load", "panic", truncatePanic(v), "suppressed", suppressed)
+			}
 			doc, err = nil, errors.New("the tool failed")
 		}
 	}()

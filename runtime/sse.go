@@ -6,10 +6,8 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"io"
 	"net/http"
-	"runtime/debug"
 	"strings"
 	"sync"
 	"time"
@@ -146,7 +144,7 @@ func (h *handler) serveStreamCall(w http.ResponseWriter, r *http.Request, dl con
 func (h *handler) runStream(ctx context.Context, p parsed, emit func(json.RawMessage) error) (err error) {
 	defer func() {
 		if v := recover(); v != nil {
-			h.cfg.logger.Error("opentool: tool panicked", "function", p.method, "panic", fmt.Sprint(v), "stack", string(debug.Stack()))
+			h.logPanic(p.method, v)
 			err = InternalError("internal error: the tool failed while calling " + quote(p.method))
 		}
 	}()
