@@ -22,6 +22,7 @@ type Decoder struct {
 	pos        int
 	path       []pathSeg
 	violations []Violation
+	omitted    int    // violations past maxViolations
 	depth      int    // containers open (Object, Array)
 	broken     bool   // syntax error: every further read is a no-op
 	key        []byte // the current member's key: a view of data or of keyBuf
@@ -76,7 +77,7 @@ func Decode[T any](raw []byte, v *T, fn func(*Decoder, *T)) error {
 	}
 	var err error
 	if len(d.violations) > 0 {
-		err = InvalidParams(d.violations...)
+		err = InvalidParams(d.reported()...)
 	}
 	d.reset(nil)
 	decoderPool.Put(d)
@@ -102,7 +103,7 @@ func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\r' || c == '\
 const maxPooledBuf = 64 << 10
 
 func (d *Decoder) reset(data []byte) {
-	d.data, d.pos, d.depth, d.broken = data, 0, 0, false
+	d.data, d.pos, d.depth, d.broken, d.omitted = data, 0, 0, false, 0
 	d.key = nil
 	clear(d.path)
 	d.path = d.path[:0]
@@ -150,7 +151,7 @@ func (d *Decoder) tooDeep(limit int) {
 	if d.broken {
 		return
 	}
-	d.violations = append(d.violations, Violation{Path: d.Path(), Message: "arguments nested deeper than " + strconv.Itoa(limit) + " levels"})
+	d.violate("arguments nested deeper than " + strconv.Itoa(limit) + " levels")
 	d.broken = true
 }
 
@@ -201,7 +202,7 @@ func (d *Decoder) Invalid(msg string) {
 	if d.broken {
 		return
 	}
-	d.violations = append(d.violations, Violation{Path: d.Path(), Message: msg})
+	d.violate(msg)
 }
 
 // Missing records that the required member name of the current object is absent.
@@ -231,7 +232,7 @@ func (d *Decoder) syntax(msg string) {
 	if d.broken {
 		return
 	}
-	d.violations = append(d.violations, Violation{Path: d.Path(), Message: "invalid JSON at offset " + strconv.Itoa(d.pos) + ": " + msg})
+	d.violate("invalid JSON at offset " + strconv.Itoa(d.pos) + ": " + msg)
 	d.broken = true
 }
 

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/opentoolgen/opentoolgen/internal/jsontree"
 )
 
 // JSON-RPC 2.0 error codes used by the server, and the HTTP-derived codes of the
@@ -70,7 +72,7 @@ func (e *Error) Error() string {
 	}
 	if len(e.Data) > 0 {
 		b.WriteString(" (data: ")
-		b.Write(e.Data)
+		writeClipped(&b, e.Data)
 		b.WriteString(")")
 	}
 	if e.cause != nil {
@@ -132,7 +134,10 @@ func InternalError(message string) *Error {
 }
 
 // Violation is one reason why the arguments of a call are invalid. Path is a JSON
-// pointer into the arguments object ("" for the object itself, "/loc/0/city", …).
+// pointer into the arguments object ("" for the object itself, "/loc/0/city", …);
+// one longer than 16 KiB is kept abbreviated ("/a/b/c/d/…(990 more)…/w/x/y/z"),
+// and String abbreviates those over 256 bytes. A call's arguments are reported
+// with at most 100 violations, the last of which then counts those left out.
 type Violation struct {
 	Path    string `json:"path"`
 	Message string `json:"message"`
@@ -142,7 +147,7 @@ func (v Violation) String() string {
 	if v.Path == "" {
 		return v.Message
 	}
-	return v.Path + ": " + v.Message
+	return jsontree.ShortPointer(v.Path) + ": " + v.Message
 }
 
 // InvalidParams returns the -32602 error listing every violation. Its Data is the

@@ -17,7 +17,9 @@ import (
 type Problem struct {
 	// Path is the JSON pointer (RFC 6901) of the value the problem is about,
 	// such as "/functions/0/parameters/1/schema/type"; "" is the whole document.
-	// For a missing member it is where the member should be.
+	// For a missing member it is where the member should be. A path longer
+	// than 16 KiB (a document nested thousands of levels deep) is kept
+	// abbreviated: "/a/b/c/d/…(9,990 more)…/w/x/y/z".
 	Path string `json:"path"`
 	// Offset is the byte offset in the input of the value the problem is about
 	// (for a missing member, of the object that lacks it); -1 if unknown.
@@ -26,9 +28,10 @@ type Problem struct {
 	Warning bool   `json:"warning,omitempty"`
 }
 
-// String returns "path: message", or "path: warning: message".
+// String returns "path: message", or "path: warning: message"; a path over
+// 256 bytes is abbreviated.
 func (p Problem) String() string {
-	path := p.Path
+	path := jsontree.ShortPointer(p.Path)
 	if path == "" {
 		path = "(root)"
 	}
@@ -97,7 +100,7 @@ func LoadOpenToolWarnings(data []byte) (*OpenTool, []Problem, error) {
 	root, err := jsontree.Parse(data)
 	if err != nil {
 		se := err.(*jsontree.SyntaxError)
-		return nil, nil, &DocumentError{Problems: []Problem{{Path: se.Path, Offset: se.Offset, Message: "invalid JSON: " + se.Msg}}}
+		return nil, nil, &DocumentError{Problems: []Problem{{Path: storedPath(se.Path), Offset: se.Offset, Message: "invalid JSON: " + se.Msg}}}
 	}
 	var l otLoader
 	doc := l.document(root)
@@ -151,11 +154,11 @@ func (l *otLoader) at(key string) string {
 }
 
 func (l *otLoader) errorf(path string, offset int64, format string, args ...any) {
-	l.problems = append(l.problems, Problem{Path: path, Offset: offset, Message: fmt.Sprintf(format, args...)})
+	l.problems = append(l.problems, Problem{Path: storedPath(path), Offset: offset, Message: fmt.Sprintf(format, args...)})
 }
 
 func (l *otLoader) warnf(path string, offset int64, format string, args ...any) {
-	l.problems = append(l.problems, Problem{Path: path, Offset: offset, Message: fmt.Sprintf(format, args...), Warning: true})
+	l.problems = append(l.problems, Problem{Path: storedPath(path), Offset: offset, Message: fmt.Sprintf(format, args...), Warning: true})
 }
 
 // gotWant reports that the value v at path is not what is wanted.
