@@ -3,6 +3,7 @@ package gen
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -261,5 +262,113 @@ func TestScopeTakeNumbers(t *testing.T) {
 	want := "A A3 A4 A5 A6 B A7"
 	if strings.Join(got, " ") != want {
 		t.Errorf("got %s, want %s", strings.Join(got, " "), want)
+	}
+}
+
+// deepYAML is deepOpenTool in YAML flow style.
+func deepYAML(n int) []byte {
+	var b strings.Builder
+	b.WriteString("opentool: 1.0.0\ninfo: {title: Deep, version: 1.0.0}\nfunctions:\n- name: f\n  description: deep\n  parameters:\n  - name: p\n    required: true\n    schema: ")
+	for range n {
+		b.WriteString(`{type: object, properties: {a: `)
+	}
+	b.WriteString(`{type: strin}`)
+	for range n {
+		b.WriteString(`}}`)
+	}
+	b.WriteString("\n")
+	return []byte(b.String())
+}
+
+// TestDeepErrorsReadable: problems deep in a document are reported on a line
+// of readable length that still shows where: file, line and column, and both
+// ends of the path.
+func TestDeepErrorsReadable(t *testing.T) {
+	badType := strings.Replace(string(deepOpenTool(4000, false)), `{"type":"string"}`, `{"type":"strin"}`, 1)
+	for _, c := range []struct {
+		name, file string
+		doc        []byte
+		want       []string // in the message
+	}{
+		{"json depth", "deep.json", deepOpenTool(5000, false),
+			[]string{"deep.json:1:175085: /functions/0/parameters/0/…(9,992 more)…/a/properties/a/properties: exceeded max depth"}},
+		{"deep problem", "deep.json", []byte(badType),
+			[]string{"deep.json:1:140168: /functions/0/parameters/0/…(7,998 more)…/a/properties/a/type: got \"strin\", want one of"}},
+		{"yaml depth", "deep.yaml", deepYAML(5000), // the YAML parser's own limit
+			[]string{"deep.yaml:9:1: exceeded max depth of 10000"}},
+		{"yaml problem", "deep.yaml", deepYAML(3000),
+			[]string{"deep.yaml:9:93020: /functions/0/parameters/0/…(5,998 more)…/a/properties/a/type: got \"strin\", want one of"}},
+		{"long value", "dyn.json", []byte(`{"opendyn":"1.0.0","info":{"title":"t","version":"1","callingConvention":"` + strings.Repeat("x", 100000) + `"},"functions":[]}`),
+			[]string{`dyn.json:1:74: /info/callingConvention: got "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx…", want "cdecl" or "stdcall"`}},
+		{"openapi depth", "deep.json", deepOpenAPI(4900, false),
+			[]string{"deep.json:1:17548: /paths/~1f/post/requestBody/…(992 more)…/a/properties/a/properties: nested more than 1000 levels deep"}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			_, err := Generate(c.file, c.doc, Options{Package: "deep"})
+			if err == nil {
+				t.Fatal("no error")
+			}
+			msg := err.Error()
+			if strings.Contains(msg, "\n") || len(msg) > 300 {
+				t.Errorf("want one line of at most 300 bytes, got %d bytes: %.500s", len(msg), msg)
+			}
+			for _, w := range c.want {
+				if !strings.Contains(msg, w) {
+					t.Errorf("message %q lacks %q", msg, w)
+				}
+			}
+		})
+	}
+}
+
+// TestYAMLKeyPosition: a problem the loader places at a member's key is
+// reported at the key in the YAML text, as in JSON (positions are kept by
+// offset in the JSON form, keys included).
+func TestYAMLKeyPosition(t *testing.T) {
+	doc := `opentool: 1.0.0
+info: {title: t, version: "1"}
+functions:
+- name: f
+  description: d
+  parameters:
+  - name: p
+    required: true
+    schema:
+      $ref: "#/schemas/S"
+      format: x
+schemas:
+  S: {type: string}
+`
+	res, err := Generate("t.yaml", []byte(doc), Options{Package: "t"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, w := range res.Warnings {
+		got = append(got, w.String())
+	}
+	want := "t.yaml:11:7: warning: /functions/0/parameters/0/schema/format: ignored next to $ref"
+	if strings.Join(got, "\n") != want {
+		t.Errorf("warnings:\n%s\nwant:\n%s", strings.Join(got, "\n"), want)
+	}
+}
+
+// TestYAMLAliasBombPosition: a document whose aliases expand too much is
+// refused at an alias (or merge key), where the expansion is written.
+func TestYAMLAliasBombPosition(t *testing.T) {
+	for _, doc := range []string{billionLaughs(9, 9), billionLaughs(40, 2), mergeBomb(40)} {
+		_, err := Generate("bomb.yaml", []byte(doc), Options{Package: "bomb"})
+		var ge *Error
+		if !errors.As(err, &ge) || len(ge.Diagnostics) != 1 {
+			t.Fatalf("got %v, want one diagnostic", err)
+		}
+		d := ge.Diagnostics[0]
+		lines := strings.Split(doc, "\n")
+		if d.Line < 1 || d.Line > len(lines) || d.Col < 1 || d.Col > len(lines[d.Line-1]) {
+			t.Fatalf("%s: not a place in the document", d)
+		}
+		if at := lines[d.Line-1][d.Col-1:]; !strings.HasPrefix(at, "*") && !strings.Contains(at, "{<<") {
+			t.Errorf("%s: at %.20q, want an alias or a merging mapping", d, at)
+		}
 	}
 }

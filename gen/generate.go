@@ -16,6 +16,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/opentoolgen/opentoolgen/internal/jsontree"
 	"github.com/opentoolgen/opentoolgen/runtime"
 )
 
@@ -62,7 +63,9 @@ type Diagnostic struct {
 	Warning   bool
 }
 
-// String formats d as file:line:col: json-path: message.
+// String formats d as file:line:col: json-path: message. A path longer than
+// 256 bytes is abbreviated to its first and last four tokens
+// ("/a/b/c/d/…(9,990 more)…/w/x/y/z").
 func (d Diagnostic) String() string {
 	var b strings.Builder
 	b.WriteString(d.File)
@@ -74,7 +77,7 @@ func (d Diagnostic) String() string {
 		b.WriteString("warning: ")
 	}
 	if d.Path != "" {
-		b.WriteString(d.Path)
+		b.WriteString(jsontree.ShortPointer(d.Path))
 		b.WriteString(": ")
 	}
 	b.WriteString(d.Message)
@@ -129,6 +132,9 @@ func Generate(name string, data []byte, opts Options) (*Result, error) {
 	case "opendyn":
 		pkg, warnings, err = loadOpenDyn(src, opts)
 	case "openapi":
+		if d := src.tooDeep(maxOpenAPIDepth); d != nil {
+			return nil, &Error{Diagnostics: []Diagnostic{*d}}
+		}
 		pkg, warnings, err = loadOpenAPI(src, opts)
 	default:
 		return nil, &Error{Diagnostics: []Diagnostic{{File: name, Line: 1, Col: 1,
@@ -215,23 +221,20 @@ func loadOpenTool(src *source, opts Options) (*Package, []Diagnostic, error) {
 }
 
 func dedup(ds []Diagnostic) []Diagnostic {
-	seen := map[string]bool{}
+	seen := map[Diagnostic]bool{}
 	var out []Diagnostic
 	for _, d := range ds {
-		if k := d.String(); !seen[k] {
-			seen[k] = true
+		if !seen[d] {
+			seen[d] = true
 			out = append(out, d)
 		}
 	}
 	return out
 }
 
+// diagnostic is the diagnostic of a problem found in s's JSON form.
 func (s *source) diagnostic(p runtime.Problem) Diagnostic {
-	off := p.Offset
-	if s.pos != nil {
-		off = -1 // offsets are in the JSON form, not the YAML text
-	}
-	line, col := s.position(p.Path, off)
+	line, col := s.position(p.Path, p.Offset)
 	return Diagnostic{File: s.name, Line: line, Col: col, Path: p.Path, Message: p.Message, Warning: p.Warning}
 }
 

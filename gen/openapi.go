@@ -407,7 +407,7 @@ func (b *oaBuilder) security() {
 		case "apikey":
 			sc.Kind, sc.In, sc.Key = "apiKey", strings.ToLower(s.In), s.Name
 			if sc.In != "header" && sc.In != "query" && sc.In != "cookie" {
-				b.warn(loc.add(n), "API key in %q is not supported: the client cannot send it", s.In)
+				b.warn(loc.add(n), "API key in %q is not supported: the client cannot send it", clipValue(s.In))
 				continue
 			}
 		case "http":
@@ -417,13 +417,13 @@ func (b *oaBuilder) security() {
 			case "basic":
 				sc.Kind = "basic"
 			default:
-				b.warn(loc.add(n), "HTTP authentication scheme %q is not supported: the client cannot send it", s.Scheme)
+				b.warn(loc.add(n), "HTTP authentication scheme %q is not supported: the client cannot send it", clipValue(s.Scheme))
 				continue
 			}
 		case "oauth2", "openidconnect":
 			sc.Kind = "bearer" // an access token obtained elsewhere
 		default:
-			b.warn(loc.add(n), "security scheme type %q is not supported", s.Type)
+			b.warn(loc.add(n), "security scheme type %q is not supported", clipValue(s.Type))
 			continue
 		}
 		sc.Option = b.types.take("With" + goNameOr(n, "Credential"))
@@ -836,7 +836,7 @@ func (b *oaBuilder) scalar(s *openapi3.Schema, typ string, loc oaLoc, ds *runtim
 		if s.Pattern != "" {
 			ds.Pattern = s.Pattern
 			if _, err := regexp.Compile(s.Pattern); err != nil {
-				b.warn(loc.add("pattern"), "pattern %q is not checked: Go's regexp package does not accept it (%v)", s.Pattern, strings.TrimPrefix(err.Error(), "error parsing regexp: "))
+				b.warn(loc.add("pattern"), "pattern %q is not checked: Go's regexp package does not accept it (%v)", clipValue(s.Pattern), clipTo(strings.TrimPrefix(err.Error(), "error parsing regexp: "), 120))
 			} else {
 				c.Pattern = s.Pattern
 				c.PatternVar = b.patternVar(s.Pattern)
@@ -1171,7 +1171,7 @@ func (b *oaBuilder) union(s *openapi3.Schema, loc oaLoc, hint, origin string, se
 				}
 			}
 			if !matched {
-				b.warn(loc.add("discriminator", "mapping", tag), "discriminator value %q maps to %q, which is not one of the variants", tag, target)
+				b.warn(loc.add("discriminator", "mapping", tag), "discriminator value %q maps to %q, which is not one of the variants", clipValue(tag), clipTo(target, 120))
 			}
 		}
 		for _, v := range t.Variants {
@@ -1384,7 +1384,7 @@ func (b *oaBuilder) operation(method, p string, item *openapi3.PathItem, op *ope
 		switch in {
 		case InPath, InQuery, InHeader, InCookie:
 		default:
-			b.warn(pp.loc, "parameter in %q is not supported: left out", prm.In)
+			b.warn(pp.loc, "parameter in %q is not supported: left out", clipValue(prm.In))
 			continue
 		}
 		if in == InHeader {

@@ -276,12 +276,12 @@ func (l *dynLoader) callingConvention(info *jsontree.Node, path string) {
 	case v.Str == "stdcall":
 		l.stdcall = true
 	case strings.EqualFold(strings.TrimSpace(v.Str), "cdecl"), strings.EqualFold(strings.TrimSpace(v.Str), "__cdecl"):
-		l.warnf(p, `got %q, want "cdecl"; reading it as "cdecl"`, v.Str)
+		l.warnf(p, `got %q, want "cdecl"; reading it as "cdecl"`, clipValue(v.Str))
 	case strings.EqualFold(strings.TrimSpace(v.Str), "stdcall"), strings.EqualFold(strings.TrimSpace(v.Str), "__stdcall"):
-		l.warnf(p, `got %q, want "stdcall"; reading it as "stdcall"`, v.Str)
+		l.warnf(p, `got %q, want "stdcall"; reading it as "stdcall"`, clipValue(v.Str))
 		l.stdcall = true
 	default:
-		l.errorf(p, `got %q, want "cdecl" or "stdcall"`, v.Str)
+		l.errorf(p, `got %q, want "cdecl" or "stdcall"`, clipValue(v.Str))
 	}
 }
 
@@ -302,7 +302,7 @@ func (l *dynLoader) readCodes(v *jsontree.Node, path string) {
 		}
 		n, err := strconv.ParseInt(strings.TrimSpace(m.Key), 0, 64)
 		if err != nil {
-			l.warnf(p, "ignored: got the code %q, want an integer (the value a function returns)", m.Key)
+			l.warnf(p, "ignored: got the code %q, want an integer (the value a function returns)", clipValue(m.Key))
 			continue
 		}
 		l.codes = append(l.codes, DynCode{Code: n, Text: m.Value.Str})
@@ -415,7 +415,7 @@ func (l *dynLoader) parameter(obj *jsontree.Node, path string) *dynParam {
 		ct = l.named[named]
 	} else if ct != nil && named != "" && l.named[named] != nil && !sameCType(ct, l.named[named]) {
 		l.errorf(ct.path, "got %s, but the schema %q has the C type %s: want one of them",
-			ct, named, l.named[named])
+			ct, clipValue(named), l.named[named])
 		return nil
 	}
 	if resolved == nil {
@@ -607,7 +607,7 @@ func (l *dynLoader) checkEnum(s *jsontree.Node, ct *dynCType) {
 			ok = err == nil
 		}
 		if !ok {
-			l.errorf(ct.path+"/type", "got C type %s, which cannot hold the enum value %s", ct.name, v.Str)
+			l.errorf(ct.path+"/type", "got C type %s, which cannot hold the enum value %s", ct.name, clipValue(v.Str))
 			return
 		}
 	}
@@ -624,7 +624,7 @@ func (l *dynLoader) use(named string, ct *dynCType) {
 	if prev.name != ct.name && !(cTypeClass(ct.name) == runtime.TypeBoolean && cTypeClass(prev.name) == runtime.TypeBoolean) {
 		pl, pc := l.src.position(prev.path, -1)
 		l.errorf(ct.path, "the schema %q is used as C type %s here and as %s at %d:%d; want one C type per schema (its Go type has one width)",
-			named, ct.name, prev.name, pl, pc)
+			clipValue(named), ct.name, prev.name, pl, pc)
 	}
 }
 
@@ -681,18 +681,18 @@ func (l *dynLoader) readCType(v *jsontree.Node, p string) *dynCType {
 	name, stars, ok := parseCType(t.Str)
 	switch {
 	case !ok:
-		l.errorf(p+"/type", "got %q, want one of %s", t.Str, strings.Join(cTypeNames, ", "))
+		l.errorf(p+"/type", "got %q, want one of %s", clipValue(t.Str), strings.Join(cTypeNames, ", "))
 		return nil
 	case stars > 1:
-		l.errorf(p+"/type", "got %q, a pointer to a pointer; want a C type with at most one *", t.Str)
+		l.errorf(p+"/type", "got %q, a pointer to a pointer; want a C type with at most one *", clipValue(t.Str))
 		return nil
 	}
 	ct.name = name
 	if name != t.Str {
 		if stars == 1 {
-			l.warnf(p+"/type", "got %q, want %q with isPointer true; reading it so", t.Str, name)
+			l.warnf(p+"/type", "got %q, want %q with isPointer true; reading it so", clipValue(t.Str), name)
 		} else {
-			l.warnf(p+"/type", "got %q, want %q; reading it so", t.Str, name)
+			l.warnf(p+"/type", "got %q, want %q; reading it so", clipValue(t.Str), name)
 		}
 	}
 	switch ip := v.Get("isPointer"); {
@@ -701,7 +701,7 @@ func (l *dynLoader) readCType(v *jsontree.Node, p string) *dynCType {
 	case ip.Kind != jsontree.Bool:
 		l.errorf(p+"/isPointer", "got %s, want a boolean", describe(ip))
 	case stars == 1 && !ip.Bool:
-		l.errorf(p+"/isPointer", "got false, but the type %q is a pointer: want one of them", t.Str)
+		l.errorf(p+"/isPointer", "got false, but the type %q is a pointer: want one of them", clipValue(t.Str))
 	default:
 		ct.pointer = ip.Bool || stars == 1
 	}
@@ -767,7 +767,7 @@ func (l *dynLoader) fixSchema(s *jsontree.Node, path string) {
 				st = ""
 			}
 			if st != "" {
-				l.warnf(path+"/type", "got %q, a C type, want one of boolean, integer, number, string, array, object; reading it as %q", t.Str, st)
+				l.warnf(path+"/type", "got %q, a C type, want one of boolean, integer, number, string, array, object; reading it as %q", clipValue(t.Str), st)
 				t.Str = st
 			}
 		}
@@ -863,9 +863,9 @@ func describe(v *jsontree.Node) string {
 	case jsontree.Bool:
 		return "boolean " + strconv.FormatBool(v.Bool)
 	case jsontree.Number:
-		return "number " + v.Str
+		return "number " + clipValue(v.Str)
 	case jsontree.String:
-		return "string " + strconv.Quote(v.Str)
+		return "string " + strconv.Quote(clipValue(v.Str))
 	case jsontree.Array:
 		return "an array"
 	}

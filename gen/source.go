@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"sort"
 	"strconv"
 	"strings"
 
@@ -20,11 +21,18 @@ type source struct {
 	data []byte // as read
 	json []byte // the JSON form (data itself for JSON input)
 	tree *jsontree.Node
-	// pos maps JSON pointers to YAML positions (YAML input only).
-	pos map[string]position
+	// pos holds the YAML positions of the values and member keys written
+	// out in the YAML text, by their offset in the JSON form, in order (YAML
+	// input only).
+	pos []yamlPosition
 }
 
-type position struct{ line, col int }
+// yamlPosition is where the value (or key) at offset off of the JSON form
+// starts in the YAML text.
+type yamlPosition struct {
+	off       int64
+	line, col int32
+}
 
 // readSource parses data as JSON, or as YAML when it is not JSON.
 func readSource(name string, data []byte) (*source, error) {
@@ -70,9 +78,9 @@ func (s *source) fromYAML() error {
 	written := countYAML(doc.Content[0])
 	c := &yamlConverter{src: s, limit: minYAMLBudget + yamlExpansion*written}
 	c.budget = c.limit
-	s.pos = map[string]position{}
+	s.pos = []yamlPosition{}
 	var b bytes.Buffer
-	if err := c.convert(&b, doc.Content[0], "", 0, false); err != nil {
+	if err := c.convert(&b, doc.Content[0], 0, false); err != nil {
 		return err
 	}
 	s.json = b.Bytes()
@@ -146,71 +154,105 @@ type yamlConverter struct {
 	src    *source
 	limit  int // values the document may expand to
 	budget int // values left to write: aliases cannot blow up the output
+	// path is the JSON pointer of the value being converted, as a stack: it
+	// becomes a string only in a problem (a string per value would cost the
+	// square of the depth).
+	path []byte
+	// aliasAt is where problems under an alias are reported: at the alias,
+	// or at the mapping a merge key brings members into.
+	aliasAt *yaml.Node
 }
 
-func (c *yamlConverter) fail(n *yaml.Node, path, msg string) error {
-	return &Error{Diagnostics: []Diagnostic{{File: c.src.name, Line: n.Line, Col: n.Column, Path: path, Message: msg}}}
+// under sets aliasAt to n while the values under it are converted, unless
+// they are under an alias already; the returned function restores it.
+func (c *yamlConverter) under(n *yaml.Node, aliased bool) func() {
+	if aliased {
+		return func() {}
+	}
+	saved := c.aliasAt
+	c.aliasAt = n
+	return func() { c.aliasAt = saved }
+}
+
+func (c *yamlConverter) fail(n *yaml.Node, msg string) error {
+	return &Error{Diagnostics: []Diagnostic{{File: c.src.name, Line: n.Line, Col: n.Column, Path: string(c.path), Message: msg}}}
 }
 
 // spend takes one from the budget.
-func (c *yamlConverter) spend(n *yaml.Node, path string) error {
+func (c *yamlConverter) spend(n *yaml.Node, aliased bool) error {
 	if c.budget--; c.budget < 0 {
-		err := c.fail(n, path, fmt.Sprintf("YAML aliases expand the document to more than %d values (%d plus %d per value written out); want fewer aliases",
+		err := c.fail(n, fmt.Sprintf("YAML aliases expand the document to more than %d values (%d plus %d per value written out); want fewer aliases",
 			c.limit, minYAMLBudget, yamlExpansion))
-		if p, ok := c.src.pos[path]; ok { // at the alias, not inside what it refers to
-			err.(*Error).Diagnostics[0].Line, err.(*Error).Diagnostics[0].Col = p.line, p.col
+		if aliased && c.aliasAt != nil { // at the alias, not inside what it refers to
+			err.(*Error).Diagnostics[0].Line, err.(*Error).Diagnostics[0].Col = c.aliasAt.Line, c.aliasAt.Column
 		}
 		return err
 	}
 	return nil
 }
 
+// record notes that the value or key n starts at offset off of the JSON form.
+func (c *yamlConverter) record(off int, n *yaml.Node) {
+	if k := len(c.src.pos); k > 0 && c.src.pos[k-1].off == int64(off) {
+		return // the document node and its content: the first one stays
+	}
+	c.src.pos = append(c.src.pos, yamlPosition{int64(off), int32(n.Line), int32(n.Column)})
+}
+
+// enter appends tok to the path of the value being converted, but under an
+// alias, where paths stay at the alias; leave(enter(…)) undoes it.
+func (c *yamlConverter) enter(tok string, aliased bool) int {
+	n := len(c.path)
+	if !aliased {
+		c.path = jsontree.AppendToken(c.path, tok)
+	}
+	return n
+}
+
+func (c *yamlConverter) leave(n int) { c.path = c.path[:n] }
+
 // convert writes n as JSON. Under an alias (aliased), positions are not
 // recorded and paths stay at the alias: problems there are reported at it.
-func (c *yamlConverter) convert(b *bytes.Buffer, n *yaml.Node, path string, depth int, aliased bool) error {
-	if err := c.spend(n, path); err != nil {
+func (c *yamlConverter) convert(b *bytes.Buffer, n *yaml.Node, depth int, aliased bool) error {
+	if err := c.spend(n, aliased); err != nil {
 		return err
 	}
 	if depth > yamlMaxNesting {
-		return c.fail(n, path, "document nested too deeply")
+		return c.fail(n, "document nested too deeply")
 	}
 	if !aliased {
-		if _, ok := c.src.pos[path]; !ok {
-			c.src.pos[path] = position{n.Line, n.Column}
-		}
-	}
-	child := func(token string) string {
-		if aliased {
-			return path
-		}
-		return path + "/" + token
+		c.record(b.Len(), n)
 	}
 	switch n.Kind {
 	case yaml.AliasNode:
 		if n.Alias == nil {
-			return c.fail(n, path, "unknown YAML alias")
+			return c.fail(n, "unknown YAML alias")
 		}
-		return c.convert(b, n.Alias, path, depth+1, true)
+		defer c.under(n, aliased)()
+		return c.convert(b, n.Alias, depth+1, true)
 	case yaml.DocumentNode:
 		if len(n.Content) == 0 {
 			b.WriteString("null")
 			return nil
 		}
-		return c.convert(b, n.Content[0], path, depth+1, aliased)
+		return c.convert(b, n.Content[0], depth+1, aliased)
 	case yaml.SequenceNode:
 		b.WriteByte('[')
 		for i, item := range n.Content {
 			if i > 0 {
 				b.WriteByte(',')
 			}
-			if err := c.convert(b, item, child(strconv.Itoa(i)), depth+1, aliased); err != nil {
+			mark := c.enter(strconv.Itoa(i), aliased)
+			err := c.convert(b, item, depth+1, aliased)
+			c.leave(mark)
+			if err != nil {
 				return err
 			}
 		}
 		b.WriteByte(']')
 		return nil
 	case yaml.MappingNode:
-		members, err := c.members(n, path, depth, aliased)
+		members, err := c.members(n, depth, aliased)
 		if err != nil {
 			return err
 		}
@@ -219,27 +261,32 @@ func (c *yamlConverter) convert(b *bytes.Buffer, n *yaml.Node, path string, dept
 			if i > 0 {
 				b.WriteByte(',')
 			}
+			if !m.aliased {
+				c.record(b.Len(), m.keyNode)
+			}
 			writeJSONString(b, m.key)
 			b.WriteByte(':')
-			p := path
-			if !m.aliased {
-				p = path + jsontree.Pointer(m.key)
-			}
-			if err := c.convert(b, m.value, p, depth+1, m.aliased); err != nil {
+			mark := c.enter(m.key, m.aliased)
+			restore := c.under(n, aliased || !m.aliased) // a merged member: at the mapping
+			err := c.convert(b, m.value, depth+1, m.aliased)
+			restore()
+			c.leave(mark)
+			if err != nil {
 				return err
 			}
 		}
 		b.WriteByte('}')
 		return nil
 	case yaml.ScalarNode:
-		return c.scalar(b, n, path)
+		return c.scalar(b, n)
 	}
-	return c.fail(n, path, "unsupported YAML node")
+	return c.fail(n, "unsupported YAML node")
 }
 
 // yamlMember is a member of a YAML mapping.
 type yamlMember struct {
 	key     string
+	keyNode *yaml.Node
 	value   *yaml.Node
 	aliased bool // from a mapping merged through an alias
 }
@@ -249,12 +296,12 @@ func isMergeKey(k *yaml.Node) bool { return k.Kind == yaml.ScalarNode && k.Tag =
 // members returns the members of the mapping m in document order, with merge
 // keys ("<<: *base", "<<: [*a, *b]") expanded: m's own keys win over merged
 // ones, and of the merged mappings the first that has a key wins.
-func (c *yamlConverter) members(m *yaml.Node, path string, depth int, aliased bool) ([]yamlMember, error) {
-	if err := c.spend(m, path); err != nil {
+func (c *yamlConverter) members(m *yaml.Node, depth int, aliased bool) ([]yamlMember, error) {
+	if err := c.spend(m, aliased); err != nil {
 		return nil, err
 	}
 	if depth > yamlMaxNesting {
-		return nil, c.fail(m, path, "document nested too deeply")
+		return nil, c.fail(m, "document nested too deeply")
 	}
 	own := map[string]*yaml.Node{}
 	var out []yamlMember
@@ -267,14 +314,11 @@ func (c *yamlConverter) members(m *yaml.Node, path string, depth int, aliased bo
 			k = k.Alias
 		}
 		if k.Kind != yaml.ScalarNode {
-			return nil, c.fail(k, path, "mapping keys must be scalars")
+			return nil, c.fail(k, "mapping keys must be scalars")
 		}
 		if first, dup := own[k.Value]; dup {
-			p := path
-			if !aliased {
-				p = path + jsontree.Pointer(k.Value)
-			}
-			return nil, c.fail(m.Content[i], p, fmt.Sprintf("duplicate key %q (the first is at line %d)", k.Value, first.Line))
+			c.enter(k.Value, aliased) // the path of the second; the conversion stops
+			return nil, c.fail(m.Content[i], fmt.Sprintf("duplicate key %q (the first is at line %d)", k.Value, first.Line))
 		}
 		own[k.Value] = k
 	}
@@ -285,7 +329,7 @@ func (c *yamlConverter) members(m *yaml.Node, path string, depth int, aliased bo
 			if k.Kind == yaml.AliasNode {
 				k = k.Alias
 			}
-			out = append(out, yamlMember{key: k.Value, value: v, aliased: aliased})
+			out = append(out, yamlMember{key: k.Value, keyNode: k, value: v, aliased: aliased})
 			continue
 		}
 		srcs, srcAliased := []*yaml.Node{v}, aliased
@@ -301,9 +345,11 @@ func (c *yamlConverter) members(m *yaml.Node, path string, depth int, aliased bo
 				src, a = src.Alias, true
 			}
 			if src.Kind != yaml.MappingNode {
-				return nil, c.fail(v, path, "a YAML merge key must refer to a mapping or a sequence of mappings")
+				return nil, c.fail(v, "a YAML merge key must refer to a mapping or a sequence of mappings")
 			}
-			sub, err := c.members(src, path, depth+1, a)
+			restore := c.under(m, aliased || !a) // at the mapping that merges
+			sub, err := c.members(src, depth+1, a)
+			restore()
 			if err != nil {
 				return nil, err
 			}
@@ -318,14 +364,14 @@ func (c *yamlConverter) members(m *yaml.Node, path string, depth int, aliased bo
 	return out, nil
 }
 
-func (c *yamlConverter) scalar(b *bytes.Buffer, n *yaml.Node, path string) error {
+func (c *yamlConverter) scalar(b *bytes.Buffer, n *yaml.Node) error {
 	switch n.ShortTag() {
 	case "!!null":
 		b.WriteString("null")
 	case "!!bool":
 		var v bool
 		if err := n.Decode(&v); err != nil {
-			return c.fail(n, path, err.Error())
+			return c.fail(n, err.Error())
 		}
 		b.WriteString(strconv.FormatBool(v))
 	case "!!int":
@@ -343,14 +389,14 @@ func (c *yamlConverter) scalar(b *bytes.Buffer, n *yaml.Node, path string) error
 			b.WriteString(strconv.FormatUint(u, 10))
 			return nil
 		}
-		return c.fail(n, path, fmt.Sprintf("integer %s out of range", n.Value))
+		return c.fail(n, fmt.Sprintf("integer %s out of range", n.Value))
 	case "!!float":
 		var v float64
 		if err := n.Decode(&v); err != nil {
-			return c.fail(n, path, err.Error())
+			return c.fail(n, err.Error())
 		}
 		if math.IsInf(v, 0) || math.IsNaN(v) {
-			return c.fail(n, path, fmt.Sprintf("got %s, want a finite number (JSON has no infinities or NaN)", n.Value))
+			return c.fail(n, fmt.Sprintf("got %s, want a finite number (JSON has no infinities or NaN)", n.Value))
 		}
 		if isJSONNumber(n.Value) {
 			b.WriteString(n.Value) // as written: 1.0 stays 1.0, as in JSON
@@ -380,30 +426,41 @@ func writeJSONString(b *bytes.Buffer, s string) {
 // position returns the line and column of the value at the JSON pointer path
 // (or, failing that, at offset in the JSON form), falling back to the nearest
 // enclosing value that has one.
+//
+// For YAML input, offset is in the JSON form; when it is not where a value
+// or key written out in the YAML text starts (a value reached through an
+// alias), path says where. A value reached through an alias is at the alias.
 func (s *source) position(path string, offset int64) (int, int) {
-	if s.pos != nil { // YAML
+	if s.pos != nil && offset >= 0 && !s.recordedAt(offset) {
+		offset = -1 // a value reached through an alias: by path
+	}
+	if offset < 0 {
+		offset = 0
 		for p := path; ; {
-			if ps, ok := s.pos[p]; ok {
-				return ps.line, ps.col
+			if n := s.tree.Find(p); n != nil {
+				offset = n.Offset
+				break
 			}
 			i := strings.LastIndexByte(p, '/')
 			if i < 0 {
-				return 1, 1
+				break
 			}
 			p = p[:i]
 		}
 	}
-	if offset >= 0 {
-		return jsontree.LineCol(s.data, offset)
-	}
-	for p := path; ; {
-		if n := s.tree.Find(p); n != nil {
-			return jsontree.LineCol(s.data, n.Offset)
-		}
-		i := strings.LastIndexByte(p, '/')
-		if i < 0 {
+	if s.pos != nil { // YAML: the last value that starts at or before offset
+		i := sort.Search(len(s.pos), func(i int) bool { return s.pos[i].off > offset })
+		if i == 0 {
 			return 1, 1
 		}
-		p = p[:i]
+		return int(s.pos[i-1].line), int(s.pos[i-1].col)
 	}
+	return jsontree.LineCol(s.data, offset)
+}
+
+// recordedAt reports whether a value or key written out in the YAML text
+// starts at offset of the JSON form.
+func (s *source) recordedAt(offset int64) bool {
+	i := sort.Search(len(s.pos), func(i int) bool { return s.pos[i].off >= offset })
+	return i < len(s.pos) && s.pos[i].off == offset
 }
