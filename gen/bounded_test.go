@@ -177,6 +177,8 @@ func TestDeepNestingCompiles(t *testing.T) {
 		"deepreq": deepOpenTool(300, true),
 		"deeparr": deepArrays(40),
 		"deepdyn": deepOpenDyn(300, false),
+		"deepoa":  deepOpenAPI(100, true),
+		"deepoaa": deepOpenAPIArrays(40),
 	}
 	var pkgs []string
 	for name, data := range docs {
@@ -370,5 +372,53 @@ func TestYAMLAliasBombPosition(t *testing.T) {
 		if at := lines[d.Line-1][d.Col-1:]; !strings.HasPrefix(at, "*") && !strings.Contains(at, "{<<") {
 			t.Errorf("%s: at %.20q, want an alias or a merging mapping", d, at)
 		}
+	}
+}
+
+// deepOpenAPIArrays is an OpenAPI document whose body member is an array of
+// arrays n levels deep of objects.
+func deepOpenAPIArrays(n int) []byte {
+	var b strings.Builder
+	b.WriteString(`{"openapi":"3.0.3","info":{"title":"Deep","version":"1.0.0"},"paths":{"/f":{"post":{"operationId":"f","requestBody":{"content":{"application/json":{"schema":{"type":"object","properties":{"p":`)
+	for range n {
+		b.WriteString(`{"type":"array","items":`)
+	}
+	b.WriteString(`{"type":"object","properties":{"e":{"type":"string","enum":["x","y"]}}}`)
+	for range n {
+		b.WriteString(`}`)
+	}
+	b.WriteString(`}}}}},"responses":{"200":{"description":"ok"}}}}}}`)
+	return []byte(b.String())
+}
+
+// TestDeepOpenAPILinear is TestDeepNestingLinear for OpenAPI documents, as
+// deep as they may be.
+func TestDeepOpenAPILinear(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		doc  func(n int) []byte
+		n    int
+	}{
+		{"objects", func(n int) []byte { return deepOpenAPI(n, false) }, 240},
+		{"required", func(n int) []byte { return deepOpenAPI(n, true) }, 240},
+		{"arrays", deepOpenAPIArrays, 480},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			var out [2]int
+			for i, n := range []int{c.n, 2 * c.n} {
+				data := c.doc(n)
+				res, err := Generate("deep.json", data, Options{Package: "deep"})
+				if err != nil {
+					t.Fatalf("%d levels: %v", n, err)
+				}
+				out[i] = outputBytes(res)
+				if out[i] >= 20*len(data) {
+					t.Errorf("%d levels: %d bytes of output for %d of input, want under 20 times", n, out[i], len(data))
+				}
+			}
+			if r := float64(out[1]) / float64(out[0]); r >= 2.5 {
+				t.Errorf("output for %d levels is %.2f times that for %d, want under 2.5", 2*c.n, r, c.n)
+			}
+		})
 	}
 }
