@@ -18,7 +18,8 @@ import (
 // took seconds).
 
 // marshalDocument returns the compact JSON encoding of doc, byte for byte
-// what json.Marshal returns.
+// what json.Marshal returns. Strings are encoded in pieces of jsonPiece
+// bytes.
 func marshalDocument(doc *runtime.OpenTool) ([]byte, error) {
 	var b bytes.Buffer
 	if err := encodeDocValue(&b, reflect.ValueOf(doc)); err != nil {
@@ -62,6 +63,8 @@ func encodeDocValue(b *bytes.Buffer, v reflect.Value) error {
 		return nil
 	case t.Implements(marshalerType):
 		return encodeLeaf(b, v.Interface())
+	case t.Kind() == reflect.String && v.Len() > jsonPiece:
+		return encodeJSONString(b, v.String())
 	}
 	switch t.Kind() {
 	case reflect.Pointer:
@@ -208,18 +211,37 @@ func emptyValue(v reflect.Value) bool {
 // read and diffed) whatever their shape.
 const maxIndentedDocument = 256 << 10
 
-// indentDocument returns compact JSON indented by two spaces, as
-// json.MarshalIndent writes it, when that takes at most limit bytes, or at
-// most maxRatio times the compact size (maxRatio > 0); else compact itself.
-// Indentation grows with the square of the depth: a document nested
-// thousands of levels deep stays compact.
-func indentDocument(compact []byte, limit, maxRatio int) []byte {
+// maxIndentedResult is the size of compact JSON beyond which Result.Document
+// stays compact: indenting it would take one more copy of a document of tens
+// of megabytes.
+const maxIndentedResult = 16 << 20
+
+// resultDocument is Result.Document for the compact JSON of the document,
+// with a final newline: indented up to maxIndentedDocument, or when the
+// document is at most maxIndentedResult and indenting makes it at most
+// maxDocumentIndentRatio times larger; else compact.
+func resultDocument(compact []byte) []byte {
 	n := indentedSize(compact)
-	if n > limit && (maxRatio <= 0 || n > maxRatio*len(compact)) {
-		return compact
+	if n <= maxIndentedDocument || len(compact) <= maxIndentedResult && n <= maxDocumentIndentRatio*len(compact) {
+		var b bytes.Buffer
+		b.Grow(n + 1)
+		if json.Indent(&b, compact, "", "  ") == nil {
+			b.WriteByte('\n')
+			return b.Bytes()
+		}
 	}
+	out := make([]byte, len(compact)+1)
+	copy(out, compact)
+	out[len(compact)] = '\n'
+	return out
+}
+
+// indentJSON returns compact JSON indented by two spaces, as
+// json.MarshalIndent writes it. Indentation grows with the square of the
+// depth: callers check indentedSize first.
+func indentJSON(compact []byte) []byte {
 	var b bytes.Buffer
-	b.Grow(n)
+	b.Grow(indentedSize(compact))
 	if err := json.Indent(&b, compact, "", "  "); err != nil {
 		return compact
 	}

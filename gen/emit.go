@@ -7,7 +7,6 @@ import (
 	"strconv"
 	"strings"
 	"unicode"
-	"unicode/utf8"
 
 	"github.com/dave/jennifer/jen"
 )
@@ -66,7 +65,7 @@ func rt(name string) *jen.Statement { return jen.Qual(runtimePath, name) }
 // adapter, client and embedded document.
 func emitOpenTool(p *Package) []output {
 	outs := []output{
-		{"document.gen.go", lazy(func() *jen.File { return emitDocument(p) })},
+		documentOutput(p),
 		{"server.gen.go", lazy(func() *jen.File { return emitServer(p) })},
 		{"client.gen.go", lazy(func() *jen.File { return emitClient(p) })},
 	}
@@ -146,9 +145,13 @@ func comment(text string) *jen.Statement {
 	return s
 }
 
-// docLines splits text into sanitised lines without leading or trailing blanks.
+// lineBreaks turns every line break into "\n".
+var lineBreaks = strings.NewReplacer("\r\n", "\n", "\r", "\n", "\u2028", "\n", "\u2029", "\n")
+
+// docLines splits text into sanitised lines without leading or trailing
+// blanks; a long text is cut first (clipDoc).
 func docLines(text string) []string {
-	text = strings.NewReplacer("\r\n", "\n", "\r", "\n", "\u2028", "\n", "\u2029", "\n").Replace(text)
+	text = lineBreaks.Replace(clipDoc(text))
 	var lines []string
 	for _, l := range strings.Split(text, "\n") {
 		lines = append(lines, sanitizeLine(l))
@@ -803,6 +806,8 @@ func emitClient(p *Package) *jen.File {
 
 // ---- document ---------------------------------------------------------------
 
+// emitDocument emits document.gen.go with a placeholder for the document
+// (documentFile writes it in).
 func emitDocument(p *Package) *jen.File {
 	f := newFile(p)
 	title := strings.TrimSpace(p.Title)
@@ -833,17 +838,10 @@ func emitDocument(p *Package) *jen.File {
 			}
 		}
 	}
-	// Indented to be read and diffed; compact when large (it is data, and
-	// formatting a long literal costs time).
-	doc, err := marshalDocument(p.Document)
-	if err != nil {
-		panic(err) // the model's document was decoded from JSON; it encodes
-	}
-	doc = indentDocument(doc, maxIndentedDocument, 0)
 	// This fails to compile against a runtime older than the generated code needs.
 	f.Const().Id("_").Op("=").Add(rt("IsAtLeastVersion0_1_0"))
 	f.Comment("documentJSON is the OpenTool document of the package.")
-	f.Const().Id("documentJSON").Op("=").Add(stringLiteral(string(doc)))
+	f.Const().Id("documentJSON").Op("=").Op(docPlaceholder) // written in by documentFile.splice
 	f.Comment("Document returns the OpenTool document the package was generated from; each")
 	f.Comment("call returns a new copy.")
 	f.Func().Id("Document").Params().Op("*").Add(rt("OpenTool")).Block(
@@ -864,7 +862,7 @@ func emitDocument(p *Package) *jen.File {
 // stringLiteral renders s as a raw string literal when it can be one (easier
 // to read and to diff), else as an interpreted one.
 func stringLiteral(s string) jen.Code {
-	if utf8.ValidString(s) && !strings.ContainsAny(s, "`\r\x00\ufeff") {
+	if rawLiteralOK([]byte(s)) {
 		return jen.Op("`" + s + "`")
 	}
 	return jen.Lit(s)

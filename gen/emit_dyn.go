@@ -41,7 +41,7 @@ func emitOpenDyn(p *Package) ([]output, []File, error) {
 		return nil, nil, err
 	}
 	outs := []output{
-		{name: "document.gen.go", file: emitDocument(p)},
+		documentOutput(p),
 		{name: "types.gen.go", file: emitTypes(p)},
 		{name: "server.gen.go", file: emitServerWith(p, "NewServiceTool")},
 		{name: "client.gen.go", file: emitClient(p)},

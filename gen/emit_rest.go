@@ -34,6 +34,10 @@ var openAPIFiles = []struct {
 func emitOpenAPI(p *Package) []output {
 	var outs []output
 	for _, f := range openAPIFiles {
+		if f.name == "document.gen.go" {
+			outs = append(outs, documentOutput(p))
+			continue
+		}
 		outs = append(outs, output{f.name, f.emit(p)})
 	}
 	return outs
@@ -49,6 +53,10 @@ func renderOpenAPI(p *Package) ([]File, error) {
 	for _, f := range openAPIFiles {
 		if f.name == "types.gen.go" {
 			outs = append(outs, typeFiles(p)...)
+			continue
+		}
+		if f.name == "document.gen.go" {
+			outs = append(outs, documentOutput(p))
 			continue
 		}
 		emit := f.emit

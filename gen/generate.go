@@ -42,9 +42,10 @@ type Result struct {
 	Files []File
 	// Document is the equivalent OpenTool document: the input itself for
 	// OpenTool, the converted description for OpenDyn and OpenAPI. It is
-	// indented JSON, unless indenting would make it more than
-	// maxDocumentIndentRatio times larger than compact JSON (and larger than
-	// 256 KiB): a document nested thousands of levels deep stays compact.
+	// indented JSON up to 256 KiB; beyond, only when it is at most 16 MiB
+	// compact and indenting makes it at most 4 times larger (a document
+	// nested thousands of levels deep, or of tens of megabytes, stays
+	// compact).
 	Document []byte
 	// Warnings are problems the generator worked around.
 	Warnings []Diagnostic
@@ -156,6 +157,7 @@ func Generate(name string, data []byte, opts Options) (*Result, error) {
 		}
 		return nil, err
 	}
+	pkg.docOut = &documentOut{sizeHint: len(src.json)}
 	var outs []output
 	var extra []File
 	if pkg.API == nil {
@@ -176,12 +178,14 @@ func Generate(name string, data []byte, opts Options) (*Result, error) {
 		}
 	}
 	files = append(files, extra...)
-	doc, err := marshalDocument(pkg.Document)
-	if err != nil {
-		return nil, err
+	doc := pkg.docOut.compact // written with document.gen.go
+	if doc == nil {
+		if doc, err = marshalDocument(pkg.Document); err != nil {
+			return nil, err
+		}
 	}
-	doc = indentDocument(doc, maxIndentedDocument, maxDocumentIndentRatio)
-	return &Result{Files: files, Document: append(doc, '\n'), Warnings: warnings}, nil
+	doc = resultDocument(doc)
+	return &Result{Files: files, Document: doc, Warnings: warnings}, nil
 }
 
 // kind returns the kind of the document from its top-level member.
@@ -271,6 +275,11 @@ func renderOne(o output) (File, error) {
 	src, err := formatSource(buf.Bytes())
 	if err != nil {
 		return File{}, &FormatError{File: o.name, Source: buf.Bytes(), Err: err}
+	}
+	if s, ok := o.file.(splicer); ok {
+		if src, err = s.splice(src); err != nil {
+			return File{}, &FormatError{File: o.name, Source: buf.Bytes(), Err: err}
+		}
 	}
 	return File{Name: o.name, Content: src}, nil
 }

@@ -636,7 +636,10 @@ func hexVal(b []byte) rune {
 // unquote decodes the contents of a string already checked by str, the way
 // encoding/json does: invalid UTF-8 and unpaired surrogates become U+FFFD.
 func unquote(s []byte) string {
-	b := make([]byte, 0, len(s)+8)
+	// A strings.Builder hands out its bytes without copying them: a string of
+	// 50 MB takes 50 MB, not twice that for a moment.
+	var b strings.Builder
+	b.Grow(len(s))
 	for i := 0; i < len(s); {
 		c := s[i]
 		switch {
@@ -644,48 +647,53 @@ func unquote(s []byte) string {
 			i++
 			switch s[i] {
 			case 'b':
-				b = append(b, '\b')
+				b.WriteByte('\b')
 			case 'f':
-				b = append(b, '\f')
+				b.WriteByte('\f')
 			case 'n':
-				b = append(b, '\n')
+				b.WriteByte('\n')
 			case 'r':
-				b = append(b, '\r')
+				b.WriteByte('\r')
 			case 't':
-				b = append(b, '\t')
+				b.WriteByte('\t')
 			case 'u':
 				r := hexVal(s[i+1:])
 				i += 5
 				if utf16.IsSurrogate(r) {
 					if i+6 <= len(s) && s[i] == '\\' && s[i+1] == 'u' {
 						if dec := utf16.DecodeRune(r, hexVal(s[i+2:])); dec != utf8.RuneError {
-							b = utf8.AppendRune(b, dec)
+							b.WriteRune(dec)
 							i += 6
 							continue
 						}
 					}
 					r = utf8.RuneError
 				}
-				b = utf8.AppendRune(b, r)
+				b.WriteRune(r)
 				continue
 			default: // '"', '\\', '/'
-				b = append(b, s[i])
+				b.WriteByte(s[i])
 			}
 			i++
 		case c < utf8.RuneSelf:
-			b = append(b, c)
-			i++
+			// a run of plain ASCII at once
+			j := i + 1
+			for j < len(s) && s[j] < utf8.RuneSelf && s[j] != '\\' {
+				j++
+			}
+			b.Write(s[i:j])
+			i = j
 		default:
 			r, size := utf8.DecodeRune(s[i:])
 			if r == utf8.RuneError && size == 1 {
-				b = utf8.AppendRune(b, utf8.RuneError)
+				b.WriteRune(utf8.RuneError)
 			} else {
-				b = append(b, s[i:i+size]...)
+				b.Write(s[i : i+size])
 			}
 			i += size
 		}
 	}
-	return string(b)
+	return b.String()
 }
 
 // quoteChar formats c for an error message as encoding/json does.

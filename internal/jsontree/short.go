@@ -59,7 +59,7 @@ func ShortPointer(p string) string {
 		end = start
 	}
 	b.WriteString("/…(")
-	b.WriteString(thousands(n - 2*shortEnds))
+	b.WriteString(Thousands(n - 2*shortEnds))
 	b.WriteString(" more)…")
 	for _, tok := range strings.Split(rest[start+1:], "/") {
 		b.WriteByte('/')
@@ -81,8 +81,8 @@ func shortTok(tok string) string {
 	return tok[:cut] + "…"
 }
 
-// thousands formats n with commas: 9990 → "9,990".
-func thousands(n int) string {
+// Thousands formats n with commas, for messages: 9990 → "9,990".
+func Thousands(n int) string {
 	s := strconv.Itoa(n)
 	var b strings.Builder
 	for i, c := range s {
