@@ -62,12 +62,14 @@ func deepOpenDyn(n int, required bool) []byte {
 }
 
 var deepKinds = []struct {
-	name string
-	doc  func(n int, required bool) []byte
+	name  string
+	doc   func(n int, required bool) []byte
+	sizes []int
 }{
-	{"opentool", deepOpenTool},
-	{"openapi", deepOpenAPI},
-	{"opendyn", deepOpenDyn},
+	{"opentool", deepOpenTool, []int{1000, 2000, 4900}},
+	{"opendyn", deepOpenDyn, []int{1000, 2000, 4900}},
+	// OpenAPI documents nest at most maxOpenAPIDepth levels (2 a schema).
+	{"openapi", deepOpenAPI, []int{120, 240, 490}},
 }
 
 // outputBytes is the size of everything Generate produced.
@@ -80,10 +82,11 @@ func outputBytes(res *Result) int {
 }
 
 // BenchmarkDeepNesting generates the hostile nested documents; out-bytes is
-// the size of the generated files and the equivalent document.
+// the size of the generated files and the equivalent document. An OpenAPI
+// document nested deeper than maxOpenAPIDepth is refused (openapi-refused).
 func BenchmarkDeepNesting(b *testing.B) {
 	for _, k := range deepKinds {
-		for _, n := range []int{1000, 2000, 4900} {
+		for _, n := range k.sizes {
 			b.Run(fmt.Sprintf("%s/levels=%d", k.name, n), func(b *testing.B) {
 				data := k.doc(n, false)
 				b.SetBytes(int64(len(data)))
@@ -101,6 +104,16 @@ func BenchmarkDeepNesting(b *testing.B) {
 			})
 		}
 	}
+	b.Run("openapi-refused/levels=4900", func(b *testing.B) {
+		data := deepOpenAPI(4900, false)
+		b.SetBytes(int64(len(data)))
+		b.ReportAllocs()
+		for b.Loop() {
+			if _, err := Generate("deep.json", data, Options{Package: "deep"}); err == nil {
+				b.Fatal("not refused")
+			}
+		}
+	})
 }
 
 // deepArrays is an OpenTool document whose parameter is an array of arrays

@@ -754,6 +754,13 @@ func (c *dynCType) String() string {
 // schema type they stand for, with a warning, and removes cType members where
 // they mean nothing, also with a warning; in s and the schemas inside it.
 func (l *dynLoader) fixSchema(s *jsontree.Node, path string) {
+	// The path grows as a stack and becomes a string only in a warning: a
+	// string per nested schema would cost the square of the depth.
+	p := []byte(path)
+	l.fixAt(s, &p)
+}
+
+func (l *dynLoader) fixAt(s *jsontree.Node, path *[]byte) {
 	if s == nil || s.Kind != jsontree.Object {
 		return
 	}
@@ -767,36 +774,41 @@ func (l *dynLoader) fixSchema(s *jsontree.Node, path string) {
 				st = ""
 			}
 			if st != "" {
-				l.warnf(path+"/type", "got %q, a C type, want one of boolean, integer, number, string, array, object; reading it as %q", clipValue(t.Str), st)
+				l.warnf(string(*path)+"/type", "got %q, a C type, want one of boolean, integer, number, string, array, object; reading it as %q", clipValue(t.Str), st)
 				t.Str = st
 			}
 		}
 	}
 	for _, m := range s.Members {
-		mp := path + jsontree.Pointer(m.Key)
+		n := len(*path)
+		*path = jsontree.AppendToken(*path, m.Key)
 		switch m.Key {
 		case "properties":
 			if m.Value.Kind == jsontree.Object {
 				for _, pm := range m.Value.Members {
-					l.nested(pm.Value, mp+jsontree.Pointer(pm.Key))
+					k := len(*path)
+					*path = jsontree.AppendToken(*path, pm.Key)
+					l.nested(pm.Value, path)
+					*path = (*path)[:k]
 				}
 			}
 		case "items", "additionalProperties":
-			l.nested(m.Value, mp)
+			l.nested(m.Value, path)
 		}
+		*path = (*path)[:n]
 	}
 }
 
 // nested fixes a schema inside another one, where cType means nothing.
-func (l *dynLoader) nested(s *jsontree.Node, path string) {
+func (l *dynLoader) nested(s *jsontree.Node, path *[]byte) {
 	if s == nil || s.Kind != jsontree.Object {
 		return
 	}
 	if s.Get("cType") != nil {
-		l.warnf(path+"/cType", "ignored: a C type belongs to a parameter's or return value's schema (for an array, the element type with isPointer true)")
+		l.warnf(string(*path)+"/cType", "ignored: a C type belongs to a parameter's or return value's schema (for an array, the element type with isPointer true)")
 		deleteMember(s, "cType")
 	}
-	l.fixSchema(s, path)
+	l.fixAt(s, path)
 }
 
 func isSchemaTypeName(t string) bool {
