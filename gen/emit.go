@@ -250,14 +250,18 @@ func emitType(f *jen.File, t *Type) {
 		// }
 		var fields []jen.Code
 		for _, fl := range t.Fields {
-			tag := fl.JSONName
+			tag, doc := fl.JSONName, fl.Doc
 			if !fl.Required {
 				tag += ",omitzero"
 			}
-			if i := strings.IndexByte(tag, ','); i >= 0 && strings.ContainsRune(tag[i+1:], ' ') {
-				tag = "-" // a name vet cannot parse (a comma, then a space): MarshalJSON writes it
+			if t.CustomJSON && !validTagName(fl.JSONName) {
+				// A member name a struct tag cannot carry ("", "x,y", "a\"b"):
+				// the type's MarshalJSON and UnmarshalJSON write and read it, and
+				// the tag keeps encoding/json (and tools reading tags) off it.
+				tag = "-"
+				doc = joinDoc(doc, "The JSON member is "+strconv.Quote(fl.JSONName)+": MarshalJSON and UnmarshalJSON carry it, as a struct tag cannot.")
 			}
-			fields = append(fields, docComment(fl.Name, fl.Doc, "").Id(fl.Name).Add(fieldType(fl)).Tag(map[string]string{"json": tag}))
+			fields = append(fields, docComment(fl.Name, doc, "").Id(fl.Name).Add(fieldType(fl)).Tag(map[string]string{"json": tag}))
 		}
 		f.Add(docComment(t.Name, t.Doc, t.Origin).Type().Id(t.Name).Struct(fields...))
 		f.Line()
@@ -537,9 +541,9 @@ func decodeValue(r *TypeRef, target *jen.Statement, named string, depth int) []j
 		if u := aliasTarget(r.Named); u != nil {
 			return decodeValue(u, target, "", depth)
 		}
-		return []jen.Code{jen.Id(decoderOf(r.Named)).Call(jen.Id("d"), jen.Op("&").Add(target))}
+		return []jen.Code{jen.Id(decoderOf(r.Named)).Call(jen.Id("d"), addr(target))}
 	case RefAny:
-		return []jen.Code{jen.Id("d").Dot("Any").Call(jen.Op("&").Add(target))}
+		return []jen.Code{jen.Id("d").Dot("Any").Call(addr(target))}
 	case RefSlice:
 		// if d.Array() {
 		//	target = T{}
@@ -581,6 +585,15 @@ func decodeValue(r *TypeRef, target *jen.Statement, named string, depth int) []j
 		)}
 	}
 	return nil
+}
+
+// addr renders the address of target: &target, or x for the target *x of a
+// decoder whose parameter x points at the value (not &*x).
+func addr(target *jen.Statement) jen.Code {
+	if len(*target) <= 2 && fmt.Sprintf("%#v", target) == "*x" {
+		return jen.Id("x")
+	}
+	return jen.Op("&").Add(target)
 }
 
 // ---- server -----------------------------------------------------------------
@@ -857,13 +870,4 @@ func emitDocument(p *Package) *jen.File {
 		jen.Return(rt("Declarations").Call(jen.Id("Document").Call())),
 	)
 	return f
-}
-
-// stringLiteral renders s as a raw string literal when it can be one (easier
-// to read and to diff), else as an interpreted one.
-func stringLiteral(s string) jen.Code {
-	if rawLiteralOK([]byte(s)) {
-		return jen.Op("`" + s + "`")
-	}
-	return jen.Lit(s)
 }

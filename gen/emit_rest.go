@@ -30,19 +30,6 @@ var openAPIFiles = []struct {
 	{"tool.gen.go", emitOpenAPITool},
 }
 
-// emitOpenAPI emits the files of an OpenAPI package.
-func emitOpenAPI(p *Package) []output {
-	var outs []output
-	for _, f := range openAPIFiles {
-		if f.name == "document.gen.go" {
-			outs = append(outs, documentOutput(p))
-			continue
-		}
-		outs = append(outs, output{f.name, f.emit(p)})
-	}
-	return outs
-}
-
 // renderOpenAPI emits and formats the files of an OpenAPI package. Each file
 // is emitted lazily in the goroutine that formats it, one per CPU, and the types
 // of a large document are split over several files (typeFiles): only the
@@ -86,7 +73,7 @@ func oaDecodeValue(r *TypeRef, target *jen.Statement) []jen.Code {
 	case RefBytes:
 		fn = "DecodeBytes"
 	}
-	return []jen.Code{rt(fn).Call(jen.Id("d"), jen.Op("&").Add(target.Clone()))}
+	return []jen.Code{rt(fn).Call(jen.Id("d"), addr(target.Clone()))}
 }
 
 // aliasTarget returns the type an alias chain ends at when that is not a named

@@ -183,11 +183,4 @@ func nestedOrigin(prefix, origin string) string {
 	}
 }
 
-// lowerFirst returns name with its first letter in lower case, for unexported
-// identifiers derived from exported ones (decodeWeather from Weather).
-func lowerFirst(name string) string {
-	r, size := utf8.DecodeRuneInString(name)
-	return string(unicode.ToLower(r)) + name[size:]
-}
-
 func isLetterOrDigit(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }

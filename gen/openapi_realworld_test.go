@@ -137,6 +137,27 @@ func TestOpenAPIRealWorld(t *testing.T) {
 	} else {
 		t.Logf("go vet of %d generated packages: %s", generated, time.Since(start).Round(time.Millisecond))
 	}
+	// staticcheck too, when it is installed (.ci/run installs the pinned one).
+	sc, err := exec.LookPath("staticcheck")
+	if err != nil {
+		if gopath, gerr := exec.Command("go", "env", "GOPATH").Output(); gerr == nil {
+			sc = filepath.Join(strings.TrimSpace(string(gopath)), "bin", "staticcheck")
+			_, err = os.Stat(sc)
+		}
+	}
+	if err != nil {
+		t.Log("no staticcheck: the generated packages are vetted only")
+		return
+	}
+	cmd = exec.Command(sc, "./...")
+	cmd.Dir = out
+	cmd.Env = append(os.Environ(), "GOFLAGS=-mod=mod")
+	start = time.Now()
+	if b, err := cmd.CombinedOutput(); err != nil {
+		t.Errorf("staticcheck of %d generated packages: %v\n%s", generated, err, b)
+	} else {
+		t.Logf("staticcheck of %d generated packages: %s", generated, time.Since(start).Round(time.Millisecond))
+	}
 }
 
 // isOpenAPI reports whether a file is an OpenAPI or Swagger document (test

@@ -48,7 +48,10 @@
 //		Print this list of flags and exit.
 //
 // Flags go before DOCUMENT. A document, and each file its $refs name, may be
-// at most 64 MiB.
+// at most 64 MiB; OpenAPI documents nested deeper than 1,000 levels are
+// refused. JSON paths over 256 bytes are shortened in messages, and doc
+// comments carry at most 2 KiB of a description (the embedded document keeps
+// all of it).
 //
 // The command sets a soft memory limit of 64 MiB (debug.SetMemoryLimit) unless
 // GOMEMLIMIT or GOGC is set: only documents of several megabytes reach it.

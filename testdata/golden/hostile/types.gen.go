@@ -112,13 +112,17 @@ type ClientArgs2 struct {
 	UserID2 string `json:"userId"`
 	Type    *Type  `json:"type,omitzero"`
 	Func    *Func  `json:"func,omitzero"`
-	Arg     *bool  `json:",omitzero"`
-	X名前     string `json:"名前"`
+	// Arg: The JSON member is "": MarshalJSON and UnmarshalJSON carry it, as a struct tag cannot.
+	Arg *bool  `json:"-"`
+	X名前 string `json:"名前"`
 	// ABC: needs MarshalJSON
-	ABC          *float64 "json:\"a\\\"b`c,omitzero\""
+	//
+	// The JSON member is "a\"b`c": MarshalJSON and UnmarshalJSON carry it, as a struct tag cannot.
+	ABC          *float64 `json:"-"`
 	MarshalJSON2 *string  `json:"MarshalJSON,omitzero"`
-	XY           []string `json:"x,y,omitzero"`
-	Node         *Node    `json:"node,omitzero"`
+	// XY: The JSON member is "x,y": MarshalJSON and UnmarshalJSON carry it, as a struct tag cannot.
+	XY   []string `json:"-"`
+	Node *Node    `json:"node,omitzero"`
 }
 
 // MarshalJSON encodes x with the member names of the document, which struct tags cannot carry.
