@@ -10,7 +10,7 @@ import (
 
 // Names the generated package declares itself; types derived from the document
 // never take them.
-var reservedPackageNames = []string{"Service", "Client", "NewClient", "NewTool", "Document", "Declarations"}
+var reservedPackageNames = []string{"Service", "Client", "NewClient", "Tool", "NewTool", "Document", "Declarations"}
 
 // Method names every generated struct may carry; fields never take them.
 var reservedFieldNames = []string{"MarshalJSON", "UnmarshalJSON"}

@@ -69,7 +69,7 @@ var forecastArgs = json.RawMessage(`{"forecastWeatherInfo":{"location":"San Fran
 
 func TestDispatchAdaptersAgree(t *testing.T) {
 	ctx := context.Background()
-	a, err := weather.NewTool(forecastService{}).Call(ctx, "get_n_day_weather_forecast", forecastArgs)
+	a, err := must(weather.NewTool(forecastService{})).Call(ctx, "get_n_day_weather_forecast", forecastArgs)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -80,7 +80,7 @@ func TestDispatchAdaptersAgree(t *testing.T) {
 	if string(a) != string(b) {
 		t.Fatalf("generated %s, hand-written %s", a, b)
 	}
-	_, err = weather.NewTool(forecastService{}).Call(ctx, "get_n_day_weather_forecast",
+	_, err = must(weather.NewTool(forecastService{})).Call(ctx, "get_n_day_weather_forecast",
 		json.RawMessage(`{"forecastWeatherInfo":{"location":1,"format":"kelvin"}}`))
 	var e *runtime.Error
 	if !errors.As(err, &e) || e.Code != runtime.CodeInvalidParams || len(e.Violations()) != 3 {
@@ -94,7 +94,7 @@ func BenchmarkDispatch(b *testing.B) {
 		name string
 		tool runtime.Tool
 	}{
-		{"generated", weather.NewTool(forecastService{})},
+		{"generated", must(weather.NewTool(forecastService{}))},
 		{"map", mapTool{}},
 	} {
 		b.Run(bc.name, func(b *testing.B) {
@@ -106,4 +106,12 @@ func BenchmarkDispatch(b *testing.B) {
 			}
 		})
 	}
+}
+
+// must returns v, panicking on err (a NewTool that fails is a broken test).
+func must[T any](v T, err error) T {
+	if err != nil {
+		panic(err)
+	}
+	return v
 }

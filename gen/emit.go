@@ -66,7 +66,7 @@ func rt(name string) *jen.Statement { return jen.Qual(runtimePath, name) }
 func emitOpenTool(p *Package) []output {
 	outs := []output{
 		documentOutput(p),
-		{"server.gen.go", lazy(func() *jen.File { return emitServer(p) })},
+		{"tool.gen.go", lazy(func() *jen.File { return emitTool(p) })},
 		{"client.gen.go", lazy(func() *jen.File { return emitClient(p) })},
 	}
 	return append(outs, typeFiles(p)...)
@@ -638,132 +638,11 @@ func encodeResult(fn *Function, v jen.Code) *jen.Statement {
 	return rt("EncodeResult").Call(jen.Lit(fn.ResultName), v)
 }
 
-func emitServer(p *Package) *jen.File { return emitServerWith(p, "NewTool") }
-
-// emitServerWith is emitServer with the constructor of the adapter named ctor
-// (OpenDyn packages keep NewTool for the library).
-func emitServerWith(p *Package, ctor string) *jen.File {
-	f := newFile(p)
-	var methods []jen.Code
-	for _, fn := range p.Functions {
-		methods = append(methods, docComment(fn.GoName, fn.Doc, "").Add(serviceMethod(fn)))
-	}
-	f.Comment("Service is implemented by the tool: one method per function of the document.")
-	f.Comment("A method's error reaches the caller as a JSON-RPC error: return an *opentool.Error")
-	f.Comment("to choose its code, any other error is reported with code 500.")
-	f.Type().Id("Service").Interface(methods...)
-
-	f.Comment(ctor + " returns the OpenTool tool serving svc: it decodes and validates the")
-	f.Comment("arguments of each call straight into the typed arguments (answering -32602")
-	f.Comment("with every violation), calls svc, and encodes the result. Serve it with")
-	f.Comment("opentool.NewHandler or opentool.Serve.")
-	f.Func().Id(ctor).Params(jen.Id("svc").Id("Service")).Add(rt("Tool")).Block(
-		jen.Return(jen.Op("&").Id("toolAdapter").Values(jen.Id("svc").Op(":").Id("svc"))),
-	)
-	f.Type().Id("toolAdapter").Struct(jen.Id("svc").Id("Service"))
-	f.Var().Id("_").Add(rt("Tool")).Op("=").Parens(jen.Op("*").Id("toolAdapter")).Parens(jen.Nil())
-	if hasStream(p) {
-		f.Var().Id("_").Add(rt("StreamTool")).Op("=").Parens(jen.Op("*").Id("toolAdapter")).Parens(jen.Nil())
-	}
-
-	// Call
-	var cases []jen.Code
-	for _, fn := range p.Functions {
-		var body []jen.Code
-		if fn.Stream {
-			body = append(body, jen.Return(jen.Nil(), rt("NewError").Call(rt("CodeMethodNotFound"),
-				jen.Lit(fmt.Sprintf("%q streams its results: call it with streamCall", fn.Name)))))
-			cases = append(cases, jen.Case(jen.Lit(fn.Name)).Block(body...))
-			continue
-		}
-		callArgs := []jen.Code{jen.Id("ctx")}
-		if fn.Args != nil {
-			body = append(body, decodeArgs(fn, jen.Return(jen.Nil(), jen.Err()))...)
-			callArgs = append(callArgs, jen.Id("a"))
-		}
-		call := jen.Id("t").Dot("svc").Dot(fn.GoName).Call(callArgs...)
-		if fn.Result == nil {
-			body = append(body,
-				jen.If(jen.Err().Op(":=").Add(call), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),
-				jen.Return(jen.Nil(), jen.Nil()))
-		} else {
-			body = append(body,
-				jen.List(jen.Id("r"), jen.Err()).Op(":=").Add(call),
-				jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),
-				jen.Return(encodeResult(fn, jen.Id("r"))))
-		}
-		cases = append(cases, jen.Case(jen.Lit(fn.Name)).Block(body...))
-	}
-	f.Comment("Call implements opentool.Tool.")
-	f.Func().Params(jen.Id("t").Op("*").Id("toolAdapter")).Id("Call").Params(
-		jen.Id("ctx").Qual(contextPath, "Context"), jen.Id("name").String(), jen.Id("args").Qual(jsonPath, "RawMessage"),
-	).Params(jen.Qual(jsonPath, "RawMessage"), jen.Error()).Block(
-		switchOrNothing(cases),
-		jen.Return(jen.Nil(), rt("MethodNotFound").Call(jen.Id("name"))),
-	)
-
-	if hasStream(p) {
-		var scases []jen.Code
-		for _, fn := range p.Functions {
-			if !fn.Stream {
-				continue
-			}
-			var body []jen.Code
-			callArgs := []jen.Code{jen.Id("ctx")}
-			if fn.Args != nil {
-				body = append(body, decodeArgs(fn, jen.Return(jen.Err()))...)
-				callArgs = append(callArgs, jen.Id("a"))
-			}
-			// func(v R) error { raw, err := encode(v); if err != nil { return err }; return emit(raw) }
-			callArgs = append(callArgs, jen.Func().Params(jen.Id("v").Add(resultType(fn))).Error().Block(
-				jen.List(jen.Id("raw"), jen.Err()).Op(":=").Add(encodeResult(fn, jen.Id("v"))),
-				jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())),
-				jen.Return(jen.Id("emit").Call(jen.Id("raw"))),
-			))
-			body = append(body, jen.Return(jen.Id("t").Dot("svc").Dot(fn.GoName).Call(callArgs...)))
-			scases = append(scases, jen.Case(jen.Lit(fn.Name)).Block(body...))
-		}
-		// case "a", "b": return opentool.NewError(opentool.CodeMethodNotFound, …)
-		var once []jen.Code
-		for _, fn := range p.Functions {
-			if !fn.Stream {
-				once = append(once, jen.Lit(fn.Name))
-			}
-		}
-		if len(once) > 0 {
-			scases = append(scases, jen.Case(once...).Block(jen.Return(rt("NewError").Call(rt("CodeMethodNotFound"),
-				jen.Qual("strconv", "Quote").Call(jen.Id("name")).Op("+").Lit(" does not stream its result: call it with call")))))
-		}
-		f.Comment("StreamCall implements opentool.StreamTool.")
-		f.Func().Params(jen.Id("t").Op("*").Id("toolAdapter")).Id("StreamCall").Params(
-			jen.Id("ctx").Qual(contextPath, "Context"), jen.Id("name").String(), jen.Id("args").Qual(jsonPath, "RawMessage"),
-			jen.Id("emit").Func().Params(jen.Qual(jsonPath, "RawMessage")).Error(),
-		).Error().Block(
-			switchOrNothing(scases),
-			jen.Return(rt("MethodNotFound").Call(jen.Id("name"))),
-		)
-	}
-
-	f.Comment("Load implements opentool.Tool: it returns the document the package was generated from.")
-	f.Func().Params(jen.Id("t").Op("*").Id("toolAdapter")).Id("Load").Params(jen.Qual(contextPath, "Context")).Params(
-		jen.Op("*").Add(rt("OpenTool")), jen.Error(),
-	).Block(jen.Return(jen.Id("Document").Call(), jen.Nil()))
-	return f
-}
-
 func switchOrNothing(cases []jen.Code) jen.Code {
 	if len(cases) == 0 {
 		return jen.Null()
 	}
 	return jen.Switch(jen.Id("name")).Block(cases...)
-}
-
-// decodeArgs renders: var a FArgs; if err := opentool.Decode(args, &a, decodeFArgs); err != nil { fail }
-func decodeArgs(fn *Function, fail jen.Code) []jen.Code {
-	return []jen.Code{
-		jen.Var().Id("a").Id(fn.Args.Name),
-		jen.If(jen.Err().Op(":=").Add(rt("Decode").Call(jen.Id("args"), jen.Op("&").Id("a"), jen.Id(fn.Args.Decoder))), jen.Err().Op("!=").Nil()).Block(fail),
-	}
 }
 
 // ---- client -----------------------------------------------------------------
@@ -778,6 +657,10 @@ func emitClient(p *Package) *jen.File {
 	f.Func().Id("NewClient").Params(jen.Id("c").Op("*").Add(rt("Client"))).Op("*").Id("Client").Block(
 		jen.Return(jen.Op("&").Id("Client").Values(jen.Id("rt").Op(":").Id("c"))),
 	)
+	f.Line()
+	f.Comment("*Client is a Service: served with NewTool, it is a gateway to the remote tool")
+	f.Comment("that checks the arguments before they leave.")
+	f.Var().Id("_").Id("Service").Op("=").Parens(jen.Op("*").Id("Client")).Parens(jen.Nil())
 	for _, fn := range p.Functions {
 		params := []jen.Code{jen.Id("ctx").Qual(contextPath, "Context")}
 		args := jen.Nil()
@@ -791,14 +674,36 @@ func emitClient(p *Package) *jen.File {
 			// A comment paragraph of our own after the document's text.
 			text = strings.TrimRight(text, "\n") + "\n\nEach range over the sequence makes a new call; breaking out of the loop\nends it on both sides."
 		}
-		doc := docComment(fn.GoName, text, "")
 		if fn.Stream {
-			// return opentool.Stream[R](ctx, c.rt, "name", args, "resultName")
-			f.Add(doc).Func().Add(recv).Id(fn.GoName).Params(params...).Qual(iterPath, "Seq2").Types(resultType(fn), jen.Error()).Block(
+			// func (c *Client) FSeq(ctx context.Context, args FArgs) iter.Seq2[R, error] {
+			//	return opentool.Stream[R](ctx, c.rt, "name", &args, "resultName")
+			// }
+			seqDoc := docComment(fn.SeqName, joinDoc(text, "It is "+fn.GoName+" as an iterator."), "")
+			f.Add(seqDoc).Func().Add(recv).Id(fn.SeqName).Params(params...).Qual(iterPath, "Seq2").Types(resultType(fn), jen.Error()).Block(
 				jen.Return(rt("Stream").Types(resultType(fn)).Call(jen.Id("ctx"), jen.Id("c").Dot("rt"), jen.Lit(fn.Name), args, jen.Lit(fn.ResultName))),
+			)
+			// func (c *Client) F(ctx context.Context, args FArgs, emit func(R) error) error {
+			//	for v, err := range c.FSeq(ctx, args) {
+			//		if err != nil { return err }
+			//		if err := emit(v); err != nil { return err }
+			//	}
+			//	return nil
+			// }
+			seqArgs := []jen.Code{jen.Id("ctx")}
+			if fn.Args != nil {
+				seqArgs = append(seqArgs, jen.Id("args"))
+			}
+			f.Add(docComment(fn.GoName, joinDoc(fn.Doc, "It calls emit with each result, in order (the Service's form; "+fn.SeqName+" is the\nsame as an iterator), and returns the first error of the call or of emit."), "")).
+				Func().Add(recv).Id(fn.GoName).Params(append(params, jen.Id("emit").Func().Params(resultType(fn)).Error())...).Error().Block(
+				jen.For(jen.List(jen.Id("v"), jen.Err()).Op(":=").Range().Id("c").Dot(fn.SeqName).Call(seqArgs...)).Block(
+					jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())),
+					jen.If(jen.Err().Op(":=").Id("emit").Call(jen.Id("v")), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())),
+				),
+				jen.Return(jen.Nil()),
 			)
 			continue
 		}
+		doc := docComment(fn.GoName, text, "")
 		if fn.Result == nil {
 			f.Add(doc).Func().Add(recv).Id(fn.GoName).Params(params...).Error().Block(
 				jen.Return(jen.Id("c").Dot("rt").Dot("Invoke").Call(jen.Id("ctx"), jen.Lit(fn.Name), args, jen.Lit(""), jen.Nil())),

@@ -43,7 +43,7 @@ func emitOpenDyn(p *Package) ([]output, []File, error) {
 	outs := []output{
 		documentOutput(p),
 		{name: "types.gen.go", file: emitTypes(p)},
-		{name: "server.gen.go", file: emitServerWith(p, "NewServiceTool")},
+		{name: "tool.gen.go", file: emitTool(p)},
 		{name: "client.gen.go", file: emitClient(p)},
 		{name: "library.gen.go", file: emitLibrary(p)},
 		{name: "library_unix.gen.go", file: emitLibraryUnix(p)},
@@ -522,14 +522,17 @@ func emitDynMethod(f *jen.File, fn *Function) {
 	f.Line()
 }
 
-// emitDynTool renders NewTool(lib) and the Service that calls the library.
+// emitDynTool renders (*Library).Service and the Service that calls the
+// library:
+//
+//	func (l *Library) Service() Service { return libraryService{lib: l} }
 func emitDynTool(f *jen.File, p *Package) {
-	f.Comment("NewTool returns the OpenTool tool that calls the functions of lib: it decodes")
-	f.Comment("and validates the arguments of each call (answering -32602 with every")
-	f.Comment("violation, the ranges of the C types included), calls lib and encodes the")
-	f.Comment("result. Serve it with opentool.NewHandler or opentool.Serve.")
-	f.Func().Id("NewTool").Params(jen.Id("lib").Op("*").Id("Library")).Add(rt("Tool")).Block(
-		jen.Return(jen.Id("NewServiceTool").Call(jen.Id("libraryService").Values(jen.Id("lib").Op(":").Id("lib")))),
+	f.Comment("Service returns the Service that calls the functions of l, with typed")
+	f.Comment("arguments and results: serve it with NewTool (which decodes and validates the")
+	f.Comment("arguments of each call, the ranges of the C types included). A float or double")
+	f.Comment("result that is not a finite number is an error: JSON cannot carry it.")
+	f.Func().Params(jen.Id("l").Op("*").Id("Library")).Id("Service").Params().Id("Service").Block(
+		jen.Return(jen.Id("libraryService").Values(jen.Id("lib").Op(":").Id("l"))),
 	)
 	f.Line()
 	f.Comment("libraryService is the Service that calls the library.")

@@ -157,6 +157,7 @@ func Generate(name string, data []byte, opts Options) (*Result, error) {
 		}
 		return nil, err
 	}
+	nameMethods(pkg)
 	pkg.docOut = &documentOut{sizeHint: len(src.json)}
 	var outs []output
 	var extra []File

@@ -141,8 +141,15 @@ type Field struct {
 type Function struct {
 	Name   string // as called on the wire
 	GoName string // method name on Service and Client
-	Doc    string
-	Args   *Type // struct of the arguments; nil when the function has no parameters
+	// ToolMethod is the Tool's unexported method that serves the function
+	// (callF, or streamF for a streaming function).
+	ToolMethod string
+	// SeqName is, for a streaming function, the typed OpenTool Client's method
+	// that returns the results as an iterator (FSeq, as strings.SplitSeq is to
+	// strings.Split); its method GoName has the Service's emit form.
+	SeqName string
+	Doc     string
+	Args    *Type // struct of the arguments; nil when the function has no parameters
 	// Result is the type of the return value (or of each streamed value); nil
 	// when the function returns nothing.
 	Result *TypeRef

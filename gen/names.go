@@ -184,3 +184,22 @@ func nestedOrigin(prefix, origin string) string {
 }
 
 func isLetterOrDigit(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }
+
+// nameMethods decides the names of the methods that the generated files
+// declare per function besides its GoName: the Tool's unexported methods
+// (callF, streamF: GoNames are exported and distinct, so these are too) and
+// the Client's iterator method of a streaming function (FSeq, numbered when a
+// function's GoName takes it).
+func nameMethods(p *Package) {
+	methods := newScope()
+	for _, fn := range p.Functions {
+		methods.take(fn.GoName)
+	}
+	for _, fn := range p.Functions {
+		fn.ToolMethod = "call" + fn.GoName
+		if fn.Stream {
+			fn.ToolMethod = "stream" + fn.GoName
+			fn.SeqName = methods.take(fn.GoName + "Seq")
+		}
+	}
+}

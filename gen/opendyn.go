@@ -33,10 +33,10 @@ import (
 const maxOutputBuffer = 1 << 24
 
 // Names an OpenDyn package declares besides those of every package.
-var dynReservedNames = []string{"Library", "Open", "CodeText", "NewServiceTool"}
+var dynReservedNames = []string{"Library", "Open", "CodeText"}
 
 // Methods of Library that are not functions of the document.
-var dynReservedMethods = []string{"Close"}
+var dynReservedMethods = []string{"Close", "Path", "Service"}
 
 // The C types of the OpenDyn specification.
 var cTypeNames = []string{

@@ -12,11 +12,14 @@ import (
 	"strings"
 )
 
-// ArgOption configures how a generated Tool adapter completes the arguments
-// of a call before decoding them, as agent platforms configure OpenAPI tools:
+// ToolOption configures a generated Tool adapter (the NewTool of every
+// generated package): which functions it serves ([WithFunctions]) and how it
+// completes the arguments of a call before decoding them, as agent platforms
+// configure their tools:
 //
 //   - defaults: a value used only when the caller omitted the argument (an
-//     explicit null counts as given);
+//     explicit null counts as given); the argument is no longer required in
+//     the served document;
 //   - fixed: a value that replaces whatever the caller sent; the argument is
 //     removed from the declared document, so an LLM never sees it;
 //   - envs: the argument is read from an environment variable at call time;
@@ -24,12 +27,19 @@ import (
 //     in errors or in the document (only the variable's name does).
 //
 // Function "" applies an option to every function that has the argument.
-type ArgOption func(*argConfig)
+type ToolOption func(*argConfig)
+
+// ArgOption is the former name of [ToolOption].
+//
+// Deprecated: use ToolOption.
+type ArgOption = ToolOption
 
 type argConfig struct {
 	defaults, fixed []argRule
 	envs            []argRule
 	lookup          func(string) (string, bool)
+	functions       []string // WithFunctions; nil serves every function
+	subset          bool
 }
 
 type argRule struct {
@@ -39,7 +49,7 @@ type argRule struct {
 }
 
 // WithDefaults sets default values of arguments of function.
-func WithDefaults(function string, values map[string]any) ArgOption {
+func WithDefaults(function string, values map[string]any) ToolOption {
 	return func(c *argConfig) {
 		for _, k := range sortedKeys(values) {
 			c.defaults = append(c.defaults, argRule{function: function, arg: k, value: values[k]})
@@ -48,7 +58,7 @@ func WithDefaults(function string, values map[string]any) ArgOption {
 }
 
 // WithFixed forces arguments of function to values and hides them.
-func WithFixed(function string, values map[string]any) ArgOption {
+func WithFixed(function string, values map[string]any) ToolOption {
 	return func(c *argConfig) {
 		for _, k := range sortedKeys(values) {
 			c.fixed = append(c.fixed, argRule{function: function, arg: k, value: values[k]})
@@ -58,7 +68,7 @@ func WithFixed(function string, values map[string]any) ArgOption {
 
 // WithEnvs fills arguments of function from environment variables (argument
 // name → variable name) and hides them.
-func WithEnvs(function string, vars map[string]string) ArgOption {
+func WithEnvs(function string, vars map[string]string) ToolOption {
 	return func(c *argConfig) {
 		for _, k := range sortedKeys(vars) {
 			c.envs = append(c.envs, argRule{function: function, arg: k, env: vars[k]})
@@ -68,8 +78,18 @@ func WithEnvs(function string, vars map[string]string) ArgOption {
 
 // WithLookupEnv replaces os.LookupEnv for the envs option (for tests, or a
 // secret store).
-func WithLookupEnv(lookup func(string) (string, bool)) ArgOption {
+func WithLookupEnv(lookup func(string) (string, bool)) ToolOption {
 	return func(c *argConfig) { c.lookup = lookup }
+}
+
+// WithFunctions serves only the named functions (of those the document has):
+// the others are absent from the served document and its declarations, and a
+// call of one is "method not found". Given several times, the names add up.
+func WithFunctions(names ...string) ToolOption {
+	return func(c *argConfig) {
+		c.functions = append(c.functions, names...)
+		c.subset = true
+	}
 }
 
 func sortedKeys[V any](m map[string]V) []string {
@@ -81,12 +101,15 @@ func sortedKeys[V any](m map[string]V) []string {
 	return keys
 }
 
-// Args completes the arguments of calls as its options say. It is safe for
-// concurrent use.
+// Args is what a generated Tool adapter's options make of its document: the
+// functions it serves, the served document, and how the arguments of calls
+// are completed. It is safe for concurrent use.
 type Args struct {
 	fns    map[string]*fnArgs
 	lookup func(string) (string, bool)
-	doc    []byte // the declared document (fixed and env arguments removed)
+	served map[string]bool // nil: every function
+	doc    []byte          // the served document (options applied)
+	parsed *OpenTool       // doc, decoded once; never modified
 }
 
 type fnArgs struct {
@@ -106,8 +129,8 @@ type argEnv struct {
 
 // NewArgs checks the options against doc (every function and argument they
 // name must exist, fixed and default values must have the argument's JSON
-// type) and returns the argument completer.
-func NewArgs(doc *OpenTool, opts ...ArgOption) (*Args, error) {
+// type) and returns what they make of it.
+func NewArgs(doc *OpenTool, opts ...ToolOption) (*Args, error) {
 	var c argConfig
 	for _, o := range opts {
 		o(&c)
@@ -117,7 +140,18 @@ func NewArgs(doc *OpenTool, opts ...ArgOption) (*Args, error) {
 		a.lookup = os.LookupEnv
 	}
 	var errs []string
-	hidden := map[string]map[string]bool{} // function → hidden arguments
+	if c.subset {
+		a.served = map[string]bool{}
+		for _, name := range c.functions {
+			if doc.function(name) == nil {
+				errs = append(errs, fmt.Sprintf("functions: no function %s", strconv.Quote(name)))
+				continue
+			}
+			a.served[name] = true
+		}
+	}
+	hidden := map[string]map[string]bool{}    // function → hidden arguments
+	defaulted := map[string]map[string]bool{} // function → arguments with a default
 	// each calls fn for every (function, parameter) a rule applies to.
 	each := func(kind string, r argRule, fn func(f *Function, p *Parameter)) {
 		found := false
@@ -190,37 +224,58 @@ func NewArgs(doc *OpenTool, opts ...ArgOption) (*Args, error) {
 			if raw, ok := value("defaults", r, f, p); ok {
 				fa := get(f.Name)
 				fa.defaults = append(fa.defaults, argValue{p.Name, raw})
+				if defaulted[f.Name] == nil {
+					defaulted[f.Name] = map[string]bool{}
+				}
+				defaulted[f.Name][p.Name] = true
 			}
 		})
 	}
 	if len(errs) > 0 {
 		return nil, errors.New("opentool: " + strings.Join(errs, "; "))
 	}
-	// The declared document: a copy without the hidden arguments.
+	// The served document: a copy with the served functions only, without the
+	// hidden arguments, and with defaulted ones optional.
 	cp := *doc
-	cp.Functions = make([]Function, len(doc.Functions))
-	for i, f := range doc.Functions {
-		if h := hidden[f.Name]; h != nil {
-			var ps []Parameter
+	cp.Functions = make([]Function, 0, len(doc.Functions))
+	for _, f := range doc.Functions {
+		if a.served != nil && !a.served[f.Name] {
+			continue
+		}
+		h, d := hidden[f.Name], defaulted[f.Name]
+		if h != nil || d != nil {
+			ps := []Parameter{}
 			for _, p := range f.Parameters {
-				if !h[p.Name] {
-					ps = append(ps, p)
+				if h[p.Name] {
+					continue
 				}
-			}
-			if ps == nil {
-				ps = []Parameter{}
+				if d[p.Name] {
+					p.Required = false
+				}
+				ps = append(ps, p)
 			}
 			f.Parameters = ps
 		}
-		cp.Functions[i] = f
+		cp.Functions = append(cp.Functions, f)
 	}
 	b, err := json.Marshal(&cp)
 	if err != nil {
 		return nil, err
 	}
 	a.doc = b
+	a.parsed = new(OpenTool)
+	if err := json.Unmarshal(b, a.parsed); err != nil {
+		return nil, err
+	}
 	return a, nil
 }
+
+// Serves reports whether function is served (see [WithFunctions]).
+func (a *Args) Serves(function string) bool { return a.served == nil || a.served[function] }
+
+// Served returns the served document, decoded once: the same pointer each
+// call, to be read and never modified (a [Tool]'s Load may return it).
+func (a *Args) Served() *OpenTool { return a.parsed }
 
 func (doc *OpenTool) function(name string) *Function {
 	for i := range doc.Functions {
@@ -263,8 +318,10 @@ func jsonKind(raw []byte) string {
 	return TypeInteger
 }
 
-// Document returns the declared document: the tool's document without the
-// fixed and environment arguments. Each call returns a new copy.
+// Document returns the served document: the tool's document with the served
+// functions only (WithFunctions), without the fixed and environment
+// arguments, and with defaulted arguments optional. Each call returns a new
+// copy.
 func (a *Args) Document() *OpenTool {
 	var d OpenTool
 	if err := json.Unmarshal(a.doc, &d); err != nil {

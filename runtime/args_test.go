@@ -85,7 +85,7 @@ func TestArgsRedact(t *testing.T) {
 
 func TestArgsErrors(t *testing.T) {
 	for _, tc := range []struct {
-		opt  ArgOption
+		opt  ToolOption
 		want string
 	}{
 		{WithFixed("nope", map[string]any{"q": 1}), `fixed: no function "nope"`},
@@ -98,5 +98,46 @@ func TestArgsErrors(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("got %v, want %q", err, tc.want)
 		}
+	}
+}
+
+func TestArgsFunctions(t *testing.T) {
+	a, err := NewArgs(argsDoc(), WithFunctions("other"), WithFixed("", map[string]any{"key": "k"}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a.Serves("search") || !a.Serves("other") {
+		t.Errorf("Serves: search %v, other %v; want false, true", a.Serves("search"), a.Serves("other"))
+	}
+	doc := a.Served()
+	if len(doc.Functions) != 1 || doc.Functions[0].Name != "other" || len(doc.Functions[0].Parameters) != 0 {
+		t.Errorf("served document: %+v", doc.Functions)
+	}
+	if a.Served() != doc {
+		t.Error("Served returns a new document each call")
+	}
+	all, err := NewArgs(argsDoc())
+	if err != nil || !all.Serves("search") || len(all.Served().Functions) != 2 {
+		t.Errorf("without WithFunctions: %v, %+v", err, all)
+	}
+	// Unknown functions are named, every one.
+	_, err = NewArgs(argsDoc(), WithFunctions("search", "nope", "nada"))
+	if err == nil || !strings.Contains(err.Error(), `no function "nope"`) || !strings.Contains(err.Error(), `no function "nada"`) {
+		t.Errorf("WithFunctions(nope, nada): got %v", err)
+	}
+}
+
+func TestArgsDefaultsNotRequired(t *testing.T) {
+	a, err := NewArgs(argsDoc(), WithDefaults("search", map[string]any{"q": "everything"}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range a.Document().Functions[0].Parameters {
+		if p.Name == "q" && p.Required {
+			t.Error("a defaulted argument is still required in the served document")
+		}
+	}
+	if !argsDoc().Functions[0].Parameters[0].Required {
+		t.Fatal("the test document changed: q must be required")
 	}
 }

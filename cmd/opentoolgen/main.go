@@ -15,7 +15,8 @@
 //
 // An OpenDyn document (a C dynamic library's functions with their C types) also
 // gives cgo bindings: library.gen.go (Library, Open, Close, one typed method per
-// C function, NewTool(lib) serving the library), library_unix.gen.go (dlopen),
+// C function, and lib.Service(), the Service that NewTool serves),
+// library_unix.gen.go (dlopen),
 // library_windows.gen.go (LoadLibrary) and opendyn.gen.h (each function's C
 // prototype and a trampoline that calls it). The library is opened at run time:
 // nothing links against it. Building the bindings needs cgo; without cgo the

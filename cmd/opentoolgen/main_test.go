@@ -115,7 +115,7 @@ var badDocWant = []string{
 	`bad.json:11:50: /functions/0/return/schema/$ref: got "#/schemas/Nope", want a reference to one of the document's schemas (it has none)`,
 }
 
-var generatedFiles = []string{"client.gen.go", "document.gen.go", "server.gen.go", "types.gen.go"}
+var generatedFiles = []string{"client.gen.go", "document.gen.go", "tool.gen.go", "types.gen.go"}
 
 type result struct {
 	code           int
@@ -417,7 +417,7 @@ func TestCheck(t *testing.T) {
 	// The document changed: every file is stale. Regenerating makes them fresh.
 	put(t, filepath.Join(dir, "tool.json"), strings.Replace(toolDoc, "Get a user", "Get one user", 1))
 	check(1, filepath.Join("out", "types.gen.go"), filepath.Join("out", "client.gen.go"),
-		filepath.Join("out", "document.gen.go"), filepath.Join("out", "server.gen.go"), filepath.Join("out", "opentool.json"))
+		filepath.Join("out", "document.gen.go"), filepath.Join("out", "tool.gen.go"), filepath.Join("out", "opentool.json"))
 	opentoolgen(t, dir, "-o", "out", "-document", "out/opentool.json", "tool.json").want(t, 0)
 	check(0)
 

@@ -133,7 +133,7 @@ func serve(t *testing.T, svc mocktool.Service, opts ...runtime.ServerOption) str
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
-	go func() { done <- runtime.ServeListener(ctx, ln, mocktool.NewTool(svc), opts...) }()
+	go func() { done <- runtime.ServeListener(ctx, ln, must(mocktool.NewTool(svc)), opts...) }()
 	t.Cleanup(func() {
 		cancel()
 		if err := <-done; err != nil {
@@ -208,7 +208,7 @@ func TestCallEveryFunction(t *testing.T) {
 	}
 	stream := func(want ...mocktool.Text) {
 		t.Helper()
-		got, err := readAll(c.SequentiallyRead(ctx))
+		got, err := readAll(c.SequentiallyReadSeq(ctx))
 		if err != nil {
 			t.Fatalf("SequentiallyRead: %v", err)
 		}
@@ -261,7 +261,7 @@ func TestTextsRoundTrip(t *testing.T) {
 			t.Errorf("Read #%d = %.40q, %v; want %.40q", i, got, err, text)
 		}
 	}
-	got, err := readAll(c.SequentiallyRead(t.Context()))
+	got, err := readAll(c.SequentiallyReadSeq(t.Context()))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -277,7 +277,7 @@ func TestStreamInOrder(t *testing.T) {
 		texts = append(texts, mocktool.Text("text "+strconv.Itoa(i)))
 	}
 	c, _ := newClient(t, serve(t, newStore(texts...)))
-	seq := c.SequentiallyRead(t.Context())
+	seq := c.SequentiallyReadSeq(t.Context())
 	// A sequence can be ranged over more than once: each range is a new call.
 	for range 2 {
 		got, err := readAll(seq)
@@ -306,7 +306,7 @@ func TestStreamEarlyBreak(t *testing.T) {
 	}
 	c, _ := newClient(t, serve(t, s))
 	var got []mocktool.Text
-	for text, err := range c.SequentiallyRead(t.Context()) {
+	for text, err := range c.SequentiallyReadSeq(t.Context()) {
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -358,7 +358,7 @@ func TestStreamErrors(t *testing.T) {
 			c, _ := newClient(t, serve(t, s))
 			var got []mocktool.Text
 			var errs []error
-			for text, err := range c.SequentiallyRead(t.Context()) {
+			for text, err := range c.SequentiallyReadSeq(t.Context()) {
 				if err != nil {
 					errs = append(errs, err)
 					continue // the sequence must end by itself after an error
@@ -482,7 +482,7 @@ func TestUnauthorized(t *testing.T) {
 		if !errors.Is(err, runtime.ErrUnauthorized) || errors.Is(err, runtime.ErrCall) {
 			t.Errorf("key %q: Count err = %v, want ErrUnauthorized only", key, err)
 		}
-		texts, err := readAll(c.SequentiallyRead(t.Context()))
+		texts, err := readAll(c.SequentiallyReadSeq(t.Context()))
 		if !errors.Is(err, runtime.ErrUnauthorized) || len(texts) > 0 {
 			t.Errorf("key %q: SequentiallyRead = %q, %v; want ErrUnauthorized", key, texts, err)
 		}
@@ -491,7 +491,7 @@ func TestUnauthorized(t *testing.T) {
 		}
 	}
 	c, _ := newClient(t, url, runtime.WithAPIKey("key-two"))
-	if texts, err := readAll(c.SequentiallyRead(t.Context())); err != nil || !slices.Equal(texts, []mocktool.Text{"secret text"}) {
+	if texts, err := readAll(c.SequentiallyReadSeq(t.Context())); err != nil || !slices.Equal(texts, []mocktool.Text{"secret text"}) {
 		t.Errorf("with key-two: SequentiallyRead = %q, %v", texts, err)
 	}
 }
@@ -507,7 +507,7 @@ func TestServerDown(t *testing.T) {
 	if err := c.Run(t.Context()); !errors.Is(err, runtime.ErrNoAccess) || errors.Is(err, runtime.ErrCall) {
 		t.Errorf("Run err = %v, want ErrNoAccess only", err)
 	}
-	if _, err := readAll(c.SequentiallyRead(t.Context())); !errors.Is(err, runtime.ErrNoAccess) {
+	if _, err := readAll(c.SequentiallyReadSeq(t.Context())); !errors.Is(err, runtime.ErrNoAccess) {
 		t.Errorf("SequentiallyRead err = %v, want ErrNoAccess", err)
 	}
 }
@@ -517,7 +517,7 @@ func TestContextCancelled(t *testing.T) {
 		c, _ := newClient(t, serve(t, newStore("a")))
 		ctx, cancel := context.WithCancel(t.Context())
 		cancel()
-		texts, err := readAll(c.SequentiallyRead(ctx))
+		texts, err := readAll(c.SequentiallyReadSeq(ctx))
 		if !errors.Is(err, context.Canceled) || errors.Is(err, runtime.ErrNoAccess) || len(texts) > 0 {
 			t.Errorf("SequentiallyRead = %q, %v; want context.Canceled", texts, err)
 		}
@@ -541,7 +541,7 @@ func TestContextCancelled(t *testing.T) {
 		defer cancel()
 		var got []mocktool.Text
 		var errs []error
-		for text, err := range c.SequentiallyRead(ctx) {
+		for text, err := range c.SequentiallyReadSeq(ctx) {
 			if err != nil {
 				errs = append(errs, err)
 				continue
@@ -583,7 +583,7 @@ func TestConcurrentCalls(t *testing.T) {
 			if got, err := c.Read(t.Context(), mocktool.ReadArgs{ID: id}); err != nil || got != mocktool.Text(strconv.Itoa(i)) {
 				errs <- fmt.Errorf("Read(%d) = %q, %v; want %d", id, got, err, i)
 			}
-			if _, err := readAll(c.SequentiallyRead(t.Context())); err != nil {
+			if _, err := readAll(c.SequentiallyReadSeq(t.Context())); err != nil {
 				errs <- err
 			}
 		})
@@ -698,4 +698,12 @@ func TestDeclarations(t *testing.T) {
 			t.Errorf("%s: properties (-want +got):\n%s", d.Name, diff)
 		}
 	}
+}
+
+// must returns v, panicking on err (a NewTool that fails is a broken test).
+func must[T any](v T, err error) T {
+	if err != nil {
+		panic(err)
+	}
+	return v
 }

@@ -57,7 +57,7 @@ func TestGeometry(t *testing.T) {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
-	go func() { done <- opentool.ServeListener(ctx, ln, geometry.NewTool(lib)) }()
+	go func() { done <- opentool.ServeListener(ctx, ln, must(geometry.NewTool(lib.Service()))) }()
 	defer func() {
 		cancel()
 		if err := <-done; err != nil && !errors.Is(err, context.Canceled) {
@@ -82,4 +82,12 @@ func TestGeometry(t *testing.T) {
 	if len(geometry.Declarations()) != 5 {
 		t.Errorf("Declarations: %d, want 5", len(geometry.Declarations()))
 	}
+}
+
+// must returns v, panicking on err (a NewTool that fails is a broken test).
+func must[T any](v T, err error) T {
+	if err != nil {
+		panic(err)
+	}
+	return v
 }

@@ -56,7 +56,7 @@ func serve(t *testing.T, svc weathertool.Service, opts ...runtime.ServerOption) 
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
-	go func() { done <- runtime.ServeListener(ctx, ln, weathertool.NewTool(svc), opts...) }()
+	go func() { done <- runtime.ServeListener(ctx, ln, must(weathertool.NewTool(svc)), opts...) }()
 	t.Cleanup(func() {
 		cancel()
 		if err := <-done; err != nil {
@@ -419,7 +419,7 @@ func TestServerShutDown(t *testing.T) {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
-	go func() { done <- runtime.ServeListener(ctx, ln, weathertool.NewTool(&service{})) }()
+	go func() { done <- runtime.ServeListener(ctx, ln, must(weathertool.NewTool(&service{}))) }()
 	c, _ := newClient(t, "http://"+ln.Addr().String()+runtime.DefaultPrefix)
 	if _, err := c.GetCurrentWeather(t.Context(), sanFrancisco); err != nil {
 		t.Fatal(err)
@@ -600,4 +600,12 @@ func TestDeclarations(t *testing.T) {
 	if err := json.Unmarshal(b, &tool); err != nil || len(tool["name"]) == 0 || len(tool["parameters"]) == 0 {
 		t.Errorf("declaration JSON %s lacks name or parameters", b)
 	}
+}
+
+// must returns v, panicking on err (a NewTool that fails is a broken test).
+func must[T any](v T, err error) T {
+	if err != nil {
+		panic(err)
+	}
+	return v
 }

@@ -101,7 +101,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fmt.Fprintf(stdout, "update %d: ok\n", id)
 
 	// A streaming function is a range loop; breaking out of it ends the call.
-	for text, err := range c.SequentiallyRead(ctx) {
+	for text, err := range c.SequentiallyReadSeq(ctx) {
 		if err != nil {
 			return fmt.Errorf("sequentiallyRead: %w", err)
 		}

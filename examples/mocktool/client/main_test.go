@@ -93,7 +93,7 @@ func (f *fake) SequentiallyRead(_ context.Context, emit func(mocktool.Text) erro
 func (f *fake) Run(context.Context) error { return errors.New("broken on purpose") }
 
 func TestRun(t *testing.T) {
-	srv := httptest.NewServer(runtime.NewHandler(mocktool.NewTool(&fake{texts: []mocktool.Text{"Hello", "World"}}), runtime.WithAPIKeys("secret")))
+	srv := httptest.NewServer(runtime.NewHandler(must(mocktool.NewTool(&fake{texts: []mocktool.Text{"Hello", "World"}})), runtime.WithAPIKeys("secret")))
 	defer srv.Close()
 	url := srv.URL + runtime.DefaultPrefix
 
@@ -134,4 +134,12 @@ func TestRunServerDown(t *testing.T) {
 	if !errors.Is(err, runtime.ErrNoAccess) {
 		t.Errorf("err = %v, want ErrNoAccess", err)
 	}
+}
+
+// must returns v, panicking on err (a NewTool that fails is a broken test).
+func must[T any](v T, err error) T {
+	if err != nil {
+		panic(err)
+	}
+	return v
 }

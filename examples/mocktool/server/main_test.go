@@ -17,7 +17,7 @@ import (
 )
 
 func TestStore(t *testing.T) {
-	srv := httptest.NewServer(runtime.NewHandler(mocktool.NewTool(newStore("Hello", "World"))))
+	srv := httptest.NewServer(runtime.NewHandler(must(mocktool.NewTool(newStore("Hello", "World")))))
 	defer srv.Close()
 	c := mocktool.NewClient(runtime.NewClient(srv.URL + runtime.DefaultPrefix))
 	ctx := t.Context()
@@ -25,7 +25,7 @@ func TestStore(t *testing.T) {
 	stream := func() []mocktool.Text {
 		t.Helper()
 		var out []mocktool.Text
-		for text, err := range c.SequentiallyRead(ctx) {
+		for text, err := range c.SequentiallyReadSeq(ctx) {
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -115,4 +115,12 @@ func TestRunPortInUse(t *testing.T) {
 	if err := run(t.Context(), []string{"-addr", "127.0.0.1:17001", "-toolPort", port}, io.Discard, io.Discard); err == nil || !strings.Contains(err.Error(), ln.Addr().String()) {
 		t.Errorf("err = %v, want a listen error for %s", err, ln.Addr())
 	}
+}
+
+// must returns v, panicking on err (a NewTool that fails is a broken test).
+func must[T any](v T, err error) T {
+	if err != nil {
+		panic(err)
+	}
+	return v
 }

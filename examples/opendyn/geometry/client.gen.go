@@ -21,6 +21,10 @@ func NewClient(c *opentool.Client) *Client {
 	return &Client{rt: c}
 }
 
+// *Client is a Service: served with NewTool, it is a gateway to the remote tool
+// that checks the arguments before they leave.
+var _ Service = (*Client)(nil)
+
 // CircleArea: Returns the area of a circle.
 func (c *Client) CircleArea(ctx context.Context, args CircleAreaArgs) (float64, error) {
 	var r float64

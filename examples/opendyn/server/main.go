@@ -61,5 +61,9 @@ func run(args []string, stderr io.Writer) error {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	fmt.Fprintf(stderr, "serving %s on http://%s%s\n", *lib, *addr, runtime.DefaultPrefix)
-	return runtime.Serve(ctx, *addr, geometry.NewTool(l))
+	tool, err := geometry.NewTool(l.Service())
+	if err != nil {
+		return err
+	}
+	return runtime.Serve(ctx, *addr, tool)
 }

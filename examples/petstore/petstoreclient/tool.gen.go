@@ -21,17 +21,12 @@ type Service interface {
 	GetPet(ctx context.Context, args GetPetArgs) (Pet, error)
 }
 
-// ToolOption configures NewTool: argument defaults, fixed arguments and
-// arguments read from environment variables (opentool.WithDefaults,
-// opentool.WithFixed, opentool.WithEnvs).
-type ToolOption = opentool.ArgOption
-
-// Tool exposes each operation of the API as an OpenTool function: it completes
-// the arguments of a call as its options say, decodes and validates them
-// (answering -32602 with every violation), calls the Service and encodes the
-// result. An HTTP error of the API reaches the caller with the HTTP status as
-// code and the response body as data. Serve it with opentool.NewHandler or
-// opentool.Serve.
+// Tool serves a Service as an OpenTool tool: it completes the arguments of a
+// call as its options say, decodes and validates them straight into the typed
+// arguments (answering -32602 with every violation), calls the Service and
+// encodes the result. Serve it with opentool.NewHandler or opentool.Serve.
+// An HTTP error of the API reaches the caller with the HTTP status as code and
+// the response body as data.
 type Tool struct {
 	svc  Service
 	args *opentool.Args
@@ -39,10 +34,12 @@ type Tool struct {
 
 var _ opentool.Tool = (*Tool)(nil)
 
-// NewTool returns the Tool calling svc (a *Client, usually). It fails when an
-// option names a function or an argument the document does not have, or gives
-// a value of the wrong type.
-func NewTool(svc Service, opts ...ToolOption) (*Tool, error) {
+// NewTool returns the Tool serving svc. Its options choose the functions it
+// serves (opentool.WithFunctions) and complete their arguments
+// (opentool.WithDefaults, opentool.WithFixed, opentool.WithEnvs). It fails when
+// an option names a function or an argument the document does not have, or
+// gives a value of the wrong type.
+func NewTool(svc Service, opts ...opentool.ToolOption) (*Tool, error) {
 	args, err := opentool.NewArgs(Document(), opts...)
 	if err != nil {
 		return nil, err
@@ -88,6 +85,9 @@ func (t *Tool) callGetPet(ctx context.Context, args json.RawMessage) (json.RawMe
 
 // Call implements opentool.Tool.
 func (t *Tool) Call(ctx context.Context, name string, args json.RawMessage) (json.RawMessage, error) {
+	if !t.args.Serves(name) {
+		return nil, opentool.MethodNotFound(name)
+	}
 	switch name {
 	case "listPets":
 		return t.callListPets(ctx, args)
@@ -99,20 +99,21 @@ func (t *Tool) Call(ctx context.Context, name string, args json.RawMessage) (jso
 	return nil, opentool.MethodNotFound(name)
 }
 
-// Load implements opentool.Tool: it returns the declared document (see Document).
+// Load implements opentool.Tool: it returns the served document (see Document).
 func (t *Tool) Load(context.Context) (*opentool.OpenTool, error) {
-	return t.args.Document(), nil
+	return t.args.Served(), nil
 }
 
-// Document returns the OpenTool document of the tool as declared to callers:
-// without the fixed arguments and those read from the environment. Each call
-// returns a new copy.
+// Document returns the OpenTool document as the tool serves it: the functions
+// it serves, without the fixed arguments and those read from the environment,
+// and with defaulted arguments optional. Each call returns a new copy; the
+// package-level Document is the document as written.
 func (t *Tool) Document() *opentool.OpenTool {
 	return t.args.Document()
 }
 
-// Declarations returns the declared functions as LLM function-calling
-// declarations.
+// Declarations returns the served functions (see Document) as LLM
+// function-calling declarations.
 func (t *Tool) Declarations() []opentool.FunctionDeclaration {
-	return opentool.Declarations(t.args.Document())
+	return opentool.Declarations(t.args.Served())
 }

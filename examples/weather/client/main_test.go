@@ -27,7 +27,7 @@ func (fake) GetNDayWeatherForecast(_ context.Context, a weathertool.GetNDayWeath
 }
 
 func TestRun(t *testing.T) {
-	srv := httptest.NewServer(runtime.NewHandler(weathertool.NewTool(fake{}), runtime.WithAPIKeys("secret"), runtime.WithVersion("9.9.9")))
+	srv := httptest.NewServer(runtime.NewHandler(must(weathertool.NewTool(fake{})), runtime.WithAPIKeys("secret"), runtime.WithVersion("9.9.9")))
 	defer srv.Close()
 	url := srv.URL + runtime.DefaultPrefix
 
@@ -61,4 +61,12 @@ func TestRunServerDown(t *testing.T) {
 	if !errors.Is(err, runtime.ErrNoAccess) {
 		t.Errorf("err = %v, want ErrNoAccess", err)
 	}
+}
+
+// must returns v, panicking on err (a NewTool that fails is a broken test).
+func must[T any](v T, err error) T {
+	if err != nil {
+		panic(err)
+	}
+	return v
 }

@@ -135,7 +135,11 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 
 	doc := weathertool.Document()
 	fmt.Fprintf(stdout, "serving %q %s at http://%s%s (Ctrl-C stops)\n", doc.Info.Title, doc.Info.Version, *addr, runtime.DefaultPrefix)
-	return runtime.Serve(ctx, *addr, weathertool.NewTool(service{}),
+	tool, err := weathertool.NewTool(service{})
+	if err != nil {
+		return err
+	}
+	return runtime.Serve(ctx, *addr, tool,
 		runtime.WithVersion(version),
 		runtime.WithAPIKeys(keys...))
 }

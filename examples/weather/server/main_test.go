@@ -18,7 +18,7 @@ import (
 )
 
 func TestService(t *testing.T) {
-	srv := httptest.NewServer(runtime.NewHandler(weathertool.NewTool(service{})))
+	srv := httptest.NewServer(runtime.NewHandler(must(weathertool.NewTool(service{}))))
 	defer srv.Close()
 	c := weathertool.NewClient(runtime.NewClient(srv.URL + runtime.DefaultPrefix))
 	ctx := t.Context()
@@ -91,4 +91,12 @@ func TestRunPortInUse(t *testing.T) {
 			t.Errorf("%q: err = %v, want a listen error for %s", args, err, ln.Addr())
 		}
 	}
+}
+
+// must returns v, panicking on err (a NewTool that fails is a broken test).
+func must[T any](v T, err error) T {
+	if err != nil {
+		panic(err)
+	}
+	return v
 }

@@ -21,6 +21,10 @@ func NewClient(c *opentool.Client) *Client {
 	return &Client{rt: c}
 }
 
+// *Client is a Service: served with NewTool, it is a gateway to the remote tool
+// that checks the arguments before they leave.
+var _ Service = (*Client)(nil)
+
 // AskDatabase: Use this function to answer user questions about music. Input should be a fully formed SQL query.
 func (c *Client) AskDatabase(ctx context.Context, args AskDatabaseArgs) (string, error) {
 	var r string

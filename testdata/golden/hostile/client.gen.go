@@ -21,6 +21,10 @@ func NewClient(c *opentool.Client) *Client {
 	return &Client{rt: c}
 }
 
+// *Client is a Service: served with NewTool, it is a gateway to the remote tool
+// that checks the arguments before they leave.
+var _ Service = (*Client)(nil)
+
 // Client: A function named like the generated client type. */ `backticks` "quotes"
 // //go:generate echo pwned
 func (c *Client) Client(ctx context.Context, args ClientArgs2) (Service2, error) {

@@ -22,6 +22,10 @@ func NewClient(c *opentool.Client) *Client {
 	return &Client{rt: c}
 }
 
+// *Client is a Service: served with NewTool, it is a gateway to the remote tool
+// that checks the arguments before they leave.
+var _ Service = (*Client)(nil)
+
 // Count: Get storage size.
 func (c *Client) Count(ctx context.Context) (Count, error) {
 	var r Count
@@ -43,12 +47,30 @@ func (c *Client) Read(ctx context.Context, args ReadArgs) (Text, error) {
 	return r, err
 }
 
-// SequentiallyRead: Read text from storage one by one
+// SequentiallyReadSeq: Read text from storage one by one
 //
 // Each range over the sequence makes a new call; breaking out of the loop
 // ends it on both sides.
-func (c *Client) SequentiallyRead(ctx context.Context) iter.Seq2[Text, error] {
+//
+// It is SequentiallyRead as an iterator.
+func (c *Client) SequentiallyReadSeq(ctx context.Context) iter.Seq2[Text, error] {
 	return opentool.Stream[Text](ctx, c.rt, "sequentiallyRead", nil, "text")
+}
+
+// SequentiallyRead: Read text from storage one by one
+//
+// It calls emit with each result, in order (the Service's form; SequentiallyReadSeq is the
+// same as an iterator), and returns the first error of the call or of emit.
+func (c *Client) SequentiallyRead(ctx context.Context, emit func(Text) error) error {
+	for v, err := range c.SequentiallyReadSeq(ctx) {
+		if err != nil {
+			return err
+		}
+		if err := emit(v); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // Update a text in storage by id

@@ -21,6 +21,10 @@ func NewClient(c *opentool.Client) *Client {
 	return &Client{rt: c}
 }
 
+// *Client is a Service: served with NewTool, it is a gateway to the remote tool
+// that checks the arguments before they leave.
+var _ Service = (*Client)(nil)
+
 // ListPets: List all pets
 func (c *Client) ListPets(ctx context.Context, args ListPetsArgs) (Pets, error) {
 	var r Pets

@@ -21,6 +21,10 @@ func NewClient(c *opentool.Client) *Client {
 	return &Client{rt: c}
 }
 
+// *Client is a Service: served with NewTool, it is a gateway to the remote tool
+// that checks the arguments before they leave.
+var _ Service = (*Client)(nil)
+
 // TBool: Returns x and writes the value after x into next (bool).
 func (c *Client) TBool(ctx context.Context, args TBoolArgs) (TBoolResult, error) {
 	var r TBoolResult

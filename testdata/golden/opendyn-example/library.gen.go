@@ -129,12 +129,12 @@ func (l *Library) Multiply(a float32, b float32) (result float32, err error) {
 	return result, nil
 }
 
-// NewTool returns the OpenTool tool that calls the functions of lib: it decodes
-// and validates the arguments of each call (answering -32602 with every
-// violation, the ranges of the C types included), calls lib and encodes the
-// result. Serve it with opentool.NewHandler or opentool.Serve.
-func NewTool(lib *Library) opentool.Tool {
-	return NewServiceTool(libraryService{lib: lib})
+// Service returns the Service that calls the functions of l, with typed
+// arguments and results: serve it with NewTool (which decodes and validates the
+// arguments of each call, the ranges of the C types included). A float or double
+// result that is not a finite number is an error: JSON cannot carry it.
+func (l *Library) Service() Service {
+	return libraryService{lib: l}
 }
 
 // libraryService is the Service that calls the library.

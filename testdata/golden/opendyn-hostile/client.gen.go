@@ -21,6 +21,10 @@ func NewClient(c *opentool.Client) *Client {
 	return &Client{rt: c}
 }
 
+// *Client is a Service: served with NewTool, it is a gateway to the remote tool
+// that checks the arguments before they leave.
+var _ Service = (*Client)(nil)
+
 // Close2: A function named like Library.Close. */
 // //go:generate echo
 func (c *Client) Close2(ctx context.Context, args Close2Args) (Close2Result, error) {

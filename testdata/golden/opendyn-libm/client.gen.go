@@ -21,6 +21,10 @@ func NewClient(c *opentool.Client) *Client {
 	return &Client{rt: c}
 }
 
+// *Client is a Service: served with NewTool, it is a gateway to the remote tool
+// that checks the arguments before they leave.
+var _ Service = (*Client)(nil)
+
 // Cos: The cosine of x, in radians.
 func (c *Client) Cos(ctx context.Context, args CosArgs) (float64, error) {
 	var r float64

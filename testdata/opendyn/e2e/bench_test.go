@@ -104,7 +104,7 @@ func BenchmarkDivmod(b *testing.B) {
 // decoded from JSON and validated, the result encoded.
 func BenchmarkTool(b *testing.B) {
 	lib := openCTypes(b)
-	tool := ctypes.NewTool(lib)
+	tool := must(ctypes.NewTool(lib.Service()))
 	args := []byte(`{"a": 17, "b": 5}`)
 	b.ReportAllocs()
 	for b.Loop() {

@@ -143,7 +143,7 @@ func TestExampleServed(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer lib.Close()
-	c := example.NewClient(runtime.NewClient(serve(t, example.NewTool(lib))))
+	c := example.NewClient(runtime.NewClient(serve(t, must(example.NewTool(lib.Service())))))
 	ctx := context.Background()
 	if r, err := c.Add(ctx, example.AddArgs{A: 40, B: 2}); r != 42 || err != nil {
 		t.Errorf("Add = %v, %v; want 42", r, err)
@@ -152,7 +152,7 @@ func TestExampleServed(t *testing.T) {
 		t.Errorf("Multiply = %v, %v; want 1.5", r, err)
 	}
 	// The document the server gives is the equivalent OpenTool document.
-	doc, err := runtime.NewClient(serve(t, example.NewTool(lib))).Load(ctx)
+	doc, err := runtime.NewClient(serve(t, must(example.NewTool(lib.Service())))).Load(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -165,7 +165,7 @@ func TestExampleServed(t *testing.T) {
 		t.Fatal(err)
 	}
 	raw := json.RawMessage(`{"a": 2147483648, "b": 1}`)
-	_, err = example.NewTool(lib).Call(ctx, "add", raw)
+	_, err = must(example.NewTool(lib.Service())).Call(ctx, "add", raw)
 	var re *runtime.Error
 	if !errors.As(err, &re) || re.Code != runtime.CodeInvalidParams || !strings.Contains(re.Message, "/a") {
 		t.Errorf("add with a = 2^31: got %v, want -32602 naming /a", err)
@@ -372,7 +372,7 @@ func TestOutputsAndCodes(t *testing.T) {
 // generated client, outputs (a result object) and validation included.
 func TestServedCTypes(t *testing.T) {
 	lib := openCTypes(t)
-	tool := ctypes.NewTool(lib)
+	tool := must(ctypes.NewTool(lib.Service()))
 	c := ctypes.NewClient(runtime.NewClient(serve(t, tool)))
 	ctx := context.Background()
 	r, err := c.Divmod(ctx, ctypes.DivmodArgs{A: 17, B: 5})
@@ -504,7 +504,7 @@ func TestClose(t *testing.T) {
 	if _, _, err := lib.TInt(1); !errors.Is(err, runtime.ErrLibraryClosed) {
 		t.Errorf("TInt after Close: %v, want ErrLibraryClosed", err)
 	}
-	_, err = ctypes.NewTool(lib).Call(context.Background(), "tick", nil)
+	_, err = must(ctypes.NewTool(lib.Service())).Call(context.Background(), "tick", nil)
 	if err == nil || !strings.Contains(err.Error(), "closed") {
 		t.Errorf("tool call after Close: %v", err)
 	}
@@ -585,7 +585,7 @@ func TestNonFiniteResult(t *testing.T) {
 	if r, err := lib.Multiply(math.MaxFloat32, 10); !math.IsInf(float64(r), 1) || err != nil {
 		t.Fatalf("lib.Multiply(MaxFloat32, 10) = %v, %v; want +Inf, nil", r, err)
 	}
-	c := example.NewClient(runtime.NewClient(serve(t, example.NewTool(lib))))
+	c := example.NewClient(runtime.NewClient(serve(t, must(example.NewTool(lib.Service())))))
 	_, err = c.Multiply(context.Background(), example.MultiplyArgs{A: math.MaxFloat32, B: 10})
 	var re *runtime.Error
 	if !errors.As(err, &re) || re.Code != runtime.CodeInternalError {
@@ -598,5 +598,39 @@ func TestNonFiniteResult(t *testing.T) {
 	}
 	if strings.Contains(re.Message, "unsupported value") {
 		t.Errorf("Multiply(MaxFloat32, 10): message %q is encoding/json's", re.Message)
+	}
+}
+
+// must returns v, panicking on err (a NewTool that fails is a broken test).
+func must[T any](v T, err error) T {
+	if err != nil {
+		panic(err)
+	}
+	return v
+}
+
+// TestLibraryToolOptions: NewTool's options work for a library as for every
+// kind: a fixed argument and a subset of functions.
+func TestLibraryToolOptions(t *testing.T) {
+	lib, err := example.Open(libs["example"])
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer lib.Close()
+	tool, err := example.NewTool(lib.Service(), runtime.WithFunctions("add"), runtime.WithFixed("add", map[string]any{"b": 100}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	raw, err := tool.Call(ctx, "add", json.RawMessage(`{"a": 1, "b": 2}`))
+	if err != nil || !strings.Contains(string(raw), "101") {
+		t.Errorf("add with b fixed at 100: %s, %v", raw, err)
+	}
+	var re *runtime.Error
+	if _, err := tool.Call(ctx, "multiply", json.RawMessage(`{"a": 1, "b": 2}`)); !errors.As(err, &re) || re.Code != runtime.CodeMethodNotFound {
+		t.Errorf("multiply, not served: got %v, want method not found", err)
+	}
+	if d := tool.Document(); len(d.Functions) != 1 || len(d.Functions[0].Parameters) != 1 {
+		t.Errorf("served document: %+v", d.Functions)
 	}
 }

@@ -1,0 +1,219 @@
+package gen
+
+import "github.com/dave/jennifer/jen"
+
+// The one Tool adapter, the same for every input kind: tool.gen.go holds the
+// Service interface and the Tool that serves a Service over the OpenTool
+// protocol with the options of runtime.ToolOption.
+
+// serviceDoc is the comment of the Service interface, by input kind: what
+// implements it.
+var serviceDoc = map[string][]string{
+	"opentool": {
+		"Service is the tool: one method per function of the document. Implement it to",
+		"serve the tool (NewTool); *Client implements it by calling a server, so that",
+		"a remote tool can be served again. A method's error reaches the caller as a",
+		"JSON-RPC error: return an *opentool.Error to choose its code, any other error",
+		"is reported with code 500.",
+	},
+	"opendyn": {
+		"Service is the library's functions with typed arguments and results: one",
+		"method per function of the document. (*Library).Service() implements it by",
+		"calling the library; *Client implements it by calling a server that serves it.",
+	},
+	"openapi": {
+		"Service is the API: one method per operation. *Client implements it by calling",
+		"the API over HTTP; a fake can implement it in tests.",
+	},
+}
+
+// emitTool renders tool.gen.go:
+//
+//	type Service interface { F(ctx context.Context, args FArgs) (R, error); … }
+//
+//	type Tool struct { svc Service; args *opentool.Args }
+//
+//	func NewTool(svc Service, opts ...opentool.ToolOption) (*Tool, error)
+//	func (t *Tool) Call(ctx context.Context, name string, args json.RawMessage) (json.RawMessage, error)
+//	func (t *Tool) StreamCall(ctx, name, args, emit) error // when a function streams
+//	func (t *Tool) Load(context.Context) (*opentool.OpenTool, error)
+//	func (t *Tool) Document() *opentool.OpenTool
+//	func (t *Tool) Declarations() []opentool.FunctionDeclaration
+func emitTool(p *Package) *jen.File {
+	f := newFile(p)
+	var methods []jen.Code
+	for _, fn := range p.Functions {
+		methods = append(methods, docComment(fn.GoName, fn.Doc, "").Add(serviceMethod(fn)))
+	}
+	for _, line := range serviceDoc[p.Kind] {
+		f.Comment(line)
+	}
+	f.Type().Id("Service").Interface(methods...)
+	f.Line()
+
+	stream := hasStream(p)
+	f.Comment("Tool serves a Service as an OpenTool tool: it completes the arguments of a")
+	f.Comment("call as its options say, decodes and validates them straight into the typed")
+	f.Comment("arguments (answering -32602 with every violation), calls the Service and")
+	f.Comment("encodes the result. Serve it with opentool.NewHandler or opentool.Serve.")
+	if p.API != nil {
+		f.Comment("An HTTP error of the API reaches the caller with the HTTP status as code and")
+		f.Comment("the response body as data.")
+	}
+	f.Type().Id("Tool").Struct(
+		jen.Id("svc").Id("Service"),
+		jen.Id("args").Op("*").Add(rt("Args")),
+	)
+	f.Line()
+	f.Var().Id("_").Add(rt("Tool")).Op("=").Parens(jen.Op("*").Id("Tool")).Parens(jen.Nil())
+	if stream {
+		f.Var().Id("_").Add(rt("StreamTool")).Op("=").Parens(jen.Op("*").Id("Tool")).Parens(jen.Nil())
+	}
+	f.Line()
+	f.Comment("NewTool returns the Tool serving svc. Its options choose the functions it")
+	f.Comment("serves (opentool.WithFunctions) and complete their arguments")
+	f.Comment("(opentool.WithDefaults, opentool.WithFixed, opentool.WithEnvs). It fails when")
+	f.Comment("an option names a function or an argument the document does not have, or")
+	f.Comment("gives a value of the wrong type.")
+	f.Func().Id("NewTool").Params(jen.Id("svc").Id("Service"), jen.Id("opts").Op("...").Add(rt("ToolOption"))).Params(jen.Op("*").Id("Tool"), jen.Error()).Block(
+		jen.List(jen.Id("args"), jen.Err()).Op(":=").Add(rt("NewArgs")).Call(jen.Id("Document").Call(), jen.Id("opts").Op("...")),
+		jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),
+		jen.Return(jen.Op("&").Id("Tool").Values(jen.Id("svc").Op(":").Id("svc"), jen.Id("args").Op(":").Id("args")), jen.Nil()),
+	)
+	f.Line()
+
+	// One small method per function, so that the compiler never sees one huge
+	// function (documents with hundreds of operations):
+	//
+	//	func (t *Tool) callF(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
+	//		var a FArgs
+	//		if err := opentool.Decode(t.args.Apply("f", args), &a, decodeFArgs); err != nil {
+	//			return nil, t.args.Redact("f", err)
+	//		}
+	//		r, err := t.svc.F(ctx, a)
+	//		if err != nil {
+	//			return nil, opentool.ToolError(err)
+	//		}
+	//		return opentool.EncodeResult("r", r)
+	//	}
+	var cases, scases []jen.Code
+	var once, streams []jen.Code
+	for _, fn := range p.Functions {
+		var body []jen.Code
+		callArgs := []jen.Code{jen.Id("ctx")}
+		failArgs := func(err jen.Code) jen.Code { return jen.Return(jen.Nil(), err) }
+		fail := jen.Return(jen.Nil(), rt("ToolError").Call(jen.Err()))
+		if fn.Stream {
+			failArgs = func(err jen.Code) jen.Code { return jen.Return(err) }
+		}
+		if fn.Args != nil {
+			body = append(body,
+				jen.Var().Id("a").Id(fn.Args.Name),
+				jen.If(jen.Err().Op(":=").Add(rt("Decode")).Call(
+					jen.Id("t").Dot("args").Dot("Apply").Call(jen.Lit(fn.Name), jen.Id("args")), jen.Op("&").Id("a"), jen.Id(fn.Args.Decoder),
+				), jen.Err().Op("!=").Nil()).Block(
+					failArgs(jen.Id("t").Dot("args").Dot("Redact").Call(jen.Lit(fn.Name), jen.Err())),
+				),
+			)
+			callArgs = append(callArgs, jen.Id("a"))
+		}
+		argsParam := jen.Id("args").Qual(jsonPath, "RawMessage")
+		if fn.Args == nil {
+			argsParam = jen.Id("_").Qual(jsonPath, "RawMessage")
+		}
+		method := fn.ToolMethod
+		if fn.Stream {
+			// return t.svc.F(ctx, a, func(v R) error {
+			//	raw, err := opentool.EncodeResult("r", v)
+			//	if err != nil { return err }
+			//	return emit(raw)
+			// })
+			callArgs = append(callArgs, jen.Func().Params(jen.Id("v").Add(resultType(fn))).Error().Block(
+				jen.List(jen.Id("raw"), jen.Err()).Op(":=").Add(encodeResult(fn, jen.Id("v"))),
+				jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())),
+				jen.Return(jen.Id("emit").Call(jen.Id("raw"))),
+			))
+			body = append(body, jen.Return(rt("ToolError").Call(jen.Id("t").Dot("svc").Dot(fn.GoName).Call(callArgs...))))
+			f.Func().Params(jen.Id("t").Op("*").Id("Tool")).Id(method).Params(
+				jen.Id("ctx").Qual(contextPath, "Context"), argsParam,
+				jen.Id("emit").Func().Params(jen.Qual(jsonPath, "RawMessage")).Error(),
+			).Error().Block(body...)
+			f.Line()
+			scases = append(scases, jen.Case(jen.Lit(fn.Name)).Block(jen.Return(jen.Id("t").Dot(method).Call(jen.Id("ctx"), jen.Id("args"), jen.Id("emit")))))
+			streams = append(streams, jen.Lit(fn.Name))
+			continue
+		}
+		call := jen.Id("t").Dot("svc").Dot(fn.GoName).Call(callArgs...)
+		if fn.Result == nil {
+			body = append(body,
+				jen.If(jen.Err().Op(":=").Add(call), jen.Err().Op("!=").Nil()).Block(fail),
+				jen.Return(jen.Nil(), jen.Nil()))
+		} else {
+			body = append(body,
+				jen.List(jen.Id("r"), jen.Err()).Op(":=").Add(call),
+				jen.If(jen.Err().Op("!=").Nil()).Block(fail),
+				jen.Return(encodeResult(fn, jen.Id("r"))))
+		}
+		f.Func().Params(jen.Id("t").Op("*").Id("Tool")).Id(method).Params(
+			jen.Id("ctx").Qual(contextPath, "Context"), argsParam,
+		).Params(jen.Qual(jsonPath, "RawMessage"), jen.Error()).Block(body...)
+		f.Line()
+		cases = append(cases, jen.Case(jen.Lit(fn.Name)).Block(jen.Return(jen.Id("t").Dot(method).Call(jen.Id("ctx"), jen.Id("args")))))
+		once = append(once, jen.Lit(fn.Name))
+	}
+	// A streaming function called with call, and the other way round:
+	//
+	//	case "s": return nil, opentool.NewError(opentool.CodeMethodNotFound, strconv.Quote(name)+" streams its results: call it with streamCall")
+	if len(streams) > 0 {
+		cases = append(cases, jen.Case(streams...).Block(jen.Return(jen.Nil(), rt("NewError").Call(rt("CodeMethodNotFound"),
+			jen.Qual("strconv", "Quote").Call(jen.Id("name")).Op("+").Lit(" streams its results: call it with streamCall")))))
+	}
+	if len(once) > 0 && stream {
+		scases = append(scases, jen.Case(once...).Block(jen.Return(rt("NewError").Call(rt("CodeMethodNotFound"),
+			jen.Qual("strconv", "Quote").Call(jen.Id("name")).Op("+").Lit(" does not stream its result: call it with call")))))
+	}
+	// if !t.args.Serves(name) { return nil, opentool.MethodNotFound(name) }
+	notServed := func(ret ...jen.Code) jen.Code {
+		return jen.If(jen.Op("!").Id("t").Dot("args").Dot("Serves").Call(jen.Id("name"))).Block(jen.Return(ret...))
+	}
+	f.Comment("Call implements opentool.Tool.")
+	f.Func().Params(jen.Id("t").Op("*").Id("Tool")).Id("Call").Params(
+		jen.Id("ctx").Qual(contextPath, "Context"), jen.Id("name").String(), jen.Id("args").Qual(jsonPath, "RawMessage"),
+	).Params(jen.Qual(jsonPath, "RawMessage"), jen.Error()).Block(
+		notServed(jen.Nil(), rt("MethodNotFound").Call(jen.Id("name"))),
+		switchOrNothing(cases),
+		jen.Return(jen.Nil(), rt("MethodNotFound").Call(jen.Id("name"))),
+	)
+	f.Line()
+	if stream {
+		f.Comment("StreamCall implements opentool.StreamTool.")
+		f.Func().Params(jen.Id("t").Op("*").Id("Tool")).Id("StreamCall").Params(
+			jen.Id("ctx").Qual(contextPath, "Context"), jen.Id("name").String(), jen.Id("args").Qual(jsonPath, "RawMessage"),
+			jen.Id("emit").Func().Params(jen.Qual(jsonPath, "RawMessage")).Error(),
+		).Error().Block(
+			notServed(rt("MethodNotFound").Call(jen.Id("name"))),
+			switchOrNothing(scases),
+			jen.Return(rt("MethodNotFound").Call(jen.Id("name"))),
+		)
+		f.Line()
+	}
+	f.Comment("Load implements opentool.Tool: it returns the served document (see Document).")
+	f.Func().Params(jen.Id("t").Op("*").Id("Tool")).Id("Load").Params(jen.Qual(contextPath, "Context")).Params(
+		jen.Op("*").Add(rt("OpenTool")), jen.Error(),
+	).Block(jen.Return(jen.Id("t").Dot("args").Dot("Served").Call(), jen.Nil()))
+	f.Line()
+	f.Comment("Document returns the OpenTool document as the tool serves it: the functions")
+	f.Comment("it serves, without the fixed arguments and those read from the environment,")
+	f.Comment("and with defaulted arguments optional. Each call returns a new copy; the")
+	f.Comment("package-level Document is the document as written.")
+	f.Func().Params(jen.Id("t").Op("*").Id("Tool")).Id("Document").Params().Op("*").Add(rt("OpenTool")).Block(
+		jen.Return(jen.Id("t").Dot("args").Dot("Document").Call()),
+	)
+	f.Line()
+	f.Comment("Declarations returns the served functions (see Document) as LLM")
+	f.Comment("function-calling declarations.")
+	f.Func().Params(jen.Id("t").Op("*").Id("Tool")).Id("Declarations").Params().Index().Add(rt("FunctionDeclaration")).Block(
+		jen.Return(rt("Declarations").Call(jen.Id("t").Dot("args").Dot("Served").Call())),
+	)
+	return f
+}
