@@ -165,7 +165,11 @@ func docLines(text string) []string {
 	return lines
 }
 
-// docComment is a doc comment that starts with the identifier it documents.
+// docComment is the doc comment of name from the document's text, read as a
+// Go doc comment: a text in the imperative that starts with a common verb, or
+// a noun phrase, starts with the identifier ("Get the weather" on GetWeather
+// is "GetWeather gets the weather", "The unit" on Unit is "Unit is the
+// unit"); any other text is kept as the document has it.
 func docComment(name, text, fallback string) *jen.Statement {
 	lines := docLines(text)
 	if len(lines) == 0 {
@@ -175,12 +179,31 @@ func docComment(name, text, fallback string) *jen.Statement {
 		return comment(fallback)
 	}
 	first := lines[0]
-	if !strings.HasPrefix(first, name+" ") {
-		first = name + ": " + first
+	if word, rest, ok := strings.Cut(first, " "); ok && !strings.HasPrefix(first, name+" ") {
+		if third, ok := thirdPerson[word]; ok {
+			lines[0] = name + " " + third + " " + rest
+		} else if a := strings.ToLower(word); a == "a" || a == "an" || a == "the" {
+			lines[0] = name + " is " + a + " " + rest
+		}
 	}
-	lines[0] = first
 	return comment(strings.Join(lines, "\n"))
 }
+
+// thirdPerson are common verbs that start descriptions in the imperative
+// ("Get…", "List…"), by their capitalised form, in the third person.
+var thirdPerson = func() map[string]string {
+	m := map[string]string{}
+	f := strings.Fields(`add adds calculate calculates call calls cancel cancels change changes check checks
+		compute computes convert converts count counts create creates delete deletes describe describes
+		download downloads fetch fetches find finds generate generates get gets list lists load loads
+		look looks make makes read reads remove removes rename renames replace replaces retrieve retrieves
+		return returns run runs save saves search searches send sends set sets show shows start starts
+		stop stops store stores submit submits trigger triggers update updates upload uploads write writes`)
+	for i := 0; i+1 < len(f); i += 2 {
+		m[strings.ToUpper(f[i][:1])+f[i][1:]] = f[i+1]
+	}
+	return m
+}()
 
 // ---- types ------------------------------------------------------------------
 

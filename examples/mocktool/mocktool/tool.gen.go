@@ -17,19 +17,19 @@ import (
 // JSON-RPC error: return an *opentool.Error to choose its code, any other error
 // is reported with code 500.
 type Service interface {
-	// Count: Get storage size.
+	// Count gets storage size.
 	Count(ctx context.Context) (Count, error)
 	// Create a text in storage
 	Create(ctx context.Context, args CreateArgs) (ID, error)
 	// Read text from storage by id
 	Read(ctx context.Context, args ReadArgs) (Text, error)
-	// SequentiallyRead: Read text from storage one by one
+	// SequentiallyRead reads text from storage one by one
 	SequentiallyRead(ctx context.Context, emit func(Text) error) error
 	// Update a text in storage by id
 	Update(ctx context.Context, args UpdateArgs) error
 	// Delete a text in storage
 	Delete(ctx context.Context, args DeleteArgs) error
-	// Run: trigger runing
+	// trigger runing
 	Run(ctx context.Context) error
 }
 

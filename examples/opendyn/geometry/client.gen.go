@@ -25,35 +25,35 @@ func NewClient(c *opentool.Client) *Client {
 // that checks the arguments before they leave.
 var _ Service = (*Client)(nil)
 
-// CircleArea: Returns the area of a circle.
+// Returns the area of a circle.
 func (c *Client) CircleArea(ctx context.Context, args CircleAreaArgs) (float64, error) {
 	var r float64
 	err := c.rt.Invoke(ctx, "circle_area", &args, "area", &r)
 	return r, err
 }
 
-// Distance: Returns the distance between two points.
+// Returns the distance between two points.
 func (c *Client) Distance(ctx context.Context, args DistanceArgs) (float64, error) {
 	var r float64
 	err := c.rt.Invoke(ctx, "distance", &args, "distance", &r)
 	return r, err
 }
 
-// Describe: Describes a circle in a sentence.
+// Describes a circle in a sentence.
 func (c *Client) Describe(ctx context.Context, args DescribeArgs) (DescribeResult, error) {
 	var r DescribeResult
 	err := c.rt.Invoke(ctx, "describe", &args, "", &r)
 	return r, err
 }
 
-// Normalize: Scales a vector to length 1.
+// Scales a vector to length 1.
 func (c *Client) Normalize(ctx context.Context, args NormalizeArgs) (float64, error) {
 	var r float64
 	err := c.rt.Invoke(ctx, "normalize", &args, "length", &r)
 	return r, err
 }
 
-// Version: Returns the version of the library.
+// Returns the version of the library.
 func (c *Client) Version(ctx context.Context) (string, error) {
 	var r string
 	err := c.rt.Invoke(ctx, "version", nil, "version", &r)

@@ -14,15 +14,15 @@ import (
 // method per function of the document. (*Library).Service() implements it by
 // calling the library; *Client implements it by calling a server that serves it.
 type Service interface {
-	// CircleArea: Returns the area of a circle.
+	// Returns the area of a circle.
 	CircleArea(ctx context.Context, args CircleAreaArgs) (float64, error)
-	// Distance: Returns the distance between two points.
+	// Returns the distance between two points.
 	Distance(ctx context.Context, args DistanceArgs) (float64, error)
-	// Describe: Describes a circle in a sentence.
+	// Describes a circle in a sentence.
 	Describe(ctx context.Context, args DescribeArgs) (DescribeResult, error)
-	// Normalize: Scales a vector to length 1.
+	// Scales a vector to length 1.
 	Normalize(ctx context.Context, args NormalizeArgs) (float64, error)
-	// Version: Returns the version of the library.
+	// Returns the version of the library.
 	Version(ctx context.Context) (string, error)
 }
 

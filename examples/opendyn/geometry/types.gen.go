@@ -7,7 +7,7 @@ import opentool "github.com/opentoolgen/opentoolgen/runtime"
 
 // CircleAreaArgs are the arguments of "circle_area".
 type CircleAreaArgs struct {
-	// Radius: The radius of the circle.
+	// Radius is the radius of the circle.
 	Radius float64 `json:"radius"`
 }
 
@@ -30,13 +30,13 @@ func decodeCircleAreaArgs(d *opentool.Decoder, x *CircleAreaArgs) {
 
 // DistanceArgs are the arguments of "distance".
 type DistanceArgs struct {
-	// X1: x of the first point.
+	// x of the first point.
 	X1 float64 `json:"x1"`
-	// Y1: y of the first point.
+	// y of the first point.
 	Y1 float64 `json:"y1"`
-	// X2: x of the second point.
+	// x of the second point.
 	X2 float64 `json:"x2"`
-	// Y2: y of the second point.
+	// y of the second point.
 	Y2 float64 `json:"y2"`
 }
 
@@ -68,7 +68,7 @@ func decodeDistanceArgs(d *opentool.Decoder, x *DistanceArgs) {
 
 // DescribeArgs are the arguments of "describe".
 type DescribeArgs struct {
-	// Radius: The radius of the circle.
+	// Radius is the radius of the circle.
 	Radius float64 `json:"radius"`
 }
 
@@ -91,17 +91,17 @@ func decodeDescribeArgs(d *opentool.Decoder, x *DescribeArgs) {
 
 // DescribeResult is the result of "describe".
 type DescribeResult struct {
-	// Status: 0, or 1 for a negative radius.
+	// 0, or 1 for a negative radius.
 	Status int32 `json:"status"`
-	// Text: The sentence.
+	// Text is the sentence.
 	Text string `json:"text"`
 }
 
 // NormalizeArgs are the arguments of "normalize".
 type NormalizeArgs struct {
-	// V: The coordinates of the vector, scaled in place.
+	// V is the coordinates of the vector, scaled in place.
 	V []float64 `json:"v"`
-	// N: The number of coordinates.
+	// N is the number of coordinates.
 	N int32 `json:"n"`
 }
 

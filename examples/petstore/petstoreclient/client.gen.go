@@ -58,7 +58,7 @@ func NewClient(baseURL string, opts ...ClientOption) *Client {
 
 var _ Service = (*Client)(nil)
 
-// ListPets: List pets, optionally by status
+// ListPets lists pets, optionally by status
 //
 // GET /pets
 func (c *Client) ListPets(ctx context.Context, args ListPetsArgs) ([]Pet, error) {
@@ -85,7 +85,7 @@ func (c *Client) ListPets(ctx context.Context, args ListPetsArgs) ([]Pet, error)
 	return out, err
 }
 
-// AddPet: Add a pet
+// AddPet adds a pet
 //
 // POST /pets
 func (c *Client) AddPet(ctx context.Context, args AddPetArgs) (Pet, error) {
@@ -113,7 +113,7 @@ func (c *Client) AddPet(ctx context.Context, args AddPetArgs) (Pet, error) {
 	return out, err
 }
 
-// GetPet: Get a pet by its id
+// GetPet gets a pet by its id
 //
 // GET /pets/{petId}
 func (c *Client) GetPet(ctx context.Context, args GetPetArgs) (Pet, error) {

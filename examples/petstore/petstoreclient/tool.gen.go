@@ -13,11 +13,11 @@ import (
 // Service is the API: one method per operation. *Client implements it by calling
 // the API over HTTP; a fake can implement it in tests.
 type Service interface {
-	// ListPets: List pets, optionally by status
+	// ListPets lists pets, optionally by status
 	ListPets(ctx context.Context, args ListPetsArgs) ([]Pet, error)
-	// AddPet: Add a pet
+	// AddPet adds a pet
 	AddPet(ctx context.Context, args AddPetArgs) (Pet, error)
-	// GetPet: Get a pet by its id
+	// GetPet gets a pet by its id
 	GetPet(ctx context.Context, args GetPetArgs) (Pet, error)
 }
 

@@ -25,14 +25,14 @@ func NewClient(c *opentool.Client) *Client {
 // that checks the arguments before they leave.
 var _ Service = (*Client)(nil)
 
-// GetCurrentWeather: Get the current weather
+// GetCurrentWeather gets the current weather
 func (c *Client) GetCurrentWeather(ctx context.Context, args GetCurrentWeatherArgs) (string, error) {
 	var r string
 	err := c.rt.Invoke(ctx, "get_current_weather", &args, "currentWeather", &r)
 	return r, err
 }
 
-// GetNDayWeatherForecast: Get an N-day weather forecast
+// GetNDayWeatherForecast gets an N-day weather forecast
 func (c *Client) GetNDayWeatherForecast(ctx context.Context, args GetNDayWeatherForecastArgs) (string, error) {
 	var r string
 	err := c.rt.Invoke(ctx, "get_n_day_weather_forecast", &args, "forecastWeather", &r)

@@ -16,9 +16,9 @@ import (
 // JSON-RPC error: return an *opentool.Error to choose its code, any other error
 // is reported with code 500.
 type Service interface {
-	// GetCurrentWeather: Get the current weather
+	// GetCurrentWeather gets the current weather
 	GetCurrentWeather(ctx context.Context, args GetCurrentWeatherArgs) (string, error)
-	// GetNDayWeatherForecast: Get an N-day weather forecast
+	// GetNDayWeatherForecast gets an N-day weather forecast
 	GetNDayWeatherForecast(ctx context.Context, args GetNDayWeatherForecastArgs) (string, error)
 }
 

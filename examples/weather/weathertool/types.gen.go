@@ -29,9 +29,9 @@ func decodeGetCurrentWeatherArgs(d *opentool.Decoder, x *GetCurrentWeatherArgs) 
 
 // CurrentWeatherInfo is the "currentWeatherInfo" parameter of "get_current_weather".
 type CurrentWeatherInfo struct {
-	// Location: The city and state, e.g. San Francisco, CA
+	// Location is the city and state, e.g. San Francisco, CA
 	Location string `json:"location"`
-	// Format: The temperature unit to use. Infer this from the users location.
+	// Format is the temperature unit to use. Infer this from the users location.
 	Format CurrentWeatherInfoFormat `json:"format"`
 }
 
@@ -55,7 +55,7 @@ func decodeCurrentWeatherInfo(d *opentool.Decoder, x *CurrentWeatherInfo) {
 	d.Required(seen[:], "location", "format")
 }
 
-// CurrentWeatherInfoFormat: The temperature unit to use. Infer this from the users location.
+// CurrentWeatherInfoFormat is the temperature unit to use. Infer this from the users location.
 type CurrentWeatherInfoFormat string
 
 const (
@@ -105,11 +105,11 @@ func decodeGetNDayWeatherForecastArgs(d *opentool.Decoder, x *GetNDayWeatherFore
 
 // ForecastWeatherInfo is the "forecastWeatherInfo" parameter of "get_n_day_weather_forecast".
 type ForecastWeatherInfo struct {
-	// Location: The city and state, e.g. San Francisco, CA
+	// Location is the city and state, e.g. San Francisco, CA
 	Location string `json:"location"`
-	// Format: The temperature unit to use. Infer this from the users location.
+	// Format is the temperature unit to use. Infer this from the users location.
 	Format ForecastWeatherInfoFormat `json:"format"`
-	// NumDays: The number of days to forecast
+	// NumDays is the number of days to forecast
 	NumDays int64 `json:"num_days"`
 }
 
@@ -136,7 +136,7 @@ func decodeForecastWeatherInfo(d *opentool.Decoder, x *ForecastWeatherInfo) {
 	d.Required(seen[:], "location", "format", "num_days")
 }
 
-// ForecastWeatherInfoFormat: The temperature unit to use. Infer this from the users location.
+// ForecastWeatherInfoFormat is the temperature unit to use. Infer this from the users location.
 type ForecastWeatherInfoFormat string
 
 const (

@@ -25,7 +25,7 @@ func NewClient(c *opentool.Client) *Client {
 // that checks the arguments before they leave.
 var _ Service = (*Client)(nil)
 
-// AskDatabase: Use this function to answer user questions about music. Input should be a fully formed SQL query.
+// Use this function to answer user questions about music. Input should be a fully formed SQL query.
 func (c *Client) AskDatabase(ctx context.Context, args AskDatabaseArgs) (string, error) {
 	var r string
 	err := c.rt.Invoke(ctx, "ask_database", &args, "result", &r)

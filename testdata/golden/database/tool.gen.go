@@ -16,7 +16,7 @@ import (
 // JSON-RPC error: return an *opentool.Error to choose its code, any other error
 // is reported with code 500.
 type Service interface {
-	// AskDatabase: Use this function to answer user questions about music. Input should be a fully formed SQL query.
+	// Use this function to answer user questions about music. Input should be a fully formed SQL query.
 	AskDatabase(ctx context.Context, args AskDatabaseArgs) (string, error)
 }
 

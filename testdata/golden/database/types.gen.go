@@ -7,7 +7,7 @@ import opentool "github.com/opentoolgen/opentoolgen/runtime"
 
 // AskDatabaseArgs are the arguments of "ask_database".
 type AskDatabaseArgs struct {
-	// Query: SQL query extracting info to answer the user's question.SQL should be written using this database schema:{database_schema_string}The query should be returned in plain text, not in JSON.
+	// SQL query extracting info to answer the user's question.SQL should be written using this database schema:{database_schema_string}The query should be returned in plain text, not in JSON.
 	Query string `json:"query"`
 }
 

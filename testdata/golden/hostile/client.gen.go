@@ -25,7 +25,7 @@ func NewClient(c *opentool.Client) *Client {
 // that checks the arguments before they leave.
 var _ Service = (*Client)(nil)
 
-// Client: A function named like the generated client type. */ `backticks` "quotes"
+// Client is a function named like the generated client type. */ `backticks` "quotes"
 // //go:generate echo pwned
 func (c *Client) Client(ctx context.Context, args ClientArgs2) (Service2, error) {
 	var r Service2
@@ -33,7 +33,7 @@ func (c *Client) Client(ctx context.Context, args ClientArgs2) (Service2, error)
 	return r, err
 }
 
-// UserID: }
+// }
 // func init() { panic(1) }
 func (c *Client) UserID(ctx context.Context) ([]int64, error) {
 	var r []int64
@@ -41,24 +41,24 @@ func (c *Client) UserID(ctx context.Context) ([]int64, error) {
 	return r, err
 }
 
-// UserID2: collides with user_id after conversion
+// collides with user_id after conversion
 func (c *Client) UserID2(ctx context.Context, args UserID2Args) error {
 	return c.rt.Invoke(ctx, "userId", &args, "", nil)
 }
 
-// X2fa: leading digit
+// leading digit
 func (c *Client) X2fa(ctx context.Context, args X2faArgs) (map[string]any, error) {
 	var r map[string]any
 	err := c.rt.Invoke(ctx, "2fa", &args, "", &r)
 	return r, err
 }
 
-// Call: no letters
+// no letters
 func (c *Client) Call(ctx context.Context) error {
 	return c.rt.Invoke(ctx, "_", nil, "", nil)
 }
 
-// AFunctionNameThatIsExactlySixtyFourCharactersLong00xx: 64 characters
+// 64 characters
 func (c *Client) AFunctionNameThatIsExactlySixtyFourCharactersLong00xx(ctx context.Context, args AFunctionNameThatIsExactlySixtyFourCharactersLong00xxArgs) (AFunctionNameThatIsExactlySixtyFourCharactersLong00xxResult, error) {
 	var r AFunctionNameThatIsExactlySixtyFourCharactersLong00xxResult
 	err := c.rt.Invoke(ctx, "a_function_name_that_is_exactly_sixty_four_characters_long_00xx", &args, "", &r)

@@ -16,19 +16,19 @@ import (
 // JSON-RPC error: return an *opentool.Error to choose its code, any other error
 // is reported with code 500.
 type Service interface {
-	// Client: A function named like the generated client type. */ `backticks` "quotes"
+	// Client is a function named like the generated client type. */ `backticks` "quotes"
 	// //go:generate echo pwned
 	Client(ctx context.Context, args ClientArgs2) (Service2, error)
-	// UserID: }
+	// }
 	// func init() { panic(1) }
 	UserID(ctx context.Context) ([]int64, error)
-	// UserID2: collides with user_id after conversion
+	// collides with user_id after conversion
 	UserID2(ctx context.Context, args UserID2Args) error
-	// X2fa: leading digit
+	// leading digit
 	X2fa(ctx context.Context, args X2faArgs) (map[string]any, error)
-	// Call: no letters
+	// no letters
 	Call(ctx context.Context) error
-	// AFunctionNameThatIsExactlySixtyFourCharactersLong00xx: 64 characters
+	// 64 characters
 	AFunctionNameThatIsExactlySixtyFourCharactersLong00xx(ctx context.Context, args AFunctionNameThatIsExactlySixtyFourCharactersLong00xxArgs) (AFunctionNameThatIsExactlySixtyFourCharactersLong00xxResult, error)
 }
 

@@ -11,10 +11,10 @@ type Service2 struct {
 	Client *string `json:"Client,omitzero"`
 }
 
-// ClientArgs: a schema named like a generated type
+// ClientArgs is a schema named like a generated type
 type ClientArgs string
 
-// Node: A recursive node
+// Node is a recursive node
 type Node struct {
 	Value    string `json:"value"`
 	Next     *Node  `json:"next"`
@@ -112,15 +112,15 @@ type ClientArgs2 struct {
 	UserID2 string `json:"userId"`
 	Type    *Type  `json:"type,omitzero"`
 	Func    *Func  `json:"func,omitzero"`
-	// Arg: The JSON member is "": MarshalJSON and UnmarshalJSON carry it, as a struct tag cannot.
+	// Arg is the JSON member is "": MarshalJSON and UnmarshalJSON carry it, as a struct tag cannot.
 	Arg *bool  `json:"-"`
 	X名前 string `json:"名前"`
-	// ABC: needs MarshalJSON
+	// needs MarshalJSON
 	//
 	// The JSON member is "a\"b`c": MarshalJSON and UnmarshalJSON carry it, as a struct tag cannot.
 	ABC          *float64 `json:"-"`
 	MarshalJSON2 *string  `json:"MarshalJSON,omitzero"`
-	// XY: The JSON member is "x,y": MarshalJSON and UnmarshalJSON carry it, as a struct tag cannot.
+	// XY is the JSON member is "x,y": MarshalJSON and UnmarshalJSON carry it, as a struct tag cannot.
 	XY   []string `json:"-"`
 	Node *Node    `json:"node,omitzero"`
 }

@@ -26,7 +26,7 @@ func NewClient(c *opentool.Client) *Client {
 // that checks the arguments before they leave.
 var _ Service = (*Client)(nil)
 
-// Count: Get storage size.
+// Count gets storage size.
 func (c *Client) Count(ctx context.Context) (Count, error) {
 	var r Count
 	err := c.rt.Invoke(ctx, "count", nil, "Count", &r)
@@ -47,7 +47,7 @@ func (c *Client) Read(ctx context.Context, args ReadArgs) (Text, error) {
 	return r, err
 }
 
-// SequentiallyReadSeq: Read text from storage one by one
+// SequentiallyReadSeq reads text from storage one by one
 //
 // Each range over the sequence makes a new call; breaking out of the loop
 // ends it on both sides.
@@ -57,7 +57,7 @@ func (c *Client) SequentiallyReadSeq(ctx context.Context) iter.Seq2[Text, error]
 	return opentool.Stream[Text](ctx, c.rt, "sequentiallyRead", nil, "text")
 }
 
-// SequentiallyRead: Read text from storage one by one
+// SequentiallyRead reads text from storage one by one
 //
 // It calls emit with each result, in order (the Service's form; SequentiallyReadSeq is the
 // same as an iterator), and returns the first error of the call or of emit.
@@ -83,7 +83,7 @@ func (c *Client) Delete(ctx context.Context, args DeleteArgs) error {
 	return c.rt.Invoke(ctx, "delete", &args, "", nil)
 }
 
-// Run: trigger runing
+// trigger runing
 func (c *Client) Run(ctx context.Context) error {
 	return c.rt.Invoke(ctx, "run", nil, "", nil)
 }

@@ -51,7 +51,7 @@ func decodeCreateArgs(d *opentool.Decoder, x *CreateArgs) {
 
 // ReadArgs are the arguments of "read".
 type ReadArgs struct {
-	// ID: Text Id in storage
+	// Text Id in storage
 	ID ID `json:"id"`
 }
 
@@ -74,7 +74,7 @@ func decodeReadArgs(d *opentool.Decoder, x *ReadArgs) {
 
 // UpdateArgs are the arguments of "update".
 type UpdateArgs struct {
-	// ID: Text Id in storage.
+	// Text Id in storage.
 	ID ID `json:"id"`
 	// Text should be updated.
 	Text Text `json:"text"`
@@ -102,7 +102,7 @@ func decodeUpdateArgs(d *opentool.Decoder, x *UpdateArgs) {
 
 // DeleteArgs are the arguments of "delete".
 type DeleteArgs struct {
-	// ID: Text Id in storage.
+	// Text Id in storage.
 	ID ID `json:"id"`
 }
 

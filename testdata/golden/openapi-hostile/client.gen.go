@@ -58,7 +58,7 @@ func NewClient(baseURL string, opts ...ClientOption) *Client {
 
 var _ Service = (*Client)(nil)
 
-// GetPet: first */ panic() /*
+// first */ panic() /*
 //
 // GET /pets/{id}
 func (c *Client) GetPet(ctx context.Context, args GetPetArgs) (Client2, error) {
@@ -88,7 +88,7 @@ func (c *Client) GetPet(ctx context.Context, args GetPetArgs) (Client2, error) {
 	return out, err
 }
 
-// GetPet2: POST /pets/{id}
+// POST /pets/{id}
 func (c *Client) GetPet2(ctx context.Context, args GetPet2Args) error {
 	r := c.rc.NewRequest("POST", "/pets/{id}")
 	r.Path("id", args.ID, "simple", false)
@@ -106,7 +106,7 @@ func (c *Client) GetPet2(ctx context.Context, args GetPet2Args) error {
 	return err
 }
 
-// GetPet3: PUT /pets/{id}
+// PUT /pets/{id}
 func (c *Client) GetPet3(ctx context.Context, args GetPet3Args) error {
 	r := c.rc.NewRequest("PUT", "/pets/{id}")
 	r.Path("id", args.ID, "simple", false)
@@ -133,7 +133,7 @@ func (c *Client) GetPet3(ctx context.Context, args GetPet3Args) error {
 	return err
 }
 
-// GetPet4: DELETE /pets/{id}
+// DELETE /pets/{id}
 func (c *Client) GetPet4(ctx context.Context, args GetPet4Args) error {
 	r := c.rc.NewRequest("DELETE", "/pets/{id}")
 	r.Path("id", args.ID, "simple", false)
@@ -150,7 +150,7 @@ func (c *Client) GetPet4(ctx context.Context, args GetPet4Args) error {
 	return err
 }
 
-// PatchPetsID: PATCH /pets/{id}
+// PATCH /pets/{id}
 func (c *Client) PatchPetsID(ctx context.Context, args PatchPetsIDArgs) error {
 	r := c.rc.NewRequest("PATCH", "/pets/{id}")
 	r.Path("id", args.ID, "simple", false)
@@ -167,7 +167,7 @@ func (c *Client) PatchPetsID(ctx context.Context, args PatchPetsIDArgs) error {
 	return err
 }
 
-// Func: GET /pets/{id}/été & more
+// GET /pets/{id}/été & more
 func (c *Client) Func(ctx context.Context, args FuncArgs) error {
 	r := c.rc.NewRequest("GET", "/pets/{id}/été & more")
 	r.Path("id", args.ID, "simple", false)
@@ -184,7 +184,7 @@ func (c *Client) Func(ctx context.Context, args FuncArgs) error {
 	return err
 }
 
-// Été: POST /pets/{id}/été & more
+// POST /pets/{id}/été & more
 func (c *Client) Été(ctx context.Context, args ÉtéArgs) error {
 	r := c.rc.NewRequest("POST", "/pets/{id}/été & more")
 	r.Path("id", args.ID, "simple", false)

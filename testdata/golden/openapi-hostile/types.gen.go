@@ -12,13 +12,13 @@ type Client2 struct {
 	UserID3      *string `json:"UserID,omitzero"`
 	UserID4      *string `json:"user-id,omitzero"`
 	MarshalJSON2 *string `json:"MarshalJSON,omitzero"`
-	// WithQuote: The JSON member is "with \"quote\"": MarshalJSON and UnmarshalJSON carry it, as a struct tag cannot.
+	// WithQuote is the JSON member is "with \"quote\"": MarshalJSON and UnmarshalJSON carry it, as a struct tag cannot.
 	WithQuote *string `json:"-"`
-	// BackTick: The JSON member is "back`tick": MarshalJSON and UnmarshalJSON carry it, as a struct tag cannot.
+	// BackTick is the JSON member is "back`tick": MarshalJSON and UnmarshalJSON carry it, as a struct tag cannot.
 	BackTick *int64 `json:"-"`
-	// Field: The JSON member is "": MarshalJSON and UnmarshalJSON carry it, as a struct tag cannot.
+	// Field is the JSON member is "": MarshalJSON and UnmarshalJSON carry it, as a struct tag cannot.
 	Field *bool `json:"-"`
-	// Field2: */ func init() {} /*
+	// */ func init() {} /*
 	Field2 *string `json:"*/,omitzero"`
 }
 

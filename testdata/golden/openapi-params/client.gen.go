@@ -51,7 +51,7 @@ func NewClient(baseURL string, opts ...ClientOption) *Client {
 
 var _ Service = (*Client)(nil)
 
-// PathStyles: GET /paths/{simple}/{simpleArr}/{simpleObj}/{label}/{matrix}/{matrixObj}
+// GET /paths/{simple}/{simpleArr}/{simpleObj}/{label}/{matrix}/{matrixObj}
 func (c *Client) PathStyles(ctx context.Context, args PathStylesArgs) error {
 	r := c.rc.NewRequest("GET", "/paths/{simple}/{simpleArr}/{simpleObj}/{label}/{matrix}/{matrixObj}")
 	r.Path("simple", args.Simple, "simple", false)
@@ -73,7 +73,7 @@ func (c *Client) PathStyles(ctx context.Context, args PathStylesArgs) error {
 	return err
 }
 
-// QueryStyles: GET /query
+// GET /query
 func (c *Client) QueryStyles(ctx context.Context, args QueryStylesArgs) error {
 	r := c.rc.NewRequest("GET", "/query")
 	if args.Q != nil {
@@ -119,7 +119,7 @@ func (c *Client) QueryStyles(ctx context.Context, args QueryStylesArgs) error {
 	return err
 }
 
-// HeaderAndCookieStyles: GET /headers
+// GET /headers
 func (c *Client) HeaderAndCookieStyles(ctx context.Context, args HeaderAndCookieStylesArgs) error {
 	r := c.rc.NewRequest("GET", "/headers")
 	r.Header("X-Ids", args.XIDs, false)
@@ -143,7 +143,7 @@ func (c *Client) HeaderAndCookieStyles(ctx context.Context, args HeaderAndCookie
 	return err
 }
 
-// JSONArrayBody: POST /json-array
+// POST /json-array
 func (c *Client) JSONArrayBody(ctx context.Context, args JSONArrayBodyArgs) (int64, error) {
 	r := c.rc.NewRequest("POST", "/json-array")
 	r.JSONBody(args.Body)
@@ -162,7 +162,7 @@ func (c *Client) JSONArrayBody(ctx context.Context, args JSONArrayBodyArgs) (int
 	return out, err
 }
 
-// FormBody: POST /form
+// POST /form
 func (c *Client) FormBody(ctx context.Context, args FormBodyArgs) error {
 	r := c.rc.NewRequest("POST", "/form")
 	r.FormField("name", args.Name, "form", true, false)
@@ -186,7 +186,7 @@ func (c *Client) FormBody(ctx context.Context, args FormBodyArgs) error {
 	return err
 }
 
-// MultipartBody: POST /upload
+// POST /upload
 func (c *Client) MultipartBody(ctx context.Context, args MultipartBodyArgs) error {
 	r := c.rc.NewRequest("POST", "/upload")
 	r.PartFile("file", args.File, "image/png")
@@ -213,7 +213,7 @@ func (c *Client) MultipartBody(ctx context.Context, args MultipartBodyArgs) erro
 	return err
 }
 
-// OctetBody: PUT /raw
+// PUT /raw
 func (c *Client) OctetBody(ctx context.Context, args OctetBodyArgs) error {
 	r := c.rc.NewRequest("PUT", "/raw")
 	r.RawBody(args.Body, "application/octet-stream")
@@ -230,7 +230,7 @@ func (c *Client) OctetBody(ctx context.Context, args OctetBodyArgs) error {
 	return err
 }
 
-// TextBody: POST /text
+// POST /text
 func (c *Client) TextBody(ctx context.Context, args TextBodyArgs) (string, error) {
 	r := c.rc.NewRequest("POST", "/text")
 	if args.Body != nil {
@@ -251,7 +251,7 @@ func (c *Client) TextBody(ctx context.Context, args TextBodyArgs) (string, error
 	return out, err
 }
 
-// MergePatch: PATCH /merge/{id}
+// PATCH /merge/{id}
 func (c *Client) MergePatch(ctx context.Context, args MergePatchArgs) error {
 	r := c.rc.NewRequest("PATCH", "/merge/{id}")
 	r.Path("id", args.ID, "simple", false)
@@ -273,7 +273,7 @@ func (c *Client) MergePatch(ctx context.Context, args MergePatchArgs) error {
 	return err
 }
 
-// Download: GET /download
+// GET /download
 func (c *Client) Download(ctx context.Context) ([]byte, error) {
 	r := c.rc.NewRequest("GET", "/download")
 	var out []byte

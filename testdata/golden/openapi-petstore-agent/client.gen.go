@@ -25,45 +25,45 @@ func NewClient(c *opentool.Client) *Client {
 // that checks the arguments before they leave.
 var _ Service = (*Client)(nil)
 
-// ListPets: List all pets
+// ListPets lists all pets
 func (c *Client) ListPets(ctx context.Context, args ListPetsArgs) (Pets, error) {
 	var r Pets
 	err := c.rt.Invoke(ctx, "listPets", &args, "result", &r)
 	return r, err
 }
 
-// CreatePet: Create a pet
+// CreatePet creates a pet
 func (c *Client) CreatePet(ctx context.Context, args CreatePetArgs) (Pet, error) {
 	var r Pet
 	err := c.rt.Invoke(ctx, "createPet", &args, "", &r)
 	return r, err
 }
 
-// ShowPetByID: Info for a specific pet
+// Info for a specific pet
 func (c *Client) ShowPetByID(ctx context.Context, args ShowPetByIDArgs) (Pet, error) {
 	var r Pet
 	err := c.rt.Invoke(ctx, "showPetById", &args, "", &r)
 	return r, err
 }
 
-// UpdatePet: Change a pet
+// UpdatePet changes a pet
 func (c *Client) UpdatePet(ctx context.Context, args UpdatePetArgs) (Pet, error) {
 	var r Pet
 	err := c.rt.Invoke(ctx, "updatePet", &args, "", &r)
 	return r, err
 }
 
-// DeletePet: Remove a pet
+// DeletePet removes a pet
 func (c *Client) DeletePet(ctx context.Context, args DeletePetArgs) error {
 	return c.rt.Invoke(ctx, "deletePet", &args, "", nil)
 }
 
-// PutPetsPetIDPhoto: Upload a photo of a pet
+// PutPetsPetIDPhoto uploads a photo of a pet
 func (c *Client) PutPetsPetIDPhoto(ctx context.Context, args PutPetsPetIDPhotoArgs) error {
 	return c.rt.Invoke(ctx, "put_pets_petId_photo", &args, "", nil)
 }
 
-// Stats: Counts of pets by status.
+// Counts of pets by status.
 func (c *Client) Stats(ctx context.Context) (map[string]int64, error) {
 	var r map[string]int64
 	err := c.rt.Invoke(ctx, "stats", nil, "", &r)

@@ -16,19 +16,19 @@ import (
 // JSON-RPC error: return an *opentool.Error to choose its code, any other error
 // is reported with code 500.
 type Service interface {
-	// ListPets: List all pets
+	// ListPets lists all pets
 	ListPets(ctx context.Context, args ListPetsArgs) (Pets, error)
-	// CreatePet: Create a pet
+	// CreatePet creates a pet
 	CreatePet(ctx context.Context, args CreatePetArgs) (Pet, error)
-	// ShowPetByID: Info for a specific pet
+	// Info for a specific pet
 	ShowPetByID(ctx context.Context, args ShowPetByIDArgs) (Pet, error)
-	// UpdatePet: Change a pet
+	// UpdatePet changes a pet
 	UpdatePet(ctx context.Context, args UpdatePetArgs) (Pet, error)
-	// DeletePet: Remove a pet
+	// DeletePet removes a pet
 	DeletePet(ctx context.Context, args DeletePetArgs) error
-	// PutPetsPetIDPhoto: Upload a photo of a pet
+	// PutPetsPetIDPhoto uploads a photo of a pet
 	PutPetsPetIDPhoto(ctx context.Context, args PutPetsPetIDPhotoArgs) error
-	// Stats: Counts of pets by status.
+	// Counts of pets by status.
 	Stats(ctx context.Context) (map[string]int64, error)
 }
 

@@ -5,7 +5,7 @@ package openapipetstoreagent
 
 import opentool "github.com/opentoolgen/opentoolgen/runtime"
 
-// PetStatus: Where the pet is in the sales process.
+// Where the pet is in the sales process.
 type PetStatus string
 
 const (
@@ -68,7 +68,7 @@ type PetOwner struct {
 
 // ListPetsArgs are the arguments of "listPets".
 type ListPetsArgs struct {
-	// Limit: How many items to return at one time (max 100).
+	// How many items to return at one time (max 100).
 	Limit      *int64      `json:"limit,omitzero"`
 	Status     []PetStatus `json:"status,omitzero"`
 	XRequestID *string     `json:"X-Request-ID,omitzero"`
@@ -138,7 +138,7 @@ func decodeCreatePetArgs(d *opentool.Decoder, x *CreatePetArgs) {
 
 // ShowPetByIDArgs are the arguments of "showPetById".
 type ShowPetByIDArgs struct {
-	// PetID: The id of the pet
+	// PetID is the id of the pet
 	PetID int64 `json:"petId"`
 }
 
@@ -161,7 +161,7 @@ func decodeShowPetByIDArgs(d *opentool.Decoder, x *ShowPetByIDArgs) {
 
 // UpdatePetArgs are the arguments of "updatePet".
 type UpdatePetArgs struct {
-	// PetID: The id of the pet
+	// PetID is the id of the pet
 	PetID  int64      `json:"petId"`
 	DryRun *bool      `json:"dryRun,omitzero"`
 	Name   *string    `json:"name,omitzero"`
@@ -209,7 +209,7 @@ func decodeUpdatePetArgs(d *opentool.Decoder, x *UpdatePetArgs) {
 
 // DeletePetArgs are the arguments of "deletePet".
 type DeletePetArgs struct {
-	// PetID: The id of the pet
+	// PetID is the id of the pet
 	PetID int64 `json:"petId"`
 }
 
@@ -233,7 +233,7 @@ func decodeDeletePetArgs(d *opentool.Decoder, x *DeletePetArgs) {
 // PutPetsPetIDPhotoArgs are the arguments of "put_pets_petId_photo".
 type PutPetsPetIDPhotoArgs struct {
 	PetID int64 `json:"petId"`
-	// Body: The request body (image/png).
+	// Body is the request body (image/png).
 	Body string `json:"body"`
 }
 

@@ -68,7 +68,7 @@ func NewClient(baseURL string, opts ...ClientOption) *Client {
 
 var _ Service = (*Client)(nil)
 
-// ListPets: List all pets
+// ListPets lists all pets
 //
 // GET /pets
 func (c *Client) ListPets(ctx context.Context, args ListPetsArgs) (Pets, error) {
@@ -98,7 +98,7 @@ func (c *Client) ListPets(ctx context.Context, args ListPetsArgs) (Pets, error) 
 	return out, err
 }
 
-// CreatePet: Create a pet
+// CreatePet creates a pet
 //
 // POST /pets
 func (c *Client) CreatePet(ctx context.Context, args CreatePetArgs) (Pet, error) {
@@ -132,7 +132,7 @@ func (c *Client) CreatePet(ctx context.Context, args CreatePetArgs) (Pet, error)
 	return out, err
 }
 
-// ShowPetByID: Info for a specific pet
+// Info for a specific pet
 //
 // GET /pets/{petId}
 func (c *Client) ShowPetByID(ctx context.Context, args ShowPetByIDArgs) (Pet, error) {
@@ -156,7 +156,7 @@ func (c *Client) ShowPetByID(ctx context.Context, args ShowPetByIDArgs) (Pet, er
 	return out, err
 }
 
-// UpdatePet: Change a pet
+// UpdatePet changes a pet
 //
 // PATCH /pets/{petId}
 func (c *Client) UpdatePet(ctx context.Context, args UpdatePetArgs) (Pet, error) {
@@ -191,7 +191,7 @@ func (c *Client) UpdatePet(ctx context.Context, args UpdatePetArgs) (Pet, error)
 	return out, err
 }
 
-// DeletePet: Remove a pet
+// DeletePet removes a pet
 //
 // DELETE /pets/{petId}
 func (c *Client) DeletePet(ctx context.Context, args DeletePetArgs) error {
@@ -212,7 +212,7 @@ func (c *Client) DeletePet(ctx context.Context, args DeletePetArgs) error {
 	return err
 }
 
-// PutPetsPetIDPhoto: Upload a photo of a pet
+// PutPetsPetIDPhoto uploads a photo of a pet
 //
 // PUT /pets/{petId}/photo
 func (c *Client) PutPetsPetIDPhoto(ctx context.Context, args PutPetsPetIDPhotoArgs) error {
@@ -233,7 +233,7 @@ func (c *Client) PutPetsPetIDPhoto(ctx context.Context, args PutPetsPetIDPhotoAr
 	return err
 }
 
-// Stats: Counts of pets by status.
+// Counts of pets by status.
 //
 // GET /stats
 func (c *Client) Stats(ctx context.Context) (map[string]int64, error) {

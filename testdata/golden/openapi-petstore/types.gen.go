@@ -9,7 +9,7 @@ import (
 	opentool "github.com/opentoolgen/opentoolgen/runtime"
 )
 
-// PetStatus: Where the pet is in the sales process.
+// Where the pet is in the sales process.
 type PetStatus string
 
 const (
@@ -72,7 +72,7 @@ type PetOwner struct {
 
 // ListPetsArgs are the arguments of "listPets" (GET /pets).
 type ListPetsArgs struct {
-	// Limit: How many items to return at one time (max 100).
+	// How many items to return at one time (max 100).
 	Limit      *int32      `json:"limit,omitzero"`
 	Status     []PetStatus `json:"status,omitzero"`
 	XRequestID *string     `json:"X-Request-ID,omitzero"`
@@ -153,7 +153,7 @@ func decodeCreatePetArgs(d *opentool.Decoder, x *CreatePetArgs) {
 
 // ShowPetByIDArgs are the arguments of "showPetById" (GET /pets/{petId}).
 type ShowPetByIDArgs struct {
-	// PetID: The id of the pet
+	// PetID is the id of the pet
 	PetID int64 `json:"petId"`
 }
 
@@ -176,7 +176,7 @@ func decodeShowPetByIDArgs(d *opentool.Decoder, x *ShowPetByIDArgs) {
 
 // UpdatePetArgs are the arguments of "updatePet" (PATCH /pets/{petId}).
 type UpdatePetArgs struct {
-	// PetID: The id of the pet
+	// PetID is the id of the pet
 	PetID  int64      `json:"petId"`
 	DryRun *bool      `json:"dryRun,omitzero"`
 	Name   *string    `json:"name,omitzero"`
@@ -235,7 +235,7 @@ func decodeUpdatePetArgs(d *opentool.Decoder, x *UpdatePetArgs) {
 
 // DeletePetArgs are the arguments of "deletePet" (DELETE /pets/{petId}).
 type DeletePetArgs struct {
-	// PetID: The id of the pet
+	// PetID is the id of the pet
 	PetID int64 `json:"petId"`
 }
 

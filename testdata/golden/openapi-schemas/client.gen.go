@@ -51,7 +51,7 @@ func NewClient(baseURL string, opts ...ClientOption) *Client {
 
 var _ Service = (*Client)(nil)
 
-// AddPet: POST /pets
+// POST /pets
 func (c *Client) AddPet(ctx context.Context, args AddPetArgs) (Pet, error) {
 	r := c.rc.NewRequest("POST", "/pets")
 	r.JSONBody(args.Body)
@@ -70,7 +70,7 @@ func (c *Client) AddPet(ctx context.Context, args AddPetArgs) (Pet, error) {
 	return out, err
 }
 
-// Area: POST /shapes
+// POST /shapes
 func (c *Client) Area(ctx context.Context, args AreaArgs) (float64, error) {
 	r := c.rc.NewRequest("POST", "/shapes")
 	r.BodyField("shape", args.Shape)
@@ -105,7 +105,7 @@ func (c *Client) Area(ctx context.Context, args AreaArgs) (float64, error) {
 	return out, err
 }
 
-// PutTree: PUT /trees
+// PUT /trees
 func (c *Client) PutTree(ctx context.Context, args PutTreeArgs) (Tree, error) {
 	r := c.rc.NewRequest("PUT", "/trees")
 	r.BodyField("value", args.Value)

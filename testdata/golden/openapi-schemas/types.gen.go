@@ -368,9 +368,9 @@ type Meta struct {
 	Tree       *Tree          `json:"tree,omitzero"`
 	Created    *time.Time     `json:"created,omitzero"`
 	Attributes map[string]any `json:"attributes,omitzero"`
-	// NotAllowed: Untyped: the schema only says what the value is not (not); any other JSON value.
+	// Untyped: the schema only says what the value is not (not); any other JSON value.
 	NotAllowed json.RawMessage `json:"notAllowed,omitzero"`
-	// Merged: Untyped: the parts of this allOf are not all objects, so they cannot be merged.
+	// Untyped: the parts of this allOf are not all objects, so they cannot be merged.
 	Merged json.RawMessage `json:"merged,omitzero"`
 }
 
@@ -446,9 +446,9 @@ type AreaArgs struct {
 	ID     *ID               `json:"id,omitzero"`
 	Scale  *float64          `json:"scale,omitzero"`
 	Labels map[string]string `json:"labels,omitzero"`
-	// Anything: Untyped: the schema does not restrict the value; any JSON value.
+	// Untyped: the schema does not restrict the value; any JSON value.
 	Anything json.RawMessage `json:"anything,omitzero"`
-	// Mixed: Untyped: the value may be any of the JSON types string, integer.
+	// Untyped: the value may be any of the JSON types string, integer.
 	Mixed json.RawMessage `json:"mixed,omitzero"`
 }
 

@@ -73,7 +73,7 @@ func NewClient(baseURL string, opts ...ClientOption) *Client {
 
 var _ Service = (*Client)(nil)
 
-// FindOrders: Find orders
+// FindOrders finds orders
 //
 // GET /orders
 func (c *Client) FindOrders(ctx context.Context, args FindOrdersArgs) ([]Order, error) {
@@ -108,7 +108,7 @@ func (c *Client) FindOrders(ctx context.Context, args FindOrdersArgs) ([]Order, 
 	return out, err
 }
 
-// PlaceOrder: POST /orders
+// POST /orders
 func (c *Client) PlaceOrder(ctx context.Context, args PlaceOrderArgs) (Order, error) {
 	r := c.rc.NewRequest("POST", "/orders")
 	if args.XTrace != nil {
@@ -143,7 +143,7 @@ func (c *Client) PlaceOrder(ctx context.Context, args PlaceOrderArgs) (Order, er
 	return out, err
 }
 
-// AddNote: POST /orders/{orderId}/note
+// POST /orders/{orderId}/note
 func (c *Client) AddNote(ctx context.Context, args AddNoteArgs) error {
 	r := c.rc.NewRequest("POST", "/orders/{orderId}/note")
 	r.Path("orderId", args.OrderID, "simple", false)
@@ -166,7 +166,7 @@ func (c *Client) AddNote(ctx context.Context, args AddNoteArgs) error {
 	return err
 }
 
-// UploadReceipt: POST /orders/{orderId}/receipt
+// POST /orders/{orderId}/receipt
 func (c *Client) UploadReceipt(ctx context.Context, args UploadReceiptArgs) error {
 	r := c.rc.NewRequest("POST", "/orders/{orderId}/receipt")
 	r.Path("orderId", args.OrderID, "simple", false)

@@ -13,7 +13,7 @@ import (
 // Service is the API: one method per operation. *Client implements it by calling
 // the API over HTTP; a fake can implement it in tests.
 type Service interface {
-	// FindOrders: Find orders
+	// FindOrders finds orders
 	FindOrders(ctx context.Context, args FindOrdersArgs) ([]Order, error)
 	PlaceOrder(ctx context.Context, args PlaceOrderArgs) (Order, error)
 	AddNote(ctx context.Context, args AddNoteArgs) error

@@ -25,265 +25,265 @@ func NewClient(c *opentool.Client) *Client {
 // that checks the arguments before they leave.
 var _ Service = (*Client)(nil)
 
-// TBool: Returns x and writes the value after x into next (bool).
+// Returns x and writes the value after x into next (bool).
 func (c *Client) TBool(ctx context.Context, args TBoolArgs) (TBoolResult, error) {
 	var r TBoolResult
 	err := c.rt.Invoke(ctx, "t_bool", &args, "", &r)
 	return r, err
 }
 
-// TChar: Returns x and writes the value after x into next (char).
+// Returns x and writes the value after x into next (char).
 func (c *Client) TChar(ctx context.Context, args TCharArgs) (TCharResult, error) {
 	var r TCharResult
 	err := c.rt.Invoke(ctx, "t_char", &args, "", &r)
 	return r, err
 }
 
-// TUnsignedChar: Returns x and writes the value after x into next (unsigned char).
+// Returns x and writes the value after x into next (unsigned char).
 func (c *Client) TUnsignedChar(ctx context.Context, args TUnsignedCharArgs) (TUnsignedCharResult, error) {
 	var r TUnsignedCharResult
 	err := c.rt.Invoke(ctx, "t_unsigned_char", &args, "", &r)
 	return r, err
 }
 
-// TShort: Returns x and writes the value after x into next (short).
+// Returns x and writes the value after x into next (short).
 func (c *Client) TShort(ctx context.Context, args TShortArgs) (TShortResult, error) {
 	var r TShortResult
 	err := c.rt.Invoke(ctx, "t_short", &args, "", &r)
 	return r, err
 }
 
-// TUnsignedShort: Returns x and writes the value after x into next (unsigned short).
+// Returns x and writes the value after x into next (unsigned short).
 func (c *Client) TUnsignedShort(ctx context.Context, args TUnsignedShortArgs) (TUnsignedShortResult, error) {
 	var r TUnsignedShortResult
 	err := c.rt.Invoke(ctx, "t_unsigned_short", &args, "", &r)
 	return r, err
 }
 
-// TInt: Returns x and writes the value after x into next (int).
+// Returns x and writes the value after x into next (int).
 func (c *Client) TInt(ctx context.Context, args TIntArgs) (TIntResult, error) {
 	var r TIntResult
 	err := c.rt.Invoke(ctx, "t_int", &args, "", &r)
 	return r, err
 }
 
-// TUnsignedInt: Returns x and writes the value after x into next (unsigned int).
+// Returns x and writes the value after x into next (unsigned int).
 func (c *Client) TUnsignedInt(ctx context.Context, args TUnsignedIntArgs) (TUnsignedIntResult, error) {
 	var r TUnsignedIntResult
 	err := c.rt.Invoke(ctx, "t_unsigned_int", &args, "", &r)
 	return r, err
 }
 
-// TLong: Returns x and writes the value after x into next (long).
+// Returns x and writes the value after x into next (long).
 func (c *Client) TLong(ctx context.Context, args TLongArgs) (TLongResult, error) {
 	var r TLongResult
 	err := c.rt.Invoke(ctx, "t_long", &args, "", &r)
 	return r, err
 }
 
-// TUnsignedLong: Returns x and writes the value after x into next (unsigned long).
+// Returns x and writes the value after x into next (unsigned long).
 func (c *Client) TUnsignedLong(ctx context.Context, args TUnsignedLongArgs) (TUnsignedLongResult, error) {
 	var r TUnsignedLongResult
 	err := c.rt.Invoke(ctx, "t_unsigned_long", &args, "", &r)
 	return r, err
 }
 
-// TLongLong: Returns x and writes the value after x into next (long long).
+// Returns x and writes the value after x into next (long long).
 func (c *Client) TLongLong(ctx context.Context, args TLongLongArgs) (TLongLongResult, error) {
 	var r TLongLongResult
 	err := c.rt.Invoke(ctx, "t_long_long", &args, "", &r)
 	return r, err
 }
 
-// TUnsignedLongLong: Returns x and writes the value after x into next (unsigned long long).
+// Returns x and writes the value after x into next (unsigned long long).
 func (c *Client) TUnsignedLongLong(ctx context.Context, args TUnsignedLongLongArgs) (TUnsignedLongLongResult, error) {
 	var r TUnsignedLongLongResult
 	err := c.rt.Invoke(ctx, "t_unsigned_long_long", &args, "", &r)
 	return r, err
 }
 
-// TFloat: Returns x and writes the value after x into next (float).
+// Returns x and writes the value after x into next (float).
 func (c *Client) TFloat(ctx context.Context, args TFloatArgs) (TFloatResult, error) {
 	var r TFloatResult
 	err := c.rt.Invoke(ctx, "t_float", &args, "", &r)
 	return r, err
 }
 
-// TDouble: Returns x and writes the value after x into next (double).
+// Returns x and writes the value after x into next (double).
 func (c *Client) TDouble(ctx context.Context, args TDoubleArgs) (TDoubleResult, error) {
 	var r TDoubleResult
 	err := c.rt.Invoke(ctx, "t_double", &args, "", &r)
 	return r, err
 }
 
-// Half: Halves a float.
+// Halves a float.
 func (c *Client) Half(ctx context.Context, args HalfArgs) (float32, error) {
 	var r float32
 	err := c.rt.Invoke(ctx, "half", &args, "half", &r)
 	return r, err
 }
 
-// Mix: Adds one value of each width.
+// Adds one value of each width.
 func (c *Client) Mix(ctx context.Context, args MixArgs) (float64, error) {
 	var r float64
 	err := c.rt.Invoke(ctx, "mix", &args, "sum", &r)
 	return r, err
 }
 
-// Inc: Increments *x.
+// Increments *x.
 func (c *Client) Inc(ctx context.Context, args IncArgs) error {
 	return c.rt.Invoke(ctx, "inc", &args, "", nil)
 }
 
-// IncLong: Increments *x.
+// Increments *x.
 func (c *Client) IncLong(ctx context.Context, args IncLongArgs) error {
 	return c.rt.Invoke(ctx, "inc_long", &args, "", nil)
 }
 
-// IsNull: Tells whether p is NULL.
+// Tells whether p is NULL.
 func (c *Client) IsNull(ctx context.Context, args IsNullArgs) (int32, error) {
 	var r int32
 	err := c.rt.Invoke(ctx, "is_null", &args, "isNull", &r)
 	return r, err
 }
 
-// Answer: Returns a pointer to 42.
+// Returns a pointer to 42.
 func (c *Client) Answer(ctx context.Context) (int32, error) {
 	var r int32
 	err := c.rt.Invoke(ctx, "answer", nil, "answer", &r)
 	return r, err
 }
 
-// NoAnswer: Returns NULL.
+// Returns NULL.
 func (c *Client) NoAnswer(ctx context.Context) (int32, error) {
 	var r int32
 	err := c.rt.Invoke(ctx, "no_answer", nil, "answer", &r)
 	return r, err
 }
 
-// StrLen: Length of a string.
+// Length of a string.
 func (c *Client) StrLen(ctx context.Context, args StrLenArgs) (int32, error) {
 	var r int32
 	err := c.rt.Invoke(ctx, "str_len", &args, "length", &r)
 	return r, err
 }
 
-// MaybeLen: Length of an optional string, -1 without one.
+// Length of an optional string, -1 without one.
 func (c *Client) MaybeLen(ctx context.Context, args MaybeLenArgs) (int32, error) {
 	var r int32
 	err := c.rt.Invoke(ctx, "maybe_len", &args, "length", &r)
 	return r, err
 }
 
-// Greeting: A greeting.
+// Greeting is a greeting.
 func (c *Client) Greeting(ctx context.Context) (string, error) {
 	var r string
 	err := c.rt.Invoke(ctx, "greeting", nil, "greeting", &r)
 	return r, err
 }
 
-// NoString: Returns NULL.
+// Returns NULL.
 func (c *Client) NoString(ctx context.Context) (string, error) {
 	var r string
 	err := c.rt.Invoke(ctx, "no_string", nil, "text", &r)
 	return r, err
 }
 
-// Upper: Capitals of s, at most 15 bytes.
+// Capitals of s, at most 15 bytes.
 func (c *Client) Upper(ctx context.Context, args UpperArgs) (UpperResult, error) {
 	var r UpperResult
 	err := c.rt.Invoke(ctx, "upper", &args, "", &r)
 	return r, err
 }
 
-// UbytesLen: Length of a string passed as unsigned char*.
+// Length of a string passed as unsigned char*.
 func (c *Client) UbytesLen(ctx context.Context, args UbytesLenArgs) (int32, error) {
 	var r int32
 	err := c.rt.Invoke(ctx, "ubytes_len", &args, "length", &r)
 	return r, err
 }
 
-// Sum: Sums n doubles.
+// Sums n doubles.
 func (c *Client) Sum(ctx context.Context, args SumArgs) (float64, error) {
 	var r float64
 	err := c.rt.Invoke(ctx, "sum", &args, "sum", &r)
 	return r, err
 }
 
-// SumLongs: Sums n longs.
+// Sums n longs.
 func (c *Client) SumLongs(ctx context.Context, args SumLongsArgs) (int64, error) {
 	var r int64
 	err := c.rt.Invoke(ctx, "sum_longs", &args, "sum", &r)
 	return r, err
 }
 
-// Scale: Multiplies n ints by k, in place.
+// Multiplies n ints by k, in place.
 func (c *Client) Scale(ctx context.Context, args ScaleArgs) error {
 	return c.rt.Invoke(ctx, "scale", &args, "", nil)
 }
 
-// Squares: The squares of 0 to 7.
+// Squares is the squares of 0 to 7.
 func (c *Client) Squares(ctx context.Context) (SquaresResult, error) {
 	var r SquaresResult
 	err := c.rt.Invoke(ctx, "squares", nil, "", &r)
 	return r, err
 }
 
-// Flags: Four flags, every other one set.
+// Four flags, every other one set.
 func (c *Client) Flags(ctx context.Context) (FlagsResult, error) {
 	var r FlagsResult
 	err := c.rt.Invoke(ctx, "flags", nil, "", &r)
 	return r, err
 }
 
-// Checksum: A checksum of n bytes.
+// Checksum is a checksum of n bytes.
 func (c *Client) Checksum(ctx context.Context, args ChecksumArgs) (uint32, error) {
 	var r uint32
 	err := c.rt.Invoke(ctx, "checksum", &args, "checksum", &r)
 	return r, err
 }
 
-// CountTrue: Counts the set flags.
+// Counts the set flags.
 func (c *Client) CountTrue(ctx context.Context, args CountTrueArgs) (int32, error) {
 	var r int32
 	err := c.rt.Invoke(ctx, "count_true", &args, "count", &r)
 	return r, err
 }
 
-// ModeWeight: The weight of a mode.
+// ModeWeight is the weight of a mode.
 func (c *Client) ModeWeight(ctx context.Context, args ModeWeightArgs) (int32, error) {
 	var r int32
 	err := c.rt.Invoke(ctx, "mode_weight", &args, "weight", &r)
 	return r, err
 }
 
-// Divmod: Divides a by b.
+// Divides a by b.
 func (c *Client) Divmod(ctx context.Context, args DivmodArgs) (DivmodResult, error) {
 	var r DivmodResult
 	err := c.rt.Invoke(ctx, "divmod", &args, "", &r)
 	return r, err
 }
 
-// Tick: Counts a tick.
+// Counts a tick.
 func (c *Client) Tick(ctx context.Context) error {
 	return c.rt.Invoke(ctx, "tick", nil, "", nil)
 }
 
-// TickCount: The ticks so far.
+// TickCount is the ticks so far.
 func (c *Client) TickCount(ctx context.Context) (int32, error) {
 	var r int32
 	err := c.rt.Invoke(ctx, "tick_count", nil, "ticks", &r)
 	return r, err
 }
 
-// Adler32: zlib's Adler-32 checksum of n bytes.
+// zlib's Adler-32 checksum of n bytes.
 func (c *Client) Adler32(ctx context.Context, args Adler32Args) (uint32, error) {
 	var r uint32
 	err := c.rt.Invoke(ctx, "adler32", &args, "checksum", &r)
 	return r, err
 }
 
-// Offset: x plus an optional delta.
+// x plus an optional delta.
 func (c *Client) Offset(ctx context.Context, args OffsetArgs) (int32, error) {
 	var r int32
 	err := c.rt.Invoke(ctx, "offset", &args, "sum", &r)

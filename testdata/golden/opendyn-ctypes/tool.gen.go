@@ -14,83 +14,83 @@ import (
 // method per function of the document. (*Library).Service() implements it by
 // calling the library; *Client implements it by calling a server that serves it.
 type Service interface {
-	// TBool: Returns x and writes the value after x into next (bool).
+	// Returns x and writes the value after x into next (bool).
 	TBool(ctx context.Context, args TBoolArgs) (TBoolResult, error)
-	// TChar: Returns x and writes the value after x into next (char).
+	// Returns x and writes the value after x into next (char).
 	TChar(ctx context.Context, args TCharArgs) (TCharResult, error)
-	// TUnsignedChar: Returns x and writes the value after x into next (unsigned char).
+	// Returns x and writes the value after x into next (unsigned char).
 	TUnsignedChar(ctx context.Context, args TUnsignedCharArgs) (TUnsignedCharResult, error)
-	// TShort: Returns x and writes the value after x into next (short).
+	// Returns x and writes the value after x into next (short).
 	TShort(ctx context.Context, args TShortArgs) (TShortResult, error)
-	// TUnsignedShort: Returns x and writes the value after x into next (unsigned short).
+	// Returns x and writes the value after x into next (unsigned short).
 	TUnsignedShort(ctx context.Context, args TUnsignedShortArgs) (TUnsignedShortResult, error)
-	// TInt: Returns x and writes the value after x into next (int).
+	// Returns x and writes the value after x into next (int).
 	TInt(ctx context.Context, args TIntArgs) (TIntResult, error)
-	// TUnsignedInt: Returns x and writes the value after x into next (unsigned int).
+	// Returns x and writes the value after x into next (unsigned int).
 	TUnsignedInt(ctx context.Context, args TUnsignedIntArgs) (TUnsignedIntResult, error)
-	// TLong: Returns x and writes the value after x into next (long).
+	// Returns x and writes the value after x into next (long).
 	TLong(ctx context.Context, args TLongArgs) (TLongResult, error)
-	// TUnsignedLong: Returns x and writes the value after x into next (unsigned long).
+	// Returns x and writes the value after x into next (unsigned long).
 	TUnsignedLong(ctx context.Context, args TUnsignedLongArgs) (TUnsignedLongResult, error)
-	// TLongLong: Returns x and writes the value after x into next (long long).
+	// Returns x and writes the value after x into next (long long).
 	TLongLong(ctx context.Context, args TLongLongArgs) (TLongLongResult, error)
-	// TUnsignedLongLong: Returns x and writes the value after x into next (unsigned long long).
+	// Returns x and writes the value after x into next (unsigned long long).
 	TUnsignedLongLong(ctx context.Context, args TUnsignedLongLongArgs) (TUnsignedLongLongResult, error)
-	// TFloat: Returns x and writes the value after x into next (float).
+	// Returns x and writes the value after x into next (float).
 	TFloat(ctx context.Context, args TFloatArgs) (TFloatResult, error)
-	// TDouble: Returns x and writes the value after x into next (double).
+	// Returns x and writes the value after x into next (double).
 	TDouble(ctx context.Context, args TDoubleArgs) (TDoubleResult, error)
-	// Half: Halves a float.
+	// Halves a float.
 	Half(ctx context.Context, args HalfArgs) (float32, error)
-	// Mix: Adds one value of each width.
+	// Adds one value of each width.
 	Mix(ctx context.Context, args MixArgs) (float64, error)
-	// Inc: Increments *x.
+	// Increments *x.
 	Inc(ctx context.Context, args IncArgs) error
-	// IncLong: Increments *x.
+	// Increments *x.
 	IncLong(ctx context.Context, args IncLongArgs) error
-	// IsNull: Tells whether p is NULL.
+	// Tells whether p is NULL.
 	IsNull(ctx context.Context, args IsNullArgs) (int32, error)
-	// Answer: Returns a pointer to 42.
+	// Returns a pointer to 42.
 	Answer(ctx context.Context) (int32, error)
-	// NoAnswer: Returns NULL.
+	// Returns NULL.
 	NoAnswer(ctx context.Context) (int32, error)
-	// StrLen: Length of a string.
+	// Length of a string.
 	StrLen(ctx context.Context, args StrLenArgs) (int32, error)
-	// MaybeLen: Length of an optional string, -1 without one.
+	// Length of an optional string, -1 without one.
 	MaybeLen(ctx context.Context, args MaybeLenArgs) (int32, error)
-	// Greeting: A greeting.
+	// Greeting is a greeting.
 	Greeting(ctx context.Context) (string, error)
-	// NoString: Returns NULL.
+	// Returns NULL.
 	NoString(ctx context.Context) (string, error)
-	// Upper: Capitals of s, at most 15 bytes.
+	// Capitals of s, at most 15 bytes.
 	Upper(ctx context.Context, args UpperArgs) (UpperResult, error)
-	// UbytesLen: Length of a string passed as unsigned char*.
+	// Length of a string passed as unsigned char*.
 	UbytesLen(ctx context.Context, args UbytesLenArgs) (int32, error)
-	// Sum: Sums n doubles.
+	// Sums n doubles.
 	Sum(ctx context.Context, args SumArgs) (float64, error)
-	// SumLongs: Sums n longs.
+	// Sums n longs.
 	SumLongs(ctx context.Context, args SumLongsArgs) (int64, error)
-	// Scale: Multiplies n ints by k, in place.
+	// Multiplies n ints by k, in place.
 	Scale(ctx context.Context, args ScaleArgs) error
-	// Squares: The squares of 0 to 7.
+	// Squares is the squares of 0 to 7.
 	Squares(ctx context.Context) (SquaresResult, error)
-	// Flags: Four flags, every other one set.
+	// Four flags, every other one set.
 	Flags(ctx context.Context) (FlagsResult, error)
-	// Checksum: A checksum of n bytes.
+	// Checksum is a checksum of n bytes.
 	Checksum(ctx context.Context, args ChecksumArgs) (uint32, error)
-	// CountTrue: Counts the set flags.
+	// Counts the set flags.
 	CountTrue(ctx context.Context, args CountTrueArgs) (int32, error)
-	// ModeWeight: The weight of a mode.
+	// ModeWeight is the weight of a mode.
 	ModeWeight(ctx context.Context, args ModeWeightArgs) (int32, error)
-	// Divmod: Divides a by b.
+	// Divides a by b.
 	Divmod(ctx context.Context, args DivmodArgs) (DivmodResult, error)
-	// Tick: Counts a tick.
+	// Counts a tick.
 	Tick(ctx context.Context) error
-	// TickCount: The ticks so far.
+	// TickCount is the ticks so far.
 	TickCount(ctx context.Context) (int32, error)
-	// Adler32: zlib's Adler-32 checksum of n bytes.
+	// zlib's Adler-32 checksum of n bytes.
 	Adler32(ctx context.Context, args Adler32Args) (uint32, error)
-	// Offset: x plus an optional delta.
+	// x plus an optional delta.
 	Offset(ctx context.Context, args OffsetArgs) (int32, error)
 }
 

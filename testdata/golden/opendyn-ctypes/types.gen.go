@@ -5,7 +5,7 @@ package opendynctypes
 
 import opentool "github.com/opentoolgen/opentoolgen/runtime"
 
-// Mode: A mode.
+// Mode is a mode.
 type Mode int32
 
 const (
@@ -34,7 +34,7 @@ func decodeMode(d *opentool.Decoder, x *Mode) {
 
 // TBoolArgs are the arguments of "t_bool".
 type TBoolArgs struct {
-	// X: The value.
+	// X is the value.
 	X bool `json:"x"`
 }
 
@@ -57,15 +57,15 @@ func decodeTBoolArgs(d *opentool.Decoder, x *TBoolArgs) {
 
 // TBoolResult is the result of "t_bool".
 type TBoolResult struct {
-	// Value: x itself.
+	// x itself.
 	Value bool `json:"value"`
-	// Next: The value after x.
+	// Next is the value after x.
 	Next bool `json:"next"`
 }
 
 // TCharArgs are the arguments of "t_char".
 type TCharArgs struct {
-	// X: The value.
+	// X is the value.
 	X int8 `json:"x"`
 }
 
@@ -90,15 +90,15 @@ func decodeTCharArgs(d *opentool.Decoder, x *TCharArgs) {
 
 // TCharResult is the result of "t_char".
 type TCharResult struct {
-	// Value: x itself.
+	// x itself.
 	Value int8 `json:"value"`
-	// Next: The value after x.
+	// Next is the value after x.
 	Next int8 `json:"next"`
 }
 
 // TUnsignedCharArgs are the arguments of "t_unsigned_char".
 type TUnsignedCharArgs struct {
-	// X: The value.
+	// X is the value.
 	X uint8 `json:"x"`
 }
 
@@ -123,15 +123,15 @@ func decodeTUnsignedCharArgs(d *opentool.Decoder, x *TUnsignedCharArgs) {
 
 // TUnsignedCharResult is the result of "t_unsigned_char".
 type TUnsignedCharResult struct {
-	// Value: x itself.
+	// x itself.
 	Value uint8 `json:"value"`
-	// Next: The value after x.
+	// Next is the value after x.
 	Next uint8 `json:"next"`
 }
 
 // TShortArgs are the arguments of "t_short".
 type TShortArgs struct {
-	// X: The value.
+	// X is the value.
 	X int16 `json:"x"`
 }
 
@@ -156,15 +156,15 @@ func decodeTShortArgs(d *opentool.Decoder, x *TShortArgs) {
 
 // TShortResult is the result of "t_short".
 type TShortResult struct {
-	// Value: x itself.
+	// x itself.
 	Value int16 `json:"value"`
-	// Next: The value after x.
+	// Next is the value after x.
 	Next int16 `json:"next"`
 }
 
 // TUnsignedShortArgs are the arguments of "t_unsigned_short".
 type TUnsignedShortArgs struct {
-	// X: The value.
+	// X is the value.
 	X uint16 `json:"x"`
 }
 
@@ -189,15 +189,15 @@ func decodeTUnsignedShortArgs(d *opentool.Decoder, x *TUnsignedShortArgs) {
 
 // TUnsignedShortResult is the result of "t_unsigned_short".
 type TUnsignedShortResult struct {
-	// Value: x itself.
+	// x itself.
 	Value uint16 `json:"value"`
-	// Next: The value after x.
+	// Next is the value after x.
 	Next uint16 `json:"next"`
 }
 
 // TIntArgs are the arguments of "t_int".
 type TIntArgs struct {
-	// X: The value.
+	// X is the value.
 	X int32 `json:"x"`
 }
 
@@ -222,15 +222,15 @@ func decodeTIntArgs(d *opentool.Decoder, x *TIntArgs) {
 
 // TIntResult is the result of "t_int".
 type TIntResult struct {
-	// Value: x itself.
+	// x itself.
 	Value int32 `json:"value"`
-	// Next: The value after x.
+	// Next is the value after x.
 	Next int32 `json:"next"`
 }
 
 // TUnsignedIntArgs are the arguments of "t_unsigned_int".
 type TUnsignedIntArgs struct {
-	// X: The value.
+	// X is the value.
 	X uint32 `json:"x"`
 }
 
@@ -255,15 +255,15 @@ func decodeTUnsignedIntArgs(d *opentool.Decoder, x *TUnsignedIntArgs) {
 
 // TUnsignedIntResult is the result of "t_unsigned_int".
 type TUnsignedIntResult struct {
-	// Value: x itself.
+	// x itself.
 	Value uint32 `json:"value"`
-	// Next: The value after x.
+	// Next is the value after x.
 	Next uint32 `json:"next"`
 }
 
 // TLongArgs are the arguments of "t_long".
 type TLongArgs struct {
-	// X: The value.
+	// X is the value.
 	X int64 `json:"x"`
 }
 
@@ -286,15 +286,15 @@ func decodeTLongArgs(d *opentool.Decoder, x *TLongArgs) {
 
 // TLongResult is the result of "t_long".
 type TLongResult struct {
-	// Value: x itself.
+	// x itself.
 	Value int64 `json:"value"`
-	// Next: The value after x.
+	// Next is the value after x.
 	Next int64 `json:"next"`
 }
 
 // TUnsignedLongArgs are the arguments of "t_unsigned_long".
 type TUnsignedLongArgs struct {
-	// X: The value.
+	// X is the value.
 	X uint64 `json:"x"`
 }
 
@@ -317,15 +317,15 @@ func decodeTUnsignedLongArgs(d *opentool.Decoder, x *TUnsignedLongArgs) {
 
 // TUnsignedLongResult is the result of "t_unsigned_long".
 type TUnsignedLongResult struct {
-	// Value: x itself.
+	// x itself.
 	Value uint64 `json:"value"`
-	// Next: The value after x.
+	// Next is the value after x.
 	Next uint64 `json:"next"`
 }
 
 // TLongLongArgs are the arguments of "t_long_long".
 type TLongLongArgs struct {
-	// X: The value.
+	// X is the value.
 	X int64 `json:"x"`
 }
 
@@ -348,15 +348,15 @@ func decodeTLongLongArgs(d *opentool.Decoder, x *TLongLongArgs) {
 
 // TLongLongResult is the result of "t_long_long".
 type TLongLongResult struct {
-	// Value: x itself.
+	// x itself.
 	Value int64 `json:"value"`
-	// Next: The value after x.
+	// Next is the value after x.
 	Next int64 `json:"next"`
 }
 
 // TUnsignedLongLongArgs are the arguments of "t_unsigned_long_long".
 type TUnsignedLongLongArgs struct {
-	// X: The value.
+	// X is the value.
 	X uint64 `json:"x"`
 }
 
@@ -379,15 +379,15 @@ func decodeTUnsignedLongLongArgs(d *opentool.Decoder, x *TUnsignedLongLongArgs) 
 
 // TUnsignedLongLongResult is the result of "t_unsigned_long_long".
 type TUnsignedLongLongResult struct {
-	// Value: x itself.
+	// x itself.
 	Value uint64 `json:"value"`
-	// Next: The value after x.
+	// Next is the value after x.
 	Next uint64 `json:"next"`
 }
 
 // TFloatArgs are the arguments of "t_float".
 type TFloatArgs struct {
-	// X: The value.
+	// X is the value.
 	X float32 `json:"x"`
 }
 
@@ -412,15 +412,15 @@ func decodeTFloatArgs(d *opentool.Decoder, x *TFloatArgs) {
 
 // TFloatResult is the result of "t_float".
 type TFloatResult struct {
-	// Value: x itself.
+	// x itself.
 	Value float32 `json:"value"`
-	// Next: The value after x.
+	// Next is the value after x.
 	Next float32 `json:"next"`
 }
 
 // TDoubleArgs are the arguments of "t_double".
 type TDoubleArgs struct {
-	// X: The value.
+	// X is the value.
 	X float64 `json:"x"`
 }
 
@@ -443,9 +443,9 @@ func decodeTDoubleArgs(d *opentool.Decoder, x *TDoubleArgs) {
 
 // TDoubleResult is the result of "t_double".
 type TDoubleResult struct {
-	// Value: x itself.
+	// x itself.
 	Value float64 `json:"value"`
-	// Next: The value after x.
+	// Next is the value after x.
 	Next float64 `json:"next"`
 }
 
@@ -533,7 +533,7 @@ func decodeMixArgs(d *opentool.Decoder, x *MixArgs) {
 
 // IncArgs are the arguments of "inc".
 type IncArgs struct {
-	// X: Read and written.
+	// X reads and written.
 	X int32 `json:"x"`
 }
 
@@ -558,7 +558,7 @@ func decodeIncArgs(d *opentool.Decoder, x *IncArgs) {
 
 // IncLongArgs are the arguments of "inc_long".
 type IncLongArgs struct {
-	// X: Read and written.
+	// X reads and written.
 	X int64 `json:"x"`
 }
 
@@ -581,7 +581,7 @@ func decodeIncLongArgs(d *opentool.Decoder, x *IncLongArgs) {
 
 // IsNullArgs are the arguments of "is_null".
 type IsNullArgs struct {
-	// P: Optional.
+	// Optional.
 	P *float64 `json:"p,omitzero"`
 }
 
@@ -664,7 +664,7 @@ func decodeUpperArgs(d *opentool.Decoder, x *UpperArgs) {
 
 // UpperResult is the result of "upper".
 type UpperResult struct {
-	// Out: s in capitals.
+	// s in capitals.
 	Out string `json:"out"`
 }
 
@@ -939,11 +939,11 @@ func decodeDivmodArgs(d *opentool.Decoder, x *DivmodArgs) {
 
 // DivmodResult is the result of "divmod".
 type DivmodResult struct {
-	// Status: 0, or 1 when b is 0 (see code).
+	// 0, or 1 when b is 0 (see code).
 	Status int32 `json:"status"`
-	// Quot: a / b
+	// Quot is a / b
 	Quot int32 `json:"quot"`
-	// Rem: a % b
+	// Rem is a % b
 	Rem int32 `json:"rem"`
 }
 
@@ -987,7 +987,7 @@ func decodeAdler32Args(d *opentool.Decoder, x *Adler32Args) {
 // OffsetArgs are the arguments of "offset".
 type OffsetArgs struct {
 	X int32 `json:"x"`
-	// Delta: 0 when absent.
+	// 0 when absent.
 	Delta *int32 `json:"delta,omitzero"`
 }
 

@@ -25,14 +25,14 @@ func NewClient(c *opentool.Client) *Client {
 // that checks the arguments before they leave.
 var _ Service = (*Client)(nil)
 
-// Add: Two integer numbers add operation.
+// Two integer numbers add operation.
 func (c *Client) Add(ctx context.Context, args AddArgs) (int32, error) {
 	var r int32
 	err := c.rt.Invoke(ctx, "add", &args, "result", &r)
 	return r, err
 }
 
-// Multiply: Two double numbers multiply operation.
+// Two double numbers multiply operation.
 func (c *Client) Multiply(ctx context.Context, args MultiplyArgs) (float32, error) {
 	var r float32
 	err := c.rt.Invoke(ctx, "multiply", &args, "result", &r)

@@ -14,9 +14,9 @@ import (
 // method per function of the document. (*Library).Service() implements it by
 // calling the library; *Client implements it by calling a server that serves it.
 type Service interface {
-	// Add: Two integer numbers add operation.
+	// Two integer numbers add operation.
 	Add(ctx context.Context, args AddArgs) (int32, error)
-	// Multiply: Two double numbers multiply operation.
+	// Two double numbers multiply operation.
 	Multiply(ctx context.Context, args MultiplyArgs) (float32, error)
 }
 

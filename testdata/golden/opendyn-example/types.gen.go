@@ -7,9 +7,9 @@ import opentool "github.com/opentoolgen/opentoolgen/runtime"
 
 // AddArgs are the arguments of "add".
 type AddArgs struct {
-	// A: The first number in add operation.
+	// A is the first number in add operation.
 	A int32 `json:"a"`
-	// B: The Second number in add operation.
+	// B is the Second number in add operation.
 	B int32 `json:"b"`
 }
 
@@ -39,9 +39,9 @@ func decodeAddArgs(d *opentool.Decoder, x *AddArgs) {
 
 // MultiplyArgs are the arguments of "multiply".
 type MultiplyArgs struct {
-	// A: The first double number in multiply operation.
+	// A is the first double number in multiply operation.
 	A float32 `json:"a"`
-	// B: The second double number in multiply operation.
+	// B is the second double number in multiply operation.
 	B float32 `json:"b"`
 }
 

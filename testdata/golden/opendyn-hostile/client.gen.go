@@ -25,7 +25,7 @@ func NewClient(c *opentool.Client) *Client {
 // that checks the arguments before they leave.
 var _ Service = (*Client)(nil)
 
-// Close2: A function named like Library.Close. */
+// Close2 is a function named like Library.Close. */
 // //go:generate echo
 func (c *Client) Close2(ctx context.Context, args Close2Args) (Close2Result, error) {
 	var r Close2Result
@@ -33,24 +33,24 @@ func (c *Client) Close2(ctx context.Context, args Close2Args) (Close2Result, err
 	return r, err
 }
 
-// OtgCallX: C names collide once - is _.
+// C names collide once - is _.
 func (c *Client) OtgCallX(ctx context.Context) error {
 	return c.rt.Invoke(ctx, "otg-call-x", nil, "", nil)
 }
 
-// OtgCallX2: See otg-call-x.
+// See otg-call-x.
 func (c *Client) OtgCallX2(ctx context.Context) error {
 	return c.rt.Invoke(ctx, "otg_call_x", nil, "", nil)
 }
 
-// Library: A function named like the library type.
+// Library is a function named like the library type.
 func (c *Client) Library(ctx context.Context, args LibraryArgs) (Open2, error) {
 	var r Open2
 	err := c.rt.Invoke(ctx, "Library", &args, "open", &r)
 	return r, err
 }
 
-// Open: A function named like Open.
+// Open is a function named like Open.
 func (c *Client) Open(ctx context.Context) (OpenResult, error) {
 	var r OpenResult
 	err := c.rt.Invoke(ctx, "open", nil, "s", &r)

@@ -39,7 +39,7 @@ type CodeText2 string
 
 // Close2Args are the arguments of "close".
 type Close2Args struct {
-	// L: Named like the receiver.
+	// Named like the receiver.
 	L      int32    `json:"l"`
 	Type   string   `json:"type"`
 	Len    []int64  `json:"len"`

@@ -25,28 +25,28 @@ func NewClient(c *opentool.Client) *Client {
 // that checks the arguments before they leave.
 var _ Service = (*Client)(nil)
 
-// Cos: The cosine of x, in radians.
+// Cos is the cosine of x, in radians.
 func (c *Client) Cos(ctx context.Context, args CosArgs) (float64, error) {
 	var r float64
 	err := c.rt.Invoke(ctx, "cos", &args, "cos", &r)
 	return r, err
 }
 
-// Cosf: The cosine of x, in single precision.
+// Cosf is the cosine of x, in single precision.
 func (c *Client) Cosf(ctx context.Context, args CosfArgs) (float32, error) {
 	var r float32
 	err := c.rt.Invoke(ctx, "cosf", &args, "cos", &r)
 	return r, err
 }
 
-// Frexp: Splits x into a fraction in [0.5, 1) and a power of two.
+// Splits x into a fraction in [0.5, 1) and a power of two.
 func (c *Client) Frexp(ctx context.Context, args FrexpArgs) (FrexpResult, error) {
 	var r FrexpResult
 	err := c.rt.Invoke(ctx, "frexp", &args, "", &r)
 	return r, err
 }
 
-// Ldexp: x times two to the power exp.
+// x times two to the power exp.
 func (c *Client) Ldexp(ctx context.Context, args LdexpArgs) (float64, error) {
 	var r float64
 	err := c.rt.Invoke(ctx, "ldexp", &args, "result", &r)

@@ -14,13 +14,13 @@ import (
 // method per function of the document. (*Library).Service() implements it by
 // calling the library; *Client implements it by calling a server that serves it.
 type Service interface {
-	// Cos: The cosine of x, in radians.
+	// Cos is the cosine of x, in radians.
 	Cos(ctx context.Context, args CosArgs) (float64, error)
-	// Cosf: The cosine of x, in single precision.
+	// Cosf is the cosine of x, in single precision.
 	Cosf(ctx context.Context, args CosfArgs) (float32, error)
-	// Frexp: Splits x into a fraction in [0.5, 1) and a power of two.
+	// Splits x into a fraction in [0.5, 1) and a power of two.
 	Frexp(ctx context.Context, args FrexpArgs) (FrexpResult, error)
-	// Ldexp: x times two to the power exp.
+	// x times two to the power exp.
 	Ldexp(ctx context.Context, args LdexpArgs) (float64, error)
 }
 

@@ -7,7 +7,7 @@ import opentool "github.com/opentoolgen/opentoolgen/runtime"
 
 // CosArgs are the arguments of "cos".
 type CosArgs struct {
-	// X: An angle in radians.
+	// X is an angle in radians.
 	X float64 `json:"x"`
 }
 
@@ -30,7 +30,7 @@ func decodeCosArgs(d *opentool.Decoder, x *CosArgs) {
 
 // CosfArgs are the arguments of "cosf".
 type CosfArgs struct {
-	// X: An angle in radians.
+	// X is an angle in radians.
 	X float32 `json:"x"`
 }
 
@@ -55,7 +55,7 @@ func decodeCosfArgs(d *opentool.Decoder, x *CosfArgs) {
 
 // FrexpArgs are the arguments of "frexp".
 type FrexpArgs struct {
-	// X: The number to split.
+	// X is the number to split.
 	X float64 `json:"x"`
 }
 
@@ -78,9 +78,9 @@ func decodeFrexpArgs(d *opentool.Decoder, x *FrexpArgs) {
 
 // FrexpResult is the result of "frexp".
 type FrexpResult struct {
-	// Fraction: The fraction.
+	// Fraction is the fraction.
 	Fraction float64 `json:"fraction"`
-	// Exp: The power of two.
+	// Exp is the power of two.
 	Exp int32 `json:"exp"`
 }
 

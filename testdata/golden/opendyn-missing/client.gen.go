@@ -25,21 +25,21 @@ func NewClient(c *opentool.Client) *Client {
 // that checks the arguments before they leave.
 var _ Service = (*Client)(nil)
 
-// Add: Adds two integers.
+// Adds two integers.
 func (c *Client) Add(ctx context.Context, args AddArgs) (int32, error) {
 	var r int32
 	err := c.rt.Invoke(ctx, "add", &args, "sum", &r)
 	return r, err
 }
 
-// Subtract: Not in the library.
+// Not in the library.
 func (c *Client) Subtract(ctx context.Context, args SubtractArgs) (int32, error) {
 	var r int32
 	err := c.rt.Invoke(ctx, "subtract", &args, "difference", &r)
 	return r, err
 }
 
-// Divide: Not in the library either.
+// Not in the library either.
 func (c *Client) Divide(ctx context.Context, args DivideArgs) (float64, error) {
 	var r float64
 	err := c.rt.Invoke(ctx, "divide", &args, "quotient", &r)

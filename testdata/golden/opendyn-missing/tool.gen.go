@@ -14,11 +14,11 @@ import (
 // method per function of the document. (*Library).Service() implements it by
 // calling the library; *Client implements it by calling a server that serves it.
 type Service interface {
-	// Add: Adds two integers.
+	// Adds two integers.
 	Add(ctx context.Context, args AddArgs) (int32, error)
-	// Subtract: Not in the library.
+	// Not in the library.
 	Subtract(ctx context.Context, args SubtractArgs) (int32, error)
-	// Divide: Not in the library either.
+	// Not in the library either.
 	Divide(ctx context.Context, args DivideArgs) (float64, error)
 }
 
