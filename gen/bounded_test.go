@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	otload "github.com/opentoolgen/opentoolgen/gen/load/opentool"
 	"github.com/opentoolgen/opentoolgen/runtime"
 )
 
@@ -225,7 +226,7 @@ func TestMarshalDocument(t *testing.T) {
 	}
 	inputs = append(inputs, deepOpenTool(50, true), deepArrays(20))
 	for i, data := range inputs {
-		doc, err := runtime.LoadOpenTool(data)
+		doc, err := otload.LoadOpenTool(data)
 		if err != nil {
 			t.Fatalf("document %d: %v", i, err)
 		}

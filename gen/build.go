@@ -16,7 +16,7 @@ var reservedPackageNames = []string{"Service", "Client", "NewClient", "Tool", "N
 var reservedFieldNames = []string{"MarshalJSON", "UnmarshalJSON"}
 
 // builder turns an OpenTool document into the model. The document has been
-// validated by runtime.LoadOpenTool: references resolve and do not loop.
+// validated by the loader (gen/load/opentool): references resolve and do not loop.
 type builder struct {
 	doc     *runtime.OpenTool
 	pkg     *Package

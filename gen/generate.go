@@ -16,8 +16,8 @@ import (
 	"strings"
 	"sync"
 
+	otload "github.com/opentoolgen/opentoolgen/gen/load/opentool"
 	"github.com/opentoolgen/opentoolgen/internal/jsontree"
-	"github.com/opentoolgen/opentoolgen/runtime"
 )
 
 // Options configure Generate.
@@ -204,13 +204,13 @@ func (s *source) kind() string {
 
 // loadOpenTool loads and validates an OpenTool document and builds its model.
 func loadOpenTool(src *source, opts Options) (*Package, []Diagnostic, error) {
-	doc, problems, err := runtime.LoadOpenToolWarnings(src.json)
+	doc, problems, err := otload.LoadOpenToolWarnings(src.json)
 	var diags, warnings []Diagnostic
 	for _, p := range problems {
 		warnings = append(warnings, src.diagnostic(p))
 	}
 	if err != nil {
-		var de *runtime.DocumentError
+		var de *otload.DocumentError
 		if errors.As(err, &de) {
 			for _, p := range de.Problems {
 				diags = append(diags, src.diagnostic(p))
@@ -238,7 +238,7 @@ func dedup(ds []Diagnostic) []Diagnostic {
 }
 
 // diagnostic is the diagnostic of a problem found in s's JSON form.
-func (s *source) diagnostic(p runtime.Problem) Diagnostic {
+func (s *source) diagnostic(p otload.Problem) Diagnostic {
 	line, col := s.position(p.Path, p.Offset)
 	return Diagnostic{File: s.name, Line: line, Col: col, Path: p.Path, Message: p.Message, Warning: p.Warning}
 }

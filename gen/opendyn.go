@@ -14,6 +14,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	otload "github.com/opentoolgen/opentoolgen/gen/load/opentool"
 	"github.com/opentoolgen/opentoolgen/internal/jsontree"
 	"github.com/opentoolgen/opentoolgen/runtime"
 )
@@ -176,12 +177,12 @@ func loadOpenDyn(src *source, opts Options) (*Package, []Diagnostic, error) {
 	l.root = cloneTree(src.tree)
 	l.document()
 
-	doc, problems, err := runtime.LoadOpenToolWarnings(appendTree(nil, l.root))
+	doc, problems, err := otload.LoadOpenToolWarnings(appendTree(nil, l.root))
 	for _, p := range problems {
 		l.problem(p)
 	}
 	if err != nil {
-		var de *runtime.DocumentError
+		var de *otload.DocumentError
 		if errors.As(err, &de) {
 			for _, p := range de.Problems {
 				l.problem(p)
@@ -214,7 +215,7 @@ func loadOpenDyn(src *source, opts Options) (*Package, []Diagnostic, error) {
 }
 
 // problem records a problem the OpenTool loader found in the rewritten document.
-func (l *dynLoader) problem(p runtime.Problem) {
+func (l *dynLoader) problem(p otload.Problem) {
 	path := p.Path
 	if path == "/opentool" || strings.HasPrefix(path, "/opentool/") {
 		path = "/opendyn" + path[len("/opentool"):]

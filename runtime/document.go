@@ -7,8 +7,9 @@ import (
 )
 
 // OpenTool is an OpenTool document (OpenTool Specification 1.x): the description of
-// the functions a tool offers. Read one with [LoadOpenTool], which validates it and
-// checks its references; encoding/json round-trips it.
+// the functions a tool offers. The generator reads and validates documents
+// (github.com/opentoolgen/opentoolgen/gen/load/opentool); encoding/json
+// round-trips one.
 type OpenTool struct {
 	OpenTool  string     `json:"opentool"`
 	Info      Info       `json:"info"`

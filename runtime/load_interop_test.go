@@ -24,6 +24,7 @@ import (
 	"strings"
 	"testing"
 
+	otload "github.com/opentoolgen/opentoolgen/gen/load/opentool"
 	"github.com/opentoolgen/opentoolgen/runtime"
 )
 
@@ -557,7 +558,7 @@ func loadFile(t *testing.T, path string) *runtime.OpenTool {
 	if err != nil {
 		t.Fatal(err)
 	}
-	doc, err := runtime.LoadOpenTool(data)
+	doc, err := otload.LoadOpenTool(data)
 	if err != nil {
 		t.Fatalf("%s: %v", path, err)
 	}
@@ -582,7 +583,7 @@ func TestLoadReadByReferenceClients(t *testing.T) {
 			}
 		}
 		// Our own loader reads the answer too, without complaint.
-		if _, warnings, err := runtime.LoadOpenToolWarnings(body); err != nil || len(warnings) > 0 {
+		if _, warnings, err := otload.LoadOpenToolWarnings(body); err != nil || len(warnings) > 0 {
 			t.Errorf("%s: LoadOpenTool of our /load: %v %v", file, warnings, err)
 		}
 	}
@@ -663,7 +664,7 @@ func refTargets(v any) []string {
 // a cycle and inlines all others; the reference then fails on the first cyclic
 // one it meets and on nothing else, and our own client and loader read it.
 func TestLoadRecursiveReadByReferenceClients(t *testing.T) {
-	doc, err := runtime.LoadOpenTool([]byte(recursiveDoc))
+	doc, err := otload.LoadOpenTool([]byte(recursiveDoc))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -701,7 +702,7 @@ func TestLoadRecursiveReadByReferenceClients(t *testing.T) {
 	}
 
 	// Our loader and client read it, cycles and all.
-	got, warnings, err := runtime.LoadOpenToolWarnings(body)
+	got, warnings, err := otload.LoadOpenToolWarnings(body)
 	if err != nil || len(warnings) > 0 {
 		t.Fatalf("LoadOpenTool: %v %v", warnings, err)
 	}

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	otload "github.com/opentoolgen/opentoolgen/gen/load/opentool"
 	"github.com/opentoolgen/opentoolgen/runtime"
 )
 
@@ -100,7 +101,7 @@ func TestLoadNodeReferenceClient(t *testing.T) {
 	// A recursive schema: the reference cannot read it in any form, and fails on
 	// the first reference that closes a cycle, as the mimic does.
 	t.Run("recursive", func(t *testing.T) {
-		doc, err := runtime.LoadOpenTool([]byte(recursiveDoc))
+		doc, err := otload.LoadOpenTool([]byte(recursiveDoc))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -25,6 +25,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/opentoolgen/opentoolgen/examples/mocktool/mocktool"
+	otload "github.com/opentoolgen/opentoolgen/gen/load/opentool"
 	"github.com/opentoolgen/opentoolgen/runtime"
 )
 
@@ -614,7 +615,7 @@ func TestDocument(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	fromFile, err := runtime.LoadOpenTool(data)
+	fromFile, err := otload.LoadOpenTool(data)
 	if err != nil {
 		t.Fatal(err)
 	}

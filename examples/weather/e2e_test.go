@@ -20,6 +20,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/opentoolgen/opentoolgen/examples/weather/weathertool"
+	otload "github.com/opentoolgen/opentoolgen/gen/load/opentool"
 	"github.com/opentoolgen/opentoolgen/runtime"
 )
 
@@ -513,7 +514,7 @@ func TestDocument(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	fromFile, err := runtime.LoadOpenTool(data)
+	fromFile, err := otload.LoadOpenTool(data)
 	if err != nil {
 		t.Fatal(err)
 	}

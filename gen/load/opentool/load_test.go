@@ -1,4 +1,4 @@
-package runtime_test
+package opentool_test
 
 import (
 	"encoding/json"
@@ -10,15 +10,17 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/opentoolgen/opentoolgen/gen/load/opentool"
 	"github.com/opentoolgen/opentoolgen/runtime"
 )
 
 // loadExamples returns the reference implementations' example documents.
 func loadExamples(t testing.TB) map[string][]byte {
 	t.Helper()
-	files, err := filepath.Glob("testdata/opentool/*.json")
+	// The documents runtime's tests serve, too.
+	files, err := filepath.Glob("../../../runtime/testdata/opentool/*.json")
 	if err != nil || len(files) == 0 {
-		t.Fatalf("no examples in testdata/opentool: %v", err)
+		t.Fatalf("no examples in runtime/testdata/opentool: %v", err)
 	}
 	docs := make(map[string][]byte)
 	for _, f := range files {
@@ -34,7 +36,7 @@ func loadExamples(t testing.TB) map[string][]byte {
 func TestLoadOpenToolExamples(t *testing.T) {
 	for name, data := range loadExamples(t) {
 		t.Run(name, func(t *testing.T) {
-			doc, warnings, err := runtime.LoadOpenToolWarnings(data)
+			doc, warnings, err := opentool.LoadOpenToolWarnings(data)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -47,7 +49,7 @@ func TestLoadOpenToolExamples(t *testing.T) {
 }
 
 func TestLoadOpenToolMockTool(t *testing.T) {
-	doc, err := runtime.LoadOpenTool(loadExamples(t)["mock_tool.json"])
+	doc, err := opentool.LoadOpenTool(loadExamples(t)["mock_tool.json"])
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -91,7 +93,7 @@ func loadRoundTrip(t testing.TB, doc *runtime.OpenTool) {
 	if err != nil {
 		t.Fatalf("Marshal: %v", err)
 	}
-	again, err := runtime.LoadOpenTool(out)
+	again, err := opentool.LoadOpenTool(out)
 	if err != nil {
 		t.Fatalf("LoadOpenTool(Marshal(doc)): %v\n%s", err, out)
 	}
@@ -293,11 +295,11 @@ var loadBadCases = []struct {
 func TestLoadOpenToolErrors(t *testing.T) {
 	for _, tt := range loadBadCases {
 		t.Run(tt.name, func(t *testing.T) {
-			doc, warnings, err := runtime.LoadOpenToolWarnings([]byte(tt.doc))
+			doc, warnings, err := opentool.LoadOpenToolWarnings([]byte(tt.doc))
 			if doc != nil {
 				t.Errorf("got a document, want nil")
 			}
-			var de *runtime.DocumentError
+			var de *opentool.DocumentError
 			if !errors.As(err, &de) {
 				t.Fatalf("got error %v, want a *DocumentError", err)
 			}
@@ -330,8 +332,8 @@ func TestLoadOpenToolErrors(t *testing.T) {
 
 func TestLoadOpenToolPositions(t *testing.T) {
 	data := []byte("{\n  \"opentool\": \"1.0.0\",\n  \"info\": {\"title\": \"t\"},\n  \"functions\": [\n    {\"name\": \"a b\", \"description\": \"d\", \"parameters\": []}\n  ]\n}\n")
-	_, err := runtime.LoadOpenTool(data)
-	var de *runtime.DocumentError
+	_, err := opentool.LoadOpenTool(data)
+	var de *opentool.DocumentError
 	if !errors.As(err, &de) {
 		t.Fatalf("got %v, want a *DocumentError", err)
 	}
@@ -346,10 +348,10 @@ func TestLoadOpenToolPositions(t *testing.T) {
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("(-want +got):\n%s", diff)
 	}
-	if got := (runtime.Problem{Path: "/x", Offset: -1, Message: "m"}).Format("f", data); got != "f: /x: m" {
+	if got := (opentool.Problem{Path: "/x", Offset: -1, Message: "m"}).Format("f", data); got != "f: /x: m" {
 		t.Errorf("unknown offset: got %q", got)
 	}
-	if l, c := (runtime.Problem{Offset: -1}).Position(data); l != 0 || c != 0 {
+	if l, c := (opentool.Problem{Offset: -1}).Position(data); l != 0 || c != 0 {
 		t.Errorf("unknown offset: got %d:%d, want 0:0", l, c)
 	}
 }
@@ -359,7 +361,7 @@ func TestLoadOpenToolWarnings(t *testing.T) {
 		{"name":"f","parameters":[{"name":"p","schema":{"type":"string","properties":{"x":{"type":"string"}},"example":"x","x-order":1}}]},
 		{"name":"g","description":"d","parameters":null,"return":null,"stream":null}
 	],"server":null,"schemas":null}`)
-	doc, warnings, err := runtime.LoadOpenToolWarnings(data)
+	doc, warnings, err := opentool.LoadOpenToolWarnings(data)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -388,7 +390,7 @@ func TestLoadOpenToolWarnings(t *testing.T) {
 	if diff := cmp.Diff(wantDoc, doc); diff != "" {
 		t.Errorf("document (-want +got):\n%s", diff)
 	}
-	if doc2, err := runtime.LoadOpenTool(data); err != nil || !cmp.Equal(doc, doc2) {
+	if doc2, err := opentool.LoadOpenTool(data); err != nil || !cmp.Equal(doc, doc2) {
 		t.Errorf("LoadOpenTool: got %+v, %v", doc2, err)
 	}
 	loadRoundTrip(t, doc)
@@ -410,7 +412,7 @@ const loadRecursive = loadHead + `"functions":[{"name":"walk","description":"d",
 }}`
 
 func TestLoadOpenToolRecursive(t *testing.T) {
-	doc, warnings, err := runtime.LoadOpenToolWarnings([]byte(loadRecursive))
+	doc, warnings, err := opentool.LoadOpenToolWarnings([]byte(loadRecursive))
 	if err != nil || len(warnings) > 0 {
 		t.Fatalf("got %v, %v", warnings, err)
 	}
@@ -449,7 +451,7 @@ const loadFull = `{"opentool":"1.1.0","info":{"title":"t","description":"about",
 "schemas":{"R":{"type":"string"},"E":{"type":"object","properties":{},"required":[]}}}`
 
 func TestLoadOpenToolModel(t *testing.T) {
-	doc, warnings, err := runtime.LoadOpenToolWarnings([]byte(loadFull))
+	doc, warnings, err := opentool.LoadOpenToolWarnings([]byte(loadFull))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -501,7 +503,7 @@ var loadOdd = strings.NewReplacer("%FF", "\xff", "%FE", "\xfe", "%C3", "\xc3", "
 "schemas":{"x/y~z":{"type":"object","properties":{"\u003c%FF":{"type":"string","default":"\u003c%C3","enum":["\ud83d\ude00","%F09F98"]}}}}}`)
 
 func TestLoadOpenToolOddities(t *testing.T) {
-	doc, err := runtime.LoadOpenTool([]byte(loadOdd))
+	doc, err := opentool.LoadOpenTool([]byte(loadOdd))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -526,14 +528,14 @@ func FuzzLoadOpenTool(f *testing.F) {
 	f.Add([]byte(loadFull))
 	f.Add([]byte(loadOdd))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		doc, warnings, err := runtime.LoadOpenToolWarnings(data)
+		doc, warnings, err := opentool.LoadOpenToolWarnings(data)
 		for _, p := range warnings {
 			if !p.Warning || p.Offset < 0 || p.Offset > int64(len(data)) {
 				t.Fatalf("bad warning %+v", p)
 			}
 		}
 		if err != nil {
-			var de *runtime.DocumentError
+			var de *opentool.DocumentError
 			if doc != nil || !errors.As(err, &de) || len(de.Problems) == 0 {
 				t.Fatalf("got %v and error %#v, want nil and a *DocumentError", doc, err)
 			}
@@ -568,7 +570,7 @@ func BenchmarkLoadOpenTool(b *testing.B) {
 	b.SetBytes(int64(len(data)))
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, err := runtime.LoadOpenTool(data); err != nil {
+		if _, err := opentool.LoadOpenTool(data); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -1,4 +1,4 @@
-package runtime
+package opentool
 
 import (
 	"cmp"
@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/opentoolgen/opentoolgen/internal/jsontree"
+	"github.com/opentoolgen/opentoolgen/runtime"
 )
 
 // Problem is one thing wrong with a document: an error, or a warning about
@@ -81,7 +82,7 @@ func (e *DocumentError) Error() string {
 // specification and its references, and returns it. Its error is a
 // *[DocumentError] listing every problem found. Warnings are dropped; use
 // [LoadOpenToolWarnings] to see them.
-func LoadOpenTool(data []byte) (*OpenTool, error) {
+func LoadOpenTool(data []byte) (*runtime.OpenTool, error) {
 	doc, _, err := LoadOpenToolWarnings(data)
 	return doc, err
 }
@@ -96,7 +97,7 @@ func LoadOpenTool(data []byte) (*OpenTool, error) {
 // [OpenTool.Resolve]). A function without parameters has an empty, non-nil
 // Parameters; empty "properties", "schemas", "stream" and "required" are nil.
 // JSON null for an optional member is the same as leaving it out.
-func LoadOpenToolWarnings(data []byte) (*OpenTool, []Problem, error) {
+func LoadOpenToolWarnings(data []byte) (*runtime.OpenTool, []Problem, error) {
 	root, err := jsontree.Parse(data)
 	if err != nil {
 		se := err.(*jsontree.SyntaxError)
@@ -240,7 +241,7 @@ func (l *otLoader) required(obj *jsontree.Node, key, want string) *jsontree.Node
 	return nil
 }
 
-func (l *otLoader) document(root *jsontree.Node) *OpenTool {
+func (l *otLoader) document(root *jsontree.Node) *runtime.OpenTool {
 	if root.Kind != jsontree.Object {
 		l.gotWant("", root, "an OpenTool document (an object)")
 		return nil
@@ -252,7 +253,7 @@ func (l *otLoader) document(root *jsontree.Node) *OpenTool {
 			l.schemaSet[m.Key] = struct{}{}
 		}
 	}
-	doc := &OpenTool{}
+	doc := &runtime.OpenTool{}
 	doc.OpenTool = l.str(root, "opentool", true)
 	if v := root.Get("opentool"); v != nil && v.Kind == jsontree.String && v.Str != "1" && !strings.HasPrefix(v.Str, "1.") {
 		l.warnf("/opentool", v.Offset, "got %s, want a version 1.x; reading it as 1.x", strconv.Quote(clipText(v.Str)))
@@ -262,7 +263,7 @@ func (l *otLoader) document(root *jsontree.Node) *OpenTool {
 			l.gotWant("/info", v, "an object")
 		} else {
 			n := l.enter("info")
-			doc.Info = Info{
+			doc.Info = runtime.Info{
 				Title:       l.str(v, "title", true),
 				Description: l.str(v, "description", false),
 				Version:     l.str(v, "version", true),
@@ -275,11 +276,11 @@ func (l *otLoader) document(root *jsontree.Node) *OpenTool {
 			l.gotWant("/server", v, "an object")
 		} else {
 			n := l.enter("server")
-			doc.Server = &Server{URL: l.str(v, "url", true), Description: l.str(v, "description", false)}
+			doc.Server = &runtime.Server{URL: l.str(v, "url", true), Description: l.str(v, "description", false)}
 			l.leave(n)
 		}
 	}
-	doc.Functions = []Function{}
+	doc.Functions = []runtime.Function{}
 	if v := l.required(root, "functions", "an array"); v != nil {
 		if v.Kind != jsontree.Array {
 			l.gotWant("/functions", v, "an array")
@@ -299,7 +300,7 @@ func (l *otLoader) document(root *jsontree.Node) *OpenTool {
 				if m.Key == "" {
 					l.errorf(l.here(), m.KeyOffset, `got "", want a schema name`)
 				}
-				doc.Schemas = append(doc.Schemas, NamedSchema{Name: m.Key, Schema: l.schema(m.Value)})
+				doc.Schemas = append(doc.Schemas, runtime.NamedSchema{Name: m.Key, Schema: l.schema(m.Value)})
 				l.leave(k)
 			}
 			l.checkRefCycles(v)
@@ -314,8 +315,8 @@ func (l *otLoader) firstAt(arrayPathLen, i int) string {
 	return string(strconv.AppendInt(append(slices.Clip(l.path[:arrayPathLen]), '/'), int64(i), 10))
 }
 
-func (l *otLoader) functions(arr *jsontree.Node) []Function {
-	fns := make([]Function, 0, len(arr.Items))
+func (l *otLoader) functions(arr *jsontree.Node) []runtime.Function {
+	fns := make([]runtime.Function, 0, len(arr.Items))
 	first := make(map[string]int, len(arr.Items)) // name -> index of the function
 	for i, it := range arr.Items {
 		n := l.enterIndex(i)
@@ -353,8 +354,8 @@ func isFunctionName(s string) bool {
 	return true
 }
 
-func (l *otLoader) function(obj *jsontree.Node) Function {
-	var f Function
+func (l *otLoader) function(obj *jsontree.Node) runtime.Function {
+	var f runtime.Function
 	f.Name = l.str(obj, "name", true)
 	if v := obj.Get("name"); v != nil && v.Kind == jsontree.String && !isFunctionName(v.Str) {
 		l.errorf(l.at("name"), v.Offset, "got %s, want 1 to 64 characters a-z, A-Z, 0-9, _ or -", strconv.Quote(clipText(v.Str)))
@@ -371,7 +372,7 @@ func (l *otLoader) function(obj *jsontree.Node) Function {
 		// Required by the specification, but documents written for functions
 		// without arguments often leave it out: read it as [].
 		l.warnf(l.at("parameters"), obj.Offset, "missing, want an array; reading it as []")
-		f.Parameters = []Parameter{}
+		f.Parameters = []runtime.Parameter{}
 	case v.Kind != jsontree.Array:
 		l.gotWant(l.at("parameters"), v, "an array")
 	default:
@@ -399,7 +400,7 @@ func (l *otLoader) function(obj *jsontree.Node) Function {
 					continue
 				}
 				if f.Stream == nil {
-					f.Stream = make(map[string]*Return, len(v.Members))
+					f.Stream = make(map[string]*runtime.Return, len(v.Members))
 				}
 				k := l.enter(m.Key)
 				f.Stream[m.Key] = l.ret(m.Value)
@@ -411,8 +412,8 @@ func (l *otLoader) function(obj *jsontree.Node) Function {
 	return f
 }
 
-func (l *otLoader) parameters(arr *jsontree.Node) []Parameter {
-	ps := make([]Parameter, 0, len(arr.Items))
+func (l *otLoader) parameters(arr *jsontree.Node) []runtime.Parameter {
+	ps := make([]runtime.Parameter, 0, len(arr.Items))
 	first := make(map[string]int, len(arr.Items)) // name -> index of the parameter
 	for i, it := range arr.Items {
 		n := l.enterIndex(i)
@@ -421,7 +422,7 @@ func (l *otLoader) parameters(arr *jsontree.Node) []Parameter {
 			l.leave(n)
 			continue
 		}
-		var par Parameter
+		var par runtime.Parameter
 		par.Name = l.str(it, "name", true) // "" is allowed
 		if v := it.Get("name"); v != nil && v.Kind == jsontree.String {
 			if j, dup := first[par.Name]; dup {
@@ -447,8 +448,8 @@ func (l *otLoader) parameters(arr *jsontree.Node) []Parameter {
 	return ps
 }
 
-func (l *otLoader) ret(obj *jsontree.Node) *Return {
-	return &Return{
+func (l *otLoader) ret(obj *jsontree.Node) *runtime.Return {
+	return &runtime.Return{
 		Name:        l.str(obj, "name", true),
 		Description: l.str(obj, "description", false),
 		Schema:      l.requiredSchema(obj),
@@ -456,7 +457,7 @@ func (l *otLoader) ret(obj *jsontree.Node) *Return {
 }
 
 // requiredSchema reads the member "schema" of a parameter or return object.
-func (l *otLoader) requiredSchema(obj *jsontree.Node) *Schema {
+func (l *otLoader) requiredSchema(obj *jsontree.Node) *runtime.Schema {
 	v := l.required(obj, "schema", "a schema object")
 	if v == nil {
 		return nil
@@ -472,7 +473,7 @@ const schemaTypes = "boolean, integer, number, string, array, object"
 
 func isSchemaType(t string) bool {
 	switch t {
-	case TypeBoolean, TypeInteger, TypeNumber, TypeString, TypeArray, TypeObject:
+	case runtime.TypeBoolean, runtime.TypeInteger, runtime.TypeNumber, runtime.TypeString, runtime.TypeArray, runtime.TypeObject:
 		return true
 	}
 	return false
@@ -500,12 +501,12 @@ func untyped(n *jsontree.Node) bool {
 }
 
 // schema reads the schema object n.
-func (l *otLoader) schema(n *jsontree.Node) *Schema {
+func (l *otLoader) schema(n *jsontree.Node) *runtime.Schema {
 	if n.Kind != jsontree.Object {
 		l.gotWant(l.here(), n, "a schema object")
 		return nil
 	}
-	s := &Schema{}
+	s := &runtime.Schema{}
 	if ref := n.Get("$ref"); ref != nil {
 		k := l.enter("$ref")
 		l.ref(ref, s)
@@ -563,7 +564,7 @@ func (l *otLoader) schema(n *jsontree.Node) *Schema {
 			}
 			s.Nullable = nullable
 		case "properties":
-			if !l.applies(m, typ, TypeObject) {
+			if !l.applies(m, typ, runtime.TypeObject) {
 				break
 			}
 			if v.Kind != jsontree.Object {
@@ -572,15 +573,15 @@ func (l *otLoader) schema(n *jsontree.Node) *Schema {
 			}
 			for _, pm := range v.Members {
 				pk := l.enter(pm.Key)
-				s.Properties = append(s.Properties, NamedSchema{Name: pm.Key, Schema: l.schema(pm.Value)})
+				s.Properties = append(s.Properties, runtime.NamedSchema{Name: pm.Key, Schema: l.schema(pm.Value)})
 				l.leave(pk)
 			}
 		case "items":
-			if l.applies(m, typ, TypeArray) {
+			if l.applies(m, typ, runtime.TypeArray) {
 				s.Items = l.schema(v)
 			}
 		case "required":
-			if l.applies(m, typ, TypeObject) {
+			if l.applies(m, typ, runtime.TypeObject) {
 				s.Required = l.requiredNames(v, n.Get("properties"))
 			}
 		case "enum":
@@ -590,7 +591,7 @@ func (l *otLoader) schema(n *jsontree.Node) *Schema {
 				s.Default = json.RawMessage(appendCanonicalJSON(nil, v))
 			}
 		case "minimum", "maximum":
-			if !l.applies(m, typ, TypeInteger, TypeNumber) {
+			if !l.applies(m, typ, runtime.TypeInteger, runtime.TypeNumber) {
 				break
 			}
 			if f, ok := l.float(v); ok && m.Key == "minimum" {
@@ -599,7 +600,7 @@ func (l *otLoader) schema(n *jsontree.Node) *Schema {
 				s.Maximum = &f
 			}
 		case "minLength", "maxLength", "pattern":
-			if !l.applies(m, typ, TypeString) {
+			if !l.applies(m, typ, runtime.TypeString) {
 				break
 			}
 			switch m.Key {
@@ -617,7 +618,7 @@ func (l *otLoader) schema(n *jsontree.Node) *Schema {
 				}
 			}
 		case "minItems", "maxItems":
-			if !l.applies(m, typ, TypeArray) {
+			if !l.applies(m, typ, runtime.TypeArray) {
 				break
 			}
 			if m.Key == "minItems" {
@@ -630,7 +631,7 @@ func (l *otLoader) schema(n *jsontree.Node) *Schema {
 				l.gotWant(l.here(), v, "a non-empty array of schemas")
 				break
 			}
-			var alts []*Schema
+			var alts []*runtime.Schema
 			for i, item := range v.Items {
 				ik := l.enter(strconv.Itoa(i))
 				alts = append(alts, l.schema(item))
@@ -642,7 +643,7 @@ func (l *otLoader) schema(n *jsontree.Node) *Schema {
 				s.AnyOf = alts
 			}
 		case "additionalProperties":
-			if !l.applies(m, typ, TypeObject) {
+			if !l.applies(m, typ, runtime.TypeObject) {
 				break
 			}
 			switch v.Kind {
@@ -660,7 +661,7 @@ func (l *otLoader) schema(n *jsontree.Node) *Schema {
 		l.leave(k)
 	}
 
-	if typ == TypeArray && otMember(n, "items") == nil {
+	if typ == runtime.TypeArray && otMember(n, "items") == nil {
 		l.errorf(l.at("items"), n.Offset, "missing, want a schema for the elements (required with type array)")
 	}
 	checkBounds := func(loKey, hiKey string, lo, hi float64) {
@@ -701,16 +702,16 @@ func (l *otLoader) applies(m jsontree.Member, typ string, types ...string) bool 
 }
 
 // ref reads a reference "#/schemas/Name" into s.Ref.
-func (l *otLoader) ref(v *jsontree.Node, s *Schema) {
+func (l *otLoader) ref(v *jsontree.Node, s *runtime.Schema) {
 	if v.Kind != jsontree.String {
-		l.gotWant(l.here(), v, `a string "`+RefPrefix+`<name>"`)
+		l.gotWant(l.here(), v, `a string "`+runtime.RefPrefix+`<name>"`)
 		return
 	}
 	s.Ref = v.Str
-	name, ok := RefName(v.Str)
+	name, ok := runtime.RefName(v.Str)
 	switch {
 	case !ok:
-		l.errorf(l.here(), v.Offset, `got %s, want "%s<name>"`, strconv.Quote(clipText(v.Str)), RefPrefix)
+		l.errorf(l.here(), v.Offset, `got %s, want "%s<name>"`, strconv.Quote(clipText(v.Str)), runtime.RefPrefix)
 	case !l.hasSchema(name):
 		l.errorf(l.here(), v.Offset, "got %s, want a reference to one of the document's schemas%s",
 			strconv.Quote(clipText(v.Str)), l.schemaHint())
@@ -756,7 +757,7 @@ func (l *otLoader) checkRefCycles(schemas *jsontree.Node) {
 	alias := make(map[string]aliasOf)
 	for _, m := range schemas.Members {
 		if ref := m.Value.Get("$ref"); ref != nil && ref.Kind == jsontree.String {
-			if to, ok := RefName(ref.Str); ok && l.hasSchema(to) {
+			if to, ok := runtime.RefName(ref.Str); ok && l.hasSchema(to) {
 				alias[m.Key] = aliasOf{to, ref}
 			}
 		}
@@ -833,7 +834,7 @@ func (l *otLoader) enum(v *jsontree.Node, typ string, nullable bool) []any {
 	case len(v.Items) == 0:
 		l.errorf(l.here(), v.Offset, "got an empty array, want at least one value")
 		return nil
-	case typ == TypeArray || typ == TypeObject:
+	case typ == runtime.TypeArray || typ == runtime.TypeObject:
 		l.errorf(l.here(), v.Offset, "got an enum with type %s, want type boolean, integer, number or string", typ)
 		return nil
 	}
@@ -893,21 +894,21 @@ func (l *otLoader) valueOfType(v *jsontree.Node, typ string, nullable bool) bool
 		want = want + ` (null only with "nullable": true)`
 	case typ == "":
 		ok = true
-	case typ == TypeInteger:
+	case typ == runtime.TypeInteger:
 		want = "an integer"
 		if v.Kind == jsontree.Number {
 			_, exp, exact := decimalOf(v.Str)
 			ok = exact && exp >= 0
 		}
-	case typ == TypeNumber:
+	case typ == runtime.TypeNumber:
 		ok, want = v.Kind == jsontree.Number, "a number"
-	case typ == TypeString:
+	case typ == runtime.TypeString:
 		ok, want = v.Kind == jsontree.String, "a string"
-	case typ == TypeBoolean:
+	case typ == runtime.TypeBoolean:
 		ok, want = v.Kind == jsontree.Bool, "a boolean"
-	case typ == TypeArray:
+	case typ == runtime.TypeArray:
 		ok, want = v.Kind == jsontree.Array, "an array"
-	case typ == TypeObject:
+	case typ == runtime.TypeObject:
 		ok, want = v.Kind == jsontree.Object, "an object"
 	}
 	if !ok {
@@ -1012,4 +1013,18 @@ func appendCanonicalJSON(b []byte, v *jsontree.Node) []byte {
 		}
 		return append(b, '}')
 	}
+}
+
+// maxStoredPath bounds the JSON pointers a [Problem] keeps: a longer one, which
+// only a document nested thousands of levels deep has, is kept abbreviated as
+// messages show it, so that a problem at every level of such a document does
+// not take memory growing with the square of its depth.
+const maxStoredPath = 16 << 10
+
+// storedPath is p as a Problem keeps it.
+func storedPath(p string) string {
+	if len(p) > maxStoredPath {
+		return jsontree.ShortPointer(p)
+	}
+	return p
 }
