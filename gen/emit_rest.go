@@ -366,6 +366,37 @@ func requestStmt(fn *Function, f *Field) jen.Code {
 	return jen.Null()
 }
 
+// emitRESTClient renders client.gen.go of an OpenAPI package: the REST client
+// and one method per operation, each a Service method:
+//
+//	const DefaultBaseURL = "https://api.example.com/v1"
+//
+//	type Client struct{ rc *opentool.RESTClient }
+//	type ClientOption func(*opentool.RESTClient)
+//	func WithHTTPClient(hc *http.Client) ClientOption // WithRequestEditor, and one option per security scheme
+//	func NewClient(baseURL string, opts ...ClientOption) *Client
+//
+//	// ShowPetByID …
+//	func (c *Client) ShowPetByID(ctx context.Context, args ShowPetByIDArgs) (Pet, error) {
+//		r := c.rc.NewRequest("GET", "/pets/{petId}")
+//		r.Path("petId", args.PetID, "simple", false) // each argument where it travels
+//		r.Security("api_key")
+//		var out Pet
+//		resp, err := r.Send(ctx)
+//		if err != nil {
+//			return out, err
+//		}
+//		switch { // the documented responses
+//		case resp.Is("200"):
+//			err = resp.Decode(&out)
+//		case resp.Is("404"):
+//			err = opentool.NewAPIError[Error](resp)
+//		case resp.Success():
+//		default:
+//			err = resp.Unexpected()
+//		}
+//		return out, err
+//	}
 func emitRESTClient(p *Package) *jen.File {
 	f := newFile(p)
 	api := p.API

@@ -2,7 +2,42 @@
 // input kind) build one model, emitters (jennifer) render it, and the result is
 // formatted. It writes nothing; the command does.
 //
-// The pipeline only looks backwards: load → model → emit → format.
+// # A document through the stages
+//
+// Generate(name, data, opts) takes weather.json this way:
+//
+//  1. Read (source.go): JSON or YAML into a jsontree with byte offsets, so that
+//     every later problem is reported as file:line:col: /json/pointer: message.
+//  2. Load (gen/load/opentool for OpenTool; opendyn.go; openapi.go and refs.go
+//     with kin-openapi): the input format checked and read; all problems at
+//     once, warnings for what is read in a degraded way.
+//  3. Model (model.go, model_dyn.go; built by build.go for OpenTool documents
+//     and the OpenTool side of OpenDyn, by openapi.go for OpenAPI): one Package
+//     for every kind — functions, their argument and result types, and what
+//     backs each function (Function.C: a C symbol; Function.HTTP: a REST
+//     operation; neither: the user's code). Go names are decided here
+//     (names.go: GoName, scopes per namespace, nameMethods), never in emitters.
+//  4. Emit (emit*.go, jennifer): one emitter per output file — types and
+//     decoders (emitTypes), the Service and the one Tool adapter of every kind
+//     (emit_tool.go), the typed OpenTool client (emitClient), the REST client
+//     (emit_rest.go), the library bindings (emit_dyn.go, over runtime/dynlib),
+//     the embedded document (emitDocument, docjson.go).
+//  5. Render (render in this file, format.go): files formatted in parallel,
+//     once.
+//
+// The command (cmd/opentoolgen) writes the files. gen/layout_test.go asserts
+// which package may import which.
+//
+// To add an input kind: a loader that produces a Package (reuse build.go if
+// the input converts to an OpenTool document, as OpenDyn does) and a case in
+// Generate. To add an output: an emitter reading the Package, listed with the
+// files of the kinds that get it; names it declares are added to the model's
+// reserved names.
+//
+// Not yet as the design wants it (see the project's issue on the one-way
+// pipeline): the model, the loaders of OpenAPI and OpenDyn and the emitters
+// are still files of this one package, and the OpenAPI loader names Go types
+// itself.
 package gen
 
 import (

@@ -1,0 +1,72 @@
+package gen_test
+
+import (
+	"os/exec"
+	"strings"
+	"testing"
+)
+
+// module is this module's path.
+const module = "github.com/opentoolgen/opentoolgen"
+
+// stages are the packages of the module in pipeline order: a package may
+// import (of this module) only packages of earlier stages, and only those its
+// stage lists. runtime, what generated code imports, comes first: it knows
+// nothing of the generator.
+var stages = []struct {
+	pkg   string
+	may   []string // the module's packages it may import
+	third bool     // whether it may import packages outside the standard library and the module
+}{
+	{pkg: "internal/jsontree"},
+	{pkg: "runtime", may: []string{"internal/jsontree"}},
+	{pkg: "runtime/dynlib", may: []string{"runtime"}},
+	{pkg: "templates"},
+	// load: input formats, nothing of Go
+	{pkg: "gen/load/opentool", may: []string{"internal/jsontree", "runtime"}},
+	// the rest of the generator (model, emitters, driver); see gen's package doc
+	{pkg: "gen", may: []string{"internal/jsontree", "runtime", "templates", "gen/load/opentool"}, third: true},
+	{pkg: "cmd/opentoolgen", may: []string{"gen"}},
+}
+
+// TestLayout asserts the import graph: no stage imports a later one, runtime
+// imports nothing but the standard library (and our stdlib-only jsontree),
+// and the command holds no generation logic of its own.
+func TestLayout(t *testing.T) {
+	var pkgs []string
+	for _, s := range stages {
+		pkgs = append(pkgs, module+"/"+s.pkg)
+	}
+	out, err := exec.Command("go", append([]string{"list", "-f", "{{.ImportPath}}:{{join .Imports \" \"}}"}, pkgs...)...).Output()
+	if err != nil {
+		t.Fatalf("go list: %v", err)
+	}
+	imports := map[string][]string{}
+	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		path, list, _ := strings.Cut(line, ":")
+		imports[strings.TrimPrefix(path, module+"/")] = strings.Fields(list)
+	}
+	std := func(p string) bool { return p == "C" || !strings.Contains(strings.SplitN(p, "/", 2)[0], ".") }
+	for _, s := range stages {
+		got, ok := imports[s.pkg]
+		if !ok {
+			t.Errorf("%s: not listed by go list", s.pkg)
+			continue
+		}
+		allowed := map[string]bool{}
+		for _, m := range s.may {
+			allowed[m] = true
+		}
+		for _, imp := range got {
+			switch {
+			case strings.HasPrefix(imp, module+"/"):
+				if rel := strings.TrimPrefix(imp, module+"/"); !allowed[rel] {
+					t.Errorf("%s imports %s, which its stage may not (may: %v)", s.pkg, rel, s.may)
+				}
+			case std(imp):
+			case !s.third:
+				t.Errorf("%s imports %s, outside the standard library", s.pkg, imp)
+			}
+		}
+	}
+}
