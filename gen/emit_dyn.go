@@ -17,20 +17,20 @@ import (
 // an OpenTool package has (types, Service, client, document), with the server
 // constructor named NewServiceTool, plus:
 //
-//	library.gen.go          Library, Open, Close, one method per function, NewTool(lib), CodeText
-//	library_unix.gen.go     loading with dlopen (cgo)
-//	library_windows.gen.go  loading with LoadLibrary
-//	opendyn.gen.h           the C side, from templates/opendyn.h.tmpl: prototypes and trampolines
+//	library.gen.go  Library, Open, Close, one method per function, Service, CodeText
+//	opendyn.gen.h   the C side, from templates/opendyn.h.tmpl: prototypes and trampolines
+//
+// What every package would have alike (loading the library with dlopen or
+// LoadLibrary, looking up its functions, the lock that keeps Close from
+// unloading it under a call) is runtime/dynlib: Library wraps a
+// *dynlib.Library, and each method takes its function's address from it.
 
 const (
-	syncPath    = "sync"
 	unsafePath  = "unsafe"
 	bytesPath   = "bytes"
 	stringsPath = "strings"
-	errorsPath  = "errors"
-	syscallPath = "syscall"
-	goRuntime   = "runtime"
 	cPath       = "C"
+	dynlibPath  = runtimePath + "/dynlib"
 )
 
 // emitOpenDyn renders the files of an OpenDyn package: the Go files, and the C
@@ -46,8 +46,6 @@ func emitOpenDyn(p *Package) ([]output, []File, error) {
 		{name: "tool.gen.go", file: emitTool(p)},
 		{name: "client.gen.go", file: emitClient(p)},
 		{name: "library.gen.go", file: emitLibrary(p)},
-		{name: "library_unix.gen.go", file: emitLibraryUnix(p)},
-		{name: "library_windows.gen.go", file: emitLibraryWindows(p)},
 	}
 	return outs, []File{{Name: p.Dyn.Header, Content: header}}, nil
 }
@@ -173,86 +171,61 @@ func emitLibrary(p *Package) *jen.File {
 	}
 	pre = append(pre, "#include \""+p.Dyn.Header+"\"")
 	f.CgoPreamble(strings.Join(pre, "\n"))
-	n := len(p.Functions)
 
-	var names []jen.Code
+	// var symbols = [N]dynlib.Symbol{
+	//	{Name: "add", Stdcall32: "add@8"},
+	//	…
+	// }
+	var symbols []jen.Code
 	for _, fn := range p.Functions {
-		names = append(names, jen.Lit(fn.C.Symbol))
+		s := []jen.Code{jen.Id("Name").Op(":").Lit(fn.C.Symbol)}
+		if fn.C.Stdcall32 != "" {
+			s = append(s, jen.Id("Stdcall32").Op(":").Lit(fn.C.Stdcall32))
+		}
+		symbols = append(symbols, jen.Line().Values(s...))
 	}
-	f.Comment("symbolNames are the functions of the library, as the document names them.")
-	f.Var().Id("symbolNames").Op("=").Index(jen.Lit(n)).String().Values(names...)
+	n := len(symbols)
+	if n > 0 {
+		symbols = append(symbols, jen.Line())
+	}
+	if p.Dyn.Stdcall {
+		f.Comment("symbols are the functions of the library, as the document names them, with")
+		f.Comment("the names 32-bit Windows compilers give stdcall functions.")
+	} else {
+		f.Comment("symbols are the functions of the library, as the document names them.")
+	}
+	f.Var().Id("symbols").Op("=").Index(jen.Lit(n)).Qual(dynlibPath, "Symbol").Values(symbols...)
 	f.Line()
 
 	f.Comment("Library is the dynamic library the document describes, opened with Open. Its")
 	f.Comment("methods call the functions of the library, through the prototypes the document")
 	f.Comment("gives, and are safe for concurrent use when those functions are. After Close")
-	f.Comment("they return opentool.ErrLibraryClosed.")
+	f.Comment("they return opentool.ErrLibraryClosed, as they do for a zero Library.")
 	f.Type().Id("Library").Struct(
-		jen.Id("path").String(),
-		jen.Id("mu").Qual(syncPath, "RWMutex").Comment("read-held by calls, held by Close"),
-		jen.Id("open").Bool(),
-		jen.Id("handle").Id("libraryHandle"),
-		jen.Id("fns").Index(jen.Lit(n)).Uintptr().Comment("the addresses of the functions, as symbolNames; 0 when not open"),
+		jen.Id("lib").Op("*").Qual(dynlibPath, "Library").Comment("the addresses of symbols, by index; nil in a zero Library"),
 	)
 	f.Line()
 
-	// func Open(path string) (*Library, error) { … }
 	f.Comment("Open loads the dynamic library at path (dlopen with RTLD_NOW|RTLD_LOCAL;")
 	f.Comment("LoadLibrary on Windows) and looks up every function the document describes.")
 	f.Comment("Its error is an *opentool.LibraryError naming path and, when the library lacks")
 	f.Comment("functions, every one of them. An empty path is refused (opentool.ErrEmptyLibraryPath):")
 	f.Comment("dlopen would open the program itself.")
 	f.Func().Id("Open").Params(jen.Id("path").String()).Params(jen.Op("*").Id("Library"), jen.Error()).Block(
-		// if path == "" { return nil, &opentool.LibraryError{Path: path, Err: opentool.ErrEmptyLibraryPath} }
-		jen.If(jen.Id("path").Op("==").Lit("")).Block(
-			jen.Return(jen.Nil(), jen.Op("&").Add(rt("LibraryError")).Values(jen.Dict{
-				jen.Id("Path"): jen.Id("path"), jen.Id("Err"): rt("ErrEmptyLibraryPath"),
-			})),
-		),
-		jen.List(jen.Id("h"), jen.Err()).Op(":=").Id("loadLibrary").Call(jen.Id("path")),
-		jen.If(jen.Err().Op("!=").Nil()).Block(
-			jen.Return(jen.Nil(), jen.Op("&").Add(rt("LibraryError")).Values(jen.Dict{
-				jen.Id("Path"): jen.Id("path"), jen.Id("Err"): jen.Err(),
-			})),
-		),
-		jen.Id("l").Op(":=").Op("&").Id("Library").Values(jen.Dict{jen.Id("path"): jen.Id("path"), jen.Id("handle"): jen.Id("h"), jen.Id("open"): jen.True()}),
-		jen.Var().Id("missing").Index().String(),
-		jen.For(jen.List(jen.Id("i"), jen.Id("name")).Op(":=").Range().Id("symbolNames")).Block(
-			jen.Id("l").Dot("fns").Index(jen.Id("i")).Op("=").Id("lookupSymbol").Call(jen.Id("h"), jen.Id("name"), jen.Id("i")),
-			jen.If(jen.Id("l").Dot("fns").Index(jen.Id("i")).Op("==").Lit(0)).Block(
-				jen.Id("missing").Op("=").Append(jen.Id("missing"), jen.Id("name")),
-			),
-		),
-		jen.If(jen.Id("missing").Op("!=").Nil()).Block(
-			jen.Id("freeLibrary").Call(jen.Id("h")),
-			jen.Return(jen.Nil(), jen.Op("&").Add(rt("LibraryError")).Values(jen.Dict{
-				jen.Id("Path"): jen.Id("path"), jen.Id("Missing"): jen.Id("missing"),
-			})),
-		),
-		jen.Return(jen.Id("l"), jen.Nil()),
+		jen.List(jen.Id("lib"), jen.Err()).Op(":=").Qual(dynlibPath, "Open").Call(jen.Id("path"), jen.Id("symbols").Index(jen.Op(":"))),
+		jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),
+		jen.Return(jen.Op("&").Id("Library").Values(jen.Dict{jen.Id("lib"): jen.Id("lib")}), jen.Nil()),
 	)
 	f.Line()
 
 	f.Comment("Path returns the path the library was opened with.")
-	f.Func().Params(jen.Id("l").Op("*").Id("Library")).Id("Path").Params().String().Block(jen.Return(jen.Id("l").Dot("path")))
+	f.Func().Params(jen.Id("l").Op("*").Id("Library")).Id("Path").Params().String().Block(jen.Return(jen.Id("l").Dot("lib").Dot("Path").Call()))
 	f.Line()
 
 	f.Comment("Close waits for the calls in progress and unloads the library; the calls that")
 	f.Comment("follow return opentool.ErrLibraryClosed. Closing a closed library (or a zero")
 	f.Comment("Library) does nothing.")
-	f.Func().Params(jen.Id("l").Op("*").Id("Library")).Id("Close").Params().Error().Block(
-		jen.Id("l").Dot("mu").Dot("Lock").Call(),
-		jen.Defer().Id("l").Dot("mu").Dot("Unlock").Call(),
-		jen.If(jen.Op("!").Id("l").Dot("open")).Block(jen.Return(jen.Nil())),
-		jen.Id("l").Dot("open").Op("=").False(),
-		jen.Id("l").Dot("fns").Op("=").Index(jen.Lit(n)).Uintptr().Values(),
-		jen.If(jen.Err().Op(":=").Id("freeLibrary").Call(jen.Id("l").Dot("handle")), jen.Err().Op("!=").Nil()).Block(
-			jen.Return(jen.Op("&").Add(rt("LibraryError")).Values(jen.Dict{
-				jen.Id("Path"): jen.Id("l").Dot("path"), jen.Id("Err"): jen.Err(),
-			})),
-		),
-		jen.Return(jen.Nil()),
-	)
+	f.Func().Params(jen.Id("l").Op("*").Id("Library")).Id("Close").Params().Error().Block(jen.Return(jen.Id("l").Dot("lib").Dot("Close").Call()))
 	f.Line()
 
 	for _, fn := range p.Functions {
@@ -301,21 +274,19 @@ func cPrototype(fn *Function) string {
 // emitDynMethod renders the method of one function:
 //
 //	func (l *Library) Add(a int32, b int32) (result int32, err error) {
-//		l.mu.RLock()
-//		fn_ := l.fns[0]
-//		if fn_ == 0 { // closed, or a zero Library
-//			l.mu.RUnlock()
+//		fn_, ok_ := l.lib.Acquire(0) // read-locks the library against Close
+//		if !ok_ { // closed, or a zero Library
 //			return result, opentool.ErrLibraryClosed
 //		}
 //		r_ := C.otg_call_add(C.uintptr_t(fn_), C.int(a), C.int(b))
 //		result = int32(r_)
-//		l.mu.RUnlock()
+//		l.lib.Release()
 //		return result, nil
 //	}
 //
 // Locals end in "_", which no name derived from the document does. No defer:
-// it would cost a quarter of a cheap call, and nothing between the lock and
-// the unlock can panic.
+// it would cost a quarter of a cheap call, and nothing between Acquire and
+// Release can panic.
 func emitDynMethod(f *jen.File, fn *Function) {
 	c := fn.C
 	var params, results, zeros []jen.Code
@@ -478,12 +449,11 @@ func emitDynMethod(f *jen.File, fn *Function) {
 
 	body := append([]jen.Code{}, pre...)
 	body = append(body,
-		jen.Id("l").Dot("mu").Dot("RLock").Call(),
-		jen.Id("fn_").Op(":=").Id("l").Dot("fns").Index(jen.Lit(c.Index)),
-		jen.If(jen.Id("fn_").Op("==").Lit(0)).Block(jen.Id("l").Dot("mu").Dot("RUnlock").Call(), fail(rt("ErrLibraryClosed"))),
+		jen.List(jen.Id("fn_"), jen.Id("ok_")).Op(":=").Id("l").Dot("lib").Dot("Acquire").Call(jen.Lit(c.Index)),
+		jen.If(jen.Op("!").Id("ok_")).Block(fail(rt("ErrLibraryClosed"))),
 	)
-	// The return value is converted before the lock is released: a returned
-	// pointer points into the library, which Close may unload.
+	// The return value is converted before Release: a returned pointer points
+	// into the library, which Close may unload.
 	callExpr := jen.Qual(cPath, c.Trampoline).Call(call...)
 	if r := c.Return; r == nil {
 		body = append(body, callExpr)
@@ -507,7 +477,7 @@ func emitDynMethod(f *jen.File, fn *Function) {
 				ret.Clone().Op("=").Add(goType(r.Type)).Call(jen.Op("*").Id("r_"))))
 		}
 	}
-	body = append(body, jen.Id("l").Dot("mu").Dot("RUnlock").Call())
+	body = append(body, jen.Id("l").Dot("lib").Dot("Release").Call())
 	body = append(body, post...)
 	body = append(body, jen.Return(append(append([]jen.Code{}, zeros...), jen.Nil())...))
 
@@ -668,34 +638,50 @@ func emitCodeText(f *jen.File, p *Package) {
 	f.Line()
 }
 
-// emitDynHelpers renders the helpers the methods use.
+// emitDynHelpers renders the helpers the methods use, those they use.
 func emitDynHelpers(f *jen.File, p *Package) {
-	f.Comment("cStringOf returns s as a NUL-terminated string in buf's memory (in new memory")
-	f.Comment("when it does not fit), or false when s holds a NUL byte, which C would read as")
-	f.Comment("its end.")
-	f.Func().Id("cStringOf").Params(jen.Id("buf").Index().Byte(), jen.Id("s").String()).Params(jen.Qual(unsafePath, "Pointer"), jen.Bool()).Block(
-		jen.If(jen.Qual(stringsPath, "IndexByte").Call(jen.Id("s"), jen.Lit(0)).Op(">=").Lit(0)).Block(jen.Return(jen.Nil(), jen.False())),
-		jen.Id("buf").Op("=").Append(jen.Append(jen.Id("buf").Index(jen.Op(":").Lit(0)), jen.Id("s").Op("...")), jen.Lit(0)),
-		jen.Return(jen.Qual(unsafePath, "Pointer").Call(jen.Op("&").Id("buf").Index(jen.Lit(0))), jen.True()),
-	)
-	f.Line()
-	f.Comment("goStringOf returns the NUL-terminated string at the start of b (all of b when")
-	f.Comment("it has no NUL).")
-	f.Func().Id("goStringOf").Params(jen.Id("b").Index().Byte()).String().Block(
-		jen.If(jen.Id("i").Op(":=").Qual(bytesPath, "IndexByte").Call(jen.Id("b"), jen.Lit(0)), jen.Id("i").Op(">=").Lit(0)).Block(
-			jen.Id("b").Op("=").Id("b").Index(jen.Op(":").Id("i")),
-		),
-		jen.Return(jen.String().Call(jen.Id("b"))),
-	)
-	if !usesValueOf(p) {
-		return
+	if usesCString(p, false) {
+		f.Comment("cStringOf returns s as a NUL-terminated string in buf's memory (in new memory")
+		f.Comment("when it does not fit), or false when s holds a NUL byte, which C would read as")
+		f.Comment("its end.")
+		f.Func().Id("cStringOf").Params(jen.Id("buf").Index().Byte(), jen.Id("s").String()).Params(jen.Qual(unsafePath, "Pointer"), jen.Bool()).Block(
+			jen.If(jen.Qual(stringsPath, "IndexByte").Call(jen.Id("s"), jen.Lit(0)).Op(">=").Lit(0)).Block(jen.Return(jen.Nil(), jen.False())),
+			jen.Id("buf").Op("=").Append(jen.Append(jen.Id("buf").Index(jen.Op(":").Lit(0)), jen.Id("s").Op("...")), jen.Lit(0)),
+			jen.Return(jen.Qual(unsafePath, "Pointer").Call(jen.Op("&").Id("buf").Index(jen.Lit(0))), jen.True()),
+		)
+		f.Line()
 	}
-	f.Line()
-	f.Comment("valueOf returns *p, or the zero value when p is nil.")
-	f.Func().Id("valueOf").Types(jen.Id("T").Any()).Params(jen.Id("p").Op("*").Id("T")).Id("T").Block(
-		jen.If(jen.Id("p").Op("==").Nil()).Block(jen.Var().Id("zero").Id("T"), jen.Return(jen.Id("zero"))),
-		jen.Return(jen.Op("*").Id("p")),
-	)
+	if usesCString(p, true) {
+		f.Comment("goStringOf returns the NUL-terminated string at the start of b (all of b when")
+		f.Comment("it has no NUL).")
+		f.Func().Id("goStringOf").Params(jen.Id("b").Index().Byte()).String().Block(
+			jen.If(jen.Id("i").Op(":=").Qual(bytesPath, "IndexByte").Call(jen.Id("b"), jen.Lit(0)), jen.Id("i").Op(">=").Lit(0)).Block(
+				jen.Id("b").Op("=").Id("b").Index(jen.Op(":").Id("i")),
+			),
+			jen.Return(jen.String().Call(jen.Id("b"))),
+		)
+		f.Line()
+	}
+	if usesValueOf(p) {
+		f.Comment("valueOf returns *p, or the zero value when p is nil.")
+		f.Func().Id("valueOf").Types(jen.Id("T").Any()).Params(jen.Id("p").Op("*").Id("T")).Id("T").Block(
+			jen.If(jen.Id("p").Op("==").Nil()).Block(jen.Var().Id("zero").Id("T"), jen.Return(jen.Id("zero"))),
+			jen.Return(jen.Op("*").Id("p")),
+		)
+	}
+}
+
+// usesCString reports whether a function of p has a char* input (converted
+// with cStringOf), or with out a char* output (read with goStringOf).
+func usesCString(p *Package, out bool) bool {
+	for _, fn := range p.Functions {
+		for _, cp := range fn.C.Params {
+			if cp.Shape == CString && cp.Out == out {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // usesValueOf reports whether the tool passes an optional argument to a C
@@ -709,101 +695,4 @@ func usesValueOf(p *Package) bool {
 		}
 	}
 	return false
-}
-
-// emitLibraryUnix renders the loading of the library with dlopen.
-func emitLibraryUnix(p *Package) *jen.File {
-	f := newFile(p)
-	f.HeaderComment("//go:build unix")
-	f.CgoPreamble("#cgo linux LDFLAGS: -ldl\n#include \"" + p.Dyn.Header + "\"")
-	f.Comment("libraryHandle is what dlopen returns.")
-	f.Type().Id("libraryHandle").Op("=").Qual(unsafePath, "Pointer")
-	f.Line()
-	msg := func() []jen.Code {
-		return []jen.Code{
-			jen.Parens(jen.Op("*").Qual(cPath, "char")).Call(jen.Qual(unsafePath, "Pointer").Call(jen.Op("&").Id("msg").Index(jen.Lit(0)))),
-			jen.Qual(cPath, "size_t").Call(jen.Len(jen.Id("msg"))),
-		}
-	}
-	f.Comment("loadLibrary opens the library at path with dlopen(RTLD_NOW|RTLD_LOCAL).")
-	f.Func().Id("loadLibrary").Params(jen.Id("path").String()).Params(jen.Id("libraryHandle"), jen.Error()).Block(
-		jen.Var().Id("buf").Index(jen.Lit(256)).Byte(),
-		jen.List(jen.Id("p"), jen.Id("ok")).Op(":=").Id("cStringOf").Call(jen.Id("buf").Index(jen.Op(":")), jen.Id("path")),
-		jen.If(jen.Op("!").Id("ok")).Block(jen.Return(jen.Nil(), jen.Qual(errorsPath, "New").Call(jen.Lit("the path contains a NUL byte")))),
-		jen.Var().Id("msg").Index(jen.Lit(512)).Byte(),
-		jen.Id("h").Op(":=").Qual(cPath, "otg_dlopen").Call(append([]jen.Code{jen.Parens(jen.Op("*").Qual(cPath, "char")).Call(jen.Id("p"))}, msg()...)...),
-		jen.If(jen.Id("h").Op("==").Nil()).Block(jen.Return(jen.Nil(), jen.Qual(errorsPath, "New").Call(jen.Id("goStringOf").Call(jen.Id("msg").Index(jen.Op(":")))))),
-		jen.Return(jen.Id("h"), jen.Nil()),
-	)
-	f.Line()
-	f.Comment("lookupSymbol returns the address of the function name, the i-th of the")
-	f.Comment("library, 0 when the library lacks it.")
-	f.Func().Id("lookupSymbol").Params(jen.Id("h").Id("libraryHandle"), jen.Id("name").String(), jen.Id("_").Int()).Uintptr().Block(
-		jen.Var().Id("buf").Index(jen.Lit(80)).Byte(),
-		jen.List(jen.Id("p"), jen.Id("_")).Op(":=").Id("cStringOf").Call(jen.Id("buf").Index(jen.Op(":")), jen.Id("name")),
-		jen.Return(jen.Uintptr().Call(jen.Qual(cPath, "otg_dlsym").Call(jen.Id("h"), jen.Parens(jen.Op("*").Qual(cPath, "char")).Call(jen.Id("p"))))),
-	)
-	f.Line()
-	f.Comment("freeLibrary closes the library with dlclose.")
-	f.Func().Id("freeLibrary").Params(jen.Id("h").Id("libraryHandle")).Error().Block(
-		jen.Var().Id("msg").Index(jen.Lit(512)).Byte(),
-		jen.If(jen.Qual(cPath, "otg_dlclose").Call(append([]jen.Code{jen.Id("h")}, msg()...)...).Op("!=").Lit(0)).Block(
-			jen.Return(jen.Qual(errorsPath, "New").Call(jen.Id("goStringOf").Call(jen.Id("msg").Index(jen.Op(":"))))),
-		),
-		jen.Return(jen.Nil()),
-	)
-	return f
-}
-
-// emitLibraryWindows renders the loading of the library with LoadLibrary.
-func emitLibraryWindows(p *Package) *jen.File {
-	f := newFile(p)
-	f.HeaderComment("//go:build windows")
-	f.Comment("libraryHandle is what LoadLibrary returns.")
-	f.Type().Id("libraryHandle").Op("=").Qual(syscallPath, "Handle")
-	f.Line()
-	f.Comment("loadLibrary opens the library at path with LoadLibrary.")
-	f.Func().Id("loadLibrary").Params(jen.Id("path").String()).Params(jen.Id("libraryHandle"), jen.Error()).Block(
-		jen.Return(jen.Qual(syscallPath, "LoadLibrary").Call(jen.Id("path"))),
-	)
-	f.Line()
-	body := []jen.Code{
-		jen.If(jen.List(jen.Id("p"), jen.Err()).Op(":=").Qual(syscallPath, "GetProcAddress").Call(jen.Id("h"), jen.Id("name")), jen.Err().Op("==").Nil()).Block(
-			jen.Return(jen.Id("p")),
-		),
-	}
-	if p.Dyn.Stdcall {
-		var names []jen.Code
-		for _, fn := range p.Functions {
-			names = append(names, jen.Lit(fn.C.Stdcall32))
-		}
-		f.Comment("stdcallNames are the names 32-bit Windows compilers give the functions")
-		f.Comment("(name@bytes of arguments), without the leading underscore some add.")
-		f.Var().Id("stdcallNames").Op("=").Index(jen.Lit(len(names))).String().Values(names...)
-		f.Line()
-		// if runtime.GOARCH == "386" { for _, name := range […]string{stdcallNames[i], "_" + stdcallNames[i]} { … } }
-		body = append(body, jen.If(jen.Qual(goRuntime, "GOARCH").Op("==").Lit("386")).Block(
-			jen.For(jen.List(jen.Id("_"), jen.Id("name")).Op(":=").Range().Index(jen.Op("...")).String().Values(
-				jen.Id("stdcallNames").Index(jen.Id("i")), jen.Lit("_").Op("+").Id("stdcallNames").Index(jen.Id("i")),
-			)).Block(
-				jen.If(jen.List(jen.Id("p"), jen.Err()).Op(":=").Qual(syscallPath, "GetProcAddress").Call(jen.Id("h"), jen.Id("name")), jen.Err().Op("==").Nil()).Block(
-					jen.Return(jen.Id("p")),
-				),
-			),
-		))
-	}
-	body = append(body, jen.Return(jen.Lit(0)))
-	iParam := jen.Id("_").Int()
-	if p.Dyn.Stdcall {
-		iParam = jen.Id("i").Int()
-	}
-	f.Comment("lookupSymbol returns the address of the function name, the i-th of the")
-	f.Comment("library, 0 when the library lacks it.")
-	f.Func().Id("lookupSymbol").Params(jen.Id("h").Id("libraryHandle"), jen.Id("name").String(), iParam).Uintptr().Block(body...)
-	f.Line()
-	f.Comment("freeLibrary closes the library with FreeLibrary.")
-	f.Func().Id("freeLibrary").Params(jen.Id("h").Id("libraryHandle")).Error().Block(
-		jen.Return(jen.Qual(syscallPath, "FreeLibrary").Call(jen.Id("h"))),
-	)
-	return f
 }

@@ -1110,9 +1110,8 @@ func goReservedLocals(pkg *Package) []string {
 		"uint64", "uintptr",
 		// package names and the receiver, result and helpers of the generated code
 		"C", "unsafe", "sync", "errors", "bytes", "strings", "context", "json", "syscall", "runtime", "opentool",
-		"l", "err", "ctx", "args", "documentJSON", "toolAdapter", "libraryService", "symbolNames",
-		"loadLibrary", "freeLibrary", "lookupSymbol", "libraryHandle", "cStringOf", "invalidArg", "valueOf",
-		"longOf", "ulongOf",
+		"dynlib", "strconv", "l", "err", "ctx", "args", "documentJSON", "toolAdapter", "libraryService",
+		"symbols", "cStringOf", "goStringOf", "invalidArg", "valueOf", "longOf", "ulongOf",
 	}
 	for _, t := range pkg.Types {
 		if t.Decoder != "" {

@@ -221,11 +221,12 @@ func TestOpenDynASan(t *testing.T) {
 }
 
 // TestOpenDynWindows checks the Windows side of the generated packages: it
-// type-checks every Go file that a Windows cgo build compiles (the platform
-// file with LoadLibrary, the bindings), with the C declarations faked and the
-// imports type-checked from source for windows/amd64 (compiling them for
-// Windows would cost more than the rest of the tests). With a mingw-w64
-// compiler it also cross-compiles and vets them with cgo, C side included.
+// type-checks every Go file that a Windows cgo build compiles (the bindings;
+// runtime/dynlib, which loads the library, has its own test), with the C
+// declarations faked and the imports type-checked from source for
+// windows/amd64 (compiling them for Windows would cost more than the rest of
+// the tests). With a mingw-w64 compiler it also cross-compiles and vets them
+// with cgo, C side included.
 func TestOpenDynWindows(t *testing.T) {
 	if testing.Short() {
 		t.Skip("-short: skipping the Windows checks")

@@ -15,12 +15,12 @@
 //
 // An OpenDyn document (a C dynamic library's functions with their C types) also
 // gives cgo bindings: library.gen.go (Library, Open, Close, one typed method per
-// C function, and lib.Service(), the Service that NewTool serves),
-// library_unix.gen.go (dlopen),
-// library_windows.gen.go (LoadLibrary) and opendyn.gen.h (each function's C
-// prototype and a trampoline that calls it). The library is opened at run time:
-// nothing links against it. Building the bindings needs cgo; without cgo the
-// package builds without them (types, client, document).
+// C function, and lib.Service(), the Service that NewTool serves) and
+// opendyn.gen.h (each function's C prototype and a trampoline that calls it).
+// The library is opened at run time, with package runtime/dynlib (dlopen;
+// LoadLibrary on Windows): nothing links against it. Building the bindings
+// needs cgo; without cgo the package builds without them (types, client,
+// document).
 //
 // The flags are:
 //

@@ -6,11 +6,10 @@ package geometry
 import (
 	"bytes"
 	"context"
-	"strings"
-	"sync"
 	"unsafe"
 
 	opentool "github.com/opentoolgen/opentoolgen/runtime"
+	dynlib "github.com/opentoolgen/opentoolgen/runtime/dynlib"
 )
 
 /*
@@ -22,19 +21,21 @@ import (
 */
 import "C"
 
-// symbolNames are the functions of the library, as the document names them.
-var symbolNames = [5]string{"circle_area", "distance", "describe", "normalize", "version"}
+// symbols are the functions of the library, as the document names them.
+var symbols = [5]dynlib.Symbol{
+	{Name: "circle_area"},
+	{Name: "distance"},
+	{Name: "describe"},
+	{Name: "normalize"},
+	{Name: "version"},
+}
 
 // Library is the dynamic library the document describes, opened with Open. Its
 // methods call the functions of the library, through the prototypes the document
 // gives, and are safe for concurrent use when those functions are. After Close
-// they return opentool.ErrLibraryClosed.
+// they return opentool.ErrLibraryClosed, as they do for a zero Library.
 type Library struct {
-	path   string
-	mu     sync.RWMutex // read-held by calls, held by Close
-	open   bool
-	handle libraryHandle
-	fns    [5]uintptr // the addresses of the functions, as symbolNames; 0 when not open
+	lib *dynlib.Library // the addresses of symbols, by index; nil in a zero Library
 }
 
 // Open loads the dynamic library at path (dlopen with RTLD_NOW|RTLD_LOCAL;
@@ -43,79 +44,36 @@ type Library struct {
 // functions, every one of them. An empty path is refused (opentool.ErrEmptyLibraryPath):
 // dlopen would open the program itself.
 func Open(path string) (*Library, error) {
-	if path == "" {
-		return nil, &opentool.LibraryError{
-			Err:  opentool.ErrEmptyLibraryPath,
-			Path: path,
-		}
-	}
-	h, err := loadLibrary(path)
+	lib, err := dynlib.Open(path, symbols[:])
 	if err != nil {
-		return nil, &opentool.LibraryError{
-			Err:  err,
-			Path: path,
-		}
+		return nil, err
 	}
-	l := &Library{
-		handle: h,
-		open:   true,
-		path:   path,
-	}
-	var missing []string
-	for i, name := range symbolNames {
-		l.fns[i] = lookupSymbol(h, name, i)
-		if l.fns[i] == 0 {
-			missing = append(missing, name)
-		}
-	}
-	if missing != nil {
-		freeLibrary(h)
-		return nil, &opentool.LibraryError{
-			Missing: missing,
-			Path:    path,
-		}
-	}
-	return l, nil
+	return &Library{lib: lib}, nil
 }
 
 // Path returns the path the library was opened with.
 func (l *Library) Path() string {
-	return l.path
+	return l.lib.Path()
 }
 
 // Close waits for the calls in progress and unloads the library; the calls that
 // follow return opentool.ErrLibraryClosed. Closing a closed library (or a zero
 // Library) does nothing.
 func (l *Library) Close() error {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	if !l.open {
-		return nil
-	}
-	l.open = false
-	l.fns = [5]uintptr{}
-	if err := freeLibrary(l.handle); err != nil {
-		return &opentool.LibraryError{
-			Err:  err,
-			Path: l.path,
-		}
-	}
-	return nil
+	return l.lib.Close()
 }
 
 // CircleArea: Returns the area of a circle.
 //
 // C: double circle_area(double radius)
 func (l *Library) CircleArea(radius float64) (area float64, err error) {
-	l.mu.RLock()
-	fn_ := l.fns[0]
-	if fn_ == 0 {
-		l.mu.RUnlock()
+	fn_, ok_ := l.lib.Acquire(0)
+	if !ok_ {
 		return area, opentool.ErrLibraryClosed
 	}
 	r_ := C.otg_call_circle_area(C.uintptr_t(fn_), C.double(radius))
 	area = float64(r_)
-	l.mu.RUnlock()
+	l.lib.Release()
 	return area, nil
 }
 
@@ -123,15 +81,13 @@ func (l *Library) CircleArea(radius float64) (area float64, err error) {
 //
 // C: double distance(double x1, double y1, double x2, double y2)
 func (l *Library) Distance(x1 float64, y1 float64, x2 float64, y2 float64) (distance float64, err error) {
-	l.mu.RLock()
-	fn_ := l.fns[1]
-	if fn_ == 0 {
-		l.mu.RUnlock()
+	fn_, ok_ := l.lib.Acquire(1)
+	if !ok_ {
 		return distance, opentool.ErrLibraryClosed
 	}
 	r_ := C.otg_call_distance(C.uintptr_t(fn_), C.double(x1), C.double(y1), C.double(x2), C.double(y2))
 	distance = float64(r_)
-	l.mu.RUnlock()
+	l.lib.Release()
 	return distance, nil
 }
 
@@ -140,15 +96,13 @@ func (l *Library) Distance(x1 float64, y1 float64, x2 float64, y2 float64) (dist
 // C: int describe(double radius, char *text)
 func (l *Library) Describe(radius float64) (status int32, text string, err error) {
 	var o1_ [64]byte
-	l.mu.RLock()
-	fn_ := l.fns[2]
-	if fn_ == 0 {
-		l.mu.RUnlock()
+	fn_, ok_ := l.lib.Acquire(2)
+	if !ok_ {
 		return status, text, opentool.ErrLibraryClosed
 	}
 	r_ := C.otg_call_describe(C.uintptr_t(fn_), C.double(radius), (*C.char)(unsafe.Pointer(&o1_[0])))
 	status = int32(r_)
-	l.mu.RUnlock()
+	l.lib.Release()
 	text = goStringOf(o1_[:])
 	return status, text, nil
 }
@@ -157,15 +111,13 @@ func (l *Library) Describe(radius float64) (status int32, text string, err error
 //
 // C: double normalize(double *v, int n)
 func (l *Library) Normalize(v []float64, n int32) (length float64, err error) {
-	l.mu.RLock()
-	fn_ := l.fns[3]
-	if fn_ == 0 {
-		l.mu.RUnlock()
+	fn_, ok_ := l.lib.Acquire(3)
+	if !ok_ {
 		return length, opentool.ErrLibraryClosed
 	}
 	r_ := C.otg_call_normalize(C.uintptr_t(fn_), (*C.double)(unsafe.Pointer(unsafe.SliceData(v))), C.int(n))
 	length = float64(r_)
-	l.mu.RUnlock()
+	l.lib.Release()
 	return length, nil
 }
 
@@ -173,15 +125,13 @@ func (l *Library) Normalize(v []float64, n int32) (length float64, err error) {
 //
 // C: const char *version(void)
 func (l *Library) Version() (version string, err error) {
-	l.mu.RLock()
-	fn_ := l.fns[4]
-	if fn_ == 0 {
-		l.mu.RUnlock()
+	fn_, ok_ := l.lib.Acquire(4)
+	if !ok_ {
 		return version, opentool.ErrLibraryClosed
 	}
 	r_ := C.otg_call_version(C.uintptr_t(fn_))
 	version = C.GoString(r_)
-	l.mu.RUnlock()
+	l.lib.Release()
 	return version, nil
 }
 
@@ -245,17 +195,6 @@ func CodeText(code int64) (string, bool) {
 		return "negative radius", true
 	}
 	return "", false
-}
-
-// cStringOf returns s as a NUL-terminated string in buf's memory (in new memory
-// when it does not fit), or false when s holds a NUL byte, which C would read as
-// its end.
-func cStringOf(buf []byte, s string) (unsafe.Pointer, bool) {
-	if strings.IndexByte(s, 0) >= 0 {
-		return nil, false
-	}
-	buf = append(append(buf[:0], s...), 0)
-	return unsafe.Pointer(&buf[0]), true
 }
 
 // goStringOf returns the NUL-terminated string at the start of b (all of b when

@@ -8,10 +8,10 @@ import (
 	"context"
 	"strconv"
 	"strings"
-	"sync"
 	"unsafe"
 
 	opentool "github.com/opentoolgen/opentoolgen/runtime"
+	dynlib "github.com/opentoolgen/opentoolgen/runtime/dynlib"
 )
 
 /*
@@ -77,19 +77,55 @@ import (
 */
 import "C"
 
-// symbolNames are the functions of the library, as the document names them.
-var symbolNames = [39]string{"t_bool", "t_char", "t_unsigned_char", "t_short", "t_unsigned_short", "t_int", "t_unsigned_int", "t_long", "t_unsigned_long", "t_long_long", "t_unsigned_long_long", "t_float", "t_double", "half", "mix", "inc", "inc_long", "is_null", "answer", "no_answer", "str_len", "maybe_len", "greeting", "no_string", "upper", "ubytes_len", "sum", "sum_longs", "scale", "squares", "flags", "checksum", "count_true", "mode_weight", "divmod", "tick", "tick_count", "adler32", "offset"}
+// symbols are the functions of the library, as the document names them.
+var symbols = [39]dynlib.Symbol{
+	{Name: "t_bool"},
+	{Name: "t_char"},
+	{Name: "t_unsigned_char"},
+	{Name: "t_short"},
+	{Name: "t_unsigned_short"},
+	{Name: "t_int"},
+	{Name: "t_unsigned_int"},
+	{Name: "t_long"},
+	{Name: "t_unsigned_long"},
+	{Name: "t_long_long"},
+	{Name: "t_unsigned_long_long"},
+	{Name: "t_float"},
+	{Name: "t_double"},
+	{Name: "half"},
+	{Name: "mix"},
+	{Name: "inc"},
+	{Name: "inc_long"},
+	{Name: "is_null"},
+	{Name: "answer"},
+	{Name: "no_answer"},
+	{Name: "str_len"},
+	{Name: "maybe_len"},
+	{Name: "greeting"},
+	{Name: "no_string"},
+	{Name: "upper"},
+	{Name: "ubytes_len"},
+	{Name: "sum"},
+	{Name: "sum_longs"},
+	{Name: "scale"},
+	{Name: "squares"},
+	{Name: "flags"},
+	{Name: "checksum"},
+	{Name: "count_true"},
+	{Name: "mode_weight"},
+	{Name: "divmod"},
+	{Name: "tick"},
+	{Name: "tick_count"},
+	{Name: "adler32"},
+	{Name: "offset"},
+}
 
 // Library is the dynamic library the document describes, opened with Open. Its
 // methods call the functions of the library, through the prototypes the document
 // gives, and are safe for concurrent use when those functions are. After Close
-// they return opentool.ErrLibraryClosed.
+// they return opentool.ErrLibraryClosed, as they do for a zero Library.
 type Library struct {
-	path   string
-	mu     sync.RWMutex // read-held by calls, held by Close
-	open   bool
-	handle libraryHandle
-	fns    [39]uintptr // the addresses of the functions, as symbolNames; 0 when not open
+	lib *dynlib.Library // the addresses of symbols, by index; nil in a zero Library
 }
 
 // Open loads the dynamic library at path (dlopen with RTLD_NOW|RTLD_LOCAL;
@@ -98,64 +134,23 @@ type Library struct {
 // functions, every one of them. An empty path is refused (opentool.ErrEmptyLibraryPath):
 // dlopen would open the program itself.
 func Open(path string) (*Library, error) {
-	if path == "" {
-		return nil, &opentool.LibraryError{
-			Err:  opentool.ErrEmptyLibraryPath,
-			Path: path,
-		}
-	}
-	h, err := loadLibrary(path)
+	lib, err := dynlib.Open(path, symbols[:])
 	if err != nil {
-		return nil, &opentool.LibraryError{
-			Err:  err,
-			Path: path,
-		}
+		return nil, err
 	}
-	l := &Library{
-		handle: h,
-		open:   true,
-		path:   path,
-	}
-	var missing []string
-	for i, name := range symbolNames {
-		l.fns[i] = lookupSymbol(h, name, i)
-		if l.fns[i] == 0 {
-			missing = append(missing, name)
-		}
-	}
-	if missing != nil {
-		freeLibrary(h)
-		return nil, &opentool.LibraryError{
-			Missing: missing,
-			Path:    path,
-		}
-	}
-	return l, nil
+	return &Library{lib: lib}, nil
 }
 
 // Path returns the path the library was opened with.
 func (l *Library) Path() string {
-	return l.path
+	return l.lib.Path()
 }
 
 // Close waits for the calls in progress and unloads the library; the calls that
 // follow return opentool.ErrLibraryClosed. Closing a closed library (or a zero
 // Library) does nothing.
 func (l *Library) Close() error {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	if !l.open {
-		return nil
-	}
-	l.open = false
-	l.fns = [39]uintptr{}
-	if err := freeLibrary(l.handle); err != nil {
-		return &opentool.LibraryError{
-			Err:  err,
-			Path: l.path,
-		}
-	}
-	return nil
+	return l.lib.Close()
 }
 
 // TBool: Returns x and writes the value after x into next (bool).
@@ -163,15 +158,13 @@ func (l *Library) Close() error {
 // C: bool t_bool(bool x, bool *next)
 func (l *Library) TBool(x bool) (value bool, next bool, err error) {
 	var o1_ C.bool
-	l.mu.RLock()
-	fn_ := l.fns[0]
-	if fn_ == 0 {
-		l.mu.RUnlock()
+	fn_, ok_ := l.lib.Acquire(0)
+	if !ok_ {
 		return value, next, opentool.ErrLibraryClosed
 	}
 	r_ := C.otg_call_t_bool(C.uintptr_t(fn_), C.bool(x), &o1_)
 	value = bool(r_)
-	l.mu.RUnlock()
+	l.lib.Release()
 	next = bool(o1_)
 	return value, next, nil
 }
@@ -181,15 +174,13 @@ func (l *Library) TBool(x bool) (value bool, next bool, err error) {
 // C: char t_char(char x, char *next)
 func (l *Library) TChar(x int8) (value int8, next int8, err error) {
 	var o1_ C.char
-	l.mu.RLock()
-	fn_ := l.fns[1]
-	if fn_ == 0 {
-		l.mu.RUnlock()
+	fn_, ok_ := l.lib.Acquire(1)
+	if !ok_ {
 		return value, next, opentool.ErrLibraryClosed
 	}
 	r_ := C.otg_call_t_char(C.uintptr_t(fn_), C.char(x), &o1_)
 	value = int8(r_)
-	l.mu.RUnlock()
+	l.lib.Release()
 	next = int8(o1_)
 	return value, next, nil
 }
@@ -199,15 +190,13 @@ func (l *Library) TChar(x int8) (value int8, next int8, err error) {
 // C: unsigned char t_unsigned_char(unsigned char x, unsigned char *next)
 func (l *Library) TUnsignedChar(x uint8) (value uint8, next uint8, err error) {
 	var o1_ C.uchar
-	l.mu.RLock()
-	fn_ := l.fns[2]
-	if fn_ == 0 {
-		l.mu.RUnlock()
+	fn_, ok_ := l.lib.Acquire(2)
+	if !ok_ {
 		return value, next, opentool.ErrLibraryClosed
 	}
 	r_ := C.otg_call_t_unsigned_char(C.uintptr_t(fn_), C.uchar(x), &o1_)
 	value = uint8(r_)
-	l.mu.RUnlock()
+	l.lib.Release()
 	next = uint8(o1_)
 	return value, next, nil
 }
@@ -217,15 +206,13 @@ func (l *Library) TUnsignedChar(x uint8) (value uint8, next uint8, err error) {
 // C: short t_short(short x, short *next)
 func (l *Library) TShort(x int16) (value int16, next int16, err error) {
 	var o1_ C.short
-	l.mu.RLock()
-	fn_ := l.fns[3]
-	if fn_ == 0 {
-		l.mu.RUnlock()
+	fn_, ok_ := l.lib.Acquire(3)
+	if !ok_ {
 		return value, next, opentool.ErrLibraryClosed
 	}
 	r_ := C.otg_call_t_short(C.uintptr_t(fn_), C.short(x), &o1_)
 	value = int16(r_)
-	l.mu.RUnlock()
+	l.lib.Release()
 	next = int16(o1_)
 	return value, next, nil
 }
@@ -235,15 +222,13 @@ func (l *Library) TShort(x int16) (value int16, next int16, err error) {
 // C: unsigned short t_unsigned_short(unsigned short x, unsigned short *next)
 func (l *Library) TUnsignedShort(x uint16) (value uint16, next uint16, err error) {
 	var o1_ C.ushort
-	l.mu.RLock()
-	fn_ := l.fns[4]
-	if fn_ == 0 {
-		l.mu.RUnlock()
+	fn_, ok_ := l.lib.Acquire(4)
+	if !ok_ {
 		return value, next, opentool.ErrLibraryClosed
 	}
 	r_ := C.otg_call_t_unsigned_short(C.uintptr_t(fn_), C.ushort(x), &o1_)
 	value = uint16(r_)
-	l.mu.RUnlock()
+	l.lib.Release()
 	next = uint16(o1_)
 	return value, next, nil
 }
@@ -253,15 +238,13 @@ func (l *Library) TUnsignedShort(x uint16) (value uint16, next uint16, err error
 // C: int t_int(int x, int *next)
 func (l *Library) TInt(x int32) (value int32, next int32, err error) {
 	var o1_ C.int
-	l.mu.RLock()
-	fn_ := l.fns[5]
-	if fn_ == 0 {
-		l.mu.RUnlock()
+	fn_, ok_ := l.lib.Acquire(5)
+	if !ok_ {
 		return value, next, opentool.ErrLibraryClosed
 	}
 	r_ := C.otg_call_t_int(C.uintptr_t(fn_), C.int(x), &o1_)
 	value = int32(r_)
-	l.mu.RUnlock()
+	l.lib.Release()
 	next = int32(o1_)
 	return value, next, nil
 }
@@ -271,15 +254,13 @@ func (l *Library) TInt(x int32) (value int32, next int32, err error) {
 // C: unsigned int t_unsigned_int(unsigned int x, unsigned int *next)
 func (l *Library) TUnsignedInt(x uint32) (value uint32, next uint32, err error) {
 	var o1_ C.uint
-	l.mu.RLock()
-	fn_ := l.fns[6]
-	if fn_ == 0 {
-		l.mu.RUnlock()
+	fn_, ok_ := l.lib.Acquire(6)
+	if !ok_ {
 		return value, next, opentool.ErrLibraryClosed
 	}
 	r_ := C.otg_call_t_unsigned_int(C.uintptr_t(fn_), C.uint(x), &o1_)
 	value = uint32(r_)
-	l.mu.RUnlock()
+	l.lib.Release()
 	next = uint32(o1_)
 	return value, next, nil
 }
@@ -295,15 +276,13 @@ func (l *Library) TLong(x int64) (value int64, next int64, err error) {
 		})
 	}
 	var o1_ C.long
-	l.mu.RLock()
-	fn_ := l.fns[7]
-	if fn_ == 0 {
-		l.mu.RUnlock()
+	fn_, ok_ := l.lib.Acquire(7)
+	if !ok_ {
 		return value, next, opentool.ErrLibraryClosed
 	}
 	r_ := C.otg_call_t_long(C.uintptr_t(fn_), C.long(x), &o1_)
 	value = int64(r_)
-	l.mu.RUnlock()
+	l.lib.Release()
 	next = int64(o1_)
 	return value, next, nil
 }
@@ -319,15 +298,13 @@ func (l *Library) TUnsignedLong(x uint64) (value uint64, next uint64, err error)
 		})
 	}
 	var o1_ C.ulong
-	l.mu.RLock()
-	fn_ := l.fns[8]
-	if fn_ == 0 {
-		l.mu.RUnlock()
+	fn_, ok_ := l.lib.Acquire(8)
+	if !ok_ {
 		return value, next, opentool.ErrLibraryClosed
 	}
 	r_ := C.otg_call_t_unsigned_long(C.uintptr_t(fn_), C.ulong(x), &o1_)
 	value = uint64(r_)
-	l.mu.RUnlock()
+	l.lib.Release()
 	next = uint64(o1_)
 	return value, next, nil
 }
@@ -337,15 +314,13 @@ func (l *Library) TUnsignedLong(x uint64) (value uint64, next uint64, err error)
 // C: long long t_long_long(long long x, long long *next)
 func (l *Library) TLongLong(x int64) (value int64, next int64, err error) {
 	var o1_ C.longlong
-	l.mu.RLock()
-	fn_ := l.fns[9]
-	if fn_ == 0 {
-		l.mu.RUnlock()
+	fn_, ok_ := l.lib.Acquire(9)
+	if !ok_ {
 		return value, next, opentool.ErrLibraryClosed
 	}
 	r_ := C.otg_call_t_long_long(C.uintptr_t(fn_), C.longlong(x), &o1_)
 	value = int64(r_)
-	l.mu.RUnlock()
+	l.lib.Release()
 	next = int64(o1_)
 	return value, next, nil
 }
@@ -355,15 +330,13 @@ func (l *Library) TLongLong(x int64) (value int64, next int64, err error) {
 // C: unsigned long long t_unsigned_long_long(unsigned long long x, unsigned long long *next)
 func (l *Library) TUnsignedLongLong(x uint64) (value uint64, next uint64, err error) {
 	var o1_ C.ulonglong
-	l.mu.RLock()
-	fn_ := l.fns[10]
-	if fn_ == 0 {
-		l.mu.RUnlock()
+	fn_, ok_ := l.lib.Acquire(10)
+	if !ok_ {
 		return value, next, opentool.ErrLibraryClosed
 	}
 	r_ := C.otg_call_t_unsigned_long_long(C.uintptr_t(fn_), C.ulonglong(x), &o1_)
 	value = uint64(r_)
-	l.mu.RUnlock()
+	l.lib.Release()
 	next = uint64(o1_)
 	return value, next, nil
 }
@@ -373,15 +346,13 @@ func (l *Library) TUnsignedLongLong(x uint64) (value uint64, next uint64, err er
 // C: float t_float(float x, float *next)
 func (l *Library) TFloat(x float32) (value float32, next float32, err error) {
 	var o1_ C.float
-	l.mu.RLock()
-	fn_ := l.fns[11]
-	if fn_ == 0 {
-		l.mu.RUnlock()
+	fn_, ok_ := l.lib.Acquire(11)
+	if !ok_ {
 		return value, next, opentool.ErrLibraryClosed
 	}
 	r_ := C.otg_call_t_float(C.uintptr_t(fn_), C.float(x), &o1_)
 	value = float32(r_)
-	l.mu.RUnlock()
+	l.lib.Release()
 	next = float32(o1_)
 	return value, next, nil
 }
@@ -391,15 +362,13 @@ func (l *Library) TFloat(x float32) (value float32, next float32, err error) {
 // C: double t_double(double x, double *next)
 func (l *Library) TDouble(x float64) (value float64, next float64, err error) {
 	var o1_ C.double
-	l.mu.RLock()
-	fn_ := l.fns[12]
-	if fn_ == 0 {
-		l.mu.RUnlock()
+	fn_, ok_ := l.lib.Acquire(12)
+	if !ok_ {
 		return value, next, opentool.ErrLibraryClosed
 	}
 	r_ := C.otg_call_t_double(C.uintptr_t(fn_), C.double(x), &o1_)
 	value = float64(r_)
-	l.mu.RUnlock()
+	l.lib.Release()
 	next = float64(o1_)
 	return value, next, nil
 }
@@ -408,15 +377,13 @@ func (l *Library) TDouble(x float64) (value float64, next float64, err error) {
 //
 // C: float half(float x)
 func (l *Library) Half(x float32) (half float32, err error) {
-	l.mu.RLock()
-	fn_ := l.fns[13]
-	if fn_ == 0 {
-		l.mu.RUnlock()
+	fn_, ok_ := l.lib.Acquire(13)
+	if !ok_ {
 		return half, opentool.ErrLibraryClosed
 	}
 	r_ := C.otg_call_half(C.uintptr_t(fn_), C.float(x))
 	half = float32(r_)
-	l.mu.RUnlock()
+	l.lib.Release()
 	return half, nil
 }
 
@@ -430,15 +397,13 @@ func (l *Library) Mix(c int8, s int16, i int32, l2 int64, ll int64, f float32, d
 			Path:    "/l",
 		})
 	}
-	l.mu.RLock()
-	fn_ := l.fns[14]
-	if fn_ == 0 {
-		l.mu.RUnlock()
+	fn_, ok_ := l.lib.Acquire(14)
+	if !ok_ {
 		return sum, opentool.ErrLibraryClosed
 	}
 	r_ := C.otg_call_mix(C.uintptr_t(fn_), C.char(c), C.short(s), C.int(i), C.long(l2), C.longlong(ll), C.float(f), C.double(d), C.bool(b))
 	sum = float64(r_)
-	l.mu.RUnlock()
+	l.lib.Release()
 	return sum, nil
 }
 
@@ -452,14 +417,12 @@ func (l *Library) Inc(x *int32) (err error) {
 			Path:    "/x",
 		})
 	}
-	l.mu.RLock()
-	fn_ := l.fns[15]
-	if fn_ == 0 {
-		l.mu.RUnlock()
+	fn_, ok_ := l.lib.Acquire(15)
+	if !ok_ {
 		return opentool.ErrLibraryClosed
 	}
 	C.otg_call_inc(C.uintptr_t(fn_), (*C.int)(unsafe.Pointer(x)))
-	l.mu.RUnlock()
+	l.lib.Release()
 	return nil
 }
 
@@ -485,14 +448,12 @@ func (l *Library) IncLong(x *int64) (err error) {
 		t0_ = C.long(*x)
 		p0_ = &t0_
 	}
-	l.mu.RLock()
-	fn_ := l.fns[16]
-	if fn_ == 0 {
-		l.mu.RUnlock()
+	fn_, ok_ := l.lib.Acquire(16)
+	if !ok_ {
 		return opentool.ErrLibraryClosed
 	}
 	C.otg_call_inc_long(C.uintptr_t(fn_), p0_)
-	l.mu.RUnlock()
+	l.lib.Release()
 	if x != nil {
 		*x = int64(t0_)
 	}
@@ -503,15 +464,13 @@ func (l *Library) IncLong(x *int64) (err error) {
 //
 // C: int is_null(double *p)
 func (l *Library) IsNull(p *float64) (isNull int32, err error) {
-	l.mu.RLock()
-	fn_ := l.fns[17]
-	if fn_ == 0 {
-		l.mu.RUnlock()
+	fn_, ok_ := l.lib.Acquire(17)
+	if !ok_ {
 		return isNull, opentool.ErrLibraryClosed
 	}
 	r_ := C.otg_call_is_null(C.uintptr_t(fn_), (*C.double)(unsafe.Pointer(p)))
 	isNull = int32(r_)
-	l.mu.RUnlock()
+	l.lib.Release()
 	return isNull, nil
 }
 
@@ -519,17 +478,15 @@ func (l *Library) IsNull(p *float64) (isNull int32, err error) {
 //
 // C: int *answer(void)
 func (l *Library) Answer() (answer int32, err error) {
-	l.mu.RLock()
-	fn_ := l.fns[18]
-	if fn_ == 0 {
-		l.mu.RUnlock()
+	fn_, ok_ := l.lib.Acquire(18)
+	if !ok_ {
 		return answer, opentool.ErrLibraryClosed
 	}
 	r_ := C.otg_call_answer(C.uintptr_t(fn_))
 	if r_ != nil {
 		answer = int32(*r_)
 	}
-	l.mu.RUnlock()
+	l.lib.Release()
 	return answer, nil
 }
 
@@ -537,17 +494,15 @@ func (l *Library) Answer() (answer int32, err error) {
 //
 // C: int *no_answer(void)
 func (l *Library) NoAnswer() (answer int32, err error) {
-	l.mu.RLock()
-	fn_ := l.fns[19]
-	if fn_ == 0 {
-		l.mu.RUnlock()
+	fn_, ok_ := l.lib.Acquire(19)
+	if !ok_ {
 		return answer, opentool.ErrLibraryClosed
 	}
 	r_ := C.otg_call_no_answer(C.uintptr_t(fn_))
 	if r_ != nil {
 		answer = int32(*r_)
 	}
-	l.mu.RUnlock()
+	l.lib.Release()
 	return answer, nil
 }
 
@@ -563,15 +518,13 @@ func (l *Library) StrLen(s string) (length int32, err error) {
 			Path:    "/s",
 		})
 	}
-	l.mu.RLock()
-	fn_ := l.fns[20]
-	if fn_ == 0 {
-		l.mu.RUnlock()
+	fn_, ok_ := l.lib.Acquire(20)
+	if !ok_ {
 		return length, opentool.ErrLibraryClosed
 	}
 	r_ := C.otg_call_str_len(C.uintptr_t(fn_), (*C.char)(p0_))
 	length = int32(r_)
-	l.mu.RUnlock()
+	l.lib.Release()
 	return length, nil
 }
 
@@ -591,15 +544,13 @@ func (l *Library) MaybeLen(s *string) (length int32, err error) {
 			})
 		}
 	}
-	l.mu.RLock()
-	fn_ := l.fns[21]
-	if fn_ == 0 {
-		l.mu.RUnlock()
+	fn_, ok_ := l.lib.Acquire(21)
+	if !ok_ {
 		return length, opentool.ErrLibraryClosed
 	}
 	r_ := C.otg_call_maybe_len(C.uintptr_t(fn_), (*C.char)(p0_))
 	length = int32(r_)
-	l.mu.RUnlock()
+	l.lib.Release()
 	return length, nil
 }
 
@@ -607,15 +558,13 @@ func (l *Library) MaybeLen(s *string) (length int32, err error) {
 //
 // C: const char *greeting(void)
 func (l *Library) Greeting() (greeting string, err error) {
-	l.mu.RLock()
-	fn_ := l.fns[22]
-	if fn_ == 0 {
-		l.mu.RUnlock()
+	fn_, ok_ := l.lib.Acquire(22)
+	if !ok_ {
 		return greeting, opentool.ErrLibraryClosed
 	}
 	r_ := C.otg_call_greeting(C.uintptr_t(fn_))
 	greeting = C.GoString(r_)
-	l.mu.RUnlock()
+	l.lib.Release()
 	return greeting, nil
 }
 
@@ -623,15 +572,13 @@ func (l *Library) Greeting() (greeting string, err error) {
 //
 // C: const char *no_string(void)
 func (l *Library) NoString() (text string, err error) {
-	l.mu.RLock()
-	fn_ := l.fns[23]
-	if fn_ == 0 {
-		l.mu.RUnlock()
+	fn_, ok_ := l.lib.Acquire(23)
+	if !ok_ {
 		return text, opentool.ErrLibraryClosed
 	}
 	r_ := C.otg_call_no_string(C.uintptr_t(fn_))
 	text = C.GoString(r_)
-	l.mu.RUnlock()
+	l.lib.Release()
 	return text, nil
 }
 
@@ -648,14 +595,12 @@ func (l *Library) Upper(s string) (out string, err error) {
 		})
 	}
 	var o1_ [16]byte
-	l.mu.RLock()
-	fn_ := l.fns[24]
-	if fn_ == 0 {
-		l.mu.RUnlock()
+	fn_, ok_ := l.lib.Acquire(24)
+	if !ok_ {
 		return out, opentool.ErrLibraryClosed
 	}
 	C.otg_call_upper(C.uintptr_t(fn_), (*C.char)(p0_), (*C.char)(unsafe.Pointer(&o1_[0])))
-	l.mu.RUnlock()
+	l.lib.Release()
 	out = goStringOf(o1_[:])
 	return out, nil
 }
@@ -672,15 +617,13 @@ func (l *Library) UbytesLen(s string) (length int32, err error) {
 			Path:    "/s",
 		})
 	}
-	l.mu.RLock()
-	fn_ := l.fns[25]
-	if fn_ == 0 {
-		l.mu.RUnlock()
+	fn_, ok_ := l.lib.Acquire(25)
+	if !ok_ {
 		return length, opentool.ErrLibraryClosed
 	}
 	r_ := C.otg_call_ubytes_len(C.uintptr_t(fn_), (*C.uchar)(p0_))
 	length = int32(r_)
-	l.mu.RUnlock()
+	l.lib.Release()
 	return length, nil
 }
 
@@ -688,15 +631,13 @@ func (l *Library) UbytesLen(s string) (length int32, err error) {
 //
 // C: double sum(double *xs, int n)
 func (l *Library) Sum(xs []float64, n int32) (sum float64, err error) {
-	l.mu.RLock()
-	fn_ := l.fns[26]
-	if fn_ == 0 {
-		l.mu.RUnlock()
+	fn_, ok_ := l.lib.Acquire(26)
+	if !ok_ {
 		return sum, opentool.ErrLibraryClosed
 	}
 	r_ := C.otg_call_sum(C.uintptr_t(fn_), (*C.double)(unsafe.Pointer(unsafe.SliceData(xs))), C.int(n))
 	sum = float64(r_)
-	l.mu.RUnlock()
+	l.lib.Release()
 	return sum, nil
 }
 
@@ -719,15 +660,13 @@ func (l *Library) SumLongs(xs []int64, n int32) (sum int64, err error) {
 		}
 		p0_ = &t0_[0]
 	}
-	l.mu.RLock()
-	fn_ := l.fns[27]
-	if fn_ == 0 {
-		l.mu.RUnlock()
+	fn_, ok_ := l.lib.Acquire(27)
+	if !ok_ {
 		return sum, opentool.ErrLibraryClosed
 	}
 	r_ := C.otg_call_sum_longs(C.uintptr_t(fn_), p0_, C.int(n))
 	sum = int64(r_)
-	l.mu.RUnlock()
+	l.lib.Release()
 	for i, v := range t0_ {
 		xs[i] = int64(v)
 	}
@@ -738,14 +677,12 @@ func (l *Library) SumLongs(xs []int64, n int32) (sum int64, err error) {
 //
 // C: void scale(int *xs, int n, int k)
 func (l *Library) Scale(xs []int32, n int32, k int32) (err error) {
-	l.mu.RLock()
-	fn_ := l.fns[28]
-	if fn_ == 0 {
-		l.mu.RUnlock()
+	fn_, ok_ := l.lib.Acquire(28)
+	if !ok_ {
 		return opentool.ErrLibraryClosed
 	}
 	C.otg_call_scale(C.uintptr_t(fn_), (*C.int)(unsafe.Pointer(unsafe.SliceData(xs))), C.int(n), C.int(k))
-	l.mu.RUnlock()
+	l.lib.Release()
 	return nil
 }
 
@@ -754,14 +691,12 @@ func (l *Library) Scale(xs []int32, n int32, k int32) (err error) {
 // C: void squares(short *squares)
 func (l *Library) Squares() (squares []int16, err error) {
 	o0_ := make([]int16, 8)
-	l.mu.RLock()
-	fn_ := l.fns[29]
-	if fn_ == 0 {
-		l.mu.RUnlock()
+	fn_, ok_ := l.lib.Acquire(29)
+	if !ok_ {
 		return squares, opentool.ErrLibraryClosed
 	}
 	C.otg_call_squares(C.uintptr_t(fn_), (*C.short)(unsafe.Pointer(&o0_[0])))
-	l.mu.RUnlock()
+	l.lib.Release()
 	squares = o0_
 	return squares, nil
 }
@@ -771,14 +706,12 @@ func (l *Library) Squares() (squares []int16, err error) {
 // C: void flags(bool *flags)
 func (l *Library) Flags() (flags []bool, err error) {
 	o0_ := make([]bool, 4)
-	l.mu.RLock()
-	fn_ := l.fns[30]
-	if fn_ == 0 {
-		l.mu.RUnlock()
+	fn_, ok_ := l.lib.Acquire(30)
+	if !ok_ {
 		return flags, opentool.ErrLibraryClosed
 	}
 	C.otg_call_flags(C.uintptr_t(fn_), (*C.bool)(unsafe.Pointer(&o0_[0])))
-	l.mu.RUnlock()
+	l.lib.Release()
 	flags = o0_
 	return flags, nil
 }
@@ -787,15 +720,13 @@ func (l *Library) Flags() (flags []bool, err error) {
 //
 // C: unsigned int checksum(unsigned char *data, int n)
 func (l *Library) Checksum(data []uint8, n int32) (checksum uint32, err error) {
-	l.mu.RLock()
-	fn_ := l.fns[31]
-	if fn_ == 0 {
-		l.mu.RUnlock()
+	fn_, ok_ := l.lib.Acquire(31)
+	if !ok_ {
 		return checksum, opentool.ErrLibraryClosed
 	}
 	r_ := C.otg_call_checksum(C.uintptr_t(fn_), (*C.uchar)(unsafe.Pointer(unsafe.SliceData(data))), C.int(n))
 	checksum = uint32(r_)
-	l.mu.RUnlock()
+	l.lib.Release()
 	return checksum, nil
 }
 
@@ -803,15 +734,13 @@ func (l *Library) Checksum(data []uint8, n int32) (checksum uint32, err error) {
 //
 // C: int count_true(bool *xs, int n)
 func (l *Library) CountTrue(xs []bool, n int32) (count int32, err error) {
-	l.mu.RLock()
-	fn_ := l.fns[32]
-	if fn_ == 0 {
-		l.mu.RUnlock()
+	fn_, ok_ := l.lib.Acquire(32)
+	if !ok_ {
 		return count, opentool.ErrLibraryClosed
 	}
 	r_ := C.otg_call_count_true(C.uintptr_t(fn_), (*C.bool)(unsafe.Pointer(unsafe.SliceData(xs))), C.int(n))
 	count = int32(r_)
-	l.mu.RUnlock()
+	l.lib.Release()
 	return count, nil
 }
 
@@ -819,15 +748,13 @@ func (l *Library) CountTrue(xs []bool, n int32) (count int32, err error) {
 //
 // C: int mode_weight(int mode)
 func (l *Library) ModeWeight(mode Mode) (weight int32, err error) {
-	l.mu.RLock()
-	fn_ := l.fns[33]
-	if fn_ == 0 {
-		l.mu.RUnlock()
+	fn_, ok_ := l.lib.Acquire(33)
+	if !ok_ {
 		return weight, opentool.ErrLibraryClosed
 	}
 	r_ := C.otg_call_mode_weight(C.uintptr_t(fn_), C.int(mode))
 	weight = int32(r_)
-	l.mu.RUnlock()
+	l.lib.Release()
 	return weight, nil
 }
 
@@ -837,15 +764,13 @@ func (l *Library) ModeWeight(mode Mode) (weight int32, err error) {
 func (l *Library) Divmod(a int32, b int32) (status int32, quot int32, rem int32, err error) {
 	var o2_ C.int
 	var o3_ C.int
-	l.mu.RLock()
-	fn_ := l.fns[34]
-	if fn_ == 0 {
-		l.mu.RUnlock()
+	fn_, ok_ := l.lib.Acquire(34)
+	if !ok_ {
 		return status, quot, rem, opentool.ErrLibraryClosed
 	}
 	r_ := C.otg_call_divmod(C.uintptr_t(fn_), C.int(a), C.int(b), &o2_, &o3_)
 	status = int32(r_)
-	l.mu.RUnlock()
+	l.lib.Release()
 	quot = int32(o2_)
 	rem = int32(o3_)
 	return status, quot, rem, nil
@@ -855,14 +780,12 @@ func (l *Library) Divmod(a int32, b int32) (status int32, quot int32, rem int32,
 //
 // C: void tick(void)
 func (l *Library) Tick() (err error) {
-	l.mu.RLock()
-	fn_ := l.fns[35]
-	if fn_ == 0 {
-		l.mu.RUnlock()
+	fn_, ok_ := l.lib.Acquire(35)
+	if !ok_ {
 		return opentool.ErrLibraryClosed
 	}
 	C.otg_call_tick(C.uintptr_t(fn_))
-	l.mu.RUnlock()
+	l.lib.Release()
 	return nil
 }
 
@@ -870,15 +793,13 @@ func (l *Library) Tick() (err error) {
 //
 // C: int tick_count(void)
 func (l *Library) TickCount() (ticks int32, err error) {
-	l.mu.RLock()
-	fn_ := l.fns[36]
-	if fn_ == 0 {
-		l.mu.RUnlock()
+	fn_, ok_ := l.lib.Acquire(36)
+	if !ok_ {
 		return ticks, opentool.ErrLibraryClosed
 	}
 	r_ := C.otg_call_tick_count(C.uintptr_t(fn_))
 	ticks = int32(r_)
-	l.mu.RUnlock()
+	l.lib.Release()
 	return ticks, nil
 }
 
@@ -886,15 +807,13 @@ func (l *Library) TickCount() (ticks int32, err error) {
 //
 // C: unsigned int adler32(unsigned char *data, int n)
 func (l *Library) Adler32(data []uint8, n int32) (checksum uint32, err error) {
-	l.mu.RLock()
-	fn_ := l.fns[37]
-	if fn_ == 0 {
-		l.mu.RUnlock()
+	fn_, ok_ := l.lib.Acquire(37)
+	if !ok_ {
 		return checksum, opentool.ErrLibraryClosed
 	}
 	r_ := C.otg_call_adler32(C.uintptr_t(fn_), (*C.uchar)(unsafe.Pointer(unsafe.SliceData(data))), C.int(n))
 	checksum = uint32(r_)
-	l.mu.RUnlock()
+	l.lib.Release()
 	return checksum, nil
 }
 
@@ -902,15 +821,13 @@ func (l *Library) Adler32(data []uint8, n int32) (checksum uint32, err error) {
 //
 // C: int offset(int x, int delta)
 func (l *Library) Offset(x int32, delta int32) (sum int32, err error) {
-	l.mu.RLock()
-	fn_ := l.fns[38]
-	if fn_ == 0 {
-		l.mu.RUnlock()
+	fn_, ok_ := l.lib.Acquire(38)
+	if !ok_ {
 		return sum, opentool.ErrLibraryClosed
 	}
 	r_ := C.otg_call_offset(C.uintptr_t(fn_), C.int(x), C.int(delta))
 	sum = int32(r_)
-	l.mu.RUnlock()
+	l.lib.Release()
 	return sum, nil
 }
 

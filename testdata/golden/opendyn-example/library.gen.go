@@ -4,31 +4,27 @@
 package opendynexample
 
 import (
-	"bytes"
 	"context"
-	"strings"
-	"sync"
-	"unsafe"
 
 	opentool "github.com/opentoolgen/opentoolgen/runtime"
+	dynlib "github.com/opentoolgen/opentoolgen/runtime/dynlib"
 )
 
 // #include "opendyn.gen.h"
 import "C"
 
-// symbolNames are the functions of the library, as the document names them.
-var symbolNames = [2]string{"add", "multiply"}
+// symbols are the functions of the library, as the document names them.
+var symbols = [2]dynlib.Symbol{
+	{Name: "add"},
+	{Name: "multiply"},
+}
 
 // Library is the dynamic library the document describes, opened with Open. Its
 // methods call the functions of the library, through the prototypes the document
 // gives, and are safe for concurrent use when those functions are. After Close
-// they return opentool.ErrLibraryClosed.
+// they return opentool.ErrLibraryClosed, as they do for a zero Library.
 type Library struct {
-	path   string
-	mu     sync.RWMutex // read-held by calls, held by Close
-	open   bool
-	handle libraryHandle
-	fns    [2]uintptr // the addresses of the functions, as symbolNames; 0 when not open
+	lib *dynlib.Library // the addresses of symbols, by index; nil in a zero Library
 }
 
 // Open loads the dynamic library at path (dlopen with RTLD_NOW|RTLD_LOCAL;
@@ -37,79 +33,36 @@ type Library struct {
 // functions, every one of them. An empty path is refused (opentool.ErrEmptyLibraryPath):
 // dlopen would open the program itself.
 func Open(path string) (*Library, error) {
-	if path == "" {
-		return nil, &opentool.LibraryError{
-			Err:  opentool.ErrEmptyLibraryPath,
-			Path: path,
-		}
-	}
-	h, err := loadLibrary(path)
+	lib, err := dynlib.Open(path, symbols[:])
 	if err != nil {
-		return nil, &opentool.LibraryError{
-			Err:  err,
-			Path: path,
-		}
+		return nil, err
 	}
-	l := &Library{
-		handle: h,
-		open:   true,
-		path:   path,
-	}
-	var missing []string
-	for i, name := range symbolNames {
-		l.fns[i] = lookupSymbol(h, name, i)
-		if l.fns[i] == 0 {
-			missing = append(missing, name)
-		}
-	}
-	if missing != nil {
-		freeLibrary(h)
-		return nil, &opentool.LibraryError{
-			Missing: missing,
-			Path:    path,
-		}
-	}
-	return l, nil
+	return &Library{lib: lib}, nil
 }
 
 // Path returns the path the library was opened with.
 func (l *Library) Path() string {
-	return l.path
+	return l.lib.Path()
 }
 
 // Close waits for the calls in progress and unloads the library; the calls that
 // follow return opentool.ErrLibraryClosed. Closing a closed library (or a zero
 // Library) does nothing.
 func (l *Library) Close() error {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	if !l.open {
-		return nil
-	}
-	l.open = false
-	l.fns = [2]uintptr{}
-	if err := freeLibrary(l.handle); err != nil {
-		return &opentool.LibraryError{
-			Err:  err,
-			Path: l.path,
-		}
-	}
-	return nil
+	return l.lib.Close()
 }
 
 // Add: Two integer numbers add operation.
 //
 // C: int add(int a, int b)
 func (l *Library) Add(a int32, b int32) (result int32, err error) {
-	l.mu.RLock()
-	fn_ := l.fns[0]
-	if fn_ == 0 {
-		l.mu.RUnlock()
+	fn_, ok_ := l.lib.Acquire(0)
+	if !ok_ {
 		return result, opentool.ErrLibraryClosed
 	}
 	r_ := C.otg_call_add(C.uintptr_t(fn_), C.int(a), C.int(b))
 	result = int32(r_)
-	l.mu.RUnlock()
+	l.lib.Release()
 	return result, nil
 }
 
@@ -117,15 +70,13 @@ func (l *Library) Add(a int32, b int32) (result int32, err error) {
 //
 // C: float multiply(float a, float b)
 func (l *Library) Multiply(a float32, b float32) (result float32, err error) {
-	l.mu.RLock()
-	fn_ := l.fns[1]
-	if fn_ == 0 {
-		l.mu.RUnlock()
+	fn_, ok_ := l.lib.Acquire(1)
+	if !ok_ {
 		return result, opentool.ErrLibraryClosed
 	}
 	r_ := C.otg_call_multiply(C.uintptr_t(fn_), C.float(a), C.float(b))
 	result = float32(r_)
-	l.mu.RUnlock()
+	l.lib.Release()
 	return result, nil
 }
 
@@ -164,24 +115,4 @@ func CodeText(code int64) (string, bool) {
 		return "Success", true
 	}
 	return "", false
-}
-
-// cStringOf returns s as a NUL-terminated string in buf's memory (in new memory
-// when it does not fit), or false when s holds a NUL byte, which C would read as
-// its end.
-func cStringOf(buf []byte, s string) (unsafe.Pointer, bool) {
-	if strings.IndexByte(s, 0) >= 0 {
-		return nil, false
-	}
-	buf = append(append(buf[:0], s...), 0)
-	return unsafe.Pointer(&buf[0]), true
-}
-
-// goStringOf returns the NUL-terminated string at the start of b (all of b when
-// it has no NUL).
-func goStringOf(b []byte) string {
-	if i := bytes.IndexByte(b, 0); i >= 0 {
-		b = b[:i]
-	}
-	return string(b)
 }

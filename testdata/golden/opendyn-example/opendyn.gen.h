@@ -28,34 +28,4 @@ static inline float otg_call_multiply(uintptr_t fn, float a0, float a1) {
 	return ((otg_fn_multiply)fn)(a0, a1);
 }
 
-#ifndef _WIN32
-#include <dlfcn.h>
-#include <stdio.h>
-
-// otg_dlopen opens the library at path, or writes why it cannot into msg.
-static inline void *otg_dlopen(const char *path, char *msg, size_t n) {
-	void *h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
-	if (h == NULL) {
-		const char *e = dlerror();
-		snprintf(msg, n, "%s", e != NULL ? e : "dlopen failed");
-	}
-	return h;
-}
-
-// otg_dlsym returns the address of the function name, 0 when it is missing.
-static inline uintptr_t otg_dlsym(void *h, const char *name) {
-	return (uintptr_t)dlsym(h, name);
-}
-
-// otg_dlclose closes the library, or writes why it cannot into msg.
-static inline int otg_dlclose(void *h, char *msg, size_t n) {
-	int r = dlclose(h);
-	if (r != 0) {
-		const char *e = dlerror();
-		snprintf(msg, n, "%s", e != NULL ? e : "dlclose failed");
-	}
-	return r;
-}
-#endif
-
 #endif

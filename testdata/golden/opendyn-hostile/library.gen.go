@@ -8,10 +8,10 @@ import (
 	"context"
 	"strconv"
 	"strings"
-	"sync"
 	"unsafe"
 
 	opentool "github.com/opentoolgen/opentoolgen/runtime"
+	dynlib "github.com/opentoolgen/opentoolgen/runtime/dynlib"
 )
 
 /*
@@ -21,19 +21,21 @@ import (
 */
 import "C"
 
-// symbolNames are the functions of the library, as the document names them.
-var symbolNames = [5]string{"close", "otg-call-x", "otg_call_x", "Library", "open"}
+// symbols are the functions of the library, as the document names them.
+var symbols = [5]dynlib.Symbol{
+	{Name: "close"},
+	{Name: "otg-call-x"},
+	{Name: "otg_call_x"},
+	{Name: "Library"},
+	{Name: "open"},
+}
 
 // Library is the dynamic library the document describes, opened with Open. Its
 // methods call the functions of the library, through the prototypes the document
 // gives, and are safe for concurrent use when those functions are. After Close
-// they return opentool.ErrLibraryClosed.
+// they return opentool.ErrLibraryClosed, as they do for a zero Library.
 type Library struct {
-	path   string
-	mu     sync.RWMutex // read-held by calls, held by Close
-	open   bool
-	handle libraryHandle
-	fns    [5]uintptr // the addresses of the functions, as symbolNames; 0 when not open
+	lib *dynlib.Library // the addresses of symbols, by index; nil in a zero Library
 }
 
 // Open loads the dynamic library at path (dlopen with RTLD_NOW|RTLD_LOCAL;
@@ -42,64 +44,23 @@ type Library struct {
 // functions, every one of them. An empty path is refused (opentool.ErrEmptyLibraryPath):
 // dlopen would open the program itself.
 func Open(path string) (*Library, error) {
-	if path == "" {
-		return nil, &opentool.LibraryError{
-			Err:  opentool.ErrEmptyLibraryPath,
-			Path: path,
-		}
-	}
-	h, err := loadLibrary(path)
+	lib, err := dynlib.Open(path, symbols[:])
 	if err != nil {
-		return nil, &opentool.LibraryError{
-			Err:  err,
-			Path: path,
-		}
+		return nil, err
 	}
-	l := &Library{
-		handle: h,
-		open:   true,
-		path:   path,
-	}
-	var missing []string
-	for i, name := range symbolNames {
-		l.fns[i] = lookupSymbol(h, name, i)
-		if l.fns[i] == 0 {
-			missing = append(missing, name)
-		}
-	}
-	if missing != nil {
-		freeLibrary(h)
-		return nil, &opentool.LibraryError{
-			Missing: missing,
-			Path:    path,
-		}
-	}
-	return l, nil
+	return &Library{lib: lib}, nil
 }
 
 // Path returns the path the library was opened with.
 func (l *Library) Path() string {
-	return l.path
+	return l.lib.Path()
 }
 
 // Close waits for the calls in progress and unloads the library; the calls that
 // follow return opentool.ErrLibraryClosed. Closing a closed library (or a zero
 // Library) does nothing.
 func (l *Library) Close() error {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	if !l.open {
-		return nil
-	}
-	l.open = false
-	l.fns = [5]uintptr{}
-	if err := freeLibrary(l.handle); err != nil {
-		return &opentool.LibraryError{
-			Err:  err,
-			Path: l.path,
-		}
-	}
-	return nil
+	return l.lib.Close()
 }
 
 // Close2: A function named like Library.Close. */
@@ -157,15 +118,13 @@ func (l *Library) Close2(l2 int32, type2 string, len2 []int64, c *int64, unsafe2
 	}
 	var o7_ [3]C.ulong
 	var o8_ [8]byte
-	l.mu.RLock()
-	fn_ := l.fns[0]
-	if fn_ == 0 {
-		l.mu.RUnlock()
+	fn_, ok_ := l.lib.Acquire(0)
+	if !ok_ {
 		return ctx2, err2, x2fa, 名前, opentool.ErrLibraryClosed
 	}
 	r_ := C.otg_call_close(C.uintptr_t(fn_), C.int(l2), &o1_, (*C.char)(p2_), p3_, p4_, C.double(unsafe2), (*C.char)(p6_), &o7_[0], (*C.char)(unsafe.Pointer(&o8_[0])))
 	ctx2 = int64(r_)
-	l.mu.RUnlock()
+	l.lib.Release()
 	err2 = int32(o1_)
 	for i, v := range t3_ {
 		len2[i] = int64(v)
@@ -185,14 +144,12 @@ func (l *Library) Close2(l2 int32, type2 string, len2 []int64, c *int64, unsafe2
 //
 // C: void otg-call-x(void)
 func (l *Library) OtgCallX() (err error) {
-	l.mu.RLock()
-	fn_ := l.fns[1]
-	if fn_ == 0 {
-		l.mu.RUnlock()
+	fn_, ok_ := l.lib.Acquire(1)
+	if !ok_ {
 		return opentool.ErrLibraryClosed
 	}
 	C.otg_call_otg_call_x(C.uintptr_t(fn_))
-	l.mu.RUnlock()
+	l.lib.Release()
 	return nil
 }
 
@@ -200,14 +157,12 @@ func (l *Library) OtgCallX() (err error) {
 //
 // C: void otg_call_x(void)
 func (l *Library) OtgCallX2() (err error) {
-	l.mu.RLock()
-	fn_ := l.fns[2]
-	if fn_ == 0 {
-		l.mu.RUnlock()
+	fn_, ok_ := l.lib.Acquire(2)
+	if !ok_ {
 		return opentool.ErrLibraryClosed
 	}
 	C.otg_call_otg_call_x2(C.uintptr_t(fn_))
-	l.mu.RUnlock()
+	l.lib.Release()
 	return nil
 }
 
@@ -215,15 +170,13 @@ func (l *Library) OtgCallX2() (err error) {
 //
 // C: float Library(unsigned char mode)
 func (l *Library) Library(mode Library2) (open Open2, err error) {
-	l.mu.RLock()
-	fn_ := l.fns[3]
-	if fn_ == 0 {
-		l.mu.RUnlock()
+	fn_, ok_ := l.lib.Acquire(3)
+	if !ok_ {
 		return open, opentool.ErrLibraryClosed
 	}
 	r_ := C.otg_call_Library(C.uintptr_t(fn_), C.uchar(mode))
 	open = Open2(r_)
-	l.mu.RUnlock()
+	l.lib.Release()
 	return open, nil
 }
 
@@ -231,15 +184,13 @@ func (l *Library) Library(mode Library2) (open Open2, err error) {
 //
 // C: const char *open(void)
 func (l *Library) Open() (s OpenResult, err error) {
-	l.mu.RLock()
-	fn_ := l.fns[4]
-	if fn_ == 0 {
-		l.mu.RUnlock()
+	fn_, ok_ := l.lib.Acquire(4)
+	if !ok_ {
 		return s, opentool.ErrLibraryClosed
 	}
 	r_ := C.otg_call_open(C.uintptr_t(fn_))
 	s = OpenResult(C.GoString(r_))
-	l.mu.RUnlock()
+	l.lib.Release()
 	return s, nil
 }
 

@@ -4,13 +4,10 @@
 package opendynlibm
 
 import (
-	"bytes"
 	"context"
-	"strings"
-	"sync"
-	"unsafe"
 
 	opentool "github.com/opentoolgen/opentoolgen/runtime"
+	dynlib "github.com/opentoolgen/opentoolgen/runtime/dynlib"
 )
 
 /*
@@ -20,19 +17,20 @@ import (
 */
 import "C"
 
-// symbolNames are the functions of the library, as the document names them.
-var symbolNames = [4]string{"cos", "cosf", "frexp", "ldexp"}
+// symbols are the functions of the library, as the document names them.
+var symbols = [4]dynlib.Symbol{
+	{Name: "cos"},
+	{Name: "cosf"},
+	{Name: "frexp"},
+	{Name: "ldexp"},
+}
 
 // Library is the dynamic library the document describes, opened with Open. Its
 // methods call the functions of the library, through the prototypes the document
 // gives, and are safe for concurrent use when those functions are. After Close
-// they return opentool.ErrLibraryClosed.
+// they return opentool.ErrLibraryClosed, as they do for a zero Library.
 type Library struct {
-	path   string
-	mu     sync.RWMutex // read-held by calls, held by Close
-	open   bool
-	handle libraryHandle
-	fns    [4]uintptr // the addresses of the functions, as symbolNames; 0 when not open
+	lib *dynlib.Library // the addresses of symbols, by index; nil in a zero Library
 }
 
 // Open loads the dynamic library at path (dlopen with RTLD_NOW|RTLD_LOCAL;
@@ -41,79 +39,36 @@ type Library struct {
 // functions, every one of them. An empty path is refused (opentool.ErrEmptyLibraryPath):
 // dlopen would open the program itself.
 func Open(path string) (*Library, error) {
-	if path == "" {
-		return nil, &opentool.LibraryError{
-			Err:  opentool.ErrEmptyLibraryPath,
-			Path: path,
-		}
-	}
-	h, err := loadLibrary(path)
+	lib, err := dynlib.Open(path, symbols[:])
 	if err != nil {
-		return nil, &opentool.LibraryError{
-			Err:  err,
-			Path: path,
-		}
+		return nil, err
 	}
-	l := &Library{
-		handle: h,
-		open:   true,
-		path:   path,
-	}
-	var missing []string
-	for i, name := range symbolNames {
-		l.fns[i] = lookupSymbol(h, name, i)
-		if l.fns[i] == 0 {
-			missing = append(missing, name)
-		}
-	}
-	if missing != nil {
-		freeLibrary(h)
-		return nil, &opentool.LibraryError{
-			Missing: missing,
-			Path:    path,
-		}
-	}
-	return l, nil
+	return &Library{lib: lib}, nil
 }
 
 // Path returns the path the library was opened with.
 func (l *Library) Path() string {
-	return l.path
+	return l.lib.Path()
 }
 
 // Close waits for the calls in progress and unloads the library; the calls that
 // follow return opentool.ErrLibraryClosed. Closing a closed library (or a zero
 // Library) does nothing.
 func (l *Library) Close() error {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	if !l.open {
-		return nil
-	}
-	l.open = false
-	l.fns = [4]uintptr{}
-	if err := freeLibrary(l.handle); err != nil {
-		return &opentool.LibraryError{
-			Err:  err,
-			Path: l.path,
-		}
-	}
-	return nil
+	return l.lib.Close()
 }
 
 // Cos: The cosine of x, in radians.
 //
 // C: double cos(double x)
 func (l *Library) Cos(x float64) (cos float64, err error) {
-	l.mu.RLock()
-	fn_ := l.fns[0]
-	if fn_ == 0 {
-		l.mu.RUnlock()
+	fn_, ok_ := l.lib.Acquire(0)
+	if !ok_ {
 		return cos, opentool.ErrLibraryClosed
 	}
 	r_ := C.otg_call_cos(C.uintptr_t(fn_), C.double(x))
 	cos = float64(r_)
-	l.mu.RUnlock()
+	l.lib.Release()
 	return cos, nil
 }
 
@@ -121,15 +76,13 @@ func (l *Library) Cos(x float64) (cos float64, err error) {
 //
 // C: float cosf(float x)
 func (l *Library) Cosf(x float32) (cos float32, err error) {
-	l.mu.RLock()
-	fn_ := l.fns[1]
-	if fn_ == 0 {
-		l.mu.RUnlock()
+	fn_, ok_ := l.lib.Acquire(1)
+	if !ok_ {
 		return cos, opentool.ErrLibraryClosed
 	}
 	r_ := C.otg_call_cosf(C.uintptr_t(fn_), C.float(x))
 	cos = float32(r_)
-	l.mu.RUnlock()
+	l.lib.Release()
 	return cos, nil
 }
 
@@ -138,15 +91,13 @@ func (l *Library) Cosf(x float32) (cos float32, err error) {
 // C: double frexp(double x, int *exp)
 func (l *Library) Frexp(x float64) (fraction float64, exp int32, err error) {
 	var o1_ C.int
-	l.mu.RLock()
-	fn_ := l.fns[2]
-	if fn_ == 0 {
-		l.mu.RUnlock()
+	fn_, ok_ := l.lib.Acquire(2)
+	if !ok_ {
 		return fraction, exp, opentool.ErrLibraryClosed
 	}
 	r_ := C.otg_call_frexp(C.uintptr_t(fn_), C.double(x), &o1_)
 	fraction = float64(r_)
-	l.mu.RUnlock()
+	l.lib.Release()
 	exp = int32(o1_)
 	return fraction, exp, nil
 }
@@ -155,15 +106,13 @@ func (l *Library) Frexp(x float64) (fraction float64, exp int32, err error) {
 //
 // C: double ldexp(double x, int exp)
 func (l *Library) Ldexp(x float64, exp int32) (result float64, err error) {
-	l.mu.RLock()
-	fn_ := l.fns[3]
-	if fn_ == 0 {
-		l.mu.RUnlock()
+	fn_, ok_ := l.lib.Acquire(3)
+	if !ok_ {
 		return result, opentool.ErrLibraryClosed
 	}
 	r_ := C.otg_call_ldexp(C.uintptr_t(fn_), C.double(x), C.int(exp))
 	result = float64(r_)
-	l.mu.RUnlock()
+	l.lib.Release()
 	return result, nil
 }
 
@@ -220,24 +169,4 @@ func (s libraryService) Ldexp(ctx context.Context, args LdexpArgs) (float64, err
 // it gives one.
 func CodeText(code int64) (string, bool) {
 	return "", false
-}
-
-// cStringOf returns s as a NUL-terminated string in buf's memory (in new memory
-// when it does not fit), or false when s holds a NUL byte, which C would read as
-// its end.
-func cStringOf(buf []byte, s string) (unsafe.Pointer, bool) {
-	if strings.IndexByte(s, 0) >= 0 {
-		return nil, false
-	}
-	buf = append(append(buf[:0], s...), 0)
-	return unsafe.Pointer(&buf[0]), true
-}
-
-// goStringOf returns the NUL-terminated string at the start of b (all of b when
-// it has no NUL).
-func goStringOf(b []byte) string {
-	if i := bytes.IndexByte(b, 0); i >= 0 {
-		b = b[:i]
-	}
-	return string(b)
 }

@@ -4,31 +4,29 @@
 package opendynmissing
 
 import (
-	"bytes"
 	"context"
-	"strings"
-	"sync"
-	"unsafe"
 
 	opentool "github.com/opentoolgen/opentoolgen/runtime"
+	dynlib "github.com/opentoolgen/opentoolgen/runtime/dynlib"
 )
 
 // #include "opendyn.gen.h"
 import "C"
 
-// symbolNames are the functions of the library, as the document names them.
-var symbolNames = [3]string{"add", "subtract", "divide"}
+// symbols are the functions of the library, as the document names them, with
+// the names 32-bit Windows compilers give stdcall functions.
+var symbols = [3]dynlib.Symbol{
+	{Name: "add", Stdcall32: "add@8"},
+	{Name: "subtract", Stdcall32: "subtract@8"},
+	{Name: "divide", Stdcall32: "divide@16"},
+}
 
 // Library is the dynamic library the document describes, opened with Open. Its
 // methods call the functions of the library, through the prototypes the document
 // gives, and are safe for concurrent use when those functions are. After Close
-// they return opentool.ErrLibraryClosed.
+// they return opentool.ErrLibraryClosed, as they do for a zero Library.
 type Library struct {
-	path   string
-	mu     sync.RWMutex // read-held by calls, held by Close
-	open   bool
-	handle libraryHandle
-	fns    [3]uintptr // the addresses of the functions, as symbolNames; 0 when not open
+	lib *dynlib.Library // the addresses of symbols, by index; nil in a zero Library
 }
 
 // Open loads the dynamic library at path (dlopen with RTLD_NOW|RTLD_LOCAL;
@@ -37,79 +35,36 @@ type Library struct {
 // functions, every one of them. An empty path is refused (opentool.ErrEmptyLibraryPath):
 // dlopen would open the program itself.
 func Open(path string) (*Library, error) {
-	if path == "" {
-		return nil, &opentool.LibraryError{
-			Err:  opentool.ErrEmptyLibraryPath,
-			Path: path,
-		}
-	}
-	h, err := loadLibrary(path)
+	lib, err := dynlib.Open(path, symbols[:])
 	if err != nil {
-		return nil, &opentool.LibraryError{
-			Err:  err,
-			Path: path,
-		}
+		return nil, err
 	}
-	l := &Library{
-		handle: h,
-		open:   true,
-		path:   path,
-	}
-	var missing []string
-	for i, name := range symbolNames {
-		l.fns[i] = lookupSymbol(h, name, i)
-		if l.fns[i] == 0 {
-			missing = append(missing, name)
-		}
-	}
-	if missing != nil {
-		freeLibrary(h)
-		return nil, &opentool.LibraryError{
-			Missing: missing,
-			Path:    path,
-		}
-	}
-	return l, nil
+	return &Library{lib: lib}, nil
 }
 
 // Path returns the path the library was opened with.
 func (l *Library) Path() string {
-	return l.path
+	return l.lib.Path()
 }
 
 // Close waits for the calls in progress and unloads the library; the calls that
 // follow return opentool.ErrLibraryClosed. Closing a closed library (or a zero
 // Library) does nothing.
 func (l *Library) Close() error {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	if !l.open {
-		return nil
-	}
-	l.open = false
-	l.fns = [3]uintptr{}
-	if err := freeLibrary(l.handle); err != nil {
-		return &opentool.LibraryError{
-			Err:  err,
-			Path: l.path,
-		}
-	}
-	return nil
+	return l.lib.Close()
 }
 
 // Add: Adds two integers.
 //
 // C: int add(int a, int b)
 func (l *Library) Add(a int32, b int32) (sum int32, err error) {
-	l.mu.RLock()
-	fn_ := l.fns[0]
-	if fn_ == 0 {
-		l.mu.RUnlock()
+	fn_, ok_ := l.lib.Acquire(0)
+	if !ok_ {
 		return sum, opentool.ErrLibraryClosed
 	}
 	r_ := C.otg_call_add(C.uintptr_t(fn_), C.int(a), C.int(b))
 	sum = int32(r_)
-	l.mu.RUnlock()
+	l.lib.Release()
 	return sum, nil
 }
 
@@ -117,15 +72,13 @@ func (l *Library) Add(a int32, b int32) (sum int32, err error) {
 //
 // C: int subtract(int a, int b)
 func (l *Library) Subtract(a int32, b int32) (difference int32, err error) {
-	l.mu.RLock()
-	fn_ := l.fns[1]
-	if fn_ == 0 {
-		l.mu.RUnlock()
+	fn_, ok_ := l.lib.Acquire(1)
+	if !ok_ {
 		return difference, opentool.ErrLibraryClosed
 	}
 	r_ := C.otg_call_subtract(C.uintptr_t(fn_), C.int(a), C.int(b))
 	difference = int32(r_)
-	l.mu.RUnlock()
+	l.lib.Release()
 	return difference, nil
 }
 
@@ -133,15 +86,13 @@ func (l *Library) Subtract(a int32, b int32) (difference int32, err error) {
 //
 // C: double divide(double a, double b)
 func (l *Library) Divide(a float64, b float64) (quotient float64, err error) {
-	l.mu.RLock()
-	fn_ := l.fns[2]
-	if fn_ == 0 {
-		l.mu.RUnlock()
+	fn_, ok_ := l.lib.Acquire(2)
+	if !ok_ {
 		return quotient, opentool.ErrLibraryClosed
 	}
 	r_ := C.otg_call_divide(C.uintptr_t(fn_), C.double(a), C.double(b))
 	quotient = float64(r_)
-	l.mu.RUnlock()
+	l.lib.Release()
 	return quotient, nil
 }
 
@@ -180,24 +131,4 @@ func (s libraryService) Divide(ctx context.Context, args DivideArgs) (float64, e
 // it gives one.
 func CodeText(code int64) (string, bool) {
 	return "", false
-}
-
-// cStringOf returns s as a NUL-terminated string in buf's memory (in new memory
-// when it does not fit), or false when s holds a NUL byte, which C would read as
-// its end.
-func cStringOf(buf []byte, s string) (unsafe.Pointer, bool) {
-	if strings.IndexByte(s, 0) >= 0 {
-		return nil, false
-	}
-	buf = append(append(buf[:0], s...), 0)
-	return unsafe.Pointer(&buf[0]), true
-}
-
-// goStringOf returns the NUL-terminated string at the start of b (all of b when
-// it has no NUL).
-func goStringOf(b []byte) string {
-	if i := bytes.IndexByte(b, 0); i >= 0 {
-		b = b[:i]
-	}
-	return string(b)
 }
