@@ -87,8 +87,8 @@ func emitTool(p *Package) *jen.File {
 	//
 	//	func (t *Tool) callF(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
 	//		var a FArgs
-	//		if err := opentool.Decode(t.args.Apply("f", args), &a, decodeFArgs); err != nil {
-	//			return nil, t.args.Redact("f", err)
+	//		if err := opentool.DecodeArgs(t.args, "f", args, &a, decodeFArgs); err != nil {
+	//			return nil, err
 	//		}
 	//		r, err := t.svc.F(ctx, a)
 	//		if err != nil {
@@ -109,11 +109,9 @@ func emitTool(p *Package) *jen.File {
 		if fn.Args != nil {
 			body = append(body,
 				jen.Var().Id("a").Id(fn.Args.Name),
-				jen.If(jen.Err().Op(":=").Add(rt("Decode")).Call(
-					jen.Id("t").Dot("args").Dot("Apply").Call(jen.Lit(fn.Name), jen.Id("args")), jen.Op("&").Id("a"), jen.Id(fn.Args.Decoder),
-				), jen.Err().Op("!=").Nil()).Block(
-					failArgs(jen.Id("t").Dot("args").Dot("Redact").Call(jen.Lit(fn.Name), jen.Err())),
-				),
+				jen.If(jen.Err().Op(":=").Add(rt("DecodeArgs")).Call(
+					jen.Id("t").Dot("args"), jen.Lit(fn.Name), jen.Id("args"), jen.Op("&").Id("a"), jen.Id(fn.Args.Decoder),
+				), jen.Err().Op("!=").Nil()).Block(failArgs(jen.Err())),
 			)
 			callArgs = append(callArgs, jen.Id("a"))
 		}

@@ -403,3 +403,14 @@ func (a *Args) Redact(function string, err error) error {
 	}
 	return InvalidParams(vs...)
 }
+
+// DecodeArgs is how a generated Tool decodes the arguments of a call of
+// function: completed as a's options say ([Args.Apply]), decoded and checked
+// into *v by fn ([Decode]), and violations about arguments read from the
+// environment reported without their values ([Args.Redact]).
+func DecodeArgs[T any](a *Args, function string, args json.RawMessage, v *T, fn func(*Decoder, *T)) error {
+	if err := Decode(a.Apply(function, args), v, fn); err != nil {
+		return a.Redact(function, err)
+	}
+	return nil
+}

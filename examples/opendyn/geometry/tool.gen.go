@@ -52,8 +52,8 @@ func NewTool(svc Service, opts ...opentool.ToolOption) (*Tool, error) {
 
 func (t *Tool) callCircleArea(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
 	var a CircleAreaArgs
-	if err := opentool.Decode(t.args.Apply("circle_area", args), &a, decodeCircleAreaArgs); err != nil {
-		return nil, t.args.Redact("circle_area", err)
+	if err := opentool.DecodeArgs(t.args, "circle_area", args, &a, decodeCircleAreaArgs); err != nil {
+		return nil, err
 	}
 	r, err := t.svc.CircleArea(ctx, a)
 	if err != nil {
@@ -64,8 +64,8 @@ func (t *Tool) callCircleArea(ctx context.Context, args json.RawMessage) (json.R
 
 func (t *Tool) callDistance(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
 	var a DistanceArgs
-	if err := opentool.Decode(t.args.Apply("distance", args), &a, decodeDistanceArgs); err != nil {
-		return nil, t.args.Redact("distance", err)
+	if err := opentool.DecodeArgs(t.args, "distance", args, &a, decodeDistanceArgs); err != nil {
+		return nil, err
 	}
 	r, err := t.svc.Distance(ctx, a)
 	if err != nil {
@@ -76,8 +76,8 @@ func (t *Tool) callDistance(ctx context.Context, args json.RawMessage) (json.Raw
 
 func (t *Tool) callDescribe(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
 	var a DescribeArgs
-	if err := opentool.Decode(t.args.Apply("describe", args), &a, decodeDescribeArgs); err != nil {
-		return nil, t.args.Redact("describe", err)
+	if err := opentool.DecodeArgs(t.args, "describe", args, &a, decodeDescribeArgs); err != nil {
+		return nil, err
 	}
 	r, err := t.svc.Describe(ctx, a)
 	if err != nil {
@@ -88,8 +88,8 @@ func (t *Tool) callDescribe(ctx context.Context, args json.RawMessage) (json.Raw
 
 func (t *Tool) callNormalize(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
 	var a NormalizeArgs
-	if err := opentool.Decode(t.args.Apply("normalize", args), &a, decodeNormalizeArgs); err != nil {
-		return nil, t.args.Redact("normalize", err)
+	if err := opentool.DecodeArgs(t.args, "normalize", args, &a, decodeNormalizeArgs); err != nil {
+		return nil, err
 	}
 	r, err := t.svc.Normalize(ctx, a)
 	if err != nil {

@@ -49,8 +49,8 @@ func NewTool(svc Service, opts ...opentool.ToolOption) (*Tool, error) {
 
 func (t *Tool) callListPets(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
 	var a ListPetsArgs
-	if err := opentool.Decode(t.args.Apply("listPets", args), &a, decodeListPetsArgs); err != nil {
-		return nil, t.args.Redact("listPets", err)
+	if err := opentool.DecodeArgs(t.args, "listPets", args, &a, decodeListPetsArgs); err != nil {
+		return nil, err
 	}
 	r, err := t.svc.ListPets(ctx, a)
 	if err != nil {
@@ -61,8 +61,8 @@ func (t *Tool) callListPets(ctx context.Context, args json.RawMessage) (json.Raw
 
 func (t *Tool) callAddPet(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
 	var a AddPetArgs
-	if err := opentool.Decode(t.args.Apply("addPet", args), &a, decodeAddPetArgs); err != nil {
-		return nil, t.args.Redact("addPet", err)
+	if err := opentool.DecodeArgs(t.args, "addPet", args, &a, decodeAddPetArgs); err != nil {
+		return nil, err
 	}
 	r, err := t.svc.AddPet(ctx, a)
 	if err != nil {
@@ -73,8 +73,8 @@ func (t *Tool) callAddPet(ctx context.Context, args json.RawMessage) (json.RawMe
 
 func (t *Tool) callGetPet(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
 	var a GetPetArgs
-	if err := opentool.Decode(t.args.Apply("getPet", args), &a, decodeGetPetArgs); err != nil {
-		return nil, t.args.Redact("getPet", err)
+	if err := opentool.DecodeArgs(t.args, "getPet", args, &a, decodeGetPetArgs); err != nil {
+		return nil, err
 	}
 	r, err := t.svc.GetPet(ctx, a)
 	if err != nil {

@@ -48,8 +48,8 @@ func NewTool(svc Service, opts ...opentool.ToolOption) (*Tool, error) {
 
 func (t *Tool) callGetCurrentWeather(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
 	var a GetCurrentWeatherArgs
-	if err := opentool.Decode(t.args.Apply("get_current_weather", args), &a, decodeGetCurrentWeatherArgs); err != nil {
-		return nil, t.args.Redact("get_current_weather", err)
+	if err := opentool.DecodeArgs(t.args, "get_current_weather", args, &a, decodeGetCurrentWeatherArgs); err != nil {
+		return nil, err
 	}
 	r, err := t.svc.GetCurrentWeather(ctx, a)
 	if err != nil {
@@ -60,8 +60,8 @@ func (t *Tool) callGetCurrentWeather(ctx context.Context, args json.RawMessage) 
 
 func (t *Tool) callGetNDayWeatherForecast(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
 	var a GetNDayWeatherForecastArgs
-	if err := opentool.Decode(t.args.Apply("get_n_day_weather_forecast", args), &a, decodeGetNDayWeatherForecastArgs); err != nil {
-		return nil, t.args.Redact("get_n_day_weather_forecast", err)
+	if err := opentool.DecodeArgs(t.args, "get_n_day_weather_forecast", args, &a, decodeGetNDayWeatherForecastArgs); err != nil {
+		return nil, err
 	}
 	r, err := t.svc.GetNDayWeatherForecast(ctx, a)
 	if err != nil {

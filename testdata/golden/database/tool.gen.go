@@ -46,8 +46,8 @@ func NewTool(svc Service, opts ...opentool.ToolOption) (*Tool, error) {
 
 func (t *Tool) callAskDatabase(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
 	var a AskDatabaseArgs
-	if err := opentool.Decode(t.args.Apply("ask_database", args), &a, decodeAskDatabaseArgs); err != nil {
-		return nil, t.args.Redact("ask_database", err)
+	if err := opentool.DecodeArgs(t.args, "ask_database", args, &a, decodeAskDatabaseArgs); err != nil {
+		return nil, err
 	}
 	r, err := t.svc.AskDatabase(ctx, a)
 	if err != nil {

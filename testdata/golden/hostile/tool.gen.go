@@ -58,8 +58,8 @@ func NewTool(svc Service, opts ...opentool.ToolOption) (*Tool, error) {
 
 func (t *Tool) callClient(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
 	var a ClientArgs2
-	if err := opentool.Decode(t.args.Apply("Client", args), &a, decodeClientArgs2); err != nil {
-		return nil, t.args.Redact("Client", err)
+	if err := opentool.DecodeArgs(t.args, "Client", args, &a, decodeClientArgs2); err != nil {
+		return nil, err
 	}
 	r, err := t.svc.Client(ctx, a)
 	if err != nil {
@@ -78,8 +78,8 @@ func (t *Tool) callUserID(ctx context.Context, _ json.RawMessage) (json.RawMessa
 
 func (t *Tool) callUserID2(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
 	var a UserID2Args
-	if err := opentool.Decode(t.args.Apply("userId", args), &a, decodeUserID2Args); err != nil {
-		return nil, t.args.Redact("userId", err)
+	if err := opentool.DecodeArgs(t.args, "userId", args, &a, decodeUserID2Args); err != nil {
+		return nil, err
 	}
 	if err := t.svc.UserID2(ctx, a); err != nil {
 		return nil, opentool.ToolError(err)
@@ -89,8 +89,8 @@ func (t *Tool) callUserID2(ctx context.Context, args json.RawMessage) (json.RawM
 
 func (t *Tool) callX2fa(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
 	var a X2faArgs
-	if err := opentool.Decode(t.args.Apply("2fa", args), &a, decodeX2faArgs); err != nil {
-		return nil, t.args.Redact("2fa", err)
+	if err := opentool.DecodeArgs(t.args, "2fa", args, &a, decodeX2faArgs); err != nil {
+		return nil, err
 	}
 	r, err := t.svc.X2fa(ctx, a)
 	if err != nil {
@@ -108,8 +108,8 @@ func (t *Tool) callCall(ctx context.Context, _ json.RawMessage) (json.RawMessage
 
 func (t *Tool) callAFunctionNameThatIsExactlySixtyFourCharactersLong00xx(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
 	var a AFunctionNameThatIsExactlySixtyFourCharactersLong00xxArgs
-	if err := opentool.Decode(t.args.Apply("a_function_name_that_is_exactly_sixty_four_characters_long_00xx", args), &a, decodeAFunctionNameThatIsExactlySixtyFourCharactersLong00xxArgs); err != nil {
-		return nil, t.args.Redact("a_function_name_that_is_exactly_sixty_four_characters_long_00xx", err)
+	if err := opentool.DecodeArgs(t.args, "a_function_name_that_is_exactly_sixty_four_characters_long_00xx", args, &a, decodeAFunctionNameThatIsExactlySixtyFourCharactersLong00xxArgs); err != nil {
+		return nil, err
 	}
 	r, err := t.svc.AFunctionNameThatIsExactlySixtyFourCharactersLong00xx(ctx, a)
 	if err != nil {

@@ -68,8 +68,8 @@ func (t *Tool) callCount(ctx context.Context, _ json.RawMessage) (json.RawMessag
 
 func (t *Tool) callCreate(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
 	var a CreateArgs
-	if err := opentool.Decode(t.args.Apply("create", args), &a, decodeCreateArgs); err != nil {
-		return nil, t.args.Redact("create", err)
+	if err := opentool.DecodeArgs(t.args, "create", args, &a, decodeCreateArgs); err != nil {
+		return nil, err
 	}
 	r, err := t.svc.Create(ctx, a)
 	if err != nil {
@@ -80,8 +80,8 @@ func (t *Tool) callCreate(ctx context.Context, args json.RawMessage) (json.RawMe
 
 func (t *Tool) callRead(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
 	var a ReadArgs
-	if err := opentool.Decode(t.args.Apply("read", args), &a, decodeReadArgs); err != nil {
-		return nil, t.args.Redact("read", err)
+	if err := opentool.DecodeArgs(t.args, "read", args, &a, decodeReadArgs); err != nil {
+		return nil, err
 	}
 	r, err := t.svc.Read(ctx, a)
 	if err != nil {
@@ -102,8 +102,8 @@ func (t *Tool) streamSequentiallyRead(ctx context.Context, _ json.RawMessage, em
 
 func (t *Tool) callUpdate(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
 	var a UpdateArgs
-	if err := opentool.Decode(t.args.Apply("update", args), &a, decodeUpdateArgs); err != nil {
-		return nil, t.args.Redact("update", err)
+	if err := opentool.DecodeArgs(t.args, "update", args, &a, decodeUpdateArgs); err != nil {
+		return nil, err
 	}
 	if err := t.svc.Update(ctx, a); err != nil {
 		return nil, opentool.ToolError(err)
@@ -113,8 +113,8 @@ func (t *Tool) callUpdate(ctx context.Context, args json.RawMessage) (json.RawMe
 
 func (t *Tool) callDelete(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
 	var a DeleteArgs
-	if err := opentool.Decode(t.args.Apply("delete", args), &a, decodeDeleteArgs); err != nil {
-		return nil, t.args.Redact("delete", err)
+	if err := opentool.DecodeArgs(t.args, "delete", args, &a, decodeDeleteArgs); err != nil {
+		return nil, err
 	}
 	if err := t.svc.Delete(ctx, a); err != nil {
 		return nil, opentool.ToolError(err)

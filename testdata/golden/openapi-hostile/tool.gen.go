@@ -51,8 +51,8 @@ func NewTool(svc Service, opts ...opentool.ToolOption) (*Tool, error) {
 
 func (t *Tool) callGetPet(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
 	var a GetPetArgs
-	if err := opentool.Decode(t.args.Apply("get-pet", args), &a, decodeGetPetArgs); err != nil {
-		return nil, t.args.Redact("get-pet", err)
+	if err := opentool.DecodeArgs(t.args, "get-pet", args, &a, decodeGetPetArgs); err != nil {
+		return nil, err
 	}
 	r, err := t.svc.GetPet(ctx, a)
 	if err != nil {
@@ -63,8 +63,8 @@ func (t *Tool) callGetPet(ctx context.Context, args json.RawMessage) (json.RawMe
 
 func (t *Tool) callGetPet2(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
 	var a GetPet2Args
-	if err := opentool.Decode(t.args.Apply("get_pet", args), &a, decodeGetPet2Args); err != nil {
-		return nil, t.args.Redact("get_pet", err)
+	if err := opentool.DecodeArgs(t.args, "get_pet", args, &a, decodeGetPet2Args); err != nil {
+		return nil, err
 	}
 	if err := t.svc.GetPet2(ctx, a); err != nil {
 		return nil, opentool.ToolError(err)
@@ -74,8 +74,8 @@ func (t *Tool) callGetPet2(ctx context.Context, args json.RawMessage) (json.RawM
 
 func (t *Tool) callGetPet3(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
 	var a GetPet3Args
-	if err := opentool.Decode(t.args.Apply("getPet", args), &a, decodeGetPet3Args); err != nil {
-		return nil, t.args.Redact("getPet", err)
+	if err := opentool.DecodeArgs(t.args, "getPet", args, &a, decodeGetPet3Args); err != nil {
+		return nil, err
 	}
 	if err := t.svc.GetPet3(ctx, a); err != nil {
 		return nil, opentool.ToolError(err)
@@ -85,8 +85,8 @@ func (t *Tool) callGetPet3(ctx context.Context, args json.RawMessage) (json.RawM
 
 func (t *Tool) callGetPet4(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
 	var a GetPet4Args
-	if err := opentool.Decode(t.args.Apply("GetPet", args), &a, decodeGetPet4Args); err != nil {
-		return nil, t.args.Redact("GetPet", err)
+	if err := opentool.DecodeArgs(t.args, "GetPet", args, &a, decodeGetPet4Args); err != nil {
+		return nil, err
 	}
 	if err := t.svc.GetPet4(ctx, a); err != nil {
 		return nil, opentool.ToolError(err)
@@ -96,8 +96,8 @@ func (t *Tool) callGetPet4(ctx context.Context, args json.RawMessage) (json.RawM
 
 func (t *Tool) callPatchPetsID(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
 	var a PatchPetsIDArgs
-	if err := opentool.Decode(t.args.Apply("patch_pets_id", args), &a, decodePatchPetsIDArgs); err != nil {
-		return nil, t.args.Redact("patch_pets_id", err)
+	if err := opentool.DecodeArgs(t.args, "patch_pets_id", args, &a, decodePatchPetsIDArgs); err != nil {
+		return nil, err
 	}
 	if err := t.svc.PatchPetsID(ctx, a); err != nil {
 		return nil, opentool.ToolError(err)
@@ -107,8 +107,8 @@ func (t *Tool) callPatchPetsID(ctx context.Context, args json.RawMessage) (json.
 
 func (t *Tool) callFunc(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
 	var a FuncArgs
-	if err := opentool.Decode(t.args.Apply("func", args), &a, decodeFuncArgs); err != nil {
-		return nil, t.args.Redact("func", err)
+	if err := opentool.DecodeArgs(t.args, "func", args, &a, decodeFuncArgs); err != nil {
+		return nil, err
 	}
 	if err := t.svc.Func(ctx, a); err != nil {
 		return nil, opentool.ToolError(err)
@@ -118,8 +118,8 @@ func (t *Tool) callFunc(ctx context.Context, args json.RawMessage) (json.RawMess
 
 func (t *Tool) callÉté(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
 	var a ÉtéArgs
-	if err := opentool.Decode(t.args.Apply("post_pets_id_t_more", args), &a, decodeÉtéArgs); err != nil {
-		return nil, t.args.Redact("post_pets_id_t_more", err)
+	if err := opentool.DecodeArgs(t.args, "post_pets_id_t_more", args, &a, decodeÉtéArgs); err != nil {
+		return nil, err
 	}
 	if err := t.svc.Été(ctx, a); err != nil {
 		return nil, opentool.ToolError(err)

@@ -53,8 +53,8 @@ func NewTool(svc Service, opts ...opentool.ToolOption) (*Tool, error) {
 
 func (t *Tool) callPathStyles(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
 	var a PathStylesArgs
-	if err := opentool.Decode(t.args.Apply("pathStyles", args), &a, decodePathStylesArgs); err != nil {
-		return nil, t.args.Redact("pathStyles", err)
+	if err := opentool.DecodeArgs(t.args, "pathStyles", args, &a, decodePathStylesArgs); err != nil {
+		return nil, err
 	}
 	if err := t.svc.PathStyles(ctx, a); err != nil {
 		return nil, opentool.ToolError(err)
@@ -64,8 +64,8 @@ func (t *Tool) callPathStyles(ctx context.Context, args json.RawMessage) (json.R
 
 func (t *Tool) callQueryStyles(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
 	var a QueryStylesArgs
-	if err := opentool.Decode(t.args.Apply("queryStyles", args), &a, decodeQueryStylesArgs); err != nil {
-		return nil, t.args.Redact("queryStyles", err)
+	if err := opentool.DecodeArgs(t.args, "queryStyles", args, &a, decodeQueryStylesArgs); err != nil {
+		return nil, err
 	}
 	if err := t.svc.QueryStyles(ctx, a); err != nil {
 		return nil, opentool.ToolError(err)
@@ -75,8 +75,8 @@ func (t *Tool) callQueryStyles(ctx context.Context, args json.RawMessage) (json.
 
 func (t *Tool) callHeaderAndCookieStyles(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
 	var a HeaderAndCookieStylesArgs
-	if err := opentool.Decode(t.args.Apply("headerAndCookieStyles", args), &a, decodeHeaderAndCookieStylesArgs); err != nil {
-		return nil, t.args.Redact("headerAndCookieStyles", err)
+	if err := opentool.DecodeArgs(t.args, "headerAndCookieStyles", args, &a, decodeHeaderAndCookieStylesArgs); err != nil {
+		return nil, err
 	}
 	if err := t.svc.HeaderAndCookieStyles(ctx, a); err != nil {
 		return nil, opentool.ToolError(err)
@@ -86,8 +86,8 @@ func (t *Tool) callHeaderAndCookieStyles(ctx context.Context, args json.RawMessa
 
 func (t *Tool) callJSONArrayBody(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
 	var a JSONArrayBodyArgs
-	if err := opentool.Decode(t.args.Apply("jsonArrayBody", args), &a, decodeJSONArrayBodyArgs); err != nil {
-		return nil, t.args.Redact("jsonArrayBody", err)
+	if err := opentool.DecodeArgs(t.args, "jsonArrayBody", args, &a, decodeJSONArrayBodyArgs); err != nil {
+		return nil, err
 	}
 	r, err := t.svc.JSONArrayBody(ctx, a)
 	if err != nil {
@@ -98,8 +98,8 @@ func (t *Tool) callJSONArrayBody(ctx context.Context, args json.RawMessage) (jso
 
 func (t *Tool) callFormBody(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
 	var a FormBodyArgs
-	if err := opentool.Decode(t.args.Apply("formBody", args), &a, decodeFormBodyArgs); err != nil {
-		return nil, t.args.Redact("formBody", err)
+	if err := opentool.DecodeArgs(t.args, "formBody", args, &a, decodeFormBodyArgs); err != nil {
+		return nil, err
 	}
 	if err := t.svc.FormBody(ctx, a); err != nil {
 		return nil, opentool.ToolError(err)
@@ -109,8 +109,8 @@ func (t *Tool) callFormBody(ctx context.Context, args json.RawMessage) (json.Raw
 
 func (t *Tool) callMultipartBody(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
 	var a MultipartBodyArgs
-	if err := opentool.Decode(t.args.Apply("multipartBody", args), &a, decodeMultipartBodyArgs); err != nil {
-		return nil, t.args.Redact("multipartBody", err)
+	if err := opentool.DecodeArgs(t.args, "multipartBody", args, &a, decodeMultipartBodyArgs); err != nil {
+		return nil, err
 	}
 	if err := t.svc.MultipartBody(ctx, a); err != nil {
 		return nil, opentool.ToolError(err)
@@ -120,8 +120,8 @@ func (t *Tool) callMultipartBody(ctx context.Context, args json.RawMessage) (jso
 
 func (t *Tool) callOctetBody(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
 	var a OctetBodyArgs
-	if err := opentool.Decode(t.args.Apply("octetBody", args), &a, decodeOctetBodyArgs); err != nil {
-		return nil, t.args.Redact("octetBody", err)
+	if err := opentool.DecodeArgs(t.args, "octetBody", args, &a, decodeOctetBodyArgs); err != nil {
+		return nil, err
 	}
 	if err := t.svc.OctetBody(ctx, a); err != nil {
 		return nil, opentool.ToolError(err)
@@ -131,8 +131,8 @@ func (t *Tool) callOctetBody(ctx context.Context, args json.RawMessage) (json.Ra
 
 func (t *Tool) callTextBody(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
 	var a TextBodyArgs
-	if err := opentool.Decode(t.args.Apply("textBody", args), &a, decodeTextBodyArgs); err != nil {
-		return nil, t.args.Redact("textBody", err)
+	if err := opentool.DecodeArgs(t.args, "textBody", args, &a, decodeTextBodyArgs); err != nil {
+		return nil, err
 	}
 	r, err := t.svc.TextBody(ctx, a)
 	if err != nil {
@@ -143,8 +143,8 @@ func (t *Tool) callTextBody(ctx context.Context, args json.RawMessage) (json.Raw
 
 func (t *Tool) callMergePatch(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
 	var a MergePatchArgs
-	if err := opentool.Decode(t.args.Apply("mergePatch", args), &a, decodeMergePatchArgs); err != nil {
-		return nil, t.args.Redact("mergePatch", err)
+	if err := opentool.DecodeArgs(t.args, "mergePatch", args, &a, decodeMergePatchArgs); err != nil {
+		return nil, err
 	}
 	if err := t.svc.MergePatch(ctx, a); err != nil {
 		return nil, opentool.ToolError(err)

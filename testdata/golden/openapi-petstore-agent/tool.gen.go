@@ -58,8 +58,8 @@ func NewTool(svc Service, opts ...opentool.ToolOption) (*Tool, error) {
 
 func (t *Tool) callListPets(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
 	var a ListPetsArgs
-	if err := opentool.Decode(t.args.Apply("listPets", args), &a, decodeListPetsArgs); err != nil {
-		return nil, t.args.Redact("listPets", err)
+	if err := opentool.DecodeArgs(t.args, "listPets", args, &a, decodeListPetsArgs); err != nil {
+		return nil, err
 	}
 	r, err := t.svc.ListPets(ctx, a)
 	if err != nil {
@@ -70,8 +70,8 @@ func (t *Tool) callListPets(ctx context.Context, args json.RawMessage) (json.Raw
 
 func (t *Tool) callCreatePet(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
 	var a CreatePetArgs
-	if err := opentool.Decode(t.args.Apply("createPet", args), &a, decodeCreatePetArgs); err != nil {
-		return nil, t.args.Redact("createPet", err)
+	if err := opentool.DecodeArgs(t.args, "createPet", args, &a, decodeCreatePetArgs); err != nil {
+		return nil, err
 	}
 	r, err := t.svc.CreatePet(ctx, a)
 	if err != nil {
@@ -82,8 +82,8 @@ func (t *Tool) callCreatePet(ctx context.Context, args json.RawMessage) (json.Ra
 
 func (t *Tool) callShowPetByID(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
 	var a ShowPetByIDArgs
-	if err := opentool.Decode(t.args.Apply("showPetById", args), &a, decodeShowPetByIDArgs); err != nil {
-		return nil, t.args.Redact("showPetById", err)
+	if err := opentool.DecodeArgs(t.args, "showPetById", args, &a, decodeShowPetByIDArgs); err != nil {
+		return nil, err
 	}
 	r, err := t.svc.ShowPetByID(ctx, a)
 	if err != nil {
@@ -94,8 +94,8 @@ func (t *Tool) callShowPetByID(ctx context.Context, args json.RawMessage) (json.
 
 func (t *Tool) callUpdatePet(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
 	var a UpdatePetArgs
-	if err := opentool.Decode(t.args.Apply("updatePet", args), &a, decodeUpdatePetArgs); err != nil {
-		return nil, t.args.Redact("updatePet", err)
+	if err := opentool.DecodeArgs(t.args, "updatePet", args, &a, decodeUpdatePetArgs); err != nil {
+		return nil, err
 	}
 	r, err := t.svc.UpdatePet(ctx, a)
 	if err != nil {
@@ -106,8 +106,8 @@ func (t *Tool) callUpdatePet(ctx context.Context, args json.RawMessage) (json.Ra
 
 func (t *Tool) callDeletePet(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
 	var a DeletePetArgs
-	if err := opentool.Decode(t.args.Apply("deletePet", args), &a, decodeDeletePetArgs); err != nil {
-		return nil, t.args.Redact("deletePet", err)
+	if err := opentool.DecodeArgs(t.args, "deletePet", args, &a, decodeDeletePetArgs); err != nil {
+		return nil, err
 	}
 	if err := t.svc.DeletePet(ctx, a); err != nil {
 		return nil, opentool.ToolError(err)
@@ -117,8 +117,8 @@ func (t *Tool) callDeletePet(ctx context.Context, args json.RawMessage) (json.Ra
 
 func (t *Tool) callPutPetsPetIDPhoto(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
 	var a PutPetsPetIDPhotoArgs
-	if err := opentool.Decode(t.args.Apply("put_pets_petId_photo", args), &a, decodePutPetsPetIDPhotoArgs); err != nil {
-		return nil, t.args.Redact("put_pets_petId_photo", err)
+	if err := opentool.DecodeArgs(t.args, "put_pets_petId_photo", args, &a, decodePutPetsPetIDPhotoArgs); err != nil {
+		return nil, err
 	}
 	if err := t.svc.PutPetsPetIDPhoto(ctx, a); err != nil {
 		return nil, opentool.ToolError(err)

@@ -46,8 +46,8 @@ func NewTool(svc Service, opts ...opentool.ToolOption) (*Tool, error) {
 
 func (t *Tool) callAddPet(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
 	var a AddPetArgs
-	if err := opentool.Decode(t.args.Apply("addPet", args), &a, decodeAddPetArgs); err != nil {
-		return nil, t.args.Redact("addPet", err)
+	if err := opentool.DecodeArgs(t.args, "addPet", args, &a, decodeAddPetArgs); err != nil {
+		return nil, err
 	}
 	r, err := t.svc.AddPet(ctx, a)
 	if err != nil {
@@ -58,8 +58,8 @@ func (t *Tool) callAddPet(ctx context.Context, args json.RawMessage) (json.RawMe
 
 func (t *Tool) callArea(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
 	var a AreaArgs
-	if err := opentool.Decode(t.args.Apply("area", args), &a, decodeAreaArgs); err != nil {
-		return nil, t.args.Redact("area", err)
+	if err := opentool.DecodeArgs(t.args, "area", args, &a, decodeAreaArgs); err != nil {
+		return nil, err
 	}
 	r, err := t.svc.Area(ctx, a)
 	if err != nil {
@@ -70,8 +70,8 @@ func (t *Tool) callArea(ctx context.Context, args json.RawMessage) (json.RawMess
 
 func (t *Tool) callPutTree(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
 	var a PutTreeArgs
-	if err := opentool.Decode(t.args.Apply("putTree", args), &a, decodePutTreeArgs); err != nil {
-		return nil, t.args.Redact("putTree", err)
+	if err := opentool.DecodeArgs(t.args, "putTree", args, &a, decodePutTreeArgs); err != nil {
+		return nil, err
 	}
 	r, err := t.svc.PutTree(ctx, a)
 	if err != nil {

@@ -48,8 +48,8 @@ func NewTool(svc Service, opts ...opentool.ToolOption) (*Tool, error) {
 
 func (t *Tool) callFindOrders(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
 	var a FindOrdersArgs
-	if err := opentool.Decode(t.args.Apply("findOrders", args), &a, decodeFindOrdersArgs); err != nil {
-		return nil, t.args.Redact("findOrders", err)
+	if err := opentool.DecodeArgs(t.args, "findOrders", args, &a, decodeFindOrdersArgs); err != nil {
+		return nil, err
 	}
 	r, err := t.svc.FindOrders(ctx, a)
 	if err != nil {
@@ -60,8 +60,8 @@ func (t *Tool) callFindOrders(ctx context.Context, args json.RawMessage) (json.R
 
 func (t *Tool) callPlaceOrder(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
 	var a PlaceOrderArgs
-	if err := opentool.Decode(t.args.Apply("placeOrder", args), &a, decodePlaceOrderArgs); err != nil {
-		return nil, t.args.Redact("placeOrder", err)
+	if err := opentool.DecodeArgs(t.args, "placeOrder", args, &a, decodePlaceOrderArgs); err != nil {
+		return nil, err
 	}
 	r, err := t.svc.PlaceOrder(ctx, a)
 	if err != nil {
@@ -72,8 +72,8 @@ func (t *Tool) callPlaceOrder(ctx context.Context, args json.RawMessage) (json.R
 
 func (t *Tool) callAddNote(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
 	var a AddNoteArgs
-	if err := opentool.Decode(t.args.Apply("addNote", args), &a, decodeAddNoteArgs); err != nil {
-		return nil, t.args.Redact("addNote", err)
+	if err := opentool.DecodeArgs(t.args, "addNote", args, &a, decodeAddNoteArgs); err != nil {
+		return nil, err
 	}
 	if err := t.svc.AddNote(ctx, a); err != nil {
 		return nil, opentool.ToolError(err)
@@ -83,8 +83,8 @@ func (t *Tool) callAddNote(ctx context.Context, args json.RawMessage) (json.RawM
 
 func (t *Tool) callUploadReceipt(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
 	var a UploadReceiptArgs
-	if err := opentool.Decode(t.args.Apply("uploadReceipt", args), &a, decodeUploadReceiptArgs); err != nil {
-		return nil, t.args.Redact("uploadReceipt", err)
+	if err := opentool.DecodeArgs(t.args, "uploadReceipt", args, &a, decodeUploadReceiptArgs); err != nil {
+		return nil, err
 	}
 	if err := t.svc.UploadReceipt(ctx, a); err != nil {
 		return nil, opentool.ToolError(err)

@@ -120,8 +120,8 @@ func NewTool(svc Service, opts ...opentool.ToolOption) (*Tool, error) {
 
 func (t *Tool) callTBool(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
 	var a TBoolArgs
-	if err := opentool.Decode(t.args.Apply("t_bool", args), &a, decodeTBoolArgs); err != nil {
-		return nil, t.args.Redact("t_bool", err)
+	if err := opentool.DecodeArgs(t.args, "t_bool", args, &a, decodeTBoolArgs); err != nil {
+		return nil, err
 	}
 	r, err := t.svc.TBool(ctx, a)
 	if err != nil {
@@ -132,8 +132,8 @@ func (t *Tool) callTBool(ctx context.Context, args json.RawMessage) (json.RawMes
 
 func (t *Tool) callTChar(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
 	var a TCharArgs
-	if err := opentool.Decode(t.args.Apply("t_char", args), &a, decodeTCharArgs); err != nil {
-		return nil, t.args.Redact("t_char", err)
+	if err := opentool.DecodeArgs(t.args, "t_char", args, &a, decodeTCharArgs); err != nil {
+		return nil, err
 	}
 	r, err := t.svc.TChar(ctx, a)
 	if err != nil {
@@ -144,8 +144,8 @@ func (t *Tool) callTChar(ctx context.Context, args json.RawMessage) (json.RawMes
 
 func (t *Tool) callTUnsignedChar(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
 	var a TUnsignedCharArgs
-	if err := opentool.Decode(t.args.Apply("t_unsigned_char", args), &a, decodeTUnsignedCharArgs); err != nil {
-		return nil, t.args.Redact("t_unsigned_char", err)
+	if err := opentool.DecodeArgs(t.args, "t_unsigned_char", args, &a, decodeTUnsignedCharArgs); err != nil {
+		return nil, err
 	}
 	r, err := t.svc.TUnsignedChar(ctx, a)
 	if err != nil {
@@ -156,8 +156,8 @@ func (t *Tool) callTUnsignedChar(ctx context.Context, args json.RawMessage) (jso
 
 func (t *Tool) callTShort(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
 	var a TShortArgs
-	if err := opentool.Decode(t.args.Apply("t_short", args), &a, decodeTShortArgs); err != nil {
-		return nil, t.args.Redact("t_short", err)
+	if err := opentool.DecodeArgs(t.args, "t_short", args, &a, decodeTShortArgs); err != nil {
+		return nil, err
 	}
 	r, err := t.svc.TShort(ctx, a)
 	if err != nil {
@@ -168,8 +168,8 @@ func (t *Tool) callTShort(ctx context.Context, args json.RawMessage) (json.RawMe
 
 func (t *Tool) callTUnsignedShort(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
 	var a TUnsignedShortArgs
-	if err := opentool.Decode(t.args.Apply("t_unsigned_short", args), &a, decodeTUnsignedShortArgs); err != nil {
-		return nil, t.args.Redact("t_unsigned_short", err)
+	if err := opentool.DecodeArgs(t.args, "t_unsigned_short", args, &a, decodeTUnsignedShortArgs); err != nil {
+		return nil, err
 	}
 	r, err := t.svc.TUnsignedShort(ctx, a)
 	if err != nil {
@@ -180,8 +180,8 @@ func (t *Tool) callTUnsignedShort(ctx context.Context, args json.RawMessage) (js
 
 func (t *Tool) callTInt(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
 	var a TIntArgs
-	if err := opentool.Decode(t.args.Apply("t_int", args), &a, decodeTIntArgs); err != nil {
-		return nil, t.args.Redact("t_int", err)
+	if err := opentool.DecodeArgs(t.args, "t_int", args, &a, decodeTIntArgs); err != nil {
+		return nil, err
 	}
 	r, err := t.svc.TInt(ctx, a)
 	if err != nil {
@@ -192,8 +192,8 @@ func (t *Tool) callTInt(ctx context.Context, args json.RawMessage) (json.RawMess
 
 func (t *Tool) callTUnsignedInt(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
 	var a TUnsignedIntArgs
-	if err := opentool.Decode(t.args.Apply("t_unsigned_int", args), &a, decodeTUnsignedIntArgs); err != nil {
-		return nil, t.args.Redact("t_unsigned_int", err)
+	if err := opentool.DecodeArgs(t.args, "t_unsigned_int", args, &a, decodeTUnsignedIntArgs); err != nil {
+		return nil, err
 	}
 	r, err := t.svc.TUnsignedInt(ctx, a)
 	if err != nil {
@@ -204,8 +204,8 @@ func (t *Tool) callTUnsignedInt(ctx context.Context, args json.RawMessage) (json
 
 func (t *Tool) callTLong(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
 	var a TLongArgs
-	if err := opentool.Decode(t.args.Apply("t_long", args), &a, decodeTLongArgs); err != nil {
-		return nil, t.args.Redact("t_long", err)
+	if err := opentool.DecodeArgs(t.args, "t_long", args, &a, decodeTLongArgs); err != nil {
+		return nil, err
 	}
 	r, err := t.svc.TLong(ctx, a)
 	if err != nil {
@@ -216,8 +216,8 @@ func (t *Tool) callTLong(ctx context.Context, args json.RawMessage) (json.RawMes
 
 func (t *Tool) callTUnsignedLong(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
 	var a TUnsignedLongArgs
-	if err := opentool.Decode(t.args.Apply("t_unsigned_long", args), &a, decodeTUnsignedLongArgs); err != nil {
-		return nil, t.args.Redact("t_unsigned_long", err)
+	if err := opentool.DecodeArgs(t.args, "t_unsigned_long", args, &a, decodeTUnsignedLongArgs); err != nil {
+		return nil, err
 	}
 	r, err := t.svc.TUnsignedLong(ctx, a)
 	if err != nil {
@@ -228,8 +228,8 @@ func (t *Tool) callTUnsignedLong(ctx context.Context, args json.RawMessage) (jso
 
 func (t *Tool) callTLongLong(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
 	var a TLongLongArgs
-	if err := opentool.Decode(t.args.Apply("t_long_long", args), &a, decodeTLongLongArgs); err != nil {
-		return nil, t.args.Redact("t_long_long", err)
+	if err := opentool.DecodeArgs(t.args, "t_long_long", args, &a, decodeTLongLongArgs); err != nil {
+		return nil, err
 	}
 	r, err := t.svc.TLongLong(ctx, a)
 	if err != nil {
@@ -240,8 +240,8 @@ func (t *Tool) callTLongLong(ctx context.Context, args json.RawMessage) (json.Ra
 
 func (t *Tool) callTUnsignedLongLong(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
 	var a TUnsignedLongLongArgs
-	if err := opentool.Decode(t.args.Apply("t_unsigned_long_long", args), &a, decodeTUnsignedLongLongArgs); err != nil {
-		return nil, t.args.Redact("t_unsigned_long_long", err)
+	if err := opentool.DecodeArgs(t.args, "t_unsigned_long_long", args, &a, decodeTUnsignedLongLongArgs); err != nil {
+		return nil, err
 	}
 	r, err := t.svc.TUnsignedLongLong(ctx, a)
 	if err != nil {
@@ -252,8 +252,8 @@ func (t *Tool) callTUnsignedLongLong(ctx context.Context, args json.RawMessage) 
 
 func (t *Tool) callTFloat(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
 	var a TFloatArgs
-	if err := opentool.Decode(t.args.Apply("t_float", args), &a, decodeTFloatArgs); err != nil {
-		return nil, t.args.Redact("t_float", err)
+	if err := opentool.DecodeArgs(t.args, "t_float", args, &a, decodeTFloatArgs); err != nil {
+		return nil, err
 	}
 	r, err := t.svc.TFloat(ctx, a)
 	if err != nil {
@@ -264,8 +264,8 @@ func (t *Tool) callTFloat(ctx context.Context, args json.RawMessage) (json.RawMe
 
 func (t *Tool) callTDouble(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
 	var a TDoubleArgs
-	if err := opentool.Decode(t.args.Apply("t_double", args), &a, decodeTDoubleArgs); err != nil {
-		return nil, t.args.Redact("t_double", err)
+	if err := opentool.DecodeArgs(t.args, "t_double", args, &a, decodeTDoubleArgs); err != nil {
+		return nil, err
 	}
 	r, err := t.svc.TDouble(ctx, a)
 	if err != nil {
@@ -276,8 +276,8 @@ func (t *Tool) callTDouble(ctx context.Context, args json.RawMessage) (json.RawM
 
 func (t *Tool) callHalf(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
 	var a HalfArgs
-	if err := opentool.Decode(t.args.Apply("half", args), &a, decodeHalfArgs); err != nil {
-		return nil, t.args.Redact("half", err)
+	if err := opentool.DecodeArgs(t.args, "half", args, &a, decodeHalfArgs); err != nil {
+		return nil, err
 	}
 	r, err := t.svc.Half(ctx, a)
 	if err != nil {
@@ -288,8 +288,8 @@ func (t *Tool) callHalf(ctx context.Context, args json.RawMessage) (json.RawMess
 
 func (t *Tool) callMix(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
 	var a MixArgs
-	if err := opentool.Decode(t.args.Apply("mix", args), &a, decodeMixArgs); err != nil {
-		return nil, t.args.Redact("mix", err)
+	if err := opentool.DecodeArgs(t.args, "mix", args, &a, decodeMixArgs); err != nil {
+		return nil, err
 	}
 	r, err := t.svc.Mix(ctx, a)
 	if err != nil {
@@ -300,8 +300,8 @@ func (t *Tool) callMix(ctx context.Context, args json.RawMessage) (json.RawMessa
 
 func (t *Tool) callInc(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
 	var a IncArgs
-	if err := opentool.Decode(t.args.Apply("inc", args), &a, decodeIncArgs); err != nil {
-		return nil, t.args.Redact("inc", err)
+	if err := opentool.DecodeArgs(t.args, "inc", args, &a, decodeIncArgs); err != nil {
+		return nil, err
 	}
 	if err := t.svc.Inc(ctx, a); err != nil {
 		return nil, opentool.ToolError(err)
@@ -311,8 +311,8 @@ func (t *Tool) callInc(ctx context.Context, args json.RawMessage) (json.RawMessa
 
 func (t *Tool) callIncLong(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
 	var a IncLongArgs
-	if err := opentool.Decode(t.args.Apply("inc_long", args), &a, decodeIncLongArgs); err != nil {
-		return nil, t.args.Redact("inc_long", err)
+	if err := opentool.DecodeArgs(t.args, "inc_long", args, &a, decodeIncLongArgs); err != nil {
+		return nil, err
 	}
 	if err := t.svc.IncLong(ctx, a); err != nil {
 		return nil, opentool.ToolError(err)
@@ -322,8 +322,8 @@ func (t *Tool) callIncLong(ctx context.Context, args json.RawMessage) (json.RawM
 
 func (t *Tool) callIsNull(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
 	var a IsNullArgs
-	if err := opentool.Decode(t.args.Apply("is_null", args), &a, decodeIsNullArgs); err != nil {
-		return nil, t.args.Redact("is_null", err)
+	if err := opentool.DecodeArgs(t.args, "is_null", args, &a, decodeIsNullArgs); err != nil {
+		return nil, err
 	}
 	r, err := t.svc.IsNull(ctx, a)
 	if err != nil {
@@ -350,8 +350,8 @@ func (t *Tool) callNoAnswer(ctx context.Context, _ json.RawMessage) (json.RawMes
 
 func (t *Tool) callStrLen(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
 	var a StrLenArgs
-	if err := opentool.Decode(t.args.Apply("str_len", args), &a, decodeStrLenArgs); err != nil {
-		return nil, t.args.Redact("str_len", err)
+	if err := opentool.DecodeArgs(t.args, "str_len", args, &a, decodeStrLenArgs); err != nil {
+		return nil, err
 	}
 	r, err := t.svc.StrLen(ctx, a)
 	if err != nil {
@@ -362,8 +362,8 @@ func (t *Tool) callStrLen(ctx context.Context, args json.RawMessage) (json.RawMe
 
 func (t *Tool) callMaybeLen(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
 	var a MaybeLenArgs
-	if err := opentool.Decode(t.args.Apply("maybe_len", args), &a, decodeMaybeLenArgs); err != nil {
-		return nil, t.args.Redact("maybe_len", err)
+	if err := opentool.DecodeArgs(t.args, "maybe_len", args, &a, decodeMaybeLenArgs); err != nil {
+		return nil, err
 	}
 	r, err := t.svc.MaybeLen(ctx, a)
 	if err != nil {
@@ -390,8 +390,8 @@ func (t *Tool) callNoString(ctx context.Context, _ json.RawMessage) (json.RawMes
 
 func (t *Tool) callUpper(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
 	var a UpperArgs
-	if err := opentool.Decode(t.args.Apply("upper", args), &a, decodeUpperArgs); err != nil {
-		return nil, t.args.Redact("upper", err)
+	if err := opentool.DecodeArgs(t.args, "upper", args, &a, decodeUpperArgs); err != nil {
+		return nil, err
 	}
 	r, err := t.svc.Upper(ctx, a)
 	if err != nil {
@@ -402,8 +402,8 @@ func (t *Tool) callUpper(ctx context.Context, args json.RawMessage) (json.RawMes
 
 func (t *Tool) callUbytesLen(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
 	var a UbytesLenArgs
-	if err := opentool.Decode(t.args.Apply("ubytes_len", args), &a, decodeUbytesLenArgs); err != nil {
-		return nil, t.args.Redact("ubytes_len", err)
+	if err := opentool.DecodeArgs(t.args, "ubytes_len", args, &a, decodeUbytesLenArgs); err != nil {
+		return nil, err
 	}
 	r, err := t.svc.UbytesLen(ctx, a)
 	if err != nil {
@@ -414,8 +414,8 @@ func (t *Tool) callUbytesLen(ctx context.Context, args json.RawMessage) (json.Ra
 
 func (t *Tool) callSum(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
 	var a SumArgs
-	if err := opentool.Decode(t.args.Apply("sum", args), &a, decodeSumArgs); err != nil {
-		return nil, t.args.Redact("sum", err)
+	if err := opentool.DecodeArgs(t.args, "sum", args, &a, decodeSumArgs); err != nil {
+		return nil, err
 	}
 	r, err := t.svc.Sum(ctx, a)
 	if err != nil {
@@ -426,8 +426,8 @@ func (t *Tool) callSum(ctx context.Context, args json.RawMessage) (json.RawMessa
 
 func (t *Tool) callSumLongs(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
 	var a SumLongsArgs
-	if err := opentool.Decode(t.args.Apply("sum_longs", args), &a, decodeSumLongsArgs); err != nil {
-		return nil, t.args.Redact("sum_longs", err)
+	if err := opentool.DecodeArgs(t.args, "sum_longs", args, &a, decodeSumLongsArgs); err != nil {
+		return nil, err
 	}
 	r, err := t.svc.SumLongs(ctx, a)
 	if err != nil {
@@ -438,8 +438,8 @@ func (t *Tool) callSumLongs(ctx context.Context, args json.RawMessage) (json.Raw
 
 func (t *Tool) callScale(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
 	var a ScaleArgs
-	if err := opentool.Decode(t.args.Apply("scale", args), &a, decodeScaleArgs); err != nil {
-		return nil, t.args.Redact("scale", err)
+	if err := opentool.DecodeArgs(t.args, "scale", args, &a, decodeScaleArgs); err != nil {
+		return nil, err
 	}
 	if err := t.svc.Scale(ctx, a); err != nil {
 		return nil, opentool.ToolError(err)
@@ -465,8 +465,8 @@ func (t *Tool) callFlags(ctx context.Context, _ json.RawMessage) (json.RawMessag
 
 func (t *Tool) callChecksum(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
 	var a ChecksumArgs
-	if err := opentool.Decode(t.args.Apply("checksum", args), &a, decodeChecksumArgs); err != nil {
-		return nil, t.args.Redact("checksum", err)
+	if err := opentool.DecodeArgs(t.args, "checksum", args, &a, decodeChecksumArgs); err != nil {
+		return nil, err
 	}
 	r, err := t.svc.Checksum(ctx, a)
 	if err != nil {
@@ -477,8 +477,8 @@ func (t *Tool) callChecksum(ctx context.Context, args json.RawMessage) (json.Raw
 
 func (t *Tool) callCountTrue(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
 	var a CountTrueArgs
-	if err := opentool.Decode(t.args.Apply("count_true", args), &a, decodeCountTrueArgs); err != nil {
-		return nil, t.args.Redact("count_true", err)
+	if err := opentool.DecodeArgs(t.args, "count_true", args, &a, decodeCountTrueArgs); err != nil {
+		return nil, err
 	}
 	r, err := t.svc.CountTrue(ctx, a)
 	if err != nil {
@@ -489,8 +489,8 @@ func (t *Tool) callCountTrue(ctx context.Context, args json.RawMessage) (json.Ra
 
 func (t *Tool) callModeWeight(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
 	var a ModeWeightArgs
-	if err := opentool.Decode(t.args.Apply("mode_weight", args), &a, decodeModeWeightArgs); err != nil {
-		return nil, t.args.Redact("mode_weight", err)
+	if err := opentool.DecodeArgs(t.args, "mode_weight", args, &a, decodeModeWeightArgs); err != nil {
+		return nil, err
 	}
 	r, err := t.svc.ModeWeight(ctx, a)
 	if err != nil {
@@ -501,8 +501,8 @@ func (t *Tool) callModeWeight(ctx context.Context, args json.RawMessage) (json.R
 
 func (t *Tool) callDivmod(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
 	var a DivmodArgs
-	if err := opentool.Decode(t.args.Apply("divmod", args), &a, decodeDivmodArgs); err != nil {
-		return nil, t.args.Redact("divmod", err)
+	if err := opentool.DecodeArgs(t.args, "divmod", args, &a, decodeDivmodArgs); err != nil {
+		return nil, err
 	}
 	r, err := t.svc.Divmod(ctx, a)
 	if err != nil {
@@ -528,8 +528,8 @@ func (t *Tool) callTickCount(ctx context.Context, _ json.RawMessage) (json.RawMe
 
 func (t *Tool) callAdler32(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
 	var a Adler32Args
-	if err := opentool.Decode(t.args.Apply("adler32", args), &a, decodeAdler32Args); err != nil {
-		return nil, t.args.Redact("adler32", err)
+	if err := opentool.DecodeArgs(t.args, "adler32", args, &a, decodeAdler32Args); err != nil {
+		return nil, err
 	}
 	r, err := t.svc.Adler32(ctx, a)
 	if err != nil {
@@ -540,8 +540,8 @@ func (t *Tool) callAdler32(ctx context.Context, args json.RawMessage) (json.RawM
 
 func (t *Tool) callOffset(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
 	var a OffsetArgs
-	if err := opentool.Decode(t.args.Apply("offset", args), &a, decodeOffsetArgs); err != nil {
-		return nil, t.args.Redact("offset", err)
+	if err := opentool.DecodeArgs(t.args, "offset", args, &a, decodeOffsetArgs); err != nil {
+		return nil, err
 	}
 	r, err := t.svc.Offset(ctx, a)
 	if err != nil {

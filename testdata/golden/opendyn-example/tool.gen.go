@@ -46,8 +46,8 @@ func NewTool(svc Service, opts ...opentool.ToolOption) (*Tool, error) {
 
 func (t *Tool) callAdd(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
 	var a AddArgs
-	if err := opentool.Decode(t.args.Apply("add", args), &a, decodeAddArgs); err != nil {
-		return nil, t.args.Redact("add", err)
+	if err := opentool.DecodeArgs(t.args, "add", args, &a, decodeAddArgs); err != nil {
+		return nil, err
 	}
 	r, err := t.svc.Add(ctx, a)
 	if err != nil {
@@ -58,8 +58,8 @@ func (t *Tool) callAdd(ctx context.Context, args json.RawMessage) (json.RawMessa
 
 func (t *Tool) callMultiply(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
 	var a MultiplyArgs
-	if err := opentool.Decode(t.args.Apply("multiply", args), &a, decodeMultiplyArgs); err != nil {
-		return nil, t.args.Redact("multiply", err)
+	if err := opentool.DecodeArgs(t.args, "multiply", args, &a, decodeMultiplyArgs); err != nil {
+		return nil, err
 	}
 	r, err := t.svc.Multiply(ctx, a)
 	if err != nil {

@@ -53,8 +53,8 @@ func NewTool(svc Service, opts ...opentool.ToolOption) (*Tool, error) {
 
 func (t *Tool) callClose2(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
 	var a Close2Args
-	if err := opentool.Decode(t.args.Apply("close", args), &a, decodeClose2Args); err != nil {
-		return nil, t.args.Redact("close", err)
+	if err := opentool.DecodeArgs(t.args, "close", args, &a, decodeClose2Args); err != nil {
+		return nil, err
 	}
 	r, err := t.svc.Close2(ctx, a)
 	if err != nil {
@@ -79,8 +79,8 @@ func (t *Tool) callOtgCallX2(ctx context.Context, _ json.RawMessage) (json.RawMe
 
 func (t *Tool) callLibrary(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
 	var a LibraryArgs
-	if err := opentool.Decode(t.args.Apply("Library", args), &a, decodeLibraryArgs); err != nil {
-		return nil, t.args.Redact("Library", err)
+	if err := opentool.DecodeArgs(t.args, "Library", args, &a, decodeLibraryArgs); err != nil {
+		return nil, err
 	}
 	r, err := t.svc.Library(ctx, a)
 	if err != nil {

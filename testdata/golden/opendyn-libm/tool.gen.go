@@ -50,8 +50,8 @@ func NewTool(svc Service, opts ...opentool.ToolOption) (*Tool, error) {
 
 func (t *Tool) callCos(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
 	var a CosArgs
-	if err := opentool.Decode(t.args.Apply("cos", args), &a, decodeCosArgs); err != nil {
-		return nil, t.args.Redact("cos", err)
+	if err := opentool.DecodeArgs(t.args, "cos", args, &a, decodeCosArgs); err != nil {
+		return nil, err
 	}
 	r, err := t.svc.Cos(ctx, a)
 	if err != nil {
@@ -62,8 +62,8 @@ func (t *Tool) callCos(ctx context.Context, args json.RawMessage) (json.RawMessa
 
 func (t *Tool) callCosf(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
 	var a CosfArgs
-	if err := opentool.Decode(t.args.Apply("cosf", args), &a, decodeCosfArgs); err != nil {
-		return nil, t.args.Redact("cosf", err)
+	if err := opentool.DecodeArgs(t.args, "cosf", args, &a, decodeCosfArgs); err != nil {
+		return nil, err
 	}
 	r, err := t.svc.Cosf(ctx, a)
 	if err != nil {
@@ -74,8 +74,8 @@ func (t *Tool) callCosf(ctx context.Context, args json.RawMessage) (json.RawMess
 
 func (t *Tool) callFrexp(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
 	var a FrexpArgs
-	if err := opentool.Decode(t.args.Apply("frexp", args), &a, decodeFrexpArgs); err != nil {
-		return nil, t.args.Redact("frexp", err)
+	if err := opentool.DecodeArgs(t.args, "frexp", args, &a, decodeFrexpArgs); err != nil {
+		return nil, err
 	}
 	r, err := t.svc.Frexp(ctx, a)
 	if err != nil {
@@ -86,8 +86,8 @@ func (t *Tool) callFrexp(ctx context.Context, args json.RawMessage) (json.RawMes
 
 func (t *Tool) callLdexp(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
 	var a LdexpArgs
-	if err := opentool.Decode(t.args.Apply("ldexp", args), &a, decodeLdexpArgs); err != nil {
-		return nil, t.args.Redact("ldexp", err)
+	if err := opentool.DecodeArgs(t.args, "ldexp", args, &a, decodeLdexpArgs); err != nil {
+		return nil, err
 	}
 	r, err := t.svc.Ldexp(ctx, a)
 	if err != nil {

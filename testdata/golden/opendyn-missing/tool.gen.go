@@ -48,8 +48,8 @@ func NewTool(svc Service, opts ...opentool.ToolOption) (*Tool, error) {
 
 func (t *Tool) callAdd(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
 	var a AddArgs
-	if err := opentool.Decode(t.args.Apply("add", args), &a, decodeAddArgs); err != nil {
-		return nil, t.args.Redact("add", err)
+	if err := opentool.DecodeArgs(t.args, "add", args, &a, decodeAddArgs); err != nil {
+		return nil, err
 	}
 	r, err := t.svc.Add(ctx, a)
 	if err != nil {
@@ -60,8 +60,8 @@ func (t *Tool) callAdd(ctx context.Context, args json.RawMessage) (json.RawMessa
 
 func (t *Tool) callSubtract(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
 	var a SubtractArgs
-	if err := opentool.Decode(t.args.Apply("subtract", args), &a, decodeSubtractArgs); err != nil {
-		return nil, t.args.Redact("subtract", err)
+	if err := opentool.DecodeArgs(t.args, "subtract", args, &a, decodeSubtractArgs); err != nil {
+		return nil, err
 	}
 	r, err := t.svc.Subtract(ctx, a)
 	if err != nil {
@@ -72,8 +72,8 @@ func (t *Tool) callSubtract(ctx context.Context, args json.RawMessage) (json.Raw
 
 func (t *Tool) callDivide(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
 	var a DivideArgs
-	if err := opentool.Decode(t.args.Apply("divide", args), &a, decodeDivideArgs); err != nil {
-		return nil, t.args.Redact("divide", err)
+	if err := opentool.DecodeArgs(t.args, "divide", args, &a, decodeDivideArgs); err != nil {
+		return nil, err
 	}
 	r, err := t.svc.Divide(ctx, a)
 	if err != nil {
