@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/opentoolgen/opentoolgen/gen/model"
 	"os"
 	"path/filepath"
 	"sort"
@@ -270,10 +271,10 @@ func TestMarshalDocument(t *testing.T) {
 // TestScopeTakeNumbers: a base taken again and again gets the smallest free
 // number each time, names taken in between included.
 func TestScopeTakeNumbers(t *testing.T) {
-	s := newScope("A2")
+	s := model.NewScope("A2")
 	var got []string
 	for _, base := range []string{"A", "A", "A4", "A", "A", "B", "A"} {
-		got = append(got, s.take(base))
+		got = append(got, s.Take(base))
 	}
 	want := "A A3 A4 A5 A6 B A7"
 	if strings.Join(got, " ") != want {

@@ -2,6 +2,7 @@ package gen
 
 import (
 	"encoding/json"
+	"github.com/opentoolgen/opentoolgen/gen/model"
 	"strconv"
 	"strings"
 
@@ -19,9 +20,9 @@ var reservedFieldNames = []string{"MarshalJSON", "UnmarshalJSON"}
 // validated by the loader (gen/load/opentool): references resolve and do not loop.
 type builder struct {
 	doc     *runtime.OpenTool
-	pkg     *Package
-	types   *scope           // package-level identifiers
-	schemas map[string]*Type // named types of doc.Schemas, by schema name
+	pkg     *model.Package
+	types   *model.Scope           // package-level identifiers
+	schemas map[string]*model.Type // named types of doc.Schemas, by schema name
 	// anon counts the slices and maps around the value being typed in the
 	// type expression being built (see maxAnonymousNesting).
 	anon int
@@ -35,27 +36,27 @@ type builder struct {
 const maxAnonymousNesting = 8
 
 // buildOpenTool builds the model of an OpenTool document.
-func buildOpenTool(doc *runtime.OpenTool, pkgName, source string) *Package {
+func buildOpenTool(doc *runtime.OpenTool, pkgName, source string) *model.Package {
 	return buildOpenToolWith(doc, pkgName, source, nil, nil)
 }
 
 // buildOpenToolWith is buildOpenTool for a package that declares more names
 // than an OpenTool package: types never take reservedTypes, function methods
 // never take reservedMethods.
-func buildOpenToolWith(doc *runtime.OpenTool, pkgName, source string, reservedTypes, reservedMethods []string) *Package {
+func buildOpenToolWith(doc *runtime.OpenTool, pkgName, source string, reservedTypes, reservedMethods []string) *model.Package {
 	b := &builder{
 		doc: doc,
-		pkg: &Package{
+		pkg: &model.Package{
 			Name: pkgName, Source: source, Kind: "opentool",
 			Title: doc.Info.Title, Version: doc.Info.Version, Doc: doc.Info.Description,
 			Document: doc,
 		},
-		types:   newScope(append(append([]string(nil), reservedPackageNames...), reservedTypes...)...),
-		schemas: map[string]*Type{},
+		types:   model.NewScope(append(append([]string(nil), reservedPackageNames...), reservedTypes...)...),
+		schemas: map[string]*model.Type{},
 	}
 	// Schemas first: they own their names.
 	for _, s := range doc.Schemas {
-		t := &Type{Name: b.types.take(goNameOr(s.Name, "Schema")), Doc: s.Schema.Description}
+		t := &model.Type{Name: b.types.Take(model.GoNameOr(s.Name, "Schema")), Doc: s.Schema.Description}
 		t.Origin = t.Name + " is the schema " + strconv.Quote(s.Name) + " of the document."
 		b.schemas[s.Name] = t
 		b.pkg.Types = append(b.pkg.Types, t)
@@ -63,7 +64,7 @@ func buildOpenToolWith(doc *runtime.OpenTool, pkgName, source string, reservedTy
 	for _, s := range doc.Schemas {
 		b.defineSchema(b.schemas[s.Name], s.Schema)
 	}
-	methods := newScope(reservedMethods...)
+	methods := model.NewScope(reservedMethods...)
 	for i := range doc.Functions {
 		b.pkg.Functions = append(b.pkg.Functions, b.function(&doc.Functions[i], methods))
 	}
@@ -73,35 +74,35 @@ func buildOpenToolWith(doc *runtime.OpenTool, pkgName, source string, reservedTy
 }
 
 // defineSchema gives a named schema its definition.
-func (b *builder) defineSchema(t *Type, s *runtime.Schema) {
+func (b *builder) defineSchema(t *model.Type, s *runtime.Schema) {
 	if s.Ref != "" {
-		t.Kind = KindAlias
+		t.Kind = model.KindAlias
 		t.Underlying = b.ref(s, t.Name, "")
 		return
 	}
 	switch {
 	case s.Type == runtime.TypeObject && len(s.Properties) > 0:
-		t.Kind = KindStruct
+		t.Kind = model.KindStruct
 		t.Fields = b.fields(t.Name, s)
 	case len(s.Enum) > 0 && (s.Type == runtime.TypeString || s.Type == runtime.TypeInteger || s.Type == runtime.TypeNumber):
 		b.defineEnum(t, s)
 	default:
-		t.Kind = KindNamed
+		t.Kind = model.KindNamed
 		t.Underlying = b.plain(s, t.Name, "the schema "+t.Name)
 	}
 }
 
 // fields returns the fields of an object schema's properties.
-func (b *builder) fields(owner string, s *runtime.Schema) []*Field {
+func (b *builder) fields(owner string, s *runtime.Schema) []*model.Field {
 	saved := b.anon
 	b.anon = 0 // a field's type starts a type expression
 	defer func() { b.anon = saved }()
-	names := newScope(reservedFieldNames...)
-	var out []*Field
+	names := model.NewScope(reservedFieldNames...)
+	var out []*model.Field
 	for _, p := range s.Properties {
-		goName := names.take(goNameOr(p.Name, "Field"))
-		f := &Field{Name: goName, JSONName: p.Name, Doc: p.Schema.Description, Required: contains(s.Required, p.Name)}
-		f.Type = b.ref(p.Schema, nestedName(owner, goName), "the "+strconv.Quote(p.Name)+" member of "+owner)
+		goName := names.Take(model.GoNameOr(p.Name, "Field"))
+		f := &model.Field{Name: goName, JSONName: p.Name, Doc: p.Schema.Description, Required: contains(s.Required, p.Name)}
+		f.Type = b.ref(p.Schema, model.NestedName(owner, goName), "the "+strconv.Quote(p.Name)+" member of "+owner)
 		f.Pointer = !f.Required && needsPointer(f.Type)
 		out = append(out, f)
 	}
@@ -111,12 +112,12 @@ func (b *builder) fields(owner string, s *runtime.Schema) []*Field {
 // needsPointer reports whether an optional value of type r needs a pointer to be
 // told apart from its zero value: everything but slices, maps and any, whose nil
 // already means absent.
-func needsPointer(r *TypeRef) bool {
+func needsPointer(r *model.TypeRef) bool {
 	switch r.Kind {
-	case RefSlice, RefMap, RefAny:
+	case model.RefSlice, model.RefMap, model.RefAny:
 		return false
-	case RefNamed:
-		if r.Named.Kind == KindNamed || r.Named.Kind == KindAlias {
+	case model.RefNamed:
+		if r.Named.Kind == model.KindNamed || r.Named.Kind == model.KindAlias {
 			return needsPointer(r.Named.Underlying)
 		}
 	}
@@ -125,99 +126,99 @@ func needsPointer(r *TypeRef) bool {
 
 // ref returns the type of a value described by s; hint names the types an
 // inline object or enum needs.
-func (b *builder) ref(s *runtime.Schema, hint, origin string) *TypeRef {
+func (b *builder) ref(s *runtime.Schema, hint, origin string) *model.TypeRef {
 	if s == nil {
-		return &TypeRef{Kind: RefAny}
+		return &model.TypeRef{Kind: model.RefAny}
 	}
 	if s.Ref != "" {
 		name, _ := runtime.RefName(s.Ref)
 		if t := b.schemas[name]; t != nil {
-			return &TypeRef{Kind: RefNamed, Named: t}
+			return &model.TypeRef{Kind: model.RefNamed, Named: t}
 		}
-		return &TypeRef{Kind: RefAny} // unreachable after validation
+		return &model.TypeRef{Kind: model.RefAny} // unreachable after validation
 	}
 	switch {
 	case s.Type == runtime.TypeObject && len(s.Properties) > 0:
-		t := &Type{Name: b.types.take(hint), Doc: s.Description, Kind: KindStruct}
+		t := &model.Type{Name: b.types.Take(hint), Doc: s.Description, Kind: model.KindStruct}
 		t.Origin = t.Name + " is " + origin + "."
 		b.pkg.Types = append(b.pkg.Types, t)
 		t.Fields = b.fields(t.Name, s)
-		return &TypeRef{Kind: RefNamed, Named: t}
+		return &model.TypeRef{Kind: model.RefNamed, Named: t}
 	case len(s.Enum) > 0 && (s.Type == runtime.TypeString || s.Type == runtime.TypeInteger || s.Type == runtime.TypeNumber):
-		t := &Type{Name: b.types.take(hint), Doc: s.Description}
+		t := &model.Type{Name: b.types.Take(hint), Doc: s.Description}
 		t.Origin = t.Name + " is " + origin + "."
 		b.pkg.Types = append(b.pkg.Types, t)
 		b.defineEnum(t, s)
-		return &TypeRef{Kind: RefNamed, Named: t}
+		return &model.TypeRef{Kind: model.RefNamed, Named: t}
 	}
 	return b.plain(s, hint, origin)
 }
 
 // plain returns the type of a schema that needs no named type of its own.
-func (b *builder) plain(s *runtime.Schema, hint, origin string) *TypeRef {
+func (b *builder) plain(s *runtime.Schema, hint, origin string) *model.TypeRef {
 	switch s.Type {
 	case runtime.TypeString:
-		return &TypeRef{Kind: RefString}
+		return &model.TypeRef{Kind: model.RefString}
 	case runtime.TypeInteger:
-		return &TypeRef{Kind: RefInt}
+		return &model.TypeRef{Kind: model.RefInt}
 	case runtime.TypeNumber:
-		return &TypeRef{Kind: RefFloat}
+		return &model.TypeRef{Kind: model.RefFloat}
 	case runtime.TypeBoolean:
-		return &TypeRef{Kind: RefBool}
+		return &model.TypeRef{Kind: model.RefBool}
 	case runtime.TypeArray:
-		return b.nesting(hint, origin, func() *TypeRef {
-			return &TypeRef{Kind: RefSlice, Elem: b.ref(s.Items, nestedName(hint, "Item"), nestedOrigin("an element of ", origin))}
+		return b.nesting(hint, origin, func() *model.TypeRef {
+			return &model.TypeRef{Kind: model.RefSlice, Elem: b.ref(s.Items, model.NestedName(hint, "Item"), model.NestedOrigin("an element of ", origin))}
 		})
 	case runtime.TypeObject:
 		if len(s.Properties) > 0 {
 			return b.ref(s, hint, origin)
 		}
 		if s.AdditionalProperties != nil {
-			return b.nesting(hint, origin, func() *TypeRef {
-				return &TypeRef{Kind: RefMap, Elem: b.ref(s.AdditionalProperties, nestedName(hint, "Value"), nestedOrigin("a value of ", origin))}
+			return b.nesting(hint, origin, func() *model.TypeRef {
+				return &model.TypeRef{Kind: model.RefMap, Elem: b.ref(s.AdditionalProperties, model.NestedName(hint, "Value"), model.NestedOrigin("a value of ", origin))}
 			})
 		}
-		return &TypeRef{Kind: RefMap, Elem: &TypeRef{Kind: RefAny}}
+		return &model.TypeRef{Kind: model.RefMap, Elem: &model.TypeRef{Kind: model.RefAny}}
 	}
-	return &TypeRef{Kind: RefAny}
+	return &model.TypeRef{Kind: model.RefAny}
 }
 
 // nesting returns the slice or map type that build makes, one level deeper
 // in the type expression; at maxAnonymousNesting levels, a named type over
 // it (named hint), which starts a new type expression.
-func (b *builder) nesting(hint, origin string, build func() *TypeRef) *TypeRef {
+func (b *builder) nesting(hint, origin string, build func() *model.TypeRef) *model.TypeRef {
 	if b.anon < maxAnonymousNesting {
 		b.anon++
 		defer func() { b.anon-- }()
 		return build()
 	}
-	t := &Type{Name: b.types.take(hint), Kind: KindNamed}
+	t := &model.Type{Name: b.types.Take(hint), Kind: model.KindNamed}
 	t.Origin = t.Name + " is " + origin + "."
 	b.pkg.Types = append(b.pkg.Types, t)
 	saved := b.anon
 	b.anon = 1
 	t.Underlying = build()
 	b.anon = saved
-	return &TypeRef{Kind: RefNamed, Named: t}
+	return &model.TypeRef{Kind: model.RefNamed, Named: t}
 }
 
 // defineEnum makes t an enum type with one constant per value of s.Enum.
-func (b *builder) defineEnum(t *Type, s *runtime.Schema) {
-	t.Kind = KindEnum
+func (b *builder) defineEnum(t *model.Type, s *runtime.Schema) {
+	t.Kind = model.KindEnum
 	switch s.Type {
 	case runtime.TypeString:
-		t.Underlying = &TypeRef{Kind: RefString}
+		t.Underlying = &model.TypeRef{Kind: model.RefString}
 	case runtime.TypeInteger:
-		t.Underlying = &TypeRef{Kind: RefInt}
+		t.Underlying = &model.TypeRef{Kind: model.RefInt}
 	default:
-		t.Underlying = &TypeRef{Kind: RefFloat}
+		t.Underlying = &model.TypeRef{Kind: model.RefFloat}
 	}
 	for i, v := range s.Enum {
 		var suffix string
 		var val any
 		switch x := v.(type) {
 		case string:
-			suffix, val = camel(x), x
+			suffix, val = model.Camel(x), x
 			switch {
 			case x == "":
 				suffix = "Empty"
@@ -244,24 +245,24 @@ func (b *builder) defineEnum(t *Type, s *runtime.Schema) {
 		default:
 			continue // rejected by the loader
 		}
-		t.Values = append(t.Values, EnumValue{Name: b.types.take(t.Name + suffix), Value: val})
+		t.Values = append(t.Values, model.EnumValue{Name: b.types.Take(t.Name + suffix), Value: val})
 	}
 }
 
 // function builds the model of one function.
-func (b *builder) function(f *runtime.Function, methods *scope) *Function {
-	fn := &Function{Name: f.Name, Doc: f.Description, Stream: f.IsStream()}
-	fn.GoName = methods.take(goNameOr(f.Name, "Call"))
+func (b *builder) function(f *runtime.Function, methods *model.Scope) *model.Function {
+	fn := &model.Function{Name: f.Name, Doc: f.Description, Stream: f.IsStream()}
+	fn.GoName = methods.Take(model.GoNameOr(f.Name, "Call"))
 	if len(f.Parameters) > 0 {
-		args := &Type{Name: b.types.take(fn.GoName + "Args"), Kind: KindStruct}
+		args := &model.Type{Name: b.types.Take(fn.GoName + "Args"), Kind: model.KindStruct}
 		args.Doc = args.Name + " are the arguments of " + strconv.Quote(f.Name) + "."
 		b.pkg.Types = append(b.pkg.Types, args)
-		names := newScope(reservedFieldNames...)
+		names := model.NewScope(reservedFieldNames...)
 		for _, p := range f.Parameters {
-			goName := names.take(goNameOr(p.Name, "Arg"))
-			fld := &Field{Name: goName, JSONName: p.Name, Doc: p.Description, Required: p.Required}
+			goName := names.Take(model.GoNameOr(p.Name, "Arg"))
+			fld := &model.Field{Name: goName, JSONName: p.Name, Doc: p.Description, Required: p.Required}
 			hint := goName
-			if b.types.has(hint) {
+			if b.types.Has(hint) {
 				hint = fn.GoName + goName
 			}
 			fld.Type = b.ref(p.Schema, hint, "the "+strconv.Quote(p.Name)+" parameter of "+strconv.Quote(f.Name))
@@ -274,7 +275,7 @@ func (b *builder) function(f *runtime.Function, methods *scope) *Function {
 	if fn.Stream {
 		ret = f.StreamData()
 		if ret == nil {
-			fn.Result = &TypeRef{Kind: RefMap, Elem: &TypeRef{Kind: RefAny}}
+			fn.Result = &model.TypeRef{Kind: model.RefMap, Elem: &model.TypeRef{Kind: model.RefAny}}
 			return fn
 		}
 	}
@@ -312,14 +313,14 @@ func contains(list []string, s string) bool {
 // contains-by-value graph as its struct can close a cycle (making fields
 // pointers only removes edges), so the search is confined to components: a
 // chain of nested types costs linear time, not quadratic.
-func breakValueCycles(types []*Type) {
+func breakValueCycles(types []*model.Type) {
 	comp := valueComponents(types)
 	for _, t := range types {
 		for _, f := range t.Fields {
 			if f.Pointer {
 				continue
 			}
-			if target := valueStruct(f.Type); target != nil && comp[target] == comp[t] && reaches(target, t, comp, map[*Type]bool{}) {
+			if target := valueStruct(f.Type); target != nil && comp[target] == comp[t] && reaches(target, t, comp, map[*model.Type]bool{}) {
 				f.Pointer = true
 			}
 		}
@@ -329,14 +330,14 @@ func breakValueCycles(types []*Type) {
 // valueComponents numbers the strongly connected components of the graph in
 // which a struct points to the structs its non-pointer fields contain by value
 // (Tarjan's algorithm).
-func valueComponents(types []*Type) map[*Type]int {
-	index := map[*Type]int{}
-	low := map[*Type]int{}
-	onStack := map[*Type]bool{}
-	comp := map[*Type]int{}
-	var stack []*Type
-	var visit func(t *Type)
-	visit = func(t *Type) {
+func valueComponents(types []*model.Type) map[*model.Type]int {
+	index := map[*model.Type]int{}
+	low := map[*model.Type]int{}
+	onStack := map[*model.Type]bool{}
+	comp := map[*model.Type]int{}
+	var stack []*model.Type
+	var visit func(t *model.Type)
+	visit = func(t *model.Type) {
 		index[t] = len(index) + 1
 		low[t] = index[t]
 		stack = append(stack, t)
@@ -377,15 +378,15 @@ func valueComponents(types []*Type) map[*Type]int {
 }
 
 // valueStruct returns the struct type r embeds by value, or nil.
-func valueStruct(r *TypeRef) *Type {
-	if r.Kind != RefNamed {
+func valueStruct(r *model.TypeRef) *model.Type {
+	if r.Kind != model.RefNamed {
 		return nil
 	}
 	t := r.Named
 	switch t.Kind {
-	case KindStruct:
+	case model.KindStruct:
 		return t
-	case KindAlias, KindNamed:
+	case model.KindAlias, model.KindNamed:
 		return valueStruct(t.Underlying)
 	}
 	return nil
@@ -393,7 +394,7 @@ func valueStruct(r *TypeRef) *Type {
 
 // reaches reports whether from contains to by value (from == to included),
 // looking only at the types of to's component.
-func reaches(from, to *Type, comp map[*Type]int, seen map[*Type]bool) bool {
+func reaches(from, to *model.Type, comp map[*model.Type]int, seen map[*model.Type]bool) bool {
 	if from == to {
 		return true
 	}
@@ -416,16 +417,16 @@ func reaches(from, to *Type, comp map[*Type]int, seen map[*Type]bool) bool {
 // and of every type a generated UnmarshalJSON decodes with one (structs whose
 // member names a struct tag cannot carry, which it marks, and unions), with
 // everything those reach.
-func markDecoders(p *Package) {
-	var visitRef func(r *TypeRef)
-	var visit func(t *Type)
-	seen := map[*Type]bool{}
-	visit = func(t *Type) {
+func markDecoders(p *model.Package) {
+	var visitRef func(r *model.TypeRef)
+	var visit func(t *model.Type)
+	seen := map[*model.Type]bool{}
+	visit = func(t *model.Type) {
 		if seen[t] {
 			return
 		}
 		seen[t] = true
-		if t.Kind != KindAlias { // an alias is decoded by its target's decoder
+		if t.Kind != model.KindAlias { // an alias is decoded by its target's decoder
 			t.Decoder = "decode" + t.Name
 		}
 		for _, f := range t.Fields {
@@ -438,11 +439,11 @@ func markDecoders(p *Package) {
 			visitRef(t.Underlying)
 		}
 	}
-	visitRef = func(r *TypeRef) {
+	visitRef = func(r *model.TypeRef) {
 		switch r.Kind {
-		case RefSlice, RefMap:
+		case model.RefSlice, model.RefMap:
 			visitRef(r.Elem)
-		case RefNamed:
+		case model.RefNamed:
 			visit(r.Named)
 		}
 	}
@@ -452,10 +453,10 @@ func markDecoders(p *Package) {
 		}
 	}
 	for _, t := range p.Types {
-		if t.Kind == KindUnion {
+		if t.Kind == model.KindUnion {
 			visit(t) // UnmarshalJSON uses the decoder
 		}
-		if t.Kind == KindStruct {
+		if t.Kind == model.KindStruct {
 			for _, f := range t.Fields {
 				if !validTagName(f.JSONName) {
 					t.CustomJSON = true
@@ -478,7 +479,7 @@ func validTagName(name string) bool {
 		case strings.ContainsRune("!#$%&()*+-./:;<=>?@[]^_{|}~ ", c):
 		case c == ',' || c == '"' || c == '\\' || c == '`' || c == '\'':
 			return false
-		case !isLetterOrDigit(c):
+		case !model.IsLetterOrDigit(c):
 			return false
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"github.com/opentoolgen/opentoolgen/gen/model"
 	"io"
 	"reflect"
 	"strconv"
@@ -34,13 +35,16 @@ type documentOut struct {
 }
 
 // documentOutput is the output of document.gen.go.
-func documentOutput(p *Package) output {
-	return output{"document.gen.go", &documentFile{p: p}}
+func documentOutput(p *model.Package, out *documentOut) output {
+	return output{"document.gen.go", &documentFile{p: p, out: out}}
 }
 
 // documentFile renders document.gen.go with the placeholder (Render), then
 // writes the document into the formatted file (splice).
-type documentFile struct{ p *Package }
+type documentFile struct {
+	p   *model.Package
+	out *documentOut // shared with Generate
+}
 
 func (d *documentFile) Render(w io.Writer) error { return emitDocument(d.p).Render(w) }
 
@@ -53,10 +57,10 @@ func (d *documentFile) splice(src []byte) ([]byte, error) {
 	}
 	start := i + len(docPlaceholderLine) - len(docPlaceholder) - 1
 	prefix, suffix := src[:start], src[start+len(docPlaceholder):]
-	out := d.p.docOut
+	out := d.out
 	if out == nil {
 		out = &documentOut{}
-		d.p.docOut = out
+		d.out = out
 	}
 	// Marshal the compact document straight after prefix and a backquote.
 	var b bytes.Buffer

@@ -3,6 +3,7 @@ package gen
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/opentoolgen/opentoolgen/gen/model"
 	"io"
 	"strconv"
 	"strings"
@@ -46,9 +47,9 @@ func (l lazy) Render(w io.Writer) error { return l().Render(w) }
 var typesPerFile = 1500
 
 // typeWeight is what a type counts for in typesPerFile.
-func typeWeight(t *Type) int { return 1 + len(t.Fields) + len(t.Values) + len(t.Variants) }
+func typeWeight(t *model.Type) int { return 1 + len(t.Fields) + len(t.Values) + len(t.Variants) }
 
-func newFile(p *Package) *jen.File {
+func newFile(p *model.Package) *jen.File {
 	f := jen.NewFile(p.Name)
 	f.HeaderComment(headerLine)
 	if p.Source != "" {
@@ -63,9 +64,9 @@ func rt(name string) *jen.Statement { return jen.Qual(runtimePath, name) }
 
 // emitOpenTool renders the files of an OpenTool-style package: types, server
 // adapter, client and embedded document.
-func emitOpenTool(p *Package) []output {
+func emitOpenTool(p *model.Package, doc *documentOut) []output {
 	outs := []output{
-		documentOutput(p),
+		documentOutput(p, doc),
 		{"tool.gen.go", lazy(func() *jen.File { return emitTool(p) })},
 		{"client.gen.go", lazy(func() *jen.File { return emitClient(p) })},
 	}
@@ -74,8 +75,8 @@ func emitOpenTool(p *Package) []output {
 
 // typeFiles renders p's types in files of at most typesPerFile types; the
 // first one also holds what belongs to the package as a whole.
-func typeFiles(p *Package) []output {
-	var chunks [][]*Type
+func typeFiles(p *model.Package) []output {
+	var chunks [][]*model.Type
 	start, weight := 0, 0
 	for i, t := range p.Types {
 		if weight > 0 && weight+typeWeight(t) > typesPerFile {
@@ -208,11 +209,11 @@ var thirdPerson = func() map[string]string {
 // ---- types ------------------------------------------------------------------
 
 // goType renders the Go type of r.
-func goType(r *TypeRef) *jen.Statement {
+func goType(r *model.TypeRef) *jen.Statement {
 	switch r.Kind {
-	case RefString:
+	case model.RefString:
 		return jen.String()
-	case RefInt:
+	case model.RefInt:
 		switch {
 		case r.Unsigned && r.Bits == 8:
 			return jen.Uint8()
@@ -230,33 +231,33 @@ func goType(r *TypeRef) *jen.Statement {
 			return jen.Int32()
 		}
 		return jen.Int64()
-	case RefFloat:
+	case model.RefFloat:
 		if r.Bits == 32 {
 			return jen.Float32()
 		}
 		return jen.Float64()
-	case RefBool:
+	case model.RefBool:
 		return jen.Bool()
-	case RefSlice:
+	case model.RefSlice:
 		return jen.Index().Add(goType(r.Elem))
-	case RefMap:
+	case model.RefMap:
 		return jen.Map(jen.String()).Add(goType(r.Elem))
-	case RefNamed:
+	case model.RefNamed:
 		return jen.Id(r.Named.Name)
-	case RefTime, RefBytes, RefRaw:
+	case model.RefTime, model.RefBytes, model.RefRaw:
 		return oaGoType(r)
 	}
 	return jen.Any()
 }
 
-func fieldType(f *Field) *jen.Statement {
+func fieldType(f *model.Field) *jen.Statement {
 	if f.Pointer {
 		return jen.Op("*").Add(goType(f.Type))
 	}
 	return goType(f.Type)
 }
 
-func emitTypes(p *Package) *jen.File {
+func emitTypes(p *model.Package) *jen.File {
 	f := newFile(p)
 	for _, t := range p.Types {
 		emitType(f, t)
@@ -265,9 +266,9 @@ func emitTypes(p *Package) *jen.File {
 	return f
 }
 
-func emitType(f *jen.File, t *Type) {
+func emitType(f *jen.File, t *model.Type) {
 	switch t.Kind {
-	case KindStruct:
+	case model.KindStruct:
 		// type T struct {
 		//	Field Type `json:"name"`
 		// }
@@ -291,15 +292,15 @@ func emitType(f *jen.File, t *Type) {
 		if t.CustomJSON {
 			emitCustomJSON(f, t)
 		}
-	case KindEnum:
+	case model.KindEnum:
 		emitEnum(f, t)
-	case KindNamed:
+	case model.KindNamed:
 		f.Add(docComment(t.Name, t.Doc, t.Origin).Type().Id(t.Name).Add(goType(t.Underlying)))
 		f.Line()
-	case KindAlias:
+	case model.KindAlias:
 		f.Add(docComment(t.Name, t.Doc, t.Origin).Type().Id(t.Name).Op("=").Add(goType(t.Underlying)))
 		f.Line()
-	case KindUnion:
+	case model.KindUnion:
 		emitUnion(f, t)
 	}
 	if t.Decoder != "" {
@@ -321,7 +322,7 @@ func enumLiteral(v any) jen.Code {
 }
 
 // enumAllowed is the list of allowed values, as violations show it.
-func enumAllowed(t *Type) string {
+func enumAllowed(t *model.Type) string {
 	var parts []string
 	for _, v := range t.Values {
 		b, _ := json.Marshal(v.Value)
@@ -330,7 +331,7 @@ func enumAllowed(t *Type) string {
 	return strings.Join(parts, ", ")
 }
 
-func emitEnum(f *jen.File, t *Type) {
+func emitEnum(f *jen.File, t *model.Type) {
 	f.Add(docComment(t.Name, t.Doc, t.Origin).Type().Id(t.Name).Add(goType(t.Underlying)))
 	f.Line()
 	var consts, names []jen.Code
@@ -359,7 +360,7 @@ func emitEnum(f *jen.File, t *Type) {
 
 // emitCustomJSON writes MarshalJSON and UnmarshalJSON for a struct whose member
 // names a struct tag cannot carry.
-func emitCustomJSON(f *jen.File, t *Type) {
+func emitCustomJSON(f *jen.File, t *model.Type) {
 	// func (x T) MarshalJSON() ([]byte, error) {
 	//	var e opentool.ObjectEncoder
 	//	e.Field("name", x.Field)
@@ -389,19 +390,19 @@ func emitCustomJSON(f *jen.File, t *Type) {
 // ---- decoders ---------------------------------------------------------------
 
 // decoderOf returns the decode function of a named type, following aliases.
-func decoderOf(t *Type) string {
-	for t.Kind == KindAlias && t.Underlying.Kind == RefNamed {
+func decoderOf(t *model.Type) string {
+	for t.Kind == model.KindAlias && t.Underlying.Kind == model.RefNamed {
 		t = t.Underlying.Named
 	}
 	return t.Decoder
 }
 
-func emitDecoder(f *jen.File, t *Type) {
+func emitDecoder(f *jen.File, t *model.Type) {
 	var body []jen.Code
 	switch t.Kind {
-	case KindStruct:
+	case model.KindStruct:
 		body = structDecoder(t)
-	case KindEnum:
+	case model.KindEnum:
 		// if v, ok := d.String(); ok {
 		//	*x = T(v)
 		//	if !x.Valid() { d.NotInEnum(v, `"a", "b"`) }
@@ -412,9 +413,9 @@ func emitDecoder(f *jen.File, t *Type) {
 				jen.Id("d").Dot("NotInEnum").Call(jen.Id("v"), jen.Lit(enumAllowed(t))),
 			),
 		)}
-	case KindNamed:
+	case model.KindNamed:
 		body = decodeValue(t.Underlying, jen.Op("*").Id("x"), t.Name, 0)
-	case KindUnion:
+	case model.KindUnion:
 		body = unionDecoder(t)
 	}
 	f.Func().Id(t.Decoder).Params(jen.Id("d").Op("*").Add(rt("Decoder")), jen.Id("x").Op("*").Id(t.Name)).Block(body...)
@@ -423,7 +424,7 @@ func emitDecoder(f *jen.File, t *Type) {
 
 // structDecoder decodes an object member by member, remembering which required
 // members it saw in a bit set.
-func structDecoder(t *Type) []jen.Code {
+func structDecoder(t *model.Type) []jen.Code {
 	body := []jen.Code{jen.If(jen.Op("!").Id("d").Dot("Object").Call()).Block(jen.Return())}
 	nreq := 0
 	for _, fl := range t.Fields {
@@ -482,37 +483,37 @@ func structDecoder(t *Type) []jen.Code {
 
 // scalarPtrRead is the Decoder call that reads an optional scalar of r's kind
 // into a pointer (nil for null), or nil when r needs a conversion or checks.
-func scalarPtrRead(r *TypeRef) *jen.Statement {
+func scalarPtrRead(r *model.TypeRef) *jen.Statement {
 	if r.Check != nil || r.Bits != 0 && r.Bits != 64 || r.Unsigned {
 		return nil
 	}
 	switch r.Kind {
-	case RefString:
+	case model.RefString:
 		return jen.Id("d").Dot("StringPtr").Call()
-	case RefInt:
+	case model.RefInt:
 		return jen.Id("d").Dot("IntPtr").Call()
-	case RefFloat:
+	case model.RefFloat:
 		return jen.Id("d").Dot("FloatPtr").Call()
-	case RefBool:
+	case model.RefBool:
 		return jen.Id("d").Dot("BoolPtr").Call()
 	}
 	return nil
 }
 
 // scalarRead is the Decoder call that reads a scalar of r's kind.
-func scalarRead(r *TypeRef) *jen.Statement {
+func scalarRead(r *model.TypeRef) *jen.Statement {
 	d := jen.Id("d")
 	switch r.Kind {
-	case RefString:
+	case model.RefString:
 		return d.Dot("String").Call()
-	case RefBool:
+	case model.RefBool:
 		return d.Dot("Bool").Call()
-	case RefFloat:
+	case model.RefFloat:
 		if r.Bits == 32 {
 			return d.Dot("Float32").Call()
 		}
 		return d.Dot("Float").Call()
-	case RefInt:
+	case model.RefInt:
 		bits := r.Bits
 		if bits == 0 {
 			bits = 64
@@ -535,18 +536,18 @@ func scalarRead(r *TypeRef) *jen.Statement {
 // expression). named is the name of target's type when it is a defined type
 // over r (so scalars need a conversion), "" otherwise. depth numbers the loop
 // variables of nested arrays and maps.
-func decodeValue(r *TypeRef, target *jen.Statement, named string, depth int) []jen.Code {
+func decodeValue(r *model.TypeRef, target *jen.Statement, named string, depth int) []jen.Code {
 	conv := func(v jen.Code) jen.Code {
 		if named != "" {
 			return jen.Id(named).Call(v)
 		}
-		if (r.Kind == RefInt && (r.Bits != 0 && r.Bits != 64 || r.Unsigned && r.Bits != 64 && r.Bits != 0)) || (r.Kind == RefFloat && r.Bits == 32) {
+		if (r.Kind == model.RefInt && (r.Bits != 0 && r.Bits != 64 || r.Unsigned && r.Bits != 64 && r.Bits != 0)) || (r.Kind == model.RefFloat && r.Bits == 32) {
 			return goType(r).Call(v)
 		}
 		return v
 	}
 	switch r.Kind {
-	case RefString, RefBool, RefFloat, RefInt:
+	case model.RefString, model.RefBool, model.RefFloat, model.RefInt:
 		if probe := jen.Id("v"); named == "" && r.Check == nil && conv(probe) == jen.Code(probe) {
 			// target, _ = d.String(): a value of the wrong type leaves the zero
 			// value and a violation.
@@ -558,16 +559,16 @@ func decodeValue(r *TypeRef, target *jen.Statement, named string, depth int) []j
 			target.Clone().Op("=").Add(conv(jen.Id(v))),
 			checkValue(r, jen.Id(v)),
 		)}
-	case RefTime, RefBytes, RefRaw:
+	case model.RefTime, model.RefBytes, model.RefRaw:
 		return oaDecodeValue(r, target)
-	case RefNamed:
+	case model.RefNamed:
 		if u := aliasTarget(r.Named); u != nil {
 			return decodeValue(u, target, "", depth)
 		}
 		return []jen.Code{jen.Id(decoderOf(r.Named)).Call(jen.Id("d"), addr(target))}
-	case RefAny:
+	case model.RefAny:
 		return []jen.Code{jen.Id("d").Dot("Any").Call(addr(target))}
-	case RefSlice:
+	case model.RefSlice:
 		// if d.Array() {
 		//	target = T{}
 		//	for d.NextItem() { var e E; …; target = append(target, e) }
@@ -586,7 +587,7 @@ func decodeValue(r *TypeRef, target *jen.Statement, named string, depth int) []j
 			jen.For(jen.Id("d").Dot("NextItem").Call()).Block(loop...),
 			checkItems(r, target),
 		)}
-	case RefMap:
+	case model.RefMap:
 		// if d.Object() {
 		//	target = T{}
 		//	for d.Next() { k := string(d.Key()); var e E; …; target[k] = e }
@@ -622,7 +623,7 @@ func addr(target *jen.Statement) jen.Code {
 // ---- server -----------------------------------------------------------------
 
 // serviceMethod renders the signature of a function's Service method.
-func serviceMethod(fn *Function) *jen.Statement {
+func serviceMethod(fn *model.Function) *jen.Statement {
 	params := []jen.Code{jen.Id("ctx").Qual(contextPath, "Context")}
 	if fn.Args != nil {
 		params = append(params, jen.Id("args").Id(fn.Args.Name))
@@ -637,14 +638,14 @@ func serviceMethod(fn *Function) *jen.Statement {
 	return jen.Id(fn.GoName).Params(params...).Params(goType(fn.Result), jen.Error())
 }
 
-func resultType(fn *Function) *jen.Statement {
+func resultType(fn *model.Function) *jen.Statement {
 	if fn.Result == nil {
 		return jen.Qual(jsonPath, "RawMessage")
 	}
 	return goType(fn.Result)
 }
 
-func hasStream(p *Package) bool {
+func hasStream(p *model.Package) bool {
 	for _, fn := range p.Functions {
 		if fn.Stream {
 			return true
@@ -654,7 +655,7 @@ func hasStream(p *Package) bool {
 }
 
 // encodeResult renders the call that turns a result value into the result object.
-func encodeResult(fn *Function, v jen.Code) *jen.Statement {
+func encodeResult(fn *model.Function, v jen.Code) *jen.Statement {
 	if fn.ResultName == "" {
 		return rt("EncodeObject").Call(v)
 	}
@@ -680,7 +681,7 @@ func switchOrNothing(cases []jen.Code) jen.Code {
 //	func (c *Client) F(ctx context.Context, args FArgs) (R, error)      // c.rt.Invoke(ctx, "f", &args, "r", &r)
 //	func (c *Client) SSeq(ctx context.Context) iter.Seq2[R, error]      // a streaming function, as an iterator
 //	func (c *Client) S(ctx context.Context, emit func(R) error) error   // and in the Service's form
-func emitClient(p *Package) *jen.File {
+func emitClient(p *model.Package) *jen.File {
 	f := newFile(p)
 	f.Comment("Client calls the functions of the tool on an OpenTool server. It is safe for")
 	f.Comment("concurrent use.")
@@ -767,7 +768,7 @@ func emitClient(p *Package) *jen.File {
 //	const documentJSON = "{…}"
 //	func Document() *opentool.OpenTool                     // a new copy each call
 //	func Declarations() []opentool.FunctionDeclaration
-func emitDocument(p *Package) *jen.File {
+func emitDocument(p *model.Package) *jen.File {
 	f := newFile(p)
 	title := strings.TrimSpace(p.Title)
 	pc := "Package " + p.Name + " is the typed OpenTool binding"

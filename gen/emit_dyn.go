@@ -3,6 +3,7 @@ package gen
 import (
 	"bytes"
 	"fmt"
+	"github.com/opentoolgen/opentoolgen/gen/model"
 	"strconv"
 	"strings"
 	"text/template"
@@ -35,13 +36,13 @@ const (
 
 // emitOpenDyn renders the files of an OpenDyn package: the Go files, and the C
 // header, which is no Go and is not formatted.
-func emitOpenDyn(p *Package) ([]output, []File, error) {
+func emitOpenDyn(p *model.Package, doc *documentOut) ([]output, []File, error) {
 	header, err := emitDynHeader(p)
 	if err != nil {
 		return nil, nil, err
 	}
 	outs := []output{
-		documentOutput(p),
+		documentOutput(p, doc),
 		{name: "types.gen.go", file: emitTypes(p)},
 		{name: "tool.gen.go", file: emitTool(p)},
 		{name: "client.gen.go", file: emitClient(p)},
@@ -53,11 +54,11 @@ func emitOpenDyn(p *Package) ([]output, []File, error) {
 // ---- C ------------------------------------------------------------------------
 
 // cDecl is the C type of a parameter in the prototype the library has.
-func cDecl(c CType, shape CShape, out bool) string {
+func cDecl(c model.CType, shape model.CShape, out bool) string {
 	switch {
 	case !c.Pointer:
 		return c.Name
-	case shape == CString && !out:
+	case shape == model.CString && !out:
 		return "const " + c.Name + " *"
 	}
 	return c.Name + " *"
@@ -88,7 +89,7 @@ var headerTemplate = template.Must(template.New("opendyn.h.tmpl").
 	Funcs(template.FuncMap{"cComment": cComment}).
 	ParseFS(templates.FS, "opendyn.h.tmpl"))
 
-func emitDynHeader(p *Package) ([]byte, error) {
+func emitDynHeader(p *model.Package) ([]byte, error) {
 	d := headerData{Source: p.Source, Stdcall: p.Dyn.Stdcall}
 	for _, fn := range p.Functions {
 		c := fn.C
@@ -133,19 +134,19 @@ func goWide(name string) *jen.Statement {
 
 // scalarRef returns the scalar type under r (r itself, or the underlying
 // type of a named type).
-func scalarRef(r *TypeRef) *TypeRef {
-	for r.Kind == RefNamed && r.Named.Underlying != nil {
+func scalarRef(r *model.TypeRef) *model.TypeRef {
+	for r.Kind == model.RefNamed && r.Named.Underlying != nil {
 		r = r.Named.Underlying
 	}
 	return r
 }
 
 // methodParamType is the Go type of an input of a method.
-func methodParamType(cp *CParam) *jen.Statement {
+func methodParamType(cp *model.CParam) *jen.Statement {
 	switch cp.Shape {
-	case CPointer:
+	case model.CPointer:
 		return jen.Op("*").Add(goType(cp.Type))
-	case CString:
+	case model.CString:
 		if !cp.Required {
 			return jen.Op("*").Add(goType(cp.Type))
 		}
@@ -154,9 +155,9 @@ func methodParamType(cp *CParam) *jen.Statement {
 }
 
 // argPath is the JSON pointer of an argument, for violations.
-func argPath(cp *CParam) string { return jsontree.Pointer(cp.Name) }
+func argPath(cp *model.CParam) string { return jsontree.Pointer(cp.Name) }
 
-func emitLibrary(p *Package) *jen.File {
+func emitLibrary(p *model.Package) *jen.File {
 	f := newFile(p)
 	var pre []string
 	for _, fn := range p.Functions {
@@ -238,7 +239,7 @@ func emitLibrary(p *Package) *jen.File {
 }
 
 // takesPointers reports whether a C function takes a pointer.
-func takesPointers(c *CFunction) bool {
+func takesPointers(c *model.CFunction) bool {
 	for _, p := range c.Params {
 		if p.C.Pointer {
 			return true
@@ -248,7 +249,7 @@ func takesPointers(c *CFunction) bool {
 }
 
 // cPrototype is the C declaration of a function, for its method's comment.
-func cPrototype(fn *Function) string {
+func cPrototype(fn *model.Function) string {
 	c := fn.C
 	ret := "void"
 	if c.Return != nil {
@@ -287,7 +288,7 @@ func cPrototype(fn *Function) string {
 // Locals end in "_", which no name derived from the document does. No defer:
 // it would cost a quarter of a cheap call, and nothing between Acquire and
 // Release can panic.
-func emitDynMethod(f *jen.File, fn *Function) {
+func emitDynMethod(f *jen.File, fn *model.Function) {
 	c := fn.C
 	var params, results, zeros []jen.Code
 	for _, cp := range c.Inputs() {
@@ -310,7 +311,7 @@ func emitDynMethod(f *jen.File, fn *Function) {
 			jen.Id("Path"): path, jen.Id("Message"): jen.Lit(msg),
 		})))
 	}
-	rangeMsg := func(cp *CParam) string {
+	rangeMsg := func(cp *model.CParam) string {
 		return "out of the range of C " + cp.C.Name + ", which has 32 bits on this platform"
 	}
 
@@ -321,11 +322,11 @@ func emitDynMethod(f *jen.File, fn *Function) {
 		id := func(s string) *jen.Statement { return jen.Id(s + strconv.Itoa(i) + "_") }
 		name := cp.C.Name
 		elem := cp.Type
-		if cp.Shape == CSlice {
+		if cp.Shape == model.CSlice {
 			elem = cp.Type.Elem
 		}
 		switch {
-		case !cp.Out && cp.Shape == CScalar:
+		case !cp.Out && cp.Shape == model.CScalar:
 			if isCLong(name) {
 				// if int64(C.long(x)) != int64(x) { return …, invalid }
 				pre = append(pre, jen.If(goWide(name).Call(cgo(name).Call(x)).Op("!=").Add(goWide(name)).Call(x)).Block(
@@ -333,7 +334,7 @@ func emitDynMethod(f *jen.File, fn *Function) {
 			}
 			call = append(call, cgo(name).Call(x))
 
-		case !cp.Out && cp.Shape == CPointer:
+		case !cp.Out && cp.Shape == model.CPointer:
 			if cp.Required {
 				pre = append(pre, jen.If(x.Clone().Op("==").Nil()).Block(
 					invalid(jen.Lit(argPath(cp)), "missing: want a value, which the function reads through a pointer")))
@@ -359,7 +360,7 @@ func emitDynMethod(f *jen.File, fn *Function) {
 			post = append(post, jen.If(x.Clone().Op("!=").Nil()).Block(
 				jen.Op("*").Add(x).Op("=").Add(goType(cp.Type)).Call(id("t"))))
 
-		case !cp.Out && cp.Shape == CString:
+		case !cp.Out && cp.Shape == model.CString:
 			// var s_ [64]byte
 			// p_, ok_ := cStringOf(s_[:0], string(x))
 			// if !ok_ { return …, invalid }
@@ -367,7 +368,7 @@ func emitDynMethod(f *jen.File, fn *Function) {
 			if !cp.Required {
 				val = jen.Op("*").Add(x)
 			}
-			if scalarRef(cp.Type).Kind == RefString && cp.Type.Kind == RefNamed {
+			if scalarRef(cp.Type).Kind == model.RefString && cp.Type.Kind == model.RefNamed {
 				val = jen.String().Call(val)
 			}
 			pre = append(pre, jen.Var().Add(id("s")).Index(jen.Lit(64)).Byte())
@@ -386,7 +387,7 @@ func emitDynMethod(f *jen.File, fn *Function) {
 			}
 			call = append(call, jen.Parens(jen.Op("*").Add(cgo(name))).Call(id("p")))
 
-		case !cp.Out && cp.Shape == CSlice:
+		case !cp.Out && cp.Shape == model.CSlice:
 			data := jen.Qual(unsafePath, "Pointer").Call(jen.Qual(unsafePath, "SliceData").Call(x))
 			if !isCLong(name) {
 				call = append(call, jen.Parens(jen.Op("*").Add(cgo(name))).Call(data))
@@ -413,23 +414,23 @@ func emitDynMethod(f *jen.File, fn *Function) {
 			post = append(post, jen.For(jen.List(jen.Id("i"), jen.Id("v")).Op(":=").Range().Add(id("t"))).Block(
 				x.Clone().Index(jen.Id("i")).Op("=").Add(goType(elem)).Call(jen.Id("v"))))
 
-		case cp.Out && (cp.Shape == CPointer || cp.Shape == CScalar):
+		case cp.Out && (cp.Shape == model.CPointer || cp.Shape == model.CScalar):
 			// var o_ C.int … x = T(o_)
 			pre = append(pre, jen.Var().Add(id("o")).Add(cgo(name)))
 			call = append(call, jen.Op("&").Add(id("o")))
 			post = append(post, x.Clone().Op("=").Add(goType(cp.Type)).Call(id("o")))
 
-		case cp.Out && cp.Shape == CString:
+		case cp.Out && cp.Shape == model.CString:
 			// var o_ [N]byte … x = goStringOf(o_[:])
 			pre = append(pre, jen.Var().Add(id("o")).Index(jen.Lit(cp.Size)).Byte())
 			call = append(call, jen.Parens(jen.Op("*").Add(cgo(name))).Call(jen.Qual(unsafePath, "Pointer").Call(jen.Op("&").Add(id("o")).Index(jen.Lit(0)))))
 			s := jen.Id("goStringOf").Call(id("o").Index(jen.Op(":")))
-			if cp.Type.Kind == RefNamed {
+			if cp.Type.Kind == model.RefNamed {
 				s = goType(cp.Type).Call(s)
 			}
 			post = append(post, x.Clone().Op("=").Add(s))
 
-		case cp.Out && cp.Shape == CSlice:
+		case cp.Out && cp.Shape == model.CSlice:
 			if !isCLong(name) {
 				// o_ := make([]T, N) … x = o_
 				pre = append(pre, id("o").Op(":=").Make(goType(cp.Type), jen.Lit(cp.Size)))
@@ -461,18 +462,18 @@ func emitDynMethod(f *jen.File, fn *Function) {
 		body = append(body, jen.Id("r_").Op(":=").Add(callExpr))
 		ret := jen.Id(r.GoName)
 		switch r.Shape {
-		case CScalar:
+		case model.CScalar:
 			body = append(body, ret.Clone().Op("=").Add(goType(r.Type)).Call(jen.Id("r_")))
-		case CString:
+		case model.CString:
 			s := jen.Qual(cPath, "GoString").Call(jen.Id("r_"))
 			if r.C.Name != "char" {
 				s = jen.Qual(cPath, "GoString").Call(jen.Parens(jen.Op("*").Qual(cPath, "char")).Call(jen.Qual(unsafePath, "Pointer").Call(jen.Id("r_"))))
 			}
-			if r.Type.Kind == RefNamed {
+			if r.Type.Kind == model.RefNamed {
 				s = goType(r.Type).Call(s)
 			}
 			body = append(body, ret.Clone().Op("=").Add(s))
-		case CPointer:
+		case model.CPointer:
 			body = append(body, jen.If(jen.Id("r_").Op("!=").Nil()).Block(
 				ret.Clone().Op("=").Add(goType(r.Type)).Call(jen.Op("*").Id("r_"))))
 		}
@@ -496,7 +497,7 @@ func emitDynMethod(f *jen.File, fn *Function) {
 // library:
 //
 //	func (l *Library) Service() Service { return libraryService{lib: l} }
-func emitDynTool(f *jen.File, p *Package) {
+func emitDynTool(f *jen.File, p *model.Package) {
 	f.Comment("Service returns the Service that calls the functions of l, with typed")
 	f.Comment("arguments and results: serve it with NewTool (which decodes and validates the")
 	f.Comment("arguments of each call, the ranges of the C types included). A float or double")
@@ -515,9 +516,9 @@ func emitDynTool(f *jen.File, p *Package) {
 		for _, cp := range c.Inputs() {
 			a := jen.Id("args").Dot(cp.Field.Name)
 			switch {
-			case cp.Shape == CScalar && cp.Field.Pointer:
+			case cp.Shape == model.CScalar && cp.Field.Pointer:
 				a = jen.Id("valueOf").Call(a)
-			case cp.Shape == CPointer && !cp.Field.Pointer:
+			case cp.Shape == model.CPointer && !cp.Field.Pointer:
 				a = jen.Op("&").Add(a)
 			}
 			args = append(args, a)
@@ -585,11 +586,11 @@ func (c finiteCheck) call(v *jen.Statement) *jen.Statement {
 
 // finiteChecks returns the float and double values fn's result carries: its
 // C return value and its output parameters (scalars and arrays).
-func finiteChecks(fn *Function) []finiteCheck {
+func finiteChecks(fn *model.Function) []finiteCheck {
 	c := fn.C
-	isFloat := func(t CType) bool { return t.Name == "float" || t.Name == "double" }
+	isFloat := func(t model.CType) bool { return t.Name == "float" || t.Name == "double" }
 	var out []finiteCheck
-	if r := c.Return; r != nil && r.Shape == CScalar && isFloat(r.C) {
+	if r := c.Return; r != nil && r.Shape == model.CScalar && isFloat(r.C) {
 		fc := finiteCheck{function: fn.Name, member: fn.ResultName}
 		if r.Field != nil {
 			fc.field, fc.member = r.Field.Name, r.Field.JSONName
@@ -597,8 +598,8 @@ func finiteChecks(fn *Function) []finiteCheck {
 		out = append(out, fc)
 	}
 	for _, p := range c.Outputs() {
-		if isFloat(p.C) && !p.Field.Pointer && (p.Shape == CPointer || p.Shape == CSlice) {
-			out = append(out, finiteCheck{function: fn.Name, member: p.Field.JSONName, field: p.Field.Name, slice: p.Shape == CSlice})
+		if isFloat(p.C) && !p.Field.Pointer && (p.Shape == model.CPointer || p.Shape == model.CSlice) {
+			out = append(out, finiteCheck{function: fn.Name, member: p.Field.JSONName, field: p.Field.Name, slice: p.Shape == model.CSlice})
 		}
 	}
 	return out
@@ -617,7 +618,7 @@ func finiteBlock(checks []finiteCheck) []jen.Code {
 }
 
 // emitCodeText renders CodeText, from the document's status codes.
-func emitCodeText(f *jen.File, p *Package) {
+func emitCodeText(f *jen.File, p *model.Package) {
 	f.Comment("CodeText returns the text the document gives the status code code, and whether")
 	f.Comment("it gives one.")
 	var cases []jen.Code
@@ -639,7 +640,7 @@ func emitCodeText(f *jen.File, p *Package) {
 }
 
 // emitDynHelpers renders the helpers the methods use, those they use.
-func emitDynHelpers(f *jen.File, p *Package) {
+func emitDynHelpers(f *jen.File, p *model.Package) {
 	if usesCString(p, false) {
 		f.Comment("cStringOf returns s as a NUL-terminated string in buf's memory (in new memory")
 		f.Comment("when it does not fit), or false when s holds a NUL byte, which C would read as")
@@ -673,10 +674,10 @@ func emitDynHelpers(f *jen.File, p *Package) {
 
 // usesCString reports whether a function of p has a char* input (converted
 // with cStringOf), or with out a char* output (read with goStringOf).
-func usesCString(p *Package, out bool) bool {
+func usesCString(p *model.Package, out bool) bool {
 	for _, fn := range p.Functions {
 		for _, cp := range fn.C.Params {
-			if cp.Shape == CString && cp.Out == out {
+			if cp.Shape == model.CString && cp.Out == out {
 				return true
 			}
 		}
@@ -686,10 +687,10 @@ func usesCString(p *Package, out bool) bool {
 
 // usesValueOf reports whether the tool passes an optional argument to a C
 // function by value: absent, it is the zero value.
-func usesValueOf(p *Package) bool {
+func usesValueOf(p *model.Package) bool {
 	for _, fn := range p.Functions {
 		for _, cp := range fn.C.Inputs() {
-			if cp.Shape == CScalar && cp.Field.Pointer {
+			if cp.Shape == model.CScalar && cp.Field.Pointer {
 				return true
 			}
 		}

@@ -2,6 +2,7 @@ package gen
 
 import (
 	"fmt"
+	"github.com/opentoolgen/opentoolgen/gen/model"
 	"sort"
 	"strconv"
 	"strings"
@@ -22,7 +23,7 @@ const (
 // openAPIFiles are the files of an OpenAPI package and their emitters.
 var openAPIFiles = []struct {
 	name string
-	emit func(*Package) *jen.File
+	emit func(*model.Package) *jen.File
 }{
 	{"document.gen.go", emitDocument},
 	{"types.gen.go", emitTypes},
@@ -35,7 +36,7 @@ var openAPIFiles = []struct {
 // of a large document are split over several files (typeFiles): only the
 // syntax trees of the files in flight are alive at once, which bounds the peak
 // memory while both CPUs work.
-func renderOpenAPI(p *Package) ([]File, error) {
+func renderOpenAPI(p *model.Package, doc *documentOut) ([]File, error) {
 	var outs []output
 	for _, f := range openAPIFiles {
 		if f.name == "types.gen.go" {
@@ -43,7 +44,7 @@ func renderOpenAPI(p *Package) ([]File, error) {
 			continue
 		}
 		if f.name == "document.gen.go" {
-			outs = append(outs, documentOutput(p))
+			outs = append(outs, documentOutput(p, doc))
 			continue
 		}
 		emit := f.emit
@@ -54,23 +55,23 @@ func renderOpenAPI(p *Package) ([]File, error) {
 
 // ---- types: formats, constraints, unions -----------------------------------------
 
-func oaGoType(r *TypeRef) *jen.Statement {
+func oaGoType(r *model.TypeRef) *jen.Statement {
 	switch r.Kind {
-	case RefTime:
+	case model.RefTime:
 		return jen.Qual(timePath, "Time")
-	case RefBytes:
+	case model.RefBytes:
 		return jen.Index().Byte()
 	}
 	return jen.Qual(jsonPath, "RawMessage")
 }
 
 // oaDecodeValue decodes a value of a format kind: opentool.DecodeTime(d, &target).
-func oaDecodeValue(r *TypeRef, target *jen.Statement) []jen.Code {
+func oaDecodeValue(r *model.TypeRef, target *jen.Statement) []jen.Code {
 	fn := "DecodeRaw"
 	switch r.Kind {
-	case RefTime:
+	case model.RefTime:
 		fn = "DecodeTime"
-	case RefBytes:
+	case model.RefBytes:
 		fn = "DecodeBytes"
 	}
 	return []jen.Code{rt(fn).Call(jen.Id("d"), addr(target.Clone()))}
@@ -78,9 +79,9 @@ func oaDecodeValue(r *TypeRef, target *jen.Statement) []jen.Code {
 
 // aliasTarget returns the type an alias chain ends at when that is not a named
 // type (type T = time.Time), or nil.
-func aliasTarget(t *Type) *TypeRef {
-	for i := 0; t.Kind == KindAlias && t.Underlying != nil && i < 100; i++ {
-		if t.Underlying.Kind != RefNamed {
+func aliasTarget(t *model.Type) *model.TypeRef {
+	for i := 0; t.Kind == model.KindAlias && t.Underlying != nil && i < 100; i++ {
+		if t.Underlying.Kind != model.RefNamed {
 			return t.Underlying
 		}
 		t = t.Underlying.Named
@@ -100,7 +101,7 @@ func indexable(target *jen.Statement) *jen.Statement {
 //
 //	opentool.CheckMin(d, float64(v1), 1, false)
 //	opentool.CheckLength(d, v1, -1, 64)
-func checkValue(r *TypeRef, v *jen.Statement) jen.Code {
+func checkValue(r *model.TypeRef, v *jen.Statement) jen.Code {
 	c := r.Check
 	if c == nil {
 		return jen.Null()
@@ -115,14 +116,14 @@ func checkValue(r *TypeRef, v *jen.Statement) jen.Code {
 		s.Add(code)
 	}
 	switch r.Kind {
-	case RefInt, RefFloat:
+	case model.RefInt, model.RefFloat:
 		if c.Minimum != nil {
 			add(rt("CheckMin").Call(jen.Id("d"), jen.Float64().Call(v.Clone()), jen.Lit(*c.Minimum), jen.Lit(c.ExclusiveMinimum)))
 		}
 		if c.Maximum != nil {
 			add(rt("CheckMax").Call(jen.Id("d"), jen.Float64().Call(v.Clone()), jen.Lit(*c.Maximum), jen.Lit(c.ExclusiveMaximum)))
 		}
-	case RefString:
+	case model.RefString:
 		if c.MinLength != nil || c.MaxLength != nil {
 			add(rt("CheckLength").Call(jen.Id("d"), v.Clone(), bound(c.MinLength), bound(c.MaxLength)))
 		}
@@ -141,7 +142,7 @@ func bound(v *int64) jen.Code {
 }
 
 // checkItems renders the check of an array's length: opentool.CheckItems(d, len(target), 1, -1).
-func checkItems(r *TypeRef, target *jen.Statement) jen.Code {
+func checkItems(r *model.TypeRef, target *jen.Statement) jen.Code {
 	c := r.Check
 	if c == nil || c.MinItems == nil && c.MaxItems == nil {
 		return jen.Null()
@@ -150,7 +151,7 @@ func checkItems(r *TypeRef, target *jen.Statement) jen.Code {
 }
 
 // emitPatterns declares the compiled patterns the decoders check.
-func emitPatterns(f *jen.File, p *Package) {
+func emitPatterns(f *jen.File, p *model.Package) {
 	if len(p.Patterns) == 0 {
 		return
 	}
@@ -163,7 +164,7 @@ func emitPatterns(f *jen.File, p *Package) {
 	f.Var().Defs(defs...)
 }
 
-func variantType(v *Variant) *jen.Statement {
+func variantType(v *model.Variant) *jen.Statement {
 	if v.Pointer {
 		return jen.Op("*").Add(goType(v.Type))
 	}
@@ -172,7 +173,7 @@ func variantType(v *Variant) *jen.Statement {
 
 // emitUnion declares a union: a struct with one field per variant and its
 // JSON methods.
-func emitUnion(f *jen.File, t *Type) {
+func emitUnion(f *jen.File, t *model.Type) {
 	var fields []jen.Code
 	for _, v := range t.Variants {
 		fields = append(fields, jen.Id(v.Name).Add(variantType(v)))
@@ -235,8 +236,8 @@ func switchOrNull(cases []jen.Code) jen.Code {
 
 // variantDecoder is the decode function of a variant: a generated decoder,
 // or a literal for types without one.
-func variantDecoder(v *Variant) jen.Code {
-	if v.Type.Kind == RefNamed && aliasTarget(v.Type.Named) == nil {
+func variantDecoder(v *model.Variant) jen.Code {
+	if v.Type.Kind == model.RefNamed && aliasTarget(v.Type.Named) == nil {
 		if d := decoderOf(v.Type.Named); d != "" {
 			return jen.Id(d)
 		}
@@ -249,13 +250,13 @@ func variantDecoder(v *Variant) jen.Code {
 
 // unionDecoder decodes a union: by its discriminator, or as the first variant
 // that accepts the value.
-func unionDecoder(t *Type) []jen.Code {
+func unionDecoder(t *model.Type) []jen.Code {
 	body := []jen.Code{
 		jen.Id("raw").Op(":=").Id("d").Dot("Raw").Call(),
 		jen.If(jen.Id("raw").Op("==").Nil()).Block(jen.Return()),
 		jen.Op("*").Id("x").Op("=").Id(t.Name).Values(),
 	}
-	assign := func(v *Variant) jen.Code {
+	assign := func(v *model.Variant) jen.Code {
 		if v.Pointer {
 			return jen.Id("x").Dot(v.Name).Op("=").Op("&").Id("v")
 		}
@@ -312,34 +313,34 @@ func unionDecoder(t *Type) []jen.Code {
 
 // present renders the condition under which an optional argument is sent, or
 // nil when it always is.
-func present(f *Field) jen.Code {
+func present(f *model.Field) jen.Code {
 	if f.Required && !f.Pointer {
 		return nil
 	}
 	if f.Required && f.Nullable {
 		return nil // null is a value: sent as the parameter's empty form
 	}
-	if !f.Pointer && f.Type.Kind == RefNamed && f.Type.Named.Kind == KindUnion {
+	if !f.Pointer && f.Type.Kind == model.RefNamed && f.Type.Named.Kind == model.KindUnion {
 		return jen.Op("!").Id("args").Dot(f.Name).Dot("IsZero").Call()
 	}
 	return jen.Id("args").Dot(f.Name).Op("!=").Nil()
 }
 
 // requestStmt is the call that puts one argument into the request.
-func requestStmt(fn *Function, f *Field) jen.Code {
+func requestStmt(fn *model.Function, f *model.Field) jen.Code {
 	h := f.HTTP
 	v := jen.Id("args").Dot(f.Name)
 	r := jen.Id("r")
 	switch h.In {
-	case InPath:
+	case model.InPath:
 		return r.Dot("Path").Call(jen.Lit(h.Name), v, jen.Lit(h.Style), jen.Lit(h.Explode))
-	case InQuery:
+	case model.InQuery:
 		return r.Dot("Query").Call(jen.Lit(h.Name), v, jen.Lit(h.Style), jen.Lit(h.Explode), jen.Lit(h.AllowReserved))
-	case InHeader:
+	case model.InHeader:
 		return r.Dot("Header").Call(jen.Lit(h.Name), v, jen.Lit(h.Explode))
-	case InCookie:
+	case model.InCookie:
 		return r.Dot("Cookie").Call(jen.Lit(h.Name), v, jen.Lit(h.Explode))
-	case InBody:
+	case model.InBody:
 		switch mediaKind(fn.HTTP.BodyMedia) {
 		case "binary":
 			return r.Dot("RawBody").Call(v, jen.Lit(fn.HTTP.BodyMedia))
@@ -351,12 +352,12 @@ func requestStmt(fn *Function, f *Field) jen.Code {
 			return r.Dot("RawBody").Call(val, jen.Lit(fn.HTTP.BodyMedia))
 		}
 		return r.Dot("JSONBody").Call(v)
-	case InBodyProp:
+	case model.InBodyProp:
 		switch mediaKind(fn.HTTP.BodyMedia) {
 		case "form":
 			return r.Dot("FormField").Call(jen.Lit(h.Name), v, jen.Lit(h.Style), jen.Lit(h.Explode), jen.Lit(h.AllowReserved))
 		case "multipart":
-			if f.Type.Kind == RefBytes {
+			if f.Type.Kind == model.RefBytes {
 				return r.Dot("PartFile").Call(jen.Lit(h.Name), v, jen.Lit(h.ContentType))
 			}
 			return r.Dot("PartField").Call(jen.Lit(h.Name), v, jen.Lit(h.ContentType))
@@ -397,7 +398,7 @@ func requestStmt(fn *Function, f *Field) jen.Code {
 //		}
 //		return out, err
 //	}
-func emitRESTClient(p *Package) *jen.File {
+func emitRESTClient(p *model.Package) *jen.File {
 	f := newFile(p)
 	api := p.API
 	f.Comment("DefaultBaseURL is the address of the API: the first server of the document.")
@@ -505,7 +506,7 @@ func commentLines(lines []string) *jen.Statement {
 //		}
 //		return out, err
 //	}
-func emitRESTMethod(f *jen.File, fn *Function) {
+func emitRESTMethod(f *jen.File, fn *model.Function) {
 	op := fn.HTTP
 	params := []jen.Code{jen.Id("ctx").Qual(contextPath, "Context")}
 	if fn.Args != nil {
@@ -519,7 +520,7 @@ func emitRESTMethod(f *jen.File, fn *Function) {
 			if fl.HTTP == nil {
 				continue
 			}
-			if fl.HTTP.In == InBodyProp {
+			if fl.HTTP.In == model.InBodyProp {
 				bodyProps = true
 			}
 			stmt := requestStmt(fn, fl)

@@ -1,6 +1,9 @@
 package gen
 
-import "github.com/dave/jennifer/jen"
+import (
+	"github.com/dave/jennifer/jen"
+	"github.com/opentoolgen/opentoolgen/gen/model"
+)
 
 // The one Tool adapter, the same for every input kind: tool.gen.go holds the
 // Service interface and the Tool that serves a Service over the OpenTool
@@ -39,7 +42,7 @@ var serviceDoc = map[string][]string{
 //	func (t *Tool) Load(context.Context) (*opentool.OpenTool, error)
 //	func (t *Tool) Document() *opentool.OpenTool
 //	func (t *Tool) Declarations() []opentool.FunctionDeclaration
-func emitTool(p *Package) *jen.File {
+func emitTool(p *model.Package) *jen.File {
 	f := newFile(p)
 	var methods []jen.Code
 	for _, fn := range p.Functions {

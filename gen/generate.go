@@ -44,6 +44,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"github.com/opentoolgen/opentoolgen/gen/model"
 	"go/token"
 	"path/filepath"
 	goruntime "runtime"
@@ -159,7 +160,7 @@ func Generate(name string, data []byte, opts Options) (*Result, error) {
 		return nil, err
 	}
 	var (
-		pkg      *Package
+		pkg      *model.Package
 		warnings []Diagnostic
 	)
 	switch kind := src.kind(); kind {
@@ -192,15 +193,15 @@ func Generate(name string, data []byte, opts Options) (*Result, error) {
 		}
 		return nil, err
 	}
-	nameMethods(pkg)
-	pkg.docOut = &documentOut{sizeHint: len(src.json)}
+	model.NameMethods(pkg)
+	docOut := &documentOut{sizeHint: len(src.json)}
 	var outs []output
 	var extra []File
 	if pkg.API == nil {
-		outs = emitOpenTool(pkg)
+		outs = emitOpenTool(pkg, docOut)
 	}
 	if pkg.Dyn != nil { // OpenDyn: cgo bindings and a C header besides
-		if outs, extra, err = emitOpenDyn(pkg); err != nil {
+		if outs, extra, err = emitOpenDyn(pkg, docOut); err != nil {
 			return nil, err
 		}
 	}
@@ -209,12 +210,12 @@ func Generate(name string, data []byte, opts Options) (*Result, error) {
 		return nil, err
 	}
 	if pkg.API != nil { // OpenAPI: a REST client and a Tool adapter over it
-		if files, err = renderOpenAPI(pkg); err != nil {
+		if files, err = renderOpenAPI(pkg, docOut); err != nil {
 			return nil, err
 		}
 	}
 	files = append(files, extra...)
-	doc := pkg.docOut.compact // written with document.gen.go
+	doc := docOut.compact // written with document.gen.go
 	if doc == nil {
 		if doc, err = marshalDocument(pkg.Document); err != nil {
 			return nil, err
@@ -238,7 +239,7 @@ func (s *source) kind() string {
 }
 
 // loadOpenTool loads and validates an OpenTool document and builds its model.
-func loadOpenTool(src *source, opts Options) (*Package, []Diagnostic, error) {
+func loadOpenTool(src *source, opts Options) (*model.Package, []Diagnostic, error) {
 	doc, problems, err := otload.LoadOpenToolWarnings(src.json)
 	var diags, warnings []Diagnostic
 	for _, p := range problems {

@@ -24,8 +24,11 @@ var stages = []struct {
 	{pkg: "templates"},
 	// load: input formats, nothing of Go
 	{pkg: "gen/load/opentool", may: []string{"internal/jsontree", "runtime"}},
-	// the rest of the generator (model, emitters, driver); see gen's package doc
-	{pkg: "gen", may: []string{"internal/jsontree", "runtime", "templates", "gen/load/opentool"}, third: true},
+	// the model: what every loader produces and every emitter reads, Go names
+	{pkg: "gen/model", may: []string{"runtime"}},
+	// the rest of the generator (loaders of OpenAPI and OpenDyn, emitters,
+	// driver); see gen's package doc
+	{pkg: "gen", may: []string{"internal/jsontree", "runtime", "templates", "gen/load/opentool", "gen/model"}, third: true},
 	{pkg: "cmd/opentoolgen", may: []string{"gen"}},
 }
 

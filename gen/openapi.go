@@ -3,6 +3,7 @@ package gen
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/opentoolgen/opentoolgen/gen/model"
 	"net/url"
 	"path"
 	"path/filepath"
@@ -33,13 +34,13 @@ var reservedOpenAPINames = []string{
 }
 
 // loadOpenAPI loads an OpenAPI or Swagger document and builds its model.
-func loadOpenAPI(src *source, opts Options) (*Package, []Diagnostic, error) {
+func loadOpenAPI(src *source, opts Options) (*model.Package, []Diagnostic, error) {
 	b := &oaBuilder{
 		src:     src,
 		root:    path.Clean(filepath.ToSlash(src.name)),
 		swagger: src.tree.Get("swagger") != nil,
 		named:   map[string]*oaNamed{},
-		byType:  map[*Type]*oaNamed{},
+		byType:  map[*model.Type]*oaNamed{},
 		found:   map[nodeKey]*jsontree.Node{},
 		index:   map[*jsontree.Node]map[string]*jsontree.Node{},
 		inline:  map[*openapi3.Schema]*oaType{},
@@ -69,13 +70,13 @@ type oaBuilder struct {
 	swagger bool
 	doc     *openapi3.T
 
-	pkg   *Package
-	types *scope // package-level identifiers
+	pkg   *model.Package
+	types *model.Scope // package-level identifiers
 	// named are the named schemas (components and referenced schemas), by
 	// location "file#pointer"; namedList in the order of their creation.
 	named     map[string]*oaNamed
 	namedList []*oaNamed
-	docNames  *scope // names of the OpenTool document's schemas
+	docNames  *model.Scope // names of the OpenTool document's schemas
 	// inline memoises the types of inline schemas that need one (objects,
 	// enums), by schema: a schema shared through kin-openapi's resolution gets
 	// one type.
@@ -90,7 +91,7 @@ type oaBuilder struct {
 	warnings []Diagnostic
 
 	docFunctions []runtime.Function // the functions of the OpenTool document
-	byType       map[*Type]*oaNamed
+	byType       map[*model.Type]*oaNamed
 
 	found map[nodeKey]*jsontree.Node                   // find's answers
 	index map[*jsontree.Node]map[string]*jsontree.Node // members of large objects
@@ -103,7 +104,7 @@ type oaBuilder struct {
 // oaNamed is a named schema: its Go type and its OpenTool document schema.
 type oaNamed struct {
 	key     string // its location, "file#pointer"
-	t       *Type
+	t       *model.Type
 	docName string
 	schema  *runtime.Schema // the definition, set once defined
 	object  bool            // values are JSON objects
@@ -112,7 +113,7 @@ type oaNamed struct {
 
 // oaType is what a schema converts to.
 type oaType struct {
-	ref      *TypeRef
+	ref      *model.TypeRef
 	schema   *runtime.Schema // the schema in the OpenTool document
 	nullable bool
 	object   bool   // values are JSON objects (results travel as themselves)
@@ -298,19 +299,19 @@ func (b *oaBuilder) warn(loc oaLoc, format string, args ...any) {
 
 // ---- package ------------------------------------------------------------------
 
-func (b *oaBuilder) build(pkgName string) *Package {
+func (b *oaBuilder) build(pkgName string) *model.Package {
 	doc := b.doc
 	info := doc.Info
 	if info == nil {
 		info = &openapi3.Info{}
 	}
-	b.pkg = &Package{
+	b.pkg = &model.Package{
 		Name: pkgName, Source: filepath.Base(b.src.name), Kind: "openapi",
 		Title: info.Title, Version: info.Version, Doc: info.Description,
-		API: &API{BaseURL: serverURL(doc.Servers)},
+		API: &model.API{BaseURL: serverURL(doc.Servers)},
 	}
-	b.types = newScope(reservedOpenAPINames...)
-	b.docNames = newScope()
+	b.types = model.NewScope(reservedOpenAPINames...)
+	b.docNames = model.NewScope()
 	b.patterns = map[string]string{}
 	b.security()
 
@@ -338,8 +339,8 @@ func (b *oaBuilder) build(pkgName string) *Package {
 	for _, n := range b.namedList {
 		if !n.defined {
 			n.defined = true
-			n.t.Kind = KindAlias
-			n.t.Underlying = &TypeRef{Kind: RefRaw}
+			n.t.Kind = model.KindAlias
+			n.t.Underlying = &model.TypeRef{Kind: model.RefRaw}
 			n.schema = &runtime.Schema{}
 			b.warnUnresolved(n)
 		}
@@ -402,7 +403,7 @@ func (b *oaBuilder) security() {
 			continue
 		}
 		s := ref.Value
-		sc := &SecurityScheme{Name: n, Doc: s.Description}
+		sc := &model.SecurityScheme{Name: n, Doc: s.Description}
 		switch strings.ToLower(s.Type) {
 		case "apikey":
 			sc.Kind, sc.In, sc.Key = "apiKey", strings.ToLower(s.In), s.Name
@@ -426,7 +427,7 @@ func (b *oaBuilder) security() {
 			b.warn(loc.add(n), "security scheme type %q is not supported", clipValue(s.Type))
 			continue
 		}
-		sc.Option = b.types.take("With" + goNameOr(n, "Credential"))
+		sc.Option = b.types.Take("With" + model.GoNameOr(n, "Credential"))
 		b.pkg.API.Security = append(b.pkg.API.Security, sc)
 	}
 }
@@ -439,9 +440,9 @@ func (b *oaBuilder) namedAt(key, hint string) *oaNamed {
 	if n := b.named[key]; n != nil {
 		return n
 	}
-	t := &Type{Name: b.types.take(goNameOr(hint, "Schema"))}
+	t := &model.Type{Name: b.types.Take(model.GoNameOr(hint, "Schema"))}
 	t.Origin = t.Name + " is the schema " + strconv.Quote(hint) + " of the document."
-	n := &oaNamed{key: key, t: t, docName: b.docNames.take(hint)}
+	n := &oaNamed{key: key, t: t, docName: b.docNames.Take(hint)}
 	b.named[key] = n
 	b.byType[t] = n
 	b.namedList = append(b.namedList, n)
@@ -519,8 +520,8 @@ func (b *oaBuilder) define(n *oaNamed, sr *openapi3.SchemaRef, loc oaLoc) {
 		// A component that is a reference to another schema: an alias (but
 		// kin-openapi may report the component itself as the target).
 		if target := b.ref(sr); target != n {
-			t.Kind = KindAlias
-			t.Underlying = &TypeRef{Kind: RefNamed, Named: target.t}
+			t.Kind = model.KindAlias
+			t.Underlying = &model.TypeRef{Kind: model.RefNamed, Named: target.t}
 			n.object = target.object
 			n.schema = &runtime.Schema{Ref: runtime.RefPrefix + pointerEscaper.Replace(target.docName)}
 			return
@@ -530,15 +531,15 @@ func (b *oaBuilder) define(n *oaNamed, sr *openapi3.SchemaRef, loc oaLoc) {
 	ot := b.schemaType(s, loc, t.Name, "the schema "+t.Name, t)
 	n.object = ot.object
 	n.schema = ot.schema
-	if ot.ref.Kind == RefNamed && ot.ref.Named == t {
+	if ot.ref.Kind == model.RefNamed && ot.ref.Named == t {
 		return // defined in place: struct, enum
 	}
 	switch ot.ref.Kind {
-	case RefNamed, RefTime, RefRaw, RefBytes, RefAny:
+	case model.RefNamed, model.RefTime, model.RefRaw, model.RefBytes, model.RefAny:
 		// An alias keeps the JSON methods of the target.
-		t.Kind = KindAlias
+		t.Kind = model.KindAlias
 	default:
-		t.Kind = KindNamed
+		t.Kind = model.KindNamed
 	}
 	t.Underlying = ot.ref
 	if ot.note != "" {
@@ -573,7 +574,7 @@ func joinDoc(doc, more string) string {
 // needs.
 func (b *oaBuilder) conv(sr *openapi3.SchemaRef, loc oaLoc, hint, origin string) *oaType {
 	if sr == nil {
-		return &oaType{ref: &TypeRef{Kind: RefRaw}, schema: &runtime.Schema{}, note: "The document gives no schema: any JSON value."}
+		return &oaType{ref: &model.TypeRef{Kind: model.RefRaw}, schema: &runtime.Schema{}, note: "The document gives no schema: any JSON value."}
 	}
 	if sr.Ref != "" {
 		saved := b.anon
@@ -582,14 +583,14 @@ func (b *oaBuilder) conv(sr *openapi3.SchemaRef, loc oaLoc, hint, origin string)
 		b.anon = saved
 		nullable := sr.Value != nil && sr.Value.Nullable
 		return &oaType{
-			ref:      &TypeRef{Kind: RefNamed, Named: n.t},
+			ref:      &model.TypeRef{Kind: model.RefNamed, Named: n.t},
 			schema:   &runtime.Schema{Ref: runtime.RefPrefix + pointerEscaper.Replace(n.docName)},
 			nullable: nullable,
 			object:   n.object || (sr.Value != nil && isObjectSchema(sr.Value)),
 		}
 	}
 	if sr.Value == nil {
-		return &oaType{ref: &TypeRef{Kind: RefRaw}, schema: &runtime.Schema{}, note: "The schema could not be resolved: any JSON value."}
+		return &oaType{ref: &model.TypeRef{Kind: model.RefRaw}, schema: &runtime.Schema{}, note: "The schema could not be resolved: any JSON value."}
 	}
 	if ot, ok := b.inline[sr.Value]; ok {
 		return ot
@@ -603,7 +604,7 @@ func isObjectSchema(s *openapi3.Schema) bool {
 
 // schemaType converts an inline schema. A struct or enum it needs is named
 // hint, or is self when self is not nil (a named schema being defined).
-func (b *oaBuilder) schemaType(s *openapi3.Schema, loc oaLoc, hint, origin string, self *Type) *oaType {
+func (b *oaBuilder) schemaType(s *openapi3.Schema, loc oaLoc, hint, origin string, self *model.Type) *oaType {
 	var types []string
 	nullable := s.Nullable
 	if s.Type != nil {
@@ -623,7 +624,7 @@ func (b *oaBuilder) schemaType(s *openapi3.Schema, loc oaLoc, hint, origin strin
 	}
 	raw := func(note string) *oaType {
 		ds.Description = joinDoc(ds.Description, note)
-		return &oaType{ref: &TypeRef{Kind: RefRaw}, schema: ds, nullable: nullable, note: note}
+		return &oaType{ref: &model.TypeRef{Kind: model.RefRaw}, schema: ds, nullable: nullable, note: note}
 	}
 	// A schema that only wraps one other (allOf: [$ref], nullable), or a
 	// oneOf/anyOf of one schema and null.
@@ -686,17 +687,17 @@ func (b *oaBuilder) schemaType(s *openapi3.Schema, loc oaLoc, hint, origin strin
 		}
 		if ap := s.AdditionalProperties; ap.Schema != nil {
 			return b.nesting(hint, origin, self, func() *oaType {
-				elem := b.conv(ap.Schema, loc.add("additionalProperties"), nestedName(hint, "Value"), nestedOrigin("a value of ", origin))
+				elem := b.conv(ap.Schema, loc.add("additionalProperties"), model.NestedName(hint, "Value"), model.NestedOrigin("a value of ", origin))
 				ds.AdditionalProperties = elem.schema
-				return &oaType{ref: &TypeRef{Kind: RefMap, Elem: elem.ref}, schema: ds, nullable: nullable, object: true}
+				return &oaType{ref: &model.TypeRef{Kind: model.RefMap, Elem: elem.ref}, schema: ds, nullable: nullable, object: true}
 			})
 		}
-		return &oaType{ref: &TypeRef{Kind: RefMap, Elem: &TypeRef{Kind: RefAny}}, schema: ds, nullable: nullable, object: true}
+		return &oaType{ref: &model.TypeRef{Kind: model.RefMap, Elem: &model.TypeRef{Kind: model.RefAny}}, schema: ds, nullable: nullable, object: true}
 	case openapi3.TypeArray:
 		return b.nesting(hint, origin, self, func() *oaType {
-			elem := b.conv(s.Items, loc.add("items"), nestedName(hint, "Item"), nestedOrigin("an element of ", origin))
+			elem := b.conv(s.Items, loc.add("items"), model.NestedName(hint, "Item"), model.NestedOrigin("an element of ", origin))
 			ds.Items = elem.schema
-			c := &Constraints{}
+			c := &model.Constraints{}
 			if s.MinItems > 0 {
 				v := int64(s.MinItems)
 				c.MinItems, ds.MinItems = &v, &v
@@ -705,7 +706,7 @@ func (b *oaBuilder) schemaType(s *openapi3.Schema, loc oaLoc, hint, origin strin
 				v := int64(*s.MaxItems)
 				c.MaxItems, ds.MaxItems = &v, &v
 			}
-			r := &TypeRef{Kind: RefSlice, Elem: elem.ref, Check: nonEmpty(c)}
+			r := &model.TypeRef{Kind: model.RefSlice, Elem: elem.ref, Check: nonEmpty(c)}
 			return &oaType{ref: r, schema: ds, nullable: nullable}
 		})
 	case openapi3.TypeString, openapi3.TypeInteger, openapi3.TypeNumber, openapi3.TypeBoolean:
@@ -731,13 +732,13 @@ func (b *oaBuilder) schemaType(s *openapi3.Schema, loc oaLoc, hint, origin strin
 // in the type expression; at maxAnonymousNesting levels (and not for a named
 // schema being defined, self), a named type over it (named hint), which
 // starts a new type expression.
-func (b *oaBuilder) nesting(hint, origin string, self *Type, build func() *oaType) *oaType {
+func (b *oaBuilder) nesting(hint, origin string, self *model.Type, build func() *oaType) *oaType {
 	if b.anon < maxAnonymousNesting || self != nil {
 		b.anon++
 		defer func() { b.anon-- }()
 		return build()
 	}
-	t := &Type{Name: b.types.take(hint), Kind: KindNamed}
+	t := &model.Type{Name: b.types.Take(hint), Kind: model.KindNamed}
 	t.Origin = t.Name + " is " + origin + "."
 	b.pkg.Types = append(b.pkg.Types, t)
 	saved := b.anon
@@ -745,7 +746,7 @@ func (b *oaBuilder) nesting(hint, origin string, self *Type, build func() *oaTyp
 	ot := *build()
 	b.anon = saved
 	t.Underlying = ot.ref
-	ot.ref = &TypeRef{Kind: RefNamed, Named: t}
+	ot.ref = &model.TypeRef{Kind: model.RefNamed, Named: t}
 	return &ot
 }
 
@@ -767,8 +768,8 @@ func (b *oaBuilder) wrapped(ot *oaType, s *openapi3.Schema) *oaType {
 	return ot
 }
 
-func nonEmpty(c *Constraints) *Constraints {
-	if *c == (Constraints{}) {
+func nonEmpty(c *model.Constraints) *model.Constraints {
+	if *c == (model.Constraints{}) {
 		return nil
 	}
 	return c
@@ -813,18 +814,18 @@ func enumType(values []any) string {
 
 // scalar is the type of a string, integer, number or boolean schema, with its
 // format and constraints.
-func (b *oaBuilder) scalar(s *openapi3.Schema, typ string, loc oaLoc, ds *runtime.Schema) *TypeRef {
-	c := &Constraints{}
-	var r *TypeRef
+func (b *oaBuilder) scalar(s *openapi3.Schema, typ string, loc oaLoc, ds *runtime.Schema) *model.TypeRef {
+	c := &model.Constraints{}
+	var r *model.TypeRef
 	switch typ {
 	case openapi3.TypeString:
 		switch s.Format {
 		case "date-time":
-			return &TypeRef{Kind: RefTime}
+			return &model.TypeRef{Kind: model.RefTime}
 		case "byte", "binary":
-			return &TypeRef{Kind: RefBytes}
+			return &model.TypeRef{Kind: model.RefBytes}
 		}
-		r = &TypeRef{Kind: RefString}
+		r = &model.TypeRef{Kind: model.RefString}
 		if s.MinLength > 0 {
 			v := int64(s.MinLength)
 			c.MinLength, ds.MinLength = &v, &v
@@ -843,25 +844,25 @@ func (b *oaBuilder) scalar(s *openapi3.Schema, typ string, loc oaLoc, ds *runtim
 			}
 		}
 	case openapi3.TypeInteger:
-		r = &TypeRef{Kind: RefInt}
+		r = &model.TypeRef{Kind: model.RefInt}
 		if s.Format == "int32" {
 			r.Bits = 32
 		}
 		b.bounds(s, c, ds)
 	case openapi3.TypeNumber:
-		r = &TypeRef{Kind: RefFloat}
+		r = &model.TypeRef{Kind: model.RefFloat}
 		if s.Format == "float" {
 			r.Bits = 32
 		}
 		b.bounds(s, c, ds)
 	default:
-		return &TypeRef{Kind: RefBool}
+		return &model.TypeRef{Kind: model.RefBool}
 	}
 	r.Check = nonEmpty(c)
 	return r
 }
 
-func (b *oaBuilder) bounds(s *openapi3.Schema, c *Constraints, ds *runtime.Schema) {
+func (b *oaBuilder) bounds(s *openapi3.Schema, c *model.Constraints, ds *runtime.Schema) {
 	if s.Min != nil {
 		v := *s.Min
 		c.Minimum, ds.Minimum = &v, &v
@@ -889,13 +890,13 @@ func (b *oaBuilder) patternVar(p string) string {
 	}
 	v := "pattern" + strconv.Itoa(len(b.patterns)+1)
 	b.patterns[p] = v
-	b.pkg.Patterns = append(b.pkg.Patterns, PatternVar{Name: v, Expr: p})
+	b.pkg.Patterns = append(b.pkg.Patterns, model.PatternVar{Name: v, Expr: p})
 	return v
 }
 
 // enum makes an enum type of a string, integer or number schema; nil when the
 // values do not fit the type.
-func (b *oaBuilder) enum(s *openapi3.Schema, loc oaLoc, hint, origin string, self *Type, typ string, nullable bool, ds *runtime.Schema) *oaType {
+func (b *oaBuilder) enum(s *openapi3.Schema, loc oaLoc, hint, origin string, self *model.Type, typ string, nullable bool, ds *runtime.Schema) *oaType {
 	var vals []any
 	for _, v := range s.Enum {
 		switch x := v.(type) {
@@ -929,7 +930,7 @@ func (b *oaBuilder) enum(s *openapi3.Schema, loc oaLoc, hint, origin string, sel
 	}
 	t := self
 	if t == nil {
-		t = &Type{Name: b.types.take(hint), Doc: schemaDoc(s)}
+		t = &model.Type{Name: b.types.Take(hint), Doc: schemaDoc(s)}
 		t.Origin = t.Name + " is " + origin + "."
 		b.pkg.Types = append(b.pkg.Types, t)
 	}
@@ -937,7 +938,7 @@ func (b *oaBuilder) enum(s *openapi3.Schema, loc oaLoc, hint, origin string, sel
 	(&builder{types: b.types}).defineEnum(t, rs)
 	ds.Enum = vals
 	ds.Nullable = nullable
-	ot := &oaType{ref: &TypeRef{Kind: RefNamed, Named: t}, schema: ds, nullable: nullable}
+	ot := &oaType{ref: &model.TypeRef{Kind: model.RefNamed, Named: t}, schema: ds, nullable: nullable}
 	if self == nil {
 		b.inline[s] = ot
 	}
@@ -952,23 +953,23 @@ type objectMembers struct {
 }
 
 // object makes a struct of the properties of members.
-func (b *oaBuilder) object(s *openapi3.Schema, loc oaLoc, hint, origin string, self *Type, nullable bool, ds *runtime.Schema, members objectMembers) *oaType {
+func (b *oaBuilder) object(s *openapi3.Schema, loc oaLoc, hint, origin string, self *model.Type, nullable bool, ds *runtime.Schema, members objectMembers) *oaType {
 	t := self
 	if t == nil {
-		t = &Type{Name: b.types.take(hint), Doc: schemaDoc(s)}
+		t = &model.Type{Name: b.types.Take(hint), Doc: schemaDoc(s)}
 		t.Origin = t.Name + " is " + origin + "."
 		b.pkg.Types = append(b.pkg.Types, t)
 	}
-	t.Kind = KindStruct
+	t.Kind = model.KindStruct
 	ds.Type = openapi3.TypeObject
-	ot := &oaType{ref: &TypeRef{Kind: RefNamed, Named: t}, schema: ds, nullable: nullable, object: true}
+	ot := &oaType{ref: &model.TypeRef{Kind: model.RefNamed, Named: t}, schema: ds, nullable: nullable, object: true}
 	if self == nil {
 		b.inline[s] = ot // before the fields: a recursive inline schema ends here
 	}
 	saved := b.anon
 	b.anon = 0 // a field's type starts a type expression
 	defer func() { b.anon = saved }()
-	names := newScope(reservedFieldNames...)
+	names := model.NewScope(reservedFieldNames...)
 	seen := map[string]bool{}
 	required := map[string]bool{}
 	for _, m := range members.schemas {
@@ -988,9 +989,9 @@ func (b *oaBuilder) object(s *openapi3.Schema, loc oaLoc, hint, origin string, s
 			}
 			seen[k] = true
 			p := m.Properties[k]
-			goName := names.take(goNameOr(k, "Field"))
-			pt := b.conv(p, ploc.add(k), nestedName(t.Name, goName), "the "+strconv.Quote(k)+" member of "+t.Name)
-			f := &Field{Name: goName, JSONName: k, Required: required[k]}
+			goName := names.Take(model.GoNameOr(k, "Field"))
+			pt := b.conv(p, ploc.add(k), model.NestedName(t.Name, goName), "the "+strconv.Quote(k)+" member of "+t.Name)
+			f := &model.Field{Name: goName, JSONName: k, Required: required[k]}
 			if p != nil && p.Value != nil {
 				f.Doc = schemaDoc(p.Value)
 				if p.Ref != "" && f.Doc == schemaDoc(p.Value) {
@@ -1016,20 +1017,20 @@ func (b *oaBuilder) object(s *openapi3.Schema, loc oaLoc, hint, origin string, s
 }
 
 // setNullable sets a field's pointer-ness from its type.
-func (b *oaBuilder) setNullable(f *Field, pt *oaType) {
+func (b *oaBuilder) setNullable(f *model.Field, pt *oaType) {
 	f.Type = pt.ref
 	f.Nullable = pt.nullable
-	f.Pointer = f.Nullable && pt.ref.Kind != RefRaw || !f.Required && oaNeedsPointer(pt.ref)
+	f.Pointer = f.Nullable && pt.ref.Kind != model.RefRaw || !f.Required && oaNeedsPointer(pt.ref)
 }
 
 // oaNeedsPointer is needsPointer for the kinds of OpenAPI types: slices,
 // maps, bytes and raw values tell absent (nil) from empty already.
-func oaNeedsPointer(r *TypeRef) bool {
+func oaNeedsPointer(r *model.TypeRef) bool {
 	switch r.Kind {
-	case RefSlice, RefMap, RefAny, RefBytes, RefRaw:
+	case model.RefSlice, model.RefMap, model.RefAny, model.RefBytes, model.RefRaw:
 		return false
-	case RefNamed:
-		if r.Named.Kind == KindNamed || r.Named.Kind == KindAlias {
+	case model.RefNamed:
+		if r.Named.Kind == model.KindNamed || r.Named.Kind == model.KindAlias {
 			if r.Named.Underlying == nil {
 				return true // not defined yet: a struct or enum in the making
 			}
@@ -1042,7 +1043,7 @@ func oaNeedsPointer(r *TypeRef) bool {
 
 // allOf merges the parts of an allOf (and the schema's own properties) into
 // one struct.
-func (b *oaBuilder) allOf(s *openapi3.Schema, loc oaLoc, hint, origin string, self *Type, nullable bool, ds *runtime.Schema) *oaType {
+func (b *oaBuilder) allOf(s *openapi3.Schema, loc oaLoc, hint, origin string, self *model.Type, nullable bool, ds *runtime.Schema) *oaType {
 	var m objectMembers
 	var add func(sr *openapi3.SchemaRef, l oaLoc, depth int) bool
 	add = func(sr *openapi3.SchemaRef, l oaLoc, depth int) bool {
@@ -1085,21 +1086,21 @@ func (b *oaBuilder) allOf(s *openapi3.Schema, loc oaLoc, hint, origin string, se
 	}
 	note := "Untyped: the parts of this allOf are not all objects, so they cannot be merged."
 	ds.Description = joinDoc(ds.Description, note)
-	return &oaType{ref: &TypeRef{Kind: RefRaw}, schema: ds, nullable: nullable, note: note}
+	return &oaType{ref: &model.TypeRef{Kind: model.RefRaw}, schema: ds, nullable: nullable, note: note}
 }
 
 // union makes a type of a oneOf or anyOf with several alternatives: a struct
 // with one field per variant, decoded by discriminator or by trying each.
-func (b *oaBuilder) union(s *openapi3.Schema, loc oaLoc, hint, origin string, self *Type, nullable bool, ds *runtime.Schema) *oaType {
+func (b *oaBuilder) union(s *openapi3.Schema, loc oaLoc, hint, origin string, self *model.Type, nullable bool, ds *runtime.Schema) *oaType {
 	t := self
 	if t == nil {
-		t = &Type{Name: b.types.take(hint), Doc: schemaDoc(s)}
+		t = &model.Type{Name: b.types.Take(hint), Doc: schemaDoc(s)}
 		t.Origin = t.Name + " is " + origin + "."
 		b.pkg.Types = append(b.pkg.Types, t)
 	}
-	t.Kind = KindUnion
+	t.Kind = model.KindUnion
 	t.CustomJSON = true
-	ot := &oaType{ref: &TypeRef{Kind: RefNamed, Named: t}, schema: ds, nullable: nullable}
+	ot := &oaType{ref: &model.TypeRef{Kind: model.RefNamed, Named: t}, schema: ds, nullable: nullable}
 	if self == nil {
 		b.inline[s] = ot
 	}
@@ -1110,21 +1111,21 @@ func (b *oaBuilder) union(s *openapi3.Schema, loc oaLoc, hint, origin string, se
 	saved := b.anon
 	b.anon = 0 // a variant's type starts a type expression
 	defer func() { b.anon = saved }()
-	names := newScope(append([]string{"IsZero"}, reservedFieldNames...)...)
+	names := model.NewScope(append([]string{"IsZero"}, reservedFieldNames...)...)
 	allObjects := true
 	var docAlts []*runtime.Schema
 	for i, a := range alts {
 		if a != nil && a.Value != nil && a.Value.Type != nil && len(*a.Value.Type) == 1 && (*a.Value.Type)[0] == openapi3.TypeNull {
 			continue
 		}
-		vt := b.conv(a, loc.add(key, strconv.Itoa(i)), nestedName(t.Name, "Variant"+strconv.Itoa(i+1)), "variant "+strconv.Itoa(i+1)+" of "+t.Name)
-		v := &Variant{Name: names.take(variantName(vt.ref)), Type: vt.ref}
+		vt := b.conv(a, loc.add(key, strconv.Itoa(i)), model.NestedName(t.Name, "Variant"+strconv.Itoa(i+1)), "variant "+strconv.Itoa(i+1)+" of "+t.Name)
+		v := &model.Variant{Name: names.Take(variantName(vt.ref)), Type: vt.ref}
 		switch vt.ref.Kind {
-		case RefSlice, RefMap, RefBytes, RefRaw, RefAny:
+		case model.RefSlice, model.RefMap, model.RefBytes, model.RefRaw, model.RefAny:
 		default:
 			v.Pointer = true
 		}
-		if vt.ref.Kind == RefNamed {
+		if vt.ref.Kind == model.RefNamed {
 			if n := b.namedOf(vt.ref.Named); n != nil {
 				v.Tags = append(v.Tags, n.docName)
 			}
@@ -1157,10 +1158,10 @@ func (b *oaBuilder) union(s *openapi3.Schema, loc oaLoc, hint, origin string, se
 			}
 			matched := false
 			for _, v := range t.Variants {
-				if v.Type.Kind != RefNamed {
+				if v.Type.Kind != model.RefNamed {
 					continue
 				}
-				if n := b.namedOf(v.Type.Named); n != nil && (n.docName == name || n.t.Name == GoName(name)) {
+				if n := b.namedOf(v.Type.Named); n != nil && (n.docName == name || n.t.Name == model.GoName(name)) {
 					// An explicit mapping replaces the implicit tag (the name).
 					if !matched {
 						v.Tags = removeString(v.Tags, n.docName)
@@ -1193,28 +1194,28 @@ func removeString(list []string, s string) []string {
 }
 
 // namedOf returns the named schema of a type, or nil.
-func (b *oaBuilder) namedOf(t *Type) *oaNamed { return b.byType[t] }
+func (b *oaBuilder) namedOf(t *model.Type) *oaNamed { return b.byType[t] }
 
 // variantName names the field of a union variant after its type.
-func variantName(r *TypeRef) string {
+func variantName(r *model.TypeRef) string {
 	switch r.Kind {
-	case RefNamed:
+	case model.RefNamed:
 		return r.Named.Name
-	case RefString:
+	case model.RefString:
 		return "String"
-	case RefInt:
+	case model.RefInt:
 		return "Int"
-	case RefFloat:
+	case model.RefFloat:
 		return "Float"
-	case RefBool:
+	case model.RefBool:
 		return "Bool"
-	case RefSlice:
+	case model.RefSlice:
 		return "Array"
-	case RefMap:
+	case model.RefMap:
 		return "Object"
-	case RefTime:
+	case model.RefTime:
 		return "Time"
-	case RefBytes:
+	case model.RefBytes:
 		return "Bytes"
 	}
 	return "Value"
@@ -1230,8 +1231,8 @@ func (b *oaBuilder) operations() {
 		return
 	}
 	paths := b.ordered(oaLoc{file: b.root}.add("paths"), b.doc.Paths.Keys())
-	methods := newScope() // Go method names
-	wire := newScope()    // function names on the wire
+	methods := model.NewScope() // Go method names
+	wire := model.NewScope()    // function names on the wire
 	for _, p := range paths {
 		item := b.doc.Paths.Value(p)
 		if item == nil {
@@ -1286,7 +1287,7 @@ func wireName(opID, method, p string) string {
 	var b strings.Builder
 	under := false
 	for _, r := range src {
-		ok := r < 128 && (isLetterOrDigit(r) || r == '-') || r == '_'
+		ok := r < 128 && (model.IsLetterOrDigit(r) || r == '-') || r == '_'
 		if !ok {
 			if !under && b.Len() > 0 {
 				b.WriteByte('_')
@@ -1311,13 +1312,13 @@ func wireName(opID, method, p string) string {
 }
 
 // operation builds the function of one operation.
-func (b *oaBuilder) operation(method, p string, item *openapi3.PathItem, op *openapi3.Operation, loc oaLoc, methods, wire *scope) {
-	name := wire.take(wireName(op.OperationID, method, p))
+func (b *oaBuilder) operation(method, p string, item *openapi3.PathItem, op *openapi3.Operation, loc oaLoc, methods, wire *model.Scope) {
+	name := wire.Take(wireName(op.OperationID, method, p))
 	goSrc := op.OperationID
 	if goSrc == "" {
 		goSrc = name
 	}
-	fn := &Function{Name: name, GoName: methods.take(goNameOr(goSrc, "Call"))}
+	fn := &model.Function{Name: name, GoName: methods.Take(model.GoNameOr(goSrc, "Call"))}
 	fn.Doc = op.Summary
 	if op.Description != "" && op.Description != op.Summary {
 		fn.Doc = joinDoc(fn.Doc, op.Description)
@@ -1325,13 +1326,13 @@ func (b *oaBuilder) operation(method, p string, item *openapi3.PathItem, op *ope
 	if op.Deprecated {
 		fn.Doc = joinDoc(fn.Doc, "Deprecated: the document marks this operation as deprecated.")
 	}
-	hop := &Operation{Method: method, Path: p}
+	hop := &model.Operation{Method: method, Path: p}
 	fn.HTTP = hop
 	dfn := runtime.Function{Name: name, Description: fn.Doc, Parameters: []runtime.Parameter{}}
 
-	args := &Type{Name: b.types.take(fn.GoName + "Args"), Kind: KindStruct}
+	args := &model.Type{Name: b.types.Take(fn.GoName + "Args"), Kind: model.KindStruct}
 	args.Doc = args.Name + " are the arguments of " + strconv.Quote(name) + " (" + method + " " + p + ")."
-	fieldNames := newScope(reservedFieldNames...)
+	fieldNames := model.NewScope(reservedFieldNames...)
 	argNames := map[string]bool{}
 	argName := func(n, in string) string {
 		if !argNames[n] {
@@ -1346,7 +1347,7 @@ func (b *oaBuilder) operation(method, p string, item *openapi3.PathItem, op *ope
 		argNames[c] = true
 		return c
 	}
-	addField := func(f *Field, pt *oaType, doc string) {
+	addField := func(f *model.Field, pt *oaType, doc string) {
 		args.Fields = append(args.Fields, f)
 		dfn.Parameters = append(dfn.Parameters, runtime.Parameter{Name: f.JSONName, Description: doc, Schema: pt.schema, Required: f.Required})
 	}
@@ -1382,12 +1383,12 @@ func (b *oaBuilder) operation(method, p string, item *openapi3.PathItem, op *ope
 		prm := pp.p
 		in := strings.ToLower(prm.In)
 		switch in {
-		case InPath, InQuery, InHeader, InCookie:
+		case model.InPath, model.InQuery, model.InHeader, model.InCookie:
 		default:
 			b.warn(pp.loc, "parameter in %q is not supported: left out", clipValue(prm.In))
 			continue
 		}
-		if in == InHeader {
+		if in == model.InHeader {
 			switch strings.ToLower(prm.Name) {
 			case "accept", "content-type", "authorization":
 				continue // the specification says these are ignored
@@ -1410,13 +1411,13 @@ func (b *oaBuilder) operation(method, p string, item *openapi3.PathItem, op *ope
 			}
 		}
 		jsonName := argName(prm.Name, in)
-		goName := fieldNames.take(goNameOr(jsonName, "Arg"))
+		goName := fieldNames.Take(model.GoNameOr(jsonName, "Arg"))
 		hint := fn.GoName + goName
 		pt := b.conv(schema, sloc, hint, "the "+strconv.Quote(prm.Name)+" parameter of "+strconv.Quote(name))
-		f := &Field{Name: goName, JSONName: jsonName, Doc: prm.Description, Required: prm.Required || in == InPath}
+		f := &model.Field{Name: goName, JSONName: jsonName, Doc: prm.Description, Required: prm.Required || in == model.InPath}
 		f.Doc = joinDoc(f.Doc, pt.note)
 		b.setNullable(f, pt)
-		f.HTTP = &FieldHTTP{In: in, Name: prm.Name, Style: sm.Style, Explode: sm.Explode, AllowReserved: prm.AllowReserved}
+		f.HTTP = &model.FieldHTTP{In: in, Name: prm.Name, Style: sm.Style, Explode: sm.Explode, AllowReserved: prm.AllowReserved}
 		addField(f, pt, prm.Description)
 	}
 
@@ -1455,7 +1456,7 @@ func (b *oaBuilder) operation(method, p string, item *openapi3.PathItem, op *ope
 	b.docFunctions = append(b.docFunctions, dfn)
 }
 
-func (b *oaBuilder) scheme(name string) *SecurityScheme {
+func (b *oaBuilder) scheme(name string) *model.SecurityScheme {
 	for _, s := range b.pkg.API.Security {
 		if s.Name == name {
 			return s
@@ -1515,8 +1516,7 @@ func pickMedia(content openapi3.Content) (string, *openapi3.MediaType) {
 
 // requestBody adds the arguments of the request body: the members of an
 // object body as arguments of their own, else one argument for the body.
-func (b *oaBuilder) requestBody(fn *Function, rb *openapi3.RequestBody, loc oaLoc, args *Type, fieldNames *scope,
-	argName func(n, in string) string, addField func(*Field, *oaType, string)) {
+func (b *oaBuilder) requestBody(fn *model.Function, rb *openapi3.RequestBody, loc oaLoc, args *model.Type, fieldNames *model.Scope, argName func(n, in string) string, addField func(*model.Field, *oaType, string)) {
 	mt, media := pickMedia(rb.Content)
 	if media == nil {
 		return
@@ -1528,21 +1528,21 @@ func (b *oaBuilder) requestBody(fn *Function, rb *openapi3.RequestBody, loc oaLo
 	mloc := loc.add("content", mt, "schema")
 	sr := media.Schema
 	whole := func() {
-		jsonName := argName("body", InBody)
-		goName := fieldNames.take(goNameOr(jsonName, "Body"))
+		jsonName := argName("body", model.InBody)
+		goName := fieldNames.Take(model.GoNameOr(jsonName, "Body"))
 		var pt *oaType
 		switch kind {
 		case "binary":
-			pt = &oaType{ref: &TypeRef{Kind: RefBytes}, schema: &runtime.Schema{Type: runtime.TypeString, Format: "byte"}}
+			pt = &oaType{ref: &model.TypeRef{Kind: model.RefBytes}, schema: &runtime.Schema{Type: runtime.TypeString, Format: "byte"}}
 		case "text":
-			pt = &oaType{ref: &TypeRef{Kind: RefString}, schema: &runtime.Schema{Type: runtime.TypeString}}
+			pt = &oaType{ref: &model.TypeRef{Kind: model.RefString}, schema: &runtime.Schema{Type: runtime.TypeString}}
 		default:
 			pt = b.conv(sr, mloc, fn.GoName+"Body", "the request body of "+strconv.Quote(fn.Name))
 		}
-		f := &Field{Name: goName, JSONName: jsonName, Doc: rb.Description, Required: rb.Required}
+		f := &model.Field{Name: goName, JSONName: jsonName, Doc: rb.Description, Required: rb.Required}
 		f.Doc = joinDoc(f.Doc, pt.note)
 		b.setNullable(f, pt)
-		f.HTTP = &FieldHTTP{In: InBody, Name: mt}
+		f.HTTP = &model.FieldHTTP{In: model.InBody, Name: mt}
 		doc := rb.Description
 		if doc == "" {
 			doc = "The request body (" + mt + ")."
@@ -1632,20 +1632,20 @@ func (b *oaBuilder) requestBody(fn *Function, rb *openapi3.RequestBody, loc oaLo
 	}
 	for _, mb := range members {
 		jsonName := argName(mb.name, "body")
-		goName := fieldNames.take(goNameOr(jsonName, "Field"))
+		goName := fieldNames.Take(model.GoNameOr(jsonName, "Field"))
 		hint := fn.GoName + goName
 		pt := b.conv(mb.sr, mb.loc, hint, "the "+strconv.Quote(mb.name)+" member of the request body of "+strconv.Quote(fn.Name))
 		// A required member is a required argument even when the document
 		// does not mark the body required (often forgotten, and never set
 		// for Swagger 2.0 form parameters).
-		f := &Field{Name: goName, JSONName: jsonName, Required: mb.req}
+		f := &model.Field{Name: goName, JSONName: jsonName, Required: mb.req}
 		if mb.sr != nil && mb.sr.Value != nil && mb.sr.Ref == "" {
 			f.Doc = schemaDoc(mb.sr.Value)
 		}
 		desc := f.Doc
 		f.Doc = joinDoc(f.Doc, pt.note)
 		b.setNullable(f, pt)
-		h := &FieldHTTP{In: InBodyProp, Name: mb.name, Style: "form", Explode: true}
+		h := &model.FieldHTTP{In: model.InBodyProp, Name: mb.name, Style: "form", Explode: true}
 		if enc := media.Encoding[mb.name]; enc != nil {
 			h.ContentType = enc.ContentType
 			if enc.Style != "" {
@@ -1663,7 +1663,7 @@ func (b *oaBuilder) requestBody(fn *Function, rb *openapi3.RequestBody, loc oaLo
 
 // responses reads the documented responses: the success type is the result,
 // the others become typed errors.
-func (b *oaBuilder) responses(fn *Function, op *openapi3.Operation, loc oaLoc, dfn *runtime.Function) {
+func (b *oaBuilder) responses(fn *model.Function, op *openapi3.Operation, loc oaLoc, dfn *runtime.Function) {
 	if op.Responses == nil {
 		return
 	}
@@ -1681,7 +1681,7 @@ func (b *oaBuilder) responses(fn *Function, op *openapi3.Operation, loc oaLoc, d
 		if rr == nil || rr.Value == nil {
 			continue
 		}
-		r := &Response{Status: strings.ToUpper(c), Success: strings.HasPrefix(c, "2") || c == "default" && !hasSuccess}
+		r := &model.Response{Status: strings.ToUpper(c), Success: strings.HasPrefix(c, "2") || c == "default" && !hasSuccess}
 		if c == "default" {
 			r.Status = "default"
 		}
@@ -1695,13 +1695,13 @@ func (b *oaBuilder) responses(fn *Function, op *openapi3.Operation, loc oaLoc, d
 			case "json":
 				hint := fn.GoName + "Result"
 				if !r.Success {
-					hint = fn.GoName + GoName(strings.ToLower(c)) + "Response"
+					hint = fn.GoName + model.GoName(strings.ToLower(c)) + "Response"
 				}
 				if fn.Result != nil && r.Success {
 					// a second success type: decoded into the first only if it is the same
 					if media.Schema != nil && media.Schema.Ref != "" {
 						n := b.ref(media.Schema)
-						if fn.Result.Kind == RefNamed && fn.Result.Named == n.t {
+						if fn.Result.Kind == model.RefNamed && fn.Result.Named == n.t {
 							r.Type, r.Media = fn.Result, "json"
 						}
 					}
@@ -1719,13 +1719,13 @@ func (b *oaBuilder) responses(fn *Function, op *openapi3.Operation, loc oaLoc, d
 				}
 			case "text":
 				if r.Success && fn.Result == nil {
-					r.Type, r.Media = &TypeRef{Kind: RefString}, "text"
+					r.Type, r.Media = &model.TypeRef{Kind: model.RefString}, "text"
 					fn.Result, fn.ResultName = r.Type, "result"
 					dfn.Return = &runtime.Return{Name: "result", Description: r.Doc, Schema: &runtime.Schema{Type: runtime.TypeString}}
 				}
 			case "binary":
 				if r.Success && fn.Result == nil {
-					r.Type, r.Media = &TypeRef{Kind: RefBytes}, "binary"
+					r.Type, r.Media = &model.TypeRef{Kind: model.RefBytes}, "binary"
 					fn.Result, fn.ResultName = r.Type, "result"
 					dfn.Return = &runtime.Return{Name: "result", Description: joinDoc(r.Doc, "Base64-encoded "+mt+"."), Schema: &runtime.Schema{Type: runtime.TypeString, Format: "byte"}}
 				}

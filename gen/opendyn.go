@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/opentoolgen/opentoolgen/gen/model"
 	"go/token"
 	"math"
 	"path/filepath"
@@ -127,7 +128,7 @@ type dynLoader struct {
 	root  *jsontree.Node // the copy being rewritten
 
 	stdcall bool
-	codes   []DynCode
+	codes   []model.DynCode
 	fns     []*dynFunc // one per element of "functions" (nil for a non-object)
 	// named holds the cType of each named schema that has one.
 	named map[string]*dynCType
@@ -147,7 +148,7 @@ type dynCType struct {
 type dynParam struct {
 	name     string
 	ct       *dynCType
-	shape    CShape
+	shape    model.CShape
 	out      bool
 	required bool
 	size     int
@@ -172,7 +173,7 @@ func (l *dynLoader) errorf(path, format string, args ...any) { l.diag(false, pat
 func (l *dynLoader) warnf(path, format string, args ...any)  { l.diag(true, path, format, args...) }
 
 // loadOpenDyn loads an OpenDyn document and builds its model.
-func loadOpenDyn(src *source, opts Options) (*Package, []Diagnostic, error) {
+func loadOpenDyn(src *source, opts Options) (*model.Package, []Diagnostic, error) {
 	l := &dynLoader{src: src, named: map[string]*dynCType{}, uses: map[string]*dynCType{}}
 	l.root = cloneTree(src.tree)
 	l.document()
@@ -306,7 +307,7 @@ func (l *dynLoader) readCodes(v *jsontree.Node, path string) {
 			l.warnf(p, "ignored: got the code %q, want an integer (the value a function returns)", clipValue(m.Key))
 			continue
 		}
-		l.codes = append(l.codes, DynCode{Code: n, Text: m.Value.Str})
+		l.codes = append(l.codes, model.DynCode{Code: n, Text: m.Value.Str})
 	}
 }
 
@@ -441,7 +442,7 @@ func (l *dynLoader) parameter(obj *jsontree.Node, path string) *dynParam {
 	}
 	if dp.out {
 		switch dp.shape {
-		case CString:
+		case model.CString:
 			n, ok := l.count(resolved, "maxLength")
 			if !ok {
 				l.errorf(sp, "a char* output needs the size of its buffer: want maxLength, the most bytes the function writes before the NUL")
@@ -452,7 +453,7 @@ func (l *dynLoader) parameter(obj *jsontree.Node, path string) *dynParam {
 				return nil
 			}
 			dp.size = n + 1
-		case CSlice:
+		case model.CSlice:
 			n, ok := l.count(resolved, "maxItems")
 			if !ok || n == 0 {
 				l.errorf(sp, "an array output needs the size of its buffer: want maxItems (at least 1), the number of elements the function writes")
@@ -509,7 +510,7 @@ func (l *dynLoader) returnValue(obj *jsontree.Node, path string) *dynParam {
 		dp.ct = nil
 		return dp
 	}
-	if dp.shape == CSlice {
+	if dp.shape == model.CSlice {
 		l.errorf(ct.path, "got a returned pointer to an array, whose length the caller cannot know; want an output parameter with maxItems")
 		dp.ct = nil
 	}
@@ -548,7 +549,7 @@ func (l *dynLoader) classify(dp *dynParam, s *jsontree.Node, st string, ct *dynC
 			l.errorf(ct.path+"/isPointer", "got a single %s for a string, want isPointer true (char*)", ct.name)
 			return false
 		}
-		dp.shape = CString
+		dp.shape = model.CString
 	case runtime.TypeArray:
 		if !ct.pointer {
 			l.errorf(ct.path+"/isPointer", "got a single %s for an array, want isPointer true (a pointer to the first element)", ct.name)
@@ -570,7 +571,7 @@ func (l *dynLoader) classify(dp *dynParam, s *jsontree.Node, st string, ct *dynC
 		if named != "" {
 			l.use(named, &dynCType{name: ct.name, path: ct.path})
 		}
-		dp.shape = CSlice
+		dp.shape = model.CSlice
 	case runtime.TypeObject:
 		l.errorf(ct.path, "got an object, which would be a C struct; OpenDyn has none: want scalars, strings and arrays")
 		return false
@@ -580,9 +581,9 @@ func (l *dynLoader) classify(dp *dynParam, s *jsontree.Node, st string, ct *dynC
 		}
 		l.checkEnum(s, ct)
 		if ct.pointer {
-			dp.shape = CPointer
+			dp.shape = model.CPointer
 		} else {
-			dp.shape = CScalar
+			dp.shape = model.CScalar
 		}
 	}
 	return true
@@ -945,9 +946,9 @@ func withDescription(s *runtime.Schema, d string) *runtime.Schema {
 // attach gives the model of each function its C side, and the values their C
 // widths. Its error is an internal one: the loader has reported every problem
 // of the document that could make the model and the C side disagree.
-func (l *dynLoader) attach(pkg *Package) error {
-	pkg.Dyn = &DynLibrary{Stdcall: l.stdcall, Codes: l.codes, Header: "opendyn.gen.h"}
-	cnames := newScope()
+func (l *dynLoader) attach(pkg *model.Package) error {
+	pkg.Dyn = &model.DynLibrary{Stdcall: l.stdcall, Codes: l.codes, Header: "opendyn.gen.h"}
+	cnames := model.NewScope()
 	if len(l.fns) != len(pkg.Functions) {
 		return errors.New("internal error: the functions of the document and of the model differ")
 	}
@@ -956,13 +957,13 @@ func (l *dynLoader) attach(pkg *Package) error {
 		if err := df.check(fn); err != nil {
 			return fmt.Errorf("internal error: function %q: %v", fn.Name, err)
 		}
-		cf := &CFunction{Symbol: fn.Name, Index: i}
+		cf := &model.CFunction{Symbol: fn.Name, Index: i}
 		base := strings.ReplaceAll(fn.Name, "-", "_")
-		cf.Typedef = cnames.take("otg_fn_" + base)
-		cf.Trampoline = cnames.take("otg_call_" + base)
-		locals := newScope(goReservedLocals(pkg)...)
-		var result *Type
-		if fn.Result != nil && fn.Result.Kind == RefNamed && len(df.outputs()) > 0 {
+		cf.Typedef = cnames.Take("otg_fn_" + base)
+		cf.Trampoline = cnames.Take("otg_call_" + base)
+		locals := model.NewScope(goReservedLocals(pkg)...)
+		var result *model.Type
+		if fn.Result != nil && fn.Result.Kind == model.RefNamed && len(df.outputs()) > 0 {
 			result = fn.Result.Named
 		}
 		nin, nout := 0, 0
@@ -970,7 +971,7 @@ func (l *dynLoader) attach(pkg *Package) error {
 			nout = 1
 		}
 		for _, dp := range df.params {
-			cp := &CParam{Name: dp.name, C: CType{Name: dp.ct.name, Pointer: dp.ct.pointer}, Shape: dp.shape,
+			cp := &model.CParam{Name: dp.name, C: model.CType{Name: dp.ct.name, Pointer: dp.ct.pointer}, Shape: dp.shape,
 				Out: dp.out, Required: dp.required || dp.out, Size: dp.size}
 			if dp.out {
 				cp.Field = result.Fields[nout]
@@ -979,14 +980,14 @@ func (l *dynLoader) attach(pkg *Package) error {
 				cp.Field = fn.Args.Fields[nin]
 				nin++
 			}
-			cp.GoName = locals.take(goLocalName(dp.name, "arg"))
+			cp.GoName = locals.Take(goLocalName(dp.name, "arg"))
 			cp.Type = cp.Field.Type
 			setCWidth(cp.Type, dp.ct.name)
 			cf.Params = append(cf.Params, cp)
 		}
 		if df.ret != nil {
-			r := &CReturn{C: CType{Name: df.ret.ct.name, Pointer: df.ret.ct.pointer}, Shape: df.ret.shape}
-			r.GoName = locals.take(goLocalName(df.retName, "result"))
+			r := &model.CReturn{C: model.CType{Name: df.ret.ct.name, Pointer: df.ret.ct.pointer}, Shape: df.ret.shape}
+			r.GoName = locals.Take(goLocalName(df.retName, "result"))
 			if result != nil {
 				r.Field = result.Fields[0]
 				r.Type = r.Field.Type
@@ -1006,7 +1007,7 @@ func (l *dynLoader) attach(pkg *Package) error {
 
 // check makes sure the function as read matches its model: a C type for every
 // value and a field for every parameter.
-func (f *dynFunc) check(fn *Function) error {
+func (f *dynFunc) check(fn *model.Function) error {
 	if f == nil {
 		return errors.New("not read")
 	}
@@ -1037,7 +1038,7 @@ func (f *dynFunc) check(fn *Function) error {
 		return fmt.Errorf("%d inputs, %d argument fields", nin, args)
 	}
 	if nout > 0 {
-		if fn.Result == nil || fn.Result.Kind != RefNamed || len(fn.Result.Named.Fields) != nout {
+		if fn.Result == nil || fn.Result.Kind != model.RefNamed || len(fn.Result.Named.Fields) != nout {
 			return errors.New("the outputs are not the fields of the result")
 		}
 	} else if (f.ret == nil) != (fn.Result == nil) {
@@ -1059,17 +1060,17 @@ func (f *dynFunc) outputs() []*dynParam {
 // setCWidth gives the scalar values of r (its elements, for a slice; its
 // underlying type, for a named type) the width of C type ct. The loader made
 // sure that a named type is used with one C type only.
-func setCWidth(r *TypeRef, ct string) {
+func setCWidth(r *model.TypeRef, ct string) {
 	switch r.Kind {
-	case RefSlice:
+	case model.RefSlice:
 		setCWidth(r.Elem, ct)
-	case RefNamed:
+	case model.RefNamed:
 		if r.Named.Underlying != nil {
 			setCWidth(r.Named.Underlying, ct)
 		}
-	case RefInt:
+	case model.RefInt:
 		r.Bits, r.Unsigned = cIntRange(ct)
-	case RefFloat:
+	case model.RefFloat:
 		if ct == "float" {
 			r.Bits = 32
 		} else {
@@ -1080,7 +1081,7 @@ func setCWidth(r *TypeRef, ct string) {
 
 // stdcallArgBytes is the size of the arguments of f on 32-bit Windows, which
 // decorates stdcall names with it ("add@8").
-func stdcallArgBytes(f *CFunction) int {
+func stdcallArgBytes(f *model.CFunction) int {
 	n := 0
 	for _, p := range f.Params {
 		switch {
@@ -1098,7 +1099,7 @@ func stdcallArgBytes(f *CFunction) int {
 // goReservedLocals are the identifiers the parameters of a generated method
 // must not shadow: Go's keywords and predeclared identifiers, the package
 // names and the unexported package-level names of the package.
-func goReservedLocals(pkg *Package) []string {
+func goReservedLocals(pkg *model.Package) []string {
 	names := []string{
 		"break", "case", "chan", "const", "continue", "default", "defer", "else", "fallthrough", "for",
 		"func", "go", "goto", "if", "import", "interface", "map", "package", "range", "return", "select",
@@ -1124,13 +1125,13 @@ func goReservedLocals(pkg *Package) []string {
 // goLocalName is the lowerCamelCase Go identifier of a document name, for
 // parameters and results: user_id → userID, URLPath → urlPath, 2fa → x2fa.
 func goLocalName(s, fallback string) string {
-	ws := words(s)
+	ws := model.Words(s)
 	if len(ws) == 0 {
 		return fallback
 	}
 	name := strings.ToLower(ws[0])
 	for _, w := range ws[1:] {
-		name += camel(w)
+		name += model.Camel(w)
 	}
 	if r, _ := utf8.DecodeRuneInString(name); !unicode.IsLetter(r) || unicode.IsUpper(r) {
 		name = "x" + name

@@ -1,4 +1,4 @@
-package gen
+package model
 
 // The part of the model only OpenDyn packages have: how each function of the
 // document is called in the dynamic library. The rest of an OpenDyn package

@@ -1,4 +1,4 @@
-package gen
+package model
 
 import (
 	"go/token"
@@ -20,9 +20,9 @@ var initialisms = map[string]bool{
 	"uuid": true, "vm": true, "xml": true, "xmpp": true, "xsrf": true, "xss": true, "yaml": true,
 }
 
-// words splits a document name into words: at every rune that is neither letter
+// Words splits a document name into words: at every rune that is neither letter
 // nor digit, and at case changes ("userId" → user Id, "HTTPServer" → HTTP Server).
-func words(s string) []string {
+func Words(s string) []string {
 	var out []string
 	rs := []rune(s)
 	start := -1
@@ -62,7 +62,7 @@ func words(s string) []string {
 // 名前 → X名前). It returns "" for a name without letters or digits; callers
 // supply a fallback.
 func GoName(s string) string {
-	name := camel(s)
+	name := Camel(s)
 	if name == "" {
 		return ""
 	}
@@ -76,11 +76,11 @@ func GoName(s string) string {
 	return name
 }
 
-// camel joins the words of s in CamelCase with initialisms in capitals, without
+// Camel joins the words of s in CamelCase with initialisms in capitals, without
 // making sure the result starts with a capital letter: for suffixes of names.
-func camel(s string) string {
+func Camel(s string) string {
 	var b strings.Builder
-	for _, w := range words(s) {
+	for _, w := range Words(s) {
 		lw := strings.ToLower(w)
 		switch {
 		case initialisms[lw]:
@@ -96,18 +96,18 @@ func camel(s string) string {
 	return b.String()
 }
 
-// goNameOr is GoName with a fallback for names without letters or digits.
-func goNameOr(s, fallback string) string {
+// GoNameOr is GoName with a fallback for names without letters or digits.
+func GoNameOr(s, fallback string) string {
 	if n := GoName(s); n != "" {
 		return n
 	}
 	return fallback
 }
 
-// scope hands out identifiers that are unique within it: the first taker of a
+// Scope hands out identifiers that are unique within it: the first taker of a
 // name gets it, later ones get the name with a number appended (Name2, Name3…).
 // Names are handed out in document order, so the result is deterministic.
-type scope struct {
+type Scope struct {
 	used map[string]bool
 	// next is, per base taken more than once, the number to try first: the
 	// numbers below it are used, so a base taken n times costs n tries in
@@ -115,17 +115,17 @@ type scope struct {
 	next map[string]int
 }
 
-func newScope(reserved ...string) *scope {
-	s := &scope{used: map[string]bool{}, next: map[string]int{}}
+func NewScope(reserved ...string) *Scope {
+	s := &Scope{used: map[string]bool{}, next: map[string]int{}}
 	for _, r := range reserved {
 		s.used[r] = true
 	}
 	return s
 }
 
-// take returns base, or base with the smallest number ≥ 2 that makes it unused,
+// Take returns base, or base with the smallest number ≥ 2 that makes it unused,
 // and marks it used.
-func (s *scope) take(base string) string {
+func (s *Scope) Take(base string) string {
 	name := base
 	if s.used[name] {
 		n := max(s.next[base], 2)
@@ -138,8 +138,8 @@ func (s *scope) take(base string) string {
 	return name
 }
 
-// has reports whether name is taken.
-func (s *scope) has(name string) bool { return s.used[name] }
+// Has reports whether name is taken.
+func (s *Scope) Has(name string) bool { return s.used[name] }
 
 // maxNestedName bounds the names of the inline types nested in other types:
 // a nested type is named after its parent and its member (PetOwner, then
@@ -148,9 +148,9 @@ func (s *scope) has(name string) bool { return s.used[name] }
 // not grow with the depth of nesting.
 const maxNestedName = 64
 
-// nestedName is the name wanted for the type of the member (or the element,
+// NestedName is the name wanted for the type of the member (or the element,
 // "Item", or map value, "Value") member of the type named parent.
-func nestedName(parent, member string) string {
+func NestedName(parent, member string) string {
 	if len(parent)+len(member) <= maxNestedName {
 		return parent + member
 	}
@@ -162,9 +162,9 @@ func nestedName(parent, member string) string {
 // and beyond it "a value nested in" the place the nesting starts.
 const maxOrigin = 160
 
-// nestedOrigin is the origin of a value nested in the value of origin, said
+// NestedOrigin is the origin of a value nested in the value of origin, said
 // with prefix ("an element of ", "a value of ") while it stays short.
-func nestedOrigin(prefix, origin string) string {
+func NestedOrigin(prefix, origin string) string {
 	const nested = "a value nested in "
 	if strings.HasPrefix(origin, nested) {
 		return origin
@@ -183,23 +183,23 @@ func nestedOrigin(prefix, origin string) string {
 	}
 }
 
-func isLetterOrDigit(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }
+func IsLetterOrDigit(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }
 
-// nameMethods decides the names of the methods that the generated files
+// NameMethods decides the names of the methods that the generated files
 // declare per function besides its GoName: the Tool's unexported methods
 // (callF, streamF: GoNames are exported and distinct, so these are too) and
 // the Client's iterator method of a streaming function (FSeq, numbered when a
 // function's GoName takes it).
-func nameMethods(p *Package) {
-	methods := newScope()
+func NameMethods(p *Package) {
+	methods := NewScope()
 	for _, fn := range p.Functions {
-		methods.take(fn.GoName)
+		methods.Take(fn.GoName)
 	}
 	for _, fn := range p.Functions {
 		fn.ToolMethod = "call" + fn.GoName
 		if fn.Stream {
 			fn.ToolMethod = "stream" + fn.GoName
-			fn.SeqName = methods.take(fn.GoName + "Seq")
+			fn.SeqName = methods.Take(fn.GoName + "Seq")
 		}
 	}
 }

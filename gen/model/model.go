@@ -1,4 +1,4 @@
-package gen
+package model
 
 import "github.com/opentoolgen/opentoolgen/runtime"
 
@@ -26,10 +26,6 @@ type Package struct {
 	API *API
 	// Patterns are the regular expressions the decoders check (Constraints).
 	Patterns []PatternVar
-
-	// docOut is shared by the emitter of document.gen.go, which writes the
-	// document's JSON, and Generate, which returns it too.
-	docOut *documentOut
 }
 
 // TypeKind says what a named type is.

@@ -1,0 +1,145 @@
+package model
+
+import (
+	"go/token"
+	"strings"
+	"testing"
+	"testing/quick"
+	"unicode/utf8"
+)
+
+func TestGoName(t *testing.T) {
+	long := strings.Repeat("a_", 31) + "bc" // 64 characters
+	for _, tc := range []struct{ in, want string }{
+		{"user_id", "UserID"},
+		{"userId", "UserID"},
+		{"UserID", "UserID"},
+		{"user-id", "UserID"},
+		{"user.id", "UserID"},
+		{"user id", "UserID"},
+		{"get_n_day_weather_forecast", "GetNDayWeatherForecast"},
+		{"get_current_weather", "GetCurrentWeather"},
+		{"HTTPServer", "HTTPServer"},
+		{"httpServer", "HTTPServer"},
+		{"http_server", "HTTPServer"},
+		{"urls", "URLs"},
+		{"ids", "IDs"},
+		{"api_key", "APIKey"},
+		{"json", "JSON"},
+		{"os", "OS"},   // an initialism, not the plural of "o"
+		{"is", "Is"},   // "i" is no initialism
+		{"bus", "Bus"}, // nor is "bu"
+		{"2fa", "X2fa"},
+		{"2FA", "X2FA"},
+		{"_2fa", "X2fa"},
+		{"名前", "X名前"},
+		{"名前_id", "X名前ID"},
+		{"über_cool", "ÜberCool"},
+		{"çava", "Çava"},
+		{"straße", "Straße"},
+		{"Δelta", "Δelta"},
+		{"δelta", "Δelta"},
+		{"", ""},
+		{"---", ""},
+		{"_", ""},
+		{"  ", ""},
+		{"🙂", ""},
+		{"a🙂b", "AB"},
+		{"type", "Type"},
+		{"func", "Func"},
+		{"map", "Map"},
+		{"string", "String"},
+		{"x", "X"},
+		{"X", "X"},
+		{"a1b2", "A1b2"},
+		{"v2_api", "V2API"},
+		{long, strings.Repeat("A", 31) + "Bc"},
+		{strings.Repeat("x", 64), "X" + strings.Repeat("x", 63)},
+		{"a\u0301b", "AB"}, // a combining mark is neither letter nor digit
+	} {
+		if got := GoName(tc.in); got != tc.want {
+			t.Errorf("GoName(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+}
+
+// validName reports whether s is "" or an exported Go identifier.
+func validName(s string) bool {
+	return s == "" || token.IsIdentifier(s) && token.IsExported(s)
+}
+
+func TestGoNameProperty(t *testing.T) {
+	f := func(s string) bool { return validName(GoName(s)) }
+	if err := quick.Check(f, &quick.Config{MaxCount: 5000}); err != nil {
+		t.Error(err)
+	}
+	// quick's strings are mostly exotic runes; also mix in ASCII separators.
+	g := func(parts []string, seps []byte) bool {
+		var b strings.Builder
+		for i, p := range parts {
+			b.WriteString(p)
+			if len(seps) > 0 {
+				b.WriteByte("_-. 0/$"[int(seps[i%len(seps)])%7])
+			}
+		}
+		return validName(GoName(b.String()))
+	}
+	if err := quick.Check(g, &quick.Config{MaxCount: 2000}); err != nil {
+		t.Error(err)
+	}
+}
+
+func FuzzGoName(f *testing.F) {
+	for _, s := range []string{"user_id", "HTTPServer", "2fa", "名前", "---", "", "ǅemal", "ᾈ", "𝔘nicode", "Ⅸ_roman", "a\u0301"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		name := GoName(s)
+		if !validName(name) {
+			t.Fatalf("GoName(%q) = %q: not an exported identifier", s, name)
+		}
+		if name != GoName(s) {
+			t.Fatalf("GoName(%q) is not deterministic", s)
+		}
+		if utf8.ValidString(s) && name == "" && strings.IndexFunc(s, IsLetterOrDigit) >= 0 {
+			t.Fatalf("GoName(%q) = \"\" for a name with letters or digits", s)
+		}
+		if c := Camel(s); c != "" && !token.IsIdentifier("X"+c) {
+			t.Fatalf("camel(%q) = %q: not an identifier suffix", s, c)
+		}
+	})
+}
+
+func TestScopeTake(t *testing.T) {
+	s := NewScope("Service", "Client")
+	for _, tc := range []struct{ base, want string }{
+		{"UserID", "UserID"},
+		{"UserID", "UserID2"}, // user_id and userId
+		{"UserID", "UserID3"},
+		{"UserID2", "UserID22"}, // taken by the second UserID
+		{"Client", "Client2"},   // reserved
+		{"Service", "Service2"},
+		{"Client", "Client3"},
+		{"Other", "Other"},
+	} {
+		if got := s.Take(tc.base); got != tc.want {
+			t.Errorf("take(%q) = %q, want %q", tc.base, got, tc.want)
+		}
+	}
+	for _, name := range []string{"UserID", "UserID2", "UserID3", "UserID22", "Client", "Client2", "Client3", "Service", "Service2", "Other"} {
+		if !s.Has(name) {
+			t.Errorf("has(%q) = false after it was taken", name)
+		}
+	}
+	if s.Has("Nope") {
+		t.Error(`has("Nope") = true`)
+	}
+
+	// Same inputs, same names: the result depends on the order of takes only.
+	a, b := NewScope(), NewScope()
+	for _, base := range []string{"A", "A", "A2", "A", "B"} {
+		if x, y := a.Take(base), b.Take(base); x != y {
+			t.Errorf("take(%q): %q and %q from two scopes", base, x, y)
+		}
+	}
+}
