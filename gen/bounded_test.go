@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/opentoolgen/opentoolgen/gen/emit"
 	"github.com/opentoolgen/opentoolgen/gen/model"
 	"os"
 	"path/filepath"
@@ -251,7 +252,7 @@ func TestMarshalDocument(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		got, err := marshalDocument(doc)
+		got, err := emit.MarshalDocument(doc)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -262,7 +263,7 @@ func TestMarshalDocument(t *testing.T) {
 		if err := json.Indent(&ind, want, "", "  "); err != nil {
 			t.Fatal(err)
 		}
-		if n := indentedSize(want); n != ind.Len() {
+		if n := emit.IndentedSize(want); n != ind.Len() {
 			t.Errorf("document %d: indentedSize says %d bytes, json.Indent writes %d", i, n, ind.Len())
 		}
 	}

@@ -458,7 +458,7 @@ func markDecoders(p *model.Package) {
 		}
 		if t.Kind == model.KindStruct {
 			for _, f := range t.Fields {
-				if !validTagName(f.JSONName) {
+				if !model.ValidTagName(f.JSONName) {
 					t.CustomJSON = true
 				}
 			}
@@ -467,21 +467,4 @@ func markDecoders(p *model.Package) {
 			}
 		}
 	}
-}
-
-// validTagName reports whether encoding/json can carry name in a struct tag.
-func validTagName(name string) bool {
-	if name == "" {
-		return false
-	}
-	for _, c := range name {
-		switch {
-		case strings.ContainsRune("!#$%&()*+-./:;<=>?@[]^_{|}~ ", c):
-		case c == ',' || c == '"' || c == '\\' || c == '`' || c == '\'':
-			return false
-		case !model.IsLetterOrDigit(c):
-			return false
-		}
-	}
-	return true
 }

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"testing"
 )
@@ -128,36 +127,4 @@ func TestLongDescriptionsCompile(t *testing.T) {
 		pkgs = append(pkgs, "./testdata/"+filepath.Base(dir)+"/"+name)
 	}
 	goTool(t, nil, append([]string{"vet"}, pkgs...)...)
-}
-
-// TestStringPieces: strings written in pieces are what encoding/json and
-// strconv.Quote write whole, runes across the pieces' ends included.
-func TestStringPieces(t *testing.T) {
-	for _, s := range []string{
-		"",
-		"plain",
-		"<&> \u2028\u2029 \x00\x1f\b\f\n\r\t \"\\ é 😀 \ufeff `",
-		"bad \xff\xfe utf-8 \xe2\x82",
-		strings.Repeat("é", 40000) + strings.Repeat("😀", 20000) + "\xff" + strings.Repeat("a", 70000),
-		strings.Repeat("a", jsonPiece-1) + "😀" + strings.Repeat("\x80", 10) + strings.Repeat("b", jsonPiece),
-	} {
-		var b bytes.Buffer
-		if err := encodeJSONString(&b, s); err != nil {
-			t.Fatal(err)
-		}
-		if want, _ := json.Marshal(s); !bytes.Equal(b.Bytes(), want) {
-			t.Errorf("encodeJSONString(%.40q…) differs from json.Marshal", s)
-		}
-		got := appendStringLiteral(nil, []byte(s))
-		want := strconv.Quote(s)
-		if rawLiteralOK([]byte(s)) {
-			want = "`" + s + "`"
-		}
-		if string(got) != want {
-			t.Errorf("appendStringLiteral(%.40q…) = %.60s…, want %.60s…", s, got, want)
-		}
-		if n := quotedLen([]byte(s)); n < len(got) && rawLiteralOK([]byte(s)) {
-			t.Errorf("quotedLen(%.40q…) = %d, want %d", s, n, len(got))
-		}
-	}
 }

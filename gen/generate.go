@@ -11,39 +11,42 @@
 //  2. Load (gen/load/opentool for OpenTool; opendyn.go; openapi.go and refs.go
 //     with kin-openapi): the input format checked and read; all problems at
 //     once, warnings for what is read in a degraded way.
-//  3. Model (model.go, model_dyn.go; built by build.go for OpenTool documents
-//     and the OpenTool side of OpenDyn, by openapi.go for OpenAPI): one Package
-//     for every kind — functions, their argument and result types, and what
-//     backs each function (Function.C: a C symbol; Function.HTTP: a REST
-//     operation; neither: the user's code). Go names are decided here
-//     (names.go: GoName, scopes per namespace, nameMethods), never in emitters.
-//  4. Emit (emit*.go, jennifer): one emitter per output file — types and
-//     decoders (emitTypes), the Service and the one Tool adapter of every kind
-//     (emit_tool.go), the typed OpenTool client (emitClient), the REST client
-//     (emit_rest.go), the library bindings (emit_dyn.go, over runtime/dynlib),
-//     the embedded document (emitDocument, docjson.go).
+//  3. Model (gen/model: model.go, model_dyn.go, names.go; built by build.go
+//     for OpenTool documents and the OpenTool side of OpenDyn, by openapi.go
+//     for OpenAPI): one Package for every kind — functions, their argument
+//     and result types, and what backs each function (Function.C: a C symbol;
+//     Function.HTTP: a REST operation; neither: the user's code). Go names are
+//     decided there (GoName, Scope, NameMethods), never in emitters.
+//  4. Emit (gen/emit, jennifer; nothing of input formats): one emitter per
+//     output file — types and decoders (emitTypes), the Service and the one
+//     Tool adapter of every kind (emit_tool.go), the typed OpenTool client
+//     (emitClient), the REST client (emit_rest.go), the library bindings
+//     (emit_dyn.go, over runtime/dynlib), the embedded document (docfile.go,
+//     docjson.go). emit.OpenTool, emit.OpenDyn and emit.OpenAPI list the
+//     files of each kind.
 //  5. Render (render in this file, format.go): files formatted in parallel,
 //     once.
 //
 // The command (cmd/opentoolgen) writes the files. gen/layout_test.go asserts
 // which package may import which.
 //
-// To add an input kind: a loader that produces a Package (reuse build.go if
-// the input converts to an OpenTool document, as OpenDyn does) and a case in
-// Generate. To add an output: an emitter reading the Package, listed with the
-// files of the kinds that get it; names it declares are added to the model's
-// reserved names.
+// To add an input kind: a loader that produces a model.Package (reuse
+// build.go if the input converts to an OpenTool document, as OpenDyn does)
+// and a case in Generate. To add an output: an emitter in gen/emit reading the
+// Package, listed with the files of the kinds that get it; names it declares
+// are added to the model's reserved names.
 //
 // Not yet as the design wants it (see the project's issue on the one-way
-// pipeline): the model, the loaders of OpenAPI and OpenDyn and the emitters
-// are still files of this one package, and the OpenAPI loader names Go types
-// itself.
+// pipeline): the loaders of OpenAPI and OpenDyn are still files of this
+// package, and the OpenAPI loader names Go types itself instead of leaving it
+// to the model.
 package gen
 
 import (
 	"bytes"
 	"errors"
 	"fmt"
+	"github.com/opentoolgen/opentoolgen/gen/emit"
 	"github.com/opentoolgen/opentoolgen/gen/model"
 	"go/token"
 	"path/filepath"
@@ -68,10 +71,7 @@ type Options struct {
 }
 
 // File is one generated file.
-type File struct {
-	Name    string
-	Content []byte
-}
+type File = emit.File
 
 // Result is what Generate produced.
 type Result struct {
@@ -86,10 +86,6 @@ type Result struct {
 	// Warnings are problems the generator worked around.
 	Warnings []Diagnostic
 }
-
-// maxDocumentIndentRatio bounds the growth indentation may cause to
-// Result.Document (see there).
-const maxDocumentIndentRatio = 4
 
 // Diagnostic is a problem in an input document, at a place.
 type Diagnostic struct {
@@ -194,34 +190,32 @@ func Generate(name string, data []byte, opts Options) (*Result, error) {
 		return nil, err
 	}
 	model.NameMethods(pkg)
-	docOut := &documentOut{sizeHint: len(src.json)}
-	var outs []output
+	docOut := &emit.DocumentOut{SizeHint: len(src.json)}
+	var outs []emit.Output
 	var extra []File
 	if pkg.API == nil {
-		outs = emitOpenTool(pkg, docOut)
+		outs = emit.OpenTool(pkg, docOut)
 	}
 	if pkg.Dyn != nil { // OpenDyn: cgo bindings and a C header besides
-		if outs, extra, err = emitOpenDyn(pkg, docOut); err != nil {
+		if outs, extra, err = emit.OpenDyn(pkg, docOut); err != nil {
 			return nil, err
 		}
+	}
+	if pkg.API != nil { // OpenAPI: a REST client and a Tool adapter over it
+		outs = emit.OpenAPI(pkg, docOut)
 	}
 	files, err := render(outs)
 	if err != nil {
 		return nil, err
 	}
-	if pkg.API != nil { // OpenAPI: a REST client and a Tool adapter over it
-		if files, err = renderOpenAPI(pkg, docOut); err != nil {
-			return nil, err
-		}
-	}
 	files = append(files, extra...)
-	doc := docOut.compact // written with document.gen.go
+	doc := docOut.Compact // written with document.gen.go
 	if doc == nil {
-		if doc, err = marshalDocument(pkg.Document); err != nil {
+		if doc, err = emit.MarshalDocument(pkg.Document); err != nil {
 			return nil, err
 		}
 	}
-	doc = resultDocument(doc)
+	doc = emit.ResultDocument(doc)
 	return &Result{Files: files, Document: doc, Warnings: warnings}, nil
 }
 
@@ -282,7 +276,7 @@ func (s *source) diagnostic(p otload.Problem) Diagnostic {
 // render formats the emitted files, once (formatSource: gofmt with the
 // imports grouped as x/tools/imports groups them). Files are rendered and
 // formatted concurrently, one goroutine per CPU.
-func render(outs []output) ([]File, error) {
+func render(outs []emit.Output) ([]File, error) {
 	files := make([]File, len(outs))
 	errs := make([]error, len(outs))
 	sem := make(chan struct{}, goruntime.GOMAXPROCS(0))
@@ -304,19 +298,19 @@ func render(outs []output) ([]File, error) {
 	return files, nil
 }
 
-func renderOne(o output) (File, error) {
+func renderOne(o emit.Output) (File, error) {
 	var buf bytes.Buffer
-	if err := o.file.Render(&buf); err != nil {
-		return File{}, &FormatError{File: o.name, Source: buf.Bytes(), Err: err}
+	if err := o.File.Render(&buf); err != nil {
+		return File{}, &FormatError{File: o.Name, Source: buf.Bytes(), Err: err}
 	}
 	src, err := formatSource(buf.Bytes())
 	if err != nil {
-		return File{}, &FormatError{File: o.name, Source: buf.Bytes(), Err: err}
+		return File{}, &FormatError{File: o.Name, Source: buf.Bytes(), Err: err}
 	}
-	if s, ok := o.file.(splicer); ok {
-		if src, err = s.splice(src); err != nil {
-			return File{}, &FormatError{File: o.name, Source: buf.Bytes(), Err: err}
+	if s, ok := o.File.(emit.Splicer); ok {
+		if src, err = s.Splice(src); err != nil {
+			return File{}, &FormatError{File: o.Name, Source: buf.Bytes(), Err: err}
 		}
 	}
-	return File{Name: o.name, Content: src}, nil
+	return File{Name: o.Name, Content: src}, nil
 }

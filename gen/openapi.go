@@ -543,31 +543,8 @@ func (b *oaBuilder) define(n *oaNamed, sr *openapi3.SchemaRef, loc oaLoc) {
 	}
 	t.Underlying = ot.ref
 	if ot.note != "" {
-		t.Doc = joinDoc(t.Doc, ot.note)
+		t.Doc = model.JoinDoc(t.Doc, ot.note)
 	}
-}
-
-func schemaDoc(s *openapi3.Schema) string {
-	if s == nil {
-		return ""
-	}
-	if s.Title != "" && s.Description != "" && !strings.Contains(s.Description, s.Title) {
-		return s.Title + "\n\n" + s.Description
-	}
-	if s.Description != "" {
-		return s.Description
-	}
-	return s.Title
-}
-
-func joinDoc(doc, more string) string {
-	if doc == "" {
-		return more
-	}
-	if more == "" {
-		return doc
-	}
-	return doc + "\n\n" + more
 }
 
 // conv converts the schema of a value; hint names the types an inline schema
@@ -623,7 +600,7 @@ func (b *oaBuilder) schemaType(s *openapi3.Schema, loc oaLoc, hint, origin strin
 		}
 	}
 	raw := func(note string) *oaType {
-		ds.Description = joinDoc(ds.Description, note)
+		ds.Description = model.JoinDoc(ds.Description, note)
 		return &oaType{ref: &model.TypeRef{Kind: model.RefRaw}, schema: ds, nullable: nullable, note: note}
 	}
 	// A schema that only wraps one other (allOf: [$ref], nullable), or a
@@ -998,7 +975,7 @@ func (b *oaBuilder) object(s *openapi3.Schema, loc oaLoc, hint, origin string, s
 					f.Doc = "" // the type's doc says it
 				}
 			}
-			f.Doc = joinDoc(f.Doc, pt.note)
+			f.Doc = model.JoinDoc(f.Doc, pt.note)
 			b.setNullable(f, pt)
 			t.Fields = append(t.Fields, f)
 			ds.Properties = append(ds.Properties, runtime.NamedSchema{Name: k, Schema: pt.schema})
@@ -1011,7 +988,7 @@ func (b *oaBuilder) object(s *openapi3.Schema, loc oaLoc, hint, origin string, s
 		ds.Properties = runtime.Schemas{}
 	}
 	if ap := s.AdditionalProperties; ap.Schema != nil || ap.Has != nil && *ap.Has {
-		t.Doc = joinDoc(t.Doc, "Members other than the fields are not kept (additionalProperties).")
+		t.Doc = model.JoinDoc(t.Doc, "Members other than the fields are not kept (additionalProperties).")
 	}
 	return ot
 }
@@ -1085,7 +1062,7 @@ func (b *oaBuilder) allOf(s *openapi3.Schema, loc oaLoc, hint, origin string, se
 		return b.object(s, loc, hint, origin, self, nullable, ds, m)
 	}
 	note := "Untyped: the parts of this allOf are not all objects, so they cannot be merged."
-	ds.Description = joinDoc(ds.Description, note)
+	ds.Description = model.JoinDoc(ds.Description, note)
 	return &oaType{ref: &model.TypeRef{Kind: model.RefRaw}, schema: ds, nullable: nullable, note: note}
 }
 
@@ -1178,7 +1155,7 @@ func (b *oaBuilder) union(s *openapi3.Schema, loc oaLoc, hint, origin string, se
 		for _, v := range t.Variants {
 			sort.Strings(v.Tags)
 		}
-		ds.Description = joinDoc(ds.Description, "The member "+strconv.Quote(d.PropertyName)+" tells which variant the value is.")
+		ds.Description = model.JoinDoc(ds.Description, "The member "+strconv.Quote(d.PropertyName)+" tells which variant the value is.")
 	}
 	return ot
 }
@@ -1321,10 +1298,10 @@ func (b *oaBuilder) operation(method, p string, item *openapi3.PathItem, op *ope
 	fn := &model.Function{Name: name, GoName: methods.Take(model.GoNameOr(goSrc, "Call"))}
 	fn.Doc = op.Summary
 	if op.Description != "" && op.Description != op.Summary {
-		fn.Doc = joinDoc(fn.Doc, op.Description)
+		fn.Doc = model.JoinDoc(fn.Doc, op.Description)
 	}
 	if op.Deprecated {
-		fn.Doc = joinDoc(fn.Doc, "Deprecated: the document marks this operation as deprecated.")
+		fn.Doc = model.JoinDoc(fn.Doc, "Deprecated: the document marks this operation as deprecated.")
 	}
 	hop := &model.Operation{Method: method, Path: p}
 	fn.HTTP = hop
@@ -1415,7 +1392,7 @@ func (b *oaBuilder) operation(method, p string, item *openapi3.PathItem, op *ope
 		hint := fn.GoName + goName
 		pt := b.conv(schema, sloc, hint, "the "+strconv.Quote(prm.Name)+" parameter of "+strconv.Quote(name))
 		f := &model.Field{Name: goName, JSONName: jsonName, Doc: prm.Description, Required: prm.Required || in == model.InPath}
-		f.Doc = joinDoc(f.Doc, pt.note)
+		f.Doc = model.JoinDoc(f.Doc, pt.note)
 		b.setNullable(f, pt)
 		f.HTTP = &model.FieldHTTP{In: in, Name: prm.Name, Style: sm.Style, Explode: sm.Explode, AllowReserved: prm.AllowReserved}
 		addField(f, pt, prm.Description)
@@ -1474,26 +1451,6 @@ func sortedKeysOf[V any](m map[string]V) []string {
 	return keys
 }
 
-// mediaKind classifies a media type: "json", "form", "multipart", "text" or
-// "binary".
-func mediaKind(mt string) string {
-	m := strings.ToLower(strings.TrimSpace(mt))
-	if i := strings.IndexByte(m, ';'); i >= 0 {
-		m = strings.TrimSpace(m[:i])
-	}
-	switch {
-	case m == "application/json" || strings.HasSuffix(m, "+json") || m == "text/json" || m == "*/*" || m == "application/*":
-		return "json"
-	case m == "application/x-www-form-urlencoded":
-		return "form"
-	case m == "multipart/form-data" || strings.HasPrefix(m, "multipart/"):
-		return "multipart"
-	case strings.HasPrefix(m, "text/"):
-		return "text"
-	}
-	return "binary"
-}
-
 // pickMedia chooses the media type a client sends or reads: JSON first, then
 // forms, then text, then the first other one.
 func pickMedia(content openapi3.Content) (string, *openapi3.MediaType) {
@@ -1506,7 +1463,7 @@ func pickMedia(content openapi3.Content) (string, *openapi3.MediaType) {
 			}
 		}
 		for _, k := range keys {
-			if mediaKind(k) == want {
+			if model.MediaKind(k) == want {
 				return k, content[k]
 			}
 		}
@@ -1524,7 +1481,7 @@ func (b *oaBuilder) requestBody(fn *model.Function, rb *openapi3.RequestBody, lo
 	hop := fn.HTTP
 	hop.BodyMedia = mt
 	hop.BodyRequired = rb.Required
-	kind := mediaKind(mt)
+	kind := model.MediaKind(mt)
 	mloc := loc.add("content", mt, "schema")
 	sr := media.Schema
 	whole := func() {
@@ -1540,7 +1497,7 @@ func (b *oaBuilder) requestBody(fn *model.Function, rb *openapi3.RequestBody, lo
 			pt = b.conv(sr, mloc, fn.GoName+"Body", "the request body of "+strconv.Quote(fn.Name))
 		}
 		f := &model.Field{Name: goName, JSONName: jsonName, Doc: rb.Description, Required: rb.Required}
-		f.Doc = joinDoc(f.Doc, pt.note)
+		f.Doc = model.JoinDoc(f.Doc, pt.note)
 		b.setNullable(f, pt)
 		f.HTTP = &model.FieldHTTP{In: model.InBody, Name: mt}
 		doc := rb.Description
@@ -1643,7 +1600,7 @@ func (b *oaBuilder) requestBody(fn *model.Function, rb *openapi3.RequestBody, lo
 			f.Doc = schemaDoc(mb.sr.Value)
 		}
 		desc := f.Doc
-		f.Doc = joinDoc(f.Doc, pt.note)
+		f.Doc = model.JoinDoc(f.Doc, pt.note)
 		b.setNullable(f, pt)
 		h := &model.FieldHTTP{In: model.InBodyProp, Name: mb.name, Style: "form", Explode: true}
 		if enc := media.Encoding[mb.name]; enc != nil {
@@ -1691,7 +1648,7 @@ func (b *oaBuilder) responses(fn *model.Function, op *openapi3.Operation, loc oa
 		mt, media := pickMedia(rr.Value.Content)
 		if media != nil {
 			rloc := loc.add(c, "content", mt, "schema")
-			switch mediaKind(mt) {
+			switch model.MediaKind(mt) {
 			case "json":
 				hint := fn.GoName + "Result"
 				if !r.Success {
@@ -1727,7 +1684,7 @@ func (b *oaBuilder) responses(fn *model.Function, op *openapi3.Operation, loc oa
 				if r.Success && fn.Result == nil {
 					r.Type, r.Media = &model.TypeRef{Kind: model.RefBytes}, "binary"
 					fn.Result, fn.ResultName = r.Type, "result"
-					dfn.Return = &runtime.Return{Name: "result", Description: joinDoc(r.Doc, "Base64-encoded "+mt+"."), Schema: &runtime.Schema{Type: runtime.TypeString, Format: "byte"}}
+					dfn.Return = &runtime.Return{Name: "result", Description: model.JoinDoc(r.Doc, "Base64-encoded "+mt+"."), Schema: &runtime.Schema{Type: runtime.TypeString, Format: "byte"}}
 				}
 			}
 		}
@@ -1756,4 +1713,18 @@ func statusRank(s string) int {
 		return n
 	}
 	return 1000 + n
+}
+
+// schemaDoc is the doc text of a schema: its title and description.
+func schemaDoc(s *openapi3.Schema) string {
+	if s == nil {
+		return ""
+	}
+	if s.Title != "" && s.Description != "" && !strings.Contains(s.Description, s.Title) {
+		return s.Title + "\n\n" + s.Description
+	}
+	if s.Description != "" {
+		return s.Description
+	}
+	return s.Title
 }

@@ -1,6 +1,7 @@
 package gen
 
 import (
+	"github.com/opentoolgen/opentoolgen/gen/emit"
 	"go/ast"
 	"go/parser"
 	"go/token"
@@ -69,8 +70,8 @@ func TestTypesSplit(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer func(n int) { typesPerFile = n }(typesPerFile)
-	typesPerFile = 16
+	defer func(n int) { emit.TypesPerFile = n }(emit.TypesPerFile)
+	emit.TypesPerFile = 16
 	split, err := Generate("synth.json", data, Options{Package: "synth"})
 	if err != nil {
 		t.Fatal(err)

@@ -1,4 +1,4 @@
-package gen
+package emit
 
 import (
 	"bytes"
@@ -36,17 +36,17 @@ const (
 
 // emitOpenDyn renders the files of an OpenDyn package: the Go files, and the C
 // header, which is no Go and is not formatted.
-func emitOpenDyn(p *model.Package, doc *documentOut) ([]output, []File, error) {
+func OpenDyn(p *model.Package, doc *DocumentOut) ([]Output, []File, error) {
 	header, err := emitDynHeader(p)
 	if err != nil {
 		return nil, nil, err
 	}
-	outs := []output{
+	outs := []Output{
 		documentOutput(p, doc),
-		{name: "types.gen.go", file: emitTypes(p)},
-		{name: "tool.gen.go", file: emitTool(p)},
-		{name: "client.gen.go", file: emitClient(p)},
-		{name: "library.gen.go", file: emitLibrary(p)},
+		{Name: "types.gen.go", File: emitTypes(p)},
+		{Name: "tool.gen.go", File: emitTool(p)},
+		{Name: "client.gen.go", File: emitClient(p)},
+		{Name: "library.gen.go", File: emitLibrary(p)},
 	}
 	return outs, []File{{Name: p.Dyn.Header, Content: header}}, nil
 }

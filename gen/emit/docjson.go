@@ -1,4 +1,4 @@
-package gen
+package emit
 
 import (
 	"bytes"
@@ -20,7 +20,7 @@ import (
 // marshalDocument returns the compact JSON encoding of doc, byte for byte
 // what json.Marshal returns. Strings are encoded in pieces of jsonPiece
 // bytes.
-func marshalDocument(doc *runtime.OpenTool) ([]byte, error) {
+func MarshalDocument(doc *runtime.OpenTool) ([]byte, error) {
 	var b bytes.Buffer
 	if err := encodeDocValue(&b, reflect.ValueOf(doc)); err != nil {
 		return nil, err
@@ -220,8 +220,8 @@ const maxIndentedResult = 16 << 20
 // with a final newline: indented up to maxIndentedDocument, or when the
 // document is at most maxIndentedResult and indenting makes it at most
 // maxDocumentIndentRatio times larger; else compact.
-func resultDocument(compact []byte) []byte {
-	n := indentedSize(compact)
+func ResultDocument(compact []byte) []byte {
+	n := IndentedSize(compact)
 	if n <= maxIndentedDocument || len(compact) <= maxIndentedResult && n <= maxDocumentIndentRatio*len(compact) {
 		var b bytes.Buffer
 		b.Grow(n + 1)
@@ -241,7 +241,7 @@ func resultDocument(compact []byte) []byte {
 // depth: callers check indentedSize first.
 func indentJSON(compact []byte) []byte {
 	var b bytes.Buffer
-	b.Grow(indentedSize(compact))
+	b.Grow(IndentedSize(compact))
 	if err := json.Indent(&b, compact, "", "  "); err != nil {
 		return compact
 	}
@@ -250,7 +250,7 @@ func indentJSON(compact []byte) []byte {
 
 // indentedSize is the size of compact JSON once indented by json.Indent with
 // two spaces, without writing it.
-func indentedSize(compact []byte) int {
+func IndentedSize(compact []byte) int {
 	n := len(compact)
 	depth := 0
 	inString := false
@@ -288,3 +288,7 @@ func indentedSize(compact []byte) int {
 	}
 	return n
 }
+
+// maxDocumentIndentRatio bounds the growth indentation may cause to
+// Result.Document (see there).
+const maxDocumentIndentRatio = 4

@@ -1,4 +1,4 @@
-package gen
+package emit
 
 import (
 	"bytes"
@@ -27,30 +27,30 @@ const docPlaceholder = "`opentoolgen:document`"
 var docPlaceholderLine = []byte("\nconst documentJSON = " + docPlaceholder + "\n")
 
 // documentOut is what the emitter of document.gen.go shares with Generate.
-type documentOut struct {
-	sizeHint int // the expected size of the compact document (the input's)
+type DocumentOut struct {
+	SizeHint int // the expected size of the compact document (the input's)
 	// compact is the compact JSON of the document, once document.gen.go is
 	// rendered; for a large document, a part of that file's content.
-	compact []byte
+	Compact []byte
 }
 
 // documentOutput is the output of document.gen.go.
-func documentOutput(p *model.Package, out *documentOut) output {
-	return output{"document.gen.go", &documentFile{p: p, out: out}}
+func documentOutput(p *model.Package, out *DocumentOut) Output {
+	return Output{"document.gen.go", &documentFile{p: p, out: out}}
 }
 
 // documentFile renders document.gen.go with the placeholder (Render), then
 // writes the document into the formatted file (splice).
 type documentFile struct {
 	p   *model.Package
-	out *documentOut // shared with Generate
+	out *DocumentOut // shared with Generate
 }
 
 func (d *documentFile) Render(w io.Writer) error { return emitDocument(d.p).Render(w) }
 
 // splice returns the formatted file src with the document in place of the
 // placeholder.
-func (d *documentFile) splice(src []byte) ([]byte, error) {
+func (d *documentFile) Splice(src []byte) ([]byte, error) {
 	i := bytes.Index(src, docPlaceholderLine)
 	if i < 0 {
 		return nil, fmt.Errorf("the placeholder of the document is missing")
@@ -59,12 +59,12 @@ func (d *documentFile) splice(src []byte) ([]byte, error) {
 	prefix, suffix := src[:start], src[start+len(docPlaceholder):]
 	out := d.out
 	if out == nil {
-		out = &documentOut{}
+		out = &DocumentOut{}
 		d.out = out
 	}
 	// Marshal the compact document straight after prefix and a backquote.
 	var b bytes.Buffer
-	b.Grow(len(prefix) + 1 + out.sizeHint + out.sizeHint/8 + 4096 + len(suffix))
+	b.Grow(len(prefix) + 1 + out.SizeHint + out.SizeHint/8 + 4096 + len(suffix))
 	b.Write(prefix)
 	b.WriteByte('`')
 	jsonStart := b.Len()
@@ -72,10 +72,10 @@ func (d *documentFile) splice(src []byte) ([]byte, error) {
 		return nil, err
 	}
 	compact := b.Bytes()[jsonStart:b.Len():b.Len()]
-	out.compact = compact
+	out.Compact = compact
 	// Indented to be read and diffed; compact when large (it is data).
 	doc := compact
-	if indentedSize(compact) <= maxIndentedDocument {
+	if IndentedSize(compact) <= maxIndentedDocument {
 		doc = indentJSON(compact)
 	} else if rawLiteralOK(compact) {
 		b.WriteByte('`')
@@ -90,8 +90,8 @@ func (d *documentFile) splice(src []byte) ([]byte, error) {
 }
 
 // splicer is a file whose formatted content gets a last step.
-type splicer interface {
-	splice(formatted []byte) ([]byte, error)
+type Splicer interface {
+	Splice(formatted []byte) ([]byte, error)
 }
 
 // rawLiteralOK reports whether s can be written as a raw string literal (it

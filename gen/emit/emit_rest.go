@@ -1,4 +1,4 @@
-package gen
+package emit
 
 import (
 	"fmt"
@@ -31,13 +31,13 @@ var openAPIFiles = []struct {
 	{"tool.gen.go", emitTool},
 }
 
-// renderOpenAPI emits and formats the files of an OpenAPI package. Each file
+// emitOpenAPI returns the files of an OpenAPI package, to render. Each file
 // is emitted lazily in the goroutine that formats it, one per CPU, and the types
 // of a large document are split over several files (typeFiles): only the
 // syntax trees of the files in flight are alive at once, which bounds the peak
 // memory while both CPUs work.
-func renderOpenAPI(p *model.Package, doc *documentOut) ([]File, error) {
-	var outs []output
+func OpenAPI(p *model.Package, doc *DocumentOut) []Output {
+	var outs []Output
 	for _, f := range openAPIFiles {
 		if f.name == "types.gen.go" {
 			outs = append(outs, typeFiles(p)...)
@@ -48,9 +48,9 @@ func renderOpenAPI(p *model.Package, doc *documentOut) ([]File, error) {
 			continue
 		}
 		emit := f.emit
-		outs = append(outs, output{f.name, lazy(func() *jen.File { return emit(p) })})
+		outs = append(outs, Output{f.name, lazy(func() *jen.File { return emit(p) })})
 	}
-	return render(outs)
+	return outs
 }
 
 // ---- types: formats, constraints, unions -----------------------------------------
@@ -182,7 +182,7 @@ func emitUnion(f *jen.File, t *model.Type) {
 	if doc == "" {
 		doc = t.Origin
 	}
-	doc = joinDoc(doc, "Set exactly one field; the value is that variant.")
+	doc = model.JoinDoc(doc, "Set exactly one field; the value is that variant.")
 	f.Add(docComment(t.Name, doc, "").Type().Id(t.Name).Struct(fields...))
 	f.Line()
 
@@ -341,7 +341,7 @@ func requestStmt(fn *model.Function, f *model.Field) jen.Code {
 	case model.InCookie:
 		return r.Dot("Cookie").Call(jen.Lit(h.Name), v, jen.Lit(h.Explode))
 	case model.InBody:
-		switch mediaKind(fn.HTTP.BodyMedia) {
+		switch model.MediaKind(fn.HTTP.BodyMedia) {
 		case "binary":
 			return r.Dot("RawBody").Call(v, jen.Lit(fn.HTTP.BodyMedia))
 		case "text":
@@ -353,7 +353,7 @@ func requestStmt(fn *model.Function, f *model.Field) jen.Code {
 		}
 		return r.Dot("JSONBody").Call(v)
 	case model.InBodyProp:
-		switch mediaKind(fn.HTTP.BodyMedia) {
+		switch model.MediaKind(fn.HTTP.BodyMedia) {
 		case "form":
 			return r.Dot("FormField").Call(jen.Lit(h.Name), v, jen.Lit(h.Style), jen.Lit(h.Explode), jen.Lit(h.AllowReserved))
 		case "multipart":
@@ -532,7 +532,7 @@ func emitRESTMethod(f *jen.File, fn *model.Function) {
 		}
 	}
 	if bodyProps {
-		switch mediaKind(op.BodyMedia) {
+		switch model.MediaKind(op.BodyMedia) {
 		case "form":
 			body = append(body, jen.Id("r").Dot("FormFields").Call(jen.Lit(op.BodyRequired)))
 		case "multipart":
@@ -605,7 +605,7 @@ func emitRESTMethod(f *jen.File, fn *model.Function) {
 	cases = append(cases, defaultCase)
 	body = append(body, jen.Switch().Block(cases...), ret(jen.Err()))
 
-	doc := joinDoc(fn.Doc, op.Method+" "+op.Path)
+	doc := model.JoinDoc(fn.Doc, op.Method+" "+op.Path)
 	results := jen.Error()
 	if hasResult {
 		results = jen.Params(goType(fn.Result), jen.Error())
