@@ -1,0 +1,324 @@
+package mcpbridge_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/http/httptest"
+	"slices"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/opentoolgen/opentoolgen/examples/mocktool/mocktool"
+	"github.com/opentoolgen/opentoolgen/mcpbridge"
+	"github.com/opentoolgen/opentoolgen/runtime"
+)
+
+// waitLong bounds every wait of the tests: long enough for a loaded machine,
+// short enough that a hang fails the test instead of the run.
+const waitLong = 30 * time.Second
+
+// ---- the generated mock tool, served from a Service written here -----------
+
+// store implements mocktool.Service: texts by id. SequentiallyRead fails after
+// its items when failStream is set.
+type store struct {
+	mu         sync.Mutex
+	texts      map[mocktool.ID]mocktool.Text
+	next       mocktool.ID
+	failStream bool
+}
+
+var _ mocktool.Service = (*store)(nil)
+
+func newStore(texts ...mocktool.Text) *store {
+	s := &store{texts: map[mocktool.ID]mocktool.Text{}}
+	for _, t := range texts {
+		s.texts[s.next] = t
+		s.next++
+	}
+	return s
+}
+
+func (s *store) Count(context.Context) (mocktool.Count, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return mocktool.Count(len(s.texts)), nil
+}
+
+func (s *store) Create(_ context.Context, a mocktool.CreateArgs) (mocktool.ID, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	id := s.next
+	s.next++
+	s.texts[id] = mocktool.Text(a.Text)
+	return id, nil
+}
+
+func (s *store) Read(_ context.Context, a mocktool.ReadArgs) (mocktool.Text, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	t, ok := s.texts[a.ID]
+	if !ok {
+		return "", runtime.NewError(404, fmt.Sprintf("no text with id %d", a.ID))
+	}
+	return t, nil
+}
+
+func (s *store) SequentiallyRead(_ context.Context, emit func(mocktool.Text) error) error {
+	s.mu.Lock()
+	ids := make([]mocktool.ID, 0, len(s.texts))
+	for id := range s.texts {
+		ids = append(ids, id)
+	}
+	slices.Sort(ids)
+	texts := make([]mocktool.Text, len(ids))
+	for i, id := range ids {
+		texts[i] = s.texts[id]
+	}
+	fail := s.failStream
+	s.mu.Unlock()
+	for _, t := range texts {
+		if err := emit(t); err != nil {
+			return err
+		}
+	}
+	if fail {
+		return errors.New("the store broke down")
+	}
+	return nil
+}
+
+func (s *store) Update(_ context.Context, a mocktool.UpdateArgs) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if _, ok := s.texts[a.ID]; !ok {
+		return runtime.NewError(404, fmt.Sprintf("no text with id %d", a.ID))
+	}
+	s.texts[a.ID] = a.Text
+	return nil
+}
+
+func (s *store) Delete(_ context.Context, a mocktool.DeleteArgs) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	delete(s.texts, a.ID)
+	return nil
+}
+
+func (s *store) Run(context.Context) error { return errors.New("run failed: nothing to run") }
+
+func newMockTool(t testing.TB, s *store) *mocktool.Tool {
+	t.Helper()
+	tool, err := mocktool.NewTool(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tool
+}
+
+// ---- a small hand-written tool: an object return, a $ref'd optional
+// parameter, a blocking function and a panicking one --------------------------
+
+const petsDoc = `{
+  "opentool": "1.0.0",
+  "info": {"title": "pets", "version": "2.0.0"},
+  "functions": [
+    {
+      "name": "addPet",
+      "description": "Add a pet.",
+      "parameters": [
+        {"name": "name", "schema": {"type": "string"}, "description": "The pet's name.", "required": true},
+        {"name": "tag", "schema": {"$ref": "#/schemas/Tag"}, "required": false}
+      ],
+      "return": {"name": "pet", "description": "The new pet.", "schema": {"$ref": "#/schemas/Pet"}}
+    },
+    {
+      "name": "block",
+      "description": "Wait until cancelled.",
+      "parameters": [],
+      "return": null
+    },
+    {
+      "name": "boom",
+      "description": "Panic.",
+      "parameters": [],
+      "return": null
+    }
+  ],
+  "schemas": {
+    "Pet": {
+      "type": "object",
+      "properties": {
+        "id": {"type": "integer"},
+        "name": {"type": "string"},
+        "tag": {"$ref": "#/schemas/Tag"}
+      },
+      "required": ["id", "name"]
+    },
+    "Tag": {"type": "string", "enum": ["cat", "dog"]}
+  }
+}`
+
+// pets is a runtime.Tool (not a StreamTool) written by hand. block reports on
+// started when it is called and on cancelled when its context ends (or, nil,
+// when release is closed).
+type pets struct {
+	doc       *runtime.OpenTool
+	started   chan struct{}
+	cancelled chan error
+	release   chan struct{} // closed by a test that must not hang when cancellation fails
+}
+
+func newPets(t testing.TB) *pets {
+	t.Helper()
+	var doc runtime.OpenTool
+	if err := json.Unmarshal([]byte(petsDoc), &doc); err != nil {
+		t.Fatal(err)
+	}
+	return &pets{doc: &doc, started: make(chan struct{}, 1), cancelled: make(chan error, 1), release: make(chan struct{})}
+}
+
+func (p *pets) Load(context.Context) (*runtime.OpenTool, error) { return p.doc, nil }
+
+func (p *pets) Call(ctx context.Context, name string, args json.RawMessage) (json.RawMessage, error) {
+	switch name {
+	case "addPet":
+		var a struct {
+			Name *string `json:"name"`
+			Tag  string  `json:"tag,omitempty"`
+		}
+		if err := json.Unmarshal(args, &a); err != nil {
+			return nil, runtime.InvalidParams(runtime.Violation{Message: err.Error()})
+		}
+		if a.Name == nil {
+			return nil, runtime.InvalidParams(runtime.Violation{Path: "/name", Message: "missing required parameter"})
+		}
+		return json.Marshal(struct {
+			ID   int    `json:"id"`
+			Name string `json:"name"`
+			Tag  string `json:"tag,omitempty"`
+		}{7, *a.Name, a.Tag})
+	case "block":
+		p.started <- struct{}{}
+		select {
+		case <-ctx.Done():
+			p.cancelled <- ctx.Err()
+			return nil, ctx.Err()
+		case <-p.release:
+			p.cancelled <- nil
+			return nil, nil
+		}
+	case "boom":
+		panic("boom")
+	}
+	return nil, runtime.MethodNotFound(name)
+}
+
+// ---- connecting the SDK's own client -----------------------------------------
+
+// transports are the ways the tests connect a client to a served tool.
+var transports = []string{"memory", "http", "http-stateless"}
+
+// connect serves tool with mcpbridge over the named transport and connects
+// the SDK's client to it; progress, when not nil, receives its progress
+// notifications.
+func connect(t testing.TB, transport string, tool runtime.Tool, progress func(*mcp.ProgressNotificationParams), opts ...mcpbridge.Option) *mcp.ClientSession {
+	t.Helper()
+	ctx := context.Background()
+	copts := &mcp.ClientOptions{}
+	if progress != nil {
+		copts.ProgressNotificationHandler = func(_ context.Context, req *mcp.ProgressNotificationClientRequest) {
+			progress(req.Params)
+		}
+	}
+	client := mcp.NewClient(&mcp.Implementation{Name: "test-client", Version: "1"}, copts)
+	var ct mcp.Transport
+	switch transport {
+	case "memory":
+		server, err := mcpbridge.NewServer(ctx, tool, nil, opts...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		st, cli := mcp.NewInMemoryTransports()
+		ss, err := server.Connect(ctx, st, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { ss.Close() })
+		ct = cli
+	case "http", "http-stateless":
+		h, err := mcpbridge.NewHTTPHandler(ctx, tool, nil, transport == "http-stateless", opts...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		srv := httptest.NewServer(h)
+		t.Cleanup(srv.Close)
+		ct = &mcp.StreamableClientTransport{Endpoint: srv.URL, MaxRetries: -1}
+	default:
+		t.Fatalf("unknown transport %q", transport)
+	}
+	cs, err := client.Connect(ctx, ct, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cs.Close() })
+	return cs
+}
+
+// asJSON returns v's JSON decoded into an any, for comparisons that ignore
+// member order and number representation.
+func asJSON(t testing.TB, v any) any {
+	t.Helper()
+	var b []byte
+	switch v := v.(type) {
+	case string:
+		b = []byte(v)
+	case json.RawMessage:
+		b = v
+	default:
+		var err error
+		if b, err = json.Marshal(v); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var out any
+	if err := json.Unmarshal(b, &out); err != nil {
+		t.Fatalf("%s: %v", b, err)
+	}
+	return out
+}
+
+// text returns the only content of res, which must be text.
+func text(t testing.TB, res *mcp.CallToolResult) string {
+	t.Helper()
+	if len(res.Content) != 1 {
+		t.Fatalf("content: got %d items, want 1", len(res.Content))
+	}
+	tc, ok := res.Content[0].(*mcp.TextContent)
+	if !ok {
+		t.Fatalf("content: got %T, want *mcp.TextContent", res.Content[0])
+	}
+	return tc.Text
+}
+
+// newLogger returns a logger writing to buf under mu.
+func newLogger(mu *sync.Mutex, buf *bytes.Buffer) *slog.Logger {
+	return slog.New(slog.NewTextHandler(lockedWriter{mu, buf}, nil))
+}
+
+type lockedWriter struct {
+	mu  *sync.Mutex
+	buf *bytes.Buffer
+}
+
+func (w lockedWriter) Write(p []byte) (int, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.buf.Write(p)
+}

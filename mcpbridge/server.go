@@ -1,0 +1,368 @@
+// Package mcpbridge serves any [runtime.Tool] — a generated package's *Tool, a
+// runtime.RemoteTool, a Tool of your own — as a Model Context Protocol server,
+// over stdio ([ServeStdio]) or streamable HTTP ([NewHTTPHandler]), with the
+// official MCP Go SDK (github.com/modelcontextprotocol/go-sdk).
+//
+// Each function of the served document (what the tool's Load returns, options
+// applied) is one MCP tool of the same name:
+//
+//   - inputSchema is the function's parameters as one object schema, exactly the
+//     parameters of its LLM declaration ([runtime.Declarations]): references to
+//     the document's schemas point into "$defs".
+//   - outputSchema is the schema of the result object the OpenTool server
+//     answers on /call: an object return is the object itself, a scalar or
+//     array return R named N is {"N": R}, no return is {}.
+//   - tools/call answers that result object as structuredContent and as one
+//     text content holding the same JSON.
+//   - Invalid arguments (-32602, the message naming every JSON path) and errors
+//     the tool returns are results with isError: true and the error's message
+//     as text, so that a model can correct its call; the error object
+//     ({"code", "message", "data"}) is in the result's _meta under
+//     "opentool/error". Only an unknown tool, or arguments that are not a JSON
+//     object, are protocol errors.
+//   - A streaming function (runtime.StreamTool; Function.IsStream) sends each
+//     item as a notifications/progress when the client sent a progress token
+//     (progress counts the items, message is the item's JSON, _meta
+//     "opentool/item" the item itself), and its result holds every item:
+//     structuredContent {"items": [item, …]}. An error ends the call with
+//     isError; the items sent before it were only in the notifications.
+//   - A client's cancellation (notifications/cancelled, or over stateless
+//     HTTP the request going away) cancels the call's context.
+//
+// The document does not say which HTTP method an OpenAPI operation uses, so no
+// tool annotations are derived from it; set them with [WithAnnotations].
+//
+// The tool's document is loaded once, when the server is built.
+package mcpbridge
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"strconv"
+	"strings"
+	"sync"
+	"unicode/utf8"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/opentoolgen/opentoolgen/runtime"
+)
+
+// Keys of the results and _meta members this package writes.
+const (
+	itemsKey = "items"          // structuredContent of a streaming function's result
+	errorKey = "opentool/error" // _meta of an error result: the error object
+	itemKey  = "opentool/item"  // _meta of a progress notification: the item
+)
+
+// Option configures a server built by [NewServer], [ServeStdio] or
+// [NewHTTPHandler].
+type Option func(*config)
+
+type config struct {
+	server      mcp.ServerOptions
+	http        mcp.StreamableHTTPOptions
+	annotations map[string]*mcp.ToolAnnotations
+}
+
+// WithServerOptions sets the SDK's server options (instructions, logger,
+// keep-alive, …). The logger, when set, also logs the tool's panics.
+func WithServerOptions(o *mcp.ServerOptions) Option {
+	return func(c *config) {
+		if o != nil {
+			c.server = *o
+		}
+	}
+}
+
+// WithHTTPOptions sets the SDK's streamable HTTP options for [NewHTTPHandler]
+// (its Stateless member is NewHTTPHandler's argument).
+func WithHTTPOptions(o *mcp.StreamableHTTPOptions) Option {
+	return func(c *config) {
+		if o != nil {
+			c.http = *o
+		}
+	}
+}
+
+// WithAnnotations sets the annotations (read-only, destructive, idempotent
+// hints, …) of the tool of the function named function. Building the server
+// fails when the document has no such function.
+func WithAnnotations(function string, a *mcp.ToolAnnotations) Option {
+	return func(c *config) {
+		if c.annotations == nil {
+			c.annotations = map[string]*mcp.ToolAnnotations{}
+		}
+		c.annotations[function] = a
+	}
+}
+
+// NewServer returns an MCP server with one tool per function of tool's
+// document, which it loads now (with ctx). impl names the server to clients; nil
+// takes the document's title and version.
+func NewServer(ctx context.Context, tool runtime.Tool, impl *mcp.Implementation, opts ...Option) (*mcp.Server, error) {
+	var cfg config
+	for _, o := range opts {
+		o(&cfg)
+	}
+	return newServer(ctx, tool, impl, &cfg)
+}
+
+func newServer(ctx context.Context, tool runtime.Tool, impl *mcp.Implementation, cfg *config) (*mcp.Server, error) {
+	if tool == nil {
+		return nil, errors.New("mcpbridge: nil tool")
+	}
+	doc, err := tool.Load(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("mcpbridge: loading the tool's document: %w", err)
+	}
+	if doc == nil {
+		doc = &runtime.OpenTool{}
+	}
+	if impl == nil {
+		impl = &mcp.Implementation{Name: doc.Info.Title, Version: doc.Info.Version}
+		if impl.Name == "" {
+			impl.Name = "opentool"
+		}
+	}
+	known := map[string]bool{}
+	for i := range doc.Functions {
+		known[doc.Functions[i].Name] = true
+	}
+	for name := range cfg.annotations {
+		if !known[name] {
+			return nil, fmt.Errorf("mcpbridge: annotations for %s: the document has no such function", strconv.Quote(name))
+		}
+	}
+	st, _ := tool.(runtime.StreamTool)
+	b := &bridge{tool: tool, stream: st, logger: cfg.server.Logger}
+	if b.logger == nil {
+		b.logger = slog.Default()
+	}
+	decls := runtime.Declarations(doc)
+	type entry struct {
+		t *mcp.Tool
+		h mcp.ToolHandler
+	}
+	entries := make([]entry, 0, len(doc.Functions))
+	for i := range doc.Functions {
+		f := &doc.Functions[i]
+		t := &mcp.Tool{
+			Name:         f.Name,
+			Description:  f.Description,
+			InputSchema:  decls[i].Parameters,
+			OutputSchema: outputSchema(doc, f),
+			Annotations:  cfg.annotations[f.Name],
+		}
+		var h mcp.ToolHandler
+		if f.IsStream() {
+			if st == nil {
+				return nil, fmt.Errorf("mcpbridge: function %s streams its results but the tool is not a runtime.StreamTool", strconv.Quote(f.Name))
+			}
+			h = b.streamHandler(f.Name)
+		} else {
+			h = b.callHandler(f.Name)
+		}
+		entries = append(entries, entry{t, h})
+	}
+	s := mcp.NewServer(impl, &cfg.server)
+	for _, e := range entries {
+		s.AddTool(e.t, e.h)
+	}
+	return s, nil
+}
+
+// ServeStdio serves tool as an MCP server on standard input and output until
+// ctx is done or the client closes the connection.
+func ServeStdio(ctx context.Context, tool runtime.Tool, impl *mcp.Implementation, opts ...Option) error {
+	s, err := NewServer(ctx, tool, impl, opts...)
+	if err != nil {
+		return err
+	}
+	return s.Run(ctx, &mcp.StdioTransport{})
+}
+
+// NewHTTPHandler returns the http.Handler serving tool as an MCP server over
+// streamable HTTP; mount it where clients connect (for example at "/mcp").
+// A stateless handler keeps no session between requests, so that it can run
+// behind a load balancer without affinity; it cannot send requests to the
+// client, but progress notifications of a streaming call still reach it on
+// the call's own response stream. In both modes a call's context ends when the
+// client cancels it.
+func NewHTTPHandler(ctx context.Context, tool runtime.Tool, impl *mcp.Implementation, stateless bool, opts ...Option) (http.Handler, error) {
+	var cfg config
+	for _, o := range opts {
+		o(&cfg)
+	}
+	s, err := newServer(ctx, tool, impl, &cfg)
+	if err != nil {
+		return nil, err
+	}
+	hopts := cfg.http
+	hopts.Stateless = stateless
+	// A stateless client cannot reach the call's session with
+	// notifications/cancelled: the end of its HTTP request is the cancellation.
+	hopts.PropagateRequestCancellation = true
+	return mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s }, &hopts), nil
+}
+
+type bridge struct {
+	tool   runtime.Tool
+	stream runtime.StreamTool
+	logger *slog.Logger
+}
+
+func (b *bridge) callHandler(name string) mcp.ToolHandler {
+	return func(ctx context.Context, req *mcp.CallToolRequest) (res *mcp.CallToolResult, err error) {
+		args, err := arguments(req.Params.Arguments)
+		if err != nil {
+			return nil, err
+		}
+		defer b.recoverPanic(name, &res, &err)
+		result, err := b.tool.Call(ctx, name, args)
+		if err != nil {
+			return failure(name, err)
+		}
+		if result, err = checkResult(result); err != nil {
+			return failure(name, err)
+		}
+		return &mcp.CallToolResult{
+			Content:           []mcp.Content{&mcp.TextContent{Text: string(result)}},
+			StructuredContent: result,
+		}, nil
+	}
+}
+
+func (b *bridge) streamHandler(name string) mcp.ToolHandler {
+	return func(ctx context.Context, req *mcp.CallToolRequest) (res *mcp.CallToolResult, err error) {
+		args, err := arguments(req.Params.Arguments)
+		if err != nil {
+			return nil, err
+		}
+		defer b.recoverPanic(name, &res, &err)
+		token := req.Params.GetProgressToken()
+		var (
+			mu    sync.Mutex
+			done  bool
+			n     int
+			items bytes.Buffer
+		)
+		items.WriteString(`{"` + itemsKey + `":[`)
+		emit := func(item json.RawMessage) error {
+			item, err := checkResult(item)
+			if err != nil {
+				return err
+			}
+			mu.Lock()
+			defer mu.Unlock()
+			if done {
+				return errors.New("mcpbridge: emit called after the stream ended")
+			}
+			if n > 0 {
+				items.WriteByte(',')
+			}
+			items.Write(item)
+			n++
+			if token == nil {
+				return nil
+			}
+			return req.Session.NotifyProgress(ctx, &mcp.ProgressNotificationParams{
+				ProgressToken: token,
+				Progress:      float64(n),
+				Message:       string(item),
+				Meta:          mcp.Meta{itemKey: item},
+			})
+		}
+		err = b.stream.StreamCall(ctx, name, args, emit)
+		mu.Lock()
+		done = true
+		mu.Unlock()
+		if err != nil {
+			return failure(name, err)
+		}
+		items.WriteString("]}")
+		result := json.RawMessage(items.Bytes())
+		return &mcp.CallToolResult{
+			Content:           []mcp.Content{&mcp.TextContent{Text: string(result)}},
+			StructuredContent: result,
+		}, nil
+	}
+}
+
+// recoverPanic turns a panic of the tool into an error result, as the OpenTool
+// server does (-32603, without the tool's internals).
+func (b *bridge) recoverPanic(name string, res **mcp.CallToolResult, err *error) {
+	if v := recover(); v != nil {
+		b.logger.Error("mcpbridge: the tool panicked", "function", name, "panic", fmt.Sprint(v))
+		*res, *err = errorResult(runtime.InternalError("internal error: the tool failed while calling "+strconv.Quote(name))), nil
+	}
+}
+
+// arguments returns the raw arguments of a call: nil when there are none, an
+// invalid-params protocol error when they are not a JSON object.
+func arguments(raw json.RawMessage) (json.RawMessage, error) {
+	t := bytes.TrimLeft(raw, " \t\r\n")
+	if len(t) == 0 || string(bytes.TrimRight(t, " \t\r\n")) == "null" {
+		return nil, nil
+	}
+	if t[0] != '{' {
+		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "tools/call: arguments must be a JSON object"}
+	}
+	return raw, nil
+}
+
+var errNotObject = runtime.InternalError("internal error: the tool returned a result that is not a JSON object")
+
+// checkResult returns the result object a tool returned ({} for none), with
+// invalid UTF-8 replaced, or an internal error when it is not a JSON object.
+func checkResult(result json.RawMessage) (json.RawMessage, error) {
+	if len(result) == 0 {
+		return json.RawMessage("{}"), nil
+	}
+	if t := bytes.TrimLeft(result, " \t\r\n"); len(t) == 0 || t[0] != '{' || !json.Valid(result) {
+		return nil, errNotObject
+	}
+	if !utf8.Valid(result) {
+		result = json.RawMessage(strings.ToValidUTF8(string(result), "\uFFFD"))
+	}
+	return result, nil
+}
+
+// failure answers an error of the tool: a result with isError, except for an
+// unknown function, which is a protocol error as tools/call of an unknown
+// tool is.
+func failure(name string, err error) (*mcp.CallToolResult, error) {
+	var e *runtime.Error
+	if !errors.As(err, &e) || e == nil {
+		e = &runtime.Error{Code: runtime.CodeToolError, Message: err.Error()}
+	}
+	if e.Code == runtime.CodeMethodNotFound {
+		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf("unknown tool %s: %s", strconv.Quote(name), e.Message)}
+	}
+	return errorResult(e), nil
+}
+
+func errorResult(e *runtime.Error) *mcp.CallToolResult {
+	msg := e.Message
+	if msg == "" {
+		msg = "error " + strconv.Itoa(e.Code)
+	}
+	code := e.Code
+	if code == 0 {
+		code = runtime.CodeToolError
+	}
+	wire := &runtime.Error{Code: code, Message: e.Message, Data: e.Data}
+	if len(wire.Data) > 0 && !json.Valid(wire.Data) {
+		wire.Data = nil
+	}
+	return &mcp.CallToolResult{
+		Meta:    mcp.Meta{errorKey: wire},
+		Content: []mcp.Content{&mcp.TextContent{Text: msg}},
+		IsError: true,
+	}
+}
