@@ -320,6 +320,17 @@ func TestProtocolErrors(t *testing.T) {
 					t.Errorf("%s %s: got %+v, %v; want a -32602 protocol error", c.name, must(json.Marshal(c.args)), res, err)
 				}
 			}
+
+			// A function of the document that the tool answers -32601 for is an
+			// unknown tool too.
+			p := newPets(t)
+			p.doc.Functions = append(p.doc.Functions, runtime.Function{Name: "ghost", Parameters: []runtime.Parameter{}})
+			cs = connect(t, tr, p, nil)
+			res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "ghost"})
+			var je *jsonrpc.Error
+			if !errors.As(err, &je) || je.Code != jsonrpc.CodeInvalidParams || !strings.Contains(je.Message, `"ghost"`) {
+				t.Errorf("ghost: got %+v, %v; want a -32602 protocol error naming it", res, err)
+			}
 		})
 	}
 }
@@ -466,6 +477,16 @@ func TestOptions(t *testing.T) {
 	if _, err := mcpbridge.NewServer(ctx, callOnly{mock}, nil); err == nil || !strings.Contains(err.Error(), "sequentiallyRead") {
 		t.Errorf("a streaming function without StreamCall: %v, want an error naming it", err)
 	}
+	// The document cannot be loaded.
+	if _, err := mcpbridge.NewServer(ctx, failingLoad{newPets(t)}, nil); err == nil || !strings.Contains(err.Error(), "no document today") {
+		t.Errorf("a failing Load: %v, want its error", err)
+	}
+	if _, err := mcpbridge.NewHTTPHandler(ctx, failingLoad{newPets(t)}, nil, true); err == nil {
+		t.Error("NewHTTPHandler: a failing Load: no error")
+	}
+	if _, err := mcpbridge.NewServer(ctx, nil, nil); err == nil {
+		t.Error("a nil tool: no error")
+	}
 	// The implementation defaults to the document's title and version.
 	server, err := mcpbridge.NewServer(ctx, newPets(t), nil)
 	if err != nil {
@@ -489,3 +510,10 @@ func TestOptions(t *testing.T) {
 
 // callOnly hides the StreamCall method of a tool.
 type callOnly struct{ runtime.Tool }
+
+// failingLoad is a tool whose document cannot be loaded.
+type failingLoad struct{ runtime.Tool }
+
+func (failingLoad) Load(context.Context) (*runtime.OpenTool, error) {
+	return nil, errors.New("no document today")
+}
