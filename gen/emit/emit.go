@@ -183,15 +183,35 @@ func docComment(name, text, fallback string) *jen.Statement {
 		}
 		return comment(fallback)
 	}
-	first := lines[0]
+	lines[0] = docLead(name, lines[0], "is")
+	return comment(strings.Join(lines, "\n"))
+}
+
+// funcDoc is docComment for a function or method: a noun phrase is what it
+// returns ("The weather" on GetWeather is "GetWeather returns the weather").
+func funcDoc(name, text string) *jen.Statement {
+	lines := docLines(text)
+	if len(lines) == 0 {
+		return jen.Null()
+	}
+	lines[0] = docLead(name, lines[0], "returns")
+	return comment(strings.Join(lines, "\n"))
+}
+
+// docLead is the first line of the doc comment of name whose text starts
+// with first (see docComment); a noun phrase follows name and verb.
+func docLead(name, first, verb string) string {
 	if word, rest, ok := strings.Cut(first, " "); ok && !strings.HasPrefix(first, name+" ") {
 		if third, ok := thirdPerson[word]; ok {
-			lines[0] = name + " " + third + " " + rest
-		} else if a := strings.ToLower(word); a == "a" || a == "an" || a == "the" {
-			lines[0] = name + " is " + a + " " + rest
+			return name + " " + third + " " + rest
+		} else if lower := strings.ToLower(word); isThird[lower] && !strings.HasPrefix(rest, "of ") {
+			// "Adds two integers" (not "Counts of pets", a noun)
+			return name + " " + lower + " " + rest
+		} else if a := lower; a == "a" || a == "an" || a == "the" {
+			return name + " " + verb + " " + a + " " + rest
 		}
 	}
-	return comment(strings.Join(lines, "\n"))
+	return first
 }
 
 // thirdPerson are common verbs that start descriptions in the imperative
@@ -203,9 +223,24 @@ var thirdPerson = func() map[string]string {
 		download downloads fetch fetches find finds generate generates get gets list lists load loads
 		look looks make makes read reads remove removes rename renames replace replaces retrieve retrieves
 		return returns run runs save saves search searches send sends set sets show shows start starts
-		stop stops store stores submit submits trigger triggers update updates upload uploads write writes`)
+		stop stops store stores submit submits trigger triggers update updates upload uploads write writes
+		apply applies approve approves close closes compare compares copy copies decode decodes divide divides
+		encode encodes filter filters format formats join joins lock locks move moves multiply multiplies
+		open opens parse parses patch patches ping pings post posts publish publishes put puts query queries
+		register registers reject rejects resolve resolves sort sorts split splits subscribe subscribes
+		subtract subtracts sum sums summarize summarizes transform transforms translate translates
+		unlock unlocks validate validates verify verifies`)
 	for i := 0; i+1 < len(f); i += 2 {
 		m[strings.ToUpper(f[i][:1])+f[i][1:]] = f[i+1]
+	}
+	return m
+}()
+
+// isThird are the verbs of thirdPerson in the third person ("adds").
+var isThird = func() map[string]bool {
+	m := map[string]bool{}
+	for _, v := range thirdPerson {
+		m[v] = true
 	}
 	return m
 }()
@@ -716,7 +751,7 @@ func emitClient(p *model.Package) *jen.File {
 			// func (c *Client) FSeq(ctx context.Context, args FArgs) iter.Seq2[R, error] {
 			//	return opentool.Stream[R](ctx, c.rt, "name", &args, "resultName")
 			// }
-			seqDoc := docComment(fn.SeqName, model.JoinDoc(text, "It is "+fn.GoName+" as an iterator."), "")
+			seqDoc := funcDoc(fn.SeqName, model.JoinDoc(text, "It is "+fn.GoName+" as an iterator."))
 			f.Add(seqDoc).Func().Add(recv).Id(fn.SeqName).Params(params...).Qual(iterPath, "Seq2").Types(resultType(fn), jen.Error()).Block(
 				jen.Return(rt("Stream").Types(resultType(fn)).Call(jen.Id("ctx"), jen.Id("c").Dot("rt"), jen.Lit(fn.Name), args, jen.Lit(fn.ResultName))),
 			)
@@ -731,7 +766,7 @@ func emitClient(p *model.Package) *jen.File {
 			if fn.Args != nil {
 				seqArgs = append(seqArgs, jen.Id("args"))
 			}
-			f.Add(docComment(fn.GoName, model.JoinDoc(fn.Doc, "It calls emit with each result, in order (the Service's form; "+fn.SeqName+" is the\nsame as an iterator), and returns the first error of the call or of emit."), "")).
+			f.Add(funcDoc(fn.GoName, model.JoinDoc(fn.Doc, "It calls emit with each result, in order (the Service's form; "+fn.SeqName+" is the\nsame as an iterator), and returns the first error of the call or of emit."))).
 				Func().Add(recv).Id(fn.GoName).Params(append(params, jen.Id("emit").Func().Params(resultType(fn)).Error())...).Error().Block(
 				jen.For(jen.List(jen.Id("v"), jen.Err()).Op(":=").Range().Id("c").Dot(fn.SeqName).Call(seqArgs...)).Block(
 					jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())),
@@ -741,7 +776,7 @@ func emitClient(p *model.Package) *jen.File {
 			)
 			continue
 		}
-		doc := docComment(fn.GoName, text, "")
+		doc := funcDoc(fn.GoName, text)
 		if fn.Result == nil {
 			f.Add(doc).Func().Add(recv).Id(fn.GoName).Params(params...).Error().Block(
 				jen.Return(jen.Id("c").Dot("rt").Dot("Invoke").Call(jen.Id("ctx"), jen.Lit(fn.Name), args, jen.Lit(""), jen.Nil())),

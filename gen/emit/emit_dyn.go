@@ -485,8 +485,8 @@ func emitDynMethod(f *jen.File, fn *model.Function) {
 	lines := docLines(fn.Doc)
 	if len(lines) == 0 {
 		lines = []string{fn.GoName + " calls " + fn.C.Symbol + "."}
-	} else if !strings.HasPrefix(lines[0], fn.GoName+" ") {
-		lines[0] = fn.GoName + ": " + lines[0]
+	} else {
+		lines[0] = docLead(fn.GoName, lines[0], "returns")
 	}
 	lines = append(lines, "", "C: "+cPrototype(fn))
 	f.Add(comment(strings.Join(lines, "\n"))).Func().Params(jen.Id("l").Op("*").Id("Library")).Id(fn.GoName).Params(params...).Params(results...).Block(body...)

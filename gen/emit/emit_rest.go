@@ -610,7 +610,7 @@ func emitRESTMethod(f *jen.File, fn *model.Function) {
 	if hasResult {
 		results = jen.Params(goType(fn.Result), jen.Error())
 	}
-	f.Add(docComment(fn.GoName, doc, "").Func().Params(jen.Id("c").Op("*").Id("Client")).Id(fn.GoName).Params(params...).Add(results).Block(body...))
+	f.Add(funcDoc(fn.GoName, doc).Func().Params(jen.Id("c").Op("*").Id("Client")).Id(fn.GoName).Params(params...).Add(results).Block(body...))
 	f.Line()
 }
 

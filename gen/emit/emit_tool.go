@@ -46,7 +46,7 @@ func emitTool(p *model.Package) *jen.File {
 	f := newFile(p)
 	var methods []jen.Code
 	for _, fn := range p.Functions {
-		methods = append(methods, docComment(fn.GoName, fn.Doc, "").Add(serviceMethod(fn)))
+		methods = append(methods, funcDoc(fn.GoName, fn.Doc).Add(serviceMethod(fn)))
 	}
 	for _, line := range serviceDoc[p.Kind] {
 		f.Comment(line)

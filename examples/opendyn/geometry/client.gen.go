@@ -25,21 +25,21 @@ func NewClient(c *opentool.Client) *Client {
 // that checks the arguments before they leave.
 var _ Service = (*Client)(nil)
 
-// Returns the area of a circle.
+// CircleArea returns the area of a circle.
 func (c *Client) CircleArea(ctx context.Context, args CircleAreaArgs) (float64, error) {
 	var r float64
 	err := c.rt.Invoke(ctx, "circle_area", &args, "area", &r)
 	return r, err
 }
 
-// Returns the distance between two points.
+// Distance returns the distance between two points.
 func (c *Client) Distance(ctx context.Context, args DistanceArgs) (float64, error) {
 	var r float64
 	err := c.rt.Invoke(ctx, "distance", &args, "distance", &r)
 	return r, err
 }
 
-// Describes a circle in a sentence.
+// Describe describes a circle in a sentence.
 func (c *Client) Describe(ctx context.Context, args DescribeArgs) (DescribeResult, error) {
 	var r DescribeResult
 	err := c.rt.Invoke(ctx, "describe", &args, "", &r)
@@ -53,7 +53,7 @@ func (c *Client) Normalize(ctx context.Context, args NormalizeArgs) (float64, er
 	return r, err
 }
 
-// Returns the version of the library.
+// Version returns the version of the library.
 func (c *Client) Version(ctx context.Context) (string, error) {
 	var r string
 	err := c.rt.Invoke(ctx, "version", nil, "version", &r)

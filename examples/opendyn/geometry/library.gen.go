@@ -63,7 +63,7 @@ func (l *Library) Close() error {
 	return l.lib.Close()
 }
 
-// CircleArea: Returns the area of a circle.
+// CircleArea returns the area of a circle.
 //
 // C: double circle_area(double radius)
 func (l *Library) CircleArea(radius float64) (area float64, err error) {
@@ -77,7 +77,7 @@ func (l *Library) CircleArea(radius float64) (area float64, err error) {
 	return area, nil
 }
 
-// Distance: Returns the distance between two points.
+// Distance returns the distance between two points.
 //
 // C: double distance(double x1, double y1, double x2, double y2)
 func (l *Library) Distance(x1 float64, y1 float64, x2 float64, y2 float64) (distance float64, err error) {
@@ -91,7 +91,7 @@ func (l *Library) Distance(x1 float64, y1 float64, x2 float64, y2 float64) (dist
 	return distance, nil
 }
 
-// Describe: Describes a circle in a sentence.
+// Describe describes a circle in a sentence.
 //
 // C: int describe(double radius, char *text)
 func (l *Library) Describe(radius float64) (status int32, text string, err error) {
@@ -107,7 +107,7 @@ func (l *Library) Describe(radius float64) (status int32, text string, err error
 	return status, text, nil
 }
 
-// Normalize: Scales a vector to length 1.
+// Scales a vector to length 1.
 //
 // C: double normalize(double *v, int n)
 func (l *Library) Normalize(v []float64, n int32) (length float64, err error) {
@@ -121,7 +121,7 @@ func (l *Library) Normalize(v []float64, n int32) (length float64, err error) {
 	return length, nil
 }
 
-// Version: Returns the version of the library.
+// Version returns the version of the library.
 //
 // C: const char *version(void)
 func (l *Library) Version() (version string, err error) {

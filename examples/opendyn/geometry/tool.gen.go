@@ -14,15 +14,15 @@ import (
 // method per function of the document. (*Library).Service() implements it by
 // calling the library; *Client implements it by calling a server that serves it.
 type Service interface {
-	// Returns the area of a circle.
+	// CircleArea returns the area of a circle.
 	CircleArea(ctx context.Context, args CircleAreaArgs) (float64, error)
-	// Returns the distance between two points.
+	// Distance returns the distance between two points.
 	Distance(ctx context.Context, args DistanceArgs) (float64, error)
-	// Describes a circle in a sentence.
+	// Describe describes a circle in a sentence.
 	Describe(ctx context.Context, args DescribeArgs) (DescribeResult, error)
 	// Scales a vector to length 1.
 	Normalize(ctx context.Context, args NormalizeArgs) (float64, error)
-	// Returns the version of the library.
+	// Version returns the version of the library.
 	Version(ctx context.Context) (string, error)
 }
 

@@ -25,7 +25,7 @@ func NewClient(c *opentool.Client) *Client {
 // that checks the arguments before they leave.
 var _ Service = (*Client)(nil)
 
-// Client is a function named like the generated client type. */ `backticks` "quotes"
+// Client returns a function named like the generated client type. */ `backticks` "quotes"
 // //go:generate echo pwned
 func (c *Client) Client(ctx context.Context, args ClientArgs2) (Service2, error) {
 	var r Service2

@@ -16,7 +16,7 @@ import (
 // JSON-RPC error: return an *opentool.Error to choose its code, any other error
 // is reported with code 500.
 type Service interface {
-	// Client is a function named like the generated client type. */ `backticks` "quotes"
+	// Client returns a function named like the generated client type. */ `backticks` "quotes"
 	// //go:generate echo pwned
 	Client(ctx context.Context, args ClientArgs2) (Service2, error)
 	// }

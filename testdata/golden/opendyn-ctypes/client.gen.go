@@ -25,91 +25,91 @@ func NewClient(c *opentool.Client) *Client {
 // that checks the arguments before they leave.
 var _ Service = (*Client)(nil)
 
-// Returns x and writes the value after x into next (bool).
+// TBool returns x and writes the value after x into next (bool).
 func (c *Client) TBool(ctx context.Context, args TBoolArgs) (TBoolResult, error) {
 	var r TBoolResult
 	err := c.rt.Invoke(ctx, "t_bool", &args, "", &r)
 	return r, err
 }
 
-// Returns x and writes the value after x into next (char).
+// TChar returns x and writes the value after x into next (char).
 func (c *Client) TChar(ctx context.Context, args TCharArgs) (TCharResult, error) {
 	var r TCharResult
 	err := c.rt.Invoke(ctx, "t_char", &args, "", &r)
 	return r, err
 }
 
-// Returns x and writes the value after x into next (unsigned char).
+// TUnsignedChar returns x and writes the value after x into next (unsigned char).
 func (c *Client) TUnsignedChar(ctx context.Context, args TUnsignedCharArgs) (TUnsignedCharResult, error) {
 	var r TUnsignedCharResult
 	err := c.rt.Invoke(ctx, "t_unsigned_char", &args, "", &r)
 	return r, err
 }
 
-// Returns x and writes the value after x into next (short).
+// TShort returns x and writes the value after x into next (short).
 func (c *Client) TShort(ctx context.Context, args TShortArgs) (TShortResult, error) {
 	var r TShortResult
 	err := c.rt.Invoke(ctx, "t_short", &args, "", &r)
 	return r, err
 }
 
-// Returns x and writes the value after x into next (unsigned short).
+// TUnsignedShort returns x and writes the value after x into next (unsigned short).
 func (c *Client) TUnsignedShort(ctx context.Context, args TUnsignedShortArgs) (TUnsignedShortResult, error) {
 	var r TUnsignedShortResult
 	err := c.rt.Invoke(ctx, "t_unsigned_short", &args, "", &r)
 	return r, err
 }
 
-// Returns x and writes the value after x into next (int).
+// TInt returns x and writes the value after x into next (int).
 func (c *Client) TInt(ctx context.Context, args TIntArgs) (TIntResult, error) {
 	var r TIntResult
 	err := c.rt.Invoke(ctx, "t_int", &args, "", &r)
 	return r, err
 }
 
-// Returns x and writes the value after x into next (unsigned int).
+// TUnsignedInt returns x and writes the value after x into next (unsigned int).
 func (c *Client) TUnsignedInt(ctx context.Context, args TUnsignedIntArgs) (TUnsignedIntResult, error) {
 	var r TUnsignedIntResult
 	err := c.rt.Invoke(ctx, "t_unsigned_int", &args, "", &r)
 	return r, err
 }
 
-// Returns x and writes the value after x into next (long).
+// TLong returns x and writes the value after x into next (long).
 func (c *Client) TLong(ctx context.Context, args TLongArgs) (TLongResult, error) {
 	var r TLongResult
 	err := c.rt.Invoke(ctx, "t_long", &args, "", &r)
 	return r, err
 }
 
-// Returns x and writes the value after x into next (unsigned long).
+// TUnsignedLong returns x and writes the value after x into next (unsigned long).
 func (c *Client) TUnsignedLong(ctx context.Context, args TUnsignedLongArgs) (TUnsignedLongResult, error) {
 	var r TUnsignedLongResult
 	err := c.rt.Invoke(ctx, "t_unsigned_long", &args, "", &r)
 	return r, err
 }
 
-// Returns x and writes the value after x into next (long long).
+// TLongLong returns x and writes the value after x into next (long long).
 func (c *Client) TLongLong(ctx context.Context, args TLongLongArgs) (TLongLongResult, error) {
 	var r TLongLongResult
 	err := c.rt.Invoke(ctx, "t_long_long", &args, "", &r)
 	return r, err
 }
 
-// Returns x and writes the value after x into next (unsigned long long).
+// TUnsignedLongLong returns x and writes the value after x into next (unsigned long long).
 func (c *Client) TUnsignedLongLong(ctx context.Context, args TUnsignedLongLongArgs) (TUnsignedLongLongResult, error) {
 	var r TUnsignedLongLongResult
 	err := c.rt.Invoke(ctx, "t_unsigned_long_long", &args, "", &r)
 	return r, err
 }
 
-// Returns x and writes the value after x into next (float).
+// TFloat returns x and writes the value after x into next (float).
 func (c *Client) TFloat(ctx context.Context, args TFloatArgs) (TFloatResult, error) {
 	var r TFloatResult
 	err := c.rt.Invoke(ctx, "t_float", &args, "", &r)
 	return r, err
 }
 
-// Returns x and writes the value after x into next (double).
+// TDouble returns x and writes the value after x into next (double).
 func (c *Client) TDouble(ctx context.Context, args TDoubleArgs) (TDoubleResult, error) {
 	var r TDoubleResult
 	err := c.rt.Invoke(ctx, "t_double", &args, "", &r)
@@ -123,7 +123,7 @@ func (c *Client) Half(ctx context.Context, args HalfArgs) (float32, error) {
 	return r, err
 }
 
-// Adds one value of each width.
+// Mix adds one value of each width.
 func (c *Client) Mix(ctx context.Context, args MixArgs) (float64, error) {
 	var r float64
 	err := c.rt.Invoke(ctx, "mix", &args, "sum", &r)
@@ -147,14 +147,14 @@ func (c *Client) IsNull(ctx context.Context, args IsNullArgs) (int32, error) {
 	return r, err
 }
 
-// Returns a pointer to 42.
+// Answer returns a pointer to 42.
 func (c *Client) Answer(ctx context.Context) (int32, error) {
 	var r int32
 	err := c.rt.Invoke(ctx, "answer", nil, "answer", &r)
 	return r, err
 }
 
-// Returns NULL.
+// NoAnswer returns NULL.
 func (c *Client) NoAnswer(ctx context.Context) (int32, error) {
 	var r int32
 	err := c.rt.Invoke(ctx, "no_answer", nil, "answer", &r)
@@ -175,14 +175,14 @@ func (c *Client) MaybeLen(ctx context.Context, args MaybeLenArgs) (int32, error)
 	return r, err
 }
 
-// Greeting is a greeting.
+// Greeting returns a greeting.
 func (c *Client) Greeting(ctx context.Context) (string, error) {
 	var r string
 	err := c.rt.Invoke(ctx, "greeting", nil, "greeting", &r)
 	return r, err
 }
 
-// Returns NULL.
+// NoString returns NULL.
 func (c *Client) NoString(ctx context.Context) (string, error) {
 	var r string
 	err := c.rt.Invoke(ctx, "no_string", nil, "text", &r)
@@ -203,26 +203,26 @@ func (c *Client) UbytesLen(ctx context.Context, args UbytesLenArgs) (int32, erro
 	return r, err
 }
 
-// Sums n doubles.
+// Sum sums n doubles.
 func (c *Client) Sum(ctx context.Context, args SumArgs) (float64, error) {
 	var r float64
 	err := c.rt.Invoke(ctx, "sum", &args, "sum", &r)
 	return r, err
 }
 
-// Sums n longs.
+// SumLongs sums n longs.
 func (c *Client) SumLongs(ctx context.Context, args SumLongsArgs) (int64, error) {
 	var r int64
 	err := c.rt.Invoke(ctx, "sum_longs", &args, "sum", &r)
 	return r, err
 }
 
-// Multiplies n ints by k, in place.
+// Scale multiplies n ints by k, in place.
 func (c *Client) Scale(ctx context.Context, args ScaleArgs) error {
 	return c.rt.Invoke(ctx, "scale", &args, "", nil)
 }
 
-// Squares is the squares of 0 to 7.
+// Squares returns the squares of 0 to 7.
 func (c *Client) Squares(ctx context.Context) (SquaresResult, error) {
 	var r SquaresResult
 	err := c.rt.Invoke(ctx, "squares", nil, "", &r)
@@ -236,40 +236,40 @@ func (c *Client) Flags(ctx context.Context) (FlagsResult, error) {
 	return r, err
 }
 
-// Checksum is a checksum of n bytes.
+// Checksum returns a checksum of n bytes.
 func (c *Client) Checksum(ctx context.Context, args ChecksumArgs) (uint32, error) {
 	var r uint32
 	err := c.rt.Invoke(ctx, "checksum", &args, "checksum", &r)
 	return r, err
 }
 
-// Counts the set flags.
+// CountTrue counts the set flags.
 func (c *Client) CountTrue(ctx context.Context, args CountTrueArgs) (int32, error) {
 	var r int32
 	err := c.rt.Invoke(ctx, "count_true", &args, "count", &r)
 	return r, err
 }
 
-// ModeWeight is the weight of a mode.
+// ModeWeight returns the weight of a mode.
 func (c *Client) ModeWeight(ctx context.Context, args ModeWeightArgs) (int32, error) {
 	var r int32
 	err := c.rt.Invoke(ctx, "mode_weight", &args, "weight", &r)
 	return r, err
 }
 
-// Divides a by b.
+// Divmod divides a by b.
 func (c *Client) Divmod(ctx context.Context, args DivmodArgs) (DivmodResult, error) {
 	var r DivmodResult
 	err := c.rt.Invoke(ctx, "divmod", &args, "", &r)
 	return r, err
 }
 
-// Counts a tick.
+// Tick counts a tick.
 func (c *Client) Tick(ctx context.Context) error {
 	return c.rt.Invoke(ctx, "tick", nil, "", nil)
 }
 
-// TickCount is the ticks so far.
+// TickCount returns the ticks so far.
 func (c *Client) TickCount(ctx context.Context) (int32, error) {
 	var r int32
 	err := c.rt.Invoke(ctx, "tick_count", nil, "ticks", &r)

@@ -153,7 +153,7 @@ func (l *Library) Close() error {
 	return l.lib.Close()
 }
 
-// TBool: Returns x and writes the value after x into next (bool).
+// TBool returns x and writes the value after x into next (bool).
 //
 // C: bool t_bool(bool x, bool *next)
 func (l *Library) TBool(x bool) (value bool, next bool, err error) {
@@ -169,7 +169,7 @@ func (l *Library) TBool(x bool) (value bool, next bool, err error) {
 	return value, next, nil
 }
 
-// TChar: Returns x and writes the value after x into next (char).
+// TChar returns x and writes the value after x into next (char).
 //
 // C: char t_char(char x, char *next)
 func (l *Library) TChar(x int8) (value int8, next int8, err error) {
@@ -185,7 +185,7 @@ func (l *Library) TChar(x int8) (value int8, next int8, err error) {
 	return value, next, nil
 }
 
-// TUnsignedChar: Returns x and writes the value after x into next (unsigned char).
+// TUnsignedChar returns x and writes the value after x into next (unsigned char).
 //
 // C: unsigned char t_unsigned_char(unsigned char x, unsigned char *next)
 func (l *Library) TUnsignedChar(x uint8) (value uint8, next uint8, err error) {
@@ -201,7 +201,7 @@ func (l *Library) TUnsignedChar(x uint8) (value uint8, next uint8, err error) {
 	return value, next, nil
 }
 
-// TShort: Returns x and writes the value after x into next (short).
+// TShort returns x and writes the value after x into next (short).
 //
 // C: short t_short(short x, short *next)
 func (l *Library) TShort(x int16) (value int16, next int16, err error) {
@@ -217,7 +217,7 @@ func (l *Library) TShort(x int16) (value int16, next int16, err error) {
 	return value, next, nil
 }
 
-// TUnsignedShort: Returns x and writes the value after x into next (unsigned short).
+// TUnsignedShort returns x and writes the value after x into next (unsigned short).
 //
 // C: unsigned short t_unsigned_short(unsigned short x, unsigned short *next)
 func (l *Library) TUnsignedShort(x uint16) (value uint16, next uint16, err error) {
@@ -233,7 +233,7 @@ func (l *Library) TUnsignedShort(x uint16) (value uint16, next uint16, err error
 	return value, next, nil
 }
 
-// TInt: Returns x and writes the value after x into next (int).
+// TInt returns x and writes the value after x into next (int).
 //
 // C: int t_int(int x, int *next)
 func (l *Library) TInt(x int32) (value int32, next int32, err error) {
@@ -249,7 +249,7 @@ func (l *Library) TInt(x int32) (value int32, next int32, err error) {
 	return value, next, nil
 }
 
-// TUnsignedInt: Returns x and writes the value after x into next (unsigned int).
+// TUnsignedInt returns x and writes the value after x into next (unsigned int).
 //
 // C: unsigned int t_unsigned_int(unsigned int x, unsigned int *next)
 func (l *Library) TUnsignedInt(x uint32) (value uint32, next uint32, err error) {
@@ -265,7 +265,7 @@ func (l *Library) TUnsignedInt(x uint32) (value uint32, next uint32, err error) 
 	return value, next, nil
 }
 
-// TLong: Returns x and writes the value after x into next (long).
+// TLong returns x and writes the value after x into next (long).
 //
 // C: long t_long(long x, long *next)
 func (l *Library) TLong(x int64) (value int64, next int64, err error) {
@@ -287,7 +287,7 @@ func (l *Library) TLong(x int64) (value int64, next int64, err error) {
 	return value, next, nil
 }
 
-// TUnsignedLong: Returns x and writes the value after x into next (unsigned long).
+// TUnsignedLong returns x and writes the value after x into next (unsigned long).
 //
 // C: unsigned long t_unsigned_long(unsigned long x, unsigned long *next)
 func (l *Library) TUnsignedLong(x uint64) (value uint64, next uint64, err error) {
@@ -309,7 +309,7 @@ func (l *Library) TUnsignedLong(x uint64) (value uint64, next uint64, err error)
 	return value, next, nil
 }
 
-// TLongLong: Returns x and writes the value after x into next (long long).
+// TLongLong returns x and writes the value after x into next (long long).
 //
 // C: long long t_long_long(long long x, long long *next)
 func (l *Library) TLongLong(x int64) (value int64, next int64, err error) {
@@ -325,7 +325,7 @@ func (l *Library) TLongLong(x int64) (value int64, next int64, err error) {
 	return value, next, nil
 }
 
-// TUnsignedLongLong: Returns x and writes the value after x into next (unsigned long long).
+// TUnsignedLongLong returns x and writes the value after x into next (unsigned long long).
 //
 // C: unsigned long long t_unsigned_long_long(unsigned long long x, unsigned long long *next)
 func (l *Library) TUnsignedLongLong(x uint64) (value uint64, next uint64, err error) {
@@ -341,7 +341,7 @@ func (l *Library) TUnsignedLongLong(x uint64) (value uint64, next uint64, err er
 	return value, next, nil
 }
 
-// TFloat: Returns x and writes the value after x into next (float).
+// TFloat returns x and writes the value after x into next (float).
 //
 // C: float t_float(float x, float *next)
 func (l *Library) TFloat(x float32) (value float32, next float32, err error) {
@@ -357,7 +357,7 @@ func (l *Library) TFloat(x float32) (value float32, next float32, err error) {
 	return value, next, nil
 }
 
-// TDouble: Returns x and writes the value after x into next (double).
+// TDouble returns x and writes the value after x into next (double).
 //
 // C: double t_double(double x, double *next)
 func (l *Library) TDouble(x float64) (value float64, next float64, err error) {
@@ -373,7 +373,7 @@ func (l *Library) TDouble(x float64) (value float64, next float64, err error) {
 	return value, next, nil
 }
 
-// Half: Halves a float.
+// Halves a float.
 //
 // C: float half(float x)
 func (l *Library) Half(x float32) (half float32, err error) {
@@ -387,7 +387,7 @@ func (l *Library) Half(x float32) (half float32, err error) {
 	return half, nil
 }
 
-// Mix: Adds one value of each width.
+// Mix adds one value of each width.
 //
 // C: double mix(char c, short s, int i, long l, long long ll, float f, double d, bool b)
 func (l *Library) Mix(c int8, s int16, i int32, l2 int64, ll int64, f float32, d float64, b bool) (sum float64, err error) {
@@ -407,7 +407,7 @@ func (l *Library) Mix(c int8, s int16, i int32, l2 int64, ll int64, f float32, d
 	return sum, nil
 }
 
-// Inc: Increments *x.
+// Increments *x.
 //
 // C: void inc(int *x)
 func (l *Library) Inc(x *int32) (err error) {
@@ -426,7 +426,7 @@ func (l *Library) Inc(x *int32) (err error) {
 	return nil
 }
 
-// IncLong: Increments *x.
+// Increments *x.
 //
 // C: void inc_long(long *x)
 func (l *Library) IncLong(x *int64) (err error) {
@@ -460,7 +460,7 @@ func (l *Library) IncLong(x *int64) (err error) {
 	return nil
 }
 
-// IsNull: Tells whether p is NULL.
+// Tells whether p is NULL.
 //
 // C: int is_null(double *p)
 func (l *Library) IsNull(p *float64) (isNull int32, err error) {
@@ -474,7 +474,7 @@ func (l *Library) IsNull(p *float64) (isNull int32, err error) {
 	return isNull, nil
 }
 
-// Answer: Returns a pointer to 42.
+// Answer returns a pointer to 42.
 //
 // C: int *answer(void)
 func (l *Library) Answer() (answer int32, err error) {
@@ -490,7 +490,7 @@ func (l *Library) Answer() (answer int32, err error) {
 	return answer, nil
 }
 
-// NoAnswer: Returns NULL.
+// NoAnswer returns NULL.
 //
 // C: int *no_answer(void)
 func (l *Library) NoAnswer() (answer int32, err error) {
@@ -506,7 +506,7 @@ func (l *Library) NoAnswer() (answer int32, err error) {
 	return answer, nil
 }
 
-// StrLen: Length of a string.
+// Length of a string.
 //
 // C: int str_len(const char *s)
 func (l *Library) StrLen(s string) (length int32, err error) {
@@ -528,7 +528,7 @@ func (l *Library) StrLen(s string) (length int32, err error) {
 	return length, nil
 }
 
-// MaybeLen: Length of an optional string, -1 without one.
+// Length of an optional string, -1 without one.
 //
 // C: int maybe_len(const char *s)
 func (l *Library) MaybeLen(s *string) (length int32, err error) {
@@ -554,7 +554,7 @@ func (l *Library) MaybeLen(s *string) (length int32, err error) {
 	return length, nil
 }
 
-// Greeting: A greeting.
+// Greeting returns a greeting.
 //
 // C: const char *greeting(void)
 func (l *Library) Greeting() (greeting string, err error) {
@@ -568,7 +568,7 @@ func (l *Library) Greeting() (greeting string, err error) {
 	return greeting, nil
 }
 
-// NoString: Returns NULL.
+// NoString returns NULL.
 //
 // C: const char *no_string(void)
 func (l *Library) NoString() (text string, err error) {
@@ -582,7 +582,7 @@ func (l *Library) NoString() (text string, err error) {
 	return text, nil
 }
 
-// Upper: Capitals of s, at most 15 bytes.
+// Capitals of s, at most 15 bytes.
 //
 // C: void upper(const char *s, char *out)
 func (l *Library) Upper(s string) (out string, err error) {
@@ -605,7 +605,7 @@ func (l *Library) Upper(s string) (out string, err error) {
 	return out, nil
 }
 
-// UbytesLen: Length of a string passed as unsigned char*.
+// Length of a string passed as unsigned char*.
 //
 // C: int ubytes_len(const unsigned char *s)
 func (l *Library) UbytesLen(s string) (length int32, err error) {
@@ -627,7 +627,7 @@ func (l *Library) UbytesLen(s string) (length int32, err error) {
 	return length, nil
 }
 
-// Sum: Sums n doubles.
+// Sum sums n doubles.
 //
 // C: double sum(double *xs, int n)
 func (l *Library) Sum(xs []float64, n int32) (sum float64, err error) {
@@ -641,7 +641,7 @@ func (l *Library) Sum(xs []float64, n int32) (sum float64, err error) {
 	return sum, nil
 }
 
-// SumLongs: Sums n longs.
+// SumLongs sums n longs.
 //
 // C: long sum_longs(long *xs, int n)
 func (l *Library) SumLongs(xs []int64, n int32) (sum int64, err error) {
@@ -673,7 +673,7 @@ func (l *Library) SumLongs(xs []int64, n int32) (sum int64, err error) {
 	return sum, nil
 }
 
-// Scale: Multiplies n ints by k, in place.
+// Scale multiplies n ints by k, in place.
 //
 // C: void scale(int *xs, int n, int k)
 func (l *Library) Scale(xs []int32, n int32, k int32) (err error) {
@@ -686,7 +686,7 @@ func (l *Library) Scale(xs []int32, n int32, k int32) (err error) {
 	return nil
 }
 
-// Squares: The squares of 0 to 7.
+// Squares returns the squares of 0 to 7.
 //
 // C: void squares(short *squares)
 func (l *Library) Squares() (squares []int16, err error) {
@@ -701,7 +701,7 @@ func (l *Library) Squares() (squares []int16, err error) {
 	return squares, nil
 }
 
-// Flags: Four flags, every other one set.
+// Four flags, every other one set.
 //
 // C: void flags(bool *flags)
 func (l *Library) Flags() (flags []bool, err error) {
@@ -716,7 +716,7 @@ func (l *Library) Flags() (flags []bool, err error) {
 	return flags, nil
 }
 
-// Checksum: A checksum of n bytes.
+// Checksum returns a checksum of n bytes.
 //
 // C: unsigned int checksum(unsigned char *data, int n)
 func (l *Library) Checksum(data []uint8, n int32) (checksum uint32, err error) {
@@ -730,7 +730,7 @@ func (l *Library) Checksum(data []uint8, n int32) (checksum uint32, err error) {
 	return checksum, nil
 }
 
-// CountTrue: Counts the set flags.
+// CountTrue counts the set flags.
 //
 // C: int count_true(bool *xs, int n)
 func (l *Library) CountTrue(xs []bool, n int32) (count int32, err error) {
@@ -744,7 +744,7 @@ func (l *Library) CountTrue(xs []bool, n int32) (count int32, err error) {
 	return count, nil
 }
 
-// ModeWeight: The weight of a mode.
+// ModeWeight returns the weight of a mode.
 //
 // C: int mode_weight(int mode)
 func (l *Library) ModeWeight(mode Mode) (weight int32, err error) {
@@ -758,7 +758,7 @@ func (l *Library) ModeWeight(mode Mode) (weight int32, err error) {
 	return weight, nil
 }
 
-// Divmod: Divides a by b.
+// Divmod divides a by b.
 //
 // C: int divmod(int a, int b, int *quot, int *rem)
 func (l *Library) Divmod(a int32, b int32) (status int32, quot int32, rem int32, err error) {
@@ -776,7 +776,7 @@ func (l *Library) Divmod(a int32, b int32) (status int32, quot int32, rem int32,
 	return status, quot, rem, nil
 }
 
-// Tick: Counts a tick.
+// Tick counts a tick.
 //
 // C: void tick(void)
 func (l *Library) Tick() (err error) {
@@ -789,7 +789,7 @@ func (l *Library) Tick() (err error) {
 	return nil
 }
 
-// TickCount: The ticks so far.
+// TickCount returns the ticks so far.
 //
 // C: int tick_count(void)
 func (l *Library) TickCount() (ticks int32, err error) {
@@ -803,7 +803,7 @@ func (l *Library) TickCount() (ticks int32, err error) {
 	return ticks, nil
 }
 
-// Adler32: zlib's Adler-32 checksum of n bytes.
+// zlib's Adler-32 checksum of n bytes.
 //
 // C: unsigned int adler32(unsigned char *data, int n)
 func (l *Library) Adler32(data []uint8, n int32) (checksum uint32, err error) {
@@ -817,7 +817,7 @@ func (l *Library) Adler32(data []uint8, n int32) (checksum uint32, err error) {
 	return checksum, nil
 }
 
-// Offset: x plus an optional delta.
+// x plus an optional delta.
 //
 // C: int offset(int x, int delta)
 func (l *Library) Offset(x int32, delta int32) (sum int32, err error) {

@@ -14,35 +14,35 @@ import (
 // method per function of the document. (*Library).Service() implements it by
 // calling the library; *Client implements it by calling a server that serves it.
 type Service interface {
-	// Returns x and writes the value after x into next (bool).
+	// TBool returns x and writes the value after x into next (bool).
 	TBool(ctx context.Context, args TBoolArgs) (TBoolResult, error)
-	// Returns x and writes the value after x into next (char).
+	// TChar returns x and writes the value after x into next (char).
 	TChar(ctx context.Context, args TCharArgs) (TCharResult, error)
-	// Returns x and writes the value after x into next (unsigned char).
+	// TUnsignedChar returns x and writes the value after x into next (unsigned char).
 	TUnsignedChar(ctx context.Context, args TUnsignedCharArgs) (TUnsignedCharResult, error)
-	// Returns x and writes the value after x into next (short).
+	// TShort returns x and writes the value after x into next (short).
 	TShort(ctx context.Context, args TShortArgs) (TShortResult, error)
-	// Returns x and writes the value after x into next (unsigned short).
+	// TUnsignedShort returns x and writes the value after x into next (unsigned short).
 	TUnsignedShort(ctx context.Context, args TUnsignedShortArgs) (TUnsignedShortResult, error)
-	// Returns x and writes the value after x into next (int).
+	// TInt returns x and writes the value after x into next (int).
 	TInt(ctx context.Context, args TIntArgs) (TIntResult, error)
-	// Returns x and writes the value after x into next (unsigned int).
+	// TUnsignedInt returns x and writes the value after x into next (unsigned int).
 	TUnsignedInt(ctx context.Context, args TUnsignedIntArgs) (TUnsignedIntResult, error)
-	// Returns x and writes the value after x into next (long).
+	// TLong returns x and writes the value after x into next (long).
 	TLong(ctx context.Context, args TLongArgs) (TLongResult, error)
-	// Returns x and writes the value after x into next (unsigned long).
+	// TUnsignedLong returns x and writes the value after x into next (unsigned long).
 	TUnsignedLong(ctx context.Context, args TUnsignedLongArgs) (TUnsignedLongResult, error)
-	// Returns x and writes the value after x into next (long long).
+	// TLongLong returns x and writes the value after x into next (long long).
 	TLongLong(ctx context.Context, args TLongLongArgs) (TLongLongResult, error)
-	// Returns x and writes the value after x into next (unsigned long long).
+	// TUnsignedLongLong returns x and writes the value after x into next (unsigned long long).
 	TUnsignedLongLong(ctx context.Context, args TUnsignedLongLongArgs) (TUnsignedLongLongResult, error)
-	// Returns x and writes the value after x into next (float).
+	// TFloat returns x and writes the value after x into next (float).
 	TFloat(ctx context.Context, args TFloatArgs) (TFloatResult, error)
-	// Returns x and writes the value after x into next (double).
+	// TDouble returns x and writes the value after x into next (double).
 	TDouble(ctx context.Context, args TDoubleArgs) (TDoubleResult, error)
 	// Halves a float.
 	Half(ctx context.Context, args HalfArgs) (float32, error)
-	// Adds one value of each width.
+	// Mix adds one value of each width.
 	Mix(ctx context.Context, args MixArgs) (float64, error)
 	// Increments *x.
 	Inc(ctx context.Context, args IncArgs) error
@@ -50,43 +50,43 @@ type Service interface {
 	IncLong(ctx context.Context, args IncLongArgs) error
 	// Tells whether p is NULL.
 	IsNull(ctx context.Context, args IsNullArgs) (int32, error)
-	// Returns a pointer to 42.
+	// Answer returns a pointer to 42.
 	Answer(ctx context.Context) (int32, error)
-	// Returns NULL.
+	// NoAnswer returns NULL.
 	NoAnswer(ctx context.Context) (int32, error)
 	// Length of a string.
 	StrLen(ctx context.Context, args StrLenArgs) (int32, error)
 	// Length of an optional string, -1 without one.
 	MaybeLen(ctx context.Context, args MaybeLenArgs) (int32, error)
-	// Greeting is a greeting.
+	// Greeting returns a greeting.
 	Greeting(ctx context.Context) (string, error)
-	// Returns NULL.
+	// NoString returns NULL.
 	NoString(ctx context.Context) (string, error)
 	// Capitals of s, at most 15 bytes.
 	Upper(ctx context.Context, args UpperArgs) (UpperResult, error)
 	// Length of a string passed as unsigned char*.
 	UbytesLen(ctx context.Context, args UbytesLenArgs) (int32, error)
-	// Sums n doubles.
+	// Sum sums n doubles.
 	Sum(ctx context.Context, args SumArgs) (float64, error)
-	// Sums n longs.
+	// SumLongs sums n longs.
 	SumLongs(ctx context.Context, args SumLongsArgs) (int64, error)
-	// Multiplies n ints by k, in place.
+	// Scale multiplies n ints by k, in place.
 	Scale(ctx context.Context, args ScaleArgs) error
-	// Squares is the squares of 0 to 7.
+	// Squares returns the squares of 0 to 7.
 	Squares(ctx context.Context) (SquaresResult, error)
 	// Four flags, every other one set.
 	Flags(ctx context.Context) (FlagsResult, error)
-	// Checksum is a checksum of n bytes.
+	// Checksum returns a checksum of n bytes.
 	Checksum(ctx context.Context, args ChecksumArgs) (uint32, error)
-	// Counts the set flags.
+	// CountTrue counts the set flags.
 	CountTrue(ctx context.Context, args CountTrueArgs) (int32, error)
-	// ModeWeight is the weight of a mode.
+	// ModeWeight returns the weight of a mode.
 	ModeWeight(ctx context.Context, args ModeWeightArgs) (int32, error)
-	// Divides a by b.
+	// Divmod divides a by b.
 	Divmod(ctx context.Context, args DivmodArgs) (DivmodResult, error)
-	// Counts a tick.
+	// Tick counts a tick.
 	Tick(ctx context.Context) error
-	// TickCount is the ticks so far.
+	// TickCount returns the ticks so far.
 	TickCount(ctx context.Context) (int32, error)
 	// zlib's Adler-32 checksum of n bytes.
 	Adler32(ctx context.Context, args Adler32Args) (uint32, error)

@@ -52,7 +52,7 @@ func (l *Library) Close() error {
 	return l.lib.Close()
 }
 
-// Add: Two integer numbers add operation.
+// Two integer numbers add operation.
 //
 // C: int add(int a, int b)
 func (l *Library) Add(a int32, b int32) (result int32, err error) {
@@ -66,7 +66,7 @@ func (l *Library) Add(a int32, b int32) (result int32, err error) {
 	return result, nil
 }
 
-// Multiply: Two double numbers multiply operation.
+// Two double numbers multiply operation.
 //
 // C: float multiply(float a, float b)
 func (l *Library) Multiply(a float32, b float32) (result float32, err error) {

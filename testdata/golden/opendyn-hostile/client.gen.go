@@ -25,7 +25,7 @@ func NewClient(c *opentool.Client) *Client {
 // that checks the arguments before they leave.
 var _ Service = (*Client)(nil)
 
-// Close2 is a function named like Library.Close. */
+// Close2 returns a function named like Library.Close. */
 // //go:generate echo
 func (c *Client) Close2(ctx context.Context, args Close2Args) (Close2Result, error) {
 	var r Close2Result
@@ -43,14 +43,14 @@ func (c *Client) OtgCallX2(ctx context.Context) error {
 	return c.rt.Invoke(ctx, "otg_call_x", nil, "", nil)
 }
 
-// Library is a function named like the library type.
+// Library returns a function named like the library type.
 func (c *Client) Library(ctx context.Context, args LibraryArgs) (Open2, error) {
 	var r Open2
 	err := c.rt.Invoke(ctx, "Library", &args, "open", &r)
 	return r, err
 }
 
-// Open is a function named like Open.
+// Open returns a function named like Open.
 func (c *Client) Open(ctx context.Context) (OpenResult, error) {
 	var r OpenResult
 	err := c.rt.Invoke(ctx, "open", nil, "s", &r)

@@ -63,7 +63,7 @@ func (l *Library) Close() error {
 	return l.lib.Close()
 }
 
-// Close2: A function named like Library.Close. */
+// Close2 returns a function named like Library.Close. */
 // //go:generate echo
 //
 // C: long close(int l, int *err, const char *type, long *len, long *C, double unsafe, const char *r_, unsigned long *2fa, char *名前)
@@ -140,7 +140,7 @@ func (l *Library) Close2(l2 int32, type2 string, len2 []int64, c *int64, unsafe2
 	return ctx2, err2, x2fa, 名前, nil
 }
 
-// OtgCallX: C names collide once - is _.
+// C names collide once - is _.
 //
 // C: void otg-call-x(void)
 func (l *Library) OtgCallX() (err error) {
@@ -153,7 +153,7 @@ func (l *Library) OtgCallX() (err error) {
 	return nil
 }
 
-// OtgCallX2: See otg-call-x.
+// See otg-call-x.
 //
 // C: void otg_call_x(void)
 func (l *Library) OtgCallX2() (err error) {
@@ -166,7 +166,7 @@ func (l *Library) OtgCallX2() (err error) {
 	return nil
 }
 
-// Library: A function named like the library type.
+// Library returns a function named like the library type.
 //
 // C: float Library(unsigned char mode)
 func (l *Library) Library(mode Library2) (open Open2, err error) {
@@ -180,7 +180,7 @@ func (l *Library) Library(mode Library2) (open Open2, err error) {
 	return open, nil
 }
 
-// Open: A function named like Open.
+// Open returns a function named like Open.
 //
 // C: const char *open(void)
 func (l *Library) Open() (s OpenResult, err error) {

@@ -14,16 +14,16 @@ import (
 // method per function of the document. (*Library).Service() implements it by
 // calling the library; *Client implements it by calling a server that serves it.
 type Service interface {
-	// Close2 is a function named like Library.Close. */
+	// Close2 returns a function named like Library.Close. */
 	// //go:generate echo
 	Close2(ctx context.Context, args Close2Args) (Close2Result, error)
 	// C names collide once - is _.
 	OtgCallX(ctx context.Context) error
 	// See otg-call-x.
 	OtgCallX2(ctx context.Context) error
-	// Library is a function named like the library type.
+	// Library returns a function named like the library type.
 	Library(ctx context.Context, args LibraryArgs) (Open2, error)
-	// Open is a function named like Open.
+	// Open returns a function named like Open.
 	Open(ctx context.Context) (OpenResult, error)
 }
 

@@ -25,21 +25,21 @@ func NewClient(c *opentool.Client) *Client {
 // that checks the arguments before they leave.
 var _ Service = (*Client)(nil)
 
-// Cos is the cosine of x, in radians.
+// Cos returns the cosine of x, in radians.
 func (c *Client) Cos(ctx context.Context, args CosArgs) (float64, error) {
 	var r float64
 	err := c.rt.Invoke(ctx, "cos", &args, "cos", &r)
 	return r, err
 }
 
-// Cosf is the cosine of x, in single precision.
+// Cosf returns the cosine of x, in single precision.
 func (c *Client) Cosf(ctx context.Context, args CosfArgs) (float32, error) {
 	var r float32
 	err := c.rt.Invoke(ctx, "cosf", &args, "cos", &r)
 	return r, err
 }
 
-// Splits x into a fraction in [0.5, 1) and a power of two.
+// Frexp splits x into a fraction in [0.5, 1) and a power of two.
 func (c *Client) Frexp(ctx context.Context, args FrexpArgs) (FrexpResult, error) {
 	var r FrexpResult
 	err := c.rt.Invoke(ctx, "frexp", &args, "", &r)

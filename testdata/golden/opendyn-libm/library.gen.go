@@ -58,7 +58,7 @@ func (l *Library) Close() error {
 	return l.lib.Close()
 }
 
-// Cos: The cosine of x, in radians.
+// Cos returns the cosine of x, in radians.
 //
 // C: double cos(double x)
 func (l *Library) Cos(x float64) (cos float64, err error) {
@@ -72,7 +72,7 @@ func (l *Library) Cos(x float64) (cos float64, err error) {
 	return cos, nil
 }
 
-// Cosf: The cosine of x, in single precision.
+// Cosf returns the cosine of x, in single precision.
 //
 // C: float cosf(float x)
 func (l *Library) Cosf(x float32) (cos float32, err error) {
@@ -86,7 +86,7 @@ func (l *Library) Cosf(x float32) (cos float32, err error) {
 	return cos, nil
 }
 
-// Frexp: Splits x into a fraction in [0.5, 1) and a power of two.
+// Frexp splits x into a fraction in [0.5, 1) and a power of two.
 //
 // C: double frexp(double x, int *exp)
 func (l *Library) Frexp(x float64) (fraction float64, exp int32, err error) {
@@ -102,7 +102,7 @@ func (l *Library) Frexp(x float64) (fraction float64, exp int32, err error) {
 	return fraction, exp, nil
 }
 
-// Ldexp: x times two to the power exp.
+// x times two to the power exp.
 //
 // C: double ldexp(double x, int exp)
 func (l *Library) Ldexp(x float64, exp int32) (result float64, err error) {

@@ -14,11 +14,11 @@ import (
 // method per function of the document. (*Library).Service() implements it by
 // calling the library; *Client implements it by calling a server that serves it.
 type Service interface {
-	// Cos is the cosine of x, in radians.
+	// Cos returns the cosine of x, in radians.
 	Cos(ctx context.Context, args CosArgs) (float64, error)
-	// Cosf is the cosine of x, in single precision.
+	// Cosf returns the cosine of x, in single precision.
 	Cosf(ctx context.Context, args CosfArgs) (float32, error)
-	// Splits x into a fraction in [0.5, 1) and a power of two.
+	// Frexp splits x into a fraction in [0.5, 1) and a power of two.
 	Frexp(ctx context.Context, args FrexpArgs) (FrexpResult, error)
 	// x times two to the power exp.
 	Ldexp(ctx context.Context, args LdexpArgs) (float64, error)

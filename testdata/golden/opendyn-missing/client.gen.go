@@ -25,7 +25,7 @@ func NewClient(c *opentool.Client) *Client {
 // that checks the arguments before they leave.
 var _ Service = (*Client)(nil)
 
-// Adds two integers.
+// Add adds two integers.
 func (c *Client) Add(ctx context.Context, args AddArgs) (int32, error) {
 	var r int32
 	err := c.rt.Invoke(ctx, "add", &args, "sum", &r)

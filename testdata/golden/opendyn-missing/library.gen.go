@@ -54,7 +54,7 @@ func (l *Library) Close() error {
 	return l.lib.Close()
 }
 
-// Add: Adds two integers.
+// Add adds two integers.
 //
 // C: int add(int a, int b)
 func (l *Library) Add(a int32, b int32) (sum int32, err error) {
@@ -68,7 +68,7 @@ func (l *Library) Add(a int32, b int32) (sum int32, err error) {
 	return sum, nil
 }
 
-// Subtract: Not in the library.
+// Not in the library.
 //
 // C: int subtract(int a, int b)
 func (l *Library) Subtract(a int32, b int32) (difference int32, err error) {
@@ -82,7 +82,7 @@ func (l *Library) Subtract(a int32, b int32) (difference int32, err error) {
 	return difference, nil
 }
 
-// Divide: Not in the library either.
+// Not in the library either.
 //
 // C: double divide(double a, double b)
 func (l *Library) Divide(a float64, b float64) (quotient float64, err error) {

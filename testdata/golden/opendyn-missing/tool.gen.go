@@ -14,7 +14,7 @@ import (
 // method per function of the document. (*Library).Service() implements it by
 // calling the library; *Client implements it by calling a server that serves it.
 type Service interface {
-	// Adds two integers.
+	// Add adds two integers.
 	Add(ctx context.Context, args AddArgs) (int32, error)
 	// Not in the library.
 	Subtract(ctx context.Context, args SubtractArgs) (int32, error)
