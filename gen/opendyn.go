@@ -2,7 +2,6 @@ package gen
 
 import (
 	"cmp"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"github.com/opentoolgen/opentoolgen/gen/model"
@@ -178,7 +177,7 @@ func loadOpenDyn(src *source, opts Options) (*model.Package, []Diagnostic, error
 	l.root = cloneTree(src.tree)
 	l.document()
 
-	doc, problems, err := otload.LoadOpenToolWarnings(appendTree(nil, l.root))
+	doc, problems, err := otload.LoadTree(l.root) // the rewritten tree itself: not written out and parsed again
 	for _, p := range problems {
 		l.problem(p)
 	}
@@ -1176,39 +1175,4 @@ func setMember(obj *jsontree.Node, key string, v *jsontree.Node) {
 		}
 	}
 	obj.Members = append(obj.Members, jsontree.Member{Key: key, KeyOffset: v.Offset, Value: v})
-}
-
-// appendTree appends n as JSON.
-func appendTree(b []byte, n *jsontree.Node) []byte {
-	switch n.Kind {
-	case jsontree.Null:
-		return append(b, "null"...)
-	case jsontree.Bool:
-		return strconv.AppendBool(b, n.Bool)
-	case jsontree.Number:
-		return append(b, n.Str...)
-	case jsontree.String:
-		q, _ := json.Marshal(n.Str) // a string always encodes
-		return append(b, q...)
-	case jsontree.Array:
-		b = append(b, '[')
-		for i, it := range n.Items {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			b = appendTree(b, it)
-		}
-		return append(b, ']')
-	}
-	b = append(b, '{')
-	for i, m := range n.Members {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		q, _ := json.Marshal(m.Key)
-		b = append(b, q...)
-		b = append(b, ':')
-		b = appendTree(b, m.Value)
-	}
-	return append(b, '}')
 }

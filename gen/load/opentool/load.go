@@ -103,6 +103,13 @@ func LoadOpenToolWarnings(data []byte) (*runtime.OpenTool, []Problem, error) {
 		se := err.(*jsontree.SyntaxError)
 		return nil, nil, &DocumentError{Problems: []Problem{{Path: storedPath(se.Path), Offset: se.Offset, Message: "invalid JSON: " + se.Msg}}}
 	}
+	return LoadTree(root)
+}
+
+// LoadTree is [LoadOpenToolWarnings] of a document already parsed (or built,
+// as the OpenDyn loader builds the equivalent OpenTool document): problems
+// carry the offsets of root's nodes.
+func LoadTree(root *jsontree.Node) (*runtime.OpenTool, []Problem, error) {
 	var l otLoader
 	doc := l.document(root)
 	slices.SortStableFunc(l.problems, func(a, b Problem) int { return cmp.Compare(a.Offset, b.Offset) })
