@@ -473,3 +473,82 @@ func TestCommandTool(t *testing.T) {
 		t.Errorf("after Close: %v, want a 502", err)
 	}
 }
+
+// TestSchemaImport converts schemas as other SDKs write them (Pydantic's
+// Optional, definitions, recursion) and what the model cannot carry.
+func TestSchemaImport(t *testing.T) {
+	s := mcp.NewServer(&mcp.Implementation{Name: "schemas", Version: "1"}, nil)
+	noop := func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		return &mcp.CallToolResult{}, nil
+	}
+	s.AddTool(&mcp.Tool{Name: "a", InputSchema: json.RawMessage(`{
+	  "type": "object",
+	  "properties": {
+	    "tree": {"$ref": "#/$defs/Node", "description": "A tree."},
+	    "maybe": {"anyOf": [{"type": "integer"}, {"type": "null"}], "default": null},
+	    "either": {"type": ["string", "integer"]},
+	    "old": {"$ref": "#/definitions/Old"},
+	    "wrapped": {"allOf": [{"$ref": "#/$defs/Color"}]},
+	    "kind": {"const": "fixed"},
+	    "pair": {"type": "array", "prefixItems": [{"type": "string"}], "items": false},
+	    "odd": {"not": {"type": "string"}},
+	    "remote": {"$ref": "https://example.com/schema.json"},
+	    "map": {"type": "object", "additionalProperties": {"type": "number", "exclusiveMinimum": 0}}
+	  },
+	  "$defs": {
+	    "Node": {"type": "object", "properties": {"children": {"type": "array", "items": {"$ref": "#/$defs/Node"}}}},
+	    "Color": {"type": "string", "enum": ["red", "green"]}
+	  },
+	  "definitions": {"Old": {"type": "boolean"}}
+	}`)}, noop)
+	s.AddTool(&mcp.Tool{Name: "b", InputSchema: json.RawMessage(`{
+	  "type": "object",
+	  "properties": {"c": {"$ref": "#/$defs/Color"}, "n": {"$ref": "#/$defs/Node"}},
+	  "$defs": {
+	    "Color": {"type": "string", "enum": ["red", "green"]},
+	    "Node": {"type": "integer"}
+	  }
+	}`)}, noop)
+	doc, err := memoryTool(t, s).Load(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `{
+	  "a": [
+	    {"name": "either", "schema": {"anyOf": [{"type": "string"}, {"type": "integer"}]}, "required": false},
+	    {"name": "kind", "schema": {"enum": ["fixed"]}, "required": false},
+	    {"name": "map", "schema": {"type": "object", "additionalProperties": {"type": "number"}}, "required": false},
+	    {"name": "maybe", "schema": {"type": "integer", "nullable": true, "default": null}, "required": false},
+	    {"name": "odd", "schema": {}, "required": false},
+	    {"name": "old", "schema": {"$ref": "#/schemas/Old"}, "required": false},
+	    {"name": "pair", "schema": {"type": "array"}, "required": false},
+	    {"name": "remote", "schema": {}, "required": false},
+	    {"name": "tree", "description": "A tree.", "schema": {"$ref": "#/schemas/Node"}, "required": false},
+	    {"name": "wrapped", "schema": {"$ref": "#/schemas/Color"}, "required": false}
+	  ],
+	  "b": [
+	    {"name": "c", "schema": {"$ref": "#/schemas/Color"}, "required": false},
+	    {"name": "n", "schema": {"$ref": "#/schemas/Node2"}, "required": false}
+	  ]
+	}`
+	got := map[string]any{}
+	for _, f := range doc.Functions {
+		got[f.Name] = f.Parameters
+	}
+	if diff := cmp.Diff(asJSON(t, want), asJSON(t, got)); diff != "" {
+		t.Errorf("parameters (-want +got):\n%s", diff)
+	}
+	wantSchemas := `{
+	  "Color": {"type": "string", "enum": ["red", "green"]},
+	  "Node": {"type": "object", "properties": {"children": {"type": "array", "items": {"$ref": "#/schemas/Node"}}}},
+	  "Node2": {"type": "integer"},
+	  "Old": {"type": "boolean"}
+	}`
+	if diff := cmp.Diff(asJSON(t, wantSchemas), asJSON(t, doc.Schemas)); diff != "" {
+		t.Errorf("schemas (-want +got):\n%s", diff)
+	}
+	// The document is one an OpenTool server serves and its client reads.
+	if _, err := openTool(t, memoryTool(t, s)).Load(context.Background()); err != nil {
+		t.Errorf("/load: %v", err)
+	}
+}
