@@ -33,6 +33,11 @@
 // tool annotations are derived from it; set them with [WithAnnotations].
 //
 // The tool's document is loaded once, when the server is built.
+//
+// The other way round, [Tool] is any MCP server as a runtime.Tool ([NewTool]
+// over a session, [CommandTool] over stdio, [HTTPTool] over streamable HTTP):
+// its tools become functions, their input schemas the parameters, so that an
+// MCP server can be served over OpenTool HTTP with runtime.Serve.
 package mcpbridge
 
 import (
