@@ -11,9 +11,9 @@
 //  2. Load (gen/load/opentool for OpenTool; opendyn.go; openapi.go and refs.go
 //     with kin-openapi): the input format checked and read; all problems at
 //     once, warnings for what is read in a degraded way.
-//  3. Model (gen/model: model.go, model_dyn.go, names.go; built by build.go
-//     for OpenTool documents and the OpenTool side of OpenDyn, by openapi.go
-//     for OpenAPI): one Package for every kind — functions, their argument
+//  3. Model (gen/model: model.go, model_dyn.go, names.go; built by
+//     model.FromOpenTool (build.go) for OpenTool documents and the OpenTool
+//     side of OpenDyn, by openapi.go for OpenAPI): one Package for every kind — functions, their argument
 //     and result types, and what backs each function (Function.C: a C symbol;
 //     Function.HTTP: a REST operation; neither: the user's code). Go names are
 //     decided there (GoName, Scope, NameMethods), never in emitters.
@@ -31,7 +31,8 @@
 // which package may import which.
 //
 // To add an input kind: a loader that produces a model.Package (reuse
-// build.go if the input converts to an OpenTool document, as OpenDyn does)
+// model.FromOpenTool if the input converts to an OpenTool document, as OpenDyn
+// does)
 // and a case in Generate. To add an output: an emitter in gen/emit reading the
 // Package, listed with the files of the kinds that get it; names it declares
 // are added to the model's reserved names.
@@ -252,7 +253,7 @@ func loadOpenTool(src *source, opts Options) (*model.Package, []Diagnostic, erro
 	if len(diags) > 0 {
 		return nil, warnings, &Error{Diagnostics: dedup(diags)}
 	}
-	return buildOpenTool(doc, opts.Package, filepath.Base(src.name)), warnings, nil
+	return model.FromOpenTool(doc, opts.Package, filepath.Base(src.name)), warnings, nil
 }
 
 func dedup(ds []Diagnostic) []Diagnostic {

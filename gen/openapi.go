@@ -345,8 +345,8 @@ func (b *oaBuilder) build(pkgName string) *model.Package {
 			b.warnUnresolved(n)
 		}
 	}
-	breakValueCycles(b.pkg.Types)
-	markDecoders(b.pkg)
+	model.BreakValueCycles(b.pkg.Types)
+	model.MarkDecoders(b.pkg)
 
 	odoc := &runtime.OpenTool{
 		OpenTool: "1.0.0",
@@ -710,7 +710,7 @@ func (b *oaBuilder) schemaType(s *openapi3.Schema, loc oaLoc, hint, origin strin
 // schema being defined, self), a named type over it (named hint), which
 // starts a new type expression.
 func (b *oaBuilder) nesting(hint, origin string, self *model.Type, build func() *oaType) *oaType {
-	if b.anon < maxAnonymousNesting || self != nil {
+	if b.anon < model.MaxAnonymousNesting || self != nil {
 		b.anon++
 		defer func() { b.anon-- }()
 		return build()
@@ -912,7 +912,7 @@ func (b *oaBuilder) enum(s *openapi3.Schema, loc oaLoc, hint, origin string, sel
 		b.pkg.Types = append(b.pkg.Types, t)
 	}
 	rs := &runtime.Schema{Type: typ, Enum: vals}
-	(&builder{types: b.types}).defineEnum(t, rs)
+	model.DefineEnum(b.types, t, rs)
 	ds.Enum = vals
 	ds.Nullable = nullable
 	ot := &oaType{ref: &model.TypeRef{Kind: model.RefNamed, Named: t}, schema: ds, nullable: nullable}
@@ -946,7 +946,7 @@ func (b *oaBuilder) object(s *openapi3.Schema, loc oaLoc, hint, origin string, s
 	saved := b.anon
 	b.anon = 0 // a field's type starts a type expression
 	defer func() { b.anon = saved }()
-	names := model.NewScope(reservedFieldNames...)
+	names := model.NewScope(model.ReservedFieldNames...)
 	seen := map[string]bool{}
 	required := map[string]bool{}
 	for _, m := range members.schemas {
@@ -1088,7 +1088,7 @@ func (b *oaBuilder) union(s *openapi3.Schema, loc oaLoc, hint, origin string, se
 	saved := b.anon
 	b.anon = 0 // a variant's type starts a type expression
 	defer func() { b.anon = saved }()
-	names := model.NewScope(append([]string{"IsZero"}, reservedFieldNames...)...)
+	names := model.NewScope(append([]string{"IsZero"}, model.ReservedFieldNames...)...)
 	allObjects := true
 	var docAlts []*runtime.Schema
 	for i, a := range alts {
@@ -1239,7 +1239,7 @@ func (b *oaBuilder) operations() {
 			}
 			var extra []string
 			for _, k := range keys {
-				if !contains(httpMethods, k) {
+				if !model.Contains(httpMethods, k) {
 					extra = append(extra, k)
 				}
 			}
@@ -1309,7 +1309,7 @@ func (b *oaBuilder) operation(method, p string, item *openapi3.PathItem, op *ope
 
 	args := &model.Type{Name: b.types.Take(fn.GoName + "Args"), Kind: model.KindStruct}
 	args.Doc = args.Name + " are the arguments of " + strconv.Quote(name) + " (" + method + " " + p + ")."
-	fieldNames := model.NewScope(reservedFieldNames...)
+	fieldNames := model.NewScope(model.ReservedFieldNames...)
 	argNames := map[string]bool{}
 	argName := func(n, in string) string {
 		if !argNames[n] {

@@ -206,7 +206,7 @@ func loadOpenDyn(src *source, opts Options) (*model.Package, []Diagnostic, error
 		return nil, warnings, &Error{Diagnostics: errs}
 	}
 	l.outputsToResults(doc)
-	pkg := buildOpenToolWith(doc, opts.Package, filepath.Base(src.name), dynReservedNames, dynReservedMethods)
+	pkg := model.FromOpenToolWith(doc, opts.Package, filepath.Base(src.name), dynReservedNames, dynReservedMethods)
 	pkg.Kind = "opendyn"
 	if err := l.attach(pkg); err != nil {
 		return nil, warnings, &Error{Diagnostics: []Diagnostic{{File: src.name, Message: err.Error()}}}

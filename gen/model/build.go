@@ -1,8 +1,7 @@
-package gen
+package model
 
 import (
 	"encoding/json"
-	"github.com/opentoolgen/opentoolgen/gen/model"
 	"strconv"
 	"strings"
 
@@ -11,52 +10,52 @@ import (
 
 // Names the generated package declares itself; types derived from the document
 // never take them.
-var reservedPackageNames = []string{"Service", "Client", "NewClient", "Tool", "NewTool", "Document", "Declarations"}
+var ReservedPackageNames = []string{"Service", "Client", "NewClient", "Tool", "NewTool", "Document", "Declarations"}
 
 // Method names every generated struct may carry; fields never take them.
-var reservedFieldNames = []string{"MarshalJSON", "UnmarshalJSON"}
+var ReservedFieldNames = []string{"MarshalJSON", "UnmarshalJSON"}
 
-// builder turns an OpenTool document into the model. The document has been
+// builder turns an OpenTool document into the  The document has been
 // validated by the loader (gen/load/opentool): references resolve and do not loop.
 type builder struct {
 	doc     *runtime.OpenTool
-	pkg     *model.Package
-	types   *model.Scope           // package-level identifiers
-	schemas map[string]*model.Type // named types of doc.Schemas, by schema name
+	pkg     *Package
+	types   *Scope           // package-level identifiers
+	schemas map[string]*Type // named types of doc.Schemas, by schema name
 	// anon counts the slices and maps around the value being typed in the
 	// type expression being built (see maxAnonymousNesting).
 	anon int
 }
 
-// maxAnonymousNesting bounds the nesting of slices and maps in one Go type
+// MaxAnonymousNesting bounds the nesting of slices and maps in one Go type
 // expression: an array of arrays deeper than that gets a named type every
-// maxAnonymousNesting levels ([][]…[]PItem…, with type PItem… [][]…), so
+// MaxAnonymousNesting levels ([][]…[]PItem…, with type PItem… [][]…), so
 // that the decoder of each level does not spell out the whole type below it,
 // which made the output grow with the square of the depth.
-const maxAnonymousNesting = 8
+const MaxAnonymousNesting = 8
 
-// buildOpenTool builds the model of an OpenTool document.
-func buildOpenTool(doc *runtime.OpenTool, pkgName, source string) *model.Package {
-	return buildOpenToolWith(doc, pkgName, source, nil, nil)
+// FromOpenTool builds the model of an OpenTool document.
+func FromOpenTool(doc *runtime.OpenTool, pkgName, source string) *Package {
+	return FromOpenToolWith(doc, pkgName, source, nil, nil)
 }
 
-// buildOpenToolWith is buildOpenTool for a package that declares more names
+// FromOpenToolWith is buildOpenTool for a package that declares more names
 // than an OpenTool package: types never take reservedTypes, function methods
 // never take reservedMethods.
-func buildOpenToolWith(doc *runtime.OpenTool, pkgName, source string, reservedTypes, reservedMethods []string) *model.Package {
+func FromOpenToolWith(doc *runtime.OpenTool, pkgName, source string, reservedTypes, reservedMethods []string) *Package {
 	b := &builder{
 		doc: doc,
-		pkg: &model.Package{
+		pkg: &Package{
 			Name: pkgName, Source: source, Kind: "opentool",
 			Title: doc.Info.Title, Version: doc.Info.Version, Doc: doc.Info.Description,
 			Document: doc,
 		},
-		types:   model.NewScope(append(append([]string(nil), reservedPackageNames...), reservedTypes...)...),
-		schemas: map[string]*model.Type{},
+		types:   NewScope(append(append([]string(nil), ReservedPackageNames...), reservedTypes...)...),
+		schemas: map[string]*Type{},
 	}
 	// Schemas first: they own their names.
 	for _, s := range doc.Schemas {
-		t := &model.Type{Name: b.types.Take(model.GoNameOr(s.Name, "Schema")), Doc: s.Schema.Description}
+		t := &Type{Name: b.types.Take(GoNameOr(s.Name, "Schema")), Doc: s.Schema.Description}
 		t.Origin = t.Name + " is the schema " + strconv.Quote(s.Name) + " of the document."
 		b.schemas[s.Name] = t
 		b.pkg.Types = append(b.pkg.Types, t)
@@ -64,45 +63,45 @@ func buildOpenToolWith(doc *runtime.OpenTool, pkgName, source string, reservedTy
 	for _, s := range doc.Schemas {
 		b.defineSchema(b.schemas[s.Name], s.Schema)
 	}
-	methods := model.NewScope(reservedMethods...)
+	methods := NewScope(reservedMethods...)
 	for i := range doc.Functions {
 		b.pkg.Functions = append(b.pkg.Functions, b.function(&doc.Functions[i], methods))
 	}
-	breakValueCycles(b.pkg.Types)
-	markDecoders(b.pkg)
+	BreakValueCycles(b.pkg.Types)
+	MarkDecoders(b.pkg)
 	return b.pkg
 }
 
 // defineSchema gives a named schema its definition.
-func (b *builder) defineSchema(t *model.Type, s *runtime.Schema) {
+func (b *builder) defineSchema(t *Type, s *runtime.Schema) {
 	if s.Ref != "" {
-		t.Kind = model.KindAlias
+		t.Kind = KindAlias
 		t.Underlying = b.ref(s, t.Name, "")
 		return
 	}
 	switch {
 	case s.Type == runtime.TypeObject && len(s.Properties) > 0:
-		t.Kind = model.KindStruct
+		t.Kind = KindStruct
 		t.Fields = b.fields(t.Name, s)
 	case len(s.Enum) > 0 && (s.Type == runtime.TypeString || s.Type == runtime.TypeInteger || s.Type == runtime.TypeNumber):
 		b.defineEnum(t, s)
 	default:
-		t.Kind = model.KindNamed
+		t.Kind = KindNamed
 		t.Underlying = b.plain(s, t.Name, "the schema "+t.Name)
 	}
 }
 
 // fields returns the fields of an object schema's properties.
-func (b *builder) fields(owner string, s *runtime.Schema) []*model.Field {
+func (b *builder) fields(owner string, s *runtime.Schema) []*Field {
 	saved := b.anon
 	b.anon = 0 // a field's type starts a type expression
 	defer func() { b.anon = saved }()
-	names := model.NewScope(reservedFieldNames...)
-	var out []*model.Field
+	names := NewScope(ReservedFieldNames...)
+	var out []*Field
 	for _, p := range s.Properties {
-		goName := names.Take(model.GoNameOr(p.Name, "Field"))
-		f := &model.Field{Name: goName, JSONName: p.Name, Doc: p.Schema.Description, Required: contains(s.Required, p.Name)}
-		f.Type = b.ref(p.Schema, model.NestedName(owner, goName), "the "+strconv.Quote(p.Name)+" member of "+owner)
+		goName := names.Take(GoNameOr(p.Name, "Field"))
+		f := &Field{Name: goName, JSONName: p.Name, Doc: p.Schema.Description, Required: Contains(s.Required, p.Name)}
+		f.Type = b.ref(p.Schema, NestedName(owner, goName), "the "+strconv.Quote(p.Name)+" member of "+owner)
 		f.Pointer = !f.Required && needsPointer(f.Type)
 		out = append(out, f)
 	}
@@ -112,12 +111,12 @@ func (b *builder) fields(owner string, s *runtime.Schema) []*model.Field {
 // needsPointer reports whether an optional value of type r needs a pointer to be
 // told apart from its zero value: everything but slices, maps and any, whose nil
 // already means absent.
-func needsPointer(r *model.TypeRef) bool {
+func needsPointer(r *TypeRef) bool {
 	switch r.Kind {
-	case model.RefSlice, model.RefMap, model.RefAny:
+	case RefSlice, RefMap, RefAny:
 		return false
-	case model.RefNamed:
-		if r.Named.Kind == model.KindNamed || r.Named.Kind == model.KindAlias {
+	case RefNamed:
+		if r.Named.Kind == KindNamed || r.Named.Kind == KindAlias {
 			return needsPointer(r.Named.Underlying)
 		}
 	}
@@ -126,99 +125,99 @@ func needsPointer(r *model.TypeRef) bool {
 
 // ref returns the type of a value described by s; hint names the types an
 // inline object or enum needs.
-func (b *builder) ref(s *runtime.Schema, hint, origin string) *model.TypeRef {
+func (b *builder) ref(s *runtime.Schema, hint, origin string) *TypeRef {
 	if s == nil {
-		return &model.TypeRef{Kind: model.RefAny}
+		return &TypeRef{Kind: RefAny}
 	}
 	if s.Ref != "" {
 		name, _ := runtime.RefName(s.Ref)
 		if t := b.schemas[name]; t != nil {
-			return &model.TypeRef{Kind: model.RefNamed, Named: t}
+			return &TypeRef{Kind: RefNamed, Named: t}
 		}
-		return &model.TypeRef{Kind: model.RefAny} // unreachable after validation
+		return &TypeRef{Kind: RefAny} // unreachable after validation
 	}
 	switch {
 	case s.Type == runtime.TypeObject && len(s.Properties) > 0:
-		t := &model.Type{Name: b.types.Take(hint), Doc: s.Description, Kind: model.KindStruct}
+		t := &Type{Name: b.types.Take(hint), Doc: s.Description, Kind: KindStruct}
 		t.Origin = t.Name + " is " + origin + "."
 		b.pkg.Types = append(b.pkg.Types, t)
 		t.Fields = b.fields(t.Name, s)
-		return &model.TypeRef{Kind: model.RefNamed, Named: t}
+		return &TypeRef{Kind: RefNamed, Named: t}
 	case len(s.Enum) > 0 && (s.Type == runtime.TypeString || s.Type == runtime.TypeInteger || s.Type == runtime.TypeNumber):
-		t := &model.Type{Name: b.types.Take(hint), Doc: s.Description}
+		t := &Type{Name: b.types.Take(hint), Doc: s.Description}
 		t.Origin = t.Name + " is " + origin + "."
 		b.pkg.Types = append(b.pkg.Types, t)
 		b.defineEnum(t, s)
-		return &model.TypeRef{Kind: model.RefNamed, Named: t}
+		return &TypeRef{Kind: RefNamed, Named: t}
 	}
 	return b.plain(s, hint, origin)
 }
 
 // plain returns the type of a schema that needs no named type of its own.
-func (b *builder) plain(s *runtime.Schema, hint, origin string) *model.TypeRef {
+func (b *builder) plain(s *runtime.Schema, hint, origin string) *TypeRef {
 	switch s.Type {
 	case runtime.TypeString:
-		return &model.TypeRef{Kind: model.RefString}
+		return &TypeRef{Kind: RefString}
 	case runtime.TypeInteger:
-		return &model.TypeRef{Kind: model.RefInt}
+		return &TypeRef{Kind: RefInt}
 	case runtime.TypeNumber:
-		return &model.TypeRef{Kind: model.RefFloat}
+		return &TypeRef{Kind: RefFloat}
 	case runtime.TypeBoolean:
-		return &model.TypeRef{Kind: model.RefBool}
+		return &TypeRef{Kind: RefBool}
 	case runtime.TypeArray:
-		return b.nesting(hint, origin, func() *model.TypeRef {
-			return &model.TypeRef{Kind: model.RefSlice, Elem: b.ref(s.Items, model.NestedName(hint, "Item"), model.NestedOrigin("an element of ", origin))}
+		return b.nesting(hint, origin, func() *TypeRef {
+			return &TypeRef{Kind: RefSlice, Elem: b.ref(s.Items, NestedName(hint, "Item"), NestedOrigin("an element of ", origin))}
 		})
 	case runtime.TypeObject:
 		if len(s.Properties) > 0 {
 			return b.ref(s, hint, origin)
 		}
 		if s.AdditionalProperties != nil {
-			return b.nesting(hint, origin, func() *model.TypeRef {
-				return &model.TypeRef{Kind: model.RefMap, Elem: b.ref(s.AdditionalProperties, model.NestedName(hint, "Value"), model.NestedOrigin("a value of ", origin))}
+			return b.nesting(hint, origin, func() *TypeRef {
+				return &TypeRef{Kind: RefMap, Elem: b.ref(s.AdditionalProperties, NestedName(hint, "Value"), NestedOrigin("a value of ", origin))}
 			})
 		}
-		return &model.TypeRef{Kind: model.RefMap, Elem: &model.TypeRef{Kind: model.RefAny}}
+		return &TypeRef{Kind: RefMap, Elem: &TypeRef{Kind: RefAny}}
 	}
-	return &model.TypeRef{Kind: model.RefAny}
+	return &TypeRef{Kind: RefAny}
 }
 
 // nesting returns the slice or map type that build makes, one level deeper
 // in the type expression; at maxAnonymousNesting levels, a named type over
 // it (named hint), which starts a new type expression.
-func (b *builder) nesting(hint, origin string, build func() *model.TypeRef) *model.TypeRef {
-	if b.anon < maxAnonymousNesting {
+func (b *builder) nesting(hint, origin string, build func() *TypeRef) *TypeRef {
+	if b.anon < MaxAnonymousNesting {
 		b.anon++
 		defer func() { b.anon-- }()
 		return build()
 	}
-	t := &model.Type{Name: b.types.Take(hint), Kind: model.KindNamed}
+	t := &Type{Name: b.types.Take(hint), Kind: KindNamed}
 	t.Origin = t.Name + " is " + origin + "."
 	b.pkg.Types = append(b.pkg.Types, t)
 	saved := b.anon
 	b.anon = 1
 	t.Underlying = build()
 	b.anon = saved
-	return &model.TypeRef{Kind: model.RefNamed, Named: t}
+	return &TypeRef{Kind: RefNamed, Named: t}
 }
 
 // defineEnum makes t an enum type with one constant per value of s.Enum.
-func (b *builder) defineEnum(t *model.Type, s *runtime.Schema) {
-	t.Kind = model.KindEnum
+func (b *builder) defineEnum(t *Type, s *runtime.Schema) {
+	t.Kind = KindEnum
 	switch s.Type {
 	case runtime.TypeString:
-		t.Underlying = &model.TypeRef{Kind: model.RefString}
+		t.Underlying = &TypeRef{Kind: RefString}
 	case runtime.TypeInteger:
-		t.Underlying = &model.TypeRef{Kind: model.RefInt}
+		t.Underlying = &TypeRef{Kind: RefInt}
 	default:
-		t.Underlying = &model.TypeRef{Kind: model.RefFloat}
+		t.Underlying = &TypeRef{Kind: RefFloat}
 	}
 	for i, v := range s.Enum {
 		var suffix string
 		var val any
 		switch x := v.(type) {
 		case string:
-			suffix, val = model.Camel(x), x
+			suffix, val = Camel(x), x
 			switch {
 			case x == "":
 				suffix = "Empty"
@@ -245,22 +244,22 @@ func (b *builder) defineEnum(t *model.Type, s *runtime.Schema) {
 		default:
 			continue // rejected by the loader
 		}
-		t.Values = append(t.Values, model.EnumValue{Name: b.types.Take(t.Name + suffix), Value: val})
+		t.Values = append(t.Values, EnumValue{Name: b.types.Take(t.Name + suffix), Value: val})
 	}
 }
 
 // function builds the model of one function.
-func (b *builder) function(f *runtime.Function, methods *model.Scope) *model.Function {
-	fn := &model.Function{Name: f.Name, Doc: f.Description, Stream: f.IsStream()}
-	fn.GoName = methods.Take(model.GoNameOr(f.Name, "Call"))
+func (b *builder) function(f *runtime.Function, methods *Scope) *Function {
+	fn := &Function{Name: f.Name, Doc: f.Description, Stream: f.IsStream()}
+	fn.GoName = methods.Take(GoNameOr(f.Name, "Call"))
 	if len(f.Parameters) > 0 {
-		args := &model.Type{Name: b.types.Take(fn.GoName + "Args"), Kind: model.KindStruct}
+		args := &Type{Name: b.types.Take(fn.GoName + "Args"), Kind: KindStruct}
 		args.Doc = args.Name + " are the arguments of " + strconv.Quote(f.Name) + "."
 		b.pkg.Types = append(b.pkg.Types, args)
-		names := model.NewScope(reservedFieldNames...)
+		names := NewScope(ReservedFieldNames...)
 		for _, p := range f.Parameters {
-			goName := names.Take(model.GoNameOr(p.Name, "Arg"))
-			fld := &model.Field{Name: goName, JSONName: p.Name, Doc: p.Description, Required: p.Required}
+			goName := names.Take(GoNameOr(p.Name, "Arg"))
+			fld := &Field{Name: goName, JSONName: p.Name, Doc: p.Description, Required: p.Required}
 			hint := goName
 			if b.types.Has(hint) {
 				hint = fn.GoName + goName
@@ -275,7 +274,7 @@ func (b *builder) function(f *runtime.Function, methods *model.Scope) *model.Fun
 	if fn.Stream {
 		ret = f.StreamData()
 		if ret == nil {
-			fn.Result = &model.TypeRef{Kind: model.RefMap, Elem: &model.TypeRef{Kind: model.RefAny}}
+			fn.Result = &TypeRef{Kind: RefMap, Elem: &TypeRef{Kind: RefAny}}
 			return fn
 		}
 	}
@@ -295,7 +294,7 @@ func (b *builder) isObject(s *runtime.Schema) bool {
 	return err == nil && r != nil && r.Type == runtime.TypeObject
 }
 
-func contains(list []string, s string) bool {
+func Contains(list []string, s string) bool {
 	for _, x := range list {
 		if x == s {
 			return true
@@ -304,23 +303,23 @@ func contains(list []string, s string) bool {
 	return false
 }
 
-// breakValueCycles makes pointers of the required struct fields that would make
+// BreakValueCycles makes pointers of the required struct fields that would make
 // a type contain itself by value (type Node struct{ Next Node }), so that
 // recursive schemas give finite Go types. Fields are visited in declaration
 // order, so the choice is deterministic.
 //
 // Only a field whose type is in the same strongly connected component of the
-// contains-by-value graph as its struct can close a cycle (making fields
+// Contains-by-value graph as its struct can close a cycle (making fields
 // pointers only removes edges), so the search is confined to components: a
 // chain of nested types costs linear time, not quadratic.
-func breakValueCycles(types []*model.Type) {
+func BreakValueCycles(types []*Type) {
 	comp := valueComponents(types)
 	for _, t := range types {
 		for _, f := range t.Fields {
 			if f.Pointer {
 				continue
 			}
-			if target := valueStruct(f.Type); target != nil && comp[target] == comp[t] && reaches(target, t, comp, map[*model.Type]bool{}) {
+			if target := valueStruct(f.Type); target != nil && comp[target] == comp[t] && reaches(target, t, comp, map[*Type]bool{}) {
 				f.Pointer = true
 			}
 		}
@@ -330,14 +329,14 @@ func breakValueCycles(types []*model.Type) {
 // valueComponents numbers the strongly connected components of the graph in
 // which a struct points to the structs its non-pointer fields contain by value
 // (Tarjan's algorithm).
-func valueComponents(types []*model.Type) map[*model.Type]int {
-	index := map[*model.Type]int{}
-	low := map[*model.Type]int{}
-	onStack := map[*model.Type]bool{}
-	comp := map[*model.Type]int{}
-	var stack []*model.Type
-	var visit func(t *model.Type)
-	visit = func(t *model.Type) {
+func valueComponents(types []*Type) map[*Type]int {
+	index := map[*Type]int{}
+	low := map[*Type]int{}
+	onStack := map[*Type]bool{}
+	comp := map[*Type]int{}
+	var stack []*Type
+	var visit func(t *Type)
+	visit = func(t *Type) {
 		index[t] = len(index) + 1
 		low[t] = index[t]
 		stack = append(stack, t)
@@ -378,15 +377,15 @@ func valueComponents(types []*model.Type) map[*model.Type]int {
 }
 
 // valueStruct returns the struct type r embeds by value, or nil.
-func valueStruct(r *model.TypeRef) *model.Type {
-	if r.Kind != model.RefNamed {
+func valueStruct(r *TypeRef) *Type {
+	if r.Kind != RefNamed {
 		return nil
 	}
 	t := r.Named
 	switch t.Kind {
-	case model.KindStruct:
+	case KindStruct:
 		return t
-	case model.KindAlias, model.KindNamed:
+	case KindAlias, KindNamed:
 		return valueStruct(t.Underlying)
 	}
 	return nil
@@ -394,7 +393,7 @@ func valueStruct(r *model.TypeRef) *model.Type {
 
 // reaches reports whether from contains to by value (from == to included),
 // looking only at the types of to's component.
-func reaches(from, to *model.Type, comp map[*model.Type]int, seen map[*model.Type]bool) bool {
+func reaches(from, to *Type, comp map[*Type]int, seen map[*Type]bool) bool {
 	if from == to {
 		return true
 	}
@@ -413,20 +412,20 @@ func reaches(from, to *model.Type, comp map[*model.Type]int, seen map[*model.Typ
 	return false
 }
 
-// markDecoders names the decode function of every type that arguments reach,
+// MarkDecoders names the decode function of every type that arguments reach,
 // and of every type a generated UnmarshalJSON decodes with one (structs whose
 // member names a struct tag cannot carry, which it marks, and unions), with
 // everything those reach.
-func markDecoders(p *model.Package) {
-	var visitRef func(r *model.TypeRef)
-	var visit func(t *model.Type)
-	seen := map[*model.Type]bool{}
-	visit = func(t *model.Type) {
+func MarkDecoders(p *Package) {
+	var visitRef func(r *TypeRef)
+	var visit func(t *Type)
+	seen := map[*Type]bool{}
+	visit = func(t *Type) {
 		if seen[t] {
 			return
 		}
 		seen[t] = true
-		if t.Kind != model.KindAlias { // an alias is decoded by its target's decoder
+		if t.Kind != KindAlias { // an alias is decoded by its target's decoder
 			t.Decoder = "decode" + t.Name
 		}
 		for _, f := range t.Fields {
@@ -439,11 +438,11 @@ func markDecoders(p *model.Package) {
 			visitRef(t.Underlying)
 		}
 	}
-	visitRef = func(r *model.TypeRef) {
+	visitRef = func(r *TypeRef) {
 		switch r.Kind {
-		case model.RefSlice, model.RefMap:
+		case RefSlice, RefMap:
 			visitRef(r.Elem)
-		case model.RefNamed:
+		case RefNamed:
 			visit(r.Named)
 		}
 	}
@@ -453,12 +452,12 @@ func markDecoders(p *model.Package) {
 		}
 	}
 	for _, t := range p.Types {
-		if t.Kind == model.KindUnion {
+		if t.Kind == KindUnion {
 			visit(t) // UnmarshalJSON uses the decoder
 		}
-		if t.Kind == model.KindStruct {
+		if t.Kind == KindStruct {
 			for _, f := range t.Fields {
-				if !model.ValidTagName(f.JSONName) {
+				if !ValidTagName(f.JSONName) {
 					t.CustomJSON = true
 				}
 			}
@@ -467,4 +466,10 @@ func markDecoders(p *model.Package) {
 			}
 		}
 	}
+}
+
+// DefineEnum makes t the enum type of the schema s, the names of its
+// constants taken in types (for loaders that build types themselves).
+func DefineEnum(types *Scope, t *Type, s *runtime.Schema) {
+	(&builder{types: types}).defineEnum(t, s)
 }
