@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"github.com/opentoolgen/opentoolgen/gen/emit"
 	"github.com/opentoolgen/opentoolgen/gen/model"
+	"github.com/opentoolgen/opentoolgen/gen/source"
 	"os"
 	"path/filepath"
 	"sort"
@@ -376,7 +377,7 @@ schemas:
 func TestYAMLAliasBombPosition(t *testing.T) {
 	for _, doc := range []string{billionLaughs(9, 9), billionLaughs(40, 2), mergeBomb(40)} {
 		_, err := Generate("bomb.yaml", []byte(doc), Options{Package: "bomb"})
-		var ge *Error
+		var ge *source.Error
 		if !errors.As(err, &ge) || len(ge.Diagnostics) != 1 {
 			t.Fatalf("got %v, want one diagnostic", err)
 		}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"github.com/opentoolgen/opentoolgen/gen/source"
 	"go/ast"
 	"go/build/constraint"
 	"go/parser"
@@ -49,7 +50,7 @@ func FuzzGenerate(f *testing.F) {
 		}
 		res, err := Generate(name, data, Options{Package: "fuzz"})
 		if err != nil {
-			var ge *Error
+			var ge *source.Error
 			if !errors.As(err, &ge) {
 				t.Fatalf("Generate: %T %v; want an *Error", err, err)
 			}
@@ -109,7 +110,7 @@ func FuzzGenerateNames(f *testing.F) {
 		"schemas": {` + q(schema) + `: {"type": "object", "description": ` + q(desc) + `, "properties": {` + q(e1) + `: {"type": "integer"}, ` + q(e2) + `: {"$ref": ` + q("#/schemas/"+schema) + `}}}}}`
 		res, err := Generate("names.json", []byte(doc), Options{Package: "names"})
 		if err != nil {
-			var ge *Error
+			var ge *source.Error
 			if !errors.As(err, &ge) {
 				t.Fatalf("Generate: %T %v", err, err)
 			}

@@ -6,7 +6,7 @@
 //
 // Generate(name, data, opts) takes weather.json this way:
 //
-//  1. Read (source.go): JSON or YAML into a jsontree with byte offsets, so that
+//  1. Read (gen/source): JSON or YAML into a jsontree with byte offsets, so that
 //     every later problem is reported as file:line:col: /json/pointer: message.
 //  2. Load (gen/load/opentool for OpenTool; opendyn.go; openapi.go and refs.go
 //     with kin-openapi): the input format checked and read; all problems at
@@ -49,15 +49,14 @@ import (
 	"fmt"
 	"github.com/opentoolgen/opentoolgen/gen/emit"
 	"github.com/opentoolgen/opentoolgen/gen/model"
+	"github.com/opentoolgen/opentoolgen/gen/source"
 	"go/token"
 	"path/filepath"
 	goruntime "runtime"
 	"sort"
-	"strings"
 	"sync"
 
 	otload "github.com/opentoolgen/opentoolgen/gen/load/opentool"
-	"github.com/opentoolgen/opentoolgen/internal/jsontree"
 )
 
 // Options configure Generate.
@@ -74,6 +73,13 @@ type Options struct {
 // File is one generated file.
 type File = emit.File
 
+// Diagnostic is a problem in an input document, at a place.
+type Diagnostic = source.Diagnostic
+
+// Error is the error of a document that cannot be generated: every problem
+// found.
+type Error = source.Error
+
 // Result is what Generate produced.
 type Result struct {
 	Files []File
@@ -85,50 +91,7 @@ type Result struct {
 	// compact).
 	Document []byte
 	// Warnings are problems the generator worked around.
-	Warnings []Diagnostic
-}
-
-// Diagnostic is a problem in an input document, at a place.
-type Diagnostic struct {
-	File      string
-	Line, Col int    // 1-based; 0 when unknown
-	Path      string // JSON pointer of the value, "" for the document
-	Message   string
-	Warning   bool
-}
-
-// String formats d as file:line:col: json-path: message. A path longer than
-// 256 bytes is abbreviated to its first and last four tokens
-// ("/a/b/c/d/…(9,990 more)…/w/x/y/z").
-func (d Diagnostic) String() string {
-	var b strings.Builder
-	b.WriteString(d.File)
-	if d.Line > 0 {
-		fmt.Fprintf(&b, ":%d:%d", d.Line, d.Col)
-	}
-	b.WriteString(": ")
-	if d.Warning {
-		b.WriteString("warning: ")
-	}
-	if d.Path != "" {
-		b.WriteString(jsontree.ShortPointer(d.Path))
-		b.WriteString(": ")
-	}
-	b.WriteString(d.Message)
-	return b.String()
-}
-
-// Error is the error of a document that cannot be generated: every problem found.
-type Error struct {
-	Diagnostics []Diagnostic
-}
-
-func (e *Error) Error() string {
-	lines := make([]string, len(e.Diagnostics))
-	for i, d := range e.Diagnostics {
-		lines[i] = d.String()
-	}
-	return strings.Join(lines, "\n")
+	Warnings []source.Diagnostic
 }
 
 // FormatError reports generated code that does not parse: a bug of the
@@ -149,49 +112,49 @@ func Generate(name string, data []byte, opts Options) (*Result, error) {
 		return nil, fmt.Errorf("package name %q is not a Go identifier", opts.Package)
 	}
 	if int64(len(data)) > maxFileBytes {
-		return nil, &Error{Diagnostics: []Diagnostic{{File: name,
+		return nil, &source.Error{Diagnostics: []source.Diagnostic{{File: name,
 			Message: fmt.Sprintf("the document is larger than %s (%d bytes)", sizeText(maxFileBytes), len(data))}}}
 	}
-	src, err := readSource(name, data)
+	src, err := source.ReadSource(name, data)
 	if err != nil {
 		return nil, err
 	}
 	var (
 		pkg      *model.Package
-		warnings []Diagnostic
+		warnings []source.Diagnostic
 	)
-	switch kind := src.kind(); kind {
+	switch kind := src.Kind(); kind {
 	case "opentool":
 		pkg, warnings, err = loadOpenTool(src, opts)
 	case "opendyn":
 		pkg, warnings, err = loadOpenDyn(src, opts)
 	case "openapi":
-		if d := src.tooDeep(maxOpenAPIDepth); d != nil {
-			return nil, &Error{Diagnostics: []Diagnostic{*d}}
+		if d := src.TooDeep(source.MaxOpenAPIDepth); d != nil {
+			return nil, &source.Error{Diagnostics: []source.Diagnostic{*d}}
 		}
 		pkg, warnings, err = loadOpenAPI(src, opts)
 	default:
-		return nil, &Error{Diagnostics: []Diagnostic{{File: name, Line: 1, Col: 1,
+		return nil, &source.Error{Diagnostics: []source.Diagnostic{{File: name, Line: 1, Col: 1,
 			Message: `not an OpenTool, OpenDyn or OpenAPI document: want a top-level "opentool", "opendyn", "openapi" or "swagger" member`}}}
 	}
 	if err != nil {
 		// The warnings go with the errors, in document order: a warning often
 		// explains an error that follows from it.
-		var e *Error
+		var e *source.Error
 		if errors.As(err, &e) && len(warnings) > 0 {
-			all := append(append([]Diagnostic(nil), warnings...), e.Diagnostics...)
+			all := append(append([]source.Diagnostic(nil), warnings...), e.Diagnostics...)
 			sort.SliceStable(all, func(i, j int) bool {
 				if all[i].Line != all[j].Line {
 					return all[i].Line < all[j].Line
 				}
 				return all[i].Col < all[j].Col
 			})
-			err = &Error{Diagnostics: all}
+			err = &source.Error{Diagnostics: all}
 		}
 		return nil, err
 	}
 	model.NameMethods(pkg)
-	docOut := &emit.DocumentOut{SizeHint: len(src.json)}
+	docOut := &emit.DocumentOut{SizeHint: len(src.JSON)}
 	var outs []emit.Output
 	var extra []File
 	if pkg.API == nil {
@@ -220,58 +183,33 @@ func Generate(name string, data []byte, opts Options) (*Result, error) {
 	return &Result{Files: files, Document: doc, Warnings: warnings}, nil
 }
 
-// kind returns the kind of the document from its top-level member.
-func (s *source) kind() string {
-	for _, k := range []string{"opentool", "opendyn", "openapi"} {
-		if s.tree.Get(k) != nil {
-			return k
-		}
-	}
-	if s.tree.Get("swagger") != nil {
-		return "openapi"
-	}
-	return ""
-}
-
 // loadOpenTool loads and validates an OpenTool document and builds its model.
-func loadOpenTool(src *source, opts Options) (*model.Package, []Diagnostic, error) {
-	doc, problems, err := otload.LoadOpenToolWarnings(src.json)
-	var diags, warnings []Diagnostic
+func loadOpenTool(src *source.Source, opts Options) (*model.Package, []source.Diagnostic, error) {
+	doc, problems, err := otload.LoadOpenToolWarnings(src.JSON)
+	var diags, warnings []source.Diagnostic
 	for _, p := range problems {
-		warnings = append(warnings, src.diagnostic(p))
+		warnings = append(warnings, problemDiagnostic(src, p))
 	}
 	if err != nil {
 		var de *otload.DocumentError
 		if errors.As(err, &de) {
 			for _, p := range de.Problems {
-				diags = append(diags, src.diagnostic(p))
+				diags = append(diags, problemDiagnostic(src, p))
 			}
 		} else {
-			diags = append(diags, Diagnostic{File: src.name, Message: err.Error()})
+			diags = append(diags, source.Diagnostic{File: src.Name, Message: err.Error()})
 		}
 	}
 	if len(diags) > 0 {
-		return nil, warnings, &Error{Diagnostics: dedup(diags)}
+		return nil, warnings, &source.Error{Diagnostics: source.Dedup(diags)}
 	}
-	return model.FromOpenTool(doc, opts.Package, filepath.Base(src.name)), warnings, nil
+	return model.FromOpenTool(doc, opts.Package, filepath.Base(src.Name)), warnings, nil
 }
 
-func dedup(ds []Diagnostic) []Diagnostic {
-	seen := map[Diagnostic]bool{}
-	var out []Diagnostic
-	for _, d := range ds {
-		if !seen[d] {
-			seen[d] = true
-			out = append(out, d)
-		}
-	}
-	return out
-}
-
-// diagnostic is the diagnostic of a problem found in s's JSON form.
-func (s *source) diagnostic(p otload.Problem) Diagnostic {
-	line, col := s.position(p.Path, p.Offset)
-	return Diagnostic{File: s.name, Line: line, Col: col, Path: p.Path, Message: p.Message, Warning: p.Warning}
+// problemDiagnostic is the diagnostic of a problem found in s's JSON form.
+func problemDiagnostic(s *source.Source, p otload.Problem) source.Diagnostic {
+	line, col := s.Position(p.Path, p.Offset)
+	return source.Diagnostic{File: s.Name, Line: line, Col: col, Path: p.Path, Message: p.Message, Warning: p.Warning}
 }
 
 // render formats the emitted files, once (formatSource: gofmt with the

@@ -23,6 +23,9 @@ var stages = []struct {
 	{pkg: "runtime", may: []string{"internal/jsontree"}},
 	{pkg: "runtime/dynlib", may: []string{"runtime"}},
 	{pkg: "templates"},
+	// read: a document's text (JSON or YAML) with the positions of its values;
+	// diagnostics
+	{pkg: "gen/source", may: []string{"internal/jsontree"}, third: true},
 	// load: input formats, nothing of Go
 	{pkg: "gen/load/opentool", may: []string{"internal/jsontree", "runtime"}},
 	// the model: what every loader produces and every emitter reads, Go names
@@ -31,7 +34,7 @@ var stages = []struct {
 	{pkg: "gen/emit", may: []string{"internal/jsontree", "runtime", "templates", "gen/model"}, jennifer: true},
 	// the rest of the generator (the loaders of OpenAPI and OpenDyn, which
 	// build the model themselves, and the driver); see gen's package doc
-	{pkg: "gen", may: []string{"internal/jsontree", "runtime", "templates", "gen/load/opentool", "gen/model", "gen/emit"}, third: true},
+	{pkg: "gen", may: []string{"internal/jsontree", "runtime", "templates", "gen/source", "gen/load/opentool", "gen/model", "gen/emit"}, third: true},
 	{pkg: "cmd/opentoolgen", may: []string{"gen"}},
 	// fronts beside runtime, which never imports them
 	{pkg: "mcpbridge", may: []string{"runtime"}, third: true},

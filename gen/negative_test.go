@@ -2,6 +2,7 @@ package gen
 
 import (
 	"errors"
+	"github.com/opentoolgen/opentoolgen/gen/source"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -52,7 +53,7 @@ func TestNegative(t *testing.T) {
 				t.Fatal(err)
 			}
 			res, err := Generate(name, data, Options{Package: "negative"})
-			var ge *Error
+			var ge *source.Error
 			if !errors.As(err, &ge) {
 				t.Fatalf("Generate: got %v, %v; want an *Error", res, err)
 			}
@@ -92,10 +93,10 @@ func TestNegative(t *testing.T) {
 // diagnostic points at the value its path names (or at the key of that
 // member), or for a missing member at the object that lacks it, and that
 // diagnostics come in document order.
-func checkPositions(t *testing.T, name string, data []byte, diags []Diagnostic) {
+func checkPositions(t *testing.T, name string, data []byte, diags []source.Diagnostic) {
 	t.Helper()
 	var locate func(path string) (valueLine, valueCol, keyLine, keyCol int, found bool)
-	if looksLikeYAML(name) {
+	if source.LooksLikeYAML(name) {
 		var doc yaml.Node
 		if yaml.Unmarshal(data, &doc) != nil || len(doc.Content) == 0 {
 			return // a YAML syntax error: nothing to walk
@@ -241,7 +242,7 @@ func TestNegativeEmpty(t *testing.T) {
 		{"number.json", "42"},
 	} {
 		_, err := Generate(c.name, []byte(c.data), Options{Package: "p"})
-		var ge *Error
+		var ge *source.Error
 		if !errors.As(err, &ge) || len(ge.Diagnostics) == 0 {
 			t.Errorf("%s: got %v, want an *Error", c.name, err)
 			continue

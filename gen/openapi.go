@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"github.com/opentoolgen/opentoolgen/gen/model"
+	"github.com/opentoolgen/opentoolgen/gen/source"
 	"net/url"
 	"path"
 	"path/filepath"
@@ -34,38 +35,38 @@ var reservedOpenAPINames = []string{
 }
 
 // loadOpenAPI loads an OpenAPI or Swagger document and builds its model.
-func loadOpenAPI(src *source, opts Options) (*model.Package, []Diagnostic, error) {
+func loadOpenAPI(src *source.Source, opts Options) (*model.Package, []source.Diagnostic, error) {
 	b := &oaBuilder{
 		src:     src,
-		root:    path.Clean(filepath.ToSlash(src.name)),
-		swagger: src.tree.Get("swagger") != nil,
+		root:    path.Clean(filepath.ToSlash(src.Name)),
+		swagger: src.Tree.Get("swagger") != nil,
 		named:   map[string]*oaNamed{},
 		byType:  map[*model.Type]*oaNamed{},
 		found:   map[nodeKey]*jsontree.Node{},
 		index:   map[*jsontree.Node]map[string]*jsontree.Node{},
 		inline:  map[*openapi3.Schema]*oaType{},
 		trees:   map[string]*jsontree.Node{},
-		sources: map[string]*source{},
+		sources: map[string]*source.Source{},
 		files:   map[string][]byte{},
-		refs:    &refFiles{doc: src.name, allow: opts.AllowRefDirs},
+		refs:    &refFiles{doc: src.Name, allow: opts.AllowRefDirs},
 	}
 	doc, err := b.load()
 	if len(b.refused) > 0 { // at the $refs, even if the loader went on without them
-		return nil, nil, &Error{Diagnostics: b.refusedDiagnostics()}
+		return nil, nil, &source.Error{Diagnostics: b.refusedDiagnostics()}
 	}
 	if err != nil {
-		d := Diagnostic{File: src.name, Line: 1, Col: 1, Message: err.Error()}
-		return nil, nil, &Error{Diagnostics: []Diagnostic{d}}
+		d := source.Diagnostic{File: src.Name, Line: 1, Col: 1, Message: err.Error()}
+		return nil, nil, &source.Error{Diagnostics: []source.Diagnostic{d}}
 	}
 	b.doc = doc
-	b.trees[b.root] = src.tree
+	b.trees[b.root] = src.Tree
 	pkg := b.build(opts.Package)
 	return pkg, b.warnings, nil
 }
 
 // oaBuilder builds the model of one OpenAPI document.
 type oaBuilder struct {
-	src     *source
+	src     *source.Source
 	root    string // slash path of the document, as kin-openapi's RefPath has it
 	swagger bool
 	doc     *openapi3.T
@@ -84,11 +85,11 @@ type oaBuilder struct {
 	patterns map[string]string // pattern → variable
 
 	trees    map[string]*jsontree.Node // parsed documents, by slash path
-	sources  map[string]*source        // the other files among them
+	sources  map[string]*source.Source // the other files among them
 	files    map[string][]byte         // other files read for references
 	refs     *refFiles                 // reads them
 	refused  []refusal                 // files references name that were not read
-	warnings []Diagnostic
+	warnings []source.Diagnostic
 
 	docFunctions []runtime.Function // the functions of the OpenTool document
 	byType       map[*model.Type]*oaNamed
@@ -147,7 +148,7 @@ func (b *oaBuilder) load() (*openapi3.T, error) {
 	loc := &url.URL{Path: b.root}
 	if b.swagger {
 		var d2 openapi2.T
-		if err := json.Unmarshal(b.src.json, &d2); err != nil {
+		if err := json.Unmarshal(b.src.JSON, &d2); err != nil {
 			return nil, fmt.Errorf("reading the Swagger 2.0 document: %v", err)
 		}
 		doc, err := openapi2conv.ToV3WithLoader(&d2, l, loc)
@@ -156,7 +157,7 @@ func (b *oaBuilder) load() (*openapi3.T, error) {
 		}
 		return doc, nil
 	}
-	return l.LoadFromDataWithPath(b.src.json, loc)
+	return l.LoadFromDataWithPath(b.src.JSON, loc)
 }
 
 // readLocal reads the files references name: local files only, never URLs,
@@ -170,7 +171,7 @@ func (b *oaBuilder) readLocal(_ *openapi3.Loader, u *url.URL) ([]byte, error) {
 		return data, nil
 	}
 	if p == path.Clean(b.root) {
-		return b.src.data, nil
+		return b.src.Data, nil
 	}
 	data, err := b.refs.read(filepath.FromSlash(p))
 	if err != nil {
@@ -189,8 +190,8 @@ func (b *oaBuilder) tree(file string) *jsontree.Node {
 	}
 	var t *jsontree.Node
 	if data, ok := b.files[file]; ok {
-		if s, err := readSource(file, data); err == nil {
-			t = s.tree
+		if s, err := source.ReadSource(file, data); err == nil {
+			t = s.Tree
 			b.sources[file] = s
 		}
 	}
@@ -285,14 +286,14 @@ func (b *oaBuilder) ordered(loc oaLoc, keys []string) []string {
 }
 
 func (b *oaBuilder) warn(loc oaLoc, format string, args ...any) {
-	d := Diagnostic{File: loc.file, Path: loc.ptr, Message: fmt.Sprintf(format, args...), Warning: true}
+	d := source.Diagnostic{File: loc.file, Path: loc.ptr, Message: fmt.Sprintf(format, args...), Warning: true}
 	if path.Clean(loc.file) == path.Clean(b.root) {
-		d.File = b.src.name
+		d.File = b.src.Name
 		if !b.swagger || !strings.HasPrefix(loc.ptr, "/components/") {
-			d.Line, d.Col = b.src.position(loc.ptr, -1)
+			d.Line, d.Col = b.src.Position(loc.ptr, -1)
 		}
 	} else if b.tree(loc.file) != nil { // another file read for references
-		d.Line, d.Col = b.sources[path.Clean(loc.file)].position(loc.ptr, -1)
+		d.Line, d.Col = b.sources[path.Clean(loc.file)].Position(loc.ptr, -1)
 	}
 	b.warnings = append(b.warnings, d)
 }
@@ -306,7 +307,7 @@ func (b *oaBuilder) build(pkgName string) *model.Package {
 		info = &openapi3.Info{}
 	}
 	b.pkg = &model.Package{
-		Name: pkgName, Source: filepath.Base(b.src.name), Kind: "openapi",
+		Name: pkgName, Source: filepath.Base(b.src.Name), Kind: "openapi",
 		Title: info.Title, Version: info.Version, Doc: info.Description,
 		API: &model.API{BaseURL: serverURL(doc.Servers)},
 	}
@@ -408,7 +409,7 @@ func (b *oaBuilder) security() {
 		case "apikey":
 			sc.Kind, sc.In, sc.Key = "apiKey", strings.ToLower(s.In), s.Name
 			if sc.In != "header" && sc.In != "query" && sc.In != "cookie" {
-				b.warn(loc.add(n), "API key in %q is not supported: the client cannot send it", clipValue(s.In))
+				b.warn(loc.add(n), "API key in %q is not supported: the client cannot send it", source.ClipValue(s.In))
 				continue
 			}
 		case "http":
@@ -418,13 +419,13 @@ func (b *oaBuilder) security() {
 			case "basic":
 				sc.Kind = "basic"
 			default:
-				b.warn(loc.add(n), "HTTP authentication scheme %q is not supported: the client cannot send it", clipValue(s.Scheme))
+				b.warn(loc.add(n), "HTTP authentication scheme %q is not supported: the client cannot send it", source.ClipValue(s.Scheme))
 				continue
 			}
 		case "oauth2", "openidconnect":
 			sc.Kind = "bearer" // an access token obtained elsewhere
 		default:
-			b.warn(loc.add(n), "security scheme type %q is not supported", clipValue(s.Type))
+			b.warn(loc.add(n), "security scheme type %q is not supported", source.ClipValue(s.Type))
 			continue
 		}
 		sc.Option = b.types.Take("With" + model.GoNameOr(n, "Credential"))
@@ -814,7 +815,7 @@ func (b *oaBuilder) scalar(s *openapi3.Schema, typ string, loc oaLoc, ds *runtim
 		if s.Pattern != "" {
 			ds.Pattern = s.Pattern
 			if _, err := regexp.Compile(s.Pattern); err != nil {
-				b.warn(loc.add("pattern"), "pattern %q is not checked: Go's regexp package does not accept it (%v)", clipValue(s.Pattern), clipTo(strings.TrimPrefix(err.Error(), "error parsing regexp: "), 120))
+				b.warn(loc.add("pattern"), "pattern %q is not checked: Go's regexp package does not accept it (%v)", source.ClipValue(s.Pattern), source.ClipTo(strings.TrimPrefix(err.Error(), "error parsing regexp: "), 120))
 			} else {
 				c.Pattern = s.Pattern
 				c.PatternVar = b.patternVar(s.Pattern)
@@ -1149,7 +1150,7 @@ func (b *oaBuilder) union(s *openapi3.Schema, loc oaLoc, hint, origin string, se
 				}
 			}
 			if !matched {
-				b.warn(loc.add("discriminator", "mapping", tag), "discriminator value %q maps to %q, which is not one of the variants", clipValue(tag), clipTo(target, 120))
+				b.warn(loc.add("discriminator", "mapping", tag), "discriminator value %q maps to %q, which is not one of the variants", source.ClipValue(tag), source.ClipTo(target, 120))
 			}
 		}
 		for _, v := range t.Variants {
@@ -1362,7 +1363,7 @@ func (b *oaBuilder) operation(method, p string, item *openapi3.PathItem, op *ope
 		switch in {
 		case model.InPath, model.InQuery, model.InHeader, model.InCookie:
 		default:
-			b.warn(pp.loc, "parameter in %q is not supported: left out", clipValue(prm.In))
+			b.warn(pp.loc, "parameter in %q is not supported: left out", source.ClipValue(prm.In))
 			continue
 		}
 		if in == model.InHeader {

@@ -2,6 +2,7 @@ package gen
 
 import (
 	"errors"
+	"github.com/opentoolgen/opentoolgen/gen/source"
 	"os"
 	"path/filepath"
 	"strings"
@@ -93,7 +94,7 @@ paths:
             application/json:
               schema: {$ref: "http://127.0.0.1:1/schemas.yaml#/X"}
 `)
-	var e *Error
+	var e *source.Error
 	if !errors.As(err, &e) || !strings.Contains(err.Error(), "only references to local files are followed") || !strings.HasPrefix(err.Error(), "remote.yaml:") {
 		t.Errorf("got %v", err)
 	}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"github.com/opentoolgen/opentoolgen/gen/model"
+	"github.com/opentoolgen/opentoolgen/gen/source"
 	"go/token"
 	"math"
 	"path/filepath"
@@ -122,8 +123,8 @@ func wantForSchemaType(st string) string {
 // OpenTool document. It works on a copy of the tree; paths are the same in
 // both, so problems found by the OpenTool loader keep their place.
 type dynLoader struct {
-	src   *source
-	diags []Diagnostic
+	src   *source.Source
+	diags []source.Diagnostic
 	root  *jsontree.Node // the copy being rewritten
 
 	stdcall bool
@@ -163,8 +164,8 @@ type dynFunc struct {
 }
 
 func (l *dynLoader) diag(warning bool, path, format string, args ...any) {
-	line, col := l.src.position(path, -1)
-	l.diags = append(l.diags, Diagnostic{File: l.src.name, Line: line, Col: col, Path: path,
+	line, col := l.src.Position(path, -1)
+	l.diags = append(l.diags, source.Diagnostic{File: l.src.Name, Line: line, Col: col, Path: path,
 		Message: fmt.Sprintf(format, args...), Warning: warning})
 }
 
@@ -172,9 +173,9 @@ func (l *dynLoader) errorf(path, format string, args ...any) { l.diag(false, pat
 func (l *dynLoader) warnf(path, format string, args ...any)  { l.diag(true, path, format, args...) }
 
 // loadOpenDyn loads an OpenDyn document and builds its model.
-func loadOpenDyn(src *source, opts Options) (*model.Package, []Diagnostic, error) {
+func loadOpenDyn(src *source.Source, opts Options) (*model.Package, []source.Diagnostic, error) {
 	l := &dynLoader{src: src, named: map[string]*dynCType{}, uses: map[string]*dynCType{}}
-	l.root = cloneTree(src.tree)
+	l.root = cloneTree(src.Tree)
 	l.document()
 
 	doc, problems, err := otload.LoadTree(l.root) // the rewritten tree itself: not written out and parsed again
@@ -191,11 +192,11 @@ func loadOpenDyn(src *source, opts Options) (*model.Package, []Diagnostic, error
 			l.errorf("", "%v", err)
 		}
 	}
-	slices.SortStableFunc(l.diags, func(a, b Diagnostic) int {
+	slices.SortStableFunc(l.diags, func(a, b source.Diagnostic) int {
 		return cmp.Or(cmp.Compare(a.Line, b.Line), cmp.Compare(a.Col, b.Col))
 	})
-	var errs, warnings []Diagnostic
-	for _, d := range dedup(l.diags) {
+	var errs, warnings []source.Diagnostic
+	for _, d := range source.Dedup(l.diags) {
 		if d.Warning {
 			warnings = append(warnings, d)
 		} else {
@@ -203,13 +204,13 @@ func loadOpenDyn(src *source, opts Options) (*model.Package, []Diagnostic, error
 		}
 	}
 	if len(errs) > 0 {
-		return nil, warnings, &Error{Diagnostics: errs}
+		return nil, warnings, &source.Error{Diagnostics: errs}
 	}
 	l.outputsToResults(doc)
-	pkg := model.FromOpenToolWith(doc, opts.Package, filepath.Base(src.name), dynReservedNames, dynReservedMethods)
+	pkg := model.FromOpenToolWith(doc, opts.Package, filepath.Base(src.Name), dynReservedNames, dynReservedMethods)
 	pkg.Kind = "opendyn"
 	if err := l.attach(pkg); err != nil {
-		return nil, warnings, &Error{Diagnostics: []Diagnostic{{File: src.name, Message: err.Error()}}}
+		return nil, warnings, &source.Error{Diagnostics: []source.Diagnostic{{File: src.Name, Message: err.Error()}}}
 	}
 	return pkg, warnings, nil
 }
@@ -277,12 +278,12 @@ func (l *dynLoader) callingConvention(info *jsontree.Node, path string) {
 	case v.Str == "stdcall":
 		l.stdcall = true
 	case strings.EqualFold(strings.TrimSpace(v.Str), "cdecl"), strings.EqualFold(strings.TrimSpace(v.Str), "__cdecl"):
-		l.warnf(p, `got %q, want "cdecl"; reading it as "cdecl"`, clipValue(v.Str))
+		l.warnf(p, `got %q, want "cdecl"; reading it as "cdecl"`, source.ClipValue(v.Str))
 	case strings.EqualFold(strings.TrimSpace(v.Str), "stdcall"), strings.EqualFold(strings.TrimSpace(v.Str), "__stdcall"):
-		l.warnf(p, `got %q, want "stdcall"; reading it as "stdcall"`, clipValue(v.Str))
+		l.warnf(p, `got %q, want "stdcall"; reading it as "stdcall"`, source.ClipValue(v.Str))
 		l.stdcall = true
 	default:
-		l.errorf(p, `got %q, want "cdecl" or "stdcall"`, clipValue(v.Str))
+		l.errorf(p, `got %q, want "cdecl" or "stdcall"`, source.ClipValue(v.Str))
 	}
 }
 
@@ -303,7 +304,7 @@ func (l *dynLoader) readCodes(v *jsontree.Node, path string) {
 		}
 		n, err := strconv.ParseInt(strings.TrimSpace(m.Key), 0, 64)
 		if err != nil {
-			l.warnf(p, "ignored: got the code %q, want an integer (the value a function returns)", clipValue(m.Key))
+			l.warnf(p, "ignored: got the code %q, want an integer (the value a function returns)", source.ClipValue(m.Key))
 			continue
 		}
 		l.codes = append(l.codes, model.DynCode{Code: n, Text: m.Value.Str})
@@ -416,7 +417,7 @@ func (l *dynLoader) parameter(obj *jsontree.Node, path string) *dynParam {
 		ct = l.named[named]
 	} else if ct != nil && named != "" && l.named[named] != nil && !sameCType(ct, l.named[named]) {
 		l.errorf(ct.path, "got %s, but the schema %q has the C type %s: want one of them",
-			ct, clipValue(named), l.named[named])
+			ct, source.ClipValue(named), l.named[named])
 		return nil
 	}
 	if resolved == nil {
@@ -608,7 +609,7 @@ func (l *dynLoader) checkEnum(s *jsontree.Node, ct *dynCType) {
 			ok = err == nil
 		}
 		if !ok {
-			l.errorf(ct.path+"/type", "got C type %s, which cannot hold the enum value %s", ct.name, clipValue(v.Str))
+			l.errorf(ct.path+"/type", "got C type %s, which cannot hold the enum value %s", ct.name, source.ClipValue(v.Str))
 			return
 		}
 	}
@@ -623,9 +624,9 @@ func (l *dynLoader) use(named string, ct *dynCType) {
 		return
 	}
 	if prev.name != ct.name && !(cTypeClass(ct.name) == runtime.TypeBoolean && cTypeClass(prev.name) == runtime.TypeBoolean) {
-		pl, pc := l.src.position(prev.path, -1)
+		pl, pc := l.src.Position(prev.path, -1)
 		l.errorf(ct.path, "the schema %q is used as C type %s here and as %s at %d:%d; want one C type per schema (its Go type has one width)",
-			clipValue(named), ct.name, prev.name, pl, pc)
+			source.ClipValue(named), ct.name, prev.name, pl, pc)
 	}
 }
 
@@ -682,18 +683,18 @@ func (l *dynLoader) readCType(v *jsontree.Node, p string) *dynCType {
 	name, stars, ok := parseCType(t.Str)
 	switch {
 	case !ok:
-		l.errorf(p+"/type", "got %q, want one of %s", clipValue(t.Str), strings.Join(cTypeNames, ", "))
+		l.errorf(p+"/type", "got %q, want one of %s", source.ClipValue(t.Str), strings.Join(cTypeNames, ", "))
 		return nil
 	case stars > 1:
-		l.errorf(p+"/type", "got %q, a pointer to a pointer; want a C type with at most one *", clipValue(t.Str))
+		l.errorf(p+"/type", "got %q, a pointer to a pointer; want a C type with at most one *", source.ClipValue(t.Str))
 		return nil
 	}
 	ct.name = name
 	if name != t.Str {
 		if stars == 1 {
-			l.warnf(p+"/type", "got %q, want %q with isPointer true; reading it so", clipValue(t.Str), name)
+			l.warnf(p+"/type", "got %q, want %q with isPointer true; reading it so", source.ClipValue(t.Str), name)
 		} else {
-			l.warnf(p+"/type", "got %q, want %q; reading it so", clipValue(t.Str), name)
+			l.warnf(p+"/type", "got %q, want %q; reading it so", source.ClipValue(t.Str), name)
 		}
 	}
 	switch ip := v.Get("isPointer"); {
@@ -702,7 +703,7 @@ func (l *dynLoader) readCType(v *jsontree.Node, p string) *dynCType {
 	case ip.Kind != jsontree.Bool:
 		l.errorf(p+"/isPointer", "got %s, want a boolean", describe(ip))
 	case stars == 1 && !ip.Bool:
-		l.errorf(p+"/isPointer", "got false, but the type %q is a pointer: want one of them", clipValue(t.Str))
+		l.errorf(p+"/isPointer", "got false, but the type %q is a pointer: want one of them", source.ClipValue(t.Str))
 	default:
 		ct.pointer = ip.Bool || stars == 1
 	}
@@ -775,7 +776,7 @@ func (l *dynLoader) fixAt(s *jsontree.Node, path *[]byte) {
 				st = ""
 			}
 			if st != "" {
-				l.warnf(string(*path)+"/type", "got %q, a C type, want one of boolean, integer, number, string, array, object; reading it as %q", clipValue(t.Str), st)
+				l.warnf(string(*path)+"/type", "got %q, a C type, want one of boolean, integer, number, string, array, object; reading it as %q", source.ClipValue(t.Str), st)
 				t.Str = st
 			}
 		}
@@ -876,9 +877,9 @@ func describe(v *jsontree.Node) string {
 	case jsontree.Bool:
 		return "boolean " + strconv.FormatBool(v.Bool)
 	case jsontree.Number:
-		return "number " + clipValue(v.Str)
+		return "number " + source.ClipValue(v.Str)
 	case jsontree.String:
-		return "string " + strconv.Quote(clipValue(v.Str))
+		return "string " + strconv.Quote(source.ClipValue(v.Str))
 	case jsontree.Array:
 		return "an array"
 	}

@@ -2,6 +2,7 @@ package gen
 
 import (
 	"errors"
+	"github.com/opentoolgen/opentoolgen/gen/source"
 	"go/ast"
 	"go/build"
 	"go/importer"
@@ -32,7 +33,7 @@ func generateFile(t *testing.T, path string) (*Result, error) {
 	return Generate(filepath.Base(path), data, Options{Package: "dyn"})
 }
 
-func diagnosticLines(ds []Diagnostic) []string {
+func diagnosticLines(ds []source.Diagnostic) []string {
 	var out []string
 	for _, d := range ds {
 		out = append(out, d.String())
@@ -103,7 +104,7 @@ func TestOpenDynWarnings(t *testing.T) {
 // generated.
 func TestOpenDynErrors(t *testing.T) {
 	_, err := generateFile(t, "../testdata/opendyn/bad/errors.json")
-	var e *Error
+	var e *source.Error
 	if !errors.As(err, &e) {
 		t.Fatalf("got %v, want an *Error", err)
 	}

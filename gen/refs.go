@@ -3,6 +3,7 @@ package gen
 import (
 	"errors"
 	"fmt"
+	"github.com/opentoolgen/opentoolgen/gen/source"
 	"io"
 	"io/fs"
 	"net/url"
@@ -235,47 +236,47 @@ func refTarget(file, ref string) string {
 // refusedDiagnostics reports the refused files at the $refs that name them,
 // in the document and in the files read; where no $ref is found, at the
 // document's start.
-func (b *oaBuilder) refusedDiagnostics() []Diagnostic {
+func (b *oaBuilder) refusedDiagnostics() []source.Diagnostic {
 	type doc struct {
 		file string // slash path, as references are resolved against it
 		name string // for diagnostics
-		src  *source
+		src  *source.Source
 	}
-	docs := []doc{{b.root, b.src.name, b.src}}
+	docs := []doc{{b.root, b.src.Name, b.src}}
 	names := make([]string, 0, len(b.files))
 	for f := range b.files {
 		names = append(names, f)
 	}
 	sort.Strings(names)
 	for _, f := range names {
-		if s, err := readSource(f, b.files[f]); err == nil {
+		if s, err := source.ReadSource(f, b.files[f]); err == nil {
 			docs = append(docs, doc{f, f, s})
 		}
 	}
-	var out []Diagnostic
+	var out []source.Diagnostic
 	for _, r := range b.refused {
 		found := false
 		for _, d := range docs {
-			walkRefs(d.src.tree, "", func(ptr string, ref *jsontree.Node) {
+			walkRefs(d.src.Tree, "", func(ptr string, ref *jsontree.Node) {
 				if refTarget(d.file, ref.Str) != r.key {
 					return
 				}
 				found = true
 				off := ref.Offset
-				if d.src.pos != nil {
+				if d.src.Pos != nil {
 					off = -1 // an offset in the JSON form, not the YAML text
 				}
-				line, col := d.src.position(ptr, off)
-				out = append(out, Diagnostic{File: d.name, Line: line, Col: col, Path: ptr,
+				line, col := d.src.Position(ptr, off)
+				out = append(out, source.Diagnostic{File: d.name, Line: line, Col: col, Path: ptr,
 					Message: fmt.Sprintf("$ref %q: %s", clipRef(ref.Str), r.reason)})
 			})
 		}
 		if !found {
-			out = append(out, Diagnostic{File: b.src.name, Line: 1, Col: 1,
+			out = append(out, source.Diagnostic{File: b.src.Name, Line: 1, Col: 1,
 				Message: fmt.Sprintf("$ref to %q: %s", clipRef(r.uri), r.reason)})
 		}
 	}
-	return dedup(out)
+	return source.Dedup(out)
 }
 
 // clipRef shortens a long reference for a message.

@@ -2,6 +2,7 @@ package gen
 
 import (
 	"errors"
+	"github.com/opentoolgen/opentoolgen/gen/source"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -116,7 +117,7 @@ func noMarker(t *testing.T, res *Result, err error) {
 func refused(t *testing.T, res *Result, err error, file string, line, col int, ptr, ref, reason string) {
 	t.Helper()
 	noMarker(t, res, err)
-	var e *Error
+	var e *source.Error
 	if !errors.As(err, &e) {
 		t.Fatalf("got %v (generated: %v); want an *Error", err, res != nil)
 	}
@@ -241,7 +242,7 @@ func TestRefsTooLarge(t *testing.T) {
 
 	doc := refDoc("paths/echo.yaml#/Echo") + "# " + strings.Repeat("x", 1024) + "\n"
 	_, err = Generate("big.yaml", []byte(doc), Options{Package: "api"})
-	var e *Error
+	var e *source.Error
 	want := "big.yaml: the document is larger than 1024 bytes (" + strconv.Itoa(len(doc)) + " bytes)"
 	if !errors.As(err, &e) || err.Error() != want {
 		t.Errorf("got %v\nwant %s", err, want)

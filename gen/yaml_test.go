@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"github.com/opentoolgen/opentoolgen/gen/source"
 	goruntime "runtime"
 	"strings"
 	"testing"
@@ -151,11 +152,11 @@ func TestYAMLTwin(t *testing.T) {
 // yamlJSON returns the JSON form of a YAML document, or its error.
 func yamlJSON(t *testing.T, doc string) (string, error) {
 	t.Helper()
-	s, err := readSource("t.yaml", []byte(doc))
+	s, err := source.ReadSource("t.yaml", []byte(doc))
 	if err != nil {
 		return "", err
 	}
-	return string(s.json), nil
+	return string(s.JSON), nil
 }
 
 // TestYAMLToJSON checks the conversion of YAML to JSON: aliases and merge keys
@@ -214,7 +215,7 @@ func TestYAMLErrors(t *testing.T) {
 		{"empty", "", "t.yaml:1:1: empty document"},
 	} {
 		_, err := yamlJSON(t, c.yaml)
-		var ge *Error
+		var ge *source.Error
 		if !errors.As(err, &ge) {
 			t.Errorf("%s: got %v, want an *Error", c.name, err)
 			continue
@@ -230,7 +231,7 @@ func TestYAMLErrors(t *testing.T) {
 // at the alias.
 func TestYAMLPositions(t *testing.T) {
 	doc := "a:\n  b: &x\n    c: 1\n  d: *x\nl:\n  - 1\n  -   two\n"
-	s, err := readSource("t.yaml", []byte(doc))
+	s, err := source.ReadSource("t.yaml", []byte(doc))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -248,7 +249,7 @@ func TestYAMLPositions(t *testing.T) {
 		{"/l/9", 6, 3}, // missing: the enclosing value
 		{"/nope/deeper", 1, 1},
 	} {
-		if line, col := s.position(c.path, -1); line != c.line || col != c.col {
+		if line, col := s.Position(c.path, -1); line != c.line || col != c.col {
 			t.Errorf("position(%q) = %d:%d, want %d:%d", c.path, line, col, c.line, c.col)
 		}
 	}
@@ -301,7 +302,7 @@ func TestYAMLAliasBomb(t *testing.T) {
 		_, err := Generate("bomb.yaml", []byte(c.doc), Options{Package: "bomb"})
 		elapsed := time.Since(start)
 		goruntime.ReadMemStats(&after)
-		var ge *Error
+		var ge *source.Error
 		if !errors.As(err, &ge) || len(ge.Diagnostics) != 1 {
 			t.Errorf("%s: got %v, want one diagnostic", c.name, err)
 			continue
@@ -325,7 +326,7 @@ func TestYAMLAliasBomb(t *testing.T) {
 	for i := 1; i < 2000; i++ {
 		fmt.Fprintf(&b, "      - {name: p%d, schema: *s, required: true}\n", i)
 	}
-	if _, err := readSource("many.yaml", []byte(b.String())); err != nil {
+	if _, err := source.ReadSource("many.yaml", []byte(b.String())); err != nil {
 		t.Errorf("2000 aliases: %v", err)
 	}
 }
@@ -348,7 +349,7 @@ functions:
         required: no
 `
 	_, err := Generate("t.yaml", []byte(doc), Options{Package: "p"})
-	var ge *Error
+	var ge *source.Error
 	if !errors.As(err, &ge) {
 		t.Fatalf("got %v, want an *Error", err)
 	}

@@ -1,4 +1,4 @@
-package gen
+package source
 
 import (
 	"fmt"
@@ -13,19 +13,19 @@ import (
 // decodes each schema with encoding/json again, in time that grows with the
 // square of the depth: 4,900 nested properties took a minute. Real documents
 // nest a few dozen levels.
-const maxOpenAPIDepth = 1000
+const MaxOpenAPIDepth = 1000
 
 // tooDeep returns the diagnostic of the first value of s nested more than
 // limit levels deep, or nil.
-func (s *source) tooDeep(limit int) *Diagnostic {
+func (s *Source) TooDeep(limit int) *Diagnostic {
 	var toks []string
-	n := deepest(s.tree, 1, limit, &toks)
+	n := deepest(s.Tree, 1, limit, &toks)
 	if n == nil {
 		return nil
 	}
 	path := jsontree.Pointer(toks...)
-	line, col := s.position(path, n.Offset)
-	return &Diagnostic{File: s.name, Line: line, Col: col, Path: path,
+	line, col := s.Position(path, n.Offset)
+	return &Diagnostic{File: s.Name, Line: line, Col: col, Path: path,
 		Message: fmt.Sprintf("nested more than %d levels deep; want at most %d (the time to read an OpenAPI document grows with the square of its depth)", limit, limit)}
 }
 
@@ -57,10 +57,10 @@ func deepest(n *jsontree.Node, depth, limit int, toks *[]string) *jsontree.Node 
 
 // clipValue shortens a value of the document quoted in a message (as the
 // OpenTool loader does): a message line stays readable whatever the value.
-func clipValue(s string) string { return clipTo(s, 40) }
+func ClipValue(s string) string { return ClipTo(s, 40) }
 
 // clipTo shortens s to max bytes and "…", at a rune boundary.
-func clipTo(s string, max int) string {
+func ClipTo(s string, max int) string {
 	if len(s) <= max {
 		return s
 	}

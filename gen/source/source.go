@@ -1,4 +1,8 @@
-package gen
+// Package source reads the generator's input documents: JSON, or YAML
+// converted to JSON, parsed once into a jsontree with the byte offset of every
+// value, so that each problem a later stage finds is reported where it is in
+// the original text (file:line:col: /json/pointer: message, see Diagnostic).
+package source
 
 import (
 	"bytes"
@@ -16,15 +20,15 @@ import (
 
 // source is an input document, read once. Loaders see its JSON form; problems
 // are reported at positions in the original text (JSON or YAML).
-type source struct {
-	name string
-	data []byte // as read
-	json []byte // the JSON form (data itself for JSON input)
-	tree *jsontree.Node
+type Source struct {
+	Name string
+	Data []byte // as read
+	JSON []byte // the JSON form (data itself for JSON input)
+	Tree *jsontree.Node
 	// pos holds the YAML positions of the values and member keys written
 	// out in the YAML text, by their offset in the JSON form, in order (YAML
 	// input only).
-	pos []yamlPosition
+	Pos []yamlPosition
 }
 
 // yamlPosition is where the value (or key) at offset off of the JSON form
@@ -35,16 +39,16 @@ type yamlPosition struct {
 }
 
 // readSource parses data as JSON, or as YAML when it is not JSON.
-func readSource(name string, data []byte) (*source, error) {
-	s := &source{name: name, data: data}
+func ReadSource(name string, data []byte) (*Source, error) {
+	s := &Source{Name: name, Data: data}
 	trimmed := bytes.TrimLeft(data, " \t\r\n\ufeff")
 	if len(trimmed) > 0 && (trimmed[0] == '{' || trimmed[0] == '[') {
 		tree, err := jsontree.Parse(data)
 		if err == nil {
-			s.json, s.tree = data, tree
+			s.JSON, s.Tree = data, tree
 			return s, nil
 		}
-		if !looksLikeYAML(name) {
+		if !LooksLikeYAML(name) {
 			se, _ := err.(*jsontree.SyntaxError)
 			d := Diagnostic{File: name, Message: err.Error()}
 			if se != nil {
@@ -60,35 +64,35 @@ func readSource(name string, data []byte) (*source, error) {
 	return s, nil
 }
 
-func looksLikeYAML(name string) bool {
+func LooksLikeYAML(name string) bool {
 	return strings.HasSuffix(name, ".yaml") || strings.HasSuffix(name, ".yml")
 }
 
 // fromYAML converts YAML to JSON, recording the position of every value
 // written out in the YAML text (values reached through an alias are reported at
 // the alias).
-func (s *source) fromYAML() error {
+func (s *Source) fromYAML() error {
 	var doc yaml.Node
-	if err := yaml.Unmarshal(s.data, &doc); err != nil {
-		return &Error{Diagnostics: []Diagnostic{yamlDiagnostic(s.name, s.data, err)}}
+	if err := yaml.Unmarshal(s.Data, &doc); err != nil {
+		return &Error{Diagnostics: []Diagnostic{yamlDiagnostic(s.Name, s.Data, err)}}
 	}
 	if doc.Kind != yaml.DocumentNode || len(doc.Content) == 0 {
-		return &Error{Diagnostics: []Diagnostic{{File: s.name, Line: 1, Col: 1, Message: "empty document"}}}
+		return &Error{Diagnostics: []Diagnostic{{File: s.Name, Line: 1, Col: 1, Message: "empty document"}}}
 	}
 	written := countYAML(doc.Content[0])
 	c := &yamlConverter{src: s, limit: minYAMLBudget + yamlExpansion*written}
 	c.budget = c.limit
-	s.pos = []yamlPosition{}
+	s.Pos = []yamlPosition{}
 	var b bytes.Buffer
 	if err := c.convert(&b, doc.Content[0], 0, false); err != nil {
 		return err
 	}
-	s.json = b.Bytes()
-	tree, err := jsontree.Parse(s.json)
+	s.JSON = b.Bytes()
+	tree, err := jsontree.Parse(s.JSON)
 	if err != nil { // cannot happen: the converter writes valid JSON without duplicate keys
-		return &Error{Diagnostics: []Diagnostic{{File: s.name, Line: 1, Col: 1, Message: "internal error: " + err.Error()}}}
+		return &Error{Diagnostics: []Diagnostic{{File: s.Name, Line: 1, Col: 1, Message: "internal error: " + err.Error()}}}
 	}
-	s.tree = tree
+	s.Tree = tree
 	return nil
 }
 
@@ -151,7 +155,7 @@ func yamlDiagnostic(name string, data []byte, err error) Diagnostic {
 }
 
 type yamlConverter struct {
-	src    *source
+	src    *Source
 	limit  int // values the document may expand to
 	budget int // values left to write: aliases cannot blow up the output
 	// path is the JSON pointer of the value being converted, as a stack: it
@@ -175,7 +179,7 @@ func (c *yamlConverter) under(n *yaml.Node, aliased bool) func() {
 }
 
 func (c *yamlConverter) fail(n *yaml.Node, msg string) error {
-	return &Error{Diagnostics: []Diagnostic{{File: c.src.name, Line: n.Line, Col: n.Column, Path: string(c.path), Message: msg}}}
+	return &Error{Diagnostics: []Diagnostic{{File: c.src.Name, Line: n.Line, Col: n.Column, Path: string(c.path), Message: msg}}}
 }
 
 // spend takes one from the budget.
@@ -193,10 +197,10 @@ func (c *yamlConverter) spend(n *yaml.Node, aliased bool) error {
 
 // record notes that the value or key n starts at offset off of the JSON form.
 func (c *yamlConverter) record(off int, n *yaml.Node) {
-	if k := len(c.src.pos); k > 0 && c.src.pos[k-1].off == int64(off) {
+	if k := len(c.src.Pos); k > 0 && c.src.Pos[k-1].off == int64(off) {
 		return // the document node and its content: the first one stays
 	}
-	c.src.pos = append(c.src.pos, yamlPosition{int64(off), int32(n.Line), int32(n.Column)})
+	c.src.Pos = append(c.src.Pos, yamlPosition{int64(off), int32(n.Line), int32(n.Column)})
 }
 
 // enter appends tok to the path of the value being converted, but under an
@@ -430,14 +434,14 @@ func writeJSONString(b *bytes.Buffer, s string) {
 // For YAML input, offset is in the JSON form; when it is not where a value
 // or key written out in the YAML text starts (a value reached through an
 // alias), path says where. A value reached through an alias is at the alias.
-func (s *source) position(path string, offset int64) (int, int) {
-	if s.pos != nil && offset >= 0 && !s.recordedAt(offset) {
+func (s *Source) Position(path string, offset int64) (int, int) {
+	if s.Pos != nil && offset >= 0 && !s.recordedAt(offset) {
 		offset = -1 // a value reached through an alias: by path
 	}
 	if offset < 0 {
 		offset = 0
 		for p := path; ; {
-			if n := s.tree.Find(p); n != nil {
+			if n := s.Tree.Find(p); n != nil {
 				offset = n.Offset
 				break
 			}
@@ -448,19 +452,19 @@ func (s *source) position(path string, offset int64) (int, int) {
 			p = p[:i]
 		}
 	}
-	if s.pos != nil { // YAML: the last value that starts at or before offset
-		i := sort.Search(len(s.pos), func(i int) bool { return s.pos[i].off > offset })
+	if s.Pos != nil { // YAML: the last value that starts at or before offset
+		i := sort.Search(len(s.Pos), func(i int) bool { return s.Pos[i].off > offset })
 		if i == 0 {
 			return 1, 1
 		}
-		return int(s.pos[i-1].line), int(s.pos[i-1].col)
+		return int(s.Pos[i-1].line), int(s.Pos[i-1].col)
 	}
-	return jsontree.LineCol(s.data, offset)
+	return jsontree.LineCol(s.Data, offset)
 }
 
 // recordedAt reports whether a value or key written out in the YAML text
 // starts at offset of the JSON form.
-func (s *source) recordedAt(offset int64) bool {
-	i := sort.Search(len(s.pos), func(i int) bool { return s.pos[i].off >= offset })
-	return i < len(s.pos) && s.pos[i].off == offset
+func (s *Source) recordedAt(offset int64) bool {
+	i := sort.Search(len(s.Pos), func(i int) bool { return s.Pos[i].off >= offset })
+	return i < len(s.Pos) && s.Pos[i].off == offset
 }

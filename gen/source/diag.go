@@ -1,0 +1,77 @@
+package source
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/opentoolgen/opentoolgen/internal/jsontree"
+)
+
+// Diagnostic is a problem in an input document, at a place.
+type Diagnostic struct {
+	File      string
+	Line, Col int    // 1-based; 0 when unknown
+	Path      string // JSON pointer of the value, "" for the document
+	Message   string
+	Warning   bool
+}
+
+// String formats d as file:line:col: json-path: message. A path longer than
+// 256 bytes is abbreviated to its first and last four tokens
+// ("/a/b/c/d/…(9,990 more)…/w/x/y/z").
+func (d Diagnostic) String() string {
+	var b strings.Builder
+	b.WriteString(d.File)
+	if d.Line > 0 {
+		fmt.Fprintf(&b, ":%d:%d", d.Line, d.Col)
+	}
+	b.WriteString(": ")
+	if d.Warning {
+		b.WriteString("warning: ")
+	}
+	if d.Path != "" {
+		b.WriteString(jsontree.ShortPointer(d.Path))
+		b.WriteString(": ")
+	}
+	b.WriteString(d.Message)
+	return b.String()
+}
+
+// Error is the error of a document that cannot be generated: every problem found.
+type Error struct {
+	Diagnostics []Diagnostic
+}
+
+func (e *Error) Error() string {
+	lines := make([]string, len(e.Diagnostics))
+	for i, d := range e.Diagnostics {
+		lines[i] = d.String()
+	}
+	return strings.Join(lines, "\n")
+}
+
+// Kind returns the kind of the document from its top-level member.
+func (s *Source) Kind() string {
+	for _, k := range []string{"opentool", "opendyn", "openapi"} {
+		if s.Tree.Get(k) != nil {
+			return k
+		}
+	}
+	if s.Tree.Get("swagger") != nil {
+		return "openapi"
+	}
+	return ""
+}
+
+// Dedup returns ds without repeated diagnostics, in order.
+func Dedup(ds []Diagnostic) []Diagnostic {
+	seen := map[Diagnostic]bool{}
+	var out []Diagnostic
+	for _, d := range ds {
+		if !seen[d] {
+			seen[d] = true
+			out = append(out, d)
+		}
+	}
+	return out
+}
