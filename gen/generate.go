@@ -1,46 +1,44 @@
-// Package gen is the generator behind the opentoolgen command: loaders (one per
-// input kind) build one model, emitters (jennifer) render it, and the result is
-// formatted. It writes nothing; the command does.
+// Package gen is the generator behind the opentoolgen command: it drives the
+// stages, each a package that imports only the stages before it, and returns
+// the formatted files. It writes nothing; the command does.
 //
 // # A document through the stages
 //
 // Generate(name, data, opts) takes weather.json this way:
 //
 //  1. Read (gen/source): JSON or YAML into a jsontree with byte offsets, so that
-//     every later problem is reported as file:line:col: /json/pointer: message.
-//  2. Load (gen/load/opentool for OpenTool; opendyn.go; openapi.go and refs.go
-//     with kin-openapi): the input format checked and read; all problems at
-//     once, warnings for what is read in a degraded way.
-//  3. Model (gen/model: model.go, model_dyn.go, names.go; built by
-//     model.FromOpenTool (build.go) for OpenTool documents and the OpenTool
-//     side of OpenDyn, by openapi.go for OpenAPI): one Package for every kind — functions, their argument
+//     every later problem is reported as file:line:col: /json/pointer: message
+//     (source.Diagnostic).
+//  2. Load (gen/load/opentool, gen/load/opendyn, gen/load/openapi with
+//     kin-openapi): the input format checked and read; all problems at once,
+//     warnings for what is read in a degraded way.
+//  3. Model (gen/model): one Package for every kind — functions, their argument
 //     and result types, and what backs each function (Function.C: a C symbol;
 //     Function.HTTP: a REST operation; neither: the user's code). Go names are
-//     decided there (GoName, Scope, NameMethods), never in emitters.
+//     decided there (GoName, Scope, NameMethods, FromOpenTool for OpenTool
+//     documents and the OpenTool side of OpenDyn), never in emitters.
 //  4. Emit (gen/emit, jennifer; nothing of input formats): one emitter per
 //     output file — types and decoders (emitTypes), the Service and the one
 //     Tool adapter of every kind (emit_tool.go), the typed OpenTool client
 //     (emitClient), the REST client (emit_rest.go), the library bindings
 //     (emit_dyn.go, over runtime/dynlib), the embedded document (docfile.go,
-//     docjson.go). emit.OpenTool, emit.OpenDyn and emit.OpenAPI list the
-//     files of each kind.
+//     docjson.go). emit.OpenTool, emit.OpenDyn and emit.OpenAPI list the files
+//     of each kind.
 //  5. Render (render in this file, format.go): files formatted in parallel,
 //     once.
 //
 // The command (cmd/opentoolgen) writes the files. gen/layout_test.go asserts
 // which package may import which.
 //
-// To add an input kind: a loader that produces a model.Package (reuse
-// model.FromOpenTool if the input converts to an OpenTool document, as OpenDyn
-// does)
-// and a case in Generate. To add an output: an emitter in gen/emit reading the
-// Package, listed with the files of the kinds that get it; names it declares
-// are added to the model's reserved names.
+// To add an input kind: a loader in gen/load that produces a model.Package
+// (through model.FromOpenTool if the input converts to an OpenTool document,
+// as OpenDyn does) and a case in Generate. To add an output: an emitter in
+// gen/emit reading the Package, listed with the files of the kinds that get
+// it; names it declares are added to the model's reserved names.
 //
-// Not yet as the design wants it (see the project's issue on the one-way
-// pipeline): the loaders of OpenAPI and OpenDyn are still files of this
-// package, and the OpenAPI loader names Go types itself instead of leaving it
-// to the model.
+// Not yet as the design wants it: the OpenAPI loader names the Go types of
+// the schemas itself (with the model's naming functions) instead of handing a
+// format-neutral description to the model.
 package gen
 
 import (
@@ -48,6 +46,8 @@ import (
 	"errors"
 	"fmt"
 	"github.com/opentoolgen/opentoolgen/gen/emit"
+	"github.com/opentoolgen/opentoolgen/gen/load/openapi"
+	"github.com/opentoolgen/opentoolgen/gen/load/opendyn"
 	"github.com/opentoolgen/opentoolgen/gen/model"
 	"github.com/opentoolgen/opentoolgen/gen/source"
 	"go/token"
@@ -69,6 +69,9 @@ type Options struct {
 	// directory of the document, after resolving ".." and symbolic links.
 	AllowRefDirs []string
 }
+
+// MaxFileBytes is the largest document or referenced file accepted: 64 MiB.
+const MaxFileBytes = source.MaxFileBytes
 
 // File is one generated file.
 type File = emit.File
@@ -111,9 +114,9 @@ func Generate(name string, data []byte, opts Options) (*Result, error) {
 	if !token.IsIdentifier(opts.Package) || opts.Package == "_" {
 		return nil, fmt.Errorf("package name %q is not a Go identifier", opts.Package)
 	}
-	if int64(len(data)) > maxFileBytes {
+	if int64(len(data)) > source.Limit {
 		return nil, &source.Error{Diagnostics: []source.Diagnostic{{File: name,
-			Message: fmt.Sprintf("the document is larger than %s (%d bytes)", sizeText(maxFileBytes), len(data))}}}
+			Message: fmt.Sprintf("the document is larger than %s (%d bytes)", source.SizeText(source.Limit), len(data))}}}
 	}
 	src, err := source.ReadSource(name, data)
 	if err != nil {
@@ -127,12 +130,12 @@ func Generate(name string, data []byte, opts Options) (*Result, error) {
 	case "opentool":
 		pkg, warnings, err = loadOpenTool(src, opts)
 	case "opendyn":
-		pkg, warnings, err = loadOpenDyn(src, opts)
+		pkg, warnings, err = opendyn.Load(src, opts.Package)
 	case "openapi":
 		if d := src.TooDeep(source.MaxOpenAPIDepth); d != nil {
 			return nil, &source.Error{Diagnostics: []source.Diagnostic{*d}}
 		}
-		pkg, warnings, err = loadOpenAPI(src, opts)
+		pkg, warnings, err = openapi.Load(src, opts.Package, opts.AllowRefDirs)
 	default:
 		return nil, &source.Error{Diagnostics: []source.Diagnostic{{File: name, Line: 1, Col: 1,
 			Message: `not an OpenTool, OpenDyn or OpenAPI document: want a top-level "opentool", "opendyn", "openapi" or "swagger" member`}}}

@@ -30,11 +30,13 @@ var stages = []struct {
 	{pkg: "gen/load/opentool", may: []string{"internal/jsontree", "runtime"}},
 	// the model: what every loader produces and every emitter reads, Go names
 	{pkg: "gen/model", may: []string{"runtime"}},
+	// loaders that build the model (OpenDyn through its OpenTool document)
+	{pkg: "gen/load/opendyn", may: []string{"internal/jsontree", "runtime", "gen/source", "gen/load/opentool", "gen/model"}},
+	{pkg: "gen/load/openapi", may: []string{"internal/jsontree", "runtime", "gen/source", "gen/model"}, third: true},
 	// emit: Go from the model, nothing of input formats (jennifer only)
 	{pkg: "gen/emit", may: []string{"internal/jsontree", "runtime", "templates", "gen/model"}, jennifer: true},
-	// the rest of the generator (the loaders of OpenAPI and OpenDyn, which
-	// build the model themselves, and the driver); see gen's package doc
-	{pkg: "gen", may: []string{"internal/jsontree", "runtime", "templates", "gen/source", "gen/load/opentool", "gen/model", "gen/emit"}, third: true},
+	// the driver: Generate, render, format; see gen's package doc
+	{pkg: "gen", may: []string{"runtime", "gen/source", "gen/load/opentool", "gen/load/opendyn", "gen/load/openapi", "gen/model", "gen/emit"}},
 	{pkg: "cmd/opentoolgen", may: []string{"gen"}},
 	// fronts beside runtime, which never imports them
 	{pkg: "mcpbridge", may: []string{"runtime"}, third: true},

@@ -144,7 +144,7 @@ func TestRefsConfined(t *testing.T) {
 	tr.symlink(t, "../secret/x.yaml", "api/link.yaml")
 	tr.symlink(t, "../secret", "api/linkdir")
 	tr.symlink(t, "schemas/ok.yaml", "api/alias.yaml")
-	apiDir := realDir(tr.api)
+	apiDir := testRealDir(tr.api)
 	outside := "outside the document's directory tree " + apiDir + "; allow it with -allow-ref-dir"
 	main := filepath.Join(tr.api, "api.yaml")
 	for _, c := range []struct {
@@ -175,7 +175,7 @@ func TestRefsConfinedNested(t *testing.T) {
 	res, err := tr.generate(t, refDoc("paths/bad.yaml#/Bad"), Options{})
 	bad := filepath.ToSlash(filepath.Join(tr.api, "paths", "bad.yaml"))
 	refused(t, res, err, bad, 5, 13, "/Bad/properties/leak/$ref", "../../secret/x.yaml#/X",
-		"outside the document's directory tree "+realDir(tr.api))
+		"outside the document's directory tree "+testRealDir(tr.api))
 }
 
 // TestRefsAccepted: files in the tree, through folders, "..", symbolic links
@@ -210,7 +210,7 @@ func TestRefsAccepted(t *testing.T) {
 	// An allowed directory widens the tree for those files only.
 	res, err := tr.generate(t, refDoc("../secret/x.yaml#/X"), Options{AllowRefDirs: []string{filepath.Join(tr.root, "shared")}})
 	refused(t, res, err, filepath.Join(tr.api, "api.yaml"), refLine, refCol, refPtr, "../secret/x.yaml#/X",
-		"outside the document's directory tree "+realDir(tr.api)+" and the allowed directories "+realDir(filepath.Join(tr.root, "shared"))+"; allow it with -allow-ref-dir")
+		"outside the document's directory tree "+testRealDir(tr.api)+" and the allowed directories "+testRealDir(filepath.Join(tr.root, "shared"))+"; allow it with -allow-ref-dir")
 }
 
 // TestRefsDevice: a device is refused, even in an allowed directory, at once.
@@ -233,8 +233,8 @@ func TestRefsDevice(t *testing.T) {
 // TestRefsTooLarge: a referenced file, or a document, over the limit is
 // refused without being read whole.
 func TestRefsTooLarge(t *testing.T) {
-	defer func(n int64) { maxFileBytes = n }(maxFileBytes)
-	maxFileBytes = 1024
+	defer func(n int64) { source.Limit = n }(source.Limit)
+	source.Limit = 1024
 	tr := newRefTree(t)
 	tr.write(t, "api/big.yaml", "X:\n  type: string\n  description: "+strings.Repeat(marker+" ", 100)+"\n")
 	res, err := tr.generate(t, refDoc("big.yaml#/X"), Options{})
@@ -247,8 +247,8 @@ func TestRefsTooLarge(t *testing.T) {
 	if !errors.As(err, &e) || err.Error() != want {
 		t.Errorf("got %v\nwant %s", err, want)
 	}
-	if got := sizeText(MaxFileBytes); got != "64 MiB" {
-		t.Errorf("sizeText(MaxFileBytes) = %q", got)
+	if got := source.SizeText(MaxFileBytes); got != "64 MiB" {
+		t.Errorf("source.SizeText(MaxFileBytes) = %q", got)
 	}
 }
 
@@ -267,7 +267,7 @@ func TestRefsSwagger(t *testing.T) {
 	main := filepath.Join(tr.api, "api.yaml")
 	res, err := tr.generate(t, doc("../secret/x.yaml#/X"), Options{})
 	refused(t, res, err, main, 5, 24, "/paths/~1x/get/responses/200/schema/$ref", "../secret/x.yaml#/X",
-		"outside the document's directory tree "+realDir(tr.api))
+		"outside the document's directory tree "+testRealDir(tr.api))
 	res, err = tr.generate(t, doc("paths/echo.yaml#/Echo"), Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -353,4 +353,17 @@ func TestSwaggerAliasCycles(t *testing.T) {
 	if len(res.Warnings) != 1 || res.Warnings[0].String() != want {
 		t.Errorf("warnings: %v\nwant: %s", res.Warnings, want)
 	}
+}
+
+// testRealDir is dir as the $ref checks name it: absolute, symbolic links
+// resolved.
+func testRealDir(dir string) string {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return filepath.Clean(dir)
+	}
+	if real, err := filepath.EvalSymlinks(abs); err == nil {
+		return real
+	}
+	return abs
 }

@@ -468,3 +468,18 @@ func (s *Source) recordedAt(offset int64) bool {
 	i := sort.Search(len(s.Pos), func(i int) bool { return s.Pos[i].off >= offset })
 	return i < len(s.Pos) && s.Pos[i].off == offset
 }
+
+// MaxFileBytes is the largest document or referenced file accepted: 64 MiB.
+const MaxFileBytes = 64 << 20
+
+// Limit is the largest document or referenced file the loaders read:
+// MaxFileBytes; tests lower it.
+var Limit int64 = MaxFileBytes
+
+// SizeText writes a size limit for a message: "64 MiB", or bytes.
+func SizeText(n int64) string {
+	if n >= 1<<20 && n%(1<<20) == 0 {
+		return fmt.Sprintf("%d MiB", n>>20)
+	}
+	return fmt.Sprintf("%d bytes", n)
+}

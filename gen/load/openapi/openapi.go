@@ -1,4 +1,9 @@
-package gen
+// Package openapi is the loader of OpenAPI 3.0/3.1 and Swagger 2.0 documents:
+// kin-openapi reads them (following $refs to local files only, see refs.go),
+// and Load builds the model. Unlike the other loaders it also names the Go
+// types of the schemas it reads (with the model's naming functions), which
+// the design leaves to the model: a step still to take.
+package openapi
 
 import (
 	"encoding/json"
@@ -34,8 +39,9 @@ var reservedOpenAPINames = []string{
 	"WithBaseURL", "DefaultBaseURL", "Tool", "NewTool", "ToolOption", "Document", "Declarations",
 }
 
-// loadOpenAPI loads an OpenAPI or Swagger document and builds its model.
-func loadOpenAPI(src *source.Source, opts Options) (*model.Package, []source.Diagnostic, error) {
+// Load loads an OpenAPI or Swagger document and builds its model (its Go
+// names included: see the package doc).
+func Load(src *source.Source, pkgName string, allowRefDirs []string) (*model.Package, []source.Diagnostic, error) {
 	b := &oaBuilder{
 		src:     src,
 		root:    path.Clean(filepath.ToSlash(src.Name)),
@@ -48,7 +54,7 @@ func loadOpenAPI(src *source.Source, opts Options) (*model.Package, []source.Dia
 		trees:   map[string]*jsontree.Node{},
 		sources: map[string]*source.Source{},
 		files:   map[string][]byte{},
-		refs:    &refFiles{doc: src.Name, allow: opts.AllowRefDirs},
+		refs:    &refFiles{doc: src.Name, allow: allowRefDirs},
 	}
 	doc, err := b.load()
 	if len(b.refused) > 0 { // at the $refs, even if the loader went on without them
@@ -60,7 +66,7 @@ func loadOpenAPI(src *source.Source, opts Options) (*model.Package, []source.Dia
 	}
 	b.doc = doc
 	b.trees[b.root] = src.Tree
-	pkg := b.build(opts.Package)
+	pkg := b.build(pkgName)
 	return pkg, b.warnings, nil
 }
 

@@ -1,4 +1,4 @@
-package gen
+package openapi
 
 import (
 	"errors"
@@ -17,22 +17,8 @@ import (
 	"github.com/opentoolgen/opentoolgen/internal/jsontree"
 )
 
-// MaxFileBytes is the largest document or referenced file accepted: 64 MiB.
-const MaxFileBytes = 64 << 20
-
-// maxFileBytes is MaxFileBytes; tests lower it.
-var maxFileBytes int64 = MaxFileBytes
-
-// sizeText writes a size limit for a message: "64 MiB", or bytes.
-func sizeText(n int64) string {
-	if n >= 1<<20 && n%(1<<20) == 0 {
-		return fmt.Sprintf("%d MiB", n>>20)
-	}
-	return fmt.Sprintf("%d bytes", n)
-}
-
 // refFiles reads the files that an OpenAPI document's $refs name. It reads
-// only regular files of at most maxFileBytes inside the directory tree of the
+// only regular files of at most source.Limit inside the directory tree of the
 // main document or of an allowed directory, after resolving ".." and symbolic
 // links: a $ref cannot make the generator read /etc/passwd into a comment, or
 // hang on /dev/stdin.
@@ -138,17 +124,17 @@ func (r *refFiles) read(name string) ([]byte, error) {
 	if err := regular(fi); err != nil {
 		return nil, err
 	}
-	data, err := io.ReadAll(io.LimitReader(f, maxFileBytes+1))
+	data, err := io.ReadAll(io.LimitReader(f, source.Limit+1))
 	if err != nil {
 		return nil, errors.New("cannot read the file")
 	}
-	if int64(len(data)) > maxFileBytes {
+	if int64(len(data)) > source.Limit {
 		return nil, tooLarge()
 	}
 	return data, nil
 }
 
-func tooLarge() error { return errors.New("larger than " + sizeText(maxFileBytes)) }
+func tooLarge() error { return errors.New("larger than " + source.SizeText(source.Limit)) }
 
 // regular refuses what is not a regular file, or is too large.
 func regular(fi fs.FileInfo) error {
@@ -167,7 +153,7 @@ func regular(fi fs.FileInfo) error {
 		}
 		return errors.New("not a regular file (" + what + ")")
 	}
-	if fi.Size() > maxFileBytes {
+	if fi.Size() > source.Limit {
 		return tooLarge()
 	}
 	return nil

@@ -1,4 +1,8 @@
-package gen
+// Package opendyn is the loader of OpenDyn documents: it checks the C side of
+// a document (cTypes, inputs and outputs, buffer sizes), rewrites it as its
+// equivalent OpenTool document, checks that with the OpenTool loader, builds
+// the model with model.FromOpenTool and attaches how to call each C function.
+package opendyn
 
 import (
 	"cmp"
@@ -172,8 +176,8 @@ func (l *dynLoader) diag(warning bool, path, format string, args ...any) {
 func (l *dynLoader) errorf(path, format string, args ...any) { l.diag(false, path, format, args...) }
 func (l *dynLoader) warnf(path, format string, args ...any)  { l.diag(true, path, format, args...) }
 
-// loadOpenDyn loads an OpenDyn document and builds its model.
-func loadOpenDyn(src *source.Source, opts Options) (*model.Package, []source.Diagnostic, error) {
+// Load loads an OpenDyn document and builds its model.
+func Load(src *source.Source, pkgName string) (*model.Package, []source.Diagnostic, error) {
 	l := &dynLoader{src: src, named: map[string]*dynCType{}, uses: map[string]*dynCType{}}
 	l.root = cloneTree(src.Tree)
 	l.document()
@@ -207,7 +211,7 @@ func loadOpenDyn(src *source.Source, opts Options) (*model.Package, []source.Dia
 		return nil, warnings, &source.Error{Diagnostics: errs}
 	}
 	l.outputsToResults(doc)
-	pkg := model.FromOpenToolWith(doc, opts.Package, filepath.Base(src.Name), dynReservedNames, dynReservedMethods)
+	pkg := model.FromOpenToolWith(doc, pkgName, filepath.Base(src.Name), dynReservedNames, dynReservedMethods)
 	pkg.Kind = "opendyn"
 	if err := l.attach(pkg); err != nil {
 		return nil, warnings, &source.Error{Diagnostics: []source.Diagnostic{{File: src.Name, Message: err.Error()}}}

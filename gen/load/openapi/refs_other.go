@@ -1,6 +1,6 @@
 //go:build !unix
 
-package gen
+package openapi
 
 import "os"
 
