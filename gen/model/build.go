@@ -15,7 +15,7 @@ var ReservedPackageNames = []string{"Service", "Client", "NewClient", "Tool", "N
 // Method names every generated struct may carry; fields never take them.
 var ReservedFieldNames = []string{"MarshalJSON", "UnmarshalJSON"}
 
-// builder turns an OpenTool document into the  The document has been
+// builder turns an OpenTool document into the model. The document has been
 // validated by the loader (gen/load/opentool): references resolve and do not loop.
 type builder struct {
 	doc     *runtime.OpenTool
