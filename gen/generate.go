@@ -118,45 +118,10 @@ func Generate(name string, data []byte, opts Options) (*Result, error) {
 		return nil, &source.Error{Diagnostics: []source.Diagnostic{{File: name,
 			Message: fmt.Sprintf("the document is larger than %s (%d bytes)", source.SizeText(source.Limit), len(data))}}}
 	}
-	src, err := source.ReadSource(name, data)
+	src, pkg, warnings, err := load(name, data, opts)
 	if err != nil {
 		return nil, err
 	}
-	var (
-		pkg      *model.Package
-		warnings []source.Diagnostic
-	)
-	switch kind := src.Kind(); kind {
-	case "opentool":
-		pkg, warnings, err = loadOpenTool(src, opts)
-	case "opendyn":
-		pkg, warnings, err = opendyn.Load(src, opts.Package)
-	case "openapi":
-		if d := src.TooDeep(source.MaxOpenAPIDepth); d != nil {
-			return nil, &source.Error{Diagnostics: []source.Diagnostic{*d}}
-		}
-		pkg, warnings, err = openapi.Load(src, opts.Package, opts.AllowRefDirs)
-	default:
-		return nil, &source.Error{Diagnostics: []source.Diagnostic{{File: name, Line: 1, Col: 1,
-			Message: `not an OpenTool, OpenDyn or OpenAPI document: want a top-level "opentool", "opendyn", "openapi" or "swagger" member`}}}
-	}
-	if err != nil {
-		// The warnings go with the errors, in document order: a warning often
-		// explains an error that follows from it.
-		var e *source.Error
-		if errors.As(err, &e) && len(warnings) > 0 {
-			all := append(append([]source.Diagnostic(nil), warnings...), e.Diagnostics...)
-			sort.SliceStable(all, func(i, j int) bool {
-				if all[i].Line != all[j].Line {
-					return all[i].Line < all[j].Line
-				}
-				return all[i].Col < all[j].Col
-			})
-			err = &source.Error{Diagnostics: all}
-		}
-		return nil, err
-	}
-	model.NameMethods(pkg)
 	docOut := &emit.DocumentOut{SizeHint: len(src.JSON)}
 	var outs []emit.Output
 	var extra []File
@@ -207,6 +172,51 @@ func loadOpenTool(src *source.Source, opts Options) (*model.Package, []source.Di
 		return nil, warnings, &source.Error{Diagnostics: source.Dedup(diags)}
 	}
 	return model.FromOpenTool(doc, opts.Package, filepath.Base(src.Name)), warnings, nil
+}
+
+// load reads and loads the document and builds its model, names included:
+// the stages before emit.
+func load(name string, data []byte, opts Options) (*source.Source, *model.Package, []source.Diagnostic, error) {
+	src, err := source.ReadSource(name, data)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	var (
+		pkg      *model.Package
+		warnings []source.Diagnostic
+	)
+	switch kind := src.Kind(); kind {
+	case "opentool":
+		pkg, warnings, err = loadOpenTool(src, opts)
+	case "opendyn":
+		pkg, warnings, err = opendyn.Load(src, opts.Package)
+	case "openapi":
+		if d := src.TooDeep(source.MaxOpenAPIDepth); d != nil {
+			return nil, nil, nil, &source.Error{Diagnostics: []source.Diagnostic{*d}}
+		}
+		pkg, warnings, err = openapi.Load(src, opts.Package, opts.AllowRefDirs)
+	default:
+		return nil, nil, nil, &source.Error{Diagnostics: []source.Diagnostic{{File: name, Line: 1, Col: 1,
+			Message: `not an OpenTool, OpenDyn or OpenAPI document: want a top-level "opentool", "opendyn", "openapi" or "swagger" member`}}}
+	}
+	if err != nil {
+		// The warnings go with the errors, in document order: a warning often
+		// explains an error that follows from it.
+		var e *source.Error
+		if errors.As(err, &e) && len(warnings) > 0 {
+			all := append(append([]source.Diagnostic(nil), warnings...), e.Diagnostics...)
+			sort.SliceStable(all, func(i, j int) bool {
+				if all[i].Line != all[j].Line {
+					return all[i].Line < all[j].Line
+				}
+				return all[i].Col < all[j].Col
+			})
+			err = &source.Error{Diagnostics: all}
+		}
+		return nil, nil, warnings, err
+	}
+	model.NameMethods(pkg)
+	return src, pkg, warnings, nil
 }
 
 // problemDiagnostic is the diagnostic of a problem found in s's JSON form.

@@ -8,13 +8,6 @@ import (
 	"github.com/opentoolgen/opentoolgen/runtime"
 )
 
-// Names the generated package declares itself; types derived from the document
-// never take them.
-var ReservedPackageNames = []string{"Service", "Client", "NewClient", "Tool", "NewTool", "Document", "Declarations"}
-
-// Method names every generated struct may carry; fields never take them.
-var ReservedFieldNames = []string{"MarshalJSON", "UnmarshalJSON"}
-
 // builder turns an OpenTool document into the model. The document has been
 // validated by the loader (gen/load/opentool): references resolve and do not loop.
 type builder struct {

@@ -32,13 +32,6 @@ import (
 // objects in Go maps, so the order of paths, properties and components is read
 // back from the source tree (document order), falling back to name order.
 
-// Names an OpenAPI package declares itself; types derived from the document
-// never take them.
-var reservedOpenAPINames = []string{
-	"Service", "Client", "NewClient", "ClientOption", "WithHTTPClient", "WithRequestEditor",
-	"WithBaseURL", "DefaultBaseURL", "Tool", "NewTool", "ToolOption", "Document", "Declarations",
-}
-
 // Load loads an OpenAPI or Swagger document and builds its model (its Go
 // names included: see the package doc).
 func Load(src *source.Source, pkgName string, allowRefDirs []string) (*model.Package, []source.Diagnostic, error) {
@@ -317,7 +310,7 @@ func (b *oaBuilder) build(pkgName string) *model.Package {
 		Title: info.Title, Version: info.Version, Doc: info.Description,
 		API: &model.API{BaseURL: serverURL(doc.Servers)},
 	}
-	b.types = model.NewScope(reservedOpenAPINames...)
+	b.types = model.NewScope(model.ReservedOpenAPINames...)
 	b.docNames = model.NewScope()
 	b.patterns = map[string]string{}
 	b.security()

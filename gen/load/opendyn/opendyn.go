@@ -38,12 +38,6 @@ import (
 // (8 times their elements): each call has its own.
 const maxOutputBuffer = 1 << 24
 
-// Names an OpenDyn package declares besides those of every package.
-var dynReservedNames = []string{"Library", "Open", "CodeText"}
-
-// Methods of Library that are not functions of the document.
-var dynReservedMethods = []string{"Close", "Path", "Service"}
-
 // The C types of the OpenDyn specification.
 var cTypeNames = []string{
 	"void", "bool", "char", "unsigned char", "short", "unsigned short", "int", "unsigned int",
@@ -211,7 +205,7 @@ func Load(src *source.Source, pkgName string) (*model.Package, []source.Diagnost
 		return nil, warnings, &source.Error{Diagnostics: errs}
 	}
 	l.outputsToResults(doc)
-	pkg := model.FromOpenToolWith(doc, pkgName, filepath.Base(src.Name), dynReservedNames, dynReservedMethods)
+	pkg := model.FromOpenToolWith(doc, pkgName, filepath.Base(src.Name), model.ReservedOpenDynNames, model.ReservedLibraryMethods)
 	pkg.Kind = "opendyn"
 	if err := l.attach(pkg); err != nil {
 		return nil, warnings, &source.Error{Diagnostics: []source.Diagnostic{{File: src.Name, Message: err.Error()}}}
@@ -1104,20 +1098,7 @@ func stdcallArgBytes(f *model.CFunction) int {
 // must not shadow: Go's keywords and predeclared identifiers, the package
 // names and the unexported package-level names of the package.
 func goReservedLocals(pkg *model.Package) []string {
-	names := []string{
-		"break", "case", "chan", "const", "continue", "default", "defer", "else", "fallthrough", "for",
-		"func", "go", "goto", "if", "import", "interface", "map", "package", "range", "return", "select",
-		"struct", "switch", "type", "var",
-		"any", "append", "bool", "byte", "cap", "clear", "close", "comparable", "complex", "complex64",
-		"complex128", "copy", "delete", "error", "false", "float32", "float64", "imag", "int", "int8",
-		"int16", "int32", "int64", "iota", "len", "make", "max", "min", "new", "nil", "panic", "print",
-		"println", "real", "recover", "rune", "string", "true", "uint", "uint8", "uint16", "uint32",
-		"uint64", "uintptr",
-		// package names and the receiver, result and helpers of the generated code
-		"C", "unsafe", "sync", "errors", "bytes", "strings", "context", "json", "syscall", "runtime", "opentool",
-		"dynlib", "strconv", "l", "err", "ctx", "args", "documentJSON", "toolAdapter", "libraryService",
-		"symbols", "cStringOf", "goStringOf", "invalidArg", "valueOf", "longOf", "ulongOf",
-	}
+	names := append([]string(nil), model.ReservedLibraryLocals...)
 	for _, t := range pkg.Types {
 		if t.Decoder != "" {
 			names = append(names, t.Decoder)

@@ -1,0 +1,101 @@
+package gen
+
+import (
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+
+	"github.com/opentoolgen/opentoolgen/gen/model"
+)
+
+// TestDeclaredNames checks that every package-level identifier the goldens
+// declare is one the model made (types and their constants, decoders,
+// patterns, client options) or one of the model's table of what generated
+// files declare (gen/model/declared.go, with the unexported helpers listed
+// in ReservedLibraryLocals): no emitter invents an identifier the model does
+// not know, which could collide with a name made from a document.
+func TestDeclaredNames(t *testing.T) {
+	for _, c := range goldenCases(t) {
+		t.Run(c.name, func(t *testing.T) {
+			data, err := os.ReadFile(c.input)
+			if err != nil {
+				t.Fatal(err)
+			}
+			_, pkg, _, err := load(filepath.Base(c.input), data, Options{Package: goldenPackage(c.name)})
+			if err != nil {
+				t.Fatal(err)
+			}
+			known := map[string]bool{"_": true}
+			for _, list := range [][]string{model.ReservedPackageNames, model.ReservedLibraryLocals} {
+				for _, n := range list {
+					known[n] = true
+				}
+			}
+			switch pkg.Kind {
+			case "openapi":
+				for _, n := range model.ReservedOpenAPINames {
+					known[n] = true
+				}
+				for _, s := range pkg.API.Security {
+					known[s.Option] = true
+				}
+			case "opendyn":
+				for _, n := range model.ReservedOpenDynNames {
+					known[n] = true
+				}
+			}
+			for _, ty := range pkg.Types {
+				known[ty.Name] = true
+				if ty.Decoder != "" {
+					known[ty.Decoder] = true
+				}
+				for _, v := range ty.Values {
+					known[v.Name] = true
+				}
+			}
+			for _, p := range pkg.Patterns {
+				known[p.Name] = true
+			}
+			files, _ := filepath.Glob(filepath.Join(c.dir, "*.go"))
+			fset := token.NewFileSet()
+			for _, file := range files {
+				f, err := parser.ParseFile(fset, file, nil, parser.SkipObjectResolution)
+				if err != nil {
+					t.Fatal(err)
+				}
+				var unknown []string
+				for _, d := range f.Decls {
+					switch d := d.(type) {
+					case *ast.FuncDecl:
+						if d.Recv == nil && !known[d.Name.Name] {
+							unknown = append(unknown, d.Name.Name)
+						}
+					case *ast.GenDecl:
+						for _, s := range d.Specs {
+							switch s := s.(type) {
+							case *ast.TypeSpec:
+								if !known[s.Name.Name] {
+									unknown = append(unknown, s.Name.Name)
+								}
+							case *ast.ValueSpec:
+								for _, n := range s.Names {
+									if !known[n.Name] {
+										unknown = append(unknown, n.Name)
+									}
+								}
+							}
+						}
+					}
+				}
+				if len(unknown) > 0 {
+					slices.Sort(unknown)
+					t.Errorf("%s declares names neither the model nor its table know: %v", filepath.Base(file), slices.Compact(unknown))
+				}
+			}
+		})
+	}
+}
