@@ -203,3 +203,23 @@ func NameMethods(p *Package) {
 		}
 	}
 }
+
+// LocalName is the lowerCamelCase Go identifier of a document name, for
+// parameters and results: user_id → userID, URLPath → urlPath, 2fa → x2fa.
+func LocalName(s, fallback string) string {
+	ws := Words(s)
+	if len(ws) == 0 {
+		return fallback
+	}
+	name := strings.ToLower(ws[0])
+	for _, w := range ws[1:] {
+		name += Camel(w)
+	}
+	if r, _ := utf8.DecodeRuneInString(name); !unicode.IsLetter(r) || unicode.IsUpper(r) {
+		name = "x" + name
+	}
+	if !token.IsIdentifier(name) && !token.IsKeyword(name) { // keywords are reserved in the scope
+		return fallback
+	}
+	return name
+}

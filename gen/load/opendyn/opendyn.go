@@ -10,14 +10,11 @@ import (
 	"fmt"
 	"github.com/opentoolgen/opentoolgen/gen/model"
 	"github.com/opentoolgen/opentoolgen/gen/source"
-	"go/token"
 	"math"
 	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
-	"unicode"
-	"unicode/utf8"
 
 	otload "github.com/opentoolgen/opentoolgen/gen/load/opentool"
 	"github.com/opentoolgen/opentoolgen/internal/jsontree"
@@ -978,14 +975,14 @@ func (l *dynLoader) attach(pkg *model.Package) error {
 				cp.Field = fn.Args.Fields[nin]
 				nin++
 			}
-			cp.GoName = locals.Take(goLocalName(dp.name, "arg"))
+			cp.GoName = locals.Take(model.LocalName(dp.name, "arg"))
 			cp.Type = cp.Field.Type
 			setCWidth(cp.Type, dp.ct.name)
 			cf.Params = append(cf.Params, cp)
 		}
 		if df.ret != nil {
 			r := &model.CReturn{C: model.CType{Name: df.ret.ct.name, Pointer: df.ret.ct.pointer}, Shape: df.ret.shape}
-			r.GoName = locals.Take(goLocalName(df.retName, "result"))
+			r.GoName = locals.Take(model.LocalName(df.retName, "result"))
 			if result != nil {
 				r.Field = result.Fields[0]
 				r.Type = r.Field.Type
@@ -1105,26 +1102,6 @@ func goReservedLocals(pkg *model.Package) []string {
 		}
 	}
 	return names
-}
-
-// goLocalName is the lowerCamelCase Go identifier of a document name, for
-// parameters and results: user_id → userID, URLPath → urlPath, 2fa → x2fa.
-func goLocalName(s, fallback string) string {
-	ws := model.Words(s)
-	if len(ws) == 0 {
-		return fallback
-	}
-	name := strings.ToLower(ws[0])
-	for _, w := range ws[1:] {
-		name += model.Camel(w)
-	}
-	if r, _ := utf8.DecodeRuneInString(name); !unicode.IsLetter(r) || unicode.IsUpper(r) {
-		name = "x" + name
-	}
-	if !token.IsIdentifier(name) && !token.IsKeyword(name) { // keywords are reserved in the scope
-		return fallback
-	}
-	return name
 }
 
 // ---- the tree -----------------------------------------------------------------
