@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/opentoolgen/opentoolgen/internal/jsontree"
 	"github.com/opentoolgen/opentoolgen/runtime"
 )
 
@@ -52,7 +53,7 @@ func (imp *importer) unique(base string) string {
 // which its local references resolve.
 type rootSchema struct {
 	imp   *importer
-	root  *jnode
+	root  *jsontree.Node
 	name  string            // the name of "#" when referenced
 	names map[string]string // JSON pointer → schema name
 }
@@ -70,17 +71,17 @@ func (imp *importer) parseSchema(v any, name string) *rootSchema {
 			return nil
 		}
 	}
-	root, err := parseJSON(data)
-	if err != nil || root.Kind != kObject {
+	root, err := jsontree.Parse(data)
+	if err != nil || root.Kind != jsontree.Object {
 		return nil
 	}
 	return &rootSchema{imp: imp, root: root, name: name, names: map[string]string{}}
 }
 
-func (r *rootSchema) raw(n *jnode) json.RawMessage { return n.json() }
+func (r *rootSchema) raw(n *jsontree.Node) json.RawMessage { return jsontree.AppendJSON(nil, n) }
 
 // resolve returns the node a local reference points to, and the pointer.
-func (r *rootSchema) resolve(ref string) (*jnode, string) {
+func (r *rootSchema) resolve(ref string) (*jsontree.Node, string) {
 	if !strings.HasPrefix(ref, "#") {
 		return nil, ""
 	}
@@ -122,12 +123,12 @@ func (r *rootSchema) ref(ref string, depth int) (*runtime.Schema, bool) {
 
 // baseName is the name of the definition at ptr: its last token ("X" of
 // "/$defs/X"), for "#" itself its title or the tool's name.
-func (r *rootSchema) baseName(ptr string, target *jnode) string {
+func (r *rootSchema) baseName(ptr string, target *jsontree.Node) string {
 	if i := strings.LastIndexByte(ptr, '/'); i >= 0 {
 		tok := strings.ReplaceAll(strings.ReplaceAll(ptr[i+1:], "~1", "/"), "~0", "~")
 		return strings.ReplaceAll(tok, "/", "_")
 	}
-	if t := target.Get("title"); t != nil && t.Kind == kString && t.Str != "" {
+	if t := target.Get("title"); t != nil && t.Kind == jsontree.String && t.Str != "" {
 		return t.Str
 	}
 	return r.name
@@ -163,12 +164,12 @@ func (r *rootSchema) closureKey(ptr string) string {
 	return b.String()
 }
 
-func walkRefs(n *jnode, f func(string)) {
+func walkRefs(n *jsontree.Node, f func(string)) {
 	if n == nil {
 		return
 	}
 	for _, m := range n.Members {
-		if m.Key == "$ref" && m.Value.Kind == kString {
+		if m.Key == "$ref" && m.Value.Kind == jsontree.String {
 			f(m.Value.Str)
 		} else {
 			walkRefs(m.Value, f)
@@ -194,12 +195,12 @@ var jsonTypes = map[string]bool{
 
 // convert converts the JSON Schema n (a boolean schema, or a schema the model
 // cannot carry, is {}: any value).
-func (r *rootSchema) convert(n *jnode, depth int) *runtime.Schema {
-	if n == nil || n.Kind != kObject || depth > maxDepth {
+func (r *rootSchema) convert(n *jsontree.Node, depth int) *runtime.Schema {
+	if n == nil || n.Kind != jsontree.Object || depth > maxDepth {
 		return &runtime.Schema{}
 	}
 	desc := str(n.Get("description"))
-	if ref := n.Get("$ref"); ref != nil && ref.Kind == kString {
+	if ref := n.Get("$ref"); ref != nil && ref.Kind == jsontree.String {
 		s, ok := r.ref(ref.Str, depth)
 		if !ok {
 			s = &runtime.Schema{}
@@ -245,10 +246,10 @@ func (r *rootSchema) convert(n *jnode, depth int) *runtime.Schema {
 // untyped converts a schema without "type": alternatives (anyOf, oneOf, a
 // single allOf), a const or enum, or a type implied by properties or items.
 // null is set when an alternative is {"type": "null"}.
-func (r *rootSchema) untyped(n *jnode, null *bool, depth int) *runtime.Schema {
+func (r *rootSchema) untyped(n *jsontree.Node, null *bool, depth int) *runtime.Schema {
 	for _, kw := range []string{"anyOf", "oneOf"} {
 		alts := n.Get(kw)
-		if alts == nil || alts.Kind != kArray || len(alts.Items) == 0 {
+		if alts == nil || alts.Kind != jsontree.Array || len(alts.Items) == 0 {
 			continue
 		}
 		var list []*runtime.Schema
@@ -270,7 +271,7 @@ func (r *rootSchema) untyped(n *jnode, null *bool, depth int) *runtime.Schema {
 			return &runtime.Schema{OneOf: list}
 		}
 	}
-	if all := n.Get("allOf"); all != nil && all.Kind == kArray && len(all.Items) == 1 {
+	if all := n.Get("allOf"); all != nil && all.Kind == jsontree.Array && len(all.Items) == 1 {
 		return r.convert(all.Items[0], depth+1)
 	}
 	if n.Get("properties") != nil {
@@ -285,7 +286,7 @@ func (r *rootSchema) untyped(n *jnode, null *bool, depth int) *runtime.Schema {
 }
 
 // typed converts n for one of its types.
-func (r *rootSchema) typed(n *jnode, typ string, depth int) *runtime.Schema {
+func (r *rootSchema) typed(n *jsontree.Node, typ string, depth int) *runtime.Schema {
 	s := &runtime.Schema{Type: typ, Format: str(n.Get("format")), Enum: r.enum(n)}
 	switch typ {
 	case runtime.TypeString:
@@ -296,19 +297,19 @@ func (r *rootSchema) typed(n *jnode, typ string, depth int) *runtime.Schema {
 		s.Minimum = number(n.Get("minimum"))
 		s.Maximum = number(n.Get("maximum"))
 	case runtime.TypeArray:
-		if it := n.Get("items"); it != nil && it.Kind == kObject {
+		if it := n.Get("items"); it != nil && it.Kind == jsontree.Object {
 			s.Items = r.convert(it, depth+1)
 		}
 		s.MinItems = integer(n.Get("minItems"))
 		s.MaxItems = integer(n.Get("maxItems"))
 	case runtime.TypeObject:
-		if props := n.Get("properties"); props != nil && props.Kind == kObject {
+		if props := n.Get("properties"); props != nil && props.Kind == jsontree.Object {
 			for _, m := range props.Members {
 				s.Properties = append(s.Properties, runtime.NamedSchema{Name: m.Key, Schema: r.convert(m.Value, depth+1)})
 			}
 		}
 		s.Required = strs(n.Get("required"))
-		if ap := n.Get("additionalProperties"); ap != nil && ap.Kind == kObject {
+		if ap := n.Get("additionalProperties"); ap != nil && ap.Kind == jsontree.Object {
 			s.AdditionalProperties = r.convert(ap, depth+1)
 		}
 	}
@@ -316,12 +317,12 @@ func (r *rootSchema) typed(n *jnode, typ string, depth int) *runtime.Schema {
 }
 
 // enum returns the values of "enum", or of "const" as a one-value enum.
-func (r *rootSchema) enum(n *jnode) []any {
-	var vals []*jnode
-	if e := n.Get("enum"); e != nil && e.Kind == kArray {
+func (r *rootSchema) enum(n *jsontree.Node) []any {
+	var vals []*jsontree.Node
+	if e := n.Get("enum"); e != nil && e.Kind == jsontree.Array {
 		vals = e.Items
 	} else if c := n.Get("const"); c != nil {
-		vals = []*jnode{c}
+		vals = []*jsontree.Node{c}
 	}
 	var out []any
 	for _, v := range vals {
@@ -337,23 +338,23 @@ func (r *rootSchema) enum(n *jnode) []any {
 
 // schemaTypes returns the types of n other than "null", whether "null" is one
 // of them, and false when a type is not one the model knows.
-func schemaTypes(n *jnode) (types []string, null, known bool) {
+func schemaTypes(n *jsontree.Node) (types []string, null, known bool) {
 	t := n.Get("type")
 	if t == nil {
 		return nil, false, true
 	}
-	var list []*jnode
+	var list []*jsontree.Node
 	switch t.Kind {
-	case kString:
-		list = []*jnode{t}
-	case kArray:
+	case jsontree.String:
+		list = []*jsontree.Node{t}
+	case jsontree.Array:
 		list = t.Items
 	default:
 		return nil, false, false
 	}
 	for _, x := range list {
 		switch {
-		case x.Kind != kString:
+		case x.Kind != jsontree.String:
 			return nil, false, false
 		case x.Str == "null":
 			null = true
@@ -371,38 +372,38 @@ func schemaTypes(n *jnode) (types []string, null, known bool) {
 	return types, null, true
 }
 
-func isNullSchema(n *jnode) bool {
-	if n == nil || n.Kind != kObject {
+func isNullSchema(n *jsontree.Node) bool {
+	if n == nil || n.Kind != jsontree.Object {
 		return false
 	}
 	t := n.Get("type")
-	return t != nil && t.Kind == kString && t.Str == "null"
+	return t != nil && t.Kind == jsontree.String && t.Str == "null"
 }
 
-func str(n *jnode) string {
-	if n == nil || n.Kind != kString {
+func str(n *jsontree.Node) string {
+	if n == nil || n.Kind != jsontree.String {
 		return ""
 	}
 	return n.Str
 }
 
-func strs(n *jnode) []string {
-	if n == nil || n.Kind != kArray {
+func strs(n *jsontree.Node) []string {
+	if n == nil || n.Kind != jsontree.Array {
 		return nil
 	}
 	var out []string
 	for _, it := range n.Items {
-		if it.Kind == kString {
+		if it.Kind == jsontree.String {
 			out = append(out, it.Str)
 		}
 	}
 	return out
 }
 
-func isTrue(n *jnode) bool { return n != nil && n.Kind == kBool && n.Bool }
+func isTrue(n *jsontree.Node) bool { return n != nil && n.Kind == jsontree.Bool && n.Bool }
 
-func number(n *jnode) *float64 {
-	if n == nil || n.Kind != kNumber {
+func number(n *jsontree.Node) *float64 {
+	if n == nil || n.Kind != jsontree.Number {
 		return nil
 	}
 	f, err := strconv.ParseFloat(n.Str, 64)
@@ -412,7 +413,7 @@ func number(n *jnode) *float64 {
 	return &f
 }
 
-func integer(n *jnode) *int64 {
+func integer(n *jsontree.Node) *int64 {
 	f := number(n)
 	if f == nil || *f < 0 || *f != float64(int64(*f)) {
 		return nil
@@ -431,19 +432,19 @@ func (r *rootSchema) parameters() []runtime.Parameter {
 		return params
 	}
 	n := r.root
-	if ref := n.Get("$ref"); ref != nil && ref.Kind == kString {
+	if ref := n.Get("$ref"); ref != nil && ref.Kind == jsontree.String {
 		if t, _ := r.resolve(ref.Str); t != nil {
 			n = t
 		}
 	}
 	props := n.Get("properties")
-	if props == nil || props.Kind != kObject {
+	if props == nil || props.Kind != jsontree.Object {
 		return params
 	}
 	required := strs(n.Get("required"))
-	ordered := make([]jmember, 0, len(props.Members))
+	ordered := make([]jsontree.Member, 0, len(props.Members))
 	for _, name := range required {
-		if i := slices.IndexFunc(props.Members, func(m jmember) bool { return m.Key == name }); i >= 0 {
+		if i := slices.IndexFunc(props.Members, func(m jsontree.Member) bool { return m.Key == name }); i >= 0 {
 			ordered = append(ordered, props.Members[i])
 		}
 	}
@@ -459,163 +460,4 @@ func (r *rootSchema) parameters() []runtime.Parameter {
 		params = append(params, p)
 	}
 	return params
-}
-
-// jnode is a JSON value that keeps the order of object members and the
-// literal of numbers.
-type jnode struct {
-	Kind    jkind
-	Str     string // a string, or a number's literal
-	Bool    bool
-	Items   []*jnode
-	Members []jmember
-}
-
-type jmember struct {
-	Key   string
-	Value *jnode
-}
-
-type jkind uint8
-
-const (
-	kNull jkind = iota
-	kBool
-	kNumber
-	kString
-	kArray
-	kObject
-)
-
-func parseJSON(data []byte) (*jnode, error) {
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.UseNumber()
-	return parseValue(dec)
-}
-
-func parseValue(dec *json.Decoder) (*jnode, error) {
-	tok, err := dec.Token()
-	if err != nil {
-		return nil, err
-	}
-	switch v := tok.(type) {
-	case nil:
-		return &jnode{Kind: kNull}, nil
-	case bool:
-		return &jnode{Kind: kBool, Bool: v}, nil
-	case json.Number:
-		return &jnode{Kind: kNumber, Str: string(v)}, nil
-	case string:
-		return &jnode{Kind: kString, Str: v}, nil
-	}
-	n := &jnode{Kind: kArray}
-	if tok == json.Delim('{') {
-		n.Kind = kObject
-	}
-	for dec.More() {
-		if n.Kind == kObject {
-			k, err := dec.Token()
-			if err != nil {
-				return nil, err
-			}
-			v, err := parseValue(dec)
-			if err != nil {
-				return nil, err
-			}
-			n.Members = append(n.Members, jmember{Key: k.(string), Value: v})
-		} else {
-			v, err := parseValue(dec)
-			if err != nil {
-				return nil, err
-			}
-			n.Items = append(n.Items, v)
-		}
-	}
-	if _, err := dec.Token(); err != nil { // the closing delimiter
-		return nil, err
-	}
-	return n, nil
-}
-
-// Get returns the member key of object n, or nil.
-func (n *jnode) Get(key string) *jnode {
-	if n == nil || n.Kind != kObject {
-		return nil
-	}
-	for i := range n.Members {
-		if n.Members[i].Key == key {
-			return n.Members[i].Value
-		}
-	}
-	return nil
-}
-
-// Find resolves the JSON pointer ptr ("" is n itself), or returns nil.
-func (n *jnode) Find(ptr string) *jnode {
-	if ptr == "" {
-		return n
-	}
-	if ptr[0] != '/' {
-		return nil
-	}
-	for _, tok := range strings.Split(ptr[1:], "/") {
-		tok = strings.ReplaceAll(strings.ReplaceAll(tok, "~1", "/"), "~0", "~")
-		switch {
-		case n == nil:
-			return nil
-		case n.Kind == kObject:
-			n = n.Get(tok)
-		case n.Kind == kArray:
-			i, err := strconv.Atoi(tok)
-			if err != nil || i < 0 || i >= len(n.Items) || (len(tok) > 1 && tok[0] == '0') {
-				return nil
-			}
-			n = n.Items[i]
-		default:
-			return nil
-		}
-	}
-	return n
-}
-
-// json returns the JSON of n, members in order and numbers as written.
-func (n *jnode) json() json.RawMessage {
-	var b bytes.Buffer
-	n.write(&b)
-	return b.Bytes()
-}
-
-func (n *jnode) write(b *bytes.Buffer) {
-	switch n.Kind {
-	case kNull:
-		b.WriteString("null")
-	case kBool:
-		b.WriteString(strconv.FormatBool(n.Bool))
-	case kNumber:
-		b.WriteString(n.Str)
-	case kString:
-		q, _ := json.Marshal(n.Str)
-		b.Write(q)
-	case kArray:
-		b.WriteByte('[')
-		for i, it := range n.Items {
-			if i > 0 {
-				b.WriteByte(',')
-			}
-			it.write(b)
-		}
-		b.WriteByte(']')
-	case kObject:
-		b.WriteByte('{')
-		for i, m := range n.Members {
-			if i > 0 {
-				b.WriteByte(',')
-			}
-			q, _ := json.Marshal(m.Key)
-			b.Write(q)
-			b.WriteByte(':')
-			m.Value.write(b)
-		}
-		b.WriteByte('}')
-	}
 }

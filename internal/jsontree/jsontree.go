@@ -9,6 +9,7 @@
 package jsontree
 
 import (
+	"encoding/json"
 	"fmt"
 	"slices"
 	"strconv"
@@ -706,4 +707,44 @@ func quoteChar(c byte) string {
 	}
 	s := strconv.Quote(string(rune(c)))
 	return "'" + s[1:len(s)-1] + "'"
+}
+
+// AppendJSON appends n as compact JSON to b: members in order, numbers as
+// written.
+func AppendJSON(b []byte, n *Node) []byte {
+	switch n.Kind {
+	case Null:
+		return append(b, "null"...)
+	case Bool:
+		return strconv.AppendBool(b, n.Bool)
+	case Number:
+		return append(b, n.Str...)
+	case String:
+		return appendString(b, n.Str)
+	case Array:
+		b = append(b, '[')
+		for i, it := range n.Items {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = AppendJSON(b, it)
+		}
+		return append(b, ']')
+	}
+	b = append(b, '{')
+	for i, m := range n.Members {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = appendString(b, m.Key)
+		b = append(b, ':')
+		b = AppendJSON(b, m.Value)
+	}
+	return append(b, '}')
+}
+
+// appendString appends s as a JSON string, as encoding/json writes it.
+func appendString(b []byte, s string) []byte {
+	q, _ := json.Marshal(s)
+	return append(b, q...)
 }

@@ -364,3 +364,15 @@ func BenchmarkParse(b *testing.B) {
 		}
 	})
 }
+
+func TestAppendJSON(t *testing.T) {
+	in := `{"b": [1.50, -2e3, true, null], "a": {"z": "q\"\u00e9<", "y": {}}, "": []}`
+	n, err := Parse([]byte(in))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `{"b":[1.50,-2e3,true,null],"a":{"z":"q\"é\u003c","y":{}},"":[]}`
+	if got := string(AppendJSON(nil, n)); got != want {
+		t.Errorf("AppendJSON = %s, want %s", got, want)
+	}
+}
