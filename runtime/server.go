@@ -627,8 +627,11 @@ func ServeListener(ctx context.Context, ln net.Listener, tool Tool, opts ...Serv
 	}()
 	err := srv.Shutdown(sctx)
 	if errors.Is(err, context.DeadlineExceeded) {
-		cancelBase()
+		// Connections first, then contexts: a call cut off must not get to
+		// answer its context's error on a connection still open (the caller
+		// would see a tool error instead of the connection closing).
 		srv.Close()
+		cancelBase()
 		handlers.wait(2 * time.Second)
 	}
 	if serr := <-errc; serr != nil && !errors.Is(serr, http.ErrServerClosed) {
