@@ -359,7 +359,9 @@ func (a *Args) Apply(function string, args json.RawMessage) json.RawMessage {
 		}
 	}
 	for _, v := range fa.defaults {
-		if _, ok := m[v.name]; !ok {
+		// null counts as absent: a model in a strict mode sends null for
+		// every optional argument it leaves out.
+		if raw, ok := m[v.name]; !ok || isNull(raw) {
 			m[v.name] = v.raw
 		}
 	}

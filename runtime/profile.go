@@ -1,0 +1,1092 @@
+package runtime
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// Profile names the form in which an LLM provider takes tool declarations.
+// [Declare] writes a document's functions in one; every profile writes the
+// schemas in the provider's dialect (JSON Schema, or Gemini's OpenAPI subset),
+// never OpenAPI's: no "nullable" outside Gemini (a type union with "null"
+// instead), no "example", "discriminator", "xml" or "externalDocs".
+type Profile string
+
+// The profiles [Declare] writes.
+const (
+	// ProfileOpenAI is OpenAI's function tools:
+	// [{"type":"function","function":{"name","description","parameters"}}].
+	ProfileOpenAI Profile = "openai"
+	// ProfileOpenAIStrict is ProfileOpenAI with "strict": true and OpenAI's
+	// strict subset of JSON Schema: every object closed (additionalProperties
+	// false) with every property required, an optional one as a union with
+	// null (a generated Tool decodes null for an optional argument as absent);
+	// keywords strict mode lacks (minLength, maxLength, default, most formats)
+	// move into the description. A function strict mode cannot express (a map,
+	// a value of any type) is declared with "strict": false and a warning.
+	ProfileOpenAIStrict Profile = "openai-strict"
+	// ProfileAnthropic is Anthropic's tools: [{"name","description","input_schema"}].
+	ProfileAnthropic Profile = "anthropic"
+	// ProfileAnthropicStrict is ProfileAnthropic with "strict": true and the
+	// limits of Anthropic's strict tool use: objects closed, no numeric or
+	// length bounds (moved into the description), minItems 0 or 1 only, no
+	// recursive schemas (such a function is declared without "strict", with a
+	// warning), at most 20 strict tools, 24 optional parameters and 16
+	// parameters with a union type in all.
+	ProfileAnthropicStrict Profile = "anthropic-strict"
+	// ProfileGemini is Gemini's tools: [{"functionDeclarations":[{"name",
+	// "description","parameters"}]}], parameters in its OpenAPI-subset Schema:
+	// upper-case types, "nullable", references inlined (a recursive one is
+	// described and cut), no additionalProperties (a map is described), oneOf
+	// as anyOf.
+	ProfileGemini Profile = "gemini"
+	// ProfileMCP is the "tools" member of an MCP tools/list result:
+	// [{"name","description","inputSchema","outputSchema"}], JSON Schema
+	// 2020-12.
+	ProfileMCP Profile = "mcp"
+)
+
+// Profiles lists every profile [Declare] writes.
+func Profiles() []Profile {
+	return []Profile{ProfileOpenAI, ProfileOpenAIStrict, ProfileAnthropic, ProfileAnthropicStrict, ProfileGemini, ProfileMCP}
+}
+
+// ParseProfile returns the profile named s, or an error listing the profiles.
+func ParseProfile(s string) (Profile, error) {
+	for _, p := range Profiles() {
+		if string(p) == s {
+			return p, nil
+		}
+	}
+	names := make([]string, 0, len(Profiles()))
+	for _, p := range Profiles() {
+		names = append(names, string(p))
+	}
+	return "", fmt.Errorf("opentool: unknown declaration profile %s (want one of %s)", quote(s), strings.Join(names, ", "))
+}
+
+// Declared is what [Declare] writes for one profile.
+type Declared struct {
+	Profile Profile
+	// Tools is the JSON the provider's API takes in its "tools" member.
+	Tools json.RawMessage
+	// Names maps a declared tool name to its function's name, for the names
+	// that had to change to fit the providers' rules (see [DeclaredNames]).
+	Names map[string]string
+	// Warnings say what the profile could not declare as the document
+	// says, one line each, naming the function.
+	Warnings []string
+}
+
+// LimitError is the error of [Declare] when the declarations exceed limits the
+// provider documents: the request would be refused. Declare still returns the
+// declarations with it.
+type LimitError struct {
+	Profile Profile
+	Limits  []Limit
+}
+
+// Limit is one limit exceeded.
+type Limit struct {
+	Function string // "" for a limit of the whole set of tools
+	What     string // what is counted, e.g. "tools", "levels of nesting"
+	Count    int
+	Max      int
+}
+
+func (e *LimitError) Error() string {
+	var b strings.Builder
+	b.WriteString("opentool: the ")
+	b.WriteString(string(e.Profile))
+	b.WriteString(" declarations exceed the provider's limits: ")
+	for i, l := range e.Limits {
+		if i > 0 {
+			b.WriteString("; ")
+		}
+		if l.Function != "" {
+			b.WriteString("function ")
+			b.WriteString(quote(l.Function))
+			b.WriteString(": ")
+		}
+		fmt.Fprintf(&b, "%d %s, at most %d", l.Count, l.What, l.Max)
+	}
+	return b.String()
+}
+
+// Provider limits, from the providers' documentation.
+const (
+	openAIMaxTools         = 128     // tools in one request
+	openAIStrictMaxDepth   = 10      // levels of nesting of a strict schema
+	openAIStrictMaxProps   = 5000    // object properties of a strict schema
+	openAIStrictMaxEnums   = 1000    // enum values of a strict schema
+	openAIStrictMaxStrings = 120_000 // bytes of property names, definition names and enum values
+	anthropicMaxStrict     = 20      // strict tools in one request
+	anthropicMaxOptional   = 24      // optional parameters of all strict tools
+	anthropicMaxUnions     = 16      // parameters with a union type in all strict tools
+	inlineMaxNodes         = 20_000  // schemas of one Gemini declaration once references are inlined
+)
+
+// Declare returns doc's functions declared as profile p's provider takes them.
+// Declaring the served document of a Tool (its Document method) declares what
+// it serves: fixed and environment arguments absent, defaulted ones optional.
+// A function name that does not fit every provider's rules is declared under
+// the name [DeclaredNames] gives, which a generated Tool's Call accepts.
+//
+// When the declarations exceed a limit the provider documents, Declare returns
+// them with a *[LimitError] naming each limit and count.
+func Declare(doc *OpenTool, p Profile) (*Declared, error) {
+	if _, err := ParseProfile(string(p)); err != nil {
+		return nil, err
+	}
+	if doc == nil {
+		doc = &OpenTool{}
+	}
+	names := DeclaredNames(doc)
+	out := &Declared{Profile: p}
+	for fn, dn := range names {
+		if dn != fn {
+			if out.Names == nil {
+				out.Names = map[string]string{}
+			}
+			out.Names[dn] = fn
+		}
+	}
+	var limits []Limit
+	var tools []any
+	var strictTools, optional, unions int
+	for i := range doc.Functions {
+		f := &doc.Functions[i]
+		name := names[f.Name]
+		r := newProfileRules(p)
+		params, stats, why := declareParameters(doc, f, r)
+		if why != "" && r.strict {
+			// Strict mode cannot say what the function takes: declare it
+			// without strict mode rather than not at all.
+			out.Warnings = append(out.Warnings, fmt.Sprintf("%s: function %s is declared without strict mode: %s", p, quote(f.Name), why))
+			r = newProfileRules(nonStrict(p))
+			params, stats, _ = declareParameters(doc, f, r)
+		}
+		if r.strict {
+			strictTools++
+			optional += stats.optional
+			unions += stats.unions
+		}
+		if p == ProfileOpenAIStrict && r.strict {
+			for _, l := range []Limit{
+				{f.Name, "levels of nesting", nestingDepth(params), openAIStrictMaxDepth},
+				{f.Name, "object properties", stats.props, openAIStrictMaxProps},
+				{f.Name, "enum values", stats.enums, openAIStrictMaxEnums},
+				{f.Name, "bytes of names and enum values", stats.strings, openAIStrictMaxStrings},
+			} {
+				if l.Count > l.Max {
+					limits = append(limits, l)
+				}
+			}
+		}
+		if stats.cut {
+			limits = append(limits, Limit{f.Name, "schemas once references are inlined (counting stopped there)", stats.nodes, inlineMaxNodes})
+		}
+		tools = append(tools, toolEntry(doc, f, name, p, r.strict, params))
+	}
+	n := len(doc.Functions)
+	switch p {
+	case ProfileOpenAI, ProfileOpenAIStrict:
+		if n > openAIMaxTools {
+			limits = append(limits, Limit{"", "tools", n, openAIMaxTools})
+		}
+	case ProfileAnthropicStrict:
+		if strictTools > anthropicMaxStrict {
+			limits = append(limits, Limit{"", "strict tools", strictTools, anthropicMaxStrict})
+		}
+		if optional > anthropicMaxOptional {
+			limits = append(limits, Limit{"", "optional parameters in strict tools", optional, anthropicMaxOptional})
+		}
+		if unions > anthropicMaxUnions {
+			limits = append(limits, Limit{"", "parameters with a union type in strict tools", unions, anthropicMaxUnions})
+		}
+	}
+	var top any = tools
+	if tools == nil {
+		top = []any{}
+	}
+	if p == ProfileGemini {
+		if tools == nil {
+			top = []any{}
+		} else {
+			top = []any{jsonObject{{"functionDeclarations", tools}}}
+		}
+	}
+	out.Tools = appendValue(nil, top)
+	if limits != nil {
+		return out, &LimitError{Profile: p, Limits: limits}
+	}
+	return out, nil
+}
+
+// toolEntry is one function in the provider's shape.
+func toolEntry(doc *OpenTool, f *Function, name string, p Profile, strict bool, params jsonObject) jsonObject {
+	switch p {
+	case ProfileOpenAI, ProfileOpenAIStrict:
+		fn := jsonObject{{"name", name}}
+		if f.Description != "" {
+			fn = append(fn, member{"description", f.Description})
+		}
+		fn = append(fn, member{"parameters", params})
+		if p == ProfileOpenAIStrict {
+			fn = append(fn, member{"strict", strict})
+		}
+		return jsonObject{{"type", "function"}, {"function", fn}}
+	case ProfileAnthropic, ProfileAnthropicStrict:
+		t := jsonObject{{"name", name}}
+		if f.Description != "" {
+			t = append(t, member{"description", f.Description})
+		}
+		t = append(t, member{"input_schema", params})
+		if strict {
+			t = append(t, member{"strict", true})
+		}
+		return t
+	case ProfileGemini:
+		t := jsonObject{{"name", name}}
+		if f.Description != "" {
+			t = append(t, member{"description", f.Description})
+		}
+		if len(f.Parameters) > 0 { // Gemini refuses an OBJECT without properties
+			t = append(t, member{"parameters", params})
+		}
+		return t
+	default: // ProfileMCP
+		t := jsonObject{{"name", name}}
+		if f.Description != "" {
+			t = append(t, member{"description", f.Description})
+		}
+		t = append(t, member{"inputSchema", params})
+		return t
+	}
+}
+
+// DeclaredNames returns the name under which each function of doc is
+// declared: its own when it fits every provider (1 to 64 ASCII letters,
+// digits, "_" and "-", a letter or "_" first), else a name made from it
+// deterministically: every other character replaced by "_", a "_" put first
+// when needed, and when that is too long or taken, cut and ended with "_" and
+// eight hex digits of the name's SHA-256. The result maps every function name.
+func DeclaredNames(doc *OpenTool) map[string]string {
+	out := make(map[string]string, len(doc.Functions))
+	taken := make(map[string]bool, len(doc.Functions))
+	for i := range doc.Functions {
+		if n := doc.Functions[i].Name; fitsEveryProvider(n) {
+			out[n] = n
+			taken[n] = true
+		}
+	}
+	for i := range doc.Functions {
+		n := doc.Functions[i].Name
+		if _, ok := out[n]; ok {
+			continue
+		}
+		d := sanitizeToolName(n)
+		if len(d) > 64 || taken[d] {
+			sum := sha256.Sum256([]byte(n))
+			suffix := "_" + hex.EncodeToString(sum[:4])
+			if len(d) > 64-len(suffix) {
+				d = d[:64-len(suffix)]
+			}
+			d += suffix
+			for k := 2; taken[d]; k++ { // two names with one hash prefix: never seen, but stay unique
+				d = d[:len(d)-len(strconv.Itoa(k-1))] + strconv.Itoa(k)
+			}
+		}
+		out[n] = d
+		taken[d] = true
+	}
+	return out
+}
+
+func fitsEveryProvider(n string) bool {
+	if n == "" || len(n) > 64 {
+		return false
+	}
+	for i := 0; i < len(n); i++ {
+		c := n[i]
+		switch {
+		case c == '_', 'a' <= c && c <= 'z', 'A' <= c && c <= 'Z':
+		case c == '-', '0' <= c && c <= '9':
+			if i == 0 {
+				return false
+			}
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+func sanitizeToolName(n string) string {
+	var b strings.Builder
+	for _, r := range n {
+		switch {
+		case r == '_' || r == '-', 'a' <= r && r <= 'z', 'A' <= r && r <= 'Z', '0' <= r && r <= '9':
+			b.WriteRune(r)
+		default:
+			b.WriteByte('_')
+		}
+	}
+	s := b.String()
+	if s == "" || s[0] == '-' || ('0' <= s[0] && s[0] <= '9') {
+		s = "_" + s
+	}
+	return s
+}
+
+// profileRules are what a profile allows in a schema.
+type profileRules struct {
+	gemini      bool            // Gemini's OpenAPI subset: upper-case types, nullable, refs inlined
+	strict      bool            // a strict profile (OpenAI or Anthropic)
+	allRequired bool            // every property required, optional ones nullable (OpenAI strict)
+	closed      bool            // additionalProperties false on every object
+	noBounds    bool            // numeric and length bounds into the description (Anthropic strict)
+	noLengths   bool            // minLength, maxLength into the description (OpenAI strict)
+	noDefault   bool            // default into the description
+	noPattern   bool            // pattern into the description
+	noOneOf     bool            // oneOf written as anyOf
+	noRecursion bool            // a recursive schema cannot be strict (Anthropic)
+	formats     map[string]bool // formats kept; others into the description
+}
+
+// JSON Schema 2020-12's formats; OpenAPI's own (int32, binary, password, …)
+// are not, so they go into descriptions.
+var jsonSchemaFormats = setOf("date-time", "date", "time", "duration", "email", "idn-email", "hostname", "idn-hostname",
+	"ipv4", "ipv6", "uri", "uri-reference", "iri", "iri-reference", "uuid", "uri-template", "json-pointer",
+	"relative-json-pointer", "regex")
+
+func setOf(s ...string) map[string]bool {
+	m := make(map[string]bool, len(s))
+	for _, v := range s {
+		m[v] = true
+	}
+	return m
+}
+
+func newProfileRules(p Profile) profileRules {
+	switch p {
+	case ProfileOpenAIStrict:
+		return profileRules{strict: true, allRequired: true, closed: true, noLengths: true, noDefault: true, noOneOf: true,
+			formats: setOf("date-time", "time", "date", "duration", "email", "hostname", "ipv4", "ipv6", "uuid")}
+	case ProfileAnthropicStrict:
+		return profileRules{strict: true, closed: true, noBounds: true, noDefault: true, noPattern: true, noOneOf: true, noRecursion: true,
+			formats: setOf("date-time", "time", "date", "duration", "email", "hostname", "uri", "ipv4", "ipv6", "uuid")}
+	case ProfileGemini:
+		return profileRules{gemini: true, noOneOf: true, formats: setOf("date-time", "enum", "float", "double", "int32", "int64")}
+	default:
+		return profileRules{formats: jsonSchemaFormats}
+	}
+}
+
+func nonStrict(p Profile) Profile {
+	switch p {
+	case ProfileOpenAIStrict:
+		return ProfileOpenAI
+	case ProfileAnthropicStrict:
+		return ProfileAnthropic
+	}
+	return p
+}
+
+// declStats counts what the providers' limits count in one declaration.
+type declStats struct {
+	props, enums, strings, nodes int
+	optional, unions             int
+	cut                          bool // Gemini: inlining stopped at inlineMaxNodes
+}
+
+// schemaWriter writes one function's parameters in a profile.
+type schemaWriter struct {
+	doc   *OpenTool
+	r     profileRules
+	used  map[string]bool // $defs referenced
+	stack []string        // schemas being inlined (Gemini)
+	stats declStats
+	why   string // why strict mode cannot say this, "" when it can
+}
+
+// declareParameters returns the schema of f's parameters, what it counts, and
+// for a strict profile why it cannot be strict ("" when it can).
+func declareParameters(doc *OpenTool, f *Function, r profileRules) (jsonObject, declStats, string) {
+	w := &schemaWriter{doc: doc, r: r, used: map[string]bool{}}
+	props := make([]Parameter, len(f.Parameters))
+	copy(props, f.Parameters)
+	root := w.object(len(props), func(i int) (string, *Schema, string, bool) {
+		p := props[i]
+		return p.Name, p.Schema, p.Description, p.Required
+	})
+	if !r.gemini && len(w.used) > 0 {
+		var defs jsonObject
+		done := map[string]bool{}
+		for {
+			var next []string
+			for n := range w.used {
+				if !done[n] {
+					next = append(next, n)
+				}
+			}
+			if len(next) == 0 {
+				break
+			}
+			sort.Strings(next)
+			for _, n := range next {
+				done[n] = true
+				if def := doc.Schemas.Get(n); def != nil {
+					defs = append(defs, member{n, w.schema(def)})
+					w.stats.strings += len(n)
+				}
+			}
+		}
+		sort.Slice(defs, func(i, j int) bool { return defs[i].key < defs[j].key })
+		root = append(root, member{"$defs", defs})
+		if r.noRecursion && w.why == "" {
+			if n := recursiveSchema(doc, done); n != "" {
+				w.why = "schema " + quote(n) + " is recursive"
+			}
+		}
+	}
+	return root, w.stats, w.why
+}
+
+// recursiveSchema returns the name of a schema among names that refers to
+// itself, directly or not, or "".
+func recursiveSchema(doc *OpenTool, names map[string]bool) string {
+	sorted := make([]string, 0, len(names))
+	for n := range names {
+		sorted = append(sorted, n)
+	}
+	sort.Strings(sorted)
+	state := map[string]int{} // 1 visiting, 2 done
+	var visit func(n string) bool
+	visit = func(n string) bool {
+		switch state[n] {
+		case 1:
+			return true
+		case 2:
+			return false
+		}
+		state[n] = 1
+		found := false
+		walkRefs(doc.Schemas.Get(n), func(ref string) {
+			if !found {
+				if m, ok := RefName(ref); ok && doc.Schemas.Get(m) != nil && visit(m) {
+					found = true
+				}
+			}
+		})
+		state[n] = 2
+		return found
+	}
+	for _, n := range sorted {
+		if visit(n) {
+			return n
+		}
+	}
+	return ""
+}
+
+func walkRefs(s *Schema, f func(string)) {
+	if s == nil {
+		return
+	}
+	if s.Ref != "" {
+		f(s.Ref)
+	}
+	for _, p := range s.Properties {
+		walkRefs(p.Schema, f)
+	}
+	walkRefs(s.Items, f)
+	walkRefs(s.AdditionalProperties, f)
+	for _, a := range s.OneOf {
+		walkRefs(a, f)
+	}
+	for _, a := range s.AnyOf {
+		walkRefs(a, f)
+	}
+}
+
+// object writes an object schema of n properties given by prop.
+func (w *schemaWriter) object(n int, prop func(int) (name string, s *Schema, desc string, required bool)) jsonObject {
+	w.stats.nodes++
+	o := jsonObject{{"type", w.typeName(TypeObject)}}
+	props := jsonObject{}
+	required := []string{}
+	for i := 0; i < n; i++ {
+		name, s, desc, req := prop(i)
+		w.stats.props++
+		w.stats.strings += len(name)
+		if desc != "" && (s == nil || s.Description == "") {
+			var cp Schema // the parameter's description is its schema's
+			if s != nil {
+				cp = *s
+			}
+			cp.Description = desc
+			s = &cp
+		}
+		ps := w.schema(s)
+		if !req {
+			w.stats.optional++
+			if w.r.allRequired {
+				ps = w.nullable(ps)
+				req = true
+			}
+		}
+		if isUnion(ps) {
+			w.stats.unions++
+		}
+		props = append(props, member{name, ps})
+		if req {
+			required = append(required, name)
+		}
+	}
+	if n > 0 || !w.r.gemini {
+		o = append(o, member{"properties", props})
+	}
+	if len(required) > 0 || w.r.allRequired {
+		o = append(o, member{"required", required})
+	}
+	if w.r.closed {
+		o = append(o, member{"additionalProperties", false})
+	}
+	return o
+}
+
+// schema writes s (nil: any value).
+func (w *schemaWriter) schema(s *Schema) jsonObject {
+	if s == nil {
+		s = &Schema{}
+	}
+	if s.Ref != "" {
+		return w.ref(s)
+	}
+	var notes []string
+	o := jsonObject{}
+	typ := s.Type
+	alts, altKey := s.AnyOf, "anyOf"
+	if len(s.OneOf) > 0 {
+		alts, altKey = s.OneOf, "oneOf"
+		if w.r.noOneOf {
+			altKey = "anyOf"
+		}
+	}
+	if typ == TypeObject && len(alts) == 0 {
+		return w.objectSchema(s)
+	}
+	w.stats.nodes++
+	if len(alts) > 0 && (w.r.strict || w.r.gemini) {
+		// The alternatives say what the value is; a strict object would
+		// need its own properties, and Gemini takes a type or anyOf.
+		typ = ""
+	}
+	switch {
+	case typ != "":
+		o = append(o, member{"type", w.typeValue(typ, s.Nullable)})
+		if s.Nullable && w.r.gemini {
+			o = append(o, member{"nullable", true})
+		}
+	case len(alts) == 0 && len(s.Enum) == 0:
+		if w.r.strict && w.why == "" {
+			w.why = "a value of any type is not in the strict subset"
+		}
+	}
+	if s.Description != "" {
+		o = append(o, member{"description", s.Description})
+	}
+	if len(s.Enum) > 0 {
+		enum := append([]any(nil), s.Enum...)
+		if s.Nullable && !w.r.gemini && !containsNil(enum) {
+			enum = append(enum, nil)
+		}
+		w.stats.enums += len(enum)
+		for _, v := range enum {
+			if str, ok := v.(string); ok {
+				w.stats.strings += len(str)
+			}
+		}
+		if w.r.gemini && typ != TypeString {
+			// Gemini's enum holds strings only.
+			notes = append(notes, "one of "+enumText(enum))
+		} else {
+			o = append(o, member{"enum", enum})
+		}
+	}
+	if s.Format != "" {
+		if w.r.formats[s.Format] && (!w.r.gemini || geminiFormat(typ, s.Format)) {
+			o = append(o, member{"format", s.Format})
+		} else if note := formatNote(s.Format); note != "" {
+			notes = append(notes, note)
+		}
+	}
+	w.bound(&o, &notes, "minimum", s.Minimum, w.r.noBounds, "at least ")
+	w.bound(&o, &notes, "maximum", s.Maximum, w.r.noBounds, "at most ")
+	w.count(&o, &notes, "minLength", s.MinLength, w.r.noBounds || w.r.noLengths, "at least %d characters")
+	w.count(&o, &notes, "maxLength", s.MaxLength, w.r.noBounds || w.r.noLengths, "at most %d characters")
+	if s.Pattern != "" {
+		if w.r.noPattern {
+			notes = append(notes, "matching the regular expression "+s.Pattern)
+		} else {
+			o = append(o, member{"pattern", s.Pattern})
+		}
+	}
+	if s.MinItems != nil {
+		if w.r.noBounds && *s.MinItems > 1 {
+			notes = append(notes, fmt.Sprintf("at least %d items", *s.MinItems))
+		} else {
+			o = append(o, member{"minItems", *s.MinItems})
+		}
+	}
+	w.count(&o, &notes, "maxItems", s.MaxItems, w.r.noBounds, "at most %d items")
+	if len(s.Default) > 0 {
+		if w.r.noDefault {
+			notes = append(notes, "default: "+string(compactJSON(s.Default)))
+		} else {
+			o = append(o, member{"default", json.RawMessage(compactJSON(s.Default))})
+		}
+	}
+	if typ == TypeArray || s.Items != nil {
+		if s.Items != nil || w.r.gemini || w.r.strict {
+			o = append(o, member{"items", w.schema(s.Items)})
+		}
+	}
+	if len(alts) > 0 {
+		list := make([]any, 0, len(alts)+1)
+		for _, a := range alts {
+			list = append(list, w.schema(a))
+		}
+		if s.Nullable && typ == "" {
+			list = append(list, w.nullSchema())
+		}
+		o = append(o, member{altKey, list})
+	}
+	return describe(o, notes)
+}
+
+// objectSchema writes an object schema: its properties, or a map.
+func (w *schemaWriter) objectSchema(s *Schema) jsonObject {
+	req := map[string]bool{}
+	for _, n := range s.Required {
+		req[n] = true
+	}
+	o := w.object(len(s.Properties), func(i int) (string, *Schema, string, bool) {
+		p := s.Properties[i]
+		return p.Name, p.Schema, "", req[p.Name]
+	})
+	if s.Nullable {
+		if w.r.gemini {
+			o = insertAfterType(o, member{"nullable", true})
+		} else {
+			o = o.with("type", w.typeValue(TypeObject, true))
+		}
+	}
+	if s.Description != "" {
+		o = insertAfterType(o, member{"description", s.Description})
+	}
+	if ap := s.AdditionalProperties; ap != nil {
+		switch {
+		case w.r.gemini:
+			o = o.with("description", joinNotes(s.Description, []string{"any other members: each " + describeShort(w.doc, ap)}))
+		case w.r.closed:
+			if w.why == "" {
+				w.why = "an object with members of any name (additionalProperties) is not in the strict subset"
+			}
+		default:
+			o = append(o, member{"additionalProperties", w.schema(ap)})
+		}
+	} else if len(s.Properties) == 0 && w.r.closed && w.why == "" {
+		w.why = "an object with members of any name is not in the strict subset"
+	}
+	return o
+}
+
+// ref writes a reference: into $defs, or inlined for Gemini.
+func (w *schemaWriter) ref(s *Schema) jsonObject {
+	name, ok := RefName(s.Ref)
+	target := w.doc.Schemas.Get(name)
+	if !ok || target == nil {
+		if w.r.strict && w.why == "" {
+			w.why = "reference " + quote(s.Ref) + " does not resolve"
+		}
+		return describe(jsonObject{}, []string{"unresolved reference " + s.Ref})
+	}
+	if w.r.gemini {
+		if w.stats.nodes >= inlineMaxNodes {
+			w.stats.cut = true
+			return describe(jsonObject{{"type", w.typeName(TypeObject)}}, []string{"a " + name + " (not described: the declaration is too large)"})
+		}
+		for _, n := range w.stack {
+			if n == name {
+				o := jsonObject{{"type", w.typeName(TypeObject)}}
+				return describe(o, []string{"a " + name + " (recursive: its members are not described again)"})
+			}
+		}
+		w.stack = append(w.stack, name)
+		o := w.schema(target)
+		w.stack = w.stack[:len(w.stack)-1]
+		if s.Description != "" {
+			o = o.with("description", s.Description)
+		}
+		return o
+	}
+	w.used[name] = true
+	o := jsonObject{{"$ref", defsRef(name)}}
+	if s.Description != "" {
+		o = append(o, member{"description", s.Description})
+	}
+	return o
+}
+
+// nullable makes s also accept null: a type union, or an alternative.
+func (w *schemaWriter) nullable(s jsonObject) jsonObject {
+	if t := s.get("type"); t != nil {
+		switch t := t.(type) {
+		case string:
+			s = s.with("type", []any{t, "null"})
+		case []any:
+			if !containsValue(t, "null") {
+				s = s.with("type", append(append([]any(nil), t...), "null"))
+			}
+		}
+		if e, ok := s.get("enum").([]any); ok && !containsNil(e) {
+			s = s.with("enum", append(append([]any(nil), e...), nil))
+		}
+		return s
+	}
+	if alts, ok := s.get("anyOf").([]any); ok {
+		return s.with("anyOf", append(append([]any(nil), alts...), w.nullSchema()))
+	}
+	// A reference (its description stays beside it).
+	desc := s.get("description")
+	inner := s.without("description")
+	out := jsonObject{{"anyOf", []any{inner, w.nullSchema()}}}
+	if desc != nil {
+		out = append(out, member{"description", desc})
+	}
+	return out
+}
+
+func (w *schemaWriter) nullSchema() jsonObject { return jsonObject{{"type", "null"}} }
+
+// typeValue is the type member: a name, or with null a union ("nullable" for Gemini).
+func (w *schemaWriter) typeValue(t string, nullable bool) any {
+	if !nullable || w.r.gemini {
+		return w.typeName(t)
+	}
+	return []any{t, "null"}
+}
+
+func (w *schemaWriter) typeName(t string) string {
+	if w.r.gemini {
+		return strings.ToUpper(t)
+	}
+	return t
+}
+
+func (w *schemaWriter) bound(o *jsonObject, notes *[]string, key string, v *float64, toNote bool, text string) {
+	if v == nil {
+		return
+	}
+	if toNote {
+		*notes = append(*notes, text+strconv.FormatFloat(*v, 'g', -1, 64))
+		return
+	}
+	*o = append(*o, member{key, *v})
+}
+
+func (w *schemaWriter) count(o *jsonObject, notes *[]string, key string, v *int64, toNote bool, text string) {
+	if v == nil {
+		return
+	}
+	if toNote {
+		*notes = append(*notes, fmt.Sprintf(text, *v))
+		return
+	}
+	*o = append(*o, member{key, *v})
+}
+
+func geminiFormat(typ, format string) bool {
+	switch typ {
+	case TypeString:
+		return format == "date-time" || format == "enum"
+	case TypeNumber:
+		return format == "float" || format == "double"
+	case TypeInteger:
+		return format == "int32" || format == "int64"
+	}
+	return false
+}
+
+// formatNote is what a format no profile keeps says in a description; numeric
+// formats say nothing the type and bounds do not.
+func formatNote(format string) string {
+	switch format {
+	case "int32", "int64", "float", "double":
+		return ""
+	case "byte":
+		return "base64-encoded"
+	case "binary":
+		return "binary data"
+	}
+	return "format: " + format
+}
+
+func describe(o jsonObject, notes []string) jsonObject {
+	if len(notes) == 0 {
+		return o
+	}
+	d, _ := o.get("description").(string)
+	if d == "" {
+		return insertAfterType(o, member{"description", joinNotes("", notes)})
+	}
+	return o.with("description", joinNotes(d, notes))
+}
+
+func joinNotes(desc string, notes []string) string {
+	if len(notes) == 0 {
+		return desc
+	}
+	n := strings.Join(notes, "; ")
+	if desc == "" {
+		return strings.ToUpper(n[:1]) + n[1:] + "."
+	}
+	return strings.TrimRight(desc, " ") + " (" + n + ")"
+}
+
+func insertAfterType(o jsonObject, m member) jsonObject {
+	if o.get(m.key) != nil {
+		return o.with(m.key, m.value)
+	}
+	i := 0
+	if len(o) > 0 && o[0].key == "type" {
+		i = 1
+	}
+	out := make(jsonObject, 0, len(o)+1)
+	out = append(out, o[:i]...)
+	out = append(out, m)
+	return append(out, o[i:]...)
+}
+
+// describeShort names what values of s are, for a description.
+func describeShort(doc *OpenTool, s *Schema) string {
+	if s == nil {
+		return "any value"
+	}
+	if s.Ref != "" {
+		if n, ok := RefName(s.Ref); ok {
+			return "a " + n
+		}
+	}
+	if s.Type != "" {
+		return "a " + s.Type
+	}
+	return "any value"
+}
+
+func enumText(values []any) string {
+	parts := make([]string, len(values))
+	for i, v := range values {
+		b, _ := json.Marshal(v)
+		parts[i] = string(b)
+	}
+	return strings.Join(parts, ", ")
+}
+
+func isUnion(o jsonObject) bool {
+	if _, ok := o.get("type").([]any); ok {
+		return true
+	}
+	return o.get("anyOf") != nil || o.get("oneOf") != nil
+}
+
+func containsNil(list []any) bool {
+	for _, v := range list {
+		if v == nil {
+			return true
+		}
+	}
+	return false
+}
+
+func containsValue(list []any, v any) bool {
+	for _, x := range list {
+		if x == v {
+			return true
+		}
+	}
+	return false
+}
+
+func compactJSON(raw json.RawMessage) []byte {
+	var b bytes.Buffer
+	if json.Compact(&b, raw) != nil {
+		return raw
+	}
+	return b.Bytes()
+}
+
+// jsonObject is a JSON object that keeps its members in order.
+type jsonObject []member
+
+type member struct {
+	key   string
+	value any
+}
+
+func (o jsonObject) get(key string) any {
+	for _, m := range o {
+		if m.key == key {
+			return m.value
+		}
+	}
+	return nil
+}
+
+// with returns o with key set to v (replaced in place, or appended); o is not changed.
+func (o jsonObject) with(key string, v any) jsonObject {
+	out := make(jsonObject, len(o), len(o)+1)
+	copy(out, o)
+	for i := range out {
+		if out[i].key == key {
+			out[i].value = v
+			return out
+		}
+	}
+	return append(out, member{key, v})
+}
+
+func (o jsonObject) without(key string) jsonObject {
+	out := make(jsonObject, 0, len(o))
+	for _, m := range o {
+		if m.key != key {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+// appendValue appends v as JSON: a jsonObject, []any, []string, string, bool,
+// float64, int64, int, json.RawMessage (valid JSON) or nil. It writes each
+// value once, so a deep schema costs what it weighs (json.Marshal would check
+// the output of every nested marshaler again).
+func appendValue(b []byte, v any) []byte {
+	switch v := v.(type) {
+	case nil:
+		return append(b, "null"...)
+	case jsonObject:
+		b = append(b, '{')
+		for i, m := range v {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = appendString(b, m.key)
+			b = append(b, ':')
+			b = appendValue(b, m.value)
+		}
+		return append(b, '}')
+	case []any:
+		b = append(b, '[')
+		for i, e := range v {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = appendValue(b, e)
+		}
+		return append(b, ']')
+	case []string:
+		b = append(b, '[')
+		for i, e := range v {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = appendString(b, e)
+		}
+		return append(b, ']')
+	case string:
+		return appendString(b, v)
+	case bool:
+		return strconv.AppendBool(b, v)
+	case int:
+		return strconv.AppendInt(b, int64(v), 10)
+	case int64:
+		return strconv.AppendInt(b, v, 10)
+	case json.RawMessage:
+		return append(b, v...)
+	default: // float64, json.Number and the values of enums
+		e, err := json.Marshal(v)
+		if err != nil {
+			return append(b, "null"...)
+		}
+		return append(b, e...)
+	}
+}
+
+func appendString(b []byte, s string) []byte {
+	e, _ := json.Marshal(s) // a string always encodes; invalid UTF-8 becomes U+FFFD
+	return append(b, e...)
+}
+
+// nestingDepth returns how deep objects nest in a parameters schema written by
+// declareParameters, references into its $defs followed (a recursive one
+// counted once).
+func nestingDepth(root jsonObject) int {
+	defs, _ := root.get("$defs").(jsonObject)
+	memo := map[string]int{}
+	visiting := map[string]bool{}
+	var walk func(v any) int
+	walk = func(v any) int {
+		switch v := v.(type) {
+		case jsonObject:
+			d := 0
+			if ref, ok := v.get("$ref").(string); ok {
+				name := strings.TrimPrefix(ref, "#/$defs/")
+				if n, ok := memo[name]; ok {
+					d = n
+				} else if !visiting[name] {
+					visiting[name] = true
+					for _, m := range defs {
+						if defsRef(m.key) == ref {
+							d = walk(m.value)
+							memo[name] = d
+						}
+					}
+					delete(visiting, name)
+				}
+			}
+			inner := 0
+			for _, m := range v {
+				switch m.key {
+				case "properties":
+					if props, ok := m.value.(jsonObject); ok {
+						for _, p := range props {
+							inner = max(inner, walk(p.value))
+						}
+					}
+				case "items", "anyOf", "oneOf", "additionalProperties":
+					inner = max(inner, walk(m.value))
+				}
+			}
+			if v.get("properties") != nil {
+				inner++
+			}
+			return max(d, inner)
+		case []any:
+			d := 0
+			for _, e := range v {
+				d = max(d, walk(e))
+			}
+			return d
+		}
+		return 0
+	}
+	return walk(root)
+}
