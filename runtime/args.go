@@ -359,9 +359,7 @@ func (a *Args) Apply(function string, args json.RawMessage) json.RawMessage {
 		}
 	}
 	for _, v := range fa.defaults {
-		// null counts as absent: a model in a strict mode sends null for
-		// every optional argument it leaves out.
-		if raw, ok := m[v.name]; !ok || isNull(raw) {
+		if _, ok := m[v.name]; !ok {
 			m[v.name] = v.raw
 		}
 	}

@@ -32,8 +32,8 @@ func TestArgsApply(t *testing.T) {
 	}
 	for _, tc := range []struct{ in, want string }{
 		{``, `{"key":"k-123","limit":10,"q":"fixed","session":"s"}`},
-		// null is absent (what a strict-mode model sends for an argument it leaves out): the default applies
-		{`{"q":"mine","limit":null,"session":"t"}`, `{"key":"k-123","limit":10,"q":"fixed","session":"t"}`},
+		// An explicit null is a value: the default does not apply (seed 001: 显式传 null 视为已提供).
+		{`{"q":"mine","limit":null,"session":"t"}`, `{"key":"k-123","limit":null,"q":"fixed","session":"t"}`},
 		{`{"key":"caller's"}`, `{"key":"k-123","limit":10,"q":"fixed","session":"s"}`},
 		{`[1]`, `[1]`},
 	} {

@@ -30,6 +30,10 @@ const (
 	// keywords strict mode lacks (minLength, maxLength, default, most formats)
 	// move into the description. A function strict mode cannot express (a map,
 	// a value of any type) is declared with "strict": false and a warning.
+	// A strict model sends null for each optional argument it leaves out;
+	// generated Tools decode it as absent, but an explicit null is a value
+	// for WithDefaults (the agent platforms' rule), so a defaulted argument
+	// sent as null does not take its default.
 	ProfileOpenAIStrict Profile = "openai-strict"
 	// ProfileAnthropic is Anthropic's tools: [{"name","description","input_schema"}].
 	ProfileAnthropic Profile = "anthropic"
