@@ -2,11 +2,13 @@ package runtime
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"github.com/opentoolgen/opentoolgen/internal/jsontree"
 	"os"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -26,7 +28,17 @@ import (
 //     it is removed from the declared document, and its value never appears
 //     in errors or in the document (only the variable's name does).
 //
-// Function "" applies an option to every function that has the argument.
+// A string default or fixed value may hold {name} placeholders, filled per
+// call from the call's values ([WithCallValues], [WithCallValueHeaders]):
+// "{agent_turn_id}" or "run {trace_id}". The names are [CallValueNames] and
+// those of [WithCallValueNames]; "{{" and "}}" are literal braces. A
+// placeholder the tool does not know fails NewTool; one without a value for a
+// call fails that call with an invalid-params error naming it.
+//
+// Function "" applies an option to every function that has the argument. Of
+// two options for the same argument, the later one applies: the serving
+// side's own configuration, given after the options registered with the
+// tool, overrides them.
 type ToolOption func(*argConfig)
 
 // ArgOption is the former name of [ToolOption].
@@ -40,6 +52,7 @@ type argConfig struct {
 	lookup          func(string) (string, bool)
 	functions       []string // WithFunctions; nil serves every function
 	subset          bool
+	valueNames      []string // WithCallValueNames
 }
 
 type argRule struct {
@@ -120,7 +133,24 @@ type fnArgs struct {
 type argValue struct {
 	name string
 	raw  json.RawMessage
+	tmpl *template // a string with {name} placeholders, filled per call; raw unused
 }
+
+// set puts v in list, replacing a value for the same argument: of two options
+// for one argument, the later one wins (the serving side's configuration,
+// given after the registered options, overrides them).
+func set[T any](list []T, v T, name func(T) string) []T {
+	for i := range list {
+		if name(list[i]) == name(v) {
+			list[i] = v
+			return list
+		}
+	}
+	return append(list, v)
+}
+
+func valueName(v argValue) string { return v.name }
+func envName(v argEnv) string     { return v.name }
 
 type argEnv struct {
 	name, env string
@@ -191,23 +221,33 @@ func NewArgs(doc *OpenTool, opts ...ToolOption) (*Args, error) {
 		}
 		hidden[f][p] = true
 	}
-	value := func(kind string, r argRule, f *Function, p *Parameter) (json.RawMessage, bool) {
+	known := append(slices.Clone(CallValueNames), c.valueNames...)
+	value := func(kind string, r argRule, f *Function, p *Parameter) (argValue, bool) {
 		raw, err := json.Marshal(r.value)
 		if err != nil {
 			errs = append(errs, fmt.Sprintf("%s: %s.%s: %v", kind, f.Name, p.Name, err))
-			return nil, false
+			return argValue{}, false
 		}
 		if want := doc.jsonType(p.Schema); want != "" && string(raw) != "null" && jsonKind(raw) != want && !(want == TypeNumber && jsonKind(raw) == TypeInteger) {
 			errs = append(errs, fmt.Sprintf("%s: %s.%s: got %s, want %s", kind, f.Name, p.Name, jsonKind(raw), want))
-			return nil, false
+			return argValue{}, false
 		}
-		return raw, true
+		v := argValue{name: p.Name, raw: raw}
+		if s, ok := r.value.(string); ok {
+			t, err := parseTemplate(s, known)
+			if err != nil {
+				errs = append(errs, fmt.Sprintf("%s: %s.%s: %v", kind, f.Name, p.Name, err))
+				return argValue{}, false
+			}
+			v.tmpl = t
+		}
+		return v, true
 	}
 	for _, r := range c.fixed {
 		each("fixed", r, func(f *Function, p *Parameter) {
-			if raw, ok := value("fixed", r, f, p); ok {
+			if v, ok := value("fixed", r, f, p); ok {
 				fa := get(f.Name)
-				fa.fixed = append(fa.fixed, argValue{p.Name, raw})
+				fa.fixed = set(fa.fixed, v, valueName)
 				hide(f.Name, p.Name)
 			}
 		})
@@ -215,15 +255,15 @@ func NewArgs(doc *OpenTool, opts ...ToolOption) (*Args, error) {
 	for _, r := range c.envs {
 		each("envs", r, func(f *Function, p *Parameter) {
 			fa := get(f.Name)
-			fa.envs = append(fa.envs, argEnv{name: p.Name, env: r.env, str: doc.jsonType(p.Schema) == TypeString})
+			fa.envs = set(fa.envs, argEnv{name: p.Name, env: r.env, str: doc.jsonType(p.Schema) == TypeString}, envName)
 			hide(f.Name, p.Name)
 		})
 	}
 	for _, r := range c.defaults {
 		each("defaults", r, func(f *Function, p *Parameter) {
-			if raw, ok := value("defaults", r, f, p); ok {
+			if v, ok := value("defaults", r, f, p); ok {
 				fa := get(f.Name)
-				fa.defaults = append(fa.defaults, argValue{p.Name, raw})
+				fa.defaults = set(fa.defaults, v, valueName)
 				if defaulted[f.Name] == nil {
 					defaulted[f.Name] = map[string]bool{}
 				}
@@ -331,21 +371,37 @@ func (a *Args) Document() *OpenTool {
 }
 
 // Apply returns the arguments of a call of function completed with the fixed,
-// environment and default values. Arguments that are not a JSON object are
-// returned as they are, for the decoder to report.
-func (a *Args) Apply(function string, args json.RawMessage) json.RawMessage {
+// environment and default values, {name} placeholders filled from the call
+// values on ctx ([WithCallValues]). Arguments that are not a JSON object are
+// returned as they are, for the decoder to report. A placeholder without a
+// value is an invalid-params error naming it and the argument.
+func (a *Args) Apply(ctx context.Context, function string, args json.RawMessage) (json.RawMessage, error) {
 	fa := a.fns[function]
 	if fa == nil {
-		return args
+		return args, nil
 	}
 	m := map[string]json.RawMessage{}
 	if t := bytes.TrimSpace(args); len(t) > 0 && string(t) != "null" {
 		if t[0] != '{' || json.Unmarshal(t, &m) != nil {
-			return args
+			return args, nil
 		}
 	}
+	var bad []Violation
+	raw := func(v argValue) (json.RawMessage, bool) {
+		if v.tmpl == nil {
+			return v.raw, true
+		}
+		b, err := v.tmpl.fill(CallValues(ctx))
+		if err != nil {
+			bad = append(bad, Violation{Path: jsontree.Pointer(v.name), Message: err.Error()})
+			return nil, false
+		}
+		return b, true
+	}
 	for _, v := range fa.fixed {
-		m[v.name] = v.raw
+		if r, ok := raw(v); ok {
+			m[v.name] = r
+		}
 	}
 	for _, e := range fa.envs {
 		val, ok := a.lookup(e.env)
@@ -360,14 +416,19 @@ func (a *Args) Apply(function string, args json.RawMessage) json.RawMessage {
 	}
 	for _, v := range fa.defaults {
 		if _, ok := m[v.name]; !ok {
-			m[v.name] = v.raw
+			if r, ok := raw(v); ok {
+				m[v.name] = r
+			}
 		}
+	}
+	if bad != nil {
+		return nil, InvalidParams(bad...)
 	}
 	out, err := json.Marshal(m)
 	if err != nil {
-		return args
+		return args, nil
 	}
-	return out
+	return out, nil
 }
 
 // Redact rewrites the violations of an invalid-params error about arguments
@@ -405,11 +466,16 @@ func (a *Args) Redact(function string, err error) error {
 }
 
 // DecodeArgs is how a generated Tool decodes the arguments of a call of
-// function: completed as a's options say ([Args.Apply]), decoded and checked
-// into *v by fn ([Decode]), and violations about arguments read from the
-// environment reported without their values ([Args.Redact]).
-func DecodeArgs[T any](a *Args, function string, args json.RawMessage, v *T, fn func(*Decoder, *T)) error {
-	if err := Decode(a.Apply(function, args), v, fn); err != nil {
+// function: completed as a's options say, with the call values on ctx
+// ([Args.Apply]), decoded and checked into *v by fn ([Decode]), and violations
+// about arguments read from the environment reported without their values
+// ([Args.Redact]).
+func DecodeArgs[T any](ctx context.Context, a *Args, function string, args json.RawMessage, v *T, fn func(*Decoder, *T)) error {
+	full, err := a.Apply(ctx, function, args)
+	if err != nil {
+		return err
+	}
+	if err := Decode(full, v, fn); err != nil {
 		return a.Redact(function, err)
 	}
 	return nil

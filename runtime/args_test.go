@@ -1,6 +1,7 @@
 package runtime
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"strings"
@@ -17,6 +18,15 @@ func argsDoc() *OpenTool {
 		}},
 		{Name: "other", Parameters: []Parameter{{Name: "key", Schema: &Schema{Type: TypeString}}}},
 	}, Schemas: Schemas{{Name: "Key", Schema: &Schema{Type: TypeString}}}}
+}
+
+func apply(t *testing.T, a *Args, function, args string) json.RawMessage {
+	t.Helper()
+	out, err := a.Apply(context.Background(), function, json.RawMessage(args))
+	if err != nil {
+		t.Fatalf("Apply(%s, %s): %v", function, args, err)
+	}
+	return out
 }
 
 func TestArgsApply(t *testing.T) {
@@ -37,15 +47,15 @@ func TestArgsApply(t *testing.T) {
 		{`{"key":"caller's"}`, `{"key":"k-123","limit":10,"q":"fixed","session":"s"}`},
 		{`[1]`, `[1]`},
 	} {
-		if got := string(a.Apply("search", json.RawMessage(tc.in))); got != tc.want {
+		if got := string(apply(t, a, "search", tc.in)); got != tc.want {
 			t.Errorf("Apply(%s) = %s, want %s", tc.in, got, tc.want)
 		}
 	}
-	if got := string(a.Apply("other", nil)); got != `{"key":"k-123"}` {
+	if got := string(apply(t, a, "other", "")); got != `{"key":"k-123"}` {
 		t.Errorf("other: %s", got)
 	}
 	delete(env, "KEY")
-	if got := string(a.Apply("other", json.RawMessage(`{"key":"x"}`))); got != `{}` {
+	if got := string(apply(t, a, "other", `{"key":"x"}`)); got != `{}` {
 		t.Errorf("unset env: %s", got)
 	}
 	// The declared document hides fixed and environment arguments.
@@ -65,7 +75,7 @@ func TestArgsEnvTypes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := string(a.Apply("search", nil)); got != `{"limit":7,"q":"42"}` {
+	if got := string(apply(t, a, "search", "")); got != `{"limit":7,"q":"42"}` {
 		t.Errorf("got %s", got)
 	}
 }
@@ -140,5 +150,39 @@ func TestArgsDefaultsNotRequired(t *testing.T) {
 	}
 	if !argsDoc().Functions[0].Parameters[0].Required {
 		t.Fatal("the test document changed: q must be required")
+	}
+}
+
+func TestTemplates(t *testing.T) {
+	known := []string{"trace_id", "step_id"}
+	for _, tc := range []struct{ in, err string }{
+		{"plain", ""},
+		{"{trace_id}", ""},
+		{"a {trace_id} b {step_id}", ""},
+		{"{{not a placeholder}}", ""},
+		{"{nope}", "unknown placeholder {nope}"},
+		{"{trace_id", "unclosed placeholder at byte 0"},
+		{"x}", "a } without { at byte 1"},
+		{"{}", "unknown placeholder {}"},
+	} {
+		tm, err := parseTemplate(tc.in, known)
+		if (err == nil) != (tc.err == "") || err != nil && !strings.Contains(err.Error(), tc.err) {
+			t.Errorf("parseTemplate(%q): %v, want %q", tc.in, err, tc.err)
+			continue
+		}
+		if err != nil || tm == nil {
+			continue
+		}
+		got, err := tm.fill(map[string]string{"trace_id": "T", "step_id": `"S"`})
+		want := map[string]string{"{trace_id}": `"T"`, "a {trace_id} b {step_id}": `"a T b \"S\""`, "{{not a placeholder}}": `"{not a placeholder}"`}[tc.in]
+		if err != nil || string(got) != want {
+			t.Errorf("fill(%q) = %s, %v, want %s", tc.in, got, err, want)
+		}
+	}
+	tm, _ := parseTemplate("{trace_id}", known)
+	for _, values := range []map[string]string{nil, {"trace_id": ""}} {
+		if _, err := tm.fill(values); err == nil || !strings.Contains(err.Error(), "{trace_id} has no value") {
+			t.Errorf("fill with %v: %v", values, err)
+		}
 	}
 }

@@ -38,6 +38,7 @@ type serverConfig struct {
 	writeTimeout    time.Duration
 	bodyMemory      int64
 	logEvery        time.Duration
+	valueHeaders    map[string]string // WithCallValueHeaders: header → call value name
 }
 
 // WithVersion sets the version GET /version reports (default "1.0.0").
@@ -175,6 +176,9 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("WWW-Authenticate", `Bearer realm="opentool"`)
 		h.writeHTTPError(w, http.StatusUnauthorized, ErrUnauthorized.Message)
 		return
+	}
+	if len(h.cfg.valueHeaders) > 0 {
+		r = r.WithContext(withHeaderValues(r.Context(), h.cfg.valueHeaders, r))
 	}
 	switch route {
 	case "/call":

@@ -90,7 +90,7 @@ func emitTool(p *model.Package) *jen.File {
 	//
 	//	func (t *Tool) callF(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
 	//		var a FArgs
-	//		if err := opentool.DecodeArgs(t.args, "f", args, &a, decodeFArgs); err != nil {
+	//		if err := opentool.DecodeArgs(ctx, t.args, "f", args, &a, decodeFArgs); err != nil {
 	//			return nil, err
 	//		}
 	//		r, err := t.svc.F(ctx, a)
@@ -113,7 +113,7 @@ func emitTool(p *model.Package) *jen.File {
 			body = append(body,
 				jen.Var().Id("a").Id(fn.Args.Name),
 				jen.If(jen.Err().Op(":=").Add(rt("DecodeArgs")).Call(
-					jen.Id("t").Dot("args"), jen.Lit(fn.Name), jen.Id("args"), jen.Op("&").Id("a"), jen.Id(fn.Args.Decoder),
+					jen.Id("ctx"), jen.Id("t").Dot("args"), jen.Lit(fn.Name), jen.Id("args"), jen.Op("&").Id("a"), jen.Id(fn.Args.Decoder),
 				), jen.Err().Op("!=").Nil()).Block(failArgs(jen.Err())),
 			)
 			callArgs = append(callArgs, jen.Id("a"))

@@ -52,7 +52,7 @@ func NewTool(svc Service, opts ...opentool.ToolOption) (*Tool, error) {
 
 func (t *Tool) callCircleArea(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
 	var a CircleAreaArgs
-	if err := opentool.DecodeArgs(t.args, "circle_area", args, &a, decodeCircleAreaArgs); err != nil {
+	if err := opentool.DecodeArgs(ctx, t.args, "circle_area", args, &a, decodeCircleAreaArgs); err != nil {
 		return nil, err
 	}
 	r, err := t.svc.CircleArea(ctx, a)
@@ -64,7 +64,7 @@ func (t *Tool) callCircleArea(ctx context.Context, args json.RawMessage) (json.R
 
 func (t *Tool) callDistance(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
 	var a DistanceArgs
-	if err := opentool.DecodeArgs(t.args, "distance", args, &a, decodeDistanceArgs); err != nil {
+	if err := opentool.DecodeArgs(ctx, t.args, "distance", args, &a, decodeDistanceArgs); err != nil {
 		return nil, err
 	}
 	r, err := t.svc.Distance(ctx, a)
@@ -76,7 +76,7 @@ func (t *Tool) callDistance(ctx context.Context, args json.RawMessage) (json.Raw
 
 func (t *Tool) callDescribe(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
 	var a DescribeArgs
-	if err := opentool.DecodeArgs(t.args, "describe", args, &a, decodeDescribeArgs); err != nil {
+	if err := opentool.DecodeArgs(ctx, t.args, "describe", args, &a, decodeDescribeArgs); err != nil {
 		return nil, err
 	}
 	r, err := t.svc.Describe(ctx, a)
@@ -88,7 +88,7 @@ func (t *Tool) callDescribe(ctx context.Context, args json.RawMessage) (json.Raw
 
 func (t *Tool) callNormalize(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
 	var a NormalizeArgs
-	if err := opentool.DecodeArgs(t.args, "normalize", args, &a, decodeNormalizeArgs); err != nil {
+	if err := opentool.DecodeArgs(ctx, t.args, "normalize", args, &a, decodeNormalizeArgs); err != nil {
 		return nil, err
 	}
 	r, err := t.svc.Normalize(ctx, a)

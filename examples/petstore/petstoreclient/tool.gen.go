@@ -49,7 +49,7 @@ func NewTool(svc Service, opts ...opentool.ToolOption) (*Tool, error) {
 
 func (t *Tool) callListPets(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
 	var a ListPetsArgs
-	if err := opentool.DecodeArgs(t.args, "listPets", args, &a, decodeListPetsArgs); err != nil {
+	if err := opentool.DecodeArgs(ctx, t.args, "listPets", args, &a, decodeListPetsArgs); err != nil {
 		return nil, err
 	}
 	r, err := t.svc.ListPets(ctx, a)
@@ -61,7 +61,7 @@ func (t *Tool) callListPets(ctx context.Context, args json.RawMessage) (json.Raw
 
 func (t *Tool) callAddPet(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
 	var a AddPetArgs
-	if err := opentool.DecodeArgs(t.args, "addPet", args, &a, decodeAddPetArgs); err != nil {
+	if err := opentool.DecodeArgs(ctx, t.args, "addPet", args, &a, decodeAddPetArgs); err != nil {
 		return nil, err
 	}
 	r, err := t.svc.AddPet(ctx, a)
@@ -73,7 +73,7 @@ func (t *Tool) callAddPet(ctx context.Context, args json.RawMessage) (json.RawMe
 
 func (t *Tool) callGetPet(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
 	var a GetPetArgs
-	if err := opentool.DecodeArgs(t.args, "getPet", args, &a, decodeGetPetArgs); err != nil {
+	if err := opentool.DecodeArgs(ctx, t.args, "getPet", args, &a, decodeGetPetArgs); err != nil {
 		return nil, err
 	}
 	r, err := t.svc.GetPet(ctx, a)

@@ -48,7 +48,7 @@ func NewTool(svc Service, opts ...opentool.ToolOption) (*Tool, error) {
 
 func (t *Tool) callGetCurrentWeather(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
 	var a GetCurrentWeatherArgs
-	if err := opentool.DecodeArgs(t.args, "get_current_weather", args, &a, decodeGetCurrentWeatherArgs); err != nil {
+	if err := opentool.DecodeArgs(ctx, t.args, "get_current_weather", args, &a, decodeGetCurrentWeatherArgs); err != nil {
 		return nil, err
 	}
 	r, err := t.svc.GetCurrentWeather(ctx, a)
@@ -60,7 +60,7 @@ func (t *Tool) callGetCurrentWeather(ctx context.Context, args json.RawMessage) 
 
 func (t *Tool) callGetNDayWeatherForecast(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
 	var a GetNDayWeatherForecastArgs
-	if err := opentool.DecodeArgs(t.args, "get_n_day_weather_forecast", args, &a, decodeGetNDayWeatherForecastArgs); err != nil {
+	if err := opentool.DecodeArgs(ctx, t.args, "get_n_day_weather_forecast", args, &a, decodeGetNDayWeatherForecastArgs); err != nil {
 		return nil, err
 	}
 	r, err := t.svc.GetNDayWeatherForecast(ctx, a)

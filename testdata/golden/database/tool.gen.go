@@ -46,7 +46,7 @@ func NewTool(svc Service, opts ...opentool.ToolOption) (*Tool, error) {
 
 func (t *Tool) callAskDatabase(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
 	var a AskDatabaseArgs
-	if err := opentool.DecodeArgs(t.args, "ask_database", args, &a, decodeAskDatabaseArgs); err != nil {
+	if err := opentool.DecodeArgs(ctx, t.args, "ask_database", args, &a, decodeAskDatabaseArgs); err != nil {
 		return nil, err
 	}
 	r, err := t.svc.AskDatabase(ctx, a)

@@ -58,7 +58,7 @@ func NewTool(svc Service, opts ...opentool.ToolOption) (*Tool, error) {
 
 func (t *Tool) callClient(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
 	var a ClientArgs2
-	if err := opentool.DecodeArgs(t.args, "Client", args, &a, decodeClientArgs2); err != nil {
+	if err := opentool.DecodeArgs(ctx, t.args, "Client", args, &a, decodeClientArgs2); err != nil {
 		return nil, err
 	}
 	r, err := t.svc.Client(ctx, a)
@@ -78,7 +78,7 @@ func (t *Tool) callUserID(ctx context.Context, _ json.RawMessage) (json.RawMessa
 
 func (t *Tool) callUserID2(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
 	var a UserID2Args
-	if err := opentool.DecodeArgs(t.args, "userId", args, &a, decodeUserID2Args); err != nil {
+	if err := opentool.DecodeArgs(ctx, t.args, "userId", args, &a, decodeUserID2Args); err != nil {
 		return nil, err
 	}
 	if err := t.svc.UserID2(ctx, a); err != nil {
@@ -89,7 +89,7 @@ func (t *Tool) callUserID2(ctx context.Context, args json.RawMessage) (json.RawM
 
 func (t *Tool) callX2fa(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
 	var a X2faArgs
-	if err := opentool.DecodeArgs(t.args, "2fa", args, &a, decodeX2faArgs); err != nil {
+	if err := opentool.DecodeArgs(ctx, t.args, "2fa", args, &a, decodeX2faArgs); err != nil {
 		return nil, err
 	}
 	r, err := t.svc.X2fa(ctx, a)
@@ -108,7 +108,7 @@ func (t *Tool) callCall(ctx context.Context, _ json.RawMessage) (json.RawMessage
 
 func (t *Tool) callAFunctionNameThatIsExactlySixtyFourCharactersLong00xx(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
 	var a AFunctionNameThatIsExactlySixtyFourCharactersLong00xxArgs
-	if err := opentool.DecodeArgs(t.args, "a_function_name_that_is_exactly_sixty_four_characters_long_00xx", args, &a, decodeAFunctionNameThatIsExactlySixtyFourCharactersLong00xxArgs); err != nil {
+	if err := opentool.DecodeArgs(ctx, t.args, "a_function_name_that_is_exactly_sixty_four_characters_long_00xx", args, &a, decodeAFunctionNameThatIsExactlySixtyFourCharactersLong00xxArgs); err != nil {
 		return nil, err
 	}
 	r, err := t.svc.AFunctionNameThatIsExactlySixtyFourCharactersLong00xx(ctx, a)

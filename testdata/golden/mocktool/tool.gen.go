@@ -68,7 +68,7 @@ func (t *Tool) callCount(ctx context.Context, _ json.RawMessage) (json.RawMessag
 
 func (t *Tool) callCreate(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
 	var a CreateArgs
-	if err := opentool.DecodeArgs(t.args, "create", args, &a, decodeCreateArgs); err != nil {
+	if err := opentool.DecodeArgs(ctx, t.args, "create", args, &a, decodeCreateArgs); err != nil {
 		return nil, err
 	}
 	r, err := t.svc.Create(ctx, a)
@@ -80,7 +80,7 @@ func (t *Tool) callCreate(ctx context.Context, args json.RawMessage) (json.RawMe
 
 func (t *Tool) callRead(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
 	var a ReadArgs
-	if err := opentool.DecodeArgs(t.args, "read", args, &a, decodeReadArgs); err != nil {
+	if err := opentool.DecodeArgs(ctx, t.args, "read", args, &a, decodeReadArgs); err != nil {
 		return nil, err
 	}
 	r, err := t.svc.Read(ctx, a)
@@ -102,7 +102,7 @@ func (t *Tool) streamSequentiallyRead(ctx context.Context, _ json.RawMessage, em
 
 func (t *Tool) callUpdate(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
 	var a UpdateArgs
-	if err := opentool.DecodeArgs(t.args, "update", args, &a, decodeUpdateArgs); err != nil {
+	if err := opentool.DecodeArgs(ctx, t.args, "update", args, &a, decodeUpdateArgs); err != nil {
 		return nil, err
 	}
 	if err := t.svc.Update(ctx, a); err != nil {
@@ -113,7 +113,7 @@ func (t *Tool) callUpdate(ctx context.Context, args json.RawMessage) (json.RawMe
 
 func (t *Tool) callDelete(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
 	var a DeleteArgs
-	if err := opentool.DecodeArgs(t.args, "delete", args, &a, decodeDeleteArgs); err != nil {
+	if err := opentool.DecodeArgs(ctx, t.args, "delete", args, &a, decodeDeleteArgs); err != nil {
 		return nil, err
 	}
 	if err := t.svc.Delete(ctx, a); err != nil {

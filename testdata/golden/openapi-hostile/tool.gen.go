@@ -51,7 +51,7 @@ func NewTool(svc Service, opts ...opentool.ToolOption) (*Tool, error) {
 
 func (t *Tool) callGetPet(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
 	var a GetPetArgs
-	if err := opentool.DecodeArgs(t.args, "get-pet", args, &a, decodeGetPetArgs); err != nil {
+	if err := opentool.DecodeArgs(ctx, t.args, "get-pet", args, &a, decodeGetPetArgs); err != nil {
 		return nil, err
 	}
 	r, err := t.svc.GetPet(ctx, a)
@@ -63,7 +63,7 @@ func (t *Tool) callGetPet(ctx context.Context, args json.RawMessage) (json.RawMe
 
 func (t *Tool) callGetPet2(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
 	var a GetPet2Args
-	if err := opentool.DecodeArgs(t.args, "get_pet", args, &a, decodeGetPet2Args); err != nil {
+	if err := opentool.DecodeArgs(ctx, t.args, "get_pet", args, &a, decodeGetPet2Args); err != nil {
 		return nil, err
 	}
 	if err := t.svc.GetPet2(ctx, a); err != nil {
@@ -74,7 +74,7 @@ func (t *Tool) callGetPet2(ctx context.Context, args json.RawMessage) (json.RawM
 
 func (t *Tool) callGetPet3(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
 	var a GetPet3Args
-	if err := opentool.DecodeArgs(t.args, "getPet", args, &a, decodeGetPet3Args); err != nil {
+	if err := opentool.DecodeArgs(ctx, t.args, "getPet", args, &a, decodeGetPet3Args); err != nil {
 		return nil, err
 	}
 	if err := t.svc.GetPet3(ctx, a); err != nil {
@@ -85,7 +85,7 @@ func (t *Tool) callGetPet3(ctx context.Context, args json.RawMessage) (json.RawM
 
 func (t *Tool) callGetPet4(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
 	var a GetPet4Args
-	if err := opentool.DecodeArgs(t.args, "GetPet", args, &a, decodeGetPet4Args); err != nil {
+	if err := opentool.DecodeArgs(ctx, t.args, "GetPet", args, &a, decodeGetPet4Args); err != nil {
 		return nil, err
 	}
 	if err := t.svc.GetPet4(ctx, a); err != nil {
@@ -96,7 +96,7 @@ func (t *Tool) callGetPet4(ctx context.Context, args json.RawMessage) (json.RawM
 
 func (t *Tool) callPatchPetsID(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
 	var a PatchPetsIDArgs
-	if err := opentool.DecodeArgs(t.args, "patch_pets_id", args, &a, decodePatchPetsIDArgs); err != nil {
+	if err := opentool.DecodeArgs(ctx, t.args, "patch_pets_id", args, &a, decodePatchPetsIDArgs); err != nil {
 		return nil, err
 	}
 	if err := t.svc.PatchPetsID(ctx, a); err != nil {
@@ -107,7 +107,7 @@ func (t *Tool) callPatchPetsID(ctx context.Context, args json.RawMessage) (json.
 
 func (t *Tool) callFunc(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
 	var a FuncArgs
-	if err := opentool.DecodeArgs(t.args, "func", args, &a, decodeFuncArgs); err != nil {
+	if err := opentool.DecodeArgs(ctx, t.args, "func", args, &a, decodeFuncArgs); err != nil {
 		return nil, err
 	}
 	if err := t.svc.Func(ctx, a); err != nil {
@@ -118,7 +118,7 @@ func (t *Tool) callFunc(ctx context.Context, args json.RawMessage) (json.RawMess
 
 func (t *Tool) callÉté(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
 	var a ÉtéArgs
-	if err := opentool.DecodeArgs(t.args, "post_pets_id_t_more", args, &a, decodeÉtéArgs); err != nil {
+	if err := opentool.DecodeArgs(ctx, t.args, "post_pets_id_t_more", args, &a, decodeÉtéArgs); err != nil {
 		return nil, err
 	}
 	if err := t.svc.Été(ctx, a); err != nil {

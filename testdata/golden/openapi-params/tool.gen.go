@@ -53,7 +53,7 @@ func NewTool(svc Service, opts ...opentool.ToolOption) (*Tool, error) {
 
 func (t *Tool) callPathStyles(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
 	var a PathStylesArgs
-	if err := opentool.DecodeArgs(t.args, "pathStyles", args, &a, decodePathStylesArgs); err != nil {
+	if err := opentool.DecodeArgs(ctx, t.args, "pathStyles", args, &a, decodePathStylesArgs); err != nil {
 		return nil, err
 	}
 	if err := t.svc.PathStyles(ctx, a); err != nil {
@@ -64,7 +64,7 @@ func (t *Tool) callPathStyles(ctx context.Context, args json.RawMessage) (json.R
 
 func (t *Tool) callQueryStyles(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
 	var a QueryStylesArgs
-	if err := opentool.DecodeArgs(t.args, "queryStyles", args, &a, decodeQueryStylesArgs); err != nil {
+	if err := opentool.DecodeArgs(ctx, t.args, "queryStyles", args, &a, decodeQueryStylesArgs); err != nil {
 		return nil, err
 	}
 	if err := t.svc.QueryStyles(ctx, a); err != nil {
@@ -75,7 +75,7 @@ func (t *Tool) callQueryStyles(ctx context.Context, args json.RawMessage) (json.
 
 func (t *Tool) callHeaderAndCookieStyles(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
 	var a HeaderAndCookieStylesArgs
-	if err := opentool.DecodeArgs(t.args, "headerAndCookieStyles", args, &a, decodeHeaderAndCookieStylesArgs); err != nil {
+	if err := opentool.DecodeArgs(ctx, t.args, "headerAndCookieStyles", args, &a, decodeHeaderAndCookieStylesArgs); err != nil {
 		return nil, err
 	}
 	if err := t.svc.HeaderAndCookieStyles(ctx, a); err != nil {
@@ -86,7 +86,7 @@ func (t *Tool) callHeaderAndCookieStyles(ctx context.Context, args json.RawMessa
 
 func (t *Tool) callJSONArrayBody(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
 	var a JSONArrayBodyArgs
-	if err := opentool.DecodeArgs(t.args, "jsonArrayBody", args, &a, decodeJSONArrayBodyArgs); err != nil {
+	if err := opentool.DecodeArgs(ctx, t.args, "jsonArrayBody", args, &a, decodeJSONArrayBodyArgs); err != nil {
 		return nil, err
 	}
 	r, err := t.svc.JSONArrayBody(ctx, a)
@@ -98,7 +98,7 @@ func (t *Tool) callJSONArrayBody(ctx context.Context, args json.RawMessage) (jso
 
 func (t *Tool) callFormBody(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
 	var a FormBodyArgs
-	if err := opentool.DecodeArgs(t.args, "formBody", args, &a, decodeFormBodyArgs); err != nil {
+	if err := opentool.DecodeArgs(ctx, t.args, "formBody", args, &a, decodeFormBodyArgs); err != nil {
 		return nil, err
 	}
 	if err := t.svc.FormBody(ctx, a); err != nil {
@@ -109,7 +109,7 @@ func (t *Tool) callFormBody(ctx context.Context, args json.RawMessage) (json.Raw
 
 func (t *Tool) callMultipartBody(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
 	var a MultipartBodyArgs
-	if err := opentool.DecodeArgs(t.args, "multipartBody", args, &a, decodeMultipartBodyArgs); err != nil {
+	if err := opentool.DecodeArgs(ctx, t.args, "multipartBody", args, &a, decodeMultipartBodyArgs); err != nil {
 		return nil, err
 	}
 	if err := t.svc.MultipartBody(ctx, a); err != nil {
@@ -120,7 +120,7 @@ func (t *Tool) callMultipartBody(ctx context.Context, args json.RawMessage) (jso
 
 func (t *Tool) callOctetBody(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
 	var a OctetBodyArgs
-	if err := opentool.DecodeArgs(t.args, "octetBody", args, &a, decodeOctetBodyArgs); err != nil {
+	if err := opentool.DecodeArgs(ctx, t.args, "octetBody", args, &a, decodeOctetBodyArgs); err != nil {
 		return nil, err
 	}
 	if err := t.svc.OctetBody(ctx, a); err != nil {
@@ -131,7 +131,7 @@ func (t *Tool) callOctetBody(ctx context.Context, args json.RawMessage) (json.Ra
 
 func (t *Tool) callTextBody(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
 	var a TextBodyArgs
-	if err := opentool.DecodeArgs(t.args, "textBody", args, &a, decodeTextBodyArgs); err != nil {
+	if err := opentool.DecodeArgs(ctx, t.args, "textBody", args, &a, decodeTextBodyArgs); err != nil {
 		return nil, err
 	}
 	r, err := t.svc.TextBody(ctx, a)
@@ -143,7 +143,7 @@ func (t *Tool) callTextBody(ctx context.Context, args json.RawMessage) (json.Raw
 
 func (t *Tool) callMergePatch(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
 	var a MergePatchArgs
-	if err := opentool.DecodeArgs(t.args, "mergePatch", args, &a, decodeMergePatchArgs); err != nil {
+	if err := opentool.DecodeArgs(ctx, t.args, "mergePatch", args, &a, decodeMergePatchArgs); err != nil {
 		return nil, err
 	}
 	if err := t.svc.MergePatch(ctx, a); err != nil {

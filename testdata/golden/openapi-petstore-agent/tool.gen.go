@@ -58,7 +58,7 @@ func NewTool(svc Service, opts ...opentool.ToolOption) (*Tool, error) {
 
 func (t *Tool) callListPets(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
 	var a ListPetsArgs
-	if err := opentool.DecodeArgs(t.args, "listPets", args, &a, decodeListPetsArgs); err != nil {
+	if err := opentool.DecodeArgs(ctx, t.args, "listPets", args, &a, decodeListPetsArgs); err != nil {
 		return nil, err
 	}
 	r, err := t.svc.ListPets(ctx, a)
@@ -70,7 +70,7 @@ func (t *Tool) callListPets(ctx context.Context, args json.RawMessage) (json.Raw
 
 func (t *Tool) callCreatePet(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
 	var a CreatePetArgs
-	if err := opentool.DecodeArgs(t.args, "createPet", args, &a, decodeCreatePetArgs); err != nil {
+	if err := opentool.DecodeArgs(ctx, t.args, "createPet", args, &a, decodeCreatePetArgs); err != nil {
 		return nil, err
 	}
 	r, err := t.svc.CreatePet(ctx, a)
@@ -82,7 +82,7 @@ func (t *Tool) callCreatePet(ctx context.Context, args json.RawMessage) (json.Ra
 
 func (t *Tool) callShowPetByID(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
 	var a ShowPetByIDArgs
-	if err := opentool.DecodeArgs(t.args, "showPetById", args, &a, decodeShowPetByIDArgs); err != nil {
+	if err := opentool.DecodeArgs(ctx, t.args, "showPetById", args, &a, decodeShowPetByIDArgs); err != nil {
 		return nil, err
 	}
 	r, err := t.svc.ShowPetByID(ctx, a)
@@ -94,7 +94,7 @@ func (t *Tool) callShowPetByID(ctx context.Context, args json.RawMessage) (json.
 
 func (t *Tool) callUpdatePet(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
 	var a UpdatePetArgs
-	if err := opentool.DecodeArgs(t.args, "updatePet", args, &a, decodeUpdatePetArgs); err != nil {
+	if err := opentool.DecodeArgs(ctx, t.args, "updatePet", args, &a, decodeUpdatePetArgs); err != nil {
 		return nil, err
 	}
 	r, err := t.svc.UpdatePet(ctx, a)
@@ -106,7 +106,7 @@ func (t *Tool) callUpdatePet(ctx context.Context, args json.RawMessage) (json.Ra
 
 func (t *Tool) callDeletePet(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
 	var a DeletePetArgs
-	if err := opentool.DecodeArgs(t.args, "deletePet", args, &a, decodeDeletePetArgs); err != nil {
+	if err := opentool.DecodeArgs(ctx, t.args, "deletePet", args, &a, decodeDeletePetArgs); err != nil {
 		return nil, err
 	}
 	if err := t.svc.DeletePet(ctx, a); err != nil {
@@ -117,7 +117,7 @@ func (t *Tool) callDeletePet(ctx context.Context, args json.RawMessage) (json.Ra
 
 func (t *Tool) callPutPetsPetIDPhoto(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
 	var a PutPetsPetIDPhotoArgs
-	if err := opentool.DecodeArgs(t.args, "put_pets_petId_photo", args, &a, decodePutPetsPetIDPhotoArgs); err != nil {
+	if err := opentool.DecodeArgs(ctx, t.args, "put_pets_petId_photo", args, &a, decodePutPetsPetIDPhotoArgs); err != nil {
 		return nil, err
 	}
 	if err := t.svc.PutPetsPetIDPhoto(ctx, a); err != nil {

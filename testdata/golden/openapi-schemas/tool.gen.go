@@ -46,7 +46,7 @@ func NewTool(svc Service, opts ...opentool.ToolOption) (*Tool, error) {
 
 func (t *Tool) callAddPet(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
 	var a AddPetArgs
-	if err := opentool.DecodeArgs(t.args, "addPet", args, &a, decodeAddPetArgs); err != nil {
+	if err := opentool.DecodeArgs(ctx, t.args, "addPet", args, &a, decodeAddPetArgs); err != nil {
 		return nil, err
 	}
 	r, err := t.svc.AddPet(ctx, a)
@@ -58,7 +58,7 @@ func (t *Tool) callAddPet(ctx context.Context, args json.RawMessage) (json.RawMe
 
 func (t *Tool) callArea(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
 	var a AreaArgs
-	if err := opentool.DecodeArgs(t.args, "area", args, &a, decodeAreaArgs); err != nil {
+	if err := opentool.DecodeArgs(ctx, t.args, "area", args, &a, decodeAreaArgs); err != nil {
 		return nil, err
 	}
 	r, err := t.svc.Area(ctx, a)
@@ -70,7 +70,7 @@ func (t *Tool) callArea(ctx context.Context, args json.RawMessage) (json.RawMess
 
 func (t *Tool) callPutTree(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
 	var a PutTreeArgs
-	if err := opentool.DecodeArgs(t.args, "putTree", args, &a, decodePutTreeArgs); err != nil {
+	if err := opentool.DecodeArgs(ctx, t.args, "putTree", args, &a, decodePutTreeArgs); err != nil {
 		return nil, err
 	}
 	r, err := t.svc.PutTree(ctx, a)

@@ -48,7 +48,7 @@ func NewTool(svc Service, opts ...opentool.ToolOption) (*Tool, error) {
 
 func (t *Tool) callFindOrders(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
 	var a FindOrdersArgs
-	if err := opentool.DecodeArgs(t.args, "findOrders", args, &a, decodeFindOrdersArgs); err != nil {
+	if err := opentool.DecodeArgs(ctx, t.args, "findOrders", args, &a, decodeFindOrdersArgs); err != nil {
 		return nil, err
 	}
 	r, err := t.svc.FindOrders(ctx, a)
@@ -60,7 +60,7 @@ func (t *Tool) callFindOrders(ctx context.Context, args json.RawMessage) (json.R
 
 func (t *Tool) callPlaceOrder(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
 	var a PlaceOrderArgs
-	if err := opentool.DecodeArgs(t.args, "placeOrder", args, &a, decodePlaceOrderArgs); err != nil {
+	if err := opentool.DecodeArgs(ctx, t.args, "placeOrder", args, &a, decodePlaceOrderArgs); err != nil {
 		return nil, err
 	}
 	r, err := t.svc.PlaceOrder(ctx, a)
@@ -72,7 +72,7 @@ func (t *Tool) callPlaceOrder(ctx context.Context, args json.RawMessage) (json.R
 
 func (t *Tool) callAddNote(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
 	var a AddNoteArgs
-	if err := opentool.DecodeArgs(t.args, "addNote", args, &a, decodeAddNoteArgs); err != nil {
+	if err := opentool.DecodeArgs(ctx, t.args, "addNote", args, &a, decodeAddNoteArgs); err != nil {
 		return nil, err
 	}
 	if err := t.svc.AddNote(ctx, a); err != nil {
@@ -83,7 +83,7 @@ func (t *Tool) callAddNote(ctx context.Context, args json.RawMessage) (json.RawM
 
 func (t *Tool) callUploadReceipt(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
 	var a UploadReceiptArgs
-	if err := opentool.DecodeArgs(t.args, "uploadReceipt", args, &a, decodeUploadReceiptArgs); err != nil {
+	if err := opentool.DecodeArgs(ctx, t.args, "uploadReceipt", args, &a, decodeUploadReceiptArgs); err != nil {
 		return nil, err
 	}
 	if err := t.svc.UploadReceipt(ctx, a); err != nil {

@@ -120,7 +120,7 @@ func NewTool(svc Service, opts ...opentool.ToolOption) (*Tool, error) {
 
 func (t *Tool) callTBool(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
 	var a TBoolArgs
-	if err := opentool.DecodeArgs(t.args, "t_bool", args, &a, decodeTBoolArgs); err != nil {
+	if err := opentool.DecodeArgs(ctx, t.args, "t_bool", args, &a, decodeTBoolArgs); err != nil {
 		return nil, err
 	}
 	r, err := t.svc.TBool(ctx, a)
@@ -132,7 +132,7 @@ func (t *Tool) callTBool(ctx context.Context, args json.RawMessage) (json.RawMes
 
 func (t *Tool) callTChar(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
 	var a TCharArgs
-	if err := opentool.DecodeArgs(t.args, "t_char", args, &a, decodeTCharArgs); err != nil {
+	if err := opentool.DecodeArgs(ctx, t.args, "t_char", args, &a, decodeTCharArgs); err != nil {
 		return nil, err
 	}
 	r, err := t.svc.TChar(ctx, a)
@@ -144,7 +144,7 @@ func (t *Tool) callTChar(ctx context.Context, args json.RawMessage) (json.RawMes
 
 func (t *Tool) callTUnsignedChar(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
 	var a TUnsignedCharArgs
-	if err := opentool.DecodeArgs(t.args, "t_unsigned_char", args, &a, decodeTUnsignedCharArgs); err != nil {
+	if err := opentool.DecodeArgs(ctx, t.args, "t_unsigned_char", args, &a, decodeTUnsignedCharArgs); err != nil {
 		return nil, err
 	}
 	r, err := t.svc.TUnsignedChar(ctx, a)
@@ -156,7 +156,7 @@ func (t *Tool) callTUnsignedChar(ctx context.Context, args json.RawMessage) (jso
 
 func (t *Tool) callTShort(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
 	var a TShortArgs
-	if err := opentool.DecodeArgs(t.args, "t_short", args, &a, decodeTShortArgs); err != nil {
+	if err := opentool.DecodeArgs(ctx, t.args, "t_short", args, &a, decodeTShortArgs); err != nil {
 		return nil, err
 	}
 	r, err := t.svc.TShort(ctx, a)
@@ -168,7 +168,7 @@ func (t *Tool) callTShort(ctx context.Context, args json.RawMessage) (json.RawMe
 
 func (t *Tool) callTUnsignedShort(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
 	var a TUnsignedShortArgs
-	if err := opentool.DecodeArgs(t.args, "t_unsigned_short", args, &a, decodeTUnsignedShortArgs); err != nil {
+	if err := opentool.DecodeArgs(ctx, t.args, "t_unsigned_short", args, &a, decodeTUnsignedShortArgs); err != nil {
 		return nil, err
 	}
 	r, err := t.svc.TUnsignedShort(ctx, a)
@@ -180,7 +180,7 @@ func (t *Tool) callTUnsignedShort(ctx context.Context, args json.RawMessage) (js
 
 func (t *Tool) callTInt(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
 	var a TIntArgs
-	if err := opentool.DecodeArgs(t.args, "t_int", args, &a, decodeTIntArgs); err != nil {
+	if err := opentool.DecodeArgs(ctx, t.args, "t_int", args, &a, decodeTIntArgs); err != nil {
 		return nil, err
 	}
 	r, err := t.svc.TInt(ctx, a)
@@ -192,7 +192,7 @@ func (t *Tool) callTInt(ctx context.Context, args json.RawMessage) (json.RawMess
 
 func (t *Tool) callTUnsignedInt(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
 	var a TUnsignedIntArgs
-	if err := opentool.DecodeArgs(t.args, "t_unsigned_int", args, &a, decodeTUnsignedIntArgs); err != nil {
+	if err := opentool.DecodeArgs(ctx, t.args, "t_unsigned_int", args, &a, decodeTUnsignedIntArgs); err != nil {
 		return nil, err
 	}
 	r, err := t.svc.TUnsignedInt(ctx, a)
@@ -204,7 +204,7 @@ func (t *Tool) callTUnsignedInt(ctx context.Context, args json.RawMessage) (json
 
 func (t *Tool) callTLong(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
 	var a TLongArgs
-	if err := opentool.DecodeArgs(t.args, "t_long", args, &a, decodeTLongArgs); err != nil {
+	if err := opentool.DecodeArgs(ctx, t.args, "t_long", args, &a, decodeTLongArgs); err != nil {
 		return nil, err
 	}
 	r, err := t.svc.TLong(ctx, a)
@@ -216,7 +216,7 @@ func (t *Tool) callTLong(ctx context.Context, args json.RawMessage) (json.RawMes
 
 func (t *Tool) callTUnsignedLong(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
 	var a TUnsignedLongArgs
-	if err := opentool.DecodeArgs(t.args, "t_unsigned_long", args, &a, decodeTUnsignedLongArgs); err != nil {
+	if err := opentool.DecodeArgs(ctx, t.args, "t_unsigned_long", args, &a, decodeTUnsignedLongArgs); err != nil {
 		return nil, err
 	}
 	r, err := t.svc.TUnsignedLong(ctx, a)
@@ -228,7 +228,7 @@ func (t *Tool) callTUnsignedLong(ctx context.Context, args json.RawMessage) (jso
 
 func (t *Tool) callTLongLong(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
 	var a TLongLongArgs
-	if err := opentool.DecodeArgs(t.args, "t_long_long", args, &a, decodeTLongLongArgs); err != nil {
+	if err := opentool.DecodeArgs(ctx, t.args, "t_long_long", args, &a, decodeTLongLongArgs); err != nil {
 		return nil, err
 	}
 	r, err := t.svc.TLongLong(ctx, a)
@@ -240,7 +240,7 @@ func (t *Tool) callTLongLong(ctx context.Context, args json.RawMessage) (json.Ra
 
 func (t *Tool) callTUnsignedLongLong(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
 	var a TUnsignedLongLongArgs
-	if err := opentool.DecodeArgs(t.args, "t_unsigned_long_long", args, &a, decodeTUnsignedLongLongArgs); err != nil {
+	if err := opentool.DecodeArgs(ctx, t.args, "t_unsigned_long_long", args, &a, decodeTUnsignedLongLongArgs); err != nil {
 		return nil, err
 	}
 	r, err := t.svc.TUnsignedLongLong(ctx, a)
@@ -252,7 +252,7 @@ func (t *Tool) callTUnsignedLongLong(ctx context.Context, args json.RawMessage) 
 
 func (t *Tool) callTFloat(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
 	var a TFloatArgs
-	if err := opentool.DecodeArgs(t.args, "t_float", args, &a, decodeTFloatArgs); err != nil {
+	if err := opentool.DecodeArgs(ctx, t.args, "t_float", args, &a, decodeTFloatArgs); err != nil {
 		return nil, err
 	}
 	r, err := t.svc.TFloat(ctx, a)
@@ -264,7 +264,7 @@ func (t *Tool) callTFloat(ctx context.Context, args json.RawMessage) (json.RawMe
 
 func (t *Tool) callTDouble(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
 	var a TDoubleArgs
-	if err := opentool.DecodeArgs(t.args, "t_double", args, &a, decodeTDoubleArgs); err != nil {
+	if err := opentool.DecodeArgs(ctx, t.args, "t_double", args, &a, decodeTDoubleArgs); err != nil {
 		return nil, err
 	}
 	r, err := t.svc.TDouble(ctx, a)
@@ -276,7 +276,7 @@ func (t *Tool) callTDouble(ctx context.Context, args json.RawMessage) (json.RawM
 
 func (t *Tool) callHalf(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
 	var a HalfArgs
-	if err := opentool.DecodeArgs(t.args, "half", args, &a, decodeHalfArgs); err != nil {
+	if err := opentool.DecodeArgs(ctx, t.args, "half", args, &a, decodeHalfArgs); err != nil {
 		return nil, err
 	}
 	r, err := t.svc.Half(ctx, a)
@@ -288,7 +288,7 @@ func (t *Tool) callHalf(ctx context.Context, args json.RawMessage) (json.RawMess
 
 func (t *Tool) callMix(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
 	var a MixArgs
-	if err := opentool.DecodeArgs(t.args, "mix", args, &a, decodeMixArgs); err != nil {
+	if err := opentool.DecodeArgs(ctx, t.args, "mix", args, &a, decodeMixArgs); err != nil {
 		return nil, err
 	}
 	r, err := t.svc.Mix(ctx, a)
@@ -300,7 +300,7 @@ func (t *Tool) callMix(ctx context.Context, args json.RawMessage) (json.RawMessa
 
 func (t *Tool) callInc(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
 	var a IncArgs
-	if err := opentool.DecodeArgs(t.args, "inc", args, &a, decodeIncArgs); err != nil {
+	if err := opentool.DecodeArgs(ctx, t.args, "inc", args, &a, decodeIncArgs); err != nil {
 		return nil, err
 	}
 	if err := t.svc.Inc(ctx, a); err != nil {
@@ -311,7 +311,7 @@ func (t *Tool) callInc(ctx context.Context, args json.RawMessage) (json.RawMessa
 
 func (t *Tool) callIncLong(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
 	var a IncLongArgs
-	if err := opentool.DecodeArgs(t.args, "inc_long", args, &a, decodeIncLongArgs); err != nil {
+	if err := opentool.DecodeArgs(ctx, t.args, "inc_long", args, &a, decodeIncLongArgs); err != nil {
 		return nil, err
 	}
 	if err := t.svc.IncLong(ctx, a); err != nil {
@@ -322,7 +322,7 @@ func (t *Tool) callIncLong(ctx context.Context, args json.RawMessage) (json.RawM
 
 func (t *Tool) callIsNull(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
 	var a IsNullArgs
-	if err := opentool.DecodeArgs(t.args, "is_null", args, &a, decodeIsNullArgs); err != nil {
+	if err := opentool.DecodeArgs(ctx, t.args, "is_null", args, &a, decodeIsNullArgs); err != nil {
 		return nil, err
 	}
 	r, err := t.svc.IsNull(ctx, a)
@@ -350,7 +350,7 @@ func (t *Tool) callNoAnswer(ctx context.Context, _ json.RawMessage) (json.RawMes
 
 func (t *Tool) callStrLen(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
 	var a StrLenArgs
-	if err := opentool.DecodeArgs(t.args, "str_len", args, &a, decodeStrLenArgs); err != nil {
+	if err := opentool.DecodeArgs(ctx, t.args, "str_len", args, &a, decodeStrLenArgs); err != nil {
 		return nil, err
 	}
 	r, err := t.svc.StrLen(ctx, a)
@@ -362,7 +362,7 @@ func (t *Tool) callStrLen(ctx context.Context, args json.RawMessage) (json.RawMe
 
 func (t *Tool) callMaybeLen(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
 	var a MaybeLenArgs
-	if err := opentool.DecodeArgs(t.args, "maybe_len", args, &a, decodeMaybeLenArgs); err != nil {
+	if err := opentool.DecodeArgs(ctx, t.args, "maybe_len", args, &a, decodeMaybeLenArgs); err != nil {
 		return nil, err
 	}
 	r, err := t.svc.MaybeLen(ctx, a)
@@ -390,7 +390,7 @@ func (t *Tool) callNoString(ctx context.Context, _ json.RawMessage) (json.RawMes
 
 func (t *Tool) callUpper(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
 	var a UpperArgs
-	if err := opentool.DecodeArgs(t.args, "upper", args, &a, decodeUpperArgs); err != nil {
+	if err := opentool.DecodeArgs(ctx, t.args, "upper", args, &a, decodeUpperArgs); err != nil {
 		return nil, err
 	}
 	r, err := t.svc.Upper(ctx, a)
@@ -402,7 +402,7 @@ func (t *Tool) callUpper(ctx context.Context, args json.RawMessage) (json.RawMes
 
 func (t *Tool) callUbytesLen(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
 	var a UbytesLenArgs
-	if err := opentool.DecodeArgs(t.args, "ubytes_len", args, &a, decodeUbytesLenArgs); err != nil {
+	if err := opentool.DecodeArgs(ctx, t.args, "ubytes_len", args, &a, decodeUbytesLenArgs); err != nil {
 		return nil, err
 	}
 	r, err := t.svc.UbytesLen(ctx, a)
@@ -414,7 +414,7 @@ func (t *Tool) callUbytesLen(ctx context.Context, args json.RawMessage) (json.Ra
 
 func (t *Tool) callSum(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
 	var a SumArgs
-	if err := opentool.DecodeArgs(t.args, "sum", args, &a, decodeSumArgs); err != nil {
+	if err := opentool.DecodeArgs(ctx, t.args, "sum", args, &a, decodeSumArgs); err != nil {
 		return nil, err
 	}
 	r, err := t.svc.Sum(ctx, a)
@@ -426,7 +426,7 @@ func (t *Tool) callSum(ctx context.Context, args json.RawMessage) (json.RawMessa
 
 func (t *Tool) callSumLongs(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
 	var a SumLongsArgs
-	if err := opentool.DecodeArgs(t.args, "sum_longs", args, &a, decodeSumLongsArgs); err != nil {
+	if err := opentool.DecodeArgs(ctx, t.args, "sum_longs", args, &a, decodeSumLongsArgs); err != nil {
 		return nil, err
 	}
 	r, err := t.svc.SumLongs(ctx, a)
@@ -438,7 +438,7 @@ func (t *Tool) callSumLongs(ctx context.Context, args json.RawMessage) (json.Raw
 
 func (t *Tool) callScale(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
 	var a ScaleArgs
-	if err := opentool.DecodeArgs(t.args, "scale", args, &a, decodeScaleArgs); err != nil {
+	if err := opentool.DecodeArgs(ctx, t.args, "scale", args, &a, decodeScaleArgs); err != nil {
 		return nil, err
 	}
 	if err := t.svc.Scale(ctx, a); err != nil {
@@ -465,7 +465,7 @@ func (t *Tool) callFlags(ctx context.Context, _ json.RawMessage) (json.RawMessag
 
 func (t *Tool) callChecksum(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
 	var a ChecksumArgs
-	if err := opentool.DecodeArgs(t.args, "checksum", args, &a, decodeChecksumArgs); err != nil {
+	if err := opentool.DecodeArgs(ctx, t.args, "checksum", args, &a, decodeChecksumArgs); err != nil {
 		return nil, err
 	}
 	r, err := t.svc.Checksum(ctx, a)
@@ -477,7 +477,7 @@ func (t *Tool) callChecksum(ctx context.Context, args json.RawMessage) (json.Raw
 
 func (t *Tool) callCountTrue(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
 	var a CountTrueArgs
-	if err := opentool.DecodeArgs(t.args, "count_true", args, &a, decodeCountTrueArgs); err != nil {
+	if err := opentool.DecodeArgs(ctx, t.args, "count_true", args, &a, decodeCountTrueArgs); err != nil {
 		return nil, err
 	}
 	r, err := t.svc.CountTrue(ctx, a)
@@ -489,7 +489,7 @@ func (t *Tool) callCountTrue(ctx context.Context, args json.RawMessage) (json.Ra
 
 func (t *Tool) callModeWeight(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
 	var a ModeWeightArgs
-	if err := opentool.DecodeArgs(t.args, "mode_weight", args, &a, decodeModeWeightArgs); err != nil {
+	if err := opentool.DecodeArgs(ctx, t.args, "mode_weight", args, &a, decodeModeWeightArgs); err != nil {
 		return nil, err
 	}
 	r, err := t.svc.ModeWeight(ctx, a)
@@ -501,7 +501,7 @@ func (t *Tool) callModeWeight(ctx context.Context, args json.RawMessage) (json.R
 
 func (t *Tool) callDivmod(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
 	var a DivmodArgs
-	if err := opentool.DecodeArgs(t.args, "divmod", args, &a, decodeDivmodArgs); err != nil {
+	if err := opentool.DecodeArgs(ctx, t.args, "divmod", args, &a, decodeDivmodArgs); err != nil {
 		return nil, err
 	}
 	r, err := t.svc.Divmod(ctx, a)
@@ -528,7 +528,7 @@ func (t *Tool) callTickCount(ctx context.Context, _ json.RawMessage) (json.RawMe
 
 func (t *Tool) callAdler32(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
 	var a Adler32Args
-	if err := opentool.DecodeArgs(t.args, "adler32", args, &a, decodeAdler32Args); err != nil {
+	if err := opentool.DecodeArgs(ctx, t.args, "adler32", args, &a, decodeAdler32Args); err != nil {
 		return nil, err
 	}
 	r, err := t.svc.Adler32(ctx, a)
@@ -540,7 +540,7 @@ func (t *Tool) callAdler32(ctx context.Context, args json.RawMessage) (json.RawM
 
 func (t *Tool) callOffset(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
 	var a OffsetArgs
-	if err := opentool.DecodeArgs(t.args, "offset", args, &a, decodeOffsetArgs); err != nil {
+	if err := opentool.DecodeArgs(ctx, t.args, "offset", args, &a, decodeOffsetArgs); err != nil {
 		return nil, err
 	}
 	r, err := t.svc.Offset(ctx, a)

@@ -46,7 +46,7 @@ func NewTool(svc Service, opts ...opentool.ToolOption) (*Tool, error) {
 
 func (t *Tool) callAdd(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
 	var a AddArgs
-	if err := opentool.DecodeArgs(t.args, "add", args, &a, decodeAddArgs); err != nil {
+	if err := opentool.DecodeArgs(ctx, t.args, "add", args, &a, decodeAddArgs); err != nil {
 		return nil, err
 	}
 	r, err := t.svc.Add(ctx, a)
@@ -58,7 +58,7 @@ func (t *Tool) callAdd(ctx context.Context, args json.RawMessage) (json.RawMessa
 
 func (t *Tool) callMultiply(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
 	var a MultiplyArgs
-	if err := opentool.DecodeArgs(t.args, "multiply", args, &a, decodeMultiplyArgs); err != nil {
+	if err := opentool.DecodeArgs(ctx, t.args, "multiply", args, &a, decodeMultiplyArgs); err != nil {
 		return nil, err
 	}
 	r, err := t.svc.Multiply(ctx, a)

@@ -53,7 +53,7 @@ func NewTool(svc Service, opts ...opentool.ToolOption) (*Tool, error) {
 
 func (t *Tool) callClose2(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
 	var a Close2Args
-	if err := opentool.DecodeArgs(t.args, "close", args, &a, decodeClose2Args); err != nil {
+	if err := opentool.DecodeArgs(ctx, t.args, "close", args, &a, decodeClose2Args); err != nil {
 		return nil, err
 	}
 	r, err := t.svc.Close2(ctx, a)
@@ -79,7 +79,7 @@ func (t *Tool) callOtgCallX2(ctx context.Context, _ json.RawMessage) (json.RawMe
 
 func (t *Tool) callLibrary(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
 	var a LibraryArgs
-	if err := opentool.DecodeArgs(t.args, "Library", args, &a, decodeLibraryArgs); err != nil {
+	if err := opentool.DecodeArgs(ctx, t.args, "Library", args, &a, decodeLibraryArgs); err != nil {
 		return nil, err
 	}
 	r, err := t.svc.Library(ctx, a)

@@ -50,7 +50,7 @@ func NewTool(svc Service, opts ...opentool.ToolOption) (*Tool, error) {
 
 func (t *Tool) callCos(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
 	var a CosArgs
-	if err := opentool.DecodeArgs(t.args, "cos", args, &a, decodeCosArgs); err != nil {
+	if err := opentool.DecodeArgs(ctx, t.args, "cos", args, &a, decodeCosArgs); err != nil {
 		return nil, err
 	}
 	r, err := t.svc.Cos(ctx, a)
@@ -62,7 +62,7 @@ func (t *Tool) callCos(ctx context.Context, args json.RawMessage) (json.RawMessa
 
 func (t *Tool) callCosf(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
 	var a CosfArgs
-	if err := opentool.DecodeArgs(t.args, "cosf", args, &a, decodeCosfArgs); err != nil {
+	if err := opentool.DecodeArgs(ctx, t.args, "cosf", args, &a, decodeCosfArgs); err != nil {
 		return nil, err
 	}
 	r, err := t.svc.Cosf(ctx, a)
@@ -74,7 +74,7 @@ func (t *Tool) callCosf(ctx context.Context, args json.RawMessage) (json.RawMess
 
 func (t *Tool) callFrexp(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
 	var a FrexpArgs
-	if err := opentool.DecodeArgs(t.args, "frexp", args, &a, decodeFrexpArgs); err != nil {
+	if err := opentool.DecodeArgs(ctx, t.args, "frexp", args, &a, decodeFrexpArgs); err != nil {
 		return nil, err
 	}
 	r, err := t.svc.Frexp(ctx, a)
@@ -86,7 +86,7 @@ func (t *Tool) callFrexp(ctx context.Context, args json.RawMessage) (json.RawMes
 
 func (t *Tool) callLdexp(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
 	var a LdexpArgs
-	if err := opentool.DecodeArgs(t.args, "ldexp", args, &a, decodeLdexpArgs); err != nil {
+	if err := opentool.DecodeArgs(ctx, t.args, "ldexp", args, &a, decodeLdexpArgs); err != nil {
 		return nil, err
 	}
 	r, err := t.svc.Ldexp(ctx, a)

@@ -48,7 +48,7 @@ func NewTool(svc Service, opts ...opentool.ToolOption) (*Tool, error) {
 
 func (t *Tool) callAdd(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
 	var a AddArgs
-	if err := opentool.DecodeArgs(t.args, "add", args, &a, decodeAddArgs); err != nil {
+	if err := opentool.DecodeArgs(ctx, t.args, "add", args, &a, decodeAddArgs); err != nil {
 		return nil, err
 	}
 	r, err := t.svc.Add(ctx, a)
@@ -60,7 +60,7 @@ func (t *Tool) callAdd(ctx context.Context, args json.RawMessage) (json.RawMessa
 
 func (t *Tool) callSubtract(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
 	var a SubtractArgs
-	if err := opentool.DecodeArgs(t.args, "subtract", args, &a, decodeSubtractArgs); err != nil {
+	if err := opentool.DecodeArgs(ctx, t.args, "subtract", args, &a, decodeSubtractArgs); err != nil {
 		return nil, err
 	}
 	r, err := t.svc.Subtract(ctx, a)
@@ -72,7 +72,7 @@ func (t *Tool) callSubtract(ctx context.Context, args json.RawMessage) (json.Raw
 
 func (t *Tool) callDivide(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
 	var a DivideArgs
-	if err := opentool.DecodeArgs(t.args, "divide", args, &a, decodeDivideArgs); err != nil {
+	if err := opentool.DecodeArgs(ctx, t.args, "divide", args, &a, decodeDivideArgs); err != nil {
 		return nil, err
 	}
 	r, err := t.svc.Divide(ctx, a)

@@ -1,0 +1,141 @@
+package runtime
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"maps"
+	"net/http"
+	"slices"
+	"strings"
+)
+
+// CallValueNames are the identifiers agent platforms put on each call (the
+// placeholders of seed 001's argument options). A string default or fixed
+// value may name them, and any added with [WithCallValueNames], as {name}.
+var CallValueNames = []string{"project_id", "channel_id", "agent_id", "agent_turn_id", "step_id",
+	"tool_call_id", "parent_step_id", "trace_id", "turn_epoch", "context_box_id"}
+
+type callValuesKey struct{}
+
+// WithCallValues returns a context that carries values for the {name}
+// placeholders of default and fixed argument values (see [WithDefaults]),
+// added to those ctx carries already (a name given again replaces its value).
+// A server fills them from request headers ([WithCallValueHeaders]); a program
+// that calls a Tool itself puts them on the call's context.
+func WithCallValues(ctx context.Context, values map[string]string) context.Context {
+	merged := maps.Clone(CallValues(ctx))
+	if merged == nil {
+		merged = make(map[string]string, len(values))
+	}
+	maps.Copy(merged, values)
+	return context.WithValue(ctx, callValuesKey{}, merged)
+}
+
+// CallValues returns the values [WithCallValues] put on ctx; the map must not
+// be modified.
+func CallValues(ctx context.Context) map[string]string {
+	m, _ := ctx.Value(callValuesKey{}).(map[string]string)
+	return m
+}
+
+// WithCallValueNames adds names a {name} placeholder may use besides
+// [CallValueNames].
+func WithCallValueNames(names ...string) ToolOption {
+	return func(c *argConfig) { c.valueNames = append(c.valueNames, names...) }
+}
+
+// WithCallValueHeaders makes the server fill call values from request headers
+// (header name → value name): WithCallValueHeaders(map[string]string{
+// "X-Trace-Id": "trace_id"}) lets a default "{trace_id}" take each request's
+// X-Trace-Id. A header absent from a request leaves its name without a value.
+func WithCallValueHeaders(headers map[string]string) ServerOption {
+	return func(c *serverConfig) {
+		if c.valueHeaders == nil {
+			c.valueHeaders = map[string]string{}
+		}
+		for h, n := range headers {
+			c.valueHeaders[http.CanonicalHeaderKey(h)] = n
+		}
+	}
+}
+
+// withHeaderValues returns ctx with the call values r's headers carry.
+func withHeaderValues(ctx context.Context, headers map[string]string, r *http.Request) context.Context {
+	if len(headers) == 0 {
+		return ctx
+	}
+	var values map[string]string
+	for h, n := range headers {
+		if v := r.Header.Get(h); v != "" {
+			if values == nil {
+				values = map[string]string{}
+			}
+			values[n] = v
+		}
+	}
+	if values == nil {
+		return ctx
+	}
+	return WithCallValues(ctx, values)
+}
+
+// template is a string value with {name} placeholders: literal parts and
+// names, alternating, literal first. "{{" and "}}" are literal braces.
+type template struct {
+	parts []string // literal, name, literal, name, …, literal
+}
+
+// parseTemplate returns the template of s, or nil when s has no placeholder.
+// A placeholder whose name is not in known is an error naming it.
+func parseTemplate(s string, known []string) (*template, error) {
+	if !strings.ContainsAny(s, "{}") {
+		return nil, nil
+	}
+	var parts []string
+	var lit strings.Builder
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case (c == '{' || c == '}') && i+1 < len(s) && s[i+1] == c:
+			lit.WriteByte(c)
+			i++
+		case c == '{':
+			end := strings.IndexByte(s[i:], '}')
+			if end < 0 {
+				return nil, fmt.Errorf("unclosed placeholder at byte %d (write {{ for a literal {)", i)
+			}
+			name := s[i+1 : i+end]
+			if !slices.Contains(known, name) {
+				return nil, fmt.Errorf("unknown placeholder {%s} (known: %s)", name, strings.Join(known, ", "))
+			}
+			parts = append(parts, lit.String(), name)
+			lit.Reset()
+			i += end
+		case c == '}':
+			return nil, fmt.Errorf("a } without { at byte %d (write }} for a literal })", i)
+		default:
+			lit.WriteByte(c)
+		}
+	}
+	parts = append(parts, lit.String()) // with no name: a literal with escaped braces
+	return &template{parts: parts}, nil
+}
+
+// fill returns the JSON string of t with values; a name without a value is an
+// error naming it.
+func (t *template) fill(values map[string]string) ([]byte, error) {
+	var b strings.Builder
+	for i, p := range t.parts {
+		if i%2 == 0 {
+			b.WriteString(p)
+			continue
+		}
+		v, ok := values[p]
+		if !ok || v == "" {
+			return nil, fmt.Errorf("placeholder {%s} has no value for this call", p)
+		}
+		b.WriteString(v)
+	}
+	return json.Marshal(b.String())
+}
