@@ -626,10 +626,16 @@ func (w *schemaWriter) schema(s *Schema) jsonObject {
 		}
 	}
 	if s.Format != "" {
-		if w.r.formats[s.Format] && (!w.r.gemini || geminiFormat(typ, s.Format)) {
+		switch {
+		case w.r.formats[s.Format] && (!w.r.gemini || geminiFormat(typ, s.Format)):
 			o = append(o, member{"format", s.Format})
-		} else if note := formatNote(s.Format); note != "" {
-			notes = append(notes, note)
+		case (s.Format == "byte" || s.Format == "binary") && !w.r.strict && !w.r.gemini:
+			// Generated code takes bytes as base64 in JSON; JSON Schema says so.
+			o = append(o, member{"contentEncoding", "base64"})
+		default:
+			if note := formatNote(s.Format); note != "" {
+				notes = append(notes, note)
+			}
 		}
 	}
 	w.bound(&o, &notes, "minimum", s.Minimum, w.r.noBounds, "at least ")
@@ -836,10 +842,8 @@ func formatNote(format string) string {
 	switch format {
 	case "int32", "int64", "float", "double":
 		return ""
-	case "byte":
-		return "base64-encoded"
-	case "binary":
-		return "binary data"
+	case "byte", "binary":
+		return "base64-encoded" // as generated code takes bytes in JSON
 	}
 	return "format: " + format
 }

@@ -225,7 +225,7 @@ func checkRules(p runtime.Profile, tl declaredTool) []string {
 	// Keywords each dialect may hold.
 	jsonSchemaKeys := []string{"type", "description", "properties", "required", "additionalProperties", "items", "enum",
 		"anyOf", "oneOf", "$ref", "$defs", "pattern", "format", "default", "minimum", "maximum", "minLength", "maxLength",
-		"minItems", "maxItems"}
+		"minItems", "maxItems", "contentEncoding"}
 	strictOpenAIKeys := []string{"type", "description", "properties", "required", "additionalProperties", "items", "enum",
 		"anyOf", "$ref", "$defs", "pattern", "format", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum",
 		"multipleOf", "minItems", "maxItems", "const"}
@@ -547,7 +547,7 @@ func TestOpenAIStrict(t *testing.T) {
 		t.Errorf("limit: %v", limit)
 	}
 	file := search.params["properties"].(map[string]any)["file"].(map[string]any)
-	if file["description"] != "Binary data." || file["format"] != nil {
+	if file["description"] != "Base64-encoded." || file["format"] != nil {
 		t.Errorf("file: %v", file)
 	}
 	for _, fn := range []string{"labels", "anything"} {

@@ -1,0 +1,287 @@
+package openapie2e
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"regexp"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
+
+	opentool "github.com/opentoolgen/opentoolgen/runtime"
+	hostile "github.com/opentoolgen/opentoolgen/testdata/golden/openapi-hostile"
+	params "github.com/opentoolgen/opentoolgen/testdata/golden/openapi-params"
+	petstore "github.com/opentoolgen/opentoolgen/testdata/golden/openapi-petstore"
+	schemas "github.com/opentoolgen/opentoolgen/testdata/golden/openapi-schemas"
+	swagger "github.com/opentoolgen/opentoolgen/testdata/golden/openapi-swagger"
+)
+
+// recorder is a REST API that answers every request 200 {} and keeps it.
+type recorder struct {
+	mu   sync.Mutex
+	reqs []recorded
+}
+
+type recorded struct {
+	query url.Values
+	body  []byte
+}
+
+func (r *recorder) ServeHTTP(w http.ResponseWriter, req *http.Request) {
+	body, _ := io.ReadAll(req.Body)
+	r.mu.Lock()
+	r.reqs = append(r.reqs, recorded{req.URL.Query(), body})
+	r.mu.Unlock()
+	w.Header().Set("Content-Type", "application/json")
+	w.Write([]byte(`{}`))
+}
+
+func (r *recorder) last() (recorded, bool) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if len(r.reqs) == 0 {
+		return recorded{}, false
+	}
+	return r.reqs[len(r.reqs)-1], true
+}
+
+// knownGaps are declarations that do not yet say all that decoding checks,
+// with the error they give: the OpenTool document does not carry an OpenAPI
+// discriminator's values, so a variant's "kind" is declared as any string
+// (issue 13: the loader should give each variant's discriminator its value).
+var knownGaps = map[string]string{
+	"schemas addPet": `"kind" names no variant`,
+}
+
+// TestStrictRoundTrip: for every function of the OpenAPI goldens declared in
+// OpenAI's strict mode, the arguments a strict model sends (every optional
+// one null, the others as the schema allows) decode — the call reaches the
+// REST API — and the optional ones arrive there as absent, not as null.
+func TestStrictRoundTrip(t *testing.T) {
+	api := &recorder{}
+	srv := httptest.NewServer(api)
+	defer srv.Close()
+	tools := map[string]func() (opentool.Tool, error){
+		"petstore": func() (opentool.Tool, error) { return petstore.NewTool(petstore.NewClient(srv.URL)) },
+		"params":   func() (opentool.Tool, error) { return params.NewTool(params.NewClient(srv.URL)) },
+		"schemas":  func() (opentool.Tool, error) { return schemas.NewTool(schemas.NewClient(srv.URL)) },
+		"swagger":  func() (opentool.Tool, error) { return swagger.NewTool(swagger.NewClient(srv.URL)) },
+		"hostile":  func() (opentool.Tool, error) { return hostile.NewTool(hostile.NewClient(srv.URL)) },
+	}
+	called := 0
+	for name, newTool := range tools {
+		tool, err := newTool()
+		if err != nil {
+			t.Fatal(err)
+		}
+		doc, err := tool.Load(t.Context())
+		if err != nil {
+			t.Fatal(err)
+		}
+		d, err := opentool.Declare(doc, opentool.ProfileOpenAIStrict)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		var decls []struct {
+			Function struct {
+				Name       string          `json:"name"`
+				Parameters json.RawMessage `json:"parameters"`
+				Strict     bool            `json:"strict"`
+			} `json:"function"`
+		}
+		if err := json.Unmarshal(d.Tools, &decls); err != nil {
+			t.Fatal(err)
+		}
+		for i, decl := range decls {
+			f := &doc.Functions[i]
+			if !decl.Function.Strict {
+				continue
+			}
+			var s map[string]any
+			json.Unmarshal(decl.Function.Parameters, &s)
+			g := &sampler{defs: asMap(s["$defs"])}
+			args, ok := g.value(s)
+			if !ok {
+				t.Logf("%s %s: no sample for its schema (a pattern): not called", name, f.Name)
+				continue
+			}
+			raw, _ := json.Marshal(args)
+			checkValid(t, name+" "+f.Name, decl.Function.Parameters, raw)
+			before := len(api.reqs)
+			_, err := tool.Call(t.Context(), decl.Function.Name, raw)
+			var e *opentool.Error
+			if gap, ok := knownGaps[name+" "+f.Name]; ok {
+				// Still failing as it did: when it passes, remove the entry.
+				if err == nil || !strings.Contains(err.Error(), gap) {
+					t.Errorf("%s %s: known gap %q: got %v; remove it from knownGaps if it is fixed", name, f.Name, gap, err)
+				}
+				continue
+			}
+			if errors.As(err, &e) && e.Code == opentool.CodeInvalidParams {
+				t.Errorf("%s %s(%s): %v", name, f.Name, raw, err)
+				continue
+			}
+			rec, ok := api.last()
+			if !ok || len(api.reqs) == before {
+				t.Errorf("%s %s(%s): no request reached the API (%v)", name, f.Name, raw, err)
+				continue
+			}
+			called++
+			for _, p := range f.Parameters {
+				if p.Required {
+					continue
+				}
+				if rec.query.Has(p.Name) {
+					t.Errorf("%s %s: optional %q sent as null reached the API in the query: %s", name, f.Name, p.Name, rec.query.Encode())
+				}
+			}
+			if bytes.Contains(rec.body, []byte("null")) {
+				t.Errorf("%s %s: the body holds a null: %s", name, f.Name, rec.body)
+			}
+		}
+	}
+	if called < 20 {
+		t.Errorf("only %d functions called", called)
+	}
+}
+
+func checkValid(t *testing.T, what string, schema, value []byte) {
+	t.Helper()
+	sd, err := jsonschema.UnmarshalJSON(bytes.NewReader(schema))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := jsonschema.NewCompiler()
+	c.DefaultDraft(jsonschema.Draft2020)
+	if err := c.AddResource("mem:///s.json", sd); err != nil {
+		t.Fatal(err)
+	}
+	cs, err := c.Compile("mem:///s.json")
+	if err != nil {
+		t.Fatalf("%s: %v", what, err)
+	}
+	v, _ := jsonschema.UnmarshalJSON(bytes.NewReader(value))
+	if err := cs.Validate(v); err != nil {
+		t.Fatalf("%s: the sample %s is not valid for its own declaration: %v", what, value, err)
+	}
+}
+
+func asMap(v any) map[string]any { m, _ := v.(map[string]any); return m }
+
+// sampler makes the smallest value a strict declaration allows: null where
+// null is allowed, else the first enum value, the minimum, minItems items.
+type sampler struct {
+	defs  map[string]any
+	depth int
+}
+
+func (g *sampler) value(s map[string]any) (any, bool) {
+	if g.depth > 40 {
+		return nil, false
+	}
+	g.depth++
+	defer func() { g.depth-- }()
+	if ref, ok := s["$ref"].(string); ok {
+		name, _ := url.PathUnescape(strings.TrimPrefix(ref, "#/$defs/"))
+		name = strings.NewReplacer("~1", "/", "~0", "~").Replace(name)
+		return g.value(asMap(g.defs[name]))
+	}
+	if alts, ok := s["anyOf"].([]any); ok {
+		for _, a := range alts {
+			if asMap(a)["type"] == "null" {
+				return nil, true
+			}
+		}
+		return g.value(asMap(alts[0]))
+	}
+	types := []string{}
+	switch ty := s["type"].(type) {
+	case string:
+		types = append(types, ty)
+	case []any:
+		for _, x := range ty {
+			types = append(types, x.(string))
+		}
+	}
+	for _, ty := range types {
+		if ty == "null" {
+			return nil, true
+		}
+	}
+	if e, ok := s["enum"].([]any); ok && len(e) > 0 {
+		return e[0], true
+	}
+	if len(types) == 0 {
+		return nil, false
+	}
+	num := func(k string) (float64, bool) { f, ok := s[k].(float64); return f, ok }
+	switch types[0] {
+	case "string":
+		v := "YWFh" // "aaa" in base64: a string for any format below, and bytes
+		switch s["format"] {
+		case "date-time":
+			v = "2024-01-02T03:04:05Z"
+		case "date":
+			v = "2024-01-02"
+		case "time":
+			v = "03:04:05Z"
+		case "uuid":
+			v = "123e4567-e89b-12d3-a456-426614174000"
+		case "email":
+			v = "a@example.com"
+		case "ipv4":
+			v = "127.0.0.1"
+		case "ipv6":
+			v = "::1"
+		case "hostname":
+			v = "example.com"
+		case "duration":
+			v = "P1D"
+		}
+		if p, ok := s["pattern"].(string); ok {
+			if re, err := regexp.Compile(p); err != nil || !re.MatchString(v) {
+				return nil, false
+			}
+		}
+		return v, true
+	case "integer", "number":
+		if m, ok := num("minimum"); ok {
+			return m, true
+		}
+		if m, ok := num("maximum"); ok && m < 0 {
+			return m, true
+		}
+		return 0, true
+	case "boolean":
+		return false, true
+	case "array":
+		n, _ := num("minItems")
+		out := []any{}
+		for range int(n) {
+			v, ok := g.value(asMap(s["items"]))
+			if !ok {
+				return nil, false
+			}
+			out = append(out, v)
+		}
+		return out, true
+	case "object":
+		out := map[string]any{}
+		for k, p := range asMap(s["properties"]) {
+			v, ok := g.value(asMap(p))
+			if !ok {
+				return nil, false
+			}
+			out[k] = v
+		}
+		return out, true
+	}
+	return nil, false
+}
