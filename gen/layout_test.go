@@ -40,6 +40,7 @@ var stages = []struct {
 	{pkg: "cmd/opentoolgen", may: []string{"gen"}},
 	// fronts beside runtime, which never imports them
 	{pkg: "mcpbridge", may: []string{"internal/jsontree", "runtime"}, third: true},
+	{pkg: "oauth2cred", may: []string{"runtime"}, third: true},
 }
 
 // TestLayout asserts the import graph: no stage imports a later one, runtime

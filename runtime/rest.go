@@ -7,11 +7,13 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"mime/multipart"
 	"net/http"
 	"net/textproto"
 	"net/url"
 	"reflect"
+	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -39,8 +41,46 @@ type RESTClient struct {
 	// MaxResponseBytes bounds the size of a response body; 0 means
 	// DefaultMaxResponseBytes.
 	MaxResponseBytes int64
+	// Retry, when set, sends a request again after a failed connection, a
+	// 429 or a 503, as it says; nil sends every request once.
+	Retry *RetryPolicy
+	// Timeout bounds each call, retries and reading the response included;
+	// a context with an earlier deadline shortens it. 0 means none.
+	Timeout time.Duration
 
 	creds map[string]Credential
+}
+
+// String describes the client without its credentials: the schemes it has
+// credentials for, never their values.
+func (c RESTClient) String() string {
+	schemes := make([]string, 0, len(c.creds))
+	for s := range c.creds {
+		schemes = append(schemes, s)
+	}
+	sort.Strings(schemes)
+	return fmt.Sprintf("RESTClient(%s, credentials for %s)", c.BaseURL, strings.Join(schemes, ", "))
+}
+
+// GoString is String: %#v shows no credential either.
+func (c RESTClient) GoString() string { return "runtime." + c.String() }
+
+// Format writes String whatever the verb, so that no verb prints the fields.
+func (c RESTClient) Format(f fmt.State, verb rune) {
+	if verb == 'v' && f.Flag('#') {
+		io.WriteString(f, c.GoString())
+		return
+	}
+	formatAs(f, verb, c.String())
+}
+
+// formatAs writes s for any verb: quoted for %q, as Go syntax for %#v.
+func formatAs(f fmt.State, verb rune, s string) {
+	if verb == 'q' {
+		fmt.Fprintf(f, "%q", s)
+		return
+	}
+	io.WriteString(f, s)
 }
 
 // NewRESTClient returns a client of the API at baseURL.
@@ -50,30 +90,70 @@ func NewRESTClient(baseURL string) *RESTClient {
 
 // Credential authenticates requests for one security scheme of the document.
 // Its String method never shows the secret.
-type Credential struct {
-	kind  string // "apiKey", "bearer", "basic"
-	in    string // header, query, cookie (apiKey)
-	name  string // header, query parameter or cookie name (apiKey); user (basic)
-	value string // key, token or password
+//
+// The secret sits behind a pointer, so that a struct that holds a Credential
+// printed with %v or %#v (where fmt does not call methods of unexported
+// fields) shows an address, not the secret.
+type Credential struct{ *secret }
+
+type secret struct {
+	kind  string      // "apiKey", "bearer", "basic", "token"
+	in    string      // header, query, cookie (apiKey)
+	name  string      // header, query parameter or cookie name (apiKey); user (basic)
+	value string      // key, token or password
+	token TokenSource // token
+}
+
+// TokenSource gives the access token of a request: an OAuth 2 token source
+// (package oauth2cred adapts golang.org/x/oauth2's, with refresh), or a
+// caller's own. It must be safe for concurrent use; it is called for every
+// request, so it should cache its token until it expires.
+type TokenSource func(ctx context.Context) (string, error)
+
+// TokenCredential is a token from src sent as "Authorization: Bearer <token>",
+// asked for at every request. An error from src fails the call; the error
+// names the scheme, never a token.
+func TokenCredential(src TokenSource) Credential {
+	return Credential{&secret{kind: "token", token: src}}
+}
+
+type credentialsKey struct{}
+
+// WithCredentials returns a context whose calls carry creds (security scheme
+// name → credential) instead of the client's own for those schemes: one
+// client serves many users, each call with its user's credentials, and no
+// credential is kept in process-wide state.
+func WithCredentials(ctx context.Context, creds map[string]Credential) context.Context {
+	merged := map[string]Credential{}
+	if prev, ok := ctx.Value(credentialsKey{}).(map[string]Credential); ok {
+		maps.Copy(merged, prev)
+	}
+	maps.Copy(merged, creds)
+	return context.WithValue(ctx, credentialsKey{}, merged)
 }
 
 // APIKeyCredential is an API key sent in a header, query parameter or cookie
 // (in is "header", "query" or "cookie") named name.
 func APIKeyCredential(in, name, key string) Credential {
-	return Credential{kind: "apiKey", in: in, name: name, value: key}
+	return Credential{&secret{kind: "apiKey", in: in, name: name, value: key}}
 }
 
 // BearerCredential is a token sent as "Authorization: Bearer <token>" (HTTP
 // bearer, OAuth 2 and OpenID Connect access tokens).
-func BearerCredential(token string) Credential { return Credential{kind: "bearer", value: token} }
+func BearerCredential(token string) Credential {
+	return Credential{&secret{kind: "bearer", value: token}}
+}
 
 // BasicCredential is HTTP basic authentication.
 func BasicCredential(user, password string) Credential {
-	return Credential{kind: "basic", name: user, value: password}
+	return Credential{&secret{kind: "basic", name: user, value: password}}
 }
 
 // String describes the credential without its secret.
 func (c Credential) String() string {
+	if c.secret == nil {
+		return "no credential"
+	}
 	switch c.kind {
 	case "apiKey":
 		return "API key in " + c.in + " " + strconv.Quote(c.name)
@@ -81,12 +161,23 @@ func (c Credential) String() string {
 		return "basic auth for " + strconv.Quote(c.name)
 	case "bearer":
 		return "bearer token"
+	case "token":
+		return "bearer token from a token source"
 	}
 	return "no credential"
 }
 
 // GoString keeps the secret out of %#v too.
 func (c Credential) GoString() string { return "runtime.Credential(" + c.String() + ")" }
+
+// Format writes String (GoString for %#v) whatever the verb.
+func (c Credential) Format(f fmt.State, verb rune) {
+	if verb == 'v' && f.Flag('#') {
+		io.WriteString(f, c.GoString())
+		return
+	}
+	formatAs(f, verb, c.String())
+}
 
 // SetCredential sets the credential of the security scheme named scheme. It
 // is sent with the requests of the operations that accept that scheme.
@@ -208,23 +299,28 @@ func (r *Request) Cookie(name string, v any, explode bool) {
 // empty set means the operation may be called without credentials.
 func (r *Request) Security(schemes ...string) { r.security = append(r.security, schemes) }
 
-// credentials returns the credentials the request carries.
-func (r *Request) credentials() []Credential {
+// credentials returns the credentials the request carries, with the names
+// of their schemes: the context's ([WithCredentials]), else the client's.
+func (r *Request) credentials(ctx context.Context) ([]Credential, []string) {
+	perCall, _ := ctx.Value(credentialsKey{}).(map[string]Credential)
 	for _, set := range r.security {
 		var creds []Credential
 		for _, s := range set {
-			cr, ok := r.c.creds[s]
-			if !ok {
+			cr, ok := perCall[s]
+			if !ok || cr.secret == nil {
+				cr, ok = r.c.creds[s]
+			}
+			if !ok || cr.secret == nil { // the zero Credential is none
 				creds = nil
 				break
 			}
 			creds = append(creds, cr)
 		}
 		if len(creds) == len(set) {
-			return creds
+			return creds, set
 		}
 	}
-	return nil
+	return nil, nil
 }
 
 // JSONBody sends v encoded as JSON.
@@ -354,8 +450,14 @@ func (r *Request) Parts(required bool) {
 	r.MultipartBody(r.multipart)
 }
 
-// URL returns the URL of the request (for tests and request editors).
+// URL returns the URL of the request (for tests and request editors), with
+// the client's credentials.
 func (r *Request) URL() (string, error) {
+	creds, _ := r.credentials(context.Background())
+	return r.url(creds)
+}
+
+func (r *Request) url(creds []Credential) (string, error) {
 	if r.err != nil {
 		return "", r.err
 	}
@@ -370,7 +472,7 @@ func (r *Request) URL() (string, error) {
 	}
 	u := strings.TrimRight(r.c.BaseURL, "/") + path
 	q := r.query.Encode()
-	for _, cr := range r.credentials() {
+	for _, cr := range creds {
 		if cr.kind == "apiKey" && cr.in == "query" {
 			if q != "" {
 				q += "&"
@@ -388,17 +490,26 @@ func (r *Request) URL() (string, error) {
 	return u, nil
 }
 
-// Send sends the request and reads the response.
+// Send sends the request and reads the response, again as the client's
+// RetryPolicy says, within the client's Timeout.
 func (r *Request) Send(ctx context.Context) (*Response, error) {
-	u, err := r.URL()
+	if r.c.Timeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, r.c.Timeout)
+		defer cancel()
+	}
+	creds, schemes := r.credentials(ctx)
+	u, err := r.url(creds)
 	if err != nil {
 		return nil, err
 	}
-	var body io.Reader
-	if r.body != nil {
-		body = bytes.NewReader(r.body)
+	body := func() io.Reader {
+		if r.body == nil {
+			return nil
+		}
+		return bytes.NewReader(r.body)
 	}
-	req, err := http.NewRequestWithContext(ctx, r.method, u, body)
+	req, err := http.NewRequestWithContext(ctx, r.method, u, body())
 	if err != nil {
 		return nil, redactURLError(err)
 	}
@@ -415,10 +526,16 @@ func (r *Request) Send(ctx context.Context) (*Response, error) {
 		req.Header.Set("Accept", "application/json")
 	}
 	cookies := r.cookies
-	for _, cr := range r.credentials() {
+	for i, cr := range creds {
 		switch {
 		case cr.kind == "bearer":
 			req.Header.Set("Authorization", "Bearer "+cr.value)
+		case cr.kind == "token":
+			tok, err := cr.token(ctx)
+			if err != nil {
+				return nil, fmt.Errorf("%s %s: the token of security scheme %s: %w", r.method, r.path, strconv.Quote(schemes[i]), err)
+			}
+			req.Header.Set("Authorization", "Bearer "+tok)
 		case cr.kind == "basic":
 			req.SetBasicAuth(cr.name, cr.value)
 		case cr.in == "header":
@@ -439,7 +556,7 @@ func (r *Request) Send(ctx context.Context) (*Response, error) {
 	if hc == nil {
 		hc = http.DefaultClient
 	}
-	resp, err := hc.Do(req)
+	resp, err := r.c.Retry.do(ctx, hc, req, body)
 	if err != nil {
 		return nil, redactURLError(err)
 	}

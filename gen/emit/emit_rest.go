@@ -374,7 +374,8 @@ func requestStmt(fn *model.Function, f *model.Field) jen.Code {
 //
 //	type Client struct{ rc *opentool.RESTClient }
 //	type ClientOption func(*opentool.RESTClient)
-//	func WithHTTPClient(hc *http.Client) ClientOption // WithRequestEditor, and one option per security scheme
+//	func WithHTTPClient(hc *http.Client) ClientOption // WithRequestEditor, WithRetry, WithTimeout,
+//	                                                  // WithCredential and one option per security scheme
 //	func NewClient(baseURL string, opts ...ClientOption) *Client
 //
 //	// ShowPetByID …
@@ -426,6 +427,25 @@ func emitRESTClient(p *model.Package) *jen.File {
 	option("WithRequestEditor", []string{"WithRequestEditor adds a function that edits every request before it is sent."},
 		[]jen.Code{jen.Id("fn").Add(rt("RequestEditor"))},
 		jen.Id("c").Dot("Editors").Op("=").Append(jen.Id("c").Dot("Editors"), jen.Id("fn")))
+	option("WithRetry", []string{
+		"WithRetry sends a request again when its connection fails or the API answers",
+		"429 or 503, as p says (idempotent methods, or requests with an idempotency",
+		"header; Retry-After honoured). Without it, every request is sent once."},
+		[]jen.Code{jen.Id("p").Add(rt("RetryPolicy"))},
+		jen.Id("c").Dot("Retry").Op("=").Op("&").Id("p"))
+	option("WithTimeout", []string{
+		"WithTimeout bounds every call, retries included; a context whose deadline",
+		"comes earlier shortens it."},
+		[]jen.Code{jen.Id("d").Qual(timePath, "Duration")},
+		jen.Id("c").Dot("Timeout").Op("=").Id("d"))
+	if len(api.Security) > 0 {
+		option("WithCredential", []string{
+			"WithCredential sets the credential of the security scheme named scheme, for",
+			"example a token source: WithCredential(name, opentool.TokenCredential(src)).",
+			"opentool.WithCredentials gives a call credentials of its own."},
+			[]jen.Code{jen.Id("scheme").String(), jen.Id("cred").Add(rt("Credential"))},
+			jen.Id("c").Dot("SetCredential").Call(jen.Id("scheme"), jen.Id("cred")))
+	}
 	for _, s := range api.Security {
 		var doc []string
 		var params []jen.Code

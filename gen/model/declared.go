@@ -15,6 +15,7 @@ var ReservedPackageNames = []string{"Service", "Client", "NewClient", "Tool", "N
 // an earlier version of the package.
 var ReservedOpenAPINames = []string{
 	"Service", "Client", "NewClient", "ClientOption", "WithHTTPClient", "WithRequestEditor",
+	"WithRetry", "WithTimeout", "WithCredential",
 	"WithBaseURL", "DefaultBaseURL", "Tool", "NewTool", "ToolOption", "Document", "Declarations",
 }
 

@@ -6,6 +6,7 @@ package openapiparams
 import (
 	"context"
 	"net/http"
+	"time"
 
 	opentool "github.com/opentoolgen/opentoolgen/runtime"
 )
@@ -34,6 +35,23 @@ func WithHTTPClient(hc *http.Client) ClientOption {
 func WithRequestEditor(fn opentool.RequestEditor) ClientOption {
 	return func(c *opentool.RESTClient) {
 		c.Editors = append(c.Editors, fn)
+	}
+}
+
+// WithRetry sends a request again when its connection fails or the API answers
+// 429 or 503, as p says (idempotent methods, or requests with an idempotency
+// header; Retry-After honoured). Without it, every request is sent once.
+func WithRetry(p opentool.RetryPolicy) ClientOption {
+	return func(c *opentool.RESTClient) {
+		c.Retry = &p
+	}
+}
+
+// WithTimeout bounds every call, retries included; a context whose deadline
+// comes earlier shortens it.
+func WithTimeout(d time.Duration) ClientOption {
+	return func(c *opentool.RESTClient) {
+		c.Timeout = d
 	}
 }
 
