@@ -60,7 +60,7 @@ import (
 
 // Keys of the results and _meta members this package writes.
 const (
-	itemsKey = "items"          // structuredContent of a streaming function's result
+	itemsKey = runtime.ItemsKey // structuredContent of a streaming function's result
 	errorKey = "opentool/error" // _meta of an error result: the error object
 	itemKey  = "opentool/item"  // _meta of a progress notification: the item
 )
@@ -161,7 +161,7 @@ func newServer(ctx context.Context, tool runtime.Tool, impl *mcp.Implementation,
 			Name:         f.Name,
 			Description:  f.Description,
 			InputSchema:  decls[i].Parameters,
-			OutputSchema: outputSchema(doc, f),
+			OutputSchema: runtime.OutputSchema(doc, f),
 			Annotations:  cfg.annotations[f.Name],
 		}
 		var h mcp.ToolHandler

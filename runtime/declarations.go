@@ -41,18 +41,38 @@ type declSchema struct {
 
 func parametersSchema(doc *OpenTool, f *Function) json.RawMessage {
 	c := &declConverter{doc: doc, used: map[string]bool{}}
-	s := declSchema{Type: TypeObject, Properties: Schemas{}}
-	for _, p := range f.Parameters {
+	props, required := c.parameters(f.Parameters)
+	s := declSchema{Type: TypeObject, Properties: props, Required: required, Defs: c.defs()}
+	b, err := json.Marshal(s)
+	if err != nil { // cannot happen for a loaded document; keep the declaration usable
+		return json.RawMessage(`{"type":"object","properties":{}}`)
+	}
+	return b
+}
+
+// parameters returns the schemas of params as properties of one object schema
+// (references rewritten into $defs, the description of a parameter moved into
+// its schema when that has none) and the names of the required ones.
+func (c *declConverter) parameters(params []Parameter) (Schemas, []string) {
+	props := Schemas{}
+	var required []string
+	for _, p := range params {
 		ps := c.convertOrAny(p.Schema)
 		if p.Description != "" && ps.Description == "" {
 			ps.Description = p.Description // ps is a copy
 		}
-		s.Properties = append(s.Properties, NamedSchema{Name: p.Name, Schema: ps})
+		props = append(props, NamedSchema{Name: p.Name, Schema: ps})
 		if p.Required {
-			s.Required = append(s.Required, p.Name)
+			required = append(required, p.Name)
 		}
 	}
-	// Referenced schemas, and what they reference in turn, in name order.
+	return props, required
+}
+
+// defs returns the $defs the converted schemas refer to: the document's schemas
+// they reference, and what those reference in turn, in name order.
+func (c *declConverter) defs() Schemas {
+	var defs Schemas
 	done := map[string]bool{}
 	for {
 		var next []string
@@ -67,17 +87,13 @@ func parametersSchema(doc *OpenTool, f *Function) json.RawMessage {
 		sort.Strings(next)
 		for _, n := range next {
 			done[n] = true
-			if def := doc.Schemas.Get(n); def != nil {
-				s.Defs = append(s.Defs, NamedSchema{Name: n, Schema: c.convertOrAny(def)})
+			if def := c.doc.Schemas.Get(n); def != nil {
+				defs = append(defs, NamedSchema{Name: n, Schema: c.convertOrAny(def)})
 			}
 		}
 	}
-	sort.Slice(s.Defs, func(i, j int) bool { return s.Defs[i].Name < s.Defs[j].Name })
-	b, err := json.Marshal(s)
-	if err != nil { // cannot happen for a loaded document; keep the declaration usable
-		return json.RawMessage(`{"type":"object","properties":{}}`)
-	}
-	return b
+	sort.Slice(defs, func(i, j int) bool { return defs[i].Name < defs[j].Name })
+	return defs
 }
 
 type declConverter struct {
