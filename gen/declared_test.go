@@ -16,8 +16,9 @@ import (
 // declare is one the model made (types and their constants, decoders,
 // patterns, client options) or one of the model's table of what generated
 // files declare (gen/model/declared.go, with the unexported helpers listed
-// in ReservedLibraryLocals): no emitter invents an identifier the model does
-// not know, which could collide with a name made from a document.
+// in ReservedLibraryLocals), and so is every method of Tool: no emitter
+// invents an identifier the model does not know, which could collide with a
+// name made from a document.
 func TestDeclaredNames(t *testing.T) {
 	for _, c := range goldenCases(t) {
 		t.Run(c.name, func(t *testing.T) {
@@ -60,6 +61,13 @@ func TestDeclaredNames(t *testing.T) {
 			for _, p := range pkg.Patterns {
 				known[p.Name] = true
 			}
+			toolMethods := map[string]bool{}
+			for _, n := range model.ToolMethods {
+				toolMethods[n] = true
+			}
+			for _, fn := range pkg.Functions {
+				toolMethods[fn.ToolMethod] = true
+			}
 			files, _ := filepath.Glob(filepath.Join(c.dir, "*.go"))
 			fset := token.NewFileSet()
 			for _, file := range files {
@@ -73,6 +81,9 @@ func TestDeclaredNames(t *testing.T) {
 					case *ast.FuncDecl:
 						if d.Recv == nil && !known[d.Name.Name] {
 							unknown = append(unknown, d.Name.Name)
+						}
+						if isToolMethod(d) && !toolMethods[d.Name.Name] {
+							unknown = append(unknown, "(*Tool)."+d.Name.Name)
 						}
 					case *ast.GenDecl:
 						for _, s := range d.Specs {
@@ -98,4 +109,17 @@ func TestDeclaredNames(t *testing.T) {
 			}
 		})
 	}
+}
+
+// isToolMethod reports whether d is a method of *Tool.
+func isToolMethod(d *ast.FuncDecl) bool {
+	if d.Recv == nil || len(d.Recv.List) != 1 {
+		return false
+	}
+	star, ok := d.Recv.List[0].Type.(*ast.StarExpr)
+	if !ok {
+		return false
+	}
+	id, ok := star.X.(*ast.Ident)
+	return ok && id.Name == "Tool"
 }

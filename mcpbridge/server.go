@@ -29,8 +29,11 @@
 //   - A client's cancellation (notifications/cancelled, or over stateless
 //     HTTP the request going away) cancels the call's context.
 //
-// The document does not say which HTTP method an OpenAPI operation uses, so no
-// tool annotations are derived from it; set them with [WithAnnotations].
+// Tool annotations are the tool's hints when it is a [runtime.HintTool]: the
+// *Tool of a package generated from OpenAPI gives each operation the hints of
+// its HTTP method ([runtime.MethodHints]: GET and HEAD readOnlyHint, DELETE
+// destructiveHint and idempotentHint, PUT idempotentHint, all openWorldHint).
+// [WithAnnotations] replaces them for one function; the others have none.
 //
 // The tool's document is loaded once, when the server is built.
 //
@@ -96,8 +99,9 @@ func WithHTTPOptions(o *mcp.StreamableHTTPOptions) Option {
 }
 
 // WithAnnotations sets the annotations (read-only, destructive, idempotent
-// hints, …) of the tool of the function named function. Building the server
-// fails when the document has no such function.
+// hints, …) of the tool of the function named function, instead of those of
+// the tool's hints (nil: none). Building the server fails when the document
+// has no such function.
 func WithAnnotations(function string, a *mcp.ToolAnnotations) Option {
 	return func(c *config) {
 		if c.annotations == nil {
@@ -145,6 +149,7 @@ func newServer(ctx context.Context, tool runtime.Tool, impl *mcp.Implementation,
 		}
 	}
 	st, _ := tool.(runtime.StreamTool)
+	ht, _ := tool.(runtime.HintTool)
 	b := &bridge{tool: tool, stream: st, logger: cfg.server.Logger}
 	if b.logger == nil {
 		b.logger = slog.Default()
@@ -162,7 +167,7 @@ func newServer(ctx context.Context, tool runtime.Tool, impl *mcp.Implementation,
 			Description:  f.Description,
 			InputSchema:  decls[i].Parameters,
 			OutputSchema: runtime.OutputSchema(doc, f),
-			Annotations:  cfg.annotations[f.Name],
+			Annotations:  annotations(cfg, ht, f.Name),
 		}
 		var h mcp.ToolHandler
 		if f.IsStream() {
@@ -180,6 +185,35 @@ func newServer(ctx context.Context, tool runtime.Tool, impl *mcp.Implementation,
 		s.AddTool(e.t, e.h)
 	}
 	return s, nil
+}
+
+// annotations returns the annotations of the tool of function name: those
+// WithAnnotations set, else the tool's hints, else none.
+func annotations(cfg *config, ht runtime.HintTool, name string) *mcp.ToolAnnotations {
+	if a, ok := cfg.annotations[name]; ok {
+		return a
+	}
+	if ht == nil {
+		return nil
+	}
+	h, ok := ht.Hints(name)
+	if !ok {
+		return nil
+	}
+	a := &mcp.ToolAnnotations{}
+	if h.ReadOnly != nil {
+		a.ReadOnlyHint = *h.ReadOnly
+	}
+	if h.Destructive != nil {
+		a.DestructiveHint = new(*h.Destructive)
+	}
+	if h.Idempotent != nil {
+		a.IdempotentHint = *h.Idempotent
+	}
+	if h.OpenWorld != nil {
+		a.OpenWorldHint = new(*h.OpenWorld)
+	}
+	return a
 }
 
 // ServeStdio serves tool as an MCP server on standard input and output until

@@ -42,6 +42,8 @@ var serviceDoc = map[string][]string{
 //	func (t *Tool) Load(context.Context) (*opentool.OpenTool, error)
 //	func (t *Tool) Document() *opentool.OpenTool
 //	func (t *Tool) Declarations() []opentool.FunctionDeclaration
+//	func (t *Tool) Functions() []*opentool.FunctionTool
+//	func (t *Tool) Hints(name string) (opentool.Hints, bool) // OpenAPI
 func emitTool(p *model.Package) *jen.File {
 	f := newFile(p)
 	var methods []jen.Code
@@ -71,6 +73,10 @@ func emitTool(p *model.Package) *jen.File {
 	f.Var().Id("_").Add(rt("Tool")).Op("=").Parens(jen.Op("*").Id("Tool")).Parens(jen.Nil())
 	if stream {
 		f.Var().Id("_").Add(rt("StreamTool")).Op("=").Parens(jen.Op("*").Id("Tool")).Parens(jen.Nil())
+	}
+	hints := hasHTTP(p)
+	if hints {
+		f.Var().Id("_").Add(rt("HintTool")).Op("=").Parens(jen.Op("*").Id("Tool")).Parens(jen.Nil())
 	}
 	f.Line()
 	f.Comment("NewTool returns the Tool serving svc. Its options choose the functions it")
@@ -216,5 +222,68 @@ func emitTool(p *model.Package) *jen.File {
 	f.Func().Params(jen.Id("t").Op("*").Id("Tool")).Id("Declarations").Params().Index().Add(rt("FunctionDeclaration")).Block(
 		jen.Return(rt("Declarations").Call(jen.Id("t").Dot("args").Dot("Served").Call())),
 	)
+	f.Line()
+	f.Comment("Functions returns each served function (see Document) as a tool of its own")
+	f.Comment("for agent frameworks: its name, description, input and output schemas, and")
+	f.Comment("Invoke (map in, map out) and Call (JSON in, JSON out) that call it through t.")
+	f.Func().Params(jen.Id("t").Op("*").Id("Tool")).Id("Functions").Params().Index().Op("*").Add(rt("FunctionTool")).Block(
+		jen.Return(rt("FunctionsOf").Call(jen.Id("t"), jen.Id("t").Dot("args").Dot("Served").Call())),
+	)
+	if hints {
+		f.Line()
+		emitHints(f, p)
+	}
 	return f
+}
+
+// hasHTTP reports whether the functions are HTTP operations (OpenAPI).
+func hasHTTP(p *model.Package) bool {
+	for _, fn := range p.Functions {
+		if fn.HTTP != nil {
+			return true
+		}
+	}
+	return false
+}
+
+// emitHints renders the Tool's Hints method, one case per HTTP method in the
+// order the methods first appear:
+//
+//	func (t *Tool) Hints(name string) (opentool.Hints, bool) {
+//		if !t.args.Serves(name) {
+//			return opentool.Hints{}, false
+//		}
+//		switch name {
+//		case "listPets", "showPetById":
+//			return opentool.MethodHints("GET"), true
+//		…
+//		}
+//		return opentool.Hints{}, false
+//	}
+func emitHints(f *jen.File, p *model.Package) {
+	var methods []string
+	byMethod := map[string][]jen.Code{}
+	for _, fn := range p.Functions {
+		if fn.HTTP == nil {
+			continue
+		}
+		m := fn.HTTP.Method
+		if _, ok := byMethod[m]; !ok {
+			methods = append(methods, m)
+		}
+		byMethod[m] = append(byMethod[m], jen.Lit(fn.Name))
+	}
+	var cases []jen.Code
+	for _, m := range methods {
+		cases = append(cases, jen.Case(byMethod[m]...).Block(jen.Return(rt("MethodHints").Call(jen.Lit(m)), jen.True())))
+	}
+	none := jen.Return(rt("Hints").Values(), jen.False())
+	f.Comment("Hints implements opentool.HintTool: the hints of a served operation are those")
+	f.Comment("of its HTTP method (opentool.MethodHints: GET and HEAD read only, DELETE")
+	f.Comment("destructive, PUT and DELETE idempotent; every operation reaches the API).")
+	f.Func().Params(jen.Id("t").Op("*").Id("Tool")).Id("Hints").Params(jen.Id("name").String()).Params(rt("Hints"), jen.Bool()).Block(
+		jen.If(jen.Op("!").Id("t").Dot("args").Dot("Serves").Call(jen.Id("name"))).Block(none),
+		jen.Switch(jen.Id("name")).Block(cases...),
+		jen.Return(rt("Hints").Values(), jen.False()),
+	)
 }

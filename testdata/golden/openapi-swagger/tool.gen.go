@@ -32,6 +32,7 @@ type Tool struct {
 }
 
 var _ opentool.Tool = (*Tool)(nil)
+var _ opentool.HintTool = (*Tool)(nil)
 
 // NewTool returns the Tool serving svc. Its options choose the functions it
 // serves (opentool.WithFunctions) and complete their arguments
@@ -127,4 +128,27 @@ func (t *Tool) Document() *opentool.OpenTool {
 // function-calling declarations.
 func (t *Tool) Declarations() []opentool.FunctionDeclaration {
 	return opentool.Declarations(t.args.Served())
+}
+
+// Functions returns each served function (see Document) as a tool of its own
+// for agent frameworks: its name, description, input and output schemas, and
+// Invoke (map in, map out) and Call (JSON in, JSON out) that call it through t.
+func (t *Tool) Functions() []*opentool.FunctionTool {
+	return opentool.FunctionsOf(t, t.args.Served())
+}
+
+// Hints implements opentool.HintTool: the hints of a served operation are those
+// of its HTTP method (opentool.MethodHints: GET and HEAD read only, DELETE
+// destructive, PUT and DELETE idempotent; every operation reaches the API).
+func (t *Tool) Hints(name string) (opentool.Hints, bool) {
+	if !t.args.Serves(name) {
+		return opentool.Hints{}, false
+	}
+	switch name {
+	case "findOrders":
+		return opentool.MethodHints("GET"), true
+	case "placeOrder", "addNote", "uploadReceipt":
+		return opentool.MethodHints("POST"), true
+	}
+	return opentool.Hints{}, false
 }

@@ -1,0 +1,239 @@
+package runtime
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sync"
+)
+
+// FunctionTool is one function of a Tool as a tool of its own, in the shape
+// agent frameworks take:
+//
+//   - Name, Description, InputSchema, OutputSchema and Invoke are the Tool
+//     interface of OpenManus-Go (Invoke(ctx, map[string]any)
+//     (map[string]any, error)); a *FunctionTool satisfies it without this
+//     module importing it.
+//   - Call takes and returns raw JSON, which tRPC-Agent-Go's
+//     CallableTool.Call(ctx, jsonArgs []byte) (any, error) wraps:
+//
+//     func (t trpcTool) Call(ctx context.Context, jsonArgs []byte) (any, error) {
+//     	result, err := t.FunctionTool.Call(ctx, jsonArgs)
+//     	if err != nil {
+//     		return nil, err
+//     	}
+//     	return result, nil // json.RawMessage: marshalled as the JSON it is
+//     }
+//
+// The schemas are the function's as the tool serves it (options applied):
+// InputSchema is its LLM declaration's parameters ([Declarations]),
+// OutputSchema the result object the OpenTool server answers on /call
+// ([OutputSchema]). A streaming function is called to its end and answers
+// every item at once, {"items": [item, …]}, as MCP's tools/call does.
+//
+// Errors are the tool's, unchanged: arguments that do not match the
+// parameters are an *Error with code -32602 naming every JSON path
+// ([Error.Violations]). A FunctionTool is safe for concurrent use.
+type FunctionTool struct {
+	tool   Tool
+	doc    *OpenTool
+	fn     *Function
+	hints  Hints
+	hinted bool
+	input  func() json.RawMessage
+	output func() json.RawMessage
+}
+
+// Functions returns a FunctionTool for each function of tool's document, which
+// it loads now (with ctx), in document order. It fails when Load fails, or
+// when a function streams its results and tool is not a StreamTool.
+func Functions(ctx context.Context, tool Tool) ([]*FunctionTool, error) {
+	if tool == nil {
+		return nil, errors.New("opentool: Functions of a nil tool")
+	}
+	doc, err := tool.Load(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("opentool: loading the tool's document: %w", err)
+	}
+	if _, ok := tool.(StreamTool); !ok && doc != nil {
+		for i := range doc.Functions {
+			if f := &doc.Functions[i]; f.IsStream() {
+				return nil, fmt.Errorf("opentool: function %s streams its results but the tool is not a StreamTool", quote(f.Name))
+			}
+		}
+	}
+	return FunctionsOf(tool, doc), nil
+}
+
+// FunctionsOf returns a FunctionTool for each function of doc, in document
+// order, calling them through tool, whose document doc must be (what its Load
+// returns; generated packages' (*Tool).Functions uses it). doc is read, never
+// modified, and must not be modified afterwards. Calling a streaming function
+// of a tool that is not a StreamTool is an *Error with code -32601.
+func FunctionsOf(tool Tool, doc *OpenTool) []*FunctionTool {
+	if doc == nil {
+		return []*FunctionTool{}
+	}
+	ht, _ := tool.(HintTool)
+	out := make([]*FunctionTool, len(doc.Functions))
+	for i := range doc.Functions {
+		f := &doc.Functions[i]
+		t := &FunctionTool{tool: tool, doc: doc, fn: f}
+		if ht != nil {
+			t.hints, t.hinted = ht.Hints(f.Name)
+		}
+		t.input = sync.OnceValue(func() json.RawMessage { return parametersSchema(doc, f) })
+		t.output = sync.OnceValue(func() json.RawMessage { return OutputSchema(doc, f) })
+		out[i] = t
+	}
+	return out
+}
+
+// Name returns the function's name, as it is called.
+func (t *FunctionTool) Name() string { return t.fn.Name }
+
+// Description returns the function's description.
+func (t *FunctionTool) Description() string { return t.fn.Description }
+
+// InputSchema returns the JSON Schema of the function's arguments: one object
+// schema, its references into its "$defs". Each call returns a new map, which
+// the caller may modify; numbers are json.Number.
+func (t *FunctionTool) InputSchema() map[string]any { return object(t.input()) }
+
+// OutputSchema returns the JSON Schema of the object Invoke and Call answer
+// (see [OutputSchema]). Each call returns a new map, which the caller may
+// modify; numbers are json.Number.
+func (t *FunctionTool) OutputSchema() map[string]any { return object(t.output()) }
+
+// InputSchemaJSON returns InputSchema as JSON, for frameworks that take a
+// schema of their own type: unmarshal it into that. Each call returns a new
+// slice.
+func (t *FunctionTool) InputSchemaJSON() json.RawMessage { return bytes.Clone(t.input()) }
+
+// OutputSchemaJSON returns OutputSchema as JSON. Each call returns a new slice.
+func (t *FunctionTool) OutputSchemaJSON() json.RawMessage { return bytes.Clone(t.output()) }
+
+// Hints returns the function's hints (read-only, destructive, …) when the
+// tool is a [HintTool] that has some.
+func (t *FunctionTool) Hints() (Hints, bool) {
+	h := t.hints
+	for _, p := range []**bool{&h.ReadOnly, &h.Destructive, &h.Idempotent, &h.OpenWorld} {
+		if *p != nil {
+			*p = new(**p) // a copy, so that the caller cannot change the tool's
+		}
+	}
+	return h, t.hinted
+}
+
+// Invoke calls the function with args (nil: no arguments) and returns its
+// result object, decoded with numbers as json.Number so that integers keep
+// every digit (json.Marshal writes them back as they came). The tool's errors
+// are returned unchanged; arguments that JSON cannot encode are an *Error
+// with code -32602.
+func (t *FunctionTool) Invoke(ctx context.Context, args map[string]any) (map[string]any, error) {
+	var raw json.RawMessage
+	if args != nil {
+		b, err := json.Marshal(args)
+		if err != nil {
+			return nil, NewError(CodeInvalidParams, "invalid params: the arguments of "+quote(t.fn.Name)+" cannot be encoded as JSON: "+err.Error())
+		}
+		raw = b
+	}
+	result, err := t.Call(ctx, raw)
+	if err != nil {
+		return nil, err
+	}
+	return decodeObject(result)
+}
+
+// Call calls the function with the raw JSON object of its arguments (empty or
+// null: none) and returns the raw JSON object of its result: what the OpenTool
+// server answers on /call, {} when the function returns nothing, and for a
+// streaming function {"items": [item, …]} once the stream has ended. The
+// tool's errors are returned unchanged; a result that is not a JSON object is
+// an *Error with code -32603.
+func (t *FunctionTool) Call(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
+	if isNull(args) {
+		args = nil
+	}
+	if !t.fn.IsStream() {
+		result, err := t.tool.Call(ctx, t.fn.Name, args)
+		if err != nil {
+			return nil, err
+		}
+		return t.checkResult(result)
+	}
+	st, ok := t.tool.(StreamTool)
+	if !ok {
+		return nil, NewError(CodeMethodNotFound, quote(t.fn.Name)+" streams its results but the tool is not a StreamTool")
+	}
+	var (
+		mu    sync.Mutex
+		done  bool
+		items bytes.Buffer
+	)
+	items.WriteString(`{"` + ItemsKey + `":[`)
+	n := 0
+	err := st.StreamCall(ctx, t.fn.Name, args, func(item json.RawMessage) error {
+		item, err := t.checkResult(item)
+		if err != nil {
+			return err
+		}
+		mu.Lock()
+		defer mu.Unlock()
+		if done {
+			return errors.New("opentool: emit called after the stream of " + quote(t.fn.Name) + " ended")
+		}
+		if n > 0 {
+			items.WriteByte(',')
+		}
+		items.Write(item)
+		n++
+		return nil
+	})
+	mu.Lock()
+	done = true
+	mu.Unlock()
+	if err != nil {
+		return nil, err
+	}
+	items.WriteString("]}")
+	return items.Bytes(), nil
+}
+
+// checkResult returns a result object ({} for none), or an internal error when
+// the tool returned something else.
+func (t *FunctionTool) checkResult(result json.RawMessage) (json.RawMessage, error) {
+	if len(result) == 0 {
+		return json.RawMessage("{}"), nil
+	}
+	if !json.Valid(result) || !isJSONObject(result) {
+		return nil, InternalError("internal error: " + quote(t.fn.Name) + " returned a result that is not a JSON object")
+	}
+	return result, nil
+}
+
+// object decodes a JSON object known to be valid (a schema this package wrote).
+func object(raw json.RawMessage) map[string]any {
+	m, err := decodeObject(raw)
+	if err != nil { // cannot happen
+		return map[string]any{}
+	}
+	return m
+}
+
+// decodeObject decodes a JSON object with numbers as json.Number.
+func decodeObject(raw json.RawMessage) (map[string]any, error) {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	var m map[string]any
+	if err := dec.Decode(&m); err != nil {
+		return nil, InternalError("internal error: decoding the result: " + err.Error())
+	}
+	if m == nil {
+		m = map[string]any{}
+	}
+	return m, nil
+}
