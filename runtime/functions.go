@@ -9,23 +9,26 @@ import (
 	"sync"
 )
 
-// FunctionTool is one function of a Tool as a tool of its own, in the shape
-// agent frameworks take:
+// FunctionTool is one function of a Tool as a tool of its own, in the shapes
+// agent frameworks take. Name, Description, InputSchema, OutputSchema and
+// Invoke are the Tool interface of OpenManus-Go, which a *FunctionTool
+// satisfies without this module importing it:
 //
-//   - Name, Description, InputSchema, OutputSchema and Invoke are the Tool
-//     interface of OpenManus-Go (Invoke(ctx, map[string]any)
-//     (map[string]any, error)); a *FunctionTool satisfies it without this
-//     module importing it.
-//   - Call takes and returns raw JSON, which tRPC-Agent-Go's
-//     CallableTool.Call(ctx, jsonArgs []byte) (any, error) wraps:
+//	Invoke(ctx context.Context, args map[string]any) (map[string]any, error)
 //
-//     func (t trpcTool) Call(ctx context.Context, jsonArgs []byte) (any, error) {
-//     	result, err := t.FunctionTool.Call(ctx, jsonArgs)
-//     	if err != nil {
-//     		return nil, err
-//     	}
-//     	return result, nil // json.RawMessage: marshalled as the JSON it is
-//     }
+// Call takes and returns raw JSON: tRPC-Agent-Go's CallableTool.Call(ctx,
+// jsonArgs []byte) (any, error) wraps it as
+//
+//	func (t trpcTool) Call(ctx context.Context, jsonArgs []byte) (any, error) {
+//		result, err := t.FunctionTool.Call(ctx, jsonArgs)
+//		if err != nil {
+//			return nil, err
+//		}
+//		return result, nil // a json.RawMessage: marshalled as the JSON it is
+//	}
+//
+// and its Declaration's schemas are InputSchemaJSON and OutputSchemaJSON
+// unmarshalled into the framework's Schema type.
 //
 // The schemas are the function's as the tool serves it (options applied):
 // InputSchema is its LLM declaration's parameters ([Declarations]),
@@ -38,7 +41,6 @@ import (
 // ([Error.Violations]). A FunctionTool is safe for concurrent use.
 type FunctionTool struct {
 	tool   Tool
-	doc    *OpenTool
 	fn     *Function
 	hints  Hints
 	hinted bool
@@ -80,7 +82,7 @@ func FunctionsOf(tool Tool, doc *OpenTool) []*FunctionTool {
 	out := make([]*FunctionTool, len(doc.Functions))
 	for i := range doc.Functions {
 		f := &doc.Functions[i]
-		t := &FunctionTool{tool: tool, doc: doc, fn: f}
+		t := &FunctionTool{tool: tool, fn: f}
 		if ht != nil {
 			t.hints, t.hinted = ht.Hints(f.Name)
 		}
