@@ -5,10 +5,11 @@
 //
 // It also holds what generated packages share rather than repeat: the Decoder
 // their argument decoders drive ([Decode], with the constraint checks), LLM
-// function [Declarations], the REST requests and typed API errors of OpenAPI
-// packages ([RESTClient], [APIError]) with their argument options
-// ([WithDefaults], [WithFixed], [WithEnvs]), and the errors of OpenDyn
-// libraries.
+// function [Declarations], each function as a tool of agent frameworks
+// ([Functions], [FunctionTool]) with its [OutputSchema] and [Hints], the REST
+// requests and typed API errors of OpenAPI packages ([RESTClient], [APIError])
+// with their argument options ([WithDefaults], [WithFixed], [WithEnvs]), and
+// the errors of OpenDyn libraries.
 //
 // It uses the standard library only.
 package runtime
