@@ -271,6 +271,7 @@ func toolEntry(doc *OpenTool, f *Function, name string, p Profile, strict bool, 
 			t = append(t, member{"description", f.Description})
 		}
 		t = append(t, member{"inputSchema", params})
+		t = append(t, member{"outputSchema", OutputSchema(doc, f)})
 		return t
 	}
 }

@@ -188,6 +188,9 @@ func toolsOf(t *testing.T, p runtime.Profile, raw json.RawMessage) []declaredToo
 		if tl.params == nil && p != runtime.ProfileGemini {
 			t.Errorf("%s: tool %q has no parameters schema", p, tl.name)
 		}
+		if p == runtime.ProfileMCP && tl.output["type"] != "object" {
+			t.Errorf("mcp: tool %q: outputSchema %v, want an object schema", tl.name, tl.output)
+		}
 		out = append(out, tl)
 	}
 	return out
