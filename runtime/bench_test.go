@@ -180,13 +180,13 @@ func pool(c, n int, call func() error) error {
 
 // ---- runtime server + runtime client ----
 
-// rtCall is one call of fn ("count" or "create") through the runtime client,
-// checking the answer.
+// rtCall is one call of fn ("count" or "create") through the runtime client as
+// a generated client makes it (runtime.Invoke), checking the answer.
 func rtCall(ctx context.Context, client *runtime.Client, fn string) func() error {
 	if fn == "count" {
 		return func() error {
 			var n int
-			if err := client.Invoke(ctx, "count", nil, "count", &n); err != nil {
+			if err := runtime.Invoke(ctx, client, "count", nil, "count", &n); err != nil {
 				return err
 			}
 			if n != 5 {
@@ -197,7 +197,7 @@ func rtCall(ctx context.Context, client *runtime.Client, fn string) func() error
 	}
 	return func() error {
 		var out benchCreateResult
-		if err := client.Invoke(ctx, "create", benchCreateArgs{Text: "hello"}, "", &out); err != nil {
+		if err := runtime.Invoke(ctx, client, "create", benchCreateArgs{Text: "hello"}, "", &out); err != nil {
 			return err
 		}
 		if out.Text != "hello" {
@@ -484,7 +484,7 @@ func BenchmarkStream(b *testing.B) {
 	ctx := context.Background()
 	b.ReportAllocs()
 	n := 0
-	for v, err := range runtime.Stream[benchTick](ctx, client, "ticks", benchTicksArgs{N: b.N}, "") {
+	for v, err := range runtime.InvokeStream[benchTick](ctx, client, "ticks", benchTicksArgs{N: b.N}, "") {
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -377,7 +377,7 @@ func (c *Client) Call(ctx context.Context, fc FunctionCall) (ToolReturn, error) 
 
 func (c *Client) call(ctx context.Context, name string, params json.RawMessage, id string) (json.RawMessage, error) {
 	if len(params) > 0 && !isNull(params) && !isJSONObject(params) {
-		return nil, &Error{Code: CodeInvalidParams, Message: "arguments must be a JSON object"}
+		return nil, errArgsNotObject()
 	}
 	if isNull(params) {
 		params = nil
@@ -402,27 +402,10 @@ func (c *Client) call(ctx context.Context, name string, params json.RawMessage, 
 	return decodeResponse(resp.StatusCode, rbody)
 }
 
-// Invoke is the typed helper of generated clients: it calls name with args (a Go
-// value encoded once as the params object; nil for none) and decodes the result
-// into out (a pointer; nil to ignore it). resultName is the name of the
-// function's return value for scalar and array returns (see [DecodeResult]), ""
-// for an object return.
+// Invoke calls name with args through c, as [Invoke] does; generated clients
+// of earlier versions call it.
 func (c *Client) Invoke(ctx context.Context, name string, args any, resultName string, out any) error {
-	params, err := marshalArgs(args)
-	if err != nil {
-		return fmt.Errorf("opentool: encoding the arguments of %s: %w", name, err)
-	}
-	result, err := c.call(ctx, name, params, c.NewID())
-	if err != nil {
-		return err
-	}
-	if out == nil {
-		return nil
-	}
-	if err := DecodeResult(result, resultName, out); err != nil {
-		return resultError(name, err)
-	}
-	return nil
+	return Invoke(ctx, c, name, args, resultName, out)
 }
 
 func resultError(name string, err error) error {
@@ -441,8 +424,8 @@ func resultError(name string, err error) error {
 // A stream that ends without a done or error event was cut short: its end is an
 // error of class [ClassNoAccess] wrapping io.ErrUnexpectedEOF (except from a Dart
 // reference server of the versions that end streams by closing them). A
-// server without a streaming endpoint gives a [ClassCall] error with
-// [ErrNoStreaming] in its chain.
+// server without a streaming endpoint, or without a streaming function of that
+// name, gives a [ClassCall] error with [ErrNoStreaming] in its chain.
 func (c *Client) StreamCall(ctx context.Context, fc FunctionCall) iter.Seq2[ToolReturn, error] {
 	if fc.ID == "" {
 		fc.ID = c.NewID()
@@ -456,41 +439,26 @@ func (c *Client) StreamCall(ctx context.Context, fc FunctionCall) iter.Seq2[Tool
 	}
 }
 
-// Stream is the typed helper of generated clients for streaming functions: each
-// data event's result is decoded into a T (see [Client.Invoke] for resultName).
+// Stream calls the streaming function name through c, as [InvokeStream] does;
+// generated clients of earlier versions call it.
 func Stream[T any](ctx context.Context, c *Client, name string, args any, resultName string) iter.Seq2[T, error] {
-	return func(yield func(T, error) bool) {
-		var zero T
-		params, err := marshalArgs(args)
-		if err != nil {
-			yield(zero, fmt.Errorf("opentool: encoding the arguments of %s: %w", name, err))
-			return
-		}
-		for raw, err := range c.stream(ctx, name, params, c.NewID()) {
-			if err != nil {
-				yield(zero, err)
-				return
-			}
-			var v T
-			if err := DecodeResult(raw, resultName, &v); err != nil {
-				yield(zero, resultError(name, err))
-				return
-			}
-			if !yield(v, nil) {
-				return
-			}
-		}
-	}
+	return InvokeStream[T](ctx, c, name, args, resultName)
 }
 
+// stream calls a streaming function with the call id id; "" gives each range
+// over the sequence a new id.
 func (c *Client) stream(ctx context.Context, name string, params json.RawMessage, id string) iter.Seq2[json.RawMessage, error] {
 	return func(yield func(json.RawMessage, error) bool) {
 		if len(params) > 0 && !isNull(params) && !isJSONObject(params) {
-			yield(nil, &Error{Code: CodeInvalidParams, Message: "arguments must be a JSON object"})
+			yield(nil, errArgsNotObject())
 			return
 		}
 		if isNull(params) {
 			params = nil
+		}
+		id := id
+		if id == "" {
+			id = c.NewID()
 		}
 		buf := getBuffer()
 		appendRequest(buf, name, params, id)
@@ -525,7 +493,7 @@ func (c *Client) stream(ctx context.Context, name string, params json.RawMessage
 			}
 			result, err := decodeResponse(resp.StatusCode, rbody)
 			if err != nil {
-				yield(nil, err)
+				yield(nil, notStreamed(err))
 				return
 			}
 			yield(result, nil) // a server that answered with a single result
@@ -558,7 +526,7 @@ func (c *Client) stream(ctx context.Context, name string, params json.RawMessage
 				c.sawDone.Store(true)
 				return
 			case EventError:
-				yield(nil, errorEvent(ev.data))
+				yield(nil, notStreamed(errorEvent(ev.data)))
 				return
 			case EventData, "":
 				result, err := decodeResponse(http.StatusOK, ev.data)
@@ -574,12 +542,30 @@ func (c *Client) stream(ctx context.Context, name string, params json.RawMessage
 	}
 }
 
-// ErrNoStreaming is in the chain of the error a streaming call returns when the
-// server has no streaming endpoint: it answered POST {base}/streamCall with HTTP
-// 404 although it is running (the TypeScript reference server has no
-// /streamCall). That error is of class [ClassCall]; test for this case with
-// errors.Is(err, ErrNoStreaming).
-var ErrNoStreaming = errors.New("opentool: the server has no streaming endpoint")
+// ErrNoStreaming is in the chain of the error of a streaming call that cannot
+// stream: the server has no streaming endpoint (it answered POST
+// {base}/streamCall with HTTP 404 although it is running: the TypeScript
+// reference server has no /streamCall), or it answered -32601, method not
+// found, as a server of this package does when its tool has no streaming
+// function of that name ([Local] answers as such a server would). That error
+// is of class [ClassCall]; test for this case with errors.Is(err,
+// ErrNoStreaming).
+var ErrNoStreaming = errors.New("opentool: no streaming function of that name")
+
+// notStreamed puts ErrNoStreaming in the chain of a streaming call's -32601
+// call error.
+func notStreamed(err error) error {
+	if e, ok := err.(*Error); ok && e.Class == ClassCall && e.Code == CodeMethodNotFound && e.cause == nil {
+		e.cause = ErrNoStreaming
+	}
+	return err
+}
+
+// errArgsNotObject is the error of arguments that are not a JSON object, which
+// the client does not send.
+func errArgsNotObject() *Error {
+	return &Error{Code: CodeInvalidParams, Message: "arguments must be a JSON object"}
+}
 
 // noStreaming is the cause of the error of a 404 on /streamCall: the HTTP
 // answer, and ErrNoStreaming for errors.Is.

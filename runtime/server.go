@@ -459,21 +459,27 @@ func appendResponse(buf *bytes.Buffer, result json.RawMessage, e *Error, id json
 	if e == nil {
 		buf.WriteString("null")
 	} else {
-		buf.WriteString(`{"code":`)
-		buf.WriteString(strconv.Itoa(e.Code))
-		buf.WriteString(`,"message":`)
-		writeJSONString(buf, e.Message)
-		if len(e.Data) > 0 && json.Valid(e.Data) {
-			buf.WriteString(`,"data":`)
-			writeValidUTF8(buf, e.Data)
-		}
-		buf.WriteByte('}')
+		appendErrorObject(buf, e)
 	}
 	buf.WriteString(`,"id":`)
 	if len(id) == 0 {
 		buf.WriteString("null")
 	} else {
 		buf.Write(id)
+	}
+	buf.WriteByte('}')
+}
+
+// appendErrorObject writes the JSON-RPC error object of e, as it travels:
+// {"code":…,"message":…,"data":…}, data left out when it is not valid JSON.
+func appendErrorObject(buf *bytes.Buffer, e *Error) {
+	buf.WriteString(`{"code":`)
+	buf.WriteString(strconv.Itoa(e.Code))
+	buf.WriteString(`,"message":`)
+	writeJSONString(buf, e.Message)
+	if len(e.Data) > 0 && json.Valid(e.Data) {
+		buf.WriteString(`,"data":`)
+		writeValidUTF8(buf, e.Data)
 	}
 	buf.WriteByte('}')
 }
