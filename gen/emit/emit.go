@@ -713,21 +713,26 @@ func switchOrNothing(cases []jen.Code) jen.Code {
 // emitClient renders client.gen.go of an OpenTool or OpenDyn package: the
 // typed OpenTool client, a Service of its own:
 //
-//	type Client struct{ rt *opentool.Client }
-//	func NewClient(c *opentool.Client) *Client
+//	type Client struct{ rt opentool.Caller }
+//	func NewClient(c opentool.Caller) *Client
 //	var _ Service = (*Client)(nil)
 //
-//	func (c *Client) F(ctx context.Context, args FArgs) (R, error)      // c.rt.Invoke(ctx, "f", &args, "r", &r)
+//	func (c *Client) F(ctx context.Context, args FArgs) (R, error)      // opentool.Invoke(ctx, c.rt, "f", &args, "r", &r)
 //	func (c *Client) SSeq(ctx context.Context) iter.Seq2[R, error]      // a streaming function, as an iterator
 //	func (c *Client) S(ctx context.Context, emit func(R) error) error   // and in the Service's form
 func emitClient(p *model.Package) *jen.File {
 	f := newFile(p)
-	f.Comment("Client calls the functions of the tool on an OpenTool server. It is safe for")
-	f.Comment("concurrent use.")
-	f.Type().Id("Client").Struct(jen.Id("rt").Op("*").Add(rt("Client")))
-	f.Comment("NewClient returns a client of the tool served at c's address, for example")
-	f.Comment(`NewClient(opentool.NewClient("http://localhost:9627/opentool")).`)
-	f.Func().Id("NewClient").Params(jen.Id("c").Op("*").Add(rt("Client"))).Op("*").Id("Client").Block(
+	f.Comment("Client calls the functions of the tool through an opentool.Caller: an OpenTool")
+	f.Comment("server, a Tool in the same process, an MCP server. It is safe for concurrent")
+	f.Comment("use when its Caller is (an *opentool.Client is, and opentool.Local of a Tool).")
+	f.Type().Id("Client").Struct(jen.Id("rt").Add(rt("Caller")))
+	f.Comment("NewClient returns a client that calls the tool through c: over OpenTool")
+	f.Comment(`HTTP, NewClient(opentool.NewClient("http://localhost:9627/opentool")); in the`)
+	f.Comment("same process, NewClient(opentool.Local(tool)), with tool this package's")
+	f.Comment("NewTool(svc) or any opentool.Tool (the client then sees what it would see of")
+	f.Comment("tool served over HTTP); an MCP server, NewClient(opentool.Local(mcpTool)),")
+	f.Comment("with mcpTool an *mcpbridge.Tool.")
+	f.Func().Id("NewClient").Params(jen.Id("c").Add(rt("Caller"))).Op("*").Id("Client").Block(
 		jen.Return(jen.Op("&").Id("Client").Values(jen.Id("rt").Op(":").Id("c"))),
 	)
 	f.Line()
@@ -749,11 +754,11 @@ func emitClient(p *model.Package) *jen.File {
 		}
 		if fn.Stream {
 			// func (c *Client) FSeq(ctx context.Context, args FArgs) iter.Seq2[R, error] {
-			//	return opentool.Stream[R](ctx, c.rt, "name", &args, "resultName")
+			//	return opentool.InvokeStream[R](ctx, c.rt, "name", &args, "resultName")
 			// }
 			seqDoc := funcDoc(fn.SeqName, model.JoinDoc(text, "It is "+fn.GoName+" as an iterator."))
 			f.Add(seqDoc).Func().Add(recv).Id(fn.SeqName).Params(params...).Qual(iterPath, "Seq2").Types(resultType(fn), jen.Error()).Block(
-				jen.Return(rt("Stream").Types(resultType(fn)).Call(jen.Id("ctx"), jen.Id("c").Dot("rt"), jen.Lit(fn.Name), args, jen.Lit(fn.ResultName))),
+				jen.Return(rt("InvokeStream").Types(resultType(fn)).Call(jen.Id("ctx"), jen.Id("c").Dot("rt"), jen.Lit(fn.Name), args, jen.Lit(fn.ResultName))),
 			)
 			// func (c *Client) F(ctx context.Context, args FArgs, emit func(R) error) error {
 			//	for v, err := range c.FSeq(ctx, args) {
@@ -779,16 +784,16 @@ func emitClient(p *model.Package) *jen.File {
 		doc := funcDoc(fn.GoName, text)
 		if fn.Result == nil {
 			f.Add(doc).Func().Add(recv).Id(fn.GoName).Params(params...).Error().Block(
-				jen.Return(jen.Id("c").Dot("rt").Dot("Invoke").Call(jen.Id("ctx"), jen.Lit(fn.Name), args, jen.Lit(""), jen.Nil())),
+				jen.Return(rt("Invoke").Call(jen.Id("ctx"), jen.Id("c").Dot("rt"), jen.Lit(fn.Name), args, jen.Lit(""), jen.Nil())),
 			)
 			continue
 		}
 		// var r R
-		// err := c.rt.Invoke(ctx, "name", &args, "resultName", &r)
+		// err := opentool.Invoke(ctx, c.rt, "name", &args, "resultName", &r)
 		// return r, err
 		f.Add(doc).Func().Add(recv).Id(fn.GoName).Params(params...).Params(goType(fn.Result), jen.Error()).Block(
 			jen.Var().Id("r").Add(goType(fn.Result)),
-			jen.Err().Op(":=").Id("c").Dot("rt").Dot("Invoke").Call(jen.Id("ctx"), jen.Lit(fn.Name), args, jen.Lit(fn.ResultName), jen.Op("&").Id("r")),
+			jen.Err().Op(":=").Add(rt("Invoke")).Call(jen.Id("ctx"), jen.Id("c").Dot("rt"), jen.Lit(fn.Name), args, jen.Lit(fn.ResultName), jen.Op("&").Id("r")),
 			jen.Return(jen.Id("r"), jen.Err()),
 		)
 	}

@@ -9,15 +9,20 @@ import (
 	opentool "github.com/opentoolgen/opentoolgen/runtime"
 )
 
-// Client calls the functions of the tool on an OpenTool server. It is safe for
-// concurrent use.
+// Client calls the functions of the tool through an opentool.Caller: an OpenTool
+// server, a Tool in the same process, an MCP server. It is safe for concurrent
+// use when its Caller is (an *opentool.Client is, and opentool.Local of a Tool).
 type Client struct {
-	rt *opentool.Client
+	rt opentool.Caller
 }
 
-// NewClient returns a client of the tool served at c's address, for example
-// NewClient(opentool.NewClient("http://localhost:9627/opentool")).
-func NewClient(c *opentool.Client) *Client {
+// NewClient returns a client that calls the tool through c: over OpenTool
+// HTTP, NewClient(opentool.NewClient("http://localhost:9627/opentool")); in the
+// same process, NewClient(opentool.Local(tool)), with tool this package's
+// NewTool(svc) or any opentool.Tool (the client then sees what it would see of
+// tool served over HTTP); an MCP server, NewClient(opentool.Local(mcpTool)),
+// with mcpTool an *mcpbridge.Tool.
+func NewClient(c opentool.Caller) *Client {
 	return &Client{rt: c}
 }
 
@@ -29,7 +34,7 @@ var _ Service = (*Client)(nil)
 // //go:generate echo pwned
 func (c *Client) Client(ctx context.Context, args ClientArgs2) (Service2, error) {
 	var r Service2
-	err := c.rt.Invoke(ctx, "Client", &args, "", &r)
+	err := opentool.Invoke(ctx, c.rt, "Client", &args, "", &r)
 	return r, err
 }
 
@@ -37,30 +42,30 @@ func (c *Client) Client(ctx context.Context, args ClientArgs2) (Service2, error)
 // func init() { panic(1) }
 func (c *Client) UserID(ctx context.Context) ([]int64, error) {
 	var r []int64
-	err := c.rt.Invoke(ctx, "user_id", nil, "ids", &r)
+	err := opentool.Invoke(ctx, c.rt, "user_id", nil, "ids", &r)
 	return r, err
 }
 
 // collides with user_id after conversion
 func (c *Client) UserID2(ctx context.Context, args UserID2Args) error {
-	return c.rt.Invoke(ctx, "userId", &args, "", nil)
+	return opentool.Invoke(ctx, c.rt, "userId", &args, "", nil)
 }
 
 // leading digit
 func (c *Client) X2fa(ctx context.Context, args X2faArgs) (map[string]any, error) {
 	var r map[string]any
-	err := c.rt.Invoke(ctx, "2fa", &args, "", &r)
+	err := opentool.Invoke(ctx, c.rt, "2fa", &args, "", &r)
 	return r, err
 }
 
 // no letters
 func (c *Client) Call(ctx context.Context) error {
-	return c.rt.Invoke(ctx, "_", nil, "", nil)
+	return opentool.Invoke(ctx, c.rt, "_", nil, "", nil)
 }
 
 // 64 characters
 func (c *Client) AFunctionNameThatIsExactlySixtyFourCharactersLong00xx(ctx context.Context, args AFunctionNameThatIsExactlySixtyFourCharactersLong00xxArgs) (AFunctionNameThatIsExactlySixtyFourCharactersLong00xxResult, error) {
 	var r AFunctionNameThatIsExactlySixtyFourCharactersLong00xxResult
-	err := c.rt.Invoke(ctx, "a_function_name_that_is_exactly_sixty_four_characters_long_00xx", &args, "", &r)
+	err := opentool.Invoke(ctx, c.rt, "a_function_name_that_is_exactly_sixty_four_characters_long_00xx", &args, "", &r)
 	return r, err
 }

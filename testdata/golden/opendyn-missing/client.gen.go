@@ -9,15 +9,20 @@ import (
 	opentool "github.com/opentoolgen/opentoolgen/runtime"
 )
 
-// Client calls the functions of the tool on an OpenTool server. It is safe for
-// concurrent use.
+// Client calls the functions of the tool through an opentool.Caller: an OpenTool
+// server, a Tool in the same process, an MCP server. It is safe for concurrent
+// use when its Caller is (an *opentool.Client is, and opentool.Local of a Tool).
 type Client struct {
-	rt *opentool.Client
+	rt opentool.Caller
 }
 
-// NewClient returns a client of the tool served at c's address, for example
-// NewClient(opentool.NewClient("http://localhost:9627/opentool")).
-func NewClient(c *opentool.Client) *Client {
+// NewClient returns a client that calls the tool through c: over OpenTool
+// HTTP, NewClient(opentool.NewClient("http://localhost:9627/opentool")); in the
+// same process, NewClient(opentool.Local(tool)), with tool this package's
+// NewTool(svc) or any opentool.Tool (the client then sees what it would see of
+// tool served over HTTP); an MCP server, NewClient(opentool.Local(mcpTool)),
+// with mcpTool an *mcpbridge.Tool.
+func NewClient(c opentool.Caller) *Client {
 	return &Client{rt: c}
 }
 
@@ -28,20 +33,20 @@ var _ Service = (*Client)(nil)
 // Add adds two integers.
 func (c *Client) Add(ctx context.Context, args AddArgs) (int32, error) {
 	var r int32
-	err := c.rt.Invoke(ctx, "add", &args, "sum", &r)
+	err := opentool.Invoke(ctx, c.rt, "add", &args, "sum", &r)
 	return r, err
 }
 
 // Not in the library.
 func (c *Client) Subtract(ctx context.Context, args SubtractArgs) (int32, error) {
 	var r int32
-	err := c.rt.Invoke(ctx, "subtract", &args, "difference", &r)
+	err := opentool.Invoke(ctx, c.rt, "subtract", &args, "difference", &r)
 	return r, err
 }
 
 // Not in the library either.
 func (c *Client) Divide(ctx context.Context, args DivideArgs) (float64, error) {
 	var r float64
-	err := c.rt.Invoke(ctx, "divide", &args, "quotient", &r)
+	err := opentool.Invoke(ctx, c.rt, "divide", &args, "quotient", &r)
 	return r, err
 }
