@@ -9,15 +9,20 @@ import (
 	opentool "github.com/opentoolgen/opentoolgen/runtime"
 )
 
-// Client calls the functions of the tool on an OpenTool server. It is safe for
-// concurrent use.
+// Client calls the functions of the tool through an opentool.Caller: an OpenTool
+// server, a Tool in the same process, an MCP server. It is safe for concurrent
+// use when its Caller is (an *opentool.Client is, and opentool.Local of a Tool).
 type Client struct {
-	rt *opentool.Client
+	rt opentool.Caller
 }
 
-// NewClient returns a client of the tool served at c's address, for example
-// NewClient(opentool.NewClient("http://localhost:9627/opentool")).
-func NewClient(c *opentool.Client) *Client {
+// NewClient returns a client that calls the tool through c: over OpenTool
+// HTTP, NewClient(opentool.NewClient("http://localhost:9627/opentool")); in the
+// same process, NewClient(opentool.Local(tool)), with tool this package's
+// NewTool(svc) or any opentool.Tool (the client then sees what it would see of
+// tool served over HTTP); an MCP server, NewClient(opentool.Local(mcpTool)),
+// with mcpTool an *mcpbridge.Tool.
+func NewClient(c opentool.Caller) *Client {
 	return &Client{rt: c}
 }
 
@@ -28,13 +33,13 @@ var _ Service = (*Client)(nil)
 // GetCurrentWeather gets the current weather
 func (c *Client) GetCurrentWeather(ctx context.Context, args GetCurrentWeatherArgs) (string, error) {
 	var r string
-	err := c.rt.Invoke(ctx, "get_current_weather", &args, "currentWeather", &r)
+	err := opentool.Invoke(ctx, c.rt, "get_current_weather", &args, "currentWeather", &r)
 	return r, err
 }
 
 // GetNDayWeatherForecast gets an N-day weather forecast
 func (c *Client) GetNDayWeatherForecast(ctx context.Context, args GetNDayWeatherForecastArgs) (string, error) {
 	var r string
-	err := c.rt.Invoke(ctx, "get_n_day_weather_forecast", &args, "forecastWeather", &r)
+	err := opentool.Invoke(ctx, c.rt, "get_n_day_weather_forecast", &args, "forecastWeather", &r)
 	return r, err
 }
