@@ -10,6 +10,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/opentoolgen/opentoolgen/examples/weather/weathertool"
 	"github.com/opentoolgen/opentoolgen/mcpbridge"
+	"github.com/opentoolgen/opentoolgen/runtime"
 )
 
 // weather implements weathertool.Service.
@@ -85,4 +86,45 @@ func ExampleServeStdio() {
 	if err := mcpbridge.ServeStdio(context.Background(), tool, &mcp.Implementation{Name: "weather", Version: "1.0.0"}); err != nil {
 		log.Fatal(err)
 	}
+}
+
+// One generated typed client over OpenTool HTTP, in the same process and over
+// MCP: NewClient takes a runtime.Caller.
+func Example_typedClient() {
+	ctx := context.Background()
+	tool, err := weathertool.NewTool(weather{})
+	if err != nil {
+		log.Fatal(err)
+	}
+	srv := httptest.NewServer(runtime.NewHandler(tool)) // an OpenTool server
+	defer srv.Close()
+	h, err := mcpbridge.NewHTTPHandler(ctx, tool, nil, false) // an MCP server with the same tools
+	if err != nil {
+		log.Fatal(err)
+	}
+	mcpSrv := httptest.NewServer(h)
+	defer mcpSrv.Close()
+
+	// OpenTool HTTP
+	overHTTP := weathertool.NewClient(runtime.NewClient(srv.URL + "/opentool"))
+	// the tool in the same process, as it answers over HTTP
+	local := weathertool.NewClient(runtime.Local(tool))
+	// an MCP server (or CommandTool(ctx, cmd), or NewTool(ctx, session))
+	mcpTool, err := mcpbridge.HTTPTool(ctx, mcpSrv.URL, nil)
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer mcpTool.Close()
+	overMCP := weathertool.NewClient(runtime.Local(mcpTool))
+
+	for _, c := range []*weathertool.Client{overHTTP, local, overMCP} {
+		now, err := c.GetCurrentWeather(ctx, weathertool.GetCurrentWeatherArgs{
+			CurrentWeatherInfo: weathertool.CurrentWeatherInfo{Location: "Paris", Format: weathertool.CurrentWeatherInfoFormatCelsius},
+		})
+		fmt.Println(now, err)
+	}
+	// Output:
+	// Sunny in Paris <nil>
+	// Sunny in Paris <nil>
+	// Sunny in Paris <nil>
 }
