@@ -21,7 +21,9 @@ import (
 // Tool is an MCP server as a [runtime.Tool], the other way round from
 // [NewServer]: serve it with runtime.NewHandler to put an MCP server behind
 // OpenTool HTTP (what the reference project opentool-server-mcp-http does),
-// list it for an LLM with runtime.Declarations, or call it from Go.
+// list it for an LLM with runtime.Declarations, or call it from Go: a generated
+// package's typed client over runtime.Local(tool) calls the MCP server's tools
+// of the same names.
 //
 // Load lists the server's tools (tools/list, every page, each time; the same
 // listing gives the same *runtime.OpenTool) as a document with one function per
@@ -66,7 +68,9 @@ import (
 //
 // Cancelling Call's context cancels the MCP request (notifications/cancelled).
 // MCP tools do not stream: Tool is not a runtime.StreamTool (a streaming
-// function of a server of this package is a function returning {"items": […]}).
+// function of a server of this package is a function returning {"items": […]}),
+// so a typed client's streaming function over runtime.Local(tool) ends with a
+// call error with runtime.ErrNoStreaming in its chain.
 type Tool struct {
 	session *mcp.ClientSession
 	name    string // what messages call the server

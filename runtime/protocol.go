@@ -3,6 +3,10 @@
 // the protocol, and the OpenTool document model with its loader. Code generated
 // by opentoolgen imports it; it can also be used by hand.
 //
+// Generated typed clients call through a [Caller]: a [*Client] over HTTP, or
+// [Local] for a [Tool] in the same process, which answers as that tool served
+// over HTTP would.
+//
 // It also holds what generated packages share rather than repeat: the Decoder
 // their argument decoders drive ([Decode], with the constraint checks), LLM
 // function [Declarations], each function as a tool of agent frameworks
