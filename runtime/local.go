@@ -18,7 +18,8 @@ import (
 // request to encode, no goroutine) and sees what it would see of the same
 // tool served with [NewHandler] and called through a [*Client]:
 //
-//   - arguments that are not a JSON object are refused without calling the
+//   - the tool gets the arguments a server passes it: {} when there are none;
+//     arguments that are not a JSON object are refused without calling the
 //     tool, with the same error; arguments that are not valid JSON are a -32700
 //     call error, an empty name a -32600 one (a server, which parses the
 //     arguments as part of the request, may word the message otherwise);
@@ -44,11 +45,14 @@ import (
 // are taken one at a time, and the loop body then runs in the goroutine that
 // called emit.
 //
-// Unlike a server, Local does not recover a panic of the tool: it reaches the
-// caller, with its stack, as a panic of a function called directly does (a
-// server logs it and answers -32603, "internal error"). Results and items are
-// passed on without a copy: a tool must not modify one after returning or
-// emitting it.
+// What Local does not do as a server and a *Client do: it does not recover a
+// panic of the tool, which reaches the caller with its stack, as a panic of a
+// function called directly does (a server logs it and answers -32603,
+// "internal error"); and a call returns when the tool returns, so that a tool
+// that ignores its context, or a stream's failing emit, keeps its caller
+// waiting (a *Client returns as soon as ctx ends or the loop stops). Results
+// and items are passed on without a copy: a tool must not modify one after
+// returning or emitting it.
 //
 // Any Tool works: Local(runtime.RemoteTool(c)) calls an OpenTool server through
 // its Tool (whose errors are a gateway's: a server that cannot be reached is a
