@@ -18,7 +18,9 @@ import (
 // request to encode, no goroutine) and sees what it would see of the same
 // tool served with [NewHandler] and called through a [*Client]:
 //
-//   - the tool gets the arguments a server passes it: {} when there are none;
+//   - the tool gets the caller's context, with its values (the call values of
+//     [WithCallValues] among them, which a server fills from request headers),
+//     and the arguments a server passes it: {} when there are none;
 //     arguments that are not a JSON object are refused without calling the
 //     tool, with the same error; arguments that are not valid JSON are a -32700
 //     call error, an empty name a -32600 one (a server, which parses the
