@@ -43,6 +43,7 @@ package gen
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"github.com/opentoolgen/opentoolgen/gen/emit"
@@ -57,6 +58,7 @@ import (
 	"sync"
 
 	otload "github.com/opentoolgen/opentoolgen/gen/load/opentool"
+	opentool "github.com/opentoolgen/opentoolgen/runtime"
 )
 
 // Options configure Generate.
@@ -68,7 +70,17 @@ type Options struct {
 	// subdirectories). Without them a $ref reads only regular files inside the
 	// directory of the document, after resolving ".." and symbolic links.
 	AllowRefDirs []string
+	// Declarations, when set, is the profile in which Result.Declarations
+	// declares the functions for an LLM provider.
+	Declarations Profile
 }
+
+// Profile is an LLM provider's form of declarations (runtime.Profile).
+type Profile = opentool.Profile
+
+// ParseProfile returns the profile named s ("openai", "openai-strict",
+// "anthropic", "anthropic-strict", "gemini", "mcp"), or an error listing them.
+func ParseProfile(s string) (Profile, error) { return opentool.ParseProfile(s) }
 
 // MaxFileBytes is the largest document or referenced file accepted: 64 MiB.
 const MaxFileBytes = source.MaxFileBytes
@@ -93,7 +105,12 @@ type Result struct {
 	// nested thousands of levels deep, or of tens of megabytes, stays
 	// compact).
 	Document []byte
-	// Warnings are problems the generator worked around.
+	// Declarations are the functions declared in Options.Declarations's
+	// profile: the JSON of the provider's "tools" member, indented; nil
+	// without a profile.
+	Declarations []byte
+	// Warnings are problems the generator worked around, and what the
+	// declarations could not say or exceed (opentool.Declare).
 	Warnings []source.Diagnostic
 }
 
@@ -148,7 +165,43 @@ func Generate(name string, data []byte, opts Options) (*Result, error) {
 		}
 	}
 	doc = emit.ResultDocument(doc)
-	return &Result{Files: files, Document: doc, Warnings: warnings}, nil
+	res := &Result{Files: files, Document: doc, Warnings: warnings}
+	if opts.Declarations != "" {
+		if err := declare(name, pkg.Document, opts.Declarations, res); err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
+}
+
+// declare puts doc's declarations in profile p into res: what the profile
+// cannot say and the provider limits they exceed are warnings (the runtime
+// function that builds them at run time returns the latter as an error).
+func declare(name string, doc *opentool.OpenTool, p opentool.Profile, res *Result) error {
+	d, err := opentool.Declare(doc, p)
+	var le *opentool.LimitError
+	switch {
+	case errors.As(err, &le):
+		for _, l := range le.Limits {
+			msg := fmt.Sprintf("%s declarations: %d %s, the provider takes at most %d", p, l.Count, l.What, l.Max)
+			if l.Function != "" {
+				msg = fmt.Sprintf("%s declaration of %q: %d %s, the provider takes at most %d", p, l.Function, l.Count, l.What, l.Max)
+			}
+			res.Warnings = append(res.Warnings, source.Diagnostic{File: name, Message: msg, Warning: true})
+		}
+	case err != nil:
+		return err
+	}
+	for _, w := range d.Warnings {
+		res.Warnings = append(res.Warnings, source.Diagnostic{File: name, Message: w, Warning: true})
+	}
+	var b bytes.Buffer
+	if err := json.Indent(&b, d.Tools, "", "  "); err != nil {
+		return err
+	}
+	b.WriteByte('\n')
+	res.Declarations = b.Bytes()
+	return nil
 }
 
 // loadOpenTool loads and validates an OpenTool document and builds its model.

@@ -49,7 +49,7 @@ func TestList(t *testing.T) {
 				t.Fatalf("names: got %v, want %v", names, want)
 			}
 			// Each input schema is the function's declared parameters.
-			for _, d := range mock.Declarations() {
+			for _, d := range runtime.Declarations(mock.Document()) {
 				if diff := cmp.Diff(asJSON(t, d.Parameters), asJSON(t, tools[d.Name].InputSchema)); diff != "" {
 					t.Errorf("%s: inputSchema differs from the declaration (-want +got):\n%s", d.Name, diff)
 				}

@@ -120,9 +120,10 @@ func sortedKeys[V any](m map[string]V) []string {
 type Args struct {
 	fns    map[string]*fnArgs
 	lookup func(string) (string, bool)
-	served map[string]bool // nil: every function
-	doc    []byte          // the served document (options applied)
-	parsed *OpenTool       // doc, decoded once; never modified
+	served map[string]bool   // nil: every function
+	doc    []byte            // the served document (options applied)
+	parsed *OpenTool         // doc, decoded once; never modified
+	alias  map[string]string // declared name → function, where they differ (DeclaredNames)
 }
 
 type fnArgs struct {
@@ -307,7 +308,26 @@ func NewArgs(doc *OpenTool, opts ...ToolOption) (*Args, error) {
 	if err := json.Unmarshal(b, a.parsed); err != nil {
 		return nil, err
 	}
+	for fn, declared := range DeclaredNames(a.parsed) {
+		if declared != fn {
+			if a.alias == nil {
+				a.alias = map[string]string{}
+			}
+			a.alias[declared] = fn
+		}
+	}
 	return a, nil
+}
+
+// Resolve returns the served function a call names: name itself, or the
+// function declared to LLM providers under name when the function's own name
+// does not fit their rules ([DeclaredNames]). ok is false for a function that
+// is not served (name is returned as given).
+func (a *Args) Resolve(name string) (function string, ok bool) {
+	if fn, found := a.alias[name]; found {
+		return fn, true
+	}
+	return name, a.Serves(name)
 }
 
 // Serves reports whether function is served (see [WithFunctions]).

@@ -169,7 +169,7 @@ func TestFunctionsAsManusTools(t *testing.T) {
 	for _, f := range tool.Functions() {
 		tools = append(tools, f)
 	}
-	decls := tool.Declarations()
+	decls := opentool.Declarations(tool.Document())
 	if len(tools) != len(decls) {
 		t.Fatalf("got %d functions, want %d", len(tools), len(decls))
 	}

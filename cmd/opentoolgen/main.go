@@ -39,6 +39,15 @@
 //		Also write the equivalent OpenTool document as indented JSON to FILE:
 //		for OpenDyn and OpenAPI inputs, the description OpenTool clients in any
 //		language understand.
+//	-declarations FILE
+//		Also write the functions' declarations for an LLM provider to FILE: the
+//		JSON its API takes in its "tools" member, for a program in any
+//		language to hand to its model. What the provider's schema dialect
+//		cannot say, and limits the declarations exceed (too many tools, too
+//		deep), are warnings.
+//	-for PROFILE
+//		The profile of -declarations (default openai): openai, openai-strict,
+//		anthropic, anthropic-strict, gemini or mcp.
 //	-allow-ref-dir DIR
 //		Let OpenAPI $refs read files under DIR too (repeatable). By default a
 //		$ref may only name a regular file inside the directory tree of the
@@ -138,6 +147,8 @@ type options struct {
 	pkg          string
 	check        bool
 	document     string
+	declarations string
+	profile      string
 	allowRefDirs []string
 	version      bool
 	input        string
@@ -157,6 +168,8 @@ func flagSet(o *options) *flag.FlagSet {
 	fs.StringVar(&o.pkg, "pkg", "", "`NAME` of the generated package (default: derived from DIR's base name)")
 	fs.BoolVar(&o.check, "check", false, "write nothing; exit 1 and name the generated files that are stale (for CI)")
 	fs.StringVar(&o.document, "document", "", "also write the equivalent OpenTool document as indented JSON to `FILE`")
+	fs.StringVar(&o.declarations, "declarations", "", "also write the functions' declarations for an LLM provider (see -for) to `FILE`: the JSON its API takes in its \"tools\" member")
+	fs.StringVar(&o.profile, "for", "openai", "the `PROFILE` of -declarations: openai, openai-strict, anthropic, anthropic-strict, gemini or mcp")
 	fs.Var((*stringList)(&o.allowRefDirs), "allow-ref-dir", "let OpenAPI $refs read files under `DIR` too, besides the document's own directory tree (repeatable)")
 	fs.BoolVar(&o.version, "version", false, "print the version of opentoolgen and exit")
 	return fs
@@ -208,6 +221,9 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 		}
 		o.pkg = packageName(filepath.Base(abs))
 	}
+	if _, err := gen.ParseProfile(o.profile); err != nil {
+		return nil, &usageError{"-for: " + strings.TrimPrefix(err.Error(), "opentool: ")}
+	}
 	if !token.IsIdentifier(o.pkg) || o.pkg == "_" {
 		return nil, &usageError{fmt.Sprintf("-pkg: got %q, want a Go package name", o.pkg)}
 	}
@@ -244,7 +260,11 @@ func generate(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	res, err := gen.Generate(o.input, data, gen.Options{Package: o.pkg, AllowRefDirs: o.allowRefDirs})
+	gopts := gen.Options{Package: o.pkg, AllowRefDirs: o.allowRefDirs}
+	if o.declarations != "" {
+		gopts.Declarations = gen.Profile(o.profile)
+	}
+	res, err := gen.Generate(o.input, data, gopts)
 	if err != nil {
 		var fe *gen.FormatError
 		if errors.As(err, &fe) && !o.check { // -check writes nothing
@@ -268,6 +288,10 @@ func generate(args []string, stdout, stderr io.Writer) error {
 	if o.document != "" {
 		want[o.document] = res.Document
 		names = append(names, o.document)
+	}
+	if o.declarations != "" {
+		want[o.declarations] = res.Declarations
+		names = append(names, o.declarations)
 	}
 	leftover := leftovers(o.out, want, header(res.Files))
 	if o.check {
@@ -294,8 +318,11 @@ func generate(args []string, stdout, stderr io.Writer) error {
 	}
 	for _, p := range names {
 		given := p
-		if p == o.document {
+		switch p {
+		case o.document:
 			given = "-document " + p
+		case o.declarations:
+			given = "-declarations " + p
 		}
 		if err := w.stage(p, given, want[p]); err != nil {
 			return err

@@ -524,3 +524,42 @@ func TestLeftovers(t *testing.T) {
 	}
 	opentoolgen(t, dir, "-check", "-o", "out", "tool.json").want(t, 0)
 }
+
+// TestDeclarationsFlag: -declarations writes the profile's tools member, -check
+// finds it stale, and what the profile cannot say is a warning.
+func TestDeclarationsFlag(t *testing.T) {
+	dir := t.TempDir()
+	put(t, filepath.Join(dir, "tool.yaml"), toolYAML)
+	put(t, filepath.Join(dir, "map.json"), `{"opentool":"1.0.0","info":{"title":"m","version":"1"},"functions":[
+		{"name":"tag","description":"Tags.","parameters":[{"name":"labels","schema":{"type":"object","additionalProperties":{"type":"string"}},"required":true}]}]}`)
+	for _, p := range []string{"openai", "openai-strict", "anthropic", "anthropic-strict", "gemini", "mcp"} {
+		file := filepath.Join("decl", p+".json")
+		opentoolgen(t, dir, "-o", "out", "-declarations", file, "-for", p, "tool.yaml").want(t, 0)
+		got, err := os.ReadFile(filepath.Join(dir, file))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var v []any
+		if err := json.Unmarshal(got, &v); err != nil || len(v) == 0 {
+			t.Errorf("-for %s: %v\n%s", p, err, got)
+		}
+		opentoolgen(t, dir, "-check", "-o", "out", "-declarations", file, "-for", p, "tool.yaml").want(t, 0)
+	}
+	// Another profile's declarations are stale.
+	r := opentoolgen(t, dir, "-check", "-o", "out", "-declarations", "decl/openai.json", "-for", "gemini", "tool.yaml")
+	r.want(t, 1)
+	if !strings.Contains(r.stderr, "openai.json") {
+		t.Errorf("-check: %s", r.stderr)
+	}
+	// A map cannot be strict: declared without, and said so.
+	r = opentoolgen(t, dir, "-o", "out2", "-declarations", "decl/map.json", "-for", "openai-strict", "map.json")
+	r.want(t, 0)
+	if !strings.Contains(r.stderr, `function "tag" is declared without strict mode`) {
+		t.Errorf("no warning for the map: %q", r.stderr)
+	}
+	r = opentoolgen(t, dir, "-declarations", "x.json", "-for", "claude", "tool.yaml")
+	r.want(t, 2)
+	if !strings.Contains(r.stderr, `unknown declaration profile "claude"`) {
+		t.Errorf("bad -for: %q", r.stderr)
+	}
+}

@@ -114,8 +114,10 @@ func TestToolOptions(t *testing.T) {
 	if len(loaded.Functions) != 3 {
 		t.Errorf("Load: %d functions, want the 3 served", len(loaded.Functions))
 	}
-	if d := tool.Declarations(); len(d) != 3 {
-		t.Errorf("Declarations: %d, want 3", len(d))
+	d, err := tool.Declarations(runtime.ProfileAnthropic)
+	var decls []struct{ Name string }
+	if err != nil || json.Unmarshal(d.Tools, &decls) != nil || len(decls) != 3 {
+		t.Errorf("Declarations: %d (%v), want 3", len(decls), err)
 	}
 	// The package's document is the document as written.
 	if n := len(mocktool.Document().Functions); n != 7 {

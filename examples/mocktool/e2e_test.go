@@ -662,7 +662,7 @@ func TestDeclarations(t *testing.T) {
 		{"delete", want{map[string]string{"id": "#/$defs/Id"}, []string{"id"}}},
 		{"run", want{map[string]string{}, nil}},
 	}
-	decls := mocktool.Declarations()
+	decls := runtime.Declarations(mocktool.Document())
 	if len(decls) != len(wants) {
 		t.Fatalf("%d declarations, want %d", len(decls), len(wants))
 	}

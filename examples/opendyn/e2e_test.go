@@ -79,8 +79,8 @@ func TestGeometry(t *testing.T) {
 	if v, err := c.Version(ctx); v != "geometry 1.0" || err != nil {
 		t.Errorf("Version = %q, %v", v, err)
 	}
-	if len(geometry.Declarations()) != 5 {
-		t.Errorf("Declarations: %d, want 5", len(geometry.Declarations()))
+	if len(opentool.Declarations(geometry.Document())) != 5 {
+		t.Errorf("Declarations: %d, want 5", len(opentool.Declarations(geometry.Document())))
 	}
 }
 

@@ -552,7 +552,7 @@ type jsonSchema struct {
 }
 
 func TestDeclarations(t *testing.T) {
-	decls := weathertool.Declarations()
+	decls := runtime.Declarations(weathertool.Document())
 	var names []string
 	for _, d := range decls {
 		names = append(names, d.Name)

@@ -811,7 +811,7 @@ func emitClient(p *model.Package) *jen.File {
 //	const _ = opentool.IsAtLeastVersion0_1_0
 //	const documentJSON = "{…}"
 //	func Document() *opentool.OpenTool                     // a new copy each call
-//	func Declarations() []opentool.FunctionDeclaration
+//	func Declarations(p opentool.Profile) (*opentool.Declared, error)
 func emitDocument(p *model.Package) *jen.File {
 	f := newFile(p)
 	title := strings.TrimSpace(p.Title)
@@ -855,10 +855,11 @@ func emitDocument(p *model.Package) *jen.File {
 		),
 		jen.Return(jen.Op("&").Id("d")),
 	)
-	f.Comment("Declarations returns each function as an LLM function-calling declaration,")
-	f.Comment("ready for the tools of an OpenAI-style chat API.")
-	f.Func().Id("Declarations").Params().Index().Add(rt("FunctionDeclaration")).Block(
-		jen.Return(rt("Declarations").Call(jen.Id("Document").Call())),
+	f.Comment("Declarations returns the functions declared for the LLM provider of profile")
+	f.Comment("p (opentool.ProfileOpenAI, opentool.ProfileAnthropicStrict, …): Tools is the")
+	f.Comment("JSON its API takes in its \"tools\" member (see opentool.Declare).")
+	f.Func().Id("Declarations").Params(jen.Id("p").Add(rt("Profile"))).Params(jen.Op("*").Add(rt("Declared")), jen.Error()).Block(
+		jen.Return(rt("Declare").Call(jen.Id("Document").Call(), jen.Id("p"))),
 	)
 	return f
 }

@@ -41,7 +41,7 @@ var serviceDoc = map[string][]string{
 //	func (t *Tool) StreamCall(ctx, name, args, emit) error // when a function streams
 //	func (t *Tool) Load(context.Context) (*opentool.OpenTool, error)
 //	func (t *Tool) Document() *opentool.OpenTool
-//	func (t *Tool) Declarations() []opentool.FunctionDeclaration
+//	func (t *Tool) Declarations(p opentool.Profile) (*opentool.Declared, error)
 //	func (t *Tool) Functions() []*opentool.FunctionTool
 //	func (t *Tool) Hints(name string) (opentool.Hints, bool) // OpenAPI
 func emitTool(p *model.Package) *jen.File {
@@ -179,9 +179,16 @@ func emitTool(p *model.Package) *jen.File {
 		scases = append(scases, jen.Case(once...).Block(jen.Return(rt("NewError").Call(rt("CodeMethodNotFound"),
 			jen.Qual("strconv", "Quote").Call(jen.Id("name")).Op("+").Lit(" does not stream its result: call it with call")))))
 	}
-	// if !t.args.Serves(name) { return nil, opentool.MethodNotFound(name) }
+	// A served function, by its name or the name it is declared under for LLM
+	// providers (opentool.DeclaredNames):
+	//
+	//	name, ok := t.args.Resolve(name)
+	//	if !ok { return nil, opentool.MethodNotFound(name) }
 	notServed := func(ret ...jen.Code) jen.Code {
-		return jen.If(jen.Op("!").Id("t").Dot("args").Dot("Serves").Call(jen.Id("name"))).Block(jen.Return(ret...))
+		return jen.Add(
+			jen.List(jen.Id("name"), jen.Id("ok")).Op(":=").Id("t").Dot("args").Dot("Resolve").Call(jen.Id("name")).Line(),
+			jen.If(jen.Op("!").Id("ok")).Block(jen.Return(ret...)),
+		)
 	}
 	f.Comment("Call implements opentool.Tool.")
 	f.Func().Params(jen.Id("t").Op("*").Id("Tool")).Id("Call").Params(
@@ -217,10 +224,13 @@ func emitTool(p *model.Package) *jen.File {
 		jen.Return(jen.Id("t").Dot("args").Dot("Document").Call()),
 	)
 	f.Line()
-	f.Comment("Declarations returns the served functions (see Document) as LLM")
-	f.Comment("function-calling declarations.")
-	f.Func().Params(jen.Id("t").Op("*").Id("Tool")).Id("Declarations").Params().Index().Add(rt("FunctionDeclaration")).Block(
-		jen.Return(rt("Declarations").Call(jen.Id("t").Dot("args").Dot("Served").Call())),
+	f.Comment("Declarations returns the served functions (see Document) declared for the")
+	f.Comment("LLM provider of profile p: Tools is the JSON its API takes in its \"tools\"")
+	f.Comment("member (see opentool.Declare). Call accepts the declared names.")
+	f.Func().Params(jen.Id("t").Op("*").Id("Tool")).Id("Declarations").Params(jen.Id("p").Add(rt("Profile"))).Params(
+		jen.Op("*").Add(rt("Declared")), jen.Error(),
+	).Block(
+		jen.Return(rt("Declare").Call(jen.Id("t").Dot("args").Dot("Served").Call(), jen.Id("p"))),
 	)
 	f.Line()
 	f.Comment("Functions returns each served function (see Document) as a tool of its own")

@@ -257,7 +257,11 @@ func TestPetstoreTool(t *testing.T) {
 	if strings.Contains(string(raw), "secret-request-id") {
 		t.Error("the document shows the value of an environment variable")
 	}
-	decls, _ := json.Marshal(tool.Declarations())
+	declared, err := tool.Declarations(opentool.ProfileOpenAI)
+	if err != nil {
+		t.Fatal(err)
+	}
+	decls := declared.Tools
 	if strings.Contains(string(decls), `"limit"`) || strings.Contains(string(decls), "X-Request-ID") {
 		t.Errorf("declarations show hidden arguments: %s", decls)
 	}

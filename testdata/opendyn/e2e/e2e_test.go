@@ -438,8 +438,8 @@ func TestServedCTypes(t *testing.T) {
 			t.Errorf("divmod in Document(): %+v", f)
 		}
 	}
-	if len(ctypes.Declarations()) != len(doc.Functions) {
-		t.Errorf("Declarations: %d, want %d", len(ctypes.Declarations()), len(doc.Functions))
+	if len(runtime.Declarations(ctypes.Document())) != len(doc.Functions) {
+		t.Errorf("Declarations: %d, want %d", len(runtime.Declarations(ctypes.Document())), len(doc.Functions))
 	}
 }
 
