@@ -48,14 +48,39 @@ func WithVersion(v string) ServerOption { return func(c *serverConfig) { c.versi
 // keys; others get HTTP 401. Keys are compared in constant time (of their
 // SHA-256 digests, so that not even a key's length leaks); empty keys are ignored.
 func WithAPIKeys(keys ...string) ServerOption {
-	return func(c *serverConfig) {
-		for _, k := range keys {
-			if k != "" {
-				sum := sha256.Sum256([]byte(k))
-				c.keys = append(c.keys, sum[:])
-			}
+	return func(c *serverConfig) { c.keys = append(c.keys, digests(keys)...) }
+}
+
+// digests returns the SHA-256 digests of the non-empty keys.
+func digests(keys []string) [][]byte {
+	var out [][]byte
+	for _, k := range keys {
+		if k != "" {
+			sum := sha256.Sum256([]byte(k))
+			out = append(out, sum[:])
 		}
 	}
+	return out
+}
+
+// RequireAPIKeys returns a handler that passes to h only the requests that
+// carry "Authorization: Bearer <key>" with one of keys, compared as
+// [WithAPIKeys] compares them, and answers the others HTTP 401 as
+// [NewHandler] does (with a WWW-Authenticate header). It guards handlers
+// that are not an OpenTool server's, such as an MCP endpoint served beside
+// one. Empty keys are ignored; without keys it returns h.
+func RequireAPIKeys(h http.Handler, keys ...string) http.Handler {
+	ds := digests(keys)
+	if len(ds) == 0 {
+		return h
+	}
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if !authorized(ds, r) {
+			unauthorized(w)
+			return
+		}
+		h.ServeHTTP(w, r)
+	})
 }
 
 // WithPrefix sets the path prefix (default "/opentool"; "" or "/" serves at the root).
@@ -172,9 +197,8 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	route := path[len(h.cfg.prefix):]
-	if !h.authorized(r) {
-		w.Header().Set("WWW-Authenticate", `Bearer realm="opentool"`)
-		h.writeHTTPError(w, http.StatusUnauthorized, ErrUnauthorized.Message)
+	if len(h.cfg.keys) > 0 && !authorized(h.cfg.keys, r) {
+		unauthorized(w)
 		return
 	}
 	if len(h.cfg.valueHeaders) > 0 {
@@ -202,10 +226,9 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
-func (h *handler) authorized(r *http.Request) bool {
-	if len(h.cfg.keys) == 0 {
-		return true
-	}
+// authorized reports whether r carries "Authorization: Bearer <key>" with a
+// key of one of the digests keys.
+func authorized(keys [][]byte, r *http.Request) bool {
 	auth := r.Header.Get("Authorization")
 	const bearer = "bearer "
 	if len(auth) < len(bearer) || !strings.EqualFold(auth[:len(bearer)], bearer) {
@@ -213,10 +236,17 @@ func (h *handler) authorized(r *http.Request) bool {
 	}
 	got := sha256.Sum256([]byte(strings.TrimSpace(auth[len(bearer):])))
 	ok := 0
-	for _, k := range h.cfg.keys { // every key is compared: no early exit
+	for _, k := range keys { // every key is compared: no early exit
 		ok |= subtle.ConstantTimeCompare(got[:], k)
 	}
 	return ok == 1
+}
+
+// unauthorized answers HTTP 401 with a JSON-RPC body, as for any request that
+// fails before it reaches a tool.
+func unauthorized(w http.ResponseWriter) {
+	w.Header().Set("WWW-Authenticate", `Bearer realm="opentool"`)
+	writeHTTPError(w, http.StatusUnauthorized, ErrUnauthorized.Message)
 }
 
 func (h *handler) method(w http.ResponseWriter, r *http.Request, want string) bool {
@@ -235,6 +265,10 @@ func (h *handler) method(w http.ResponseWriter, r *http.Request, want string) bo
 // writeHTTPError answers a request that failed before it reached a tool: the body
 // is still a JSON-RPC response, with the HTTP status as code.
 func (h *handler) writeHTTPError(w http.ResponseWriter, status int, msg string) {
+	writeHTTPError(w, status, msg)
+}
+
+func writeHTTPError(w http.ResponseWriter, status int, msg string) {
 	buf := getBuffer()
 	defer putBuffer(buf)
 	appendResponse(buf, nil, &Error{Code: status, Message: msg}, nil)
@@ -591,13 +625,26 @@ func Serve(ctx context.Context, addr string, tool Tool, opts ...ServerOption) er
 
 // ServeListener is [Serve] on an existing listener, which it closes.
 func ServeListener(ctx context.Context, ln net.Listener, tool Tool, opts ...ServerOption) error {
-	cfg := newServerConfig(opts)
+	return serve(ctx, ln, NewHandler(tool, opts...), newServerConfig(opts))
+}
+
+// ServeHandler is [ServeListener] for any handler, such as a mux that mounts
+// [NewHandler] beside other endpoints: the same HTTP server (header and idle
+// timeouts, header size limit) and the same graceful shutdown when ctx is
+// cancelled. Of opts, only [WithShutdownTimeout] and [WithLogger] apply
+// here; the handler's own options are given where it is made. Requests that
+// outlive ctx without end (a stream that only the client ends) should end
+// when ctx does: the shutdown waits for them.
+func ServeHandler(ctx context.Context, ln net.Listener, h http.Handler, opts ...ServerOption) error {
+	return serve(ctx, ln, h, newServerConfig(opts))
+}
+
+func serve(ctx context.Context, ln net.Listener, h http.Handler, cfg *serverConfig) error {
 	conns := &newConns{m: map[net.Conn]struct{}{}}
 	// Every request's context derives from base, cancelled when the grace
 	// period ends; handlers counts the requests being handled.
 	base, cancelBase := context.WithCancel(context.Background())
 	defer cancelBase()
-	h := NewHandler(tool, opts...)
 	handlers := &running{}
 	srv := &http.Server{
 		Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {

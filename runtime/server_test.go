@@ -12,6 +12,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"net/http/httptest"
 	"strings"
 	"sync"
 	"testing"
@@ -689,5 +690,85 @@ func TestPrefix(t *testing.T) {
 				t.Errorf("prefix %q: /opentool/call answered %d", c.prefix, res.status)
 			}
 		}
+	}
+}
+
+// RequireAPIKeys guards any handler with WithAPIKeys' comparison and answers
+// as the OpenTool handler does.
+func TestRequireAPIKeys(t *testing.T) {
+	reached := 0
+	inner := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { reached++; io.WriteString(w, "in") })
+	srv := httptest.NewServer(runtime.RequireAPIKeys(inner, "key-one", "", "key-two"))
+	defer srv.Close()
+	for _, auth := range []string{"", "Bearer", "Bearer wrong", "Bearer key-on", "Basic a2V5LW9uZQ==", "key-one"} {
+		res := do(t, http.MethodGet, srv.URL+"/mcp", "", nil, "Authorization", auth)
+		wantRPCError(t, res, http.StatusUnauthorized, http.StatusUnauthorized, "null")
+		if res.header.Get("WWW-Authenticate") == "" {
+			t.Errorf("%q: no WWW-Authenticate header", auth)
+		}
+	}
+	if reached != 0 {
+		t.Fatalf("the handler was reached %d times without a valid key", reached)
+	}
+	for _, auth := range []string{"Bearer key-one", "bearer key-two", "BEARER  key-one "} {
+		if res := do(t, http.MethodGet, srv.URL+"/mcp", "", nil, "Authorization", auth); res.status != http.StatusOK || string(res.body) != "in" {
+			t.Errorf("%q: got %d %s", auth, res.status, res.body)
+		}
+	}
+	// No keys: nothing is required.
+	open := httptest.NewServer(runtime.RequireAPIKeys(inner, "", ""))
+	defer open.Close()
+	if res := do(t, http.MethodGet, open.URL+"/mcp", "", nil); res.status != http.StatusOK {
+		t.Errorf("without keys: got %d %s", res.status, res.body)
+	}
+}
+
+// ServeHandler serves a mux with the OpenTool handler mounted in it, and
+// shuts down as ServeListener does: a call in flight completes.
+func TestServeHandler(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	started, release := make(chan struct{}), make(chan struct{})
+	mux := http.NewServeMux()
+	mux.Handle("/opentool/", runtime.NewHandler(plainTool{}))
+	mux.HandleFunc("/slow", func(w http.ResponseWriter, r *http.Request) {
+		close(started)
+		<-release
+		io.WriteString(w, "done")
+	})
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- runtime.ServeHandler(ctx, ln, mux, runtime.WithShutdownTimeout(10*time.Second)) }()
+	base := "http://" + ln.Addr().String()
+	res, err := runtime.NewClient(base+runtime.DefaultPrefix).Call(context.Background(), runtime.FunctionCall{Name: "f"})
+	if err != nil || string(res.Result) != `{"ok":true}` {
+		t.Fatalf("call through the mux: %s, %v", res.Result, err)
+	}
+	slow := make(chan string, 1)
+	go func() {
+		r, err := http.Get(base + "/slow")
+		if err != nil {
+			slow <- err.Error()
+			return
+		}
+		b, _ := io.ReadAll(r.Body)
+		r.Body.Close()
+		slow <- string(b)
+	}()
+	<-started
+	cancel()
+	select {
+	case err := <-done:
+		t.Fatalf("ServeHandler returned %v with a request in flight", err)
+	case <-time.After(100 * time.Millisecond):
+	}
+	close(release)
+	if got := <-slow; got != "done" {
+		t.Errorf("the request in flight got %q, want done", got)
+	}
+	if err := <-done; err != nil {
+		t.Errorf("ServeHandler: %v", err)
 	}
 }
