@@ -41,6 +41,9 @@ var stages = []struct {
 	// fronts beside runtime, which never imports them
 	{pkg: "mcpbridge", may: []string{"internal/jsontree", "runtime"}, third: true},
 	{pkg: "oauth2cred", may: []string{"runtime"}, third: true},
+	// the command line of a tool server (what opentoolgen -cmd's mains call):
+	// OpenTool HTTP and MCP, so beside runtime too
+	{pkg: "toolcli", may: []string{"internal/jsontree", "runtime", "mcpbridge"}, third: true},
 }
 
 // TestLayout asserts the import graph: no stage imports a later one, runtime

@@ -1,0 +1,132 @@
+package toolcli
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+	"unicode"
+)
+
+// helpLine is one option of the help: its names and what it is.
+type helpLine struct{ names, usage string }
+
+// help prints the help in the format of the OpenTool Server CLI guidelines:
+//
+//	MOCK_UTIL_TOOL OpenTool Server CLI (1.0.0) - OpenTool Server implement by MOCK_UTIL_TOOL.
+//
+//	Usage: mock_util_tool <command> [options]
+//
+//	Available commands:
+//
+//	Command: start
+//	  -v, --version     Version, Default: 1.0.0
+//	  -t, --toolPort    OpenTool Server Port, Default: 9639
+//	  -k, --apiKeys     API Keys, allow array, as: --apiKeys KEY_A --apiKeys KEY_B
+//	…
+//	Global options:
+//
+//	-h, --help    Show help information
+//
+// Options are in columns as there: the names padded to the longest plus four.
+// The command's own flags follow the standard ones, in the order of their
+// names, and the environment variables of Command.Env have a section of their
+// own before the global options.
+func (c *Command) help(w io.Writer) {
+	display := displayName(c.Name)
+	version := c.version()
+	commands := []struct {
+		name  string
+		lines []helpLine
+	}{
+		{"start", append([]helpLine{
+			{"-v, --version", "Version, Default: " + version},
+			{"-t, --toolPort", fmt.Sprintf("OpenTool Server Port, Default: %d", c.port())},
+			{"-k, --apiKeys", "API Keys, allow array, as: --apiKeys KEY_A --apiKeys KEY_B"},
+			{"    --host", "Host, Default: " + DefaultHost},
+			{"    --options", "Argument options file (JSON): defaults, fixed and envs of arguments"},
+		}, c.ownLines("start")...)},
+		{"mcp", append([]helpLine{
+			{"-v, --version", "Version, Default: " + version},
+			{"    --options", "Argument options file (JSON): defaults, fixed and envs of arguments"},
+		}, c.ownLines("mcp")...)},
+	}
+	width := 0
+	for _, cmd := range commands {
+		for _, l := range cmd.lines {
+			width = max(width, len(l.names))
+		}
+	}
+	width += 4
+	fmt.Fprintf(w, "%s OpenTool Server CLI (%s) - OpenTool Server implement by %s.\n\n", display, version, display)
+	fmt.Fprintf(w, "Usage: %s <command> [options]\n\n", c.Name)
+	fmt.Fprintf(w, "Available commands:\n\n")
+	for _, cmd := range commands {
+		fmt.Fprintf(w, "Command: %s\n", cmd.name)
+		for _, l := range cmd.lines {
+			fmt.Fprintf(w, "  %-*s%s\n", width, l.names, l.usage)
+		}
+		fmt.Fprintln(w)
+	}
+	if len(c.Env) > 0 {
+		envWidth := 0
+		for _, e := range c.Env {
+			envWidth = max(envWidth, len(e.Name))
+		}
+		fmt.Fprintf(w, "Environment variables:\n\n")
+		for _, e := range c.Env {
+			fmt.Fprintf(w, "%-*s%s\n", envWidth+4, e.Name, oneLine(e.Usage))
+		}
+		fmt.Fprintln(w)
+	}
+	fmt.Fprintf(w, "Global options:\n\n")
+	fmt.Fprintf(w, "%-14s%s\n", "-h, --help", "Show help information")
+}
+
+// ownLines are the help lines of the flags Command.Flags registers, in the
+// order of their names.
+func (c *Command) ownLines(command string) []helpLine {
+	if c.Flags == nil {
+		return nil
+	}
+	fs := flag.NewFlagSet(command, flag.ContinueOnError)
+	c.Flags(fs)
+	var lines []helpLine
+	fs.VisitAll(func(f *flag.Flag) { // in the order of the names
+		usage := oneLine(f.Usage)
+		switch {
+		case slices.Contains(c.Required, f.Name):
+			usage += " (required)"
+		case f.DefValue != "" && !isZeroBool(f):
+			usage += ", Default: " + f.DefValue
+		}
+		names := "    --" + f.Name
+		if len([]rune(f.Name)) == 1 {
+			names = "-" + f.Name
+		}
+		lines = append(lines, helpLine{names, usage})
+	})
+	return lines
+}
+
+// isZeroBool reports whether f is a boolean flag that is off by default.
+func isZeroBool(f *flag.Flag) bool {
+	b, ok := f.Value.(interface{ IsBoolFlag() bool })
+	return ok && b.IsBoolFlag() && f.DefValue == "false"
+}
+
+// oneLine is s on one line: its white space runs made single spaces.
+func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
+
+// displayName is the tool's display name, in UPPER_SNAKE_CASE as the
+// guidelines want: the command name in capitals, what is not a letter or a
+// digit an underscore (mock_util_tool → MOCK_UTIL_TOOL).
+func displayName(name string) string {
+	return strings.Map(func(r rune) rune {
+		if unicode.IsLetter(r) || unicode.IsDigit(r) {
+			return unicode.ToUpper(r)
+		}
+		return '_'
+	}, name)
+}

@@ -1,0 +1,355 @@
+// Package toolcli is the command line of a tool server, as the OpenTool Server
+// CLI guidelines describe it: a main gives it a constructor of its
+// runtime.Tool, a name and a version, and the command serves the tool over
+// OpenTool HTTP and the Model Context Protocol. opentoolgen -cmd writes such a
+// main for a generated package; by hand it is a few lines:
+//
+//	func main() {
+//		toolcli.Main(&toolcli.Command{
+//			Name:     "weather",
+//			Document: weathertool.Document(), // the version, and the place of bad options
+//			NewTool: func(ctx context.Context, opts ...runtime.ToolOption) (runtime.Tool, error) {
+//				return weathertool.NewTool(service{}, opts...)
+//			},
+//		})
+//	}
+//
+// # Commands
+//
+//	NAME start [options]   OpenTool HTTP at /opentool and MCP streamable HTTP at /mcp, on one port
+//	NAME mcp [options]     MCP over standard input and output (logs go to standard error)
+//	NAME -h, NAME --help   the help, in the guidelines' format
+//
+// NAME alone starts the server with the default options, as the guidelines
+// want when nothing is required; when the command has required flags
+// ([Command.Required]) it prints the help instead (exit status 2). Options
+// without a command (NAME --toolPort 9000) are options of start: that is how
+// the reference SDK's daemon runs a tool server.
+//
+// # Options
+//
+// start takes the guidelines' options, each with a long and a short form, and
+// the names the reference SDK (opentool-dart) and its daemon pass:
+//
+//	-v, --version VERSION   the version GET /version and MCP's serverInfo report (default: Command.Version);
+//	                        also --opentoolServerTag. -v alone prints NAME VERSION and exits.
+//	-t, --toolPort PORT     the port (default: Command.Port, else 9627); 0 picks a free one. Also --opentoolServerPort.
+//	-k, --apiKeys KEY       an API key (repeatable; a value with commas is several keys, as the
+//	                        Dart reference reads it). Also --opentoolServerApiKeys.
+//	--host HOST             the address to listen on (default 127.0.0.1). Also --opentoolServerHost.
+//	--options FILE          argument options, below
+//
+// With API keys, every request to /opentool and /mcp must carry
+// "Authorization: Bearer KEY" with one of them (compared in constant time, as
+// runtime.WithAPIKeys does); others get HTTP 401. mcp takes -v and --options.
+// Both take the flags the main registers ([Command.Flags]); the help lists
+// them, and the environment variables the command reads ([Command.Env]).
+// The --opentoolServer… names are not in the help: they are for the daemon.
+//
+// # The options file
+//
+// --options FILE completes the arguments of calls as agent platforms register
+// their tools' options (defaults, fixed, envs: see runtime.ToolOption). It is
+// a JSON object: "args" and "envs" at the top apply to every function that has
+// the argument; "functions" holds the same per function name:
+//
+//	{
+//	  "args": {
+//	    "defaults": {"units": "metric"},        // used when the caller omits the argument
+//	    "fixed": {"project_id": "p-42"}         // always this value; hidden from the served document
+//	  },
+//	  "envs": {"api_key": "SEARCH_API_KEY"},    // read from the environment at each call; hidden, never logged
+//	  "functions": {
+//	    "listPets": {"args": {"fixed": {"limit": 20}}, "envs": {}}
+//	  }
+//	}
+//
+// Any other member is an error, as are a function or an argument the tool
+// does not have and a value of the wrong JSON type: each is reported as
+// FILE:line:col: /json/pointer: message, all at once (exit status 1).
+//
+// # Logs and shutdown
+//
+// Logs are structured (log/slog, text) on standard error: where the server
+// listens, and one line per call with the front ("opentool" or "mcp"), the
+// function, the duration and the outcome ("ok", "invalid" with the JSON
+// paths of the violations, "error" with the code, "cancelled", "panic"); for
+// a stream, the number of items. No argument value, result, error message or
+// key is logged. SIGINT and SIGTERM shut the server down gracefully: calls in
+// flight complete (runtime.ServeHandler), MCP's standing event streams end,
+// and the exit status is 0.
+//
+// Exit status: 0 on success, -h and a clean shutdown; 1 when the tool cannot
+// be built or served (a bad options file, a port in use); 2 on bad usage.
+package toolcli
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"os/signal"
+	"strconv"
+	"strings"
+	"syscall"
+
+	"github.com/opentoolgen/opentoolgen/mcpbridge"
+	"github.com/opentoolgen/opentoolgen/runtime"
+)
+
+// DefaultPort is the port start serves on unless Command.Port or --toolPort
+// say otherwise: the TypeScript reference SDK's.
+const DefaultPort = 9627
+
+// DefaultHost is the address start listens on unless --host says otherwise:
+// this machine only. --host 0.0.0.0 (the Dart reference's default) serves
+// every interface.
+const DefaultHost = "127.0.0.1"
+
+// Command is a tool server's command line.
+type Command struct {
+	// Name is the executable's name, in snake_case as the guidelines want
+	// (mock_util_tool); the help's title is its UPPER_SNAKE_CASE form.
+	Name string
+	// Version is the default of --version: what GET /version and MCP's
+	// serverInfo report. Empty: Document's info.version, else "1.0.0".
+	Version string
+	// Document is the tool's document (a generated package's Document()),
+	// optional: it gives the version, and a bad options file's mistakes are
+	// found in it before the tool is built.
+	Document *runtime.OpenTool
+	// Port is the default of --toolPort (0: DefaultPort).
+	Port int
+	// Flags registers the command's own flags on the flag set of start and of
+	// mcp (it is called once per flag set it parses or lists in the help), for
+	// NewTool to read. They must not take the names of the standard options.
+	Flags func(fs *flag.FlagSet)
+	// Required names the flags of Flags that must be given.
+	Required []string
+	// Env lists the environment variables the command reads, for the help.
+	Env []Env
+	// NewTool builds the tool, once the flags are parsed, with the options of
+	// the --options file (none without it).
+	NewTool func(ctx context.Context, opts ...runtime.ToolOption) (runtime.Tool, error)
+	// MCP are options of the MCP server (tool annotations, …), for start and mcp.
+	MCP []mcpbridge.Option
+}
+
+// Env is an environment variable a command reads.
+type Env struct {
+	Name  string
+	Usage string
+}
+
+// Main runs the command with the program's arguments until SIGINT or SIGTERM
+// and exits with its status. In mcp mode, what the program writes to
+// os.Stdout goes to standard error instead: standard output carries the
+// protocol only.
+func (c *Command) Main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	code := c.run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr, true)
+	stop()
+	os.Exit(code)
+}
+
+// Run runs the command with args (without the program's name) until ctx is
+// done, and returns its exit status. The help goes to stdout, the logs and
+// errors to stderr; mcp speaks the protocol on stdin and stdout.
+func (c *Command) Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	return c.run(ctx, args, stdin, stdout, stderr, false)
+}
+
+// usageError is bad usage: exit status 2.
+type usageError struct{ msg string }
+
+func (e *usageError) Error() string { return e.msg }
+
+// settings are what the flags of a run set.
+type settings struct {
+	command string
+	version string
+	port    int
+	host    string
+	keys    []string
+	options string
+}
+
+func (c *Command) run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer, guardStdout bool) int {
+	if c.NewTool == nil || c.Name == "" {
+		fmt.Fprintln(stderr, "toolcli: the Command has no Name or no NewTool")
+		return 2
+	}
+	s, err := c.parse(args)
+	switch {
+	case err == nil:
+	case errors.Is(err, flag.ErrHelp):
+		c.help(stdout)
+		if s != nil && s.command == "" { // NAME alone, with required flags
+			return 2
+		}
+		return 0
+	case errors.Is(err, errPrintVersion):
+		fmt.Fprintln(stdout, c.Name, c.version())
+		return 0
+	default:
+		fmt.Fprintf(stderr, "%s: %v\nRun '%s -h' for help.\n", c.Name, err, c.Name)
+		return 2
+	}
+	logger := slog.New(slog.NewTextHandler(stderr, nil))
+	if s.command == "mcp" && guardStdout {
+		out := os.Stdout
+		os.Stdout = os.Stderr // fmt.Print and friends must not corrupt the protocol
+		defer func() { os.Stdout = out }()
+	}
+	if err := c.serve(ctx, s, stdin, stdout, logger); err != nil {
+		var oe *optionsError
+		if errors.As(err, &oe) {
+			fmt.Fprint(stderr, oe.Error())
+			return 1
+		}
+		logger.Error("the server failed", "error", err.Error())
+		return 1
+	}
+	return 0
+}
+
+// errPrintVersion is -v without a value.
+var errPrintVersion = errors.New("print the version")
+
+func (c *Command) version() string {
+	switch {
+	case c.Version != "":
+		return c.Version
+	case c.Document != nil && c.Document.Info.Version != "":
+		return c.Document.Info.Version
+	}
+	return "1.0.0"
+}
+
+func (c *Command) port() int {
+	if c.Port != 0 {
+		return c.Port
+	}
+	return DefaultPort
+}
+
+// parse reads the command line. Its error wraps flag.ErrHelp when the help is
+// wanted (with the settings of NAME alone when that is the reason).
+func (c *Command) parse(args []string) (*settings, error) {
+	if len(args) == 0 {
+		if len(c.Required) > 0 {
+			return &settings{}, flag.ErrHelp
+		}
+		args = []string{"start"}
+	}
+	command := args[0]
+	switch {
+	case command == "help" || command == "-h" || command == "-help" || command == "--help":
+		return nil, flag.ErrHelp
+	case strings.HasPrefix(command, "-"):
+		command = "start"
+	case command == "start" || command == "mcp":
+		args = args[1:]
+	default:
+		return nil, &usageError{fmt.Sprintf("unknown command %s, want start or mcp", strconv.Quote(command))}
+	}
+	if len(args) == 1 && (args[0] == "-v" || args[0] == "--version" || args[0] == "-version") {
+		return nil, errPrintVersion
+	}
+	s := &settings{command: command, version: c.version(), port: c.port(), host: DefaultHost}
+	fs := c.flagSet(command, s)
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return nil, err
+		}
+		return nil, &usageError{err.Error()}
+	}
+	if fs.NArg() > 0 {
+		return nil, &usageError{fmt.Sprintf("unexpected argument %s (options start with -)", strconv.Quote(fs.Arg(0)))}
+	}
+	set := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	var missing []string
+	for _, name := range c.Required {
+		if !set[name] {
+			missing = append(missing, "--"+name)
+		}
+	}
+	if len(missing) > 0 {
+		return nil, &usageError{"missing " + strings.Join(missing, ", ")}
+	}
+	if s.port < 0 || s.port > 65535 {
+		return nil, &usageError{fmt.Sprintf("--toolPort: got %d, want a port from 0 to 65535", s.port)}
+	}
+	return s, nil
+}
+
+// flagSet returns the flags of command, bound to s.
+func (c *Command) flagSet(command string, s *settings) *flag.FlagSet {
+	fs := flag.NewFlagSet(c.Name+" "+command, flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	fs.Usage = func() {}
+	version := (*stringValue)(&s.version)
+	for _, name := range []string{"v", "version"} {
+		fs.Var(version, name, "Version")
+	}
+	if command == "start" {
+		fs.Var(version, "opentoolServerTag", "Version")
+		port := (*portValue)(&s.port)
+		for _, name := range []string{"t", "toolPort", "opentoolServerPort"} {
+			fs.Var(port, name, "OpenTool Server Port")
+		}
+		keys := (*keyList)(&s.keys)
+		for _, name := range []string{"k", "apiKeys", "opentoolServerApiKeys"} {
+			fs.Var(keys, name, "API Keys")
+		}
+		host := (*stringValue)(&s.host)
+		for _, name := range []string{"host", "opentoolServerHost"} {
+			fs.Var(host, name, "Host")
+		}
+	}
+	fs.StringVar(&s.options, "options", "", "Argument options file (JSON)")
+	if c.Flags != nil {
+		c.Flags(fs)
+	}
+	return fs
+}
+
+// stringValue is a string flag (given as a flag.Value so that several names
+// share it).
+type stringValue string
+
+func (v *stringValue) String() string     { return string(*v) }
+func (v *stringValue) Set(s string) error { *v = stringValue(s); return nil }
+
+// portValue is a port number.
+type portValue int
+
+func (v *portValue) String() string { return strconv.Itoa(int(*v)) }
+func (v *portValue) Set(s string) error {
+	n, err := strconv.Atoi(s)
+	if err != nil || n < 0 || n > 65535 {
+		return fmt.Errorf("want a port from 0 to 65535")
+	}
+	*v = portValue(n)
+	return nil
+}
+
+// keyList is the repeatable API key flag; a value with commas is several keys.
+type keyList []string
+
+func (l *keyList) String() string { return "" } // never shown: keys are secrets
+func (l *keyList) Set(s string) error {
+	for _, k := range strings.Split(s, ",") {
+		if k = strings.TrimSpace(k); k == "" {
+			// An empty key is a mistake (an unset variable in a script), not a
+			// wish to serve without keys.
+			return errors.New("empty API key")
+		}
+		*l = append(*l, k)
+	}
+	return nil
+}
