@@ -73,6 +73,17 @@ type Options struct {
 	// Declarations, when set, is the profile in which Result.Declarations
 	// declares the functions for an LLM provider.
 	Declarations Profile
+	// Command, when set, also generates a package main that serves the
+	// package through package toolcli (Result.Command).
+	Command *Command
+}
+
+// Command describes the package main Generate writes with Options.Command.
+type Command struct {
+	// Name is the executable's name: the base name of the main's directory.
+	Name string
+	// ImportPath is the import path of the generated package.
+	ImportPath string
 }
 
 // Profile is an LLM provider's form of declarations (runtime.Profile).
@@ -112,6 +123,9 @@ type Result struct {
 	// Warnings are problems the generator worked around, and what the
 	// declarations could not say or exceed (opentool.Declare).
 	Warnings []source.Diagnostic
+	// Command is the package main's file (emit.CommandFile), when
+	// Options.Command asked for it.
+	Command *File
 }
 
 // FormatError reports generated code that does not parse: a bug of the
@@ -153,9 +167,18 @@ func Generate(name string, data []byte, opts Options) (*Result, error) {
 	if pkg.API != nil { // OpenAPI: a REST client and a Tool adapter over it
 		outs = emit.OpenAPI(pkg, docOut)
 	}
+	if opts.Command != nil { // a package main, rendered with the others and taken out after
+		pkg.Command = model.NewCommand(pkg, opts.Command.Name, opts.Command.ImportPath)
+		outs = append(outs, emit.Command(pkg))
+	}
 	files, err := render(outs)
 	if err != nil {
 		return nil, err
+	}
+	var command *File
+	if opts.Command != nil {
+		last := files[len(files)-1]
+		command, files = &last, files[:len(files)-1]
 	}
 	files = append(files, extra...)
 	doc := docOut.Compact // written with document.gen.go
@@ -165,7 +188,7 @@ func Generate(name string, data []byte, opts Options) (*Result, error) {
 		}
 	}
 	doc = emit.ResultDocument(doc)
-	res := &Result{Files: files, Document: doc, Warnings: warnings}
+	res := &Result{Files: files, Document: doc, Warnings: warnings, Command: command}
 	if opts.Declarations != "" {
 		if err := declare(name, pkg.Document, opts.Declarations, res); err != nil {
 			return nil, err

@@ -11,6 +11,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/opentoolgen/opentoolgen/gen/emit"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/golden")
@@ -79,7 +81,8 @@ func generateCase(t *testing.T, c goldenCase) map[string][]byte {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := Generate(filepath.Base(c.input), data, Options{Package: goldenPackage(c.name)})
+	res, err := Generate(filepath.Base(c.input), data, Options{Package: goldenPackage(c.name),
+		Command: &Command{Name: c.name, ImportPath: goldenModule + "/testdata/golden/" + c.name}})
 	if err != nil {
 		t.Fatalf("Generate: %v", err)
 	}
@@ -88,8 +91,16 @@ func generateCase(t *testing.T, c goldenCase) map[string][]byte {
 		out[f.Name] = f.Content
 	}
 	out["opentool.gen.json"] = res.Document
+	out[goldenCommand(c.name)] = res.Command.Content
 	return out
 }
+
+// goldenModule is this module's path.
+const goldenModule = "github.com/opentoolgen/opentoolgen"
+
+// goldenCommand is the file of a golden case's generated main (opentoolgen
+// -cmd), in cmd/<case> under the case's folder.
+func goldenCommand(name string) string { return "cmd/" + name + "/" + emit.CommandFile }
 
 // TestGolden compares the generated files of every case with the files in its
 // folder; -update rewrites them.
@@ -105,6 +116,9 @@ func TestGolden(t *testing.T) {
 					onDisk[f.Name()] = true
 				}
 			}
+			if _, err := os.Stat(filepath.Join(c.dir, goldenCommand(c.name))); err == nil {
+				onDisk[goldenCommand(c.name)] = true
+			}
 			if *update {
 				for name := range onDisk {
 					if _, ok := got[name]; !ok {
@@ -112,6 +126,9 @@ func TestGolden(t *testing.T) {
 					}
 				}
 				for name, content := range got {
+					if err := os.MkdirAll(filepath.Dir(filepath.Join(c.dir, name)), 0o755); err != nil {
+						t.Fatal(err)
+					}
 					if err := os.WriteFile(filepath.Join(c.dir, name), content, 0o644); err != nil {
 						t.Fatal(err)
 					}
@@ -161,7 +178,7 @@ func TestGoldenCompiles(t *testing.T) {
 	}
 	args := []string{"vet"}
 	for _, c := range goldenCases(t) {
-		args = append(args, "./testdata/golden/"+c.name)
+		args = append(args, "./testdata/golden/"+c.name, "./testdata/golden/"+c.name+"/cmd/"+c.name)
 	}
 	cmd := exec.Command("go", args...)
 	cmd.Dir = ".."
@@ -203,7 +220,7 @@ func TestGoldenNoDirectives(t *testing.T) {
 				l := strings.TrimLeft(line, " \t")
 				// The generator's own directives: the build constraints of the
 				// platform files and the cgo preamble of an OpenDyn package.
-				if l == "//go:build unix" || l == "//go:build windows" {
+				if l == "//go:build unix" || l == "//go:build windows" || l == "//go:build cgo" {
 					continue
 				}
 				if end := cgoPreambleEnd(lines, i); end > 0 {

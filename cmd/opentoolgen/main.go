@@ -52,6 +52,14 @@
 //		Let OpenAPI $refs read files under DIR too (repeatable). By default a
 //		$ref may only name a regular file inside the directory tree of the
 //		document (after resolving .. and symbolic links).
+//	-cmd DIR
+//		Also write a package main into DIR (main.gen.go) that serves the
+//		generated package as an OpenTool and MCP server with no code of yours
+//		(package toolcli: DIR's base name start | mcp | -h): OpenAPI calls the
+//		REST API at --server with credentials from environment variables;
+//		OpenDyn opens the library at --library; OpenTool is a gateway to the
+//		server at --upstream. DIR and -o must be in one module: the main
+//		imports the package by the path the enclosing go.mod gives it.
 //	-version
 //		Print the version of opentoolgen and exit.
 //	-h, -help
@@ -150,6 +158,7 @@ type options struct {
 	declarations string
 	profile      string
 	allowRefDirs []string
+	cmd          string
 	version      bool
 	input        string
 }
@@ -171,6 +180,7 @@ func flagSet(o *options) *flag.FlagSet {
 	fs.StringVar(&o.declarations, "declarations", "", "also write the functions' declarations for an LLM provider (see -for) to `FILE`: the JSON its API takes in its \"tools\" member")
 	fs.StringVar(&o.profile, "for", "openai", "the `PROFILE` of -declarations: openai, openai-strict, anthropic, anthropic-strict, gemini or mcp")
 	fs.Var((*stringList)(&o.allowRefDirs), "allow-ref-dir", "let OpenAPI $refs read files under `DIR` too, besides the document's own directory tree (repeatable)")
+	fs.StringVar(&o.cmd, "cmd", "", "also write into `DIR` a package main that serves the package over OpenTool HTTP and MCP (package toolcli); DIR and -o must be in one module")
 	fs.BoolVar(&o.version, "version", false, "print the version of opentoolgen and exit")
 	return fs
 }
@@ -264,6 +274,11 @@ func generate(args []string, stdout, stderr io.Writer) error {
 	if o.declarations != "" {
 		gopts.Declarations = gen.Profile(o.profile)
 	}
+	if o.cmd != "" {
+		if gopts.Command, err = commandOptions(o.out, o.cmd); err != nil {
+			return err
+		}
+	}
 	res, err := gen.Generate(o.input, data, gopts)
 	if err != nil {
 		var fe *gen.FormatError
@@ -292,6 +307,11 @@ func generate(args []string, stdout, stderr io.Writer) error {
 	if o.declarations != "" {
 		want[o.declarations] = res.Declarations
 		names = append(names, o.declarations)
+	}
+	if res.Command != nil {
+		p := filepath.Join(o.cmd, res.Command.Name)
+		want[p] = res.Command.Content
+		names = append(names, p)
 	}
 	leftover := leftovers(o.out, want, header(res.Files))
 	if o.check {

@@ -26,6 +26,9 @@ type Package struct {
 	API *API
 	// Patterns are the regular expressions the decoders check (Constraints).
 	Patterns []PatternVar
+	// Command is set when a package main that serves the package is
+	// generated too (opentoolgen -cmd; command.go).
+	Command *Command
 }
 
 // TypeKind says what a named type is.

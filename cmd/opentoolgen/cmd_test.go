@@ -1,0 +1,144 @@
+package main
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestCmdImportPath checks that -cmd writes the main into its directory,
+// importing the generated package by the path the enclosing go.mod gives it,
+// and that -check covers the main.
+func TestCmdImportPath(t *testing.T) {
+	mod := t.TempDir()
+	put(t, filepath.Join(mod, "go.mod"), "module example.com/agent // the agent\n\ngo 1.26\n")
+	put(t, filepath.Join(mod, "tools", "petstore.yaml"), string(readRoot(t, "testdata/golden/openapi-petstore/petstore.yaml")))
+	dir := filepath.Join(mod, "tools")
+	opentoolgen(t, dir, "-o", "petstore", "-cmd", "../cmd/petstore", "petstore.yaml").want(t, 0)
+	main := filepath.Join(mod, "cmd", "petstore", "main.gen.go")
+	src, err := os.ReadFile(main)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		"package main",
+		`petstore "example.com/agent/tools/petstore"`,
+		`Name:     "petstore",`,
+		`os.Getenv("PETSTORE_API_KEY")`,
+	} {
+		if !strings.Contains(string(src), want) {
+			t.Errorf("main.gen.go lacks %q:\n%s", want, src)
+		}
+	}
+	opentoolgen(t, dir, "-check", "-o", "petstore", "-cmd", "../cmd/petstore", "petstore.yaml").want(t, 0)
+	put(t, main, string(src)+"\n// edited\n")
+	r := opentoolgen(t, dir, "-check", "-o", "petstore", "-cmd", "../cmd/petstore", "petstore.yaml")
+	r.want(t, 1)
+	if !strings.Contains(r.stderr, filepath.Join("..", "cmd", "petstore", "main.gen.go")) {
+		t.Errorf("-check does not name the stale main:\n%s", r.stderr)
+	}
+}
+
+// TestCmdErrors checks the -cmd directories that cannot work: each a clear
+// error, and nothing written.
+func TestCmdErrors(t *testing.T) {
+	doc := string(readRoot(t, "testdata/golden/weather/weather.json"))
+	cases := []struct {
+		name  string
+		setup func(dir string)
+		args  []string
+		want  string
+	}{
+		{"no module", func(string) {}, []string{"-o", "w", "-cmd", "cmd/w"}, "no go.mod in w or above it"},
+		{"two modules", func(dir string) {
+			put(t, filepath.Join(dir, "go.mod"), "module example.com/a\n")
+			put(t, filepath.Join(dir, "cmd", "go.mod"), "module example.com/b\n")
+		}, []string{"-o", "w", "-cmd", "cmd/w"}, "they must be in one module"},
+		{"same directory", func(dir string) {
+			put(t, filepath.Join(dir, "go.mod"), "module example.com/a\n")
+		}, []string{"-o", "w", "-cmd", "w"}, "the main needs a directory of its own"},
+		{"no module directive", func(dir string) {
+			put(t, filepath.Join(dir, "go.mod"), "go 1.26\n")
+		}, []string{"-o", "w", "-cmd", "cmd/w"}, "go.mod: no module directive"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			dir := t.TempDir()
+			c.setup(dir)
+			put(t, filepath.Join(dir, "weather.json"), doc)
+			before := snapshot(t, dir)
+			r := opentoolgen(t, dir, append(c.args, "weather.json")...)
+			if r.code == 0 {
+				t.Fatalf("exit status 0, want an error\n%s", r.stderr)
+			}
+			if !strings.Contains(r.stderr, c.want) {
+				t.Errorf("stderr lacks %q:\n%s", c.want, r.stderr)
+			}
+			unchanged(t, dir, before)
+		})
+	}
+}
+
+// TestCmdInModule follows the README: in a throw-away module that uses this
+// one, opentoolgen -o petstore -cmd petstore/cmd/petstore petstore.yaml, then
+// go build of the command, which answers -h with the help of its options
+// and environment variables. As TestUseInModule, nothing is fetched.
+func TestCmdInModule(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: skipping the throw-away module")
+	}
+	goCmd, err := exec.LookPath("go")
+	if err != nil {
+		t.Skip("no go command:", err)
+	}
+	root, err := filepath.Abs("../..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	mod := t.TempDir()
+	env := append(os.Environ(), "GOFLAGS=-mod=mod", "GOPROXY=off", "GOWORK=off")
+	run := func(args ...string) {
+		t.Helper()
+		cmd := exec.Command(goCmd, args...)
+		cmd.Dir = mod
+		cmd.Env = env
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("go %s: %v\n%s", strings.Join(args, " "), err, out)
+		}
+	}
+	run("mod", "init", "example.com/agent")
+	run("mod", "edit", "-require=github.com/opentoolgen/opentoolgen@v0.0.0", "-replace=github.com/opentoolgen/opentoolgen="+root)
+	copyFile(t, filepath.Join(root, "go.sum"), filepath.Join(mod, "go.sum"))
+	copyFile(t, filepath.Join(root, "testdata", "golden", "openapi-petstore", "petstore.yaml"), filepath.Join(mod, "petstore.yaml"))
+	opentoolgen(t, mod, "-o", "petstore", "-cmd", "petstore/cmd/petstore", "petstore.yaml").want(t, 0)
+	exe := filepath.Join(mod, "bin", "petstore")
+	run("build", "-o", exe, "./petstore/cmd/petstore")
+	out, err := exec.Command(exe, "-h").Output()
+	if err != nil {
+		t.Fatalf("petstore -h: %v", err)
+	}
+	for _, want := range []string{
+		"PETSTORE OpenTool Server CLI (1.2.0) - OpenTool Server implement by PETSTORE.",
+		"Usage: petstore <command> [options]",
+		"--server",
+		"Default: https://eu.petstore.example.com/v1",
+		"PETSTORE_API_KEY",
+		"PETSTORE_BEARER_AUTH",
+	} {
+		if !strings.Contains(string(out), want) {
+			t.Errorf("petstore -h lacks %q:\n%s", want, out)
+		}
+	}
+}
+
+// readRoot reads a file of the module by its path from the module's root.
+func readRoot(t *testing.T, path string) []byte {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join("..", "..", filepath.FromSlash(path)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return data
+}

@@ -1,0 +1,268 @@
+package emit
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/dave/jennifer/jen"
+	"github.com/opentoolgen/opentoolgen/gen/model"
+)
+
+// Import paths of what a generated main uses besides the runtime.
+const (
+	toolcliPath   = "github.com/opentoolgen/opentoolgen/toolcli"
+	mcpbridgePath = "github.com/opentoolgen/opentoolgen/mcpbridge"
+	mcpPath       = "github.com/modelcontextprotocol/go-sdk/mcp"
+	flagPath      = "flag"
+	osPath        = "os"
+)
+
+// CommandFile is the name of the generated main's file.
+const CommandFile = "main.gen.go"
+
+// Command returns the package main of p.Command: a command that serves the
+// generated package through package toolcli, with the backend of its kind —
+// the REST client (OpenAPI), the library (OpenDyn), or the typed OpenTool
+// client of an upstream server (OpenTool: a gateway).
+func Command(p *model.Package) Output {
+	return Output{CommandFile, lazy(func() *jen.File { return emitCommand(p) })}
+}
+
+// The main of an OpenAPI package:
+//
+//	func main() {
+//		var server string
+//		cmd := &toolcli.Command{
+//			Name:     "petstore",
+//			Document: petstore.Document(),
+//			Flags: func(fs *flag.FlagSet) {
+//				fs.StringVar(&server, "server", petstore.DefaultBaseURL, "Base URL of the REST API")
+//			},
+//			Env: []toolcli.Env{{Name: "PETSTORE_API_KEY", Usage: `API key of the security scheme "api_key" (header X-API-Key)`}},
+//			MCP: []mcpbridge.Option{mcpbridge.WithAnnotations("listPets", &mcp.ToolAnnotations{ReadOnlyHint: true})},
+//			NewTool: func(_ context.Context, opts ...opentool.ToolOption) (opentool.Tool, error) {
+//				var copts []petstore.ClientOption
+//				if v := os.Getenv("PETSTORE_API_KEY"); v != "" {
+//					copts = append(copts, petstore.WithAPIKey(v))
+//				}
+//				return petstore.NewTool(petstore.NewClient(server, copts...), opts...)
+//			},
+//		}
+//		cmd.Main()
+//	}
+func emitCommand(p *model.Package) *jen.File {
+	c := p.Command
+	f := jen.NewFile("main")
+	f.HeaderComment(headerLine)
+	if p.Source != "" {
+		f.HeaderComment("Source: " + sanitizeLine(p.Source))
+	}
+	if p.Dyn != nil {
+		// Without cgo the package has no Library to open.
+		f.HeaderComment("//go:build cgo")
+	}
+	f.ImportAlias(runtimePath, runtimeAlias)
+	f.ImportAlias(c.ImportPath, c.Import)
+	f.NoFormat = true
+	for _, l := range docLines(commandDoc(p)) {
+		if l == "" {
+			f.PackageComment("//")
+		} else {
+			f.PackageComment("// " + l)
+		}
+	}
+	pkg := func(name string) *jen.Statement { return jen.Qual(c.ImportPath, name) }
+
+	var (
+		vars     []jen.Code // main's locals the flags set
+		flags    []jen.Code // the body of Flags
+		required []string
+		env      []jen.Code // the Env entries
+		mcpOpts  []jen.Code
+		body     []jen.Code // the body of NewTool
+	)
+	strVar := func(local, name string, def jen.Code, usage string) {
+		vars = append(vars, jen.Id(local))
+		flags = append(flags, jen.Id("fs").Dot("StringVar").Call(jen.Op("&").Id(local), jen.Lit(name), def, jen.Lit(usage)))
+	}
+	envEntry := func(name, usage string) {
+		env = append(env, jen.Values(jen.Dict{jen.Id("Name"): jen.Lit(name), jen.Id("Usage"): jen.Lit(usage)}))
+	}
+	switch {
+	case p.API != nil:
+		strVar("server", "server", pkg("DefaultBaseURL"), "Base URL of the REST API")
+		// var copts []petstore.ClientOption
+		// if v := os.Getenv("PETSTORE_API_KEY"); v != "" { copts = append(copts, petstore.WithAPIKey(v)) }
+		body = append(body, jen.Var().Id("copts").Index().Add(pkg("ClientOption")))
+		for i, s := range p.API.Security {
+			name := c.Env[i]
+			envEntry(name, credentialUsage(s))
+			var add jen.Code
+			if s.Kind == "basic" {
+				add = jen.List(jen.Id("user"), jen.Id("password"), jen.Id("_")).Op(":=").Qual(stringsPath, "Cut").Call(jen.Id("v"), jen.Lit(":")).Line().
+					Id("copts").Op("=").Append(jen.Id("copts"), pkg(s.Option).Call(jen.Id("user"), jen.Id("password")))
+			} else {
+				add = jen.Id("copts").Op("=").Append(jen.Id("copts"), pkg(s.Option).Call(jen.Id("v")))
+			}
+			body = append(body, jen.If(jen.Id("v").Op(":=").Qual(osPath, "Getenv").Call(jen.Lit(name)), jen.Id("v").Op("!=").Lit("")).Block(add))
+		}
+		body = append(body, jen.Return(pkg("NewTool").Call(pkg("NewClient").Call(jen.Id("server"), jen.Id("copts").Op("...")), jen.Id("opts").Op("..."))))
+		mcpOpts = annotations(p)
+	case p.Dyn != nil:
+		strVar("library", "library", jen.Lit(""), "Path of the dynamic library (.so, .dylib or .dll)")
+		required = append(required, "library")
+		// lib, err := geometry.Open(library)
+		// if err != nil { return nil, err }
+		// tool, err := geometry.NewTool(lib.Service(), opts...)
+		// if err != nil { lib.Close(); return nil, err }
+		// return tool, nil
+		body = append(body,
+			jen.List(jen.Id("lib"), jen.Err()).Op(":=").Add(pkg("Open")).Call(jen.Id("library")),
+			jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),
+			jen.List(jen.Id("tool"), jen.Err()).Op(":=").Add(pkg("NewTool")).Call(jen.Id("lib").Dot("Service").Call(), jen.Id("opts").Op("...")),
+			jen.If(jen.Err().Op("!=").Nil()).Block(jen.Id("lib").Dot("Close").Call(), jen.Return(jen.Nil(), jen.Err())),
+			jen.Return(jen.Id("tool"), jen.Nil()),
+		)
+	default:
+		def, usage := "", "URL of the OpenTool server the calls go to (http://host:port/opentool)"
+		if p.Document != nil && p.Document.Server != nil && p.Document.Server.URL != "" {
+			def = p.Document.Server.URL
+		} else {
+			required = append(required, "upstream")
+		}
+		strVar("upstream", "upstream", jen.Lit(def), usage)
+		strVar("upstreamKey", "upstream-key", jen.Lit(""), "API key of the upstream server (default: $"+c.UpstreamKeyEnv+")")
+		envEntry(c.UpstreamKeyEnv, "API key of the upstream server, when --upstream-key is not given")
+		// if upstreamKey == "" { upstreamKey = os.Getenv("WEATHER_UPSTREAM_KEY") }
+		// return weather.NewTool(weather.NewClient(opentool.NewClient(upstream, opentool.WithAPIKey(upstreamKey))), opts...)
+		body = append(body,
+			jen.If(jen.Id("upstreamKey").Op("==").Lit("")).Block(jen.Id("upstreamKey").Op("=").Qual(osPath, "Getenv").Call(jen.Lit(c.UpstreamKeyEnv))),
+			jen.Return(pkg("NewTool").Call(
+				pkg("NewClient").Call(rt("NewClient").Call(jen.Id("upstream"), rt("WithAPIKey").Call(jen.Id("upstreamKey")))),
+				jen.Id("opts").Op("..."))),
+		)
+	}
+
+	// Name, Document, Flags, Required, Env, MCP, NewTool: in this order, each
+	// on a line.
+	field := func(name string, v jen.Code) jen.Code { return jen.Line().Id(name).Op(":").Add(v) }
+	fields := []jen.Code{
+		field("Name", jen.Lit(c.Name)),
+		field("Document", pkg("Document").Call()),
+		field("Flags", jen.Func().Params(jen.Id("fs").Op("*").Qual(flagPath, "FlagSet")).Block(flags...)),
+	}
+	if len(required) > 0 {
+		var lits []jen.Code
+		for _, r := range required {
+			lits = append(lits, jen.Lit(r))
+		}
+		fields = append(fields, field("Required", jen.Index().String().Values(lits...)))
+	}
+	if len(env) > 0 {
+		fields = append(fields, field("Env", jen.Index().Qual(toolcliPath, "Env").Values(multiline(env)...)))
+	}
+	if len(mcpOpts) > 0 {
+		fields = append(fields, field("MCP", jen.Index().Qual(mcpbridgePath, "Option").Values(multiline(mcpOpts)...)))
+	}
+	fields = append(fields, field("NewTool", jen.Func().Params(jen.Id("_").Qual(contextPath, "Context"), jen.Id("opts").Op("...").Add(rt("ToolOption"))).
+		Params(rt("Tool"), jen.Error()).Block(body...)), jen.Line())
+	var mainBody []jen.Code
+	if len(vars) > 0 {
+		mainBody = append(mainBody, jen.Var().List(vars...).String())
+	}
+	if needsYes(p) {
+		mainBody = append(mainBody, jen.Id("yes").Op(":=").True())
+	}
+	mainBody = append(mainBody,
+		jen.Id("cmd").Op(":=").Op("&").Qual(toolcliPath, "Command").Values(fields...),
+		jen.Id("cmd").Dot("Main").Call(),
+	)
+	f.Func().Id("main").Params().Block(mainBody...)
+	return f
+}
+
+// multiline puts each element of a composite literal on a line of its own.
+func multiline(elems []jen.Code) []jen.Code {
+	out := make([]jen.Code, 0, len(elems)+1)
+	for _, e := range elems {
+		out = append(out, jen.Line().Add(e))
+	}
+	return append(out, jen.Line())
+}
+
+// commandDoc is the package comment of p's main.
+func commandDoc(p *model.Package) string {
+	c := p.Command
+	what := "the tool of package " + c.Import
+	if t := strings.TrimSpace(p.Title); t != "" {
+		what += " (" + strconv.Quote(t)
+		if p.Version != "" {
+			what += " " + p.Version
+		}
+		what += ")"
+	}
+	doc := "Command " + c.Name + " serves " + what + " as an OpenTool server and an MCP server"
+	switch {
+	case p.API != nil:
+		doc += ": each function calls the REST API at --server, with the credentials of the environment variables the help lists."
+	case p.Dyn != nil:
+		doc += ": each function calls the dynamic library at --library."
+	default:
+		doc += ", a gateway: each call's arguments are checked, then it is forwarded to the OpenTool server at --upstream."
+	}
+	return doc + "\n\n" + c.Name + " start serves OpenTool HTTP at /opentool and MCP at /mcp; " + c.Name +
+		" mcp serves MCP over standard input and output. Run \"" + c.Name + " -h\" for the options (package toolcli)."
+}
+
+// credentialUsage is the help of a security scheme's environment variable.
+func credentialUsage(s *model.SecurityScheme) string {
+	scheme := "the security scheme " + strconv.Quote(s.Name)
+	switch s.Kind {
+	case "basic":
+		return "user:password of " + scheme + " (HTTP basic)"
+	case "bearer":
+		return "Token of " + scheme + " (Authorization: Bearer)"
+	default:
+		return "API key of " + scheme + " (" + s.In + " " + s.Key + ")"
+	}
+}
+
+// annotations are the MCP tool annotations the REST methods of p's functions
+// give: GET and HEAD are read-only, DELETE destructive, PUT idempotent.
+//
+//	mcpbridge.WithAnnotations("listPets", &mcp.ToolAnnotations{ReadOnlyHint: true})
+func annotations(p *model.Package) []jen.Code {
+	var out []jen.Code
+	for _, fn := range p.Functions {
+		if fn.HTTP == nil {
+			continue
+		}
+		var hint jen.Dict
+		switch strings.ToUpper(fn.HTTP.Method) {
+		case "GET", "HEAD":
+			hint = jen.Dict{jen.Id("ReadOnlyHint"): jen.True()}
+		case "DELETE":
+			hint = jen.Dict{jen.Id("DestructiveHint"): jen.Op("&").Id("yes")}
+		case "PUT":
+			hint = jen.Dict{jen.Id("IdempotentHint"): jen.True()}
+		default:
+			continue
+		}
+		out = append(out, jen.Qual(mcpbridgePath, "WithAnnotations").Call(jen.Lit(fn.Name), jen.Op("&").Qual(mcpPath, "ToolAnnotations").Values(hint)))
+	}
+	return out
+}
+
+// needsYes reports whether a DELETE operation's annotation takes the address
+// of main's local yes (DestructiveHint is a *bool).
+func needsYes(p *model.Package) bool {
+	if p.API == nil {
+		return false
+	}
+	for _, fn := range p.Functions {
+		if fn.HTTP != nil && strings.ToUpper(fn.HTTP.Method) == "DELETE" {
+			return true
+		}
+	}
+	return false
+}
