@@ -121,4 +121,6 @@ func (l leveled) WithAttrs(attrs []slog.Attr) slog.Handler {
 	return leveled{l.Handler.WithAttrs(attrs), l.level}
 }
 
-func (l leveled) WithGroup(name string) slog.Handler { return leveled{l.Handler.WithGroup(name), l.level} }
+func (l leveled) WithGroup(name string) slog.Handler {
+	return leveled{l.Handler.WithGroup(name), l.level}
+}
