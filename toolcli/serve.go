@@ -24,14 +24,14 @@ func (c *Command) serve(ctx context.Context, s *settings, stdin io.Reader, stdou
 		if rules, err = readOptions(s.options); err != nil {
 			return err
 		}
-		for _, name := range unsetEnvs(rules) {
-			logger.Warn("an environment variable of the options file is not set: its argument is left to the caller",
-				"options", s.options, "variable", name)
-		}
 	}
 	tool, err := c.newTool(ctx, s.options, rules)
 	if err != nil {
 		return err
+	}
+	for _, name := range unsetEnvs(rules) {
+		logger.Warn("an environment variable of the options file is not set: its argument is left to the caller",
+			"options", s.options, "variable", name)
 	}
 	if cl, ok := tool.(io.Closer); ok {
 		defer cl.Close()

@@ -1,0 +1,351 @@
+package toolcli_test
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/opentoolgen/opentoolgen/examples/mocktool/mocktool"
+	"github.com/opentoolgen/opentoolgen/runtime"
+	"github.com/opentoolgen/opentoolgen/toolcli"
+)
+
+// guidelineHelp is the help of the OpenTool Server CLI guidelines' example,
+// as they print it.
+const guidelineHelp = `MOCK_UTIL_TOOL OpenTool Server CLI (1.0.0) - OpenTool Server implement by MOCK_UTIL_TOOL.
+
+Usage: mock_util_tool <command> [options]
+
+Available commands:
+
+Command: start
+  -v, --version     Version, Default: 1.0.0
+  -t, --toolPort    OpenTool Server Port, Default: 9639
+  -k, --apiKeys     API Keys, allow array, as: --apiKeys KEY_A --apiKeys KEY_B
+`
+
+const guidelineGlobal = `Global options:
+
+-h, --help    Show help information
+`
+
+// TestHelpFormat checks -h, --help and help against the guidelines' example:
+// the same title, usage and commands lines, the start command's options as
+// there (ours follow them), the global options last.
+func TestHelpFormat(t *testing.T) {
+	c := mockCommand(newStore())
+	c.Version, c.Port = "1.0.0", 9639
+	for _, arg := range []string{"-h", "--help", "-help", "help"} {
+		code, out, errs := run(t, c, arg)
+		if code != 0 || errs != "" {
+			t.Errorf("%s: exit status %d, stderr %q", arg, code, errs)
+		}
+		if !strings.HasPrefix(out, guidelineHelp) {
+			t.Errorf("%s: the help does not start as the guidelines' does:\n%s", arg, out)
+		}
+		if !strings.HasSuffix(out, "\n\n"+guidelineGlobal) {
+			t.Errorf("%s: the help does not end with the guidelines' global options:\n%s", arg, out)
+		}
+		rest := strings.TrimSuffix(strings.TrimPrefix(out, guidelineHelp), guidelineGlobal)
+		want := `      --host        Host, Default: 127.0.0.1
+      --options     Argument options file (JSON): defaults, fixed and envs of arguments
+
+Command: mcp
+  -v, --version     Version, Default: 1.0.0
+      --options     Argument options file (JSON): defaults, fixed and envs of arguments
+
+`
+		if rest != want {
+			t.Errorf("%s: between the guidelines' lines, got\n%s\nwant\n%s", arg, rest, want)
+		}
+	}
+}
+
+// TestHelpOwnFlags checks the help of a command with flags and environment
+// variables of its own: one column for every option, required flags and
+// defaults said, the variables in a section before the global options.
+func TestHelpOwnFlags(t *testing.T) {
+	c := mockCommand(newStore())
+	c.Flags = func(fs *flag.FlagSet) {
+		fs.String("upstream", "", "URL of the\n   upstream server")
+		fs.String("upstream-key", "", "API key of the upstream server")
+		fs.Int("retries", 3, "Retries")
+		fs.Bool("dry", false, "Dry run")
+	}
+	c.Required = []string{"upstream"}
+	c.Env = []toolcli.Env{{Name: "MOCK_KEY", Usage: "API key"}, {Name: "MOCK_UPSTREAM_TOKEN", Usage: "Token"}}
+	_, out, _ := run(t, c, "-h")
+	for _, want := range []string{
+		"Command: start\n  -v, --version         Version, Default: 1.0.0\n",
+		"      --dry             Dry run\n      --retries         Retries, Default: 3\n" +
+			"      --upstream        URL of the upstream server (required)\n      --upstream-key    API key of the upstream server\n\nCommand: mcp\n",
+		"Environment variables:\n\nMOCK_KEY               API key\nMOCK_UPSTREAM_TOKEN    Token\n\nGlobal options:\n\n-h, --help    Show help information\n",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("the help lacks\n%s\nin\n%s", want, out)
+		}
+	}
+	if n := strings.Count(out, "--upstream-key"); n != 2 {
+		t.Errorf("--upstream-key is listed %d times, want once per command", n)
+	}
+	// The command alone prints the help, since a flag is required.
+	code, alone, _ := run(t, c)
+	if code != 2 || alone != out {
+		t.Errorf("the command alone: exit status %d, output\n%s\nwant 2 and the help", code, alone)
+	}
+}
+
+// TestPrintVersion checks that -v alone prints the version.
+func TestPrintVersion(t *testing.T) {
+	c := mockCommand(newStore())
+	for _, args := range [][]string{{"-v"}, {"--version"}, {"start", "-v"}, {"mcp", "--version"}} {
+		code, out, _ := run(t, c, args...)
+		if code != 0 || out != "mock_util_tool 1.0.0\n" {
+			t.Errorf("%q: exit status %d, output %q", args, code, out)
+		}
+	}
+}
+
+// TestUsageErrors checks bad command lines: exit status 2 and a message that
+// names the mistake, nothing on standard output.
+func TestUsageErrors(t *testing.T) {
+	c := mockCommand(newStore())
+	c.Flags = func(fs *flag.FlagSet) { fs.String("upstream", "", "URL") }
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"serve"}, `unknown command "serve", want start or mcp`},
+		{[]string{"start", "-t", "70000"}, `invalid value "70000" for flag -t: want a port from 0 to 65535`},
+		{[]string{"start", "--toolPort", "http"}, `invalid value "http" for flag -toolPort`},
+		{[]string{"start", "--nope"}, "flag provided but not defined: -nope"},
+		{[]string{"start", "extra"}, `unexpected argument "extra"`},
+		{[]string{"-k", ""}, "empty API key"},
+		{[]string{"--apiKeys", "a,,b"}, "empty API key"},
+		{[]string{"mcp", "-t", "9000"}, "flag provided but not defined: -t"},
+	} {
+		code, out, errs := run(t, c, tc.args...)
+		if code != 2 || out != "" || !strings.Contains(errs, tc.want) || !strings.Contains(errs, "Run 'mock_util_tool -h' for help.") {
+			t.Errorf("%q: exit status %d, stdout %q, stderr %q; want 2 and %q", tc.args, code, out, errs, tc.want)
+		}
+	}
+	c.Required = []string{"upstream"}
+	if code, _, errs := run(t, c, "start", "-t", "0"); code != 2 || !strings.Contains(errs, "missing --upstream") {
+		t.Errorf("without a required flag: exit status %d, stderr %q", code, errs)
+	}
+}
+
+// TestOptionsErrors checks that the mistakes of an options file are reported
+// all at once, each at its line and column with its JSON path, and that the
+// command then exits 1 without serving.
+func TestOptionsErrors(t *testing.T) {
+	dir := t.TempDir()
+	for _, tc := range []struct {
+		name, file string
+		want       []string
+	}{
+		{"syntax", "{\n  \"args\": {\"defaults\": {\"id\": 1,}}\n}", []string{
+			`:2:33: /args/defaults: invalid character '}' looking for beginning of object key string`}},
+		{"not an object", `[]`, []string{`:1:1: got array, want an object (the options: args, envs, functions)`}},
+		{"members", `{
+  "arg": {},
+  "args": {"default": {}, "fixed": []},
+  "envs": {"text": 5, "id": ""},
+  "functions": {"create": {"args": {}, "functions": {}}}
+}`, []string{
+			`:2:3: /arg: unknown member "arg", want "args", "envs", "functions"`,
+			`:3:12: /args/default: unknown member "default", want "defaults", "fixed"`,
+			`:3:36: /args/fixed: got array, want an object (argument name → value)`,
+			`:4:20: /envs/text: got number, want the name of an environment variable`,
+			`:4:29: /envs/id: got "", want the name of an environment variable`,
+			`:5:40: /functions/create/functions: unknown member "functions", want "args", "envs"`,
+		}},
+		{"against the document", `{
+  "args": {"defaults": {"id": "seven"}},
+  "envs": {"title": "TITLE"},
+  "functions": {
+    "nope": {"args": {"fixed": {"text": "a"}}},
+    "create": {"envs": {"txt": "TEXT"}, "args": {"fixed": {"text": "fixed"}}}
+  }
+}`, []string{
+			`:2:25: /args/defaults/id: defaults: read.id: got string, want integer; defaults: update.id: got string, want integer; defaults: delete.id: got string, want integer`,
+			`:3:12: /envs/title: envs: no function has an argument "title"`,
+			`:5:33: /functions/nope/args/fixed/text: fixed: no function "nope"`,
+			`:6:25: /functions/create/envs/txt: envs: function "create" has no argument "txt"`,
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			path := filepath.Join(dir, tc.name+".json")
+			if err := os.WriteFile(path, []byte(tc.file), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			code, _, errs := run(t, mockCommand(newStore()), "start", "-t", "0", "--options", path)
+			var want []string
+			for _, w := range tc.want {
+				want = append(want, path+w)
+			}
+			if code != 1 || errs != strings.Join(want, "\n")+"\n" {
+				t.Errorf("exit status %d, stderr\n%s\nwant 1 and\n%s", code, errs, strings.Join(want, "\n"))
+			}
+		})
+	}
+	code, _, errs := run(t, mockCommand(newStore()), "mcp", "--options", filepath.Join(dir, "missing.json"))
+	if code != 1 || !strings.Contains(errs, "--options: open "+filepath.Join(dir, "missing.json")) {
+		t.Errorf("a missing file: exit status %d, stderr %q", code, errs)
+	}
+}
+
+// TestOptionsApplied checks that the options of the file reach the tool: a
+// fixed argument hidden from the served document and forced, an argument read
+// from the environment at each call and never logged, a default.
+func TestOptionsApplied(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "options.json")
+	options := `{
+  "envs": {"text": "TOOLCLI_TEST_TEXT"},
+  "functions": {
+    "read": {"args": {"fixed": {"id": 1}}},
+    "update": {"args": {"defaults": {"id": 0}}}
+  }
+}`
+	if err := os.WriteFile(path, []byte(options), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("TOOLCLI_TEST_TEXT", "secret-from-env")
+	s := newStore("zero", "one")
+	r := start(t, mockCommand(s), "--options", path)
+	c := runtime.NewClient(r.base + runtime.DefaultPrefix)
+	ctx := context.Background()
+	doc, err := c.Load(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	params := map[string][]string{}
+	for _, f := range doc.Functions {
+		for _, p := range f.Parameters {
+			params[f.Name] = append(params[f.Name], p.Name+":"+strconv.FormatBool(p.Required))
+		}
+	}
+	if got := strings.Join(params["read"], ","); got != "" {
+		t.Errorf("read's parameters %s, want none (id is fixed)", got)
+	}
+	if got := strings.Join(params["update"], ","); got != "id:false" {
+		t.Errorf("update's parameters %s, want id optional (text from the environment)", got)
+	}
+	res, err := c.Call(ctx, runtime.FunctionCall{Name: "read", Arguments: json.RawMessage(`{"id":0}`)})
+	if err != nil || string(res.Result) != `{"text":"one"}` {
+		t.Errorf("read with id 0: %s, %v; want the fixed id 1's text", res.Result, err)
+	}
+	if _, err := c.Call(ctx, runtime.FunctionCall{Name: "update"}); err != nil {
+		t.Fatal(err)
+	}
+	res, err = c.Call(ctx, runtime.FunctionCall{Name: "create", Arguments: json.RawMessage(`{"text":"mine"}`)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := s.Read(ctx, mocktool.ReadArgs{ID: 0}); got != "secret-from-env" {
+		t.Errorf("update without arguments wrote %q into text 0, want the environment's value", got)
+	}
+	if got, _ := s.Read(ctx, mocktool.ReadArgs{ID: 2}); got != "secret-from-env" {
+		t.Errorf("create wrote %q, want the environment's value", got)
+	}
+	r.stop()
+	r.wait(t)
+	logs := r.logs.String()
+	if strings.Contains(logs, "secret-from-env") {
+		t.Errorf("the logs hold the value of an environment argument:\n%s", logs)
+	}
+	for _, fn := range []string{"read", "update", "create"} {
+		if !regexp.MustCompile(`msg=call front=opentool function=` + fn + ` duration=\S+ outcome=ok\n`).MatchString(logs) {
+			t.Errorf("no log line of the call of %s:\n%s", fn, logs)
+		}
+	}
+}
+
+// TestDefaultStart checks that the command alone, with nothing required,
+// serves with the defaults (here the command's port), and that the version
+// reported is --version's.
+func TestDefaultStart(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	port := ln.Addr().(*net.TCPAddr).Port
+	ln.Close()
+	c := mockCommand(newStore())
+	c.Port = port
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan int, 1)
+	go func() { done <- c.Run(ctx, nil, strings.NewReader(""), io.Discard, io.Discard) }()
+	base := "http://127.0.0.1:" + strconv.Itoa(port) + runtime.DefaultPrefix
+	var v runtime.Version
+	for deadline := time.Now().Add(waitLong); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+		if v, err = runtime.NewClient(base).Version(ctx); err == nil {
+			break
+		}
+	}
+	if err != nil || v.Version != "1.0.0" {
+		t.Fatalf("GET /version of the command alone: %v, %v", v, err)
+	}
+	cancel()
+	if code := <-done; code != 0 {
+		t.Errorf("exit status %d after the context ended, want 0", code)
+	}
+}
+
+// TestAPIKeysInProcess checks that keys given with -k, --apiKeys and
+// --opentoolServerApiKeys (commas separating keys) all guard /opentool and
+// /mcp, and that no key reaches the logs.
+func TestAPIKeysInProcess(t *testing.T) {
+	r := start(t, mockCommand(newStore()), "-k", "key-one", "--apiKeys", "key-two", "--opentoolServerApiKeys", "key-three,key-four",
+		"--opentoolServerTag", "2.0.0")
+	for _, key := range []string{"", "wrong"} {
+		for _, path := range []string{"/opentool/version", "/mcp"} {
+			if status := get(t, r.base+path, key); status != http.StatusUnauthorized {
+				t.Errorf("GET %s with key %q: %d, want 401", path, key, status)
+			}
+		}
+	}
+	for _, key := range []string{"key-one", "key-two", "key-three", "key-four"} {
+		v, err := runtime.NewClient(r.base+runtime.DefaultPrefix, runtime.WithAPIKey(key)).Version(context.Background())
+		if err != nil || v.Version != "2.0.0" {
+			t.Errorf("key %s: version %v, %v; want 2.0.0 (--opentoolServerTag)", key, v, err)
+		}
+		// MCP answers a GET without a session with an error of its own, not 401.
+		if status := get(t, r.base+"/mcp", key); status == http.StatusUnauthorized {
+			t.Errorf("GET /mcp with key %s: 401", key)
+		}
+	}
+	if logs := r.logs.String(); strings.Contains(logs, "key-") || !strings.Contains(logs, "apiKeys=4") {
+		t.Errorf("the logs name a key, or do not count them:\n%s", logs)
+	}
+}
+
+func get(t *testing.T, url, key string) int {
+	t.Helper()
+	req, err := http.NewRequest(http.MethodGet, url, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if key != "" {
+		req.Header.Set("Authorization", "Bearer "+key)
+	}
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	io.Copy(io.Discard, res.Body)
+	res.Body.Close()
+	return res.StatusCode
+}
+
