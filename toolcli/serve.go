@@ -8,7 +8,6 @@ import (
 	"net"
 	"net/http"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -49,8 +48,16 @@ func (c *Command) serve(ctx context.Context, s *settings, stdin io.Reader, stdou
 			return err
 		}
 		logger.Info("serving MCP on standard input and output", "name", c.Name, "version", s.version)
-		err = server.Run(ctx, &mcp.IOTransport{Reader: io.NopCloser(stdin), Writer: nopWriteCloser{stdout}})
-		if ctx.Err() != nil || err == nil || errors.Is(err, io.EOF) || strings.Contains(err.Error(), "closed") {
+		// As server.Run, without its error line when ctx ends: that is how
+		// the command stops.
+		session, err := server.Connect(ctx, &mcp.IOTransport{Reader: io.NopCloser(stdin), Writer: nopWriteCloser{stdout}}, nil)
+		if err != nil {
+			return err
+		}
+		stop := context.AfterFunc(ctx, func() { session.Close() })
+		defer stop()
+		err = session.Wait()
+		if ctx.Err() != nil || err == nil || errors.Is(err, io.EOF) {
 			logger.Info("stopped")
 			return nil // a signal, or the client closed the connection
 		}

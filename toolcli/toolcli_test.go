@@ -348,4 +348,3 @@ func get(t *testing.T, url, key string) int {
 	res.Body.Close()
 	return res.StatusCode
 }
-
