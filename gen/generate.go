@@ -23,7 +23,8 @@
 //     (emitClient), the REST client (emit_rest.go), the library bindings
 //     (emit_dyn.go, over runtime/dynlib), the embedded document (docfile.go,
 //     docjson.go). emit.OpenTool, emit.OpenDyn and emit.OpenAPI list the files
-//     of each kind.
+//     of each kind; emit.Command is the package main of Options.Command
+//     (emit_cmd.go, over package toolcli, named by model.NewCommand).
 //  5. Render (render in this file, format.go): files formatted in parallel,
 //     once.
 //

@@ -5,13 +5,14 @@
 // main for a generated package; by hand it is a few lines:
 //
 //	func main() {
-//		toolcli.Main(&toolcli.Command{
+//		cmd := &toolcli.Command{
 //			Name:     "weather",
-//			Document: weathertool.Document(), // the version, and the place of bad options
+//			Document: weathertool.Document(), // the version, and the places of bad options
 //			NewTool: func(ctx context.Context, opts ...runtime.ToolOption) (runtime.Tool, error) {
 //				return weathertool.NewTool(service{}, opts...)
 //			},
-//		})
+//		}
+//		cmd.Main()
 //	}
 //
 // # Commands

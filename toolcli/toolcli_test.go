@@ -189,13 +189,22 @@ func TestOptionsErrors(t *testing.T) {
 			if err := os.WriteFile(path, []byte(tc.file), 0o644); err != nil {
 				t.Fatal(err)
 			}
-			code, _, errs := run(t, mockCommand(newStore()), "start", "-t", "0", "--options", path)
 			var want []string
 			for _, w := range tc.want {
 				want = append(want, path+w)
 			}
-			if code != 1 || errs != strings.Join(want, "\n")+"\n" {
-				t.Errorf("exit status %d, stderr\n%s\nwant 1 and\n%s", code, errs, strings.Join(want, "\n"))
+			// Without Command.Document, the places are found in the
+			// document of the tool built without options.
+			for _, withDoc := range []bool{true, false} {
+				c := mockCommand(newStore())
+				if !withDoc {
+					c.Document = nil
+					c.Version = "1.0.0"
+				}
+				code, _, errs := run(t, c, "start", "-t", "0", "--options", path)
+				if code != 1 || errs != strings.Join(want, "\n")+"\n" {
+					t.Errorf("Document given %v: exit status %d, stderr\n%s\nwant 1 and\n%s", withDoc, code, errs, strings.Join(want, "\n"))
+				}
 			}
 		})
 	}
