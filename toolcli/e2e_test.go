@@ -434,14 +434,16 @@ func TestOpenAPICommand(t *testing.T) {
 	for _, tool := range list.Tools {
 		tools[tool.Name] = tool
 	}
-	if a := tools["listPets"].Annotations; a == nil || !a.ReadOnlyHint {
-		t.Errorf("listPets annotations %s, want readOnlyHint", jsonText(a))
+	// The hints of the generated Tool (its HTTP methods) pass the command's
+	// logging on to MCP's annotations.
+	if a := tools["listPets"].Annotations; a == nil || !a.ReadOnlyHint || a.OpenWorldHint == nil || !*a.OpenWorldHint {
+		t.Errorf("listPets annotations %s, want readOnlyHint and openWorldHint", jsonText(a))
 	}
-	if a := tools["deletePet"].Annotations; a == nil || a.DestructiveHint == nil || !*a.DestructiveHint || a.ReadOnlyHint {
-		t.Errorf("deletePet annotations %s, want destructiveHint", jsonText(a))
+	if a := tools["deletePet"].Annotations; a == nil || a.DestructiveHint == nil || !*a.DestructiveHint || !a.IdempotentHint || a.ReadOnlyHint {
+		t.Errorf("deletePet annotations %s, want destructiveHint and idempotentHint", jsonText(a))
 	}
-	if a := tools["createPet"].Annotations; a != nil {
-		t.Errorf("createPet annotations %s, want none", jsonText(a))
+	if a := tools["createPet"].Annotations; a == nil || a.ReadOnlyHint || a.IdempotentHint {
+		t.Errorf("createPet annotations %s, want neither readOnlyHint nor idempotentHint", jsonText(a))
 	}
 	schema := jsonText(tools["listPets"].InputSchema)
 	if strings.Contains(schema, `"limit"`) || strings.Contains(schema, `"X-Request-ID"`) || !strings.Contains(schema, `"status"`) {

@@ -11,7 +11,8 @@ import (
 )
 
 // logged returns tool with one log line per call (a StreamTool when tool is
-// one). front names the protocol the calls come from.
+// one; a HintTool always, with the hints of tool if it has any). front names
+// the protocol the calls come from.
 func logged(tool runtime.Tool, logger *slog.Logger, front string) runtime.Tool {
 	l := &logTool{tool: tool, logger: logger, front: front}
 	if st, ok := tool.(runtime.StreamTool); ok {
@@ -27,6 +28,14 @@ type logTool struct {
 }
 
 func (l *logTool) Load(ctx context.Context) (*runtime.OpenTool, error) { return l.tool.Load(ctx) }
+
+// Hints passes on the hints of a runtime.HintTool (MCP's tool annotations).
+func (l *logTool) Hints(function string) (runtime.Hints, bool) {
+	if ht, ok := l.tool.(runtime.HintTool); ok {
+		return ht.Hints(function)
+	}
+	return runtime.Hints{}, false
+}
 
 func (l *logTool) Call(ctx context.Context, name string, args json.RawMessage) (result json.RawMessage, err error) {
 	start := time.Now()

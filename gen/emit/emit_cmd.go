@@ -10,11 +10,9 @@ import (
 
 // Import paths of what a generated main uses besides the runtime.
 const (
-	toolcliPath   = "github.com/opentoolgen/opentoolgen/toolcli"
-	mcpbridgePath = "github.com/opentoolgen/opentoolgen/mcpbridge"
-	mcpPath       = "github.com/modelcontextprotocol/go-sdk/mcp"
-	flagPath      = "flag"
-	osPath        = "os"
+	toolcliPath = "github.com/opentoolgen/opentoolgen/toolcli"
+	flagPath    = "flag"
+	osPath      = "os"
 )
 
 // CommandFile is the name of the generated main's file.
@@ -39,7 +37,6 @@ func Command(p *model.Package) Output {
 //				fs.StringVar(&server, "server", petstore.DefaultBaseURL, "Base URL of the REST API")
 //			},
 //			Env: []toolcli.Env{{Name: "PETSTORE_API_KEY", Usage: `API key of the security scheme "api_key" (header X-API-Key)`}},
-//			MCP: []mcpbridge.Option{mcpbridge.WithAnnotations("listPets", &mcp.ToolAnnotations{ReadOnlyHint: true})},
 //			NewTool: func(_ context.Context, opts ...opentool.ToolOption) (opentool.Tool, error) {
 //				var copts []petstore.ClientOption
 //				if v := os.Getenv("PETSTORE_API_KEY"); v != "" {
@@ -78,7 +75,6 @@ func emitCommand(p *model.Package) *jen.File {
 		flags    []jen.Code // the body of Flags
 		required []string
 		env      []jen.Code // the Env entries
-		mcpOpts  []jen.Code
 		body     []jen.Code // the body of NewTool
 	)
 	strVar := func(local, name string, def jen.Code, usage string) {
@@ -107,7 +103,6 @@ func emitCommand(p *model.Package) *jen.File {
 			body = append(body, jen.If(jen.Id("v").Op(":=").Qual(osPath, "Getenv").Call(jen.Lit(name)), jen.Id("v").Op("!=").Lit("")).Block(add))
 		}
 		body = append(body, jen.Return(pkg("NewTool").Call(pkg("NewClient").Call(jen.Id("server"), jen.Id("copts").Op("...")), jen.Id("opts").Op("..."))))
-		mcpOpts = annotations(p)
 	case p.Dyn != nil:
 		strVar("library", "library", jen.Lit(""), "Path of the dynamic library (.so, .dylib or .dll)")
 		required = append(required, "library")
@@ -161,17 +156,11 @@ func emitCommand(p *model.Package) *jen.File {
 	if len(env) > 0 {
 		fields = append(fields, field("Env", jen.Index().Qual(toolcliPath, "Env").Values(multiline(env)...)))
 	}
-	if len(mcpOpts) > 0 {
-		fields = append(fields, field("MCP", jen.Index().Qual(mcpbridgePath, "Option").Values(multiline(mcpOpts)...)))
-	}
 	fields = append(fields, field("NewTool", jen.Func().Params(jen.Id("_").Qual(contextPath, "Context"), jen.Id("opts").Op("...").Add(rt("ToolOption"))).
 		Params(rt("Tool"), jen.Error()).Block(body...)), jen.Line())
 	var mainBody []jen.Code
 	if len(vars) > 0 {
 		mainBody = append(mainBody, jen.Var().List(vars...).String())
-	}
-	if needsYes(p) {
-		mainBody = append(mainBody, jen.Id("yes").Op(":=").True())
 	}
 	mainBody = append(mainBody,
 		jen.Id("cmd").Op(":=").Op("&").Qual(toolcliPath, "Command").Values(fields...),
@@ -225,44 +214,4 @@ func credentialUsage(s *model.SecurityScheme) string {
 	default:
 		return "API key of " + scheme + " (" + s.In + " " + s.Key + ")"
 	}
-}
-
-// annotations are the MCP tool annotations the REST methods of p's functions
-// give: GET and HEAD are read-only, DELETE destructive, PUT idempotent.
-//
-//	mcpbridge.WithAnnotations("listPets", &mcp.ToolAnnotations{ReadOnlyHint: true})
-func annotations(p *model.Package) []jen.Code {
-	var out []jen.Code
-	for _, fn := range p.Functions {
-		if fn.HTTP == nil {
-			continue
-		}
-		var hint jen.Dict
-		switch strings.ToUpper(fn.HTTP.Method) {
-		case "GET", "HEAD":
-			hint = jen.Dict{jen.Id("ReadOnlyHint"): jen.True()}
-		case "DELETE":
-			hint = jen.Dict{jen.Id("DestructiveHint"): jen.Op("&").Id("yes")}
-		case "PUT":
-			hint = jen.Dict{jen.Id("IdempotentHint"): jen.True()}
-		default:
-			continue
-		}
-		out = append(out, jen.Qual(mcpbridgePath, "WithAnnotations").Call(jen.Lit(fn.Name), jen.Op("&").Qual(mcpPath, "ToolAnnotations").Values(hint)))
-	}
-	return out
-}
-
-// needsYes reports whether a DELETE operation's annotation takes the address
-// of main's local yes (DestructiveHint is a *bool).
-func needsYes(p *model.Package) bool {
-	if p.API == nil {
-		return false
-	}
-	for _, fn := range p.Functions {
-		if fn.HTTP != nil && strings.ToUpper(fn.HTTP.Method) == "DELETE" {
-			return true
-		}
-	}
-	return false
 }

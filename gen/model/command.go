@@ -32,7 +32,7 @@ type Command struct {
 var ReservedMainNames = []string{
 	"main", "context", "flag", "os", "strings", "mcp", "mcpbridge", "opentool", "toolcli",
 	"cmd", "fs", "ctx", "opts", "server", "library", "upstream", "upstreamKey", "copts", "v",
-	"user", "password", "lib", "err", "tool", "yes", "runtime",
+	"user", "password", "lib", "err", "tool", "runtime",
 }
 
 // NewCommand returns the Command of p's main: name is the executable's name,

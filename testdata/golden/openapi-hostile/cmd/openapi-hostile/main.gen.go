@@ -11,8 +11,6 @@ import (
 	"flag"
 	"os"
 
-	mcp "github.com/modelcontextprotocol/go-sdk/mcp"
-	mcpbridge "github.com/opentoolgen/opentoolgen/mcpbridge"
 	opentool "github.com/opentoolgen/opentoolgen/runtime"
 	openapihostile "github.com/opentoolgen/opentoolgen/testdata/golden/openapi-hostile"
 	toolcli "github.com/opentoolgen/opentoolgen/toolcli"
@@ -20,7 +18,6 @@ import (
 
 func main() {
 	var server string
-	yes := true
 	cmd := &toolcli.Command{
 		Name:     "openapi-hostile",
 		Document: openapihostile.Document(),
@@ -32,12 +29,6 @@ func main() {
 				Name:  "OPENAPI_HOSTILE_HTTP_CLIENT",
 				Usage: "API key of the security scheme \"HTTPClient\" (header X-Key\"`)",
 			},
-		},
-		MCP: []mcpbridge.Option{
-			mcpbridge.WithAnnotations("get-pet", &mcp.ToolAnnotations{ReadOnlyHint: true}),
-			mcpbridge.WithAnnotations("getPet", &mcp.ToolAnnotations{IdempotentHint: true}),
-			mcpbridge.WithAnnotations("GetPet", &mcp.ToolAnnotations{DestructiveHint: &yes}),
-			mcpbridge.WithAnnotations("func", &mcp.ToolAnnotations{ReadOnlyHint: true}),
 		},
 		NewTool: func(_ context.Context, opts ...opentool.ToolOption) (opentool.Tool, error) {
 			var copts []openapihostile.ClientOption

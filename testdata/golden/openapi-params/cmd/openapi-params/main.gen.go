@@ -10,8 +10,6 @@ import (
 	"context"
 	"flag"
 
-	mcp "github.com/modelcontextprotocol/go-sdk/mcp"
-	mcpbridge "github.com/opentoolgen/opentoolgen/mcpbridge"
 	opentool "github.com/opentoolgen/opentoolgen/runtime"
 	openapiparams "github.com/opentoolgen/opentoolgen/testdata/golden/openapi-params"
 	toolcli "github.com/opentoolgen/opentoolgen/toolcli"
@@ -24,13 +22,6 @@ func main() {
 		Document: openapiparams.Document(),
 		Flags: func(fs *flag.FlagSet) {
 			fs.StringVar(&server, "server", openapiparams.DefaultBaseURL, "Base URL of the REST API")
-		},
-		MCP: []mcpbridge.Option{
-			mcpbridge.WithAnnotations("pathStyles", &mcp.ToolAnnotations{ReadOnlyHint: true}),
-			mcpbridge.WithAnnotations("queryStyles", &mcp.ToolAnnotations{ReadOnlyHint: true}),
-			mcpbridge.WithAnnotations("headerAndCookieStyles", &mcp.ToolAnnotations{ReadOnlyHint: true}),
-			mcpbridge.WithAnnotations("octetBody", &mcp.ToolAnnotations{IdempotentHint: true}),
-			mcpbridge.WithAnnotations("download", &mcp.ToolAnnotations{ReadOnlyHint: true}),
 		},
 		NewTool: func(_ context.Context, opts ...opentool.ToolOption) (opentool.Tool, error) {
 			var copts []openapiparams.ClientOption

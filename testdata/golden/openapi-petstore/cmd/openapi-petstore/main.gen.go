@@ -11,8 +11,6 @@ import (
 	"flag"
 	"os"
 
-	mcp "github.com/modelcontextprotocol/go-sdk/mcp"
-	mcpbridge "github.com/opentoolgen/opentoolgen/mcpbridge"
 	opentool "github.com/opentoolgen/opentoolgen/runtime"
 	openapipetstore "github.com/opentoolgen/opentoolgen/testdata/golden/openapi-petstore"
 	toolcli "github.com/opentoolgen/opentoolgen/toolcli"
@@ -20,7 +18,6 @@ import (
 
 func main() {
 	var server string
-	yes := true
 	cmd := &toolcli.Command{
 		Name:     "openapi-petstore",
 		Document: openapipetstore.Document(),
@@ -36,13 +33,6 @@ func main() {
 				Name:  "OPENAPI_PETSTORE_BEARER_AUTH",
 				Usage: "Token of the security scheme \"bearerAuth\" (Authorization: Bearer)",
 			},
-		},
-		MCP: []mcpbridge.Option{
-			mcpbridge.WithAnnotations("listPets", &mcp.ToolAnnotations{ReadOnlyHint: true}),
-			mcpbridge.WithAnnotations("showPetById", &mcp.ToolAnnotations{ReadOnlyHint: true}),
-			mcpbridge.WithAnnotations("deletePet", &mcp.ToolAnnotations{DestructiveHint: &yes}),
-			mcpbridge.WithAnnotations("put_pets_petId_photo", &mcp.ToolAnnotations{IdempotentHint: true}),
-			mcpbridge.WithAnnotations("stats", &mcp.ToolAnnotations{ReadOnlyHint: true}),
 		},
 		NewTool: func(_ context.Context, opts ...opentool.ToolOption) (opentool.Tool, error) {
 			var copts []openapipetstore.ClientOption

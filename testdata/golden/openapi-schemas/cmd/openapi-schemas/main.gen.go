@@ -10,8 +10,6 @@ import (
 	"context"
 	"flag"
 
-	mcp "github.com/modelcontextprotocol/go-sdk/mcp"
-	mcpbridge "github.com/opentoolgen/opentoolgen/mcpbridge"
 	opentool "github.com/opentoolgen/opentoolgen/runtime"
 	openapischemas "github.com/opentoolgen/opentoolgen/testdata/golden/openapi-schemas"
 	toolcli "github.com/opentoolgen/opentoolgen/toolcli"
@@ -24,9 +22,6 @@ func main() {
 		Document: openapischemas.Document(),
 		Flags: func(fs *flag.FlagSet) {
 			fs.StringVar(&server, "server", openapischemas.DefaultBaseURL, "Base URL of the REST API")
-		},
-		MCP: []mcpbridge.Option{
-			mcpbridge.WithAnnotations("putTree", &mcp.ToolAnnotations{IdempotentHint: true}),
 		},
 		NewTool: func(_ context.Context, opts ...opentool.ToolOption) (opentool.Tool, error) {
 			var copts []openapischemas.ClientOption

@@ -12,8 +12,6 @@ import (
 	"os"
 	"strings"
 
-	mcp "github.com/modelcontextprotocol/go-sdk/mcp"
-	mcpbridge "github.com/opentoolgen/opentoolgen/mcpbridge"
 	opentool "github.com/opentoolgen/opentoolgen/runtime"
 	openapiswagger "github.com/opentoolgen/opentoolgen/testdata/golden/openapi-swagger"
 	toolcli "github.com/opentoolgen/opentoolgen/toolcli"
@@ -40,9 +38,6 @@ func main() {
 				Name:  "OPENAPI_SWAGGER_OAUTH",
 				Usage: "Token of the security scheme \"oauth\" (Authorization: Bearer)",
 			},
-		},
-		MCP: []mcpbridge.Option{
-			mcpbridge.WithAnnotations("findOrders", &mcp.ToolAnnotations{ReadOnlyHint: true}),
 		},
 		NewTool: func(_ context.Context, opts ...opentool.ToolOption) (opentool.Tool, error) {
 			var copts []openapiswagger.ClientOption
