@@ -73,9 +73,59 @@ const (
 type Option func(*config)
 
 type config struct {
-	server      mcp.ServerOptions
-	http        mcp.StreamableHTTPOptions
-	annotations map[string]*mcp.ToolAnnotations
+	server       mcp.ServerOptions
+	http         mcp.StreamableHTTPOptions
+	annotations  map[string]*mcp.ToolAnnotations
+	valueHeaders map[string]string // WithCallValueHeaders: header → call value name
+}
+
+// WithCallValueHeaders fills call values (runtime.WithCallValues: the
+// {name} placeholders of default and fixed argument values) from the HTTP
+// headers of streamable-HTTP requests, header name → value name, as
+// runtime.WithCallValueHeaders does for OpenTool HTTP. They win over the
+// values of the call's _meta.
+func WithCallValueHeaders(headers map[string]string) Option {
+	return func(c *config) {
+		if c.valueHeaders == nil {
+			c.valueHeaders = map[string]string{}
+		}
+		for h, n := range headers {
+			c.valueHeaders[h] = n
+		}
+	}
+}
+
+// callContext returns ctx with the call values of req: the string members of
+// its _meta without a prefix ({"trace_id": "t-1"}: how an MCP client passes
+// the agent platform's identifiers), then the headers of
+// WithCallValueHeaders.
+func (b *bridge) callContext(ctx context.Context, req *mcp.CallToolRequest) context.Context {
+	var values map[string]string
+	put := func(k, v string) {
+		if values == nil {
+			values = map[string]string{}
+		}
+		values[k] = v
+	}
+	if req.Params != nil {
+		for k, v := range req.Params.Meta {
+			// Prefixed keys ("io.modelcontextprotocol/…") are the protocol's.
+			if s, ok := v.(string); ok && !strings.Contains(k, "/") {
+				put(k, s)
+			}
+		}
+	}
+	if req.Extra != nil && req.Extra.Header != nil {
+		for h, n := range b.cfg.valueHeaders {
+			if v := req.Extra.Header.Get(h); v != "" {
+				put(n, v)
+			}
+		}
+	}
+	if values == nil {
+		return ctx
+	}
+	return runtime.WithCallValues(ctx, values)
 }
 
 // WithServerOptions sets the SDK's server options (instructions, logger,
@@ -150,7 +200,7 @@ func newServer(ctx context.Context, tool runtime.Tool, impl *mcp.Implementation,
 	}
 	st, _ := tool.(runtime.StreamTool)
 	ht, _ := tool.(runtime.HintTool)
-	b := &bridge{tool: tool, stream: st, logger: cfg.server.Logger}
+	b := &bridge{tool: tool, stream: st, logger: cfg.server.Logger, cfg: cfg}
 	if b.logger == nil {
 		b.logger = slog.Default()
 	}
@@ -254,6 +304,7 @@ type bridge struct {
 	tool   runtime.Tool
 	stream runtime.StreamTool
 	logger *slog.Logger
+	cfg    *config
 }
 
 func (b *bridge) callHandler(name string) mcp.ToolHandler {
@@ -263,7 +314,7 @@ func (b *bridge) callHandler(name string) mcp.ToolHandler {
 			return nil, err
 		}
 		defer b.recoverPanic(name, &res, &err)
-		result, err := b.tool.Call(ctx, name, args)
+		result, err := b.tool.Call(b.callContext(ctx, req), name, args)
 		if err != nil {
 			return failure(name, err)
 		}
@@ -317,7 +368,7 @@ func (b *bridge) streamHandler(name string) mcp.ToolHandler {
 				Meta:          mcp.Meta{itemKey: item},
 			})
 		}
-		err = b.stream.StreamCall(ctx, name, args, emit)
+		err = b.stream.StreamCall(b.callContext(ctx, req), name, args, emit)
 		mu.Lock()
 		done = true
 		mu.Unlock()

@@ -360,6 +360,7 @@ Command: start
   -k, --apiKeys         API Keys, allow array, as: --apiKeys KEY_A --apiKeys KEY_B
       --host            Host, Default: 127.0.0.1
       --options         Argument options file (JSON): defaults, fixed and envs of arguments
+      --values          Call values from request headers for {NAME} in options, as: --values X-Trace-Id=trace_id
       --upstream        URL of the OpenTool server the calls go to (http://host:port/opentool) (required)
       --upstream-key    API key of the upstream server (default: $MOCKTOOL_UPSTREAM_KEY)
 

@@ -46,6 +46,7 @@ func (c *Command) help(w io.Writer) {
 			{"-k, --apiKeys", "API Keys, allow array, as: --apiKeys KEY_A --apiKeys KEY_B"},
 			{"    --host", "Host, Default: " + DefaultHost},
 			{"    --options", "Argument options file (JSON): defaults, fixed and envs of arguments"},
+			{"    --values", "Call values from request headers for {NAME} in options, as: --values X-Trace-Id=trace_id"},
 		}, c.ownLines("start")...)},
 		{"mcp", append([]helpLine{
 			{"-v, --version", "Version, Default: " + version},

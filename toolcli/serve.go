@@ -68,6 +68,9 @@ func (c *Command) serve(ctx context.Context, s *settings, stdin io.Reader, stdou
 
 // serveHTTP serves OpenTool at /opentool and MCP at /mcp on one port.
 func (c *Command) serveHTTP(ctx context.Context, s *settings, tool runtime.Tool, impl *mcp.Implementation, mcpOpts []mcpbridge.Option, logger *slog.Logger) error {
+	if len(s.headers) > 0 {
+		mcpOpts = append(mcpOpts, mcpbridge.WithCallValueHeaders(s.headers))
+	}
 	mcpHandler, err := mcpbridge.NewHTTPHandler(ctx, logged(tool, logger, "mcp"), impl, false, mcpOpts...)
 	if err != nil {
 		return err
@@ -78,7 +81,7 @@ func (c *Command) serveHTTP(ctx context.Context, s *settings, tool runtime.Tool,
 	}
 	mux := http.NewServeMux()
 	mux.Handle(runtime.DefaultPrefix+"/", runtime.NewHandler(logged(tool, logger, "opentool"),
-		runtime.WithVersion(s.version), runtime.WithLogger(logger)))
+		runtime.WithVersion(s.version), runtime.WithLogger(logger), runtime.WithCallValueHeaders(s.headers)))
 	mux.Handle("/mcp", endsWith(ctx, mcpHandler))
 	base := "http://" + ln.Addr().String()
 	logger.Info("serving", "name", c.Name, "version", s.version,

@@ -39,6 +39,9 @@
 //	                        Dart reference reads it). Also --opentoolServerApiKeys.
 //	--host HOST             the address to listen on (default 127.0.0.1). Also --opentoolServerHost.
 //	--options FILE          argument options, below
+//	--values HEADER=NAME    the call value NAME, for "{NAME}" in option values, from request header
+//	                        HEADER on /opentool and /mcp (repeatable); over MCP, a call's _meta
+//	                        members give call values too (mcpbridge)
 //
 // With API keys, every request to /opentool and /mcp must carry
 // "Authorization: Bearer KEY" with one of them (compared in constant time, as
@@ -176,6 +179,7 @@ type settings struct {
 	host    string
 	keys    []string
 	options string
+	headers map[string]string // --values: header → call value name
 }
 
 func (c *Command) run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer, guardStdout bool) int {
@@ -311,12 +315,30 @@ func (c *Command) flagSet(command string, s *settings) *flag.FlagSet {
 		for _, name := range []string{"host", "opentoolServerHost"} {
 			fs.Var(host, name, "Host")
 		}
+		fs.Var((*headerMap)(&s.headers), "values", "Call values from request headers")
 	}
 	fs.StringVar(&s.options, "options", "", "Argument options file (JSON)")
 	if c.Flags != nil {
 		c.Flags(fs)
 	}
 	return fs
+}
+
+// headerMap is a repeatable HEADER=NAME flag: the call value NAME (a {NAME}
+// placeholder of a default or fixed value) is taken from request header HEADER.
+type headerMap map[string]string
+
+func (m *headerMap) String() string { return fmt.Sprint(map[string]string(*m)) }
+func (m *headerMap) Set(s string) error {
+	h, n, ok := strings.Cut(s, "=")
+	if !ok || strings.TrimSpace(h) == "" || strings.TrimSpace(n) == "" {
+		return fmt.Errorf("got %q, want HEADER=NAME (X-Trace-Id=trace_id)", s)
+	}
+	if *m == nil {
+		*m = map[string]string{}
+	}
+	(*m)[strings.TrimSpace(h)] = strings.TrimSpace(n)
+	return nil
 }
 
 // stringValue is a string flag (given as a flag.Value so that several names

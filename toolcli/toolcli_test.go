@@ -15,6 +15,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
 	"github.com/opentoolgen/opentoolgen/examples/mocktool/mocktool"
 	"github.com/opentoolgen/opentoolgen/runtime"
 	"github.com/opentoolgen/opentoolgen/toolcli"
@@ -59,6 +61,7 @@ func TestHelpFormat(t *testing.T) {
 		rest := strings.TrimSuffix(strings.TrimPrefix(out, guidelineHelp), guidelineGlobal)
 		want := `      --host        Host, Default: 127.0.0.1
       --options     Argument options file (JSON): defaults, fixed and envs of arguments
+      --values      Call values from request headers for {NAME} in options, as: --values X-Trace-Id=trace_id
 
 Command: mcp
   -v, --version     Version, Default: 1.0.0
@@ -356,4 +359,54 @@ func get(t *testing.T, url, key string) int {
 	io.Copy(io.Discard, res.Body)
 	res.Body.Close()
 	return res.StatusCode
+}
+
+// TestCallValueHeaders: a {name} placeholder in the options file takes each
+// call's value from the header --values maps to it, on /opentool and /mcp; a
+// call without the header fails naming the placeholder.
+func TestCallValueHeaders(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "options.json")
+	if err := os.WriteFile(path, []byte(`{"functions": {"create": {"args": {"fixed": {"text": "turn {agent_turn_id}"}}}}}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s := newStore()
+	r := start(t, mockCommand(s), "--options", path, "--values", "X-Agent-Turn=agent_turn_id")
+	ctx := context.Background()
+	c := runtime.NewClient(r.base+runtime.DefaultPrefix, runtime.WithHeader("X-Agent-Turn", "42"))
+	if _, err := c.Call(ctx, runtime.FunctionCall{Name: "create", Arguments: json.RawMessage(`{}`)}); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := s.Read(ctx, mocktool.ReadArgs{ID: 0}); got != "turn 42" {
+		t.Errorf("created %q, want the header's turn", got)
+	}
+	bare := runtime.NewClient(r.base + runtime.DefaultPrefix)
+	if _, err := bare.Call(ctx, runtime.FunctionCall{Name: "create", Arguments: json.RawMessage(`{}`)}); err == nil || !strings.Contains(err.Error(), "{agent_turn_id}") {
+		t.Errorf("without the header: %v", err)
+	}
+	// MCP over streamable HTTP: the same header.
+	client := mcp.NewClient(&mcp.Implementation{Name: "c", Version: "1"}, nil)
+	cs, err := client.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: r.base + "/mcp", MaxRetries: -1,
+		HTTPClient: &http.Client{Transport: headerTransport{"X-Agent-Turn", "43"}}}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cs.Close()
+	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "create", Arguments: map[string]any{}})
+	if err != nil || res.IsError {
+		t.Fatalf("create over MCP: %v %+v", err, res)
+	}
+	if got, _ := s.Read(ctx, mocktool.ReadArgs{ID: 1}); got != "turn 43" {
+		t.Errorf("created over MCP %q, want the header's turn", got)
+	}
+	if code, _, errs := run(t, mockCommand(s), "start", "--values", "X-Agent-Turn"); code != 2 || !strings.Contains(errs, "HEADER=NAME") {
+		t.Errorf("a bad --values: exit %d, %q", code, errs)
+	}
+}
+
+type headerTransport struct{ key, value string }
+
+func (h headerTransport) RoundTrip(r *http.Request) (*http.Response, error) {
+	r = r.Clone(r.Context())
+	r.Header.Set(h.key, h.value)
+	return http.DefaultTransport.RoundTrip(r)
 }
