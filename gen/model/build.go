@@ -29,13 +29,13 @@ const MaxAnonymousNesting = 8
 
 // FromOpenTool builds the model of an OpenTool document.
 func FromOpenTool(doc *runtime.OpenTool, pkgName, source string) *Package {
-	return FromOpenToolWith(doc, pkgName, source, nil, nil)
+	return fromOpenTool(doc, pkgName, source, nil, nil)
 }
 
-// FromOpenToolWith is buildOpenTool for a package that declares more names
-// than an OpenTool package: types never take reservedTypes, function methods
-// never take reservedMethods.
-func FromOpenToolWith(doc *runtime.OpenTool, pkgName, source string, reservedTypes, reservedMethods []string) *Package {
+// fromOpenTool is FromOpenTool for a package that declares more names than
+// an OpenTool package (FromOpenDyn): types never take reservedTypes,
+// function methods never take reservedMethods.
+func fromOpenTool(doc *runtime.OpenTool, pkgName, source string, reservedTypes, reservedMethods []string) *Package {
 	b := &builder{
 		doc: doc,
 		pkg: &Package{

@@ -68,6 +68,7 @@ type CParam struct {
 
 // CReturn is the return value of a C function.
 type CReturn struct {
+	Name   string // the document's name of the return value
 	GoName string // the named result of the method, when it has several
 	C      CType
 	Shape  CShape // CScalar, CString or CPointer
@@ -77,7 +78,9 @@ type CReturn struct {
 	Field *Field
 }
 
-// CFunction is how to call one function of an OpenDyn package.
+// CFunction is how to call one function of an OpenDyn package. The loader
+// gives what the document says (Symbol, and of Params and Return their
+// document names, C types, shapes, sizes and directions); FromOpenDyn the rest.
 type CFunction struct {
 	Symbol string // the exported symbol
 	Index  int    // position in the library's table of symbols

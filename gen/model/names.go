@@ -113,23 +113,33 @@ type Scope struct {
 	// numbers below it are used, so a base taken n times costs n tries in
 	// all rather than n²/2.
 	next map[string]int
+	// parent's names are taken in this scope too (see Sub).
+	parent *Scope
 }
 
+// NewScope returns a scope in which the reserved names are taken.
 func NewScope(reserved ...string) *Scope {
-	s := &Scope{used: map[string]bool{}, next: map[string]int{}}
+	s := &Scope{used: make(map[string]bool, len(reserved)), next: map[string]int{}}
 	for _, r := range reserved {
 		s.used[r] = true
 	}
 	return s
 }
 
+// Sub returns a scope in which s's names are taken, without copying them:
+// for the many small scopes (one per method) that share a large set of
+// reserved names. s must not take names while the sub-scope is in use.
+func (s *Scope) Sub() *Scope {
+	return &Scope{used: map[string]bool{}, next: map[string]int{}, parent: s}
+}
+
 // Take returns base, or base with the smallest number ≥ 2 that makes it unused,
 // and marks it used.
 func (s *Scope) Take(base string) string {
 	name := base
-	if s.used[name] {
+	if s.Has(name) {
 		n := max(s.next[base], 2)
-		for name = base + strconv.Itoa(n); s.used[name]; name = base + strconv.Itoa(n) {
+		for name = base + strconv.Itoa(n); s.Has(name); name = base + strconv.Itoa(n) {
 			n++
 		}
 		s.next[base] = n + 1
@@ -139,7 +149,9 @@ func (s *Scope) Take(base string) string {
 }
 
 // Has reports whether name is taken.
-func (s *Scope) Has(name string) bool { return s.used[name] }
+func (s *Scope) Has(name string) bool {
+	return s.used[name] || s.parent != nil && s.parent.Has(name)
+}
 
 // maxNestedName bounds the names of the inline types nested in other types:
 // a nested type is named after its parent and its member (PetOwner, then

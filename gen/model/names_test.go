@@ -143,3 +143,32 @@ func TestScopeTake(t *testing.T) {
 		}
 	}
 }
+
+// TestScopeSub: a sub-scope takes around its parent's names and its own,
+// and leaves the parent and its siblings alone.
+func TestScopeSub(t *testing.T) {
+	base := NewScope("err", "ctx", "x")
+	a, b := base.Sub(), base.Sub()
+	for _, tc := range []struct {
+		s          *Scope
+		base, want string
+	}{
+		{a, "err", "err2"}, // the parent's
+		{a, "err", "err3"},
+		{a, "n", "n"},
+		{a, "n", "n2"}, // its own
+		{b, "n", "n"},  // a sibling's is free
+		{b, "err", "err2"},
+		{b, "x", "x2"},
+	} {
+		if got := tc.s.Take(tc.base); got != tc.want {
+			t.Errorf("Take(%q) = %q, want %q", tc.base, got, tc.want)
+		}
+	}
+	if base.Has("n") || base.Has("err2") {
+		t.Error("a sub-scope's names reached its parent")
+	}
+	if !a.Has("ctx") || !a.Has("n2") {
+		t.Error("Has misses the parent's or its own names")
+	}
+}

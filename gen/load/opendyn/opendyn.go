@@ -1,7 +1,8 @@
 // Package opendyn is the loader of OpenDyn documents: it checks the C side of
 // a document (cTypes, inputs and outputs, buffer sizes), rewrites it as its
-// equivalent OpenTool document, checks that with the OpenTool loader, builds
-// the model with model.FromOpenTool and attaches how to call each C function.
+// equivalent OpenTool document, checks that with the OpenTool loader and
+// hands both, as the document says them, to model.FromOpenDyn, which builds
+// the model and decides every name.
 package opendyn
 
 import (
@@ -28,8 +29,9 @@ import (
 // rewritten as the OpenTool document it is equivalent to (same JSON paths), to
 // the OpenTool loader, so schemas are checked by the same code and reported
 // with the same words. Output parameters then leave the parameters and join
-// the return value in a result object, and the model is built by the OpenTool
-// builder; the C side of each function is attached to it.
+// the return value in a result object; model.FromOpenDyn builds the model of
+// that document and of the C side of each function as read here (document
+// names, C types, shapes, sizes), and makes the Go and C names.
 
 // maxOutputBuffer bounds the buffers of output strings (bytes) and arrays
 // (8 times their elements): each call has its own.
@@ -74,29 +76,6 @@ func cTypeClass(name string) string {
 		return runtime.TypeNumber
 	}
 	return runtime.TypeInteger
-}
-
-// cIntRange is the range of values of a C integer type as far as JSON
-// arguments are concerned. long is checked against 32 bits at the call where
-// it has them (Windows, 32-bit platforms); here it has 64.
-func cIntRange(name string) (bits int, unsigned bool) {
-	switch name {
-	case "char":
-		return 8, false
-	case "unsigned char":
-		return 8, true
-	case "short":
-		return 16, false
-	case "unsigned short":
-		return 16, true
-	case "int":
-		return 32, false
-	case "unsigned int":
-		return 32, true
-	case "unsigned long", "unsigned long long":
-		return 64, true
-	}
-	return 64, false
 }
 
 // wantForSchemaType says which C types carry values of a schema type.
@@ -202,9 +181,15 @@ func Load(src *source.Source, pkgName string) (*model.Package, []source.Diagnost
 		return nil, warnings, &source.Error{Diagnostics: errs}
 	}
 	l.outputsToResults(doc)
-	pkg := model.FromOpenToolWith(doc, pkgName, filepath.Base(src.Name), model.ReservedOpenDynNames, model.ReservedLibraryMethods)
-	pkg.Kind = "opendyn"
-	if err := l.attach(pkg); err != nil {
+	fns := make([]*model.CFunction, len(doc.Functions))
+	for i := range fns {
+		if i < len(l.fns) { // else the model says the functions differ
+			fns[i] = l.fns[i].cFunction(doc.Functions[i].Name)
+		}
+	}
+	lib := &model.DynLibrary{Stdcall: l.stdcall, Codes: l.codes}
+	pkg, err := model.FromOpenDyn(doc, pkgName, filepath.Base(src.Name), lib, fns)
+	if err != nil {
 		return nil, warnings, &source.Error{Diagnostics: []source.Diagnostic{{File: src.Name, Message: err.Error()}}}
 	}
 	return pkg, warnings, nil
@@ -590,7 +575,7 @@ func (l *dynLoader) checkEnum(s *jsontree.Node, ct *dynCType) {
 	if e == nil || e.Kind != jsontree.Array || cTypeClass(ct.name) != runtime.TypeInteger {
 		return
 	}
-	bits, unsigned := cIntRange(ct.name)
+	bits, unsigned := model.CIntRange(ct.name)
 	for _, v := range e.Items {
 		if v.Kind != jsontree.Number {
 			continue
@@ -938,170 +923,34 @@ func withDescription(s *runtime.Schema, d string) *runtime.Schema {
 	return &c
 }
 
-// attach gives the model of each function its C side, and the values their C
-// widths. Its error is an internal one: the loader has reported every problem
-// of the document that could make the model and the C side disagree.
-func (l *dynLoader) attach(pkg *model.Package) error {
-	pkg.Dyn = &model.DynLibrary{Stdcall: l.stdcall, Codes: l.codes, Header: "opendyn.gen.h"}
-	cnames := model.NewScope()
-	if len(l.fns) != len(pkg.Functions) {
-		return errors.New("internal error: the functions of the document and of the model differ")
-	}
-	for i, fn := range pkg.Functions {
-		df := l.fns[i]
-		if err := df.check(fn); err != nil {
-			return fmt.Errorf("internal error: function %q: %v", fn.Name, err)
-		}
-		cf := &model.CFunction{Symbol: fn.Name, Index: i}
-		base := strings.ReplaceAll(fn.Name, "-", "_")
-		cf.Typedef = cnames.Take("otg_fn_" + base)
-		cf.Trampoline = cnames.Take("otg_call_" + base)
-		locals := model.NewScope(goReservedLocals(pkg)...)
-		var result *model.Type
-		if fn.Result != nil && fn.Result.Kind == model.RefNamed && len(df.outputs()) > 0 {
-			result = fn.Result.Named
-		}
-		nin, nout := 0, 0
-		if df.ret != nil && result != nil {
-			nout = 1
-		}
-		for _, dp := range df.params {
-			cp := &model.CParam{Name: dp.name, C: model.CType{Name: dp.ct.name, Pointer: dp.ct.pointer}, Shape: dp.shape,
-				Out: dp.out, Required: dp.required || dp.out, Size: dp.size}
-			if dp.out {
-				cp.Field = result.Fields[nout]
-				nout++
-			} else {
-				cp.Field = fn.Args.Fields[nin]
-				nin++
-			}
-			cp.GoName = locals.Take(model.LocalName(dp.name, "arg"))
-			cp.Type = cp.Field.Type
-			setCWidth(cp.Type, dp.ct.name)
-			cf.Params = append(cf.Params, cp)
-		}
-		if df.ret != nil {
-			r := &model.CReturn{C: model.CType{Name: df.ret.ct.name, Pointer: df.ret.ct.pointer}, Shape: df.ret.shape}
-			r.GoName = locals.Take(model.LocalName(df.retName, "result"))
-			if result != nil {
-				r.Field = result.Fields[0]
-				r.Type = r.Field.Type
-			} else {
-				r.Type = fn.Result
-			}
-			setCWidth(r.Type, df.ret.ct.name)
-			cf.Return = r
-		}
-		if l.stdcall {
-			cf.Stdcall32 = fmt.Sprintf("%s@%d", fn.Name, stdcallArgBytes(cf))
-		}
-		fn.C = cf
-	}
-	return nil
-}
-
-// check makes sure the function as read matches its model: a C type for every
-// value and a field for every parameter.
-func (f *dynFunc) check(fn *model.Function) error {
+// cFunction is the C side of the function as read, for model.FromOpenDyn:
+// nil when it was not read, nil parameters and zero C types where the
+// document has problems the loader reported.
+func (f *dynFunc) cFunction(symbol string) *model.CFunction {
 	if f == nil {
-		return errors.New("not read")
+		return nil
 	}
-	nin, nout := 0, 0
+	cf := &model.CFunction{Symbol: symbol}
 	for _, p := range f.params {
-		switch {
-		case p == nil || p.ct == nil:
-			return errors.New("a parameter without a C type")
-		case p.out:
-			nout++
-		default:
-			nin++
+		if p == nil {
+			cf.Params = append(cf.Params, nil)
+			continue
 		}
+		cf.Params = append(cf.Params, &model.CParam{Name: p.name, C: p.ct.cType(), Shape: p.shape,
+			Out: p.out, Required: p.required || p.out, Size: p.size})
 	}
 	if f.ret != nil {
-		if f.ret.ct == nil {
-			return errors.New("a return value without a C type")
-		}
-		if nout > 0 {
-			nout++
-		}
+		cf.Return = &model.CReturn{Name: f.retName, C: f.ret.ct.cType(), Shape: f.ret.shape}
 	}
-	args := 0
-	if fn.Args != nil {
-		args = len(fn.Args.Fields)
-	}
-	if args != nin {
-		return fmt.Errorf("%d inputs, %d argument fields", nin, args)
-	}
-	if nout > 0 {
-		if fn.Result == nil || fn.Result.Kind != model.RefNamed || len(fn.Result.Named.Fields) != nout {
-			return errors.New("the outputs are not the fields of the result")
-		}
-	} else if (f.ret == nil) != (fn.Result == nil) {
-		return errors.New("the return values of the document and of the model differ")
-	}
-	return nil
+	return cf
 }
 
-func (f *dynFunc) outputs() []*dynParam {
-	var out []*dynParam
-	for _, p := range f.params {
-		if p.out {
-			out = append(out, p)
-		}
+// cType is the model's C type of a cType as read; the zero CType for none.
+func (c *dynCType) cType() model.CType {
+	if c == nil {
+		return model.CType{}
 	}
-	return out
-}
-
-// setCWidth gives the scalar values of r (its elements, for a slice; its
-// underlying type, for a named type) the width of C type ct. The loader made
-// sure that a named type is used with one C type only.
-func setCWidth(r *model.TypeRef, ct string) {
-	switch r.Kind {
-	case model.RefSlice:
-		setCWidth(r.Elem, ct)
-	case model.RefNamed:
-		if r.Named.Underlying != nil {
-			setCWidth(r.Named.Underlying, ct)
-		}
-	case model.RefInt:
-		r.Bits, r.Unsigned = cIntRange(ct)
-	case model.RefFloat:
-		if ct == "float" {
-			r.Bits = 32
-		} else {
-			r.Bits = 64
-		}
-	}
-}
-
-// stdcallArgBytes is the size of the arguments of f on 32-bit Windows, which
-// decorates stdcall names with it ("add@8").
-func stdcallArgBytes(f *model.CFunction) int {
-	n := 0
-	for _, p := range f.Params {
-		switch {
-		case p.C.Pointer:
-			n += 4
-		case p.C.Name == "double" || p.C.Name == "long long" || p.C.Name == "unsigned long long":
-			n += 8
-		default:
-			n += 4
-		}
-	}
-	return n
-}
-
-// goReservedLocals are the identifiers the parameters of a generated method
-// must not shadow: Go's keywords and predeclared identifiers, the package
-// names and the unexported package-level names of the package.
-func goReservedLocals(pkg *model.Package) []string {
-	names := append([]string(nil), model.ReservedLibraryLocals...)
-	for _, t := range pkg.Types {
-		if t.Decoder != "" {
-			names = append(names, t.Decoder)
-		}
-	}
-	return names
+	return model.CType{Name: c.name, Pointer: c.pointer}
 }
 
 // ---- the tree -----------------------------------------------------------------
