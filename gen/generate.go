@@ -292,7 +292,6 @@ func load(name string, data []byte, opts Options) (*source.Source, *model.Packag
 		}
 		return nil, nil, warnings, err
 	}
-	model.NameMethods(pkg)
 	return src, pkg, warnings, nil
 }
 

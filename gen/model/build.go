@@ -62,6 +62,7 @@ func fromOpenTool(doc *runtime.OpenTool, pkgName, source string, reservedTypes, 
 	}
 	BreakValueCycles(b.pkg.Types)
 	MarkDecoders(b.pkg)
+	NameMethods(b.pkg)
 	return b.pkg
 }
 
@@ -196,6 +197,13 @@ func (b *builder) nesting(hint, origin string, build func() *TypeRef) *TypeRef {
 
 // defineEnum makes t an enum type with one constant per value of s.Enum.
 func (b *builder) defineEnum(t *Type, s *runtime.Schema) {
+	enumValues(t, s)
+	nameValues(b.types, t)
+}
+
+// enumValues makes t an enum type with one constant per value of s.Enum,
+// the constants still to be named (nameValues).
+func enumValues(t *Type, s *runtime.Schema) {
 	t.Kind = KindEnum
 	switch s.Type {
 	case runtime.TypeString:
@@ -237,7 +245,15 @@ func (b *builder) defineEnum(t *Type, s *runtime.Schema) {
 		default:
 			continue // rejected by the loader
 		}
-		t.Values = append(t.Values, EnumValue{Name: b.types.Take(t.Name + suffix), Value: val})
+		t.Values = append(t.Values, EnumValue{Value: val, suffix: suffix})
+	}
+}
+
+// nameValues names the constants of the enum type t in types: the type's
+// name and the suffix of the value.
+func nameValues(types *Scope, t *Type) {
+	for i := range t.Values {
+		t.Values[i].Name = types.Take(t.Name + t.Values[i].suffix)
 	}
 }
 
@@ -459,10 +475,4 @@ func MarkDecoders(p *Package) {
 			}
 		}
 	}
-}
-
-// DefineEnum makes t the enum type of the schema s, the names of its
-// constants taken in types (for loaders that build types themselves).
-func DefineEnum(types *Scope, t *Type, s *runtime.Schema) {
-	(&builder{types: types}).defineEnum(t, s)
 }

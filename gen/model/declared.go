@@ -37,6 +37,10 @@ var ReservedLibraryMethods = []string{"Close", "Path", "Service"}
 // never take them.
 var ReservedFieldNames = []string{"MarshalJSON", "UnmarshalJSON"}
 
+// ReservedVariantNames are the methods of a union (an OpenAPI oneOf or
+// anyOf): the fields of its variants never take them.
+var ReservedVariantNames = []string{"IsZero", "MarshalJSON", "UnmarshalJSON"}
+
 // ReservedLibraryLocals are the identifiers the parameters of Library's
 // generated methods must not shadow: Go's keywords and predeclared
 // identifiers, the package names the file imports, and the receiver, results,

@@ -29,6 +29,9 @@ type Package struct {
 	// Command is set when a package main that serves the package is
 	// generated too (opentoolgen -cmd; command.go).
 	Command *Command
+	// Naming holds the names a loader that builds the model itself asked
+	// for (naming.go); Name makes them and clears it.
+	Naming *Naming
 }
 
 // TypeKind says what a named type is.
@@ -86,6 +89,8 @@ type PatternVar struct {
 type EnumValue struct {
 	Name  string // Go constant name
 	Value any    // string, int64 or float64
+	// suffix is what the name adds to the type's, until the name is made.
+	suffix string
 }
 
 // RefKind is the kind of a use of a type.

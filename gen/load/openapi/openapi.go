@@ -1,8 +1,9 @@
 // Package openapi is the loader of OpenAPI 3.0/3.1 and Swagger 2.0 documents:
 // kin-openapi reads them (following $refs to local files only, see refs.go),
-// and Load builds the model. Unlike the other loaders it also names the Go
-// types of the schemas it reads (with the model's naming functions), which
-// the design leaves to the model: a step still to take.
+// and Load builds the model, types and all, without their Go names: it
+// records what needs one, with the document's words and places, in the
+// package's model.Naming, and hands the package to model.Name, which makes
+// the names (see the model's naming.go).
 package openapi
 
 import (
@@ -17,6 +18,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"unicode"
 
 	"github.com/getkin/kin-openapi/openapi2"
 	"github.com/getkin/kin-openapi/openapi2conv"
@@ -32,8 +34,8 @@ import (
 // objects in Go maps, so the order of paths, properties and components is read
 // back from the source tree (document order), falling back to name order.
 
-// Load loads an OpenAPI or Swagger document and builds its model (its Go
-// names included: see the package doc).
+// Load loads an OpenAPI or Swagger document and builds its model; model.Name
+// makes its Go names (see the package doc).
 func Load(src *source.Source, pkgName string, allowRefDirs []string) (*model.Package, []source.Diagnostic, error) {
 	b := &oaBuilder{
 		src:     src,
@@ -70,13 +72,13 @@ type oaBuilder struct {
 	swagger bool
 	doc     *openapi3.T
 
-	pkg   *model.Package
-	types *model.Scope // package-level identifiers
+	pkg    *model.Package
+	naming *model.Naming // the Go names the model is to make
 	// named are the named schemas (components and referenced schemas), by
 	// location "file#pointer"; namedList in the order of their creation.
 	named     map[string]*oaNamed
 	namedList []*oaNamed
-	docNames  *model.Scope // names of the OpenTool document's schemas
+	docNames  unique // names of the OpenTool document's schemas
 	// inline memoises the types of inline schemas that need one (objects,
 	// enums), by schema: a schema shared through kin-openapi's resolution gets
 	// one type.
@@ -310,8 +312,8 @@ func (b *oaBuilder) build(pkgName string) *model.Package {
 		Title: info.Title, Version: info.Version, Doc: info.Description,
 		API: &model.API{BaseURL: serverURL(doc.Servers)},
 	}
-	b.types = model.NewScope(model.ReservedOpenAPINames...)
-	b.docNames = model.NewScope()
+	b.naming = &model.Naming{}
+	b.pkg.Naming = b.naming
 	b.patterns = map[string]string{}
 	b.security()
 
@@ -336,17 +338,20 @@ func (b *oaBuilder) build(pkgName string) *model.Package {
 	b.operations()
 	// Named schemas referenced from other files were defined on first use;
 	// those left have no value: their references form a cycle.
+	var unresolved []*oaNamed
 	for _, n := range b.namedList {
 		if !n.defined {
 			n.defined = true
 			n.t.Kind = model.KindAlias
 			n.t.Underlying = &model.TypeRef{Kind: model.RefRaw}
 			n.schema = &runtime.Schema{}
-			b.warnUnresolved(n)
+			unresolved = append(unresolved, n)
 		}
 	}
-	model.BreakValueCycles(b.pkg.Types)
-	model.MarkDecoders(b.pkg)
+	model.Name(b.pkg)
+	for _, n := range unresolved {
+		b.warnUnresolved(n) // which names the Go type, made now
+	}
 
 	odoc := &runtime.OpenTool{
 		OpenTool: "1.0.0",
@@ -427,22 +432,22 @@ func (b *oaBuilder) security() {
 			b.warn(loc.add(n), "security scheme type %q is not supported", source.ClipValue(s.Type))
 			continue
 		}
-		sc.Option = b.types.Take("With" + model.GoNameOr(n, "Credential"))
+		b.naming.Option(sc)
 		b.pkg.API.Security = append(b.pkg.API.Security, sc)
 	}
 }
 
 // ---- schemas --------------------------------------------------------------------
 
-// namedAt returns the named schema at key, creating it with a name derived
-// from hint.
-func (b *oaBuilder) namedAt(key, hint string) *oaNamed {
+// namedAt returns the named schema at key, creating it with a
+// document name (made unique among the document's schemas).
+func (b *oaBuilder) namedAt(key, name string) *oaNamed {
 	if n := b.named[key]; n != nil {
 		return n
 	}
-	t := &model.Type{Name: b.types.Take(model.GoNameOr(hint, "Schema"))}
-	t.Origin = t.Name + " is the schema " + strconv.Quote(hint) + " of the document."
-	n := &oaNamed{key: key, t: t, docName: b.docNames.Take(hint)}
+	t := &model.Type{}
+	b.naming.Schema(t, name)
+	n := &oaNamed{key: key, t: t, docName: b.docNames.name(name)}
 	b.named[key] = n
 	b.byType[t] = n
 	b.namedList = append(b.namedList, n)
@@ -480,15 +485,15 @@ func (b *oaBuilder) ref(sr *openapi3.SchemaRef) *oaNamed {
 		}
 		return n
 	}
-	hint := loc.ptr
-	if i := strings.LastIndexByte(hint, '/'); i >= 0 {
-		hint = hint[i+1:]
+	name := loc.ptr
+	if i := strings.LastIndexByte(name, '/'); i >= 0 {
+		name = name[i+1:]
 	}
-	hint = pointerUnescaper.Replace(hint)
-	if hint == "" {
-		hint = strings.TrimSuffix(path.Base(loc.file), path.Ext(loc.file))
+	name = pointerUnescaper.Replace(name)
+	if name == "" {
+		name = strings.TrimSuffix(path.Base(loc.file), path.Ext(loc.file))
 	}
-	n := b.namedAt(key, hint)
+	n := b.namedAt(key, name)
 	if sr.Value != nil {
 		b.define(n, b.definition(key, sr), loc)
 	}
@@ -528,7 +533,7 @@ func (b *oaBuilder) define(n *oaNamed, sr *openapi3.SchemaRef, loc oaLoc) {
 		}
 	}
 	t.Doc = schemaDoc(s)
-	ot := b.schemaType(s, loc, t.Name, "the schema "+t.Name, t)
+	ot := b.schemaType(s, loc, model.SchemaPlace(t), t)
 	n.object = ot.object
 	n.schema = ot.schema
 	if ot.ref.Kind == model.RefNamed && ot.ref.Named == t {
@@ -547,9 +552,9 @@ func (b *oaBuilder) define(n *oaNamed, sr *openapi3.SchemaRef, loc oaLoc) {
 	}
 }
 
-// conv converts the schema of a value; hint names the types an inline schema
-// needs.
-func (b *oaBuilder) conv(sr *openapi3.SchemaRef, loc oaLoc, hint, origin string) *oaType {
+// conv converts the schema of the value at a place, which names the types an
+// inline schema needs.
+func (b *oaBuilder) conv(sr *openapi3.SchemaRef, loc oaLoc, at *model.Place) *oaType {
 	if sr == nil {
 		return &oaType{ref: &model.TypeRef{Kind: model.RefRaw}, schema: &runtime.Schema{}, note: "The document gives no schema: any JSON value."}
 	}
@@ -572,7 +577,7 @@ func (b *oaBuilder) conv(sr *openapi3.SchemaRef, loc oaLoc, hint, origin string)
 	if ot, ok := b.inline[sr.Value]; ok {
 		return ot
 	}
-	return b.schemaType(sr.Value, loc, hint, origin, nil)
+	return b.schemaType(sr.Value, loc, at, nil)
 }
 
 func isObjectSchema(s *openapi3.Schema) bool {
@@ -580,8 +585,9 @@ func isObjectSchema(s *openapi3.Schema) bool {
 }
 
 // schemaType converts an inline schema. A struct or enum it needs is named
-// hint, or is self when self is not nil (a named schema being defined).
-func (b *oaBuilder) schemaType(s *openapi3.Schema, loc oaLoc, hint, origin string, self *model.Type) *oaType {
+// after its place, or is self when self is not nil (a named schema being
+// defined).
+func (b *oaBuilder) schemaType(s *openapi3.Schema, loc oaLoc, at *model.Place, self *model.Type) *oaType {
 	var types []string
 	nullable := s.Nullable
 	if s.Type != nil {
@@ -606,7 +612,7 @@ func (b *oaBuilder) schemaType(s *openapi3.Schema, loc oaLoc, hint, origin strin
 	// A schema that only wraps one other (allOf: [$ref], nullable), or a
 	// oneOf/anyOf of one schema and null.
 	if len(s.AllOf) == 1 && len(s.Properties) == 0 && len(s.OneOf) == 0 && len(s.AnyOf) == 0 {
-		ot := *b.conv(s.AllOf[0], loc.add("allOf", "0"), hint, origin)
+		ot := *b.conv(s.AllOf[0], loc.add("allOf", "0"), at)
 		ot.nullable = ot.nullable || nullable
 		return b.wrapped(&ot, s)
 	}
@@ -628,16 +634,16 @@ func (b *oaBuilder) schemaType(s *openapi3.Schema, loc oaLoc, hint, origin strin
 			if len(s.OneOf) == 0 {
 				key = "anyOf"
 			}
-			ot := *b.conv(rest[0], loc.add(key, "0"), hint, origin)
+			ot := *b.conv(rest[0], loc.add(key, "0"), at)
 			ot.nullable = ot.nullable || nullable || nullAlt
 			return b.wrapped(&ot, s)
 		}
 		if len(rest) > 1 {
-			return b.union(s, loc, hint, origin, self, nullable || nullAlt, ds)
+			return b.union(s, loc, at, self, nullable || nullAlt, ds)
 		}
 	}
 	if len(s.AllOf) > 1 || len(s.AllOf) == 1 && len(s.Properties) > 0 {
-		return b.allOf(s, loc, hint, origin, self, nullable, ds)
+		return b.allOf(s, loc, at, self, nullable, ds)
 	}
 	if len(types) > 1 {
 		return raw("Untyped: the value may be any of the JSON types " + strings.Join(types, ", ") + ".")
@@ -660,19 +666,19 @@ func (b *oaBuilder) schemaType(s *openapi3.Schema, loc oaLoc, hint, origin strin
 	switch typ {
 	case openapi3.TypeObject:
 		if len(s.Properties) > 0 {
-			return b.object(s, loc, hint, origin, self, nullable, ds, objectMembers{schemas: []*openapi3.Schema{s}, locs: []oaLoc{loc}})
+			return b.object(s, loc, at, self, nullable, ds, objectMembers{schemas: []*openapi3.Schema{s}, locs: []oaLoc{loc}})
 		}
 		if ap := s.AdditionalProperties; ap.Schema != nil {
-			return b.nesting(hint, origin, self, func() *oaType {
-				elem := b.conv(ap.Schema, loc.add("additionalProperties"), model.NestedName(hint, "Value"), model.NestedOrigin("a value of ", origin))
+			return b.nesting(at, self, func() *oaType {
+				elem := b.conv(ap.Schema, loc.add("additionalProperties"), at.Value())
 				ds.AdditionalProperties = elem.schema
 				return &oaType{ref: &model.TypeRef{Kind: model.RefMap, Elem: elem.ref}, schema: ds, nullable: nullable, object: true}
 			})
 		}
 		return &oaType{ref: &model.TypeRef{Kind: model.RefMap, Elem: &model.TypeRef{Kind: model.RefAny}}, schema: ds, nullable: nullable, object: true}
 	case openapi3.TypeArray:
-		return b.nesting(hint, origin, self, func() *oaType {
-			elem := b.conv(s.Items, loc.add("items"), model.NestedName(hint, "Item"), model.NestedOrigin("an element of ", origin))
+		return b.nesting(at, self, func() *oaType {
+			elem := b.conv(s.Items, loc.add("items"), at.Item())
 			ds.Items = elem.schema
 			c := &model.Constraints{}
 			if s.MinItems > 0 {
@@ -688,7 +694,7 @@ func (b *oaBuilder) schemaType(s *openapi3.Schema, loc oaLoc, hint, origin strin
 		})
 	case openapi3.TypeString, openapi3.TypeInteger, openapi3.TypeNumber, openapi3.TypeBoolean:
 		if len(s.Enum) > 0 && typ != openapi3.TypeBoolean {
-			if ot := b.enum(s, loc, hint, origin, self, typ, nullable, ds); ot != nil {
+			if ot := b.enum(s, at, self, typ, nullable, ds); ot != nil {
 				return ot
 			}
 		}
@@ -707,16 +713,16 @@ func (b *oaBuilder) schemaType(s *openapi3.Schema, loc oaLoc, hint, origin strin
 
 // nesting returns the slice or map type that build makes, one level deeper
 // in the type expression; at maxAnonymousNesting levels (and not for a named
-// schema being defined, self), a named type over it (named hint), which
-// starts a new type expression.
-func (b *oaBuilder) nesting(hint, origin string, self *model.Type, build func() *oaType) *oaType {
+// schema being defined, self), a named type over it (named after its place),
+// which starts a new type expression.
+func (b *oaBuilder) nesting(at *model.Place, self *model.Type, build func() *oaType) *oaType {
 	if b.anon < model.MaxAnonymousNesting || self != nil {
 		b.anon++
 		defer func() { b.anon-- }()
 		return build()
 	}
-	t := &model.Type{Name: b.types.Take(hint), Kind: model.KindNamed}
-	t.Origin = t.Name + " is " + origin + "."
+	t := &model.Type{Kind: model.KindNamed}
+	b.naming.Type(t, at)
 	b.pkg.Types = append(b.pkg.Types, t)
 	saved := b.anon
 	b.anon = 1
@@ -873,7 +879,7 @@ func (b *oaBuilder) patternVar(p string) string {
 
 // enum makes an enum type of a string, integer or number schema; nil when the
 // values do not fit the type.
-func (b *oaBuilder) enum(s *openapi3.Schema, loc oaLoc, hint, origin string, self *model.Type, typ string, nullable bool, ds *runtime.Schema) *oaType {
+func (b *oaBuilder) enum(s *openapi3.Schema, at *model.Place, self *model.Type, typ string, nullable bool, ds *runtime.Schema) *oaType {
 	var vals []any
 	for _, v := range s.Enum {
 		switch x := v.(type) {
@@ -905,14 +911,8 @@ func (b *oaBuilder) enum(s *openapi3.Schema, loc oaLoc, hint, origin string, sel
 	if len(vals) == 0 {
 		return nil
 	}
-	t := self
-	if t == nil {
-		t = &model.Type{Name: b.types.Take(hint), Doc: schemaDoc(s)}
-		t.Origin = t.Name + " is " + origin + "."
-		b.pkg.Types = append(b.pkg.Types, t)
-	}
-	rs := &runtime.Schema{Type: typ, Enum: vals}
-	model.DefineEnum(b.types, t, rs)
+	t := b.inlineType(s, at, self)
+	b.naming.Enum(t, &runtime.Schema{Type: typ, Enum: vals})
 	ds.Enum = vals
 	ds.Nullable = nullable
 	ot := &oaType{ref: &model.TypeRef{Kind: model.RefNamed, Named: t}, schema: ds, nullable: nullable}
@@ -929,14 +929,21 @@ type objectMembers struct {
 	locs    []oaLoc
 }
 
-// object makes a struct of the properties of members.
-func (b *oaBuilder) object(s *openapi3.Schema, loc oaLoc, hint, origin string, self *model.Type, nullable bool, ds *runtime.Schema, members objectMembers) *oaType {
-	t := self
-	if t == nil {
-		t = &model.Type{Name: b.types.Take(hint), Doc: schemaDoc(s)}
-		t.Origin = t.Name + " is " + origin + "."
-		b.pkg.Types = append(b.pkg.Types, t)
+// inlineType returns self, or when it is nil a new type for the schema s at
+// a place.
+func (b *oaBuilder) inlineType(s *openapi3.Schema, at *model.Place, self *model.Type) *model.Type {
+	if self != nil {
+		return self
 	}
+	t := &model.Type{Doc: schemaDoc(s)}
+	b.naming.Type(t, at)
+	b.pkg.Types = append(b.pkg.Types, t)
+	return t
+}
+
+// object makes a struct of the properties of members.
+func (b *oaBuilder) object(s *openapi3.Schema, loc oaLoc, at *model.Place, self *model.Type, nullable bool, ds *runtime.Schema, members objectMembers) *oaType {
+	t := b.inlineType(s, at, self)
 	t.Kind = model.KindStruct
 	ds.Type = openapi3.TypeObject
 	ot := &oaType{ref: &model.TypeRef{Kind: model.RefNamed, Named: t}, schema: ds, nullable: nullable, object: true}
@@ -946,7 +953,6 @@ func (b *oaBuilder) object(s *openapi3.Schema, loc oaLoc, hint, origin string, s
 	saved := b.anon
 	b.anon = 0 // a field's type starts a type expression
 	defer func() { b.anon = saved }()
-	names := model.NewScope(model.ReservedFieldNames...)
 	seen := map[string]bool{}
 	required := map[string]bool{}
 	for _, m := range members.schemas {
@@ -966,9 +972,9 @@ func (b *oaBuilder) object(s *openapi3.Schema, loc oaLoc, hint, origin string, s
 			}
 			seen[k] = true
 			p := m.Properties[k]
-			goName := names.Take(model.GoNameOr(k, "Field"))
-			pt := b.conv(p, ploc.add(k), model.NestedName(t.Name, goName), "the "+strconv.Quote(k)+" member of "+t.Name)
-			f := &model.Field{Name: goName, JSONName: k, Required: required[k]}
+			f := &model.Field{JSONName: k, Required: required[k]}
+			b.naming.Member(t, f)
+			pt := b.conv(p, ploc.add(k), model.MemberPlace(t, f))
 			if p != nil && p.Value != nil {
 				f.Doc = schemaDoc(p.Value)
 				if p.Ref != "" && f.Doc == schemaDoc(p.Value) {
@@ -1020,7 +1026,7 @@ func oaNeedsPointer(r *model.TypeRef) bool {
 
 // allOf merges the parts of an allOf (and the schema's own properties) into
 // one struct.
-func (b *oaBuilder) allOf(s *openapi3.Schema, loc oaLoc, hint, origin string, self *model.Type, nullable bool, ds *runtime.Schema) *oaType {
+func (b *oaBuilder) allOf(s *openapi3.Schema, loc oaLoc, at *model.Place, self *model.Type, nullable bool, ds *runtime.Schema) *oaType {
 	var m objectMembers
 	var add func(sr *openapi3.SchemaRef, l oaLoc, depth int) bool
 	add = func(sr *openapi3.SchemaRef, l oaLoc, depth int) bool {
@@ -1059,7 +1065,7 @@ func (b *oaBuilder) allOf(s *openapi3.Schema, loc oaLoc, hint, origin string, se
 	if ok {
 		m.schemas = append(m.schemas, s)
 		m.locs = append(m.locs, loc)
-		return b.object(s, loc, hint, origin, self, nullable, ds, m)
+		return b.object(s, loc, at, self, nullable, ds, m)
 	}
 	note := "Untyped: the parts of this allOf are not all objects, so they cannot be merged."
 	ds.Description = model.JoinDoc(ds.Description, note)
@@ -1068,13 +1074,8 @@ func (b *oaBuilder) allOf(s *openapi3.Schema, loc oaLoc, hint, origin string, se
 
 // union makes a type of a oneOf or anyOf with several alternatives: a struct
 // with one field per variant, decoded by discriminator or by trying each.
-func (b *oaBuilder) union(s *openapi3.Schema, loc oaLoc, hint, origin string, self *model.Type, nullable bool, ds *runtime.Schema) *oaType {
-	t := self
-	if t == nil {
-		t = &model.Type{Name: b.types.Take(hint), Doc: schemaDoc(s)}
-		t.Origin = t.Name + " is " + origin + "."
-		b.pkg.Types = append(b.pkg.Types, t)
-	}
+func (b *oaBuilder) union(s *openapi3.Schema, loc oaLoc, at *model.Place, self *model.Type, nullable bool, ds *runtime.Schema) *oaType {
+	t := b.inlineType(s, at, self)
 	t.Kind = model.KindUnion
 	t.CustomJSON = true
 	ot := &oaType{ref: &model.TypeRef{Kind: model.RefNamed, Named: t}, schema: ds, nullable: nullable}
@@ -1088,15 +1089,15 @@ func (b *oaBuilder) union(s *openapi3.Schema, loc oaLoc, hint, origin string, se
 	saved := b.anon
 	b.anon = 0 // a variant's type starts a type expression
 	defer func() { b.anon = saved }()
-	names := model.NewScope(append([]string{"IsZero"}, model.ReservedFieldNames...)...)
 	allObjects := true
 	var docAlts []*runtime.Schema
 	for i, a := range alts {
 		if a != nil && a.Value != nil && a.Value.Type != nil && len(*a.Value.Type) == 1 && (*a.Value.Type)[0] == openapi3.TypeNull {
 			continue
 		}
-		vt := b.conv(a, loc.add(key, strconv.Itoa(i)), model.NestedName(t.Name, "Variant"+strconv.Itoa(i+1)), "variant "+strconv.Itoa(i+1)+" of "+t.Name)
-		v := &model.Variant{Name: names.Take(variantName(vt.ref)), Type: vt.ref}
+		vt := b.conv(a, loc.add(key, strconv.Itoa(i)), model.VariantPlace(t, i+1))
+		v := &model.Variant{Type: vt.ref}
+		b.naming.Variant(t, v)
 		switch vt.ref.Kind {
 		case model.RefSlice, model.RefMap, model.RefBytes, model.RefRaw, model.RefAny:
 		default:
@@ -1133,22 +1134,10 @@ func (b *oaBuilder) union(s *openapi3.Schema, loc oaLoc, hint, origin string, se
 			if i := strings.LastIndexByte(name, '/'); i >= 0 {
 				name = pointerUnescaper.Replace(name[i+1:])
 			}
-			matched := false
-			for _, v := range t.Variants {
-				if v.Type.Kind != model.RefNamed {
-					continue
-				}
-				if n := b.namedOf(v.Type.Named); n != nil && (n.docName == name || n.t.Name == model.GoName(name)) {
-					// An explicit mapping replaces the implicit tag (the name).
-					if !matched {
-						v.Tags = removeString(v.Tags, n.docName)
-					}
-					v.Tags = append([]string{tag}, v.Tags...)
-					matched = true
-					break
-				}
-			}
-			if !matched {
+			if v, n := b.mappedVariant(t, name); v != nil {
+				// An explicit mapping replaces the implicit tag (the name).
+				v.Tags = append([]string{tag}, removeString(v.Tags, n.docName)...)
+			} else {
 				b.warn(loc.add("discriminator", "mapping", tag), "discriminator value %q maps to %q, which is not one of the variants", source.ClipValue(tag), source.ClipTo(target, 120))
 			}
 		}
@@ -1173,29 +1162,60 @@ func removeString(list []string, s string) []string {
 // namedOf returns the named schema of a type, or nil.
 func (b *oaBuilder) namedOf(t *model.Type) *oaNamed { return b.byType[t] }
 
-// variantName names the field of a union variant after its type.
-func variantName(r *model.TypeRef) string {
-	switch r.Kind {
-	case model.RefNamed:
-		return r.Named.Name
-	case model.RefString:
-		return "String"
-	case model.RefInt:
-		return "Int"
-	case model.RefFloat:
-		return "Float"
-	case model.RefBool:
-		return "Bool"
-	case model.RefSlice:
-		return "Array"
-	case model.RefMap:
-		return "Object"
-	case model.RefTime:
-		return "Time"
-	case model.RefBytes:
-		return "Bytes"
+// mappedVariant returns the variant of the union t whose schema a
+// discriminator's mapping names (the last token of its reference, or a
+// schema name), and that schema: the first whose name is the same, else the
+// first whose name is the same but for case and punctuation ("pet_dog" for
+// "PetDog"); nil when none is.
+func (b *oaBuilder) mappedVariant(t *model.Type, name string) (*model.Variant, *oaNamed) {
+	for _, exact := range []bool{true, false} {
+		for _, v := range t.Variants {
+			if v.Type.Kind != model.RefNamed {
+				continue
+			}
+			n := b.namedOf(v.Type.Named)
+			if n != nil && (n.docName == name || !exact && looseName(n.docName) == looseName(name)) {
+				return v, n
+			}
+		}
 	}
-	return "Value"
+	return nil, nil
+}
+
+// looseName is a name's letters and digits, in lower case.
+func looseName(s string) string {
+	return strings.Map(func(r rune) rune {
+		if !unicode.IsLetter(r) && !unicode.IsDigit(r) {
+			return -1
+		}
+		return unicode.ToLower(r)
+	}, s)
+}
+
+// unique hands out document names (the OpenTool document's schema names,
+// the functions' names on the wire) that differ from those it handed out
+// before: a name handed out again gets the smallest number ≥ 2 that makes it
+// new (pet, pet2); its zero value is ready to use.
+type unique struct {
+	used map[string]bool
+	// next is, per name handed out more than once, the number to try first.
+	next map[string]int
+}
+
+func (u *unique) name(base string) string {
+	if u.used == nil {
+		u.used, u.next = map[string]bool{}, map[string]int{}
+	}
+	name := base
+	if u.used[name] {
+		n := max(u.next[base], 2)
+		for name = base + strconv.Itoa(n); u.used[name]; name = base + strconv.Itoa(n) {
+			n++
+		}
+		u.next[base] = n + 1
+	}
+	u.used[name] = true
+	return name
 }
 
 // ---- operations -----------------------------------------------------------------
@@ -1208,8 +1228,7 @@ func (b *oaBuilder) operations() {
 		return
 	}
 	paths := b.ordered(oaLoc{file: b.root}.add("paths"), b.doc.Paths.Keys())
-	methods := model.NewScope() // Go method names
-	wire := model.NewScope()    // function names on the wire
+	var wire unique // function names on the wire
 	for _, p := range paths {
 		item := b.doc.Paths.Value(p)
 		if item == nil {
@@ -1248,7 +1267,7 @@ func (b *oaBuilder) operations() {
 		}
 		for _, m := range order {
 			op := ops[strings.ToUpper(m)]
-			b.operation(strings.ToUpper(m), p, item, op, ploc.add(m), methods, wire)
+			b.operation(strings.ToUpper(m), p, item, op, ploc.add(m), &wire)
 		}
 	}
 }
@@ -1289,13 +1308,14 @@ func wireName(opID, method, p string) string {
 }
 
 // operation builds the function of one operation.
-func (b *oaBuilder) operation(method, p string, item *openapi3.PathItem, op *openapi3.Operation, loc oaLoc, methods, wire *model.Scope) {
-	name := wire.Take(wireName(op.OperationID, method, p))
-	goSrc := op.OperationID
-	if goSrc == "" {
-		goSrc = name
+func (b *oaBuilder) operation(method, p string, item *openapi3.PathItem, op *openapi3.Operation, loc oaLoc, wire *unique) {
+	name := wire.name(wireName(op.OperationID, method, p))
+	fn := &model.Function{Name: name}
+	if op.OperationID != "" {
+		b.naming.Method(fn, op.OperationID)
+	} else {
+		b.naming.Method(fn, name)
 	}
-	fn := &model.Function{Name: name, GoName: methods.Take(model.GoNameOr(goSrc, "Call"))}
 	fn.Doc = op.Summary
 	if op.Description != "" && op.Description != op.Summary {
 		fn.Doc = model.JoinDoc(fn.Doc, op.Description)
@@ -1307,9 +1327,8 @@ func (b *oaBuilder) operation(method, p string, item *openapi3.PathItem, op *ope
 	fn.HTTP = hop
 	dfn := runtime.Function{Name: name, Description: fn.Doc, Parameters: []runtime.Parameter{}}
 
-	args := &model.Type{Name: b.types.Take(fn.GoName + "Args"), Kind: model.KindStruct}
-	args.Doc = args.Name + " are the arguments of " + strconv.Quote(name) + " (" + method + " " + p + ")."
-	fieldNames := model.NewScope(model.ReservedFieldNames...)
+	args := &model.Type{Kind: model.KindStruct}
+	b.naming.Args(fn, args) // taken even if the operation has no arguments
 	argNames := map[string]bool{}
 	argName := func(n, in string) string {
 		if !argNames[n] {
@@ -1387,12 +1406,10 @@ func (b *oaBuilder) operation(method, p string, item *openapi3.PathItem, op *ope
 				}
 			}
 		}
-		jsonName := argName(prm.Name, in)
-		goName := fieldNames.Take(model.GoNameOr(jsonName, "Arg"))
-		hint := fn.GoName + goName
-		pt := b.conv(schema, sloc, hint, "the "+strconv.Quote(prm.Name)+" parameter of "+strconv.Quote(name))
-		f := &model.Field{Name: goName, JSONName: jsonName, Doc: prm.Description, Required: prm.Required || in == model.InPath}
-		f.Doc = model.JoinDoc(f.Doc, pt.note)
+		f := &model.Field{JSONName: argName(prm.Name, in), Required: prm.Required || in == model.InPath}
+		b.naming.Param(args, f)
+		pt := b.conv(schema, sloc, model.ParamPlace(fn, f, prm.Name))
+		f.Doc = model.JoinDoc(prm.Description, pt.note)
 		b.setNullable(f, pt)
 		f.HTTP = &model.FieldHTTP{In: in, Name: prm.Name, Style: sm.Style, Explode: sm.Explode, AllowReserved: prm.AllowReserved}
 		addField(f, pt, prm.Description)
@@ -1400,7 +1417,7 @@ func (b *oaBuilder) operation(method, p string, item *openapi3.PathItem, op *ope
 
 	// The request body.
 	if rb := op.RequestBody; rb != nil && rb.Value != nil {
-		b.requestBody(fn, rb.Value, loc.add("requestBody"), args, fieldNames, argName, addField)
+		b.requestBody(fn, rb.Value, loc.add("requestBody"), args, argName, addField)
 	}
 
 	b.responses(fn, op, loc.add("responses"), &dfn)
@@ -1473,7 +1490,7 @@ func pickMedia(content openapi3.Content) (string, *openapi3.MediaType) {
 
 // requestBody adds the arguments of the request body: the members of an
 // object body as arguments of their own, else one argument for the body.
-func (b *oaBuilder) requestBody(fn *model.Function, rb *openapi3.RequestBody, loc oaLoc, args *model.Type, fieldNames *model.Scope, argName func(n, in string) string, addField func(*model.Field, *oaType, string)) {
+func (b *oaBuilder) requestBody(fn *model.Function, rb *openapi3.RequestBody, loc oaLoc, args *model.Type, argName func(n, in string) string, addField func(*model.Field, *oaType, string)) {
 	mt, media := pickMedia(rb.Content)
 	if media == nil {
 		return
@@ -1485,8 +1502,8 @@ func (b *oaBuilder) requestBody(fn *model.Function, rb *openapi3.RequestBody, lo
 	mloc := loc.add("content", mt, "schema")
 	sr := media.Schema
 	whole := func() {
-		jsonName := argName("body", model.InBody)
-		goName := fieldNames.Take(model.GoNameOr(jsonName, "Body"))
+		f := &model.Field{JSONName: argName("body", model.InBody), Required: rb.Required}
+		b.naming.Body(args, f)
 		var pt *oaType
 		switch kind {
 		case "binary":
@@ -1494,10 +1511,9 @@ func (b *oaBuilder) requestBody(fn *model.Function, rb *openapi3.RequestBody, lo
 		case "text":
 			pt = &oaType{ref: &model.TypeRef{Kind: model.RefString}, schema: &runtime.Schema{Type: runtime.TypeString}}
 		default:
-			pt = b.conv(sr, mloc, fn.GoName+"Body", "the request body of "+strconv.Quote(fn.Name))
+			pt = b.conv(sr, mloc, model.BodyPlace(fn))
 		}
-		f := &model.Field{Name: goName, JSONName: jsonName, Doc: rb.Description, Required: rb.Required}
-		f.Doc = model.JoinDoc(f.Doc, pt.note)
+		f.Doc = model.JoinDoc(rb.Description, pt.note)
 		b.setNullable(f, pt)
 		f.HTTP = &model.FieldHTTP{In: model.InBody, Name: mt}
 		doc := rb.Description
@@ -1588,14 +1604,12 @@ func (b *oaBuilder) requestBody(fn *model.Function, rb *openapi3.RequestBody, lo
 		return
 	}
 	for _, mb := range members {
-		jsonName := argName(mb.name, "body")
-		goName := fieldNames.Take(model.GoNameOr(jsonName, "Field"))
-		hint := fn.GoName + goName
-		pt := b.conv(mb.sr, mb.loc, hint, "the "+strconv.Quote(mb.name)+" member of the request body of "+strconv.Quote(fn.Name))
 		// A required member is a required argument even when the document
 		// does not mark the body required (often forgotten, and never set
 		// for Swagger 2.0 form parameters).
-		f := &model.Field{Name: goName, JSONName: jsonName, Required: mb.req}
+		f := &model.Field{JSONName: argName(mb.name, "body"), Required: mb.req}
+		b.naming.Member(args, f)
+		pt := b.conv(mb.sr, mb.loc, model.BodyMemberPlace(fn, f, mb.name))
 		if mb.sr != nil && mb.sr.Value != nil && mb.sr.Ref == "" {
 			f.Doc = schemaDoc(mb.sr.Value)
 		}
@@ -1650,10 +1664,6 @@ func (b *oaBuilder) responses(fn *model.Function, op *openapi3.Operation, loc oa
 			rloc := loc.add(c, "content", mt, "schema")
 			switch model.MediaKind(mt) {
 			case "json":
-				hint := fn.GoName + "Result"
-				if !r.Success {
-					hint = fn.GoName + model.GoName(strings.ToLower(c)) + "Response"
-				}
 				if fn.Result != nil && r.Success {
 					// a second success type: decoded into the first only if it is the same
 					if media.Schema != nil && media.Schema.Ref != "" {
@@ -1664,7 +1674,7 @@ func (b *oaBuilder) responses(fn *model.Function, op *openapi3.Operation, loc oa
 					}
 					break
 				}
-				pt := b.conv(media.Schema, rloc, hint, "the "+c+" response of "+strconv.Quote(fn.Name))
+				pt := b.conv(media.Schema, rloc, model.ResponsePlace(fn, c, r.Success))
 				r.Type, r.Media = pt.ref, "json"
 				if r.Success {
 					fn.Result = pt.ref

@@ -314,7 +314,8 @@ func walkRefs(n *jsontree.Node, ptr string, f func(ptr string, ref *jsontree.Nod
 
 // warnUnresolved warns that the named schema n, which kin-openapi left
 // without a value, accepts any JSON value: its $ref leads into a cycle of
-// references.
+// references. The warning names n's Go type: it is called once the model
+// has named it.
 func (b *oaBuilder) warnUnresolved(n *oaNamed) {
 	file, ptr, _ := strings.Cut(n.key, "#")
 	loc := b.sourceLoc(oaLoc{file: file, ptr: ptr})

@@ -1,0 +1,324 @@
+package model
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/opentoolgen/opentoolgen/runtime"
+)
+
+// The names of a package whose loader builds the model itself (OpenAPI): the
+// loader knows its format and nothing of Go, so it makes no identifier. It
+// records, in a Naming, each thing that needs one (a type, a field, a
+// variant, a method, an enum's constants, a client option) in the order it
+// meets them, with the document's words: the name of a schema, member,
+// parameter, scheme or operation, and for a type that has no name of its
+// own its Place (the member of that type, the request body of that
+// function, an element of that place…). Name then makes every identifier,
+// in that order, with GoName and Scope: a name taken first is kept and a
+// later one gets a number, as the loader met them, so that the names depend
+// on the document alone.
+
+// Naming is the list of the Go names a loader asks for, in the order it
+// asks (Package.Naming); its zero value is empty and ready to use. Name makes
+// the names.
+type Naming struct {
+	reqs []nameRequest
+}
+
+// nameKind says what a nameRequest names.
+type nameKind uint8
+
+const (
+	nameSchema  nameKind = iota // the type of a named schema: typ, word
+	nameType                    // a type with no name of its own: typ, at the *Place
+	nameArgs                    // the argument struct typ of the *Function
+	nameConsts                  // the constants of the enum type typ
+	nameMember                  // the *Field of a member of typ
+	nameParam                   // the *Field of a parameter in typ
+	nameBody                    // the *Field of a whole request body in typ
+	nameVariant                 // the *Variant of typ
+	nameMethod                  // the *Function's method, from word
+	nameOption                  // the client option of the *SecurityScheme
+)
+
+// nameRequest is one name asked for: one of a loader's thousands, so small.
+type nameRequest struct {
+	kind nameKind
+	typ  *Type
+	of   any // the *Place, *Function, *Field, *Variant or *SecurityScheme
+	word string
+}
+
+func (n *Naming) add(r nameRequest) { n.reqs = append(n.reqs, r) }
+
+// Schema asks for the name of t, the type of the schema the document names
+// name.
+func (n *Naming) Schema(t *Type, name string) {
+	n.add(nameRequest{kind: nameSchema, typ: t, word: name})
+}
+
+// Type asks for the name of t, the type of the value at a place.
+func (n *Naming) Type(t *Type, at *Place) { n.add(nameRequest{kind: nameType, typ: t, of: at}) }
+
+// Args asks for the name of t, the struct of fn's arguments (its doc too).
+func (n *Naming) Args(fn *Function, t *Type) { n.add(nameRequest{kind: nameArgs, typ: t, of: fn}) }
+
+// Enum makes t the enum type of the values of s (of type string, integer or
+// number) and asks for the names of its constants.
+func (n *Naming) Enum(t *Type, s *runtime.Schema) {
+	enumValues(t, s)
+	n.add(nameRequest{kind: nameConsts, typ: t})
+}
+
+// Member asks for the name of the field f of the struct owner that carries
+// the member f.JSONName.
+func (n *Naming) Member(owner *Type, f *Field) {
+	n.add(nameRequest{kind: nameMember, typ: owner, of: f})
+}
+
+// Param asks for the name of the field f of the argument struct owner that
+// carries the parameter f.JSONName.
+func (n *Naming) Param(owner *Type, f *Field) {
+	n.add(nameRequest{kind: nameParam, typ: owner, of: f})
+}
+
+// Body asks for the name of the field f of the argument struct owner that
+// carries a whole request body.
+func (n *Naming) Body(owner *Type, f *Field) {
+	n.add(nameRequest{kind: nameBody, typ: owner, of: f})
+}
+
+// Variant asks for the name of the variant v of the union owner (named after
+// its type).
+func (n *Naming) Variant(owner *Type, v *Variant) {
+	n.add(nameRequest{kind: nameVariant, typ: owner, of: v})
+}
+
+// Method asks for the Go name of fn, made from the document's name of the
+// function (an operationId, else its name on the wire).
+func (n *Naming) Method(fn *Function, name string) {
+	n.add(nameRequest{kind: nameMethod, of: fn, word: name})
+}
+
+// Option asks for the name of the client option of a security scheme, made
+// from the scheme's name.
+func (n *Naming) Option(s *SecurityScheme) { n.add(nameRequest{kind: nameOption, of: s}) }
+
+// Name completes the model a loader built itself: it makes the names the
+// loader asked for (p.Naming, in the order it asked), then what follows from
+// them (the decoders, the pointers that break value cycles, the methods of
+// every function: see NameMethods). FromOpenTool and FromOpenDyn do the same
+// for the models they build.
+func Name(p *Package) {
+	if n := p.Naming; n != nil {
+		p.Naming = nil
+		n.name(p)
+	}
+	BreakValueCycles(p.Types)
+	MarkDecoders(p)
+	NameMethods(p)
+}
+
+// name makes the names asked for, in order: package-level identifiers in one
+// scope (never the names the package's files declare), methods in another,
+// fields and variants in one per struct or union.
+func (n *Naming) name(p *Package) {
+	var types, methods *Scope
+	switch p.Kind {
+	case "openapi":
+		types, methods = NewScope(ReservedOpenAPINames...), NewScope()
+	case "opendyn":
+		types = NewScope(append(append([]string(nil), ReservedPackageNames...), ReservedOpenDynNames...)...)
+		methods = NewScope(ReservedLibraryMethods...)
+	default:
+		types, methods = NewScope(ReservedPackageNames...), NewScope()
+	}
+	members := map[*Type]*Scope{}
+	scope := func(owner *Type, reserved []string) *Scope {
+		s := members[owner]
+		if s == nil {
+			s = NewScope(reserved...)
+			members[owner] = s
+		}
+		return s
+	}
+	for i := range n.reqs {
+		r := &n.reqs[i]
+		switch r.kind {
+		case nameSchema:
+			r.typ.Name = types.Take(GoNameOr(r.word, "Schema"))
+			r.typ.Origin = r.typ.Name + " is the schema " + strconv.Quote(r.word) + " of the document."
+		case nameType:
+			at := r.of.(*Place)
+			at.make()
+			r.typ.Name = types.Take(at.hint)
+			r.typ.Origin = r.typ.Name + " is " + at.origin + "."
+		case nameArgs:
+			t, fn := r.typ, r.of.(*Function)
+			t.Name = types.Take(fn.GoName + "Args")
+			t.Doc = t.Name + " are the arguments of " + strconv.Quote(fn.Name)
+			if fn.HTTP != nil {
+				t.Doc += " (" + fn.HTTP.Method + " " + fn.HTTP.Path + ")"
+			}
+			t.Doc += "."
+		case nameConsts:
+			nameValues(types, r.typ)
+		case nameMember, nameParam, nameBody:
+			f := r.of.(*Field)
+			f.Name = scope(r.typ, ReservedFieldNames).Take(GoNameOr(f.JSONName, fieldFallback[r.kind]))
+		case nameVariant:
+			v := r.of.(*Variant)
+			v.Name = scope(r.typ, ReservedVariantNames).Take(variantName(v.Type))
+		case nameMethod:
+			fn := r.of.(*Function)
+			fn.GoName = methods.Take(GoNameOr(r.word, "Call"))
+		case nameOption:
+			sc := r.of.(*SecurityScheme)
+			sc.Option = types.Take("With" + GoNameOr(sc.Name, "Credential"))
+		}
+	}
+}
+
+// fieldFallback is the name of a field whose document name has no letter
+// or digit.
+var fieldFallback = [...]string{nameMember: "Field", nameParam: "Arg", nameBody: "Body"}
+
+// variantName is the name of a union's variant: its type's.
+func variantName(r *TypeRef) string {
+	switch r.Kind {
+	case RefNamed:
+		return r.Named.Name
+	case RefString:
+		return "String"
+	case RefInt:
+		return "Int"
+	case RefFloat:
+		return "Float"
+	case RefBool:
+		return "Bool"
+	case RefSlice:
+		return "Array"
+	case RefMap:
+		return "Object"
+	case RefTime:
+		return "Time"
+	case RefBytes:
+		return "Bytes"
+	}
+	return "Value"
+}
+
+// A Place is where a value sits in the document, said in the document's
+// words and relative to things that have names (a type, a function, a field):
+// a type made for a value that has no name of its own is named after its
+// place (Naming.Type), and its doc comment says it (Type.Origin). A place
+// refers to its parent, whose names are made before its own are needed.
+type Place struct {
+	kind  placeKind
+	n     int // placeVariant: the variant's number; placeResponse: 1 for a success
+	typ   *Type
+	fn    *Function
+	field *Field
+	up    *Place
+	word  string // the parameter, the member, the status
+	// hint and origin are made once, when the place is first named after.
+	hint, origin string
+	made         bool
+}
+
+type placeKind uint8
+
+const (
+	placeSchema     placeKind = iota // the definition of the named schema typ
+	placeMember                      // the member field of the struct typ
+	placeVariant                     // variant n of the union typ
+	placeParam                       // the parameter word of fn, carried by field
+	placeBody                        // the request body of fn
+	placeBodyMember                  // the member word of fn's request body, carried by field
+	placeResponse                    // the response word (a status) of fn
+	placeItem                        // an element of the array at up
+	placeValue                       // a value of the map at up
+)
+
+// SchemaPlace is the definition of the named schema whose type is t.
+func SchemaPlace(t *Type) *Place { return &Place{kind: placeSchema, typ: t} }
+
+// MemberPlace is the member f.JSONName of the object whose struct is owner,
+// carried by its field f.
+func MemberPlace(owner *Type, f *Field) *Place {
+	return &Place{kind: placeMember, typ: owner, field: f}
+}
+
+// VariantPlace is the alternative number n (from 1) of the union owner.
+func VariantPlace(owner *Type, n int) *Place { return &Place{kind: placeVariant, typ: owner, n: n} }
+
+// ParamPlace is the parameter named param of the function fn, carried by
+// the field f of its arguments.
+func ParamPlace(fn *Function, f *Field, param string) *Place {
+	return &Place{kind: placeParam, fn: fn, field: f, word: param}
+}
+
+// BodyPlace is the request body of the function fn.
+func BodyPlace(fn *Function) *Place { return &Place{kind: placeBody, fn: fn} }
+
+// BodyMemberPlace is the member of the request body of fn, carried by the
+// field f of its arguments.
+func BodyMemberPlace(fn *Function, f *Field, member string) *Place {
+	return &Place{kind: placeBodyMember, fn: fn, field: f, word: member}
+}
+
+// ResponsePlace is the body of fn's response of a status ("200", "4XX",
+// "default"), a success or not.
+func ResponsePlace(fn *Function, status string, success bool) *Place {
+	p := &Place{kind: placeResponse, fn: fn, word: status}
+	if success {
+		p.n = 1
+	}
+	return p
+}
+
+// Item is the place of the elements of the array at p.
+func (p *Place) Item() *Place { return &Place{kind: placeItem, up: p} }
+
+// Value is the place of the values of the map at p.
+func (p *Place) Value() *Place { return &Place{kind: placeValue, up: p} }
+
+// make makes the name wanted for a type at p (hint) and the words that say
+// where p is (origin), from the names of what p is relative to.
+func (p *Place) make() {
+	if p.made {
+		return
+	}
+	p.made = true
+	switch p.kind {
+	case placeSchema:
+		p.hint, p.origin = p.typ.Name, "the schema "+p.typ.Name
+	case placeMember:
+		p.hint = NestedName(p.typ.Name, p.field.Name)
+		p.origin = "the " + strconv.Quote(p.field.JSONName) + " member of " + p.typ.Name
+	case placeVariant:
+		n := strconv.Itoa(p.n)
+		p.hint, p.origin = NestedName(p.typ.Name, "Variant"+n), "variant "+n+" of "+p.typ.Name
+	case placeParam:
+		p.hint = p.fn.GoName + p.field.Name
+		p.origin = "the " + strconv.Quote(p.word) + " parameter of " + strconv.Quote(p.fn.Name)
+	case placeBody:
+		p.hint, p.origin = p.fn.GoName+"Body", "the request body of "+strconv.Quote(p.fn.Name)
+	case placeBodyMember:
+		p.hint = p.fn.GoName + p.field.Name
+		p.origin = "the " + strconv.Quote(p.word) + " member of the request body of " + strconv.Quote(p.fn.Name)
+	case placeResponse:
+		p.hint = p.fn.GoName + "Result"
+		if p.n == 0 {
+			p.hint = p.fn.GoName + GoName(strings.ToLower(p.word)) + "Response"
+		}
+		p.origin = "the " + p.word + " response of " + strconv.Quote(p.fn.Name)
+	case placeItem:
+		p.up.make()
+		p.hint, p.origin = NestedName(p.up.hint, "Item"), NestedOrigin("an element of ", p.up.origin)
+	case placeValue:
+		p.up.make()
+		p.hint, p.origin = NestedName(p.up.hint, "Value"), NestedOrigin("a value of ", p.up.origin)
+	}
+}
