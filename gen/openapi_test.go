@@ -148,3 +148,58 @@ components:
 		t.Error("the operation was not generated")
 	}
 }
+
+// TestOpenAPIDiscriminatorMapping: a discriminator's mapping names the
+// variants by reference or by a schema name as loosely written as a Go name
+// ("PetCat" for the schema "pet_cat"); a value mapped to no variant is a
+// warning.
+func TestOpenAPIDiscriminatorMapping(t *testing.T) {
+	res, err := generateOpenAPI(t, "disc.yaml", `openapi: 3.0.3
+info: {title: disc, version: "1"}
+paths:
+  /pets:
+    get:
+      operationId: getPet
+      responses:
+        "200":
+          description: ok
+          content:
+            application/json:
+              schema:
+                oneOf:
+                  - $ref: "#/components/schemas/pet_cat"
+                  - $ref: "#/components/schemas/Dog"
+                discriminator:
+                  propertyName: kind
+                  mapping:
+                    c: PetCat
+                    d: "#/components/schemas/Dog"
+                    x: Nothing
+components:
+  schemas:
+    pet_cat:
+      type: object
+      properties: {kind: {type: string}}
+    Dog:
+      type: object
+      properties: {kind: {type: string}}
+`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Warnings) != 1 || !strings.HasSuffix(res.Warnings[0].String(), `/discriminator/mapping/x: discriminator value "x" maps to "Nothing", which is not one of the variants`) {
+		t.Errorf("warnings: %v", res.Warnings)
+	}
+	types := file(res, "types.gen.go")
+	for _, want := range []string{
+		"\tcase \"c\":\n\t\tvar v PetCat\n",
+		"\tcase \"d\":\n\t\tvar v Dog\n",
+	} {
+		if !strings.Contains(types, want) {
+			t.Errorf("types.gen.go lacks %q", want)
+		}
+	}
+	if strings.Contains(types, `case "pet_cat":`) || strings.Contains(types, `case "Dog":`) {
+		t.Error("a mapped variant kept its implicit tag")
+	}
+}
