@@ -10,8 +10,8 @@ import (
 // The names of a package whose loader builds the model itself (OpenAPI): the
 // loader knows its format and nothing of Go, so it makes no identifier. It
 // records, in a Naming, each thing that needs one (a type, a field, a
-// variant, a method, an enum's constants, a client option) in the order it
-// meets them, with the document's words: the name of a schema, member,
+// variant, a method, an enum's constants, a client option, the variable of
+// a pattern) in the order it meets them, with the document's words: the name of a schema, member,
 // parameter, scheme or operation, and for a type that has no name of its
 // own its Place (the member of that type, the request body of that
 // function, an element of that place…). Name then makes every identifier,
@@ -40,6 +40,7 @@ const (
 	nameVariant                 // the *Variant of typ
 	nameMethod                  // the *Function's method, from word
 	nameOption                  // the client option of the *SecurityScheme
+	namePattern                 // the variable of the pattern of the *Constraints
 )
 
 // nameRequest is one name asked for: one of a loader's thousands, so small.
@@ -105,6 +106,10 @@ func (n *Naming) Method(fn *Function, name string) {
 // from the scheme's name.
 func (n *Naming) Option(s *SecurityScheme) { n.add(nameRequest{kind: nameOption, of: s}) }
 
+// Pattern asks for the variable that holds the compiled c.Pattern (one per
+// distinct pattern, in Package.Patterns).
+func (n *Naming) Pattern(c *Constraints) { n.add(nameRequest{kind: namePattern, of: c}) }
+
 // Name completes the model a loader built itself: it makes the names the
 // loader asked for (p.Naming, in the order it asked), then what follows from
 // them (the decoders, the pointers that break value cycles, the methods of
@@ -135,6 +140,7 @@ func (n *Naming) name(p *Package) {
 		types, methods = NewScope(ReservedPackageNames...), NewScope()
 	}
 	members := map[*Type]*Scope{}
+	patterns := map[string]string{} // pattern → variable
 	scope := func(owner *Type, reserved []string) *Scope {
 		s := members[owner]
 		if s == nil {
@@ -176,6 +182,15 @@ func (n *Naming) name(p *Package) {
 		case nameOption:
 			sc := r.of.(*SecurityScheme)
 			sc.Option = types.Take("With" + GoNameOr(sc.Name, "Credential"))
+		case namePattern:
+			c := r.of.(*Constraints)
+			v, ok := patterns[c.Pattern]
+			if !ok {
+				v = "pattern" + strconv.Itoa(len(patterns)+1)
+				patterns[c.Pattern] = v
+				p.Patterns = append(p.Patterns, PatternVar{Name: v, Expr: c.Pattern})
+			}
+			c.PatternVar = v
 		}
 	}
 }

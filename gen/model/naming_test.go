@@ -60,6 +60,11 @@ func TestNaming(t *testing.T) {
 	n.Variant(union, v3)
 	union.Variants = []*Variant{v1, v2, v3}
 
+	c1, c2, c3 := &Constraints{Pattern: "^a"}, &Constraints{Pattern: "^b"}, &Constraints{Pattern: "^a"}
+	n.Pattern(c1)
+	n.Pattern(c2)
+	n.Pattern(c3)
+
 	Name(p)
 	if p.Naming != nil {
 		t.Error("Naming left after Name")
@@ -94,10 +99,16 @@ func TestNaming(t *testing.T) {
 		{pet.Decoder, "decodePet"},              // and so the types it reaches
 		{tag.Decoder, "decodePetTagsItemItem"},
 		{pet2.Decoder, ""}, // nothing reaches it
+		{c1.PatternVar, "pattern1"},
+		{c2.PatternVar, "pattern2"},
+		{c3.PatternVar, "pattern1"}, // one variable per pattern
 	} {
 		if tc.got != tc.want {
 			t.Errorf("got %q, want %q", tc.got, tc.want)
 		}
+	}
+	if len(p.Patterns) != 2 || p.Patterns[0] != (PatternVar{"pattern1", "^a"}) || p.Patterns[1] != (PatternVar{"pattern2", "^b"}) {
+		t.Errorf("Patterns = %v", p.Patterns)
 	}
 }
 

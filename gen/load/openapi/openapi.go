@@ -82,8 +82,7 @@ type oaBuilder struct {
 	// inline memoises the types of inline schemas that need one (objects,
 	// enums), by schema: a schema shared through kin-openapi's resolution gets
 	// one type.
-	inline   map[*openapi3.Schema]*oaType
-	patterns map[string]string // pattern → variable
+	inline map[*openapi3.Schema]*oaType
 
 	trees    map[string]*jsontree.Node // parsed documents, by slash path
 	sources  map[string]*source.Source // the other files among them
@@ -314,7 +313,6 @@ func (b *oaBuilder) build(pkgName string) *model.Package {
 	}
 	b.naming = &model.Naming{}
 	b.pkg.Naming = b.naming
-	b.patterns = map[string]string{}
 	b.security()
 
 	// Components first: they own their names.
@@ -823,7 +821,7 @@ func (b *oaBuilder) scalar(s *openapi3.Schema, typ string, loc oaLoc, ds *runtim
 				b.warn(loc.add("pattern"), "pattern %q is not checked: Go's regexp package does not accept it (%v)", source.ClipValue(s.Pattern), source.ClipTo(strings.TrimPrefix(err.Error(), "error parsing regexp: "), 120))
 			} else {
 				c.Pattern = s.Pattern
-				c.PatternVar = b.patternVar(s.Pattern)
+				b.naming.Pattern(c)
 			}
 		}
 	case openapi3.TypeInteger:
@@ -865,16 +863,6 @@ func (b *oaBuilder) bounds(s *openapi3.Schema, c *model.Constraints, ds *runtime
 		x := *v
 		c.Maximum, c.ExclusiveMaximum = &x, true
 	}
-}
-
-func (b *oaBuilder) patternVar(p string) string {
-	if v, ok := b.patterns[p]; ok {
-		return v
-	}
-	v := "pattern" + strconv.Itoa(len(b.patterns)+1)
-	b.patterns[p] = v
-	b.pkg.Patterns = append(b.pkg.Patterns, model.PatternVar{Name: v, Expr: p})
-	return v
 }
 
 // enum makes an enum type of a string, integer or number schema; nil when the
