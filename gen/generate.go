@@ -11,12 +11,26 @@
 //     (source.Diagnostic).
 //  2. Load (gen/load/opentool, gen/load/opendyn, gen/load/openapi with
 //     kin-openapi): the input format checked and read; all problems at once,
-//     warnings for what is read in a degraded way.
+//     warnings for what is read in a degraded way. Loaders know their format
+//     and nothing of Go: they record the document's names and make no
+//     identifier (TestLayout checks that they use none of the model's naming
+//     API).
 //  3. Model (gen/model): one Package for every kind — functions, their argument
 //     and result types, and what backs each function (Function.C: a C symbol;
-//     Function.HTTP: a REST operation; neither: the user's code). Go names are
-//     decided there (GoName, Scope, NameMethods, FromOpenTool for OpenTool
-//     documents and the OpenTool side of OpenDyn), never in emitters.
+//     Function.HTTP: a REST operation; neither: the user's code). Every Go
+//     (and C) name is made there, once: GoName (LocalName for parameters)
+//     makes an identifier of a document name, a Scope per namespace takes
+//     it or numbers it, never taking what the generated files declare
+//     (declared.go). FromOpenTool names an OpenTool document's types and
+//     methods as it builds them; FromOpenDyn does the same for an OpenDyn
+//     document's OpenTool side and adds the C side as the loader read it,
+//     naming the methods' parameters and the C typedefs and trampolines. The
+//     OpenAPI loader builds the model itself and records what needs a name
+//     in a model.Naming: the document's words and, for a type with no name
+//     of its own, its Place (a member of that type, the request body of that
+//     operation, an element of that place); model.Name then makes the names
+//     in the order they were asked for, so that collisions resolve in
+//     document order (naming.go). Emitters never invent a name.
 //  4. Emit (gen/emit, jennifer; nothing of input formats): one emitter per
 //     output file — types and decoders (emitTypes), the Service and the one
 //     Tool adapter of every kind (emit_tool.go), the typed OpenTool client
@@ -33,13 +47,11 @@
 //
 // To add an input kind: a loader in gen/load that produces a model.Package
 // (through model.FromOpenTool if the input converts to an OpenTool document,
-// as OpenDyn does) and a case in Generate. To add an output: an emitter in
+// as OpenDyn does, or built directly with its names asked of a model.Naming,
+// as OpenAPI does) and a case in Generate. To add an output: an emitter in
 // gen/emit reading the Package, listed with the files of the kinds that get
-// it; names it declares are added to the model's reserved names.
-//
-// Not yet as the design wants it: the OpenAPI loader names the Go types of
-// the schemas itself (with the model's naming functions) instead of handing a
-// format-neutral description to the model.
+// it; names it declares are added to the model's reserved names
+// (declared.go).
 package gen
 
 import (

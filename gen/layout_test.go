@@ -1,7 +1,13 @@
 package gen_test
 
 import (
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"io/fs"
 	"os/exec"
+	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -28,9 +34,11 @@ var stages = []struct {
 	{pkg: "gen/source", may: []string{"internal/jsontree"}, third: true},
 	// load: input formats, nothing of Go
 	{pkg: "gen/load/opentool", may: []string{"internal/jsontree", "runtime"}},
-	// the model: what every loader produces and every emitter reads, Go names
+	// the model: what every loader produces and every emitter reads; every
+	// Go name is made there
 	{pkg: "gen/model", may: []string{"runtime"}},
-	// loaders that build the model (OpenDyn through its OpenTool document)
+	// loaders that build the model (OpenDyn through its OpenTool document),
+	// leaving its names to it (loadersMakeNoNames)
 	{pkg: "gen/load/opendyn", may: []string{"internal/jsontree", "runtime", "gen/source", "gen/load/opentool", "gen/model"}},
 	{pkg: "gen/load/openapi", may: []string{"internal/jsontree", "runtime", "gen/source", "gen/model"}, third: true},
 	// emit: Go from the model, nothing of input formats (jennifer only)
@@ -48,8 +56,10 @@ var stages = []struct {
 
 // TestLayout asserts the import graph: no stage imports a later one, runtime
 // imports nothing but the standard library (and our stdlib-only jsontree),
-// and the command holds no generation logic of its own.
+// and the command holds no generation logic of its own; and that loaders
+// make no names.
 func TestLayout(t *testing.T) {
+	t.Run("loaders make no names", loadersMakeNoNames)
 	var pkgs []string
 	for _, s := range stages {
 		pkgs = append(pkgs, module+"/"+s.pkg)
@@ -86,5 +96,74 @@ func TestLayout(t *testing.T) {
 				t.Errorf("%s imports %s, outside the standard library", s.pkg, imp)
 			}
 		}
+	}
+}
+
+// namingAPI is what of gen/model makes Go names: the loaders (gen/load/...)
+// use none of it. They record document names and places (model.Naming,
+// model.Place) or hand a document to model.FromOpenTool or model.FromOpenDyn,
+// and the model makes every name; Reserved* (the names generated files
+// declare) are the model's business too.
+var namingAPI = map[string]bool{
+	"GoName": true, "GoNameOr": true, "LocalName": true, "Camel": true, "Words": true,
+	"NestedName": true, "NestedOrigin": true, "NewScope": true, "Scope": true,
+	"NameMethods": true, "MarkDecoders": true,
+}
+
+// modelNames are the fields of the model that hold identifiers the model
+// makes (Go and C); loaders neither set nor read them.
+var modelNames = map[string]bool{
+	"GoName": true, "ToolMethod": true, "SeqName": true, "Decoder": true,
+	"PatternVar": true, "Typedef": true, "Trampoline": true,
+}
+
+// loadersMakeNoNames asserts that no file of gen/load/... uses the model's
+// naming API or touches the names the model makes, so that names stay
+// decided in one place (see gen's package doc).
+func loadersMakeNoNames(t *testing.T) {
+	fset := token.NewFileSet()
+	files := 0
+	err := filepath.WalkDir("load", func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.HasSuffix(path, ".go") {
+			return err
+		}
+		f, err := parser.ParseFile(fset, path, nil, parser.SkipObjectResolution)
+		if err != nil {
+			return err
+		}
+		files++
+		model := "" // the file's name of gen/model
+		for _, imp := range f.Imports {
+			if p, _ := strconv.Unquote(imp.Path.Value); p == module+"/gen/model" {
+				model = "model"
+				if imp.Name != nil {
+					model = imp.Name.Name
+				}
+			}
+		}
+		ast.Inspect(f, func(n ast.Node) bool {
+			sel, ok := n.(*ast.SelectorExpr)
+			if !ok {
+				return true
+			}
+			name := sel.Sel.Name
+			if x, ok := sel.X.(*ast.Ident); ok && model != "" && x.Name == model {
+				if namingAPI[name] || strings.HasPrefix(name, "Reserved") {
+					t.Errorf("%s: %s.%s: loaders make no Go names; the model does", fset.Position(sel.Pos()), model, name)
+				}
+				return true
+			}
+			if modelNames[name] {
+				t.Errorf("%s: .%s: a name the model makes; loaders leave it alone", fset.Position(sel.Pos()), name)
+			}
+			return true
+		})
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if files < 5 {
+		t.Fatalf("read %d files under gen/load, want the loaders'", files)
 	}
 }
