@@ -83,6 +83,13 @@ type oaBuilder struct {
 	// enums), by schema: a schema shared through kin-openapi's resolution gets
 	// one type.
 	inline map[*openapi3.Schema]*oaType
+	// building are the inline schemas whose members are being converted: a
+	// schema met again inside its own members is recursive, and its OpenTool
+	// schema becomes an entry of the document's schemas (promoted, by
+	// schema) that the recursion refers to, so the document stays finite.
+	building map[*openapi3.Schema]oaLoc
+	promoted map[*openapi3.Schema]string
+	extra    []runtime.NamedSchema // the promoted schemas, in the order met
 
 	trees    map[string]*jsontree.Node // parsed documents, by slash path
 	sources  map[string]*source.Source // the other files among them
@@ -368,6 +375,7 @@ func (b *oaBuilder) build(pkgName string) *model.Package {
 	for _, n := range b.namedList {
 		odoc.Schemas = append(odoc.Schemas, runtime.NamedSchema{Name: n.docName, Schema: n.schema})
 	}
+	odoc.Schemas = append(odoc.Schemas, b.extra...)
 	b.pkg.Document = odoc
 	return b.pkg
 }
@@ -573,6 +581,9 @@ func (b *oaBuilder) conv(sr *openapi3.SchemaRef, loc oaLoc, at *model.Place) *oa
 		return &oaType{ref: &model.TypeRef{Kind: model.RefRaw}, schema: &runtime.Schema{}, note: "The schema could not be resolved: any JSON value."}
 	}
 	if ot, ok := b.inline[sr.Value]; ok {
+		if l, recursive := b.building[sr.Value]; recursive {
+			return b.recursion(sr.Value, ot, l)
+		}
 		return ot
 	}
 	return b.schemaType(sr.Value, loc, at, nil)
@@ -910,6 +921,42 @@ func (b *oaBuilder) enum(s *openapi3.Schema, at *model.Place, self *model.Type, 
 	return ot
 }
 
+// recursion returns the type of the inline schema s met again inside its own
+// members (at l): the same Go type, and in the OpenTool document a reference
+// to s's schema, which becomes an entry of the document's schemas named after
+// where s is.
+func (b *oaBuilder) recursion(s *openapi3.Schema, ot *oaType, l oaLoc) *oaType {
+	name, ok := b.promoted[s]
+	if !ok {
+		toks := strings.Split(strings.TrimPrefix(l.ptr, "/"), "/")
+		if len(toks) > 4 {
+			toks = toks[len(toks)-4:]
+		}
+		for i, t := range toks {
+			toks[i] = strings.NewReplacer("~1", "/", "~0", "~").Replace(t)
+		}
+		name = b.docNames.name(strings.Join(toks, "."))
+		if b.promoted == nil {
+			b.promoted = map[*openapi3.Schema]string{}
+		}
+		b.promoted[s] = name
+		b.extra = append(b.extra, runtime.NamedSchema{Name: name, Schema: ot.schema})
+	}
+	cp := *ot
+	cp.schema = &runtime.Schema{Ref: runtime.RefPrefix + pointerEscaper.Replace(name)}
+	return &cp
+}
+
+// enter marks the inline schema s at l as being converted, until the
+// function it returns is called.
+func (b *oaBuilder) enter(s *openapi3.Schema, l oaLoc) func() {
+	if b.building == nil {
+		b.building = map[*openapi3.Schema]oaLoc{}
+	}
+	b.building[s] = l
+	return func() { delete(b.building, s) }
+}
+
 // objectMembers are the schemas whose properties make one struct (one
 // schema, or the parts of an allOf), with their places.
 type objectMembers struct {
@@ -937,6 +984,7 @@ func (b *oaBuilder) object(s *openapi3.Schema, loc oaLoc, at *model.Place, self 
 	ot := &oaType{ref: &model.TypeRef{Kind: model.RefNamed, Named: t}, schema: ds, nullable: nullable, object: true}
 	if self == nil {
 		b.inline[s] = ot // before the fields: a recursive inline schema ends here
+		defer b.enter(s, loc)()
 	}
 	saved := b.anon
 	b.anon = 0 // a field's type starts a type expression
@@ -1069,6 +1117,7 @@ func (b *oaBuilder) union(s *openapi3.Schema, loc oaLoc, at *model.Place, self *
 	ot := &oaType{ref: &model.TypeRef{Kind: model.RefNamed, Named: t}, schema: ds, nullable: nullable}
 	if self == nil {
 		b.inline[s] = ot
+		defer b.enter(s, loc)()
 	}
 	key, alts := "oneOf", s.OneOf
 	if len(alts) == 0 {

@@ -322,6 +322,45 @@ const documentJSON = `{
           "description": "Untyped: the parts of this allOf are not all objects, so they cannot be merged."
         }
       }
+    },
+    "Thread": {
+      "type": "object",
+      "description": "An inline schema that contains itself (items merging Thread), which the OpenTool document names so that it stays finite.",
+      "properties": {
+        "replies": {
+          "type": "array",
+          "items": {
+            "type": "object",
+            "description": "An inline schema that contains itself (items merging Thread), which the OpenTool document names so that it stays finite.",
+            "properties": {
+              "author": {
+                "type": "string"
+              },
+              "replies": {
+                "type": "array",
+                "items": {
+                  "$ref": "#/schemas/Thread.properties.replies.items"
+                }
+              }
+            }
+          }
+        }
+      }
+    },
+    "Thread.properties.replies.items": {
+      "type": "object",
+      "description": "An inline schema that contains itself (items merging Thread), which the OpenTool document names so that it stays finite.",
+      "properties": {
+        "author": {
+          "type": "string"
+        },
+        "replies": {
+          "type": "array",
+          "items": {
+            "$ref": "#/schemas/Thread.properties.replies.items"
+          }
+        }
+      }
     }
   }
 }`

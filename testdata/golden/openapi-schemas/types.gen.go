@@ -418,6 +418,17 @@ func decodeMeta(d *opentool.Decoder, x *Meta) {
 	}
 }
 
+// Thread is an inline schema that contains itself (items merging Thread), which the OpenTool document names so that it stays finite.
+type Thread struct {
+	Replies []ThreadRepliesItem `json:"replies,omitzero"`
+}
+
+// ThreadRepliesItem is an element of the "replies" member of Thread.
+type ThreadRepliesItem struct {
+	Author  *string             `json:"author,omitzero"`
+	Replies []ThreadRepliesItem `json:"replies,omitzero"`
+}
+
 // AddPetArgs are the arguments of "addPet" (POST /pets).
 type AddPetArgs struct {
 	Body Pet `json:"body"`
