@@ -617,7 +617,10 @@ func (r *Response) Decode(v any) error {
 		return nil
 	}
 	if err := json.Unmarshal(r.Body, v); err != nil {
-		return fmt.Errorf("%s %s: HTTP %d: decoding the response: %w", r.method, r.path, r.StatusCode, err)
+		// The API answered what its document does not say: a bad gateway for
+		// the tool's caller, not a fault of the call's arguments (a decoder's
+		// invalid-params error must not reach the caller as one).
+		return &Error{Code: http.StatusBadGateway, Message: fmt.Sprintf("%s %s: HTTP %d: the response does not match the document: %v", r.method, r.path, r.StatusCode, err)}
 	}
 	return nil
 }

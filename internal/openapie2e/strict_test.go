@@ -52,14 +52,6 @@ func (r *recorder) last() (recorded, bool) {
 	return r.reqs[len(r.reqs)-1], true
 }
 
-// knownGaps are declarations that do not yet say all that decoding checks,
-// with the error they give: the OpenTool document does not carry an OpenAPI
-// discriminator's values, so a variant's "kind" is declared as any string
-// (issue 13: the loader should give each variant's discriminator its value).
-var knownGaps = map[string]string{
-	"schemas addPet": `"kind" names no variant`,
-}
-
 // TestStrictRoundTrip: for every function of the OpenAPI goldens declared in
 // OpenAI's strict mode, the arguments a strict model sends (every optional
 // one null, the others as the schema allows) decode — the call reaches the
@@ -117,13 +109,6 @@ func TestStrictRoundTrip(t *testing.T) {
 			before := len(api.reqs)
 			_, err := tool.Call(t.Context(), decl.Function.Name, raw)
 			var e *opentool.Error
-			if gap, ok := knownGaps[name+" "+f.Name]; ok {
-				// Still failing as it did: when it passes, remove the entry.
-				if err == nil || !strings.Contains(err.Error(), gap) {
-					t.Errorf("%s %s: known gap %q: got %v; remove it from knownGaps if it is fixed", name, f.Name, gap, err)
-				}
-				continue
-			}
 			if errors.As(err, &e) && e.Code == opentool.CodeInvalidParams {
 				t.Errorf("%s %s(%s): %v", name, f.Name, raw, err)
 				continue

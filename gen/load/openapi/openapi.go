@@ -15,6 +15,7 @@ import (
 	"path"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -1178,12 +1179,72 @@ func (b *oaBuilder) union(s *openapi3.Schema, loc oaLoc, at *model.Place, self *
 				b.warn(loc.add("discriminator", "mapping", tag), "discriminator value %q maps to %q, which is not one of the variants", source.ClipValue(tag), source.ClipTo(target, 120))
 			}
 		}
-		for _, v := range t.Variants {
+		for i, v := range t.Variants {
 			sort.Strings(v.Tags)
+			// The document says which values of the member pick this
+			// variant, so that a declaration made from it does too.
+			docAlts[i] = b.tagged(docAlts[i], d.PropertyName, v.Tags)
+		}
+		if key == "oneOf" {
+			ds.OneOf = docAlts
+		} else {
+			ds.AnyOf = docAlts
 		}
 		ds.Description = model.JoinDoc(ds.Description, "The member "+strconv.Quote(d.PropertyName)+" tells which variant the value is.")
 	}
 	return ot
+}
+
+// tagged returns the OpenTool schema of a variant of a discriminated union
+// whose member prop takes one of tags: a copy of the variant's object schema
+// (a reference resolved one level) with that member's values listed, or the
+// schema itself when it is not an object with properties.
+func (b *oaBuilder) tagged(alt *runtime.Schema, prop string, tags []string) *runtime.Schema {
+	if len(tags) == 0 || alt == nil {
+		return alt
+	}
+	base := alt
+	if alt.Ref != "" {
+		name, ok := runtime.RefName(alt.Ref)
+		if !ok {
+			return alt
+		}
+		base = nil
+		for _, n := range b.namedList {
+			if n.docName == name {
+				base = n.schema
+				break
+			}
+		}
+	}
+	if base == nil || base.Type != runtime.TypeObject || len(base.Properties) == 0 {
+		return alt
+	}
+	enum := make([]any, len(tags))
+	for i, tag := range tags {
+		enum[i] = tag
+	}
+	cp := *base
+	cp.Properties = append(runtime.Schemas(nil), base.Properties...)
+	found := false
+	for i, p := range cp.Properties {
+		if p.Name == prop {
+			ps := runtime.Schema{Type: runtime.TypeString}
+			if p.Schema != nil && p.Schema.Ref == "" {
+				ps = *p.Schema
+			}
+			ps.Enum = enum
+			cp.Properties[i].Schema = &ps
+			found = true
+		}
+	}
+	if !found {
+		cp.Properties = append(cp.Properties, runtime.NamedSchema{Name: prop, Schema: &runtime.Schema{Type: runtime.TypeString, Enum: enum}})
+	}
+	if !slices.Contains(cp.Required, prop) {
+		cp.Required = append(append([]string(nil), cp.Required...), prop)
+	}
+	return &cp
 }
 
 func removeString(list []string, s string) []string {

@@ -154,10 +154,60 @@ const documentJSON = `{
       "description": "The member \"kind\" tells which variant the value is.",
       "oneOf": [
         {
-          "$ref": "#/schemas/Cat"
+          "type": "object",
+          "properties": {
+            "kind": {
+              "type": "string",
+              "enum": [
+                "cat"
+              ]
+            },
+            "name": {
+              "type": "string"
+            },
+            "nickname": {
+              "type": "string",
+              "nullable": true
+            },
+            "lives": {
+              "type": "integer",
+              "minimum": 0,
+              "maximum": 9
+            }
+          },
+          "required": [
+            "kind",
+            "name"
+          ]
         },
         {
-          "$ref": "#/schemas/Dog"
+          "type": "object",
+          "properties": {
+            "kind": {
+              "type": "string",
+              "enum": [
+                "dog"
+              ]
+            },
+            "name": {
+              "type": "string"
+            },
+            "nickname": {
+              "type": "string",
+              "nullable": true
+            },
+            "good": {
+              "type": "boolean"
+            },
+            "friend": {
+              "$ref": "#/schemas/Pet"
+            }
+          },
+          "required": [
+            "kind",
+            "name",
+            "good"
+          ]
         }
       ]
     },
