@@ -86,6 +86,12 @@ type Options struct {
 	// Declarations, when set, is the profile in which Result.Declarations
 	// declares the functions for an LLM provider.
 	Declarations Profile
+	// Include and Exclude choose the functions generated (model.Selector):
+	// a glob over function names, "tag:GLOB" over an OpenAPI operation's
+	// tags, "path:GLOB" over its path. The package keeps the functions an
+	// Include pattern matches (all without one) that no Exclude pattern
+	// matches, and only the types they need.
+	Include, Exclude []string
 	// Command, when set, also generates a package main that serves the
 	// package through package toolcli (Result.Command).
 	Command *Command
@@ -162,9 +168,23 @@ func Generate(name string, data []byte, opts Options) (*Result, error) {
 		return nil, &source.Error{Diagnostics: []source.Diagnostic{{File: name,
 			Message: fmt.Sprintf("the document is larger than %s (%d bytes)", source.SizeText(source.Limit), len(data))}}}
 	}
+	sel := model.Selector{Include: opts.Include, Exclude: opts.Exclude}
+	if err := sel.Check(); err != nil {
+		return nil, err
+	}
 	src, pkg, warnings, err := load(name, data, opts)
 	if err != nil {
 		return nil, err
+	}
+	if len(sel.Include)+len(sel.Exclude) > 0 {
+		all := len(pkg.Functions)
+		for _, p := range model.Select(pkg, sel) {
+			warnings = append(warnings, source.Diagnostic{File: name, Warning: true, Message: fmt.Sprintf("pattern %q chose no function", p)})
+		}
+		if len(pkg.Functions) == 0 {
+			return nil, &source.Error{Diagnostics: []source.Diagnostic{{File: name,
+				Message: fmt.Sprintf("-include and -exclude keep none of the %d functions", all)}}}
+		}
 	}
 	docOut := &emit.DocumentOut{SizeHint: len(src.JSON)}
 	var outs []emit.Output

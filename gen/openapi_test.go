@@ -1,12 +1,16 @@
 package gen
 
 import (
+	"encoding/json"
 	"errors"
 	"github.com/opentoolgen/opentoolgen/gen/source"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/opentoolgen/opentoolgen/runtime"
 )
 
 func generateOpenAPI(t *testing.T, name string, doc string) (*Result, error) {
@@ -201,5 +205,126 @@ components:
 	}
 	if strings.Contains(types, `case "pet_cat":`) || strings.Contains(types, `case "Dog":`) {
 		t.Error("a mapped variant kept its implicit tag")
+	}
+}
+
+// TestSelect chooses functions by name, tag and path: the package keeps them
+// and the types and document schemas they need, and nothing else.
+func TestSelect(t *testing.T) {
+	data, err := os.ReadFile("../testdata/golden/openapi-petstore/petstore.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	gen := func(include, exclude []string) (*Result, error) {
+		return Generate("petstore.yaml", data, Options{Package: "api", Include: include, Exclude: exclude})
+	}
+	all, err := gen(nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		include, exclude []string
+		want             []string // the functions kept
+	}{
+		{[]string{"tag:pets"}, nil, []string{"listPets"}},
+		{[]string{"path:/pets/*"}, []string{"deletePet"}, []string{"showPetById", "updatePet"}},
+		{[]string{"*Pet*"}, []string{"tag:pets", "update*"}, []string{"createPet", "showPetById", "deletePet"}},
+		{nil, []string{"path:/pets/*", "path:/pets/*/*"}, []string{"listPets", "createPet", "stats"}},
+	} {
+		res, err := gen(tc.include, tc.exclude)
+		if err != nil {
+			t.Fatalf("%v %v: %v", tc.include, tc.exclude, err)
+		}
+		var doc runtime.OpenTool
+		if err := json.Unmarshal(res.Document, &doc); err != nil {
+			t.Fatal(err)
+		}
+		var names []string
+		for _, f := range doc.Functions {
+			names = append(names, f.Name)
+		}
+		if strings.Join(names, ",") != strings.Join(tc.want, ",") {
+			t.Errorf("%v %v: functions %v, want %v", tc.include, tc.exclude, names, tc.want)
+		}
+		// Every reference the kept functions make resolves; no schema is kept
+		// that nothing refers to.
+		used := map[string]bool{}
+		var walk func(s *runtime.Schema)
+		walk = func(s *runtime.Schema) {
+			if s == nil {
+				return
+			}
+			if n, ok := runtime.RefName(s.Ref); ok {
+				if doc.Schemas.Get(n) == nil {
+					t.Errorf("%v: %s does not resolve", tc.include, s.Ref)
+				}
+				if !used[n] {
+					used[n] = true
+					walk(doc.Schemas.Get(n))
+				}
+			}
+			for _, m := range s.Properties {
+				walk(m.Schema)
+			}
+			walk(s.Items)
+			walk(s.AdditionalProperties)
+			for _, a := range append(s.OneOf, s.AnyOf...) {
+				walk(a)
+			}
+		}
+		for _, f := range doc.Functions {
+			for _, p := range f.Parameters {
+				walk(p.Schema)
+			}
+			if f.Return != nil {
+				walk(f.Return.Schema)
+			}
+		}
+		for _, m := range doc.Schemas {
+			if !used[m.Name] {
+				t.Errorf("%v %v: schema %q kept, unused", tc.include, tc.exclude, m.Name)
+			}
+		}
+		if len(file(res, "types.gen.go")) >= len(file(all, "types.gen.go")) {
+			t.Errorf("%v %v: types.gen.go not smaller than the whole package's", tc.include, tc.exclude)
+		}
+	}
+	// Only listPets: no NewPet (createPet's body), no arguments of others.
+	res, _ := gen([]string{"listPets"}, nil)
+	if types := file(res, "types.gen.go"); strings.Contains(types, "type NewPet ") || strings.Contains(types, "type CreatePetArgs ") ||
+		!strings.Contains(types, "type Pet struct") || !strings.Contains(types, "type ListPetsArgs ") {
+		t.Errorf("listPets alone: types.gen.go keeps %v", regexp.MustCompile(`(?m)^type (\w+)`).FindAllString(types, -1))
+	}
+	// A pattern that matches nothing is a warning; keeping nothing, or a
+	// malformed pattern, an error.
+	res, err = gen([]string{"listPets", "nope*"}, nil)
+	if err != nil || len(res.Warnings) == 0 || !strings.Contains(res.Warnings[len(res.Warnings)-1].String(), `pattern "nope*" chose no function`) {
+		t.Errorf("a pattern matching nothing: %v %v", err, res)
+	}
+	if _, err := gen([]string{"nope"}, nil); err == nil || !strings.Contains(err.Error(), "keep none of the 7 functions") {
+		t.Errorf("keeping nothing: %v", err)
+	}
+	if _, err := gen([]string{"tag:["}, nil); err == nil || !strings.Contains(err.Error(), `pattern "tag:["`) {
+		t.Errorf("a malformed pattern: %v", err)
+	}
+}
+
+// TestSelectOpenTool: an OpenTool document's functions are chosen by name the
+// same way, and the schemas only the others used go.
+func TestSelectOpenTool(t *testing.T) {
+	data, err := os.ReadFile("../testdata/golden/mocktool/mock_tool.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := Generate("mock_tool.json", data, Options{Package: "mock", Include: []string{"read", "update"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	types := file(res, "types.gen.go")
+	if strings.Contains(types, "type Count ") || !strings.Contains(types, "type ReadArgs ") || strings.Contains(types, "type CreateArgs ") {
+		t.Errorf("types: %v", regexp.MustCompile(`(?m)^type (\w+)`).FindAllString(types, -1))
+	}
+	if tool := file(res, "tool.gen.go"); strings.Contains(tool, "Count(") || !strings.Contains(tool, "Update(ctx") {
+		t.Errorf("tool.gen.go has the wrong functions")
 	}
 }

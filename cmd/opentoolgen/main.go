@@ -48,6 +48,12 @@
 //	-for PROFILE
 //		The profile of -declarations (default openai): openai, openai-strict,
 //		anthropic, anthropic-strict, gemini or mcp.
+//	-include PATTERN, -exclude PATTERN
+//		Generate only the functions an -include pattern matches (all, without
+//		one) that no -exclude pattern matches, and only the types they need
+//		(repeatable). A pattern is a glob over function names (path.Match:
+//		* ? [a-z]), tag:GLOB over an OpenAPI operation's tags, or path:GLOB
+//		over its path template (* does not cross a /).
 //	-allow-ref-dir DIR
 //		Let OpenAPI $refs read files under DIR too (repeatable). By default a
 //		$ref may only name a regular file inside the directory tree of the
@@ -157,6 +163,8 @@ type options struct {
 	document     string
 	declarations string
 	profile      string
+	include      []string
+	exclude      []string
 	allowRefDirs []string
 	cmd          string
 	version      bool
@@ -178,6 +186,8 @@ func flagSet(o *options) *flag.FlagSet {
 	fs.BoolVar(&o.check, "check", false, "write nothing; exit 1 and name the generated files that are stale (for CI)")
 	fs.StringVar(&o.document, "document", "", "also write the equivalent OpenTool document as indented JSON to `FILE`")
 	fs.StringVar(&o.declarations, "declarations", "", "also write the functions' declarations for an LLM provider (see -for) to `FILE`: the JSON its API takes in its \"tools\" member")
+	fs.Var((*stringList)(&o.include), "include", "generate only the functions `PATTERN` matches (repeatable): a glob over names, tag:GLOB over OpenAPI tags, path:GLOB over paths")
+	fs.Var((*stringList)(&o.exclude), "exclude", "leave out the functions `PATTERN` matches (repeatable; same patterns as -include)")
 	fs.StringVar(&o.profile, "for", "openai", "the `PROFILE` of -declarations: openai, openai-strict, anthropic, anthropic-strict, gemini or mcp")
 	fs.Var((*stringList)(&o.allowRefDirs), "allow-ref-dir", "let OpenAPI $refs read files under `DIR` too, besides the document's own directory tree (repeatable)")
 	fs.StringVar(&o.cmd, "cmd", "", "also write into `DIR` a package main that serves the package over OpenTool HTTP and MCP (package toolcli); DIR and -o must be in one module")
@@ -270,7 +280,7 @@ func generate(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	gopts := gen.Options{Package: o.pkg, AllowRefDirs: o.allowRefDirs}
+	gopts := gen.Options{Package: o.pkg, AllowRefDirs: o.allowRefDirs, Include: o.include, Exclude: o.exclude}
 	if o.declarations != "" {
 		gopts.Declarations = gen.Profile(o.profile)
 	}

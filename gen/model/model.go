@@ -197,8 +197,9 @@ type FieldHTTP struct {
 
 // Operation is an HTTP operation of an OpenAPI document.
 type Operation struct {
-	Method string // GET, POST, …
-	Path   string // template, "/pets/{petId}"
+	Method string   // GET, POST, …
+	Path   string   // template, "/pets/{petId}"
+	Tags   []string // the operation's tags, for choosing functions (Select)
 	// BodyMedia is the media type of the request body: application/json,
 	// application/x-www-form-urlencoded, multipart/form-data,
 	// application/octet-stream, text/plain or another one sent as bytes; ""

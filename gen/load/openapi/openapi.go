@@ -1421,7 +1421,7 @@ func (b *oaBuilder) operation(method, p string, item *openapi3.PathItem, op *ope
 	if op.Deprecated {
 		fn.Doc = model.JoinDoc(fn.Doc, "Deprecated: the document marks this operation as deprecated.")
 	}
-	hop := &model.Operation{Method: method, Path: p}
+	hop := &model.Operation{Method: method, Path: p, Tags: append([]string(nil), op.Tags...)}
 	fn.HTTP = hop
 	dfn := runtime.Function{Name: name, Description: fn.Doc, Parameters: []runtime.Parameter{}}
 

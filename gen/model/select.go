@@ -1,0 +1,222 @@
+package model
+
+import (
+	"fmt"
+	"path"
+	"strings"
+
+	"github.com/opentoolgen/opentoolgen/runtime"
+)
+
+// A Selector chooses functions by patterns: a glob over the function's name
+// (path.Match syntax: *, ?, [a-z]), "tag:GLOB" over an OpenAPI operation's
+// tags, "path:GLOB" over its path template ("/repos/*/*/issues"; * does not
+// cross a /, so "path:/repos/**" is written "path:/repos/*" per level).
+type Selector struct {
+	Include, Exclude []string
+}
+
+// Check reports the first malformed pattern.
+func (s Selector) Check() error {
+	for _, list := range [][]string{s.Include, s.Exclude} {
+		for _, p := range list {
+			_, glob := splitPattern(p)
+			if glob == "" {
+				return fmt.Errorf("pattern %q: empty", p)
+			}
+			if _, err := path.Match(glob, ""); err != nil {
+				return fmt.Errorf("pattern %q: %v", p, err)
+			}
+		}
+	}
+	return nil
+}
+
+func splitPattern(p string) (kind, glob string) {
+	for _, k := range []string{"tag:", "path:"} {
+		if strings.HasPrefix(p, k) {
+			return strings.TrimSuffix(k, ":"), p[len(k):]
+		}
+	}
+	return "name", p
+}
+
+// matches reports whether pattern p chooses fn.
+func matches(p string, fn *Function) bool {
+	kind, glob := splitPattern(p)
+	switch kind {
+	case "tag":
+		if fn.HTTP == nil {
+			return false
+		}
+		for _, t := range fn.HTTP.Tags {
+			if ok, _ := path.Match(glob, t); ok {
+				return true
+			}
+		}
+		return false
+	case "path":
+		if fn.HTTP == nil {
+			return false
+		}
+		ok, _ := path.Match(glob, fn.HTTP.Path)
+		return ok
+	}
+	ok, _ := path.Match(glob, fn.Name)
+	return ok
+}
+
+// Keeps reports whether s keeps fn: it matches an Include pattern (or there
+// are none) and no Exclude pattern.
+func (s Selector) Keeps(fn *Function) bool {
+	kept := len(s.Include) == 0
+	for _, p := range s.Include {
+		if matches(p, fn) {
+			kept = true
+			break
+		}
+	}
+	for _, p := range s.Exclude {
+		if kept && matches(p, fn) {
+			kept = false
+		}
+	}
+	return kept
+}
+
+// Select keeps the functions of p that s keeps, and of its types, patterns
+// and document schemas those the kept functions need; names made before stay
+// as they are. It returns the patterns that chose no function, for warnings.
+func Select(p *Package, s Selector) (unmatched []string) {
+	if len(s.Include) == 0 && len(s.Exclude) == 0 {
+		return nil
+	}
+	for _, list := range [][]string{s.Include, s.Exclude} {
+		for _, pat := range list {
+			hit := false
+			for _, fn := range p.Functions {
+				if matches(pat, fn) {
+					hit = true
+					break
+				}
+			}
+			if !hit {
+				unmatched = append(unmatched, pat)
+			}
+		}
+	}
+	var fns []*Function
+	kept := map[string]bool{}
+	for _, fn := range p.Functions {
+		if s.Keeps(fn) {
+			fns = append(fns, fn)
+			kept[fn.Name] = true
+		}
+	}
+	p.Functions = fns
+
+	// The types the kept functions reach.
+	types := map[*Type]bool{}
+	patterns := map[string]bool{}
+	var ref func(r *TypeRef)
+	var typ func(t *Type)
+	typ = func(t *Type) {
+		if t == nil || types[t] {
+			return
+		}
+		types[t] = true
+		for _, f := range t.Fields {
+			ref(f.Type)
+		}
+		ref(t.Underlying)
+		for _, v := range t.Variants {
+			ref(v.Type)
+		}
+	}
+	ref = func(r *TypeRef) {
+		for ; r != nil; r = r.Elem {
+			if r.Check != nil && r.Check.PatternVar != "" {
+				patterns[r.Check.PatternVar] = true
+			}
+			typ(r.Named)
+		}
+	}
+	for _, fn := range fns {
+		typ(fn.Args)
+		ref(fn.Result)
+		if fn.HTTP != nil {
+			for _, r := range fn.HTTP.Responses {
+				ref(r.Type)
+			}
+		}
+	}
+	var ts []*Type
+	for _, t := range p.Types {
+		if types[t] {
+			ts = append(ts, t)
+		}
+	}
+	p.Types = ts
+	var ps []PatternVar
+	for _, pv := range p.Patterns {
+		if patterns[pv.Name] {
+			ps = append(ps, pv)
+		}
+	}
+	p.Patterns = ps
+
+	if doc := p.Document; doc != nil {
+		cp := *doc
+		cp.Functions = nil
+		used := map[string]bool{}
+		var walk func(s *runtime.Schema)
+		walk = func(s *runtime.Schema) {
+			if s == nil {
+				return
+			}
+			if name, ok := runtime.RefName(s.Ref); ok && !used[name] {
+				used[name] = true
+				walk(doc.Schemas.Get(name))
+			}
+			for _, m := range s.Properties {
+				walk(m.Schema)
+			}
+			walk(s.Items)
+			walk(s.AdditionalProperties)
+			for _, a := range s.OneOf {
+				walk(a)
+			}
+			for _, a := range s.AnyOf {
+				walk(a)
+			}
+		}
+		for _, f := range doc.Functions {
+			if !kept[f.Name] {
+				continue
+			}
+			cp.Functions = append(cp.Functions, f)
+			for _, prm := range f.Parameters {
+				walk(prm.Schema)
+			}
+			if f.Return != nil {
+				walk(f.Return.Schema)
+			}
+			for _, r := range f.Stream {
+				if r != nil {
+					walk(r.Schema)
+				}
+			}
+		}
+		if cp.Functions == nil {
+			cp.Functions = []runtime.Function{}
+		}
+		cp.Schemas = nil
+		for _, m := range doc.Schemas {
+			if used[m.Name] {
+				cp.Schemas = append(cp.Schemas, m)
+			}
+		}
+		p.Document = &cp
+	}
+	return unmatched
+}
