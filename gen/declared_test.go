@@ -43,6 +43,9 @@ func TestDeclaredNames(t *testing.T) {
 				}
 				for _, s := range pkg.API.Security {
 					known[s.Option] = true
+					if s.FlowOption != "" {
+						known[s.FlowOption] = true
+					}
 				}
 			case "opendyn":
 				for _, n := range model.ReservedOpenDynNames {

@@ -16,8 +16,9 @@ import (
 // constraints, unions).
 
 const (
-	timePath = "time"
-	httpPath = "net/http"
+	timePath       = "time"
+	httpPath       = "net/http"
+	oauth2credPath = "github.com/opentoolgen/opentoolgen/oauth2cred"
 )
 
 // openAPIFiles are the files of an OpenAPI package and their emitters.
@@ -474,6 +475,9 @@ func emitRESTClient(p *model.Package) *jen.File {
 			)),
 		))
 		f.Line()
+		if cc := s.ClientCredentials; cc != nil {
+			emitClientCredentials(f, s, cc)
+		}
 	}
 	f.Comment(`NewClient returns a client of the API at baseURL ("" for DefaultBaseURL).`)
 	f.Func().Id("NewClient").Params(jen.Id("baseURL").String(), jen.Id("opts").Op("...").Id("ClientOption")).Op("*").Id("Client").Block(
@@ -489,6 +493,51 @@ func emitRESTClient(p *model.Package) *jen.File {
 		emitRESTMethod(f, fn)
 	}
 	return f
+}
+
+// emitClientCredentials renders the option of a scheme's OAuth 2 client
+// credentials flow:
+//
+//	// WithPetstoreAuthClientCredentials gets the tokens of … from https://…/token …
+//	func WithPetstoreAuthClientCredentials(ctx context.Context, clientID, clientSecret string, scopes ...string) ClientOption {
+//		return func(c *opentool.RESTClient) {
+//			c.SetCredential("petstore_auth", opentool.TokenCredential(oauth2cred.ClientCredentials(ctx, clientcredentials.Config{
+//				ClientID: clientID, ClientSecret: clientSecret, TokenURL: "https://…/token", Scopes: scopes,
+//			})))
+//		}
+//	}
+func emitClientCredentials(f *jen.File, s *model.SecurityScheme, cc *model.OAuthFlow) {
+	scopes := "the document lists none"
+	if len(cc.Scopes) > 0 {
+		q := make([]string, len(cc.Scopes))
+		for i, sc := range cc.Scopes {
+			q[i] = strconv.Quote(sc)
+		}
+		scopes = "the document lists " + strings.Join(q, ", ")
+	}
+	doc := []string{
+		s.FlowOption + " authenticates the security scheme " + strconv.Quote(s.Name),
+		"with tokens of OAuth 2's client credentials flow from " + cc.TokenURL + ",",
+		"for the scopes given (" + scopes + "),",
+		"fetched again when they expire. ctx is the context of the token requests:",
+		"it should live as long as the client.",
+	}
+	ccPath := "golang.org/x/oauth2/clientcredentials"
+	f.Add(commentLines(doc).Func().Id(s.FlowOption).Params(
+		jen.Id("ctx").Qual(contextPath, "Context"), jen.List(jen.Id("clientID"), jen.Id("clientSecret")).String(), jen.Id("scopes").Op("...").String(),
+	).Id("ClientOption").Block(
+		jen.Return(jen.Func().Params(jen.Id("c").Op("*").Add(rt("RESTClient"))).Block(
+			jen.Id("c").Dot("SetCredential").Call(jen.Lit(s.Name), rt("TokenCredential").Call(
+				jen.Qual(oauth2credPath, "ClientCredentials").Call(jen.Id("ctx"), jen.Qual(ccPath, "Config").Values(jen.Dict{
+					jen.Id("ClientID"):     jen.Id("clientID"),
+					jen.Id("ClientSecret"): jen.Id("clientSecret"),
+					jen.Id("TokenURL"):     jen.Lit(cc.TokenURL),
+					jen.Id("Scopes"):       jen.Id("scopes"),
+				})),
+			)),
+		)),
+	))
+	f.Line()
 }
 
 // commentLines renders prepared comment lines ("//" for a blank one).

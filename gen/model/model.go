@@ -243,6 +243,17 @@ type SecurityScheme struct {
 	Kind string
 	In   string
 	Key  string // header, query parameter or cookie name of an API key
+	// ClientCredentials is the scheme's OAuth 2 client credentials flow, when
+	// the document gives one: the client gets an option that fetches and
+	// refreshes tokens from its token URL (FlowOption).
+	ClientCredentials *OAuthFlow
+	FlowOption        string // Go name of that option (WithPetstoreAuthClientCredentials)
+}
+
+// OAuthFlow is an OAuth 2 flow of a security scheme.
+type OAuthFlow struct {
+	TokenURL string
+	Scopes   []string // the scopes the document lists, sorted
 }
 
 // Constraints are the checks of a value beyond its type.

@@ -182,6 +182,9 @@ func (n *Naming) name(p *Package) {
 		case nameOption:
 			sc := r.of.(*SecurityScheme)
 			sc.Option = types.Take("With" + GoNameOr(sc.Name, "Credential"))
+			if sc.ClientCredentials != nil {
+				sc.FlowOption = types.Take(sc.Option + "ClientCredentials")
+			}
 		case namePattern:
 			c := r.of.(*Constraints)
 			v, ok := patterns[c.Pattern]

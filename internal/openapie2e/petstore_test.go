@@ -12,10 +12,13 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"strings"
 	"sync"
 	"testing"
 	"time"
+
+	"golang.org/x/oauth2"
 
 	opentool "github.com/opentoolgen/opentoolgen/runtime"
 	petstore "github.com/opentoolgen/opentoolgen/testdata/golden/openapi-petstore"
@@ -316,4 +319,60 @@ func TestPetstoreTool(t *testing.T) {
 	if err := oc.Invoke(ctx, "listPets", nil, "result", &pets); err != nil {
 		t.Error(err)
 	}
+}
+
+// TestClientCredentials: the option the document's client credentials flow
+// gives fetches a token from a token endpoint (the document's URL, replaced
+// here by an httptest one through the HTTP client of the token requests) and
+// sends it with the operations of the scheme.
+func TestClientCredentials(t *testing.T) {
+	var scopes []string
+	tokens := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		id, secret, _ := r.BasicAuth()
+		if r.FormValue("grant_type") != "client_credentials" || id != "app" || secret != "s3cret" {
+			http.Error(w, `{"error":"invalid_client"}`, http.StatusUnauthorized)
+			return
+		}
+		scopes = append(scopes, r.FormValue("scope"))
+		w.Header().Set("Content-Type", "application/json")
+		w.Write([]byte(`{"access_token":"tok-1","token_type":"bearer","expires_in":3600}`))
+	}))
+	defer tokens.Close()
+	var auth []string
+	api := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		auth = append(auth, r.Header.Get("Authorization"))
+		w.Header().Set("Content-Type", "application/json")
+		w.Write([]byte(`{"sold":3}`))
+	}))
+	defer api.Close()
+	// The document's token URL points elsewhere: send the token requests to ours.
+	toTokens := &http.Client{Transport: rewriteHost{tokens.URL}}
+	ctx := context.WithValue(t.Context(), oauth2.HTTPClient, toTokens)
+	c := petstore.NewClient(api.URL, petstore.WithPetstoreAuthClientCredentials(ctx, "app", "s3cret", "pets:read"))
+	for range 2 {
+		if m, err := c.Stats(t.Context()); err != nil || m["sold"] != 3 {
+			t.Fatalf("Stats: %v %v", m, err)
+		}
+	}
+	if strings.Join(auth, ",") != "Bearer tok-1,Bearer tok-1" || strings.Join(scopes, ",") != "pets:read" {
+		t.Errorf("API saw %q; token endpoint asked for scopes %q (want one token for both calls)", auth, scopes)
+	}
+	// Without the option, stats goes without credentials (its other alternative).
+	auth = nil
+	if _, err := petstore.NewClient(api.URL).Stats(t.Context()); err != nil || auth[0] != "" {
+		t.Errorf("without credentials: %q %v", auth, err)
+	}
+}
+
+// rewriteHost sends every request to base, keeping its path.
+type rewriteHost struct{ base string }
+
+func (h rewriteHost) RoundTrip(r *http.Request) (*http.Response, error) {
+	u, err := url.Parse(h.base)
+	if err != nil {
+		return nil, err
+	}
+	r = r.Clone(r.Context())
+	r.URL.Scheme, r.URL.Host, r.Host = u.Scheme, u.Host, u.Host
+	return http.DefaultTransport.RoundTrip(r)
 }

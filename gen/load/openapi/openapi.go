@@ -435,6 +435,15 @@ func (b *oaBuilder) security() {
 			}
 		case "oauth2", "openidconnect":
 			sc.Kind = "bearer" // an access token obtained elsewhere
+			if s.Flows != nil && s.Flows.ClientCredentials != nil && s.Flows.ClientCredentials.TokenURL != "" {
+				cc := s.Flows.ClientCredentials
+				flow := &model.OAuthFlow{TokenURL: cc.TokenURL}
+				for scope := range cc.Scopes {
+					flow.Scopes = append(flow.Scopes, scope)
+				}
+				sort.Strings(flow.Scopes)
+				sc.ClientCredentials = flow
+			}
 		default:
 			b.warn(loc.add(n), "security scheme type %q is not supported", source.ClipValue(s.Type))
 			continue

@@ -8,7 +8,9 @@ import (
 	"net/http"
 	"time"
 
+	oauth2cred "github.com/opentoolgen/opentoolgen/oauth2cred"
 	opentool "github.com/opentoolgen/opentoolgen/runtime"
+	clientcredentials "golang.org/x/oauth2/clientcredentials"
 )
 
 // DefaultBaseURL is the address of the API: the first server of the document.
@@ -78,6 +80,32 @@ func WithAPIKey(key string) ClientOption {
 func WithBearerAuth(token string) ClientOption {
 	return func(c *opentool.RESTClient) {
 		c.SetCredential("bearerAuth", opentool.BearerCredential(token))
+	}
+}
+
+// WithPetstoreAuth sets the token of the security scheme "petstore_auth", sent as
+// "Authorization: Bearer <token>".
+//
+// Tokens for services, from the store's authorization server.
+func WithPetstoreAuth(token string) ClientOption {
+	return func(c *opentool.RESTClient) {
+		c.SetCredential("petstore_auth", opentool.BearerCredential(token))
+	}
+}
+
+// WithPetstoreAuthClientCredentials authenticates the security scheme "petstore_auth"
+// with tokens of OAuth 2's client credentials flow from https://auth.petstore.example.com/token,
+// for the scopes given (the document lists "pets:read", "pets:write"),
+// fetched again when they expire. ctx is the context of the token requests:
+// it should live as long as the client.
+func WithPetstoreAuthClientCredentials(ctx context.Context, clientID, clientSecret string, scopes ...string) ClientOption {
+	return func(c *opentool.RESTClient) {
+		c.SetCredential("petstore_auth", opentool.TokenCredential(oauth2cred.ClientCredentials(ctx, clientcredentials.Config{
+			ClientID:     clientID,
+			ClientSecret: clientSecret,
+			Scopes:       scopes,
+			TokenURL:     "https://auth.petstore.example.com/token",
+		})))
 	}
 }
 
@@ -265,7 +293,8 @@ func (c *Client) PutPetsPetIDPhoto(ctx context.Context, args PutPetsPetIDPhotoAr
 // GET /stats
 func (c *Client) Stats(ctx context.Context) (map[string]int64, error) {
 	r := c.rc.NewRequest("GET", "/stats")
-	r.Security("api_key")
+	r.Security("petstore_auth")
+	r.Security()
 	var out map[string]int64
 	resp, err := r.Send(ctx)
 	if err != nil {

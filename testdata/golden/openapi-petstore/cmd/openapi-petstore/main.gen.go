@@ -33,6 +33,10 @@ func main() {
 				Name:  "OPENAPI_PETSTORE_BEARER_AUTH",
 				Usage: "Token of the security scheme \"bearerAuth\" (Authorization: Bearer)",
 			},
+			{
+				Name:  "OPENAPI_PETSTORE_PETSTORE_AUTH",
+				Usage: "Token of the security scheme \"petstore_auth\" (Authorization: Bearer)",
+			},
 		},
 		NewTool: func(_ context.Context, opts ...opentool.ToolOption) (opentool.Tool, error) {
 			var copts []openapipetstore.ClientOption
@@ -41,6 +45,9 @@ func main() {
 			}
 			if v := os.Getenv("OPENAPI_PETSTORE_BEARER_AUTH"); v != "" {
 				copts = append(copts, openapipetstore.WithBearerAuth(v))
+			}
+			if v := os.Getenv("OPENAPI_PETSTORE_PETSTORE_AUTH"); v != "" {
+				copts = append(copts, openapipetstore.WithPetstoreAuth(v))
 			}
 			return openapipetstore.NewTool(openapipetstore.NewClient(server, copts...), opts...)
 		},
