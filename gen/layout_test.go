@@ -28,6 +28,8 @@ var stages = []struct {
 	{pkg: "internal/jsontree"},
 	{pkg: "runtime", may: []string{"internal/jsontree"}},
 	{pkg: "runtime/dynlib", may: []string{"runtime"}},
+	// MCP tools as an OpenTool document: what mcpbridge and the generator share
+	{pkg: "internal/mcpschema", may: []string{"internal/jsontree", "runtime"}},
 	{pkg: "templates"},
 	// read: a document's text (JSON or YAML) with the positions of its values;
 	// diagnostics
@@ -47,7 +49,7 @@ var stages = []struct {
 	{pkg: "gen", may: []string{"runtime", "gen/source", "gen/load/opentool", "gen/load/opendyn", "gen/load/openapi", "gen/model", "gen/emit"}},
 	{pkg: "cmd/opentoolgen", may: []string{"gen"}},
 	// fronts beside runtime, which never imports them
-	{pkg: "mcpbridge", may: []string{"internal/jsontree", "runtime"}, third: true},
+	{pkg: "mcpbridge", may: []string{"internal/jsontree", "internal/mcpschema", "runtime"}, third: true},
 	{pkg: "oauth2cred", may: []string{"runtime"}, third: true},
 	// the command line of a tool server (what opentoolgen -cmd's mains call):
 	// OpenTool HTTP and MCP, so beside runtime too

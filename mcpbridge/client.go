@@ -2,6 +2,7 @@ package mcpbridge
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -15,6 +16,8 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/opentoolgen/opentoolgen/internal/jsontree"
+	"github.com/opentoolgen/opentoolgen/internal/mcpschema"
 	"github.com/opentoolgen/opentoolgen/runtime"
 )
 
@@ -29,7 +32,8 @@ import (
 // listing gives the same *runtime.OpenTool) as a document with one function per
 // tool:
 //
-//   - its name and description are the tool's;
+//   - its name is the tool's, its description the tool's description, else its
+//     title, else the title of its annotations;
 //   - its parameters are the properties of the tool's inputSchema, required as
 //     "required" says, the required ones first (the SDK's client reads the
 //     schema into a map, so the server's order of the others is lost: they come
@@ -47,7 +51,9 @@ import (
 //     a string ({"text": "…"}).
 //
 // The document's info is the server's (title or name, version, instructions
-// as description).
+// as description). opentoolgen converts a saved tools/list result with the
+// same code (internal/mcpschema), so a package generated from it has this
+// document's types, and its typed client decodes what Call answers.
 //
 // Call calls the tool of that name (tools/call) and answers:
 //
@@ -84,8 +90,8 @@ var _ runtime.Tool = (*Tool)(nil)
 
 // Return names of the functions of a Tool's document.
 const (
-	resultKey = "result" // an object return, or a structuredContent that is not an object
-	textKey   = "text"   // the text of a result without structuredContent
+	resultKey = mcpschema.ResultKey // an object return, or a structuredContent that is not an object
+	textKey   = mcpschema.TextKey   // the text of a result without structuredContent
 )
 
 // NewTool returns the Tool of the MCP server session is connected to, and
@@ -165,56 +171,22 @@ func (t *Tool) Load(ctx context.Context) (*runtime.OpenTool, error) {
 	if t.doc != nil && bytes.Equal(listing, t.listing) {
 		return t.doc, nil
 	}
-	t.doc, t.listing = t.document(tools), listing
+	t.doc, t.listing = t.document(listing), listing
 	return t.doc, nil
 }
 
-func (t *Tool) document(tools []*mcp.Tool) *runtime.OpenTool {
-	doc := &runtime.OpenTool{OpenTool: "1.0.0", Functions: []runtime.Function{}}
+// document converts listing, the JSON of the server's tools, with the
+// server's info.
+func (t *Tool) document(listing []byte) *runtime.OpenTool {
+	var info runtime.Info
 	if ir := t.session.InitializeResult(); ir != nil {
 		if si := ir.ServerInfo; si != nil {
-			doc.Info.Title, doc.Info.Version = si.Title, si.Version
-			if doc.Info.Title == "" {
-				doc.Info.Title = si.Name
-			}
+			info.Title, info.Version = cmp.Or(si.Title, si.Name), si.Version
 		}
-		doc.Info.Description = ir.Instructions
+		info.Description = ir.Instructions
 	}
-	if doc.Info.Title == "" {
-		doc.Info.Title = "MCP server"
-	}
-	imp := newImporter()
-	seen := map[string]bool{}
-	for _, tool := range tools {
-		if tool == nil || seen[tool.Name] {
-			continue
-		}
-		seen[tool.Name] = true
-		f := runtime.Function{
-			Name:        tool.Name,
-			Description: tool.Description,
-			Parameters:  imp.parseSchema(tool.InputSchema, tool.Name+"Args").parameters(),
-		}
-		if f.Description == "" {
-			f.Description = tool.Title
-		}
-		out := imp.parseSchema(tool.OutputSchema, tool.Name+"Result")
-		switch {
-		case out == nil:
-			f.Return = &runtime.Return{
-				Name:        textKey,
-				Description: "The text the tool answered (its text contents, joined by newlines).",
-				Schema:      &runtime.Schema{Type: runtime.TypeString},
-			}
-		default:
-			s := out.convert(out.root, 0)
-			f.Return = &runtime.Return{Name: resultKey, Description: s.Description, Schema: s}
-			s.Description = ""
-		}
-		doc.Functions = append(doc.Functions, f)
-	}
-	doc.Schemas = imp.schemas
-	return doc
+	tools, _ := jsontree.Parse(listing) // json.Marshal's output: it parses
+	return mcpschema.Convert(info, tools, "", mcpschema.Options{}).Document
 }
 
 // Call calls the MCP tool name with args (a JSON object; nil for none).

@@ -1,7 +1,9 @@
-package mcpbridge
+package mcpschema
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"net/url"
 	"slices"
@@ -12,73 +14,47 @@ import (
 	"github.com/opentoolgen/opentoolgen/runtime"
 )
 
-// Schemas of an MCP server's tools as an OpenTool document: the JSON Schemas of
-// tools/list (any draft, as the server wrote them) become runtime.Schema as far
-// as the OpenTool model carries them. What it cannot carry is dropped, which
-// loosens the schema but never rejects it: a keyword the model has no member
-// for (exclusiveMinimum, not, if/then, patternProperties, …), a tuple "items",
-// a boolean additionalProperties, an allOf of several schemas, an unknown type
-// or a reference that is not local all leave a schema without that constraint
-// (at worst one without type: any value). The MCP server validates the
-// arguments itself.
-
-// importer converts the schemas of one document. Local references ("#/$defs/X",
-// "#/definitions/X", any "#/pointer", "#" itself) become entries of the
-// document's schemas; two tools referring to the same definition (the same
-// JSON, referring to the same JSON in turn) share one entry, and definitions
-// of the same name that differ get distinct names (X, X2, …).
-type importer struct {
-	schemas runtime.Schemas
-	byKey   map[string]string // closure of a definition → its schema name
-	taken   map[string]bool
-}
-
-func newImporter() *importer {
-	return &importer{byKey: map[string]string{}, taken: map[string]bool{}}
-}
-
-func (imp *importer) unique(base string) string {
-	if base == "" {
-		base = "Schema"
-	}
-	name := base
-	for i := 2; imp.taken[name]; i++ {
-		name = base + strconv.Itoa(i)
-	}
-	imp.taken[name] = true
-	return name
-}
+// The JSON Schemas of tools/list (any draft, as the server wrote them) become
+// runtime.Schema as far as the OpenTool model carries them: type (["T",
+// "null"] and nullable too), description, enum and const, items, properties,
+// required, format, default, bounds, pattern, additionalProperties, anyOf and
+// oneOf. What it cannot carry is dropped, which loosens the schema but never
+// rejects it: a keyword the model has no member for (exclusiveMinimum, not,
+// if/then, patternProperties, …), a tuple "items", a boolean
+// additionalProperties, an allOf of several schemas, an unknown type or a
+// reference that is not local all leave a schema without that constraint (at
+// worst one without type: any value). The MCP server validates the arguments
+// itself. When strict, each is a warning, and what is not a schema at all an
+// error.
 
 // rootSchema is one JSON Schema of a tool (its input or output schema), within
 // which its local references resolve.
 type rootSchema struct {
-	imp   *importer
+	c     *converter
 	root  *jsontree.Node
 	name  string            // the name of "#" when referenced
+	base  string            // the JSON pointer of root in the input
 	names map[string]string // JSON pointer → schema name
-}
-
-// parseSchema parses the JSON of a tool's schema; nil when it is not an
-// object (a tool's schema always is).
-func (imp *importer) parseSchema(v any, name string) *rootSchema {
-	if v == nil {
-		return nil
-	}
-	data, ok := v.(json.RawMessage)
-	if !ok {
-		var err error
-		if data, err = json.Marshal(v); err != nil {
-			return nil
-		}
-	}
-	root, err := jsontree.Parse(data)
-	if err != nil || root.Kind != jsontree.Object {
-		return nil
-	}
-	return &rootSchema{imp: imp, root: root, name: name, names: map[string]string{}}
+	keys  map[string]string // JSON pointer → closure key (see closureKeys)
+	// path is the JSON pointer, in the input, of the value being converted.
+	path []byte
 }
 
 func (r *rootSchema) raw(n *jsontree.Node) json.RawMessage { return jsontree.AppendJSON(nil, n) }
+
+func (r *rootSchema) here() string { return string(r.path) }
+
+// enter appends tok to the path; leave(enter(tok)) undoes it.
+func (r *rootSchema) enter(tok string) int {
+	n := len(r.path)
+	r.path = jsontree.AppendToken(r.path, tok)
+	return n
+}
+
+func (r *rootSchema) leave(n int) { r.path = r.path[:n] }
+
+// isLocal reports whether ref is a JSON pointer into the schema: "#" or "#/…".
+func isLocal(ref string) bool { return ref == "#" || strings.HasPrefix(ref, "#/") }
 
 // resolve returns the node a local reference points to, and the pointer.
 func (r *rootSchema) resolve(ref string) (*jsontree.Node, string) {
@@ -92,6 +68,17 @@ func (r *rootSchema) resolve(ref string) (*jsontree.Node, string) {
 	return r.root.Find(ptr), ptr
 }
 
+// target returns the root, or what a "$ref" of the root refers to, and its
+// path.
+func (r *rootSchema) target() (*jsontree.Node, string) {
+	if ref := r.root.Get("$ref"); ref != nil && ref.Kind == jsontree.String {
+		if t, ptr := r.resolve(ref.Str); t != nil {
+			return t, r.base + ptr
+		}
+	}
+	return r.root, r.base
+}
+
 // ref converts the local reference ref into a reference to the document's
 // schemas, converting its target the first time; false when ref does not
 // resolve.
@@ -100,25 +87,56 @@ func (r *rootSchema) ref(ref string, depth int) (*runtime.Schema, bool) {
 	if target == nil {
 		return nil, false
 	}
+	c := r.c
 	name, ok := r.names[ptr]
 	if !ok {
 		key := r.closureKey(ptr)
-		if name, ok = r.imp.byKey[key]; ok {
+		if name, ok = c.byKey[key]; ok {
 			r.names[ptr] = name
 		} else {
-			name = r.imp.unique(r.baseName(ptr, target))
-			r.imp.byKey[key] = name
+			name = c.unique(r.baseName(ptr, target))
+			c.byKey[key] = name
 			r.names[ptr] = name
-			i := len(r.imp.schemas)
-			r.imp.schemas = append(r.imp.schemas, runtime.NamedSchema{Name: name, Schema: &runtime.Schema{}})
+			i := len(c.schemas)
+			c.schemas = append(c.schemas, runtime.NamedSchema{Name: name, Schema: &runtime.Schema{}})
+			c.byName[name] = i
+			saved := r.path
+			r.path = []byte(r.base + ptr)
 			s := r.convert(target, depth+1)
+			r.path = saved
 			if s.Ref == "" {
 				s.Description = strings.TrimSpace(s.Description)
 			}
-			r.imp.schemas[i].Schema = s
+			c.schemas[i].Schema = s
+			if c.strict && s.Ref != "" && c.aliasCycle(name) {
+				c.errorf(r.base+ptr, target.Offset, "the references form a cycle that never reaches a schema; want a chain of references that ends at a schema with a type")
+				c.schemas[i].Schema = &runtime.Schema{}
+			}
 		}
 	}
 	return &runtime.Schema{Ref: runtime.RefPrefix + escapeName(name)}, true
+}
+
+// aliasCycle reports whether the named schema name is a reference that,
+// through other references only, refers to itself again.
+func (c *converter) aliasCycle(name string) bool {
+	seen := map[string]bool{}
+	for cur := name; !seen[cur]; {
+		seen[cur] = true
+		i, ok := c.byName[cur]
+		if !ok || c.schemas[i].Schema.Ref == "" {
+			return false
+		}
+		next, ok := runtime.RefName(c.schemas[i].Schema.Ref)
+		if !ok {
+			return false
+		}
+		if next == name {
+			return true
+		}
+		cur = next
+	}
+	return false
 }
 
 // baseName is the name of the definition at ptr: its last token ("X" of
@@ -134,34 +152,98 @@ func (r *rootSchema) baseName(ptr string, target *jsontree.Node) string {
 	return r.name
 }
 
-// closureKey identifies the definition at ptr by its JSON and the JSON of the
-// definitions it refers to, transitively.
+// closureKey identifies the definition at ptr by its pointer, its JSON and
+// the JSON (and pointers) of the definitions it refers to, transitively: two
+// tools whose definitions have equal keys share one schema.
 func (r *rootSchema) closureKey(ptr string) string {
-	seen := map[string]bool{ptr: true}
-	queue := []string{ptr}
-	for len(queue) > 0 {
-		n := r.root.Find(queue[0])
-		queue = queue[1:]
-		walkRefs(n, func(ref string) {
-			if t, p := r.resolve(ref); t != nil && !seen[p] {
-				seen[p] = true
-				queue = append(queue, p)
+	if r.keys == nil {
+		r.keys = map[string]string{}
+	}
+	if k, ok := r.keys[ptr]; ok {
+		return k
+	}
+	r.closureKeys(ptr)
+	return r.keys[ptr]
+}
+
+// closureKeys computes the keys of ptr and of every definition it reaches.
+// The definitions that refer to each other form strongly connected components
+// (Tarjan's algorithm); the hash of a component covers the pointers and JSON
+// of its definitions and the hashes of the components they refer to, so that
+// it stands for everything reachable, in time linear in the references and
+// the JSON. A key is the definition's pointer and its component's hash.
+func (r *rootSchema) closureKeys(start string) {
+	index := map[string]int{}
+	low := map[string]int{}
+	onStack := map[string]bool{}
+	var stack []string
+	var visit func(p string)
+	visit = func(p string) {
+		index[p] = len(index) + 1
+		low[p] = index[p]
+		stack = append(stack, p)
+		onStack[p] = true
+		for _, q := range r.refsOf(p) {
+			switch _, done := r.keys[q]; {
+			case done:
+			case index[q] == 0:
+				visit(q)
+				low[p] = min(low[p], low[q])
+			case onStack[q]:
+				low[p] = min(low[p], index[q])
 			}
-		})
+		}
+		if low[p] != index[p] {
+			return
+		}
+		var members []string
+		for {
+			top := stack[len(stack)-1]
+			stack = stack[:len(stack)-1]
+			onStack[top] = false
+			members = append(members, top)
+			if top == p {
+				break
+			}
+		}
+		slices.Sort(members)
+		var outside []string
+		h := sha256.New()
+		var buf []byte
+		for _, m := range members {
+			buf = strconv.AppendQuote(buf[:0], m)
+			buf = append(buf, ':')
+			buf = jsontree.AppendJSON(buf, r.root.Find(m))
+			buf = append(buf, '\n')
+			h.Write(buf)
+			for _, q := range r.refsOf(m) {
+				if !slices.Contains(members, q) {
+					outside = append(outside, r.keys[q][len(r.keys[q])-2*sha256.Size:])
+				}
+			}
+		}
+		slices.Sort(outside)
+		for _, k := range slices.Compact(outside) {
+			h.Write([]byte(k))
+		}
+		sum := hex.EncodeToString(h.Sum(nil))
+		for _, m := range members {
+			r.keys[m] = strconv.Quote(m) + sum
+		}
 	}
-	ptrs := make([]string, 0, len(seen))
-	for p := range seen {
-		ptrs = append(ptrs, p)
-	}
-	slices.Sort(ptrs)
-	var b strings.Builder
-	for _, p := range ptrs {
-		b.WriteString(strconv.Quote(p))
-		b.WriteByte(':')
-		b.Write(r.raw(r.root.Find(p)))
-		b.WriteByte('\n')
-	}
-	return b.String()
+	visit(start)
+}
+
+// refsOf returns the pointers of the local references that resolve, inside
+// the value at ptr.
+func (r *rootSchema) refsOf(ptr string) []string {
+	var out []string
+	walkRefs(r.root.Find(ptr), func(ref string) {
+		if t, p := r.resolve(ref); t != nil {
+			out = append(out, p)
+		}
+	})
+	return out
 }
 
 func walkRefs(n *jsontree.Node, f func(string)) {
@@ -180,28 +262,55 @@ func walkRefs(n *jsontree.Node, f func(string)) {
 	}
 }
 
-// escapeName escapes a schema name for a reference (RefName undoes it).
+// escapeName escapes a schema name for a reference (runtime.RefName undoes it).
 func escapeName(name string) string {
 	return strings.ReplaceAll(strings.ReplaceAll(name, "~", "~0"), "/", "~1")
 }
 
-// maxDepth bounds the nesting of converted schemas; deeper ones allow any value.
-const maxDepth = 200
+// MaxDepth bounds the nesting of converted schemas; deeper ones allow any value.
+const MaxDepth = 200
 
 var jsonTypes = map[string]bool{
 	runtime.TypeBoolean: true, runtime.TypeInteger: true, runtime.TypeNumber: true,
 	runtime.TypeString: true, runtime.TypeArray: true, runtime.TypeObject: true,
 }
 
-// convert converts the JSON Schema n (a boolean schema, or a schema the model
-// cannot carry, is {}: any value).
+// convert converts the JSON Schema n, at r.path (a boolean schema, or a
+// schema the model cannot carry, is {}: any value).
 func (r *rootSchema) convert(n *jsontree.Node, depth int) *runtime.Schema {
-	if n == nil || n.Kind != jsontree.Object || depth > maxDepth {
+	if r.c.strict {
+		r.check(n, depth)
+	}
+	s := r.convertSchema(n, depth)
+	if r.c.strict {
+		r.origin(s, n)
+	}
+	return s
+}
+
+// origin records that s comes from n, at r.path, unless s has an origin
+// already (the alternative that an anyOf of one schema and null is).
+func (r *rootSchema) origin(s *runtime.Schema, n *jsontree.Node) {
+	if _, ok := r.c.origins[s]; ok {
+		return
+	}
+	o := origin{node: n}
+	o.Path = r.here()
+	if n != nil {
+		o.Offset = n.Offset
+	}
+	r.c.origins[s] = o
+}
+
+func (r *rootSchema) convertSchema(n *jsontree.Node, depth int) *runtime.Schema {
+	if n == nil || n.Kind != jsontree.Object || depth > MaxDepth {
 		return &runtime.Schema{}
 	}
 	desc := str(n.Get("description"))
 	if ref := n.Get("$ref"); ref != nil && ref.Kind == jsontree.String {
+		k := r.enter("$ref")
 		s, ok := r.ref(ref.Str, depth)
+		r.leave(k)
 		if !ok {
 			s = &runtime.Schema{}
 		}
@@ -218,7 +327,11 @@ func (r *rootSchema) convert(n *jsontree.Node, depth int) *runtime.Schema {
 	case len(types) > 1:
 		s = &runtime.Schema{}
 		for _, t := range types {
-			s.AnyOf = append(s.AnyOf, r.typed(n, t, depth))
+			v := r.typed(n, t, depth)
+			if r.c.strict {
+				r.origin(v, n)
+			}
+			s.AnyOf = append(s.AnyOf, v)
 		}
 	default:
 		s = r.untyped(n, &null, depth)
@@ -253,13 +366,17 @@ func (r *rootSchema) untyped(n *jsontree.Node, null *bool, depth int) *runtime.S
 			continue
 		}
 		var list []*runtime.Schema
-		for _, a := range alts.Items {
+		k := r.enter(kw)
+		for i, a := range alts.Items {
 			if isNullSchema(a) {
 				*null = true
 				continue
 			}
+			ik := r.enter(strconv.Itoa(i))
 			list = append(list, r.convert(a, depth+1))
+			r.leave(ik)
 		}
+		r.leave(k)
 		switch {
 		case len(list) == 0:
 			return &runtime.Schema{}
@@ -272,7 +389,12 @@ func (r *rootSchema) untyped(n *jsontree.Node, null *bool, depth int) *runtime.S
 		}
 	}
 	if all := n.Get("allOf"); all != nil && all.Kind == jsontree.Array && len(all.Items) == 1 {
-		return r.convert(all.Items[0], depth+1)
+		k := r.enter("allOf")
+		ik := r.enter("0")
+		s := r.convert(all.Items[0], depth+1)
+		r.leave(ik)
+		r.leave(k)
+		return s
 	}
 	if n.Get("properties") != nil {
 		return r.typed(n, runtime.TypeObject, depth)
@@ -298,19 +420,27 @@ func (r *rootSchema) typed(n *jsontree.Node, typ string, depth int) *runtime.Sch
 		s.Maximum = number(n.Get("maximum"))
 	case runtime.TypeArray:
 		if it := n.Get("items"); it != nil && it.Kind == jsontree.Object {
+			k := r.enter("items")
 			s.Items = r.convert(it, depth+1)
+			r.leave(k)
 		}
 		s.MinItems = integer(n.Get("minItems"))
 		s.MaxItems = integer(n.Get("maxItems"))
 	case runtime.TypeObject:
 		if props := n.Get("properties"); props != nil && props.Kind == jsontree.Object {
+			k := r.enter("properties")
 			for _, m := range props.Members {
+				pk := r.enter(m.Key)
 				s.Properties = append(s.Properties, runtime.NamedSchema{Name: m.Key, Schema: r.convert(m.Value, depth+1)})
+				r.leave(pk)
 			}
+			r.leave(k)
 		}
 		s.Required = strs(n.Get("required"))
 		if ap := n.Get("additionalProperties"); ap != nil && ap.Kind == jsontree.Object {
+			k := r.enter("additionalProperties")
 			s.AdditionalProperties = r.convert(ap, depth+1)
+			r.leave(k)
 		}
 	}
 	return s
@@ -422,42 +552,55 @@ func integer(n *jsontree.Node) *int64 {
 	return &i
 }
 
-// parameters returns the properties of the input schema s as parameters:
+// parameters returns the properties of the input schema as parameters:
 // those in "required" first, in its order, then the others in the order of
 // the schema (the SDK's client reads the schema into a map, so that order is
-// the names' order). A property's description is its parameter's.
+// the names' order at run time). A property's description is its parameter's.
 func (r *rootSchema) parameters() []runtime.Parameter {
 	params := []runtime.Parameter{}
 	if r == nil {
 		return params
 	}
-	n := r.root
-	if ref := n.Get("$ref"); ref != nil && ref.Kind == jsontree.String {
-		if t, _ := r.resolve(ref.Str); t != nil {
-			n = t
-		}
-	}
+	n, np := r.target()
 	props := n.Get("properties")
 	if props == nil || props.Kind != jsontree.Object {
 		return params
 	}
-	required := strs(n.Get("required"))
+	index := make(map[string]int, len(props.Members))
+	for i, m := range props.Members {
+		index[m.Key] = i
+	}
+	required := map[string]bool{}
 	ordered := make([]jsontree.Member, 0, len(props.Members))
-	for _, name := range required {
-		if i := slices.IndexFunc(props.Members, func(m jsontree.Member) bool { return m.Key == name }); i >= 0 {
-			ordered = append(ordered, props.Members[i])
+	if req := n.Get("required"); req != nil && req.Kind == jsontree.Array {
+		for i, it := range req.Items {
+			if it.Kind != jsontree.String || required[it.Str] {
+				continue
+			}
+			j, ok := index[it.Str]
+			if !ok {
+				r.c.warnf(np+"/required/"+strconv.Itoa(i), it.Offset, "got %s, want the name of a property: ignored", quote(it.Str))
+				continue
+			}
+			required[it.Str] = true
+			ordered = append(ordered, props.Members[j])
 		}
 	}
 	for _, m := range props.Members {
-		if !slices.Contains(required, m.Key) {
+		if !required[m.Key] {
 			ordered = append(ordered, m)
 		}
 	}
+	r.path = append(r.path[:0], np...)
+	k := r.enter("properties")
 	for _, m := range ordered {
+		pk := r.enter(m.Key)
 		s := r.convert(m.Value, 1)
-		p := runtime.Parameter{Name: m.Key, Description: s.Description, Schema: s, Required: slices.Contains(required, m.Key)}
+		r.leave(pk)
+		p := runtime.Parameter{Name: m.Key, Description: s.Description, Schema: s, Required: required[m.Key]}
 		s.Description = ""
 		params = append(params, p)
 	}
+	r.leave(k)
 	return params
 }
