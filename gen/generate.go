@@ -10,11 +10,11 @@
 //     every later problem is reported as file:line:col: /json/pointer: message
 //     (source.Diagnostic).
 //  2. Load (gen/load/opentool, gen/load/opendyn, gen/load/openapi with
-//     kin-openapi): the input format checked and read; all problems at once,
-//     warnings for what is read in a degraded way. Loaders know their format
-//     and nothing of Go: they record the document's names and make no
-//     identifier (TestLayout checks that they use none of the model's naming
-//     API).
+//     kin-openapi, gen/load/mcptools for a saved MCP tools/list result): the
+//     input format checked and read; all problems at once, warnings for what
+//     is read in a degraded way. Loaders know their format and nothing of Go:
+//     they record the document's names and make no identifier (TestLayout
+//     checks that they use none of the model's naming API).
 //  3. Model (gen/model): one Package for every kind — functions, their argument
 //     and result types, and what backs each function (Function.C: a C symbol;
 //     Function.HTTP: a REST operation; neither: the user's code). Every Go
@@ -60,6 +60,7 @@ import (
 	"errors"
 	"fmt"
 	"github.com/opentoolgen/opentoolgen/gen/emit"
+	"github.com/opentoolgen/opentoolgen/gen/load/mcptools"
 	"github.com/opentoolgen/opentoolgen/gen/load/openapi"
 	"github.com/opentoolgen/opentoolgen/gen/load/opendyn"
 	"github.com/opentoolgen/opentoolgen/gen/model"
@@ -129,7 +130,7 @@ type Error = source.Error
 type Result struct {
 	Files []File
 	// Document is the equivalent OpenTool document: the input itself for
-	// OpenTool, the converted description for OpenDyn and OpenAPI. It is
+	// OpenTool, the converted description for OpenDyn, OpenAPI and MCP. It is
 	// indented JSON up to 256 KiB; beyond, only when it is at most 16 MiB
 	// compact and indenting makes it at most 4 times larger (a document
 	// nested thousands of levels deep, or of tens of megabytes, stays
@@ -304,9 +305,11 @@ func load(name string, data []byte, opts Options) (*source.Source, *model.Packag
 			return nil, nil, nil, &source.Error{Diagnostics: []source.Diagnostic{*d}}
 		}
 		pkg, warnings, err = openapi.Load(src, opts.Package, opts.AllowRefDirs)
+	case "mcp": // a saved tools/list result, through its OpenTool document
+		pkg, warnings, err = mcptools.Load(src, opts.Package)
 	default:
 		return nil, nil, nil, &source.Error{Diagnostics: []source.Diagnostic{{File: name, Line: 1, Col: 1,
-			Message: `not an OpenTool, OpenDyn or OpenAPI document: want a top-level "opentool", "opendyn", "openapi" or "swagger" member`}}}
+			Message: `not an OpenTool, OpenDyn, OpenAPI or MCP tools/list document: want a top-level "opentool", "opendyn", "openapi", "swagger" or "tools" member`}}}
 	}
 	if err != nil {
 		// The warnings go with the errors, in document order: a warning often

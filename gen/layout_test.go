@@ -43,10 +43,11 @@ var stages = []struct {
 	// leaving its names to it (loadersMakeNoNames)
 	{pkg: "gen/load/opendyn", may: []string{"internal/jsontree", "runtime", "gen/source", "gen/load/opentool", "gen/model"}},
 	{pkg: "gen/load/openapi", may: []string{"internal/jsontree", "runtime", "gen/source", "gen/model"}, third: true},
+	{pkg: "gen/load/mcptools", may: []string{"internal/jsontree", "internal/mcpschema", "runtime", "gen/source", "gen/load/opentool", "gen/model"}},
 	// emit: Go from the model, nothing of input formats (jennifer only)
 	{pkg: "gen/emit", may: []string{"internal/jsontree", "runtime", "templates", "gen/model"}, jennifer: true},
 	// the driver: Generate, render, format; see gen's package doc
-	{pkg: "gen", may: []string{"runtime", "gen/source", "gen/load/opentool", "gen/load/opendyn", "gen/load/openapi", "gen/model", "gen/emit"}},
+	{pkg: "gen", may: []string{"runtime", "gen/source", "gen/load/opentool", "gen/load/opendyn", "gen/load/openapi", "gen/load/mcptools", "gen/model", "gen/emit"}},
 	{pkg: "cmd/opentoolgen", may: []string{"gen"}},
 	// fronts beside runtime, which never imports them
 	{pkg: "mcpbridge", may: []string{"internal/jsontree", "internal/mcpschema", "runtime"}, third: true},

@@ -50,7 +50,10 @@ func (e *Error) Error() string {
 	return strings.Join(lines, "\n")
 }
 
-// Kind returns the kind of the document from its top-level member.
+// Kind returns the kind of the document from its top-level member:
+// "opentool", "opendyn", "openapi" ("openapi" or "swagger"), or "mcp" for a
+// saved MCP tools/list result ("tools", or a JSON-RPC response whose "result"
+// has "tools") that has none of the others; "" for none.
 func (s *Source) Kind() string {
 	for _, k := range []string{"opentool", "opendyn", "openapi"} {
 		if s.Tree.Get(k) != nil {
@@ -59,6 +62,9 @@ func (s *Source) Kind() string {
 	}
 	if s.Tree.Get("swagger") != nil {
 		return "openapi"
+	}
+	if s.Tree.Get("tools") != nil || s.Tree.Get("result").Get("tools") != nil {
+		return "mcp"
 	}
 	return ""
 }

@@ -361,7 +361,10 @@ func isFunctionName(s string) bool {
 	return true
 }
 
-// describe says what v is, for "got …" in messages.
+// Describe says what v is, for "got …" in messages: null, boolean true,
+// number 1, string "x" (shortened), an array, an object.
+func Describe(v *jsontree.Node) string { return describe(v) }
+
 func describe(v *jsontree.Node) string {
 	switch v.Kind {
 	case jsontree.Null:
