@@ -17,7 +17,8 @@ import (
 
 // FuzzGenerate checks that Generate never panics, that the Go files it
 // generates parse, and that it generates the same bytes every time. Seeds: the
-// golden and negative documents and the YAML twin.
+// golden and negative documents (MCP tools/list results among them), the
+// YAML twin and mcpSeed.
 //
 //	go test ./gen -run '^$' -fuzz FuzzGenerate -fuzztime 60s
 func FuzzGenerate(f *testing.F) {
@@ -42,6 +43,7 @@ func FuzzGenerate(f *testing.F) {
 	}
 	f.Add([]byte(twinYAML), true)
 	f.Add([]byte(twinJSON), false)
+	f.Add([]byte(mcpSeed), false)
 
 	f.Fuzz(func(t *testing.T, data []byte, isYAML bool) {
 		name := "fuzz.json"
@@ -79,6 +81,15 @@ func FuzzGenerate(f *testing.F) {
 		}
 	})
 }
+
+// mcpSeed is a tools/list result saved as a JSON-RPC response, with local
+// references (one into another definition, one to the schema itself) for the
+// fuzzer to break.
+const mcpSeed = `{"jsonrpc":"2.0","id":1,"result":{"_meta":{"io.modelcontextprotocol/serverInfo":{"name":"s","version":"1"}},
+"tools":[{"name":"t","description":"d","inputSchema":{"type":"object","properties":{"a":{"$ref":"#/$defs/A"},
+"b":{"type":["string","null"],"enum":["x",null]},"c":{"anyOf":[{"type":"integer","minimum":1},{"type":"null"}]}},
+"required":["a"],"$defs":{"A":{"type":"object","properties":{"next":{"$ref":"#/$defs/A"},"all":{"$ref":"#"}}}}},
+"outputSchema":{"type":"object","properties":{"r":{"type":"array","items":{"const":1}}}}}]}}`
 
 // FuzzGenerateNames puts fuzzed names, enum values and descriptions into a
 // valid document: whatever they are, the generated Go files must parse and

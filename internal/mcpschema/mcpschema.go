@@ -105,11 +105,6 @@ func (r *Result) Place(path string) (string, int64) {
 	return r.path, r.offset
 }
 
-// Errors reports whether a problem is an error.
-func (r *Result) Errors() bool {
-	return slices.ContainsFunc(r.Problems, func(p Problem) bool { return !p.Warning })
-}
-
 // Convert converts tools, the JSON array of a tools/list result parsed with
 // jsontree, into an OpenTool document with the given info (its title
 // DefaultTitle when empty). path is the JSON pointer of tools in the input,

@@ -32,10 +32,12 @@ import (
 type rootSchema struct {
 	c     *converter
 	root  *jsontree.Node
-	name  string            // the name of "#" when referenced
-	base  string            // the JSON pointer of root in the input
-	names map[string]string // JSON pointer → schema name
-	keys  map[string]string // JSON pointer → closure key (see closureKeys)
+	name  string                                       // the name of "#" when referenced
+	base  string                                       // the JSON pointer of root in the input
+	names map[string]string                            // JSON pointer → schema name
+	keys  map[string]string                            // JSON pointer → closure key (see closureKeys)
+	found map[string]*jsontree.Node                    // JSON pointer → the value (see find)
+	index map[*jsontree.Node]map[string]*jsontree.Node // the members of large objects, by key
 	// path is the JSON pointer, in the input, of the value being converted.
 	path []byte
 }
@@ -65,7 +67,50 @@ func (r *rootSchema) resolve(ref string) (*jsontree.Node, string) {
 	if err != nil {
 		return nil, ""
 	}
-	return r.root.Find(ptr), ptr
+	return r.find(ptr), ptr
+}
+
+// find resolves the JSON pointer ptr in the tool's schema as
+// jsontree.Node.Find does, but with the members of large objects indexed: a
+// schema with thousands of definitions resolves its references in linear
+// time.
+func (r *rootSchema) find(ptr string) *jsontree.Node {
+	if n, ok := r.found[ptr]; ok {
+		return n
+	}
+	n := r.root
+	switch {
+	case ptr == "":
+	case ptr[0] != '/':
+		n = nil
+	default:
+		for _, tok := range strings.Split(ptr[1:], "/") {
+			if n == nil {
+				break
+			}
+			if n.Kind != jsontree.Object || len(n.Members) <= 8 || strings.Contains(tok, "~") {
+				n = n.Find("/" + tok) // escaped tokens are rare: unescaped as jsontree does
+				continue
+			}
+			idx, ok := r.index[n]
+			if !ok {
+				idx = make(map[string]*jsontree.Node, len(n.Members))
+				for _, m := range n.Members {
+					idx[m.Key] = m.Value
+				}
+				if r.index == nil {
+					r.index = map[*jsontree.Node]map[string]*jsontree.Node{}
+				}
+				r.index[n] = idx
+			}
+			n = idx[tok]
+		}
+	}
+	if r.found == nil {
+		r.found = map[string]*jsontree.Node{}
+	}
+	r.found[ptr] = n
+	return n
 }
 
 // target returns the root, or what a "$ref" of the root refers to, and its
@@ -197,11 +242,13 @@ func (r *rootSchema) closureKeys(start string) {
 			return
 		}
 		var members []string
+		in := map[string]bool{}
 		for {
 			top := stack[len(stack)-1]
 			stack = stack[:len(stack)-1]
 			onStack[top] = false
 			members = append(members, top)
+			in[top] = true
 			if top == p {
 				break
 			}
@@ -213,11 +260,11 @@ func (r *rootSchema) closureKeys(start string) {
 		for _, m := range members {
 			buf = strconv.AppendQuote(buf[:0], m)
 			buf = append(buf, ':')
-			buf = jsontree.AppendJSON(buf, r.root.Find(m))
+			buf = jsontree.AppendJSON(buf, r.find(m))
 			buf = append(buf, '\n')
 			h.Write(buf)
 			for _, q := range r.refsOf(m) {
-				if !slices.Contains(members, q) {
+				if !in[q] {
 					outside = append(outside, r.keys[q][len(r.keys[q])-2*sha256.Size:])
 				}
 			}
@@ -238,7 +285,7 @@ func (r *rootSchema) closureKeys(start string) {
 // the value at ptr.
 func (r *rootSchema) refsOf(ptr string) []string {
 	var out []string
-	walkRefs(r.root.Find(ptr), func(ref string) {
+	walkRefs(r.find(ptr), func(ref string) {
 		if t, p := r.resolve(ref); t != nil {
 			out = append(out, p)
 		}

@@ -288,13 +288,17 @@ func (c *converter) repairSchema(s *runtime.Schema, o origin) {
 	}
 	if s.Default != nil && s.Type != "" && !rawOfType(s.Default, s.Type, s.Nullable) {
 		p, off := o.member("default")
-		c.warnf(p, off, "got %s, want %s: ignored", clip(string(s.Default)), want(s.Type, s.Nullable))
+		got := clip(string(s.Default))
+		if v, err := jsontree.Parse(s.Default); err == nil {
+			got = describe(v)
+		}
+		c.warnf(p, off, "got %s, want %s: ignored", got, want(s.Type, s.Nullable))
 		s.Default = nil
 	}
 	bounds := func(lo, hi string, bad bool, drop func()) {
 		if bad {
 			p, off := o.member(hi)
-			c.warnf(p, off, "less than %s (no value is valid): both ignored", lo)
+			c.warnf(p, off, "got %s, less than %s %s (no value is valid): both ignored", literal(o.node.Get(hi)), lo, literal(o.node.Get(lo)))
 			drop()
 		}
 	}
@@ -311,6 +315,14 @@ func (c *converter) repairSchema(s *runtime.Schema, o origin) {
 	if len(s.Required) > 0 {
 		s.Required = c.repairRequired(s, o)
 	}
+}
+
+// literal is the text of a number node.
+func literal(n *jsontree.Node) string {
+	if n == nil {
+		return "?"
+	}
+	return n.Str
 }
 
 // repairEnum keeps the values of s's enum that are of its type, once each.

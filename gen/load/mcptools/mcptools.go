@@ -14,11 +14,14 @@
 //
 //	{"jsonrpc": "2.0", "id": 1, "result": {"tools": […]}}
 //
-// Beside "tools", "serverInfo" ({"name", "title", "version"}) and
-// "instructions", the members of the server's initialize result, may give the
-// document's title, version and description (without them: "MCP server",
-// version ""). A "nextCursor" means the listing has more pages: a warning, as
-// only the tools of this one are read.
+// The server's name, title and version give the document's title and
+// version: from "_meta": {"io.modelcontextprotocol/serverInfo": {…}}, where
+// servers of protocol 2026-07-28 put them in every result, or from a
+// "serverInfo" beside "tools", as the initialize result has it; without them
+// the title is "MCP server" and the version "". "instructions" beside "tools"
+// (also from the initialize result) is the document's description. A
+// "nextCursor" means the listing has more pages: a warning, as only the tools
+// of this one are read. Other members are ignored.
 package mcptools
 
 import (
@@ -36,6 +39,10 @@ import (
 	"github.com/opentoolgen/opentoolgen/internal/mcpschema"
 	"github.com/opentoolgen/opentoolgen/runtime"
 )
+
+// MetaServerInfo is the member of a result's "_meta" that holds the server's
+// name, title and version (protocol 2026-07-28, SEP-2575).
+const MetaServerInfo = "io.modelcontextprotocol/serverInfo"
 
 // Listing returns the object of the document root that holds "tools" (root
 // itself, or the "result" of a JSON-RPC response) and its JSON pointer; nil
@@ -125,11 +132,14 @@ func (l *loader) info(listing *jsontree.Node, base string) runtime.Info {
 		}
 		return v.Str
 	}
-	if si := listing.Get("serverInfo"); si != nil && si.Kind != jsontree.Null {
+	si, p := listing.Get("serverInfo"), base+"/serverInfo"
+	if si == nil {
+		si, p = listing.Get("_meta").Get(MetaServerInfo), base+jsontree.Pointer("_meta", MetaServerInfo)
+	}
+	if si != nil && si.Kind != jsontree.Null {
 		if si.Kind != jsontree.Object {
-			l.add(base+"/serverInfo", si.Offset, false, "got %s, want an object (name, title, version)", describe(si))
+			l.add(p, si.Offset, false, "got %s, want an object (name, title, version)", describe(si))
 		} else {
-			p := base + "/serverInfo"
 			name, title := str(si, p, "name"), str(si, p, "title")
 			info.Title, info.Version = cmp.Or(title, name), str(si, p, "version")
 		}
