@@ -1,15 +1,17 @@
 // Command opentoolgen generates a typed Go package from an OpenTool, OpenDyn or
-// OpenAPI document: argument and result types, a Service interface with a server
-// Tool adapter, a typed client, the embedded OpenTool document and LLM function
-// declarations, all on top of github.com/opentoolgen/opentoolgen/runtime.
+// OpenAPI document, or from an MCP server's saved tools/list result: argument
+// and result types, a Service interface with a server Tool adapter, a typed
+// client, the embedded OpenTool document and LLM function declarations, all on
+// top of github.com/opentoolgen/opentoolgen/runtime.
 //
 // Usage:
 //
 //	opentoolgen [flags] DOCUMENT
 //
 // The kind of DOCUMENT is read from its top-level member ("opentool", "opendyn",
-// "openapi" or "swagger"); JSON and YAML are both accepted. From a //go:generate
-// line, next to the document:
+// "openapi" or "swagger"; "tools" for a tools/list result, or the JSON-RPC
+// response with it in its "result"); JSON and YAML are both accepted. From a
+// //go:generate line, next to the document:
 //
 //	//go:generate go run github.com/opentoolgen/opentoolgen/cmd/opentoolgen -o weather weather.json
 //
@@ -21,6 +23,14 @@
 // LoadLibrary on Windows): nothing links against it. Building the bindings
 // needs cgo; without cgo the package builds without them (types, client,
 // document).
+//
+// An MCP tools/list result gives the package of its equivalent OpenTool
+// document (-document writes it): each tool a function, its inputSchema the
+// parameters, its outputSchema the result type (else the text it answers, a
+// string), converted as mcpbridge converts a live server's tools, so that the
+// typed client calls the server through an OpenTool gateway in front of it
+// (runtime.NewHandler of an mcpbridge tool). The server's name and version come
+// from the listing's "_meta" (or a "serverInfo" beside "tools").
 //
 // The flags are:
 //
@@ -200,7 +210,9 @@ func printHelp(w io.Writer) {
 	fmt.Fprintln(w, usageLine)
 	fmt.Fprintln(w)
 	fmt.Fprintln(w, "Generates a typed Go package from an OpenTool, OpenDyn or OpenAPI/Swagger")
-	fmt.Fprintln(w, "document (JSON or YAML; at most 64 MiB). Flags go before DOCUMENT.")
+	fmt.Fprintln(w, "document, or from an MCP server's saved tools/list result ({\"tools\": [...]}, or")
+	fmt.Fprintln(w, "the JSON-RPC response holding it): JSON or YAML, at most 64 MiB, its kind read")
+	fmt.Fprintln(w, "from its top-level member. Flags go before DOCUMENT.")
 	fmt.Fprintln(w)
 	fs := flagSet(&options{})
 	fs.SetOutput(w)

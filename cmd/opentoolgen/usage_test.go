@@ -27,6 +27,17 @@ func TestHelp(t *testing.T) {
 	}
 }
 
+// TestHelpKinds checks that the help names the input kinds, MCP's included.
+func TestHelpKinds(t *testing.T) {
+	r := opentoolgen(t, t.TempDir(), "-h")
+	r.want(t, 0)
+	for _, want := range []string{"OpenTool", "OpenDyn", "OpenAPI/Swagger", "MCP server's saved tools/list result", "JSON-RPC response"} {
+		if !strings.Contains(r.stderr, want) {
+			t.Errorf("the help lacks %q:\n%s", want, r.stderr)
+		}
+	}
+}
+
 // TestFlagsAfterDocument checks that flags given after the document are
 // reported as such, not as extra documents.
 func TestFlagsAfterDocument(t *testing.T) {
