@@ -60,7 +60,7 @@ func NewTool(svc Service, opts ...opentool.ToolOption) (*Tool, error) {
 
 func (t *Tool) callBook(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
 	var a BookArgs
-	if err := opentool.DecodeArgs(t.args, "book", args, &a, decodeBookArgs); err != nil {
+	if err := opentool.DecodeArgs(ctx, t.args, "book", args, &a, decodeBookArgs); err != nil {
 		return nil, err
 	}
 	r, err := t.svc.Book(ctx, a)
@@ -80,7 +80,7 @@ func (t *Tool) callCountRooms(ctx context.Context, _ json.RawMessage) (json.RawM
 
 func (t *Tool) callEcho(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
 	var a EchoArgs
-	if err := opentool.DecodeArgs(t.args, "echo", args, &a, decodeEchoArgs); err != nil {
+	if err := opentool.DecodeArgs(ctx, t.args, "echo", args, &a, decodeEchoArgs); err != nil {
 		return nil, err
 	}
 	r, err := t.svc.Echo(ctx, a)
@@ -100,7 +100,7 @@ func (t *Tool) callFail(ctx context.Context, _ json.RawMessage) (json.RawMessage
 
 func (t *Tool) callMeasure(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
 	var a MeasureArgs
-	if err := opentool.DecodeArgs(t.args, "measure", args, &a, decodeMeasureArgs); err != nil {
+	if err := opentool.DecodeArgs(ctx, t.args, "measure", args, &a, decodeMeasureArgs); err != nil {
 		return nil, err
 	}
 	r, err := t.svc.Measure(ctx, a)
@@ -128,7 +128,7 @@ func (t *Tool) callRooms(ctx context.Context, _ json.RawMessage) (json.RawMessag
 
 func (t *Tool) callTree(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
 	var a TreeArgs
-	if err := opentool.DecodeArgs(t.args, "tree", args, &a, decodeTreeArgs); err != nil {
+	if err := opentool.DecodeArgs(ctx, t.args, "tree", args, &a, decodeTreeArgs); err != nil {
 		return nil, err
 	}
 	r, err := t.svc.Tree(ctx, a)

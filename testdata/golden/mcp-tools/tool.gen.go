@@ -63,7 +63,7 @@ func NewTool(svc Service, opts ...opentool.ToolOption) (*Tool, error) {
 
 func (t *Tool) callSearchIssues(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
 	var a SearchIssuesArgs
-	if err := opentool.DecodeArgs(t.args, "search_issues", args, &a, decodeSearchIssuesArgs); err != nil {
+	if err := opentool.DecodeArgs(ctx, t.args, "search_issues", args, &a, decodeSearchIssuesArgs); err != nil {
 		return nil, err
 	}
 	r, err := t.svc.SearchIssues(ctx, a)
@@ -75,7 +75,7 @@ func (t *Tool) callSearchIssues(ctx context.Context, args json.RawMessage) (json
 
 func (t *Tool) callCreateIssue(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
 	var a CreateIssueArgs
-	if err := opentool.DecodeArgs(t.args, "create_issue", args, &a, decodeCreateIssueArgs); err != nil {
+	if err := opentool.DecodeArgs(ctx, t.args, "create_issue", args, &a, decodeCreateIssueArgs); err != nil {
 		return nil, err
 	}
 	r, err := t.svc.CreateIssue(ctx, a)
@@ -87,7 +87,7 @@ func (t *Tool) callCreateIssue(ctx context.Context, args json.RawMessage) (json.
 
 func (t *Tool) callFolders(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
 	var a FoldersArgs
-	if err := opentool.DecodeArgs(t.args, "folders", args, &a, decodeFoldersArgs); err != nil {
+	if err := opentool.DecodeArgs(ctx, t.args, "folders", args, &a, decodeFoldersArgs); err != nil {
 		return nil, err
 	}
 	r, err := t.svc.Folders(ctx, a)
@@ -99,7 +99,7 @@ func (t *Tool) callFolders(ctx context.Context, args json.RawMessage) (json.RawM
 
 func (t *Tool) callConvert(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
 	var a ConvertArgs
-	if err := opentool.DecodeArgs(t.args, "convert", args, &a, decodeConvertArgs); err != nil {
+	if err := opentool.DecodeArgs(ctx, t.args, "convert", args, &a, decodeConvertArgs); err != nil {
 		return nil, err
 	}
 	r, err := t.svc.Convert(ctx, a)
@@ -111,7 +111,7 @@ func (t *Tool) callConvert(ctx context.Context, args json.RawMessage) (json.RawM
 
 func (t *Tool) callService(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
 	var a ServiceArgs
-	if err := opentool.DecodeArgs(t.args, "Service", args, &a, decodeServiceArgs); err != nil {
+	if err := opentool.DecodeArgs(ctx, t.args, "Service", args, &a, decodeServiceArgs); err != nil {
 		return nil, err
 	}
 	r, err := t.svc.Service(ctx, a)
@@ -123,7 +123,7 @@ func (t *Tool) callService(ctx context.Context, args json.RawMessage) (json.RawM
 
 func (t *Tool) callGetUser(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
 	var a GetUserArgs
-	if err := opentool.DecodeArgs(t.args, "get-user", args, &a, decodeGetUserArgs); err != nil {
+	if err := opentool.DecodeArgs(ctx, t.args, "get-user", args, &a, decodeGetUserArgs); err != nil {
 		return nil, err
 	}
 	r, err := t.svc.GetUser(ctx, a)
@@ -135,7 +135,7 @@ func (t *Tool) callGetUser(ctx context.Context, args json.RawMessage) (json.RawM
 
 func (t *Tool) callGetUser2(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
 	var a GetUser2Args
-	if err := opentool.DecodeArgs(t.args, "get_user", args, &a, decodeGetUser2Args); err != nil {
+	if err := opentool.DecodeArgs(ctx, t.args, "get_user", args, &a, decodeGetUser2Args); err != nil {
 		return nil, err
 	}
 	r, err := t.svc.GetUser2(ctx, a)
