@@ -675,10 +675,13 @@ func (w *schemaWriter) schema(s *Schema) jsonObject {
 		for _, a := range alts {
 			list = append(list, w.schema(a))
 		}
-		if s.Nullable && typ == "" {
+		if s.Nullable && typ == "" && !w.r.gemini {
 			list = append(list, w.nullSchema())
 		}
 		o = append(o, member{altKey, list})
+		if s.Nullable && typ == "" && w.r.gemini { // Gemini has no null type
+			o = append(o, member{"nullable", true})
+		}
 	}
 	return describe(o, notes)
 }
