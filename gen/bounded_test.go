@@ -65,6 +65,16 @@ func deepOpenDyn(n int, required bool) []byte {
 	return []byte(b.String())
 }
 
+// deepMCP is an MCP tools/list result whose one tool's parameter nests n
+// levels (converted down to mcpschema.MaxDepth levels, any value below).
+func deepMCP(n int, required bool) []byte {
+	var b strings.Builder
+	b.WriteString(`{"tools":[{"name":"f","description":"deep","inputSchema":{"type":"object","properties":{"p":`)
+	deepObject(&b, n, required)
+	b.WriteString(`}}}]}`)
+	return []byte(b.String())
+}
+
 var deepKinds = []struct {
 	name  string
 	doc   func(n int, required bool) []byte
@@ -148,6 +158,7 @@ func TestDeepNestingLinear(t *testing.T) {
 		{"opentool-required", func(n int) []byte { return deepOpenTool(n, true) }},
 		{"opendyn", func(n int) []byte { return deepOpenDyn(n, false) }},
 		{"arrays", deepArrays},
+		{"mcp", func(n int) []byte { return deepMCP(n, true) }},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
