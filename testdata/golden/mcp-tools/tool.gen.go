@@ -207,3 +207,10 @@ func (t *Tool) Document() *opentool.OpenTool {
 func (t *Tool) Declarations() []opentool.FunctionDeclaration {
 	return opentool.Declarations(t.args.Served())
 }
+
+// Functions returns each served function (see Document) as a tool of its own
+// for agent frameworks: its name, description, input and output schemas, and
+// Invoke (map in, map out) and Call (JSON in, JSON out) that call it through t.
+func (t *Tool) Functions() []*opentool.FunctionTool {
+	return opentool.FunctionsOf(t, t.args.Served())
+}
