@@ -89,28 +89,49 @@ func TestSavedListing(t *testing.T) {
 	}
 }
 
-// gateway serves the MCP server s as a runtime.Tool (mcpbridge.NewTool in
-// memory) over OpenTool HTTP, and returns that tool and the generated typed
-// client of it.
-func gateway(t *testing.T, s *mcpServer) (*mcpbridge.Tool, *mcpserver.Client) {
+// mcpTool is the MCP server s as a runtime.Tool: mcpbridge.NewTool over an
+// in-memory session.
+func mcpTool(t *testing.T, s *mcpServer) *mcpbridge.Tool {
 	t.Helper()
 	tool, err := mcpbridge.NewTool(context.Background(), connect(t, s))
 	if err != nil {
 		t.Fatal(err)
 	}
+	return tool
+}
+
+// gateway serves the MCP server s as a runtime.Tool over OpenTool HTTP, and
+// returns that tool and the generated typed client of it.
+func gateway(t *testing.T, s *mcpServer) (*mcpbridge.Tool, *mcpserver.Client) {
+	t.Helper()
+	tool := mcpTool(t, s)
 	srv := httptest.NewServer(runtime.NewHandler(tool))
 	t.Cleanup(srv.Close)
 	return tool, mcpserver.NewClient(runtime.NewClient(srv.URL + runtime.DefaultPrefix))
 }
 
 // TestTypedClient calls every tool of the server through the generated
-// typed client: its argument types encode what the server accepts, its result
-// types decode what mcpbridge.Tool.Call answers (structuredContent, or the
-// text).
+// typed client, over the MCP server's runtime.Tool in the process
+// (runtime.Local) and over OpenTool HTTP in front of it: its argument types
+// encode what the server accepts, its result types decode what
+// mcpbridge.Tool.Call answers (structuredContent, or the text).
 func TestTypedClient(t *testing.T) {
+	for _, via := range []string{"local", "http"} {
+		t.Run(via, func(t *testing.T) {
+			s := newMCPServer()
+			var c *mcpserver.Client
+			if via == "local" {
+				c = mcpserver.NewClient(runtime.Local(mcpTool(t, s)))
+			} else {
+				_, c = gateway(t, s)
+			}
+			callEveryTool(t, s, c)
+		})
+	}
+}
+
+func callEveryTool(t *testing.T, s *mcpServer, c *mcpserver.Client) {
 	ctx := context.Background()
-	s := newMCPServer()
-	_, c := gateway(t, s)
 
 	note := "late arrival"
 	b, err := c.Book(ctx, mcpserver.BookArgs{Guest: "Ada", Room: mcpserver.RoomDouble, Address: &mcpserver.Address{City: "Paris"}, Note: &note})
@@ -181,7 +202,7 @@ func TestTypedClient(t *testing.T) {
 func TestGatewayChecks(t *testing.T) {
 	ctx := context.Background()
 	s := newMCPServer()
-	_, c := gateway(t, s)
+	c := mcpserver.NewClient(runtime.Local(mcpTool(t, s)))
 	tool, err := mcpserver.NewTool(c)
 	if err != nil {
 		t.Fatal(err)
@@ -211,8 +232,7 @@ func TestGatewayChecks(t *testing.T) {
 // repairs so that the document is one the OpenTool loader accepts (here a
 // const without type gets the type of its value).
 func TestSameDocument(t *testing.T) {
-	tool, _ := gateway(t, newMCPServer())
-	live, err := tool.Load(context.Background())
+	live, err := mcpTool(t, newMCPServer()).Load(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -3,8 +3,8 @@
 // listing saved as testdata/golden/mcp-server/tools.json (what
 // `opentoolgen` reads), the package generated from it
 // (testdata/golden/mcp-server), and every tool called through that package's
-// typed client over OpenTool HTTP in front of mcpbridge.NewTool, the server
-// as a runtime.Tool.
+// typed client over mcpbridge.NewTool, the server as a runtime.Tool: in the
+// process (runtime.Local) and over OpenTool HTTP.
 package mcpe2e
 
 import (
