@@ -382,8 +382,9 @@ func Document() *opentool.OpenTool {
 	return &d
 }
 
-// Declarations returns each function as an LLM function-calling declaration,
-// ready for the tools of an OpenAI-style chat API.
-func Declarations() []opentool.FunctionDeclaration {
-	return opentool.Declarations(Document())
+// Declarations returns the functions declared for the LLM provider of profile
+// p (opentool.ProfileOpenAI, opentool.ProfileAnthropicStrict, …): Tools is the
+// JSON its API takes in its "tools" member (see opentool.Declare).
+func Declarations(p opentool.Profile) (*opentool.Declared, error) {
+	return opentool.Declare(Document(), p)
 }

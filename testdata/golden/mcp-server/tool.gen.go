@@ -140,7 +140,8 @@ func (t *Tool) callTree(ctx context.Context, args json.RawMessage) (json.RawMess
 
 // Call implements opentool.Tool.
 func (t *Tool) Call(ctx context.Context, name string, args json.RawMessage) (json.RawMessage, error) {
-	if !t.args.Serves(name) {
+	name, ok := t.args.Resolve(name)
+	if !ok {
 		return nil, opentool.MethodNotFound(name)
 	}
 	switch name {
@@ -177,10 +178,11 @@ func (t *Tool) Document() *opentool.OpenTool {
 	return t.args.Document()
 }
 
-// Declarations returns the served functions (see Document) as LLM
-// function-calling declarations.
-func (t *Tool) Declarations() []opentool.FunctionDeclaration {
-	return opentool.Declarations(t.args.Served())
+// Declarations returns the served functions (see Document) declared for the
+// LLM provider of profile p: Tools is the JSON its API takes in its "tools"
+// member (see opentool.Declare). Call accepts the declared names.
+func (t *Tool) Declarations(p opentool.Profile) (*opentool.Declared, error) {
+	return opentool.Declare(t.args.Served(), p)
 }
 
 // Functions returns each served function (see Document) as a tool of its own
