@@ -28,9 +28,9 @@
 // document (-document writes it): each tool a function, its inputSchema the
 // parameters, its outputSchema the result type (else the text it answers, a
 // string), converted as mcpbridge converts a live server's tools, so that the
-// typed client calls the server through an OpenTool gateway in front of it
-// (runtime.NewHandler of an mcpbridge tool). The server's name and version come
-// from the listing's "_meta" (or a "serverInfo" beside "tools").
+// typed client calls the server through runtime.Local of an mcpbridge tool (or
+// an OpenTool gateway in front of it). The server's name and version come from
+// the listing's "_meta" (or a "serverInfo" beside "tools").
 //
 // The flags are:
 //
