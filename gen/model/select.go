@@ -116,40 +116,17 @@ func Select(p *Package, s Selector) (unmatched []string) {
 	p.Functions = fns
 
 	// The types the kept functions reach.
-	types := map[*Type]bool{}
-	patterns := map[string]bool{}
-	var ref func(r *TypeRef)
-	var typ func(t *Type)
-	typ = func(t *Type) {
-		if t == nil || types[t] {
-			return
-		}
-		types[t] = true
-		for _, f := range t.Fields {
-			ref(f.Type)
-		}
-		ref(t.Underlying)
-		for _, v := range t.Variants {
-			ref(v.Type)
-		}
-	}
-	ref = func(r *TypeRef) {
-		for ; r != nil; r = r.Elem {
-			if r.Check != nil && r.Check.PatternVar != "" {
-				patterns[r.Check.PatternVar] = true
-			}
-			typ(r.Named)
-		}
-	}
+	r := &reach{types: map[*Type]bool{}, patterns: map[string]bool{}}
 	for _, fn := range fns {
-		typ(fn.Args)
-		ref(fn.Result)
+		r.typ(fn.Args)
+		r.ref(fn.Result)
 		if fn.HTTP != nil {
-			for _, r := range fn.HTTP.Responses {
-				ref(r.Type)
+			for _, resp := range fn.HTTP.Responses {
+				r.ref(resp.Type)
 			}
 		}
 	}
+	types, patterns := r.types, r.patterns
 	var ts []*Type
 	for _, t := range p.Types {
 		if types[t] {
@@ -219,4 +196,33 @@ func Select(p *Package, s Selector) (unmatched []string) {
 		p.Document = &cp
 	}
 	return unmatched
+}
+
+// reach collects the types and pattern variables that types refer to.
+type reach struct {
+	types    map[*Type]bool
+	patterns map[string]bool
+}
+
+func (r *reach) typ(t *Type) {
+	if t == nil || r.types[t] {
+		return
+	}
+	r.types[t] = true
+	for _, f := range t.Fields {
+		r.ref(f.Type)
+	}
+	r.ref(t.Underlying)
+	for _, v := range t.Variants {
+		r.ref(v.Type)
+	}
+}
+
+func (r *reach) ref(tr *TypeRef) {
+	for ; tr != nil; tr = tr.Elem {
+		if tr.Check != nil && tr.Check.PatternVar != "" {
+			r.patterns[tr.Check.PatternVar] = true
+		}
+		r.typ(tr.Named)
+	}
 }
