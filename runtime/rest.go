@@ -498,6 +498,39 @@ func (r *Request) Send(ctx context.Context) (*Response, error) {
 		ctx, cancel = context.WithTimeout(ctx, r.c.Timeout)
 		defer cancel()
 	}
+	resp, err := r.roundTrip(ctx, "application/json")
+	if err != nil {
+		return nil, err
+	}
+	defer resp.Body.Close()
+	return r.readResponse(resp)
+}
+
+// readResponse reads the whole body of resp, within the client's
+// MaxResponseBytes.
+func (r *Request) readResponse(resp *http.Response) (*Response, error) {
+	limit := r.c.maxResponseBytes()
+	data, err := io.ReadAll(io.LimitReader(resp.Body, limit+1))
+	if err != nil {
+		return nil, fmt.Errorf("%s %s: reading the response: %w", r.method, r.path, redactURLError(err))
+	}
+	if int64(len(data)) > limit {
+		return nil, fmt.Errorf("%s %s: response larger than %d bytes", r.method, r.path, limit)
+	}
+	return &Response{StatusCode: resp.StatusCode, Header: resp.Header, Body: data, method: r.method, path: r.path}, nil
+}
+
+func (c *RESTClient) maxResponseBytes() int64 {
+	if c.MaxResponseBytes <= 0 {
+		return DefaultMaxResponseBytes
+	}
+	return c.MaxResponseBytes
+}
+
+// roundTrip sends the request (again as the client's RetryPolicy says) and
+// returns the response with its body unread. accept is the Accept header
+// sent unless the request sets one.
+func (r *Request) roundTrip(ctx context.Context, accept string) (*http.Response, error) {
 	creds, schemes := r.credentials(ctx)
 	u, err := r.url(creds)
 	if err != nil {
@@ -523,7 +556,7 @@ func (r *Request) Send(ctx context.Context) (*Response, error) {
 		req.Header.Set("Content-Type", r.bodyType)
 	}
 	if req.Header.Get("Accept") == "" {
-		req.Header.Set("Accept", "application/json")
+		req.Header.Set("Accept", accept)
 	}
 	cookies := r.cookies
 	for i, cr := range creds {
@@ -560,19 +593,7 @@ func (r *Request) Send(ctx context.Context) (*Response, error) {
 	if err != nil {
 		return nil, redactURLError(err)
 	}
-	defer resp.Body.Close()
-	limit := r.c.MaxResponseBytes
-	if limit <= 0 {
-		limit = DefaultMaxResponseBytes
-	}
-	data, err := io.ReadAll(io.LimitReader(resp.Body, limit+1))
-	if err != nil {
-		return nil, fmt.Errorf("%s %s: reading the response: %w", r.method, r.path, redactURLError(err))
-	}
-	if int64(len(data)) > limit {
-		return nil, fmt.Errorf("%s %s: response larger than %d bytes", r.method, r.path, limit)
-	}
-	return &Response{StatusCode: resp.StatusCode, Header: resp.Header, Body: data, method: r.method, path: r.path}, nil
+	return resp, nil
 }
 
 // redactURLError removes the query (which may carry API keys) from the URL of

@@ -760,25 +760,7 @@ func emitClient(p *model.Package) *jen.File {
 			f.Add(seqDoc).Func().Add(recv).Id(fn.SeqName).Params(params...).Qual(iterPath, "Seq2").Types(resultType(fn), jen.Error()).Block(
 				jen.Return(rt("InvokeStream").Types(resultType(fn)).Call(jen.Id("ctx"), jen.Id("c").Dot("rt"), jen.Lit(fn.Name), args, jen.Lit(fn.ResultName))),
 			)
-			// func (c *Client) F(ctx context.Context, args FArgs, emit func(R) error) error {
-			//	for v, err := range c.FSeq(ctx, args) {
-			//		if err != nil { return err }
-			//		if err := emit(v); err != nil { return err }
-			//	}
-			//	return nil
-			// }
-			seqArgs := []jen.Code{jen.Id("ctx")}
-			if fn.Args != nil {
-				seqArgs = append(seqArgs, jen.Id("args"))
-			}
-			f.Add(funcDoc(fn.GoName, model.JoinDoc(fn.Doc, "It calls emit with each result, in order (the Service's form; "+fn.SeqName+" is the\nsame as an iterator), and returns the first error of the call or of emit."))).
-				Func().Add(recv).Id(fn.GoName).Params(append(params, jen.Id("emit").Func().Params(resultType(fn)).Error())...).Error().Block(
-				jen.For(jen.List(jen.Id("v"), jen.Err()).Op(":=").Range().Id("c").Dot(fn.SeqName).Call(seqArgs...)).Block(
-					jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())),
-					jen.If(jen.Err().Op(":=").Id("emit").Call(jen.Id("v")), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())),
-				),
-				jen.Return(jen.Nil()),
-			)
+			emitSeqForm(f, fn, fn.Doc)
 			continue
 		}
 		doc := funcDoc(fn.GoName, text)
@@ -862,4 +844,32 @@ func emitDocument(p *model.Package) *jen.File {
 		jen.Return(rt("Declare").Call(jen.Id("Document").Call(), jen.Id("p"))),
 	)
 	return f
+}
+
+// emitSeqForm renders the Service's form of a streaming function on *Client,
+// over its iterator method:
+//
+//	func (c *Client) F(ctx context.Context, args FArgs, emit func(R) error) error {
+//		for v, err := range c.FSeq(ctx, args) {
+//			if err != nil { return err }
+//			if err := emit(v); err != nil { return err }
+//		}
+//		return nil
+//	}
+func emitSeqForm(f *jen.File, fn *model.Function, doc string) {
+	params := []jen.Code{jen.Id("ctx").Qual(contextPath, "Context")}
+	seqArgs := []jen.Code{jen.Id("ctx")}
+	if fn.Args != nil {
+		params = append(params, jen.Id("args").Id(fn.Args.Name))
+		seqArgs = append(seqArgs, jen.Id("args"))
+	}
+	params = append(params, jen.Id("emit").Func().Params(resultType(fn)).Error())
+	f.Add(funcDoc(fn.GoName, model.JoinDoc(doc, "It calls emit with each result, in order (the Service's form; "+fn.SeqName+" is the\nsame as an iterator), and returns the first error of the call or of emit."))).
+		Func().Params(jen.Id("c").Op("*").Id("Client")).Id(fn.GoName).Params(params...).Error().Block(
+		jen.For(jen.List(jen.Id("v"), jen.Err()).Op(":=").Range().Id("c").Dot(fn.SeqName).Call(seqArgs...)).Block(
+			jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())),
+			jen.If(jen.Err().Op(":=").Id("emit").Call(jen.Id("v")), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())),
+		),
+		jen.Return(jen.Nil()),
+	)
 }

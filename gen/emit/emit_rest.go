@@ -576,51 +576,16 @@ func commentLines(lines []string) *jen.Statement {
 //		return out, err
 //	}
 func emitRESTMethod(f *jen.File, fn *model.Function) {
+	if fn.Stream {
+		emitRESTStream(f, fn)
+		return
+	}
 	op := fn.HTTP
 	params := []jen.Code{jen.Id("ctx").Qual(contextPath, "Context")}
 	if fn.Args != nil {
 		params = append(params, jen.Id("args").Id(fn.Args.Name))
 	}
-	var body []jen.Code
-	body = append(body, jen.Id("r").Op(":=").Id("c").Dot("rc").Dot("NewRequest").Call(jen.Lit(op.Method), jen.Lit(op.Path)))
-	bodyProps := false
-	if fn.Args != nil {
-		for _, fl := range fn.Args.Fields {
-			if fl.HTTP == nil {
-				continue
-			}
-			if fl.HTTP.In == model.InBodyProp {
-				bodyProps = true
-			}
-			stmt := requestStmt(fn, fl)
-			if cond := present(fl); cond != nil {
-				body = append(body, jen.If(cond).Block(stmt))
-			} else {
-				body = append(body, stmt)
-			}
-		}
-	}
-	if bodyProps {
-		switch model.MediaKind(op.BodyMedia) {
-		case "form":
-			body = append(body, jen.Id("r").Dot("FormFields").Call(jen.Lit(op.BodyRequired)))
-		case "multipart":
-			body = append(body, jen.Id("r").Dot("Parts").Call(jen.Lit(op.BodyRequired)))
-		default:
-			body = append(body, jen.Id("r").Dot("ObjectBody").Call(jen.Lit(op.BodyRequired)))
-		}
-	}
-	if strings.Contains(strings.ToLower(op.BodyMedia), "json") && !strings.EqualFold(op.BodyMedia, "application/json") && fn.Args != nil {
-		body = append(body, jen.Id("r").Dot("ContentType").Call(jen.Lit(op.BodyMedia)))
-	}
-	// r.Security("a", "b"): one call per alternative set of schemes.
-	for _, set := range op.Security {
-		var names []jen.Code
-		for _, s := range set {
-			names = append(names, jen.Lit(s))
-		}
-		body = append(body, jen.Id("r").Dot("Security").Call(names...))
-	}
+	body := restRequest(fn)
 	out := jen.Id("out")
 	hasResult := fn.Result != nil
 	ret := func(err jen.Code) jen.Code {
@@ -681,6 +646,125 @@ func emitRESTMethod(f *jen.File, fn *model.Function) {
 	}
 	f.Add(funcDoc(fn.GoName, doc).Func().Params(jen.Id("c").Op("*").Id("Client")).Id(fn.GoName).Params(params...).Add(results).Block(body...))
 	f.Line()
+}
+
+// emitRESTStream renders the client methods of an operation whose success
+// response is a stream (Server-Sent Events or NDJSON): the iterator, and the
+// Service's form with emit (emitSeqForm):
+//
+//	func (c *Client) ChatSeq(ctx context.Context, args ChatArgs) iter.Seq2[ChatEvent, error] {
+//		r := c.rc.NewRequest("POST", "/chat")
+//		r.BodyField("prompt", args.Prompt)
+//		r.ObjectBody(true)
+//		return opentool.StreamResponse[ChatEvent](ctx, r, "text/event-stream", opentool.StreamSSE, func(resp *opentool.Response) error {
+//			switch {
+//			case resp.Is("400"):
+//				return opentool.NewAPIError[Error](resp)
+//			}
+//			return resp.Unexpected()
+//		})
+//	}
+func emitRESTStream(f *jen.File, fn *model.Function) {
+	op := fn.HTTP
+	params := []jen.Code{jen.Id("ctx").Qual(contextPath, "Context")}
+	if fn.Args != nil {
+		params = append(params, jen.Id("args").Id(fn.Args.Name))
+	}
+	body := restRequest(fn)
+	var cases []jen.Code
+	// Every 2xx is read as the stream; the other documented statuses are
+	// errors, as the default response says for the rest.
+	var last jen.Code = jen.Return(jen.Id("resp").Dot("Unexpected").Call())
+	apiDefault := false
+	for _, r := range op.Responses {
+		if r.Status == "default" && r.Type != nil && r.Media == "json" {
+			last, apiDefault = jen.Return(rt("NewAPIError").Types(goType(r.Type)).Call(jen.Id("resp"))), true
+		}
+	}
+	for _, r := range op.Responses {
+		if r.Success || r.Status == "default" {
+			continue
+		}
+		stmt := jen.Return(jen.Id("resp").Dot("Unexpected").Call())
+		if r.Type != nil && r.Media == "json" {
+			stmt = jen.Return(rt("NewAPIError").Types(goType(r.Type)).Call(jen.Id("resp")))
+		} else if !apiDefault {
+			continue // what the default does
+		}
+		cases = append(cases, jen.Case(jen.Id("resp").Dot("Is").Call(jen.Lit(r.Status))).Block(stmt))
+	}
+	var fail jen.Code = jen.Nil()
+	if len(cases) > 0 || apiDefault {
+		fail = jen.Func().Params(jen.Id("resp").Op("*").Add(rt("Response"))).Error().Block(switchOrNull(cases), last)
+	}
+	format := rt("StreamNDJSON")
+	if model.StreamKind(op.StreamMedia) == "sse" {
+		format = rt("StreamSSE")
+	}
+	body = append(body, jen.Return(rt("StreamResponse").Types(resultType(fn)).Call(
+		jen.Id("ctx"), jen.Id("r"), jen.Lit(op.StreamMedia), format, fail)))
+
+	lead := fn.SeqName + " is " + fn.GoName + " as an iterator: it sends " + op.Method + " " + op.Path + " and yields the\nvalues of the streamed response as they arrive, "
+	if model.StreamKind(op.StreamMedia) == "sse" {
+		lead += "the data of each event of the\n" + op.StreamMedia + " response decoded as the document says; an event whose\ndata is [DONE] (as OpenAI sends) ends the stream."
+	} else {
+		lead += "each line of the\n" + op.StreamMedia + " response decoded as the document says."
+	}
+	text := model.JoinDoc(lead, fn.Doc)
+	text = model.JoinDoc(text, "Each range over the sequence sends the request; breaking out of the loop\ncloses the response. The client's timeout bounds the wait for the response's\nheaders, not the stream: the context ends it.")
+	f.Add(funcDoc(fn.SeqName, text).Func().Params(jen.Id("c").Op("*").Id("Client")).Id(fn.SeqName).Params(params...).
+		Qual(iterPath, "Seq2").Types(resultType(fn), jen.Error()).Block(body...))
+	f.Line()
+	emitSeqForm(f, fn, model.JoinDoc(fn.Doc, op.Method+" "+op.Path))
+	f.Line()
+}
+
+// restRequest renders the statements that build the request of an operation
+// in r: r := c.rc.NewRequest(…), each argument where it travels, the body and
+// the security requirements.
+func restRequest(fn *model.Function) []jen.Code {
+	op := fn.HTTP
+	var body []jen.Code
+	body = append(body, jen.Id("r").Op(":=").Id("c").Dot("rc").Dot("NewRequest").Call(jen.Lit(op.Method), jen.Lit(op.Path)))
+	bodyProps := false
+	if fn.Args != nil {
+		for _, fl := range fn.Args.Fields {
+			if fl.HTTP == nil {
+				continue
+			}
+			if fl.HTTP.In == model.InBodyProp {
+				bodyProps = true
+			}
+			stmt := requestStmt(fn, fl)
+			if cond := present(fl); cond != nil {
+				body = append(body, jen.If(cond).Block(stmt))
+			} else {
+				body = append(body, stmt)
+			}
+		}
+	}
+	if bodyProps {
+		switch model.MediaKind(op.BodyMedia) {
+		case "form":
+			body = append(body, jen.Id("r").Dot("FormFields").Call(jen.Lit(op.BodyRequired)))
+		case "multipart":
+			body = append(body, jen.Id("r").Dot("Parts").Call(jen.Lit(op.BodyRequired)))
+		default:
+			body = append(body, jen.Id("r").Dot("ObjectBody").Call(jen.Lit(op.BodyRequired)))
+		}
+	}
+	if strings.Contains(strings.ToLower(op.BodyMedia), "json") && !strings.EqualFold(op.BodyMedia, "application/json") && fn.Args != nil {
+		body = append(body, jen.Id("r").Dot("ContentType").Call(jen.Lit(op.BodyMedia)))
+	}
+	// r.Security("a", "b"): one call per alternative set of schemes.
+	for _, set := range op.Security {
+		var names []jen.Code
+		for _, s := range set {
+			names = append(names, jen.Lit(s))
+		}
+		body = append(body, jen.Id("r").Dot("Security").Call(names...))
+	}
+	return body
 }
 
 // ---- Tool adapter -----------------------------------------------------------------

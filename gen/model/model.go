@@ -206,6 +206,10 @@ type Operation struct {
 	// when the operation has no body.
 	BodyMedia    string
 	BodyRequired bool
+	// StreamMedia is the media type of a streamed success response
+	// (text/event-stream, application/x-ndjson…), asked for in the Accept
+	// header; "" when the function does not stream (Function.Stream).
+	StreamMedia string
 	// Responses are the documented responses, success first, in status order.
 	Responses []*Response
 	// Security lists the alternative sets of security schemes (names of
@@ -221,7 +225,8 @@ type Response struct {
 	// Type is the type of the body; nil when the response has no body.
 	Type *TypeRef
 	// Media is how the body is read: "json", "text" (Type is a string) or
-	// "binary" (Type is []byte); "" without body.
+	// "binary" (Type is []byte); "" without body. A streamed success
+	// response is "sse" or "ndjson" (StreamKind): Type is that of each event.
 	Media string
 	Doc   string
 }

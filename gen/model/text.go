@@ -33,6 +33,25 @@ func MediaKind(mt string) string {
 	return "binary"
 }
 
+// StreamKind is how a response body of media type mt is read as a stream of
+// values: "sse" (text/event-stream), "ndjson" (one JSON value per line:
+// application/x-ndjson, application/jsonl and their kin); "" when mt is not a
+// stream.
+func StreamKind(mt string) string {
+	m := strings.ToLower(strings.TrimSpace(mt))
+	if i := strings.IndexByte(m, ';'); i >= 0 {
+		m = strings.TrimSpace(m[:i])
+	}
+	switch m {
+	case "text/event-stream":
+		return "sse"
+	case "application/x-ndjson", "application/ndjson", "application/jsonl", "application/x-jsonl",
+		"application/jsonlines", "application/x-jsonlines", "application/json-lines":
+		return "ndjson"
+	}
+	return ""
+}
+
 // ValidTagName reports whether encoding/json can carry name in a struct tag.
 func ValidTagName(name string) bool {
 	if name == "" {

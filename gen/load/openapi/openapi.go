@@ -1766,6 +1766,10 @@ func (b *oaBuilder) responses(fn *model.Function, op *openapi3.Operation, loc oa
 		if rr.Value.Description != nil {
 			r.Doc = *rr.Value.Description
 		}
+		if r.Success && b.streamResponse(fn, r, rr.Value.Content, loc.add(c), c, dfn) {
+			hop.Responses = append(hop.Responses, r)
+			continue
+		}
 		mt, media := pickMedia(rr.Value.Content)
 		if media != nil {
 			rloc := loc.add(c, "content", mt, "schema")
@@ -1807,6 +1811,55 @@ func (b *oaBuilder) responses(fn *model.Function, op *openapi3.Operation, loc oa
 		}
 		hop.Responses = append(hop.Responses, r)
 	}
+}
+
+// streamResponse makes fn a streaming function when the success response r
+// can be read as a stream (Server-Sent Events, NDJSON: model.StreamKind),
+// preferred over the other media types it offers; it reports whether it did.
+// Each event is a value of the media type's schema: JSON, or for SSE without
+// a schema or with a plain string one, the event's data as text. A second
+// streamed success response is read as the first.
+func (b *oaBuilder) streamResponse(fn *model.Function, r *model.Response, content openapi3.Content, loc oaLoc, status string, dfn *runtime.Function) bool {
+	var mt string
+	for _, k := range sortedKeysOf(content) {
+		if model.StreamKind(k) != "" && content[k] != nil {
+			mt = k
+			break
+		}
+	}
+	if mt == "" {
+		return false
+	}
+	kind := model.StreamKind(mt)
+	if fn.Stream {
+		r.Type, r.Media = fn.Result, model.StreamKind(fn.HTTP.StreamMedia)
+		return true
+	}
+	if fn.Result != nil {
+		return false // a success response that is not a stream came first
+	}
+	sr := content[mt].Schema
+	var pt *oaType
+	if kind == "sse" && (sr == nil || sr.Value != nil && sr.Value.Type.Is(openapi3.TypeString) && sr.Value.Format == "" && len(sr.Value.Enum) == 0) {
+		pt = &oaType{ref: &model.TypeRef{Kind: model.RefString}, schema: &runtime.Schema{Type: runtime.TypeString}}
+	} else {
+		pt = b.conv(sr, loc.add("content", mt, "schema"), model.ResponsePlace(fn, status, true))
+	}
+	fn.Stream = true
+	fn.Result = pt.ref
+	fn.HTTP.StreamMedia = mt
+	r.Type, r.Media = pt.ref, kind
+	if !pt.object {
+		fn.ResultName = "result"
+	}
+	doc := r.Doc
+	if kind == "sse" {
+		doc = model.JoinDoc(doc, "One value per event of the "+mt+" response.")
+	} else {
+		doc = model.JoinDoc(doc, "One value per line of the "+mt+" response.")
+	}
+	dfn.Stream = map[string]*runtime.Return{"data": {Name: "result", Description: doc, Schema: pt.schema}}
+	return true
 }
 
 // statusRank orders statuses: 2xx codes, 2XX, other codes, other ranges, default.
