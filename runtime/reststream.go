@@ -11,9 +11,9 @@ import (
 	"iter"
 	"mime"
 	"net/http"
-	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 )
 
 // Streaming responses of generated REST clients: an operation whose success
@@ -209,11 +209,15 @@ func readLine(br *bufio.Reader, limit int64) ([]byte, error) {
 }
 
 // clipText is a body or event shown in an error: on one line, at most 200
-// bytes.
+// bytes, valid UTF-8.
 func clipText(b []byte) string {
 	s := strings.Join(strings.Fields(strings.ToValidUTF8(string(b), "\uFFFD")), " ")
 	if len(s) > 200 {
-		s = s[:200] + "…"
+		n := 200
+		for n > 0 && !utf8.RuneStart(s[n]) {
+			n--
+		}
+		s = s[:n] + "…"
 	}
-	return strconv.Quote(s)
+	return s
 }
