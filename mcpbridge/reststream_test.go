@@ -1,0 +1,76 @@
+package mcpbridge_test
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"slices"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	stream "github.com/opentoolgen/opentoolgen/testdata/golden/openapi-stream"
+)
+
+// TestRESTStream serves the Tool of an OpenAPI operation whose response is a
+// stream of Server-Sent Events (testdata/golden/openapi-stream) over MCP: each
+// event of the API is a progress notification, and the result gathers them.
+func TestRESTStream(t *testing.T) {
+	api := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/event-stream")
+		rc := http.NewResponseController(w)
+		for i, word := range []string{"one", "two"} {
+			fmt.Fprintf(w, "data: {\"index\":%d,\"text\":%q}\n\n", i, word)
+			rc.Flush()
+		}
+		fmt.Fprint(w, "data: [DONE]\n\n")
+	}))
+	defer api.Close()
+	tool, err := stream.NewTool(stream.NewClient(api.URL))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var (
+		mu    sync.Mutex
+		notes []string
+	)
+	cs := connect(t, "memory", tool, func(p *mcp.ProgressNotificationParams) {
+		mu.Lock()
+		notes = append(notes, p.Message)
+		mu.Unlock()
+	})
+	params := &mcp.CallToolParams{Name: "chat", Arguments: map[string]any{"prompt": "hi"}}
+	params.SetProgressToken("p")
+	res, err := cs.CallTool(context.Background(), params)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.IsError {
+		t.Fatalf("isError: %s", text(t, res))
+	}
+	items := []string{`{"index":0,"text":"one"}`, `{"index":1,"text":"two"}`}
+	want := `{"items":[` + items[0] + "," + items[1] + `]}`
+	if diff := cmp.Diff(asJSON(t, want), asJSON(t, res.StructuredContent)); diff != "" {
+		t.Errorf("structuredContent (-want +got):\n%s", diff)
+	}
+	deadline := time.Now().Add(waitLong)
+	for {
+		mu.Lock()
+		n := len(notes)
+		mu.Unlock()
+		if n >= 2 || time.Now().After(deadline) {
+			break
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	mu.Lock()
+	got := slices.Clone(notes)
+	mu.Unlock()
+	slices.Sort(got)
+	if !slices.Equal(got, items) {
+		t.Errorf("progress messages %q, want %q", got, items)
+	}
+}
