@@ -272,6 +272,7 @@ func TestStreamClient(t *testing.T) {
 
 	// The context ends a stream.
 	cctx, cancel := context.WithCancel(ctx)
+	defer cancel()
 	n = 0
 	for _, err := range c.ChatSeq(cctx, stream.ChatArgs{Prompt: "endless"}) {
 		if err != nil {
