@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -15,6 +16,7 @@ import (
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
+	"github.com/opentoolgen/opentoolgen/gen"
 	"github.com/opentoolgen/opentoolgen/runtime"
 )
 
@@ -735,5 +737,64 @@ func TestParseProfile(t *testing.T) {
 	}
 	if _, err := runtime.Declare(&runtime.OpenTool{}, "x"); err == nil {
 		t.Errorf("Declare with an unknown profile: no error")
+	}
+}
+
+// TestProfilesRealWorld (opt-in: OPENTOOLGEN_REALWORLD=1) declares the large
+// public documents of ogen's test data — GitHub's REST API, Kubernetes,
+// OpenAI, Telegram — in every profile and checks every declaration against the
+// providers' rules, as TestProfilesFollowProviderRules does for the goldens.
+// Limits the documents exceed (GitHub's 767 tools for OpenAI's 128) are
+// logged, not failures.
+func TestProfilesRealWorld(t *testing.T) {
+	if os.Getenv("OPENTOOLGEN_REALWORLD") == "" {
+		t.Skip("set OPENTOOLGEN_REALWORLD=1 to declare the public documents of the module cache")
+	}
+	out, err := exec.Command("go", "mod", "download", "-json", "github.com/ogen-go/ogen@v1.14.0").Output()
+	if err != nil {
+		t.Fatalf("go mod download: %v", err)
+	}
+	var mod struct{ Dir string }
+	if err := json.Unmarshal(out, &mod); err != nil || mod.Dir == "" {
+		t.Fatalf("go mod download: %s", out)
+	}
+	for _, name := range []string{"api.github.com.json", "k8s.json", "openai.yml", "telegram_bot_api.json"} {
+		path := filepath.Join(mod.Dir, "_testdata", "examples", name)
+		data, err := os.ReadFile(path)
+		if err != nil {
+			t.Errorf("%s: %v", name, err)
+			continue
+		}
+		res, err := gen.Generate(path, data, gen.Options{Package: "p"})
+		if err != nil {
+			t.Errorf("%s: %v", name, err)
+			continue
+		}
+		var doc runtime.OpenTool
+		if err := json.Unmarshal(res.Document, &doc); err != nil {
+			t.Fatal(err)
+		}
+		for _, p := range runtime.Profiles() {
+			d, err := runtime.Declare(&doc, p)
+			var le *runtime.LimitError
+			if err != nil && !errors.As(err, &le) {
+				t.Fatalf("%s %s: %v", name, p, err)
+			}
+			if le != nil {
+				t.Logf("%s %s: %v", name, p, le)
+			}
+			bad := 0
+			for _, tl := range toolsOf(t, p, d.Tools) {
+				for _, v := range checkRules(p, tl) {
+					if bad++; bad <= 20 {
+						t.Errorf("%s %s: %s", name, p, v)
+					}
+				}
+				if p != runtime.ProfileGemini {
+					compileSchema(t, name+" "+string(p)+" "+tl.name, tl.params)
+				}
+			}
+			t.Logf("%s %s: %d tools, %d bytes, %d warnings, %d rule violations", name, p, len(doc.Functions), len(d.Tools), len(d.Warnings), bad)
+		}
 	}
 }
