@@ -33,11 +33,15 @@ const DefaultPrefix = "/opentool"
 
 // RuntimeVersion is the version of this package; generated code checks it at
 // compile time through IsAtLeastVersion constants.
-const RuntimeVersion = "0.1.0"
+const RuntimeVersion = "0.2.0"
 
 // IsAtLeastVersion0_1_0 exists so that generated code fails to compile against a
 // runtime older than the one it was generated for.
 const IsAtLeastVersion0_1_0 = true
+
+// IsAtLeastVersion0_2_0 is what code generated since 0.2.0 checks: it calls
+// through Caller, declares with profiles, decodes with the call's context.
+const IsAtLeastVersion0_2_0 = true
 
 // Version is the body of GET /version.
 type Version struct {
