@@ -52,16 +52,20 @@ func Load(src *source.Source, pkgName string, allowRefDirs []string) (*model.Pac
 		files:   map[string][]byte{},
 		refs:    &refFiles{doc: src.Name, allow: allowRefDirs},
 	}
+	b.json = src.JSON
+	b.trees[b.root] = src.Tree
+	if errs := b.loadErrors(b.check()); len(errs) > 0 {
+		return nil, b.warnings, &source.Error{Diagnostics: errs}
+	}
 	doc, err := b.load()
-	if len(b.refused) > 0 { // at the $refs, even if the loader went on without them
-		return nil, nil, &source.Error{Diagnostics: b.refusedDiagnostics()}
+	if errs := b.loadErrors(nil); len(errs) > 0 { // at the $refs, even if the loader went on without them
+		return nil, b.warnings, &source.Error{Diagnostics: errs}
 	}
 	if err != nil {
 		d := source.Diagnostic{File: src.Name, Line: 1, Col: 1, Message: err.Error()}
-		return nil, nil, &source.Error{Diagnostics: []source.Diagnostic{d}}
+		return nil, b.warnings, &source.Error{Diagnostics: []source.Diagnostic{d}}
 	}
 	b.doc = doc
-	b.trees[b.root] = src.Tree
 	pkg := b.build(pkgName)
 	return pkg, b.warnings, nil
 }
@@ -94,7 +98,9 @@ type oaBuilder struct {
 
 	trees    map[string]*jsontree.Node // parsed documents, by slash path
 	sources  map[string]*source.Source // the other files among them
-	files    map[string][]byte         // other files read for references
+	files    map[string][]byte         // other files read for references, as JSON for kin-openapi
+	json     []byte                    // the document as JSON for kin-openapi (repaired by check)
+	fileErrs []source.Diagnostic       // problems of the files read for references
 	refs     *refFiles                 // reads them
 	refused  []refusal                 // files references name that were not read
 	warnings []source.Diagnostic
@@ -156,7 +162,7 @@ func (b *oaBuilder) load() (*openapi3.T, error) {
 	loc := &url.URL{Path: b.root}
 	if b.swagger {
 		var d2 openapi2.T
-		if err := json.Unmarshal(b.src.JSON, &d2); err != nil {
+		if err := json.Unmarshal(b.json, &d2); err != nil {
 			return nil, fmt.Errorf("reading the Swagger 2.0 document: %v", err)
 		}
 		doc, err := openapi2conv.ToV3WithLoader(&d2, l, loc)
@@ -165,7 +171,7 @@ func (b *oaBuilder) load() (*openapi3.T, error) {
 		}
 		return doc, nil
 	}
-	return l.LoadFromDataWithPath(b.src.JSON, loc)
+	return l.LoadFromDataWithPath(b.json, loc)
 }
 
 // readLocal reads the files references name: local files only, never URLs,
@@ -179,14 +185,42 @@ func (b *oaBuilder) readLocal(_ *openapi3.Loader, u *url.URL) ([]byte, error) {
 		return data, nil
 	}
 	if p == path.Clean(b.root) {
-		return b.src.Data, nil
+		return b.json, nil
+	}
+	if _, ok := b.trees[p]; ok {
+		return nil, fmt.Errorf("%s cannot be read", p) // reported by fileErrs
 	}
 	data, err := b.refs.read(filepath.FromSlash(p))
 	if err != nil {
 		return nil, b.refuse(u, err.Error())
 	}
-	b.files[p] = data
-	return data, nil
+	// Parsed by its content, as the document is: JSON or YAML whatever its name.
+	s, err := source.ReadSource(p, data)
+	if err != nil {
+		b.trees[p] = nil
+		if se, ok := err.(*source.Error); ok {
+			b.fileErrs = append(b.fileErrs, se.Diagnostics...)
+		} else {
+			b.fileErrs = append(b.fileErrs, source.Diagnostic{File: p, Message: err.Error()})
+		}
+		return nil, fmt.Errorf("%s cannot be read", p)
+	}
+	b.trees[p], b.sources[p] = s.Tree, s
+	b.files[p] = s.JSON
+	return s.JSON, nil
+}
+
+// loadErrors returns the problems found in the files read and the references
+// refused (at the $refs, even if the loader went on without them), after
+// errs.
+func (b *oaBuilder) loadErrors(errs []source.Diagnostic) []source.Diagnostic {
+	errs = append(errs, b.fileErrs...)
+	b.fileErrs = nil
+	if len(b.refused) > 0 {
+		errs = append(errs, b.refusedDiagnostics()...)
+		b.refused = nil
+	}
+	return source.Dedup(errs)
 }
 
 // tree returns the parsed form of a file, for member order; nil when it
@@ -196,15 +230,7 @@ func (b *oaBuilder) tree(file string) *jsontree.Node {
 	if t, ok := b.trees[file]; ok {
 		return t
 	}
-	var t *jsontree.Node
-	if data, ok := b.files[file]; ok {
-		if s, err := source.ReadSource(file, data); err == nil {
-			t = s.Tree
-			b.sources[file] = s
-		}
-	}
-	b.trees[file] = t
-	return t
+	return nil // not read
 }
 
 // node returns the source value at loc, or nil.

@@ -229,15 +229,13 @@ func (b *oaBuilder) refusedDiagnostics() []source.Diagnostic {
 		src  *source.Source
 	}
 	docs := []doc{{b.root, b.src.Name, b.src}}
-	names := make([]string, 0, len(b.files))
-	for f := range b.files {
+	names := make([]string, 0, len(b.sources))
+	for f := range b.sources {
 		names = append(names, f)
 	}
 	sort.Strings(names)
 	for _, f := range names {
-		if s, err := source.ReadSource(f, b.files[f]); err == nil {
-			docs = append(docs, doc{f, f, s})
-		}
+		docs = append(docs, doc{f, f, b.sources[f]})
 	}
 	var out []source.Diagnostic
 	for _, r := range b.refused {
