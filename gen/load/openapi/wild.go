@@ -89,8 +89,12 @@ type checker struct {
 func (b *oaBuilder) check() []source.Diagnostic {
 	c := &checker{b: b, seen: map[string]bool{}, changed: map[string]bool{}}
 	c.walk(b.root, "", b.src.Tree, shDocument)
-	if c.changed[b.root] {
-		b.json = jsontree.AppendJSON(nil, b.src.Tree)
+	for file := range c.changed {
+		if file == b.root {
+			b.json = jsontree.AppendJSON(nil, b.src.Tree)
+		} else {
+			b.files[file] = jsontree.AppendJSON(nil, b.trees[file])
+		}
 	}
 	return c.errs
 }
@@ -330,7 +334,7 @@ func (c *checker) resolve(file, ptr, ref string) (string, string, *jsontree.Node
 			where = "#" + have
 		}
 		if tfile != file {
-			where += " of " + tfile
+			where += " of " + u.Path
 		}
 		c.fail(file, refPtr, "$ref %q names nothing: %s has no member %q", clipRef(ref), where, pointerUnescaper.Replace(missing))
 		return "", "", nil
