@@ -1000,6 +1000,65 @@ type objectMembers struct {
 	locs    []oaLoc
 }
 
+// pathTemplateNames returns the names in braces in the path template p, in
+// order, once each.
+func pathTemplateNames(p string) []string {
+	var out []string
+	for {
+		i := strings.IndexByte(p, '{')
+		if i < 0 {
+			return out
+		}
+		j := strings.IndexByte(p[i:], '}')
+		if j < 0 {
+			return out
+		}
+		if name := p[i+1 : i+j]; name != "" && !slices.Contains(out, name) {
+			out = append(out, name)
+		}
+		p = p[i+j+1:]
+	}
+}
+
+// hasProperties reports whether any of the schemas declares properties.
+func (m objectMembers) hasProperties() bool {
+	for _, s := range m.schemas {
+		if len(s.Properties) > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// undeclaredMember is a member that a schema requires and none declares.
+type undeclaredMember struct {
+	name string
+	loc  oaLoc // of the name in the required list
+}
+
+// undeclared returns the members the schemas require that are not among
+// their properties (declared), in order, with a warning for each: they are
+// kept, with any JSON value, since a request without them is refused.
+func (b *oaBuilder) undeclared(m objectMembers, declared map[string]bool) []undeclaredMember {
+	var out []undeclaredMember
+	done := map[string]bool{}
+	for i, s := range m.schemas {
+		for j, r := range s.Required {
+			if declared[r] || done[r] {
+				continue
+			}
+			done[r] = true
+			l := m.locs[i].add("required", strconv.Itoa(j))
+			b.warn(l, "the member %q is required but not among the properties: it takes any JSON value", source.ClipValue(r))
+			out = append(out, undeclaredMember{r, l})
+		}
+	}
+	return out
+}
+
+// anySchema is the schema of any JSON value.
+func anySchema() *openapi3.SchemaRef { return &openapi3.SchemaRef{Value: &openapi3.Schema{}} }
+
 // inlineType returns self, or when it is nil a new type for the schema s at
 // a place.
 func (b *oaBuilder) inlineType(s *openapi3.Schema, at *model.Place, self *model.Type) *model.Type {
@@ -1061,6 +1120,15 @@ func (b *oaBuilder) object(s *openapi3.Schema, loc oaLoc, at *model.Place, self 
 				ds.Required = append(ds.Required, k)
 			}
 		}
+	}
+	for _, u := range b.undeclared(members, seen) {
+		f := &model.Field{JSONName: u.name, Required: true}
+		b.naming.Member(t, f)
+		pt := b.conv(anySchema(), u.loc, model.MemberPlace(t, f))
+		b.setNullable(f, pt)
+		t.Fields = append(t.Fields, f)
+		ds.Properties = append(ds.Properties, runtime.NamedSchema{Name: u.name, Schema: pt.schema})
+		ds.Required = append(ds.Required, u.name)
 	}
 	if ds.Properties == nil {
 		ds.Properties = runtime.Schemas{}
@@ -1517,6 +1585,11 @@ func (b *oaBuilder) operation(method, p string, item *openapi3.PathItem, op *ope
 			b.warn(pp.loc, "parameter in %q is not supported: left out", source.ClipValue(prm.In))
 			continue
 		}
+		if in == model.InPath && !strings.Contains(p, "{"+prm.Name+"}") {
+			// Asked for and sent nowhere: a validating server refuses the call.
+			b.warn(pp.loc, "the path %q has no {%s}: the path parameter is left out", source.ClipTo(p, 100), source.ClipValue(prm.Name))
+			continue
+		}
 		if in == model.InHeader {
 			switch strings.ToLower(prm.Name) {
 			case "accept", "content-type", "authorization":
@@ -1546,6 +1619,22 @@ func (b *oaBuilder) operation(method, p string, item *openapi3.PathItem, op *ope
 		b.setNullable(f, pt)
 		f.HTTP = &model.FieldHTTP{In: in, Name: prm.Name, Style: sm.Style, Explode: sm.Explode, AllowReserved: prm.AllowReserved}
 		addField(f, pt, prm.Description)
+	}
+
+	// The path's parameters that neither declares: required strings, or
+	// every call would fail.
+	for _, name := range pathTemplateNames(p) {
+		if _, ok := index[model.InPath+" "+name]; ok {
+			continue
+		}
+		b.warn(loc, "the path %q has {%s}, which no parameter declares: it is a required string argument", source.ClipTo(p, 100), source.ClipValue(name))
+		f := &model.Field{JSONName: argName(name, model.InPath), Required: true}
+		b.naming.Param(args, f)
+		sr := &openapi3.SchemaRef{Value: &openapi3.Schema{Type: &openapi3.Types{openapi3.TypeString}}}
+		pt := b.conv(sr, loc, model.ParamPlace(fn, f, name))
+		b.setNullable(f, pt)
+		f.HTTP = &model.FieldHTTP{In: model.InPath, Name: name, Style: "simple"}
+		addField(f, pt, "")
 	}
 
 	// The request body.
@@ -1681,13 +1770,13 @@ func (b *oaBuilder) requestBody(fn *model.Function, rb *openapi3.RequestBody, lo
 				return false
 			}
 		}
-		if len(v.Properties) > 0 {
+		if len(v.Properties) > 0 || len(v.Required) > 0 { // a part may only require
 			m.schemas = append(m.schemas, v)
 			m.locs = append(m.locs, l)
 		}
 		return true
 	}
-	if !collect(sr, mloc, 0) || len(m.schemas) == 0 {
+	if !collect(sr, mloc, 0) || !m.hasProperties() {
 		if kind == "json" {
 			whole()
 		} else {
@@ -1735,6 +1824,9 @@ func (b *oaBuilder) requestBody(fn *model.Function, rb *openapi3.RequestBody, lo
 	if collide && kind == "json" {
 		whole()
 		return
+	}
+	for _, u := range b.undeclared(m, seen) {
+		members = append(members, member{u.name, anySchema(), u.loc, true})
 	}
 	for _, mb := range members {
 		// A required member is a required argument even when the document

@@ -308,3 +308,81 @@ func (c *Client) Download(ctx context.Context) ([]byte, error) {
 	}
 	return out, err
 }
+
+// GET /database/{pk}/select_star/{table_name}/
+func (c *Client) SelectStarTable(ctx context.Context, args SelectStarTableArgs) error {
+	r := c.rc.NewRequest("GET", "/database/{pk}/select_star/{table_name}/")
+	r.Path("pk", args.Pk, "simple", false)
+	r.Path("table_name", args.TableName, "simple", false)
+	resp, err := r.Send(ctx)
+	if err != nil {
+		return err
+	}
+	switch {
+	case resp.Is("204"):
+	case resp.Success():
+	default:
+		err = resp.Unexpected()
+	}
+	return err
+}
+
+// GET /database/{pk}/select_star/{table_name}/{schema_name}/
+func (c *Client) SelectStar(ctx context.Context, args SelectStarArgs) error {
+	r := c.rc.NewRequest("GET", "/database/{pk}/select_star/{table_name}/{schema_name}/")
+	r.Path("pk", args.Pk, "simple", false)
+	r.Path("table_name", args.TableName, "simple", false)
+	r.Path("schema_name", args.SchemaName, "simple", false)
+	resp, err := r.Send(ctx)
+	if err != nil {
+		return err
+	}
+	switch {
+	case resp.Is("204"):
+	case resp.Success():
+	default:
+		err = resp.Unexpected()
+	}
+	return err
+}
+
+// POST /balance
+func (c *Client) SetBalance(ctx context.Context, args SetBalanceArgs) error {
+	r := c.rc.NewRequest("POST", "/balance")
+	if args.Figi != nil {
+		r.BodyField("figi", args.Figi)
+	}
+	r.BodyField("balance", args.Balance)
+	r.BodyField("currency", args.Currency)
+	r.ObjectBody(true)
+	resp, err := r.Send(ctx)
+	if err != nil {
+		return err
+	}
+	switch {
+	case resp.Is("204"):
+	case resp.Success():
+	default:
+		err = resp.Unexpected()
+	}
+	return err
+}
+
+// POST /charges
+func (c *Client) Charge(ctx context.Context, args ChargeArgs) error {
+	r := c.rc.NewRequest("POST", "/charges")
+	r.BodyField("amount", args.Amount)
+	r.BodyField("currency", args.Currency)
+	r.ObjectBody(false)
+	resp, err := r.Send(ctx)
+	if err != nil {
+		return err
+	}
+	switch {
+	case resp.Is("204"):
+	case resp.Success():
+	default:
+		err = resp.Unexpected()
+	}
+	return err
+}

@@ -383,9 +383,117 @@ const documentJSON = `{
           "format": "byte"
         }
       }
+    },
+    {
+      "name": "selectStarTable",
+      "description": "",
+      "parameters": [
+        {
+          "name": "pk",
+          "schema": {
+            "type": "integer"
+          },
+          "required": true
+        },
+        {
+          "name": "table_name",
+          "schema": {
+            "type": "string"
+          },
+          "required": true
+        }
+      ]
+    },
+    {
+      "name": "selectStar",
+      "description": "",
+      "parameters": [
+        {
+          "name": "pk",
+          "schema": {
+            "type": "integer"
+          },
+          "required": true
+        },
+        {
+          "name": "table_name",
+          "schema": {
+            "type": "string"
+          },
+          "required": true
+        },
+        {
+          "name": "schema_name",
+          "schema": {
+            "type": "string"
+          },
+          "required": true
+        }
+      ]
+    },
+    {
+      "name": "setBalance",
+      "description": "",
+      "parameters": [
+        {
+          "name": "figi",
+          "schema": {
+            "type": "string"
+          },
+          "required": false
+        },
+        {
+          "name": "balance",
+          "schema": {
+            "type": "number"
+          },
+          "required": true
+        },
+        {
+          "name": "currency",
+          "schema": {
+            "description": "Untyped: the schema does not restrict the value; any JSON value."
+          },
+          "required": true
+        }
+      ]
+    },
+    {
+      "name": "charge",
+      "description": "",
+      "parameters": [
+        {
+          "name": "amount",
+          "schema": {
+            "type": "integer"
+          },
+          "required": true
+        },
+        {
+          "name": "currency",
+          "schema": {
+            "type": "string"
+          },
+          "required": true
+        }
+      ]
     }
   ],
   "schemas": {
+    "Money": {
+      "type": "object",
+      "properties": {
+        "amount": {
+          "type": "integer"
+        },
+        "currency": {
+          "type": "string"
+        }
+      },
+      "required": [
+        "amount"
+      ]
+    },
     "Point": {
       "type": "object",
       "properties": {

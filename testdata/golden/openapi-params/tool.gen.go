@@ -23,6 +23,10 @@ type Service interface {
 	TextBody(ctx context.Context, args TextBodyArgs) (string, error)
 	MergePatch(ctx context.Context, args MergePatchArgs) error
 	Download(ctx context.Context) ([]byte, error)
+	SelectStarTable(ctx context.Context, args SelectStarTableArgs) error
+	SelectStar(ctx context.Context, args SelectStarArgs) error
+	SetBalance(ctx context.Context, args SetBalanceArgs) error
+	Charge(ctx context.Context, args ChargeArgs) error
 }
 
 // Tool serves a Service as an OpenTool tool: it completes the arguments of a
@@ -161,6 +165,50 @@ func (t *Tool) callDownload(ctx context.Context, _ json.RawMessage) (json.RawMes
 	return opentool.EncodeResult("result", r)
 }
 
+func (t *Tool) callSelectStarTable(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
+	var a SelectStarTableArgs
+	if err := opentool.DecodeArgs(ctx, t.args, "selectStarTable", args, &a, decodeSelectStarTableArgs); err != nil {
+		return nil, err
+	}
+	if err := t.svc.SelectStarTable(ctx, a); err != nil {
+		return nil, opentool.ToolError(err)
+	}
+	return nil, nil
+}
+
+func (t *Tool) callSelectStar(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
+	var a SelectStarArgs
+	if err := opentool.DecodeArgs(ctx, t.args, "selectStar", args, &a, decodeSelectStarArgs); err != nil {
+		return nil, err
+	}
+	if err := t.svc.SelectStar(ctx, a); err != nil {
+		return nil, opentool.ToolError(err)
+	}
+	return nil, nil
+}
+
+func (t *Tool) callSetBalance(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
+	var a SetBalanceArgs
+	if err := opentool.DecodeArgs(ctx, t.args, "setBalance", args, &a, decodeSetBalanceArgs); err != nil {
+		return nil, err
+	}
+	if err := t.svc.SetBalance(ctx, a); err != nil {
+		return nil, opentool.ToolError(err)
+	}
+	return nil, nil
+}
+
+func (t *Tool) callCharge(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
+	var a ChargeArgs
+	if err := opentool.DecodeArgs(ctx, t.args, "charge", args, &a, decodeChargeArgs); err != nil {
+		return nil, err
+	}
+	if err := t.svc.Charge(ctx, a); err != nil {
+		return nil, opentool.ToolError(err)
+	}
+	return nil, nil
+}
+
 // Call implements opentool.Tool.
 func (t *Tool) Call(ctx context.Context, name string, args json.RawMessage) (json.RawMessage, error) {
 	name, ok := t.args.Resolve(name)
@@ -188,6 +236,14 @@ func (t *Tool) Call(ctx context.Context, name string, args json.RawMessage) (jso
 		return t.callMergePatch(ctx, args)
 	case "download":
 		return t.callDownload(ctx, args)
+	case "selectStarTable":
+		return t.callSelectStarTable(ctx, args)
+	case "selectStar":
+		return t.callSelectStar(ctx, args)
+	case "setBalance":
+		return t.callSetBalance(ctx, args)
+	case "charge":
+		return t.callCharge(ctx, args)
 	}
 	return nil, opentool.MethodNotFound(name)
 }
@@ -227,9 +283,9 @@ func (t *Tool) Hints(name string) (opentool.Hints, bool) {
 		return opentool.Hints{}, false
 	}
 	switch name {
-	case "pathStyles", "queryStyles", "headerAndCookieStyles", "download":
+	case "pathStyles", "queryStyles", "headerAndCookieStyles", "download", "selectStarTable", "selectStar":
 		return opentool.MethodHints("GET"), true
-	case "jsonArrayBody", "formBody", "multipartBody", "textBody":
+	case "jsonArrayBody", "formBody", "multipartBody", "textBody", "setBalance", "charge":
 		return opentool.MethodHints("POST"), true
 	case "octetBody":
 		return opentool.MethodHints("PUT"), true

@@ -4,10 +4,17 @@
 package openapiparams
 
 import (
+	"encoding/json"
 	"time"
 
 	opentool "github.com/opentoolgen/opentoolgen/runtime"
 )
+
+// Money is the schema "Money" of the document.
+type Money struct {
+	Amount   int64   `json:"amount"`
+	Currency *string `json:"currency,omitzero"`
+}
 
 // Point is the schema "Point" of the document.
 type Point struct {
@@ -461,4 +468,116 @@ func decodeMergePatchArgs(d *opentool.Decoder, x *MergePatchArgs) {
 		}
 	}
 	d.Required(seen[:], "id")
+}
+
+// SelectStarTableArgs are the arguments of "selectStarTable" (GET /database/{pk}/select_star/{table_name}/).
+type SelectStarTableArgs struct {
+	Pk        int64  `json:"pk"`
+	TableName string `json:"table_name"`
+}
+
+func decodeSelectStarTableArgs(d *opentool.Decoder, x *SelectStarTableArgs) {
+	if !d.Object() {
+		return
+	}
+	var seen [1]uint64
+	for d.Next() {
+		switch string(d.Key()) {
+		case "pk":
+			seen[0] |= 1 << 0
+			x.Pk, _ = d.Int()
+		case "table_name":
+			seen[0] |= 1 << 1
+			x.TableName, _ = d.String()
+		default:
+			d.Skip()
+		}
+	}
+	d.Required(seen[:], "pk", "table_name")
+}
+
+// SelectStarArgs are the arguments of "selectStar" (GET /database/{pk}/select_star/{table_name}/{schema_name}/).
+type SelectStarArgs struct {
+	Pk         int64  `json:"pk"`
+	TableName  string `json:"table_name"`
+	SchemaName string `json:"schema_name"`
+}
+
+func decodeSelectStarArgs(d *opentool.Decoder, x *SelectStarArgs) {
+	if !d.Object() {
+		return
+	}
+	var seen [1]uint64
+	for d.Next() {
+		switch string(d.Key()) {
+		case "pk":
+			seen[0] |= 1 << 0
+			x.Pk, _ = d.Int()
+		case "table_name":
+			seen[0] |= 1 << 1
+			x.TableName, _ = d.String()
+		case "schema_name":
+			seen[0] |= 1 << 2
+			x.SchemaName, _ = d.String()
+		default:
+			d.Skip()
+		}
+	}
+	d.Required(seen[:], "pk", "table_name", "schema_name")
+}
+
+// SetBalanceArgs are the arguments of "setBalance" (POST /balance).
+type SetBalanceArgs struct {
+	Figi    *string `json:"figi,omitzero"`
+	Balance float64 `json:"balance"`
+	// Untyped: the schema does not restrict the value; any JSON value.
+	Currency json.RawMessage `json:"currency"`
+}
+
+func decodeSetBalanceArgs(d *opentool.Decoder, x *SetBalanceArgs) {
+	if !d.Object() {
+		return
+	}
+	var seen [1]uint64
+	for d.Next() {
+		switch string(d.Key()) {
+		case "figi":
+			x.Figi = d.StringPtr()
+		case "balance":
+			seen[0] |= 1 << 0
+			x.Balance, _ = d.Float()
+		case "currency":
+			seen[0] |= 1 << 1
+			opentool.DecodeRaw(d, &x.Currency)
+		default:
+			d.Skip()
+		}
+	}
+	d.Required(seen[:], "balance", "currency")
+}
+
+// ChargeArgs are the arguments of "charge" (POST /charges).
+type ChargeArgs struct {
+	Amount   int64  `json:"amount"`
+	Currency string `json:"currency"`
+}
+
+func decodeChargeArgs(d *opentool.Decoder, x *ChargeArgs) {
+	if !d.Object() {
+		return
+	}
+	var seen [1]uint64
+	for d.Next() {
+		switch string(d.Key()) {
+		case "amount":
+			seen[0] |= 1 << 0
+			x.Amount, _ = d.Int()
+		case "currency":
+			seen[0] |= 1 << 1
+			x.Currency, _ = d.String()
+		default:
+			d.Skip()
+		}
+	}
+	d.Required(seen[:], "amount", "currency")
 }
