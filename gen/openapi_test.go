@@ -251,26 +251,18 @@ func TestSelect(t *testing.T) {
 		used := map[string]bool{}
 		var walk func(s *runtime.Schema)
 		walk = func(s *runtime.Schema) {
-			if s == nil {
-				return
-			}
-			if n, ok := runtime.RefName(s.Ref); ok {
-				if doc.Schemas.Get(n) == nil {
-					t.Errorf("%v: %s does not resolve", tc.include, s.Ref)
+			s.Each(func(s *runtime.Schema) bool {
+				if n, ok := runtime.RefName(s.Ref); ok {
+					if doc.Schemas.Get(n) == nil {
+						t.Errorf("%v: %s does not resolve", tc.include, s.Ref)
+					}
+					if !used[n] {
+						used[n] = true
+						walk(doc.Schemas.Get(n))
+					}
 				}
-				if !used[n] {
-					used[n] = true
-					walk(doc.Schemas.Get(n))
-				}
-			}
-			for _, m := range s.Properties {
-				walk(m.Schema)
-			}
-			walk(s.Items)
-			walk(s.AdditionalProperties)
-			for _, a := range append(s.OneOf, s.AnyOf...) {
-				walk(a)
-			}
+				return true
+			})
 		}
 		for _, f := range doc.Functions {
 			for _, p := range f.Parameters {

@@ -73,27 +73,56 @@ func (c *declConverter) parameters(params []Parameter) (Schemas, []string) {
 // they reference, and what those reference in turn, in name order.
 func (c *declConverter) defs() Schemas {
 	var defs Schemas
+	eachDef(c.doc, c.used, func(n string, def *Schema) {
+		defs = append(defs, NamedSchema{Name: n, Schema: c.convertOrAny(def)})
+	})
+	sort.Slice(defs, func(i, j int) bool { return defs[i].Name < defs[j].Name })
+	return defs
+}
+
+// eachDef calls f with every schema of doc named in used, and those the
+// calls add to used in turn (a converter marks the references it rewrites), a
+// round at a time in name order; it returns the names it saw.
+func eachDef(doc *OpenTool, used map[string]bool, f func(name string, def *Schema)) map[string]bool {
 	done := map[string]bool{}
 	for {
 		var next []string
-		for n := range c.used {
+		for n := range used {
 			if !done[n] {
 				next = append(next, n)
 			}
 		}
 		if len(next) == 0 {
-			break
+			return done
 		}
 		sort.Strings(next)
 		for _, n := range next {
 			done[n] = true
-			if def := c.doc.Schemas.Get(n); def != nil {
-				defs = append(defs, NamedSchema{Name: n, Schema: c.convertOrAny(def)})
+			if def := doc.Schemas.Get(n); def != nil {
+				f(n, def)
 			}
 		}
 	}
-	sort.Slice(defs, func(i, j int) bool { return defs[i].Name < defs[j].Name })
-	return defs
+}
+
+// Each calls f with s and every schema inside it (properties, items,
+// additionalProperties, alternatives), depth first; references are not
+// followed. f returns false to skip what is inside the schema it is given.
+func (s *Schema) Each(f func(*Schema) bool) {
+	if s == nil || !f(s) {
+		return
+	}
+	for _, p := range s.Properties {
+		p.Schema.Each(f)
+	}
+	s.Items.Each(f)
+	s.AdditionalProperties.Each(f)
+	for _, a := range s.OneOf {
+		a.Each(f)
+	}
+	for _, a := range s.AnyOf {
+		a.Each(f)
+	}
 }
 
 type declConverter struct {

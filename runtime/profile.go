@@ -433,26 +433,10 @@ func declareParameters(doc *OpenTool, f *Function, r profileRules) (jsonObject, 
 	})
 	if !r.gemini && len(w.used) > 0 {
 		var defs jsonObject
-		done := map[string]bool{}
-		for {
-			var next []string
-			for n := range w.used {
-				if !done[n] {
-					next = append(next, n)
-				}
-			}
-			if len(next) == 0 {
-				break
-			}
-			sort.Strings(next)
-			for _, n := range next {
-				done[n] = true
-				if def := doc.Schemas.Get(n); def != nil {
-					defs = append(defs, member{n, w.schema(def)})
-					w.stats.strings += len(n)
-				}
-			}
-		}
+		done := eachDef(doc, w.used, func(n string, def *Schema) {
+			defs = append(defs, member{n, w.schema(def)})
+			w.stats.strings += len(n)
+		})
 		sort.Slice(defs, func(i, j int) bool { return defs[i].key < defs[j].key })
 		root = append(root, member{"$defs", defs})
 		if r.noRecursion && w.why == "" {
@@ -483,12 +467,11 @@ func recursiveSchema(doc *OpenTool, names map[string]bool) string {
 		}
 		state[n] = 1
 		found := false
-		walkRefs(doc.Schemas.Get(n), func(ref string) {
-			if !found {
-				if m, ok := RefName(ref); ok && doc.Schemas.Get(m) != nil && visit(m) {
-					found = true
-				}
+		doc.Schemas.Get(n).Each(func(s *Schema) bool {
+			if m, ok := RefName(s.Ref); ok && !found && doc.Schemas.Get(m) != nil && visit(m) {
+				found = true
 			}
+			return !found
 		})
 		state[n] = 2
 		return found
@@ -499,26 +482,6 @@ func recursiveSchema(doc *OpenTool, names map[string]bool) string {
 		}
 	}
 	return ""
-}
-
-func walkRefs(s *Schema, f func(string)) {
-	if s == nil {
-		return
-	}
-	if s.Ref != "" {
-		f(s.Ref)
-	}
-	for _, p := range s.Properties {
-		walkRefs(p.Schema, f)
-	}
-	walkRefs(s.Items, f)
-	walkRefs(s.AdditionalProperties, f)
-	for _, a := range s.OneOf {
-		walkRefs(a, f)
-	}
-	for _, a := range s.AnyOf {
-		walkRefs(a, f)
-	}
 }
 
 // object writes an object schema of n properties given by prop.

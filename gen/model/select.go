@@ -148,24 +148,13 @@ func Select(p *Package, s Selector) (unmatched []string) {
 		used := map[string]bool{}
 		var walk func(s *runtime.Schema)
 		walk = func(s *runtime.Schema) {
-			if s == nil {
-				return
-			}
-			if name, ok := runtime.RefName(s.Ref); ok && !used[name] {
-				used[name] = true
-				walk(doc.Schemas.Get(name))
-			}
-			for _, m := range s.Properties {
-				walk(m.Schema)
-			}
-			walk(s.Items)
-			walk(s.AdditionalProperties)
-			for _, a := range s.OneOf {
-				walk(a)
-			}
-			for _, a := range s.AnyOf {
-				walk(a)
-			}
+			s.Each(func(s *runtime.Schema) bool {
+				if name, ok := runtime.RefName(s.Ref); ok && !used[name] {
+					used[name] = true
+					walk(doc.Schemas.Get(name))
+				}
+				return true
+			})
 		}
 		for _, f := range doc.Functions {
 			if !kept[f.Name] {
