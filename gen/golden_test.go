@@ -13,6 +13,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/opentoolgen/opentoolgen/gen/emit"
+	opentool "github.com/opentoolgen/opentoolgen/runtime"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/golden")
@@ -92,8 +93,25 @@ func generateCase(t *testing.T, c goldenCase) map[string][]byte {
 	}
 	out["opentool.gen.json"] = res.Document
 	out[goldenCommand(c.name)] = res.Command.Content
+	if declaredCases[c.name] {
+		// The declarations of every profile, as -declarations writes them.
+		for _, p := range opentool.Profiles() {
+			d, err := Generate(filepath.Base(c.input), data, Options{Package: goldenPackage(c.name), Declarations: p})
+			if err != nil {
+				t.Fatalf("Generate -for %s: %v", p, err)
+			}
+			out[goldenDeclarations(p)] = d.Declarations
+		}
+	}
 	return out
 }
+
+// declaredCases are the golden cases whose declarations in every profile are
+// golden files too: one of each input kind.
+var declaredCases = map[string]bool{"weather": true, "mocktool": true, "openapi-petstore": true, "openapi-schemas": true, "opendyn-example": true, "mcp-tools": true}
+
+// goldenDeclarations is the file of a case's declarations in profile p.
+func goldenDeclarations(p opentool.Profile) string { return "declarations/" + string(p) + ".gen.json" }
 
 // goldenModule is this module's path.
 const goldenModule = "github.com/opentoolgen/opentoolgen"
@@ -118,6 +136,11 @@ func TestGolden(t *testing.T) {
 			}
 			if _, err := os.Stat(filepath.Join(c.dir, goldenCommand(c.name))); err == nil {
 				onDisk[goldenCommand(c.name)] = true
+			}
+			for _, p := range opentool.Profiles() {
+				if _, err := os.Stat(filepath.Join(c.dir, goldenDeclarations(p))); err == nil {
+					onDisk[goldenDeclarations(p)] = true
+				}
 			}
 			if *update {
 				for name := range onDisk {
