@@ -13,6 +13,7 @@ import (
 	"net/textproto"
 	"net/url"
 	"reflect"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -49,6 +50,75 @@ type RESTClient struct {
 	Timeout time.Duration
 
 	creds map[string]Credential
+
+	// The server of the document, used when BaseURL is "" (SetServer).
+	server         string
+	serverDefaults []string          // name, value pairs
+	serverVars     map[string]string // the values SetServerVariable set
+	err            error             // a bad option's, returned by every call
+}
+
+// SetServer makes the client call the document's server: its URL template
+// ("https://{region}.example.com/v1") with the variables' defaults given as
+// name, value pairs, changed by SetServerVariable. It is used while BaseURL
+// is "" (a generated NewClient calls it when it is given no base URL).
+func (c *RESTClient) SetServer(template string, defaults ...string) {
+	c.server, c.serverDefaults = template, defaults
+}
+
+// SetServerVariable sets the variable name of the server's URL template to
+// value. When enum is not empty, value must be one of it: otherwise every
+// call of the client returns an error that says so (an option cannot return
+// one). Operations with servers of their own that have a variable of that
+// name use the value too.
+func (c *RESTClient) SetServerVariable(name, value string, enum ...string) {
+	if len(enum) > 0 && !slices.Contains(enum, value) {
+		if c.err == nil {
+			q := make([]string, len(enum))
+			for i, e := range enum {
+				q[i] = strconv.Quote(e)
+			}
+			c.err = fmt.Errorf("server variable %s: %s is not one of %s", strconv.Quote(name), strconv.Quote(value), strings.Join(q, ", "))
+		}
+		return
+	}
+	if c.serverVars == nil {
+		c.serverVars = map[string]string{}
+	}
+	c.serverVars[name] = value
+}
+
+// expandServer substitutes the variables of a server URL template: the
+// values the client set, else the defaults given as name, value pairs.
+func (c *RESTClient) expandServer(template string, defaults []string) string {
+	var pairs []string
+	for k, v := range c.serverVars {
+		pairs = append(pairs, "{"+k+"}", v)
+	}
+	for i := 0; i+1 < len(defaults); i += 2 {
+		if _, ok := c.serverVars[defaults[i]]; !ok {
+			pairs = append(pairs, "{"+defaults[i]+"}", defaults[i+1])
+		}
+	}
+	return strings.NewReplacer(pairs...).Replace(template)
+}
+
+// baseURL is what the request's path is appended to: BaseURL when set, else
+// the operation's own server, else the client's (SetServer).
+func (r *Request) baseURL() (string, error) {
+	c := r.c
+	if c.err != nil {
+		return "", c.err
+	}
+	switch {
+	case c.BaseURL != "":
+		return c.BaseURL, nil
+	case r.server != "":
+		return c.expandServer(r.server, r.serverDefaults), nil
+	case c.server != "":
+		return c.expandServer(c.server, c.serverDefaults), nil
+	}
+	return "", nil
 }
 
 // String describes the client without its credentials: the schemes it has
@@ -211,6 +281,10 @@ type Request struct {
 	security    [][]string
 	err         error
 
+	// The operation's own server (Server).
+	server         string
+	serverDefaults []string
+
 	// The members of an object body, sent as JSON, form or multipart.
 	fields    []bodyField
 	form      *Query
@@ -298,6 +372,14 @@ func (r *Request) Cookie(name string, v any, explode bool) {
 // the credentials of the first set the client has every credential of; an
 // empty set means the operation may be called without credentials.
 func (r *Request) Security(schemes ...string) { r.security = append(r.security, schemes) }
+
+// Server sets the operation's own server: its URL template with the
+// variables' defaults as name, value pairs. It is used unless the client was
+// given a base URL; a variable the client set (SetServerVariable) keeps the
+// client's value.
+func (r *Request) Server(template string, defaults ...string) {
+	r.server, r.serverDefaults = template, defaults
+}
 
 // credentials returns the credentials the request carries, with the names
 // of their schemes: the context's ([WithCredentials]), else the client's.
@@ -470,7 +552,11 @@ func (r *Request) url(creds []Credential) (string, error) {
 			return "", fmt.Errorf("path parameter %s has no value", strconv.Quote(path[i+1:i+j]))
 		}
 	}
-	u := strings.TrimRight(r.c.BaseURL, "/") + path
+	base, err := r.baseURL()
+	if err != nil {
+		return "", err
+	}
+	u := strings.TrimRight(base, "/") + path
 	q := r.query.Encode()
 	for _, cr := range creds {
 		if cr.kind == "apiKey" && cr.in == "query" {

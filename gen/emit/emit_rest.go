@@ -479,13 +479,36 @@ func emitRESTClient(p *model.Package) *jen.File {
 			emitClientCredentials(f, s, cc)
 		}
 	}
-	f.Comment(`NewClient returns a client of the API at baseURL ("" for DefaultBaseURL).`)
-	f.Func().Id("NewClient").Params(jen.Id("baseURL").String(), jen.Id("opts").Op("...").Id("ClientOption")).Op("*").Id("Client").Block(
-		jen.If(jen.Id("baseURL").Op("==").Lit("")).Block(jen.Id("baseURL").Op("=").Id("DefaultBaseURL")),
-		jen.Id("rc").Op(":=").Add(rt("NewRESTClient")).Call(jen.Id("baseURL")),
-		jen.For(jen.List(jen.Id("_"), jen.Id("o")).Op(":=").Range().Id("opts")).Block(jen.Id("o").Call(jen.Id("rc"))),
-		jen.Return(jen.Op("&").Id("Client").Values(jen.Id("rc").Op(":").Id("rc"))),
-	)
+	if sv := api.Server; sv != nil {
+		for _, v := range sv.Variables {
+			emitServerVariable(f, v)
+		}
+		// rc := opentool.NewRESTClient(baseURL)
+		// if baseURL == "" { rc.SetServer("https://{region}.example.com", "region", "us") }
+		setServer := []jen.Code{jen.Lit(sv.URL)}
+		for _, v := range sv.Variables {
+			setServer = append(setServer, jen.Lit(v.Name), jen.Lit(v.Default))
+		}
+		doc := []string{`NewClient returns a client of the API at baseURL. Given "", it calls the`,
+			"document's server, " + sv.URL + ",",
+			"with the variables the options set (DefaultBaseURL when none is set), and",
+			"the operations that have servers of their own call theirs; a base URL given",
+			"is used for every operation."}
+		f.Add(commentLines(doc).Func().Id("NewClient").Params(jen.Id("baseURL").String(), jen.Id("opts").Op("...").Id("ClientOption")).Op("*").Id("Client").Block(
+			jen.Id("rc").Op(":=").Add(rt("NewRESTClient")).Call(jen.Id("baseURL")),
+			jen.If(jen.Id("baseURL").Op("==").Lit("")).Block(jen.Id("rc").Dot("SetServer").Call(setServer...)),
+			jen.For(jen.List(jen.Id("_"), jen.Id("o")).Op(":=").Range().Id("opts")).Block(jen.Id("o").Call(jen.Id("rc"))),
+			jen.Return(jen.Op("&").Id("Client").Values(jen.Id("rc").Op(":").Id("rc"))),
+		))
+	} else {
+		f.Comment(`NewClient returns a client of the API at baseURL ("" for DefaultBaseURL).`)
+		f.Func().Id("NewClient").Params(jen.Id("baseURL").String(), jen.Id("opts").Op("...").Id("ClientOption")).Op("*").Id("Client").Block(
+			jen.If(jen.Id("baseURL").Op("==").Lit("")).Block(jen.Id("baseURL").Op("=").Id("DefaultBaseURL")),
+			jen.Id("rc").Op(":=").Add(rt("NewRESTClient")).Call(jen.Id("baseURL")),
+			jen.For(jen.List(jen.Id("_"), jen.Id("o")).Op(":=").Range().Id("opts")).Block(jen.Id("o").Call(jen.Id("rc"))),
+			jen.Return(jen.Op("&").Id("Client").Values(jen.Id("rc").Op(":").Id("rc"))),
+		)
+	}
 	f.Line()
 	f.Var().Id("_").Id("Service").Op("=").Parens(jen.Op("*").Id("Client")).Parens(jen.Nil())
 	f.Line()
@@ -493,6 +516,38 @@ func emitRESTClient(p *model.Package) *jen.File {
 		emitRESTMethod(f, fn)
 	}
 	return f
+}
+
+// emitServerVariable renders the option that sets a variable of the server's
+// URL:
+//
+//	// WithServerRegion sets the variable "region" of the server's URL (default "us").
+//	// The value must be one of "us", "eu": another makes every call of
+//	// the client fail.
+//	func WithServerRegion(value string) ClientOption {
+//		return func(c *opentool.RESTClient) { c.SetServerVariable("region", value, "us", "eu") }
+//	}
+func emitServerVariable(f *jen.File, v *model.ServerVariable) {
+	doc := []string{v.Option + " sets the variable " + strconv.Quote(v.Name) + " of the server's URL (default " + strconv.Quote(v.Default) + ")."}
+	args := []jen.Code{jen.Lit(v.Name), jen.Id("value")}
+	if len(v.Enum) > 0 {
+		q := make([]string, len(v.Enum))
+		for i, e := range v.Enum {
+			q[i] = strconv.Quote(e)
+			args = append(args, jen.Lit(e))
+		}
+		doc = append(doc, "The value must be one of "+strings.Join(q, ", ")+": another makes every call of", "the client fail.")
+	}
+	if lines := docLines(v.Doc); len(lines) > 0 {
+		doc = append(doc, "//")
+		doc = append(doc, lines...)
+	}
+	f.Add(commentLines(doc).Func().Id(v.Option).Params(jen.Id("value").String()).Id("ClientOption").Block(
+		jen.Return(jen.Func().Params(jen.Id("c").Op("*").Add(rt("RESTClient"))).Block(
+			jen.Id("c").Dot("SetServerVariable").Call(args...),
+		)),
+	))
+	f.Line()
 }
 
 // emitClientCredentials renders the option of a scheme's OAuth 2 client
@@ -726,6 +781,14 @@ func restRequest(fn *model.Function) []jen.Code {
 	op := fn.HTTP
 	var body []jen.Code
 	body = append(body, jen.Id("r").Op(":=").Id("c").Dot("rc").Dot("NewRequest").Call(jen.Lit(op.Method), jen.Lit(op.Path)))
+	if sv := op.Server; sv != nil {
+		// r.Server("https://{region}.upload.example.com", "region", "us")
+		args := []jen.Code{jen.Lit(sv.URL)}
+		for _, v := range sv.Variables {
+			args = append(args, jen.Lit(v.Name), jen.Lit(v.Default))
+		}
+		body = append(body, jen.Id("r").Dot("Server").Call(args...))
+	}
 	bodyProps := false
 	if fn.Args != nil {
 		for _, fl := range fn.Args.Fields {

@@ -216,6 +216,9 @@ type Operation struct {
 	// API.Security entries) the operation accepts; the request carries the
 	// credentials of the first set the client has all of.
 	Security [][]string
+	// Server is the operation's own server (the first of its or its path's
+	// servers); nil when it has none.
+	Server *Server
 }
 
 // Response is a documented response of an operation.
@@ -235,6 +238,27 @@ type Response struct {
 type API struct {
 	BaseURL  string // the first server's URL with its variables substituted
 	Security []*SecurityScheme
+	// Server is the first server, set when its URL has variables or an
+	// operation has servers of its own: the client then expands the URL as
+	// it calls (one option per variable); nil when BaseURL says all.
+	Server *Server
+}
+
+// Server is a server of the document: a URL template and its variables.
+type Server struct {
+	URL       string
+	Variables []*ServerVariable // in the order the URL names them
+}
+
+// ServerVariable is a variable of a server's URL ("{region}").
+type ServerVariable struct {
+	Name    string // the document's name
+	Default string
+	Enum    []string // the values allowed; none means any
+	Doc     string
+	// Option is the Go name of the client option that sets it (of the first
+	// server's variables only): WithServerRegion.
+	Option string
 }
 
 // SecurityScheme is a way of authenticating requests; the client has one

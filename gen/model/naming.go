@@ -41,6 +41,7 @@ const (
 	nameMethod                  // the *Function's method, from word
 	nameOption                  // the client option of the *SecurityScheme
 	namePattern                 // the variable of the pattern of the *Constraints
+	nameServerVar               // the client option of the *ServerVariable
 )
 
 // nameRequest is one name asked for: one of a loader's thousands, so small.
@@ -105,6 +106,12 @@ func (n *Naming) Method(fn *Function, name string) {
 // Option asks for the name of the client option of a security scheme, made
 // from the scheme's name.
 func (n *Naming) Option(s *SecurityScheme) { n.add(nameRequest{kind: nameOption, of: s}) }
+
+// ServerVariable asks for the name of the client option that sets the
+// variable v of the server's URL, made from the variable's name.
+func (n *Naming) ServerVariable(v *ServerVariable) {
+	n.add(nameRequest{kind: nameServerVar, of: v})
+}
 
 // Pattern asks for the variable that holds the compiled c.Pattern (one per
 // distinct pattern, in Package.Patterns).
@@ -185,6 +192,9 @@ func (n *Naming) name(p *Package) {
 			if sc.ClientCredentials != nil {
 				sc.FlowOption = types.Take(sc.Option + "ClientCredentials")
 			}
+		case nameServerVar:
+			v := r.of.(*ServerVariable)
+			v.Option = types.Take("WithServer" + GoNameOr(v.Name, "Variable"))
 		case namePattern:
 			c := r.of.(*Constraints)
 			v, ok := patterns[c.Pattern]

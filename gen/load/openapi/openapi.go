@@ -72,10 +72,12 @@ func Load(src *source.Source, pkgName string, allowRefDirs []string) (*model.Pac
 
 // oaBuilder builds the model of one OpenAPI document.
 type oaBuilder struct {
-	src     *source.Source
-	root    string // slash path of the document, as kin-openapi's RefPath has it
-	swagger bool
-	doc     *openapi3.T
+	// opServers is set when an operation has servers of its own.
+	opServers bool
+	src       *source.Source
+	root      string // slash path of the document, as kin-openapi's RefPath has it
+	swagger   bool
+	doc       *openapi3.T
 
 	pkg    *model.Package
 	naming *model.Naming // the Go names the model is to make
@@ -348,6 +350,12 @@ func (b *oaBuilder) build(pkgName string) *model.Package {
 	b.naming = &model.Naming{}
 	b.pkg.Naming = b.naming
 	b.security()
+	server := serverOf(doc.Servers)
+	if server != nil {
+		for _, v := range server.Variables {
+			b.naming.ServerVariable(v)
+		}
+	}
 
 	// Components first: they own their names.
 	rootLoc := oaLoc{file: b.root}
@@ -368,6 +376,9 @@ func (b *oaBuilder) build(pkgName string) *model.Package {
 		}
 	}
 	b.operations()
+	if server != nil && (len(server.Variables) > 0 || b.opServers) {
+		b.pkg.API.Server = server
+	}
 	// Named schemas referenced from other files were defined on first use;
 	// those left have no value: their references form a cycle.
 	var unresolved []*oaNamed
@@ -420,6 +431,41 @@ func serverURL(servers openapi3.Servers) string {
 		}
 	}
 	return u
+}
+
+// serverOf is the first of servers, its variables in the order its URL
+// names them; nil when there is none.
+func serverOf(servers openapi3.Servers) *model.Server {
+	if len(servers) == 0 || servers[0] == nil {
+		return nil
+	}
+	s := servers[0]
+	out := &model.Server{URL: s.URL}
+	seen := map[string]bool{}
+	rest := s.URL
+	for {
+		i := strings.IndexByte(rest, '{')
+		if i < 0 {
+			break
+		}
+		j := strings.IndexByte(rest[i:], '}')
+		if j < 0 {
+			break
+		}
+		name := rest[i+1 : i+j]
+		rest = rest[i+j+1:]
+		v := s.Variables[name]
+		if v == nil || seen[name] {
+			continue
+		}
+		seen[name] = true
+		sv := &model.ServerVariable{Name: name, Default: v.Default, Doc: v.Description}
+		for _, e := range v.Enum {
+			sv.Enum = append(sv.Enum, e)
+		}
+		out.Variables = append(out.Variables, sv)
+	}
+	return out
 }
 
 // security reads the security schemes: one client option each.
@@ -1525,6 +1571,15 @@ func (b *oaBuilder) operation(method, p string, item *openapi3.PathItem, op *ope
 		fn.Doc = model.JoinDoc(fn.Doc, "Deprecated: the document marks this operation as deprecated.")
 	}
 	hop := &model.Operation{Method: method, Path: p, Tags: append([]string(nil), op.Tags...)}
+	switch {
+	case op.Servers != nil && len(*op.Servers) > 0:
+		hop.Server = serverOf(*op.Servers)
+	case len(item.Servers) > 0:
+		hop.Server = serverOf(item.Servers)
+	}
+	if hop.Server != nil {
+		b.opServers = true
+	}
 	fn.HTTP = hop
 	dfn := runtime.Function{Name: name, Description: fn.Doc, Parameters: []runtime.Parameter{}}
 

@@ -109,12 +109,25 @@ func WithPetstoreAuthClientCredentials(ctx context.Context, clientID, clientSecr
 	}
 }
 
-// NewClient returns a client of the API at baseURL ("" for DefaultBaseURL).
-func NewClient(baseURL string, opts ...ClientOption) *Client {
-	if baseURL == "" {
-		baseURL = DefaultBaseURL
+// WithServerRegion sets the variable "region" of the server's URL (default "eu").
+// The value must be one of "eu", "us": another makes every call of
+// the client fail.
+func WithServerRegion(value string) ClientOption {
+	return func(c *opentool.RESTClient) {
+		c.SetServerVariable("region", value, "eu", "us")
 	}
+}
+
+// NewClient returns a client of the API at baseURL. Given "", it calls the
+// document's server, https://{region}.petstore.example.com/v1,
+// with the variables the options set (DefaultBaseURL when none is set), and
+// the operations that have servers of their own call theirs; a base URL given
+// is used for every operation.
+func NewClient(baseURL string, opts ...ClientOption) *Client {
 	rc := opentool.NewRESTClient(baseURL)
+	if baseURL == "" {
+		rc.SetServer("https://{region}.petstore.example.com/v1", "region", "eu")
+	}
 	for _, o := range opts {
 		o(rc)
 	}
