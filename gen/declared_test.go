@@ -47,6 +47,11 @@ func TestDeclaredNames(t *testing.T) {
 						known[s.FlowOption] = true
 					}
 				}
+				if sv := pkg.API.Server; sv != nil {
+					for _, v := range sv.Variables {
+						known[v.Option] = true
+					}
+				}
 			case "opendyn":
 				for _, n := range model.ReservedOpenDynNames {
 					known[n] = true

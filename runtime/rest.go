@@ -853,6 +853,15 @@ const (
 	pvObject
 )
 
+// JSONContent wraps the value of a parameter the document declares with a
+// JSON media type ("content": {"application/json": …}) instead of a schema:
+// Path, Query, Header and Cookie send its JSON text as one value, escaped as
+// the parameter's place needs ({"a":1} in a query is %7B%22a%22%3A1%7D). A
+// nil pointer is sent as null.
+func JSONContent(v any) any { return jsonContent{v} }
+
+type jsonContent struct{ v any }
+
 // paramValue is a parameter value reduced to what OpenAPI serialisation knows:
 // a scalar, a list of scalars or an object of scalars (in order).
 type paramValue struct {
@@ -868,6 +877,12 @@ func paramValueOf(v any) (paramValue, error) {
 	switch x := v.(type) {
 	case nil:
 		return paramValue{}, nil
+	case jsonContent:
+		b, err := json.Marshal(x.v)
+		if err != nil {
+			return paramValue{}, err
+		}
+		return paramValue{kind: pvScalar, scalar: string(b)}, nil
 	case string:
 		return paramValue{kind: pvScalar, scalar: x}, nil
 	case bool:

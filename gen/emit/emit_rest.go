@@ -331,6 +331,9 @@ func present(f *model.Field) jen.Code {
 func requestStmt(fn *model.Function, f *model.Field) jen.Code {
 	h := f.HTTP
 	v := jen.Id("args").Dot(f.Name)
+	if h.JSON && h.In != model.InBody && h.In != model.InBodyProp {
+		v = rt("JSONContent").Call(v)
+	}
 	r := jen.Id("r")
 	switch h.In {
 	case model.InPath:

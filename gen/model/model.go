@@ -193,6 +193,9 @@ type FieldHTTP struct {
 	AllowReserved bool
 	// ContentType of a multipart part ("" for the default).
 	ContentType string
+	// JSON is set for a parameter declared with a JSON media type (content)
+	// instead of a schema: its value travels as its JSON text.
+	JSON bool
 }
 
 // Operation is an HTTP operation of an OpenAPI document.

@@ -30,18 +30,18 @@ type Naming struct {
 type nameKind uint8
 
 const (
-	nameSchema  nameKind = iota // the type of a named schema: typ, word
-	nameType                    // a type with no name of its own: typ, at the *Place
-	nameArgs                    // the argument struct typ of the *Function
-	nameConsts                  // the constants of the enum type typ
-	nameMember                  // the *Field of a member of typ
-	nameParam                   // the *Field of a parameter in typ
-	nameBody                    // the *Field of a whole request body in typ
-	nameVariant                 // the *Variant of typ
-	nameMethod                  // the *Function's method, from word
-	nameOption                  // the client option of the *SecurityScheme
-	namePattern                 // the variable of the pattern of the *Constraints
-	nameServerVar               // the client option of the *ServerVariable
+	nameSchema    nameKind = iota // the type of a named schema: typ, word
+	nameType                      // a type with no name of its own: typ, at the *Place
+	nameArgs                      // the argument struct typ of the *Function
+	nameConsts                    // the constants of the enum type typ
+	nameMember                    // the *Field of a member of typ
+	nameParam                     // the *Field of a parameter in typ
+	nameBody                      // the *Field of a whole request body in typ
+	nameVariant                   // the *Variant of typ
+	nameMethod                    // the *Function's method, from word
+	nameOption                    // the client option of the *SecurityScheme
+	namePattern                   // the variable of the pattern of the *Constraints
+	nameServerVar                 // the client option of the *ServerVariable
 )
 
 // nameRequest is one name asked for: one of a loader's thousands, so small.

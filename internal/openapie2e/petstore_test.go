@@ -34,6 +34,7 @@ type exchange struct {
 	status              int
 	response            string
 	responseType        string                                           // default application/json
+	responseHeader      map[string]string                                // headers of the response
 	inspect             func(t *testing.T, r *http.Request, body []byte) // instead of the body check
 }
 
@@ -89,6 +90,9 @@ func (f *fakeAPI) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			ct = "application/json"
 		}
 		w.Header().Set("Content-Type", ct)
+	}
+	for k, v := range ex.responseHeader {
+		w.Header().Set(k, v)
 	}
 	w.WriteHeader(ex.status)
 	io.WriteString(w, ex.response)

@@ -1658,11 +1658,13 @@ func (b *oaBuilder) operation(method, p string, item *openapi3.PathItem, op *ope
 		}
 		schema := prm.Schema
 		sloc := pp.loc.add("schema")
+		content := ""
 		if schema == nil {
-			// A parameter with content: its schema (sent as its serialisation).
+			// A parameter with content: its schema; a JSON media type's
+			// value is sent as its JSON text.
 			for _, mt := range sortedKeysOf(prm.Content) {
 				if c := prm.Content[mt]; c != nil && c.Schema != nil {
-					schema, sloc = c.Schema, pp.loc.add("content", mt, "schema")
+					schema, sloc, content = c.Schema, pp.loc.add("content", mt, "schema"), mt
 					break
 				}
 			}
@@ -1672,7 +1674,8 @@ func (b *oaBuilder) operation(method, p string, item *openapi3.PathItem, op *ope
 		pt := b.conv(schema, sloc, model.ParamPlace(fn, f, prm.Name))
 		f.Doc = model.JoinDoc(prm.Description, pt.note)
 		b.setNullable(f, pt)
-		f.HTTP = &model.FieldHTTP{In: in, Name: prm.Name, Style: sm.Style, Explode: sm.Explode, AllowReserved: prm.AllowReserved}
+		f.HTTP = &model.FieldHTTP{In: in, Name: prm.Name, Style: sm.Style, Explode: sm.Explode, AllowReserved: prm.AllowReserved,
+			JSON: model.MediaKind(content) == "json"}
 		addField(f, pt, prm.Description)
 	}
 

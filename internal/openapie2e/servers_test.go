@@ -1,0 +1,95 @@
+package openapie2e
+
+import (
+	"context"
+	"net"
+	"net/url"
+	"strings"
+	"testing"
+
+	servers "github.com/opentoolgen/opentoolgen/testdata/golden/openapi-servers"
+)
+
+// hostPort splits the address of a test server.
+func hostPort(t *testing.T, raw string) (string, string) {
+	t.Helper()
+	u, err := url.Parse(raw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h, p, err := net.SplitHostPort(u.Host)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return h, p
+}
+
+// TestServerVariables calls the document's servers: the client's URL with
+// the variables the options set, the servers of a path and of an operation
+// with the client's values of their variables, and every operation at a
+// base URL given explicitly.
+func TestServerVariables(t *testing.T) {
+	ctx := context.Background()
+	f, srv := newFake(t)
+	host, port := hostPort(t, srv.URL)
+	c := servers.NewClient("", servers.WithServerHost(host), servers.WithServerPort(port), servers.WithServerVersion("v2"))
+
+	f.expect(exchange{method: "GET", path: "/v2/items", status: 200, response: "[]"})
+	if _, err := c.ListItems(ctx, servers.ListItemsArgs{}); err != nil {
+		t.Error(err)
+	}
+	// The path's own server: /upload, not /v2.
+	f.expect(exchange{method: "POST", path: "/upload/uploads", body: "data", contentType: "text/plain", status: 204})
+	if err := c.Upload(ctx, servers.UploadArgs{Body: "data"}); err != nil {
+		t.Error(err)
+	}
+	// The operation's own server.
+	f.expect(exchange{method: "GET", path: "/status-api/status", status: 200, response: `{"ok":true}`})
+	if st, err := c.Status(ctx); err != nil || st.Ok == nil || !*st.Ok {
+		t.Errorf("Status: %+v, %v", st, err)
+	}
+
+	// A base URL given is used for every operation, its own servers too.
+	c = servers.NewClient(srv.URL+"/base", servers.WithServerVersion("v2"))
+	f.expect(exchange{method: "GET", path: "/base/items", status: 200, response: "[]"},
+		exchange{method: "POST", path: "/base/uploads", body: "x", contentType: "text/plain", status: 204},
+		exchange{method: "GET", path: "/base/status", status: 200, response: `{}`})
+	if _, err := c.ListItems(ctx, servers.ListItemsArgs{}); err != nil {
+		t.Error(err)
+	}
+	if err := c.Upload(ctx, servers.UploadArgs{Body: "x"}); err != nil {
+		t.Error(err)
+	}
+	if _, err := c.Status(ctx); err != nil {
+		t.Error(err)
+	}
+
+	// The defaults: DefaultBaseURL, which no test server answers; the
+	// request is not sent when a variable is outside its enum.
+	if servers.DefaultBaseURL != "http://localhost:8080/v1" {
+		t.Errorf("DefaultBaseURL = %q", servers.DefaultBaseURL)
+	}
+	bad := servers.NewClient("", servers.WithServerHost(host), servers.WithServerPort(port), servers.WithServerVersion("v3"))
+	_, err := bad.ListItems(ctx, servers.ListItemsArgs{})
+	if err == nil || !strings.Contains(err.Error(), `server variable "version": "v3" is not one of "v1", "v2"`) {
+		t.Errorf("a version outside the enum: got %v", err)
+	}
+}
+
+// TestJSONContentParameters checks parameters declared with a JSON content:
+// their JSON text in the query and in a header.
+func TestJSONContentParameters(t *testing.T) {
+	ctx := context.Background()
+	f, srv := newFake(t)
+	c := servers.NewClient(srv.URL)
+	f.expect(exchange{method: "GET", path: "/items",
+		query:  "filter=%7B%22color%22%3A%22red%22%2C%22size%22%3A2%7D&limit=3",
+		header: map[string]string{"X-Trace": `["a","b c"]`},
+		status: 200, response: `[{"id":1,"name":"one"}]`})
+	items, err := c.ListItems(ctx, servers.ListItemsArgs{
+		Filter: &servers.ListItemsFilter{Color: ptr("red"), Size: ptr[int64](2)},
+		XTrace: []string{"a", "b c"}, Limit: ptr[int64](3)})
+	if err != nil || len(items) != 1 || items[0].Name != "one" {
+		t.Errorf("ListItems: %+v, %v", items, err)
+	}
+}
