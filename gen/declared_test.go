@@ -47,6 +47,11 @@ func TestDeclaredNames(t *testing.T) {
 						known[s.FlowOption] = true
 					}
 				}
+				for _, fn := range pkg.Functions {
+					if h := fn.HTTP.Headers; h != nil {
+						known[h.Name] = true
+					}
+				}
 				if sv := pkg.API.Server; sv != nil {
 					for _, v := range sv.Variables {
 						known[v.Option] = true

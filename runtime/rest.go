@@ -732,6 +732,69 @@ func (r *Response) Decode(v any) error {
 	return nil
 }
 
+// HeaderValue reads the header name of the response into dst: a *string,
+// *int64, *float64 or *bool, or a pointer to a pointer of one of them, which
+// stays nil when the header is absent (a plain value then keeps its zero
+// value). A value that is not of the type is an error, as a body that does
+// not match the document is.
+func (r *Response) HeaderValue(name string, dst any) error {
+	vals, ok := r.Header[textproto.CanonicalMIMEHeaderKey(name)]
+	if !ok || len(vals) == 0 {
+		return nil
+	}
+	v := strings.TrimSpace(vals[0])
+	bad := func(want string) error {
+		return &Error{Code: http.StatusBadGateway, Message: fmt.Sprintf("%s %s: HTTP %d: the response's header %s is %s, not %s as the document says", r.method, r.path, r.StatusCode, name, strconv.Quote(clip(v, 64)), want)}
+	}
+	switch d := dst.(type) {
+	case *string:
+		*d = v
+	case **string:
+		*d = &v
+	case *int64, **int64:
+		n, err := strconv.ParseInt(v, 10, 64)
+		if err != nil {
+			return bad("an integer")
+		}
+		if p, ok := d.(**int64); ok {
+			*p = &n
+		} else {
+			*d.(*int64) = n
+		}
+	case *float64, **float64:
+		n, err := strconv.ParseFloat(v, 64)
+		if err != nil {
+			return bad("a number")
+		}
+		if p, ok := d.(**float64); ok {
+			*p = &n
+		} else {
+			*d.(*float64) = n
+		}
+	case *bool, **bool:
+		b, err := strconv.ParseBool(v)
+		if err != nil {
+			return bad("a boolean")
+		}
+		if p, ok := d.(**bool); ok {
+			*p = &b
+		} else {
+			*d.(*bool) = b
+		}
+	default:
+		return fmt.Errorf("header %s: cannot read into %T", strconv.Quote(name), dst)
+	}
+	return nil
+}
+
+// clip shortens s to at most n bytes for a message.
+func clip(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[:n] + "…"
+}
+
 // Unexpected returns the error of an undocumented response.
 func (r *Response) Unexpected() error {
 	return &StatusError{StatusCode: r.StatusCode, Header: r.Header, Body: r.Body, Operation: r.method + " " + r.path}

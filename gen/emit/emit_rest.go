@@ -644,15 +644,23 @@ func emitRESTMethod(f *jen.File, fn *model.Function) {
 		params = append(params, jen.Id("args").Id(fn.Args.Name))
 	}
 	body := restRequest(fn)
+	hdr := op.Headers
 	out := jen.Id("out")
 	hasResult := fn.Result != nil
 	ret := func(err jen.Code) jen.Code {
+		if hdr != nil {
+			return jen.Return(jen.Id("out"), err)
+		}
 		if hasResult {
 			return jen.Return(out.Clone(), err)
 		}
 		return jen.Return(err)
 	}
-	if hasResult {
+	switch {
+	case hdr != nil:
+		out = jen.Id("out").Dot("Body")
+		body = append(body, jen.Var().Id("out").Id(hdr.Name))
+	case hasResult:
 		body = append(body, jen.Var().Id("out").Add(goType(fn.Result)))
 	}
 	body = append(body,
@@ -695,14 +703,79 @@ func emitRESTMethod(f *jen.File, fn *model.Function) {
 		defaultCase = jen.Default().Block(jen.Err().Op("=").Id("resp").Dot("Unexpected").Call())
 	}
 	cases = append(cases, defaultCase)
-	body = append(body, jen.Switch().Block(cases...), ret(jen.Err()))
+	body = append(body, jen.Switch().Block(cases...))
+	if hdr != nil {
+		// if err == nil { err = resp.HeaderValue("Location", &out.Location) }
+		for _, h := range hdr.Fields {
+			body = append(body, jen.If(jen.Err().Op("==").Nil()).Block(
+				jen.Err().Op("=").Id("resp").Dot("HeaderValue").Call(jen.Lit(h.HTTP.Name), jen.Op("&").Id("out").Dot(h.Name))))
+		}
+	}
+	body = append(body, ret(jen.Err()))
 
 	doc := model.JoinDoc(fn.Doc, op.Method+" "+op.Path)
 	results := jen.Error()
 	if hasResult {
 		results = jen.Params(goType(fn.Result), jen.Error())
 	}
+	if hdr != nil {
+		emitHeadersType(f, fn)
+		hdoc := op.HeadersMethod + " is " + fn.GoName + " with the headers of the response: " + op.Method + " " + op.Path + "."
+		f.Add(funcDoc(op.HeadersMethod, hdoc).Func().Params(jen.Id("c").Op("*").Id("Client")).Id(op.HeadersMethod).Params(params...).
+			Params(jen.Id(hdr.Name), jen.Error()).Block(body...))
+		f.Line()
+		// func (c *Client) F(ctx, args) (T, error) { res, err := c.FWithHeaders(ctx, args); return res.Body, err }
+		call := []jen.Code{jen.Id("ctx")}
+		if fn.Args != nil {
+			call = append(call, jen.Id("args"))
+		}
+		body = []jen.Code{jen.List(jen.Id("res"), jen.Err()).Op(":=").Id("c").Dot(op.HeadersMethod).Call(call...)}
+		if hasResult {
+			body = append(body, jen.Return(jen.Id("res").Dot("Body"), jen.Err()))
+		} else {
+			body = []jen.Code{jen.List(jen.Id("_"), jen.Err()).Op(":=").Id("c").Dot(op.HeadersMethod).Call(call...), jen.Return(jen.Err())}
+		}
+		doc = model.JoinDoc(doc, op.HeadersMethod+" returns the headers of the response too.")
+	}
 	f.Add(funcDoc(fn.GoName, doc).Func().Params(jen.Id("c").Op("*").Id("Client")).Id(fn.GoName).Params(params...).Add(results).Block(body...))
+	f.Line()
+}
+
+// emitHeadersType declares the struct of an operation's response body and
+// headers (Operation.Headers):
+//
+//	// CreateItemResponse is the response of CreateItem: …
+//	type CreateItemResponse struct {
+//		// Body is the body of the response.
+//		Body Item
+//		// Location is the header "Location": Where the item is.
+//		Location string
+//	}
+func emitHeadersType(f *jen.File, fn *model.Function) {
+	hdr := fn.HTTP.Headers
+	var fields []jen.Code
+	if fn.Result != nil {
+		fields = append(fields, jen.Comment("Body is the body of the response."), jen.Id("Body").Add(goType(fn.Result)))
+	}
+	for _, h := range hdr.Fields {
+		doc := h.Name + " is the header " + strconv.Quote(h.HTTP.Name)
+		t := goType(h.Type)
+		if h.Required {
+			doc += ", which the document says the response has."
+		} else {
+			doc += "; nil when the response has none."
+			t = jen.Op("*").Add(t)
+		}
+		for _, l := range docLines(model.JoinDoc(doc, h.Doc)) {
+			if l == "" {
+				fields = append(fields, jen.Comment(""))
+			} else {
+				fields = append(fields, jen.Comment(sanitizeLine(l)))
+			}
+		}
+		fields = append(fields, jen.Id(h.Name).Add(t))
+	}
+	f.Add(docComment(hdr.Name, hdr.Doc, "").Type().Id(hdr.Name).Struct(fields...))
 	f.Line()
 }
 

@@ -222,6 +222,13 @@ type Operation struct {
 	// Server is the operation's own server (the first of its or its path's
 	// servers); nil when it has none.
 	Server *Server
+	// Headers is set when a success response (not streamed) declares
+	// headers: the struct of the response's body (its field Body, not among
+	// Fields) and of those headers (Fields: each field's HTTP.Name is the
+	// header, Type a scalar, Required a plain value rather than a pointer).
+	// The Client then has the method HeadersMethod, which returns it.
+	Headers       *Type
+	HeadersMethod string
 }
 
 // Response is a documented response of an operation.

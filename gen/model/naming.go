@@ -42,6 +42,7 @@ const (
 	nameOption                    // the client option of the *SecurityScheme
 	namePattern                   // the variable of the pattern of the *Constraints
 	nameServerVar                 // the client option of the *ServerVariable
+	nameHeaders                   // the response type typ and the method of the *Function
 )
 
 // nameRequest is one name asked for: one of a loader's thousands, so small.
@@ -111,6 +112,13 @@ func (n *Naming) Option(s *SecurityScheme) { n.add(nameRequest{kind: nameOption,
 // variable v of the server's URL, made from the variable's name.
 func (n *Naming) ServerVariable(v *ServerVariable) {
 	n.add(nameRequest{kind: nameServerVar, of: v})
+}
+
+// Headers asks for the name of t, the struct of the body and headers of the
+// response of fn (Operation.Headers), and of the method that returns it;
+// the names of its fields are asked for with Member after.
+func (n *Naming) Headers(fn *Function, t *Type) {
+	n.add(nameRequest{kind: nameHeaders, typ: t, of: fn})
 }
 
 // Pattern asks for the variable that holds the compiled c.Pattern (one per
@@ -195,6 +203,12 @@ func (n *Naming) name(p *Package) {
 		case nameServerVar:
 			v := r.of.(*ServerVariable)
 			v.Option = types.Take("WithServer" + GoNameOr(v.Name, "Variable"))
+		case nameHeaders:
+			fn := r.of.(*Function)
+			r.typ.Name = types.Take(fn.GoName + "Response")
+			r.typ.Doc = r.typ.Name + " is the response of " + fn.GoName + ": its body and the headers the document declares."
+			fn.HTTP.HeadersMethod = methods.Take(fn.GoName + "WithHeaders")
+			scope(r.typ, append([]string{"Body"}, ReservedFieldNames...))
 		case namePattern:
 			c := r.of.(*Constraints)
 			v, ok := patterns[c.Pattern]

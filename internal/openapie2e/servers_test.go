@@ -93,3 +93,42 @@ func TestJSONContentParameters(t *testing.T) {
 		t.Errorf("ListItems: %+v, %v", items, err)
 	}
 }
+
+// TestResponseHeaders reads the headers a response declares into the typed
+// result, and refuses one that is not of its type.
+func TestResponseHeaders(t *testing.T) {
+	ctx := context.Background()
+	f, srv := newFake(t)
+	c := servers.NewClient(srv.URL)
+	f.expect(exchange{method: "GET", path: "/items", status: 200, response: `[{"name":"one"}]`,
+		responseHeader: map[string]string{"X-RateLimit-Remaining": "41", "X-Next-Cursor": "c2"}})
+	res, err := c.ListItemsWithHeaders(ctx, servers.ListItemsArgs{})
+	if err != nil || len(res.Body) != 1 || res.Body[0].Name != "one" ||
+		res.XRateLimitRemaining == nil || *res.XRateLimitRemaining != 41 || res.XNextCursor == nil || *res.XNextCursor != "c2" {
+		t.Errorf("ListItemsWithHeaders: %+v, %v", res, err)
+	}
+	// Absent headers stay nil.
+	f.expect(exchange{method: "GET", path: "/items", status: 200, response: `[]`})
+	if res, err := c.ListItemsWithHeaders(ctx, servers.ListItemsArgs{}); err != nil || res.XRateLimitRemaining != nil || res.XNextCursor != nil {
+		t.Errorf("no headers: %+v, %v", res, err)
+	}
+	f.expect(exchange{method: "POST", path: "/items", body: `{"name":"two"}`, contentType: "application/json",
+		status: 201, response: `{"id":2,"name":"two"}`, responseHeader: map[string]string{"Location": "/items/2"}})
+	created, err := c.CreateItemWithHeaders(ctx, servers.CreateItemArgs{Name: "two"})
+	if err != nil || created.Location != "/items/2" || created.Body.ID == nil || *created.Body.ID != 2 {
+		t.Errorf("CreateItemWithHeaders: %+v, %v", created, err)
+	}
+	// The plain method returns the body alone.
+	f.expect(exchange{method: "POST", path: "/items", body: `{"name":"three"}`, contentType: "application/json",
+		status: 201, response: `{"name":"three"}`, responseHeader: map[string]string{"Location": "/items/3"}})
+	if item, err := c.CreateItem(ctx, servers.CreateItemArgs{Name: "three"}); err != nil || item.Name != "three" {
+		t.Errorf("CreateItem: %+v, %v", item, err)
+	}
+	// A header that is not what the document says is an error of the API.
+	f.expect(exchange{method: "GET", path: "/items", status: 200, response: `[]`,
+		responseHeader: map[string]string{"X-RateLimit-Remaining": "many"}})
+	_, err = c.ListItemsWithHeaders(ctx, servers.ListItemsArgs{})
+	if err == nil || !strings.Contains(err.Error(), `header X-RateLimit-Remaining is "many", not an integer`) {
+		t.Errorf("a bad header: got %v", err)
+	}
+}

@@ -1986,6 +1986,48 @@ func (b *oaBuilder) responses(fn *model.Function, op *openapi3.Operation, loc oa
 			}
 		}
 		hop.Responses = append(hop.Responses, r)
+		if r.Success {
+			b.responseHeaders(fn, rr.Value.Headers)
+		}
+	}
+}
+
+// responseHeaders adds the headers a success response declares to the
+// operation's Headers: integers, numbers and booleans as such, anything else
+// as its text.
+func (b *oaBuilder) responseHeaders(fn *model.Function, headers openapi3.Headers) {
+	hop := fn.HTTP
+	for _, name := range sortedKeysOf(headers) {
+		h := headers[name]
+		if h == nil || h.Value == nil || strings.EqualFold(name, "content-type") {
+			continue
+		}
+		if hop.Headers == nil {
+			hop.Headers = &model.Type{Kind: model.KindStruct}
+			b.naming.Headers(fn, hop.Headers)
+		}
+		dup := false
+		for _, f := range hop.Headers.Fields {
+			dup = dup || strings.EqualFold(f.HTTP.Name, name)
+		}
+		if dup {
+			continue
+		}
+		kind := model.RefString
+		if sr := h.Value.Schema; sr != nil && sr.Value != nil && sr.Value.Type != nil {
+			switch {
+			case sr.Value.Type.Is(openapi3.TypeInteger):
+				kind = model.RefInt
+			case sr.Value.Type.Is(openapi3.TypeNumber):
+				kind = model.RefFloat
+			case sr.Value.Type.Is(openapi3.TypeBoolean):
+				kind = model.RefBool
+			}
+		}
+		f := &model.Field{JSONName: name, Doc: h.Value.Description, Type: &model.TypeRef{Kind: kind}, Required: h.Value.Required,
+			HTTP: &model.FieldHTTP{In: model.InHeader, Name: name}}
+		hop.Headers.Fields = append(hop.Headers.Fields, f)
+		b.naming.Member(hop.Headers, f)
 	}
 }
 

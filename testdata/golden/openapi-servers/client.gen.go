@@ -98,8 +98,20 @@ func NewClient(baseURL string, opts ...ClientOption) *Client {
 
 var _ Service = (*Client)(nil)
 
-// GET /items
-func (c *Client) ListItems(ctx context.Context, args ListItemsArgs) ([]Item, error) {
+// ListItemsResponse is the response of ListItems: its body and the headers the document declares.
+type ListItemsResponse struct {
+	// Body is the body of the response.
+	Body []Item
+	// XNextCursor is the header "X-Next-Cursor"; nil when the response has none.
+	XNextCursor *string
+	// XRateLimitRemaining is the header "X-RateLimit-Remaining"; nil when the response has none.
+	//
+	// The calls left in the window.
+	XRateLimitRemaining *int64
+}
+
+// ListItemsWithHeaders is ListItems with the headers of the response: GET /items.
+func (c *Client) ListItemsWithHeaders(ctx context.Context, args ListItemsArgs) (ListItemsResponse, error) {
 	r := c.rc.NewRequest("GET", "/items")
 	if args.Filter != nil {
 		r.Query("filter", opentool.JSONContent(args.Filter), "form", true, false)
@@ -110,42 +122,77 @@ func (c *Client) ListItems(ctx context.Context, args ListItemsArgs) ([]Item, err
 	if args.Limit != nil {
 		r.Query("limit", args.Limit, "form", true, false)
 	}
-	var out []Item
+	var out ListItemsResponse
 	resp, err := r.Send(ctx)
 	if err != nil {
 		return out, err
 	}
 	switch {
 	case resp.Is("200"):
-		err = resp.Decode(&out)
+		err = resp.Decode(&out.Body)
 	case resp.Success():
 	default:
 		err = resp.Unexpected()
 	}
+	if err == nil {
+		err = resp.HeaderValue("X-Next-Cursor", &out.XNextCursor)
+	}
+	if err == nil {
+		err = resp.HeaderValue("X-RateLimit-Remaining", &out.XRateLimitRemaining)
+	}
 	return out, err
 }
 
-// POST /items
-func (c *Client) CreateItem(ctx context.Context, args CreateItemArgs) (Item, error) {
+// GET /items
+//
+// ListItemsWithHeaders returns the headers of the response too.
+func (c *Client) ListItems(ctx context.Context, args ListItemsArgs) ([]Item, error) {
+	res, err := c.ListItemsWithHeaders(ctx, args)
+	return res.Body, err
+}
+
+// CreateItemResponse is the response of CreateItem: its body and the headers the document declares.
+type CreateItemResponse struct {
+	// Body is the body of the response.
+	Body Item
+	// Location is the header "Location", which the document says the response has.
+	//
+	// Where the item is.
+	Location string
+}
+
+// CreateItemWithHeaders is CreateItem with the headers of the response: POST /items.
+func (c *Client) CreateItemWithHeaders(ctx context.Context, args CreateItemArgs) (CreateItemResponse, error) {
 	r := c.rc.NewRequest("POST", "/items")
 	if args.ID != nil {
 		r.BodyField("id", args.ID)
 	}
 	r.BodyField("name", args.Name)
 	r.ObjectBody(true)
-	var out Item
+	var out CreateItemResponse
 	resp, err := r.Send(ctx)
 	if err != nil {
 		return out, err
 	}
 	switch {
 	case resp.Is("201"):
-		err = resp.Decode(&out)
+		err = resp.Decode(&out.Body)
 	case resp.Success():
 	default:
 		err = resp.Unexpected()
 	}
+	if err == nil {
+		err = resp.HeaderValue("Location", &out.Location)
+	}
 	return out, err
+}
+
+// POST /items
+//
+// CreateItemWithHeaders returns the headers of the response too.
+func (c *Client) CreateItem(ctx context.Context, args CreateItemArgs) (Item, error) {
+	res, err := c.CreateItemWithHeaders(ctx, args)
+	return res.Body, err
 }
 
 // PATCH /items/{id}
