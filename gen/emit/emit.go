@@ -325,6 +325,11 @@ func emitType(f *jen.File, t *model.Type) {
 				doc = model.JoinDoc(doc, "The JSON member is "+strconv.Quote(fl.JSONName)+": MarshalJSON and UnmarshalJSON carry it, as a struct tag cannot.")
 			}
 			fields = append(fields, docComment(fl.Name, doc, "").Id(fl.Name).Add(fieldType(fl)).Tag(map[string]string{"json": tag}))
+			if fl.NullFlag != "" {
+				// NoteNull bool `json:"-"`
+				fdoc := fl.NullFlag + " sends null for " + strconv.Quote(fl.JSONName) + " when " + fl.Name + " is nil (which sends nothing).\nIt is for Go callers: a null argument of a tool call means absent, as models\nin strict mode send null for every optional argument they leave out."
+				fields = append(fields, docComment(fl.NullFlag, fdoc, "").Id(fl.NullFlag).Bool().Tag(map[string]string{"json": "-"}))
+			}
 		}
 		f.Add(docComment(t.Name, t.Doc, t.Origin).Type().Id(t.Name).Struct(fields...))
 		f.Line()
@@ -489,10 +494,9 @@ func structDecoder(t *model.Type) []jen.Code {
 			dec = []jen.Code{target.Clone().Op("=").Add(ptr)}
 		} else if fl.Pointer {
 			// if !d.IsNull() { var v T; …; x.F = &v }
-			dec = []jen.Code{jen.If(jen.Op("!").Id("d").Dot("IsNull").Call()).Block(
-				append(append([]jen.Code{jen.Var().Id("v").Add(goType(fl.Type))}, decodeValue(fl.Type, jen.Id("v"), "", 1)...),
-					jen.Id("x").Dot(fl.Name).Op("=").Op("&").Id("v"))...,
-			)}
+			dec = append(append([]jen.Code{jen.Var().Id("v").Add(goType(fl.Type))}, decodeValue(fl.Type, jen.Id("v"), "", 1)...),
+				jen.Id("x").Dot(fl.Name).Op("=").Op("&").Id("v"))
+			dec = []jen.Code{jen.If(jen.Op("!").Id("d").Dot("IsNull").Call()).Block(dec...)}
 		} else if !fl.Required {
 			// if !d.IsNull() { … }: null means absent for an optional member
 			dec = []jen.Code{jen.If(jen.Op("!").Id("d").Dot("IsNull").Call()).Block(decodeValue(fl.Type, target, "", 1)...)}

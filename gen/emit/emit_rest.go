@@ -324,6 +324,9 @@ func present(f *model.Field) jen.Code {
 	if !f.Pointer && f.Type.Kind == model.RefNamed && f.Type.Named.Kind == model.KindUnion {
 		return jen.Op("!").Id("args").Dot(f.Name).Dot("IsZero").Call()
 	}
+	if f.NullFlag != "" {
+		return jen.Id("args").Dot(f.Name).Op("!=").Nil().Op("||").Id("args").Dot(f.NullFlag)
+	}
 	return jen.Id("args").Dot(f.Name).Op("!=").Nil()
 }
 

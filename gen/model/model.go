@@ -137,6 +137,13 @@ type Field struct {
 	// Nullable is set when the value may be null (OpenAPI nullable, or a type
 	// list with "null"): the field is a pointer and null decodes to nil.
 	Nullable bool
+	// NullFlag is, for an optional nullable argument of an HTTP operation
+	// whose null has a form on the wire (a member of a JSON body, a JSON
+	// parameter), the Go name of the bool field beside it that sends null
+	// when the field is nil ("" otherwise). A null argument of a tool call
+	// still means absent (strict-mode models send null for every optional
+	// argument), so decoders leave it alone.
+	NullFlag string
 	// HTTP says where an argument of an OpenAPI operation travels; nil for
 	// fields that are not arguments of an HTTP operation.
 	HTTP *FieldHTTP

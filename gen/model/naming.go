@@ -42,6 +42,7 @@ const (
 	nameOption                    // the client option of the *SecurityScheme
 	namePattern                   // the variable of the pattern of the *Constraints
 	nameServerVar                 // the client option of the *ServerVariable
+	nameNullFlag                  // the null flag of the *Field of typ
 	nameHeaders                   // the response type typ and the method of the *Function
 )
 
@@ -119,6 +120,12 @@ func (n *Naming) ServerVariable(v *ServerVariable) {
 // the names of its fields are asked for with Member after.
 func (n *Naming) Headers(fn *Function, t *Type) {
 	n.add(nameRequest{kind: nameHeaders, typ: t, of: fn})
+}
+
+// NullFlag asks for the name of the bool field of owner that sends null for
+// the optional nullable argument f (Field.NullFlag), made from f's name.
+func (n *Naming) NullFlag(owner *Type, f *Field) {
+	n.add(nameRequest{kind: nameNullFlag, typ: owner, of: f})
 }
 
 // Pattern asks for the variable that holds the compiled c.Pattern (one per
@@ -203,6 +210,9 @@ func (n *Naming) name(p *Package) {
 		case nameServerVar:
 			v := r.of.(*ServerVariable)
 			v.Option = types.Take("WithServer" + GoNameOr(v.Name, "Variable"))
+		case nameNullFlag:
+			f := r.of.(*Field)
+			f.NullFlag = scope(r.typ, ReservedFieldNames).Take(f.Name + "Null")
 		case nameHeaders:
 			fn := r.of.(*Function)
 			r.typ.Name = types.Take(fn.GoName + "Response")

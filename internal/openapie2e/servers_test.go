@@ -3,10 +3,12 @@ package openapie2e
 import (
 	"context"
 	"net"
+	"net/http/httptest"
 	"net/url"
 	"strings"
 	"testing"
 
+	opentool "github.com/opentoolgen/opentoolgen/runtime"
 	servers "github.com/opentoolgen/opentoolgen/testdata/golden/openapi-servers"
 )
 
@@ -130,5 +132,44 @@ func TestResponseHeaders(t *testing.T) {
 	_, err = c.ListItemsWithHeaders(ctx, servers.ListItemsArgs{})
 	if err == nil || !strings.Contains(err.Error(), `header X-RateLimit-Remaining is "many", not an integer`) {
 		t.Errorf("a bad header: got %v", err)
+	}
+}
+
+// TestExplicitNull sends null for an optional nullable member of the body
+// from the typed client (NoteNull), and leaves it out when it is absent; a
+// null argument of a tool call stays absent (strict-mode models send null for
+// every optional argument they leave out).
+func TestExplicitNull(t *testing.T) {
+	ctx := context.Background()
+	f, api := newFake(t)
+	c := servers.NewClient(api.URL)
+	f.expect(exchange{method: "PATCH", path: "/items/4", body: `{"note":null}`, contentType: "application/json", status: 204},
+		exchange{method: "PATCH", path: "/items/4", body: `{"name":"n"}`, contentType: "application/json", status: 204},
+		exchange{method: "PATCH", path: "/items/4", body: `{"note":"x"}`, contentType: "application/json", status: 204})
+	if err := c.UpdateItem(ctx, servers.UpdateItemArgs{ID: 4, NoteNull: true}); err != nil {
+		t.Error(err)
+	}
+	if err := c.UpdateItem(ctx, servers.UpdateItemArgs{ID: 4, Name: ptr("n")}); err != nil {
+		t.Error(err)
+	}
+	// A value wins over the flag.
+	if err := c.UpdateItem(ctx, servers.UpdateItemArgs{ID: 4, Note: ptr("x"), NoteNull: true}); err != nil {
+		t.Error(err)
+	}
+
+	tool, err := servers.NewTool(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(opentool.NewHandler(tool))
+	defer srv.Close()
+	oc := opentool.NewClient(srv.URL + "/opentool")
+	f.expect(exchange{method: "PATCH", path: "/items/5", body: `{"name":"m"}`, contentType: "application/json", status: 204},
+		exchange{method: "PATCH", path: "/items/5", body: `{"name":"m"}`, contentType: "application/json", status: 204})
+	if err := oc.Invoke(ctx, "updateItem", map[string]any{"id": 5, "name": "m", "note": nil}, "", nil); err != nil {
+		t.Error(err)
+	}
+	if err := oc.Invoke(ctx, "updateItem", map[string]any{"id": 5, "name": "m"}, "", nil); err != nil {
+		t.Error(err)
 	}
 }

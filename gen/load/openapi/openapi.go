@@ -1699,6 +1699,16 @@ func (b *oaBuilder) operation(method, p string, item *openapi3.PathItem, op *ope
 	if rb := op.RequestBody; rb != nil && rb.Value != nil {
 		b.requestBody(fn, rb.Value, loc.add("requestBody"), args, argName, addField)
 	}
+	// An optional argument that may be null, and whose null has a form on
+	// the wire (a member of a JSON body, a JSON parameter), can send it.
+	for _, f := range args.Fields {
+		if f.Required || !f.Nullable || !f.Pointer || f.HTTP == nil {
+			continue
+		}
+		if f.HTTP.JSON || f.HTTP.In == model.InBodyProp && model.MediaKind(hop.BodyMedia) == "json" {
+			b.naming.NullFlag(args, f)
+		}
+	}
 
 	b.responses(fn, op, loc.add("responses"), &dfn)
 

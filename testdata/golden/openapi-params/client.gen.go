@@ -273,7 +273,7 @@ func (c *Client) TextBody(ctx context.Context, args TextBodyArgs) (string, error
 func (c *Client) MergePatch(ctx context.Context, args MergePatchArgs) error {
 	r := c.rc.NewRequest("PATCH", "/merge/{id}")
 	r.Path("id", args.ID, "simple", false)
-	if args.Name != nil {
+	if args.Name != nil || args.NameNull {
 		r.BodyField("name", args.Name)
 	}
 	r.ObjectBody(false)

@@ -95,7 +95,7 @@ func (c *Client) Area(ctx context.Context, args AreaArgs) (float64, error) {
 	if args.ID != nil {
 		r.BodyField("id", args.ID)
 	}
-	if args.Scale != nil {
+	if args.Scale != nil || args.ScaleNull {
 		r.BodyField("scale", args.Scale)
 	}
 	if args.Labels != nil {

@@ -453,10 +453,14 @@ func decodeAddPetArgs(d *opentool.Decoder, x *AddPetArgs) {
 
 // AreaArgs are the arguments of "area" (POST /shapes).
 type AreaArgs struct {
-	Shape  Shape             `json:"shape"`
-	ID     *ID               `json:"id,omitzero"`
-	Scale  *float64          `json:"scale,omitzero"`
-	Labels map[string]string `json:"labels,omitzero"`
+	Shape Shape    `json:"shape"`
+	ID    *ID      `json:"id,omitzero"`
+	Scale *float64 `json:"scale,omitzero"`
+	// ScaleNull sends null for "scale" when Scale is nil (which sends nothing).
+	// It is for Go callers: a null argument of a tool call means absent, as models
+	// in strict mode send null for every optional argument they leave out.
+	ScaleNull bool              `json:"-"`
+	Labels    map[string]string `json:"labels,omitzero"`
 	// Untyped: the schema does not restrict the value; any JSON value.
 	Anything json.RawMessage `json:"anything,omitzero"`
 	// Untyped: the value may be any of the JSON types string, integer.

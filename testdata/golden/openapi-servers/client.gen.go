@@ -202,7 +202,7 @@ func (c *Client) UpdateItem(ctx context.Context, args UpdateItemArgs) error {
 	if args.Name != nil {
 		r.BodyField("name", args.Name)
 	}
-	if args.Note != nil {
+	if args.Note != nil || args.NoteNull {
 		r.BodyField("note", args.Note)
 	}
 	r.ObjectBody(true)

@@ -102,6 +102,10 @@ type UpdateItemArgs struct {
 	Name *string `json:"name,omitzero"`
 	// Note is a note; null removes it.
 	Note *string `json:"note,omitzero"`
+	// NoteNull sends null for "note" when Note is nil (which sends nothing).
+	// It is for Go callers: a null argument of a tool call means absent, as models
+	// in strict mode send null for every optional argument they leave out.
+	NoteNull bool `json:"-"`
 }
 
 func decodeUpdateItemArgs(d *opentool.Decoder, x *UpdateItemArgs) {

@@ -143,7 +143,7 @@ func (c *Client) PlaceOrder(ctx context.Context, args PlaceOrderArgs) (Order, er
 	}
 	r.BodyField("item", args.Item)
 	r.BodyField("quantity", args.Quantity)
-	if args.Status != nil {
+	if args.Status != nil || args.StatusNull {
 		r.BodyField("status", args.Status)
 	}
 	if args.ShipDate != nil {

@@ -141,12 +141,16 @@ func decodeFindOrdersArgs(d *opentool.Decoder, x *FindOrdersArgs) {
 
 // PlaceOrderArgs are the arguments of "placeOrder" (POST /orders).
 type PlaceOrderArgs struct {
-	XTrace   *string            `json:"X-Trace,omitzero"`
-	Item     string             `json:"item"`
-	Quantity int32              `json:"quantity"`
-	Status   *OrderStatus       `json:"status,omitzero"`
-	ShipDate *time.Time         `json:"shipDate,omitzero"`
-	Extras   map[string]float64 `json:"extras,omitzero"`
+	XTrace   *string      `json:"X-Trace,omitzero"`
+	Item     string       `json:"item"`
+	Quantity int32        `json:"quantity"`
+	Status   *OrderStatus `json:"status,omitzero"`
+	// StatusNull sends null for "status" when Status is nil (which sends nothing).
+	// It is for Go callers: a null argument of a tool call means absent, as models
+	// in strict mode send null for every optional argument they leave out.
+	StatusNull bool               `json:"-"`
+	ShipDate   *time.Time         `json:"shipDate,omitzero"`
+	Extras     map[string]float64 `json:"extras,omitzero"`
 }
 
 func decodePlaceOrderArgs(d *opentool.Decoder, x *PlaceOrderArgs) {
