@@ -195,3 +195,66 @@ func TestRequestSend(t *testing.T) {
 		t.Errorf("transport error shows the key: %v", err)
 	}
 }
+
+func TestResponseHeaderValue(t *testing.T) {
+	r := &Response{StatusCode: 200, Header: http.Header{"X-N": {"7"}, "X-F": {"2.5"}, "X-B": {"true"}, "X-S": {" a b "}, "X-Bad": {"x"}}, method: "GET", path: "/p"}
+	var n int64
+	var f *float64
+	var b *bool
+	var s string
+	var absent *int64
+	for _, c := range []struct {
+		name string
+		dst  any
+	}{{"x-n", &n}, {"X-F", &f}, {"X-B", &b}, {"X-S", &s}, {"X-None", &absent}} {
+		if err := r.HeaderValue(c.name, c.dst); err != nil {
+			t.Errorf("%s: %v", c.name, err)
+		}
+	}
+	if n != 7 || f == nil || *f != 2.5 || b == nil || !*b || s != "a b" || absent != nil {
+		t.Errorf("got %v %v %v %q %v", n, f, b, s, absent)
+	}
+	var bad *bool
+	err := r.HeaderValue("X-Bad", &bad)
+	var e *Error
+	if !errors.As(err, &e) || e.Code != http.StatusBadGateway || !strings.Contains(e.Message, `header X-Bad is "x", not a boolean`) || bad != nil {
+		t.Errorf("a bad boolean: %v, %v", err, bad)
+	}
+}
+
+func TestServerVariables(t *testing.T) {
+	c := NewRESTClient("")
+	c.SetServer("https://{region}.example.com/{v}", "region", "eu", "v", "v1")
+	c.SetServerVariable("v", "v2")
+	u, err := c.NewRequest("GET", "/a").URL()
+	if err != nil || u != "https://eu.example.com/v2/a" {
+		t.Errorf("client server: %q, %v", u, err)
+	}
+	r := c.NewRequest("GET", "/b")
+	r.Server("http://{region}.up.example.com/{v}/{x}", "region", "us", "v", "v0", "x", "y")
+	if u, err := r.URL(); err != nil || u != "http://us.up.example.com/v2/y/b" {
+		t.Errorf("operation server: %q, %v", u, err)
+	}
+	c.SetServerVariable("region", "mars", "eu", "us")
+	if _, err := c.NewRequest("GET", "/a").URL(); err == nil || err.Error() != `server variable "region": "mars" is not one of "eu", "us"` {
+		t.Errorf("outside the enum: %v", err)
+	}
+	given := NewRESTClient("http://h/base")
+	r = given.NewRequest("GET", "/c")
+	r.Server("http://other/")
+	if u, err := r.URL(); err != nil || u != "http://h/base/c" {
+		t.Errorf("a base URL given: %q, %v", u, err)
+	}
+}
+
+func TestJSONContentParameter(t *testing.T) {
+	c := NewRESTClient("http://h")
+	r := c.NewRequest("GET", "/p/{id}")
+	r.Path("id", JSONContent(map[string]int{"a": 1}), "simple", false)
+	r.Query("q", JSONContent([]string{"x y"}), "form", true, false)
+	var none *string
+	r.Query("n", JSONContent(none), "form", true, false)
+	if u, err := r.URL(); err != nil || u != "http://h/p/%7B%22a%22%3A1%7D?q=%5B%22x%20y%22%5D&n=null" {
+		t.Errorf("got %q, %v", u, err)
+	}
+}

@@ -86,7 +86,12 @@ func emitCommand(p *model.Package) *jen.File {
 	}
 	switch {
 	case p.API != nil:
-		strVar("server", "server", pkg("DefaultBaseURL"), "Base URL of the REST API")
+		if p.API.Server != nil {
+			// "": the document's servers, the operations' own ones too
+			strVar("server", "server", jen.Lit(""), "Base URL of the REST API for every operation (default: the document's servers, "+p.API.BaseURL+")")
+		} else {
+			strVar("server", "server", pkg("DefaultBaseURL"), "Base URL of the REST API")
+		}
 		// var copts []petstore.ClientOption
 		// if v := os.Getenv("PETSTORE_API_KEY"); v != "" { copts = append(copts, petstore.WithAPIKey(v)) }
 		body = append(body, jen.Var().Id("copts").Index().Add(pkg("ClientOption")))

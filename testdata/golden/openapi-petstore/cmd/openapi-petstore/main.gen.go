@@ -22,7 +22,7 @@ func main() {
 		Name:     "openapi-petstore",
 		Document: openapipetstore.Document(),
 		Flags: func(fs *flag.FlagSet) {
-			fs.StringVar(&server, "server", openapipetstore.DefaultBaseURL, "Base URL of the REST API")
+			fs.StringVar(&server, "server", "", "Base URL of the REST API for every operation (default: the document's servers, https://eu.petstore.example.com/v1)")
 		},
 		Env: []toolcli.Env{
 			{

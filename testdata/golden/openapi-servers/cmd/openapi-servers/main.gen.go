@@ -21,7 +21,7 @@ func main() {
 		Name:     "openapi-servers",
 		Document: openapiservers.Document(),
 		Flags: func(fs *flag.FlagSet) {
-			fs.StringVar(&server, "server", openapiservers.DefaultBaseURL, "Base URL of the REST API")
+			fs.StringVar(&server, "server", "", "Base URL of the REST API for every operation (default: the document's servers, http://localhost:8080/v1)")
 		},
 		NewTool: func(_ context.Context, opts ...opentool.ToolOption) (opentool.Tool, error) {
 			var copts []openapiservers.ClientOption
