@@ -460,9 +460,7 @@ func serverOf(servers openapi3.Servers) *model.Server {
 		}
 		seen[name] = true
 		sv := &model.ServerVariable{Name: name, Default: v.Default, Doc: v.Description}
-		for _, e := range v.Enum {
-			sv.Enum = append(sv.Enum, e)
-		}
+		sv.Enum = append(sv.Enum, v.Enum...)
 		out.Variables = append(out.Variables, sv)
 	}
 	return out
