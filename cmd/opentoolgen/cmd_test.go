@@ -123,7 +123,7 @@ func TestCmdInModule(t *testing.T) {
 		"PETSTORE OpenTool Server CLI (1.2.0) - OpenTool Server implement by PETSTORE.",
 		"Usage: petstore <command> [options]",
 		"--server",
-		"Default: https://eu.petstore.example.com/v1",
+		"default: the document's servers, https://eu.petstore.example.com/v1", // its server has a variable
 		"PETSTORE_API_KEY",
 		"PETSTORE_BEARER_AUTH",
 	} {
