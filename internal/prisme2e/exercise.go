@@ -1,0 +1,363 @@
+// Package prisme2e calls every operation of generated OpenAPI packages
+// against Stoplight Prism, a mock that validates each request against the
+// document (prism_test.go, opt-in: scripts/prism.sh). Exercise is what the
+// generated driver program runs for each package.
+package prisme2e
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"regexp"
+	"strings"
+	"sync"
+
+	opentool "github.com/opentoolgen/opentoolgen/runtime"
+)
+
+// Outcome is what became of one operation.
+type Outcome struct {
+	Doc       string `json:"doc"`
+	Function  string `json:"function"`
+	Args      string `json:"args,omitempty"`
+	Result    string `json:"result"` // ok, rejected, security, nosample, norequest, other
+	Status    int    `json:"status,omitempty"`
+	Violation string `json:"violation,omitempty"`
+	Err       string `json:"err,omitempty"`
+}
+
+// Recorder is an http.RoundTripper that keeps the status and Prism's
+// sl-violations header of the last response.
+type Recorder struct {
+	mu         sync.Mutex
+	n          int
+	status     int
+	violations string
+	body       string
+}
+
+// RoundTrip sends the request with http.DefaultTransport and records its answer.
+func (r *Recorder) RoundTrip(req *http.Request) (*http.Response, error) {
+	resp, err := http.DefaultTransport.RoundTrip(req)
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.n++
+	r.status, r.violations, r.body = 0, "", ""
+	if err == nil {
+		r.status = resp.StatusCode
+		r.violations = resp.Header.Get("sl-violations")
+		if resp.StatusCode >= 400 {
+			data, _ := io.ReadAll(io.LimitReader(resp.Body, 4096))
+			resp.Body.Close()
+			r.body = string(data)
+			resp.Body = io.NopCloser(strings.NewReader(r.body))
+		}
+	}
+	return resp, err
+}
+
+// Client returns an HTTP client sending through the recorder.
+func (r *Recorder) Client() *http.Client { return &http.Client{Transport: r} }
+
+// Auth returns a request editor that gives every request the credentials
+// Prism checks for: an Authorization header (Basic when basic is true, else
+// Bearer) and the API keys named in apiKeys ("header:X-Key", "query:key",
+// "cookie:sid").
+func Auth(basic bool, apiKeys ...string) opentool.RequestEditor {
+	return func(_ context.Context, req *http.Request) error {
+		if basic {
+			req.SetBasicAuth("user", "pass")
+		} else {
+			req.Header.Set("Authorization", "Bearer token")
+		}
+		for _, k := range apiKeys {
+			in, name, _ := strings.Cut(k, ":")
+			switch in {
+			case "header":
+				req.Header.Set(name, "key")
+			case "query":
+				q := req.URL.Query()
+				q.Set(name, "key")
+				req.URL.RawQuery = q.Encode()
+			case "cookie":
+				req.AddCookie(&http.Cookie{Name: name, Value: "key"})
+			}
+		}
+		return nil
+	}
+}
+
+// Exercise calls every function of tool with the required arguments of its
+// declaration (ProfileOpenAI) filled with sample values, and says what Prism
+// made of each request.
+func Exercise(ctx context.Context, docName string, tool opentool.Tool, rec *Recorder) ([]Outcome, error) {
+	doc, err := tool.Load(ctx)
+	if err != nil {
+		return nil, err
+	}
+	var decls []struct {
+		Function struct {
+			Name       string          `json:"name"`
+			Parameters json.RawMessage `json:"parameters"`
+		} `json:"function"`
+	}
+	// OpenAI takes at most 128 tools at once: declare them 100 at a time.
+	for i := 0; i < len(doc.Functions); i += 100 {
+		part := *doc
+		part.Functions = doc.Functions[i:min(i+100, len(doc.Functions))]
+		d, err := opentool.Declare(&part, opentool.ProfileOpenAI)
+		if err != nil {
+			return nil, err
+		}
+		var ds []struct {
+			Function struct {
+				Name       string          `json:"name"`
+				Parameters json.RawMessage `json:"parameters"`
+			} `json:"function"`
+		}
+		if err := json.Unmarshal(d.Tools, &ds); err != nil {
+			return nil, err
+		}
+		decls = append(decls, ds...)
+	}
+	var out []Outcome
+	for _, decl := range decls {
+		o := Outcome{Doc: docName, Function: decl.Function.Name}
+		var s map[string]any
+		if len(decl.Function.Parameters) > 0 {
+			if err := json.Unmarshal(decl.Function.Parameters, &s); err != nil {
+				return nil, err
+			}
+		}
+		args := map[string]any{}
+		if s != nil {
+			g := &sampler{defs: asMap(s["$defs"])}
+			v, ok := g.value(s)
+			if !ok {
+				o.Result = "nosample"
+				out = append(out, o)
+				continue
+			}
+			args, _ = v.(map[string]any)
+		}
+		raw, _ := json.Marshal(args)
+		o.Args = string(raw)
+		rec.mu.Lock()
+		before := rec.n
+		rec.mu.Unlock()
+		_, err := tool.Call(ctx, decl.Function.Name, raw)
+		rec.mu.Lock()
+		n, status, viol, body := rec.n, rec.status, rec.violations, rec.body
+		rec.mu.Unlock()
+		o.Status = status
+		if err != nil {
+			o.Err = firstLine(err.Error())
+		}
+		switch {
+		case n == before:
+			o.Result = "norequest"
+			var e *opentool.Error
+			if errors.As(err, &e) && e.Code == opentool.CodeInvalidParams {
+				o.Result = "invalidargs"
+			}
+		case status == 401 || status == 403:
+			o.Result = "security"
+			o.Violation = body
+		case hasError(viol) || status == 422 || status == 404 || status == 405:
+			o.Result = "rejected"
+			o.Violation = viol
+			if o.Violation == "" {
+				o.Violation = body
+			}
+		case status >= 200 && status < 400 || viol == "" && status < 500:
+			o.Result = "ok"
+		default:
+			o.Result = "other"
+			o.Violation = fmt.Sprintf("%s %s", viol, body)
+		}
+		out = append(out, o)
+	}
+	return out, nil
+}
+
+// hasError says whether Prism's sl-violations header holds a violation of
+// severity Error (warnings are not rejections).
+func hasError(viol string) bool {
+	if viol == "" {
+		return false
+	}
+	var vs []struct {
+		Severity string `json:"severity"`
+	}
+	if json.Unmarshal([]byte(viol), &vs) != nil {
+		return true
+	}
+	for _, v := range vs {
+		if v.Severity == "Error" {
+			return true
+		}
+	}
+	return false
+}
+
+func firstLine(s string) string {
+	s, _, _ = strings.Cut(s, "\n")
+	if len(s) > 300 {
+		s = s[:300]
+	}
+	return s
+}
+
+func asMap(v any) map[string]any { m, _ := v.(map[string]any); return m }
+
+// sampler makes a small value a declaration allows: required members only,
+// the first enum value or const, the minimum, minItems items.
+type sampler struct {
+	defs  map[string]any
+	depth int
+}
+
+func (g *sampler) value(s map[string]any) (any, bool) {
+	if g.depth > 40 {
+		return nil, false
+	}
+	g.depth++
+	defer func() { g.depth-- }()
+	if ref, ok := s["$ref"].(string); ok {
+		name, _ := url.PathUnescape(strings.TrimPrefix(ref, "#/$defs/"))
+		name = strings.NewReplacer("~1", "/", "~0", "~").Replace(name)
+		return g.value(asMap(g.defs[name]))
+	}
+	if c, ok := s["const"]; ok {
+		return c, true
+	}
+	for _, k := range []string{"anyOf", "oneOf"} {
+		if alts, ok := s[k].([]any); ok && len(alts) > 0 {
+			for _, a := range alts {
+				if v, ok := g.value(asMap(a)); ok && v != nil {
+					return v, true
+				}
+			}
+			return nil, false
+		}
+	}
+	if parts, ok := s["allOf"].([]any); ok {
+		out := map[string]any{}
+		for _, p := range parts {
+			v, ok := g.value(asMap(p))
+			if !ok {
+				return nil, false
+			}
+			for k, x := range asMap(v) {
+				out[k] = x
+			}
+		}
+		return out, true
+	}
+	types := []string{}
+	switch ty := s["type"].(type) {
+	case string:
+		types = append(types, ty)
+	case []any:
+		for _, x := range ty {
+			if x != "null" {
+				types = append(types, x.(string))
+			}
+		}
+	}
+	if e, ok := s["enum"].([]any); ok && len(e) > 0 {
+		for _, x := range e {
+			if x != nil {
+				return x, true
+			}
+		}
+	}
+	if len(types) == 0 {
+		if _, ok := s["properties"]; ok {
+			types = []string{"object"}
+		} else {
+			return "x", true // any value
+		}
+	}
+	num := func(k string) (float64, bool) { f, ok := s[k].(float64); return f, ok }
+	switch types[0] {
+	case "string":
+		v := "YWFh" // "aaa" in base64: a string for any format below, and bytes
+		switch s["format"] {
+		case "date-time":
+			v = "2024-01-02T03:04:05Z"
+		case "date":
+			v = "2024-01-02"
+		case "time":
+			v = "03:04:05Z"
+		case "uuid":
+			v = "123e4567-e89b-12d3-a456-426614174000"
+		case "email":
+			v = "a@example.com"
+		case "ipv4":
+			v = "127.0.0.1"
+		case "ipv6":
+			v = "::1"
+		case "hostname":
+			v = "example.com"
+		case "uri", "url":
+			v = "https://example.com/a"
+		case "duration":
+			v = "P1D"
+		}
+		if m, ok := num("minLength"); ok && len(v) < int(m) {
+			v += strings.Repeat("a", int(m)-len(v))
+		}
+		if p, ok := s["pattern"].(string); ok {
+			if re, err := regexp.Compile(p); err != nil || !re.MatchString(v) {
+				return nil, false
+			}
+		}
+		return v, true
+	case "integer", "number":
+		if m, ok := num("minimum"); ok {
+			return m, true
+		}
+		if m, ok := num("exclusiveMinimum"); ok {
+			return m + 1, true
+		}
+		if m, ok := num("maximum"); ok && m < 1 {
+			return m, true
+		}
+		return 1, true
+	case "boolean":
+		return false, true
+	case "array":
+		n, _ := num("minItems")
+		if n < 1 {
+			n = 1
+		}
+		out := []any{}
+		for range int(n) {
+			v, ok := g.value(asMap(s["items"]))
+			if !ok {
+				return nil, false
+			}
+			out = append(out, v)
+		}
+		return out, true
+	case "object":
+		out := map[string]any{}
+		props := asMap(s["properties"])
+		req, _ := s["required"].([]any)
+		for _, k := range req {
+			name, _ := k.(string)
+			v, ok := g.value(asMap(props[name]))
+			if !ok {
+				return nil, false
+			}
+			out[name] = v
+		}
+		return out, true
+	}
+	return nil, false
+}

@@ -1,0 +1,295 @@
+package prisme2e
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	yaml "github.com/oasdiff/yaml3"
+
+	"github.com/opentoolgen/opentoolgen/gen"
+)
+
+const ogenModule = "github.com/ogen-go/ogen@v1.14.0"
+
+// prismDocs are the public documents called through Prism, from ogen's
+// test data in the module cache (read there, never copied in).
+var prismDocs = []string{
+	"examples/2ch.yml",
+	"examples/ent.json",
+	"examples/firecracker.json",
+	"examples/manga.json",
+	"examples/petstore-expanded.yml",
+	"examples/petstore.yml",
+	"examples/pokemon-api.json",
+	"examples/superset.json",
+	"examples/swagger-petstore.yml",
+	"examples/techempower.json",
+	"examples/tinkoff.json",
+	"examples/telegram_bot_api.json",
+	"positive/parameters.json",
+	"positive/form.json",
+	"positive/security.json",
+	"positive/ex_route_params.json",
+}
+
+// TestPrism generates a package for each of prismDocs, starts `prism mock`
+// on the document and calls every operation through the generated Tool
+// adapter with the required arguments of its declaration. Opt-in: set
+// OPENTOOLGEN_PRISM to the prism command (scripts/prism.sh installs it).
+func TestPrism(t *testing.T) {
+	prism := os.Getenv("OPENTOOLGEN_PRISM")
+	if prism == "" {
+		t.Skip("set OPENTOOLGEN_PRISM to the prism command (scripts/prism.sh) to call public documents' operations through Prism")
+	}
+	out, err := exec.Command("go", "mod", "download", "-json", ogenModule).Output()
+	if err != nil {
+		t.Fatalf("go mod download %s: %v", ogenModule, err)
+	}
+	var mod struct{ Dir string }
+	if err := json.Unmarshal(out, &mod); err != nil || mod.Dir == "" {
+		t.Fatalf("go mod download %s: %s", ogenModule, out)
+	}
+	// The generated packages and the driver sit in a directory of this
+	// module that ./... leaves out (its name begins with _).
+	work, err := os.MkdirTemp(".", "_prism")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(work) })
+	var imports, calls strings.Builder
+	type started struct{ name, url string }
+	var mocks []started
+	for i, rel := range prismDocs {
+		doc := filepath.Join(mod.Dir, "_testdata", rel)
+		data, err := os.ReadFile(doc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		pkg := fmt.Sprintf("p%02d", i)
+		res, err := gen.Generate(doc, data, gen.Options{Package: pkg})
+		if err != nil {
+			t.Errorf("%s: %v", rel, err)
+			continue
+		}
+		dir := filepath.Join(work, pkg)
+		os.MkdirAll(dir, 0o755)
+		for _, f := range res.Files {
+			if err := os.WriteFile(filepath.Join(dir, f.Name), f.Content, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		url := startPrism(t, prism, doc)
+		mocks = append(mocks, started{rel, url})
+		basic, keys := securityOf(t, data)
+		fmt.Fprintf(&imports, "\t%s \"github.com/opentoolgen/opentoolgen/internal/prisme2e/%s/%s\"\n", pkg, filepath.Base(work), pkg)
+		fmt.Fprintf(&calls, "\t{\n\t\trec := &prisme2e.Recorder{}\n\t\ttool, err := %s.NewTool(%s.NewClient(%q, %s.WithHTTPClient(rec.Client()), %s.WithRequestEditor(prisme2e.Auth(%v, %s))))\n\t\trun(%q, tool, err, rec)\n\t}\n",
+			pkg, pkg, url, pkg, pkg, basic, quoteAll(keys), rel)
+	}
+	main := `package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+
+	"github.com/opentoolgen/opentoolgen/internal/prisme2e"
+	opentool "github.com/opentoolgen/opentoolgen/runtime"
+` + imports.String() + `)
+
+func run(doc string, tool opentool.Tool, err error, rec *prisme2e.Recorder) {
+	if err != nil {
+		fmt.Fprintln(os.Stderr, doc, err)
+		os.Exit(1)
+	}
+	outs, err := prisme2e.Exercise(context.Background(), doc, tool, rec)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, doc, err)
+		os.Exit(1)
+	}
+	for _, o := range outs {
+		line, _ := json.Marshal(o)
+		fmt.Println(string(line))
+	}
+}
+
+func main() {
+` + calls.String() + `}
+`
+	os.MkdirAll(filepath.Join(work, "driver"), 0o755)
+	if err := os.WriteFile(filepath.Join(work, "driver", "main.go"), []byte(main), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command("go", "run", "./"+filepath.ToSlash(filepath.Join(filepath.Base(work), "driver")))
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	stdout, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("driver: %v\n%s", err, stderr.Bytes())
+	}
+	type tally struct{ ops, ok, rejected, security, nosample, other int }
+	per := map[string]*tally{}
+	var all tally
+	sc := bufio.NewScanner(bytes.NewReader(stdout))
+	sc.Buffer(nil, 1<<20)
+	for sc.Scan() {
+		var o Outcome
+		if err := json.Unmarshal(sc.Bytes(), &o); err != nil {
+			t.Fatal(err)
+		}
+		tl := per[o.Doc]
+		if tl == nil {
+			tl = &tally{}
+			per[o.Doc] = tl
+		}
+		for _, x := range []*tally{tl, &all} {
+			x.ops++
+			switch o.Result {
+			case "ok":
+				x.ok++
+			case "rejected":
+				x.rejected++
+			case "security":
+				x.security++
+			case "nosample":
+				x.nosample++
+			default:
+				x.other++
+			}
+		}
+		switch o.Result {
+		case "ok", "nosample":
+		case "rejected":
+			t.Errorf("%s %s(%s): Prism rejected the request (%d): %s", o.Doc, o.Function, o.Args, o.Status, o.Violation)
+		default:
+			t.Errorf("%s %s(%s): %s (%d) %s %s", o.Doc, o.Function, o.Args, o.Result, o.Status, o.Err, o.Violation)
+		}
+	}
+	names := make([]string, 0, len(per))
+	for n := range per {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	var table strings.Builder
+	fmt.Fprintf(&table, "%-32s %5s %5s %8s %8s %8s %5s\n", "document", "ops", "ok", "rejected", "security", "nosample", "other")
+	for _, n := range append(names, "total") {
+		tl := per[n]
+		if n == "total" {
+			tl = &all
+		}
+		fmt.Fprintf(&table, "%-32s %5d %5d %8d %8d %8d %5d\n", n, tl.ops, tl.ok, tl.rejected, tl.security, tl.nosample, tl.other)
+	}
+	called := all.ops - all.nosample
+	if called > 0 {
+		fmt.Fprintf(&table, "%d documents, %d operations, %d called, %d accepted by Prism (%.1f %%)\n",
+			len(mocks), all.ops, called, all.ok, 100*float64(all.ok)/float64(called))
+	}
+	t.Log("\n" + table.String())
+}
+
+func quoteAll(ss []string) string {
+	q := make([]string, len(ss))
+	for i, s := range ss {
+		q[i] = fmt.Sprintf("%q", s)
+	}
+	return strings.Join(q, ", ")
+}
+
+// securityOf reads the security schemes of an OpenAPI 3 or Swagger 2.0
+// document: whether one is HTTP basic, and its API keys as "in:name".
+func securityOf(t *testing.T, data []byte) (basic bool, keys []string) {
+	var doc map[string]any
+	if err := yaml.Unmarshal(data, &doc); err != nil {
+		t.Fatal(err)
+	}
+	schemes, _ := doc["securityDefinitions"].(map[string]any)
+	if c, ok := doc["components"].(map[string]any); ok {
+		schemes, _ = c["securitySchemes"].(map[string]any)
+	}
+	bearer := false
+	for _, s := range schemes {
+		m, _ := s.(map[string]any)
+		switch m["type"] {
+		case "basic":
+			basic = true
+		case "http":
+			if strings.EqualFold(fmt.Sprint(m["scheme"]), "basic") {
+				basic = true
+			} else {
+				bearer = true
+			}
+		case "oauth2", "openIdConnect":
+			bearer = true
+		case "apiKey":
+			if strings.EqualFold(fmt.Sprint(m["name"]), "Authorization") && m["in"] == "header" {
+				continue
+			}
+			keys = append(keys, fmt.Sprint(m["in"])+":"+fmt.Sprint(m["name"]))
+		}
+	}
+	sort.Strings(keys)
+	return basic && !bearer, keys
+}
+
+// startPrism runs `prism mock` on doc on a free port and returns its URL
+// once it answers.
+func startPrism(t *testing.T, prism, doc string) string {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	port := l.Addr().(*net.TCPAddr).Port
+	l.Close()
+	cmd := exec.Command(prism, "mock", "-h", "127.0.0.1", "-p", fmt.Sprint(port), doc)
+	log := &syncBuffer{}
+	cmd.Stdout, cmd.Stderr = log, log
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+	url := fmt.Sprintf("http://127.0.0.1:%d", port)
+	deadline := time.Now().Add(60 * time.Second)
+	for time.Now().Before(deadline) {
+		if c, err := net.Dial("tcp", l.Addr().String()); err == nil {
+			c.Close()
+			resp, err := http.Get(url + "/")
+			if err == nil {
+				resp.Body.Close()
+				return url
+			}
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+	t.Fatalf("prism mock %s did not start: %s", doc, log.String())
+	return ""
+}
+
+// syncBuffer is a bytes.Buffer safe for the writes of a subprocess and reads.
+type syncBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *syncBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *syncBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
+}
