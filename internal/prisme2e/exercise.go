@@ -24,7 +24,7 @@ type Outcome struct {
 	Doc       string `json:"doc"`
 	Function  string `json:"function"`
 	Args      string `json:"args,omitempty"`
-	Result    string `json:"result"` // ok, rejected, security, nosample, norequest, other
+	Result    string `json:"result"` // ok, nomock, rejected, security, nosample, invalidargs, norequest, other
 	Status    int    `json:"status,omitempty"`
 	Violation string `json:"violation,omitempty"`
 	Err       string `json:"err,omitempty"`
@@ -157,6 +157,7 @@ func Exercise(ctx context.Context, docName string, tool opentool.Tool, rec *Reco
 		if err != nil {
 			o.Err = firstLine(err.Error())
 		}
+		problem := prismProblem(body)
 		switch {
 		case n == before:
 			o.Result = "norequest"
@@ -167,13 +168,20 @@ func Exercise(ctx context.Context, docName string, tool opentool.Tool, rec *Reco
 		case status == 401 || status == 403:
 			o.Result = "security"
 			o.Violation = body
-		case hasError(viol) || status == 422 || status == 404 || status == 405:
+		case requestError(viol) || requestError(problem.validation) ||
+			strings.HasSuffix(problem.Type, "UNPROCESSABLE_ENTITY") || strings.Contains(problem.Type, "NO_PATH_MATCHED") ||
+			strings.Contains(problem.Type, "NO_METHOD_MATCHED"):
 			o.Result = "rejected"
 			o.Violation = viol
 			if o.Violation == "" {
 				o.Violation = body
 			}
-		case status >= 200 && status < 400 || viol == "" && status < 500:
+		case strings.HasSuffix(problem.Type, "SCHEMA_TOO_COMPLEX"):
+			// Prism validated the request, then could not make up a response.
+			o.Result = "nomock"
+		case status < 500:
+			// The document's own responses (a 405 that is the only one it
+			// declares, say) are answers, not rejections.
 			o.Result = "ok"
 		default:
 			o.Result = "other"
@@ -184,20 +192,37 @@ func Exercise(ctx context.Context, docName string, tool opentool.Tool, rec *Reco
 	return out, nil
 }
 
-// hasError says whether Prism's sl-violations header holds a violation of
-// severity Error (warnings are not rejections).
-func hasError(viol string) bool {
-	if viol == "" {
+// problem is the body of an error Prism makes up itself.
+type problem struct {
+	Type       string          `json:"type"`
+	Validation json.RawMessage `json:"validation"`
+	validation string
+}
+
+func prismProblem(body string) problem {
+	var p problem
+	if json.Unmarshal([]byte(body), &p) == nil {
+		p.validation = string(p.Validation)
+	}
+	return p
+}
+
+// requestError says whether Prism's violations (its sl-violations header or
+// the validation member of its 422) hold one of severity Error about the
+// request: those about its own made-up response are not rejections.
+func requestError(viol string) bool {
+	if viol == "" || viol == "null" {
 		return false
 	}
 	var vs []struct {
-		Severity string `json:"severity"`
+		Location []string `json:"location"`
+		Severity string   `json:"severity"`
 	}
 	if json.Unmarshal([]byte(viol), &vs) != nil {
 		return true
 	}
 	for _, v := range vs {
-		if v.Severity == "Error" {
+		if v.Severity == "Error" && (len(v.Location) == 0 || v.Location[0] != "response") {
 			return true
 		}
 	}

@@ -44,6 +44,19 @@ var prismDocs = []string{
 	"positive/ex_route_params.json",
 }
 
+// notOurs are the rejections whose cause is the document or Prism, each
+// checked by hand: the request follows the document.
+var notOurs = map[string]string{
+	"examples/superset.json get_api_v1_database_pk_select_star_table_name": "the document declares a path parameter schema_name its path template lacks; Prism requires it",
+	"examples/telegram_bot_api.json editMessageMedia":                      "InputMedia's variants all declare type as any string: every value matches several, no value passes its oneOf",
+	"examples/telegram_bot_api.json sendMediaGroup":                        "the same InputMedia oneOf no value can pass",
+	"examples/telegram_bot_api.json setPassportDataErrors":                 "the discriminator names type, whose enum in PassportElementErrorDataField excludes the mapping's value data: no value fits both",
+	"positive/form.json testFormURLEncoded":                                "Prism makes an absent deepObject field {} and then requires its max (curl with description=x alone is rejected too)",
+	"positive/form.json testMultipart":                                     "the same deepObject reading of Prism's",
+	"positive/form.json testMultipartUpload":                               "Prism reads no multipart field as an array (curl -F files=@a -F files=@b is rejected too)",
+	"positive/security.json customSecurity":                                "a Digest-like custom HTTP scheme the script gives no credentials for",
+}
+
 // TestPrism generates a package for each of prismDocs, starts `prism mock`
 // on the document and calls every operation through the generated Tool
 // adapter with the required arguments of its declaration. Opt-in: set
@@ -139,7 +152,7 @@ func main() {
 	if err != nil {
 		t.Fatalf("driver: %v\n%s", err, stderr.Bytes())
 	}
-	type tally struct{ ops, ok, rejected, security, nosample, other int }
+	type tally struct{ ops, ok, nomock, rejected, notOurs, security, nosample, other int }
 	per := map[string]*tally{}
 	var all tally
 	sc := bufio.NewScanner(bytes.NewReader(stdout))
@@ -154,24 +167,31 @@ func main() {
 			tl = &tally{}
 			per[o.Doc] = tl
 		}
+		reason, known := notOurs[o.Doc+" "+o.Function]
 		for _, x := range []*tally{tl, &all} {
 			x.ops++
-			switch o.Result {
-			case "ok":
+			switch {
+			case o.Result == "ok":
 				x.ok++
-			case "rejected":
-				x.rejected++
-			case "security":
-				x.security++
-			case "nosample":
+			case o.Result == "nomock":
+				x.nomock++
+			case o.Result == "nosample":
 				x.nosample++
+			case known:
+				x.notOurs++
+			case o.Result == "rejected":
+				x.rejected++
+			case o.Result == "security":
+				x.security++
 			default:
 				x.other++
 			}
 		}
-		switch o.Result {
-		case "ok", "nosample":
-		case "rejected":
+		switch {
+		case o.Result == "ok" || o.Result == "nomock" || o.Result == "nosample":
+		case known:
+			t.Logf("%s %s: %s (not ours: %s)", o.Doc, o.Function, o.Result, reason)
+		case o.Result == "rejected":
 			t.Errorf("%s %s(%s): Prism rejected the request (%d): %s", o.Doc, o.Function, o.Args, o.Status, o.Violation)
 		default:
 			t.Errorf("%s %s(%s): %s (%d) %s %s", o.Doc, o.Function, o.Args, o.Result, o.Status, o.Err, o.Violation)
@@ -183,18 +203,20 @@ func main() {
 	}
 	sort.Strings(names)
 	var table strings.Builder
-	fmt.Fprintf(&table, "%-32s %5s %5s %8s %8s %8s %5s\n", "document", "ops", "ok", "rejected", "security", "nosample", "other")
+	fmt.Fprintf(&table, "| %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", "document", "operations", "accepted", "accepted, no mock response", "rejected: ours", "rejected: document or Prism", "401", "no sample", "other")
+	fmt.Fprintf(&table, "|---|--:|--:|--:|--:|--:|--:|--:|--:|\n")
 	for _, n := range append(names, "total") {
 		tl := per[n]
 		if n == "total" {
 			tl = &all
 		}
-		fmt.Fprintf(&table, "%-32s %5d %5d %8d %8d %8d %5d\n", n, tl.ops, tl.ok, tl.rejected, tl.security, tl.nosample, tl.other)
+		fmt.Fprintf(&table, "| %s | %d | %d | %d | %d | %d | %d | %d | %d |\n", n, tl.ops, tl.ok, tl.nomock, tl.rejected, tl.notOurs, tl.security, tl.nosample, tl.other)
 	}
 	called := all.ops - all.nosample
 	if called > 0 {
-		fmt.Fprintf(&table, "%d documents, %d operations, %d called, %d accepted by Prism (%.1f %%)\n",
-			len(mocks), all.ops, called, all.ok, 100*float64(all.ok)/float64(called))
+		accepted := all.ok + all.nomock
+		fmt.Fprintf(&table, "\n%d documents, %d operations, %d called, %d accepted by Prism (%.1f %%), %d rejected for the document's or Prism's reasons, %d for ours\n",
+			len(mocks), all.ops, called, accepted, 100*float64(accepted)/float64(called), all.notOurs, all.rejected)
 	}
 	t.Log("\n" + table.String())
 }
