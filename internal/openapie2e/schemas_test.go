@@ -157,3 +157,55 @@ func TestSchemasTool(t *testing.T) {
 		t.Errorf("putTree: %+v", tree)
 	}
 }
+
+// TestExclusiveBoundDeclared: an integer's exclusive bound is declared as
+// the nearest integer inside it, so the least value the declaration allows
+// is one the generated decoder accepts (Prism found Telegram's durations,
+// declared "at least 0" and refused at 0), and the one below is refused.
+func TestExclusiveBoundDeclared(t *testing.T) {
+	fake := &fakeSchemas{}
+	tool, err := schemas.NewTool(fake)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := opentool.Declare(tool.Document(), opentool.ProfileOpenAI)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var decls []struct {
+		Function struct {
+			Name       string `json:"name"`
+			Parameters struct {
+				Defs map[string]struct {
+					Properties map[string]struct {
+						Minimum *float64 `json:"minimum"`
+					} `json:"properties"`
+				} `json:"$defs"`
+			} `json:"parameters"`
+		} `json:"function"`
+	}
+	if err := json.Unmarshal(d.Tools, &decls); err != nil {
+		t.Fatal(err)
+	}
+	var least *float64
+	for _, decl := range decls {
+		if decl.Function.Name == "area" {
+			least = decl.Function.Parameters.Defs["Square"].Properties["corners"].Minimum
+		}
+	}
+	if least == nil || *least != 3 {
+		t.Fatalf("Square.corners (exclusiveMinimum 2) declared with minimum %v, want 3\n%s", least, d.Tools)
+	}
+	call := func(corners float64) error {
+		args, _ := json.Marshal(map[string]any{"shape": map[string]any{"side": 2, "corners": corners}, "id": 5})
+		_, err := tool.Call(context.Background(), "area", args)
+		return err
+	}
+	if err := call(*least); err != nil {
+		t.Errorf("corners %v, the declared minimum: %v", *least, err)
+	}
+	var e *opentool.Error
+	if err := call(2); !errors.As(err, &e) || e.Code != opentool.CodeInvalidParams || !strings.Contains(err.Error(), "/shape") {
+		t.Errorf("corners 2: got %v, want invalid params at /shape", err)
+	}
+}

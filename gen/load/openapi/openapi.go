@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"github.com/opentoolgen/opentoolgen/gen/model"
 	"github.com/opentoolgen/opentoolgen/gen/source"
+	"math"
 	"net/url"
 	"path"
 	"path/filepath"
@@ -937,12 +938,12 @@ func (b *oaBuilder) scalar(s *openapi3.Schema, typ string, loc oaLoc, ds *runtim
 func (b *oaBuilder) bounds(s *openapi3.Schema, c *model.Constraints, ds *runtime.Schema) {
 	if s.Min != nil {
 		v := *s.Min
-		c.Minimum, ds.Minimum = &v, &v
+		c.Minimum = &v
 		c.ExclusiveMinimum = s.ExclusiveMin.Bool != nil && *s.ExclusiveMin.Bool
 	}
 	if s.Max != nil {
 		v := *s.Max
-		c.Maximum, ds.Maximum = &v, &v
+		c.Maximum = &v
 		c.ExclusiveMaximum = s.ExclusiveMax.Bool != nil && *s.ExclusiveMax.Bool
 	}
 	// OpenAPI 3.1: exclusiveMinimum and exclusiveMaximum are the bounds.
@@ -953,6 +954,25 @@ func (b *oaBuilder) bounds(s *openapi3.Schema, c *model.Constraints, ds *runtime
 	if v := s.ExclusiveMax.Value; v != nil && c.Maximum == nil {
 		x := *v
 		c.Maximum, c.ExclusiveMaximum = &x, true
+	}
+	// The declared schema has inclusive bounds only: an exclusive bound of
+	// an integer is the next integer inside it (a duration above 0 is at
+	// least 1: declared as at least 0, a model's 0 was refused); a number's
+	// stays the bound itself, the nearest the declaration can say.
+	integer := s.Type.Is(openapi3.TypeInteger)
+	if c.Minimum != nil {
+		v := *c.Minimum
+		if c.ExclusiveMinimum && integer {
+			v = math.Floor(v) + 1
+		}
+		ds.Minimum = &v
+	}
+	if c.Maximum != nil {
+		v := *c.Maximum
+		if c.ExclusiveMaximum && integer {
+			v = math.Ceil(v) - 1
+		}
+		ds.Maximum = &v
 	}
 }
 

@@ -298,7 +298,8 @@ const documentJSON = `{
       "type": "object",
       "properties": {
         "radius": {
-          "type": "number"
+          "type": "number",
+          "minimum": 0
         }
       },
       "required": [
@@ -310,6 +311,11 @@ const documentJSON = `{
       "properties": {
         "side": {
           "type": "number"
+        },
+        "corners": {
+          "type": "integer",
+          "description": "more than two",
+          "minimum": 3
         }
       },
       "required": [

@@ -240,6 +240,8 @@ func decodeCircle(d *opentool.Decoder, x *Circle) {
 // Square is the schema "Square" of the document.
 type Square struct {
 	Side float64 `json:"side"`
+	// more than two
+	Corners *int64 `json:"corners,omitzero"`
 }
 
 func decodeSquare(d *opentool.Decoder, x *Square) {
@@ -252,6 +254,15 @@ func decodeSquare(d *opentool.Decoder, x *Square) {
 		case "side":
 			seen[0] |= 1 << 0
 			x.Side, _ = d.Float()
+		case "corners":
+			if !d.IsNull() {
+				var v int64
+				if v1, ok := d.Int(); ok {
+					v = v1
+					opentool.CheckMin(d, float64(v1), 2.0, true)
+				}
+				x.Corners = &v
+			}
 		default:
 			d.Skip()
 		}
