@@ -23,6 +23,7 @@ import (
 type Outcome struct {
 	Doc       string `json:"doc"`
 	Function  string `json:"function"`
+	All       bool   `json:"all,omitempty"` // every argument given, not only the required ones
 	Args      string `json:"args,omitempty"`
 	Result    string `json:"result"` // ok, nomock, rejected, security, nosample, invalidargs, norequest, other
 	Status    int    `json:"status,omitempty"`
@@ -99,12 +100,7 @@ func Exercise(ctx context.Context, docName string, tool opentool.Tool, rec *Reco
 	if err != nil {
 		return nil, err
 	}
-	var decls []struct {
-		Function struct {
-			Name       string          `json:"name"`
-			Parameters json.RawMessage `json:"parameters"`
-		} `json:"function"`
-	}
+	var decls []decl
 	// OpenAI takes at most 128 tools at once: declare them 100 at a time.
 	for i := 0; i < len(doc.Functions); i += 100 {
 		part := *doc
@@ -113,20 +109,16 @@ func Exercise(ctx context.Context, docName string, tool opentool.Tool, rec *Reco
 		if err != nil {
 			return nil, err
 		}
-		var ds []struct {
-			Function struct {
-				Name       string          `json:"name"`
-				Parameters json.RawMessage `json:"parameters"`
-			} `json:"function"`
-		}
+		var ds []decl
 		if err := json.Unmarshal(d.Tools, &ds); err != nil {
 			return nil, err
 		}
 		decls = append(decls, ds...)
 	}
 	var out []Outcome
-	for _, decl := range decls {
-		o := Outcome{Doc: docName, Function: decl.Function.Name}
+	for _, call := range calls(decls) {
+		decl, all := call.decl, call.all
+		o := Outcome{Doc: docName, Function: decl.Function.Name, All: all}
 		var s map[string]any
 		if len(decl.Function.Parameters) > 0 {
 			if err := json.Unmarshal(decl.Function.Parameters, &s); err != nil {
@@ -135,7 +127,7 @@ func Exercise(ctx context.Context, docName string, tool opentool.Tool, rec *Reco
 		}
 		args := map[string]any{}
 		if s != nil {
-			g := &sampler{defs: asMap(s["$defs"])}
+			g := &sampler{defs: asMap(s["$defs"]), all: all}
 			v, ok := g.value(s)
 			if !ok {
 				o.Result = "nosample"
@@ -170,7 +162,7 @@ func Exercise(ctx context.Context, docName string, tool opentool.Tool, rec *Reco
 			o.Violation = body
 		case requestError(viol) || requestError(problem.validation) ||
 			strings.HasSuffix(problem.Type, "UNPROCESSABLE_ENTITY") || strings.Contains(problem.Type, "NO_PATH_MATCHED") ||
-			strings.Contains(problem.Type, "NO_METHOD_MATCHED"):
+			strings.Contains(problem.Type, "NO_METHOD_MATCHED") || strings.HasSuffix(problem.Type, "INVALID_CONTENT_TYPE"):
 			o.Result = "rejected"
 			o.Violation = viol
 			if o.Violation == "" {
@@ -190,6 +182,28 @@ func Exercise(ctx context.Context, docName string, tool opentool.Tool, rec *Reco
 		out = append(out, o)
 	}
 	return out, nil
+}
+
+type decl = struct {
+	Function struct {
+		Name       string          `json:"name"`
+		Parameters json.RawMessage `json:"parameters"`
+	} `json:"function"`
+}
+
+type call struct {
+	decl decl
+	all  bool
+}
+
+// calls are two for each declaration: with its required arguments, then
+// with all of them.
+func calls(decls []decl) []call {
+	var cs []call
+	for _, d := range decls {
+		cs = append(cs, call{d, false}, call{d, true})
+	}
+	return cs
 }
 
 // problem is the body of an error Prism makes up itself.
@@ -244,6 +258,7 @@ func asMap(v any) map[string]any { m, _ := v.(map[string]any); return m }
 type sampler struct {
 	defs  map[string]any
 	depth int
+	all   bool // the optional arguments (the top level's members) too
 }
 
 func (g *sampler) value(s map[string]any) (any, bool) {
@@ -344,11 +359,11 @@ func (g *sampler) value(s map[string]any) (any, bool) {
 		}
 		return v, true
 	case "integer", "number":
-		if m, ok := num("minimum"); ok {
-			return m, true
-		}
 		if m, ok := num("exclusiveMinimum"); ok {
 			return m + 1, true
+		}
+		if m, ok := num("minimum"); ok {
+			return m, true
 		}
 		if m, ok := num("maximum"); ok && m < 1 {
 			return m, true
@@ -374,6 +389,12 @@ func (g *sampler) value(s map[string]any) (any, bool) {
 		out := map[string]any{}
 		props := asMap(s["properties"])
 		req, _ := s["required"].([]any)
+		if g.all && g.depth == 1 {
+			req = req[:0:0]
+			for k := range props {
+				req = append(req, k)
+			}
+		}
 		for _, k := range req {
 			name, _ := k.(string)
 			v, ok := g.value(asMap(props[name]))
