@@ -21,11 +21,16 @@ import (
 	"github.com/opentoolgen/opentoolgen/gen"
 )
 
-const ogenModule = "github.com/ogen-go/ogen@v1.14.0"
+const (
+	ogenModule = "github.com/ogen-go/ogen@v1.14.0"
+	kinModule  = "github.com/getkin/kin-openapi@v0.152.0"
+)
 
-// prismDocs are the public documents called through Prism, from ogen's
-// test data in the module cache (read there, never copied in).
+// prismDocs are the public documents called through Prism, from ogen's and
+// kin-openapi's test data in the module cache (read there, never copied in):
+// a name without "kin:" is under ogen's _testdata.
 var prismDocs = []string{
+	"kin:openapi3/testdata/link-example.yaml",
 	"examples/2ch.yml",
 	"examples/ent.json",
 	"examples/firecracker.json",
@@ -71,14 +76,7 @@ func TestPrism(t *testing.T) {
 	if prism == "" {
 		t.Skip("set OPENTOOLGEN_PRISM to the prism command (scripts/prism.sh) to call public documents' operations through Prism")
 	}
-	out, err := exec.Command("go", "mod", "download", "-json", ogenModule).Output()
-	if err != nil {
-		t.Fatalf("go mod download %s: %v", ogenModule, err)
-	}
-	var mod struct{ Dir string }
-	if err := json.Unmarshal(out, &mod); err != nil || mod.Dir == "" {
-		t.Fatalf("go mod download %s: %s", ogenModule, out)
-	}
+	ogenDir, kinDir := moduleDir(t, ogenModule), moduleDir(t, kinModule)
 	// The generated packages and the driver sit in a directory of this
 	// module that ./... leaves out (its name begins with _).
 	work, err := os.MkdirTemp(".", "_prism")
@@ -90,7 +88,10 @@ func TestPrism(t *testing.T) {
 	type started struct{ name, url string }
 	var mocks []started
 	for i, rel := range prismDocs {
-		doc := filepath.Join(mod.Dir, "_testdata", rel)
+		doc := filepath.Join(ogenDir, "_testdata", rel)
+		if r, ok := strings.CutPrefix(rel, "kin:"); ok {
+			doc = filepath.Join(kinDir, r)
+		}
 		data, err := os.ReadFile(doc)
 		if err != nil {
 			t.Fatal(err)
@@ -214,7 +215,7 @@ func main() {
 	}
 	sort.Strings(names)
 	var table strings.Builder
-	fmt.Fprintf(&table, "| %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", "document", "operations", "accepted", "accepted, no mock response", "rejected: ours", "rejected: document or Prism", "401", "no sample", "other")
+	fmt.Fprintf(&table, "| %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", "document", "calls", "accepted", "accepted, no mock response", "rejected: ours", "rejected: document or Prism", "401", "no sample", "other")
 	fmt.Fprintf(&table, "|---|--:|--:|--:|--:|--:|--:|--:|--:|\n")
 	for _, n := range append(names, "total") {
 		tl := per[n]
@@ -226,10 +227,23 @@ func main() {
 	called := all.ops - all.nosample
 	if called > 0 {
 		accepted := all.ok + all.nomock
-		fmt.Fprintf(&table, "\n%d documents, %d operations, %d called, %d accepted by Prism (%.1f %%), %d rejected for the document's or Prism's reasons, %d for ours\n",
-			len(mocks), all.ops, called, accepted, 100*float64(accepted)/float64(called), all.notOurs, all.rejected)
+		fmt.Fprintf(&table, "\n%d documents, %d operations, %d calls (required arguments, then all), %d made, %d accepted by Prism (%.1f %%), %d rejected for the document's or Prism's reasons, %d for ours\n",
+			len(mocks), all.ops/2, all.ops, called, accepted, 100*float64(accepted)/float64(called), all.notOurs, all.rejected)
 	}
 	t.Log("\n" + table.String())
+}
+
+// moduleDir downloads a module (go mod download) and returns its directory.
+func moduleDir(t *testing.T, mod string) string {
+	out, err := exec.Command("go", "mod", "download", "-json", mod).Output()
+	if err != nil {
+		t.Fatalf("go mod download %s: %v", mod, err)
+	}
+	var m struct{ Dir string }
+	if err := json.Unmarshal(out, &m); err != nil || m.Dir == "" {
+		t.Fatalf("go mod download %s: %s", mod, out)
+	}
+	return m.Dir
 }
 
 func quoteAll(ss []string) string {
