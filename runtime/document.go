@@ -255,3 +255,18 @@ func RefName(ref string) (string, bool) {
 	}
 	return name, true
 }
+
+// IsFunctionName reports whether s is a valid function name: 1 to 64 of
+// a-z, A-Z, 0-9, _ and - (the OpenTool specification, after OpenAI's rule).
+func IsFunctionName(s string) bool {
+	if len(s) == 0 || len(s) > 64 {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '-') {
+			return false
+		}
+	}
+	return true
+}

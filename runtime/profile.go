@@ -315,22 +315,8 @@ func DeclaredNames(doc *OpenTool) map[string]string {
 }
 
 func fitsEveryProvider(n string) bool {
-	if n == "" || len(n) > 64 {
-		return false
-	}
-	for i := 0; i < len(n); i++ {
-		c := n[i]
-		switch {
-		case c == '_', 'a' <= c && c <= 'z', 'A' <= c && c <= 'Z':
-		case c == '-', '0' <= c && c <= '9':
-			if i == 0 {
-				return false
-			}
-		default:
-			return false
-		}
-	}
-	return true
+	// Gemini's rule on top of the OpenTool one: a letter or "_" first.
+	return IsFunctionName(n) && n[0] != '-' && (n[0] < '0' || n[0] > '9')
 }
 
 func sanitizeToolName(n string) string {

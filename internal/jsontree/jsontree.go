@@ -748,3 +748,37 @@ func appendString(b []byte, s string) []byte {
 	q, _ := json.Marshal(s)
 	return append(b, q...)
 }
+
+// Decimal returns the value of the JSON number literal lit exactly, as
+// digits × 10^exp with no leading or trailing zeros in digits ("0" for zero,
+// with exp 0). It returns ok false if lit is not a number literal or its
+// exponent is out of range.
+func Decimal(lit string) (digits string, exp int64, ok bool) {
+	neg := strings.HasPrefix(lit, "-")
+	if neg {
+		lit = lit[1:]
+	}
+	mant, expPart, hasExp := strings.Cut(strings.ToLower(lit), "e")
+	if hasExp {
+		e, err := strconv.ParseInt(strings.TrimPrefix(expPart, "+"), 10, 64)
+		if err != nil || e > 1<<40 || e < -(1<<40) {
+			return "", 0, false
+		}
+		exp = e
+	}
+	intPart, frac, _ := strings.Cut(mant, ".")
+	if intPart == "" {
+		return "", 0, false
+	}
+	d := strings.TrimLeft(intPart+frac, "0")
+	exp -= int64(len(frac))
+	trimmed := strings.TrimRight(d, "0")
+	exp += int64(len(d) - len(trimmed))
+	if trimmed == "" {
+		return "0", 0, true
+	}
+	if neg {
+		trimmed = "-" + trimmed
+	}
+	return trimmed, exp, true
+}

@@ -190,7 +190,7 @@ func (c *converter) tool(t *jsontree.Node, tp string, first map[string]string) (
 	case ok && name == "":
 		c.errorf(tp+"/name", nameNode.Offset, `got "", want the tool's name`)
 		ok = false
-	case ok && !isFunctionName(name):
+	case ok && !runtime.IsFunctionName(name):
 		c.errorf(tp+"/name", nameNode.Offset, "got %s, want 1 to 64 characters a-z, A-Z, 0-9, _ or - (an OpenTool function name, as LLM function calling wants it)", quote(name))
 	}
 	dup := false
@@ -339,21 +339,6 @@ func (c *converter) unique(base string) string {
 	}
 	c.taken[name] = true
 	return name
-}
-
-// isFunctionName reports whether s is an OpenTool function name: 1 to 64 of
-// a-z, A-Z, 0-9, _ and - (OpenAI's rule for function names).
-func isFunctionName(s string) bool {
-	if len(s) == 0 || len(s) > 64 {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '-') {
-			return false
-		}
-	}
-	return true
 }
 
 // Describe says what v is, for "got …" in messages: null, boolean true,

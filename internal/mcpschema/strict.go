@@ -480,7 +480,7 @@ func describeValue(v any) string {
 func valueKey(v any) string {
 	switch x := v.(type) {
 	case json.Number:
-		if d, e, ok := decimalOf(string(x)); ok {
+		if d, e, ok := jsontree.Decimal(string(x)); ok {
 			return "n" + d + "e" + strconv.FormatInt(e, 10)
 		}
 		return "n" + string(x)
@@ -492,38 +492,6 @@ func valueKey(v any) string {
 
 // isInteger reports whether the JSON number literal lit is an integer.
 func isInteger(lit string) bool {
-	_, exp, ok := decimalOf(lit)
+	_, exp, ok := jsontree.Decimal(lit)
 	return ok && exp >= 0
-}
-
-// decimalOf returns the value of the JSON number literal lit exactly, as
-// digits × 10^exp with no leading or trailing zeros in digits ("0" for zero,
-// with exp 0); false if lit is not a number literal or its exponent is out of
-// range.
-func decimalOf(lit string) (digits string, exp int64, ok bool) {
-	neg := strings.HasPrefix(lit, "-")
-	lit = strings.TrimPrefix(lit, "-")
-	mant, expPart, hasExp := strings.Cut(strings.ToLower(lit), "e")
-	if hasExp {
-		e, err := strconv.ParseInt(strings.TrimPrefix(expPart, "+"), 10, 64)
-		if err != nil || e > 1<<40 || e < -(1<<40) {
-			return "", 0, false
-		}
-		exp = e
-	}
-	intPart, frac, _ := strings.Cut(mant, ".")
-	if intPart == "" {
-		return "", 0, false
-	}
-	d := strings.TrimLeft(intPart+frac, "0")
-	exp -= int64(len(frac))
-	trimmed := strings.TrimRight(d, "0")
-	exp += int64(len(d) - len(trimmed))
-	if trimmed == "" {
-		return "0", 0, true
-	}
-	if neg {
-		trimmed = "-" + trimmed
-	}
-	return trimmed, exp, true
 }

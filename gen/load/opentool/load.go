@@ -346,25 +346,10 @@ func (l *otLoader) functions(arr *jsontree.Node) []runtime.Function {
 	return fns
 }
 
-// isFunctionName reports whether s is a valid function name: 1 to 64 of
-// a-z, A-Z, 0-9, _ and - (the OpenTool specification, after OpenAI's rule).
-func isFunctionName(s string) bool {
-	if len(s) == 0 || len(s) > 64 {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '-') {
-			return false
-		}
-	}
-	return true
-}
-
 func (l *otLoader) function(obj *jsontree.Node) runtime.Function {
 	var f runtime.Function
 	f.Name = l.str(obj, "name", true)
-	if v := obj.Get("name"); v != nil && v.Kind == jsontree.String && !isFunctionName(v.Str) {
+	if v := obj.Get("name"); v != nil && v.Kind == jsontree.String && !runtime.IsFunctionName(v.Str) {
 		l.errorf(l.at("name"), v.Offset, "got %s, want 1 to 64 characters a-z, A-Z, 0-9, _ or -", strconv.Quote(clipText(v.Str)))
 	}
 	if obj.Get("description") == nil {
@@ -863,7 +848,7 @@ func (l *otLoader) enum(v *jsontree.Node, typ string, nullable bool) []any {
 				val, key.b = it.Bool, it.Bool
 			case jsontree.Number:
 				val, key.s = json.Number(it.Str), it.Str
-				if d, e, exact := decimalOf(it.Str); exact {
+				if d, e, exact := jsontree.Decimal(it.Str); exact {
 					key.s, key.exp = d, e // 1, 1.0 and 10e-1 are the same
 				}
 			case jsontree.String:
@@ -904,7 +889,7 @@ func (l *otLoader) valueOfType(v *jsontree.Node, typ string, nullable bool) bool
 	case typ == runtime.TypeInteger:
 		want = "an integer"
 		if v.Kind == jsontree.Number {
-			_, exp, exact := decimalOf(v.Str)
+			_, exp, exact := jsontree.Decimal(v.Str)
 			ok = exact && exp >= 0
 		}
 	case typ == runtime.TypeNumber:
@@ -924,40 +909,6 @@ func (l *otLoader) valueOfType(v *jsontree.Node, typ string, nullable bool) bool
 	return ok
 }
 
-// decimalOf returns the value of the JSON number literal lit exactly, as
-// digits × 10^exp with no leading or trailing zeros in digits ("0" for zero,
-// with exp 0). It returns ok false if lit is not a number literal or its
-// exponent is out of range.
-func decimalOf(lit string) (digits string, exp int64, ok bool) {
-	neg := strings.HasPrefix(lit, "-")
-	if neg {
-		lit = lit[1:]
-	}
-	mant, expPart, hasExp := strings.Cut(strings.ToLower(lit), "e")
-	if hasExp {
-		e, err := strconv.ParseInt(strings.TrimPrefix(expPart, "+"), 10, 64)
-		if err != nil || e > 1<<40 || e < -(1<<40) {
-			return "", 0, false
-		}
-		exp = e
-	}
-	intPart, frac, _ := strings.Cut(mant, ".")
-	if intPart == "" {
-		return "", 0, false
-	}
-	d := strings.TrimLeft(intPart+frac, "0")
-	exp -= int64(len(frac))
-	trimmed := strings.TrimRight(d, "0")
-	exp += int64(len(d) - len(trimmed))
-	if trimmed == "" {
-		return "0", 0, true
-	}
-	if neg {
-		trimmed = "-" + trimmed
-	}
-	return trimmed, exp, true
-}
-
 // float reads a number member as a float64.
 func (l *otLoader) float(v *jsontree.Node) (float64, bool) {
 	if v.Kind != jsontree.Number {
@@ -975,7 +926,7 @@ func (l *otLoader) float(v *jsontree.Node) (float64, bool) {
 // count reads a non-negative integer member.
 func (l *otLoader) count(v *jsontree.Node) *int64 {
 	if v.Kind == jsontree.Number {
-		if d, exp, ok := decimalOf(v.Str); ok && exp >= 0 && exp < 19 && !strings.HasPrefix(d, "-") {
+		if d, exp, ok := jsontree.Decimal(v.Str); ok && exp >= 0 && exp < 19 && !strings.HasPrefix(d, "-") {
 			if n, err := strconv.ParseInt(d+strings.Repeat("0", int(exp)), 10, 64); err == nil {
 				return &n
 			}
