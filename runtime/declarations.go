@@ -196,3 +196,20 @@ func defsRef(name string) string {
 	}
 	return string(b)
 }
+
+// EachSchema calls fn with the schema of each parameter, of the return and of
+// each stream event of f (the schemas a document gives f itself; fn may walk
+// into them with Schema.Each).
+func (f *Function) EachSchema(fn func(*Schema)) {
+	for _, p := range f.Parameters {
+		fn(p.Schema)
+	}
+	if f.Return != nil {
+		fn(f.Return.Schema)
+	}
+	for _, r := range f.Stream {
+		if r != nil {
+			fn(r.Schema)
+		}
+	}
+}

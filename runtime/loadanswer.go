@@ -231,36 +231,9 @@ func (in *inliner) alternatives(alts []*Schema) ([]*Schema, bool) {
 // countSchemas counts the schema objects of doc as written.
 func countSchemas(doc *OpenTool) int {
 	n := 0
-	var count func(s *Schema)
-	count = func(s *Schema) {
-		if s == nil {
-			return
-		}
-		n++
-		for _, p := range s.Properties {
-			count(p.Schema)
-		}
-		count(s.Items)
-		count(s.AdditionalProperties)
-		for _, a := range s.OneOf {
-			count(a)
-		}
-		for _, a := range s.AnyOf {
-			count(a)
-		}
-	}
-	for _, f := range doc.Functions {
-		for _, p := range f.Parameters {
-			count(p.Schema)
-		}
-		if f.Return != nil {
-			count(f.Return.Schema)
-		}
-		for _, r := range f.Stream {
-			if r != nil {
-				count(r.Schema)
-			}
-		}
+	count := func(s *Schema) { s.Each(func(*Schema) bool { n++; return true }) }
+	for i := range doc.Functions {
+		doc.Functions[i].EachSchema(count)
 	}
 	for _, ns := range doc.Schemas {
 		count(ns.Schema)

@@ -161,17 +161,7 @@ func Select(p *Package, s Selector) (unmatched []string) {
 				continue
 			}
 			cp.Functions = append(cp.Functions, f)
-			for _, prm := range f.Parameters {
-				walk(prm.Schema)
-			}
-			if f.Return != nil {
-				walk(f.Return.Schema)
-			}
-			for _, r := range f.Stream {
-				if r != nil {
-					walk(r.Schema)
-				}
-			}
+			f.EachSchema(walk)
 		}
 		if cp.Functions == nil {
 			cp.Functions = []runtime.Function{}
