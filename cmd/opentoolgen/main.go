@@ -76,6 +76,11 @@
 //		OpenDyn opens the library at --library; OpenTool is a gateway to the
 //		server at --upstream. DIR and -o must be in one module: the main
 //		imports the package by the path the enclosing go.mod gives it.
+//	-cpuprofile FILE
+//		Write a CPU profile of the run to FILE (go tool pprof FILE).
+//	-memprofile FILE
+//		Write the profile of the run's allocations to FILE when it ends
+//		(go tool pprof -sample_index=alloc_space FILE).
 //	-version
 //		Print the version of opentoolgen and exit.
 //	-h, -help
@@ -177,6 +182,8 @@ type options struct {
 	exclude      []string
 	allowRefDirs []string
 	cmd          string
+	cpuProfile   string
+	memProfile   string
 	version      bool
 	input        string
 }
@@ -201,6 +208,8 @@ func flagSet(o *options) *flag.FlagSet {
 	fs.StringVar(&o.profile, "for", "openai", "the `PROFILE` of -declarations: openai, openai-strict, anthropic, anthropic-strict, gemini or mcp")
 	fs.Var((*stringList)(&o.allowRefDirs), "allow-ref-dir", "let OpenAPI $refs read files under `DIR` too, besides the document's own directory tree (repeatable)")
 	fs.StringVar(&o.cmd, "cmd", "", "also write into `DIR` a package main that serves the package over OpenTool HTTP and MCP (package toolcli); DIR and -o must be in one module")
+	fs.StringVar(&o.cpuProfile, "cpuprofile", "", "write a CPU profile of the run to `FILE`")
+	fs.StringVar(&o.memProfile, "memprofile", "", "write the profile of the run's allocations to `FILE` when it ends")
 	fs.BoolVar(&o.version, "version", false, "print the version of opentoolgen and exit")
 	return fs
 }
@@ -279,7 +288,7 @@ func packageName(dir string) string {
 	return name
 }
 
-func generate(args []string, stdout, stderr io.Writer) error {
+func generate(args []string, stdout, stderr io.Writer) (err error) {
 	o, err := parseFlags(args, stderr)
 	if err != nil {
 		return err
@@ -288,6 +297,15 @@ func generate(args []string, stdout, stderr io.Writer) error {
 		fmt.Fprintln(stdout, "opentoolgen", version)
 		return nil
 	}
+	stop, err := startProfiles(o.cpuProfile, o.memProfile)
+	if err != nil {
+		return err
+	}
+	defer func() {
+		if perr := stop(); perr != nil && err == nil {
+			err = perr
+		}
+	}()
 	data, err := readDocument(o.input)
 	if err != nil {
 		return err

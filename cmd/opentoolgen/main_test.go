@@ -563,3 +563,34 @@ func TestDeclarationsFlag(t *testing.T) {
 		t.Errorf("bad -for: %q", r.stderr)
 	}
 }
+
+// TestProfileFlags checks that -cpuprofile and -memprofile write profiles
+// go tool pprof reads, and that a profile file that cannot be created is a
+// usage-time error before anything is generated.
+func TestProfileFlags(t *testing.T) {
+	dir := t.TempDir()
+	put(t, filepath.Join(dir, "tool.json"), toolDoc)
+	opentoolgen(t, dir, "-o", "out", "-cpuprofile", "cpu.pprof", "-memprofile", "mem.pprof", "tool.json").want(t, 0)
+	for file, want := range map[string]string{"cpu.pprof": "Type: cpu", "mem.pprof": "Type: alloc_space"} {
+		args := []string{"tool", "pprof", "-top"}
+		if file == "mem.pprof" {
+			args = append(args, "-sample_index=alloc_space")
+		}
+		out, err := exec.Command("go", append(args, filepath.Join(dir, file))...).CombinedOutput()
+		if err != nil || !strings.Contains(string(out), want) {
+			t.Errorf("go tool pprof %s: %v, want %q in:\n%s", file, err, want, out)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(dir, "out", "tool.gen.go")); err != nil {
+		t.Errorf("with profiles, the package was not written: %v", err)
+	}
+
+	bad := opentoolgen(t, dir, "-o", "out2", "-memprofile", filepath.Join("missing", "mem.pprof"), "tool.json")
+	bad.want(t, 1)
+	if !strings.Contains(bad.stderr, "-memprofile:") {
+		t.Errorf("stderr does not name -memprofile:\n%s", bad.stderr)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "out2")); !os.IsNotExist(err) {
+		t.Errorf("out2 written although the profile could not be created: %v", err)
+	}
+}
