@@ -159,9 +159,13 @@ var (
 
 // load parses the document with kin-openapi.
 func (b *oaBuilder) load() (*openapi3.T, error) {
-	l := openapi3.NewLoader()
-	l.IsExternalRefsAllowed = true
-	l.ReadFromURIFunc = b.readLocal
+	newLoader := func() *openapi3.Loader {
+		l := openapi3.NewLoader()
+		l.IsExternalRefsAllowed = true
+		l.ReadFromURIFunc = b.readLocal
+		return l
+	}
+	l := newLoader()
 	loc := &url.URL{Path: b.root}
 	if b.swagger {
 		var d2 openapi2.T
@@ -174,8 +178,21 @@ func (b *oaBuilder) load() (*openapi3.T, error) {
 		}
 		return doc, nil
 	}
+	if fastLoading {
+		data := b.json // the tree's offsets are into it unless check repaired the tree
+		if len(data) == 0 || len(b.src.JSON) != len(data) || &b.src.JSON[0] != &data[0] {
+			data = nil
+		}
+		if doc, ok, err := fastLoad(l, b.trees[b.root], data, loc); ok {
+			return doc, err
+		}
+		l = newLoader() // the fast path may have used l
+	}
 	return l.LoadFromDataWithPath(b.json, loc)
 }
+
+// fastLoading turns fastLoad on; tests turn it off to compare.
+var fastLoading = true
 
 // readLocal reads the files references name: local files only, never URLs,
 // and only those refFiles accepts.

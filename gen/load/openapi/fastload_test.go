@@ -1,0 +1,258 @@
+package openapi
+
+import (
+	"encoding/json"
+	"net/url"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/getkin/kin-openapi/openapi3"
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/opentoolgen/opentoolgen/gen/source"
+	"github.com/opentoolgen/opentoolgen/internal/jsontree"
+)
+
+// fastCases are documents written to reach the corners of kin-openapi's
+// decoding that fastLoad copies: each must take the fast path (want true) or
+// give up (false), and give what json.Unmarshal gives either way.
+var fastCases = []struct {
+	name string
+	fast bool
+	doc  string
+}{
+	{"everything common", true, `{"openapi":"3.0.3","info":{"title":"t","version":"1"},"x-top":1,
+	 "tags":[{"name":"a"}],"servers":[{"url":"https://x/{v}","variables":{"v":{"default":"1"}}}],
+	 "paths":{"x-p":{"a":[1,2.50,null]},"/a/{id}":{"summary":"s","x-item":true,"parameters":[{"$ref":"#/components/parameters/id"}],
+	   "get":{"operationId":"get","tags":["a","b"],"deprecated":true,"x-op":{"k":"v"},"security":[{"k":[]}],"servers":[{"url":"/v2"}],
+	     "externalDocs":{"url":"https://d"},"callbacks":{"cb":{"{$request.body#/u}":{"post":{"responses":{"200":{"description":"ok"}}}}}},
+	     "parameters":[{"name":"q","in":"query","explode":false,"style":"form","allowReserved":true,"example":[1,"a"],
+	        "schema":{"type":"integer","minimum":-1.5e3,"maximum":1e21,"exclusiveMinimum":true,"multipleOf":0.5,"default":3,"enum":[1,2,3.0,9007199254740993]}},
+	       {"name":"h","in":"header","content":{"application/json":{"schema":{"type":"object","additionalProperties":{"type":"number","maximum":9007199254740993}}}}},
+	       null],
+	     "requestBody":{"required":true,"description":"b","x-rb":null,"content":{"application/json":{"schema":{"$ref":"#/components/schemas/Pet"},"example":{"a":1},
+	        "examples":{"e":{"value":1}},"encoding":{"f":{"contentType":"text/plain"}}},"text/plain":null}},
+	     "responses":{"x-r":[],"default":null,"200":{"description":"ok","headers":{"X-Rate":{"schema":{"type":"integer","maxLength":10}},"X-Ref":{"$ref":"#/components/headers/h"},"n":null},
+	        "links":{"l":{"operationId":"get"}},"content":{"application/json":{"schema":{"type":"array","minItems":1,"maxItems":9007199254740993,"uniqueItems":true,
+	        "items":{"oneOf":[{"$ref":"#/components/schemas/Pet"},{"type":"string","format":"uuid","pattern":"^a$","nullable":true,"readOnly":true}],
+	          "discriminator":{"propertyName":"kind","mapping":{"p":"#/components/schemas/Pet"}}}}}}},
+	       "404":{"$ref":"#/components/responses/NotFound"}}},
+	   "put":null,"post":{"responses":{"201":{"description":"c","content":{"application/json":{"schema":{"additionalProperties":{}}}}}}}},
+	  "/b":null},
+	 "components":{"x-c":"c",
+	   "schemas":{"Pet":{"type":"object","required":["id"],"properties":{"id":{"type":"integer","format":"int64","minimum":1,"maxLength":9007199254740993},
+	     "name":{"type":"string","minLength":1,"maxLength":100,"x-go":"Name","title":"T","deprecated":true,"writeOnly":true,"example":"rex"},
+	     "tags":{"type":"array","items":{"type":"string"},"minItems":0},"self":{"$ref":"#/components/schemas/Pet"},
+	     "any":{},"bool":true,"free":{"type":"object","additionalProperties":true,"minProperties":1,"maxProperties":5},
+	     "xml":{"type":"string","xml":{"name":"X","attribute":true}},"allof":{"allOf":[{"$ref":"#/components/schemas/Pet"},{"description":"d"}]},
+	     "anyof":{"anyOf":[{"type":"string"},{"type":"integer"}],"not":{"type":"boolean"}}}},
+	     "Nothing":null,"Types":{"type":["string","null"]}},
+	   "parameters":{"id":{"name":"id","in":"path","required":true,"schema":{"type":"string"}},"none":null},
+	   "headers":{"h":{"description":"h","schema":{"type":"string"}}},
+	   "requestBodies":{"rb":{"content":{"text/plain":{"schema":{"type":"string"}}}}},
+	   "responses":{"NotFound":{"description":"nf","content":{"application/json":{"schema":{"$ref":"#/components/schemas/Pet"}}}}},
+	   "securitySchemes":{"k":{"type":"apiKey","in":"header","name":"K"}},
+	   "examples":{"e":{"summary":"s","value":{"a":1}}},"links":{"l":{"operationId":"get"}},
+	   "callbacks":{"c":{"/x":{"get":{"responses":{"200":{"description":"ok"}}}}}}}}`},
+	{"openapi 3.1", true, `{"openapi":"3.1.0","info":{"title":"t","version":"1"},"jsonSchemaDialect":"https://json-schema.org/draft/2020-12/schema",
+	 "webhooks":{"new":{"post":{"requestBody":{"content":{"application/json":{"schema":{"$ref":"#/components/schemas/S"}}}},"responses":{"200":{"description":"ok"}}}},"none":null},
+	 "paths":{"/s":{"get":{"responses":{"200":{"description":"ok","content":{"text/event-stream":{"itemSchema":{"type":"object","properties":{"data":{"contentMediaType":"application/json","contentSchema":{"$ref":"#/components/schemas/S"}}}}}}}}}}},
+	 "components":{"schemas":{"S":{"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"s","$anchor":"a","$comment":"c",
+	   "type":"object","const":{"a":[1]},"examples":[1,"two"],"prefixItems":[{"type":"string"},true,false],"contains":{"type":"integer"},"minContains":1,"maxContains":3,
+	   "patternProperties":{"^x":{"type":"string"}},"dependentSchemas":{"a":{"required":["b"]}},"propertyNames":{"pattern":"^[a-z]+$"},
+	   "unevaluatedItems":false,"unevaluatedProperties":{"type":"string"},"if":{"required":["a"]},"then":{"required":["b"]},"else":{},
+	   "dependentRequired":{"a":["b","c"]},"$defs":{"D":{"type":"number","exclusiveMinimum":0,"exclusiveMaximum":1e2}},"$dynamicAnchor":"d",
+	   "contentEncoding":"base64","properties":{"r":{"$ref":"#/components/schemas/S","description":"sibling"}}}}}}`},
+	{"numbers round-tripped under paths", true, `{"openapi":"3.0.0","info":{"title":"t","version":"1"},
+	 "paths":{"/":{"get":{"parameters":[{"name":"a","in":"query","schema":{"type":"integer","minLength":1e2,"maxLength":1.0,"minimum":1.00000000000000000001}}],"responses":{}}}}}`},
+	{"uint64 overflow after the float64 round trip", false, `{"openapi":"3.0.0","info":{"title":"t","version":"1"},"paths":{"/":{"get":{"parameters":[{"name":"a","in":"query","schema":{"maxItems":18446744073709551615}}],"responses":{}}}}}`},
+	{"uint literal not an integer outside paths", false, `{"openapi":"3.0.0","info":{"title":"t","version":"1"},"paths":{},"components":{"schemas":{"A":{"maxLength":1.0}}}}`},
+	{"number out of range", false, `{"openapi":"3.0.0","info":{"title":"t","version":"1"},"paths":{},"components":{"schemas":{"A":{"default":1e400}}}}`},
+	{"key of another case", false, `{"openapi":"3.0.0","info":{"title":"t","version":"1"},"paths":{},"components":{"schemas":{"A":{"Type":"string"}}}}`},
+	{"paths of another case", false, `{"openapi":"3.0.0","info":{"title":"t","version":"1"},"Paths":{}}`},
+	{"$REF", true, `{"openapi":"3.0.0","info":{"title":"t","version":"1"},"paths":{},"components":{"schemas":{"A":{"$REF":"#/components/schemas/B"},"B":{"type":"string"}}}}`},
+	{"wrong kind", false, `{"openapi":"3.0.0","info":{"title":"t","version":"1"},"paths":{"/":{"get":{"summary":5,"responses":{}}}}}`},
+	{"responses null", false, `{"openapi":"3.0.0","info":{"title":"t","version":"1"},"paths":{"/":{"get":{"responses":null}}}}`},
+	{"ref at the top", false, `{"openapi":"3.0.0","info":{"title":"t","version":"1","description":{"$ref":"#/x"}},"paths":{}}`},
+	{"strings", true, "{\"openapi\":\"3.0.0\",\"info\":{\"title\":\"t\",\"version\":\"1\"},\"paths\":{\"/\\u00e9\":{\"description\":\"a\\ud800b \xff <&> \\u2028\",\"x-s\":\"\\ud83d\\ude00\"}}}"},
+	{"broken ref", true, `{"openapi":"3.0.0","info":{"title":"t","version":"1"},"paths":{"/":{"get":{"responses":{"200":{"$ref":"#/components/responses/Nope"}}}}}}`},
+	{"no paths", true, `{"openapi":"3.1.0","info":{"title":"t","version":"1"},"components":{"schemas":{"A":{"type":"string"}}}}`},
+	{"paths null", true, `{"openapi":"3.0.0","info":{"title":"t","version":"1"},"paths":null,"components":null,"webhooks":null}`},
+}
+
+// slowLoad loads data the usual way.
+func slowLoad(data []byte, loc *url.URL) (*openapi3.T, error) {
+	l := openapi3.NewLoader()
+	l.IsExternalRefsAllowed = true
+	return l.LoadFromDataWithPath(data, loc)
+}
+
+// compareFast loads src both ways and fails on any difference; it returns
+// whether the fast path was taken.
+func compareFast(t *testing.T, name string, src *source.Source) bool {
+	t.Helper()
+	loc := &url.URL{Path: filepath.ToSlash(name)}
+	fl := openapi3.NewLoader()
+	fl.IsExternalRefsAllowed = true
+	fast, ok, ferr := fastLoad(fl, src.Tree, src.JSON, loc)
+	if !ok {
+		return false
+	}
+	// The parts fastLoad decodes, before references are resolved, with a
+	// readable difference.
+	var plain openapi3.T
+	if err := json.Unmarshal(src.JSON, &plain); err != nil {
+		t.Errorf("%s: fast path taken, but json.Unmarshal fails: %v", name, err)
+		return true
+	}
+	d := &fastDecoder{data: src.JSON}
+	for _, m := range src.Tree.Members {
+		var got, want any
+		var err error
+		switch m.Key {
+		case "paths":
+			if m.Value.Kind != jsontree.Null {
+				got, err = d.paths(m.Value)
+			} else {
+				got = (*openapi3.Paths)(nil)
+			}
+			want = plain.Paths
+		case "components":
+			if m.Value.Kind != jsontree.Null {
+				got, err = d.components(m.Value)
+			} else {
+				got = (*openapi3.Components)(nil)
+			}
+			want = plain.Components
+		default:
+			continue
+		}
+		if err != nil {
+			t.Errorf("%s: %s: %v", name, m.Key, err)
+			continue
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("%s: %s decoded differently (-json.Unmarshal +fast):\n%s", name, m.Key,
+				cmp.Diff(want, got, cmp.Exporter(func(reflect.Type) bool { return true })))
+		}
+	}
+	slow, serr := slowLoad(src.JSON, loc)
+	if (ferr == nil) != (serr == nil) || ferr != nil && ferr.Error() != serr.Error() {
+		t.Errorf("%s: errors differ: fast %v, usual %v", name, ferr, serr)
+		return true
+	}
+	if !reflect.DeepEqual(fast, slow) {
+		t.Errorf("%s: the loaded documents differ", name)
+	}
+	return true
+}
+
+func TestFastLoadSame(t *testing.T) {
+	for _, c := range fastCases {
+		src, err := source.ReadSource(c.name+".json", []byte(c.doc))
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		if got := compareFast(t, c.name+".json", src); got != c.fast {
+			t.Errorf("%s: fast path taken %v, want %v", c.name, got, c.fast)
+		}
+	}
+	// The repository's OpenAPI documents (YAML ones through their JSON form).
+	files, _ := filepath.Glob("../../../testdata/*/*/*.yaml")
+	more, _ := filepath.Glob("../../../testdata/*/*/*.json")
+	files = append(files, more...)
+	taken := 0
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		src, err := source.ReadSource(f, data)
+		if err != nil || src.Tree.Kind != jsontree.Object || src.Tree.Get("openapi") == nil {
+			continue
+		}
+		if compareFast(t, f, src) {
+			taken++
+		}
+	}
+	if taken < 6 {
+		t.Errorf("the fast path was taken for %d of the repository's OpenAPI documents, want at least 6", taken)
+	}
+}
+
+// TestFastLoadDuplicate: an object with a repeated member name (which the
+// source reader may let through with a warning) is left to encoding/json,
+// whose merging of the two values fastLoad does not copy.
+func TestFastLoadDuplicate(t *testing.T) {
+	str := func(s string) *jsontree.Node { return &jsontree.Node{Kind: jsontree.String, Str: s} }
+	n := &jsontree.Node{Kind: jsontree.Object, Members: []jsontree.Member{{Key: "type", Value: str("string")}, {Key: "title", Value: str("t")}}}
+	d := &fastDecoder{}
+	if _, err := d.schema(n, false); err != nil {
+		t.Fatalf("without a duplicate: %v", err)
+	}
+	n.Members = append(n.Members, jsontree.Member{Key: "type", Value: str("integer")})
+	if _, err := d.schema(n, false); err != errSlow {
+		t.Errorf("with a duplicate: got %v, want errSlow", err)
+	}
+	many := &jsontree.Node{Kind: jsontree.Object}
+	for i := range 20 {
+		many.Members = append(many.Members, jsontree.Member{Key: string(rune('a' + i)), Value: n})
+	}
+	if !hasDuplicate(append(many.Members, jsontree.Member{Key: "c"})) || hasDuplicate(many.Members) {
+		t.Error("hasDuplicate is wrong on a large object")
+	}
+}
+
+// TestFastLoadRealWorld compares the two ways on every OpenAPI 3 document of
+// ogen's and kin-openapi's test data (opt-in: OPENTOOLGEN_REALWORLD=1).
+func TestFastLoadRealWorld(t *testing.T) {
+	if os.Getenv("OPENTOOLGEN_REALWORLD") == "" {
+		t.Skip("set OPENTOOLGEN_REALWORLD=1 to compare on the public documents in the module cache")
+	}
+	mod := filepath.Join(os.Getenv("HOME"), "go", "pkg", "mod", "github.com")
+	var files []string
+	for _, pat := range []string{"ogen-go/ogen@*/_testdata/*/*", "ogen-go/ogen@*/_testdata/*/*/*", "getkin/kin-openapi@*/openapi3/testdata/*", "getkin/kin-openapi@*/openapi3/testdata/*/*"} {
+		m, _ := filepath.Glob(filepath.Join(mod, pat))
+		files = append(files, m...)
+	}
+	taken, total := 0, 0
+	var gaveUp []string
+	for _, f := range files {
+		if !strings.HasSuffix(f, ".json") && !strings.HasSuffix(f, ".yaml") && !strings.HasSuffix(f, ".yml") {
+			continue
+		}
+		data, err := os.ReadFile(f)
+		if err != nil {
+			continue
+		}
+		src, err := source.ReadSource(f, data)
+		if err != nil || src.Tree.Kind != jsontree.Object || src.Tree.Get("openapi") == nil {
+			continue
+		}
+		total++
+		if compareFast(t, f, src) {
+			taken++
+		} else {
+			gaveUp = append(gaveUp, filepath.Base(f))
+		}
+	}
+	t.Logf("fast path taken for %d of %d OpenAPI 3 documents; gave up on: %s", taken, total, strings.Join(gaveUp, " "))
+}
+
+// FuzzFastLoad: whenever the fast path is taken, it gives what
+// kin-openapi's own decoding gives.
+func FuzzFastLoad(f *testing.F) {
+	for _, c := range fastCases {
+		f.Add(c.doc)
+	}
+	f.Fuzz(func(t *testing.T, doc string) {
+		src, err := source.ReadSource("f.json", []byte(doc))
+		if err != nil || src.Tree.Kind != jsontree.Object || src.JSON == nil {
+			return
+		}
+		compareFast(t, "f.json", src)
+	})
+}
