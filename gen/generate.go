@@ -344,7 +344,15 @@ func render(outs []emit.Output) ([]File, error) {
 	errs := make([]error, len(outs))
 	sem := make(chan struct{}, goruntime.GOMAXPROCS(0))
 	var wg sync.WaitGroup
-	for i, o := range outs {
+	// The costliest files first: with one goroutine per CPU, a large file
+	// started last would be formatted alone while the other CPUs idle.
+	order := make([]int, len(outs))
+	for i := range order {
+		order[i] = i
+	}
+	sort.SliceStable(order, func(a, b int) bool { return outs[order[a]].Cost > outs[order[b]].Cost })
+	for _, i := range order {
+		o := outs[i]
 		wg.Add(1)
 		sem <- struct{}{}
 		go func() {

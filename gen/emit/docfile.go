@@ -36,7 +36,7 @@ type DocumentOut struct {
 
 // documentOutput is the output of document.gen.go.
 func documentOutput(p *model.Package, out *DocumentOut) Output {
-	return Output{"document.gen.go", &documentFile{p: p, out: out}}
+	return Output{Name: "document.gen.go", File: &documentFile{p: p, out: out}}
 }
 
 // documentFile renders document.gen.go with the placeholder (Render), then

@@ -23,7 +23,7 @@ const CommandFile = "main.gen.go"
 // the REST client (OpenAPI), the library (OpenDyn), or the typed OpenTool
 // client of an upstream server (OpenTool: a gateway).
 func Command(p *model.Package) Output {
-	return Output{CommandFile, lazy(func() *jen.File { return emitCommand(p) })}
+	return Output{Name: CommandFile, File: lazy(func() *jen.File { return emitCommand(p) })}
 }
 
 // The main of an OpenAPI package:

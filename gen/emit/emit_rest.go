@@ -49,7 +49,7 @@ func OpenAPI(p *model.Package, doc *DocumentOut) []Output {
 			continue
 		}
 		emit := f.emit
-		outs = append(outs, Output{f.name, lazy(func() *jen.File { return emit(p) })})
+		outs = append(outs, Output{Name: f.name, File: lazy(func() *jen.File { return emit(p) }), Cost: functionsCost(p)})
 	}
 	return outs
 }
