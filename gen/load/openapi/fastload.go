@@ -308,6 +308,20 @@ func hasRef(n *jsontree.Node) bool {
 	return false
 }
 
+// pureRef returns the target of an object that is only {"$ref": "…"}, which
+// a reference's UnmarshalJSON turns into a reference with Ref set and
+// nothing else.
+func pureRef(n *jsontree.Node) (string, bool) {
+	if n.Kind != jsontree.Object || len(n.Members) != 1 {
+		return "", false
+	}
+	m := n.Members[0]
+	if m.Key != "$ref" || m.Value.Kind != jsontree.String || m.Value.Str == "" {
+		return "", false
+	}
+	return m.Value.Str, true
+}
+
 // The scalar fields, as encoding/json fills them: null leaves a field as it
 // is (zero here), a value of another kind gives up.
 
@@ -658,6 +672,9 @@ func (d *fastDecoder) parameters(n *jsontree.Node, rt bool, out *openapi3.Parame
 }
 
 func (d *fastDecoder) parameterRef(n *jsontree.Node, rt bool) (*openapi3.ParameterRef, error) {
+	if ref, ok := pureRef(n); ok {
+		return &openapi3.ParameterRef{Ref: ref}, nil
+	}
 	r := &openapi3.ParameterRef{}
 	if hasRef(n) {
 		return r, d.call(n, rt, r)
@@ -668,6 +685,9 @@ func (d *fastDecoder) parameterRef(n *jsontree.Node, rt bool) (*openapi3.Paramet
 }
 
 func (d *fastDecoder) headerRef(n *jsontree.Node, rt bool) (*openapi3.HeaderRef, error) {
+	if ref, ok := pureRef(n); ok {
+		return &openapi3.HeaderRef{Ref: ref}, nil
+	}
 	r := &openapi3.HeaderRef{}
 	if hasRef(n) {
 		return r, d.call(n, rt, r)
@@ -730,6 +750,9 @@ func (d *fastDecoder) parameter(n *jsontree.Node, rt bool) (*openapi3.Parameter,
 var requestBodyFields = []string{"description", "required", "content"}
 
 func (d *fastDecoder) requestBodyRef(n *jsontree.Node, rt bool) (*openapi3.RequestBodyRef, error) {
+	if ref, ok := pureRef(n); ok {
+		return &openapi3.RequestBodyRef{Ref: ref}, nil
+	}
 	r := &openapi3.RequestBodyRef{}
 	if hasRef(n) {
 		return r, d.call(n, rt, r)
@@ -762,6 +785,9 @@ func (d *fastDecoder) requestBodyRef(n *jsontree.Node, rt bool) (*openapi3.Reque
 var responseFields = []string{"description", "headers", "content", "links"}
 
 func (d *fastDecoder) responseRef(n *jsontree.Node, rt bool) (*openapi3.ResponseRef, error) {
+	if ref, ok := pureRef(n); ok {
+		return &openapi3.ResponseRef{Ref: ref}, nil
+	}
 	r := &openapi3.ResponseRef{}
 	if hasRef(n) {
 		return r, d.call(n, rt, r)
@@ -977,6 +1003,10 @@ func (d *fastDecoder) schemaRefs(n *jsontree.Node, rt bool, out *openapi3.Schema
 // a reference or a boolean schema goes to SchemaRef.UnmarshalJSON.
 func (d *fastDecoder) setSchemaRef(n *jsontree.Node, rt bool, out **openapi3.SchemaRef) error {
 	if n.Kind == jsontree.Null {
+		return nil
+	}
+	if ref, ok := pureRef(n); ok {
+		*out = &openapi3.SchemaRef{Ref: ref}
 		return nil
 	}
 	r := &openapi3.SchemaRef{}
