@@ -94,19 +94,25 @@ func fastLoad(l *openapi3.Loader, tree *jsontree.Node, data []byte, loc *url.URL
 	}
 
 	var (
-		p  *openapi3.Paths
-		c  *openapi3.Components
-		wh map[string]*openapi3.PathItem
+		p        *openapi3.Paths
+		c        *openapi3.Components
+		wh       map[string]*openapi3.PathItem
+		compsErr error
+		done     = make(chan struct{})
 	)
+	// Components and paths are independent: decoded side by side.
+	go func() {
+		defer close(done)
+		if components != nil && components.Kind != jsontree.Null {
+			c, compsErr = d.components(components)
+		}
+	}()
 	if paths != nil && paths.Kind != jsontree.Null {
-		if p, err = d.paths(paths); err != nil {
-			return nil, false, nil
-		}
+		p, err = d.paths(paths)
 	}
-	if components != nil && components.Kind != jsontree.Null {
-		if c, err = d.components(components); err != nil {
-			return nil, false, nil
-		}
+	<-done
+	if err != nil || compsErr != nil {
+		return nil, false, nil
 	}
 	if webhooks != nil && webhooks.Kind != jsontree.Null {
 		if wh, err = d.pathItemMap(webhooks); err != nil {
