@@ -372,6 +372,7 @@ Command: mcp
 
 Environment variables:
 
+MOCKTOOL_API_KEYS        API keys of start, comma-separated, when no -k is given (keys on the command line show in ps)
 MOCKTOOL_UPSTREAM_KEY    API key of the upstream server, when --upstream-key is not given
 
 Global options:

@@ -31,8 +31,8 @@ type helpLine struct{ names, usage string }
 //
 // Options are in columns as there: the names padded to the longest plus four.
 // The command's own flags follow the standard ones, in the order of their
-// names, and the environment variables of Command.Env have a section of their
-// own before the global options.
+// names, and the environment variables (the API keys', then those of
+// Command.Env) have a section of their own before the global options.
 func (c *Command) help(w io.Writer) {
 	display := displayName(c.Name)
 	version := c.version()
@@ -70,13 +70,14 @@ func (c *Command) help(w io.Writer) {
 		}
 		fmt.Fprintln(w)
 	}
-	if len(c.Env) > 0 {
+	envs := append([]Env{{c.keysEnv(), "API keys of start, comma-separated, when no -k is given (keys on the command line show in ps)"}}, c.Env...)
+	{
 		envWidth := 0
-		for _, e := range c.Env {
+		for _, e := range envs {
 			envWidth = max(envWidth, len(e.Name))
 		}
 		fmt.Fprintf(w, "Environment variables:\n\n")
-		for _, e := range c.Env {
+		for _, e := range envs {
 			fmt.Fprintf(w, "%-*s%s\n", envWidth+4, e.Name, oneLine(e.Usage))
 		}
 		fmt.Fprintln(w)

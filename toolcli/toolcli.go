@@ -277,6 +277,14 @@ func (c *Command) parse(args []string) (*settings, error) {
 	}
 	set := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	if command == "start" && !set["k"] && !set["apiKeys"] && !set["opentoolServerApiKeys"] {
+		// Keys on the command line show in ps; the environment does not.
+		if v, ok := os.LookupEnv(c.keysEnv()); ok {
+			if err := (*keyList)(&s.keys).Set(v); err != nil {
+				return nil, &usageError{c.keysEnv() + ": " + err.Error()}
+			}
+		}
+	}
 	var missing []string
 	for _, name := range c.Required {
 		if !set[name] {
@@ -360,6 +368,10 @@ func (v *portValue) Set(s string) error {
 	*v = portValue(n)
 	return nil
 }
+
+// keysEnv is the environment variable the API keys of start are read from
+// when no -k is given (MOCKTOOL_API_KEYS for mocktool).
+func (c *Command) keysEnv() string { return displayName(c.Name) + "_API_KEYS" }
 
 // keyList is the repeatable API key flag; a value with commas is several keys.
 type keyList []string

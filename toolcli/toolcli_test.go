@@ -67,6 +67,10 @@ Command: mcp
   -v, --version     Version, Default: 1.0.0
       --options     Argument options file (JSON): defaults, fixed and envs of arguments
 
+Environment variables:
+
+MOCK_UTIL_TOOL_API_KEYS    API keys of start, comma-separated, when no -k is given (keys on the command line show in ps)
+
 `
 		if rest != want {
 			t.Errorf("%s: between the guidelines' lines, got\n%s\nwant\n%s", arg, rest, want)
@@ -92,7 +96,8 @@ func TestHelpOwnFlags(t *testing.T) {
 		"Command: start\n  -v, --version         Version, Default: 1.0.0\n",
 		"      --dry             Dry run\n      --retries         Retries, Default: 3\n" +
 			"      --upstream        URL of the upstream server (required)\n      --upstream-key    API key of the upstream server\n\nCommand: mcp\n",
-		"Environment variables:\n\nMOCK_KEY               API key\nMOCK_UPSTREAM_TOKEN    Token\n\nGlobal options:\n\n-h, --help    Show help information\n",
+		"Environment variables:\n\nMOCK_UTIL_TOOL_API_KEYS    API keys of start, comma-separated, when no -k is given (keys on the command line show in ps)\n" +
+			"MOCK_KEY                   API key\nMOCK_UPSTREAM_TOKEN        Token\n\nGlobal options:\n\n-h, --help    Show help information\n",
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("the help lacks\n%s\nin\n%s", want, out)
@@ -339,6 +344,36 @@ func TestAPIKeysInProcess(t *testing.T) {
 	}
 	if logs := r.logs.String(); strings.Contains(logs, "key-") || !strings.Contains(logs, "apiKeys=4") {
 		t.Errorf("the logs name a key, or do not count them:\n%s", logs)
+	}
+}
+
+// TestAPIKeysFromEnvironment checks that without -k the keys come from
+// NAME_API_KEYS (commas separating keys), that -k wins over it, and that an
+// empty key there is refused as on the command line.
+func TestAPIKeysFromEnvironment(t *testing.T) {
+	t.Setenv("MOCK_UTIL_TOOL_API_KEYS", "env-one, env-two")
+	r := start(t, mockCommand(newStore()))
+	for key, want := range map[string]int{"": http.StatusUnauthorized, "wrong": http.StatusUnauthorized, "env-one": http.StatusOK, "env-two": http.StatusOK} {
+		if status := get(t, r.base+"/opentool/version", key); status != want {
+			t.Errorf("GET /opentool/version with key %q: %d, want %d", key, status, want)
+		}
+	}
+	if logs := r.logs.String(); strings.Contains(logs, "env-") || !strings.Contains(logs, "apiKeys=2") {
+		t.Errorf("the logs name a key, or do not count them:\n%s", logs)
+	}
+
+	r = start(t, mockCommand(newStore()), "-k", "flag-key")
+	if status := get(t, r.base+"/opentool/version", "env-one"); status != http.StatusUnauthorized {
+		t.Errorf("with -k, a key of the environment was accepted: %d", status)
+	}
+	if status := get(t, r.base+"/opentool/version", "flag-key"); status != http.StatusOK {
+		t.Errorf("with -k, its key was refused: %d", status)
+	}
+
+	t.Setenv("MOCK_UTIL_TOOL_API_KEYS", "a,,b")
+	code, _, errs := run(t, mockCommand(newStore()), "start", "-t", "0")
+	if code != 2 || !strings.Contains(errs, "MOCK_UTIL_TOOL_API_KEYS: empty API key") {
+		t.Errorf("an empty key in the environment: exit status %d, stderr %q; want 2 naming the variable", code, errs)
 	}
 }
 
