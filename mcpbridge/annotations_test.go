@@ -1,6 +1,8 @@
 package mcpbridge_test
 
 import (
+	"context"
+	"encoding/json"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -66,5 +68,47 @@ func TestAnnotationsFromOpenAPI(t *testing.T) {
 		if tl.Annotations != nil {
 			t.Errorf("mocktool %s: annotations %+v, want none", name, tl.Annotations)
 		}
+	}
+}
+
+// TestAnnotationsThroughGateway: an MCP server's annotations reach the Tool
+// of its client (runtime.HintTool), and the tools that Tool serves again
+// through this package carry them (an MCP to MCP gateway keeps them).
+func TestAnnotationsThroughGateway(t *testing.T) {
+	yes, no := new(true), new(false)
+	server := mcp.NewServer(&mcp.Implementation{Name: "upstream", Version: "1"}, nil)
+	noop := func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		return &mcp.CallToolResult{}, nil
+	}
+	schema := json.RawMessage(`{"type":"object"}`)
+	annotated := map[string]*mcp.ToolAnnotations{
+		"look":   {ReadOnlyHint: true, OpenWorldHint: no},
+		"remove": {DestructiveHint: yes, IdempotentHint: true},
+		"add":    {DestructiveHint: no, OpenWorldHint: yes},
+	}
+	for name, a := range annotated {
+		server.AddTool(&mcp.Tool{Name: name, InputSchema: schema, Annotations: a}, noop)
+	}
+	server.AddTool(&mcp.Tool{Name: "plain", InputSchema: schema}, noop)
+	tool := memoryTool(t, server)
+
+	want := map[string]runtime.Hints{
+		"look":   {ReadOnly: yes, OpenWorld: no},
+		"remove": {Destructive: yes, Idempotent: yes},
+		"add":    {Destructive: no, OpenWorld: yes},
+	}
+	for _, name := range []string{"look", "remove", "add", "plain"} {
+		h, ok := tool.Hints(name)
+		if w, annotated := want[name]; ok != annotated || !cmp.Equal(h, w) {
+			t.Errorf("Hints(%q) = %+v, %v; want %+v, %v", name, h, ok, w, annotated)
+		}
+	}
+
+	got := map[string]*mcp.ToolAnnotations{}
+	for name, tl := range listTools(t, connect(t, "memory", tool, nil)) {
+		got[name] = tl.Annotations
+	}
+	if diff := cmp.Diff(map[string]*mcp.ToolAnnotations{"look": annotated["look"], "remove": annotated["remove"], "add": annotated["add"], "plain": nil}, got); diff != "" {
+		t.Errorf("annotations served again (-want +got):\n%s", diff)
 	}
 }

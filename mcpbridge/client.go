@@ -84,9 +84,10 @@ type Tool struct {
 	mu      sync.Mutex
 	listing []byte // the JSON of the last tools/list
 	doc     *runtime.OpenTool
+	hints   map[string]runtime.Hints // the annotations of the last tools/list, by tool
 }
 
-var _ runtime.Tool = (*Tool)(nil)
+var _ runtime.HintTool = (*Tool)(nil)
 
 // Return names of the functions of a Tool's document.
 const (
@@ -172,7 +173,32 @@ func (t *Tool) Load(ctx context.Context) (*runtime.OpenTool, error) {
 		return t.doc, nil
 	}
 	t.doc, t.listing = t.document(listing), listing
+	t.hints = map[string]runtime.Hints{}
+	for _, tool := range tools {
+		if a := tool.Annotations; a != nil {
+			h := runtime.Hints{Destructive: a.DestructiveHint, OpenWorld: a.OpenWorldHint}
+			// MCP's readOnlyHint and idempotentHint are plain booleans: false
+			// is also what an unsaid hint reads as.
+			if a.ReadOnlyHint {
+				h.ReadOnly = new(true)
+			}
+			if a.IdempotentHint {
+				h.Idempotent = new(true)
+			}
+			t.hints[tool.Name] = h
+		}
+	}
 	return t.doc, nil
+}
+
+// Hints returns the hints of the server's tool named function, from the
+// annotations of its last tools/list (runtime.HintTool): served again
+// through this package, the tool keeps them.
+func (t *Tool) Hints(function string) (runtime.Hints, bool) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	h, ok := t.hints[function]
+	return h, ok
 }
 
 // document converts listing, the JSON of the server's tools, with the
