@@ -436,6 +436,23 @@ func setStrings(n *jsontree.Node, s *[]string) error {
 	return nil
 }
 
+// setArray decodes an array of any values ([] is an empty, not a nil,
+// slice).
+func (d *fastDecoder) setArray(n *jsontree.Node, out *[]any) error {
+	switch n.Kind {
+	case jsontree.Null:
+		return nil
+	case jsontree.Array:
+		a, err := d.any(n)
+		if err != nil {
+			return err
+		}
+		*out = a.([]any)
+		return nil
+	}
+	return errSlow
+}
+
 func (d *fastDecoder) setAny(n *jsontree.Node, v *any) error {
 	x, err := d.any(n)
 	if err != nil {
@@ -740,7 +757,7 @@ func (d *fastDecoder) parameter(n *jsontree.Node, rt bool) (*openapi3.Parameter,
 		case "example":
 			err = d.setAny(v, &x.Example)
 		case "examples":
-			err = d.delegate(v, rt, &x.Examples)
+			err = eachRef(d, v, rt, &x.Examples, d.exampleRef)
 		case "content":
 			err = d.content(v, rt, &x.Content)
 		default:
@@ -751,6 +768,43 @@ func (d *fastDecoder) parameter(n *jsontree.Node, rt bool) (*openapi3.Parameter,
 		}
 	}
 	return x, nil
+}
+
+var exampleFields = []string{"summary", "description", "value", "externalValue"}
+
+func (d *fastDecoder) exampleRef(n *jsontree.Node, rt bool) (*openapi3.ExampleRef, error) {
+	if ref, ok := pureRef(n); ok {
+		return &openapi3.ExampleRef{Ref: ref}, nil
+	}
+	r := &openapi3.ExampleRef{}
+	if hasRef(n) {
+		return r, d.call(n, rt, r)
+	}
+	if err := object(n); err != nil {
+		return nil, err
+	}
+	x := &openapi3.Example{}
+	for _, m := range n.Members {
+		v := m.Value
+		var err error
+		switch m.Key {
+		case "summary":
+			err = setString(v, &x.Summary)
+		case "description":
+			err = setString(v, &x.Description)
+		case "value":
+			err = d.setAny(v, &x.Value)
+		case "externalValue":
+			err = setString(v, &x.ExternalValue)
+		default:
+			err = d.extension(&x.Extensions, m, exampleFields)
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+	r.Value = x
+	return r, nil
 }
 
 var requestBodyFields = []string{"description", "required", "content"}
@@ -885,7 +939,7 @@ func (d *fastDecoder) content(n *jsontree.Node, rt bool, out *openapi3.Content) 
 			case "example":
 				err = d.setAny(v, &x.Example)
 			case "examples":
-				err = d.delegate(v, rt, &x.Examples)
+				err = eachRef(d, v, rt, &x.Examples, d.exampleRef)
 			case "encoding":
 				err = d.delegate(v, rt, &x.Encoding)
 			default:
@@ -915,17 +969,17 @@ func (d *fastDecoder) components(n *jsontree.Node) (*openapi3.Components, error)
 		case "schemas":
 			err = d.schemas(v, false, &x.Schemas)
 		case "parameters":
-			err = eachRef(d, v, &x.Parameters, d.parameterRef)
+			err = eachRef(d, v, false, &x.Parameters, d.parameterRef)
 		case "headers":
 			err = d.headers(v, false, &x.Headers)
 		case "requestBodies":
-			err = eachRef(d, v, &x.RequestBodies, d.requestBodyRef)
+			err = eachRef(d, v, false, &x.RequestBodies, d.requestBodyRef)
 		case "responses":
-			err = eachRef(d, v, &x.Responses, d.responseRef)
+			err = eachRef(d, v, false, &x.Responses, d.responseRef)
 		case "securitySchemes":
 			err = d.delegate(v, false, &x.SecuritySchemes)
 		case "examples":
-			err = d.delegate(v, false, &x.Examples)
+			err = eachRef(d, v, false, &x.Examples, d.exampleRef)
 		case "links":
 			err = d.delegate(v, false, &x.Links)
 		case "callbacks":
@@ -940,9 +994,8 @@ func (d *fastDecoder) components(n *jsontree.Node) (*openapi3.Components, error)
 	return x, nil
 }
 
-// eachRef decodes a map of components of one kind (outside paths: no
-// re-encoding).
-func eachRef[M ~map[string]*R, R any](d *fastDecoder, n *jsontree.Node, out *M, one func(*jsontree.Node, bool) (*R, error)) error {
+// eachRef decodes a map of components of one kind.
+func eachRef[M ~map[string]*R, R any](d *fastDecoder, n *jsontree.Node, rt bool, out *M, one func(*jsontree.Node, bool) (*R, error)) error {
 	if n.Kind == jsontree.Null {
 		return nil
 	}
@@ -955,7 +1008,7 @@ func eachRef[M ~map[string]*R, R any](d *fastDecoder, n *jsontree.Node, out *M, 
 		case jsontree.Null:
 			mp[m.Key] = nil
 		case jsontree.Object:
-			r, err := one(m.Value, false)
+			r, err := one(m.Value, rt)
 			if err != nil {
 				return err
 			}
@@ -1106,16 +1159,7 @@ func (d *fastDecoder) schema(n *jsontree.Node, rt bool) (*openapi3.Schema, error
 		case "contentEncoding":
 			err = setString(v, &x.ContentEncoding)
 		case "enum":
-			switch v.Kind {
-			case jsontree.Null:
-			case jsontree.Array:
-				var a any
-				if a, err = d.any(v); err == nil {
-					x.Enum = a.([]any)
-				}
-			default:
-				err = errSlow
-			}
+			err = d.setArray(v, &x.Enum)
 		case "default":
 			err = d.setAny(v, &x.Default)
 		case "example":
@@ -1183,7 +1227,7 @@ func (d *fastDecoder) schema(n *jsontree.Node, rt bool) (*openapi3.Schema, error
 		case "discriminator":
 			err = d.delegate(v, rt, &x.Discriminator)
 		case "examples":
-			err = d.delegate(v, rt, &x.Examples)
+			err = d.setArray(v, &x.Examples)
 		case "dependentRequired":
 			err = d.delegate(v, rt, &x.DependentRequired)
 		default:
