@@ -73,10 +73,12 @@ import (
 //     (Bad Gateway), as runtime.RemoteTool does.
 //
 // Cancelling Call's context cancels the MCP request (notifications/cancelled).
-// MCP tools do not stream: Tool is not a runtime.StreamTool (a streaming
-// function of a server of this package is a function returning {"items": […]}),
-// so a typed client's streaming function over runtime.Local(tool) ends with a
-// call error with runtime.ErrNoStreaming in its chain.
+// Tool is a runtime.StreamTool (StreamCall, see stream.go): a streaming
+// function of a server of this package, which the listing shows as a
+// function returning {"items": […]}, streams its items, as they come when the
+// session's client is one of NewClient (CommandTool and HTTPTool make such
+// clients), else when the call ends; a tool of another server streams its
+// result as its one item.
 type Tool struct {
 	session *mcp.ClientSession
 	name    string // what messages call the server
@@ -130,7 +132,7 @@ func HTTPTool(ctx context.Context, url string, httpClient *http.Client) (*Tool, 
 }
 
 func connectTool(ctx context.Context, transport mcp.Transport) (*Tool, error) {
-	cs, err := mcp.NewClient(clientImpl, nil).Connect(ctx, transport, nil)
+	cs, err := NewClient(clientImpl, nil).Connect(ctx, transport, nil)
 	if err != nil {
 		return nil, fmt.Errorf("mcpbridge: connecting to the MCP server: %w", err)
 	}
@@ -218,9 +220,27 @@ func (t *Tool) document(listing []byte) *runtime.OpenTool {
 // Call calls the MCP tool name with args (a JSON object; nil for none).
 func (t *Tool) Call(ctx context.Context, name string, args json.RawMessage) (json.RawMessage, error) {
 	params := &mcp.CallToolParams{Name: name}
-	if a := bytes.TrimSpace(args); len(a) > 0 && string(a) != "null" {
-		params.Arguments = args
+	if a := trimArgs(args); a != nil {
+		params.Arguments = a
 	}
+	res, err := t.call(ctx, name, params)
+	if err != nil {
+		return nil, err
+	}
+	return result(res)
+}
+
+// trimArgs returns the arguments of a call, nil for none.
+func trimArgs(args json.RawMessage) json.RawMessage {
+	if a := bytes.TrimSpace(args); len(a) > 0 && string(a) != "null" {
+		return args
+	}
+	return nil
+}
+
+// call calls a tool: its result, or the error a caller sees (an error result
+// is a call error, returned with the result).
+func (t *Tool) call(ctx context.Context, name string, params *mcp.CallToolParams) (*mcp.CallToolResult, error) {
 	res, err := t.session.CallTool(ctx, params)
 	if err != nil {
 		var je *jsonrpc.Error
@@ -232,10 +252,13 @@ func (t *Tool) Call(ctx context.Context, name string, args json.RawMessage) (jso
 		}
 		return nil, t.upstream(ctx, "tools/call "+strconv.Quote(name), err)
 	}
-	if res.IsError {
-		return nil, callError(name, res)
+	if res == nil {
+		return nil, t.upstream(ctx, "tools/call "+strconv.Quote(name), errNoResult)
 	}
-	return result(res)
+	if res.IsError {
+		return res, callError(name, res)
+	}
+	return res, nil
 }
 
 // lists reports whether the server lists a tool named name (true when it

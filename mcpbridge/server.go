@@ -25,7 +25,8 @@
 //     (progress counts the items, message is the item's JSON, _meta
 //     "opentool/item" the item itself), and its result holds every item:
 //     structuredContent {"items": [item, …]}. An error ends the call with
-//     isError; the items sent before it were only in the notifications.
+//     isError; the items sent before it are in its _meta "opentool/items" too
+//     (a client may see notifications after the result).
 //   - A client's cancellation (notifications/cancelled, or over stateless
 //     HTTP the request going away) cancels the call's context.
 //
@@ -66,6 +67,10 @@ const (
 	itemsKey = runtime.ItemsKey // structuredContent of a streaming function's result
 	errorKey = "opentool/error" // _meta of an error result: the error object
 	itemKey  = "opentool/item"  // _meta of a progress notification: the item
+	// streamedKey is the _meta of a streaming call's error result: the items
+	// sent before the error, as progress notifications may reach a client
+	// after the result.
+	streamedKey = "opentool/items"
 )
 
 // Option configures a server built by [NewServer], [ServeStdio] or
@@ -373,7 +378,12 @@ func (b *bridge) streamHandler(name string) mcp.ToolHandler {
 		done = true
 		mu.Unlock()
 		if err != nil {
-			return failure(name, err)
+			res, err := failure(name, err)
+			if res != nil && n > 0 {
+				sent := append(bytes.Clone(items.Bytes()[len(`{"`+itemsKey+`":`):]), ']')
+				res.Meta[streamedKey] = json.RawMessage(sent)
+			}
+			return res, err
 		}
 		items.WriteString("]}")
 		result := json.RawMessage(items.Bytes())

@@ -6,9 +6,8 @@ package callere2e
 // runtime.Local, and the same Tool served over MCP (mcpbridge, the SDK's
 // in-memory transport) and called through mcpbridge.Tool and runtime.Local.
 // Every case must give the same typed values and the same errors (class, code,
-// message, data, errors.Is) over the three, but where MCP cannot carry it: an
-// MCP tool does not stream, so a streaming function over MCP is the -32601
-// call error with runtime.ErrNoStreaming.
+// message, data, errors.Is) over the three; over MCP a stream's items come as
+// progress notifications (mcpbridge.NewClient routes them to the call).
 
 import (
 	"context"
@@ -149,7 +148,7 @@ func mcpTool(t *testing.T, tool runtime.Tool) *mcpbridge.Tool {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { ss.Close() })
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "callere2e", Version: "1"}, nil).Connect(ctx, ct, nil)
+	cs, err := mcpbridge.NewClient(&mcp.Implementation{Name: "callere2e", Version: "1"}, nil).Connect(ctx, ct, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -239,11 +238,6 @@ func stream(t *testing.T, seq func(func(float64, error) bool)) outcome {
 	return o
 }
 
-var noStreaming = outcome{
-	Err: `class "call" code -32601 message "this tool has no streaming functions: \"watchPrice\"" data <nil>`,
-	Is:  []string{"ErrCall", "ErrNoStreaming"},
-}
-
 func TestTypedClientOverEveryTransport(t *testing.T) {
 	s := newShop()
 	tool, err := catalog.NewTool(s)
@@ -314,7 +308,6 @@ func TestTypedClientOverEveryTransport(t *testing.T) {
 			return stream(t, c.WatchPriceSeq(ctx, catalog.WatchPriceArgs{Sku: "ABC-123"}))
 		},
 		want: outcome{Items: []float64{24.5, 25, 23.75}},
-		mcp:  &noStreaming,
 	}, {
 		name: "a stream in the Service's form",
 		run: func(t *testing.T, ctx context.Context, c *catalog.Client) outcome {
@@ -326,14 +319,12 @@ func TestTypedClientOverEveryTransport(t *testing.T) {
 			return o
 		},
 		want: outcome{Items: []float64{4, 4.5, 3.25}},
-		mcp:  &noStreaming,
 	}, {
 		name: "a stream error",
 		run: func(t *testing.T, ctx context.Context, c *catalog.Client) outcome {
 			return stream(t, c.WatchPriceSeq(ctx, catalog.WatchPriceArgs{Sku: "ERR-001"}))
 		},
 		want: outcome{Items: []float64{1, 2}, Err: `class "call" code 503 message "the price feed is down" data <nil>`, Is: []string{"ErrCall"}},
-		mcp:  &noStreaming,
 	}, {
 		name: "breaking out of a stream early",
 		run: func(t *testing.T, ctx context.Context, c *catalog.Client) outcome {
@@ -354,7 +345,6 @@ func TestTypedClientOverEveryTransport(t *testing.T) {
 			return o
 		},
 		want: outcome{Items: []float64{0, 1, 2}, Ended: "emit failed (ctx: context canceled)"},
-		mcp:  &noStreaming,
 	}, {
 		name: "a context cancelled",
 		run: func(t *testing.T, ctx context.Context, c *catalog.Client) outcome {

@@ -1,0 +1,172 @@
+package mcpbridge
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"strconv"
+	"sync"
+	"sync/atomic"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/opentoolgen/opentoolgen/runtime"
+)
+
+// Streaming over MCP.
+//
+// A server of this package sends each item of a streaming function as a
+// progress notification (its message the item's JSON, its _meta
+// "opentool/item" the item) and answers the call with every item in
+// structuredContent {"items": […]}. The Tool of such a server is a
+// runtime.StreamTool: StreamCall hands each item to emit as its notification
+// comes, when the session's client routes progress notifications here (the
+// clients of NewClient, CommandTool and HTTPTool do), and otherwise, or for
+// the items no notification brought, when the call ends. A tool of another
+// server, whose result has no items, streams that result as its one item.
+
+// progressToken numbers the streaming calls of the process.
+var progressToken atomic.Uint64
+
+// streams are the streaming calls under way, by progress token.
+var streams sync.Map // string → *streamCall
+
+// streamCall is one streaming call: the items emitted so far.
+type streamCall struct {
+	mu      sync.Mutex
+	emit    func(json.RawMessage) error
+	emitted int
+	done    bool
+	err     error // emit's error: the call is cancelled
+	cancel  context.CancelFunc
+}
+
+// item hands the item a notification brings to emit, in order: an item out
+// of order, or after the call ended, is left for the result to bring.
+func (s *streamCall) item(progress float64, item json.RawMessage) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.done || s.err != nil || progress != float64(s.emitted+1) {
+		return
+	}
+	if err := s.emit(item); err != nil {
+		s.err = err
+		s.cancel()
+		return
+	}
+	s.emitted++
+}
+
+// NewClient returns an MCP client whose sessions' Tools (NewTool) stream:
+// the progress notifications of a streaming call reach its emit as they come.
+// opts may be nil; a ProgressNotificationHandler of its own is called too.
+func NewClient(impl *mcp.Implementation, opts *mcp.ClientOptions) *mcp.Client {
+	o := mcp.ClientOptions{}
+	if opts != nil {
+		o = *opts
+	}
+	theirs := o.ProgressNotificationHandler
+	o.ProgressNotificationHandler = func(ctx context.Context, req *mcp.ProgressNotificationClientRequest) {
+		handleProgress(req.Params)
+		if theirs != nil {
+			theirs(ctx, req)
+		}
+	}
+	return mcp.NewClient(impl, &o)
+}
+
+// handleProgress routes a progress notification of a streaming call.
+func handleProgress(p *mcp.ProgressNotificationParams) {
+	token, ok := p.ProgressToken.(string)
+	if !ok {
+		return
+	}
+	v, ok := streams.Load(token)
+	if !ok {
+		return
+	}
+	if _, isItem := p.Meta[itemKey]; !isItem || !json.Valid([]byte(p.Message)) {
+		return // a progress message of another server, not an item
+	}
+	v.(*streamCall).item(p.Progress, json.RawMessage(p.Message))
+}
+
+var _ runtime.StreamTool = (*Tool)(nil)
+
+// StreamCall calls the MCP tool name with args and hands each item of its
+// stream to emit (runtime.StreamTool). An error emit returns cancels the
+// call and is returned.
+func (t *Tool) StreamCall(ctx context.Context, name string, args json.RawMessage, emit func(json.RawMessage) error) error {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	s := &streamCall{emit: emit, cancel: cancel}
+	token := "mcpbridge/" + strconv.FormatUint(progressToken.Add(1), 10)
+	streams.Store(token, s)
+	defer streams.Delete(token)
+
+	params := &mcp.CallToolParams{Name: name}
+	if a := trimArgs(args); a != nil {
+		params.Arguments = a
+	}
+	params.SetProgressToken(token)
+	res, callErr := t.call(ctx, name, params)
+
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.done = true
+	if s.err != nil {
+		return s.err
+	}
+	if callErr != nil {
+		if res != nil { // an error result: the items sent before the error
+			var sent []json.RawMessage
+			if b, err := json.Marshal(res.Meta[streamedKey]); err == nil && json.Unmarshal(b, &sent) == nil {
+				for _, it := range sent[min(s.emitted, len(sent)):] {
+					if err := emit(it); err != nil {
+						return err
+					}
+				}
+			}
+		}
+		return callErr
+	}
+	items, ok := streamItems(res)
+	if !ok {
+		if s.emitted > 0 {
+			return nil
+		}
+		out, err := result(res)
+		if err != nil {
+			return err
+		}
+		return emit(out)
+	}
+	for _, it := range items[min(s.emitted, len(items)):] {
+		if err := emit(it); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// streamItems returns the items of a streaming function's result
+// (structuredContent {"items": […]}, read from the text content that holds
+// the same JSON when there is one, for exact numbers).
+func streamItems(res *mcp.CallToolResult) ([]json.RawMessage, bool) {
+	raw, err := result(res)
+	if err != nil {
+		return nil, false
+	}
+	var body map[string]json.RawMessage
+	if json.Unmarshal(raw, &body) != nil || len(body) != 1 {
+		return nil, false
+	}
+	var items []json.RawMessage
+	if b, ok := body[itemsKey]; !ok || json.Unmarshal(b, &items) != nil {
+		return nil, false
+	}
+	return items, true
+}
+
+// errNoResult is a call that gave neither a result nor an error.
+var errNoResult = errors.New("mcpbridge: the call gave no result")
