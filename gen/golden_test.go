@@ -108,7 +108,7 @@ func generateCase(t *testing.T, c goldenCase) map[string][]byte {
 
 // declaredCases are the golden cases whose declarations in every profile are
 // golden files too: one of each input kind.
-var declaredCases = map[string]bool{"weather": true, "mocktool": true, "openapi-petstore": true, "openapi-schemas": true, "opendyn-example": true, "mcp-tools": true}
+var declaredCases = map[string]bool{"weather": true, "mocktool": true, "openapi-petstore": true, "openapi-schemas": true, "openapi-wild": true, "opendyn-example": true, "mcp-tools": true}
 
 // goldenDeclarations is the file of a case's declarations in profile p.
 func goldenDeclarations(p opentool.Profile) string { return "declarations/" + string(p) + ".gen.json" }

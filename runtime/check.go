@@ -173,6 +173,83 @@ func DecodeVariant[T any](d *Decoder, raw []byte, v *T, fn func(*Decoder, *T), r
 	return false
 }
 
+// A Candidate is one of the variants of a union that a discriminator value
+// shared by several of them may pick (see DecodeShared); Try makes one.
+type Candidate struct {
+	name string
+	try  func(raw []byte) error
+}
+
+// Try returns the candidate variant name, decoded into v with fn.
+func Try[T any](name string, v *T, fn func(*Decoder, *T)) Candidate {
+	return Candidate{name: name, try: func(raw []byte) error { return Decode(raw, v, fn) }}
+}
+
+// maxCandidateViolations is how many of each candidate's violations the
+// violation of DecodeShared quotes.
+const maxCandidateViolations = 3
+
+// DecodeShared decodes raw, a value read by d whose discriminator member prop
+// has the value tag, as the first of cands it is valid for, and returns that
+// candidate's index. When it is valid for none, it records one violation
+// naming each candidate with its first violations (what the value lacks to be
+// that variant) and returns -1.
+func DecodeShared(d *Decoder, raw []byte, prop, tag string, cands ...Candidate) int {
+	if t := bytes.TrimSpace(raw); len(t) == 0 || string(t) == "null" {
+		d.Invalid("got null, want a value")
+		return -1
+	}
+	errs := make([]error, len(cands))
+	for i, c := range cands {
+		if errs[i] = c.try(raw); errs[i] == nil {
+			return i
+		}
+	}
+	var b strings.Builder
+	names := make([]string, len(cands))
+	for i, c := range cands {
+		names[i] = c.name
+	}
+	b.WriteString("got " + strconv.Quote(prop) + " " + strconv.Quote(tag) + ", which " + joinAnd(names) + " share, and a value that is none of them:")
+	for i, c := range cands {
+		b.WriteString(" ")
+		b.WriteString(c.name)
+		b.WriteString(" (")
+		var e *Error
+		var vs []Violation
+		if errors.As(errs[i], &e) {
+			vs = e.Violations()
+		}
+		if len(vs) == 0 {
+			b.WriteString(errs[i].Error())
+		}
+		for j, v := range vs {
+			if j == maxCandidateViolations {
+				b.WriteString("; …")
+				break
+			}
+			if j > 0 {
+				b.WriteString("; ")
+			}
+			b.WriteString(v.String())
+		}
+		b.WriteString(")")
+		if i < len(cands)-1 {
+			b.WriteString(",")
+		}
+	}
+	d.Invalid(b.String())
+	return -1
+}
+
+// joinAnd joins names as a sentence does: "a", "a and b", "a, b and c".
+func joinAnd(names []string) string {
+	if len(names) <= 1 {
+		return strings.Join(names, "")
+	}
+	return strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
+}
+
 // invalidAt records a violation at the JSON pointer path below d's position.
 func invalidAt(d *Decoder, path, msg string) {
 	var toks []string

@@ -3,7 +3,6 @@ package emit
 import (
 	"fmt"
 	"github.com/opentoolgen/opentoolgen/gen/model"
-	"sort"
 	"strconv"
 	"strings"
 
@@ -257,42 +256,14 @@ func unionDecoder(t *model.Type) []jen.Code {
 		jen.If(jen.Id("raw").Op("==").Nil()).Block(jen.Return()),
 		jen.Op("*").Id("x").Op("=").Id(t.Name).Values(),
 	}
-	assign := func(v *model.Variant) jen.Code {
+	assign := func(v *model.Variant, local string) jen.Code {
 		if v.Pointer {
-			return jen.Id("x").Dot(v.Name).Op("=").Op("&").Id("v")
+			return jen.Id("x").Dot(v.Name).Op("=").Op("&").Id(local)
 		}
-		return jen.Id("x").Dot(v.Name).Op("=").Id("v")
+		return jen.Id("x").Dot(v.Name).Op("=").Id(local)
 	}
 	if t.Discriminator != "" {
-		// switch opentool.UnionTag(raw, "kind") {
-		// case "a":
-		//	var v A
-		//	if opentool.DecodeVariant(d, raw, &v, decodeA, true) { x.A = &v }
-		// default:
-		//	d.Invalid(…)
-		// }
-		var cases []jen.Code
-		var all []string
-		for _, v := range t.Variants {
-			if len(v.Tags) == 0 {
-				continue
-			}
-			var tags []jen.Code
-			for _, tag := range v.Tags {
-				tags = append(tags, jen.Lit(tag))
-				all = append(all, strconv.Quote(tag))
-			}
-			cases = append(cases, jen.Case(tags...).Block(
-				jen.Var().Id("v").Add(goType(v.Type)),
-				jen.If(rt("DecodeVariant").Call(jen.Id("d"), jen.Id("raw"), jen.Op("&").Id("v"), variantDecoder(v), jen.True())).Block(assign(v)),
-			))
-		}
-		sort.Strings(all)
-		cases = append(cases, jen.Default().Block(
-			jen.Id("d").Dot("Invalid").Call(jen.Lit("got a value whose "+strconv.Quote(t.Discriminator)+" names no variant, want one of "+strings.Join(all, ", "))),
-		))
-		body = append(body, jen.Switch(rt("UnionTag").Call(jen.Id("raw"), jen.Lit(t.Discriminator))).Block(cases...))
-		return body
+		return append(body, taggedUnionDecoder(t, assign)...)
 	}
 	// {
 	//	var v A
@@ -302,7 +273,7 @@ func unionDecoder(t *model.Type) []jen.Code {
 	for _, v := range t.Variants {
 		body = append(body, jen.Block(
 			jen.Var().Id("v").Add(goType(v.Type)),
-			jen.If(rt("DecodeVariant").Call(jen.Id("d"), jen.Id("raw"), jen.Op("&").Id("v"), variantDecoder(v), jen.False())).Block(assign(v), jen.Return()),
+			jen.If(rt("DecodeVariant").Call(jen.Id("d"), jen.Id("raw"), jen.Op("&").Id("v"), variantDecoder(v), jen.False())).Block(assign(v, "v"), jen.Return()),
 		))
 		names = append(names, v.Name)
 	}

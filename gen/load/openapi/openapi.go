@@ -1313,6 +1313,7 @@ func (b *oaBuilder) union(s *openapi3.Schema, loc oaLoc, at *model.Place, self *
 	defer func() { b.anon = saved }()
 	allObjects := true
 	var docAlts []*runtime.Schema
+	var varAlts []*openapi3.SchemaRef // the schema of each variant
 	for i, a := range alts {
 		if a != nil && a.Value != nil && a.Value.Type != nil && len(*a.Value.Type) == 1 && (*a.Value.Type)[0] == openapi3.TypeNull {
 			continue
@@ -1332,6 +1333,7 @@ func (b *oaBuilder) union(s *openapi3.Schema, loc oaLoc, at *model.Place, self *
 		}
 		allObjects = allObjects && vt.object
 		t.Variants = append(t.Variants, v)
+		varAlts = append(varAlts, a)
 		docAlts = append(docAlts, vt.schema)
 	}
 	ot.object = allObjects
@@ -1345,26 +1347,8 @@ func (b *oaBuilder) union(s *openapi3.Schema, loc oaLoc, at *model.Place, self *
 	}
 	if d := s.Discriminator; d != nil && d.PropertyName != "" {
 		t.Discriminator = d.PropertyName
-		var tags []string
-		for k := range d.Mapping {
-			tags = append(tags, k)
-		}
-		sort.Strings(tags)
-		for _, tag := range tags {
-			target := d.Mapping[tag].Ref
-			name := target
-			if i := strings.LastIndexByte(name, '/'); i >= 0 {
-				name = pointerUnescaper.Replace(name[i+1:])
-			}
-			if v, n := b.mappedVariant(t, name); v != nil {
-				// An explicit mapping replaces the implicit tag (the name).
-				v.Tags = append([]string{tag}, removeString(v.Tags, n.docName)...)
-			} else {
-				b.warn(loc.add("discriminator", "mapping", tag), "discriminator value %q maps to %q, which is not one of the variants", source.ClipValue(tag), source.ClipTo(target, 120))
-			}
-		}
+		shared := b.variantTags(t, varAlts, d, loc)
 		for i, v := range t.Variants {
-			sort.Strings(v.Tags)
 			// The document says which values of the member pick this
 			// variant, so that a declaration made from it does too.
 			docAlts[i] = b.tagged(docAlts[i], d.PropertyName, v.Tags)
@@ -1374,9 +1358,159 @@ func (b *oaBuilder) union(s *openapi3.Schema, loc oaLoc, at *model.Place, self *
 		} else {
 			ds.AnyOf = docAlts
 		}
-		ds.Description = model.JoinDoc(ds.Description, "The member "+strconv.Quote(d.PropertyName)+" tells which variant the value is.")
+		how := "The member " + strconv.Quote(d.PropertyName) + " tells which variant the value is."
+		if shared {
+			how = "The member " + strconv.Quote(d.PropertyName) + " tells which variant the value is; variants that share a value of it are told apart by their other members."
+		}
+		ds.Description = model.JoinDoc(ds.Description, how)
 	}
 	return ot
+}
+
+// variantTags sets the discriminator values that pick each variant of the
+// union t (of schemas alts), which has discriminator d: the values its mapping
+// gives a variant; for a variant it does not name, the values the variant's
+// own schema pins its member to (an enum or a const, else a string default:
+// Telegram's InlineQueryResultCachedAudio, "type" default "audio", which
+// InlineQueryResultAudio is mapped from too), else its schema's name. A value
+// the mapping gives a variant whose own schema excludes it can never pick it:
+// a warning, and the variant is picked by its own values instead. Several
+// variants may share a value: the decoder tries them in document order. It
+// reports whether some do.
+func (b *oaBuilder) variantTags(t *model.Type, alts []*openapi3.SchemaRef, d *openapi3.Discriminator, loc oaLoc) bool {
+	prop := d.PropertyName
+	mapped := make([]bool, len(t.Variants))
+	var tags []string
+	for k := range d.Mapping {
+		tags = append(tags, k)
+	}
+	sort.Strings(tags)
+	for _, tag := range tags {
+		target := d.Mapping[tag].Ref
+		name := target
+		if i := strings.LastIndexByte(name, '/'); i >= 0 {
+			name = pointerUnescaper.Replace(name[i+1:])
+		}
+		v, _ := b.mappedVariant(t, name)
+		if v == nil {
+			b.warn(loc.add("discriminator", "mapping", tag), "discriminator value %q maps to %q, which is not one of the variants", source.ClipValue(tag), source.ClipTo(target, 120))
+			continue
+		}
+		i := slices.Index(t.Variants, v)
+		if !mapped[i] {
+			mapped[i] = true
+			v.Tags = nil // an explicit mapping replaces the implicit value (the name)
+		}
+		if own := pinnedValues(discriminatorSchema(schemaOf(alts[i]), prop, 0)); own != nil && !slices.Contains(own, tag) {
+			b.warn(loc.add("discriminator", "mapping", tag), "discriminator value %q maps to %q, whose %q is %s; the variant is picked by those values instead, in the decoder and the declarations",
+				source.ClipValue(tag), source.ClipTo(target, 120), source.ClipValue(prop), valueList(own))
+			continue
+		}
+		v.Tags = append(v.Tags, tag)
+	}
+	for i, v := range t.Variants {
+		if mapped[i] && len(v.Tags) > 0 {
+			continue
+		}
+		ps := discriminatorSchema(schemaOf(alts[i]), prop, 0)
+		if own := pinnedValues(ps); own != nil {
+			v.Tags = own
+		} else if def, ok := ps.defaultString(); ok && !mapped[i] {
+			v.Tags = []string{def}
+		}
+	}
+	seen := map[string]bool{}
+	shared := false
+	for _, v := range t.Variants {
+		for _, tag := range v.Tags {
+			shared = shared || seen[tag]
+			seen[tag] = true
+		}
+	}
+	return shared
+}
+
+// maxDiscriminatorDepth bounds the search for a discriminator member through
+// allOf parts.
+const maxDiscriminatorDepth = 8
+
+// discriminatorSchema returns the schema of the member prop of the object
+// schema s, looked for in its properties and those of its allOf parts; a
+// member's schema that only wraps another (allOf of one) is that other.
+func discriminatorSchema(s *openapi3.Schema, prop string, depth int) *discSchema {
+	if s == nil || depth > maxDiscriminatorDepth {
+		return nil
+	}
+	if p := s.Properties[prop]; p != nil && p.Value != nil {
+		ps := p.Value
+		for k := 0; k < maxDiscriminatorDepth && len(ps.Enum) == 0 && ps.Const == nil && len(ps.AllOf) == 1 && ps.AllOf[0] != nil && ps.AllOf[0].Value != nil; k++ {
+			ps = ps.AllOf[0].Value
+		}
+		return &discSchema{ps}
+	}
+	for _, a := range s.AllOf {
+		if a != nil {
+			if ps := discriminatorSchema(a.Value, prop, depth+1); ps != nil {
+				return ps
+			}
+		}
+	}
+	return nil
+}
+
+// schemaOf returns the schema sr refers to, or nil.
+func schemaOf(sr *openapi3.SchemaRef) *openapi3.Schema {
+	if sr == nil {
+		return nil
+	}
+	return sr.Value
+}
+
+// discSchema is the schema of a discriminator member.
+type discSchema struct{ s *openapi3.Schema }
+
+// defaultString returns the member's default when it is a string.
+func (d *discSchema) defaultString() (string, bool) {
+	if d == nil {
+		return "", false
+	}
+	v, ok := d.s.Default.(string)
+	return v, ok
+}
+
+// pinnedValues returns the string values a discriminator member's schema
+// allows (its const or enum, in document order); nil when it does not list
+// them.
+func pinnedValues(d *discSchema) []string {
+	if d == nil {
+		return nil
+	}
+	var out []string
+	if c, ok := d.s.Const.(string); ok {
+		out = append(out, c)
+	}
+	for _, e := range d.s.Enum {
+		if str, ok := e.(string); ok && !slices.Contains(out, str) {
+			out = append(out, str)
+		}
+	}
+	return out
+}
+
+// valueList quotes values for a message: at most four, then how many more.
+func valueList(vals []string) string {
+	var parts []string
+	for i, v := range vals {
+		if i == 4 {
+			parts = append(parts, fmt.Sprintf("… (%d values)", len(vals)))
+			break
+		}
+		parts = append(parts, strconv.Quote(source.ClipValue(v)))
+	}
+	if len(vals) == 1 {
+		return parts[0]
+	}
+	return "one of " + strings.Join(parts, ", ")
 }
 
 // tagged returns the OpenTool schema of a variant of a discriminated union
@@ -1429,16 +1563,6 @@ func (b *oaBuilder) tagged(alt *runtime.Schema, prop string, tags []string) *run
 		cp.Required = append(append([]string(nil), cp.Required...), prop)
 	}
 	return &cp
-}
-
-func removeString(list []string, s string) []string {
-	var out []string
-	for _, x := range list {
-		if x != s {
-			out = append(out, x)
-		}
-	}
-	return out
 }
 
 // namedOf returns the named schema of a type, or nil.
