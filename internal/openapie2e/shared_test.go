@@ -15,8 +15,8 @@ import (
 	wild "github.com/opentoolgen/opentoolgen/testdata/golden/openapi-wild"
 )
 
-// echoAPI answers a POST with the array its JSON body holds under the one
-// member it has, and keeps each body.
+// echoAPI answers a POST with the value its JSON body holds under the one
+// member it has (the body itself when it has more), and keeps each body.
 type echoAPI struct {
 	mu     sync.Mutex
 	bodies [][]byte
@@ -28,11 +28,15 @@ func (e *echoAPI) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	e.bodies = append(e.bodies, body)
 	e.mu.Unlock()
 	var m map[string]json.RawMessage
-	if err := json.Unmarshal(body, &m); err != nil || len(m) != 1 {
-		http.Error(w, "want an object of one member", http.StatusBadRequest)
+	if err := json.Unmarshal(body, &m); err != nil {
+		http.Error(w, "want an object", http.StatusBadRequest)
 		return
 	}
 	w.Header().Set("Content-Type", "application/json")
+	if len(m) != 1 {
+		w.Write(body)
+		return
+	}
 	for _, v := range m {
 		w.Write(v)
 	}

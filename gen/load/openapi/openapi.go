@@ -763,7 +763,7 @@ func (b *oaBuilder) schemaType(s *openapi3.Schema, loc oaLoc, at *model.Place, s
 		switch {
 		case len(s.Properties) > 0 || s.AdditionalProperties.Schema != nil:
 			typ = openapi3.TypeObject
-		case s.Items != nil:
+		case s.Items != nil || len(s.PrefixItems) > 0:
 			typ = openapi3.TypeArray
 		case len(s.Enum) > 0:
 			typ = enumType(s.Enum)
@@ -784,6 +784,9 @@ func (b *oaBuilder) schemaType(s *openapi3.Schema, loc oaLoc, at *model.Place, s
 		}
 		return &oaType{ref: &model.TypeRef{Kind: model.RefMap, Elem: &model.TypeRef{Kind: model.RefAny}}, schema: ds, nullable: nullable, object: true}
 	case openapi3.TypeArray:
+		if len(s.PrefixItems) > 0 {
+			return b.tuple(s, loc, at, self, nullable, ds)
+		}
 		return b.nesting(at, self, func() *oaType {
 			elem := b.conv(s.Items, loc.add("items"), at.Item())
 			ds.Items = elem.schema
@@ -816,6 +819,115 @@ func (b *oaBuilder) schemaType(s *openapi3.Schema, loc oaLoc, at *model.Place, s
 		}
 	}
 	return raw("Untyped: type " + strconv.Quote(typ) + " is not a JSON Schema type.")
+}
+
+// tuple is the type of an array schema with prefixItems (OpenAPI 3.1, or
+// an array of schemas in items, which check reads so): a tuple, whose items
+// have a schema each. Go has no tuple type that a model, a Go caller and the
+// declarations' profiles all take (OpenAI's and Gemini's schemas have no
+// prefixItems), so a tuple whose items all have the same schema (a point
+// [x, y]; the items after them too, unless items is false) is a slice of
+// that schema's type, at most as long as the tuple when no more items are
+// allowed; any other is a slice of untyped values (json.RawMessage) whose
+// description lists the items' schemas.
+func (b *oaBuilder) tuple(s *openapi3.Schema, loc oaLoc, at *model.Place, self *model.Type, nullable bool, ds *runtime.Schema) *oaType {
+	closed := s.Items != nil && s.Items.Value != nil && s.Items.Value.Always != nil && !*s.Items.Value.Always
+	parts := s.PrefixItems
+	if s.Items != nil && !closed {
+		parts = append(slices.Clone(parts), s.Items)
+	}
+	same := true
+	for _, p := range parts[1:] {
+		same = same && sameSchema(parts[0], p)
+	}
+	return b.nesting(at, self, func() *oaType {
+		c := &model.Constraints{}
+		if s.MinItems > 0 {
+			v := int64(s.MinItems)
+			c.MinItems, ds.MinItems = &v, &v
+		}
+		if s.MaxItems != nil {
+			v := int64(*s.MaxItems)
+			c.MaxItems, ds.MaxItems = &v, &v
+		}
+		if closed && c.MaxItems == nil {
+			v := int64(len(s.PrefixItems))
+			c.MaxItems, ds.MaxItems = &v, &v
+		}
+		if same {
+			elem := b.conv(parts[0], loc.add("prefixItems", "0"), at.Item())
+			ds.Items = elem.schema
+			// The items' own descriptions, which the one items schema
+			// cannot hold: "Items: 1. latitude; 2. longitude."
+			var says []string
+			for i, p := range s.PrefixItems {
+				if p.Ref == "" && p.Value != nil && strings.TrimSpace(p.Value.Description) != "" {
+					says = append(says, strconv.Itoa(i+1)+". "+strings.TrimSpace(p.Value.Description))
+				}
+			}
+			if len(says) > 0 {
+				ds.Description = model.JoinDoc(ds.Description, "Items: "+strings.Join(says, "; ")+".")
+				if elem.schema.Ref == "" && elem.schema.Description != "" {
+					cp := *elem.schema // the first item's description is in the list
+					cp.Description = ""
+					ds.Items = &cp
+				}
+			}
+			return &oaType{ref: &model.TypeRef{Kind: model.RefSlice, Elem: elem.ref, Check: nonEmpty(c)}, schema: ds, nullable: nullable}
+		}
+		kinds := make([]string, len(s.PrefixItems))
+		for i, p := range s.PrefixItems {
+			kinds[i] = schemaKind(p)
+		}
+		more := "; any items after them"
+		switch {
+		case closed:
+			more = "; no items after them"
+		case s.Items != nil:
+			more = "; items after them: " + schemaKind(s.Items)
+		}
+		note := "Untyped items: a tuple whose items have different schemas (" + strings.Join(kinds, ", ") + more + "); each item is any JSON value."
+		ds.Items = &runtime.Schema{}
+		ds.Description = model.JoinDoc(ds.Description, note)
+		return &oaType{ref: &model.TypeRef{Kind: model.RefSlice, Elem: &model.TypeRef{Kind: model.RefRaw}, Check: nonEmpty(c)}, schema: ds, nullable: nullable, note: note}
+	})
+}
+
+// sameSchema reports whether a and b are the same schema: the same
+// reference, or inline schemas that differ in their descriptions at most.
+func sameSchema(a, b *openapi3.SchemaRef) bool {
+	if a == nil || b == nil || a.Ref != "" || b.Ref != "" {
+		return a != nil && b != nil && a.Ref == b.Ref && a.Ref != ""
+	}
+	if a.Value == nil || b.Value == nil {
+		return false
+	}
+	x, y := *a.Value, *b.Value
+	x.Title, x.Description, x.Example, x.Examples = "", "", nil, nil
+	y.Title, y.Description, y.Example, y.Examples = "", "", nil, nil
+	jx, errx := json.Marshal(&x)
+	jy, erry := json.Marshal(&y)
+	return errx == nil && erry == nil && string(jx) == string(jy)
+}
+
+// schemaKind names the schema of a tuple's item for a description: the
+// schema a reference names, else its type ("number", "string or null"), or
+// "any value".
+func schemaKind(sr *openapi3.SchemaRef) string {
+	if sr == nil {
+		return "any value"
+	}
+	if sr.Ref != "" {
+		name := sr.Ref
+		if i := strings.LastIndexByte(name, '/'); i >= 0 {
+			name = pointerUnescaper.Replace(name[i+1:])
+		}
+		return source.ClipValue(name)
+	}
+	if sr.Value == nil || sr.Value.Type == nil || len(*sr.Value.Type) == 0 {
+		return "any value"
+	}
+	return strings.Join(*sr.Value.Type, " or ")
 }
 
 // nesting returns the slice or map type that build makes, one level deeper

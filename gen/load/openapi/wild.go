@@ -1,10 +1,12 @@
 package openapi
 
 import (
+	"bytes"
 	"fmt"
 	"net/url"
 	"path"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/opentoolgen/opentoolgen/gen/source"
@@ -51,7 +53,7 @@ var (
 func init() {
 	shSchema.objs = map[string]*shape{"items": shSchema, "not": shSchema, "additionalProperties": shSchema}
 	shSchema.maps = map[string]*shape{"properties": shSchema}
-	shSchema.lists = map[string]*shape{"allOf": shSchema, "anyOf": shSchema, "oneOf": shSchema}
+	shSchema.lists = map[string]*shape{"allOf": shSchema, "anyOf": shSchema, "oneOf": shSchema, "prefixItems": shSchema}
 	shMedia.objs = map[string]*shape{"schema": shSchema}
 	shHeader.objs = map[string]*shape{"schema": shSchema}
 	shHeader.maps = map[string]*shape{"content": shMedia}
@@ -163,6 +165,10 @@ func (c *checker) walk(file, ptr string, n *jsontree.Node, sh *shape) {
 			if sh == shSchema && m.Key == "additionalProperties" && m.Value.Kind == jsontree.Bool {
 				continue
 			}
+			if sh == shSchema && m.Key == "items" && m.Value.Kind == jsontree.Array {
+				c.tupleItems(file, ptr, n, m.Key)
+				continue
+			}
 			c.walk(file, mptr, m.Value, sh.objs[m.Key])
 		case sh.maps[m.Key] != nil:
 			if m.Value.Kind != jsontree.Object {
@@ -195,6 +201,45 @@ func (c *checker) walk(file, ptr string, n *jsontree.Node, sh *shape) {
 			c.remove(file, n, "content")
 		}
 	}
+}
+
+// tupleItems repairs the schema n at ptr whose items member is an array of
+// schemas: a tuple in the form of JSON Schema drafts before 2020-12, which
+// OpenAPI does not allow (3.1 writes it prefixItems). In an OpenAPI 3
+// document it is read as prefixItems, which the loader types (a slice of the
+// items' type when they are all the same schema, else of untyped values); in
+// a Swagger 2.0 document, whose conversion knows no prefixItems, it is read as
+// its first item when they are all the same, else as no items schema.
+func (c *checker) tupleItems(file, ptr string, n *jsontree.Node, key string) {
+	i := slices.IndexFunc(n.Members, func(m jsontree.Member) bool { return m.Key == key })
+	m := n.Members[i]
+	mptr := ptr + jsontree.Pointer(key)
+	for j, e := range m.Value.Items {
+		c.walk(file, fmt.Sprintf("%s/%d", mptr, j), e, shSchema)
+	}
+	same := len(m.Value.Items) > 0
+	var first []byte
+	for j, e := range m.Value.Items {
+		text := jsontree.AppendJSON(nil, e)
+		if j == 0 {
+			first = text
+		} else if !bytes.Equal(text, first) {
+			same = false
+		}
+	}
+	switch {
+	case c.b.swagger && same:
+		c.warnAt(file, mptr, m.KeyOffset, "\"items\" is an array of schemas (a tuple, which the specification does not allow), all the same: read as that schema")
+		n.Members[i].Value = m.Value.Items[0]
+	case c.b.swagger || n.Get("prefixItems") != nil:
+		c.warnAt(file, mptr, m.KeyOffset, "\"items\" is an array of schemas (a tuple, which the specification does not allow); the items are read as any JSON values")
+		n.Members = slices.Delete(slices.Clone(n.Members), i, i+1)
+	default:
+		c.warnAt(file, mptr, m.KeyOffset, "\"items\" is an array of schemas (a tuple in the form of JSON Schema drafts before 2020-12, which OpenAPI does not allow); read as \"prefixItems\"")
+		n.Members = slices.Clone(n.Members)
+		n.Members[i].Key = "prefixItems"
+	}
+	c.changed[file] = true
 }
 
 // remove removes the member key of n.

@@ -368,6 +368,14 @@ const documentJSON = `{
           "format": "date-time",
           "nullable": true
         },
+        "span": {
+          "type": "array",
+          "description": "The first and last line, a tuple of two integers.\n\nItems: 1. first; 2. last.",
+          "items": {
+            "type": "integer"
+          },
+          "maxItems": 2
+        },
         "attributes": {
           "type": "object"
         },

@@ -376,8 +376,10 @@ func decodeTree(d *opentool.Decoder, x *Tree) {
 
 // Meta is the schema "Meta" of the document.
 type Meta struct {
-	Tree       *Tree          `json:"tree,omitzero"`
-	Created    *time.Time     `json:"created,omitzero"`
+	Tree    *Tree      `json:"tree,omitzero"`
+	Created *time.Time `json:"created,omitzero"`
+	// Span is the first and last line, a tuple of two integers.
+	Span       []int64        `json:"span,omitzero"`
 	Attributes map[string]any `json:"attributes,omitzero"`
 	// Untyped: the schema only says what the value is not (not); any other JSON value.
 	NotAllowed json.RawMessage `json:"notAllowed,omitzero"`
@@ -402,6 +404,18 @@ func decodeMeta(d *opentool.Decoder, x *Meta) {
 				var v time.Time
 				opentool.DecodeTime(d, &v)
 				x.Created = &v
+			}
+		case "span":
+			if !d.IsNull() {
+				if d.Array() {
+					x.Span = []int64{}
+					for d.NextItem() {
+						var e1 int64
+						e1, _ = d.Int()
+						x.Span = append(x.Span, e1)
+					}
+					opentool.CheckItems(d, len(x.Span), -1, 2)
+				}
 			}
 		case "attributes":
 			if !d.IsNull() {

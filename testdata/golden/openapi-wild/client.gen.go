@@ -108,3 +108,27 @@ func (c *Client) SetErrors(ctx context.Context, args SetErrorsArgs) ([]PassportE
 	}
 	return out, err
 }
+
+// POST /places
+func (c *Client) AddPlace(ctx context.Context, args AddPlaceArgs) (Place, error) {
+	r := c.rc.NewRequest("POST", "/places")
+	r.BodyField("name", args.Name)
+	r.BodyField("location", args.Location)
+	if args.Label != nil {
+		r.BodyField("label", args.Label)
+	}
+	r.ObjectBody(true)
+	var out Place
+	resp, err := r.Send(ctx)
+	if err != nil {
+		return out, err
+	}
+	switch {
+	case resp.Is("200"):
+		err = resp.Decode(&out)
+	case resp.Success():
+	default:
+		err = resp.Unexpected()
+	}
+	return out, err
+}

@@ -15,6 +15,7 @@ import (
 type Service interface {
 	AnswerQuery(ctx context.Context, args AnswerQueryArgs) ([]Result, error)
 	SetErrors(ctx context.Context, args SetErrorsArgs) ([]PassportError, error)
+	AddPlace(ctx context.Context, args AddPlaceArgs) (Place, error)
 }
 
 // Tool serves a Service as an OpenTool tool: it completes the arguments of a
@@ -68,6 +69,18 @@ func (t *Tool) callSetErrors(ctx context.Context, args json.RawMessage) (json.Ra
 	return opentool.EncodeResult("result", r)
 }
 
+func (t *Tool) callAddPlace(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
+	var a AddPlaceArgs
+	if err := opentool.DecodeArgs(ctx, t.args, "addPlace", args, &a, decodeAddPlaceArgs); err != nil {
+		return nil, err
+	}
+	r, err := t.svc.AddPlace(ctx, a)
+	if err != nil {
+		return nil, opentool.ToolError(err)
+	}
+	return opentool.EncodeObject(r)
+}
+
 // Call implements opentool.Tool.
 func (t *Tool) Call(ctx context.Context, name string, args json.RawMessage) (json.RawMessage, error) {
 	name, ok := t.args.Resolve(name)
@@ -79,6 +92,8 @@ func (t *Tool) Call(ctx context.Context, name string, args json.RawMessage) (jso
 		return t.callAnswerQuery(ctx, args)
 	case "setErrors":
 		return t.callSetErrors(ctx, args)
+	case "addPlace":
+		return t.callAddPlace(ctx, args)
 	}
 	return nil, opentool.MethodNotFound(name)
 }
@@ -118,7 +133,7 @@ func (t *Tool) Hints(name string) (opentool.Hints, bool) {
 		return opentool.Hints{}, false
 	}
 	switch name {
-	case "answerQuery", "setErrors":
+	case "answerQuery", "setErrors", "addPlace":
 		return opentool.MethodHints("POST"), true
 	}
 	return opentool.Hints{}, false

@@ -9,6 +9,17 @@ import (
 	opentool "github.com/opentoolgen/opentoolgen/runtime"
 )
 
+// Place is the schema "Place" of the document.
+type Place struct {
+	Name string `json:"name"`
+	// Where the place is, a tuple whose items are all numbers.
+	Location []float64 `json:"location"`
+	// Label is a tuple whose items differ.
+	//
+	// Untyped items: a tuple whose items have different schemas (string, integer; any items after them); each item is any JSON value.
+	Label []json.RawMessage `json:"label,omitzero"`
+}
+
 // As Telegram's InlineQueryResult, the mapping names one variant per value, and a variant it does not name says by its default that its "type" is a value mapped to another.
 //
 // Set exactly one field; the value is that variant.
@@ -390,4 +401,54 @@ func decodeSetErrorsArgs(d *opentool.Decoder, x *SetErrorsArgs) {
 		}
 	}
 	d.Required(seen[:], "errors")
+}
+
+// AddPlaceArgs are the arguments of "addPlace" (POST /places).
+type AddPlaceArgs struct {
+	Name string `json:"name"`
+	// Where the place is, a tuple whose items are all numbers.
+	Location []float64 `json:"location"`
+	// Label is a tuple whose items differ.
+	//
+	// Untyped items: a tuple whose items have different schemas (string, integer; any items after them); each item is any JSON value.
+	Label []json.RawMessage `json:"label,omitzero"`
+}
+
+func decodeAddPlaceArgs(d *opentool.Decoder, x *AddPlaceArgs) {
+	if !d.Object() {
+		return
+	}
+	var seen [1]uint64
+	for d.Next() {
+		switch string(d.Key()) {
+		case "name":
+			seen[0] |= 1 << 0
+			x.Name, _ = d.String()
+		case "location":
+			seen[0] |= 1 << 1
+			if d.Array() {
+				x.Location = []float64{}
+				for d.NextItem() {
+					var e1 float64
+					e1, _ = d.Float()
+					x.Location = append(x.Location, e1)
+				}
+				opentool.CheckItems(d, len(x.Location), 2, -1)
+			}
+		case "label":
+			if !d.IsNull() {
+				if d.Array() {
+					x.Label = []json.RawMessage{}
+					for d.NextItem() {
+						var e1 json.RawMessage
+						opentool.DecodeRaw(d, &e1)
+						x.Label = append(x.Label, e1)
+					}
+				}
+			}
+		default:
+			d.Skip()
+		}
+	}
+	d.Required(seen[:], "name", "location")
 }
