@@ -291,6 +291,11 @@ func load(name string, data []byte, opts Options) (*source.Source, *model.Packag
 	if err != nil {
 		return nil, nil, nil, err
 	}
+	if len(src.Duplicates) > 0 && src.Kind() != "openapi" {
+		// OpenAPI documents as they are found in the wild may repeat a key
+		// (read with a warning); the other kinds are ours, and strict.
+		return nil, nil, nil, &source.Error{Diagnostics: src.DuplicateDiagnostics(false)}
+	}
 	var (
 		pkg      *model.Package
 		warnings []source.Diagnostic

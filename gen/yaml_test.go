@@ -205,7 +205,6 @@ func TestYAMLErrors(t *testing.T) {
 		{"infinity", "v: .inf\n", "t.yaml:1:4: /v: got .inf, want a finite number (JSON has no infinities or NaN)"},
 		{"minus infinity", "a:\n  v: -.Inf\n", "t.yaml:2:6: /a/v: got -.Inf, want a finite number (JSON has no infinities or NaN)"},
 		{"NaN", "v: [1, .NaN]\n", "t.yaml:1:8: /v/1: got .NaN, want a finite number (JSON has no infinities or NaN)"},
-		{"duplicate key", "a:\n  b: 1\n  b: 2\n", `t.yaml:3:3: /a/b: duplicate key "b" (the first is at line 2)`},
 		{"mapping key", "a: {[1]: x}\n", "t.yaml:1:5: /a: mapping keys must be scalars"},
 		{"merge of a scalar", "a: {<<: 1}\n", "t.yaml:1:9: /a: a YAML merge key must refer to a mapping or a sequence of mappings"},
 		{"unknown anchor", "a: 1\nb: [2, *nope]\n", "t.yaml:2:8: unknown anchor 'nope' referenced"},

@@ -29,6 +29,36 @@ type Source struct {
 	// out in the YAML text, by their offset in the JSON form, in order (YAML
 	// input only).
 	Pos []yamlPosition
+	// Duplicates are the members of objects (YAML mappings) that came again
+	// with a name an earlier member has, in order. The tree (and the JSON
+	// form of YAML input) holds the last one's value in the first one's
+	// place, as encoding/json and JavaScript read such a document; the JSON
+	// form of JSON input is the input, duplicates and all. Loaders that take
+	// such documents warn (DuplicateDiagnostics), the others refuse them.
+	Duplicates []Duplicate
+}
+
+// Duplicate is a member that came again in an object.
+type Duplicate struct {
+	Path      string // JSON pointer of the member
+	Line, Col int    // where its key is
+	FirstLine int    // the line of the earlier member of the name
+}
+
+// DuplicateDiagnostics returns the diagnostics of s's duplicate keys: errors,
+// or with warning the warnings of a loader that reads the last value.
+func (s *Source) DuplicateDiagnostics(warning bool) []Diagnostic {
+	out := make([]Diagnostic, len(s.Duplicates))
+	for i, d := range s.Duplicates {
+		key := d.Path[strings.LastIndexByte(d.Path, '/')+1:]
+		key = strings.NewReplacer("~1", "/", "~0", "~").Replace(key)
+		msg := fmt.Sprintf("duplicate key %q (the first is at line %d)", ClipValue(key), d.FirstLine)
+		if warning {
+			msg = fmt.Sprintf("duplicate key %q (an earlier one is at line %d): the last one's value is used, as most JSON readers do", ClipValue(key), d.FirstLine)
+		}
+		out[i] = Diagnostic{File: s.Name, Line: d.Line, Col: d.Col, Path: d.Path, Message: msg, Warning: warning}
+	}
+	return out
 }
 
 // yamlPosition is where the value (or key) at offset off of the JSON form
@@ -43,9 +73,14 @@ func ReadSource(name string, data []byte) (*Source, error) {
 	s := &Source{Name: name, Data: data}
 	trimmed := bytes.TrimLeft(data, " \t\r\n\ufeff")
 	if len(trimmed) > 0 && (trimmed[0] == '{' || trimmed[0] == '[') {
-		tree, err := jsontree.Parse(data)
+		tree, dups, err := jsontree.ParseLenient(data)
 		if err == nil {
 			s.JSON, s.Tree = data, tree
+			for _, d := range dups {
+				line, col := jsontree.LineCol(data, d.Offset)
+				first, _ := jsontree.LineCol(data, d.First)
+				s.Duplicates = append(s.Duplicates, Duplicate{Path: d.Path, Line: line, Col: col, FirstLine: first})
+			}
 			return s, nil
 		}
 		if !LooksLikeYAML(name) {
@@ -93,6 +128,12 @@ func (s *Source) fromYAML() error {
 		return &Error{Diagnostics: []Diagnostic{{File: s.Name, Line: 1, Col: 1, Message: "internal error: " + err.Error()}}}
 	}
 	s.Tree = tree
+	// Mappings are read before the mappings in them: the duplicates in
+	// document order.
+	sort.SliceStable(s.Duplicates, func(i, j int) bool {
+		a, b := s.Duplicates[i], s.Duplicates[j]
+		return a.Line < b.Line || a.Line == b.Line && a.Col < b.Col
+	})
 	return nil
 }
 
@@ -308,6 +349,7 @@ func (c *yamlConverter) members(m *yaml.Node, depth int, aliased bool) ([]yamlMe
 		return nil, c.fail(m, "document nested too deeply")
 	}
 	own := map[string]*yaml.Node{}
+	last := map[string]int{} // of a key that comes again, the index of its last member
 	var out []yamlMember
 	for i := 0; i+1 < len(m.Content); i += 2 {
 		k := m.Content[i]
@@ -321,17 +363,34 @@ func (c *yamlConverter) members(m *yaml.Node, depth int, aliased bool) ([]yamlMe
 			return nil, c.fail(k, "mapping keys must be scalars")
 		}
 		if first, dup := own[k.Value]; dup {
-			c.enter(k.Value, aliased) // the path of the second; the conversion stops
-			return nil, c.fail(m.Content[i], fmt.Sprintf("duplicate key %q (the first is at line %d)", k.Value, first.Line))
+			// The last one's value, in the first one's place, as for JSON.
+			last[k.Value] = i
+			if !aliased {
+				mark := c.enter(k.Value, aliased)
+				c.src.Duplicates = append(c.src.Duplicates, Duplicate{Path: string(c.path), Line: m.Content[i].Line, Col: m.Content[i].Column, FirstLine: first.Line})
+				c.leave(mark)
+			}
+			continue
 		}
 		own[k.Value] = k
 	}
 	merged := map[string]bool{}
+	done := map[string]bool{} // keys that came again, written once
 	for i := 0; i+1 < len(m.Content); i += 2 {
 		k, v := m.Content[i], m.Content[i+1]
 		if !isMergeKey(k) {
 			if k.Kind == yaml.AliasNode {
 				k = k.Alias
+			}
+			if j, ok := last[k.Value]; ok {
+				if done[k.Value] {
+					continue
+				}
+				done[k.Value] = true
+				k, v = m.Content[j], m.Content[j+1]
+				if k.Kind == yaml.AliasNode {
+					k = k.Alias
+				}
 			}
 			out = append(out, yamlMember{key: k.Value, keyNode: k, value: v, aliased: aliased})
 			continue

@@ -226,6 +226,85 @@ const MaxDepth = 10000
 // white space around it). Its error is a *[SyntaxError].
 func Parse(data []byte) (*Node, error) {
 	p := parser{data: data}
+	n, err := p.parse()
+	if err != nil {
+		return nil, err
+	}
+	return n, nil
+}
+
+// Duplicate is a member of an object that an earlier member of the same
+// name precedes (see [ParseLenient]).
+type Duplicate struct {
+	Path   string // JSON pointer of the member
+	Offset int64  // byte offset of its key
+	First  int64  // byte offset of the first member's key
+}
+
+// ParseLenient parses data as [Parse] does, but an object with several
+// members of the same name is not an error: it has one member of that name,
+// in the first one's place, with the last one's value and key offset, as
+// encoding/json and JavaScript's JSON.parse read it. The members that came
+// again are returned in the order of their keys (but for those inside a
+// value that a later member replaced). Without them it costs what Parse
+// does.
+func ParseLenient(data []byte) (*Node, []Duplicate, error) {
+	p := parser{data: data, lenient: true}
+	n, err := p.parse()
+	if err != nil {
+		return nil, nil, err
+	}
+	if len(p.dups) == 0 {
+		return n, nil, nil
+	}
+	return n, p.duplicates(n), nil
+}
+
+// dupAt is a duplicate as the parser meets it: the object, before its path
+// is known.
+type dupAt struct {
+	obj           *Node
+	key           string
+	offset, first int64
+}
+
+// duplicates gives the duplicates met their paths, by one walk of the tree
+// to the objects that hold them.
+func (p *parser) duplicates(root *Node) []Duplicate {
+	want := make(map[*Node]bool, len(p.dups))
+	for _, d := range p.dups {
+		want[d.obj] = true
+	}
+	paths := make(map[*Node]string, len(want))
+	var walk func(n *Node, path []byte)
+	walk = func(n *Node, path []byte) {
+		if len(paths) == len(want) {
+			return
+		}
+		if want[n] {
+			paths[n] = string(path)
+		}
+		for i, it := range n.Items {
+			walk(it, strconv.AppendInt(append(path, '/'), int64(i), 10))
+		}
+		for _, m := range n.Members {
+			walk(m.Value, AppendToken(path, m.Key))
+		}
+	}
+	walk(root, nil)
+	var out []Duplicate
+	for _, d := range p.dups {
+		path, ok := paths[d.obj]
+		if !ok {
+			continue // inside a value that a later member replaced
+		}
+		out = append(out, Duplicate{Path: path + Pointer(d.key), Offset: d.offset, First: d.first})
+	}
+	return out
+}
+
+func (p *parser) parse() (*Node, *SyntaxError) {
+	data := p.data
 	p.skipWS()
 	n, err := p.value()
 	if err == nil {
@@ -246,10 +325,12 @@ func Parse(data []byte) (*Node, error) {
 }
 
 type parser struct {
-	data  []byte
-	pos   int
-	depth int
-	slab  []Node
+	lenient bool    // duplicate keys are kept (ParseLenient)
+	dups    []dupAt // the duplicates met, when lenient
+	data    []byte
+	pos     int
+	depth   int
+	slab    []Node
 	// Members and items of the objects and arrays being read, innermost last:
 	// each gets one exactly sized slice when it ends.
 	members []Member
@@ -360,7 +441,7 @@ func (p *parser) object() (*Node, *SyntaxError) {
 	}
 	base := len(p.members)
 	defer func() { p.members = p.members[:base] }()
-	var seen map[string]struct{} // for large objects
+	var seen map[string]int // for large objects: the members' indexes
 	for {
 		if p.pos >= len(p.data) {
 			return nil, p.eof()
@@ -373,27 +454,30 @@ func (p *parser) object() (*Node, *SyntaxError) {
 		if err != nil {
 			return nil, err
 		}
-		dup := false
+		dup := -1 // the index of the member of the same name
 		if seen != nil {
-			_, dup = seen[key]
-			seen[key] = struct{}{}
+			if i, ok := seen[key]; ok {
+				dup = i
+			} else {
+				seen[key] = len(p.members) - base
+			}
 		} else {
 			mine := p.members[base:]
 			for i := range mine {
 				if mine[i].Key == key {
-					dup = true
+					dup = i
 					break
 				}
 			}
-			if len(mine) == 16 {
-				seen = make(map[string]struct{}, 32)
+			if len(mine) == 16 && dup < 0 {
+				seen = make(map[string]int, 32)
 				for i := range mine {
-					seen[mine[i].Key] = struct{}{}
+					seen[mine[i].Key] = i
 				}
-				seen[key] = struct{}{}
+				seen[key] = len(mine)
 			}
 		}
-		if dup {
+		if dup >= 0 && !p.lenient {
 			return nil, &SyntaxError{Offset: int64(keyOff), Msg: "duplicate key " + strconv.Quote(key), tokens: []string{key}}
 		}
 		p.skipWS()
@@ -410,7 +494,13 @@ func (p *parser) object() (*Node, *SyntaxError) {
 			err.tokens = append(err.tokens, key)
 			return nil, err
 		}
-		p.members = append(p.members, Member{Key: key, KeyOffset: int64(keyOff), Value: v})
+		if dup >= 0 { // lenient: the last value, in the first member's place
+			first := &p.members[base+dup]
+			p.dups = append(p.dups, dupAt{obj: n, key: key, offset: int64(keyOff), first: first.KeyOffset})
+			first.Value, first.KeyOffset = v, int64(keyOff)
+		} else {
+			p.members = append(p.members, Member{Key: key, KeyOffset: int64(keyOff), Value: v})
+		}
 		p.skipWS()
 		if p.pos >= len(p.data) {
 			return nil, p.eof()

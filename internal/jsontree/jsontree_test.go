@@ -376,3 +376,49 @@ func TestAppendJSON(t *testing.T) {
 		t.Errorf("AppendJSON = %s, want %s", got, want)
 	}
 }
+
+// TestParseLenient: duplicate keys keep the last value in the first
+// member's place, as encoding/json reads them, and are reported with their
+// paths and key offsets; one inside a value a later member replaced is not.
+func TestParseLenient(t *testing.T) {
+	in := `{"a":1,"b":{"x":[{"k":1,"k":2}]},"a":{"y":true},"c":{"d":{"e":1,"e":2},"d":3}}`
+	n, dups, err := ParseLenient([]byte(in))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := string(AppendJSON(nil, n)); got != `{"a":{"y":true},"b":{"x":[{"k":2}]},"c":{"d":3}}` {
+		t.Errorf("tree: %s", got)
+	}
+	want := []Duplicate{
+		{Path: "/b/x/0/k", Offset: int64(strings.Index(in, `"k":2`)), First: int64(strings.Index(in, `"k":1`))},
+		{Path: "/a", Offset: int64(strings.LastIndex(in, `"a"`)), First: 1},
+		{Path: "/c/d", Offset: int64(strings.LastIndex(in, `"d"`)), First: int64(strings.Index(in, `"d"`))},
+	}
+	if !reflect.DeepEqual(want, dups) {
+		t.Errorf("duplicates: got %+v, want %+v", dups, want)
+	}
+	if a := n.Get("a"); a.Offset != int64(strings.Index(in, `{"y"`)) || n.Members[0].KeyOffset != want[1].Offset {
+		t.Errorf("the member a is the last one's: offset %d, key at %d", a.Offset, n.Members[0].KeyOffset)
+	}
+	// Large objects (a map of the names seen) and more than two of a name.
+	var b strings.Builder
+	b.WriteString("{")
+	for i := range 40 {
+		fmt.Fprintf(&b, `"m%d":%d,`, i%20, i)
+	}
+	b.WriteString(`"m3":"last"}`)
+	n, dups, err = ParseLenient([]byte(b.String()))
+	if err != nil || len(n.Members) != 20 || len(dups) != 21 || n.Get("m3").Str != "last" || n.Get("m19").Str != "39" || n.Members[3].Key != "m3" {
+		t.Errorf("large object: %d members, %d duplicates, m3 %q, %v", len(n.Members), len(dups), n.Get("m3").Str, err)
+	}
+	// Without duplicates, nothing; Parse still refuses them.
+	if _, dups, err := ParseLenient([]byte(`{"a":[1,{"b":2}]}`)); dups != nil || err != nil {
+		t.Errorf("no duplicates: %v, %v", dups, err)
+	}
+	if _, err := Parse([]byte(in)); err == nil {
+		t.Error("Parse accepted duplicate keys")
+	}
+	if _, _, err := ParseLenient([]byte(`{"a":1,"a":}`)); err == nil {
+		t.Error("ParseLenient accepted a syntax error")
+	}
+}

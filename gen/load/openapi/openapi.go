@@ -55,6 +55,14 @@ func Load(src *source.Source, pkgName string, allowRefDirs []string) (*model.Pac
 	}
 	b.json = src.JSON
 	b.trees[b.root] = src.Tree
+	if len(src.Duplicates) > 0 {
+		// Read as most JSON readers do: the last value of a key that comes
+		// again. The tree holds them so; kin-openapi is given the tree.
+		b.warnings = append(b.warnings, src.DuplicateDiagnostics(true)...)
+		if src.Pos == nil { // JSON input, which src.JSON is as read
+			b.json = jsontree.AppendJSON(nil, src.Tree)
+		}
+	}
 	if errs := b.loadErrors(b.check()); len(errs) > 0 {
 		return nil, b.warnings, &source.Error{Diagnostics: errs}
 	}
@@ -227,7 +235,13 @@ func (b *oaBuilder) readLocal(_ *openapi3.Loader, u *url.URL) ([]byte, error) {
 	}
 	b.trees[p], b.sources[p] = s.Tree, s
 	b.files[p] = s.JSON
-	return s.JSON, nil
+	if len(s.Duplicates) > 0 {
+		b.warnings = append(b.warnings, s.DuplicateDiagnostics(true)...)
+		if s.Pos == nil {
+			b.files[p] = jsontree.AppendJSON(nil, s.Tree)
+		}
+	}
+	return b.files[p], nil
 }
 
 // loadErrors returns the problems found in the files read and the references
