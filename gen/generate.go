@@ -287,14 +287,23 @@ func loadOpenTool(src *source.Source, opts Options) (*model.Package, []source.Di
 // load reads and loads the document and builds its model, names included:
 // the stages before emit.
 func load(name string, data []byte, opts Options) (*source.Source, *model.Package, []source.Diagnostic, error) {
+	// withText gives the document's diagnostics its text, for the lines
+	// around each (source.Excerpt).
+	withText := func(err error) error {
+		var e *source.Error
+		if errors.As(err, &e) {
+			e.AddText(name, data)
+		}
+		return err
+	}
 	src, err := source.ReadSource(name, data)
 	if err != nil {
-		return nil, nil, nil, err
+		return nil, nil, nil, withText(err)
 	}
 	if len(src.Duplicates) > 0 && src.Kind() != "openapi" {
 		// OpenAPI documents as they are found in the wild may repeat a key
 		// (read with a warning); the other kinds are ours, and strict.
-		return nil, nil, nil, &source.Error{Diagnostics: src.DuplicateDiagnostics(false)}
+		return nil, nil, nil, withText(&source.Error{Diagnostics: src.DuplicateDiagnostics(false)})
 	}
 	var (
 		pkg      *model.Package
@@ -307,14 +316,14 @@ func load(name string, data []byte, opts Options) (*source.Source, *model.Packag
 		pkg, warnings, err = opendyn.Load(src, opts.Package)
 	case "openapi":
 		if d := src.TooDeep(source.MaxOpenAPIDepth); d != nil {
-			return nil, nil, nil, &source.Error{Diagnostics: []source.Diagnostic{*d}}
+			return nil, nil, nil, withText(&source.Error{Diagnostics: []source.Diagnostic{*d}})
 		}
 		pkg, warnings, err = openapi.Load(src, opts.Package, opts.AllowRefDirs)
 	case "mcp": // a saved tools/list result, through its OpenTool document
 		pkg, warnings, err = mcptools.Load(src, opts.Package)
 	default:
-		return nil, nil, nil, &source.Error{Diagnostics: []source.Diagnostic{{File: name, Line: 1, Col: 1,
-			Message: `not an OpenTool, OpenDyn, OpenAPI or MCP tools/list document: want a top-level "opentool", "opendyn", "openapi", "swagger" or "tools" member`}}}
+		return nil, nil, nil, withText(&source.Error{Diagnostics: []source.Diagnostic{{File: name, Line: 1, Col: 1,
+			Message: `not an OpenTool, OpenDyn, OpenAPI or MCP tools/list document: want a top-level "opentool", "opendyn", "openapi", "swagger" or "tools" member`}}})
 	}
 	if err != nil {
 		// The warnings go with the errors, in document order: a warning often
@@ -328,9 +337,9 @@ func load(name string, data []byte, opts Options) (*source.Source, *model.Packag
 				}
 				return all[i].Col < all[j].Col
 			})
-			err = &source.Error{Diagnostics: all}
+			err = &source.Error{Diagnostics: all, Texts: e.Texts}
 		}
-		return nil, nil, warnings, err
+		return nil, nil, warnings, withText(err)
 	}
 	return src, pkg, warnings, nil
 }

@@ -96,8 +96,10 @@
 // GOMEMLIMIT or GOGC is set: only documents of several megabytes reach it.
 //
 // Exit status: 0 on success; 1 when the document has problems (each printed as
-// file:line:col: json-path: message, all at once) or -check found stale files;
-// 2 on bad usage. Nothing is written when any error occurred.
+// file:line:col: json-path: message, all at once, the first ten errors followed
+// by the document's lines around them with a caret under the column) or -check
+// found stale files; 2 on bad usage. Nothing is written when any error
+// occurred.
 package main
 
 import (
@@ -161,11 +163,33 @@ func run(args []string, stdout, stderr io.Writer) int {
 	default:
 		var ge *gen.Error
 		if errors.As(err, &ge) {
-			fmt.Fprintln(stderr, err)
+			printDiagnostics(stderr, ge)
 		} else {
 			fmt.Fprintln(stderr, "opentoolgen:", err)
 		}
 		return 1
+	}
+}
+
+// maxExcerpts is how many errors are shown with the lines around them; the
+// others are one line each.
+const maxExcerpts = 10
+
+// printDiagnostics prints the problems of a document, one line each
+// (file:line:col: /json/pointer: message, which editors read), the first
+// errors followed by the lines of the document around them with a caret
+// under the place.
+func printDiagnostics(w io.Writer, e *gen.Error) {
+	shown := 0
+	for _, d := range e.Diagnostics {
+		fmt.Fprintln(w, d)
+		if d.Warning || shown == maxExcerpts {
+			continue
+		}
+		if x := e.Excerpt(d); x != "" {
+			fmt.Fprint(w, x)
+			shown++
+		}
 	}
 }
 

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -471,7 +472,14 @@ func TestBadDocument(t *testing.T) {
 		if r.stdout != "" {
 			t.Errorf("opentoolgen %q: stdout %q", c.args, r.stdout)
 		}
-		lines := strings.Split(strings.TrimSuffix(r.stderr, "\n"), "\n")
+		// The diagnostics, one line each; the lines of the document around
+		// each are indented.
+		var lines []string
+		for _, l := range strings.Split(strings.TrimSuffix(r.stderr, "\n"), "\n") {
+			if !strings.HasPrefix(l, " ") {
+				lines = append(lines, l)
+			}
+		}
 		if c.want != nil {
 			if diff := cmp.Diff(c.want, lines); diff != "" {
 				t.Errorf("opentoolgen %q: stderr (-want +got):\n%s", c.args, diff)
@@ -485,6 +493,55 @@ func TestBadDocument(t *testing.T) {
 		if _, err := os.Stat(filepath.Join(dir, f)); !os.IsNotExist(err) {
 			t.Errorf("%s was created: %v", f, err)
 		}
+	}
+	// Each error with the lines around it and a caret under its column.
+	r := opentoolgen(t, dir, "-o", "out", "bad.yaml")
+	want := "" +
+		"bad.yaml:3:1: did not find expected ',' or ']'\n" +
+		"    1 | opentool: 1.0.0\n" +
+		"    2 | info:\n" +
+		"  > 3 |   title: [unclosed\n" +
+		"      | ^\n"
+	if r.stderr != want {
+		t.Errorf("stderr (-want +got):\n%s", cmp.Diff(want, r.stderr))
+	}
+	r = opentoolgen(t, dir, "-o", "out", "bad.json")
+	if !strings.HasPrefix(r.stderr, badDocWant[0]+"\n"+
+		"    1 | {\n"+
+		"    2 |   \"opentool\": \"1.0.0\",\n"+
+		"  > 3 |   \"info\": {\"title\": 7, \"version\": \"1.0.0\"},\n"+
+		"      |                     ^\n"+
+		"    4 |   \"functions\": [\n"+
+		"    5 |     {\n"+
+		badDocWant[1]+"\n") {
+		t.Errorf("stderr:\n%s", r.stderr)
+	}
+}
+
+// TestErrorExcerpts: the first ten errors are shown with the lines around
+// them, the others and the warnings among them one line each.
+func TestErrorExcerpts(t *testing.T) {
+	dir := t.TempDir()
+	var doc strings.Builder
+	doc.WriteString("openapi: 3.0.3\ninfo: {title: t, version: 1}\npaths:\n  /p:\n    get:\n      operationId: p\n      parameters:\n")
+	for i := range 12 {
+		fmt.Fprintf(&doc, "        - {name: p%d, in: query, required: maybe}\n", i)
+	}
+	doc.WriteString("      responses: {\"200\": {description: ok}}\n")
+	put(t, filepath.Join(dir, "many.yaml"), doc.String())
+	r := opentoolgen(t, dir, "-o", "out", "many.yaml")
+	r.want(t, 1)
+	var diags, carets int
+	for _, l := range strings.Split(r.stderr, "\n") {
+		switch {
+		case strings.HasPrefix(l, "many.yaml:"):
+			diags++
+		case strings.HasPrefix(l, "       |"):
+			carets++
+		}
+	}
+	if diags != 13 || carets != 10 || !strings.Contains(r.stderr, "many.yaml:2:27: warning: /info/version: want a string, got the number 1; read as the string \"1\"\nmany.yaml:8:43:") {
+		t.Errorf("%d diagnostics, %d excerpts:\n%s", diags, carets, r.stderr)
 	}
 }
 

@@ -40,6 +40,31 @@ func (d Diagnostic) String() string {
 // Error is the error of a document that cannot be generated: every problem found.
 type Error struct {
 	Diagnostics []Diagnostic
+	// Texts are the texts of the files the diagnostics are in, by their
+	// Diagnostic.File, for showing the lines around each problem (Excerpt);
+	// Error() does not show them.
+	Texts map[string][]byte
+}
+
+// Excerpt returns the lines of its file around d (see the function Excerpt),
+// "" when e has not the file's text or d has no line.
+func (e *Error) Excerpt(d Diagnostic) string {
+	text, ok := e.Texts[d.File]
+	if !ok {
+		return ""
+	}
+	return Excerpt(text, d.Line, d.Col)
+}
+
+// AddText records the text of file for its diagnostics' excerpts, unless
+// it has one already.
+func (e *Error) AddText(file string, text []byte) {
+	if e.Texts == nil {
+		e.Texts = map[string][]byte{}
+	}
+	if _, ok := e.Texts[file]; !ok {
+		e.Texts[file] = text
+	}
 }
 
 func (e *Error) Error() string {

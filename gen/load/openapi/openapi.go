@@ -64,19 +64,29 @@ func Load(src *source.Source, pkgName string, allowRefDirs []string) (*model.Pac
 		}
 	}
 	if errs := b.loadErrors(b.check()); len(errs) > 0 {
-		return nil, b.warnings, &source.Error{Diagnostics: errs}
+		return nil, b.warnings, b.errorOf(errs)
 	}
 	doc, err := b.load()
 	if errs := b.loadErrors(nil); len(errs) > 0 { // at the $refs, even if the loader went on without them
-		return nil, b.warnings, &source.Error{Diagnostics: errs}
+		return nil, b.warnings, b.errorOf(errs)
 	}
 	if err != nil {
 		d := source.Diagnostic{File: src.Name, Line: 1, Col: 1, Message: err.Error()}
-		return nil, b.warnings, &source.Error{Diagnostics: []source.Diagnostic{d}}
+		return nil, b.warnings, b.errorOf([]source.Diagnostic{d})
 	}
 	b.doc = doc
 	pkg := b.build(pkgName)
 	return pkg, b.warnings, nil
+}
+
+// errorOf is the error of diagnostics, with the texts of the files $refs
+// named (the document's own is added by the caller), for their excerpts.
+func (b *oaBuilder) errorOf(diags []source.Diagnostic) *source.Error {
+	e := &source.Error{Diagnostics: diags}
+	for name, text := range b.texts {
+		e.AddText(name, text)
+	}
+	return e
 }
 
 // oaBuilder builds the model of one OpenAPI document.
@@ -110,6 +120,7 @@ type oaBuilder struct {
 	trees    map[string]*jsontree.Node // parsed documents, by slash path
 	sources  map[string]*source.Source // the other files among them
 	files    map[string][]byte         // other files read for references, as JSON for kin-openapi
+	texts    map[string][]byte         // and as read, by the name their diagnostics give
 	json     []byte                    // the document as JSON for kin-openapi (repaired by check)
 	fileErrs []source.Diagnostic       // problems of the files read for references
 	refs     *refFiles                 // reads them
@@ -222,6 +233,10 @@ func (b *oaBuilder) readLocal(_ *openapi3.Loader, u *url.URL) ([]byte, error) {
 	if err != nil {
 		return nil, b.refuse(u, err.Error())
 	}
+	if b.texts == nil {
+		b.texts = map[string][]byte{}
+	}
+	b.texts[p] = data
 	// Parsed by its content, as the document is: JSON or YAML whatever its name.
 	s, err := source.ReadSource(p, data)
 	if err != nil {
