@@ -45,6 +45,22 @@ type RESTClient struct {
 	// Retry, when set, sends a request again after a failed connection, a
 	// 429 or a 503, as it says; nil sends every request once.
 	Retry *RetryPolicy
+	// Reconnect, when set, opens a streamed text/event-stream response again
+	// when its connection breaks, and the events go on in the same sequence:
+	// the request is sent again with the header Last-Event-ID set to the
+	// last id the stream gave (the API resumes after it, if it can). Only
+	// requests the policy may send twice reconnect (as for Retry: GET, PUT,
+	// DELETE… or a request with an idempotency header); never a stream that
+	// ended (its body ended, or [DONE]), never after an error status other
+	// than 429 and 503, which are waited for as Retry says (Retry-After
+	// honoured); a 204 No Content ends the stream. After a break, at most
+	// MaxAttempts−1 connections are tried before one gives an event; each
+	// waits as Retry's attempts do, and never less than the stream's retry
+	// field asked (one asking longer than MaxRetryAfter ends the stream with
+	// the break's error), nor past the context's deadline. nil ends the
+	// stream with the break's error. NDJSON streams do not reconnect: a line
+	// has no id to resume after.
+	Reconnect *RetryPolicy
 	// Timeout bounds each call, retries and reading the response included;
 	// a context with an earlier deadline shortens it. 0 means none.
 	Timeout time.Duration

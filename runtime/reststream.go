@@ -46,47 +46,49 @@ const (
 // documented error responses, as [APIError] or [StatusError]); nil means
 // [Response.Unexpected]. An event larger than MaxResponseBytes, or whose data
 // does not decode, ends the stream with an error naming the event.
+//
+// When the connection of a Server-Sent Events stream breaks, the client's
+// Reconnect policy, if it has one, opens it again (see
+// [RESTClient.Reconnect]); the events go on in the same sequence.
 func StreamResponse[T any](ctx context.Context, r *Request, accept, format string, fail func(*Response) error) iter.Seq2[T, error] {
 	return func(yield func(T, error) bool) {
 		var zero T
+		if fail == nil {
+			fail = (*Response).Unexpected
+		}
+		s := &eventStream{r: r, ctx: ctx, accept: accept, format: format, fail: fail}
 		resp, err := r.openStream(ctx, accept)
+		if err == nil {
+			err = s.check(resp)
+		}
 		if err != nil {
 			yield(zero, err)
 			return
 		}
-		defer resp.Body.Close()
-		if resp.StatusCode < 200 || resp.StatusCode > 299 {
-			res, err := r.readResponse(resp)
-			if err == nil {
-				if fail == nil {
-					fail = (*Response).Unexpected
-				}
-				err = fail(res)
-			}
-			yield(zero, err)
-			return
-		}
+		defer func() { s.body.Close() }()
+		s.start(resp)
 		op := r.method + " " + r.path
-		if format == StreamSSE {
-			if mt, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type")); mt != "" && mt != "text/event-stream" {
-				res, err := r.readResponse(resp)
-				if err == nil {
-					err = &Error{Code: http.StatusBadGateway, Message: fmt.Sprintf("%s: HTTP %d: the response is %s, not text/event-stream: %s",
-						op, res.StatusCode, mt, clipText(res.Body))}
-				}
-				yield(zero, err)
-				return
-			}
-		}
 		limit := r.c.maxResponseBytes()
-		next := nextValue(resp.Body, format, limit)
 		for n := 1; ; n++ {
-			data, err := next()
+			data, err := s.values.next()
 			if err == io.EOF {
 				return
 			}
+			if err != nil && !errors.Is(err, errEventTooLarge) && ctx.Err() == nil {
+				var ended bool
+				if ended, err = s.reconnect(err); err == nil && !ended {
+					n--
+					continue
+				}
+				if ended {
+					return
+				}
+			}
 			if err != nil {
+				var se *streamError
 				switch {
+				case errors.As(err, &se):
+					err = se.err // the answer to a reconnection, as the call's
 				case errors.Is(err, errEventTooLarge):
 					err = fmt.Errorf("%s: event %d is larger than %d bytes", op, n, limit)
 				case ctx.Err() != nil:
@@ -97,6 +99,7 @@ func StreamResponse[T any](ctx context.Context, r *Request, accept, format strin
 				yield(zero, err)
 				return
 			}
+			s.failures = 0
 			var v T
 			if p, ok := any(&v).(*string); ok && format == StreamSSE {
 				*p = string(data)
@@ -111,6 +114,153 @@ func StreamResponse[T any](ctx context.Context, r *Request, accept, format strin
 			}
 		}
 	}
+}
+
+// eventStream is a streamed response being read, across the connections a
+// reconnecting client opens.
+type eventStream struct {
+	r              *Request
+	ctx            context.Context
+	accept, format string
+	fail           func(*Response) error
+
+	body   io.Closer
+	req    *http.Request // the request of the first connection, as sent
+	values *valueReader
+	// failures counts the connections opened since the last event.
+	failures int
+}
+
+// streamError carries the error of an answer to a reconnection (an error
+// status), which is the stream's error as it is.
+type streamError struct{ err error }
+
+func (e *streamError) Error() string { return e.err.Error() }
+func (e *streamError) Unwrap() error { return e.err }
+
+// check turns an answer that is not a stream into the call's error: a
+// non-2xx status (read whole, given to fail), or for SSE a 2xx of another
+// media type. It closes the body of an answer it refuses.
+func (s *eventStream) check(resp *http.Response) error {
+	r := s.r
+	if resp.StatusCode < 200 || resp.StatusCode > 299 {
+		defer resp.Body.Close()
+		res, err := r.readResponse(resp)
+		if err == nil {
+			err = s.fail(res)
+		}
+		return err
+	}
+	if s.format != StreamNDJSON {
+		if mt, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type")); mt != "" && mt != "text/event-stream" {
+			defer resp.Body.Close()
+			res, err := r.readResponse(resp)
+			if err == nil {
+				err = &Error{Code: http.StatusBadGateway, Message: fmt.Sprintf("%s %s: HTTP %d: the response is %s, not text/event-stream: %s",
+					r.method, r.path, res.StatusCode, mt, clipText(res.Body))}
+			}
+			return err
+		}
+	}
+	return nil
+}
+
+// start reads the values of resp, the stream's first connection or a new one.
+func (s *eventStream) start(resp *http.Response) {
+	if s.req == nil {
+		s.req = resp.Request
+	}
+	s.body = resp.Body
+	if s.values == nil {
+		s.values = newValueReader(resp.Body, s.format, s.r.c.maxResponseBytes())
+	} else {
+		s.values.reset(resp.Body)
+	}
+}
+
+// reconnect opens a Server-Sent Events stream again after its connection
+// broke with cause, as the client's Reconnect policy says, and reads on
+// from the new connection. It returns cause when the policy does not
+// reconnect (there is none, the stream is not SSE, the request may not be
+// sent twice, the attempts are spent, the wait would pass the context's
+// deadline or MaxRetryAfter), the context's error when it ends first, a
+// *streamError with the call's error when the API refuses, and ended when
+// it answers 204 No Content: the stream is over.
+func (s *eventStream) reconnect(cause error) (ended bool, err error) {
+	p := s.r.c.Reconnect
+	sse := s.values.sse
+	if p == nil || sse == nil || s.req == nil || !p.retryable(s.req) {
+		return false, cause
+	}
+	s.body.Close()
+	var last *http.Response // the last refusal, for its Retry-After
+	for {
+		s.failures++
+		if s.failures >= p.attempts() {
+			return false, cause
+		}
+		d, ok := p.wait(s.failures, last, time.Now())
+		if sse.retry > d {
+			d = sse.retry // never sooner than the stream asked
+			ok = ok && sse.retry <= p.maxRetryAfter()
+		}
+		if dl, has := s.ctx.Deadline(); has && time.Now().Add(d).After(dl) {
+			ok = false
+		}
+		if !ok {
+			return false, cause
+		}
+		t := time.NewTimer(d)
+		select {
+		case <-s.ctx.Done():
+			t.Stop()
+			return false, s.ctx.Err()
+		case <-t.C:
+		}
+		rr := s.r
+		if sse.lastID != "" {
+			rr = s.r.withHeader("Last-Event-ID", sse.lastID)
+		}
+		resp, err := rr.openStream(s.ctx, s.accept)
+		if err != nil {
+			if s.ctx.Err() != nil {
+				return false, s.ctx.Err()
+			}
+			cause, last = err, nil
+			continue
+		}
+		if resp.StatusCode == http.StatusNoContent {
+			resp.Body.Close()
+			return true, nil // the API says there is nothing more
+		}
+		if retryStatus(resp.StatusCode) {
+			res, rerr := s.r.readResponse(resp)
+			resp.Body.Close()
+			if rerr != nil {
+				cause = rerr
+			} else {
+				cause = &streamError{s.fail(res)}
+			}
+			last = resp
+			continue
+		}
+		if err := s.check(resp); err != nil {
+			return false, &streamError{err}
+		}
+		s.start(resp)
+		return false, nil
+	}
+}
+
+// withHeader returns a copy of r that sends the header name with value.
+func (r *Request) withHeader(name, value string) *Request {
+	cp := *r
+	cp.header = r.header.Clone()
+	if cp.header == nil {
+		cp.header = http.Header{}
+	}
+	cp.header.Set(name, value)
+	return &cp
 }
 
 // openStream sends the request for a streamed response: the client's Timeout
@@ -152,38 +302,58 @@ func (b *cancelBody) Close() error {
 	return err
 }
 
-// nextValue returns a function that reads the next value of a stream body:
-// the data of an SSE event or a line of NDJSON, at most limit bytes; io.EOF
-// when the stream has ended.
-func nextValue(body io.Reader, format string, limit int64) func() ([]byte, error) {
-	br := bufio.NewReader(body)
-	if format == StreamSSE {
-		sr := &sseReader{r: br, max: limit}
-		return func() ([]byte, error) {
-			for {
-				ev, err := sr.next()
-				if err != nil {
-					return nil, err
-				}
-				if len(ev.data) == 0 {
-					continue // an event with no data is not dispatched
-				}
-				if string(bytes.TrimSpace(ev.data)) == "[DONE]" {
-					return nil, io.EOF
-				}
-				return ev.data, nil
-			}
-		}
+// valueReader reads the values of a stream body: the data of each SSE event
+// or each line of NDJSON, at most limit bytes.
+type valueReader struct {
+	br    *bufio.Reader
+	sse   *sseReader // nil for NDJSON
+	limit int64
+	ev    sseEvent // the SSE event of the last value
+}
+
+func newValueReader(body io.Reader, format string, limit int64) *valueReader {
+	v := &valueReader{br: bufio.NewReader(body), limit: limit}
+	if format != StreamNDJSON {
+		v.sse = &sseReader{r: v.br, max: limit}
 	}
-	return func() ([]byte, error) {
+	return v
+}
+
+// reset reads on from body, a new connection of the same stream: the SSE
+// reader keeps its last event ID and reconnection time.
+func (v *valueReader) reset(body io.Reader) {
+	v.br.Reset(body)
+	if v.sse != nil {
+		v.sse.idBuf = v.sse.lastID // the id of an event the break cut off is not kept
+	}
+}
+
+// next returns the next value, valid until the next call; io.EOF when the
+// stream has ended.
+func (v *valueReader) next() ([]byte, error) {
+	if v.sse != nil {
 		for {
-			line, err := readLine(br, limit)
-			if len(bytes.TrimSpace(line)) > 0 {
-				return line, nil
-			}
+			ev, err := v.sse.next()
 			if err != nil {
 				return nil, err
 			}
+			if len(ev.data) == 0 {
+				continue // an event with no data is not dispatched
+			}
+			if string(bytes.TrimSpace(ev.data)) == "[DONE]" {
+				return nil, io.EOF
+			}
+			v.ev = ev
+			return ev.data, nil
+		}
+	}
+	for {
+		line, err := readLine(v.br, v.limit)
+		if len(bytes.TrimSpace(line)) > 0 {
+			return line, nil
+		}
+		if err != nil {
+			return nil, err
 		}
 	}
 }

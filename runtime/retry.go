@@ -41,6 +41,13 @@ func (p *RetryPolicy) attempts() int {
 	return p.MaxAttempts
 }
 
+func (p *RetryPolicy) maxRetryAfter() time.Duration {
+	if p.MaxRetryAfter <= 0 {
+		return time.Minute
+	}
+	return p.MaxRetryAfter
+}
+
 // retryable reports whether req may be sent again.
 func (p *RetryPolicy) retryable(req *http.Request) bool {
 	switch req.Method {
@@ -65,11 +72,7 @@ func (p *RetryPolicy) retryable(req *http.Request) bool {
 func (p *RetryPolicy) wait(n int, resp *http.Response, now time.Time) (time.Duration, bool) {
 	if resp != nil {
 		if ra, ok := retryAfter(resp.Header.Get("Retry-After"), now); ok {
-			limit := p.MaxRetryAfter
-			if limit <= 0 {
-				limit = time.Minute
-			}
-			return ra, ra <= limit
+			return ra, ra <= p.maxRetryAfter()
 		}
 	}
 	lo, hi := p.MinWait, p.MaxWait

@@ -158,14 +158,29 @@ func (h *handler) runStream(ctx context.Context, p parsed, emit func(json.RawMes
 type sseEvent struct {
 	name string
 	data []byte
+	// id is the event's id field, when it has one (hasID); retry its retry
+	// field in milliseconds, when it has a valid one (hasRetry).
+	id              string
+	retry           int64
+	hasID, hasRetry bool
 }
 
 // sseReader reads events: "field:value" or "field: value" lines, events ended by
 // a blank line, multi-line data joined with "\n", comments (":…") ignored. An
 // event larger than max bytes (0: no limit) is an error.
+//
+// It keeps what the HTML specification's EventSource keeps for reconnecting:
+// the last event ID (the id field in force when the last event ended: an
+// event's id lasts until another one replaces it) and the reconnection time
+// the retry field last set.
 type sseReader struct {
 	r   *bufio.Reader
 	max int64
+	// lastID is the last event ID; idBuf the id field in force (set from
+	// the event being read; lastID takes it when the event ends).
+	lastID, idBuf string
+	// retry is the reconnection time the stream asked for (0: none).
+	retry time.Duration
 }
 
 var errEventTooLarge = errors.New("opentool: a stream event is larger than the response limit")
@@ -191,6 +206,7 @@ func (s *sseReader) next() (sseEvent, error) {
 		}
 		if err != nil && (err != io.EOF || len(line) == 0) {
 			if err == io.EOF && (hasData || ev.name != "") {
+				s.lastID = s.idBuf
 				ev.data = data.Bytes()
 				return ev, nil
 			}
@@ -198,6 +214,7 @@ func (s *sseReader) next() (sseEvent, error) {
 		}
 		line = bytes.TrimRight(line, "\r\n")
 		if len(line) == 0 {
+			s.lastID = s.idBuf // an event ends, dispatched or not
 			if hasData || ev.name != "" {
 				ev.data = data.Bytes()
 				return ev, nil
@@ -214,6 +231,16 @@ func (s *sseReader) next() (sseEvent, error) {
 		switch string(field) {
 		case "event":
 			ev.name = strings.TrimSpace(string(value))
+		case "id":
+			if bytes.IndexByte(value, 0) < 0 { // an id with NUL is ignored
+				s.idBuf = string(value)
+				ev.id, ev.hasID = s.idBuf, true
+			}
+		case "retry":
+			if n, ok := sseDigits(value); ok {
+				s.retry = time.Duration(n) * time.Millisecond
+				ev.retry, ev.hasRetry = n, true
+			}
 		case "data":
 			if hasData {
 				data.WriteByte('\n')
@@ -225,8 +252,27 @@ func (s *sseReader) next() (sseEvent, error) {
 			}
 		}
 		if err == io.EOF {
+			s.lastID = s.idBuf
 			ev.data = data.Bytes()
 			return ev, nil
 		}
 	}
+}
+
+// sseDigits reads the value of a retry field: ASCII digits only (another
+// value is ignored), at most a day's milliseconds.
+func sseDigits(v []byte) (int64, bool) {
+	if len(v) == 0 {
+		return 0, false
+	}
+	var n int64
+	for _, c := range v {
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		if n < int64(24*time.Hour/time.Millisecond) {
+			n = n*10 + int64(c-'0')
+		}
+	}
+	return min(n, int64(24*time.Hour/time.Millisecond)), true
 }

@@ -411,6 +411,21 @@ func emitRESTClient(p *model.Package) *jen.File {
 		"header; Retry-After honoured). Without it, every request is sent once."},
 		[]jen.Code{jen.Id("p").Add(rt("RetryPolicy"))},
 		jen.Id("c").Dot("Retry").Op("=").Op("&").Id("p"))
+	sse := false
+	for _, fn := range p.Functions {
+		sse = sse || fn.Stream && model.StreamKind(fn.HTTP.StreamMedia) == "sse"
+	}
+	if sse {
+		option("WithReconnect", []string{
+			"WithReconnect makes a streamed text/event-stream response go on after its",
+			"connection breaks: the request is sent again with the Last-Event-ID of the",
+			"last event received, as p says (idempotent methods, or requests with an",
+			"idempotency header; the stream's retry field and Retry-After honoured; never",
+			"after the stream ended). Without it, a broken stream ends with an error.",
+			"See opentool.RESTClient's Reconnect."},
+			[]jen.Code{jen.Id("p").Add(rt("RetryPolicy"))},
+			jen.Id("c").Dot("Reconnect").Op("=").Op("&").Id("p"))
+	}
 	option("WithTimeout", []string{
 		"WithTimeout bounds every call, retries included; a context whose deadline",
 		"comes earlier shortens it."},

@@ -11,11 +11,13 @@ package model
 var ReservedPackageNames = []string{"Service", "Client", "NewClient", "Tool", "NewTool", "Document", "Declarations"}
 
 // ReservedOpenAPINames are declared by an OpenAPI package: the package's own
-// names and those of its REST client (client.gen.go); ToolOption is kept from
-// an earlier version of the package.
+// names and those of its REST client (client.gen.go: WithCredential only when
+// the document has security schemes, WithReconnect when an operation streams
+// Server-Sent Events); ToolOption is kept from an earlier version of the
+// package.
 var ReservedOpenAPINames = []string{
 	"Service", "Client", "NewClient", "ClientOption", "WithHTTPClient", "WithRequestEditor",
-	"WithRetry", "WithTimeout", "WithCredential",
+	"WithRetry", "WithReconnect", "WithTimeout", "WithCredential",
 	"WithBaseURL", "DefaultBaseURL", "Tool", "NewTool", "ToolOption", "Document", "Declarations",
 }
 

@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -433,4 +434,61 @@ func fcall(t *testing.T, name string, args any) opentool.FunctionCall {
 		t.Fatal(err)
 	}
 	return fc
+}
+
+// With WithReconnect, the generated iterator goes on across a broken
+// connection: the new request carries the last event's id. A POST without an
+// idempotency key is not sent twice: its break ends the stream.
+func TestStreamReconnect(t *testing.T) {
+	var mu sync.Mutex
+	var lastIDs []string
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		lastIDs = append(lastIDs, r.URL.Path+" "+r.Header.Get("Last-Event-ID"))
+		n := len(lastIDs)
+		mu.Unlock()
+		w.Header().Set("Content-Type", "text/event-stream")
+		flush := func(s string) {
+			fmt.Fprint(w, s)
+			w.(http.Flusher).Flush()
+		}
+		switch {
+		case r.URL.Path == "/chat":
+			flush("data: {\"index\":0,\"text\":\"a\"}\n\n")
+			panic(http.ErrAbortHandler)
+		case n == 1:
+			flush("retry: 10\nid: n1\ndata: first notice\n\n")
+			flush("id: n2\ndata: second notice\n\ndata: cut o")
+			panic(http.ErrAbortHandler) // the connection breaks mid-event
+		default:
+			flush("id: n3\ndata: third notice\n\ndata: [DONE]\n\n")
+		}
+	}))
+	defer srv.Close()
+	c := stream.NewClient(srv.URL, stream.WithReconnect(opentool.RetryPolicy{MinWait: time.Millisecond, MaxWait: 5 * time.Millisecond}))
+	var got []string
+	for v, err := range c.WatchSeq(t.Context()) {
+		if err != nil {
+			t.Fatalf("after %q: %v", got, err)
+		}
+		got = append(got, v)
+	}
+	if want := "first notice|second notice|third notice"; strings.Join(got, "|") != want {
+		t.Errorf("notices %q, want %q", strings.Join(got, "|"), want)
+	}
+	var n int
+	for _, err := range c.ChatSeq(t.Context(), stream.ChatArgs{Prompt: "x"}) {
+		if err != nil {
+			if !strings.Contains(err.Error(), "POST /chat: reading event 2") {
+				t.Errorf("a broken chat: %v", err)
+			}
+			break
+		}
+		n++
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if want := "/watch |/watch n2|/chat "; strings.Join(lastIDs, "|") != want || n != 1 {
+		t.Errorf("requests (path Last-Event-ID) %q and %d chat events, want %q and 1", strings.Join(lastIDs, "|"), n, want)
+	}
 }

@@ -48,6 +48,18 @@ func WithRetry(p opentool.RetryPolicy) ClientOption {
 	}
 }
 
+// WithReconnect makes a streamed text/event-stream response go on after its
+// connection breaks: the request is sent again with the Last-Event-ID of the
+// last event received, as p says (idempotent methods, or requests with an
+// idempotency header; the stream's retry field and Retry-After honoured; never
+// after the stream ended). Without it, a broken stream ends with an error.
+// See opentool.RESTClient's Reconnect.
+func WithReconnect(p opentool.RetryPolicy) ClientOption {
+	return func(c *opentool.RESTClient) {
+		c.Reconnect = &p
+	}
+}
+
 // WithTimeout bounds every call, retries included; a context whose deadline
 // comes earlier shortens it.
 func WithTimeout(d time.Duration) ClientOption {
