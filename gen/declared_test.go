@@ -52,10 +52,20 @@ func TestDeclaredNames(t *testing.T) {
 						known[h.Name] = true
 					}
 				}
-				if sv := pkg.API.Server; sv != nil {
-					for _, v := range sv.Variables {
-						known[v.Option] = true
+				for _, v := range pkg.API.Variables {
+					known[v.Option] = true
+					if v.Type != nil {
+						known[v.Type.Name] = true
+						for _, c := range v.Type.Values {
+							known[c.Name] = true
+						}
 					}
+				}
+				if len(pkg.API.Servers) > 0 {
+					known[pkg.API.ServerType] = true
+				}
+				for _, sv := range pkg.API.Servers {
+					known[sv.Const] = true
 				}
 			case "opendyn":
 				for _, n := range model.ReservedOpenDynNames {

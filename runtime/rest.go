@@ -89,19 +89,26 @@ func (c *RESTClient) SetServer(template string, defaults ...string) {
 // name use the value too.
 func (c *RESTClient) SetServerVariable(name, value string, enum ...string) {
 	if len(enum) > 0 && !slices.Contains(enum, value) {
-		if c.err == nil {
-			q := make([]string, len(enum))
-			for i, e := range enum {
-				q[i] = strconv.Quote(e)
-			}
-			c.err = fmt.Errorf("server variable %s: %s is not one of %s", strconv.Quote(name), strconv.Quote(value), strings.Join(q, ", "))
+		q := make([]string, len(enum))
+		for i, e := range enum {
+			q[i] = strconv.Quote(e)
 		}
+		c.SetError(fmt.Errorf("server variable %s: %s is not one of %s", strconv.Quote(name), strconv.Quote(value), strings.Join(q, ", ")))
 		return
 	}
 	if c.serverVars == nil {
 		c.serverVars = map[string]string{}
 	}
 	c.serverVars[name] = value
+}
+
+// SetError makes every call of the client return err (the first error set
+// is kept): an option given a value it cannot use says so this way, since
+// it cannot return an error.
+func (c *RESTClient) SetError(err error) {
+	if c.err == nil {
+		c.err = err
+	}
 }
 
 // expandServer substitutes the variables of a server URL template: the

@@ -13,11 +13,11 @@ var ReservedPackageNames = []string{"Service", "Client", "NewClient", "Tool", "N
 // ReservedOpenAPINames are declared by an OpenAPI package: the package's own
 // names and those of its REST client (client.gen.go: WithCredential only when
 // the document has security schemes, WithReconnect when an operation streams
-// Server-Sent Events); ToolOption is kept from an earlier version of the
-// package.
+// Server-Sent Events, WithServer when the document has several servers);
+// ToolOption is kept from an earlier version of the package.
 var ReservedOpenAPINames = []string{
 	"Service", "Client", "NewClient", "ClientOption", "WithHTTPClient", "WithRequestEditor",
-	"WithRetry", "WithReconnect", "WithTimeout", "WithCredential",
+	"WithRetry", "WithReconnect", "WithTimeout", "WithCredential", "WithServer",
 	"WithBaseURL", "DefaultBaseURL", "Tool", "NewTool", "ToolOption", "Document", "Declarations",
 }
 

@@ -255,16 +255,32 @@ type Response struct {
 type API struct {
 	BaseURL  string // the first server's URL with its variables substituted
 	Security []*SecurityScheme
-	// Server is the first server, set when its URL has variables or an
-	// operation has servers of its own: the client then expands the URL as
-	// it calls (one option per variable); nil when BaseURL says all.
+	// Server is the first server, set when its URL has variables, an
+	// operation has servers of its own or the document has several servers:
+	// the client then expands the URL as it calls; nil when BaseURL says
+	// all.
 	Server *Server
+	// Servers are the document's servers when it has more than one: the
+	// client option WithServer chooses one by a constant of the type
+	// ServerType (each server's Const); nil otherwise.
+	Servers    []*Server
+	ServerType string
+	// Variables are the variables of the document's servers, each name
+	// once, in the order the servers name them: the client has an option
+	// for each. One that several servers have takes the first's default
+	// and doc, and the values any of them allow (any value when one of them
+	// has no enum).
+	Variables []*ServerVariable
 }
 
 // Server is a server of the document: a URL template and its variables.
 type Server struct {
 	URL       string
 	Variables []*ServerVariable // in the order the URL names them
+	Doc       string            // the server's description
+	// Const is the Go name of the constant of API.ServerType that chooses
+	// it (API.Servers only): ServerProduction.
+	Const string
 }
 
 // ServerVariable is a variable of a server's URL ("{region}").
@@ -273,9 +289,14 @@ type ServerVariable struct {
 	Default string
 	Enum    []string // the values allowed; none means any
 	Doc     string
-	// Option is the Go name of the client option that sets it (of the first
-	// server's variables only): WithServerRegion.
+	// Option is the Go name of the client option that sets it (of
+	// API.Variables only): WithServerRegion.
 	Option string
+	// Type is, for a variable of API.Variables with an enum, the type of
+	// its values, which its option takes: a KindEnum over string whose
+	// constants are the enum (type ServerRegion string; ServerRegionUs…);
+	// nil otherwise.
+	Type *Type
 }
 
 // SecurityScheme is a way of authenticating requests; the client has one

@@ -41,7 +41,8 @@ const (
 	nameMethod                    // the *Function's method, from word
 	nameOption                    // the client option of the *SecurityScheme
 	namePattern                   // the variable of the pattern of the *Constraints
-	nameServerVar                 // the client option of the *ServerVariable
+	nameServerVar                 // the client option (and enum type) of the *ServerVariable
+	nameServers                   // the type and constants of the *API's Servers
 	nameNullFlag                  // the null flag of the *Field of typ
 	nameHeaders                   // the response type typ and the method of the *Function
 )
@@ -110,10 +111,25 @@ func (n *Naming) Method(fn *Function, name string) {
 func (n *Naming) Option(s *SecurityScheme) { n.add(nameRequest{kind: nameOption, of: s}) }
 
 // ServerVariable asks for the name of the client option that sets the
-// variable v of the server's URL, made from the variable's name.
+// variable v of the server's URL, made from the variable's name, and when v
+// has an enum makes v.Type the type of its values and asks for the names of
+// the type and its constants.
 func (n *Naming) ServerVariable(v *ServerVariable) {
+	if len(v.Enum) > 0 {
+		values := make([]any, len(v.Enum))
+		for i, e := range v.Enum {
+			values[i] = e
+		}
+		v.Type = &Type{}
+		enumValues(v.Type, &runtime.Schema{Type: runtime.TypeString, Enum: values})
+	}
 	n.add(nameRequest{kind: nameServerVar, of: v})
 }
+
+// Servers asks for the name of api.ServerType and of the constant of each
+// of api.Servers, made from the server's description when it is a short
+// name ("Production", "EU sandbox"), else from its URL.
+func (n *Naming) Servers(api *API) { n.add(nameRequest{kind: nameServers, of: api}) }
 
 // Headers asks for the name of t, the struct of the body and headers of the
 // response of fn (Operation.Headers), and of the method that returns it;
@@ -210,6 +226,17 @@ func (n *Naming) name(p *Package) {
 		case nameServerVar:
 			v := r.of.(*ServerVariable)
 			v.Option = types.Take("WithServer" + GoNameOr(v.Name, "Variable"))
+			if t := v.Type; t != nil {
+				t.Name = types.Take("Server" + GoNameOr(v.Name, "Variable"))
+				t.Doc = t.Name + " is a value of the variable " + strconv.Quote(v.Name) + " of the server's URL, for " + v.Option + "."
+				nameValues(types, t)
+			}
+		case nameServers:
+			api := r.of.(*API)
+			api.ServerType = types.Take("Server")
+			for i, sv := range api.Servers {
+				sv.Const = types.Take(api.ServerType + GoNameOr(serverWord(sv), "Index"+strconv.Itoa(i)))
+			}
 		case nameNullFlag:
 			f := r.of.(*Field)
 			f.NullFlag = scope(r.typ, ReservedFieldNames).Take(f.Name + "Null")
@@ -230,6 +257,33 @@ func (n *Naming) name(p *Package) {
 			c.PatternVar = v
 		}
 	}
+}
+
+// serverWord is what the constant that chooses a server is named after: its
+// description when that is a short name (at most four words, 32 bytes),
+// else its URL without the scheme and variables.
+func serverWord(sv *Server) string {
+	d := strings.TrimSuffix(strings.TrimSpace(sv.Doc), ".")
+	if d != "" && len(d) <= 32 && len(strings.Fields(d)) <= 4 && !strings.ContainsAny(d, "\n:/") {
+		return d
+	}
+	u := sv.URL
+	if i := strings.Index(u, "://"); i >= 0 {
+		u = u[i+3:]
+	}
+	var b strings.Builder
+	depth := 0
+	for _, r := range u {
+		switch {
+		case r == '{':
+			depth++
+		case r == '}':
+			depth = max(depth-1, 0)
+		case depth == 0:
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
 }
 
 // fieldFallback is the name of a field whose document name has no letter

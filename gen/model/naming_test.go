@@ -141,3 +141,42 @@ func TestNamingEnumNumbers(t *testing.T) {
 		t.Errorf("got %+v", e.Values)
 	}
 }
+
+// TestNamingServers: a server's constant is named after its description when
+// that is a short name, else after its URL without the scheme and
+// variables; a schema named Server keeps its name (the servers are named
+// after the schemas); a server variable with an enum gets a type and
+// constants.
+func TestNamingServers(t *testing.T) {
+	n := &Naming{}
+	schema := &Type{}
+	n.Schema(schema, "Server")
+	region := &ServerVariable{Name: "region", Enum: []string{"us", "eu-west"}}
+	port := &ServerVariable{Name: "port"}
+	n.ServerVariable(region)
+	n.ServerVariable(port)
+	api := &API{Servers: []*Server{
+		{URL: "https://{region}.example.com/v1", Doc: "Production."},
+		{URL: "https://{region}.sandbox.example.com/v1", Doc: "The sandbox, where nothing is charged: try things out here."},
+		{URL: "/", Doc: ""},
+		{URL: "http://localhost:{port}", Doc: "Local"},
+		{URL: "https://b.example.com", Doc: "Production"},
+	}}
+	n.Servers(api)
+	Name(&Package{Kind: "openapi", Naming: n, Types: []*Type{schema}})
+	var got []string
+	for _, s := range api.Servers {
+		got = append(got, s.Const)
+	}
+	if schema.Name != "Server" || api.ServerType != "Server2" ||
+		strings.Join(got, " ") != "Server2Production Server2SandboxExampleComV1 Server2Index2 Server2Local Server2Production2" {
+		t.Errorf("schema %s, type %s, constants %v", schema.Name, api.ServerType, got)
+	}
+	if region.Option != "WithServerRegion" || region.Type == nil || region.Type.Name != "ServerRegion" || region.Type.Kind != KindEnum ||
+		len(region.Type.Values) != 2 || region.Type.Values[1].Name != "ServerRegionEuWest" || region.Type.Values[1].Value != "eu-west" {
+		t.Errorf("region: option %s, type %+v", region.Option, region.Type)
+	}
+	if port.Option != "WithServerPort" || port.Type != nil {
+		t.Errorf("port: option %s, type %+v", port.Option, port.Type)
+	}
+}

@@ -2,7 +2,9 @@ package openapie2e
 
 import (
 	"context"
+	"io"
 	"net"
+	"net/http"
 	"net/http/httptest"
 	"net/url"
 	"strings"
@@ -34,7 +36,7 @@ func TestServerVariables(t *testing.T) {
 	ctx := context.Background()
 	f, srv := newFake(t)
 	host, port := hostPort(t, srv.URL)
-	c := servers.NewClient("", servers.WithServerHost(host), servers.WithServerPort(port), servers.WithServerVersion("v2"))
+	c := servers.NewClient("", servers.WithServerHost(host), servers.WithServerPort(port), servers.WithServerVersion(servers.ServerVersionV2))
 
 	f.expect(exchange{method: "GET", path: "/v2/items", status: 200, response: "[]"})
 	if _, err := c.ListItems(ctx, servers.ListItemsArgs{}); err != nil {
@@ -71,12 +73,74 @@ func TestServerVariables(t *testing.T) {
 	if servers.DefaultBaseURL != "http://localhost:8080/v1" {
 		t.Errorf("DefaultBaseURL = %q", servers.DefaultBaseURL)
 	}
-	bad := servers.NewClient("", servers.WithServerHost(host), servers.WithServerPort(port), servers.WithServerVersion("v3"))
+	bad := servers.NewClient("", servers.WithServerHost(host), servers.WithServerPort(port), servers.WithServerVersion("v4"))
 	_, err := bad.ListItems(ctx, servers.ListItemsArgs{})
-	if err == nil || !strings.Contains(err.Error(), `server variable "version": "v3" is not one of "v1", "v2"`) {
+	if err == nil || !strings.Contains(err.Error(), `server variable "version": "v4" is not one of "v1", "v2", "v3"`) {
 		t.Errorf("a version outside the enum: got %v", err)
 	}
+	if servers.ServerVersion("v4").Valid() || !servers.ServerVersionV3.Valid() {
+		t.Error("ServerVersion.Valid does not say what the enum allows")
+	}
 }
+
+// TestChooseServer calls the document's other servers: WithServer with a
+// constant named after the server's description (or its URL), the server's
+// own defaults for the variables no option sets; operations with servers of
+// their own keep them; a base URL given wins; a value that names no server
+// fails every call.
+func TestChooseServer(t *testing.T) {
+	ctx := context.Background()
+	f, srv := newFake(t)
+	host, port := hostPort(t, srv.URL)
+	// The sandbox's version defaults to v2, not the first server's v1.
+	c := servers.NewClient("", servers.WithServer(servers.ServerSandbox), servers.WithServerHost(host), servers.WithServerPort(port))
+	f.expect(exchange{method: "GET", path: "/sandbox/v2/items", status: 200, response: "[]"})
+	if _, err := c.ListItems(ctx, servers.ListItemsArgs{}); err != nil {
+		t.Error(err)
+	}
+	// The options in any order; the variables the options set are kept.
+	c = servers.NewClient("", servers.WithServerVersion(servers.ServerVersionV3), servers.WithServerHost(host), servers.WithServerPort(port), servers.WithServer(servers.ServerSandbox))
+	f.expect(exchange{method: "GET", path: "/sandbox/v3/items", status: 200, response: "[]"},
+		exchange{method: "GET", path: "/status-api/status", status: 200, response: `{}`})
+	if _, err := c.ListItems(ctx, servers.ListItemsArgs{}); err != nil {
+		t.Error(err)
+	}
+	if _, err := c.Status(ctx); err != nil { // the operation's own server
+		t.Error(err)
+	}
+	// Back to the first server, by its constant or by its index.
+	for _, s := range []servers.Server{servers.ServerLocal, 0} {
+		c = servers.NewClient("", servers.WithServer(servers.ServerSandbox), servers.WithServer(s), servers.WithServerHost(host), servers.WithServerPort(port))
+		f.expect(exchange{method: "GET", path: "/v1/items", status: 200, response: "[]"})
+		if _, err := c.ListItems(ctx, servers.ListItemsArgs{}); err != nil {
+			t.Error(err)
+		}
+	}
+	// A base URL given is used instead.
+	c = servers.NewClient(srv.URL+"/base", servers.WithServer(servers.ServerAPIExampleComV1))
+	f.expect(exchange{method: "GET", path: "/base/items", status: 200, response: "[]"})
+	if _, err := c.ListItems(ctx, servers.ListItemsArgs{}); err != nil {
+		t.Error(err)
+	}
+	// The production server without variables: its URL as it is.
+	var sent string
+	hc := &http.Client{Transport: roundTripFunc(func(r *http.Request) (*http.Response, error) {
+		sent = r.URL.String()
+		return &http.Response{StatusCode: 200, Header: http.Header{}, Body: io.NopCloser(strings.NewReader("[]")), Request: r}, nil
+	})}
+	if _, err := servers.NewClient("", servers.WithServer(servers.ServerAPIExampleComV1), servers.WithHTTPClient(hc)).ListItems(ctx, servers.ListItemsArgs{}); err != nil || sent != "https://api.example.com/v1/items" {
+		t.Errorf("production URL: %q, %v", sent, err)
+	}
+	bad := servers.NewClient("", servers.WithServer(7))
+	if _, err := bad.ListItems(ctx, servers.ListItemsArgs{}); err == nil || err.Error() != "WithServer(7): the document has no such server" {
+		t.Errorf("an unknown server: %v", err)
+	}
+}
+
+// roundTripFunc is an http.RoundTripper.
+type roundTripFunc func(*http.Request) (*http.Response, error)
+
+func (f roundTripFunc) RoundTrip(r *http.Request) (*http.Response, error) { return f(r) }
 
 // TestJSONContentParameters checks parameters declared with a JSON content:
 // their JSON text in the query and in a header.

@@ -397,9 +397,12 @@ func (b *oaBuilder) build(pkgName string) *model.Package {
 	b.naming = &model.Naming{}
 	b.pkg.Naming = b.naming
 	b.security()
-	server := serverOf(doc.Servers)
-	if server != nil {
-		for _, v := range server.Variables {
+	servers := serversOf(doc.Servers)
+	var server *model.Server
+	if len(servers) > 0 {
+		server = servers[0]
+		b.pkg.API.Variables = mergeVariables(servers)
+		for _, v := range b.pkg.API.Variables {
 			b.naming.ServerVariable(v)
 		}
 	}
@@ -423,8 +426,13 @@ func (b *oaBuilder) build(pkgName string) *model.Package {
 		}
 	}
 	b.operations()
-	if server != nil && (len(server.Variables) > 0 || b.opServers) {
+	if server != nil && (len(server.Variables) > 0 || b.opServers || len(servers) > 1) {
 		b.pkg.API.Server = server
+	}
+	if len(servers) > 1 {
+		// Named after the schemas, which keep their names.
+		b.pkg.API.Servers = servers
+		b.naming.Servers(b.pkg.API)
 	}
 	// Named schemas referenced from other files were defined on first use;
 	// those left have no value: their references form a cycle.
@@ -486,8 +494,54 @@ func serverOf(servers openapi3.Servers) *model.Server {
 	if len(servers) == 0 || servers[0] == nil {
 		return nil
 	}
-	s := servers[0]
-	out := &model.Server{URL: s.URL}
+	return convServer(servers[0])
+}
+
+// serversOf are the servers of the document, from the first; a server
+// after a missing one is left out.
+func serversOf(servers openapi3.Servers) []*model.Server {
+	var out []*model.Server
+	for _, s := range servers {
+		if s == nil {
+			break
+		}
+		out = append(out, convServer(s))
+	}
+	return out
+}
+
+// mergeVariables are the variables of servers, each name once: the first
+// server's that has it, with the values any of them allow (any value when
+// one of them has no enum).
+func mergeVariables(servers []*model.Server) []*model.ServerVariable {
+	var out []*model.ServerVariable
+	byName := map[string]*model.ServerVariable{}
+	for _, s := range servers {
+		for _, v := range s.Variables {
+			m, ok := byName[v.Name]
+			if !ok {
+				m = &model.ServerVariable{Name: v.Name, Default: v.Default, Enum: slices.Clone(v.Enum), Doc: v.Doc}
+				byName[v.Name] = m
+				out = append(out, m)
+				continue
+			}
+			if len(m.Enum) == 0 || len(v.Enum) == 0 {
+				m.Enum = nil
+				continue
+			}
+			for _, e := range v.Enum {
+				if !slices.Contains(m.Enum, e) {
+					m.Enum = append(m.Enum, e)
+				}
+			}
+		}
+	}
+	return out
+}
+
+// convServer is a server, its variables in the order its URL names them.
+func convServer(s *openapi3.Server) *model.Server {
+	out := &model.Server{URL: s.URL, Doc: s.Description}
 	seen := map[string]bool{}
 	rest := s.URL
 	for {

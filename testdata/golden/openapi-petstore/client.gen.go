@@ -109,12 +109,29 @@ func WithPetstoreAuthClientCredentials(ctx context.Context, clientID, clientSecr
 	}
 }
 
+// ServerRegion is a value of the variable "region" of the server's URL, for WithServerRegion.
+type ServerRegion string
+
+const (
+	ServerRegionEu ServerRegion = "eu"
+	ServerRegionUs ServerRegion = "us"
+)
+
+// Valid reports whether x is one of the values the document allows.
+func (x ServerRegion) Valid() bool {
+	switch x {
+	case ServerRegionEu, ServerRegionUs:
+		return true
+	}
+	return false
+}
+
 // WithServerRegion sets the variable "region" of the server's URL (default "eu").
-// The value must be one of "eu", "us": another makes every call of
-// the client fail.
-func WithServerRegion(value string) ClientOption {
+// The value must be one of "eu", "us" (the constants of ServerRegion):
+// another makes every call of the client fail.
+func WithServerRegion(value ServerRegion) ClientOption {
 	return func(c *opentool.RESTClient) {
-		c.SetServerVariable("region", value, "eu", "us")
+		c.SetServerVariable("region", string(value), "eu", "us")
 	}
 }
 

@@ -5,6 +5,7 @@ package openapiservers
 
 import (
 	"context"
+	"fmt"
 	"net/http"
 	"time"
 
@@ -69,22 +70,72 @@ func WithServerPort(value string) ClientOption {
 	}
 }
 
+// ServerVersion is a value of the variable "version" of the server's URL, for WithServerVersion.
+type ServerVersion string
+
+const (
+	ServerVersionV1 ServerVersion = "v1"
+	ServerVersionV2 ServerVersion = "v2"
+	ServerVersionV3 ServerVersion = "v3"
+)
+
+// Valid reports whether x is one of the values the document allows.
+func (x ServerVersion) Valid() bool {
+	switch x {
+	case ServerVersionV1, ServerVersionV2, ServerVersionV3:
+		return true
+	}
+	return false
+}
+
 // WithServerVersion sets the variable "version" of the server's URL (default "v1").
-// The value must be one of "v1", "v2": another makes every call of
-// the client fail.
+// The value must be one of "v1", "v2", "v3" (the constants of ServerVersion):
+// another makes every call of the client fail.
 //
 // The version of the API.
-func WithServerVersion(value string) ClientOption {
+func WithServerVersion(value ServerVersion) ClientOption {
 	return func(c *opentool.RESTClient) {
-		c.SetServerVariable("version", value, "v1", "v2")
+		c.SetServerVariable("version", string(value), "v1", "v2", "v3")
+	}
+}
+
+// Server is a server of the document, for WithServer: one of the constants.
+type Server int
+
+const (
+	// ServerLocal is the server http://{host}:{port}/{version} (the default): Local.
+	ServerLocal Server = 0
+	// ServerSandbox is the server http://{host}:{port}/sandbox/{version}: Sandbox.
+	ServerSandbox Server = 1
+	// ServerAPIExampleComV1 is the server https://api.example.com/v1: The production API, which needs a key for every call.
+	ServerAPIExampleComV1 Server = 2
+)
+
+// WithServer makes the client call the server s of the document instead of the
+// first, with the variables the options set (the server's defaults for the
+// others). A base URL given to NewClient is used instead; operations that
+// have servers of their own call theirs. A value that is none of the
+// constants of Server makes every call of the client fail.
+func WithServer(s Server) ClientOption {
+	return func(c *opentool.RESTClient) {
+		switch s {
+		case ServerLocal:
+			c.SetServer("http://{host}:{port}/{version}", "host", "localhost", "port", "8080", "version", "v1")
+		case ServerSandbox:
+			c.SetServer("http://{host}:{port}/sandbox/{version}", "host", "localhost", "port", "8080", "version", "v2")
+		case ServerAPIExampleComV1:
+			c.SetServer("https://api.example.com/v1")
+		default:
+			c.SetError(fmt.Errorf("WithServer(%d): the document has no such server", int(s)))
+		}
 	}
 }
 
 // NewClient returns a client of the API at baseURL. Given "", it calls the
-// document's server, http://{host}:{port}/{version},
-// with the variables the options set (DefaultBaseURL when none is set), and
-// the operations that have servers of their own call theirs; a base URL given
-// is used for every operation.
+// document's first server, http://{host}:{port}/{version}, or the one WithServer
+// chooses, with the variables the options set (DefaultBaseURL when none is
+// set), and the operations that have servers of their own call theirs; a base
+// URL given is used for every operation.
 func NewClient(baseURL string, opts ...ClientOption) *Client {
 	rc := opentool.NewRESTClient(baseURL)
 	if baseURL == "" {
