@@ -250,6 +250,24 @@ func joinAnd(names []string) string {
 	return strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
 }
 
+// DecodeText decodes into v with fn the value d is at, which may be a string
+// holding the value's JSON text, as the data of a Server-Sent Event does
+// ({"data": "{\"n\":1}"}): when it is a string whose text is JSON, that
+// JSON; otherwise the value itself ({"data": {"n": 1}}, or a string that is
+// not JSON). Violations are recorded in d at their place.
+func DecodeText[T any](d *Decoder, v *T, fn func(*Decoder, *T)) {
+	if d.peek() != '"' {
+		fn(d, v)
+		return
+	}
+	raw := d.Raw()
+	var s string
+	if json.Unmarshal(raw, &s) == nil && json.Valid([]byte(s)) {
+		raw = []byte(s)
+	}
+	DecodeVariant(d, raw, v, fn, true)
+}
+
 // invalidAt records a violation at the JSON pointer path below d's position.
 func invalidAt(d *Decoder, path, msg string) {
 	var toks []string

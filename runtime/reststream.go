@@ -11,6 +11,7 @@ import (
 	"iter"
 	"mime"
 	"net/http"
+	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -30,6 +31,13 @@ const (
 	StreamSSE = "sse"
 	// StreamNDJSON reads one JSON value per line; blank lines are skipped.
 	StreamNDJSON = "ndjson"
+	// StreamSSEEvents reads Server-Sent Events whole, as OpenAPI 3.2 models
+	// them: each event with data is the JSON object of the fields it has,
+	// {"event": name, "data": data, "id": id, "retry": n}, data a string
+	// (generated types read a JSON value from it where the document says
+	// so: DecodeText). Comments are skipped and [DONE] ends the stream, as
+	// for StreamSSE.
+	StreamSSEEvents = "sse-events"
 )
 
 // StreamResponse sends r and yields the values of its streamed response body
@@ -100,6 +108,9 @@ func StreamResponse[T any](ctx context.Context, r *Request, accept, format strin
 				return
 			}
 			s.failures = 0
+			if format == StreamSSEEvents {
+				data = eventObject(s.values.ev)
+			}
 			var v T
 			if p, ok := any(&v).(*string); ok && format == StreamSSE {
 				*p = string(data)
@@ -356,6 +367,29 @@ func (v *valueReader) next() ([]byte, error) {
 			return nil, err
 		}
 	}
+}
+
+// eventObject is the JSON object of an event's fields (StreamSSEEvents).
+func eventObject(ev sseEvent) []byte {
+	var b bytes.Buffer
+	b.WriteByte('{')
+	if ev.name != "" {
+		b.WriteString(`"event":`)
+		writeJSONString(&b, ev.name)
+		b.WriteByte(',')
+	}
+	b.WriteString(`"data":`)
+	writeJSONString(&b, string(ev.data))
+	if ev.hasID {
+		b.WriteString(`,"id":`)
+		writeJSONString(&b, ev.id)
+	}
+	if ev.hasRetry {
+		b.WriteString(`,"retry":`)
+		b.WriteString(strconv.FormatInt(ev.retry, 10))
+	}
+	b.WriteByte('}')
+	return b.Bytes()
 }
 
 // readLine reads a line of at most limit bytes (its end of line left out),

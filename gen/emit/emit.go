@@ -429,11 +429,22 @@ func emitCustomJSON(f *jen.File, t *model.Type) {
 		}
 	}
 	body = append(body, jen.Return(jen.Id("e").Dot("Bytes").Call()))
-	f.Comment("MarshalJSON encodes x with the member names of the document, which struct tags cannot carry.")
+	mdoc, udoc := "MarshalJSON encodes x with the member names of the document, which struct tags cannot carry.",
+		"UnmarshalJSON decodes x, checking the types of its members."
+	for _, fl := range t.Fields {
+		if fl.JSONText && model.ValidTagName(fl.JSONName) {
+			mdoc = "MarshalJSON encodes x, its member " + strconv.Quote(fl.JSONName) + " as the value."
+			udoc = "UnmarshalJSON decodes x, checking the types of its members; " + strconv.Quote(fl.JSONName) + " may be\na string holding the value's JSON text, as the data of an event is."
+			break
+		}
+	}
+	f.Comment(mdoc)
 	f.Func().Params(jen.Id("x").Id(t.Name)).Id("MarshalJSON").Params().Params(jen.Index().Byte(), jen.Error()).Block(body...)
 	f.Line()
 	// func (x *T) UnmarshalJSON(data []byte) error { return opentool.Unmarshal(data, x, decodeT) }
-	f.Comment("UnmarshalJSON decodes x, checking the types of its members.")
+	for _, l := range strings.Split(udoc, "\n") {
+		f.Comment(l)
+	}
 	f.Func().Params(jen.Id("x").Op("*").Id(t.Name)).Id("UnmarshalJSON").Params(jen.Id("data").Index().Byte()).Error().Block(
 		jen.Return(rt("Unmarshal").Call(jen.Id("data"), jen.Id("x"), jen.Id(t.Decoder))),
 	)
@@ -497,8 +508,16 @@ func structDecoder(t *model.Type) []jen.Code {
 			bit++
 		}
 		target := jen.Id("x").Dot(fl.Name)
+		decodeValue := decodeValue
+		if fl.JSONText {
+			// opentool.DecodeText(d, &x.Data, decodeThread): the JSON text in a
+			// string (an event's data), or the value itself
+			decodeValue = func(r *model.TypeRef, target *jen.Statement, _ string, _ int) []jen.Code {
+				return []jen.Code{rt("DecodeText").Call(jen.Id("d"), addr(target), variantDecoder(&model.Variant{Type: r}))}
+			}
+		}
 		var dec []jen.Code
-		if ptr := scalarPtrRead(fl.Type); fl.Pointer && ptr != nil {
+		if ptr := scalarPtrRead(fl.Type); fl.Pointer && ptr != nil && !fl.JSONText {
 			// x.F = d.StringPtr(): nil for null
 			dec = []jen.Code{target.Clone().Op("=").Add(ptr)}
 		} else if fl.Pointer {

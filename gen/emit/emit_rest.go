@@ -903,16 +903,22 @@ func emitRESTStream(f *jen.File, fn *model.Function) {
 		fail = jen.Func().Params(jen.Id("resp").Op("*").Add(rt("Response"))).Error().Block(switchOrNull(cases), last)
 	}
 	format := rt("StreamNDJSON")
-	if model.StreamKind(op.StreamMedia) == "sse" {
+	switch {
+	case op.StreamEvents:
+		format = rt("StreamSSEEvents")
+	case model.StreamKind(op.StreamMedia) == "sse":
 		format = rt("StreamSSE")
 	}
 	body = append(body, jen.Return(rt("StreamResponse").Types(resultType(fn)).Call(
 		jen.Id("ctx"), jen.Id("r"), jen.Lit(op.StreamMedia), format, fail)))
 
 	lead := fn.SeqName + " is " + fn.GoName + " as an iterator: it sends " + op.Method + " " + op.Path + " and yields the\nvalues of the streamed response as they arrive, "
-	if model.StreamKind(op.StreamMedia) == "sse" {
+	switch {
+	case op.StreamEvents:
+		lead += "each event of the\n" + op.StreamMedia + " response whole (its name, data, id and retry) decoded as\nthe document says; an event whose data is [DONE] (as OpenAI sends) ends\nthe stream."
+	case model.StreamKind(op.StreamMedia) == "sse":
 		lead += "the data of each event of the\n" + op.StreamMedia + " response decoded as the document says; an event whose\ndata is [DONE] (as OpenAI sends) ends the stream."
-	} else {
+	default:
 		lead += "each line of the\n" + op.StreamMedia + " response decoded as the document says."
 	}
 	text := model.JoinDoc(lead, fn.Doc)

@@ -147,6 +147,11 @@ type Field struct {
 	// HTTP says where an argument of an OpenAPI operation travels; nil for
 	// fields that are not arguments of an HTTP operation.
 	HTTP *FieldHTTP
+	// JSONText is set for the data member of a Server-Sent Event whose type
+	// is not text (Operation.StreamEvents): the member is a string holding
+	// the value's JSON text, as an event's data is, or the value itself.
+	// Its struct has CustomJSON.
+	JSONText bool
 }
 
 // Function is one function of the tool.
@@ -220,6 +225,11 @@ type Operation struct {
 	// (text/event-stream, application/x-ndjson…), asked for in the Accept
 	// header; "" when the function does not stream (Function.Stream).
 	StreamMedia string
+	// StreamEvents is set when each value of a text/event-stream response
+	// is the event whole, {"event", "data", "id", "retry"} (an OpenAPI 3.2
+	// itemSchema, or a schema that maps event names to shapes), rather
+	// than its data.
+	StreamEvents bool
 	// Responses are the documented responses, success first, in status order.
 	Responses []*Response
 	// Security lists the alternative sets of security schemes (names of

@@ -2,6 +2,7 @@ package runtime
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
@@ -224,5 +225,59 @@ func TestStreamNDJSONNoReconnect(t *testing.T) {
 	}
 	if len(got) != 1 || last == nil || api.attempts() != 1 {
 		t.Errorf("got %v, %v after %d connections; want [1], the break's error, 1", got, last, api.attempts())
+	}
+}
+
+// DecodeText reads a value from the JSON text a string holds, or the value
+// itself; a string that is not JSON is the value, and violations inside
+// the text are at their place.
+func TestDecodeText(t *testing.T) {
+	type pair struct{ N int64 }
+	decodePair := func(d *Decoder, x *pair) {
+		if !d.Object() {
+			return
+		}
+		for d.Next() {
+			d.Push("n")
+			x.N, _ = d.Int()
+			d.Pop()
+		}
+	}
+	type event struct {
+		Data pair
+		Raw  json.RawMessage
+	}
+	decodeEvent := func(d *Decoder, x *event) {
+		if !d.Object() {
+			return
+		}
+		for d.Next() {
+			switch string(d.Key()) {
+			case "data":
+				DecodeText(d, &x.Data, decodePair)
+			case "raw":
+				DecodeText(d, &x.Raw, DecodeRaw)
+			default:
+				d.Skip()
+			}
+		}
+	}
+	for in, want := range map[string]string{
+		`{"data":"{\"n\":1}","raw":"[1, 2]"}`: `{1} [1, 2]`,
+		`{"data":{"n":2},"raw":"not JSON"}`:   `{2} "not JSON"`,
+		`{"raw":{"a":true}}`:                  `{0} {"a":true}`,
+	} {
+		var e event
+		if err := Decode([]byte(in), &e, decodeEvent); err != nil || fmt.Sprint(e.Data, " ", string(e.Raw)) != want {
+			t.Errorf("%s: %v %s, %v; want %s", in, e.Data, e.Raw, err, want)
+		}
+	}
+	var e event
+	err := Decode([]byte(`{"data":"{\"n\":\"one\"}"}`), &e, decodeEvent)
+	if err == nil || !strings.Contains(err.Error(), "/data/n") {
+		t.Errorf("a wrong member inside the text: %v, want a violation at /data/n", err)
+	}
+	if err := Decode([]byte(`{"data":"plain"}`), &e, decodeEvent); err == nil || !strings.Contains(err.Error(), "/data") {
+		t.Errorf("text that is not JSON for an object: %v", err)
 	}
 }
