@@ -43,9 +43,9 @@ const (
 // StreamResponse sends r and yields the values of its streamed response body
 // as they arrive, decoded from JSON into T (SSE data into a string T is taken
 // as text). accept is the media type asked for (the Accept header); format is
-// StreamSSE or StreamNDJSON. Each range over the sequence sends the request
-// again; breaking out of the loop closes the response body, and with it the
-// connection.
+// StreamSSE, StreamSSEEvents or StreamNDJSON. Each range over the sequence
+// sends the request again; breaking out of the loop closes the response
+// body, and with it the connection.
 //
 // The client's Timeout bounds the wait for the response's headers only, not
 // the stream (a chat or a log tail may last longer): the context ends the

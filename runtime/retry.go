@@ -19,6 +19,9 @@ import (
 // (IdempotencyHeaders). Waits grow exponentially with full jitter, a
 // Retry-After header (seconds or an HTTP date) is honoured, and nothing
 // waits past the context's deadline: the last answer is returned instead.
+//
+// The same policy says how a streamed response reconnects
+// ([RESTClient.Reconnect]).
 type RetryPolicy struct {
 	// MaxAttempts bounds the attempts, the first included (0 means 3).
 	MaxAttempts int
