@@ -1,6 +1,7 @@
 package model
 
 import (
+	"go/token"
 	"strconv"
 	"strings"
 
@@ -235,7 +236,12 @@ func (n *Naming) name(p *Package) {
 			api := r.of.(*API)
 			api.ServerType = types.Take("Server")
 			for i, sv := range api.Servers {
-				sv.Const = types.Take(api.ServerType + GoNameOr(serverWord(sv), "Index"+strconv.Itoa(i)))
+				// The type's name leads: no X before a digit (Server127001).
+				name := api.ServerType + Camel(serverWord(sv))
+				if name == api.ServerType || !token.IsIdentifier(name) {
+					name = api.ServerType + "Index" + strconv.Itoa(i)
+				}
+				sv.Const = types.Take(name)
 			}
 		case nameNullFlag:
 			f := r.of.(*Field)

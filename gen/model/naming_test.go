@@ -161,6 +161,7 @@ func TestNamingServers(t *testing.T) {
 		{URL: "/", Doc: ""},
 		{URL: "http://localhost:{port}", Doc: "Local"},
 		{URL: "https://b.example.com", Doc: "Production"},
+		{URL: "http://127.0.0.1:{port}/", Doc: "a long description of the server, not a name"},
 	}}
 	n.Servers(api)
 	Name(&Package{Kind: "openapi", Naming: n, Types: []*Type{schema}})
@@ -169,7 +170,7 @@ func TestNamingServers(t *testing.T) {
 		got = append(got, s.Const)
 	}
 	if schema.Name != "Server" || api.ServerType != "Server2" ||
-		strings.Join(got, " ") != "Server2Production Server2SandboxExampleComV1 Server2Index2 Server2Local Server2Production2" {
+		strings.Join(got, " ") != "Server2Production Server2SandboxExampleComV1 Server2Index2 Server2Local Server2Production2 Server2127001" {
 		t.Errorf("schema %s, type %s, constants %v", schema.Name, api.ServerType, got)
 	}
 	if region.Option != "WithServerRegion" || region.Type == nil || region.Type.Name != "ServerRegion" || region.Type.Kind != KindEnum ||
