@@ -33,7 +33,7 @@ const DefaultPrefix = "/opentool"
 
 // RuntimeVersion is the version of this package; generated code checks it at
 // compile time through IsAtLeastVersion constants.
-const RuntimeVersion = "0.2.0"
+const RuntimeVersion = "0.3.0"
 
 // IsAtLeastVersion0_1_0 exists so that generated code fails to compile against a
 // runtime older than the one it was generated for.
@@ -42,6 +42,12 @@ const IsAtLeastVersion0_1_0 = true
 // IsAtLeastVersion0_2_0 is what code generated since 0.2.0 checks: it calls
 // through Caller, declares with profiles, decodes with the call's context.
 const IsAtLeastVersion0_2_0 = true
+
+// IsAtLeastVersion0_3_0 is what code generated since 0.3.0 checks: its
+// decoders try the variants a discriminator value shares (DecodeShared),
+// its REST clients reconnect event streams (Reconnect), read events of
+// several shapes (StreamSSEEvents, DecodeText) and choose among servers.
+const IsAtLeastVersion0_3_0 = true
 
 // Version is the body of GET /version.
 type Version struct {

@@ -12,7 +12,7 @@ import (
 	opentool "github.com/opentoolgen/opentoolgen/runtime"
 )
 
-const _ = opentool.IsAtLeastVersion0_2_0
+const _ = opentool.IsAtLeastVersion0_3_0
 
 // documentJSON is the OpenTool document of the package.
 const documentJSON = `{
