@@ -33,7 +33,11 @@ type shape struct {
 	objs  map[string]*shape // object members
 	maps  map[string]*shape // members that map names to objects
 	lists map[string]*shape // members that list objects
-	param bool              // a parameter or a header: schema and content exclude each other
+	// unused are the members that map names to objects the generator does
+	// not use (links, examples, callbacks), each with the name of one such
+	// object: a $ref there that names nothing is a warning, not an error.
+	unused map[string]string
+	param  bool // a parameter or a header: schema and content exclude each other
 }
 
 var (
@@ -62,6 +66,12 @@ func init() {
 	shBody.maps = map[string]*shape{"content": shMedia}
 	shResponse.objs = map[string]*shape{"schema": shSchema}
 	shResponse.maps = map[string]*shape{"headers": shHeader, "content": shMedia}
+	shResponse.unused = map[string]string{"links": "link"}
+	shMedia.unused = map[string]string{"examples": "example"}
+	shParameter.unused = shMedia.unused
+	shHeader.unused = shMedia.unused
+	shOperation.unused = map[string]string{"callbacks": "callback"}
+	shComps.unused = map[string]string{"links": "link", "examples": "example", "callbacks": "callback"}
 	shOperation.objs = map[string]*shape{"requestBody": shBody}
 	shOperation.maps = map[string]*shape{"responses": shResponse}
 	shOperation.lists = map[string]*shape{"parameters": shParameter}
@@ -157,6 +167,8 @@ func (c *checker) walk(file, ptr string, n *jsontree.Node, sh *shape) {
 	for _, m := range n.Members {
 		mptr := ptr + jsontree.Pointer(m.Key)
 		switch {
+		case sh.unused[m.Key] != "":
+			c.unusedRefs(file, mptr, m.Value, sh.unused[m.Key])
 		case contains(sh.strs, m.Key):
 			c.str(file, mptr, m.Value)
 		case contains(sh.bools, m.Key):
