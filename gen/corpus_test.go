@@ -26,6 +26,18 @@ var corpusCases = []struct {
 		`dangling_refs.yaml:38:25: warning: /paths/~1orders~1{id}/get/responses/200/content/application~1json/examples/paid/$ref: $ref "#/components/examples/paidOrder" names nothing: #/components has no member "examples"; the example is left out (generated code does not use examples)`,
 	},
 	contains: []string{"func (c *Client) GetOrder(ctx context.Context, args GetOrderArgs) (Order, error)", "Total *float64"},
+}, {
+	file: "swagger_response_ref.yaml",
+	warnings: []string{
+		`swagger_response_ref.yaml:24:19: warning: /paths/~1members~1{name}/get/responses/200/schema/$ref: the schema is a $ref to a response ("#/responses/member"); read as that response's schema`,
+		`swagger_response_ref.yaml:28:19: warning: /paths/~1members~1{name}/get/responses/404/schema/$ref: the schema is a $ref to a response ("#/responses/empty"), which has no schema; read as a response without a body`,
+		`swagger_response_ref.yaml:35:19: warning: /paths/~1members~1{name}/delete/responses/204/schema/$ref: the schema is a $ref to a response ("#/responses/empty"), which has no schema; read as a response without a body`,
+	},
+	contains: []string{
+		"func (c *Client) GetMember(ctx context.Context, args GetMemberArgs) (Member, error)",
+		"func (c *Client) RemoveMember(ctx context.Context, args RemoveMemberArgs) error",
+		"Since *time.Time",
+	},
 }}
 
 func TestCorpusDocuments(t *testing.T) {

@@ -2,6 +2,8 @@ package openapi
 
 import (
 	"fmt"
+	"slices"
+	"strings"
 
 	"github.com/opentoolgen/opentoolgen/internal/jsontree"
 )
@@ -37,4 +39,37 @@ func (c *checker) unusedRefs(file, ptr string, n *jsontree.Node, what string) {
 		c.changed[file] = true
 		i--
 	}
+}
+
+// responseSchemaRef repairs the Swagger 2.0 response n at ptr whose schema is
+// a $ref to a response ("schema": {"$ref": "#/responses/empty"}, as in
+// Gitea's document), which the conversion to OpenAPI 3 refuses: it is read as
+// that response's schema, or as no body when it has none, with a warning.
+func (c *checker) responseSchemaRef(file, ptr string, n *jsontree.Node) {
+	s := n.Get("schema")
+	if s == nil || s.Kind != jsontree.Object {
+		return
+	}
+	r := s.Get("$ref")
+	if r == nil || r.Kind != jsontree.String || !strings.HasPrefix(r.Str, "#/responses/") || strings.Count(r.Str, "/") != 2 {
+		return
+	}
+	t := c.b.find(c.b.tree(file), r.Str[1:])
+	if t == nil || t.Kind != jsontree.Object {
+		return // names nothing: reported when the schema is walked
+	}
+	rptr := ptr + "/schema/$ref"
+	if ts := t.Get("schema"); ts != nil && ts.Kind != jsontree.Null {
+		c.warn(file, rptr, "the schema is a $ref to a response (%q); read as that response's schema", clipRef(r.Str))
+		for i := range n.Members {
+			if n.Members[i].Key == "schema" {
+				n.Members = slices.Clone(n.Members)
+				n.Members[i].Value = ts
+			}
+		}
+	} else {
+		c.warn(file, rptr, "the schema is a $ref to a response (%q), which has no schema; read as a response without a body", clipRef(r.Str))
+		c.remove(file, n, "schema")
+	}
+	c.changed[file] = true
 }

@@ -164,6 +164,9 @@ func (c *checker) walk(file, ptr string, n *jsontree.Node, sh *shape) {
 			return
 		}
 	}
+	if sh == shResponse && c.b.swagger {
+		c.responseSchemaRef(file, ptr, n)
+	}
 	for _, m := range n.Members {
 		mptr := ptr + jsontree.Pointer(m.Key)
 		switch {
