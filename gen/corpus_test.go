@@ -38,6 +38,19 @@ var corpusCases = []struct {
 		"func (c *Client) RemoveMember(ctx context.Context, args RemoveMemberArgs) error",
 		"Since *time.Time",
 	},
+}, {
+	file: "required_in_properties.yaml",
+	warnings: []string{
+		`required_in_properties.path.yaml:22:13: warning: /post/requestBody/content/application~1json/schema/properties/required: "properties" has a member "required" that lists names, not a schema: read as the object's "required"`,
+		`required_in_properties.schemas.yaml:12:9: warning: /components/schemas/Note/properties/required: "properties" has a member "required" that lists names, not a schema: read as the object's "required"`,
+		`required_in_properties.schemas.yaml:19:9: warning: /components/schemas/Orphan/properties/required: "properties" has a member "required" that lists names, not a schema: read as the object's "required"`,
+	},
+	contains: []string{
+		"func (c *Client) AddNote(ctx context.Context, args AddNoteArgs) (Note, error)",
+		"type Note struct {\n\tID   int64  `json:\"id\"`\n\tText string `json:\"text\"`\n}",
+		"\tDraft *bool    `json:\"draft,omitzero\"`",
+		"\tText  string   `json:\"text\"`",
+	},
 }}
 
 func TestCorpusDocuments(t *testing.T) {

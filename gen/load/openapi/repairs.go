@@ -73,3 +73,42 @@ func (c *checker) responseSchemaRef(file, ptr string, n *jsontree.Node) {
 	}
 	c.changed[file] = true
 }
+
+// requiredInProperties repairs the schema n at ptr whose properties have a
+// member "required" that is a list of names rather than a schema: the
+// object's required list written one level too deep. It is read as the
+// object's "required" (added to it when there is one), with a warning.
+func (c *checker) requiredInProperties(file, ptr string, n *jsontree.Node) {
+	props := n.Get("properties")
+	if props == nil || props.Kind != jsontree.Object {
+		return
+	}
+	r := props.Get("required")
+	if r == nil || r.Kind != jsontree.Array {
+		return
+	}
+	for _, e := range r.Items {
+		if e.Kind != jsontree.String {
+			return // not a list of names: reported as a schema that is not one
+		}
+	}
+	ko := keyOffset(props, "required")
+	c.warnAt(file, ptr+"/properties/required", ko, "\"properties\" has a member \"required\" that lists names, not a schema: read as the object's \"required\"")
+	c.remove(file, props, "required")
+	have := n.Get("required")
+	if have == nil || have.Kind != jsontree.Array {
+		if have != nil {
+			c.remove(file, n, "required")
+		}
+		n.Members = append(slices.Clone(n.Members), jsontree.Member{Key: "required", KeyOffset: ko, Value: r})
+		return
+	}
+	merged := *have
+	merged.Items = slices.Clone(have.Items)
+	for _, e := range r.Items {
+		if !slices.ContainsFunc(merged.Items, func(x *jsontree.Node) bool { return x.Kind == jsontree.String && x.Str == e.Str }) {
+			merged.Items = append(merged.Items, e)
+		}
+	}
+	*have = merged
+}

@@ -52,6 +52,7 @@ var (
 	shInfo      = &shape{name: "info", strs: []string{"title", "version", "description", "summary", "termsOfService"}}
 	shComps     = &shape{name: "components"}
 	shDocument  = &shape{name: "document"}
+	shFile      = &shape{name: "document"} // a file a $ref names
 )
 
 func init() {
@@ -83,6 +84,7 @@ func init() {
 	shComps.maps = map[string]*shape{"schemas": shSchema, "parameters": shParameter, "requestBodies": shBody,
 		"responses": shResponse, "headers": shHeader, "pathItems": shPathItem}
 	shDocument.objs = map[string]*shape{"info": shInfo, "components": shComps}
+	shFile.objs = map[string]*shape{"components": shComps}
 	shDocument.maps = map[string]*shape{"paths": shPathItem, "webhooks": shPathItem,
 		// Swagger 2.0
 		"definitions": shSchema, "parameters": shParameter, "responses": shResponse}
@@ -166,6 +168,9 @@ func (c *checker) walk(file, ptr string, n *jsontree.Node, sh *shape) {
 	}
 	if sh == shResponse && c.b.swagger {
 		c.responseSchemaRef(file, ptr, n)
+	}
+	if sh == shSchema {
+		c.requiredInProperties(file, ptr, n)
 	}
 	for _, m := range n.Members {
 		mptr := ptr + jsontree.Pointer(m.Key)
@@ -375,6 +380,12 @@ func (c *checker) resolve(file, ptr, ref string) (string, string, *jsontree.Node
 	tree := c.b.tree(tfile)
 	if tree == nil {
 		return "", "", nil // not parsed: reported by readLocal
+	}
+	if tfile != b0(c.b.root) && !c.seen[tfile] {
+		// kin-openapi decodes a file a $ref names whole, as a document:
+		// its components are checked, reached or not.
+		c.seen[tfile] = true
+		c.walk(tfile, "", tree, shFile)
 	}
 	frag := u.Fragment
 	if frag != "" && !strings.HasPrefix(frag, "/") {
