@@ -211,9 +211,12 @@ outkey() {
 # first_line FILE PREFIX: the first telling line of a log, PREFIX removed,
 # shortened, made safe for a table cell.
 first_line() {
-	local line
-	line=$(grep -v -E '^(#|go: |[[:space:]]*$)' "$1" | grep -m 1 -E '\.go:[0-9]+:[0-9]+|rror|:[0-9]+:[0-9]+|fail|invalid|unsupported|not ' ||
-		grep -v -E '^[[:space:]]*$' "$1" | head -n 1 || true)
+	local line lines
+	# Not: go's progress lines, ogen's header and stack frames.
+	lines=$(grep -v -E '^(#|go: |[[:space:]]*$|generation failed:$|[[:space:]]+[a-z]+\.[A-Za-z(]|[[:space:]]+/.*\.go:[0-9]+$)' "$1" || true)
+	line=$(grep -m 1 -E ' -> ' <<<"$lines" || grep -m 1 -E '\.go:[0-9]+:[0-9]+|rror|:[0-9]+:[0-9]+|fail|invalid|unsupported|not ' <<<"$lines" ||
+		head -n 1 <<<"$lines" || true)
+	[ -n "$line" ] || line="no message"
 	line=${line//$2/}
 	line=${line//$work\/out\//}
 	line=$(printf '%s' "$line" | tr -d '\r' | tr '|`' '/' | cut -c 1-110)
