@@ -213,13 +213,17 @@ outkey() {
 first_line() {
 	local line lines
 	# Not: go's progress lines, ogen's header and stack frames.
-	lines=$(grep -v -E '^(#|go: |[[:space:]]*$|generation failed:$|[[:space:]]+[a-z]+\.[A-Za-z(]|[[:space:]]+/.*\.go:[0-9]+$)' "$1" || true)
+	lines=$(grep -v -E '^(#|go: |[[:space:]]*$|generation failed:$|(INFO|WARN|DEBUG)[[:space:]]|[[:space:]]+[a-z]+\.[A-Za-z(]|[[:space:]]+/.*\.go:[0-9]+$)' "$1" || true)
 	line=$(grep -m 1 -E ' -> ' <<<"$lines" || grep -m 1 -E '\.go:[0-9]+:[0-9]+|rror|:[0-9]+:[0-9]+|fail|invalid|unsupported|not ' <<<"$lines" ||
 		head -n 1 <<<"$lines" || true)
 	[ -n "$line" ] || line="no message"
+	# oapi-codegen: the loader's message is on the next line; the wrappers
+	# of its errors say less than what they wrap.
+	[[ $line == "error loading swagger spec in "* ]] && line=$(grep -m 1 '^: ' <<<"$lines" | cut -c 3-)
+	line=$(sed -E ':a; s/^(error (generating code|creating operation definitions|describing global parameters for [^ ]+|collecting component types|generating Go types for component schemas|generating code for type definitions|converting Schema [^ ]+ to Go type)|failed to load OpenAPI specification): //; ta' <<<"$line")
 	line=${line//$2/}
 	line=${line//$work\/out\//}
-	line=$(printf '%s' "$line" | tr -d '\r' | tr '|`' '/' | cut -c 1-110)
+	line=$(printf '%s' "$line" | tr -d '\r\t' | tr '|`' '/' | cut -c 1-140)
 	printf '%s' "$line"
 }
 
@@ -332,7 +336,7 @@ cell() { # STATUS REASON
 	esac
 }
 version_of() { # PATH: the version line of a document
-	grep -m 1 -oE '^[[:space:]]*"?(openapi|swagger)"?[[:space:]]*:[[:space:]]*"?[0-9][0-9.]*' "$1" | grep -oE '[0-9][0-9.]*$' || echo "?"
+	grep -m 1 -oE "^[[:space:]]*[\"']?(openapi|swagger)[\"']?[[:space:]]*:[[:space:]]*[\"']?[0-9][0-9.]*" "$1" | grep -oE '[0-9][0-9.]*$' || echo "?"
 }
 
 {
