@@ -21,7 +21,8 @@
 #
 # The peers are installed as in scripts/bench-openapi.sh: `go install
 # …@version` into a scratch GOBIN; ogen runs with ignore_not_implemented:
-# ["all"], oapi-codegen with -generate types,client. Each output gets a
+# ["all"] and allow_remote: true (without it ogen reads no file a $ref names),
+# oapi-codegen with -generate types,client. Each output gets a
 # scratch module (a replace directive to this checkout; the peers' runtime
 # modules required up front) and is built with `go build ./...`; ours is also
 # vetted. Each step has a time limit (LIMIT seconds, default 600). A result is
@@ -161,7 +162,7 @@ one() {
 	opentoolgen) timeout "$limit" "$GOBIN/opentoolgen" "${allow[@]}" -o "$dir/api" -pkg api "$doc" >"$dir/gen.log" 2>&1 || rc=$? ;;
 	oapi-codegen) timeout "$limit" "$GOBIN/oapi-codegen" -generate types,client -package api -o "$dir/api/api.gen.go" "$doc" >"$dir/gen.log" 2>&1 || rc=$? ;;
 	ogen)
-		printf 'generator:\n  ignore_not_implemented: ["all"]\n' >"$dir/ogen.yml"
+		printf 'parser:\n  allow_remote: true\ngenerator:\n  ignore_not_implemented: ["all"]\n' >"$dir/ogen.yml"
 		timeout "$limit" "$GOBIN/ogen" -config "$dir/ogen.yml" -target "$dir/api" -package api -clean "$doc" >"$dir/gen.log" 2>&1 || rc=$?
 		;;
 	esac
@@ -285,7 +286,7 @@ key_of() {
 	case $1 in
 	opentoolgen) echo "$ours_key" ;;
 	oapi-codegen) echo "$oapi_version" ;;
-	ogen) echo "$ogen_version" ;;
+	ogen) echo "$ogen_version-remote" ;;
 	esac
 }
 
@@ -336,7 +337,7 @@ cell() { # STATUS REASON
 	esac
 }
 version_of() { # PATH: the version line of a document
-	grep -m 1 -oE "^[[:space:]]*[\"']?(openapi|swagger)[\"']?[[:space:]]*:[[:space:]]*[\"']?[0-9][0-9.]*" "$1" | grep -oE '[0-9][0-9.]*$' || echo "?"
+	grep -m 1 -oE "[\"']?(openapi|swagger)[\"']?[[:space:]]*:[[:space:]]*[\"']?[0-9][0-9.]*" "$1" | grep -oE '[0-9][0-9.]*$' || echo "?"
 }
 
 {
