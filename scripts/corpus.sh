@@ -325,7 +325,7 @@ done
 n=$(wc -l <"$tasks")
 log "corpus: ${#ids[@]} documents, $n steps to run (JOBS=$jobs, LIMIT=${limit}s, work directory $work)"
 sort -t$'\t' -k1,1nr "$tasks" | cut -f 2- | tr '\t' '\n' |
-	xargs -d '\n' -n 5 -P "$jobs" bash -c 'one "$@"; echo "done: $1 $3" >&2' _
+	xargs -r -d '\n' -n 5 -P "$jobs" bash -c 'one "$@"; echo "done: $1 $3" >&2' _
 
 cell() { # STATUS REASON
 	case $1 in
