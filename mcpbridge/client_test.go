@@ -131,23 +131,7 @@ func newSDKServer(t testing.TB) *sdkServer {
 // memoryTool connects to server in memory and returns its Tool.
 func memoryTool(t testing.TB, server *mcp.Server) *mcpbridge.Tool {
 	t.Helper()
-	ctx := context.Background()
-	st, ct := mcp.NewInMemoryTransports()
-	ss, err := server.Connect(ctx, st, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { ss.Close() })
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test-client", Version: "1"}, nil).Connect(ctx, ct, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	tool, err := mcpbridge.NewTool(ctx, cs)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { tool.Close() })
-	return tool
+	return sessionTool(t, server, mcp.NewClient(&mcp.Implementation{Name: "test-client", Version: "1"}, nil))
 }
 
 // openTool serves tool over OpenTool HTTP and returns a client of it.

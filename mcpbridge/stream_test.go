@@ -13,9 +13,9 @@ import (
 	"github.com/opentoolgen/opentoolgen/runtime"
 )
 
-// sessionTool serves tool over MCP in memory and returns the Tool of a
-// session made by client.
-func sessionTool(t *testing.T, server *mcp.Server, client *mcp.Client) *mcpbridge.Tool {
+// sessionTool connects client to server in memory and returns the Tool of
+// the session.
+func sessionTool(t testing.TB, server *mcp.Server, client *mcp.Client) *mcpbridge.Tool {
 	t.Helper()
 	ctx := context.Background()
 	st, ct := mcp.NewInMemoryTransports()

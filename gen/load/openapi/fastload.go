@@ -328,6 +328,24 @@ func pureRef(n *jsontree.Node) (string, bool) {
 	return m.Value.Str, true
 }
 
+// refStart begins decoding a reference type: a plain {"$ref": …} is made
+// by plain, an object with $ref and siblings decoded by its own UnmarshalJSON
+// (done is true for both); anything else must be an object, whose members
+// the caller decodes into the value.
+func refStart[R any, P interface {
+	*R
+	unmarshaler
+}](d *fastDecoder, n *jsontree.Node, rt bool, plain func(ref string) P) (r P, done bool, err error) {
+	if ref, ok := pureRef(n); ok {
+		return plain(ref), true, nil
+	}
+	r = P(new(R))
+	if hasRef(n) {
+		return r, true, d.call(n, rt, r)
+	}
+	return r, false, object(n)
+}
+
 // The scalar fields, as encoding/json fills them: null leaves a field as it
 // is (zero here), a value of another kind gives up.
 
@@ -773,15 +791,9 @@ func (d *fastDecoder) parameter(n *jsontree.Node, rt bool) (*openapi3.Parameter,
 var exampleFields = []string{"summary", "description", "value", "externalValue"}
 
 func (d *fastDecoder) exampleRef(n *jsontree.Node, rt bool) (*openapi3.ExampleRef, error) {
-	if ref, ok := pureRef(n); ok {
-		return &openapi3.ExampleRef{Ref: ref}, nil
-	}
-	r := &openapi3.ExampleRef{}
-	if hasRef(n) {
-		return r, d.call(n, rt, r)
-	}
-	if err := object(n); err != nil {
-		return nil, err
+	r, done, err := refStart(d, n, rt, func(ref string) *openapi3.ExampleRef { return &openapi3.ExampleRef{Ref: ref} })
+	if done || err != nil {
+		return r, err
 	}
 	x := &openapi3.Example{}
 	for _, m := range n.Members {
@@ -810,15 +822,9 @@ func (d *fastDecoder) exampleRef(n *jsontree.Node, rt bool) (*openapi3.ExampleRe
 var requestBodyFields = []string{"description", "required", "content"}
 
 func (d *fastDecoder) requestBodyRef(n *jsontree.Node, rt bool) (*openapi3.RequestBodyRef, error) {
-	if ref, ok := pureRef(n); ok {
-		return &openapi3.RequestBodyRef{Ref: ref}, nil
-	}
-	r := &openapi3.RequestBodyRef{}
-	if hasRef(n) {
-		return r, d.call(n, rt, r)
-	}
-	if err := object(n); err != nil {
-		return nil, err
+	r, done, err := refStart(d, n, rt, func(ref string) *openapi3.RequestBodyRef { return &openapi3.RequestBodyRef{Ref: ref} })
+	if done || err != nil {
+		return r, err
 	}
 	x := &openapi3.RequestBody{}
 	for _, m := range n.Members {
@@ -845,15 +851,9 @@ func (d *fastDecoder) requestBodyRef(n *jsontree.Node, rt bool) (*openapi3.Reque
 var responseFields = []string{"description", "headers", "content", "links"}
 
 func (d *fastDecoder) responseRef(n *jsontree.Node, rt bool) (*openapi3.ResponseRef, error) {
-	if ref, ok := pureRef(n); ok {
-		return &openapi3.ResponseRef{Ref: ref}, nil
-	}
-	r := &openapi3.ResponseRef{}
-	if hasRef(n) {
-		return r, d.call(n, rt, r)
-	}
-	if err := object(n); err != nil {
-		return nil, err
+	r, done, err := refStart(d, n, rt, func(ref string) *openapi3.ResponseRef { return &openapi3.ResponseRef{Ref: ref} })
+	if done || err != nil {
+		return r, err
 	}
 	x := &openapi3.Response{}
 	for _, m := range n.Members {
