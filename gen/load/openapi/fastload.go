@@ -189,7 +189,7 @@ func (d *fastDecoder) any(n *jsontree.Node) (any, error) {
 	case jsontree.Bool:
 		return n.Bool, nil
 	case jsontree.Number:
-		return d.float(n, false)
+		return float(n)
 	case jsontree.String:
 		return n.Str, nil
 	case jsontree.Array:
@@ -215,8 +215,9 @@ func (d *fastDecoder) any(n *jsontree.Node) (any, error) {
 }
 
 // float is the float64 of a number (encoding/json's strconv.ParseFloat; a
-// number out of range gives up).
-func (d *fastDecoder) float(n *jsontree.Node, _ bool) (float64, error) {
+// number out of range gives up). Re-encoding a float64 and decoding it again
+// gives the same float64, so it is the same with and without the round trip.
+func float(n *jsontree.Node) (float64, error) {
 	f, err := strconv.ParseFloat(n.Str, 64)
 	if err != nil {
 		return 0, errSlow
@@ -234,7 +235,7 @@ func (d *fastDecoder) uint(n *jsontree.Node, rt bool) (uint64, error) {
 		}
 		return u, nil
 	}
-	f, err := d.float(n, rt)
+	f, err := float(n)
 	if err != nil || f != math.Trunc(f) || f < 0 || math.Signbit(f) || f >= 1<<63 {
 		return 0, errSlow
 	}
@@ -360,18 +361,6 @@ func setString(n *jsontree.Node, s *string) error {
 	return nil
 }
 
-func setStringPtr(n *jsontree.Node, s **string) error {
-	switch n.Kind {
-	case jsontree.String:
-		v := n.Str
-		*s = &v
-	case jsontree.Null:
-	default:
-		return errSlow
-	}
-	return nil
-}
-
 func setBool(n *jsontree.Node, b *bool) error {
 	switch n.Kind {
 	case jsontree.Bool:
@@ -383,26 +372,28 @@ func setBool(n *jsontree.Node, b *bool) error {
 	return nil
 }
 
-func setBoolPtr(n *jsontree.Node, b **bool) error {
-	switch n.Kind {
-	case jsontree.Bool:
-		v := n.Bool
-		*b = &v
-	case jsontree.Null:
-	default:
-		return errSlow
+// pointer fills a pointer field: null leaves it nil, anything else is
+// decoded by set into a new value.
+func pointer[T any](n *jsontree.Node, out **T, set func(*jsontree.Node, *T) error) error {
+	if n.Kind == jsontree.Null {
+		return nil
 	}
+	v := new(T)
+	if err := set(n, v); err != nil {
+		return err
+	}
+	*out = v
 	return nil
 }
 
-func (d *fastDecoder) setFloatPtr(n *jsontree.Node, rt bool, f **float64) error {
+func setFloat(n *jsontree.Node, f *float64) error {
 	switch n.Kind {
 	case jsontree.Number:
-		v, err := d.float(n, rt)
+		v, err := float(n)
 		if err != nil {
 			return err
 		}
-		*f = &v
+		*f = v
 	case jsontree.Null:
 	default:
 		return errSlow
@@ -761,7 +752,7 @@ func (d *fastDecoder) parameter(n *jsontree.Node, rt bool) (*openapi3.Parameter,
 		case "style":
 			err = setString(v, &x.Style)
 		case "explode":
-			err = setBoolPtr(v, &x.Explode)
+			err = pointer(v, &x.Explode, setBool)
 		case "allowEmptyValue":
 			err = setBool(v, &x.AllowEmptyValue)
 		case "allowReserved":
@@ -861,7 +852,7 @@ func (d *fastDecoder) responseRef(n *jsontree.Node, rt bool) (*openapi3.Response
 		var err error
 		switch m.Key {
 		case "description":
-			err = setStringPtr(v, &x.Description)
+			err = pointer(v, &x.Description, setString)
 		case "headers":
 			err = d.headers(v, rt, &x.Headers)
 		case "content":
@@ -1183,11 +1174,11 @@ func (d *fastDecoder) schema(n *jsontree.Node, rt bool) (*openapi3.Schema, error
 		case "exclusiveMaximum":
 			err = d.exclusiveBound(v, rt, &x.ExclusiveMax)
 		case "minimum":
-			err = d.setFloatPtr(v, rt, &x.Min)
+			err = pointer(v, &x.Min, setFloat)
 		case "maximum":
-			err = d.setFloatPtr(v, rt, &x.Max)
+			err = pointer(v, &x.Max, setFloat)
 		case "multipleOf":
-			err = d.setFloatPtr(v, rt, &x.MultipleOf)
+			err = pointer(v, &x.MultipleOf, setFloat)
 		case "minLength":
 			err = d.setUint(v, rt, &x.MinLength)
 		case "maxLength":
@@ -1249,7 +1240,7 @@ func (d *fastDecoder) exclusiveBound(n *jsontree.Node, rt bool, out *openapi3.Ex
 		b := n.Bool
 		out.Bool = &b
 	case jsontree.Number:
-		f, err := d.float(n, rt)
+		f, err := float(n)
 		if err != nil {
 			return err
 		}
