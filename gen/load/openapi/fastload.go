@@ -471,38 +471,44 @@ func (d *fastDecoder) setAny(n *jsontree.Node, v *any) error {
 	return nil
 }
 
-// paths decodes a Paths object as Paths.UnmarshalJSON does: x- members are
-// extensions (the map is never nil), every other member a path item decoded
-// from its re-encoded value.
+// paths decodes a Paths object as Paths.UnmarshalJSON does.
 func (d *fastDecoder) paths(n *jsontree.Node) (*openapi3.Paths, error) {
-	if err := object(n); err != nil {
-		return nil, err
-	}
 	p := openapi3.NewPathsWithCapacity(len(n.Members))
-	p.Extensions = map[string]any{}
+	return p, maplike(d, n, &p.Extensions, p.Set, d.pathItem)
+}
+
+// maplike decodes the members of Paths and Responses as kin-openapi's
+// map-like types do: x- members are extensions (the map is never nil), every
+// other member is decoded by one from its re-encoded value and given to set
+// (null: an empty value).
+func maplike[V any](d *fastDecoder, n *jsontree.Node, ext *map[string]any, set func(string, *V), one func(*jsontree.Node, bool) (*V, error)) error {
+	if err := object(n); err != nil {
+		return err
+	}
+	*ext = map[string]any{}
 	for _, m := range n.Members {
 		if strings.HasPrefix(m.Key, "x-") {
 			v, err := d.any(m.Value)
 			if err != nil {
-				return nil, err
+				return err
 			}
-			p.Extensions[m.Key] = v
+			(*ext)[m.Key] = v
 			continue
 		}
-		item := &openapi3.PathItem{}
+		v := new(V)
 		switch m.Value.Kind {
-		case jsontree.Null: // PathItem.UnmarshalJSON("null"): an empty item
+		case jsontree.Null: // UnmarshalJSON("null"): an empty value
 		case jsontree.Object:
 			var err error
-			if item, err = d.pathItem(m.Value, true); err != nil {
-				return nil, err
+			if v, err = one(m.Value, true); err != nil {
+				return err
 			}
 		default:
-			return nil, errSlow
+			return errSlow
 		}
-		p.Set(m.Key, item)
+		set(m.Key, v)
 	}
-	return p, nil
+	return nil
 }
 
 // pathItemMap decodes webhooks: a map of path items, each decoded in place.
@@ -645,37 +651,10 @@ func (d *fastDecoder) operation(n *jsontree.Node, rt bool) (*openapi3.Operation,
 	return x, nil
 }
 
-// responses decodes a Responses object as Responses.UnmarshalJSON does (its
-// members re-encoded, null members kept as empty references).
+// responses decodes a Responses object as Responses.UnmarshalJSON does.
 func (d *fastDecoder) responses(n *jsontree.Node) (*openapi3.Responses, error) {
-	if err := object(n); err != nil {
-		return nil, err
-	}
 	x := openapi3.NewResponsesWithCapacity(len(n.Members))
-	x.Extensions = map[string]any{}
-	for _, m := range n.Members {
-		if strings.HasPrefix(m.Key, "x-") {
-			v, err := d.any(m.Value)
-			if err != nil {
-				return nil, err
-			}
-			x.Extensions[m.Key] = v
-			continue
-		}
-		r := &openapi3.ResponseRef{}
-		switch m.Value.Kind {
-		case jsontree.Null:
-		case jsontree.Object:
-			var err error
-			if r, err = d.responseRef(m.Value, true); err != nil {
-				return nil, err
-			}
-		default:
-			return nil, errSlow
-		}
-		x.Set(m.Key, r)
-	}
-	return x, nil
+	return x, maplike(d, n, &x.Extensions, x.Set, d.responseRef)
 }
 
 func (d *fastDecoder) parameters(n *jsontree.Node, rt bool, out *openapi3.Parameters) error {
