@@ -7,12 +7,16 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
+	"log/slog"
+	"math"
 	"net/http"
 	"os/exec"
 	"reflect"
 	"strconv"
 	"strings"
 	"sync"
+	"unicode/utf8"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -82,6 +86,7 @@ import (
 type Tool struct {
 	session *mcp.ClientSession
 	name    string // what messages call the server
+	cfg     toolConfig
 
 	mu      sync.Mutex
 	listing []byte // the JSON of the last tools/list
@@ -97,15 +102,93 @@ const (
 	textKey   = mcpschema.TextKey   // the text of a result without structuredContent
 )
 
+// Defaults of [ListLimits]: what a Tool accepts of one tools/list, all its
+// pages together. Real servers list tens to a few hundred tools in one page
+// (the SDK's servers page by 1,000); a language model is given at most a
+// few hundred functions. The limits leave a hundred times that room and keep
+// the listing's cost in tens of megabytes.
+const (
+	DefaultMaxListPages = 1000     // requests of one listing
+	DefaultMaxListTools = 10000    // tools of one listing
+	DefaultMaxListBytes = 16 << 20 // JSON of the tools of one listing
+)
+
+// DefaultMaxMessageBytes is the largest message a Tool made by [HTTPTool]
+// reads from the server unless [WithMaxMessageBytes] says otherwise: the
+// SDK's own bound on a stdio line and an SSE event (mcp.DefaultMaxLineLength).
+const DefaultMaxMessageBytes = mcp.DefaultMaxLineLength
+
+// ListLimits bound what a Tool accepts of a server's tools/list: a server
+// that pages without end, or lists more than the limits, is refused with an
+// error (a 502 naming the limit), not followed until the deadline. A zero
+// field is its default (DefaultMaxListPages, DefaultMaxListTools,
+// DefaultMaxListBytes), a negative one no limit. A cursor the server has
+// already given in the same listing is always an error.
+type ListLimits struct {
+	Pages int   // tools/list requests
+	Tools int   // tools listed, those left out for their names included
+	Bytes int64 // the tools' JSON, as the SDK decoded them
+}
+
+// ToolOption configures a Tool made by [NewTool], [CommandTool] or
+// [HTTPTool].
+type ToolOption func(*toolConfig)
+
+type toolConfig struct {
+	limits     ListLimits
+	maxMessage int
+	logger     *slog.Logger
+}
+
+// WithListLimits sets the bounds of a listing (see [ListLimits]).
+func WithListLimits(l ListLimits) ToolOption { return func(c *toolConfig) { c.limits = l } }
+
+// WithMaxMessageBytes bounds the size of one message [HTTPTool] reads from
+// the server: a JSON response body, or one event of an SSE stream; a longer
+// one fails the request. Zero is DefaultMaxMessageBytes, negative no limit.
+// (Over stdio, [CommandTool], the SDK bounds each line to
+// mcp.DefaultMaxLineLength.)
+func WithMaxMessageBytes(n int) ToolOption { return func(c *toolConfig) { c.maxMessage = n } }
+
+// WithToolLogger sets where a Tool reports the tools it leaves out of its
+// document (nil: slog.Default()).
+func WithToolLogger(l *slog.Logger) ToolOption { return func(c *toolConfig) { c.logger = l } }
+
+func newToolConfig(opts []ToolOption) toolConfig {
+	var c toolConfig
+	for _, o := range opts {
+		o(&c)
+	}
+	c.limits.Pages = limit(c.limits.Pages, DefaultMaxListPages, math.MaxInt)
+	c.limits.Tools = limit(c.limits.Tools, DefaultMaxListTools, math.MaxInt)
+	c.limits.Bytes = limit(c.limits.Bytes, DefaultMaxListBytes, math.MaxInt64)
+	c.maxMessage = limit(c.maxMessage, DefaultMaxMessageBytes, -1) // the SDK's "no limit"
+	if c.logger == nil {
+		c.logger = slog.Default()
+	}
+	return c
+}
+
+// limit is n, or def when n is zero; negative is no limit (largest).
+func limit[T int | int64](n, def, largest T) T {
+	switch {
+	case n == 0:
+		return def
+	case n < 0:
+		return largest
+	}
+	return n
+}
+
 // NewTool returns the Tool of the MCP server session is connected to, and
 // checks that it lists its tools (with ctx). Close closes the session.
-func NewTool(ctx context.Context, session *mcp.ClientSession) (*Tool, error) {
+func NewTool(ctx context.Context, session *mcp.ClientSession, opts ...ToolOption) (*Tool, error) {
 	if session == nil {
 		return nil, errors.New("mcpbridge: nil session")
 	}
-	t := &Tool{session: session, name: "MCP server"}
+	t := &Tool{session: session, name: "MCP server", cfg: newToolConfig(opts)}
 	if ir := session.InitializeResult(); ir != nil && ir.ServerInfo != nil && ir.ServerInfo.Name != "" {
-		t.name += " " + strconv.Quote(ir.ServerInfo.Name)
+		t.name += " " + strconv.Quote(clip(ir.ServerInfo.Name))
 	}
 	if _, err := t.Load(ctx); err != nil {
 		return nil, err
@@ -119,24 +202,30 @@ var clientImpl = &mcp.Implementation{Name: "opentoolgen-mcpbridge", Version: "1.
 // CommandTool starts cmd as an MCP server on its standard input and output
 // (mcp.CommandTransport) and returns its Tool. Close ends the session: it
 // closes the command's standard input and waits for it to exit (terminating it
-// after 5 seconds).
-func CommandTool(ctx context.Context, cmd *exec.Cmd) (*Tool, error) {
-	return connectTool(ctx, &mcp.CommandTransport{Command: cmd})
+// after 5 seconds). When the command exits, or closes its standard output,
+// the calls under way and every later one fail at once (502).
+func CommandTool(ctx context.Context, cmd *exec.Cmd, opts ...ToolOption) (*Tool, error) {
+	return connectTool(ctx, &mcp.CommandTransport{Command: cmd}, opts)
 }
 
 // HTTPTool connects to the MCP server at url over streamable HTTP with
 // httpClient (nil: http.DefaultClient) and returns its Tool. Close ends the
-// session.
-func HTTPTool(ctx context.Context, url string, httpClient *http.Client) (*Tool, error) {
-	return connectTool(ctx, &mcp.StreamableClientTransport{Endpoint: url, HTTPClient: httpClient})
+// session. Each message read is bounded ([WithMaxMessageBytes]).
+func HTTPTool(ctx context.Context, url string, httpClient *http.Client, opts ...ToolOption) (*Tool, error) {
+	cfg := newToolConfig(opts)
+	return connectTool(ctx, &mcp.StreamableClientTransport{
+		Endpoint:     url,
+		HTTPClient:   boundedClient(httpClient, int64(cfg.maxMessage)),
+		MaxEventSize: cfg.maxMessage,
+	}, opts)
 }
 
-func connectTool(ctx context.Context, transport mcp.Transport) (*Tool, error) {
+func connectTool(ctx context.Context, transport mcp.Transport, opts []ToolOption) (*Tool, error) {
 	cs, err := NewClient(clientImpl, nil).Connect(ctx, transport, nil)
 	if err != nil {
 		return nil, fmt.Errorf("mcpbridge: connecting to the MCP server: %w", err)
 	}
-	t, err := NewTool(ctx, cs)
+	t, err := NewTool(ctx, cs, opts...)
 	if err != nil {
 		cs.Close()
 		return nil, err
@@ -153,30 +242,54 @@ func (t *Tool) Close() error { return t.session.Close() }
 // Load lists the server's tools and returns them as an OpenTool document. A
 // server without tools (one that does not know tools/list) has a document
 // without functions.
+//
+// A listing beyond the Tool's [ListLimits], or whose pages come round to a
+// cursor again, is an error. A tool whose name is not an OpenTool function
+// name (runtime.IsFunctionName: 1 to 64 of a-z, A-Z, 0-9, _ and -, the rule
+// the generator applies to the same listing), or which repeats the name of
+// an earlier one, is left out of the document with a warning (logged once
+// per listing that differs from the last); Call refuses such a name as an
+// unknown function without asking the server.
 func (t *Tool) Load(ctx context.Context) (*runtime.OpenTool, error) {
-	var tools []*mcp.Tool
-	for tool, err := range t.session.Tools(ctx, nil) {
-		if err != nil {
-			var je *jsonrpc.Error
-			if errors.As(err, &je) && je.Code == jsonrpc.CodeMethodNotFound {
-				break
-			}
-			return nil, t.upstream(ctx, "tools/list", err)
-		}
-		tools = append(tools, tool)
-	}
-	listing, err := json.Marshal(tools)
+	tools, err := t.list(ctx)
 	if err != nil {
 		return nil, t.upstream(ctx, "tools/list", err)
 	}
+	var (
+		kept    []*mcp.Tool
+		dropped []string // warnings
+		seen    = map[string]bool{}
+		listing = []byte{'['}
+	)
+	for _, lt := range tools {
+		tool := lt.tool
+		switch {
+		case !runtime.IsFunctionName(tool.Name):
+			dropped = append(dropped, fmt.Sprintf("the name %s (%d bytes) is not an OpenTool function name: want 1 to 64 of a-z, A-Z, 0-9, _ and -", strconv.Quote(clip(tool.Name)), len(tool.Name)))
+			continue
+		case seen[tool.Name]:
+			dropped = append(dropped, "a second tool is named "+strconv.Quote(tool.Name))
+			continue
+		}
+		seen[tool.Name] = true
+		if len(kept) > 0 {
+			listing = append(listing, ',')
+		}
+		listing = append(listing, lt.json...)
+		kept = append(kept, tool)
+	}
+	listing = append(listing, ']')
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if t.doc != nil && bytes.Equal(listing, t.listing) {
 		return t.doc, nil
 	}
+	for _, d := range dropped {
+		t.cfg.logger.Warn("mcpbridge: a tool of the "+t.name+" is left out: "+d, "server", t.name)
+	}
 	t.doc, t.listing = t.document(listing), listing
 	t.hints = map[string]runtime.Hints{}
-	for _, tool := range tools {
+	for _, tool := range kept {
 		if a := tool.Annotations; a != nil {
 			h := runtime.Hints{Destructive: a.DestructiveHint, OpenWorld: a.OpenWorldHint}
 			// MCP's readOnlyHint and idempotentHint are plain booleans: false
@@ -191,6 +304,75 @@ func (t *Tool) Load(ctx context.Context) (*runtime.OpenTool, error) {
 		}
 	}
 	return t.doc, nil
+}
+
+// errListLimit is the error of a listing beyond the Tool's ListLimits.
+var errListLimit = errors.New("the listing exceeds the client's limits")
+
+// listed is a tool of a listing and its JSON.
+type listed struct {
+	tool *mcp.Tool
+	json []byte
+}
+
+// list returns every tool of the server's tools/list, page after page,
+// within the Tool's limits; none for a server that does not know tools/list.
+func (t *Tool) list(ctx context.Context) ([]listed, error) {
+	var (
+		tools   []listed
+		size    int64
+		cursors = map[string]bool{}
+		params  = &mcp.ListToolsParams{}
+		l       = t.cfg.limits
+	)
+	for page := 1; ; page++ {
+		res, err := t.session.ListTools(ctx, params)
+		if err != nil {
+			var je *jsonrpc.Error
+			if page == 1 && errors.As(err, &je) && je.Code == jsonrpc.CodeMethodNotFound {
+				return nil, nil
+			}
+			return nil, err
+		}
+		if len(tools)+len(res.Tools) > l.Tools {
+			return nil, fmt.Errorf("%w: more than %d tools (page %d)", errListLimit, l.Tools, page)
+		}
+		for _, tool := range res.Tools {
+			b, err := json.Marshal(tool)
+			if err != nil {
+				return nil, err
+			}
+			if size += int64(len(b)); size > l.Bytes {
+				return nil, fmt.Errorf("%w: more than %d bytes of tools (page %d)", errListLimit, l.Bytes, page)
+			}
+			tools = append(tools, listed{tool, b})
+		}
+		next := res.NextCursor
+		if next == "" {
+			return tools, nil
+		}
+		if cursors[next] || next == params.Cursor {
+			return nil, fmt.Errorf("the server gave the cursor %s again (page %d): its pagination does not end", strconv.Quote(clip(next)), page)
+		}
+		if page >= l.Pages {
+			return nil, fmt.Errorf("%w: more than %d pages", errListLimit, l.Pages)
+		}
+		cursors[next] = true
+		params = &mcp.ListToolsParams{Cursor: next}
+	}
+}
+
+// clip shortens a name or cursor from a server for a message: its first 64
+// bytes (whole UTF-8 sequences), "…" when there were more.
+func clip(s string) string {
+	if len(s) <= 64 {
+		return s
+	}
+	cut := 64
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut] + "…"
 }
 
 // Hints returns the hints of the server's tool named function, from the
@@ -241,6 +423,10 @@ func trimArgs(args json.RawMessage) json.RawMessage {
 // call calls a tool: its result, or the error a caller sees (an error result
 // is a call error, returned with the result).
 func (t *Tool) call(ctx context.Context, name string, params *mcp.CallToolParams) (*mcp.CallToolResult, error) {
+	if !runtime.IsFunctionName(name) {
+		// Not a function of the document: left out of it, or never listed.
+		return nil, runtime.MethodNotFound(clip(name))
+	}
 	res, err := t.session.CallTool(ctx, params)
 	if err != nil {
 		var je *jsonrpc.Error
@@ -264,11 +450,12 @@ func (t *Tool) call(ctx context.Context, name string, params *mcp.CallToolParams
 // lists reports whether the server lists a tool named name (true when it
 // cannot tell).
 func (t *Tool) lists(ctx context.Context, name string) bool {
-	for tool, err := range t.session.Tools(ctx, nil) {
-		if err != nil {
-			return true
-		}
-		if tool.Name == name {
+	tools, err := t.list(ctx)
+	if err != nil {
+		return true
+	}
+	for _, lt := range tools {
+		if lt.tool.Name == name {
 			return true
 		}
 	}
@@ -367,3 +554,59 @@ func sameJSON(text string, v any) bool {
 	}
 	return reflect.DeepEqual(got, want)
 }
+
+// boundedClient returns a copy of c (nil: http.DefaultClient) whose
+// responses other than event streams (the SDK bounds each event of those)
+// fail past n bytes: the SDK reads a JSON response whole.
+func boundedClient(c *http.Client, n int64) *http.Client {
+	if c == nil {
+		c = http.DefaultClient
+	}
+	if n < 0 {
+		return c
+	}
+	bc := *c
+	rt := cmp.Or[http.RoundTripper](c.Transport, http.DefaultTransport)
+	bc.Transport = boundedTransport{rt, n}
+	return &bc
+}
+
+type boundedTransport struct {
+	http.RoundTripper
+	n int64
+}
+
+func (b boundedTransport) RoundTrip(r *http.Request) (*http.Response, error) {
+	resp, err := b.RoundTripper.RoundTrip(r)
+	if err != nil || resp.Body == nil || strings.HasPrefix(resp.Header.Get("Content-Type"), "text/event-stream") {
+		return resp, err
+	}
+	if resp.ContentLength > b.n {
+		resp.Body.Close()
+		return nil, fmt.Errorf("the response of %d bytes is longer than the client's limit of %d bytes", resp.ContentLength, b.n)
+	}
+	resp.Body = &boundedBody{resp.Body, b.n}
+	return resp, nil
+}
+
+// boundedBody fails once more than its limit is read.
+type boundedBody struct {
+	io.ReadCloser
+	left int64
+}
+
+func (b *boundedBody) Read(p []byte) (int, error) {
+	if b.left < 0 {
+		return 0, errTooLong
+	}
+	if int64(len(p)) > b.left+1 {
+		p = p[:b.left+1]
+	}
+	n, err := b.ReadCloser.Read(p)
+	if b.left -= int64(n); b.left < 0 {
+		return 0, errTooLong
+	}
+	return n, err
+}
+
+var errTooLong = errors.New("the response is longer than the client's limit (mcpbridge.WithMaxMessageBytes)")
