@@ -113,9 +113,10 @@ const (
 	DefaultMaxListBytes = 16 << 20 // JSON of the tools of one listing
 )
 
-// DefaultMaxMessageBytes is the largest message a Tool made by [HTTPTool]
-// reads from the server unless [WithMaxMessageBytes] says otherwise: the
-// SDK's own bound on a stdio line and an SSE event (mcp.DefaultMaxLineLength).
+// DefaultMaxMessageBytes is the largest message a Tool made by [HTTPTool] or
+// [CommandTool] reads from the server unless [WithMaxMessageBytes] says
+// otherwise: the SDK's own bound on a stdio line and an SSE event
+// (mcp.DefaultMaxLineLength).
 const DefaultMaxMessageBytes = mcp.DefaultMaxLineLength
 
 // ListLimits bound what a Tool accepts of a server's tools/list: a server
@@ -143,11 +144,12 @@ type toolConfig struct {
 // WithListLimits sets the bounds of a listing (see [ListLimits]).
 func WithListLimits(l ListLimits) ToolOption { return func(c *toolConfig) { c.limits = l } }
 
-// WithMaxMessageBytes bounds the size of one message [HTTPTool] reads from
-// the server: a JSON response body, or one event of an SSE stream; a longer
-// one fails the request. Zero is DefaultMaxMessageBytes, negative no limit.
-// (Over stdio, [CommandTool], the SDK bounds each line to
-// mcp.DefaultMaxLineLength.)
+// WithMaxMessageBytes bounds the size of one message a Tool made by
+// [HTTPTool] or [CommandTool] reads from the server: a JSON response body,
+// one event of an SSE stream, one line of the command's output. A longer one
+// fails the request over HTTP, the session over stdio (a stream of JSON
+// lines has no way to skip it). Zero is DefaultMaxMessageBytes, negative no
+// limit.
 func WithMaxMessageBytes(n int) ToolOption { return func(c *toolConfig) { c.maxMessage = n } }
 
 // WithToolLogger sets where a Tool reports the tools it leaves out of its
@@ -200,12 +202,16 @@ func NewTool(ctx context.Context, session *mcp.ClientSession, opts ...ToolOption
 var clientImpl = &mcp.Implementation{Name: "opentoolgen-mcpbridge", Version: "1.0.0"}
 
 // CommandTool starts cmd as an MCP server on its standard input and output
-// (mcp.CommandTransport) and returns its Tool. Close ends the session: it
-// closes the command's standard input and waits for it to exit (terminating it
-// after 5 seconds). When the command exits, or closes its standard output,
-// the calls under way and every later one fail at once (502).
+// (as mcp.CommandTransport does; cmd's Stdin and Stdout must be unset) and
+// returns its Tool. Close ends the session: it closes the command's standard
+// input and waits for it to exit (terminating it after 5 seconds, killing it
+// after 5 more). When the command exits, the calls under way and every later
+// one fail at once (502), also when a process it started (npx, uvx, a shell
+// script) keeps its output open: what it wrote is read for a second more.
+// Each line read is bounded ([WithMaxMessageBytes]).
 func CommandTool(ctx context.Context, cmd *exec.Cmd, opts ...ToolOption) (*Tool, error) {
-	return connectTool(ctx, &mcp.CommandTransport{Command: cmd}, opts)
+	cfg := newToolConfig(opts)
+	return connectTool(ctx, &commandTransport{cmd: cmd, maxLine: cfg.maxMessage}, opts)
 }
 
 // HTTPTool connects to the MCP server at url over streamable HTTP with
@@ -430,7 +436,7 @@ func (t *Tool) call(ctx context.Context, name string, params *mcp.CallToolParams
 	res, err := t.session.CallTool(ctx, params)
 	if err != nil {
 		var je *jsonrpc.Error
-		if errors.As(err, &je) && ctx.Err() == nil {
+		if errors.As(err, &je) && ctx.Err() == nil && !transportError(je) {
 			if je.Code == jsonrpc.CodeInvalidParams && !t.lists(ctx, name) {
 				return nil, runtime.MethodNotFound(name)
 			}
@@ -445,6 +451,14 @@ func (t *Tool) call(ctx context.Context, name string, params *mcp.CallToolParams
 		return res, callError(name, res)
 	}
 	return res, nil
+}
+
+// transportError reports whether je is the SDK's own error for a request
+// its transport could not deliver (jsonrpc2.ErrRejected, of an internal
+// package: -32005 "rejected by transport", wrapping the cause, such as a
+// server gone): the server did not answer it.
+func transportError(je *jsonrpc.Error) bool {
+	return je.Code == -32005 && je.Message == "rejected by transport"
 }
 
 // lists reports whether the server lists a tool named name (true when it
@@ -467,6 +481,9 @@ func (t *Tool) lists(ctx context.Context, name string) bool {
 func (t *Tool) upstream(ctx context.Context, what string, err error) error {
 	if ctx.Err() != nil {
 		return context.Cause(ctx)
+	}
+	if errors.Is(err, io.EOF) || errors.Is(err, mcp.ErrConnectionClosed) {
+		what += ": the connection to the server has ended"
 	}
 	return &runtime.Error{Code: http.StatusBadGateway, Message: "upstream " + t.name + ": " + what + ": " + err.Error()}
 }
