@@ -272,13 +272,15 @@ func annotations(cfg *config, ht runtime.HintTool, name string) *mcp.ToolAnnotat
 }
 
 // ServeStdio serves tool as an MCP server on standard input and output until
-// ctx is done or the client closes the connection.
+// ctx is done or the client closes the connection. A malformed line from the
+// client is answered with an error and the session goes on; a line is at
+// most DefaultMaxLineBytes (see [StdioTransport]).
 func ServeStdio(ctx context.Context, tool runtime.Tool, impl *mcp.Implementation, opts ...Option) error {
 	s, err := NewServer(ctx, tool, impl, opts...)
 	if err != nil {
 		return err
 	}
-	return s.Run(ctx, &mcp.StdioTransport{})
+	return s.Run(ctx, &StdioTransport{})
 }
 
 // NewHTTPHandler returns the http.Handler serving tool as an MCP server over

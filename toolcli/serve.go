@@ -49,8 +49,10 @@ func (c *Command) serve(ctx context.Context, s *settings, stdin io.Reader, stdou
 		}
 		logger.Info("serving MCP on standard input and output", "name", c.Name, "version", s.version)
 		// As server.Run, without its error line when ctx ends: that is how
-		// the command stops.
-		session, err := server.Connect(ctx, &mcp.IOTransport{Reader: io.NopCloser(stdin), Writer: nopWriteCloser{stdout}}, nil)
+		// the command stops. A malformed line is answered and logged; the
+		// session goes on.
+		transport := &mcpbridge.StdioTransport{Reader: stdin, Writer: stdout, Logger: logger}
+		session, err := server.Connect(ctx, transport, nil)
 		if err != nil {
 			return err
 		}
@@ -112,10 +114,6 @@ func endsWith(ctx context.Context, h http.Handler) http.Handler {
 		h.ServeHTTP(w, r)
 	})
 }
-
-type nopWriteCloser struct{ io.Writer }
-
-func (nopWriteCloser) Close() error { return nil }
 
 // leveled is a handler that passes on records from level up.
 type leveled struct {
