@@ -291,3 +291,37 @@ func TestToolNames(t *testing.T) {
 		t.Errorf("call ok: %s, %v", ret, err)
 	}
 }
+
+// BenchmarkHugeListing loads a listing of 100,000 tools in one page (8 MB
+// of JSON) without limits, as before they were, with the default ones, which
+// refuse it once the SDK has decoded the page, and with a message limit
+// below the page, which refuses it before.
+func BenchmarkHugeListing(b *testing.B) {
+	names := make([]string, 100000)
+	for i := range names {
+		names[i] = "t" + strconv.Itoa(i)
+	}
+	page := toolsJSON(names...)
+	url := startRaw(b, &rawServer{page: func(string) ([]byte, string) { return page, "" }})
+	for _, bc := range []struct {
+		name string
+		opts []mcpbridge.ToolOption
+	}{
+		{"unbounded", []mcpbridge.ToolOption{mcpbridge.WithListLimits(mcpbridge.ListLimits{Pages: -1, Tools: -1, Bytes: -1}), mcpbridge.WithMaxMessageBytes(-1)}},
+		{"default", nil},
+		{"message-4MiB", []mcpbridge.ToolOption{mcpbridge.WithMaxMessageBytes(4 << 20)}},
+	} {
+		b.Run(bc.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				tool, err := mcpbridge.HTTPTool(context.Background(), url, nil, bc.opts...)
+				if (bc.name == "unbounded") != (err == nil) {
+					b.Fatal(err)
+				}
+				if tool != nil {
+					tool.Close()
+				}
+			}
+		})
+	}
+}
