@@ -55,6 +55,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 	"unicode/utf8"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -71,7 +72,29 @@ const (
 	// sent before the error, as progress notifications may reach a client
 	// after the result.
 	streamedKey = "opentool/items"
+	// countKey is the _meta of a streaming call's result when its items went
+	// as progress notifications only: how many were sent.
+	countKey = "opentool/count"
+	// streamModeKey is the _meta of a tools/call by which a client that
+	// routes progress notifications (NewClient) asks for the items as
+	// notifications only (streamModeProgress), not in the result too.
+	streamModeKey      = "opentool/stream"
+	streamModeProgress = "progress"
 )
+
+// DefaultMaxResultBytes is the most bytes of items the result of a streaming
+// call carries over MCP unless WithMaxResultBytes says otherwise: 4 MiB, so
+// that the result, which holds them twice (structuredContent and its text),
+// stays within the 16 MiB an SDK client reads in one event.
+const DefaultMaxResultBytes = 4 << 20
+
+// WithMaxResultBytes bounds the bytes of items the result of a streaming
+// call collects (default DefaultMaxResultBytes; 0 or less: no bound). A
+// stream beyond it is cancelled and answered with an error result (code 413)
+// whose _meta "opentool/items" holds the items before it. A client of
+// NewClient is not bounded: it takes the items from the progress
+// notifications, and the result only counts them.
+func WithMaxResultBytes(n int) Option { return func(c *config) { c.maxResultBytes = n } }
 
 // Option configures a server built by [NewServer], [ServeStdio] or
 // [NewHTTPHandler].
@@ -82,6 +105,26 @@ type config struct {
 	http         mcp.StreamableHTTPOptions
 	annotations  map[string]*mcp.ToolAnnotations
 	valueHeaders map[string]string // WithCallValueHeaders: header → call value name
+
+	// The bounds of NewHTTPHandler (httpfront.go) and of streams.
+	maxSessions       int
+	sessionTimeout    time.Duration
+	sessionTimeoutSet bool
+	maxBatch          int
+	readTimeout       time.Duration
+	writeTimeout      time.Duration
+	origins           []string // lower case
+	maxResultBytes    int
+}
+
+// newConfig returns the configuration opts make from the defaults.
+func newConfig(opts []Option) *config {
+	c := &config{maxSessions: DefaultMaxSessions, sessionTimeout: DefaultSessionTimeout, maxBatch: DefaultMaxBatch,
+		readTimeout: DefaultReadTimeout, writeTimeout: DefaultWriteTimeout, maxResultBytes: DefaultMaxResultBytes}
+	for _, o := range opts {
+		o(c)
+	}
+	return c
 }
 
 // WithCallValueHeaders fills call values (runtime.WithCallValues: the
@@ -170,11 +213,7 @@ func WithAnnotations(function string, a *mcp.ToolAnnotations) Option {
 // document, which it loads now (with ctx). impl names the server to clients; nil
 // takes the document's title and version.
 func NewServer(ctx context.Context, tool runtime.Tool, impl *mcp.Implementation, opts ...Option) (*mcp.Server, error) {
-	var cfg config
-	for _, o := range opts {
-		o(&cfg)
-	}
-	return newServer(ctx, tool, impl, &cfg)
+	return newServer(ctx, tool, impl, newConfig(opts))
 }
 
 func newServer(ctx context.Context, tool runtime.Tool, impl *mcp.Implementation, cfg *config) (*mcp.Server, error) {
@@ -291,11 +330,8 @@ func ServeStdio(ctx context.Context, tool runtime.Tool, impl *mcp.Implementation
 // the call's own response stream. In both modes a call's context ends when the
 // client cancels it.
 func NewHTTPHandler(ctx context.Context, tool runtime.Tool, impl *mcp.Implementation, stateless bool, opts ...Option) (http.Handler, error) {
-	var cfg config
-	for _, o := range opts {
-		o(&cfg)
-	}
-	s, err := newServer(ctx, tool, impl, &cfg)
+	cfg := newConfig(opts)
+	s, err := newServer(ctx, tool, impl, cfg)
 	if err != nil {
 		return nil, err
 	}
@@ -304,7 +340,20 @@ func NewHTTPHandler(ctx context.Context, tool runtime.Tool, impl *mcp.Implementa
 	// A stateless client cannot reach the call's session with
 	// notifications/cancelled: the end of its HTTP request is the cancellation.
 	hopts.PropagateRequestCancellation = true
-	return mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s }, &hopts), nil
+	if cfg.sessionTimeoutSet || hopts.SessionTimeout == 0 {
+		hopts.SessionTimeout = max(cfg.sessionTimeout, 0)
+	}
+	maxBody := hopts.MaxRequestBodyBytes
+	if maxBody == 0 {
+		maxBody = mcp.DefaultMaxRequestBodyBytes
+	}
+	return &httpFront{
+		sdk:       mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s }, &hopts),
+		server:    s,
+		cfg:       cfg,
+		stateless: stateless,
+		maxBody:   maxBody,
+	}, nil
 }
 
 type bridge struct {
@@ -343,13 +392,19 @@ func (b *bridge) streamHandler(name string) mcp.ToolHandler {
 		}
 		defer b.recoverPanic(name, &res, &err)
 		token := req.Params.GetProgressToken()
+		// progressOnly: the client takes the items from the notifications
+		// alone; the result only counts them.
+		progressOnly := token != nil && req.Params.Meta[streamModeKey] == streamModeProgress
+		limit := b.cfg.maxResultBytes
 		var (
 			mu    sync.Mutex
 			done  bool
 			n     int
 			items bytes.Buffer
 		)
-		items.WriteString(`{"` + itemsKey + `":[`)
+		if !progressOnly {
+			items.WriteString(`{"` + itemsKey + `":[`)
+		}
 		emit := func(item json.RawMessage) error {
 			item, err := checkResult(item)
 			if err != nil {
@@ -360,10 +415,16 @@ func (b *bridge) streamHandler(name string) mcp.ToolHandler {
 			if done {
 				return errors.New("mcpbridge: emit called after the stream ended")
 			}
-			if n > 0 {
-				items.WriteByte(',')
+			if !progressOnly {
+				if limit > 0 && items.Len()+len(item)+3 > limit {
+					return &runtime.Error{Code: http.StatusRequestEntityTooLarge, Message: fmt.Sprintf(
+						"the items of the stream exceed %d bytes, the most one MCP result carries: the items sent before are in _meta %q", limit, streamedKey)}
+				}
+				if n > 0 {
+					items.WriteByte(',')
+				}
+				items.Write(item)
 			}
-			items.Write(item)
 			n++
 			if token == nil {
 				return nil
@@ -381,11 +442,23 @@ func (b *bridge) streamHandler(name string) mcp.ToolHandler {
 		mu.Unlock()
 		if err != nil {
 			res, err := failure(name, err)
-			if res != nil && n > 0 {
+			switch {
+			case res == nil || n == 0:
+			case progressOnly:
+				res.Meta[countKey] = n
+			default:
 				sent := append(bytes.Clone(items.Bytes()[len(`{"`+itemsKey+`":`):]), ']')
 				res.Meta[streamedKey] = json.RawMessage(sent)
 			}
 			return res, err
+		}
+		if progressOnly {
+			result := json.RawMessage(`{"` + itemsKey + `":[]}`)
+			return &mcp.CallToolResult{
+				Meta:              mcp.Meta{countKey: n},
+				Content:           []mcp.Content{&mcp.TextContent{Text: string(result)}},
+				StructuredContent: result,
+			}, nil
 		}
 		items.WriteString("]}")
 		result := json.RawMessage(items.Bytes())

@@ -4,9 +4,11 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"strconv"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -17,19 +19,33 @@ import (
 //
 // A server of this package sends each item of a streaming function as a
 // progress notification (its message the item's JSON, its _meta
-// "opentool/item" the item) and answers the call with every item in
-// structuredContent {"items": […]}. The Tool of such a server is a
-// runtime.StreamTool: StreamCall hands each item to emit as its notification
-// comes, when the session's client routes progress notifications here (the
-// clients of NewClient, CommandTool and HTTPTool do), and otherwise, or for
-// the items no notification brought, when the call ends. A tool of another
-// server, whose result has no items, streams that result as its one item.
+// "opentool/item" the item) when the call has a progress token, and answers
+// the call with every item in structuredContent {"items": […]}, within
+// WithMaxResultBytes. A client that routes the notifications to the call
+// (those of NewClient) asks, with _meta {"opentool/stream": "progress"} in
+// its tools/call, for the items as notifications only: the result is then
+// {"items": []} with _meta {"opentool/count": N}, the number of items sent,
+// and neither side holds more than one item at a time.
+//
+// The Tool of such a server is a runtime.StreamTool: StreamCall hands each
+// item to emit as its notification comes, when the session's client routes
+// progress notifications here (the clients of NewClient, CommandTool and
+// HTTPTool do), and otherwise, or for the items no notification brought,
+// when the call ends. When the result only counts the items, StreamCall
+// waits for the notifications of all of them (they may be handled after the
+// result arrives), and fails when they stop coming for itemWait before the
+// count is reached. A tool of another server, whose result has no items,
+// streams that result as its one item.
 
 // progressToken numbers the streaming calls of the process.
 var progressToken atomic.Uint64
 
 // streams are the streaming calls under way, by progress token.
 var streams sync.Map // string → *streamCall
+
+// itemWait is how long StreamCall waits for the next item's notification
+// once the result has said how many were sent.
+var itemWait = 10 * time.Second
 
 // streamCall is one streaming call: the items emitted so far.
 type streamCall struct {
@@ -39,6 +55,33 @@ type streamCall struct {
 	done    bool
 	err     error // emit's error: the call is cancelled
 	cancel  context.CancelFunc
+	moved   chan struct{} // closed, and replaced, when an item is emitted
+}
+
+// waitFor waits until n items are emitted, ctx ends, emit fails or no item
+// comes for itemWait.
+func (s *streamCall) waitFor(ctx context.Context, n int) error {
+	t := time.NewTimer(itemWait)
+	defer t.Stop()
+	for {
+		s.mu.Lock()
+		emitted, err, moved := s.emitted, s.err, s.moved
+		s.mu.Unlock()
+		switch {
+		case err != nil:
+			return err
+		case emitted >= n:
+			return nil
+		}
+		select {
+		case <-moved:
+			t.Reset(itemWait)
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-t.C:
+			return fmt.Errorf("mcpbridge: the server sent %d items as progress notifications, %d arrived", n, emitted)
+		}
+	}
 }
 
 // item hands the item a notification brings to emit, in order: an item out
@@ -55,6 +98,8 @@ func (s *streamCall) item(progress float64, item json.RawMessage) {
 		return
 	}
 	s.emitted++
+	close(s.moved)
+	s.moved = make(chan struct{})
 }
 
 // NewClient returns an MCP client whose sessions' Tools (NewTool) stream:
@@ -72,7 +117,28 @@ func NewClient(impl *mcp.Implementation, opts *mcp.ClientOptions) *mcp.Client {
 			theirs(ctx, req)
 		}
 	}
-	return mcp.NewClient(impl, &o)
+	c := mcp.NewClient(impl, &o)
+	c.AddSendingMiddleware(askProgressOnly)
+	return c
+}
+
+// askProgressOnly is the sending middleware of NewClient's clients: a
+// streaming call of StreamCall, whose notifications this client routes to it,
+// asks for its items as notifications only.
+func askProgressOnly(next mcp.MethodHandler) mcp.MethodHandler {
+	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+		if r, ok := req.(*mcp.CallToolRequest); ok && r.Params != nil {
+			if token, ok := r.Params.GetProgressToken().(string); ok {
+				if _, ours := streams.Load(token); ours {
+					if r.Params.Meta == nil {
+						r.Params.Meta = mcp.Meta{}
+					}
+					r.Params.Meta[streamModeKey] = streamModeProgress
+				}
+			}
+		}
+		return next(ctx, method, req)
+	}
 }
 
 // handleProgress routes a progress notification of a streaming call.
@@ -99,7 +165,7 @@ var _ runtime.StreamTool = (*Tool)(nil)
 func (t *Tool) StreamCall(ctx context.Context, name string, args json.RawMessage, emit func(json.RawMessage) error) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	s := &streamCall{emit: emit, cancel: cancel}
+	s := &streamCall{emit: emit, cancel: cancel, moved: make(chan struct{})}
 	token := "mcpbridge/" + strconv.FormatUint(progressToken.Add(1), 10)
 	streams.Store(token, s)
 	defer streams.Delete(token)
@@ -110,6 +176,17 @@ func (t *Tool) StreamCall(ctx context.Context, name string, args json.RawMessage
 	}
 	params.SetProgressToken(token)
 	res, callErr := t.call(ctx, name, params)
+	if res != nil {
+		if n, ok := sentCount(res); ok { // the items came as notifications only
+			if err := s.waitFor(ctx, n); err != nil {
+				return err
+			}
+			s.mu.Lock()
+			s.done = true
+			s.mu.Unlock()
+			return callErr
+		}
+	}
 
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -147,6 +224,16 @@ func (t *Tool) StreamCall(ctx context.Context, name string, args json.RawMessage
 		}
 	}
 	return nil
+}
+
+// sentCount returns the number of items a result says went as progress
+// notifications only.
+func sentCount(res *mcp.CallToolResult) (int, bool) {
+	v, ok := res.Meta[countKey].(float64)
+	if !ok || v < 0 || v != float64(int(v)) {
+		return 0, false
+	}
+	return int(v), true
 }
 
 // streamItems returns the items of a streaming function's result
