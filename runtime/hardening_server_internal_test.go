@@ -166,7 +166,7 @@ func TestBodyMemoryIsBounded(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		fmt.Fprintf(c, "POST /opentool/call HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n%s", declared, body)
+		fmt.Fprintf(c, "POST /opentool/call HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n%s", declared, body)
 		return c
 	}
 

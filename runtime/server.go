@@ -12,6 +12,7 @@ import (
 	"mime"
 	"net"
 	"net/http"
+	"net/netip"
 	"os"
 	"runtime/debug"
 	"strconv"
@@ -39,6 +40,7 @@ type serverConfig struct {
 	bodyMemory      int64
 	logEvery        time.Duration
 	valueHeaders    map[string]string // WithCallValueHeaders: header → call value name
+	anyHost         bool              // WithAnyHost
 }
 
 // WithVersion sets the version GET /version reports (default "1.0.0").
@@ -129,6 +131,15 @@ func WithWriteTimeout(d time.Duration) ServerOption {
 // this.
 func WithBodyMemory(n int64) ServerOption { return func(c *serverConfig) { c.bodyMemory = n } }
 
+// WithAnyHost serves requests whatever their Host header. By default a
+// request that arrives on a loopback address (127.0.0.1, [::1]) with a Host
+// header that does not name a loopback host is answered HTTP 403, as the MCP
+// SDK's streamable HTTP handler does: a web page whose domain an attacker
+// points at 127.0.0.1 (DNS rebinding) cannot reach a server that listens on
+// this machine only. Use it behind a proxy on the same machine that passes
+// on the public Host.
+func WithAnyHost() ServerOption { return func(c *serverConfig) { c.anyHost = true } }
+
 func newServerConfig(opts []ServerOption) *serverConfig {
 	c := &serverConfig{version: "1.0.0", prefix: DefaultPrefix, maxBody: DefaultMaxBodyBytes, shutdownTimeout: 30 * time.Second,
 		readTimeout: 30 * time.Second, writeTimeout: 30 * time.Second, logEvery: logEvery}
@@ -197,6 +208,10 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	route := path[len(h.cfg.prefix):]
+	if !h.cfg.anyHost && !loopbackHost(r) {
+		h.writeHTTPError(w, http.StatusForbidden, "forbidden: the Host "+quote(r.Host)+" does not name this machine, where the request arrived")
+		return
+	}
 	if len(h.cfg.keys) > 0 && !authorized(h.cfg.keys, r) {
 		unauthorized(w)
 		return
@@ -224,6 +239,30 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	default:
 		h.writeHTTPError(w, http.StatusNotFound, "not found: "+path)
 	}
+}
+
+// loopbackHost reports whether r may be served as to its Host: it arrived
+// on an address that is not a loopback one, or its Host names a loopback
+// host (localhost, 127.0.0.0/8, [::1]).
+func loopbackHost(r *http.Request) bool {
+	local, ok := r.Context().Value(http.LocalAddrContextKey).(net.Addr)
+	if !ok || local == nil || !isLoopback(local.String()) {
+		return true
+	}
+	return isLoopback(r.Host)
+}
+
+// isLoopback reports whether addr (a host, or host:port) names this machine.
+func isLoopback(addr string) bool {
+	host, _, err := net.SplitHostPort(addr)
+	if err != nil {
+		host = strings.Trim(addr, "[]")
+	}
+	if strings.EqualFold(host, "localhost") {
+		return true
+	}
+	ip, err := netip.ParseAddr(host)
+	return err == nil && ip.IsLoopback()
 }
 
 // authorized reports whether r carries "Authorization: Bearer <key>" with a
@@ -631,12 +670,36 @@ func ServeListener(ctx context.Context, ln net.Listener, tool Tool, opts ...Serv
 // ServeHandler is [ServeListener] for any handler, such as a mux that mounts
 // [NewHandler] beside other endpoints: the same HTTP server (header and idle
 // timeouts, header size limit) and the same graceful shutdown when ctx is
-// cancelled. Of opts, only [WithShutdownTimeout] and [WithLogger] apply
-// here; the handler's own options are given where it is made. Requests that
-// outlive ctx without end (a stream that only the client ends) should end
-// when ctx does: the shutdown waits for them.
+// cancelled. Of opts, [WithShutdownTimeout], [WithLogger], [WithReadTimeout]
+// and [WithWriteTimeout] apply here; the handler's own options are given
+// where it is made. Every request starts with the deadlines of those
+// timeouts: its body must arrive within the read timeout, and its answer be
+// written within both, so that a request refused before any handler reads its
+// body (an HTTP 401 of [RequireAPIKeys]) cannot hold its connection. A
+// handler that takes longer (a stream) sets its own deadlines, as
+// [NewHandler] does. Requests that outlive ctx without end (a stream that
+// only the client ends) should end when ctx does: the shutdown waits for
+// them.
 func ServeHandler(ctx context.Context, ln net.Listener, h http.Handler, opts ...ServerOption) error {
-	return serve(ctx, ln, h, newServerConfig(opts))
+	cfg := newServerConfig(opts)
+	if cfg.readTimeout > 0 || cfg.writeTimeout > 0 {
+		inner := h
+		h = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if dl := deadlinesOf(w); dl != nil {
+				now := time.Now()
+				var read time.Duration
+				if cfg.readTimeout > 0 && r.ContentLength != 0 {
+					read = cfg.readTimeout
+					dl.SetReadDeadline(now.Add(read))
+				}
+				if cfg.writeTimeout > 0 {
+					dl.SetWriteDeadline(now.Add(read + cfg.writeTimeout))
+				}
+			}
+			inner.ServeHTTP(w, r)
+		})
+	}
+	return serve(ctx, ln, h, cfg)
 }
 
 func serve(ctx context.Context, ln net.Listener, h http.Handler, cfg *serverConfig) error {
