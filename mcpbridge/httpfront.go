@@ -82,9 +82,10 @@ func WithAllowedOrigins(origins ...string) Option {
 	}
 }
 
-// httpFront is what NewHTTPHandler returns: the SDK's handler behind the
-// bounds of this package (origins, deadlines, batches, sessions).
-type httpFront struct {
+// HTTPHandler is what [NewHTTPHandler] returns: the SDK's streamable HTTP
+// handler behind the bounds of this package (origins, deadlines, batches,
+// sessions).
+type HTTPHandler struct {
 	sdk       http.Handler
 	server    *mcp.Server
 	cfg       *config
@@ -95,7 +96,7 @@ type httpFront struct {
 	creating int // requests that may open a session, under way
 }
 
-func (f *httpFront) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+func (f *HTTPHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	rc := http.NewResponseController(w)
 	if f.cfg.writeTimeout > 0 {
 		_ = rc.SetWriteDeadline(time.Now().Add(f.cfg.readTimeout + f.cfg.writeTimeout))
@@ -136,7 +137,7 @@ func (f *httpFront) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // readBody reads r's body within the read timeout, then lifts the read
 // deadline (a deadline passing while a call runs would cancel it). On
 // failure it has answered.
-func (f *httpFront) readBody(w http.ResponseWriter, r *http.Request, rc *http.ResponseController) ([]byte, bool) {
+func (f *HTTPHandler) readBody(w http.ResponseWriter, r *http.Request, rc *http.ResponseController) ([]byte, bool) {
 	if f.maxBody >= 0 && r.ContentLength > f.maxBody {
 		writeError(w, http.StatusRequestEntityTooLarge, nil, -32600, fmt.Sprintf("request body larger than %d bytes", f.maxBody))
 		return nil, false
@@ -168,7 +169,7 @@ func (f *httpFront) readBody(w http.ResponseWriter, r *http.Request, rc *http.Re
 
 // checkBatch refuses a batch of more than maxBatch messages; on failure it
 // has answered.
-func (f *httpFront) checkBatch(w http.ResponseWriter, body []byte) bool {
+func (f *HTTPHandler) checkBatch(w http.ResponseWriter, body []byte) bool {
 	if f.cfg.maxBatch <= 0 {
 		return true
 	}
@@ -198,7 +199,7 @@ func (f *httpFront) checkBatch(w http.ResponseWriter, body []byte) bool {
 // reserve takes a place for a session that the request may open, and
 // reports whether there was one: the sessions of the server and the requests
 // that may open one are fewer than maxSessions.
-func (f *httpFront) reserve() bool {
+func (f *HTTPHandler) reserve() bool {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	n := f.creating
@@ -212,7 +213,17 @@ func (f *httpFront) reserve() bool {
 	return true
 }
 
-func (f *httpFront) release() {
+// Close closes every session of the handler: their calls are cancelled and
+// their streams end. Serving ends with it, once the HTTP server has shut
+// down, so that no session outlives the server.
+func (f *HTTPHandler) Close() error {
+	for ss := range f.server.Sessions() {
+		ss.Close()
+	}
+	return nil
+}
+
+func (f *HTTPHandler) release() {
 	f.mu.Lock()
 	f.creating--
 	f.mu.Unlock()

@@ -24,9 +24,15 @@
 //     item as a notifications/progress when the client sent a progress token
 //     (progress counts the items, message is the item's JSON, _meta
 //     "opentool/item" the item itself), and its result holds every item:
-//     structuredContent {"items": [item, …]}. An error ends the call with
-//     isError; the items sent before it are in its _meta "opentool/items" too
-//     (a client may see notifications after the result).
+//     structuredContent {"items": [item, …]}, at most WithMaxResultBytes of
+//     them (4 MiB; beyond, the stream is cancelled and the call ends with an
+//     error result, code 413). An error ends the call with isError; the items
+//     sent before it are in its _meta "opentool/items" too (a client may see
+//     notifications after the result). A client that asks for the items as
+//     notifications only (_meta {"opentool/stream": "progress"} beside its
+//     progress token, as the clients of NewClient do) gets {"items": []} with
+//     _meta {"opentool/count": N} instead, N the items sent, also in an error
+//     result: nothing is collected, whatever the stream's length.
 //   - A client's cancellation (notifications/cancelled, or over stateless
 //     HTTP the request going away) cancels the call's context.
 //
@@ -329,7 +335,29 @@ func ServeStdio(ctx context.Context, tool runtime.Tool, impl *mcp.Implementation
 // client, but progress notifications of a streaming call still reach it on
 // the call's own response stream. In both modes a call's context ends when the
 // client cancels it.
-func NewHTTPHandler(ctx context.Context, tool runtime.Tool, impl *mcp.Implementation, stateless bool, opts ...Option) (http.Handler, error) {
+//
+// What hostile or broken clients can take is bounded, each bound an Option:
+//
+//   - Origin: a request with an Origin header that is neither the server's
+//     own, nor a loopback one, nor one of WithAllowedOrigins is answered 403
+//     (as the MCP specification requires); one without is served. A Host that
+//     is not loopback on a loopback address is 403 too (the SDK's check).
+//   - Deadlines: a request body must arrive within WithReadTimeout (30 s;
+//     else 408), and each write (an answer, each event of a stream) take at
+//     most WithWriteTimeout (30 s): a client that stops reading is cut off and
+//     the call streaming to it cancelled. The handler sets them on its
+//     connections itself, as runtime.NewHandler does.
+//   - Bodies: at most the SDK's MaxRequestBodyBytes (4 MiB; else 413).
+//   - Batches (protocol versions before 2025-06-18; the SDK refuses them
+//     after): at most WithMaxBatch messages (16; else 400 with a JSON-RPC
+//     error -32600, and none of them handled).
+//   - Sessions (stateful): at most WithMaxSessions at once (1,000; one more is
+//     503 with Retry-After and a JSON-RPC error -32000), each closed after
+//     WithSessionTimeout without a POST (30 minutes). A session has at most
+//     one standalone GET stream (the SDK answers 409 to a second), which ends
+//     with it. Close closes them all.
+//   - Streaming results: WithMaxResultBytes (4 MiB), see the package doc.
+func NewHTTPHandler(ctx context.Context, tool runtime.Tool, impl *mcp.Implementation, stateless bool, opts ...Option) (*HTTPHandler, error) {
 	cfg := newConfig(opts)
 	s, err := newServer(ctx, tool, impl, cfg)
 	if err != nil {
@@ -347,7 +375,7 @@ func NewHTTPHandler(ctx context.Context, tool runtime.Tool, impl *mcp.Implementa
 	if maxBody == 0 {
 		maxBody = mcp.DefaultMaxRequestBodyBytes
 	}
-	return &httpFront{
+	return &HTTPHandler{
 		sdk:       mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s }, &hopts),
 		server:    s,
 		cfg:       cfg,

@@ -370,6 +370,15 @@ Command: mcp
       --upstream        URL of the OpenTool server the calls go to (http://host:port/opentool) (required)
       --upstream-key    API key of the upstream server (default: $MOCKTOOL_UPSTREAM_KEY)
 
+Limits of start:
+
+--readTimeout          Time a client has to send a request body (0: no bound), Default: 30s
+--writeTimeout         Time each write of an answer or stream event may take: a client that stops reading is cut off (0: no bound), Default: 30s
+--shutdownTimeout      Time calls and streams in flight get on SIGINT or SIGTERM, Default: 30s
+--mcpMaxSessions       Most MCP sessions at once: one more is HTTP 503 (0: no bound), Default: 1000
+--mcpSessionTimeout    An MCP session without a request for this long is closed (0: never), Default: 30m0s
+--allowOrigin          Origin browsers may call /mcp from besides the server's own and loopback ones, allow array, as: --allowOrigin https://app.example.com
+
 Environment variables:
 
 MOCKTOOL_API_KEYS        API keys of start, comma-separated, when no -k is given (keys on the command line show in ps)

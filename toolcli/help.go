@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strings"
 	"unicode"
+
+	"github.com/opentoolgen/opentoolgen/mcpbridge"
 )
 
 // helpLine is one option of the help: its names and what it is.
@@ -70,6 +72,21 @@ func (c *Command) help(w io.Writer) {
 		}
 		fmt.Fprintln(w)
 	}
+	// The limits of start have a section of their own, so that the
+	// guidelines' columns above stay as they are.
+	limits := []helpLine{
+		{"--readTimeout", "Time a client has to send a request body (0: no bound), Default: 30s"},
+		{"--writeTimeout", "Time each write of an answer or stream event may take: a client that stops reading is cut off (0: no bound), Default: 30s"},
+		{"--shutdownTimeout", "Time calls and streams in flight get on SIGINT or SIGTERM, Default: 30s"},
+		{"--mcpMaxSessions", fmt.Sprintf("Most MCP sessions at once: one more is HTTP 503 (0: no bound), Default: %d", mcpbridge.DefaultMaxSessions)},
+		{"--mcpSessionTimeout", "An MCP session without a request for this long is closed (0: never), Default: 30m0s"},
+		{"--allowOrigin", "Origin browsers may call /mcp from besides the server's own and loopback ones, allow array, as: --allowOrigin https://app.example.com"},
+	}
+	fmt.Fprintf(w, "Limits of start:\n\n")
+	for _, l := range limits {
+		fmt.Fprintf(w, "%-*s%s\n", len("--mcpSessionTimeout")+4, l.names, l.usage)
+	}
+	fmt.Fprintln(w)
 	envs := append([]Env{{c.keysEnv(), "API keys of start, comma-separated, when no -k is given (keys on the command line show in ps)"}}, c.Env...)
 	{
 		envWidth := 0

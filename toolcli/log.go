@@ -61,15 +61,19 @@ func (l *logStreamTool) StreamCall(ctx context.Context, name string, args json.R
 		l.log(ctx, name, start, err, panicked, items)
 	}()
 	err = l.stream.StreamCall(ctx, name, args, func(item json.RawMessage) error {
-		items++
-		return emit(item)
+		if err := emit(item); err != nil {
+			return err
+		}
+		items++ // delivered, as far as the front can tell
+		return nil
 	})
 	panicked = false
 	return err
 }
 
 // log writes the line of a call: its function, duration and outcome, and for a
-// stream the number of items (items < 0: not a stream). Neither the arguments
+// stream the number of items the front took (items < 0: not a stream), not
+// counting one it failed to send. Neither the arguments
 // nor the result nor an error's message is logged: they may hold what the
 // environment or the caller meant to keep out of logs; an invalid call lists
 // the JSON paths of its violations only.

@@ -8,7 +8,7 @@ import (
 	"net"
 	"net/http"
 	"strconv"
-	"time"
+	"sync"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/opentoolgen/opentoolgen/mcpbridge"
@@ -68,27 +68,44 @@ func (c *Command) serve(ctx context.Context, s *settings, stdin io.Reader, stdou
 	return c.serveHTTP(ctx, s, tool, impl, mcpOpts, logger)
 }
 
-// serveHTTP serves OpenTool at /opentool and MCP at /mcp on one port.
+// serveHTTP serves OpenTool at /opentool and MCP at /mcp on one port, every
+// route with the read and write deadlines of s, requests refused before a
+// handler (401) too.
 func (c *Command) serveHTTP(ctx context.Context, s *settings, tool runtime.Tool, impl *mcp.Implementation, mcpOpts []mcpbridge.Option, logger *slog.Logger) error {
 	if len(s.headers) > 0 {
 		mcpOpts = append(mcpOpts, mcpbridge.WithCallValueHeaders(s.headers))
 	}
+	mcpOpts = append([]mcpbridge.Option{
+		mcpbridge.WithReadTimeout(s.readTimeout), mcpbridge.WithWriteTimeout(s.writeTimeout),
+		mcpbridge.WithMaxSessions(s.maxSessions), mcpbridge.WithSessionTimeout(s.sessionTimeout),
+		mcpbridge.WithAllowedOrigins(s.origins...),
+	}, mcpOpts...) // Command.MCP may say otherwise
 	mcpHandler, err := mcpbridge.NewHTTPHandler(ctx, logged(tool, logger, "mcp"), impl, false, mcpOpts...)
 	if err != nil {
 		return err
 	}
+	// No session outlives the server: their goroutines end with it.
+	defer mcpHandler.Close()
 	ln, err := net.Listen("tcp", net.JoinHostPort(s.host, strconv.Itoa(s.port)))
 	if err != nil {
 		return err
 	}
+	timeouts := []runtime.ServerOption{runtime.WithReadTimeout(s.readTimeout), runtime.WithWriteTimeout(s.writeTimeout)}
 	mux := http.NewServeMux()
 	mux.Handle(runtime.DefaultPrefix+"/", runtime.NewHandler(logged(tool, logger, "opentool"),
-		runtime.WithVersion(s.version), runtime.WithLogger(logger), runtime.WithCallValueHeaders(s.headers)))
+		append(timeouts, runtime.WithVersion(s.version), runtime.WithLogger(logger), runtime.WithCallValueHeaders(s.headers))...))
 	mux.Handle("/mcp", endsWith(ctx, mcpHandler))
 	base := "http://" + ln.Addr().String()
 	logger.Info("serving", "name", c.Name, "version", s.version,
 		"opentool", base+runtime.DefaultPrefix, "mcp", base+"/mcp", "apiKeys", len(s.keys))
-	err = runtime.ServeHandler(ctx, ln, runtime.RequireAPIKeys(mux, s.keys...), runtime.WithLogger(logger))
+	err = runtime.ServeHandler(ctx, ln, runtime.RequireAPIKeys(mux, s.keys...),
+		append(timeouts, runtime.WithLogger(logger), runtime.WithShutdownTimeout(s.shutdownTimeout))...)
+	if errors.Is(err, context.DeadlineExceeded) {
+		// The grace period ended with calls in flight: they were cut off
+		// (and logged), as asked; the command still stopped as told.
+		logger.Warn("stopped: the grace period ended with calls in flight, which were cut off", "shutdownTimeout", s.shutdownTimeout)
+		return nil
+	}
 	if err != nil {
 		return err
 	}
@@ -96,23 +113,64 @@ func (c *Command) serveHTTP(ctx context.Context, s *settings, tool runtime.Tool,
 	return nil
 }
 
-// endsWith prepares the requests of the MCP endpoint: each starts without
-// the write deadline the OpenTool handler may have left on its connection for
-// an earlier request, and a GET (the standing stream of server messages,
-// which only the client ends) ends when ctx does, so that a shutdown does not
-// wait for it.
+// endsWith prepares the requests of the MCP endpoint: a GET (the standing
+// stream of server messages, which only the client ends) ends when ctx does
+// and no other request of the endpoint is under way, so that a shutdown does
+// not wait for it, while the calls in flight keep their session's stream (an
+// SDK client whose GET stream cannot reconnect gives the session up).
 func endsWith(ctx context.Context, h http.Handler) http.Handler {
+	var calls inFlight
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		_ = http.NewResponseController(w).SetWriteDeadline(time.Time{})
-		if r.Method == http.MethodGet {
-			rctx, cancel := context.WithCancel(r.Context())
-			defer cancel()
-			stop := context.AfterFunc(ctx, cancel)
-			defer stop()
-			r = r.WithContext(rctx)
+		if r.Method != http.MethodGet {
+			calls.add(1)
+			defer calls.add(-1)
+			h.ServeHTTP(w, r)
+			return
 		}
-		h.ServeHTTP(w, r)
+		rctx, cancel := context.WithCancel(r.Context())
+		defer cancel()
+		stop := context.AfterFunc(ctx, func() {
+			calls.waitIdle(rctx)
+			cancel()
+		})
+		defer stop()
+		h.ServeHTTP(w, r.WithContext(rctx))
 	})
+}
+
+// inFlight counts requests under way.
+type inFlight struct {
+	mu   sync.Mutex
+	n    int
+	idle chan struct{} // closed when n drops to 0
+}
+
+func (f *inFlight) add(d int) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.n += d
+	if f.n == 0 && f.idle != nil {
+		close(f.idle)
+		f.idle = nil
+	}
+}
+
+// waitIdle waits until no request is under way, or ctx ends.
+func (f *inFlight) waitIdle(ctx context.Context) {
+	f.mu.Lock()
+	if f.n == 0 {
+		f.mu.Unlock()
+		return
+	}
+	if f.idle == nil {
+		f.idle = make(chan struct{})
+	}
+	idle := f.idle
+	f.mu.Unlock()
+	select {
+	case <-idle:
+	case <-ctx.Done():
+	}
 }
 
 // leveled is a handler that passes on records from level up.

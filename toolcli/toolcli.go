@@ -43,6 +43,28 @@
 //	                        HEADER on /opentool and /mcp (repeatable); over MCP, a call's _meta
 //	                        members give call values too (mcpbridge)
 //
+// and the limits of what clients may take, each bounding something a hostile
+// or broken client could otherwise hold for ever (see mcpbridge.NewHTTPHandler
+// and runtime.NewHandler for what each does):
+//
+//	--readTimeout D         time a client has to send a request body, on every route, requests
+//	                        refused with 401 too (default 30s; 0: no bound); else 408, or the
+//	                        connection closed
+//	--writeTimeout D        time each write (an answer, each event of a stream) may take: a client
+//	                        that stops reading is cut off and its call cancelled (default 30s)
+//	--shutdownTimeout D     the grace period on SIGINT and SIGTERM (default 30s)
+//	--mcpMaxSessions N      MCP sessions open at once (default 1000; 0: no bound); one more is
+//	                        HTTP 503 with Retry-After and a JSON-RPC error
+//	--mcpSessionTimeout D   an MCP session without a POST for D is closed, its GET stream with
+//	                        it (default 30m; 0: never)
+//	--allowOrigin ORIGIN    an origin (https://app.example.com, or *) browsers may call /mcp from
+//	                        (repeatable); requests without Origin, from the server's own origin or
+//	                        a loopback one are always served, others are 403
+//
+// Requests to /opentool and /mcp that arrive on a loopback address with a
+// Host that is not a loopback host are 403 (DNS rebinding). A JSON-RPC batch
+// on /mcp holds at most 16 messages.
+//
 // With API keys, every request to /opentool and /mcp must carry
 // "Authorization: Bearer KEY" with one of them (compared in constant time, as
 // runtime.WithAPIKeys does); others get HTTP 401. mcp takes -v and --options.
@@ -79,9 +101,14 @@
 // function, the duration and the outcome ("ok", "invalid" with the JSON
 // paths of the violations, "error" with the code, "cancelled", "panic"); for
 // a stream, the number of items. No argument value, result, error message or
-// key is logged. SIGINT and SIGTERM shut the server down gracefully: calls in
-// flight complete (runtime.ServeHandler), MCP's standing event streams end,
-// and the exit status is 0.
+// key is logged; a stream's count is of the items the front took, not of one
+// it failed to send. SIGINT and SIGTERM shut the server down gracefully:
+// calls and streams in flight, over OpenTool and MCP, get --shutdownTimeout
+// to complete (runtime.ServeHandler); MCP's standing GET streams end once no
+// other MCP request is under way (an SDK client gives its session up when
+// its GET stream cannot reconnect); then every MCP session is closed. Calls
+// still running when the grace period ends are cut off (and logged
+// "cancelled"); the exit status is 0 either way.
 //
 // Exit status: 0 on success, -h and a clean shutdown; 1 when the tool cannot
 // be built or served (a bad options file, a port in use); 2 on bad usage.
@@ -99,6 +126,7 @@ import (
 	"strconv"
 	"strings"
 	"syscall"
+	"time"
 
 	"github.com/opentoolgen/opentoolgen/mcpbridge"
 	"github.com/opentoolgen/opentoolgen/runtime"
@@ -112,6 +140,10 @@ const DefaultPort = 9627
 // this machine only. --host 0.0.0.0 (the Dart reference's default) serves
 // every interface.
 const DefaultHost = "127.0.0.1"
+
+// DefaultShutdownTimeout is the grace period start gives calls and streams
+// in flight when it is told to stop, unless --shutdownTimeout says otherwise.
+const DefaultShutdownTimeout = 30 * time.Second
 
 // Command is a tool server's command line.
 type Command struct {
@@ -180,6 +212,12 @@ type settings struct {
 	keys    []string
 	options string
 	headers map[string]string // --values: header → call value name
+
+	// The bounds of start (see serveHTTP).
+	readTimeout, writeTimeout, shutdownTimeout time.Duration
+	maxSessions                                int
+	sessionTimeout                             time.Duration
+	origins                                    []string
 }
 
 func (c *Command) run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer, guardStdout bool) int {
@@ -264,7 +302,9 @@ func (c *Command) parse(args []string) (*settings, error) {
 	if len(args) == 1 && (args[0] == "-v" || args[0] == "--version" || args[0] == "-version") {
 		return nil, errPrintVersion
 	}
-	s := &settings{command: command, version: c.version(), port: c.port(), host: DefaultHost}
+	s := &settings{command: command, version: c.version(), port: c.port(), host: DefaultHost,
+		readTimeout: mcpbridge.DefaultReadTimeout, writeTimeout: mcpbridge.DefaultWriteTimeout, shutdownTimeout: DefaultShutdownTimeout,
+		maxSessions: mcpbridge.DefaultMaxSessions, sessionTimeout: mcpbridge.DefaultSessionTimeout}
 	fs := c.flagSet(command, s)
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -293,6 +333,14 @@ func (c *Command) parse(args []string) (*settings, error) {
 	}
 	if len(missing) > 0 {
 		return nil, &usageError{"missing " + strings.Join(missing, ", ")}
+	}
+	for name, d := range map[string]time.Duration{"readTimeout": s.readTimeout, "writeTimeout": s.writeTimeout, "shutdownTimeout": s.shutdownTimeout, "mcpSessionTimeout": s.sessionTimeout} {
+		if d < 0 {
+			return nil, &usageError{fmt.Sprintf("--%s: got %v, want 0 (no bound) or more", name, d)}
+		}
+	}
+	if s.maxSessions < 0 {
+		return nil, &usageError{fmt.Sprintf("--mcpMaxSessions: got %d, want 0 (no bound) or more", s.maxSessions)}
 	}
 	if s.port < 0 || s.port > 65535 {
 		return nil, &usageError{fmt.Sprintf("--toolPort: got %d, want a port from 0 to 65535", s.port)}
@@ -324,6 +372,18 @@ func (c *Command) flagSet(command string, s *settings) *flag.FlagSet {
 			fs.Var(host, name, "Host")
 		}
 		fs.Var((*headerMap)(&s.headers), "values", "Call values from request headers")
+		fs.DurationVar(&s.readTimeout, "readTimeout", s.readTimeout, "Time a client has to send a request body")
+		fs.DurationVar(&s.writeTimeout, "writeTimeout", s.writeTimeout, "Time each write of an answer or stream event may take")
+		fs.DurationVar(&s.shutdownTimeout, "shutdownTimeout", s.shutdownTimeout, "Time calls in flight get on SIGINT or SIGTERM")
+		fs.IntVar(&s.maxSessions, "mcpMaxSessions", s.maxSessions, "Most MCP sessions at once")
+		fs.DurationVar(&s.sessionTimeout, "mcpSessionTimeout", s.sessionTimeout, "MCP session idle timeout")
+		fs.Func("allowOrigin", "Origin browsers may call /mcp from", func(v string) error {
+			if v = strings.TrimSpace(v); v == "" {
+				return errors.New("empty origin")
+			}
+			s.origins = append(s.origins, v)
+			return nil
+		})
 	}
 	fs.StringVar(&s.options, "options", "", "Argument options file (JSON)")
 	if c.Flags != nil {

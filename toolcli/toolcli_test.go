@@ -67,6 +67,15 @@ Command: mcp
   -v, --version     Version, Default: 1.0.0
       --options     Argument options file (JSON): defaults, fixed and envs of arguments
 
+Limits of start:
+
+--readTimeout          Time a client has to send a request body (0: no bound), Default: 30s
+--writeTimeout         Time each write of an answer or stream event may take: a client that stops reading is cut off (0: no bound), Default: 30s
+--shutdownTimeout      Time calls and streams in flight get on SIGINT or SIGTERM, Default: 30s
+--mcpMaxSessions       Most MCP sessions at once: one more is HTTP 503 (0: no bound), Default: 1000
+--mcpSessionTimeout    An MCP session without a request for this long is closed (0: never), Default: 30m0s
+--allowOrigin          Origin browsers may call /mcp from besides the server's own and loopback ones, allow array, as: --allowOrigin https://app.example.com
+
 Environment variables:
 
 MOCK_UTIL_TOOL_API_KEYS    API keys of start, comma-separated, when no -k is given (keys on the command line show in ps)
@@ -96,7 +105,8 @@ func TestHelpOwnFlags(t *testing.T) {
 		"Command: start\n  -v, --version         Version, Default: 1.0.0\n",
 		"      --dry             Dry run\n      --retries         Retries, Default: 3\n" +
 			"      --upstream        URL of the upstream server (required)\n      --upstream-key    API key of the upstream server\n\nCommand: mcp\n",
-		"Environment variables:\n\nMOCK_UTIL_TOOL_API_KEYS    API keys of start, comma-separated, when no -k is given (keys on the command line show in ps)\n" +
+		"\nLimits of start:\n\n--readTimeout          Time a client has to send a request body (0: no bound), Default: 30s\n",
+		"\n\nEnvironment variables:\n\nMOCK_UTIL_TOOL_API_KEYS    API keys of start, comma-separated, when no -k is given (keys on the command line show in ps)\n" +
 			"MOCK_KEY                   API key\nMOCK_UPSTREAM_TOKEN        Token\n\nGlobal options:\n\n-h, --help    Show help information\n",
 	} {
 		if !strings.Contains(out, want) {
