@@ -148,7 +148,10 @@ func (f *HTTPHandler) readBody(w http.ResponseWriter, r *http.Request, rc *http.
 		src = io.LimitReader(r.Body, f.maxBody+1)
 	}
 	body, err := io.ReadAll(src)
-	if timed {
+	if timed && err == nil {
+		// Lifted once the body is in; after a failure it stays, so that the
+		// server's own reads of what is left fail too, and the connection
+		// closes.
 		_ = rc.SetReadDeadline(time.Time{})
 	}
 	switch {

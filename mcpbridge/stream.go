@@ -77,6 +77,12 @@ func (s *streamCall) waitFor(ctx context.Context, n int) error {
 		case <-moved:
 			t.Reset(itemWait)
 		case <-ctx.Done():
+			s.mu.Lock()
+			err := s.err // emit's error cancels ctx: it is the cause
+			s.mu.Unlock()
+			if err != nil {
+				return err
+			}
 			return ctx.Err()
 		case <-t.C:
 			return fmt.Errorf("mcpbridge: the server sent %d items as progress notifications, %d arrived", n, emitted)
@@ -127,13 +133,13 @@ func NewClient(impl *mcp.Implementation, opts *mcp.ClientOptions) *mcp.Client {
 // asks for its items as notifications only.
 func askProgressOnly(next mcp.MethodHandler) mcp.MethodHandler {
 	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
-		if r, ok := req.(*mcp.CallToolRequest); ok && r.Params != nil {
-			if token, ok := r.Params.GetProgressToken().(string); ok {
+		if p, ok := req.GetParams().(*mcp.CallToolParams); ok && p != nil && method == "tools/call" {
+			if token, ok := p.GetProgressToken().(string); ok {
 				if _, ours := streams.Load(token); ours {
-					if r.Params.Meta == nil {
-						r.Params.Meta = mcp.Meta{}
+					if p.Meta == nil {
+						p.Meta = mcp.Meta{}
 					}
-					r.Params.Meta[streamModeKey] = streamModeProgress
+					p.Meta[streamModeKey] = streamModeProgress
 				}
 			}
 		}
