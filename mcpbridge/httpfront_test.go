@@ -263,7 +263,7 @@ func settle(want int) int {
 // streams with them, and leave no goroutine; Close closes the rest.
 func TestHTTPSessions(t *testing.T) {
 	http.DefaultClient.CloseIdleConnections()
-	before := settle(0)
+	before := goruntime.NumGoroutine()
 	h, url := serveFront(t, newEndless(1, 1), mcpbridge.WithMaxSessions(3), mcpbridge.WithSessionTimeout(500*time.Millisecond))
 	var ids []string
 	for range 3 {

@@ -31,6 +31,7 @@ type store struct {
 	next      mocktool.ID
 	started   chan struct{} // a value per Run that started
 	cancelled chan error    // the context's error of each Run that ended
+	pace      time.Duration // SequentiallyRead waits this long before each item
 }
 
 var _ mocktool.Service = (*store)(nil)
@@ -82,6 +83,7 @@ func (s *store) SequentiallyRead(_ context.Context, emit func(mocktool.Text) err
 	}
 	s.mu.Unlock()
 	for _, t := range texts {
+		time.Sleep(s.pace)
 		if err := emit(t); err != nil {
 			return err
 		}
