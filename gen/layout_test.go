@@ -29,20 +29,21 @@ var stages = []struct {
 	{pkg: "runtime", may: []string{"internal/jsontree"}},
 	{pkg: "runtime/dynlib", may: []string{"runtime"}},
 	// MCP tools as an OpenTool document: what mcpbridge and the generator share
-	{pkg: "internal/mcpschema", may: []string{"internal/jsontree", "runtime"}},
+	{pkg: "internal/checked", may: []string{"runtime"}},
+	{pkg: "internal/mcpschema", may: []string{"internal/jsontree", "internal/checked", "runtime"}},
 	{pkg: "templates"},
 	// read: a document's text (JSON or YAML) with the positions of its values;
 	// diagnostics
 	{pkg: "gen/source", may: []string{"internal/jsontree"}, third: true},
 	// load: input formats, nothing of Go
-	{pkg: "gen/load/opentool", may: []string{"internal/jsontree", "runtime"}},
+	{pkg: "gen/load/opentool", may: []string{"internal/jsontree", "internal/checked", "runtime"}},
 	// the model: what every loader produces and every emitter reads; every
 	// Go name is made there
 	{pkg: "gen/model", may: []string{"runtime"}},
 	// loaders that build the model (OpenDyn through its OpenTool document),
 	// leaving its names to it (loadersMakeNoNames)
 	{pkg: "gen/load/opendyn", may: []string{"internal/jsontree", "runtime", "gen/source", "gen/load/opentool", "gen/model"}},
-	{pkg: "gen/load/openapi", may: []string{"internal/jsontree", "runtime", "gen/source", "gen/model"}, third: true},
+	{pkg: "gen/load/openapi", may: []string{"internal/jsontree", "internal/checked", "runtime", "gen/source", "gen/model"}, third: true},
 	{pkg: "gen/load/mcptools", may: []string{"internal/jsontree", "internal/mcpschema", "runtime", "gen/source", "gen/load/opentool", "gen/model"}},
 	// emit: Go from the model, nothing of input formats (jennifer only)
 	{pkg: "gen/emit", may: []string{"internal/jsontree", "runtime", "templates", "gen/model"}, jennifer: true},

@@ -5,6 +5,10 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"errors"
+	"math"
+	"net/mail"
+	"net/netip"
+	"net/url"
 	"regexp"
 	"strconv"
 	"strings"
@@ -13,9 +17,12 @@ import (
 	"unicode/utf8"
 )
 
-// Helpers of decoders generated from OpenAPI documents: formats beyond the
-// JSON types (date-time, base64 bytes, untyped values) and the constraints of
-// the schemas (minimum, maxLength, pattern, …). Each check records a
+// Helpers of generated decoders: formats beyond the JSON types (date-time,
+// base64 bytes, untyped values) and the constraints of the schemas that every
+// generated package checks, whatever document it comes from (OpenTool, OpenDyn,
+// an MCP tools/list, OpenAPI): minimum and maximum (inclusive or exclusive),
+// multipleOf, minLength, maxLength, pattern, format, minItems, maxItems,
+// uniqueItems, minProperties, maxProperties and const. Each check records a
 // violation at the decoder's current position.
 
 // DecodeTime reads an RFC 3339 date-time string into *x.
@@ -100,6 +107,120 @@ func CheckItems(d *Decoder, n int, min, max int64) {
 	if max >= 0 && int64(n) > max {
 		d.Invalid("got " + strconv.Itoa(n) + " elements, want at most " + strconv.FormatInt(max, 10))
 	}
+}
+
+// CheckMultipleOf records a violation when v is not a multiple of m (m > 0),
+// within the rounding of float64: 0.3 is a multiple of 0.1.
+func CheckMultipleOf(d *Decoder, v, m float64) {
+	q := v / m
+	if math.IsInf(q, 0) || math.Abs(q-math.Round(q)) > 1e-9*math.Max(1, math.Abs(q)) {
+		d.Invalid("got " + formatNumber(v) + ", want a multiple of " + formatNumber(m))
+	}
+}
+
+// CheckMultipleOfInt records a violation when the integer v is not a multiple
+// of m (m > 0).
+func CheckMultipleOfInt(d *Decoder, v, m int64) {
+	if m > 0 && v%m != 0 {
+		d.Invalid("got " + strconv.FormatInt(v, 10) + ", want a multiple of " + strconv.FormatInt(m, 10))
+	}
+}
+
+// CheckProperties records a violation when an object has fewer than min or
+// more than max members (negative bounds are not checked).
+func CheckProperties(d *Decoder, n int, min, max int64) {
+	if min >= 0 && int64(n) < min {
+		d.Invalid("got " + strconv.Itoa(n) + " members, want at least " + strconv.FormatInt(min, 10))
+	}
+	if max >= 0 && int64(n) > max {
+		d.Invalid("got " + strconv.Itoa(n) + " members, want at most " + strconv.FormatInt(max, 10))
+	}
+}
+
+// CheckUnique records a violation when two elements of s are equal (JSON
+// Schema's uniqueItems), for elements Go compares with ==.
+func CheckUnique[S ~[]E, E comparable](d *Decoder, s S) {
+	if len(s) < 2 {
+		return
+	}
+	if len(s) <= 16 { // no map for a short array
+		for j := 1; j < len(s); j++ {
+			for i := 0; i < j; i++ {
+				if s[i] == s[j] {
+					notUnique(d, i, j)
+					return
+				}
+			}
+		}
+		return
+	}
+	first := make(map[E]int, len(s))
+	for j, v := range s {
+		if i, ok := first[v]; ok {
+			notUnique(d, i, j)
+			return
+		}
+		first[v] = j
+	}
+}
+
+// CheckUniqueJSON is [CheckUnique] for elements compared by their JSON value
+// (objects, arrays, untyped values): two elements are equal when their JSON
+// encodings are, once object members are sorted and numbers written alike.
+func CheckUniqueJSON[S ~[]E, E any](d *Decoder, s S) {
+	if len(s) < 2 {
+		return
+	}
+	first := make(map[string]int, len(s))
+	for j, v := range s {
+		b, err := json.Marshal(v)
+		if err != nil {
+			return
+		}
+		var x any
+		if json.Unmarshal(b, &x) == nil {
+			if c, err := json.Marshal(x); err == nil {
+				b = c
+			}
+		}
+		if i, ok := first[string(b)]; ok {
+			notUnique(d, i, j)
+			return
+		}
+		first[string(b)] = j
+	}
+}
+
+func notUnique(d *Decoder, i, j int) {
+	d.Invalid("got element " + strconv.Itoa(j) + " equal to element " + strconv.Itoa(i) + ", want unique elements")
+}
+
+// CheckConst records a violation when v is not want (JSON Schema's const, of
+// a string, number, integer or boolean).
+func CheckConst[T comparable](d *Decoder, v, want T) {
+	if v != want {
+		d.Invalid("got " + constText(v) + ", want " + constText(want))
+	}
+}
+
+func constText(v any) string {
+	switch x := v.(type) {
+	case string:
+		if utf8.RuneCountInString(x) > 40 {
+			x = string([]rune(x)[:40]) + "…"
+		}
+		return strconv.Quote(x)
+	case float64:
+		return formatNumber(x)
+	case float32:
+		return formatNumber(float64(x))
+	case int64:
+		return strconv.FormatInt(x, 10)
+	case bool:
+		return strconv.FormatBool(x)
+	}
+	b, _ := json.Marshal(v)
+	return string(b)
 }
 
 // Pattern is a regular expression of a schema, compiled on first use.
@@ -281,4 +402,146 @@ func invalidAt(d *Decoder, path, msg string) {
 	for range toks {
 		d.Pop()
 	}
+}
+
+// The formats generated decoders check ([CheckFormat]), each with the
+// standard library only:
+//
+//   - date-time: RFC 3339 date-time (time.RFC3339Nano: "2024-05-01T10:00:00Z")
+//   - date: RFC 3339 full-date ("2024-05-01"), a real day
+//   - time: RFC 3339 full-time ("10:00:00Z", "10:00:00.5+02:00")
+//   - email: one address as net/mail reads it, alone ("a@example.com", not "A <a@example.com>")
+//   - uri: an absolute URI as net/url reads it (a scheme, no spaces)
+//   - uri-reference: a URI or a relative reference as net/url reads it
+//   - uuid: 8-4-4-4-12 hexadecimal digits, any version
+//   - ipv4: dotted decimal, no leading zeros (net/netip)
+//   - ipv6: RFC 4291 text, no zone (net/netip)
+//   - hostname: RFC 1123: labels of 1 to 63 letters, digits and hyphens, not
+//     starting or ending with a hyphen, at most 253 characters in all
+//   - byte, binary (OpenAPI): base64, standard or URL alphabet, padded or not,
+//     as [DecodeBytes] reads it
+//
+// A generator drops any other format of a string from what a package
+// serves, with a warning (OpenAPI's numeric formats are types: int32, int64,
+// float, double).
+var checkedFormats = map[string]string{
+	"date-time":     "an RFC 3339 date-time",
+	"date":          "an RFC 3339 date (YYYY-MM-DD)",
+	"time":          "an RFC 3339 time (hh:mm:ss with a time zone)",
+	"email":         "an email address",
+	"uri":           "an absolute URI",
+	"uri-reference": "a URI reference",
+	"uuid":          "a UUID",
+	"ipv4":          "an IPv4 address",
+	"ipv6":          "an IPv6 address",
+	"hostname":      "a host name",
+	"byte":          "base64-encoded bytes",
+	"binary":        "base64-encoded bytes",
+}
+
+// FormatChecked reports whether [CheckFormat] checks the string format name.
+func FormatChecked(name string) bool {
+	_, ok := checkedFormats[name]
+	return ok
+}
+
+// CheckedFormats lists the string formats [CheckFormat] checks, sorted.
+func CheckedFormats() []string {
+	return []string{"binary", "byte", "date", "date-time", "email", "hostname", "ipv4", "ipv6", "time", "uri", "uri-reference", "uuid"}
+}
+
+// CheckFormat records a violation when s is not a string of the format name
+// (see [FormatChecked]); an unknown format is not checked.
+func CheckFormat(d *Decoder, s, name string) {
+	want, ok := checkedFormats[name]
+	if !ok || validFormat(s, name) {
+		return
+	}
+	v := s
+	if utf8.RuneCountInString(v) > 40 {
+		v = string([]rune(v)[:40]) + "…"
+	}
+	d.Invalid("got " + strconv.Quote(v) + ", want " + want)
+}
+
+func validFormat(s, name string) bool {
+	switch name {
+	case "date-time":
+		_, err := time.Parse(time.RFC3339Nano, strings.Replace(strings.Replace(s, "t", "T", 1), "z", "Z", 1))
+		return err == nil
+	case "date":
+		_, err := time.Parse(time.DateOnly, s)
+		return err == nil && len(s) == 10
+	case "time":
+		_, err := time.Parse("15:04:05.999999999Z07:00", strings.Replace(s, "z", "Z", 1))
+		return err == nil
+	case "email":
+		a, err := mail.ParseAddress(s)
+		return err == nil && a.Address == s && a.Name == ""
+	case "uri":
+		u, err := url.Parse(s)
+		return err == nil && u.Scheme != "" && !strings.ContainsAny(s, " \t\r\n")
+	case "uri-reference":
+		_, err := url.Parse(s)
+		return err == nil && !strings.ContainsAny(s, " \t\r\n")
+	case "uuid":
+		return validUUID(s)
+	case "ipv4", "ipv6":
+		a, err := netip.ParseAddr(s)
+		if err != nil || a.Zone() != "" {
+			return false
+		}
+		if name == "ipv4" {
+			return a.Is4()
+		}
+		return a.Is6()
+	case "hostname":
+		return validHostname(s)
+	case "byte", "binary":
+		for _, enc := range []*base64.Encoding{base64.StdEncoding, base64.RawStdEncoding, base64.URLEncoding, base64.RawURLEncoding} {
+			if _, err := enc.DecodeString(s); err == nil {
+				return true
+			}
+		}
+		return false
+	}
+	return true
+}
+
+func validUUID(s string) bool {
+	if len(s) != 36 {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch i {
+		case 8, 13, 18, 23:
+			if c != '-' {
+				return false
+			}
+		default:
+			if !(c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F') {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+func validHostname(s string) bool {
+	if s == "" || len(s) > 253 {
+		return false
+	}
+	for _, label := range strings.Split(s, ".") {
+		if label == "" || len(label) > 63 || label[0] == '-' || label[len(label)-1] == '-' {
+			return false
+		}
+		for i := 0; i < len(label); i++ {
+			c := label[i]
+			if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-') {
+				return false
+			}
+		}
+	}
+	return true
 }

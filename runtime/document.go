@@ -79,7 +79,14 @@ type Return struct {
 // members are empty, except perhaps Description.
 //
 // The members after Required are not in the OpenTool specification; they carry
-// the constraints of documents converted from OpenAPI and are omitted when empty.
+// the constraints of JSON Schema (from OpenAPI documents, MCP listings or the
+// document itself) and are omitted when empty. A package generated from a
+// document checks every one of them in its decoders; a keyword its generator
+// cannot check is dropped from the document it serves, with a warning.
+//
+// Exclusive bounds are in JSON Schema 2020-12's form (a number,
+// "exclusiveMinimum": 0); a document in OpenAPI 3.0's form ("minimum": 0,
+// "exclusiveMinimum": true) is read into it.
 type Schema struct {
 	Ref         string   `json:"$ref,omitempty"`
 	Type        string   `json:"type,omitempty"`
@@ -92,18 +99,68 @@ type Schema struct {
 	Format               string          `json:"format,omitempty"`
 	Nullable             bool            `json:"nullable,omitempty"`
 	Default              json.RawMessage `json:"default,omitempty"`
+	Const                json.RawMessage `json:"const,omitempty"`
 	Minimum              *float64        `json:"minimum,omitempty"`
 	Maximum              *float64        `json:"maximum,omitempty"`
+	ExclusiveMinimum     *float64        `json:"exclusiveMinimum,omitempty"`
+	ExclusiveMaximum     *float64        `json:"exclusiveMaximum,omitempty"`
+	MultipleOf           *float64        `json:"multipleOf,omitempty"`
 	MinLength            *int64          `json:"minLength,omitempty"`
 	MaxLength            *int64          `json:"maxLength,omitempty"`
 	Pattern              string          `json:"pattern,omitempty"`
 	MinItems             *int64          `json:"minItems,omitempty"`
 	MaxItems             *int64          `json:"maxItems,omitempty"`
+	UniqueItems          bool            `json:"uniqueItems,omitempty"`
+	MinProperties        *int64          `json:"minProperties,omitempty"`
+	MaxProperties        *int64          `json:"maxProperties,omitempty"`
 	AdditionalProperties *Schema         `json:"additionalProperties,omitempty"`
 	// OneOf and AnyOf are the alternatives of a value that may take several
 	// shapes (OpenAPI oneOf, anyOf).
 	OneOf []*Schema `json:"oneOf,omitempty"`
 	AnyOf []*Schema `json:"anyOf,omitempty"`
+}
+
+// UnmarshalJSON decodes a schema, reading OpenAPI 3.0's boolean
+// exclusiveMinimum and exclusiveMaximum (which make minimum and maximum
+// exclusive) into the number form.
+func (s *Schema) UnmarshalJSON(data []byte) error {
+	type plain Schema
+	var x struct {
+		*plain
+		ExclusiveMinimum json.RawMessage `json:"exclusiveMinimum"`
+		ExclusiveMaximum json.RawMessage `json:"exclusiveMaximum"`
+	}
+	*s = Schema{}
+	x.plain = (*plain)(s)
+	if err := json.Unmarshal(data, &x); err != nil {
+		return err
+	}
+	var err error
+	s.ExclusiveMinimum, err = exclusiveBound(x.ExclusiveMinimum, &s.Minimum, "exclusiveMinimum")
+	if err != nil {
+		return err
+	}
+	s.ExclusiveMaximum, err = exclusiveBound(x.ExclusiveMaximum, &s.Maximum, "exclusiveMaximum")
+	return err
+}
+
+// exclusiveBound reads an exclusive bound: a number, or a boolean that makes
+// the inclusive bound *incl exclusive (true) or leaves it (false).
+func exclusiveBound(raw json.RawMessage, incl **float64, key string) (*float64, error) {
+	raw = bytes.TrimSpace(raw)
+	switch string(raw) {
+	case "", "null", "false":
+		return nil, nil
+	case "true":
+		v := *incl
+		*incl = nil
+		return v, nil
+	}
+	var f float64
+	if err := json.Unmarshal(raw, &f); err != nil {
+		return nil, fmt.Errorf("%s: got %s, want a number or a boolean", key, raw)
+	}
+	return &f, nil
 }
 
 // Schema types of the OpenTool specification.

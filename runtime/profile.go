@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"math"
 	"sort"
 	"strconv"
 	"strings"
@@ -349,6 +350,12 @@ type profileRules struct {
 	noOneOf     bool            // oneOf written as anyOf
 	noRecursion bool            // a recursive schema cannot be strict (Anthropic)
 	formats     map[string]bool // formats kept; others into the description
+	// What a dialect cannot say either; each goes into the description.
+	noExclusive  bool // exclusiveMinimum, exclusiveMaximum (an integer's: the next integer, as minimum or maximum)
+	noMultipleOf bool // multipleOf
+	noUnique     bool // uniqueItems
+	noPropCounts bool // minProperties, maxProperties
+	noConst      bool // const (written as a one-value enum where the dialect has one)
 }
 
 // JSON Schema 2020-12's formats; OpenAPI's own (int32, binary, password, …)
@@ -369,12 +376,15 @@ func newProfileRules(p Profile) profileRules {
 	switch p {
 	case ProfileOpenAIStrict:
 		return profileRules{strict: true, allRequired: true, closed: true, noLengths: true, noDefault: true, noOneOf: true,
+			noUnique: true, noPropCounts: true,
 			formats: setOf("date-time", "time", "date", "duration", "email", "hostname", "ipv4", "ipv6", "uuid")}
 	case ProfileAnthropicStrict:
 		return profileRules{strict: true, closed: true, noBounds: true, noDefault: true, noPattern: true, noOneOf: true, noRecursion: true,
+			noExclusive: true, noMultipleOf: true, noUnique: true, noPropCounts: true, noConst: true,
 			formats: setOf("date-time", "time", "date", "duration", "email", "hostname", "uri", "ipv4", "ipv6", "uuid")}
 	case ProfileGemini:
-		return profileRules{gemini: true, noOneOf: true, formats: setOf("date-time", "enum", "float", "double", "int32", "int64")}
+		return profileRules{gemini: true, noOneOf: true, noExclusive: true, noMultipleOf: true, noUnique: true, noConst: true,
+			formats: setOf("date-time", "enum", "float", "double", "int32", "int64")}
 	default:
 		return profileRules{formats: jsonSchemaFormats}
 	}
@@ -575,6 +585,26 @@ func (w *schemaWriter) schema(s *Schema) jsonObject {
 			o = append(o, member{"enum", enum})
 		}
 	}
+	if c := compactJSON(s.Const); len(c) > 0 {
+		switch {
+		case !w.r.noConst:
+			o = append(o, member{"const", json.RawMessage(c)})
+		case len(s.Enum) > 0:
+			// the enum says the rest
+		case w.r.gemini && typ != TypeString:
+			notes = append(notes, "always "+string(c))
+		default:
+			var v any
+			if json.Unmarshal(c, &v) == nil {
+				enum := []any{v}
+				if s.Nullable && !w.r.gemini {
+					enum = append(enum, nil)
+				}
+				w.stats.enums += len(enum)
+				o = append(o, member{"enum", enum})
+			}
+		}
+	}
 	if s.Format != "" {
 		switch {
 		case w.r.formats[s.Format] && (!w.r.gemini || geminiFormat(typ, s.Format)):
@@ -590,6 +620,8 @@ func (w *schemaWriter) schema(s *Schema) jsonObject {
 	}
 	w.bound(&o, &notes, "minimum", s.Minimum, w.r.noBounds, "at least ")
 	w.bound(&o, &notes, "maximum", s.Maximum, w.r.noBounds, "at most ")
+	w.exclusive(&o, &notes, typ, s)
+	w.bound(&o, &notes, "multipleOf", s.MultipleOf, w.r.noBounds || w.r.noMultipleOf, "a multiple of ")
 	w.count(&o, &notes, "minLength", s.MinLength, w.r.noBounds || w.r.noLengths, "at least %d characters")
 	w.count(&o, &notes, "maxLength", s.MaxLength, w.r.noBounds || w.r.noLengths, "at most %d characters")
 	if s.Pattern != "" {
@@ -607,6 +639,13 @@ func (w *schemaWriter) schema(s *Schema) jsonObject {
 		}
 	}
 	w.count(&o, &notes, "maxItems", s.MaxItems, w.r.noBounds, "at most %d items")
+	if s.UniqueItems {
+		if w.r.noUnique {
+			notes = append(notes, "no two items equal")
+		} else {
+			o = append(o, member{"uniqueItems", true})
+		}
+	}
 	if len(s.Default) > 0 {
 		if w.r.noDefault {
 			notes = append(notes, "default: "+string(compactJSON(s.Default)))
@@ -655,6 +694,10 @@ func (w *schemaWriter) objectSchema(s *Schema) jsonObject {
 	if s.Description != "" {
 		o = insertAfterType(o, member{"description", s.Description})
 	}
+	var notes []string
+	w.count(&o, &notes, "minProperties", s.MinProperties, w.r.noPropCounts, "at least %d members")
+	w.count(&o, &notes, "maxProperties", s.MaxProperties, w.r.noPropCounts, "at most %d members")
+	o = describe(o, notes)
 	if ap := s.AdditionalProperties; ap != nil {
 		switch {
 		case w.r.gemini:
@@ -764,6 +807,40 @@ func (w *schemaWriter) bound(o *jsonObject, notes *[]string, key string, v *floa
 		return
 	}
 	*o = append(*o, member{key, *v})
+}
+
+// exclusive writes exclusiveMinimum and exclusiveMaximum (JSON Schema's
+// numbers). An integer's is written as the next integer inside, as minimum
+// or maximum (a duration above 0 is at least 1), which every dialect says
+// and models read more easily; a number's goes into the description where
+// the dialect has no exclusive bounds.
+func (w *schemaWriter) exclusive(o *jsonObject, notes *[]string, typ string, s *Schema) {
+	for _, b := range []struct {
+		key, incl, text, inclText string
+		v, inclV                  *float64
+		next                      func(float64) float64
+		tighter                   func(a, b float64) bool
+	}{
+		{"exclusiveMinimum", "minimum", "greater than ", "at least ", s.ExclusiveMinimum, s.Minimum, func(x float64) float64 { return math.Floor(x) + 1 }, func(a, b float64) bool { return a > b }},
+		{"exclusiveMaximum", "maximum", "less than ", "at most ", s.ExclusiveMaximum, s.Maximum, func(x float64) float64 { return math.Ceil(x) - 1 }, func(a, b float64) bool { return a < b }},
+	} {
+		switch {
+		case b.v == nil:
+		case typ == TypeInteger:
+			n := b.next(*b.v)
+			switch {
+			case b.inclV != nil && !b.tighter(n, *b.inclV):
+			case w.r.noBounds:
+				*notes = append(*notes, b.inclText+strconv.FormatFloat(n, 'g', -1, 64))
+			default:
+				*o = (*o).with(b.incl, n)
+			}
+		case w.r.noExclusive || w.r.noBounds:
+			*notes = append(*notes, b.text+strconv.FormatFloat(*b.v, 'g', -1, 64))
+		default:
+			*o = append(*o, member{b.key, *b.v})
+		}
+	}
 }
 
 func (w *schemaWriter) count(o *jsonObject, notes *[]string, key string, v *int64, toNote bool, text string) {

@@ -230,7 +230,8 @@ func checkRules(p runtime.Profile, tl declaredTool) []string {
 	// Keywords each dialect may hold.
 	jsonSchemaKeys := []string{"type", "description", "properties", "required", "additionalProperties", "items", "enum",
 		"anyOf", "oneOf", "$ref", "$defs", "pattern", "format", "default", "minimum", "maximum", "minLength", "maxLength",
-		"minItems", "maxItems", "contentEncoding"}
+		"minItems", "maxItems", "contentEncoding", "exclusiveMinimum", "exclusiveMaximum", "multipleOf", "uniqueItems",
+		"minProperties", "maxProperties", "const"}
 	strictOpenAIKeys := []string{"type", "description", "properties", "required", "additionalProperties", "items", "enum",
 		"anyOf", "$ref", "$defs", "pattern", "format", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum",
 		"multipleOf", "minItems", "maxItems", "const"}

@@ -476,6 +476,7 @@ func emitDecoder(f *jen.File, t *model.Type) {
 			jen.If(jen.Op("!").Id("x").Dot("Valid").Call()).Block(
 				jen.Id("d").Dot("NotInEnum").Call(jen.Id("v"), jen.Lit(enumAllowed(t))),
 			),
+			checkValue(t.Underlying, jen.Id("v")),
 		)}
 	case model.KindNamed:
 		body = decodeValue(t.Underlying, jen.Op("*").Id("x"), t.Name, 0)
@@ -536,9 +537,18 @@ func structDecoder(t *model.Type) []jen.Code {
 	}
 	cases = append(cases, jen.Default().Block(jen.Id("d").Dot("Skip").Call()))
 	// for d.Next() { switch string(d.Key()) { case "name": … } }
-	body = append(body, jen.For(jen.Id("d").Dot("Next").Call()).Block(
-		jen.Switch(jen.String().Call(jen.Id("d").Dot("Key").Call())).Block(cases...),
-	))
+	// (with minProperties or maxProperties: n := 0; for d.Next() { n++; … })
+	var loop []jen.Code
+	count := t.Check != nil && (t.Check.MinProperties != nil || t.Check.MaxProperties != nil)
+	if count {
+		body = append(body, jen.Id("n").Op(":=").Lit(0))
+		loop = append(loop, jen.Id("n").Op("++"))
+	}
+	loop = append(loop, jen.Switch(jen.String().Call(jen.Id("d").Dot("Key").Call())).Block(cases...))
+	body = append(body, jen.For(jen.Id("d").Dot("Next").Call()).Block(loop...))
+	if count {
+		body = append(body, checkProperties(t.Check, jen.Id("n")))
+	}
 	// d.Required(seen[:], "a", "b"): a violation per required member not seen
 	if nreq > 0 {
 		names := []jen.Code{jen.Id("seen").Index(jen.Op(":"))}
@@ -677,6 +687,7 @@ func decodeValue(r *model.TypeRef, target *jen.Statement, named string, depth in
 		return []jen.Code{jen.If(jen.Id("d").Dot("Object").Call()).Block(
 			target.Clone().Op("=").Add(typ).Values(),
 			jen.For(jen.Id("d").Dot("Next").Call()).Block(loop...),
+			checkProperties(r.Check, jen.Len(target.Clone())),
 		)}
 	}
 	return nil

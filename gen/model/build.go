@@ -18,6 +18,35 @@ type builder struct {
 	// anon counts the slices and maps around the value being typed in the
 	// type expression being built (see maxAnonymousNesting).
 	anon int
+	// patterns maps a pattern to its variable (Package.Patterns).
+	patterns map[string]string
+}
+
+// check returns r with the constraints of s that apply to it (ConstraintsOf),
+// the variable of a pattern made.
+func (b *builder) check(r *TypeRef, s *runtime.Schema) *TypeRef {
+	r.Check = b.constraints(s, r.Kind)
+	return r
+}
+
+// constraints returns ConstraintsOf(s, k), the variable of a pattern made:
+// pattern1, pattern2… in the order met, one per distinct pattern.
+func (b *builder) constraints(s *runtime.Schema, k RefKind) *Constraints {
+	c := ConstraintsOf(s, k)
+	if c == nil || c.Pattern == "" {
+		return c
+	}
+	v, ok := b.patterns[c.Pattern]
+	if !ok {
+		if b.patterns == nil {
+			b.patterns = map[string]string{}
+		}
+		v = "pattern" + strconv.Itoa(len(b.patterns)+1)
+		b.patterns[c.Pattern] = v
+		b.pkg.Patterns = append(b.pkg.Patterns, PatternVar{Name: v, Expr: c.Pattern})
+	}
+	c.PatternVar = v
+	return c
 }
 
 // MaxAnonymousNesting bounds the nesting of slices and maps in one Go type
@@ -77,6 +106,7 @@ func (b *builder) defineSchema(t *Type, s *runtime.Schema) {
 	case s.Type == runtime.TypeObject && len(s.Properties) > 0:
 		t.Kind = KindStruct
 		t.Fields = b.fields(t.Name, s)
+		t.Check = b.constraints(s, RefMap)
 	case len(s.Enum) > 0 && (s.Type == runtime.TypeString || s.Type == runtime.TypeInteger || s.Type == runtime.TypeNumber):
 		b.defineEnum(t, s)
 	default:
@@ -136,6 +166,7 @@ func (b *builder) ref(s *runtime.Schema, hint, origin string) *TypeRef {
 		t.Origin = t.Name + " is " + origin + "."
 		b.pkg.Types = append(b.pkg.Types, t)
 		t.Fields = b.fields(t.Name, s)
+		t.Check = b.constraints(s, RefMap)
 		return &TypeRef{Kind: RefNamed, Named: t}
 	case len(s.Enum) > 0 && (s.Type == runtime.TypeString || s.Type == runtime.TypeInteger || s.Type == runtime.TypeNumber):
 		t := &Type{Name: b.types.Take(hint), Doc: s.Description}
@@ -151,16 +182,16 @@ func (b *builder) ref(s *runtime.Schema, hint, origin string) *TypeRef {
 func (b *builder) plain(s *runtime.Schema, hint, origin string) *TypeRef {
 	switch s.Type {
 	case runtime.TypeString:
-		return &TypeRef{Kind: RefString}
+		return b.check(&TypeRef{Kind: RefString}, s)
 	case runtime.TypeInteger:
-		return &TypeRef{Kind: RefInt}
+		return b.check(&TypeRef{Kind: RefInt, Bits: intBits(s.Format)}, s)
 	case runtime.TypeNumber:
-		return &TypeRef{Kind: RefFloat}
+		return b.check(&TypeRef{Kind: RefFloat, Bits: floatBits(s.Format)}, s)
 	case runtime.TypeBoolean:
-		return &TypeRef{Kind: RefBool}
+		return b.check(&TypeRef{Kind: RefBool}, s)
 	case runtime.TypeArray:
 		return b.nesting(hint, origin, func() *TypeRef {
-			return &TypeRef{Kind: RefSlice, Elem: b.ref(s.Items, NestedName(hint, "Item"), NestedOrigin("an element of ", origin))}
+			return b.check(&TypeRef{Kind: RefSlice, Elem: b.ref(s.Items, NestedName(hint, "Item"), NestedOrigin("an element of ", origin))}, s)
 		})
 	case runtime.TypeObject:
 		if len(s.Properties) > 0 {
@@ -168,10 +199,10 @@ func (b *builder) plain(s *runtime.Schema, hint, origin string) *TypeRef {
 		}
 		if s.AdditionalProperties != nil {
 			return b.nesting(hint, origin, func() *TypeRef {
-				return &TypeRef{Kind: RefMap, Elem: b.ref(s.AdditionalProperties, NestedName(hint, "Value"), NestedOrigin("a value of ", origin))}
+				return b.check(&TypeRef{Kind: RefMap, Elem: b.ref(s.AdditionalProperties, NestedName(hint, "Value"), NestedOrigin("a value of ", origin))}, s)
 			})
 		}
-		return &TypeRef{Kind: RefMap, Elem: &TypeRef{Kind: RefAny}}
+		return b.check(&TypeRef{Kind: RefMap, Elem: &TypeRef{Kind: RefAny}}, s)
 	}
 	return &TypeRef{Kind: RefAny}
 }
@@ -199,6 +230,25 @@ func (b *builder) nesting(hint, origin string, build func() *TypeRef) *TypeRef {
 func (b *builder) defineEnum(t *Type, s *runtime.Schema) {
 	enumValues(t, s)
 	nameValues(b.types, t)
+	t.Underlying.Check = b.constraints(s, t.Underlying.Kind)
+}
+
+// intBits is the size of an integer of OpenAPI's format: 32 for int32, else
+// 0 (64).
+func intBits(format string) int {
+	if format == "int32" {
+		return 32
+	}
+	return 0
+}
+
+// floatBits is the size of a number of OpenAPI's format: 32 for float, else
+// 0 (64).
+func floatBits(format string) int {
+	if format == "float" {
+		return 32
+	}
+	return 0
 }
 
 // enumValues makes t an enum type with one constant per value of s.Enum,

@@ -69,6 +69,9 @@ type Type struct {
 	// Discriminator is the member whose value selects the variant ("" when the
 	// variants are told apart by trying each).
 	Discriminator string
+	// Check holds the constraints of a KindStruct as a whole (MinProperties,
+	// MaxProperties); nil when there are none.
+	Check *Constraints
 }
 
 // Variant is one alternative of a union.
@@ -333,12 +336,28 @@ type OAuthFlow struct {
 	Scopes   []string // the scopes the document lists, sorted
 }
 
-// Constraints are the checks of a value beyond its type.
+// Constraints are the checks of a value beyond its type: the JSON Schema
+// keywords a package serves, checked by its decoders with the runtime's
+// Check functions (runtime/check.go), whatever the input kind. Which apply
+// depends on the kind of the value: numbers (Minimum … MultipleOf, Const),
+// strings (MinLength … Format, Const), booleans (Const), arrays (MinItems,
+// MaxItems, UniqueItems), objects (MinProperties, MaxProperties; of a struct
+// on its Type, of a map on its TypeRef).
 type Constraints struct {
 	Minimum, Maximum                   *float64
 	ExclusiveMinimum, ExclusiveMaximum bool
-	MinLength, MaxLength               *int64
-	Pattern                            string
-	PatternVar                         string // the PatternVar that checks Pattern
-	MinItems, MaxItems                 *int64
+	// MultipleOf is > 0 when set.
+	MultipleOf           *float64
+	MinLength, MaxLength *int64
+	Pattern              string
+	PatternVar           string // the PatternVar that checks Pattern
+	// Format is a string format runtime.CheckFormat checks
+	// (runtime.FormatChecked), "" for none.
+	Format                       string
+	MinItems, MaxItems           *int64
+	UniqueItems                  bool
+	MinProperties, MaxProperties *int64
+	// Const is the one value allowed: a string, int64, float64 or bool
+	// (the kind of the value's type); nil for none.
+	Const any
 }

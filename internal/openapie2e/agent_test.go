@@ -40,7 +40,7 @@ func TestPetstoreAgent(t *testing.T) {
 
 	f.expect(exchange{method: "GET", path: "/v1/pets", query: "limit=2&status=available&status=pending",
 		header: map[string]string{"X-API-Key": "k3y"}, status: 200, response: "[" + petJSON + "]"})
-	limit := int64(2)
+	limit := int32(2)
 	pets, err := c.ListPets(ctx, agent.ListPetsArgs{Limit: &limit, Status: []agent.PetStatus{"available", "pending"}})
 	if err != nil {
 		t.Fatal(err)

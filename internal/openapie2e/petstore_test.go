@@ -229,7 +229,7 @@ func TestPetstoreDefaultBaseURL(t *testing.T) {
 func TestPetstoreTool(t *testing.T) {
 	ctx := context.Background()
 	f, api := newFake(t)
-	env := map[string]string{"PETSTORE_REQUEST_ID": "secret-request-id"}
+	env := map[string]string{"PETSTORE_REQUEST_ID": "5f0c8a1e-7b2d-4c3e-9a4f-1d2e3f4a5b6c"}
 	tool, err := petstore.NewTool(petstore.NewClient(api.URL+"/v1", petstore.WithAPIKey("k3y")),
 		opentool.WithFixed("listPets", map[string]any{"limit": 3}),
 		opentool.WithEnvs("", map[string]string{"X-Request-ID": "PETSTORE_REQUEST_ID"}),
@@ -261,7 +261,7 @@ func TestPetstoreTool(t *testing.T) {
 		}
 	}
 	raw, _ := json.Marshal(doc)
-	if strings.Contains(string(raw), "secret-request-id") {
+	if strings.Contains(string(raw), "5f0c8a1e-7b2d-4c3e-9a4f-1d2e3f4a5b6c") {
 		t.Error("the document shows the value of an environment variable")
 	}
 	declared, err := tool.Declarations(opentool.ProfileOpenAI)
@@ -275,7 +275,7 @@ func TestPetstoreTool(t *testing.T) {
 
 	// The caller's limit is overridden by the fixed value; the env fills the header.
 	f.expect(exchange{method: "GET", path: "/v1/pets", query: "limit=3&status=pending",
-		header: map[string]string{"X-Request-ID": "secret-request-id", "X-API-Key": "k3y"}, status: 200, response: "[" + petJSON + "]"})
+		header: map[string]string{"X-Request-ID": "5f0c8a1e-7b2d-4c3e-9a4f-1d2e3f4a5b6c", "X-API-Key": "k3y"}, status: 200, response: "[" + petJSON + "]"})
 	var pets petstore.Pets
 	if err := oc.Invoke(ctx, "listPets", map[string]any{"limit": 50, "status": []string{"pending"}}, "result", &pets); err != nil {
 		t.Fatal(err)

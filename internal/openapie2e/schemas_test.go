@@ -79,7 +79,7 @@ func TestUnionJSON(t *testing.T) {
 	if err := json.Unmarshal([]byte(`42`), &id); err != nil || id.Int == nil || *id.Int != 42 {
 		t.Errorf("ID 42: %+v %v", id, err)
 	}
-	if err := json.Unmarshal([]byte(`"abc"`), &id); err != nil || id.String == nil || *id.String != "abc" {
+	if err := json.Unmarshal([]byte(`"0b5e2c1a-3d4f-4e6a-8b7c-9d0e1f2a3b4c"`), &id); err != nil || id.String == nil || *id.String != "0b5e2c1a-3d4f-4e6a-8b7c-9d0e1f2a3b4c" {
 		t.Errorf("ID abc: %+v %v", id, err)
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"github.com/opentoolgen/opentoolgen/gen/model"
 	"github.com/opentoolgen/opentoolgen/gen/source"
+	"github.com/opentoolgen/opentoolgen/internal/checked"
 	"math"
 	"net/url"
 	"path"
@@ -856,16 +857,23 @@ func (b *oaBuilder) schemaType(s *openapi3.Schema, loc oaLoc, at *model.Place, s
 	switch typ {
 	case openapi3.TypeObject:
 		if len(s.Properties) > 0 {
-			return b.object(s, loc, at, self, nullable, ds, objectMembers{schemas: []*openapi3.Schema{s}, locs: []oaLoc{loc}})
+			objectBounds(s, ds)
+			ot := b.object(s, loc, at, self, nullable, ds, objectMembers{schemas: []*openapi3.Schema{s}, locs: []oaLoc{loc}})
+			if ot.ref.Kind == model.RefNamed && ot.ref.Named.Kind == model.KindStruct {
+				ot.ref.Named.Check = model.ConstraintsOf(ds, model.RefMap)
+			}
+			return ot
 		}
 		if ap := s.AdditionalProperties; ap.Schema != nil {
 			return b.nesting(at, self, func() *oaType {
 				elem := b.conv(ap.Schema, loc.add("additionalProperties"), at.Value())
 				ds.AdditionalProperties = elem.schema
-				return &oaType{ref: &model.TypeRef{Kind: model.RefMap, Elem: elem.ref}, schema: ds, nullable: nullable, object: true}
+				objectBounds(s, ds)
+				return &oaType{ref: &model.TypeRef{Kind: model.RefMap, Elem: elem.ref, Check: model.ConstraintsOf(ds, model.RefMap)}, schema: ds, nullable: nullable, object: true}
 			})
 		}
-		return &oaType{ref: &model.TypeRef{Kind: model.RefMap, Elem: &model.TypeRef{Kind: model.RefAny}}, schema: ds, nullable: nullable, object: true}
+		objectBounds(s, ds)
+		return &oaType{ref: &model.TypeRef{Kind: model.RefMap, Elem: &model.TypeRef{Kind: model.RefAny}, Check: model.ConstraintsOf(ds, model.RefMap)}, schema: ds, nullable: nullable, object: true}
 	case openapi3.TypeArray:
 		if len(s.PrefixItems) > 0 {
 			return b.tuple(s, loc, at, self, nullable, ds)
@@ -873,16 +881,8 @@ func (b *oaBuilder) schemaType(s *openapi3.Schema, loc oaLoc, at *model.Place, s
 		return b.nesting(at, self, func() *oaType {
 			elem := b.conv(s.Items, loc.add("items"), at.Item())
 			ds.Items = elem.schema
-			c := &model.Constraints{}
-			if s.MinItems > 0 {
-				v := int64(s.MinItems)
-				c.MinItems, ds.MinItems = &v, &v
-			}
-			if s.MaxItems != nil {
-				v := int64(*s.MaxItems)
-				c.MaxItems, ds.MaxItems = &v, &v
-			}
-			r := &model.TypeRef{Kind: model.RefSlice, Elem: elem.ref, Check: nonEmpty(c)}
+			arrayBounds(s, ds)
+			r := &model.TypeRef{Kind: model.RefSlice, Elem: elem.ref, Check: model.ConstraintsOf(ds, model.RefSlice)}
 			return &oaType{ref: r, schema: ds, nullable: nullable}
 		})
 	case openapi3.TypeString, openapi3.TypeInteger, openapi3.TypeNumber, openapi3.TypeBoolean:
@@ -924,19 +924,12 @@ func (b *oaBuilder) tuple(s *openapi3.Schema, loc oaLoc, at *model.Place, self *
 		same = same && sameSchema(parts[0], p)
 	}
 	return b.nesting(at, self, func() *oaType {
-		c := &model.Constraints{}
-		if s.MinItems > 0 {
-			v := int64(s.MinItems)
-			c.MinItems, ds.MinItems = &v, &v
-		}
-		if s.MaxItems != nil {
-			v := int64(*s.MaxItems)
-			c.MaxItems, ds.MaxItems = &v, &v
-		}
-		if closed && c.MaxItems == nil {
+		arrayBounds(s, ds)
+		if closed && ds.MaxItems == nil {
 			v := int64(len(s.PrefixItems))
-			c.MaxItems, ds.MaxItems = &v, &v
+			ds.MaxItems = &v
 		}
+		c := model.ConstraintsOf(ds, model.RefSlice)
 		if same {
 			elem := b.conv(parts[0], loc.add("prefixItems", "0"), at.Item())
 			ds.Items = elem.schema
@@ -956,7 +949,7 @@ func (b *oaBuilder) tuple(s *openapi3.Schema, loc oaLoc, at *model.Place, self *
 					ds.Items = &cp
 				}
 			}
-			return &oaType{ref: &model.TypeRef{Kind: model.RefSlice, Elem: elem.ref, Check: nonEmpty(c)}, schema: ds, nullable: nullable}
+			return &oaType{ref: &model.TypeRef{Kind: model.RefSlice, Elem: elem.ref, Check: c}, schema: ds, nullable: nullable}
 		}
 		kinds := make([]string, len(s.PrefixItems))
 		for i, p := range s.PrefixItems {
@@ -972,7 +965,7 @@ func (b *oaBuilder) tuple(s *openapi3.Schema, loc oaLoc, at *model.Place, self *
 		note := "Untyped items: a tuple whose items have different schemas (" + strings.Join(kinds, ", ") + more + "); each item is any JSON value."
 		ds.Items = &runtime.Schema{}
 		ds.Description = model.JoinDoc(ds.Description, note)
-		return &oaType{ref: &model.TypeRef{Kind: model.RefSlice, Elem: &model.TypeRef{Kind: model.RefRaw}, Check: nonEmpty(c)}, schema: ds, nullable: nullable, note: note}
+		return &oaType{ref: &model.TypeRef{Kind: model.RefSlice, Elem: &model.TypeRef{Kind: model.RefRaw}, Check: c}, schema: ds, nullable: nullable, note: note}
 	})
 }
 
@@ -1053,13 +1046,6 @@ func (b *oaBuilder) wrapped(ot *oaType, s *openapi3.Schema) *oaType {
 	return ot
 }
 
-func nonEmpty(c *model.Constraints) *model.Constraints {
-	if *c == (model.Constraints{}) {
-		return nil
-	}
-	return c
-}
-
 // enumType is the JSON type of enum values, "" when they mix types.
 func enumType(values []any) string {
 	typ := ""
@@ -1098,9 +1084,10 @@ func enumType(values []any) string {
 }
 
 // scalar is the type of a string, integer, number or boolean schema, with its
-// format and constraints.
+// format and constraints: what the declared schema ds keeps, the decoder
+// checks (model.ConstraintsOf); a format or pattern it cannot check is
+// dropped from ds with a warning.
 func (b *oaBuilder) scalar(s *openapi3.Schema, typ string, loc oaLoc, ds *runtime.Schema) *model.TypeRef {
-	c := &model.Constraints{}
 	var r *model.TypeRef
 	switch typ {
 	case openapi3.TypeString:
@@ -1113,19 +1100,17 @@ func (b *oaBuilder) scalar(s *openapi3.Schema, typ string, loc oaLoc, ds *runtim
 		r = &model.TypeRef{Kind: model.RefString}
 		if s.MinLength > 0 {
 			v := int64(s.MinLength)
-			c.MinLength, ds.MinLength = &v, &v
+			ds.MinLength = &v
 		}
 		if s.MaxLength != nil {
 			v := int64(*s.MaxLength)
-			c.MaxLength, ds.MaxLength = &v, &v
+			ds.MaxLength = &v
 		}
 		if s.Pattern != "" {
-			ds.Pattern = s.Pattern
 			if _, err := regexp.Compile(s.Pattern); err != nil {
 				b.warn(loc.add("pattern"), "pattern %q is not checked: Go's regexp package does not accept it (%v)", source.ClipValue(s.Pattern), source.ClipTo(strings.TrimPrefix(err.Error(), "error parsing regexp: "), 120))
 			} else {
-				c.Pattern = s.Pattern
-				b.naming.Pattern(c)
+				ds.Pattern = s.Pattern
 			}
 		}
 	case openapi3.TypeInteger:
@@ -1133,58 +1118,87 @@ func (b *oaBuilder) scalar(s *openapi3.Schema, typ string, loc oaLoc, ds *runtim
 		if s.Format == "int32" {
 			r.Bits = 32
 		}
-		b.bounds(s, c, ds)
+		b.bounds(s, ds)
 	case openapi3.TypeNumber:
 		r = &model.TypeRef{Kind: model.RefFloat}
 		if s.Format == "float" {
 			r.Bits = 32
 		}
-		b.bounds(s, c, ds)
+		b.bounds(s, ds)
 	default:
+		ds.Format = ""
 		return &model.TypeRef{Kind: model.RefBool}
 	}
-	r.Check = nonEmpty(c)
+	if ds.Format != "" {
+		if ok, why := checked.Format(typ, ds.Format); !ok {
+			b.warn(loc.add("format"), "format %q is not checked: %s", source.ClipValue(ds.Format), why)
+			ds.Format = ""
+		}
+	}
+	r.Check = model.ConstraintsOf(ds, r.Kind)
+	if r.Check != nil && r.Check.Pattern != "" {
+		b.naming.Pattern(r.Check)
+	}
 	return r
 }
 
-func (b *oaBuilder) bounds(s *openapi3.Schema, c *model.Constraints, ds *runtime.Schema) {
+// bounds puts the bounds of a number schema in ds: minimum, maximum,
+// exclusive ones in JSON Schema's form (OpenAPI 3.0's boolean
+// exclusiveMinimum makes minimum the exclusive bound; 3.1's is the number),
+// multipleOf.
+func (b *oaBuilder) bounds(s *openapi3.Schema, ds *runtime.Schema) {
 	if s.Min != nil {
 		v := *s.Min
-		c.Minimum = &v
-		c.ExclusiveMinimum = s.ExclusiveMin.Bool != nil && *s.ExclusiveMin.Bool
+		if s.ExclusiveMin.Bool != nil && *s.ExclusiveMin.Bool {
+			ds.ExclusiveMinimum = &v
+		} else {
+			ds.Minimum = &v
+		}
 	}
 	if s.Max != nil {
 		v := *s.Max
-		c.Maximum = &v
-		c.ExclusiveMaximum = s.ExclusiveMax.Bool != nil && *s.ExclusiveMax.Bool
-	}
-	// OpenAPI 3.1: exclusiveMinimum and exclusiveMaximum are the bounds.
-	if v := s.ExclusiveMin.Value; v != nil && c.Minimum == nil {
-		x := *v
-		c.Minimum, c.ExclusiveMinimum = &x, true
-	}
-	if v := s.ExclusiveMax.Value; v != nil && c.Maximum == nil {
-		x := *v
-		c.Maximum, c.ExclusiveMaximum = &x, true
-	}
-	// The declared schema has inclusive bounds only: an exclusive bound of
-	// an integer is the next integer inside it (a duration above 0 is at
-	// least 1: declared as at least 0, a model's 0 was refused); a number's
-	// stays the bound itself, the nearest the declaration can say.
-	integer := s.Type.Is(openapi3.TypeInteger)
-	if c.Minimum != nil {
-		v := *c.Minimum
-		if c.ExclusiveMinimum && integer {
-			v = math.Floor(v) + 1
+		if s.ExclusiveMax.Bool != nil && *s.ExclusiveMax.Bool {
+			ds.ExclusiveMaximum = &v
+		} else {
+			ds.Maximum = &v
 		}
-		ds.Minimum = &v
 	}
-	if c.Maximum != nil {
-		v := *c.Maximum
-		if c.ExclusiveMaximum && integer {
-			v = math.Ceil(v) - 1
-		}
-		ds.Maximum = &v
+	if v := s.ExclusiveMin.Value; v != nil && ds.ExclusiveMinimum == nil {
+		x := *v
+		ds.ExclusiveMinimum = &x
+	}
+	if v := s.ExclusiveMax.Value; v != nil && ds.ExclusiveMaximum == nil {
+		x := *v
+		ds.ExclusiveMaximum = &x
+	}
+	if m := s.MultipleOf; m != nil && *m > 0 && !math.IsInf(*m, 0) {
+		x := *m
+		ds.MultipleOf = &x
+	}
+}
+
+// arrayBounds puts minItems, maxItems and uniqueItems of an array schema in ds.
+func arrayBounds(s *openapi3.Schema, ds *runtime.Schema) {
+	if s.MinItems > 0 {
+		v := int64(s.MinItems)
+		ds.MinItems = &v
+	}
+	if s.MaxItems != nil {
+		v := int64(*s.MaxItems)
+		ds.MaxItems = &v
+	}
+	ds.UniqueItems = s.UniqueItems
+}
+
+// objectBounds puts minProperties and maxProperties of an object schema in ds.
+func objectBounds(s *openapi3.Schema, ds *runtime.Schema) {
+	if s.MinProps > 0 {
+		v := int64(s.MinProps)
+		ds.MinProperties = &v
+	}
+	if s.MaxProps != nil {
+		v := int64(*s.MaxProps)
+		ds.MaxProperties = &v
 	}
 }
 

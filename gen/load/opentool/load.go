@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/opentoolgen/opentoolgen/internal/checked"
 	"github.com/opentoolgen/opentoolgen/internal/jsontree"
 	"github.com/opentoolgen/opentoolgen/runtime"
 )
@@ -135,6 +136,10 @@ type otLoader struct {
 	path        []byte
 	schemaNames []string            // the names in the document's "schemas", in order
 	schemaSet   map[string]struct{} // the same names
+	// alts counts the oneOf and anyOf alternatives around the schema being
+	// read: the OpenTool model does not type their values, so their
+	// constraints are not checked.
+	alts int
 }
 
 // enter appends tok to the path and returns what leave needs to undo it.
@@ -538,6 +543,7 @@ func (l *otLoader) schema(n *jsontree.Node) *runtime.Schema {
 	if v := n.Get("nullable"); v != nil && v.Kind == jsontree.Bool {
 		nullable = v.Bool
 	}
+	var exclMin, exclMax *jsontree.Node // OpenAPI 3.0's boolean exclusive bounds
 
 	for _, m := range n.Members {
 		v := m.Value
@@ -582,6 +588,10 @@ func (l *otLoader) schema(n *jsontree.Node) *runtime.Schema {
 			if l.valueOfType(v, typ, nullable) {
 				s.Default = json.RawMessage(appendCanonicalJSON(nil, v))
 			}
+		case "const":
+			if l.valueOfType(v, typ, nullable) && v.Kind != jsontree.Null {
+				s.Const = json.RawMessage(appendCanonicalJSON(nil, v))
+			}
 		case "minimum", "maximum":
 			if !l.applies(m, typ, runtime.TypeInteger, runtime.TypeNumber) {
 				break
@@ -590,6 +600,52 @@ func (l *otLoader) schema(n *jsontree.Node) *runtime.Schema {
 				s.Minimum = &f
 			} else if ok {
 				s.Maximum = &f
+			}
+		case "exclusiveMinimum", "exclusiveMaximum":
+			// JSON Schema's number, or OpenAPI 3.0's boolean that makes
+			// minimum or maximum exclusive (read into the number form below).
+			if !l.applies(m, typ, runtime.TypeInteger, runtime.TypeNumber) {
+				break
+			}
+			if v.Kind == jsontree.Bool {
+				if m.Key == "exclusiveMinimum" {
+					exclMin = v
+				} else {
+					exclMax = v
+				}
+				break
+			}
+			if f, ok := l.float(v); ok && m.Key == "exclusiveMinimum" {
+				s.ExclusiveMinimum = &f
+			} else if ok {
+				s.ExclusiveMaximum = &f
+			}
+		case "multipleOf":
+			if !l.applies(m, typ, runtime.TypeInteger, runtime.TypeNumber) {
+				break
+			}
+			if f, ok := l.float(v); ok && f > 0 {
+				s.MultipleOf = &f
+			} else if ok {
+				l.gotWant(l.here(), v, "a number above 0")
+			}
+		case "uniqueItems":
+			if !l.applies(m, typ, runtime.TypeArray) {
+				break
+			}
+			if v.Kind != jsontree.Bool {
+				l.gotWant(l.here(), v, "a boolean")
+				break
+			}
+			s.UniqueItems = v.Bool
+		case "minProperties", "maxProperties":
+			if !l.applies(m, typ, runtime.TypeObject) {
+				break
+			}
+			if m.Key == "minProperties" {
+				s.MinProperties = l.count(v)
+			} else {
+				s.MaxProperties = l.count(v)
 			}
 		case "minLength", "maxLength", "pattern":
 			if !l.applies(m, typ, runtime.TypeString) {
@@ -624,11 +680,13 @@ func (l *otLoader) schema(n *jsontree.Node) *runtime.Schema {
 				break
 			}
 			var alts []*runtime.Schema
+			l.alts++
 			for i, item := range v.Items {
 				ik := l.enter(strconv.Itoa(i))
 				alts = append(alts, l.schema(item))
 				l.leave(ik)
 			}
+			l.alts--
 			if m.Key == "oneOf" {
 				s.OneOf = alts
 			} else {
@@ -656,6 +714,19 @@ func (l *otLoader) schema(n *jsontree.Node) *runtime.Schema {
 	if typ == runtime.TypeArray && otMember(n, "items") == nil {
 		l.errorf(l.at("items"), n.Offset, "missing, want a schema for the elements (required with type array)")
 	}
+	l.exclusive(n, exclMin, "minimum", &s.Minimum, &s.ExclusiveMinimum)
+	l.exclusive(n, exclMax, "maximum", &s.Maximum, &s.ExclusiveMaximum)
+	// What the generated decoders cannot check is not served.
+	untyped := ""
+	switch {
+	case l.alts > 0:
+		untyped = "inside oneOf or anyOf"
+	case n.Get("type") == nil && (otMember(n, "oneOf") != nil || otMember(n, "anyOf") != nil):
+		untyped = "beside oneOf or anyOf"
+	}
+	checked.Prune(s, untyped, func(key, why string) {
+		l.warnf(l.at(key), keyOffset(n, key), "ignored: %s", why)
+	})
 	checkBounds := func(loKey, hiKey string, lo, hi float64) {
 		if lo > hi {
 			v := n.Get(hiKey)
@@ -672,6 +743,34 @@ func (l *otLoader) schema(n *jsontree.Node) *runtime.Schema {
 		checkBounds("minItems", "maxItems", float64(*s.MinItems), float64(*s.MaxItems))
 	}
 	return s
+}
+
+// exclusive reads OpenAPI 3.0's boolean exclusive bound flag (of the member
+// bound, "minimum" or "maximum", of n) into JSON Schema's number form: true
+// moves *incl to *excl, unless *excl is set already (the tighter of the two
+// is checked).
+func (l *otLoader) exclusive(n, flag *jsontree.Node, bound string, incl, excl **float64) {
+	if flag == nil || !flag.Bool {
+		return
+	}
+	key := "exclusive" + strings.ToUpper(bound[:1]) + bound[1:]
+	switch {
+	case *incl == nil:
+		l.warnf(l.at(key), keyOffset(n, key), "ignored: true without %s", bound)
+	case *excl == nil:
+		*excl, *incl = *incl, nil
+	}
+}
+
+// keyOffset is the offset of the key of n's member key, or of n when it has
+// none.
+func keyOffset(n *jsontree.Node, key string) int64 {
+	for _, m := range n.Members {
+		if m.Key == key {
+			return m.KeyOffset
+		}
+	}
+	return n.Offset
 }
 
 // strValue reads the value being read as a string.

@@ -96,7 +96,10 @@ func decodeBookArgs(d *opentool.Decoder, x *BookArgs) {
 			decodeRoom(d, &x.Room)
 		case "guest":
 			seen[0] |= 1 << 1
-			x.Guest, _ = d.String()
+			if v1, ok := d.String(); ok {
+				x.Guest = v1
+				opentool.CheckLength(d, v1, 1, -1)
+			}
 		case "address":
 			if !d.IsNull() {
 				var v Address
@@ -104,7 +107,15 @@ func decodeBookArgs(d *opentool.Decoder, x *BookArgs) {
 				x.Address = &v
 			}
 		case "nights":
-			x.Nights = d.IntPtr()
+			if !d.IsNull() {
+				var v int64
+				if v1, ok := d.Int(); ok {
+					v = v1
+					opentool.CheckMin(d, float64(v1), 1.0, false)
+					opentool.CheckMax(d, float64(v1), 30.0, false)
+				}
+				x.Nights = &v
+			}
 		case "note":
 			x.Note = d.StringPtr()
 		default:

@@ -30,7 +30,14 @@ func decodeLabel(d *opentool.Decoder, x *Label) {
 			seen[0] |= 1 << 0
 			x.Name, _ = d.String()
 		case "color":
-			x.Color = d.StringPtr()
+			if !d.IsNull() {
+				var v string
+				if v1, ok := d.String(); ok {
+					v = v1
+					opentool.CheckPattern(d, v1, pattern1)
+				}
+				x.Color = &v
+			}
 		default:
 			d.Skip()
 		}
@@ -44,6 +51,7 @@ type Date string
 func decodeDate(d *opentool.Decoder, x *Date) {
 	if v0, ok := d.String(); ok {
 		*x = Date(v0)
+		opentool.CheckFormat(d, v0, "date")
 	}
 }
 
@@ -172,7 +180,10 @@ func decodeSearchIssuesArgs(d *opentool.Decoder, x *SearchIssuesArgs) {
 		switch string(d.Key()) {
 		case "query":
 			seen[0] |= 1 << 0
-			x.Query, _ = d.String()
+			if v1, ok := d.String(); ok {
+				x.Query = v1
+				opentool.CheckLength(d, v1, 1, -1)
+			}
 		case "state":
 			if !d.IsNull() {
 				var v State
@@ -188,10 +199,19 @@ func decodeSearchIssuesArgs(d *opentool.Decoder, x *SearchIssuesArgs) {
 						e1, _ = d.String()
 						x.Labels = append(x.Labels, e1)
 					}
+					opentool.CheckItems(d, len(x.Labels), -1, 10)
 				}
 			}
 		case "limit":
-			x.Limit = d.IntPtr()
+			if !d.IsNull() {
+				var v int64
+				if v1, ok := d.Int(); ok {
+					v = v1
+					opentool.CheckMin(d, float64(v1), 1.0, false)
+					opentool.CheckMax(d, float64(v1), 100.0, false)
+				}
+				x.Limit = &v
+			}
 		case "sort":
 			if !d.IsNull() {
 				var v Sort
@@ -199,7 +219,14 @@ func decodeSearchIssuesArgs(d *opentool.Decoder, x *SearchIssuesArgs) {
 				x.Sort = &v
 			}
 		case "since":
-			x.Since = d.StringPtr()
+			if !d.IsNull() {
+				var v string
+				if v1, ok := d.String(); ok {
+					v = v1
+					opentool.CheckFormat(d, v1, "date-time")
+				}
+				x.Since = &v
+			}
 		default:
 			d.Skip()
 		}
@@ -602,3 +629,8 @@ type GetUser2Result struct {
 	ID   int64  `json:"id"`
 	Name string `json:"name"`
 }
+
+// Patterns of the schemas, compiled on first use.
+var (
+	pattern1 = opentool.NewPattern("^[0-9a-f]{6}$")
+)

@@ -56,7 +56,7 @@ type Pets []Pet
 
 // Error is the schema "Error" of the document.
 type Error struct {
-	Code    int64  `json:"code"`
+	Code    int32  `json:"code"`
 	Message string `json:"message"`
 }
 
@@ -69,7 +69,7 @@ type PetOwner struct {
 // ListPetsArgs are the arguments of "listPets".
 type ListPetsArgs struct {
 	// How many items to return at one time (max 100).
-	Limit      *int64      `json:"limit,omitzero"`
+	Limit      *int32      `json:"limit,omitzero"`
 	Status     []PetStatus `json:"status,omitzero"`
 	XRequestID *string     `json:"X-Request-ID,omitzero"`
 }
@@ -81,7 +81,15 @@ func decodeListPetsArgs(d *opentool.Decoder, x *ListPetsArgs) {
 	for d.Next() {
 		switch string(d.Key()) {
 		case "limit":
-			x.Limit = d.IntPtr()
+			if !d.IsNull() {
+				var v int32
+				if v1, ok := d.IntRange(-2147483648, 2147483647); ok {
+					v = int32(v1)
+					opentool.CheckMin(d, float64(v1), 1.0, false)
+					opentool.CheckMax(d, float64(v1), 100.0, false)
+				}
+				x.Limit = &v
+			}
 		case "status":
 			if !d.IsNull() {
 				if d.Array() {
@@ -94,7 +102,14 @@ func decodeListPetsArgs(d *opentool.Decoder, x *ListPetsArgs) {
 				}
 			}
 		case "X-Request-ID":
-			x.XRequestID = d.StringPtr()
+			if !d.IsNull() {
+				var v string
+				if v1, ok := d.String(); ok {
+					v = v1
+					opentool.CheckFormat(d, v1, "uuid")
+				}
+				x.XRequestID = &v
+			}
 		default:
 			d.Skip()
 		}
@@ -118,7 +133,10 @@ func decodeCreatePetArgs(d *opentool.Decoder, x *CreatePetArgs) {
 		switch string(d.Key()) {
 		case "name":
 			seen[0] |= 1 << 0
-			x.Name, _ = d.String()
+			if v1, ok := d.String(); ok {
+				x.Name = v1
+				opentool.CheckLength(d, v1, 1, -1)
+			}
 		case "tag":
 			x.Tag = d.StringPtr()
 		case "status":
@@ -128,7 +146,14 @@ func decodeCreatePetArgs(d *opentool.Decoder, x *CreatePetArgs) {
 				x.Status = &v
 			}
 		case "birthday":
-			x.Birthday = d.StringPtr()
+			if !d.IsNull() {
+				var v string
+				if v1, ok := d.String(); ok {
+					v = v1
+					opentool.CheckFormat(d, v1, "date")
+				}
+				x.Birthday = &v
+			}
 		default:
 			d.Skip()
 		}
@@ -182,7 +207,14 @@ func decodeUpdatePetArgs(d *opentool.Decoder, x *UpdatePetArgs) {
 		case "dryRun":
 			x.DryRun = d.BoolPtr()
 		case "name":
-			x.Name = d.StringPtr()
+			if !d.IsNull() {
+				var v string
+				if v1, ok := d.String(); ok {
+					v = v1
+					opentool.CheckLength(d, v1, 1, 64)
+				}
+				x.Name = &v
+			}
 		case "status":
 			if !d.IsNull() {
 				var v PetStatus
@@ -195,9 +227,13 @@ func decodeUpdatePetArgs(d *opentool.Decoder, x *UpdatePetArgs) {
 					x.Tags = []string{}
 					for d.NextItem() {
 						var e1 string
-						e1, _ = d.String()
+						if v2, ok := d.String(); ok {
+							e1 = v2
+							opentool.CheckPattern(d, v2, pattern1)
+						}
 						x.Tags = append(x.Tags, e1)
 					}
+					opentool.CheckItems(d, len(x.Tags), -1, 10)
 				}
 			}
 		default:
@@ -249,10 +285,18 @@ func decodePutPetsPetIDPhotoArgs(d *opentool.Decoder, x *PutPetsPetIDPhotoArgs) 
 			x.PetID, _ = d.Int()
 		case "body":
 			seen[0] |= 1 << 1
-			x.Body, _ = d.String()
+			if v1, ok := d.String(); ok {
+				x.Body = v1
+				opentool.CheckFormat(d, v1, "byte")
+			}
 		default:
 			d.Skip()
 		}
 	}
 	d.Required(seen[:], "petId", "body")
 }
+
+// Patterns of the schemas, compiled on first use.
+var (
+	pattern1 = opentool.NewPattern("^[a-z][a-z0-9-]*$")
+)

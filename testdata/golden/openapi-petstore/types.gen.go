@@ -106,7 +106,14 @@ func decodeListPetsArgs(d *opentool.Decoder, x *ListPetsArgs) {
 				}
 			}
 		case "X-Request-ID":
-			x.XRequestID = d.StringPtr()
+			if !d.IsNull() {
+				var v string
+				if v1, ok := d.String(); ok {
+					v = v1
+					opentool.CheckFormat(d, v1, "uuid")
+				}
+				x.XRequestID = &v
+			}
 		default:
 			d.Skip()
 		}
@@ -143,7 +150,14 @@ func decodeCreatePetArgs(d *opentool.Decoder, x *CreatePetArgs) {
 				x.Status = &v
 			}
 		case "birthday":
-			x.Birthday = d.StringPtr()
+			if !d.IsNull() {
+				var v string
+				if v1, ok := d.String(); ok {
+					v = v1
+					opentool.CheckFormat(d, v1, "date")
+				}
+				x.Birthday = &v
+			}
 		default:
 			d.Skip()
 		}

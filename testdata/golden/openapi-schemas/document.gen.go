@@ -299,7 +299,7 @@ const documentJSON = `{
       "properties": {
         "radius": {
           "type": "number",
-          "minimum": 0
+          "exclusiveMinimum": 0
         }
       },
       "required": [
@@ -315,7 +315,7 @@ const documentJSON = `{
         "corners": {
           "type": "integer",
           "description": "more than two",
-          "minimum": 3
+          "exclusiveMinimum": 2
         }
       },
       "required": [

@@ -308,7 +308,10 @@ func decodeID(d *opentool.Decoder, x *ID) {
 	{
 		var v string
 		if opentool.DecodeVariant(d, raw, &v, func(d *opentool.Decoder, x *string) {
-			*x, _ = d.String()
+			if v1, ok := d.String(); ok {
+				*x = v1
+				opentool.CheckFormat(d, v1, "uuid")
+			}
 		}, false) {
 			x.String = &v
 			return

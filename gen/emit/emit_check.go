@@ -1,0 +1,142 @@
+package emit
+
+import (
+	"math"
+
+	"github.com/dave/jennifer/jen"
+
+	"github.com/opentoolgen/opentoolgen/gen/model"
+)
+
+// The checks of the constraints a package serves (model.Constraints), the
+// same for every input kind: calls of the runtime's Check functions
+// (runtime/check.go) right after a value is read.
+
+// checkValue renders the constraint checks of a scalar just read into v:
+//
+//	opentool.CheckMin(d, float64(v1), 1, false)
+//	opentool.CheckLength(d, v1, -1, 64)
+//	opentool.CheckFormat(d, v1, "email")
+//	opentool.CheckConst(d, v1, "fixed")
+func checkValue(r *model.TypeRef, v *jen.Statement) jen.Code {
+	c := r.Check
+	if c == nil {
+		return jen.Null()
+	}
+	s := jen.Null()
+	n := 0
+	add := func(code jen.Code) {
+		if n > 0 {
+			s.Line()
+		}
+		n++
+		s.Add(code)
+	}
+	switch r.Kind {
+	case model.RefInt, model.RefFloat:
+		if c.Minimum != nil {
+			add(rt("CheckMin").Call(jen.Id("d"), jen.Float64().Call(v.Clone()), jen.Lit(*c.Minimum), jen.Lit(c.ExclusiveMinimum)))
+		}
+		if c.Maximum != nil {
+			add(rt("CheckMax").Call(jen.Id("d"), jen.Float64().Call(v.Clone()), jen.Lit(*c.Maximum), jen.Lit(c.ExclusiveMaximum)))
+		}
+		if m := c.MultipleOf; m != nil {
+			if r.Kind == model.RefInt && *m == math.Trunc(*m) && *m < 1<<62 {
+				add(rt("CheckMultipleOfInt").Call(jen.Id("d"), jen.Int64().Call(v.Clone()), jen.Lit(int64(*m))))
+			} else {
+				add(rt("CheckMultipleOf").Call(jen.Id("d"), jen.Float64().Call(v.Clone()), jen.Lit(*m)))
+			}
+		}
+	case model.RefString:
+		if c.MinLength != nil || c.MaxLength != nil {
+			add(rt("CheckLength").Call(jen.Id("d"), v.Clone(), bound(c.MinLength), bound(c.MaxLength)))
+		}
+		if c.PatternVar != "" {
+			add(rt("CheckPattern").Call(jen.Id("d"), v.Clone(), jen.Id(c.PatternVar)))
+		}
+		if c.Format != "" {
+			add(rt("CheckFormat").Call(jen.Id("d"), v.Clone(), jen.Lit(c.Format)))
+		}
+	}
+	switch x := c.Const.(type) {
+	case string, bool, int64:
+		add(rt("CheckConst").Call(jen.Id("d"), v.Clone(), jen.Lit(x)))
+	case float64:
+		add(rt("CheckConst").Call(jen.Id("d"), jen.Float64().Call(v.Clone()), jen.Lit(x)))
+	}
+	return s
+}
+
+func bound(v *int64) jen.Code {
+	if v == nil {
+		return jen.Lit(-1)
+	}
+	return jen.Lit(int(*v))
+}
+
+// checkItems renders the checks of an array just read into target:
+//
+//	opentool.CheckItems(d, len(target), 1, -1)
+//	opentool.CheckUnique(d, target)
+func checkItems(r *model.TypeRef, target *jen.Statement) jen.Code {
+	c := r.Check
+	if c == nil {
+		return jen.Null()
+	}
+	s := jen.Null()
+	if c.MinItems != nil || c.MaxItems != nil {
+		s.Add(rt("CheckItems").Call(jen.Id("d"), jen.Len(target.Clone()), bound(c.MinItems), bound(c.MaxItems)))
+	}
+	if c.UniqueItems {
+		fn := "CheckUniqueJSON"
+		if comparable(r.Elem) {
+			fn = "CheckUnique"
+		}
+		if len(*s) > 0 {
+			s.Line()
+		}
+		s.Add(rt(fn).Call(jen.Id("d"), target.Clone()))
+	}
+	return s
+}
+
+// checkProperties renders the check of the number of members of an object,
+// n (len(target) for a map, the members counted for a struct):
+//
+//	opentool.CheckProperties(d, len(target), 1, -1)
+func checkProperties(c *model.Constraints, n jen.Code) jen.Code {
+	if c == nil || c.MinProperties == nil && c.MaxProperties == nil {
+		return jen.Null()
+	}
+	return rt("CheckProperties").Call(jen.Id("d"), n, bound(c.MinProperties), bound(c.MaxProperties))
+}
+
+// comparable reports whether values of r compare with == as their JSON
+// values do: strings, numbers, booleans, and named types over them.
+func comparable(r *model.TypeRef) bool {
+	switch r.Kind {
+	case model.RefString, model.RefInt, model.RefFloat, model.RefBool:
+		return true
+	case model.RefNamed:
+		t := r.Named
+		switch t.Kind {
+		case model.KindEnum, model.KindNamed, model.KindAlias:
+			return t.Underlying != nil && comparable(t.Underlying)
+		}
+	}
+	return false
+}
+
+// emitPatterns declares the compiled patterns the decoders check.
+func emitPatterns(f *jen.File, p *model.Package) {
+	if len(p.Patterns) == 0 {
+		return
+	}
+	// var pattern1 = opentool.NewPattern("^[a-z]+$")
+	var defs []jen.Code
+	for _, pv := range p.Patterns {
+		defs = append(defs, jen.Id(pv.Name).Op("=").Add(rt("NewPattern")).Call(jen.Lit(pv.Expr)))
+	}
+	f.Comment("Patterns of the schemas, compiled on first use.")
+	f.Var().Defs(defs...)
+}
