@@ -106,7 +106,7 @@ func TestMCPWarnings(t *testing.T) {
   {"name": "loose", "description": "Loosened.", "inputSchema": {
     "type": "object",
     "properties": {
-      "n": {"type": "integer", "exclusiveMinimum": 0, "multipleOf": 2},
+      "n": {"type": "integer", "exclusiveMinimum": 0, "multipleOf": 2, "format": "int8"},
       "e": {"enum": ["a", 1]},
       "k": {"enum": [1, 2.5, null]},
       "s": {"type": "string", "enum": ["x", 2, "x"], "default": 3, "pattern": "(?=x)"},
@@ -137,8 +137,7 @@ func TestMCPWarnings(t *testing.T) {
 		got = append(got, w.String())
 	}
 	want := []string{
-		`loose.json:5:32: warning: /tools/0/inputSchema/properties/n/exclusiveMinimum: ignored: the OpenTool model has no exclusiveMinimum (the server still checks it)`,
-		`loose.json:5:55: warning: /tools/0/inputSchema/properties/n/multipleOf: ignored: the OpenTool model has no multipleOf (the server still checks it)`,
+		`loose.json:5:82: warning: /tools/0/inputSchema/properties/n/format: ignored: the generated decoders do not check format "int8" of type integer (they check int32, int64)`,
 		`loose.json:6:21: warning: /tools/0/inputSchema/properties/e/enum: values of several types and no type: read as any value`,
 		`loose.json:8:45: warning: /tools/0/inputSchema/properties/s/enum/1: got number 2, want a string: ignored`,
 		`loose.json:8:65: warning: /tools/0/inputSchema/properties/s/default: got number 3, want a string: ignored`,
@@ -178,6 +177,7 @@ func TestMCPWarnings(t *testing.T) {
 	}
 	for name, want := range map[string]string{
 		"e": `{}`,
+		"n": `{"exclusiveMinimum":0,"multipleOf":2,"type":"integer"}`,
 		"k": `{"enum":[1,2.5,null],"nullable":true,"type":"number"}`,
 		"s": `{"enum":["x"],"type":"string"}`,
 		"a": `{"items":{},"type":"array"}`,

@@ -501,7 +501,7 @@ func TestSchemaImport(t *testing.T) {
 	  "a": [
 	    {"name": "either", "schema": {"anyOf": [{"type": "string"}, {"type": "integer"}]}, "required": false},
 	    {"name": "kind", "schema": {"enum": ["fixed"]}, "required": false},
-	    {"name": "map", "schema": {"type": "object", "additionalProperties": {"type": "number"}}, "required": false},
+	    {"name": "map", "schema": {"type": "object", "additionalProperties": {"type": "number", "exclusiveMinimum": 0}}, "required": false},
 	    {"name": "maybe", "schema": {"type": "integer", "nullable": true, "default": null}, "required": false},
 	    {"name": "odd", "schema": {}, "required": false},
 	    {"name": "old", "schema": {"$ref": "#/schemas/Old"}, "required": false},

@@ -465,6 +465,11 @@ func (r *rootSchema) typed(n *jsontree.Node, typ string, depth int) *runtime.Sch
 	case runtime.TypeInteger, runtime.TypeNumber:
 		s.Minimum = number(n.Get("minimum"))
 		s.Maximum = number(n.Get("maximum"))
+		s.ExclusiveMinimum = exclusive(n.Get("exclusiveMinimum"), &s.Minimum)
+		s.ExclusiveMaximum = exclusive(n.Get("exclusiveMaximum"), &s.Maximum)
+		if m := number(n.Get("multipleOf")); m != nil && *m > 0 {
+			s.MultipleOf = m
+		}
 	case runtime.TypeArray:
 		if it := n.Get("items"); it != nil && it.Kind == jsontree.Object {
 			k := r.enter("items")
@@ -473,6 +478,7 @@ func (r *rootSchema) typed(n *jsontree.Node, typ string, depth int) *runtime.Sch
 		}
 		s.MinItems = integer(n.Get("minItems"))
 		s.MaxItems = integer(n.Get("maxItems"))
+		s.UniqueItems = isTrue(n.Get("uniqueItems"))
 	case runtime.TypeObject:
 		if props := n.Get("properties"); props != nil && props.Kind == jsontree.Object {
 			k := r.enter("properties")
@@ -484,6 +490,8 @@ func (r *rootSchema) typed(n *jsontree.Node, typ string, depth int) *runtime.Sch
 			r.leave(k)
 		}
 		s.Required = strs(n.Get("required"))
+		s.MinProperties = integer(n.Get("minProperties"))
+		s.MaxProperties = integer(n.Get("maxProperties"))
 		if ap := n.Get("additionalProperties"); ap != nil && ap.Kind == jsontree.Object {
 			k := r.enter("additionalProperties")
 			s.AdditionalProperties = r.convert(ap, depth+1)
@@ -588,6 +596,17 @@ func number(n *jsontree.Node) *float64 {
 		return nil
 	}
 	return &f
+}
+
+// exclusive reads an exclusive bound: JSON Schema's number, or OpenAPI
+// 3.0's true, which makes the inclusive bound *incl the exclusive one.
+func exclusive(n *jsontree.Node, incl **float64) *float64 {
+	if isTrue(n) {
+		v := *incl
+		*incl = nil
+		return v
+	}
+	return number(n)
 }
 
 func integer(n *jsontree.Node) *int64 {

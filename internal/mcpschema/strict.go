@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/opentoolgen/opentoolgen/internal/checked"
 	"github.com/opentoolgen/opentoolgen/internal/jsontree"
 	"github.com/opentoolgen/opentoolgen/runtime"
 )
@@ -25,9 +26,8 @@ var annotations = map[string]bool{
 // dropped are the JSON Schema keywords that constrain values and that the
 // OpenTool model has no member for.
 var dropped = map[string]bool{
-	"exclusiveMinimum": true, "exclusiveMaximum": true, "multipleOf": true, "uniqueItems": true,
 	"contains": true, "minContains": true, "maxContains": true, "prefixItems": true, "additionalItems": true,
-	"unevaluatedItems": true, "unevaluatedProperties": true, "minProperties": true, "maxProperties": true,
+	"unevaluatedItems": true, "unevaluatedProperties": true,
 	"patternProperties": true, "propertyNames": true, "dependentRequired": true, "dependentSchemas": true,
 	"dependencies": true, "not": true, "if": true, "then": true, "else": true, "$dynamicRef": true,
 	"$recursiveRef": true, "contentSchema": true,
@@ -98,7 +98,19 @@ func (r *rootSchema) check(n *jsontree.Node, depth int) {
 			if v.Kind != jsontree.Number || number(v) == nil {
 				c.gotWant(p, v, "a number")
 			}
-		case "minLength", "maxLength", "minItems", "maxItems":
+		case "exclusiveMinimum", "exclusiveMaximum":
+			if v.Kind != jsontree.Bool && (v.Kind != jsontree.Number || number(v) == nil) {
+				c.gotWant(p, v, "a number (or OpenAPI 3.0's boolean)")
+			}
+		case "multipleOf":
+			if f := number(v); f == nil || *f <= 0 {
+				c.gotWant(p, v, "a number above 0")
+			}
+		case "uniqueItems":
+			if v.Kind != jsontree.Bool {
+				c.gotWant(p, v, "a boolean")
+			}
+		case "minLength", "maxLength", "minItems", "maxItems", "minProperties", "maxProperties":
 			if integer(v) == nil {
 				c.gotWant(p, v, "a non-negative integer")
 			}
@@ -205,37 +217,54 @@ func checkType(c *converter, v *jsontree.Node, p string) {
 // warning for what it drops.
 func (c *converter) repair(doc *runtime.OpenTool) {
 	seen := map[*runtime.Schema]bool{}
-	var walk func(s *runtime.Schema)
-	walk = func(s *runtime.Schema) {
+	// alt is set inside the alternatives of anyOf and oneOf, whose values
+	// the OpenTool model does not type: their constraints are not checked.
+	var walk func(s *runtime.Schema, alt bool)
+	walk = func(s *runtime.Schema, alt bool) {
 		if s == nil || seen[s] {
 			return
 		}
 		seen[s] = true
 		if s.Ref == "" {
-			c.repairSchema(s, c.origins[s])
+			o := c.origins[s]
+			c.repairSchema(s, o)
+			untyped := ""
+			switch {
+			case alt:
+				untyped = "inside oneOf or anyOf"
+			case s.Type == "" && (len(s.AnyOf) > 0 || len(s.OneOf) > 0):
+				untyped = "beside oneOf or anyOf"
+			}
+			checked.Prune(s, untyped, func(key, why string) {
+				if o.node == nil || o.node.Get(key) == nil {
+					return // a keyword of the converted schema alone
+				}
+				p, off := o.member(key)
+				c.warnf(p, off, "ignored: %s", why)
+			})
 		}
 		for _, p := range s.Properties {
-			walk(p.Schema)
+			walk(p.Schema, alt)
 		}
-		walk(s.Items)
-		walk(s.AdditionalProperties)
+		walk(s.Items, alt)
+		walk(s.AdditionalProperties, alt)
 		for _, a := range s.AnyOf {
-			walk(a)
+			walk(a, true)
 		}
 		for _, a := range s.OneOf {
-			walk(a)
+			walk(a, true)
 		}
 	}
 	for _, f := range doc.Functions {
 		for _, p := range f.Parameters {
-			walk(p.Schema)
+			walk(p.Schema, false)
 		}
 		if f.Return != nil {
-			walk(f.Return.Schema)
+			walk(f.Return.Schema, false)
 		}
 	}
 	for _, s := range c.schemas {
-		walk(s.Schema)
+		walk(s.Schema, false)
 	}
 }
 
