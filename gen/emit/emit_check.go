@@ -83,19 +83,26 @@ func checkItems(r *model.TypeRef, target *jen.Statement) jen.Code {
 	if c == nil {
 		return jen.Null()
 	}
-	s := jen.Null()
+	var s *jen.Statement
+	add := func(code jen.Code) {
+		if s == nil {
+			s = jen.Add(code)
+		} else {
+			s.Line().Add(code)
+		}
+	}
 	if c.MinItems != nil || c.MaxItems != nil {
-		s.Add(rt("CheckItems").Call(jen.Id("d"), jen.Len(target.Clone()), bound(c.MinItems), bound(c.MaxItems)))
+		add(rt("CheckItems").Call(jen.Id("d"), jen.Len(target.Clone()), bound(c.MinItems), bound(c.MaxItems)))
 	}
 	if c.UniqueItems {
 		fn := "CheckUniqueJSON"
 		if comparable(r.Elem) {
 			fn = "CheckUnique"
 		}
-		if len(*s) > 0 {
-			s.Line()
-		}
-		s.Add(rt(fn).Call(jen.Id("d"), target.Clone()))
+		add(rt(fn).Call(jen.Id("d"), target.Clone()))
+	}
+	if s == nil {
+		return jen.Null()
 	}
 	return s
 }
