@@ -76,7 +76,7 @@ func TestOpenDynWarnings(t *testing.T) {
 		`warnings.yaml:17:17: warning: /functions/0/parameters/2/schema/cType: missing; reading it as bool`,
 		`warnings.yaml:21:25: warning: /functions/0/parameters/3/schema/cType/type: got "const char *", want "char" with isPointer true; reading it so`,
 		`warnings.yaml:25:57: warning: /functions/0/parameters/4/schema/cType/isIn: ignored: isIn belongs to the parameter, which has it`,
-		`warnings.yaml:25:69: warning: /functions/0/parameters/4/schema/cType/size: unknown member ignored`,
+		`warnings.yaml:25:69: warning: /functions/0/parameters/4/schema/cType/size: unknown member "size" ignored`,
 		`warnings.yaml:30:41: warning: /functions/0/parameters/5/schema/items/cType: ignored: a C type belongs to a parameter's or return value's schema (for an array, the element type with isPointer true)`,
 		`warnings.yaml:34:17: warning: /functions/0/parameters/6/schema/type: got "float", a C type, want one of boolean, integer, number, string, array, object; reading it as "number"`,
 		`warnings.yaml:35:18: warning: /functions/0/parameters/6/schema/cType: an output parameter is a pointer (isIn false); reading isPointer as true`,

@@ -152,7 +152,12 @@ func Load(src *source.Source, pkgName string) (*model.Package, []source.Diagnost
 	l.root = cloneTree(src.Tree)
 	l.document()
 
-	doc, problems, err := otload.LoadTree(l.root) // the rewritten tree itself: not written out and parsed again
+	// The rewritten tree itself: not written out and parsed again. OpenDyn's
+	// own members are out of it; they are suggested for a misspelt member.
+	doc, problems, err := otload.LoadTreeMembers(l.root, otload.Members{
+		Document: []string{"opendyn", "code"}, Info: []string{"callingConvention"},
+		Parameter: []string{"isIn"}, Schema: []string{"cType"},
+	})
 	for _, p := range problems {
 		l.problem(p)
 	}
@@ -691,7 +696,7 @@ func (l *dynLoader) readCType(v *jsontree.Node, p string) *dynCType {
 		switch m.Key {
 		case "type", "isPointer", "isIn":
 		default:
-			l.warnf(p+jsontree.Pointer(m.Key), "unknown member ignored")
+			l.warnf(p+jsontree.Pointer(m.Key), "%s", otload.UnknownMember(m.Key, []string{"type", "isPointer", "isIn"}))
 		}
 	}
 	return ct

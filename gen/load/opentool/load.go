@@ -111,7 +111,28 @@ func LoadOpenToolWarnings(data []byte) (*runtime.OpenTool, []Problem, error) {
 // as the OpenDyn loader builds the equivalent OpenTool document): problems
 // carry the offsets of root's nodes.
 func LoadTree(root *jsontree.Node) (*runtime.OpenTool, []Problem, error) {
-	var l otLoader
+	return LoadTreeMembers(root, Members{})
+}
+
+// Members are the members an extension of OpenTool (OpenDyn) defines beyond
+// OpenTool's, by object: a loader of the extension takes them out of the
+// tree before [LoadTreeMembers] reads it, which suggests them for a member
+// neither defines.
+type Members struct {
+	Document, Info, Function, Parameter, Return, Schema []string
+}
+
+// LoadTreeMembers is [LoadTree] of a document of an extension of OpenTool
+// whose own members are extra.
+func LoadTreeMembers(root *jsontree.Node, extra Members) (*runtime.OpenTool, []Problem, error) {
+	l := otLoader{known: Members{
+		Document:  append(slices.Clip(documentMembers), extra.Document...),
+		Info:      append(slices.Clip(infoMembers), extra.Info...),
+		Function:  append(slices.Clip(functionMembers), extra.Function...),
+		Parameter: append(slices.Clip(parameterMembers), extra.Parameter...),
+		Return:    append(slices.Clip(returnMembers), extra.Return...),
+		Schema:    append(slices.Clip(schemaMembers), extra.Schema...),
+	}}
 	doc := l.document(root)
 	slices.SortStableFunc(l.problems, func(a, b Problem) int { return cmp.Compare(a.Offset, b.Offset) })
 	var errs, warnings []Problem
@@ -136,6 +157,8 @@ type otLoader struct {
 	path        []byte
 	schemaNames []string            // the names in the document's "schemas", in order
 	schemaSet   map[string]struct{} // the same names
+	// known are the members each object defines.
+	known Members
 	// alts counts the oneOf and anyOf alternatives around the schema being
 	// read: the OpenTool model does not type their values, so their
 	// constraints are not checked.
@@ -266,6 +289,7 @@ func (l *otLoader) document(root *jsontree.Node) *runtime.OpenTool {
 		}
 	}
 	doc := &runtime.OpenTool{}
+	l.unknownMembers(root, l.known.Document)
 	doc.OpenTool = l.str(root, "opentool", true)
 	if v := root.Get("opentool"); v != nil && v.Kind == jsontree.String && v.Str != "1" && !strings.HasPrefix(v.Str, "1.") {
 		l.warnf("/opentool", v.Offset, "got %s, want a version 1.x; reading it as 1.x", strconv.Quote(clipText(v.Str)))
@@ -275,6 +299,7 @@ func (l *otLoader) document(root *jsontree.Node) *runtime.OpenTool {
 			l.gotWant("/info", v, "an object")
 		} else {
 			n := l.enter("info")
+			l.unknownMembers(v, l.known.Info)
 			doc.Info = runtime.Info{
 				Title:       l.str(v, "title", true),
 				Description: l.str(v, "description", false),
@@ -288,6 +313,7 @@ func (l *otLoader) document(root *jsontree.Node) *runtime.OpenTool {
 			l.gotWant("/server", v, "an object")
 		} else {
 			n := l.enter("server")
+			l.unknownMembers(v, serverMembers)
 			doc.Server = &runtime.Server{URL: l.str(v, "url", true), Description: l.str(v, "description", false)}
 			l.leave(n)
 		}
@@ -353,6 +379,7 @@ func (l *otLoader) functions(arr *jsontree.Node) []runtime.Function {
 
 func (l *otLoader) function(obj *jsontree.Node) runtime.Function {
 	var f runtime.Function
+	l.unknownMembers(obj, l.known.Function)
 	f.Name = l.str(obj, "name", true)
 	if v := obj.Get("name"); v != nil && v.Kind == jsontree.String && !runtime.IsFunctionName(v.Str) {
 		l.errorf(l.at("name"), v.Offset, "got %s, want 1 to 64 characters a-z, A-Z, 0-9, _ or -", strconv.Quote(clipText(v.Str)))
@@ -420,6 +447,7 @@ func (l *otLoader) parameters(arr *jsontree.Node) []runtime.Parameter {
 			continue
 		}
 		var par runtime.Parameter
+		l.unknownMembers(it, l.known.Parameter)
 		par.Name = l.str(it, "name", true) // "" is allowed
 		if v := it.Get("name"); v != nil && v.Kind == jsontree.String {
 			if j, dup := first[par.Name]; dup {
@@ -446,6 +474,7 @@ func (l *otLoader) parameters(arr *jsontree.Node) []runtime.Parameter {
 }
 
 func (l *otLoader) ret(obj *jsontree.Node) *runtime.Return {
+	l.unknownMembers(obj, l.known.Return)
 	return &runtime.Return{
 		Name:        l.str(obj, "name", true),
 		Description: l.str(obj, "description", false),
@@ -704,8 +733,12 @@ func (l *otLoader) schema(n *jsontree.Node) *runtime.Schema {
 				l.gotWant(l.here(), v, "a schema object or a boolean")
 			}
 		default:
-			if !quietSchemaMember(m.Key) {
-				l.warnf(l.here(), m.KeyOffset, "unknown member ignored")
+			switch {
+			case quietSchemaMember(m.Key):
+			case unsupportedSchemaKeywords[m.Key]:
+				l.warnf(l.here(), m.KeyOffset, "ignored: the OpenTool model has no %s", m.Key)
+			default:
+				l.warnf(l.here(), m.KeyOffset, "%s", UnknownMember(m.Key, l.known.Schema))
 			}
 		}
 		l.leave(k)

@@ -1,0 +1,99 @@
+package opentool_test
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/opentoolgen/opentoolgen/gen/load/opentool"
+)
+
+// warningsOf loads doc and returns its warnings as "line:col: path: message".
+func warningsOf(t *testing.T, doc string) []string {
+	t.Helper()
+	_, warnings, err := opentool.LoadOpenToolWarnings([]byte(doc))
+	if err != nil {
+		t.Fatalf("load: %v", err)
+	}
+	var got []string
+	for _, w := range warnings {
+		got = append(got, strings.TrimPrefix(w.Format("", []byte(doc)), ":"))
+	}
+	return got
+}
+
+// TestUnknownMembers: a member an object does not define is a warning at its
+// key, naming it and the known name it is closest to; x-… extensions are not.
+func TestUnknownMembers(t *testing.T) {
+	doc := `{"opentool": "1.0.0", "x-vendor": 1, "shemas": {},
+"info": {"title": "T", "version": "1", "descripton": "d"},
+"server": {"url": "http://x", "URL": "http://y"},
+"functions": [{"name": "f", "description": "d", "paramters": [], "parameters": [
+  {"name": "a", "schema": {"type": "string", "requierd": true, "maxlength": 3, "x-ui": "text", "allOf": [], "zzz": 1}, "required": true, "requierd": false}],
+  "return": {"name": "r", "schema": {"type": "string"}, "descriptoin": "x"}}]}`
+	want := []string{ // no warning about x-vendor, an extension
+		`1:38: /shemas: warning: unknown member "shemas" ignored; did you mean "schemas"?`,
+		`2:40: /info/descripton: warning: unknown member "descripton" ignored; did you mean "description"?`,
+		`3:31: /server/URL: warning: unknown member "URL" ignored; did you mean "url"?`,
+		`4:49: /functions/0/paramters: warning: unknown member "paramters" ignored; did you mean "parameters"?`,
+		`5:46: /functions/0/parameters/0/schema/requierd: warning: unknown member "requierd" ignored; did you mean "required"?`,
+		`5:64: /functions/0/parameters/0/schema/maxlength: warning: unknown member "maxlength" ignored; did you mean "maxLength"?`,
+		`5:96: /functions/0/parameters/0/schema/allOf: warning: ignored: the OpenTool model has no allOf`,
+		`5:109: /functions/0/parameters/0/schema/zzz: warning: unknown member "zzz" ignored`,
+		`5:138: /functions/0/parameters/0/requierd: warning: unknown member "requierd" ignored; did you mean "required"?`,
+		`6:57: /functions/0/return/descriptoin: warning: unknown member "descriptoin" ignored; did you mean "description"?`,
+	}
+	if diff := cmp.Diff(want, warningsOf(t, doc)); diff != "" {
+		t.Errorf("warnings (-want +got):\n%s", diff)
+	}
+}
+
+func TestClosest(t *testing.T) {
+	known := []string{"name", "description", "parameters", "return", "stream"}
+	for key, want := range map[string]string{
+		"nmae": "name", "Name": "name", "descrption": "description", "retrun": "return", "streams": "stream",
+		"params": "", "id": "", "returns": "return", "parameter": "parameters", "": "",
+	} {
+		if got := opentool.Closest(key, known); got != want {
+			t.Errorf("Closest(%q) = %q, want %q", key, got, want)
+		}
+	}
+}
+
+// TestUncheckedKeywordsDropped: a keyword the generated decoders cannot check
+// is dropped from the document, with a warning at its place.
+func TestUncheckedKeywordsDropped(t *testing.T) {
+	doc := `{"opentool": "1.0.0", "info": {"title": "T", "version": "1"}, "functions": [{"name": "f", "description": "d", "parameters": [
+  {"name": "a", "schema": {"type": "string", "format": "password", "minLength": 1}, "required": true},
+  {"name": "b", "schema": {"type": "integer", "format": "int8", "exclusiveMaximum": true}, "required": true},
+  {"name": "c", "schema": {"type": "object", "const": {"k": 1}}, "required": true},
+  {"name": "d", "schema": {"anyOf": [{"type": "string", "maxLength": 3}, {"type": "integer", "minimum": 1}], "minLength": 2}, "required": true},
+  {"name": "e", "schema": {"type": "number", "minimum": 1, "exclusiveMinimum": true, "format": "double"}, "required": true}]}]}`
+	want := []string{
+		`2:46: /functions/0/parameters/0/schema/format: warning: ignored: the generated decoders do not check format "password" of type string (they check binary, byte, date, date-time, email, hostname, ipv4, ipv6, time, uri, uri-reference, uuid)`,
+		`3:47: /functions/0/parameters/1/schema/format: warning: ignored: the generated decoders do not check format "int8" of type integer (they check int32, int64)`,
+		`3:65: /functions/0/parameters/1/schema/exclusiveMaximum: warning: ignored: true without maximum`,
+		`4:46: /functions/0/parameters/2/schema/const: warning: ignored: the generated decoders do not check a const of type object`,
+		`5:57: /functions/0/parameters/3/schema/anyOf/0/maxLength: warning: ignored: the generated decoders do not check maxLength inside oneOf or anyOf`,
+		`5:94: /functions/0/parameters/3/schema/anyOf/1/minimum: warning: ignored: the generated decoders do not check minimum inside oneOf or anyOf`,
+		`5:110: /functions/0/parameters/3/schema/minLength: warning: ignored: the generated decoders do not check minLength beside oneOf or anyOf`,
+	}
+	if diff := cmp.Diff(want, warningsOf(t, doc)); diff != "" {
+		t.Errorf("warnings (-want +got):\n%s", diff)
+	}
+	loaded, err := opentool.LoadOpenTool([]byte(doc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := json.Marshal(loaded.Functions[0].Parameters)
+	wantDoc := `[{"name":"a","schema":{"type":"string","minLength":1},"required":true},` +
+		`{"name":"b","schema":{"type":"integer"},"required":true},` +
+		`{"name":"c","schema":{"type":"object"},"required":true},` +
+		`{"name":"d","schema":{"anyOf":[{"type":"string"},{"type":"integer"}]},"required":true},` +
+		`{"name":"e","schema":{"type":"number","format":"double","exclusiveMinimum":1},"required":true}]`
+	if string(b) != wantDoc {
+		t.Errorf("served parameters:\n%s\nwant\n%s", b, wantDoc)
+	}
+}
