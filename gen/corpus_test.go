@@ -51,6 +51,19 @@ var corpusCases = []struct {
 		"\tDraft *bool    `json:\"draft,omitzero\"`",
 		"\tText  string   `json:\"text\"`",
 	},
+}, {
+	file: "repeated_enum.yaml",
+	warnings: []string{
+		`repeated_enum.yaml:23:23: warning: /paths/~1webhooks/post/requestBody/content/application~1json/schema/properties/version/enum/1: the enum lists the value "2025-10-15" 3 times (first at index 0): kept once`,
+		`repeated_enum.yaml:28:29: warning: /paths/~1webhooks/post/requestBody/content/application~1json/schema/properties/weight/enum/1: the enum lists the value 1 2 times (first at index 0): kept once`,
+		`repeated_enum.yaml:31:32: warning: /paths/~1webhooks/post/requestBody/content/application~1json/schema/properties/retries/enum/2: the enum lists the value 3 2 times (first at index 1): kept once`,
+		`repeated_enum.yaml:31:35: warning: /paths/~1webhooks/post/requestBody/content/application~1json/schema/properties/retries/enum/3: the enum lists the value 0 2 times (first at index 0): kept once`,
+	},
+	contains: []string{
+		"case AddWebhookVersion20251015, AddWebhookVersion20240101:",
+		"case AddWebhookWeightValue1, AddWebhookWeightValue2:",
+		"case AddWebhookRetries0, AddWebhookRetries3:",
+	},
 }}
 
 func TestCorpusDocuments(t *testing.T) {

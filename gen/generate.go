@@ -187,6 +187,15 @@ func Generate(name string, data []byte, opts Options) (*Result, error) {
 				Message: fmt.Sprintf("-include and -exclude keep none of the %d functions", all)}}}
 		}
 	}
+	// Two names or values that ended up equal are the generator's bug: an
+	// error that names both, never code the compiler refuses.
+	if cs := model.Collisions(pkg); len(cs) > 0 {
+		var ds []source.Diagnostic
+		for _, c := range cs {
+			ds = append(ds, source.Diagnostic{File: name, Message: "internal error: " + c})
+		}
+		return nil, &source.Error{Diagnostics: ds}
+	}
 	docOut := &emit.DocumentOut{SizeHint: len(src.JSON)}
 	var outs []emit.Output
 	var extra []File

@@ -251,8 +251,9 @@ func floatBits(format string) int {
 	return 0
 }
 
-// enumValues makes t an enum type with one constant per value of s.Enum,
-// the constants still to be named (nameValues).
+// enumValues makes t an enum type with one constant per distinct value of
+// s.Enum (a value listed again is left out: equal constants would be
+// duplicate cases of Valid), the constants still to be named (nameValues).
 func enumValues(t *Type, s *runtime.Schema) {
 	t.Kind = KindEnum
 	switch s.Type {
@@ -263,6 +264,7 @@ func enumValues(t *Type, s *runtime.Schema) {
 	default:
 		t.Underlying = &TypeRef{Kind: RefFloat}
 	}
+	seen := make(map[any]bool, len(s.Enum))
 	for i, v := range s.Enum {
 		var suffix string
 		var val any
@@ -295,6 +297,10 @@ func enumValues(t *Type, s *runtime.Schema) {
 		default:
 			continue // rejected by the loader
 		}
+		if seen[val] {
+			continue // a value listed again: one constant (the loaders warn)
+		}
+		seen[val] = true
 		t.Values = append(t.Values, EnumValue{Value: val, suffix: suffix})
 	}
 }

@@ -887,7 +887,7 @@ func (b *oaBuilder) schemaType(s *openapi3.Schema, loc oaLoc, at *model.Place, s
 		})
 	case openapi3.TypeString, openapi3.TypeInteger, openapi3.TypeNumber, openapi3.TypeBoolean:
 		if len(enumOf(s)) > 0 && typ != openapi3.TypeBoolean {
-			if ot := b.enum(s, at, self, typ, nullable, ds); ot != nil {
+			if ot := b.enum(s, loc, at, self, typ, nullable, ds); ot != nil {
 				return ot
 			}
 		}
@@ -1202,6 +1202,33 @@ func objectBounds(s *openapi3.Schema, ds *runtime.Schema) {
 	}
 }
 
+// enumKey is what an enum value of type typ means, to find values listed
+// twice: the string, or the number as Go's constants compare them (1 and
+// 1.0 are one integer, one float64); false for a value of no such kind.
+func enumKey(v any, typ string) (any, bool) {
+	switch x := v.(type) {
+	case string:
+		return x, true
+	case json.Number:
+		if n, err := x.Int64(); err == nil && typ == openapi3.TypeInteger {
+			return n, true
+		}
+		f, err := x.Float64()
+		if err != nil {
+			return nil, false
+		}
+		v = f
+	}
+	f, ok := v.(float64)
+	if !ok {
+		return nil, false
+	}
+	if typ == openapi3.TypeInteger && f == float64(int64(f)) {
+		return int64(f), true
+	}
+	return f, true
+}
+
 // enumOf are the values a schema allows: its enum, else its const (OpenAPI
 // 3.1) as the one value.
 func enumOf(s *openapi3.Schema) []any {
@@ -1212,10 +1239,28 @@ func enumOf(s *openapi3.Schema) []any {
 }
 
 // enum makes an enum type of a string, integer or number schema; nil when the
-// values do not fit the type.
-func (b *oaBuilder) enum(s *openapi3.Schema, at *model.Place, self *model.Type, typ string, nullable bool, ds *runtime.Schema) *oaType {
+// values do not fit the type. A value the enum lists again (Stripe lists one
+// api_version 98 times) is kept once, with a warning at its second place:
+// two equal constants would be duplicate cases of the type's Valid.
+func (b *oaBuilder) enum(s *openapi3.Schema, loc oaLoc, at *model.Place, self *model.Type, typ string, nullable bool, ds *runtime.Schema) *oaType {
 	var vals []any
-	for _, v := range enumOf(s) {
+	type repeat struct {
+		first, again int // indexes in enumOf(s)
+		n            int // times the value is listed
+	}
+	seen := map[any]*repeat{} // a value's meaning (string, int64 or float64) → where
+	var repeats []*repeat
+	for i, v := range enumOf(s) {
+		if key, ok := enumKey(v, typ); ok {
+			if r := seen[key]; r != nil {
+				if r.n++; r.n == 2 {
+					r.again = i
+					repeats = append(repeats, r)
+				}
+				continue
+			}
+			seen[key] = &repeat{first: i, n: 1}
+		}
 		switch x := v.(type) {
 		case nil:
 			nullable = true
@@ -1244,6 +1289,10 @@ func (b *oaBuilder) enum(s *openapi3.Schema, at *model.Place, self *model.Type, 
 	}
 	if len(vals) == 0 {
 		return nil
+	}
+	for _, r := range repeats {
+		v, _ := json.Marshal(enumOf(s)[r.first])
+		b.warn(loc.add("enum", strconv.Itoa(r.again)), "the enum lists the value %s %d times (first at index %d): kept once", source.ClipTo(string(v), 100), r.n, r.first)
 	}
 	t := b.inlineType(s, at, self)
 	b.naming.Enum(t, &runtime.Schema{Type: typ, Enum: vals})
