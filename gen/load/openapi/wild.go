@@ -159,6 +159,9 @@ func (c *checker) walk(file, ptr string, n *jsontree.Node, sh *shape) {
 	c.seen[key] = true
 	if r := n.Get("$ref"); r != nil && r.Kind == jsontree.String {
 		tfile, tptr, t := c.resolve(file, ptr, r.Str)
+		if t != nil && sh == shSchema && !c.schemaTarget(file, ptr, r.Str, tfile, tptr, t) {
+			t = nil
+		}
 		if t != nil {
 			c.walk(tfile, tptr, t, sh)
 		}
@@ -221,6 +224,65 @@ func (c *checker) walk(file, ptr string, n *jsontree.Node, sh *shape) {
 			c.remove(file, n, "content")
 		}
 	}
+}
+
+// schemaTarget reports whether the value t at tptr in tfile, which the
+// $ref ref of the schema at ptr in file names, can be read as a schema; if
+// not, the error is at the $ref (kin-openapi reports "bad data in …
+// (expecting ref to schema object)" and no place): a $ref that names
+// another kind of object of the specification (a parameter, a response), or
+// an object outside the specification's objects (under a schema's
+// "definitions") whose "type" is neither a string nor a list of them.
+func (c *checker) schemaTarget(file, ptr, ref, tfile, tptr string, t *jsontree.Node) bool {
+	root := shDocument
+	if tfile != b0(c.b.root) {
+		root = shFile
+	}
+	if sh := shapeAt(root, tptr); sh != nil && sh != shSchema {
+		c.fail(file, ptr+"/$ref", "$ref %q names %s %s, not a schema", clipRef(ref), indefinite(sh.name), sh.name)
+		return false
+	}
+	if t.Kind != jsontree.Object {
+		return true // reported by walk
+	}
+	if ty := t.Get("type"); ty != nil && ty.Kind != jsontree.String && ty.Kind != jsontree.Array && ty.Kind != jsontree.Null {
+		c.fail(file, ptr+"/$ref", "$ref %q names an object that is not a schema: its \"type\" is %s, want a string or an array of strings", clipRef(ref), article(ty))
+		return false
+	}
+	return true
+}
+
+// shapeAt returns the shape of the object at the JSON pointer ptr of a tree
+// of shape root, following the members shapes know; nil when ptr leaves
+// them (an extension, a schema's "definitions", an example).
+func shapeAt(root *shape, ptr string) *shape {
+	sh := root
+	toks := strings.Split(ptr, "/")[1:]
+	for i := 0; i < len(toks); i++ {
+		tok := pointerUnescaper.Replace(toks[i])
+		switch {
+		case sh.objs[tok] != nil:
+			sh = sh.objs[tok]
+		case sh.maps[tok] != nil && i+1 < len(toks):
+			sh = sh.maps[tok]
+			i++
+		case sh.lists[tok] != nil && i+1 < len(toks):
+			sh = sh.lists[tok]
+			i++
+		default:
+			return nil
+		}
+	}
+	return sh
+}
+
+// indefinite is the indefinite article of the word w: "an" before a vowel
+// sound, else "a".
+func indefinite(w string) string {
+	if w != "" && strings.ContainsRune("aeiouAEIOU", rune(w[0])) && !strings.HasPrefix(w, "uni") && !strings.HasPrefix(w, "use") {
+		return "an"
+	}
+	return "a"
 }
 
 // tupleItems repairs the schema n at ptr whose items member is an array of
