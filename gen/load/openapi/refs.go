@@ -251,8 +251,11 @@ func (b *oaBuilder) refusedDiagnostics() []source.Diagnostic {
 					off = -1 // an offset in the JSON form, not the YAML text
 				}
 				line, col := d.src.Position(ptr, off)
-				out = append(out, source.Diagnostic{File: d.name, Line: line, Col: col, Path: ptr,
-					Message: fmt.Sprintf("$ref %q: %s", clipRef(ref.Str), r.reason)})
+				msg := fmt.Sprintf("$ref %q: %s", clipRef(ref.Str), r.reason)
+				if isMapping(ptr) {
+					msg = fmt.Sprintf("the discriminator maps %q to %q: %s", pointerUnescaper.Replace(path.Base(ptr)), clipRef(ref.Str), r.reason)
+				}
+				out = append(out, source.Diagnostic{File: d.name, Line: line, Col: col, Path: ptr, Message: msg})
 			})
 		}
 		if !found {
@@ -260,7 +263,23 @@ func (b *oaBuilder) refusedDiagnostics() []source.Diagnostic {
 				Message: fmt.Sprintf("$ref to %q: %s", clipRef(r.uri), r.reason)})
 		}
 	}
-	return source.Dedup(out)
+	out = source.Dedup(out)
+	// In document order, file by file.
+	rank := map[string]int{}
+	for i, d := range docs {
+		rank[d.name] = i
+	}
+	sort.SliceStable(out, func(i, j int) bool {
+		a, c := out[i], out[j]
+		if rank[a.File] != rank[c.File] {
+			return rank[a.File] < rank[c.File]
+		}
+		if a.Line != c.Line {
+			return a.Line < c.Line
+		}
+		return a.Col < c.Col
+	})
+	return out
 }
 
 // clipRef shortens a long reference for a message.
@@ -276,8 +295,12 @@ func clipRef(s string) string {
 	return s[:i] + "…"
 }
 
+// isMapping reports whether ptr is a value of a discriminator's mapping.
+func isMapping(ptr string) bool { return strings.HasSuffix(path.Dir(ptr), "/discriminator/mapping") }
+
 // walkRefs calls f with the pointer and value of every string member "$ref"
-// under n, in document order.
+// under n, and of every value of a discriminator's mapping (kin-openapi
+// reads those as references too: isMapping tells them), in document order.
 func walkRefs(n *jsontree.Node, ptr string, f func(ptr string, ref *jsontree.Node)) {
 	if n == nil {
 		return
@@ -286,7 +309,7 @@ func walkRefs(n *jsontree.Node, ptr string, f func(ptr string, ref *jsontree.Nod
 	type item struct {
 		n   *jsontree.Node
 		ptr string
-		ref bool // the value of a member "$ref"
+		ref bool // the value of a member "$ref", or of a mapping
 	}
 	stack := []item{{n: n, ptr: ptr}}
 	for len(stack) > 0 {
@@ -296,7 +319,8 @@ func walkRefs(n *jsontree.Node, ptr string, f func(ptr string, ref *jsontree.Nod
 		case jsontree.Object:
 			for i := len(it.n.Members) - 1; i >= 0; i-- {
 				m := it.n.Members[i]
-				stack = append(stack, item{m.Value, it.ptr + jsontree.Pointer(m.Key), m.Key == "$ref"})
+				mptr := it.ptr + jsontree.Pointer(m.Key)
+				stack = append(stack, item{m.Value, mptr, m.Key == "$ref" || isMapping(mptr)})
 			}
 		case jsontree.Array:
 			for i := len(it.n.Items) - 1; i >= 0; i-- {

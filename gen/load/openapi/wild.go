@@ -174,6 +174,7 @@ func (c *checker) walk(file, ptr string, n *jsontree.Node, sh *shape) {
 	}
 	if sh == shSchema {
 		c.requiredInProperties(file, ptr, n)
+		c.mappingFiles(file, n)
 	}
 	for _, m := range n.Members {
 		mptr := ptr + jsontree.Pointer(m.Key)
@@ -222,6 +223,33 @@ func (c *checker) walk(file, ptr string, n *jsontree.Node, sh *shape) {
 		if s, ct := n.Get("schema"), n.Get("content"); s != nil && ct != nil && s.Kind != jsontree.Null && ct.Kind != jsontree.Null {
 			c.warnAt(file, ptr+"/content", keyOffset(n, "content"), "a %s has both \"schema\" and \"content\", which exclude each other; \"content\" is ignored", sh.name)
 			c.remove(file, n, "content")
+		}
+	}
+}
+
+// mappingFiles reads the files that the values of the discriminator of
+// the schema n in file name ("models/pets.yml#/Dog"), which kin-openapi
+// reads as references: a file that cannot be read is reported at the value
+// with the $refs' (refusedDiagnostics), every one at once.
+func (c *checker) mappingFiles(file string, n *jsontree.Node) {
+	m := n.Get("discriminator").Get("mapping")
+	if m == nil || m.Kind != jsontree.Object {
+		return
+	}
+	for _, e := range m.Members {
+		if e.Value.Kind != jsontree.String || !strings.ContainsAny(e.Value.Str, "#/.") {
+			continue // a schema's name
+		}
+		u, err := url.Parse(e.Value.Str)
+		if err != nil || u.Path == "" {
+			continue
+		}
+		if !isFileURL(u) {
+			c.b.readLocal(nil, u) //nolint:errcheck // refused, reported at the value
+			continue
+		}
+		if t := refTarget(file, u.Path); t != b0(c.b.root) {
+			c.b.readLocal(nil, &url.URL{Path: t}) //nolint:errcheck // reported at the value
 		}
 	}
 }
