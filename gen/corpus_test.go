@@ -64,6 +64,12 @@ var corpusCases = []struct {
 		"case AddWebhookWeightValue1, AddWebhookWeightValue2:",
 		"case AddWebhookRetries0, AddWebhookRetries3:",
 	},
+}, {
+	file: "schema_examples_object.yaml",
+	warnings: []string{
+		`schema_examples_object.yaml:24:7: warning: /components/schemas/Status/examples: a schema's "examples" is an object, want an array; left out (generated code does not use examples)`,
+	},
+	contains: []string{"func (c *Client) GetStatus(ctx context.Context) (Status, error)", "State *string"},
 }}
 
 func TestCorpusDocuments(t *testing.T) {

@@ -175,6 +175,11 @@ func (c *checker) walk(file, ptr string, n *jsontree.Node, sh *shape) {
 	if sh == shSchema {
 		c.requiredInProperties(file, ptr, n)
 		c.mappingFiles(file, n)
+		if e := n.Get("examples"); e != nil && e.Kind != jsontree.Array && e.Kind != jsontree.Null {
+			// kin-openapi refuses it, at no place (Codat's documents).
+			c.warnAt(file, ptr+"/examples", keyOffset(n, "examples"), "a schema's \"examples\" is %s, want an array; left out (generated code does not use examples)", article(e))
+			c.remove(file, n, "examples")
+		}
 	}
 	for _, m := range n.Members {
 		mptr := ptr + jsontree.Pointer(m.Key)
