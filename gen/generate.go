@@ -66,9 +66,11 @@ import (
 	"github.com/opentoolgen/opentoolgen/gen/model"
 	"github.com/opentoolgen/opentoolgen/gen/source"
 	"go/token"
+	"io"
 	"path/filepath"
 	goruntime "runtime"
 	"sort"
+	"strings"
 	"sync"
 
 	otload "github.com/opentoolgen/opentoolgen/gen/load/opentool"
@@ -186,6 +188,7 @@ func Generate(name string, data []byte, opts Options) (*Result, error) {
 			return nil, &source.Error{Diagnostics: []source.Diagnostic{{File: name,
 				Message: fmt.Sprintf("-include and -exclude keep none of the %d functions", all)}}}
 		}
+		warnings = generatedOnly(warnings, name, pkg)
 	}
 	// Two names or values that ended up equal are the generator's bug: an
 	// error that names both, never code the compiler refuses.
@@ -239,6 +242,55 @@ func Generate(name string, data []byte, opts Options) (*Result, error) {
 	}
 	return res, nil
 }
+
+// WriteWarnings writes warnings one a line, a warning given at many places
+// once with their number and the first of them (source.WriteWarnings).
+func WriteWarnings(w io.Writer, ws []Diagnostic) error { return source.WriteWarnings(w, ws) }
+
+// generatedOnly returns the warnings about the parts of the document the
+// package generates after -include and -exclude: not those at an operation
+// that is left out (or a path none of whose operations is kept), nor at a
+// schema whose type no kept function needs. Warnings elsewhere (info,
+// servers, the files $refs name) are kept.
+func generatedOnly(ws []source.Diagnostic, name string, pkg *model.Package) []source.Diagnostic {
+	ops, paths, schemas := map[string]bool{}, map[string]bool{}, map[string]bool{}
+	for _, fn := range pkg.Functions {
+		if fn.HTTP != nil {
+			ops[fn.HTTP.Path+" "+strings.ToLower(fn.HTTP.Method)] = true
+			paths[fn.HTTP.Path] = true
+		}
+	}
+	for _, t := range pkg.Types {
+		if t.Schema != "" {
+			schemas[t.Schema] = true
+		}
+	}
+	unescape := strings.NewReplacer("~1", "/", "~0", "~").Replace
+	var out []source.Diagnostic
+	for _, w := range ws {
+		tok := strings.Split(w.Path, "/")
+		keep := true
+		switch {
+		case w.File != name || len(tok) < 3 || pkg.API == nil:
+		case tok[1] == "paths" && len(tok) > 3 && httpMethods[tok[3]]:
+			keep = ops[unescape(tok[2])+" "+tok[3]]
+		case tok[1] == "paths":
+			keep = paths[unescape(tok[2])]
+		case tok[1] == "components" && tok[2] == "schemas" && len(tok) > 3:
+			keep = schemas[unescape(tok[3])]
+		case tok[1] == "definitions": // Swagger 2.0
+			keep = schemas[unescape(tok[2])]
+		}
+		if keep {
+			out = append(out, w)
+		}
+	}
+	return out
+}
+
+// httpMethods are the operations of a path item.
+var httpMethods = map[string]bool{"get": true, "put": true, "post": true, "delete": true,
+	"options": true, "head": true, "patch": true, "trace": true, "query": true}
 
 // declare puts doc's declarations in profile p into res: what the profile
 // cannot say and the provider limits they exceed are warnings (the runtime

@@ -95,6 +95,12 @@
 // The command sets a soft memory limit of 64 MiB (debug.SetMemoryLimit) unless
 // GOMEMLIMIT or GOGC is set: only documents of several megabytes reach it.
 //
+// Warnings (what was read in a degraded way) go to standard error, one a
+// line; a warning given at more than three places is printed once, with the
+// number of its places and the first three of them, indented. With -include
+// or -exclude, warnings about operations and schemas that are not generated
+// are left out.
+//
 // Exit status: 0 on success; 1 when the document has problems (each printed as
 // file:line:col: json-path: message, all at once, the first ten errors followed
 // by the document's lines around them with a caret under the column) or -check
@@ -354,9 +360,7 @@ func generate(args []string, stdout, stderr io.Writer) (err error) {
 		}
 		return err
 	}
-	for _, w := range res.Warnings {
-		fmt.Fprintln(stderr, w)
-	}
+	gen.WriteWarnings(stderr, res.Warnings) //nolint:errcheck // as fmt.Fprintln's to stderr
 	want := map[string][]byte{}
 	var names []string
 	for _, f := range res.Files {

@@ -52,7 +52,10 @@ type Type struct {
 	Doc  string
 	// Origin says where the type comes from, for its comment when the document
 	// has no description ("the \"loc\" parameter of \"get_weather\"").
-	Origin     string
+	Origin string
+	// Schema is the document's name of the schema whose type it is (a
+	// component, a definition), "" for a type with no name of its own.
+	Schema     string
 	Kind       TypeKind
 	Fields     []*Field    // KindStruct
 	Underlying *TypeRef    // KindEnum, KindNamed, KindAlias

@@ -193,6 +193,7 @@ func (n *Naming) name(p *Package) {
 		switch r.kind {
 		case nameSchema:
 			r.typ.Name = types.Take(GoNameOr(r.word, "Schema"))
+			r.typ.Schema = r.word
 			r.typ.Origin = r.typ.Name + " is the schema " + strconv.Quote(r.word) + " of the document."
 		case nameType:
 			at := r.of.(*Place)

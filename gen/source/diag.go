@@ -2,6 +2,7 @@ package source
 
 import (
 	"fmt"
+	"io"
 	"strings"
 
 	"github.com/opentoolgen/opentoolgen/internal/jsontree"
@@ -105,4 +106,66 @@ func Dedup(ds []Diagnostic) []Diagnostic {
 		}
 	}
 	return out
+}
+
+// WarningPlaces is how many places WriteWarnings lists for a warning given
+// at more places than that.
+const WarningPlaces = 3
+
+// WriteWarnings writes warnings one a line as Diagnostic.String does, but a
+// message given at more than WarningPlaces places (Stripe's 236 form bodies
+// that are not objects) once, where it is first given, with the number of
+// its places and the first WarningPlaces of them, indented:
+//
+//	stripe.json: warning: at 236 places: an application/x-www-form-urlencoded body must be …
+//		stripe.json:1:1242: /paths/~1v1~1account/get/requestBody/…
+//		stripe.json:1:5596: /paths/~1v1~1accounts/get/requestBody/…
+//		stripe.json:1:28379: /paths/~1v1~1accounts~1{account}/delete/requestBody/…
+//		and 233 more
+func WriteWarnings(w io.Writer, ds []Diagnostic) error {
+	type key struct {
+		file, msg string
+		warning   bool
+	}
+	count := map[key]int{}
+	for _, d := range ds {
+		count[key{d.File, d.Message, d.Warning}]++
+	}
+	done := map[key]bool{}
+	var b strings.Builder
+	for i, d := range ds {
+		k := key{d.File, d.Message, d.Warning}
+		n := count[k]
+		if n <= WarningPlaces {
+			b.WriteString(d.String())
+			b.WriteByte('\n')
+			continue
+		}
+		if done[k] {
+			continue
+		}
+		done[k] = true
+		head := Diagnostic{File: d.File, Warning: d.Warning, Message: fmt.Sprintf("at %d places: %s", n, d.Message)}
+		b.WriteString(head.String())
+		b.WriteByte('\n')
+		listed := 0
+		for _, e := range ds[i:] {
+			if listed == WarningPlaces {
+				break
+			}
+			if (key{e.File, e.Message, e.Warning}) != k {
+				continue
+			}
+			place := Diagnostic{File: e.File, Line: e.Line, Col: e.Col}
+			s := strings.TrimSuffix(place.String(), ": ")
+			if e.Path != "" {
+				s += ": " + jsontree.ShortPointer(e.Path)
+			}
+			b.WriteString("\t" + s + "\n")
+			listed++
+		}
+		fmt.Fprintf(&b, "\tand %d more\n", n-listed)
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
 }

@@ -2274,7 +2274,7 @@ func (b *oaBuilder) requestBody(fn *model.Function, rb *openapi3.RequestBody, lo
 		if kind == "json" {
 			whole()
 		} else {
-			b.warn(mloc, "a %s body must be an object with properties: the body is left out", mt)
+			b.warn(mloc, "%s %s body must be an object with properties: the body is left out", indefinite(mt), mt)
 		}
 		return
 	}

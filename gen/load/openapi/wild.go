@@ -271,7 +271,7 @@ func (c *checker) schemaTarget(file, ptr, ref, tfile, tptr string, t *jsontree.N
 	if tfile != b0(c.b.root) {
 		root = shFile
 	}
-	if sh := shapeAt(root, tptr); sh != nil && sh != shSchema {
+	if sh := shapeAt(root, tptr); sh != nil && sh != shSchema && sh != shFile { // a file may be a schema
 		c.fail(file, ptr+"/$ref", "$ref %q names %s %s, not a schema", clipRef(ref), indefinite(sh.name), sh.name)
 		return false
 	}
