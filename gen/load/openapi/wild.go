@@ -7,6 +7,7 @@ import (
 	"path"
 	"path/filepath"
 	"slices"
+	"sort"
 	"strings"
 
 	"github.com/opentoolgen/opentoolgen/gen/source"
@@ -103,6 +104,17 @@ type checker struct {
 func (b *oaBuilder) check() []source.Diagnostic {
 	c := &checker{b: b, seen: map[string]bool{}, changed: map[string]bool{}}
 	c.walk(b.root, "", b.src.Tree, shDocument)
+	// In document order, the document's first, then each file's.
+	sort.SliceStable(c.errs, func(i, j int) bool {
+		a, d := c.errs[i], c.errs[j]
+		if a.File != d.File {
+			return a.File == b.src.Name || d.File != b.src.Name && a.File < d.File
+		}
+		if a.Line != d.Line {
+			return a.Line < d.Line
+		}
+		return a.Col < d.Col
+	})
 	for file := range c.changed {
 		if file == b.root {
 			b.json = jsontree.AppendJSON(nil, b.src.Tree)
@@ -159,7 +171,7 @@ func (c *checker) walk(file, ptr string, n *jsontree.Node, sh *shape) {
 	c.seen[key] = true
 	if r := n.Get("$ref"); r != nil && r.Kind == jsontree.String {
 		tfile, tptr, t := c.resolve(file, ptr, r.Str)
-		if t != nil && sh == shSchema && !c.schemaTarget(file, ptr, r.Str, tfile, tptr, t) {
+		if t != nil && !c.refTargetKind(file, ptr, r.Str, tfile, tptr, t, sh) {
 			t = nil
 		}
 		if t != nil {
@@ -259,23 +271,24 @@ func (c *checker) mappingFiles(file string, n *jsontree.Node) {
 	}
 }
 
-// schemaTarget reports whether the value t at tptr in tfile, which the
-// $ref ref of the schema at ptr in file names, can be read as a schema; if
-// not, the error is at the $ref (kin-openapi reports "bad data in …
-// (expecting ref to schema object)" and no place): a $ref that names
-// another kind of object of the specification (a parameter, a response), or
-// an object outside the specification's objects (under a schema's
-// "definitions") whose "type" is neither a string nor a list of them.
-func (c *checker) schemaTarget(file, ptr, ref, tfile, tptr string, t *jsontree.Node) bool {
+// refTargetKind reports whether the value t at tptr in tfile, which the
+// $ref ref of the object of shape want at ptr in file names, can be read as
+// one; if not, the error is at the $ref (kin-openapi reports "bad data in
+// … (expecting ref to schema object)" and no place): a $ref that names
+// another kind of object of the specification (a schema's that names a
+// parameter, a response's that names a schema), or, for a schema, an object
+// outside the specification's objects (under a schema's "definitions")
+// whose "type" is neither a string nor a list of them.
+func (c *checker) refTargetKind(file, ptr, ref, tfile, tptr string, t *jsontree.Node, want *shape) bool {
 	root := shDocument
 	if tfile != b0(c.b.root) {
 		root = shFile
 	}
-	if sh := shapeAt(root, tptr); sh != nil && sh != shSchema && sh != shFile { // a file may be a schema
-		c.fail(file, ptr+"/$ref", "$ref %q names %s %s, not a schema", clipRef(ref), indefinite(sh.name), sh.name)
+	if sh := shapeAt(root, tptr); sh != nil && sh != want && sh != shFile { // a file may be any object
+		c.fail(file, ptr+"/$ref", "$ref %q names %s %s, not %s %s", clipRef(ref), indefinite(sh.name), sh.name, indefinite(want.name), want.name)
 		return false
 	}
-	if t.Kind != jsontree.Object {
+	if want != shSchema || t.Kind != jsontree.Object {
 		return true // reported by walk
 	}
 	if ty := t.Get("type"); ty != nil && ty.Kind != jsontree.String && ty.Kind != jsontree.Array && ty.Kind != jsontree.Null {
