@@ -198,8 +198,8 @@ func TestYAMLToJSON(t *testing.T) {
 }
 
 // TestYAMLErrors checks that what YAML has and JSON has not is refused, at
-// its place, and that syntax errors are reported at the right line (the YAML
-// parser gives no column).
+// its place, and that syntax errors are reported where the problem is (the
+// YAML parser gives the line of the enclosing collection and no column).
 func TestYAMLErrors(t *testing.T) {
 	for _, c := range []struct{ name, yaml, want string }{
 		{"infinity", "v: .inf\n", "t.yaml:1:4: /v: got .inf, want a finite number (JSON has no infinities or NaN)"},
@@ -208,9 +208,12 @@ func TestYAMLErrors(t *testing.T) {
 		{"mapping key", "a: {[1]: x}\n", "t.yaml:1:5: /a: mapping keys must be scalars"},
 		{"merge of a scalar", "a: {<<: 1}\n", "t.yaml:1:9: /a: a YAML merge key must refer to a mapping or a sequence of mappings"},
 		{"unknown anchor", "a: 1\nb: [2, *nope]\n", "t.yaml:2:8: unknown anchor 'nope' referenced"},
-		{"syntax, scanner", "a: b: c\n", "t.yaml:1:1: mapping values are not allowed in this context"},
-		{"syntax, parser", "a:\n  - x\n  y: 1\n", "t.yaml:2:1: did not find expected '-' indicator"},
+		{"syntax, scanner", "a: b: c\n", "t.yaml:1:5: mapping values are not allowed in this context"},
+		{"syntax, parser", "a:\n  - x\n  y: 1\n", "t.yaml:3:3: did not find expected '-' indicator"},
 		{"tab", "a:\n\tb: 1\n", "t.yaml:2:1: found character that cannot start any token"},
+		{"key indented too little", "openapi: 3.0.3\npaths:\n  /a:\n    get:\n      summary: x\n      responses: {}\n     tags: [a]\n",
+			"t.yaml:7:6: did not find expected key"},
+		{"unterminated string", "info:\n  title: \"unterminated\n  version: 1\n", "t.yaml:2:10: found unexpected end of stream"},
 		{"empty", "", "t.yaml:1:1: empty document"},
 	} {
 		_, err := yamlJSON(t, c.yaml)

@@ -165,6 +165,51 @@ var yamlParserErrors = []string{
 	"found duplicate %TAG directive",
 }
 
+// maxYAMLSearch is the largest document whose syntax error yamlProblemAt
+// looks for (about 23 parses of up to 8 MiB).
+const maxYAMLSearch = 8 << 20
+
+// yamlMessage is the parser's message of err without its "yaml: line N: ".
+func yamlMessage(err error) string {
+	msg := strings.TrimPrefix(err.Error(), "yaml: ")
+	if rest, ok := strings.CutPrefix(msg, "line "); ok {
+		if i := strings.Index(rest, ":"); i > 0 {
+			if _, err := strconv.Atoi(rest[:i]); err == nil {
+				return strings.TrimSpace(rest[i+1:])
+			}
+		}
+	}
+	return msg
+}
+
+// yamlProblemAt returns the offset of the byte at which the YAML parser
+// refuses data with the message msg: the last byte of the shortest prefix
+// it refuses with msg (by bisection), when the prefix one byte shorter is
+// refused with no error or another.
+func yamlProblemAt(data []byte, msg string) (int, bool) {
+	fails := func(k int) bool {
+		var n yaml.Node
+		err := yaml.Unmarshal(data[:k], &n)
+		return err != nil && yamlMessage(err) == msg
+	}
+	lo, hi := 0, len(data) // fails(hi); assumed !fails(lo)
+	if !fails(hi) {
+		return 0, false
+	}
+	for hi-lo > 1 {
+		mid := lo + (hi-lo)/2
+		if fails(mid) {
+			hi = mid
+		} else {
+			lo = mid
+		}
+	}
+	if fails(lo) {
+		return 0, false
+	}
+	return hi - 1, true
+}
+
 func yamlDiagnostic(name string, data []byte, err error) Diagnostic {
 	msg := err.Error()
 	msg = strings.TrimPrefix(msg, "yaml: ")
@@ -182,6 +227,23 @@ func yamlDiagnostic(name string, data []byte, err error) Diagnostic {
 					}
 				}
 			}
+		}
+	}
+	// The parser says the line of the collection it was in, and no column:
+	// the problem is where the shortest prefix of the document that it
+	// refuses the same way ends.
+	if d.Line > 0 && len(data) <= maxYAMLSearch {
+		if off, ok := yamlProblemAt(data, d.Message); ok {
+			for _, p := range yamlParserErrors {
+				if strings.HasPrefix(d.Message, p) {
+					// The parser refuses a token: at its line's first one
+					// ("y: 1" where a "- " item is wanted).
+					start := bytes.LastIndexByte(data[:off], '\n') + 1
+					off = start + len(data[start:off]) - len(bytes.TrimLeft(data[start:off], " \t"))
+					break
+				}
+			}
+			d.Line, d.Col = jsontree.LineCol(data, int64(off))
 		}
 	}
 	// "unknown anchor 'x' referenced": at the first *x.
