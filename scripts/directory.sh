@@ -60,7 +60,8 @@ gen() {
 		status=gen reason=$(first_line "$dir/gen.log")
 	fi
 	[ "$status" = ok ] || rm -rf "$dir/api"
-	printf '%s\t%s\t%s\n' "$status" "$reason" "$(grep -c ': warning: ' "$dir/gen.log" || true)" >"$res.tmp" && mv "$res.tmp" "$res"
+	# STATUS, the number of warning lines, REASON (read's IFS folds empty fields).
+	printf '%s\t%s\t%s\n' "$status" "$(grep -c ': warning: ' "$dir/gen.log" || true)" "$reason" >"$res.tmp" && mv "$res.tmp" "$res"
 }
 
 # buildone ID: build and vet the generated package of one document (generated
@@ -139,7 +140,7 @@ cell() { # STATUS REASON
 	echo "| document | result |"
 	echo "|---|---|"
 	for id in "${todo[@]}"; do
-		IFS=$'\t' read -r s r w <"$work/res/gen/${id//\//_}.$gen_key"
+		IFS=$'\t' read -r s w r <"$work/res/gen/${id//\//_}.$gen_key"
 		[ "${w:-0}" -gt 0 ] && warned=$((warned + 1))
 		if [ "$s" != ok ]; then
 			echo "| $id | $(cell "$s" "$r") |"
