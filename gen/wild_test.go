@@ -153,7 +153,7 @@ func TestOpenAPIWildErrors(t *testing.T) {
 			"api/paths/echo.yaml":      cleanEcho,
 			"api/schemas/message.yaml": "type: object\nproperties:\n  text: {type: string\n",
 		},
-		want: []string{`api/schemas/message.yaml:3:1: did not find expected ',' or '}'`},
+		want: []string{`api/schemas/message.yaml:3:3: did not find expected ',' or '}'`},
 	}, {
 		name: "wrong type in a referenced file",
 		files: map[string]string{

@@ -497,11 +497,11 @@ func TestBadDocument(t *testing.T) {
 	// Each error with the lines around it and a caret under its column.
 	r := opentoolgen(t, dir, "-o", "out", "bad.yaml")
 	want := "" +
-		"bad.yaml:3:1: did not find expected ',' or ']'\n" +
+		"bad.yaml:3:3: did not find expected ',' or ']'\n" +
 		"    1 | opentool: 1.0.0\n" +
 		"    2 | info:\n" +
 		"  > 3 |   title: [unclosed\n" +
-		"      | ^\n"
+		"      |   ^\n"
 	if r.stderr != want {
 		t.Errorf("stderr (-want +got):\n%s", cmp.Diff(want, r.stderr))
 	}

@@ -232,7 +232,7 @@ func yamlDiagnostic(name string, data []byte, err error) Diagnostic {
 	// The parser says the line of the collection it was in, and no column:
 	// the problem is where the shortest prefix of the document that it
 	// refuses the same way ends.
-	if d.Line > 0 && len(data) <= maxYAMLSearch {
+	if d.Line > 0 && len(data) <= maxYAMLSearch && !strings.HasPrefix(d.Message, "exceeded max depth") {
 		if off, ok := yamlProblemAt(data, d.Message); ok {
 			for _, p := range yamlParserErrors {
 				if strings.HasPrefix(d.Message, p) {
