@@ -30,6 +30,7 @@ type Client struct {
 	auth      string // "Bearer <key>" or ""
 	header    http.Header
 	maxResp   int64
+	redirect  RedirectPolicy
 	idPrefix  string
 	seq       atomic.Uint64
 	callURL   string
@@ -55,7 +56,9 @@ func WithAPIKey(key string) ClientOption {
 
 // WithHTTPClient sets the HTTP client (default: a client of its own whose
 // transport keeps up to 256 idle connections per host, with no overall timeout:
-// use the context for deadlines).
+// use the context for deadlines). hc is not changed: the client sends with a
+// copy whose CheckRedirect keeps the API key and the headers of WithHeader
+// from other origins (see [WithCrossOriginRedirect]) and then calls hc's own.
 func WithHTTPClient(hc *http.Client) ClientOption {
 	return func(c *Client) {
 		if hc != nil {
@@ -92,6 +95,11 @@ func NewClient(baseURL string, opts ...ClientOption) *Client {
 	for _, o := range opts {
 		o(c)
 	}
+	names := make([]string, 0, len(c.header))
+	for k := range c.header {
+		names = append(names, k)
+	}
+	c.hc = guarded(c.hc, &redirectGuard{policy: c.redirect, headers: canonicalHeaders(names)})
 	var rnd [6]byte
 	rand.Read(rnd[:])
 	c.idPrefix = hex.EncodeToString(rnd[:]) + "-"

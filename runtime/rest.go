@@ -35,8 +35,24 @@ type RequestEditor func(ctx context.Context, req *http.Request) error
 type RESTClient struct {
 	// BaseURL is prefixed to every operation's path ("https://api.example.com/v1").
 	BaseURL string
-	// HTTPClient sends the requests; nil means http.DefaultClient.
+	// HTTPClient sends the requests; nil means http.DefaultClient. It is not
+	// changed: the client sends with a copy of it whose CheckRedirect keeps
+	// the credentials from other origins (CrossOriginRedirect) and then
+	// calls its own.
 	HTTPClient *http.Client
+	// CrossOriginRedirect says what a request redirected to another origin
+	// (scheme, host, port) does: by default it is followed without the
+	// request's credentials (API keys in headers, cookies or the query,
+	// Authorization, the headers Editors set); RedirectRefuse fails the
+	// call. See [RedirectPolicy].
+	CrossOriginRedirect RedirectPolicy
+	// ResponseHeaderTimeout bounds the wait for the headers of each answer
+	// (each attempt, when retrying): connecting, sending the request and the
+	// API's work until its answer starts. Reading the body is not bounded by
+	// it: Timeout and the context bound that, and only the context a stream.
+	// 0 means DefaultResponseHeaderTimeout (two minutes); a negative value
+	// means no bound. It applies whatever HTTPClient sends the request.
+	ResponseHeaderTimeout time.Duration
 	// Editors run, in order, on every request before it is sent.
 	Editors []RequestEditor
 	// MaxResponseBytes bounds the size of a response body; 0 means
@@ -689,16 +705,36 @@ func (r *Request) roundTrip(ctx context.Context, accept string) (*http.Response,
 	if len(cookies) > 0 {
 		req.Header.Set("Cookie", strings.Join(cookies, "; "))
 	}
-	for _, ed := range r.c.Editors {
-		if err := ed(ctx, req); err != nil {
-			return nil, err
+	// What a redirect to another origin must not carry: the headers of API
+	// keys, the query values of API keys, and what the editors set.
+	guard := &redirectGuard{policy: r.c.CrossOriginRedirect}
+	for _, cr := range creds {
+		switch {
+		case cr.kind == "apiKey" && cr.in == "header":
+			guard.headers = append(guard.headers, textproto.CanonicalMIMEHeaderKey(cr.name))
+		case cr.kind == "apiKey" && cr.in == "query":
+			guard.queryKeys = append(guard.queryKeys, cr.value)
+		}
+	}
+	if len(r.c.Editors) > 0 {
+		before := req.Header.Clone()
+		for _, ed := range r.c.Editors {
+			if err := ed(ctx, req); err != nil {
+				return nil, err
+			}
+		}
+		for k, v := range req.Header {
+			if !slices.Equal(before[k], v) {
+				guard.headers = append(guard.headers, k)
+			}
 		}
 	}
 	hc := r.c.HTTPClient
 	if hc == nil {
 		hc = http.DefaultClient
 	}
-	resp, err := r.c.Retry.do(ctx, hc, req, body)
+	hc = guarded(hc, guard)
+	resp, err := r.c.Retry.do(ctx, func(req *http.Request) (*http.Response, error) { return r.c.sendOnce(hc, req) }, req, body)
 	if err != nil {
 		return nil, redactURLError(err)
 	}

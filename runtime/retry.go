@@ -118,11 +118,12 @@ func retryStatus(status int) bool {
 	return status == http.StatusTooManyRequests || status == http.StatusServiceUnavailable
 }
 
-// do sends req with hc as p says: again while an attempt fails in a way worth
-// retrying and the policy and ctx allow. body makes a fresh body per attempt.
-func (p *RetryPolicy) do(ctx context.Context, hc *http.Client, req *http.Request, body func() io.Reader) (*http.Response, error) {
+// do sends req with send as p says: again while an attempt fails in a way
+// worth retrying and the policy and ctx allow. body makes a fresh body per
+// attempt.
+func (p *RetryPolicy) do(ctx context.Context, send func(*http.Request) (*http.Response, error), req *http.Request, body func() io.Reader) (*http.Response, error) {
 	if p == nil || !p.retryable(req) {
-		return hc.Do(req)
+		return send(req)
 	}
 	for n := 1; ; n++ {
 		if n > 1 {
@@ -130,7 +131,7 @@ func (p *RetryPolicy) do(ctx context.Context, hc *http.Client, req *http.Request
 				req.Body = io.NopCloser(b)
 			}
 		}
-		resp, err := hc.Do(req)
+		resp, err := send(req)
 		switch {
 		case err != nil && ctx.Err() != nil:
 			return nil, err // the caller gave up: not the network's fault
