@@ -332,9 +332,24 @@ func emitRESTClient(p *model.Package) *jen.File {
 		)
 		f.Line()
 	}
-	option("WithHTTPClient", []string{"WithHTTPClient sets the HTTP client that sends the requests (default", "http.DefaultClient)."},
+	option("WithHTTPClient", []string{
+		"WithHTTPClient sets the HTTP client that sends the requests (default",
+		"http.DefaultClient). hc is not changed: the client sends with a copy whose",
+		"CheckRedirect keeps the credentials from other origins, then calls hc's own."},
 		[]jen.Code{jen.Id("hc").Op("*").Qual(httpPath, "Client")},
 		jen.Id("c").Dot("HTTPClient").Op("=").Id("hc"))
+	option("WithCrossOriginRedirect", []string{
+		"WithCrossOriginRedirect sets what a request redirected to another origin",
+		"(scheme, host, port) does: by default it is followed without the request's",
+		"credentials; opentool.RedirectRefuse fails the call instead."},
+		[]jen.Code{jen.Id("p").Add(rt("RedirectPolicy"))},
+		jen.Id("c").Dot("CrossOriginRedirect").Op("=").Id("p"))
+	option("WithResponseHeaderTimeout", []string{
+		"WithResponseHeaderTimeout bounds the wait for the headers of each answer",
+		"(default opentool.DefaultResponseHeaderTimeout, two minutes; negative: no",
+		"bound). Reading a body, or a stream, is bounded by the context and WithTimeout."},
+		[]jen.Code{jen.Id("d").Qual(timePath, "Duration")},
+		jen.Id("c").Dot("ResponseHeaderTimeout").Op("=").Id("d"))
 	option("WithRequestEditor", []string{"WithRequestEditor adds a function that edits every request before it is sent."},
 		[]jen.Code{jen.Id("fn").Add(rt("RequestEditor"))},
 		jen.Id("c").Dot("Editors").Op("=").Append(jen.Id("c").Dot("Editors"), jen.Id("fn")))
@@ -584,8 +599,9 @@ func emitClientCredentials(f *jen.File, s *model.SecurityScheme, cc *model.OAuth
 		s.FlowOption + " authenticates the security scheme " + strconv.Quote(s.Name),
 		"with tokens of OAuth 2's client credentials flow from " + cc.TokenURL + ",",
 		"for the scopes given (" + scopes + "),",
-		"fetched again when they expire. ctx is the context of the token requests:",
-		"it should live as long as the client.",
+		"fetched again when they expire, each within the context of the call that",
+		"needs it. ctx gives the token requests their HTTP client (oauth2.HTTPClient)",
+		"and ends them when it ends: it should live as long as the client.",
 	}
 	ccPath := "golang.org/x/oauth2/clientcredentials"
 	f.Add(commentLines(doc).Func().Id(s.FlowOption).Params(

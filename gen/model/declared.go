@@ -18,6 +18,7 @@ var ReservedPackageNames = []string{"Service", "Client", "NewClient", "Tool", "N
 var ReservedOpenAPINames = []string{
 	"Service", "Client", "NewClient", "ClientOption", "WithHTTPClient", "WithRequestEditor",
 	"WithRetry", "WithReconnect", "WithTimeout", "WithCredential", "WithServer",
+	"WithCrossOriginRedirect", "WithResponseHeaderTimeout",
 	"WithBaseURL", "DefaultBaseURL", "Tool", "NewTool", "ToolOption", "Document", "Declarations",
 }
 

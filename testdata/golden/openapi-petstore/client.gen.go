@@ -26,10 +26,29 @@ type Client struct {
 type ClientOption func(*opentool.RESTClient)
 
 // WithHTTPClient sets the HTTP client that sends the requests (default
-// http.DefaultClient).
+// http.DefaultClient). hc is not changed: the client sends with a copy whose
+// CheckRedirect keeps the credentials from other origins, then calls hc's own.
 func WithHTTPClient(hc *http.Client) ClientOption {
 	return func(c *opentool.RESTClient) {
 		c.HTTPClient = hc
+	}
+}
+
+// WithCrossOriginRedirect sets what a request redirected to another origin
+// (scheme, host, port) does: by default it is followed without the request's
+// credentials; opentool.RedirectRefuse fails the call instead.
+func WithCrossOriginRedirect(p opentool.RedirectPolicy) ClientOption {
+	return func(c *opentool.RESTClient) {
+		c.CrossOriginRedirect = p
+	}
+}
+
+// WithResponseHeaderTimeout bounds the wait for the headers of each answer
+// (default opentool.DefaultResponseHeaderTimeout, two minutes; negative: no
+// bound). Reading a body, or a stream, is bounded by the context and WithTimeout.
+func WithResponseHeaderTimeout(d time.Duration) ClientOption {
+	return func(c *opentool.RESTClient) {
+		c.ResponseHeaderTimeout = d
 	}
 }
 
@@ -96,8 +115,9 @@ func WithPetstoreAuth(token string) ClientOption {
 // WithPetstoreAuthClientCredentials authenticates the security scheme "petstore_auth"
 // with tokens of OAuth 2's client credentials flow from https://auth.petstore.example.com/token,
 // for the scopes given (the document lists "pets:read", "pets:write"),
-// fetched again when they expire. ctx is the context of the token requests:
-// it should live as long as the client.
+// fetched again when they expire, each within the context of the call that
+// needs it. ctx gives the token requests their HTTP client (oauth2.HTTPClient)
+// and ends them when it ends: it should live as long as the client.
 func WithPetstoreAuthClientCredentials(ctx context.Context, clientID, clientSecret string, scopes ...string) ClientOption {
 	return func(c *opentool.RESTClient) {
 		c.SetCredential("petstore_auth", opentool.TokenCredential(oauth2cred.ClientCredentials(ctx, clientcredentials.Config{
