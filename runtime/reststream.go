@@ -393,23 +393,28 @@ func eventObject(ev sseEvent) []byte {
 }
 
 // readLine reads a line of at most limit bytes (its end of line left out),
-// valid until the next read; io.EOF after the last one.
+// valid until the next read; io.EOF after the last one. A line longer than
+// br's buffer is gathered in pieces: an endless one costs at most limit.
 func readLine(br *bufio.Reader, limit int64) ([]byte, error) {
-	var long []byte
-	for {
-		part, err := br.ReadSlice('\n')
-		if limit > 0 && int64(len(long)+len(bytes.TrimRight(part, "\r\n"))) > limit {
+	part, err := br.ReadSlice('\n')
+	if err != bufio.ErrBufferFull {
+		if limit > 0 && int64(len(bytes.TrimRight(part, "\r\n"))) > limit {
 			return nil, errEventTooLarge
-		}
-		if err == bufio.ErrBufferFull {
-			long = append(long, part...)
-			continue
-		}
-		if long != nil {
-			part = append(long, part...)
 		}
 		return bytes.TrimRight(part, "\r\n"), err
 	}
+	long := pieces{limit: limit}
+	for err == bufio.ErrBufferFull {
+		if !long.write(part) {
+			return nil, errEventTooLarge
+		}
+		part, err = br.ReadSlice('\n')
+	}
+	if !long.write(bytes.TrimRight(part, "\r\n")) {
+		return nil, errEventTooLarge
+	}
+	long.trim(0) // a "\r" that ended the previous part
+	return long.bytes(), err
 }
 
 // clipText is a body or event shown in an error: on one line, at most 200

@@ -187,48 +187,78 @@ var errEventTooLarge = errors.New("opentool: a stream event is larger than the r
 
 func (s *sseReader) next() (sseEvent, error) {
 	var ev sseEvent
-	var data bytes.Buffer
+	data := pieces{limit: s.max}
 	hasData := false
 	for {
 		line, err := s.r.ReadSlice('\n')
-		if err == bufio.ErrBufferFull {
-			// A long data line: gather it whole. ReadSlice's result is only
-			// valid until the next read, so copy it first.
-			long := append([]byte(nil), line...)
-			for err == bufio.ErrBufferFull {
-				if s.max > 0 && int64(len(long)+data.Len()) > s.max {
-					return ev, errEventTooLarge
-				}
-				line, err = s.r.ReadSlice('\n')
-				long = append(long, line...)
-			}
-			line = long
-		}
-		if err != nil && (err != io.EOF || len(line) == 0) {
+		long := err == bufio.ErrBufferFull // a line longer than the reader's buffer
+		if !long && err != nil && (err != io.EOF || len(line) == 0) {
 			if err == io.EOF && (hasData || ev.name != "") {
 				s.lastID = s.idBuf
-				ev.data = data.Bytes()
+				ev.data = data.bytes()
 				return ev, nil
 			}
 			return ev, err
 		}
-		line = bytes.TrimRight(line, "\r\n")
-		if len(line) == 0 {
-			s.lastID = s.idBuf // an event ends, dispatched or not
-			if hasData || ev.name != "" {
-				ev.data = data.Bytes()
-				return ev, nil
+		if !long {
+			line = bytes.TrimRight(line, "\r\n")
+			if len(line) == 0 {
+				s.lastID = s.idBuf // an event ends, dispatched or not
+				if hasData || ev.name != "" {
+					ev.data = data.bytes()
+					return ev, nil
+				}
+				continue
 			}
-			continue
-		}
-		if line[0] == ':' {
-			continue
 		}
 		field, value, _ := bytes.Cut(line, []byte(":"))
 		if len(value) > 0 && value[0] == ' ' {
 			value = value[1:]
 		}
-		switch string(field) {
+		name := string(field) // line is overwritten by the next read
+		if line[0] == ':' {
+			name = "" // a comment
+		}
+		if long {
+			// Gather the rest of the line where it goes, in pieces, so that
+			// an endless line costs at most the limit: a data value into the
+			// event's data, another known field's value aside, the rest of a
+			// comment or unknown field nowhere. ReadSlice's result is only
+			// valid until the next read: value is copied first, and the
+			// field's name was.
+			rest := pieces{limit: s.max - int64(data.n), discard: true}
+			dst := &rest
+			switch name {
+			case "data":
+				if hasData && !data.write([]byte{'\n'}) {
+					return ev, errEventTooLarge
+				}
+				dst = &data
+			case "event", "id", "retry":
+				rest.discard = false
+			}
+			floor := dst.n
+			if !dst.write(value) {
+				return ev, errEventTooLarge
+			}
+			for err == bufio.ErrBufferFull {
+				line, err = s.r.ReadSlice('\n')
+				if !dst.write(line) {
+					return ev, errEventTooLarge
+				}
+			}
+			if err != nil && err != io.EOF {
+				return ev, err
+			}
+			dst.trim(floor)
+			if dst == &data {
+				hasData = true
+				name = "" // done
+			} else {
+				value = rest.bytes()
+			}
+		}
+		switch name {
 		case "event":
 			ev.name = strings.TrimSpace(string(value))
 		case "id":
@@ -242,21 +272,87 @@ func (s *sseReader) next() (sseEvent, error) {
 				ev.retry, ev.hasRetry = n, true
 			}
 		case "data":
-			if hasData {
-				data.WriteByte('\n')
-			}
-			data.Write(value)
-			hasData = true
-			if s.max > 0 && int64(data.Len()) > s.max {
+			if hasData && !data.write([]byte{'\n'}) || !data.write(value) {
 				return ev, errEventTooLarge
 			}
+			hasData = true
 		}
 		if err == io.EOF {
 			s.lastID = s.idBuf
-			ev.data = data.Bytes()
+			ev.data = data.bytes()
 			return ev, nil
 		}
 	}
+}
+
+// pieces gathers bytes (an event's data, a long line) in pieces that grow
+// geometrically, at most limit bytes in all (0: no limit), so that gathering
+// n bytes allocates about n bytes: a growing slice would allocate up to four
+// times that, copies included, before an endless line reached the limit.
+type pieces struct {
+	full    [][]byte // the pieces before last
+	last    []byte
+	n       int
+	limit   int64
+	discard bool // count the bytes, keep none
+}
+
+// write adds p; false, and nothing added, when the total would pass the limit.
+func (b *pieces) write(p []byte) bool {
+	if b.limit > 0 && int64(b.n)+int64(len(p)) > b.limit {
+		return false
+	}
+	b.n += len(p)
+	if b.discard {
+		return true
+	}
+	for len(p) > 0 {
+		if room := cap(b.last) - len(b.last); room > 0 {
+			m := min(room, len(p))
+			b.last = append(b.last, p[:m]...)
+			p = p[m:]
+			continue
+		}
+		size := max(len(p), 64, min(2*cap(b.last), 1<<20))
+		if b.limit > 0 {
+			size = min(size, int(b.limit-int64(b.n-len(p)))) // never less than len(p)
+		}
+		if b.last != nil {
+			b.full = append(b.full, b.last)
+		}
+		b.last = make([]byte, 0, size)
+	}
+	return true
+}
+
+// trim removes the line breaks that end the bytes, not before the first floor.
+func (b *pieces) trim(floor int) {
+	for b.n > floor {
+		if len(b.last) == 0 {
+			if len(b.full) == 0 {
+				return
+			}
+			b.last, b.full = b.full[len(b.full)-1], b.full[:len(b.full)-1]
+			continue
+		}
+		if c := b.last[len(b.last)-1]; c != '\r' && c != '\n' {
+			return
+		}
+		b.last = b.last[:len(b.last)-1]
+		b.n--
+	}
+}
+
+// bytes returns the bytes gathered, in one slice (nil for none).
+func (b *pieces) bytes() []byte {
+	if len(b.full) == 0 {
+		return b.last
+	}
+	out := make([]byte, 0, b.n)
+	for _, p := range b.full {
+		out = append(out, p...)
+	}
+	return append(out, b.last...)
 }
 
 // sseDigits reads the value of a retry field: ASCII digits only (another
