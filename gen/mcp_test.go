@@ -115,6 +115,9 @@ func TestMCPWarnings(t *testing.T) {
       "a": {"type": "array"},
       "o": {"type": "object", "properties": {"p": {"type": "string"}}, "required": ["p", "missing"], "minimum": 5},
       "b": {"type": "number", "minimum": 5, "maximum": 1},
+      "x": {"type": "number", "exclusiveMinimum": 5, "maximum": 5},
+      "y": {"type": "integer", "minimum": 3, "exclusiveMaximum": true, "maximum": 3},
+      "m": {"type": "object", "minProperties": 2, "maxProperties": 1},
       "f": false,
       "u": {"type": "object", "anyOf": [{"required": ["x"]}]},
       "t": {"type": "array", "items": [{"type": "string"}]},
@@ -146,13 +149,16 @@ func TestMCPWarnings(t *testing.T) {
 		`loose.json:10:34: warning: /tools/0/inputSchema/properties/q/default: ignored next to $ref`,
 		`loose.json:12:90: warning: /tools/0/inputSchema/properties/o/required/1: got "missing", want the name of a property: ignored`,
 		`loose.json:13:56: warning: /tools/0/inputSchema/properties/b/maximum: got 1, less than minimum 5 (no value is valid): both ignored`,
-		`loose.json:14:12: warning: /tools/0/inputSchema/properties/f: got false (no value is valid): read as any value`,
-		`loose.json:15:31: warning: /tools/0/inputSchema/properties/u/anyOf: ignored next to "type": the OpenTool model has no anyOf besides a type`,
-		`loose.json:16:39: warning: /tools/0/inputSchema/properties/t/items: a tuple (items as an array): read as an array of any values`,
-		`loose.json:17:21: warning: /tools/0/inputSchema/properties/z/type: only null: read as any value (the OpenTool model has no null type)`,
-		`loose.json:19:23: warning: /tools/0/inputSchema/required/1: got "nope", want the name of a property: ignored`,
-		`loose.json:22:3: warning: /tools/1/inputSchema: missing, want an object schema of the arguments; read as no arguments`,
-		`loose.json:23:18: warning: /nextCursor: the server has more tools than this page lists: only these are read (save every page's tools in one list)`,
+		`loose.json:14:65: warning: /tools/0/inputSchema/properties/x/maximum: got 5, not above exclusiveMinimum 5 (no value is valid): both ignored`,
+		`loose.json:15:83: warning: /tools/0/inputSchema/properties/y/maximum: got 3, not above minimum 3 (no value is valid): both ignored`,
+		`loose.json:16:68: warning: /tools/0/inputSchema/properties/m/maxProperties: got 1, less than minProperties 2 (no value is valid): both ignored`,
+		`loose.json:17:12: warning: /tools/0/inputSchema/properties/f: got false (no value is valid): read as any value`,
+		`loose.json:18:31: warning: /tools/0/inputSchema/properties/u/anyOf: ignored next to "type": the OpenTool model has no anyOf besides a type`,
+		`loose.json:19:39: warning: /tools/0/inputSchema/properties/t/items: a tuple (items as an array): read as an array of any values`,
+		`loose.json:20:21: warning: /tools/0/inputSchema/properties/z/type: only null: read as any value (the OpenTool model has no null type)`,
+		`loose.json:22:23: warning: /tools/0/inputSchema/required/1: got "nope", want the name of a property: ignored`,
+		`loose.json:25:3: warning: /tools/1/inputSchema: missing, want an object schema of the arguments; read as no arguments`,
+		`loose.json:26:18: warning: /nextCursor: the server has more tools than this page lists: only these are read (save every page's tools in one list)`,
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("warnings (-want +got):\n%s", diff)
@@ -183,6 +189,9 @@ func TestMCPWarnings(t *testing.T) {
 		"a": `{"items":{},"type":"array"}`,
 		"o": `{"properties":{"p":{"type":"string"}},"required":["p"],"type":"object"}`,
 		"b": `{"type":"number"}`,
+		"x": `{"type":"number"}`,
+		"y": `{"type":"integer"}`,
+		"m": `{"type":"object"}`,
 		"t": `{"items":{},"type":"array"}`,
 	} {
 		if schemas[name] != want {

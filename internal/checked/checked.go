@@ -112,3 +112,99 @@ func quote(s string) string {
 	}
 	return strconv.Quote(s)
 }
+
+// Conflict is two bounds of a schema that no value meets: the lower bound Lo
+// is above the upper bound Hi, or equal to it while one of them is
+// exclusive (Strict). Lo and Hi are the keywords, as ConstraintsOf reads
+// them: of two lower bounds (minimum and exclusiveMinimum) the tighter.
+type Conflict struct {
+	Lo, Hi string
+	// Strict: the upper bound must be above the lower, not only at least it.
+	Strict bool
+}
+
+// Error is the conflict's message for a loader that refuses it (OpenTool),
+// at the upper bound, whose literal is hi; loKey and lo are the keyword and
+// the literal of the lower bound as the document writes it (OpenAPI 3.0's
+// exclusive minimum is "minimum", with exclusiveMinimum true).
+func (c Conflict) Error(loKey, lo, hi string) string {
+	if c.Strict {
+		return "got " + hi + ", want above " + loKey + " " + lo
+	}
+	return "got " + hi + ", want at least " + loKey + " " + lo
+}
+
+// Warning is the conflict's message for a loader that reads it with both
+// bounds dropped (MCP listings, OpenAPI), at the upper bound; the arguments
+// are Error's.
+func (c Conflict) Warning(loKey, lo, hi string) string {
+	if c.Strict {
+		return "got " + hi + ", not above " + loKey + " " + lo + " (no value is valid): both ignored"
+	}
+	return "got " + hi + ", less than " + loKey + " " + lo + " (no value is valid): both ignored"
+}
+
+// Drop removes the conflict's two bounds from s.
+func (c Conflict) Drop(s *runtime.Schema) {
+	for _, k := range []string{c.Lo, c.Hi} {
+		switch k {
+		case "minimum":
+			s.Minimum = nil
+		case "exclusiveMinimum":
+			s.ExclusiveMinimum = nil
+		case "maximum":
+			s.Maximum = nil
+		case "exclusiveMaximum":
+			s.ExclusiveMaximum = nil
+		case "minLength":
+			s.MinLength = nil
+		case "maxLength":
+			s.MaxLength = nil
+		case "minItems":
+			s.MinItems = nil
+		case "maxItems":
+			s.MaxItems = nil
+		case "minProperties":
+			s.MinProperties = nil
+		case "maxProperties":
+			s.MaxProperties = nil
+		}
+	}
+}
+
+// Conflicts returns the bounds of s that no value meets, in the order
+// numbers, lengths, items, properties.
+func Conflicts(s *runtime.Schema) []Conflict {
+	if s == nil {
+		return nil
+	}
+	var cs []Conflict
+	// The tighter of each pair of bounds, as gen/model.ConstraintsOf checks.
+	lo, loKey, loEx := s.Minimum, "minimum", false
+	if v := s.ExclusiveMinimum; v != nil && (lo == nil || *v >= *lo) {
+		lo, loKey, loEx = v, "exclusiveMinimum", true
+	}
+	hi, hiKey, hiEx := s.Maximum, "maximum", false
+	if v := s.ExclusiveMaximum; v != nil && (hi == nil || *v <= *hi) {
+		hi, hiKey, hiEx = v, "exclusiveMaximum", true
+	}
+	if lo != nil && hi != nil {
+		strict := loEx || hiEx
+		if *lo > *hi || strict && *lo == *hi {
+			cs = append(cs, Conflict{Lo: loKey, Hi: hiKey, Strict: strict})
+		}
+	}
+	for _, p := range []struct {
+		lo, hi       *int64
+		loKey, hiKey string
+	}{
+		{s.MinLength, s.MaxLength, "minLength", "maxLength"},
+		{s.MinItems, s.MaxItems, "minItems", "maxItems"},
+		{s.MinProperties, s.MaxProperties, "minProperties", "maxProperties"},
+	} {
+		if p.lo != nil && p.hi != nil && *p.lo > *p.hi {
+			cs = append(cs, Conflict{Lo: p.loKey, Hi: p.hiKey})
+		}
+	}
+	return cs
+}

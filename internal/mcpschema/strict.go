@@ -242,6 +242,15 @@ func (c *converter) repair(doc *runtime.OpenTool) {
 				p, off := o.member(key)
 				c.warnf(p, off, "ignored: %s", why)
 			})
+			// Bounds that no value meets: a warning at the upper bound,
+			// both dropped.
+			for _, b := range checked.Conflicts(s) {
+				loKey, lo := o.bound(b.Lo)
+				hiKey, hi := o.bound(b.Hi)
+				p, off := o.member(hiKey)
+				c.warnf(p, off, "%s", b.Warning(loKey, literal(lo), literal(hi)))
+				b.Drop(s)
+			}
 		}
 		for _, p := range s.Properties {
 			walk(p.Schema, alt)
@@ -275,6 +284,19 @@ func (o origin) member(key string) (string, int64) {
 		return o.Path + jsontree.Pointer(key), v.Offset
 	}
 	return o.Path, o.Offset
+}
+
+// bound returns the member of the origin's value that holds the number of
+// the bound key and its value: key's own, or for OpenAPI 3.0's boolean
+// exclusiveMinimum (exclusiveMaximum) the minimum (maximum) it makes
+// exclusive.
+func (o origin) bound(key string) (string, *jsontree.Node) {
+	v := o.node.Get(key)
+	if v != nil && v.Kind == jsontree.Bool {
+		key = strings.ToLower(key[len("exclusive"):len("exclusive")+1]) + key[len("exclusive")+1:]
+		v = o.node.Get(key)
+	}
+	return key, v
 }
 
 // enumValue returns the path and offset of value i of the enum (or const) of
@@ -324,16 +346,6 @@ func (c *converter) repairSchema(s *runtime.Schema, o origin) {
 		c.warnf(p, off, "got %s, want %s: ignored", got, want(s.Type, s.Nullable))
 		s.Default = nil
 	}
-	bounds := func(lo, hi string, bad bool, drop func()) {
-		if bad {
-			p, off := o.member(hi)
-			c.warnf(p, off, "got %s, less than %s %s (no value is valid): both ignored", literal(o.node.Get(hi)), lo, literal(o.node.Get(lo)))
-			drop()
-		}
-	}
-	bounds("minimum", "maximum", s.Minimum != nil && s.Maximum != nil && *s.Minimum > *s.Maximum, func() { s.Minimum, s.Maximum = nil, nil })
-	bounds("minLength", "maxLength", s.MinLength != nil && s.MaxLength != nil && *s.MinLength > *s.MaxLength, func() { s.MinLength, s.MaxLength = nil, nil })
-	bounds("minItems", "maxItems", s.MinItems != nil && s.MaxItems != nil && *s.MinItems > *s.MaxItems, func() { s.MinItems, s.MaxItems = nil, nil })
 	if s.Pattern != "" {
 		if _, err := regexp.Compile(s.Pattern); err != nil {
 			p, off := o.member("pattern")

@@ -760,20 +760,11 @@ func (l *otLoader) schema(n *jsontree.Node) *runtime.Schema {
 	checked.Prune(s, untyped, func(key, why string) {
 		l.warnf(l.at(key), keyOffset(n, key), "ignored: %s", why)
 	})
-	checkBounds := func(loKey, hiKey string, lo, hi float64) {
-		if lo > hi {
-			v := n.Get(hiKey)
-			l.errorf(l.at(hiKey), v.Offset, "got %s, want at least %s %s", v.Str, loKey, n.Get(loKey).Str)
-		}
-	}
-	if s.Minimum != nil && s.Maximum != nil {
-		checkBounds("minimum", "maximum", *s.Minimum, *s.Maximum)
-	}
-	if s.MinLength != nil && s.MaxLength != nil {
-		checkBounds("minLength", "maxLength", float64(*s.MinLength), float64(*s.MaxLength))
-	}
-	if s.MinItems != nil && s.MaxItems != nil {
-		checkBounds("minItems", "maxItems", float64(*s.MinItems), float64(*s.MaxItems))
+	// Bounds that no value meets are an error at the upper bound.
+	for _, c := range checked.Conflicts(s) {
+		loKey, lo := numberMember(n, c.Lo)
+		hiKey, hi := numberMember(n, c.Hi)
+		l.errorf(l.at(hiKey), hi.Offset, "%s", c.Error(loKey, lo.Str, hi.Str))
 	}
 	return s
 }
@@ -793,6 +784,19 @@ func (l *otLoader) exclusive(n, flag *jsontree.Node, bound string, incl, excl **
 	case *excl == nil:
 		*excl, *incl = *incl, nil
 	}
+}
+
+// numberMember returns the member of n that holds the number of the bound
+// key and its value: key's own, or for OpenAPI 3.0's boolean
+// exclusiveMinimum (exclusiveMaximum) the minimum (maximum) it makes
+// exclusive.
+func numberMember(n *jsontree.Node, key string) (string, *jsontree.Node) {
+	v := n.Get(key)
+	if v != nil && v.Kind == jsontree.Bool {
+		key = strings.ToLower(key[len("exclusive"):len("exclusive")+1]) + key[len("exclusive")+1:]
+		v = n.Get(key)
+	}
+	return key, v
 }
 
 // keyOffset is the offset of the key of n's member key, or of n when it has

@@ -263,6 +263,28 @@ var loadBadCases = []struct {
 		},
 	},
 	{
+		name: "contradictory bounds",
+		doc: loadHead + `"functions":[{"name":"f","description":"d","parameters":[
+			{"name":"a","required":true,"schema":{"type":"number","exclusiveMinimum":5,"maximum":5}},
+			{"name":"b","required":true,"schema":{"type":"number","minimum":2,"exclusiveMaximum":2}},
+			{"name":"c","required":true,"schema":{"type":"integer","exclusiveMinimum":3,"exclusiveMaximum":1}},
+			{"name":"d","required":true,"schema":{"type":"number","minimum":5,"exclusiveMinimum":true,"maximum":5}},
+			{"name":"e","required":true,"schema":{"type":"number","minimum":0,"exclusiveMinimum":7,"maximum":6}},
+			{"name":"f","required":true,"schema":{"type":"string","minLength":4,"maxLength":3}},
+			{"name":"g","required":true,"schema":{"type":"object","minProperties":2,"maxProperties":1}},
+			{"name":"ok","required":true,"schema":{"type":"number","minimum":5,"maximum":5,"exclusiveMinimum":1,"exclusiveMaximum":9}}
+		]}]}`,
+		errs: []string{
+			`/functions/0/parameters/0/schema/maximum: got 5, want above exclusiveMinimum 5`,
+			`/functions/0/parameters/1/schema/exclusiveMaximum: got 2, want above minimum 2`,
+			`/functions/0/parameters/2/schema/exclusiveMaximum: got 1, want above exclusiveMinimum 3`,
+			`/functions/0/parameters/3/schema/maximum: got 5, want above minimum 5`,
+			`/functions/0/parameters/4/schema/maximum: got 6, want above exclusiveMinimum 7`,
+			`/functions/0/parameters/5/schema/maxLength: got 3, want at least minLength 4`,
+			`/functions/0/parameters/6/schema/maxProperties: got 1, want at least minProperties 2`,
+		},
+	},
+	{
 		name: "reference cycles",
 		doc: loadHead + `"functions":[{"name":"f","description":"d","parameters":[],"return":{"name":"r","schema":{"$ref":"#/schemas/C"}}}],
 		"schemas":{
