@@ -790,13 +790,17 @@ func (b *oaBuilder) schemaType(s *openapi3.Schema, loc oaLoc, at *model.Place, s
 			}
 		}
 	}
-	ds := &runtime.Schema{Description: schemaDoc(s), Format: s.Format, Nullable: nullable}
+	// ds is what the package serves: every constraint keyword put in it is
+	// one the decoders check (model.ConstraintsOf); a format is put by
+	// b.format, which warns about one they cannot check.
+	ds := &runtime.Schema{Description: schemaDoc(s), Nullable: nullable}
 	if s.Default != nil {
 		if raw, err := json.Marshal(s.Default); err == nil {
 			ds.Default = raw
 		}
 	}
 	raw := func(note string) *oaType {
+		b.format(s, "", loc, ds)
 		ds.Description = model.JoinDoc(ds.Description, note)
 		return &oaType{ref: &model.TypeRef{Kind: model.RefRaw}, schema: ds, nullable: nullable, note: note}
 	}
@@ -830,10 +834,12 @@ func (b *oaBuilder) schemaType(s *openapi3.Schema, loc oaLoc, at *model.Place, s
 			return b.wrapped(&ot, s)
 		}
 		if len(rest) > 1 {
+			b.format(s, "", loc, ds)
 			return b.union(s, loc, at, self, nullable || nullAlt, ds)
 		}
 	}
 	if len(s.AllOf) > 1 || len(s.AllOf) == 1 && len(s.Properties) > 0 {
+		b.format(s, openapi3.TypeObject, loc, ds)
 		return b.allOf(s, loc, at, self, nullable, ds)
 	}
 	if len(types) > 1 {
@@ -855,9 +861,13 @@ func (b *oaBuilder) schemaType(s *openapi3.Schema, loc oaLoc, at *model.Place, s
 	}
 	ds.Type = typ
 	switch typ {
+	case openapi3.TypeObject, openapi3.TypeArray:
+		b.format(s, typ, loc, ds)
+	}
+	switch typ {
 	case openapi3.TypeObject:
 		if len(s.Properties) > 0 {
-			objectBounds(s, ds)
+			b.objectBounds(s, loc, ds)
 			ot := b.object(s, loc, at, self, nullable, ds, objectMembers{schemas: []*openapi3.Schema{s}, locs: []oaLoc{loc}})
 			if ot.ref.Kind == model.RefNamed && ot.ref.Named.Kind == model.KindStruct {
 				ot.ref.Named.Check = model.ConstraintsOf(ds, model.RefMap)
@@ -868,11 +878,11 @@ func (b *oaBuilder) schemaType(s *openapi3.Schema, loc oaLoc, at *model.Place, s
 			return b.nesting(at, self, func() *oaType {
 				elem := b.conv(ap.Schema, loc.add("additionalProperties"), at.Value())
 				ds.AdditionalProperties = elem.schema
-				objectBounds(s, ds)
+				b.objectBounds(s, loc, ds)
 				return &oaType{ref: &model.TypeRef{Kind: model.RefMap, Elem: elem.ref, Check: model.ConstraintsOf(ds, model.RefMap)}, schema: ds, nullable: nullable, object: true}
 			})
 		}
-		objectBounds(s, ds)
+		b.objectBounds(s, loc, ds)
 		return &oaType{ref: &model.TypeRef{Kind: model.RefMap, Elem: &model.TypeRef{Kind: model.RefAny}, Check: model.ConstraintsOf(ds, model.RefMap)}, schema: ds, nullable: nullable, object: true}
 	case openapi3.TypeArray:
 		if len(s.PrefixItems) > 0 {
@@ -881,7 +891,7 @@ func (b *oaBuilder) schemaType(s *openapi3.Schema, loc oaLoc, at *model.Place, s
 		return b.nesting(at, self, func() *oaType {
 			elem := b.conv(s.Items, loc.add("items"), at.Item())
 			ds.Items = elem.schema
-			arrayBounds(s, ds)
+			b.arrayBounds(s, loc, ds)
 			r := &model.TypeRef{Kind: model.RefSlice, Elem: elem.ref, Check: model.ConstraintsOf(ds, model.RefSlice)}
 			return &oaType{ref: r, schema: ds, nullable: nullable}
 		})
@@ -924,7 +934,7 @@ func (b *oaBuilder) tuple(s *openapi3.Schema, loc oaLoc, at *model.Place, self *
 		same = same && sameSchema(parts[0], p)
 	}
 	return b.nesting(at, self, func() *oaType {
-		arrayBounds(s, ds)
+		b.arrayBounds(s, loc, ds)
 		if closed && ds.MaxItems == nil {
 			v := int64(len(s.PrefixItems))
 			ds.MaxItems = &v
@@ -1084,20 +1094,50 @@ func enumType(values []any) string {
 }
 
 // scalar is the type of a string, integer, number or boolean schema, with its
-// format and constraints: what the declared schema ds keeps, the decoder
-// checks (model.ConstraintsOf); a format or pattern it cannot check is
-// dropped from ds with a warning.
+// format and constraints (b.constrain).
 func (b *oaBuilder) scalar(s *openapi3.Schema, typ string, loc oaLoc, ds *runtime.Schema) *model.TypeRef {
 	var r *model.TypeRef
 	switch typ {
 	case openapi3.TypeString:
 		switch s.Format {
 		case "date-time":
-			return &model.TypeRef{Kind: model.RefTime}
+			r = &model.TypeRef{Kind: model.RefTime}
 		case "byte", "binary":
-			return &model.TypeRef{Kind: model.RefBytes}
+			r = &model.TypeRef{Kind: model.RefBytes}
+		default:
+			r = &model.TypeRef{Kind: model.RefString}
 		}
-		r = &model.TypeRef{Kind: model.RefString}
+	case openapi3.TypeInteger:
+		r = &model.TypeRef{Kind: model.RefInt}
+		if s.Format == "int32" {
+			r.Bits = 32
+		}
+	case openapi3.TypeNumber:
+		r = &model.TypeRef{Kind: model.RefFloat}
+		if s.Format == "float" {
+			r.Bits = 32
+		}
+	default:
+		r = &model.TypeRef{Kind: model.RefBool}
+	}
+	if r.Kind == model.RefTime || r.Kind == model.RefBytes {
+		// The type checks the format; no other constraint is checked.
+		ds.Format = s.Format
+		return r
+	}
+	r.Check = b.constrain(s, typ, loc, ds, r.Kind)
+	return r
+}
+
+// constrain puts in ds the format and the constraints of a string, integer,
+// number or boolean schema s (a value of kind k), and returns the checks of
+// the decoders (model.ConstraintsOf): what ds keeps, the decoders check. A
+// format or pattern they cannot check is dropped from ds with a warning, as
+// are bounds that no value meets (b.conflicts).
+func (b *oaBuilder) constrain(s *openapi3.Schema, typ string, loc oaLoc, ds *runtime.Schema, k model.RefKind) *model.Constraints {
+	b.format(s, typ, loc, ds)
+	switch typ {
+	case openapi3.TypeString:
 		if s.MinLength > 0 {
 			v := int64(s.MinLength)
 			ds.MinLength = &v
@@ -1113,33 +1153,79 @@ func (b *oaBuilder) scalar(s *openapi3.Schema, typ string, loc oaLoc, ds *runtim
 				ds.Pattern = s.Pattern
 			}
 		}
-	case openapi3.TypeInteger:
-		r = &model.TypeRef{Kind: model.RefInt}
-		if s.Format == "int32" {
-			r.Bits = 32
-		}
+	case openapi3.TypeInteger, openapi3.TypeNumber:
 		b.bounds(s, ds)
-	case openapi3.TypeNumber:
-		r = &model.TypeRef{Kind: model.RefFloat}
-		if s.Format == "float" {
-			r.Bits = 32
+	}
+	b.conflicts(s, loc, ds)
+	c := model.ConstraintsOf(ds, k)
+	if c != nil && c.Pattern != "" {
+		b.naming.Pattern(c)
+	}
+	return c
+}
+
+// format puts the format of s, of JSON type typ ("" when it has none or
+// several: a union, an untyped value), in ds when the decoders check it
+// (checked.Format); else it warns at its place.
+func (b *oaBuilder) format(s *openapi3.Schema, typ string, loc oaLoc, ds *runtime.Schema) {
+	if s.Format == "" {
+		return
+	}
+	if ok, why := checked.Format(typ, s.Format); !ok {
+		b.warn(loc.add("format"), "format %q is not checked: %s", source.ClipValue(s.Format), why)
+		return
+	}
+	ds.Format = s.Format
+}
+
+// conflicts drops from ds the bounds that no value meets
+// (checked.Conflicts), with a warning at the upper bound's place.
+func (b *oaBuilder) conflicts(s *openapi3.Schema, loc oaLoc, ds *runtime.Schema) {
+	for _, c := range checked.Conflicts(ds) {
+		loKey, lo := b.boundLiteral(s, loc, c.Lo, ds)
+		hiKey, hi := b.boundLiteral(s, loc, c.Hi, ds)
+		b.warn(loc.add(hiKey), "%s", c.Warning(loKey, lo, hi))
+		c.Drop(ds)
+	}
+}
+
+// boundLiteral returns the member of s that holds the bound key of ds and
+// its literal: key's own, or for OpenAPI 3.0's boolean exclusiveMinimum
+// (exclusiveMaximum) the minimum (maximum) it makes exclusive.
+func (b *oaBuilder) boundLiteral(s *openapi3.Schema, loc oaLoc, key string, ds *runtime.Schema) (string, string) {
+	var v float64
+	switch key {
+	case "minimum":
+		v = *ds.Minimum
+	case "exclusiveMinimum":
+		v = *ds.ExclusiveMinimum
+		if s.ExclusiveMin.Bool != nil {
+			key = "minimum"
 		}
-		b.bounds(s, ds)
-	default:
-		ds.Format = ""
-		return &model.TypeRef{Kind: model.RefBool}
-	}
-	if ds.Format != "" {
-		if ok, why := checked.Format(typ, ds.Format); !ok {
-			b.warn(loc.add("format"), "format %q is not checked: %s", source.ClipValue(ds.Format), why)
-			ds.Format = ""
+	case "maximum":
+		v = *ds.Maximum
+	case "exclusiveMaximum":
+		v = *ds.ExclusiveMaximum
+		if s.ExclusiveMax.Bool != nil {
+			key = "maximum"
 		}
+	case "minLength":
+		v = float64(*ds.MinLength)
+	case "maxLength":
+		v = float64(*ds.MaxLength)
+	case "minItems":
+		v = float64(*ds.MinItems)
+	case "maxItems":
+		v = float64(*ds.MaxItems)
+	case "minProperties":
+		v = float64(*ds.MinProperties)
+	case "maxProperties":
+		v = float64(*ds.MaxProperties)
 	}
-	r.Check = model.ConstraintsOf(ds, r.Kind)
-	if r.Check != nil && r.Check.Pattern != "" {
-		b.naming.Pattern(r.Check)
+	if n := b.node(loc.add(key)); n != nil && n.Kind == jsontree.Number {
+		return key, n.Str
 	}
-	return r
+	return key, strconv.FormatFloat(v, 'g', -1, 64)
 }
 
 // bounds puts the bounds of a number schema in ds: minimum, maximum,
@@ -1177,8 +1263,10 @@ func (b *oaBuilder) bounds(s *openapi3.Schema, ds *runtime.Schema) {
 	}
 }
 
-// arrayBounds puts minItems, maxItems and uniqueItems of an array schema in ds.
-func arrayBounds(s *openapi3.Schema, ds *runtime.Schema) {
+// arrayBounds puts minItems, maxItems and uniqueItems of an array schema in
+// ds, what no value meets dropped with a warning (b.conflicts).
+func (b *oaBuilder) arrayBounds(s *openapi3.Schema, loc oaLoc, ds *runtime.Schema) {
+	defer b.conflicts(s, loc, ds)
 	if s.MinItems > 0 {
 		v := int64(s.MinItems)
 		ds.MinItems = &v
@@ -1190,8 +1278,10 @@ func arrayBounds(s *openapi3.Schema, ds *runtime.Schema) {
 	ds.UniqueItems = s.UniqueItems
 }
 
-// objectBounds puts minProperties and maxProperties of an object schema in ds.
-func objectBounds(s *openapi3.Schema, ds *runtime.Schema) {
+// objectBounds puts minProperties and maxProperties of an object schema in
+// ds, what no value meets dropped with a warning (b.conflicts).
+func (b *oaBuilder) objectBounds(s *openapi3.Schema, loc oaLoc, ds *runtime.Schema) {
+	defer b.conflicts(s, loc, ds)
 	if s.MinProps > 0 {
 		v := int64(s.MinProps)
 		ds.MinProperties = &v
@@ -1298,6 +1388,9 @@ func (b *oaBuilder) enum(s *openapi3.Schema, loc oaLoc, at *model.Place, self *m
 	b.naming.Enum(t, &runtime.Schema{Type: typ, Enum: vals})
 	ds.Enum = vals
 	ds.Nullable = nullable
+	// The enum's type checks the constraints of its values too: what ds
+	// serves, the decoder checks.
+	t.Underlying.Check = b.constrain(s, typ, loc, ds, t.Underlying.Kind)
 	ot := &oaType{ref: &model.TypeRef{Kind: model.RefNamed, Named: t}, schema: ds, nullable: nullable}
 	if self == nil {
 		b.inline[s] = ot
