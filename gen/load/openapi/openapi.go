@@ -127,6 +127,9 @@ type oaBuilder struct {
 	refs     *refFiles                 // reads them
 	refused  []refusal                 // files references name that were not read
 	warnings []source.Diagnostic
+	// warned are the warnings given by warn, by place and message: a schema
+	// converted twice (a component and a request body's members) warns once.
+	warned map[[3]string]bool
 
 	docFunctions []runtime.Function // the functions of the OpenTool document
 	byType       map[*model.Type]*oaNamed
@@ -371,6 +374,14 @@ func (b *oaBuilder) ordered(loc oaLoc, keys []string) []string {
 
 func (b *oaBuilder) warn(loc oaLoc, format string, args ...any) {
 	d := source.Diagnostic{File: loc.file, Path: loc.ptr, Message: fmt.Sprintf(format, args...), Warning: true}
+	key := [3]string{loc.file, loc.ptr, d.Message}
+	if b.warned[key] {
+		return
+	}
+	if b.warned == nil {
+		b.warned = map[[3]string]bool{}
+	}
+	b.warned[key] = true
 	if path.Clean(loc.file) == path.Clean(b.root) {
 		d.File = b.src.Name
 		if !b.swagger || !strings.HasPrefix(loc.ptr, "/components/") {
