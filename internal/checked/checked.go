@@ -208,3 +208,54 @@ func Conflicts(s *runtime.Schema) []Conflict {
 	}
 	return cs
 }
+
+// Alternatives returns the names of the schemas of doc that a value inside
+// the alternatives of a oneOf or anyOf can be of: named by a $ref inside an
+// alternative, or inside such a schema. The OpenTool model does not type
+// those values, so the decoders check none of these schemas' constraints
+// there: a loader drops them (Prune with untyped "referenced from inside
+// oneOf or anyOf").
+func Alternatives(doc *runtime.OpenTool) map[string]bool {
+	byName := make(map[string]*runtime.Schema, len(doc.Schemas))
+	for _, ns := range doc.Schemas {
+		byName[ns.Name] = ns.Schema
+	}
+	reached := map[string]bool{}
+	var refs func(s *runtime.Schema, alt bool, depth int)
+	refs = func(s *runtime.Schema, alt bool, depth int) {
+		if s == nil || depth > 256 {
+			return
+		}
+		if s.Ref != "" {
+			name, ok := runtime.RefName(s.Ref)
+			if alt && ok && !reached[name] {
+				reached[name] = true
+				refs(byName[name], true, depth+1)
+			}
+			return
+		}
+		for _, p := range s.Properties {
+			refs(p.Schema, alt, depth+1)
+		}
+		refs(s.Items, alt, depth+1)
+		refs(s.AdditionalProperties, alt, depth+1)
+		for _, a := range s.OneOf {
+			refs(a, true, depth+1)
+		}
+		for _, a := range s.AnyOf {
+			refs(a, true, depth+1)
+		}
+	}
+	for _, f := range doc.Functions {
+		for _, p := range f.Parameters {
+			refs(p.Schema, false, 0)
+		}
+		if f.Return != nil {
+			refs(f.Return.Schema, false, 0)
+		}
+	}
+	for _, ns := range doc.Schemas {
+		refs(ns.Schema, false, 0)
+	}
+	return reached
+}

@@ -148,3 +148,32 @@ func TestStrictProblems(t *testing.T) {
 		t.Errorf("Place of a function: %s", p)
 	}
 }
+
+// TestAlternativeSchemasUnchecked: the constraints of a schema that anyOf
+// or oneOf refers to (and of those it refers to) are not checked by the
+// generated decoders, which do not type alternatives: dropped with a warning
+// at their place; a schema used outside alternatives only keeps them.
+func TestAlternativeSchemasUnchecked(t *testing.T) {
+	res := convert(t, `[{"name": "f", "inputSchema": {"type": "object",
+	  "properties": {"shape": {"anyOf": [{"$ref": "#/$defs/C"}, {"type": "string"}]}, "n": {"$ref": "#/$defs/N"}},
+	  "$defs": {
+	    "C": {"type": "object", "properties": {"r": {"type": "number", "minimum": 0}, "in": {"$ref": "#/$defs/In"}}},
+	    "In": {"type": "string", "maxLength": 3},
+	    "N": {"type": "integer", "maximum": 9}
+	  }}}]`, true)
+	var got []string
+	for _, p := range res.Problems {
+		got = append(got, fmt.Sprintf("%s %v: %s", p.Path, p.Warning, p.Message))
+	}
+	want := []string{
+		"/tools/0/inputSchema/$defs/C/properties/r/minimum true: ignored: the generated decoders do not check minimum in a schema that oneOf or anyOf refers to",
+		"/tools/0/inputSchema/$defs/In/maxLength true: ignored: the generated decoders do not check maxLength in a schema that oneOf or anyOf refers to",
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("problems (-want +got):\n%s", diff)
+	}
+	schemas := asJSON(t, res.Document.Schemas)
+	if strings.Contains(schemas, "minimum") || strings.Contains(schemas, "maxLength") || !strings.Contains(schemas, `"maximum":9`) {
+		t.Errorf("schemas %s: want no minimum nor maxLength, and N's maximum", schemas)
+	}
+}

@@ -217,10 +217,12 @@ func checkType(c *converter, v *jsontree.Node, p string) {
 // warning for what it drops.
 func (c *converter) repair(doc *runtime.OpenTool) {
 	seen := map[*runtime.Schema]bool{}
-	// alt is set inside the alternatives of anyOf and oneOf, whose values
-	// the OpenTool model does not type: their constraints are not checked.
-	var walk func(s *runtime.Schema, alt bool)
-	walk = func(s *runtime.Schema, alt bool) {
+	// alt says why the value is not typed inside the alternatives of anyOf
+	// and oneOf, and in the schemas they refer to, whose values the OpenTool
+	// model does not type: their constraints are not checked ("" outside).
+	var walk func(s *runtime.Schema, alt string)
+	inAlt := checked.Alternatives(doc)
+	walk = func(s *runtime.Schema, alt string) {
 		if s == nil || seen[s] {
 			return
 		}
@@ -230,8 +232,8 @@ func (c *converter) repair(doc *runtime.OpenTool) {
 			c.repairSchema(s, o)
 			untyped := ""
 			switch {
-			case alt:
-				untyped = "inside oneOf or anyOf"
+			case alt != "":
+				untyped = alt
 			case s.Type == "" && (len(s.AnyOf) > 0 || len(s.OneOf) > 0):
 				untyped = "beside oneOf or anyOf"
 			}
@@ -258,22 +260,29 @@ func (c *converter) repair(doc *runtime.OpenTool) {
 		walk(s.Items, alt)
 		walk(s.AdditionalProperties, alt)
 		for _, a := range s.AnyOf {
-			walk(a, true)
+			walk(a, "inside oneOf or anyOf")
 		}
 		for _, a := range s.OneOf {
-			walk(a, true)
+			walk(a, "inside oneOf or anyOf")
+		}
+	}
+	// The schemas values inside alternatives may be of first: a schema
+	// is walked once.
+	for _, s := range c.schemas {
+		if inAlt[s.Name] {
+			walk(s.Schema, "in a schema that oneOf or anyOf refers to")
 		}
 	}
 	for _, f := range doc.Functions {
 		for _, p := range f.Parameters {
-			walk(p.Schema, false)
+			walk(p.Schema, "")
 		}
 		if f.Return != nil {
-			walk(f.Return.Schema, false)
+			walk(f.Return.Schema, "")
 		}
 	}
 	for _, s := range c.schemas {
-		walk(s.Schema, false)
+		walk(s.Schema, "")
 	}
 }
 
