@@ -2,6 +2,7 @@ package gen
 
 import (
 	"encoding/json"
+	"os"
 	"strings"
 	"testing"
 
@@ -113,6 +114,60 @@ func TestDocumentRoundTripKeepsChecks(t *testing.T) {
 		for fn, n := range c1 {
 			if c2[fn] < n {
 				t.Errorf("%s: %s: %d checks from OpenAPI, %d when generated again", c, fn, n, c2[fn])
+			}
+		}
+	}
+}
+
+// TestOpenAPIServedOnlyChecked: what the OpenAPI loader cannot check is not
+// served, with a warning at its place, once (the schema is converted as a
+// component and again as the request body's members): a format of a union,
+// an untyped value, an array, an object, a boolean or a value of several
+// types, and bounds that no value meets. internal/checke2e proves that the
+// rest of the golden case's keywords are checked.
+func TestOpenAPIServedOnlyChecked(t *testing.T) {
+	doc, err := os.ReadFile("../testdata/golden/openapi-constraints/constraints.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := Generate("c.yaml", doc, Options{Package: "c"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	const at = "/components/schemas/Check/properties/"
+	want := []string{
+		`c.yaml:48:68: warning: ` + at + `choice/format: format "email" is not checked: the generated decoders do not check format "email" of a value without a type`,
+		`c.yaml:49:28: warning: ` + at + `anything/format: format "uuid" is not checked: the generated decoders do not check format "uuid" of a value without a type`,
+		`c.yaml:50:60: warning: ` + at + `list/format: format "csv" is not checked: the generated decoders do not check format "csv" of type array`,
+		`c.yaml:51:37: warning: ` + at + `obj/format: format "json" is not checked: the generated decoders do not check format "json" of type object`,
+		`c.yaml:52:39: warning: ` + at + `flag/format: format "yes-no" is not checked: the generated decoders do not check format "yes-no" of type boolean`,
+		`c.yaml:53:50: warning: ` + at + `multi/format: format "date" is not checked: the generated decoders do not check format "date" of a value without a type`,
+		`c.yaml:54:61: warning: ` + at + `never/maximum: got 5, not above exclusiveMinimum 5 (no value is valid): both ignored`,
+		`c.yaml:55:76: warning: ` + at + `none/maxItems: got 2, less than minItems 3 (no value is valid): both ignored`,
+		`c.yaml:56:64: warning: ` + at + `empty/maxProperties: got 1, less than minProperties 2 (no value is valid): both ignored`,
+	}
+	if diff := cmp.Diff(want, diagnosticLines(res.Warnings)); diff != "" {
+		t.Errorf("warnings (-want +got):\n%s", diff)
+	}
+	checkPositions(t, "c.yaml", doc, res.Warnings)
+	var d struct {
+		Functions []struct {
+			Parameters []struct {
+				Name   string
+				Schema json.RawMessage
+			}
+		}
+	}
+	if err := json.Unmarshal(res.Document, &d); err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range d.Functions[0].Parameters {
+		switch p.Name {
+		case "choice", "anything", "list", "obj", "flag", "multi", "never", "none", "empty":
+			for _, kw := range []string{`"format"`, `"minimum"`, `"maximum"`, `"exclusiveMinimum"`, `"minItems"`, `"maxItems"`, `"minProperties"`, `"maxProperties"`} {
+				if strings.Contains(string(p.Schema), kw) {
+					t.Errorf("%s: %s served: %s", p.Name, kw, p.Schema)
+				}
 			}
 		}
 	}
