@@ -24,10 +24,29 @@ type Client struct {
 type ClientOption func(*opentool.RESTClient)
 
 // WithHTTPClient sets the HTTP client that sends the requests (default
-// http.DefaultClient).
+// http.DefaultClient). hc is not changed: the client sends with a copy whose
+// CheckRedirect keeps the credentials from other origins, then calls hc's own.
 func WithHTTPClient(hc *http.Client) ClientOption {
 	return func(c *opentool.RESTClient) {
 		c.HTTPClient = hc
+	}
+}
+
+// WithCrossOriginRedirect sets what a request redirected to another origin
+// (scheme, host, port) does: by default it is followed without the request's
+// credentials; opentool.RedirectRefuse fails the call instead.
+func WithCrossOriginRedirect(p opentool.RedirectPolicy) ClientOption {
+	return func(c *opentool.RESTClient) {
+		c.CrossOriginRedirect = p
+	}
+}
+
+// WithResponseHeaderTimeout bounds the wait for the headers of each answer
+// (default opentool.DefaultResponseHeaderTimeout, two minutes; negative: no
+// bound). Reading a body, or a stream, is bounded by the context and WithTimeout.
+func WithResponseHeaderTimeout(d time.Duration) ClientOption {
+	return func(c *opentool.RESTClient) {
+		c.ResponseHeaderTimeout = d
 	}
 }
 
