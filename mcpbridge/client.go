@@ -16,6 +16,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"unicode/utf8"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -84,8 +85,9 @@ import (
 // clients), else when the call ends; a tool of another server streams its
 // result as its one item.
 type Tool struct {
-	session *mcp.ClientSession
-	name    string // what messages call the server
+	session atomic.Pointer[mcp.ClientSession]
+	redial  *redial // how HTTPTool opens a new session; nil for the others
+	name    string  // what messages call the server
 	cfg     toolConfig
 
 	mu      sync.Mutex
@@ -188,7 +190,12 @@ func NewTool(ctx context.Context, session *mcp.ClientSession, opts ...ToolOption
 	if session == nil {
 		return nil, errors.New("mcpbridge: nil session")
 	}
-	t := &Tool{session: session, name: "MCP server", cfg: newToolConfig(opts)}
+	return newTool(ctx, session, nil, opts)
+}
+
+func newTool(ctx context.Context, session *mcp.ClientSession, r *redial, opts []ToolOption) (*Tool, error) {
+	t := &Tool{redial: r, name: "MCP server", cfg: newToolConfig(opts)}
+	t.session.Store(session)
 	if ir := session.InitializeResult(); ir != nil && ir.ServerInfo != nil && ir.ServerInfo.Name != "" {
 		t.name += " " + strconv.Quote(clip(ir.ServerInfo.Name))
 	}
@@ -217,13 +224,60 @@ func CommandTool(ctx context.Context, cmd *exec.Cmd, opts ...ToolOption) (*Tool,
 // HTTPTool connects to the MCP server at url over streamable HTTP with
 // httpClient (nil: http.DefaultClient) and returns its Tool. Close ends the
 // session. Each message read is bounded ([WithMaxMessageBytes]).
+//
+// A server may end a session (an idle timeout, a restart): it then answers
+// HTTP 404 to the session's id, and the Tool opens a new session (a new
+// initialize, then tools/list, so that the document and the hints are the
+// server's of now) and sends the request that met the 404 again, in it:
+//
+//   - only a request the server certainly did not run is sent again: one it
+//     answered 404, or one that met the end of the session before it was
+//     sent. A call under way when the session ended (its POST accepted) may
+//     have run: it fails (502, saying so) and the next request opens the
+//     new session;
+//   - a request opens at most one session and is sent at most twice: a
+//     server that ends each new session at once, or fails to open one, gives
+//     each request a 502 naming the cause, never a loop;
+//   - the requests that meet the end of one session share the opening of
+//     the next, which runs apart from them (a request waits for it within its
+//     own context; the opening is bounded by 30 seconds and by Close);
+//   - a server that does not answer (refused connections, a connection
+//     cut, an HTTP error other than 404) is not given a new session: the
+//     calls fail at once (502), as they do when a CommandTool's command
+//     exits.
+//
+// [Tool.Session] is the session of the moment. A Tool of [NewTool] does not
+// open new sessions: it does not know the transport of its session.
 func HTTPTool(ctx context.Context, url string, httpClient *http.Client, opts ...ToolOption) (*Tool, error) {
 	cfg := newToolConfig(opts)
-	return connectTool(ctx, &mcp.StreamableClientTransport{
-		Endpoint:     url,
-		HTTPClient:   boundedClient(httpClient, int64(cfg.maxMessage)),
-		MaxEventSize: cfg.maxMessage,
-	}, opts)
+	watch := &sessionWatch{}
+	hc := boundedClient(httpClient, int64(cfg.maxMessage))
+	hc = &http.Client{
+		Transport:     sessionTransport{cmp.Or[http.RoundTripper](hc.Transport, http.DefaultTransport), watch},
+		CheckRedirect: hc.CheckRedirect,
+		Jar:           hc.Jar,
+		Timeout:       hc.Timeout,
+	}
+	client := NewClient(clientImpl, nil)
+	connect := func(ctx context.Context) (*mcp.ClientSession, error) {
+		return client.Connect(ctx, &mcp.StreamableClientTransport{
+			Endpoint:     url,
+			HTTPClient:   hc,
+			MaxEventSize: cfg.maxMessage,
+		}, nil)
+	}
+	cs, err := connect(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("mcpbridge: connecting to the MCP server: %w", err)
+	}
+	r := newRedial(ctx, watch, connect)
+	t, err := newTool(ctx, cs, r, opts)
+	if err != nil {
+		r.close()
+		cs.Close()
+		return nil, err
+	}
+	return t, nil
 }
 
 func connectTool(ctx context.Context, transport mcp.Transport, opts []ToolOption) (*Tool, error) {
@@ -239,11 +293,19 @@ func connectTool(ctx context.Context, transport mcp.Transport, opts []ToolOption
 	return t, nil
 }
 
-// Session returns the MCP client session the Tool calls.
-func (t *Tool) Session() *mcp.ClientSession { return t.session }
+// Session returns the MCP client session the Tool calls: for a Tool of
+// [HTTPTool], the one of the moment (it opens another when the server ends
+// it).
+func (t *Tool) Session() *mcp.ClientSession { return t.session.Load() }
 
-// Close closes the session (and for CommandTool ends the command).
-func (t *Tool) Close() error { return t.session.Close() }
+// Close closes the session (and for CommandTool ends the command); for a
+// Tool of HTTPTool it first ends the opening of a new session under way.
+func (t *Tool) Close() error {
+	if t.redial != nil {
+		t.redial.close()
+	}
+	return t.session.Load().Close()
+}
 
 // Load lists the server's tools and returns them as an OpenTool document. A
 // server without tools (one that does not know tools/list) has a document
@@ -257,10 +319,28 @@ func (t *Tool) Close() error { return t.session.Close() }
 // per listing that differs from the last); Call refuses such a name as an
 // unknown function without asking the server.
 func (t *Tool) Load(ctx context.Context) (*runtime.OpenTool, error) {
-	tools, err := t.list(ctx)
+	var (
+		tools   []listed
+		session *mcp.ClientSession
+	)
+	err := t.withSession(ctx, "tools/list", func(ctx context.Context, s *mcp.ClientSession) (err error) {
+		tools, err = t.list(ctx, s)
+		session = s
+		return err
+	})
 	if err != nil {
+		var re *runtime.Error
+		if errors.As(err, &re) {
+			return nil, re
+		}
 		return nil, t.upstream(ctx, "tools/list", err)
 	}
+	return t.keep(tools, session), nil
+}
+
+// keep makes tools, the listing of session, the Tool's document and hints,
+// and returns the document.
+func (t *Tool) keep(tools []listed, session *mcp.ClientSession) *runtime.OpenTool {
 	var (
 		kept    []*mcp.Tool
 		dropped []string // warnings
@@ -288,12 +368,12 @@ func (t *Tool) Load(ctx context.Context) (*runtime.OpenTool, error) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if t.doc != nil && bytes.Equal(listing, t.listing) {
-		return t.doc, nil
+		return t.doc
 	}
 	for _, d := range dropped {
 		t.cfg.logger.Warn("mcpbridge: a tool of the "+t.name+" is left out: "+d, "server", t.name)
 	}
-	t.doc, t.listing = t.document(listing), listing
+	t.doc, t.listing = t.document(listing, session), listing
 	t.hints = map[string]runtime.Hints{}
 	for _, tool := range kept {
 		if a := tool.Annotations; a != nil {
@@ -309,7 +389,7 @@ func (t *Tool) Load(ctx context.Context) (*runtime.OpenTool, error) {
 			t.hints[tool.Name] = h
 		}
 	}
-	return t.doc, nil
+	return t.doc
 }
 
 // errListLimit is the error of a listing beyond the Tool's ListLimits.
@@ -323,7 +403,7 @@ type listed struct {
 
 // list returns every tool of the server's tools/list, page after page,
 // within the Tool's limits; none for a server that does not know tools/list.
-func (t *Tool) list(ctx context.Context) ([]listed, error) {
+func (t *Tool) list(ctx context.Context, session *mcp.ClientSession) ([]listed, error) {
 	var (
 		tools   []listed
 		size    int64
@@ -332,7 +412,7 @@ func (t *Tool) list(ctx context.Context) ([]listed, error) {
 		l       = t.cfg.limits
 	)
 	for page := 1; ; page++ {
-		res, err := t.session.ListTools(ctx, params)
+		res, err := session.ListTools(ctx, params)
 		if err != nil {
 			var je *jsonrpc.Error
 			if page == 1 && errors.As(err, &je) && je.Code == jsonrpc.CodeMethodNotFound {
@@ -392,10 +472,10 @@ func (t *Tool) Hints(function string) (runtime.Hints, bool) {
 }
 
 // document converts listing, the JSON of the server's tools, with the
-// server's info.
-func (t *Tool) document(listing []byte) *runtime.OpenTool {
+// server's info (of session).
+func (t *Tool) document(listing []byte, session *mcp.ClientSession) *runtime.OpenTool {
 	var info runtime.Info
-	if ir := t.session.InitializeResult(); ir != nil {
+	if ir := session.InitializeResult(); ir != nil {
 		if si := ir.ServerInfo; si != nil {
 			info.Title, info.Version = cmp.Or(si.Title, si.Name), si.Version
 		}
@@ -433,19 +513,34 @@ func (t *Tool) call(ctx context.Context, name string, params *mcp.CallToolParams
 		// Not a function of the document: left out of it, or never listed.
 		return nil, runtime.MethodNotFound(clip(name))
 	}
-	res, err := t.session.CallTool(ctx, params)
+	var (
+		res     *mcp.CallToolResult
+		session *mcp.ClientSession
+	)
+	what := "tools/call " + strconv.Quote(name)
+	err := t.withSession(ctx, what, func(ctx context.Context, s *mcp.ClientSession) (err error) {
+		res, err = s.CallTool(ctx, params)
+		session = s
+		return err
+	})
 	if err != nil {
-		var je *jsonrpc.Error
+		var (
+			je *jsonrpc.Error
+			re *runtime.Error
+		)
+		if errors.As(err, &re) {
+			return nil, re // withSession's
+		}
 		if errors.As(err, &je) && ctx.Err() == nil && !transportError(je) {
-			if je.Code == jsonrpc.CodeInvalidParams && !t.lists(ctx, name) {
+			if je.Code == jsonrpc.CodeInvalidParams && !t.lists(ctx, session, name) {
 				return nil, runtime.MethodNotFound(name)
 			}
 			return nil, &runtime.Error{Code: int(je.Code), Message: je.Message, Data: validJSON(je.Data)}
 		}
-		return nil, t.upstream(ctx, "tools/call "+strconv.Quote(name), err)
+		return nil, t.upstream(ctx, what, err)
 	}
 	if res == nil {
-		return nil, t.upstream(ctx, "tools/call "+strconv.Quote(name), errNoResult)
+		return nil, t.upstream(ctx, what, errNoResult)
 	}
 	if res.IsError {
 		return res, callError(name, res)
@@ -461,10 +556,10 @@ func transportError(je *jsonrpc.Error) bool {
 	return je.Code == -32005 && je.Message == "rejected by transport"
 }
 
-// lists reports whether the server lists a tool named name (true when it
-// cannot tell).
-func (t *Tool) lists(ctx context.Context, name string) bool {
-	tools, err := t.list(ctx)
+// lists reports whether the server lists a tool named name in session (true
+// when it cannot tell).
+func (t *Tool) lists(ctx context.Context, session *mcp.ClientSession, name string) bool {
+	tools, err := t.list(ctx, session)
 	if err != nil {
 		return true
 	}
