@@ -9,6 +9,7 @@ import (
 	"io"
 	"net/http"
 	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -66,10 +67,16 @@ func (w *sessionWatch) isGone(s *mcp.ClientSession) bool {
 	return w.gone[id]
 }
 
-func (w *sessionWatch) forget(id string) {
+// keepOnly forgets the sessions other than id: those of the Tool before it,
+// and those that failed to open.
+func (w *sessionWatch) keepOnly(id string) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	delete(w.gone, id)
+	for k := range w.gone {
+		if k != id {
+			delete(w.gone, k)
+		}
+	}
 }
 
 // attempt is what the HTTP client saw of one request of withSession, which
@@ -106,13 +113,15 @@ func (t sessionTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 	if err != nil || id == "" || resp.StatusCode != http.StatusNotFound {
 		return resp, err
 	}
-	peek, _ := io.ReadAll(io.LimitReader(resp.Body, maxPeek))
-	resp.Body = struct {
-		io.Reader
-		io.Closer
-	}{io.MultiReader(bytes.NewReader(peek), resp.Body), resp.Body}
-	if methodNotFound(peek) {
-		return resp, nil
+	if strings.HasPrefix(resp.Header.Get("Content-Type"), "application/json") {
+		peek, _ := io.ReadAll(io.LimitReader(resp.Body, maxPeek))
+		resp.Body = struct {
+			io.Reader
+			io.Closer
+		}{io.MultiReader(bytes.NewReader(peek), resp.Body), resp.Body}
+		if methodNotFound(peek) {
+			return resp, nil
+		}
 	}
 	t.watch.markGone(id)
 	if a != nil {
@@ -277,8 +286,7 @@ func (t *Tool) runRenewal(p *renewal) {
 	close(p.done)
 	r.mu.Unlock()
 	if err == nil {
-		id := p.from.ID()
 		p.from.Close() // no DELETE when the SDK knows the session is missing
-		r.watch.forget(id)
 	}
+	r.watch.keepOnly(t.session.Load().ID())
 }

@@ -102,13 +102,17 @@ type front struct {
 	dropped  map[string]bool
 	sessions []string // in the order they were opened
 	refuse   func(method string) bool
+	unknown  string                          // a method answered 404 with a JSON-RPC error -32601
 	gets     map[string][]context.CancelFunc // the GET streams under way, by session
 }
 
 func newFront(h http.Handler) *front { return &front{h: h, dropped: map[string]bool{}} }
 
 func (f *front) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	var method string
+	var (
+		method string
+		reqID  json.RawMessage
+	)
 	if r.Method == http.MethodPost {
 		body, err := io.ReadAll(r.Body)
 		if err != nil {
@@ -116,9 +120,12 @@ func (f *front) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		r.Body = io.NopCloser(bytes.NewReader(body))
-		var m struct{ Method string }
+		var m struct {
+			Method string
+			ID     json.RawMessage
+		}
 		_ = json.Unmarshal(body, &m)
-		method = m.Method
+		method, reqID = m.Method, m.ID
 	}
 	switch method {
 	case "initialize":
@@ -130,8 +137,14 @@ func (f *front) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	f.mu.Lock()
 	dropped := f.dropped[id]
 	refused := id != "" && f.refuse != nil && f.refuse(method)
+	unknown := f.unknown != "" && method == f.unknown
 	f.mu.Unlock()
 	switch {
+	case unknown: // as servers of the 2026-07-28 protocol answer an unknown method
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(http.StatusNotFound)
+		io.WriteString(w, `{"jsonrpc":"2.0","id":`+string(reqID)+`,"error":{"code":-32601,"message":"method not found"}}`)
+		return
 	case dropped:
 		w.Header().Set("Content-Type", "application/json")
 		w.WriteHeader(http.StatusNotFound)
@@ -606,4 +619,32 @@ func steady() int {
 		}
 	}
 	return n
+}
+
+// TestHTTPToolMethodNotFound404: a 404 whose body is a JSON-RPC "method not
+// found" (what a server of the 2026-07-28 protocol answers an unknown
+// method with) does not end the session.
+func TestHTTPToolMethodNotFound404(t *testing.T) {
+	p := newPinger()
+	f, _, url := serveTool(t, p)
+	tool, err := mcpbridge.HTTPTool(context.Background(), url, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tool.Close()
+	f.mu.Lock()
+	f.unknown = "tools/call"
+	f.mu.Unlock()
+	_, err = tool.Call(context.Background(), "ping", nil)
+	var e *runtime.Error
+	if !errors.As(err, &e) || e.Code != -32601 {
+		t.Errorf("got %v, want the server's -32601", err)
+	}
+	f.mu.Lock()
+	f.unknown = ""
+	f.mu.Unlock()
+	ping(t, tool, "the next call")
+	if n := f.initializes.Load(); n != 1 {
+		t.Errorf("the server saw %d initialize requests, want 1", n)
+	}
 }
