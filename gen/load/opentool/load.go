@@ -342,10 +342,57 @@ func (l *otLoader) document(root *jsontree.Node) *runtime.OpenTool {
 				l.leave(k)
 			}
 			l.checkRefCycles(v)
+			l.pruneAlternatives(doc, v)
 			l.leave(n)
 		}
 	}
 	return doc
+}
+
+// pruneAlternatives drops the constraints of the document's schemas that a
+// value inside a oneOf or anyOf alternative can be of (named by a $ref
+// there, or inside such a schema), with a warning at each: the OpenTool
+// model does not type those values, so the decoders check none of them.
+// schemas is the document's "schemas" member, being read.
+func (l *otLoader) pruneAlternatives(doc *runtime.OpenTool, schemas *jsontree.Node) {
+	reached := checked.Alternatives(doc)
+	if len(reached) == 0 {
+		return
+	}
+	var walk func(n *jsontree.Node, s *runtime.Schema)
+	walk = func(n *jsontree.Node, s *runtime.Schema) {
+		if n == nil || n.Kind != jsontree.Object || s == nil || s.Ref != "" {
+			return
+		}
+		checked.Prune(s, "referenced from inside oneOf or anyOf", func(key, why string) {
+			l.warnf(l.at(key), keyOffset(n, key), "ignored: %s", why)
+		})
+		if props := otMember(n, "properties"); props != nil && props.Kind == jsontree.Object {
+			k := l.enter("properties")
+			for _, m := range props.Members {
+				pk := l.enter(m.Key)
+				walk(m.Value, s.Properties.Get(m.Key))
+				l.leave(pk)
+			}
+			l.leave(k)
+		}
+		for _, sub := range []struct {
+			key string
+			s   *runtime.Schema
+		}{{"items", s.Items}, {"additionalProperties", s.AdditionalProperties}} {
+			k := l.enter(sub.key)
+			walk(otMember(n, sub.key), sub.s)
+			l.leave(k)
+		}
+	}
+	for i, m := range schemas.Members {
+		if !reached[m.Key] || i >= len(doc.Schemas) || doc.Schemas[i].Name != m.Key {
+			continue
+		}
+		k := l.enter(m.Key)
+		walk(m.Value, doc.Schemas[i].Schema)
+		l.leave(k)
+	}
 }
 
 // firstAt is the message's name for element i of the array being read.

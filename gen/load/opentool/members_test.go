@@ -97,3 +97,33 @@ func TestUncheckedKeywordsDropped(t *testing.T) {
 		t.Errorf("served parameters:\n%s\nwant\n%s", b, wantDoc)
 	}
 }
+
+// A schema a oneOf or anyOf alternative names by $ref (and what it names in
+// turn) is a value the decoders do not type: its constraints are not served,
+// with a warning at each, even where a typed parameter uses it too.
+func TestAlternativeRefsPruned(t *testing.T) {
+	doc := `{"opentool": "1.0.0", "info": {"title": "T", "version": "1"}, "functions": [{"name": "f", "description": "d", "parameters": [
+  {"name": "shape", "schema": {"anyOf": [{"$ref": "#/schemas/Circle"}, {"type": "string"}]}, "required": true},
+  {"name": "size", "schema": {"$ref": "#/schemas/Size"}, "required": true}]}],
+ "schemas": {
+  "Circle": {"type": "object", "properties": {"radius": {"type": "number", "minimum": 0}, "tag": {"$ref": "#/schemas/Tag"}}},
+  "Tag": {"type": "array", "items": {"type": "string", "minLength": 2}},
+  "Size": {"type": "integer", "maximum": 9}}}`
+	want := []string{
+		`5:76: /schemas/Circle/properties/radius/minimum: warning: ignored: the generated decoders do not check minimum referenced from inside oneOf or anyOf`,
+		`6:56: /schemas/Tag/items/minLength: warning: ignored: the generated decoders do not check minLength referenced from inside oneOf or anyOf`,
+	}
+	if diff := cmp.Diff(want, warningsOf(t, doc)); diff != "" {
+		t.Errorf("warnings (-want +got):\n%s", diff)
+	}
+	loaded, err := opentool.LoadOpenTool([]byte(doc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := json.Marshal(loaded.Schemas)
+	wantSchemas := `{"Circle":{"type":"object","properties":{"radius":{"type":"number"},"tag":{"$ref":"#/schemas/Tag"}}},` +
+		`"Tag":{"type":"array","items":{"type":"string"}},"Size":{"type":"integer","maximum":9}}`
+	if string(b) != wantSchemas {
+		t.Errorf("served schemas:\n%s\nwant\n%s", b, wantSchemas)
+	}
+}
