@@ -88,6 +88,7 @@ func WithAllowedOrigins(origins ...string) Option {
 type HTTPHandler struct {
 	sdk       http.Handler
 	server    *mcp.Server
+	bridge    *bridge
 	cfg       *config
 	stateless bool
 	maxBody   int64 // < 0: none
@@ -100,6 +101,12 @@ func (f *HTTPHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	rc := http.NewResponseController(w)
 	if f.cfg.writeTimeout > 0 {
 		_ = rc.SetWriteDeadline(time.Now().Add(f.cfg.readTimeout + f.cfg.writeTimeout))
+	}
+	if f.bridge.stopped.Err() != nil {
+		// Closed: a new session would outlive the handler.
+		w.Header().Set("Connection", "close")
+		writeError(w, http.StatusServiceUnavailable, nil, -32000, "the MCP server is closed")
+		return
 	}
 	if !originAllowed(r, f.cfg.origins) {
 		writeError(w, http.StatusForbidden, nil, -32600, "origin "+strconv.Quote(r.Header.Get("Origin"))+" is not allowed")
@@ -216,14 +223,43 @@ func (f *HTTPHandler) reserve() bool {
 	return true
 }
 
-// Close closes every session of the handler: their calls are cancelled and
-// their streams end. Serving ends with it, once the HTTP server has shut
-// down, so that no session outlives the server.
+// Close stops the handler: the context of every call under way, on every
+// session, is cancelled (its cause is ErrServerStopped) and such a call is
+// answered with an error result (code 503) if its client is still there;
+// then every session is closed and its streams end. Close returns once the
+// calls have returned and the sessions are closed, or 2 seconds after it
+// cancelled the calls, whichever comes first: then, with an error saying
+// how many calls ignored their cancellation (their goroutines are left to
+// them). Requests that come after Close are answered HTTP 503. Call it once
+// the HTTP server has shut down (its grace period given to the calls), so
+// that no call or session outlives the server.
 func (f *HTTPHandler) Close() error {
+	f.bridge.stop(ErrServerStopped)
+	deadline := time.NewTimer(closeWait)
+	defer deadline.Stop()
+	returned := f.bridge.calls.wait(deadline.C)
+	// A session closes once the requests it handles have returned: each
+	// its own goroutine, so that one stuck does not keep the others open.
+	var wg sync.WaitGroup
 	for ss := range f.server.Sessions() {
-		ss.Close()
+		wg.Go(func() { ss.Close() })
 	}
-	return nil
+	closed := make(chan struct{})
+	go func() {
+		wg.Wait()
+		close(closed)
+	}()
+	if returned {
+		select {
+		case <-closed:
+			return nil
+		case <-deadline.C:
+		}
+	}
+	if n := f.bridge.calls.count(); n > 0 {
+		return fmt.Errorf("mcpbridge: closing the MCP handler: %d calls did not return within %v of their cancellation", n, closeWait)
+	}
+	return fmt.Errorf("mcpbridge: closing the MCP handler: sessions did not close within %v", closeWait)
 }
 
 func (f *HTTPHandler) release() {

@@ -34,7 +34,13 @@
 //     _meta {"opentool/count": N} instead, N the items sent, also in an error
 //     result: nothing is collected, whatever the stream's length.
 //   - A client's cancellation (notifications/cancelled, or over stateless
-//     HTTP the request going away) cancels the call's context.
+//     HTTP the request going away) cancels the call's context, and so does
+//     the server's end: [HTTPHandler.Close], the end of [ServeStdio]'s
+//     context, or of the context of [WithStopContext] (the SDK does not
+//     cancel the calls of a session it closes: it waits for them). Then the
+//     call's context.Cause is ErrServerStopped (or that context's cause), and
+//     a call that fails once its server has stopped is answered with an
+//     error result of code 503.
 //
 // Tool annotations are the tool's hints when it is a [runtime.HintTool]: the
 // *Tool of a package generated from OpenAPI gives each operation the hints of
@@ -121,7 +127,26 @@ type config struct {
 	writeTimeout      time.Duration
 	origins           []string // lower case
 	maxResultBytes    int
+	stop              context.Context // WithStopContext; nil: none
 }
+
+// ErrServerStopped is the cause (context.Cause) of the context of a call
+// cut off because its server stopped: [HTTPHandler.Close], or the end of the
+// context given to [ServeStdio].
+var ErrServerStopped = errors.New("mcpbridge: the MCP server stopped")
+
+// closeWait bounds the time the end of a server waits for the calls it
+// cancelled to return (HTTPHandler.Close, ServeStdio): a tool that ignores
+// its context cannot hold the server's owner for longer.
+const closeWait = 2 * time.Second
+
+// WithStopContext ties the calls of the server to ctx: when ctx ends, the
+// context of every call under way ends too (its cause is ctx's cause), and
+// later calls are answered with an error result (code 503) without running.
+// This is how the owner of a server from [NewServer] stops the calls of its
+// sessions: the SDK's ServerSession.Close does not cancel them, it waits for
+// them.
+func WithStopContext(ctx context.Context) Option { return func(c *config) { c.stop = ctx } }
 
 // newConfig returns the configuration opts make from the defaults.
 func newConfig(opts []Option) *config {
@@ -219,16 +244,19 @@ func WithAnnotations(function string, a *mcp.ToolAnnotations) Option {
 // document, which it loads now (with ctx). impl names the server to clients; nil
 // takes the document's title and version.
 func NewServer(ctx context.Context, tool runtime.Tool, impl *mcp.Implementation, opts ...Option) (*mcp.Server, error) {
-	return newServer(ctx, tool, impl, newConfig(opts))
+	s, _, err := newServer(ctx, tool, impl, newConfig(opts))
+	return s, err
 }
 
-func newServer(ctx context.Context, tool runtime.Tool, impl *mcp.Implementation, cfg *config) (*mcp.Server, error) {
+// newServer returns the server of tool and the bridge its tools call
+// through.
+func newServer(ctx context.Context, tool runtime.Tool, impl *mcp.Implementation, cfg *config) (*mcp.Server, *bridge, error) {
 	if tool == nil {
-		return nil, errors.New("mcpbridge: nil tool")
+		return nil, nil, errors.New("mcpbridge: nil tool")
 	}
 	doc, err := tool.Load(ctx)
 	if err != nil {
-		return nil, fmt.Errorf("mcpbridge: loading the tool's document: %w", err)
+		return nil, nil, fmt.Errorf("mcpbridge: loading the tool's document: %w", err)
 	}
 	if doc == nil {
 		doc = &runtime.OpenTool{}
@@ -245,12 +273,17 @@ func newServer(ctx context.Context, tool runtime.Tool, impl *mcp.Implementation,
 	}
 	for name := range cfg.annotations {
 		if !known[name] {
-			return nil, fmt.Errorf("mcpbridge: annotations for %s: the document has no such function", strconv.Quote(name))
+			return nil, nil, fmt.Errorf("mcpbridge: annotations for %s: the document has no such function", strconv.Quote(name))
 		}
 	}
 	st, _ := tool.(runtime.StreamTool)
 	ht, _ := tool.(runtime.HintTool)
 	b := &bridge{tool: tool, stream: st, logger: cfg.server.Logger, cfg: cfg}
+	stop := cfg.stop
+	if stop == nil {
+		stop = context.Background()
+	}
+	b.stopped, b.stop = context.WithCancelCause(stop)
 	if b.logger == nil {
 		b.logger = slog.Default()
 	}
@@ -272,7 +305,7 @@ func newServer(ctx context.Context, tool runtime.Tool, impl *mcp.Implementation,
 		var h mcp.ToolHandler
 		if f.IsStream() {
 			if st == nil {
-				return nil, fmt.Errorf("mcpbridge: function %s streams its results but the tool is not a runtime.StreamTool", strconv.Quote(f.Name))
+				return nil, nil, fmt.Errorf("mcpbridge: function %s streams its results but the tool is not a runtime.StreamTool", strconv.Quote(f.Name))
 			}
 			h = b.streamHandler(f.Name)
 		} else {
@@ -284,7 +317,7 @@ func newServer(ctx context.Context, tool runtime.Tool, impl *mcp.Implementation,
 	for _, e := range entries {
 		s.AddTool(e.t, e.h)
 	}
-	return s, nil
+	return s, b, nil
 }
 
 // annotations returns the annotations of the tool of function name: those
@@ -320,12 +353,39 @@ func annotations(cfg *config, ht runtime.HintTool, name string) *mcp.ToolAnnotat
 // ctx is done or the client closes the connection. A malformed line from the
 // client is answered with an error and the session goes on; a line is at
 // most DefaultMaxLineBytes (see [StdioTransport]).
+//
+// When ctx ends, the calls under way are cancelled (their context's cause is
+// ErrServerStopped) and ServeStdio returns ctx's error once they have
+// returned, or 2 seconds after, whichever comes first: a tool that ignores its
+// context cannot hold it. When the client closes the connection, the calls
+// under way complete first.
 func ServeStdio(ctx context.Context, tool runtime.Tool, impl *mcp.Implementation, opts ...Option) error {
-	s, err := NewServer(ctx, tool, impl, opts...)
+	s, b, err := newServer(ctx, tool, impl, newConfig(opts))
 	if err != nil {
 		return err
 	}
-	return s.Run(ctx, &StdioTransport{})
+	defer b.stop(ErrServerStopped)
+	ss, err := s.Connect(ctx, &StdioTransport{}, nil)
+	if err != nil {
+		return err
+	}
+	ended := make(chan error, 1)
+	go func() { ended <- ss.Wait() }()
+	select {
+	case err := <-ended:
+		return err
+	case <-ctx.Done():
+	}
+	b.stop(ErrServerStopped)
+	go ss.Close() // returns once the calls have
+	t := time.NewTimer(closeWait)
+	defer t.Stop()
+	select {
+	case <-ended:
+	case <-t.C:
+		return fmt.Errorf("mcpbridge: %w; %d calls did not return within %v of their cancellation", ctx.Err(), b.calls.count(), closeWait)
+	}
+	return ctx.Err()
 }
 
 // NewHTTPHandler returns the http.Handler serving tool as an MCP server over
@@ -359,7 +419,7 @@ func ServeStdio(ctx context.Context, tool runtime.Tool, impl *mcp.Implementation
 //   - Streaming results: WithMaxResultBytes (4 MiB), see the package doc.
 func NewHTTPHandler(ctx context.Context, tool runtime.Tool, impl *mcp.Implementation, stateless bool, opts ...Option) (*HTTPHandler, error) {
 	cfg := newConfig(opts)
-	s, err := newServer(ctx, tool, impl, cfg)
+	s, b, err := newServer(ctx, tool, impl, cfg)
 	if err != nil {
 		return nil, err
 	}
@@ -378,6 +438,7 @@ func NewHTTPHandler(ctx context.Context, tool runtime.Tool, impl *mcp.Implementa
 	return &HTTPHandler{
 		sdk:       mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s }, &hopts),
 		server:    s,
+		bridge:    b,
 		cfg:       cfg,
 		stateless: stateless,
 		maxBody:   maxBody,
@@ -389,10 +450,46 @@ type bridge struct {
 	stream runtime.StreamTool
 	logger *slog.Logger
 	cfg    *config
+
+	// stopped ends when the server stops (stop, or the end of
+	// WithStopContext's context): every call's context ends with it.
+	stopped context.Context
+	stop    context.CancelCauseFunc
+	calls   running // the calls under way
+}
+
+// begin starts a call whose context is ctx: it returns the context the call
+// runs with, which also ends when the bridge stops, and the function to call
+// when the call has returned. ok is false when the bridge has stopped: the
+// call must not run.
+func (b *bridge) begin(ctx context.Context) (_ context.Context, end func(), ok bool) {
+	if b.stopped.Err() != nil {
+		return nil, nil, false
+	}
+	b.calls.add(1)
+	ctx, cancel := context.WithCancelCause(ctx)
+	unhook := context.AfterFunc(b.stopped, func() { cancel(context.Cause(b.stopped)) })
+	return ctx, func() {
+		unhook()
+		cancel(nil)
+		b.calls.add(-1)
+	}, true
+}
+
+// stoppedResult is the answer to a call the server's end cut off or
+// refused.
+func (b *bridge) stoppedResult(name string) *mcp.CallToolResult {
+	return errorResult(&runtime.Error{Code: http.StatusServiceUnavailable,
+		Message: fmt.Sprintf("the server stopped: %s did not complete (%v)", strconv.Quote(name), context.Cause(b.stopped))})
 }
 
 func (b *bridge) callHandler(name string) mcp.ToolHandler {
 	return func(ctx context.Context, req *mcp.CallToolRequest) (res *mcp.CallToolResult, err error) {
+		ctx, end, ok := b.begin(ctx)
+		if !ok {
+			return b.stoppedResult(name), nil
+		}
+		defer end()
 		args, err := arguments(req.Params.Arguments)
 		if err != nil {
 			return nil, err
@@ -400,6 +497,9 @@ func (b *bridge) callHandler(name string) mcp.ToolHandler {
 		defer b.recoverPanic(name, &res, &err)
 		result, err := b.tool.Call(b.callContext(ctx, req), name, args)
 		if err != nil {
+			if b.stopped.Err() != nil && ctx.Err() != nil {
+				return b.stoppedResult(name), nil
+			}
 			return failure(name, err)
 		}
 		if result, err = checkResult(result); err != nil {
@@ -414,6 +514,11 @@ func (b *bridge) callHandler(name string) mcp.ToolHandler {
 
 func (b *bridge) streamHandler(name string) mcp.ToolHandler {
 	return func(ctx context.Context, req *mcp.CallToolRequest) (res *mcp.CallToolResult, err error) {
+		ctx, end, ok := b.begin(ctx)
+		if !ok {
+			return b.stoppedResult(name), nil
+		}
+		defer end()
 		args, err := arguments(req.Params.Arguments)
 		if err != nil {
 			return nil, err
@@ -470,6 +575,9 @@ func (b *bridge) streamHandler(name string) mcp.ToolHandler {
 		mu.Unlock()
 		if err != nil {
 			res, err := failure(name, err)
+			if b.stopped.Err() != nil && ctx.Err() != nil {
+				res, err = b.stoppedResult(name), nil
+			}
 			switch {
 			case res == nil || n == 0:
 			case progressOnly:
@@ -494,6 +602,50 @@ func (b *bridge) streamHandler(name string) mcp.ToolHandler {
 			Content:           []mcp.Content{&mcp.TextContent{Text: string(result)}},
 			StructuredContent: result,
 		}, nil
+	}
+}
+
+// running counts calls under way.
+type running struct {
+	mu   sync.Mutex
+	n    int
+	idle chan struct{} // closed when n drops to 0 while wait waits
+}
+
+func (r *running) add(d int) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.n += d
+	if r.n == 0 && r.idle != nil {
+		close(r.idle)
+		r.idle = nil
+	}
+}
+
+func (r *running) count() int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.n
+}
+
+// wait waits until no call is under way, or until deadline passes, and
+// reports whether none is.
+func (r *running) wait(deadline <-chan time.Time) bool {
+	r.mu.Lock()
+	if r.n == 0 {
+		r.mu.Unlock()
+		return true
+	}
+	if r.idle == nil {
+		r.idle = make(chan struct{})
+	}
+	idle := r.idle
+	r.mu.Unlock()
+	select {
+	case <-idle:
+		return true
+	case <-deadline:
+		return false
 	}
 }
 

@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"strconv"
 	"sync"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/opentoolgen/opentoolgen/mcpbridge"
@@ -43,29 +44,61 @@ func (c *Command) serve(ctx context.Context, s *settings, stdin io.Reader, stdou
 	sdkLogger := slog.New(leveled{logger.Handler(), slog.LevelWarn})
 	mcpOpts := append([]mcpbridge.Option{mcpbridge.WithServerOptions(&mcp.ServerOptions{Logger: sdkLogger})}, c.MCP...)
 	if s.command == "mcp" {
-		server, err := mcpbridge.NewServer(ctx, logged(tool, logger, "mcp"), impl, mcpOpts...)
-		if err != nil {
-			return err
-		}
-		logger.Info("serving MCP on standard input and output", "name", c.Name, "version", s.version)
-		// As server.Run, without its error line when ctx ends: that is how
-		// the command stops. A malformed line is answered and logged; the
-		// session goes on.
-		transport := &mcpbridge.StdioTransport{Reader: stdin, Writer: stdout, Logger: logger}
-		session, err := server.Connect(ctx, transport, nil)
-		if err != nil {
-			return err
-		}
-		stop := context.AfterFunc(ctx, func() { session.Close() })
-		defer stop()
-		err = session.Wait()
-		if ctx.Err() != nil || err == nil || errors.Is(err, io.EOF) {
-			logger.Info("stopped")
-			return nil // a signal, or the client closed the connection
-		}
-		return err
+		return c.serveStdio(ctx, tool, impl, mcpOpts, stdin, stdout, logger)
 	}
 	return c.serveHTTP(ctx, s, tool, impl, mcpOpts, logger)
+}
+
+// stopWait bounds the time the command waits for the calls it cancelled
+// when it stops: a tool that ignores its context cannot hold it longer.
+const stopWait = 2 * time.Second
+
+// serveStdio serves MCP on stdin and stdout until the client closes the
+// connection (the calls under way complete first) or ctx ends. The end of
+// ctx (SIGINT, SIGTERM) cancels the calls under way at once: over stdio the
+// client that wants its calls to complete closes standard input first and
+// waits, as the MCP specification has it, before it sends a signal.
+func (c *Command) serveStdio(ctx context.Context, tool runtime.Tool, impl *mcp.Implementation, mcpOpts []mcpbridge.Option, stdin io.Reader, stdout io.Writer, logger *slog.Logger) error {
+	calls, stopCalls := context.WithCancelCause(context.Background())
+	defer stopCalls(nil)
+	mcpOpts = append(mcpOpts[:len(mcpOpts):len(mcpOpts)], mcpbridge.WithStopContext(calls))
+	server, err := mcpbridge.NewServer(ctx, logged(tool, logger, "mcp"), impl, mcpOpts...)
+	if err != nil {
+		return err
+	}
+	logger.Info("serving MCP on standard input and output", "name", c.Name, "version", impl.Version)
+	// As server.Run, without its error line when ctx ends: that is how
+	// the command stops. A malformed line is answered and logged; the
+	// session goes on.
+	transport := &mcpbridge.StdioTransport{Reader: stdin, Writer: stdout, Logger: logger}
+	session, err := server.Connect(ctx, transport, nil)
+	if err != nil {
+		return err
+	}
+	ended := make(chan error, 1)
+	go func() { ended <- session.Wait() }()
+	select {
+	case err := <-ended:
+		if err == nil || errors.Is(err, io.EOF) || ctx.Err() != nil {
+			logger.Info("stopped")
+			return nil // the client closed the connection
+		}
+		return err
+	case <-ctx.Done():
+	}
+	// The SDK's Close waits for the calls under way: they are cancelled
+	// first (and logged "cancelled").
+	stopCalls(mcpbridge.ErrServerStopped)
+	go session.Close()
+	t := time.NewTimer(stopWait)
+	defer t.Stop()
+	select {
+	case <-ended:
+		logger.Info("stopped")
+	case <-t.C:
+		logger.Error("stopped: calls under way did not return once cancelled, and were left to run", "wait", stopWait)
+	}
+	return nil
 }
 
 // serveHTTP serves OpenTool at /opentool and MCP at /mcp on one port, every
@@ -84,7 +117,8 @@ func (c *Command) serveHTTP(ctx context.Context, s *settings, tool runtime.Tool,
 	if err != nil {
 		return err
 	}
-	// No session outlives the server: their goroutines end with it.
+	// No session outlives the server: their goroutines end with it (below;
+	// here too when serving fails).
 	defer mcpHandler.Close()
 	ln, err := net.Listen("tcp", net.JoinHostPort(s.host, strconv.Itoa(s.port)))
 	if err != nil {
@@ -100,6 +134,13 @@ func (c *Command) serveHTTP(ctx context.Context, s *settings, tool runtime.Tool,
 		"opentool", base+runtime.DefaultPrefix, "mcp", base+"/mcp", "apiKeys", len(s.keys))
 	err = runtime.ServeHandler(ctx, ln, runtime.RequireAPIKeys(mux, s.keys...),
 		append(timeouts, runtime.WithLogger(logger), runtime.WithShutdownTimeout(s.shutdownTimeout))...)
+	// The HTTP server has stopped, its grace period over: the MCP calls
+	// still running (the SDK does not end them with their session's
+	// requests) are cancelled, and logged "cancelled"; Close waits for them
+	// a bounded time.
+	if cerr := mcpHandler.Close(); cerr != nil {
+		logger.Error("stopped: MCP calls did not return once cancelled, and were left to run", "error", cerr)
+	}
 	if errors.Is(err, context.DeadlineExceeded) {
 		// The grace period ended with calls in flight: they were cut off
 		// (and logged), as asked; the command still stopped as told.
