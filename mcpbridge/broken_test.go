@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"testing"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/opentoolgen/opentoolgen/mcpbridge"
@@ -39,7 +40,7 @@ func init() {
 	if os.Getenv(slowEnv) != "1" {
 		return
 	}
-	err := slowServer(func() { fmt.Fprintln(os.Stderr, "started") }).Run(context.Background(), &mcp.StdioTransport{})
+	err := slowServer(func() { fmt.Fprintln(os.Stderr, "started") }, nil).Run(context.Background(), &mcp.StdioTransport{})
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "slow server:", err)
 	}
@@ -47,14 +48,20 @@ func init() {
 }
 
 // slowServer is an MCP server of the SDK's with the tools "slow", which
-// calls started and waits until it is cancelled, and "quick".
-func slowServer(started func()) *mcp.Server {
+// calls started and waits until it is cancelled or quit is closed, and
+// "quick". (The SDK does not cancel the calls of a session it closes: it
+// waits for them; quit is how a test ends them.)
+func slowServer(started func(), quit <-chan struct{}) *mcp.Server {
 	s := mcp.NewServer(&mcp.Implementation{Name: "slow", Version: "1"}, nil)
 	mcp.AddTool(s, &mcp.Tool{Name: "slow", Description: "Wait."},
 		func(ctx context.Context, _ *mcp.CallToolRequest, _ struct{}) (*mcp.CallToolResult, any, error) {
 			started()
-			<-ctx.Done()
-			return nil, nil, ctx.Err()
+			select {
+			case <-ctx.Done():
+				return nil, nil, ctx.Err()
+			case <-quit:
+				return nil, nil, errors.New("the test ended")
+			}
 		})
 	mcp.AddTool(s, &mcp.Tool{Name: "quick", Description: "Answer."},
 		func(context.Context, *mcp.CallToolRequest, struct{}) (*mcp.CallToolResult, any, error) {
@@ -143,12 +150,30 @@ func TestCommandToolKilled(t *testing.T) {
 	}
 }
 
-// TestHTTPToolClosed: the HTTP server goes away during a call.
+// TestHTTPToolClosed: the HTTP server goes away during a call. The slow
+// call, which the server's session would wait for, ends with the test, and
+// so does the session.
 func TestHTTPToolClosed(t *testing.T) {
 	started := make(chan struct{}, 1)
-	s := slowServer(func() { started <- struct{}{} })
+	quit := make(chan struct{})
+	s := slowServer(func() { started <- struct{}{} }, quit)
 	srv := httptest.NewServer(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s }, nil))
 	defer srv.Close()
+	defer func() {
+		close(quit)
+		closed := make(chan struct{})
+		go func() {
+			for ss := range s.Sessions() {
+				ss.Close()
+			}
+			close(closed)
+		}()
+		select {
+		case <-closed:
+		case <-time.After(waitLong):
+			t.Error("the server's session is still waiting for the slow call")
+		}
+	}()
 	tool, err := mcpbridge.HTTPTool(context.Background(), srv.URL, nil)
 	if err != nil {
 		t.Fatal(err)

@@ -95,6 +95,8 @@ type HTTPHandler struct {
 
 	mu       sync.Mutex
 	creating int // requests that may open a session, under way
+
+	requests running // requests under way other than GET streams
 }
 
 func (f *HTTPHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
@@ -107,6 +109,10 @@ func (f *HTTPHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Connection", "close")
 		writeError(w, http.StatusServiceUnavailable, nil, -32000, "the MCP server is closed")
 		return
+	}
+	if r.Method != http.MethodGet {
+		f.requests.add(1)
+		defer f.requests.add(-1)
 	}
 	if !originAllowed(r, f.cfg.origins) {
 		writeError(w, http.StatusForbidden, nil, -32600, "origin "+strconv.Quote(r.Header.Get("Origin"))+" is not allowed")
@@ -237,7 +243,9 @@ func (f *HTTPHandler) Close() error {
 	f.bridge.stop(ErrServerStopped)
 	deadline := time.NewTimer(closeWait)
 	defer deadline.Stop()
-	returned := f.bridge.calls.wait(deadline.C)
+	// The calls' answers go out on their requests before the sessions
+	// close (the SDK could end a request's stream before its answer).
+	returned := f.bridge.calls.wait(deadline.C) && f.requests.wait(deadline.C)
 	// A session closes once the requests it handles have returned: each
 	// its own goroutine, so that one stuck does not keep the others open.
 	var wg sync.WaitGroup
@@ -259,7 +267,7 @@ func (f *HTTPHandler) Close() error {
 	if n := f.bridge.calls.count(); n > 0 {
 		return fmt.Errorf("mcpbridge: closing the MCP handler: %d calls did not return within %v of their cancellation", n, closeWait)
 	}
-	return fmt.Errorf("mcpbridge: closing the MCP handler: sessions did not close within %v", closeWait)
+	return fmt.Errorf("mcpbridge: closing the MCP handler: requests and sessions did not end within %v", closeWait)
 }
 
 func (f *HTTPHandler) release() {
