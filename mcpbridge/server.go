@@ -415,7 +415,8 @@ func ServeStdio(ctx context.Context, tool runtime.Tool, impl *mcp.Implementation
 //     503 with Retry-After and a JSON-RPC error -32000), each closed after
 //     WithSessionTimeout without a POST (30 minutes). A session has at most
 //     one standalone GET stream (the SDK answers 409 to a second), which ends
-//     with it. Close closes them all.
+//     with it. Close cancels the calls under way and closes every session,
+//     waiting 2 seconds at most for calls that ignore their cancellation.
 //   - Streaming results: WithMaxResultBytes (4 MiB), see the package doc.
 func NewHTTPHandler(ctx context.Context, tool runtime.Tool, impl *mcp.Implementation, stateless bool, opts ...Option) (*HTTPHandler, error) {
 	cfg := newConfig(opts)
