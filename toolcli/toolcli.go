@@ -108,7 +108,10 @@
 // other MCP request is under way (an SDK client gives its session up when
 // its GET stream cannot reconnect); then every MCP session is closed. Calls
 // still running when the grace period ends are cut off (and logged
-// "cancelled"); the exit status is 0 either way.
+// "cancelled"); the exit status is 0 either way. Under mcp (stdio), closing
+// standard input lets calls under way complete, as an MCP client stops a
+// server; SIGINT and SIGTERM cancel them at once. Either way a call that
+// ignores its cancellation is waited for at most 2 s.
 //
 // Exit status: 0 on success, -h and a clean shutdown; 1 when the tool cannot
 // be built or served (a bad options file, a port in use); 2 on bad usage.
