@@ -925,7 +925,7 @@ func restRequest(fn *model.Function) []jen.Code {
 		body = append(body, jen.Id("r").Dot("ContentType").Call(jen.Lit(op.BodyMedia)))
 	}
 	// r.Security("a", "b"): one call per alternative set of schemes.
-	for _, set := range op.Security {
+	for _, set := range securityCalls(op.Security) {
 		var names []jen.Code
 		for _, s := range set {
 			names = append(names, jen.Lit(s))
@@ -933,6 +933,29 @@ func restRequest(fn *model.Function) []jen.Code {
 		body = append(body, jen.Id("r").Dot("Security").Call(names...))
 	}
 	return body
+}
+
+// securityCalls returns the alternative sets of security schemes a request
+// needs Security calls for. The request carries the credentials of the first
+// set the client has all of, and none when no set matches (Request.Security),
+// so an empty set (the operation may be called without credentials) chooses
+// what no set would have, and ends the list: the sets after it are never
+// chosen. A set equal to an earlier one is never chosen either.
+func securityCalls(sets [][]string) [][]string {
+	var out [][]string
+	seen := map[string]bool{}
+	for _, set := range sets {
+		if len(set) == 0 {
+			break
+		}
+		key := strings.Join(set, "\x00")
+		if seen[key] {
+			continue
+		}
+		seen[key] = true
+		out = append(out, set)
+	}
+	return out
 }
 
 // ---- Tool adapter -----------------------------------------------------------------

@@ -344,7 +344,6 @@ func (c *Client) PutPetsPetIDPhoto(ctx context.Context, args PutPetsPetIDPhotoAr
 func (c *Client) Stats(ctx context.Context) (map[string]int64, error) {
 	r := c.rc.NewRequest("GET", "/stats")
 	r.Security("petstore_auth")
-	r.Security()
 	var out map[string]int64
 	resp, err := r.Send(ctx)
 	if err != nil {
