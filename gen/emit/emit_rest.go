@@ -3,6 +3,7 @@ package emit
 import (
 	"fmt"
 	"github.com/opentoolgen/opentoolgen/gen/model"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -690,10 +691,12 @@ func emitRESTMethod(f *jen.File, fn *model.Function) {
 		jen.List(jen.Id("resp"), jen.Err()).Op(":=").Id("r").Dot("Send").Call(jen.Id("ctx")),
 		jen.If(jen.Err().Op("!=").Nil()).Block(ret(jen.Err())),
 	)
-	var cases []jen.Code
+	var cases []statusCase
 	var defaultCase jen.Code
+	defaultUnexpected := true
 	for _, r := range op.Responses {
 		var stmts []jen.Code
+		unexpected := false
 		switch {
 		case r.Success && r.Type != nil && hasResult && r.Type == fn.Result:
 			switch r.Media {
@@ -709,24 +712,29 @@ func emitRESTMethod(f *jen.File, fn *model.Function) {
 			stmts = append(stmts, jen.Err().Op("=").Add(rt("NewAPIError")).Types(goType(r.Type)).Call(jen.Id("resp")))
 		default:
 			stmts = append(stmts, jen.Err().Op("=").Id("resp").Dot("Unexpected").Call())
+			unexpected = true
 		}
 		if r.Status == "default" {
 			if r.Success {
 				// The default response is the success response: any 2xx.
-				cases = append(cases, jen.Case(jen.Id("resp").Dot("Success").Call()).Block(stmts...))
+				cases = append(cases, statusCase{"2XX", false, jen.Case(jen.Id("resp").Dot("Success").Call()).Block(stmts...)})
 				continue
 			}
-			defaultCase = jen.Default().Block(stmts...)
+			defaultCase, defaultUnexpected = jen.Default().Block(stmts...), unexpected
 			continue
 		}
-		cases = append(cases, jen.Case(jen.Id("resp").Dot("Is").Call(jen.Lit(r.Status))).Block(stmts...))
+		cases = append(cases, statusCase{r.Status, unexpected, jen.Case(jen.Id("resp").Dot("Is").Call(jen.Lit(r.Status))).Block(stmts...)})
 	}
-	cases = append(cases, jen.Case(jen.Id("resp").Dot("Success").Call()))
+	cases = append(cases, statusCase{"2XX", false, jen.Case(jen.Id("resp").Dot("Success").Call())})
 	if defaultCase == nil {
 		defaultCase = jen.Default().Block(jen.Err().Op("=").Id("resp").Dot("Unexpected").Call())
 	}
-	cases = append(cases, defaultCase)
-	body = append(body, jen.Switch().Block(cases...))
+	var switchBody []jen.Code
+	for _, c := range keepCases(cases, defaultUnexpected) {
+		switchBody = append(switchBody, c.code)
+	}
+	switchBody = append(switchBody, defaultCase)
+	body = append(body, jen.Switch().Block(switchBody...))
 	if hdr != nil {
 		// if err == nil { err = resp.HeaderValue("Location", &out.Location) }
 		for _, h := range hdr.Fields {
@@ -762,6 +770,73 @@ func emitRESTMethod(f *jen.File, fn *model.Function) {
 	}
 	f.Add(funcDoc(fn.GoName, doc).Func().Params(jen.Id("c").Op("*").Id("Client")).Id(fn.GoName).Params(params...).Add(results).Block(body...))
 	f.Line()
+}
+
+// statusCase is a case of the switch over a response's status: the status
+// it matches as Response.Is does ("2XX" for resp.Success()), whether it does
+// what the default case does (err = resp.Unexpected()), and its code.
+type statusCase struct {
+	status     string
+	unexpected bool
+	code       jen.Code
+}
+
+// keepCases returns the cases a switch needs: a case that does what the
+// default case does (unexpected, when defaultUnexpected) is dropped unless a
+// later case kept would then take its statuses and do something else (a
+// "404" before "4XX"). The first matching case wins, so what remains behaves
+// as the full switch.
+func keepCases(cases []statusCase, defaultUnexpected bool) []statusCase {
+	var kept []statusCase
+	for i := len(cases) - 1; i >= 0; i-- {
+		c := cases[i]
+		if defaultUnexpected && c.unexpected && !overlapsAny(c.status, kept) {
+			continue
+		}
+		kept = append(kept, c)
+	}
+	slices.Reverse(kept)
+	return kept
+}
+
+// overlapsAny reports whether a status some response may have matches both
+// status and the status of one of cases.
+func overlapsAny(status string, cases []statusCase) bool {
+	for _, c := range cases {
+		if statusesOverlap(status, c.status) {
+			return true
+		}
+	}
+	return false
+}
+
+// statusesOverlap reports whether some status code matches both a and b as
+// Response.Is matches them: a code ("404") or a class ("4XX"). A status
+// Response.Is never matches overlaps nothing.
+func statusesOverlap(a, b string) bool {
+	ca, ka, oka := statusPattern(a)
+	cb, kb, okb := statusPattern(b)
+	switch {
+	case !oka || !okb:
+		return false
+	case ka && kb:
+		return ca == cb
+	case ka:
+		return ca == cb/100
+	case kb:
+		return ca/100 == cb
+	}
+	return ca == cb
+}
+
+// statusPattern parses a status as Response.Is does: a class ("4XX": 4,
+// true) or a code ("404": 404, false); ok is false for what matches nothing.
+func statusPattern(s string) (n int, class, ok bool) {
+	if len(s) == 3 && (s[1] == 'X' || s[1] == 'x') {
+		return int(s[0] - '0'), true, true
+	}
+	n, err := strconv.Atoi(s)
+	return n, false, err == nil
 }
 
 // emitHeadersType declares the struct of an operation's response body and

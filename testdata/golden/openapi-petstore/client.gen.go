@@ -308,8 +308,6 @@ func (c *Client) DeletePet(ctx context.Context, args DeletePetArgs) error {
 	}
 	switch {
 	case resp.Is("204"):
-	case resp.Is("404"):
-		err = resp.Unexpected()
 	case resp.Success():
 	default:
 		err = resp.Unexpected()
