@@ -910,17 +910,20 @@ func emitRESTStream(f *jen.File, fn *model.Function) {
 			last, apiDefault = jen.Return(rt("NewAPIError").Types(goType(r.Type)).Call(jen.Id("resp"))), true
 		}
 	}
+	var all []statusCase
 	for _, r := range op.Responses {
 		if r.Success || r.Status == "default" {
 			continue
 		}
 		stmt := jen.Return(jen.Id("resp").Dot("Unexpected").Call())
-		if r.Type != nil && r.Media == "json" {
+		typed := r.Type != nil && r.Media == "json"
+		if typed {
 			stmt = jen.Return(rt("NewAPIError").Types(goType(r.Type)).Call(jen.Id("resp")))
-		} else if !apiDefault {
-			continue // what the default does
 		}
-		cases = append(cases, jen.Case(jen.Id("resp").Dot("Is").Call(jen.Lit(r.Status))).Block(stmt))
+		all = append(all, statusCase{r.Status, !typed, jen.Case(jen.Id("resp").Dot("Is").Call(jen.Lit(r.Status))).Block(stmt)})
+	}
+	for _, c := range keepCases(all, !apiDefault) {
+		cases = append(cases, c.code)
 	}
 	var fail jen.Code = jen.Nil()
 	if len(cases) > 0 || apiDefault {
