@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/dave/jennifer/jen"
 )
@@ -768,7 +770,7 @@ func emitRESTMethod(f *jen.File, fn *model.Function) {
 		}
 		doc = model.JoinDoc(doc, op.HeadersMethod+" returns the headers of the response too.")
 	}
-	f.Add(funcDoc(fn.GoName, doc).Func().Params(jen.Id("c").Op("*").Id("Client")).Id(fn.GoName).Params(params...).Add(results).Block(body...))
+	f.Add(restMethodDoc(fn, doc).Func().Params(jen.Id("c").Op("*").Id("Client")).Id(fn.GoName).Params(params...).Add(results).Block(body...))
 	f.Line()
 }
 
@@ -837,6 +839,30 @@ func statusPattern(s string) (n int, class, ok bool) {
 	}
 	n, err := strconv.Atoi(s)
 	return n, false, err == nil
+}
+
+// restMethodDoc is the doc comment of the client method of an operation,
+// text read as funcDoc reads it; a text that still does not start with the
+// method's name is what the method calls ("Info for a specific pet" on
+// ShowPetByID is "ShowPetByID calls showPetById: Info for a specific pet.").
+func restMethodDoc(fn *model.Function, text string) *jen.Statement {
+	lines := docLines(text)
+	if len(lines) == 0 {
+		return jen.Null()
+	}
+	first := docLead(fn.GoName, lines[0], "returns")
+	if first != fn.GoName && !strings.HasPrefix(first, fn.GoName+" ") {
+		first = fn.GoName + " calls " + fn.Name + ": " + first
+		// A description's first paragraph ends a sentence; the method and
+		// path, which stand in for a missing description, are left as they
+		// are.
+		last, _ := utf8.DecodeLastRuneInString(first)
+		if fn.Doc != "" && (len(lines) == 1 || lines[1] == "") && (unicode.IsLetter(last) || unicode.IsDigit(last)) {
+			first += "."
+		}
+	}
+	lines[0] = first
+	return comment(strings.Join(lines, "\n"))
 }
 
 // emitHeadersType declares the struct of an operation's response body and

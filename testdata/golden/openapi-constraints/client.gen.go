@@ -88,7 +88,7 @@ func NewClient(baseURL string, opts ...ClientOption) *Client {
 
 var _ Service = (*Client)(nil)
 
-// Takes arguments that keep every constraint.
+// Check calls check: Takes arguments that keep every constraint.
 //
 // POST /check
 func (c *Client) Check(ctx context.Context, args CheckArgs) (CheckResult, error) {

@@ -104,7 +104,7 @@ func NewClient(baseURL string, opts ...ClientOption) *Client {
 
 var _ Service = (*Client)(nil)
 
-// first */ panic() /*
+// GetPet calls get-pet: first */ panic() /*
 //
 // GET /pets/{id}
 func (c *Client) GetPet(ctx context.Context, args GetPetArgs) (Client2, error) {
@@ -134,7 +134,7 @@ func (c *Client) GetPet(ctx context.Context, args GetPetArgs) (Client2, error) {
 	return out, err
 }
 
-// POST /pets/{id}
+// GetPet2 calls get_pet: POST /pets/{id}
 func (c *Client) GetPet2(ctx context.Context, args GetPet2Args) error {
 	r := c.rc.NewRequest("POST", "/pets/{id}")
 	r.Path("id", args.ID, "simple", false)
@@ -152,7 +152,7 @@ func (c *Client) GetPet2(ctx context.Context, args GetPet2Args) error {
 	return err
 }
 
-// PUT /pets/{id}
+// GetPet3 calls getPet: PUT /pets/{id}
 func (c *Client) GetPet3(ctx context.Context, args GetPet3Args) error {
 	r := c.rc.NewRequest("PUT", "/pets/{id}")
 	r.Path("id", args.ID, "simple", false)
@@ -179,7 +179,7 @@ func (c *Client) GetPet3(ctx context.Context, args GetPet3Args) error {
 	return err
 }
 
-// DELETE /pets/{id}
+// GetPet4 calls GetPet: DELETE /pets/{id}
 func (c *Client) GetPet4(ctx context.Context, args GetPet4Args) error {
 	r := c.rc.NewRequest("DELETE", "/pets/{id}")
 	r.Path("id", args.ID, "simple", false)
@@ -196,7 +196,7 @@ func (c *Client) GetPet4(ctx context.Context, args GetPet4Args) error {
 	return err
 }
 
-// PATCH /pets/{id}
+// PatchPetsID calls patch_pets_id: PATCH /pets/{id}
 func (c *Client) PatchPetsID(ctx context.Context, args PatchPetsIDArgs) error {
 	r := c.rc.NewRequest("PATCH", "/pets/{id}")
 	r.Path("id", args.ID, "simple", false)
@@ -213,7 +213,7 @@ func (c *Client) PatchPetsID(ctx context.Context, args PatchPetsIDArgs) error {
 	return err
 }
 
-// GET /pets/{id}/été & more
+// Func calls func: GET /pets/{id}/été & more
 func (c *Client) Func(ctx context.Context, args FuncArgs) error {
 	r := c.rc.NewRequest("GET", "/pets/{id}/été & more")
 	r.Path("id", args.ID, "simple", false)
@@ -230,7 +230,7 @@ func (c *Client) Func(ctx context.Context, args FuncArgs) error {
 	return err
 }
 
-// POST /pets/{id}/été & more
+// Été calls post_pets_id_t_more: POST /pets/{id}/été & more
 func (c *Client) Été(ctx context.Context, args ÉtéArgs) error {
 	r := c.rc.NewRequest("POST", "/pets/{id}/été & more")
 	r.Path("id", args.ID, "simple", false)

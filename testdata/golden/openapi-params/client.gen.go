@@ -88,7 +88,7 @@ func NewClient(baseURL string, opts ...ClientOption) *Client {
 
 var _ Service = (*Client)(nil)
 
-// GET /paths/{simple}/{simpleArr}/{simpleObj}/{label}/{matrix}/{matrixObj}
+// PathStyles calls pathStyles: GET /paths/{simple}/{simpleArr}/{simpleObj}/{label}/{matrix}/{matrixObj}
 func (c *Client) PathStyles(ctx context.Context, args PathStylesArgs) error {
 	r := c.rc.NewRequest("GET", "/paths/{simple}/{simpleArr}/{simpleObj}/{label}/{matrix}/{matrixObj}")
 	r.Path("simple", args.Simple, "simple", false)
@@ -110,7 +110,7 @@ func (c *Client) PathStyles(ctx context.Context, args PathStylesArgs) error {
 	return err
 }
 
-// GET /query
+// QueryStyles calls queryStyles: GET /query
 func (c *Client) QueryStyles(ctx context.Context, args QueryStylesArgs) error {
 	r := c.rc.NewRequest("GET", "/query")
 	if args.Q != nil {
@@ -156,7 +156,7 @@ func (c *Client) QueryStyles(ctx context.Context, args QueryStylesArgs) error {
 	return err
 }
 
-// GET /headers
+// HeaderAndCookieStyles calls headerAndCookieStyles: GET /headers
 func (c *Client) HeaderAndCookieStyles(ctx context.Context, args HeaderAndCookieStylesArgs) error {
 	r := c.rc.NewRequest("GET", "/headers")
 	r.Header("X-Ids", args.XIDs, false)
@@ -180,7 +180,7 @@ func (c *Client) HeaderAndCookieStyles(ctx context.Context, args HeaderAndCookie
 	return err
 }
 
-// POST /json-array
+// JSONArrayBody calls jsonArrayBody: POST /json-array
 func (c *Client) JSONArrayBody(ctx context.Context, args JSONArrayBodyArgs) (int64, error) {
 	r := c.rc.NewRequest("POST", "/json-array")
 	r.JSONBody(args.Body)
@@ -199,7 +199,7 @@ func (c *Client) JSONArrayBody(ctx context.Context, args JSONArrayBodyArgs) (int
 	return out, err
 }
 
-// POST /form
+// FormBody calls formBody: POST /form
 func (c *Client) FormBody(ctx context.Context, args FormBodyArgs) error {
 	r := c.rc.NewRequest("POST", "/form")
 	r.FormField("name", args.Name, "form", true, false)
@@ -223,7 +223,7 @@ func (c *Client) FormBody(ctx context.Context, args FormBodyArgs) error {
 	return err
 }
 
-// POST /upload
+// MultipartBody calls multipartBody: POST /upload
 func (c *Client) MultipartBody(ctx context.Context, args MultipartBodyArgs) error {
 	r := c.rc.NewRequest("POST", "/upload")
 	r.PartFile("file", args.File, "image/png")
@@ -250,7 +250,7 @@ func (c *Client) MultipartBody(ctx context.Context, args MultipartBodyArgs) erro
 	return err
 }
 
-// PUT /raw
+// OctetBody calls octetBody: PUT /raw
 func (c *Client) OctetBody(ctx context.Context, args OctetBodyArgs) error {
 	r := c.rc.NewRequest("PUT", "/raw")
 	r.RawBody(args.Body, "application/octet-stream")
@@ -267,7 +267,7 @@ func (c *Client) OctetBody(ctx context.Context, args OctetBodyArgs) error {
 	return err
 }
 
-// POST /text
+// TextBody calls textBody: POST /text
 func (c *Client) TextBody(ctx context.Context, args TextBodyArgs) (string, error) {
 	r := c.rc.NewRequest("POST", "/text")
 	if args.Body != nil {
@@ -288,7 +288,7 @@ func (c *Client) TextBody(ctx context.Context, args TextBodyArgs) (string, error
 	return out, err
 }
 
-// PATCH /merge/{id}
+// MergePatch calls mergePatch: PATCH /merge/{id}
 func (c *Client) MergePatch(ctx context.Context, args MergePatchArgs) error {
 	r := c.rc.NewRequest("PATCH", "/merge/{id}")
 	r.Path("id", args.ID, "simple", false)
@@ -310,7 +310,7 @@ func (c *Client) MergePatch(ctx context.Context, args MergePatchArgs) error {
 	return err
 }
 
-// GET /download
+// Download calls download: GET /download
 func (c *Client) Download(ctx context.Context) ([]byte, error) {
 	r := c.rc.NewRequest("GET", "/download")
 	var out []byte
@@ -328,7 +328,7 @@ func (c *Client) Download(ctx context.Context) ([]byte, error) {
 	return out, err
 }
 
-// GET /database/{pk}/select_star/{table_name}/
+// SelectStarTable calls selectStarTable: GET /database/{pk}/select_star/{table_name}/
 func (c *Client) SelectStarTable(ctx context.Context, args SelectStarTableArgs) error {
 	r := c.rc.NewRequest("GET", "/database/{pk}/select_star/{table_name}/")
 	r.Path("pk", args.Pk, "simple", false)
@@ -346,7 +346,7 @@ func (c *Client) SelectStarTable(ctx context.Context, args SelectStarTableArgs) 
 	return err
 }
 
-// GET /database/{pk}/select_star/{table_name}/{schema_name}/
+// SelectStar calls selectStar: GET /database/{pk}/select_star/{table_name}/{schema_name}/
 func (c *Client) SelectStar(ctx context.Context, args SelectStarArgs) error {
 	r := c.rc.NewRequest("GET", "/database/{pk}/select_star/{table_name}/{schema_name}/")
 	r.Path("pk", args.Pk, "simple", false)
@@ -365,7 +365,7 @@ func (c *Client) SelectStar(ctx context.Context, args SelectStarArgs) error {
 	return err
 }
 
-// POST /balance
+// SetBalance calls setBalance: POST /balance
 func (c *Client) SetBalance(ctx context.Context, args SetBalanceArgs) error {
 	r := c.rc.NewRequest("POST", "/balance")
 	if args.Figi != nil {
@@ -387,7 +387,7 @@ func (c *Client) SetBalance(ctx context.Context, args SetBalanceArgs) error {
 	return err
 }
 
-// POST /charges
+// Charge calls charge: POST /charges
 func (c *Client) Charge(ctx context.Context, args ChargeArgs) error {
 	r := c.rc.NewRequest("POST", "/charges")
 	r.BodyField("amount", args.Amount)

@@ -237,7 +237,7 @@ func (c *Client) CreatePet(ctx context.Context, args CreatePetArgs) (Pet, error)
 	return out, err
 }
 
-// Info for a specific pet
+// ShowPetByID calls showPetById: Info for a specific pet.
 //
 // GET /pets/{petId}
 func (c *Client) ShowPetByID(ctx context.Context, args ShowPetByIDArgs) (Pet, error) {
@@ -336,7 +336,7 @@ func (c *Client) PutPetsPetIDPhoto(ctx context.Context, args PutPetsPetIDPhotoAr
 	return err
 }
 
-// Counts of pets by status.
+// Stats calls stats: Counts of pets by status.
 //
 // GET /stats
 func (c *Client) Stats(ctx context.Context) (map[string]int64, error) {

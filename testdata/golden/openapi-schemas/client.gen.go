@@ -88,7 +88,7 @@ func NewClient(baseURL string, opts ...ClientOption) *Client {
 
 var _ Service = (*Client)(nil)
 
-// POST /pets
+// AddPet calls addPet: POST /pets
 func (c *Client) AddPet(ctx context.Context, args AddPetArgs) (Pet, error) {
 	r := c.rc.NewRequest("POST", "/pets")
 	r.JSONBody(args.Body)
@@ -107,7 +107,7 @@ func (c *Client) AddPet(ctx context.Context, args AddPetArgs) (Pet, error) {
 	return out, err
 }
 
-// POST /shapes
+// Area calls area: POST /shapes
 func (c *Client) Area(ctx context.Context, args AreaArgs) (float64, error) {
 	r := c.rc.NewRequest("POST", "/shapes")
 	r.BodyField("shape", args.Shape)
@@ -142,7 +142,7 @@ func (c *Client) Area(ctx context.Context, args AreaArgs) (float64, error) {
 	return out, err
 }
 
-// PUT /trees
+// PutTree calls putTree: PUT /trees
 func (c *Client) PutTree(ctx context.Context, args PutTreeArgs) (Tree, error) {
 	r := c.rc.NewRequest("PUT", "/trees")
 	r.BodyField("value", args.Value)

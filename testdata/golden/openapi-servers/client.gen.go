@@ -213,7 +213,7 @@ func (c *Client) ListItemsWithHeaders(ctx context.Context, args ListItemsArgs) (
 	return out, err
 }
 
-// GET /items
+// ListItems calls listItems: GET /items
 //
 // ListItemsWithHeaders returns the headers of the response too.
 func (c *Client) ListItems(ctx context.Context, args ListItemsArgs) ([]Item, error) {
@@ -257,7 +257,7 @@ func (c *Client) CreateItemWithHeaders(ctx context.Context, args CreateItemArgs)
 	return out, err
 }
 
-// POST /items
+// CreateItem calls createItem: POST /items
 //
 // CreateItemWithHeaders returns the headers of the response too.
 func (c *Client) CreateItem(ctx context.Context, args CreateItemArgs) (Item, error) {
@@ -265,7 +265,7 @@ func (c *Client) CreateItem(ctx context.Context, args CreateItemArgs) (Item, err
 	return res.Body, err
 }
 
-// PATCH /items/{id}
+// UpdateItem calls updateItem: PATCH /items/{id}
 func (c *Client) UpdateItem(ctx context.Context, args UpdateItemArgs) error {
 	r := c.rc.NewRequest("PATCH", "/items/{id}")
 	r.Path("id", args.ID, "simple", false)
@@ -289,7 +289,7 @@ func (c *Client) UpdateItem(ctx context.Context, args UpdateItemArgs) error {
 	return err
 }
 
-// POST /uploads
+// Upload calls upload: POST /uploads
 func (c *Client) Upload(ctx context.Context, args UploadArgs) error {
 	r := c.rc.NewRequest("POST", "/uploads")
 	r.Server("http://{host}:{port}/upload", "host", "localhost", "port", "8081")
@@ -307,7 +307,7 @@ func (c *Client) Upload(ctx context.Context, args UploadArgs) error {
 	return err
 }
 
-// GET /status
+// Status calls status: GET /status
 func (c *Client) Status(ctx context.Context) (StatusResult, error) {
 	r := c.rc.NewRequest("GET", "/status")
 	r.Server("http://{host}:{port}/status-api", "host", "localhost", "port", "8082")

@@ -154,7 +154,7 @@ func (c *Client) FindOrders(ctx context.Context, args FindOrdersArgs) ([]Order, 
 	return out, err
 }
 
-// POST /orders
+// PlaceOrder calls placeOrder: POST /orders
 func (c *Client) PlaceOrder(ctx context.Context, args PlaceOrderArgs) (Order, error) {
 	r := c.rc.NewRequest("POST", "/orders")
 	if args.XTrace != nil {
@@ -189,7 +189,7 @@ func (c *Client) PlaceOrder(ctx context.Context, args PlaceOrderArgs) (Order, er
 	return out, err
 }
 
-// POST /orders/{orderId}/note
+// AddNote calls addNote: POST /orders/{orderId}/note
 func (c *Client) AddNote(ctx context.Context, args AddNoteArgs) error {
 	r := c.rc.NewRequest("POST", "/orders/{orderId}/note")
 	r.Path("orderId", args.OrderID, "simple", false)
@@ -212,7 +212,7 @@ func (c *Client) AddNote(ctx context.Context, args AddNoteArgs) error {
 	return err
 }
 
-// POST /orders/{orderId}/receipt
+// UploadReceipt calls uploadReceipt: POST /orders/{orderId}/receipt
 func (c *Client) UploadReceipt(ctx context.Context, args UploadReceiptArgs) error {
 	r := c.rc.NewRequest("POST", "/orders/{orderId}/receipt")
 	r.Path("orderId", args.OrderID, "simple", false)

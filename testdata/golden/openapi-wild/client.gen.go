@@ -88,7 +88,7 @@ func NewClient(baseURL string, opts ...ClientOption) *Client {
 
 var _ Service = (*Client)(nil)
 
-// POST /results
+// AnswerQuery calls answerQuery: POST /results
 func (c *Client) AnswerQuery(ctx context.Context, args AnswerQueryArgs) ([]Result, error) {
 	r := c.rc.NewRequest("POST", "/results")
 	r.BodyField("results", args.Results)
@@ -108,7 +108,7 @@ func (c *Client) AnswerQuery(ctx context.Context, args AnswerQueryArgs) ([]Resul
 	return out, err
 }
 
-// POST /errors
+// SetErrors calls setErrors: POST /errors
 func (c *Client) SetErrors(ctx context.Context, args SetErrorsArgs) ([]PassportError, error) {
 	r := c.rc.NewRequest("POST", "/errors")
 	r.BodyField("errors", args.Errors)
@@ -128,7 +128,7 @@ func (c *Client) SetErrors(ctx context.Context, args SetErrorsArgs) ([]PassportE
 	return out, err
 }
 
-// POST /places
+// AddPlace calls addPlace: POST /places
 func (c *Client) AddPlace(ctx context.Context, args AddPlaceArgs) (Place, error) {
 	r := c.rc.NewRequest("POST", "/places")
 	r.BodyField("name", args.Name)
