@@ -2,10 +2,7 @@ package main
 
 import (
 	"bytes"
-	"context"
 	"errors"
-	"flag"
-	"io"
 	"net"
 	"net/http/httptest"
 	"slices"
@@ -13,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/opentoolgen/opentoolgen/examples/mocktool/mocktool"
+	"github.com/opentoolgen/opentoolgen/internal/testtool"
 	"github.com/opentoolgen/opentoolgen/runtime"
 )
 
@@ -75,45 +73,60 @@ func TestStore(t *testing.T) {
 	}
 }
 
-func TestRunFlags(t *testing.T) {
-	var out bytes.Buffer
-	if err := run(t.Context(), []string{"-v"}, &out, io.Discard); err != nil || out.String() != version+"\n" {
-		t.Errorf("-v: %q, %v", out.String(), err)
+// run runs the command in this process with args: its exit status, its
+// standard output and its standard error.
+func run(t *testing.T, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
+	var out, errs bytes.Buffer
+	code = command().Run(t.Context(), args, strings.NewReader(""), &out, &errs)
+	return code, out.String(), errs.String()
+}
+
+// The command is toolcli's, its default port 17001.
+func TestCommandFlags(t *testing.T) {
+	if code, out, _ := run(t, "-v"); code != 0 || out != "mocktool "+version+"\n" {
+		t.Errorf("-v: exit %d, %q", code, out)
 	}
-	if err := run(t.Context(), []string{"-help"}, io.Discard, io.Discard); !errors.Is(err, flag.ErrHelp) {
-		t.Errorf("-help: err = %v, want flag.ErrHelp", err)
+	if code, out, _ := run(t, "-h"); code != 0 || !strings.Contains(out, "Default: 17001") {
+		t.Errorf("-h: exit %d, want 0 and the default port 17001 in:\n%s", code, out)
 	}
-	for _, args := range [][]string{{"-nope"}, {"-t", "65536"}, {"start"}} {
-		var stderr bytes.Buffer
-		if err := run(t.Context(), args, io.Discard, &stderr); !errors.Is(err, errUsage) || stderr.Len() == 0 {
-			t.Errorf("%q: err = %v, stderr %q; want a usage error explained", args, err, stderr.String())
+	for _, args := range [][]string{{"-nope"}, {"-t", "65536"}, {"-toolPort", "http"}, {"start", "extra"}, {"stop"}} {
+		if code, _, errs := run(t, args...); code != 2 || errs == "" {
+			t.Errorf("%q: exit %d, stderr %q; want 2 and the mistake explained", args, code, errs)
 		}
 	}
 }
 
-// With its context cancelled, run serves and returns nil at once.
-func TestRunStops(t *testing.T) {
-	ctx, cancel := context.WithCancel(t.Context())
-	cancel()
-	var out bytes.Buffer
-	if err := run(ctx, []string{"-addr", "127.0.0.1:0", "-k", "a", "-k", "b"}, &out, io.Discard); err != nil {
-		t.Fatal(err)
+// The command serves the tool until it is stopped, and exits 0.
+func TestCommandServes(t *testing.T) {
+	r := testtool.Start(t, command(), "-k", "key")
+	c := mocktool.NewClient(runtime.NewClient(r.Base+runtime.DefaultPrefix, runtime.WithAPIKey("key")))
+	ctx := t.Context()
+	if got, err := c.Count(ctx); err != nil || got != mocktool.Count(2) {
+		t.Errorf("call = %v, %v; want %v", got, err, mocktool.Count(2))
 	}
-	if want := `serving "CRUD API for mock" 1.0.0 at http://127.0.0.1:0/opentool`; !strings.HasPrefix(out.String(), want) {
-		t.Errorf("output %q, want it to start with %q", out.String(), want)
+	if v, err := runtime.NewClient(r.Base+runtime.DefaultPrefix, runtime.WithAPIKey("key")).Version(ctx); err != nil || v.Version != version {
+		t.Errorf("version = %q, %v; want %q", v, err, version)
+	}
+	if !strings.Contains(r.Logs.String(), "name=mocktool") {
+		t.Errorf("logs do not name the command:\n%s", r.Logs)
+	}
+	r.Stop()
+	if code := r.Wait(t); code != 0 {
+		t.Errorf("exit %d after a stop, want 0:\n%s", code, r.Logs)
 	}
 }
 
-// -toolPort replaces the port of -addr: a port in use makes run fail.
-func TestRunPortInUse(t *testing.T) {
+// A port in use makes the command fail with exit status 1, naming the address.
+func TestCommandPortInUse(t *testing.T) {
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer ln.Close()
 	_, port, _ := net.SplitHostPort(ln.Addr().String())
-	if err := run(t.Context(), []string{"-addr", "127.0.0.1:17001", "-toolPort", port}, io.Discard, io.Discard); err == nil || !strings.Contains(err.Error(), ln.Addr().String()) {
-		t.Errorf("err = %v, want a listen error for %s", err, ln.Addr())
+	if code, _, errs := run(t, "start", "-t", port); code != 1 || !strings.Contains(errs, ln.Addr().String()) {
+		t.Errorf("exit %d, stderr %q; want 1 and a listen error for %s", code, errs, ln.Addr())
 	}
 }
 

@@ -1,38 +1,24 @@
 // Command server serves the weather example over OpenTool HTTP: it implements
-// weathertool.Service with canned answers and serves it with runtime.Serve until
+// weathertool.Service with canned answers and serves it with package toolcli until
 // SIGINT or SIGTERM, then shuts down gracefully.
 //
 // Usage:
 //
-//	go run ./examples/weather/server [flags]
+//	go run ./examples/weather/server [start|mcp] [options]
 //
-// The flags (after the OpenTool server CLI guidelines, in Go's flag syntax):
-//
-//	-addr HOST:PORT
-//		Listen address (default "127.0.0.1:9627").
-//	-toolPort, -t PORT
-//		Listen on PORT instead of the port of -addr.
-//	-apiKeys, -apiKey, -k KEY
-//		Accept only requests that carry "Authorization: Bearer KEY"; repeat the
-//		flag to allow several keys. Without it, every request is accepted.
-//	-version, -v
-//		Print the version and exit.
+// Alone, it serves OpenTool HTTP at http://127.0.0.1:9627/opentool and MCP
+// streamable HTTP at /mcp on the same port; mcp serves MCP over standard
+// input and output. The options are toolcli's (go doc toolcli, or -h):
+// -t PORT, -k KEY, --host HOST, --options FILE and the limits.
 package main
 
 import (
 	"context"
-	"errors"
-	"flag"
 	"fmt"
-	"io"
-	"net"
-	"os"
-	"os/signal"
-	"strconv"
-	"syscall"
 
 	"github.com/opentoolgen/opentoolgen/examples/weather/weathertool"
 	"github.com/opentoolgen/opentoolgen/runtime"
+	"github.com/opentoolgen/opentoolgen/toolcli"
 )
 
 // version is what GET /version reports.
@@ -72,74 +58,18 @@ func temperature(format string) string {
 }
 
 func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
-	err := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
-	switch {
-	case err == nil || errors.Is(err, flag.ErrHelp):
-	case errors.Is(err, errUsage):
-		os.Exit(2)
-	default:
-		fmt.Fprintln(os.Stderr, "server:", err)
-		os.Exit(1)
-	}
+	command().Main()
 }
 
-// errUsage is bad usage; the flag package has printed the problem already.
-var errUsage = errors.New("usage")
-
-func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("server", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	addr := fs.String("addr", "127.0.0.1:9627", "listen `address` host:port")
-	var port string
-	portFlag := func(s string) error {
-		if n, err := strconv.ParseUint(s, 10, 16); err != nil || n == 0 {
-			return fmt.Errorf("got %q, want a port number from 1 to 65535", s)
-		}
-		port = s
-		return nil
+// command is the server's command line: toolcli's, on port 9627 by default.
+func command() *toolcli.Command {
+	return &toolcli.Command{
+		Name:     "weather",
+		Version:  version,
+		Document: weathertool.Document(),
+		Port:     9627,
+		NewTool: func(_ context.Context, opts ...runtime.ToolOption) (runtime.Tool, error) {
+			return weathertool.NewTool(service{}, opts...)
+		},
 	}
-	fs.Func("toolPort", "listen on `port` instead of the port of -addr", portFlag)
-	fs.Func("t", "short for -toolPort", portFlag)
-	var keys []string
-	keyFlag := func(s string) error { keys = append(keys, s); return nil }
-	fs.Func("apiKeys", "accept only requests with this API `key` (repeatable)", keyFlag)
-	fs.Func("apiKey", "same as -apiKeys", keyFlag)
-	fs.Func("k", "short for -apiKeys", keyFlag)
-	var showVersion bool
-	fs.BoolVar(&showVersion, "version", false, "print the version and exit")
-	fs.BoolVar(&showVersion, "v", false, "short for -version")
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return err
-		}
-		return errUsage
-	}
-	if fs.NArg() > 0 {
-		fmt.Fprintf(stderr, "unexpected arguments: %q\n", fs.Args())
-		fs.Usage()
-		return errUsage
-	}
-	if showVersion {
-		fmt.Fprintln(stdout, version)
-		return nil
-	}
-	if port != "" {
-		host, _, err := net.SplitHostPort(*addr)
-		if err != nil {
-			return fmt.Errorf("-addr: %w", err)
-		}
-		*addr = net.JoinHostPort(host, port)
-	}
-
-	doc := weathertool.Document()
-	fmt.Fprintf(stdout, "serving %q %s at http://%s%s (Ctrl-C stops)\n", doc.Info.Title, doc.Info.Version, *addr, runtime.DefaultPrefix)
-	tool, err := weathertool.NewTool(service{})
-	if err != nil {
-		return err
-	}
-	return runtime.Serve(ctx, *addr, tool,
-		runtime.WithVersion(version),
-		runtime.WithAPIKeys(keys...))
 }

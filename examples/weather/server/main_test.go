@@ -2,10 +2,7 @@ package main
 
 import (
 	"bytes"
-	"context"
 	"errors"
-	"flag"
-	"io"
 	"net"
 	"net/http/httptest"
 	"strings"
@@ -14,6 +11,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/opentoolgen/opentoolgen/examples/weather/weathertool"
+	"github.com/opentoolgen/opentoolgen/internal/testtool"
 	"github.com/opentoolgen/opentoolgen/runtime"
 )
 
@@ -49,47 +47,60 @@ func TestService(t *testing.T) {
 	}
 }
 
-func TestRunFlags(t *testing.T) {
-	var out bytes.Buffer
-	if err := run(t.Context(), []string{"-version"}, &out, io.Discard); err != nil || out.String() != version+"\n" {
-		t.Errorf("-version: %q, %v", out.String(), err)
+// run runs the command in this process with args: its exit status, its
+// standard output and its standard error.
+func run(t *testing.T, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
+	var out, errs bytes.Buffer
+	code = command().Run(t.Context(), args, strings.NewReader(""), &out, &errs)
+	return code, out.String(), errs.String()
+}
+
+// The command is toolcli's, its default port 9627.
+func TestCommandFlags(t *testing.T) {
+	if code, out, _ := run(t, "-v"); code != 0 || out != "weather "+version+"\n" {
+		t.Errorf("-v: exit %d, %q", code, out)
 	}
-	if err := run(t.Context(), []string{"-h"}, io.Discard, io.Discard); !errors.Is(err, flag.ErrHelp) {
-		t.Errorf("-h: err = %v, want flag.ErrHelp", err)
+	if code, out, _ := run(t, "-h"); code != 0 || !strings.Contains(out, "Default: 9627") {
+		t.Errorf("-h: exit %d, want 0 and the default port 9627 in:\n%s", code, out)
 	}
-	for _, args := range [][]string{{"-nope"}, {"-t", "0"}, {"-toolPort", "http"}, {"extra"}} {
-		var stderr bytes.Buffer
-		if err := run(t.Context(), args, io.Discard, &stderr); !errors.Is(err, errUsage) || stderr.Len() == 0 {
-			t.Errorf("%q: err = %v, stderr %q; want a usage error explained", args, err, stderr.String())
+	for _, args := range [][]string{{"-nope"}, {"-t", "65536"}, {"-toolPort", "http"}, {"start", "extra"}, {"stop"}} {
+		if code, _, errs := run(t, args...); code != 2 || errs == "" {
+			t.Errorf("%q: exit %d, stderr %q; want 2 and the mistake explained", args, code, errs)
 		}
 	}
 }
 
-// With its context cancelled, run serves and returns nil at once.
-func TestRunStops(t *testing.T) {
-	ctx, cancel := context.WithCancel(t.Context())
-	cancel()
-	var out bytes.Buffer
-	if err := run(ctx, []string{"-addr", "127.0.0.1:0", "-apiKey", "k"}, &out, io.Discard); err != nil {
-		t.Fatal(err)
+// The command serves the tool until it is stopped, and exits 0.
+func TestCommandServes(t *testing.T) {
+	r := testtool.Start(t, command(), "-k", "key")
+	c := weathertool.NewClient(runtime.NewClient(r.Base+runtime.DefaultPrefix, runtime.WithAPIKey("key")))
+	ctx := t.Context()
+	if got, err := c.GetCurrentWeather(ctx, weathertool.GetCurrentWeatherArgs{CurrentWeatherInfo: weathertool.CurrentWeatherInfo{Location: "Oslo", Format: weathertool.CurrentWeatherInfoFormatCelsius}}); err != nil || got != "Sunny, 22 °C in Oslo" {
+		t.Errorf("call = %v, %v; want %v", got, err, "Sunny, 22 °C in Oslo")
 	}
-	if want := `serving "Weather Example" 1.0.0 at http://127.0.0.1:0/opentool`; !strings.HasPrefix(out.String(), want) {
-		t.Errorf("output %q, want it to start with %q", out.String(), want)
+	if v, err := runtime.NewClient(r.Base+runtime.DefaultPrefix, runtime.WithAPIKey("key")).Version(ctx); err != nil || v.Version != version {
+		t.Errorf("version = %q, %v; want %q", v, err, version)
+	}
+	if !strings.Contains(r.Logs.String(), "name=weather") {
+		t.Errorf("logs do not name the command:\n%s", r.Logs)
+	}
+	r.Stop()
+	if code := r.Wait(t); code != 0 {
+		t.Errorf("exit %d after a stop, want 0:\n%s", code, r.Logs)
 	}
 }
 
-// -t replaces the port of -addr: a port in use makes run fail.
-func TestRunPortInUse(t *testing.T) {
+// A port in use makes the command fail with exit status 1, naming the address.
+func TestCommandPortInUse(t *testing.T) {
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer ln.Close()
 	_, port, _ := net.SplitHostPort(ln.Addr().String())
-	for _, args := range [][]string{{"-addr", ln.Addr().String()}, {"-addr", "127.0.0.1:9627", "-t", port}} {
-		if err := run(t.Context(), args, io.Discard, io.Discard); err == nil || !strings.Contains(err.Error(), ln.Addr().String()) {
-			t.Errorf("%q: err = %v, want a listen error for %s", args, err, ln.Addr())
-		}
+	if code, _, errs := run(t, "start", "-t", port); code != 1 || !strings.Contains(errs, ln.Addr().String()) {
+		t.Errorf("exit %d, stderr %q; want 1 and a listen error for %s", code, errs, ln.Addr())
 	}
 }
 

@@ -1,0 +1,111 @@
+package testtool
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"io"
+	"regexp"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/opentoolgen/opentoolgen/toolcli"
+)
+
+// Running is a toolcli command running in the test's process.
+type Running struct {
+	// Base is where it serves: http://127.0.0.1:port.
+	Base string
+	// Stop cancels the command's context, as SIGINT would.
+	Stop context.CancelFunc
+	// Logs are its standard error so far.
+	Logs *LockedBuffer
+
+	done chan int
+	once sync.Once
+	code int
+}
+
+// Start runs c with "start -t 0" and args until the test ends (or Stop): it
+// returns once the command says where it serves.
+func Start(t testing.TB, c *toolcli.Command, args ...string) *Running {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	pr, pw := io.Pipe()
+	r := &Running{Stop: cancel, done: make(chan int, 1), Logs: &LockedBuffer{}}
+	go func() {
+		r.done <- c.Run(ctx, append([]string{"start", "-t", "0"}, args...), strings.NewReader(""), io.Discard, pw)
+		pw.Close()
+	}()
+	base := make(chan string, 1)
+	go func() {
+		sc := bufio.NewScanner(pr)
+		for sc.Scan() {
+			r.Logs.WriteString(sc.Text() + "\n")
+			if m := servingLine.FindStringSubmatch(sc.Text()); m != nil {
+				base <- m[1]
+			}
+		}
+		close(base)
+	}()
+	t.Cleanup(func() {
+		cancel()
+		r.Wait(t)
+	})
+	select {
+	case b, ok := <-base:
+		if !ok {
+			t.Fatalf("the command ended without serving:\n%s", r.Logs)
+		}
+		r.Base = b
+	case <-time.After(WaitLong):
+		t.Fatalf("the command did not say where it serves:\n%s", r.Logs)
+	}
+	return r
+}
+
+// Wait waits until the command exits, and returns its exit status.
+func (r *Running) Wait(t testing.TB) int {
+	t.Helper()
+	r.once.Do(func() {
+		select {
+		case r.code = <-r.done:
+		case <-time.After(WaitLong):
+			t.Error("the command did not stop")
+			r.code = -1
+		}
+	})
+	return r.code
+}
+
+// servingLine is the log line that says where start serves.
+var servingLine = regexp.MustCompile(`msg=serving .*opentool=(http://[^ ]+)/opentool `)
+
+// LockedBuffer is a bytes.Buffer safe for concurrent use.
+type LockedBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+// Write appends p.
+func (b *LockedBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+// WriteString appends s.
+func (b *LockedBuffer) WriteString(s string) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.buf.WriteString(s)
+}
+
+// String returns what was written.
+func (b *LockedBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
+}
