@@ -4,17 +4,15 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
-	"fmt"
 	"log/slog"
 	"net/http/httptest"
-	"slices"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/opentoolgen/opentoolgen/examples/mocktool/mocktool"
+	"github.com/opentoolgen/opentoolgen/internal/testtool"
 	"github.com/opentoolgen/opentoolgen/mcpbridge"
 	"github.com/opentoolgen/opentoolgen/runtime"
 )
@@ -23,97 +21,12 @@ import (
 // short enough that a hang fails the test instead of the run.
 const waitLong = 30 * time.Second
 
-// ---- the generated mock tool, served from a Service written here -----------
+// ---- the generated mock tool, served from testtool.Store --------------------
 
-// store implements mocktool.Service: texts by id. SequentiallyRead fails after
-// its items when failStream is set.
-type store struct {
-	mu         sync.Mutex
-	texts      map[mocktool.ID]mocktool.Text
-	next       mocktool.ID
-	failStream bool
-}
+// newStore is a store holding texts under the ids 0, 1, …
+func newStore(texts ...mocktool.Text) *testtool.Store { return testtool.NewStore(texts...) }
 
-var _ mocktool.Service = (*store)(nil)
-
-func newStore(texts ...mocktool.Text) *store {
-	s := &store{texts: map[mocktool.ID]mocktool.Text{}}
-	for _, t := range texts {
-		s.texts[s.next] = t
-		s.next++
-	}
-	return s
-}
-
-func (s *store) Count(context.Context) (mocktool.Count, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return mocktool.Count(len(s.texts)), nil
-}
-
-func (s *store) Create(_ context.Context, a mocktool.CreateArgs) (mocktool.ID, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	id := s.next
-	s.next++
-	s.texts[id] = mocktool.Text(a.Text)
-	return id, nil
-}
-
-func (s *store) Read(_ context.Context, a mocktool.ReadArgs) (mocktool.Text, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	t, ok := s.texts[a.ID]
-	if !ok {
-		return "", runtime.NewError(404, fmt.Sprintf("no text with id %d", a.ID))
-	}
-	return t, nil
-}
-
-func (s *store) SequentiallyRead(_ context.Context, emit func(mocktool.Text) error) error {
-	s.mu.Lock()
-	ids := make([]mocktool.ID, 0, len(s.texts))
-	for id := range s.texts {
-		ids = append(ids, id)
-	}
-	slices.Sort(ids)
-	texts := make([]mocktool.Text, len(ids))
-	for i, id := range ids {
-		texts[i] = s.texts[id]
-	}
-	fail := s.failStream
-	s.mu.Unlock()
-	for _, t := range texts {
-		if err := emit(t); err != nil {
-			return err
-		}
-	}
-	if fail {
-		return errors.New("the store broke down")
-	}
-	return nil
-}
-
-func (s *store) Update(_ context.Context, a mocktool.UpdateArgs) error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if _, ok := s.texts[a.ID]; !ok {
-		return runtime.NewError(404, fmt.Sprintf("no text with id %d", a.ID))
-	}
-	s.texts[a.ID] = a.Text
-	return nil
-}
-
-func (s *store) Delete(_ context.Context, a mocktool.DeleteArgs) error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	delete(s.texts, a.ID)
-	return nil
-}
-
-func (s *store) Run(context.Context) error { return errors.New("run failed: nothing to run") }
-
-func newMockTool(t testing.TB, s *store) *mocktool.Tool {
+func newMockTool(t testing.TB, s *testtool.Store) *mocktool.Tool {
 	t.Helper()
 	tool, err := mocktool.NewTool(s)
 	if err != nil {

@@ -415,7 +415,7 @@ func TestStreamError(t *testing.T) {
 	for _, tr := range transports {
 		t.Run(tr, func(t *testing.T) {
 			s := newStore("a")
-			s.failStream = true
+			s.FailStream = true
 			cs := connect(t, tr, newMockTool(t, s), nil)
 			res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "sequentiallyRead"})
 			if err != nil {

@@ -72,7 +72,7 @@ func TestStreamCall(t *testing.T) {
 			if err != nil || !slices.Equal(items, want) {
 				t.Errorf("items %q, %v; want %q", items, err, want)
 			}
-			s.failStream = true
+			s.FailStream = true
 			items, err = collect(t, tool, "sequentiallyRead")
 			var re *runtime.Error
 			if !errors.As(err, &re) || re.Message != "the store broke down" || !slices.Equal(items, want) {
@@ -82,7 +82,7 @@ func TestStreamCall(t *testing.T) {
 			// Breaking off after the first item ends the call with emit's error.
 			stop := errors.New("enough")
 			var got []string
-			s.failStream = false
+			s.FailStream = false
 			err = tool.StreamCall(context.Background(), "sequentiallyRead", nil, func(item json.RawMessage) error {
 				got = append(got, string(item))
 				return stop

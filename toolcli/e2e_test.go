@@ -26,6 +26,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/opentoolgen/opentoolgen/examples/mocktool/mocktool"
+	"github.com/opentoolgen/opentoolgen/internal/testtool"
 	opentool "github.com/opentoolgen/opentoolgen/runtime"
 )
 
@@ -90,7 +91,7 @@ func build(t *testing.T, name string) string {
 
 // upstream serves the mock tool over OpenTool HTTP, guarded by key: what the
 // gateway generated for the mocktool document forwards to.
-func upstream(t *testing.T, s *store, key string) string {
+func upstream(t *testing.T, s *testtool.Store, key string) string {
 	t.Helper()
 	tool, err := mocktool.NewTool(s)
 	if err != nil {
@@ -139,7 +140,7 @@ func newClient(p *progress) *mcp.Client {
 // them: a call, a violation as isError, an unknown tool as a protocol error,
 // a stream with progress notifications, a cancelled call (its context
 // cancelled upstream).
-func exercise(t *testing.T, cs *mcp.ClientSession, p *progress, s *store) {
+func exercise(t *testing.T, cs *mcp.ClientSession, p *progress, s *testtool.Store) {
 	ctx := context.Background()
 	list, err := cs.ListTools(ctx, nil)
 	if err != nil {
@@ -204,13 +205,13 @@ func exercise(t *testing.T, cs *mcp.ClientSession, p *progress, s *store) {
 		done <- err
 	}()
 	select {
-	case <-s.started:
+	case <-s.Started:
 	case <-time.After(waitLong):
 		t.Fatal("run did not reach the upstream tool")
 	}
 	cancel()
 	select {
-	case err := <-s.cancelled:
+	case err := <-s.Cancelled:
 		if !errors.Is(err, context.Canceled) {
 			t.Errorf("the upstream call's context ended with %v, want context.Canceled", err)
 		}
@@ -231,7 +232,7 @@ func TestGatewayStdio(t *testing.T) {
 	url := upstream(t, s, "up-secret")
 	cmd := exec.Command(bin, "mcp", "--upstream", url, "-v", "3.1.4")
 	cmd.Env = append(os.Environ(), "MOCKTOOL_UPSTREAM_KEY=up-secret")
-	logs := &lockedBuffer{}
+	logs := &testtool.LockedBuffer{}
 	cmd.Stderr = logs
 	p := &progress{}
 	cs, err := newClient(p).Connect(context.Background(), &mcp.CommandTransport{Command: cmd}, nil)
@@ -313,7 +314,7 @@ func TestGatewayHTTP(t *testing.T) {
 }
 
 // waitLog waits until logs match re.
-func waitLog(t *testing.T, logs *lockedBuffer, re string) {
+func waitLog(t *testing.T, logs *testtool.LockedBuffer, re string) {
 	t.Helper()
 	rx := regexp.MustCompile(re)
 	for deadline := time.Now().Add(waitLong); !rx.MatchString(logs.String()); time.Sleep(5 * time.Millisecond) {
@@ -430,7 +431,7 @@ func TestOpenAPICommand(t *testing.T) {
 	}
 	cmd := exec.Command(bin, "mcp", "--server", backend.URL, "--options", options)
 	cmd.Env = append(os.Environ(), "OPENAPI_PETSTORE_API_KEY=rest-secret", "PETSTORE_REQUEST_ID=0b7c9a52-1f7e-4e55-9a42-4d7f0a1c2b3d")
-	logs := &lockedBuffer{}
+	logs := &testtool.LockedBuffer{}
 	cmd.Stderr = logs
 	cs, err := newClient(&progress{}).Connect(context.Background(), &mcp.CommandTransport{Command: cmd}, nil)
 	if err != nil {
@@ -511,7 +512,7 @@ func TestOpenDynCommand(t *testing.T) {
 	if out, err := exec.Command("gcc", "-shared", "-fPIC", "-o", lib, src).CombinedOutput(); err != nil {
 		t.Fatalf("gcc: %v\n%s", err, out)
 	}
-	logs := &lockedBuffer{}
+	logs := &testtool.LockedBuffer{}
 	cmd := exec.Command(bin, "mcp", "--library", lib)
 	cmd.Stderr = logs
 	cs, err := newClient(&progress{}).Connect(context.Background(), &mcp.CommandTransport{Command: cmd}, nil)
@@ -539,7 +540,7 @@ func TestOpenDynCommand(t *testing.T) {
 type process struct {
 	cmd  *exec.Cmd
 	base string
-	logs *lockedBuffer
+	logs *testtool.LockedBuffer
 	done chan int
 	once sync.Once
 	code int
@@ -558,13 +559,13 @@ func startProcess(t *testing.T, bin string, env []string, args ...string) *proce
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	p := &process{cmd: cmd, logs: &lockedBuffer{}, done: make(chan int, 1)}
+	p := &process{cmd: cmd, logs: &testtool.LockedBuffer{}, done: make(chan int, 1)}
 	base := make(chan string, 1)
 	go func() {
 		sc := bufio.NewScanner(stderr)
 		for sc.Scan() {
 			p.logs.WriteString(sc.Text() + "\n")
-			if m := servingLine.FindStringSubmatch(sc.Text()); m != nil {
+			if m := testtool.ServingLine.FindStringSubmatch(sc.Text()); m != nil {
 				base <- m[1]
 			}
 		}
@@ -631,11 +632,11 @@ func textOf(res *mcp.CallToolResult) string {
 }
 
 // noisyStore prints to standard output when counting, as careless code does.
-type noisyStore struct{ *store }
+type noisyStore struct{ *testtool.Store }
 
 func (s noisyStore) Count(ctx context.Context) (mocktool.Count, error) {
 	fmt.Println("counting, on standard output")
-	return s.store.Count(ctx)
+	return s.Store.Count(ctx)
 }
 
 // TestMainStdout checks that in mcp mode, what the program prints to
@@ -643,7 +644,7 @@ func (s noisyStore) Count(ctx context.Context) (mocktool.Count, error) {
 func TestMainStdout(t *testing.T) {
 	cmd := exec.Command(os.Args[0], "mcp")
 	cmd.Env = append(os.Environ(), mainEnv+"=1")
-	logs := &lockedBuffer{}
+	logs := &testtool.LockedBuffer{}
 	cmd.Stderr = logs
 	cs, err := newClient(&progress{}).Connect(context.Background(), &mcp.CommandTransport{Command: cmd}, nil)
 	if err != nil {

@@ -20,14 +20,15 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/opentoolgen/opentoolgen/examples/mocktool/mocktool"
+	"github.com/opentoolgen/opentoolgen/internal/testtool"
 )
 
 // TestStartStalledBodies: stalled bodies on /mcp, with or without a key, and
 // on /opentool without a key (refused before any handler reads them) are all
 // closed once the read timeout has passed.
 func TestStartStalledBodies(t *testing.T) {
-	r := start(t, mockCommand(newStore("a")), "-k", "key", "--readTimeout", "300ms")
-	addr := strings.TrimPrefix(r.base, "http://")
+	r := testtool.Start(t, mockCommand(newStore("a")), "-k", "key", "--readTimeout", "300ms")
+	addr := strings.TrimPrefix(r.Base, "http://")
 	var conns []net.Conn
 	for i := range 30 {
 		path, auth := "/mcp", "Authorization: Bearer key\r\n"
@@ -72,20 +73,20 @@ func TestStartShutdownGrace(t *testing.T) {
 	before := goruntime.NumGoroutine()
 	s := newStore()
 	for i := range 10 {
-		s.texts[mocktool.ID(i)] = mocktool.Text(fmt.Sprint("t", i))
+		s.Put(mocktool.ID(i), mocktool.Text(fmt.Sprint("t", i)))
 	}
-	s.pace = 300 * time.Millisecond
-	r := start(t, mockCommand(s), "--shutdownTimeout", "20s")
+	s.Pace = 300 * time.Millisecond
+	r := testtool.Start(t, mockCommand(s), "--shutdownTimeout", "20s")
 	p := &progress{}
 	// One retry: a GET stream cut at the shutdown would fail the session
 	// within about 1.5 s, half-way through the stream.
-	transport := &mcp.StreamableClientTransport{Endpoint: r.base + "/mcp", MaxRetries: 1, HTTPClient: &http.Client{Transport: &http.Transport{}}}
+	transport := &mcp.StreamableClientTransport{Endpoint: r.Base + "/mcp", MaxRetries: 1, HTTPClient: &http.Client{Transport: &http.Transport{}}}
 	cs, err := newClient(p).Connect(context.Background(), transport, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	// Idle sessions are closed by the shutdown too.
-	idle, err := newClient(&progress{}).Connect(context.Background(), &mcp.StreamableClientTransport{Endpoint: r.base + "/mcp", MaxRetries: -1}, nil)
+	idle, err := newClient(&progress{}).Connect(context.Background(), &mcp.StreamableClientTransport{Endpoint: r.Base + "/mcp", MaxRetries: -1}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -102,7 +103,7 @@ func TestStartShutdownGrace(t *testing.T) {
 		done <- answer{res, err}
 	}()
 	p.wait(1)
-	r.stop() // SIGTERM
+	r.Stop() // SIGTERM
 	a := <-done
 	if a.err != nil || a.res.IsError {
 		t.Fatalf("the stream under shutdown: %v %v", a.err, a.res)
@@ -110,11 +111,11 @@ func TestStartShutdownGrace(t *testing.T) {
 	if items := strings.Count(textOf(a.res), `"text"`); items != 10 {
 		t.Errorf("the stream under shutdown delivered %d items, want 10: %s", items, textOf(a.res))
 	}
-	if code := r.wait(t); code != 0 {
-		t.Errorf("exit status %d, want 0:\n%s", code, r.logs)
+	if code := r.Wait(t); code != 0 {
+		t.Errorf("exit status %d, want 0:\n%s", code, r.Logs)
 	}
-	if !regexp.MustCompile(`msg=call front=mcp function=sequentiallyRead duration=\S+ outcome=ok items=10\n`).MatchString(r.logs.String()) {
-		t.Errorf("no log line of the stream with its 10 items:\n%s", r.logs)
+	if !regexp.MustCompile(`msg=call front=mcp function=sequentiallyRead duration=\S+ outcome=ok items=10\n`).MatchString(r.Logs.String()) {
+		t.Errorf("no log line of the stream with its 10 items:\n%s", r.Logs)
 	}
 	cs.Close()
 	idle.Close()

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/opentoolgen/opentoolgen/internal/testtool"
 )
 
 // TestStdioMalformedLines runs the command (this test binary, see TestMain)
@@ -17,7 +19,7 @@ import (
 func TestStdioMalformedLines(t *testing.T) {
 	cmd := exec.Command(os.Args[0], "mcp")
 	cmd.Env = append(os.Environ(), mainEnv+"=1")
-	logs := &lockedBuffer{}
+	logs := &testtool.LockedBuffer{}
 	cmd.Stderr = logs
 	stdin, err := cmd.StdinPipe()
 	if err != nil {

@@ -17,6 +17,8 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/opentoolgen/opentoolgen/internal/testtool"
 )
 
 // stopBound is how long after its grace period the command may take to
@@ -35,8 +37,8 @@ func TestStartShutdownCutsMCPCall(t *testing.T) {
 	before := goruntime.NumGoroutine()
 	s := newStore()
 	const grace = 300 * time.Millisecond
-	r := start(t, mockCommand(s), "--shutdownTimeout", grace.String())
-	transport := &mcp.StreamableClientTransport{Endpoint: r.base + "/mcp", MaxRetries: -1, HTTPClient: &http.Client{Transport: &http.Transport{}}}
+	r := testtool.Start(t, mockCommand(s), "--shutdownTimeout", grace.String())
+	transport := &mcp.StreamableClientTransport{Endpoint: r.Base + "/mcp", MaxRetries: -1, HTTPClient: &http.Client{Transport: &http.Transport{}}}
 	cs, err := newClient(&progress{}).Connect(context.Background(), transport, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -48,21 +50,21 @@ func TestStartShutdownCutsMCPCall(t *testing.T) {
 		done <- err
 	}()
 	select {
-	case <-s.started:
+	case <-s.Started:
 	case <-time.After(waitLong):
 		t.Fatal("run did not start")
 	}
 	stopped := time.Now()
-	r.stop() // as SIGTERM does
-	code := r.wait(t)
+	r.Stop() // as SIGTERM does
+	code := r.Wait(t)
 	took := time.Since(stopped)
 	if code != 0 {
-		t.Errorf("exit status %d, want 0:\n%s", code, r.logs)
+		t.Errorf("exit status %d, want 0:\n%s", code, r.Logs)
 	}
 	if took < grace || took > grace+stopBound {
 		t.Errorf("the command stopped %v after it was told to, want its grace period of %v and at most %v more", took, grace, stopBound)
 	}
-	if err := <-s.cancelled; !errors.Is(err, context.Canceled) {
+	if err := <-s.Cancelled; !errors.Is(err, context.Canceled) {
 		t.Errorf("run ended with %v, want its cancellation", err)
 	}
 	select {
@@ -73,7 +75,7 @@ func TestStartShutdownCutsMCPCall(t *testing.T) {
 	case <-time.After(waitLong):
 		t.Error("the client's call is still waiting")
 	}
-	logs := r.logs.String()
+	logs := r.Logs.String()
 	if !cutRun.MatchString(logs) {
 		t.Errorf("no log line of the call cut off:\n%s", logs)
 	}
@@ -99,7 +101,7 @@ func TestMCPStopCutsCall(t *testing.T) {
 	defer cancel()
 	inR, inW := io.Pipe()
 	outR, outW := io.Pipe()
-	logs := &lockedBuffer{}
+	logs := &testtool.LockedBuffer{}
 	code := make(chan int, 1)
 	go func() {
 		code <- mockCommand(s).Run(ctx, []string{"mcp"}, inR, outW, logs)
@@ -131,7 +133,7 @@ func TestMCPStopCutsCall(t *testing.T) {
 	send(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)
 	send(`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"run"}}`)
 	select {
-	case <-s.started:
+	case <-s.Started:
 	case <-time.After(waitLong):
 		t.Fatalf("run did not start\n%s", logs)
 	}
@@ -144,7 +146,7 @@ func TestMCPStopCutsCall(t *testing.T) {
 	case <-time.After(stopBound): // the command's bound is 2 s; run would hold it waitLong
 		t.Fatalf("the command did not stop:\n%s", logs)
 	}
-	if err := <-s.cancelled; !errors.Is(err, context.Canceled) {
+	if err := <-s.Cancelled; !errors.Is(err, context.Canceled) {
 		t.Errorf("run ended with %v, want its cancellation", err)
 	}
 	if out := logs.String(); !cutRun.MatchString(out) || !strings.Contains(out, "msg=stopped\n") {

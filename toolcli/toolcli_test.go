@@ -18,6 +18,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/opentoolgen/opentoolgen/examples/mocktool/mocktool"
+	"github.com/opentoolgen/opentoolgen/internal/testtool"
 	"github.com/opentoolgen/opentoolgen/runtime"
 	"github.com/opentoolgen/opentoolgen/toolcli"
 )
@@ -249,8 +250,8 @@ func TestOptionsApplied(t *testing.T) {
 	}
 	t.Setenv("TOOLCLI_TEST_TEXT", "secret-from-env")
 	s := newStore("zero", "one")
-	r := start(t, mockCommand(s), "--options", path)
-	c := runtime.NewClient(r.base + runtime.DefaultPrefix)
+	r := testtool.Start(t, mockCommand(s), "--options", path)
+	c := runtime.NewClient(r.Base + runtime.DefaultPrefix)
 	ctx := context.Background()
 	doc, err := c.Load(ctx)
 	if err != nil {
@@ -285,9 +286,9 @@ func TestOptionsApplied(t *testing.T) {
 	if got, _ := s.Read(ctx, mocktool.ReadArgs{ID: 2}); got != "secret-from-env" {
 		t.Errorf("create wrote %q, want the environment's value", got)
 	}
-	r.stop()
-	r.wait(t)
-	logs := r.logs.String()
+	r.Stop()
+	r.Wait(t)
+	logs := r.Logs.String()
 	if strings.Contains(logs, "secret-from-env") {
 		t.Errorf("the logs hold the value of an environment argument:\n%s", logs)
 	}
@@ -333,26 +334,26 @@ func TestDefaultStart(t *testing.T) {
 // --opentoolServerApiKeys (commas separating keys) all guard /opentool and
 // /mcp, and that no key reaches the logs.
 func TestAPIKeysInProcess(t *testing.T) {
-	r := start(t, mockCommand(newStore()), "-k", "key-one", "--apiKeys", "key-two", "--opentoolServerApiKeys", "key-three,key-four",
+	r := testtool.Start(t, mockCommand(newStore()), "-k", "key-one", "--apiKeys", "key-two", "--opentoolServerApiKeys", "key-three,key-four",
 		"--opentoolServerTag", "2.0.0")
 	for _, key := range []string{"", "wrong"} {
 		for _, path := range []string{"/opentool/version", "/mcp"} {
-			if status := get(t, r.base+path, key); status != http.StatusUnauthorized {
+			if status := get(t, r.Base+path, key); status != http.StatusUnauthorized {
 				t.Errorf("GET %s with key %q: %d, want 401", path, key, status)
 			}
 		}
 	}
 	for _, key := range []string{"key-one", "key-two", "key-three", "key-four"} {
-		v, err := runtime.NewClient(r.base+runtime.DefaultPrefix, runtime.WithAPIKey(key)).Version(context.Background())
+		v, err := runtime.NewClient(r.Base+runtime.DefaultPrefix, runtime.WithAPIKey(key)).Version(context.Background())
 		if err != nil || v.Version != "2.0.0" {
 			t.Errorf("key %s: version %v, %v; want 2.0.0 (--opentoolServerTag)", key, v, err)
 		}
 		// MCP answers a GET without a session with an error of its own, not 401.
-		if status := get(t, r.base+"/mcp", key); status == http.StatusUnauthorized {
+		if status := get(t, r.Base+"/mcp", key); status == http.StatusUnauthorized {
 			t.Errorf("GET /mcp with key %s: 401", key)
 		}
 	}
-	if logs := r.logs.String(); strings.Contains(logs, "key-") || !strings.Contains(logs, "apiKeys=4") {
+	if logs := r.Logs.String(); strings.Contains(logs, "key-") || !strings.Contains(logs, "apiKeys=4") {
 		t.Errorf("the logs name a key, or do not count them:\n%s", logs)
 	}
 }
@@ -362,21 +363,21 @@ func TestAPIKeysInProcess(t *testing.T) {
 // empty key there is refused as on the command line.
 func TestAPIKeysFromEnvironment(t *testing.T) {
 	t.Setenv("MOCK_UTIL_TOOL_API_KEYS", "env-one, env-two")
-	r := start(t, mockCommand(newStore()))
+	r := testtool.Start(t, mockCommand(newStore()))
 	for key, want := range map[string]int{"": http.StatusUnauthorized, "wrong": http.StatusUnauthorized, "env-one": http.StatusOK, "env-two": http.StatusOK} {
-		if status := get(t, r.base+"/opentool/version", key); status != want {
+		if status := get(t, r.Base+"/opentool/version", key); status != want {
 			t.Errorf("GET /opentool/version with key %q: %d, want %d", key, status, want)
 		}
 	}
-	if logs := r.logs.String(); strings.Contains(logs, "env-") || !strings.Contains(logs, "apiKeys=2") {
+	if logs := r.Logs.String(); strings.Contains(logs, "env-") || !strings.Contains(logs, "apiKeys=2") {
 		t.Errorf("the logs name a key, or do not count them:\n%s", logs)
 	}
 
-	r = start(t, mockCommand(newStore()), "-k", "flag-key")
-	if status := get(t, r.base+"/opentool/version", "env-one"); status != http.StatusUnauthorized {
+	r = testtool.Start(t, mockCommand(newStore()), "-k", "flag-key")
+	if status := get(t, r.Base+"/opentool/version", "env-one"); status != http.StatusUnauthorized {
 		t.Errorf("with -k, a key of the environment was accepted: %d", status)
 	}
-	if status := get(t, r.base+"/opentool/version", "flag-key"); status != http.StatusOK {
+	if status := get(t, r.Base+"/opentool/version", "flag-key"); status != http.StatusOK {
 		t.Errorf("with -k, its key was refused: %d", status)
 	}
 
@@ -415,22 +416,22 @@ func TestCallValueHeaders(t *testing.T) {
 		t.Fatal(err)
 	}
 	s := newStore()
-	r := start(t, mockCommand(s), "--options", path, "--values", "X-Agent-Turn=agent_turn_id")
+	r := testtool.Start(t, mockCommand(s), "--options", path, "--values", "X-Agent-Turn=agent_turn_id")
 	ctx := context.Background()
-	c := runtime.NewClient(r.base+runtime.DefaultPrefix, runtime.WithHeader("X-Agent-Turn", "42"))
+	c := runtime.NewClient(r.Base+runtime.DefaultPrefix, runtime.WithHeader("X-Agent-Turn", "42"))
 	if _, err := c.Call(ctx, runtime.FunctionCall{Name: "create", Arguments: json.RawMessage(`{}`)}); err != nil {
 		t.Fatal(err)
 	}
 	if got, _ := s.Read(ctx, mocktool.ReadArgs{ID: 0}); got != "turn 42" {
 		t.Errorf("created %q, want the header's turn", got)
 	}
-	bare := runtime.NewClient(r.base + runtime.DefaultPrefix)
+	bare := runtime.NewClient(r.Base + runtime.DefaultPrefix)
 	if _, err := bare.Call(ctx, runtime.FunctionCall{Name: "create", Arguments: json.RawMessage(`{}`)}); err == nil || !strings.Contains(err.Error(), "{agent_turn_id}") {
 		t.Errorf("without the header: %v", err)
 	}
 	// MCP over streamable HTTP: the same header.
 	client := mcp.NewClient(&mcp.Implementation{Name: "c", Version: "1"}, nil)
-	cs, err := client.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: r.base + "/mcp", MaxRetries: -1,
+	cs, err := client.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: r.Base + "/mcp", MaxRetries: -1,
 		HTTPClient: &http.Client{Transport: headerTransport{"X-Agent-Turn", "43"}}}, nil)
 	if err != nil {
 		t.Fatal(err)

@@ -44,7 +44,7 @@ func Start(t testing.TB, c *toolcli.Command, args ...string) *Running {
 		sc := bufio.NewScanner(pr)
 		for sc.Scan() {
 			r.Logs.WriteString(sc.Text() + "\n")
-			if m := servingLine.FindStringSubmatch(sc.Text()); m != nil {
+			if m := ServingLine.FindStringSubmatch(sc.Text()); m != nil {
 				base <- m[1]
 			}
 		}
@@ -80,8 +80,9 @@ func (r *Running) Wait(t testing.TB) int {
 	return r.code
 }
 
-// servingLine is the log line that says where start serves.
-var servingLine = regexp.MustCompile(`msg=serving .*opentool=(http://[^ ]+)/opentool `)
+// ServingLine matches the log line that says where start serves; its
+// group is the base URL.
+var ServingLine = regexp.MustCompile(`msg=serving .*opentool=(http://[^ ]+)/opentool `)
 
 // LockedBuffer is a bytes.Buffer safe for concurrent use.
 type LockedBuffer struct {
