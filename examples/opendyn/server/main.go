@@ -1,69 +1,51 @@
 // Command server serves a geometry library (examples/opendyn/c/geometry.c, built
-// as a shared library) over OpenTool HTTP, through the Tool adapter generated
-// from geometry.json, until SIGINT or SIGTERM.
+// as a shared library) over OpenTool HTTP and MCP, through the Tool adapter
+// generated from geometry.json, with package toolcli until SIGINT or SIGTERM.
 //
 // Usage:
 //
-//	go run ./examples/opendyn/server -lib PATH [-addr HOST:PORT]
+//	go run ./examples/opendyn/server [start|mcp] -lib PATH [options]
 //
-// The flags:
-//
-//	-lib PATH
-//		The shared library to open (required): libgeometry.so, .dylib or .dll.
-//	-addr HOST:PORT
-//		Listen address (default "127.0.0.1:9627").
+// -lib PATH, required, is the shared library to open: libgeometry.so, .dylib
+// or .dll. start (the default) serves OpenTool HTTP at
+// http://127.0.0.1:9627/opentool and MCP streamable HTTP at /mcp; mcp serves
+// MCP over standard input and output. The other options are toolcli's (go doc
+// toolcli, or -h): -t PORT, -k KEY, --host HOST, --options FILE and the limits.
 package main
 
 import (
 	"context"
-	"errors"
 	"flag"
-	"fmt"
-	"io"
-	"os"
-	"os/signal"
-	"syscall"
+	"sync"
 
 	"github.com/opentoolgen/opentoolgen/examples/opendyn/geometry"
 	"github.com/opentoolgen/opentoolgen/runtime"
+	"github.com/opentoolgen/opentoolgen/toolcli"
 )
 
 func main() {
-	if err := run(os.Args[1:], os.Stderr); err != nil {
-		fmt.Fprintln(os.Stderr, "server:", err)
-		var usage usageError
-		if errors.As(err, &usage) {
-			os.Exit(2)
-		}
-		os.Exit(1)
-	}
+	command().Main()
 }
 
-type usageError struct{ error }
-
-func run(args []string, stderr io.Writer) error {
-	fs := flag.NewFlagSet("server", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	lib := fs.String("lib", "", "the shared library to open (required)")
-	addr := fs.String("addr", "127.0.0.1:9627", "listen address")
-	if err := fs.Parse(args); err != nil {
-		return usageError{err}
+// command is the server's command line: toolcli's, with -lib.
+func command() *toolcli.Command {
+	var path string
+	// The library is opened once, when the tool is first built, and stays
+	// open until the process exits.
+	open := sync.OnceValues(func() (*geometry.Library, error) { return geometry.Open(path) })
+	return &toolcli.Command{
+		Name:     "geometry",
+		Document: geometry.Document(),
+		Flags: func(fs *flag.FlagSet) {
+			fs.StringVar(&path, "lib", "", "The shared library to open: libgeometry.so, .dylib or .dll")
+		},
+		Required: []string{"lib"},
+		NewTool: func(_ context.Context, opts ...runtime.ToolOption) (runtime.Tool, error) {
+			lib, err := open()
+			if err != nil {
+				return nil, err
+			}
+			return geometry.NewTool(lib.Service(), opts...)
+		},
 	}
-	if *lib == "" || fs.NArg() > 0 {
-		fs.Usage()
-		return usageError{errors.New("want -lib PATH and no arguments")}
-	}
-	l, err := geometry.Open(*lib)
-	if err != nil {
-		return err
-	}
-	defer l.Close()
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
-	fmt.Fprintf(stderr, "serving %s on http://%s%s\n", *lib, *addr, runtime.DefaultPrefix)
-	tool, err := geometry.NewTool(l.Service())
-	if err != nil {
-		return err
-	}
-	return runtime.Serve(ctx, *addr, tool)
 }
