@@ -1,10 +1,7 @@
 package toolcli_test
 
 import (
-	"bytes"
 	"context"
-	"strings"
-	"testing"
 
 	"github.com/opentoolgen/opentoolgen/examples/mocktool/mocktool"
 	"github.com/opentoolgen/opentoolgen/internal/testtool"
@@ -33,18 +30,4 @@ func mockCommand(s *testtool.Store) *toolcli.Command {
 			return mocktool.NewTool(s, opts...)
 		},
 	}
-}
-
-// run runs c in this process with args until it exits: its exit status, its
-// standard output and its standard error.
-func run(t *testing.T, c *toolcli.Command, args ...string) (code int, stdout, stderr string) {
-	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), waitLong)
-	defer cancel()
-	var out, errs bytes.Buffer
-	code = c.Run(ctx, args, strings.NewReader(""), &out, &errs)
-	if ctx.Err() != nil {
-		t.Fatalf("%s %q did not return", c.Name, args)
-	}
-	return code, out.String(), errs.String()
 }

@@ -49,7 +49,7 @@ func TestHelpFormat(t *testing.T) {
 	c := mockCommand(newStore())
 	c.Version, c.Port = "1.0.0", 9639
 	for _, arg := range []string{"-h", "--help", "-help", "help"} {
-		code, out, errs := run(t, c, arg)
+		code, out, errs := testtool.Run(t, c, arg)
 		if code != 0 || errs != "" {
 			t.Errorf("%s: exit status %d, stderr %q", arg, code, errs)
 		}
@@ -101,7 +101,7 @@ func TestHelpOwnFlags(t *testing.T) {
 	}
 	c.Required = []string{"upstream"}
 	c.Env = []toolcli.Env{{Name: "MOCK_KEY", Usage: "API key"}, {Name: "MOCK_UPSTREAM_TOKEN", Usage: "Token"}}
-	_, out, _ := run(t, c, "-h")
+	_, out, _ := testtool.Run(t, c, "-h")
 	for _, want := range []string{
 		"Command: start\n  -v, --version         Version, Default: 1.0.0\n",
 		"      --dry             Dry run\n      --retries         Retries, Default: 3\n" +
@@ -118,7 +118,7 @@ func TestHelpOwnFlags(t *testing.T) {
 		t.Errorf("--upstream-key is listed %d times, want once per command", n)
 	}
 	// The command alone prints the help, since a flag is required.
-	code, alone, _ := run(t, c)
+	code, alone, _ := testtool.Run(t, c)
 	if code != 2 || alone != out {
 		t.Errorf("the command alone: exit status %d, output\n%s\nwant 2 and the help", code, alone)
 	}
@@ -128,7 +128,7 @@ func TestHelpOwnFlags(t *testing.T) {
 func TestPrintVersion(t *testing.T) {
 	c := mockCommand(newStore())
 	for _, args := range [][]string{{"-v"}, {"--version"}, {"start", "-v"}, {"mcp", "--version"}} {
-		code, out, _ := run(t, c, args...)
+		code, out, _ := testtool.Run(t, c, args...)
 		if code != 0 || out != "mock_util_tool 1.0.0\n" {
 			t.Errorf("%q: exit status %d, output %q", args, code, out)
 		}
@@ -153,13 +153,13 @@ func TestUsageErrors(t *testing.T) {
 		{[]string{"--apiKeys", "a,,b"}, "empty API key"},
 		{[]string{"mcp", "-t", "9000"}, "flag provided but not defined: -t"},
 	} {
-		code, out, errs := run(t, c, tc.args...)
+		code, out, errs := testtool.Run(t, c, tc.args...)
 		if code != 2 || out != "" || !strings.Contains(errs, tc.want) || !strings.Contains(errs, "Run 'mock_util_tool -h' for help.") {
 			t.Errorf("%q: exit status %d, stdout %q, stderr %q; want 2 and %q", tc.args, code, out, errs, tc.want)
 		}
 	}
 	c.Required = []string{"upstream"}
-	if code, _, errs := run(t, c, "start", "-t", "0"); code != 2 || !strings.Contains(errs, "missing --upstream") {
+	if code, _, errs := testtool.Run(t, c, "start", "-t", "0"); code != 2 || !strings.Contains(errs, "missing --upstream") {
 		t.Errorf("without a required flag: exit status %d, stderr %q", code, errs)
 	}
 }
@@ -220,14 +220,14 @@ func TestOptionsErrors(t *testing.T) {
 					c.Document = nil
 					c.Version = "1.0.0"
 				}
-				code, _, errs := run(t, c, "start", "-t", "0", "--options", path)
+				code, _, errs := testtool.Run(t, c, "start", "-t", "0", "--options", path)
 				if code != 1 || errs != strings.Join(want, "\n")+"\n" {
 					t.Errorf("Document given %v: exit status %d, stderr\n%s\nwant 1 and\n%s", withDoc, code, errs, strings.Join(want, "\n"))
 				}
 			}
 		})
 	}
-	code, _, errs := run(t, mockCommand(newStore()), "mcp", "--options", filepath.Join(dir, "missing.json"))
+	code, _, errs := testtool.Run(t, mockCommand(newStore()), "mcp", "--options", filepath.Join(dir, "missing.json"))
 	if code != 1 || !strings.Contains(errs, "--options: open "+filepath.Join(dir, "missing.json")) {
 		t.Errorf("a missing file: exit status %d, stderr %q", code, errs)
 	}
@@ -382,7 +382,7 @@ func TestAPIKeysFromEnvironment(t *testing.T) {
 	}
 
 	t.Setenv("MOCK_UTIL_TOOL_API_KEYS", "a,,b")
-	code, _, errs := run(t, mockCommand(newStore()), "start", "-t", "0")
+	code, _, errs := testtool.Run(t, mockCommand(newStore()), "start", "-t", "0")
 	if code != 2 || !strings.Contains(errs, "MOCK_UTIL_TOOL_API_KEYS: empty API key") {
 		t.Errorf("an empty key in the environment: exit status %d, stderr %q; want 2 naming the variable", code, errs)
 	}
@@ -444,7 +444,7 @@ func TestCallValueHeaders(t *testing.T) {
 	if got, _ := s.Read(ctx, mocktool.ReadArgs{ID: 1}); got != "turn 43" {
 		t.Errorf("created over MCP %q, want the header's turn", got)
 	}
-	if code, _, errs := run(t, mockCommand(s), "start", "--values", "X-Agent-Turn"); code != 2 || !strings.Contains(errs, "HEADER=NAME") {
+	if code, _, errs := testtool.Run(t, mockCommand(s), "start", "--values", "X-Agent-Turn"); code != 2 || !strings.Contains(errs, "HEADER=NAME") {
 		t.Errorf("a bad --values: exit %d, %q", code, errs)
 	}
 }

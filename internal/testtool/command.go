@@ -4,7 +4,9 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"fmt"
 	"io"
+	"net"
 	"regexp"
 	"strings"
 	"sync"
@@ -109,4 +111,45 @@ func (b *LockedBuffer) String() string {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	return b.buf.String()
+}
+
+// Run runs c in this process with args until it exits: its exit status, its
+// standard output and its standard error.
+func Run(t testing.TB, c *toolcli.Command, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), WaitLong)
+	defer cancel()
+	var out, errs bytes.Buffer
+	code = c.Run(ctx, args, strings.NewReader(""), &out, &errs)
+	if ctx.Err() != nil {
+		t.Fatalf("%s %q did not return", c.Name, args)
+	}
+	return code, out.String(), errs.String()
+}
+
+// CheckCommandLine checks what c does with its command line: -v prints its
+// name and version, -h its default port (exit 0); bad usage exits 2 with the
+// mistake explained; a port in use exits 1, naming the address.
+func CheckCommandLine(t *testing.T, c *toolcli.Command, version string, port int) {
+	t.Helper()
+	if code, out, _ := Run(t, c, "-v"); code != 0 || out != c.Name+" "+version+"\n" {
+		t.Errorf("-v: exit %d, %q; want 0 and %q", code, out, c.Name+" "+version)
+	}
+	if code, out, _ := Run(t, c, "-h"); code != 0 || !strings.Contains(out, fmt.Sprintf("Default: %d", port)) {
+		t.Errorf("-h: exit %d, want 0 and the default port %d in:\n%s", code, port, out)
+	}
+	for _, args := range [][]string{{"-nope"}, {"-t", "65536"}, {"-toolPort", "http"}, {"start", "extra"}, {"stop"}} {
+		if code, _, errs := Run(t, c, args...); code != 2 || errs == "" {
+			t.Errorf("%q: exit %d, stderr %q; want 2 and the mistake explained", args, code, errs)
+		}
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	_, p, _ := net.SplitHostPort(ln.Addr().String())
+	if code, _, errs := Run(t, c, "start", "-t", p); code != 1 || !strings.Contains(errs, ln.Addr().String()) {
+		t.Errorf("a port in use: exit %d, stderr %q; want 1 and a listen error for %s", code, errs, ln.Addr())
+	}
 }

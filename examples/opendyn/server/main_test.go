@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"os/exec"
 	"path/filepath"
 	goruntime "runtime"
@@ -13,26 +12,17 @@ import (
 	"github.com/opentoolgen/opentoolgen/runtime"
 )
 
-// run runs the command in this process with args: its exit status and its
-// standard output and error.
-func run(t *testing.T, args ...string) (code int, stdout, stderr string) {
-	t.Helper()
-	var out, errs bytes.Buffer
-	code = command().Run(t.Context(), args, strings.NewReader(""), &out, &errs)
-	return code, out.String(), errs.String()
-}
-
 // Without -lib the command prints its help, -lib listed, and exits 2; a
 // library that does not open makes it exit 1, naming the path.
 func TestCommandNeedsLibrary(t *testing.T) {
-	if code, out, _ := run(t); code != 2 || !strings.Contains(out, "-lib") {
+	if code, out, _ := testtool.Run(t, command()); code != 2 || !strings.Contains(out, "-lib") {
 		t.Errorf("no arguments: exit %d, want 2 and a help naming -lib:\n%s", code, out)
 	}
-	if code, _, errs := run(t, "start", "-t", "0"); code != 2 || !strings.Contains(errs, "missing --lib") {
+	if code, _, errs := testtool.Run(t, command(), "start", "-t", "0"); code != 2 || !strings.Contains(errs, "missing --lib") {
 		t.Errorf("start without -lib: exit %d, stderr %q; want 2 and missing --lib", code, errs)
 	}
 	missing := filepath.Join(t.TempDir(), "libnone.so")
-	if code, _, errs := run(t, "-lib", missing, "-t", "0"); code != 1 || !strings.Contains(errs, "libnone.so") {
+	if code, _, errs := testtool.Run(t, command(), "-lib", missing, "-t", "0"); code != 1 || !strings.Contains(errs, "libnone.so") {
 		t.Errorf("a missing library: exit %d, stderr %q; want 1 and its path", code, errs)
 	}
 }

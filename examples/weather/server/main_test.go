@@ -1,9 +1,7 @@
 package main
 
 import (
-	"bytes"
 	"errors"
-	"net"
 	"net/http/httptest"
 	"strings"
 	"testing"
@@ -47,28 +45,9 @@ func TestService(t *testing.T) {
 	}
 }
 
-// run runs the command in this process with args: its exit status, its
-// standard output and its standard error.
-func run(t *testing.T, args ...string) (code int, stdout, stderr string) {
-	t.Helper()
-	var out, errs bytes.Buffer
-	code = command().Run(t.Context(), args, strings.NewReader(""), &out, &errs)
-	return code, out.String(), errs.String()
-}
-
 // The command is toolcli's, its default port 9627.
-func TestCommandFlags(t *testing.T) {
-	if code, out, _ := run(t, "-v"); code != 0 || out != "weather "+version+"\n" {
-		t.Errorf("-v: exit %d, %q", code, out)
-	}
-	if code, out, _ := run(t, "-h"); code != 0 || !strings.Contains(out, "Default: 9627") {
-		t.Errorf("-h: exit %d, want 0 and the default port 9627 in:\n%s", code, out)
-	}
-	for _, args := range [][]string{{"-nope"}, {"-t", "65536"}, {"-toolPort", "http"}, {"start", "extra"}, {"stop"}} {
-		if code, _, errs := run(t, args...); code != 2 || errs == "" {
-			t.Errorf("%q: exit %d, stderr %q; want 2 and the mistake explained", args, code, errs)
-		}
-	}
+func TestCommandLine(t *testing.T) {
+	testtool.CheckCommandLine(t, command(), version, 9627)
 }
 
 // The command serves the tool until it is stopped, and exits 0.
@@ -88,19 +67,6 @@ func TestCommandServes(t *testing.T) {
 	r.Stop()
 	if code := r.Wait(t); code != 0 {
 		t.Errorf("exit %d after a stop, want 0:\n%s", code, r.Logs)
-	}
-}
-
-// A port in use makes the command fail with exit status 1, naming the address.
-func TestCommandPortInUse(t *testing.T) {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ln.Close()
-	_, port, _ := net.SplitHostPort(ln.Addr().String())
-	if code, _, errs := run(t, "start", "-t", port); code != 1 || !strings.Contains(errs, ln.Addr().String()) {
-		t.Errorf("exit %d, stderr %q; want 1 and a listen error for %s", code, errs, ln.Addr())
 	}
 }
 
