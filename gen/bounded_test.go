@@ -5,16 +5,16 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/opentoolgen/opentoolgen/gen/emit"
-	"github.com/opentoolgen/opentoolgen/gen/model"
-	"github.com/opentoolgen/opentoolgen/gen/source"
 	"os"
 	"path/filepath"
 	"sort"
 	"strings"
 	"testing"
 
+	"github.com/opentoolgen/opentoolgen/gen/emit"
 	otload "github.com/opentoolgen/opentoolgen/gen/load/opentool"
+	"github.com/opentoolgen/opentoolgen/gen/model"
+	"github.com/opentoolgen/opentoolgen/gen/source"
 	"github.com/opentoolgen/opentoolgen/runtime"
 )
 

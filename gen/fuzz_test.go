@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
-	"github.com/opentoolgen/opentoolgen/gen/source"
 	"go/ast"
 	"go/build/constraint"
 	"go/parser"
@@ -13,6 +12,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/opentoolgen/opentoolgen/gen/source"
 )
 
 // FuzzGenerate checks that Generate never panics, that the Go files it

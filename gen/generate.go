@@ -59,12 +59,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/opentoolgen/opentoolgen/gen/emit"
-	"github.com/opentoolgen/opentoolgen/gen/load/mcptools"
-	"github.com/opentoolgen/opentoolgen/gen/load/openapi"
-	"github.com/opentoolgen/opentoolgen/gen/load/opendyn"
-	"github.com/opentoolgen/opentoolgen/gen/model"
-	"github.com/opentoolgen/opentoolgen/gen/source"
 	"go/token"
 	"io"
 	"path/filepath"
@@ -73,7 +67,13 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/opentoolgen/opentoolgen/gen/emit"
+	"github.com/opentoolgen/opentoolgen/gen/load/mcptools"
+	"github.com/opentoolgen/opentoolgen/gen/load/openapi"
+	"github.com/opentoolgen/opentoolgen/gen/load/opendyn"
 	otload "github.com/opentoolgen/opentoolgen/gen/load/opentool"
+	"github.com/opentoolgen/opentoolgen/gen/model"
+	"github.com/opentoolgen/opentoolgen/gen/source"
 	opentool "github.com/opentoolgen/opentoolgen/runtime"
 )
 

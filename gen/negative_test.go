@@ -2,7 +2,6 @@ package gen
 
 import (
 	"errors"
-	"github.com/opentoolgen/opentoolgen/gen/source"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -11,7 +10,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	yaml "github.com/oasdiff/yaml3"
-
+	"github.com/opentoolgen/opentoolgen/gen/source"
 	"github.com/opentoolgen/opentoolgen/internal/jsontree"
 )
 

@@ -3,13 +3,13 @@ package gen
 import (
 	"encoding/json"
 	"errors"
-	"github.com/opentoolgen/opentoolgen/gen/source"
 	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
 
+	"github.com/opentoolgen/opentoolgen/gen/source"
 	"github.com/opentoolgen/opentoolgen/runtime"
 )
 

@@ -2,7 +2,6 @@ package gen
 
 import (
 	"errors"
-	"github.com/opentoolgen/opentoolgen/gen/source"
 	"go/ast"
 	"go/build"
 	"go/importer"
@@ -17,6 +16,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/opentoolgen/opentoolgen/gen/source"
 )
 
 // The OpenDyn loader's warnings and errors, each with its place; the

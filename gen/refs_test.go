@@ -2,13 +2,14 @@ package gen
 
 import (
 	"errors"
-	"github.com/opentoolgen/opentoolgen/gen/source"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/opentoolgen/opentoolgen/gen/source"
 )
 
 // marker is in every file a document must not read: no message or generated

@@ -1,13 +1,14 @@
 package gen
 
 import (
-	"github.com/opentoolgen/opentoolgen/gen/emit"
 	"go/ast"
 	"go/parser"
 	"go/token"
 	"slices"
 	"sort"
 	"testing"
+
+	"github.com/opentoolgen/opentoolgen/gen/emit"
 )
 
 // declared returns the top-level names the Go files declare, sorted.

@@ -4,13 +4,13 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"github.com/opentoolgen/opentoolgen/gen/source"
 	goruntime "runtime"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/opentoolgen/opentoolgen/gen/source"
 )
 
 // twinYAML and twinJSON are the same OpenTool document; the YAML one uses

@@ -6,12 +6,13 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/opentoolgen/opentoolgen/internal/jsontree"
 	"os"
 	"slices"
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/opentoolgen/opentoolgen/internal/jsontree"
 )
 
 // ToolOption configures a generated Tool adapter (the NewTool of every

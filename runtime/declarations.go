@@ -2,9 +2,10 @@ package runtime
 
 import (
 	"encoding/json"
-	"github.com/opentoolgen/opentoolgen/internal/jsontree"
 	"sort"
 	"strings"
+
+	"github.com/opentoolgen/opentoolgen/internal/jsontree"
 )
 
 // FunctionDeclaration is a function as an LLM function-calling declaration, the

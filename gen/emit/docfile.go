@@ -4,11 +4,12 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"github.com/opentoolgen/opentoolgen/gen/model"
 	"io"
 	"reflect"
 	"strconv"
 	"unicode/utf8"
+
+	"github.com/opentoolgen/opentoolgen/gen/model"
 )
 
 // document.gen.go embeds the equivalent document as a string constant. The

@@ -7,13 +7,13 @@ package emit
 import (
 	"encoding/json"
 	"fmt"
-	"github.com/opentoolgen/opentoolgen/gen/model"
 	"io"
 	"strconv"
 	"strings"
 	"unicode"
 
 	"github.com/dave/jennifer/jen"
+	"github.com/opentoolgen/opentoolgen/gen/model"
 )
 
 // Import paths of what generated code uses.

@@ -3,13 +3,12 @@ package emit
 import (
 	"bytes"
 	"fmt"
-	"github.com/opentoolgen/opentoolgen/gen/model"
 	"strconv"
 	"strings"
 	"text/template"
 
 	"github.com/dave/jennifer/jen"
-
+	"github.com/opentoolgen/opentoolgen/gen/model"
 	"github.com/opentoolgen/opentoolgen/internal/jsontree"
 	"github.com/opentoolgen/opentoolgen/templates"
 )

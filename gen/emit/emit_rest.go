@@ -2,7 +2,6 @@ package emit
 
 import (
 	"fmt"
-	"github.com/opentoolgen/opentoolgen/gen/model"
 	"slices"
 	"strconv"
 	"strings"
@@ -10,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/dave/jennifer/jen"
+	"github.com/opentoolgen/opentoolgen/gen/model"
 )
 
 // Emitters of packages generated from OpenAPI documents: the REST client, the

@@ -9,9 +9,6 @@ package openapi
 import (
 	"encoding/json"
 	"fmt"
-	"github.com/opentoolgen/opentoolgen/gen/model"
-	"github.com/opentoolgen/opentoolgen/gen/source"
-	"github.com/opentoolgen/opentoolgen/internal/checked"
 	"math"
 	"net/url"
 	"path"
@@ -26,7 +23,9 @@ import (
 	"github.com/getkin/kin-openapi/openapi2"
 	"github.com/getkin/kin-openapi/openapi2conv"
 	"github.com/getkin/kin-openapi/openapi3"
-
+	"github.com/opentoolgen/opentoolgen/gen/model"
+	"github.com/opentoolgen/opentoolgen/gen/source"
+	"github.com/opentoolgen/opentoolgen/internal/checked"
 	"github.com/opentoolgen/opentoolgen/internal/jsontree"
 	"github.com/opentoolgen/opentoolgen/runtime"
 )

@@ -3,7 +3,6 @@ package openapi
 import (
 	"errors"
 	"fmt"
-	"github.com/opentoolgen/opentoolgen/gen/source"
 	"io"
 	"io/fs"
 	"net/url"
@@ -14,6 +13,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/opentoolgen/opentoolgen/gen/source"
 	"github.com/opentoolgen/opentoolgen/internal/jsontree"
 )
 

@@ -9,8 +9,6 @@ import (
 	"cmp"
 	"errors"
 	"fmt"
-	"github.com/opentoolgen/opentoolgen/gen/model"
-	"github.com/opentoolgen/opentoolgen/gen/source"
 	"math"
 	"path/filepath"
 	"slices"
@@ -18,6 +16,8 @@ import (
 	"strings"
 
 	otload "github.com/opentoolgen/opentoolgen/gen/load/opentool"
+	"github.com/opentoolgen/opentoolgen/gen/model"
+	"github.com/opentoolgen/opentoolgen/gen/source"
 	"github.com/opentoolgen/opentoolgen/internal/jsontree"
 	"github.com/opentoolgen/opentoolgen/runtime"
 )
