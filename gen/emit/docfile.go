@@ -27,10 +27,10 @@ const docPlaceholder = "`opentoolgen:document`"
 
 var docPlaceholderLine = []byte("\nconst documentJSON = " + docPlaceholder + "\n")
 
-// documentOut is what the emitter of document.gen.go shares with Generate.
+// DocumentOut is what the emitter of document.gen.go shares with Generate.
 type DocumentOut struct {
 	SizeHint int // the expected size of the compact document (the input's)
-	// compact is the compact JSON of the document, once document.gen.go is
+	// Compact is the compact JSON of the document, once document.gen.go is
 	// rendered; for a large document, a part of that file's content.
 	Compact []byte
 }
@@ -41,7 +41,7 @@ func documentOutput(p *model.Package, out *DocumentOut) Output {
 }
 
 // documentFile renders document.gen.go with the placeholder (Render), then
-// writes the document into the formatted file (splice).
+// writes the document into the formatted file (Splice).
 type documentFile struct {
 	p   *model.Package
 	out *DocumentOut // shared with Generate
@@ -49,7 +49,7 @@ type documentFile struct {
 
 func (d *documentFile) Render(w io.Writer) error { return emitDocument(d.p).Render(w) }
 
-// splice returns the formatted file src with the document in place of the
+// Splice returns the formatted file src with the document in place of the
 // placeholder.
 func (d *documentFile) Splice(src []byte) ([]byte, error) {
 	i := bytes.Index(src, docPlaceholderLine)
@@ -90,7 +90,7 @@ func (d *documentFile) Splice(src []byte) ([]byte, error) {
 	return append(f, suffix...), nil
 }
 
-// splicer is a file whose formatted content gets a last step.
+// Splicer is a file whose formatted content gets a last step.
 type Splicer interface {
 	Splice(formatted []byte) ([]byte, error)
 }

@@ -17,7 +17,7 @@ import (
 // every level: quadratic in the depth of nesting (2,000 nested properties
 // took seconds).
 
-// marshalDocument returns the compact JSON encoding of doc, byte for byte
+// MarshalDocument returns the compact JSON encoding of doc, byte for byte
 // what json.Marshal returns. Strings are encoded in pieces of jsonPiece
 // bytes.
 func MarshalDocument(doc *runtime.OpenTool) ([]byte, error) {
@@ -216,7 +216,7 @@ const maxIndentedDocument = 256 << 10
 // of megabytes.
 const maxIndentedResult = 16 << 20
 
-// resultDocument is Result.Document for the compact JSON of the document,
+// ResultDocument is Result.Document for the compact JSON of the document,
 // with a final newline: indented up to maxIndentedDocument, or when the
 // document is at most maxIndentedResult and indenting makes it at most
 // maxDocumentIndentRatio times larger; else compact.
@@ -248,7 +248,7 @@ func indentJSON(compact []byte) []byte {
 	return b.Bytes()
 }
 
-// indentedSize is the size of compact JSON once indented by json.Indent with
+// IndentedSize is the size of compact JSON once indented by json.Indent with
 // two spaces, without writing it.
 func IndentedSize(compact []byte) int {
 	n := len(compact)

@@ -33,7 +33,7 @@ const (
 	dynlibPath  = runtimePath + "/dynlib"
 )
 
-// emitOpenDyn renders the files of an OpenDyn package: the Go files, and the C
+// OpenDyn renders the files of an OpenDyn package: the Go files, and the C
 // header, which is no Go and is not formatted.
 func OpenDyn(p *model.Package, doc *DocumentOut) ([]Output, []File, error) {
 	header, err := emitDynHeader(p)

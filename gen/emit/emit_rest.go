@@ -34,7 +34,7 @@ var openAPIFiles = []struct {
 	{"tool.gen.go", emitTool},
 }
 
-// emitOpenAPI returns the files of an OpenAPI package, to render. Each file
+// OpenAPI returns the files of an OpenAPI package, to render. Each file
 // is emitted lazily in the goroutine that formats it, one per CPU, and the types
 // of a large document are split over several files (typeFiles): only the
 // syntax trees of the files in flight are alive at once, which bounds the peak

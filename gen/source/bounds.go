@@ -8,14 +8,14 @@ import (
 	"github.com/opentoolgen/opentoolgen/internal/jsontree"
 )
 
-// maxOpenAPIDepth bounds the nesting of OpenAPI documents (objects and
+// MaxOpenAPIDepth bounds the nesting of OpenAPI documents (objects and
 // arrays, the document itself included). kin-openapi, which reads them,
 // decodes each schema with encoding/json again, in time that grows with the
 // square of the depth: 4,900 nested properties took a minute. Real documents
 // nest a few dozen levels.
 const MaxOpenAPIDepth = 1000
 
-// tooDeep returns the diagnostic of the first value of s nested more than
+// TooDeep returns the diagnostic of the first value of s nested more than
 // limit levels deep, or nil.
 func (s *Source) TooDeep(limit int) *Diagnostic {
 	var toks []string
@@ -55,11 +55,11 @@ func deepest(n *jsontree.Node, depth, limit int, toks *[]string) *jsontree.Node 
 	return nil
 }
 
-// clipValue shortens a value of the document quoted in a message (as the
+// ClipValue shortens a value of the document quoted in a message (as the
 // OpenTool loader does): a message line stays readable whatever the value.
 func ClipValue(s string) string { return ClipTo(s, 40) }
 
-// clipTo shortens s to max bytes and "…", at a rune boundary.
+// ClipTo shortens s to max bytes and "…", at a rune boundary.
 func ClipTo(s string, max int) string {
 	if len(s) <= max {
 		return s

@@ -18,14 +18,14 @@ import (
 	"github.com/opentoolgen/opentoolgen/internal/jsontree"
 )
 
-// source is an input document, read once. Loaders see its JSON form; problems
+// Source is an input document, read once. Loaders see its JSON form; problems
 // are reported at positions in the original text (JSON or YAML).
 type Source struct {
 	Name string
 	Data []byte // as read
-	JSON []byte // the JSON form (data itself for JSON input)
+	JSON []byte // the JSON form (Data itself for JSON input)
 	Tree *jsontree.Node
-	// pos holds the YAML positions of the values and member keys written
+	// Pos holds the YAML positions of the values and member keys written
 	// out in the YAML text, by their offset in the JSON form, in order (YAML
 	// input only).
 	Pos []yamlPosition
@@ -68,7 +68,7 @@ type yamlPosition struct {
 	line, col int32
 }
 
-// readSource parses data as JSON, or as YAML when it is not JSON.
+// ReadSource parses data as JSON, or as YAML when it is not JSON.
 func ReadSource(name string, data []byte) (*Source, error) {
 	s := &Source{Name: name, Data: data}
 	trimmed := bytes.TrimLeft(data, " \t\r\n\ufeff")
@@ -548,7 +548,7 @@ func writeJSONString(b *bytes.Buffer, s string) {
 	b.Write(q)
 }
 
-// position returns the line and column of the value at the JSON pointer path
+// Position returns the line and column of the value at the JSON pointer path
 // (or, failing that, at offset in the JSON form), falling back to the nearest
 // enclosing value that has one.
 //
