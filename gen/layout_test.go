@@ -26,7 +26,8 @@ var stages = []struct {
 	jennifer bool     // whether it may import jennifer (and nothing else outside)
 }{
 	{pkg: "internal/jsontree"},
-	{pkg: "runtime", may: []string{"internal/jsontree"}},
+	{pkg: "internal/inflight"},
+	{pkg: "runtime", may: []string{"internal/jsontree", "internal/inflight"}},
 	{pkg: "runtime/dynlib", may: []string{"runtime"}},
 	// MCP tools as an OpenTool document: what mcpbridge and the generator share
 	{pkg: "internal/checked", may: []string{"runtime"}},
@@ -51,15 +52,15 @@ var stages = []struct {
 	{pkg: "gen", may: []string{"runtime", "gen/source", "gen/load/opentool", "gen/load/opendyn", "gen/load/openapi", "gen/load/mcptools", "gen/model", "gen/emit"}},
 	{pkg: "cmd/opentoolgen", may: []string{"gen"}},
 	// fronts beside runtime, which never imports them
-	{pkg: "mcpbridge", may: []string{"internal/jsontree", "internal/mcpschema", "runtime"}, third: true},
+	{pkg: "mcpbridge", may: []string{"internal/jsontree", "internal/inflight", "internal/mcpschema", "runtime"}, third: true},
 	{pkg: "oauth2cred", may: []string{"runtime"}, third: true},
 	// the command line of a tool server (what opentoolgen -cmd's mains call):
 	// OpenTool HTTP and MCP, so beside runtime too
-	{pkg: "toolcli", may: []string{"internal/jsontree", "runtime", "mcpbridge"}, third: true},
+	{pkg: "toolcli", may: []string{"internal/jsontree", "internal/inflight", "runtime", "mcpbridge"}, third: true},
 }
 
 // TestLayout asserts the import graph: no stage imports a later one, runtime
-// imports nothing but the standard library (and our stdlib-only jsontree),
+// imports nothing but the standard library (and our stdlib-only jsontree and inflight),
 // and the command holds no generation logic of its own; and that loaders
 // make no names.
 func TestLayout(t *testing.T) {

@@ -2,6 +2,7 @@ package mcpbridge
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -16,6 +17,7 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/opentoolgen/opentoolgen/internal/inflight"
 )
 
 // What a streamable HTTP handler bounds by default (see [NewHTTPHandler]).
@@ -96,7 +98,7 @@ type HTTPHandler struct {
 	mu       sync.Mutex
 	creating int // requests that may open a session, under way
 
-	requests running // requests under way other than GET streams
+	requests inflight.Counter // requests under way other than GET streams
 }
 
 func (f *HTTPHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
@@ -111,8 +113,8 @@ func (f *HTTPHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if r.Method != http.MethodGet {
-		f.requests.add(1)
-		defer f.requests.add(-1)
+		f.requests.Add(1)
+		defer f.requests.Add(-1)
 	}
 	if !originAllowed(r, f.cfg.origins) {
 		writeError(w, http.StatusForbidden, nil, -32600, "origin "+strconv.Quote(r.Header.Get("Origin"))+" is not allowed")
@@ -241,11 +243,11 @@ func (f *HTTPHandler) reserve() bool {
 // that no call or session outlives the server.
 func (f *HTTPHandler) Close() error {
 	f.bridge.stop(ErrServerStopped)
-	deadline := time.NewTimer(closeWait)
-	defer deadline.Stop()
+	ctx, cancel := context.WithTimeout(context.Background(), closeWait)
+	defer cancel()
 	// The calls' answers go out on their requests before the sessions
 	// close (the SDK could end a request's stream before its answer).
-	returned := f.bridge.calls.wait(deadline.C) && f.requests.wait(deadline.C)
+	returned := f.bridge.calls.Wait(ctx) && f.requests.Wait(ctx)
 	// A session closes once the requests it handles have returned: each
 	// its own goroutine, so that one stuck does not keep the others open.
 	var wg sync.WaitGroup
@@ -261,10 +263,10 @@ func (f *HTTPHandler) Close() error {
 		select {
 		case <-closed:
 			return nil
-		case <-deadline.C:
+		case <-ctx.Done():
 		}
 	}
-	if n := f.bridge.calls.count(); n > 0 {
+	if n := f.bridge.calls.Count(); n > 0 {
 		return fmt.Errorf("mcpbridge: closing the MCP handler: %d calls did not return within %v of their cancellation", n, closeWait)
 	}
 	return fmt.Errorf("mcpbridge: closing the MCP handler: requests and sessions did not end within %v", closeWait)

@@ -72,6 +72,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/opentoolgen/opentoolgen/internal/inflight"
 	"github.com/opentoolgen/opentoolgen/runtime"
 )
 
@@ -383,7 +384,7 @@ func ServeStdio(ctx context.Context, tool runtime.Tool, impl *mcp.Implementation
 	select {
 	case <-ended:
 	case <-t.C:
-		return fmt.Errorf("mcpbridge: %w; %d calls did not return within %v of their cancellation", ctx.Err(), b.calls.count(), closeWait)
+		return fmt.Errorf("mcpbridge: %w; %d calls did not return within %v of their cancellation", ctx.Err(), b.calls.Count(), closeWait)
 	}
 	return ctx.Err()
 }
@@ -456,7 +457,7 @@ type bridge struct {
 	// WithStopContext's context): every call's context ends with it.
 	stopped context.Context
 	stop    context.CancelCauseFunc
-	calls   running // the calls under way
+	calls   inflight.Counter // the calls under way
 }
 
 // begin starts a call whose context is ctx: it returns the context the call
@@ -467,13 +468,13 @@ func (b *bridge) begin(ctx context.Context) (_ context.Context, end func(), ok b
 	if b.stopped.Err() != nil {
 		return nil, nil, false
 	}
-	b.calls.add(1)
+	b.calls.Add(1)
 	ctx, cancel := context.WithCancelCause(ctx)
 	unhook := context.AfterFunc(b.stopped, func() { cancel(context.Cause(b.stopped)) })
 	return ctx, func() {
 		unhook()
 		cancel(nil)
-		b.calls.add(-1)
+		b.calls.Add(-1)
 	}, true
 }
 
@@ -603,50 +604,6 @@ func (b *bridge) streamHandler(name string) mcp.ToolHandler {
 			Content:           []mcp.Content{&mcp.TextContent{Text: string(result)}},
 			StructuredContent: result,
 		}, nil
-	}
-}
-
-// running counts calls under way.
-type running struct {
-	mu   sync.Mutex
-	n    int
-	idle chan struct{} // closed when n drops to 0 while wait waits
-}
-
-func (r *running) add(d int) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	r.n += d
-	if r.n == 0 && r.idle != nil {
-		close(r.idle)
-		r.idle = nil
-	}
-}
-
-func (r *running) count() int {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return r.n
-}
-
-// wait waits until no call is under way, or until deadline passes, and
-// reports whether none is.
-func (r *running) wait(deadline <-chan time.Time) bool {
-	r.mu.Lock()
-	if r.n == 0 {
-		r.mu.Unlock()
-		return true
-	}
-	if r.idle == nil {
-		r.idle = make(chan struct{})
-	}
-	idle := r.idle
-	r.mu.Unlock()
-	select {
-	case <-idle:
-		return true
-	case <-deadline:
-		return false
 	}
 }
 

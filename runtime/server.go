@@ -19,6 +19,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/opentoolgen/opentoolgen/internal/inflight"
 )
 
 // DefaultMaxBodyBytes is the largest request body the server reads unless
@@ -708,11 +710,11 @@ func serve(ctx context.Context, ln net.Listener, h http.Handler, cfg *serverConf
 	// period ends; handlers counts the requests being handled.
 	base, cancelBase := context.WithCancel(context.Background())
 	defer cancelBase()
-	handlers := &running{}
+	handlers := &inflight.Counter{}
 	srv := &http.Server{
 		Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			handlers.add(1)
-			defer handlers.add(-1)
+			handlers.Add(1)
+			defer handlers.Add(-1)
 			h.ServeHTTP(w, r)
 		}),
 		BaseContext:       func(net.Listener) context.Context { return base },
@@ -752,47 +754,14 @@ func serve(ctx context.Context, ln net.Listener, h http.Handler, cfg *serverConf
 		// would see a tool error instead of the connection closing).
 		srv.Close()
 		cancelBase()
-		handlers.wait(2 * time.Second)
+		waitCtx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+		handlers.Wait(waitCtx)
+		cancel()
 	}
 	if serr := <-errc; serr != nil && !errors.Is(serr, http.ErrServerClosed) {
 		return serr
 	}
 	return err
-}
-
-// running counts the requests being handled.
-type running struct {
-	mu   sync.Mutex
-	n    int
-	idle chan struct{} // closed when n drops to 0 while wait waits
-}
-
-func (r *running) add(d int) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	r.n += d
-	if r.n == 0 && r.idle != nil {
-		close(r.idle)
-		r.idle = nil
-	}
-}
-
-// wait waits until no request is being handled, or for d.
-func (r *running) wait(d time.Duration) {
-	r.mu.Lock()
-	if r.n == 0 {
-		r.mu.Unlock()
-		return
-	}
-	idle := make(chan struct{})
-	r.idle = idle
-	r.mu.Unlock()
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-idle:
-	case <-t.C:
-	}
 }
 
 // newConns tracks the connections that have not yet carried a request.

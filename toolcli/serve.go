@@ -8,10 +8,10 @@ import (
 	"net"
 	"net/http"
 	"strconv"
-	"sync"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/opentoolgen/opentoolgen/internal/inflight"
 	"github.com/opentoolgen/opentoolgen/mcpbridge"
 	"github.com/opentoolgen/opentoolgen/runtime"
 )
@@ -160,58 +160,23 @@ func (c *Command) serveHTTP(ctx context.Context, s *settings, tool runtime.Tool,
 // not wait for it, while the calls in flight keep their session's stream (an
 // SDK client whose GET stream cannot reconnect gives the session up).
 func endsWith(ctx context.Context, h http.Handler) http.Handler {
-	var calls inFlight
+	var calls inflight.Counter
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Method != http.MethodGet {
-			calls.add(1)
-			defer calls.add(-1)
+			calls.Add(1)
+			defer calls.Add(-1)
 			h.ServeHTTP(w, r)
 			return
 		}
 		rctx, cancel := context.WithCancel(r.Context())
 		defer cancel()
 		stop := context.AfterFunc(ctx, func() {
-			calls.waitIdle(rctx)
+			calls.Wait(rctx)
 			cancel()
 		})
 		defer stop()
 		h.ServeHTTP(w, r.WithContext(rctx))
 	})
-}
-
-// inFlight counts requests under way.
-type inFlight struct {
-	mu   sync.Mutex
-	n    int
-	idle chan struct{} // closed when n drops to 0
-}
-
-func (f *inFlight) add(d int) {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	f.n += d
-	if f.n == 0 && f.idle != nil {
-		close(f.idle)
-		f.idle = nil
-	}
-}
-
-// waitIdle waits until no request is under way, or ctx ends.
-func (f *inFlight) waitIdle(ctx context.Context) {
-	f.mu.Lock()
-	if f.n == 0 {
-		f.mu.Unlock()
-		return
-	}
-	if f.idle == nil {
-		f.idle = make(chan struct{})
-	}
-	idle := f.idle
-	f.mu.Unlock()
-	select {
-	case <-idle:
-	case <-ctx.Done():
-	}
 }
 
 // leveled is a handler that passes on records from level up.
