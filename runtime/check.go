@@ -5,11 +5,13 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"errors"
+	"maps"
 	"math"
 	"net/mail"
 	"net/netip"
 	"net/url"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -46,13 +48,21 @@ func DecodeBytes(d *Decoder, x *[]byte) {
 	if !ok {
 		return
 	}
-	for _, enc := range []*base64.Encoding{base64.StdEncoding, base64.RawStdEncoding, base64.URLEncoding, base64.RawURLEncoding} {
-		if b, err := enc.DecodeString(s); err == nil {
-			*x = b
-			return
-		}
+	if b, ok := decodeBase64(s); ok {
+		*x = b
+		return
 	}
 	d.Invalid("got a string that is not base64, want base64-encoded bytes")
+}
+
+// decodeBase64 reads s in the standard or URL alphabet, padded or not.
+func decodeBase64(s string) ([]byte, bool) {
+	for _, enc := range []*base64.Encoding{base64.StdEncoding, base64.RawStdEncoding, base64.URLEncoding, base64.RawURLEncoding} {
+		if b, err := enc.DecodeString(s); err == nil {
+			return b, true
+		}
+	}
+	return nil, false
 }
 
 // DecodeRaw reads any JSON value into *x, as it is.
@@ -206,10 +216,7 @@ func CheckConst[T comparable](d *Decoder, v, want T) {
 func constText(v any) string {
 	switch x := v.(type) {
 	case string:
-		if utf8.RuneCountInString(x) > 40 {
-			x = string([]rune(x)[:40]) + "…"
-		}
-		return strconv.Quote(x)
+		return quoteValue(x)
 	case float64:
 		return formatNumber(x)
 	case float32:
@@ -244,11 +251,7 @@ func (p *Pattern) MatchString(s string) bool {
 // CheckPattern records a violation when s does not match p.
 func CheckPattern(d *Decoder, s string, p *Pattern) {
 	if !p.MatchString(s) {
-		v := s
-		if utf8.RuneCountInString(v) > 40 {
-			v = string([]rune(v)[:40]) + "…"
-		}
-		d.Invalid("got " + strconv.Quote(v) + ", want a string matching " + strconv.Quote(p.expr))
+		d.Invalid("got " + quoteValue(s) + ", want a string matching " + strconv.Quote(p.expr))
 	}
 }
 
@@ -447,7 +450,7 @@ func FormatChecked(name string) bool {
 
 // CheckedFormats lists the string formats [CheckFormat] checks, sorted.
 func CheckedFormats() []string {
-	return []string{"binary", "byte", "date", "date-time", "email", "hostname", "ipv4", "ipv6", "time", "uri", "uri-reference", "uuid"}
+	return slices.Sorted(maps.Keys(checkedFormats))
 }
 
 // CheckFormat records a violation when s is not a string of the format name
@@ -457,11 +460,16 @@ func CheckFormat(d *Decoder, s, name string) {
 	if !ok || validFormat(s, name) {
 		return
 	}
-	v := s
-	if utf8.RuneCountInString(v) > 40 {
-		v = string([]rune(v)[:40]) + "…"
+	d.Invalid("got " + quoteValue(s) + ", want " + want)
+}
+
+// quoteValue quotes the string value s for a violation, its first 40
+// characters when it is longer.
+func quoteValue(s string) string {
+	if utf8.RuneCountInString(s) > 40 {
+		s = string([]rune(s)[:40]) + "…"
 	}
-	d.Invalid("got " + strconv.Quote(v) + ", want " + want)
+	return strconv.Quote(s)
 }
 
 func validFormat(s, name string) bool {
@@ -498,12 +506,8 @@ func validFormat(s, name string) bool {
 	case "hostname":
 		return validHostname(s)
 	case "byte", "binary":
-		for _, enc := range []*base64.Encoding{base64.StdEncoding, base64.RawStdEncoding, base64.URLEncoding, base64.RawURLEncoding} {
-			if _, err := enc.DecodeString(s); err == nil {
-				return true
-			}
-		}
-		return false
+		_, ok := decodeBase64(s)
+		return ok
 	}
 	return true
 }
