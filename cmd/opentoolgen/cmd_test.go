@@ -1,9 +1,13 @@
 package main
 
 import (
+	"go/parser"
+	"go/token"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -141,4 +145,126 @@ func readRoot(t *testing.T, path string) []byte {
 		t.Fatal(err)
 	}
 	return data
+}
+
+// TestNextCommand checks the command printed when the go.mod of -o's module
+// lacks what the generated code needs to build: nothing when it has it all,
+// a go get of toolcli at the required version for a -cmd main, and the
+// requirement of this module itself (with a replace directive to the clone
+// the command was built in) when go.mod lacks it; a cd first when run from
+// outside the module.
+func TestNextCommand(t *testing.T) {
+	petstore := string(readRoot(t, "testdata/golden/openapi-petstore/petstore.yaml"))
+	weather := string(readRoot(t, "testdata/golden/weather/weather.json"))
+	clone, err := filepath.Abs("../..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	const head = "module example.com/agent\n\ngo 1.26\n\n"
+	all := "require (\n\tgithub.com/opentoolgen/opentoolgen v0.3.0 // the generator\n"
+	for _, m := range mcpModules {
+		all += "\t" + m + " v1.0.0 // indirect\n"
+	}
+	all += ")\n"
+	for _, c := range []struct {
+		name, goMod, doc string
+		args           []string
+		want           string // "" for nothing printed
+	}{
+		{"complete", head + all, petstore, []string{"-o", "petstore", "-cmd", "cmd/petstore"}, ""},
+		{"no main", head + "require github.com/opentoolgen/opentoolgen v0.3.0\n", weather, []string{"-o", "weather"}, ""},
+		{"main without the MCP SDK", head + "require github.com/opentoolgen/opentoolgen v0.3.0\n", weather, []string{"-o", "weather", "-cmd", "cmd/weather"},
+			"go get github.com/opentoolgen/opentoolgen/toolcli@v0.3.0"},
+		{"OAuth client credentials", head + "require (\n\t\"github.com/opentoolgen/opentoolgen\" v0.3.0\n)\n", petstore, []string{"-o", "petstore"},
+			"go get github.com/opentoolgen/opentoolgen/oauth2cred@v0.3.0"},
+		{"not required", head, weather, []string{"-o", "weather", "-cmd", "cmd/weather"},
+			"go mod edit -require=github.com/opentoolgen/opentoolgen@v0.0.0 -replace=github.com/opentoolgen/opentoolgen=" + clone +
+				" && go get github.com/opentoolgen/opentoolgen/runtime@v0.0.0 github.com/opentoolgen/opentoolgen/toolcli@v0.0.0"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			mod := t.TempDir()
+			put(t, filepath.Join(mod, "go.mod"), c.goMod)
+			put(t, filepath.Join(mod, "doc"), c.doc)
+			r := opentoolgen(t, mod, append(c.args, "doc")...)
+			r.want(t, 0)
+			if c.want == "" {
+				if strings.Contains(r.stderr, "next, run") {
+					t.Errorf("printed a next command:\n%s", r.stderr)
+				}
+				return
+			}
+			if !strings.Contains(r.stderr, "next, run:\n\t"+c.want+"\n") {
+				t.Errorf("stderr lacks the next command %q:\n%s", c.want, r.stderr)
+			}
+			// From outside the module: the same, after a cd into it.
+			outside := append([]string{"-o", filepath.Join(filepath.Base(mod), c.args[1])}, c.args[2:]...)
+			if len(outside) > 2 {
+				outside[3] = filepath.Join(filepath.Base(mod), outside[3])
+			}
+			r = opentoolgen(t, filepath.Dir(mod), append(outside, filepath.Join(filepath.Base(mod), "doc"))...)
+			r.want(t, 0)
+			if want := "\tcd " + filepath.Base(mod) + " && " + c.want + "\n"; !strings.Contains(r.stderr, want) {
+				t.Errorf("from outside the module, stderr lacks %q:\n%s", want, r.stderr)
+			}
+		})
+	}
+}
+
+// TestPackageModules checks packageModules against go list: for every
+// package of this module that generated code imports (the goldens' and -cmd
+// mains' imports), the modules it needs besides this one.
+func TestPackageModules(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: skipping go list")
+	}
+	goCmd, err := exec.LookPath("go")
+	if err != nil {
+		t.Skip("no go command:", err)
+	}
+	imported := map[string]bool{}
+	err = filepath.WalkDir(filepath.Join("..", "..", "testdata", "golden"), func(path string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.HasSuffix(path, ".go") {
+			return err
+		}
+		af, err := parser.ParseFile(token.NewFileSet(), path, nil, parser.ImportsOnly)
+		if err != nil {
+			return err
+		}
+		for _, is := range af.Imports {
+			p, _ := strconv.Unquote(is.Path.Value)
+			if rest, ok := strings.CutPrefix(p, selfModule+"/"); ok && !strings.HasPrefix(rest, "testdata/") { // a -cmd main's golden package
+				imported[rest] = true
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, must := range []string{"runtime", "toolcli", "oauth2cred"} {
+		if !imported[must] {
+			t.Errorf("no golden imports %s: the walk is wrong", must)
+		}
+	}
+	for p := range imported {
+		cmd := exec.Command(goCmd, "list", "-deps", "-f", "{{with .Module}}{{.Path}}{{end}}", "./"+p)
+		cmd.Dir = filepath.Join("..", "..")
+		cmd.Env = append(os.Environ(), "GOFLAGS=-mod=mod", "GOWORK=off")
+		out, err := cmd.Output()
+		if err != nil {
+			t.Fatalf("go list -deps ./%s: %v", p, err)
+		}
+		var got []string
+		for _, m := range strings.Fields(string(out)) {
+			if m != selfModule && !slices.Contains(got, m) {
+				got = append(got, m)
+			}
+		}
+		slices.Sort(got)
+		want := slices.Clone(packageModules[p])
+		slices.Sort(want)
+		if !slices.Equal(got, want) {
+			t.Errorf("package %s needs the modules %q, packageModules says %q", p, got, want)
+		}
+	}
 }

@@ -1,111 +1,3 @@
-// Command opentoolgen generates a typed Go package from an OpenTool, OpenDyn or
-// OpenAPI document, or from an MCP server's saved tools/list result: argument
-// and result types, a Service interface with a server Tool adapter, a typed
-// client, the embedded OpenTool document and LLM function declarations, all on
-// top of github.com/opentoolgen/opentoolgen/runtime.
-//
-// Usage:
-//
-//	opentoolgen [flags] DOCUMENT
-//
-// The kind of DOCUMENT is read from its top-level member ("opentool", "opendyn",
-// "openapi" or "swagger"; "tools" for a tools/list result, or the JSON-RPC
-// response with it in its "result"); JSON and YAML are both accepted. From a
-// //go:generate line, next to the document:
-//
-//	//go:generate go run github.com/opentoolgen/opentoolgen/cmd/opentoolgen -o weather weather.json
-//
-// An OpenDyn document (a C dynamic library's functions with their C types) also
-// gives cgo bindings: library.gen.go (Library, Open, Close, one typed method per
-// C function, and lib.Service(), the Service that NewTool serves) and
-// opendyn.gen.h (each function's C prototype and a trampoline that calls it).
-// The library is opened at run time, with package runtime/dynlib (dlopen;
-// LoadLibrary on Windows): nothing links against it. Building the bindings
-// needs cgo; without cgo the package builds without them (types, client,
-// document).
-//
-// An MCP tools/list result gives the package of its equivalent OpenTool
-// document (-document writes it): each tool a function, its inputSchema the
-// parameters, its outputSchema the result type (else the text it answers, a
-// string), converted as mcpbridge converts a live server's tools, so that the
-// typed client calls the server through runtime.Local of an mcpbridge tool (or
-// an OpenTool gateway in front of it). The server's name and version come from
-// the listing's "_meta" (or a "serverInfo" beside "tools").
-//
-// The flags are:
-//
-//	-o DIR
-//		Write the generated files into DIR (default "."), creating it if needed.
-//		Only the generated files are written; other files in DIR are left alone,
-//		but for files an earlier run generated from the same document (a .gen.
-//		name and the same generated header) that this run no longer produces:
-//		they are removed (-check reports them).
-//	-pkg NAME
-//		Name of the generated package (default: derived from DIR's base name).
-//	-check
-//		Write nothing; exit 1 and name the files that differ when the generated
-//		files on disk are stale (for CI).
-//	-document FILE
-//		Also write the equivalent OpenTool document as indented JSON to FILE:
-//		for OpenDyn and OpenAPI inputs, the description OpenTool clients in any
-//		language understand.
-//	-declarations FILE
-//		Also write the functions' declarations for an LLM provider to FILE: the
-//		JSON its API takes in its "tools" member, for a program in any
-//		language to hand to its model. What the provider's schema dialect
-//		cannot say, and limits the declarations exceed (too many tools, too
-//		deep), are warnings.
-//	-for PROFILE
-//		The profile of -declarations (default openai): openai, openai-strict,
-//		anthropic, anthropic-strict, gemini or mcp.
-//	-include PATTERN, -exclude PATTERN
-//		Generate only the functions an -include pattern matches (all, without
-//		one) that no -exclude pattern matches, and only the types they need
-//		(repeatable). A pattern is a glob over function names (path.Match:
-//		* ? [a-z]), tag:GLOB over an OpenAPI operation's tags, or path:GLOB
-//		over its path template (* does not cross a /).
-//	-allow-ref-dir DIR
-//		Let OpenAPI $refs read files under DIR too (repeatable). By default a
-//		$ref may only name a regular file inside the directory tree of the
-//		document (after resolving .. and symbolic links).
-//	-cmd DIR
-//		Also write a package main into DIR (main.gen.go) that serves the
-//		generated package as an OpenTool and MCP server with no code of yours
-//		(package toolcli: DIR's base name start | mcp | -h): OpenAPI calls the
-//		REST API at --server with credentials from environment variables;
-//		OpenDyn opens the library at --library; OpenTool is a gateway to the
-//		server at --upstream. DIR and -o must be in one module: the main
-//		imports the package by the path the enclosing go.mod gives it.
-//	-cpuprofile FILE
-//		Write a CPU profile of the run to FILE (go tool pprof FILE).
-//	-memprofile FILE
-//		Write the profile of the run's allocations to FILE when it ends
-//		(go tool pprof -sample_index=alloc_space FILE).
-//	-version
-//		Print the version of opentoolgen and exit.
-//	-h, -help
-//		Print this list of flags and exit.
-//
-// Flags go before DOCUMENT. A document, and each file its $refs name, may be
-// at most 64 MiB; OpenAPI documents nested deeper than 1,000 levels are
-// refused. JSON paths over 256 bytes are shortened in messages, and doc
-// comments carry at most 2 KiB of a description (the embedded document keeps
-// all of it).
-//
-// The command sets a soft memory limit of 64 MiB (debug.SetMemoryLimit) unless
-// GOMEMLIMIT or GOGC is set: only documents of several megabytes reach it.
-//
-// Warnings (what was read in a degraded way) go to standard error, one a
-// line; a warning given at more than three places is printed once, with the
-// number of its places and the first three of them, indented. With -include
-// or -exclude, warnings about operations and schemas that are not generated
-// are left out.
-//
-// Exit status: 0 on success; 1 when the document has problems (each printed as
-// file:line:col: json-path: message, all at once, the first ten errors followed
-// by the document's lines around them with a caret under the column) or -check
-// found stale files; 2 on bad usage. Nothing is written when any error
-// occurred.
 package main
 
 import (
@@ -242,23 +134,6 @@ func flagSet(o *options) *flag.FlagSet {
 	fs.StringVar(&o.memProfile, "memprofile", "", "write the profile of the run's allocations to `FILE` when it ends")
 	fs.BoolVar(&o.version, "version", false, "print the version of opentoolgen and exit")
 	return fs
-}
-
-// printHelp prints the usage line and the flags (-h, -help).
-func printHelp(w io.Writer) {
-	fmt.Fprintln(w, usageLine)
-	fmt.Fprintln(w)
-	fmt.Fprintln(w, "Generates a typed Go package from an OpenTool, OpenDyn or OpenAPI/Swagger")
-	fmt.Fprintln(w, "document, or from an MCP server's saved tools/list result ({\"tools\": [...]}, or")
-	fmt.Fprintln(w, "the JSON-RPC response holding it): JSON or YAML, at most 64 MiB, its kind read")
-	fmt.Fprintln(w, "from its top-level member. Flags go before DOCUMENT.")
-	fmt.Fprintln(w)
-	fs := flagSet(&options{})
-	fs.SetOutput(w)
-	fs.PrintDefaults()
-	fmt.Fprintln(w)
-	fmt.Fprintln(w, "Exit status: 0 on success; 1 when the document has problems or -check found")
-	fmt.Fprintln(w, "stale files; 2 on bad usage. Nothing is written when any error occurred.")
 }
 
 func parseFlags(args []string, stderr io.Writer) (*options, error) {
@@ -423,6 +298,14 @@ func generate(args []string, stdout, stderr io.Writer) (err error) {
 		if err := os.Remove(p); err != nil {
 			return err
 		}
+	}
+	files := res.Files
+	if res.Command != nil {
+		files = append(files[:len(files):len(files)], *res.Command)
+	}
+	// The files are written: a go.mod that cannot be read only costs the hint.
+	if next, err := nextCommand(o.out, files); err == nil && next != "" {
+		fmt.Fprintf(stderr, "opentoolgen: go.mod lacks modules the generated code needs; next, run:\n\t%s\n", next)
 	}
 	return nil
 }

@@ -4,8 +4,13 @@ import (
 	"bufio"
 	"bytes"
 	"fmt"
+	"go/parser"
+	"go/token"
 	"os"
 	"path/filepath"
+	goruntime "runtime"
+	"runtime/debug"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -105,4 +110,196 @@ func modulePath(data []byte) (string, error) {
 		return p, nil
 	}
 	return "", fmt.Errorf("no module directive")
+}
+
+// selfModule is the module of this command, whose packages generated code
+// imports.
+const selfModule = "github.com/opentoolgen/opentoolgen"
+
+// packageModules lists, for each package of this module that generated code
+// may import, the other modules its build needs: those of the packages it
+// imports, directly or not. A package not listed needs the standard library
+// only. TestPackageModules keeps the table in step with go list.
+var packageModules = map[string][]string{
+	"mcpbridge":  mcpModules,
+	"oauth2cred": {"golang.org/x/oauth2"},
+	"toolcli":    mcpModules,
+}
+
+// mcpModules are the modules of package mcpbridge (the official MCP Go SDK
+// and what it imports).
+var mcpModules = []string{
+	"github.com/google/jsonschema-go",
+	"github.com/modelcontextprotocol/go-sdk",
+	"github.com/segmentio/asm",
+	"github.com/segmentio/encoding",
+	"github.com/yosida95/uritemplate/v3",
+	"golang.org/x/oauth2",
+	"golang.org/x/sync",
+	"golang.org/x/sys",
+	"golang.org/x/time",
+}
+
+// nextCommand returns the command that lets the module holding dir (-o) build
+// the generated files, when its go.mod lacks a requirement they need, such as
+// the MCP SDK that a -cmd main needs through package toolcli (go build would
+// only say "go mod tidy", which also fetches what the tests of every
+// dependency need); "" when nothing is missing, or dir is in no module or in
+// this one. The command is a go get of the packages of this module that need
+// the missing modules, at the version go.mod requires (as go get -tool
+// installed the command), so that no version changes; with a cd first when
+// the working directory is outside the module.
+func nextCommand(dir string, files []gen.File) (string, error) {
+	imported := map[string]bool{} // packages of this module, relative to it ("" for its root)
+	for _, f := range files {
+		if !strings.HasSuffix(f.Name, ".go") {
+			continue
+		}
+		af, err := parser.ParseFile(token.NewFileSet(), f.Name, f.Content, parser.ImportsOnly)
+		if err != nil {
+			continue // generated code parses; should it not, go build says why
+		}
+		for _, is := range af.Imports {
+			p, _ := strconv.Unquote(is.Path.Value)
+			if p == selfModule || strings.HasPrefix(p, selfModule+"/") {
+				imported[strings.TrimPrefix(strings.TrimPrefix(p, selfModule), "/")] = true
+			}
+		}
+	}
+	if len(imported) == 0 {
+		return "", nil
+	}
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return "", err
+	}
+	root, modPath, err := findModule(abs)
+	if err != nil || root == "" || modPath == selfModule {
+		return "", err
+	}
+	data, err := os.ReadFile(filepath.Join(root, "go.mod"))
+	if err != nil {
+		return "", err
+	}
+	required := requirements(data)
+	version, ok := required[selfModule]
+	var get []string // the packages to go get
+	var cmds []string
+	if !ok {
+		for p := range imported {
+			get = append(get, p)
+		}
+		version = buildVersion()
+		if version == "" {
+			// A command built in a clone: the clone is where it was built.
+			version = "v0.0.0"
+			cmds = append(cmds, fmt.Sprintf("go mod edit -require=%s@v0.0.0 -replace=%s=%s", selfModule, selfModule, cloneDir()))
+		}
+	} else {
+		for p := range imported {
+			for _, m := range packageModules[p] {
+				if _, ok := required[m]; !ok {
+					get = append(get, p)
+					break
+				}
+			}
+		}
+	}
+	if len(get) == 0 {
+		return "", nil
+	}
+	slices.Sort(get)
+	args := make([]string, len(get))
+	for i, p := range get {
+		args[i] = selfModule
+		if p != "" {
+			args[i] += "/" + p
+		}
+		args[i] += "@" + version
+	}
+	cmds = append(cmds, "go get "+strings.Join(args, " "))
+	if wd, err := os.Getwd(); err == nil && !within(root, wd) {
+		to := root
+		if rel, err := filepath.Rel(wd, root); err == nil {
+			to = rel
+		}
+		cmds = append([]string{"cd " + to}, cmds...)
+	}
+	return strings.Join(cmds, " && "), nil
+}
+
+// requirements returns the modules a go.mod file requires, with their
+// versions.
+func requirements(data []byte) map[string]string {
+	req := map[string]string{}
+	block := false
+	sc := bufio.NewScanner(bytes.NewReader(data))
+	sc.Buffer(nil, 1<<20)
+	for sc.Scan() {
+		line := sc.Text()
+		if i := strings.Index(line, "//"); i >= 0 {
+			line = line[:i]
+		}
+		f := strings.Fields(line)
+		switch {
+		case block && len(f) == 1 && f[0] == ")":
+			block = false
+		case block && len(f) == 2:
+			req[unquote(f[0])] = f[1]
+		case len(f) == 2 && f[0] == "require" && f[1] == "(":
+			block = true
+		case len(f) == 3 && f[0] == "require":
+			req[unquote(f[1])] = f[2]
+		}
+	}
+	return req
+}
+
+func unquote(s string) string {
+	if u, err := strconv.Unquote(s); err == nil {
+		return u
+	}
+	return s
+}
+
+// buildVersion returns the version of this module the command was built
+// from ("v1.2.0" for go install …@v1.2.0 or go tool), or "" when it was built
+// in a clone of it ("(devel)") or as a replaced v0.0.0.
+func buildVersion() string {
+	bi, ok := debug.ReadBuildInfo()
+	if !ok {
+		return ""
+	}
+	m := &bi.Main
+	if m.Path != selfModule { // go tool: the command is a dependency of the build
+		m = nil
+		for _, d := range bi.Deps {
+			if d.Path == selfModule {
+				m = d
+			}
+		}
+	}
+	if m == nil || m.Replace != nil || m.Version == "" || m.Version == "(devel)" || m.Version == "v0.0.0" {
+		return ""
+	}
+	return m.Version
+}
+
+// within reports whether dir is root or inside it.
+func within(root, dir string) bool {
+	rel, err := filepath.Rel(root, dir)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel)
+}
+
+// cloneDir returns the directory of the clone this command was built in, from
+// the path of its source (absent with -trimpath: then a placeholder).
+func cloneDir() string {
+	_, file, _, ok := goruntime.Caller(0)
+	if ok && filepath.IsAbs(file) {
+		root := filepath.Dir(filepath.Dir(filepath.Dir(file)))
+		if _, p, err := findModule(root); err == nil && p == selfModule {
+			return root
+		}
+	}
+	return "PATH/TO/CLONE"
 }

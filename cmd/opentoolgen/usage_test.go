@@ -1,6 +1,7 @@
 package main
 
 import (
+	"flag"
 	"os"
 	"path/filepath"
 	"strings"
@@ -109,5 +110,42 @@ func TestDocumentTooLarge(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(dir, "out")); !os.IsNotExist(err) {
 		t.Errorf("out was created: %v", err)
+	}
+}
+
+// TestHelpFlagsDocumented checks that the flags of the package doc, which -h
+// prints, are the flags the command has: each flag of flagSet has its entry
+// ("-name ARG" at the start of a line of the flags block), and each entry
+// names a flag of flagSet (-h and -help are the flag package's own).
+func TestHelpFlagsDocumented(t *testing.T) {
+	var block []string
+	ps := docParagraphs(doc)
+	for i, p := range ps {
+		if !p.indented && strings.HasPrefix(p.lines[0], "The flags are:") && i+1 < len(ps) {
+			block = ps[i+1].lines
+		}
+	}
+	if len(block) == 0 {
+		t.Fatal("the package doc has no indented block after \"The flags are:\"")
+	}
+	documented := map[string]bool{}
+	for _, l := range block {
+		if strings.HasPrefix(l, "\t-") { // an entry; its text is indented twice
+			for _, f := range strings.Split(strings.TrimSpace(l), ", ") {
+				documented[strings.TrimPrefix(strings.Fields(f)[0], "-")] = true
+			}
+		}
+	}
+	fs := flagSet(&options{})
+	fs.VisitAll(func(f *flag.Flag) {
+		if !documented[f.Name] {
+			t.Errorf("flag -%s is not in the package doc's flags", f.Name)
+		}
+		delete(documented, f.Name)
+	})
+	delete(documented, "h")
+	delete(documented, "help")
+	for name := range documented {
+		t.Errorf("the package doc documents -%s, which the command does not have", name)
 	}
 }

@@ -1,0 +1,136 @@
+// Command opentoolgen generates a typed Go package from an OpenTool, OpenDyn or
+// OpenAPI/Swagger document, or from an MCP server's saved tools/list result:
+// argument and result types, a Service interface with a server Tool adapter, a typed
+// client, the embedded OpenTool document and LLM function declarations, all on
+// top of package github.com/opentoolgen/opentoolgen/runtime.
+//
+// Usage:
+//
+//	opentoolgen [flags] DOCUMENT
+//
+// The kind of DOCUMENT is read from its top-level member ("opentool",
+// "opendyn", "openapi" or "swagger"; "tools" for a tools/list result, or
+// the JSON-RPC response with it in its "result"); JSON and YAML are both
+// accepted. From a
+// //go:generate line, next to the document, with the command a tool of the
+// module (go get -tool github.com/opentoolgen/opentoolgen/cmd/opentoolgen):
+//
+//	//go:generate go tool opentoolgen -o weathertool weather.json
+//
+// or, inside this module, go run github.com/opentoolgen/opentoolgen/cmd/opentoolgen.
+//
+// An OpenDyn document (a C dynamic library's functions with their C types) also
+// gives cgo bindings: library.gen.go (Library, Open, Close, one typed method per
+// C function, and lib.Service(), the Service that NewTool serves) and
+// opendyn.gen.h (each function's C prototype and a trampoline that calls it).
+// The library is opened at run time, with package runtime/dynlib (dlopen;
+// LoadLibrary on Windows): nothing links against it. Building the bindings
+// needs cgo; without cgo the package builds without them (types, client,
+// document).
+//
+// An MCP tools/list result gives the package of its equivalent OpenTool
+// document (-document writes it): each tool a function, its inputSchema the
+// parameters, its outputSchema the result type (else the text it answers, a
+// string), converted as mcpbridge converts a live server's tools, so that the
+// typed client calls the server through runtime.Local of an mcpbridge tool (or
+// an OpenTool gateway in front of it). The server's name and version come from
+// the listing's "_meta" (or a "serverInfo" beside "tools").
+//
+// The flags are:
+//
+//	-o DIR
+//		Write the generated files into DIR (default "."), creating it if needed.
+//		Only the generated files are written; other files in DIR are left alone,
+//		but for files an earlier run generated from the same document (a .gen.
+//		name and the same generated header) that this run no longer produces:
+//		they are removed (-check reports them).
+//	-pkg NAME
+//		Name of the generated package (default: derived from DIR's base name).
+//	-check
+//		Write nothing; exit 1 and name the files that differ when the generated
+//		files on disk are stale (for CI).
+//	-document FILE
+//		Also write the equivalent OpenTool document as indented JSON to FILE:
+//		for OpenDyn and OpenAPI inputs, the description OpenTool clients in any
+//		language understand.
+//	-declarations FILE
+//		Also write the functions' declarations for an LLM provider to FILE: the
+//		JSON its API takes in its "tools" member, for a program in any
+//		language to hand to its model. What the provider's schema dialect
+//		cannot say, and limits the declarations exceed (too many tools, too
+//		deep), are warnings.
+//	-for PROFILE
+//		The profile of -declarations (default openai): openai, openai-strict,
+//		anthropic, anthropic-strict, gemini or mcp.
+//	-include PATTERN, -exclude PATTERN
+//		Generate only the functions an -include pattern matches (all, without
+//		one) that no -exclude pattern matches, and only the types they need
+//		(repeatable). A pattern is a glob over function names (path.Match:
+//		* ? [a-z]), tag:GLOB over an OpenAPI operation's tags, or path:GLOB
+//		over its path template (* does not cross a /).
+//	-allow-ref-dir DIR
+//		Let OpenAPI $refs read files under DIR too (repeatable). By default a
+//		$ref may only name a regular file inside the directory tree of the
+//		document (after resolving .. and symbolic links).
+//	-cmd DIR
+//		Also write a package main into DIR (main.gen.go) that serves the
+//		generated package as an OpenTool and MCP server with no code of yours
+//		(package toolcli: DIR's base name start | mcp | -h): OpenAPI calls the
+//		REST API at --server with credentials from environment variables;
+//		OpenDyn opens the library at --library; OpenTool is a gateway to the
+//		server at --upstream. DIR and -o must be in one module: the main
+//		imports the package by the path the enclosing go.mod gives it.
+//	-cpuprofile FILE
+//		Write a CPU profile of the run to FILE (go tool pprof FILE).
+//	-memprofile FILE
+//		Write the profile of the run's allocations to FILE when it ends
+//		(go tool pprof -sample_index=alloc_space FILE).
+//	-version
+//		Print the version of opentoolgen and exit.
+//	-h, -help
+//		Print this list of flags and exit.
+//
+// Flags go before DOCUMENT.
+//
+// When the go.mod of the module that holds -o lacks a module the generated
+// code needs to build (the MCP Go SDK, which a -cmd main needs through
+// package toolcli; golang.org/x/oauth2 for OAuth 2 client credentials), the
+// command prints the exact command that adds it, a go get of the packages
+// that need it at the version go.mod already requires, for example
+//
+//	go get github.com/opentoolgen/opentoolgen/toolcli@v0.0.0
+//
+// (go build alone would say "go mod tidy", which also fetches what the tests
+// of every dependency need). A go.mod that lists a module at a version older
+// than this module requires is not detected: go build then says so.
+//
+// Limits, so that a hostile or broken document costs little: a document, and
+// each file its $refs name, may be at most 64 MiB; a $ref reads only a regular
+// file inside the document's directory tree (or an -allow-ref-dir), never a
+// URL, device or pipe; OpenAPI documents nested deeper than 1,000 levels are
+// refused (kin-openapi reads them in quadratic time). JSON paths over 256
+// bytes are shortened in messages (/a/b/c/d/…(N more)…/w/x/y/z); doc comments
+// carry at most 2 KiB of a description (the embedded document keeps all of
+// it); names of nested types stop growing at 64 bytes and go on as the
+// member's name, numbered when taken. Output grows linearly with the input.
+//
+// The command sets a soft memory limit of 64 MiB (debug.SetMemoryLimit) unless
+// GOMEMLIMIT or GOGC is set: only documents of several megabytes reach it.
+//
+// Warnings (what was read in a degraded way) go to standard error, one a
+// line; a warning given at more than three places is printed once, with the
+// number of its places and the first three of them, indented. With -include
+// or -exclude, warnings about operations and schemas that are not generated
+// are left out.
+//
+// Exit status: 0 on success; 1 when the document has problems (each printed as
+// file:line:col: json-path: message, all at once, the first ten errors followed
+// by the document's lines around them with a caret under the column) or -check
+// found stale files; 2 on bad usage. Nothing is written when any error
+// occurred: every output is written to a temporary file beside its place
+// first, and renamed into place only when all of them were written.
+//
+// The manual of the generated code is in the repository's docs/ directory:
+// docs/openapi.md, docs/mcp.md, docs/declarations.md, docs/server.md,
+// docs/opendyn.md and docs/limits.md.
+package main
