@@ -168,8 +168,8 @@ func TestNextCommand(t *testing.T) {
 	all += ")\n"
 	for _, c := range []struct {
 		name, goMod, doc string
-		args           []string
-		want           string // "" for nothing printed
+		args             []string
+		want             string // "" for nothing printed
 	}{
 		{"complete", head + all, petstore, []string{"-o", "petstore", "-cmd", "cmd/petstore"}, ""},
 		{"no main", head + "require github.com/opentoolgen/opentoolgen v0.3.0\n", weather, []string{"-o", "weather"}, ""},
