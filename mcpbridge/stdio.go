@@ -10,6 +10,7 @@ import (
 	"io"
 	"log/slog"
 	"os"
+	"slices"
 	"strconv"
 	"sync"
 
@@ -75,36 +76,108 @@ func (t *StdioTransport) Connect(ctx context.Context) (mcp.Connection, error) {
 }
 
 // stdioOut writes whole messages to the client, one Write at a time (the
-// SDK writes each message in one call), and learns the negotiated protocol
-// version from the answer to initialize.
+// SDK writes each message in one call), learns the negotiated protocol
+// version from the answer to initialize, and keeps the requests not yet
+// answered, so that the end of the client's input waits for their answers.
 type stdioOut struct {
 	mu      sync.Mutex
 	w       io.Writer
 	initID  *jsonrpc.ID // the initialize request whose answer is awaited
 	version string      // the negotiated protocol version
+	pending map[jsonrpc.ID]bool
+	settled chan struct{} // closed when pending empties or the connection closes
+	closed  bool
 }
 
 func (o *stdioOut) Write(p []byte) (int, error) {
 	o.mu.Lock()
 	defer o.mu.Unlock()
-	if o.initID != nil {
-		if msg, err := jsonrpc.DecodeMessage(bytes.TrimSpace(p)); err == nil {
-			if r, ok := msg.(*jsonrpc.Response); ok && r.ID == *o.initID {
-				var res struct {
-					ProtocolVersion string `json:"protocolVersion"`
-				}
-				if r.Error == nil && json.Unmarshal(r.Result, &res) == nil {
-					o.version = res.ProtocolVersion
-				}
-				o.initID = nil
-			}
-		}
+	if o.initID != nil || len(o.pending) > 0 {
+		o.answered(bytes.TrimSpace(p))
 	}
 	return o.w.Write(p)
 }
 
-// Close does not close the writer: the transport does not own it.
-func (o *stdioOut) Close() error { return nil }
+// answered notes the responses of msg, a message or a batch the SDK writes.
+func (o *stdioOut) answered(msg []byte) {
+	if len(msg) > 0 && msg[0] == '[' {
+		var batch []json.RawMessage
+		json.Unmarshal(msg, &batch)
+		for _, m := range batch {
+			o.answered(m)
+		}
+		return
+	}
+	m, err := jsonrpc.DecodeMessage(msg)
+	r, ok := m.(*jsonrpc.Response)
+	if err != nil || !ok {
+		return
+	}
+	if o.initID != nil && r.ID == *o.initID {
+		var res struct {
+			ProtocolVersion string `json:"protocolVersion"`
+		}
+		if r.Error == nil && json.Unmarshal(r.Result, &res) == nil {
+			o.version = res.ProtocolVersion
+		}
+		o.initID = nil
+	}
+	o.forgetLocked(r.ID)
+}
+
+// expect notes a request passed to the SDK, whose answer is awaited.
+func (o *stdioOut) expect(id jsonrpc.ID) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if o.pending == nil {
+		o.pending = map[jsonrpc.ID]bool{}
+	}
+	o.pending[id] = true
+}
+
+// forget notes a request that will not be answered (the client cancelled it).
+func (o *stdioOut) forget(id jsonrpc.ID) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	o.forgetLocked(id)
+}
+
+func (o *stdioOut) forgetLocked(id jsonrpc.ID) {
+	delete(o.pending, id)
+	if len(o.pending) == 0 && o.settled != nil {
+		close(o.settled)
+		o.settled = nil
+	}
+}
+
+// drain returns when every request passed to the SDK is answered or
+// cancelled, or the connection is closed.
+func (o *stdioOut) drain() {
+	o.mu.Lock()
+	if o.closed || len(o.pending) == 0 {
+		o.mu.Unlock()
+		return
+	}
+	if o.settled == nil {
+		o.settled = make(chan struct{})
+	}
+	ch := o.settled
+	o.mu.Unlock()
+	<-ch
+}
+
+// Close does not close the writer (the transport does not own it); it ends
+// a drain.
+func (o *stdioOut) Close() error {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	o.closed = true
+	if o.settled != nil {
+		close(o.settled)
+		o.settled = nil
+	}
+	return nil
+}
 
 func (o *stdioOut) awaitInit(id jsonrpc.ID) {
 	o.mu.Lock()
@@ -152,6 +225,10 @@ func (f *lineFilter) run() {
 		line = line[:0]
 		if err != nil {
 			if err == io.EOF {
+				// The client has closed its output: what it asked is
+				// answered before the SDK sees the end (MCP's stdio
+				// shutdown closes the server's input, then waits).
+				f.out.drain()
 				err = nil
 			}
 			f.to.CloseWithError(err) // nil: EOF, the client has closed the connection
@@ -176,24 +253,28 @@ func (f *lineFilter) pass(line []byte) error {
 		f.answer(nil, -32700, fmt.Sprintf("Parse error: %v", err))
 		return nil
 	}
-	if id, problem := f.check(msg); problem != "" {
-		f.answer(id, -32600, "Invalid Request: "+problem)
+	ids, problem := f.check(msg)
+	if problem != "" {
+		f.answer(idOf(msg), -32600, "Invalid Request: "+problem)
 		return nil
+	}
+	for _, id := range ids {
+		f.out.expect(id)
 	}
 	_, err := f.to.Write(append(msg, '\n'))
 	return err
 }
 
 // check returns what is wrong with msg, valid JSON, as the SDK would read
-// it ("" for nothing), and its id when it has one.
-func (f *lineFilter) check(msg []byte) (json.RawMessage, string) {
+// it ("" for nothing), and otherwise the ids of the requests it holds.
+func (f *lineFilter) check(msg []byte) ([]jsonrpc.ID, string) {
 	if msg[0] != '[' {
 		m, err := jsonrpc.DecodeMessage(msg)
 		if err != nil {
-			return idOf(msg), "not a JSON-RPC 2.0 message: " + err.Error()
+			return nil, "not a JSON-RPC 2.0 message: " + err.Error()
 		}
-		if r, ok := m.(*jsonrpc.Request); ok && r.Method == "initialize" && r.ID.IsValid() {
-			f.out.awaitInit(r.ID)
+		if id, ok := f.request(m); ok {
+			return []jsonrpc.ID{id}, ""
 		}
 		return nil, ""
 	}
@@ -207,20 +288,47 @@ func (f *lineFilter) check(msg []byte) (json.RawMessage, string) {
 	if ok, version := f.out.batches(); !ok {
 		return nil, "JSON-RPC batches are not part of protocol version " + version
 	}
-	ids := map[jsonrpc.ID]bool{}
+	var ids []jsonrpc.ID
 	for i, raw := range batch {
 		m, err := jsonrpc.DecodeMessage(raw)
 		if err != nil {
 			return nil, fmt.Sprintf("message %d of the batch is not a JSON-RPC 2.0 message: %v", i, err)
 		}
-		if r, ok := m.(*jsonrpc.Request); ok && r.ID.IsValid() {
-			if ids[r.ID] {
-				return nil, fmt.Sprintf("message %d of the batch repeats the id %v", i, r.ID.Raw())
+		if id, ok := f.request(m); ok {
+			if slices.Contains(ids, id) {
+				return nil, fmt.Sprintf("message %d of the batch repeats the id %v", i, id.Raw())
 			}
-			ids[r.ID] = true
+			ids = append(ids, id)
 		}
 	}
-	return nil, ""
+	return ids, ""
+}
+
+// request returns the id of m when m is a request, which the SDK answers;
+// it notes an initialize request, and a cancellation, whose request will
+// not be answered.
+func (f *lineFilter) request(m jsonrpc.Message) (jsonrpc.ID, bool) {
+	r, ok := m.(*jsonrpc.Request)
+	if !ok {
+		return jsonrpc.ID{}, false
+	}
+	if r.Method == "notifications/cancelled" {
+		var p struct {
+			RequestID json.RawMessage `json:"requestId"`
+		}
+		if json.Unmarshal(r.Params, &p) == nil && len(p.RequestID) > 0 {
+			if c, err := jsonrpc.DecodeMessage([]byte(`{"jsonrpc":"2.0","method":"c","id":` + string(p.RequestID) + `}`)); err == nil {
+				f.out.forget(c.(*jsonrpc.Request).ID)
+			}
+		}
+	}
+	if !r.ID.IsValid() {
+		return jsonrpc.ID{}, false
+	}
+	if r.Method == "initialize" {
+		f.out.awaitInit(r.ID)
+	}
+	return r.ID, true
 }
 
 // idOf returns the "id" member of a JSON object when it is a string or a

@@ -203,3 +203,34 @@ func TestStdioBatch(t *testing.T) {
 		t.Errorf("%d tools, want 7", n)
 	}
 }
+
+// TestStdioAnswersBeforeEOF closes the server's standard input right after
+// requests, as a client that is done does: every request is answered before
+// the server exits (MCP's stdio shutdown: close the input, wait for the exit).
+func TestStdioAnswersBeforeEOF(t *testing.T) {
+	cmd := exec.Command(os.Args[0])
+	cmd.Env = append(os.Environ(), stdioEnv+"=1")
+	c := startLines(t, cmd)
+	c.handshake("2025-06-18")
+	c.send(`{"jsonrpc":"2.0","id":"list","method":"tools/list"}`)
+	c.send(`{"jsonrpc":"2.0","id":"read","method":"tools/call","params":{"name":"read","arguments":{"id":1}}}`)
+	c.send(`{"jsonrpc":"2.0","id":"seq","method":"tools/call","params":{"name":"sequentiallyRead","arguments":{}}}`)
+	c.stdin.Close()
+	got := map[any]bool{}
+	for line := range c.lines {
+		var m map[string]any
+		if err := json.Unmarshal([]byte(line), &m); err != nil {
+			t.Fatalf("the server wrote %q: %v", line, err)
+		}
+		if _, ok := m["result"]; ok {
+			got[m["id"]] = true
+		} else if m["error"] != nil {
+			t.Errorf("answer %v", m)
+		}
+	}
+	for _, id := range []string{"list", "read", "seq"} {
+		if !got[id] {
+			t.Errorf("request %q not answered before the server exited", id)
+		}
+	}
+}
