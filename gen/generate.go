@@ -75,6 +75,7 @@ import (
 	"github.com/opentoolgen/opentoolgen/gen/model"
 	"github.com/opentoolgen/opentoolgen/gen/source"
 	opentool "github.com/opentoolgen/opentoolgen/runtime"
+	"github.com/opentoolgen/opentoolgen/runtime/declare"
 )
 
 // Options configure Generate.
@@ -109,11 +110,11 @@ type Command struct {
 }
 
 // Profile is an LLM provider's form of declarations (runtime.Profile).
-type Profile = opentool.Profile
+type Profile = declare.Profile
 
 // ParseProfile returns the profile named s ("openai", "openai-strict",
 // "anthropic", "anthropic-strict", "gemini", "mcp"), or an error listing them.
-func ParseProfile(s string) (Profile, error) { return opentool.ParseProfile(s) }
+func ParseProfile(s string) (Profile, error) { return declare.ParseProfile(s) }
 
 // MaxFileBytes is the largest document or referenced file accepted: 64 MiB.
 const MaxFileBytes = source.MaxFileBytes
@@ -143,7 +144,7 @@ type Result struct {
 	// without a profile.
 	Declarations []byte
 	// Warnings are problems the generator worked around, and what the
-	// declarations could not say or exceed (opentool.Declare).
+	// declarations could not say or exceed (declare.Declare).
 	Warnings []source.Diagnostic
 	// Command is the package main's file (emit.CommandFile), when
 	// Options.Command asked for it.
@@ -236,7 +237,7 @@ func Generate(name string, data []byte, opts Options) (*Result, error) {
 	doc = emit.ResultDocument(doc)
 	res := &Result{Files: files, Document: doc, Warnings: warnings, Command: command}
 	if opts.Declarations != "" {
-		if err := declare(name, pkg.Document, opts.Declarations, res); err != nil {
+		if err := addDeclarations(name, pkg.Document, opts.Declarations, res); err != nil {
 			return nil, err
 		}
 	}
@@ -292,12 +293,12 @@ func generatedOnly(ws []source.Diagnostic, name string, pkg *model.Package) []so
 var httpMethods = map[string]bool{"get": true, "put": true, "post": true, "delete": true,
 	"options": true, "head": true, "patch": true, "trace": true, "query": true}
 
-// declare puts doc's declarations in profile p into res: what the profile
+// addDeclarations puts doc's declarations in profile p into res: what the profile
 // cannot say and the provider limits they exceed are warnings (the runtime
 // function that builds them at run time returns the latter as an error).
-func declare(name string, doc *opentool.OpenTool, p opentool.Profile, res *Result) error {
-	d, err := opentool.Declare(doc, p)
-	var le *opentool.LimitError
+func addDeclarations(name string, doc *opentool.OpenTool, p declare.Profile, res *Result) error {
+	d, err := declare.Declare(doc, p)
+	var le *declare.LimitError
 	switch {
 	case errors.As(err, &le):
 		for _, l := range le.Limits {

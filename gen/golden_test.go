@@ -13,7 +13,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/opentoolgen/opentoolgen/gen/emit"
-	opentool "github.com/opentoolgen/opentoolgen/runtime"
+	"github.com/opentoolgen/opentoolgen/runtime/declare"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/golden")
@@ -95,7 +95,7 @@ func generateCase(t *testing.T, c goldenCase) map[string][]byte {
 	out[goldenCommand(c.name)] = res.Command.Content
 	if declaredCases[c.name] {
 		// The declarations of every profile, as -declarations writes them.
-		for _, p := range opentool.Profiles() {
+		for _, p := range declare.Profiles() {
 			d, err := Generate(filepath.Base(c.input), data, Options{Package: goldenPackage(c.name), Declarations: p})
 			if err != nil {
 				t.Fatalf("Generate -for %s: %v", p, err)
@@ -111,7 +111,7 @@ func generateCase(t *testing.T, c goldenCase) map[string][]byte {
 var declaredCases = map[string]bool{"weather": true, "mocktool": true, "openapi-petstore": true, "openapi-schemas": true, "openapi-wild": true, "opendyn-example": true, "mcp-tools": true}
 
 // goldenDeclarations is the file of a case's declarations in profile p.
-func goldenDeclarations(p opentool.Profile) string { return "declarations/" + string(p) + ".gen.json" }
+func goldenDeclarations(p declare.Profile) string { return "declarations/" + string(p) + ".gen.json" }
 
 // goldenModule is this module's path.
 const goldenModule = "github.com/opentoolgen/opentoolgen"
@@ -137,7 +137,7 @@ func TestGolden(t *testing.T) {
 			if _, err := os.Stat(filepath.Join(c.dir, goldenCommand(c.name))); err == nil {
 				onDisk[goldenCommand(c.name)] = true
 			}
-			for _, p := range opentool.Profiles() {
+			for _, p := range declare.Profiles() {
 				if _, err := os.Stat(filepath.Join(c.dir, goldenDeclarations(p))); err == nil {
 					onDisk[goldenDeclarations(p)] = true
 				}

@@ -27,7 +27,13 @@ var stages = []struct {
 }{
 	{pkg: "internal/jsontree"},
 	{pkg: "internal/inflight"},
-	{pkg: "runtime", may: []string{"internal/jsontree", "internal/inflight"}},
+	{pkg: "internal/redirect"},
+	{pkg: "internal/sse"},
+	{pkg: "runtime", may: []string{"internal/jsontree", "internal/inflight", "internal/redirect", "internal/sse"}},
+	// beside runtime, one package per job, each importing runtime and never
+	// imported by it
+	{pkg: "runtime/rest", may: []string{"internal/redirect", "internal/sse", "runtime"}},
+	{pkg: "runtime/declare", may: []string{"internal/jsontree", "runtime"}},
 	{pkg: "runtime/dynlib", may: []string{"runtime"}},
 	// MCP tools as an OpenTool document: what mcpbridge and the generator share
 	{pkg: "internal/checked", may: []string{"runtime"}},
@@ -49,11 +55,11 @@ var stages = []struct {
 	// emit: Go from the model, nothing of input formats (jennifer only)
 	{pkg: "gen/emit", may: []string{"internal/jsontree", "runtime", "templates", "gen/model"}, jennifer: true},
 	// the driver: Generate, render, format; see gen's package doc
-	{pkg: "gen", may: []string{"runtime", "gen/source", "gen/load/opentool", "gen/load/opendyn", "gen/load/openapi", "gen/load/mcptools", "gen/model", "gen/emit"}},
+	{pkg: "gen", may: []string{"runtime", "runtime/declare", "gen/source", "gen/load/opentool", "gen/load/opendyn", "gen/load/openapi", "gen/load/mcptools", "gen/model", "gen/emit"}},
 	{pkg: "cmd/opentoolgen", may: []string{"gen"}},
 	// fronts beside runtime, which never imports them
 	{pkg: "mcpbridge", may: []string{"internal/jsontree", "internal/inflight", "internal/mcpschema", "runtime"}, third: true},
-	{pkg: "oauth2cred", may: []string{"runtime"}, third: true},
+	{pkg: "oauth2cred", may: []string{"internal/redirect", "runtime/rest"}, third: true},
 	// the command line of a tool server (what opentoolgen -cmd's mains call):
 	// OpenTool HTTP and MCP, so beside runtime too
 	{pkg: "toolcli", may: []string{"internal/jsontree", "internal/inflight", "runtime", "mcpbridge"}, third: true},

@@ -1,5 +1,5 @@
 // Package oauth2cred gives generated OpenAPI clients OAuth 2 access tokens
-// from golang.org/x/oauth2, as runtime.TokenSource values: the client
+// from golang.org/x/oauth2, as rest.TokenSource values: the client
 // credentials flow from a token URL and scopes (the document's flow), and any
 // oauth2.TokenSource for the flows where a user signs in (authorization code,
 // implicit, device). Tokens are fetched once and again when they expire.
@@ -8,7 +8,7 @@
 //		ClientID: id, ClientSecret: secret,
 //		TokenURL: "https://auth.example.com/token", Scopes: []string{"pets:read"},
 //	})
-//	c := petstore.NewClient("", petstore.WithCredential("petstore_auth", runtime.TokenCredential(src)))
+//	c := petstore.NewClient("", petstore.WithCredential("petstore_auth", rest.TokenCredential(src)))
 //
 // The client credentials flow keeps the client secret safe:
 //
@@ -43,7 +43,8 @@ import (
 	"golang.org/x/oauth2"
 	"golang.org/x/oauth2/clientcredentials"
 
-	"github.com/opentoolgen/opentoolgen/runtime"
+	"github.com/opentoolgen/opentoolgen/internal/redirect"
+	"github.com/opentoolgen/opentoolgen/runtime/rest"
 )
 
 // ClientCredentials returns the tokens of OAuth 2's client credentials flow
@@ -53,7 +54,7 @@ import (
 // oauth2.HTTPClient, else http.DefaultClient; it is not changed) and, when it
 // ends, ends them too: it should live as long as the client, not be one
 // call's context.
-func ClientCredentials(ctx context.Context, cfg clientcredentials.Config) runtime.TokenSource {
+func ClientCredentials(ctx context.Context, cfg clientcredentials.Config) rest.TokenSource {
 	hc, _ := ctx.Value(oauth2.HTTPClient).(*http.Client)
 	if hc == nil {
 		hc = http.DefaultClient
@@ -62,17 +63,14 @@ func ClientCredentials(ctx context.Context, cfg clientcredentials.Config) runtim
 	next := hc.CheckRedirect
 	cp.CheckRedirect = func(req *http.Request, via []*http.Request) error {
 		for _, v := range append(via[1:], req) {
-			if origin(v.URL) != origin(via[0].URL) {
+			if redirect.Origin(v.URL) != redirect.Origin(via[0].URL) {
 				return errTokenRedirect
 			}
 		}
 		if next != nil {
 			return next(req, via)
 		}
-		if len(via) >= 10 {
-			return errors.New("stopped after 10 redirects")
-		}
-		return nil
+		return redirect.Limit(via)
 	}
 	s := &ccSource{base: ctx, cfg: cfg, hc: &cp, sem: make(chan struct{}, 1)}
 	return s.token
@@ -80,20 +78,6 @@ func ClientCredentials(ctx context.Context, cfg clientcredentials.Config) runtim
 
 // errTokenRedirect is why a token request redirected to another origin fails.
 var errTokenRedirect = errors.New("the token endpoint redirected to another origin, which would receive the client secret")
-
-// origin is u's scheme, host and port, the port made explicit.
-func origin(u *url.URL) string {
-	scheme, port := strings.ToLower(u.Scheme), u.Port()
-	if port == "" {
-		switch scheme {
-		case "http":
-			port = "80"
-		case "https":
-			port = "443"
-		}
-	}
-	return scheme + "://" + strings.ToLower(u.Hostname()) + ":" + port
-}
 
 // ccSource is the token source of ClientCredentials.
 type ccSource struct {
@@ -249,7 +233,7 @@ func (s *ccSource) redact(text string) string {
 // FromTokenSource returns the access tokens of ts, which should cache them
 // (oauth2.ReuseTokenSource; Config.TokenSource does). ts takes no context: a
 // token it fetches is not bounded by the call's (ClientCredentials is).
-func FromTokenSource(ts oauth2.TokenSource) runtime.TokenSource {
+func FromTokenSource(ts oauth2.TokenSource) rest.TokenSource {
 	return func(context.Context) (string, error) {
 		t, err := ts.Token()
 		if err != nil {

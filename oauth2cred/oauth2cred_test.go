@@ -19,7 +19,7 @@ import (
 	"golang.org/x/oauth2/clientcredentials"
 
 	"github.com/opentoolgen/opentoolgen/oauth2cred"
-	"github.com/opentoolgen/opentoolgen/runtime"
+	"github.com/opentoolgen/opentoolgen/runtime/rest"
 )
 
 // TestClientCredentials runs the flow against a token endpoint and an API
@@ -49,8 +49,8 @@ func TestClientCredentials(t *testing.T) {
 	src := oauth2cred.ClientCredentials(t.Context(), clientcredentials.Config{
 		ClientID: "app", ClientSecret: "app-secret", TokenURL: tokens.URL, Scopes: []string{"pets:read", "pets:write"},
 	})
-	c := runtime.NewRESTClient(api.URL)
-	c.SetCredential("oauth", runtime.TokenCredential(src))
+	c := rest.NewRESTClient(api.URL)
+	c.SetCredential("oauth", rest.TokenCredential(src))
 	call := func() error {
 		r := c.NewRequest("GET", "/pets")
 		r.Security("oauth")
@@ -71,7 +71,7 @@ func TestClientCredentials(t *testing.T) {
 	src = oauth2cred.ClientCredentials(t.Context(), clientcredentials.Config{
 		ClientID: "app", ClientSecret: "app-secret", TokenURL: tokens.URL, Scopes: []string{"pets:read", "pets:write"},
 	})
-	c.SetCredential("oauth", runtime.TokenCredential(src))
+	c.SetCredential("oauth", rest.TokenCredential(src))
 	seen = nil
 	for range 2 {
 		if err := call(); err != nil {
@@ -84,7 +84,7 @@ func TestClientCredentials(t *testing.T) {
 
 	// A refused client: the call fails naming the scheme; the secret is not in the error.
 	bad := oauth2cred.ClientCredentials(t.Context(), clientcredentials.Config{ClientID: "app", ClientSecret: "wrong-secret", TokenURL: tokens.URL})
-	c.SetCredential("oauth", runtime.TokenCredential(bad))
+	c.SetCredential("oauth", rest.TokenCredential(bad))
 	err := call()
 	if err == nil || !strings.Contains(err.Error(), `"oauth"`) || strings.Contains(err.Error(), "wrong-secret") {
 		t.Errorf("refused client: %v", err)
@@ -272,8 +272,8 @@ func TestTokenErrorNoSecret(t *testing.T) {
 	for _, path := range []string{"/json", "/plain"} {
 		src := oauth2cred.ClientCredentials(context.Background(), ccConfig(te.URL+path))
 		_, err := src(t.Context())
-		c := runtime.NewRESTClient(api.URL)
-		c.SetCredential("oauth", runtime.TokenCredential(src))
+		c := rest.NewRESTClient(api.URL)
+		c.SetCredential("oauth", rest.TokenCredential(src))
 		r := c.NewRequest("GET", "/pets")
 		r.Security("oauth")
 		_, callErr := r.Send(t.Context())

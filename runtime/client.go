@@ -17,6 +17,9 @@ import (
 	"strings"
 	"sync/atomic"
 	"time"
+
+	"github.com/opentoolgen/opentoolgen/internal/redirect"
+	"github.com/opentoolgen/opentoolgen/internal/sse"
 )
 
 // DefaultMaxResponseBytes is the largest response body the client reads unless
@@ -99,7 +102,7 @@ func NewClient(baseURL string, opts ...ClientOption) *Client {
 	for k := range c.header {
 		names = append(names, k)
 	}
-	c.hc = guarded(c.hc, &redirectGuard{policy: c.redirect, headers: canonicalHeaders(names)})
+	c.hc = c.redirect.guard(redirect.CanonicalHeaders(names)).Client(c.hc)
 	var rnd [6]byte
 	rand.Read(rnd[:])
 	c.idPrefix = hex.EncodeToString(rnd[:]) + "-"
@@ -508,9 +511,9 @@ func (c *Client) stream(ctx context.Context, name string, params json.RawMessage
 			return
 		}
 		// The limit is per event: a stream may go on for as long as it likes.
-		rd := &sseReader{r: bufio.NewReaderSize(resp.Body, 16<<10), max: c.maxResp}
+		rd := &sse.Reader{R: bufio.NewReaderSize(resp.Body, 16<<10), Max: c.maxResp}
 		for {
-			ev, err := rd.next()
+			ev, err := rd.Next()
 			if err != nil {
 				if err == io.EOF {
 					if !c.endsByClosing(resp) {
@@ -520,24 +523,24 @@ func (c *Client) stream(ctx context.Context, name string, params json.RawMessage
 				}
 				if ctxErr := ctx.Err(); ctxErr != nil {
 					yield(nil, fmt.Errorf("opentool: stream %s: %w", name, ctxErr))
-				} else if err == errEventTooLarge {
+				} else if err == sse.ErrTooLarge {
 					yield(nil, clientError(ClassResponseNull, http.StatusOK, fmt.Sprintf("a stream event is larger than %d bytes", c.maxResp), err))
 				} else {
 					yield(nil, clientError(ClassNoAccess, CodeNoAccess, "the stream broke: "+err.Error(), err))
 				}
 				return
 			}
-			switch ev.name {
+			switch ev.Name {
 			case EventStart:
 				continue
 			case EventDone:
 				c.sawDone.Store(true)
 				return
 			case EventError:
-				yield(nil, notStreamed(errorEvent(ev.data)))
+				yield(nil, notStreamed(errorEvent(ev.Data)))
 				return
 			case EventData, "":
-				result, err := decodeResponse(http.StatusOK, ev.data)
+				result, err := decodeResponse(http.StatusOK, ev.Data)
 				if err != nil {
 					yield(nil, err)
 					return

@@ -1,8 +1,11 @@
 package runtime
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/opentoolgen/opentoolgen/internal/jsontree"
@@ -85,25 +88,11 @@ func (c *declConverter) defs() Schemas {
 // calls add to used in turn (a converter marks the references it rewrites), a
 // round at a time in name order; it returns the names it saw.
 func eachDef(doc *OpenTool, used map[string]bool, f func(name string, def *Schema)) map[string]bool {
-	done := map[string]bool{}
-	for {
-		var next []string
-		for n := range used {
-			if !done[n] {
-				next = append(next, n)
-			}
+	return jsontree.EachName(used, func(n string) {
+		if def := doc.Schemas.Get(n); def != nil {
+			f(n, def)
 		}
-		if len(next) == 0 {
-			return done
-		}
-		sort.Strings(next)
-		for _, n := range next {
-			done[n] = true
-			if def := doc.Schemas.Get(n); def != nil {
-				f(n, def)
-			}
-		}
-	}
+	})
 }
 
 // Each calls f with s and every schema inside it (properties, items,
@@ -140,7 +129,7 @@ func (c *declConverter) convert(s *Schema) *Schema {
 	if s.Ref != "" {
 		if name, ok := RefName(s.Ref); ok {
 			c.used[name] = true
-			cp.Ref = defsRef(name)
+			cp.Ref = jsontree.DefsRef(name)
 		}
 		return &cp
 	}
@@ -177,27 +166,6 @@ func (c *declConverter) convertOrAny(s *Schema) *Schema {
 	return c.convert(s)
 }
 
-// defsRef returns the reference to $defs entry name: a URI fragment holding a
-// JSON pointer, so "~" and "/" are escaped as ~0 and ~1 and then every byte that
-// a URI fragment cannot hold as is ("%", " ", "#", non-ASCII, …) is
-// percent-encoded.
-func defsRef(name string) string {
-	const hex = "0123456789ABCDEF"
-	p := jsontree.Pointer(name)[1:]
-	b := []byte("#/$defs/")
-	for i := 0; i < len(p); i++ {
-		c := p[i]
-		switch {
-		case 'a' <= c && c <= 'z', 'A' <= c && c <= 'Z', '0' <= c && c <= '9',
-			strings.IndexByte("-._~!$&'()*+,;=:@/?", c) >= 0:
-			b = append(b, c)
-		default:
-			b = append(b, '%', hex[c>>4], hex[c&15])
-		}
-	}
-	return string(b)
-}
-
 // EachSchema calls fn with the schema of each parameter, of the return and of
 // each stream event of f (the schemas a document gives f itself; fn may walk
 // into them with Schema.Each).
@@ -213,4 +181,64 @@ func (f *Function) EachSchema(fn func(*Schema)) {
 			fn(r.Schema)
 		}
 	}
+}
+
+// DeclaredNames returns the name under which each function of doc is
+// declared: its own when it fits every provider (1 to 64 ASCII letters,
+// digits, "_" and "-", a letter or "_" first), else a name made from it
+// deterministically: every other character replaced by "_", a "_" put first
+// when needed, and when that is too long or taken, cut and ended with "_" and
+// eight hex digits of the name's SHA-256. The result maps every function name.
+func DeclaredNames(doc *OpenTool) map[string]string {
+	out := make(map[string]string, len(doc.Functions))
+	taken := make(map[string]bool, len(doc.Functions))
+	for i := range doc.Functions {
+		if n := doc.Functions[i].Name; fitsEveryProvider(n) {
+			out[n] = n
+			taken[n] = true
+		}
+	}
+	for i := range doc.Functions {
+		n := doc.Functions[i].Name
+		if _, ok := out[n]; ok {
+			continue
+		}
+		d := sanitizeToolName(n)
+		if len(d) > 64 || taken[d] {
+			sum := sha256.Sum256([]byte(n))
+			suffix := "_" + hex.EncodeToString(sum[:4])
+			if len(d) > 64-len(suffix) {
+				d = d[:64-len(suffix)]
+			}
+			d += suffix
+			for k := 2; taken[d]; k++ { // two names with one hash prefix: never seen, but stay unique
+				d = d[:len(d)-len(strconv.Itoa(k-1))] + strconv.Itoa(k)
+			}
+		}
+		out[n] = d
+		taken[d] = true
+	}
+	return out
+}
+
+func fitsEveryProvider(n string) bool {
+	// Gemini's rule on top of the OpenTool one: a letter or "_" first.
+	return IsFunctionName(n) && n[0] != '-' && (n[0] < '0' || n[0] > '9')
+}
+
+func sanitizeToolName(n string) string {
+	var b strings.Builder
+	for _, r := range n {
+		switch {
+		case r == '_' || r == '-', 'a' <= r && r <= 'z', 'A' <= r && r <= 'Z', '0' <= r && r <= '9':
+			b.WriteRune(r)
+		default:
+			b.WriteByte('_')
+		}
+	}
+	s := b.String()
+	if s == "" || s[0] == '-' || ('0' <= s[0] && s[0] <= '9') {
+		s = "_" + s
+	}
+	return s
 }

@@ -3,6 +3,7 @@ package runtime_test
 import (
 	"bytes"
 	"encoding/json"
+	"os"
 	"strings"
 	"testing"
 
@@ -12,58 +13,18 @@ import (
 	"github.com/opentoolgen/opentoolgen/runtime"
 )
 
-// declDoc has every kind of parameter a declaration carries: required and
+// declDoc (testdata/declarations.json, which runtime/declare's tests read
+// too) has every kind of parameter a declaration carries: required and
 // optional, described or not, without a schema, references to a schema that
 // references another, to a recursive schema and to schemas with odd names, and
 // a streaming function.
-const declDoc = `{
-	"opentool": "1.0.0",
-	"info": {"title": "t", "version": "1"},
-	"functions": [
-		{
-			"name": "plain",
-			"description": "Plain parameters.",
-			"parameters": [
-				{"name": "city", "description": "The city.", "schema": {"type": "string"}, "required": true},
-				{"name": "days", "schema": {"type": "integer", "minimum": 1}, "required": false},
-				{"name": "unit", "description": "Overridden.", "schema": {"type": "string", "description": "Own.", "enum": ["c", "f"]}, "required": false},
-				{"name": "anything", "description": "No schema.", "required": false},
-				{"name": "bare", "required": false}
-			]
-		},
-		{
-			"name": "refs",
-			"description": "References.",
-			"parameters": [
-				{"name": "order", "description": "The order.", "schema": {"$ref": "#/schemas/Order"}, "required": true},
-				{"name": "tree", "schema": {"$ref": "#/schemas/Tree"}, "required": true},
-				{"name": "odd", "schema": {"$ref": "#/schemas/a~1b~0c%d e#é"}, "required": false},
-				{"name": "again", "schema": {"type": "array", "items": {"$ref": "#/schemas/Item"}}, "required": false}
-			]
-		},
-		{
-			"name": "ticks",
-			"description": "A streaming function.",
-			"parameters": [{"name": "n", "schema": {"type": "integer"}, "required": true}],
-			"stream": {"data": {"name": "tick", "schema": {"type": "integer"}}}
-		},
-		{"name": "none", "description": "", "parameters": []}
-	],
-	"schemas": {
-		"Tree": {"type": "object", "properties": {
-			"value": {"$ref": "#/schemas/Item"},
-			"children": {"type": "array", "items": {"$ref": "#/schemas/Tree"}}
-		}, "required": ["value"]},
-		"Unused": {"type": "string"},
-		"Order": {"type": "object", "properties": {
-			"item": {"$ref": "#/schemas/Item"},
-			"qty": {"type": "integer"},
-			"meta": {"type": "object", "additionalProperties": {"$ref": "#/schemas/a~1b~0c%d e#é"}}
-		}, "required": ["item"]},
-		"Item": {"type": "object", "properties": {"name": {"type": "string"}}, "required": ["name"]},
-		"a/b~c%d e#é": {"type": "string", "enum": ["x"]}
+var declDoc = func() string {
+	b, err := os.ReadFile("testdata/declarations.json")
+	if err != nil {
+		panic(err)
 	}
-}`
+	return string(b)
+}()
 
 func declLoad(t *testing.T) *runtime.OpenTool {
 	t.Helper()

@@ -1,9 +1,11 @@
 package runtime
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net/http"
 	"strconv"
 	"strings"
 
@@ -203,4 +205,37 @@ func asError(err error) *Error {
 		return e
 	}
 	return &Error{Code: CodeToolError, Message: err.Error()}
+}
+
+// HTTPError is implemented by the errors of responses with an error status
+// (those of runtime/rest's client).
+type HTTPError interface {
+	error
+	HTTPStatus() int
+	RawBody() []byte
+}
+
+// ToolError turns the error of a REST call into the error an OpenTool caller
+// sees: an HTTP error keeps its status as code, its body as data (as JSON when
+// it is JSON, else as a string); other errors pass through.
+func ToolError(err error) error {
+	var he HTTPError
+	if !errors.As(err, &he) {
+		return err
+	}
+	status := he.HTTPStatus()
+	msg := "HTTP " + strconv.Itoa(status)
+	if t := http.StatusText(status); t != "" {
+		msg += " " + t
+	}
+	e := &Error{Code: status, Message: msg}
+	raw := bytes.TrimSpace(he.RawBody())
+	switch {
+	case len(raw) == 0:
+	case json.Valid(raw):
+		e.Data = append(json.RawMessage(nil), raw...)
+	default:
+		e.Data, _ = json.Marshal(strings.ToValidUTF8(string(raw), "\uFFFD"))
+	}
+	return e
 }

@@ -8,12 +8,17 @@
 // over HTTP would.
 //
 // It also holds what generated packages share rather than repeat: the Decoder
-// their argument decoders drive ([Decode], with the constraint checks), LLM
-// function [Declarations], each function as a tool of agent frameworks
-// ([Functions], [FunctionTool]) with its [OutputSchema] and [Hints], the REST
-// requests and typed API errors of OpenAPI packages ([RESTClient], [APIError])
-// with their argument options ([WithDefaults], [WithFixed], [WithEnvs]), and
-// the errors of OpenDyn libraries.
+// their argument decoders drive ([Decode], with the constraint checks), the
+// tool options ([WithDefaults], [WithFixed], [WithEnvs], [WithFunctions]),
+// plain LLM function [Declarations], and each function as a tool of agent
+// frameworks ([Functions], [FunctionTool]) with its [OutputSchema] and
+// [Hints].
+//
+// Beside it, one package per other job, each importing this one and never
+// imported by it: runtime/rest (the REST client of generated OpenAPI
+// packages: requests, credentials, retries, redirects, event streams),
+// runtime/declare (declarations in the form each LLM provider takes) and
+// runtime/dynlib (the dynamic libraries of generated OpenDyn packages).
 //
 // It uses the standard library only.
 package runtime

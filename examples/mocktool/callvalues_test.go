@@ -14,6 +14,7 @@ import (
 
 	"github.com/opentoolgen/opentoolgen/examples/mocktool/mocktool"
 	"github.com/opentoolgen/opentoolgen/runtime"
+	"github.com/opentoolgen/opentoolgen/runtime/declare"
 )
 
 // serveTool serves tool on a loopback listener until the test ends.
@@ -167,7 +168,7 @@ func TestEnvValuesNeverShown(t *testing.T) {
 	}
 	doc, _ := json.Marshal(tool.Document())
 	seen = append(seen, string(doc), logs.String())
-	for _, p := range runtime.Profiles() {
+	for _, p := range declare.Profiles() {
 		d, err := tool.Declarations(p)
 		if err != nil {
 			t.Fatal(err)

@@ -13,6 +13,7 @@ import (
 	"github.com/opentoolgen/opentoolgen/examples/petstore/fakeapi"
 	"github.com/opentoolgen/opentoolgen/examples/petstore/petstoreclient"
 	opentool "github.com/opentoolgen/opentoolgen/runtime"
+	"github.com/opentoolgen/opentoolgen/runtime/rest"
 )
 
 func TestPetstore(t *testing.T) {
@@ -27,11 +28,11 @@ func TestPetstore(t *testing.T) {
 		t.Fatalf("AddPet: %+v, %v", pet, err)
 	}
 	_, err = c.GetPet(ctx, petstoreclient.GetPetArgs{PetID: 42})
-	var notFound *opentool.APIError[petstoreclient.Error]
+	var notFound *rest.APIError[petstoreclient.Error]
 	if !errors.As(err, &notFound) || notFound.StatusCode != 404 || notFound.Body.Message != "no pet 42" {
 		t.Errorf("GetPet 42: %v", err)
 	}
-	var unauthorized *opentool.StatusError
+	var unauthorized *rest.StatusError
 	if _, err := petstoreclient.NewClient(api.URL+"/v1").ListPets(ctx, petstoreclient.ListPetsArgs{}); !errors.As(err, &unauthorized) || unauthorized.StatusCode != 401 {
 		t.Errorf("without a key: %v", err)
 	}

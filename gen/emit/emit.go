@@ -19,6 +19,8 @@ import (
 // Import paths of what generated code uses.
 const (
 	runtimePath  = "github.com/opentoolgen/opentoolgen/runtime"
+	restPath     = runtimePath + "/rest"
+	declarePath  = runtimePath + "/declare"
 	runtimeAlias = "opentool"
 	contextPath  = "context"
 	jsonPath     = "encoding/json"
@@ -69,6 +71,14 @@ func newFile(p *model.Package) *jen.File {
 }
 
 func rt(name string) *jen.Statement { return jen.Qual(runtimePath, name) }
+
+// restQ is name of runtime/rest (the REST client), declQ of runtime/declare
+// (declaration profiles), dynQ of runtime/dynlib (OpenDyn libraries).
+func restQ(name string) *jen.Statement { return jen.Qual(restPath, name) }
+
+func declQ(name string) *jen.Statement { return jen.Qual(declarePath, name) }
+
+func dynQ(name string) *jen.Statement { return jen.Qual(dynlibPath, name) }
 
 // OpenTool renders the files of an OpenTool-style package: types, server
 // adapter, client and embedded document.
@@ -883,8 +893,8 @@ func emitDocument(p *model.Package) *jen.File {
 	f.Comment("Declarations returns the functions declared for the LLM provider of profile")
 	f.Comment("p (opentool.ProfileOpenAI, opentool.ProfileAnthropicStrict, …): Tools is the")
 	f.Comment("JSON its API takes in its \"tools\" member (see opentool.Declare).")
-	f.Func().Id("Declarations").Params(jen.Id("p").Add(rt("Profile"))).Params(jen.Op("*").Add(rt("Declared")), jen.Error()).Block(
-		jen.Return(rt("Declare").Call(jen.Id("Document").Call(), jen.Id("p"))),
+	f.Func().Id("Declarations").Params(jen.Id("p").Add(declQ("Profile"))).Params(jen.Op("*").Add(declQ("Declared")), jen.Error()).Block(
+		jen.Return(declQ("Declare").Call(jen.Id("Document").Call(), jen.Id("p"))),
 	)
 	return f
 }

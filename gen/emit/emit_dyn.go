@@ -450,7 +450,7 @@ func emitDynMethod(f *jen.File, fn *model.Function) {
 	body := append([]jen.Code{}, pre...)
 	body = append(body,
 		jen.List(jen.Id("fn_"), jen.Id("ok_")).Op(":=").Id("l").Dot("lib").Dot("Acquire").Call(jen.Lit(c.Index)),
-		jen.If(jen.Op("!").Id("ok_")).Block(fail(rt("ErrLibraryClosed"))),
+		jen.If(jen.Op("!").Id("ok_")).Block(fail(dynQ("ErrLibraryClosed"))),
 	)
 	// The return value is converted before Release: a returned pointer points
 	// into the library, which Close may unload.
@@ -580,7 +580,7 @@ func (c finiteCheck) call(v *jen.Statement) *jen.Statement {
 	if c.slice {
 		v = v.Op("...")
 	}
-	return rt("CheckFinite").Call(jen.Lit(c.function), jen.Lit(c.member), v)
+	return dynQ("CheckFinite").Call(jen.Lit(c.function), jen.Lit(c.member), v)
 }
 
 // finiteChecks returns the float and double values fn's result carries: its

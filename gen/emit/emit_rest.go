@@ -242,7 +242,7 @@ func requestStmt(fn *model.Function, f *model.Field) jen.Code {
 	h := f.HTTP
 	v := jen.Id("args").Dot(f.Name)
 	if h.JSON && h.In != model.InBody && h.In != model.InBodyProp {
-		v = rt("JSONContent").Call(v)
+		v = restQ("JSONContent").Call(v)
 	}
 	r := jen.Id("r")
 	switch h.In {
@@ -321,17 +321,17 @@ func emitRESTClient(p *model.Package) *jen.File {
 	f.Line()
 	f.Comment("Client calls the operations of the API over HTTP. It is safe for concurrent")
 	f.Comment("use; it keeps no global state.")
-	f.Type().Id("Client").Struct(jen.Id("rc").Op("*").Add(rt("RESTClient")))
+	f.Type().Id("Client").Struct(jen.Id("rc").Op("*").Add(restQ("RESTClient")))
 	f.Line()
 	f.Comment("ClientOption configures NewClient.")
-	f.Type().Id("ClientOption").Func().Params(jen.Op("*").Add(rt("RESTClient")))
+	f.Type().Id("ClientOption").Func().Params(jen.Op("*").Add(restQ("RESTClient")))
 	f.Line()
 	option := func(name string, doc []string, params []jen.Code, body ...jen.Code) {
 		for _, l := range doc {
 			f.Comment(l)
 		}
 		f.Func().Id(name).Params(params...).Id("ClientOption").Block(
-			jen.Return(jen.Func().Params(jen.Id("c").Op("*").Add(rt("RESTClient"))).Block(body...)),
+			jen.Return(jen.Func().Params(jen.Id("c").Op("*").Add(restQ("RESTClient"))).Block(body...)),
 		)
 		f.Line()
 	}
@@ -354,13 +354,13 @@ func emitRESTClient(p *model.Package) *jen.File {
 		[]jen.Code{jen.Id("d").Qual(timePath, "Duration")},
 		jen.Id("c").Dot("ResponseHeaderTimeout").Op("=").Id("d"))
 	option("WithRequestEditor", []string{"WithRequestEditor adds a function that edits every request before it is sent."},
-		[]jen.Code{jen.Id("fn").Add(rt("RequestEditor"))},
+		[]jen.Code{jen.Id("fn").Add(restQ("RequestEditor"))},
 		jen.Id("c").Dot("Editors").Op("=").Append(jen.Id("c").Dot("Editors"), jen.Id("fn")))
 	option("WithRetry", []string{
 		"WithRetry sends a request again when its connection fails or the API answers",
 		"429 or 503, as p says (idempotent methods, or requests with an idempotency",
 		"header; Retry-After honoured). Without it, every request is sent once."},
-		[]jen.Code{jen.Id("p").Add(rt("RetryPolicy"))},
+		[]jen.Code{jen.Id("p").Add(restQ("RetryPolicy"))},
 		jen.Id("c").Dot("Retry").Op("=").Op("&").Id("p"))
 	sse := false
 	for _, fn := range p.Functions {
@@ -374,7 +374,7 @@ func emitRESTClient(p *model.Package) *jen.File {
 			"idempotency header; the stream's retry field and Retry-After honoured; never",
 			"after the stream ended). Without it, a broken stream ends with an error.",
 			"See opentool.RESTClient's Reconnect."},
-			[]jen.Code{jen.Id("p").Add(rt("RetryPolicy"))},
+			[]jen.Code{jen.Id("p").Add(restQ("RetryPolicy"))},
 			jen.Id("c").Dot("Reconnect").Op("=").Op("&").Id("p"))
 	}
 	option("WithTimeout", []string{
@@ -387,7 +387,7 @@ func emitRESTClient(p *model.Package) *jen.File {
 			"WithCredential sets the credential of the security scheme named scheme, for",
 			"example a token source: WithCredential(name, opentool.TokenCredential(src)).",
 			"opentool.WithCredentials gives a call credentials of its own."},
-			[]jen.Code{jen.Id("scheme").String(), jen.Id("cred").Add(rt("Credential"))},
+			[]jen.Code{jen.Id("scheme").String(), jen.Id("cred").Add(restQ("Credential"))},
 			jen.Id("c").Dot("SetCredential").Call(jen.Id("scheme"), jen.Id("cred")))
 	}
 	for _, s := range api.Security {
@@ -398,22 +398,22 @@ func emitRESTClient(p *model.Package) *jen.File {
 		case "apiKey":
 			doc = []string{s.Option + " sets the API key of the security scheme " + strconv.Quote(s.Name) + ", sent in the " + s.In + " " + strconv.Quote(s.Key) + "."}
 			params = []jen.Code{jen.Id("key").String()}
-			cred = rt("APIKeyCredential").Call(jen.Lit(s.In), jen.Lit(s.Key), jen.Id("key"))
+			cred = restQ("APIKeyCredential").Call(jen.Lit(s.In), jen.Lit(s.Key), jen.Id("key"))
 		case "basic":
 			doc = []string{s.Option + " sets the user and password of the security scheme " + strconv.Quote(s.Name) + " (HTTP basic)."}
 			params = []jen.Code{jen.Id("user"), jen.Id("password").String()}
-			cred = rt("BasicCredential").Call(jen.Id("user"), jen.Id("password"))
+			cred = restQ("BasicCredential").Call(jen.Id("user"), jen.Id("password"))
 		default:
 			doc = []string{s.Option + " sets the token of the security scheme " + strconv.Quote(s.Name) + ", sent as", `"Authorization: Bearer <token>".`}
 			params = []jen.Code{jen.Id("token").String()}
-			cred = rt("BearerCredential").Call(jen.Id("token"))
+			cred = restQ("BearerCredential").Call(jen.Id("token"))
 		}
 		if lines := docLines(s.Doc); len(lines) > 0 {
 			doc = append(doc, "//")
 			doc = append(doc, lines...)
 		}
 		f.Add(commentLines(doc).Func().Id(s.Option).Params(params...).Id("ClientOption").Block(
-			jen.Return(jen.Func().Params(jen.Id("c").Op("*").Add(rt("RESTClient"))).Block(
+			jen.Return(jen.Func().Params(jen.Id("c").Op("*").Add(restQ("RESTClient"))).Block(
 				jen.Id("c").Dot("SetCredential").Call(jen.Lit(s.Name), cred),
 			)),
 		))
@@ -448,7 +448,7 @@ func emitRESTClient(p *model.Package) *jen.File {
 				"URL given is used for every operation."}
 		}
 		f.Add(commentLines(doc).Func().Id("NewClient").Params(jen.Id("baseURL").String(), jen.Id("opts").Op("...").Id("ClientOption")).Op("*").Id("Client").Block(
-			jen.Id("rc").Op(":=").Add(rt("NewRESTClient")).Call(jen.Id("baseURL")),
+			jen.Id("rc").Op(":=").Add(restQ("NewRESTClient")).Call(jen.Id("baseURL")),
 			jen.If(jen.Id("baseURL").Op("==").Lit("")).Block(jen.Id("rc").Dot("SetServer").Call(setServer...)),
 			jen.For(jen.List(jen.Id("_"), jen.Id("o")).Op(":=").Range().Id("opts")).Block(jen.Id("o").Call(jen.Id("rc"))),
 			jen.Return(jen.Op("&").Id("Client").Values(jen.Id("rc").Op(":").Id("rc"))),
@@ -457,7 +457,7 @@ func emitRESTClient(p *model.Package) *jen.File {
 		f.Comment(`NewClient returns a client of the API at baseURL ("" for DefaultBaseURL).`)
 		f.Func().Id("NewClient").Params(jen.Id("baseURL").String(), jen.Id("opts").Op("...").Id("ClientOption")).Op("*").Id("Client").Block(
 			jen.If(jen.Id("baseURL").Op("==").Lit("")).Block(jen.Id("baseURL").Op("=").Id("DefaultBaseURL")),
-			jen.Id("rc").Op(":=").Add(rt("NewRESTClient")).Call(jen.Id("baseURL")),
+			jen.Id("rc").Op(":=").Add(restQ("NewRESTClient")).Call(jen.Id("baseURL")),
 			jen.For(jen.List(jen.Id("_"), jen.Id("o")).Op(":=").Range().Id("opts")).Block(jen.Id("o").Call(jen.Id("rc"))),
 			jen.Return(jen.Op("&").Id("Client").Values(jen.Id("rc").Op(":").Id("rc"))),
 		)
@@ -506,7 +506,7 @@ func emitServerVariable(f *jen.File, v *model.ServerVariable) {
 		doc = append(doc, lines...)
 	}
 	f.Add(commentLines(doc).Func().Id(v.Option).Params(jen.Id("value").Add(typ)).Id("ClientOption").Block(
-		jen.Return(jen.Func().Params(jen.Id("c").Op("*").Add(rt("RESTClient"))).Block(
+		jen.Return(jen.Func().Params(jen.Id("c").Op("*").Add(restQ("RESTClient"))).Block(
 			jen.Id("c").Dot("SetServerVariable").Call(args...),
 		)),
 	))
@@ -573,7 +573,7 @@ func emitServers(f *jen.File, api *model.API) {
 		"have servers of their own call theirs. A value that is none of the",
 		"constants of " + st + " makes every call of the client fail."}
 	f.Add(commentLines(doc).Func().Id("WithServer").Params(jen.Id("s").Id(st)).Id("ClientOption").Block(
-		jen.Return(jen.Func().Params(jen.Id("c").Op("*").Add(rt("RESTClient"))).Block(jen.Switch(jen.Id("s")).Block(cases...))),
+		jen.Return(jen.Func().Params(jen.Id("c").Op("*").Add(restQ("RESTClient"))).Block(jen.Switch(jen.Id("s")).Block(cases...))),
 	))
 	f.Line()
 }
@@ -610,8 +610,8 @@ func emitClientCredentials(f *jen.File, s *model.SecurityScheme, cc *model.OAuth
 	f.Add(commentLines(doc).Func().Id(s.FlowOption).Params(
 		jen.Id("ctx").Qual(contextPath, "Context"), jen.List(jen.Id("clientID"), jen.Id("clientSecret")).String(), jen.Id("scopes").Op("...").String(),
 	).Id("ClientOption").Block(
-		jen.Return(jen.Func().Params(jen.Id("c").Op("*").Add(rt("RESTClient"))).Block(
-			jen.Id("c").Dot("SetCredential").Call(jen.Lit(s.Name), rt("TokenCredential").Call(
+		jen.Return(jen.Func().Params(jen.Id("c").Op("*").Add(restQ("RESTClient"))).Block(
+			jen.Id("c").Dot("SetCredential").Call(jen.Lit(s.Name), restQ("TokenCredential").Call(
 				jen.Qual(oauth2credPath, "ClientCredentials").Call(jen.Id("ctx"), jen.Qual(ccPath, "Config").Values(jen.Dict{
 					jen.Id("ClientID"):     jen.Id("clientID"),
 					jen.Id("ClientSecret"): jen.Id("clientSecret"),
@@ -711,7 +711,7 @@ func emitRESTMethod(f *jen.File, fn *model.Function) {
 			}
 		case r.Success:
 		case r.Type != nil && r.Media == "json":
-			stmts = append(stmts, jen.Err().Op("=").Add(rt("NewAPIError")).Types(goType(r.Type)).Call(jen.Id("resp")))
+			stmts = append(stmts, jen.Err().Op("=").Add(restQ("NewAPIError")).Types(goType(r.Type)).Call(jen.Id("resp")))
 		default:
 			stmts = append(stmts, jen.Err().Op("=").Id("resp").Dot("Unexpected").Call())
 			unexpected = true
@@ -933,7 +933,7 @@ func emitRESTStream(f *jen.File, fn *model.Function) {
 	apiDefault := false
 	for _, r := range op.Responses {
 		if r.Status == "default" && r.Type != nil && r.Media == "json" {
-			last, apiDefault = jen.Return(rt("NewAPIError").Types(goType(r.Type)).Call(jen.Id("resp"))), true
+			last, apiDefault = jen.Return(restQ("NewAPIError").Types(goType(r.Type)).Call(jen.Id("resp"))), true
 		}
 	}
 	var all []statusCase
@@ -944,7 +944,7 @@ func emitRESTStream(f *jen.File, fn *model.Function) {
 		stmt := jen.Return(jen.Id("resp").Dot("Unexpected").Call())
 		typed := r.Type != nil && r.Media == "json"
 		if typed {
-			stmt = jen.Return(rt("NewAPIError").Types(goType(r.Type)).Call(jen.Id("resp")))
+			stmt = jen.Return(restQ("NewAPIError").Types(goType(r.Type)).Call(jen.Id("resp")))
 		}
 		all = append(all, statusCase{r.Status, !typed, jen.Case(jen.Id("resp").Dot("Is").Call(jen.Lit(r.Status))).Block(stmt)})
 	}
@@ -953,16 +953,16 @@ func emitRESTStream(f *jen.File, fn *model.Function) {
 	}
 	var fail jen.Code = jen.Nil()
 	if len(cases) > 0 || apiDefault {
-		fail = jen.Func().Params(jen.Id("resp").Op("*").Add(rt("Response"))).Error().Block(switchOrNull(cases), last)
+		fail = jen.Func().Params(jen.Id("resp").Op("*").Add(restQ("Response"))).Error().Block(switchOrNull(cases), last)
 	}
-	format := rt("StreamNDJSON")
+	format := restQ("StreamNDJSON")
 	switch {
 	case op.StreamEvents:
-		format = rt("StreamSSEEvents")
+		format = restQ("StreamSSEEvents")
 	case model.StreamKind(op.StreamMedia) == "sse":
-		format = rt("StreamSSE")
+		format = restQ("StreamSSE")
 	}
-	body = append(body, jen.Return(rt("StreamResponse").Types(resultType(fn)).Call(
+	body = append(body, jen.Return(restQ("StreamResponse").Types(resultType(fn)).Call(
 		jen.Id("ctx"), jen.Id("r"), jen.Lit(op.StreamMedia), format, fail)))
 
 	lead := fn.SeqName + " is " + fn.GoName + " as an iterator: it sends " + op.Method + " " + op.Path + " and yields the\nvalues of the streamed response as they arrive, "

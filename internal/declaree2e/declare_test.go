@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	opentool "github.com/opentoolgen/opentoolgen/runtime"
+	"github.com/opentoolgen/opentoolgen/runtime/declare"
 	hostile "github.com/opentoolgen/opentoolgen/testdata/golden/hostile"
 )
 
@@ -37,14 +38,14 @@ func TestDeclaredNamesCall(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, p := range opentool.Profiles() {
+	for _, p := range declare.Profiles() {
 		pkg, err := hostile.Declarations(p)
 		if err != nil {
 			t.Fatalf("%s: %v", p, err)
 		}
-		want, _ := opentool.Declare(hostile.Document(), p)
+		want, _ := declare.Declare(hostile.Document(), p)
 		if !bytes.Equal(pkg.Tools, want.Tools) {
-			t.Errorf("%s: the package's Declarations differ from opentool.Declare of its Document", p)
+			t.Errorf("%s: the package's Declarations differ from declare.Declare of its Document", p)
 		}
 		served, err := tool.Declarations(p)
 		if err != nil || !bytes.Equal(served.Tools, pkg.Tools) {

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	opentool "github.com/opentoolgen/opentoolgen/runtime"
+	"github.com/opentoolgen/opentoolgen/runtime/rest"
 	events "github.com/opentoolgen/opentoolgen/testdata/golden/openapi-events"
 )
 
@@ -123,7 +124,7 @@ func TestEventUnions(t *testing.T) {
 	}
 	// A documented error status.
 	for _, err := range c.CreateRunSeq(ctx, events.CreateRunArgs{Thread: "none"}) {
-		var ae *opentool.APIError[events.Error]
+		var ae *rest.APIError[events.Error]
 		if !errors.As(err, &ae) || ae.StatusCode != 404 || ae.Body.Message != "no such thread" {
 			t.Errorf("no thread: %v", err)
 		}

@@ -21,6 +21,8 @@ import (
 	"golang.org/x/oauth2"
 
 	opentool "github.com/opentoolgen/opentoolgen/runtime"
+	"github.com/opentoolgen/opentoolgen/runtime/declare"
+	"github.com/opentoolgen/opentoolgen/runtime/rest"
 	petstore "github.com/opentoolgen/opentoolgen/testdata/golden/openapi-petstore"
 )
 
@@ -152,7 +154,7 @@ func TestPetstoreClient(t *testing.T) {
 	f.expect(exchange{method: "POST", path: "/v1/pets", body: `{"name":"Rex"}`, contentType: "application/json",
 		status: 409, response: `{"code":409,"message":"exists"}`})
 	_, err = c.CreatePet(ctx, petstore.CreatePetArgs{Name: "Rex"})
-	var apiErr *opentool.APIError[petstore.Error]
+	var apiErr *rest.APIError[petstore.Error]
 	if !errors.As(err, &apiErr) || apiErr.StatusCode != 409 || apiErr.Body.Message != "exists" || apiErr.Body.Code != 409 {
 		t.Errorf("CreatePet 409: got %v", err)
 	}
@@ -175,7 +177,7 @@ func TestPetstoreClient(t *testing.T) {
 	if _, err := c.ShowPetByID(ctx, petstore.ShowPetByIDArgs{PetID: 8}); !errors.As(err, &apiErr) || apiErr.StatusCode != 404 || apiErr.Body.Message != "no pet 8" {
 		t.Errorf("ShowPetByID 404: got %v", err)
 	}
-	var statusErr *opentool.StatusError
+	var statusErr *rest.StatusError
 	if _, err := c.ShowPetByID(ctx, petstore.ShowPetByIDArgs{PetID: 9}); !errors.As(err, &statusErr) || statusErr.StatusCode != 500 || string(statusErr.Body) != "oops" {
 		t.Errorf("ShowPetByID 500: got %v", err)
 	}
@@ -264,7 +266,7 @@ func TestPetstoreTool(t *testing.T) {
 	if strings.Contains(string(raw), "5f0c8a1e-7b2d-4c3e-9a4f-1d2e3f4a5b6c") {
 		t.Error("the document shows the value of an environment variable")
 	}
-	declared, err := tool.Declarations(opentool.ProfileOpenAI)
+	declared, err := tool.Declarations(declare.ProfileOpenAI)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	opentool "github.com/opentoolgen/opentoolgen/runtime"
+	"github.com/opentoolgen/opentoolgen/runtime/declare"
 	schemas "github.com/opentoolgen/opentoolgen/testdata/golden/openapi-schemas"
 )
 
@@ -168,7 +169,7 @@ func TestExclusiveBoundDeclared(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	d, err := opentool.Declare(tool.Document(), opentool.ProfileOpenAI)
+	d, err := declare.Declare(tool.Document(), declare.ProfileOpenAI)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	opentool "github.com/opentoolgen/opentoolgen/runtime"
+	"github.com/opentoolgen/opentoolgen/runtime/declare"
 	wild "github.com/opentoolgen/opentoolgen/testdata/golden/openapi-wild"
 )
 
@@ -53,9 +54,9 @@ func (e *echoAPI) last() []byte {
 
 // declaredVariants returns the variants of the union the items of the array
 // argument arg of function fn are, as the declaration of profile p says.
-func declaredVariants(t *testing.T, tool *wild.Tool, p opentool.Profile, fn, arg string) []map[string]any {
+func declaredVariants(t *testing.T, tool *wild.Tool, p declare.Profile, fn, arg string) []map[string]any {
 	t.Helper()
-	d, err := opentool.Declare(tool.Document(), p)
+	d, err := declare.Declare(tool.Document(), p)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -63,7 +64,7 @@ func declaredVariants(t *testing.T, tool *wild.Tool, p opentool.Profile, fn, arg
 	if err := json.Unmarshal(d.Tools, &tools); err != nil {
 		t.Fatal(err)
 	}
-	if p == opentool.ProfileGemini {
+	if p == declare.ProfileGemini {
 		var fns []map[string]any
 		for _, x := range tools {
 			for _, f := range x["functionDeclarations"].([]any) {
@@ -210,7 +211,7 @@ func TestSharedDiscriminator(t *testing.T) {
 		{"answerQuery", "results", []string{"CachedAudio", "Audio", "Article"}, 3},
 		{"setErrors", "errors", []string{"DataFieldError", "FileError"}, 4},
 	}
-	for _, p := range opentool.Profiles() {
+	for _, p := range declare.Profiles() {
 		for _, c := range cases {
 			alts := declaredVariants(t, tool, p, c.fn, c.arg)
 			if len(alts) != len(c.variants) {
@@ -222,8 +223,8 @@ func TestSharedDiscriminator(t *testing.T) {
 					n++
 					args := map[string]any{c.arg: []any{v}}
 					raw, _ := json.Marshal(args)
-					if p != opentool.ProfileGemini { // Gemini's schemas are not JSON Schema
-						d, _ := opentool.Declare(tool.Document(), p)
+					if p != declare.ProfileGemini { // Gemini's schemas are not JSON Schema
+						d, _ := declare.Declare(tool.Document(), p)
 						checkValid(t, string(p)+" "+c.fn, parametersOf(t, d.Tools, c.fn), raw)
 					}
 					var got []json.RawMessage

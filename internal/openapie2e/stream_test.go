@@ -13,6 +13,7 @@ import (
 	"time"
 
 	opentool "github.com/opentoolgen/opentoolgen/runtime"
+	"github.com/opentoolgen/opentoolgen/runtime/rest"
 	stream "github.com/opentoolgen/opentoolgen/testdata/golden/openapi-stream"
 )
 
@@ -197,14 +198,14 @@ func TestStreamClient(t *testing.T) {
 
 	// A documented error status: the same error as a call without a stream.
 	for _, err := range c.ChatSeq(ctx, stream.ChatArgs{Prompt: "bad"}) {
-		var ae *opentool.APIError[stream.Error]
+		var ae *rest.APIError[stream.Error]
 		if !errors.As(err, &ae) || ae.StatusCode != 400 || ae.Body.Message != "the prompt is bad" || ae.Operation != "POST /chat" {
 			t.Errorf("bad prompt: %v, want an *APIError[Error] with status 400", err)
 		}
 	}
 	<-api.accept
 	for _, err := range c.ChatSeq(ctx, stream.ChatArgs{Prompt: "busy"}) {
-		var se *opentool.StatusError
+		var se *rest.StatusError
 		if !errors.As(err, &se) || se.StatusCode != 429 || string(se.Body) != "slow down" {
 			t.Errorf("busy: %v, want a *StatusError with status 429", err)
 		}
@@ -220,7 +221,7 @@ func TestStreamClient(t *testing.T) {
 
 	// An event larger than MaxResponseBytes ends the stream with an error
 	// naming it, after the events before it.
-	small := stream.NewClient(srv.URL, func(rc *opentool.RESTClient) { rc.MaxResponseBytes = 1000 })
+	small := stream.NewClient(srv.URL, func(rc *rest.RESTClient) { rc.MaxResponseBytes = 1000 })
 	var events []int64
 	var last error
 	for ch, err := range small.ChatSeq(ctx, stream.ChatArgs{Prompt: "big"}) {
@@ -322,7 +323,7 @@ func TestStreamNDJSON(t *testing.T) {
 	}
 	// The default response is the documented error.
 	for _, err := range c.TailLogsSeq(ctx, stream.TailLogsArgs{Service: "gone"}) {
-		var ae *opentool.APIError[stream.Error]
+		var ae *rest.APIError[stream.Error]
 		if !errors.As(err, &ae) || ae.StatusCode != 503 || ae.Body.Message != "the log service is down" {
 			t.Errorf("gone: %v, want an *APIError[Error] with status 503", err)
 		}
@@ -465,7 +466,7 @@ func TestStreamReconnect(t *testing.T) {
 		}
 	}))
 	defer srv.Close()
-	c := stream.NewClient(srv.URL, stream.WithReconnect(opentool.RetryPolicy{MinWait: time.Millisecond, MaxWait: 5 * time.Millisecond}))
+	c := stream.NewClient(srv.URL, stream.WithReconnect(rest.RetryPolicy{MinWait: time.Millisecond, MaxWait: 5 * time.Millisecond}))
 	var got []string
 	for v, err := range c.WatchSeq(t.Context()) {
 		if err != nil {

@@ -16,6 +16,7 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
 	opentool "github.com/opentoolgen/opentoolgen/runtime"
+	"github.com/opentoolgen/opentoolgen/runtime/declare"
 	hostile "github.com/opentoolgen/opentoolgen/testdata/golden/openapi-hostile"
 	params "github.com/opentoolgen/opentoolgen/testdata/golden/openapi-params"
 	petstore "github.com/opentoolgen/opentoolgen/testdata/golden/openapi-petstore"
@@ -77,7 +78,7 @@ func TestStrictRoundTrip(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		d, err := opentool.Declare(doc, opentool.ProfileOpenAIStrict)
+		d, err := declare.Declare(doc, declare.ProfileOpenAIStrict)
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}

@@ -7,7 +7,7 @@ import (
 	"net/http"
 	"testing"
 
-	opentool "github.com/opentoolgen/opentoolgen/runtime"
+	"github.com/opentoolgen/opentoolgen/runtime/rest"
 	swagger "github.com/opentoolgen/opentoolgen/testdata/golden/openapi-swagger"
 )
 
@@ -33,7 +33,7 @@ func TestSwaggerClient(t *testing.T) {
 	}
 	f.expect(exchange{method: "GET", path: "/api/orders", query: "api_key=k%26y", status: 400, response: `{"title":"bad"}`})
 	_, err = c.FindOrders(ctx, swagger.FindOrdersArgs{})
-	var apiErr *opentool.APIError[swagger.Problem]
+	var apiErr *rest.APIError[swagger.Problem]
 	if !errors.As(err, &apiErr) || *apiErr.Body.Title != "bad" {
 		t.Errorf("FindOrders 400: %v", err)
 	}

@@ -17,6 +17,8 @@ import (
 	"sync"
 
 	opentool "github.com/opentoolgen/opentoolgen/runtime"
+	"github.com/opentoolgen/opentoolgen/runtime/declare"
+	"github.com/opentoolgen/opentoolgen/runtime/rest"
 )
 
 // Outcome is what became of one operation.
@@ -68,7 +70,7 @@ func (r *Recorder) Client() *http.Client { return &http.Client{Transport: r} }
 // Prism checks for: an Authorization header (Basic when basic is true, else
 // Bearer) and the API keys named in apiKeys ("header:X-Key", "query:key",
 // "cookie:sid").
-func Auth(basic bool, apiKeys ...string) opentool.RequestEditor {
+func Auth(basic bool, apiKeys ...string) rest.RequestEditor {
 	return func(_ context.Context, req *http.Request) error {
 		if basic {
 			req.SetBasicAuth("user", "pass")
@@ -105,7 +107,7 @@ func Exercise(ctx context.Context, docName string, tool opentool.Tool, rec *Reco
 	for i := 0; i < len(doc.Functions); i += 100 {
 		part := *doc
 		part.Functions = doc.Functions[i:min(i+100, len(doc.Functions))]
-		d, err := opentool.Declare(&part, opentool.ProfileOpenAI)
+		d, err := declare.Declare(&part, declare.ProfileOpenAI)
 		if err != nil {
 			return nil, err
 		}

@@ -11,7 +11,7 @@
 //
 //	fn, ok := lib.Acquire(i) // read-locks lib
 //	if !ok {
-//		return opentool.ErrLibraryClosed
+//		return ErrLibraryClosed
 //	}
 //	r := C.otg_call_f(C.uintptr_t(fn), …) // the function, through its prototype
 //	… // r converted: a returned pointer points into the library
@@ -25,8 +25,6 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
-
-	opentool "github.com/opentoolgen/opentoolgen/runtime"
 )
 
 // Symbol is a function of a library, as Open looks it up.
@@ -69,17 +67,17 @@ const closed = 1 << 62
 
 // Open loads the dynamic library at path (dlopen with RTLD_NOW|RTLD_LOCAL;
 // LoadLibraryW on Windows) and looks up every one of symbols, whose indices
-// are those Acquire takes. Its error is an *opentool.LibraryError naming path
+// are those Acquire takes. Its error is an *LibraryError naming path
 // and, when the library lacks symbols, every one of them (in the order of
 // symbols; the library is then unloaded). An empty path is refused
-// (opentool.ErrEmptyLibraryPath): dlopen would open the program itself.
+// (ErrEmptyLibraryPath): dlopen would open the program itself.
 func Open(path string, symbols []Symbol) (*Library, error) {
 	if path == "" {
-		return nil, &opentool.LibraryError{Path: path, Err: opentool.ErrEmptyLibraryPath}
+		return nil, &LibraryError{Path: path, Err: ErrEmptyLibraryPath}
 	}
 	h, err := loadLibrary(path)
 	if err != nil {
-		return nil, &opentool.LibraryError{Path: path, Err: err}
+		return nil, &LibraryError{Path: path, Err: err}
 	}
 	fns := make([]uintptr, len(symbols))
 	var missing []string
@@ -91,7 +89,7 @@ func Open(path string, symbols []Symbol) (*Library, error) {
 	}
 	if missing != nil {
 		freeLibrary(h)
-		return nil, &opentool.LibraryError{Path: path, Missing: missing}
+		return nil, &LibraryError{Path: path, Missing: missing}
 	}
 	l := &Library{fns: fns, open: true, h: h, path: path}
 	l.calls.Store(1) // 1 while open, so that a zero Library is not
@@ -134,7 +132,7 @@ func (l *Library) Path() string {
 
 // Close waits for the calls in progress (Acquire to Release) and unloads the
 // library; Acquire fails from then on. Closing a closed library (or a zero or
-// nil Library) does nothing. Its error is an *opentool.LibraryError with the
+// nil Library) does nothing. Its error is an *LibraryError with the
 // system's reason when the library could not be unloaded (it is closed all
 // the same: Acquire fails).
 func (l *Library) Close() error {
@@ -157,7 +155,7 @@ func (l *Library) Close() error {
 		time.Sleep(d)
 	}
 	if err := freeLibrary(l.h); err != nil {
-		return &opentool.LibraryError{Path: l.path, Err: err}
+		return &LibraryError{Path: l.path, Err: err}
 	}
 	return nil
 }

@@ -15,7 +15,6 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	opentool "github.com/opentoolgen/opentoolgen/runtime"
 	"github.com/opentoolgen/opentoolgen/runtime/dynlib"
 	"github.com/opentoolgen/opentoolgen/runtime/dynlib/internal/ctest"
 )
@@ -118,7 +117,7 @@ func TestMissing(t *testing.T) {
 	if l != nil {
 		t.Errorf("Open returned a library with an error")
 	}
-	var le *opentool.LibraryError
+	var le *dynlib.LibraryError
 	if !errors.As(err, &le) {
 		t.Fatalf("got %v, want a *LibraryError", err)
 	}
@@ -140,9 +139,9 @@ func TestMissing(t *testing.T) {
 // TestOpenErrors: an empty path is refused (dlopen would open the program),
 // a library that cannot be loaded is reported with the loader's reason.
 func TestOpenErrors(t *testing.T) {
-	var le *opentool.LibraryError
+	var le *dynlib.LibraryError
 	_, err := dynlib.Open("", symbols)
-	if !errors.As(err, &le) || !errors.Is(err, opentool.ErrEmptyLibraryPath) || le.Path != "" || le.Missing != nil {
+	if !errors.As(err, &le) || !errors.Is(err, dynlib.ErrEmptyLibraryPath) || le.Path != "" || le.Missing != nil {
 		t.Errorf(`Open(""): got %#v, want a LibraryError wrapping ErrEmptyLibraryPath`, err)
 	}
 

@@ -60,7 +60,7 @@ func TestPlatforms(t *testing.T) {
 			files = append(files, f)
 			names = append(names, name)
 		}
-		if want := []string{"dynlib.go", p.want}; !slices.Equal(names, want) {
+		if want := []string{"dynlib.go", p.want, "errors.go"}; !slices.Equal(names, want) {
 			t.Errorf("%s/%s (cgo %v) compiles %v, want %v", p.goos, p.goarch, p.cgo, names, want)
 			continue
 		}

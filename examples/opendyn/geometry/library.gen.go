@@ -8,7 +8,6 @@ import (
 	"context"
 	"unsafe"
 
-	opentool "github.com/opentoolgen/opentoolgen/runtime"
 	dynlib "github.com/opentoolgen/opentoolgen/runtime/dynlib"
 )
 
@@ -69,7 +68,7 @@ func (l *Library) Close() error {
 func (l *Library) CircleArea(radius float64) (area float64, err error) {
 	fn_, ok_ := l.lib.Acquire(0)
 	if !ok_ {
-		return area, opentool.ErrLibraryClosed
+		return area, dynlib.ErrLibraryClosed
 	}
 	r_ := C.otg_call_circle_area(C.uintptr_t(fn_), C.double(radius))
 	area = float64(r_)
@@ -83,7 +82,7 @@ func (l *Library) CircleArea(radius float64) (area float64, err error) {
 func (l *Library) Distance(x1 float64, y1 float64, x2 float64, y2 float64) (distance float64, err error) {
 	fn_, ok_ := l.lib.Acquire(1)
 	if !ok_ {
-		return distance, opentool.ErrLibraryClosed
+		return distance, dynlib.ErrLibraryClosed
 	}
 	r_ := C.otg_call_distance(C.uintptr_t(fn_), C.double(x1), C.double(y1), C.double(x2), C.double(y2))
 	distance = float64(r_)
@@ -98,7 +97,7 @@ func (l *Library) Describe(radius float64) (status int32, text string, err error
 	var o1_ [64]byte
 	fn_, ok_ := l.lib.Acquire(2)
 	if !ok_ {
-		return status, text, opentool.ErrLibraryClosed
+		return status, text, dynlib.ErrLibraryClosed
 	}
 	r_ := C.otg_call_describe(C.uintptr_t(fn_), C.double(radius), (*C.char)(unsafe.Pointer(&o1_[0])))
 	status = int32(r_)
@@ -113,7 +112,7 @@ func (l *Library) Describe(radius float64) (status int32, text string, err error
 func (l *Library) Normalize(v []float64, n int32) (length float64, err error) {
 	fn_, ok_ := l.lib.Acquire(3)
 	if !ok_ {
-		return length, opentool.ErrLibraryClosed
+		return length, dynlib.ErrLibraryClosed
 	}
 	r_ := C.otg_call_normalize(C.uintptr_t(fn_), (*C.double)(unsafe.Pointer(unsafe.SliceData(v))), C.int(n))
 	length = float64(r_)
@@ -127,7 +126,7 @@ func (l *Library) Normalize(v []float64, n int32) (length float64, err error) {
 func (l *Library) Version() (version string, err error) {
 	fn_, ok_ := l.lib.Acquire(4)
 	if !ok_ {
-		return version, opentool.ErrLibraryClosed
+		return version, dynlib.ErrLibraryClosed
 	}
 	r_ := C.otg_call_version(C.uintptr_t(fn_))
 	version = C.GoString(r_)
@@ -155,7 +154,7 @@ func (s libraryService) CircleArea(ctx context.Context, args CircleAreaArgs) (fl
 	if err != nil {
 		return r, err
 	}
-	return r, opentool.CheckFinite("circle_area", "area", r)
+	return r, dynlib.CheckFinite("circle_area", "area", r)
 }
 
 func (s libraryService) Distance(ctx context.Context, args DistanceArgs) (float64, error) {
@@ -163,7 +162,7 @@ func (s libraryService) Distance(ctx context.Context, args DistanceArgs) (float6
 	if err != nil {
 		return r, err
 	}
-	return r, opentool.CheckFinite("distance", "distance", r)
+	return r, dynlib.CheckFinite("distance", "distance", r)
 }
 
 func (s libraryService) Describe(ctx context.Context, args DescribeArgs) (DescribeResult, error) {
@@ -178,7 +177,7 @@ func (s libraryService) Normalize(ctx context.Context, args NormalizeArgs) (floa
 	if err != nil {
 		return r, err
 	}
-	return r, opentool.CheckFinite("normalize", "length", r)
+	return r, dynlib.CheckFinite("normalize", "length", r)
 }
 
 func (s libraryService) Version(ctx context.Context) (string, error) {

@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 
 	opentool "github.com/opentoolgen/opentoolgen/runtime"
+	declare "github.com/opentoolgen/opentoolgen/runtime/declare"
 )
 
 // Service is the library's functions with typed arguments and results: one
@@ -143,8 +144,8 @@ func (t *Tool) Document() *opentool.OpenTool {
 // Declarations returns the served functions (see Document) declared for the
 // LLM provider of profile p: Tools is the JSON its API takes in its "tools"
 // member (see opentool.Declare). Call accepts the declared names.
-func (t *Tool) Declarations(p opentool.Profile) (*opentool.Declared, error) {
-	return opentool.Declare(t.args.Served(), p)
+func (t *Tool) Declarations(p declare.Profile) (*declare.Declared, error) {
+	return declare.Declare(t.args.Served(), p)
 }
 
 // Functions returns each served function (see Document) as a tool of its own

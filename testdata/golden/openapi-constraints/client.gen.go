@@ -9,6 +9,7 @@ import (
 	"time"
 
 	opentool "github.com/opentoolgen/opentoolgen/runtime"
+	rest "github.com/opentoolgen/opentoolgen/runtime/rest"
 )
 
 // DefaultBaseURL is the address of the API: the first server of the document.
@@ -17,17 +18,17 @@ const DefaultBaseURL = "http://localhost:8080"
 // Client calls the operations of the API over HTTP. It is safe for concurrent
 // use; it keeps no global state.
 type Client struct {
-	rc *opentool.RESTClient
+	rc *rest.RESTClient
 }
 
 // ClientOption configures NewClient.
-type ClientOption func(*opentool.RESTClient)
+type ClientOption func(*rest.RESTClient)
 
 // WithHTTPClient sets the HTTP client that sends the requests (default
 // http.DefaultClient). hc is not changed: the client sends with a copy whose
 // CheckRedirect keeps the credentials from other origins, then calls hc's own.
 func WithHTTPClient(hc *http.Client) ClientOption {
-	return func(c *opentool.RESTClient) {
+	return func(c *rest.RESTClient) {
 		c.HTTPClient = hc
 	}
 }
@@ -36,7 +37,7 @@ func WithHTTPClient(hc *http.Client) ClientOption {
 // (scheme, host, port) does: by default it is followed without the request's
 // credentials; opentool.RedirectRefuse fails the call instead.
 func WithCrossOriginRedirect(p opentool.RedirectPolicy) ClientOption {
-	return func(c *opentool.RESTClient) {
+	return func(c *rest.RESTClient) {
 		c.CrossOriginRedirect = p
 	}
 }
@@ -45,14 +46,14 @@ func WithCrossOriginRedirect(p opentool.RedirectPolicy) ClientOption {
 // (default opentool.DefaultResponseHeaderTimeout, two minutes; negative: no
 // bound). Reading a body, or a stream, is bounded by the context and WithTimeout.
 func WithResponseHeaderTimeout(d time.Duration) ClientOption {
-	return func(c *opentool.RESTClient) {
+	return func(c *rest.RESTClient) {
 		c.ResponseHeaderTimeout = d
 	}
 }
 
 // WithRequestEditor adds a function that edits every request before it is sent.
-func WithRequestEditor(fn opentool.RequestEditor) ClientOption {
-	return func(c *opentool.RESTClient) {
+func WithRequestEditor(fn rest.RequestEditor) ClientOption {
+	return func(c *rest.RESTClient) {
 		c.Editors = append(c.Editors, fn)
 	}
 }
@@ -60,8 +61,8 @@ func WithRequestEditor(fn opentool.RequestEditor) ClientOption {
 // WithRetry sends a request again when its connection fails or the API answers
 // 429 or 503, as p says (idempotent methods, or requests with an idempotency
 // header; Retry-After honoured). Without it, every request is sent once.
-func WithRetry(p opentool.RetryPolicy) ClientOption {
-	return func(c *opentool.RESTClient) {
+func WithRetry(p rest.RetryPolicy) ClientOption {
+	return func(c *rest.RESTClient) {
 		c.Retry = &p
 	}
 }
@@ -69,7 +70,7 @@ func WithRetry(p opentool.RetryPolicy) ClientOption {
 // WithTimeout bounds every call, retries included; a context whose deadline
 // comes earlier shortens it.
 func WithTimeout(d time.Duration) ClientOption {
-	return func(c *opentool.RESTClient) {
+	return func(c *rest.RESTClient) {
 		c.Timeout = d
 	}
 }
@@ -79,7 +80,7 @@ func NewClient(baseURL string, opts ...ClientOption) *Client {
 	if baseURL == "" {
 		baseURL = DefaultBaseURL
 	}
-	rc := opentool.NewRESTClient(baseURL)
+	rc := rest.NewRESTClient(baseURL)
 	for _, o := range opts {
 		o(rc)
 	}

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	opentool "github.com/opentoolgen/opentoolgen/runtime"
+	rest "github.com/opentoolgen/opentoolgen/runtime/rest"
 )
 
 // DefaultBaseURL is the address of the API: the first server of the document.
@@ -18,17 +19,17 @@ const DefaultBaseURL = "https://api.example.com/v1"
 // Client calls the operations of the API over HTTP. It is safe for concurrent
 // use; it keeps no global state.
 type Client struct {
-	rc *opentool.RESTClient
+	rc *rest.RESTClient
 }
 
 // ClientOption configures NewClient.
-type ClientOption func(*opentool.RESTClient)
+type ClientOption func(*rest.RESTClient)
 
 // WithHTTPClient sets the HTTP client that sends the requests (default
 // http.DefaultClient). hc is not changed: the client sends with a copy whose
 // CheckRedirect keeps the credentials from other origins, then calls hc's own.
 func WithHTTPClient(hc *http.Client) ClientOption {
-	return func(c *opentool.RESTClient) {
+	return func(c *rest.RESTClient) {
 		c.HTTPClient = hc
 	}
 }
@@ -37,7 +38,7 @@ func WithHTTPClient(hc *http.Client) ClientOption {
 // (scheme, host, port) does: by default it is followed without the request's
 // credentials; opentool.RedirectRefuse fails the call instead.
 func WithCrossOriginRedirect(p opentool.RedirectPolicy) ClientOption {
-	return func(c *opentool.RESTClient) {
+	return func(c *rest.RESTClient) {
 		c.CrossOriginRedirect = p
 	}
 }
@@ -46,14 +47,14 @@ func WithCrossOriginRedirect(p opentool.RedirectPolicy) ClientOption {
 // (default opentool.DefaultResponseHeaderTimeout, two minutes; negative: no
 // bound). Reading a body, or a stream, is bounded by the context and WithTimeout.
 func WithResponseHeaderTimeout(d time.Duration) ClientOption {
-	return func(c *opentool.RESTClient) {
+	return func(c *rest.RESTClient) {
 		c.ResponseHeaderTimeout = d
 	}
 }
 
 // WithRequestEditor adds a function that edits every request before it is sent.
-func WithRequestEditor(fn opentool.RequestEditor) ClientOption {
-	return func(c *opentool.RESTClient) {
+func WithRequestEditor(fn rest.RequestEditor) ClientOption {
+	return func(c *rest.RESTClient) {
 		c.Editors = append(c.Editors, fn)
 	}
 }
@@ -61,8 +62,8 @@ func WithRequestEditor(fn opentool.RequestEditor) ClientOption {
 // WithRetry sends a request again when its connection fails or the API answers
 // 429 or 503, as p says (idempotent methods, or requests with an idempotency
 // header; Retry-After honoured). Without it, every request is sent once.
-func WithRetry(p opentool.RetryPolicy) ClientOption {
-	return func(c *opentool.RESTClient) {
+func WithRetry(p rest.RetryPolicy) ClientOption {
+	return func(c *rest.RESTClient) {
 		c.Retry = &p
 	}
 }
@@ -73,8 +74,8 @@ func WithRetry(p opentool.RetryPolicy) ClientOption {
 // idempotency header; the stream's retry field and Retry-After honoured; never
 // after the stream ended). Without it, a broken stream ends with an error.
 // See opentool.RESTClient's Reconnect.
-func WithReconnect(p opentool.RetryPolicy) ClientOption {
-	return func(c *opentool.RESTClient) {
+func WithReconnect(p rest.RetryPolicy) ClientOption {
+	return func(c *rest.RESTClient) {
 		c.Reconnect = &p
 	}
 }
@@ -82,7 +83,7 @@ func WithReconnect(p opentool.RetryPolicy) ClientOption {
 // WithTimeout bounds every call, retries included; a context whose deadline
 // comes earlier shortens it.
 func WithTimeout(d time.Duration) ClientOption {
-	return func(c *opentool.RESTClient) {
+	return func(c *rest.RESTClient) {
 		c.Timeout = d
 	}
 }
@@ -92,7 +93,7 @@ func NewClient(baseURL string, opts ...ClientOption) *Client {
 	if baseURL == "" {
 		baseURL = DefaultBaseURL
 	}
-	rc := opentool.NewRESTClient(baseURL)
+	rc := rest.NewRESTClient(baseURL)
 	for _, o := range opts {
 		o(rc)
 	}
@@ -115,7 +116,7 @@ func (c *Client) RespondSeq(ctx context.Context, args RespondArgs) iter.Seq2[Res
 	r := c.rc.NewRequest("POST", "/responses")
 	r.BodyField("input", args.Input)
 	r.ObjectBody(true)
-	return opentool.StreamResponse[RespondResult](ctx, r, "text/event-stream", opentool.StreamSSE, nil)
+	return rest.StreamResponse[RespondResult](ctx, r, "text/event-stream", rest.StreamSSE, nil)
 }
 
 // Respond streams an answer as typed deltas, then its usage.
@@ -150,10 +151,10 @@ func (c *Client) Respond(ctx context.Context, args RespondArgs, emit func(Respon
 func (c *Client) CreateRunSeq(ctx context.Context, args CreateRunArgs) iter.Seq2[AssistantStreamEvent, error] {
 	r := c.rc.NewRequest("POST", "/threads/{thread}/runs")
 	r.Path("thread", args.Thread, "simple", false)
-	return opentool.StreamResponse[AssistantStreamEvent](ctx, r, "text/event-stream", opentool.StreamSSEEvents, func(resp *opentool.Response) error {
+	return rest.StreamResponse[AssistantStreamEvent](ctx, r, "text/event-stream", rest.StreamSSEEvents, func(resp *rest.Response) error {
 		switch {
 		case resp.Is("404"):
-			return opentool.NewAPIError[Error](resp)
+			return rest.NewAPIError[Error](resp)
 		}
 		return resp.Unexpected()
 	})
@@ -190,7 +191,7 @@ func (c *Client) CreateRun(ctx context.Context, args CreateRunArgs, emit func(As
 // headers, not the stream: the context ends it.
 func (c *Client) FeedSeq(ctx context.Context) iter.Seq2[FeedResult, error] {
 	r := c.rc.NewRequest("GET", "/feed")
-	return opentool.StreamResponse[FeedResult](ctx, r, "text/event-stream", opentool.StreamSSEEvents, nil)
+	return rest.StreamResponse[FeedResult](ctx, r, "text/event-stream", rest.StreamSSEEvents, nil)
 }
 
 // Feed streams values of several kinds, each event named after its kind.
@@ -224,7 +225,7 @@ func (c *Client) Feed(ctx context.Context, emit func(FeedResult) error) error {
 // headers, not the stream: the context ends it.
 func (c *Client) TailSeq(ctx context.Context) iter.Seq2[Event, error] {
 	r := c.rc.NewRequest("GET", "/log")
-	return opentool.StreamResponse[Event](ctx, r, "text/event-stream", opentool.StreamSSEEvents, nil)
+	return rest.StreamResponse[Event](ctx, r, "text/event-stream", rest.StreamSSEEvents, nil)
 }
 
 // Tail streams log events, as any Server-Sent Events stream.
@@ -257,7 +258,7 @@ func (c *Client) Tail(ctx context.Context, emit func(Event) error) error {
 func (c *Client) WatchJobSeq(ctx context.Context, args WatchJobArgs) iter.Seq2[WatchJobResult, error] {
 	r := c.rc.NewRequest("GET", "/jobs/{id}")
 	r.Path("id", args.ID, "simple", false)
-	return opentool.StreamResponse[WatchJobResult](ctx, r, "application/jsonl", opentool.StreamNDJSON, nil)
+	return rest.StreamResponse[WatchJobResult](ctx, r, "application/jsonl", rest.StreamNDJSON, nil)
 }
 
 // WatchJob streams a job's progress, then its result, one JSON object per line.

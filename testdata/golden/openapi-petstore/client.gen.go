@@ -10,6 +10,7 @@ import (
 
 	oauth2cred "github.com/opentoolgen/opentoolgen/oauth2cred"
 	opentool "github.com/opentoolgen/opentoolgen/runtime"
+	rest "github.com/opentoolgen/opentoolgen/runtime/rest"
 	clientcredentials "golang.org/x/oauth2/clientcredentials"
 )
 
@@ -19,17 +20,17 @@ const DefaultBaseURL = "https://eu.petstore.example.com/v1"
 // Client calls the operations of the API over HTTP. It is safe for concurrent
 // use; it keeps no global state.
 type Client struct {
-	rc *opentool.RESTClient
+	rc *rest.RESTClient
 }
 
 // ClientOption configures NewClient.
-type ClientOption func(*opentool.RESTClient)
+type ClientOption func(*rest.RESTClient)
 
 // WithHTTPClient sets the HTTP client that sends the requests (default
 // http.DefaultClient). hc is not changed: the client sends with a copy whose
 // CheckRedirect keeps the credentials from other origins, then calls hc's own.
 func WithHTTPClient(hc *http.Client) ClientOption {
-	return func(c *opentool.RESTClient) {
+	return func(c *rest.RESTClient) {
 		c.HTTPClient = hc
 	}
 }
@@ -38,7 +39,7 @@ func WithHTTPClient(hc *http.Client) ClientOption {
 // (scheme, host, port) does: by default it is followed without the request's
 // credentials; opentool.RedirectRefuse fails the call instead.
 func WithCrossOriginRedirect(p opentool.RedirectPolicy) ClientOption {
-	return func(c *opentool.RESTClient) {
+	return func(c *rest.RESTClient) {
 		c.CrossOriginRedirect = p
 	}
 }
@@ -47,14 +48,14 @@ func WithCrossOriginRedirect(p opentool.RedirectPolicy) ClientOption {
 // (default opentool.DefaultResponseHeaderTimeout, two minutes; negative: no
 // bound). Reading a body, or a stream, is bounded by the context and WithTimeout.
 func WithResponseHeaderTimeout(d time.Duration) ClientOption {
-	return func(c *opentool.RESTClient) {
+	return func(c *rest.RESTClient) {
 		c.ResponseHeaderTimeout = d
 	}
 }
 
 // WithRequestEditor adds a function that edits every request before it is sent.
-func WithRequestEditor(fn opentool.RequestEditor) ClientOption {
-	return func(c *opentool.RESTClient) {
+func WithRequestEditor(fn rest.RequestEditor) ClientOption {
+	return func(c *rest.RESTClient) {
 		c.Editors = append(c.Editors, fn)
 	}
 }
@@ -62,8 +63,8 @@ func WithRequestEditor(fn opentool.RequestEditor) ClientOption {
 // WithRetry sends a request again when its connection fails or the API answers
 // 429 or 503, as p says (idempotent methods, or requests with an idempotency
 // header; Retry-After honoured). Without it, every request is sent once.
-func WithRetry(p opentool.RetryPolicy) ClientOption {
-	return func(c *opentool.RESTClient) {
+func WithRetry(p rest.RetryPolicy) ClientOption {
+	return func(c *rest.RESTClient) {
 		c.Retry = &p
 	}
 }
@@ -71,7 +72,7 @@ func WithRetry(p opentool.RetryPolicy) ClientOption {
 // WithTimeout bounds every call, retries included; a context whose deadline
 // comes earlier shortens it.
 func WithTimeout(d time.Duration) ClientOption {
-	return func(c *opentool.RESTClient) {
+	return func(c *rest.RESTClient) {
 		c.Timeout = d
 	}
 }
@@ -79,16 +80,16 @@ func WithTimeout(d time.Duration) ClientOption {
 // WithCredential sets the credential of the security scheme named scheme, for
 // example a token source: WithCredential(name, opentool.TokenCredential(src)).
 // opentool.WithCredentials gives a call credentials of its own.
-func WithCredential(scheme string, cred opentool.Credential) ClientOption {
-	return func(c *opentool.RESTClient) {
+func WithCredential(scheme string, cred rest.Credential) ClientOption {
+	return func(c *rest.RESTClient) {
 		c.SetCredential(scheme, cred)
 	}
 }
 
 // WithAPIKey sets the API key of the security scheme "api_key", sent in the header "X-API-Key".
 func WithAPIKey(key string) ClientOption {
-	return func(c *opentool.RESTClient) {
-		c.SetCredential("api_key", opentool.APIKeyCredential("header", "X-API-Key", key))
+	return func(c *rest.RESTClient) {
+		c.SetCredential("api_key", rest.APIKeyCredential("header", "X-API-Key", key))
 	}
 }
 
@@ -97,8 +98,8 @@ func WithAPIKey(key string) ClientOption {
 //
 // A token from the identity service.
 func WithBearerAuth(token string) ClientOption {
-	return func(c *opentool.RESTClient) {
-		c.SetCredential("bearerAuth", opentool.BearerCredential(token))
+	return func(c *rest.RESTClient) {
+		c.SetCredential("bearerAuth", rest.BearerCredential(token))
 	}
 }
 
@@ -107,8 +108,8 @@ func WithBearerAuth(token string) ClientOption {
 //
 // Tokens for services, from the store's authorization server.
 func WithPetstoreAuth(token string) ClientOption {
-	return func(c *opentool.RESTClient) {
-		c.SetCredential("petstore_auth", opentool.BearerCredential(token))
+	return func(c *rest.RESTClient) {
+		c.SetCredential("petstore_auth", rest.BearerCredential(token))
 	}
 }
 
@@ -119,8 +120,8 @@ func WithPetstoreAuth(token string) ClientOption {
 // needs it. ctx gives the token requests their HTTP client (oauth2.HTTPClient)
 // and ends them when it ends: it should live as long as the client.
 func WithPetstoreAuthClientCredentials(ctx context.Context, clientID, clientSecret string, scopes ...string) ClientOption {
-	return func(c *opentool.RESTClient) {
-		c.SetCredential("petstore_auth", opentool.TokenCredential(oauth2cred.ClientCredentials(ctx, clientcredentials.Config{
+	return func(c *rest.RESTClient) {
+		c.SetCredential("petstore_auth", rest.TokenCredential(oauth2cred.ClientCredentials(ctx, clientcredentials.Config{
 			ClientID:     clientID,
 			ClientSecret: clientSecret,
 			Scopes:       scopes,
@@ -150,7 +151,7 @@ func (x ServerRegion) Valid() bool {
 // The value must be one of "eu", "us" (the constants of ServerRegion):
 // another makes every call of the client fail.
 func WithServerRegion(value ServerRegion) ClientOption {
-	return func(c *opentool.RESTClient) {
+	return func(c *rest.RESTClient) {
 		c.SetServerVariable("region", string(value), "eu", "us")
 	}
 }
@@ -161,7 +162,7 @@ func WithServerRegion(value ServerRegion) ClientOption {
 // the operations that have servers of their own call theirs; a base URL given
 // is used for every operation.
 func NewClient(baseURL string, opts ...ClientOption) *Client {
-	rc := opentool.NewRESTClient(baseURL)
+	rc := rest.NewRESTClient(baseURL)
 	if baseURL == "" {
 		rc.SetServer("https://{region}.petstore.example.com/v1", "region", "eu")
 	}
@@ -198,7 +199,7 @@ func (c *Client) ListPets(ctx context.Context, args ListPetsArgs) (Pets, error) 
 		err = resp.Decode(&out)
 	case resp.Success():
 	default:
-		err = opentool.NewAPIError[Error](resp)
+		err = rest.NewAPIError[Error](resp)
 	}
 	return out, err
 }
@@ -229,10 +230,10 @@ func (c *Client) CreatePet(ctx context.Context, args CreatePetArgs) (Pet, error)
 	case resp.Is("201"):
 		err = resp.Decode(&out)
 	case resp.Is("409"):
-		err = opentool.NewAPIError[Error](resp)
+		err = rest.NewAPIError[Error](resp)
 	case resp.Success():
 	default:
-		err = opentool.NewAPIError[Error](resp)
+		err = rest.NewAPIError[Error](resp)
 	}
 	return out, err
 }
@@ -253,7 +254,7 @@ func (c *Client) ShowPetByID(ctx context.Context, args ShowPetByIDArgs) (Pet, er
 	case resp.Is("200"):
 		err = resp.Decode(&out)
 	case resp.Is("404"):
-		err = opentool.NewAPIError[Error](resp)
+		err = rest.NewAPIError[Error](resp)
 	case resp.Success():
 	default:
 		err = resp.Unexpected()

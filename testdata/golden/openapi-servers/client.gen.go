@@ -10,6 +10,7 @@ import (
 	"time"
 
 	opentool "github.com/opentoolgen/opentoolgen/runtime"
+	rest "github.com/opentoolgen/opentoolgen/runtime/rest"
 )
 
 // DefaultBaseURL is the address of the API: the first server of the document.
@@ -18,17 +19,17 @@ const DefaultBaseURL = "http://localhost:8080/v1"
 // Client calls the operations of the API over HTTP. It is safe for concurrent
 // use; it keeps no global state.
 type Client struct {
-	rc *opentool.RESTClient
+	rc *rest.RESTClient
 }
 
 // ClientOption configures NewClient.
-type ClientOption func(*opentool.RESTClient)
+type ClientOption func(*rest.RESTClient)
 
 // WithHTTPClient sets the HTTP client that sends the requests (default
 // http.DefaultClient). hc is not changed: the client sends with a copy whose
 // CheckRedirect keeps the credentials from other origins, then calls hc's own.
 func WithHTTPClient(hc *http.Client) ClientOption {
-	return func(c *opentool.RESTClient) {
+	return func(c *rest.RESTClient) {
 		c.HTTPClient = hc
 	}
 }
@@ -37,7 +38,7 @@ func WithHTTPClient(hc *http.Client) ClientOption {
 // (scheme, host, port) does: by default it is followed without the request's
 // credentials; opentool.RedirectRefuse fails the call instead.
 func WithCrossOriginRedirect(p opentool.RedirectPolicy) ClientOption {
-	return func(c *opentool.RESTClient) {
+	return func(c *rest.RESTClient) {
 		c.CrossOriginRedirect = p
 	}
 }
@@ -46,14 +47,14 @@ func WithCrossOriginRedirect(p opentool.RedirectPolicy) ClientOption {
 // (default opentool.DefaultResponseHeaderTimeout, two minutes; negative: no
 // bound). Reading a body, or a stream, is bounded by the context and WithTimeout.
 func WithResponseHeaderTimeout(d time.Duration) ClientOption {
-	return func(c *opentool.RESTClient) {
+	return func(c *rest.RESTClient) {
 		c.ResponseHeaderTimeout = d
 	}
 }
 
 // WithRequestEditor adds a function that edits every request before it is sent.
-func WithRequestEditor(fn opentool.RequestEditor) ClientOption {
-	return func(c *opentool.RESTClient) {
+func WithRequestEditor(fn rest.RequestEditor) ClientOption {
+	return func(c *rest.RESTClient) {
 		c.Editors = append(c.Editors, fn)
 	}
 }
@@ -61,8 +62,8 @@ func WithRequestEditor(fn opentool.RequestEditor) ClientOption {
 // WithRetry sends a request again when its connection fails or the API answers
 // 429 or 503, as p says (idempotent methods, or requests with an idempotency
 // header; Retry-After honoured). Without it, every request is sent once.
-func WithRetry(p opentool.RetryPolicy) ClientOption {
-	return func(c *opentool.RESTClient) {
+func WithRetry(p rest.RetryPolicy) ClientOption {
+	return func(c *rest.RESTClient) {
 		c.Retry = &p
 	}
 }
@@ -70,21 +71,21 @@ func WithRetry(p opentool.RetryPolicy) ClientOption {
 // WithTimeout bounds every call, retries included; a context whose deadline
 // comes earlier shortens it.
 func WithTimeout(d time.Duration) ClientOption {
-	return func(c *opentool.RESTClient) {
+	return func(c *rest.RESTClient) {
 		c.Timeout = d
 	}
 }
 
 // WithServerHost sets the variable "host" of the server's URL (default "localhost").
 func WithServerHost(value string) ClientOption {
-	return func(c *opentool.RESTClient) {
+	return func(c *rest.RESTClient) {
 		c.SetServerVariable("host", value)
 	}
 }
 
 // WithServerPort sets the variable "port" of the server's URL (default "8080").
 func WithServerPort(value string) ClientOption {
-	return func(c *opentool.RESTClient) {
+	return func(c *rest.RESTClient) {
 		c.SetServerVariable("port", value)
 	}
 }
@@ -113,7 +114,7 @@ func (x ServerVersion) Valid() bool {
 //
 // The version of the API.
 func WithServerVersion(value ServerVersion) ClientOption {
-	return func(c *opentool.RESTClient) {
+	return func(c *rest.RESTClient) {
 		c.SetServerVariable("version", string(value), "v1", "v2", "v3")
 	}
 }
@@ -136,7 +137,7 @@ const (
 // have servers of their own call theirs. A value that is none of the
 // constants of Server makes every call of the client fail.
 func WithServer(s Server) ClientOption {
-	return func(c *opentool.RESTClient) {
+	return func(c *rest.RESTClient) {
 		switch s {
 		case ServerLocal:
 			c.SetServer("http://{host}:{port}/{version}", "host", "localhost", "port", "8080", "version", "v1")
@@ -156,7 +157,7 @@ func WithServer(s Server) ClientOption {
 // set), and the operations that have servers of their own call theirs; a base
 // URL given is used for every operation.
 func NewClient(baseURL string, opts ...ClientOption) *Client {
-	rc := opentool.NewRESTClient(baseURL)
+	rc := rest.NewRESTClient(baseURL)
 	if baseURL == "" {
 		rc.SetServer("http://{host}:{port}/{version}", "host", "localhost", "port", "8080", "version", "v1")
 	}
@@ -184,10 +185,10 @@ type ListItemsResponse struct {
 func (c *Client) ListItemsWithHeaders(ctx context.Context, args ListItemsArgs) (ListItemsResponse, error) {
 	r := c.rc.NewRequest("GET", "/items")
 	if args.Filter != nil {
-		r.Query("filter", opentool.JSONContent(args.Filter), "form", true, false)
+		r.Query("filter", rest.JSONContent(args.Filter), "form", true, false)
 	}
 	if args.XTrace != nil {
-		r.Header("X-Trace", opentool.JSONContent(args.XTrace), false)
+		r.Header("X-Trace", rest.JSONContent(args.XTrace), false)
 	}
 	if args.Limit != nil {
 		r.Query("limit", args.Limit, "form", true, false)

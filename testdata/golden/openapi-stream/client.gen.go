@@ -10,6 +10,7 @@ import (
 	"time"
 
 	opentool "github.com/opentoolgen/opentoolgen/runtime"
+	rest "github.com/opentoolgen/opentoolgen/runtime/rest"
 )
 
 // DefaultBaseURL is the address of the API: the first server of the document.
@@ -18,17 +19,17 @@ const DefaultBaseURL = "https://api.example.com/v1"
 // Client calls the operations of the API over HTTP. It is safe for concurrent
 // use; it keeps no global state.
 type Client struct {
-	rc *opentool.RESTClient
+	rc *rest.RESTClient
 }
 
 // ClientOption configures NewClient.
-type ClientOption func(*opentool.RESTClient)
+type ClientOption func(*rest.RESTClient)
 
 // WithHTTPClient sets the HTTP client that sends the requests (default
 // http.DefaultClient). hc is not changed: the client sends with a copy whose
 // CheckRedirect keeps the credentials from other origins, then calls hc's own.
 func WithHTTPClient(hc *http.Client) ClientOption {
-	return func(c *opentool.RESTClient) {
+	return func(c *rest.RESTClient) {
 		c.HTTPClient = hc
 	}
 }
@@ -37,7 +38,7 @@ func WithHTTPClient(hc *http.Client) ClientOption {
 // (scheme, host, port) does: by default it is followed without the request's
 // credentials; opentool.RedirectRefuse fails the call instead.
 func WithCrossOriginRedirect(p opentool.RedirectPolicy) ClientOption {
-	return func(c *opentool.RESTClient) {
+	return func(c *rest.RESTClient) {
 		c.CrossOriginRedirect = p
 	}
 }
@@ -46,14 +47,14 @@ func WithCrossOriginRedirect(p opentool.RedirectPolicy) ClientOption {
 // (default opentool.DefaultResponseHeaderTimeout, two minutes; negative: no
 // bound). Reading a body, or a stream, is bounded by the context and WithTimeout.
 func WithResponseHeaderTimeout(d time.Duration) ClientOption {
-	return func(c *opentool.RESTClient) {
+	return func(c *rest.RESTClient) {
 		c.ResponseHeaderTimeout = d
 	}
 }
 
 // WithRequestEditor adds a function that edits every request before it is sent.
-func WithRequestEditor(fn opentool.RequestEditor) ClientOption {
-	return func(c *opentool.RESTClient) {
+func WithRequestEditor(fn rest.RequestEditor) ClientOption {
+	return func(c *rest.RESTClient) {
 		c.Editors = append(c.Editors, fn)
 	}
 }
@@ -61,8 +62,8 @@ func WithRequestEditor(fn opentool.RequestEditor) ClientOption {
 // WithRetry sends a request again when its connection fails or the API answers
 // 429 or 503, as p says (idempotent methods, or requests with an idempotency
 // header; Retry-After honoured). Without it, every request is sent once.
-func WithRetry(p opentool.RetryPolicy) ClientOption {
-	return func(c *opentool.RESTClient) {
+func WithRetry(p rest.RetryPolicy) ClientOption {
+	return func(c *rest.RESTClient) {
 		c.Retry = &p
 	}
 }
@@ -73,8 +74,8 @@ func WithRetry(p opentool.RetryPolicy) ClientOption {
 // idempotency header; the stream's retry field and Retry-After honoured; never
 // after the stream ended). Without it, a broken stream ends with an error.
 // See opentool.RESTClient's Reconnect.
-func WithReconnect(p opentool.RetryPolicy) ClientOption {
-	return func(c *opentool.RESTClient) {
+func WithReconnect(p rest.RetryPolicy) ClientOption {
+	return func(c *rest.RESTClient) {
 		c.Reconnect = &p
 	}
 }
@@ -82,7 +83,7 @@ func WithReconnect(p opentool.RetryPolicy) ClientOption {
 // WithTimeout bounds every call, retries included; a context whose deadline
 // comes earlier shortens it.
 func WithTimeout(d time.Duration) ClientOption {
-	return func(c *opentool.RESTClient) {
+	return func(c *rest.RESTClient) {
 		c.Timeout = d
 	}
 }
@@ -92,7 +93,7 @@ func NewClient(baseURL string, opts ...ClientOption) *Client {
 	if baseURL == "" {
 		baseURL = DefaultBaseURL
 	}
-	rc := opentool.NewRESTClient(baseURL)
+	rc := rest.NewRESTClient(baseURL)
 	for _, o := range opts {
 		o(rc)
 	}
@@ -118,10 +119,10 @@ func (c *Client) ChatSeq(ctx context.Context, args ChatArgs) iter.Seq2[Chunk, er
 		r.BodyField("maxChunks", args.MaxChunks)
 	}
 	r.ObjectBody(true)
-	return opentool.StreamResponse[Chunk](ctx, r, "text/event-stream", opentool.StreamSSE, func(resp *opentool.Response) error {
+	return rest.StreamResponse[Chunk](ctx, r, "text/event-stream", rest.StreamSSE, func(resp *rest.Response) error {
 		switch {
 		case resp.Is("400"):
-			return opentool.NewAPIError[Error](resp)
+			return rest.NewAPIError[Error](resp)
 		}
 		return resp.Unexpected()
 	})
@@ -160,8 +161,8 @@ func (c *Client) TailLogsSeq(ctx context.Context, args TailLogsArgs) iter.Seq2[T
 	if args.Since != nil {
 		r.Query("since", args.Since, "form", true, false)
 	}
-	return opentool.StreamResponse[TailLogsResult](ctx, r, "application/x-ndjson", opentool.StreamNDJSON, func(resp *opentool.Response) error {
-		return opentool.NewAPIError[Error](resp)
+	return rest.StreamResponse[TailLogsResult](ctx, r, "application/x-ndjson", rest.StreamNDJSON, func(resp *rest.Response) error {
+		return rest.NewAPIError[Error](resp)
 	})
 }
 
@@ -194,7 +195,7 @@ func (c *Client) TailLogs(ctx context.Context, args TailLogsArgs, emit func(Tail
 // headers, not the stream: the context ends it.
 func (c *Client) TicksSeq(ctx context.Context) iter.Seq2[int64, error] {
 	r := c.rc.NewRequest("GET", "/ticks")
-	return opentool.StreamResponse[int64](ctx, r, "application/jsonl", opentool.StreamNDJSON, nil)
+	return rest.StreamResponse[int64](ctx, r, "application/jsonl", rest.StreamNDJSON, nil)
 }
 
 // Ticks streams counter values, one JSON number per line.
@@ -227,7 +228,7 @@ func (c *Client) Ticks(ctx context.Context, emit func(int64) error) error {
 // headers, not the stream: the context ends it.
 func (c *Client) WatchSeq(ctx context.Context) iter.Seq2[string, error] {
 	r := c.rc.NewRequest("GET", "/watch")
-	return opentool.StreamResponse[string](ctx, r, "text/event-stream", opentool.StreamSSE, nil)
+	return rest.StreamResponse[string](ctx, r, "text/event-stream", rest.StreamSSE, nil)
 }
 
 // Watch streams notices as text, one per event.

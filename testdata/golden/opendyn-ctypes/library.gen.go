@@ -160,7 +160,7 @@ func (l *Library) TBool(x bool) (value bool, next bool, err error) {
 	var o1_ C.bool
 	fn_, ok_ := l.lib.Acquire(0)
 	if !ok_ {
-		return value, next, opentool.ErrLibraryClosed
+		return value, next, dynlib.ErrLibraryClosed
 	}
 	r_ := C.otg_call_t_bool(C.uintptr_t(fn_), C.bool(x), &o1_)
 	value = bool(r_)
@@ -176,7 +176,7 @@ func (l *Library) TChar(x int8) (value int8, next int8, err error) {
 	var o1_ C.char
 	fn_, ok_ := l.lib.Acquire(1)
 	if !ok_ {
-		return value, next, opentool.ErrLibraryClosed
+		return value, next, dynlib.ErrLibraryClosed
 	}
 	r_ := C.otg_call_t_char(C.uintptr_t(fn_), C.char(x), &o1_)
 	value = int8(r_)
@@ -192,7 +192,7 @@ func (l *Library) TUnsignedChar(x uint8) (value uint8, next uint8, err error) {
 	var o1_ C.uchar
 	fn_, ok_ := l.lib.Acquire(2)
 	if !ok_ {
-		return value, next, opentool.ErrLibraryClosed
+		return value, next, dynlib.ErrLibraryClosed
 	}
 	r_ := C.otg_call_t_unsigned_char(C.uintptr_t(fn_), C.uchar(x), &o1_)
 	value = uint8(r_)
@@ -208,7 +208,7 @@ func (l *Library) TShort(x int16) (value int16, next int16, err error) {
 	var o1_ C.short
 	fn_, ok_ := l.lib.Acquire(3)
 	if !ok_ {
-		return value, next, opentool.ErrLibraryClosed
+		return value, next, dynlib.ErrLibraryClosed
 	}
 	r_ := C.otg_call_t_short(C.uintptr_t(fn_), C.short(x), &o1_)
 	value = int16(r_)
@@ -224,7 +224,7 @@ func (l *Library) TUnsignedShort(x uint16) (value uint16, next uint16, err error
 	var o1_ C.ushort
 	fn_, ok_ := l.lib.Acquire(4)
 	if !ok_ {
-		return value, next, opentool.ErrLibraryClosed
+		return value, next, dynlib.ErrLibraryClosed
 	}
 	r_ := C.otg_call_t_unsigned_short(C.uintptr_t(fn_), C.ushort(x), &o1_)
 	value = uint16(r_)
@@ -240,7 +240,7 @@ func (l *Library) TInt(x int32) (value int32, next int32, err error) {
 	var o1_ C.int
 	fn_, ok_ := l.lib.Acquire(5)
 	if !ok_ {
-		return value, next, opentool.ErrLibraryClosed
+		return value, next, dynlib.ErrLibraryClosed
 	}
 	r_ := C.otg_call_t_int(C.uintptr_t(fn_), C.int(x), &o1_)
 	value = int32(r_)
@@ -256,7 +256,7 @@ func (l *Library) TUnsignedInt(x uint32) (value uint32, next uint32, err error) 
 	var o1_ C.uint
 	fn_, ok_ := l.lib.Acquire(6)
 	if !ok_ {
-		return value, next, opentool.ErrLibraryClosed
+		return value, next, dynlib.ErrLibraryClosed
 	}
 	r_ := C.otg_call_t_unsigned_int(C.uintptr_t(fn_), C.uint(x), &o1_)
 	value = uint32(r_)
@@ -278,7 +278,7 @@ func (l *Library) TLong(x int64) (value int64, next int64, err error) {
 	var o1_ C.long
 	fn_, ok_ := l.lib.Acquire(7)
 	if !ok_ {
-		return value, next, opentool.ErrLibraryClosed
+		return value, next, dynlib.ErrLibraryClosed
 	}
 	r_ := C.otg_call_t_long(C.uintptr_t(fn_), C.long(x), &o1_)
 	value = int64(r_)
@@ -300,7 +300,7 @@ func (l *Library) TUnsignedLong(x uint64) (value uint64, next uint64, err error)
 	var o1_ C.ulong
 	fn_, ok_ := l.lib.Acquire(8)
 	if !ok_ {
-		return value, next, opentool.ErrLibraryClosed
+		return value, next, dynlib.ErrLibraryClosed
 	}
 	r_ := C.otg_call_t_unsigned_long(C.uintptr_t(fn_), C.ulong(x), &o1_)
 	value = uint64(r_)
@@ -316,7 +316,7 @@ func (l *Library) TLongLong(x int64) (value int64, next int64, err error) {
 	var o1_ C.longlong
 	fn_, ok_ := l.lib.Acquire(9)
 	if !ok_ {
-		return value, next, opentool.ErrLibraryClosed
+		return value, next, dynlib.ErrLibraryClosed
 	}
 	r_ := C.otg_call_t_long_long(C.uintptr_t(fn_), C.longlong(x), &o1_)
 	value = int64(r_)
@@ -332,7 +332,7 @@ func (l *Library) TUnsignedLongLong(x uint64) (value uint64, next uint64, err er
 	var o1_ C.ulonglong
 	fn_, ok_ := l.lib.Acquire(10)
 	if !ok_ {
-		return value, next, opentool.ErrLibraryClosed
+		return value, next, dynlib.ErrLibraryClosed
 	}
 	r_ := C.otg_call_t_unsigned_long_long(C.uintptr_t(fn_), C.ulonglong(x), &o1_)
 	value = uint64(r_)
@@ -348,7 +348,7 @@ func (l *Library) TFloat(x float32) (value float32, next float32, err error) {
 	var o1_ C.float
 	fn_, ok_ := l.lib.Acquire(11)
 	if !ok_ {
-		return value, next, opentool.ErrLibraryClosed
+		return value, next, dynlib.ErrLibraryClosed
 	}
 	r_ := C.otg_call_t_float(C.uintptr_t(fn_), C.float(x), &o1_)
 	value = float32(r_)
@@ -364,7 +364,7 @@ func (l *Library) TDouble(x float64) (value float64, next float64, err error) {
 	var o1_ C.double
 	fn_, ok_ := l.lib.Acquire(12)
 	if !ok_ {
-		return value, next, opentool.ErrLibraryClosed
+		return value, next, dynlib.ErrLibraryClosed
 	}
 	r_ := C.otg_call_t_double(C.uintptr_t(fn_), C.double(x), &o1_)
 	value = float64(r_)
@@ -379,7 +379,7 @@ func (l *Library) TDouble(x float64) (value float64, next float64, err error) {
 func (l *Library) Half(x float32) (half float32, err error) {
 	fn_, ok_ := l.lib.Acquire(13)
 	if !ok_ {
-		return half, opentool.ErrLibraryClosed
+		return half, dynlib.ErrLibraryClosed
 	}
 	r_ := C.otg_call_half(C.uintptr_t(fn_), C.float(x))
 	half = float32(r_)
@@ -399,7 +399,7 @@ func (l *Library) Mix(c int8, s int16, i int32, l2 int64, ll int64, f float32, d
 	}
 	fn_, ok_ := l.lib.Acquire(14)
 	if !ok_ {
-		return sum, opentool.ErrLibraryClosed
+		return sum, dynlib.ErrLibraryClosed
 	}
 	r_ := C.otg_call_mix(C.uintptr_t(fn_), C.char(c), C.short(s), C.int(i), C.long(l2), C.longlong(ll), C.float(f), C.double(d), C.bool(b))
 	sum = float64(r_)
@@ -419,7 +419,7 @@ func (l *Library) Inc(x *int32) (err error) {
 	}
 	fn_, ok_ := l.lib.Acquire(15)
 	if !ok_ {
-		return opentool.ErrLibraryClosed
+		return dynlib.ErrLibraryClosed
 	}
 	C.otg_call_inc(C.uintptr_t(fn_), (*C.int)(unsafe.Pointer(x)))
 	l.lib.Release()
@@ -450,7 +450,7 @@ func (l *Library) IncLong(x *int64) (err error) {
 	}
 	fn_, ok_ := l.lib.Acquire(16)
 	if !ok_ {
-		return opentool.ErrLibraryClosed
+		return dynlib.ErrLibraryClosed
 	}
 	C.otg_call_inc_long(C.uintptr_t(fn_), p0_)
 	l.lib.Release()
@@ -466,7 +466,7 @@ func (l *Library) IncLong(x *int64) (err error) {
 func (l *Library) IsNull(p *float64) (isNull int32, err error) {
 	fn_, ok_ := l.lib.Acquire(17)
 	if !ok_ {
-		return isNull, opentool.ErrLibraryClosed
+		return isNull, dynlib.ErrLibraryClosed
 	}
 	r_ := C.otg_call_is_null(C.uintptr_t(fn_), (*C.double)(unsafe.Pointer(p)))
 	isNull = int32(r_)
@@ -480,7 +480,7 @@ func (l *Library) IsNull(p *float64) (isNull int32, err error) {
 func (l *Library) Answer() (answer int32, err error) {
 	fn_, ok_ := l.lib.Acquire(18)
 	if !ok_ {
-		return answer, opentool.ErrLibraryClosed
+		return answer, dynlib.ErrLibraryClosed
 	}
 	r_ := C.otg_call_answer(C.uintptr_t(fn_))
 	if r_ != nil {
@@ -496,7 +496,7 @@ func (l *Library) Answer() (answer int32, err error) {
 func (l *Library) NoAnswer() (answer int32, err error) {
 	fn_, ok_ := l.lib.Acquire(19)
 	if !ok_ {
-		return answer, opentool.ErrLibraryClosed
+		return answer, dynlib.ErrLibraryClosed
 	}
 	r_ := C.otg_call_no_answer(C.uintptr_t(fn_))
 	if r_ != nil {
@@ -520,7 +520,7 @@ func (l *Library) StrLen(s string) (length int32, err error) {
 	}
 	fn_, ok_ := l.lib.Acquire(20)
 	if !ok_ {
-		return length, opentool.ErrLibraryClosed
+		return length, dynlib.ErrLibraryClosed
 	}
 	r_ := C.otg_call_str_len(C.uintptr_t(fn_), (*C.char)(p0_))
 	length = int32(r_)
@@ -546,7 +546,7 @@ func (l *Library) MaybeLen(s *string) (length int32, err error) {
 	}
 	fn_, ok_ := l.lib.Acquire(21)
 	if !ok_ {
-		return length, opentool.ErrLibraryClosed
+		return length, dynlib.ErrLibraryClosed
 	}
 	r_ := C.otg_call_maybe_len(C.uintptr_t(fn_), (*C.char)(p0_))
 	length = int32(r_)
@@ -560,7 +560,7 @@ func (l *Library) MaybeLen(s *string) (length int32, err error) {
 func (l *Library) Greeting() (greeting string, err error) {
 	fn_, ok_ := l.lib.Acquire(22)
 	if !ok_ {
-		return greeting, opentool.ErrLibraryClosed
+		return greeting, dynlib.ErrLibraryClosed
 	}
 	r_ := C.otg_call_greeting(C.uintptr_t(fn_))
 	greeting = C.GoString(r_)
@@ -574,7 +574,7 @@ func (l *Library) Greeting() (greeting string, err error) {
 func (l *Library) NoString() (text string, err error) {
 	fn_, ok_ := l.lib.Acquire(23)
 	if !ok_ {
-		return text, opentool.ErrLibraryClosed
+		return text, dynlib.ErrLibraryClosed
 	}
 	r_ := C.otg_call_no_string(C.uintptr_t(fn_))
 	text = C.GoString(r_)
@@ -597,7 +597,7 @@ func (l *Library) Upper(s string) (out string, err error) {
 	var o1_ [16]byte
 	fn_, ok_ := l.lib.Acquire(24)
 	if !ok_ {
-		return out, opentool.ErrLibraryClosed
+		return out, dynlib.ErrLibraryClosed
 	}
 	C.otg_call_upper(C.uintptr_t(fn_), (*C.char)(p0_), (*C.char)(unsafe.Pointer(&o1_[0])))
 	l.lib.Release()
@@ -619,7 +619,7 @@ func (l *Library) UbytesLen(s string) (length int32, err error) {
 	}
 	fn_, ok_ := l.lib.Acquire(25)
 	if !ok_ {
-		return length, opentool.ErrLibraryClosed
+		return length, dynlib.ErrLibraryClosed
 	}
 	r_ := C.otg_call_ubytes_len(C.uintptr_t(fn_), (*C.uchar)(p0_))
 	length = int32(r_)
@@ -633,7 +633,7 @@ func (l *Library) UbytesLen(s string) (length int32, err error) {
 func (l *Library) Sum(xs []float64, n int32) (sum float64, err error) {
 	fn_, ok_ := l.lib.Acquire(26)
 	if !ok_ {
-		return sum, opentool.ErrLibraryClosed
+		return sum, dynlib.ErrLibraryClosed
 	}
 	r_ := C.otg_call_sum(C.uintptr_t(fn_), (*C.double)(unsafe.Pointer(unsafe.SliceData(xs))), C.int(n))
 	sum = float64(r_)
@@ -662,7 +662,7 @@ func (l *Library) SumLongs(xs []int64, n int32) (sum int64, err error) {
 	}
 	fn_, ok_ := l.lib.Acquire(27)
 	if !ok_ {
-		return sum, opentool.ErrLibraryClosed
+		return sum, dynlib.ErrLibraryClosed
 	}
 	r_ := C.otg_call_sum_longs(C.uintptr_t(fn_), p0_, C.int(n))
 	sum = int64(r_)
@@ -679,7 +679,7 @@ func (l *Library) SumLongs(xs []int64, n int32) (sum int64, err error) {
 func (l *Library) Scale(xs []int32, n int32, k int32) (err error) {
 	fn_, ok_ := l.lib.Acquire(28)
 	if !ok_ {
-		return opentool.ErrLibraryClosed
+		return dynlib.ErrLibraryClosed
 	}
 	C.otg_call_scale(C.uintptr_t(fn_), (*C.int)(unsafe.Pointer(unsafe.SliceData(xs))), C.int(n), C.int(k))
 	l.lib.Release()
@@ -693,7 +693,7 @@ func (l *Library) Squares() (squares []int16, err error) {
 	o0_ := make([]int16, 8)
 	fn_, ok_ := l.lib.Acquire(29)
 	if !ok_ {
-		return squares, opentool.ErrLibraryClosed
+		return squares, dynlib.ErrLibraryClosed
 	}
 	C.otg_call_squares(C.uintptr_t(fn_), (*C.short)(unsafe.Pointer(&o0_[0])))
 	l.lib.Release()
@@ -708,7 +708,7 @@ func (l *Library) Flags() (flags []bool, err error) {
 	o0_ := make([]bool, 4)
 	fn_, ok_ := l.lib.Acquire(30)
 	if !ok_ {
-		return flags, opentool.ErrLibraryClosed
+		return flags, dynlib.ErrLibraryClosed
 	}
 	C.otg_call_flags(C.uintptr_t(fn_), (*C.bool)(unsafe.Pointer(&o0_[0])))
 	l.lib.Release()
@@ -722,7 +722,7 @@ func (l *Library) Flags() (flags []bool, err error) {
 func (l *Library) Checksum(data []uint8, n int32) (checksum uint32, err error) {
 	fn_, ok_ := l.lib.Acquire(31)
 	if !ok_ {
-		return checksum, opentool.ErrLibraryClosed
+		return checksum, dynlib.ErrLibraryClosed
 	}
 	r_ := C.otg_call_checksum(C.uintptr_t(fn_), (*C.uchar)(unsafe.Pointer(unsafe.SliceData(data))), C.int(n))
 	checksum = uint32(r_)
@@ -736,7 +736,7 @@ func (l *Library) Checksum(data []uint8, n int32) (checksum uint32, err error) {
 func (l *Library) CountTrue(xs []bool, n int32) (count int32, err error) {
 	fn_, ok_ := l.lib.Acquire(32)
 	if !ok_ {
-		return count, opentool.ErrLibraryClosed
+		return count, dynlib.ErrLibraryClosed
 	}
 	r_ := C.otg_call_count_true(C.uintptr_t(fn_), (*C.bool)(unsafe.Pointer(unsafe.SliceData(xs))), C.int(n))
 	count = int32(r_)
@@ -750,7 +750,7 @@ func (l *Library) CountTrue(xs []bool, n int32) (count int32, err error) {
 func (l *Library) ModeWeight(mode Mode) (weight int32, err error) {
 	fn_, ok_ := l.lib.Acquire(33)
 	if !ok_ {
-		return weight, opentool.ErrLibraryClosed
+		return weight, dynlib.ErrLibraryClosed
 	}
 	r_ := C.otg_call_mode_weight(C.uintptr_t(fn_), C.int(mode))
 	weight = int32(r_)
@@ -766,7 +766,7 @@ func (l *Library) Divmod(a int32, b int32) (status int32, quot int32, rem int32,
 	var o3_ C.int
 	fn_, ok_ := l.lib.Acquire(34)
 	if !ok_ {
-		return status, quot, rem, opentool.ErrLibraryClosed
+		return status, quot, rem, dynlib.ErrLibraryClosed
 	}
 	r_ := C.otg_call_divmod(C.uintptr_t(fn_), C.int(a), C.int(b), &o2_, &o3_)
 	status = int32(r_)
@@ -782,7 +782,7 @@ func (l *Library) Divmod(a int32, b int32) (status int32, quot int32, rem int32,
 func (l *Library) Tick() (err error) {
 	fn_, ok_ := l.lib.Acquire(35)
 	if !ok_ {
-		return opentool.ErrLibraryClosed
+		return dynlib.ErrLibraryClosed
 	}
 	C.otg_call_tick(C.uintptr_t(fn_))
 	l.lib.Release()
@@ -795,7 +795,7 @@ func (l *Library) Tick() (err error) {
 func (l *Library) TickCount() (ticks int32, err error) {
 	fn_, ok_ := l.lib.Acquire(36)
 	if !ok_ {
-		return ticks, opentool.ErrLibraryClosed
+		return ticks, dynlib.ErrLibraryClosed
 	}
 	r_ := C.otg_call_tick_count(C.uintptr_t(fn_))
 	ticks = int32(r_)
@@ -809,7 +809,7 @@ func (l *Library) TickCount() (ticks int32, err error) {
 func (l *Library) Adler32(data []uint8, n int32) (checksum uint32, err error) {
 	fn_, ok_ := l.lib.Acquire(37)
 	if !ok_ {
-		return checksum, opentool.ErrLibraryClosed
+		return checksum, dynlib.ErrLibraryClosed
 	}
 	r_ := C.otg_call_adler32(C.uintptr_t(fn_), (*C.uchar)(unsafe.Pointer(unsafe.SliceData(data))), C.int(n))
 	checksum = uint32(r_)
@@ -823,7 +823,7 @@ func (l *Library) Adler32(data []uint8, n int32) (checksum uint32, err error) {
 func (l *Library) Offset(x int32, delta int32) (sum int32, err error) {
 	fn_, ok_ := l.lib.Acquire(38)
 	if !ok_ {
-		return sum, opentool.ErrLibraryClosed
+		return sum, dynlib.ErrLibraryClosed
 	}
 	r_ := C.otg_call_offset(C.uintptr_t(fn_), C.int(x), C.int(delta))
 	sum = int32(r_)
@@ -928,10 +928,10 @@ func (s libraryService) TFloat(ctx context.Context, args TFloatArgs) (TFloatResu
 	var err error
 	r.Value, r.Next, err = s.lib.TFloat(args.X)
 	if err == nil {
-		err = opentool.CheckFinite("t_float", "value", r.Value)
+		err = dynlib.CheckFinite("t_float", "value", r.Value)
 	}
 	if err == nil {
-		err = opentool.CheckFinite("t_float", "next", r.Next)
+		err = dynlib.CheckFinite("t_float", "next", r.Next)
 	}
 	return r, err
 }
@@ -941,10 +941,10 @@ func (s libraryService) TDouble(ctx context.Context, args TDoubleArgs) (TDoubleR
 	var err error
 	r.Value, r.Next, err = s.lib.TDouble(args.X)
 	if err == nil {
-		err = opentool.CheckFinite("t_double", "value", r.Value)
+		err = dynlib.CheckFinite("t_double", "value", r.Value)
 	}
 	if err == nil {
-		err = opentool.CheckFinite("t_double", "next", r.Next)
+		err = dynlib.CheckFinite("t_double", "next", r.Next)
 	}
 	return r, err
 }
@@ -954,7 +954,7 @@ func (s libraryService) Half(ctx context.Context, args HalfArgs) (float32, error
 	if err != nil {
 		return r, err
 	}
-	return r, opentool.CheckFinite("half", "half", r)
+	return r, dynlib.CheckFinite("half", "half", r)
 }
 
 func (s libraryService) Mix(ctx context.Context, args MixArgs) (float64, error) {
@@ -962,7 +962,7 @@ func (s libraryService) Mix(ctx context.Context, args MixArgs) (float64, error) 
 	if err != nil {
 		return r, err
 	}
-	return r, opentool.CheckFinite("mix", "sum", r)
+	return r, dynlib.CheckFinite("mix", "sum", r)
 }
 
 func (s libraryService) Inc(ctx context.Context, args IncArgs) error {
@@ -1017,7 +1017,7 @@ func (s libraryService) Sum(ctx context.Context, args SumArgs) (float64, error) 
 	if err != nil {
 		return r, err
 	}
-	return r, opentool.CheckFinite("sum", "sum", r)
+	return r, dynlib.CheckFinite("sum", "sum", r)
 }
 
 func (s libraryService) SumLongs(ctx context.Context, args SumLongsArgs) (int64, error) {

@@ -10,6 +10,7 @@ import (
 	"encoding/json"
 
 	opentool "github.com/opentoolgen/opentoolgen/runtime"
+	declare "github.com/opentoolgen/opentoolgen/runtime/declare"
 )
 
 const _ = opentool.IsAtLeastVersion0_3_0
@@ -97,6 +98,6 @@ func Document() *opentool.OpenTool {
 // Declarations returns the functions declared for the LLM provider of profile
 // p (opentool.ProfileOpenAI, opentool.ProfileAnthropicStrict, …): Tools is the
 // JSON its API takes in its "tools" member (see opentool.Declare).
-func Declarations(p opentool.Profile) (*opentool.Declared, error) {
-	return opentool.Declare(Document(), p)
+func Declarations(p declare.Profile) (*declare.Declared, error) {
+	return declare.Declare(Document(), p)
 }

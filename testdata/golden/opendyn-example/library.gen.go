@@ -6,7 +6,6 @@ package opendynexample
 import (
 	"context"
 
-	opentool "github.com/opentoolgen/opentoolgen/runtime"
 	dynlib "github.com/opentoolgen/opentoolgen/runtime/dynlib"
 )
 
@@ -58,7 +57,7 @@ func (l *Library) Close() error {
 func (l *Library) Add(a int32, b int32) (result int32, err error) {
 	fn_, ok_ := l.lib.Acquire(0)
 	if !ok_ {
-		return result, opentool.ErrLibraryClosed
+		return result, dynlib.ErrLibraryClosed
 	}
 	r_ := C.otg_call_add(C.uintptr_t(fn_), C.int(a), C.int(b))
 	result = int32(r_)
@@ -72,7 +71,7 @@ func (l *Library) Add(a int32, b int32) (result int32, err error) {
 func (l *Library) Multiply(a float32, b float32) (result float32, err error) {
 	fn_, ok_ := l.lib.Acquire(1)
 	if !ok_ {
-		return result, opentool.ErrLibraryClosed
+		return result, dynlib.ErrLibraryClosed
 	}
 	r_ := C.otg_call_multiply(C.uintptr_t(fn_), C.float(a), C.float(b))
 	result = float32(r_)
@@ -104,7 +103,7 @@ func (s libraryService) Multiply(ctx context.Context, args MultiplyArgs) (float3
 	if err != nil {
 		return r, err
 	}
-	return r, opentool.CheckFinite("multiply", "result", r)
+	return r, dynlib.CheckFinite("multiply", "result", r)
 }
 
 // CodeText returns the text the document gives the status code code, and whether

@@ -120,7 +120,7 @@ func (l *Library) Close2(l2 int32, type2 string, len2 []int64, c *int64, unsafe2
 	var o8_ [8]byte
 	fn_, ok_ := l.lib.Acquire(0)
 	if !ok_ {
-		return ctx2, err2, x2fa, 名前, opentool.ErrLibraryClosed
+		return ctx2, err2, x2fa, 名前, dynlib.ErrLibraryClosed
 	}
 	r_ := C.otg_call_close(C.uintptr_t(fn_), C.int(l2), &o1_, (*C.char)(p2_), p3_, p4_, C.double(unsafe2), (*C.char)(p6_), &o7_[0], (*C.char)(unsafe.Pointer(&o8_[0])))
 	ctx2 = int64(r_)
@@ -146,7 +146,7 @@ func (l *Library) Close2(l2 int32, type2 string, len2 []int64, c *int64, unsafe2
 func (l *Library) OtgCallX() (err error) {
 	fn_, ok_ := l.lib.Acquire(1)
 	if !ok_ {
-		return opentool.ErrLibraryClosed
+		return dynlib.ErrLibraryClosed
 	}
 	C.otg_call_otg_call_x(C.uintptr_t(fn_))
 	l.lib.Release()
@@ -159,7 +159,7 @@ func (l *Library) OtgCallX() (err error) {
 func (l *Library) OtgCallX2() (err error) {
 	fn_, ok_ := l.lib.Acquire(2)
 	if !ok_ {
-		return opentool.ErrLibraryClosed
+		return dynlib.ErrLibraryClosed
 	}
 	C.otg_call_otg_call_x2(C.uintptr_t(fn_))
 	l.lib.Release()
@@ -172,7 +172,7 @@ func (l *Library) OtgCallX2() (err error) {
 func (l *Library) Library(mode Library2) (open Open2, err error) {
 	fn_, ok_ := l.lib.Acquire(3)
 	if !ok_ {
-		return open, opentool.ErrLibraryClosed
+		return open, dynlib.ErrLibraryClosed
 	}
 	r_ := C.otg_call_Library(C.uintptr_t(fn_), C.uchar(mode))
 	open = Open2(r_)
@@ -186,7 +186,7 @@ func (l *Library) Library(mode Library2) (open Open2, err error) {
 func (l *Library) Open() (s OpenResult, err error) {
 	fn_, ok_ := l.lib.Acquire(4)
 	if !ok_ {
-		return s, opentool.ErrLibraryClosed
+		return s, dynlib.ErrLibraryClosed
 	}
 	r_ := C.otg_call_open(C.uintptr_t(fn_))
 	s = OpenResult(C.GoString(r_))
@@ -229,7 +229,7 @@ func (s libraryService) Library(ctx context.Context, args LibraryArgs) (Open2, e
 	if err != nil {
 		return r, err
 	}
-	return r, opentool.CheckFinite("Library", "open", r)
+	return r, dynlib.CheckFinite("Library", "open", r)
 }
 
 func (s libraryService) Open(ctx context.Context) (OpenResult, error) {

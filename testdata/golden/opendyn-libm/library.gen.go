@@ -6,7 +6,6 @@ package opendynlibm
 import (
 	"context"
 
-	opentool "github.com/opentoolgen/opentoolgen/runtime"
 	dynlib "github.com/opentoolgen/opentoolgen/runtime/dynlib"
 )
 
@@ -64,7 +63,7 @@ func (l *Library) Close() error {
 func (l *Library) Cos(x float64) (cos float64, err error) {
 	fn_, ok_ := l.lib.Acquire(0)
 	if !ok_ {
-		return cos, opentool.ErrLibraryClosed
+		return cos, dynlib.ErrLibraryClosed
 	}
 	r_ := C.otg_call_cos(C.uintptr_t(fn_), C.double(x))
 	cos = float64(r_)
@@ -78,7 +77,7 @@ func (l *Library) Cos(x float64) (cos float64, err error) {
 func (l *Library) Cosf(x float32) (cos float32, err error) {
 	fn_, ok_ := l.lib.Acquire(1)
 	if !ok_ {
-		return cos, opentool.ErrLibraryClosed
+		return cos, dynlib.ErrLibraryClosed
 	}
 	r_ := C.otg_call_cosf(C.uintptr_t(fn_), C.float(x))
 	cos = float32(r_)
@@ -93,7 +92,7 @@ func (l *Library) Frexp(x float64) (fraction float64, exp int32, err error) {
 	var o1_ C.int
 	fn_, ok_ := l.lib.Acquire(2)
 	if !ok_ {
-		return fraction, exp, opentool.ErrLibraryClosed
+		return fraction, exp, dynlib.ErrLibraryClosed
 	}
 	r_ := C.otg_call_frexp(C.uintptr_t(fn_), C.double(x), &o1_)
 	fraction = float64(r_)
@@ -108,7 +107,7 @@ func (l *Library) Frexp(x float64) (fraction float64, exp int32, err error) {
 func (l *Library) Ldexp(x float64, exp int32) (result float64, err error) {
 	fn_, ok_ := l.lib.Acquire(3)
 	if !ok_ {
-		return result, opentool.ErrLibraryClosed
+		return result, dynlib.ErrLibraryClosed
 	}
 	r_ := C.otg_call_ldexp(C.uintptr_t(fn_), C.double(x), C.int(exp))
 	result = float64(r_)
@@ -136,7 +135,7 @@ func (s libraryService) Cos(ctx context.Context, args CosArgs) (float64, error) 
 	if err != nil {
 		return r, err
 	}
-	return r, opentool.CheckFinite("cos", "cos", r)
+	return r, dynlib.CheckFinite("cos", "cos", r)
 }
 
 func (s libraryService) Cosf(ctx context.Context, args CosfArgs) (float32, error) {
@@ -144,7 +143,7 @@ func (s libraryService) Cosf(ctx context.Context, args CosfArgs) (float32, error
 	if err != nil {
 		return r, err
 	}
-	return r, opentool.CheckFinite("cosf", "cos", r)
+	return r, dynlib.CheckFinite("cosf", "cos", r)
 }
 
 func (s libraryService) Frexp(ctx context.Context, args FrexpArgs) (FrexpResult, error) {
@@ -152,7 +151,7 @@ func (s libraryService) Frexp(ctx context.Context, args FrexpArgs) (FrexpResult,
 	var err error
 	r.Fraction, r.Exp, err = s.lib.Frexp(args.X)
 	if err == nil {
-		err = opentool.CheckFinite("frexp", "fraction", r.Fraction)
+		err = dynlib.CheckFinite("frexp", "fraction", r.Fraction)
 	}
 	return r, err
 }
@@ -162,7 +161,7 @@ func (s libraryService) Ldexp(ctx context.Context, args LdexpArgs) (float64, err
 	if err != nil {
 		return r, err
 	}
-	return r, opentool.CheckFinite("ldexp", "result", r)
+	return r, dynlib.CheckFinite("ldexp", "result", r)
 }
 
 // CodeText returns the text the document gives the status code code, and whether

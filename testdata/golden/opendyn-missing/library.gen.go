@@ -6,7 +6,6 @@ package opendynmissing
 import (
 	"context"
 
-	opentool "github.com/opentoolgen/opentoolgen/runtime"
 	dynlib "github.com/opentoolgen/opentoolgen/runtime/dynlib"
 )
 
@@ -60,7 +59,7 @@ func (l *Library) Close() error {
 func (l *Library) Add(a int32, b int32) (sum int32, err error) {
 	fn_, ok_ := l.lib.Acquire(0)
 	if !ok_ {
-		return sum, opentool.ErrLibraryClosed
+		return sum, dynlib.ErrLibraryClosed
 	}
 	r_ := C.otg_call_add(C.uintptr_t(fn_), C.int(a), C.int(b))
 	sum = int32(r_)
@@ -74,7 +73,7 @@ func (l *Library) Add(a int32, b int32) (sum int32, err error) {
 func (l *Library) Subtract(a int32, b int32) (difference int32, err error) {
 	fn_, ok_ := l.lib.Acquire(1)
 	if !ok_ {
-		return difference, opentool.ErrLibraryClosed
+		return difference, dynlib.ErrLibraryClosed
 	}
 	r_ := C.otg_call_subtract(C.uintptr_t(fn_), C.int(a), C.int(b))
 	difference = int32(r_)
@@ -88,7 +87,7 @@ func (l *Library) Subtract(a int32, b int32) (difference int32, err error) {
 func (l *Library) Divide(a float64, b float64) (quotient float64, err error) {
 	fn_, ok_ := l.lib.Acquire(2)
 	if !ok_ {
-		return quotient, opentool.ErrLibraryClosed
+		return quotient, dynlib.ErrLibraryClosed
 	}
 	r_ := C.otg_call_divide(C.uintptr_t(fn_), C.double(a), C.double(b))
 	quotient = float64(r_)
@@ -124,7 +123,7 @@ func (s libraryService) Divide(ctx context.Context, args DivideArgs) (float64, e
 	if err != nil {
 		return r, err
 	}
-	return r, opentool.CheckFinite("divide", "quotient", r)
+	return r, dynlib.CheckFinite("divide", "quotient", r)
 }
 
 // CodeText returns the text the document gives the status code code, and whether

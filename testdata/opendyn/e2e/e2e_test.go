@@ -22,6 +22,7 @@ import (
 	"testing"
 
 	"github.com/opentoolgen/opentoolgen/runtime"
+	"github.com/opentoolgen/opentoolgen/runtime/dynlib"
 	ctypes "github.com/opentoolgen/opentoolgen/testdata/golden/opendyn-ctypes"
 	example "github.com/opentoolgen/opentoolgen/testdata/golden/opendyn-example"
 	missing "github.com/opentoolgen/opentoolgen/testdata/golden/opendyn-missing"
@@ -447,7 +448,7 @@ func TestServedCTypes(t *testing.T) {
 // one error names the path and every missing function.
 func TestMissing(t *testing.T) {
 	_, err := missing.Open(libs["example"])
-	var le *runtime.LibraryError
+	var le *dynlib.LibraryError
 	if !errors.As(err, &le) || fmt.Sprint(le.Missing) != "[subtract divide]" || le.Path != libs["example"] {
 		t.Fatalf("Open: got %v, want a LibraryError missing subtract and divide", err)
 	}
@@ -486,7 +487,7 @@ func TestClose(t *testing.T) {
 			defer wg.Done()
 			for {
 				if _, err := lib.Adler32([]uint8("data"), 4); err != nil {
-					if !errors.Is(err, runtime.ErrLibraryClosed) {
+					if !errors.Is(err, dynlib.ErrLibraryClosed) {
 						t.Errorf("Adler32 during Close: %v", err)
 					}
 					return
@@ -501,7 +502,7 @@ func TestClose(t *testing.T) {
 	if err := lib.Close(); err != nil {
 		t.Errorf("second Close: %v", err)
 	}
-	if _, _, err := lib.TInt(1); !errors.Is(err, runtime.ErrLibraryClosed) {
+	if _, _, err := lib.TInt(1); !errors.Is(err, dynlib.ErrLibraryClosed) {
 		t.Errorf("TInt after Close: %v, want ErrLibraryClosed", err)
 	}
 	_, err = must(ctypes.NewTool(lib.Service())).Call(context.Background(), "tick", nil)
@@ -510,7 +511,7 @@ func TestClose(t *testing.T) {
 	}
 	// A Library that Open did not return is not open either.
 	var zero ctypes.Library
-	if _, err := zero.Greeting(); !errors.Is(err, runtime.ErrLibraryClosed) {
+	if _, err := zero.Greeting(); !errors.Is(err, dynlib.ErrLibraryClosed) {
 		t.Errorf("Greeting of a zero Library: %v, want ErrLibraryClosed", err)
 	}
 	if err := zero.Close(); err != nil {
@@ -564,8 +565,8 @@ func TestConcurrent(t *testing.T) {
 // the program itself and then report its functions as missing.
 func TestOpenEmptyPath(t *testing.T) {
 	_, err := missing.Open("")
-	var le *runtime.LibraryError
-	if !errors.As(err, &le) || !errors.Is(err, runtime.ErrEmptyLibraryPath) || len(le.Missing) != 0 {
+	var le *dynlib.LibraryError
+	if !errors.As(err, &le) || !errors.Is(err, dynlib.ErrEmptyLibraryPath) || len(le.Missing) != 0 {
 		t.Fatalf(`Open(""): got %v, want a LibraryError wrapping ErrEmptyLibraryPath`, err)
 	}
 	if !strings.Contains(err.Error(), "empty path") {

@@ -1,4 +1,4 @@
-package runtime
+package rest
 
 import (
 	"context"
@@ -11,6 +11,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/opentoolgen/opentoolgen/runtime"
 )
 
 // events answers with a text/event-stream body: the given chunks, each
@@ -125,7 +127,7 @@ func TestStreamReconnectRules(t *testing.T) {
 		{"a 2xx that is not a stream", "GET", nil, answers{broken, func(w http.ResponseWriter, _ *http.Request) {
 			w.Header().Set("Content-Type", "application/json")
 			fmt.Fprint(w, `{"a":1}`)
-		}}, fast, "one", 2, "the response is application/json, not text/event-stream", &Error{}},
+		}}, fast, "one", 2, "the response is application/json, not text/event-stream", &runtime.Error{}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			api := &script{answers: tc.answers}
@@ -152,8 +154,8 @@ func TestStreamReconnectRules(t *testing.T) {
 				if !errors.As(err, &se) || se.StatusCode != 404 {
 					t.Errorf("error %#v, want a *StatusError 404", err)
 				}
-			case *Error:
-				var e *Error
+			case *runtime.Error:
+				var e *runtime.Error
 				if !errors.As(err, &e) || e.Code != http.StatusBadGateway {
 					t.Errorf("error %#v, want a 502 *Error", err)
 				}
@@ -233,7 +235,7 @@ func TestStreamNDJSONNoReconnect(t *testing.T) {
 // the text are at their place.
 func TestDecodeText(t *testing.T) {
 	type pair struct{ N int64 }
-	decodePair := func(d *Decoder, x *pair) {
+	decodePair := func(d *runtime.Decoder, x *pair) {
 		if !d.Object() {
 			return
 		}
@@ -247,16 +249,16 @@ func TestDecodeText(t *testing.T) {
 		Data pair
 		Raw  json.RawMessage
 	}
-	decodeEvent := func(d *Decoder, x *event) {
+	decodeEvent := func(d *runtime.Decoder, x *event) {
 		if !d.Object() {
 			return
 		}
 		for d.Next() {
 			switch string(d.Key()) {
 			case "data":
-				DecodeText(d, &x.Data, decodePair)
+				runtime.DecodeText(d, &x.Data, decodePair)
 			case "raw":
-				DecodeText(d, &x.Raw, DecodeRaw)
+				runtime.DecodeText(d, &x.Raw, runtime.DecodeRaw)
 			default:
 				d.Skip()
 			}
@@ -268,16 +270,16 @@ func TestDecodeText(t *testing.T) {
 		`{"raw":{"a":true}}`:                  `{0} {"a":true}`,
 	} {
 		var e event
-		if err := Decode([]byte(in), &e, decodeEvent); err != nil || fmt.Sprint(e.Data, " ", string(e.Raw)) != want {
+		if err := runtime.Decode([]byte(in), &e, decodeEvent); err != nil || fmt.Sprint(e.Data, " ", string(e.Raw)) != want {
 			t.Errorf("%s: %v %s, %v; want %s", in, e.Data, e.Raw, err, want)
 		}
 	}
 	var e event
-	err := Decode([]byte(`{"data":"{\"n\":\"one\"}"}`), &e, decodeEvent)
+	err := runtime.Decode([]byte(`{"data":"{\"n\":\"one\"}"}`), &e, decodeEvent)
 	if err == nil || !strings.Contains(err.Error(), "/data/n") {
 		t.Errorf("a wrong member inside the text: %v, want a violation at /data/n", err)
 	}
-	if err := Decode([]byte(`{"data":"plain"}`), &e, decodeEvent); err == nil || !strings.Contains(err.Error(), "/data") {
+	if err := runtime.Decode([]byte(`{"data":"plain"}`), &e, decodeEvent); err == nil || !strings.Contains(err.Error(), "/data") {
 		t.Errorf("text that is not JSON for an object: %v", err)
 	}
 }

@@ -1,4 +1,4 @@
-package runtime
+package rest
 
 import (
 	"context"
@@ -14,6 +14,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/opentoolgen/opentoolgen/runtime"
 )
 
 // seen is what one request brought to a listener: the headers and query keys
@@ -275,9 +277,9 @@ func TestRESTRedirectRefuse(t *testing.T) {
 	b := newRecorder(t)
 	redirectTo(a, http.StatusTemporaryRedirect, func() string { return b.URL + "/landing" })
 	c := credentialClient(a.URL)
-	c.CrossOriginRedirect = RedirectRefuse
+	c.CrossOriginRedirect = runtime.RedirectRefuse
 	_, err := credentialRequest(c, http.MethodGet, "/start").Send(t.Context())
-	var re *RedirectError
+	var re *runtime.RedirectError
 	if !errors.As(err, &re) {
 		t.Fatalf("error %v, want a *RedirectError", err)
 	}
@@ -363,7 +365,7 @@ func TestOpenToolClientRedirect(t *testing.T) {
 		a.reset()
 		b.reset()
 		route(target)
-		c := NewClient(a.URL+"/opentool", WithAPIKey("tool-key"), WithHeader("X-Tenant-Key", "tenant-secret"), WithHTTPClient(user))
+		c := runtime.NewClient(a.URL+"/opentool", runtime.WithAPIKey("tool-key"), runtime.WithHeader("X-Tenant-Key", "tenant-secret"), runtime.WithHTTPClient(user))
 		if _, err := c.CallFunction(t.Context(), "f", nil); err != nil {
 			t.Fatal(err)
 		}
@@ -380,7 +382,7 @@ func TestOpenToolClientRedirect(t *testing.T) {
 
 	a.reset()
 	route(a.URL + "/opentool/call2")
-	c := NewClient(a.URL+"/opentool", WithAPIKey("tool-key"), WithHeader("X-Tenant-Key", "tenant-secret"))
+	c := runtime.NewClient(a.URL+"/opentool", runtime.WithAPIKey("tool-key"), runtime.WithHeader("X-Tenant-Key", "tenant-secret"))
 	if _, err := c.CallFunction(t.Context(), "f", nil); err != nil {
 		t.Fatal(err)
 	}
@@ -388,43 +390,11 @@ func TestOpenToolClientRedirect(t *testing.T) {
 
 	b.reset()
 	route(b.URL + "/opentool/call")
-	c = NewClient(a.URL+"/opentool", WithAPIKey("tool-key"), WithCrossOriginRedirect(RedirectRefuse))
+	c = runtime.NewClient(a.URL+"/opentool", runtime.WithAPIKey("tool-key"), runtime.WithCrossOriginRedirect(runtime.RedirectRefuse))
 	_, err := c.CallFunction(t.Context(), "f", nil)
-	var re *RedirectError
+	var re *runtime.RedirectError
 	if !errors.As(err, &re) || len(b.requests()) != 0 {
 		t.Errorf("refused redirect: %v, %d requests at the other origin", err, len(b.requests()))
-	}
-}
-
-// TestOrigin: default ports are the same origin; scheme, host and port are
-// each another.
-func TestOrigin(t *testing.T) {
-	same := [][2]string{
-		{"https://api.example.com/a", "https://API.example.com:443/b?x=1"},
-		{"http://api.example.com", "http://api.example.com:80/"},
-	}
-	other := [][2]string{
-		{"https://api.example.com", "http://api.example.com"},
-		{"https://api.example.com", "https://api.example.com:8443"},
-		{"https://api.example.com", "https://evil.api.example.com"},
-		{"http://127.0.0.1:80", "http://localhost:80"},
-	}
-	for _, p := range same {
-		a, _ := url.Parse(p[0])
-		b, _ := url.Parse(p[1])
-		if origin(a) != origin(b) {
-			t.Errorf("%s and %s: other origins, want the same", p[0], p[1])
-		}
-	}
-	for _, p := range other {
-		a, _ := url.Parse(p[0])
-		b, _ := url.Parse(p[1])
-		if origin(a) == origin(b) {
-			t.Errorf("%s and %s: the same origin, want others", p[0], p[1])
-		}
-	}
-	if got := dropQueryValues("a=1&api_key=s%2Fk&b=s/k2&c=s%2Fk", []string{"s/k"}); got != "a=1&b=s/k2" {
-		t.Errorf("dropQueryValues: %q", got)
 	}
 }
 

@@ -1,4 +1,4 @@
-package runtime
+package rest
 
 import (
 	"bufio"
@@ -15,6 +15,9 @@ import (
 	"strings"
 	"time"
 	"unicode/utf8"
+
+	"github.com/opentoolgen/opentoolgen/internal/sse"
+	"github.com/opentoolgen/opentoolgen/runtime"
 )
 
 // Streaming responses of generated REST clients: an operation whose success
@@ -82,7 +85,7 @@ func StreamResponse[T any](ctx context.Context, r *Request, accept, format strin
 			if err == io.EOF {
 				return
 			}
-			if err != nil && !errors.Is(err, errEventTooLarge) && ctx.Err() == nil {
+			if err != nil && !errors.Is(err, sse.ErrTooLarge) && ctx.Err() == nil {
 				var ended bool
 				if ended, err = s.reconnect(err); err == nil && !ended {
 					n--
@@ -97,7 +100,7 @@ func StreamResponse[T any](ctx context.Context, r *Request, accept, format strin
 				switch {
 				case errors.As(err, &se):
 					err = se.err // the answer to a reconnection, as the call's
-				case errors.Is(err, errEventTooLarge):
+				case errors.Is(err, sse.ErrTooLarge):
 					err = fmt.Errorf("%s: event %d is larger than %d bytes", op, n, limit)
 				case ctx.Err() != nil:
 					err = fmt.Errorf("%s: reading event %d: %w", op, n, ctx.Err())
@@ -117,7 +120,7 @@ func StreamResponse[T any](ctx context.Context, r *Request, accept, format strin
 			} else if err := json.Unmarshal(data, &v); err != nil {
 				// The API sent what its document does not say: a bad gateway
 				// for a tool's caller, as for a response that does not decode.
-				yield(zero, &Error{Code: http.StatusBadGateway, Message: fmt.Sprintf("%s: event %d does not match the document: %v (data: %s)", op, n, err, clipText(data))})
+				yield(zero, &runtime.Error{Code: http.StatusBadGateway, Message: fmt.Sprintf("%s: event %d does not match the document: %v (data: %s)", op, n, err, clipText(data))})
 				return
 			}
 			if !yield(v, nil) {
@@ -167,7 +170,7 @@ func (s *eventStream) check(resp *http.Response) error {
 			defer resp.Body.Close()
 			res, err := r.readResponse(resp)
 			if err == nil {
-				err = &Error{Code: http.StatusBadGateway, Message: fmt.Sprintf("%s %s: HTTP %d: the response is %s, not text/event-stream: %s",
+				err = &runtime.Error{Code: http.StatusBadGateway, Message: fmt.Sprintf("%s %s: HTTP %d: the response is %s, not text/event-stream: %s",
 					r.method, r.path, res.StatusCode, mt, clipText(res.Body))}
 			}
 			return err
@@ -211,9 +214,9 @@ func (s *eventStream) reconnect(cause error) (ended bool, err error) {
 			return false, cause
 		}
 		d, ok := p.wait(s.failures, last, time.Now())
-		if sse.retry > d {
-			d = sse.retry // never sooner than the stream asked
-			ok = ok && sse.retry <= p.maxRetryAfter()
+		if sse.Retry > d {
+			d = sse.Retry // never sooner than the stream asked
+			ok = ok && sse.Retry <= p.maxRetryAfter()
 		}
 		if dl, has := s.ctx.Deadline(); has && time.Now().Add(d).After(dl) {
 			ok = false
@@ -229,8 +232,8 @@ func (s *eventStream) reconnect(cause error) (ended bool, err error) {
 		case <-t.C:
 		}
 		rr := s.r
-		if sse.lastID != "" {
-			rr = s.r.withHeader("Last-Event-ID", sse.lastID)
+		if sse.LastID != "" {
+			rr = s.r.withHeader("Last-Event-ID", sse.LastID)
 		}
 		resp, err := rr.openStream(s.ctx, s.accept)
 		if err != nil {
@@ -317,15 +320,15 @@ func (b *cancelBody) Close() error {
 // or each line of NDJSON, at most limit bytes.
 type valueReader struct {
 	br    *bufio.Reader
-	sse   *sseReader // nil for NDJSON
+	sse   *sse.Reader // nil for NDJSON
 	limit int64
-	ev    sseEvent // the SSE event of the last value
+	ev    sse.Event // the SSE event of the last value
 }
 
 func newValueReader(body io.Reader, format string, limit int64) *valueReader {
 	v := &valueReader{br: bufio.NewReader(body), limit: limit}
 	if format != StreamNDJSON {
-		v.sse = &sseReader{r: v.br, max: limit}
+		v.sse = &sse.Reader{R: v.br, Max: limit}
 	}
 	return v
 }
@@ -335,7 +338,7 @@ func newValueReader(body io.Reader, format string, limit int64) *valueReader {
 func (v *valueReader) reset(body io.Reader) {
 	v.br.Reset(body)
 	if v.sse != nil {
-		v.sse.idBuf = v.sse.lastID // the id of an event the break cut off is not kept
+		v.sse.Restart() // the id of an event the break cut off is not kept
 	}
 }
 
@@ -344,18 +347,18 @@ func (v *valueReader) reset(body io.Reader) {
 func (v *valueReader) next() ([]byte, error) {
 	if v.sse != nil {
 		for {
-			ev, err := v.sse.next()
+			ev, err := v.sse.Next()
 			if err != nil {
 				return nil, err
 			}
-			if len(ev.data) == 0 {
+			if len(ev.Data) == 0 {
 				continue // an event with no data is not dispatched
 			}
-			if string(bytes.TrimSpace(ev.data)) == "[DONE]" {
+			if string(bytes.TrimSpace(ev.Data)) == "[DONE]" {
 				return nil, io.EOF
 			}
 			v.ev = ev
-			return ev.data, nil
+			return ev.Data, nil
 		}
 	}
 	for {
@@ -370,23 +373,23 @@ func (v *valueReader) next() ([]byte, error) {
 }
 
 // eventObject is the JSON object of an event's fields (StreamSSEEvents).
-func eventObject(ev sseEvent) []byte {
+func eventObject(ev sse.Event) []byte {
 	var b bytes.Buffer
 	b.WriteByte('{')
-	if ev.name != "" {
+	if ev.Name != "" {
 		b.WriteString(`"event":`)
-		writeJSONString(&b, ev.name)
+		writeJSONString(&b, ev.Name)
 		b.WriteByte(',')
 	}
 	b.WriteString(`"data":`)
-	writeJSONString(&b, string(ev.data))
-	if ev.hasID {
+	writeJSONString(&b, string(ev.Data))
+	if ev.HasID {
 		b.WriteString(`,"id":`)
-		writeJSONString(&b, ev.id)
+		writeJSONString(&b, ev.ID)
 	}
-	if ev.hasRetry {
+	if ev.HasRetry {
 		b.WriteString(`,"retry":`)
-		b.WriteString(strconv.FormatInt(ev.retry, 10))
+		b.WriteString(strconv.FormatInt(ev.Retry, 10))
 	}
 	b.WriteByte('}')
 	return b.Bytes()
@@ -399,22 +402,22 @@ func readLine(br *bufio.Reader, limit int64) ([]byte, error) {
 	part, err := br.ReadSlice('\n')
 	if err != bufio.ErrBufferFull {
 		if limit > 0 && int64(len(bytes.TrimRight(part, "\r\n"))) > limit {
-			return nil, errEventTooLarge
+			return nil, sse.ErrTooLarge
 		}
 		return bytes.TrimRight(part, "\r\n"), err
 	}
-	long := pieces{limit: limit}
+	long := sse.Pieces{Limit: limit}
 	for err == bufio.ErrBufferFull {
-		if !long.write(part) {
-			return nil, errEventTooLarge
+		if !long.Write(part) {
+			return nil, sse.ErrTooLarge
 		}
 		part, err = br.ReadSlice('\n')
 	}
-	if !long.write(bytes.TrimRight(part, "\r\n")) {
-		return nil, errEventTooLarge
+	if !long.Write(bytes.TrimRight(part, "\r\n")) {
+		return nil, sse.ErrTooLarge
 	}
-	long.trim(0) // a "\r" that ended the previous part
-	return long.bytes(), err
+	long.Trim(0) // a "\r" that ended the previous part
+	return long.Bytes(), err
 }
 
 // clipText is a body or event shown in an error: on one line, at most 200
@@ -429,4 +432,10 @@ func clipText(b []byte) string {
 		s = s[:n] + "…"
 	}
 	return s
+}
+
+// writeJSONString writes s as a JSON string, as json.Marshal does.
+func writeJSONString(buf *bytes.Buffer, s string) {
+	b, _ := json.Marshal(s)
+	buf.Write(b)
 }

@@ -1,14 +1,18 @@
-package runtime
+package dynlib
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"math"
 	"strconv"
 	"strings"
+
+	opentool "github.com/opentoolgen/opentoolgen/runtime"
 )
 
-// What the cgo bindings generated from OpenDyn documents share.
+// The errors of the libraries that generated OpenDyn bindings open, and of
+// their results.
 
 // ErrLibraryClosed is the error of a call to a generated OpenDyn library after
 // its Close (or of a Library that Open did not return).
@@ -64,8 +68,14 @@ func CheckFinite[F ~float32 | ~float64](function, member string, values ...F) er
 		if !math.IsInf(f, 0) && !math.IsNaN(f) {
 			continue
 		}
-		return InternalError(fmt.Sprintf("%s returned %s as %s, which JSON cannot carry: want a finite number",
+		return opentool.InternalError(fmt.Sprintf("%s returned %s as %s, which JSON cannot carry: want a finite number",
 			function, strconv.FormatFloat(f, 'g', -1, 64), quote(member)))
 	}
 	return nil
+}
+
+// quote is s as a JSON string.
+func quote(s string) string {
+	b, _ := json.Marshal(s)
+	return string(b)
 }

@@ -1,4 +1,4 @@
-package runtime_test
+package declare_test
 
 import (
 	"bytes"
@@ -18,6 +18,7 @@ import (
 
 	"github.com/opentoolgen/opentoolgen/gen"
 	"github.com/opentoolgen/opentoolgen/runtime"
+	"github.com/opentoolgen/opentoolgen/runtime/declare"
 )
 
 // profileDoc has what the profiles treat differently: optional and nullable
@@ -86,8 +87,8 @@ func loadDoc(t *testing.T, s string) *runtime.OpenTool {
 // profileDocs are the documents every profile is checked on: ours and every
 // golden's served document.
 func profileDocs(t *testing.T) map[string]*runtime.OpenTool {
-	docs := map[string]*runtime.OpenTool{"profileDoc": loadDoc(t, profileDoc), "declDoc": loadDoc(t, declDoc)}
-	files, err := filepath.Glob("../testdata/golden/*/opentool.gen.json")
+	docs := map[string]*runtime.OpenTool{"profileDoc": loadDoc(t, profileDoc), "declDoc": loadDoc(t, readFile(t, "../testdata/declarations.json"))}
+	files, err := filepath.Glob("../../testdata/golden/*/opentool.gen.json")
 	if err != nil || len(files) == 0 {
 		t.Fatalf("no golden documents: %v", err)
 	}
@@ -125,14 +126,14 @@ type declaredTool struct {
 }
 
 // toolsOf checks the shape of a profile's "tools" member and returns its tools.
-func toolsOf(t *testing.T, p runtime.Profile, raw json.RawMessage) []declaredTool {
+func toolsOf(t *testing.T, p declare.Profile, raw json.RawMessage) []declaredTool {
 	t.Helper()
 	var out []declaredTool
 	list, ok := decodeAny(t, raw).([]any)
 	if !ok {
 		t.Fatalf("%s: tools %s: want an array", p, raw)
 	}
-	if p == runtime.ProfileGemini {
+	if p == declare.ProfileGemini {
 		if len(list) == 0 {
 			return nil
 		}
@@ -150,14 +151,14 @@ func toolsOf(t *testing.T, p runtime.Profile, raw json.RawMessage) []declaredToo
 		var tl declaredTool
 		allowed := []string{"name", "description"}
 		switch p {
-		case runtime.ProfileOpenAI, runtime.ProfileOpenAIStrict:
+		case declare.ProfileOpenAI, declare.ProfileOpenAIStrict:
 			if m["type"] != "function" || len(m) != 2 {
 				t.Fatalf("%s: %v: want {type: function, function: {...}}", p, m)
 			}
 			m = m["function"].(map[string]any)
 			tl.params, _ = m["parameters"].(map[string]any)
 			allowed = append(allowed, "parameters")
-			if p == runtime.ProfileOpenAIStrict {
+			if p == declare.ProfileOpenAIStrict {
 				s, ok := m["strict"].(bool)
 				if !ok {
 					t.Errorf("%s: %v: no strict member", p, m["name"])
@@ -165,17 +166,17 @@ func toolsOf(t *testing.T, p runtime.Profile, raw json.RawMessage) []declaredToo
 				tl.strict = s
 				allowed = append(allowed, "strict")
 			}
-		case runtime.ProfileAnthropic, runtime.ProfileAnthropicStrict:
+		case declare.ProfileAnthropic, declare.ProfileAnthropicStrict:
 			tl.params, _ = m["input_schema"].(map[string]any)
 			tl.strict = m["strict"] == true
 			allowed = append(allowed, "input_schema")
-			if p == runtime.ProfileAnthropicStrict {
+			if p == declare.ProfileAnthropicStrict {
 				allowed = append(allowed, "strict")
 			}
-		case runtime.ProfileGemini:
+		case declare.ProfileGemini:
 			tl.params, _ = m["parameters"].(map[string]any)
 			allowed = append(allowed, "parameters")
-		case runtime.ProfileMCP:
+		case declare.ProfileMCP:
 			tl.params, _ = m["inputSchema"].(map[string]any)
 			tl.output, _ = m["outputSchema"].(map[string]any)
 			allowed = append(allowed, "inputSchema", "outputSchema")
@@ -187,10 +188,10 @@ func toolsOf(t *testing.T, p runtime.Profile, raw json.RawMessage) []declaredToo
 		}
 		tl.name, _ = m["name"].(string)
 		tl.description, _ = m["description"].(string)
-		if tl.params == nil && p != runtime.ProfileGemini {
+		if tl.params == nil && p != declare.ProfileGemini {
 			t.Errorf("%s: tool %q has no parameters schema", p, tl.name)
 		}
-		if p == runtime.ProfileMCP && tl.output["type"] != "object" {
+		if p == declare.ProfileMCP && tl.output["type"] != "object" {
 			t.Errorf("mcp: tool %q: outputSchema %v, want an object schema", tl.name, tl.output)
 		}
 		out = append(out, tl)
@@ -210,7 +211,7 @@ var schemaFormats = []string{"date-time", "date", "time", "duration", "email", "
 
 // checkRules checks the schemas of one tool against what the profile's
 // provider documents, and returns the violations.
-func checkRules(p runtime.Profile, tl declaredTool) []string {
+func checkRules(p declare.Profile, tl declaredTool) []string {
 	var bad []string
 	fail := func(path, f string, args ...any) {
 		bad = append(bad, fmt.Sprintf("%s: %s: %s", tl.name, path, fmt.Sprintf(f, args...)))
@@ -218,7 +219,7 @@ func checkRules(p runtime.Profile, tl declaredTool) []string {
 	if !toolNameRule.MatchString(tl.name) {
 		fail("", "name does not match %s", toolNameRule)
 	}
-	if p == runtime.ProfileGemini && !geminiNameRule.MatchString(tl.name) {
+	if p == declare.ProfileGemini && !geminiNameRule.MatchString(tl.name) {
 		fail("", "name does not match %s", geminiNameRule)
 	}
 	if tl.params == nil {
@@ -249,9 +250,9 @@ func checkRules(p runtime.Profile, tl declaredTool) []string {
 		}
 		keys := jsonSchemaKeys
 		switch {
-		case p == runtime.ProfileGemini:
+		case p == declare.ProfileGemini:
 			keys = geminiKeys
-		case p == runtime.ProfileOpenAIStrict && strict:
+		case p == declare.ProfileOpenAIStrict && strict:
 			keys = strictOpenAIKeys
 		}
 		for k := range s {
@@ -263,7 +264,7 @@ func checkRules(p runtime.Profile, tl declaredTool) []string {
 			}
 		}
 		types := typesOf(s["type"])
-		if p == runtime.ProfileGemini {
+		if p == declare.ProfileGemini {
 			for _, ty := range types {
 				if !slices.Contains([]string{"STRING", "NUMBER", "INTEGER", "BOOLEAN", "ARRAY", "OBJECT"}, ty) {
 					fail(path, "type %q is not one of Gemini's", ty)
@@ -303,7 +304,7 @@ func checkRules(p runtime.Profile, tl declaredTool) []string {
 				fail(path, "a strict schema without a type")
 			}
 			switch p {
-			case runtime.ProfileOpenAIStrict:
+			case declare.ProfileOpenAIStrict:
 				if isObject {
 					props, _ := s["properties"].(map[string]any)
 					req := strs(s["required"])
@@ -316,7 +317,7 @@ func checkRules(p runtime.Profile, tl declaredTool) []string {
 				if f, ok := s["format"].(string); ok && !slices.Contains([]string{"date-time", "time", "date", "duration", "email", "hostname", "ipv4", "ipv6", "uuid"}, f) {
 					fail(path, "format %q is not in OpenAI's strict subset", f)
 				}
-			case runtime.ProfileAnthropicStrict:
+			case declare.ProfileAnthropicStrict:
 				for _, k := range []string{"minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf", "minLength", "maxLength", "maxItems", "pattern", "oneOf", "default"} {
 					if _, ok := s[k]; ok {
 						fail(path, "keyword %q is not in Anthropic's strict subset", k)
@@ -339,7 +340,7 @@ func checkRules(p runtime.Profile, tl declaredTool) []string {
 			}
 		}
 		if ref, ok := s["$ref"].(string); ok {
-			if p == runtime.ProfileGemini {
+			if p == declare.ProfileGemini {
 				fail(path, "$ref in Gemini")
 			} else if !strings.HasPrefix(ref, "#/$defs/") {
 				fail(path, "$ref %q does not point into $defs", ref)
@@ -369,7 +370,7 @@ func checkRules(p runtime.Profile, tl declaredTool) []string {
 		}
 	}
 	walk("", tl.params, true)
-	if p == runtime.ProfileAnthropicStrict && strict && defs != nil && hasCycle(defs) {
+	if p == declare.ProfileAnthropicStrict && strict && defs != nil && hasCycle(defs) {
 		fail("", "a recursive schema in a strict tool")
 	}
 	return bad
@@ -458,9 +459,9 @@ func hasCycle(defs map[string]any) bool {
 // rules; the JSON Schema profiles' schemas also compile as JSON Schema 2020-12.
 func TestProfilesFollowProviderRules(t *testing.T) {
 	for name, doc := range profileDocs(t) {
-		for _, p := range runtime.Profiles() {
-			d, err := runtime.Declare(doc, p)
-			var le *runtime.LimitError
+		for _, p := range declare.Profiles() {
+			d, err := declare.Declare(doc, p)
+			var le *declare.LimitError
 			if err != nil && !errors.As(err, &le) {
 				t.Fatalf("%s %s: %v", name, p, err)
 			}
@@ -472,7 +473,7 @@ func TestProfilesFollowProviderRules(t *testing.T) {
 				for _, v := range checkRules(p, tl) {
 					t.Errorf("%s %s: %s", name, p, v)
 				}
-				if p != runtime.ProfileGemini {
+				if p != declare.ProfileGemini {
 					compileSchema(t, name+" "+string(p)+" "+tl.name, tl.params)
 				}
 			}
@@ -499,9 +500,9 @@ func compileSchema(t *testing.T, what string, s map[string]any) *jsonschema.Sche
 	return cs
 }
 
-func declared(t *testing.T, doc *runtime.OpenTool, p runtime.Profile) (*runtime.Declared, map[string]declaredTool) {
+func declared(t *testing.T, doc *runtime.OpenTool, p declare.Profile) (*declare.Declared, map[string]declaredTool) {
 	t.Helper()
-	d, err := runtime.Declare(doc, p)
+	d, err := declare.Declare(doc, p)
 	if err != nil {
 		t.Fatalf("%s: %v", p, err)
 	}
@@ -525,7 +526,7 @@ func valid(t *testing.T, s *jsonschema.Schema, args string) error {
 // the optional ones accepting null, keywords it lacks in the description, and
 // the functions it cannot express declared without it.
 func TestOpenAIStrict(t *testing.T) {
-	d, tools := declared(t, loadDoc(t, profileDoc), runtime.ProfileOpenAIStrict)
+	d, tools := declared(t, loadDoc(t, profileDoc), declare.ProfileOpenAIStrict)
 	search := tools["search"]
 	if !search.strict || !tools["tree"].strict || !tools["ping"].strict {
 		t.Errorf("search, tree (recursion through $defs is allowed) and ping must be strict")
@@ -569,7 +570,7 @@ func TestOpenAIStrict(t *testing.T) {
 // TestAnthropicStrict checks bounds moved into descriptions, optional
 // arguments kept optional and recursion declared without strict mode.
 func TestAnthropicStrict(t *testing.T) {
-	d, tools := declared(t, loadDoc(t, profileDoc), runtime.ProfileAnthropicStrict)
+	d, tools := declared(t, loadDoc(t, profileDoc), declare.ProfileAnthropicStrict)
 	search := tools["search"]
 	if !search.strict || tools["tree"].strict || tools["labels"].strict {
 		t.Errorf("strict: search %v (want true), tree %v, labels %v (want false)", search.strict, tools["tree"].strict, tools["labels"].strict)
@@ -592,7 +593,7 @@ func TestAnthropicStrict(t *testing.T) {
 // TestGemini checks the OpenAPI-subset schema: references inlined, recursion
 // cut, nullable, no map, upper-case types.
 func TestGemini(t *testing.T) {
-	_, tools := declared(t, loadDoc(t, profileDoc), runtime.ProfileGemini)
+	_, tools := declared(t, loadDoc(t, profileDoc), declare.ProfileGemini)
 	if tools["ping"].params != nil {
 		t.Errorf("ping: parameters %v, want none (Gemini refuses an empty OBJECT)", tools["ping"].params)
 	}
@@ -658,7 +659,7 @@ func TestDeclaredNames(t *testing.T) {
 	if len(got[long]) != 64 || got[long] == got[long+"y"] {
 		t.Errorf("long names: %q, %q", got[long], got[long+"y"])
 	}
-	d, err := runtime.Declare(doc, runtime.ProfileOpenAI)
+	d, err := declare.Declare(doc, declare.ProfileOpenAI)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -675,15 +676,15 @@ func TestDeclareLimits(t *testing.T) {
 		many.Functions = append(many.Functions, runtime.Function{Name: fmt.Sprintf("f%d", i),
 			Parameters: []runtime.Parameter{{Name: "a", Schema: &runtime.Schema{Type: runtime.TypeString}}}})
 	}
-	d, err := runtime.Declare(many, runtime.ProfileOpenAI)
-	if err == nil || !strings.Contains(err.Error(), "130 tools, at most 128") || d == nil || len(toolsOf(t, runtime.ProfileOpenAI, d.Tools)) != 130 {
+	d, err := declare.Declare(many, declare.ProfileOpenAI)
+	if err == nil || !strings.Contains(err.Error(), "130 tools, at most 128") || d == nil || len(toolsOf(t, declare.ProfileOpenAI, d.Tools)) != 130 {
 		t.Errorf("130 tools: %v", err)
 	}
-	_, err = runtime.Declare(many, runtime.ProfileAnthropicStrict)
+	_, err = declare.Declare(many, declare.ProfileAnthropicStrict)
 	if err == nil || !strings.Contains(err.Error(), "130 strict tools, at most 20") || !strings.Contains(err.Error(), "130 optional parameters in strict tools, at most 24") {
 		t.Errorf("anthropic-strict: %v", err)
 	}
-	if _, err := runtime.Declare(many, runtime.ProfileMCP); err != nil {
+	if _, err := declare.Declare(many, declare.ProfileMCP); err != nil {
 		t.Errorf("mcp: %v", err)
 	}
 
@@ -693,11 +694,11 @@ func TestDeclareLimits(t *testing.T) {
 		s = &runtime.Schema{Type: runtime.TypeObject, Properties: runtime.Schemas{{Name: "n", Schema: s}}, Required: []string{"n"}}
 	}
 	deep := &runtime.OpenTool{Functions: []runtime.Function{{Name: "deep", Parameters: []runtime.Parameter{{Name: "a", Schema: s, Required: true}}}}}
-	_, err = runtime.Declare(deep, runtime.ProfileOpenAIStrict)
+	_, err = declare.Declare(deep, declare.ProfileOpenAIStrict)
 	if err == nil || err.Error() != `opentool: the openai-strict declarations exceed the provider's limits: function "deep": 13 levels of nesting, at most 10` {
 		t.Errorf("deep: %v", err)
 	}
-	if _, err := runtime.Declare(deep, runtime.ProfileOpenAI); err != nil {
+	if _, err := declare.Declare(deep, declare.ProfileOpenAI); err != nil {
 		t.Errorf("deep, not strict: %v", err)
 	}
 
@@ -715,28 +716,28 @@ func TestDeclareLimits(t *testing.T) {
 		}
 		wide.Schemas = append(wide.Schemas, runtime.NamedSchema{Name: fmt.Sprintf("L%d", l), Schema: &runtime.Schema{Type: runtime.TypeObject, Properties: props}})
 	}
-	d, err = runtime.Declare(wide, runtime.ProfileGemini)
+	d, err = declare.Declare(wide, declare.ProfileGemini)
 	if err == nil || !strings.Contains(err.Error(), `function "wide"`) || !strings.Contains(err.Error(), "schemas once references are inlined") {
 		t.Errorf("wide: %v", err)
 	}
 	if d == nil || len(d.Tools) > 10<<20 {
 		t.Errorf("wide: %d bytes of declarations", len(d.Tools))
 	}
-	if _, err := runtime.Declare(wide, runtime.ProfileOpenAI); err != nil {
+	if _, err := declare.Declare(wide, declare.ProfileOpenAI); err != nil {
 		t.Errorf("wide, with $defs: %v", err)
 	}
 }
 
 func TestParseProfile(t *testing.T) {
-	for _, p := range runtime.Profiles() {
-		if got, err := runtime.ParseProfile(string(p)); got != p || err != nil {
+	for _, p := range declare.Profiles() {
+		if got, err := declare.ParseProfile(string(p)); got != p || err != nil {
 			t.Errorf("%s: %v %v", p, got, err)
 		}
 	}
-	if _, err := runtime.ParseProfile("openai-lax"); err == nil || !strings.Contains(err.Error(), `"openai-lax"`) || !strings.Contains(err.Error(), "anthropic-strict") {
+	if _, err := declare.ParseProfile("openai-lax"); err == nil || !strings.Contains(err.Error(), `"openai-lax"`) || !strings.Contains(err.Error(), "anthropic-strict") {
 		t.Errorf("unknown profile: %v", err)
 	}
-	if _, err := runtime.Declare(&runtime.OpenTool{}, "x"); err == nil {
+	if _, err := declare.Declare(&runtime.OpenTool{}, "x"); err == nil {
 		t.Errorf("Declare with an unknown profile: no error")
 	}
 }
@@ -775,9 +776,9 @@ func TestProfilesRealWorld(t *testing.T) {
 		if err := json.Unmarshal(res.Document, &doc); err != nil {
 			t.Fatal(err)
 		}
-		for _, p := range runtime.Profiles() {
-			d, err := runtime.Declare(&doc, p)
-			var le *runtime.LimitError
+		for _, p := range declare.Profiles() {
+			d, err := declare.Declare(&doc, p)
+			var le *declare.LimitError
 			if err != nil && !errors.As(err, &le) {
 				t.Fatalf("%s %s: %v", name, p, err)
 			}
@@ -791,11 +792,21 @@ func TestProfilesRealWorld(t *testing.T) {
 						t.Errorf("%s %s: %s", name, p, v)
 					}
 				}
-				if p != runtime.ProfileGemini {
+				if p != declare.ProfileGemini {
 					compileSchema(t, name+" "+string(p)+" "+tl.name, tl.params)
 				}
 			}
 			t.Logf("%s %s: %d tools, %d bytes, %d warnings, %d rule violations", name, p, len(doc.Functions), len(d.Tools), len(d.Warnings), bad)
 		}
 	}
+}
+
+// readFile returns the text of the file at path.
+func readFile(t *testing.T, path string) string {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
 }

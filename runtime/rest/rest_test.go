@@ -1,4 +1,4 @@
-package runtime
+package rest
 
 import (
 	"context"
@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/opentoolgen/opentoolgen/runtime"
 )
 
 type point struct {
@@ -138,17 +140,17 @@ func TestResponseIs(t *testing.T) {
 
 func TestToolError(t *testing.T) {
 	r := &Response{StatusCode: 404, Body: []byte(`{"message":"no pet"}`), method: "GET", path: "/pets/{id}"}
-	err := ToolError(NewAPIError[map[string]string](r))
-	var e *Error
+	err := runtime.ToolError(NewAPIError[map[string]string](r))
+	var e *runtime.Error
 	if !errors.As(err, &e) || e.Code != 404 || string(e.Data) != `{"message":"no pet"}` || e.Message != "HTTP 404 Not Found" {
 		t.Errorf("got %#v", err)
 	}
-	err = ToolError((&Response{StatusCode: 502, Body: []byte("bad gateway")}).Unexpected())
+	err = runtime.ToolError((&Response{StatusCode: 502, Body: []byte("bad gateway")}).Unexpected())
 	if !errors.As(err, &e) || e.Code != 502 || string(e.Data) != `"bad gateway"` {
 		t.Errorf("got %#v", err)
 	}
 	plain := errors.New("x")
-	if ToolError(plain) != plain {
+	if runtime.ToolError(plain) != plain {
 		t.Error("a plain error changed")
 	}
 	var apiErr *APIError[map[string]string]
@@ -216,7 +218,7 @@ func TestResponseHeaderValue(t *testing.T) {
 	}
 	var bad *bool
 	err := r.HeaderValue("X-Bad", &bad)
-	var e *Error
+	var e *runtime.Error
 	if !errors.As(err, &e) || e.Code != http.StatusBadGateway || !strings.Contains(e.Message, `header X-Bad is "x", not a boolean`) || bad != nil {
 		t.Errorf("a bad boolean: %v, %v", err, bad)
 	}

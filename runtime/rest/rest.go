@@ -1,4 +1,15 @@
-package runtime
+// Package rest is what clients generated from OpenAPI documents build on: a
+// REST client ([RESTClient]) with credentials and request editors, parameter
+// serialisation per OpenAPI style and explode, request bodies, retries
+// ([RetryPolicy]), redirects that keep credentials with their origin
+// ([runtime.RedirectPolicy]), streamed responses ([StreamResponse]: Server-Sent
+// Events and NDJSON, reconnecting), and the errors of documented and
+// undocumented responses ([APIError], [StatusError]). Generated code stays
+// small: one builder call per parameter, one switch over the documented
+// statuses.
+//
+// It uses the standard library and package runtime only.
+package rest
 
 import (
 	"bytes"
@@ -18,13 +29,9 @@ import (
 	"strconv"
 	"strings"
 	"time"
-)
 
-// This file is what clients generated from OpenAPI documents build on: a REST
-// client with credentials and request editors, parameter serialisation per
-// OpenAPI style and explode, request bodies, and the errors of documented and
-// undocumented responses. Generated code stays small: one builder call per
-// parameter, one switch over the documented statuses.
+	"github.com/opentoolgen/opentoolgen/runtime"
+)
 
 // RequestEditor changes a request before it is sent (to add headers, sign it…).
 // An error it returns aborts the call.
@@ -45,7 +52,7 @@ type RESTClient struct {
 	// request's credentials (API keys in headers, cookies or the query,
 	// Authorization, the headers Editors set); RedirectRefuse fails the
 	// call. See [RedirectPolicy].
-	CrossOriginRedirect RedirectPolicy
+	CrossOriginRedirect runtime.RedirectPolicy
 	// ResponseHeaderTimeout bounds the wait for the headers of each answer
 	// (each attempt, when retrying): connecting, sending the request and the
 	// API's work until its answer starts. Reading the body is not bounded by
@@ -647,7 +654,7 @@ func (r *Request) readResponse(resp *http.Response) (*Response, error) {
 
 func (c *RESTClient) maxResponseBytes() int64 {
 	if c.MaxResponseBytes <= 0 {
-		return DefaultMaxResponseBytes
+		return runtime.DefaultMaxResponseBytes
 	}
 	return c.MaxResponseBytes
 }
@@ -707,13 +714,13 @@ func (r *Request) roundTrip(ctx context.Context, accept string) (*http.Response,
 	}
 	// What a redirect to another origin must not carry: the headers of API
 	// keys, the query values of API keys, and what the editors set.
-	guard := &redirectGuard{policy: r.c.CrossOriginRedirect}
+	guard := redirectGuard(r.c.CrossOriginRedirect)
 	for _, cr := range creds {
 		switch {
 		case cr.kind == "apiKey" && cr.in == "header":
-			guard.headers = append(guard.headers, textproto.CanonicalMIMEHeaderKey(cr.name))
+			guard.Headers = append(guard.Headers, textproto.CanonicalMIMEHeaderKey(cr.name))
 		case cr.kind == "apiKey" && cr.in == "query":
-			guard.queryKeys = append(guard.queryKeys, cr.value)
+			guard.QueryValues = append(guard.QueryValues, cr.value)
 		}
 	}
 	if len(r.c.Editors) > 0 {
@@ -725,7 +732,7 @@ func (r *Request) roundTrip(ctx context.Context, accept string) (*http.Response,
 		}
 		for k, v := range req.Header {
 			if !slices.Equal(before[k], v) {
-				guard.headers = append(guard.headers, k)
+				guard.Headers = append(guard.Headers, k)
 			}
 		}
 	}
@@ -733,7 +740,7 @@ func (r *Request) roundTrip(ctx context.Context, accept string) (*http.Response,
 	if hc == nil {
 		hc = http.DefaultClient
 	}
-	hc = guarded(hc, guard)
+	hc = guard.Client(hc)
 	resp, err := r.c.Retry.do(ctx, func(req *http.Request) (*http.Response, error) { return r.c.sendOnce(hc, req) }, req, body)
 	if err != nil {
 		return nil, redactURLError(err)
@@ -786,7 +793,7 @@ func (r *Response) Decode(v any) error {
 		// The API answered what its document does not say: a bad gateway for
 		// the tool's caller, not a fault of the call's arguments (a decoder's
 		// invalid-params error must not reach the caller as one).
-		return &Error{Code: http.StatusBadGateway, Message: fmt.Sprintf("%s %s: HTTP %d: the response does not match the document: %v", r.method, r.path, r.StatusCode, err)}
+		return &runtime.Error{Code: http.StatusBadGateway, Message: fmt.Sprintf("%s %s: HTTP %d: the response does not match the document: %v", r.method, r.path, r.StatusCode, err)}
 	}
 	return nil
 }
@@ -803,7 +810,7 @@ func (r *Response) HeaderValue(name string, dst any) error {
 	}
 	v := strings.TrimSpace(vals[0])
 	bad := func(want string) error {
-		return &Error{Code: http.StatusBadGateway, Message: fmt.Sprintf("%s %s: HTTP %d: the response's header %s is %s, not %s as the document says", r.method, r.path, r.StatusCode, name, strconv.Quote(clip(v, 64)), want)}
+		return &runtime.Error{Code: http.StatusBadGateway, Message: fmt.Sprintf("%s %s: HTTP %d: the response's header %s is %s, not %s as the document says", r.method, r.path, r.StatusCode, name, strconv.Quote(clip(v, 64)), want)}
 	}
 	switch d := dst.(type) {
 	case *string:
@@ -857,13 +864,6 @@ func clip(s string, n int) string {
 // Unexpected returns the error of an undocumented response.
 func (r *Response) Unexpected() error {
 	return &StatusError{StatusCode: r.StatusCode, Header: r.Header, Body: r.Body, Operation: r.method + " " + r.path}
-}
-
-// HTTPError is implemented by the errors of responses with an error status.
-type HTTPError interface {
-	error
-	HTTPStatus() int
-	RawBody() []byte
 }
 
 // APIError is a documented error response: its status and its body decoded
@@ -939,31 +939,6 @@ func restErrorText(op string, status int, body []byte) string {
 		b.WriteString(s)
 	}
 	return b.String()
-}
-
-// ToolError turns the error of a REST call into the error an OpenTool caller
-// sees: an HTTP error keeps its status as code, its body as data (as JSON when
-// it is JSON, else as a string); other errors pass through.
-func ToolError(err error) error {
-	var he HTTPError
-	if !errors.As(err, &he) {
-		return err
-	}
-	status := he.HTTPStatus()
-	msg := "HTTP " + strconv.Itoa(status)
-	if t := http.StatusText(status); t != "" {
-		msg += " " + t
-	}
-	e := &Error{Code: status, Message: msg}
-	raw := bytes.TrimSpace(he.RawBody())
-	switch {
-	case len(raw) == 0:
-	case json.Valid(raw):
-		e.Data = append(json.RawMessage(nil), raw...)
-	default:
-		e.Data, _ = json.Marshal(strings.ToValidUTF8(string(raw), "\uFFFD"))
-	}
-	return e
 }
 
 // ---- parameter values -----------------------------------------------------------

@@ -1,15 +1,24 @@
-package runtime
+// Package declare writes the functions of an OpenTool document as the tool
+// declarations an LLM provider takes: OpenAI's and Anthropic's (strict or
+// not), Gemini's and MCP's ([Profile]), each in the provider's schema dialect
+// and within its documented limits ([Limit]). Generated packages call it from
+// their Declarations function and method; runtime's [runtime.Declarations] is
+// the plain, provider-neutral view.
+//
+// It uses the standard library and package runtime only.
+package declare
 
 import (
 	"bytes"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"math"
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/opentoolgen/opentoolgen/internal/jsontree"
+	"github.com/opentoolgen/opentoolgen/runtime"
 )
 
 // Profile names the form in which an LLM provider takes tool declarations.
@@ -145,14 +154,14 @@ const (
 //
 // When the declarations exceed a limit the provider documents, Declare returns
 // them with a *[LimitError] naming each limit and count.
-func Declare(doc *OpenTool, p Profile) (*Declared, error) {
+func Declare(doc *runtime.OpenTool, p Profile) (*Declared, error) {
 	if _, err := ParseProfile(string(p)); err != nil {
 		return nil, err
 	}
 	if doc == nil {
-		doc = &OpenTool{}
+		doc = &runtime.OpenTool{}
 	}
-	names := DeclaredNames(doc)
+	names := runtime.DeclaredNames(doc)
 	out := &Declared{Profile: p}
 	for fn, dn := range names {
 		if dn != fn {
@@ -235,7 +244,7 @@ func Declare(doc *OpenTool, p Profile) (*Declared, error) {
 }
 
 // toolEntry is one function in the provider's shape.
-func toolEntry(doc *OpenTool, f *Function, name string, p Profile, strict bool, params jsonObject) jsonObject {
+func toolEntry(doc *runtime.OpenTool, f *runtime.Function, name string, p Profile, strict bool, params jsonObject) jsonObject {
 	switch p {
 	case ProfileOpenAI, ProfileOpenAIStrict:
 		fn := jsonObject{{"name", name}}
@@ -272,69 +281,9 @@ func toolEntry(doc *OpenTool, f *Function, name string, p Profile, strict bool, 
 			t = append(t, member{"description", f.Description})
 		}
 		t = append(t, member{"inputSchema", params})
-		t = append(t, member{"outputSchema", OutputSchema(doc, f)})
+		t = append(t, member{"outputSchema", runtime.OutputSchema(doc, f)})
 		return t
 	}
-}
-
-// DeclaredNames returns the name under which each function of doc is
-// declared: its own when it fits every provider (1 to 64 ASCII letters,
-// digits, "_" and "-", a letter or "_" first), else a name made from it
-// deterministically: every other character replaced by "_", a "_" put first
-// when needed, and when that is too long or taken, cut and ended with "_" and
-// eight hex digits of the name's SHA-256. The result maps every function name.
-func DeclaredNames(doc *OpenTool) map[string]string {
-	out := make(map[string]string, len(doc.Functions))
-	taken := make(map[string]bool, len(doc.Functions))
-	for i := range doc.Functions {
-		if n := doc.Functions[i].Name; fitsEveryProvider(n) {
-			out[n] = n
-			taken[n] = true
-		}
-	}
-	for i := range doc.Functions {
-		n := doc.Functions[i].Name
-		if _, ok := out[n]; ok {
-			continue
-		}
-		d := sanitizeToolName(n)
-		if len(d) > 64 || taken[d] {
-			sum := sha256.Sum256([]byte(n))
-			suffix := "_" + hex.EncodeToString(sum[:4])
-			if len(d) > 64-len(suffix) {
-				d = d[:64-len(suffix)]
-			}
-			d += suffix
-			for k := 2; taken[d]; k++ { // two names with one hash prefix: never seen, but stay unique
-				d = d[:len(d)-len(strconv.Itoa(k-1))] + strconv.Itoa(k)
-			}
-		}
-		out[n] = d
-		taken[d] = true
-	}
-	return out
-}
-
-func fitsEveryProvider(n string) bool {
-	// Gemini's rule on top of the OpenTool one: a letter or "_" first.
-	return IsFunctionName(n) && n[0] != '-' && (n[0] < '0' || n[0] > '9')
-}
-
-func sanitizeToolName(n string) string {
-	var b strings.Builder
-	for _, r := range n {
-		switch {
-		case r == '_' || r == '-', 'a' <= r && r <= 'z', 'A' <= r && r <= 'Z', '0' <= r && r <= '9':
-			b.WriteRune(r)
-		default:
-			b.WriteByte('_')
-		}
-	}
-	s := b.String()
-	if s == "" || s[0] == '-' || ('0' <= s[0] && s[0] <= '9') {
-		s = "_" + s
-	}
-	return s
 }
 
 // profileRules are what a profile allows in a schema.
@@ -409,7 +358,7 @@ type declStats struct {
 
 // schemaWriter writes one function's parameters in a profile.
 type schemaWriter struct {
-	doc   *OpenTool
+	doc   *runtime.OpenTool
 	r     profileRules
 	used  map[string]bool // $defs referenced
 	stack []string        // schemas being inlined (Gemini)
@@ -419,17 +368,17 @@ type schemaWriter struct {
 
 // declareParameters returns the schema of f's parameters, what it counts, and
 // for a strict profile why it cannot be strict ("" when it can).
-func declareParameters(doc *OpenTool, f *Function, r profileRules) (jsonObject, declStats, string) {
+func declareParameters(doc *runtime.OpenTool, f *runtime.Function, r profileRules) (jsonObject, declStats, string) {
 	w := &schemaWriter{doc: doc, r: r, used: map[string]bool{}}
-	props := make([]Parameter, len(f.Parameters))
+	props := make([]runtime.Parameter, len(f.Parameters))
 	copy(props, f.Parameters)
-	root := w.object(len(props), func(i int) (string, *Schema, string, bool) {
+	root := w.object(len(props), func(i int) (string, *runtime.Schema, string, bool) {
 		p := props[i]
 		return p.Name, p.Schema, p.Description, p.Required
 	})
 	if !r.gemini && len(w.used) > 0 {
 		var defs jsonObject
-		done := eachDef(doc, w.used, func(n string, def *Schema) {
+		done := eachDef(doc, w.used, func(n string, def *runtime.Schema) {
 			defs = append(defs, member{n, w.schema(def)})
 			w.stats.strings += len(n)
 		})
@@ -446,7 +395,7 @@ func declareParameters(doc *OpenTool, f *Function, r profileRules) (jsonObject, 
 
 // recursiveSchema returns the name of a schema among names that refers to
 // itself, directly or not, or "".
-func recursiveSchema(doc *OpenTool, names map[string]bool) string {
+func recursiveSchema(doc *runtime.OpenTool, names map[string]bool) string {
 	sorted := make([]string, 0, len(names))
 	for n := range names {
 		sorted = append(sorted, n)
@@ -463,8 +412,8 @@ func recursiveSchema(doc *OpenTool, names map[string]bool) string {
 		}
 		state[n] = 1
 		found := false
-		doc.Schemas.Get(n).Each(func(s *Schema) bool {
-			if m, ok := RefName(s.Ref); ok && !found && doc.Schemas.Get(m) != nil && visit(m) {
+		doc.Schemas.Get(n).Each(func(s *runtime.Schema) bool {
+			if m, ok := runtime.RefName(s.Ref); ok && !found && doc.Schemas.Get(m) != nil && visit(m) {
 				found = true
 			}
 			return !found
@@ -481,9 +430,9 @@ func recursiveSchema(doc *OpenTool, names map[string]bool) string {
 }
 
 // object writes an object schema of n properties given by prop.
-func (w *schemaWriter) object(n int, prop func(int) (name string, s *Schema, desc string, required bool)) jsonObject {
+func (w *schemaWriter) object(n int, prop func(int) (name string, s *runtime.Schema, desc string, required bool)) jsonObject {
 	w.stats.nodes++
-	o := jsonObject{{"type", w.typeName(TypeObject)}}
+	o := jsonObject{{"type", w.typeName(runtime.TypeObject)}}
 	props := jsonObject{}
 	required := []string{}
 	for i := 0; i < n; i++ {
@@ -491,7 +440,7 @@ func (w *schemaWriter) object(n int, prop func(int) (name string, s *Schema, des
 		w.stats.props++
 		w.stats.strings += len(name)
 		if desc != "" && (s == nil || s.Description == "") {
-			var cp Schema // the parameter's description is its schema's
+			var cp runtime.Schema // the parameter's description is its schema's
 			if s != nil {
 				cp = *s
 			}
@@ -527,9 +476,9 @@ func (w *schemaWriter) object(n int, prop func(int) (name string, s *Schema, des
 }
 
 // schema writes s (nil: any value).
-func (w *schemaWriter) schema(s *Schema) jsonObject {
+func (w *schemaWriter) schema(s *runtime.Schema) jsonObject {
 	if s == nil {
-		s = &Schema{}
+		s = &runtime.Schema{}
 	}
 	if s.Ref != "" {
 		return w.ref(s)
@@ -544,7 +493,7 @@ func (w *schemaWriter) schema(s *Schema) jsonObject {
 			altKey = "anyOf"
 		}
 	}
-	if typ == TypeObject && len(alts) == 0 {
+	if typ == runtime.TypeObject && len(alts) == 0 {
 		return w.objectSchema(s)
 	}
 	w.stats.nodes++
@@ -578,7 +527,7 @@ func (w *schemaWriter) schema(s *Schema) jsonObject {
 				w.stats.strings += len(str)
 			}
 		}
-		if w.r.gemini && typ != TypeString {
+		if w.r.gemini && typ != runtime.TypeString {
 			// Gemini's enum holds strings only.
 			notes = append(notes, "one of "+enumText(enum))
 		} else {
@@ -591,7 +540,7 @@ func (w *schemaWriter) schema(s *Schema) jsonObject {
 			o = append(o, member{"const", json.RawMessage(c)})
 		case len(s.Enum) > 0:
 			// the enum says the rest
-		case w.r.gemini && typ != TypeString:
+		case w.r.gemini && typ != runtime.TypeString:
 			notes = append(notes, "always "+string(c))
 		default:
 			var v any
@@ -653,7 +602,7 @@ func (w *schemaWriter) schema(s *Schema) jsonObject {
 			o = append(o, member{"default", json.RawMessage(compactJSON(s.Default))})
 		}
 	}
-	if typ == TypeArray || s.Items != nil {
+	if typ == runtime.TypeArray || s.Items != nil {
 		if s.Items != nil || w.r.gemini || w.r.strict {
 			o = append(o, member{"items", w.schema(s.Items)})
 		}
@@ -675,12 +624,12 @@ func (w *schemaWriter) schema(s *Schema) jsonObject {
 }
 
 // objectSchema writes an object schema: its properties, or a map.
-func (w *schemaWriter) objectSchema(s *Schema) jsonObject {
+func (w *schemaWriter) objectSchema(s *runtime.Schema) jsonObject {
 	req := map[string]bool{}
 	for _, n := range s.Required {
 		req[n] = true
 	}
-	o := w.object(len(s.Properties), func(i int) (string, *Schema, string, bool) {
+	o := w.object(len(s.Properties), func(i int) (string, *runtime.Schema, string, bool) {
 		p := s.Properties[i]
 		return p.Name, p.Schema, "", req[p.Name]
 	})
@@ -688,7 +637,7 @@ func (w *schemaWriter) objectSchema(s *Schema) jsonObject {
 		if w.r.gemini {
 			o = insertAfterType(o, member{"nullable", true})
 		} else {
-			o = o.with("type", w.typeValue(TypeObject, true))
+			o = o.with("type", w.typeValue(runtime.TypeObject, true))
 		}
 	}
 	if s.Description != "" {
@@ -716,8 +665,8 @@ func (w *schemaWriter) objectSchema(s *Schema) jsonObject {
 }
 
 // ref writes a reference: into $defs, or inlined for Gemini.
-func (w *schemaWriter) ref(s *Schema) jsonObject {
-	name, ok := RefName(s.Ref)
+func (w *schemaWriter) ref(s *runtime.Schema) jsonObject {
+	name, ok := runtime.RefName(s.Ref)
 	target := w.doc.Schemas.Get(name)
 	if !ok || target == nil {
 		if w.r.strict && w.why == "" {
@@ -728,11 +677,11 @@ func (w *schemaWriter) ref(s *Schema) jsonObject {
 	if w.r.gemini {
 		if w.stats.nodes >= inlineMaxNodes {
 			w.stats.cut = true
-			return describe(jsonObject{{"type", w.typeName(TypeObject)}}, []string{"a " + name + " (not described: the declaration is too large)"})
+			return describe(jsonObject{{"type", w.typeName(runtime.TypeObject)}}, []string{"a " + name + " (not described: the declaration is too large)"})
 		}
 		for _, n := range w.stack {
 			if n == name {
-				o := jsonObject{{"type", w.typeName(TypeObject)}}
+				o := jsonObject{{"type", w.typeName(runtime.TypeObject)}}
 				return describe(o, []string{"a " + name + " (recursive: its members are not described again)"})
 			}
 		}
@@ -745,7 +694,7 @@ func (w *schemaWriter) ref(s *Schema) jsonObject {
 		return o
 	}
 	w.used[name] = true
-	o := jsonObject{{"$ref", defsRef(name)}}
+	o := jsonObject{{"$ref", jsontree.DefsRef(name)}}
 	if s.Description != "" {
 		o = append(o, member{"description", s.Description})
 	}
@@ -814,7 +763,7 @@ func (w *schemaWriter) bound(o *jsonObject, notes *[]string, key string, v *floa
 // or maximum (a duration above 0 is at least 1), which every dialect says
 // and models read more easily; a number's goes into the description where
 // the dialect has no exclusive bounds.
-func (w *schemaWriter) exclusive(o *jsonObject, notes *[]string, typ string, s *Schema) {
+func (w *schemaWriter) exclusive(o *jsonObject, notes *[]string, typ string, s *runtime.Schema) {
 	for _, b := range []struct {
 		key, incl, text, inclText string
 		v, inclV                  *float64
@@ -826,7 +775,7 @@ func (w *schemaWriter) exclusive(o *jsonObject, notes *[]string, typ string, s *
 	} {
 		switch {
 		case b.v == nil:
-		case typ == TypeInteger:
+		case typ == runtime.TypeInteger:
 			n := b.next(*b.v)
 			switch {
 			case b.inclV != nil && !b.tighter(n, *b.inclV):
@@ -856,11 +805,11 @@ func (w *schemaWriter) count(o *jsonObject, notes *[]string, key string, v *int6
 
 func geminiFormat(typ, format string) bool {
 	switch typ {
-	case TypeString:
+	case runtime.TypeString:
 		return format == "date-time" || format == "enum"
-	case TypeNumber:
+	case runtime.TypeNumber:
 		return format == "float" || format == "double"
-	case TypeInteger:
+	case runtime.TypeInteger:
 		return format == "int32" || format == "int64"
 	}
 	return false
@@ -915,12 +864,12 @@ func insertAfterType(o jsonObject, m member) jsonObject {
 }
 
 // describeShort names what values of s are, for a description.
-func describeShort(doc *OpenTool, s *Schema) string {
+func describeShort(doc *runtime.OpenTool, s *runtime.Schema) string {
 	if s == nil {
 		return "any value"
 	}
 	if s.Ref != "" {
-		if n, ok := RefName(s.Ref); ok {
+		if n, ok := runtime.RefName(s.Ref); ok {
 			return "a " + n
 		}
 	}
@@ -1092,7 +1041,7 @@ func nestingDepth(root jsonObject) int {
 				} else if !visiting[name] {
 					visiting[name] = true
 					for _, m := range defs {
-						if defsRef(m.key) == ref {
+						if jsontree.DefsRef(m.key) == ref {
 							d = walk(m.value)
 							memo[name] = d
 						}
@@ -1127,4 +1076,21 @@ func nestingDepth(root jsonObject) int {
 		return 0
 	}
 	return walk(root)
+}
+
+// eachDef calls f with every schema of doc named in used, and those the
+// calls add to used in turn, a round at a time in name order; it returns the
+// names it saw.
+func eachDef(doc *runtime.OpenTool, used map[string]bool, f func(name string, def *runtime.Schema)) map[string]bool {
+	return jsontree.EachName(used, func(n string) {
+		if def := doc.Schemas.Get(n); def != nil {
+			f(n, def)
+		}
+	})
+}
+
+// quote is s as a JSON string.
+func quote(s string) string {
+	b, _ := json.Marshal(s)
+	return string(b)
 }
