@@ -144,7 +144,7 @@ type Result struct {
 	// without a profile.
 	Declarations []byte
 	// Warnings are problems the generator worked around, and what the
-	// declarations could not say or exceed (declare.Declare).
+	// declarations could not say or exceed (declare.Functions).
 	Warnings []source.Diagnostic
 	// Command is the package main's file (emit.CommandFile), when
 	// Options.Command asked for it.
@@ -297,7 +297,7 @@ var httpMethods = map[string]bool{"get": true, "put": true, "post": true, "delet
 // cannot say and the provider limits they exceed are warnings (the runtime
 // function that builds them at run time returns the latter as an error).
 func addDeclarations(name string, doc *opentool.OpenTool, p declare.Profile, res *Result) error {
-	d, err := declare.Declare(doc, p)
+	d, err := declare.Functions(doc, p)
 	var le *declare.LimitError
 	switch {
 	case errors.As(err, &le):

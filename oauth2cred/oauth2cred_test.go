@@ -49,7 +49,7 @@ func TestClientCredentials(t *testing.T) {
 	src := oauth2cred.ClientCredentials(t.Context(), clientcredentials.Config{
 		ClientID: "app", ClientSecret: "app-secret", TokenURL: tokens.URL, Scopes: []string{"pets:read", "pets:write"},
 	})
-	c := rest.NewRESTClient(api.URL)
+	c := rest.NewClient(api.URL)
 	c.SetCredential("oauth", rest.TokenCredential(src))
 	call := func() error {
 		r := c.NewRequest("GET", "/pets")
@@ -272,7 +272,7 @@ func TestTokenErrorNoSecret(t *testing.T) {
 	for _, path := range []string{"/json", "/plain"} {
 		src := oauth2cred.ClientCredentials(context.Background(), ccConfig(te.URL+path))
 		_, err := src(t.Context())
-		c := rest.NewRESTClient(api.URL)
+		c := rest.NewClient(api.URL)
 		c.SetCredential("oauth", rest.TokenCredential(src))
 		r := c.NewRequest("GET", "/pets")
 		r.Security("oauth")

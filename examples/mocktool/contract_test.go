@@ -115,7 +115,7 @@ func TestToolOptions(t *testing.T) {
 	if len(loaded.Functions) != 3 {
 		t.Errorf("Load: %d functions, want the 3 served", len(loaded.Functions))
 	}
-	d, err := tool.Declarations(declare.ProfileAnthropic)
+	d, err := tool.Declarations(declare.Anthropic)
 	var decls []struct{ Name string }
 	if err != nil || json.Unmarshal(d.Tools, &decls) != nil || len(decls) != 3 {
 		t.Errorf("Declarations: %d (%v), want 3", len(decls), err)

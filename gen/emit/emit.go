@@ -891,10 +891,10 @@ func emitDocument(p *model.Package) *jen.File {
 		jen.Return(jen.Op("&").Id("d")),
 	)
 	f.Comment("Declarations returns the functions declared for the LLM provider of profile")
-	f.Comment("p (opentool.ProfileOpenAI, opentool.ProfileAnthropicStrict, …): Tools is the")
-	f.Comment("JSON its API takes in its \"tools\" member (see opentool.Declare).")
+	f.Comment("p (declare.OpenAI, declare.AnthropicStrict, …): Tools is the")
+	f.Comment("JSON its API takes in its \"tools\" member (see declare.Functions).")
 	f.Func().Id("Declarations").Params(jen.Id("p").Add(declQ("Profile"))).Params(jen.Op("*").Add(declQ("Declared")), jen.Error()).Block(
-		jen.Return(declQ("Declare").Call(jen.Id("Document").Call(), jen.Id("p"))),
+		jen.Return(declQ("Functions").Call(jen.Id("Document").Call(), jen.Id("p"))),
 	)
 	return f
 }

@@ -286,8 +286,8 @@ func requestStmt(fn *model.Function, f *model.Field) jen.Code {
 //
 //	const DefaultBaseURL = "https://api.example.com/v1"
 //
-//	type Client struct{ rc *opentool.RESTClient }
-//	type ClientOption func(*opentool.RESTClient)
+//	type Client struct{ rc *rest.Client }
+//	type ClientOption func(*rest.Client)
 //	func WithHTTPClient(hc *http.Client) ClientOption // WithRequestEditor, WithRetry, WithTimeout,
 //	                                                  // WithCredential and one option per security scheme
 //	func NewClient(baseURL string, opts ...ClientOption) *Client
@@ -321,17 +321,17 @@ func emitRESTClient(p *model.Package) *jen.File {
 	f.Line()
 	f.Comment("Client calls the operations of the API over HTTP. It is safe for concurrent")
 	f.Comment("use; it keeps no global state.")
-	f.Type().Id("Client").Struct(jen.Id("rc").Op("*").Add(restQ("RESTClient")))
+	f.Type().Id("Client").Struct(jen.Id("rc").Op("*").Add(restQ("Client")))
 	f.Line()
 	f.Comment("ClientOption configures NewClient.")
-	f.Type().Id("ClientOption").Func().Params(jen.Op("*").Add(restQ("RESTClient")))
+	f.Type().Id("ClientOption").Func().Params(jen.Op("*").Add(restQ("Client")))
 	f.Line()
 	option := func(name string, doc []string, params []jen.Code, body ...jen.Code) {
 		for _, l := range doc {
 			f.Comment(l)
 		}
 		f.Func().Id(name).Params(params...).Id("ClientOption").Block(
-			jen.Return(jen.Func().Params(jen.Id("c").Op("*").Add(restQ("RESTClient"))).Block(body...)),
+			jen.Return(jen.Func().Params(jen.Id("c").Op("*").Add(restQ("Client"))).Block(body...)),
 		)
 		f.Line()
 	}
@@ -373,7 +373,7 @@ func emitRESTClient(p *model.Package) *jen.File {
 			"last event received, as p says (idempotent methods, or requests with an",
 			"idempotency header; the stream's retry field and Retry-After honoured; never",
 			"after the stream ended). Without it, a broken stream ends with an error.",
-			"See opentool.RESTClient's Reconnect."},
+			"See rest.Client's Reconnect."},
 			[]jen.Code{jen.Id("p").Add(restQ("RetryPolicy"))},
 			jen.Id("c").Dot("Reconnect").Op("=").Op("&").Id("p"))
 	}
@@ -413,7 +413,7 @@ func emitRESTClient(p *model.Package) *jen.File {
 			doc = append(doc, lines...)
 		}
 		f.Add(commentLines(doc).Func().Id(s.Option).Params(params...).Id("ClientOption").Block(
-			jen.Return(jen.Func().Params(jen.Id("c").Op("*").Add(restQ("RESTClient"))).Block(
+			jen.Return(jen.Func().Params(jen.Id("c").Op("*").Add(restQ("Client"))).Block(
 				jen.Id("c").Dot("SetCredential").Call(jen.Lit(s.Name), cred),
 			)),
 		))
@@ -429,7 +429,7 @@ func emitRESTClient(p *model.Package) *jen.File {
 		if len(api.Servers) > 0 {
 			emitServers(f, api)
 		}
-		// rc := opentool.NewRESTClient(baseURL)
+		// rc := rest.NewClient(baseURL)
 		// if baseURL == "" { rc.SetServer("https://{region}.example.com", "region", "us") }
 		setServer := []jen.Code{jen.Lit(sv.URL)}
 		for _, v := range sv.Variables {
@@ -448,7 +448,7 @@ func emitRESTClient(p *model.Package) *jen.File {
 				"URL given is used for every operation."}
 		}
 		f.Add(commentLines(doc).Func().Id("NewClient").Params(jen.Id("baseURL").String(), jen.Id("opts").Op("...").Id("ClientOption")).Op("*").Id("Client").Block(
-			jen.Id("rc").Op(":=").Add(restQ("NewRESTClient")).Call(jen.Id("baseURL")),
+			jen.Id("rc").Op(":=").Add(restQ("NewClient")).Call(jen.Id("baseURL")),
 			jen.If(jen.Id("baseURL").Op("==").Lit("")).Block(jen.Id("rc").Dot("SetServer").Call(setServer...)),
 			jen.For(jen.List(jen.Id("_"), jen.Id("o")).Op(":=").Range().Id("opts")).Block(jen.Id("o").Call(jen.Id("rc"))),
 			jen.Return(jen.Op("&").Id("Client").Values(jen.Id("rc").Op(":").Id("rc"))),
@@ -457,7 +457,7 @@ func emitRESTClient(p *model.Package) *jen.File {
 		f.Comment(`NewClient returns a client of the API at baseURL ("" for DefaultBaseURL).`)
 		f.Func().Id("NewClient").Params(jen.Id("baseURL").String(), jen.Id("opts").Op("...").Id("ClientOption")).Op("*").Id("Client").Block(
 			jen.If(jen.Id("baseURL").Op("==").Lit("")).Block(jen.Id("baseURL").Op("=").Id("DefaultBaseURL")),
-			jen.Id("rc").Op(":=").Add(restQ("NewRESTClient")).Call(jen.Id("baseURL")),
+			jen.Id("rc").Op(":=").Add(restQ("NewClient")).Call(jen.Id("baseURL")),
 			jen.For(jen.List(jen.Id("_"), jen.Id("o")).Op(":=").Range().Id("opts")).Block(jen.Id("o").Call(jen.Id("rc"))),
 			jen.Return(jen.Op("&").Id("Client").Values(jen.Id("rc").Op(":").Id("rc"))),
 		)
@@ -478,7 +478,7 @@ func emitRESTClient(p *model.Package) *jen.File {
 //	// The value must be one of "us", "eu": another makes every call of
 //	// the client fail.
 //	func WithServerRegion(value string) ClientOption {
-//		return func(c *opentool.RESTClient) { c.SetServerVariable("region", value, "us", "eu") }
+//		return func(c *rest.Client) { c.SetServerVariable("region", value, "us", "eu") }
 //	}
 //
 // A variable with an enum has a type of its values (emitEnum), which the
@@ -506,7 +506,7 @@ func emitServerVariable(f *jen.File, v *model.ServerVariable) {
 		doc = append(doc, lines...)
 	}
 	f.Add(commentLines(doc).Func().Id(v.Option).Params(jen.Id("value").Add(typ)).Id("ClientOption").Block(
-		jen.Return(jen.Func().Params(jen.Id("c").Op("*").Add(restQ("RESTClient"))).Block(
+		jen.Return(jen.Func().Params(jen.Id("c").Op("*").Add(restQ("Client"))).Block(
 			jen.Id("c").Dot("SetServerVariable").Call(args...),
 		)),
 	))
@@ -526,7 +526,7 @@ func emitServerVariable(f *jen.File, v *model.ServerVariable) {
 //
 //	// WithServer makes the client call the server s of the document …
 //	func WithServer(s Server) ClientOption {
-//		return func(c *opentool.RESTClient) {
+//		return func(c *rest.Client) {
 //			switch s {
 //			case ServerProduction:
 //				c.SetServer("https://{region}.example.com", "region", "us")
@@ -573,7 +573,7 @@ func emitServers(f *jen.File, api *model.API) {
 		"have servers of their own call theirs. A value that is none of the",
 		"constants of " + st + " makes every call of the client fail."}
 	f.Add(commentLines(doc).Func().Id("WithServer").Params(jen.Id("s").Id(st)).Id("ClientOption").Block(
-		jen.Return(jen.Func().Params(jen.Id("c").Op("*").Add(restQ("RESTClient"))).Block(jen.Switch(jen.Id("s")).Block(cases...))),
+		jen.Return(jen.Func().Params(jen.Id("c").Op("*").Add(restQ("Client"))).Block(jen.Switch(jen.Id("s")).Block(cases...))),
 	))
 	f.Line()
 }
@@ -583,7 +583,7 @@ func emitServers(f *jen.File, api *model.API) {
 //
 //	// WithPetstoreAuthClientCredentials gets the tokens of … from https://…/token …
 //	func WithPetstoreAuthClientCredentials(ctx context.Context, clientID, clientSecret string, scopes ...string) ClientOption {
-//		return func(c *opentool.RESTClient) {
+//		return func(c *rest.Client) {
 //			c.SetCredential("petstore_auth", opentool.TokenCredential(oauth2cred.ClientCredentials(ctx, clientcredentials.Config{
 //				ClientID: clientID, ClientSecret: clientSecret, TokenURL: "https://…/token", Scopes: scopes,
 //			})))
@@ -610,7 +610,7 @@ func emitClientCredentials(f *jen.File, s *model.SecurityScheme, cc *model.OAuth
 	f.Add(commentLines(doc).Func().Id(s.FlowOption).Params(
 		jen.Id("ctx").Qual(contextPath, "Context"), jen.List(jen.Id("clientID"), jen.Id("clientSecret")).String(), jen.Id("scopes").Op("...").String(),
 	).Id("ClientOption").Block(
-		jen.Return(jen.Func().Params(jen.Id("c").Op("*").Add(restQ("RESTClient"))).Block(
+		jen.Return(jen.Func().Params(jen.Id("c").Op("*").Add(restQ("Client"))).Block(
 			jen.Id("c").Dot("SetCredential").Call(jen.Lit(s.Name), restQ("TokenCredential").Call(
 				jen.Qual(oauth2credPath, "ClientCredentials").Call(jen.Id("ctx"), jen.Qual(ccPath, "Config").Values(jen.Dict{
 					jen.Id("ClientID"):     jen.Id("clientID"),

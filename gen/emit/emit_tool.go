@@ -226,11 +226,11 @@ func emitTool(p *model.Package) *jen.File {
 	f.Line()
 	f.Comment("Declarations returns the served functions (see Document) declared for the")
 	f.Comment("LLM provider of profile p: Tools is the JSON its API takes in its \"tools\"")
-	f.Comment("member (see opentool.Declare). Call accepts the declared names.")
+	f.Comment("member (see declare.Functions). Call accepts the declared names.")
 	f.Func().Params(jen.Id("t").Op("*").Id("Tool")).Id("Declarations").Params(jen.Id("p").Add(declQ("Profile"))).Params(
 		jen.Op("*").Add(declQ("Declared")), jen.Error(),
 	).Block(
-		jen.Return(declQ("Declare").Call(jen.Id("t").Dot("args").Dot("Served").Call(), jen.Id("p"))),
+		jen.Return(declQ("Functions").Call(jen.Id("t").Dot("args").Dot("Served").Call(), jen.Id("p"))),
 	)
 	f.Line()
 	f.Comment("Functions returns each served function (see Document) as a tool of its own")

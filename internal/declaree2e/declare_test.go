@@ -43,9 +43,9 @@ func TestDeclaredNamesCall(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", p, err)
 		}
-		want, _ := declare.Declare(hostile.Document(), p)
+		want, _ := declare.Functions(hostile.Document(), p)
 		if !bytes.Equal(pkg.Tools, want.Tools) {
-			t.Errorf("%s: the package's Declarations differ from declare.Declare of its Document", p)
+			t.Errorf("%s: the package's Declarations differ from declare.Functions of its Document", p)
 		}
 		served, err := tool.Declarations(p)
 		if err != nil || !bytes.Equal(served.Tools, pkg.Tools) {

@@ -266,7 +266,7 @@ func TestPetstoreTool(t *testing.T) {
 	if strings.Contains(string(raw), "5f0c8a1e-7b2d-4c3e-9a4f-1d2e3f4a5b6c") {
 		t.Error("the document shows the value of an environment variable")
 	}
-	declared, err := tool.Declarations(declare.ProfileOpenAI)
+	declared, err := tool.Declarations(declare.OpenAI)
 	if err != nil {
 		t.Fatal(err)
 	}

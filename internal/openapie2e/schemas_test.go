@@ -169,7 +169,7 @@ func TestExclusiveBoundDeclared(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	d, err := declare.Declare(tool.Document(), declare.ProfileOpenAI)
+	d, err := declare.Functions(tool.Document(), declare.OpenAI)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -56,7 +56,7 @@ func (e *echoAPI) last() []byte {
 // argument arg of function fn are, as the declaration of profile p says.
 func declaredVariants(t *testing.T, tool *wild.Tool, p declare.Profile, fn, arg string) []map[string]any {
 	t.Helper()
-	d, err := declare.Declare(tool.Document(), p)
+	d, err := declare.Functions(tool.Document(), p)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -64,7 +64,7 @@ func declaredVariants(t *testing.T, tool *wild.Tool, p declare.Profile, fn, arg 
 	if err := json.Unmarshal(d.Tools, &tools); err != nil {
 		t.Fatal(err)
 	}
-	if p == declare.ProfileGemini {
+	if p == declare.Gemini {
 		var fns []map[string]any
 		for _, x := range tools {
 			for _, f := range x["functionDeclarations"].([]any) {
@@ -223,8 +223,8 @@ func TestSharedDiscriminator(t *testing.T) {
 					n++
 					args := map[string]any{c.arg: []any{v}}
 					raw, _ := json.Marshal(args)
-					if p != declare.ProfileGemini { // Gemini's schemas are not JSON Schema
-						d, _ := declare.Declare(tool.Document(), p)
+					if p != declare.Gemini { // Gemini's schemas are not JSON Schema
+						d, _ := declare.Functions(tool.Document(), p)
 						checkValid(t, string(p)+" "+c.fn, parametersOf(t, d.Tools, c.fn), raw)
 					}
 					var got []json.RawMessage

@@ -221,7 +221,7 @@ func TestStreamClient(t *testing.T) {
 
 	// An event larger than MaxResponseBytes ends the stream with an error
 	// naming it, after the events before it.
-	small := stream.NewClient(srv.URL, func(rc *rest.RESTClient) { rc.MaxResponseBytes = 1000 })
+	small := stream.NewClient(srv.URL, func(rc *rest.Client) { rc.MaxResponseBytes = 1000 })
 	var events []int64
 	var last error
 	for ch, err := range small.ChatSeq(ctx, stream.ChatArgs{Prompt: "big"}) {

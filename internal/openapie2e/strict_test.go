@@ -78,7 +78,7 @@ func TestStrictRoundTrip(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		d, err := declare.Declare(doc, declare.ProfileOpenAIStrict)
+		d, err := declare.Functions(doc, declare.OpenAIStrict)
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}

@@ -95,7 +95,7 @@ func Auth(basic bool, apiKeys ...string) rest.RequestEditor {
 }
 
 // Exercise calls every function of tool with the required arguments of its
-// declaration (ProfileOpenAI) filled with sample values, and says what Prism
+// declaration (declare.OpenAI) filled with sample values, and says what Prism
 // made of each request.
 func Exercise(ctx context.Context, docName string, tool opentool.Tool, rec *Recorder) ([]Outcome, error) {
 	doc, err := tool.Load(ctx)
@@ -107,7 +107,7 @@ func Exercise(ctx context.Context, docName string, tool opentool.Tool, rec *Reco
 	for i := 0; i < len(doc.Functions); i += 100 {
 		part := *doc
 		part.Functions = doc.Functions[i:min(i+100, len(doc.Functions))]
-		d, err := declare.Declare(&part, declare.ProfileOpenAI)
+		d, err := declare.Functions(&part, declare.OpenAI)
 		if err != nil {
 			return nil, err
 		}

@@ -22,18 +22,18 @@ import (
 )
 
 // Profile names the form in which an LLM provider takes tool declarations.
-// [Declare] writes a document's functions in one; every profile writes the
+// [Functions] writes a document's functions in one; every profile writes the
 // schemas in the provider's dialect (JSON Schema, or Gemini's OpenAPI subset),
 // never OpenAPI's: no "nullable" outside Gemini (a type union with "null"
 // instead), no "example", "discriminator", "xml" or "externalDocs".
 type Profile string
 
-// The profiles [Declare] writes.
+// The profiles [Functions] writes.
 const (
-	// ProfileOpenAI is OpenAI's function tools:
+	// OpenAI is OpenAI's function tools:
 	// [{"type":"function","function":{"name","description","parameters"}}].
-	ProfileOpenAI Profile = "openai"
-	// ProfileOpenAIStrict is ProfileOpenAI with "strict": true and OpenAI's
+	OpenAI Profile = "openai"
+	// OpenAIStrict is OpenAI with "strict": true and OpenAI's
 	// strict subset of JSON Schema: every object closed (additionalProperties
 	// false) with every property required, an optional one as a union with
 	// null (a generated Tool decodes null for an optional argument as absent);
@@ -44,31 +44,31 @@ const (
 	// generated Tools decode it as absent, but an explicit null is a value
 	// for WithDefaults (the agent platforms' rule), so a defaulted argument
 	// sent as null does not take its default.
-	ProfileOpenAIStrict Profile = "openai-strict"
-	// ProfileAnthropic is Anthropic's tools: [{"name","description","input_schema"}].
-	ProfileAnthropic Profile = "anthropic"
-	// ProfileAnthropicStrict is ProfileAnthropic with "strict": true and the
+	OpenAIStrict Profile = "openai-strict"
+	// Anthropic is Anthropic's tools: [{"name","description","input_schema"}].
+	Anthropic Profile = "anthropic"
+	// AnthropicStrict is Anthropic with "strict": true and the
 	// limits of Anthropic's strict tool use: objects closed, no numeric or
 	// length bounds (moved into the description), minItems 0 or 1 only, no
 	// recursive schemas (such a function is declared without "strict", with a
 	// warning), at most 20 strict tools, 24 optional parameters and 16
 	// parameters with a union type in all.
-	ProfileAnthropicStrict Profile = "anthropic-strict"
-	// ProfileGemini is Gemini's tools: [{"functionDeclarations":[{"name",
+	AnthropicStrict Profile = "anthropic-strict"
+	// Gemini is Gemini's tools: [{"functionDeclarations":[{"name",
 	// "description","parameters"}]}], parameters in its OpenAPI-subset Schema:
 	// upper-case types, "nullable", references inlined (a recursive one is
 	// described and cut), no additionalProperties (a map is described), oneOf
 	// as anyOf.
-	ProfileGemini Profile = "gemini"
-	// ProfileMCP is the "tools" member of an MCP tools/list result:
+	Gemini Profile = "gemini"
+	// MCP is the "tools" member of an MCP tools/list result:
 	// [{"name","description","inputSchema","outputSchema"}], JSON Schema
 	// 2020-12.
-	ProfileMCP Profile = "mcp"
+	MCP Profile = "mcp"
 )
 
-// Profiles lists every profile [Declare] writes.
+// Profiles lists every profile [Functions] writes.
 func Profiles() []Profile {
-	return []Profile{ProfileOpenAI, ProfileOpenAIStrict, ProfileAnthropic, ProfileAnthropicStrict, ProfileGemini, ProfileMCP}
+	return []Profile{OpenAI, OpenAIStrict, Anthropic, AnthropicStrict, Gemini, MCP}
 }
 
 // ParseProfile returns the profile named s, or an error listing the profiles.
@@ -85,7 +85,7 @@ func ParseProfile(s string) (Profile, error) {
 	return "", fmt.Errorf("opentool: unknown declaration profile %s (want one of %s)", quote(s), strings.Join(names, ", "))
 }
 
-// Declared is what [Declare] writes for one profile.
+// Declared is what [Functions] writes for one profile.
 type Declared struct {
 	Profile Profile
 	// Tools is the JSON the provider's API takes in its "tools" member.
@@ -98,8 +98,8 @@ type Declared struct {
 	Warnings []string
 }
 
-// LimitError is the error of [Declare] when the declarations exceed limits the
-// provider documents: the request would be refused. Declare still returns the
+// LimitError is the error of [Functions] when the declarations exceed limits the
+// provider documents: the request would be refused. Functions still returns the
 // declarations with it.
 type LimitError struct {
 	Profile Profile
@@ -146,15 +146,15 @@ const (
 	inlineMaxNodes         = 20_000  // schemas of one Gemini declaration once references are inlined
 )
 
-// Declare returns doc's functions declared as profile p's provider takes them.
+// Functions returns doc's functions declared as profile p's provider takes them.
 // Declaring the served document of a Tool (its Document method) declares what
 // it serves: fixed and environment arguments absent, defaulted ones optional.
 // A function name that does not fit every provider's rules is declared under
 // the name [DeclaredNames] gives, which a generated Tool's Call accepts.
 //
-// When the declarations exceed a limit the provider documents, Declare returns
+// When the declarations exceed a limit the provider documents, Functions returns
 // them with a *[LimitError] naming each limit and count.
-func Declare(doc *runtime.OpenTool, p Profile) (*Declared, error) {
+func Functions(doc *runtime.OpenTool, p Profile) (*Declared, error) {
 	if _, err := ParseProfile(string(p)); err != nil {
 		return nil, err
 	}
@@ -191,7 +191,7 @@ func Declare(doc *runtime.OpenTool, p Profile) (*Declared, error) {
 			optional += stats.optional
 			unions += stats.unions
 		}
-		if p == ProfileOpenAIStrict && r.strict {
+		if p == OpenAIStrict && r.strict {
 			for _, l := range []Limit{
 				{f.Name, "levels of nesting", nestingDepth(params), openAIStrictMaxDepth},
 				{f.Name, "object properties", stats.props, openAIStrictMaxProps},
@@ -210,11 +210,11 @@ func Declare(doc *runtime.OpenTool, p Profile) (*Declared, error) {
 	}
 	n := len(doc.Functions)
 	switch p {
-	case ProfileOpenAI, ProfileOpenAIStrict:
+	case OpenAI, OpenAIStrict:
 		if n > openAIMaxTools {
 			limits = append(limits, Limit{"", "tools", n, openAIMaxTools})
 		}
-	case ProfileAnthropicStrict:
+	case AnthropicStrict:
 		if strictTools > anthropicMaxStrict {
 			limits = append(limits, Limit{"", "strict tools", strictTools, anthropicMaxStrict})
 		}
@@ -229,7 +229,7 @@ func Declare(doc *runtime.OpenTool, p Profile) (*Declared, error) {
 	if tools == nil {
 		top = []any{}
 	}
-	if p == ProfileGemini {
+	if p == Gemini {
 		if tools == nil {
 			top = []any{}
 		} else {
@@ -246,17 +246,17 @@ func Declare(doc *runtime.OpenTool, p Profile) (*Declared, error) {
 // toolEntry is one function in the provider's shape.
 func toolEntry(doc *runtime.OpenTool, f *runtime.Function, name string, p Profile, strict bool, params jsonObject) jsonObject {
 	switch p {
-	case ProfileOpenAI, ProfileOpenAIStrict:
+	case OpenAI, OpenAIStrict:
 		fn := jsonObject{{"name", name}}
 		if f.Description != "" {
 			fn = append(fn, member{"description", f.Description})
 		}
 		fn = append(fn, member{"parameters", params})
-		if p == ProfileOpenAIStrict {
+		if p == OpenAIStrict {
 			fn = append(fn, member{"strict", strict})
 		}
 		return jsonObject{{"type", "function"}, {"function", fn}}
-	case ProfileAnthropic, ProfileAnthropicStrict:
+	case Anthropic, AnthropicStrict:
 		t := jsonObject{{"name", name}}
 		if f.Description != "" {
 			t = append(t, member{"description", f.Description})
@@ -266,7 +266,7 @@ func toolEntry(doc *runtime.OpenTool, f *runtime.Function, name string, p Profil
 			t = append(t, member{"strict", true})
 		}
 		return t
-	case ProfileGemini:
+	case Gemini:
 		t := jsonObject{{"name", name}}
 		if f.Description != "" {
 			t = append(t, member{"description", f.Description})
@@ -275,7 +275,7 @@ func toolEntry(doc *runtime.OpenTool, f *runtime.Function, name string, p Profil
 			t = append(t, member{"parameters", params})
 		}
 		return t
-	default: // ProfileMCP
+	default: // MCP
 		t := jsonObject{{"name", name}}
 		if f.Description != "" {
 			t = append(t, member{"description", f.Description})
@@ -323,15 +323,15 @@ func setOf(s ...string) map[string]bool {
 
 func newProfileRules(p Profile) profileRules {
 	switch p {
-	case ProfileOpenAIStrict:
+	case OpenAIStrict:
 		return profileRules{strict: true, allRequired: true, closed: true, noLengths: true, noDefault: true, noOneOf: true,
 			noUnique: true, noPropCounts: true,
 			formats: setOf("date-time", "time", "date", "duration", "email", "hostname", "ipv4", "ipv6", "uuid")}
-	case ProfileAnthropicStrict:
+	case AnthropicStrict:
 		return profileRules{strict: true, closed: true, noBounds: true, noDefault: true, noPattern: true, noOneOf: true, noRecursion: true,
 			noExclusive: true, noMultipleOf: true, noUnique: true, noPropCounts: true, noConst: true,
 			formats: setOf("date-time", "time", "date", "duration", "email", "hostname", "uri", "ipv4", "ipv6", "uuid")}
-	case ProfileGemini:
+	case Gemini:
 		return profileRules{gemini: true, noOneOf: true, noExclusive: true, noMultipleOf: true, noUnique: true, noConst: true,
 			formats: setOf("date-time", "enum", "float", "double", "int32", "int64")}
 	default:
@@ -341,10 +341,10 @@ func newProfileRules(p Profile) profileRules {
 
 func nonStrict(p Profile) Profile {
 	switch p {
-	case ProfileOpenAIStrict:
-		return ProfileOpenAI
-	case ProfileAnthropicStrict:
-		return ProfileAnthropic
+	case OpenAIStrict:
+		return OpenAI
+	case AnthropicStrict:
+		return Anthropic
 	}
 	return p
 }

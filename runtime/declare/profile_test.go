@@ -133,7 +133,7 @@ func toolsOf(t *testing.T, p declare.Profile, raw json.RawMessage) []declaredToo
 	if !ok {
 		t.Fatalf("%s: tools %s: want an array", p, raw)
 	}
-	if p == declare.ProfileGemini {
+	if p == declare.Gemini {
 		if len(list) == 0 {
 			return nil
 		}
@@ -151,14 +151,14 @@ func toolsOf(t *testing.T, p declare.Profile, raw json.RawMessage) []declaredToo
 		var tl declaredTool
 		allowed := []string{"name", "description"}
 		switch p {
-		case declare.ProfileOpenAI, declare.ProfileOpenAIStrict:
+		case declare.OpenAI, declare.OpenAIStrict:
 			if m["type"] != "function" || len(m) != 2 {
 				t.Fatalf("%s: %v: want {type: function, function: {...}}", p, m)
 			}
 			m = m["function"].(map[string]any)
 			tl.params, _ = m["parameters"].(map[string]any)
 			allowed = append(allowed, "parameters")
-			if p == declare.ProfileOpenAIStrict {
+			if p == declare.OpenAIStrict {
 				s, ok := m["strict"].(bool)
 				if !ok {
 					t.Errorf("%s: %v: no strict member", p, m["name"])
@@ -166,17 +166,17 @@ func toolsOf(t *testing.T, p declare.Profile, raw json.RawMessage) []declaredToo
 				tl.strict = s
 				allowed = append(allowed, "strict")
 			}
-		case declare.ProfileAnthropic, declare.ProfileAnthropicStrict:
+		case declare.Anthropic, declare.AnthropicStrict:
 			tl.params, _ = m["input_schema"].(map[string]any)
 			tl.strict = m["strict"] == true
 			allowed = append(allowed, "input_schema")
-			if p == declare.ProfileAnthropicStrict {
+			if p == declare.AnthropicStrict {
 				allowed = append(allowed, "strict")
 			}
-		case declare.ProfileGemini:
+		case declare.Gemini:
 			tl.params, _ = m["parameters"].(map[string]any)
 			allowed = append(allowed, "parameters")
-		case declare.ProfileMCP:
+		case declare.MCP:
 			tl.params, _ = m["inputSchema"].(map[string]any)
 			tl.output, _ = m["outputSchema"].(map[string]any)
 			allowed = append(allowed, "inputSchema", "outputSchema")
@@ -188,10 +188,10 @@ func toolsOf(t *testing.T, p declare.Profile, raw json.RawMessage) []declaredToo
 		}
 		tl.name, _ = m["name"].(string)
 		tl.description, _ = m["description"].(string)
-		if tl.params == nil && p != declare.ProfileGemini {
+		if tl.params == nil && p != declare.Gemini {
 			t.Errorf("%s: tool %q has no parameters schema", p, tl.name)
 		}
-		if p == declare.ProfileMCP && tl.output["type"] != "object" {
+		if p == declare.MCP && tl.output["type"] != "object" {
 			t.Errorf("mcp: tool %q: outputSchema %v, want an object schema", tl.name, tl.output)
 		}
 		out = append(out, tl)
@@ -219,7 +219,7 @@ func checkRules(p declare.Profile, tl declaredTool) []string {
 	if !toolNameRule.MatchString(tl.name) {
 		fail("", "name does not match %s", toolNameRule)
 	}
-	if p == declare.ProfileGemini && !geminiNameRule.MatchString(tl.name) {
+	if p == declare.Gemini && !geminiNameRule.MatchString(tl.name) {
 		fail("", "name does not match %s", geminiNameRule)
 	}
 	if tl.params == nil {
@@ -250,9 +250,9 @@ func checkRules(p declare.Profile, tl declaredTool) []string {
 		}
 		keys := jsonSchemaKeys
 		switch {
-		case p == declare.ProfileGemini:
+		case p == declare.Gemini:
 			keys = geminiKeys
-		case p == declare.ProfileOpenAIStrict && strict:
+		case p == declare.OpenAIStrict && strict:
 			keys = strictOpenAIKeys
 		}
 		for k := range s {
@@ -264,7 +264,7 @@ func checkRules(p declare.Profile, tl declaredTool) []string {
 			}
 		}
 		types := typesOf(s["type"])
-		if p == declare.ProfileGemini {
+		if p == declare.Gemini {
 			for _, ty := range types {
 				if !slices.Contains([]string{"STRING", "NUMBER", "INTEGER", "BOOLEAN", "ARRAY", "OBJECT"}, ty) {
 					fail(path, "type %q is not one of Gemini's", ty)
@@ -304,7 +304,7 @@ func checkRules(p declare.Profile, tl declaredTool) []string {
 				fail(path, "a strict schema without a type")
 			}
 			switch p {
-			case declare.ProfileOpenAIStrict:
+			case declare.OpenAIStrict:
 				if isObject {
 					props, _ := s["properties"].(map[string]any)
 					req := strs(s["required"])
@@ -317,7 +317,7 @@ func checkRules(p declare.Profile, tl declaredTool) []string {
 				if f, ok := s["format"].(string); ok && !slices.Contains([]string{"date-time", "time", "date", "duration", "email", "hostname", "ipv4", "ipv6", "uuid"}, f) {
 					fail(path, "format %q is not in OpenAI's strict subset", f)
 				}
-			case declare.ProfileAnthropicStrict:
+			case declare.AnthropicStrict:
 				for _, k := range []string{"minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf", "minLength", "maxLength", "maxItems", "pattern", "oneOf", "default"} {
 					if _, ok := s[k]; ok {
 						fail(path, "keyword %q is not in Anthropic's strict subset", k)
@@ -340,7 +340,7 @@ func checkRules(p declare.Profile, tl declaredTool) []string {
 			}
 		}
 		if ref, ok := s["$ref"].(string); ok {
-			if p == declare.ProfileGemini {
+			if p == declare.Gemini {
 				fail(path, "$ref in Gemini")
 			} else if !strings.HasPrefix(ref, "#/$defs/") {
 				fail(path, "$ref %q does not point into $defs", ref)
@@ -370,7 +370,7 @@ func checkRules(p declare.Profile, tl declaredTool) []string {
 		}
 	}
 	walk("", tl.params, true)
-	if p == declare.ProfileAnthropicStrict && strict && defs != nil && hasCycle(defs) {
+	if p == declare.AnthropicStrict && strict && defs != nil && hasCycle(defs) {
 		fail("", "a recursive schema in a strict tool")
 	}
 	return bad
@@ -460,7 +460,7 @@ func hasCycle(defs map[string]any) bool {
 func TestProfilesFollowProviderRules(t *testing.T) {
 	for name, doc := range profileDocs(t) {
 		for _, p := range declare.Profiles() {
-			d, err := declare.Declare(doc, p)
+			d, err := declare.Functions(doc, p)
 			var le *declare.LimitError
 			if err != nil && !errors.As(err, &le) {
 				t.Fatalf("%s %s: %v", name, p, err)
@@ -473,7 +473,7 @@ func TestProfilesFollowProviderRules(t *testing.T) {
 				for _, v := range checkRules(p, tl) {
 					t.Errorf("%s %s: %s", name, p, v)
 				}
-				if p != declare.ProfileGemini {
+				if p != declare.Gemini {
 					compileSchema(t, name+" "+string(p)+" "+tl.name, tl.params)
 				}
 			}
@@ -502,7 +502,7 @@ func compileSchema(t *testing.T, what string, s map[string]any) *jsonschema.Sche
 
 func declared(t *testing.T, doc *runtime.OpenTool, p declare.Profile) (*declare.Declared, map[string]declaredTool) {
 	t.Helper()
-	d, err := declare.Declare(doc, p)
+	d, err := declare.Functions(doc, p)
 	if err != nil {
 		t.Fatalf("%s: %v", p, err)
 	}
@@ -526,7 +526,7 @@ func valid(t *testing.T, s *jsonschema.Schema, args string) error {
 // the optional ones accepting null, keywords it lacks in the description, and
 // the functions it cannot express declared without it.
 func TestOpenAIStrict(t *testing.T) {
-	d, tools := declared(t, loadDoc(t, profileDoc), declare.ProfileOpenAIStrict)
+	d, tools := declared(t, loadDoc(t, profileDoc), declare.OpenAIStrict)
 	search := tools["search"]
 	if !search.strict || !tools["tree"].strict || !tools["ping"].strict {
 		t.Errorf("search, tree (recursion through $defs is allowed) and ping must be strict")
@@ -570,7 +570,7 @@ func TestOpenAIStrict(t *testing.T) {
 // TestAnthropicStrict checks bounds moved into descriptions, optional
 // arguments kept optional and recursion declared without strict mode.
 func TestAnthropicStrict(t *testing.T) {
-	d, tools := declared(t, loadDoc(t, profileDoc), declare.ProfileAnthropicStrict)
+	d, tools := declared(t, loadDoc(t, profileDoc), declare.AnthropicStrict)
 	search := tools["search"]
 	if !search.strict || tools["tree"].strict || tools["labels"].strict {
 		t.Errorf("strict: search %v (want true), tree %v, labels %v (want false)", search.strict, tools["tree"].strict, tools["labels"].strict)
@@ -593,7 +593,7 @@ func TestAnthropicStrict(t *testing.T) {
 // TestGemini checks the OpenAPI-subset schema: references inlined, recursion
 // cut, nullable, no map, upper-case types.
 func TestGemini(t *testing.T) {
-	_, tools := declared(t, loadDoc(t, profileDoc), declare.ProfileGemini)
+	_, tools := declared(t, loadDoc(t, profileDoc), declare.Gemini)
 	if tools["ping"].params != nil {
 		t.Errorf("ping: parameters %v, want none (Gemini refuses an empty OBJECT)", tools["ping"].params)
 	}
@@ -659,7 +659,7 @@ func TestDeclaredNames(t *testing.T) {
 	if len(got[long]) != 64 || got[long] == got[long+"y"] {
 		t.Errorf("long names: %q, %q", got[long], got[long+"y"])
 	}
-	d, err := declare.Declare(doc, declare.ProfileOpenAI)
+	d, err := declare.Functions(doc, declare.OpenAI)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -676,15 +676,15 @@ func TestDeclareLimits(t *testing.T) {
 		many.Functions = append(many.Functions, runtime.Function{Name: fmt.Sprintf("f%d", i),
 			Parameters: []runtime.Parameter{{Name: "a", Schema: &runtime.Schema{Type: runtime.TypeString}}}})
 	}
-	d, err := declare.Declare(many, declare.ProfileOpenAI)
-	if err == nil || !strings.Contains(err.Error(), "130 tools, at most 128") || d == nil || len(toolsOf(t, declare.ProfileOpenAI, d.Tools)) != 130 {
+	d, err := declare.Functions(many, declare.OpenAI)
+	if err == nil || !strings.Contains(err.Error(), "130 tools, at most 128") || d == nil || len(toolsOf(t, declare.OpenAI, d.Tools)) != 130 {
 		t.Errorf("130 tools: %v", err)
 	}
-	_, err = declare.Declare(many, declare.ProfileAnthropicStrict)
+	_, err = declare.Functions(many, declare.AnthropicStrict)
 	if err == nil || !strings.Contains(err.Error(), "130 strict tools, at most 20") || !strings.Contains(err.Error(), "130 optional parameters in strict tools, at most 24") {
 		t.Errorf("anthropic-strict: %v", err)
 	}
-	if _, err := declare.Declare(many, declare.ProfileMCP); err != nil {
+	if _, err := declare.Functions(many, declare.MCP); err != nil {
 		t.Errorf("mcp: %v", err)
 	}
 
@@ -694,11 +694,11 @@ func TestDeclareLimits(t *testing.T) {
 		s = &runtime.Schema{Type: runtime.TypeObject, Properties: runtime.Schemas{{Name: "n", Schema: s}}, Required: []string{"n"}}
 	}
 	deep := &runtime.OpenTool{Functions: []runtime.Function{{Name: "deep", Parameters: []runtime.Parameter{{Name: "a", Schema: s, Required: true}}}}}
-	_, err = declare.Declare(deep, declare.ProfileOpenAIStrict)
+	_, err = declare.Functions(deep, declare.OpenAIStrict)
 	if err == nil || err.Error() != `opentool: the openai-strict declarations exceed the provider's limits: function "deep": 13 levels of nesting, at most 10` {
 		t.Errorf("deep: %v", err)
 	}
-	if _, err := declare.Declare(deep, declare.ProfileOpenAI); err != nil {
+	if _, err := declare.Functions(deep, declare.OpenAI); err != nil {
 		t.Errorf("deep, not strict: %v", err)
 	}
 
@@ -716,14 +716,14 @@ func TestDeclareLimits(t *testing.T) {
 		}
 		wide.Schemas = append(wide.Schemas, runtime.NamedSchema{Name: fmt.Sprintf("L%d", l), Schema: &runtime.Schema{Type: runtime.TypeObject, Properties: props}})
 	}
-	d, err = declare.Declare(wide, declare.ProfileGemini)
+	d, err = declare.Functions(wide, declare.Gemini)
 	if err == nil || !strings.Contains(err.Error(), `function "wide"`) || !strings.Contains(err.Error(), "schemas once references are inlined") {
 		t.Errorf("wide: %v", err)
 	}
 	if d == nil || len(d.Tools) > 10<<20 {
 		t.Errorf("wide: %d bytes of declarations", len(d.Tools))
 	}
-	if _, err := declare.Declare(wide, declare.ProfileOpenAI); err != nil {
+	if _, err := declare.Functions(wide, declare.OpenAI); err != nil {
 		t.Errorf("wide, with $defs: %v", err)
 	}
 }
@@ -737,8 +737,8 @@ func TestParseProfile(t *testing.T) {
 	if _, err := declare.ParseProfile("openai-lax"); err == nil || !strings.Contains(err.Error(), `"openai-lax"`) || !strings.Contains(err.Error(), "anthropic-strict") {
 		t.Errorf("unknown profile: %v", err)
 	}
-	if _, err := declare.Declare(&runtime.OpenTool{}, "x"); err == nil {
-		t.Errorf("Declare with an unknown profile: no error")
+	if _, err := declare.Functions(&runtime.OpenTool{}, "x"); err == nil {
+		t.Errorf("Functions with an unknown profile: no error")
 	}
 }
 
@@ -777,7 +777,7 @@ func TestProfilesRealWorld(t *testing.T) {
 			t.Fatal(err)
 		}
 		for _, p := range declare.Profiles() {
-			d, err := declare.Declare(&doc, p)
+			d, err := declare.Functions(&doc, p)
 			var le *declare.LimitError
 			if err != nil && !errors.As(err, &le) {
 				t.Fatalf("%s %s: %v", name, p, err)
@@ -792,7 +792,7 @@ func TestProfilesRealWorld(t *testing.T) {
 						t.Errorf("%s %s: %s", name, p, v)
 					}
 				}
-				if p != declare.ProfileGemini {
+				if p != declare.Gemini {
 					compileSchema(t, name+" "+string(p)+" "+tl.name, tl.params)
 				}
 			}

@@ -1,5 +1,5 @@
 // Package rest is what clients generated from OpenAPI documents build on: a
-// REST client ([RESTClient]) with credentials and request editors, parameter
+// REST client ([Client]) with credentials and request editors, parameter
 // serialisation per OpenAPI style and explode, request bodies, retries
 // ([RetryPolicy]), redirects that keep credentials with their origin
 // ([runtime.RedirectPolicy]), streamed responses ([StreamResponse]: Server-Sent
@@ -37,9 +37,9 @@ import (
 // An error it returns aborts the call.
 type RequestEditor func(ctx context.Context, req *http.Request) error
 
-// RESTClient sends the requests of a generated OpenAPI client. Configure it
+// Client sends the requests of a generated OpenAPI client. Configure it
 // before the first call; it is then safe for concurrent use.
-type RESTClient struct {
+type Client struct {
 	// BaseURL is prefixed to every operation's path ("https://api.example.com/v1").
 	BaseURL string
 	// HTTPClient sends the requests; nil means http.DefaultClient. It is not
@@ -101,7 +101,7 @@ type RESTClient struct {
 // ("https://{region}.example.com/v1") with the variables' defaults given as
 // name, value pairs, changed by SetServerVariable. It is used while BaseURL
 // is "" (a generated NewClient calls it when it is given no base URL).
-func (c *RESTClient) SetServer(template string, defaults ...string) {
+func (c *Client) SetServer(template string, defaults ...string) {
 	c.server, c.serverDefaults = template, defaults
 }
 
@@ -110,7 +110,7 @@ func (c *RESTClient) SetServer(template string, defaults ...string) {
 // call of the client returns an error that says so (an option cannot return
 // one). Operations with servers of their own that have a variable of that
 // name use the value too.
-func (c *RESTClient) SetServerVariable(name, value string, enum ...string) {
+func (c *Client) SetServerVariable(name, value string, enum ...string) {
 	if len(enum) > 0 && !slices.Contains(enum, value) {
 		q := make([]string, len(enum))
 		for i, e := range enum {
@@ -128,7 +128,7 @@ func (c *RESTClient) SetServerVariable(name, value string, enum ...string) {
 // SetError makes every call of the client return err (the first error set
 // is kept): an option given a value it cannot use says so this way, since
 // it cannot return an error.
-func (c *RESTClient) SetError(err error) {
+func (c *Client) SetError(err error) {
 	if c.err == nil {
 		c.err = err
 	}
@@ -136,7 +136,7 @@ func (c *RESTClient) SetError(err error) {
 
 // expandServer substitutes the variables of a server URL template: the
 // values the client set, else the defaults given as name, value pairs.
-func (c *RESTClient) expandServer(template string, defaults []string) string {
+func (c *Client) expandServer(template string, defaults []string) string {
 	var pairs []string
 	for k, v := range c.serverVars {
 		pairs = append(pairs, "{"+k+"}", v)
@@ -169,20 +169,20 @@ func (r *Request) baseURL() (string, error) {
 
 // String describes the client without its credentials: the schemes it has
 // credentials for, never their values.
-func (c RESTClient) String() string {
+func (c Client) String() string {
 	schemes := make([]string, 0, len(c.creds))
 	for s := range c.creds {
 		schemes = append(schemes, s)
 	}
 	sort.Strings(schemes)
-	return fmt.Sprintf("RESTClient(%s, credentials for %s)", c.BaseURL, strings.Join(schemes, ", "))
+	return fmt.Sprintf("Client(%s, credentials for %s)", c.BaseURL, strings.Join(schemes, ", "))
 }
 
 // GoString is String: %#v shows no credential either.
-func (c RESTClient) GoString() string { return "runtime." + c.String() }
+func (c Client) GoString() string { return "rest." + c.String() }
 
 // Format writes String whatever the verb, so that no verb prints the fields.
-func (c RESTClient) Format(f fmt.State, verb rune) {
+func (c Client) Format(f fmt.State, verb rune) {
 	if verb == 'v' && f.Flag('#') {
 		io.WriteString(f, c.GoString())
 		return
@@ -199,9 +199,9 @@ func formatAs(f fmt.State, verb rune, s string) {
 	io.WriteString(f, s)
 }
 
-// NewRESTClient returns a client of the API at baseURL.
-func NewRESTClient(baseURL string) *RESTClient {
-	return &RESTClient{BaseURL: baseURL}
+// NewClient returns a client of the API at baseURL.
+func NewClient(baseURL string) *Client {
+	return &Client{BaseURL: baseURL}
 }
 
 // Credential authenticates requests for one security scheme of the document.
@@ -284,7 +284,7 @@ func (c Credential) String() string {
 }
 
 // GoString keeps the secret out of %#v too.
-func (c Credential) GoString() string { return "runtime.Credential(" + c.String() + ")" }
+func (c Credential) GoString() string { return "rest.Credential(" + c.String() + ")" }
 
 // Format writes String (GoString for %#v) whatever the verb.
 func (c Credential) Format(f fmt.State, verb rune) {
@@ -297,7 +297,7 @@ func (c Credential) Format(f fmt.State, verb rune) {
 
 // SetCredential sets the credential of the security scheme named scheme. It
 // is sent with the requests of the operations that accept that scheme.
-func (c *RESTClient) SetCredential(scheme string, cred Credential) {
+func (c *Client) SetCredential(scheme string, cred Credential) {
 	if c.creds == nil {
 		c.creds = map[string]Credential{}
 	}
@@ -306,14 +306,14 @@ func (c *RESTClient) SetCredential(scheme string, cred Credential) {
 
 // NewRequest starts a request of an operation: its method and its path
 // template ("/pets/{petId}"), relative to the base URL.
-func (c *RESTClient) NewRequest(method, path string) *Request {
+func (c *Client) NewRequest(method, path string) *Request {
 	return &Request{c: c, method: method, path: path}
 }
 
 // Request is one request being built by a generated client method. Its
 // methods record the first error, which Send returns.
 type Request struct {
-	c        *RESTClient
+	c        *Client
 	method   string
 	path     string
 	pathVals []string // name, value pairs
@@ -652,7 +652,7 @@ func (r *Request) readResponse(resp *http.Response) (*Response, error) {
 	return &Response{StatusCode: resp.StatusCode, Header: resp.Header, Body: data, method: r.method, path: r.path}, nil
 }
 
-func (c *RESTClient) maxResponseBytes() int64 {
+func (c *Client) maxResponseBytes() int64 {
 	if c.MaxResponseBytes <= 0 {
 		return runtime.DefaultMaxResponseBytes
 	}

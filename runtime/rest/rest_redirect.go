@@ -14,7 +14,7 @@ import (
 // How long the REST client waits for an answer to start, and what it does
 // when a server redirects a request (see runtime.RedirectPolicy).
 
-// DefaultResponseHeaderTimeout is how long a [RESTClient] waits for the
+// DefaultResponseHeaderTimeout is how long a [Client] waits for the
 // headers of each answer unless its ResponseHeaderTimeout says otherwise: two
 // minutes, longer than the proxies in front of most APIs wait before they
 // answer 504 themselves (60 s for a cloud load balancer, 100 s for a CDN), so
@@ -22,7 +22,7 @@ import (
 // the call.
 const DefaultResponseHeaderTimeout = 2 * time.Minute
 
-func (c *RESTClient) responseHeaderTimeout() time.Duration {
+func (c *Client) responseHeaderTimeout() time.Duration {
 	switch {
 	case c.ResponseHeaderTimeout == 0:
 		return DefaultResponseHeaderTimeout
@@ -45,7 +45,7 @@ func (e *errNoHeaders) Unwrap() error { return context.DeadlineExceeded }
 // sendOnce sends req with hc, once: the response's headers must arrive within
 // the client's ResponseHeaderTimeout; reading the body is then bounded by the
 // request's context alone.
-func (c *RESTClient) sendOnce(hc *http.Client, req *http.Request) (*http.Response, error) {
+func (c *Client) sendOnce(hc *http.Client, req *http.Request) (*http.Response, error) {
 	d := c.responseHeaderTimeout()
 	if d <= 0 {
 		return hc.Do(req)

@@ -69,8 +69,8 @@ func (rec *recorder) reset() {
 // credentialClient is a REST client of base with an API key in a header, one
 // in the query, one in a cookie and a bearer token, all for the scheme set
 // the request names, and an editor that signs requests.
-func credentialClient(base string) *RESTClient {
-	c := NewRESTClient(base)
+func credentialClient(base string) *Client {
+	c := NewClient(base)
 	c.SetCredential("hkey", APIKeyCredential("header", "X-Api-Key", "header-secret"))
 	c.SetCredential("qkey", APIKeyCredential("query", "api_key", "query-secret"))
 	c.SetCredential("ckey", APIKeyCredential("cookie", "session", "cookie-secret"))
@@ -82,7 +82,7 @@ func credentialClient(base string) *RESTClient {
 	return c
 }
 
-func credentialRequest(c *RESTClient, method, path string) *Request {
+func credentialRequest(c *Client, method, path string) *Request {
 	r := c.NewRequest(method, path)
 	r.Security("hkey", "qkey", "ckey", "bearer")
 	r.Query("q", "kept", "form", true, false)
@@ -254,7 +254,7 @@ func TestRESTRedirectPerCallCredentials(t *testing.T) {
 	a := newRecorder(t)
 	b := newRecorder(t)
 	redirectTo(a, http.StatusFound, func() string { return b.URL + "/landing" })
-	c := NewRESTClient(a.URL)
+	c := NewClient(a.URL)
 	ctx := WithCredentials(t.Context(), map[string]Credential{"k": APIKeyCredential("header", "X-Tenant-Token", "header-secret")})
 	r := c.NewRequest("GET", "/start")
 	r.Security("k")
@@ -417,7 +417,7 @@ func hanging(t *testing.T) *httptest.Server {
 func TestRESTResponseHeaderTimeout(t *testing.T) {
 	s := hanging(t)
 	for _, hc := range []*http.Client{nil, {}} {
-		c := NewRESTClient(s.URL)
+		c := NewClient(s.URL)
 		c.HTTPClient = hc
 		c.ResponseHeaderTimeout = 100 * time.Millisecond
 		r := c.NewRequest("GET", "/never")
@@ -452,7 +452,7 @@ func TestRESTResponseHeaderTimeout(t *testing.T) {
 		io.WriteString(w, `{}`)
 	}))
 	defer slow.Close()
-	c := NewRESTClient(slow.URL)
+	c := NewClient(slow.URL)
 	c.ResponseHeaderTimeout = 100 * time.Millisecond
 	c.Retry = &RetryPolicy{MinWait: time.Millisecond, MaxWait: time.Millisecond}
 	if _, err := c.NewRequest("GET", "/x").Send(context.Background()); err != nil || attempts != 2 {
@@ -463,7 +463,7 @@ func TestRESTResponseHeaderTimeout(t *testing.T) {
 // TestRESTResponseHeaderTimeoutDefault: 0 is the default, negative is none.
 func TestRESTResponseHeaderTimeoutDefault(t *testing.T) {
 	for set, want := range map[time.Duration]time.Duration{0: DefaultResponseHeaderTimeout, -1: 0, time.Second: time.Second} {
-		c := RESTClient{ResponseHeaderTimeout: set}
+		c := Client{ResponseHeaderTimeout: set}
 		if got := c.responseHeaderTimeout(); got != want {
 			t.Errorf("ResponseHeaderTimeout %v: %v, want %v", set, got, want)
 		}
@@ -483,7 +483,7 @@ func TestRESTStreamAfterHeaders(t *testing.T) {
 		}
 	}))
 	defer s.Close()
-	c := NewRESTClient(s.URL)
+	c := NewClient(s.URL)
 	c.ResponseHeaderTimeout = 100 * time.Millisecond
 	var got []string
 	for v, err := range StreamResponse[string](context.Background(), c.NewRequest("GET", "/s"), "text/event-stream", StreamSSE, nil) {
@@ -497,7 +497,7 @@ func TestRESTStreamAfterHeaders(t *testing.T) {
 	}
 
 	h := hanging(t)
-	c = NewRESTClient(h.URL)
+	c = NewClient(h.URL)
 	c.ResponseHeaderTimeout = 100 * time.Millisecond
 	for _, err := range StreamResponse[string](context.Background(), c.NewRequest("GET", "/s"), "text/event-stream", StreamSSE, nil) {
 		if err == nil || !strings.Contains(err.Error(), "ResponseHeaderTimeout") {

@@ -93,7 +93,7 @@ func TestQueryStyles(t *testing.T) {
 }
 
 func TestRequestHeadersAndCookies(t *testing.T) {
-	c := NewRESTClient("http://x/base/")
+	c := NewClient("http://x/base/")
 	c.SetCredential("key", APIKeyCredential("query", "api key", "s&cret"))
 	r := c.NewRequest("GET", "/a/{id}")
 	r.Path("id", "x y", "simple", false)
@@ -166,7 +166,7 @@ func TestRequestSend(t *testing.T) {
 		w.WriteHeader(204)
 	}))
 	defer srv.Close()
-	c := NewRESTClient(srv.URL)
+	c := NewClient(srv.URL)
 	c.SetCredential("cookie", APIKeyCredential("cookie", "sid", "s 1"))
 	c.SetCredential("header", APIKeyCredential("header", "X-Key", "k"))
 	r := c.NewRequest("GET", "/x")
@@ -189,7 +189,7 @@ func TestRequestSend(t *testing.T) {
 	if _, err := c.NewRequest("GET", "/x").Send(context.Background()); err == nil || err.Error() != "no" {
 		t.Errorf("editor error: %v", err)
 	}
-	c = NewRESTClient("http://127.0.0.1:1")
+	c = NewClient("http://127.0.0.1:1")
 	c.SetCredential("q", APIKeyCredential("query", "key", "s3cr3t"))
 	r = c.NewRequest("GET", "/x")
 	r.Security("q")
@@ -225,7 +225,7 @@ func TestResponseHeaderValue(t *testing.T) {
 }
 
 func TestServerVariables(t *testing.T) {
-	c := NewRESTClient("")
+	c := NewClient("")
 	c.SetServer("https://{region}.example.com/{v}", "region", "eu", "v", "v1")
 	c.SetServerVariable("v", "v2")
 	u, err := c.NewRequest("GET", "/a").URL()
@@ -241,7 +241,7 @@ func TestServerVariables(t *testing.T) {
 	if _, err := c.NewRequest("GET", "/a").URL(); err == nil || err.Error() != `server variable "region": "mars" is not one of "eu", "us"` {
 		t.Errorf("outside the enum: %v", err)
 	}
-	given := NewRESTClient("http://h/base")
+	given := NewClient("http://h/base")
 	r = given.NewRequest("GET", "/c")
 	r.Server("http://other/")
 	if u, err := r.URL(); err != nil || u != "http://h/base/c" {
@@ -250,7 +250,7 @@ func TestServerVariables(t *testing.T) {
 }
 
 func TestJSONContentParameter(t *testing.T) {
-	c := NewRESTClient("http://h")
+	c := NewClient("http://h")
 	r := c.NewRequest("GET", "/p/{id}")
 	r.Path("id", JSONContent(map[string]int{"a": 1}), "simple", false)
 	r.Query("q", JSONContent([]string{"x y"}), "form", true, false)

@@ -60,7 +60,7 @@ const (
 //
 // When the connection of a Server-Sent Events stream breaks, the client's
 // Reconnect policy, if it has one, opens it again (see
-// [RESTClient.Reconnect]); the events go on in the same sequence.
+// [Client.Reconnect]); the events go on in the same sequence.
 func StreamResponse[T any](ctx context.Context, r *Request, accept, format string, fail func(*Response) error) iter.Seq2[T, error] {
 	return func(yield func(T, error) bool) {
 		var zero T

@@ -48,7 +48,7 @@ func (s *timedScript) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 
 // readStream ranges over a stream of strings, returning the events and the
 // error that ended it.
-func readStream(ctx context.Context, c *RESTClient, method string, header ...string) ([]string, error) {
+func readStream(ctx context.Context, c *Client, method string, header ...string) ([]string, error) {
 	r := c.NewRequest(method, "/events")
 	for i := 0; i+1 < len(header); i += 2 {
 		r.Header(header[i], header[i+1], false)
@@ -76,7 +76,7 @@ func TestStreamReconnect(t *testing.T) {
 	}}}
 	srv := httptest.NewServer(api)
 	defer srv.Close()
-	c := NewRESTClient(srv.URL)
+	c := NewClient(srv.URL)
 	c.Reconnect = &RetryPolicy{MinWait: time.Microsecond, MaxWait: time.Millisecond}
 	got, err := readStream(t.Context(), c, "GET")
 	if err != nil || strings.Join(got, " ") != "one two three four" {
@@ -133,7 +133,7 @@ func TestStreamReconnectRules(t *testing.T) {
 			api := &script{answers: tc.answers}
 			srv := httptest.NewServer(api)
 			defer srv.Close()
-			c := NewRESTClient(srv.URL)
+			c := NewClient(srv.URL)
 			c.Reconnect = tc.policy
 			got, err := readStream(t.Context(), c, tc.method, tc.header...)
 			if strings.Join(got, " ") != tc.events {
@@ -170,7 +170,7 @@ func TestStreamReconnectCancelled(t *testing.T) {
 	api := &script{answers: []func(http.ResponseWriter, *http.Request){events(true, "retry: 20000\ndata: one\n\n")}}
 	srv := httptest.NewServer(api)
 	defer srv.Close()
-	c := NewRESTClient(srv.URL)
+	c := NewClient(srv.URL)
 	c.Reconnect = &RetryPolicy{MaxRetryAfter: time.Minute}
 	ctx, cancel := context.WithCancel(t.Context())
 	defer cancel()
@@ -214,7 +214,7 @@ func TestStreamNDJSONNoReconnect(t *testing.T) {
 	}}}
 	srv := httptest.NewServer(api)
 	defer srv.Close()
-	c := NewRESTClient(srv.URL)
+	c := NewClient(srv.URL)
 	c.Reconnect = &RetryPolicy{MinWait: time.Microsecond}
 	var got []int
 	var last error

@@ -11,7 +11,7 @@ import (
 	"time"
 )
 
-// RetryPolicy makes a [RESTClient] send a request again when the attempt
+// RetryPolicy makes a [Client] send a request again when the attempt
 // failed in a way that another may not: the connection failed, or the API
 // answered 429 (Too Many Requests) or 503 (Service Unavailable). Only
 // requests that can be sent twice are retried: GET, HEAD, OPTIONS, TRACE,
@@ -21,7 +21,7 @@ import (
 // waits past the context's deadline: the last answer is returned instead.
 //
 // The same policy says how a streamed response reconnects
-// ([RESTClient.Reconnect]).
+// ([Client.Reconnect]).
 type RetryPolicy struct {
 	// MaxAttempts bounds the attempts, the first included (0 means 3).
 	MaxAttempts int

@@ -65,7 +65,7 @@ func fastRetry() *RetryPolicy {
 	return &RetryPolicy{MinWait: time.Microsecond, MaxWait: time.Millisecond}
 }
 
-func send(t *testing.T, c *RESTClient, ctx context.Context, method string, header ...string) (*Response, error) {
+func send(t *testing.T, c *Client, ctx context.Context, method string, header ...string) (*Response, error) {
 	t.Helper()
 	r := c.NewRequest(method, "/things")
 	for i := 0; i+1 < len(header); i += 2 {
@@ -105,7 +105,7 @@ func TestRetry(t *testing.T) {
 			api := &script{answers: tc.answers}
 			srv := httptest.NewServer(api)
 			defer srv.Close()
-			c := NewRESTClient(srv.URL)
+			c := NewClient(srv.URL)
 			c.Retry = tc.policy
 			resp, err := send(t, c, t.Context(), tc.method, tc.header...)
 			if got := api.attempts(); got != tc.attempts {
@@ -132,7 +132,7 @@ func TestRetryAfterPastDeadline(t *testing.T) {
 	api := &script{answers: []func(http.ResponseWriter, *http.Request){status(429, "Retry-After", "30")}}
 	srv := httptest.NewServer(api)
 	defer srv.Close()
-	c := NewRESTClient(srv.URL)
+	c := NewClient(srv.URL)
 	c.Retry = fastRetry()
 	ctx, cancel := context.WithTimeout(t.Context(), 10*time.Second)
 	defer cancel()
@@ -147,7 +147,7 @@ func TestRetryCancelled(t *testing.T) {
 	api := &script{answers: []func(http.ResponseWriter, *http.Request){status(503, "Retry-After", "20")}}
 	srv := httptest.NewServer(api)
 	defer srv.Close()
-	c := NewRESTClient(srv.URL)
+	c := NewClient(srv.URL)
 	c.Retry = fastRetry()
 	ctx, cancel := context.WithCancel(t.Context())
 	go func() {
@@ -173,7 +173,7 @@ func TestRESTTimeout(t *testing.T) {
 	}))
 	defer srv.Close()
 	defer close(release)
-	c := NewRESTClient(srv.URL)
+	c := NewClient(srv.URL)
 	c.Timeout = 20 * time.Millisecond
 	_, err := send(t, c, t.Context(), "GET")
 	if !errors.Is(err, context.DeadlineExceeded) {
@@ -214,7 +214,7 @@ func TestCallCredentials(t *testing.T) {
 	api := &script{}
 	srv := httptest.NewServer(api)
 	defer srv.Close()
-	c := NewRESTClient(srv.URL)
+	c := NewClient(srv.URL)
 	c.SetCredential("key", APIKeyCredential("header", "X-Key", "client-key"))
 	get := func(ctx context.Context) {
 		r := c.NewRequest("GET", "/x")
@@ -236,7 +236,7 @@ func TestCallCredentials(t *testing.T) {
 
 	// A token source, asked at every request.
 	calls := 0
-	c2 := NewRESTClient(srv.URL)
+	c2 := NewClient(srv.URL)
 	c2.SetCredential("oauth", TokenCredential(func(context.Context) (string, error) {
 		calls++
 		return fmt.Sprintf("tok-%d", calls), nil
@@ -267,7 +267,7 @@ func TestCallCredentials(t *testing.T) {
 // in no error, whatever the verb.
 func TestCredentialsNeverShown(t *testing.T) {
 	const secret = "s3cr3t-tok3n"
-	c := NewRESTClient("http://127.0.0.1:1") // nothing listens there
+	c := NewClient("http://127.0.0.1:1") // nothing listens there
 	c.SetCredential("q", APIKeyCredential("query", "api_key", secret))
 	c.SetCredential("b", BearerCredential(secret))
 	c.SetCredential("u", BasicCredential("user", secret))

@@ -117,9 +117,9 @@ func (t *Tool) Document() *opentool.OpenTool {
 
 // Declarations returns the served functions (see Document) declared for the
 // LLM provider of profile p: Tools is the JSON its API takes in its "tools"
-// member (see opentool.Declare). Call accepts the declared names.
+// member (see declare.Functions). Call accepts the declared names.
 func (t *Tool) Declarations(p declare.Profile) (*declare.Declared, error) {
-	return declare.Declare(t.args.Served(), p)
+	return declare.Functions(t.args.Served(), p)
 }
 
 // Functions returns each served function (see Document) as a tool of its own

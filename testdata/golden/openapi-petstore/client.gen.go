@@ -20,17 +20,17 @@ const DefaultBaseURL = "https://eu.petstore.example.com/v1"
 // Client calls the operations of the API over HTTP. It is safe for concurrent
 // use; it keeps no global state.
 type Client struct {
-	rc *rest.RESTClient
+	rc *rest.Client
 }
 
 // ClientOption configures NewClient.
-type ClientOption func(*rest.RESTClient)
+type ClientOption func(*rest.Client)
 
 // WithHTTPClient sets the HTTP client that sends the requests (default
 // http.DefaultClient). hc is not changed: the client sends with a copy whose
 // CheckRedirect keeps the credentials from other origins, then calls hc's own.
 func WithHTTPClient(hc *http.Client) ClientOption {
-	return func(c *rest.RESTClient) {
+	return func(c *rest.Client) {
 		c.HTTPClient = hc
 	}
 }
@@ -39,7 +39,7 @@ func WithHTTPClient(hc *http.Client) ClientOption {
 // (scheme, host, port) does: by default it is followed without the request's
 // credentials; opentool.RedirectRefuse fails the call instead.
 func WithCrossOriginRedirect(p opentool.RedirectPolicy) ClientOption {
-	return func(c *rest.RESTClient) {
+	return func(c *rest.Client) {
 		c.CrossOriginRedirect = p
 	}
 }
@@ -48,14 +48,14 @@ func WithCrossOriginRedirect(p opentool.RedirectPolicy) ClientOption {
 // (default opentool.DefaultResponseHeaderTimeout, two minutes; negative: no
 // bound). Reading a body, or a stream, is bounded by the context and WithTimeout.
 func WithResponseHeaderTimeout(d time.Duration) ClientOption {
-	return func(c *rest.RESTClient) {
+	return func(c *rest.Client) {
 		c.ResponseHeaderTimeout = d
 	}
 }
 
 // WithRequestEditor adds a function that edits every request before it is sent.
 func WithRequestEditor(fn rest.RequestEditor) ClientOption {
-	return func(c *rest.RESTClient) {
+	return func(c *rest.Client) {
 		c.Editors = append(c.Editors, fn)
 	}
 }
@@ -64,7 +64,7 @@ func WithRequestEditor(fn rest.RequestEditor) ClientOption {
 // 429 or 503, as p says (idempotent methods, or requests with an idempotency
 // header; Retry-After honoured). Without it, every request is sent once.
 func WithRetry(p rest.RetryPolicy) ClientOption {
-	return func(c *rest.RESTClient) {
+	return func(c *rest.Client) {
 		c.Retry = &p
 	}
 }
@@ -72,7 +72,7 @@ func WithRetry(p rest.RetryPolicy) ClientOption {
 // WithTimeout bounds every call, retries included; a context whose deadline
 // comes earlier shortens it.
 func WithTimeout(d time.Duration) ClientOption {
-	return func(c *rest.RESTClient) {
+	return func(c *rest.Client) {
 		c.Timeout = d
 	}
 }
@@ -81,14 +81,14 @@ func WithTimeout(d time.Duration) ClientOption {
 // example a token source: WithCredential(name, opentool.TokenCredential(src)).
 // opentool.WithCredentials gives a call credentials of its own.
 func WithCredential(scheme string, cred rest.Credential) ClientOption {
-	return func(c *rest.RESTClient) {
+	return func(c *rest.Client) {
 		c.SetCredential(scheme, cred)
 	}
 }
 
 // WithAPIKey sets the API key of the security scheme "api_key", sent in the header "X-API-Key".
 func WithAPIKey(key string) ClientOption {
-	return func(c *rest.RESTClient) {
+	return func(c *rest.Client) {
 		c.SetCredential("api_key", rest.APIKeyCredential("header", "X-API-Key", key))
 	}
 }
@@ -98,7 +98,7 @@ func WithAPIKey(key string) ClientOption {
 //
 // A token from the identity service.
 func WithBearerAuth(token string) ClientOption {
-	return func(c *rest.RESTClient) {
+	return func(c *rest.Client) {
 		c.SetCredential("bearerAuth", rest.BearerCredential(token))
 	}
 }
@@ -108,7 +108,7 @@ func WithBearerAuth(token string) ClientOption {
 //
 // Tokens for services, from the store's authorization server.
 func WithPetstoreAuth(token string) ClientOption {
-	return func(c *rest.RESTClient) {
+	return func(c *rest.Client) {
 		c.SetCredential("petstore_auth", rest.BearerCredential(token))
 	}
 }
@@ -120,7 +120,7 @@ func WithPetstoreAuth(token string) ClientOption {
 // needs it. ctx gives the token requests their HTTP client (oauth2.HTTPClient)
 // and ends them when it ends: it should live as long as the client.
 func WithPetstoreAuthClientCredentials(ctx context.Context, clientID, clientSecret string, scopes ...string) ClientOption {
-	return func(c *rest.RESTClient) {
+	return func(c *rest.Client) {
 		c.SetCredential("petstore_auth", rest.TokenCredential(oauth2cred.ClientCredentials(ctx, clientcredentials.Config{
 			ClientID:     clientID,
 			ClientSecret: clientSecret,
@@ -151,7 +151,7 @@ func (x ServerRegion) Valid() bool {
 // The value must be one of "eu", "us" (the constants of ServerRegion):
 // another makes every call of the client fail.
 func WithServerRegion(value ServerRegion) ClientOption {
-	return func(c *rest.RESTClient) {
+	return func(c *rest.Client) {
 		c.SetServerVariable("region", string(value), "eu", "us")
 	}
 }
@@ -162,7 +162,7 @@ func WithServerRegion(value ServerRegion) ClientOption {
 // the operations that have servers of their own call theirs; a base URL given
 // is used for every operation.
 func NewClient(baseURL string, opts ...ClientOption) *Client {
-	rc := rest.NewRESTClient(baseURL)
+	rc := rest.NewClient(baseURL)
 	if baseURL == "" {
 		rc.SetServer("https://{region}.petstore.example.com/v1", "region", "eu")
 	}

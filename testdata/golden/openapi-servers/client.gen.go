@@ -19,17 +19,17 @@ const DefaultBaseURL = "http://localhost:8080/v1"
 // Client calls the operations of the API over HTTP. It is safe for concurrent
 // use; it keeps no global state.
 type Client struct {
-	rc *rest.RESTClient
+	rc *rest.Client
 }
 
 // ClientOption configures NewClient.
-type ClientOption func(*rest.RESTClient)
+type ClientOption func(*rest.Client)
 
 // WithHTTPClient sets the HTTP client that sends the requests (default
 // http.DefaultClient). hc is not changed: the client sends with a copy whose
 // CheckRedirect keeps the credentials from other origins, then calls hc's own.
 func WithHTTPClient(hc *http.Client) ClientOption {
-	return func(c *rest.RESTClient) {
+	return func(c *rest.Client) {
 		c.HTTPClient = hc
 	}
 }
@@ -38,7 +38,7 @@ func WithHTTPClient(hc *http.Client) ClientOption {
 // (scheme, host, port) does: by default it is followed without the request's
 // credentials; opentool.RedirectRefuse fails the call instead.
 func WithCrossOriginRedirect(p opentool.RedirectPolicy) ClientOption {
-	return func(c *rest.RESTClient) {
+	return func(c *rest.Client) {
 		c.CrossOriginRedirect = p
 	}
 }
@@ -47,14 +47,14 @@ func WithCrossOriginRedirect(p opentool.RedirectPolicy) ClientOption {
 // (default opentool.DefaultResponseHeaderTimeout, two minutes; negative: no
 // bound). Reading a body, or a stream, is bounded by the context and WithTimeout.
 func WithResponseHeaderTimeout(d time.Duration) ClientOption {
-	return func(c *rest.RESTClient) {
+	return func(c *rest.Client) {
 		c.ResponseHeaderTimeout = d
 	}
 }
 
 // WithRequestEditor adds a function that edits every request before it is sent.
 func WithRequestEditor(fn rest.RequestEditor) ClientOption {
-	return func(c *rest.RESTClient) {
+	return func(c *rest.Client) {
 		c.Editors = append(c.Editors, fn)
 	}
 }
@@ -63,7 +63,7 @@ func WithRequestEditor(fn rest.RequestEditor) ClientOption {
 // 429 or 503, as p says (idempotent methods, or requests with an idempotency
 // header; Retry-After honoured). Without it, every request is sent once.
 func WithRetry(p rest.RetryPolicy) ClientOption {
-	return func(c *rest.RESTClient) {
+	return func(c *rest.Client) {
 		c.Retry = &p
 	}
 }
@@ -71,21 +71,21 @@ func WithRetry(p rest.RetryPolicy) ClientOption {
 // WithTimeout bounds every call, retries included; a context whose deadline
 // comes earlier shortens it.
 func WithTimeout(d time.Duration) ClientOption {
-	return func(c *rest.RESTClient) {
+	return func(c *rest.Client) {
 		c.Timeout = d
 	}
 }
 
 // WithServerHost sets the variable "host" of the server's URL (default "localhost").
 func WithServerHost(value string) ClientOption {
-	return func(c *rest.RESTClient) {
+	return func(c *rest.Client) {
 		c.SetServerVariable("host", value)
 	}
 }
 
 // WithServerPort sets the variable "port" of the server's URL (default "8080").
 func WithServerPort(value string) ClientOption {
-	return func(c *rest.RESTClient) {
+	return func(c *rest.Client) {
 		c.SetServerVariable("port", value)
 	}
 }
@@ -114,7 +114,7 @@ func (x ServerVersion) Valid() bool {
 //
 // The version of the API.
 func WithServerVersion(value ServerVersion) ClientOption {
-	return func(c *rest.RESTClient) {
+	return func(c *rest.Client) {
 		c.SetServerVariable("version", string(value), "v1", "v2", "v3")
 	}
 }
@@ -137,7 +137,7 @@ const (
 // have servers of their own call theirs. A value that is none of the
 // constants of Server makes every call of the client fail.
 func WithServer(s Server) ClientOption {
-	return func(c *rest.RESTClient) {
+	return func(c *rest.Client) {
 		switch s {
 		case ServerLocal:
 			c.SetServer("http://{host}:{port}/{version}", "host", "localhost", "port", "8080", "version", "v1")
@@ -157,7 +157,7 @@ func WithServer(s Server) ClientOption {
 // set), and the operations that have servers of their own call theirs; a base
 // URL given is used for every operation.
 func NewClient(baseURL string, opts ...ClientOption) *Client {
-	rc := rest.NewRESTClient(baseURL)
+	rc := rest.NewClient(baseURL)
 	if baseURL == "" {
 		rc.SetServer("http://{host}:{port}/{version}", "host", "localhost", "port", "8080", "version", "v1")
 	}

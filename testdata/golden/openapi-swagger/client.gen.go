@@ -18,17 +18,17 @@ const DefaultBaseURL = "https://store.example.com/api"
 // Client calls the operations of the API over HTTP. It is safe for concurrent
 // use; it keeps no global state.
 type Client struct {
-	rc *rest.RESTClient
+	rc *rest.Client
 }
 
 // ClientOption configures NewClient.
-type ClientOption func(*rest.RESTClient)
+type ClientOption func(*rest.Client)
 
 // WithHTTPClient sets the HTTP client that sends the requests (default
 // http.DefaultClient). hc is not changed: the client sends with a copy whose
 // CheckRedirect keeps the credentials from other origins, then calls hc's own.
 func WithHTTPClient(hc *http.Client) ClientOption {
-	return func(c *rest.RESTClient) {
+	return func(c *rest.Client) {
 		c.HTTPClient = hc
 	}
 }
@@ -37,7 +37,7 @@ func WithHTTPClient(hc *http.Client) ClientOption {
 // (scheme, host, port) does: by default it is followed without the request's
 // credentials; opentool.RedirectRefuse fails the call instead.
 func WithCrossOriginRedirect(p opentool.RedirectPolicy) ClientOption {
-	return func(c *rest.RESTClient) {
+	return func(c *rest.Client) {
 		c.CrossOriginRedirect = p
 	}
 }
@@ -46,14 +46,14 @@ func WithCrossOriginRedirect(p opentool.RedirectPolicy) ClientOption {
 // (default opentool.DefaultResponseHeaderTimeout, two minutes; negative: no
 // bound). Reading a body, or a stream, is bounded by the context and WithTimeout.
 func WithResponseHeaderTimeout(d time.Duration) ClientOption {
-	return func(c *rest.RESTClient) {
+	return func(c *rest.Client) {
 		c.ResponseHeaderTimeout = d
 	}
 }
 
 // WithRequestEditor adds a function that edits every request before it is sent.
 func WithRequestEditor(fn rest.RequestEditor) ClientOption {
-	return func(c *rest.RESTClient) {
+	return func(c *rest.Client) {
 		c.Editors = append(c.Editors, fn)
 	}
 }
@@ -62,7 +62,7 @@ func WithRequestEditor(fn rest.RequestEditor) ClientOption {
 // 429 or 503, as p says (idempotent methods, or requests with an idempotency
 // header; Retry-After honoured). Without it, every request is sent once.
 func WithRetry(p rest.RetryPolicy) ClientOption {
-	return func(c *rest.RESTClient) {
+	return func(c *rest.Client) {
 		c.Retry = &p
 	}
 }
@@ -70,7 +70,7 @@ func WithRetry(p rest.RetryPolicy) ClientOption {
 // WithTimeout bounds every call, retries included; a context whose deadline
 // comes earlier shortens it.
 func WithTimeout(d time.Duration) ClientOption {
-	return func(c *rest.RESTClient) {
+	return func(c *rest.Client) {
 		c.Timeout = d
 	}
 }
@@ -79,21 +79,21 @@ func WithTimeout(d time.Duration) ClientOption {
 // example a token source: WithCredential(name, opentool.TokenCredential(src)).
 // opentool.WithCredentials gives a call credentials of its own.
 func WithCredential(scheme string, cred rest.Credential) ClientOption {
-	return func(c *rest.RESTClient) {
+	return func(c *rest.Client) {
 		c.SetCredential(scheme, cred)
 	}
 }
 
 // WithKey sets the API key of the security scheme "key", sent in the query "api_key".
 func WithKey(key string) ClientOption {
-	return func(c *rest.RESTClient) {
+	return func(c *rest.Client) {
 		c.SetCredential("key", rest.APIKeyCredential("query", "api_key", key))
 	}
 }
 
 // WithBasic sets the user and password of the security scheme "basic" (HTTP basic).
 func WithBasic(user, password string) ClientOption {
-	return func(c *rest.RESTClient) {
+	return func(c *rest.Client) {
 		c.SetCredential("basic", rest.BasicCredential(user, password))
 	}
 }
@@ -101,7 +101,7 @@ func WithBasic(user, password string) ClientOption {
 // WithOauth sets the token of the security scheme "oauth", sent as
 // "Authorization: Bearer <token>".
 func WithOauth(token string) ClientOption {
-	return func(c *rest.RESTClient) {
+	return func(c *rest.Client) {
 		c.SetCredential("oauth", rest.BearerCredential(token))
 	}
 }
@@ -111,7 +111,7 @@ func NewClient(baseURL string, opts ...ClientOption) *Client {
 	if baseURL == "" {
 		baseURL = DefaultBaseURL
 	}
-	rc := rest.NewRESTClient(baseURL)
+	rc := rest.NewClient(baseURL)
 	for _, o := range opts {
 		o(rc)
 	}

@@ -114,8 +114,8 @@ func Document() *opentool.OpenTool {
 }
 
 // Declarations returns the functions declared for the LLM provider of profile
-// p (opentool.ProfileOpenAI, opentool.ProfileAnthropicStrict, …): Tools is the
-// JSON its API takes in its "tools" member (see opentool.Declare).
+// p (declare.OpenAI, declare.AnthropicStrict, …): Tools is the
+// JSON its API takes in its "tools" member (see declare.Functions).
 func Declarations(p declare.Profile) (*declare.Declared, error) {
-	return declare.Declare(Document(), p)
+	return declare.Functions(Document(), p)
 }
