@@ -62,7 +62,7 @@ import (
 	"go/token"
 	"io"
 	"path/filepath"
-	goruntime "runtime"
+	"runtime"
 	"sort"
 	"strings"
 	"sync"
@@ -74,7 +74,6 @@ import (
 	otload "github.com/opentoolgen/opentoolgen/gen/load/opentool"
 	"github.com/opentoolgen/opentoolgen/gen/model"
 	"github.com/opentoolgen/opentoolgen/gen/source"
-	opentool "github.com/opentoolgen/opentoolgen/runtime"
 	"github.com/opentoolgen/opentoolgen/runtime/declare"
 )
 
@@ -237,7 +236,7 @@ func Generate(name string, data []byte, opts Options) (*Result, error) {
 	doc = emit.ResultDocument(doc)
 	res := &Result{Files: files, Document: doc, Warnings: warnings, Command: command}
 	if opts.Declarations != "" {
-		if err := addDeclarations(name, pkg.Document, opts.Declarations, res); err != nil {
+		if err := addDeclarations(name, pkg, opts.Declarations, res); err != nil {
 			return nil, err
 		}
 	}
@@ -293,11 +292,11 @@ func generatedOnly(ws []source.Diagnostic, name string, pkg *model.Package) []so
 var httpMethods = map[string]bool{"get": true, "put": true, "post": true, "delete": true,
 	"options": true, "head": true, "patch": true, "trace": true, "query": true}
 
-// addDeclarations puts doc's declarations in profile p into res: what the profile
+// addDeclarations puts the declarations of pkg's document in profile p into res: what the profile
 // cannot say and the provider limits they exceed are warnings (the runtime
 // function that builds them at run time returns the latter as an error).
-func addDeclarations(name string, doc *opentool.OpenTool, p declare.Profile, res *Result) error {
-	d, err := declare.Functions(doc, p)
+func addDeclarations(name string, pkg *model.Package, p declare.Profile, res *Result) error {
+	d, err := declare.Functions(pkg.Document, p)
 	var le *declare.LimitError
 	switch {
 	case errors.As(err, &le):
@@ -418,7 +417,7 @@ func problemDiagnostic(s *source.Source, p otload.Problem) source.Diagnostic {
 func render(outs []emit.Output) ([]File, error) {
 	files := make([]File, len(outs))
 	errs := make([]error, len(outs))
-	sem := make(chan struct{}, goruntime.GOMAXPROCS(0))
+	sem := make(chan struct{}, runtime.GOMAXPROCS(0))
 	var wg sync.WaitGroup
 	// The costliest files first: with one goroutine per CPU, a large file
 	// started last would be formatted alone while the other CPUs idle.

@@ -13,11 +13,12 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
-	opentool "github.com/opentoolgen/opentoolgen/runtime"
+	"github.com/santhosh-tekuri/jsonschema/v6"
+
+	"github.com/opentoolgen/opentoolgen/runtime"
 	mocktool "github.com/opentoolgen/opentoolgen/testdata/golden/mocktool"
 	petstore "github.com/opentoolgen/opentoolgen/testdata/golden/openapi-petstore"
 	weather "github.com/opentoolgen/opentoolgen/testdata/golden/weather"
-	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 
 // manusTool is the Tool interface of OpenManus-Go (seed 002), declared here as
@@ -30,7 +31,7 @@ type manusTool interface {
 	Invoke(ctx context.Context, args map[string]any) (map[string]any, error)
 }
 
-var _ manusTool = (*opentool.FunctionTool)(nil)
+var _ manusTool = (*runtime.FunctionTool)(nil)
 
 // texts implements mocktool.Service: texts by id.
 type texts struct {
@@ -169,7 +170,7 @@ func TestFunctionsAsManusTools(t *testing.T) {
 	for _, f := range tool.Functions() {
 		tools = append(tools, f)
 	}
-	decls := opentool.Declarations(tool.Document())
+	decls := runtime.Declarations(tool.Document())
 	if len(tools) != len(decls) {
 		t.Fatalf("got %d functions, want %d", len(tools), len(decls))
 	}
@@ -235,8 +236,8 @@ func TestFunctionsAsManusTools(t *testing.T) {
 
 	// Argument violations: the tool's -32602 error with every JSON path.
 	_, err = fs["update"].Invoke(ctx, map[string]any{"id": "one", "text": 2})
-	var e *opentool.Error
-	if !errors.As(err, &e) || e.Code != opentool.CodeInvalidParams {
+	var e *runtime.Error
+	if !errors.As(err, &e) || e.Code != runtime.CodeInvalidParams {
 		t.Fatalf("update with bad arguments: got %v, want a -32602 *Error", err)
 	}
 	var paths []string
@@ -255,7 +256,7 @@ func TestFunctionsAsManusTools(t *testing.T) {
 		t.Errorf("a stream that fails: got %v, want the Service's error itself", err)
 	}
 	// Arguments JSON cannot encode.
-	if _, err := fs["create"].Invoke(ctx, map[string]any{"text": make(chan int)}); !errors.As(err, &e) || e.Code != opentool.CodeInvalidParams {
+	if _, err := fs["create"].Invoke(ctx, map[string]any{"text": make(chan int)}); !errors.As(err, &e) || e.Code != runtime.CodeInvalidParams {
 		t.Errorf("arguments JSON cannot encode: got %v, want a -32602 *Error", err)
 	}
 }
@@ -303,11 +304,11 @@ func TestFunctionsServed(t *testing.T) {
 	ctx := context.Background()
 	store := newTexts("Hello")
 	tool, err := mocktool.NewTool(store,
-		opentool.WithFunctions("create", "read", "update"),
-		opentool.WithFixed("create", map[string]any{"text": "fixed"}),
-		opentool.WithEnvs("update", map[string]string{"text": "TEXT"}),
-		opentool.WithLookupEnv(func(string) (string, bool) { return "from env", true }),
-		opentool.WithDefaults("read", map[string]any{"id": 0}))
+		runtime.WithFunctions("create", "read", "update"),
+		runtime.WithFixed("create", map[string]any{"text": "fixed"}),
+		runtime.WithEnvs("update", map[string]string{"text": "TEXT"}),
+		runtime.WithLookupEnv(func(string) (string, bool) { return "from env", true }),
+		runtime.WithDefaults("read", map[string]any{"id": 0}))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -387,7 +388,7 @@ func TestFunctionsSchemasAreFresh(t *testing.T) {
 // TestFunctionsHints: the functions of a package generated from OpenAPI have
 // the hints of their HTTP methods; functions not served have none.
 func TestFunctionsHints(t *testing.T) {
-	tool, err := petstore.NewTool(nil, opentool.WithFunctions("listPets", "deletePet", "createPet"))
+	tool, err := petstore.NewTool(nil, runtime.WithFunctions("listPets", "deletePet", "createPet"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -397,7 +398,7 @@ func TestFunctionsHints(t *testing.T) {
 		if !ok {
 			t.Fatalf("%s: no hints", name)
 		}
-		if diff := cmp.Diff(opentool.MethodHints(method), h); diff != "" {
+		if diff := cmp.Diff(runtime.MethodHints(method), h); diff != "" {
 			t.Errorf("%s: hints are not those of %s (-want +got):\n%s", name, method, diff)
 		}
 	}
@@ -410,7 +411,7 @@ func TestFunctionsHints(t *testing.T) {
 }
 
 func TestMethodHints(t *testing.T) {
-	show := func(h opentool.Hints) string {
+	show := func(h runtime.Hints) string {
 		s := func(b *bool) string {
 			if b == nil {
 				return "-"
@@ -430,11 +431,11 @@ func TestMethodHints(t *testing.T) {
 		"PATCH":   "readOnly=false destructive=- idempotent=false openWorld=true",
 		"QUERY":   "readOnly=false destructive=- idempotent=false openWorld=true",
 	} {
-		if got := show(opentool.MethodHints(method)); got != want {
+		if got := show(runtime.MethodHints(method)); got != want {
 			t.Errorf("%s: got %s, want %s", method, got, want)
 		}
 	}
-	a, b := opentool.MethodHints("GET"), opentool.MethodHints("GET")
+	a, b := runtime.MethodHints("GET"), runtime.MethodHints("GET")
 	*a.ReadOnly = false
 	if !*b.ReadOnly {
 		t.Errorf("MethodHints values share their pointers")
@@ -449,10 +450,10 @@ func TestFunctionsRemote(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv := httptest.NewServer(opentool.NewHandler(tool))
+	srv := httptest.NewServer(runtime.NewHandler(tool))
 	defer srv.Close()
-	remote := opentool.RemoteTool(opentool.NewClient(srv.URL + "/opentool"))
-	list, err := opentool.Functions(ctx, remote)
+	remote := runtime.RemoteTool(runtime.NewClient(srv.URL + "/opentool"))
+	list, err := runtime.Functions(ctx, remote)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -480,20 +481,20 @@ func TestFunctionsRemote(t *testing.T) {
 		t.Errorf("sequentiallyRead (-want +got):\n%s", diff)
 	}
 	_, err = fs["read"].Invoke(ctx, map[string]any{"id": -1.5})
-	var e *opentool.Error
-	if !errors.As(err, &e) || e.Code != opentool.CodeInvalidParams || len(e.Violations()) != 1 || e.Violations()[0].Path != "/id" {
+	var e *runtime.Error
+	if !errors.As(err, &e) || e.Code != runtime.CodeInvalidParams || len(e.Violations()) != 1 || e.Violations()[0].Path != "/id" {
 		t.Errorf("read with a bad id through the server: got %v, want -32602 at /id", err)
 	}
 }
 
 // tool is a hand-written Tool for the cases generated code cannot produce.
 type tool struct {
-	doc    *opentool.OpenTool
+	doc    *runtime.OpenTool
 	load   error
 	result json.RawMessage
 }
 
-func (t *tool) Load(context.Context) (*opentool.OpenTool, error) { return t.doc, t.load }
+func (t *tool) Load(context.Context) (*runtime.OpenTool, error) { return t.doc, t.load }
 
 func (t *tool) Call(context.Context, string, json.RawMessage) (json.RawMessage, error) {
 	return t.result, nil
@@ -501,31 +502,31 @@ func (t *tool) Call(context.Context, string, json.RawMessage) (json.RawMessage, 
 
 func TestFunctionsErrors(t *testing.T) {
 	ctx := context.Background()
-	if _, err := opentool.Functions(ctx, nil); err == nil {
+	if _, err := runtime.Functions(ctx, nil); err == nil {
 		t.Error("Functions of a nil tool: no error")
 	}
-	if _, err := opentool.Functions(ctx, &tool{load: errBroken}); !errors.Is(err, errBroken) {
+	if _, err := runtime.Functions(ctx, &tool{load: errBroken}); !errors.Is(err, errBroken) {
 		t.Errorf("Functions of a tool whose Load fails: got %v, want its error", err)
 	}
-	if fs, err := opentool.Functions(ctx, &tool{}); err != nil || fs == nil || len(fs) != 0 {
+	if fs, err := runtime.Functions(ctx, &tool{}); err != nil || fs == nil || len(fs) != 0 {
 		t.Errorf("Functions of a tool without document: got %v, %v, want none", fs, err)
 	}
-	doc := &opentool.OpenTool{Functions: []opentool.Function{
+	doc := &runtime.OpenTool{Functions: []runtime.Function{
 		{Name: "f"},
-		{Name: "s", Stream: map[string]*opentool.Return{"data": {Name: "x", Schema: &opentool.Schema{Type: opentool.TypeString}}}},
+		{Name: "s", Stream: map[string]*runtime.Return{"data": {Name: "x", Schema: &runtime.Schema{Type: runtime.TypeString}}}},
 	}}
-	if _, err := opentool.Functions(ctx, &tool{doc: doc}); err == nil || !strings.Contains(err.Error(), `"s" streams its results`) {
+	if _, err := runtime.Functions(ctx, &tool{doc: doc}); err == nil || !strings.Contains(err.Error(), `"s" streams its results`) {
 		t.Errorf("Functions of a tool that streams but is no StreamTool: got %v", err)
 	}
-	fs := opentool.FunctionsOf(&tool{doc: doc, result: json.RawMessage(`[1]`)}, doc)
-	var e *opentool.Error
-	if _, err := fs[0].Invoke(ctx, nil); !errors.As(err, &e) || e.Code != opentool.CodeInternalError {
+	fs := runtime.FunctionsOf(&tool{doc: doc, result: json.RawMessage(`[1]`)}, doc)
+	var e *runtime.Error
+	if _, err := fs[0].Invoke(ctx, nil); !errors.As(err, &e) || e.Code != runtime.CodeInternalError {
 		t.Errorf("a result that is not an object: got %v, want a -32603 *Error", err)
 	}
-	if _, err := fs[1].Call(ctx, nil); !errors.As(err, &e) || e.Code != opentool.CodeMethodNotFound {
+	if _, err := fs[1].Call(ctx, nil); !errors.As(err, &e) || e.Code != runtime.CodeMethodNotFound {
 		t.Errorf("a stream of a tool that is no StreamTool: got %v, want a -32601 *Error", err)
 	}
-	fs = opentool.FunctionsOf(&tool{doc: doc}, doc)
+	fs = runtime.FunctionsOf(&tool{doc: doc}, doc)
 	if got, err := fs[0].Call(ctx, nil); err != nil || string(got) != "{}" {
 		t.Errorf("no result: got %s, %v, want {}", got, err)
 	}

@@ -12,7 +12,7 @@ import (
 
 	"github.com/opentoolgen/opentoolgen/examples/petstore/fakeapi"
 	"github.com/opentoolgen/opentoolgen/examples/petstore/petstoreclient"
-	opentool "github.com/opentoolgen/opentoolgen/runtime"
+	"github.com/opentoolgen/opentoolgen/runtime"
 	"github.com/opentoolgen/opentoolgen/runtime/rest"
 )
 
@@ -39,14 +39,14 @@ func TestPetstore(t *testing.T) {
 
 	// The same API as an OpenTool tool.
 	tool, err := petstoreclient.NewTool(c,
-		opentool.WithFixed("listPets", map[string]any{"limit": 1}),
-		opentool.WithDefaults("addPet", map[string]any{"status": "pending"}))
+		runtime.WithFixed("listPets", map[string]any{"limit": 1}),
+		runtime.WithDefaults("addPet", map[string]any{"status": "pending"}))
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv := httptest.NewServer(opentool.NewHandler(tool))
+	srv := httptest.NewServer(runtime.NewHandler(tool))
 	defer srv.Close()
-	agent := opentool.NewClient(srv.URL + "/opentool")
+	agent := runtime.NewClient(srv.URL + "/opentool")
 	var added petstoreclient.Pet
 	if err := agent.Invoke(ctx, "addPet", map[string]any{"name": "Tom"}, "", &added); err != nil || added.Status != petstoreclient.PetStatusPending {
 		t.Fatalf("addPet through OpenTool: %+v, %v", added, err)
@@ -55,11 +55,11 @@ func TestPetstore(t *testing.T) {
 	if err := agent.Invoke(ctx, "listPets", map[string]any{"limit": 50}, "result", &pets); err != nil || len(pets) != 1 {
 		t.Errorf("listPets (limit fixed at 1): %+v, %v", pets, err)
 	}
-	var oe *opentool.Error
+	var oe *runtime.Error
 	if err := agent.Invoke(ctx, "getPet", map[string]any{"petId": 42}, "", &added); !errors.As(err, &oe) || oe.Code != 404 {
 		t.Errorf("getPet 42 through OpenTool: %v", err)
 	}
-	if err := agent.Invoke(ctx, "addPet", map[string]any{"name": ""}, "", &added); !errors.As(err, &oe) || oe.Code != opentool.CodeInvalidParams {
+	if err := agent.Invoke(ctx, "addPet", map[string]any{"name": ""}, "", &added); !errors.As(err, &oe) || oe.Code != runtime.CodeInvalidParams {
 		t.Errorf("addPet without a name: %v", err)
 	}
 	doc, err := agent.Load(ctx)

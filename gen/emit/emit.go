@@ -13,18 +13,18 @@ import (
 	"unicode"
 
 	"github.com/dave/jennifer/jen"
+
 	"github.com/opentoolgen/opentoolgen/gen/model"
 )
 
 // Import paths of what generated code uses.
 const (
-	runtimePath  = "github.com/opentoolgen/opentoolgen/runtime"
-	restPath     = runtimePath + "/rest"
-	declarePath  = runtimePath + "/declare"
-	runtimeAlias = "opentool"
-	contextPath  = "context"
-	jsonPath     = "encoding/json"
-	iterPath     = "iter"
+	runtimePath = "github.com/opentoolgen/opentoolgen/runtime"
+	restPath    = runtimePath + "/rest"
+	declarePath = runtimePath + "/declare"
+	contextPath = "context"
+	jsonPath    = "encoding/json"
+	iterPath    = "iter"
 )
 
 // headerLine is the first line of every generated file.
@@ -65,11 +65,22 @@ func newFile(p *model.Package) *jen.File {
 	if p.Source != "" {
 		f.HeaderComment("Source: " + sanitizeLine(p.Source))
 	}
-	f.ImportAlias(runtimePath, runtimeAlias)
+	importRuntime(f)
 	f.NoFormat = true // formatted once, by the format stage
 	return f
 }
 
+// importRuntime names runtime and the packages beside it by their own names,
+// so that their imports carry no alias. Each is imported only where a file
+// uses it.
+func importRuntime(f *jen.File) {
+	f.ImportName(runtimePath, "runtime")
+	f.ImportName(restPath, "rest")
+	f.ImportName(declarePath, "declare")
+	f.ImportName(dynlibPath, "dynlib")
+}
+
+// rt is name of runtime, the protocol core.
 func rt(name string) *jen.Statement { return jen.Qual(runtimePath, name) }
 
 // restQ is name of runtime/rest (the REST client), declQ of runtime/declare
@@ -425,7 +436,7 @@ func emitEnum(f *jen.File, t *model.Type) {
 // names a struct tag cannot carry.
 func emitCustomJSON(f *jen.File, t *model.Type) {
 	// func (x T) MarshalJSON() ([]byte, error) {
-	//	var e opentool.ObjectEncoder
+	//	var e runtime.ObjectEncoder
 	//	e.Field("name", x.Field)
 	//	return e.Bytes()
 	// }
@@ -451,7 +462,7 @@ func emitCustomJSON(f *jen.File, t *model.Type) {
 	f.Comment(mdoc)
 	f.Func().Params(jen.Id("x").Id(t.Name)).Id("MarshalJSON").Params().Params(jen.Index().Byte(), jen.Error()).Block(body...)
 	f.Line()
-	// func (x *T) UnmarshalJSON(data []byte) error { return opentool.Unmarshal(data, x, decodeT) }
+	// func (x *T) UnmarshalJSON(data []byte) error { return runtime.Unmarshal(data, x, decodeT) }
 	for _, l := range strings.Split(udoc, "\n") {
 		f.Comment(l)
 	}
@@ -521,7 +532,7 @@ func structDecoder(t *model.Type) []jen.Code {
 		target := jen.Id("x").Dot(fl.Name)
 		decodeValue := decodeValue
 		if fl.JSONText {
-			// opentool.DecodeText(d, &x.Data, decodeThread): the JSON text in a
+			// runtime.DecodeText(d, &x.Data, decodeThread): the JSON text in a
 			// string (an event's data), or the value itself
 			decodeValue = func(r *model.TypeRef, target *jen.Statement, _ string, _ int) []jen.Code {
 				return []jen.Code{rt("DecodeText").Call(jen.Id("d"), addr(target), variantDecoder(&model.Variant{Type: r}))}
@@ -766,24 +777,24 @@ func switchOrNothing(cases []jen.Code) jen.Code {
 // emitClient renders client.gen.go of an OpenTool or OpenDyn package: the
 // typed OpenTool client, a Service of its own:
 //
-//	type Client struct{ rt opentool.Caller }
-//	func NewClient(c opentool.Caller) *Client
+//	type Client struct{ rt runtime.Caller }
+//	func NewClient(c runtime.Caller) *Client
 //	var _ Service = (*Client)(nil)
 //
-//	func (c *Client) F(ctx context.Context, args FArgs) (R, error)      // opentool.Invoke(ctx, c.rt, "f", &args, "r", &r)
+//	func (c *Client) F(ctx context.Context, args FArgs) (R, error)      // runtime.Invoke(ctx, c.rt, "f", &args, "r", &r)
 //	func (c *Client) SSeq(ctx context.Context) iter.Seq2[R, error]      // a streaming function, as an iterator
 //	func (c *Client) S(ctx context.Context, emit func(R) error) error   // and in the Service's form
 func emitClient(p *model.Package) *jen.File {
 	f := newFile(p)
-	f.Comment("Client calls the functions of the tool through an opentool.Caller: an OpenTool")
+	f.Comment("Client calls the functions of the tool through an runtime.Caller: an OpenTool")
 	f.Comment("server, a Tool in the same process, an MCP server. It is safe for concurrent")
-	f.Comment("use when its Caller is (an *opentool.Client is, and opentool.Local of a Tool).")
+	f.Comment("use when its Caller is (an *runtime.Client is, and runtime.Local of a Tool).")
 	f.Type().Id("Client").Struct(jen.Id("rt").Add(rt("Caller")))
 	f.Comment("NewClient returns a client that calls the tool through c: over OpenTool")
-	f.Comment(`HTTP, NewClient(opentool.NewClient("http://localhost:9627/opentool")); in the`)
-	f.Comment("same process, NewClient(opentool.Local(tool)), with tool this package's")
-	f.Comment("NewTool(svc) or any opentool.Tool (the client then sees what it would see of")
-	f.Comment("tool served over HTTP); an MCP server, NewClient(opentool.Local(mcpTool)),")
+	f.Comment(`HTTP, NewClient(runtime.NewClient("http://localhost:9627/opentool")); in the`)
+	f.Comment("same process, NewClient(runtime.Local(tool)), with tool this package's")
+	f.Comment("NewTool(svc) or any runtime.Tool (the client then sees what it would see of")
+	f.Comment("tool served over HTTP); an MCP server, NewClient(runtime.Local(mcpTool)),")
 	f.Comment("with mcpTool an *mcpbridge.Tool.")
 	f.Func().Id("NewClient").Params(jen.Id("c").Add(rt("Caller"))).Op("*").Id("Client").Block(
 		jen.Return(jen.Op("&").Id("Client").Values(jen.Id("rt").Op(":").Id("c"))),
@@ -807,7 +818,7 @@ func emitClient(p *model.Package) *jen.File {
 		}
 		if fn.Stream {
 			// func (c *Client) FSeq(ctx context.Context, args FArgs) iter.Seq2[R, error] {
-			//	return opentool.InvokeStream[R](ctx, c.rt, "name", &args, "resultName")
+			//	return runtime.InvokeStream[R](ctx, c.rt, "name", &args, "resultName")
 			// }
 			seqDoc := funcDoc(fn.SeqName, model.JoinDoc(text, "It is "+fn.GoName+" as an iterator."))
 			f.Add(seqDoc).Func().Add(recv).Id(fn.SeqName).Params(params...).Qual(iterPath, "Seq2").Types(resultType(fn), jen.Error()).Block(
@@ -824,7 +835,7 @@ func emitClient(p *model.Package) *jen.File {
 			continue
 		}
 		// var r R
-		// err := opentool.Invoke(ctx, c.rt, "name", &args, "resultName", &r)
+		// err := runtime.Invoke(ctx, c.rt, "name", &args, "resultName", &r)
 		// return r, err
 		f.Add(doc).Func().Add(recv).Id(fn.GoName).Params(params...).Params(goType(fn.Result), jen.Error()).Block(
 			jen.Var().Id("r").Add(goType(fn.Result)),
@@ -843,10 +854,10 @@ func emitClient(p *model.Package) *jen.File {
 //	// Package weather is the typed OpenTool binding of "Weather" 1.0.0, generated by opentoolgen from weather.json.
 //	package weather
 //
-//	const _ = opentool.IsAtLeastVersion0_3_0
+//	const _ = runtime.IsAtLeastVersion0_3_0
 //	const documentJSON = "{…}"
-//	func Document() *opentool.OpenTool                     // a new copy each call
-//	func Declarations(p opentool.Profile) (*opentool.Declared, error)
+//	func Document() *runtime.OpenTool                     // a new copy each call
+//	func Declarations(p declare.Profile) (*declare.Declared, error)
 func emitDocument(p *model.Package) *jen.File {
 	f := newFile(p)
 	title := strings.TrimSpace(p.Title)

@@ -14,10 +14,10 @@ import (
 
 // checkValue renders the constraint checks of a scalar just read into v:
 //
-//	opentool.CheckMin(d, float64(v1), 1, false)
-//	opentool.CheckLength(d, v1, -1, 64)
-//	opentool.CheckFormat(d, v1, "email")
-//	opentool.CheckConst(d, v1, "fixed")
+//	runtime.CheckMin(d, float64(v1), 1, false)
+//	runtime.CheckLength(d, v1, -1, 64)
+//	runtime.CheckFormat(d, v1, "email")
+//	runtime.CheckConst(d, v1, "fixed")
 func checkValue(r *model.TypeRef, v *jen.Statement) jen.Code {
 	c := r.Check
 	if c == nil {
@@ -76,8 +76,8 @@ func bound(v *int64) jen.Code {
 
 // checkItems renders the checks of an array just read into target:
 //
-//	opentool.CheckItems(d, len(target), 1, -1)
-//	opentool.CheckUnique(d, target)
+//	runtime.CheckItems(d, len(target), 1, -1)
+//	runtime.CheckUnique(d, target)
 func checkItems(r *model.TypeRef, target *jen.Statement) jen.Code {
 	c := r.Check
 	if c == nil {
@@ -110,7 +110,7 @@ func checkItems(r *model.TypeRef, target *jen.Statement) jen.Code {
 // checkProperties renders the check of the number of members of an object,
 // n (len(target) for a map, the members counted for a struct):
 //
-//	opentool.CheckProperties(d, len(target), 1, -1)
+//	runtime.CheckProperties(d, len(target), 1, -1)
 func checkProperties(c *model.Constraints, n jen.Code) jen.Code {
 	if c == nil || c.MinProperties == nil && c.MaxProperties == nil {
 		return jen.Null()
@@ -139,7 +139,7 @@ func emitPatterns(f *jen.File, p *model.Package) {
 	if len(p.Patterns) == 0 {
 		return
 	}
-	// var pattern1 = opentool.NewPattern("^[a-z]+$")
+	// var pattern1 = runtime.NewPattern("^[a-z]+$")
 	var defs []jen.Code
 	for _, pv := range p.Patterns {
 		defs = append(defs, jen.Id(pv.Name).Op("=").Add(rt("NewPattern")).Call(jen.Lit(pv.Expr)))

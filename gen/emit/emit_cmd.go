@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/dave/jennifer/jen"
+
 	"github.com/opentoolgen/opentoolgen/gen/model"
 )
 
@@ -37,7 +38,7 @@ func Command(p *model.Package) Output {
 //				fs.StringVar(&server, "server", petstore.DefaultBaseURL, "Base URL of the REST API")
 //			},
 //			Env: []toolcli.Env{{Name: "PETSTORE_API_KEY", Usage: `API key of the security scheme "api_key" (header X-API-Key)`}},
-//			NewTool: func(_ context.Context, opts ...opentool.ToolOption) (opentool.Tool, error) {
+//			NewTool: func(_ context.Context, opts ...runtime.ToolOption) (runtime.Tool, error) {
 //				var copts []petstore.ClientOption
 //				if v := os.Getenv("PETSTORE_API_KEY"); v != "" {
 //					copts = append(copts, petstore.WithAPIKey(v))
@@ -58,7 +59,7 @@ func emitCommand(p *model.Package) *jen.File {
 		// Without cgo the package has no Library to open.
 		f.HeaderComment("//go:build cgo")
 	}
-	f.ImportAlias(runtimePath, runtimeAlias)
+	importRuntime(f)
 	f.ImportAlias(c.ImportPath, c.Import)
 	f.NoFormat = true
 	for _, l := range docLines(commandDoc(p)) {
@@ -134,7 +135,7 @@ func emitCommand(p *model.Package) *jen.File {
 		strVar("upstreamKey", "upstream-key", jen.Lit(""), "API key of the upstream server (default: $"+c.UpstreamKeyEnv+")")
 		envEntry(c.UpstreamKeyEnv, "API key of the upstream server, when --upstream-key is not given")
 		// if upstreamKey == "" { upstreamKey = os.Getenv("WEATHER_UPSTREAM_KEY") }
-		// return weather.NewTool(weather.NewClient(opentool.NewClient(upstream, opentool.WithAPIKey(upstreamKey))), opts...)
+		// return weather.NewTool(weather.NewClient(runtime.NewClient(upstream, runtime.WithAPIKey(upstreamKey))), opts...)
 		body = append(body,
 			jen.If(jen.Id("upstreamKey").Op("==").Lit("")).Block(jen.Id("upstreamKey").Op("=").Qual(osPath, "Getenv").Call(jen.Lit(c.UpstreamKeyEnv))),
 			jen.Return(pkg("NewTool").Call(

@@ -8,6 +8,7 @@ import (
 	"text/template"
 
 	"github.com/dave/jennifer/jen"
+
 	"github.com/opentoolgen/opentoolgen/gen/model"
 	"github.com/opentoolgen/opentoolgen/internal/jsontree"
 	"github.com/opentoolgen/opentoolgen/templates"
@@ -200,7 +201,7 @@ func emitLibrary(p *model.Package) *jen.File {
 	f.Comment("Library is the dynamic library the document describes, opened with Open. Its")
 	f.Comment("methods call the functions of the library, through the prototypes the document")
 	f.Comment("gives, and are safe for concurrent use when those functions are. After Close")
-	f.Comment("they return opentool.ErrLibraryClosed, as they do for a zero Library.")
+	f.Comment("they return dynlib.ErrLibraryClosed, as they do for a zero Library.")
 	f.Type().Id("Library").Struct(
 		jen.Id("lib").Op("*").Qual(dynlibPath, "Library").Comment("the addresses of symbols, by index; nil in a zero Library"),
 	)
@@ -208,8 +209,8 @@ func emitLibrary(p *model.Package) *jen.File {
 
 	f.Comment("Open loads the dynamic library at path (dlopen with RTLD_NOW|RTLD_LOCAL;")
 	f.Comment("LoadLibrary on Windows) and looks up every function the document describes.")
-	f.Comment("Its error is an *opentool.LibraryError naming path and, when the library lacks")
-	f.Comment("functions, every one of them. An empty path is refused (opentool.ErrEmptyLibraryPath):")
+	f.Comment("Its error is an *dynlib.LibraryError naming path and, when the library lacks")
+	f.Comment("functions, every one of them. An empty path is refused (dynlib.ErrEmptyLibraryPath):")
 	f.Comment("dlopen would open the program itself.")
 	f.Func().Id("Open").Params(jen.Id("path").String()).Params(jen.Op("*").Id("Library"), jen.Error()).Block(
 		jen.List(jen.Id("lib"), jen.Err()).Op(":=").Qual(dynlibPath, "Open").Call(jen.Id("path"), jen.Id("symbols").Index(jen.Op(":"))),
@@ -223,7 +224,7 @@ func emitLibrary(p *model.Package) *jen.File {
 	f.Line()
 
 	f.Comment("Close waits for the calls in progress and unloads the library; the calls that")
-	f.Comment("follow return opentool.ErrLibraryClosed. Closing a closed library (or a zero")
+	f.Comment("follow return dynlib.ErrLibraryClosed. Closing a closed library (or a zero")
 	f.Comment("Library) does nothing.")
 	f.Func().Params(jen.Id("l").Op("*").Id("Library")).Id("Close").Params().Error().Block(jen.Return(jen.Id("l").Dot("lib").Dot("Close").Call()))
 	f.Line()
@@ -276,7 +277,7 @@ func cPrototype(fn *model.Function) string {
 //	func (l *Library) Add(a int32, b int32) (result int32, err error) {
 //		fn_, ok_ := l.lib.Acquire(0) // read-locks the library against Close
 //		if !ok_ { // closed, or a zero Library
-//			return result, opentool.ErrLibraryClosed
+//			return result, dynlib.ErrLibraryClosed
 //		}
 //		r_ := C.otg_call_add(C.uintptr_t(fn_), C.int(a), C.int(b))
 //		result = int32(r_)
@@ -538,7 +539,7 @@ func emitDynTool(f *jen.File, p *model.Package) {
 		case len(outs) == 0:
 			// r, err := s.lib.F(…)
 			// if err != nil { return r, err }
-			// return r, opentool.CheckFinite("f", "result", r)
+			// return r, dynlib.CheckFinite("f", "result", r)
 			f.Func().Add(recv).Id(fn.GoName).Params(params...).Params(goType(fn.Result), jen.Error()).Block(
 				jen.List(jen.Id("r"), jen.Err()).Op(":=").Add(call),
 				jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Id("r"), jen.Err())),
@@ -575,7 +576,7 @@ type finiteCheck struct {
 	slice            bool
 }
 
-// call renders opentool.CheckFinite("f", "member", v) (v... for a slice).
+// call renders dynlib.CheckFinite("f", "member", v) (v... for a slice).
 func (c finiteCheck) call(v *jen.Statement) *jen.Statement {
 	if c.slice {
 		v = v.Op("...")
@@ -607,7 +608,7 @@ func finiteChecks(fn *model.Function) []finiteCheck {
 // finiteBlock renders the checks of the members of a result struct r, after
 // the call set err, one statement per member:
 //
-//	if err == nil { err = opentool.CheckFinite("f", "x", r.X) }
+//	if err == nil { err = dynlib.CheckFinite("f", "x", r.X) }
 func finiteBlock(checks []finiteCheck) []jen.Code {
 	var out []jen.Code
 	for _, c := range checks {

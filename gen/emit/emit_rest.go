@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/dave/jennifer/jen"
+
 	"github.com/opentoolgen/opentoolgen/gen/model"
 )
 
@@ -68,7 +69,7 @@ func oaGoType(r *model.TypeRef) *jen.Statement {
 	return jen.Qual(jsonPath, "RawMessage")
 }
 
-// oaDecodeValue decodes a value of a format kind: opentool.DecodeTime(d, &target).
+// oaDecodeValue decodes a value of a format kind: runtime.DecodeTime(d, &target).
 func oaDecodeValue(r *model.TypeRef, target *jen.Statement) []jen.Code {
 	fn := "DecodeRaw"
 	switch r.Kind {
@@ -178,7 +179,7 @@ func variantDecoder(v *model.Variant) jen.Code {
 			return jen.Id(d)
 		}
 	}
-	// func(d *opentool.Decoder, x *T) { … }
+	// func(d *runtime.Decoder, x *T) { … }
 	return jen.Func().Params(jen.Id("d").Op("*").Add(rt("Decoder")), jen.Id("x").Op("*").Add(goType(v.Type))).Block(
 		decodeValue(v.Type, jen.Op("*").Id("x"), "", 1)...,
 	)
@@ -203,7 +204,7 @@ func unionDecoder(t *model.Type) []jen.Code {
 	}
 	// {
 	//	var v A
-	//	if opentool.DecodeVariant(d, raw, &v, decodeA, false) { x.A = &v; return }
+	//	if runtime.DecodeVariant(d, raw, &v, decodeA, false) { x.A = &v; return }
 	// }
 	var names []string
 	for _, v := range t.Variants {
@@ -306,7 +307,7 @@ func requestStmt(fn *model.Function, f *model.Field) jen.Code {
 //		case resp.Is("200"):
 //			err = resp.Decode(&out)
 //		case resp.Is("404"):
-//			err = opentool.NewAPIError[Error](resp)
+//			err = rest.NewAPIError[Error](resp)
 //		case resp.Success():
 //		default:
 //			err = resp.Unexpected()
@@ -344,12 +345,12 @@ func emitRESTClient(p *model.Package) *jen.File {
 	option("WithCrossOriginRedirect", []string{
 		"WithCrossOriginRedirect sets what a request redirected to another origin",
 		"(scheme, host, port) does: by default it is followed without the request's",
-		"credentials; opentool.RedirectRefuse fails the call instead."},
+		"credentials; runtime.RedirectRefuse fails the call instead."},
 		[]jen.Code{jen.Id("p").Add(rt("RedirectPolicy"))},
 		jen.Id("c").Dot("CrossOriginRedirect").Op("=").Id("p"))
 	option("WithResponseHeaderTimeout", []string{
 		"WithResponseHeaderTimeout bounds the wait for the headers of each answer",
-		"(default opentool.DefaultResponseHeaderTimeout, two minutes; negative: no",
+		"(default rest.DefaultResponseHeaderTimeout, two minutes; negative: no",
 		"bound). Reading a body, or a stream, is bounded by the context and WithTimeout."},
 		[]jen.Code{jen.Id("d").Qual(timePath, "Duration")},
 		jen.Id("c").Dot("ResponseHeaderTimeout").Op("=").Id("d"))
@@ -385,8 +386,8 @@ func emitRESTClient(p *model.Package) *jen.File {
 	if len(api.Security) > 0 {
 		option("WithCredential", []string{
 			"WithCredential sets the credential of the security scheme named scheme, for",
-			"example a token source: WithCredential(name, opentool.TokenCredential(src)).",
-			"opentool.WithCredentials gives a call credentials of its own."},
+			"example a token source: WithCredential(name, rest.TokenCredential(src)).",
+			"rest.WithCredentials gives a call credentials of its own."},
 			[]jen.Code{jen.Id("scheme").String(), jen.Id("cred").Add(restQ("Credential"))},
 			jen.Id("c").Dot("SetCredential").Call(jen.Id("scheme"), jen.Id("cred")))
 	}
@@ -584,7 +585,7 @@ func emitServers(f *jen.File, api *model.API) {
 //	// WithPetstoreAuthClientCredentials gets the tokens of … from https://…/token …
 //	func WithPetstoreAuthClientCredentials(ctx context.Context, clientID, clientSecret string, scopes ...string) ClientOption {
 //		return func(c *rest.Client) {
-//			c.SetCredential("petstore_auth", opentool.TokenCredential(oauth2cred.ClientCredentials(ctx, clientcredentials.Config{
+//			c.SetCredential("petstore_auth", rest.TokenCredential(oauth2cred.ClientCredentials(ctx, clientcredentials.Config{
 //				ClientID: clientID, ClientSecret: clientSecret, TokenURL: "https://…/token", Scopes: scopes,
 //			})))
 //		}
@@ -652,7 +653,7 @@ func commentLines(lines []string) *jen.Statement {
 //		case resp.Is("200"):
 //			err = resp.Decode(&out)
 //		case resp.Is("404"):
-//			err = opentool.NewAPIError[Error](resp)
+//			err = rest.NewAPIError[Error](resp)
 //		case resp.Success():
 //		default:
 //			err = resp.Unexpected()
@@ -911,10 +912,10 @@ func emitHeadersType(f *jen.File, fn *model.Function) {
 //		r := c.rc.NewRequest("POST", "/chat")
 //		r.BodyField("prompt", args.Prompt)
 //		r.ObjectBody(true)
-//		return opentool.StreamResponse[ChatEvent](ctx, r, "text/event-stream", opentool.StreamSSE, func(resp *opentool.Response) error {
+//		return rest.StreamResponse[ChatEvent](ctx, r, "text/event-stream", rest.StreamSSE, func(resp *rest.Response) error {
 //			switch {
 //			case resp.Is("400"):
-//				return opentool.NewAPIError[Error](resp)
+//				return rest.NewAPIError[Error](resp)
 //			}
 //			return resp.Unexpected()
 //		})

@@ -2,6 +2,7 @@ package emit
 
 import (
 	"github.com/dave/jennifer/jen"
+
 	"github.com/opentoolgen/opentoolgen/gen/model"
 )
 
@@ -16,7 +17,7 @@ var serviceDoc = map[string][]string{
 		"Service is the tool: one method per function of the document. Implement it to",
 		"serve the tool (NewTool); *Client implements it by calling a server, so that",
 		"a remote tool can be served again. A method's error reaches the caller as a",
-		"JSON-RPC error: return an *opentool.Error to choose its code, any other error",
+		"JSON-RPC error: return an *runtime.Error to choose its code, any other error",
 		"is reported with code 500.",
 	},
 	"opendyn": {
@@ -34,16 +35,16 @@ var serviceDoc = map[string][]string{
 //
 //	type Service interface { F(ctx context.Context, args FArgs) (R, error); … }
 //
-//	type Tool struct { svc Service; args *opentool.Args }
+//	type Tool struct { svc Service; args *runtime.Args }
 //
-//	func NewTool(svc Service, opts ...opentool.ToolOption) (*Tool, error)
+//	func NewTool(svc Service, opts ...runtime.ToolOption) (*Tool, error)
 //	func (t *Tool) Call(ctx context.Context, name string, args json.RawMessage) (json.RawMessage, error)
 //	func (t *Tool) StreamCall(ctx, name, args, emit) error // when a function streams
-//	func (t *Tool) Load(context.Context) (*opentool.OpenTool, error)
-//	func (t *Tool) Document() *opentool.OpenTool
-//	func (t *Tool) Declarations(p opentool.Profile) (*opentool.Declared, error)
-//	func (t *Tool) Functions() []*opentool.FunctionTool
-//	func (t *Tool) Hints(name string) (opentool.Hints, bool) // OpenAPI
+//	func (t *Tool) Load(context.Context) (*runtime.OpenTool, error)
+//	func (t *Tool) Document() *runtime.OpenTool
+//	func (t *Tool) Declarations(p declare.Profile) (*declare.Declared, error)
+//	func (t *Tool) Functions() []*runtime.FunctionTool
+//	func (t *Tool) Hints(name string) (runtime.Hints, bool) // OpenAPI
 func emitTool(p *model.Package) *jen.File {
 	f := newFile(p)
 	var methods []jen.Code
@@ -60,7 +61,7 @@ func emitTool(p *model.Package) *jen.File {
 	f.Comment("Tool serves a Service as an OpenTool tool: it completes the arguments of a")
 	f.Comment("call as its options say, decodes and validates them straight into the typed")
 	f.Comment("arguments (answering -32602 with every violation), calls the Service and")
-	f.Comment("encodes the result. Serve it with opentool.NewHandler or opentool.Serve.")
+	f.Comment("encodes the result. Serve it with runtime.NewHandler or runtime.Serve.")
 	if p.API != nil {
 		f.Comment("An HTTP error of the API reaches the caller with the HTTP status as code and")
 		f.Comment("the response body as data.")
@@ -80,8 +81,8 @@ func emitTool(p *model.Package) *jen.File {
 	}
 	f.Line()
 	f.Comment("NewTool returns the Tool serving svc. Its options choose the functions it")
-	f.Comment("serves (opentool.WithFunctions) and complete their arguments")
-	f.Comment("(opentool.WithDefaults, opentool.WithFixed, opentool.WithEnvs). It fails when")
+	f.Comment("serves (runtime.WithFunctions) and complete their arguments")
+	f.Comment("(runtime.WithDefaults, runtime.WithFixed, runtime.WithEnvs). It fails when")
 	f.Comment("an option names a function or an argument the document does not have, or")
 	f.Comment("gives a value of the wrong type.")
 	f.Func().Id("NewTool").Params(jen.Id("svc").Id("Service"), jen.Id("opts").Op("...").Add(rt("ToolOption"))).Params(jen.Op("*").Id("Tool"), jen.Error()).Block(
@@ -96,14 +97,14 @@ func emitTool(p *model.Package) *jen.File {
 	//
 	//	func (t *Tool) callF(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
 	//		var a FArgs
-	//		if err := opentool.DecodeArgs(ctx, t.args, "f", args, &a, decodeFArgs); err != nil {
+	//		if err := runtime.DecodeArgs(ctx, t.args, "f", args, &a, decodeFArgs); err != nil {
 	//			return nil, err
 	//		}
 	//		r, err := t.svc.F(ctx, a)
 	//		if err != nil {
-	//			return nil, opentool.ToolError(err)
+	//			return nil, runtime.ToolError(err)
 	//		}
-	//		return opentool.EncodeResult("r", r)
+	//		return runtime.EncodeResult("r", r)
 	//	}
 	var cases, scases []jen.Code
 	var once, streams []jen.Code
@@ -131,7 +132,7 @@ func emitTool(p *model.Package) *jen.File {
 		method := fn.ToolMethod
 		if fn.Stream {
 			// return t.svc.F(ctx, a, func(v R) error {
-			//	raw, err := opentool.EncodeResult("r", v)
+			//	raw, err := runtime.EncodeResult("r", v)
 			//	if err != nil { return err }
 			//	return emit(raw)
 			// })
@@ -170,7 +171,7 @@ func emitTool(p *model.Package) *jen.File {
 	}
 	// A streaming function called with call, and the other way round:
 	//
-	//	case "s": return nil, opentool.NewError(opentool.CodeMethodNotFound, strconv.Quote(name)+" streams its results: call it with streamCall")
+	//	case "s": return nil, runtime.NewError(runtime.CodeMethodNotFound, strconv.Quote(name)+" streams its results: call it with streamCall")
 	if len(streams) > 0 {
 		cases = append(cases, jen.Case(streams...).Block(jen.Return(jen.Nil(), rt("NewError").Call(rt("CodeMethodNotFound"),
 			jen.Qual("strconv", "Quote").Call(jen.Id("name")).Op("+").Lit(" streams its results: call it with streamCall")))))
@@ -180,17 +181,17 @@ func emitTool(p *model.Package) *jen.File {
 			jen.Qual("strconv", "Quote").Call(jen.Id("name")).Op("+").Lit(" does not stream its result: call it with call")))))
 	}
 	// A served function, by its name or the name it is declared under for LLM
-	// providers (opentool.DeclaredNames):
+	// providers (runtime.DeclaredNames):
 	//
 	//	name, ok := t.args.Resolve(name)
-	//	if !ok { return nil, opentool.MethodNotFound(name) }
+	//	if !ok { return nil, runtime.MethodNotFound(name) }
 	notServed := func(ret ...jen.Code) jen.Code {
 		return jen.Add(
 			jen.List(jen.Id("name"), jen.Id("ok")).Op(":=").Id("t").Dot("args").Dot("Resolve").Call(jen.Id("name")).Line(),
 			jen.If(jen.Op("!").Id("ok")).Block(jen.Return(ret...)),
 		)
 	}
-	f.Comment("Call implements opentool.Tool.")
+	f.Comment("Call implements runtime.Tool.")
 	f.Func().Params(jen.Id("t").Op("*").Id("Tool")).Id("Call").Params(
 		jen.Id("ctx").Qual(contextPath, "Context"), jen.Id("name").String(), jen.Id("args").Qual(jsonPath, "RawMessage"),
 	).Params(jen.Qual(jsonPath, "RawMessage"), jen.Error()).Block(
@@ -200,7 +201,7 @@ func emitTool(p *model.Package) *jen.File {
 	)
 	f.Line()
 	if stream {
-		f.Comment("StreamCall implements opentool.StreamTool.")
+		f.Comment("StreamCall implements runtime.StreamTool.")
 		f.Func().Params(jen.Id("t").Op("*").Id("Tool")).Id("StreamCall").Params(
 			jen.Id("ctx").Qual(contextPath, "Context"), jen.Id("name").String(), jen.Id("args").Qual(jsonPath, "RawMessage"),
 			jen.Id("emit").Func().Params(jen.Qual(jsonPath, "RawMessage")).Error(),
@@ -211,7 +212,7 @@ func emitTool(p *model.Package) *jen.File {
 		)
 		f.Line()
 	}
-	f.Comment("Load implements opentool.Tool: it returns the served document (see Document).")
+	f.Comment("Load implements runtime.Tool: it returns the served document (see Document).")
 	f.Func().Params(jen.Id("t").Op("*").Id("Tool")).Id("Load").Params(jen.Qual(contextPath, "Context")).Params(
 		jen.Op("*").Add(rt("OpenTool")), jen.Error(),
 	).Block(jen.Return(jen.Id("t").Dot("args").Dot("Served").Call(), jen.Nil()))
@@ -259,16 +260,16 @@ func hasHTTP(p *model.Package) bool {
 // emitHints renders the Tool's Hints method, one case per HTTP method in the
 // order the methods first appear:
 //
-//	func (t *Tool) Hints(name string) (opentool.Hints, bool) {
+//	func (t *Tool) Hints(name string) (runtime.Hints, bool) {
 //		if !t.args.Serves(name) {
-//			return opentool.Hints{}, false
+//			return runtime.Hints{}, false
 //		}
 //		switch name {
 //		case "listPets", "showPetById":
-//			return opentool.MethodHints("GET"), true
+//			return runtime.MethodHints("GET"), true
 //		…
 //		}
-//		return opentool.Hints{}, false
+//		return runtime.Hints{}, false
 //	}
 func emitHints(f *jen.File, p *model.Package) {
 	var methods []string
@@ -288,8 +289,8 @@ func emitHints(f *jen.File, p *model.Package) {
 		cases = append(cases, jen.Case(byMethod[m]...).Block(jen.Return(rt("MethodHints").Call(jen.Lit(m)), jen.True())))
 	}
 	none := jen.Return(rt("Hints").Values(), jen.False())
-	f.Comment("Hints implements opentool.HintTool: the hints of a served operation are those")
-	f.Comment("of its HTTP method (opentool.MethodHints: GET and HEAD read only, DELETE")
+	f.Comment("Hints implements runtime.HintTool: the hints of a served operation are those")
+	f.Comment("of its HTTP method (runtime.MethodHints: GET and HEAD read only, DELETE")
 	f.Comment("destructive, PUT and DELETE idempotent; every operation reaches the API).")
 	f.Func().Params(jen.Id("t").Op("*").Id("Tool")).Id("Hints").Params(jen.Id("name").String()).Params(rt("Hints"), jen.Bool()).Block(
 		jen.If(jen.Op("!").Id("t").Dot("args").Dot("Serves").Call(jen.Id("name"))).Block(none),

@@ -57,14 +57,14 @@ func tagCases(t *model.Type) []tagCase {
 // taggedUnionDecoder decodes a union by its discriminator: a value names a
 // variant, or several that share it, which are tried in document order.
 func taggedUnionDecoder(t *model.Type, assign func(v *model.Variant, local string) jen.Code) []jen.Code {
-	// switch tag := opentool.UnionTag(raw, "kind"); tag {
+	// switch tag := runtime.UnionTag(raw, "kind"); tag {
 	// case "a":
 	//	var v A
-	//	if opentool.DecodeVariant(d, raw, &v, decodeA, true) { x.A = &v }
+	//	if runtime.DecodeVariant(d, raw, &v, decodeA, true) { x.A = &v }
 	// case "b":
 	//	var v1 B
 	//	var v2 C
-	//	switch opentool.DecodeShared(d, raw, "kind", tag, opentool.Try("B", &v1, decodeB), opentool.Try("C", &v2, decodeC)) {
+	//	switch runtime.DecodeShared(d, raw, "kind", tag, runtime.Try("B", &v1, decodeB), runtime.Try("C", &v2, decodeC)) {
 	//	case 0:
 	//		x.B = &v1
 	//	case 1:

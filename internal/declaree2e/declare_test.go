@@ -10,7 +10,7 @@ import (
 	"errors"
 	"testing"
 
-	opentool "github.com/opentoolgen/opentoolgen/runtime"
+	"github.com/opentoolgen/opentoolgen/runtime"
 	"github.com/opentoolgen/opentoolgen/runtime/declare"
 	hostile "github.com/opentoolgen/opentoolgen/testdata/golden/hostile"
 )
@@ -65,13 +65,13 @@ func TestDeclaredNamesCall(t *testing.T) {
 		}
 	}
 	// Not served: neither name.
-	narrow, err := hostile.NewTool(svc{}, opentool.WithFunctions("user_id"))
+	narrow, err := hostile.NewTool(svc{}, runtime.WithFunctions("user_id"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	var e *opentool.Error
+	var e *runtime.Error
 	for _, name := range []string{"2fa", "_2fa"} {
-		if _, err := narrow.Call(t.Context(), name, nil); !errors.As(err, &e) || e.Code != opentool.CodeMethodNotFound {
+		if _, err := narrow.Call(t.Context(), name, nil); !errors.As(err, &e) || e.Code != runtime.CodeMethodNotFound {
 			t.Errorf("Call(%q), not served: %v", name, err)
 		}
 	}

@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	opentool "github.com/opentoolgen/opentoolgen/runtime"
+	"github.com/opentoolgen/opentoolgen/runtime"
 	petstore "github.com/opentoolgen/opentoolgen/testdata/golden/openapi-petstore"
 	agent "github.com/opentoolgen/opentoolgen/testdata/golden/openapi-petstore-agent"
 )
@@ -34,9 +34,9 @@ func TestPetstoreAgent(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv := httptest.NewServer(opentool.NewHandler(tool))
+	srv := httptest.NewServer(runtime.NewHandler(tool))
 	defer srv.Close()
-	c := agent.NewClient(opentool.NewClient(srv.URL + "/opentool"))
+	c := agent.NewClient(runtime.NewClient(srv.URL + "/opentool"))
 
 	f.expect(exchange{method: "GET", path: "/v1/pets", query: "limit=2&status=available&status=pending",
 		header: map[string]string{"X-API-Key": "k3y"}, status: 200, response: "[" + petJSON + "]"})
@@ -62,14 +62,14 @@ func TestPetstoreAgent(t *testing.T) {
 	// HTTP status as code and the decoded body as data.
 	f.expect(exchange{method: "GET", path: "/v1/pets/8", status: 404, response: `{"code":404,"message":"no pet 8"}`})
 	_, err = c.ShowPetByID(ctx, agent.ShowPetByIDArgs{PetID: 8})
-	var oe *opentool.Error
-	if !errors.Is(err, opentool.ErrCall) || !errors.As(err, &oe) || oe.Code != 404 || !bytes.Contains(oe.Data, []byte("no pet 8")) {
+	var oe *runtime.Error
+	if !errors.Is(err, runtime.ErrCall) || !errors.As(err, &oe) || oe.Code != 404 || !bytes.Contains(oe.Data, []byte("no pet 8")) {
 		t.Errorf("ShowPetByID(8): got %v, want a call error 404 carrying the body", err)
 	}
 
 	// Arguments the REST API would reject never leave the tool: -32602.
 	_, err = c.CreatePet(ctx, agent.CreatePetArgs{Name: "Tom", Status: ptr(agent.PetStatus("lost"))})
-	if !errors.As(err, &oe) || oe.Code != opentool.CodeInvalidParams {
+	if !errors.As(err, &oe) || oe.Code != runtime.CodeInvalidParams {
 		t.Errorf("CreatePet with a bad status: got %v, want -32602", err)
 	}
 }

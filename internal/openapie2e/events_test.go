@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	opentool "github.com/opentoolgen/opentoolgen/runtime"
+	"github.com/opentoolgen/opentoolgen/runtime"
 	"github.com/opentoolgen/opentoolgen/runtime/rest"
 	events "github.com/opentoolgen/opentoolgen/testdata/golden/openapi-events"
 )
@@ -117,7 +117,7 @@ func TestEventUnions(t *testing.T) {
 		}
 		n++
 	}
-	var oe *opentool.Error
+	var oe *runtime.Error
 	if n != 4 || !errors.As(last, &oe) || oe.Code != http.StatusBadGateway ||
 		!strings.Contains(oe.Message, "event 5 does not match the document") || !strings.Contains(oe.Message, `"event" names no variant`) {
 		t.Errorf("an unknown event after %d events: %v", n, last)
@@ -215,7 +215,7 @@ func TestEventUnionsTool(t *testing.T) {
 		t.Fatal(err)
 	}
 	var got []string
-	for raw, err := range opentool.Local(tool).StreamFunction(ctx, "createRun", json.RawMessage(`{"thread":"t1"}`)) {
+	for raw, err := range runtime.Local(tool).StreamFunction(ctx, "createRun", json.RawMessage(`{"thread":"t1"}`)) {
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -229,7 +229,7 @@ func TestEventUnionsTool(t *testing.T) {
 		t.Errorf("createRun over the tool: %q", got)
 	}
 	got = nil
-	for raw, err := range opentool.Local(tool).StreamFunction(ctx, "feed", nil) {
+	for raw, err := range runtime.Local(tool).StreamFunction(ctx, "feed", nil) {
 		if err != nil {
 			break // the fourth event does not match the document
 		}

@@ -20,7 +20,7 @@ import (
 
 	"golang.org/x/oauth2"
 
-	opentool "github.com/opentoolgen/opentoolgen/runtime"
+	"github.com/opentoolgen/opentoolgen/runtime"
 	"github.com/opentoolgen/opentoolgen/runtime/declare"
 	"github.com/opentoolgen/opentoolgen/runtime/rest"
 	petstore "github.com/opentoolgen/opentoolgen/testdata/golden/openapi-petstore"
@@ -233,17 +233,17 @@ func TestPetstoreTool(t *testing.T) {
 	f, api := newFake(t)
 	env := map[string]string{"PETSTORE_REQUEST_ID": "5f0c8a1e-7b2d-4c3e-9a4f-1d2e3f4a5b6c"}
 	tool, err := petstore.NewTool(petstore.NewClient(api.URL+"/v1", petstore.WithAPIKey("k3y")),
-		opentool.WithFixed("listPets", map[string]any{"limit": 3}),
-		opentool.WithEnvs("", map[string]string{"X-Request-ID": "PETSTORE_REQUEST_ID"}),
-		opentool.WithDefaults("createPet", map[string]any{"tag": "cat"}),
-		opentool.WithLookupEnv(func(k string) (string, bool) { v, ok := env[k]; return v, ok }),
+		runtime.WithFixed("listPets", map[string]any{"limit": 3}),
+		runtime.WithEnvs("", map[string]string{"X-Request-ID": "PETSTORE_REQUEST_ID"}),
+		runtime.WithDefaults("createPet", map[string]any{"tag": "cat"}),
+		runtime.WithLookupEnv(func(k string) (string, bool) { v, ok := env[k]; return v, ok }),
 	)
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv := httptest.NewServer(opentool.NewHandler(tool))
+	srv := httptest.NewServer(runtime.NewHandler(tool))
 	defer srv.Close()
-	oc := opentool.NewClient(srv.URL + "/opentool")
+	oc := runtime.NewClient(srv.URL + "/opentool")
 
 	// The declared document hides the fixed and the environment arguments.
 	doc, err := oc.Load(ctx)
@@ -299,8 +299,8 @@ func TestPetstoreTool(t *testing.T) {
 
 	// Invalid arguments: every violation, with its path.
 	err = oc.Invoke(ctx, "createPet", map[string]any{"name": "", "status": "lost"}, "", nil)
-	var oe *opentool.Error
-	if !errors.As(err, &oe) || oe.Code != opentool.CodeInvalidParams {
+	var oe *runtime.Error
+	if !errors.As(err, &oe) || oe.Code != runtime.CodeInvalidParams {
 		t.Fatalf("invalid createPet: got %v", err)
 	}
 	if vs := oe.Violations(); len(vs) != 2 || vs[0].Path != "/name" || vs[1].Path != "/status" {

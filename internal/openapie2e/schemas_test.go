@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	opentool "github.com/opentoolgen/opentoolgen/runtime"
+	"github.com/opentoolgen/opentoolgen/runtime"
 	"github.com/opentoolgen/opentoolgen/runtime/declare"
 	schemas "github.com/opentoolgen/opentoolgen/testdata/golden/openapi-schemas"
 )
@@ -116,9 +116,9 @@ func TestSchemasTool(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv := httptest.NewServer(opentool.NewHandler(tool))
+	srv := httptest.NewServer(runtime.NewHandler(tool))
 	defer srv.Close()
-	oc := opentool.NewClient(srv.URL + "/opentool")
+	oc := runtime.NewClient(srv.URL + "/opentool")
 
 	var area float64
 	if err := oc.Invoke(ctx, "area", map[string]any{"shape": map[string]any{"side": 2}, "id": 5, "scale": nil, "anything": []int{1}}, "result", &area); err != nil || area != 4 {
@@ -136,8 +136,8 @@ func TestSchemasTool(t *testing.T) {
 
 	// Violations inside a discriminated variant carry their full path.
 	err = oc.Invoke(ctx, "addPet", map[string]any{"body": map[string]any{"kind": "cat", "name": 3, "lives": 12}}, "", &pet)
-	var oe *opentool.Error
-	if !errors.As(err, &oe) || oe.Code != opentool.CodeInvalidParams {
+	var oe *runtime.Error
+	if !errors.As(err, &oe) || oe.Code != runtime.CodeInvalidParams {
 		t.Fatalf("addPet invalid: %v", err)
 	}
 	var paths []string
@@ -205,8 +205,8 @@ func TestExclusiveBoundDeclared(t *testing.T) {
 	if err := call(*least); err != nil {
 		t.Errorf("corners %v, the declared minimum: %v", *least, err)
 	}
-	var e *opentool.Error
-	if err := call(2); !errors.As(err, &e) || e.Code != opentool.CodeInvalidParams || !strings.Contains(err.Error(), "/shape") {
+	var e *runtime.Error
+	if err := call(2); !errors.As(err, &e) || e.Code != runtime.CodeInvalidParams || !strings.Contains(err.Error(), "/shape") {
 		t.Errorf("corners 2: got %v, want invalid params at /shape", err)
 	}
 }

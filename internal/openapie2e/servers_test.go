@@ -10,7 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	opentool "github.com/opentoolgen/opentoolgen/runtime"
+	"github.com/opentoolgen/opentoolgen/runtime"
 	servers "github.com/opentoolgen/opentoolgen/testdata/golden/openapi-servers"
 )
 
@@ -225,9 +225,9 @@ func TestExplicitNull(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv := httptest.NewServer(opentool.NewHandler(tool))
+	srv := httptest.NewServer(runtime.NewHandler(tool))
 	defer srv.Close()
-	oc := opentool.NewClient(srv.URL + "/opentool")
+	oc := runtime.NewClient(srv.URL + "/opentool")
 	f.expect(exchange{method: "PATCH", path: "/items/5", body: `{"name":"m"}`, contentType: "application/json", status: 204},
 		exchange{method: "PATCH", path: "/items/5", body: `{"name":"m"}`, contentType: "application/json", status: 204})
 	if err := oc.Invoke(ctx, "updateItem", map[string]any{"id": 5, "name": "m", "note": nil}, "", nil); err != nil {

@@ -11,7 +11,7 @@ import (
 	"sync"
 	"testing"
 
-	opentool "github.com/opentoolgen/opentoolgen/runtime"
+	"github.com/opentoolgen/opentoolgen/runtime"
 	"github.com/opentoolgen/opentoolgen/runtime/declare"
 	wild "github.com/opentoolgen/opentoolgen/testdata/golden/openapi-wild"
 )
@@ -168,9 +168,9 @@ func TestSharedDiscriminator(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv := httptest.NewServer(opentool.NewHandler(tool))
+	srv := httptest.NewServer(runtime.NewHandler(tool))
 	defer srv.Close()
-	oc := opentool.NewClient(srv.URL + "/opentool")
+	oc := runtime.NewClient(srv.URL + "/opentool")
 	ctx := t.Context()
 
 	// Which Go variant a value decodes as.
@@ -266,8 +266,8 @@ func TestSharedDiscriminator(t *testing.T) {
 		args := json.RawMessage(`{"` + tc.arg + `":[` + tc.value + `]}`)
 		before := len(api.bodies)
 		err := oc.Invoke(ctx, tc.fn, args, "result", nil)
-		var e *opentool.Error
-		if !errors.As(err, &e) || e.Code != opentool.CodeInvalidParams {
+		var e *runtime.Error
+		if !errors.As(err, &e) || e.Code != runtime.CodeInvalidParams {
 			t.Errorf("%s(%s): got %v, want invalid params", tc.fn, tc.value, err)
 			continue
 		}

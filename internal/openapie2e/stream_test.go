@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	opentool "github.com/opentoolgen/opentoolgen/runtime"
+	"github.com/opentoolgen/opentoolgen/runtime"
 	"github.com/opentoolgen/opentoolgen/runtime/rest"
 	stream "github.com/opentoolgen/opentoolgen/testdata/golden/openapi-stream"
 )
@@ -246,7 +246,7 @@ func TestStreamClient(t *testing.T) {
 		events = append(events, ch.Index)
 	}
 	<-api.accept
-	var oe *opentool.Error
+	var oe *runtime.Error
 	if len(events) != 1 || !errors.As(last, &oe) || oe.Code != http.StatusBadGateway ||
 		!strings.Contains(oe.Message, "POST /chat: event 2 does not match the document") || !strings.Contains(oe.Message, `(data: {"index":"one","text":"ok"})`) {
 		t.Errorf("malformed event: events %v, error %v; want [0] and a 502 naming event 2 and its data", events, last)
@@ -362,9 +362,9 @@ func TestStreamTool(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ts := httptest.NewServer(opentool.NewHandler(tool))
+	ts := httptest.NewServer(runtime.NewHandler(tool))
 	defer ts.Close()
-	oc := opentool.NewClient(ts.URL + "/opentool")
+	oc := runtime.NewClient(ts.URL + "/opentool")
 
 	doc, err := oc.Load(ctx)
 	if err != nil {
@@ -403,7 +403,7 @@ func TestStreamTool(t *testing.T) {
 
 	// An error status of the API is the stream's error, with the status as code.
 	for _, err := range oc.StreamCall(ctx, fcall(t, "chat", map[string]any{"prompt": "bad"})) {
-		var e *opentool.Error
+		var e *runtime.Error
 		if !errors.As(err, &e) || e.Code != 400 || !strings.Contains(string(e.Data), "the prompt is bad") {
 			t.Errorf("bad prompt over /streamCall: %v, want code 400 with the body", err)
 		}
@@ -412,7 +412,7 @@ func TestStreamTool(t *testing.T) {
 
 	// The same through runtime.Local, without HTTP.
 	got = nil
-	for raw, err := range opentool.Local(tool).StreamFunction(ctx, "tailLogs", json.RawMessage(`{"service":"api"}`)) {
+	for raw, err := range runtime.Local(tool).StreamFunction(ctx, "tailLogs", json.RawMessage(`{"service":"api"}`)) {
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -428,9 +428,9 @@ func TestStreamTool(t *testing.T) {
 }
 
 // fcall is a FunctionCall of name with args.
-func fcall(t *testing.T, name string, args any) opentool.FunctionCall {
+func fcall(t *testing.T, name string, args any) runtime.FunctionCall {
 	t.Helper()
-	fc, err := opentool.NewFunctionCall("", name, args)
+	fc, err := runtime.NewFunctionCall("", name, args)
 	if err != nil {
 		t.Fatal(err)
 	}

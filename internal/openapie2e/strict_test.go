@@ -15,7 +15,7 @@ import (
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
-	opentool "github.com/opentoolgen/opentoolgen/runtime"
+	"github.com/opentoolgen/opentoolgen/runtime"
 	"github.com/opentoolgen/opentoolgen/runtime/declare"
 	hostile "github.com/opentoolgen/opentoolgen/testdata/golden/openapi-hostile"
 	params "github.com/opentoolgen/opentoolgen/testdata/golden/openapi-params"
@@ -61,12 +61,12 @@ func TestStrictRoundTrip(t *testing.T) {
 	api := &recorder{}
 	srv := httptest.NewServer(api)
 	defer srv.Close()
-	tools := map[string]func() (opentool.Tool, error){
-		"petstore": func() (opentool.Tool, error) { return petstore.NewTool(petstore.NewClient(srv.URL)) },
-		"params":   func() (opentool.Tool, error) { return params.NewTool(params.NewClient(srv.URL)) },
-		"schemas":  func() (opentool.Tool, error) { return schemas.NewTool(schemas.NewClient(srv.URL)) },
-		"swagger":  func() (opentool.Tool, error) { return swagger.NewTool(swagger.NewClient(srv.URL)) },
-		"hostile":  func() (opentool.Tool, error) { return hostile.NewTool(hostile.NewClient(srv.URL)) },
+	tools := map[string]func() (runtime.Tool, error){
+		"petstore": func() (runtime.Tool, error) { return petstore.NewTool(petstore.NewClient(srv.URL)) },
+		"params":   func() (runtime.Tool, error) { return params.NewTool(params.NewClient(srv.URL)) },
+		"schemas":  func() (runtime.Tool, error) { return schemas.NewTool(schemas.NewClient(srv.URL)) },
+		"swagger":  func() (runtime.Tool, error) { return swagger.NewTool(swagger.NewClient(srv.URL)) },
+		"hostile":  func() (runtime.Tool, error) { return hostile.NewTool(hostile.NewClient(srv.URL)) },
 	}
 	called := 0
 	for name, newTool := range tools {
@@ -109,8 +109,8 @@ func TestStrictRoundTrip(t *testing.T) {
 			checkValid(t, name+" "+f.Name, decl.Function.Parameters, raw)
 			before := len(api.reqs)
 			_, err := tool.Call(t.Context(), decl.Function.Name, raw)
-			var e *opentool.Error
-			if errors.As(err, &e) && e.Code == opentool.CodeInvalidParams {
+			var e *runtime.Error
+			if errors.As(err, &e) && e.Code == runtime.CodeInvalidParams {
 				t.Errorf("%s %s(%s): %v", name, f.Name, raw, err)
 				continue
 			}

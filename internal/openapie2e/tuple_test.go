@@ -6,7 +6,7 @@ import (
 	"net/http/httptest"
 	"testing"
 
-	opentool "github.com/opentoolgen/opentoolgen/runtime"
+	"github.com/opentoolgen/opentoolgen/runtime"
 	schemas "github.com/opentoolgen/opentoolgen/testdata/golden/openapi-schemas"
 	wild "github.com/opentoolgen/opentoolgen/testdata/golden/openapi-wild"
 )
@@ -24,9 +24,9 @@ func TestTuples(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv := httptest.NewServer(opentool.NewHandler(tool))
+	srv := httptest.NewServer(runtime.NewHandler(tool))
 	defer srv.Close()
-	oc := opentool.NewClient(srv.URL + "/opentool")
+	oc := runtime.NewClient(srv.URL + "/opentool")
 	ctx := t.Context()
 
 	var place wild.Place
@@ -46,8 +46,8 @@ func TestTuples(t *testing.T) {
 		{`{"name":"x","location":[52.5]}`, `/location: got 1 elements, want at least 2`},
 	} {
 		err := oc.Invoke(ctx, "addPlace", json.RawMessage(tc.args), "", nil)
-		var e *opentool.Error
-		if !errors.As(err, &e) || e.Code != opentool.CodeInvalidParams || len(e.Violations()) != 1 || e.Violations()[0].String() != tc.want {
+		var e *runtime.Error
+		if !errors.As(err, &e) || e.Code != runtime.CodeInvalidParams || len(e.Violations()) != 1 || e.Violations()[0].String() != tc.want {
 			t.Errorf("addPlace(%s): got %v, want %s", tc.args, err, tc.want)
 		}
 	}
@@ -78,7 +78,7 @@ func TestTuples(t *testing.T) {
 		{`[3,"9"]`, `/meta/span/1: got "9", want integer`},
 	} {
 		_, err := st.Call(ctx, "putTree", json.RawMessage(`{"value":1,"meta":{"span":`+tc.span+`}}`))
-		var e *opentool.Error
+		var e *runtime.Error
 		if !errors.As(err, &e) || len(e.Violations()) != 1 || e.Violations()[0].String() != tc.want {
 			t.Errorf("span %s: got %v, want %s", tc.span, err, tc.want)
 		}

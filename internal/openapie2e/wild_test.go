@@ -5,7 +5,7 @@ import (
 	"net/http/httptest"
 	"testing"
 
-	opentool "github.com/opentoolgen/opentoolgen/runtime"
+	"github.com/opentoolgen/opentoolgen/runtime"
 	params "github.com/opentoolgen/opentoolgen/testdata/golden/openapi-params"
 )
 
@@ -21,9 +21,9 @@ func TestWildRequests(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv := httptest.NewServer(opentool.NewHandler(tool))
+	srv := httptest.NewServer(runtime.NewHandler(tool))
 	defer srv.Close()
-	oc := opentool.NewClient(srv.URL + "/opentool")
+	oc := runtime.NewClient(srv.URL + "/opentool")
 
 	doc, err := oc.Load(ctx)
 	if err != nil {

@@ -16,7 +16,7 @@ import (
 	"strings"
 	"sync"
 
-	opentool "github.com/opentoolgen/opentoolgen/runtime"
+	"github.com/opentoolgen/opentoolgen/runtime"
 	"github.com/opentoolgen/opentoolgen/runtime/declare"
 	"github.com/opentoolgen/opentoolgen/runtime/rest"
 )
@@ -97,7 +97,7 @@ func Auth(basic bool, apiKeys ...string) rest.RequestEditor {
 // Exercise calls every function of tool with the required arguments of its
 // declaration (declare.OpenAI) filled with sample values, and says what Prism
 // made of each request.
-func Exercise(ctx context.Context, docName string, tool opentool.Tool, rec *Recorder) ([]Outcome, error) {
+func Exercise(ctx context.Context, docName string, tool runtime.Tool, rec *Recorder) ([]Outcome, error) {
 	doc, err := tool.Load(ctx)
 	if err != nil {
 		return nil, err
@@ -155,8 +155,8 @@ func Exercise(ctx context.Context, docName string, tool opentool.Tool, rec *Reco
 		switch {
 		case n == before:
 			o.Result = "norequest"
-			var e *opentool.Error
-			if errors.As(err, &e) && e.Code == opentool.CodeInvalidParams {
+			var e *runtime.Error
+			if errors.As(err, &e) && e.Code == runtime.CodeInvalidParams {
 				o.Result = "invalidargs"
 			}
 		case status == 401 || status == 403:

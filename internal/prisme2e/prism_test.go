@@ -124,10 +124,10 @@ import (
 	"os"
 
 	"github.com/opentoolgen/opentoolgen/internal/prisme2e"
-	opentool "github.com/opentoolgen/opentoolgen/runtime"
+	"github.com/opentoolgen/opentoolgen/runtime"
 ` + imports.String() + `)
 
-func run(doc string, tool opentool.Tool, err error, rec *prisme2e.Recorder) {
+func run(doc string, tool runtime.Tool, err error, rec *prisme2e.Recorder) {
 	if err != nil {
 		fmt.Fprintln(os.Stderr, doc, err)
 		os.Exit(1)

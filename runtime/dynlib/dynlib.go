@@ -11,7 +11,7 @@
 //
 //	fn, ok := lib.Acquire(i) // read-locks lib
 //	if !ok {
-//		return ErrLibraryClosed
+//		return dynlib.ErrLibraryClosed
 //	}
 //	r := C.otg_call_f(C.uintptr_t(fn), …) // the function, through its prototype
 //	… // r converted: a returned pointer points into the library
@@ -67,7 +67,7 @@ const closed = 1 << 62
 
 // Open loads the dynamic library at path (dlopen with RTLD_NOW|RTLD_LOCAL;
 // LoadLibraryW on Windows) and looks up every one of symbols, whose indices
-// are those Acquire takes. Its error is an *LibraryError naming path
+// are those Acquire takes. Its error is a *LibraryError naming path
 // and, when the library lacks symbols, every one of them (in the order of
 // symbols; the library is then unloaded). An empty path is refused
 // (ErrEmptyLibraryPath): dlopen would open the program itself.

@@ -8,7 +8,7 @@ import (
 	"strconv"
 	"strings"
 
-	opentool "github.com/opentoolgen/opentoolgen/runtime"
+	"github.com/opentoolgen/opentoolgen/runtime"
 )
 
 // The errors of the libraries that generated OpenDyn bindings open, and of
@@ -68,7 +68,7 @@ func CheckFinite[F ~float32 | ~float64](function, member string, values ...F) er
 		if !math.IsInf(f, 0) && !math.IsNaN(f) {
 			continue
 		}
-		return opentool.InternalError(fmt.Sprintf("%s returned %s as %s, which JSON cannot carry: want a finite number",
+		return runtime.InternalError(fmt.Sprintf("%s returned %s as %s, which JSON cannot carry: want a finite number",
 			function, strconv.FormatFloat(f, 'g', -1, 64), quote(member)))
 	}
 	return nil

@@ -869,7 +869,7 @@ func (r *Response) Unexpected() error {
 // APIError is a documented error response: its status and its body decoded
 // as the document says (Body), next to the raw body. Match it with errors.As:
 //
-//	var e *opentool.APIError[petstore.Error]
+//	var e *rest.APIError[petstore.Error]
 //	if errors.As(err, &e) { … e.StatusCode, e.Body.Message … }
 type APIError[T any] struct {
 	StatusCode int

@@ -6,23 +6,23 @@ package geometry
 import (
 	"context"
 
-	opentool "github.com/opentoolgen/opentoolgen/runtime"
+	"github.com/opentoolgen/opentoolgen/runtime"
 )
 
-// Client calls the functions of the tool through an opentool.Caller: an OpenTool
+// Client calls the functions of the tool through an runtime.Caller: an OpenTool
 // server, a Tool in the same process, an MCP server. It is safe for concurrent
-// use when its Caller is (an *opentool.Client is, and opentool.Local of a Tool).
+// use when its Caller is (an *runtime.Client is, and runtime.Local of a Tool).
 type Client struct {
-	rt opentool.Caller
+	rt runtime.Caller
 }
 
 // NewClient returns a client that calls the tool through c: over OpenTool
-// HTTP, NewClient(opentool.NewClient("http://localhost:9627/opentool")); in the
-// same process, NewClient(opentool.Local(tool)), with tool this package's
-// NewTool(svc) or any opentool.Tool (the client then sees what it would see of
-// tool served over HTTP); an MCP server, NewClient(opentool.Local(mcpTool)),
+// HTTP, NewClient(runtime.NewClient("http://localhost:9627/opentool")); in the
+// same process, NewClient(runtime.Local(tool)), with tool this package's
+// NewTool(svc) or any runtime.Tool (the client then sees what it would see of
+// tool served over HTTP); an MCP server, NewClient(runtime.Local(mcpTool)),
 // with mcpTool an *mcpbridge.Tool.
-func NewClient(c opentool.Caller) *Client {
+func NewClient(c runtime.Caller) *Client {
 	return &Client{rt: c}
 }
 
@@ -33,34 +33,34 @@ var _ Service = (*Client)(nil)
 // CircleArea returns the area of a circle.
 func (c *Client) CircleArea(ctx context.Context, args CircleAreaArgs) (float64, error) {
 	var r float64
-	err := opentool.Invoke(ctx, c.rt, "circle_area", &args, "area", &r)
+	err := runtime.Invoke(ctx, c.rt, "circle_area", &args, "area", &r)
 	return r, err
 }
 
 // Distance returns the distance between two points.
 func (c *Client) Distance(ctx context.Context, args DistanceArgs) (float64, error) {
 	var r float64
-	err := opentool.Invoke(ctx, c.rt, "distance", &args, "distance", &r)
+	err := runtime.Invoke(ctx, c.rt, "distance", &args, "distance", &r)
 	return r, err
 }
 
 // Describe describes a circle in a sentence.
 func (c *Client) Describe(ctx context.Context, args DescribeArgs) (DescribeResult, error) {
 	var r DescribeResult
-	err := opentool.Invoke(ctx, c.rt, "describe", &args, "", &r)
+	err := runtime.Invoke(ctx, c.rt, "describe", &args, "", &r)
 	return r, err
 }
 
 // Scales a vector to length 1.
 func (c *Client) Normalize(ctx context.Context, args NormalizeArgs) (float64, error) {
 	var r float64
-	err := opentool.Invoke(ctx, c.rt, "normalize", &args, "length", &r)
+	err := runtime.Invoke(ctx, c.rt, "normalize", &args, "length", &r)
 	return r, err
 }
 
 // Version returns the version of the library.
 func (c *Client) Version(ctx context.Context) (string, error) {
 	var r string
-	err := opentool.Invoke(ctx, c.rt, "version", nil, "version", &r)
+	err := runtime.Invoke(ctx, c.rt, "version", nil, "version", &r)
 	return r, err
 }

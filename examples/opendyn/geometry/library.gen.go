@@ -8,7 +8,7 @@ import (
 	"context"
 	"unsafe"
 
-	dynlib "github.com/opentoolgen/opentoolgen/runtime/dynlib"
+	"github.com/opentoolgen/opentoolgen/runtime/dynlib"
 )
 
 /*
@@ -32,15 +32,15 @@ var symbols = [5]dynlib.Symbol{
 // Library is the dynamic library the document describes, opened with Open. Its
 // methods call the functions of the library, through the prototypes the document
 // gives, and are safe for concurrent use when those functions are. After Close
-// they return opentool.ErrLibraryClosed, as they do for a zero Library.
+// they return dynlib.ErrLibraryClosed, as they do for a zero Library.
 type Library struct {
 	lib *dynlib.Library // the addresses of symbols, by index; nil in a zero Library
 }
 
 // Open loads the dynamic library at path (dlopen with RTLD_NOW|RTLD_LOCAL;
 // LoadLibrary on Windows) and looks up every function the document describes.
-// Its error is an *opentool.LibraryError naming path and, when the library lacks
-// functions, every one of them. An empty path is refused (opentool.ErrEmptyLibraryPath):
+// Its error is an *dynlib.LibraryError naming path and, when the library lacks
+// functions, every one of them. An empty path is refused (dynlib.ErrEmptyLibraryPath):
 // dlopen would open the program itself.
 func Open(path string) (*Library, error) {
 	lib, err := dynlib.Open(path, symbols[:])
@@ -56,7 +56,7 @@ func (l *Library) Path() string {
 }
 
 // Close waits for the calls in progress and unloads the library; the calls that
-// follow return opentool.ErrLibraryClosed. Closing a closed library (or a zero
+// follow return dynlib.ErrLibraryClosed. Closing a closed library (or a zero
 // Library) does nothing.
 func (l *Library) Close() error {
 	return l.lib.Close()

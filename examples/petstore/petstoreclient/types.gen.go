@@ -3,7 +3,7 @@
 
 package petstoreclient
 
-import opentool "github.com/opentoolgen/opentoolgen/runtime"
+import "github.com/opentoolgen/opentoolgen/runtime"
 
 // PetStatus is the schema "PetStatus" of the document.
 type PetStatus string
@@ -23,7 +23,7 @@ func (x PetStatus) Valid() bool {
 	return false
 }
 
-func decodePetStatus(d *opentool.Decoder, x *PetStatus) {
+func decodePetStatus(d *runtime.Decoder, x *PetStatus) {
 	if v, ok := d.String(); ok {
 		*x = PetStatus(v)
 		if !x.Valid() {
@@ -50,7 +50,7 @@ type ListPetsArgs struct {
 	Limit  *int32     `json:"limit,omitzero"`
 }
 
-func decodeListPetsArgs(d *opentool.Decoder, x *ListPetsArgs) {
+func decodeListPetsArgs(d *runtime.Decoder, x *ListPetsArgs) {
 	if !d.Object() {
 		return
 	}
@@ -67,8 +67,8 @@ func decodeListPetsArgs(d *opentool.Decoder, x *ListPetsArgs) {
 				var v int32
 				if v1, ok := d.IntRange(-2147483648, 2147483647); ok {
 					v = int32(v1)
-					opentool.CheckMin(d, float64(v1), 1.0, false)
-					opentool.CheckMax(d, float64(v1), 100.0, false)
+					runtime.CheckMin(d, float64(v1), 1.0, false)
+					runtime.CheckMax(d, float64(v1), 100.0, false)
 				}
 				x.Limit = &v
 			}
@@ -84,7 +84,7 @@ type AddPetArgs struct {
 	Status *PetStatus `json:"status,omitzero"`
 }
 
-func decodeAddPetArgs(d *opentool.Decoder, x *AddPetArgs) {
+func decodeAddPetArgs(d *runtime.Decoder, x *AddPetArgs) {
 	if !d.Object() {
 		return
 	}
@@ -95,7 +95,7 @@ func decodeAddPetArgs(d *opentool.Decoder, x *AddPetArgs) {
 			seen[0] |= 1 << 0
 			if v1, ok := d.String(); ok {
 				x.Name = v1
-				opentool.CheckLength(d, v1, 1, 64)
+				runtime.CheckLength(d, v1, 1, 64)
 			}
 		case "status":
 			if !d.IsNull() {
@@ -115,7 +115,7 @@ type GetPetArgs struct {
 	PetID int64 `json:"petId"`
 }
 
-func decodeGetPetArgs(d *opentool.Decoder, x *GetPetArgs) {
+func decodeGetPetArgs(d *runtime.Decoder, x *GetPetArgs) {
 	if !d.Object() {
 		return
 	}

@@ -11,7 +11,7 @@ import (
 	"os/signal"
 
 	"github.com/opentoolgen/opentoolgen/examples/petstore/petstoreclient"
-	opentool "github.com/opentoolgen/opentoolgen/runtime"
+	"github.com/opentoolgen/opentoolgen/runtime"
 )
 
 func main() {
@@ -25,7 +25,7 @@ func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	log.Printf("OpenTool server for %s on http://%s/opentool", *api, *addr)
-	if err := opentool.Serve(ctx, *addr, tool); err != nil {
+	if err := runtime.Serve(ctx, *addr, tool); err != nil {
 		log.Fatal(err)
 	}
 }
@@ -36,7 +36,7 @@ func main() {
 // otherwise (a default).
 func newTool(api, key string) (*petstoreclient.Tool, error) {
 	return petstoreclient.NewTool(petstoreclient.NewClient(api, petstoreclient.WithAPIKey(key)),
-		opentool.WithFixed("listPets", map[string]any{"limit": 20}),
-		opentool.WithDefaults("addPet", map[string]any{"status": "available"}),
+		runtime.WithFixed("listPets", map[string]any{"limit": 20}),
+		runtime.WithDefaults("addPet", map[string]any{"status": "available"}),
 	)
 }

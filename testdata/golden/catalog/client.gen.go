@@ -7,23 +7,23 @@ import (
 	"context"
 	"iter"
 
-	opentool "github.com/opentoolgen/opentoolgen/runtime"
+	"github.com/opentoolgen/opentoolgen/runtime"
 )
 
-// Client calls the functions of the tool through an opentool.Caller: an OpenTool
+// Client calls the functions of the tool through an runtime.Caller: an OpenTool
 // server, a Tool in the same process, an MCP server. It is safe for concurrent
-// use when its Caller is (an *opentool.Client is, and opentool.Local of a Tool).
+// use when its Caller is (an *runtime.Client is, and runtime.Local of a Tool).
 type Client struct {
-	rt opentool.Caller
+	rt runtime.Caller
 }
 
 // NewClient returns a client that calls the tool through c: over OpenTool
-// HTTP, NewClient(opentool.NewClient("http://localhost:9627/opentool")); in the
-// same process, NewClient(opentool.Local(tool)), with tool this package's
-// NewTool(svc) or any opentool.Tool (the client then sees what it would see of
-// tool served over HTTP); an MCP server, NewClient(opentool.Local(mcpTool)),
+// HTTP, NewClient(runtime.NewClient("http://localhost:9627/opentool")); in the
+// same process, NewClient(runtime.Local(tool)), with tool this package's
+// NewTool(svc) or any runtime.Tool (the client then sees what it would see of
+// tool served over HTTP); an MCP server, NewClient(runtime.Local(mcpTool)),
 // with mcpTool an *mcpbridge.Tool.
-func NewClient(c opentool.Caller) *Client {
+func NewClient(c runtime.Caller) *Client {
 	return &Client{rt: c}
 }
 
@@ -34,21 +34,21 @@ var _ Service = (*Client)(nil)
 // GetItem gets an item of the catalog.
 func (c *Client) GetItem(ctx context.Context, args GetItemArgs) (Item, error) {
 	var r Item
-	err := opentool.Invoke(ctx, c.rt, "getItem", &args, "", &r)
+	err := runtime.Invoke(ctx, c.rt, "getItem", &args, "", &r)
 	return r, err
 }
 
 // CountItems counts the items of the catalog.
 func (c *Client) CountItems(ctx context.Context) (int64, error) {
 	var r int64
-	err := opentool.Invoke(ctx, c.rt, "countItems", nil, "count", &r)
+	err := runtime.Invoke(ctx, c.rt, "countItems", nil, "count", &r)
 	return r, err
 }
 
 // Reserve a quantity of an item.
 func (c *Client) Reserve(ctx context.Context, args ReserveArgs) (string, error) {
 	var r string
-	err := opentool.Invoke(ctx, c.rt, "reserve", &args, "reservation", &r)
+	err := runtime.Invoke(ctx, c.rt, "reserve", &args, "reservation", &r)
 	return r, err
 }
 
@@ -59,7 +59,7 @@ func (c *Client) Reserve(ctx context.Context, args ReserveArgs) (string, error) 
 //
 // It is WatchPrice as an iterator.
 func (c *Client) WatchPriceSeq(ctx context.Context, args WatchPriceArgs) iter.Seq2[float64, error] {
-	return opentool.InvokeStream[float64](ctx, c.rt, "watchPrice", &args, "price")
+	return runtime.InvokeStream[float64](ctx, c.rt, "watchPrice", &args, "price")
 }
 
 // Stream the prices of an item as they change.

@@ -8,14 +8,14 @@ import (
 	"encoding/json"
 	"strconv"
 
-	opentool "github.com/opentoolgen/opentoolgen/runtime"
-	declare "github.com/opentoolgen/opentoolgen/runtime/declare"
+	"github.com/opentoolgen/opentoolgen/runtime"
+	"github.com/opentoolgen/opentoolgen/runtime/declare"
 )
 
 // Service is the tool: one method per function of the document. Implement it to
 // serve the tool (NewTool); *Client implements it by calling a server, so that
 // a remote tool can be served again. A method's error reaches the caller as a
-// JSON-RPC error: return an *opentool.Error to choose its code, any other error
+// JSON-RPC error: return an *runtime.Error to choose its code, any other error
 // is reported with code 500.
 type Service interface {
 	// GetItem gets an item of the catalog.
@@ -31,22 +31,22 @@ type Service interface {
 // Tool serves a Service as an OpenTool tool: it completes the arguments of a
 // call as its options say, decodes and validates them straight into the typed
 // arguments (answering -32602 with every violation), calls the Service and
-// encodes the result. Serve it with opentool.NewHandler or opentool.Serve.
+// encodes the result. Serve it with runtime.NewHandler or runtime.Serve.
 type Tool struct {
 	svc  Service
-	args *opentool.Args
+	args *runtime.Args
 }
 
-var _ opentool.Tool = (*Tool)(nil)
-var _ opentool.StreamTool = (*Tool)(nil)
+var _ runtime.Tool = (*Tool)(nil)
+var _ runtime.StreamTool = (*Tool)(nil)
 
 // NewTool returns the Tool serving svc. Its options choose the functions it
-// serves (opentool.WithFunctions) and complete their arguments
-// (opentool.WithDefaults, opentool.WithFixed, opentool.WithEnvs). It fails when
+// serves (runtime.WithFunctions) and complete their arguments
+// (runtime.WithDefaults, runtime.WithFixed, runtime.WithEnvs). It fails when
 // an option names a function or an argument the document does not have, or
 // gives a value of the wrong type.
-func NewTool(svc Service, opts ...opentool.ToolOption) (*Tool, error) {
-	args, err := opentool.NewArgs(Document(), opts...)
+func NewTool(svc Service, opts ...runtime.ToolOption) (*Tool, error) {
+	args, err := runtime.NewArgs(Document(), opts...)
 	if err != nil {
 		return nil, err
 	}
@@ -55,43 +55,43 @@ func NewTool(svc Service, opts ...opentool.ToolOption) (*Tool, error) {
 
 func (t *Tool) callGetItem(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
 	var a GetItemArgs
-	if err := opentool.DecodeArgs(ctx, t.args, "getItem", args, &a, decodeGetItemArgs); err != nil {
+	if err := runtime.DecodeArgs(ctx, t.args, "getItem", args, &a, decodeGetItemArgs); err != nil {
 		return nil, err
 	}
 	r, err := t.svc.GetItem(ctx, a)
 	if err != nil {
-		return nil, opentool.ToolError(err)
+		return nil, runtime.ToolError(err)
 	}
-	return opentool.EncodeObject(r)
+	return runtime.EncodeObject(r)
 }
 
 func (t *Tool) callCountItems(ctx context.Context, _ json.RawMessage) (json.RawMessage, error) {
 	r, err := t.svc.CountItems(ctx)
 	if err != nil {
-		return nil, opentool.ToolError(err)
+		return nil, runtime.ToolError(err)
 	}
-	return opentool.EncodeResult("count", r)
+	return runtime.EncodeResult("count", r)
 }
 
 func (t *Tool) callReserve(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
 	var a ReserveArgs
-	if err := opentool.DecodeArgs(ctx, t.args, "reserve", args, &a, decodeReserveArgs); err != nil {
+	if err := runtime.DecodeArgs(ctx, t.args, "reserve", args, &a, decodeReserveArgs); err != nil {
 		return nil, err
 	}
 	r, err := t.svc.Reserve(ctx, a)
 	if err != nil {
-		return nil, opentool.ToolError(err)
+		return nil, runtime.ToolError(err)
 	}
-	return opentool.EncodeResult("reservation", r)
+	return runtime.EncodeResult("reservation", r)
 }
 
 func (t *Tool) streamWatchPrice(ctx context.Context, args json.RawMessage, emit func(json.RawMessage) error) error {
 	var a WatchPriceArgs
-	if err := opentool.DecodeArgs(ctx, t.args, "watchPrice", args, &a, decodeWatchPriceArgs); err != nil {
+	if err := runtime.DecodeArgs(ctx, t.args, "watchPrice", args, &a, decodeWatchPriceArgs); err != nil {
 		return err
 	}
-	return opentool.ToolError(t.svc.WatchPrice(ctx, a, func(v float64) error {
-		raw, err := opentool.EncodeResult("price", v)
+	return runtime.ToolError(t.svc.WatchPrice(ctx, a, func(v float64) error {
+		raw, err := runtime.EncodeResult("price", v)
 		if err != nil {
 			return err
 		}
@@ -99,11 +99,11 @@ func (t *Tool) streamWatchPrice(ctx context.Context, args json.RawMessage, emit 
 	}))
 }
 
-// Call implements opentool.Tool.
+// Call implements runtime.Tool.
 func (t *Tool) Call(ctx context.Context, name string, args json.RawMessage) (json.RawMessage, error) {
 	name, ok := t.args.Resolve(name)
 	if !ok {
-		return nil, opentool.MethodNotFound(name)
+		return nil, runtime.MethodNotFound(name)
 	}
 	switch name {
 	case "getItem":
@@ -113,28 +113,28 @@ func (t *Tool) Call(ctx context.Context, name string, args json.RawMessage) (jso
 	case "reserve":
 		return t.callReserve(ctx, args)
 	case "watchPrice":
-		return nil, opentool.NewError(opentool.CodeMethodNotFound, strconv.Quote(name)+" streams its results: call it with streamCall")
+		return nil, runtime.NewError(runtime.CodeMethodNotFound, strconv.Quote(name)+" streams its results: call it with streamCall")
 	}
-	return nil, opentool.MethodNotFound(name)
+	return nil, runtime.MethodNotFound(name)
 }
 
-// StreamCall implements opentool.StreamTool.
+// StreamCall implements runtime.StreamTool.
 func (t *Tool) StreamCall(ctx context.Context, name string, args json.RawMessage, emit func(json.RawMessage) error) error {
 	name, ok := t.args.Resolve(name)
 	if !ok {
-		return opentool.MethodNotFound(name)
+		return runtime.MethodNotFound(name)
 	}
 	switch name {
 	case "watchPrice":
 		return t.streamWatchPrice(ctx, args, emit)
 	case "getItem", "countItems", "reserve":
-		return opentool.NewError(opentool.CodeMethodNotFound, strconv.Quote(name)+" does not stream its result: call it with call")
+		return runtime.NewError(runtime.CodeMethodNotFound, strconv.Quote(name)+" does not stream its result: call it with call")
 	}
-	return opentool.MethodNotFound(name)
+	return runtime.MethodNotFound(name)
 }
 
-// Load implements opentool.Tool: it returns the served document (see Document).
-func (t *Tool) Load(context.Context) (*opentool.OpenTool, error) {
+// Load implements runtime.Tool: it returns the served document (see Document).
+func (t *Tool) Load(context.Context) (*runtime.OpenTool, error) {
 	return t.args.Served(), nil
 }
 
@@ -142,7 +142,7 @@ func (t *Tool) Load(context.Context) (*opentool.OpenTool, error) {
 // it serves, without the fixed arguments and those read from the environment,
 // and with defaulted arguments optional. Each call returns a new copy; the
 // package-level Document is the document as written.
-func (t *Tool) Document() *opentool.OpenTool {
+func (t *Tool) Document() *runtime.OpenTool {
 	return t.args.Document()
 }
 
@@ -156,6 +156,6 @@ func (t *Tool) Declarations(p declare.Profile) (*declare.Declared, error) {
 // Functions returns each served function (see Document) as a tool of its own
 // for agent frameworks: its name, description, input and output schemas, and
 // Invoke (map in, map out) and Call (JSON in, JSON out) that call it through t.
-func (t *Tool) Functions() []*opentool.FunctionTool {
-	return opentool.FunctionsOf(t, t.args.Served())
+func (t *Tool) Functions() []*runtime.FunctionTool {
+	return runtime.FunctionsOf(t, t.args.Served())
 }

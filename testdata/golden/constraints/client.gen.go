@@ -6,23 +6,23 @@ package constraints
 import (
 	"context"
 
-	opentool "github.com/opentoolgen/opentoolgen/runtime"
+	"github.com/opentoolgen/opentoolgen/runtime"
 )
 
-// Client calls the functions of the tool through an opentool.Caller: an OpenTool
+// Client calls the functions of the tool through an runtime.Caller: an OpenTool
 // server, a Tool in the same process, an MCP server. It is safe for concurrent
-// use when its Caller is (an *opentool.Client is, and opentool.Local of a Tool).
+// use when its Caller is (an *runtime.Client is, and runtime.Local of a Tool).
 type Client struct {
-	rt opentool.Caller
+	rt runtime.Caller
 }
 
 // NewClient returns a client that calls the tool through c: over OpenTool
-// HTTP, NewClient(opentool.NewClient("http://localhost:9627/opentool")); in the
-// same process, NewClient(opentool.Local(tool)), with tool this package's
-// NewTool(svc) or any opentool.Tool (the client then sees what it would see of
-// tool served over HTTP); an MCP server, NewClient(opentool.Local(mcpTool)),
+// HTTP, NewClient(runtime.NewClient("http://localhost:9627/opentool")); in the
+// same process, NewClient(runtime.Local(tool)), with tool this package's
+// NewTool(svc) or any runtime.Tool (the client then sees what it would see of
+// tool served over HTTP); an MCP server, NewClient(runtime.Local(mcpTool)),
 // with mcpTool an *mcpbridge.Tool.
-func NewClient(c opentool.Caller) *Client {
+func NewClient(c runtime.Caller) *Client {
 	return &Client{rt: c}
 }
 
@@ -33,6 +33,6 @@ var _ Service = (*Client)(nil)
 // Accept arguments that keep every constraint.
 func (c *Client) Check(ctx context.Context, args CheckArgs) (string, error) {
 	var r string
-	err := opentool.Invoke(ctx, c.rt, "check", &args, "ok", &r)
+	err := runtime.Invoke(ctx, c.rt, "check", &args, "ok", &r)
 	return r, err
 }

@@ -3,15 +3,15 @@
 
 package constraints
 
-import opentool "github.com/opentoolgen/opentoolgen/runtime"
+import "github.com/opentoolgen/opentoolgen/runtime"
 
 // Three capital letters.
 type Code string
 
-func decodeCode(d *opentool.Decoder, x *Code) {
+func decodeCode(d *runtime.Decoder, x *Code) {
 	if v0, ok := d.String(); ok {
 		*x = Code(v0)
-		opentool.CheckPattern(d, v0, pattern1)
+		runtime.CheckPattern(d, v0, pattern1)
 	}
 }
 
@@ -21,7 +21,7 @@ type Point struct {
 	Y int64 `json:"y"`
 }
 
-func decodePoint(d *opentool.Decoder, x *Point) {
+func decodePoint(d *runtime.Decoder, x *Point) {
 	if !d.Object() {
 		return
 	}
@@ -59,13 +59,13 @@ func (x Level) Valid() bool {
 	return false
 }
 
-func decodeLevel(d *opentool.Decoder, x *Level) {
+func decodeLevel(d *runtime.Decoder, x *Level) {
 	if v, ok := d.Int(); ok {
 		*x = Level(v)
 		if !x.Valid() {
 			d.NotInEnum(v, "1, 2, 3")
 		}
-		opentool.CheckMax(d, float64(v), 2.0, false)
+		runtime.CheckMax(d, float64(v), 2.0, false)
 	}
 }
 
@@ -98,7 +98,7 @@ type CheckArgs struct {
 	Level   *Level            `json:"level,omitzero"`
 }
 
-func decodeCheckArgs(d *opentool.Decoder, x *CheckArgs) {
+func decodeCheckArgs(d *runtime.Decoder, x *CheckArgs) {
 	if !d.Object() {
 		return
 	}
@@ -109,7 +109,7 @@ func decodeCheckArgs(d *opentool.Decoder, x *CheckArgs) {
 			seen[0] |= 1 << 0
 			if v1, ok := d.String(); ok {
 				x.Text = v1
-				opentool.CheckLength(d, v1, 2, 5)
+				runtime.CheckLength(d, v1, 2, 5)
 			}
 		case "code":
 			if !d.IsNull() {
@@ -122,7 +122,7 @@ func decodeCheckArgs(d *opentool.Decoder, x *CheckArgs) {
 				var v string
 				if v1, ok := d.String(); ok {
 					v = v1
-					opentool.CheckFormat(d, v1, "email")
+					runtime.CheckFormat(d, v1, "email")
 				}
 				x.Email = &v
 			}
@@ -131,7 +131,7 @@ func decodeCheckArgs(d *opentool.Decoder, x *CheckArgs) {
 				var v string
 				if v1, ok := d.String(); ok {
 					v = v1
-					opentool.CheckFormat(d, v1, "date-time")
+					runtime.CheckFormat(d, v1, "date-time")
 				}
 				x.When = &v
 			}
@@ -140,7 +140,7 @@ func decodeCheckArgs(d *opentool.Decoder, x *CheckArgs) {
 				var v string
 				if v1, ok := d.String(); ok {
 					v = v1
-					opentool.CheckFormat(d, v1, "date")
+					runtime.CheckFormat(d, v1, "date")
 				}
 				x.Day = &v
 			}
@@ -149,7 +149,7 @@ func decodeCheckArgs(d *opentool.Decoder, x *CheckArgs) {
 				var v string
 				if v1, ok := d.String(); ok {
 					v = v1
-					opentool.CheckFormat(d, v1, "time")
+					runtime.CheckFormat(d, v1, "time")
 				}
 				x.At = &v
 			}
@@ -158,7 +158,7 @@ func decodeCheckArgs(d *opentool.Decoder, x *CheckArgs) {
 				var v string
 				if v1, ok := d.String(); ok {
 					v = v1
-					opentool.CheckFormat(d, v1, "uri")
+					runtime.CheckFormat(d, v1, "uri")
 				}
 				x.Site = &v
 			}
@@ -167,7 +167,7 @@ func decodeCheckArgs(d *opentool.Decoder, x *CheckArgs) {
 				var v string
 				if v1, ok := d.String(); ok {
 					v = v1
-					opentool.CheckFormat(d, v1, "uuid")
+					runtime.CheckFormat(d, v1, "uuid")
 				}
 				x.ID = &v
 			}
@@ -176,7 +176,7 @@ func decodeCheckArgs(d *opentool.Decoder, x *CheckArgs) {
 				var v string
 				if v1, ok := d.String(); ok {
 					v = v1
-					opentool.CheckFormat(d, v1, "ipv4")
+					runtime.CheckFormat(d, v1, "ipv4")
 				}
 				x.Ip4 = &v
 			}
@@ -185,7 +185,7 @@ func decodeCheckArgs(d *opentool.Decoder, x *CheckArgs) {
 				var v string
 				if v1, ok := d.String(); ok {
 					v = v1
-					opentool.CheckFormat(d, v1, "ipv6")
+					runtime.CheckFormat(d, v1, "ipv6")
 				}
 				x.Ip6 = &v
 			}
@@ -194,7 +194,7 @@ func decodeCheckArgs(d *opentool.Decoder, x *CheckArgs) {
 				var v string
 				if v1, ok := d.String(); ok {
 					v = v1
-					opentool.CheckFormat(d, v1, "hostname")
+					runtime.CheckFormat(d, v1, "hostname")
 				}
 				x.Host = &v
 			}
@@ -203,8 +203,8 @@ func decodeCheckArgs(d *opentool.Decoder, x *CheckArgs) {
 				var v int64
 				if v1, ok := d.Int(); ok {
 					v = v1
-					opentool.CheckMin(d, float64(v1), 1.0, false)
-					opentool.CheckMax(d, float64(v1), 10.0, false)
+					runtime.CheckMin(d, float64(v1), 1.0, false)
+					runtime.CheckMax(d, float64(v1), 10.0, false)
 				}
 				x.Count = &v
 			}
@@ -213,8 +213,8 @@ func decodeCheckArgs(d *opentool.Decoder, x *CheckArgs) {
 				var v float64
 				if v1, ok := d.Float(); ok {
 					v = v1
-					opentool.CheckMin(d, float64(v1), 0.0, true)
-					opentool.CheckMax(d, float64(v1), 1.0, true)
+					runtime.CheckMin(d, float64(v1), 0.0, true)
+					runtime.CheckMax(d, float64(v1), 1.0, true)
 				}
 				x.Ratio = &v
 			}
@@ -223,7 +223,7 @@ func decodeCheckArgs(d *opentool.Decoder, x *CheckArgs) {
 				var v float64
 				if v1, ok := d.Float(); ok {
 					v = v1
-					opentool.CheckMin(d, float64(v1), 0.0, true)
+					runtime.CheckMin(d, float64(v1), 0.0, true)
 				}
 				x.Above = &v
 			}
@@ -232,7 +232,7 @@ func decodeCheckArgs(d *opentool.Decoder, x *CheckArgs) {
 				var v int64
 				if v1, ok := d.Int(); ok {
 					v = v1
-					opentool.CheckMultipleOfInt(d, int64(v1), int64(5))
+					runtime.CheckMultipleOfInt(d, int64(v1), int64(5))
 				}
 				x.Step = &v
 			}
@@ -241,7 +241,7 @@ func decodeCheckArgs(d *opentool.Decoder, x *CheckArgs) {
 				var v float64
 				if v1, ok := d.Float(); ok {
 					v = v1
-					opentool.CheckMultipleOf(d, float64(v1), 0.5)
+					runtime.CheckMultipleOf(d, float64(v1), 0.5)
 				}
 				x.Half = &v
 			}
@@ -254,8 +254,8 @@ func decodeCheckArgs(d *opentool.Decoder, x *CheckArgs) {
 						e1, _ = d.String()
 						x.Tags = append(x.Tags, e1)
 					}
-					opentool.CheckItems(d, len(x.Tags), 1, 3)
-					opentool.CheckUnique(d, x.Tags)
+					runtime.CheckItems(d, len(x.Tags), 1, 3)
+					runtime.CheckUnique(d, x.Tags)
 				}
 			}
 		case "points":
@@ -267,7 +267,7 @@ func decodeCheckArgs(d *opentool.Decoder, x *CheckArgs) {
 						decodePoint(d, &e1)
 						x.Points = append(x.Points, e1)
 					}
-					opentool.CheckUniqueJSON(d, x.Points)
+					runtime.CheckUniqueJSON(d, x.Points)
 				}
 			}
 		case "attrs":
@@ -280,7 +280,7 @@ func decodeCheckArgs(d *opentool.Decoder, x *CheckArgs) {
 						e1, _ = d.String()
 						x.Attrs[k1] = e1
 					}
-					opentool.CheckProperties(d, len(x.Attrs), 1, 2)
+					runtime.CheckProperties(d, len(x.Attrs), 1, 2)
 				}
 			}
 		case "opts":
@@ -294,7 +294,7 @@ func decodeCheckArgs(d *opentool.Decoder, x *CheckArgs) {
 				var v string
 				if v1, ok := d.String(); ok {
 					v = v1
-					opentool.CheckConst(d, v1, "fast")
+					runtime.CheckConst(d, v1, "fast")
 				}
 				x.Mode = &v
 			}
@@ -303,7 +303,7 @@ func decodeCheckArgs(d *opentool.Decoder, x *CheckArgs) {
 				var v int64
 				if v1, ok := d.Int(); ok {
 					v = v1
-					opentool.CheckConst(d, v1, int64(2))
+					runtime.CheckConst(d, v1, int64(2))
 				}
 				x.Version = &v
 			}
@@ -312,7 +312,7 @@ func decodeCheckArgs(d *opentool.Decoder, x *CheckArgs) {
 				var v bool
 				if v1, ok := d.Bool(); ok {
 					v = v1
-					opentool.CheckConst(d, v1, true)
+					runtime.CheckConst(d, v1, true)
 				}
 				x.Flag = &v
 			}
@@ -335,7 +335,7 @@ type Opts struct {
 	B *bool `json:"b,omitzero"`
 }
 
-func decodeOpts(d *opentool.Decoder, x *Opts) {
+func decodeOpts(d *runtime.Decoder, x *Opts) {
 	if !d.Object() {
 		return
 	}
@@ -351,10 +351,10 @@ func decodeOpts(d *opentool.Decoder, x *Opts) {
 			d.Skip()
 		}
 	}
-	opentool.CheckProperties(d, n, 1, 1)
+	runtime.CheckProperties(d, n, 1, 1)
 }
 
 // Patterns of the schemas, compiled on first use.
 var (
-	pattern1 = opentool.NewPattern("^[A-Z]{3}$")
+	pattern1 = runtime.NewPattern("^[A-Z]{3}$")
 )

@@ -6,23 +6,23 @@ package hostile
 import (
 	"context"
 
-	opentool "github.com/opentoolgen/opentoolgen/runtime"
+	"github.com/opentoolgen/opentoolgen/runtime"
 )
 
-// Client calls the functions of the tool through an opentool.Caller: an OpenTool
+// Client calls the functions of the tool through an runtime.Caller: an OpenTool
 // server, a Tool in the same process, an MCP server. It is safe for concurrent
-// use when its Caller is (an *opentool.Client is, and opentool.Local of a Tool).
+// use when its Caller is (an *runtime.Client is, and runtime.Local of a Tool).
 type Client struct {
-	rt opentool.Caller
+	rt runtime.Caller
 }
 
 // NewClient returns a client that calls the tool through c: over OpenTool
-// HTTP, NewClient(opentool.NewClient("http://localhost:9627/opentool")); in the
-// same process, NewClient(opentool.Local(tool)), with tool this package's
-// NewTool(svc) or any opentool.Tool (the client then sees what it would see of
-// tool served over HTTP); an MCP server, NewClient(opentool.Local(mcpTool)),
+// HTTP, NewClient(runtime.NewClient("http://localhost:9627/opentool")); in the
+// same process, NewClient(runtime.Local(tool)), with tool this package's
+// NewTool(svc) or any runtime.Tool (the client then sees what it would see of
+// tool served over HTTP); an MCP server, NewClient(runtime.Local(mcpTool)),
 // with mcpTool an *mcpbridge.Tool.
-func NewClient(c opentool.Caller) *Client {
+func NewClient(c runtime.Caller) *Client {
 	return &Client{rt: c}
 }
 
@@ -34,7 +34,7 @@ var _ Service = (*Client)(nil)
 // //go:generate echo pwned
 func (c *Client) Client(ctx context.Context, args ClientArgs2) (Service2, error) {
 	var r Service2
-	err := opentool.Invoke(ctx, c.rt, "Client", &args, "", &r)
+	err := runtime.Invoke(ctx, c.rt, "Client", &args, "", &r)
 	return r, err
 }
 
@@ -42,30 +42,30 @@ func (c *Client) Client(ctx context.Context, args ClientArgs2) (Service2, error)
 // func init() { panic(1) }
 func (c *Client) UserID(ctx context.Context) ([]int64, error) {
 	var r []int64
-	err := opentool.Invoke(ctx, c.rt, "user_id", nil, "ids", &r)
+	err := runtime.Invoke(ctx, c.rt, "user_id", nil, "ids", &r)
 	return r, err
 }
 
 // collides with user_id after conversion
 func (c *Client) UserID2(ctx context.Context, args UserID2Args) error {
-	return opentool.Invoke(ctx, c.rt, "userId", &args, "", nil)
+	return runtime.Invoke(ctx, c.rt, "userId", &args, "", nil)
 }
 
 // leading digit
 func (c *Client) X2fa(ctx context.Context, args X2faArgs) (map[string]any, error) {
 	var r map[string]any
-	err := opentool.Invoke(ctx, c.rt, "2fa", &args, "", &r)
+	err := runtime.Invoke(ctx, c.rt, "2fa", &args, "", &r)
 	return r, err
 }
 
 // no letters
 func (c *Client) Call(ctx context.Context) error {
-	return opentool.Invoke(ctx, c.rt, "_", nil, "", nil)
+	return runtime.Invoke(ctx, c.rt, "_", nil, "", nil)
 }
 
 // 64 characters
 func (c *Client) AFunctionNameThatIsExactlySixtyFourCharactersLong00xx(ctx context.Context, args AFunctionNameThatIsExactlySixtyFourCharactersLong00xxArgs) (AFunctionNameThatIsExactlySixtyFourCharactersLong00xxResult, error) {
 	var r AFunctionNameThatIsExactlySixtyFourCharactersLong00xxResult
-	err := opentool.Invoke(ctx, c.rt, "a_function_name_that_is_exactly_sixty_four_characters_long_00xx", &args, "", &r)
+	err := runtime.Invoke(ctx, c.rt, "a_function_name_that_is_exactly_sixty_four_characters_long_00xx", &args, "", &r)
 	return r, err
 }

@@ -7,14 +7,14 @@ import (
 	"context"
 	"encoding/json"
 
-	opentool "github.com/opentoolgen/opentoolgen/runtime"
-	declare "github.com/opentoolgen/opentoolgen/runtime/declare"
+	"github.com/opentoolgen/opentoolgen/runtime"
+	"github.com/opentoolgen/opentoolgen/runtime/declare"
 )
 
 // Service is the tool: one method per function of the document. Implement it to
 // serve the tool (NewTool); *Client implements it by calling a server, so that
 // a remote tool can be served again. A method's error reaches the caller as a
-// JSON-RPC error: return an *opentool.Error to choose its code, any other error
+// JSON-RPC error: return an *runtime.Error to choose its code, any other error
 // is reported with code 500.
 type Service interface {
 	// Client returns a function named like the generated client type. */ `backticks` "quotes"
@@ -36,21 +36,21 @@ type Service interface {
 // Tool serves a Service as an OpenTool tool: it completes the arguments of a
 // call as its options say, decodes and validates them straight into the typed
 // arguments (answering -32602 with every violation), calls the Service and
-// encodes the result. Serve it with opentool.NewHandler or opentool.Serve.
+// encodes the result. Serve it with runtime.NewHandler or runtime.Serve.
 type Tool struct {
 	svc  Service
-	args *opentool.Args
+	args *runtime.Args
 }
 
-var _ opentool.Tool = (*Tool)(nil)
+var _ runtime.Tool = (*Tool)(nil)
 
 // NewTool returns the Tool serving svc. Its options choose the functions it
-// serves (opentool.WithFunctions) and complete their arguments
-// (opentool.WithDefaults, opentool.WithFixed, opentool.WithEnvs). It fails when
+// serves (runtime.WithFunctions) and complete their arguments
+// (runtime.WithDefaults, runtime.WithFixed, runtime.WithEnvs). It fails when
 // an option names a function or an argument the document does not have, or
 // gives a value of the wrong type.
-func NewTool(svc Service, opts ...opentool.ToolOption) (*Tool, error) {
-	args, err := opentool.NewArgs(Document(), opts...)
+func NewTool(svc Service, opts ...runtime.ToolOption) (*Tool, error) {
+	args, err := runtime.NewArgs(Document(), opts...)
 	if err != nil {
 		return nil, err
 	}
@@ -59,71 +59,71 @@ func NewTool(svc Service, opts ...opentool.ToolOption) (*Tool, error) {
 
 func (t *Tool) callClient(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
 	var a ClientArgs2
-	if err := opentool.DecodeArgs(ctx, t.args, "Client", args, &a, decodeClientArgs2); err != nil {
+	if err := runtime.DecodeArgs(ctx, t.args, "Client", args, &a, decodeClientArgs2); err != nil {
 		return nil, err
 	}
 	r, err := t.svc.Client(ctx, a)
 	if err != nil {
-		return nil, opentool.ToolError(err)
+		return nil, runtime.ToolError(err)
 	}
-	return opentool.EncodeObject(r)
+	return runtime.EncodeObject(r)
 }
 
 func (t *Tool) callUserID(ctx context.Context, _ json.RawMessage) (json.RawMessage, error) {
 	r, err := t.svc.UserID(ctx)
 	if err != nil {
-		return nil, opentool.ToolError(err)
+		return nil, runtime.ToolError(err)
 	}
-	return opentool.EncodeResult("ids", r)
+	return runtime.EncodeResult("ids", r)
 }
 
 func (t *Tool) callUserID2(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
 	var a UserID2Args
-	if err := opentool.DecodeArgs(ctx, t.args, "userId", args, &a, decodeUserID2Args); err != nil {
+	if err := runtime.DecodeArgs(ctx, t.args, "userId", args, &a, decodeUserID2Args); err != nil {
 		return nil, err
 	}
 	if err := t.svc.UserID2(ctx, a); err != nil {
-		return nil, opentool.ToolError(err)
+		return nil, runtime.ToolError(err)
 	}
 	return nil, nil
 }
 
 func (t *Tool) callX2fa(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
 	var a X2faArgs
-	if err := opentool.DecodeArgs(ctx, t.args, "2fa", args, &a, decodeX2faArgs); err != nil {
+	if err := runtime.DecodeArgs(ctx, t.args, "2fa", args, &a, decodeX2faArgs); err != nil {
 		return nil, err
 	}
 	r, err := t.svc.X2fa(ctx, a)
 	if err != nil {
-		return nil, opentool.ToolError(err)
+		return nil, runtime.ToolError(err)
 	}
-	return opentool.EncodeObject(r)
+	return runtime.EncodeObject(r)
 }
 
 func (t *Tool) callCall(ctx context.Context, _ json.RawMessage) (json.RawMessage, error) {
 	if err := t.svc.Call(ctx); err != nil {
-		return nil, opentool.ToolError(err)
+		return nil, runtime.ToolError(err)
 	}
 	return nil, nil
 }
 
 func (t *Tool) callAFunctionNameThatIsExactlySixtyFourCharactersLong00xx(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
 	var a AFunctionNameThatIsExactlySixtyFourCharactersLong00xxArgs
-	if err := opentool.DecodeArgs(ctx, t.args, "a_function_name_that_is_exactly_sixty_four_characters_long_00xx", args, &a, decodeAFunctionNameThatIsExactlySixtyFourCharactersLong00xxArgs); err != nil {
+	if err := runtime.DecodeArgs(ctx, t.args, "a_function_name_that_is_exactly_sixty_four_characters_long_00xx", args, &a, decodeAFunctionNameThatIsExactlySixtyFourCharactersLong00xxArgs); err != nil {
 		return nil, err
 	}
 	r, err := t.svc.AFunctionNameThatIsExactlySixtyFourCharactersLong00xx(ctx, a)
 	if err != nil {
-		return nil, opentool.ToolError(err)
+		return nil, runtime.ToolError(err)
 	}
-	return opentool.EncodeObject(r)
+	return runtime.EncodeObject(r)
 }
 
-// Call implements opentool.Tool.
+// Call implements runtime.Tool.
 func (t *Tool) Call(ctx context.Context, name string, args json.RawMessage) (json.RawMessage, error) {
 	name, ok := t.args.Resolve(name)
 	if !ok {
-		return nil, opentool.MethodNotFound(name)
+		return nil, runtime.MethodNotFound(name)
 	}
 	switch name {
 	case "Client":
@@ -139,11 +139,11 @@ func (t *Tool) Call(ctx context.Context, name string, args json.RawMessage) (jso
 	case "a_function_name_that_is_exactly_sixty_four_characters_long_00xx":
 		return t.callAFunctionNameThatIsExactlySixtyFourCharactersLong00xx(ctx, args)
 	}
-	return nil, opentool.MethodNotFound(name)
+	return nil, runtime.MethodNotFound(name)
 }
 
-// Load implements opentool.Tool: it returns the served document (see Document).
-func (t *Tool) Load(context.Context) (*opentool.OpenTool, error) {
+// Load implements runtime.Tool: it returns the served document (see Document).
+func (t *Tool) Load(context.Context) (*runtime.OpenTool, error) {
 	return t.args.Served(), nil
 }
 
@@ -151,7 +151,7 @@ func (t *Tool) Load(context.Context) (*opentool.OpenTool, error) {
 // it serves, without the fixed arguments and those read from the environment,
 // and with defaulted arguments optional. Each call returns a new copy; the
 // package-level Document is the document as written.
-func (t *Tool) Document() *opentool.OpenTool {
+func (t *Tool) Document() *runtime.OpenTool {
 	return t.args.Document()
 }
 
@@ -165,6 +165,6 @@ func (t *Tool) Declarations(p declare.Profile) (*declare.Declared, error) {
 // Functions returns each served function (see Document) as a tool of its own
 // for agent frameworks: its name, description, input and output schemas, and
 // Invoke (map in, map out) and Call (JSON in, JSON out) that call it through t.
-func (t *Tool) Functions() []*opentool.FunctionTool {
-	return opentool.FunctionsOf(t, t.args.Served())
+func (t *Tool) Functions() []*runtime.FunctionTool {
+	return runtime.FunctionsOf(t, t.args.Served())
 }

@@ -3,7 +3,7 @@
 
 package hostile
 
-import opentool "github.com/opentoolgen/opentoolgen/runtime"
+import "github.com/opentoolgen/opentoolgen/runtime"
 
 // Service2 is the schema "Service" of the document.
 type Service2 struct {
@@ -21,7 +21,7 @@ type Node struct {
 	Children []Node `json:"children"`
 }
 
-func decodeNode(d *opentool.Decoder, x *Node) {
+func decodeNode(d *runtime.Decoder, x *Node) {
 	if !d.Object() {
 		return
 	}
@@ -60,7 +60,7 @@ type A struct {
 	B *B `json:"b"`
 }
 
-func decodeA(d *opentool.Decoder, x *A) {
+func decodeA(d *runtime.Decoder, x *A) {
 	if !d.Object() {
 		return
 	}
@@ -86,7 +86,7 @@ type B struct {
 	A A `json:"a"`
 }
 
-func decodeB(d *opentool.Decoder, x *B) {
+func decodeB(d *runtime.Decoder, x *B) {
 	if !d.Object() {
 		return
 	}
@@ -127,7 +127,7 @@ type ClientArgs2 struct {
 
 // MarshalJSON encodes x with the member names of the document, which struct tags cannot carry.
 func (x ClientArgs2) MarshalJSON() ([]byte, error) {
-	var e opentool.ObjectEncoder
+	var e runtime.ObjectEncoder
 	e.Field("user_id", x.UserID)
 	e.Field("userId", x.UserID2)
 	if x.Type != nil {
@@ -157,10 +157,10 @@ func (x ClientArgs2) MarshalJSON() ([]byte, error) {
 
 // UnmarshalJSON decodes x, checking the types of its members.
 func (x *ClientArgs2) UnmarshalJSON(data []byte) error {
-	return opentool.Unmarshal(data, x, decodeClientArgs2)
+	return runtime.Unmarshal(data, x, decodeClientArgs2)
 }
 
-func decodeClientArgs2(d *opentool.Decoder, x *ClientArgs2) {
+func decodeClientArgs2(d *runtime.Decoder, x *ClientArgs2) {
 	if !d.Object() {
 		return
 	}
@@ -239,7 +239,7 @@ func (x Type) Valid() bool {
 	return false
 }
 
-func decodeType(d *opentool.Decoder, x *Type) {
+func decodeType(d *runtime.Decoder, x *Type) {
 	if v, ok := d.String(); ok {
 		*x = Type(v)
 		if !x.Valid() {
@@ -266,7 +266,7 @@ func (x Func) Valid() bool {
 	return false
 }
 
-func decodeFunc(d *opentool.Decoder, x *Func) {
+func decodeFunc(d *runtime.Decoder, x *Func) {
 	if v, ok := d.Int(); ok {
 		*x = Func(v)
 		if !x.Valid() {
@@ -280,7 +280,7 @@ type UserID2Args struct {
 	A A `json:"a"`
 }
 
-func decodeUserID2Args(d *opentool.Decoder, x *UserID2Args) {
+func decodeUserID2Args(d *runtime.Decoder, x *UserID2Args) {
 	if !d.Object() {
 		return
 	}
@@ -302,7 +302,7 @@ type X2faArgs struct {
 	Map map[string]any `json:"map"`
 }
 
-func decodeX2faArgs(d *opentool.Decoder, x *X2faArgs) {
+func decodeX2faArgs(d *runtime.Decoder, x *X2faArgs) {
 	if !d.Object() {
 		return
 	}
@@ -332,7 +332,7 @@ type AFunctionNameThatIsExactlySixtyFourCharactersLong00xxArgs struct {
 	Items []ItemsItem `json:"items"`
 }
 
-func decodeAFunctionNameThatIsExactlySixtyFourCharactersLong00xxArgs(d *opentool.Decoder, x *AFunctionNameThatIsExactlySixtyFourCharactersLong00xxArgs) {
+func decodeAFunctionNameThatIsExactlySixtyFourCharactersLong00xxArgs(d *runtime.Decoder, x *AFunctionNameThatIsExactlySixtyFourCharactersLong00xxArgs) {
 	if !d.Object() {
 		return
 	}
@@ -361,7 +361,7 @@ type ItemsItem struct {
 	V string `json:"v"`
 }
 
-func decodeItemsItem(d *opentool.Decoder, x *ItemsItem) {
+func decodeItemsItem(d *runtime.Decoder, x *ItemsItem) {
 	if !d.Object() {
 		return
 	}

@@ -6,23 +6,23 @@ package mcpserver
 import (
 	"context"
 
-	opentool "github.com/opentoolgen/opentoolgen/runtime"
+	"github.com/opentoolgen/opentoolgen/runtime"
 )
 
-// Client calls the functions of the tool through an opentool.Caller: an OpenTool
+// Client calls the functions of the tool through an runtime.Caller: an OpenTool
 // server, a Tool in the same process, an MCP server. It is safe for concurrent
-// use when its Caller is (an *opentool.Client is, and opentool.Local of a Tool).
+// use when its Caller is (an *runtime.Client is, and runtime.Local of a Tool).
 type Client struct {
-	rt opentool.Caller
+	rt runtime.Caller
 }
 
 // NewClient returns a client that calls the tool through c: over OpenTool
-// HTTP, NewClient(opentool.NewClient("http://localhost:9627/opentool")); in the
-// same process, NewClient(opentool.Local(tool)), with tool this package's
-// NewTool(svc) or any opentool.Tool (the client then sees what it would see of
-// tool served over HTTP); an MCP server, NewClient(opentool.Local(mcpTool)),
+// HTTP, NewClient(runtime.NewClient("http://localhost:9627/opentool")); in the
+// same process, NewClient(runtime.Local(tool)), with tool this package's
+// NewTool(svc) or any runtime.Tool (the client then sees what it would see of
+// tool served over HTTP); an MCP server, NewClient(runtime.Local(mcpTool)),
 // with mcpTool an *mcpbridge.Tool.
-func NewClient(c opentool.Caller) *Client {
+func NewClient(c runtime.Caller) *Client {
 	return &Client{rt: c}
 }
 
@@ -33,55 +33,55 @@ var _ Service = (*Client)(nil)
 // Book a room.
 func (c *Client) Book(ctx context.Context, args BookArgs) (BookResult, error) {
 	var r BookResult
-	err := opentool.Invoke(ctx, c.rt, "book", &args, "", &r)
+	err := runtime.Invoke(ctx, c.rt, "book", &args, "", &r)
 	return r, err
 }
 
 // CountRooms counts the free rooms.
 func (c *Client) CountRooms(ctx context.Context) (CountRoomsResult, error) {
 	var r CountRoomsResult
-	err := opentool.Invoke(ctx, c.rt, "count_rooms", nil, "", &r)
+	err := runtime.Invoke(ctx, c.rt, "count_rooms", nil, "", &r)
 	return r, err
 }
 
 // Repeat a text.
 func (c *Client) Echo(ctx context.Context, args EchoArgs) (string, error) {
 	var r string
-	err := opentool.Invoke(ctx, c.rt, "echo", &args, "text", &r)
+	err := runtime.Invoke(ctx, c.rt, "echo", &args, "text", &r)
 	return r, err
 }
 
 // Fail.
 func (c *Client) Fail(ctx context.Context) (string, error) {
 	var r string
-	err := opentool.Invoke(ctx, c.rt, "fail", nil, "text", &r)
+	err := runtime.Invoke(ctx, c.rt, "fail", nil, "text", &r)
 	return r, err
 }
 
 // Measure a shape.
 func (c *Client) Measure(ctx context.Context, args MeasureArgs) (MeasureResult, error) {
 	var r MeasureResult
-	err := opentool.Invoke(ctx, c.rt, "measure", &args, "", &r)
+	err := runtime.Invoke(ctx, c.rt, "measure", &args, "", &r)
 	return r, err
 }
 
 // Draw the hotel.
 func (c *Client) Picture(ctx context.Context) (string, error) {
 	var r string
-	err := opentool.Invoke(ctx, c.rt, "picture", nil, "text", &r)
+	err := runtime.Invoke(ctx, c.rt, "picture", nil, "text", &r)
 	return r, err
 }
 
 // Rooms lists the rooms.
 func (c *Client) Rooms(ctx context.Context) ([]string, error) {
 	var r []string
-	err := opentool.Invoke(ctx, c.rt, "rooms", nil, "result", &r)
+	err := runtime.Invoke(ctx, c.rt, "rooms", nil, "result", &r)
 	return r, err
 }
 
 // Tree counts the nodes of a tree.
 func (c *Client) Tree(ctx context.Context, args TreeArgs) (TreeResult, error) {
 	var r TreeResult
-	err := opentool.Invoke(ctx, c.rt, "tree", &args, "", &r)
+	err := runtime.Invoke(ctx, c.rt, "tree", &args, "", &r)
 	return r, err
 }

@@ -3,7 +3,7 @@
 
 package mcpserver
 
-import opentool "github.com/opentoolgen/opentoolgen/runtime"
+import "github.com/opentoolgen/opentoolgen/runtime"
 
 // Address is the schema "Address" of the document.
 type Address struct {
@@ -11,7 +11,7 @@ type Address struct {
 	Street *string `json:"street,omitzero"`
 }
 
-func decodeAddress(d *opentool.Decoder, x *Address) {
+func decodeAddress(d *runtime.Decoder, x *Address) {
 	if !d.Object() {
 		return
 	}
@@ -46,7 +46,7 @@ type Node struct {
 	Name     string `json:"name"`
 }
 
-func decodeNode(d *opentool.Decoder, x *Node) {
+func decodeNode(d *runtime.Decoder, x *Node) {
 	if !d.Object() {
 		return
 	}
@@ -84,7 +84,7 @@ type BookArgs struct {
 	Note    *string  `json:"note,omitzero"`
 }
 
-func decodeBookArgs(d *opentool.Decoder, x *BookArgs) {
+func decodeBookArgs(d *runtime.Decoder, x *BookArgs) {
 	if !d.Object() {
 		return
 	}
@@ -98,7 +98,7 @@ func decodeBookArgs(d *opentool.Decoder, x *BookArgs) {
 			seen[0] |= 1 << 1
 			if v1, ok := d.String(); ok {
 				x.Guest = v1
-				opentool.CheckLength(d, v1, 1, -1)
+				runtime.CheckLength(d, v1, 1, -1)
 			}
 		case "address":
 			if !d.IsNull() {
@@ -111,8 +111,8 @@ func decodeBookArgs(d *opentool.Decoder, x *BookArgs) {
 				var v int64
 				if v1, ok := d.Int(); ok {
 					v = v1
-					opentool.CheckMin(d, float64(v1), 1.0, false)
-					opentool.CheckMax(d, float64(v1), 30.0, false)
+					runtime.CheckMin(d, float64(v1), 1.0, false)
+					runtime.CheckMax(d, float64(v1), 30.0, false)
 				}
 				x.Nights = &v
 			}
@@ -142,7 +142,7 @@ func (x Room) Valid() bool {
 	return false
 }
 
-func decodeRoom(d *opentool.Decoder, x *Room) {
+func decodeRoom(d *runtime.Decoder, x *Room) {
 	if v, ok := d.String(); ok {
 		*x = Room(v)
 		if !x.Valid() {
@@ -174,7 +174,7 @@ type EchoArgs struct {
 	Times *int64 `json:"times,omitzero"`
 }
 
-func decodeEchoArgs(d *opentool.Decoder, x *EchoArgs) {
+func decodeEchoArgs(d *runtime.Decoder, x *EchoArgs) {
 	if !d.Object() {
 		return
 	}
@@ -202,7 +202,7 @@ type MeasureArgs struct {
 	Value any `json:"value,omitzero"`
 }
 
-func decodeMeasureArgs(d *opentool.Decoder, x *MeasureArgs) {
+func decodeMeasureArgs(d *runtime.Decoder, x *MeasureArgs) {
 	if !d.Object() {
 		return
 	}
@@ -256,7 +256,7 @@ func (x Unit) Valid() bool {
 	return false
 }
 
-func decodeUnit(d *opentool.Decoder, x *Unit) {
+func decodeUnit(d *runtime.Decoder, x *Unit) {
 	if v, ok := d.String(); ok {
 		*x = Unit(v)
 		if !x.Valid() {
@@ -297,7 +297,7 @@ type TreeArgs struct {
 	Root Node `json:"root"`
 }
 
-func decodeTreeArgs(d *opentool.Decoder, x *TreeArgs) {
+func decodeTreeArgs(d *runtime.Decoder, x *TreeArgs) {
 	if !d.Object() {
 		return
 	}

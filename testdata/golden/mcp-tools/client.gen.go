@@ -6,23 +6,23 @@ package mcptools
 import (
 	"context"
 
-	opentool "github.com/opentoolgen/opentoolgen/runtime"
+	"github.com/opentoolgen/opentoolgen/runtime"
 )
 
-// Client calls the functions of the tool through an opentool.Caller: an OpenTool
+// Client calls the functions of the tool through an runtime.Caller: an OpenTool
 // server, a Tool in the same process, an MCP server. It is safe for concurrent
-// use when its Caller is (an *opentool.Client is, and opentool.Local of a Tool).
+// use when its Caller is (an *runtime.Client is, and runtime.Local of a Tool).
 type Client struct {
-	rt opentool.Caller
+	rt runtime.Caller
 }
 
 // NewClient returns a client that calls the tool through c: over OpenTool
-// HTTP, NewClient(opentool.NewClient("http://localhost:9627/opentool")); in the
-// same process, NewClient(opentool.Local(tool)), with tool this package's
-// NewTool(svc) or any opentool.Tool (the client then sees what it would see of
-// tool served over HTTP); an MCP server, NewClient(opentool.Local(mcpTool)),
+// HTTP, NewClient(runtime.NewClient("http://localhost:9627/opentool")); in the
+// same process, NewClient(runtime.Local(tool)), with tool this package's
+// NewTool(svc) or any runtime.Tool (the client then sees what it would see of
+// tool served over HTTP); an MCP server, NewClient(runtime.Local(mcpTool)),
 // with mcpTool an *mcpbridge.Tool.
-func NewClient(c opentool.Caller) *Client {
+func NewClient(c runtime.Caller) *Client {
 	return &Client{rt: c}
 }
 
@@ -33,28 +33,28 @@ var _ Service = (*Client)(nil)
 // SearchIssues searches the issues of the project.
 func (c *Client) SearchIssues(ctx context.Context, args SearchIssuesArgs) (SearchIssuesResult, error) {
 	var r SearchIssuesResult
-	err := opentool.Invoke(ctx, c.rt, "search_issues", &args, "", &r)
+	err := runtime.Invoke(ctx, c.rt, "search_issues", &args, "", &r)
 	return r, err
 }
 
 // CreateIssue opens an issue; answers its URL.
 func (c *Client) CreateIssue(ctx context.Context, args CreateIssueArgs) (string, error) {
 	var r string
-	err := opentool.Invoke(ctx, c.rt, "create_issue", &args, "text", &r)
+	err := runtime.Invoke(ctx, c.rt, "create_issue", &args, "text", &r)
 	return r, err
 }
 
 // Walk folders
 func (c *Client) Folders(ctx context.Context, args FoldersArgs) (Tree, error) {
 	var r Tree
-	err := opentool.Invoke(ctx, c.rt, "folders", &args, "", &r)
+	err := runtime.Invoke(ctx, c.rt, "folders", &args, "", &r)
 	return r, err
 }
 
 // Convert a value
 func (c *Client) Convert(ctx context.Context, args ConvertArgs) ([]string, error) {
 	var r []string
-	err := opentool.Invoke(ctx, c.rt, "convert", &args, "result", &r)
+	err := runtime.Invoke(ctx, c.rt, "convert", &args, "result", &r)
 	return r, err
 }
 
@@ -64,30 +64,30 @@ func (c *Client) Convert(ctx context.Context, args ConvertArgs) ([]string, error
 // separator.
 func (c *Client) Service(ctx context.Context, args ServiceArgs) (string, error) {
 	var r string
-	err := opentool.Invoke(ctx, c.rt, "Service", &args, "text", &r)
+	err := runtime.Invoke(ctx, c.rt, "Service", &args, "text", &r)
 	return r, err
 }
 
 // GetUser returns a user by id.
 func (c *Client) GetUser(ctx context.Context, args GetUserArgs) (string, error) {
 	var r string
-	err := opentool.Invoke(ctx, c.rt, "get-user", &args, "text", &r)
+	err := runtime.Invoke(ctx, c.rt, "get-user", &args, "text", &r)
 	return r, err
 }
 
 // GetUser2 returns a user by name.
 func (c *Client) GetUser2(ctx context.Context, args GetUser2Args) (GetUser2Result, error) {
 	var r GetUser2Result
-	err := opentool.Invoke(ctx, c.rt, "get_user", &args, "", &r)
+	err := runtime.Invoke(ctx, c.rt, "get_user", &args, "", &r)
 	return r, err
 }
 func (c *Client) NewTool(ctx context.Context) (string, error) {
 	var r string
-	err := opentool.Invoke(ctx, c.rt, "NewTool", nil, "text", &r)
+	err := runtime.Invoke(ctx, c.rt, "NewTool", nil, "text", &r)
 	return r, err
 }
 func (c *Client) Ping(ctx context.Context) (string, error) {
 	var r string
-	err := opentool.Invoke(ctx, c.rt, "ping", nil, "text", &r)
+	err := runtime.Invoke(ctx, c.rt, "ping", nil, "text", &r)
 	return r, err
 }

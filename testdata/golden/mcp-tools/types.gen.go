@@ -3,7 +3,7 @@
 
 package mcptools
 
-import opentool "github.com/opentoolgen/opentoolgen/runtime"
+import "github.com/opentoolgen/opentoolgen/runtime"
 
 // Issue is the schema "Issue" of the document.
 type Issue struct {
@@ -19,7 +19,7 @@ type Label struct {
 	Color *string `json:"color,omitzero"`
 }
 
-func decodeLabel(d *opentool.Decoder, x *Label) {
+func decodeLabel(d *runtime.Decoder, x *Label) {
 	if !d.Object() {
 		return
 	}
@@ -34,7 +34,7 @@ func decodeLabel(d *opentool.Decoder, x *Label) {
 				var v string
 				if v1, ok := d.String(); ok {
 					v = v1
-					opentool.CheckPattern(d, v1, pattern1)
+					runtime.CheckPattern(d, v1, pattern1)
 				}
 				x.Color = &v
 			}
@@ -48,10 +48,10 @@ func decodeLabel(d *opentool.Decoder, x *Label) {
 // Date is the schema "Date" of the document.
 type Date string
 
-func decodeDate(d *opentool.Decoder, x *Date) {
+func decodeDate(d *runtime.Decoder, x *Date) {
 	if v0, ok := d.String(); ok {
 		*x = Date(v0)
-		opentool.CheckFormat(d, v0, "date")
+		runtime.CheckFormat(d, v0, "date")
 	}
 }
 
@@ -62,7 +62,7 @@ type Folder struct {
 	Folders []Folder `json:"folders,omitzero"`
 }
 
-func decodeFolder(d *opentool.Decoder, x *Folder) {
+func decodeFolder(d *runtime.Decoder, x *Folder) {
 	if !d.Object() {
 		return
 	}
@@ -107,7 +107,7 @@ type File struct {
 	In   Folder `json:"in"`
 }
 
-func decodeFile(d *opentool.Decoder, x *File) {
+func decodeFile(d *runtime.Decoder, x *File) {
 	if !d.Object() {
 		return
 	}
@@ -171,7 +171,7 @@ type SearchIssuesArgs struct {
 	Since  *string  `json:"since,omitzero"`
 }
 
-func decodeSearchIssuesArgs(d *opentool.Decoder, x *SearchIssuesArgs) {
+func decodeSearchIssuesArgs(d *runtime.Decoder, x *SearchIssuesArgs) {
 	if !d.Object() {
 		return
 	}
@@ -182,7 +182,7 @@ func decodeSearchIssuesArgs(d *opentool.Decoder, x *SearchIssuesArgs) {
 			seen[0] |= 1 << 0
 			if v1, ok := d.String(); ok {
 				x.Query = v1
-				opentool.CheckLength(d, v1, 1, -1)
+				runtime.CheckLength(d, v1, 1, -1)
 			}
 		case "state":
 			if !d.IsNull() {
@@ -199,7 +199,7 @@ func decodeSearchIssuesArgs(d *opentool.Decoder, x *SearchIssuesArgs) {
 						e1, _ = d.String()
 						x.Labels = append(x.Labels, e1)
 					}
-					opentool.CheckItems(d, len(x.Labels), -1, 10)
+					runtime.CheckItems(d, len(x.Labels), -1, 10)
 				}
 			}
 		case "limit":
@@ -207,8 +207,8 @@ func decodeSearchIssuesArgs(d *opentool.Decoder, x *SearchIssuesArgs) {
 				var v int64
 				if v1, ok := d.Int(); ok {
 					v = v1
-					opentool.CheckMin(d, float64(v1), 1.0, false)
-					opentool.CheckMax(d, float64(v1), 100.0, false)
+					runtime.CheckMin(d, float64(v1), 1.0, false)
+					runtime.CheckMax(d, float64(v1), 100.0, false)
 				}
 				x.Limit = &v
 			}
@@ -223,7 +223,7 @@ func decodeSearchIssuesArgs(d *opentool.Decoder, x *SearchIssuesArgs) {
 				var v string
 				if v1, ok := d.String(); ok {
 					v = v1
-					opentool.CheckFormat(d, v1, "date-time")
+					runtime.CheckFormat(d, v1, "date-time")
 				}
 				x.Since = &v
 			}
@@ -252,7 +252,7 @@ func (x State) Valid() bool {
 	return false
 }
 
-func decodeState(d *opentool.Decoder, x *State) {
+func decodeState(d *runtime.Decoder, x *State) {
 	if v, ok := d.String(); ok {
 		*x = State(v)
 		if !x.Valid() {
@@ -278,7 +278,7 @@ func (x Sort) Valid() bool {
 	return false
 }
 
-func decodeSort(d *opentool.Decoder, x *Sort) {
+func decodeSort(d *runtime.Decoder, x *Sort) {
 	if v, ok := d.String(); ok {
 		*x = Sort(v)
 		if !x.Valid() {
@@ -305,7 +305,7 @@ type CreateIssueArgs struct {
 	Due      *Date     `json:"due,omitzero"`
 }
 
-func decodeCreateIssueArgs(d *opentool.Decoder, x *CreateIssueArgs) {
+func decodeCreateIssueArgs(d *runtime.Decoder, x *CreateIssueArgs) {
 	if !d.Object() {
 		return
 	}
@@ -365,7 +365,7 @@ func (x Priority) Valid() bool {
 	return false
 }
 
-func decodePriority(d *opentool.Decoder, x *Priority) {
+func decodePriority(d *runtime.Decoder, x *Priority) {
 	if v, ok := d.Int(); ok {
 		*x = Priority(v)
 		if !x.Valid() {
@@ -380,7 +380,7 @@ type FoldersArgs struct {
 	Depth *int64 `json:"depth,omitzero"`
 }
 
-func decodeFoldersArgs(d *opentool.Decoder, x *FoldersArgs) {
+func decodeFoldersArgs(d *runtime.Decoder, x *FoldersArgs) {
 	if !d.Object() {
 		return
 	}
@@ -410,7 +410,7 @@ type ConvertArgs struct {
 	Exact  *bool              `json:"exact,omitzero"`
 }
 
-func decodeConvertArgs(d *opentool.Decoder, x *ConvertArgs) {
+func decodeConvertArgs(d *runtime.Decoder, x *ConvertArgs) {
 	if !d.Object() {
 		return
 	}
@@ -474,7 +474,7 @@ func (x Unit) Valid() bool {
 	return false
 }
 
-func decodeUnit(d *opentool.Decoder, x *Unit) {
+func decodeUnit(d *runtime.Decoder, x *Unit) {
 	if v, ok := d.String(); ok {
 		*x = Unit(v)
 		if !x.Valid() {
@@ -498,7 +498,7 @@ type ServiceArgs struct {
 
 // MarshalJSON encodes x with the member names of the document, which struct tags cannot carry.
 func (x ServiceArgs) MarshalJSON() ([]byte, error) {
-	var e opentool.ObjectEncoder
+	var e runtime.ObjectEncoder
 	e.Field("type", x.Type)
 	e.Field("", x.Arg)
 	if x.Func != nil {
@@ -521,10 +521,10 @@ func (x ServiceArgs) MarshalJSON() ([]byte, error) {
 
 // UnmarshalJSON decodes x, checking the types of its members.
 func (x *ServiceArgs) UnmarshalJSON(data []byte) error {
-	return opentool.Unmarshal(data, x, decodeServiceArgs)
+	return runtime.Unmarshal(data, x, decodeServiceArgs)
 }
 
-func decodeServiceArgs(d *opentool.Decoder, x *ServiceArgs) {
+func decodeServiceArgs(d *runtime.Decoder, x *ServiceArgs) {
 	if !d.Object() {
 		return
 	}
@@ -564,7 +564,7 @@ type ServiceClient struct {
 	Client2 *string `json:"client,omitzero"`
 }
 
-func decodeServiceClient(d *opentool.Decoder, x *ServiceClient) {
+func decodeServiceClient(d *runtime.Decoder, x *ServiceClient) {
 	if !d.Object() {
 		return
 	}
@@ -585,7 +585,7 @@ type GetUserArgs struct {
 	ID int64 `json:"id"`
 }
 
-func decodeGetUserArgs(d *opentool.Decoder, x *GetUserArgs) {
+func decodeGetUserArgs(d *runtime.Decoder, x *GetUserArgs) {
 	if !d.Object() {
 		return
 	}
@@ -607,7 +607,7 @@ type GetUser2Args struct {
 	Name string `json:"name"`
 }
 
-func decodeGetUser2Args(d *opentool.Decoder, x *GetUser2Args) {
+func decodeGetUser2Args(d *runtime.Decoder, x *GetUser2Args) {
 	if !d.Object() {
 		return
 	}
@@ -632,5 +632,5 @@ type GetUser2Result struct {
 
 // Patterns of the schemas, compiled on first use.
 var (
-	pattern1 = opentool.NewPattern("^[0-9a-f]{6}$")
+	pattern1 = runtime.NewPattern("^[0-9a-f]{6}$")
 )

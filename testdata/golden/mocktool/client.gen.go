@@ -7,23 +7,23 @@ import (
 	"context"
 	"iter"
 
-	opentool "github.com/opentoolgen/opentoolgen/runtime"
+	"github.com/opentoolgen/opentoolgen/runtime"
 )
 
-// Client calls the functions of the tool through an opentool.Caller: an OpenTool
+// Client calls the functions of the tool through an runtime.Caller: an OpenTool
 // server, a Tool in the same process, an MCP server. It is safe for concurrent
-// use when its Caller is (an *opentool.Client is, and opentool.Local of a Tool).
+// use when its Caller is (an *runtime.Client is, and runtime.Local of a Tool).
 type Client struct {
-	rt opentool.Caller
+	rt runtime.Caller
 }
 
 // NewClient returns a client that calls the tool through c: over OpenTool
-// HTTP, NewClient(opentool.NewClient("http://localhost:9627/opentool")); in the
-// same process, NewClient(opentool.Local(tool)), with tool this package's
-// NewTool(svc) or any opentool.Tool (the client then sees what it would see of
-// tool served over HTTP); an MCP server, NewClient(opentool.Local(mcpTool)),
+// HTTP, NewClient(runtime.NewClient("http://localhost:9627/opentool")); in the
+// same process, NewClient(runtime.Local(tool)), with tool this package's
+// NewTool(svc) or any runtime.Tool (the client then sees what it would see of
+// tool served over HTTP); an MCP server, NewClient(runtime.Local(mcpTool)),
 // with mcpTool an *mcpbridge.Tool.
-func NewClient(c opentool.Caller) *Client {
+func NewClient(c runtime.Caller) *Client {
 	return &Client{rt: c}
 }
 
@@ -34,21 +34,21 @@ var _ Service = (*Client)(nil)
 // Count gets storage size.
 func (c *Client) Count(ctx context.Context) (Count, error) {
 	var r Count
-	err := opentool.Invoke(ctx, c.rt, "count", nil, "Count", &r)
+	err := runtime.Invoke(ctx, c.rt, "count", nil, "Count", &r)
 	return r, err
 }
 
 // Create a text in storage
 func (c *Client) Create(ctx context.Context, args CreateArgs) (ID, error) {
 	var r ID
-	err := opentool.Invoke(ctx, c.rt, "create", &args, "Id", &r)
+	err := runtime.Invoke(ctx, c.rt, "create", &args, "Id", &r)
 	return r, err
 }
 
 // Read text from storage by id
 func (c *Client) Read(ctx context.Context, args ReadArgs) (Text, error) {
 	var r Text
-	err := opentool.Invoke(ctx, c.rt, "read", &args, "text", &r)
+	err := runtime.Invoke(ctx, c.rt, "read", &args, "text", &r)
 	return r, err
 }
 
@@ -59,7 +59,7 @@ func (c *Client) Read(ctx context.Context, args ReadArgs) (Text, error) {
 //
 // It is SequentiallyRead as an iterator.
 func (c *Client) SequentiallyReadSeq(ctx context.Context) iter.Seq2[Text, error] {
-	return opentool.InvokeStream[Text](ctx, c.rt, "sequentiallyRead", nil, "text")
+	return runtime.InvokeStream[Text](ctx, c.rt, "sequentiallyRead", nil, "text")
 }
 
 // SequentiallyRead reads text from storage one by one
@@ -80,15 +80,15 @@ func (c *Client) SequentiallyRead(ctx context.Context, emit func(Text) error) er
 
 // Update a text in storage by id
 func (c *Client) Update(ctx context.Context, args UpdateArgs) error {
-	return opentool.Invoke(ctx, c.rt, "update", &args, "", nil)
+	return runtime.Invoke(ctx, c.rt, "update", &args, "", nil)
 }
 
 // Delete a text in storage
 func (c *Client) Delete(ctx context.Context, args DeleteArgs) error {
-	return opentool.Invoke(ctx, c.rt, "delete", &args, "", nil)
+	return runtime.Invoke(ctx, c.rt, "delete", &args, "", nil)
 }
 
 // trigger runing
 func (c *Client) Run(ctx context.Context) error {
-	return opentool.Invoke(ctx, c.rt, "run", nil, "", nil)
+	return runtime.Invoke(ctx, c.rt, "run", nil, "", nil)
 }

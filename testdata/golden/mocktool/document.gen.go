@@ -7,11 +7,11 @@ package mocktool
 import (
 	"encoding/json"
 
-	opentool "github.com/opentoolgen/opentoolgen/runtime"
-	declare "github.com/opentoolgen/opentoolgen/runtime/declare"
+	"github.com/opentoolgen/opentoolgen/runtime"
+	"github.com/opentoolgen/opentoolgen/runtime/declare"
 )
 
-const _ = opentool.IsAtLeastVersion0_3_0
+const _ = runtime.IsAtLeastVersion0_3_0
 
 // documentJSON is the OpenTool document of the package.
 const documentJSON = `{
@@ -145,8 +145,8 @@ const documentJSON = `{
 
 // Document returns the OpenTool document the package was generated from; each
 // call returns a new copy.
-func Document() *opentool.OpenTool {
-	var d opentool.OpenTool
+func Document() *runtime.OpenTool {
+	var d runtime.OpenTool
 	if err := json.Unmarshal([]byte(documentJSON), &d); err != nil {
 		panic("opentool: the embedded document does not decode: " + err.Error())
 	}

@@ -8,14 +8,14 @@ import (
 	"encoding/json"
 	"strconv"
 
-	opentool "github.com/opentoolgen/opentoolgen/runtime"
-	declare "github.com/opentoolgen/opentoolgen/runtime/declare"
+	"github.com/opentoolgen/opentoolgen/runtime"
+	"github.com/opentoolgen/opentoolgen/runtime/declare"
 )
 
 // Service is the tool: one method per function of the document. Implement it to
 // serve the tool (NewTool); *Client implements it by calling a server, so that
 // a remote tool can be served again. A method's error reaches the caller as a
-// JSON-RPC error: return an *opentool.Error to choose its code, any other error
+// JSON-RPC error: return an *runtime.Error to choose its code, any other error
 // is reported with code 500.
 type Service interface {
 	// Count gets storage size.
@@ -37,22 +37,22 @@ type Service interface {
 // Tool serves a Service as an OpenTool tool: it completes the arguments of a
 // call as its options say, decodes and validates them straight into the typed
 // arguments (answering -32602 with every violation), calls the Service and
-// encodes the result. Serve it with opentool.NewHandler or opentool.Serve.
+// encodes the result. Serve it with runtime.NewHandler or runtime.Serve.
 type Tool struct {
 	svc  Service
-	args *opentool.Args
+	args *runtime.Args
 }
 
-var _ opentool.Tool = (*Tool)(nil)
-var _ opentool.StreamTool = (*Tool)(nil)
+var _ runtime.Tool = (*Tool)(nil)
+var _ runtime.StreamTool = (*Tool)(nil)
 
 // NewTool returns the Tool serving svc. Its options choose the functions it
-// serves (opentool.WithFunctions) and complete their arguments
-// (opentool.WithDefaults, opentool.WithFixed, opentool.WithEnvs). It fails when
+// serves (runtime.WithFunctions) and complete their arguments
+// (runtime.WithDefaults, runtime.WithFixed, runtime.WithEnvs). It fails when
 // an option names a function or an argument the document does not have, or
 // gives a value of the wrong type.
-func NewTool(svc Service, opts ...opentool.ToolOption) (*Tool, error) {
-	args, err := opentool.NewArgs(Document(), opts...)
+func NewTool(svc Service, opts ...runtime.ToolOption) (*Tool, error) {
+	args, err := runtime.NewArgs(Document(), opts...)
 	if err != nil {
 		return nil, err
 	}
@@ -62,38 +62,38 @@ func NewTool(svc Service, opts ...opentool.ToolOption) (*Tool, error) {
 func (t *Tool) callCount(ctx context.Context, _ json.RawMessage) (json.RawMessage, error) {
 	r, err := t.svc.Count(ctx)
 	if err != nil {
-		return nil, opentool.ToolError(err)
+		return nil, runtime.ToolError(err)
 	}
-	return opentool.EncodeResult("Count", r)
+	return runtime.EncodeResult("Count", r)
 }
 
 func (t *Tool) callCreate(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
 	var a CreateArgs
-	if err := opentool.DecodeArgs(ctx, t.args, "create", args, &a, decodeCreateArgs); err != nil {
+	if err := runtime.DecodeArgs(ctx, t.args, "create", args, &a, decodeCreateArgs); err != nil {
 		return nil, err
 	}
 	r, err := t.svc.Create(ctx, a)
 	if err != nil {
-		return nil, opentool.ToolError(err)
+		return nil, runtime.ToolError(err)
 	}
-	return opentool.EncodeResult("Id", r)
+	return runtime.EncodeResult("Id", r)
 }
 
 func (t *Tool) callRead(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
 	var a ReadArgs
-	if err := opentool.DecodeArgs(ctx, t.args, "read", args, &a, decodeReadArgs); err != nil {
+	if err := runtime.DecodeArgs(ctx, t.args, "read", args, &a, decodeReadArgs); err != nil {
 		return nil, err
 	}
 	r, err := t.svc.Read(ctx, a)
 	if err != nil {
-		return nil, opentool.ToolError(err)
+		return nil, runtime.ToolError(err)
 	}
-	return opentool.EncodeResult("text", r)
+	return runtime.EncodeResult("text", r)
 }
 
 func (t *Tool) streamSequentiallyRead(ctx context.Context, _ json.RawMessage, emit func(json.RawMessage) error) error {
-	return opentool.ToolError(t.svc.SequentiallyRead(ctx, func(v Text) error {
-		raw, err := opentool.EncodeResult("text", v)
+	return runtime.ToolError(t.svc.SequentiallyRead(ctx, func(v Text) error {
+		raw, err := runtime.EncodeResult("text", v)
 		if err != nil {
 			return err
 		}
@@ -103,38 +103,38 @@ func (t *Tool) streamSequentiallyRead(ctx context.Context, _ json.RawMessage, em
 
 func (t *Tool) callUpdate(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
 	var a UpdateArgs
-	if err := opentool.DecodeArgs(ctx, t.args, "update", args, &a, decodeUpdateArgs); err != nil {
+	if err := runtime.DecodeArgs(ctx, t.args, "update", args, &a, decodeUpdateArgs); err != nil {
 		return nil, err
 	}
 	if err := t.svc.Update(ctx, a); err != nil {
-		return nil, opentool.ToolError(err)
+		return nil, runtime.ToolError(err)
 	}
 	return nil, nil
 }
 
 func (t *Tool) callDelete(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
 	var a DeleteArgs
-	if err := opentool.DecodeArgs(ctx, t.args, "delete", args, &a, decodeDeleteArgs); err != nil {
+	if err := runtime.DecodeArgs(ctx, t.args, "delete", args, &a, decodeDeleteArgs); err != nil {
 		return nil, err
 	}
 	if err := t.svc.Delete(ctx, a); err != nil {
-		return nil, opentool.ToolError(err)
+		return nil, runtime.ToolError(err)
 	}
 	return nil, nil
 }
 
 func (t *Tool) callRun(ctx context.Context, _ json.RawMessage) (json.RawMessage, error) {
 	if err := t.svc.Run(ctx); err != nil {
-		return nil, opentool.ToolError(err)
+		return nil, runtime.ToolError(err)
 	}
 	return nil, nil
 }
 
-// Call implements opentool.Tool.
+// Call implements runtime.Tool.
 func (t *Tool) Call(ctx context.Context, name string, args json.RawMessage) (json.RawMessage, error) {
 	name, ok := t.args.Resolve(name)
 	if !ok {
-		return nil, opentool.MethodNotFound(name)
+		return nil, runtime.MethodNotFound(name)
 	}
 	switch name {
 	case "count":
@@ -150,28 +150,28 @@ func (t *Tool) Call(ctx context.Context, name string, args json.RawMessage) (jso
 	case "run":
 		return t.callRun(ctx, args)
 	case "sequentiallyRead":
-		return nil, opentool.NewError(opentool.CodeMethodNotFound, strconv.Quote(name)+" streams its results: call it with streamCall")
+		return nil, runtime.NewError(runtime.CodeMethodNotFound, strconv.Quote(name)+" streams its results: call it with streamCall")
 	}
-	return nil, opentool.MethodNotFound(name)
+	return nil, runtime.MethodNotFound(name)
 }
 
-// StreamCall implements opentool.StreamTool.
+// StreamCall implements runtime.StreamTool.
 func (t *Tool) StreamCall(ctx context.Context, name string, args json.RawMessage, emit func(json.RawMessage) error) error {
 	name, ok := t.args.Resolve(name)
 	if !ok {
-		return opentool.MethodNotFound(name)
+		return runtime.MethodNotFound(name)
 	}
 	switch name {
 	case "sequentiallyRead":
 		return t.streamSequentiallyRead(ctx, args, emit)
 	case "count", "create", "read", "update", "delete", "run":
-		return opentool.NewError(opentool.CodeMethodNotFound, strconv.Quote(name)+" does not stream its result: call it with call")
+		return runtime.NewError(runtime.CodeMethodNotFound, strconv.Quote(name)+" does not stream its result: call it with call")
 	}
-	return opentool.MethodNotFound(name)
+	return runtime.MethodNotFound(name)
 }
 
-// Load implements opentool.Tool: it returns the served document (see Document).
-func (t *Tool) Load(context.Context) (*opentool.OpenTool, error) {
+// Load implements runtime.Tool: it returns the served document (see Document).
+func (t *Tool) Load(context.Context) (*runtime.OpenTool, error) {
 	return t.args.Served(), nil
 }
 
@@ -179,7 +179,7 @@ func (t *Tool) Load(context.Context) (*opentool.OpenTool, error) {
 // it serves, without the fixed arguments and those read from the environment,
 // and with defaulted arguments optional. Each call returns a new copy; the
 // package-level Document is the document as written.
-func (t *Tool) Document() *opentool.OpenTool {
+func (t *Tool) Document() *runtime.OpenTool {
 	return t.args.Document()
 }
 
@@ -193,6 +193,6 @@ func (t *Tool) Declarations(p declare.Profile) (*declare.Declared, error) {
 // Functions returns each served function (see Document) as a tool of its own
 // for agent frameworks: its name, description, input and output schemas, and
 // Invoke (map in, map out) and Call (JSON in, JSON out) that call it through t.
-func (t *Tool) Functions() []*opentool.FunctionTool {
-	return opentool.FunctionsOf(t, t.args.Served())
+func (t *Tool) Functions() []*runtime.FunctionTool {
+	return runtime.FunctionsOf(t, t.args.Served())
 }

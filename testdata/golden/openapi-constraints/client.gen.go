@@ -8,8 +8,8 @@ import (
 	"net/http"
 	"time"
 
-	opentool "github.com/opentoolgen/opentoolgen/runtime"
-	rest "github.com/opentoolgen/opentoolgen/runtime/rest"
+	"github.com/opentoolgen/opentoolgen/runtime"
+	"github.com/opentoolgen/opentoolgen/runtime/rest"
 )
 
 // DefaultBaseURL is the address of the API: the first server of the document.
@@ -35,15 +35,15 @@ func WithHTTPClient(hc *http.Client) ClientOption {
 
 // WithCrossOriginRedirect sets what a request redirected to another origin
 // (scheme, host, port) does: by default it is followed without the request's
-// credentials; opentool.RedirectRefuse fails the call instead.
-func WithCrossOriginRedirect(p opentool.RedirectPolicy) ClientOption {
+// credentials; runtime.RedirectRefuse fails the call instead.
+func WithCrossOriginRedirect(p runtime.RedirectPolicy) ClientOption {
 	return func(c *rest.Client) {
 		c.CrossOriginRedirect = p
 	}
 }
 
 // WithResponseHeaderTimeout bounds the wait for the headers of each answer
-// (default opentool.DefaultResponseHeaderTimeout, two minutes; negative: no
+// (default rest.DefaultResponseHeaderTimeout, two minutes; negative: no
 // bound). Reading a body, or a stream, is bounded by the context and WithTimeout.
 func WithResponseHeaderTimeout(d time.Duration) ClientOption {
 	return func(c *rest.Client) {

@@ -6,7 +6,7 @@ package openapiconstraints
 import (
 	"encoding/json"
 
-	opentool "github.com/opentoolgen/opentoolgen/runtime"
+	"github.com/opentoolgen/opentoolgen/runtime"
 )
 
 // Check is the schema "Check" of the document.
@@ -45,7 +45,7 @@ type CheckOpts struct {
 	B *bool `json:"b,omitzero"`
 }
 
-func decodeCheckOpts(d *opentool.Decoder, x *CheckOpts) {
+func decodeCheckOpts(d *runtime.Decoder, x *CheckOpts) {
 	if !d.Object() {
 		return
 	}
@@ -61,7 +61,7 @@ func decodeCheckOpts(d *opentool.Decoder, x *CheckOpts) {
 			d.Skip()
 		}
 	}
-	opentool.CheckProperties(d, n, 1, 1)
+	runtime.CheckProperties(d, n, 1, 1)
 }
 
 // CheckDay is the "day" member of Check.
@@ -81,13 +81,13 @@ func (x CheckDay) Valid() bool {
 	return false
 }
 
-func decodeCheckDay(d *opentool.Decoder, x *CheckDay) {
+func decodeCheckDay(d *runtime.Decoder, x *CheckDay) {
 	if v, ok := d.String(); ok {
 		*x = CheckDay(v)
 		if !x.Valid() {
 			d.NotInEnum(v, "\"2024-01-01\", \"2024-02-30\"")
 		}
-		opentool.CheckFormat(d, v, "date")
+		runtime.CheckFormat(d, v, "date")
 	}
 }
 
@@ -108,13 +108,13 @@ func (x CheckShort) Valid() bool {
 	return false
 }
 
-func decodeCheckShort(d *opentool.Decoder, x *CheckShort) {
+func decodeCheckShort(d *runtime.Decoder, x *CheckShort) {
 	if v, ok := d.String(); ok {
 		*x = CheckShort(v)
 		if !x.Valid() {
 			d.NotInEnum(v, "\"ab\", \"abcdef\"")
 		}
-		opentool.CheckLength(d, v, -1, 4)
+		runtime.CheckLength(d, v, -1, 4)
 	}
 }
 
@@ -136,13 +136,13 @@ func (x CheckLevel) Valid() bool {
 	return false
 }
 
-func decodeCheckLevel(d *opentool.Decoder, x *CheckLevel) {
+func decodeCheckLevel(d *runtime.Decoder, x *CheckLevel) {
 	if v, ok := d.Int(); ok {
 		*x = CheckLevel(v)
 		if !x.Valid() {
 			d.NotInEnum(v, "1, 2, 3")
 		}
-		opentool.CheckMax(d, float64(v), 2.0, false)
+		runtime.CheckMax(d, float64(v), 2.0, false)
 	}
 }
 
@@ -162,7 +162,7 @@ func (x CheckMode) Valid() bool {
 	return false
 }
 
-func decodeCheckMode(d *opentool.Decoder, x *CheckMode) {
+func decodeCheckMode(d *runtime.Decoder, x *CheckMode) {
 	if v, ok := d.String(); ok {
 		*x = CheckMode(v)
 		if !x.Valid() {
@@ -192,7 +192,7 @@ func (x CheckChoice) MarshalJSON() ([]byte, error) {
 
 // UnmarshalJSON decodes the variant the value is.
 func (x *CheckChoice) UnmarshalJSON(data []byte) error {
-	return opentool.Unmarshal(data, x, decodeCheckChoice)
+	return runtime.Unmarshal(data, x, decodeCheckChoice)
 }
 
 // IsZero reports whether no variant is set.
@@ -200,7 +200,7 @@ func (x CheckChoice) IsZero() bool {
 	return x.String == nil && x.Int == nil
 }
 
-func decodeCheckChoice(d *opentool.Decoder, x *CheckChoice) {
+func decodeCheckChoice(d *runtime.Decoder, x *CheckChoice) {
 	raw := d.Raw()
 	if raw == nil {
 		return
@@ -208,7 +208,7 @@ func decodeCheckChoice(d *opentool.Decoder, x *CheckChoice) {
 	*x = CheckChoice{}
 	{
 		var v string
-		if opentool.DecodeVariant(d, raw, &v, func(d *opentool.Decoder, x *string) {
+		if runtime.DecodeVariant(d, raw, &v, func(d *runtime.Decoder, x *string) {
 			*x, _ = d.String()
 		}, false) {
 			x.String = &v
@@ -217,7 +217,7 @@ func decodeCheckChoice(d *opentool.Decoder, x *CheckChoice) {
 	}
 	{
 		var v int64
-		if opentool.DecodeVariant(d, raw, &v, func(d *opentool.Decoder, x *int64) {
+		if runtime.DecodeVariant(d, raw, &v, func(d *runtime.Decoder, x *int64) {
 			*x, _ = d.Int()
 		}, false) {
 			x.Int = &v
@@ -262,7 +262,7 @@ type CheckArgs struct {
 	Empty map[string]any  `json:"empty,omitzero"`
 }
 
-func decodeCheckArgs(d *opentool.Decoder, x *CheckArgs) {
+func decodeCheckArgs(d *runtime.Decoder, x *CheckArgs) {
 	if !d.Object() {
 		return
 	}
@@ -273,7 +273,7 @@ func decodeCheckArgs(d *opentool.Decoder, x *CheckArgs) {
 				var v string
 				if v1, ok := d.String(); ok {
 					v = v1
-					opentool.CheckLength(d, v1, 2, 5)
+					runtime.CheckLength(d, v1, 2, 5)
 				}
 				x.Text = &v
 			}
@@ -282,7 +282,7 @@ func decodeCheckArgs(d *opentool.Decoder, x *CheckArgs) {
 				var v string
 				if v1, ok := d.String(); ok {
 					v = v1
-					opentool.CheckPattern(d, v1, pattern1)
+					runtime.CheckPattern(d, v1, pattern1)
 				}
 				x.Code = &v
 			}
@@ -291,7 +291,7 @@ func decodeCheckArgs(d *opentool.Decoder, x *CheckArgs) {
 				var v string
 				if v1, ok := d.String(); ok {
 					v = v1
-					opentool.CheckFormat(d, v1, "email")
+					runtime.CheckFormat(d, v1, "email")
 				}
 				x.Email = &v
 			}
@@ -300,7 +300,7 @@ func decodeCheckArgs(d *opentool.Decoder, x *CheckArgs) {
 				var v string
 				if v1, ok := d.String(); ok {
 					v = v1
-					opentool.CheckFormat(d, v1, "uuid")
+					runtime.CheckFormat(d, v1, "uuid")
 				}
 				x.ID = &v
 			}
@@ -309,8 +309,8 @@ func decodeCheckArgs(d *opentool.Decoder, x *CheckArgs) {
 				var v int64
 				if v1, ok := d.Int(); ok {
 					v = v1
-					opentool.CheckMin(d, float64(v1), 1.0, false)
-					opentool.CheckMax(d, float64(v1), 10.0, false)
+					runtime.CheckMin(d, float64(v1), 1.0, false)
+					runtime.CheckMax(d, float64(v1), 10.0, false)
 				}
 				x.Count = &v
 			}
@@ -319,8 +319,8 @@ func decodeCheckArgs(d *opentool.Decoder, x *CheckArgs) {
 				var v float64
 				if v1, ok := d.Float(); ok {
 					v = v1
-					opentool.CheckMin(d, float64(v1), 0.0, true)
-					opentool.CheckMax(d, float64(v1), 1.0, true)
+					runtime.CheckMin(d, float64(v1), 0.0, true)
+					runtime.CheckMax(d, float64(v1), 1.0, true)
 				}
 				x.Ratio = &v
 			}
@@ -329,7 +329,7 @@ func decodeCheckArgs(d *opentool.Decoder, x *CheckArgs) {
 				var v int64
 				if v1, ok := d.Int(); ok {
 					v = v1
-					opentool.CheckMultipleOfInt(d, int64(v1), int64(5))
+					runtime.CheckMultipleOfInt(d, int64(v1), int64(5))
 				}
 				x.Step = &v
 			}
@@ -338,7 +338,7 @@ func decodeCheckArgs(d *opentool.Decoder, x *CheckArgs) {
 				var v float64
 				if v1, ok := d.Float(); ok {
 					v = v1
-					opentool.CheckMultipleOf(d, float64(v1), 0.5)
+					runtime.CheckMultipleOf(d, float64(v1), 0.5)
 				}
 				x.Half = &v
 			}
@@ -351,8 +351,8 @@ func decodeCheckArgs(d *opentool.Decoder, x *CheckArgs) {
 						e1, _ = d.String()
 						x.Tags = append(x.Tags, e1)
 					}
-					opentool.CheckItems(d, len(x.Tags), 1, 3)
-					opentool.CheckUnique(d, x.Tags)
+					runtime.CheckItems(d, len(x.Tags), 1, 3)
+					runtime.CheckUnique(d, x.Tags)
 				}
 			}
 		case "attrs":
@@ -365,7 +365,7 @@ func decodeCheckArgs(d *opentool.Decoder, x *CheckArgs) {
 						e1, _ = d.String()
 						x.Attrs[k1] = e1
 					}
-					opentool.CheckProperties(d, len(x.Attrs), 1, 2)
+					runtime.CheckProperties(d, len(x.Attrs), 1, 2)
 				}
 			}
 		case "opts":
@@ -406,7 +406,7 @@ func decodeCheckArgs(d *opentool.Decoder, x *CheckArgs) {
 			}
 		case "anything":
 			if !d.IsNull() {
-				opentool.DecodeRaw(d, &x.Anything)
+				runtime.DecodeRaw(d, &x.Anything)
 			}
 		case "list":
 			if !d.IsNull() {
@@ -435,7 +435,7 @@ func decodeCheckArgs(d *opentool.Decoder, x *CheckArgs) {
 			x.Flag = d.BoolPtr()
 		case "multi":
 			if !d.IsNull() {
-				opentool.DecodeRaw(d, &x.Multi)
+				runtime.DecodeRaw(d, &x.Multi)
 			}
 		case "never":
 			x.Never = d.FloatPtr()
@@ -470,5 +470,5 @@ func decodeCheckArgs(d *opentool.Decoder, x *CheckArgs) {
 
 // Patterns of the schemas, compiled on first use.
 var (
-	pattern1 = opentool.NewPattern("^[A-Z]{3}$")
+	pattern1 = runtime.NewPattern("^[A-Z]{3}$")
 )

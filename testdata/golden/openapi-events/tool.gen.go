@@ -8,8 +8,8 @@ import (
 	"encoding/json"
 	"strconv"
 
-	opentool "github.com/opentoolgen/opentoolgen/runtime"
-	declare "github.com/opentoolgen/opentoolgen/runtime/declare"
+	"github.com/opentoolgen/opentoolgen/runtime"
+	"github.com/opentoolgen/opentoolgen/runtime/declare"
 )
 
 // Service is the API: one method per operation. *Client implements it by calling
@@ -30,25 +30,25 @@ type Service interface {
 // Tool serves a Service as an OpenTool tool: it completes the arguments of a
 // call as its options say, decodes and validates them straight into the typed
 // arguments (answering -32602 with every violation), calls the Service and
-// encodes the result. Serve it with opentool.NewHandler or opentool.Serve.
+// encodes the result. Serve it with runtime.NewHandler or runtime.Serve.
 // An HTTP error of the API reaches the caller with the HTTP status as code and
 // the response body as data.
 type Tool struct {
 	svc  Service
-	args *opentool.Args
+	args *runtime.Args
 }
 
-var _ opentool.Tool = (*Tool)(nil)
-var _ opentool.StreamTool = (*Tool)(nil)
-var _ opentool.HintTool = (*Tool)(nil)
+var _ runtime.Tool = (*Tool)(nil)
+var _ runtime.StreamTool = (*Tool)(nil)
+var _ runtime.HintTool = (*Tool)(nil)
 
 // NewTool returns the Tool serving svc. Its options choose the functions it
-// serves (opentool.WithFunctions) and complete their arguments
-// (opentool.WithDefaults, opentool.WithFixed, opentool.WithEnvs). It fails when
+// serves (runtime.WithFunctions) and complete their arguments
+// (runtime.WithDefaults, runtime.WithFixed, runtime.WithEnvs). It fails when
 // an option names a function or an argument the document does not have, or
 // gives a value of the wrong type.
-func NewTool(svc Service, opts ...opentool.ToolOption) (*Tool, error) {
-	args, err := opentool.NewArgs(Document(), opts...)
+func NewTool(svc Service, opts ...runtime.ToolOption) (*Tool, error) {
+	args, err := runtime.NewArgs(Document(), opts...)
 	if err != nil {
 		return nil, err
 	}
@@ -57,11 +57,11 @@ func NewTool(svc Service, opts ...opentool.ToolOption) (*Tool, error) {
 
 func (t *Tool) streamRespond(ctx context.Context, args json.RawMessage, emit func(json.RawMessage) error) error {
 	var a RespondArgs
-	if err := opentool.DecodeArgs(ctx, t.args, "respond", args, &a, decodeRespondArgs); err != nil {
+	if err := runtime.DecodeArgs(ctx, t.args, "respond", args, &a, decodeRespondArgs); err != nil {
 		return err
 	}
-	return opentool.ToolError(t.svc.Respond(ctx, a, func(v RespondResult) error {
-		raw, err := opentool.EncodeObject(v)
+	return runtime.ToolError(t.svc.Respond(ctx, a, func(v RespondResult) error {
+		raw, err := runtime.EncodeObject(v)
 		if err != nil {
 			return err
 		}
@@ -71,11 +71,11 @@ func (t *Tool) streamRespond(ctx context.Context, args json.RawMessage, emit fun
 
 func (t *Tool) streamCreateRun(ctx context.Context, args json.RawMessage, emit func(json.RawMessage) error) error {
 	var a CreateRunArgs
-	if err := opentool.DecodeArgs(ctx, t.args, "createRun", args, &a, decodeCreateRunArgs); err != nil {
+	if err := runtime.DecodeArgs(ctx, t.args, "createRun", args, &a, decodeCreateRunArgs); err != nil {
 		return err
 	}
-	return opentool.ToolError(t.svc.CreateRun(ctx, a, func(v AssistantStreamEvent) error {
-		raw, err := opentool.EncodeObject(v)
+	return runtime.ToolError(t.svc.CreateRun(ctx, a, func(v AssistantStreamEvent) error {
+		raw, err := runtime.EncodeObject(v)
 		if err != nil {
 			return err
 		}
@@ -84,8 +84,8 @@ func (t *Tool) streamCreateRun(ctx context.Context, args json.RawMessage, emit f
 }
 
 func (t *Tool) streamFeed(ctx context.Context, _ json.RawMessage, emit func(json.RawMessage) error) error {
-	return opentool.ToolError(t.svc.Feed(ctx, func(v FeedResult) error {
-		raw, err := opentool.EncodeObject(v)
+	return runtime.ToolError(t.svc.Feed(ctx, func(v FeedResult) error {
+		raw, err := runtime.EncodeObject(v)
 		if err != nil {
 			return err
 		}
@@ -94,8 +94,8 @@ func (t *Tool) streamFeed(ctx context.Context, _ json.RawMessage, emit func(json
 }
 
 func (t *Tool) streamTail(ctx context.Context, _ json.RawMessage, emit func(json.RawMessage) error) error {
-	return opentool.ToolError(t.svc.Tail(ctx, func(v Event) error {
-		raw, err := opentool.EncodeObject(v)
+	return runtime.ToolError(t.svc.Tail(ctx, func(v Event) error {
+		raw, err := runtime.EncodeObject(v)
 		if err != nil {
 			return err
 		}
@@ -105,11 +105,11 @@ func (t *Tool) streamTail(ctx context.Context, _ json.RawMessage, emit func(json
 
 func (t *Tool) streamWatchJob(ctx context.Context, args json.RawMessage, emit func(json.RawMessage) error) error {
 	var a WatchJobArgs
-	if err := opentool.DecodeArgs(ctx, t.args, "watchJob", args, &a, decodeWatchJobArgs); err != nil {
+	if err := runtime.DecodeArgs(ctx, t.args, "watchJob", args, &a, decodeWatchJobArgs); err != nil {
 		return err
 	}
-	return opentool.ToolError(t.svc.WatchJob(ctx, a, func(v WatchJobResult) error {
-		raw, err := opentool.EncodeObject(v)
+	return runtime.ToolError(t.svc.WatchJob(ctx, a, func(v WatchJobResult) error {
+		raw, err := runtime.EncodeObject(v)
 		if err != nil {
 			return err
 		}
@@ -117,24 +117,24 @@ func (t *Tool) streamWatchJob(ctx context.Context, args json.RawMessage, emit fu
 	}))
 }
 
-// Call implements opentool.Tool.
+// Call implements runtime.Tool.
 func (t *Tool) Call(ctx context.Context, name string, args json.RawMessage) (json.RawMessage, error) {
 	name, ok := t.args.Resolve(name)
 	if !ok {
-		return nil, opentool.MethodNotFound(name)
+		return nil, runtime.MethodNotFound(name)
 	}
 	switch name {
 	case "respond", "createRun", "feed", "tail", "watchJob":
-		return nil, opentool.NewError(opentool.CodeMethodNotFound, strconv.Quote(name)+" streams its results: call it with streamCall")
+		return nil, runtime.NewError(runtime.CodeMethodNotFound, strconv.Quote(name)+" streams its results: call it with streamCall")
 	}
-	return nil, opentool.MethodNotFound(name)
+	return nil, runtime.MethodNotFound(name)
 }
 
-// StreamCall implements opentool.StreamTool.
+// StreamCall implements runtime.StreamTool.
 func (t *Tool) StreamCall(ctx context.Context, name string, args json.RawMessage, emit func(json.RawMessage) error) error {
 	name, ok := t.args.Resolve(name)
 	if !ok {
-		return opentool.MethodNotFound(name)
+		return runtime.MethodNotFound(name)
 	}
 	switch name {
 	case "respond":
@@ -148,11 +148,11 @@ func (t *Tool) StreamCall(ctx context.Context, name string, args json.RawMessage
 	case "watchJob":
 		return t.streamWatchJob(ctx, args, emit)
 	}
-	return opentool.MethodNotFound(name)
+	return runtime.MethodNotFound(name)
 }
 
-// Load implements opentool.Tool: it returns the served document (see Document).
-func (t *Tool) Load(context.Context) (*opentool.OpenTool, error) {
+// Load implements runtime.Tool: it returns the served document (see Document).
+func (t *Tool) Load(context.Context) (*runtime.OpenTool, error) {
 	return t.args.Served(), nil
 }
 
@@ -160,7 +160,7 @@ func (t *Tool) Load(context.Context) (*opentool.OpenTool, error) {
 // it serves, without the fixed arguments and those read from the environment,
 // and with defaulted arguments optional. Each call returns a new copy; the
 // package-level Document is the document as written.
-func (t *Tool) Document() *opentool.OpenTool {
+func (t *Tool) Document() *runtime.OpenTool {
 	return t.args.Document()
 }
 
@@ -174,22 +174,22 @@ func (t *Tool) Declarations(p declare.Profile) (*declare.Declared, error) {
 // Functions returns each served function (see Document) as a tool of its own
 // for agent frameworks: its name, description, input and output schemas, and
 // Invoke (map in, map out) and Call (JSON in, JSON out) that call it through t.
-func (t *Tool) Functions() []*opentool.FunctionTool {
-	return opentool.FunctionsOf(t, t.args.Served())
+func (t *Tool) Functions() []*runtime.FunctionTool {
+	return runtime.FunctionsOf(t, t.args.Served())
 }
 
-// Hints implements opentool.HintTool: the hints of a served operation are those
-// of its HTTP method (opentool.MethodHints: GET and HEAD read only, DELETE
+// Hints implements runtime.HintTool: the hints of a served operation are those
+// of its HTTP method (runtime.MethodHints: GET and HEAD read only, DELETE
 // destructive, PUT and DELETE idempotent; every operation reaches the API).
-func (t *Tool) Hints(name string) (opentool.Hints, bool) {
+func (t *Tool) Hints(name string) (runtime.Hints, bool) {
 	if !t.args.Serves(name) {
-		return opentool.Hints{}, false
+		return runtime.Hints{}, false
 	}
 	switch name {
 	case "respond", "createRun":
-		return opentool.MethodHints("POST"), true
+		return runtime.MethodHints("POST"), true
 	case "feed", "tail", "watchJob":
-		return opentool.MethodHints("GET"), true
+		return runtime.MethodHints("GET"), true
 	}
-	return opentool.Hints{}, false
+	return runtime.Hints{}, false
 }

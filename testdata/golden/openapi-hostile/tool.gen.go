@@ -7,8 +7,8 @@ import (
 	"context"
 	"encoding/json"
 
-	opentool "github.com/opentoolgen/opentoolgen/runtime"
-	declare "github.com/opentoolgen/opentoolgen/runtime/declare"
+	"github.com/opentoolgen/opentoolgen/runtime"
+	"github.com/opentoolgen/opentoolgen/runtime/declare"
 )
 
 // Service is the API: one method per operation. *Client implements it by calling
@@ -27,24 +27,24 @@ type Service interface {
 // Tool serves a Service as an OpenTool tool: it completes the arguments of a
 // call as its options say, decodes and validates them straight into the typed
 // arguments (answering -32602 with every violation), calls the Service and
-// encodes the result. Serve it with opentool.NewHandler or opentool.Serve.
+// encodes the result. Serve it with runtime.NewHandler or runtime.Serve.
 // An HTTP error of the API reaches the caller with the HTTP status as code and
 // the response body as data.
 type Tool struct {
 	svc  Service
-	args *opentool.Args
+	args *runtime.Args
 }
 
-var _ opentool.Tool = (*Tool)(nil)
-var _ opentool.HintTool = (*Tool)(nil)
+var _ runtime.Tool = (*Tool)(nil)
+var _ runtime.HintTool = (*Tool)(nil)
 
 // NewTool returns the Tool serving svc. Its options choose the functions it
-// serves (opentool.WithFunctions) and complete their arguments
-// (opentool.WithDefaults, opentool.WithFixed, opentool.WithEnvs). It fails when
+// serves (runtime.WithFunctions) and complete their arguments
+// (runtime.WithDefaults, runtime.WithFixed, runtime.WithEnvs). It fails when
 // an option names a function or an argument the document does not have, or
 // gives a value of the wrong type.
-func NewTool(svc Service, opts ...opentool.ToolOption) (*Tool, error) {
-	args, err := opentool.NewArgs(Document(), opts...)
+func NewTool(svc Service, opts ...runtime.ToolOption) (*Tool, error) {
+	args, err := runtime.NewArgs(Document(), opts...)
 	if err != nil {
 		return nil, err
 	}
@@ -53,87 +53,87 @@ func NewTool(svc Service, opts ...opentool.ToolOption) (*Tool, error) {
 
 func (t *Tool) callGetPet(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
 	var a GetPetArgs
-	if err := opentool.DecodeArgs(ctx, t.args, "get-pet", args, &a, decodeGetPetArgs); err != nil {
+	if err := runtime.DecodeArgs(ctx, t.args, "get-pet", args, &a, decodeGetPetArgs); err != nil {
 		return nil, err
 	}
 	r, err := t.svc.GetPet(ctx, a)
 	if err != nil {
-		return nil, opentool.ToolError(err)
+		return nil, runtime.ToolError(err)
 	}
-	return opentool.EncodeObject(r)
+	return runtime.EncodeObject(r)
 }
 
 func (t *Tool) callGetPet2(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
 	var a GetPet2Args
-	if err := opentool.DecodeArgs(ctx, t.args, "get_pet", args, &a, decodeGetPet2Args); err != nil {
+	if err := runtime.DecodeArgs(ctx, t.args, "get_pet", args, &a, decodeGetPet2Args); err != nil {
 		return nil, err
 	}
 	if err := t.svc.GetPet2(ctx, a); err != nil {
-		return nil, opentool.ToolError(err)
+		return nil, runtime.ToolError(err)
 	}
 	return nil, nil
 }
 
 func (t *Tool) callGetPet3(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
 	var a GetPet3Args
-	if err := opentool.DecodeArgs(ctx, t.args, "getPet", args, &a, decodeGetPet3Args); err != nil {
+	if err := runtime.DecodeArgs(ctx, t.args, "getPet", args, &a, decodeGetPet3Args); err != nil {
 		return nil, err
 	}
 	if err := t.svc.GetPet3(ctx, a); err != nil {
-		return nil, opentool.ToolError(err)
+		return nil, runtime.ToolError(err)
 	}
 	return nil, nil
 }
 
 func (t *Tool) callGetPet4(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
 	var a GetPet4Args
-	if err := opentool.DecodeArgs(ctx, t.args, "GetPet", args, &a, decodeGetPet4Args); err != nil {
+	if err := runtime.DecodeArgs(ctx, t.args, "GetPet", args, &a, decodeGetPet4Args); err != nil {
 		return nil, err
 	}
 	if err := t.svc.GetPet4(ctx, a); err != nil {
-		return nil, opentool.ToolError(err)
+		return nil, runtime.ToolError(err)
 	}
 	return nil, nil
 }
 
 func (t *Tool) callPatchPetsID(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
 	var a PatchPetsIDArgs
-	if err := opentool.DecodeArgs(ctx, t.args, "patch_pets_id", args, &a, decodePatchPetsIDArgs); err != nil {
+	if err := runtime.DecodeArgs(ctx, t.args, "patch_pets_id", args, &a, decodePatchPetsIDArgs); err != nil {
 		return nil, err
 	}
 	if err := t.svc.PatchPetsID(ctx, a); err != nil {
-		return nil, opentool.ToolError(err)
+		return nil, runtime.ToolError(err)
 	}
 	return nil, nil
 }
 
 func (t *Tool) callFunc(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
 	var a FuncArgs
-	if err := opentool.DecodeArgs(ctx, t.args, "func", args, &a, decodeFuncArgs); err != nil {
+	if err := runtime.DecodeArgs(ctx, t.args, "func", args, &a, decodeFuncArgs); err != nil {
 		return nil, err
 	}
 	if err := t.svc.Func(ctx, a); err != nil {
-		return nil, opentool.ToolError(err)
+		return nil, runtime.ToolError(err)
 	}
 	return nil, nil
 }
 
 func (t *Tool) callÉté(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
 	var a ÉtéArgs
-	if err := opentool.DecodeArgs(ctx, t.args, "post_pets_id_t_more", args, &a, decodeÉtéArgs); err != nil {
+	if err := runtime.DecodeArgs(ctx, t.args, "post_pets_id_t_more", args, &a, decodeÉtéArgs); err != nil {
 		return nil, err
 	}
 	if err := t.svc.Été(ctx, a); err != nil {
-		return nil, opentool.ToolError(err)
+		return nil, runtime.ToolError(err)
 	}
 	return nil, nil
 }
 
-// Call implements opentool.Tool.
+// Call implements runtime.Tool.
 func (t *Tool) Call(ctx context.Context, name string, args json.RawMessage) (json.RawMessage, error) {
 	name, ok := t.args.Resolve(name)
 	if !ok {
-		return nil, opentool.MethodNotFound(name)
+		return nil, runtime.MethodNotFound(name)
 	}
 	switch name {
 	case "get-pet":
@@ -151,11 +151,11 @@ func (t *Tool) Call(ctx context.Context, name string, args json.RawMessage) (jso
 	case "post_pets_id_t_more":
 		return t.callÉté(ctx, args)
 	}
-	return nil, opentool.MethodNotFound(name)
+	return nil, runtime.MethodNotFound(name)
 }
 
-// Load implements opentool.Tool: it returns the served document (see Document).
-func (t *Tool) Load(context.Context) (*opentool.OpenTool, error) {
+// Load implements runtime.Tool: it returns the served document (see Document).
+func (t *Tool) Load(context.Context) (*runtime.OpenTool, error) {
 	return t.args.Served(), nil
 }
 
@@ -163,7 +163,7 @@ func (t *Tool) Load(context.Context) (*opentool.OpenTool, error) {
 // it serves, without the fixed arguments and those read from the environment,
 // and with defaulted arguments optional. Each call returns a new copy; the
 // package-level Document is the document as written.
-func (t *Tool) Document() *opentool.OpenTool {
+func (t *Tool) Document() *runtime.OpenTool {
 	return t.args.Document()
 }
 
@@ -177,28 +177,28 @@ func (t *Tool) Declarations(p declare.Profile) (*declare.Declared, error) {
 // Functions returns each served function (see Document) as a tool of its own
 // for agent frameworks: its name, description, input and output schemas, and
 // Invoke (map in, map out) and Call (JSON in, JSON out) that call it through t.
-func (t *Tool) Functions() []*opentool.FunctionTool {
-	return opentool.FunctionsOf(t, t.args.Served())
+func (t *Tool) Functions() []*runtime.FunctionTool {
+	return runtime.FunctionsOf(t, t.args.Served())
 }
 
-// Hints implements opentool.HintTool: the hints of a served operation are those
-// of its HTTP method (opentool.MethodHints: GET and HEAD read only, DELETE
+// Hints implements runtime.HintTool: the hints of a served operation are those
+// of its HTTP method (runtime.MethodHints: GET and HEAD read only, DELETE
 // destructive, PUT and DELETE idempotent; every operation reaches the API).
-func (t *Tool) Hints(name string) (opentool.Hints, bool) {
+func (t *Tool) Hints(name string) (runtime.Hints, bool) {
 	if !t.args.Serves(name) {
-		return opentool.Hints{}, false
+		return runtime.Hints{}, false
 	}
 	switch name {
 	case "get-pet", "func":
-		return opentool.MethodHints("GET"), true
+		return runtime.MethodHints("GET"), true
 	case "get_pet", "post_pets_id_t_more":
-		return opentool.MethodHints("POST"), true
+		return runtime.MethodHints("POST"), true
 	case "getPet":
-		return opentool.MethodHints("PUT"), true
+		return runtime.MethodHints("PUT"), true
 	case "GetPet":
-		return opentool.MethodHints("DELETE"), true
+		return runtime.MethodHints("DELETE"), true
 	case "patch_pets_id":
-		return opentool.MethodHints("PATCH"), true
+		return runtime.MethodHints("PATCH"), true
 	}
-	return opentool.Hints{}, false
+	return runtime.Hints{}, false
 }

@@ -3,7 +3,7 @@
 
 package openapihostile
 
-import opentool "github.com/opentoolgen/opentoolgen/runtime"
+import "github.com/opentoolgen/opentoolgen/runtime"
 
 // Client2 is the schema "Client" of the document.
 type Client2 struct {
@@ -24,7 +24,7 @@ type Client2 struct {
 
 // MarshalJSON encodes x with the member names of the document, which struct tags cannot carry.
 func (x Client2) MarshalJSON() ([]byte, error) {
-	var e opentool.ObjectEncoder
+	var e runtime.ObjectEncoder
 	if x.UserID != nil {
 		e.Field("user_id", x.UserID)
 	}
@@ -57,10 +57,10 @@ func (x Client2) MarshalJSON() ([]byte, error) {
 
 // UnmarshalJSON decodes x, checking the types of its members.
 func (x *Client2) UnmarshalJSON(data []byte) error {
-	return opentool.Unmarshal(data, x, decodeClient2)
+	return runtime.Unmarshal(data, x, decodeClient2)
 }
 
-func decodeClient2(d *opentool.Decoder, x *Client2) {
+func decodeClient2(d *runtime.Decoder, x *Client2) {
 	if !d.Object() {
 		return
 	}
@@ -126,7 +126,7 @@ type Collide struct {
 	Map   map[string]Collide `json:"map,omitzero"`
 }
 
-func decodeCollide(d *opentool.Decoder, x *Collide) {
+func decodeCollide(d *runtime.Decoder, x *Collide) {
 	if !d.Object() {
 		return
 	}
@@ -162,7 +162,7 @@ type GetPetArgs struct {
 	Type     *string `json:"type,omitzero"`
 }
 
-func decodeGetPetArgs(d *opentool.Decoder, x *GetPetArgs) {
+func decodeGetPetArgs(d *runtime.Decoder, x *GetPetArgs) {
 	if !d.Object() {
 		return
 	}
@@ -191,7 +191,7 @@ type GetPet2Body struct {
 	Name *string `json:"name,omitzero"`
 }
 
-func decodeGetPet2Body(d *opentool.Decoder, x *GetPet2Body) {
+func decodeGetPet2Body(d *runtime.Decoder, x *GetPet2Body) {
 	if !d.Object() {
 		return
 	}
@@ -213,7 +213,7 @@ type GetPet2Args struct {
 	Body GetPet2Body `json:"body"`
 }
 
-func decodeGetPet2Args(d *opentool.Decoder, x *GetPet2Args) {
+func decodeGetPet2Args(d *runtime.Decoder, x *GetPet2Args) {
 	if !d.Object() {
 		return
 	}
@@ -241,7 +241,7 @@ type GetPet3Args struct {
 	Map   map[string]Collide `json:"map,omitzero"`
 }
 
-func decodeGetPet3Args(d *opentool.Decoder, x *GetPet3Args) {
+func decodeGetPet3Args(d *runtime.Decoder, x *GetPet3Args) {
 	if !d.Object() {
 		return
 	}
@@ -279,7 +279,7 @@ type GetPet4Args struct {
 	ID string `json:"id"`
 }
 
-func decodeGetPet4Args(d *opentool.Decoder, x *GetPet4Args) {
+func decodeGetPet4Args(d *runtime.Decoder, x *GetPet4Args) {
 	if !d.Object() {
 		return
 	}
@@ -301,7 +301,7 @@ type PatchPetsIDArgs struct {
 	ID string `json:"id"`
 }
 
-func decodePatchPetsIDArgs(d *opentool.Decoder, x *PatchPetsIDArgs) {
+func decodePatchPetsIDArgs(d *runtime.Decoder, x *PatchPetsIDArgs) {
 	if !d.Object() {
 		return
 	}
@@ -323,7 +323,7 @@ type FuncArgs struct {
 	ID string `json:"id"`
 }
 
-func decodeFuncArgs(d *opentool.Decoder, x *FuncArgs) {
+func decodeFuncArgs(d *runtime.Decoder, x *FuncArgs) {
 	if !d.Object() {
 		return
 	}
@@ -345,7 +345,7 @@ type ÉtéArgs struct {
 	ID string `json:"id"`
 }
 
-func decodeÉtéArgs(d *opentool.Decoder, x *ÉtéArgs) {
+func decodeÉtéArgs(d *runtime.Decoder, x *ÉtéArgs) {
 	if !d.Object() {
 		return
 	}

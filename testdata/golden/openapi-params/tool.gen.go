@@ -7,8 +7,8 @@ import (
 	"context"
 	"encoding/json"
 
-	opentool "github.com/opentoolgen/opentoolgen/runtime"
-	declare "github.com/opentoolgen/opentoolgen/runtime/declare"
+	"github.com/opentoolgen/opentoolgen/runtime"
+	"github.com/opentoolgen/opentoolgen/runtime/declare"
 )
 
 // Service is the API: one method per operation. *Client implements it by calling
@@ -33,24 +33,24 @@ type Service interface {
 // Tool serves a Service as an OpenTool tool: it completes the arguments of a
 // call as its options say, decodes and validates them straight into the typed
 // arguments (answering -32602 with every violation), calls the Service and
-// encodes the result. Serve it with opentool.NewHandler or opentool.Serve.
+// encodes the result. Serve it with runtime.NewHandler or runtime.Serve.
 // An HTTP error of the API reaches the caller with the HTTP status as code and
 // the response body as data.
 type Tool struct {
 	svc  Service
-	args *opentool.Args
+	args *runtime.Args
 }
 
-var _ opentool.Tool = (*Tool)(nil)
-var _ opentool.HintTool = (*Tool)(nil)
+var _ runtime.Tool = (*Tool)(nil)
+var _ runtime.HintTool = (*Tool)(nil)
 
 // NewTool returns the Tool serving svc. Its options choose the functions it
-// serves (opentool.WithFunctions) and complete their arguments
-// (opentool.WithDefaults, opentool.WithFixed, opentool.WithEnvs). It fails when
+// serves (runtime.WithFunctions) and complete their arguments
+// (runtime.WithDefaults, runtime.WithFixed, runtime.WithEnvs). It fails when
 // an option names a function or an argument the document does not have, or
 // gives a value of the wrong type.
-func NewTool(svc Service, opts ...opentool.ToolOption) (*Tool, error) {
-	args, err := opentool.NewArgs(Document(), opts...)
+func NewTool(svc Service, opts ...runtime.ToolOption) (*Tool, error) {
+	args, err := runtime.NewArgs(Document(), opts...)
 	if err != nil {
 		return nil, err
 	}
@@ -59,101 +59,101 @@ func NewTool(svc Service, opts ...opentool.ToolOption) (*Tool, error) {
 
 func (t *Tool) callPathStyles(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
 	var a PathStylesArgs
-	if err := opentool.DecodeArgs(ctx, t.args, "pathStyles", args, &a, decodePathStylesArgs); err != nil {
+	if err := runtime.DecodeArgs(ctx, t.args, "pathStyles", args, &a, decodePathStylesArgs); err != nil {
 		return nil, err
 	}
 	if err := t.svc.PathStyles(ctx, a); err != nil {
-		return nil, opentool.ToolError(err)
+		return nil, runtime.ToolError(err)
 	}
 	return nil, nil
 }
 
 func (t *Tool) callQueryStyles(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
 	var a QueryStylesArgs
-	if err := opentool.DecodeArgs(ctx, t.args, "queryStyles", args, &a, decodeQueryStylesArgs); err != nil {
+	if err := runtime.DecodeArgs(ctx, t.args, "queryStyles", args, &a, decodeQueryStylesArgs); err != nil {
 		return nil, err
 	}
 	if err := t.svc.QueryStyles(ctx, a); err != nil {
-		return nil, opentool.ToolError(err)
+		return nil, runtime.ToolError(err)
 	}
 	return nil, nil
 }
 
 func (t *Tool) callHeaderAndCookieStyles(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
 	var a HeaderAndCookieStylesArgs
-	if err := opentool.DecodeArgs(ctx, t.args, "headerAndCookieStyles", args, &a, decodeHeaderAndCookieStylesArgs); err != nil {
+	if err := runtime.DecodeArgs(ctx, t.args, "headerAndCookieStyles", args, &a, decodeHeaderAndCookieStylesArgs); err != nil {
 		return nil, err
 	}
 	if err := t.svc.HeaderAndCookieStyles(ctx, a); err != nil {
-		return nil, opentool.ToolError(err)
+		return nil, runtime.ToolError(err)
 	}
 	return nil, nil
 }
 
 func (t *Tool) callJSONArrayBody(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
 	var a JSONArrayBodyArgs
-	if err := opentool.DecodeArgs(ctx, t.args, "jsonArrayBody", args, &a, decodeJSONArrayBodyArgs); err != nil {
+	if err := runtime.DecodeArgs(ctx, t.args, "jsonArrayBody", args, &a, decodeJSONArrayBodyArgs); err != nil {
 		return nil, err
 	}
 	r, err := t.svc.JSONArrayBody(ctx, a)
 	if err != nil {
-		return nil, opentool.ToolError(err)
+		return nil, runtime.ToolError(err)
 	}
-	return opentool.EncodeResult("result", r)
+	return runtime.EncodeResult("result", r)
 }
 
 func (t *Tool) callFormBody(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
 	var a FormBodyArgs
-	if err := opentool.DecodeArgs(ctx, t.args, "formBody", args, &a, decodeFormBodyArgs); err != nil {
+	if err := runtime.DecodeArgs(ctx, t.args, "formBody", args, &a, decodeFormBodyArgs); err != nil {
 		return nil, err
 	}
 	if err := t.svc.FormBody(ctx, a); err != nil {
-		return nil, opentool.ToolError(err)
+		return nil, runtime.ToolError(err)
 	}
 	return nil, nil
 }
 
 func (t *Tool) callMultipartBody(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
 	var a MultipartBodyArgs
-	if err := opentool.DecodeArgs(ctx, t.args, "multipartBody", args, &a, decodeMultipartBodyArgs); err != nil {
+	if err := runtime.DecodeArgs(ctx, t.args, "multipartBody", args, &a, decodeMultipartBodyArgs); err != nil {
 		return nil, err
 	}
 	if err := t.svc.MultipartBody(ctx, a); err != nil {
-		return nil, opentool.ToolError(err)
+		return nil, runtime.ToolError(err)
 	}
 	return nil, nil
 }
 
 func (t *Tool) callOctetBody(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
 	var a OctetBodyArgs
-	if err := opentool.DecodeArgs(ctx, t.args, "octetBody", args, &a, decodeOctetBodyArgs); err != nil {
+	if err := runtime.DecodeArgs(ctx, t.args, "octetBody", args, &a, decodeOctetBodyArgs); err != nil {
 		return nil, err
 	}
 	if err := t.svc.OctetBody(ctx, a); err != nil {
-		return nil, opentool.ToolError(err)
+		return nil, runtime.ToolError(err)
 	}
 	return nil, nil
 }
 
 func (t *Tool) callTextBody(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
 	var a TextBodyArgs
-	if err := opentool.DecodeArgs(ctx, t.args, "textBody", args, &a, decodeTextBodyArgs); err != nil {
+	if err := runtime.DecodeArgs(ctx, t.args, "textBody", args, &a, decodeTextBodyArgs); err != nil {
 		return nil, err
 	}
 	r, err := t.svc.TextBody(ctx, a)
 	if err != nil {
-		return nil, opentool.ToolError(err)
+		return nil, runtime.ToolError(err)
 	}
-	return opentool.EncodeResult("result", r)
+	return runtime.EncodeResult("result", r)
 }
 
 func (t *Tool) callMergePatch(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
 	var a MergePatchArgs
-	if err := opentool.DecodeArgs(ctx, t.args, "mergePatch", args, &a, decodeMergePatchArgs); err != nil {
+	if err := runtime.DecodeArgs(ctx, t.args, "mergePatch", args, &a, decodeMergePatchArgs); err != nil {
 		return nil, err
 	}
 	if err := t.svc.MergePatch(ctx, a); err != nil {
-		return nil, opentool.ToolError(err)
+		return nil, runtime.ToolError(err)
 	}
 	return nil, nil
 }
@@ -161,60 +161,60 @@ func (t *Tool) callMergePatch(ctx context.Context, args json.RawMessage) (json.R
 func (t *Tool) callDownload(ctx context.Context, _ json.RawMessage) (json.RawMessage, error) {
 	r, err := t.svc.Download(ctx)
 	if err != nil {
-		return nil, opentool.ToolError(err)
+		return nil, runtime.ToolError(err)
 	}
-	return opentool.EncodeResult("result", r)
+	return runtime.EncodeResult("result", r)
 }
 
 func (t *Tool) callSelectStarTable(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
 	var a SelectStarTableArgs
-	if err := opentool.DecodeArgs(ctx, t.args, "selectStarTable", args, &a, decodeSelectStarTableArgs); err != nil {
+	if err := runtime.DecodeArgs(ctx, t.args, "selectStarTable", args, &a, decodeSelectStarTableArgs); err != nil {
 		return nil, err
 	}
 	if err := t.svc.SelectStarTable(ctx, a); err != nil {
-		return nil, opentool.ToolError(err)
+		return nil, runtime.ToolError(err)
 	}
 	return nil, nil
 }
 
 func (t *Tool) callSelectStar(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
 	var a SelectStarArgs
-	if err := opentool.DecodeArgs(ctx, t.args, "selectStar", args, &a, decodeSelectStarArgs); err != nil {
+	if err := runtime.DecodeArgs(ctx, t.args, "selectStar", args, &a, decodeSelectStarArgs); err != nil {
 		return nil, err
 	}
 	if err := t.svc.SelectStar(ctx, a); err != nil {
-		return nil, opentool.ToolError(err)
+		return nil, runtime.ToolError(err)
 	}
 	return nil, nil
 }
 
 func (t *Tool) callSetBalance(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
 	var a SetBalanceArgs
-	if err := opentool.DecodeArgs(ctx, t.args, "setBalance", args, &a, decodeSetBalanceArgs); err != nil {
+	if err := runtime.DecodeArgs(ctx, t.args, "setBalance", args, &a, decodeSetBalanceArgs); err != nil {
 		return nil, err
 	}
 	if err := t.svc.SetBalance(ctx, a); err != nil {
-		return nil, opentool.ToolError(err)
+		return nil, runtime.ToolError(err)
 	}
 	return nil, nil
 }
 
 func (t *Tool) callCharge(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
 	var a ChargeArgs
-	if err := opentool.DecodeArgs(ctx, t.args, "charge", args, &a, decodeChargeArgs); err != nil {
+	if err := runtime.DecodeArgs(ctx, t.args, "charge", args, &a, decodeChargeArgs); err != nil {
 		return nil, err
 	}
 	if err := t.svc.Charge(ctx, a); err != nil {
-		return nil, opentool.ToolError(err)
+		return nil, runtime.ToolError(err)
 	}
 	return nil, nil
 }
 
-// Call implements opentool.Tool.
+// Call implements runtime.Tool.
 func (t *Tool) Call(ctx context.Context, name string, args json.RawMessage) (json.RawMessage, error) {
 	name, ok := t.args.Resolve(name)
 	if !ok {
-		return nil, opentool.MethodNotFound(name)
+		return nil, runtime.MethodNotFound(name)
 	}
 	switch name {
 	case "pathStyles":
@@ -246,11 +246,11 @@ func (t *Tool) Call(ctx context.Context, name string, args json.RawMessage) (jso
 	case "charge":
 		return t.callCharge(ctx, args)
 	}
-	return nil, opentool.MethodNotFound(name)
+	return nil, runtime.MethodNotFound(name)
 }
 
-// Load implements opentool.Tool: it returns the served document (see Document).
-func (t *Tool) Load(context.Context) (*opentool.OpenTool, error) {
+// Load implements runtime.Tool: it returns the served document (see Document).
+func (t *Tool) Load(context.Context) (*runtime.OpenTool, error) {
 	return t.args.Served(), nil
 }
 
@@ -258,7 +258,7 @@ func (t *Tool) Load(context.Context) (*opentool.OpenTool, error) {
 // it serves, without the fixed arguments and those read from the environment,
 // and with defaulted arguments optional. Each call returns a new copy; the
 // package-level Document is the document as written.
-func (t *Tool) Document() *opentool.OpenTool {
+func (t *Tool) Document() *runtime.OpenTool {
 	return t.args.Document()
 }
 
@@ -272,26 +272,26 @@ func (t *Tool) Declarations(p declare.Profile) (*declare.Declared, error) {
 // Functions returns each served function (see Document) as a tool of its own
 // for agent frameworks: its name, description, input and output schemas, and
 // Invoke (map in, map out) and Call (JSON in, JSON out) that call it through t.
-func (t *Tool) Functions() []*opentool.FunctionTool {
-	return opentool.FunctionsOf(t, t.args.Served())
+func (t *Tool) Functions() []*runtime.FunctionTool {
+	return runtime.FunctionsOf(t, t.args.Served())
 }
 
-// Hints implements opentool.HintTool: the hints of a served operation are those
-// of its HTTP method (opentool.MethodHints: GET and HEAD read only, DELETE
+// Hints implements runtime.HintTool: the hints of a served operation are those
+// of its HTTP method (runtime.MethodHints: GET and HEAD read only, DELETE
 // destructive, PUT and DELETE idempotent; every operation reaches the API).
-func (t *Tool) Hints(name string) (opentool.Hints, bool) {
+func (t *Tool) Hints(name string) (runtime.Hints, bool) {
 	if !t.args.Serves(name) {
-		return opentool.Hints{}, false
+		return runtime.Hints{}, false
 	}
 	switch name {
 	case "pathStyles", "queryStyles", "headerAndCookieStyles", "download", "selectStarTable", "selectStar":
-		return opentool.MethodHints("GET"), true
+		return runtime.MethodHints("GET"), true
 	case "jsonArrayBody", "formBody", "multipartBody", "textBody", "setBalance", "charge":
-		return opentool.MethodHints("POST"), true
+		return runtime.MethodHints("POST"), true
 	case "octetBody":
-		return opentool.MethodHints("PUT"), true
+		return runtime.MethodHints("PUT"), true
 	case "mergePatch":
-		return opentool.MethodHints("PATCH"), true
+		return runtime.MethodHints("PATCH"), true
 	}
-	return opentool.Hints{}, false
+	return runtime.Hints{}, false
 }

@@ -7,7 +7,7 @@ import (
 	"encoding/json"
 	"time"
 
-	opentool "github.com/opentoolgen/opentoolgen/runtime"
+	"github.com/opentoolgen/opentoolgen/runtime"
 )
 
 // Money is the schema "Money" of the document.
@@ -22,7 +22,7 @@ type Point struct {
 	Y int64 `json:"y"`
 }
 
-func decodePoint(d *opentool.Decoder, x *Point) {
+func decodePoint(d *runtime.Decoder, x *Point) {
 	if !d.Object() {
 		return
 	}
@@ -52,7 +52,7 @@ type PathStylesArgs struct {
 	MatrixObj Point    `json:"matrixObj"`
 }
 
-func decodePathStylesArgs(d *opentool.Decoder, x *PathStylesArgs) {
+func decodePathStylesArgs(d *runtime.Decoder, x *PathStylesArgs) {
 	if !d.Object() {
 		return
 	}
@@ -111,7 +111,7 @@ type QueryStylesFilter struct {
 	Size  *int64  `json:"size,omitzero"`
 }
 
-func decodeQueryStylesFilter(d *opentool.Decoder, x *QueryStylesFilter) {
+func decodeQueryStylesFilter(d *runtime.Decoder, x *QueryStylesFilter) {
 	if !d.Object() {
 		return
 	}
@@ -141,7 +141,7 @@ type QueryStylesArgs struct {
 	When      *time.Time         `json:"when,omitzero"`
 }
 
-func decodeQueryStylesArgs(d *opentool.Decoder, x *QueryStylesArgs) {
+func decodeQueryStylesArgs(d *runtime.Decoder, x *QueryStylesArgs) {
 	if !d.Object() {
 		return
 	}
@@ -216,7 +216,7 @@ func decodeQueryStylesArgs(d *opentool.Decoder, x *QueryStylesArgs) {
 		case "when":
 			if !d.IsNull() {
 				var v time.Time
-				opentool.DecodeTime(d, &v)
+				runtime.DecodeTime(d, &v)
 				x.When = &v
 			}
 		default:
@@ -233,7 +233,7 @@ type HeaderAndCookieStylesArgs struct {
 	Prefs   []string `json:"prefs,omitzero"`
 }
 
-func decodeHeaderAndCookieStylesArgs(d *opentool.Decoder, x *HeaderAndCookieStylesArgs) {
+func decodeHeaderAndCookieStylesArgs(d *runtime.Decoder, x *HeaderAndCookieStylesArgs) {
 	if !d.Object() {
 		return
 	}
@@ -282,7 +282,7 @@ type JSONArrayBodyArgs struct {
 	Body []string `json:"body"`
 }
 
-func decodeJSONArrayBodyArgs(d *opentool.Decoder, x *JSONArrayBodyArgs) {
+func decodeJSONArrayBodyArgs(d *runtime.Decoder, x *JSONArrayBodyArgs) {
 	if !d.Object() {
 		return
 	}
@@ -312,7 +312,7 @@ type FormBodyMeta struct {
 	B *int64  `json:"b,omitzero"`
 }
 
-func decodeFormBodyMeta(d *opentool.Decoder, x *FormBodyMeta) {
+func decodeFormBodyMeta(d *runtime.Decoder, x *FormBodyMeta) {
 	if !d.Object() {
 		return
 	}
@@ -335,7 +335,7 @@ type FormBodyArgs struct {
 	Meta *FormBodyMeta `json:"meta,omitzero"`
 }
 
-func decodeFormBodyArgs(d *opentool.Decoder, x *FormBodyArgs) {
+func decodeFormBodyArgs(d *runtime.Decoder, x *FormBodyArgs) {
 	if !d.Object() {
 		return
 	}
@@ -377,7 +377,7 @@ type MultipartBodyArgs struct {
 	Meta        *Point  `json:"meta,omitzero"`
 }
 
-func decodeMultipartBodyArgs(d *opentool.Decoder, x *MultipartBodyArgs) {
+func decodeMultipartBodyArgs(d *runtime.Decoder, x *MultipartBodyArgs) {
 	if !d.Object() {
 		return
 	}
@@ -386,7 +386,7 @@ func decodeMultipartBodyArgs(d *opentool.Decoder, x *MultipartBodyArgs) {
 		switch string(d.Key()) {
 		case "file":
 			seen[0] |= 1 << 0
-			opentool.DecodeBytes(d, &x.File)
+			runtime.DecodeBytes(d, &x.File)
 		case "description":
 			x.Description = d.StringPtr()
 		case "count":
@@ -409,7 +409,7 @@ type OctetBodyArgs struct {
 	Body []byte `json:"body"`
 }
 
-func decodeOctetBodyArgs(d *opentool.Decoder, x *OctetBodyArgs) {
+func decodeOctetBodyArgs(d *runtime.Decoder, x *OctetBodyArgs) {
 	if !d.Object() {
 		return
 	}
@@ -418,7 +418,7 @@ func decodeOctetBodyArgs(d *opentool.Decoder, x *OctetBodyArgs) {
 		switch string(d.Key()) {
 		case "body":
 			seen[0] |= 1 << 0
-			opentool.DecodeBytes(d, &x.Body)
+			runtime.DecodeBytes(d, &x.Body)
 		default:
 			d.Skip()
 		}
@@ -431,7 +431,7 @@ type TextBodyArgs struct {
 	Body *string `json:"body,omitzero"`
 }
 
-func decodeTextBodyArgs(d *opentool.Decoder, x *TextBodyArgs) {
+func decodeTextBodyArgs(d *runtime.Decoder, x *TextBodyArgs) {
 	if !d.Object() {
 		return
 	}
@@ -455,7 +455,7 @@ type MergePatchArgs struct {
 	NameNull bool `json:"-"`
 }
 
-func decodeMergePatchArgs(d *opentool.Decoder, x *MergePatchArgs) {
+func decodeMergePatchArgs(d *runtime.Decoder, x *MergePatchArgs) {
 	if !d.Object() {
 		return
 	}
@@ -480,7 +480,7 @@ type SelectStarTableArgs struct {
 	TableName string `json:"table_name"`
 }
 
-func decodeSelectStarTableArgs(d *opentool.Decoder, x *SelectStarTableArgs) {
+func decodeSelectStarTableArgs(d *runtime.Decoder, x *SelectStarTableArgs) {
 	if !d.Object() {
 		return
 	}
@@ -507,7 +507,7 @@ type SelectStarArgs struct {
 	SchemaName string `json:"schema_name"`
 }
 
-func decodeSelectStarArgs(d *opentool.Decoder, x *SelectStarArgs) {
+func decodeSelectStarArgs(d *runtime.Decoder, x *SelectStarArgs) {
 	if !d.Object() {
 		return
 	}
@@ -538,7 +538,7 @@ type SetBalanceArgs struct {
 	Currency json.RawMessage `json:"currency"`
 }
 
-func decodeSetBalanceArgs(d *opentool.Decoder, x *SetBalanceArgs) {
+func decodeSetBalanceArgs(d *runtime.Decoder, x *SetBalanceArgs) {
 	if !d.Object() {
 		return
 	}
@@ -552,7 +552,7 @@ func decodeSetBalanceArgs(d *opentool.Decoder, x *SetBalanceArgs) {
 			x.Balance, _ = d.Float()
 		case "currency":
 			seen[0] |= 1 << 1
-			opentool.DecodeRaw(d, &x.Currency)
+			runtime.DecodeRaw(d, &x.Currency)
 		default:
 			d.Skip()
 		}
@@ -566,7 +566,7 @@ type ChargeArgs struct {
 	Currency string `json:"currency"`
 }
 
-func decodeChargeArgs(d *opentool.Decoder, x *ChargeArgs) {
+func decodeChargeArgs(d *runtime.Decoder, x *ChargeArgs) {
 	if !d.Object() {
 		return
 	}

@@ -6,23 +6,23 @@ package openapipetstoreagent
 import (
 	"context"
 
-	opentool "github.com/opentoolgen/opentoolgen/runtime"
+	"github.com/opentoolgen/opentoolgen/runtime"
 )
 
-// Client calls the functions of the tool through an opentool.Caller: an OpenTool
+// Client calls the functions of the tool through an runtime.Caller: an OpenTool
 // server, a Tool in the same process, an MCP server. It is safe for concurrent
-// use when its Caller is (an *opentool.Client is, and opentool.Local of a Tool).
+// use when its Caller is (an *runtime.Client is, and runtime.Local of a Tool).
 type Client struct {
-	rt opentool.Caller
+	rt runtime.Caller
 }
 
 // NewClient returns a client that calls the tool through c: over OpenTool
-// HTTP, NewClient(opentool.NewClient("http://localhost:9627/opentool")); in the
-// same process, NewClient(opentool.Local(tool)), with tool this package's
-// NewTool(svc) or any opentool.Tool (the client then sees what it would see of
-// tool served over HTTP); an MCP server, NewClient(opentool.Local(mcpTool)),
+// HTTP, NewClient(runtime.NewClient("http://localhost:9627/opentool")); in the
+// same process, NewClient(runtime.Local(tool)), with tool this package's
+// NewTool(svc) or any runtime.Tool (the client then sees what it would see of
+// tool served over HTTP); an MCP server, NewClient(runtime.Local(mcpTool)),
 // with mcpTool an *mcpbridge.Tool.
-func NewClient(c opentool.Caller) *Client {
+func NewClient(c runtime.Caller) *Client {
 	return &Client{rt: c}
 }
 
@@ -33,44 +33,44 @@ var _ Service = (*Client)(nil)
 // ListPets lists all pets
 func (c *Client) ListPets(ctx context.Context, args ListPetsArgs) (Pets, error) {
 	var r Pets
-	err := opentool.Invoke(ctx, c.rt, "listPets", &args, "result", &r)
+	err := runtime.Invoke(ctx, c.rt, "listPets", &args, "result", &r)
 	return r, err
 }
 
 // CreatePet creates a pet
 func (c *Client) CreatePet(ctx context.Context, args CreatePetArgs) (Pet, error) {
 	var r Pet
-	err := opentool.Invoke(ctx, c.rt, "createPet", &args, "", &r)
+	err := runtime.Invoke(ctx, c.rt, "createPet", &args, "", &r)
 	return r, err
 }
 
 // Info for a specific pet
 func (c *Client) ShowPetByID(ctx context.Context, args ShowPetByIDArgs) (Pet, error) {
 	var r Pet
-	err := opentool.Invoke(ctx, c.rt, "showPetById", &args, "", &r)
+	err := runtime.Invoke(ctx, c.rt, "showPetById", &args, "", &r)
 	return r, err
 }
 
 // UpdatePet changes a pet
 func (c *Client) UpdatePet(ctx context.Context, args UpdatePetArgs) (Pet, error) {
 	var r Pet
-	err := opentool.Invoke(ctx, c.rt, "updatePet", &args, "", &r)
+	err := runtime.Invoke(ctx, c.rt, "updatePet", &args, "", &r)
 	return r, err
 }
 
 // DeletePet removes a pet
 func (c *Client) DeletePet(ctx context.Context, args DeletePetArgs) error {
-	return opentool.Invoke(ctx, c.rt, "deletePet", &args, "", nil)
+	return runtime.Invoke(ctx, c.rt, "deletePet", &args, "", nil)
 }
 
 // PutPetsPetIDPhoto uploads a photo of a pet
 func (c *Client) PutPetsPetIDPhoto(ctx context.Context, args PutPetsPetIDPhotoArgs) error {
-	return opentool.Invoke(ctx, c.rt, "put_pets_petId_photo", &args, "", nil)
+	return runtime.Invoke(ctx, c.rt, "put_pets_petId_photo", &args, "", nil)
 }
 
 // Counts of pets by status.
 func (c *Client) Stats(ctx context.Context) (map[string]int64, error) {
 	var r map[string]int64
-	err := opentool.Invoke(ctx, c.rt, "stats", nil, "", &r)
+	err := runtime.Invoke(ctx, c.rt, "stats", nil, "", &r)
 	return r, err
 }

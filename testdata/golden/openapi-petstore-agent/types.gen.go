@@ -3,7 +3,7 @@
 
 package openapipetstoreagent
 
-import opentool "github.com/opentoolgen/opentoolgen/runtime"
+import "github.com/opentoolgen/opentoolgen/runtime"
 
 // Where the pet is in the sales process.
 type PetStatus string
@@ -23,7 +23,7 @@ func (x PetStatus) Valid() bool {
 	return false
 }
 
-func decodePetStatus(d *opentool.Decoder, x *PetStatus) {
+func decodePetStatus(d *runtime.Decoder, x *PetStatus) {
 	if v, ok := d.String(); ok {
 		*x = PetStatus(v)
 		if !x.Valid() {
@@ -74,7 +74,7 @@ type ListPetsArgs struct {
 	XRequestID *string     `json:"X-Request-ID,omitzero"`
 }
 
-func decodeListPetsArgs(d *opentool.Decoder, x *ListPetsArgs) {
+func decodeListPetsArgs(d *runtime.Decoder, x *ListPetsArgs) {
 	if !d.Object() {
 		return
 	}
@@ -85,8 +85,8 @@ func decodeListPetsArgs(d *opentool.Decoder, x *ListPetsArgs) {
 				var v int32
 				if v1, ok := d.IntRange(-2147483648, 2147483647); ok {
 					v = int32(v1)
-					opentool.CheckMin(d, float64(v1), 1.0, false)
-					opentool.CheckMax(d, float64(v1), 100.0, false)
+					runtime.CheckMin(d, float64(v1), 1.0, false)
+					runtime.CheckMax(d, float64(v1), 100.0, false)
 				}
 				x.Limit = &v
 			}
@@ -106,7 +106,7 @@ func decodeListPetsArgs(d *opentool.Decoder, x *ListPetsArgs) {
 				var v string
 				if v1, ok := d.String(); ok {
 					v = v1
-					opentool.CheckFormat(d, v1, "uuid")
+					runtime.CheckFormat(d, v1, "uuid")
 				}
 				x.XRequestID = &v
 			}
@@ -124,7 +124,7 @@ type CreatePetArgs struct {
 	Birthday *string    `json:"birthday,omitzero"`
 }
 
-func decodeCreatePetArgs(d *opentool.Decoder, x *CreatePetArgs) {
+func decodeCreatePetArgs(d *runtime.Decoder, x *CreatePetArgs) {
 	if !d.Object() {
 		return
 	}
@@ -135,7 +135,7 @@ func decodeCreatePetArgs(d *opentool.Decoder, x *CreatePetArgs) {
 			seen[0] |= 1 << 0
 			if v1, ok := d.String(); ok {
 				x.Name = v1
-				opentool.CheckLength(d, v1, 1, -1)
+				runtime.CheckLength(d, v1, 1, -1)
 			}
 		case "tag":
 			x.Tag = d.StringPtr()
@@ -150,7 +150,7 @@ func decodeCreatePetArgs(d *opentool.Decoder, x *CreatePetArgs) {
 				var v string
 				if v1, ok := d.String(); ok {
 					v = v1
-					opentool.CheckFormat(d, v1, "date")
+					runtime.CheckFormat(d, v1, "date")
 				}
 				x.Birthday = &v
 			}
@@ -167,7 +167,7 @@ type ShowPetByIDArgs struct {
 	PetID int64 `json:"petId"`
 }
 
-func decodeShowPetByIDArgs(d *opentool.Decoder, x *ShowPetByIDArgs) {
+func decodeShowPetByIDArgs(d *runtime.Decoder, x *ShowPetByIDArgs) {
 	if !d.Object() {
 		return
 	}
@@ -194,7 +194,7 @@ type UpdatePetArgs struct {
 	Tags   []string   `json:"tags,omitzero"`
 }
 
-func decodeUpdatePetArgs(d *opentool.Decoder, x *UpdatePetArgs) {
+func decodeUpdatePetArgs(d *runtime.Decoder, x *UpdatePetArgs) {
 	if !d.Object() {
 		return
 	}
@@ -211,7 +211,7 @@ func decodeUpdatePetArgs(d *opentool.Decoder, x *UpdatePetArgs) {
 				var v string
 				if v1, ok := d.String(); ok {
 					v = v1
-					opentool.CheckLength(d, v1, 1, 64)
+					runtime.CheckLength(d, v1, 1, 64)
 				}
 				x.Name = &v
 			}
@@ -229,11 +229,11 @@ func decodeUpdatePetArgs(d *opentool.Decoder, x *UpdatePetArgs) {
 						var e1 string
 						if v2, ok := d.String(); ok {
 							e1 = v2
-							opentool.CheckPattern(d, v2, pattern1)
+							runtime.CheckPattern(d, v2, pattern1)
 						}
 						x.Tags = append(x.Tags, e1)
 					}
-					opentool.CheckItems(d, len(x.Tags), -1, 10)
+					runtime.CheckItems(d, len(x.Tags), -1, 10)
 				}
 			}
 		default:
@@ -249,7 +249,7 @@ type DeletePetArgs struct {
 	PetID int64 `json:"petId"`
 }
 
-func decodeDeletePetArgs(d *opentool.Decoder, x *DeletePetArgs) {
+func decodeDeletePetArgs(d *runtime.Decoder, x *DeletePetArgs) {
 	if !d.Object() {
 		return
 	}
@@ -273,7 +273,7 @@ type PutPetsPetIDPhotoArgs struct {
 	Body string `json:"body"`
 }
 
-func decodePutPetsPetIDPhotoArgs(d *opentool.Decoder, x *PutPetsPetIDPhotoArgs) {
+func decodePutPetsPetIDPhotoArgs(d *runtime.Decoder, x *PutPetsPetIDPhotoArgs) {
 	if !d.Object() {
 		return
 	}
@@ -287,7 +287,7 @@ func decodePutPetsPetIDPhotoArgs(d *opentool.Decoder, x *PutPetsPetIDPhotoArgs) 
 			seen[0] |= 1 << 1
 			if v1, ok := d.String(); ok {
 				x.Body = v1
-				opentool.CheckFormat(d, v1, "byte")
+				runtime.CheckFormat(d, v1, "byte")
 			}
 		default:
 			d.Skip()
@@ -298,5 +298,5 @@ func decodePutPetsPetIDPhotoArgs(d *opentool.Decoder, x *PutPetsPetIDPhotoArgs) 
 
 // Patterns of the schemas, compiled on first use.
 var (
-	pattern1 = opentool.NewPattern("^[a-z][a-z0-9-]*$")
+	pattern1 = runtime.NewPattern("^[a-z][a-z0-9-]*$")
 )

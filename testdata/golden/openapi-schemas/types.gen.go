@@ -7,7 +7,7 @@ import (
 	"encoding/json"
 	"time"
 
-	opentool "github.com/opentoolgen/opentoolgen/runtime"
+	"github.com/opentoolgen/opentoolgen/runtime"
 )
 
 // Pet is the schema "Pet" of the document.
@@ -31,7 +31,7 @@ func (x Pet) MarshalJSON() ([]byte, error) {
 
 // UnmarshalJSON decodes the variant the value is.
 func (x *Pet) UnmarshalJSON(data []byte) error {
-	return opentool.Unmarshal(data, x, decodePet)
+	return runtime.Unmarshal(data, x, decodePet)
 }
 
 // IsZero reports whether no variant is set.
@@ -39,21 +39,21 @@ func (x Pet) IsZero() bool {
 	return x.Cat == nil && x.Dog == nil
 }
 
-func decodePet(d *opentool.Decoder, x *Pet) {
+func decodePet(d *runtime.Decoder, x *Pet) {
 	raw := d.Raw()
 	if raw == nil {
 		return
 	}
 	*x = Pet{}
-	switch opentool.UnionTag(raw, "kind") {
+	switch runtime.UnionTag(raw, "kind") {
 	case "cat":
 		var v Cat
-		if opentool.DecodeVariant(d, raw, &v, decodeCat, true) {
+		if runtime.DecodeVariant(d, raw, &v, decodeCat, true) {
 			x.Cat = &v
 		}
 	case "dog":
 		var v Dog
-		if opentool.DecodeVariant(d, raw, &v, decodeDog, true) {
+		if runtime.DecodeVariant(d, raw, &v, decodeDog, true) {
 			x.Dog = &v
 		}
 	default:
@@ -76,7 +76,7 @@ type Cat struct {
 	Lives    *int64  `json:"lives,omitzero"`
 }
 
-func decodeCat(d *opentool.Decoder, x *Cat) {
+func decodeCat(d *runtime.Decoder, x *Cat) {
 	if !d.Object() {
 		return
 	}
@@ -96,8 +96,8 @@ func decodeCat(d *opentool.Decoder, x *Cat) {
 				var v int64
 				if v1, ok := d.Int(); ok {
 					v = v1
-					opentool.CheckMin(d, float64(v1), 0.0, false)
-					opentool.CheckMax(d, float64(v1), 9.0, false)
+					runtime.CheckMin(d, float64(v1), 0.0, false)
+					runtime.CheckMax(d, float64(v1), 9.0, false)
 				}
 				x.Lives = &v
 			}
@@ -117,7 +117,7 @@ type Dog struct {
 	Friend   *Pet    `json:"friend,omitzero"`
 }
 
-func decodeDog(d *opentool.Decoder, x *Dog) {
+func decodeDog(d *runtime.Decoder, x *Dog) {
 	if !d.Object() {
 		return
 	}
@@ -172,7 +172,7 @@ func (x Shape) MarshalJSON() ([]byte, error) {
 
 // UnmarshalJSON decodes the variant the value is.
 func (x *Shape) UnmarshalJSON(data []byte) error {
-	return opentool.Unmarshal(data, x, decodeShape)
+	return runtime.Unmarshal(data, x, decodeShape)
 }
 
 // IsZero reports whether no variant is set.
@@ -180,7 +180,7 @@ func (x Shape) IsZero() bool {
 	return x.Circle == nil && x.Square == nil && x.Float == nil
 }
 
-func decodeShape(d *opentool.Decoder, x *Shape) {
+func decodeShape(d *runtime.Decoder, x *Shape) {
 	raw := d.Raw()
 	if raw == nil {
 		return
@@ -188,21 +188,21 @@ func decodeShape(d *opentool.Decoder, x *Shape) {
 	*x = Shape{}
 	{
 		var v Circle
-		if opentool.DecodeVariant(d, raw, &v, decodeCircle, false) {
+		if runtime.DecodeVariant(d, raw, &v, decodeCircle, false) {
 			x.Circle = &v
 			return
 		}
 	}
 	{
 		var v Square
-		if opentool.DecodeVariant(d, raw, &v, decodeSquare, false) {
+		if runtime.DecodeVariant(d, raw, &v, decodeSquare, false) {
 			x.Square = &v
 			return
 		}
 	}
 	{
 		var v float64
-		if opentool.DecodeVariant(d, raw, &v, func(d *opentool.Decoder, x *float64) {
+		if runtime.DecodeVariant(d, raw, &v, func(d *runtime.Decoder, x *float64) {
 			*x, _ = d.Float()
 		}, false) {
 			x.Float = &v
@@ -217,7 +217,7 @@ type Circle struct {
 	Radius float64 `json:"radius"`
 }
 
-func decodeCircle(d *opentool.Decoder, x *Circle) {
+func decodeCircle(d *runtime.Decoder, x *Circle) {
 	if !d.Object() {
 		return
 	}
@@ -228,7 +228,7 @@ func decodeCircle(d *opentool.Decoder, x *Circle) {
 			seen[0] |= 1 << 0
 			if v1, ok := d.Float(); ok {
 				x.Radius = v1
-				opentool.CheckMin(d, float64(v1), 0.0, true)
+				runtime.CheckMin(d, float64(v1), 0.0, true)
 			}
 		default:
 			d.Skip()
@@ -244,7 +244,7 @@ type Square struct {
 	Corners *int64 `json:"corners,omitzero"`
 }
 
-func decodeSquare(d *opentool.Decoder, x *Square) {
+func decodeSquare(d *runtime.Decoder, x *Square) {
 	if !d.Object() {
 		return
 	}
@@ -259,7 +259,7 @@ func decodeSquare(d *opentool.Decoder, x *Square) {
 				var v int64
 				if v1, ok := d.Int(); ok {
 					v = v1
-					opentool.CheckMin(d, float64(v1), 2.0, true)
+					runtime.CheckMin(d, float64(v1), 2.0, true)
 				}
 				x.Corners = &v
 			}
@@ -291,7 +291,7 @@ func (x ID) MarshalJSON() ([]byte, error) {
 
 // UnmarshalJSON decodes the variant the value is.
 func (x *ID) UnmarshalJSON(data []byte) error {
-	return opentool.Unmarshal(data, x, decodeID)
+	return runtime.Unmarshal(data, x, decodeID)
 }
 
 // IsZero reports whether no variant is set.
@@ -299,7 +299,7 @@ func (x ID) IsZero() bool {
 	return x.String == nil && x.Int == nil
 }
 
-func decodeID(d *opentool.Decoder, x *ID) {
+func decodeID(d *runtime.Decoder, x *ID) {
 	raw := d.Raw()
 	if raw == nil {
 		return
@@ -307,10 +307,10 @@ func decodeID(d *opentool.Decoder, x *ID) {
 	*x = ID{}
 	{
 		var v string
-		if opentool.DecodeVariant(d, raw, &v, func(d *opentool.Decoder, x *string) {
+		if runtime.DecodeVariant(d, raw, &v, func(d *runtime.Decoder, x *string) {
 			if v1, ok := d.String(); ok {
 				*x = v1
-				opentool.CheckFormat(d, v1, "uuid")
+				runtime.CheckFormat(d, v1, "uuid")
 			}
 		}, false) {
 			x.String = &v
@@ -319,7 +319,7 @@ func decodeID(d *opentool.Decoder, x *ID) {
 	}
 	{
 		var v int64
-		if opentool.DecodeVariant(d, raw, &v, func(d *opentool.Decoder, x *int64) {
+		if runtime.DecodeVariant(d, raw, &v, func(d *runtime.Decoder, x *int64) {
 			*x, _ = d.Int()
 		}, false) {
 			x.Int = &v
@@ -337,7 +337,7 @@ type Tree struct {
 	Meta     *Meta  `json:"meta,omitzero"`
 }
 
-func decodeTree(d *opentool.Decoder, x *Tree) {
+func decodeTree(d *runtime.Decoder, x *Tree) {
 	if !d.Object() {
 		return
 	}
@@ -390,7 +390,7 @@ type Meta struct {
 	Merged json.RawMessage `json:"merged,omitzero"`
 }
 
-func decodeMeta(d *opentool.Decoder, x *Meta) {
+func decodeMeta(d *runtime.Decoder, x *Meta) {
 	if !d.Object() {
 		return
 	}
@@ -405,7 +405,7 @@ func decodeMeta(d *opentool.Decoder, x *Meta) {
 		case "created":
 			if !d.IsNull() {
 				var v time.Time
-				opentool.DecodeTime(d, &v)
+				runtime.DecodeTime(d, &v)
 				x.Created = &v
 			}
 		case "span":
@@ -417,7 +417,7 @@ func decodeMeta(d *opentool.Decoder, x *Meta) {
 						e1, _ = d.Int()
 						x.Span = append(x.Span, e1)
 					}
-					opentool.CheckItems(d, len(x.Span), -1, 2)
+					runtime.CheckItems(d, len(x.Span), -1, 2)
 				}
 			}
 		case "attributes":
@@ -434,11 +434,11 @@ func decodeMeta(d *opentool.Decoder, x *Meta) {
 			}
 		case "notAllowed":
 			if !d.IsNull() {
-				opentool.DecodeRaw(d, &x.NotAllowed)
+				runtime.DecodeRaw(d, &x.NotAllowed)
 			}
 		case "merged":
 			if !d.IsNull() {
-				opentool.DecodeRaw(d, &x.Merged)
+				runtime.DecodeRaw(d, &x.Merged)
 			}
 		default:
 			d.Skip()
@@ -462,7 +462,7 @@ type AddPetArgs struct {
 	Body Pet `json:"body"`
 }
 
-func decodeAddPetArgs(d *opentool.Decoder, x *AddPetArgs) {
+func decodeAddPetArgs(d *runtime.Decoder, x *AddPetArgs) {
 	if !d.Object() {
 		return
 	}
@@ -495,7 +495,7 @@ type AreaArgs struct {
 	Mixed json.RawMessage `json:"mixed,omitzero"`
 }
 
-func decodeAreaArgs(d *opentool.Decoder, x *AreaArgs) {
+func decodeAreaArgs(d *runtime.Decoder, x *AreaArgs) {
 	if !d.Object() {
 		return
 	}
@@ -527,11 +527,11 @@ func decodeAreaArgs(d *opentool.Decoder, x *AreaArgs) {
 			}
 		case "anything":
 			if !d.IsNull() {
-				opentool.DecodeRaw(d, &x.Anything)
+				runtime.DecodeRaw(d, &x.Anything)
 			}
 		case "mixed":
 			if !d.IsNull() {
-				opentool.DecodeRaw(d, &x.Mixed)
+				runtime.DecodeRaw(d, &x.Mixed)
 			}
 		default:
 			d.Skip()
@@ -548,7 +548,7 @@ type PutTreeArgs struct {
 	Meta     *Meta  `json:"meta,omitzero"`
 }
 
-func decodePutTreeArgs(d *opentool.Decoder, x *PutTreeArgs) {
+func decodePutTreeArgs(d *runtime.Decoder, x *PutTreeArgs) {
 	if !d.Object() {
 		return
 	}

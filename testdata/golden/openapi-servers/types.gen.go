@@ -3,7 +3,7 @@
 
 package openapiservers
 
-import opentool "github.com/opentoolgen/opentoolgen/runtime"
+import "github.com/opentoolgen/opentoolgen/runtime"
 
 // Item is the schema "Item" of the document.
 type Item struct {
@@ -17,7 +17,7 @@ type ListItemsFilter struct {
 	Size  *int64  `json:"size,omitzero"`
 }
 
-func decodeListItemsFilter(d *opentool.Decoder, x *ListItemsFilter) {
+func decodeListItemsFilter(d *runtime.Decoder, x *ListItemsFilter) {
 	if !d.Object() {
 		return
 	}
@@ -40,7 +40,7 @@ type ListItemsArgs struct {
 	Limit  *int64           `json:"limit,omitzero"`
 }
 
-func decodeListItemsArgs(d *opentool.Decoder, x *ListItemsArgs) {
+func decodeListItemsArgs(d *runtime.Decoder, x *ListItemsArgs) {
 	if !d.Object() {
 		return
 	}
@@ -77,7 +77,7 @@ type CreateItemArgs struct {
 	Name string `json:"name"`
 }
 
-func decodeCreateItemArgs(d *opentool.Decoder, x *CreateItemArgs) {
+func decodeCreateItemArgs(d *runtime.Decoder, x *CreateItemArgs) {
 	if !d.Object() {
 		return
 	}
@@ -108,7 +108,7 @@ type UpdateItemArgs struct {
 	NoteNull bool `json:"-"`
 }
 
-func decodeUpdateItemArgs(d *opentool.Decoder, x *UpdateItemArgs) {
+func decodeUpdateItemArgs(d *runtime.Decoder, x *UpdateItemArgs) {
 	if !d.Object() {
 		return
 	}
@@ -134,7 +134,7 @@ type UploadArgs struct {
 	Body string `json:"body"`
 }
 
-func decodeUploadArgs(d *opentool.Decoder, x *UploadArgs) {
+func decodeUploadArgs(d *runtime.Decoder, x *UploadArgs) {
 	if !d.Object() {
 		return
 	}

@@ -8,8 +8,8 @@ import (
 	"encoding/json"
 	"strconv"
 
-	opentool "github.com/opentoolgen/opentoolgen/runtime"
-	declare "github.com/opentoolgen/opentoolgen/runtime/declare"
+	"github.com/opentoolgen/opentoolgen/runtime"
+	"github.com/opentoolgen/opentoolgen/runtime/declare"
 )
 
 // Service is the API: one method per operation. *Client implements it by calling
@@ -30,25 +30,25 @@ type Service interface {
 // Tool serves a Service as an OpenTool tool: it completes the arguments of a
 // call as its options say, decodes and validates them straight into the typed
 // arguments (answering -32602 with every violation), calls the Service and
-// encodes the result. Serve it with opentool.NewHandler or opentool.Serve.
+// encodes the result. Serve it with runtime.NewHandler or runtime.Serve.
 // An HTTP error of the API reaches the caller with the HTTP status as code and
 // the response body as data.
 type Tool struct {
 	svc  Service
-	args *opentool.Args
+	args *runtime.Args
 }
 
-var _ opentool.Tool = (*Tool)(nil)
-var _ opentool.StreamTool = (*Tool)(nil)
-var _ opentool.HintTool = (*Tool)(nil)
+var _ runtime.Tool = (*Tool)(nil)
+var _ runtime.StreamTool = (*Tool)(nil)
+var _ runtime.HintTool = (*Tool)(nil)
 
 // NewTool returns the Tool serving svc. Its options choose the functions it
-// serves (opentool.WithFunctions) and complete their arguments
-// (opentool.WithDefaults, opentool.WithFixed, opentool.WithEnvs). It fails when
+// serves (runtime.WithFunctions) and complete their arguments
+// (runtime.WithDefaults, runtime.WithFixed, runtime.WithEnvs). It fails when
 // an option names a function or an argument the document does not have, or
 // gives a value of the wrong type.
-func NewTool(svc Service, opts ...opentool.ToolOption) (*Tool, error) {
-	args, err := opentool.NewArgs(Document(), opts...)
+func NewTool(svc Service, opts ...runtime.ToolOption) (*Tool, error) {
+	args, err := runtime.NewArgs(Document(), opts...)
 	if err != nil {
 		return nil, err
 	}
@@ -57,11 +57,11 @@ func NewTool(svc Service, opts ...opentool.ToolOption) (*Tool, error) {
 
 func (t *Tool) streamChat(ctx context.Context, args json.RawMessage, emit func(json.RawMessage) error) error {
 	var a ChatArgs
-	if err := opentool.DecodeArgs(ctx, t.args, "chat", args, &a, decodeChatArgs); err != nil {
+	if err := runtime.DecodeArgs(ctx, t.args, "chat", args, &a, decodeChatArgs); err != nil {
 		return err
 	}
-	return opentool.ToolError(t.svc.Chat(ctx, a, func(v Chunk) error {
-		raw, err := opentool.EncodeObject(v)
+	return runtime.ToolError(t.svc.Chat(ctx, a, func(v Chunk) error {
+		raw, err := runtime.EncodeObject(v)
 		if err != nil {
 			return err
 		}
@@ -71,11 +71,11 @@ func (t *Tool) streamChat(ctx context.Context, args json.RawMessage, emit func(j
 
 func (t *Tool) streamTailLogs(ctx context.Context, args json.RawMessage, emit func(json.RawMessage) error) error {
 	var a TailLogsArgs
-	if err := opentool.DecodeArgs(ctx, t.args, "tailLogs", args, &a, decodeTailLogsArgs); err != nil {
+	if err := runtime.DecodeArgs(ctx, t.args, "tailLogs", args, &a, decodeTailLogsArgs); err != nil {
 		return err
 	}
-	return opentool.ToolError(t.svc.TailLogs(ctx, a, func(v TailLogsResult) error {
-		raw, err := opentool.EncodeObject(v)
+	return runtime.ToolError(t.svc.TailLogs(ctx, a, func(v TailLogsResult) error {
+		raw, err := runtime.EncodeObject(v)
 		if err != nil {
 			return err
 		}
@@ -84,8 +84,8 @@ func (t *Tool) streamTailLogs(ctx context.Context, args json.RawMessage, emit fu
 }
 
 func (t *Tool) streamTicks(ctx context.Context, _ json.RawMessage, emit func(json.RawMessage) error) error {
-	return opentool.ToolError(t.svc.Ticks(ctx, func(v int64) error {
-		raw, err := opentool.EncodeResult("result", v)
+	return runtime.ToolError(t.svc.Ticks(ctx, func(v int64) error {
+		raw, err := runtime.EncodeResult("result", v)
 		if err != nil {
 			return err
 		}
@@ -94,8 +94,8 @@ func (t *Tool) streamTicks(ctx context.Context, _ json.RawMessage, emit func(jso
 }
 
 func (t *Tool) streamWatch(ctx context.Context, _ json.RawMessage, emit func(json.RawMessage) error) error {
-	return opentool.ToolError(t.svc.Watch(ctx, func(v string) error {
-		raw, err := opentool.EncodeResult("result", v)
+	return runtime.ToolError(t.svc.Watch(ctx, func(v string) error {
+		raw, err := runtime.EncodeResult("result", v)
 		if err != nil {
 			return err
 		}
@@ -106,31 +106,31 @@ func (t *Tool) streamWatch(ctx context.Context, _ json.RawMessage, emit func(jso
 func (t *Tool) callGetStatus(ctx context.Context, _ json.RawMessage) (json.RawMessage, error) {
 	r, err := t.svc.GetStatus(ctx)
 	if err != nil {
-		return nil, opentool.ToolError(err)
+		return nil, runtime.ToolError(err)
 	}
-	return opentool.EncodeObject(r)
+	return runtime.EncodeObject(r)
 }
 
-// Call implements opentool.Tool.
+// Call implements runtime.Tool.
 func (t *Tool) Call(ctx context.Context, name string, args json.RawMessage) (json.RawMessage, error) {
 	name, ok := t.args.Resolve(name)
 	if !ok {
-		return nil, opentool.MethodNotFound(name)
+		return nil, runtime.MethodNotFound(name)
 	}
 	switch name {
 	case "getStatus":
 		return t.callGetStatus(ctx, args)
 	case "chat", "tailLogs", "ticks", "watch":
-		return nil, opentool.NewError(opentool.CodeMethodNotFound, strconv.Quote(name)+" streams its results: call it with streamCall")
+		return nil, runtime.NewError(runtime.CodeMethodNotFound, strconv.Quote(name)+" streams its results: call it with streamCall")
 	}
-	return nil, opentool.MethodNotFound(name)
+	return nil, runtime.MethodNotFound(name)
 }
 
-// StreamCall implements opentool.StreamTool.
+// StreamCall implements runtime.StreamTool.
 func (t *Tool) StreamCall(ctx context.Context, name string, args json.RawMessage, emit func(json.RawMessage) error) error {
 	name, ok := t.args.Resolve(name)
 	if !ok {
-		return opentool.MethodNotFound(name)
+		return runtime.MethodNotFound(name)
 	}
 	switch name {
 	case "chat":
@@ -142,13 +142,13 @@ func (t *Tool) StreamCall(ctx context.Context, name string, args json.RawMessage
 	case "watch":
 		return t.streamWatch(ctx, args, emit)
 	case "getStatus":
-		return opentool.NewError(opentool.CodeMethodNotFound, strconv.Quote(name)+" does not stream its result: call it with call")
+		return runtime.NewError(runtime.CodeMethodNotFound, strconv.Quote(name)+" does not stream its result: call it with call")
 	}
-	return opentool.MethodNotFound(name)
+	return runtime.MethodNotFound(name)
 }
 
-// Load implements opentool.Tool: it returns the served document (see Document).
-func (t *Tool) Load(context.Context) (*opentool.OpenTool, error) {
+// Load implements runtime.Tool: it returns the served document (see Document).
+func (t *Tool) Load(context.Context) (*runtime.OpenTool, error) {
 	return t.args.Served(), nil
 }
 
@@ -156,7 +156,7 @@ func (t *Tool) Load(context.Context) (*opentool.OpenTool, error) {
 // it serves, without the fixed arguments and those read from the environment,
 // and with defaulted arguments optional. Each call returns a new copy; the
 // package-level Document is the document as written.
-func (t *Tool) Document() *opentool.OpenTool {
+func (t *Tool) Document() *runtime.OpenTool {
 	return t.args.Document()
 }
 
@@ -170,22 +170,22 @@ func (t *Tool) Declarations(p declare.Profile) (*declare.Declared, error) {
 // Functions returns each served function (see Document) as a tool of its own
 // for agent frameworks: its name, description, input and output schemas, and
 // Invoke (map in, map out) and Call (JSON in, JSON out) that call it through t.
-func (t *Tool) Functions() []*opentool.FunctionTool {
-	return opentool.FunctionsOf(t, t.args.Served())
+func (t *Tool) Functions() []*runtime.FunctionTool {
+	return runtime.FunctionsOf(t, t.args.Served())
 }
 
-// Hints implements opentool.HintTool: the hints of a served operation are those
-// of its HTTP method (opentool.MethodHints: GET and HEAD read only, DELETE
+// Hints implements runtime.HintTool: the hints of a served operation are those
+// of its HTTP method (runtime.MethodHints: GET and HEAD read only, DELETE
 // destructive, PUT and DELETE idempotent; every operation reaches the API).
-func (t *Tool) Hints(name string) (opentool.Hints, bool) {
+func (t *Tool) Hints(name string) (runtime.Hints, bool) {
 	if !t.args.Serves(name) {
-		return opentool.Hints{}, false
+		return runtime.Hints{}, false
 	}
 	switch name {
 	case "chat":
-		return opentool.MethodHints("POST"), true
+		return runtime.MethodHints("POST"), true
 	case "tailLogs", "ticks", "watch", "getStatus":
-		return opentool.MethodHints("GET"), true
+		return runtime.MethodHints("GET"), true
 	}
-	return opentool.Hints{}, false
+	return runtime.Hints{}, false
 }

@@ -6,7 +6,7 @@ package openapistream
 import (
 	"time"
 
-	opentool "github.com/opentoolgen/opentoolgen/runtime"
+	"github.com/opentoolgen/opentoolgen/runtime"
 )
 
 // Chunk is the schema "Chunk" of the document.
@@ -27,7 +27,7 @@ type ChatArgs struct {
 	MaxChunks *int64 `json:"maxChunks,omitzero"`
 }
 
-func decodeChatArgs(d *opentool.Decoder, x *ChatArgs) {
+func decodeChatArgs(d *runtime.Decoder, x *ChatArgs) {
 	if !d.Object() {
 		return
 	}
@@ -77,7 +77,7 @@ type TailLogsArgs struct {
 	Since   *time.Time `json:"since,omitzero"`
 }
 
-func decodeTailLogsArgs(d *opentool.Decoder, x *TailLogsArgs) {
+func decodeTailLogsArgs(d *runtime.Decoder, x *TailLogsArgs) {
 	if !d.Object() {
 		return
 	}
@@ -90,7 +90,7 @@ func decodeTailLogsArgs(d *opentool.Decoder, x *TailLogsArgs) {
 		case "since":
 			if !d.IsNull() {
 				var v time.Time
-				opentool.DecodeTime(d, &v)
+				runtime.DecodeTime(d, &v)
 				x.Since = &v
 			}
 		default:

@@ -8,8 +8,8 @@ import (
 	"net/http"
 	"time"
 
-	opentool "github.com/opentoolgen/opentoolgen/runtime"
-	rest "github.com/opentoolgen/opentoolgen/runtime/rest"
+	"github.com/opentoolgen/opentoolgen/runtime"
+	"github.com/opentoolgen/opentoolgen/runtime/rest"
 )
 
 // DefaultBaseURL is the address of the API: the first server of the document.
@@ -35,15 +35,15 @@ func WithHTTPClient(hc *http.Client) ClientOption {
 
 // WithCrossOriginRedirect sets what a request redirected to another origin
 // (scheme, host, port) does: by default it is followed without the request's
-// credentials; opentool.RedirectRefuse fails the call instead.
-func WithCrossOriginRedirect(p opentool.RedirectPolicy) ClientOption {
+// credentials; runtime.RedirectRefuse fails the call instead.
+func WithCrossOriginRedirect(p runtime.RedirectPolicy) ClientOption {
 	return func(c *rest.Client) {
 		c.CrossOriginRedirect = p
 	}
 }
 
 // WithResponseHeaderTimeout bounds the wait for the headers of each answer
-// (default opentool.DefaultResponseHeaderTimeout, two minutes; negative: no
+// (default rest.DefaultResponseHeaderTimeout, two minutes; negative: no
 // bound). Reading a body, or a stream, is bounded by the context and WithTimeout.
 func WithResponseHeaderTimeout(d time.Duration) ClientOption {
 	return func(c *rest.Client) {
@@ -76,8 +76,8 @@ func WithTimeout(d time.Duration) ClientOption {
 }
 
 // WithCredential sets the credential of the security scheme named scheme, for
-// example a token source: WithCredential(name, opentool.TokenCredential(src)).
-// opentool.WithCredentials gives a call credentials of its own.
+// example a token source: WithCredential(name, rest.TokenCredential(src)).
+// rest.WithCredentials gives a call credentials of its own.
 func WithCredential(scheme string, cred rest.Credential) ClientOption {
 	return func(c *rest.Client) {
 		c.SetCredential(scheme, cred)

@@ -6,7 +6,7 @@ package openapiswagger
 import (
 	"time"
 
-	opentool "github.com/opentoolgen/opentoolgen/runtime"
+	"github.com/opentoolgen/opentoolgen/runtime"
 )
 
 // Order is the schema "Order" of the document.
@@ -42,7 +42,7 @@ func (x OrderStatus) Valid() bool {
 	return false
 }
 
-func decodeOrderStatus(d *opentool.Decoder, x *OrderStatus) {
+func decodeOrderStatus(d *runtime.Decoder, x *OrderStatus) {
 	if v, ok := d.String(); ok {
 		*x = OrderStatus(v)
 		if !x.Valid() {
@@ -68,7 +68,7 @@ func (x FindOrdersStatusItem) Valid() bool {
 	return false
 }
 
-func decodeFindOrdersStatusItem(d *opentool.Decoder, x *FindOrdersStatusItem) {
+func decodeFindOrdersStatusItem(d *runtime.Decoder, x *FindOrdersStatusItem) {
 	if v, ok := d.String(); ok {
 		*x = FindOrdersStatusItem(v)
 		if !x.Valid() {
@@ -85,7 +85,7 @@ type FindOrdersArgs struct {
 	Limit  *int32                 `json:"limit,omitzero"`
 }
 
-func decodeFindOrdersArgs(d *opentool.Decoder, x *FindOrdersArgs) {
+func decodeFindOrdersArgs(d *runtime.Decoder, x *FindOrdersArgs) {
 	if !d.Object() {
 		return
 	}
@@ -129,7 +129,7 @@ func decodeFindOrdersArgs(d *opentool.Decoder, x *FindOrdersArgs) {
 				var v int32
 				if v1, ok := d.IntRange(-2147483648, 2147483647); ok {
 					v = int32(v1)
-					opentool.CheckMin(d, float64(v1), 1.0, false)
+					runtime.CheckMin(d, float64(v1), 1.0, false)
 				}
 				x.Limit = &v
 			}
@@ -153,7 +153,7 @@ type PlaceOrderArgs struct {
 	Extras     map[string]float64 `json:"extras,omitzero"`
 }
 
-func decodePlaceOrderArgs(d *opentool.Decoder, x *PlaceOrderArgs) {
+func decodePlaceOrderArgs(d *runtime.Decoder, x *PlaceOrderArgs) {
 	if !d.Object() {
 		return
 	}
@@ -166,13 +166,13 @@ func decodePlaceOrderArgs(d *opentool.Decoder, x *PlaceOrderArgs) {
 			seen[0] |= 1 << 0
 			if v1, ok := d.String(); ok {
 				x.Item = v1
-				opentool.CheckLength(d, v1, -1, 100)
+				runtime.CheckLength(d, v1, -1, 100)
 			}
 		case "quantity":
 			seen[0] |= 1 << 1
 			if v1, ok := d.IntRange(-2147483648, 2147483647); ok {
 				x.Quantity = int32(v1)
-				opentool.CheckMin(d, float64(v1), 1.0, false)
+				runtime.CheckMin(d, float64(v1), 1.0, false)
 			}
 		case "status":
 			if !d.IsNull() {
@@ -183,7 +183,7 @@ func decodePlaceOrderArgs(d *opentool.Decoder, x *PlaceOrderArgs) {
 		case "shipDate":
 			if !d.IsNull() {
 				var v time.Time
-				opentool.DecodeTime(d, &v)
+				runtime.DecodeTime(d, &v)
 				x.ShipDate = &v
 			}
 		case "extras":
@@ -212,7 +212,7 @@ type AddNoteArgs struct {
 	Urgent  *bool  `json:"urgent,omitzero"`
 }
 
-func decodeAddNoteArgs(d *opentool.Decoder, x *AddNoteArgs) {
+func decodeAddNoteArgs(d *runtime.Decoder, x *AddNoteArgs) {
 	if !d.Object() {
 		return
 	}
@@ -241,7 +241,7 @@ type UploadReceiptArgs struct {
 	File    []byte  `json:"file"`
 }
 
-func decodeUploadReceiptArgs(d *opentool.Decoder, x *UploadReceiptArgs) {
+func decodeUploadReceiptArgs(d *runtime.Decoder, x *UploadReceiptArgs) {
 	if !d.Object() {
 		return
 	}
@@ -255,7 +255,7 @@ func decodeUploadReceiptArgs(d *opentool.Decoder, x *UploadReceiptArgs) {
 			x.Comment = d.StringPtr()
 		case "file":
 			seen[0] |= 1 << 1
-			opentool.DecodeBytes(d, &x.File)
+			runtime.DecodeBytes(d, &x.File)
 		default:
 			d.Skip()
 		}

@@ -6,7 +6,7 @@ package openapiwild
 import (
 	"encoding/json"
 
-	opentool "github.com/opentoolgen/opentoolgen/runtime"
+	"github.com/opentoolgen/opentoolgen/runtime"
 )
 
 // Place is the schema "Place" of the document.
@@ -44,7 +44,7 @@ func (x Result) MarshalJSON() ([]byte, error) {
 
 // UnmarshalJSON decodes the variant the value is.
 func (x *Result) UnmarshalJSON(data []byte) error {
-	return opentool.Unmarshal(data, x, decodeResult)
+	return runtime.Unmarshal(data, x, decodeResult)
 }
 
 // IsZero reports whether no variant is set.
@@ -52,17 +52,17 @@ func (x Result) IsZero() bool {
 	return x.CachedAudio == nil && x.Audio == nil && x.Article == nil
 }
 
-func decodeResult(d *opentool.Decoder, x *Result) {
+func decodeResult(d *runtime.Decoder, x *Result) {
 	raw := d.Raw()
 	if raw == nil {
 		return
 	}
 	*x = Result{}
-	switch tag := opentool.UnionTag(raw, "type"); tag {
+	switch tag := runtime.UnionTag(raw, "type"); tag {
 	case "audio":
 		var v1 CachedAudio
 		var v2 Audio
-		switch opentool.DecodeShared(d, raw, "type", tag, opentool.Try("CachedAudio", &v1, decodeCachedAudio), opentool.Try("Audio", &v2, decodeAudio)) {
+		switch runtime.DecodeShared(d, raw, "type", tag, runtime.Try("CachedAudio", &v1, decodeCachedAudio), runtime.Try("Audio", &v2, decodeAudio)) {
 		case 0:
 			x.CachedAudio = &v1
 		case 1:
@@ -70,7 +70,7 @@ func decodeResult(d *opentool.Decoder, x *Result) {
 		}
 	case "article":
 		var v Article
-		if opentool.DecodeVariant(d, raw, &v, decodeArticle, true) {
+		if runtime.DecodeVariant(d, raw, &v, decodeArticle, true) {
 			x.Article = &v
 		}
 	default:
@@ -86,7 +86,7 @@ type CachedAudio struct {
 	AudioFileID string `json:"audio_file_id"`
 }
 
-func decodeCachedAudio(d *opentool.Decoder, x *CachedAudio) {
+func decodeCachedAudio(d *runtime.Decoder, x *CachedAudio) {
 	if !d.Object() {
 		return
 	}
@@ -118,7 +118,7 @@ type Audio struct {
 	Title    *string `json:"title,omitzero"`
 }
 
-func decodeAudio(d *opentool.Decoder, x *Audio) {
+func decodeAudio(d *runtime.Decoder, x *Audio) {
 	if !d.Object() {
 		return
 	}
@@ -150,7 +150,7 @@ type Article struct {
 	Title string `json:"title"`
 }
 
-func decodeArticle(d *opentool.Decoder, x *Article) {
+func decodeArticle(d *runtime.Decoder, x *Article) {
 	if !d.Object() {
 		return
 	}
@@ -194,7 +194,7 @@ func (x PassportError) MarshalJSON() ([]byte, error) {
 
 // UnmarshalJSON decodes the variant the value is.
 func (x *PassportError) UnmarshalJSON(data []byte) error {
-	return opentool.Unmarshal(data, x, decodePassportError)
+	return runtime.Unmarshal(data, x, decodePassportError)
 }
 
 // IsZero reports whether no variant is set.
@@ -202,17 +202,17 @@ func (x PassportError) IsZero() bool {
 	return x.DataFieldError == nil && x.FileError == nil
 }
 
-func decodePassportError(d *opentool.Decoder, x *PassportError) {
+func decodePassportError(d *runtime.Decoder, x *PassportError) {
 	raw := d.Raw()
 	if raw == nil {
 		return
 	}
 	*x = PassportError{}
-	switch tag := opentool.UnionTag(raw, "type"); tag {
+	switch tag := runtime.UnionTag(raw, "type"); tag {
 	case "passport":
 		var v1 DataFieldError
 		var v2 FileError
-		switch opentool.DecodeShared(d, raw, "type", tag, opentool.Try("DataFieldError", &v1, decodeDataFieldError), opentool.Try("FileError", &v2, decodeFileError)) {
+		switch runtime.DecodeShared(d, raw, "type", tag, runtime.Try("DataFieldError", &v1, decodeDataFieldError), runtime.Try("FileError", &v2, decodeFileError)) {
 		case 0:
 			x.DataFieldError = &v1
 		case 1:
@@ -220,12 +220,12 @@ func decodePassportError(d *opentool.Decoder, x *PassportError) {
 		}
 	case "address":
 		var v DataFieldError
-		if opentool.DecodeVariant(d, raw, &v, decodeDataFieldError, true) {
+		if runtime.DecodeVariant(d, raw, &v, decodeDataFieldError, true) {
 			x.DataFieldError = &v
 		}
 	case "utility_bill":
 		var v FileError
-		if opentool.DecodeVariant(d, raw, &v, decodeFileError, true) {
+		if runtime.DecodeVariant(d, raw, &v, decodeFileError, true) {
 			x.FileError = &v
 		}
 	default:
@@ -240,7 +240,7 @@ type DataFieldError struct {
 	FieldName string             `json:"field_name"`
 }
 
-func decodeDataFieldError(d *opentool.Decoder, x *DataFieldError) {
+func decodeDataFieldError(d *runtime.Decoder, x *DataFieldError) {
 	if !d.Object() {
 		return
 	}
@@ -270,7 +270,7 @@ type FileError struct {
 	FileHash string        `json:"file_hash"`
 }
 
-func decodeFileError(d *opentool.Decoder, x *FileError) {
+func decodeFileError(d *runtime.Decoder, x *FileError) {
 	if !d.Object() {
 		return
 	}
@@ -310,7 +310,7 @@ func (x DataFieldErrorType) Valid() bool {
 	return false
 }
 
-func decodeDataFieldErrorType(d *opentool.Decoder, x *DataFieldErrorType) {
+func decodeDataFieldErrorType(d *runtime.Decoder, x *DataFieldErrorType) {
 	if v, ok := d.String(); ok {
 		*x = DataFieldErrorType(v)
 		if !x.Valid() {
@@ -336,7 +336,7 @@ func (x FileErrorType) Valid() bool {
 	return false
 }
 
-func decodeFileErrorType(d *opentool.Decoder, x *FileErrorType) {
+func decodeFileErrorType(d *runtime.Decoder, x *FileErrorType) {
 	if v, ok := d.String(); ok {
 		*x = FileErrorType(v)
 		if !x.Valid() {
@@ -350,7 +350,7 @@ type AnswerQueryArgs struct {
 	Results []Result `json:"results"`
 }
 
-func decodeAnswerQueryArgs(d *opentool.Decoder, x *AnswerQueryArgs) {
+func decodeAnswerQueryArgs(d *runtime.Decoder, x *AnswerQueryArgs) {
 	if !d.Object() {
 		return
 	}
@@ -379,7 +379,7 @@ type SetErrorsArgs struct {
 	Errors []PassportError `json:"errors"`
 }
 
-func decodeSetErrorsArgs(d *opentool.Decoder, x *SetErrorsArgs) {
+func decodeSetErrorsArgs(d *runtime.Decoder, x *SetErrorsArgs) {
 	if !d.Object() {
 		return
 	}
@@ -414,7 +414,7 @@ type AddPlaceArgs struct {
 	Label []json.RawMessage `json:"label,omitzero"`
 }
 
-func decodeAddPlaceArgs(d *opentool.Decoder, x *AddPlaceArgs) {
+func decodeAddPlaceArgs(d *runtime.Decoder, x *AddPlaceArgs) {
 	if !d.Object() {
 		return
 	}
@@ -433,7 +433,7 @@ func decodeAddPlaceArgs(d *opentool.Decoder, x *AddPlaceArgs) {
 					e1, _ = d.Float()
 					x.Location = append(x.Location, e1)
 				}
-				opentool.CheckItems(d, len(x.Location), 2, -1)
+				runtime.CheckItems(d, len(x.Location), 2, -1)
 			}
 		case "label":
 			if !d.IsNull() {
@@ -441,7 +441,7 @@ func decodeAddPlaceArgs(d *opentool.Decoder, x *AddPlaceArgs) {
 					x.Label = []json.RawMessage{}
 					for d.NextItem() {
 						var e1 json.RawMessage
-						opentool.DecodeRaw(d, &e1)
+						runtime.DecodeRaw(d, &e1)
 						x.Label = append(x.Label, e1)
 					}
 				}

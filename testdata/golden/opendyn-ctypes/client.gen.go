@@ -6,23 +6,23 @@ package opendynctypes
 import (
 	"context"
 
-	opentool "github.com/opentoolgen/opentoolgen/runtime"
+	"github.com/opentoolgen/opentoolgen/runtime"
 )
 
-// Client calls the functions of the tool through an opentool.Caller: an OpenTool
+// Client calls the functions of the tool through an runtime.Caller: an OpenTool
 // server, a Tool in the same process, an MCP server. It is safe for concurrent
-// use when its Caller is (an *opentool.Client is, and opentool.Local of a Tool).
+// use when its Caller is (an *runtime.Client is, and runtime.Local of a Tool).
 type Client struct {
-	rt opentool.Caller
+	rt runtime.Caller
 }
 
 // NewClient returns a client that calls the tool through c: over OpenTool
-// HTTP, NewClient(opentool.NewClient("http://localhost:9627/opentool")); in the
-// same process, NewClient(opentool.Local(tool)), with tool this package's
-// NewTool(svc) or any opentool.Tool (the client then sees what it would see of
-// tool served over HTTP); an MCP server, NewClient(opentool.Local(mcpTool)),
+// HTTP, NewClient(runtime.NewClient("http://localhost:9627/opentool")); in the
+// same process, NewClient(runtime.Local(tool)), with tool this package's
+// NewTool(svc) or any runtime.Tool (the client then sees what it would see of
+// tool served over HTTP); an MCP server, NewClient(runtime.Local(mcpTool)),
 // with mcpTool an *mcpbridge.Tool.
-func NewClient(c opentool.Caller) *Client {
+func NewClient(c runtime.Caller) *Client {
 	return &Client{rt: c}
 }
 
@@ -33,264 +33,264 @@ var _ Service = (*Client)(nil)
 // TBool returns x and writes the value after x into next (bool).
 func (c *Client) TBool(ctx context.Context, args TBoolArgs) (TBoolResult, error) {
 	var r TBoolResult
-	err := opentool.Invoke(ctx, c.rt, "t_bool", &args, "", &r)
+	err := runtime.Invoke(ctx, c.rt, "t_bool", &args, "", &r)
 	return r, err
 }
 
 // TChar returns x and writes the value after x into next (char).
 func (c *Client) TChar(ctx context.Context, args TCharArgs) (TCharResult, error) {
 	var r TCharResult
-	err := opentool.Invoke(ctx, c.rt, "t_char", &args, "", &r)
+	err := runtime.Invoke(ctx, c.rt, "t_char", &args, "", &r)
 	return r, err
 }
 
 // TUnsignedChar returns x and writes the value after x into next (unsigned char).
 func (c *Client) TUnsignedChar(ctx context.Context, args TUnsignedCharArgs) (TUnsignedCharResult, error) {
 	var r TUnsignedCharResult
-	err := opentool.Invoke(ctx, c.rt, "t_unsigned_char", &args, "", &r)
+	err := runtime.Invoke(ctx, c.rt, "t_unsigned_char", &args, "", &r)
 	return r, err
 }
 
 // TShort returns x and writes the value after x into next (short).
 func (c *Client) TShort(ctx context.Context, args TShortArgs) (TShortResult, error) {
 	var r TShortResult
-	err := opentool.Invoke(ctx, c.rt, "t_short", &args, "", &r)
+	err := runtime.Invoke(ctx, c.rt, "t_short", &args, "", &r)
 	return r, err
 }
 
 // TUnsignedShort returns x and writes the value after x into next (unsigned short).
 func (c *Client) TUnsignedShort(ctx context.Context, args TUnsignedShortArgs) (TUnsignedShortResult, error) {
 	var r TUnsignedShortResult
-	err := opentool.Invoke(ctx, c.rt, "t_unsigned_short", &args, "", &r)
+	err := runtime.Invoke(ctx, c.rt, "t_unsigned_short", &args, "", &r)
 	return r, err
 }
 
 // TInt returns x and writes the value after x into next (int).
 func (c *Client) TInt(ctx context.Context, args TIntArgs) (TIntResult, error) {
 	var r TIntResult
-	err := opentool.Invoke(ctx, c.rt, "t_int", &args, "", &r)
+	err := runtime.Invoke(ctx, c.rt, "t_int", &args, "", &r)
 	return r, err
 }
 
 // TUnsignedInt returns x and writes the value after x into next (unsigned int).
 func (c *Client) TUnsignedInt(ctx context.Context, args TUnsignedIntArgs) (TUnsignedIntResult, error) {
 	var r TUnsignedIntResult
-	err := opentool.Invoke(ctx, c.rt, "t_unsigned_int", &args, "", &r)
+	err := runtime.Invoke(ctx, c.rt, "t_unsigned_int", &args, "", &r)
 	return r, err
 }
 
 // TLong returns x and writes the value after x into next (long).
 func (c *Client) TLong(ctx context.Context, args TLongArgs) (TLongResult, error) {
 	var r TLongResult
-	err := opentool.Invoke(ctx, c.rt, "t_long", &args, "", &r)
+	err := runtime.Invoke(ctx, c.rt, "t_long", &args, "", &r)
 	return r, err
 }
 
 // TUnsignedLong returns x and writes the value after x into next (unsigned long).
 func (c *Client) TUnsignedLong(ctx context.Context, args TUnsignedLongArgs) (TUnsignedLongResult, error) {
 	var r TUnsignedLongResult
-	err := opentool.Invoke(ctx, c.rt, "t_unsigned_long", &args, "", &r)
+	err := runtime.Invoke(ctx, c.rt, "t_unsigned_long", &args, "", &r)
 	return r, err
 }
 
 // TLongLong returns x and writes the value after x into next (long long).
 func (c *Client) TLongLong(ctx context.Context, args TLongLongArgs) (TLongLongResult, error) {
 	var r TLongLongResult
-	err := opentool.Invoke(ctx, c.rt, "t_long_long", &args, "", &r)
+	err := runtime.Invoke(ctx, c.rt, "t_long_long", &args, "", &r)
 	return r, err
 }
 
 // TUnsignedLongLong returns x and writes the value after x into next (unsigned long long).
 func (c *Client) TUnsignedLongLong(ctx context.Context, args TUnsignedLongLongArgs) (TUnsignedLongLongResult, error) {
 	var r TUnsignedLongLongResult
-	err := opentool.Invoke(ctx, c.rt, "t_unsigned_long_long", &args, "", &r)
+	err := runtime.Invoke(ctx, c.rt, "t_unsigned_long_long", &args, "", &r)
 	return r, err
 }
 
 // TFloat returns x and writes the value after x into next (float).
 func (c *Client) TFloat(ctx context.Context, args TFloatArgs) (TFloatResult, error) {
 	var r TFloatResult
-	err := opentool.Invoke(ctx, c.rt, "t_float", &args, "", &r)
+	err := runtime.Invoke(ctx, c.rt, "t_float", &args, "", &r)
 	return r, err
 }
 
 // TDouble returns x and writes the value after x into next (double).
 func (c *Client) TDouble(ctx context.Context, args TDoubleArgs) (TDoubleResult, error) {
 	var r TDoubleResult
-	err := opentool.Invoke(ctx, c.rt, "t_double", &args, "", &r)
+	err := runtime.Invoke(ctx, c.rt, "t_double", &args, "", &r)
 	return r, err
 }
 
 // Halves a float.
 func (c *Client) Half(ctx context.Context, args HalfArgs) (float32, error) {
 	var r float32
-	err := opentool.Invoke(ctx, c.rt, "half", &args, "half", &r)
+	err := runtime.Invoke(ctx, c.rt, "half", &args, "half", &r)
 	return r, err
 }
 
 // Mix adds one value of each width.
 func (c *Client) Mix(ctx context.Context, args MixArgs) (float64, error) {
 	var r float64
-	err := opentool.Invoke(ctx, c.rt, "mix", &args, "sum", &r)
+	err := runtime.Invoke(ctx, c.rt, "mix", &args, "sum", &r)
 	return r, err
 }
 
 // Increments *x.
 func (c *Client) Inc(ctx context.Context, args IncArgs) error {
-	return opentool.Invoke(ctx, c.rt, "inc", &args, "", nil)
+	return runtime.Invoke(ctx, c.rt, "inc", &args, "", nil)
 }
 
 // Increments *x.
 func (c *Client) IncLong(ctx context.Context, args IncLongArgs) error {
-	return opentool.Invoke(ctx, c.rt, "inc_long", &args, "", nil)
+	return runtime.Invoke(ctx, c.rt, "inc_long", &args, "", nil)
 }
 
 // Tells whether p is NULL.
 func (c *Client) IsNull(ctx context.Context, args IsNullArgs) (int32, error) {
 	var r int32
-	err := opentool.Invoke(ctx, c.rt, "is_null", &args, "isNull", &r)
+	err := runtime.Invoke(ctx, c.rt, "is_null", &args, "isNull", &r)
 	return r, err
 }
 
 // Answer returns a pointer to 42.
 func (c *Client) Answer(ctx context.Context) (int32, error) {
 	var r int32
-	err := opentool.Invoke(ctx, c.rt, "answer", nil, "answer", &r)
+	err := runtime.Invoke(ctx, c.rt, "answer", nil, "answer", &r)
 	return r, err
 }
 
 // NoAnswer returns NULL.
 func (c *Client) NoAnswer(ctx context.Context) (int32, error) {
 	var r int32
-	err := opentool.Invoke(ctx, c.rt, "no_answer", nil, "answer", &r)
+	err := runtime.Invoke(ctx, c.rt, "no_answer", nil, "answer", &r)
 	return r, err
 }
 
 // Length of a string.
 func (c *Client) StrLen(ctx context.Context, args StrLenArgs) (int32, error) {
 	var r int32
-	err := opentool.Invoke(ctx, c.rt, "str_len", &args, "length", &r)
+	err := runtime.Invoke(ctx, c.rt, "str_len", &args, "length", &r)
 	return r, err
 }
 
 // Length of an optional string, -1 without one.
 func (c *Client) MaybeLen(ctx context.Context, args MaybeLenArgs) (int32, error) {
 	var r int32
-	err := opentool.Invoke(ctx, c.rt, "maybe_len", &args, "length", &r)
+	err := runtime.Invoke(ctx, c.rt, "maybe_len", &args, "length", &r)
 	return r, err
 }
 
 // Greeting returns a greeting.
 func (c *Client) Greeting(ctx context.Context) (string, error) {
 	var r string
-	err := opentool.Invoke(ctx, c.rt, "greeting", nil, "greeting", &r)
+	err := runtime.Invoke(ctx, c.rt, "greeting", nil, "greeting", &r)
 	return r, err
 }
 
 // NoString returns NULL.
 func (c *Client) NoString(ctx context.Context) (string, error) {
 	var r string
-	err := opentool.Invoke(ctx, c.rt, "no_string", nil, "text", &r)
+	err := runtime.Invoke(ctx, c.rt, "no_string", nil, "text", &r)
 	return r, err
 }
 
 // Capitals of s, at most 15 bytes.
 func (c *Client) Upper(ctx context.Context, args UpperArgs) (UpperResult, error) {
 	var r UpperResult
-	err := opentool.Invoke(ctx, c.rt, "upper", &args, "", &r)
+	err := runtime.Invoke(ctx, c.rt, "upper", &args, "", &r)
 	return r, err
 }
 
 // Length of a string passed as unsigned char*.
 func (c *Client) UbytesLen(ctx context.Context, args UbytesLenArgs) (int32, error) {
 	var r int32
-	err := opentool.Invoke(ctx, c.rt, "ubytes_len", &args, "length", &r)
+	err := runtime.Invoke(ctx, c.rt, "ubytes_len", &args, "length", &r)
 	return r, err
 }
 
 // Sum sums n doubles.
 func (c *Client) Sum(ctx context.Context, args SumArgs) (float64, error) {
 	var r float64
-	err := opentool.Invoke(ctx, c.rt, "sum", &args, "sum", &r)
+	err := runtime.Invoke(ctx, c.rt, "sum", &args, "sum", &r)
 	return r, err
 }
 
 // SumLongs sums n longs.
 func (c *Client) SumLongs(ctx context.Context, args SumLongsArgs) (int64, error) {
 	var r int64
-	err := opentool.Invoke(ctx, c.rt, "sum_longs", &args, "sum", &r)
+	err := runtime.Invoke(ctx, c.rt, "sum_longs", &args, "sum", &r)
 	return r, err
 }
 
 // Scale multiplies n ints by k, in place.
 func (c *Client) Scale(ctx context.Context, args ScaleArgs) error {
-	return opentool.Invoke(ctx, c.rt, "scale", &args, "", nil)
+	return runtime.Invoke(ctx, c.rt, "scale", &args, "", nil)
 }
 
 // Squares returns the squares of 0 to 7.
 func (c *Client) Squares(ctx context.Context) (SquaresResult, error) {
 	var r SquaresResult
-	err := opentool.Invoke(ctx, c.rt, "squares", nil, "", &r)
+	err := runtime.Invoke(ctx, c.rt, "squares", nil, "", &r)
 	return r, err
 }
 
 // Four flags, every other one set.
 func (c *Client) Flags(ctx context.Context) (FlagsResult, error) {
 	var r FlagsResult
-	err := opentool.Invoke(ctx, c.rt, "flags", nil, "", &r)
+	err := runtime.Invoke(ctx, c.rt, "flags", nil, "", &r)
 	return r, err
 }
 
 // Checksum returns a checksum of n bytes.
 func (c *Client) Checksum(ctx context.Context, args ChecksumArgs) (uint32, error) {
 	var r uint32
-	err := opentool.Invoke(ctx, c.rt, "checksum", &args, "checksum", &r)
+	err := runtime.Invoke(ctx, c.rt, "checksum", &args, "checksum", &r)
 	return r, err
 }
 
 // CountTrue counts the set flags.
 func (c *Client) CountTrue(ctx context.Context, args CountTrueArgs) (int32, error) {
 	var r int32
-	err := opentool.Invoke(ctx, c.rt, "count_true", &args, "count", &r)
+	err := runtime.Invoke(ctx, c.rt, "count_true", &args, "count", &r)
 	return r, err
 }
 
 // ModeWeight returns the weight of a mode.
 func (c *Client) ModeWeight(ctx context.Context, args ModeWeightArgs) (int32, error) {
 	var r int32
-	err := opentool.Invoke(ctx, c.rt, "mode_weight", &args, "weight", &r)
+	err := runtime.Invoke(ctx, c.rt, "mode_weight", &args, "weight", &r)
 	return r, err
 }
 
 // Divmod divides a by b.
 func (c *Client) Divmod(ctx context.Context, args DivmodArgs) (DivmodResult, error) {
 	var r DivmodResult
-	err := opentool.Invoke(ctx, c.rt, "divmod", &args, "", &r)
+	err := runtime.Invoke(ctx, c.rt, "divmod", &args, "", &r)
 	return r, err
 }
 
 // Tick counts a tick.
 func (c *Client) Tick(ctx context.Context) error {
-	return opentool.Invoke(ctx, c.rt, "tick", nil, "", nil)
+	return runtime.Invoke(ctx, c.rt, "tick", nil, "", nil)
 }
 
 // TickCount returns the ticks so far.
 func (c *Client) TickCount(ctx context.Context) (int32, error) {
 	var r int32
-	err := opentool.Invoke(ctx, c.rt, "tick_count", nil, "ticks", &r)
+	err := runtime.Invoke(ctx, c.rt, "tick_count", nil, "ticks", &r)
 	return r, err
 }
 
 // zlib's Adler-32 checksum of n bytes.
 func (c *Client) Adler32(ctx context.Context, args Adler32Args) (uint32, error) {
 	var r uint32
-	err := opentool.Invoke(ctx, c.rt, "adler32", &args, "checksum", &r)
+	err := runtime.Invoke(ctx, c.rt, "adler32", &args, "checksum", &r)
 	return r, err
 }
 
 // x plus an optional delta.
 func (c *Client) Offset(ctx context.Context, args OffsetArgs) (int32, error) {
 	var r int32
-	err := opentool.Invoke(ctx, c.rt, "offset", &args, "sum", &r)
+	err := runtime.Invoke(ctx, c.rt, "offset", &args, "sum", &r)
 	return r, err
 }

@@ -10,8 +10,8 @@ import (
 	"strings"
 	"unsafe"
 
-	opentool "github.com/opentoolgen/opentoolgen/runtime"
-	dynlib "github.com/opentoolgen/opentoolgen/runtime/dynlib"
+	"github.com/opentoolgen/opentoolgen/runtime"
+	"github.com/opentoolgen/opentoolgen/runtime/dynlib"
 )
 
 /*
@@ -123,15 +123,15 @@ var symbols = [39]dynlib.Symbol{
 // Library is the dynamic library the document describes, opened with Open. Its
 // methods call the functions of the library, through the prototypes the document
 // gives, and are safe for concurrent use when those functions are. After Close
-// they return opentool.ErrLibraryClosed, as they do for a zero Library.
+// they return dynlib.ErrLibraryClosed, as they do for a zero Library.
 type Library struct {
 	lib *dynlib.Library // the addresses of symbols, by index; nil in a zero Library
 }
 
 // Open loads the dynamic library at path (dlopen with RTLD_NOW|RTLD_LOCAL;
 // LoadLibrary on Windows) and looks up every function the document describes.
-// Its error is an *opentool.LibraryError naming path and, when the library lacks
-// functions, every one of them. An empty path is refused (opentool.ErrEmptyLibraryPath):
+// Its error is an *dynlib.LibraryError naming path and, when the library lacks
+// functions, every one of them. An empty path is refused (dynlib.ErrEmptyLibraryPath):
 // dlopen would open the program itself.
 func Open(path string) (*Library, error) {
 	lib, err := dynlib.Open(path, symbols[:])
@@ -147,7 +147,7 @@ func (l *Library) Path() string {
 }
 
 // Close waits for the calls in progress and unloads the library; the calls that
-// follow return opentool.ErrLibraryClosed. Closing a closed library (or a zero
+// follow return dynlib.ErrLibraryClosed. Closing a closed library (or a zero
 // Library) does nothing.
 func (l *Library) Close() error {
 	return l.lib.Close()
@@ -270,7 +270,7 @@ func (l *Library) TUnsignedInt(x uint32) (value uint32, next uint32, err error) 
 // C: long t_long(long x, long *next)
 func (l *Library) TLong(x int64) (value int64, next int64, err error) {
 	if int64(C.long(x)) != int64(x) {
-		return value, next, opentool.InvalidParams(opentool.Violation{
+		return value, next, runtime.InvalidParams(runtime.Violation{
 			Message: "out of the range of C long, which has 32 bits on this platform",
 			Path:    "/x",
 		})
@@ -292,7 +292,7 @@ func (l *Library) TLong(x int64) (value int64, next int64, err error) {
 // C: unsigned long t_unsigned_long(unsigned long x, unsigned long *next)
 func (l *Library) TUnsignedLong(x uint64) (value uint64, next uint64, err error) {
 	if uint64(C.ulong(x)) != uint64(x) {
-		return value, next, opentool.InvalidParams(opentool.Violation{
+		return value, next, runtime.InvalidParams(runtime.Violation{
 			Message: "out of the range of C unsigned long, which has 32 bits on this platform",
 			Path:    "/x",
 		})
@@ -392,7 +392,7 @@ func (l *Library) Half(x float32) (half float32, err error) {
 // C: double mix(char c, short s, int i, long l, long long ll, float f, double d, bool b)
 func (l *Library) Mix(c int8, s int16, i int32, l2 int64, ll int64, f float32, d float64, b bool) (sum float64, err error) {
 	if int64(C.long(l2)) != int64(l2) {
-		return sum, opentool.InvalidParams(opentool.Violation{
+		return sum, runtime.InvalidParams(runtime.Violation{
 			Message: "out of the range of C long, which has 32 bits on this platform",
 			Path:    "/l",
 		})
@@ -412,7 +412,7 @@ func (l *Library) Mix(c int8, s int16, i int32, l2 int64, ll int64, f float32, d
 // C: void inc(int *x)
 func (l *Library) Inc(x *int32) (err error) {
 	if x == nil {
-		return opentool.InvalidParams(opentool.Violation{
+		return runtime.InvalidParams(runtime.Violation{
 			Message: "missing: want a value, which the function reads through a pointer",
 			Path:    "/x",
 		})
@@ -431,7 +431,7 @@ func (l *Library) Inc(x *int32) (err error) {
 // C: void inc_long(long *x)
 func (l *Library) IncLong(x *int64) (err error) {
 	if x == nil {
-		return opentool.InvalidParams(opentool.Violation{
+		return runtime.InvalidParams(runtime.Violation{
 			Message: "missing: want a value, which the function reads through a pointer",
 			Path:    "/x",
 		})
@@ -440,7 +440,7 @@ func (l *Library) IncLong(x *int64) (err error) {
 	var p0_ *C.long
 	if x != nil {
 		if int64(C.long(*x)) != int64(*x) {
-			return opentool.InvalidParams(opentool.Violation{
+			return runtime.InvalidParams(runtime.Violation{
 				Message: "out of the range of C long, which has 32 bits on this platform",
 				Path:    "/x",
 			})
@@ -513,7 +513,7 @@ func (l *Library) StrLen(s string) (length int32, err error) {
 	var s0_ [64]byte
 	p0_, ok0_ := cStringOf(s0_[:], s)
 	if !ok0_ {
-		return length, opentool.InvalidParams(opentool.Violation{
+		return length, runtime.InvalidParams(runtime.Violation{
 			Message: "contains a NUL byte, which would end the C string",
 			Path:    "/s",
 		})
@@ -538,7 +538,7 @@ func (l *Library) MaybeLen(s *string) (length int32, err error) {
 		var ok0_ bool
 		p0_, ok0_ = cStringOf(s0_[:], *s)
 		if !ok0_ {
-			return length, opentool.InvalidParams(opentool.Violation{
+			return length, runtime.InvalidParams(runtime.Violation{
 				Message: "contains a NUL byte, which would end the C string",
 				Path:    "/s",
 			})
@@ -589,7 +589,7 @@ func (l *Library) Upper(s string) (out string, err error) {
 	var s0_ [64]byte
 	p0_, ok0_ := cStringOf(s0_[:], s)
 	if !ok0_ {
-		return out, opentool.InvalidParams(opentool.Violation{
+		return out, runtime.InvalidParams(runtime.Violation{
 			Message: "contains a NUL byte, which would end the C string",
 			Path:    "/s",
 		})
@@ -612,7 +612,7 @@ func (l *Library) UbytesLen(s string) (length int32, err error) {
 	var s0_ [64]byte
 	p0_, ok0_ := cStringOf(s0_[:], s)
 	if !ok0_ {
-		return length, opentool.InvalidParams(opentool.Violation{
+		return length, runtime.InvalidParams(runtime.Violation{
 			Message: "contains a NUL byte, which would end the C string",
 			Path:    "/s",
 		})
@@ -651,7 +651,7 @@ func (l *Library) SumLongs(xs []int64, n int32) (sum int64, err error) {
 		t0_ = make([]C.long, len(xs))
 		for i, v := range xs {
 			if int64(C.long(v)) != int64(v) {
-				return sum, opentool.InvalidParams(opentool.Violation{
+				return sum, runtime.InvalidParams(runtime.Violation{
 					Message: "out of the range of C long, which has 32 bits on this platform",
 					Path:    "/xs/" + strconv.Itoa(i),
 				})

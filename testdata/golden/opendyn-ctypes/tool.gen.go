@@ -7,8 +7,8 @@ import (
 	"context"
 	"encoding/json"
 
-	opentool "github.com/opentoolgen/opentoolgen/runtime"
-	declare "github.com/opentoolgen/opentoolgen/runtime/declare"
+	"github.com/opentoolgen/opentoolgen/runtime"
+	"github.com/opentoolgen/opentoolgen/runtime/declare"
 )
 
 // Service is the library's functions with typed arguments and results: one
@@ -98,21 +98,21 @@ type Service interface {
 // Tool serves a Service as an OpenTool tool: it completes the arguments of a
 // call as its options say, decodes and validates them straight into the typed
 // arguments (answering -32602 with every violation), calls the Service and
-// encodes the result. Serve it with opentool.NewHandler or opentool.Serve.
+// encodes the result. Serve it with runtime.NewHandler or runtime.Serve.
 type Tool struct {
 	svc  Service
-	args *opentool.Args
+	args *runtime.Args
 }
 
-var _ opentool.Tool = (*Tool)(nil)
+var _ runtime.Tool = (*Tool)(nil)
 
 // NewTool returns the Tool serving svc. Its options choose the functions it
-// serves (opentool.WithFunctions) and complete their arguments
-// (opentool.WithDefaults, opentool.WithFixed, opentool.WithEnvs). It fails when
+// serves (runtime.WithFunctions) and complete their arguments
+// (runtime.WithDefaults, runtime.WithFixed, runtime.WithEnvs). It fails when
 // an option names a function or an argument the document does not have, or
 // gives a value of the wrong type.
-func NewTool(svc Service, opts ...opentool.ToolOption) (*Tool, error) {
-	args, err := opentool.NewArgs(Document(), opts...)
+func NewTool(svc Service, opts ...runtime.ToolOption) (*Tool, error) {
+	args, err := runtime.NewArgs(Document(), opts...)
 	if err != nil {
 		return nil, err
 	}
@@ -121,329 +121,329 @@ func NewTool(svc Service, opts ...opentool.ToolOption) (*Tool, error) {
 
 func (t *Tool) callTBool(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
 	var a TBoolArgs
-	if err := opentool.DecodeArgs(ctx, t.args, "t_bool", args, &a, decodeTBoolArgs); err != nil {
+	if err := runtime.DecodeArgs(ctx, t.args, "t_bool", args, &a, decodeTBoolArgs); err != nil {
 		return nil, err
 	}
 	r, err := t.svc.TBool(ctx, a)
 	if err != nil {
-		return nil, opentool.ToolError(err)
+		return nil, runtime.ToolError(err)
 	}
-	return opentool.EncodeObject(r)
+	return runtime.EncodeObject(r)
 }
 
 func (t *Tool) callTChar(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
 	var a TCharArgs
-	if err := opentool.DecodeArgs(ctx, t.args, "t_char", args, &a, decodeTCharArgs); err != nil {
+	if err := runtime.DecodeArgs(ctx, t.args, "t_char", args, &a, decodeTCharArgs); err != nil {
 		return nil, err
 	}
 	r, err := t.svc.TChar(ctx, a)
 	if err != nil {
-		return nil, opentool.ToolError(err)
+		return nil, runtime.ToolError(err)
 	}
-	return opentool.EncodeObject(r)
+	return runtime.EncodeObject(r)
 }
 
 func (t *Tool) callTUnsignedChar(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
 	var a TUnsignedCharArgs
-	if err := opentool.DecodeArgs(ctx, t.args, "t_unsigned_char", args, &a, decodeTUnsignedCharArgs); err != nil {
+	if err := runtime.DecodeArgs(ctx, t.args, "t_unsigned_char", args, &a, decodeTUnsignedCharArgs); err != nil {
 		return nil, err
 	}
 	r, err := t.svc.TUnsignedChar(ctx, a)
 	if err != nil {
-		return nil, opentool.ToolError(err)
+		return nil, runtime.ToolError(err)
 	}
-	return opentool.EncodeObject(r)
+	return runtime.EncodeObject(r)
 }
 
 func (t *Tool) callTShort(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
 	var a TShortArgs
-	if err := opentool.DecodeArgs(ctx, t.args, "t_short", args, &a, decodeTShortArgs); err != nil {
+	if err := runtime.DecodeArgs(ctx, t.args, "t_short", args, &a, decodeTShortArgs); err != nil {
 		return nil, err
 	}
 	r, err := t.svc.TShort(ctx, a)
 	if err != nil {
-		return nil, opentool.ToolError(err)
+		return nil, runtime.ToolError(err)
 	}
-	return opentool.EncodeObject(r)
+	return runtime.EncodeObject(r)
 }
 
 func (t *Tool) callTUnsignedShort(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
 	var a TUnsignedShortArgs
-	if err := opentool.DecodeArgs(ctx, t.args, "t_unsigned_short", args, &a, decodeTUnsignedShortArgs); err != nil {
+	if err := runtime.DecodeArgs(ctx, t.args, "t_unsigned_short", args, &a, decodeTUnsignedShortArgs); err != nil {
 		return nil, err
 	}
 	r, err := t.svc.TUnsignedShort(ctx, a)
 	if err != nil {
-		return nil, opentool.ToolError(err)
+		return nil, runtime.ToolError(err)
 	}
-	return opentool.EncodeObject(r)
+	return runtime.EncodeObject(r)
 }
 
 func (t *Tool) callTInt(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
 	var a TIntArgs
-	if err := opentool.DecodeArgs(ctx, t.args, "t_int", args, &a, decodeTIntArgs); err != nil {
+	if err := runtime.DecodeArgs(ctx, t.args, "t_int", args, &a, decodeTIntArgs); err != nil {
 		return nil, err
 	}
 	r, err := t.svc.TInt(ctx, a)
 	if err != nil {
-		return nil, opentool.ToolError(err)
+		return nil, runtime.ToolError(err)
 	}
-	return opentool.EncodeObject(r)
+	return runtime.EncodeObject(r)
 }
 
 func (t *Tool) callTUnsignedInt(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
 	var a TUnsignedIntArgs
-	if err := opentool.DecodeArgs(ctx, t.args, "t_unsigned_int", args, &a, decodeTUnsignedIntArgs); err != nil {
+	if err := runtime.DecodeArgs(ctx, t.args, "t_unsigned_int", args, &a, decodeTUnsignedIntArgs); err != nil {
 		return nil, err
 	}
 	r, err := t.svc.TUnsignedInt(ctx, a)
 	if err != nil {
-		return nil, opentool.ToolError(err)
+		return nil, runtime.ToolError(err)
 	}
-	return opentool.EncodeObject(r)
+	return runtime.EncodeObject(r)
 }
 
 func (t *Tool) callTLong(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
 	var a TLongArgs
-	if err := opentool.DecodeArgs(ctx, t.args, "t_long", args, &a, decodeTLongArgs); err != nil {
+	if err := runtime.DecodeArgs(ctx, t.args, "t_long", args, &a, decodeTLongArgs); err != nil {
 		return nil, err
 	}
 	r, err := t.svc.TLong(ctx, a)
 	if err != nil {
-		return nil, opentool.ToolError(err)
+		return nil, runtime.ToolError(err)
 	}
-	return opentool.EncodeObject(r)
+	return runtime.EncodeObject(r)
 }
 
 func (t *Tool) callTUnsignedLong(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
 	var a TUnsignedLongArgs
-	if err := opentool.DecodeArgs(ctx, t.args, "t_unsigned_long", args, &a, decodeTUnsignedLongArgs); err != nil {
+	if err := runtime.DecodeArgs(ctx, t.args, "t_unsigned_long", args, &a, decodeTUnsignedLongArgs); err != nil {
 		return nil, err
 	}
 	r, err := t.svc.TUnsignedLong(ctx, a)
 	if err != nil {
-		return nil, opentool.ToolError(err)
+		return nil, runtime.ToolError(err)
 	}
-	return opentool.EncodeObject(r)
+	return runtime.EncodeObject(r)
 }
 
 func (t *Tool) callTLongLong(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
 	var a TLongLongArgs
-	if err := opentool.DecodeArgs(ctx, t.args, "t_long_long", args, &a, decodeTLongLongArgs); err != nil {
+	if err := runtime.DecodeArgs(ctx, t.args, "t_long_long", args, &a, decodeTLongLongArgs); err != nil {
 		return nil, err
 	}
 	r, err := t.svc.TLongLong(ctx, a)
 	if err != nil {
-		return nil, opentool.ToolError(err)
+		return nil, runtime.ToolError(err)
 	}
-	return opentool.EncodeObject(r)
+	return runtime.EncodeObject(r)
 }
 
 func (t *Tool) callTUnsignedLongLong(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
 	var a TUnsignedLongLongArgs
-	if err := opentool.DecodeArgs(ctx, t.args, "t_unsigned_long_long", args, &a, decodeTUnsignedLongLongArgs); err != nil {
+	if err := runtime.DecodeArgs(ctx, t.args, "t_unsigned_long_long", args, &a, decodeTUnsignedLongLongArgs); err != nil {
 		return nil, err
 	}
 	r, err := t.svc.TUnsignedLongLong(ctx, a)
 	if err != nil {
-		return nil, opentool.ToolError(err)
+		return nil, runtime.ToolError(err)
 	}
-	return opentool.EncodeObject(r)
+	return runtime.EncodeObject(r)
 }
 
 func (t *Tool) callTFloat(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
 	var a TFloatArgs
-	if err := opentool.DecodeArgs(ctx, t.args, "t_float", args, &a, decodeTFloatArgs); err != nil {
+	if err := runtime.DecodeArgs(ctx, t.args, "t_float", args, &a, decodeTFloatArgs); err != nil {
 		return nil, err
 	}
 	r, err := t.svc.TFloat(ctx, a)
 	if err != nil {
-		return nil, opentool.ToolError(err)
+		return nil, runtime.ToolError(err)
 	}
-	return opentool.EncodeObject(r)
+	return runtime.EncodeObject(r)
 }
 
 func (t *Tool) callTDouble(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
 	var a TDoubleArgs
-	if err := opentool.DecodeArgs(ctx, t.args, "t_double", args, &a, decodeTDoubleArgs); err != nil {
+	if err := runtime.DecodeArgs(ctx, t.args, "t_double", args, &a, decodeTDoubleArgs); err != nil {
 		return nil, err
 	}
 	r, err := t.svc.TDouble(ctx, a)
 	if err != nil {
-		return nil, opentool.ToolError(err)
+		return nil, runtime.ToolError(err)
 	}
-	return opentool.EncodeObject(r)
+	return runtime.EncodeObject(r)
 }
 
 func (t *Tool) callHalf(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
 	var a HalfArgs
-	if err := opentool.DecodeArgs(ctx, t.args, "half", args, &a, decodeHalfArgs); err != nil {
+	if err := runtime.DecodeArgs(ctx, t.args, "half", args, &a, decodeHalfArgs); err != nil {
 		return nil, err
 	}
 	r, err := t.svc.Half(ctx, a)
 	if err != nil {
-		return nil, opentool.ToolError(err)
+		return nil, runtime.ToolError(err)
 	}
-	return opentool.EncodeResult("half", r)
+	return runtime.EncodeResult("half", r)
 }
 
 func (t *Tool) callMix(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
 	var a MixArgs
-	if err := opentool.DecodeArgs(ctx, t.args, "mix", args, &a, decodeMixArgs); err != nil {
+	if err := runtime.DecodeArgs(ctx, t.args, "mix", args, &a, decodeMixArgs); err != nil {
 		return nil, err
 	}
 	r, err := t.svc.Mix(ctx, a)
 	if err != nil {
-		return nil, opentool.ToolError(err)
+		return nil, runtime.ToolError(err)
 	}
-	return opentool.EncodeResult("sum", r)
+	return runtime.EncodeResult("sum", r)
 }
 
 func (t *Tool) callInc(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
 	var a IncArgs
-	if err := opentool.DecodeArgs(ctx, t.args, "inc", args, &a, decodeIncArgs); err != nil {
+	if err := runtime.DecodeArgs(ctx, t.args, "inc", args, &a, decodeIncArgs); err != nil {
 		return nil, err
 	}
 	if err := t.svc.Inc(ctx, a); err != nil {
-		return nil, opentool.ToolError(err)
+		return nil, runtime.ToolError(err)
 	}
 	return nil, nil
 }
 
 func (t *Tool) callIncLong(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
 	var a IncLongArgs
-	if err := opentool.DecodeArgs(ctx, t.args, "inc_long", args, &a, decodeIncLongArgs); err != nil {
+	if err := runtime.DecodeArgs(ctx, t.args, "inc_long", args, &a, decodeIncLongArgs); err != nil {
 		return nil, err
 	}
 	if err := t.svc.IncLong(ctx, a); err != nil {
-		return nil, opentool.ToolError(err)
+		return nil, runtime.ToolError(err)
 	}
 	return nil, nil
 }
 
 func (t *Tool) callIsNull(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
 	var a IsNullArgs
-	if err := opentool.DecodeArgs(ctx, t.args, "is_null", args, &a, decodeIsNullArgs); err != nil {
+	if err := runtime.DecodeArgs(ctx, t.args, "is_null", args, &a, decodeIsNullArgs); err != nil {
 		return nil, err
 	}
 	r, err := t.svc.IsNull(ctx, a)
 	if err != nil {
-		return nil, opentool.ToolError(err)
+		return nil, runtime.ToolError(err)
 	}
-	return opentool.EncodeResult("isNull", r)
+	return runtime.EncodeResult("isNull", r)
 }
 
 func (t *Tool) callAnswer(ctx context.Context, _ json.RawMessage) (json.RawMessage, error) {
 	r, err := t.svc.Answer(ctx)
 	if err != nil {
-		return nil, opentool.ToolError(err)
+		return nil, runtime.ToolError(err)
 	}
-	return opentool.EncodeResult("answer", r)
+	return runtime.EncodeResult("answer", r)
 }
 
 func (t *Tool) callNoAnswer(ctx context.Context, _ json.RawMessage) (json.RawMessage, error) {
 	r, err := t.svc.NoAnswer(ctx)
 	if err != nil {
-		return nil, opentool.ToolError(err)
+		return nil, runtime.ToolError(err)
 	}
-	return opentool.EncodeResult("answer", r)
+	return runtime.EncodeResult("answer", r)
 }
 
 func (t *Tool) callStrLen(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
 	var a StrLenArgs
-	if err := opentool.DecodeArgs(ctx, t.args, "str_len", args, &a, decodeStrLenArgs); err != nil {
+	if err := runtime.DecodeArgs(ctx, t.args, "str_len", args, &a, decodeStrLenArgs); err != nil {
 		return nil, err
 	}
 	r, err := t.svc.StrLen(ctx, a)
 	if err != nil {
-		return nil, opentool.ToolError(err)
+		return nil, runtime.ToolError(err)
 	}
-	return opentool.EncodeResult("length", r)
+	return runtime.EncodeResult("length", r)
 }
 
 func (t *Tool) callMaybeLen(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
 	var a MaybeLenArgs
-	if err := opentool.DecodeArgs(ctx, t.args, "maybe_len", args, &a, decodeMaybeLenArgs); err != nil {
+	if err := runtime.DecodeArgs(ctx, t.args, "maybe_len", args, &a, decodeMaybeLenArgs); err != nil {
 		return nil, err
 	}
 	r, err := t.svc.MaybeLen(ctx, a)
 	if err != nil {
-		return nil, opentool.ToolError(err)
+		return nil, runtime.ToolError(err)
 	}
-	return opentool.EncodeResult("length", r)
+	return runtime.EncodeResult("length", r)
 }
 
 func (t *Tool) callGreeting(ctx context.Context, _ json.RawMessage) (json.RawMessage, error) {
 	r, err := t.svc.Greeting(ctx)
 	if err != nil {
-		return nil, opentool.ToolError(err)
+		return nil, runtime.ToolError(err)
 	}
-	return opentool.EncodeResult("greeting", r)
+	return runtime.EncodeResult("greeting", r)
 }
 
 func (t *Tool) callNoString(ctx context.Context, _ json.RawMessage) (json.RawMessage, error) {
 	r, err := t.svc.NoString(ctx)
 	if err != nil {
-		return nil, opentool.ToolError(err)
+		return nil, runtime.ToolError(err)
 	}
-	return opentool.EncodeResult("text", r)
+	return runtime.EncodeResult("text", r)
 }
 
 func (t *Tool) callUpper(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
 	var a UpperArgs
-	if err := opentool.DecodeArgs(ctx, t.args, "upper", args, &a, decodeUpperArgs); err != nil {
+	if err := runtime.DecodeArgs(ctx, t.args, "upper", args, &a, decodeUpperArgs); err != nil {
 		return nil, err
 	}
 	r, err := t.svc.Upper(ctx, a)
 	if err != nil {
-		return nil, opentool.ToolError(err)
+		return nil, runtime.ToolError(err)
 	}
-	return opentool.EncodeObject(r)
+	return runtime.EncodeObject(r)
 }
 
 func (t *Tool) callUbytesLen(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
 	var a UbytesLenArgs
-	if err := opentool.DecodeArgs(ctx, t.args, "ubytes_len", args, &a, decodeUbytesLenArgs); err != nil {
+	if err := runtime.DecodeArgs(ctx, t.args, "ubytes_len", args, &a, decodeUbytesLenArgs); err != nil {
 		return nil, err
 	}
 	r, err := t.svc.UbytesLen(ctx, a)
 	if err != nil {
-		return nil, opentool.ToolError(err)
+		return nil, runtime.ToolError(err)
 	}
-	return opentool.EncodeResult("length", r)
+	return runtime.EncodeResult("length", r)
 }
 
 func (t *Tool) callSum(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
 	var a SumArgs
-	if err := opentool.DecodeArgs(ctx, t.args, "sum", args, &a, decodeSumArgs); err != nil {
+	if err := runtime.DecodeArgs(ctx, t.args, "sum", args, &a, decodeSumArgs); err != nil {
 		return nil, err
 	}
 	r, err := t.svc.Sum(ctx, a)
 	if err != nil {
-		return nil, opentool.ToolError(err)
+		return nil, runtime.ToolError(err)
 	}
-	return opentool.EncodeResult("sum", r)
+	return runtime.EncodeResult("sum", r)
 }
 
 func (t *Tool) callSumLongs(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
 	var a SumLongsArgs
-	if err := opentool.DecodeArgs(ctx, t.args, "sum_longs", args, &a, decodeSumLongsArgs); err != nil {
+	if err := runtime.DecodeArgs(ctx, t.args, "sum_longs", args, &a, decodeSumLongsArgs); err != nil {
 		return nil, err
 	}
 	r, err := t.svc.SumLongs(ctx, a)
 	if err != nil {
-		return nil, opentool.ToolError(err)
+		return nil, runtime.ToolError(err)
 	}
-	return opentool.EncodeResult("sum", r)
+	return runtime.EncodeResult("sum", r)
 }
 
 func (t *Tool) callScale(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
 	var a ScaleArgs
-	if err := opentool.DecodeArgs(ctx, t.args, "scale", args, &a, decodeScaleArgs); err != nil {
+	if err := runtime.DecodeArgs(ctx, t.args, "scale", args, &a, decodeScaleArgs); err != nil {
 		return nil, err
 	}
 	if err := t.svc.Scale(ctx, a); err != nil {
-		return nil, opentool.ToolError(err)
+		return nil, runtime.ToolError(err)
 	}
 	return nil, nil
 }
@@ -451,70 +451,70 @@ func (t *Tool) callScale(ctx context.Context, args json.RawMessage) (json.RawMes
 func (t *Tool) callSquares(ctx context.Context, _ json.RawMessage) (json.RawMessage, error) {
 	r, err := t.svc.Squares(ctx)
 	if err != nil {
-		return nil, opentool.ToolError(err)
+		return nil, runtime.ToolError(err)
 	}
-	return opentool.EncodeObject(r)
+	return runtime.EncodeObject(r)
 }
 
 func (t *Tool) callFlags(ctx context.Context, _ json.RawMessage) (json.RawMessage, error) {
 	r, err := t.svc.Flags(ctx)
 	if err != nil {
-		return nil, opentool.ToolError(err)
+		return nil, runtime.ToolError(err)
 	}
-	return opentool.EncodeObject(r)
+	return runtime.EncodeObject(r)
 }
 
 func (t *Tool) callChecksum(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
 	var a ChecksumArgs
-	if err := opentool.DecodeArgs(ctx, t.args, "checksum", args, &a, decodeChecksumArgs); err != nil {
+	if err := runtime.DecodeArgs(ctx, t.args, "checksum", args, &a, decodeChecksumArgs); err != nil {
 		return nil, err
 	}
 	r, err := t.svc.Checksum(ctx, a)
 	if err != nil {
-		return nil, opentool.ToolError(err)
+		return nil, runtime.ToolError(err)
 	}
-	return opentool.EncodeResult("checksum", r)
+	return runtime.EncodeResult("checksum", r)
 }
 
 func (t *Tool) callCountTrue(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
 	var a CountTrueArgs
-	if err := opentool.DecodeArgs(ctx, t.args, "count_true", args, &a, decodeCountTrueArgs); err != nil {
+	if err := runtime.DecodeArgs(ctx, t.args, "count_true", args, &a, decodeCountTrueArgs); err != nil {
 		return nil, err
 	}
 	r, err := t.svc.CountTrue(ctx, a)
 	if err != nil {
-		return nil, opentool.ToolError(err)
+		return nil, runtime.ToolError(err)
 	}
-	return opentool.EncodeResult("count", r)
+	return runtime.EncodeResult("count", r)
 }
 
 func (t *Tool) callModeWeight(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
 	var a ModeWeightArgs
-	if err := opentool.DecodeArgs(ctx, t.args, "mode_weight", args, &a, decodeModeWeightArgs); err != nil {
+	if err := runtime.DecodeArgs(ctx, t.args, "mode_weight", args, &a, decodeModeWeightArgs); err != nil {
 		return nil, err
 	}
 	r, err := t.svc.ModeWeight(ctx, a)
 	if err != nil {
-		return nil, opentool.ToolError(err)
+		return nil, runtime.ToolError(err)
 	}
-	return opentool.EncodeResult("weight", r)
+	return runtime.EncodeResult("weight", r)
 }
 
 func (t *Tool) callDivmod(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
 	var a DivmodArgs
-	if err := opentool.DecodeArgs(ctx, t.args, "divmod", args, &a, decodeDivmodArgs); err != nil {
+	if err := runtime.DecodeArgs(ctx, t.args, "divmod", args, &a, decodeDivmodArgs); err != nil {
 		return nil, err
 	}
 	r, err := t.svc.Divmod(ctx, a)
 	if err != nil {
-		return nil, opentool.ToolError(err)
+		return nil, runtime.ToolError(err)
 	}
-	return opentool.EncodeObject(r)
+	return runtime.EncodeObject(r)
 }
 
 func (t *Tool) callTick(ctx context.Context, _ json.RawMessage) (json.RawMessage, error) {
 	if err := t.svc.Tick(ctx); err != nil {
-		return nil, opentool.ToolError(err)
+		return nil, runtime.ToolError(err)
 	}
 	return nil, nil
 }
@@ -522,40 +522,40 @@ func (t *Tool) callTick(ctx context.Context, _ json.RawMessage) (json.RawMessage
 func (t *Tool) callTickCount(ctx context.Context, _ json.RawMessage) (json.RawMessage, error) {
 	r, err := t.svc.TickCount(ctx)
 	if err != nil {
-		return nil, opentool.ToolError(err)
+		return nil, runtime.ToolError(err)
 	}
-	return opentool.EncodeResult("ticks", r)
+	return runtime.EncodeResult("ticks", r)
 }
 
 func (t *Tool) callAdler32(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
 	var a Adler32Args
-	if err := opentool.DecodeArgs(ctx, t.args, "adler32", args, &a, decodeAdler32Args); err != nil {
+	if err := runtime.DecodeArgs(ctx, t.args, "adler32", args, &a, decodeAdler32Args); err != nil {
 		return nil, err
 	}
 	r, err := t.svc.Adler32(ctx, a)
 	if err != nil {
-		return nil, opentool.ToolError(err)
+		return nil, runtime.ToolError(err)
 	}
-	return opentool.EncodeResult("checksum", r)
+	return runtime.EncodeResult("checksum", r)
 }
 
 func (t *Tool) callOffset(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
 	var a OffsetArgs
-	if err := opentool.DecodeArgs(ctx, t.args, "offset", args, &a, decodeOffsetArgs); err != nil {
+	if err := runtime.DecodeArgs(ctx, t.args, "offset", args, &a, decodeOffsetArgs); err != nil {
 		return nil, err
 	}
 	r, err := t.svc.Offset(ctx, a)
 	if err != nil {
-		return nil, opentool.ToolError(err)
+		return nil, runtime.ToolError(err)
 	}
-	return opentool.EncodeResult("sum", r)
+	return runtime.EncodeResult("sum", r)
 }
 
-// Call implements opentool.Tool.
+// Call implements runtime.Tool.
 func (t *Tool) Call(ctx context.Context, name string, args json.RawMessage) (json.RawMessage, error) {
 	name, ok := t.args.Resolve(name)
 	if !ok {
-		return nil, opentool.MethodNotFound(name)
+		return nil, runtime.MethodNotFound(name)
 	}
 	switch name {
 	case "t_bool":
@@ -637,11 +637,11 @@ func (t *Tool) Call(ctx context.Context, name string, args json.RawMessage) (jso
 	case "offset":
 		return t.callOffset(ctx, args)
 	}
-	return nil, opentool.MethodNotFound(name)
+	return nil, runtime.MethodNotFound(name)
 }
 
-// Load implements opentool.Tool: it returns the served document (see Document).
-func (t *Tool) Load(context.Context) (*opentool.OpenTool, error) {
+// Load implements runtime.Tool: it returns the served document (see Document).
+func (t *Tool) Load(context.Context) (*runtime.OpenTool, error) {
 	return t.args.Served(), nil
 }
 
@@ -649,7 +649,7 @@ func (t *Tool) Load(context.Context) (*opentool.OpenTool, error) {
 // it serves, without the fixed arguments and those read from the environment,
 // and with defaulted arguments optional. Each call returns a new copy; the
 // package-level Document is the document as written.
-func (t *Tool) Document() *opentool.OpenTool {
+func (t *Tool) Document() *runtime.OpenTool {
 	return t.args.Document()
 }
 
@@ -663,6 +663,6 @@ func (t *Tool) Declarations(p declare.Profile) (*declare.Declared, error) {
 // Functions returns each served function (see Document) as a tool of its own
 // for agent frameworks: its name, description, input and output schemas, and
 // Invoke (map in, map out) and Call (JSON in, JSON out) that call it through t.
-func (t *Tool) Functions() []*opentool.FunctionTool {
-	return opentool.FunctionsOf(t, t.args.Served())
+func (t *Tool) Functions() []*runtime.FunctionTool {
+	return runtime.FunctionsOf(t, t.args.Served())
 }

@@ -6,23 +6,23 @@ package opendynhostile
 import (
 	"context"
 
-	opentool "github.com/opentoolgen/opentoolgen/runtime"
+	"github.com/opentoolgen/opentoolgen/runtime"
 )
 
-// Client calls the functions of the tool through an opentool.Caller: an OpenTool
+// Client calls the functions of the tool through an runtime.Caller: an OpenTool
 // server, a Tool in the same process, an MCP server. It is safe for concurrent
-// use when its Caller is (an *opentool.Client is, and opentool.Local of a Tool).
+// use when its Caller is (an *runtime.Client is, and runtime.Local of a Tool).
 type Client struct {
-	rt opentool.Caller
+	rt runtime.Caller
 }
 
 // NewClient returns a client that calls the tool through c: over OpenTool
-// HTTP, NewClient(opentool.NewClient("http://localhost:9627/opentool")); in the
-// same process, NewClient(opentool.Local(tool)), with tool this package's
-// NewTool(svc) or any opentool.Tool (the client then sees what it would see of
-// tool served over HTTP); an MCP server, NewClient(opentool.Local(mcpTool)),
+// HTTP, NewClient(runtime.NewClient("http://localhost:9627/opentool")); in the
+// same process, NewClient(runtime.Local(tool)), with tool this package's
+// NewTool(svc) or any runtime.Tool (the client then sees what it would see of
+// tool served over HTTP); an MCP server, NewClient(runtime.Local(mcpTool)),
 // with mcpTool an *mcpbridge.Tool.
-func NewClient(c opentool.Caller) *Client {
+func NewClient(c runtime.Caller) *Client {
 	return &Client{rt: c}
 }
 
@@ -34,30 +34,30 @@ var _ Service = (*Client)(nil)
 // //go:generate echo
 func (c *Client) Close2(ctx context.Context, args Close2Args) (Close2Result, error) {
 	var r Close2Result
-	err := opentool.Invoke(ctx, c.rt, "close", &args, "", &r)
+	err := runtime.Invoke(ctx, c.rt, "close", &args, "", &r)
 	return r, err
 }
 
 // C names collide once - is _.
 func (c *Client) OtgCallX(ctx context.Context) error {
-	return opentool.Invoke(ctx, c.rt, "otg-call-x", nil, "", nil)
+	return runtime.Invoke(ctx, c.rt, "otg-call-x", nil, "", nil)
 }
 
 // See otg-call-x.
 func (c *Client) OtgCallX2(ctx context.Context) error {
-	return opentool.Invoke(ctx, c.rt, "otg_call_x", nil, "", nil)
+	return runtime.Invoke(ctx, c.rt, "otg_call_x", nil, "", nil)
 }
 
 // Library returns a function named like the library type.
 func (c *Client) Library(ctx context.Context, args LibraryArgs) (Open2, error) {
 	var r Open2
-	err := opentool.Invoke(ctx, c.rt, "Library", &args, "open", &r)
+	err := runtime.Invoke(ctx, c.rt, "Library", &args, "open", &r)
 	return r, err
 }
 
 // Open returns a function named like Open.
 func (c *Client) Open(ctx context.Context) (OpenResult, error) {
 	var r OpenResult
-	err := opentool.Invoke(ctx, c.rt, "open", nil, "s", &r)
+	err := runtime.Invoke(ctx, c.rt, "open", nil, "s", &r)
 	return r, err
 }

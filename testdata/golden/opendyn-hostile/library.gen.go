@@ -10,8 +10,8 @@ import (
 	"strings"
 	"unsafe"
 
-	opentool "github.com/opentoolgen/opentoolgen/runtime"
-	dynlib "github.com/opentoolgen/opentoolgen/runtime/dynlib"
+	"github.com/opentoolgen/opentoolgen/runtime"
+	"github.com/opentoolgen/opentoolgen/runtime/dynlib"
 )
 
 /*
@@ -33,15 +33,15 @@ var symbols = [5]dynlib.Symbol{
 // Library is the dynamic library the document describes, opened with Open. Its
 // methods call the functions of the library, through the prototypes the document
 // gives, and are safe for concurrent use when those functions are. After Close
-// they return opentool.ErrLibraryClosed, as they do for a zero Library.
+// they return dynlib.ErrLibraryClosed, as they do for a zero Library.
 type Library struct {
 	lib *dynlib.Library // the addresses of symbols, by index; nil in a zero Library
 }
 
 // Open loads the dynamic library at path (dlopen with RTLD_NOW|RTLD_LOCAL;
 // LoadLibrary on Windows) and looks up every function the document describes.
-// Its error is an *opentool.LibraryError naming path and, when the library lacks
-// functions, every one of them. An empty path is refused (opentool.ErrEmptyLibraryPath):
+// Its error is an *dynlib.LibraryError naming path and, when the library lacks
+// functions, every one of them. An empty path is refused (dynlib.ErrEmptyLibraryPath):
 // dlopen would open the program itself.
 func Open(path string) (*Library, error) {
 	lib, err := dynlib.Open(path, symbols[:])
@@ -57,7 +57,7 @@ func (l *Library) Path() string {
 }
 
 // Close waits for the calls in progress and unloads the library; the calls that
-// follow return opentool.ErrLibraryClosed. Closing a closed library (or a zero
+// follow return dynlib.ErrLibraryClosed. Closing a closed library (or a zero
 // Library) does nothing.
 func (l *Library) Close() error {
 	return l.lib.Close()
@@ -72,7 +72,7 @@ func (l *Library) Close2(l2 int32, type2 string, len2 []int64, c *int64, unsafe2
 	var s2_ [64]byte
 	p2_, ok2_ := cStringOf(s2_[:], type2)
 	if !ok2_ {
-		return ctx2, err2, x2fa, 名前, opentool.InvalidParams(opentool.Violation{
+		return ctx2, err2, x2fa, 名前, runtime.InvalidParams(runtime.Violation{
 			Message: "contains a NUL byte, which would end the C string",
 			Path:    "/type",
 		})
@@ -83,7 +83,7 @@ func (l *Library) Close2(l2 int32, type2 string, len2 []int64, c *int64, unsafe2
 		t3_ = make([]C.long, len(len2))
 		for i, v := range len2 {
 			if int64(C.long(v)) != int64(v) {
-				return ctx2, err2, x2fa, 名前, opentool.InvalidParams(opentool.Violation{
+				return ctx2, err2, x2fa, 名前, runtime.InvalidParams(runtime.Violation{
 					Message: "out of the range of C long, which has 32 bits on this platform",
 					Path:    "/len/" + strconv.Itoa(i),
 				})
@@ -96,7 +96,7 @@ func (l *Library) Close2(l2 int32, type2 string, len2 []int64, c *int64, unsafe2
 	var p4_ *C.long
 	if c != nil {
 		if int64(C.long(*c)) != int64(*c) {
-			return ctx2, err2, x2fa, 名前, opentool.InvalidParams(opentool.Violation{
+			return ctx2, err2, x2fa, 名前, runtime.InvalidParams(runtime.Violation{
 				Message: "out of the range of C long, which has 32 bits on this platform",
 				Path:    "/C",
 			})
@@ -110,7 +110,7 @@ func (l *Library) Close2(l2 int32, type2 string, len2 []int64, c *int64, unsafe2
 		var ok6_ bool
 		p6_, ok6_ = cStringOf(s6_[:], *r)
 		if !ok6_ {
-			return ctx2, err2, x2fa, 名前, opentool.InvalidParams(opentool.Violation{
+			return ctx2, err2, x2fa, 名前, runtime.InvalidParams(runtime.Violation{
 				Message: "contains a NUL byte, which would end the C string",
 				Path:    "/r_",
 			})

@@ -6,23 +6,23 @@ package opendynlibm
 import (
 	"context"
 
-	opentool "github.com/opentoolgen/opentoolgen/runtime"
+	"github.com/opentoolgen/opentoolgen/runtime"
 )
 
-// Client calls the functions of the tool through an opentool.Caller: an OpenTool
+// Client calls the functions of the tool through an runtime.Caller: an OpenTool
 // server, a Tool in the same process, an MCP server. It is safe for concurrent
-// use when its Caller is (an *opentool.Client is, and opentool.Local of a Tool).
+// use when its Caller is (an *runtime.Client is, and runtime.Local of a Tool).
 type Client struct {
-	rt opentool.Caller
+	rt runtime.Caller
 }
 
 // NewClient returns a client that calls the tool through c: over OpenTool
-// HTTP, NewClient(opentool.NewClient("http://localhost:9627/opentool")); in the
-// same process, NewClient(opentool.Local(tool)), with tool this package's
-// NewTool(svc) or any opentool.Tool (the client then sees what it would see of
-// tool served over HTTP); an MCP server, NewClient(opentool.Local(mcpTool)),
+// HTTP, NewClient(runtime.NewClient("http://localhost:9627/opentool")); in the
+// same process, NewClient(runtime.Local(tool)), with tool this package's
+// NewTool(svc) or any runtime.Tool (the client then sees what it would see of
+// tool served over HTTP); an MCP server, NewClient(runtime.Local(mcpTool)),
 // with mcpTool an *mcpbridge.Tool.
-func NewClient(c opentool.Caller) *Client {
+func NewClient(c runtime.Caller) *Client {
 	return &Client{rt: c}
 }
 
@@ -33,27 +33,27 @@ var _ Service = (*Client)(nil)
 // Cos returns the cosine of x, in radians.
 func (c *Client) Cos(ctx context.Context, args CosArgs) (float64, error) {
 	var r float64
-	err := opentool.Invoke(ctx, c.rt, "cos", &args, "cos", &r)
+	err := runtime.Invoke(ctx, c.rt, "cos", &args, "cos", &r)
 	return r, err
 }
 
 // Cosf returns the cosine of x, in single precision.
 func (c *Client) Cosf(ctx context.Context, args CosfArgs) (float32, error) {
 	var r float32
-	err := opentool.Invoke(ctx, c.rt, "cosf", &args, "cos", &r)
+	err := runtime.Invoke(ctx, c.rt, "cosf", &args, "cos", &r)
 	return r, err
 }
 
 // Frexp splits x into a fraction in [0.5, 1) and a power of two.
 func (c *Client) Frexp(ctx context.Context, args FrexpArgs) (FrexpResult, error) {
 	var r FrexpResult
-	err := opentool.Invoke(ctx, c.rt, "frexp", &args, "", &r)
+	err := runtime.Invoke(ctx, c.rt, "frexp", &args, "", &r)
 	return r, err
 }
 
 // x times two to the power exp.
 func (c *Client) Ldexp(ctx context.Context, args LdexpArgs) (float64, error) {
 	var r float64
-	err := opentool.Invoke(ctx, c.rt, "ldexp", &args, "result", &r)
+	err := runtime.Invoke(ctx, c.rt, "ldexp", &args, "result", &r)
 	return r, err
 }

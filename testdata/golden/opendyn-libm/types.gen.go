@@ -3,7 +3,7 @@
 
 package opendynlibm
 
-import opentool "github.com/opentoolgen/opentoolgen/runtime"
+import "github.com/opentoolgen/opentoolgen/runtime"
 
 // CosArgs are the arguments of "cos".
 type CosArgs struct {
@@ -11,7 +11,7 @@ type CosArgs struct {
 	X float64 `json:"x"`
 }
 
-func decodeCosArgs(d *opentool.Decoder, x *CosArgs) {
+func decodeCosArgs(d *runtime.Decoder, x *CosArgs) {
 	if !d.Object() {
 		return
 	}
@@ -34,7 +34,7 @@ type CosfArgs struct {
 	X float32 `json:"x"`
 }
 
-func decodeCosfArgs(d *opentool.Decoder, x *CosfArgs) {
+func decodeCosfArgs(d *runtime.Decoder, x *CosfArgs) {
 	if !d.Object() {
 		return
 	}
@@ -59,7 +59,7 @@ type FrexpArgs struct {
 	X float64 `json:"x"`
 }
 
-func decodeFrexpArgs(d *opentool.Decoder, x *FrexpArgs) {
+func decodeFrexpArgs(d *runtime.Decoder, x *FrexpArgs) {
 	if !d.Object() {
 		return
 	}
@@ -90,7 +90,7 @@ type LdexpArgs struct {
 	Exp int32   `json:"exp"`
 }
 
-func decodeLdexpArgs(d *opentool.Decoder, x *LdexpArgs) {
+func decodeLdexpArgs(d *runtime.Decoder, x *LdexpArgs) {
 	if !d.Object() {
 		return
 	}

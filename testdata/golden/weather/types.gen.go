@@ -3,14 +3,14 @@
 
 package weather
 
-import opentool "github.com/opentoolgen/opentoolgen/runtime"
+import "github.com/opentoolgen/opentoolgen/runtime"
 
 // GetCurrentWeatherArgs are the arguments of "get_current_weather".
 type GetCurrentWeatherArgs struct {
 	CurrentWeatherInfo CurrentWeatherInfo `json:"currentWeatherInfo"`
 }
 
-func decodeGetCurrentWeatherArgs(d *opentool.Decoder, x *GetCurrentWeatherArgs) {
+func decodeGetCurrentWeatherArgs(d *runtime.Decoder, x *GetCurrentWeatherArgs) {
 	if !d.Object() {
 		return
 	}
@@ -35,7 +35,7 @@ type CurrentWeatherInfo struct {
 	Format CurrentWeatherInfoFormat `json:"format"`
 }
 
-func decodeCurrentWeatherInfo(d *opentool.Decoder, x *CurrentWeatherInfo) {
+func decodeCurrentWeatherInfo(d *runtime.Decoder, x *CurrentWeatherInfo) {
 	if !d.Object() {
 		return
 	}
@@ -72,7 +72,7 @@ func (x CurrentWeatherInfoFormat) Valid() bool {
 	return false
 }
 
-func decodeCurrentWeatherInfoFormat(d *opentool.Decoder, x *CurrentWeatherInfoFormat) {
+func decodeCurrentWeatherInfoFormat(d *runtime.Decoder, x *CurrentWeatherInfoFormat) {
 	if v, ok := d.String(); ok {
 		*x = CurrentWeatherInfoFormat(v)
 		if !x.Valid() {
@@ -86,7 +86,7 @@ type GetNDayWeatherForecastArgs struct {
 	ForecastWeatherInfo ForecastWeatherInfo `json:"forecastWeatherInfo"`
 }
 
-func decodeGetNDayWeatherForecastArgs(d *opentool.Decoder, x *GetNDayWeatherForecastArgs) {
+func decodeGetNDayWeatherForecastArgs(d *runtime.Decoder, x *GetNDayWeatherForecastArgs) {
 	if !d.Object() {
 		return
 	}
@@ -113,7 +113,7 @@ type ForecastWeatherInfo struct {
 	NumDays int64 `json:"num_days"`
 }
 
-func decodeForecastWeatherInfo(d *opentool.Decoder, x *ForecastWeatherInfo) {
+func decodeForecastWeatherInfo(d *runtime.Decoder, x *ForecastWeatherInfo) {
 	if !d.Object() {
 		return
 	}
@@ -153,7 +153,7 @@ func (x ForecastWeatherInfoFormat) Valid() bool {
 	return false
 }
 
-func decodeForecastWeatherInfoFormat(d *opentool.Decoder, x *ForecastWeatherInfoFormat) {
+func decodeForecastWeatherInfoFormat(d *runtime.Decoder, x *ForecastWeatherInfoFormat) {
 	if v, ok := d.String(); ok {
 		*x = ForecastWeatherInfoFormat(v)
 		if !x.Valid() {

@@ -11,7 +11,7 @@ import (
 	"flag"
 	"os"
 
-	opentool "github.com/opentoolgen/opentoolgen/runtime"
+	"github.com/opentoolgen/opentoolgen/runtime"
 	hostile "github.com/opentoolgen/opentoolgen/testdata/golden/hostile"
 	toolcli "github.com/opentoolgen/opentoolgen/toolcli"
 )
@@ -32,11 +32,11 @@ func main() {
 				Usage: "API key of the upstream server, when --upstream-key is not given",
 			},
 		},
-		NewTool: func(_ context.Context, opts ...opentool.ToolOption) (opentool.Tool, error) {
+		NewTool: func(_ context.Context, opts ...runtime.ToolOption) (runtime.Tool, error) {
 			if upstreamKey == "" {
 				upstreamKey = os.Getenv("HOSTILE_UPSTREAM_KEY")
 			}
-			return hostile.NewTool(hostile.NewClient(opentool.NewClient(upstream, opentool.WithAPIKey(upstreamKey))), opts...)
+			return hostile.NewTool(hostile.NewClient(runtime.NewClient(upstream, runtime.WithAPIKey(upstreamKey))), opts...)
 		},
 	}
 	cmd.Main()

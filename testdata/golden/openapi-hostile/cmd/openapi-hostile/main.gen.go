@@ -11,7 +11,7 @@ import (
 	"flag"
 	"os"
 
-	opentool "github.com/opentoolgen/opentoolgen/runtime"
+	"github.com/opentoolgen/opentoolgen/runtime"
 	openapihostile "github.com/opentoolgen/opentoolgen/testdata/golden/openapi-hostile"
 	toolcli "github.com/opentoolgen/opentoolgen/toolcli"
 )
@@ -30,7 +30,7 @@ func main() {
 				Usage: "API key of the security scheme \"HTTPClient\" (header X-Key\"`)",
 			},
 		},
-		NewTool: func(_ context.Context, opts ...opentool.ToolOption) (opentool.Tool, error) {
+		NewTool: func(_ context.Context, opts ...runtime.ToolOption) (runtime.Tool, error) {
 			var copts []openapihostile.ClientOption
 			if v := os.Getenv("OPENAPI_HOSTILE_HTTP_CLIENT"); v != "" {
 				copts = append(copts, openapihostile.WithHTTPClient2(v))

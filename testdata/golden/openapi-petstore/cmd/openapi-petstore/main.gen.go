@@ -11,7 +11,7 @@ import (
 	"flag"
 	"os"
 
-	opentool "github.com/opentoolgen/opentoolgen/runtime"
+	"github.com/opentoolgen/opentoolgen/runtime"
 	openapipetstore "github.com/opentoolgen/opentoolgen/testdata/golden/openapi-petstore"
 	toolcli "github.com/opentoolgen/opentoolgen/toolcli"
 )
@@ -38,7 +38,7 @@ func main() {
 				Usage: "Token of the security scheme \"petstore_auth\" (Authorization: Bearer)",
 			},
 		},
-		NewTool: func(_ context.Context, opts ...opentool.ToolOption) (opentool.Tool, error) {
+		NewTool: func(_ context.Context, opts ...runtime.ToolOption) (runtime.Tool, error) {
 			var copts []openapipetstore.ClientOption
 			if v := os.Getenv("OPENAPI_PETSTORE_API_KEY"); v != "" {
 				copts = append(copts, openapipetstore.WithAPIKey(v))

@@ -10,7 +10,7 @@ import (
 	"context"
 	"flag"
 
-	opentool "github.com/opentoolgen/opentoolgen/runtime"
+	"github.com/opentoolgen/opentoolgen/runtime"
 	openapiservers "github.com/opentoolgen/opentoolgen/testdata/golden/openapi-servers"
 	toolcli "github.com/opentoolgen/opentoolgen/toolcli"
 )
@@ -23,7 +23,7 @@ func main() {
 		Flags: func(fs *flag.FlagSet) {
 			fs.StringVar(&server, "server", "", "Base URL of the REST API for every operation (default: the document's servers, http://localhost:8080/v1)")
 		},
-		NewTool: func(_ context.Context, opts ...opentool.ToolOption) (opentool.Tool, error) {
+		NewTool: func(_ context.Context, opts ...runtime.ToolOption) (runtime.Tool, error) {
 			var copts []openapiservers.ClientOption
 			return openapiservers.NewTool(openapiservers.NewClient(server, copts...), opts...)
 		},

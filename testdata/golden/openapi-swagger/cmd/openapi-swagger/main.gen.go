@@ -12,7 +12,7 @@ import (
 	"os"
 	"strings"
 
-	opentool "github.com/opentoolgen/opentoolgen/runtime"
+	"github.com/opentoolgen/opentoolgen/runtime"
 	openapiswagger "github.com/opentoolgen/opentoolgen/testdata/golden/openapi-swagger"
 	toolcli "github.com/opentoolgen/opentoolgen/toolcli"
 )
@@ -39,7 +39,7 @@ func main() {
 				Usage: "Token of the security scheme \"oauth\" (Authorization: Bearer)",
 			},
 		},
-		NewTool: func(_ context.Context, opts ...opentool.ToolOption) (opentool.Tool, error) {
+		NewTool: func(_ context.Context, opts ...runtime.ToolOption) (runtime.Tool, error) {
 			var copts []openapiswagger.ClientOption
 			if v := os.Getenv("OPENAPI_SWAGGER_KEY"); v != "" {
 				copts = append(copts, openapiswagger.WithKey(v))

@@ -11,7 +11,7 @@ import (
 	"context"
 	"flag"
 
-	opentool "github.com/opentoolgen/opentoolgen/runtime"
+	"github.com/opentoolgen/opentoolgen/runtime"
 	opendynexample "github.com/opentoolgen/opentoolgen/testdata/golden/opendyn-example"
 	toolcli "github.com/opentoolgen/opentoolgen/toolcli"
 )
@@ -25,7 +25,7 @@ func main() {
 			fs.StringVar(&library, "library", "", "Path of the dynamic library (.so, .dylib or .dll)")
 		},
 		Required: []string{"library"},
-		NewTool: func(_ context.Context, opts ...opentool.ToolOption) (opentool.Tool, error) {
+		NewTool: func(_ context.Context, opts ...runtime.ToolOption) (runtime.Tool, error) {
 			lib, err := opendynexample.Open(library)
 			if err != nil {
 				return nil, err
