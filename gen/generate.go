@@ -108,7 +108,7 @@ type Command struct {
 	ImportPath string
 }
 
-// Profile is an LLM provider's form of declarations (runtime.Profile).
+// Profile is an LLM provider's form of declarations (declare.Profile).
 type Profile = declare.Profile
 
 // ParseProfile returns the profile named s ("openai", "openai-strict",

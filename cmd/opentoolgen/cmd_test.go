@@ -179,7 +179,7 @@ func TestNextCommand(t *testing.T) {
 			"go get github.com/opentoolgen/opentoolgen/oauth2cred@v0.3.0"},
 		{"not required", head, weather, []string{"-o", "weather", "-cmd", "cmd/weather"},
 			"go mod edit -require=github.com/opentoolgen/opentoolgen@v0.0.0 -replace=github.com/opentoolgen/opentoolgen=" + clone +
-				" && go get github.com/opentoolgen/opentoolgen/runtime@v0.0.0 github.com/opentoolgen/opentoolgen/toolcli@v0.0.0"},
+				" && go get github.com/opentoolgen/opentoolgen/toolcli@v0.0.0"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			mod := t.TempDir()

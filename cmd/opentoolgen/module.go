@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"go/parser"
 	"go/token"
+	"maps"
 	"os"
 	"path/filepath"
 	goruntime "runtime"
@@ -186,8 +187,15 @@ func nextCommand(dir string, files []gen.File) (string, error) {
 	var get []string // the packages to go get
 	var cmds []string
 	if !ok {
+		// The packages that need other modules, or else one package: go
+		// get requires this module for it, and so for every package.
 		for p := range imported {
-			get = append(get, p)
+			if len(packageModules[p]) > 0 {
+				get = append(get, p)
+			}
+		}
+		if len(get) == 0 {
+			get = append(get, slices.Sorted(maps.Keys(imported))[0])
 		}
 		version = buildVersion()
 		if version == "" {
