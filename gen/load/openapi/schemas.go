@@ -1,0 +1,445 @@
+package openapi
+
+import (
+	"encoding/json"
+	"path"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/getkin/kin-openapi/openapi3"
+	"github.com/opentoolgen/opentoolgen/gen/model"
+	"github.com/opentoolgen/opentoolgen/gen/source"
+	"github.com/opentoolgen/opentoolgen/runtime"
+)
+
+// namedAt returns the named schema at key, creating it with a
+// document name (made unique among the document's schemas).
+func (b *oaBuilder) namedAt(key, name string) *oaNamed {
+	if n := b.named[key]; n != nil {
+		return n
+	}
+	t := &model.Type{}
+	b.naming.Schema(t, name)
+	n := &oaNamed{key: key, t: t, docName: b.docNames.name(name)}
+	b.named[key] = n
+	b.byType[t] = n
+	b.namedList = append(b.namedList, n)
+	b.pkg.Types = append(b.pkg.Types, t)
+	return n
+}
+
+// refKey returns the location of the schema a reference points to.
+func (b *oaBuilder) refKey(sr *openapi3.SchemaRef) (string, oaLoc) {
+	if u := sr.RefPath(); u != nil && (u.Path != "" || u.Fragment != "") {
+		file := u.Path
+		if file == "" {
+			file = b.root
+		}
+		file = path.Clean(file)
+		// kin-openapi gives "#/components/…" as the fragment of some
+		// references to the schema they are in.
+		frag := strings.TrimLeft(u.Fragment, "#")
+		return file + "#" + frag, oaLoc{file: file, ptr: frag}
+	}
+	ref := sr.Ref
+	if strings.HasPrefix(ref, "#") {
+		return path.Clean(b.root) + ref, oaLoc{file: b.root, ptr: ref[1:]}
+	}
+	file, frag, _ := strings.Cut(ref, "#")
+	return ref, oaLoc{file: file, ptr: frag}
+}
+
+// ref returns the named schema a reference points to, defining it on first use.
+func (b *oaBuilder) ref(sr *openapi3.SchemaRef) *oaNamed {
+	key, loc := b.refKey(sr)
+	if n := b.named[key]; n != nil {
+		if !n.defined && sr.Value != nil {
+			b.define(n, &openapi3.SchemaRef{Value: sr.Value}, loc)
+		}
+		return n
+	}
+	name := loc.ptr
+	if i := strings.LastIndexByte(name, '/'); i >= 0 {
+		name = name[i+1:]
+	}
+	name = pointerUnescaper.Replace(name)
+	if name == "" {
+		name = strings.TrimSuffix(path.Base(loc.file), path.Ext(loc.file))
+	}
+	n := b.namedAt(key, name)
+	if sr.Value != nil {
+		b.define(n, b.definition(key, sr), loc)
+	}
+	return n
+}
+
+// definition returns the schema that defines the named schema at key: the
+// component itself (which may be a reference, making an alias), or the
+// resolved value.
+func (b *oaBuilder) definition(key string, sr *openapi3.SchemaRef) *openapi3.SchemaRef {
+	if name, ok := strings.CutPrefix(key, path.Clean(b.root)+"#/components/schemas/"); ok && b.doc.Components != nil {
+		name = pointerUnescaper.Replace(name)
+		if c := b.doc.Components.Schemas[name]; c != nil && c.Value != nil {
+			return c
+		}
+	}
+	return &openapi3.SchemaRef{Value: sr.Value}
+}
+
+// define gives a named schema its type and document schema.
+func (b *oaBuilder) define(n *oaNamed, sr *openapi3.SchemaRef, loc oaLoc) {
+	if n.defined {
+		return
+	}
+	n.defined = true
+	t := n.t
+	s := sr.Value
+	if sr.Ref != "" {
+		// A component that is a reference to another schema: an alias (but
+		// kin-openapi may report the component itself as the target).
+		if target := b.ref(sr); target != n {
+			t.Kind = model.KindAlias
+			t.Underlying = &model.TypeRef{Kind: model.RefNamed, Named: target.t}
+			n.object = target.object
+			n.schema = &runtime.Schema{Ref: runtime.RefPrefix + pointerEscaper.Replace(target.docName)}
+			return
+		}
+	}
+	t.Doc = schemaDoc(s)
+	ot := b.schemaType(s, loc, model.SchemaPlace(t), t)
+	n.object = ot.object
+	n.schema = ot.schema
+	if ot.ref.Kind == model.RefNamed && ot.ref.Named == t {
+		return // defined in place: struct, enum
+	}
+	switch ot.ref.Kind {
+	case model.RefNamed, model.RefTime, model.RefRaw, model.RefBytes, model.RefAny:
+		// An alias keeps the JSON methods of the target.
+		t.Kind = model.KindAlias
+	default:
+		t.Kind = model.KindNamed
+	}
+	t.Underlying = ot.ref
+	if ot.note != "" {
+		t.Doc = model.JoinDoc(t.Doc, ot.note)
+	}
+}
+
+// conv converts the schema of the value at a place, which names the types an
+// inline schema needs.
+func (b *oaBuilder) conv(sr *openapi3.SchemaRef, loc oaLoc, at *model.Place) *oaType {
+	if sr == nil {
+		return &oaType{ref: &model.TypeRef{Kind: model.RefRaw}, schema: &runtime.Schema{}, note: "The document gives no schema: any JSON value."}
+	}
+	if sr.Ref != "" {
+		saved := b.anon
+		b.anon = 0 // a named schema's type is a type expression of its own
+		n := b.ref(sr)
+		b.anon = saved
+		nullable := sr.Value != nil && sr.Value.Nullable
+		return &oaType{
+			ref:      &model.TypeRef{Kind: model.RefNamed, Named: n.t},
+			schema:   &runtime.Schema{Ref: runtime.RefPrefix + pointerEscaper.Replace(n.docName)},
+			nullable: nullable,
+			object:   n.object || (sr.Value != nil && isObjectSchema(sr.Value)),
+		}
+	}
+	if sr.Value == nil {
+		return &oaType{ref: &model.TypeRef{Kind: model.RefRaw}, schema: &runtime.Schema{}, note: "The schema could not be resolved: any JSON value."}
+	}
+	if ot, ok := b.inline[sr.Value]; ok {
+		if l, recursive := b.building[sr.Value]; recursive {
+			return b.recursion(sr.Value, ot, l)
+		}
+		return ot
+	}
+	return b.schemaType(sr.Value, loc, at, nil)
+}
+
+func isObjectSchema(s *openapi3.Schema) bool {
+	return s.Type.Is(openapi3.TypeObject) || len(s.Properties) > 0 || len(s.AllOf) > 0 && s.Type == nil
+}
+
+// schemaType converts an inline schema. A struct or enum it needs is named
+// after its place, or is self when self is not nil (a named schema being
+// defined).
+func (b *oaBuilder) schemaType(s *openapi3.Schema, loc oaLoc, at *model.Place, self *model.Type) *oaType {
+	var types []string
+	nullable := s.Nullable
+	if s.Type != nil {
+		for _, t := range *s.Type {
+			if t == openapi3.TypeNull {
+				nullable = true
+			} else {
+				types = append(types, t)
+			}
+		}
+	}
+	// ds is what the package serves: every constraint keyword put in it is
+	// one the decoders check (model.ConstraintsOf); a format is put by
+	// b.format, which warns about one they cannot check.
+	ds := &runtime.Schema{Description: schemaDoc(s), Nullable: nullable}
+	if s.Default != nil {
+		if raw, err := json.Marshal(s.Default); err == nil {
+			ds.Default = raw
+		}
+	}
+	raw := func(note string) *oaType {
+		b.format(s, "", loc, ds)
+		ds.Description = model.JoinDoc(ds.Description, note)
+		return &oaType{ref: &model.TypeRef{Kind: model.RefRaw}, schema: ds, nullable: nullable, note: note}
+	}
+	// A schema that only wraps one other (allOf: [$ref], nullable), or a
+	// oneOf/anyOf of one schema and null.
+	if len(s.AllOf) == 1 && len(s.Properties) == 0 && len(s.OneOf) == 0 && len(s.AnyOf) == 0 {
+		ot := *b.conv(s.AllOf[0], loc.add("allOf", "0"), at)
+		ot.nullable = ot.nullable || nullable
+		return b.wrapped(&ot, s)
+	}
+	for _, alts := range []openapi3.SchemaRefs{s.OneOf, s.AnyOf} {
+		if len(alts) == 0 {
+			continue
+		}
+		var rest []*openapi3.SchemaRef
+		nullAlt := false
+		for _, a := range alts {
+			if a != nil && a.Value != nil && a.Value.Type != nil && len(*a.Value.Type) == 1 && (*a.Value.Type)[0] == openapi3.TypeNull {
+				nullAlt = true
+				continue
+			}
+			rest = append(rest, a)
+		}
+		if len(rest) == 1 && len(s.Properties) == 0 {
+			key := "oneOf"
+			if len(s.OneOf) == 0 {
+				key = "anyOf"
+			}
+			ot := *b.conv(rest[0], loc.add(key, "0"), at)
+			ot.nullable = ot.nullable || nullable || nullAlt
+			return b.wrapped(&ot, s)
+		}
+		if len(rest) > 1 {
+			b.format(s, "", loc, ds)
+			return b.union(s, loc, at, self, nullable || nullAlt, ds)
+		}
+	}
+	if len(s.AllOf) > 1 || len(s.AllOf) == 1 && len(s.Properties) > 0 {
+		b.format(s, openapi3.TypeObject, loc, ds)
+		return b.allOf(s, loc, at, self, nullable, ds)
+	}
+	if len(types) > 1 {
+		return raw("Untyped: the value may be any of the JSON types " + strings.Join(types, ", ") + ".")
+	}
+	typ := ""
+	if len(types) == 1 {
+		typ = types[0]
+	}
+	if typ == "" {
+		switch {
+		case len(s.Properties) > 0 || s.AdditionalProperties.Schema != nil:
+			typ = openapi3.TypeObject
+		case s.Items != nil || len(s.PrefixItems) > 0:
+			typ = openapi3.TypeArray
+		case len(enumOf(s)) > 0:
+			typ = enumType(enumOf(s))
+		}
+	}
+	ds.Type = typ
+	switch typ {
+	case openapi3.TypeObject, openapi3.TypeArray:
+		b.format(s, typ, loc, ds)
+	}
+	switch typ {
+	case openapi3.TypeObject:
+		if len(s.Properties) > 0 {
+			b.objectBounds(s, loc, ds)
+			ot := b.object(s, loc, at, self, nullable, ds, objectMembers{schemas: []*openapi3.Schema{s}, locs: []oaLoc{loc}})
+			if ot.ref.Kind == model.RefNamed && ot.ref.Named.Kind == model.KindStruct {
+				ot.ref.Named.Check = model.ConstraintsOf(ds, model.RefMap)
+			}
+			return ot
+		}
+		if ap := s.AdditionalProperties; ap.Schema != nil {
+			return b.nesting(at, self, func() *oaType {
+				elem := b.conv(ap.Schema, loc.add("additionalProperties"), at.Value())
+				ds.AdditionalProperties = elem.schema
+				b.objectBounds(s, loc, ds)
+				return &oaType{ref: &model.TypeRef{Kind: model.RefMap, Elem: elem.ref, Check: model.ConstraintsOf(ds, model.RefMap)}, schema: ds, nullable: nullable, object: true}
+			})
+		}
+		b.objectBounds(s, loc, ds)
+		return &oaType{ref: &model.TypeRef{Kind: model.RefMap, Elem: &model.TypeRef{Kind: model.RefAny}, Check: model.ConstraintsOf(ds, model.RefMap)}, schema: ds, nullable: nullable, object: true}
+	case openapi3.TypeArray:
+		if len(s.PrefixItems) > 0 {
+			return b.tuple(s, loc, at, self, nullable, ds)
+		}
+		return b.nesting(at, self, func() *oaType {
+			elem := b.conv(s.Items, loc.add("items"), at.Item())
+			ds.Items = elem.schema
+			b.arrayBounds(s, loc, ds)
+			r := &model.TypeRef{Kind: model.RefSlice, Elem: elem.ref, Check: model.ConstraintsOf(ds, model.RefSlice)}
+			return &oaType{ref: r, schema: ds, nullable: nullable}
+		})
+	case openapi3.TypeString, openapi3.TypeInteger, openapi3.TypeNumber, openapi3.TypeBoolean:
+		if len(enumOf(s)) > 0 && typ != openapi3.TypeBoolean {
+			if ot := b.enum(s, loc, at, self, typ, nullable, ds); ot != nil {
+				return ot
+			}
+		}
+		r := b.scalar(s, typ, loc, ds)
+		return &oaType{ref: r, schema: ds, nullable: nullable}
+	case "":
+		if s.Not != nil {
+			return raw("Untyped: the schema only says what the value is not (not); any other JSON value.")
+		}
+		if len(s.Properties) == 0 && s.Items == nil {
+			return raw("Untyped: the schema does not restrict the value; any JSON value.")
+		}
+	}
+	return raw("Untyped: type " + strconv.Quote(typ) + " is not a JSON Schema type.")
+}
+
+// tuple is the type of an array schema with prefixItems (OpenAPI 3.1, or
+// an array of schemas in items, which check reads so): a tuple, whose items
+// have a schema each. Go has no tuple type that a model, a Go caller and the
+// declarations' profiles all take (OpenAI's and Gemini's schemas have no
+// prefixItems), so a tuple whose items all have the same schema (a point
+// [x, y]; the items after them too, unless items is false) is a slice of
+// that schema's type, at most as long as the tuple when no more items are
+// allowed; any other is a slice of untyped values (json.RawMessage) whose
+// description lists the items' schemas.
+func (b *oaBuilder) tuple(s *openapi3.Schema, loc oaLoc, at *model.Place, self *model.Type, nullable bool, ds *runtime.Schema) *oaType {
+	closed := s.Items != nil && s.Items.Value != nil && s.Items.Value.Always != nil && !*s.Items.Value.Always
+	parts := s.PrefixItems
+	if s.Items != nil && !closed {
+		parts = append(slices.Clone(parts), s.Items)
+	}
+	same := true
+	for _, p := range parts[1:] {
+		same = same && sameSchema(parts[0], p)
+	}
+	return b.nesting(at, self, func() *oaType {
+		b.arrayBounds(s, loc, ds)
+		if closed && ds.MaxItems == nil {
+			v := int64(len(s.PrefixItems))
+			ds.MaxItems = &v
+		}
+		c := model.ConstraintsOf(ds, model.RefSlice)
+		if same {
+			elem := b.conv(parts[0], loc.add("prefixItems", "0"), at.Item())
+			ds.Items = elem.schema
+			// The items' own descriptions, which the one items schema
+			// cannot hold: "Items: 1. latitude; 2. longitude."
+			var says []string
+			for i, p := range s.PrefixItems {
+				if p.Ref == "" && p.Value != nil && strings.TrimSpace(p.Value.Description) != "" {
+					says = append(says, strconv.Itoa(i+1)+". "+strings.TrimSpace(p.Value.Description))
+				}
+			}
+			if len(says) > 0 {
+				ds.Description = model.JoinDoc(ds.Description, "Items: "+strings.Join(says, "; ")+".")
+				if elem.schema.Ref == "" && elem.schema.Description != "" {
+					cp := *elem.schema // the first item's description is in the list
+					cp.Description = ""
+					ds.Items = &cp
+				}
+			}
+			return &oaType{ref: &model.TypeRef{Kind: model.RefSlice, Elem: elem.ref, Check: c}, schema: ds, nullable: nullable}
+		}
+		kinds := make([]string, len(s.PrefixItems))
+		for i, p := range s.PrefixItems {
+			kinds[i] = schemaKind(p)
+		}
+		more := "; any items after them"
+		switch {
+		case closed:
+			more = "; no items after them"
+		case s.Items != nil:
+			more = "; items after them: " + schemaKind(s.Items)
+		}
+		note := "Untyped items: a tuple whose items have different schemas (" + strings.Join(kinds, ", ") + more + "); each item is any JSON value."
+		ds.Items = &runtime.Schema{}
+		ds.Description = model.JoinDoc(ds.Description, note)
+		return &oaType{ref: &model.TypeRef{Kind: model.RefSlice, Elem: &model.TypeRef{Kind: model.RefRaw}, Check: c}, schema: ds, nullable: nullable, note: note}
+	})
+}
+
+// sameSchema reports whether a and b are the same schema: the same
+// reference, or inline schemas that differ in their descriptions at most.
+func sameSchema(a, b *openapi3.SchemaRef) bool {
+	if a == nil || b == nil || a.Ref != "" || b.Ref != "" {
+		return a != nil && b != nil && a.Ref == b.Ref && a.Ref != ""
+	}
+	if a.Value == nil || b.Value == nil {
+		return false
+	}
+	x, y := *a.Value, *b.Value
+	x.Title, x.Description, x.Example, x.Examples = "", "", nil, nil
+	y.Title, y.Description, y.Example, y.Examples = "", "", nil, nil
+	jx, errx := json.Marshal(&x)
+	jy, erry := json.Marshal(&y)
+	return errx == nil && erry == nil && string(jx) == string(jy)
+}
+
+// schemaKind names the schema of a tuple's item for a description: the
+// schema a reference names, else its type ("number", "string or null"), or
+// "any value".
+func schemaKind(sr *openapi3.SchemaRef) string {
+	if sr == nil {
+		return "any value"
+	}
+	if sr.Ref != "" {
+		name := sr.Ref
+		if i := strings.LastIndexByte(name, '/'); i >= 0 {
+			name = pointerUnescaper.Replace(name[i+1:])
+		}
+		return source.ClipValue(name)
+	}
+	if sr.Value == nil || sr.Value.Type == nil || len(*sr.Value.Type) == 0 {
+		return "any value"
+	}
+	return strings.Join(*sr.Value.Type, " or ")
+}
+
+// nesting returns the slice or map type that build makes, one level deeper
+// in the type expression; at maxAnonymousNesting levels (and not for a named
+// schema being defined, self), a named type over it (named after its place),
+// which starts a new type expression.
+func (b *oaBuilder) nesting(at *model.Place, self *model.Type, build func() *oaType) *oaType {
+	if b.anon < model.MaxAnonymousNesting || self != nil {
+		b.anon++
+		defer func() { b.anon-- }()
+		return build()
+	}
+	t := &model.Type{Kind: model.KindNamed}
+	b.naming.Type(t, at)
+	b.pkg.Types = append(b.pkg.Types, t)
+	saved := b.anon
+	b.anon = 1
+	ot := *build()
+	b.anon = saved
+	t.Underlying = ot.ref
+	ot.ref = &model.TypeRef{Kind: model.RefNamed, Named: t}
+	return &ot
+}
+
+// wrapped is the type of a schema that wraps another: the other's, with the
+// wrapper's description in the document.
+func (b *oaBuilder) wrapped(ot *oaType, s *openapi3.Schema) *oaType {
+	if d := schemaDoc(s); d != "" || s.Nullable {
+		cp := *ot.schema
+		if cp.Ref != "" {
+			// A reference carries no other members in OpenTool: keep the reference.
+			return ot
+		}
+		if d != "" {
+			cp.Description = d
+		}
+		cp.Nullable = cp.Nullable || ot.nullable
+		ot.schema = &cp
+	}
+	return ot
+}
+
+// enumType is the JSON type of enum values, "" when they mix types.

@@ -1,0 +1,276 @@
+package opentool
+
+import (
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/opentoolgen/opentoolgen/internal/checked"
+	"github.com/opentoolgen/opentoolgen/internal/jsontree"
+	"github.com/opentoolgen/opentoolgen/runtime"
+)
+
+func (l *otLoader) document(root *jsontree.Node) *runtime.OpenTool {
+	if root.Kind != jsontree.Object {
+		l.gotWant("", root, "an OpenTool document (an object)")
+		return nil
+	}
+	if s := root.Get("schemas"); s != nil && s.Kind == jsontree.Object {
+		l.schemaSet = make(map[string]struct{}, len(s.Members))
+		for _, m := range s.Members {
+			l.schemaNames = append(l.schemaNames, m.Key)
+			l.schemaSet[m.Key] = struct{}{}
+		}
+	}
+	doc := &runtime.OpenTool{}
+	l.unknownMembers(root, l.known.Document)
+	doc.OpenTool = l.str(root, "opentool", true)
+	if v := root.Get("opentool"); v != nil && v.Kind == jsontree.String && v.Str != "1" && !strings.HasPrefix(v.Str, "1.") {
+		l.warnf("/opentool", v.Offset, "got %s, want a version 1.x; reading it as 1.x", strconv.Quote(clipText(v.Str)))
+	}
+	if v := l.required(root, "info", "an object"); v != nil {
+		if v.Kind != jsontree.Object {
+			l.gotWant("/info", v, "an object")
+		} else {
+			n := l.enter("info")
+			l.unknownMembers(v, l.known.Info)
+			doc.Info = runtime.Info{
+				Title:       l.str(v, "title", true),
+				Description: l.str(v, "description", false),
+				Version:     l.str(v, "version", true),
+			}
+			l.leave(n)
+		}
+	}
+	if v := otMember(root, "server"); v != nil {
+		if v.Kind != jsontree.Object {
+			l.gotWant("/server", v, "an object")
+		} else {
+			n := l.enter("server")
+			l.unknownMembers(v, serverMembers)
+			doc.Server = &runtime.Server{URL: l.str(v, "url", true), Description: l.str(v, "description", false)}
+			l.leave(n)
+		}
+	}
+	doc.Functions = []runtime.Function{}
+	if v := l.required(root, "functions", "an array"); v != nil {
+		if v.Kind != jsontree.Array {
+			l.gotWant("/functions", v, "an array")
+		} else {
+			n := l.enter("functions")
+			doc.Functions = l.functions(v)
+			l.leave(n)
+		}
+	}
+	if v := otMember(root, "schemas"); v != nil {
+		if v.Kind != jsontree.Object {
+			l.gotWant("/schemas", v, "an object mapping names to schemas")
+		} else {
+			n := l.enter("schemas")
+			for _, m := range v.Members {
+				k := l.enter(m.Key)
+				if m.Key == "" {
+					l.errorf(l.here(), m.KeyOffset, `got "", want a schema name`)
+				}
+				doc.Schemas = append(doc.Schemas, runtime.NamedSchema{Name: m.Key, Schema: l.schema(m.Value)})
+				l.leave(k)
+			}
+			l.checkRefCycles(v)
+			l.pruneAlternatives(doc, v)
+			l.leave(n)
+		}
+	}
+	return doc
+}
+
+// pruneAlternatives drops the constraints of the document's schemas that a
+// value inside a oneOf or anyOf alternative can be of (named by a $ref
+// there, or inside such a schema), with a warning at each: the OpenTool
+// model does not type those values, so the decoders check none of them.
+// schemas is the document's "schemas" member, being read.
+func (l *otLoader) pruneAlternatives(doc *runtime.OpenTool, schemas *jsontree.Node) {
+	reached := checked.Alternatives(doc)
+	if len(reached) == 0 {
+		return
+	}
+	var walk func(n *jsontree.Node, s *runtime.Schema)
+	walk = func(n *jsontree.Node, s *runtime.Schema) {
+		if n == nil || n.Kind != jsontree.Object || s == nil || s.Ref != "" {
+			return
+		}
+		checked.Prune(s, "referenced from inside oneOf or anyOf", func(key, why string) {
+			l.warnf(l.at(key), keyOffset(n, key), "ignored: %s", why)
+		})
+		if props := otMember(n, "properties"); props != nil && props.Kind == jsontree.Object {
+			k := l.enter("properties")
+			for _, m := range props.Members {
+				pk := l.enter(m.Key)
+				walk(m.Value, s.Properties.Get(m.Key))
+				l.leave(pk)
+			}
+			l.leave(k)
+		}
+		for _, sub := range []struct {
+			key string
+			s   *runtime.Schema
+		}{{"items", s.Items}, {"additionalProperties", s.AdditionalProperties}} {
+			k := l.enter(sub.key)
+			walk(otMember(n, sub.key), sub.s)
+			l.leave(k)
+		}
+	}
+	for i, m := range schemas.Members {
+		if !reached[m.Key] || i >= len(doc.Schemas) || doc.Schemas[i].Name != m.Key {
+			continue
+		}
+		k := l.enter(m.Key)
+		walk(m.Value, doc.Schemas[i].Schema)
+		l.leave(k)
+	}
+}
+
+// firstAt is the message's name for element i of the array being read.
+func (l *otLoader) firstAt(arrayPathLen, i int) string {
+	return string(strconv.AppendInt(append(slices.Clip(l.path[:arrayPathLen]), '/'), int64(i), 10))
+}
+
+func (l *otLoader) functions(arr *jsontree.Node) []runtime.Function {
+	fns := make([]runtime.Function, 0, len(arr.Items))
+	first := make(map[string]int, len(arr.Items)) // name -> index of the function
+	for i, it := range arr.Items {
+		n := l.enterIndex(i)
+		if it.Kind != jsontree.Object {
+			l.gotWant(l.here(), it, "a function object")
+			l.leave(n)
+			continue
+		}
+		f := l.function(it)
+		if v := it.Get("name"); v != nil && v.Kind == jsontree.String {
+			if j, dup := first[f.Name]; dup {
+				l.errorf(l.at("name"), v.Offset, "duplicate function name %s; the first is %s", strconv.Quote(clipText(f.Name)), l.firstAt(n, j))
+			} else {
+				first[f.Name] = i
+			}
+		}
+		fns = append(fns, f)
+		l.leave(n)
+	}
+	return fns
+}
+
+func (l *otLoader) function(obj *jsontree.Node) runtime.Function {
+	var f runtime.Function
+	l.unknownMembers(obj, l.known.Function)
+	f.Name = l.str(obj, "name", true)
+	if v := obj.Get("name"); v != nil && v.Kind == jsontree.String && !runtime.IsFunctionName(v.Str) {
+		l.errorf(l.at("name"), v.Offset, "got %s, want 1 to 64 characters a-z, A-Z, 0-9, _ or -", strconv.Quote(clipText(v.Str)))
+	}
+	if obj.Get("description") == nil {
+		// Required by the specification, and what a language model reads to choose
+		// the function; but a missing description loses nothing else.
+		l.warnf(l.at("description"), obj.Offset, "missing, want a string that says what the function does")
+	} else {
+		f.Description = l.str(obj, "description", true)
+	}
+	switch v := otMember(obj, "parameters"); {
+	case v == nil:
+		// Required by the specification, but documents written for functions
+		// without arguments often leave it out: read it as [].
+		l.warnf(l.at("parameters"), obj.Offset, "missing, want an array; reading it as []")
+		f.Parameters = []runtime.Parameter{}
+	case v.Kind != jsontree.Array:
+		l.gotWant(l.at("parameters"), v, "an array")
+	default:
+		n := l.enter("parameters")
+		f.Parameters = l.parameters(v)
+		l.leave(n)
+	}
+	switch v := otMember(obj, "return"); {
+	case v == nil: // no return value
+	case v.Kind != jsontree.Object:
+		l.gotWant(l.at("return"), v, "an object or null")
+	default:
+		n := l.enter("return")
+		f.Return = l.ret(v)
+		l.leave(n)
+	}
+	if v := otMember(obj, "stream"); v != nil {
+		if v.Kind != jsontree.Object {
+			l.gotWant(l.at("stream"), v, "an object mapping event names to return objects")
+		} else {
+			n := l.enter("stream")
+			for _, m := range v.Members {
+				if m.Value.Kind != jsontree.Object {
+					l.gotWant(l.at(m.Key), m.Value, "a return object")
+					continue
+				}
+				if f.Stream == nil {
+					f.Stream = make(map[string]*runtime.Return, len(v.Members))
+				}
+				k := l.enter(m.Key)
+				f.Stream[m.Key] = l.ret(m.Value)
+				l.leave(k)
+			}
+			l.leave(n)
+		}
+	}
+	return f
+}
+
+func (l *otLoader) parameters(arr *jsontree.Node) []runtime.Parameter {
+	ps := make([]runtime.Parameter, 0, len(arr.Items))
+	first := make(map[string]int, len(arr.Items)) // name -> index of the parameter
+	for i, it := range arr.Items {
+		n := l.enterIndex(i)
+		if it.Kind != jsontree.Object {
+			l.gotWant(l.here(), it, "a parameter object")
+			l.leave(n)
+			continue
+		}
+		var par runtime.Parameter
+		l.unknownMembers(it, l.known.Parameter)
+		par.Name = l.str(it, "name", true) // "" is allowed
+		if v := it.Get("name"); v != nil && v.Kind == jsontree.String {
+			if j, dup := first[par.Name]; dup {
+				l.errorf(l.at("name"), v.Offset, "duplicate parameter name %s; the first is %s", strconv.Quote(clipText(par.Name)), l.firstAt(n, j))
+			} else {
+				first[par.Name] = i
+			}
+		}
+		par.Description = l.str(it, "description", false)
+		par.Schema = l.requiredSchema(it)
+		switch v := otMember(it, "required"); {
+		case v == nil:
+			// Required by the specification; JSON Schema's default is false.
+			l.warnf(l.at("required"), it.Offset, "missing, want a boolean; reading it as false")
+		case v.Kind != jsontree.Bool:
+			l.gotWant(l.at("required"), v, "a boolean")
+		default:
+			par.Required = v.Bool
+		}
+		ps = append(ps, par)
+		l.leave(n)
+	}
+	return ps
+}
+
+func (l *otLoader) ret(obj *jsontree.Node) *runtime.Return {
+	l.unknownMembers(obj, l.known.Return)
+	return &runtime.Return{
+		Name:        l.str(obj, "name", true),
+		Description: l.str(obj, "description", false),
+		Schema:      l.requiredSchema(obj),
+	}
+}
+
+// requiredSchema reads the member "schema" of a parameter or return object.
+func (l *otLoader) requiredSchema(obj *jsontree.Node) *runtime.Schema {
+	v := l.required(obj, "schema", "a schema object")
+	if v == nil {
+		return nil
+	}
+	n := l.enter("schema")
+	s := l.schema(v)
+	l.leave(n)
+	return s
+}

@@ -1,0 +1,441 @@
+package opentool
+
+import (
+	"encoding/json"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/opentoolgen/opentoolgen/internal/checked"
+	"github.com/opentoolgen/opentoolgen/internal/jsontree"
+	"github.com/opentoolgen/opentoolgen/runtime"
+)
+
+// schemaTypes is the list of types for messages.
+const schemaTypes = "boolean, integer, number, string, array, object"
+
+func isSchemaType(t string) bool {
+	switch t {
+	case runtime.TypeBoolean, runtime.TypeInteger, runtime.TypeNumber, runtime.TypeString, runtime.TypeArray, runtime.TypeObject:
+		return true
+	}
+	return false
+}
+
+// quietSchemaMember reports whether an unknown schema member is ignored without
+// a warning: extensions ("x-...") and annotations that change nothing.
+func quietSchemaMember(key string) bool {
+	switch key {
+	case "title", "example", "examples", "deprecated", "readOnly", "writeOnly", "$comment":
+		return true
+	}
+	return strings.HasPrefix(key, "x-")
+}
+
+// untyped reports whether schema n says nothing about its value's type: no
+// member but annotations.
+func untyped(n *jsontree.Node) bool {
+	for _, m := range n.Members {
+		if m.Key != "description" && m.Key != "nullable" && !quietSchemaMember(m.Key) && m.Value.Kind != jsontree.Null {
+			return false
+		}
+	}
+	return true
+}
+
+// schema reads the schema object n.
+func (l *otLoader) schema(n *jsontree.Node) *runtime.Schema {
+	if n.Kind != jsontree.Object {
+		l.gotWant(l.here(), n, "a schema object")
+		return nil
+	}
+	s := &runtime.Schema{}
+	if ref := n.Get("$ref"); ref != nil {
+		k := l.enter("$ref")
+		l.ref(ref, s)
+		l.leave(k)
+		for _, m := range n.Members {
+			switch {
+			case m.Key == "$ref":
+			case m.Key == "description":
+				s.Description = l.str(n, "description", false)
+			case quietSchemaMember(m.Key):
+			default:
+				l.warnf(l.at(m.Key), m.KeyOffset, "ignored next to $ref")
+			}
+		}
+		return s
+	}
+
+	typ := "" // "" when the type is wrong: then check members against any type
+	switch tv := n.Get("type"); {
+	case tv == nil && (otMember(n, "oneOf") != nil || otMember(n, "anyOf") != nil):
+		// the alternatives say what the value is
+	case tv == nil && untyped(n):
+		// {} or {"description": …}: JSON Schema's "any value", which documents
+		// converted from OpenAPI use for values their source does not type.
+		l.warnf(l.at("type"), n.Offset, "missing: read as any JSON value")
+	case tv == nil:
+		l.errorf(l.at("type"), n.Offset, "missing, want one of %s (or a $ref)", schemaTypes)
+	case tv.Kind != jsontree.String:
+		l.gotWant(l.at("type"), tv, "one of "+schemaTypes)
+	case !isSchemaType(tv.Str):
+		l.errorf(l.at("type"), tv.Offset, "got %s, want one of %s", strconv.Quote(clipText(tv.Str)), schemaTypes)
+	default:
+		typ = tv.Str
+		s.Type = typ
+	}
+	nullable := false
+	if v := n.Get("nullable"); v != nil && v.Kind == jsontree.Bool {
+		nullable = v.Bool
+	}
+	var exclMin, exclMax *jsontree.Node // OpenAPI 3.0's boolean exclusive bounds
+
+	for _, m := range n.Members {
+		v := m.Value
+		if v.Kind == jsontree.Null || m.Key == "type" {
+			continue // null is the same as leaving the member out
+		}
+		k := l.enter(m.Key)
+		switch m.Key {
+		case "description":
+			s.Description = l.strValue(v)
+		case "format":
+			s.Format = l.strValue(v)
+		case "nullable":
+			if v.Kind != jsontree.Bool {
+				l.gotWant(l.here(), v, "a boolean")
+			}
+			s.Nullable = nullable
+		case "properties":
+			if !l.applies(m, typ, runtime.TypeObject) {
+				break
+			}
+			if v.Kind != jsontree.Object {
+				l.gotWant(l.here(), v, "an object mapping property names to schemas")
+				break
+			}
+			for _, pm := range v.Members {
+				pk := l.enter(pm.Key)
+				s.Properties = append(s.Properties, runtime.NamedSchema{Name: pm.Key, Schema: l.schema(pm.Value)})
+				l.leave(pk)
+			}
+		case "items":
+			if l.applies(m, typ, runtime.TypeArray) {
+				s.Items = l.schema(v)
+			}
+		case "required":
+			if l.applies(m, typ, runtime.TypeObject) {
+				s.Required = l.requiredNames(v, n.Get("properties"))
+			}
+		case "enum":
+			s.Enum = l.enum(v, typ, nullable)
+		case "default":
+			if l.valueOfType(v, typ, nullable) {
+				s.Default = json.RawMessage(appendCanonicalJSON(nil, v))
+			}
+		case "const":
+			if l.valueOfType(v, typ, nullable) && v.Kind != jsontree.Null {
+				s.Const = json.RawMessage(appendCanonicalJSON(nil, v))
+			}
+		case "minimum", "maximum":
+			if !l.applies(m, typ, runtime.TypeInteger, runtime.TypeNumber) {
+				break
+			}
+			if f, ok := l.float(v); ok && m.Key == "minimum" {
+				s.Minimum = &f
+			} else if ok {
+				s.Maximum = &f
+			}
+		case "exclusiveMinimum", "exclusiveMaximum":
+			// JSON Schema's number, or OpenAPI 3.0's boolean that makes
+			// minimum or maximum exclusive (read into the number form below).
+			if !l.applies(m, typ, runtime.TypeInteger, runtime.TypeNumber) {
+				break
+			}
+			if v.Kind == jsontree.Bool {
+				if m.Key == "exclusiveMinimum" {
+					exclMin = v
+				} else {
+					exclMax = v
+				}
+				break
+			}
+			if f, ok := l.float(v); ok && m.Key == "exclusiveMinimum" {
+				s.ExclusiveMinimum = &f
+			} else if ok {
+				s.ExclusiveMaximum = &f
+			}
+		case "multipleOf":
+			if !l.applies(m, typ, runtime.TypeInteger, runtime.TypeNumber) {
+				break
+			}
+			if f, ok := l.float(v); ok && f > 0 {
+				s.MultipleOf = &f
+			} else if ok {
+				l.gotWant(l.here(), v, "a number above 0")
+			}
+		case "uniqueItems":
+			if !l.applies(m, typ, runtime.TypeArray) {
+				break
+			}
+			if v.Kind != jsontree.Bool {
+				l.gotWant(l.here(), v, "a boolean")
+				break
+			}
+			s.UniqueItems = v.Bool
+		case "minProperties", "maxProperties":
+			if !l.applies(m, typ, runtime.TypeObject) {
+				break
+			}
+			if m.Key == "minProperties" {
+				s.MinProperties = l.count(v)
+			} else {
+				s.MaxProperties = l.count(v)
+			}
+		case "minLength", "maxLength", "pattern":
+			if !l.applies(m, typ, runtime.TypeString) {
+				break
+			}
+			switch m.Key {
+			case "minLength":
+				s.MinLength = l.count(v)
+			case "maxLength":
+				s.MaxLength = l.count(v)
+			default:
+				if pat := l.strValue(v); pat != "" {
+					if _, err := regexp.Compile(pat); err != nil {
+						l.warnf(l.here(), v.Offset, "ignored: not a regular expression Go can use: %v", err)
+					} else {
+						s.Pattern = pat
+					}
+				}
+			}
+		case "minItems", "maxItems":
+			if !l.applies(m, typ, runtime.TypeArray) {
+				break
+			}
+			if m.Key == "minItems" {
+				s.MinItems = l.count(v)
+			} else {
+				s.MaxItems = l.count(v)
+			}
+		case "oneOf", "anyOf":
+			if v.Kind != jsontree.Array || len(v.Items) == 0 {
+				l.gotWant(l.here(), v, "a non-empty array of schemas")
+				break
+			}
+			var alts []*runtime.Schema
+			l.alts++
+			for i, item := range v.Items {
+				ik := l.enter(strconv.Itoa(i))
+				alts = append(alts, l.schema(item))
+				l.leave(ik)
+			}
+			l.alts--
+			if m.Key == "oneOf" {
+				s.OneOf = alts
+			} else {
+				s.AnyOf = alts
+			}
+		case "additionalProperties":
+			if !l.applies(m, typ, runtime.TypeObject) {
+				break
+			}
+			switch v.Kind {
+			case jsontree.Bool: // true is the default; false cannot be expressed: read both as absent
+			case jsontree.Object:
+				s.AdditionalProperties = l.schema(v)
+			default:
+				l.gotWant(l.here(), v, "a schema object or a boolean")
+			}
+		default:
+			switch {
+			case quietSchemaMember(m.Key):
+			case unsupportedSchemaKeywords[m.Key]:
+				l.warnf(l.here(), m.KeyOffset, "ignored: the OpenTool model has no %s", m.Key)
+			default:
+				l.warnf(l.here(), m.KeyOffset, "%s", UnknownMember(m.Key, l.known.Schema))
+			}
+		}
+		l.leave(k)
+	}
+
+	if typ == runtime.TypeArray && otMember(n, "items") == nil {
+		l.errorf(l.at("items"), n.Offset, "missing, want a schema for the elements (required with type array)")
+	}
+	l.exclusive(n, exclMin, "minimum", &s.Minimum, &s.ExclusiveMinimum)
+	l.exclusive(n, exclMax, "maximum", &s.Maximum, &s.ExclusiveMaximum)
+	// What the generated decoders cannot check is not served.
+	untyped := ""
+	switch {
+	case l.alts > 0:
+		untyped = "inside oneOf or anyOf"
+	case n.Get("type") == nil && (otMember(n, "oneOf") != nil || otMember(n, "anyOf") != nil):
+		untyped = "beside oneOf or anyOf"
+	}
+	checked.Prune(s, untyped, func(key, why string) {
+		l.warnf(l.at(key), keyOffset(n, key), "ignored: %s", why)
+	})
+	// Bounds that no value meets are an error at the upper bound.
+	for _, c := range checked.Conflicts(s) {
+		loKey, lo := numberMember(n, c.Lo)
+		hiKey, hi := numberMember(n, c.Hi)
+		l.errorf(l.at(hiKey), hi.Offset, "%s", c.Error(loKey, lo.Str, hi.Str))
+	}
+	return s
+}
+
+// exclusive reads OpenAPI 3.0's boolean exclusive bound flag (of the member
+// bound, "minimum" or "maximum", of n) into JSON Schema's number form: true
+// moves *incl to *excl, unless *excl is set already (the tighter of the two
+// is checked).
+func (l *otLoader) exclusive(n, flag *jsontree.Node, bound string, incl, excl **float64) {
+	if flag == nil || !flag.Bool {
+		return
+	}
+	key := "exclusive" + strings.ToUpper(bound[:1]) + bound[1:]
+	switch {
+	case *incl == nil:
+		l.warnf(l.at(key), keyOffset(n, key), "ignored: true without %s", bound)
+	case *excl == nil:
+		*excl, *incl = *incl, nil
+	}
+}
+
+// numberMember returns the member of n that holds the number of the bound
+// key and its value: key's own, or for OpenAPI 3.0's boolean
+// exclusiveMinimum (exclusiveMaximum) the minimum (maximum) it makes
+// exclusive.
+func numberMember(n *jsontree.Node, key string) (string, *jsontree.Node) {
+	v := n.Get(key)
+	if v != nil && v.Kind == jsontree.Bool {
+		key = strings.ToLower(key[len("exclusive"):len("exclusive")+1]) + key[len("exclusive")+1:]
+		v = n.Get(key)
+	}
+	return key, v
+}
+
+// keyOffset is the offset of the key of n's member key, or of n when it has
+// none.
+func keyOffset(n *jsontree.Node, key string) int64 {
+	for _, m := range n.Members {
+		if m.Key == key {
+			return m.KeyOffset
+		}
+	}
+	return n.Offset
+}
+
+// strValue reads the value being read as a string.
+func (l *otLoader) strValue(v *jsontree.Node) string {
+	if v.Kind != jsontree.String {
+		l.gotWant(l.here(), v, "a string")
+		return ""
+	}
+	return v.Str
+}
+
+// applies reports whether schema member m applies to type typ, one of types;
+// when it does not, the member is ignored with a warning.
+func (l *otLoader) applies(m jsontree.Member, typ string, types ...string) bool {
+	if typ == "" || slices.Contains(types, typ) {
+		return true
+	}
+	l.warnf(l.here(), m.KeyOffset, "ignored: got type %s, want type %s", typ, strings.Join(types, " or "))
+	return false
+}
+
+// ref reads a reference "#/schemas/Name" into s.Ref.
+func (l *otLoader) ref(v *jsontree.Node, s *runtime.Schema) {
+	if v.Kind != jsontree.String {
+		l.gotWant(l.here(), v, `a string "`+runtime.RefPrefix+`<name>"`)
+		return
+	}
+	s.Ref = v.Str
+	name, ok := runtime.RefName(v.Str)
+	switch {
+	case !ok:
+		l.errorf(l.here(), v.Offset, `got %s, want "%s<name>"`, strconv.Quote(clipText(v.Str)), runtime.RefPrefix)
+	case !l.hasSchema(name):
+		l.errorf(l.here(), v.Offset, "got %s, want a reference to one of the document's schemas%s",
+			strconv.Quote(clipText(v.Str)), l.schemaHint())
+	}
+}
+
+func (l *otLoader) hasSchema(name string) bool {
+	_, ok := l.schemaSet[name]
+	return ok
+}
+
+// schemaHint lists the document's schema names for a message.
+func (l *otLoader) schemaHint() string {
+	if len(l.schemaNames) == 0 {
+		return " (it has none)"
+	}
+	const max = 8
+	var b strings.Builder
+	b.WriteString(" (")
+	for i, name := range l.schemaNames {
+		if i == max {
+			b.WriteString(", …")
+			break
+		}
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString(strconv.Quote(clipText(name)))
+	}
+	b.WriteString(")")
+	return b.String()
+}
+
+// checkRefCycles reports chains of schemas that are references to each other
+// and come back to where they started ("A": {"$ref": "#/schemas/A"}). A schema
+// that refers to itself from inside (a property or items) is a recursive type,
+// which is fine.
+func (l *otLoader) checkRefCycles(schemas *jsontree.Node) {
+	type aliasOf struct {
+		to  string         // the name the schema's $ref points to
+		ref *jsontree.Node // the $ref
+	}
+	alias := make(map[string]aliasOf)
+	for _, m := range schemas.Members {
+		if ref := m.Value.Get("$ref"); ref != nil && ref.Kind == jsontree.String {
+			if to, ok := runtime.RefName(ref.Str); ok && l.hasSchema(to) {
+				alias[m.Key] = aliasOf{to, ref}
+			}
+		}
+	}
+	const (
+		unseen = iota
+		onChain
+		done
+	)
+	state := make(map[string]int, len(alias))
+	for _, m := range schemas.Members {
+		var chain []string
+		cur := m.Key
+		for {
+			if _, ok := alias[cur]; !ok || state[cur] != unseen {
+				break
+			}
+			state[cur] = onChain
+			chain = append(chain, cur)
+			cur = alias[cur].to
+		}
+		if state[cur] == onChain {
+			i := slices.Index(chain, cur)
+			loop := append(slices.Clone(chain[i:]), cur)
+			for j, name := range loop {
+				loop[j] = strconv.Quote(clipText(name))
+			}
+			l.errorf(l.here()+jsontree.Pointer(cur, "$ref"), alias[cur].ref.Offset,
+				"the references form a cycle: %s; want a chain that ends at a schema with a type", strings.Join(loop, " -> "))
+		}
+		for _, name := range chain {
+			state[name] = done
+		}
+	}
+}
