@@ -21,16 +21,16 @@
 //     (and C) name is made there, once: GoName (LocalName for parameters)
 //     makes an identifier of a document name, a Scope per namespace takes
 //     it or numbers it, never taking what the generated files declare
-//     (declared.go). FromOpenTool names an OpenTool document's types and
-//     methods as it builds them; FromOpenDyn does the same for an OpenDyn
-//     document's OpenTool side and adds the C side as the loader read it,
-//     naming the methods' parameters and the C typedefs and trampolines. The
-//     OpenAPI loader builds the model itself and records what needs a name
-//     in a model.Naming: the document's words and, for a type with no name
-//     of its own, its Place (a member of that type, the request body of that
+//     (declared.go). Every builder — FromOpenTool (OpenTool documents and
+//     MCP listings), FromOpenDyn (which adds the C side as the loader read
+//     it) and the OpenAPI loader — records what needs a name in a
+//     model.Naming: the document's words and, for a type with no name of
+//     its own, its Place (a member of that type, the request body of that
 //     operation, an element of that place); model.Name then makes the names
 //     in the order they were asked for, so that collisions resolve in
-//     document order (naming.go). Emitters never invent a name.
+//     document order (naming.go). Every loader is Load(src,
+//     model.LoadOptions); gen names the package after. Emitters never
+//     invent a name.
 //  4. Emit (gen/emit, jennifer; nothing of input formats): one emitter per
 //     output file — types and decoders (emitTypes), the Service and the one
 //     Tool adapter of every kind (emit_tool.go), the typed OpenTool client
@@ -61,7 +61,6 @@ import (
 	"fmt"
 	"go/token"
 	"io"
-	"path/filepath"
 	"runtime"
 	"sort"
 	"strings"
@@ -322,29 +321,6 @@ func addDeclarations(name string, pkg *model.Package, p declare.Profile, res *Re
 	return nil
 }
 
-// loadOpenTool loads and validates an OpenTool document and builds its model.
-func loadOpenTool(src *source.Source, opts Options) (*model.Package, []source.Diagnostic, error) {
-	doc, problems, err := otload.LoadOpenToolWarnings(src.JSON)
-	var diags, warnings []source.Diagnostic
-	for _, p := range problems {
-		warnings = append(warnings, problemDiagnostic(src, p))
-	}
-	if err != nil {
-		var de *otload.DocumentError
-		if errors.As(err, &de) {
-			for _, p := range de.Problems {
-				diags = append(diags, problemDiagnostic(src, p))
-			}
-		} else {
-			diags = append(diags, source.Diagnostic{File: src.Name, Message: err.Error()})
-		}
-	}
-	if len(diags) > 0 {
-		return nil, warnings, &source.Error{Diagnostics: source.Dedup(diags)}
-	}
-	return model.FromOpenTool(doc, opts.Package, filepath.Base(src.Name)), warnings, nil
-}
-
 // load reads and loads the document and builds its model, names included:
 // the stages before emit.
 func load(name string, data []byte, opts Options) (*source.Source, *model.Package, []source.Diagnostic, error) {
@@ -369,19 +345,20 @@ func load(name string, data []byte, opts Options) (*source.Source, *model.Packag
 	var (
 		pkg      *model.Package
 		warnings []source.Diagnostic
+		lopts    = model.LoadOptions{AllowRefDirs: opts.AllowRefDirs}
 	)
 	switch kind := src.Kind(); kind {
 	case "opentool":
-		pkg, warnings, err = loadOpenTool(src, opts)
+		pkg, warnings, err = otload.Load(src, lopts)
 	case "opendyn":
-		pkg, warnings, err = opendyn.Load(src, opts.Package)
+		pkg, warnings, err = opendyn.Load(src, lopts)
 	case "openapi":
 		if d := src.TooDeep(source.MaxOpenAPIDepth); d != nil {
 			return nil, nil, nil, withText(&source.Error{Diagnostics: []source.Diagnostic{*d}})
 		}
-		pkg, warnings, err = openapi.Load(src, opts.Package, opts.AllowRefDirs)
+		pkg, warnings, err = openapi.Load(src, lopts)
 	case "mcp": // a saved tools/list result, through its OpenTool document
-		pkg, warnings, err = mcptools.Load(src, opts.Package)
+		pkg, warnings, err = mcptools.Load(src, lopts)
 	default:
 		return nil, nil, nil, withText(&source.Error{Diagnostics: []source.Diagnostic{{File: name, Line: 1, Col: 1,
 			Message: `not an OpenTool, OpenDyn, OpenAPI or MCP tools/list document: want a top-level "opentool", "opendyn", "openapi", "swagger" or "tools" member`}}})
@@ -402,13 +379,8 @@ func load(name string, data []byte, opts Options) (*source.Source, *model.Packag
 		}
 		return nil, nil, warnings, withText(err)
 	}
+	pkg.SetName(opts.Package)
 	return src, pkg, warnings, nil
-}
-
-// problemDiagnostic is the diagnostic of a problem found in s's JSON form.
-func problemDiagnostic(s *source.Source, p otload.Problem) source.Diagnostic {
-	line, col := s.Position(p.Path, p.Offset)
-	return source.Diagnostic{File: s.Name, Line: line, Col: col, Path: p.Path, Message: p.Message, Warning: p.Warning}
 }
 
 // render formats the emitted files, once (formatSource: gofmt with the

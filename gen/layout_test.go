@@ -42,13 +42,13 @@ var stages = []struct {
 	// read: a document's text (JSON or YAML) with the positions of its values;
 	// diagnostics
 	{pkg: "gen/source", may: []string{"internal/jsontree"}, third: true},
-	// load: input formats, nothing of Go
-	{pkg: "gen/load/opentool", may: []string{"internal/jsontree", "internal/checked", "runtime"}},
 	// the model: what every loader produces and every emitter reads; every
 	// Go name is made there
 	{pkg: "gen/model", may: []string{"runtime"}},
-	// loaders that build the model (OpenDyn through its OpenTool document),
-	// leaving its names to it (loadersMakeNoNames)
+	// loaders: input formats, nothing of Go; each builds the model with one
+	// Load(src, model.LoadOptions) (OpenDyn and MCP listings through their
+	// OpenTool document), leaving its names to it (loadersMakeNoNames)
+	{pkg: "gen/load/opentool", may: []string{"internal/jsontree", "internal/checked", "runtime", "gen/source", "gen/model"}},
 	{pkg: "gen/load/opendyn", may: []string{"internal/jsontree", "runtime", "gen/source", "gen/load/opentool", "gen/model"}},
 	{pkg: "gen/load/openapi", may: []string{"internal/jsontree", "internal/checked", "runtime", "gen/source", "gen/model"}, third: true},
 	{pkg: "gen/load/mcptools", may: []string{"internal/jsontree", "internal/mcpschema", "runtime", "gen/source", "gen/load/opentool", "gen/model"}},

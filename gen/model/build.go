@@ -9,43 +9,33 @@ import (
 )
 
 // builder turns an OpenTool document into the model. The document has been
-// validated by the loader (gen/load/opentool): references resolve and do not loop.
+// validated by the loader (gen/load/opentool): references resolve and do not
+// loop. It makes no name: it asks them of a Naming, in the order it meets
+// what needs one, as the OpenAPI loader does, and Name makes them.
 type builder struct {
 	doc     *runtime.OpenTool
 	pkg     *Package
-	types   *Scope           // package-level identifiers
+	naming  *Naming
 	schemas map[string]*Type // named types of doc.Schemas, by schema name
 	// anon counts the slices and maps around the value being typed in the
 	// type expression being built (see maxAnonymousNesting).
 	anon int
-	// patterns maps a pattern to its variable (Package.Patterns).
-	patterns map[string]string
 }
 
 // check returns r with the constraints of s that apply to it (ConstraintsOf),
-// the variable of a pattern made.
+// the variable of a pattern asked for.
 func (b *builder) check(r *TypeRef, s *runtime.Schema) *TypeRef {
 	r.Check = b.constraints(s, r.Kind)
 	return r
 }
 
-// constraints returns ConstraintsOf(s, k), the variable of a pattern made:
-// pattern1, pattern2… in the order met, one per distinct pattern.
+// constraints returns ConstraintsOf(s, k), the variable of a pattern asked
+// for (Naming.Pattern).
 func (b *builder) constraints(s *runtime.Schema, k RefKind) *Constraints {
 	c := ConstraintsOf(s, k)
-	if c == nil || c.Pattern == "" {
-		return c
+	if c != nil && c.Pattern != "" {
+		b.naming.Pattern(c)
 	}
-	v, ok := b.patterns[c.Pattern]
-	if !ok {
-		if b.patterns == nil {
-			b.patterns = map[string]string{}
-		}
-		v = "pattern" + strconv.Itoa(len(b.patterns)+1)
-		b.patterns[c.Pattern] = v
-		b.pkg.Patterns = append(b.pkg.Patterns, PatternVar{Name: v, Expr: c.Pattern})
-	}
-	c.PatternVar = v
 	return c
 }
 
@@ -56,100 +46,81 @@ func (b *builder) constraints(s *runtime.Schema, k RefKind) *Constraints {
 // which made the output grow with the square of the depth.
 const MaxAnonymousNesting = 8
 
-// FromOpenTool builds the model of an OpenTool document.
-func FromOpenTool(doc *runtime.OpenTool, pkgName, source string) *Package {
-	return fromOpenTool(doc, pkgName, source, nil, nil)
+// FromOpenTool builds the model of an OpenTool document, names included.
+func FromOpenTool(doc *runtime.OpenTool, source string) *Package {
+	return fromOpenTool(doc, source, "opentool")
 }
 
-// fromOpenTool is FromOpenTool for a package that declares more names than
-// an OpenTool package (FromOpenDyn): types never take reservedTypes,
-// function methods never take reservedMethods.
-func fromOpenTool(doc *runtime.OpenTool, pkgName, source string, reservedTypes, reservedMethods []string) *Package {
+// fromOpenTool is FromOpenTool for a package of the kind kind (FromOpenDyn's
+// declares more names, which Name never takes).
+func fromOpenTool(doc *runtime.OpenTool, source, kind string) *Package {
 	b := &builder{
 		doc: doc,
 		pkg: &Package{
-			Name: pkgName, Source: source, Kind: "opentool",
+			Source: source, Kind: kind,
 			Title: doc.Info.Title, Version: doc.Info.Version, Doc: doc.Info.Description,
 			Document: doc,
 		},
-		types:   NewScope(append(append([]string(nil), ReservedPackageNames...), reservedTypes...)...),
+		naming:  &Naming{},
 		schemas: map[string]*Type{},
 	}
 	// Schemas first: they own their names.
 	for _, s := range doc.Schemas {
-		t := &Type{Name: b.types.Take(GoNameOr(s.Name, "Schema")), Doc: s.Schema.Description}
-		t.Origin = t.Name + " is the schema " + strconv.Quote(s.Name) + " of the document."
+		t := &Type{Doc: s.Schema.Description}
+		b.naming.Schema(t, s.Name)
 		b.schemas[s.Name] = t
 		b.pkg.Types = append(b.pkg.Types, t)
 	}
 	for _, s := range doc.Schemas {
 		b.defineSchema(b.schemas[s.Name], s.Schema)
 	}
-	methods := NewScope(reservedMethods...)
 	for i := range doc.Functions {
-		b.pkg.Functions = append(b.pkg.Functions, b.function(&doc.Functions[i], methods))
+		b.pkg.Functions = append(b.pkg.Functions, b.function(&doc.Functions[i]))
 	}
-	BreakValueCycles(b.pkg.Types)
-	MarkDecoders(b.pkg)
-	NameMethods(b.pkg)
+	b.pkg.Naming = b.naming
+	Name(b.pkg)
 	return b.pkg
 }
 
 // defineSchema gives a named schema its definition.
 func (b *builder) defineSchema(t *Type, s *runtime.Schema) {
+	at := SchemaPlace(t)
 	if s.Ref != "" {
 		t.Kind = KindAlias
-		t.Underlying = b.ref(s, t.Name, "")
+		t.Underlying = b.ref(s, at)
 		return
 	}
 	switch {
 	case s.Type == runtime.TypeObject && len(s.Properties) > 0:
 		t.Kind = KindStruct
-		t.Fields = b.fields(t.Name, s)
+		t.Fields = b.fields(t, s)
 		t.Check = b.constraints(s, RefMap)
 	case len(s.Enum) > 0 && (s.Type == runtime.TypeString || s.Type == runtime.TypeInteger || s.Type == runtime.TypeNumber):
 		b.defineEnum(t, s)
 	default:
 		t.Kind = KindNamed
-		t.Underlying = b.plain(s, t.Name, "the schema "+t.Name)
+		t.Underlying = b.plain(s, at)
 	}
 }
 
-// fields returns the fields of an object schema's properties.
-func (b *builder) fields(owner string, s *runtime.Schema) []*Field {
+// fields returns the fields of the struct owner, the properties of s.
+func (b *builder) fields(owner *Type, s *runtime.Schema) []*Field {
 	saved := b.anon
 	b.anon = 0 // a field's type starts a type expression
 	defer func() { b.anon = saved }()
-	names := NewScope(ReservedFieldNames...)
 	var out []*Field
 	for _, p := range s.Properties {
-		goName := names.Take(GoNameOr(p.Name, "Field"))
-		f := &Field{Name: goName, JSONName: p.Name, Doc: p.Schema.Description, Required: Contains(s.Required, p.Name)}
-		f.Type = b.ref(p.Schema, NestedName(owner, goName), "the "+strconv.Quote(p.Name)+" member of "+owner)
-		f.Pointer = !f.Required && needsPointer(f.Type)
+		f := &Field{JSONName: p.Name, Doc: p.Schema.Description, Required: Contains(s.Required, p.Name)}
+		b.naming.Member(owner, f)
+		f.Type = b.ref(p.Schema, MemberPlace(owner, f))
 		out = append(out, f)
 	}
 	return out
 }
 
-// needsPointer reports whether an optional value of type r needs a pointer to be
-// told apart from its zero value: everything but slices, maps and any, whose nil
-// already means absent.
-func needsPointer(r *TypeRef) bool {
-	switch r.Kind {
-	case RefSlice, RefMap, RefAny:
-		return false
-	case RefNamed:
-		if r.Named.Kind == KindNamed || r.Named.Kind == KindAlias {
-			return needsPointer(r.Named.Underlying)
-		}
-	}
-	return true
-}
-
-// ref returns the type of a value described by s; hint names the types an
-// inline object or enum needs.
-func (b *builder) ref(s *runtime.Schema, hint, origin string) *TypeRef {
+// ref returns the type of a value described by s; an inline object or enum
+// gets a type named after its place at.
+func (b *builder) ref(s *runtime.Schema, at *Place) *TypeRef {
 	if s == nil {
 		return &TypeRef{Kind: RefAny}
 	}
@@ -162,24 +133,24 @@ func (b *builder) ref(s *runtime.Schema, hint, origin string) *TypeRef {
 	}
 	switch {
 	case s.Type == runtime.TypeObject && len(s.Properties) > 0:
-		t := &Type{Name: b.types.Take(hint), Doc: s.Description, Kind: KindStruct}
-		t.Origin = t.Name + " is " + origin + "."
+		t := &Type{Doc: s.Description, Kind: KindStruct}
+		b.naming.Type(t, at)
 		b.pkg.Types = append(b.pkg.Types, t)
-		t.Fields = b.fields(t.Name, s)
+		t.Fields = b.fields(t, s)
 		t.Check = b.constraints(s, RefMap)
 		return &TypeRef{Kind: RefNamed, Named: t}
 	case len(s.Enum) > 0 && (s.Type == runtime.TypeString || s.Type == runtime.TypeInteger || s.Type == runtime.TypeNumber):
-		t := &Type{Name: b.types.Take(hint), Doc: s.Description}
-		t.Origin = t.Name + " is " + origin + "."
+		t := &Type{Doc: s.Description}
+		b.naming.Type(t, at)
 		b.pkg.Types = append(b.pkg.Types, t)
 		b.defineEnum(t, s)
 		return &TypeRef{Kind: RefNamed, Named: t}
 	}
-	return b.plain(s, hint, origin)
+	return b.plain(s, at)
 }
 
 // plain returns the type of a schema that needs no named type of its own.
-func (b *builder) plain(s *runtime.Schema, hint, origin string) *TypeRef {
+func (b *builder) plain(s *runtime.Schema, at *Place) *TypeRef {
 	switch s.Type {
 	case runtime.TypeString:
 		return b.check(&TypeRef{Kind: RefString}, s)
@@ -190,16 +161,16 @@ func (b *builder) plain(s *runtime.Schema, hint, origin string) *TypeRef {
 	case runtime.TypeBoolean:
 		return b.check(&TypeRef{Kind: RefBool}, s)
 	case runtime.TypeArray:
-		return b.nesting(hint, origin, func() *TypeRef {
-			return b.check(&TypeRef{Kind: RefSlice, Elem: b.ref(s.Items, NestedName(hint, "Item"), NestedOrigin("an element of ", origin))}, s)
+		return b.nesting(at, func() *TypeRef {
+			return b.check(&TypeRef{Kind: RefSlice, Elem: b.ref(s.Items, at.Item())}, s)
 		})
 	case runtime.TypeObject:
 		if len(s.Properties) > 0 {
-			return b.ref(s, hint, origin)
+			return b.ref(s, at)
 		}
 		if s.AdditionalProperties != nil {
-			return b.nesting(hint, origin, func() *TypeRef {
-				return b.check(&TypeRef{Kind: RefMap, Elem: b.ref(s.AdditionalProperties, NestedName(hint, "Value"), NestedOrigin("a value of ", origin))}, s)
+			return b.nesting(at, func() *TypeRef {
+				return b.check(&TypeRef{Kind: RefMap, Elem: b.ref(s.AdditionalProperties, at.Value())}, s)
 			})
 		}
 		return b.check(&TypeRef{Kind: RefMap, Elem: &TypeRef{Kind: RefAny}}, s)
@@ -209,15 +180,15 @@ func (b *builder) plain(s *runtime.Schema, hint, origin string) *TypeRef {
 
 // nesting returns the slice or map type that build makes, one level deeper
 // in the type expression; at maxAnonymousNesting levels, a named type over
-// it (named hint), which starts a new type expression.
-func (b *builder) nesting(hint, origin string, build func() *TypeRef) *TypeRef {
+// it (named after its place at), which starts a new type expression.
+func (b *builder) nesting(at *Place, build func() *TypeRef) *TypeRef {
 	if b.anon < MaxAnonymousNesting {
 		b.anon++
 		defer func() { b.anon-- }()
 		return build()
 	}
-	t := &Type{Name: b.types.Take(hint), Kind: KindNamed}
-	t.Origin = t.Name + " is " + origin + "."
+	t := &Type{Kind: KindNamed}
+	b.naming.Type(t, at)
 	b.pkg.Types = append(b.pkg.Types, t)
 	saved := b.anon
 	b.anon = 1
@@ -228,8 +199,7 @@ func (b *builder) nesting(hint, origin string, build func() *TypeRef) *TypeRef {
 
 // defineEnum makes t an enum type with one constant per value of s.Enum.
 func (b *builder) defineEnum(t *Type, s *runtime.Schema) {
-	enumValues(t, s)
-	nameValues(b.types, t)
+	b.naming.Enum(t, s)
 	t.Underlying.Check = b.constraints(s, t.Underlying.Kind)
 }
 
@@ -314,23 +284,17 @@ func nameValues(types *Scope, t *Type) {
 }
 
 // function builds the model of one function.
-func (b *builder) function(f *runtime.Function, methods *Scope) *Function {
+func (b *builder) function(f *runtime.Function) *Function {
 	fn := &Function{Name: f.Name, Doc: f.Description, Stream: f.IsStream()}
-	fn.GoName = methods.Take(GoNameOr(f.Name, "Call"))
+	b.naming.Method(fn, f.Name)
 	if len(f.Parameters) > 0 {
-		args := &Type{Name: b.types.Take(fn.GoName + "Args"), Kind: KindStruct}
-		args.Doc = args.Name + " are the arguments of " + strconv.Quote(f.Name) + "."
+		args := &Type{Kind: KindStruct}
+		b.naming.Args(fn, args)
 		b.pkg.Types = append(b.pkg.Types, args)
-		names := NewScope(ReservedFieldNames...)
 		for _, p := range f.Parameters {
-			goName := names.Take(GoNameOr(p.Name, "Arg"))
-			fld := &Field{Name: goName, JSONName: p.Name, Doc: p.Description, Required: p.Required}
-			hint := goName
-			if b.types.Has(hint) {
-				hint = fn.GoName + goName
-			}
-			fld.Type = b.ref(p.Schema, hint, "the "+strconv.Quote(p.Name)+" parameter of "+strconv.Quote(f.Name))
-			fld.Pointer = !fld.Required && needsPointer(fld.Type)
+			fld := &Field{JSONName: p.Name, Doc: p.Description, Required: p.Required}
+			b.naming.Param(args, fld)
+			fld.Type = b.ref(p.Schema, ToolParamPlace(fn, fld, p.Name))
 			args.Fields = append(args.Fields, fld)
 		}
 		fn.Args = args
@@ -344,7 +308,7 @@ func (b *builder) function(f *runtime.Function, methods *Scope) *Function {
 		}
 	}
 	if ret != nil && ret.Schema != nil {
-		fn.Result = b.ref(ret.Schema, fn.GoName+"Result", "the result of "+strconv.Quote(f.Name))
+		fn.Result = b.ref(ret.Schema, ResultPlace(fn))
 		if !b.isObject(ret.Schema) {
 			fn.ResultName = ret.Name
 		}

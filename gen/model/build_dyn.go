@@ -23,9 +23,8 @@ import (
 // function pointer typedefs and trampolines, each value's field and its Go
 // width. Its error is an internal one: the loader reports every problem of
 // the document that could make fns and doc disagree.
-func FromOpenDyn(doc *runtime.OpenTool, pkgName, source string, lib *DynLibrary, fns []*CFunction) (*Package, error) {
-	pkg := fromOpenTool(doc, pkgName, source, ReservedOpenDynNames, ReservedLibraryMethods)
-	pkg.Kind = "opendyn"
+func FromOpenDyn(doc *runtime.OpenTool, source string, lib *DynLibrary, fns []*CFunction) (*Package, error) {
+	pkg := fromOpenTool(doc, source, "opendyn")
 	lib.Header = "opendyn.gen.h"
 	pkg.Dyn = lib
 	if len(fns) != len(pkg.Functions) {

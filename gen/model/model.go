@@ -2,12 +2,6 @@ package model
 
 import "github.com/opentoolgen/opentoolgen/runtime"
 
-// The model is what every loader produces and every emitter reads. All Go
-// identifiers are decided here, once (build.go and build_dyn.go as they build
-// a model, naming.go for a model a loader built): loaders make none, and
-// emitters never invent a name from document text. Slices keep document
-// order; nothing is a Go map, so emission is deterministic.
-
 // Package is one generated Go package.
 type Package struct {
 	Name      string // Go package name

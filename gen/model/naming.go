@@ -8,17 +8,17 @@ import (
 	"github.com/opentoolgen/opentoolgen/runtime"
 )
 
-// The names of a package whose loader builds the model itself (OpenAPI): the
-// loader knows its format and nothing of Go, so it makes no identifier. It
-// records, in a Naming, each thing that needs one (a type, a field, a
-// variant, a method, an enum's constants, a client option, the variable of
-// a pattern) in the order it meets them, with the document's words: the name of a schema, member,
-// parameter, scheme or operation, and for a type that has no name of its
-// own its Place (the member of that type, the request body of that
-// function, an element of that place…). Name then makes every identifier,
-// in that order, with GoName and Scope: a name taken first is kept and a
-// later one gets a number, as the loader met them, so that the names depend
-// on the document alone.
+// The names of a package: a builder (the OpenAPI loader, FromOpenTool)
+// knows its format and nothing of Go, so it makes no identifier. It records,
+// in a Naming, each thing that needs one (a type, a field, a variant, a
+// method, an enum's constants, a client option, the variable of a pattern)
+// in the order it meets them, with the document's words: the name of a
+// schema, member, parameter, scheme or operation, and for a type that has no
+// name of its own its Place (the member of that type, the request body of
+// that function, an element of that place…). Name then makes every
+// identifier, in that order, with GoName and Scope: a name taken first is
+// kept and a later one gets a number, as the builder met them, so that the
+// names depend on the document alone.
 
 // Naming is the list of the Go names a loader asks for, in the order it
 // asks (Package.Naming); its zero value is empty and ready to use. Name makes
@@ -149,16 +149,23 @@ func (n *Naming) NullFlag(owner *Type, f *Field) {
 // distinct pattern, in Package.Patterns).
 func (n *Naming) Pattern(c *Constraints) { n.add(nameRequest{kind: namePattern, of: c}) }
 
-// Name completes the model a loader built itself: it makes the names the
-// loader asked for (p.Naming, in the order it asked), then what follows from
-// them (the decoders, the pointers that break value cycles, the methods of
-// every function: see NameMethods). FromOpenTool and FromOpenDyn do the same
-// for the models they build.
+// Name completes a model built: it makes the names its builder asked for
+// (p.Naming, in the order it asked), then what follows from them (complete:
+// pointers, decoders, the methods of every function). The OpenAPI loader
+// calls it; FromOpenTool and FromOpenDyn call it on the models they build.
 func Name(p *Package) {
 	if n := p.Naming; n != nil {
 		p.Naming = nil
 		n.name(p)
 	}
+	complete(p)
+}
+
+// complete decides what follows from a model built and named, whoever built
+// it: pointers (decidePointers, BreakValueCycles), decoders, the methods of
+// every function.
+func complete(p *Package) {
+	decidePointers(p)
 	BreakValueCycles(p.Types)
 	MarkDecoders(p)
 	NameMethods(p)
@@ -197,7 +204,7 @@ func (n *Naming) name(p *Package) {
 			r.typ.Origin = r.typ.Name + " is the schema " + strconv.Quote(r.word) + " of the document."
 		case nameType:
 			at := r.of.(*Place)
-			at.make()
+			at.make(types)
 			r.typ.Name = types.Take(at.hint)
 			r.typ.Origin = r.typ.Name + " is " + at.origin + "."
 		case nameArgs:
@@ -347,6 +354,8 @@ const (
 	placeMember                      // the member field of the struct typ
 	placeVariant                     // variant n of the union typ
 	placeParam                       // the parameter word of fn, carried by field
+	placeToolParam                   // the parameter word of the tool fn, carried by field
+	placeResult                      // the result of the tool fn
 	placeBody                        // the request body of fn
 	placeBodyMember                  // the member word of fn's request body, carried by field
 	placeResponse                    // the response word (a status) of fn
@@ -371,6 +380,17 @@ func VariantPlace(owner *Type, n int) *Place { return &Place{kind: placeVariant,
 func ParamPlace(fn *Function, f *Field, param string) *Place {
 	return &Place{kind: placeParam, fn: fn, field: f, word: param}
 }
+
+// ToolParamPlace is the parameter named param of the function fn of a tool
+// (OpenTool), carried by the field f of its arguments: its types are named
+// after the field alone while that name is free (a tool's parameters are
+// few and tell what they are), else after the function and the field.
+func ToolParamPlace(fn *Function, f *Field, param string) *Place {
+	return &Place{kind: placeToolParam, fn: fn, field: f, word: param}
+}
+
+// ResultPlace is the result of the function fn of a tool (OpenTool).
+func ResultPlace(fn *Function) *Place { return &Place{kind: placeResult, fn: fn} }
 
 // BodyPlace is the request body of the function fn.
 func BodyPlace(fn *Function) *Place { return &Place{kind: placeBody, fn: fn} }
@@ -398,8 +418,9 @@ func (p *Place) Item() *Place { return &Place{kind: placeItem, up: p} }
 func (p *Place) Value() *Place { return &Place{kind: placeValue, up: p} }
 
 // make makes the name wanted for a type at p (hint) and the words that say
-// where p is (origin), from the names of what p is relative to.
-func (p *Place) make() {
+// where p is (origin), from the names of what p is relative to; types is
+// the scope of the package's names as it is when p is first named after.
+func (p *Place) make(types *Scope) {
 	if p.made {
 		return
 	}
@@ -416,6 +437,14 @@ func (p *Place) make() {
 	case placeParam:
 		p.hint = p.fn.GoName + p.field.Name
 		p.origin = "the " + strconv.Quote(p.word) + " parameter of " + strconv.Quote(p.fn.Name)
+	case placeToolParam:
+		p.hint = p.field.Name
+		if types.Has(p.hint) {
+			p.hint = p.fn.GoName + p.field.Name
+		}
+		p.origin = "the " + strconv.Quote(p.word) + " parameter of " + strconv.Quote(p.fn.Name)
+	case placeResult:
+		p.hint, p.origin = p.fn.GoName+"Result", "the result of "+strconv.Quote(p.fn.Name)
 	case placeBody:
 		p.hint, p.origin = p.fn.GoName+"Body", "the request body of "+strconv.Quote(p.fn.Name)
 	case placeBodyMember:
@@ -428,10 +457,10 @@ func (p *Place) make() {
 		}
 		p.origin = "the " + p.word + " response of " + strconv.Quote(p.fn.Name)
 	case placeItem:
-		p.up.make()
+		p.up.make(types)
 		p.hint, p.origin = NestedName(p.up.hint, "Item"), NestedOrigin("an element of ", p.up.origin)
 	case placeValue:
-		p.up.make()
+		p.up.make(types)
 		p.hint, p.origin = NestedName(p.up.hint, "Value"), NestedOrigin("a value of ", p.up.origin)
 	}
 }

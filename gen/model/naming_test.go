@@ -121,7 +121,7 @@ func TestPlaceDepth(t *testing.T) {
 	for range 10000 {
 		at = at.Item()
 	}
-	at.make()
+	at.make(NewScope())
 	if len(at.hint) > 2*maxNestedName || len(at.origin) > 2*maxOrigin {
 		t.Errorf("hint %d bytes, origin %d bytes, want them bounded", len(at.hint), len(at.origin))
 	}

@@ -70,7 +70,7 @@ func (l *loader) add(path string, offset int64, warning bool, format string, arg
 }
 
 // Load loads the tools/list result src and builds its model.
-func Load(src *source.Source, pkgName string) (*model.Package, []source.Diagnostic, error) {
+func Load(src *source.Source, _ model.LoadOptions) (*model.Package, []source.Diagnostic, error) {
 	l := &loader{src: src}
 	listing, base := Listing(src.Tree)
 	if listing == nil {
@@ -115,7 +115,7 @@ func Load(src *source.Source, pkgName string) (*model.Package, []source.Diagnost
 		errs, _ := split(l.diags)
 		return nil, warnings, &source.Error{Diagnostics: errs}
 	}
-	return model.FromOpenTool(doc, pkgName, filepath.Base(src.Name)), warnings, nil
+	return model.FromOpenTool(doc, filepath.Base(src.Name)), warnings, nil
 }
 
 // info reads the optional "serverInfo" and "instructions" of the listing.

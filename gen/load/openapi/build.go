@@ -8,14 +8,14 @@ import (
 	"github.com/opentoolgen/opentoolgen/runtime"
 )
 
-func (b *oaBuilder) build(pkgName string) *model.Package {
+func (b *oaBuilder) build() *model.Package {
 	doc := b.doc
 	info := doc.Info
 	if info == nil {
 		info = &openapi3.Info{}
 	}
 	b.pkg = &model.Package{
-		Name: pkgName, Source: filepath.Base(b.src.Name), Kind: "openapi",
+		Source: filepath.Base(b.src.Name), Kind: "openapi",
 		Title: info.Title, Version: info.Version, Doc: info.Description,
 		API: &model.API{BaseURL: serverURL(doc.Servers)},
 	}
@@ -79,9 +79,6 @@ func (b *oaBuilder) build(pkgName string) *model.Package {
 	odoc := &runtime.OpenTool{
 		OpenTool: "1.0.0",
 		Info:     runtime.Info{Title: info.Title, Description: info.Description, Version: info.Version},
-	}
-	if odoc.Info.Title == "" {
-		odoc.Info.Title = pkgName
 	}
 	if odoc.Info.Version == "" {
 		odoc.Info.Version = "0.0.0"

@@ -159,25 +159,6 @@ func (b *oaBuilder) object(s *openapi3.Schema, loc oaLoc, at *model.Place, self 
 func (b *oaBuilder) setNullable(f *model.Field, pt *oaType) {
 	f.Type = pt.ref
 	f.Nullable = pt.nullable
-	f.Pointer = f.Nullable && pt.ref.Kind != model.RefRaw || !f.Required && oaNeedsPointer(pt.ref)
-}
-
-// oaNeedsPointer is needsPointer for the kinds of OpenAPI types: slices,
-// maps, bytes and raw values tell absent (nil) from empty already.
-func oaNeedsPointer(r *model.TypeRef) bool {
-	switch r.Kind {
-	case model.RefSlice, model.RefMap, model.RefAny, model.RefBytes, model.RefRaw:
-		return false
-	case model.RefNamed:
-		if r.Named.Kind == model.KindNamed || r.Named.Kind == model.KindAlias {
-			if r.Named.Underlying == nil {
-				return true // not defined yet: a struct or enum in the making
-			}
-			return oaNeedsPointer(r.Named.Underlying)
-		}
-
-	}
-	return true
 }
 
 // allOf merges the parts of an allOf (and the schema's own properties) into

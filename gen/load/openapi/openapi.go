@@ -32,7 +32,7 @@ import (
 
 // Load loads an OpenAPI or Swagger document and builds its model; model.Name
 // makes its Go names (see the package doc).
-func Load(src *source.Source, pkgName string, allowRefDirs []string) (*model.Package, []source.Diagnostic, error) {
+func Load(src *source.Source, opts model.LoadOptions) (*model.Package, []source.Diagnostic, error) {
 	b := &oaBuilder{
 		src:     src,
 		root:    path.Clean(filepath.ToSlash(src.Name)),
@@ -45,7 +45,7 @@ func Load(src *source.Source, pkgName string, allowRefDirs []string) (*model.Pac
 		trees:   map[string]*jsontree.Node{},
 		sources: map[string]*source.Source{},
 		files:   map[string][]byte{},
-		refs:    &refFiles{doc: src.Name, allow: allowRefDirs},
+		refs:    &refFiles{doc: src.Name, allow: opts.AllowRefDirs},
 	}
 	b.json = src.JSON
 	b.trees[b.root] = src.Tree
@@ -69,7 +69,7 @@ func Load(src *source.Source, pkgName string, allowRefDirs []string) (*model.Pac
 		return nil, b.warnings, b.errorOf([]source.Diagnostic{d})
 	}
 	b.doc = doc
-	pkg := b.build(pkgName)
+	pkg := b.build()
 	return pkg, b.warnings, nil
 }
 

@@ -247,7 +247,7 @@ func (b *oaBuilder) operation(method, p string, item *openapi3.PathItem, op *ope
 	// An optional argument that may be null, and whose null has a form on
 	// the wire (a member of a JSON body, a JSON parameter), can send it.
 	for _, f := range args.Fields {
-		if f.Required || !f.Nullable || !f.Pointer || f.HTTP == nil {
+		if f.Required || !f.Nullable || f.Type.Kind == model.RefRaw || f.HTTP == nil { // raw JSON holds its own null
 			continue
 		}
 		if f.HTTP.JSON || f.HTTP.In == model.InBodyProp && model.MediaKind(hop.BodyMedia) == "json" {

@@ -88,11 +88,6 @@ func (b *oaBuilder) union(s *openapi3.Schema, loc oaLoc, at *model.Place, self *
 		vt := b.conv(a, loc.add(key, strconv.Itoa(i)), model.VariantPlace(t, i+1))
 		v := &model.Variant{Type: vt.ref}
 		b.naming.Variant(t, v)
-		switch vt.ref.Kind {
-		case model.RefSlice, model.RefMap, model.RefBytes, model.RefRaw, model.RefAny:
-		default:
-			v.Pointer = true
-		}
 		if vt.ref.Kind == model.RefNamed {
 			if n := b.namedOf(vt.ref.Named); n != nil {
 				v.Tags = append(v.Tags, n.docName)

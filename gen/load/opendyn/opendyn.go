@@ -147,7 +147,7 @@ func (l *dynLoader) errorf(path, format string, args ...any) { l.diag(false, pat
 func (l *dynLoader) warnf(path, format string, args ...any)  { l.diag(true, path, format, args...) }
 
 // Load loads an OpenDyn document and builds its model.
-func Load(src *source.Source, pkgName string) (*model.Package, []source.Diagnostic, error) {
+func Load(src *source.Source, _ model.LoadOptions) (*model.Package, []source.Diagnostic, error) {
 	l := &dynLoader{src: src, named: map[string]*dynCType{}, uses: map[string]*dynCType{}}
 	l.root = cloneTree(src.Tree)
 	l.document()
@@ -193,7 +193,7 @@ func Load(src *source.Source, pkgName string) (*model.Package, []source.Diagnost
 		}
 	}
 	lib := &model.DynLibrary{Stdcall: l.stdcall, Codes: l.codes}
-	pkg, err := model.FromOpenDyn(doc, pkgName, filepath.Base(src.Name), lib, fns)
+	pkg, err := model.FromOpenDyn(doc, filepath.Base(src.Name), lib, fns)
 	if err != nil {
 		return nil, warnings, &source.Error{Diagnostics: []source.Diagnostic{{File: src.Name, Message: err.Error()}}}
 	}

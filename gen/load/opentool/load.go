@@ -2,11 +2,15 @@ package opentool
 
 import (
 	"cmp"
+	"errors"
 	"fmt"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
 
+	"github.com/opentoolgen/opentoolgen/gen/model"
+	"github.com/opentoolgen/opentoolgen/gen/source"
 	"github.com/opentoolgen/opentoolgen/internal/jsontree"
 	"github.com/opentoolgen/opentoolgen/runtime"
 )
@@ -271,4 +275,34 @@ func (l *otLoader) required(obj *jsontree.Node, key, want string) *jsontree.Node
 		return v
 	}
 	return nil
+}
+
+// Load loads and validates the OpenTool document src and builds its model
+// (model.FromOpenTool): the shape of every loader's Load.
+func Load(src *source.Source, _ model.LoadOptions) (*model.Package, []source.Diagnostic, error) {
+	doc, problems, err := LoadOpenToolWarnings(src.JSON)
+	var diags, warnings []source.Diagnostic
+	for _, p := range problems {
+		warnings = append(warnings, problemDiagnostic(src, p))
+	}
+	if err != nil {
+		var de *DocumentError
+		if errors.As(err, &de) {
+			for _, p := range de.Problems {
+				diags = append(diags, problemDiagnostic(src, p))
+			}
+		} else {
+			diags = append(diags, source.Diagnostic{File: src.Name, Message: err.Error()})
+		}
+	}
+	if len(diags) > 0 {
+		return nil, warnings, &source.Error{Diagnostics: source.Dedup(diags)}
+	}
+	return model.FromOpenTool(doc, filepath.Base(src.Name)), warnings, nil
+}
+
+// problemDiagnostic is the diagnostic of a problem found in s's JSON form.
+func problemDiagnostic(s *source.Source, p Problem) source.Diagnostic {
+	line, col := s.Position(p.Path, p.Offset)
+	return source.Diagnostic{File: s.Name, Line: line, Col: col, Path: p.Path, Message: p.Message, Warning: p.Warning}
 }
