@@ -39,4 +39,12 @@
 // asked for first is kept and a later equal one gets a number, in the order
 // the names were asked for, so that names depend on the document alone.
 // Collisions checks the result.
+//
+// Names are bounded in length: a name a Scope hands out has at most
+// MaxNameLength (64) runes before the number that tells apart a name taken
+// twice. A longer one (BoundName) keeps its first words, then six
+// hexadecimal digits of a hash of the whole name, then its last words (what
+// it ends with tells what it is: Args, Result, an enum's value), so it stays
+// readable, depends on that name alone (adding an operation renames no
+// other), and two long names that differ anywhere stay apart.
 package model

@@ -1,7 +1,9 @@
 package model
 
 import (
+	"fmt"
 	"go/token"
+	"hash/fnv"
 	"strconv"
 	"strings"
 	"unicode"
@@ -133,9 +135,10 @@ func (s *Scope) Sub() *Scope {
 	return &Scope{used: map[string]bool{}, next: map[string]int{}, parent: s}
 }
 
-// Take returns base, or base with the smallest number ≥ 2 that makes it unused,
-// and marks it used.
+// Take returns base (bounded in length: BoundName), or base with the
+// smallest number ≥ 2 that makes it unused, and marks it used.
 func (s *Scope) Take(base string) string {
+	base = BoundName(base)
 	name := base
 	if s.Has(name) {
 		n := max(s.next[base], 2)
@@ -146,6 +149,66 @@ func (s *Scope) Take(base string) string {
 	}
 	s.used[name] = true
 	return name
+}
+
+// MaxNameLength bounds the length, in runes, of the names a Scope hands out
+// (before a number that tells apart names taken twice).
+const MaxNameLength = 64
+
+// boundHashLen is the length of the hash in a bounded name; boundTail the
+// most runes of its last words that it keeps.
+const (
+	boundHashLen = 6
+	boundTail    = 20
+)
+
+// BoundName returns name if it has at most MaxNameLength runes, else a name
+// of that length that stays readable, stable and distinct: its first words,
+// six upper-case hexadecimal digits of a hash (FNV-1a) of the whole name,
+// and its last words (at most boundTail runes: what the name ends with
+// tells what it is — Args, Result, an enum's value), each part cut where a
+// word starts. The result depends on name alone, so adding a name elsewhere
+// in a document renames nothing, and two long names that differ anywhere
+// almost surely get different hashes; the Scope numbers the rare ones that
+// still meet.
+func BoundName(name string) string {
+	rs := []rune(name)
+	if len(rs) <= MaxNameLength {
+		return name
+	}
+	tail := len(rs)
+	for i := len(rs) - 1; i >= len(rs)-boundTail; i-- {
+		if wordStart(rs, i) {
+			tail = i
+		}
+	}
+	head := MaxNameLength - boundHashLen - (len(rs) - tail)
+	for i := head; i > head/2; i-- {
+		if wordStart(rs, i) {
+			head = i
+			break
+		}
+	}
+	h := fnv.New32a()
+	h.Write([]byte(name))
+	return fmt.Sprintf("%s%06X%s", string(rs[:head]), h.Sum32()&0xFFFFFF, string(rs[tail:]))
+}
+
+// wordStart reports whether a word of the CamelCase name rs starts at i:
+// an upper-case letter after a lower-case one or before one (HTTPServer),
+// or the first of a run of digits.
+func wordStart(rs []rune, i int) bool {
+	if i <= 0 || i >= len(rs) {
+		return false
+	}
+	r, prev := rs[i], rs[i-1]
+	switch {
+	case unicode.IsUpper(r):
+		return !unicode.IsUpper(prev) || i+1 < len(rs) && unicode.IsLower(rs[i+1])
+	case unicode.IsDigit(r):
+		return !unicode.IsDigit(prev)
+	}
+	return false
 }
 
 // Has reports whether name is taken.
