@@ -100,7 +100,7 @@ func emitCommand(p *model.Package) *jen.File {
 			name := c.Env[i]
 			envEntry(name, credentialUsage(s))
 			var add jen.Code
-			if s.Kind == "basic" {
+			if s.Kind == model.SchemeBasic {
 				add = jen.List(jen.Id("user"), jen.Id("password"), jen.Id("_")).Op(":=").Qual(stringsPath, "Cut").Call(jen.Id("v"), jen.Lit(":")).Line().
 					Id("copts").Op("=").Append(jen.Id("copts"), pkg(s.Option).Call(jen.Id("user"), jen.Id("password")))
 			} else {
@@ -213,11 +213,11 @@ func commandDoc(p *model.Package) string {
 func credentialUsage(s *model.SecurityScheme) string {
 	scheme := "the security scheme " + strconv.Quote(s.Name)
 	switch s.Kind {
-	case "basic":
+	case model.SchemeBasic:
 		return "user:password of " + scheme + " (HTTP basic)"
-	case "bearer":
+	case model.SchemeBearer:
 		return "Token of " + scheme + " (Authorization: Bearer)"
 	default:
-		return "API key of " + scheme + " (" + s.In + " " + s.Key + ")"
+		return "API key of " + scheme + " (" + string(s.In) + " " + s.Key + ")"
 	}
 }

@@ -396,11 +396,11 @@ func emitRESTClient(p *model.Package) *jen.File {
 		var params []jen.Code
 		var cred jen.Code
 		switch s.Kind {
-		case "apiKey":
-			doc = []string{s.Option + " sets the API key of the security scheme " + strconv.Quote(s.Name) + ", sent in the " + s.In + " " + strconv.Quote(s.Key) + "."}
+		case model.SchemeAPIKey:
+			doc = []string{s.Option + " sets the API key of the security scheme " + strconv.Quote(s.Name) + ", sent in the " + string(s.In) + " " + strconv.Quote(s.Key) + "."}
 			params = []jen.Code{jen.Id("key").String()}
-			cred = restQ("APIKeyCredential").Call(jen.Lit(s.In), jen.Lit(s.Key), jen.Id("key"))
-		case "basic":
+			cred = restQ("APIKeyCredential").Call(jen.Lit(string(s.In)), jen.Lit(s.Key), jen.Id("key"))
+		case model.SchemeBasic:
 			doc = []string{s.Option + " sets the user and password of the security scheme " + strconv.Quote(s.Name) + " (HTTP basic)."}
 			params = []jen.Code{jen.Id("user"), jen.Id("password").String()}
 			cred = restQ("BasicCredential").Call(jen.Id("user"), jen.Id("password"))
@@ -711,7 +711,7 @@ func emitRESTMethod(f *jen.File, fn *model.Function) {
 				stmts = append(stmts, jen.Err().Op("=").Id("resp").Dot("Decode").Call(jen.Op("&").Add(out.Clone())))
 			}
 		case r.Success:
-		case r.Type != nil && r.Media == "json":
+		case r.Type != nil && r.Media == model.MediaJSON:
 			stmts = append(stmts, jen.Err().Op("=").Add(restQ("NewAPIError")).Types(goType(r.Type)).Call(jen.Id("resp")))
 		default:
 			stmts = append(stmts, jen.Err().Op("=").Id("resp").Dot("Unexpected").Call())
@@ -933,7 +933,7 @@ func emitRESTStream(f *jen.File, fn *model.Function) {
 	var last jen.Code = jen.Return(jen.Id("resp").Dot("Unexpected").Call())
 	apiDefault := false
 	for _, r := range op.Responses {
-		if r.Status == "default" && r.Type != nil && r.Media == "json" {
+		if r.Status == "default" && r.Type != nil && r.Media == model.MediaJSON {
 			last, apiDefault = jen.Return(restQ("NewAPIError").Types(goType(r.Type)).Call(jen.Id("resp"))), true
 		}
 	}
@@ -943,7 +943,7 @@ func emitRESTStream(f *jen.File, fn *model.Function) {
 			continue
 		}
 		stmt := jen.Return(jen.Id("resp").Dot("Unexpected").Call())
-		typed := r.Type != nil && r.Media == "json"
+		typed := r.Type != nil && r.Media == model.MediaJSON
 		if typed {
 			stmt = jen.Return(restQ("NewAPIError").Types(goType(r.Type)).Call(jen.Id("resp")))
 		}

@@ -51,7 +51,7 @@ func emitTool(p *model.Package) *jen.File {
 	for _, fn := range p.Functions {
 		methods = append(methods, funcDoc(fn.GoName, fn.Doc).Add(serviceMethod(fn)))
 	}
-	for _, line := range serviceDoc[p.Kind] {
+	for _, line := range serviceDoc[string(p.Kind)] {
 		f.Comment(line)
 	}
 	f.Type().Id("Service").Interface(methods...)

@@ -48,12 +48,12 @@ const MaxAnonymousNesting = 8
 
 // FromOpenTool builds the model of an OpenTool document, names included.
 func FromOpenTool(doc *runtime.OpenTool, source string) *Package {
-	return fromOpenTool(doc, source, "opentool")
+	return fromOpenTool(doc, source, PackageOpenTool)
 }
 
 // fromOpenTool is FromOpenTool for a package of the kind kind (FromOpenDyn's
 // declares more names, which Name never takes).
-func fromOpenTool(doc *runtime.OpenTool, source, kind string) *Package {
+func fromOpenTool(doc *runtime.OpenTool, source string, kind PackageKind) *Package {
 	b := &builder{
 		doc: doc,
 		pkg: &Package{

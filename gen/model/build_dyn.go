@@ -24,7 +24,7 @@ import (
 // width. Its error is an internal one: the loader reports every problem of
 // the document that could make fns and doc disagree.
 func FromOpenDyn(doc *runtime.OpenTool, source string, lib *DynLibrary, fns []*CFunction) (*Package, error) {
-	pkg := fromOpenTool(doc, source, "opendyn")
+	pkg := fromOpenTool(doc, source, PackageOpenDyn)
 	lib.Header = "opendyn.gen.h"
 	pkg.Dyn = lib
 	if len(fns) != len(pkg.Functions) {

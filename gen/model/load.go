@@ -15,7 +15,7 @@ type LoadOptions struct {
 // package's name as its title.
 func (p *Package) SetName(name string) {
 	p.Name = name
-	if p.Kind == "openapi" && p.Document != nil && p.Document.Info.Title == "" {
+	if p.Kind == PackageOpenAPI && p.Document != nil && p.Document.Info.Title == "" {
 		p.Document.Info.Title = name
 	}
 }

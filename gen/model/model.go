@@ -6,7 +6,7 @@ import "github.com/opentoolgen/opentoolgen/runtime"
 type Package struct {
 	Name      string // Go package name
 	Source    string // base name of the input document, for the header
-	Kind      string // "opentool", "opendyn", "openapi"
+	Kind      PackageKind // what kind of document it was generated from
 	Title     string // the document's title and version, for the package comment
 	Version   string
 	Doc       string
@@ -183,19 +183,22 @@ type Function struct {
 
 // ---- OpenAPI -----------------------------------------------------------------
 
-// Where an argument of an HTTP operation travels (FieldHTTP.In).
+// In says where an argument of an HTTP operation travels (FieldHTTP.In).
+type In string
+
+// Where an argument of an HTTP operation travels.
 const (
-	InPath     = "path"
-	InQuery    = "query"
-	InHeader   = "header"
-	InCookie   = "cookie"
-	InBody     = "body"     // the whole request body
-	InBodyProp = "bodyprop" // one member of an object request body
+	InPath     In = "path"
+	InQuery    In = "query"
+	InHeader   In = "header"
+	InCookie   In = "cookie"
+	InBody     In = "body"     // the whole request body
+	InBodyProp In = "bodyprop" // one member of an object request body
 )
 
 // FieldHTTP says where and how an argument travels in the HTTP request.
 type FieldHTTP struct {
-	In   string // InPath, InQuery, …
+	In   In // InPath, InQuery, …
 	Name string // name on the wire: parameter name, body member or form field
 	// Style and Explode are the parameter's serialisation (simple, form, label,
 	// matrix, deepObject, spaceDelimited, pipeDelimited); for form fields of a
@@ -257,7 +260,7 @@ type Response struct {
 	// Media is how the body is read: "json", "text" (Type is a string) or
 	// "binary" (Type is []byte); "" without body. A streamed success
 	// response is "sse" or "ndjson" (StreamKind): Type is that of each event.
-	Media string
+	Media Media
 	Doc   string
 }
 
@@ -315,10 +318,10 @@ type SecurityScheme struct {
 	Name   string // the document's name of the scheme
 	Option string // Go name of the client option (WithPetstoreAuth)
 	Doc    string
-	// Kind is "apiKey" (Key in In: header, query, cookie), "bearer" (HTTP
-	// bearer, OAuth 2, OpenID Connect: a token) or "basic".
-	Kind string
-	In   string
+	// Kind is SchemeAPIKey (Key in In: header, query, cookie), SchemeBearer
+	// (HTTP bearer, OAuth 2, OpenID Connect: a token) or SchemeBasic.
+	Kind SchemeKind
+	In   In
 	Key  string // header, query parameter or cookie name of an API key
 	// ClientCredentials is the scheme's OAuth 2 client credentials flow, when
 	// the document gives one: the client gets an option that fetches and
@@ -358,3 +361,36 @@ type Constraints struct {
 	// (the kind of the value's type); nil for none.
 	Const any
 }
+
+// PackageKind is the kind of document a package is generated from.
+type PackageKind string
+
+// The kinds of document.
+const (
+	PackageOpenTool PackageKind = "opentool"
+	PackageOpenDyn  PackageKind = "opendyn"
+	PackageOpenAPI  PackageKind = "openapi"
+)
+
+// Media is how the body of a response is read (Response.Media).
+type Media string
+
+// How a response body is read.
+const (
+	MediaNone   Media = ""       // no body
+	MediaJSON   Media = "json"   // JSON, decoded into Type
+	MediaText   Media = "text"   // text: Type is a string
+	MediaBinary Media = "binary" // bytes: Type is []byte
+	MediaSSE    Media = "sse"    // a stream of Server-Sent Events
+	MediaNDJSON Media = "ndjson" // a stream of JSON values, one a line
+)
+
+// SchemeKind is the kind of a security scheme (SecurityScheme.Kind).
+type SchemeKind string
+
+// The kinds of security scheme.
+const (
+	SchemeAPIKey SchemeKind = "apiKey" // a key in a header, query parameter or cookie
+	SchemeBearer SchemeKind = "bearer" // a token: HTTP bearer, OAuth 2, OpenID Connect
+	SchemeBasic  SchemeKind = "basic"  // HTTP basic authentication
+)

@@ -177,9 +177,9 @@ func complete(p *Package) {
 func (n *Naming) name(p *Package) {
 	var types, methods *Scope
 	switch p.Kind {
-	case "openapi":
+	case PackageOpenAPI:
 		types, methods = NewScope(ReservedOpenAPINames...), NewScope()
-	case "opendyn":
+	case PackageOpenDyn:
 		types = NewScope(append(append([]string(nil), ReservedPackageNames...), ReservedOpenDynNames...)...)
 		methods = NewScope(ReservedLibraryMethods...)
 	default:

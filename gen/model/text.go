@@ -34,22 +34,22 @@ func MediaKind(mt string) string {
 }
 
 // StreamKind is how a response body of media type mt is read as a stream of
-// values: "sse" (text/event-stream), "ndjson" (one JSON value per line:
-// application/x-ndjson, application/jsonl and their kin); "" when mt is not a
-// stream.
-func StreamKind(mt string) string {
+// values: MediaSSE (text/event-stream), MediaNDJSON (one JSON value per
+// line: application/x-ndjson, application/jsonl and their kin); MediaNone
+// when mt is not a stream.
+func StreamKind(mt string) Media {
 	m := strings.ToLower(strings.TrimSpace(mt))
 	if i := strings.IndexByte(m, ';'); i >= 0 {
 		m = strings.TrimSpace(m[:i])
 	}
 	switch m {
 	case "text/event-stream":
-		return "sse"
+		return MediaSSE
 	case "application/x-ndjson", "application/ndjson", "application/jsonl", "application/x-jsonl",
 		"application/jsonlines", "application/x-jsonlines", "application/json-lines":
-		return "ndjson"
+		return MediaNDJSON
 	}
-	return ""
+	return MediaNone
 }
 
 // ValidTagName reports whether encoding/json can carry name in a struct tag.

@@ -15,7 +15,7 @@ func (b *oaBuilder) build() *model.Package {
 		info = &openapi3.Info{}
 	}
 	b.pkg = &model.Package{
-		Source: filepath.Base(b.src.Name), Kind: "openapi",
+		Source: filepath.Base(b.src.Name), Kind: model.PackageOpenAPI,
 		Title: info.Title, Version: info.Version, Doc: info.Description,
 		API: &model.API{BaseURL: serverURL(doc.Servers)},
 	}

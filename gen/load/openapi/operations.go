@@ -131,12 +131,12 @@ func (b *oaBuilder) operation(method, p string, item *openapi3.PathItem, op *ope
 	args := &model.Type{Kind: model.KindStruct}
 	b.naming.Args(fn, args) // taken even if the operation has no arguments
 	argNames := map[string]bool{}
-	argName := func(n, in string) string {
+	argName := func(n string, in model.In) string {
 		if !argNames[n] {
 			argNames[n] = true
 			return n
 		}
-		base := n + "_" + in
+		base := n + "_" + string(in)
 		c := base
 		for i := 2; argNames[c]; i++ {
 			c = base + strconv.Itoa(i)
@@ -178,7 +178,7 @@ func (b *oaBuilder) operation(method, p string, item *openapi3.PathItem, op *ope
 	}
 	for _, pp := range params {
 		prm := pp.p
-		in := strings.ToLower(prm.In)
+		in := model.In(strings.ToLower(prm.In))
 		switch in {
 		case model.InPath, model.InQuery, model.InHeader, model.InCookie:
 		default:
@@ -227,7 +227,7 @@ func (b *oaBuilder) operation(method, p string, item *openapi3.PathItem, op *ope
 	// The path's parameters that neither declares: required strings, or
 	// every call would fail.
 	for _, name := range pathTemplateNames(p) {
-		if _, ok := index[model.InPath+" "+name]; ok {
+		if _, ok := index[string(model.InPath)+" "+name]; ok {
 			continue
 		}
 		b.warn(loc, "the path %q has {%s}, which no parameter declares: it is a required string argument", source.ClipTo(p, 100), source.ClipValue(name))

@@ -8,7 +8,7 @@ import (
 	"github.com/opentoolgen/opentoolgen/runtime"
 )
 
-func (b *oaBuilder) requestBody(fn *model.Function, rb *openapi3.RequestBody, loc oaLoc, args *model.Type, argName func(n, in string) string, addField func(*model.Field, *oaType, string)) {
+func (b *oaBuilder) requestBody(fn *model.Function, rb *openapi3.RequestBody, loc oaLoc, args *model.Type, argName func(n string, in model.In) string, addField func(*model.Field, *oaType, string)) {
 	mt, media := pickMedia(rb.Content)
 	if media == nil {
 		return

@@ -29,23 +29,23 @@ func (b *oaBuilder) security() {
 		sc := &model.SecurityScheme{Name: n, Doc: s.Description}
 		switch strings.ToLower(s.Type) {
 		case "apikey":
-			sc.Kind, sc.In, sc.Key = "apiKey", strings.ToLower(s.In), s.Name
-			if sc.In != "header" && sc.In != "query" && sc.In != "cookie" {
+			sc.Kind, sc.In, sc.Key = model.SchemeAPIKey, model.In(strings.ToLower(s.In)), s.Name
+			if sc.In != model.InHeader && sc.In != model.InQuery && sc.In != model.InCookie {
 				b.warn(loc.add(n), "API key in %q is not supported: the client cannot send it", source.ClipValue(s.In))
 				continue
 			}
 		case "http":
 			switch strings.ToLower(s.Scheme) {
 			case "bearer":
-				sc.Kind = "bearer"
+				sc.Kind = model.SchemeBearer
 			case "basic":
-				sc.Kind = "basic"
+				sc.Kind = model.SchemeBasic
 			default:
 				b.warn(loc.add(n), "HTTP authentication scheme %q is not supported: the client cannot send it", source.ClipValue(s.Scheme))
 				continue
 			}
 		case "oauth2", "openidconnect":
-			sc.Kind = "bearer" // an access token obtained elsewhere
+			sc.Kind = model.SchemeBearer // an access token obtained elsewhere
 			if s.Flows != nil && s.Flows.ClientCredentials != nil && s.Flows.ClientCredentials.TokenURL != "" {
 				cc := s.Flows.ClientCredentials
 				flow := &model.OAuthFlow{TokenURL: cc.TokenURL}
