@@ -16,7 +16,7 @@ import (
 // declare is one the model made (types and their constants, decoders,
 // patterns, client options) or one of the model's table of what generated
 // files declare (gen/model/declared.go, with the unexported helpers listed
-// in ReservedLibraryLocals), and so is every method of Tool: no emitter
+// in model.ReservedNames), and so is every method of Tool: no emitter
 // invents an identifier the model does not know, which could collide with a
 // name made from a document.
 func TestDeclaredNames(t *testing.T) {
@@ -31,16 +31,11 @@ func TestDeclaredNames(t *testing.T) {
 				t.Fatal(err)
 			}
 			known := map[string]bool{"_": true}
-			for _, list := range [][]string{model.ReservedPackageNames, model.ReservedLibraryLocals} {
-				for _, n := range list {
-					known[n] = true
-				}
+			for _, n := range model.ReservedNames(pkg.Kind) {
+				known[n] = true
 			}
 			switch pkg.Kind {
 			case "openapi":
-				for _, n := range model.ReservedOpenAPINames {
-					known[n] = true
-				}
 				for _, s := range pkg.API.Security {
 					known[s.Option] = true
 					if s.FlowOption != "" {
@@ -66,10 +61,6 @@ func TestDeclaredNames(t *testing.T) {
 				}
 				for _, sv := range pkg.API.Servers {
 					known[sv.Const] = true
-				}
-			case "opendyn":
-				for _, n := range model.ReservedOpenDynNames {
-					known[n] = true
 				}
 			}
 			for _, ty := range pkg.Types {

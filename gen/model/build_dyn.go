@@ -34,7 +34,7 @@ func FromOpenDyn(doc *runtime.OpenTool, source string, lib *DynLibrary, fns []*C
 	// The parameters of Library's methods never shadow what library.gen.go
 	// uses: Go's predeclared names, its imports, locals and helpers, and the
 	// package's decoders.
-	reserved := append([]string(nil), ReservedLibraryLocals...)
+	reserved := append([]string(nil), reservedLibraryLocals...)
 	for _, t := range pkg.Types {
 		if t.Decoder != "" {
 			reserved = append(reserved, t.Decoder)

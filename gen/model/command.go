@@ -14,7 +14,7 @@ type Command struct {
 	Name string
 	// ImportPath is the generated package's import path, and Import the name
 	// the main imports it under: its package name, unless that is one of
-	// ReservedMainNames.
+	// reservedMainNames.
 	ImportPath string
 	Import     string
 	// Env is, per API.Security entry (OpenAPI), the environment variable its
@@ -26,10 +26,10 @@ type Command struct {
 	UpstreamKeyEnv string
 }
 
-// ReservedMainNames are the identifiers a generated main declares or imports
+// reservedMainNames are the identifiers a generated main declares or imports
 // (the packages it imports, main's locals): the generated package is imported
 // under another name when its own is one of them.
-var ReservedMainNames = []string{
+var reservedMainNames = []string{
 	"main", "context", "flag", "os", "strings", "mcp", "mcpbridge", "opentool", "toolcli",
 	"cmd", "fs", "ctx", "opts", "server", "library", "upstream", "upstreamKey", "copts", "v",
 	"user", "password", "lib", "err", "tool", "runtime",
@@ -39,7 +39,7 @@ var ReservedMainNames = []string{
 // importPath the package's import path.
 func NewCommand(p *Package, name, importPath string) *Command {
 	c := &Command{Name: name, ImportPath: importPath, Import: p.Name}
-	for _, r := range ReservedMainNames {
+	for _, r := range reservedMainNames {
 		if c.Import == r || token.IsKeyword(c.Import) {
 			c.Import += "pkg"
 			break

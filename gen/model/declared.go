@@ -5,17 +5,17 @@ package model
 // would not compile. Emitters declare these and the names the model made
 // (types, constants, decoders, functions' methods), nothing else.
 
-// ReservedPackageNames are declared by every package: tool.gen.go (Service,
+// reservedPackageNames are declared by every package: tool.gen.go (Service,
 // Tool, NewTool), client.gen.go (Client, NewClient) and document.gen.go
 // (Document, Declarations).
-var ReservedPackageNames = []string{"Service", "Client", "NewClient", "Tool", "NewTool", "Document", "Declarations"}
+var reservedPackageNames = []string{"Service", "Client", "NewClient", "Tool", "NewTool", "Document", "Declarations"}
 
-// ReservedOpenAPINames are declared by an OpenAPI package: the package's own
+// reservedOpenAPINames are declared by an OpenAPI package: the package's own
 // names and those of its REST client (client.gen.go: WithCredential only when
 // the document has security schemes, WithReconnect when an operation streams
 // Server-Sent Events, WithServer when the document has several servers);
 // ToolOption is kept from an earlier version of the package.
-var ReservedOpenAPINames = []string{
+var reservedOpenAPINames = []string{
 	"Service", "Client", "NewClient", "ClientOption", "WithHTTPClient", "WithRequestEditor",
 	"WithRetry", "WithReconnect", "WithTimeout", "WithCredential", "WithServer",
 	"WithCrossOriginRedirect", "WithResponseHeaderTimeout",
@@ -28,28 +28,28 @@ var ReservedOpenAPINames = []string{
 // are the unexported Function.ToolMethod names.
 var ToolMethods = []string{"Call", "StreamCall", "Load", "Document", "Declarations", "Functions", "Hints"}
 
-// ReservedOpenDynNames are declared by an OpenDyn package besides
-// ReservedPackageNames: library.gen.go's Library, Open and CodeText.
-var ReservedOpenDynNames = []string{"Library", "Open", "CodeText"}
+// reservedOpenDynNames are declared by an OpenDyn package besides
+// reservedPackageNames: library.gen.go's Library, Open and CodeText.
+var reservedOpenDynNames = []string{"Library", "Open", "CodeText"}
 
-// ReservedLibraryMethods are the methods of an OpenDyn package's Library that
+// reservedLibraryMethods are the methods of an OpenDyn package's Library that
 // are not functions of the document.
-var ReservedLibraryMethods = []string{"Close", "Path", "Service"}
+var reservedLibraryMethods = []string{"Close", "Path", "Service"}
 
-// ReservedFieldNames are the methods every generated struct may carry: fields
+// reservedFieldNames are the methods every generated struct may carry: fields
 // never take them.
-var ReservedFieldNames = []string{"MarshalJSON", "UnmarshalJSON"}
+var reservedFieldNames = []string{"MarshalJSON", "UnmarshalJSON"}
 
-// ReservedVariantNames are the methods of a union (an OpenAPI oneOf or
+// reservedVariantNames are the methods of a union (an OpenAPI oneOf or
 // anyOf): the fields of its variants never take them.
-var ReservedVariantNames = []string{"IsZero", "MarshalJSON", "UnmarshalJSON"}
+var reservedVariantNames = []string{"IsZero", "MarshalJSON", "UnmarshalJSON"}
 
-// ReservedLibraryLocals are the identifiers the parameters of Library's
+// reservedLibraryLocals are the identifiers the parameters of Library's
 // generated methods must not shadow: Go's keywords and predeclared
 // identifiers, the package names the file imports, and the receiver, results,
 // locals and unexported helpers library.gen.go declares (the decoders of the
 // package's types are added per package).
-var ReservedLibraryLocals = []string{
+var reservedLibraryLocals = []string{
 	"break", "case", "chan", "const", "continue", "default", "defer", "else", "fallthrough", "for",
 	"func", "go", "goto", "if", "import", "interface", "map", "package", "range", "return", "select",
 	"struct", "switch", "type", "var",
@@ -61,4 +61,19 @@ var ReservedLibraryLocals = []string{
 	"C", "unsafe", "sync", "errors", "bytes", "strings", "context", "json", "syscall", "runtime", "opentool",
 	"dynlib", "strconv", "l", "err", "ctx", "args", "documentJSON", "libraryService",
 	"symbols", "cStringOf", "goStringOf", "invalidArg", "valueOf", "longOf", "ulongOf",
+}
+
+// ReservedNames returns the package-level names the generated files of a
+// package of kind declare (so that no type, constant or option takes them),
+// with the locals of an OpenDyn Library's methods (which its parameters
+// never take); a new slice each call.
+func ReservedNames(kind PackageKind) []string {
+	out := append(append([]string(nil), reservedPackageNames...), reservedLibraryLocals...)
+	switch kind {
+	case PackageOpenAPI:
+		out = append(out, reservedOpenAPINames...)
+	case PackageOpenDyn:
+		out = append(out, reservedOpenDynNames...)
+	}
+	return out
 }

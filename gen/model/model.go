@@ -4,10 +4,10 @@ import "github.com/opentoolgen/opentoolgen/runtime"
 
 // Package is one generated Go package.
 type Package struct {
-	Name      string // Go package name
-	Source    string // base name of the input document, for the header
+	Name      string      // Go package name
+	Source    string      // base name of the input document, for the header
 	Kind      PackageKind // what kind of document it was generated from
-	Title     string // the document's title and version, for the package comment
+	Title     string      // the document's title and version, for the package comment
 	Version   string
 	Doc       string
 	Types     []*Type     // named types, in declaration order
@@ -198,7 +198,7 @@ const (
 
 // FieldHTTP says where and how an argument travels in the HTTP request.
 type FieldHTTP struct {
-	In   In // InPath, InQuery, …
+	In   In     // InPath, InQuery, …
 	Name string // name on the wire: parameter name, body member or form field
 	// Style and Explode are the parameter's serialisation (simple, form, label,
 	// matrix, deepObject, spaceDelimited, pipeDelimited); for form fields of a

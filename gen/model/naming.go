@@ -178,12 +178,12 @@ func (n *Naming) name(p *Package) {
 	var types, methods *Scope
 	switch p.Kind {
 	case PackageOpenAPI:
-		types, methods = NewScope(ReservedOpenAPINames...), NewScope()
+		types, methods = NewScope(reservedOpenAPINames...), NewScope()
 	case PackageOpenDyn:
-		types = NewScope(append(append([]string(nil), ReservedPackageNames...), ReservedOpenDynNames...)...)
-		methods = NewScope(ReservedLibraryMethods...)
+		types = NewScope(append(append([]string(nil), reservedPackageNames...), reservedOpenDynNames...)...)
+		methods = NewScope(reservedLibraryMethods...)
 	default:
-		types, methods = NewScope(ReservedPackageNames...), NewScope()
+		types, methods = NewScope(reservedPackageNames...), NewScope()
 	}
 	members := map[*Type]*Scope{}
 	patterns := map[string]string{} // pattern → variable
@@ -219,10 +219,10 @@ func (n *Naming) name(p *Package) {
 			nameValues(types, r.typ)
 		case nameMember, nameParam, nameBody:
 			f := r.of.(*Field)
-			f.Name = scope(r.typ, ReservedFieldNames).Take(GoNameOr(f.JSONName, fieldFallback[r.kind]))
+			f.Name = scope(r.typ, reservedFieldNames).Take(GoNameOr(f.JSONName, fieldFallback[r.kind]))
 		case nameVariant:
 			v := r.of.(*Variant)
-			v.Name = scope(r.typ, ReservedVariantNames).Take(variantName(v.Type))
+			v.Name = scope(r.typ, reservedVariantNames).Take(variantName(v.Type))
 		case nameMethod:
 			fn := r.of.(*Function)
 			fn.GoName = methods.Take(GoNameOr(r.word, "Call"))
@@ -253,13 +253,13 @@ func (n *Naming) name(p *Package) {
 			}
 		case nameNullFlag:
 			f := r.of.(*Field)
-			f.NullFlag = scope(r.typ, ReservedFieldNames).Take(f.Name + "Null")
+			f.NullFlag = scope(r.typ, reservedFieldNames).Take(f.Name + "Null")
 		case nameHeaders:
 			fn := r.of.(*Function)
 			r.typ.Name = types.Take(fn.GoName + "Response")
 			r.typ.Doc = r.typ.Name + " is the response of " + fn.GoName + ": its body and the headers the document declares."
 			fn.HTTP.HeadersMethod = methods.Take(fn.GoName + "WithHeaders")
-			scope(r.typ, append([]string{"Body"}, ReservedFieldNames...))
+			scope(r.typ, append([]string{"Body"}, reservedFieldNames...))
 		case namePattern:
 			c := r.of.(*Constraints)
 			v, ok := patterns[c.Pattern]
