@@ -76,7 +76,7 @@ func TestDeclaredNames(t *testing.T) {
 				known[p.Name] = true
 			}
 			toolMethods := map[string]bool{}
-			for _, n := range model.ToolMethods {
+			for _, n := range model.ToolMethods() {
 				toolMethods[n] = true
 			}
 			for _, fn := range pkg.Functions {

@@ -22,11 +22,13 @@ var reservedOpenAPINames = []string{
 	"WithBaseURL", "DefaultBaseURL", "Tool", "NewTool", "ToolOption", "Document", "Declarations",
 }
 
-// ToolMethods are the exported methods of every package's Tool (tool.gen.go):
-// Hints only in OpenAPI packages, StreamCall only when a function streams.
-// Names made from a document never collide with them: Tool's other methods
-// are the unexported Function.ToolMethod names.
-var ToolMethods = []string{"Call", "StreamCall", "Load", "Document", "Declarations", "Functions", "Hints"}
+// ToolMethods returns the exported methods of every package's Tool
+// (tool.gen.go): Hints only in OpenAPI packages, StreamCall only when a
+// function streams. Names made from a document never collide with them:
+// Tool's other methods are the unexported Function.ToolMethod names.
+func ToolMethods() []string {
+	return []string{"Call", "StreamCall", "Load", "Document", "Declarations", "Functions", "Hints"}
+}
 
 // reservedOpenDynNames are declared by an OpenDyn package besides
 // reservedPackageNames: library.gen.go's Library, Open and CodeText.
