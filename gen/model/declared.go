@@ -60,7 +60,7 @@ var reservedLibraryLocals = []string{
 	"int16", "int32", "int64", "iota", "len", "make", "max", "min", "new", "nil", "panic", "print",
 	"println", "real", "recover", "rune", "string", "true", "uint", "uint8", "uint16", "uint32",
 	"uint64", "uintptr",
-	"C", "unsafe", "sync", "errors", "bytes", "strings", "context", "json", "syscall", "runtime", "opentool",
+	"C", "unsafe", "sync", "errors", "bytes", "strings", "context", "json", "syscall", "runtime", "rest", "declare",
 	"dynlib", "strconv", "l", "err", "ctx", "args", "documentJSON", "libraryService",
 	"symbols", "cStringOf", "goStringOf", "invalidArg", "valueOf", "longOf", "ulongOf",
 }

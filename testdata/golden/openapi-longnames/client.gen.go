@@ -8,7 +8,8 @@ import (
 	"net/http"
 	"time"
 
-	opentool "github.com/opentoolgen/opentoolgen/runtime"
+	"github.com/opentoolgen/opentoolgen/runtime"
+	"github.com/opentoolgen/opentoolgen/runtime/rest"
 )
 
 // DefaultBaseURL is the address of the API: the first server of the document.
@@ -17,42 +18,42 @@ const DefaultBaseURL = "https://api.example.com"
 // Client calls the operations of the API over HTTP. It is safe for concurrent
 // use; it keeps no global state.
 type Client struct {
-	rc *opentool.RESTClient
+	rc *rest.Client
 }
 
 // ClientOption configures NewClient.
-type ClientOption func(*opentool.RESTClient)
+type ClientOption func(*rest.Client)
 
 // WithHTTPClient sets the HTTP client that sends the requests (default
 // http.DefaultClient). hc is not changed: the client sends with a copy whose
 // CheckRedirect keeps the credentials from other origins, then calls hc's own.
 func WithHTTPClient(hc *http.Client) ClientOption {
-	return func(c *opentool.RESTClient) {
+	return func(c *rest.Client) {
 		c.HTTPClient = hc
 	}
 }
 
 // WithCrossOriginRedirect sets what a request redirected to another origin
 // (scheme, host, port) does: by default it is followed without the request's
-// credentials; opentool.RedirectRefuse fails the call instead.
-func WithCrossOriginRedirect(p opentool.RedirectPolicy) ClientOption {
-	return func(c *opentool.RESTClient) {
+// credentials; runtime.RedirectRefuse fails the call instead.
+func WithCrossOriginRedirect(p runtime.RedirectPolicy) ClientOption {
+	return func(c *rest.Client) {
 		c.CrossOriginRedirect = p
 	}
 }
 
 // WithResponseHeaderTimeout bounds the wait for the headers of each answer
-// (default opentool.DefaultResponseHeaderTimeout, two minutes; negative: no
+// (default rest.DefaultResponseHeaderTimeout, two minutes; negative: no
 // bound). Reading a body, or a stream, is bounded by the context and WithTimeout.
 func WithResponseHeaderTimeout(d time.Duration) ClientOption {
-	return func(c *opentool.RESTClient) {
+	return func(c *rest.Client) {
 		c.ResponseHeaderTimeout = d
 	}
 }
 
 // WithRequestEditor adds a function that edits every request before it is sent.
-func WithRequestEditor(fn opentool.RequestEditor) ClientOption {
-	return func(c *opentool.RESTClient) {
+func WithRequestEditor(fn rest.RequestEditor) ClientOption {
+	return func(c *rest.Client) {
 		c.Editors = append(c.Editors, fn)
 	}
 }
@@ -60,8 +61,8 @@ func WithRequestEditor(fn opentool.RequestEditor) ClientOption {
 // WithRetry sends a request again when its connection fails or the API answers
 // 429 or 503, as p says (idempotent methods, or requests with an idempotency
 // header; Retry-After honoured). Without it, every request is sent once.
-func WithRetry(p opentool.RetryPolicy) ClientOption {
-	return func(c *opentool.RESTClient) {
+func WithRetry(p rest.RetryPolicy) ClientOption {
+	return func(c *rest.Client) {
 		c.Retry = &p
 	}
 }
@@ -69,7 +70,7 @@ func WithRetry(p opentool.RetryPolicy) ClientOption {
 // WithTimeout bounds every call, retries included; a context whose deadline
 // comes earlier shortens it.
 func WithTimeout(d time.Duration) ClientOption {
-	return func(c *opentool.RESTClient) {
+	return func(c *rest.Client) {
 		c.Timeout = d
 	}
 }
@@ -79,7 +80,7 @@ func NewClient(baseURL string, opts ...ClientOption) *Client {
 	if baseURL == "" {
 		baseURL = DefaultBaseURL
 	}
-	rc := opentool.NewRESTClient(baseURL)
+	rc := rest.NewClient(baseURL)
 	for _, o := range opts {
 		o(rc)
 	}
@@ -104,7 +105,7 @@ func (c *Client) PostCustomersCustomerSubscriptionsF9144EMethodOptionsCard(ctx c
 	case resp.Is("200"):
 		err = resp.Decode(&out)
 	case resp.Is("404"):
-		err = opentool.NewAPIError[PostCustomersCustomerSubscriptionsF9144EC718D7CardX404Response](resp)
+		err = rest.NewAPIError[PostCustomersCustomerSubscriptionsF9144EC718D7CardX404Response](resp)
 	case resp.Success():
 	default:
 		err = resp.Unexpected()
@@ -128,7 +129,7 @@ func (c *Client) PostCustomersCustomerSubscriptions65B9F6OptionsCardMandate(ctx 
 	case resp.Is("200"):
 		err = resp.Decode(&out)
 	case resp.Is("404"):
-		err = opentool.NewAPIError[PostCustomersCustomerSubscriptions65B9F5F7639MandateX404Response](resp)
+		err = rest.NewAPIError[PostCustomersCustomerSubscriptions65B9F5F7639MandateX404Response](resp)
 	case resp.Success():
 	default:
 		err = resp.Unexpected()
@@ -152,7 +153,7 @@ func (c *Client) PostCustomersCustomerSubscriptions230C5FOptionsCardMandates(ctx
 	case resp.Is("200"):
 		err = resp.Decode(&out)
 	case resp.Is("404"):
-		err = opentool.NewAPIError[PostCustomersCustomerSubscriptions230C2771CFMandatesX404Response](resp)
+		err = rest.NewAPIError[PostCustomersCustomerSubscriptions230C2771CFMandatesX404Response](resp)
 	case resp.Success():
 	default:
 		err = resp.Unexpected()

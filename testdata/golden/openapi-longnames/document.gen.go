@@ -9,10 +9,11 @@ package openapilongnames
 import (
 	"encoding/json"
 
-	opentool "github.com/opentoolgen/opentoolgen/runtime"
+	"github.com/opentoolgen/opentoolgen/runtime"
+	"github.com/opentoolgen/opentoolgen/runtime/declare"
 )
 
-const _ = opentool.IsAtLeastVersion0_3_0
+const _ = runtime.IsAtLeastVersion0_3_0
 
 // documentJSON is the OpenTool document of the package.
 const documentJSON = `{
@@ -205,8 +206,8 @@ const documentJSON = `{
 
 // Document returns the OpenTool document the package was generated from; each
 // call returns a new copy.
-func Document() *opentool.OpenTool {
-	var d opentool.OpenTool
+func Document() *runtime.OpenTool {
+	var d runtime.OpenTool
 	if err := json.Unmarshal([]byte(documentJSON), &d); err != nil {
 		panic("opentool: the embedded document does not decode: " + err.Error())
 	}
@@ -214,8 +215,8 @@ func Document() *opentool.OpenTool {
 }
 
 // Declarations returns the functions declared for the LLM provider of profile
-// p (opentool.ProfileOpenAI, opentool.ProfileAnthropicStrict, …): Tools is the
-// JSON its API takes in its "tools" member (see opentool.Declare).
-func Declarations(p opentool.Profile) (*opentool.Declared, error) {
-	return opentool.Declare(Document(), p)
+// p (declare.OpenAI, declare.AnthropicStrict, …): Tools is the
+// JSON its API takes in its "tools" member (see declare.Functions).
+func Declarations(p declare.Profile) (*declare.Declared, error) {
+	return declare.Functions(Document(), p)
 }

@@ -7,7 +7,8 @@ import (
 	"context"
 	"encoding/json"
 
-	opentool "github.com/opentoolgen/opentoolgen/runtime"
+	"github.com/opentoolgen/opentoolgen/runtime"
+	"github.com/opentoolgen/opentoolgen/runtime/declare"
 )
 
 // Service is the API: one method per operation. *Client implements it by calling
@@ -21,24 +22,24 @@ type Service interface {
 // Tool serves a Service as an OpenTool tool: it completes the arguments of a
 // call as its options say, decodes and validates them straight into the typed
 // arguments (answering -32602 with every violation), calls the Service and
-// encodes the result. Serve it with opentool.NewHandler or opentool.Serve.
+// encodes the result. Serve it with runtime.NewHandler or runtime.Serve.
 // An HTTP error of the API reaches the caller with the HTTP status as code and
 // the response body as data.
 type Tool struct {
 	svc  Service
-	args *opentool.Args
+	args *runtime.Args
 }
 
-var _ opentool.Tool = (*Tool)(nil)
-var _ opentool.HintTool = (*Tool)(nil)
+var _ runtime.Tool = (*Tool)(nil)
+var _ runtime.HintTool = (*Tool)(nil)
 
 // NewTool returns the Tool serving svc. Its options choose the functions it
-// serves (opentool.WithFunctions) and complete their arguments
-// (opentool.WithDefaults, opentool.WithFixed, opentool.WithEnvs). It fails when
+// serves (runtime.WithFunctions) and complete their arguments
+// (runtime.WithDefaults, runtime.WithFixed, runtime.WithEnvs). It fails when
 // an option names a function or an argument the document does not have, or
 // gives a value of the wrong type.
-func NewTool(svc Service, opts ...opentool.ToolOption) (*Tool, error) {
-	args, err := opentool.NewArgs(Document(), opts...)
+func NewTool(svc Service, opts ...runtime.ToolOption) (*Tool, error) {
+	args, err := runtime.NewArgs(Document(), opts...)
 	if err != nil {
 		return nil, err
 	}
@@ -47,45 +48,45 @@ func NewTool(svc Service, opts ...opentool.ToolOption) (*Tool, error) {
 
 func (t *Tool) callPostCustomersCustomerSubscriptionsF9144EMethodOptionsCard(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
 	var a PostCustomersCustomerSubscriptionsF9144EMethodOptionsCardArgs
-	if err := opentool.DecodeArgs(ctx, t.args, "post_customers_customer_subscriptions_subscription_exposed_i", args, &a, decodePostCustomersCustomerSubscriptionsF9144EMethodOptionsCardArgs); err != nil {
+	if err := runtime.DecodeArgs(ctx, t.args, "post_customers_customer_subscriptions_subscription_exposed_i", args, &a, decodePostCustomersCustomerSubscriptionsF9144EMethodOptionsCardArgs); err != nil {
 		return nil, err
 	}
 	r, err := t.svc.PostCustomersCustomerSubscriptionsF9144EMethodOptionsCard(ctx, a)
 	if err != nil {
-		return nil, opentool.ToolError(err)
+		return nil, runtime.ToolError(err)
 	}
-	return opentool.EncodeObject(r)
+	return runtime.EncodeObject(r)
 }
 
 func (t *Tool) callPostCustomersCustomerSubscriptions65B9F6OptionsCardMandate(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
 	var a PostCustomersCustomerSubscriptions65B9F6OptionsCardMandateArgs
-	if err := opentool.DecodeArgs(ctx, t.args, "post_customers_customer_subscriptions_subscription_exposed_i2", args, &a, decodePostCustomersCustomerSubscriptions65B9F6OptionsCardMandateArgs); err != nil {
+	if err := runtime.DecodeArgs(ctx, t.args, "post_customers_customer_subscriptions_subscription_exposed_i2", args, &a, decodePostCustomersCustomerSubscriptions65B9F6OptionsCardMandateArgs); err != nil {
 		return nil, err
 	}
 	r, err := t.svc.PostCustomersCustomerSubscriptions65B9F6OptionsCardMandate(ctx, a)
 	if err != nil {
-		return nil, opentool.ToolError(err)
+		return nil, runtime.ToolError(err)
 	}
-	return opentool.EncodeObject(r)
+	return runtime.EncodeObject(r)
 }
 
 func (t *Tool) callPostCustomersCustomerSubscriptions230C5FOptionsCardMandates(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
 	var a PostCustomersCustomerSubscriptions230C5FOptionsCardMandatesArgs
-	if err := opentool.DecodeArgs(ctx, t.args, "post_customers_customer_subscriptions_subscription_exposed_i3", args, &a, decodePostCustomersCustomerSubscriptions230C5FOptionsCardMandatesArgs); err != nil {
+	if err := runtime.DecodeArgs(ctx, t.args, "post_customers_customer_subscriptions_subscription_exposed_i3", args, &a, decodePostCustomersCustomerSubscriptions230C5FOptionsCardMandatesArgs); err != nil {
 		return nil, err
 	}
 	r, err := t.svc.PostCustomersCustomerSubscriptions230C5FOptionsCardMandates(ctx, a)
 	if err != nil {
-		return nil, opentool.ToolError(err)
+		return nil, runtime.ToolError(err)
 	}
-	return opentool.EncodeObject(r)
+	return runtime.EncodeObject(r)
 }
 
-// Call implements opentool.Tool.
+// Call implements runtime.Tool.
 func (t *Tool) Call(ctx context.Context, name string, args json.RawMessage) (json.RawMessage, error) {
 	name, ok := t.args.Resolve(name)
 	if !ok {
-		return nil, opentool.MethodNotFound(name)
+		return nil, runtime.MethodNotFound(name)
 	}
 	switch name {
 	case "post_customers_customer_subscriptions_subscription_exposed_i":
@@ -95,11 +96,11 @@ func (t *Tool) Call(ctx context.Context, name string, args json.RawMessage) (jso
 	case "post_customers_customer_subscriptions_subscription_exposed_i3":
 		return t.callPostCustomersCustomerSubscriptions230C5FOptionsCardMandates(ctx, args)
 	}
-	return nil, opentool.MethodNotFound(name)
+	return nil, runtime.MethodNotFound(name)
 }
 
-// Load implements opentool.Tool: it returns the served document (see Document).
-func (t *Tool) Load(context.Context) (*opentool.OpenTool, error) {
+// Load implements runtime.Tool: it returns the served document (see Document).
+func (t *Tool) Load(context.Context) (*runtime.OpenTool, error) {
 	return t.args.Served(), nil
 }
 
@@ -107,34 +108,34 @@ func (t *Tool) Load(context.Context) (*opentool.OpenTool, error) {
 // it serves, without the fixed arguments and those read from the environment,
 // and with defaulted arguments optional. Each call returns a new copy; the
 // package-level Document is the document as written.
-func (t *Tool) Document() *opentool.OpenTool {
+func (t *Tool) Document() *runtime.OpenTool {
 	return t.args.Document()
 }
 
 // Declarations returns the served functions (see Document) declared for the
 // LLM provider of profile p: Tools is the JSON its API takes in its "tools"
-// member (see opentool.Declare). Call accepts the declared names.
-func (t *Tool) Declarations(p opentool.Profile) (*opentool.Declared, error) {
-	return opentool.Declare(t.args.Served(), p)
+// member (see declare.Functions). Call accepts the declared names.
+func (t *Tool) Declarations(p declare.Profile) (*declare.Declared, error) {
+	return declare.Functions(t.args.Served(), p)
 }
 
 // Functions returns each served function (see Document) as a tool of its own
 // for agent frameworks: its name, description, input and output schemas, and
 // Invoke (map in, map out) and Call (JSON in, JSON out) that call it through t.
-func (t *Tool) Functions() []*opentool.FunctionTool {
-	return opentool.FunctionsOf(t, t.args.Served())
+func (t *Tool) Functions() []*runtime.FunctionTool {
+	return runtime.FunctionsOf(t, t.args.Served())
 }
 
-// Hints implements opentool.HintTool: the hints of a served operation are those
-// of its HTTP method (opentool.MethodHints: GET and HEAD read only, DELETE
+// Hints implements runtime.HintTool: the hints of a served operation are those
+// of its HTTP method (runtime.MethodHints: GET and HEAD read only, DELETE
 // destructive, PUT and DELETE idempotent; every operation reaches the API).
-func (t *Tool) Hints(name string) (opentool.Hints, bool) {
+func (t *Tool) Hints(name string) (runtime.Hints, bool) {
 	if !t.args.Serves(name) {
-		return opentool.Hints{}, false
+		return runtime.Hints{}, false
 	}
 	switch name {
 	case "post_customers_customer_subscriptions_subscription_exposed_i", "post_customers_customer_subscriptions_subscription_exposed_i2", "post_customers_customer_subscriptions_subscription_exposed_i3":
-		return opentool.MethodHints("POST"), true
+		return runtime.MethodHints("POST"), true
 	}
-	return opentool.Hints{}, false
+	return runtime.Hints{}, false
 }

@@ -3,7 +3,7 @@
 
 package openapilongnames
 
-import opentool "github.com/opentoolgen/opentoolgen/runtime"
+import "github.com/opentoolgen/opentoolgen/runtime"
 
 // SubscriptionScheduleAddInvoiceItemPrice067393BehaviorOptionsA is the schema "SubscriptionScheduleAddInvoiceItemPriceDataRecurringIntervalCountWithProrationBehaviorOptionsA" of the document.
 type SubscriptionScheduleAddInvoiceItemPrice067393BehaviorOptionsA struct {
@@ -67,7 +67,7 @@ type PostCustomersCustomerSubscriptionsF9144EMethodOptionsCardBody struct {
 	NestedPaymentMethodOptionsCustomer66D8F5CountryRequirements      *NestedPaymentMethodOptionsCustomer66D8F5CountryRequirements       `json:"nested_payment_method_options_customer_balance_bank_transfer_eu_bank_transfer_country_requirements,omitzero"`
 }
 
-func decodePostCustomersCustomerSubscriptionsF9144EMethodOptionsCardBody(d *opentool.Decoder, x *PostCustomersCustomerSubscriptionsF9144EMethodOptionsCardBody) {
+func decodePostCustomersCustomerSubscriptionsF9144EMethodOptionsCardBody(d *runtime.Decoder, x *PostCustomersCustomerSubscriptionsF9144EMethodOptionsCardBody) {
 	if !d.Object() {
 		return
 	}
@@ -108,7 +108,7 @@ func (x PaymentMethodOptionsCustomerBalanceBankB0243ECountryRequirements3) Valid
 	return false
 }
 
-func decodePaymentMethodOptionsCustomerBalanceBankB0243ECountryRequirements3(d *opentool.Decoder, x *PaymentMethodOptionsCustomerBalanceBankB0243ECountryRequirements3) {
+func decodePaymentMethodOptionsCustomerBalanceBankB0243ECountryRequirements3(d *runtime.Decoder, x *PaymentMethodOptionsCustomerBalanceBankB0243ECountryRequirements3) {
 	if v, ok := d.String(); ok {
 		*x = PaymentMethodOptionsCustomerBalanceBankB0243ECountryRequirements3(v)
 		if !x.Valid() {
@@ -122,7 +122,7 @@ type NestedPaymentMethodOptionsCustomer66D8F5CountryRequirements struct {
 	PaymentMethodOptionsCustomerBalanceBankB0243ECountryRequirements *bool `json:"payment_method_options_customer_balance_bank_transfer_eu_bank_transfer_country_requirements,omitzero"`
 }
 
-func decodeNestedPaymentMethodOptionsCustomer66D8F5CountryRequirements(d *opentool.Decoder, x *NestedPaymentMethodOptionsCustomer66D8F5CountryRequirements) {
+func decodeNestedPaymentMethodOptionsCustomer66D8F5CountryRequirements(d *runtime.Decoder, x *NestedPaymentMethodOptionsCustomer66D8F5CountryRequirements) {
 	if !d.Object() {
 		return
 	}
@@ -147,7 +147,7 @@ type PostCustomersCustomerSubscriptionsF9144EMethodOptionsCardArgs struct {
 	Body                                                             *PostCustomersCustomerSubscriptionsF9144EMethodOptionsCardBody `json:"body,omitzero"`
 }
 
-func decodePostCustomersCustomerSubscriptionsF9144EMethodOptionsCardArgs(d *opentool.Decoder, x *PostCustomersCustomerSubscriptionsF9144EMethodOptionsCardArgs) {
+func decodePostCustomersCustomerSubscriptionsF9144EMethodOptionsCardArgs(d *runtime.Decoder, x *PostCustomersCustomerSubscriptionsF9144EMethodOptionsCardArgs) {
 	if !d.Object() {
 		return
 	}
@@ -176,7 +176,7 @@ type PostCustomersCustomerSubscriptions65B9F6OptionsCardMandateBody struct {
 	NestedPaymentMethodOptionsCustomer66D8F5CountryRequirements      *NestedPaymentMethodOptionsCustomer66D8F5CountryRequirements2      `json:"nested_payment_method_options_customer_balance_bank_transfer_eu_bank_transfer_country_requirements,omitzero"`
 }
 
-func decodePostCustomersCustomerSubscriptions65B9F6OptionsCardMandateBody(d *opentool.Decoder, x *PostCustomersCustomerSubscriptions65B9F6OptionsCardMandateBody) {
+func decodePostCustomersCustomerSubscriptions65B9F6OptionsCardMandateBody(d *runtime.Decoder, x *PostCustomersCustomerSubscriptions65B9F6OptionsCardMandateBody) {
 	if !d.Object() {
 		return
 	}
@@ -217,7 +217,7 @@ func (x PaymentMethodOptionsCustomerBalanceBankB0243ECountryRequirements4) Valid
 	return false
 }
 
-func decodePaymentMethodOptionsCustomerBalanceBankB0243ECountryRequirements4(d *opentool.Decoder, x *PaymentMethodOptionsCustomerBalanceBankB0243ECountryRequirements4) {
+func decodePaymentMethodOptionsCustomerBalanceBankB0243ECountryRequirements4(d *runtime.Decoder, x *PaymentMethodOptionsCustomerBalanceBankB0243ECountryRequirements4) {
 	if v, ok := d.String(); ok {
 		*x = PaymentMethodOptionsCustomerBalanceBankB0243ECountryRequirements4(v)
 		if !x.Valid() {
@@ -231,7 +231,7 @@ type NestedPaymentMethodOptionsCustomer66D8F5CountryRequirements2 struct {
 	PaymentMethodOptionsCustomerBalanceBankB0243ECountryRequirements *bool `json:"payment_method_options_customer_balance_bank_transfer_eu_bank_transfer_country_requirements,omitzero"`
 }
 
-func decodeNestedPaymentMethodOptionsCustomer66D8F5CountryRequirements2(d *opentool.Decoder, x *NestedPaymentMethodOptionsCustomer66D8F5CountryRequirements2) {
+func decodeNestedPaymentMethodOptionsCustomer66D8F5CountryRequirements2(d *runtime.Decoder, x *NestedPaymentMethodOptionsCustomer66D8F5CountryRequirements2) {
 	if !d.Object() {
 		return
 	}
@@ -256,7 +256,7 @@ type PostCustomersCustomerSubscriptions65B9F6OptionsCardMandateArgs struct {
 	Body                                                             *PostCustomersCustomerSubscriptions65B9F6OptionsCardMandateBody `json:"body,omitzero"`
 }
 
-func decodePostCustomersCustomerSubscriptions65B9F6OptionsCardMandateArgs(d *opentool.Decoder, x *PostCustomersCustomerSubscriptions65B9F6OptionsCardMandateArgs) {
+func decodePostCustomersCustomerSubscriptions65B9F6OptionsCardMandateArgs(d *runtime.Decoder, x *PostCustomersCustomerSubscriptions65B9F6OptionsCardMandateArgs) {
 	if !d.Object() {
 		return
 	}
@@ -285,7 +285,7 @@ type PostCustomersCustomerSubscriptions230C5FOptionsCardMandatesBody struct {
 	NestedPaymentMethodOptionsCustomer66D8F5CountryRequirements      *NestedPaymentMethodOptionsCustomer66D8F5CountryRequirements3      `json:"nested_payment_method_options_customer_balance_bank_transfer_eu_bank_transfer_country_requirements,omitzero"`
 }
 
-func decodePostCustomersCustomerSubscriptions230C5FOptionsCardMandatesBody(d *opentool.Decoder, x *PostCustomersCustomerSubscriptions230C5FOptionsCardMandatesBody) {
+func decodePostCustomersCustomerSubscriptions230C5FOptionsCardMandatesBody(d *runtime.Decoder, x *PostCustomersCustomerSubscriptions230C5FOptionsCardMandatesBody) {
 	if !d.Object() {
 		return
 	}
@@ -326,7 +326,7 @@ func (x PaymentMethodOptionsCustomerBalanceBankB0243ECountryRequirements5) Valid
 	return false
 }
 
-func decodePaymentMethodOptionsCustomerBalanceBankB0243ECountryRequirements5(d *opentool.Decoder, x *PaymentMethodOptionsCustomerBalanceBankB0243ECountryRequirements5) {
+func decodePaymentMethodOptionsCustomerBalanceBankB0243ECountryRequirements5(d *runtime.Decoder, x *PaymentMethodOptionsCustomerBalanceBankB0243ECountryRequirements5) {
 	if v, ok := d.String(); ok {
 		*x = PaymentMethodOptionsCustomerBalanceBankB0243ECountryRequirements5(v)
 		if !x.Valid() {
@@ -340,7 +340,7 @@ type NestedPaymentMethodOptionsCustomer66D8F5CountryRequirements3 struct {
 	PaymentMethodOptionsCustomerBalanceBankB0243ECountryRequirements *bool `json:"payment_method_options_customer_balance_bank_transfer_eu_bank_transfer_country_requirements,omitzero"`
 }
 
-func decodeNestedPaymentMethodOptionsCustomer66D8F5CountryRequirements3(d *opentool.Decoder, x *NestedPaymentMethodOptionsCustomer66D8F5CountryRequirements3) {
+func decodeNestedPaymentMethodOptionsCustomer66D8F5CountryRequirements3(d *runtime.Decoder, x *NestedPaymentMethodOptionsCustomer66D8F5CountryRequirements3) {
 	if !d.Object() {
 		return
 	}
@@ -365,7 +365,7 @@ type PostCustomersCustomerSubscriptions230C5FOptionsCardMandatesArgs struct {
 	Body                                                             *PostCustomersCustomerSubscriptions230C5FOptionsCardMandatesBody `json:"body,omitzero"`
 }
 
-func decodePostCustomersCustomerSubscriptions230C5FOptionsCardMandatesArgs(d *opentool.Decoder, x *PostCustomersCustomerSubscriptions230C5FOptionsCardMandatesArgs) {
+func decodePostCustomersCustomerSubscriptions230C5FOptionsCardMandatesArgs(d *runtime.Decoder, x *PostCustomersCustomerSubscriptions230C5FOptionsCardMandatesArgs) {
 	if !d.Object() {
 		return
 	}

@@ -10,7 +10,7 @@ import (
 	"context"
 	"flag"
 
-	opentool "github.com/opentoolgen/opentoolgen/runtime"
+	"github.com/opentoolgen/opentoolgen/runtime"
 	openapilongnames "github.com/opentoolgen/opentoolgen/testdata/golden/openapi-longnames"
 	toolcli "github.com/opentoolgen/opentoolgen/toolcli"
 )
@@ -23,7 +23,7 @@ func main() {
 		Flags: func(fs *flag.FlagSet) {
 			fs.StringVar(&server, "server", openapilongnames.DefaultBaseURL, "Base URL of the REST API")
 		},
-		NewTool: func(_ context.Context, opts ...opentool.ToolOption) (opentool.Tool, error) {
+		NewTool: func(_ context.Context, opts ...runtime.ToolOption) (runtime.Tool, error) {
 			var copts []openapilongnames.ClientOption
 			return openapilongnames.NewTool(openapilongnames.NewClient(server, copts...), opts...)
 		},
