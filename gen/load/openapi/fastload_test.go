@@ -2,10 +2,13 @@ package openapi
 
 import (
 	"encoding/json"
+	"fmt"
 	"net/url"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"reflect"
+	"sort"
 	"strings"
 	"testing"
 
@@ -255,4 +258,95 @@ func FuzzFastLoad(f *testing.F) {
 		}
 		compareFast(t, "f.json", src)
 	})
+}
+
+// BenchmarkFastLoad measures loading an already parsed OpenAPI document
+// into kin-openapi's values: the fast path (fast) against kin-openapi's own
+// decoding (usual). It runs on the golden petstore and on a generated
+// document of 300 operations; with OPENTOOLGEN_REALWORLD set, also on
+// Kubernetes' and GitHub's documents from ogen's test data (downloaded with
+// go mod download).
+func BenchmarkFastLoad(b *testing.B) {
+	docs := map[string][]byte{"synthetic.json": syntheticDocument(300)}
+	var err error
+	if docs["petstore.yaml"], err = os.ReadFile("../../../testdata/golden/openapi-petstore/petstore.yaml"); err != nil {
+		b.Fatal(err)
+	}
+	if os.Getenv("OPENTOOLGEN_REALWORLD") != "" {
+		out, err := exec.Command("go", "mod", "download", "-json", "github.com/ogen-go/ogen@v1.14.0").Output()
+		var info struct{ Dir string }
+		if err != nil || json.Unmarshal(out, &info) != nil {
+			b.Fatalf("go mod download: %v %s", err, out)
+		}
+		for _, name := range []string{"k8s.json", "api.github.com.json"} {
+			if docs[name], err = os.ReadFile(filepath.Join(info.Dir, "_testdata", "examples", name)); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+	names := make([]string, 0, len(docs))
+	for name := range docs {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		src, err := source.ReadSource(name, docs[name])
+		if err != nil {
+			b.Fatal(err)
+		}
+		loc := &url.URL{Path: name}
+		b.Run(name+"/fast", func(b *testing.B) {
+			b.SetBytes(int64(len(docs[name])))
+			b.ReportAllocs()
+			for b.Loop() {
+				l := openapi3.NewLoader()
+				l.IsExternalRefsAllowed = true
+				if _, ok, err := fastLoad(l, src.Tree, src.JSON, loc); !ok || err != nil {
+					b.Fatalf("fast path not taken (%v) or failed: %v", ok, err)
+				}
+			}
+		})
+		b.Run(name+"/usual", func(b *testing.B) {
+			b.SetBytes(int64(len(docs[name])))
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := slowLoad(src.JSON, loc); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+// syntheticDocument writes an OpenAPI 3.0 document of n operations, each
+// with parameters, a request body, responses and a component schema of its
+// own, for BenchmarkFastLoad.
+func syntheticDocument(n int) []byte {
+	var b strings.Builder
+	b.WriteString(`{"openapi":"3.0.3","info":{"title":"synthetic","version":"1"},"paths":{`)
+	for i := range n {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		fmt.Fprintf(&b, `"/items%d/{id}":{"parameters":[{"name":"id","in":"path","required":true,"schema":{"type":"string","format":"uuid"}}],
+		"post":{"operationId":"op%d","summary":"Operation %d","tags":["t%d"],"x-order":%d,
+		 "parameters":[{"name":"limit","in":"query","schema":{"type":"integer","minimum":1,"maximum":100,"default":20}},
+		  {"name":"X-Trace","in":"header","description":"trace","schema":{"type":"string","maxLength":64}},{"$ref":"#/components/parameters/Page"}],
+		 "requestBody":{"required":true,"content":{"application/json":{"schema":{"$ref":"#/components/schemas/Item%d"}}}},
+		 "responses":{"200":{"description":"ok","headers":{"X-Rate":{"schema":{"type":"integer"}}},"content":{"application/json":{"schema":{"type":"array","items":{"$ref":"#/components/schemas/Item%d"}},"example":[{"id":"a"}]}}},
+		  "404":{"$ref":"#/components/responses/NotFound"},"default":{"description":"error","content":{"application/json":{"schema":{"$ref":"#/components/schemas/Error"}}}}}}}`,
+			i, i, i, i%7, i, i, i)
+	}
+	b.WriteString(`},"components":{"parameters":{"Page":{"name":"page","in":"query","schema":{"type":"integer","minimum":0}}},
+	 "responses":{"NotFound":{"description":"not found","content":{"application/json":{"schema":{"$ref":"#/components/schemas/Error"}}}}},
+	 "schemas":{"Error":{"type":"object","required":["code","message"],"properties":{"code":{"type":"integer","format":"int32"},"message":{"type":"string"}}}`)
+	for i := range n {
+		fmt.Fprintf(&b, `,"Item%d":{"type":"object","description":"Item %d","required":["id"],"properties":{
+		 "id":{"type":"string","format":"uuid","readOnly":true},"name":{"type":"string","minLength":1,"maxLength":100,"pattern":"^[a-z]+$"},
+		 "count":{"type":"integer","minimum":0,"exclusiveMinimum":true,"nullable":true},"tags":{"type":"array","items":{"type":"string"},"uniqueItems":true,"maxItems":10},
+		 "kind":{"type":"string","enum":["a","b","c"],"default":"a"},"meta":{"type":"object","additionalProperties":{"type":"string"},"x-meta":{"k":[1,2]}},
+		 "child":{"allOf":[{"$ref":"#/components/schemas/Error"},{"description":"child"}]}}}`, i, i)
+	}
+	b.WriteString(`}}}`)
+	return []byte(b.String())
 }
