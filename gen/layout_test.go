@@ -50,7 +50,10 @@ var stages = []struct {
 	// OpenTool document), leaving its names to it (loadersMakeNoNames)
 	{pkg: "gen/load/opentool", may: []string{"internal/jsontree", "internal/checked", "runtime", "gen/source", "gen/model"}},
 	{pkg: "gen/load/opendyn", may: []string{"internal/jsontree", "runtime", "gen/source", "gen/load/opentool", "gen/model"}},
-	{pkg: "gen/load/openapi", may: []string{"internal/jsontree", "internal/checked", "runtime", "gen/source", "gen/model"}, third: true},
+	// kin-openapi's values decoded from a parsed tree (the OpenAPI loader's
+	// fast path)
+	{pkg: "gen/load/openapi/fastload", may: []string{"internal/jsontree"}, third: true},
+	{pkg: "gen/load/openapi", may: []string{"internal/jsontree", "internal/checked", "runtime", "gen/source", "gen/model", "gen/load/openapi/fastload"}, third: true},
 	{pkg: "gen/load/mcptools", may: []string{"internal/jsontree", "internal/mcpschema", "runtime", "gen/source", "gen/load/opentool", "gen/model"}},
 	// emit: Go from the model, nothing of input formats (jennifer only)
 	{pkg: "gen/emit", may: []string{"internal/jsontree", "runtime", "templates", "gen/model"}, jennifer: true},

@@ -18,6 +18,7 @@ import (
 	"github.com/getkin/kin-openapi/openapi2"
 	"github.com/getkin/kin-openapi/openapi2conv"
 	"github.com/getkin/kin-openapi/openapi3"
+	"github.com/opentoolgen/opentoolgen/gen/load/openapi/fastload"
 	"github.com/opentoolgen/opentoolgen/gen/model"
 	"github.com/opentoolgen/opentoolgen/gen/source"
 	"github.com/opentoolgen/opentoolgen/internal/jsontree"
@@ -199,7 +200,7 @@ func (b *oaBuilder) load() (*openapi3.T, error) {
 		if len(data) == 0 || len(b.src.JSON) != len(data) || &b.src.JSON[0] != &data[0] {
 			data = nil
 		}
-		if doc, ok, err := fastLoad(l, b.trees[b.root], data, loc); ok {
+		if doc, ok, err := fastload.Load(l, b.trees[b.root], data, loc); ok {
 			return doc, err
 		}
 		l = newLoader() // the fast path may have used l
@@ -207,7 +208,7 @@ func (b *oaBuilder) load() (*openapi3.T, error) {
 	return l.LoadFromDataWithPath(b.json, loc)
 }
 
-// fastLoading turns fastLoad on; tests turn it off to compare.
+// fastLoading turns the fast path (package fastload) on; tests turn it off to compare.
 var fastLoading = true
 
 // readLocal reads the files references name: local files only, never URLs,

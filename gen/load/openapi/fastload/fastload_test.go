@@ -1,4 +1,4 @@
-package openapi
+package fastload
 
 import (
 	"encoding/json"
@@ -20,7 +20,7 @@ import (
 )
 
 // fastCases are documents written to reach the corners of kin-openapi's
-// decoding that fastLoad copies: each must take the fast path (want true) or
+// decoding that Load copies: each must take the fast path (want true) or
 // give up (false), and give what json.Unmarshal gives either way.
 var fastCases = []struct {
 	name string
@@ -100,11 +100,11 @@ func compareFast(t *testing.T, name string, src *source.Source) bool {
 	loc := &url.URL{Path: filepath.ToSlash(name)}
 	fl := openapi3.NewLoader()
 	fl.IsExternalRefsAllowed = true
-	fast, ok, ferr := fastLoad(fl, src.Tree, src.JSON, loc)
+	fast, ok, ferr := Load(fl, src.Tree, src.JSON, loc)
 	if !ok {
 		return false
 	}
-	// The parts fastLoad decodes, before references are resolved, with a
+	// The parts Load decodes, before references are resolved, with a
 	// readable difference.
 	var plain openapi3.T
 	if err := json.Unmarshal(src.JSON, &plain); err != nil {
@@ -164,8 +164,8 @@ func TestFastLoadSame(t *testing.T) {
 		}
 	}
 	// The repository's OpenAPI documents (YAML ones through their JSON form).
-	files, _ := filepath.Glob("../../../testdata/*/*/*.yaml")
-	more, _ := filepath.Glob("../../../testdata/*/*/*.json")
+	files, _ := filepath.Glob("../../../../testdata/*/*/*.yaml")
+	more, _ := filepath.Glob("../../../../testdata/*/*/*.json")
 	files = append(files, more...)
 	taken := 0
 	for _, f := range files {
@@ -188,7 +188,7 @@ func TestFastLoadSame(t *testing.T) {
 
 // TestFastLoadDuplicate: an object with a repeated member name (which the
 // source reader may let through with a warning) is left to encoding/json,
-// whose merging of the two values fastLoad does not copy.
+// whose merging of the two values Load does not copy.
 func TestFastLoadDuplicate(t *testing.T) {
 	str := func(s string) *jsontree.Node { return &jsontree.Node{Kind: jsontree.String, Str: s} }
 	n := &jsontree.Node{Kind: jsontree.Object, Members: []jsontree.Member{{Key: "type", Value: str("string")}, {Key: "title", Value: str("t")}}}
@@ -269,7 +269,7 @@ func FuzzFastLoad(f *testing.F) {
 func BenchmarkFastLoad(b *testing.B) {
 	docs := map[string][]byte{"synthetic.json": syntheticDocument(300)}
 	var err error
-	if docs["petstore.yaml"], err = os.ReadFile("../../../testdata/golden/openapi-petstore/petstore.yaml"); err != nil {
+	if docs["petstore.yaml"], err = os.ReadFile("../../../../testdata/golden/openapi-petstore/petstore.yaml"); err != nil {
 		b.Fatal(err)
 	}
 	if os.Getenv("OPENTOOLGEN_REALWORLD") != "" {
@@ -301,7 +301,7 @@ func BenchmarkFastLoad(b *testing.B) {
 			for b.Loop() {
 				l := openapi3.NewLoader()
 				l.IsExternalRefsAllowed = true
-				if _, ok, err := fastLoad(l, src.Tree, src.JSON, loc); !ok || err != nil {
+				if _, ok, err := Load(l, src.Tree, src.JSON, loc); !ok || err != nil {
 					b.Fatalf("fast path not taken (%v) or failed: %v", ok, err)
 				}
 			}
