@@ -111,7 +111,7 @@ func compareFast(t *testing.T, name string, src *source.Source) bool {
 		t.Errorf("%s: fast path taken, but json.Unmarshal fails: %v", name, err)
 		return true
 	}
-	d := &fastDecoder{data: src.JSON}
+	d := &decoder{data: src.JSON}
 	for _, m := range src.Tree.Members {
 		var got, want any
 		var err error
@@ -125,7 +125,7 @@ func compareFast(t *testing.T, name string, src *source.Source) bool {
 			want = plain.Paths
 		case "components":
 			if m.Value.Kind != jsontree.Null {
-				got, err = d.components(m.Value)
+				got, err = components.decode(d, m.Value, false)
 			} else {
 				got = (*openapi3.Components)(nil)
 			}
@@ -192,12 +192,12 @@ func TestFastLoadSame(t *testing.T) {
 func TestFastLoadDuplicate(t *testing.T) {
 	str := func(s string) *jsontree.Node { return &jsontree.Node{Kind: jsontree.String, Str: s} }
 	n := &jsontree.Node{Kind: jsontree.Object, Members: []jsontree.Member{{Key: "type", Value: str("string")}, {Key: "title", Value: str("t")}}}
-	d := &fastDecoder{}
-	if _, err := d.schema(n, false); err != nil {
+	d := &decoder{}
+	if _, err := schema.decode(d, n, false); err != nil {
 		t.Fatalf("without a duplicate: %v", err)
 	}
 	n.Members = append(n.Members, jsontree.Member{Key: "type", Value: str("integer")})
-	if _, err := d.schema(n, false); err != errSlow {
+	if _, err := schema.decode(d, n, false); err != errSlow {
 		t.Errorf("with a duplicate: got %v, want errSlow", err)
 	}
 	many := &jsontree.Node{Kind: jsontree.Object}
@@ -261,8 +261,9 @@ func FuzzFastLoad(f *testing.F) {
 }
 
 // BenchmarkFastLoad measures loading an already parsed OpenAPI document
-// into kin-openapi's values: the fast path (fast) against kin-openapi's own
-// decoding (usual). It runs on the golden petstore and on a generated
+// into kin-openapi's values: the fast path (fast; decode: only its own
+// decoding of paths and components) against kin-openapi's own decoding
+// (usual). It runs on the golden petstore and on a generated
 // document of 300 operations; with OPENTOOLGEN_REALWORLD set, also on
 // Kubernetes' and GitHub's documents from ogen's test data (downloaded with
 // go mod download).
@@ -303,6 +304,27 @@ func BenchmarkFastLoad(b *testing.B) {
 				l.IsExternalRefsAllowed = true
 				if _, ok, err := Load(l, src.Tree, src.JSON, loc); !ok || err != nil {
 					b.Fatalf("fast path not taken (%v) or failed: %v", ok, err)
+				}
+			}
+		})
+		// Only the decoding this package does itself, without kin-openapi's
+		// loading of the rest and resolving of references.
+		b.Run(name+"/decode", func(b *testing.B) {
+			b.SetBytes(int64(len(docs[name])))
+			b.ReportAllocs()
+			for b.Loop() {
+				d := &decoder{data: src.JSON}
+				for _, m := range src.Tree.Members {
+					var err error
+					switch m.Key {
+					case "paths":
+						_, err = d.paths(m.Value)
+					case "components":
+						_, err = components.decode(d, m.Value, false)
+					}
+					if err != nil {
+						b.Fatalf("%s: %v", m.Key, err)
+					}
 				}
 			}
 		})
