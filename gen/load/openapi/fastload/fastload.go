@@ -21,13 +21,22 @@
 // document's paths, components and webhooks straight from the tree the
 // loader has already parsed (to report positions), hands kin-openapi the
 // rest of the document (small) to load as usual, puts the decoded parts in
-// and lets kin-openapi resolve the references. The objects it decodes itself
-// are the common ones (paths, operations, parameters, bodies, responses,
-// media types, headers, schemas), with kin-openapi's own rules (what goes
-// into Extensions, the float64 round trip of numbers under paths and
-// responses, null members); every other member (a reference object with
-// siblings, a discriminator, links, callbacks, security, servers, …) is
-// decoded by its own UnmarshalJSON from its bytes, as it would be in place.
+// and lets kin-openapi resolve the references.
+//
+// It decodes the common objects itself (path items, operations, parameters,
+// headers, bodies, responses, media types, examples, schemas, components and
+// the references to them) with one table-driven decoder: each object's table
+// is read once, by reflection, from kin-openapi's struct type as
+// encoding/json reads it (json tags, promoted fields of embedded structs),
+// and says, for each member name, the offset of the field it fills and how a
+// field of that Go type is decoded. Members that name no field go into
+// Extensions, as kin-openapi's UnmarshalJSON puts them. Fields of other types
+// (a discriminator, links, callbacks, security, servers, …) and references
+// with siblings are decoded by encoding/json and their own UnmarshalJSON from
+// their bytes, as they would be in place. The rules of kin-openapi's decoding
+// are kept: the float64 round trip of numbers under paths and responses
+// (where it re-encodes each member), null members, Operation's null
+// responses.
 //
 // # Staying correct
 //
@@ -36,11 +45,23 @@
 // duplicate key, a key encoding/json would match case-insensitively, a value
 // of the wrong kind, a number out of range, a $ref outside paths and
 // components) makes it give up, and the caller loads the whole document the
-// usual way, so that errors stay kin-openapi's. TestFastLoadSame compares
-// both ways with reflect.DeepEqual on documents written to reach the corners
-// of kin-openapi's decoding and on the repository's OpenAPI documents;
-// FuzzFastLoad fuzzes it; OPENTOOLGEN_REALWORLD=1 go test -run
-// FastLoadRealWorld does it on ogen's and kin-openapi's test data.
+// usual way, so that errors stay kin-openapi's. The tests:
+//
+//   - TestFastLoadSame compares both ways with reflect.DeepEqual on documents
+//     written to reach the corners of kin-openapi's decoding and on the
+//     repository's OpenAPI documents; FuzzFastLoad fuzzes it;
+//     OPENTOOLGEN_REALWORLD=1 go test -run FastLoadRealWorld does it on
+//     ogen's and kin-openapi's test data.
+//   - TestFastLoadEachField decodes every member of every object decoded
+//     here alone, with values of its field's type, both ways; a field a new
+//     kin-openapi adds is tried without anyone writing a case for it.
+//   - TestFastLoadFields names every field (exported or not) of the types
+//     built here that the kin-openapi version in [KinOpenAPI] did not have,
+//     and TestFastLoadKinVersion fails while go.mod requires another version
+//     than [KinOpenAPI]: updating kin-openapi means checking the fast path
+//     against it (the steps are in kinopenapi_test.go). A program built with
+//     another kin-openapi (a module requiring a newer one beside this one)
+//     does not take the fast path.
 package fastload
 
 import (
@@ -49,13 +70,45 @@ import (
 	"errors"
 	"math"
 	"net/url"
+	"runtime/debug"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/getkin/kin-openapi/openapi3"
 
 	"github.com/opentoolgen/opentoolgen/internal/jsontree"
 )
+
+// KinOpenAPI is the version of kin-openapi the fast path was verified
+// against: the version go.mod requires (TestFastLoadKinVersion fails when
+// they differ). A program built with another version (a module requiring a
+// newer kin-openapi beside this one) loads every document the usual way.
+const KinOpenAPI = "v0.152.0"
+
+// kinOpenAPIPath is kin-openapi's module path.
+const kinOpenAPIPath = "github.com/getkin/kin-openapi"
+
+// verifiedBuild reports whether the program is built with the kin-openapi
+// version the fast path was verified against, or one it cannot tell (a test
+// binary lists no dependencies).
+var verifiedBuild = sync.OnceValue(func() bool {
+	bi, ok := debug.ReadBuildInfo()
+	return !ok || builtWith(bi.Deps, KinOpenAPI)
+})
+
+// builtWith reports whether deps hold kin-openapi at version, or none.
+func builtWith(deps []*debug.Module, version string) bool {
+	for _, m := range deps {
+		if m.Path == kinOpenAPIPath {
+			if m.Replace != nil {
+				m = m.Replace
+			}
+			return m.Version == version
+		}
+	}
+	return true
+}
 
 // errSlow says the fast path gives up: the document is loaded the usual way.
 var errSlow = errors.New("openapi: fast path gave up")
@@ -66,7 +119,7 @@ var errSlow = errors.New("openapi: fast path gave up")
 // the tree). ok false means it gave up before doing anything that matters:
 // the caller loads the document the usual way.
 func Load(l *openapi3.Loader, tree *jsontree.Node, data []byte, loc *url.URL) (doc *openapi3.T, ok bool, err error) {
-	if tree == nil || tree.Kind != jsontree.Object {
+	if tree == nil || tree.Kind != jsontree.Object || !verifiedBuild() {
 		return nil, false, nil
 	}
 	d := &decoder{data: data}
