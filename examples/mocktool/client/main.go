@@ -18,64 +18,27 @@ package main
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
-	"os"
-	"os/signal"
-	"syscall"
-	"time"
 
+	"github.com/opentoolgen/opentoolgen/examples/internal/exampleclient"
 	"github.com/opentoolgen/opentoolgen/examples/mocktool/mocktool"
 	"github.com/opentoolgen/opentoolgen/runtime"
 )
 
-func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
-	err := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
-	switch {
-	case err == nil || errors.Is(err, flag.ErrHelp):
-	case errors.Is(err, errUsage):
-		os.Exit(2)
-	default:
-		fmt.Fprintln(os.Stderr, "client:", err)
-		os.Exit(1)
-	}
+// defaultURL is where the example's server listens by default.
+const defaultURL = "http://127.0.0.1:17001/opentool"
+
+func main() { exampleclient.Main(defaultURL, calls) }
+
+// run is main with its arguments and outputs, for the tests.
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	return exampleclient.Run(ctx, defaultURL, args, stdout, stderr, calls)
 }
 
-// errUsage is bad usage; the flag package has printed the problem already.
-var errUsage = errors.New("usage")
-
-func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("client", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	url := fs.String("url", "http://127.0.0.1:17001/opentool", "base `URL` of the OpenTool server")
-	apiKey := fs.String("apiKey", "", "API `key` to send as a bearer token")
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return err
-		}
-		return errUsage
-	}
-	if fs.NArg() > 0 {
-		fmt.Fprintf(stderr, "unexpected arguments: %q\n", fs.Args())
-		fs.Usage()
-		return errUsage
-	}
-	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
-	defer cancel()
-
-	rt := runtime.NewClient(*url, runtime.WithAPIKey(*apiKey))
+// calls calls every function once through the generated client.
+func calls(ctx context.Context, rt *runtime.Client, stdout io.Writer) error {
 	c := mocktool.NewClient(rt)
-
-	v, err := rt.Version(ctx)
-	if err != nil {
-		// errors.Is(err, runtime.ErrNoAccess) when nothing listens at the URL,
-		// runtime.ErrUnauthorized when the API key is missing or wrong.
-		return err
-	}
-	fmt.Fprintf(stdout, "server version: %s\n", v.Version)
 
 	n, err := c.Count(ctx)
 	if err != nil {

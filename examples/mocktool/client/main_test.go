@@ -10,6 +10,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/opentoolgen/opentoolgen/examples/internal/exampleclient"
 	"github.com/opentoolgen/opentoolgen/examples/mocktool/mocktool"
 	"github.com/opentoolgen/opentoolgen/runtime"
 )
@@ -119,7 +120,7 @@ run: tool error 500: broken on purpose
 	if err := run(t.Context(), []string{"-url", url, "-apiKey", "wrong"}, io.Discard, io.Discard); !errors.Is(err, runtime.ErrUnauthorized) {
 		t.Errorf("wrong key: err = %v, want ErrUnauthorized", err)
 	}
-	if err := run(t.Context(), []string{"-url"}, io.Discard, io.Discard); !errors.Is(err, errUsage) {
+	if err := run(t.Context(), []string{"-url"}, io.Discard, io.Discard); !errors.Is(err, exampleclient.ErrUsage) {
 		t.Errorf("-url without a value: err = %v, want errUsage", err)
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"net/http/httptest"
 	"testing"
 
+	"github.com/opentoolgen/opentoolgen/examples/internal/exampleclient"
 	"github.com/opentoolgen/opentoolgen/examples/weather/weathertool"
 	"github.com/opentoolgen/opentoolgen/runtime"
 )
@@ -46,7 +47,7 @@ get_n_day_weather_forecast: 3 days of celsius in Paris, France
 	if err := run(t.Context(), []string{"-url", url}, io.Discard, io.Discard); !errors.Is(err, runtime.ErrUnauthorized) {
 		t.Errorf("without the key: err = %v, want ErrUnauthorized", err)
 	}
-	if err := run(t.Context(), []string{"-nope"}, io.Discard, io.Discard); !errors.Is(err, errUsage) {
+	if err := run(t.Context(), []string{"-nope"}, io.Discard, io.Discard); !errors.Is(err, exampleclient.ErrUsage) {
 		t.Errorf("bad flag: err = %v, want errUsage", err)
 	}
 }
