@@ -174,8 +174,11 @@ func TestDeepNestingLinear(t *testing.T) {
 					t.Errorf("%d levels: %d bytes of output for %d of input, want under 20 times", n, out[n], len(data))
 				}
 				for _, f := range res.Files {
+					if f.Name == emit.DocumentFile {
+						continue // compact JSON when deep (ResultDocument)
+					}
 					for _, line := range strings.Split(string(f.Content), "\n") {
-						if len(line) > 400 && !strings.HasPrefix(line, "const documentJSON") {
+						if len(line) > 400 {
 							t.Fatalf("%d levels: %s has a line of %d bytes: %.200s…", n, f.Name, len(line), line)
 						}
 					}

@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/opentoolgen/opentoolgen/gen/emit"
 )
 
 // longText is a description of about n bytes in paragraphs, with mid in its
@@ -48,7 +50,7 @@ func longDocument(n int, extra string) []byte {
 }
 
 // TestLongDescriptionsOnce: a long description is written once, in the
-// embedded document; doc comments carry its beginning, say how much is left
+// embedded document (opentool.gen.json, which document.gen.go embeds); doc comments carry its beginning, say how much is left
 // out, and keep its last paragraph when short.
 func TestLongDescriptionsOnce(t *testing.T) {
 	for _, extra := range []string{"", " with `code`"} { // a raw literal, an interpreted one
@@ -62,22 +64,25 @@ func TestLongDescriptionsOnce(t *testing.T) {
 			total += len(f.Content)
 			for _, where := range []string{"INFO", "FUNCTION", "PARAMETER", "SCHEMA", "PROPERTY"} {
 				n := bytes.Count(f.Content, []byte("MIDDLE-OF-"+where))
-				if want := map[bool]int{true: 1, false: 0}[f.Name == "document.gen.go"]; n != want {
+				if want := map[bool]int{true: 1, false: 0}[f.Name == emit.DocumentFile]; n != want {
 					t.Errorf("%s: the middle of the %s description is there %d times, want %d", f.Name, where, n, want)
 				}
 			}
-			if f.Name != "document.gen.go" && len(f.Content) > 32<<10 {
+			if f.Name != emit.DocumentFile && len(f.Content) > 32<<10 {
 				t.Errorf("%s has %d bytes", f.Name, len(f.Content))
 			}
 		}
 		if total > len(data)+64<<10 {
-			t.Errorf("%d bytes of Go for a document of %d", total, len(data))
+			t.Errorf("%d bytes of files for a document of %d", total, len(data))
 		}
 		client := string(fileNamed(t, res, "client.gen.go"))
 		if !strings.Contains(client, " bytes of the description are left out here; the document has the whole text.)\n//\n// The end.\n") {
 			t.Errorf("client.gen.go does not say that the description is cut, or lost its end:\n%.3000s", client)
 		}
-		// The documents keep every byte.
+		// The documents keep every byte; -document writes the embedded one.
+		if !bytes.Equal(res.Document, fileNamed(t, res, emit.DocumentFile)) {
+			t.Errorf("Result.Document is not %s", emit.DocumentFile)
+		}
 		var back struct {
 			Info struct{ Description string }
 		}
@@ -99,7 +104,7 @@ func fileNamed(t *testing.T, res *Result, name string) []byte {
 }
 
 // TestLongDescriptionsCompile vets packages whose embedded document is
-// large: a raw literal written into the file, and an interpreted one.
+// large, with text a Go raw string could not hold.
 func TestLongDescriptionsCompile(t *testing.T) {
 	if testing.Short() {
 		t.Skip("-short: skipping go vet of generated packages")

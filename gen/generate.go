@@ -174,7 +174,7 @@ func Generate(name string, data []byte, opts Options) (*Result, error) {
 	if err := sel.Check(); err != nil {
 		return nil, err
 	}
-	src, pkg, warnings, err := load(name, data, opts)
+	_, pkg, warnings, err := load(name, data, opts)
 	if err != nil {
 		return nil, err
 	}
@@ -198,42 +198,29 @@ func Generate(name string, data []byte, opts Options) (*Result, error) {
 		}
 		return nil, &source.Error{Diagnostics: ds}
 	}
-	docOut := &emit.DocumentOut{SizeHint: len(src.JSON)}
-	var outs []emit.Output
-	var extra []File
-	if pkg.API == nil {
-		outs = emit.OpenTool(pkg, docOut)
-	}
-	if pkg.Dyn != nil { // OpenDyn: cgo bindings and a C header besides
-		if outs, extra, err = emit.OpenDyn(pkg, docOut); err != nil {
-			return nil, err
-		}
-	}
-	if pkg.API != nil { // OpenAPI: a REST client and a Tool adapter over it
-		outs = emit.OpenAPI(pkg, docOut)
-	}
-	if opts.Command != nil { // a package main, rendered with the others and taken out after
+	if opts.Command != nil {
 		pkg.Command = model.NewCommand(pkg, opts.Command.Name, opts.Command.ImportPath)
-		outs = append(outs, emit.Command(pkg))
+	}
+	outs, err := emit.Package(pkg)
+	if err != nil {
+		return nil, err
 	}
 	files, err := render(outs)
 	if err != nil {
 		return nil, err
 	}
-	var command *File
-	if opts.Command != nil {
-		last := files[len(files)-1]
-		command, files = &last, files[:len(files)-1]
-	}
-	files = append(files, extra...)
-	doc := docOut.Compact // written with document.gen.go
-	if doc == nil {
-		if doc, err = emit.MarshalDocument(pkg.Document); err != nil {
-			return nil, err
+	res := &Result{Warnings: warnings}
+	for i, f := range files {
+		switch {
+		case outs[i].Command:
+			res.Command = &files[i]
+		case f.Name == emit.DocumentFile:
+			res.Document = f.Content
+			res.Files = append(res.Files, f)
+		default:
+			res.Files = append(res.Files, f)
 		}
 	}
-	doc = emit.ResultDocument(doc)
-	res := &Result{Files: files, Document: doc, Warnings: warnings, Command: command}
 	if opts.Declarations != "" {
 		if err := addDeclarations(name, pkg, opts.Declarations, res); err != nil {
 			return nil, err
@@ -416,7 +403,16 @@ func render(outs []emit.Output) ([]File, error) {
 	return files, nil
 }
 
+// renderOne renders one output: Go source formatted, any other file as it
+// is.
 func renderOne(o emit.Output) (File, error) {
+	if c, ok := o.File.(emit.Content); ok {
+		b, err := c.Bytes()
+		if err != nil {
+			return File{}, fmt.Errorf("opentoolgen: internal error: generating %s: %w", o.Name, err)
+		}
+		return File{Name: o.Name, Content: b}, nil
+	}
 	var buf bytes.Buffer
 	if err := o.File.Render(&buf); err != nil {
 		return File{}, &FormatError{File: o.Name, Source: buf.Bytes(), Err: err}
@@ -424,11 +420,6 @@ func renderOne(o emit.Output) (File, error) {
 	src, err := formatSource(buf.Bytes())
 	if err != nil {
 		return File{}, &FormatError{File: o.Name, Source: buf.Bytes(), Err: err}
-	}
-	if s, ok := o.File.(emit.Splicer); ok {
-		if src, err = s.Splice(src); err != nil {
-			return File{}, &FormatError{File: o.Name, Source: buf.Bytes(), Err: err}
-		}
 	}
 	return File{Name: o.Name, Content: src}, nil
 }

@@ -91,7 +91,10 @@ func generateCase(t *testing.T, c goldenCase) map[string][]byte {
 	for _, f := range res.Files {
 		out[f.Name] = f.Content
 	}
-	out["opentool.gen.json"] = res.Document
+	// -document writes the bytes the package embeds.
+	if !bytes.Equal(out[emit.DocumentFile], res.Document) {
+		t.Errorf("Result.Document differs from the embedded %s", emit.DocumentFile)
+	}
 	out[goldenCommand(c.name)] = res.Command.Content
 	if declaredCases[c.name] {
 		// The declarations of every profile, as -declarations writes them.
@@ -242,8 +245,9 @@ func TestGoldenNoDirectives(t *testing.T) {
 				line := lines[i]
 				l := strings.TrimLeft(line, " \t")
 				// The generator's own directives: the build constraints of the
-				// platform files and the cgo preamble of an OpenDyn package.
-				if l == "//go:build unix" || l == "//go:build windows" || l == "//go:build cgo" {
+				// platform files, the embedded document and the cgo preamble
+				// of an OpenDyn package.
+				if l == "//go:build unix" || l == "//go:build windows" || l == "//go:build cgo" || l == "//go:embed "+emit.DocumentFile {
 					continue
 				}
 				if end := cgoPreambleEnd(lines, i); end > 0 {

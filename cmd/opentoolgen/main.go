@@ -243,7 +243,7 @@ func generate(args []string, stdout, stderr io.Writer) (err error) {
 		want[p] = f.Content
 		names = append(names, p)
 	}
-	if o.document != "" {
+	if _, embedded := want[o.document]; o.document != "" && !embedded { // the same bytes when it is the embedded file
 		want[o.document] = res.Document
 		names = append(names, o.document)
 	}

@@ -116,7 +116,7 @@ var badDocWant = []string{
 	`bad.json:11:50: /functions/0/return/schema/$ref: got "#/schemas/Nope", want a reference to one of the document's schemas (it has none)`,
 }
 
-var generatedFiles = []string{"client.gen.go", "document.gen.go", "tool.gen.go", "types.gen.go"}
+var generatedFiles = []string{"client.gen.go", "document.gen.go", "opentool.gen.json", "tool.gen.go", "types.gen.go"}
 
 type result struct {
 	code           int
@@ -212,7 +212,9 @@ func expected(t *testing.T, name, doc, pkg string) map[string][]byte {
 	for _, f := range res.Files {
 		out[f.Name] = f.Content
 	}
-	out["opentool.gen.json"] = res.Document
+	if !bytes.Equal(out["opentool.gen.json"], res.Document) {
+		t.Errorf("Result.Document is not the embedded opentool.gen.json")
+	}
 	return out
 }
 
@@ -297,7 +299,6 @@ func TestGenerate(t *testing.T) {
 		}
 		name := c.args[len(c.args)-1]
 		want := expected(t, name, c.doc, c.pkg)
-		delete(want, "opentool.gen.json") // only with -document
 		entries, err := os.ReadDir(filepath.Join(mod, c.dir))
 		if err != nil {
 			t.Fatal(err)
@@ -323,7 +324,7 @@ func TestGenerate(t *testing.T) {
 			if !bytes.Equal(data, content) {
 				t.Errorf("%s/%s differs from what gen.Generate makes:\n%s", c.dir, file, cmp.Diff(string(content), string(data)))
 			}
-			if !bytes.Contains(data, []byte("\npackage "+c.pkg+"\n")) {
+			if strings.HasSuffix(file, ".go") && !bytes.Contains(data, []byte("\npackage "+c.pkg+"\n")) {
 				t.Errorf("%s/%s: no package clause for %s", c.dir, file, c.pkg)
 			}
 		}
@@ -402,6 +403,17 @@ func TestCheck(t *testing.T) {
 
 	check(0) // fresh
 
+	// The embedded document is a generated file like the Go files.
+	embedded := filepath.Join(dir, "out", "opentool.gen.json")
+	doc, err := os.ReadFile(embedded)
+	if err != nil {
+		t.Fatal(err)
+	}
+	put(t, embedded, strings.Replace(string(doc), "Get a user", "Get one user", 1))
+	check(1, filepath.Join("out", "opentool.gen.json"))
+	put(t, embedded, string(doc))
+	check(0)
+
 	types := filepath.Join(dir, "out", "types.gen.go")
 	data, err := os.ReadFile(types)
 	if err != nil {
@@ -415,10 +427,12 @@ func TestCheck(t *testing.T) {
 	}
 	check(1, filepath.Join("out", "types.gen.go"), filepath.Join("out", "client.gen.go"))
 
-	// The document changed: every file is stale. Regenerating makes them fresh.
+	// The document changed: every file that holds its text is stale (not
+	// document.gen.go, which embeds opentool.gen.json). Regenerating makes
+	// them fresh.
 	put(t, filepath.Join(dir, "tool.json"), strings.Replace(toolDoc, "Get a user", "Get one user", 1))
 	check(1, filepath.Join("out", "types.gen.go"), filepath.Join("out", "client.gen.go"),
-		filepath.Join("out", "document.gen.go"), filepath.Join("out", "tool.gen.go"), filepath.Join("out", "opentool.json"))
+		filepath.Join("out", "opentool.gen.json"), filepath.Join("out", "tool.gen.go"), filepath.Join("out", "opentool.json"))
 	opentoolgen(t, dir, "-o", "out", "-document", "out/opentool.json", "tool.json").want(t, 0)
 	check(0)
 

@@ -7,6 +7,7 @@ import (
 	"reflect"
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/opentoolgen/opentoolgen/runtime"
 )
@@ -207,6 +208,33 @@ func emptyValue(v reflect.Value) bool {
 	return false
 }
 
+// jsonPiece is the size of the pieces a large string is encoded in.
+const jsonPiece = 64 << 10
+
+// encodeJSONString appends s as json.Marshal encodes a string, in pieces
+// (encoding/json escapes rune by rune): a large description is not encoded
+// into a buffer of its own first.
+func encodeJSONString(b *bytes.Buffer, s string) error {
+	b.WriteByte('"')
+	for len(s) > 0 {
+		n := len(s)
+		if n > jsonPiece {
+			n = jsonPiece
+			for k := 0; k < utf8.UTFMax && !utf8.RuneStart(s[n]); k++ {
+				n--
+			}
+		}
+		q, err := json.Marshal(s[:n])
+		if err != nil {
+			return err
+		}
+		b.Write(q[1 : len(q)-1])
+		s = s[n:]
+	}
+	b.WriteByte('"')
+	return nil
+}
+
 // maxIndentedDocument is the size up to which documents are indented (to be
 // read and diffed) whatever their shape.
 const maxIndentedDocument = 256 << 10
@@ -234,18 +262,6 @@ func ResultDocument(compact []byte) []byte {
 	copy(out, compact)
 	out[len(compact)] = '\n'
 	return out
-}
-
-// indentJSON returns compact JSON indented by two spaces, as
-// json.MarshalIndent writes it. Indentation grows with the square of the
-// depth: callers check indentedSize first.
-func indentJSON(compact []byte) []byte {
-	var b bytes.Buffer
-	b.Grow(IndentedSize(compact))
-	if err := json.Indent(&b, compact, "", "  "); err != nil {
-		return compact
-	}
-	return b.Bytes()
 }
 
 // IndentedSize is the size of compact JSON once indented by json.Indent with

@@ -19,14 +19,6 @@ const (
 // CommandFile is the name of the generated main's file.
 const CommandFile = "main.gen.go"
 
-// Command returns the package main of p.Command: a command that serves the
-// generated package through package toolcli, with the backend of its kind —
-// the REST client (OpenAPI), the library (OpenDyn), or the typed OpenTool
-// client of an upstream server (OpenTool: a gateway).
-func Command(p *model.Package) Output {
-	return Output{Name: CommandFile, File: lazy(func() *jen.File { return emitCommand(p) })}
-}
-
 // The main of an OpenAPI package:
 //
 //	func main() {
@@ -55,7 +47,7 @@ func emitCommand(p *model.Package) *jen.File {
 	if p.Source != "" {
 		f.HeaderComment("Source: " + sanitizeLine(p.Source))
 	}
-	if p.Dyn != nil {
+	if hasC(p) {
 		// Without cgo the package has no Library to open.
 		f.HeaderComment("//go:build cgo")
 	}
@@ -86,7 +78,7 @@ func emitCommand(p *model.Package) *jen.File {
 		env = append(env, jen.Values(jen.Dict{jen.Id("Name"): jen.Lit(name), jen.Id("Usage"): jen.Lit(usage)}))
 	}
 	switch {
-	case p.API != nil:
+	case hasHTTP(p):
 		if p.API.Server != nil {
 			// "": the document's servers, the operations' own ones too
 			strVar("server", "server", jen.Lit(""), "Base URL of the REST API for every operation (default: the document's servers, "+p.API.BaseURL+")")
@@ -109,7 +101,7 @@ func emitCommand(p *model.Package) *jen.File {
 			body = append(body, jen.If(jen.Id("v").Op(":=").Qual(osPath, "Getenv").Call(jen.Lit(name)), jen.Id("v").Op("!=").Lit("")).Block(add))
 		}
 		body = append(body, jen.Return(pkg("NewTool").Call(pkg("NewClient").Call(jen.Id("server"), jen.Id("copts").Op("...")), jen.Id("opts").Op("..."))))
-	case p.Dyn != nil:
+	case hasC(p):
 		strVar("library", "library", jen.Lit(""), "Path of the dynamic library (.so, .dylib or .dll)")
 		required = append(required, "library")
 		// lib, err := geometry.Open(library)
@@ -198,9 +190,9 @@ func commandDoc(p *model.Package) string {
 	}
 	doc := "Command " + c.Name + " serves " + what + " as an OpenTool server and an MCP server"
 	switch {
-	case p.API != nil:
+	case hasHTTP(p):
 		doc += ": each function calls the REST API at --server, with the credentials of the environment variables the help lists."
-	case p.Dyn != nil:
+	case hasC(p):
 		doc += ": each function calls the dynamic library at --library."
 	default:
 		doc += ", a gateway: each call's arguments are checked, then it is forwarded to the OpenTool server at --upstream."

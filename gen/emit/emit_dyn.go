@@ -34,23 +34,6 @@ const (
 	dynlibPath  = runtimePath + "/dynlib"
 )
 
-// OpenDyn renders the files of an OpenDyn package: the Go files, and the C
-// header, which is no Go and is not formatted.
-func OpenDyn(p *model.Package, doc *DocumentOut) ([]Output, []File, error) {
-	header, err := emitDynHeader(p)
-	if err != nil {
-		return nil, nil, err
-	}
-	outs := []Output{
-		documentOutput(p, doc),
-		{Name: "types.gen.go", File: emitTypes(p)},
-		{Name: "tool.gen.go", File: emitTool(p)},
-		{Name: "client.gen.go", File: emitClient(p)},
-		{Name: "library.gen.go", File: emitLibrary(p)},
-	}
-	return outs, []File{{Name: p.Dyn.Header, Content: header}}, nil
-}
-
 // ---- C ------------------------------------------------------------------------
 
 // cDecl is the C type of a parameter in the prototype the library has.

@@ -24,39 +24,6 @@ const (
 	oauth2credPath = "github.com/opentoolgen/opentoolgen/oauth2cred"
 )
 
-// openAPIFiles are the files of an OpenAPI package and their emitters.
-var openAPIFiles = []struct {
-	name string
-	emit func(*model.Package) *jen.File
-}{
-	{"document.gen.go", emitDocument},
-	{"types.gen.go", emitTypes},
-	{"client.gen.go", emitRESTClient},
-	{"tool.gen.go", emitTool},
-}
-
-// OpenAPI returns the files of an OpenAPI package, to render. Each file
-// is emitted lazily in the goroutine that formats it, one per CPU, and the types
-// of a large document are split over several files (typeFiles): only the
-// syntax trees of the files in flight are alive at once, which bounds the peak
-// memory while both CPUs work.
-func OpenAPI(p *model.Package, doc *DocumentOut) []Output {
-	var outs []Output
-	for _, f := range openAPIFiles {
-		if f.name == "types.gen.go" {
-			outs = append(outs, typeFiles(p)...)
-			continue
-		}
-		if f.name == "document.gen.go" {
-			outs = append(outs, documentOutput(p, doc))
-			continue
-		}
-		emit := f.emit
-		outs = append(outs, Output{Name: f.name, File: lazy(func() *jen.File { return emit(p) }), Cost: functionsCost(p)})
-	}
-	return outs
-}
-
 // ---- types: formats, constraints, unions -----------------------------------------
 
 func oaGoType(r *model.TypeRef) *jen.Statement {

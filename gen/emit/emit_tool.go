@@ -10,25 +10,29 @@ import (
 // Service interface and the Tool that serves a Service over the OpenTool
 // protocol with the options of runtime.ToolOption.
 
-// serviceDoc is the comment of the Service interface, by input kind: what
-// implements it.
-var serviceDoc = map[string][]string{
-	"opentool": {
+// serviceDoc is the comment of the Service interface: what implements it,
+// the library (hasC), the REST client (hasHTTP) or the user's code.
+func serviceDoc(p *model.Package) []string {
+	switch {
+	case hasC(p):
+		return []string{
+			"Service is the library's functions with typed arguments and results: one",
+			"method per function of the document. (*Library).Service() implements it by",
+			"calling the library; *Client implements it by calling a server that serves it.",
+		}
+	case hasHTTP(p):
+		return []string{
+			"Service is the API: one method per operation. *Client implements it by calling",
+			"the API over HTTP; a fake can implement it in tests.",
+		}
+	}
+	return []string{
 		"Service is the tool: one method per function of the document. Implement it to",
 		"serve the tool (NewTool); *Client implements it by calling a server, so that",
 		"a remote tool can be served again. A method's error reaches the caller as a",
 		"JSON-RPC error: return an *runtime.Error to choose its code, any other error",
 		"is reported with code 500.",
-	},
-	"opendyn": {
-		"Service is the library's functions with typed arguments and results: one",
-		"method per function of the document. (*Library).Service() implements it by",
-		"calling the library; *Client implements it by calling a server that serves it.",
-	},
-	"openapi": {
-		"Service is the API: one method per operation. *Client implements it by calling",
-		"the API over HTTP; a fake can implement it in tests.",
-	},
+	}
 }
 
 // emitTool renders tool.gen.go:
@@ -51,18 +55,18 @@ func emitTool(p *model.Package) *jen.File {
 	for _, fn := range p.Functions {
 		methods = append(methods, funcDoc(fn.GoName, fn.Doc).Add(serviceMethod(fn)))
 	}
-	for _, line := range serviceDoc[string(p.Kind)] {
+	for _, line := range serviceDoc(p) {
 		f.Comment(line)
 	}
 	f.Type().Id("Service").Interface(methods...)
 	f.Line()
 
-	stream := hasStream(p)
+	stream := streams(p)
 	f.Comment("Tool serves a Service as an OpenTool tool: it completes the arguments of a")
 	f.Comment("call as its options say, decodes and validates them straight into the typed")
 	f.Comment("arguments (answering -32602 with every violation), calls the Service and")
 	f.Comment("encodes the result. Serve it with runtime.NewHandler or runtime.Serve.")
-	if p.API != nil {
+	if hasHTTP(p) {
 		f.Comment("An HTTP error of the API reaches the caller with the HTTP status as code and")
 		f.Comment("the response body as data.")
 	}
@@ -75,7 +79,7 @@ func emitTool(p *model.Package) *jen.File {
 	if stream {
 		f.Var().Id("_").Add(rt("StreamTool")).Op("=").Parens(jen.Op("*").Id("Tool")).Parens(jen.Nil())
 	}
-	hints := hasHTTP(p)
+	hints := hasHTTP(p) && len(p.Functions) > 0 // every function is an operation
 	if hints {
 		f.Var().Id("_").Add(rt("HintTool")).Op("=").Parens(jen.Op("*").Id("Tool")).Parens(jen.Nil())
 	}
@@ -245,16 +249,6 @@ func emitTool(p *model.Package) *jen.File {
 		emitHints(f, p)
 	}
 	return f
-}
-
-// hasHTTP reports whether the functions are HTTP operations (OpenAPI).
-func hasHTTP(p *model.Package) bool {
-	for _, fn := range p.Functions {
-		if fn.HTTP != nil {
-			return true
-		}
-	}
-	return false
 }
 
 // emitHints renders the Tool's Hints method, one case per HTTP method in the

@@ -5,6 +5,7 @@
 package mocktool
 
 import (
+	_ "embed"
 	"encoding/json"
 
 	"github.com/opentoolgen/opentoolgen/runtime"
@@ -13,135 +14,10 @@ import (
 
 const _ = runtime.IsAtLeastVersion0_3_0
 
-// documentJSON is the OpenTool document of the package.
-const documentJSON = `{
-  "opentool": "1.0.0",
-  "info": {
-    "title": "CRUD API for mock",
-    "version": "1.0.0"
-  },
-  "functions": [
-    {
-      "name": "count",
-      "description": "Get storage size.",
-      "parameters": [],
-      "return": {
-        "name": "Count",
-        "description": "Storage size",
-        "schema": {
-          "$ref": "#/schemas/Count"
-        }
-      }
-    },
-    {
-      "name": "create",
-      "description": "Create a text in storage",
-      "parameters": [
-        {
-          "name": "text",
-          "description": "Text should be added.",
-          "schema": {
-            "type": "string"
-          },
-          "required": true
-        }
-      ],
-      "return": {
-        "name": "Id",
-        "schema": {
-          "$ref": "#/schemas/Id"
-        }
-      }
-    },
-    {
-      "name": "read",
-      "description": "Read text from storage by id",
-      "parameters": [
-        {
-          "name": "id",
-          "description": "Text Id in storage",
-          "schema": {
-            "$ref": "#/schemas/Id"
-          },
-          "required": true
-        }
-      ],
-      "return": {
-        "name": "text",
-        "description": "Text find by Id in storage",
-        "schema": {
-          "$ref": "#/schemas/Text"
-        }
-      }
-    },
-    {
-      "name": "sequentiallyRead",
-      "description": "Read text from storage one by one",
-      "parameters": [],
-      "stream": {
-        "data": {
-          "name": "text",
-          "description": "Text in storage",
-          "schema": {
-            "$ref": "#/schemas/Text"
-          }
-        }
-      }
-    },
-    {
-      "name": "update",
-      "description": "Update a text in storage by id",
-      "parameters": [
-        {
-          "name": "id",
-          "description": "Text Id in storage.",
-          "schema": {
-            "$ref": "#/schemas/Id"
-          },
-          "required": true
-        },
-        {
-          "name": "text",
-          "description": "Text should be updated.",
-          "schema": {
-            "$ref": "#/schemas/Text"
-          },
-          "required": true
-        }
-      ]
-    },
-    {
-      "name": "delete",
-      "description": "Delete a text in storage",
-      "parameters": [
-        {
-          "name": "id",
-          "description": "Text Id in storage.",
-          "schema": {
-            "$ref": "#/schemas/Id"
-          },
-          "required": true
-        }
-      ]
-    },
-    {
-      "name": "run",
-      "description": "trigger runing",
-      "parameters": []
-    }
-  ],
-  "schemas": {
-    "Count": {
-      "type": "integer"
-    },
-    "Id": {
-      "type": "integer"
-    },
-    "Text": {
-      "type": "string"
-    }
-  }
-}`
+// documentJSON is the OpenTool document of the package, as opentool.gen.json holds it.
+//
+//go:embed opentool.gen.json
+var documentJSON string
 
 // Document returns the OpenTool document the package was generated from; each
 // call returns a new copy.

@@ -7,6 +7,7 @@
 package geometry
 
 import (
+	_ "embed"
 	"encoding/json"
 
 	"github.com/opentoolgen/opentoolgen/runtime"
@@ -15,163 +16,10 @@ import (
 
 const _ = runtime.IsAtLeastVersion0_3_0
 
-// documentJSON is the OpenTool document of the package.
-const documentJSON = `{
-  "opentool": "1.0.0",
-  "info": {
-    "title": "geometry",
-    "description": "Plane geometry in a C library (c/geometry.c).",
-    "version": "1.0.0"
-  },
-  "functions": [
-    {
-      "name": "circle_area",
-      "description": "Returns the area of a circle.",
-      "parameters": [
-        {
-          "name": "radius",
-          "description": "The radius of the circle.",
-          "schema": {
-            "type": "number"
-          },
-          "required": true
-        }
-      ],
-      "return": {
-        "name": "area",
-        "description": "The area.",
-        "schema": {
-          "type": "number"
-        }
-      }
-    },
-    {
-      "name": "distance",
-      "description": "Returns the distance between two points.",
-      "parameters": [
-        {
-          "name": "x1",
-          "description": "x of the first point.",
-          "schema": {
-            "type": "number"
-          },
-          "required": true
-        },
-        {
-          "name": "y1",
-          "description": "y of the first point.",
-          "schema": {
-            "type": "number"
-          },
-          "required": true
-        },
-        {
-          "name": "x2",
-          "description": "x of the second point.",
-          "schema": {
-            "type": "number"
-          },
-          "required": true
-        },
-        {
-          "name": "y2",
-          "description": "y of the second point.",
-          "schema": {
-            "type": "number"
-          },
-          "required": true
-        }
-      ],
-      "return": {
-        "name": "distance",
-        "description": "The distance.",
-        "schema": {
-          "type": "number"
-        }
-      }
-    },
-    {
-      "name": "describe",
-      "description": "Describes a circle in a sentence.",
-      "parameters": [
-        {
-          "name": "radius",
-          "description": "The radius of the circle.",
-          "schema": {
-            "type": "number"
-          },
-          "required": true
-        }
-      ],
-      "return": {
-        "name": "status",
-        "description": "0, or 1 for a negative radius.",
-        "schema": {
-          "type": "object",
-          "properties": {
-            "status": {
-              "type": "integer",
-              "description": "0, or 1 for a negative radius."
-            },
-            "text": {
-              "type": "string",
-              "description": "The sentence.",
-              "maxLength": 63
-            }
-          },
-          "required": [
-            "status",
-            "text"
-          ]
-        }
-      }
-    },
-    {
-      "name": "normalize",
-      "description": "Scales a vector to length 1.",
-      "parameters": [
-        {
-          "name": "v",
-          "description": "The coordinates of the vector, scaled in place.",
-          "schema": {
-            "type": "array",
-            "items": {
-              "type": "number"
-            }
-          },
-          "required": true
-        },
-        {
-          "name": "n",
-          "description": "The number of coordinates.",
-          "schema": {
-            "type": "integer"
-          },
-          "required": true
-        }
-      ],
-      "return": {
-        "name": "length",
-        "description": "The length of the vector before.",
-        "schema": {
-          "type": "number"
-        }
-      }
-    },
-    {
-      "name": "version",
-      "description": "Returns the version of the library.",
-      "parameters": [],
-      "return": {
-        "name": "version",
-        "description": "The version.",
-        "schema": {
-          "type": "string"
-        }
-      }
-    }
-  ]
-}`
+// documentJSON is the OpenTool document of the package, as opentool.gen.json holds it.
+//
+//go:embed opentool.gen.json
+var documentJSON string
 
 // Document returns the OpenTool document the package was generated from; each
 // call returns a new copy.

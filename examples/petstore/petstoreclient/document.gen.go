@@ -7,6 +7,7 @@
 package petstoreclient
 
 import (
+	_ "embed"
 	"encoding/json"
 
 	"github.com/opentoolgen/opentoolgen/runtime"
@@ -15,141 +16,10 @@ import (
 
 const _ = runtime.IsAtLeastVersion0_3_0
 
-// documentJSON is the OpenTool document of the package.
-const documentJSON = `{
-  "opentool": "1.0.0",
-  "info": {
-    "title": "Petstore",
-    "description": "A small pet store REST API, turned into a typed Go client and an OpenTool tool by opentoolgen.",
-    "version": "1.0.0"
-  },
-  "functions": [
-    {
-      "name": "listPets",
-      "description": "List pets, optionally by status",
-      "parameters": [
-        {
-          "name": "status",
-          "schema": {
-            "$ref": "#/schemas/PetStatus"
-          },
-          "required": false
-        },
-        {
-          "name": "limit",
-          "schema": {
-            "type": "integer",
-            "format": "int32",
-            "minimum": 1,
-            "maximum": 100
-          },
-          "required": false
-        }
-      ],
-      "return": {
-        "name": "result",
-        "description": "The pets",
-        "schema": {
-          "type": "array",
-          "items": {
-            "$ref": "#/schemas/Pet"
-          }
-        }
-      }
-    },
-    {
-      "name": "addPet",
-      "description": "Add a pet",
-      "parameters": [
-        {
-          "name": "name",
-          "schema": {
-            "type": "string",
-            "minLength": 1,
-            "maxLength": 64
-          },
-          "required": true
-        },
-        {
-          "name": "status",
-          "schema": {
-            "$ref": "#/schemas/PetStatus"
-          },
-          "required": false
-        }
-      ],
-      "return": {
-        "name": "result",
-        "description": "The pet added",
-        "schema": {
-          "$ref": "#/schemas/Pet"
-        }
-      }
-    },
-    {
-      "name": "getPet",
-      "description": "Get a pet by its id",
-      "parameters": [
-        {
-          "name": "petId",
-          "schema": {
-            "type": "integer",
-            "format": "int64"
-          },
-          "required": true
-        }
-      ],
-      "return": {
-        "name": "result",
-        "description": "The pet",
-        "schema": {
-          "$ref": "#/schemas/Pet"
-        }
-      }
-    }
-  ],
-  "schemas": {
-    "PetStatus": {
-      "type": "string",
-      "enum": [
-        "available",
-        "pending",
-        "sold"
-      ]
-    },
-    "Pet": {
-      "type": "object",
-      "properties": {
-        "id": {
-          "type": "integer",
-          "format": "int64"
-        },
-        "name": {
-          "type": "string"
-        },
-        "status": {
-          "$ref": "#/schemas/PetStatus"
-        }
-      },
-      "required": [
-        "id",
-        "name",
-        "status"
-      ]
-    },
-    "Error": {
-      "type": "object",
-      "properties": {
-        "message": {
-          "type": "string"
-        }
-      },
-      "required": [
-        "message"
-      ]
-    }
-  }
-}`
+// documentJSON is the OpenTool document of the package, as opentool.gen.json holds it.
+//
+//go:embed opentool.gen.json
+var documentJSON string
 
 // Document returns the OpenTool document the package was generated from; each
 // call returns a new copy.

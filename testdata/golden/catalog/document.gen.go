@@ -7,6 +7,7 @@
 package catalog
 
 import (
+	_ "embed"
 	"encoding/json"
 
 	"github.com/opentoolgen/opentoolgen/runtime"
@@ -15,137 +16,10 @@ import (
 
 const _ = runtime.IsAtLeastVersion0_3_0
 
-// documentJSON is the OpenTool document of the package.
-const documentJSON = `{
-  "opentool": "1.0.0",
-  "info": {
-    "title": "Catalog",
-    "description": "A shop's catalog: the tool internal/callere2e calls through every transport of the typed client (OpenTool HTTP, runtime.Local, MCP).",
-    "version": "1.0.0"
-  },
-  "functions": [
-    {
-      "name": "getItem",
-      "description": "Get an item of the catalog.",
-      "parameters": [
-        {
-          "name": "sku",
-          "description": "The item's stock keeping unit, like ABC-123.",
-          "schema": {
-            "$ref": "#/schemas/SKU"
-          },
-          "required": true
-        }
-      ],
-      "return": {
-        "name": "item",
-        "schema": {
-          "$ref": "#/schemas/Item"
-        }
-      }
-    },
-    {
-      "name": "countItems",
-      "description": "Count the items of the catalog.",
-      "parameters": [],
-      "return": {
-        "name": "count",
-        "schema": {
-          "type": "integer"
-        }
-      }
-    },
-    {
-      "name": "reserve",
-      "description": "Reserve a quantity of an item.",
-      "parameters": [
-        {
-          "name": "sku",
-          "schema": {
-            "$ref": "#/schemas/SKU"
-          },
-          "required": true
-        },
-        {
-          "name": "quantity",
-          "schema": {
-            "type": "integer"
-          },
-          "required": true
-        },
-        {
-          "name": "delivery",
-          "schema": {
-            "type": "string",
-            "enum": [
-              "standard",
-              "express"
-            ]
-          },
-          "required": true
-        }
-      ],
-      "return": {
-        "name": "reservation",
-        "description": "The reservation's id.",
-        "schema": {
-          "type": "string"
-        }
-      }
-    },
-    {
-      "name": "watchPrice",
-      "description": "Stream the prices of an item as they change.",
-      "parameters": [
-        {
-          "name": "sku",
-          "schema": {
-            "$ref": "#/schemas/SKU"
-          },
-          "required": true
-        }
-      ],
-      "stream": {
-        "data": {
-          "name": "price",
-          "schema": {
-            "type": "number"
-          }
-        }
-      }
-    }
-  ],
-  "schemas": {
-    "SKU": {
-      "type": "string"
-    },
-    "Item": {
-      "type": "object",
-      "properties": {
-        "sku": {
-          "$ref": "#/schemas/SKU"
-        },
-        "name": {
-          "type": "string"
-        },
-        "price": {
-          "type": "number"
-        },
-        "tags": {
-          "type": "array",
-          "items": {
-            "type": "string"
-          }
-        }
-      },
-      "required": [
-        "sku",
-        "name",
-        "price"
-      ]
-    }
-  }
-}`
+// documentJSON is the OpenTool document of the package, as opentool.gen.json holds it.
+//
+//go:embed opentool.gen.json
+var documentJSON string
 
 // Document returns the OpenTool document the package was generated from; each
 // call returns a new copy.

@@ -5,6 +5,7 @@
 package database
 
 import (
+	_ "embed"
 	"encoding/json"
 
 	"github.com/opentoolgen/opentoolgen/runtime"
@@ -13,36 +14,10 @@ import (
 
 const _ = runtime.IsAtLeastVersion0_3_0
 
-// documentJSON is the OpenTool document of the package.
-const documentJSON = `{
-  "opentool": "1.0.0",
-  "info": {
-    "title": "Database Example",
-    "version": "1.0.0"
-  },
-  "functions": [
-    {
-      "name": "ask_database",
-      "description": "Use this function to answer user questions about music. Input should be a fully formed SQL query.",
-      "parameters": [
-        {
-          "name": "query",
-          "description": "SQL query extracting info to answer the user's question.SQL should be written using this database schema:{database_schema_string}The query should be returned in plain text, not in JSON.",
-          "schema": {
-            "type": "string"
-          },
-          "required": true
-        }
-      ],
-      "return": {
-        "name": "result",
-        "schema": {
-          "type": "string"
-        }
-      }
-    }
-  ]
-}`
+// documentJSON is the OpenTool document of the package, as opentool.gen.json holds it.
+//
+//go:embed opentool.gen.json
+var documentJSON string
 
 // Document returns the OpenTool document the package was generated from; each
 // call returns a new copy.

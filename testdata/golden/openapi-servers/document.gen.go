@@ -7,6 +7,7 @@
 package openapiservers
 
 import (
+	_ "embed"
 	"encoding/json"
 
 	"github.com/opentoolgen/opentoolgen/runtime"
@@ -15,169 +16,10 @@ import (
 
 const _ = runtime.IsAtLeastVersion0_3_0
 
-// documentJSON is the OpenTool document of the package.
-const documentJSON = `{
-  "opentool": "1.0.0",
-  "info": {
-    "title": "Servers and headers",
-    "description": "Server variables, servers of an operation and of a path, parameters with a JSON content, response headers and explicit nulls, for opentoolgen's tests.",
-    "version": "1"
-  },
-  "functions": [
-    {
-      "name": "listItems",
-      "description": "",
-      "parameters": [
-        {
-          "name": "filter",
-          "schema": {
-            "type": "object",
-            "properties": {
-              "color": {
-                "type": "string"
-              },
-              "size": {
-                "type": "integer"
-              }
-            }
-          },
-          "required": false
-        },
-        {
-          "name": "X-Trace",
-          "schema": {
-            "type": "array",
-            "items": {
-              "type": "string"
-            }
-          },
-          "required": false
-        },
-        {
-          "name": "limit",
-          "schema": {
-            "type": "integer"
-          },
-          "required": false
-        }
-      ],
-      "return": {
-        "name": "result",
-        "description": "The items.",
-        "schema": {
-          "type": "array",
-          "items": {
-            "$ref": "#/schemas/Item"
-          }
-        }
-      }
-    },
-    {
-      "name": "createItem",
-      "description": "",
-      "parameters": [
-        {
-          "name": "id",
-          "schema": {
-            "type": "integer"
-          },
-          "required": false
-        },
-        {
-          "name": "name",
-          "schema": {
-            "type": "string"
-          },
-          "required": true
-        }
-      ],
-      "return": {
-        "name": "result",
-        "description": "Created.",
-        "schema": {
-          "$ref": "#/schemas/Item"
-        }
-      }
-    },
-    {
-      "name": "updateItem",
-      "description": "",
-      "parameters": [
-        {
-          "name": "id",
-          "schema": {
-            "type": "integer"
-          },
-          "required": true
-        },
-        {
-          "name": "name",
-          "schema": {
-            "type": "string"
-          },
-          "required": false
-        },
-        {
-          "name": "note",
-          "description": "A note; null removes it.",
-          "schema": {
-            "type": "string",
-            "description": "A note; null removes it.",
-            "nullable": true
-          },
-          "required": false
-        }
-      ]
-    },
-    {
-      "name": "upload",
-      "description": "",
-      "parameters": [
-        {
-          "name": "body",
-          "description": "The request body (text/plain).",
-          "schema": {
-            "type": "string"
-          },
-          "required": true
-        }
-      ]
-    },
-    {
-      "name": "status",
-      "description": "",
-      "parameters": [],
-      "return": {
-        "name": "result",
-        "description": "The status.",
-        "schema": {
-          "type": "object",
-          "properties": {
-            "ok": {
-              "type": "boolean"
-            }
-          }
-        }
-      }
-    }
-  ],
-  "schemas": {
-    "Item": {
-      "type": "object",
-      "properties": {
-        "id": {
-          "type": "integer"
-        },
-        "name": {
-          "type": "string"
-        }
-      },
-      "required": [
-        "name"
-      ]
-    }
-  }
-}`
+// documentJSON is the OpenTool document of the package, as opentool.gen.json holds it.
+//
+//go:embed opentool.gen.json
+var documentJSON string
 
 // Document returns the OpenTool document the package was generated from; each
 // call returns a new copy.

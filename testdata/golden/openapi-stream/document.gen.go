@@ -7,6 +7,7 @@
 package openapistream
 
 import (
+	_ "embed"
 	"encoding/json"
 
 	"github.com/opentoolgen/opentoolgen/runtime"
@@ -15,171 +16,10 @@ import (
 
 const _ = runtime.IsAtLeastVersion0_3_0
 
-// documentJSON is the OpenTool document of the package.
-const documentJSON = `{
-  "opentool": "1.0.0",
-  "info": {
-    "title": "Stream",
-    "description": "Streamed responses, as chat and log APIs send them.",
-    "version": "1.0.0"
-  },
-  "functions": [
-    {
-      "name": "chat",
-      "description": "Chat streams the answer to a prompt, one chunk per event.",
-      "parameters": [
-        {
-          "name": "prompt",
-          "schema": {
-            "type": "string"
-          },
-          "required": true
-        },
-        {
-          "name": "maxChunks",
-          "schema": {
-            "type": "integer"
-          },
-          "required": false
-        }
-      ],
-      "stream": {
-        "data": {
-          "name": "result",
-          "description": "The answer, chunk by chunk.\n\nOne value per event of the text/event-stream response.",
-          "schema": {
-            "$ref": "#/schemas/Chunk"
-          }
-        }
-      }
-    },
-    {
-      "name": "tailLogs",
-      "description": "TailLogs streams the lines of a service's log, one JSON object per line.",
-      "parameters": [
-        {
-          "name": "service",
-          "schema": {
-            "type": "string"
-          },
-          "required": true
-        },
-        {
-          "name": "since",
-          "schema": {
-            "type": "string",
-            "format": "date-time"
-          },
-          "required": false
-        }
-      ],
-      "stream": {
-        "data": {
-          "name": "result",
-          "description": "The log lines.\n\nOne value per line of the application/x-ndjson response.",
-          "schema": {
-            "type": "object",
-            "properties": {
-              "level": {
-                "type": "string",
-                "enum": [
-                  "debug",
-                  "info",
-                  "warn",
-                  "error"
-                ]
-              },
-              "message": {
-                "type": "string",
-                "maxLength": 200
-              }
-            },
-            "required": [
-              "level",
-              "message"
-            ]
-          }
-        }
-      }
-    },
-    {
-      "name": "ticks",
-      "description": "Ticks streams counter values, one JSON number per line.",
-      "parameters": [],
-      "stream": {
-        "data": {
-          "name": "result",
-          "description": "The counter.\n\nOne value per line of the application/jsonl response.",
-          "schema": {
-            "type": "integer"
-          }
-        }
-      }
-    },
-    {
-      "name": "watch",
-      "description": "Watch streams notices as text, one per event.",
-      "parameters": [],
-      "stream": {
-        "data": {
-          "name": "result",
-          "description": "The notices.\n\nOne value per event of the text/event-stream response.",
-          "schema": {
-            "type": "string"
-          }
-        }
-      }
-    },
-    {
-      "name": "getStatus",
-      "description": "GetStatus is an ordinary operation.",
-      "parameters": [],
-      "return": {
-        "name": "result",
-        "description": "The status.",
-        "schema": {
-          "type": "object",
-          "properties": {
-            "ok": {
-              "type": "boolean"
-            }
-          }
-        }
-      }
-    }
-  ],
-  "schemas": {
-    "Chunk": {
-      "type": "object",
-      "properties": {
-        "index": {
-          "type": "integer"
-        },
-        "text": {
-          "type": "string"
-        },
-        "done": {
-          "type": "boolean"
-        }
-      },
-      "required": [
-        "index",
-        "text"
-      ]
-    },
-    "Error": {
-      "type": "object",
-      "properties": {
-        "message": {
-          "type": "string"
-        }
-      },
-      "required": [
-        "message"
-      ]
-    }
-  }
-}`
+// documentJSON is the OpenTool document of the package, as opentool.gen.json holds it.
+//
+//go:embed opentool.gen.json
+var documentJSON string
 
 // Document returns the OpenTool document the package was generated from; each
 // call returns a new copy.

@@ -7,6 +7,7 @@
 package opendynexample
 
 import (
+	_ "embed"
 	"encoding/json"
 
 	"github.com/opentoolgen/opentoolgen/runtime"
@@ -15,75 +16,10 @@ import (
 
 const _ = runtime.IsAtLeastVersion0_3_0
 
-// documentJSON is the OpenTool document of the package.
-const documentJSON = `{
-  "opentool": "1.0.0",
-  "info": {
-    "title": "dynamic library example",
-    "description": "dynamic library calling example",
-    "version": "1.0.0"
-  },
-  "functions": [
-    {
-      "name": "add",
-      "description": "Two integer numbers add operation.",
-      "parameters": [
-        {
-          "name": "a",
-          "description": "The first number in add operation.",
-          "schema": {
-            "type": "integer"
-          },
-          "required": true
-        },
-        {
-          "name": "b",
-          "description": "The Second number in add operation.",
-          "schema": {
-            "type": "integer"
-          },
-          "required": true
-        }
-      ],
-      "return": {
-        "name": "result",
-        "description": "add result",
-        "schema": {
-          "type": "integer"
-        }
-      }
-    },
-    {
-      "name": "multiply",
-      "description": "Two double numbers multiply operation.",
-      "parameters": [
-        {
-          "name": "a",
-          "description": "The first double number in multiply operation.",
-          "schema": {
-            "type": "number"
-          },
-          "required": true
-        },
-        {
-          "name": "b",
-          "description": "The second double number in multiply operation.",
-          "schema": {
-            "type": "number"
-          },
-          "required": true
-        }
-      ],
-      "return": {
-        "name": "result",
-        "description": "multiply result",
-        "schema": {
-          "type": "number"
-        }
-      }
-    }
-  ]
-}`
+// documentJSON is the OpenTool document of the package, as opentool.gen.json holds it.
+//
+//go:embed opentool.gen.json
+var documentJSON string
 
 // Document returns the OpenTool document the package was generated from; each
 // call returns a new copy.

@@ -8,6 +8,7 @@
 package opendynhostile
 
 import (
+	_ "embed"
 	"encoding/json"
 
 	"github.com/opentoolgen/opentoolgen/runtime"
@@ -16,160 +17,10 @@ import (
 
 const _ = runtime.IsAtLeastVersion0_3_0
 
-// documentJSON is the OpenTool document of the package.
-const documentJSON = `{
-  "opentool": "1.0.0",
-  "info": {
-    "title": "hostile */ names \\",
-    "description": "Names that collide with what the generated package declares, Go keywords and\nC identifiers. */ //go:generate rm -rf / \\",
-    "version": "1.0.0"
-  },
-  "functions": [
-    {
-      "name": "close",
-      "description": "A function named like Library.Close. */\n//go:generate echo",
-      "parameters": [
-        {
-          "name": "l",
-          "description": "Named like the receiver.",
-          "schema": {
-            "type": "integer"
-          },
-          "required": true
-        },
-        {
-          "name": "type",
-          "schema": {
-            "type": "string"
-          },
-          "required": true
-        },
-        {
-          "name": "len",
-          "schema": {
-            "type": "array",
-            "items": {
-              "type": "integer"
-            }
-          },
-          "required": true
-        },
-        {
-          "name": "C",
-          "schema": {
-            "type": "integer"
-          },
-          "required": false
-        },
-        {
-          "name": "unsafe",
-          "schema": {
-            "type": "number"
-          },
-          "required": false
-        },
-        {
-          "name": "r_",
-          "schema": {
-            "type": "string"
-          },
-          "required": false
-        }
-      ],
-      "return": {
-        "name": "ctx",
-        "description": "The results of close.",
-        "schema": {
-          "type": "object",
-          "properties": {
-            "ctx": {
-              "type": "integer"
-            },
-            "err": {
-              "type": "integer"
-            },
-            "2fa": {
-              "type": "array",
-              "items": {
-                "type": "integer"
-              },
-              "maxItems": 3
-            },
-            "名前": {
-              "type": "string",
-              "maxLength": 7
-            }
-          },
-          "required": [
-            "ctx",
-            "err",
-            "2fa",
-            "名前"
-          ]
-        }
-      }
-    },
-    {
-      "name": "otg-call-x",
-      "description": "C names collide once - is _.",
-      "parameters": []
-    },
-    {
-      "name": "otg_call_x",
-      "description": "See otg-call-x.",
-      "parameters": []
-    },
-    {
-      "name": "Library",
-      "description": "A function named like the library type.",
-      "parameters": [
-        {
-          "name": "mode",
-          "schema": {
-            "$ref": "#/schemas/Library"
-          },
-          "required": true
-        }
-      ],
-      "return": {
-        "name": "open",
-        "schema": {
-          "$ref": "#/schemas/Open"
-        }
-      }
-    },
-    {
-      "name": "open",
-      "description": "A function named like Open.",
-      "parameters": [],
-      "return": {
-        "name": "s",
-        "schema": {
-          "type": "string",
-          "enum": [
-            "a",
-            "b"
-          ]
-        }
-      }
-    }
-  ],
-  "schemas": {
-    "Library": {
-      "type": "integer",
-      "enum": [
-        0,
-        255
-      ]
-    },
-    "Open": {
-      "type": "number"
-    },
-    "CodeText": {
-      "type": "string"
-    }
-  }
-}`
+// documentJSON is the OpenTool document of the package, as opentool.gen.json holds it.
+//
+//go:embed opentool.gen.json
+var documentJSON string
 
 // Document returns the OpenTool document the package was generated from; each
 // call returns a new copy.

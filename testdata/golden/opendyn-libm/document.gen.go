@@ -7,6 +7,7 @@
 package opendynlibm
 
 import (
+	_ "embed"
 	"encoding/json"
 
 	"github.com/opentoolgen/opentoolgen/runtime"
@@ -15,120 +16,10 @@ import (
 
 const _ = runtime.IsAtLeastVersion0_3_0
 
-// documentJSON is the OpenTool document of the package.
-const documentJSON = `{
-  "opentool": "1.0.0",
-  "info": {
-    "title": "libm",
-    "description": "A few functions of the C math library (libm.so.6 on Linux), for the benchmarks and as a real-world example.",
-    "version": "1.0.0"
-  },
-  "functions": [
-    {
-      "name": "cos",
-      "description": "The cosine of x, in radians.",
-      "parameters": [
-        {
-          "name": "x",
-          "description": "An angle in radians.",
-          "schema": {
-            "type": "number"
-          },
-          "required": true
-        }
-      ],
-      "return": {
-        "name": "cos",
-        "description": "cos(x)",
-        "schema": {
-          "type": "number"
-        }
-      }
-    },
-    {
-      "name": "cosf",
-      "description": "The cosine of x, in single precision.",
-      "parameters": [
-        {
-          "name": "x",
-          "description": "An angle in radians.",
-          "schema": {
-            "type": "number"
-          },
-          "required": true
-        }
-      ],
-      "return": {
-        "name": "cos",
-        "description": "cosf(x)",
-        "schema": {
-          "type": "number"
-        }
-      }
-    },
-    {
-      "name": "frexp",
-      "description": "Splits x into a fraction in [0.5, 1) and a power of two.",
-      "parameters": [
-        {
-          "name": "x",
-          "description": "The number to split.",
-          "schema": {
-            "type": "number"
-          },
-          "required": true
-        }
-      ],
-      "return": {
-        "name": "fraction",
-        "description": "The fraction.",
-        "schema": {
-          "type": "object",
-          "properties": {
-            "fraction": {
-              "type": "number",
-              "description": "The fraction."
-            },
-            "exp": {
-              "type": "integer",
-              "description": "The power of two."
-            }
-          },
-          "required": [
-            "fraction",
-            "exp"
-          ]
-        }
-      }
-    },
-    {
-      "name": "ldexp",
-      "description": "x times two to the power exp.",
-      "parameters": [
-        {
-          "name": "x",
-          "schema": {
-            "type": "number"
-          },
-          "required": true
-        },
-        {
-          "name": "exp",
-          "schema": {
-            "type": "integer"
-          },
-          "required": true
-        }
-      ],
-      "return": {
-        "name": "result",
-        "schema": {
-          "type": "number"
-        }
-      }
-    }
-  ]
-}`
+// documentJSON is the OpenTool document of the package, as opentool.gen.json holds it.
+//
+//go:embed opentool.gen.json
+var documentJSON string
 
 // Document returns the OpenTool document the package was generated from; each
 // call returns a new copy.

@@ -7,6 +7,7 @@
 package opendynmissing
 
 import (
+	_ "embed"
 	"encoding/json"
 
 	"github.com/opentoolgen/opentoolgen/runtime"
@@ -15,95 +16,10 @@ import (
 
 const _ = runtime.IsAtLeastVersion0_3_0
 
-// documentJSON is the OpenTool document of the package.
-const documentJSON = `{
-  "opentool": "1.0.0",
-  "info": {
-    "title": "missing functions",
-    "description": "The library of upstream's example (add, multiply) with two functions it lacks.",
-    "version": "1.0.0"
-  },
-  "functions": [
-    {
-      "name": "add",
-      "description": "Adds two integers.",
-      "parameters": [
-        {
-          "name": "a",
-          "schema": {
-            "type": "integer"
-          },
-          "required": true
-        },
-        {
-          "name": "b",
-          "schema": {
-            "type": "integer"
-          },
-          "required": true
-        }
-      ],
-      "return": {
-        "name": "sum",
-        "schema": {
-          "type": "integer"
-        }
-      }
-    },
-    {
-      "name": "subtract",
-      "description": "Not in the library.",
-      "parameters": [
-        {
-          "name": "a",
-          "schema": {
-            "type": "integer"
-          },
-          "required": true
-        },
-        {
-          "name": "b",
-          "schema": {
-            "type": "integer"
-          },
-          "required": true
-        }
-      ],
-      "return": {
-        "name": "difference",
-        "schema": {
-          "type": "integer"
-        }
-      }
-    },
-    {
-      "name": "divide",
-      "description": "Not in the library either.",
-      "parameters": [
-        {
-          "name": "a",
-          "schema": {
-            "type": "number"
-          },
-          "required": true
-        },
-        {
-          "name": "b",
-          "schema": {
-            "type": "number"
-          },
-          "required": true
-        }
-      ],
-      "return": {
-        "name": "quotient",
-        "schema": {
-          "type": "number"
-        }
-      }
-    }
-  ]
-}`
+// documentJSON is the OpenTool document of the package, as opentool.gen.json holds it.
+//
+//go:embed opentool.gen.json
+var documentJSON string
 
 // Document returns the OpenTool document the package was generated from; each
 // call returns a new copy.

@@ -5,6 +5,7 @@
 package weather
 
 import (
+	_ "embed"
 	"encoding/json"
 
 	"github.com/opentoolgen/opentoolgen/runtime"
@@ -13,95 +14,10 @@ import (
 
 const _ = runtime.IsAtLeastVersion0_3_0
 
-// documentJSON is the OpenTool document of the package.
-const documentJSON = `{
-  "opentool": "1.0.0",
-  "info": {
-    "title": "Weather Example",
-    "version": "1.0.0"
-  },
-  "functions": [
-    {
-      "name": "get_current_weather",
-      "description": "Get the current weather",
-      "parameters": [
-        {
-          "name": "currentWeatherInfo",
-          "schema": {
-            "type": "object",
-            "properties": {
-              "location": {
-                "type": "string",
-                "description": "The city and state, e.g. San Francisco, CA"
-              },
-              "format": {
-                "type": "string",
-                "description": "The temperature unit to use. Infer this from the users location.",
-                "enum": [
-                  "celsius",
-                  "fahrenheit"
-                ]
-              }
-            },
-            "required": [
-              "location",
-              "format"
-            ]
-          },
-          "required": true
-        }
-      ],
-      "return": {
-        "name": "currentWeather",
-        "schema": {
-          "type": "string"
-        }
-      }
-    },
-    {
-      "name": "get_n_day_weather_forecast",
-      "description": "Get an N-day weather forecast",
-      "parameters": [
-        {
-          "name": "forecastWeatherInfo",
-          "schema": {
-            "type": "object",
-            "properties": {
-              "location": {
-                "type": "string",
-                "description": "The city and state, e.g. San Francisco, CA"
-              },
-              "format": {
-                "type": "string",
-                "description": "The temperature unit to use. Infer this from the users location.",
-                "enum": [
-                  "celsius",
-                  "fahrenheit"
-                ]
-              },
-              "num_days": {
-                "type": "integer",
-                "description": "The number of days to forecast"
-              }
-            },
-            "required": [
-              "location",
-              "format",
-              "num_days"
-            ]
-          },
-          "required": true
-        }
-      ],
-      "return": {
-        "name": "forecastWeather",
-        "schema": {
-          "type": "string"
-        }
-      }
-    }
-  ]
-}`
+// documentJSON is the OpenTool document of the package, as opentool.gen.json holds it.
+//
+//go:embed opentool.gen.json
+var documentJSON string
 
 // Document returns the OpenTool document the package was generated from; each
 // call returns a new copy.

@@ -3,13 +3,12 @@ package emit
 import (
 	"bytes"
 	"encoding/json"
-	"strconv"
 	"strings"
 	"testing"
 )
 
-// TestStringPieces: strings written in pieces are what encoding/json and
-// strconv.Quote write whole, runes across the pieces' ends included.
+// TestStringPieces: strings written in pieces are what encoding/json writes
+// whole, runes across the pieces' ends included.
 func TestStringPieces(t *testing.T) {
 	for _, s := range []string{
 		"",
@@ -25,17 +24,6 @@ func TestStringPieces(t *testing.T) {
 		}
 		if want, _ := json.Marshal(s); !bytes.Equal(b.Bytes(), want) {
 			t.Errorf("encodeJSONString(%.40q…) differs from json.Marshal", s)
-		}
-		got := appendStringLiteral(nil, []byte(s))
-		want := strconv.Quote(s)
-		if rawLiteralOK([]byte(s)) {
-			want = "`" + s + "`"
-		}
-		if string(got) != want {
-			t.Errorf("appendStringLiteral(%.40q…) = %.60s…, want %.60s…", s, got, want)
-		}
-		if n := quotedLen([]byte(s)); n < len(got) && rawLiteralOK([]byte(s)) {
-			t.Errorf("quotedLen(%.40q…) = %d, want %d", s, n, len(got))
 		}
 	}
 }
