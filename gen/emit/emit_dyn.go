@@ -273,198 +273,48 @@ func cPrototype(fn *model.Function) string {
 // Release can panic.
 func emitDynMethod(f *jen.File, fn *model.Function) {
 	c := fn.C
-	var params, results, zeros []jen.Code
+	m := &dynCall{call: []jen.Code{jen.Qual(cPath, "uintptr_t").Call(jen.Id("fn_"))}}
+	var params, results []jen.Code
 	for _, cp := range c.Inputs() {
 		params = append(params, jen.Id(cp.GoName).Add(methodParamType(cp)))
 	}
 	if c.Return != nil {
 		results = append(results, jen.Id(c.Return.GoName).Add(goType(c.Return.Type)))
-		zeros = append(zeros, jen.Id(c.Return.GoName))
+		m.zeros = append(m.zeros, jen.Id(c.Return.GoName))
 	}
 	for _, cp := range c.Outputs() {
 		results = append(results, jen.Id(cp.GoName).Add(goType(cp.Type)))
-		zeros = append(zeros, jen.Id(cp.GoName))
+		m.zeros = append(m.zeros, jen.Id(cp.GoName))
 	}
 	results = append(results, jen.Err().Error())
-	fail := func(err jen.Code) jen.Code {
-		return jen.Return(append(append([]jen.Code{}, zeros...), err)...)
-	}
-	invalid := func(path jen.Code, msg string) jen.Code {
-		return fail(rt("InvalidParams").Call(rt("Violation").Values(jen.Dict{
-			jen.Id("Path"): path, jen.Id("Message"): jen.Lit(msg),
-		})))
-	}
-	rangeMsg := func(cp *model.CParam) string {
-		return "out of the range of C " + cp.C.Name + ", which has 32 bits on this platform"
-	}
-
-	var pre, post []jen.Code
-	call := []jen.Code{jen.Qual(cPath, "uintptr_t").Call(jen.Id("fn_"))}
 	for i, cp := range c.Params {
-		x := jen.Id(cp.GoName)
-		id := func(s string) *jen.Statement { return jen.Id(s + strconv.Itoa(i) + "_") }
-		name := cp.C.Name
-		elem := cp.Type
-		if cp.Shape == model.CSlice {
-			elem = cp.Type.Elem
-		}
-		switch {
-		case !cp.Out && cp.Shape == model.CScalar:
-			if isCLong(name) {
-				// if int64(C.long(x)) != int64(x) { return …, invalid }
-				pre = append(pre, jen.If(goWide(name).Call(cgo(name).Call(x)).Op("!=").Add(goWide(name)).Call(x)).Block(
-					invalid(jen.Lit(argPath(cp)), rangeMsg(cp))))
-			}
-			call = append(call, cgo(name).Call(x))
-
-		case !cp.Out && cp.Shape == model.CPointer:
-			if cp.Required {
-				pre = append(pre, jen.If(x.Clone().Op("==").Nil()).Block(
-					invalid(jen.Lit(argPath(cp)), "missing: want a value, which the function reads through a pointer")))
-			}
-			if !isCLong(name) {
-				call = append(call, jen.Parens(jen.Op("*").Add(cgo(name))).Call(jen.Qual(unsafePath, "Pointer").Call(x)))
-				break
-			}
-			// var t_ C.long; var p_ *C.long
-			// if x != nil { range check; t_ = C.long(*x); p_ = &t_ }
-			// … call …
-			// if x != nil { *x = T(t_) }
-			pre = append(pre,
-				jen.Var().Add(id("t")).Add(cgo(name)),
-				jen.Var().Add(id("p")).Op("*").Add(cgo(name)),
-				jen.If(x.Clone().Op("!=").Nil()).Block(
-					jen.If(goWide(name).Call(cgo(name).Call(jen.Op("*").Add(x))).Op("!=").Add(goWide(name)).Call(jen.Op("*").Add(x))).Block(
-						invalid(jen.Lit(argPath(cp)), rangeMsg(cp))),
-					id("t").Op("=").Add(cgo(name)).Call(jen.Op("*").Add(x)),
-					id("p").Op("=").Op("&").Add(id("t")),
-				))
-			call = append(call, id("p"))
-			post = append(post, jen.If(x.Clone().Op("!=").Nil()).Block(
-				jen.Op("*").Add(x).Op("=").Add(goType(cp.Type)).Call(id("t"))))
-
-		case !cp.Out && cp.Shape == model.CString:
-			// var s_ [64]byte
-			// p_, ok_ := cStringOf(s_[:0], string(x))
-			// if !ok_ { return …, invalid }
-			val := x.Clone()
-			if !cp.Required {
-				val = jen.Op("*").Add(x)
-			}
-			if scalarRef(cp.Type).Kind == model.RefString && cp.Type.Kind == model.RefNamed {
-				val = jen.String().Call(val)
-			}
-			pre = append(pre, jen.Var().Add(id("s")).Index(jen.Lit(64)).Byte())
-			check := jen.If(jen.Op("!").Add(id("ok"))).Block(
-				invalid(jen.Lit(argPath(cp)), "contains a NUL byte, which would end the C string"))
-			if cp.Required {
-				pre = append(pre, jen.List(id("p"), id("ok")).Op(":=").Id("cStringOf").Call(id("s").Index(jen.Op(":")), val), check)
-			} else {
-				pre = append(pre,
-					jen.Var().Add(id("p")).Qual(unsafePath, "Pointer"),
-					jen.If(x.Clone().Op("!=").Nil()).Block(
-						jen.Var().Add(id("ok")).Bool(),
-						jen.List(id("p"), id("ok")).Op("=").Id("cStringOf").Call(id("s").Index(jen.Op(":")), val),
-						check,
-					))
-			}
-			call = append(call, jen.Parens(jen.Op("*").Add(cgo(name))).Call(id("p")))
-
-		case !cp.Out && cp.Shape == model.CSlice:
-			data := jen.Qual(unsafePath, "Pointer").Call(jen.Qual(unsafePath, "SliceData").Call(x))
-			if !isCLong(name) {
-				call = append(call, jen.Parens(jen.Op("*").Add(cgo(name))).Call(data))
-				break
-			}
-			// p_ := (*C.long)(unsafe.Pointer(unsafe.SliceData(x)))
-			// var t_ []C.long
-			// if unsafe.Sizeof(C.long(0)) != 8 && len(x) > 0 { copy, checking ranges; p_ = &t_[0] }
-			// … call …
-			// for i, v := range t_ { x[i] = T(v) }
-			pre = append(pre,
-				id("p").Op(":=").Parens(jen.Op("*").Add(cgo(name))).Call(data),
-				jen.Var().Add(id("t")).Index().Add(cgo(name)),
-				jen.If(jen.Qual(unsafePath, "Sizeof").Call(cgo(name).Call(jen.Lit(0))).Op("!=").Lit(8).Op("&&").Len(x).Op(">").Lit(0)).Block(
-					id("t").Op("=").Make(jen.Index().Add(cgo(name)), jen.Len(x)),
-					jen.For(jen.List(jen.Id("i"), jen.Id("v")).Op(":=").Range().Add(x)).Block(
-						jen.If(goWide(name).Call(cgo(name).Call(jen.Id("v"))).Op("!=").Add(goWide(name)).Call(jen.Id("v"))).Block(
-							invalid(jen.Lit(argPath(cp)+"/").Op("+").Qual("strconv", "Itoa").Call(jen.Id("i")), rangeMsg(cp))),
-						id("t").Index(jen.Id("i")).Op("=").Add(cgo(name)).Call(jen.Id("v")),
-					),
-					id("p").Op("=").Op("&").Add(id("t")).Index(jen.Lit(0)),
-				))
-			call = append(call, id("p"))
-			post = append(post, jen.For(jen.List(jen.Id("i"), jen.Id("v")).Op(":=").Range().Add(id("t"))).Block(
-				x.Clone().Index(jen.Id("i")).Op("=").Add(goType(elem)).Call(jen.Id("v"))))
-
-		case cp.Out && (cp.Shape == model.CPointer || cp.Shape == model.CScalar):
-			// var o_ C.int … x = T(o_)
-			pre = append(pre, jen.Var().Add(id("o")).Add(cgo(name)))
-			call = append(call, jen.Op("&").Add(id("o")))
-			post = append(post, x.Clone().Op("=").Add(goType(cp.Type)).Call(id("o")))
-
-		case cp.Out && cp.Shape == model.CString:
-			// var o_ [N]byte … x = goStringOf(o_[:])
-			pre = append(pre, jen.Var().Add(id("o")).Index(jen.Lit(cp.Size)).Byte())
-			call = append(call, jen.Parens(jen.Op("*").Add(cgo(name))).Call(jen.Qual(unsafePath, "Pointer").Call(jen.Op("&").Add(id("o")).Index(jen.Lit(0)))))
-			s := jen.Id("goStringOf").Call(id("o").Index(jen.Op(":")))
-			if cp.Type.Kind == model.RefNamed {
-				s = goType(cp.Type).Call(s)
-			}
-			post = append(post, x.Clone().Op("=").Add(s))
-
-		case cp.Out && cp.Shape == model.CSlice:
-			if !isCLong(name) {
-				// o_ := make([]T, N) … x = o_
-				pre = append(pre, id("o").Op(":=").Make(goType(cp.Type), jen.Lit(cp.Size)))
-				call = append(call, jen.Parens(jen.Op("*").Add(cgo(name))).Call(jen.Qual(unsafePath, "Pointer").Call(jen.Op("&").Add(id("o")).Index(jen.Lit(0)))))
-				post = append(post, x.Clone().Op("=").Add(id("o")))
-				break
-			}
-			// var o_ [N]C.long … x = make([]T, N); for i, v := range o_ { x[i] = E(v) }
-			pre = append(pre, jen.Var().Add(id("o")).Index(jen.Lit(cp.Size)).Add(cgo(name)))
-			call = append(call, jen.Op("&").Add(id("o")).Index(jen.Lit(0)))
-			post = append(post,
-				x.Clone().Op("=").Make(goType(cp.Type), jen.Lit(cp.Size)),
-				jen.For(jen.List(jen.Id("i"), jen.Id("v")).Op(":=").Range().Add(id("o"))).Block(
-					x.Clone().Index(jen.Id("i")).Op("=").Add(goType(elem)).Call(jen.Id("v"))))
-		}
+		m.param(i, cp)
 	}
 
-	body := append([]jen.Code{}, pre...)
+	body := append([]jen.Code{}, m.pre...)
 	body = append(body,
 		jen.List(jen.Id("fn_"), jen.Id("ok_")).Op(":=").Id("l").Dot("lib").Dot("Acquire").Call(jen.Lit(c.Index)),
-		jen.If(jen.Op("!").Id("ok_")).Block(fail(dynQ("ErrLibraryClosed"))),
+		jen.If(jen.Op("!").Id("ok_")).Block(m.fail(dynQ("ErrLibraryClosed"))),
 	)
 	// The return value is converted before Release: a returned pointer points
 	// into the library, which Close may unload.
-	callExpr := jen.Qual(cPath, c.Trampoline).Call(call...)
-	if r := c.Return; r == nil {
+	callExpr := jen.Qual(cPath, c.Trampoline).Call(m.call...)
+	if c.Return == nil {
 		body = append(body, callExpr)
 	} else {
 		body = append(body, jen.Id("r_").Op(":=").Add(callExpr))
-		ret := jen.Id(r.GoName)
-		switch r.Shape {
-		case model.CScalar:
-			body = append(body, ret.Clone().Op("=").Add(goType(r.Type)).Call(jen.Id("r_")))
-		case model.CString:
-			s := jen.Qual(cPath, "GoString").Call(jen.Id("r_"))
-			if r.C.Name != "char" {
-				s = jen.Qual(cPath, "GoString").Call(jen.Parens(jen.Op("*").Qual(cPath, "char")).Call(jen.Qual(unsafePath, "Pointer").Call(jen.Id("r_"))))
-			}
-			if r.Type.Kind == model.RefNamed {
-				s = goType(r.Type).Call(s)
-			}
-			body = append(body, ret.Clone().Op("=").Add(s))
-		case model.CPointer:
-			body = append(body, jen.If(jen.Id("r_").Op("!=").Nil()).Block(
-				ret.Clone().Op("=").Add(goType(r.Type)).Call(jen.Op("*").Id("r_"))))
-		}
+		body = append(body, dynReturn(c.Return)...)
 	}
 	body = append(body, jen.Id("l").Dot("lib").Dot("Release").Call())
-	body = append(body, post...)
-	body = append(body, jen.Return(append(append([]jen.Code{}, zeros...), jen.Nil())...))
+	body = append(body, m.post...)
+	body = append(body, jen.Return(append(append([]jen.Code{}, m.zeros...), jen.Nil())...))
+	f.Add(dynMethodDoc(fn)).Func().Params(jen.Id("l").Op("*").Id("Library")).Id(fn.GoName).Params(params...).Params(results...).Block(body...)
+	f.Line()
+}
 
+// dynMethodDoc is the doc comment of a library method: the document's text,
+// or what it calls, and the C prototype.
+func dynMethodDoc(fn *model.Function) *jen.Statement {
 	lines := docLines(fn.Doc)
 	if len(lines) == 0 {
 		lines = []string{fn.GoName + " calls " + fn.C.Symbol + "."}
@@ -472,8 +322,218 @@ func emitDynMethod(f *jen.File, fn *model.Function) {
 		lines[0] = docLead(fn.GoName, lines[0], "returns")
 	}
 	lines = append(lines, "", "C: "+cPrototype(fn))
-	f.Add(comment(strings.Join(lines, "\n"))).Func().Params(jen.Id("l").Op("*").Id("Library")).Id(fn.GoName).Params(params...).Params(results...).Block(body...)
-	f.Line()
+	return comment(strings.Join(lines, "\n"))
+}
+
+// dynCall collects the statements of one library method around the call of
+// its trampoline: the argument checks and conversions before it (pre), its
+// arguments (call), and the results written back after Release (post).
+type dynCall struct {
+	zeros           []jen.Code // the named results, returned with an error
+	pre, call, post []jen.Code
+}
+
+// fail returns the named results and err.
+func (m *dynCall) fail(err jen.Code) jen.Code {
+	return jen.Return(append(append([]jen.Code{}, m.zeros...), err)...)
+}
+
+// invalid fails with an invalid-params error of one violation at path.
+func (m *dynCall) invalid(path jen.Code, msg string) jen.Code {
+	return m.fail(rt("InvalidParams").Call(rt("Violation").Values(jen.Dict{
+		jen.Id("Path"): path, jen.Id("Message"): jen.Lit(msg),
+	})))
+}
+
+// rangeMsg is the violation of a value a 32-bit C long cannot hold.
+func rangeMsg(cp *model.CParam) string {
+	return "out of the range of C " + cp.C.Name + ", which has 32 bits on this platform"
+}
+
+// dynLocal names the locals of parameter i: t0_, p0_, s0_, o0_, ok0_.
+type dynLocal int
+
+func (i dynLocal) id(s string) *jen.Statement { return jen.Id(s + strconv.Itoa(int(i)) + "_") }
+
+// param adds the statements and the argument of parameter i, by its
+// direction and shape.
+func (m *dynCall) param(i int, cp *model.CParam) {
+	x, id := jen.Id(cp.GoName), dynLocal(i).id
+	switch {
+	case !cp.Out && cp.Shape == model.CScalar:
+		m.inScalar(x, cp)
+	case !cp.Out && cp.Shape == model.CPointer:
+		m.inPointer(x, id, cp)
+	case !cp.Out && cp.Shape == model.CString:
+		m.inString(x, id, cp)
+	case !cp.Out && cp.Shape == model.CSlice:
+		m.inSlice(x, id, cp)
+	case cp.Out && (cp.Shape == model.CPointer || cp.Shape == model.CScalar):
+		// var o_ C.int … x = T(o_)
+		m.pre = append(m.pre, jen.Var().Add(id("o")).Add(cgo(cp.C.Name)))
+		m.call = append(m.call, jen.Op("&").Add(id("o")))
+		m.post = append(m.post, x.Clone().Op("=").Add(goType(cp.Type)).Call(id("o")))
+	case cp.Out && cp.Shape == model.CString:
+		m.outString(x, id, cp)
+	case cp.Out && cp.Shape == model.CSlice:
+		m.outSlice(x, id, cp)
+	}
+}
+
+// inScalar passes a scalar, checking a long's range:
+//
+//	if int64(C.long(x)) != int64(x) { return …, invalid }
+func (m *dynCall) inScalar(x *jen.Statement, cp *model.CParam) {
+	name := cp.C.Name
+	if isCLong(name) {
+		m.pre = append(m.pre, jen.If(goWide(name).Call(cgo(name).Call(x)).Op("!=").Add(goWide(name)).Call(x)).Block(
+			m.invalid(jen.Lit(argPath(cp)), rangeMsg(cp))))
+	}
+	m.call = append(m.call, cgo(name).Call(x))
+}
+
+// inPointer passes a pointer the function reads through.
+func (m *dynCall) inPointer(x *jen.Statement, id func(string) *jen.Statement, cp *model.CParam) {
+	name := cp.C.Name
+	if cp.Required {
+		m.pre = append(m.pre, jen.If(x.Clone().Op("==").Nil()).Block(
+			m.invalid(jen.Lit(argPath(cp)), "missing: want a value, which the function reads through a pointer")))
+	}
+	if !isCLong(name) {
+		m.call = append(m.call, jen.Parens(jen.Op("*").Add(cgo(name))).Call(jen.Qual(unsafePath, "Pointer").Call(x)))
+		return
+	}
+	// var t_ C.long; var p_ *C.long
+	// if x != nil { range check; t_ = C.long(*x); p_ = &t_ }
+	// … call …
+	// if x != nil { *x = T(t_) }
+	m.pre = append(m.pre,
+		jen.Var().Add(id("t")).Add(cgo(name)),
+		jen.Var().Add(id("p")).Op("*").Add(cgo(name)),
+		jen.If(x.Clone().Op("!=").Nil()).Block(
+			jen.If(goWide(name).Call(cgo(name).Call(jen.Op("*").Add(x))).Op("!=").Add(goWide(name)).Call(jen.Op("*").Add(x))).Block(
+				m.invalid(jen.Lit(argPath(cp)), rangeMsg(cp))),
+			id("t").Op("=").Add(cgo(name)).Call(jen.Op("*").Add(x)),
+			id("p").Op("=").Op("&").Add(id("t")),
+		))
+	m.call = append(m.call, id("p"))
+	m.post = append(m.post, jen.If(x.Clone().Op("!=").Nil()).Block(
+		jen.Op("*").Add(x).Op("=").Add(goType(cp.Type)).Call(id("t"))))
+}
+
+// inString passes a string as a NUL-terminated copy:
+//
+//	var s_ [64]byte
+//	p_, ok_ := cStringOf(s_[:0], string(x))
+//	if !ok_ { return …, invalid }
+func (m *dynCall) inString(x *jen.Statement, id func(string) *jen.Statement, cp *model.CParam) {
+	val := x.Clone()
+	if !cp.Required {
+		val = jen.Op("*").Add(x)
+	}
+	if scalarRef(cp.Type).Kind == model.RefString && cp.Type.Kind == model.RefNamed {
+		val = jen.String().Call(val)
+	}
+	m.pre = append(m.pre, jen.Var().Add(id("s")).Index(jen.Lit(64)).Byte())
+	check := jen.If(jen.Op("!").Add(id("ok"))).Block(
+		m.invalid(jen.Lit(argPath(cp)), "contains a NUL byte, which would end the C string"))
+	if cp.Required {
+		m.pre = append(m.pre, jen.List(id("p"), id("ok")).Op(":=").Id("cStringOf").Call(id("s").Index(jen.Op(":")), val), check)
+	} else {
+		m.pre = append(m.pre,
+			jen.Var().Add(id("p")).Qual(unsafePath, "Pointer"),
+			jen.If(x.Clone().Op("!=").Nil()).Block(
+				jen.Var().Add(id("ok")).Bool(),
+				jen.List(id("p"), id("ok")).Op("=").Id("cStringOf").Call(id("s").Index(jen.Op(":")), val),
+				check,
+			))
+	}
+	m.call = append(m.call, jen.Parens(jen.Op("*").Add(cgo(cp.C.Name))).Call(id("p")))
+}
+
+// inSlice passes a slice's array, copied when its elements are longs of 32
+// bits.
+func (m *dynCall) inSlice(x *jen.Statement, id func(string) *jen.Statement, cp *model.CParam) {
+	name := cp.C.Name
+	data := jen.Qual(unsafePath, "Pointer").Call(jen.Qual(unsafePath, "SliceData").Call(x))
+	if !isCLong(name) {
+		m.call = append(m.call, jen.Parens(jen.Op("*").Add(cgo(name))).Call(data))
+		return
+	}
+	// p_ := (*C.long)(unsafe.Pointer(unsafe.SliceData(x)))
+	// var t_ []C.long
+	// if unsafe.Sizeof(C.long(0)) != 8 && len(x) > 0 { copy, checking ranges; p_ = &t_[0] }
+	// … call …
+	// for i, v := range t_ { x[i] = T(v) }
+	m.pre = append(m.pre,
+		id("p").Op(":=").Parens(jen.Op("*").Add(cgo(name))).Call(data),
+		jen.Var().Add(id("t")).Index().Add(cgo(name)),
+		jen.If(jen.Qual(unsafePath, "Sizeof").Call(cgo(name).Call(jen.Lit(0))).Op("!=").Lit(8).Op("&&").Len(x).Op(">").Lit(0)).Block(
+			id("t").Op("=").Make(jen.Index().Add(cgo(name)), jen.Len(x)),
+			jen.For(jen.List(jen.Id("i"), jen.Id("v")).Op(":=").Range().Add(x)).Block(
+				jen.If(goWide(name).Call(cgo(name).Call(jen.Id("v"))).Op("!=").Add(goWide(name)).Call(jen.Id("v"))).Block(
+					m.invalid(jen.Lit(argPath(cp)+"/").Op("+").Qual("strconv", "Itoa").Call(jen.Id("i")), rangeMsg(cp))),
+				id("t").Index(jen.Id("i")).Op("=").Add(cgo(name)).Call(jen.Id("v")),
+			),
+			id("p").Op("=").Op("&").Add(id("t")).Index(jen.Lit(0)),
+		))
+	m.call = append(m.call, id("p"))
+	m.post = append(m.post, jen.For(jen.List(jen.Id("i"), jen.Id("v")).Op(":=").Range().Add(id("t"))).Block(
+		x.Clone().Index(jen.Id("i")).Op("=").Add(goType(cp.Type.Elem)).Call(jen.Id("v"))))
+}
+
+// outString reads a string the function writes into a buffer:
+//
+//	var o_ [N]byte … x = goStringOf(o_[:])
+func (m *dynCall) outString(x *jen.Statement, id func(string) *jen.Statement, cp *model.CParam) {
+	m.pre = append(m.pre, jen.Var().Add(id("o")).Index(jen.Lit(cp.Size)).Byte())
+	m.call = append(m.call, jen.Parens(jen.Op("*").Add(cgo(cp.C.Name))).Call(jen.Qual(unsafePath, "Pointer").Call(jen.Op("&").Add(id("o")).Index(jen.Lit(0)))))
+	s := jen.Id("goStringOf").Call(id("o").Index(jen.Op(":")))
+	if cp.Type.Kind == model.RefNamed {
+		s = goType(cp.Type).Call(s)
+	}
+	m.post = append(m.post, x.Clone().Op("=").Add(s))
+}
+
+// outSlice reads an array the function writes.
+func (m *dynCall) outSlice(x *jen.Statement, id func(string) *jen.Statement, cp *model.CParam) {
+	name := cp.C.Name
+	if !isCLong(name) {
+		// o_ := make([]T, N) … x = o_
+		m.pre = append(m.pre, id("o").Op(":=").Make(goType(cp.Type), jen.Lit(cp.Size)))
+		m.call = append(m.call, jen.Parens(jen.Op("*").Add(cgo(name))).Call(jen.Qual(unsafePath, "Pointer").Call(jen.Op("&").Add(id("o")).Index(jen.Lit(0)))))
+		m.post = append(m.post, x.Clone().Op("=").Add(id("o")))
+		return
+	}
+	// var o_ [N]C.long … x = make([]T, N); for i, v := range o_ { x[i] = E(v) }
+	m.pre = append(m.pre, jen.Var().Add(id("o")).Index(jen.Lit(cp.Size)).Add(cgo(name)))
+	m.call = append(m.call, jen.Op("&").Add(id("o")).Index(jen.Lit(0)))
+	m.post = append(m.post,
+		x.Clone().Op("=").Make(goType(cp.Type), jen.Lit(cp.Size)),
+		jen.For(jen.List(jen.Id("i"), jen.Id("v")).Op(":=").Range().Add(id("o"))).Block(
+			x.Clone().Index(jen.Id("i")).Op("=").Add(goType(cp.Type.Elem)).Call(jen.Id("v"))))
+}
+
+// dynReturn converts the trampoline's result r_ into the named result.
+func dynReturn(r *model.CReturn) []jen.Code {
+	ret := jen.Id(r.GoName)
+	switch r.Shape {
+	case model.CScalar:
+		return []jen.Code{ret.Clone().Op("=").Add(goType(r.Type)).Call(jen.Id("r_"))}
+	case model.CString:
+		s := jen.Qual(cPath, "GoString").Call(jen.Id("r_"))
+		if r.C.Name != "char" {
+			s = jen.Qual(cPath, "GoString").Call(jen.Parens(jen.Op("*").Qual(cPath, "char")).Call(jen.Qual(unsafePath, "Pointer").Call(jen.Id("r_"))))
+		}
+		if r.Type.Kind == model.RefNamed {
+			s = goType(r.Type).Call(s)
+		}
+		return []jen.Code{ret.Clone().Op("=").Add(s)}
+	case model.CPointer:
+		return []jen.Code{jen.If(jen.Id("r_").Op("!=").Nil()).Block(
+			ret.Clone().Op("=").Add(goType(r.Type)).Call(jen.Op("*").Id("r_")))}
+	}
+	return nil
 }
 
 // emitDynTool renders (*Library).Service and the Service that calls the

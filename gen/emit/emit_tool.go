@@ -51,6 +51,23 @@ func serviceDoc(p *model.Package) []string {
 //	func (t *Tool) Hints(name string) (runtime.Hints, bool) // OpenAPI
 func emitTool(p *model.Package) *jen.File {
 	f := newFile(p)
+	emitService(f, p)
+	emitToolType(f, p)
+	var c toolCases
+	for _, fn := range p.Functions {
+		c.add(f, fn)
+	}
+	emitToolCalls(f, c, streams(p))
+	emitToolDocument(f)
+	if hasHints(p) {
+		f.Line()
+		emitHints(f, p)
+	}
+	return f
+}
+
+// emitService renders the Service interface, one method per function.
+func emitService(f *jen.File, p *model.Package) {
 	var methods []jen.Code
 	for _, fn := range p.Functions {
 		methods = append(methods, funcDoc(fn.GoName, fn.Doc).Add(serviceMethod(fn)))
@@ -60,7 +77,10 @@ func emitTool(p *model.Package) *jen.File {
 	}
 	f.Type().Id("Service").Interface(methods...)
 	f.Line()
+}
 
+// emitToolType renders the Tool type and NewTool.
+func emitToolType(f *jen.File, p *model.Package) {
 	stream := streams(p)
 	f.Comment("Tool serves a Service as an OpenTool tool: it completes the arguments of a")
 	f.Comment("call as its options say, decodes and validates them straight into the typed")
@@ -79,8 +99,7 @@ func emitTool(p *model.Package) *jen.File {
 	if stream {
 		f.Var().Id("_").Add(rt("StreamTool")).Op("=").Parens(jen.Op("*").Id("Tool")).Parens(jen.Nil())
 	}
-	hints := hasHTTP(p) && len(p.Functions) > 0 // every function is an operation
-	if hints {
+	if hasHints(p) {
 		f.Var().Id("_").Add(rt("HintTool")).Op("=").Parens(jen.Op("*").Id("Tool")).Parens(jen.Nil())
 	}
 	f.Line()
@@ -95,93 +114,108 @@ func emitTool(p *model.Package) *jen.File {
 		jen.Return(jen.Op("&").Id("Tool").Values(jen.Id("svc").Op(":").Id("svc"), jen.Id("args").Op(":").Id("args")), jen.Nil()),
 	)
 	f.Line()
+}
 
-	// One small method per function, so that the compiler never sees one huge
-	// function (documents with hundreds of operations):
-	//
-	//	func (t *Tool) callF(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
-	//		var a FArgs
-	//		if err := runtime.DecodeArgs(ctx, t.args, "f", args, &a, decodeFArgs); err != nil {
-	//			return nil, err
-	//		}
-	//		r, err := t.svc.F(ctx, a)
-	//		if err != nil {
-	//			return nil, runtime.ToolError(err)
-	//		}
-	//		return runtime.EncodeResult("r", r)
-	//	}
-	var cases, scases []jen.Code
-	var once, streams []jen.Code
-	for _, fn := range p.Functions {
-		var body []jen.Code
-		callArgs := []jen.Code{jen.Id("ctx")}
-		failArgs := func(err jen.Code) jen.Code { return jen.Return(jen.Nil(), err) }
-		fail := jen.Return(jen.Nil(), rt("ToolError").Call(jen.Err()))
-		if fn.Stream {
-			failArgs = func(err jen.Code) jen.Code { return jen.Return(err) }
-		}
-		if fn.Args != nil {
-			body = append(body,
-				jen.Var().Id("a").Id(fn.Args.Name),
-				jen.If(jen.Err().Op(":=").Add(rt("DecodeArgs")).Call(
-					jen.Id("ctx"), jen.Id("t").Dot("args"), jen.Lit(fn.Name), jen.Id("args"), jen.Op("&").Id("a"), jen.Id(fn.Args.Decoder),
-				), jen.Err().Op("!=").Nil()).Block(failArgs(jen.Err())),
-			)
-			callArgs = append(callArgs, jen.Id("a"))
-		}
-		argsParam := jen.Id("args").Qual(jsonPath, "RawMessage")
-		if fn.Args == nil {
-			argsParam = jen.Id("_").Qual(jsonPath, "RawMessage")
-		}
-		method := fn.ToolMethod
-		if fn.Stream {
-			// return t.svc.F(ctx, a, func(v R) error {
-			//	raw, err := runtime.EncodeResult("r", v)
-			//	if err != nil { return err }
-			//	return emit(raw)
-			// })
-			callArgs = append(callArgs, jen.Func().Params(jen.Id("v").Add(resultType(fn))).Error().Block(
-				jen.List(jen.Id("raw"), jen.Err()).Op(":=").Add(encodeResult(fn, jen.Id("v"))),
-				jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())),
-				jen.Return(jen.Id("emit").Call(jen.Id("raw"))),
-			))
-			body = append(body, jen.Return(rt("ToolError").Call(jen.Id("t").Dot("svc").Dot(fn.GoName).Call(callArgs...))))
-			f.Func().Params(jen.Id("t").Op("*").Id("Tool")).Id(method).Params(
-				jen.Id("ctx").Qual(contextPath, "Context"), argsParam,
-				jen.Id("emit").Func().Params(jen.Qual(jsonPath, "RawMessage")).Error(),
-			).Error().Block(body...)
-			f.Line()
-			scases = append(scases, jen.Case(jen.Lit(fn.Name)).Block(jen.Return(jen.Id("t").Dot(method).Call(jen.Id("ctx"), jen.Id("args"), jen.Id("emit")))))
-			streams = append(streams, jen.Lit(fn.Name))
-			continue
-		}
-		call := jen.Id("t").Dot("svc").Dot(fn.GoName).Call(callArgs...)
-		if fn.Result == nil {
-			body = append(body,
-				jen.If(jen.Err().Op(":=").Add(call), jen.Err().Op("!=").Nil()).Block(fail),
-				jen.Return(jen.Nil(), jen.Nil()))
-		} else {
-			body = append(body,
-				jen.List(jen.Id("r"), jen.Err()).Op(":=").Add(call),
-				jen.If(jen.Err().Op("!=").Nil()).Block(fail),
-				jen.Return(encodeResult(fn, jen.Id("r"))))
-		}
+// hasHints reports whether the Tool has hints: those of the HTTP methods of
+// the operations.
+func hasHints(p *model.Package) bool { return hasHTTP(p) && len(p.Functions) > 0 }
+
+// toolCases are the cases of the Tool's Call and StreamCall switches, and
+// the names of the functions that return once and of those that stream.
+type toolCases struct {
+	call, stream  []jen.Code
+	once, streams []jen.Code
+}
+
+// add renders the Tool's method of fn and adds its case. One small method
+// per function, so that the compiler never sees one huge function
+// (documents with hundreds of operations):
+//
+//	func (t *Tool) callF(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
+//		var a FArgs
+//		if err := runtime.DecodeArgs(ctx, t.args, "f", args, &a, decodeFArgs); err != nil {
+//			return nil, err
+//		}
+//		r, err := t.svc.F(ctx, a)
+//		if err != nil {
+//			return nil, runtime.ToolError(err)
+//		}
+//		return runtime.EncodeResult("r", r)
+//	}
+func (c *toolCases) add(f *jen.File, fn *model.Function) {
+	var body []jen.Code
+	callArgs := []jen.Code{jen.Id("ctx")}
+	failArgs := func(err jen.Code) jen.Code { return jen.Return(jen.Nil(), err) }
+	fail := jen.Return(jen.Nil(), rt("ToolError").Call(jen.Err()))
+	if fn.Stream {
+		failArgs = func(err jen.Code) jen.Code { return jen.Return(err) }
+	}
+	if fn.Args != nil {
+		body = append(body,
+			jen.Var().Id("a").Id(fn.Args.Name),
+			jen.If(jen.Err().Op(":=").Add(rt("DecodeArgs")).Call(
+				jen.Id("ctx"), jen.Id("t").Dot("args"), jen.Lit(fn.Name), jen.Id("args"), jen.Op("&").Id("a"), jen.Id(fn.Args.Decoder),
+			), jen.Err().Op("!=").Nil()).Block(failArgs(jen.Err())),
+		)
+		callArgs = append(callArgs, jen.Id("a"))
+	}
+	argsParam := jen.Id("args").Qual(jsonPath, "RawMessage")
+	if fn.Args == nil {
+		argsParam = jen.Id("_").Qual(jsonPath, "RawMessage")
+	}
+	method := fn.ToolMethod
+	if fn.Stream {
+		// return t.svc.F(ctx, a, func(v R) error {
+		//	raw, err := runtime.EncodeResult("r", v)
+		//	if err != nil { return err }
+		//	return emit(raw)
+		// })
+		callArgs = append(callArgs, jen.Func().Params(jen.Id("v").Add(resultType(fn))).Error().Block(
+			jen.List(jen.Id("raw"), jen.Err()).Op(":=").Add(encodeResult(fn, jen.Id("v"))),
+			jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())),
+			jen.Return(jen.Id("emit").Call(jen.Id("raw"))),
+		))
+		body = append(body, jen.Return(rt("ToolError").Call(jen.Id("t").Dot("svc").Dot(fn.GoName).Call(callArgs...))))
 		f.Func().Params(jen.Id("t").Op("*").Id("Tool")).Id(method).Params(
 			jen.Id("ctx").Qual(contextPath, "Context"), argsParam,
-		).Params(jen.Qual(jsonPath, "RawMessage"), jen.Error()).Block(body...)
+			jen.Id("emit").Func().Params(jen.Qual(jsonPath, "RawMessage")).Error(),
+		).Error().Block(body...)
 		f.Line()
-		cases = append(cases, jen.Case(jen.Lit(fn.Name)).Block(jen.Return(jen.Id("t").Dot(method).Call(jen.Id("ctx"), jen.Id("args")))))
-		once = append(once, jen.Lit(fn.Name))
+		c.stream = append(c.stream, jen.Case(jen.Lit(fn.Name)).Block(jen.Return(jen.Id("t").Dot(method).Call(jen.Id("ctx"), jen.Id("args"), jen.Id("emit")))))
+		c.streams = append(c.streams, jen.Lit(fn.Name))
+		return
 	}
+	call := jen.Id("t").Dot("svc").Dot(fn.GoName).Call(callArgs...)
+	if fn.Result == nil {
+		body = append(body,
+			jen.If(jen.Err().Op(":=").Add(call), jen.Err().Op("!=").Nil()).Block(fail),
+			jen.Return(jen.Nil(), jen.Nil()))
+	} else {
+		body = append(body,
+			jen.List(jen.Id("r"), jen.Err()).Op(":=").Add(call),
+			jen.If(jen.Err().Op("!=").Nil()).Block(fail),
+			jen.Return(encodeResult(fn, jen.Id("r"))))
+	}
+	f.Func().Params(jen.Id("t").Op("*").Id("Tool")).Id(method).Params(
+		jen.Id("ctx").Qual(contextPath, "Context"), argsParam,
+	).Params(jen.Qual(jsonPath, "RawMessage"), jen.Error()).Block(body...)
+	f.Line()
+	c.call = append(c.call, jen.Case(jen.Lit(fn.Name)).Block(jen.Return(jen.Id("t").Dot(method).Call(jen.Id("ctx"), jen.Id("args")))))
+	c.once = append(c.once, jen.Lit(fn.Name))
+}
+
+// emitToolCalls renders the Tool's Call, and StreamCall when a function
+// streams: each resolves the name, then switches to the function's method.
+func emitToolCalls(f *jen.File, c toolCases, stream bool) {
 	// A streaming function called with call, and the other way round:
 	//
 	//	case "s": return nil, runtime.NewError(runtime.CodeMethodNotFound, strconv.Quote(name)+" streams its results: call it with streamCall")
-	if len(streams) > 0 {
-		cases = append(cases, jen.Case(streams...).Block(jen.Return(jen.Nil(), rt("NewError").Call(rt("CodeMethodNotFound"),
+	if len(c.streams) > 0 {
+		c.call = append(c.call, jen.Case(c.streams...).Block(jen.Return(jen.Nil(), rt("NewError").Call(rt("CodeMethodNotFound"),
 			jen.Qual("strconv", "Quote").Call(jen.Id("name")).Op("+").Lit(" streams its results: call it with streamCall")))))
 	}
-	if len(once) > 0 && stream {
-		scases = append(scases, jen.Case(once...).Block(jen.Return(rt("NewError").Call(rt("CodeMethodNotFound"),
+	if len(c.once) > 0 && stream {
+		c.stream = append(c.stream, jen.Case(c.once...).Block(jen.Return(rt("NewError").Call(rt("CodeMethodNotFound"),
 			jen.Qual("strconv", "Quote").Call(jen.Id("name")).Op("+").Lit(" does not stream its result: call it with call")))))
 	}
 	// A served function, by its name or the name it is declared under for LLM
@@ -200,7 +234,7 @@ func emitTool(p *model.Package) *jen.File {
 		jen.Id("ctx").Qual(contextPath, "Context"), jen.Id("name").String(), jen.Id("args").Qual(jsonPath, "RawMessage"),
 	).Params(jen.Qual(jsonPath, "RawMessage"), jen.Error()).Block(
 		notServed(jen.Nil(), rt("MethodNotFound").Call(jen.Id("name"))),
-		switchOrNothing(cases),
+		switchOrNothing(c.call),
 		jen.Return(jen.Nil(), rt("MethodNotFound").Call(jen.Id("name"))),
 	)
 	f.Line()
@@ -211,11 +245,16 @@ func emitTool(p *model.Package) *jen.File {
 			jen.Id("emit").Func().Params(jen.Qual(jsonPath, "RawMessage")).Error(),
 		).Error().Block(
 			notServed(rt("MethodNotFound").Call(jen.Id("name"))),
-			switchOrNothing(scases),
+			switchOrNothing(c.stream),
 			jen.Return(rt("MethodNotFound").Call(jen.Id("name"))),
 		)
 		f.Line()
 	}
+}
+
+// emitToolDocument renders the Tool's methods over its served document:
+// Load, Document, Declarations and Functions.
+func emitToolDocument(f *jen.File) {
 	f.Comment("Load implements runtime.Tool: it returns the served document (see Document).")
 	f.Func().Params(jen.Id("t").Op("*").Id("Tool")).Id("Load").Params(jen.Qual(contextPath, "Context")).Params(
 		jen.Op("*").Add(rt("OpenTool")), jen.Error(),
@@ -244,11 +283,6 @@ func emitTool(p *model.Package) *jen.File {
 	f.Func().Params(jen.Id("t").Op("*").Id("Tool")).Id("Functions").Params().Index().Op("*").Add(rt("FunctionTool")).Block(
 		jen.Return(rt("FunctionsOf").Call(jen.Id("t"), jen.Id("t").Dot("args").Dot("Served").Call())),
 	)
-	if hints {
-		f.Line()
-		emitHints(f, p)
-	}
-	return f
 }
 
 // emitHints renders the Tool's Hints method, one case per HTTP method in the
