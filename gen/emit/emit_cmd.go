@@ -61,80 +61,16 @@ func emitCommand(p *model.Package) *jen.File {
 			f.PackageComment("// " + l)
 		}
 	}
-	pkg := func(name string) *jen.Statement { return jen.Qual(c.ImportPath, name) }
-
-	var (
-		vars     []jen.Code // main's locals the flags set
-		flags    []jen.Code // the body of Flags
-		required []string
-		env      []jen.Code // the Env entries
-		body     []jen.Code // the body of NewTool
-	)
-	strVar := func(local, name string, def jen.Code, usage string) {
-		vars = append(vars, jen.Id(local))
-		flags = append(flags, jen.Id("fs").Dot("StringVar").Call(jen.Op("&").Id(local), jen.Lit(name), def, jen.Lit(usage)))
-	}
-	envEntry := func(name, usage string) {
-		env = append(env, jen.Values(jen.Dict{jen.Id("Name"): jen.Lit(name), jen.Id("Usage"): jen.Lit(usage)}))
-	}
+	var m commandMain
 	switch {
 	case hasHTTP(p):
-		if p.API.Server != nil {
-			// "": the document's servers, the operations' own ones too
-			strVar("server", "server", jen.Lit(""), "Base URL of the REST API for every operation (default: the document's servers, "+p.API.BaseURL+")")
-		} else {
-			strVar("server", "server", pkg("DefaultBaseURL"), "Base URL of the REST API")
-		}
-		// var copts []petstore.ClientOption
-		// if v := os.Getenv("PETSTORE_API_KEY"); v != "" { copts = append(copts, petstore.WithAPIKey(v)) }
-		body = append(body, jen.Var().Id("copts").Index().Add(pkg("ClientOption")))
-		for i, s := range p.API.Security {
-			name := c.Env[i]
-			envEntry(name, credentialUsage(s))
-			var add jen.Code
-			if s.Kind == model.SchemeBasic {
-				add = jen.List(jen.Id("user"), jen.Id("password"), jen.Id("_")).Op(":=").Qual(stringsPath, "Cut").Call(jen.Id("v"), jen.Lit(":")).Line().
-					Id("copts").Op("=").Append(jen.Id("copts"), pkg(s.Option).Call(jen.Id("user"), jen.Id("password")))
-			} else {
-				add = jen.Id("copts").Op("=").Append(jen.Id("copts"), pkg(s.Option).Call(jen.Id("v")))
-			}
-			body = append(body, jen.If(jen.Id("v").Op(":=").Qual(osPath, "Getenv").Call(jen.Lit(name)), jen.Id("v").Op("!=").Lit("")).Block(add))
-		}
-		body = append(body, jen.Return(pkg("NewTool").Call(pkg("NewClient").Call(jen.Id("server"), jen.Id("copts").Op("...")), jen.Id("opts").Op("..."))))
+		m.restBackend(p)
 	case hasC(p):
-		strVar("library", "library", jen.Lit(""), "Path of the dynamic library (.so, .dylib or .dll)")
-		required = append(required, "library")
-		// lib, err := geometry.Open(library)
-		// if err != nil { return nil, err }
-		// tool, err := geometry.NewTool(lib.Service(), opts...)
-		// if err != nil { lib.Close(); return nil, err }
-		// return tool, nil
-		body = append(body,
-			jen.List(jen.Id("lib"), jen.Err()).Op(":=").Add(pkg("Open")).Call(jen.Id("library")),
-			jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),
-			jen.List(jen.Id("tool"), jen.Err()).Op(":=").Add(pkg("NewTool")).Call(jen.Id("lib").Dot("Service").Call(), jen.Id("opts").Op("...")),
-			jen.If(jen.Err().Op("!=").Nil()).Block(jen.Id("lib").Dot("Close").Call(), jen.Return(jen.Nil(), jen.Err())),
-			jen.Return(jen.Id("tool"), jen.Nil()),
-		)
+		m.libraryBackend(p)
 	default:
-		def, usage := "", "URL of the OpenTool server the calls go to (http://host:port/opentool)"
-		if p.Document != nil && p.Document.Server != nil && p.Document.Server.URL != "" {
-			def = p.Document.Server.URL
-		} else {
-			required = append(required, "upstream")
-		}
-		strVar("upstream", "upstream", jen.Lit(def), usage)
-		strVar("upstreamKey", "upstream-key", jen.Lit(""), "API key of the upstream server (default: $"+c.UpstreamKeyEnv+")")
-		envEntry(c.UpstreamKeyEnv, "API key of the upstream server, when --upstream-key is not given")
-		// if upstreamKey == "" { upstreamKey = os.Getenv("WEATHER_UPSTREAM_KEY") }
-		// return weather.NewTool(weather.NewClient(runtime.NewClient(upstream, runtime.WithAPIKey(upstreamKey))), opts...)
-		body = append(body,
-			jen.If(jen.Id("upstreamKey").Op("==").Lit("")).Block(jen.Id("upstreamKey").Op("=").Qual(osPath, "Getenv").Call(jen.Lit(c.UpstreamKeyEnv))),
-			jen.Return(pkg("NewTool").Call(
-				pkg("NewClient").Call(rt("NewClient").Call(jen.Id("upstream"), rt("WithAPIKey").Call(jen.Id("upstreamKey")))),
-				jen.Id("opts").Op("..."))),
-		)
+		m.gatewayBackend(p)
 	}
+	pkg := func(name string) *jen.Statement { return jen.Qual(c.ImportPath, name) }
 
 	// Name, Document, Flags, Required, Env, MCP, NewTool: in this order, each
 	// on a line.
@@ -142,23 +78,23 @@ func emitCommand(p *model.Package) *jen.File {
 	fields := []jen.Code{
 		field("Name", jen.Lit(c.Name)),
 		field("Document", pkg("Document").Call()),
-		field("Flags", jen.Func().Params(jen.Id("fs").Op("*").Qual(flagPath, "FlagSet")).Block(flags...)),
+		field("Flags", jen.Func().Params(jen.Id("fs").Op("*").Qual(flagPath, "FlagSet")).Block(m.flags...)),
 	}
-	if len(required) > 0 {
+	if len(m.required) > 0 {
 		var lits []jen.Code
-		for _, r := range required {
+		for _, r := range m.required {
 			lits = append(lits, jen.Lit(r))
 		}
 		fields = append(fields, field("Required", jen.Index().String().Values(lits...)))
 	}
-	if len(env) > 0 {
-		fields = append(fields, field("Env", jen.Index().Qual(toolcliPath, "Env").Values(multiline(env)...)))
+	if len(m.env) > 0 {
+		fields = append(fields, field("Env", jen.Index().Qual(toolcliPath, "Env").Values(multiline(m.env)...)))
 	}
 	fields = append(fields, field("NewTool", jen.Func().Params(jen.Id("_").Qual(contextPath, "Context"), jen.Id("opts").Op("...").Add(rt("ToolOption"))).
-		Params(rt("Tool"), jen.Error()).Block(body...)), jen.Line())
+		Params(rt("Tool"), jen.Error()).Block(m.body...)), jen.Line())
 	var mainBody []jen.Code
-	if len(vars) > 0 {
-		mainBody = append(mainBody, jen.Var().List(vars...).String())
+	if len(m.vars) > 0 {
+		mainBody = append(mainBody, jen.Var().List(m.vars...).String())
 	}
 	mainBody = append(mainBody,
 		jen.Id("cmd").Op(":=").Op("&").Qual(toolcliPath, "Command").Values(fields...),
@@ -166,6 +102,98 @@ func emitCommand(p *model.Package) *jen.File {
 	)
 	f.Func().Id("main").Params().Block(mainBody...)
 	return f
+}
+
+// commandMain is what a generated main's backend adds to it: the locals its
+// flags set, the body of Flags, the required flags, the Env entries and the
+// body of NewTool.
+type commandMain struct {
+	vars, flags []jen.Code
+	required    []string
+	env, body   []jen.Code
+}
+
+// strVar adds a string flag name that sets the local local.
+func (m *commandMain) strVar(local, name string, def jen.Code, usage string) {
+	m.vars = append(m.vars, jen.Id(local))
+	m.flags = append(m.flags, jen.Id("fs").Dot("StringVar").Call(jen.Op("&").Id(local), jen.Lit(name), def, jen.Lit(usage)))
+}
+
+// envEntry adds an environment variable the help lists.
+func (m *commandMain) envEntry(name, usage string) {
+	m.env = append(m.env, jen.Values(jen.Dict{jen.Id("Name"): jen.Lit(name), jen.Id("Usage"): jen.Lit(usage)}))
+}
+
+// restBackend serves the REST client of the API at --server, with the
+// credentials of the environment.
+func (m *commandMain) restBackend(p *model.Package) {
+	c := p.Command
+	pkg := func(name string) *jen.Statement { return jen.Qual(c.ImportPath, name) }
+	if p.API.Server != nil {
+		// "": the document's servers, the operations' own ones too
+		m.strVar("server", "server", jen.Lit(""), "Base URL of the REST API for every operation (default: the document's servers, "+p.API.BaseURL+")")
+	} else {
+		m.strVar("server", "server", pkg("DefaultBaseURL"), "Base URL of the REST API")
+	}
+	// var copts []petstore.ClientOption
+	// if v := os.Getenv("PETSTORE_API_KEY"); v != "" { copts = append(copts, petstore.WithAPIKey(v)) }
+	m.body = append(m.body, jen.Var().Id("copts").Index().Add(pkg("ClientOption")))
+	for i, s := range p.API.Security {
+		name := c.Env[i]
+		m.envEntry(name, credentialUsage(s))
+		var add jen.Code
+		if s.Kind == "basic" {
+			add = jen.List(jen.Id("user"), jen.Id("password"), jen.Id("_")).Op(":=").Qual(stringsPath, "Cut").Call(jen.Id("v"), jen.Lit(":")).Line().
+				Id("copts").Op("=").Append(jen.Id("copts"), pkg(s.Option).Call(jen.Id("user"), jen.Id("password")))
+		} else {
+			add = jen.Id("copts").Op("=").Append(jen.Id("copts"), pkg(s.Option).Call(jen.Id("v")))
+		}
+		m.body = append(m.body, jen.If(jen.Id("v").Op(":=").Qual(osPath, "Getenv").Call(jen.Lit(name)), jen.Id("v").Op("!=").Lit("")).Block(add))
+	}
+	m.body = append(m.body, jen.Return(pkg("NewTool").Call(pkg("NewClient").Call(jen.Id("server"), jen.Id("copts").Op("...")), jen.Id("opts").Op("..."))))
+}
+
+// libraryBackend serves the library at --library.
+func (m *commandMain) libraryBackend(p *model.Package) {
+	pkg := func(name string) *jen.Statement { return jen.Qual(p.Command.ImportPath, name) }
+	m.strVar("library", "library", jen.Lit(""), "Path of the dynamic library (.so, .dylib or .dll)")
+	m.required = append(m.required, "library")
+	// lib, err := geometry.Open(library)
+	// if err != nil { return nil, err }
+	// tool, err := geometry.NewTool(lib.Service(), opts...)
+	// if err != nil { lib.Close(); return nil, err }
+	// return tool, nil
+	m.body = append(m.body,
+		jen.List(jen.Id("lib"), jen.Err()).Op(":=").Add(pkg("Open")).Call(jen.Id("library")),
+		jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),
+		jen.List(jen.Id("tool"), jen.Err()).Op(":=").Add(pkg("NewTool")).Call(jen.Id("lib").Dot("Service").Call(), jen.Id("opts").Op("...")),
+		jen.If(jen.Err().Op("!=").Nil()).Block(jen.Id("lib").Dot("Close").Call(), jen.Return(jen.Nil(), jen.Err())),
+		jen.Return(jen.Id("tool"), jen.Nil()),
+	)
+}
+
+// gatewayBackend serves the typed client of the OpenTool server at
+// --upstream: a gateway that checks the arguments.
+func (m *commandMain) gatewayBackend(p *model.Package) {
+	c := p.Command
+	pkg := func(name string) *jen.Statement { return jen.Qual(c.ImportPath, name) }
+	def, usage := "", "URL of the OpenTool server the calls go to (http://host:port/opentool)"
+	if p.Document != nil && p.Document.Server != nil && p.Document.Server.URL != "" {
+		def = p.Document.Server.URL
+	} else {
+		m.required = append(m.required, "upstream")
+	}
+	m.strVar("upstream", "upstream", jen.Lit(def), usage)
+	m.strVar("upstreamKey", "upstream-key", jen.Lit(""), "API key of the upstream server (default: $"+c.UpstreamKeyEnv+")")
+	m.envEntry(c.UpstreamKeyEnv, "API key of the upstream server, when --upstream-key is not given")
+	// if upstreamKey == "" { upstreamKey = os.Getenv("WEATHER_UPSTREAM_KEY") }
+	// return weather.NewTool(weather.NewClient(runtime.NewClient(upstream, runtime.WithAPIKey(upstreamKey))), opts...)
+	m.body = append(m.body,
+		jen.If(jen.Id("upstreamKey").Op("==").Lit("")).Block(jen.Id("upstreamKey").Op("=").Qual(osPath, "Getenv").Call(jen.Lit(c.UpstreamKeyEnv))),
+		jen.Return(pkg("NewTool").Call(
+			pkg("NewClient").Call(rt("NewClient").Call(jen.Id("upstream"), rt("WithAPIKey").Call(jen.Id("upstreamKey")))),
+			jen.Id("opts").Op("..."))),
+	)
 }
 
 // multiline puts each element of a composite literal on a line of its own.
