@@ -2,8 +2,10 @@ package emit
 
 import (
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
+	"github.com/dave/jennifer/jen"
 	"github.com/opentoolgen/opentoolgen/internal/jsontree"
 )
 
@@ -56,3 +58,132 @@ func clipDoc(text string) string {
 	}
 	return b.String()
 }
+
+// sanitizeLine makes s safe inside a // comment: no line breaks, no control or
+// format characters, valid UTF-8.
+func sanitizeLine(s string) string {
+	s = strings.ToValidUTF8(s, "\uFFFD")
+	var b strings.Builder
+	for _, r := range s {
+		switch {
+		case r == '\t':
+			b.WriteByte(' ')
+		case unicode.IsControl(r), r == '\u2028', r == '\u2029', r == '\uFEFF':
+			b.WriteByte(' ')
+		default:
+			b.WriteRune(r)
+		}
+	}
+	return strings.TrimRight(b.String(), " ")
+}
+
+// comment renders document text as // lines. Each line is written by us with
+// its "// " prefix, so nothing in the text can end the comment or become a
+// directive ("//go:generate" needs no space after the slashes).
+func comment(text string) *jen.Statement {
+	s := jen.Null()
+	for _, line := range docLines(text) {
+		if line == "" {
+			s.Comment("//")
+		} else {
+			s.Comment("// " + line)
+		}
+		s.Line()
+	}
+	return s
+}
+
+// lineBreaks turns every line break into "\n".
+var lineBreaks = strings.NewReplacer("\r\n", "\n", "\r", "\n", "\u2028", "\n", "\u2029", "\n")
+
+// docLines splits text into sanitised lines without leading or trailing
+// blanks; a long text is cut first (clipDoc).
+func docLines(text string) []string {
+	text = lineBreaks.Replace(clipDoc(text))
+	var lines []string
+	for _, l := range strings.Split(text, "\n") {
+		lines = append(lines, sanitizeLine(l))
+	}
+	for len(lines) > 0 && strings.TrimSpace(lines[0]) == "" {
+		lines = lines[1:]
+	}
+	for len(lines) > 0 && strings.TrimSpace(lines[len(lines)-1]) == "" {
+		lines = lines[:len(lines)-1]
+	}
+	return lines
+}
+
+// docComment is the doc comment of name from the document's text, read as a
+// Go doc comment: a text in the imperative that starts with a common verb, or
+// a noun phrase, starts with the identifier ("Get the weather" on GetWeather
+// is "GetWeather gets the weather", "The unit" on Unit is "Unit is the
+// unit"); any other text is kept as the document has it.
+func docComment(name, text, fallback string) *jen.Statement {
+	lines := docLines(text)
+	if len(lines) == 0 {
+		if fallback == "" {
+			return jen.Null()
+		}
+		return comment(fallback)
+	}
+	lines[0] = docLead(name, lines[0], "is")
+	return comment(strings.Join(lines, "\n"))
+}
+
+// funcDoc is docComment for a function or method: a noun phrase is what it
+// returns ("The weather" on GetWeather is "GetWeather returns the weather").
+func funcDoc(name, text string) *jen.Statement {
+	lines := docLines(text)
+	if len(lines) == 0 {
+		return jen.Null()
+	}
+	lines[0] = docLead(name, lines[0], "returns")
+	return comment(strings.Join(lines, "\n"))
+}
+
+// docLead is the first line of the doc comment of name whose text starts
+// with first (see docComment); a noun phrase follows name and verb.
+func docLead(name, first, verb string) string {
+	if word, rest, ok := strings.Cut(first, " "); ok && !strings.HasPrefix(first, name+" ") {
+		if third, ok := thirdPerson[word]; ok {
+			return name + " " + third + " " + rest
+		} else if lower := strings.ToLower(word); isThird[lower] && !strings.HasPrefix(rest, "of ") {
+			// "Adds two integers" (not "Counts of pets", a noun)
+			return name + " " + lower + " " + rest
+		} else if a := lower; a == "a" || a == "an" || a == "the" {
+			return name + " " + verb + " " + a + " " + rest
+		}
+	}
+	return first
+}
+
+// thirdPerson are common verbs that start descriptions in the imperative
+// ("Get…", "List…"), by their capitalised form, in the third person.
+var thirdPerson = func() map[string]string {
+	m := map[string]string{}
+	f := strings.Fields(`add adds calculate calculates call calls cancel cancels change changes check checks
+		compute computes convert converts count counts create creates delete deletes describe describes
+		download downloads fetch fetches find finds generate generates get gets list lists load loads
+		look looks make makes read reads remove removes rename renames replace replaces retrieve retrieves
+		return returns run runs save saves search searches send sends set sets show shows start starts
+		stop stops store stores submit submits trigger triggers update updates upload uploads write writes
+		apply applies approve approves close closes compare compares copy copies decode decodes divide divides
+		encode encodes filter filters format formats join joins lock locks move moves multiply multiplies
+		open opens parse parses patch patches ping pings post posts publish publishes put puts query queries
+		register registers reject rejects resolve resolves sort sorts split splits subscribe subscribes
+		subtract subtracts sum sums summarize summarizes transform transforms translate translates
+		unlock unlocks validate validates verify verifies`)
+	for i := 0; i+1 < len(f); i += 2 {
+		m[strings.ToUpper(f[i][:1])+f[i][1:]] = f[i+1]
+	}
+	return m
+}()
+
+// isThird are the verbs of thirdPerson in the third person ("adds").
+var isThird = func() map[string]bool {
+	m := map[string]bool{}
+	for _, v := range thirdPerson {
+		m[v] = true
+	}
+	return m
+}()
