@@ -113,32 +113,76 @@ func docLines(text string) []string {
 	return lines
 }
 
-// docComment is the doc comment of name from the document's text, read as a
-// Go doc comment: a text in the imperative that starts with a common verb, or
-// a noun phrase, starts with the identifier ("Get the weather" on GetWeather
-// is "GetWeather gets the weather", "The unit" on Unit is "Unit is the
-// unit"); any other text is kept as the document has it.
-func docComment(name, text, fallback string) *jen.Statement {
+// The rule of every doc comment the generator writes on a declaration: it
+// starts with the identifier it documents. The document's text is read as a
+// Go doc comment first (docLead): a text in the imperative that starts with a
+// common verb, or a noun phrase, starts with the identifier ("Get the weather"
+// on GetWeather is "GetWeather gets the weather", "The unit" on Unit is "Unit
+// is the unit"). Any other text follows a sentence that starts with the
+// identifier and says what it stands for: a function "calls" the document's
+// function ("Info for a specific pet" on ShowPetByID is "ShowPetByID calls
+// showPetById: Info for a specific pet."), a type is what its Origin says
+// ("Three capital letters." on Code is "Code is the schema \"Code\" of the
+// document: Three capital letters."). The text is kept as the document has
+// it, and gets a full stop when its first paragraph is a line that ends in a
+// letter or a digit. Struct fields, which Go does not ask to be named first,
+// get docLead only.
+
+// docComment is the doc comment of the type or value name from the
+// document's text; origin, a sentence that starts with name (Type.Origin),
+// is the comment without a text and leads a text that does not start with
+// name. Without an origin (struct fields), the text is only read by docLead.
+func docComment(name, text, origin string) *jen.Statement {
 	lines := docLines(text)
 	if len(lines) == 0 {
-		if fallback == "" {
+		if origin == "" {
 			return jen.Null()
 		}
-		return comment(fallback)
+		return comment(origin)
 	}
 	lines[0] = docLead(name, lines[0], "is")
+	if lead, ok := strings.CutSuffix(origin, "."); ok && strings.HasPrefix(origin, name+" ") {
+		leadWith(lines, name, lead, true)
+	}
 	return comment(strings.Join(lines, "\n"))
 }
 
-// funcDoc is docComment for a function or method: a noun phrase is what it
-// returns ("The weather" on GetWeather is "GetWeather returns the weather").
-func funcDoc(name, text string) *jen.Statement {
+// funcDoc is the doc comment of the function or method name that calls the
+// document's function wire (a C symbol for a library method): a noun phrase
+// is what it returns ("The weather" on GetWeather is "GetWeather returns the
+// weather"); a text that does not start with name says what it calls.
+func funcDoc(name, wire, text string) *jen.Statement {
+	return callDoc(name, wire, text, true)
+}
+
+// callDoc is funcDoc; sentence says whether the text is the document's
+// description, which gets a full stop (not a method and path that stand in
+// for a missing one).
+func callDoc(name, wire, text string, sentence bool) *jen.Statement {
 	lines := docLines(text)
 	if len(lines) == 0 {
 		return jen.Null()
 	}
 	lines[0] = docLead(name, lines[0], "returns")
+	leadWith(lines, name, name+" calls "+wire, sentence)
 	return comment(strings.Join(lines, "\n"))
+}
+
+// leadWith puts lead (a clause that starts with name) and a colon before the
+// first line of lines when it does not start with name, ending the sentence
+// with a full stop when sentence is set, the first paragraph is one line and
+// it ends in a letter or a digit.
+func leadWith(lines []string, name, lead string, sentence bool) {
+	first := lines[0]
+	if first == name || strings.HasPrefix(first, name+" ") {
+		return
+	}
+	first = lead + ": " + first
+	last, _ := utf8.DecodeLastRuneInString(first)
+	if sentence && (len(lines) == 1 || lines[1] == "") && (unicode.IsLetter(last) || unicode.IsDigit(last)) {
+		first += "."
+	}
+	lines[0] = first
 }
 
 // docLead is the first line of the doc comment of name whose text starts

@@ -643,14 +643,14 @@ func emitClient(p *model.Package) *jen.File {
 			// func (c *Client) FSeq(ctx context.Context, args FArgs) iter.Seq2[R, error] {
 			//	return runtime.InvokeStream[R](ctx, c.rt, "name", &args, "resultName")
 			// }
-			seqDoc := funcDoc(fn.SeqName, model.JoinDoc(text, "It is "+fn.GoName+" as an iterator."))
+			seqDoc := funcDoc(fn.SeqName, fn.Name, model.JoinDoc(text, "It is "+fn.GoName+" as an iterator."))
 			f.Add(seqDoc).Func().Add(recv).Id(fn.SeqName).Params(params...).Qual(iterPath, "Seq2").Types(resultType(fn), jen.Error()).Block(
 				jen.Return(rt("InvokeStream").Types(resultType(fn)).Call(jen.Id("ctx"), jen.Id("c").Dot("rt"), jen.Lit(fn.Name), args, jen.Lit(fn.ResultName))),
 			)
 			emitSeqForm(f, fn, fn.Doc)
 			continue
 		}
-		doc := funcDoc(fn.GoName, text)
+		doc := funcDoc(fn.GoName, fn.Name, text)
 		if fn.Result == nil {
 			f.Add(doc).Func().Add(recv).Id(fn.GoName).Params(params...).Error().Block(
 				jen.Return(rt("Invoke").Call(jen.Id("ctx"), jen.Id("c").Dot("rt"), jen.Lit(fn.Name), args, jen.Lit(""), jen.Nil())),
@@ -687,7 +687,7 @@ func emitSeqForm(f *jen.File, fn *model.Function, doc string) {
 		seqArgs = append(seqArgs, jen.Id("args"))
 	}
 	params = append(params, jen.Id("emit").Func().Params(resultType(fn)).Error())
-	f.Add(funcDoc(fn.GoName, model.JoinDoc(doc, "It calls emit with each result, in order (the Service's form; "+fn.SeqName+" is the\nsame as an iterator), and returns the first error of the call or of emit."))).
+	f.Add(funcDoc(fn.GoName, fn.Name, model.JoinDoc(doc, "It calls emit with each result, in order (the Service's form; "+fn.SeqName+" is the\nsame as an iterator), and returns the first error of the call or of emit."))).
 		Func().Params(jen.Id("c").Op("*").Id("Client")).Id(fn.GoName).Params(params...).Error().Block(
 		jen.For(jen.List(jen.Id("v"), jen.Err()).Op(":=").Range().Id("c").Dot(fn.SeqName).Call(seqArgs...)).Block(
 			jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())),

@@ -320,6 +320,7 @@ func dynMethodDoc(fn *model.Function) *jen.Statement {
 		lines = []string{fn.GoName + " calls " + fn.C.Symbol + "."}
 	} else {
 		lines[0] = docLead(fn.GoName, lines[0], "returns")
+		leadWith(lines, fn.GoName, fn.GoName+" calls "+fn.C.Symbol, true)
 	}
 	lines = append(lines, "", "C: "+cPrototype(fn))
 	return comment(strings.Join(lines, "\n"))

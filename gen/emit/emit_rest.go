@@ -5,8 +5,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"unicode"
-	"unicode/utf8"
 
 	"github.com/dave/jennifer/jen"
 
@@ -87,7 +85,7 @@ func emitUnion(f *jen.File, t *model.Type) {
 		doc = t.Origin
 	}
 	doc = model.JoinDoc(doc, "Set exactly one field; the value is that variant.")
-	f.Add(docComment(t.Name, doc, "").Type().Id(t.Name).Struct(fields...))
+	f.Add(docComment(t.Name, doc, t.Origin).Type().Id(t.Name).Struct(fields...))
 	f.Line()
 
 	// func (x T) MarshalJSON() ([]byte, error) {
@@ -722,7 +720,7 @@ func emitRESTMethod(f *jen.File, fn *model.Function) {
 	if hdr != nil {
 		emitHeadersType(f, fn)
 		hdoc := op.HeadersMethod + " is " + fn.GoName + " with the headers of the response: " + op.Method + " " + op.Path + "."
-		f.Add(funcDoc(op.HeadersMethod, hdoc).Func().Params(jen.Id("c").Op("*").Id("Client")).Id(op.HeadersMethod).Params(params...).
+		f.Add(funcDoc(op.HeadersMethod, fn.Name, hdoc).Func().Params(jen.Id("c").Op("*").Id("Client")).Id(op.HeadersMethod).Params(params...).
 			Params(jen.Id(hdr.Name), jen.Error()).Block(body...))
 		f.Line()
 		// func (c *Client) F(ctx, args) (T, error) { res, err := c.FWithHeaders(ctx, args); return res.Body, err }
@@ -814,23 +812,7 @@ func statusPattern(s string) (n int, class, ok bool) {
 // method's name is what the method calls ("Info for a specific pet" on
 // ShowPetByID is "ShowPetByID calls showPetById: Info for a specific pet.").
 func restMethodDoc(fn *model.Function, text string) *jen.Statement {
-	lines := docLines(text)
-	if len(lines) == 0 {
-		return jen.Null()
-	}
-	first := docLead(fn.GoName, lines[0], "returns")
-	if first != fn.GoName && !strings.HasPrefix(first, fn.GoName+" ") {
-		first = fn.GoName + " calls " + fn.Name + ": " + first
-		// A description's first paragraph ends a sentence; the method and
-		// path, which stand in for a missing description, are left as they
-		// are.
-		last, _ := utf8.DecodeLastRuneInString(first)
-		if fn.Doc != "" && (len(lines) == 1 || lines[1] == "") && (unicode.IsLetter(last) || unicode.IsDigit(last)) {
-			first += "."
-		}
-	}
-	lines[0] = first
-	return comment(strings.Join(lines, "\n"))
+	return callDoc(fn.GoName, fn.Name, text, fn.Doc != "")
 }
 
 // emitHeadersType declares the struct of an operation's response body and
@@ -944,7 +926,7 @@ func emitRESTStream(f *jen.File, fn *model.Function) {
 	}
 	text := model.JoinDoc(lead, fn.Doc)
 	text = model.JoinDoc(text, "Each range over the sequence sends the request; breaking out of the loop\ncloses the response. The client's timeout bounds the wait for the response's\nheaders, not the stream: the context ends it.")
-	f.Add(funcDoc(fn.SeqName, text).Func().Params(jen.Id("c").Op("*").Id("Client")).Id(fn.SeqName).Params(params...).
+	f.Add(funcDoc(fn.SeqName, fn.Name, text).Func().Params(jen.Id("c").Op("*").Id("Client")).Id(fn.SeqName).Params(params...).
 		Qual(iterPath, "Seq2").Types(resultType(fn), jen.Error()).Block(body...))
 	f.Line()
 	emitSeqForm(f, fn, model.JoinDoc(fn.Doc, op.Method+" "+op.Path))

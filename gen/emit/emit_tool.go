@@ -70,7 +70,7 @@ func emitTool(p *model.Package) *jen.File {
 func emitService(f *jen.File, p *model.Package) {
 	var methods []jen.Code
 	for _, fn := range p.Functions {
-		methods = append(methods, funcDoc(fn.GoName, fn.Doc).Add(serviceMethod(fn)))
+		methods = append(methods, funcDoc(fn.GoName, fn.Name, fn.Doc).Add(serviceMethod(fn)))
 	}
 	for _, line := range serviceDoc(p) {
 		f.Comment(line)

@@ -88,7 +88,7 @@ func (c *Client) Delete(ctx context.Context, args DeleteArgs) error {
 	return runtime.Invoke(ctx, c.rt, "delete", &args, "", nil)
 }
 
-// trigger runing
+// Run calls run: trigger runing.
 func (c *Client) Run(ctx context.Context) error {
 	return runtime.Invoke(ctx, c.rt, "run", nil, "", nil)
 }

@@ -51,7 +51,7 @@ func (c *Client) Describe(ctx context.Context, args DescribeArgs) (DescribeResul
 	return r, err
 }
 
-// Scales a vector to length 1.
+// Normalize calls normalize: Scales a vector to length 1.
 func (c *Client) Normalize(ctx context.Context, args NormalizeArgs) (float64, error) {
 	var r float64
 	err := runtime.Invoke(ctx, c.rt, "normalize", &args, "length", &r)

@@ -106,7 +106,7 @@ func (l *Library) Describe(radius float64) (status int32, text string, err error
 	return status, text, nil
 }
 
-// Scales a vector to length 1.
+// Normalize calls normalize: Scales a vector to length 1.
 //
 // C: double normalize(double *v, int n)
 func (l *Library) Normalize(v []float64, n int32) (length float64, err error) {

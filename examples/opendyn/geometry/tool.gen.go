@@ -21,7 +21,7 @@ type Service interface {
 	Distance(ctx context.Context, args DistanceArgs) (float64, error)
 	// Describe describes a circle in a sentence.
 	Describe(ctx context.Context, args DescribeArgs) (DescribeResult, error)
-	// Scales a vector to length 1.
+	// Normalize calls normalize: Scales a vector to length 1.
 	Normalize(ctx context.Context, args NormalizeArgs) (float64, error)
 	// Version returns the version of the library.
 	Version(ctx context.Context) (string, error)

@@ -52,7 +52,7 @@ func (c *Client) Reserve(ctx context.Context, args ReserveArgs) (string, error) 
 	return r, err
 }
 
-// Stream the prices of an item as they change.
+// WatchPriceSeq calls watchPrice: Stream the prices of an item as they change.
 //
 // Each range over the sequence makes a new call; breaking out of the loop
 // ends it on both sides.
@@ -62,7 +62,7 @@ func (c *Client) WatchPriceSeq(ctx context.Context, args WatchPriceArgs) iter.Se
 	return runtime.InvokeStream[float64](ctx, c.rt, "watchPrice", &args, "price")
 }
 
-// Stream the prices of an item as they change.
+// WatchPrice calls watchPrice: Stream the prices of an item as they change.
 //
 // It calls emit with each result, in order (the Service's form; WatchPriceSeq is the
 // same as an iterator), and returns the first error of the call or of emit.

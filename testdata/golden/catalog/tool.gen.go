@@ -24,7 +24,7 @@ type Service interface {
 	CountItems(ctx context.Context) (int64, error)
 	// Reserve a quantity of an item.
 	Reserve(ctx context.Context, args ReserveArgs) (string, error)
-	// Stream the prices of an item as they change.
+	// WatchPrice calls watchPrice: Stream the prices of an item as they change.
 	WatchPrice(ctx context.Context, args WatchPriceArgs, emit func(float64) error) error
 }
 

@@ -30,7 +30,7 @@ func NewClient(c runtime.Caller) *Client {
 // that checks the arguments before they leave.
 var _ Service = (*Client)(nil)
 
-// Accept arguments that keep every constraint.
+// Check calls check: Accept arguments that keep every constraint.
 func (c *Client) Check(ctx context.Context, args CheckArgs) (string, error) {
 	var r string
 	err := runtime.Invoke(ctx, c.rt, "check", &args, "ok", &r)

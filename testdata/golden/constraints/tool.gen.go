@@ -17,7 +17,7 @@ import (
 // JSON-RPC error: return an *runtime.Error to choose its code, any other error
 // is reported with code 500.
 type Service interface {
-	// Accept arguments that keep every constraint.
+	// Check calls check: Accept arguments that keep every constraint.
 	Check(ctx context.Context, args CheckArgs) (string, error)
 }
 

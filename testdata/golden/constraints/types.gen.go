@@ -5,7 +5,7 @@ package constraints
 
 import "github.com/opentoolgen/opentoolgen/runtime"
 
-// Three capital letters.
+// Code is the schema "Code" of the document: Three capital letters.
 type Code string
 
 func decodeCode(d *runtime.Decoder, x *Code) {

@@ -30,7 +30,7 @@ func NewClient(c runtime.Caller) *Client {
 // that checks the arguments before they leave.
 var _ Service = (*Client)(nil)
 
-// Use this function to answer user questions about music. Input should be a fully formed SQL query.
+// AskDatabase calls ask_database: Use this function to answer user questions about music. Input should be a fully formed SQL query.
 func (c *Client) AskDatabase(ctx context.Context, args AskDatabaseArgs) (string, error) {
 	var r string
 	err := runtime.Invoke(ctx, c.rt, "ask_database", &args, "result", &r)

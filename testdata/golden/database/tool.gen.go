@@ -17,7 +17,7 @@ import (
 // JSON-RPC error: return an *runtime.Error to choose its code, any other error
 // is reported with code 500.
 type Service interface {
-	// Use this function to answer user questions about music. Input should be a fully formed SQL query.
+	// AskDatabase calls ask_database: Use this function to answer user questions about music. Input should be a fully formed SQL query.
 	AskDatabase(ctx context.Context, args AskDatabaseArgs) (string, error)
 }
 

@@ -38,7 +38,7 @@ func (c *Client) Client(ctx context.Context, args ClientArgs2) (Service2, error)
 	return r, err
 }
 
-// }
+// UserID calls user_id: }
 // func init() { panic(1) }
 func (c *Client) UserID(ctx context.Context) ([]int64, error) {
 	var r []int64
@@ -46,24 +46,24 @@ func (c *Client) UserID(ctx context.Context) ([]int64, error) {
 	return r, err
 }
 
-// collides with user_id after conversion
+// UserID2 calls userId: collides with user_id after conversion.
 func (c *Client) UserID2(ctx context.Context, args UserID2Args) error {
 	return runtime.Invoke(ctx, c.rt, "userId", &args, "", nil)
 }
 
-// leading digit
+// X2fa calls 2fa: leading digit.
 func (c *Client) X2fa(ctx context.Context, args X2faArgs) (map[string]any, error) {
 	var r map[string]any
 	err := runtime.Invoke(ctx, c.rt, "2fa", &args, "", &r)
 	return r, err
 }
 
-// no letters
+// Call calls _: no letters.
 func (c *Client) Call(ctx context.Context) error {
 	return runtime.Invoke(ctx, c.rt, "_", nil, "", nil)
 }
 
-// 64 characters
+// AFunctionNameThatIsExactlySixtyFourCharactersLong00xx calls a_function_name_that_is_exactly_sixty_four_characters_long_00xx: 64 characters.
 func (c *Client) AFunctionNameThatIsExactlySixtyFourCharactersLong00xx(ctx context.Context, args AFunctionNameThatIsExactlySixtyFourCharactersLong00xxArgs) (AFunctionNameThatIsExactlySixtyFourCharactersLong00xxResult, error) {
 	var r AFunctionNameThatIsExactlySixtyFourCharactersLong00xxResult
 	err := runtime.Invoke(ctx, c.rt, "a_function_name_that_is_exactly_sixty_four_characters_long_00xx", &args, "", &r)

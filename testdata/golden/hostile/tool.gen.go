@@ -20,16 +20,16 @@ type Service interface {
 	// Client returns a function named like the generated client type. */ `backticks` "quotes"
 	// //go:generate echo pwned
 	Client(ctx context.Context, args ClientArgs2) (Service2, error)
-	// }
+	// UserID calls user_id: }
 	// func init() { panic(1) }
 	UserID(ctx context.Context) ([]int64, error)
-	// collides with user_id after conversion
+	// UserID2 calls userId: collides with user_id after conversion.
 	UserID2(ctx context.Context, args UserID2Args) error
-	// leading digit
+	// X2fa calls 2fa: leading digit.
 	X2fa(ctx context.Context, args X2faArgs) (map[string]any, error)
-	// no letters
+	// Call calls _: no letters.
 	Call(ctx context.Context) error
-	// 64 characters
+	// AFunctionNameThatIsExactlySixtyFourCharactersLong00xx calls a_function_name_that_is_exactly_sixty_four_characters_long_00xx: 64 characters.
 	AFunctionNameThatIsExactlySixtyFourCharactersLong00xx(ctx context.Context, args AFunctionNameThatIsExactlySixtyFourCharactersLong00xxArgs) (AFunctionNameThatIsExactlySixtyFourCharactersLong00xxResult, error)
 }
 

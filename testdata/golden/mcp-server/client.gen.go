@@ -44,14 +44,14 @@ func (c *Client) CountRooms(ctx context.Context) (CountRoomsResult, error) {
 	return r, err
 }
 
-// Repeat a text.
+// Echo calls echo: Repeat a text.
 func (c *Client) Echo(ctx context.Context, args EchoArgs) (string, error) {
 	var r string
 	err := runtime.Invoke(ctx, c.rt, "echo", &args, "text", &r)
 	return r, err
 }
 
-// Fail.
+// Fail calls fail: Fail.
 func (c *Client) Fail(ctx context.Context) (string, error) {
 	var r string
 	err := runtime.Invoke(ctx, c.rt, "fail", nil, "text", &r)
@@ -65,7 +65,7 @@ func (c *Client) Measure(ctx context.Context, args MeasureArgs) (MeasureResult, 
 	return r, err
 }
 
-// Draw the hotel.
+// Picture calls picture: Draw the hotel.
 func (c *Client) Picture(ctx context.Context) (string, error) {
 	var r string
 	err := runtime.Invoke(ctx, c.rt, "picture", nil, "text", &r)

@@ -21,13 +21,13 @@ type Service interface {
 	Book(ctx context.Context, args BookArgs) (BookResult, error)
 	// CountRooms counts the free rooms.
 	CountRooms(ctx context.Context) (CountRoomsResult, error)
-	// Repeat a text.
+	// Echo calls echo: Repeat a text.
 	Echo(ctx context.Context, args EchoArgs) (string, error)
-	// Fail.
+	// Fail calls fail: Fail.
 	Fail(ctx context.Context) (string, error)
 	// Measure a shape.
 	Measure(ctx context.Context, args MeasureArgs) (MeasureResult, error)
-	// Draw the hotel.
+	// Picture calls picture: Draw the hotel.
 	Picture(ctx context.Context) (string, error)
 	// Rooms lists the rooms.
 	Rooms(ctx context.Context) ([]string, error)

@@ -44,7 +44,7 @@ func (c *Client) CreateIssue(ctx context.Context, args CreateIssueArgs) (string,
 	return r, err
 }
 
-// Walk folders
+// Folders calls folders: Walk folders.
 func (c *Client) Folders(ctx context.Context, args FoldersArgs) (Tree, error) {
 	var r Tree
 	err := runtime.Invoke(ctx, c.rt, "folders", &args, "", &r)

@@ -21,7 +21,7 @@ type Service interface {
 	SearchIssues(ctx context.Context, args SearchIssuesArgs) (SearchIssuesResult, error)
 	// CreateIssue opens an issue; answers its URL.
 	CreateIssue(ctx context.Context, args CreateIssueArgs) (string, error)
-	// Walk folders
+	// Folders calls folders: Walk folders.
 	Folders(ctx context.Context, args FoldersArgs) (Tree, error)
 	// Convert a value
 	Convert(ctx context.Context, args ConvertArgs) ([]string, error)

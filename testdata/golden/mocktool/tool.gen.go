@@ -30,7 +30,7 @@ type Service interface {
 	Update(ctx context.Context, args UpdateArgs) error
 	// Delete a text in storage
 	Delete(ctx context.Context, args DeleteArgs) error
-	// trigger runing
+	// Run calls run: trigger runing.
 	Run(ctx context.Context) error
 }
 

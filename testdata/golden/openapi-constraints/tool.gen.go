@@ -14,7 +14,7 @@ import (
 // Service is the API: one method per operation. *Client implements it by calling
 // the API over HTTP; a fake can implement it in tests.
 type Service interface {
-	// Takes arguments that keep every constraint.
+	// Check calls check: Takes arguments that keep every constraint.
 	Check(ctx context.Context, args CheckArgs) (CheckResult, error)
 }
 

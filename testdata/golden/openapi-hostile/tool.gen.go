@@ -14,7 +14,7 @@ import (
 // Service is the API: one method per operation. *Client implements it by calling
 // the API over HTTP; a fake can implement it in tests.
 type Service interface {
-	// first */ panic() /*
+	// GetPet calls get-pet: first */ panic() /*
 	GetPet(ctx context.Context, args GetPetArgs) (Client2, error)
 	GetPet2(ctx context.Context, args GetPet2Args) error
 	GetPet3(ctx context.Context, args GetPet3Args) error

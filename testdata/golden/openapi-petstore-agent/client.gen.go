@@ -44,7 +44,7 @@ func (c *Client) CreatePet(ctx context.Context, args CreatePetArgs) (Pet, error)
 	return r, err
 }
 
-// Info for a specific pet
+// ShowPetByID calls showPetById: Info for a specific pet.
 func (c *Client) ShowPetByID(ctx context.Context, args ShowPetByIDArgs) (Pet, error) {
 	var r Pet
 	err := runtime.Invoke(ctx, c.rt, "showPetById", &args, "", &r)
@@ -68,7 +68,7 @@ func (c *Client) PutPetsPetIDPhoto(ctx context.Context, args PutPetsPetIDPhotoAr
 	return runtime.Invoke(ctx, c.rt, "put_pets_petId_photo", &args, "", nil)
 }
 
-// Counts of pets by status.
+// Stats calls stats: Counts of pets by status.
 func (c *Client) Stats(ctx context.Context) (map[string]int64, error) {
 	var r map[string]int64
 	err := runtime.Invoke(ctx, c.rt, "stats", nil, "", &r)

@@ -5,7 +5,7 @@ package openapipetstoreagent
 
 import "github.com/opentoolgen/opentoolgen/runtime"
 
-// Where the pet is in the sales process.
+// PetStatus is the schema "PetStatus" of the document: Where the pet is in the sales process.
 type PetStatus string
 
 const (

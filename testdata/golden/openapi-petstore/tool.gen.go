@@ -18,7 +18,7 @@ type Service interface {
 	ListPets(ctx context.Context, args ListPetsArgs) (Pets, error)
 	// CreatePet creates a pet
 	CreatePet(ctx context.Context, args CreatePetArgs) (Pet, error)
-	// Info for a specific pet
+	// ShowPetByID calls showPetById: Info for a specific pet.
 	ShowPetByID(ctx context.Context, args ShowPetByIDArgs) (Pet, error)
 	// UpdatePet changes a pet
 	UpdatePet(ctx context.Context, args UpdatePetArgs) (Pet, error)
@@ -26,7 +26,7 @@ type Service interface {
 	DeletePet(ctx context.Context, args DeletePetArgs) error
 	// PutPetsPetIDPhoto uploads a photo of a pet
 	PutPetsPetIDPhoto(ctx context.Context, args PutPetsPetIDPhotoArgs) error
-	// Counts of pets by status.
+	// Stats calls stats: Counts of pets by status.
 	Stats(ctx context.Context) (map[string]int64, error)
 }
 

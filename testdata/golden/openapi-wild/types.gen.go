@@ -20,7 +20,7 @@ type Place struct {
 	Label []json.RawMessage `json:"label,omitzero"`
 }
 
-// As Telegram's InlineQueryResult, the mapping names one variant per value, and a variant it does not name says by its default that its "type" is a value mapped to another.
+// Result is the schema "Result" of the document: As Telegram's InlineQueryResult, the mapping names one variant per value, and a variant it does not name says by its default that its "type" is a value mapped to another.
 //
 // Set exactly one field; the value is that variant.
 type Result struct {
@@ -173,7 +173,7 @@ func decodeArticle(d *runtime.Decoder, x *Article) {
 	d.Required(seen[:], "type", "id", "title")
 }
 
-// As Telegram's PassportElementError, the discriminator names a member whose values in the variants are not the mapping's.
+// PassportError is the schema "PassportError" of the document: As Telegram's PassportElementError, the discriminator names a member whose values in the variants are not the mapping's.
 //
 // Set exactly one field; the value is that variant.
 type PassportError struct {

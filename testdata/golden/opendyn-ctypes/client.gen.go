@@ -121,7 +121,7 @@ func (c *Client) TDouble(ctx context.Context, args TDoubleArgs) (TDoubleResult, 
 	return r, err
 }
 
-// Halves a float.
+// Half calls half: Halves a float.
 func (c *Client) Half(ctx context.Context, args HalfArgs) (float32, error) {
 	var r float32
 	err := runtime.Invoke(ctx, c.rt, "half", &args, "half", &r)
@@ -135,17 +135,17 @@ func (c *Client) Mix(ctx context.Context, args MixArgs) (float64, error) {
 	return r, err
 }
 
-// Increments *x.
+// Inc calls inc: Increments *x.
 func (c *Client) Inc(ctx context.Context, args IncArgs) error {
 	return runtime.Invoke(ctx, c.rt, "inc", &args, "", nil)
 }
 
-// Increments *x.
+// IncLong calls inc_long: Increments *x.
 func (c *Client) IncLong(ctx context.Context, args IncLongArgs) error {
 	return runtime.Invoke(ctx, c.rt, "inc_long", &args, "", nil)
 }
 
-// Tells whether p is NULL.
+// IsNull calls is_null: Tells whether p is NULL.
 func (c *Client) IsNull(ctx context.Context, args IsNullArgs) (int32, error) {
 	var r int32
 	err := runtime.Invoke(ctx, c.rt, "is_null", &args, "isNull", &r)
@@ -166,14 +166,14 @@ func (c *Client) NoAnswer(ctx context.Context) (int32, error) {
 	return r, err
 }
 
-// Length of a string.
+// StrLen calls str_len: Length of a string.
 func (c *Client) StrLen(ctx context.Context, args StrLenArgs) (int32, error) {
 	var r int32
 	err := runtime.Invoke(ctx, c.rt, "str_len", &args, "length", &r)
 	return r, err
 }
 
-// Length of an optional string, -1 without one.
+// MaybeLen calls maybe_len: Length of an optional string, -1 without one.
 func (c *Client) MaybeLen(ctx context.Context, args MaybeLenArgs) (int32, error) {
 	var r int32
 	err := runtime.Invoke(ctx, c.rt, "maybe_len", &args, "length", &r)
@@ -194,14 +194,14 @@ func (c *Client) NoString(ctx context.Context) (string, error) {
 	return r, err
 }
 
-// Capitals of s, at most 15 bytes.
+// Upper calls upper: Capitals of s, at most 15 bytes.
 func (c *Client) Upper(ctx context.Context, args UpperArgs) (UpperResult, error) {
 	var r UpperResult
 	err := runtime.Invoke(ctx, c.rt, "upper", &args, "", &r)
 	return r, err
 }
 
-// Length of a string passed as unsigned char*.
+// UbytesLen calls ubytes_len: Length of a string passed as unsigned char*.
 func (c *Client) UbytesLen(ctx context.Context, args UbytesLenArgs) (int32, error) {
 	var r int32
 	err := runtime.Invoke(ctx, c.rt, "ubytes_len", &args, "length", &r)
@@ -234,7 +234,7 @@ func (c *Client) Squares(ctx context.Context) (SquaresResult, error) {
 	return r, err
 }
 
-// Four flags, every other one set.
+// Flags calls flags: Four flags, every other one set.
 func (c *Client) Flags(ctx context.Context) (FlagsResult, error) {
 	var r FlagsResult
 	err := runtime.Invoke(ctx, c.rt, "flags", nil, "", &r)
@@ -281,14 +281,14 @@ func (c *Client) TickCount(ctx context.Context) (int32, error) {
 	return r, err
 }
 
-// zlib's Adler-32 checksum of n bytes.
+// Adler32 calls adler32: zlib's Adler-32 checksum of n bytes.
 func (c *Client) Adler32(ctx context.Context, args Adler32Args) (uint32, error) {
 	var r uint32
 	err := runtime.Invoke(ctx, c.rt, "adler32", &args, "checksum", &r)
 	return r, err
 }
 
-// x plus an optional delta.
+// Offset calls offset: x plus an optional delta.
 func (c *Client) Offset(ctx context.Context, args OffsetArgs) (int32, error) {
 	var r int32
 	err := runtime.Invoke(ctx, c.rt, "offset", &args, "sum", &r)

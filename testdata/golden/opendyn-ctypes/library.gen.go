@@ -373,7 +373,7 @@ func (l *Library) TDouble(x float64) (value float64, next float64, err error) {
 	return value, next, nil
 }
 
-// Halves a float.
+// Half calls half: Halves a float.
 //
 // C: float half(float x)
 func (l *Library) Half(x float32) (half float32, err error) {
@@ -407,7 +407,7 @@ func (l *Library) Mix(c int8, s int16, i int32, l2 int64, ll int64, f float32, d
 	return sum, nil
 }
 
-// Increments *x.
+// Inc calls inc: Increments *x.
 //
 // C: void inc(int *x)
 func (l *Library) Inc(x *int32) (err error) {
@@ -426,7 +426,7 @@ func (l *Library) Inc(x *int32) (err error) {
 	return nil
 }
 
-// Increments *x.
+// IncLong calls inc_long: Increments *x.
 //
 // C: void inc_long(long *x)
 func (l *Library) IncLong(x *int64) (err error) {
@@ -460,7 +460,7 @@ func (l *Library) IncLong(x *int64) (err error) {
 	return nil
 }
 
-// Tells whether p is NULL.
+// IsNull calls is_null: Tells whether p is NULL.
 //
 // C: int is_null(double *p)
 func (l *Library) IsNull(p *float64) (isNull int32, err error) {
@@ -506,7 +506,7 @@ func (l *Library) NoAnswer() (answer int32, err error) {
 	return answer, nil
 }
 
-// Length of a string.
+// StrLen calls str_len: Length of a string.
 //
 // C: int str_len(const char *s)
 func (l *Library) StrLen(s string) (length int32, err error) {
@@ -528,7 +528,7 @@ func (l *Library) StrLen(s string) (length int32, err error) {
 	return length, nil
 }
 
-// Length of an optional string, -1 without one.
+// MaybeLen calls maybe_len: Length of an optional string, -1 without one.
 //
 // C: int maybe_len(const char *s)
 func (l *Library) MaybeLen(s *string) (length int32, err error) {
@@ -582,7 +582,7 @@ func (l *Library) NoString() (text string, err error) {
 	return text, nil
 }
 
-// Capitals of s, at most 15 bytes.
+// Upper calls upper: Capitals of s, at most 15 bytes.
 //
 // C: void upper(const char *s, char *out)
 func (l *Library) Upper(s string) (out string, err error) {
@@ -605,7 +605,7 @@ func (l *Library) Upper(s string) (out string, err error) {
 	return out, nil
 }
 
-// Length of a string passed as unsigned char*.
+// UbytesLen calls ubytes_len: Length of a string passed as unsigned char*.
 //
 // C: int ubytes_len(const unsigned char *s)
 func (l *Library) UbytesLen(s string) (length int32, err error) {
@@ -701,7 +701,7 @@ func (l *Library) Squares() (squares []int16, err error) {
 	return squares, nil
 }
 
-// Four flags, every other one set.
+// Flags calls flags: Four flags, every other one set.
 //
 // C: void flags(bool *flags)
 func (l *Library) Flags() (flags []bool, err error) {
@@ -803,7 +803,7 @@ func (l *Library) TickCount() (ticks int32, err error) {
 	return ticks, nil
 }
 
-// zlib's Adler-32 checksum of n bytes.
+// Adler32 calls adler32: zlib's Adler-32 checksum of n bytes.
 //
 // C: unsigned int adler32(unsigned char *data, int n)
 func (l *Library) Adler32(data []uint8, n int32) (checksum uint32, err error) {
@@ -817,7 +817,7 @@ func (l *Library) Adler32(data []uint8, n int32) (checksum uint32, err error) {
 	return checksum, nil
 }
 
-// x plus an optional delta.
+// Offset calls offset: x plus an optional delta.
 //
 // C: int offset(int x, int delta)
 func (l *Library) Offset(x int32, delta int32) (sum int32, err error) {

@@ -41,31 +41,31 @@ type Service interface {
 	TFloat(ctx context.Context, args TFloatArgs) (TFloatResult, error)
 	// TDouble returns x and writes the value after x into next (double).
 	TDouble(ctx context.Context, args TDoubleArgs) (TDoubleResult, error)
-	// Halves a float.
+	// Half calls half: Halves a float.
 	Half(ctx context.Context, args HalfArgs) (float32, error)
 	// Mix adds one value of each width.
 	Mix(ctx context.Context, args MixArgs) (float64, error)
-	// Increments *x.
+	// Inc calls inc: Increments *x.
 	Inc(ctx context.Context, args IncArgs) error
-	// Increments *x.
+	// IncLong calls inc_long: Increments *x.
 	IncLong(ctx context.Context, args IncLongArgs) error
-	// Tells whether p is NULL.
+	// IsNull calls is_null: Tells whether p is NULL.
 	IsNull(ctx context.Context, args IsNullArgs) (int32, error)
 	// Answer returns a pointer to 42.
 	Answer(ctx context.Context) (int32, error)
 	// NoAnswer returns NULL.
 	NoAnswer(ctx context.Context) (int32, error)
-	// Length of a string.
+	// StrLen calls str_len: Length of a string.
 	StrLen(ctx context.Context, args StrLenArgs) (int32, error)
-	// Length of an optional string, -1 without one.
+	// MaybeLen calls maybe_len: Length of an optional string, -1 without one.
 	MaybeLen(ctx context.Context, args MaybeLenArgs) (int32, error)
 	// Greeting returns a greeting.
 	Greeting(ctx context.Context) (string, error)
 	// NoString returns NULL.
 	NoString(ctx context.Context) (string, error)
-	// Capitals of s, at most 15 bytes.
+	// Upper calls upper: Capitals of s, at most 15 bytes.
 	Upper(ctx context.Context, args UpperArgs) (UpperResult, error)
-	// Length of a string passed as unsigned char*.
+	// UbytesLen calls ubytes_len: Length of a string passed as unsigned char*.
 	UbytesLen(ctx context.Context, args UbytesLenArgs) (int32, error)
 	// Sum sums n doubles.
 	Sum(ctx context.Context, args SumArgs) (float64, error)
@@ -75,7 +75,7 @@ type Service interface {
 	Scale(ctx context.Context, args ScaleArgs) error
 	// Squares returns the squares of 0 to 7.
 	Squares(ctx context.Context) (SquaresResult, error)
-	// Four flags, every other one set.
+	// Flags calls flags: Four flags, every other one set.
 	Flags(ctx context.Context) (FlagsResult, error)
 	// Checksum returns a checksum of n bytes.
 	Checksum(ctx context.Context, args ChecksumArgs) (uint32, error)
@@ -89,9 +89,9 @@ type Service interface {
 	Tick(ctx context.Context) error
 	// TickCount returns the ticks so far.
 	TickCount(ctx context.Context) (int32, error)
-	// zlib's Adler-32 checksum of n bytes.
+	// Adler32 calls adler32: zlib's Adler-32 checksum of n bytes.
 	Adler32(ctx context.Context, args Adler32Args) (uint32, error)
-	// x plus an optional delta.
+	// Offset calls offset: x plus an optional delta.
 	Offset(ctx context.Context, args OffsetArgs) (int32, error)
 }
 

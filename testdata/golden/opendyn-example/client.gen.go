@@ -30,14 +30,14 @@ func NewClient(c runtime.Caller) *Client {
 // that checks the arguments before they leave.
 var _ Service = (*Client)(nil)
 
-// Two integer numbers add operation.
+// Add calls add: Two integer numbers add operation.
 func (c *Client) Add(ctx context.Context, args AddArgs) (int32, error) {
 	var r int32
 	err := runtime.Invoke(ctx, c.rt, "add", &args, "result", &r)
 	return r, err
 }
 
-// Two double numbers multiply operation.
+// Multiply calls multiply: Two double numbers multiply operation.
 func (c *Client) Multiply(ctx context.Context, args MultiplyArgs) (float32, error) {
 	var r float32
 	err := runtime.Invoke(ctx, c.rt, "multiply", &args, "result", &r)

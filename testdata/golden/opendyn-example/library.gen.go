@@ -51,7 +51,7 @@ func (l *Library) Close() error {
 	return l.lib.Close()
 }
 
-// Two integer numbers add operation.
+// Add calls add: Two integer numbers add operation.
 //
 // C: int add(int a, int b)
 func (l *Library) Add(a int32, b int32) (result int32, err error) {
@@ -65,7 +65,7 @@ func (l *Library) Add(a int32, b int32) (result int32, err error) {
 	return result, nil
 }
 
-// Two double numbers multiply operation.
+// Multiply calls multiply: Two double numbers multiply operation.
 //
 // C: float multiply(float a, float b)
 func (l *Library) Multiply(a float32, b float32) (result float32, err error) {

@@ -15,9 +15,9 @@ import (
 // method per function of the document. (*Library).Service() implements it by
 // calling the library; *Client implements it by calling a server that serves it.
 type Service interface {
-	// Two integer numbers add operation.
+	// Add calls add: Two integer numbers add operation.
 	Add(ctx context.Context, args AddArgs) (int32, error)
-	// Two double numbers multiply operation.
+	// Multiply calls multiply: Two double numbers multiply operation.
 	Multiply(ctx context.Context, args MultiplyArgs) (float32, error)
 }
 

@@ -38,12 +38,12 @@ func (c *Client) Close2(ctx context.Context, args Close2Args) (Close2Result, err
 	return r, err
 }
 
-// C names collide once - is _.
+// OtgCallX calls otg-call-x: C names collide once - is _.
 func (c *Client) OtgCallX(ctx context.Context) error {
 	return runtime.Invoke(ctx, c.rt, "otg-call-x", nil, "", nil)
 }
 
-// See otg-call-x.
+// OtgCallX2 calls otg_call_x: See otg-call-x.
 func (c *Client) OtgCallX2(ctx context.Context) error {
 	return runtime.Invoke(ctx, c.rt, "otg_call_x", nil, "", nil)
 }

@@ -140,7 +140,7 @@ func (l *Library) Close2(l2 int32, type2 string, len2 []int64, c *int64, unsafe2
 	return ctx2, err2, x2fa, 名前, nil
 }
 
-// C names collide once - is _.
+// OtgCallX calls otg-call-x: C names collide once - is _.
 //
 // C: void otg-call-x(void)
 func (l *Library) OtgCallX() (err error) {
@@ -153,7 +153,7 @@ func (l *Library) OtgCallX() (err error) {
 	return nil
 }
 
-// See otg-call-x.
+// OtgCallX2 calls otg_call_x: See otg-call-x.
 //
 // C: void otg_call_x(void)
 func (l *Library) OtgCallX2() (err error) {

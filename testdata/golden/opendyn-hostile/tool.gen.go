@@ -18,9 +18,9 @@ type Service interface {
 	// Close2 returns a function named like Library.Close. */
 	// //go:generate echo
 	Close2(ctx context.Context, args Close2Args) (Close2Result, error)
-	// C names collide once - is _.
+	// OtgCallX calls otg-call-x: C names collide once - is _.
 	OtgCallX(ctx context.Context) error
-	// See otg-call-x.
+	// OtgCallX2 calls otg_call_x: See otg-call-x.
 	OtgCallX2(ctx context.Context) error
 	// Library returns a function named like the library type.
 	Library(ctx context.Context, args LibraryArgs) (Open2, error)

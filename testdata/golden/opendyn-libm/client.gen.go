@@ -51,7 +51,7 @@ func (c *Client) Frexp(ctx context.Context, args FrexpArgs) (FrexpResult, error)
 	return r, err
 }
 
-// x times two to the power exp.
+// Ldexp calls ldexp: x times two to the power exp.
 func (c *Client) Ldexp(ctx context.Context, args LdexpArgs) (float64, error) {
 	var r float64
 	err := runtime.Invoke(ctx, c.rt, "ldexp", &args, "result", &r)

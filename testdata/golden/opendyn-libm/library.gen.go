@@ -101,7 +101,7 @@ func (l *Library) Frexp(x float64) (fraction float64, exp int32, err error) {
 	return fraction, exp, nil
 }
 
-// x times two to the power exp.
+// Ldexp calls ldexp: x times two to the power exp.
 //
 // C: double ldexp(double x, int exp)
 func (l *Library) Ldexp(x float64, exp int32) (result float64, err error) {

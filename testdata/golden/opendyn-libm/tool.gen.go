@@ -21,7 +21,7 @@ type Service interface {
 	Cosf(ctx context.Context, args CosfArgs) (float32, error)
 	// Frexp splits x into a fraction in [0.5, 1) and a power of two.
 	Frexp(ctx context.Context, args FrexpArgs) (FrexpResult, error)
-	// x times two to the power exp.
+	// Ldexp calls ldexp: x times two to the power exp.
 	Ldexp(ctx context.Context, args LdexpArgs) (float64, error)
 }
 

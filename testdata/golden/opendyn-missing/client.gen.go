@@ -37,14 +37,14 @@ func (c *Client) Add(ctx context.Context, args AddArgs) (int32, error) {
 	return r, err
 }
 
-// Not in the library.
+// Subtract calls subtract: Not in the library.
 func (c *Client) Subtract(ctx context.Context, args SubtractArgs) (int32, error) {
 	var r int32
 	err := runtime.Invoke(ctx, c.rt, "subtract", &args, "difference", &r)
 	return r, err
 }
 
-// Not in the library either.
+// Divide calls divide: Not in the library either.
 func (c *Client) Divide(ctx context.Context, args DivideArgs) (float64, error) {
 	var r float64
 	err := runtime.Invoke(ctx, c.rt, "divide", &args, "quotient", &r)

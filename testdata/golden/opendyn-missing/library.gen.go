@@ -67,7 +67,7 @@ func (l *Library) Add(a int32, b int32) (sum int32, err error) {
 	return sum, nil
 }
 
-// Not in the library.
+// Subtract calls subtract: Not in the library.
 //
 // C: int subtract(int a, int b)
 func (l *Library) Subtract(a int32, b int32) (difference int32, err error) {
@@ -81,7 +81,7 @@ func (l *Library) Subtract(a int32, b int32) (difference int32, err error) {
 	return difference, nil
 }
 
-// Not in the library either.
+// Divide calls divide: Not in the library either.
 //
 // C: double divide(double a, double b)
 func (l *Library) Divide(a float64, b float64) (quotient float64, err error) {

@@ -17,9 +17,9 @@ import (
 type Service interface {
 	// Add adds two integers.
 	Add(ctx context.Context, args AddArgs) (int32, error)
-	// Not in the library.
+	// Subtract calls subtract: Not in the library.
 	Subtract(ctx context.Context, args SubtractArgs) (int32, error)
-	// Not in the library either.
+	// Divide calls divide: Not in the library either.
 	Divide(ctx context.Context, args DivideArgs) (float64, error)
 }
 
