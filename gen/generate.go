@@ -1,57 +1,3 @@
-// Package gen is the generator behind the opentoolgen command: it drives the
-// stages, each a package that imports only the stages before it, and returns
-// the formatted files. It writes nothing; the command does.
-//
-// # A document through the stages
-//
-// Generate(name, data, opts) takes weather.json this way:
-//
-//  1. Read (gen/source): JSON or YAML into a jsontree with byte offsets, so that
-//     every later problem is reported as file:line:col: /json/pointer: message
-//     (source.Diagnostic).
-//  2. Load (gen/load/opentool, gen/load/opendyn, gen/load/openapi with
-//     kin-openapi, gen/load/mcptools for a saved MCP tools/list result): the
-//     input format checked and read; all problems at once, warnings for what
-//     is read in a degraded way. Loaders know their format and nothing of Go:
-//     they record the document's names and make no identifier (TestLayout
-//     checks that they use none of the model's naming API).
-//  3. Model (gen/model): one Package for every kind — functions, their argument
-//     and result types, and what backs each function (Function.C: a C symbol;
-//     Function.HTTP: a REST operation; neither: the user's code). Every Go
-//     (and C) name is made there, once: GoName (LocalName for parameters)
-//     makes an identifier of a document name, a Scope per namespace takes
-//     it or numbers it, never taking what the generated files declare
-//     (declared.go). Every builder — FromOpenTool (OpenTool documents and
-//     MCP listings), FromOpenDyn (which adds the C side as the loader read
-//     it) and the OpenAPI loader — records what needs a name in a
-//     model.Naming: the document's words and, for a type with no name of
-//     its own, its Place (a member of that type, the request body of that
-//     operation, an element of that place); model.Name then makes the names
-//     in the order they were asked for, so that collisions resolve in
-//     document order (naming.go). Every loader is Load(src,
-//     model.LoadOptions); gen names the package after. Emitters never
-//     invent a name.
-//  4. Emit (gen/emit, jennifer; nothing of input formats): one emitter per
-//     output file — types and decoders (emitTypes), the Service and the one
-//     Tool adapter of every kind (emit_tool.go), the typed OpenTool client
-//     (emitClient), the REST client (emit_rest.go), the library bindings
-//     (emit_dyn.go, over runtime/dynlib), the embedded document (docfile.go,
-//     docjson.go). emit.OpenTool, emit.OpenDyn and emit.OpenAPI list the files
-//     of each kind; emit.Command is the package main of Options.Command
-//     (emit_cmd.go, over package toolcli, named by model.NewCommand).
-//  5. Render (render in this file, format.go): files formatted in parallel,
-//     once.
-//
-// The command (cmd/opentoolgen) writes the files. gen/layout_test.go asserts
-// which package may import which.
-//
-// To add an input kind: a loader in gen/load that produces a model.Package
-// (through model.FromOpenTool if the input converts to an OpenTool document,
-// as OpenDyn does, or built directly with its names asked of a model.Naming,
-// as OpenAPI does) and a case in Generate. To add an output: an emitter in
-// gen/emit reading the Package, listed with the files of the kinds that get
-// it; names it declares are added to the model's reserved names
-// (declared.go).
 package gen
 
 import (
@@ -131,7 +77,9 @@ type Error = source.Error
 type Result struct {
 	Files []File
 	// Document is the equivalent OpenTool document: the input itself for
-	// OpenTool, the converted description for OpenDyn, OpenAPI and MCP. It is
+	// OpenTool, the converted description for OpenDyn, OpenAPI and MCP; the
+	// bytes of emit.DocumentFile (opentool.gen.json) among Files, which the
+	// package embeds. It is
 	// indented JSON up to 256 KiB; beyond, only when it is at most 16 MiB
 	// compact and indenting makes it at most 4 times larger (a document
 	// nested thousands of levels deep, or of tens of megabytes, stays

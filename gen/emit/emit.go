@@ -1,7 +1,9 @@
 // Package emit is the generator's emit stage: from a model.Package it renders
-// the Go files of the generated package with jennifer (and the C header of an
-// OpenDyn package from templates). It knows Go and nothing of input formats;
-// gen renders and formats what it returns.
+// the Go files of the generated package with jennifer, the embedded OpenTool
+// document (opentool.gen.json) and the C header of a package of C functions
+// (from templates). Package returns them all, from one table of files chosen
+// by facts of the model (packageFiles, files.go). It knows Go and nothing of
+// input formats; gen renders and formats what it returns.
 package emit
 
 import (
