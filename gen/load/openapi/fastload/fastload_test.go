@@ -178,7 +178,12 @@ func TestFastLoadSame(t *testing.T) {
 	for _, pat := range []string{"../../../../testdata/*/*/*", "../../../../testdata/*/*", "../../../../examples/*/*", "/work/shared/examples/*/*"} {
 		for _, ext := range []string{".yaml", ".yml", ".json"} {
 			more, _ := filepath.Glob(pat + ext)
-			files = append(files, more...)
+			for _, f := range more {
+				// not the packages gen's tests write and remove meanwhile
+				if !strings.Contains(filepath.ToSlash(f), "/testdata/tmp-") {
+					files = append(files, f)
+				}
+			}
 		}
 	}
 	taken, total, _ := compareFiles(t, files)
