@@ -13,25 +13,28 @@
 //     file:line:col: /json/pointer: message (source.Diagnostic, all of them
 //     at once in a source.Error).
 //  2. Load (load in generate.go): one loader per kind checks its format and
-//     returns a model.Package and its warnings. OpenTool: gen/load/opentool
-//     (LoadOpenToolWarnings), then model.FromOpenTool; OpenDyn:
-//     gen/load/opendyn.Load; OpenAPI: gen/load/openapi.Load over kin-openapi,
-//     whose $refs read files only where Options.AllowRefDirs lets them; a
-//     saved MCP tools/list result: gen/load/mcptools.Load. Options.Package
-//     names the package. Loaders know their format and nothing of Go: they
-//     record the document's names and make no identifier.
+//     returns a model.Package and its warnings, each with the same shape,
+//     Load(src, model.LoadOptions): gen/load/opentool, gen/load/opendyn,
+//     gen/load/openapi (over kin-openapi, read fast by
+//     gen/load/openapi/fastload; its $refs read files only where
+//     LoadOptions.AllowRefDirs lets them) and gen/load/mcptools for a saved
+//     MCP tools/list result. Loaders know their format and nothing of Go:
+//     they record the document's names and make no identifier, and take no
+//     package name (Generate sets it after: Package.SetName).
 //  3. Model (gen/model): one Package for every kind: functions, their
 //     argument and result types, and what backs each function (Function.HTTP,
 //     a REST operation; Function.C, a C symbol; neither, the user's code).
-//     Every Go name is made there, once: GoName and LocalName make an
-//     identifier of a document name, a Scope per namespace takes it or
-//     numbers it, never taking what the generated files declare
-//     (declared.go); a loader that builds the model itself asks its names of
-//     a model.Naming, which model.Name makes in document order. Then
-//     Generate keeps what Options.Include and Options.Exclude choose
-//     (model.Select), refuses names that ended up equal (model.Collisions)
-//     and, with Options.Command, names the package main (model.NewCommand).
-//     Emitters never invent a name.
+//     Every builder (model.FromOpenTool for OpenTool documents, OpenDyn and
+//     MCP listings; the OpenAPI loader) records what needs a name in a
+//     model.Naming, and model.Name makes every Go name, once, in document
+//     order: GoName and LocalName make an identifier of a document name, a
+//     Scope per namespace takes it or numbers it, never taking what the
+//     generated files declare (declared.go), and bounds it to 64 runes
+//     (BoundName). Pointer-ness is decided once the model is complete
+//     (decidePointers). Then Generate keeps what Options.Include and
+//     Options.Exclude choose (model.Select), refuses names that ended up
+//     equal (model.Collisions) and, with Options.Command, names the package
+//     main (model.NewCommand). Emitters never invent a name.
 //  4. Emit (gen/emit, jennifer; nothing of input formats): emit.Package walks
 //     one table of files (packageFiles in gen/emit/files.go), each chosen by
 //     a fact of the model and made by an emitter of one signature:
@@ -49,7 +52,7 @@
 //     package's files, Result.Document the bytes of opentool.gen.json (what
 //     -document writes), Result.Command the main; with
 //     Options.Declarations, Result.Declarations are the functions declared in
-//     that profile (runtime.Declare).
+//     that profile (declare.Functions).
 //  6. Write (cmd/opentoolgen): the command writes every file to a temporary
 //     file beside it and renames them all into place only when all are
 //     written; it removes the files an earlier run generated that this one no
