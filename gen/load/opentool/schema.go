@@ -50,25 +50,59 @@ func (l *otLoader) schema(n *jsontree.Node) *runtime.Schema {
 		l.gotWant(l.here(), n, "a schema object")
 		return nil
 	}
-	s := &runtime.Schema{}
 	if ref := n.Get("$ref"); ref != nil {
-		k := l.enter("$ref")
-		l.ref(ref, s)
-		l.leave(k)
-		for _, m := range n.Members {
-			switch {
-			case m.Key == "$ref":
-			case m.Key == "description":
-				s.Description = l.str(n, "description", false)
-			case quietSchemaMember(m.Key):
-			default:
-				l.warnf(l.at(m.Key), m.KeyOffset, "ignored next to $ref")
-			}
-		}
-		return s
+		return l.refSchema(n, ref)
 	}
+	r := &schemaRead{n: n, s: &runtime.Schema{}}
+	r.typ = l.schemaType(n)
+	r.s.Type = r.typ
+	if v := n.Get("nullable"); v != nil && v.Kind == jsontree.Bool {
+		r.nullable = v.Bool
+	}
+	for _, m := range n.Members {
+		if m.Value.Kind == jsontree.Null || m.Key == "type" {
+			continue // null is the same as leaving the member out
+		}
+		k := l.enter(m.Key)
+		l.schemaMember(r, m)
+		l.leave(k)
+	}
+	l.schemaChecks(r)
+	return r.s
+}
 
-	typ := "" // "" when the type is wrong: then check members against any type
+// schemaRead is the state of reading one schema object.
+type schemaRead struct {
+	n        *jsontree.Node
+	s        *runtime.Schema
+	typ      string // "" when the type is wrong: then check members against any type
+	nullable bool
+
+	exclMin, exclMax *jsontree.Node // OpenAPI 3.0's boolean exclusive bounds
+}
+
+// refSchema reads the schema object n holding the reference ref: besides it,
+// only a description and quiet members.
+func (l *otLoader) refSchema(n, ref *jsontree.Node) *runtime.Schema {
+	s := &runtime.Schema{}
+	k := l.enter("$ref")
+	l.ref(ref, s)
+	l.leave(k)
+	for _, m := range n.Members {
+		switch {
+		case m.Key == "$ref":
+		case m.Key == "description":
+			s.Description = l.str(n, "description", false)
+		case quietSchemaMember(m.Key):
+		default:
+			l.warnf(l.at(m.Key), m.KeyOffset, "ignored next to $ref")
+		}
+	}
+	return s
+}
+
+// schemaType reads the type of schema n: "" when it has none or a wrong one.
+func (l *otLoader) schemaType(n *jsontree.Node) string {
 	switch tv := n.Get("type"); {
 	case tv == nil && (otMember(n, "oneOf") != nil || otMember(n, "anyOf") != nil):
 		// the alternatives say what the value is
@@ -83,190 +117,209 @@ func (l *otLoader) schema(n *jsontree.Node) *runtime.Schema {
 	case !isSchemaType(tv.Str):
 		l.errorf(l.at("type"), tv.Offset, "got %s, want one of %s", strconv.Quote(clipText(tv.Str)), schemaTypes)
 	default:
-		typ = tv.Str
-		s.Type = typ
+		return tv.Str
 	}
-	nullable := false
-	if v := n.Get("nullable"); v != nil && v.Kind == jsontree.Bool {
-		nullable = v.Bool
-	}
-	var exclMin, exclMax *jsontree.Node // OpenAPI 3.0's boolean exclusive bounds
+	return ""
+}
 
-	for _, m := range n.Members {
-		v := m.Value
-		if v.Kind == jsontree.Null || m.Key == "type" {
-			continue // null is the same as leaving the member out
+// schemaMember reads member m (not null, not "type") of the schema being read.
+func (l *otLoader) schemaMember(r *schemaRead, m jsontree.Member) {
+	s, v := r.s, m.Value
+	switch m.Key {
+	case "description":
+		s.Description = l.strValue(v)
+	case "format":
+		s.Format = l.strValue(v)
+	case "nullable":
+		if v.Kind != jsontree.Bool {
+			l.gotWant(l.here(), v, "a boolean")
 		}
-		k := l.enter(m.Key)
-		switch m.Key {
-		case "description":
-			s.Description = l.strValue(v)
-		case "format":
-			s.Format = l.strValue(v)
-		case "nullable":
-			if v.Kind != jsontree.Bool {
-				l.gotWant(l.here(), v, "a boolean")
-			}
-			s.Nullable = nullable
-		case "properties":
-			if !l.applies(m, typ, runtime.TypeObject) {
-				break
-			}
-			if v.Kind != jsontree.Object {
-				l.gotWant(l.here(), v, "an object mapping property names to schemas")
-				break
-			}
-			for _, pm := range v.Members {
-				pk := l.enter(pm.Key)
-				s.Properties = append(s.Properties, runtime.NamedSchema{Name: pm.Key, Schema: l.schema(pm.Value)})
-				l.leave(pk)
-			}
-		case "items":
-			if l.applies(m, typ, runtime.TypeArray) {
-				s.Items = l.schema(v)
-			}
-		case "required":
-			if l.applies(m, typ, runtime.TypeObject) {
-				s.Required = l.requiredNames(v, n.Get("properties"))
-			}
-		case "enum":
-			s.Enum = l.enum(v, typ, nullable)
-		case "default":
-			if l.valueOfType(v, typ, nullable) {
-				s.Default = json.RawMessage(appendCanonicalJSON(nil, v))
-			}
-		case "const":
-			if l.valueOfType(v, typ, nullable) && v.Kind != jsontree.Null {
-				s.Const = json.RawMessage(appendCanonicalJSON(nil, v))
-			}
-		case "minimum", "maximum":
-			if !l.applies(m, typ, runtime.TypeInteger, runtime.TypeNumber) {
-				break
-			}
-			if f, ok := l.float(v); ok && m.Key == "minimum" {
-				s.Minimum = &f
-			} else if ok {
-				s.Maximum = &f
-			}
-		case "exclusiveMinimum", "exclusiveMaximum":
-			// JSON Schema's number, or OpenAPI 3.0's boolean that makes
-			// minimum or maximum exclusive (read into the number form below).
-			if !l.applies(m, typ, runtime.TypeInteger, runtime.TypeNumber) {
-				break
-			}
-			if v.Kind == jsontree.Bool {
-				if m.Key == "exclusiveMinimum" {
-					exclMin = v
-				} else {
-					exclMax = v
-				}
-				break
-			}
-			if f, ok := l.float(v); ok && m.Key == "exclusiveMinimum" {
-				s.ExclusiveMinimum = &f
-			} else if ok {
-				s.ExclusiveMaximum = &f
-			}
-		case "multipleOf":
-			if !l.applies(m, typ, runtime.TypeInteger, runtime.TypeNumber) {
-				break
-			}
-			if f, ok := l.float(v); ok && f > 0 {
-				s.MultipleOf = &f
-			} else if ok {
-				l.gotWant(l.here(), v, "a number above 0")
-			}
-		case "uniqueItems":
-			if !l.applies(m, typ, runtime.TypeArray) {
-				break
-			}
-			if v.Kind != jsontree.Bool {
-				l.gotWant(l.here(), v, "a boolean")
-				break
-			}
-			s.UniqueItems = v.Bool
-		case "minProperties", "maxProperties":
-			if !l.applies(m, typ, runtime.TypeObject) {
-				break
-			}
-			if m.Key == "minProperties" {
-				s.MinProperties = l.count(v)
-			} else {
-				s.MaxProperties = l.count(v)
-			}
-		case "minLength", "maxLength", "pattern":
-			if !l.applies(m, typ, runtime.TypeString) {
-				break
-			}
-			switch m.Key {
-			case "minLength":
-				s.MinLength = l.count(v)
-			case "maxLength":
-				s.MaxLength = l.count(v)
-			default:
-				if pat := l.strValue(v); pat != "" {
-					if _, err := regexp.Compile(pat); err != nil {
-						l.warnf(l.here(), v.Offset, "ignored: not a regular expression Go can use: %v", err)
-					} else {
-						s.Pattern = pat
-					}
-				}
-			}
-		case "minItems", "maxItems":
-			if !l.applies(m, typ, runtime.TypeArray) {
-				break
-			}
-			if m.Key == "minItems" {
-				s.MinItems = l.count(v)
-			} else {
-				s.MaxItems = l.count(v)
-			}
-		case "oneOf", "anyOf":
-			if v.Kind != jsontree.Array || len(v.Items) == 0 {
-				l.gotWant(l.here(), v, "a non-empty array of schemas")
-				break
-			}
-			var alts []*runtime.Schema
-			l.alts++
-			for i, item := range v.Items {
-				ik := l.enter(strconv.Itoa(i))
-				alts = append(alts, l.schema(item))
-				l.leave(ik)
-			}
-			l.alts--
-			if m.Key == "oneOf" {
-				s.OneOf = alts
-			} else {
-				s.AnyOf = alts
-			}
-		case "additionalProperties":
-			if !l.applies(m, typ, runtime.TypeObject) {
-				break
-			}
-			switch v.Kind {
-			case jsontree.Bool: // true is the default; false cannot be expressed: read both as absent
-			case jsontree.Object:
-				s.AdditionalProperties = l.schema(v)
-			default:
-				l.gotWant(l.here(), v, "a schema object or a boolean")
-			}
+		s.Nullable = r.nullable
+	case "enum", "default", "const":
+		l.valueMember(r, m)
+	case "properties", "required", "minProperties", "maxProperties", "additionalProperties":
+		if l.applies(m, r.typ, runtime.TypeObject) {
+			l.objectMember(r, m)
+		}
+	case "items", "uniqueItems", "minItems", "maxItems":
+		if l.applies(m, r.typ, runtime.TypeArray) {
+			l.arrayMember(s, m)
+		}
+	case "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf":
+		if l.applies(m, r.typ, runtime.TypeInteger, runtime.TypeNumber) {
+			l.numericMember(r, m)
+		}
+	case "minLength", "maxLength", "pattern":
+		if l.applies(m, r.typ, runtime.TypeString) {
+			l.stringMember(s, m)
+		}
+	case "oneOf", "anyOf":
+		l.alternatives(s, m)
+	default:
+		switch {
+		case quietSchemaMember(m.Key):
+		case unsupportedSchemaKeywords[m.Key]:
+			l.warnf(l.here(), m.KeyOffset, "ignored: the OpenTool model has no %s", m.Key)
 		default:
-			switch {
-			case quietSchemaMember(m.Key):
-			case unsupportedSchemaKeywords[m.Key]:
-				l.warnf(l.here(), m.KeyOffset, "ignored: the OpenTool model has no %s", m.Key)
-			default:
-				l.warnf(l.here(), m.KeyOffset, "%s", UnknownMember(m.Key, l.known.Schema))
+			l.warnf(l.here(), m.KeyOffset, "%s", UnknownMember(m.Key, l.known.Schema))
+		}
+	}
+}
+
+// valueMember reads "enum", "default" or "const": values of the schema's type.
+func (l *otLoader) valueMember(r *schemaRead, m jsontree.Member) {
+	s, v := r.s, m.Value
+	switch m.Key {
+	case "enum":
+		s.Enum = l.enum(v, r.typ, r.nullable)
+	case "default":
+		if l.valueOfType(v, r.typ, r.nullable) {
+			s.Default = json.RawMessage(appendCanonicalJSON(nil, v))
+		}
+	default: // "const"
+		if l.valueOfType(v, r.typ, r.nullable) && v.Kind != jsontree.Null {
+			s.Const = json.RawMessage(appendCanonicalJSON(nil, v))
+		}
+	}
+}
+
+// objectMember reads a member that applies to objects.
+func (l *otLoader) objectMember(r *schemaRead, m jsontree.Member) {
+	s, v := r.s, m.Value
+	switch m.Key {
+	case "properties":
+		if v.Kind != jsontree.Object {
+			l.gotWant(l.here(), v, "an object mapping property names to schemas")
+			return
+		}
+		for _, pm := range v.Members {
+			pk := l.enter(pm.Key)
+			s.Properties = append(s.Properties, runtime.NamedSchema{Name: pm.Key, Schema: l.schema(pm.Value)})
+			l.leave(pk)
+		}
+	case "required":
+		s.Required = l.requiredNames(v, r.n.Get("properties"))
+	case "minProperties":
+		s.MinProperties = l.count(v)
+	case "maxProperties":
+		s.MaxProperties = l.count(v)
+	default: // "additionalProperties"
+		switch v.Kind {
+		case jsontree.Bool: // true is the default; false cannot be expressed: read both as absent
+		case jsontree.Object:
+			s.AdditionalProperties = l.schema(v)
+		default:
+			l.gotWant(l.here(), v, "a schema object or a boolean")
+		}
+	}
+}
+
+// arrayMember reads a member that applies to arrays.
+func (l *otLoader) arrayMember(s *runtime.Schema, m jsontree.Member) {
+	v := m.Value
+	switch m.Key {
+	case "items":
+		s.Items = l.schema(v)
+	case "uniqueItems":
+		if v.Kind != jsontree.Bool {
+			l.gotWant(l.here(), v, "a boolean")
+			return
+		}
+		s.UniqueItems = v.Bool
+	case "minItems":
+		s.MinItems = l.count(v)
+	default: // "maxItems"
+		s.MaxItems = l.count(v)
+	}
+}
+
+// numericMember reads a member that applies to integers and numbers.
+func (l *otLoader) numericMember(r *schemaRead, m jsontree.Member) {
+	s, v := r.s, m.Value
+	switch m.Key {
+	case "minimum", "maximum":
+		if f, ok := l.float(v); ok && m.Key == "minimum" {
+			s.Minimum = &f
+		} else if ok {
+			s.Maximum = &f
+		}
+	case "exclusiveMinimum", "exclusiveMaximum":
+		// JSON Schema's number, or OpenAPI 3.0's boolean that makes
+		// minimum or maximum exclusive (read into the number form by
+		// schemaChecks).
+		if v.Kind == jsontree.Bool {
+			if m.Key == "exclusiveMinimum" {
+				r.exclMin = v
+			} else {
+				r.exclMax = v
+			}
+			return
+		}
+		if f, ok := l.float(v); ok && m.Key == "exclusiveMinimum" {
+			s.ExclusiveMinimum = &f
+		} else if ok {
+			s.ExclusiveMaximum = &f
+		}
+	default: // "multipleOf"
+		if f, ok := l.float(v); ok && f > 0 {
+			s.MultipleOf = &f
+		} else if ok {
+			l.gotWant(l.here(), v, "a number above 0")
+		}
+	}
+}
+
+// stringMember reads a member that applies to strings.
+func (l *otLoader) stringMember(s *runtime.Schema, m jsontree.Member) {
+	v := m.Value
+	switch m.Key {
+	case "minLength":
+		s.MinLength = l.count(v)
+	case "maxLength":
+		s.MaxLength = l.count(v)
+	default: // "pattern"
+		if pat := l.strValue(v); pat != "" {
+			if _, err := regexp.Compile(pat); err != nil {
+				l.warnf(l.here(), v.Offset, "ignored: not a regular expression Go can use: %v", err)
+			} else {
+				s.Pattern = pat
 			}
 		}
-		l.leave(k)
 	}
+}
 
-	if typ == runtime.TypeArray && otMember(n, "items") == nil {
+// alternatives reads "oneOf" or "anyOf".
+func (l *otLoader) alternatives(s *runtime.Schema, m jsontree.Member) {
+	v := m.Value
+	if v.Kind != jsontree.Array || len(v.Items) == 0 {
+		l.gotWant(l.here(), v, "a non-empty array of schemas")
+		return
+	}
+	var alts []*runtime.Schema
+	l.alts++
+	for i, item := range v.Items {
+		ik := l.enter(strconv.Itoa(i))
+		alts = append(alts, l.schema(item))
+		l.leave(ik)
+	}
+	l.alts--
+	if m.Key == "oneOf" {
+		s.OneOf = alts
+	} else {
+		s.AnyOf = alts
+	}
+}
+
+// schemaChecks finishes the schema read: items required with type array, the
+// boolean exclusive bounds, what the generated decoders cannot check pruned
+// and bounds no value meets reported.
+func (l *otLoader) schemaChecks(r *schemaRead) {
+	n, s := r.n, r.s
+	if r.typ == runtime.TypeArray && otMember(n, "items") == nil {
 		l.errorf(l.at("items"), n.Offset, "missing, want a schema for the elements (required with type array)")
 	}
-	l.exclusive(n, exclMin, "minimum", &s.Minimum, &s.ExclusiveMinimum)
-	l.exclusive(n, exclMax, "maximum", &s.Maximum, &s.ExclusiveMaximum)
+	l.exclusive(n, r.exclMin, "minimum", &s.Minimum, &s.ExclusiveMinimum)
+	l.exclusive(n, r.exclMax, "maximum", &s.Maximum, &s.ExclusiveMaximum)
 	// What the generated decoders cannot check is not served.
 	untyped := ""
 	switch {
@@ -284,7 +337,6 @@ func (l *otLoader) schema(n *jsontree.Node) *runtime.Schema {
 		hiKey, hi := numberMember(n, c.Hi)
 		l.errorf(l.at(hiKey), hi.Offset, "%s", c.Error(loKey, lo.Str, hi.Str))
 	}
-	return s
 }
 
 // exclusive reads OpenAPI 3.0's boolean exclusive bound flag (of the member
