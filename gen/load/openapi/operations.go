@@ -102,6 +102,37 @@ func wireName(opID, method, p string) string {
 // operation builds the function of one operation.
 func (b *oaBuilder) operation(method, p string, item *openapi3.PathItem, op *openapi3.Operation, loc oaLoc, wire *unique) {
 	name := wire.name(wireName(op.OperationID, method, p))
+	fn := b.opFunction(name, op)
+	hop := opHTTP(method, p, item, op)
+	if hop.Server != nil {
+		b.opServers = true
+	}
+	fn.HTTP = hop
+	dfn := runtime.Function{Name: name, Description: fn.Doc, Parameters: []runtime.Parameter{}}
+
+	a := &opArgs{args: &model.Type{Kind: model.KindStruct}, dfn: &dfn, names: map[string]bool{}}
+	b.naming.Args(fn, a.args) // taken even if the operation has no arguments
+	declared := b.parameters(fn, p, item, op, loc, a)
+	b.undeclaredPathParams(fn, p, loc, declared, a)
+	if rb := op.RequestBody; rb != nil && rb.Value != nil {
+		b.requestBody(fn, rb.Value, loc.add("requestBody"), a)
+	}
+	b.nullFlags(a.args, hop)
+
+	b.responses(fn, op, loc.add("responses"), &dfn)
+	hop.Security = b.opSecurity(op)
+
+	if len(a.args.Fields) > 0 {
+		fn.Args = a.args
+		b.pkg.Types = append(b.pkg.Types, a.args)
+	}
+	b.pkg.Functions = append(b.pkg.Functions, fn)
+	b.docFunctions = append(b.docFunctions, dfn)
+}
+
+// opFunction starts the function of operation op, called name on the wire:
+// its Go name and its doc.
+func (b *oaBuilder) opFunction(name string, op *openapi3.Operation) *model.Function {
 	fn := &model.Function{Name: name}
 	if op.OperationID != "" {
 		b.naming.Method(fn, op.OperationID)
@@ -115,6 +146,12 @@ func (b *oaBuilder) operation(method, p string, item *openapi3.PathItem, op *ope
 	if op.Deprecated {
 		fn.Doc = model.JoinDoc(fn.Doc, "Deprecated: the document marks this operation as deprecated.")
 	}
+	return fn
+}
+
+// opHTTP starts the HTTP side of operation op: method, path, tags and the
+// server of the operation or else of its path item.
+func opHTTP(method, p string, item *openapi3.PathItem, op *openapi3.Operation) *model.Operation {
 	hop := &model.Operation{Method: method, Path: p, Tags: append([]string(nil), op.Tags...)}
 	switch {
 	case op.Servers != nil && len(*op.Servers) > 0:
@@ -122,41 +159,51 @@ func (b *oaBuilder) operation(method, p string, item *openapi3.PathItem, op *ope
 	case len(item.Servers) > 0:
 		hop.Server = serverOf(item.Servers)
 	}
-	if hop.Server != nil {
-		b.opServers = true
-	}
-	fn.HTTP = hop
-	dfn := runtime.Function{Name: name, Description: fn.Doc, Parameters: []runtime.Parameter{}}
+	return hop
+}
 
-	args := &model.Type{Kind: model.KindStruct}
-	b.naming.Args(fn, args) // taken even if the operation has no arguments
-	argNames := map[string]bool{}
-	argName := func(n string, in model.In) string {
-		if !argNames[n] {
-			argNames[n] = true
-			return n
-		}
-		base := n + "_" + string(in)
-		c := base
-		for i := 2; argNames[c]; i++ {
-			c = base + strconv.Itoa(i)
-		}
-		argNames[c] = true
-		return c
-	}
-	addField := func(f *model.Field, pt *oaType, doc string) {
-		args.Fields = append(args.Fields, f)
-		dfn.Parameters = append(dfn.Parameters, runtime.Parameter{Name: f.JSONName, Description: doc, Schema: pt.schema, Required: f.Required})
-	}
+// opArgs collects the arguments of one operation: the fields of its argument
+// struct and the parameters of its declaration, each name taken once.
+type opArgs struct {
+	args  *model.Type
+	dfn   *runtime.Function
+	names map[string]bool // JSON names taken
+}
 
-	// Parameters: the path item's, replaced by the operation's of the same
-	// name and place.
-	type param struct {
-		p   *openapi3.Parameter
-		loc oaLoc
+// name takes the JSON name n for an argument sent in in: n itself, else n_in,
+// n_in2, ….
+func (a *opArgs) name(n string, in model.In) string {
+	if !a.names[n] {
+		a.names[n] = true
+		return n
 	}
-	var params []param
-	index := map[string]int{}
+	base := n + "_" + string(in)
+	c := base
+	for i := 2; a.names[c]; i++ {
+		c = base + strconv.Itoa(i)
+	}
+	a.names[c] = true
+	return c
+}
+
+// add adds field f, of type pt, with the declaration's parameter described
+// by doc.
+func (a *opArgs) add(f *model.Field, pt *oaType, doc string) {
+	a.args.Fields = append(a.args.Fields, f)
+	a.dfn.Parameters = append(a.dfn.Parameters, runtime.Parameter{Name: f.JSONName, Description: doc, Schema: pt.schema, Required: f.Required})
+}
+
+// opParam is a parameter of an operation and where it is.
+type opParam struct {
+	p   *openapi3.Parameter
+	loc oaLoc
+}
+
+// opParams returns the parameters of operation op: the path item's, replaced
+// by the operation's of the same name and place. index maps "in name" to
+// their place in params.
+func opParams(item *openapi3.PathItem, op *openapi3.Operation, loc oaLoc) (params []opParam, index map[string]int) {
+	index = map[string]int{}
 	for i, list := range []openapi3.Parameters{item.Parameters, op.Parameters} {
 		base := loc.add("parameters")
 		if i == 0 {
@@ -169,83 +216,98 @@ func (b *oaBuilder) operation(method, p string, item *openapi3.PathItem, op *ope
 			pl := base.add(strconv.Itoa(j))
 			k := pr.Value.In + " " + pr.Value.Name
 			if at, ok := index[k]; ok {
-				params[at] = param{pr.Value, pl}
+				params[at] = opParam{pr.Value, pl}
 				continue
 			}
 			index[k] = len(params)
-			params = append(params, param{pr.Value, pl})
+			params = append(params, opParam{pr.Value, pl})
 		}
 	}
-	for _, pp := range params {
-		prm := pp.p
-		in := model.In(strings.ToLower(prm.In))
-		switch in {
-		case model.InPath, model.InQuery, model.InHeader, model.InCookie:
-		default:
-			b.warn(pp.loc, "parameter in %q is not supported: left out", source.ClipValue(prm.In))
-			continue
-		}
-		if in == model.InPath && !strings.Contains(p, "{"+prm.Name+"}") {
-			// Asked for and sent nowhere: a validating server refuses the call.
-			b.warn(pp.loc, "the path %q has no {%s}: the path parameter is left out", source.ClipTo(p, 100), source.ClipValue(prm.Name))
-			continue
-		}
-		if in == model.InHeader {
-			switch strings.ToLower(prm.Name) {
-			case "accept", "content-type", "authorization":
-				continue // the specification says these are ignored
-			}
-		}
-		sm, err := prm.SerializationMethod()
-		if err != nil {
-			b.warn(pp.loc, "%v", err)
-			continue
-		}
-		schema := prm.Schema
-		sloc := pp.loc.add("schema")
-		content := ""
-		if schema == nil {
-			// A parameter with content: its schema; a JSON media type's
-			// value is sent as its JSON text.
-			for _, mt := range sortedKeysOf(prm.Content) {
-				if c := prm.Content[mt]; c != nil && c.Schema != nil {
-					schema, sloc, content = c.Schema, pp.loc.add("content", mt, "schema"), mt
-					break
-				}
-			}
-		}
-		f := &model.Field{JSONName: argName(prm.Name, in), Required: prm.Required || in == model.InPath}
-		b.naming.Param(args, f)
-		pt := b.conv(schema, sloc, model.ParamPlace(fn, f, prm.Name))
-		f.Doc = model.JoinDoc(prm.Description, pt.note)
-		b.setNullable(f, pt)
-		f.HTTP = &model.FieldHTTP{In: in, Name: prm.Name, Style: sm.Style, Explode: sm.Explode, AllowReserved: prm.AllowReserved,
-			JSON: model.MediaKind(content) == "json"}
-		addField(f, pt, prm.Description)
-	}
+	return params, index
+}
 
-	// The path's parameters that neither declares: required strings, or
-	// every call would fail.
+// parameters adds the arguments of the parameters of operation op on path p,
+// and returns the "in name" of every parameter declared.
+func (b *oaBuilder) parameters(fn *model.Function, p string, item *openapi3.PathItem, op *openapi3.Operation, loc oaLoc, a *opArgs) map[string]int {
+	params, index := opParams(item, op, loc)
+	for _, pp := range params {
+		b.parameter(fn, p, pp, a)
+	}
+	return index
+}
+
+// parameter adds the argument of parameter pp, unless it cannot be sent.
+func (b *oaBuilder) parameter(fn *model.Function, p string, pp opParam, a *opArgs) {
+	prm := pp.p
+	in := model.In(strings.ToLower(prm.In))
+	switch in {
+	case model.InPath, model.InQuery, model.InHeader, model.InCookie:
+	default:
+		b.warn(pp.loc, "parameter in %q is not supported: left out", source.ClipValue(prm.In))
+		return
+	}
+	if in == model.InPath && !strings.Contains(p, "{"+prm.Name+"}") {
+		// Asked for and sent nowhere: a validating server refuses the call.
+		b.warn(pp.loc, "the path %q has no {%s}: the path parameter is left out", source.ClipTo(p, 100), source.ClipValue(prm.Name))
+		return
+	}
+	if in == model.InHeader {
+		switch strings.ToLower(prm.Name) {
+		case "accept", "content-type", "authorization":
+			return // the specification says these are ignored
+		}
+	}
+	sm, err := prm.SerializationMethod()
+	if err != nil {
+		b.warn(pp.loc, "%v", err)
+		return
+	}
+	schema := prm.Schema
+	sloc := pp.loc.add("schema")
+	content := ""
+	if schema == nil {
+		// A parameter with content: its schema; a JSON media type's
+		// value is sent as its JSON text.
+		for _, mt := range sortedKeysOf(prm.Content) {
+			if c := prm.Content[mt]; c != nil && c.Schema != nil {
+				schema, sloc, content = c.Schema, pp.loc.add("content", mt, "schema"), mt
+				break
+			}
+		}
+	}
+	f := &model.Field{JSONName: a.name(prm.Name, in), Required: prm.Required || in == model.InPath}
+	b.naming.Param(a.args, f)
+	pt := b.conv(schema, sloc, model.ParamPlace(fn, f, prm.Name))
+	f.Doc = model.JoinDoc(prm.Description, pt.note)
+	b.setNullable(f, pt)
+	f.HTTP = &model.FieldHTTP{In: in, Name: prm.Name, Style: sm.Style, Explode: sm.Explode, AllowReserved: prm.AllowReserved,
+		JSON: model.MediaKind(content) == "json"}
+	a.add(f, pt, prm.Description)
+}
+
+// undeclaredPathParams adds the path's parameters that no parameter
+// declares (declared maps "in name"): required strings, or every call would
+// fail.
+func (b *oaBuilder) undeclaredPathParams(fn *model.Function, p string, loc oaLoc, declared map[string]int, a *opArgs) {
 	for _, name := range pathTemplateNames(p) {
-		if _, ok := index[string(model.InPath)+" "+name]; ok {
+		if _, ok := declared[string(model.InPath)+" "+name]; ok {
 			continue
 		}
 		b.warn(loc, "the path %q has {%s}, which no parameter declares: it is a required string argument", source.ClipTo(p, 100), source.ClipValue(name))
-		f := &model.Field{JSONName: argName(name, model.InPath), Required: true}
-		b.naming.Param(args, f)
+		f := &model.Field{JSONName: a.name(name, model.InPath), Required: true}
+		b.naming.Param(a.args, f)
 		sr := &openapi3.SchemaRef{Value: &openapi3.Schema{Type: &openapi3.Types{openapi3.TypeString}}}
 		pt := b.conv(sr, loc, model.ParamPlace(fn, f, name))
 		b.setNullable(f, pt)
 		f.HTTP = &model.FieldHTTP{In: model.InPath, Name: name, Style: "simple"}
-		addField(f, pt, "")
+		a.add(f, pt, "")
 	}
+}
 
-	// The request body.
-	if rb := op.RequestBody; rb != nil && rb.Value != nil {
-		b.requestBody(fn, rb.Value, loc.add("requestBody"), args, argName, addField)
-	}
-	// An optional argument that may be null, and whose null has a form on
-	// the wire (a member of a JSON body, a JSON parameter), can send it.
+// nullFlags gives a null flag to every optional argument that may be null
+// and whose null has a form on the wire (a member of a JSON body, a JSON
+// parameter), so that it can send it.
+func (b *oaBuilder) nullFlags(args *model.Type, hop *model.Operation) {
 	for _, f := range args.Fields {
 		if f.Required || !f.Nullable || f.Type.Kind == model.RefRaw || f.HTTP == nil { // raw JSON holds its own null
 			continue
@@ -254,14 +316,16 @@ func (b *oaBuilder) operation(method, p string, item *openapi3.PathItem, op *ope
 			b.naming.NullFlag(args, f)
 		}
 	}
+}
 
-	b.responses(fn, op, loc.add("responses"), &dfn)
-
-	// Security: the operation's requirements, else the document's.
+// opSecurity returns the security requirements of operation op (else the
+// document's) that the client can meet: those of known schemes only.
+func (b *oaBuilder) opSecurity(op *openapi3.Operation) [][]string {
 	reqs := b.doc.Security
 	if op.Security != nil {
 		reqs = *op.Security
 	}
+	var out [][]string
 	for _, req := range reqs {
 		var set []string
 		usable := true
@@ -273,16 +337,10 @@ func (b *oaBuilder) operation(method, p string, item *openapi3.PathItem, op *ope
 			set = append(set, k)
 		}
 		if usable {
-			hop.Security = append(hop.Security, set)
+			out = append(out, set)
 		}
 	}
-
-	if len(args.Fields) > 0 {
-		fn.Args = args
-		b.pkg.Types = append(b.pkg.Types, args)
-	}
-	b.pkg.Functions = append(b.pkg.Functions, fn)
-	b.docFunctions = append(b.docFunctions, dfn)
+	return out
 }
 
 func sortedKeysOf[V any](m map[string]V) []string {
@@ -313,6 +371,3 @@ func pickMedia(content openapi3.Content) (string, *openapi3.MediaType) {
 	}
 	return "", nil
 }
-
-// requestBody adds the arguments of the request body: the members of an
-// object body as arguments of their own, else one argument for the body.
