@@ -94,5 +94,3 @@ func (b *oaBuilder) build() *model.Package {
 	b.pkg.Document = odoc
 	return b.pkg
 }
-
-// serverURL is the first server's URL with its variables' defaults.

@@ -15,6 +15,7 @@ import (
 	"github.com/opentoolgen/opentoolgen/runtime"
 )
 
+// enumType is the JSON type of enum values, "" when they mix types.
 func enumType(values []any) string {
 	typ := ""
 	for _, v := range values {
@@ -391,6 +392,3 @@ func (b *oaBuilder) enter(s *openapi3.Schema, l oaLoc) func() {
 	b.building[s] = l
 	return func() { delete(b.building, s) }
 }
-
-// objectMembers are the schemas whose properties make one struct (one
-// schema, or the parts of an allOf), with their places.

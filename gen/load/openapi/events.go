@@ -10,6 +10,12 @@ import (
 	"github.com/opentoolgen/opentoolgen/runtime"
 )
 
+// streamResponse makes fn a streaming function when the success response r
+// can be read as a stream (Server-Sent Events, NDJSON: model.StreamKind),
+// preferred over the other media types it offers; it reports whether it did.
+// Each event is a value of the media type's schema: JSON, or for SSE without
+// a schema or with a plain string one, the event's data as text. A second
+// streamed success response is read as the first.
 func (b *oaBuilder) streamResponse(fn *model.Function, r *model.Response, content openapi3.Content, loc oaLoc, status string, dfn *runtime.Function) bool {
 	var mt string
 	for _, k := range sortedKeysOf(content) {
@@ -238,5 +244,3 @@ func (b *oaBuilder) eventTypes(sr *openapi3.SchemaRef, ref *model.TypeRef, loc o
 	}
 	return nil
 }
-
-// isText reports whether values of r are strings.

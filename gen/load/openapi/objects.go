@@ -11,6 +11,8 @@ import (
 	"github.com/opentoolgen/opentoolgen/runtime"
 )
 
+// objectMembers are the schemas whose properties make one struct (one
+// schema, or the parts of an allOf), with their places.
 type objectMembers struct {
 	schemas []*openapi3.Schema
 	locs    []oaLoc
@@ -160,6 +162,3 @@ func (b *oaBuilder) setNullable(f *model.Field, pt *oaType) {
 	f.Type = pt.ref
 	f.Nullable = pt.nullable
 }
-
-// allOf merges the parts of an allOf (and the schema's own properties) into
-// one struct.

@@ -10,6 +10,8 @@ import (
 	"github.com/opentoolgen/opentoolgen/runtime"
 )
 
+// responses reads the documented responses: the success type is the result,
+// the others become typed errors.
 func (b *oaBuilder) responses(fn *model.Function, op *openapi3.Operation, loc oaLoc, dfn *runtime.Function) {
 	if op.Responses == nil {
 		return
@@ -124,13 +126,7 @@ func (b *oaBuilder) responseHeaders(fn *model.Function, headers openapi3.Headers
 	}
 }
 
-// streamResponse makes fn a streaming function when the success response r
-// can be read as a stream (Server-Sent Events, NDJSON: model.StreamKind),
-// preferred over the other media types it offers; it reports whether it did.
-// Each event is a value of the media type's schema: JSON, or for SSE without
-// a schema or with a plain string one, the event's data as text. A second
-// streamed success response is read as the first.
-
+// isText reports whether values of r are strings.
 func isText(r *model.TypeRef) bool {
 	for i := 0; r != nil && r.Kind == model.RefNamed && i < 100; i++ {
 		r = r.Named.Underlying

@@ -441,5 +441,3 @@ func (b *oaBuilder) wrapped(ot *oaType, s *openapi3.Schema) *oaType {
 	}
 	return ot
 }
-
-// enumType is the JSON type of enum values, "" when they mix types.

@@ -8,6 +8,7 @@ import (
 	"github.com/opentoolgen/opentoolgen/gen/source"
 )
 
+// security reads the security schemes: one client option each.
 func (b *oaBuilder) security() {
 	if b.doc.Components == nil || len(b.doc.Components.SecuritySchemes) == 0 {
 		return

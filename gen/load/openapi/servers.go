@@ -8,6 +8,7 @@ import (
 	"github.com/opentoolgen/opentoolgen/gen/model"
 )
 
+// serverURL is the first server's URL with its variables' defaults.
 func serverURL(servers openapi3.Servers) string {
 	if len(servers) == 0 || servers[0] == nil {
 		return ""
@@ -100,5 +101,3 @@ func convServer(s *openapi3.Server) *model.Server {
 	}
 	return out
 }
-
-// security reads the security schemes: one client option each.

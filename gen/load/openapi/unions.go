@@ -14,6 +14,8 @@ import (
 	"github.com/opentoolgen/opentoolgen/runtime"
 )
 
+// allOf merges the parts of an allOf (and the schema's own properties) into
+// one struct.
 func (b *oaBuilder) allOf(s *openapi3.Schema, loc oaLoc, at *model.Place, self *model.Type, nullable bool, ds *runtime.Schema) *oaType {
 	var m objectMembers
 	var add func(sr *openapi3.SchemaRef, l oaLoc, depth int) bool
