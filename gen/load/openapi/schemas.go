@@ -165,8 +165,50 @@ func isObjectSchema(s *openapi3.Schema) bool {
 // after its place, or is self when self is not nil (a named schema being
 // defined).
 func (b *oaBuilder) schemaType(s *openapi3.Schema, loc oaLoc, at *model.Place, self *model.Type) *oaType {
-	var types []string
-	nullable := s.Nullable
+	types, nullable := jsonTypes(s)
+	ds := servedSchema(s, nullable)
+	if ot := b.wrapperOrUnion(s, loc, at, self, nullable, ds); ot != nil {
+		return ot
+	}
+	if len(s.AllOf) > 1 || len(s.AllOf) == 1 && len(s.Properties) > 0 {
+		b.format(s, openapi3.TypeObject, loc, ds)
+		return b.allOf(s, loc, at, self, nullable, ds)
+	}
+	if len(types) > 1 {
+		return b.rawType(s, loc, nullable, ds, "Untyped: the value may be any of the JSON types "+strings.Join(types, ", ")+".")
+	}
+	typ := impliedType(s, types)
+	ds.Type = typ
+	switch typ {
+	case openapi3.TypeObject:
+		b.format(s, typ, loc, ds)
+		return b.objectType(s, loc, at, self, nullable, ds)
+	case openapi3.TypeArray:
+		b.format(s, typ, loc, ds)
+		return b.arrayType(s, loc, at, self, nullable, ds)
+	case openapi3.TypeString, openapi3.TypeInteger, openapi3.TypeNumber, openapi3.TypeBoolean:
+		if len(enumOf(s)) > 0 && typ != openapi3.TypeBoolean {
+			if ot := b.enum(s, loc, at, self, typ, nullable, ds); ot != nil {
+				return ot
+			}
+		}
+		r := b.scalar(s, typ, loc, ds)
+		return &oaType{ref: r, schema: ds, nullable: nullable}
+	case "":
+		if s.Not != nil {
+			return b.rawType(s, loc, nullable, ds, "Untyped: the schema only says what the value is not (not); any other JSON value.")
+		}
+		if len(s.Properties) == 0 && s.Items == nil {
+			return b.rawType(s, loc, nullable, ds, "Untyped: the schema does not restrict the value; any JSON value.")
+		}
+	}
+	return b.rawType(s, loc, nullable, ds, "Untyped: type "+strconv.Quote(typ)+" is not a JSON Schema type.")
+}
+
+// jsonTypes returns the types of schema s but null, and whether it may be
+// null (nullable, or null among its types).
+func jsonTypes(s *openapi3.Schema) (types []string, nullable bool) {
+	nullable = s.Nullable
 	if s.Type != nil {
 		for _, t := range *s.Type {
 			if t == openapi3.TypeNull {
@@ -176,22 +218,33 @@ func (b *oaBuilder) schemaType(s *openapi3.Schema, loc oaLoc, at *model.Place, s
 			}
 		}
 	}
-	// ds is what the package serves: every constraint keyword put in it is
-	// one the decoders check (model.ConstraintsOf); a format is put by
-	// b.format, which warns about one they cannot check.
+	return types, nullable
+}
+
+// servedSchema starts the schema the package serves for s: every constraint
+// keyword put in it is one the decoders check (model.ConstraintsOf); a
+// format is put by b.format, which warns about one they cannot check.
+func servedSchema(s *openapi3.Schema, nullable bool) *runtime.Schema {
 	ds := &runtime.Schema{Description: schemaDoc(s), Nullable: nullable}
 	if s.Default != nil {
 		if raw, err := json.Marshal(s.Default); err == nil {
 			ds.Default = raw
 		}
 	}
-	raw := func(note string) *oaType {
-		b.format(s, "", loc, ds)
-		ds.Description = model.JoinDoc(ds.Description, note)
-		return &oaType{ref: &model.TypeRef{Kind: model.RefRaw}, schema: ds, nullable: nullable, note: note}
-	}
-	// A schema that only wraps one other (allOf: [$ref], nullable), or a
-	// oneOf/anyOf of one schema and null.
+	return ds
+}
+
+// rawType is the untyped (json.RawMessage) type of s, with note saying why.
+func (b *oaBuilder) rawType(s *openapi3.Schema, loc oaLoc, nullable bool, ds *runtime.Schema, note string) *oaType {
+	b.format(s, "", loc, ds)
+	ds.Description = model.JoinDoc(ds.Description, note)
+	return &oaType{ref: &model.TypeRef{Kind: model.RefRaw}, schema: ds, nullable: nullable, note: note}
+}
+
+// wrapperOrUnion is the type of a schema that only wraps one other (allOf:
+// [$ref], nullable), or a oneOf/anyOf of one schema and null; or of a union
+// of several alternatives; nil for any other schema.
+func (b *oaBuilder) wrapperOrUnion(s *openapi3.Schema, loc oaLoc, at *model.Place, self *model.Type, nullable bool, ds *runtime.Schema) *oaType {
 	if len(s.AllOf) == 1 && len(s.Properties) == 0 && len(s.OneOf) == 0 && len(s.AnyOf) == 0 {
 		ot := *b.conv(s.AllOf[0], loc.add("allOf", "0"), at)
 		ot.nullable = ot.nullable || nullable
@@ -224,80 +277,62 @@ func (b *oaBuilder) schemaType(s *openapi3.Schema, loc oaLoc, at *model.Place, s
 			return b.union(s, loc, at, self, nullable || nullAlt, ds)
 		}
 	}
-	if len(s.AllOf) > 1 || len(s.AllOf) == 1 && len(s.Properties) > 0 {
-		b.format(s, openapi3.TypeObject, loc, ds)
-		return b.allOf(s, loc, at, self, nullable, ds)
+	return nil
+}
+
+// impliedType is the one type of s (types, null left out), or when it has
+// none the type its members imply: "" when they imply none.
+func impliedType(s *openapi3.Schema, types []string) string {
+	if len(types) == 1 && types[0] != "" {
+		return types[0]
 	}
-	if len(types) > 1 {
-		return raw("Untyped: the value may be any of the JSON types " + strings.Join(types, ", ") + ".")
+	switch {
+	case len(s.Properties) > 0 || s.AdditionalProperties.Schema != nil:
+		return openapi3.TypeObject
+	case s.Items != nil || len(s.PrefixItems) > 0:
+		return openapi3.TypeArray
+	case len(enumOf(s)) > 0:
+		return enumType(enumOf(s))
 	}
-	typ := ""
-	if len(types) == 1 {
-		typ = types[0]
-	}
-	if typ == "" {
-		switch {
-		case len(s.Properties) > 0 || s.AdditionalProperties.Schema != nil:
-			typ = openapi3.TypeObject
-		case s.Items != nil || len(s.PrefixItems) > 0:
-			typ = openapi3.TypeArray
-		case len(enumOf(s)) > 0:
-			typ = enumType(enumOf(s))
-		}
-	}
-	ds.Type = typ
-	switch typ {
-	case openapi3.TypeObject, openapi3.TypeArray:
-		b.format(s, typ, loc, ds)
-	}
-	switch typ {
-	case openapi3.TypeObject:
-		if len(s.Properties) > 0 {
-			b.objectBounds(s, loc, ds)
-			ot := b.object(s, loc, at, self, nullable, ds, objectMembers{schemas: []*openapi3.Schema{s}, locs: []oaLoc{loc}})
-			if ot.ref.Kind == model.RefNamed && ot.ref.Named.Kind == model.KindStruct {
-				ot.ref.Named.Check = model.ConstraintsOf(ds, model.RefMap)
-			}
-			return ot
-		}
-		if ap := s.AdditionalProperties; ap.Schema != nil {
-			return b.nesting(at, self, func() *oaType {
-				elem := b.conv(ap.Schema, loc.add("additionalProperties"), at.Value())
-				ds.AdditionalProperties = elem.schema
-				b.objectBounds(s, loc, ds)
-				return &oaType{ref: &model.TypeRef{Kind: model.RefMap, Elem: elem.ref, Check: model.ConstraintsOf(ds, model.RefMap)}, schema: ds, nullable: nullable, object: true}
-			})
-		}
+	return ""
+}
+
+// objectType is the type of object schema s: a struct of its properties, a
+// map of its additional properties' type, or a map of any values.
+func (b *oaBuilder) objectType(s *openapi3.Schema, loc oaLoc, at *model.Place, self *model.Type, nullable bool, ds *runtime.Schema) *oaType {
+	if len(s.Properties) > 0 {
 		b.objectBounds(s, loc, ds)
-		return &oaType{ref: &model.TypeRef{Kind: model.RefMap, Elem: &model.TypeRef{Kind: model.RefAny}, Check: model.ConstraintsOf(ds, model.RefMap)}, schema: ds, nullable: nullable, object: true}
-	case openapi3.TypeArray:
-		if len(s.PrefixItems) > 0 {
-			return b.tuple(s, loc, at, self, nullable, ds)
+		ot := b.object(s, loc, at, self, nullable, ds, objectMembers{schemas: []*openapi3.Schema{s}, locs: []oaLoc{loc}})
+		if ot.ref.Kind == model.RefNamed && ot.ref.Named.Kind == model.KindStruct {
+			ot.ref.Named.Check = model.ConstraintsOf(ds, model.RefMap)
 		}
-		return b.nesting(at, self, func() *oaType {
-			elem := b.conv(s.Items, loc.add("items"), at.Item())
-			ds.Items = elem.schema
-			b.arrayBounds(s, loc, ds)
-			r := &model.TypeRef{Kind: model.RefSlice, Elem: elem.ref, Check: model.ConstraintsOf(ds, model.RefSlice)}
-			return &oaType{ref: r, schema: ds, nullable: nullable}
-		})
-	case openapi3.TypeString, openapi3.TypeInteger, openapi3.TypeNumber, openapi3.TypeBoolean:
-		if len(enumOf(s)) > 0 && typ != openapi3.TypeBoolean {
-			if ot := b.enum(s, loc, at, self, typ, nullable, ds); ot != nil {
-				return ot
-			}
-		}
-		r := b.scalar(s, typ, loc, ds)
-		return &oaType{ref: r, schema: ds, nullable: nullable}
-	case "":
-		if s.Not != nil {
-			return raw("Untyped: the schema only says what the value is not (not); any other JSON value.")
-		}
-		if len(s.Properties) == 0 && s.Items == nil {
-			return raw("Untyped: the schema does not restrict the value; any JSON value.")
-		}
+		return ot
 	}
-	return raw("Untyped: type " + strconv.Quote(typ) + " is not a JSON Schema type.")
+	if ap := s.AdditionalProperties; ap.Schema != nil {
+		return b.nesting(at, self, func() *oaType {
+			elem := b.conv(ap.Schema, loc.add("additionalProperties"), at.Value())
+			ds.AdditionalProperties = elem.schema
+			b.objectBounds(s, loc, ds)
+			return &oaType{ref: &model.TypeRef{Kind: model.RefMap, Elem: elem.ref, Check: model.ConstraintsOf(ds, model.RefMap)}, schema: ds, nullable: nullable, object: true}
+		})
+	}
+	b.objectBounds(s, loc, ds)
+	return &oaType{ref: &model.TypeRef{Kind: model.RefMap, Elem: &model.TypeRef{Kind: model.RefAny}, Check: model.ConstraintsOf(ds, model.RefMap)}, schema: ds, nullable: nullable, object: true}
+}
+
+// arrayType is the type of array schema s: a tuple with prefixItems, else a
+// slice of its items' type.
+func (b *oaBuilder) arrayType(s *openapi3.Schema, loc oaLoc, at *model.Place, self *model.Type, nullable bool, ds *runtime.Schema) *oaType {
+	if len(s.PrefixItems) > 0 {
+		return b.tuple(s, loc, at, self, nullable, ds)
+	}
+	return b.nesting(at, self, func() *oaType {
+		elem := b.conv(s.Items, loc.add("items"), at.Item())
+		ds.Items = elem.schema
+		b.arrayBounds(s, loc, ds)
+		r := &model.TypeRef{Kind: model.RefSlice, Elem: elem.ref, Check: model.ConstraintsOf(ds, model.RefSlice)}
+		return &oaType{ref: r, schema: ds, nullable: nullable}
+	})
 }
 
 // tuple is the type of an array schema with prefixItems (OpenAPI 3.1, or
