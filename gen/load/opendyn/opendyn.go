@@ -346,74 +346,16 @@ func (l *dynLoader) function(f *jsontree.Node, path string) *dynFunc {
 
 // parameter reads a parameter object and rewrites it as an OpenTool one.
 func (l *dynLoader) parameter(obj *jsontree.Node, path string) *dynParam {
-	dp := &dynParam{required: true}
-	if n := obj.Get("name"); n != nil && n.Kind == jsontree.String {
-		dp.name = n.Str
-	}
-	// "required" defaults to true in OpenDyn, to false in OpenTool: say it.
-	switch v := obj.Get("required"); {
-	case v == nil || v.Kind == jsontree.Null:
-		setMember(obj, "required", &jsontree.Node{Kind: jsontree.Bool, Bool: true, Offset: obj.Offset})
-	case v.Kind == jsontree.Bool:
-		dp.required = v.Bool
-	}
-	// isIn: on the parameter, as the specification says, or inside cType, as
-	// upstream's example has it.
-	in, inPath := true, ""
-	switch v := obj.Get("isIn"); {
-	case v == nil || v.Kind == jsontree.Null:
-	case v.Kind != jsontree.Bool:
-		l.errorf(path+"/isIn", "got %s, want a boolean", describe(v))
-	default:
-		in, inPath = v.Bool, path+"/isIn"
-	}
-	deleteMember(obj, "isIn")
-
+	dp, in, inPath := l.paramHead(obj, path)
 	schema := obj.Get("schema")
 	if schema == nil || schema.Kind != jsontree.Object {
 		return nil // the OpenTool loader says so
 	}
 	sp := path + "/schema"
-	if ct := schema.Get("cType"); ct != nil && ct.Kind == jsontree.Object {
-		if v := ct.Get("isIn"); v != nil && v.Kind != jsontree.Null {
-			vp := sp + "/cType/isIn"
-			switch {
-			case v.Kind != jsontree.Bool:
-				l.errorf(vp, "got %s, want a boolean (and isIn belongs to the parameter)", describe(v))
-			case inPath != "" && v.Bool != in:
-				l.errorf(vp, "got %t, but the parameter's isIn is %t: want one isIn, on the parameter", v.Bool, in)
-			case inPath != "":
-				l.warnf(vp, "ignored: isIn belongs to the parameter, which has it")
-			default:
-				l.warnf(vp, "isIn belongs to the parameter, not to its cType; reading it as the parameter's")
-				in = v.Bool
-			}
-		}
-	}
-	dp.out = !in
-	ct, bad := l.schemaCType(schema, sp)
-	if bad {
-		l.fixSchema(schema, sp)
-		return nil
-	}
-	l.fixSchema(schema, sp)
-	resolved, named := l.resolve(schema)
-	if ct == nil && named != "" {
-		ct = l.named[named]
-	} else if ct != nil && named != "" && l.named[named] != nil && !sameCType(ct, l.named[named]) {
-		l.errorf(ct.path, "got %s, but the schema %q has the C type %s: want one of them",
-			ct, source.ClipValue(named), l.named[named])
-		return nil
-	}
-	if resolved == nil {
-		return nil // a dangling reference: the OpenTool loader says so
-	}
-	st := stringMember(resolved, "type")
+	dp.out = !l.cTypeIsIn(schema, sp, in, inPath)
+	ct, resolved, st, named := l.paramCType(schema, sp)
 	if ct == nil {
-		ct = l.inferCType(st, sp)
-		if ct == nil {
-			return nil
-		}
+		return nil
 	}
 	c := *ct // a named schema's cType is shared
 	ct = &c
@@ -425,36 +367,129 @@ func (l *dynLoader) parameter(obj *jsontree.Node, path string) *dynParam {
 	if !l.classify(dp, resolved, st, ct) {
 		return nil
 	}
-	if dp.out {
-		switch dp.shape {
-		case model.CString:
-			n, ok := l.count(resolved, "maxLength")
-			if !ok {
-				l.errorf(sp, "a char* output needs the size of its buffer: want maxLength, the most bytes the function writes before the NUL")
-				return nil
-			}
-			if n >= maxOutputBuffer {
-				l.errorf(sp+"/maxLength", "got %d, want less than %d: each call has a buffer of maxLength+1 bytes", n, maxOutputBuffer)
-				return nil
-			}
-			dp.size = n + 1
-		case model.CSlice:
-			n, ok := l.count(resolved, "maxItems")
-			if !ok || n == 0 {
-				l.errorf(sp, "an array output needs the size of its buffer: want maxItems (at least 1), the number of elements the function writes")
-				return nil
-			}
-			if n > maxOutputBuffer/8 {
-				l.errorf(sp+"/maxItems", "got %d, want at most %d: each call has a buffer of maxItems elements", n, maxOutputBuffer/8)
-				return nil
-			}
-			dp.size = n
-		}
+	if dp.out && !l.outputBuffer(dp, resolved, sp) {
+		return nil
 	}
 	if named != "" {
 		l.use(named, ct)
 	}
 	return dp
+}
+
+// paramHead reads the name of parameter obj, its required member (true by
+// default in OpenDyn, false in OpenTool: said in the rewritten document) and
+// its isIn, removed from the document: in, and inPath the place of isIn when
+// the parameter has one.
+func (l *dynLoader) paramHead(obj *jsontree.Node, path string) (dp *dynParam, in bool, inPath string) {
+	dp = &dynParam{required: true}
+	if n := obj.Get("name"); n != nil && n.Kind == jsontree.String {
+		dp.name = n.Str
+	}
+	switch v := obj.Get("required"); {
+	case v == nil || v.Kind == jsontree.Null:
+		setMember(obj, "required", &jsontree.Node{Kind: jsontree.Bool, Bool: true, Offset: obj.Offset})
+	case v.Kind == jsontree.Bool:
+		dp.required = v.Bool
+	}
+	// isIn: on the parameter, as the specification says, or inside cType, as
+	// upstream's example has it (cTypeIsIn).
+	in = true
+	switch v := obj.Get("isIn"); {
+	case v == nil || v.Kind == jsontree.Null:
+	case v.Kind != jsontree.Bool:
+		l.errorf(path+"/isIn", "got %s, want a boolean", describe(v))
+	default:
+		in, inPath = v.Bool, path+"/isIn"
+	}
+	deleteMember(obj, "isIn")
+	return dp, in, inPath
+}
+
+// cTypeIsIn reads the isIn that upstream's example puts in the cType of the
+// parameter's schema (at sp): the parameter's in, given by the parameter's
+// own isIn (at inPath, "" when it has none) or else by this one.
+func (l *dynLoader) cTypeIsIn(schema *jsontree.Node, sp string, in bool, inPath string) bool {
+	ct := schema.Get("cType")
+	if ct == nil || ct.Kind != jsontree.Object {
+		return in
+	}
+	v := ct.Get("isIn")
+	if v == nil || v.Kind == jsontree.Null {
+		return in
+	}
+	vp := sp + "/cType/isIn"
+	switch {
+	case v.Kind != jsontree.Bool:
+		l.errorf(vp, "got %s, want a boolean (and isIn belongs to the parameter)", describe(v))
+	case inPath != "" && v.Bool != in:
+		l.errorf(vp, "got %t, but the parameter's isIn is %t: want one isIn, on the parameter", v.Bool, in)
+	case inPath != "":
+		l.warnf(vp, "ignored: isIn belongs to the parameter, which has it")
+	default:
+		l.warnf(vp, "isIn belongs to the parameter, not to its cType; reading it as the parameter's")
+		return v.Bool
+	}
+	return in
+}
+
+// paramCType reads the C type of a parameter's schema (at sp), removed with
+// the other OpenDyn members: its own cType, else its named schema's, else
+// the one its type implies. It returns the resolved schema, its type and
+// the name of the named schema it refers to; a nil C type when the
+// parameter cannot be read (reported, here or by the OpenTool loader).
+func (l *dynLoader) paramCType(schema *jsontree.Node, sp string) (ct *dynCType, resolved *jsontree.Node, st, named string) {
+	ct, bad := l.schemaCType(schema, sp)
+	l.fixSchema(schema, sp)
+	if bad {
+		return nil, nil, "", ""
+	}
+	resolved, named = l.resolve(schema)
+	if ct == nil && named != "" {
+		ct = l.named[named]
+	} else if ct != nil && named != "" && l.named[named] != nil && !sameCType(ct, l.named[named]) {
+		l.errorf(ct.path, "got %s, but the schema %q has the C type %s: want one of them",
+			ct, source.ClipValue(named), l.named[named])
+		return nil, nil, "", ""
+	}
+	if resolved == nil {
+		return nil, nil, "", "" // a dangling reference: the OpenTool loader says so
+	}
+	st = stringMember(resolved, "type")
+	if ct == nil {
+		ct = l.inferCType(st, sp)
+	}
+	return ct, resolved, st, named
+}
+
+// outputBuffer sets the size of the buffer of output parameter dp, from
+// maxLength (strings) or maxItems (arrays) of its schema s (at sp); false
+// when it has none or too large a one (reported).
+func (l *dynLoader) outputBuffer(dp *dynParam, s *jsontree.Node, sp string) bool {
+	switch dp.shape {
+	case model.CString:
+		n, ok := l.count(s, "maxLength")
+		if !ok {
+			l.errorf(sp, "a char* output needs the size of its buffer: want maxLength, the most bytes the function writes before the NUL")
+			return false
+		}
+		if n >= maxOutputBuffer {
+			l.errorf(sp+"/maxLength", "got %d, want less than %d: each call has a buffer of maxLength+1 bytes", n, maxOutputBuffer)
+			return false
+		}
+		dp.size = n + 1
+	case model.CSlice:
+		n, ok := l.count(s, "maxItems")
+		if !ok || n == 0 {
+			l.errorf(sp, "an array output needs the size of its buffer: want maxItems (at least 1), the number of elements the function writes")
+			return false
+		}
+		if n > maxOutputBuffer/8 {
+			l.errorf(sp+"/maxItems", "got %d, want at most %d: each call has a buffer of maxItems elements", n, maxOutputBuffer/8)
+			return false
+		}
+		dp.size = n
+	}
+	return true
 }
 
 // returnValue reads a return object; nil for a void return.
