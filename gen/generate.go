@@ -31,6 +31,9 @@ type Options struct {
 	// subdirectories). Without them a $ref reads only regular files inside the
 	// directory of the document, after resolving ".." and symbolic links.
 	AllowRefDirs []string
+	// MaxFileBytes is the largest document or referenced file accepted; 0
+	// means MaxFileBytes (64 MiB).
+	MaxFileBytes int64
 	// Declarations, when set, is the profile in which Result.Declarations
 	// declares the functions for an LLM provider.
 	Declarations Profile
@@ -114,9 +117,9 @@ func Generate(name string, data []byte, opts Options) (*Result, error) {
 	if !token.IsIdentifier(opts.Package) || opts.Package == "_" {
 		return nil, fmt.Errorf("package name %q is not a Go identifier", opts.Package)
 	}
-	if int64(len(data)) > source.Limit {
+	if limit := source.FileLimit(opts.MaxFileBytes); int64(len(data)) > limit {
 		return nil, &source.Error{Diagnostics: []source.Diagnostic{{File: name,
-			Message: fmt.Sprintf("the document is larger than %s (%d bytes)", source.SizeText(source.Limit), len(data))}}}
+			Message: fmt.Sprintf("the document is larger than %s (%d bytes)", source.SizeText(limit), len(data))}}}
 	}
 	sel := model.Selector{Include: opts.Include, Exclude: opts.Exclude}
 	if err := sel.Check(); err != nil {
@@ -280,7 +283,7 @@ func load(name string, data []byte, opts Options) (*source.Source, *model.Packag
 	var (
 		pkg      *model.Package
 		warnings []source.Diagnostic
-		lopts    = model.LoadOptions{AllowRefDirs: opts.AllowRefDirs}
+		lopts    = model.LoadOptions{AllowRefDirs: opts.AllowRefDirs, MaxFileBytes: opts.MaxFileBytes}
 	)
 	switch kind := src.Kind(); kind {
 	case "opentool":

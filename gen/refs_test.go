@@ -234,15 +234,13 @@ func TestRefsDevice(t *testing.T) {
 // TestRefsTooLarge: a referenced file, or a document, over the limit is
 // refused without being read whole.
 func TestRefsTooLarge(t *testing.T) {
-	defer func(n int64) { source.Limit = n }(source.Limit)
-	source.Limit = 1024
 	tr := newRefTree(t)
 	tr.write(t, "api/big.yaml", "X:\n  type: string\n  description: "+strings.Repeat(marker+" ", 100)+"\n")
-	res, err := tr.generate(t, refDoc("big.yaml#/X"), Options{})
+	res, err := tr.generate(t, refDoc("big.yaml#/X"), Options{MaxFileBytes: 1024})
 	refused(t, res, err, filepath.Join(tr.api, "api.yaml"), refLine, refCol, refPtr, "big.yaml#/X", "larger than 1024 bytes")
 
 	doc := refDoc("paths/echo.yaml#/Echo") + "# " + strings.Repeat("x", 1024) + "\n"
-	_, err = Generate("big.yaml", []byte(doc), Options{Package: "api"})
+	_, err = Generate("big.yaml", []byte(doc), Options{Package: "api", MaxFileBytes: 1024})
 	var e *source.Error
 	want := "big.yaml: the document is larger than 1024 bytes (" + strconv.Itoa(len(doc)) + " bytes)"
 	if !errors.As(err, &e) || err.Error() != want {

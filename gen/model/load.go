@@ -8,6 +8,9 @@ type LoadOptions struct {
 	// AllowRefDirs are the directories, besides the document's own, whose
 	// files an external $ref may read (OpenAPI).
 	AllowRefDirs []string
+	// MaxFileBytes is the largest file an external $ref may read (OpenAPI);
+	// 0 means source.MaxFileBytes (source.FileLimit).
+	MaxFileBytes int64
 }
 
 // SetName names the Go package p; a document without a title of its own

@@ -593,9 +593,14 @@ func (s *Source) recordedAt(offset int64) bool {
 // MaxFileBytes is the largest document or referenced file accepted: 64 MiB.
 const MaxFileBytes = 64 << 20
 
-// Limit is the largest document or referenced file the loaders read:
-// MaxFileBytes; tests lower it.
-var Limit int64 = MaxFileBytes
+// FileLimit is the largest document or referenced file accepted under an
+// option of n bytes: n, or MaxFileBytes when n is not above 0.
+func FileLimit(n int64) int64 {
+	if n > 0 {
+		return n
+	}
+	return MaxFileBytes
+}
 
 // SizeText writes a size limit for a message: "64 MiB", or bytes.
 func SizeText(n int64) string {

@@ -46,7 +46,7 @@ func Load(src *source.Source, opts model.LoadOptions) (*model.Package, []source.
 		trees:   map[string]*jsontree.Node{},
 		sources: map[string]*source.Source{},
 		files:   map[string][]byte{},
-		refs:    &refFiles{doc: src.Name, allow: opts.AllowRefDirs},
+		refs:    &refFiles{doc: src.Name, allow: opts.AllowRefDirs, limit: source.FileLimit(opts.MaxFileBytes)},
 	}
 	b.json = src.JSON
 	b.trees[b.root] = src.Tree

@@ -18,13 +18,14 @@ import (
 )
 
 // refFiles reads the files that an OpenAPI document's $refs name. It reads
-// only regular files of at most source.Limit inside the directory tree of the
+// only regular files of at most limit bytes inside the directory tree of the
 // main document or of an allowed directory, after resolving ".." and symbolic
 // links: a $ref cannot make the generator read /etc/passwd into a comment, or
 // hang on /dev/stdin.
 type refFiles struct {
 	doc   string   // the main document's name, as given to Generate
 	allow []string // Options.AllowRefDirs, as given
+	limit int64    // the largest file read (source.FileLimit)
 	dirs  []string // the trees, absolute with symbolic links resolved: the document's first
 }
 
@@ -103,7 +104,7 @@ func (r *refFiles) read(name string) ([]byte, error) {
 	if err != nil {
 		return nil, errors.New("cannot read the file")
 	}
-	if err := regular(fi); err != nil {
+	if err := r.regular(fi); err != nil {
 		return nil, err
 	}
 	// Open it inside its tree (a symbolic link swapped in meanwhile cannot
@@ -121,23 +122,24 @@ func (r *refFiles) read(name string) ([]byte, error) {
 	if fi, err = f.Stat(); err != nil {
 		return nil, errors.New("cannot read the file")
 	}
-	if err := regular(fi); err != nil {
+	if err := r.regular(fi); err != nil {
 		return nil, err
 	}
-	data, err := io.ReadAll(io.LimitReader(f, source.Limit+1))
+	data, err := io.ReadAll(io.LimitReader(f, r.limit+1))
 	if err != nil {
 		return nil, errors.New("cannot read the file")
 	}
-	if int64(len(data)) > source.Limit {
-		return nil, tooLarge()
+	if int64(len(data)) > r.limit {
+		return nil, r.tooLarge()
 	}
 	return data, nil
 }
 
-func tooLarge() error { return errors.New("larger than " + source.SizeText(source.Limit)) }
+// tooLarge is the error of a file over the limit.
+func (r *refFiles) tooLarge() error { return errors.New("larger than " + source.SizeText(r.limit)) }
 
 // regular refuses what is not a regular file, or is too large.
-func regular(fi fs.FileInfo) error {
+func (r *refFiles) regular(fi fs.FileInfo) error {
 	m := fi.Mode()
 	if !m.IsRegular() {
 		what := "a special file"
@@ -153,8 +155,8 @@ func regular(fi fs.FileInfo) error {
 		}
 		return errors.New("not a regular file (" + what + ")")
 	}
-	if fi.Size() > source.Limit {
-		return tooLarge()
+	if fi.Size() > r.limit {
+		return r.tooLarge()
 	}
 	return nil
 }
