@@ -97,14 +97,7 @@ func (b *oaBuilder) constrain(s *openapi3.Schema, typ string, loc oaLoc, ds *run
 	b.format(s, typ, loc, ds)
 	switch typ {
 	case openapi3.TypeString:
-		if s.MinLength > 0 {
-			v := int64(s.MinLength)
-			ds.MinLength = &v
-		}
-		if s.MaxLength != nil {
-			v := int64(*s.MaxLength)
-			ds.MaxLength = &v
-		}
+		ds.MinLength, ds.MaxLength = countBounds(s.MinLength, s.MaxLength)
 		if s.Pattern != "" {
 			if _, err := regexp.Compile(s.Pattern); err != nil {
 				b.warn(loc.add("pattern"), "pattern %q is not checked: Go's regexp package does not accept it (%v)", source.ClipValue(s.Pattern), source.ClipTo(strings.TrimPrefix(err.Error(), "error parsing regexp: "), 120))
@@ -226,14 +219,7 @@ func (b *oaBuilder) bounds(s *openapi3.Schema, ds *runtime.Schema) {
 // ds, what no value meets dropped with a warning (b.conflicts).
 func (b *oaBuilder) arrayBounds(s *openapi3.Schema, loc oaLoc, ds *runtime.Schema) {
 	defer b.conflicts(s, loc, ds)
-	if s.MinItems > 0 {
-		v := int64(s.MinItems)
-		ds.MinItems = &v
-	}
-	if s.MaxItems != nil {
-		v := int64(*s.MaxItems)
-		ds.MaxItems = &v
-	}
+	ds.MinItems, ds.MaxItems = countBounds(s.MinItems, s.MaxItems)
 	ds.UniqueItems = s.UniqueItems
 }
 
@@ -241,14 +227,22 @@ func (b *oaBuilder) arrayBounds(s *openapi3.Schema, loc oaLoc, ds *runtime.Schem
 // ds, what no value meets dropped with a warning (b.conflicts).
 func (b *oaBuilder) objectBounds(s *openapi3.Schema, loc oaLoc, ds *runtime.Schema) {
 	defer b.conflicts(s, loc, ds)
-	if s.MinProps > 0 {
-		v := int64(s.MinProps)
-		ds.MinProperties = &v
+	ds.MinProperties, ds.MaxProperties = countBounds(s.MinProps, s.MaxProps)
+}
+
+// countBounds are the bounds of a count (of runes, items, properties) as
+// the served schema has them: lo when the document's minimum is above 0, hi
+// when it sets a maximum.
+func countBounds(minimum uint64, maximum *uint64) (lo, hi *int64) {
+	if minimum > 0 {
+		v := int64(minimum)
+		lo = &v
 	}
-	if s.MaxProps != nil {
-		v := int64(*s.MaxProps)
-		ds.MaxProperties = &v
+	if maximum != nil {
+		v := int64(*maximum)
+		hi = &v
 	}
+	return lo, hi
 }
 
 // enumKey is what an enum value of type typ means, to find values listed

@@ -48,6 +48,43 @@ func (m objectMembers) hasProperties() bool {
 	return false
 }
 
+// property is a property of the schemas of an object, with its place and
+// whether one of them requires it.
+type property struct {
+	name     string
+	sr       *openapi3.SchemaRef
+	loc      oaLoc
+	required bool
+}
+
+// properties returns the properties the schemas of m declare, in document
+// order, each once (the first schema that declares it gives its schema), and
+// their names (seen).
+func (b *oaBuilder) properties(m objectMembers) (props []property, seen map[string]bool) {
+	seen = map[string]bool{}
+	required := map[string]bool{}
+	for _, s := range m.schemas {
+		for _, r := range s.Required {
+			required[r] = true
+		}
+	}
+	for i, s := range m.schemas {
+		keys := make([]string, 0, len(s.Properties))
+		for k := range s.Properties {
+			keys = append(keys, k)
+		}
+		ploc := m.locs[i].add("properties")
+		for _, k := range b.ordered(ploc, keys) {
+			if seen[k] {
+				continue
+			}
+			seen[k] = true
+			props = append(props, property{k, s.Properties[k], ploc.add(k), required[k]})
+		}
+	}
+	return props, seen
+}
+
 // undeclaredMember is a member that a schema requires and none declares.
 type undeclaredMember struct {
 	name string
@@ -102,41 +139,24 @@ func (b *oaBuilder) object(s *openapi3.Schema, loc oaLoc, at *model.Place, self 
 	saved := b.anon
 	b.anon = 0 // a field's type starts a type expression
 	defer func() { b.anon = saved }()
-	seen := map[string]bool{}
-	required := map[string]bool{}
-	for _, m := range members.schemas {
-		for _, r := range m.Required {
-			required[r] = true
+	props, seen := b.properties(members)
+	for _, pr := range props {
+		k, p := pr.name, pr.sr
+		f := &model.Field{JSONName: k, Required: pr.required}
+		b.naming.Member(t, f)
+		pt := b.conv(p, pr.loc, model.MemberPlace(t, f))
+		if p != nil && p.Value != nil {
+			f.Doc = schemaDoc(p.Value)
+			if p.Ref != "" && f.Doc == schemaDoc(p.Value) {
+				f.Doc = "" // the type's doc says it
+			}
 		}
-	}
-	for i, m := range members.schemas {
-		keys := make([]string, 0, len(m.Properties))
-		for k := range m.Properties {
-			keys = append(keys, k)
-		}
-		ploc := members.locs[i].add("properties")
-		for _, k := range b.ordered(ploc, keys) {
-			if seen[k] {
-				continue
-			}
-			seen[k] = true
-			p := m.Properties[k]
-			f := &model.Field{JSONName: k, Required: required[k]}
-			b.naming.Member(t, f)
-			pt := b.conv(p, ploc.add(k), model.MemberPlace(t, f))
-			if p != nil && p.Value != nil {
-				f.Doc = schemaDoc(p.Value)
-				if p.Ref != "" && f.Doc == schemaDoc(p.Value) {
-					f.Doc = "" // the type's doc says it
-				}
-			}
-			f.Doc = model.JoinDoc(f.Doc, pt.note)
-			b.setNullable(f, pt)
-			t.Fields = append(t.Fields, f)
-			ds.Properties = append(ds.Properties, runtime.NamedSchema{Name: k, Schema: pt.schema})
-			if f.Required {
-				ds.Required = append(ds.Required, k)
-			}
+		f.Doc = model.JoinDoc(f.Doc, pt.note)
+		b.setNullable(f, pt)
+		t.Fields = append(t.Fields, f)
+		ds.Properties = append(ds.Properties, runtime.NamedSchema{Name: k, Schema: pt.schema})
+		if f.Required {
+			ds.Required = append(ds.Required, k)
 		}
 	}
 	for _, u := range b.undeclared(members, seen) {

@@ -41,7 +41,7 @@ func (b *oaBuilder) requestBody(fn *model.Function, rb *openapi3.RequestBody, lo
 		return
 	}
 	for _, u := range b.undeclared(m, seen) {
-		members = append(members, bodyMember{u.name, anySchema(), u.loc, true})
+		members = append(members, property{u.name, anySchema(), u.loc, true})
 	}
 	for _, mb := range members {
 		b.bodyMemberArg(fn, media, mb, a)
@@ -101,44 +101,19 @@ func (b *oaBuilder) bodyObject(m *objectMembers, sr *openapi3.SchemaRef, l oaLoc
 	return true
 }
 
-// bodyMember is a member of an object request body.
-type bodyMember struct {
-	name string
-	sr   *openapi3.SchemaRef
-	loc  oaLoc
-	req  bool
-}
-
 // bodyMembers returns the members of the object body m that are sent, in
 // order, the names of all its properties (seen), and whether a member has
 // the name of an argument in args already (collide).
-func (b *oaBuilder) bodyMembers(m objectMembers, args *model.Type) (members []bodyMember, seen map[string]bool, collide bool) {
-	seen = map[string]bool{}
-	required := map[string]bool{}
-	for _, s := range m.schemas {
-		for _, r := range s.Required {
-			required[r] = true
+func (b *oaBuilder) bodyMembers(m objectMembers, args *model.Type) (members []property, seen map[string]bool, collide bool) {
+	props, seen := b.properties(m)
+	for _, p := range props {
+		if p.sr != nil && p.sr.Value != nil && p.sr.Value.ReadOnly {
+			continue // never sent
 		}
-	}
-	for i, s := range m.schemas {
-		keys := make([]string, 0, len(s.Properties))
-		for k := range s.Properties {
-			keys = append(keys, k)
-		}
-		ploc := m.locs[i].add("properties")
-		for _, k := range b.ordered(ploc, keys) {
-			if seen[k] {
-				continue
-			}
-			seen[k] = true
-			if s.Properties[k] != nil && s.Properties[k].Value != nil && s.Properties[k].Value.ReadOnly {
-				continue // never sent
-			}
-			members = append(members, bodyMember{k, s.Properties[k], ploc.add(k), required[k]})
-			for _, f := range args.Fields {
-				if f.JSONName == k {
-					collide = true
-				}
+		members = append(members, p)
+		for _, f := range args.Fields {
+			if f.JSONName == p.name {
+				collide = true
 			}
 		}
 	}
@@ -146,11 +121,11 @@ func (b *oaBuilder) bodyMembers(m objectMembers, args *model.Type) (members []bo
 }
 
 // bodyMemberArg adds the argument of member mb of the request body media.
-func (b *oaBuilder) bodyMemberArg(fn *model.Function, media *openapi3.MediaType, mb bodyMember, a *opArgs) {
+func (b *oaBuilder) bodyMemberArg(fn *model.Function, media *openapi3.MediaType, mb property, a *opArgs) {
 	// A required member is a required argument even when the document
 	// does not mark the body required (often forgotten, and never set
 	// for Swagger 2.0 form parameters).
-	f := &model.Field{JSONName: a.name(mb.name, "body"), Required: mb.req}
+	f := &model.Field{JSONName: a.name(mb.name, "body"), Required: mb.required}
 	b.naming.Member(a.args, f)
 	pt := b.conv(mb.sr, mb.loc, model.BodyMemberPlace(fn, f, mb.name))
 	if mb.sr != nil && mb.sr.Value != nil && mb.sr.Ref == "" {
