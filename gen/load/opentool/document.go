@@ -134,28 +134,36 @@ func (l *otLoader) firstAt(arrayPathLen, i int) string {
 	return string(strconv.AppendInt(append(slices.Clip(l.path[:arrayPathLen]), '/'), int64(i), 10))
 }
 
-func (l *otLoader) functions(arr *jsontree.Node) []runtime.Function {
-	fns := make([]runtime.Function, 0, len(arr.Items))
-	first := make(map[string]int, len(arr.Items)) // name -> index of the function
+// namedObjects reads the array arr of objects, each with read (what names
+// them in messages: "function", "parameter"), and reports a name given twice
+// with the place of its first use.
+func namedObjects[T any](l *otLoader, arr *jsontree.Node, what string, read func(*jsontree.Node) T, name func(*T) string) []T {
+	out := make([]T, 0, len(arr.Items))
+	first := make(map[string]int, len(arr.Items)) // name -> index of the object
 	for i, it := range arr.Items {
 		n := l.enterIndex(i)
 		if it.Kind != jsontree.Object {
-			l.gotWant(l.here(), it, "a function object")
+			l.gotWant(l.here(), it, "a "+what+" object")
 			l.leave(n)
 			continue
 		}
-		f := l.function(it)
+		x := read(it)
 		if v := it.Get("name"); v != nil && v.Kind == jsontree.String {
-			if j, dup := first[f.Name]; dup {
-				l.errorf(l.at("name"), v.Offset, "duplicate function name %s; the first is %s", strconv.Quote(clipText(f.Name)), l.firstAt(n, j))
+			if j, dup := first[name(&x)]; dup {
+				l.errorf(l.at("name"), v.Offset, "duplicate %s name %s; the first is %s", what, strconv.Quote(clipText(name(&x))), l.firstAt(n, j))
 			} else {
-				first[f.Name] = i
+				first[name(&x)] = i
 			}
 		}
-		fns = append(fns, f)
+		out = append(out, x)
 		l.leave(n)
 	}
-	return fns
+	return out
+}
+
+// functions reads the array of function objects arr.
+func (l *otLoader) functions(arr *jsontree.Node) []runtime.Function {
+	return namedObjects(l, arr, "function", l.function, func(f *runtime.Function) string { return f.Name })
 }
 
 func (l *otLoader) function(obj *jsontree.Node) runtime.Function {
@@ -217,41 +225,28 @@ func (l *otLoader) function(obj *jsontree.Node) runtime.Function {
 	return f
 }
 
+// parameters reads the array of parameter objects arr.
 func (l *otLoader) parameters(arr *jsontree.Node) []runtime.Parameter {
-	ps := make([]runtime.Parameter, 0, len(arr.Items))
-	first := make(map[string]int, len(arr.Items)) // name -> index of the parameter
-	for i, it := range arr.Items {
-		n := l.enterIndex(i)
-		if it.Kind != jsontree.Object {
-			l.gotWant(l.here(), it, "a parameter object")
-			l.leave(n)
-			continue
-		}
-		var par runtime.Parameter
-		l.unknownMembers(it, l.known.Parameter)
-		par.Name = l.str(it, "name", true) // "" is allowed
-		if v := it.Get("name"); v != nil && v.Kind == jsontree.String {
-			if j, dup := first[par.Name]; dup {
-				l.errorf(l.at("name"), v.Offset, "duplicate parameter name %s; the first is %s", strconv.Quote(clipText(par.Name)), l.firstAt(n, j))
-			} else {
-				first[par.Name] = i
-			}
-		}
-		par.Description = l.str(it, "description", false)
-		par.Schema = l.requiredSchema(it)
-		switch v := otMember(it, "required"); {
-		case v == nil:
-			// Required by the specification; JSON Schema's default is false.
-			l.warnf(l.at("required"), it.Offset, "missing, want a boolean; reading it as false")
-		case v.Kind != jsontree.Bool:
-			l.gotWant(l.at("required"), v, "a boolean")
-		default:
-			par.Required = v.Bool
-		}
-		ps = append(ps, par)
-		l.leave(n)
+	return namedObjects(l, arr, "parameter", l.parameter, func(p *runtime.Parameter) string { return p.Name })
+}
+
+// parameter reads the parameter object it.
+func (l *otLoader) parameter(it *jsontree.Node) runtime.Parameter {
+	var par runtime.Parameter
+	l.unknownMembers(it, l.known.Parameter)
+	par.Name = l.str(it, "name", true) // "" is allowed
+	par.Description = l.str(it, "description", false)
+	par.Schema = l.requiredSchema(it)
+	switch v := otMember(it, "required"); {
+	case v == nil:
+		// Required by the specification; JSON Schema's default is false.
+		l.warnf(l.at("required"), it.Offset, "missing, want a boolean; reading it as false")
+	case v.Kind != jsontree.Bool:
+		l.gotWant(l.at("required"), v, "a boolean")
+	default:
+		par.Required = v.Bool
 	}
-	return ps
+	return par
 }
 
 func (l *otLoader) ret(obj *jsontree.Node) *runtime.Return {
