@@ -323,6 +323,7 @@ func (b *builder) isObject(s *runtime.Schema) bool {
 	return err == nil && r != nil && r.Type == runtime.TypeObject
 }
 
+// Contains reports whether list holds s.
 func Contains(list []string, s string) bool {
 	for _, x := range list {
 		if x == s {

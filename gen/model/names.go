@@ -258,6 +258,7 @@ func NestedOrigin(prefix, origin string) string {
 	}
 }
 
+// IsLetterOrDigit reports whether r is a Unicode letter or digit.
 func IsLetterOrDigit(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }
 
 // NameMethods decides the names of the methods that the generated files

@@ -68,6 +68,8 @@ func (e *Error) AddText(file string, text []byte) {
 	}
 }
 
+// Error returns the diagnostics, one a line, each as Diagnostic.String
+// writes it.
 func (e *Error) Error() string {
 	lines := make([]string, len(e.Diagnostics))
 	for i, d := range e.Diagnostics {

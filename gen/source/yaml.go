@@ -21,6 +21,7 @@ type yamlPosition struct {
 	line, col int32
 }
 
+// LooksLikeYAML reports whether the file name says YAML (.yaml, .yml).
 func LooksLikeYAML(name string) bool {
 	return strings.HasSuffix(name, ".yaml") || strings.HasSuffix(name, ".yml")
 }

@@ -19,6 +19,7 @@ type dynFunc struct {
 	retName string
 }
 
+// document checks the OpenDyn members of the document and of its functions.
 func (l *dynLoader) document() {
 	root := l.root
 	if root.Kind != jsontree.Object {
@@ -58,6 +59,8 @@ func (l *dynLoader) document() {
 	}
 }
 
+// callingConvention reads and removes info.callingConvention: "cdecl" or
+// "stdcall", other spellings of them with a warning.
 func (l *dynLoader) callingConvention(info *jsontree.Node, path string) {
 	p := path + "/callingConvention"
 	v := info.Get("callingConvention")
@@ -80,6 +83,7 @@ func (l *dynLoader) callingConvention(info *jsontree.Node, path string) {
 	}
 }
 
+// readCodes reads the status codes object v: integer codes and their text.
 func (l *dynLoader) readCodes(v *jsontree.Node, path string) {
 	switch v.Kind {
 	case jsontree.Null:
@@ -104,6 +108,8 @@ func (l *dynLoader) readCodes(v *jsontree.Node, path string) {
 	}
 }
 
+// function reads the OpenDyn side of function object f: its parameters,
+// return value and result names.
 func (l *dynLoader) function(f *jsontree.Node, path string) *dynFunc {
 	fn := &dynFunc{}
 	if n := f.Get("name"); n != nil && n.Kind == jsontree.String {

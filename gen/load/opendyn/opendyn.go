@@ -48,6 +48,7 @@ type dynLoader struct {
 	uses map[string]*dynCType
 }
 
+// diag records a problem (a warning, or an error) at the JSON pointer path.
 func (l *dynLoader) diag(warning bool, path, format string, args ...any) {
 	line, col := l.src.Position(path, -1)
 	l.diags = append(l.diags, source.Diagnostic{File: l.src.Name, Line: line, Col: col, Path: path,

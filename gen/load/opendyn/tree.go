@@ -144,6 +144,7 @@ func describe(v *jsontree.Node) string {
 	return "an object"
 }
 
+// cloneTree returns a deep copy of the tree n, which the loader rewrites.
 func cloneTree(n *jsontree.Node) *jsontree.Node {
 	if n == nil {
 		return nil

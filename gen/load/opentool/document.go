@@ -166,6 +166,7 @@ func (l *otLoader) functions(arr *jsontree.Node) []runtime.Function {
 	return namedObjects(l, arr, "function", l.function, func(f *runtime.Function) string { return f.Name })
 }
 
+// function reads the function object obj.
 func (l *otLoader) function(obj *jsontree.Node) runtime.Function {
 	var f runtime.Function
 	l.unknownMembers(obj, l.known.Function)
