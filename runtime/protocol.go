@@ -38,7 +38,7 @@ const DefaultPrefix = "/opentool"
 
 // RuntimeVersion is the version of this package; generated code checks it at
 // compile time through IsAtLeastVersion constants.
-const RuntimeVersion = "0.3.0"
+const RuntimeVersion = "0.4.0"
 
 // IsAtLeastVersion0_1_0 exists so that generated code fails to compile against a
 // runtime older than the one it was generated for.
@@ -53,6 +53,12 @@ const IsAtLeastVersion0_2_0 = true
 // its REST clients reconnect event streams (Reconnect), read events of
 // several shapes (StreamSSEEvents, DecodeText) and choose among servers.
 const IsAtLeastVersion0_3_0 = true
+
+// IsAtLeastVersion0_4_0 is what code generated since 0.4.0 checks: it imports
+// runtime unaliased beside runtime/rest, runtime/declare and runtime/dynlib,
+// and its REST clients pass parameter serialisations as rest.Style values
+// (r.Query("ids", args.IDs, rest.NoExplode)).
+const IsAtLeastVersion0_4_0 = true
 
 // Version is the body of GET /version.
 type Version struct {

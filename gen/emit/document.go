@@ -21,7 +21,7 @@ import (
 //
 //	import _ "embed"
 //
-//	const _ = runtime.IsAtLeastVersion0_3_0
+//	const _ = runtime.IsAtLeastVersion0_4_0
 //
 //	//go:embed opentool.gen.json
 //	var documentJSON string
@@ -47,7 +47,7 @@ func emitDocument(p *model.Package) *jen.File {
 	}
 	f.Anon("embed")
 	// This fails to compile against a runtime older than the generated code needs.
-	f.Const().Id("_").Op("=").Add(rt("IsAtLeastVersion0_3_0"))
+	f.Const().Id("_").Op("=").Add(rt("IsAtLeastVersion0_4_0"))
 	f.Line()
 	// //go:embed opentool.gen.json
 	// var documentJSON string

@@ -6,31 +6,43 @@ import (
 )
 
 func TestKeepCases(t *testing.T) {
+	const (
+		own = actOwn
+		non = actNothing
+		unx = actUnexpected
+	)
 	type c struct {
-		status     string
-		unexpected bool
+		status string
+		action caseAction
 	}
 	for _, tc := range []struct {
-		name              string
-		cases             []c
-		defaultUnexpected bool
-		want              []string
+		name  string
+		cases []c
+		def   caseAction
+		want  []string
 	}{
-		{"as default", []c{{"204", false}, {"404", true}, {"2XX", false}}, true, []string{"204", "2XX"}},
-		{"default decodes an error", []c{{"404", true}, {"2XX", false}}, false, []string{"404", "2XX"}},
-		{"before a class that does else", []c{{"404", true}, {"4XX", false}, {"2XX", false}}, true, []string{"404", "4XX", "2XX"}},
-		{"before a class as default", []c{{"404", true}, {"4XX", true}, {"2XX", false}}, true, []string{"2XX"}},
-		{"class before a code", []c{{"5XX", true}, {"503", false}, {"2XX", false}}, true, []string{"5XX", "503", "2XX"}},
-		{"other class", []c{{"404", true}, {"5XX", false}, {"2XX", false}}, true, []string{"5XX", "2XX"}},
-		{"lower-case class", []c{{"404", true}, {"4xx", false}}, true, []string{"404", "4xx"}},
-		{"never matches", []c{{"abc", true}, {"4XX", false}}, true, []string{"4XX"}},
+		{"as default", []c{{"200", own}, {"404", unx}, {"2XX", non}}, unx, []string{"200", "2XX"}},
+		{"default decodes an error", []c{{"404", unx}, {"2XX", non}}, own, []string{"404", "2XX"}},
+		{"before a class that does else", []c{{"404", unx}, {"4XX", own}, {"2XX", non}}, unx, []string{"404", "4XX", "2XX"}},
+		{"before a class as default", []c{{"404", unx}, {"4XX", unx}, {"2XX", non}}, unx, []string{"2XX"}},
+		{"class before a code", []c{{"5XX", unx}, {"503", own}, {"2XX", non}}, unx, []string{"5XX", "503", "2XX"}},
+		{"other class", []c{{"404", unx}, {"5XX", own}, {"2XX", non}}, unx, []string{"5XX", "2XX"}},
+		{"lower-case class", []c{{"404", unx}, {"4xx", own}}, unx, []string{"404", "4xx"}},
+		{"never matches", []c{{"abc", unx}, {"4XX", own}}, unx, []string{"4XX"}},
+		// An empty success case before resp.Success() doing nothing.
+		{"empty success", []c{{"204", non}, {"2XX", non}}, unx, []string{"2XX"}},
+		{"empty success before a success that decodes", []c{{"204", non}, {"2XX", own}, {"2XX", non}}, unx, []string{"204", "2XX", "2XX"}},
+		{"empty default success", []c{{"200", own}, {"2XX", non}, {"2XX", non}}, unx, []string{"200", "2XX"}},
+		{"empty class before a code", []c{{"2XX", non}, {"201", non}, {"2XX", non}}, unx, []string{"2XX"}},
+		{"empty class, not covered", []c{{"2XX", non}, {"201", non}}, unx, []string{"2XX", "201"}},
+		{"unexpected covered by a later class", []c{{"404", unx}, {"4XX", unx}, {"2XX", non}}, own, []string{"4XX", "2XX"}},
 	} {
 		var in []statusCase
 		for _, x := range tc.cases {
-			in = append(in, statusCase{status: x.status, unexpected: x.unexpected})
+			in = append(in, statusCase{status: x.status, action: x.action})
 		}
 		var got []string
-		for _, x := range keepCases(in, tc.defaultUnexpected) {
+		for _, x := range keepCases(in, tc.def) {
 			got = append(got, x.status)
 		}
 		if !slices.Equal(got, tc.want) {

@@ -197,10 +197,10 @@ func serializeSimple(pv paramValue, explode bool, esc func(string) string) strin
 	return ""
 }
 
-func serializePath(name string, pv paramValue, style string, explode bool) string {
-	esc := escapePath
-	switch style {
-	case "label":
+func serializePath(name string, pv paramValue, ser serialization) string {
+	esc, explode := escapePath, ser.explode
+	switch ser.style {
+	case Label:
 		if pv.kind == pvNull {
 			return "."
 		}
@@ -218,7 +218,7 @@ func serializePath(name string, pv paramValue, style string, explode bool) strin
 			}
 		}
 		return "." + strings.Join(parts, ".")
-	case "matrix":
+	case Matrix:
 		n := esc(name)
 		switch {
 		case pv.kind == pvNull:
@@ -261,36 +261,44 @@ func (q *Query) pair(name, value string) {
 	q.b.WriteString(value)
 }
 
-// Add adds the parameter (or form field) name with value v, serialised with
-// style (form, spaceDelimited, pipeDelimited, deepObject) and explode.
-func (q *Query) Add(name string, v any, style string, explode, allowReserved bool) error {
+// Add adds the parameter (or form field) name with value v, serialised as
+// styles say (Form, SpaceDelimited, PipeDelimited, DeepObject; Explode,
+// NoExplode, AllowReserved), form and exploded by default.
+func (q *Query) Add(name string, v any, styles ...Style) error {
+	ser, err := queryPlace.serializationOf(name, styles)
+	if err == nil {
+		err = q.add(name, v, ser)
+	}
+	if err != nil && q.err == nil {
+		q.err = err
+	}
+	return err
+}
+
+func (q *Query) add(name string, v any, ser serialization) error {
 	pv, err := paramValueOf(v)
 	if err != nil {
-		err = fmt.Errorf("query parameter %s: %w", strconv.Quote(name), err)
-		if q.err == nil {
-			q.err = err
-		}
-		return err
+		return fmt.Errorf("query parameter %s: %w", strconv.Quote(name), err)
 	}
-	esc := func(s string) string { return escapeQuery(s, allowReserved) }
+	esc := func(s string) string { return escapeQuery(s, ser.allowReserved) }
+	sep := ","
+	switch ser.style {
+	case SpaceDelimited:
+		sep = "%20"
+	case PipeDelimited:
+		sep = "|"
+	}
 	switch pv.kind {
 	case pvNull:
 		return nil
 	case pvScalar:
 		q.pair(name, esc(pv.scalar))
 	case pvList:
-		if explode && style != "deepObject" {
+		if ser.explode && ser.style != DeepObject {
 			for _, s := range pv.list {
 				q.pair(name, esc(s))
 			}
 			return nil
-		}
-		sep := ","
-		switch style {
-		case "spaceDelimited":
-			sep = "%20"
-		case "pipeDelimited":
-			sep = "|"
 		}
 		parts := make([]string, len(pv.list))
 		for i, s := range pv.list {
@@ -299,25 +307,18 @@ func (q *Query) Add(name string, v any, style string, explode, allowReserved boo
 		q.pair(name, strings.Join(parts, sep))
 	case pvObject:
 		switch {
-		case style == "deepObject":
+		case ser.style == DeepObject:
 			for _, kv := range pv.obj {
 				if q.b.Len() > 0 {
 					q.b.WriteByte('&')
 				}
 				q.b.WriteString(escapeQuery(name, false) + "%5B" + escapeQuery(kv[0], false) + "%5D=" + esc(kv[1]))
 			}
-		case explode:
+		case ser.explode:
 			for _, kv := range pv.obj {
 				q.pair(kv[0], esc(kv[1]))
 			}
 		default:
-			sep := ","
-			switch style {
-			case "spaceDelimited":
-				sep = "%20"
-			case "pipeDelimited":
-				sep = "|"
-			}
 			var parts []string
 			for _, kv := range pv.obj {
 				parts = append(parts, esc(kv[0]), esc(kv[1]))

@@ -1,12 +1,14 @@
 // Package rest is what clients generated from OpenAPI documents build on: a
 // REST client ([Client]) with credentials and request editors, parameter
-// serialisation per OpenAPI style and explode, request bodies, retries
+// serialisation per OpenAPI style and explode ([Style]), request bodies, retries
 // ([RetryPolicy]), redirects that keep credentials with their origin
 // ([runtime.RedirectPolicy]), streamed responses ([StreamResponse]: Server-Sent
 // Events and NDJSON, reconnecting), and the errors of documented and
 // undocumented responses ([APIError], [StatusError]). Generated code stays
-// small: one builder call per parameter, one switch over the documented
-// statuses.
+// small: one builder call per parameter, r.Query("limit", args.Limit), with
+// the [Style] values a parameter needs only where the document departs from
+// OpenAPI's defaults (r.Query("ids", args.IDs, rest.NoExplode)), and one switch
+// over the documented statuses.
 //
 // It uses the standard library and package runtime only.
 package rest
@@ -346,27 +348,39 @@ func (r *Request) fail(err error) {
 	}
 }
 
-// Path sets the path parameter name to v, serialised with style (simple,
-// label or matrix) and explode.
-func (r *Request) Path(name string, v any, style string, explode bool) {
+// Path sets the path parameter name to v, serialised as styles say (Simple,
+// Label, Matrix; Explode, NoExplode), simple and not exploded by default.
+func (r *Request) Path(name string, v any, styles ...Style) {
+	ser, err := pathPlace.serializationOf(name, styles)
+	if err != nil {
+		r.fail(err)
+		return
+	}
 	pv, err := paramValueOf(v)
 	if err != nil {
 		r.fail(fmt.Errorf("path parameter %s: %w", strconv.Quote(name), err))
 		return
 	}
-	r.pathVals = append(r.pathVals, name, serializePath(name, pv, style, explode))
+	r.pathVals = append(r.pathVals, name, serializePath(name, pv, ser))
 }
 
-// Query adds the query parameter name with value v, serialised with style
-// (form, spaceDelimited, pipeDelimited, deepObject) and explode.
-func (r *Request) Query(name string, v any, style string, explode, allowReserved bool) {
-	if err := r.query.Add(name, v, style, explode, allowReserved); err != nil {
+// Query adds the query parameter name with value v, serialised as styles say
+// (Form, SpaceDelimited, PipeDelimited, DeepObject; Explode, NoExplode,
+// AllowReserved), form and exploded by default.
+func (r *Request) Query(name string, v any, styles ...Style) {
+	if err := r.query.Add(name, v, styles...); err != nil {
 		r.fail(err)
 	}
 }
 
-// Header sets the header parameter name to v (style simple).
-func (r *Request) Header(name string, v any, explode bool) {
+// Header sets the header parameter name to v, style simple, not exploded
+// unless styles has Explode.
+func (r *Request) Header(name string, v any, styles ...Style) {
+	ser, err := headerPlace.serializationOf(name, styles)
+	if err != nil {
+		r.fail(err)
+		return
+	}
 	pv, err := paramValueOf(v)
 	if err != nil {
 		r.fail(fmt.Errorf("header %s: %w", strconv.Quote(name), err))
@@ -375,7 +389,7 @@ func (r *Request) Header(name string, v any, explode bool) {
 	if pv.kind == pvNull {
 		return
 	}
-	s := serializeSimple(pv, explode, identity)
+	s := serializeSimple(pv, ser.explode, identity)
 	if strings.ContainsAny(s, "\r\n\x00") {
 		r.fail(fmt.Errorf("header %s: the value contains a line break or NUL", strconv.Quote(name)))
 		return
@@ -386,8 +400,14 @@ func (r *Request) Header(name string, v any, explode bool) {
 	r.header[textproto.CanonicalMIMEHeaderKey(name)] = []string{s}
 }
 
-// Cookie adds the cookie parameter name with value v (style form).
-func (r *Request) Cookie(name string, v any, explode bool) {
+// Cookie adds the cookie parameter name with value v, style form, exploded
+// unless styles has NoExplode.
+func (r *Request) Cookie(name string, v any, styles ...Style) {
+	ser, err := cookiePlace.serializationOf(name, styles)
+	if err != nil {
+		r.fail(err)
+		return
+	}
 	pv, err := paramValueOf(v)
 	if err != nil {
 		r.fail(fmt.Errorf("cookie %s: %w", strconv.Quote(name), err))
@@ -398,11 +418,11 @@ func (r *Request) Cookie(name string, v any, explode bool) {
 	}
 	n := escapeCookie(name)
 	switch {
-	case pv.kind == pvList && explode:
+	case pv.kind == pvList && ser.explode:
 		for _, it := range pv.list {
 			r.cookies = append(r.cookies, n+"="+escapeCookie(it))
 		}
-	case pv.kind == pvObject && explode:
+	case pv.kind == pvObject && ser.explode:
 		for _, kv := range pv.obj {
 			r.cookies = append(r.cookies, escapeCookie(kv[0])+"="+escapeCookie(kv[1]))
 		}
@@ -504,12 +524,13 @@ func (r *Request) BodyField(name string, v any) {
 }
 
 // FormField adds the field name with value v to the form body
-// (application/x-www-form-urlencoded), serialised like a query parameter.
-func (r *Request) FormField(name string, v any, style string, explode, allowReserved bool) {
+// (application/x-www-form-urlencoded), serialised like a query parameter
+// (form and exploded by default).
+func (r *Request) FormField(name string, v any, styles ...Style) {
 	if r.form == nil {
 		r.form = NewForm()
 	}
-	if err := r.form.Add(name, v, style, explode, allowReserved); err != nil {
+	if err := r.form.Add(name, v, styles...); err != nil {
 		r.fail(err)
 	}
 }

@@ -85,9 +85,9 @@ func credentialClient(base string) *Client {
 func credentialRequest(c *Client, method, path string) *Request {
 	r := c.NewRequest(method, path)
 	r.Security("hkey", "qkey", "ckey", "bearer")
-	r.Query("q", "kept", "form", true, false)
-	r.Header("X-Trace", "t-1", false)
-	r.Cookie("pref", "dark", false)
+	r.Query("q", "kept")
+	r.Header("X-Trace", "t-1")
+	r.Cookie("pref", "dark", NoExplode)
 	if method == http.MethodPost {
 		r.JSONBody(map[string]int{"n": 1})
 	}
@@ -421,7 +421,7 @@ func TestRESTResponseHeaderTimeout(t *testing.T) {
 		c.HTTPClient = hc
 		c.ResponseHeaderTimeout = 100 * time.Millisecond
 		r := c.NewRequest("GET", "/never")
-		r.Query("api_key", "query-secret", "form", true, false)
+		r.Query("api_key", "query-secret")
 		_, err := r.Send(context.Background())
 		var ne interface{ Timeout() bool }
 		if err == nil || !strings.Contains(err.Error(), "no response within 100ms (ResponseHeaderTimeout)") ||

@@ -25,69 +25,118 @@ type color string
 func TestSerializePath(t *testing.T) {
 	obj := map[string]int{"R": 100} // one member: map order does not matter
 	for _, tc := range []struct {
-		style   string
-		explode bool
-		v       any
-		want    string
+		style Style
+		v     any
+		want  string
 	}{
-		{"simple", false, "blue", "blue"},
-		{"simple", false, []string{"blue", "black", "brown"}, "blue,black,brown"},
-		{"simple", false, point{1, 2}, "x,1,y,2"},
-		{"simple", true, point{1, 2}, "x=1,y=2"},
-		{"simple", false, obj, "R,100"},
-		{"label", false, "blue", ".blue"},
-		{"label", false, []string{"blue", "black"}, ".blue,black"},
-		{"label", true, []string{"blue", "black"}, ".blue.black"},
-		{"label", true, point{1, 2}, ".x=1.y=2"},
-		{"matrix", false, "blue", ";color=blue"},
-		{"matrix", false, []string{"blue", "black"}, ";color=blue,black"},
-		{"matrix", true, []string{"blue", "black"}, ";color=blue;color=black"},
-		{"matrix", false, point{1, 2}, ";color=x,1,y,2"},
-		{"matrix", true, point{1, 2}, ";x=1;y=2"},
-		{"simple", false, "a/b c?d#e%f", "a%2Fb%20c%3Fd%23e%25f"},
-		{"simple", false, color("red"), "red"},
-		{"simple", false, int32(-3), "-3"},
-		{"simple", false, 1.5, "1.5"},
-		{"simple", false, true, "true"},
-		{"simple", false, time.Date(2024, 1, 2, 3, 4, 5, 0, time.UTC), "2024-01-02T03%3A04%3A05Z"},
+		{Simple, "blue", "blue"},
+		{Simple, []string{"blue", "black", "brown"}, "blue,black,brown"},
+		{Simple, point{1, 2}, "x,1,y,2"},
+		{Simple | Explode, point{1, 2}, "x=1,y=2"},
+		{Simple, obj, "R,100"},
+		{Label, "blue", ".blue"},
+		{Label, []string{"blue", "black"}, ".blue,black"},
+		{Label | Explode, []string{"blue", "black"}, ".blue.black"},
+		{Label | Explode, point{1, 2}, ".x=1.y=2"},
+		{Matrix, "blue", ";color=blue"},
+		{Matrix, []string{"blue", "black"}, ";color=blue,black"},
+		{Matrix | Explode, []string{"blue", "black"}, ";color=blue;color=black"},
+		{Matrix, point{1, 2}, ";color=x,1,y,2"},
+		{Matrix | Explode, point{1, 2}, ";x=1;y=2"},
+		{Simple, "a/b c?d#e%f", "a%2Fb%20c%3Fd%23e%25f"},
+		{Simple, color("red"), "red"},
+		{Simple, int32(-3), "-3"},
+		{Simple, 1.5, "1.5"},
+		{Simple, true, "true"},
+		{Simple, time.Date(2024, 1, 2, 3, 4, 5, 0, time.UTC), "2024-01-02T03%3A04%3A05Z"},
 	} {
 		pv, err := paramValueOf(tc.v)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got := serializePath("color", pv, tc.style, tc.explode); got != tc.want {
-			t.Errorf("%s explode=%v %v: got %q, want %q", tc.style, tc.explode, tc.v, got, tc.want)
+		ser, err := pathPlace.serializationOf("color", []Style{tc.style})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := serializePath("color", pv, ser); got != tc.want {
+			t.Errorf("%v %v: got %q, want %q", tc.style, tc.v, got, tc.want)
 		}
 	}
 }
 
 func TestQueryStyles(t *testing.T) {
 	for _, tc := range []struct {
-		style         string
-		explode, resv bool
-		v             any
-		want          string
+		styles []Style
+		v      any
+		want   string
 	}{
-		{"form", true, false, "blue", "color=blue"},
-		{"form", true, false, []string{"blue", "black"}, "color=blue&color=black"},
-		{"form", false, false, []string{"blue", "black"}, "color=blue,black"},
-		{"form", true, false, point{1, 2}, "x=1&y=2"},
-		{"form", false, false, point{1, 2}, "color=x,1,y,2"},
-		{"spaceDelimited", false, false, []string{"blue", "black"}, "color=blue%20black"},
-		{"pipeDelimited", false, false, []string{"blue", "black"}, "color=blue|black"},
-		{"deepObject", true, false, point{1, 2}, "color%5Bx%5D=1&color%5By%5D=2"},
-		{"form", true, false, "a b&c=d+e", "color=a%20b%26c%3Dd%2Be"},
-		{"form", true, true, "/a/b?c=d", "color=/a/b?c%3Dd"},
-		{"form", true, false, []string{}, ""},
-		{"form", true, false, (*string)(nil), ""},
-		{"form", true, false, json.RawMessage(`["a",1,null,{"b":2}]`), `color=a&color=1&color=%7B%22b%22%3A2%7D`},
+		{nil, "blue", "color=blue"},
+		{nil, []string{"blue", "black"}, "color=blue&color=black"},
+		{[]Style{NoExplode}, []string{"blue", "black"}, "color=blue,black"},
+		{nil, point{1, 2}, "x=1&y=2"},
+		{[]Style{NoExplode}, point{1, 2}, "color=x,1,y,2"},
+		{[]Style{SpaceDelimited}, []string{"blue", "black"}, "color=blue%20black"},
+		{[]Style{PipeDelimited}, []string{"blue", "black"}, "color=blue|black"},
+		{[]Style{DeepObject}, point{1, 2}, "color%5Bx%5D=1&color%5By%5D=2"},
+		{nil, "a b&c=d+e", "color=a%20b%26c%3Dd%2Be"},
+		{[]Style{AllowReserved}, "/a/b?c=d", "color=/a/b?c%3Dd"},
+		{nil, []string{}, ""},
+		{nil, (*string)(nil), ""},
+		{nil, json.RawMessage(`["a",1,null,{"b":2}]`), `color=a&color=1&color=%7B%22b%22%3A2%7D`},
+		{[]Style{Form | NoExplode}, []string{"a", "b"}, "color=a,b"},
+		{[]Style{Form, NoExplode}, []string{"a", "b"}, "color=a,b"},
+		{[]Style{PipeDelimited}, point{1, 2}, "color=x|1|y|2"},
+		{[]Style{SpaceDelimited, Explode}, []string{"a", "b"}, "color=a&color=b"},
+		{[]Style{DeepObject, Explode}, []string{"a", "b"}, "color=a,b"},
 	} {
 		var q Query
-		if err := q.Add("color", tc.v, tc.style, tc.explode, tc.resv); err != nil {
+		if err := q.Add("color", tc.v, tc.styles...); err != nil {
 			t.Fatal(err)
 		}
 		if got := q.Encode(); got != tc.want {
-			t.Errorf("%s explode=%v %v: got %q, want %q", tc.style, tc.explode, tc.v, got, tc.want)
+			t.Errorf("%v %v: got %q, want %q", tc.styles, tc.v, got, tc.want)
+		}
+	}
+}
+
+// Each place's default serialisation, the explicit ones, and the clear
+// error of a style a place does not have.
+func TestRequestStyles(t *testing.T) {
+	c := NewClient("http://x")
+	r := c.NewRequest("GET", "/{a}/{b}/{c}")
+	r.Path("a", []string{"x", "y"})
+	r.Path("b", point{1, 2}, Label, Explode)
+	r.Path("c", point{1, 2}, Matrix|Explode)
+	r.Query("q", []int{1, 2})
+	r.Query("n", []int{1, 2}, NoExplode)
+	r.Header("X-P", point{1, 2})
+	r.Header("X-E", point{1, 2}, Explode)
+	r.Cookie("c", []int{1, 2})
+	r.Cookie("d", []int{1, 2}, NoExplode)
+	if u, err := r.URL(); err != nil || u != "http://x/x,y/.x=1.y=2/;x=1;y=2?q=1&q=2&n=1,2" {
+		t.Errorf("URL: %q, %v", u, err)
+	}
+	if got := r.header.Get("X-P") + " " + r.header.Get("X-E"); got != "x,1,y,2 x=1,y=2" {
+		t.Errorf("headers: %q", got)
+	}
+	if got := strings.Join(r.cookies, "; "); got != "c=1; c=2; d=1,2" {
+		t.Errorf("cookies: %q", got)
+	}
+	for _, tc := range []struct {
+		set  func(r *Request)
+		want string
+	}{
+		{func(r *Request) { r.Query("q", 1, Label) }, `query parameter "q": Label does not apply to a query parameter`},
+		{func(r *Request) { r.Path("p", 1, Simple, Matrix) }, `path parameter "p": more than one style: Simple|Matrix`},
+		{func(r *Request) { r.Path("p", 1, AllowReserved) }, `path parameter "p": AllowReserved does not apply to a path parameter`},
+		{func(r *Request) { r.Header("h", 1, Form) }, `header "h": Form does not apply to a header`},
+		{func(r *Request) { r.Cookie("c", 1, Explode, NoExplode) }, `cookie "c": both Explode and NoExplode`},
+		{func(r *Request) { r.FormField("f", 1, Matrix|Style(1<<12)) }, `query parameter "f": Matrix|Style(0x1000) does not apply to a query parameter`},
+	} {
+		r := c.NewRequest("GET", "/")
+		tc.set(r)
+		if _, err := r.URL(); err == nil || err.Error() != tc.want {
+			t.Errorf("got %v, want %s", err, tc.want)
 		}
 	}
 }
@@ -96,8 +145,8 @@ func TestRequestHeadersAndCookies(t *testing.T) {
 	c := NewClient("http://x/base/")
 	c.SetCredential("key", APIKeyCredential("query", "api key", "s&cret"))
 	r := c.NewRequest("GET", "/a/{id}")
-	r.Path("id", "x y", "simple", false)
-	r.Query("q", "1", "form", true, false)
+	r.Path("id", "x y")
+	r.Query("q", "1")
 	r.Security("key")
 	u, err := r.URL()
 	if err != nil || u != "http://x/base/a/x%20y?q=1&api%20key=s%26cret" {
@@ -107,13 +156,13 @@ func TestRequestHeadersAndCookies(t *testing.T) {
 	if _, err := r.URL(); err == nil || !strings.Contains(err.Error(), `"id" has no value`) {
 		t.Errorf("missing path parameter: %v", err)
 	}
-	r.Header("X-H", "a\r\nInjected: yes", false)
+	r.Header("X-H", "a\r\nInjected: yes")
 	if _, err := r.URL(); err == nil || !strings.Contains(err.Error(), "line break") {
 		t.Errorf("header injection: %v", err)
 	}
 	r = c.NewRequest("GET", "/")
-	r.Cookie("c", []string{"a b", "c;d"}, true)
-	r.Cookie("d", []string{"x", "y"}, false)
+	r.Cookie("c", []string{"a b", "c;d"})
+	r.Cookie("d", []string{"x", "y"}, NoExplode)
 	if got := strings.Join(r.cookies, "; "); got != "c=a%20b; c=c%3Bd; d=x,y" {
 		t.Errorf("cookies: %q", got)
 	}
@@ -170,7 +219,7 @@ func TestRequestSend(t *testing.T) {
 	c.SetCredential("cookie", APIKeyCredential("cookie", "sid", "s 1"))
 	c.SetCredential("header", APIKeyCredential("header", "X-Key", "k"))
 	r := c.NewRequest("GET", "/x")
-	r.Cookie("pref", "a", true)
+	r.Cookie("pref", "a")
 	r.Security("missing")          // the client has no credential for it
 	r.Security("cookie", "header") // both: sent together
 	resp, err := r.Send(context.Background())
@@ -252,10 +301,10 @@ func TestServerVariables(t *testing.T) {
 func TestJSONContentParameter(t *testing.T) {
 	c := NewClient("http://h")
 	r := c.NewRequest("GET", "/p/{id}")
-	r.Path("id", JSONContent(map[string]int{"a": 1}), "simple", false)
-	r.Query("q", JSONContent([]string{"x y"}), "form", true, false)
+	r.Path("id", JSONContent(map[string]int{"a": 1}))
+	r.Query("q", JSONContent([]string{"x y"}))
 	var none *string
-	r.Query("n", JSONContent(none), "form", true, false)
+	r.Query("n", JSONContent(none))
 	if u, err := r.URL(); err != nil || u != "http://h/p/%7B%22a%22%3A1%7D?q=%5B%22x%20y%22%5D&n=null" {
 		t.Errorf("got %q, %v", u, err)
 	}

@@ -51,7 +51,7 @@ func (s *timedScript) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 func readStream(ctx context.Context, c *Client, method string, header ...string) ([]string, error) {
 	r := c.NewRequest(method, "/events")
 	for i := 0; i+1 < len(header); i += 2 {
-		r.Header(header[i], header[i+1], false)
+		r.Header(header[i], header[i+1])
 	}
 	var got []string
 	for v, err := range StreamResponse[string](ctx, r, "text/event-stream", StreamSSE, nil) {

@@ -69,7 +69,7 @@ func send(t *testing.T, c *Client, ctx context.Context, method string, header ..
 	t.Helper()
 	r := c.NewRequest(method, "/things")
 	for i := 0; i+1 < len(header); i += 2 {
-		r.Header(header[i], header[i+1], false)
+		r.Header(header[i], header[i+1])
 	}
 	if method != http.MethodGet {
 		r.RawBody([]byte(`{"n":1}`), "application/json")

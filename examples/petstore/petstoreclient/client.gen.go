@@ -111,10 +111,10 @@ var _ Service = (*Client)(nil)
 func (c *Client) ListPets(ctx context.Context, args ListPetsArgs) ([]Pet, error) {
 	r := c.rc.NewRequest("GET", "/pets")
 	if args.Status != nil {
-		r.Query("status", args.Status, "form", true, false)
+		r.Query("status", args.Status)
 	}
 	if args.Limit != nil {
-		r.Query("limit", args.Limit, "form", true, false)
+		r.Query("limit", args.Limit)
 	}
 	r.Security("api_key")
 	var out []Pet
@@ -165,7 +165,7 @@ func (c *Client) AddPet(ctx context.Context, args AddPetArgs) (Pet, error) {
 // GET /pets/{petId}
 func (c *Client) GetPet(ctx context.Context, args GetPetArgs) (Pet, error) {
 	r := c.rc.NewRequest("GET", "/pets/{petId}")
-	r.Path("petId", args.PetID, "simple", false)
+	r.Path("petId", args.PetID)
 	r.Security("api_key")
 	var out Pet
 	resp, err := r.Send(ctx)

@@ -150,7 +150,7 @@ func (c *Client) Respond(ctx context.Context, args RespondArgs, emit func(Respon
 // headers, not the stream: the context ends it.
 func (c *Client) CreateRunSeq(ctx context.Context, args CreateRunArgs) iter.Seq2[AssistantStreamEvent, error] {
 	r := c.rc.NewRequest("POST", "/threads/{thread}/runs")
-	r.Path("thread", args.Thread, "simple", false)
+	r.Path("thread", args.Thread)
 	return rest.StreamResponse[AssistantStreamEvent](ctx, r, "text/event-stream", rest.StreamSSEEvents, func(resp *rest.Response) error {
 		switch {
 		case resp.Is("404"):
@@ -257,7 +257,7 @@ func (c *Client) Tail(ctx context.Context, emit func(Event) error) error {
 // headers, not the stream: the context ends it.
 func (c *Client) WatchJobSeq(ctx context.Context, args WatchJobArgs) iter.Seq2[WatchJobResult, error] {
 	r := c.rc.NewRequest("GET", "/jobs/{id}")
-	r.Path("id", args.ID, "simple", false)
+	r.Path("id", args.ID)
 	return rest.StreamResponse[WatchJobResult](ctx, r, "application/jsonl", rest.StreamNDJSON, nil)
 }
 

@@ -110,15 +110,15 @@ var _ Service = (*Client)(nil)
 // GET /pets/{id}
 func (c *Client) GetPet(ctx context.Context, args GetPetArgs) (Client2, error) {
 	r := c.rc.NewRequest("GET", "/pets/{id}")
-	r.Path("id", args.ID, "simple", false)
+	r.Path("id", args.ID)
 	if args.IDQuery != nil {
-		r.Query("id", args.IDQuery, "form", true, false)
+		r.Query("id", args.IDQuery)
 	}
 	if args.IDHeader != nil {
-		r.Header("id", args.IDHeader, false)
+		r.Header("id", args.IDHeader)
 	}
 	if args.Type != nil {
-		r.Query("type", args.Type, "form", true, false)
+		r.Query("type", args.Type)
 	}
 	var out Client2
 	resp, err := r.Send(ctx)
@@ -138,14 +138,13 @@ func (c *Client) GetPet(ctx context.Context, args GetPetArgs) (Client2, error) {
 // GetPet2 calls get_pet: POST /pets/{id}
 func (c *Client) GetPet2(ctx context.Context, args GetPet2Args) error {
 	r := c.rc.NewRequest("POST", "/pets/{id}")
-	r.Path("id", args.ID, "simple", false)
+	r.Path("id", args.ID)
 	r.JSONBody(args.Body)
 	resp, err := r.Send(ctx)
 	if err != nil {
 		return err
 	}
 	switch {
-	case resp.Is("204"):
 	case resp.Success():
 	default:
 		err = resp.Unexpected()
@@ -156,7 +155,7 @@ func (c *Client) GetPet2(ctx context.Context, args GetPet2Args) error {
 // GetPet3 calls getPet: PUT /pets/{id}
 func (c *Client) GetPet3(ctx context.Context, args GetPet3Args) error {
 	r := c.rc.NewRequest("PUT", "/pets/{id}")
-	r.Path("id", args.ID, "simple", false)
+	r.Path("id", args.ID)
 	if args.Type != nil {
 		r.BodyField("Type", args.Type)
 	}
@@ -172,7 +171,6 @@ func (c *Client) GetPet3(ctx context.Context, args GetPet3Args) error {
 		return err
 	}
 	switch {
-	case resp.Is("204"):
 	case resp.Success():
 	default:
 		err = resp.Unexpected()
@@ -183,13 +181,12 @@ func (c *Client) GetPet3(ctx context.Context, args GetPet3Args) error {
 // GetPet4 calls GetPet: DELETE /pets/{id}
 func (c *Client) GetPet4(ctx context.Context, args GetPet4Args) error {
 	r := c.rc.NewRequest("DELETE", "/pets/{id}")
-	r.Path("id", args.ID, "simple", false)
+	r.Path("id", args.ID)
 	resp, err := r.Send(ctx)
 	if err != nil {
 		return err
 	}
 	switch {
-	case resp.Is("204"):
 	case resp.Success():
 	default:
 		err = resp.Unexpected()
@@ -200,13 +197,12 @@ func (c *Client) GetPet4(ctx context.Context, args GetPet4Args) error {
 // PatchPetsID calls patch_pets_id: PATCH /pets/{id}
 func (c *Client) PatchPetsID(ctx context.Context, args PatchPetsIDArgs) error {
 	r := c.rc.NewRequest("PATCH", "/pets/{id}")
-	r.Path("id", args.ID, "simple", false)
+	r.Path("id", args.ID)
 	resp, err := r.Send(ctx)
 	if err != nil {
 		return err
 	}
 	switch {
-	case resp.Is("204"):
 	case resp.Success():
 	default:
 		err = resp.Unexpected()
@@ -217,13 +213,12 @@ func (c *Client) PatchPetsID(ctx context.Context, args PatchPetsIDArgs) error {
 // Func calls func: GET /pets/{id}/été & more
 func (c *Client) Func(ctx context.Context, args FuncArgs) error {
 	r := c.rc.NewRequest("GET", "/pets/{id}/été & more")
-	r.Path("id", args.ID, "simple", false)
+	r.Path("id", args.ID)
 	resp, err := r.Send(ctx)
 	if err != nil {
 		return err
 	}
 	switch {
-	case resp.Is("204"):
 	case resp.Success():
 	default:
 		err = resp.Unexpected()
@@ -234,13 +229,12 @@ func (c *Client) Func(ctx context.Context, args FuncArgs) error {
 // Été calls post_pets_id_t_more: POST /pets/{id}/été & more
 func (c *Client) Été(ctx context.Context, args ÉtéArgs) error {
 	r := c.rc.NewRequest("POST", "/pets/{id}/été & more")
-	r.Path("id", args.ID, "simple", false)
+	r.Path("id", args.ID)
 	resp, err := r.Send(ctx)
 	if err != nil {
 		return err
 	}
 	switch {
-	case resp.Is("204"):
 	case resp.Success():
 	default:
 		err = resp.Unexpected()

@@ -92,7 +92,7 @@ var _ Service = (*Client)(nil)
 // PostCustomersCustomerSubscriptionsF9144EMethodOptionsCard calls post_customers_customer_subscriptions_subscription_exposed_i: POST /v1/things/0/{payment_method_options_customer_balance_bank_transfer_eu_bank_transfer_country_requirements}
 func (c *Client) PostCustomersCustomerSubscriptionsF9144EMethodOptionsCard(ctx context.Context, args PostCustomersCustomerSubscriptionsF9144EMethodOptionsCardArgs) (SubscriptionScheduleAddInvoiceItemPrice067393BehaviorOptionsA, error) {
 	r := c.rc.NewRequest("POST", "/v1/things/0/{payment_method_options_customer_balance_bank_transfer_eu_bank_transfer_country_requirements}")
-	r.Path("payment_method_options_customer_balance_bank_transfer_eu_bank_transfer_country_requirements", args.PaymentMethodOptionsCustomerBalanceBankB0243ECountryRequirements, "simple", false)
+	r.Path("payment_method_options_customer_balance_bank_transfer_eu_bank_transfer_country_requirements", args.PaymentMethodOptionsCustomerBalanceBankB0243ECountryRequirements)
 	if args.Body != nil {
 		r.JSONBody(args.Body)
 	}
@@ -116,7 +116,7 @@ func (c *Client) PostCustomersCustomerSubscriptionsF9144EMethodOptionsCard(ctx c
 // PostCustomersCustomerSubscriptions65B9F6OptionsCardMandate calls post_customers_customer_subscriptions_subscription_exposed_i2: POST /v1/things/1/{payment_method_options_customer_balance_bank_transfer_eu_bank_transfer_country_requirements}
 func (c *Client) PostCustomersCustomerSubscriptions65B9F6OptionsCardMandate(ctx context.Context, args PostCustomersCustomerSubscriptions65B9F6OptionsCardMandateArgs) (SubscriptionScheduleAddInvoiceItemPrice067526BehaviorOptionsB, error) {
 	r := c.rc.NewRequest("POST", "/v1/things/1/{payment_method_options_customer_balance_bank_transfer_eu_bank_transfer_country_requirements}")
-	r.Path("payment_method_options_customer_balance_bank_transfer_eu_bank_transfer_country_requirements", args.PaymentMethodOptionsCustomerBalanceBankB0243ECountryRequirements, "simple", false)
+	r.Path("payment_method_options_customer_balance_bank_transfer_eu_bank_transfer_country_requirements", args.PaymentMethodOptionsCustomerBalanceBankB0243ECountryRequirements)
 	if args.Body != nil {
 		r.JSONBody(args.Body)
 	}
@@ -140,7 +140,7 @@ func (c *Client) PostCustomersCustomerSubscriptions65B9F6OptionsCardMandate(ctx 
 // PostCustomersCustomerSubscriptions230C5FOptionsCardMandates calls post_customers_customer_subscriptions_subscription_exposed_i3: POST /v1/things/2/{payment_method_options_customer_balance_bank_transfer_eu_bank_transfer_country_requirements}
 func (c *Client) PostCustomersCustomerSubscriptions230C5FOptionsCardMandates(ctx context.Context, args PostCustomersCustomerSubscriptions230C5FOptionsCardMandatesArgs) (SubscriptionScheduleAddInvoiceItemPrice067393BehaviorOptionsA, error) {
 	r := c.rc.NewRequest("POST", "/v1/things/2/{payment_method_options_customer_balance_bank_transfer_eu_bank_transfer_country_requirements}")
-	r.Path("payment_method_options_customer_balance_bank_transfer_eu_bank_transfer_country_requirements", args.PaymentMethodOptionsCustomerBalanceBankB0243ECountryRequirements, "simple", false)
+	r.Path("payment_method_options_customer_balance_bank_transfer_eu_bank_transfer_country_requirements", args.PaymentMethodOptionsCustomerBalanceBankB0243ECountryRequirements)
 	if args.Body != nil {
 		r.JSONBody(args.Body)
 	}

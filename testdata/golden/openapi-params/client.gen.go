@@ -92,18 +92,17 @@ var _ Service = (*Client)(nil)
 // PathStyles calls pathStyles: GET /paths/{simple}/{simpleArr}/{simpleObj}/{label}/{matrix}/{matrixObj}
 func (c *Client) PathStyles(ctx context.Context, args PathStylesArgs) error {
 	r := c.rc.NewRequest("GET", "/paths/{simple}/{simpleArr}/{simpleObj}/{label}/{matrix}/{matrixObj}")
-	r.Path("simple", args.Simple, "simple", false)
-	r.Path("simpleArr", args.SimpleArr, "simple", false)
-	r.Path("simpleObj", args.SimpleObj, "simple", true)
-	r.Path("label", args.Label, "label", true)
-	r.Path("matrix", args.Matrix, "matrix", false)
-	r.Path("matrixObj", args.MatrixObj, "matrix", true)
+	r.Path("simple", args.Simple)
+	r.Path("simpleArr", args.SimpleArr)
+	r.Path("simpleObj", args.SimpleObj, rest.Explode)
+	r.Path("label", args.Label, rest.Label, rest.Explode)
+	r.Path("matrix", args.Matrix, rest.Matrix)
+	r.Path("matrixObj", args.MatrixObj, rest.Matrix, rest.Explode)
 	resp, err := r.Send(ctx)
 	if err != nil {
 		return err
 	}
 	switch {
-	case resp.Is("204"):
 	case resp.Success():
 	default:
 		err = resp.Unexpected()
@@ -115,41 +114,40 @@ func (c *Client) PathStyles(ctx context.Context, args PathStylesArgs) error {
 func (c *Client) QueryStyles(ctx context.Context, args QueryStylesArgs) error {
 	r := c.rc.NewRequest("GET", "/query")
 	if args.Q != nil {
-		r.Query("q", args.Q, "form", true, false)
+		r.Query("q", args.Q)
 	}
 	if args.IDs != nil {
-		r.Query("ids", args.IDs, "form", false, false)
+		r.Query("ids", args.IDs, rest.NoExplode)
 	}
 	if args.Tags != nil {
-		r.Query("tags", args.Tags, "form", true, false)
+		r.Query("tags", args.Tags)
 	}
 	if args.Space != nil {
-		r.Query("space", args.Space, "spaceDelimited", false, false)
+		r.Query("space", args.Space, rest.SpaceDelimited)
 	}
 	if args.Pipe != nil {
-		r.Query("pipe", args.Pipe, "pipeDelimited", false, false)
+		r.Query("pipe", args.Pipe, rest.PipeDelimited)
 	}
 	if args.Filter != nil {
-		r.Query("filter", args.Filter, "deepObject", true, false)
+		r.Query("filter", args.Filter, rest.DeepObject)
 	}
 	if args.Point != nil {
-		r.Query("point", args.Point, "form", true, false)
+		r.Query("point", args.Point)
 	}
 	if args.PointFlat != nil {
-		r.Query("pointFlat", args.PointFlat, "form", false, false)
+		r.Query("pointFlat", args.PointFlat, rest.NoExplode)
 	}
 	if args.Path != nil {
-		r.Query("path", args.Path, "form", true, true)
+		r.Query("path", args.Path, rest.AllowReserved)
 	}
 	if args.When != nil {
-		r.Query("when", args.When, "form", true, false)
+		r.Query("when", args.When)
 	}
 	resp, err := r.Send(ctx)
 	if err != nil {
 		return err
 	}
 	switch {
-	case resp.Is("204"):
 	case resp.Success():
 	default:
 		err = resp.Unexpected()
@@ -160,20 +158,19 @@ func (c *Client) QueryStyles(ctx context.Context, args QueryStylesArgs) error {
 // HeaderAndCookieStyles calls headerAndCookieStyles: GET /headers
 func (c *Client) HeaderAndCookieStyles(ctx context.Context, args HeaderAndCookieStylesArgs) error {
 	r := c.rc.NewRequest("GET", "/headers")
-	r.Header("X-Ids", args.XIDs, false)
+	r.Header("X-Ids", args.XIDs)
 	if args.XPoint != nil {
-		r.Header("X-Point", args.XPoint, true)
+		r.Header("X-Point", args.XPoint, rest.Explode)
 	}
-	r.Cookie("session", args.Session, true)
+	r.Cookie("session", args.Session)
 	if args.Prefs != nil {
-		r.Cookie("prefs", args.Prefs, false)
+		r.Cookie("prefs", args.Prefs, rest.NoExplode)
 	}
 	resp, err := r.Send(ctx)
 	if err != nil {
 		return err
 	}
 	switch {
-	case resp.Is("204"):
 	case resp.Success():
 	default:
 		err = resp.Unexpected()
@@ -203,12 +200,12 @@ func (c *Client) JSONArrayBody(ctx context.Context, args JSONArrayBodyArgs) (int
 // FormBody calls formBody: POST /form
 func (c *Client) FormBody(ctx context.Context, args FormBodyArgs) error {
 	r := c.rc.NewRequest("POST", "/form")
-	r.FormField("name", args.Name, "form", true, false)
+	r.FormField("name", args.Name)
 	if args.Tags != nil {
-		r.FormField("tags", args.Tags, "form", true, false)
+		r.FormField("tags", args.Tags)
 	}
 	if args.Meta != nil {
-		r.FormField("meta", args.Meta, "deepObject", true, false)
+		r.FormField("meta", args.Meta, rest.DeepObject)
 	}
 	r.FormFields(true)
 	resp, err := r.Send(ctx)
@@ -216,7 +213,6 @@ func (c *Client) FormBody(ctx context.Context, args FormBodyArgs) error {
 		return err
 	}
 	switch {
-	case resp.Is("204"):
 	case resp.Success():
 	default:
 		err = resp.Unexpected()
@@ -243,7 +239,6 @@ func (c *Client) MultipartBody(ctx context.Context, args MultipartBodyArgs) erro
 		return err
 	}
 	switch {
-	case resp.Is("204"):
 	case resp.Success():
 	default:
 		err = resp.Unexpected()
@@ -260,7 +255,6 @@ func (c *Client) OctetBody(ctx context.Context, args OctetBodyArgs) error {
 		return err
 	}
 	switch {
-	case resp.Is("204"):
 	case resp.Success():
 	default:
 		err = resp.Unexpected()
@@ -292,7 +286,7 @@ func (c *Client) TextBody(ctx context.Context, args TextBodyArgs) (string, error
 // MergePatch calls mergePatch: PATCH /merge/{id}
 func (c *Client) MergePatch(ctx context.Context, args MergePatchArgs) error {
 	r := c.rc.NewRequest("PATCH", "/merge/{id}")
-	r.Path("id", args.ID, "simple", false)
+	r.Path("id", args.ID)
 	if args.Name != nil || args.NameNull {
 		r.BodyField("name", args.Name)
 	}
@@ -303,7 +297,6 @@ func (c *Client) MergePatch(ctx context.Context, args MergePatchArgs) error {
 		return err
 	}
 	switch {
-	case resp.Is("204"):
 	case resp.Success():
 	default:
 		err = resp.Unexpected()
@@ -332,14 +325,13 @@ func (c *Client) Download(ctx context.Context) ([]byte, error) {
 // SelectStarTable calls selectStarTable: GET /database/{pk}/select_star/{table_name}/
 func (c *Client) SelectStarTable(ctx context.Context, args SelectStarTableArgs) error {
 	r := c.rc.NewRequest("GET", "/database/{pk}/select_star/{table_name}/")
-	r.Path("pk", args.Pk, "simple", false)
-	r.Path("table_name", args.TableName, "simple", false)
+	r.Path("pk", args.Pk)
+	r.Path("table_name", args.TableName)
 	resp, err := r.Send(ctx)
 	if err != nil {
 		return err
 	}
 	switch {
-	case resp.Is("204"):
 	case resp.Success():
 	default:
 		err = resp.Unexpected()
@@ -350,15 +342,14 @@ func (c *Client) SelectStarTable(ctx context.Context, args SelectStarTableArgs) 
 // SelectStar calls selectStar: GET /database/{pk}/select_star/{table_name}/{schema_name}/
 func (c *Client) SelectStar(ctx context.Context, args SelectStarArgs) error {
 	r := c.rc.NewRequest("GET", "/database/{pk}/select_star/{table_name}/{schema_name}/")
-	r.Path("pk", args.Pk, "simple", false)
-	r.Path("table_name", args.TableName, "simple", false)
-	r.Path("schema_name", args.SchemaName, "simple", false)
+	r.Path("pk", args.Pk)
+	r.Path("table_name", args.TableName)
+	r.Path("schema_name", args.SchemaName)
 	resp, err := r.Send(ctx)
 	if err != nil {
 		return err
 	}
 	switch {
-	case resp.Is("204"):
 	case resp.Success():
 	default:
 		err = resp.Unexpected()
@@ -380,7 +371,6 @@ func (c *Client) SetBalance(ctx context.Context, args SetBalanceArgs) error {
 		return err
 	}
 	switch {
-	case resp.Is("204"):
 	case resp.Success():
 	default:
 		err = resp.Unexpected()
@@ -399,7 +389,6 @@ func (c *Client) Charge(ctx context.Context, args ChargeArgs) error {
 		return err
 	}
 	switch {
-	case resp.Is("204"):
 	case resp.Success():
 	default:
 		err = resp.Unexpected()

@@ -180,13 +180,13 @@ var _ Service = (*Client)(nil)
 func (c *Client) ListPets(ctx context.Context, args ListPetsArgs) (Pets, error) {
 	r := c.rc.NewRequest("GET", "/pets")
 	if args.Limit != nil {
-		r.Query("limit", args.Limit, "form", true, false)
+		r.Query("limit", args.Limit)
 	}
 	if args.Status != nil {
-		r.Query("status", args.Status, "form", true, false)
+		r.Query("status", args.Status)
 	}
 	if args.XRequestID != nil {
-		r.Header("X-Request-ID", args.XRequestID, false)
+		r.Header("X-Request-ID", args.XRequestID)
 	}
 	r.Security("api_key")
 	var out Pets
@@ -243,7 +243,7 @@ func (c *Client) CreatePet(ctx context.Context, args CreatePetArgs) (Pet, error)
 // GET /pets/{petId}
 func (c *Client) ShowPetByID(ctx context.Context, args ShowPetByIDArgs) (Pet, error) {
 	r := c.rc.NewRequest("GET", "/pets/{petId}")
-	r.Path("petId", args.PetID, "simple", false)
+	r.Path("petId", args.PetID)
 	r.Security("api_key")
 	var out Pet
 	resp, err := r.Send(ctx)
@@ -267,9 +267,9 @@ func (c *Client) ShowPetByID(ctx context.Context, args ShowPetByIDArgs) (Pet, er
 // PATCH /pets/{petId}
 func (c *Client) UpdatePet(ctx context.Context, args UpdatePetArgs) (Pet, error) {
 	r := c.rc.NewRequest("PATCH", "/pets/{petId}")
-	r.Path("petId", args.PetID, "simple", false)
+	r.Path("petId", args.PetID)
 	if args.DryRun != nil {
-		r.Query("dryRun", args.DryRun, "form", true, false)
+		r.Query("dryRun", args.DryRun)
 	}
 	if args.Name != nil {
 		r.BodyField("name", args.Name)
@@ -302,13 +302,12 @@ func (c *Client) UpdatePet(ctx context.Context, args UpdatePetArgs) (Pet, error)
 // DELETE /pets/{petId}
 func (c *Client) DeletePet(ctx context.Context, args DeletePetArgs) error {
 	r := c.rc.NewRequest("DELETE", "/pets/{petId}")
-	r.Path("petId", args.PetID, "simple", false)
+	r.Path("petId", args.PetID)
 	resp, err := r.Send(ctx)
 	if err != nil {
 		return err
 	}
 	switch {
-	case resp.Is("204"):
 	case resp.Success():
 	default:
 		err = resp.Unexpected()
@@ -321,7 +320,7 @@ func (c *Client) DeletePet(ctx context.Context, args DeletePetArgs) error {
 // PUT /pets/{petId}/photo
 func (c *Client) PutPetsPetIDPhoto(ctx context.Context, args PutPetsPetIDPhotoArgs) error {
 	r := c.rc.NewRequest("PUT", "/pets/{petId}/photo")
-	r.Path("petId", args.PetID, "simple", false)
+	r.Path("petId", args.PetID)
 	r.RawBody(args.Body, "image/png")
 	r.Security("api_key")
 	resp, err := r.Send(ctx)
@@ -329,7 +328,6 @@ func (c *Client) PutPetsPetIDPhoto(ctx context.Context, args PutPetsPetIDPhotoAr
 		return err
 	}
 	switch {
-	case resp.Is("204"):
 	case resp.Success():
 	default:
 		err = resp.Unexpected()

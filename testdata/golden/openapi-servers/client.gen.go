@@ -185,13 +185,13 @@ type ListItemsResponse struct {
 func (c *Client) ListItemsWithHeaders(ctx context.Context, args ListItemsArgs) (ListItemsResponse, error) {
 	r := c.rc.NewRequest("GET", "/items")
 	if args.Filter != nil {
-		r.Query("filter", rest.JSONContent(args.Filter), "form", true, false)
+		r.Query("filter", rest.JSONContent(args.Filter))
 	}
 	if args.XTrace != nil {
-		r.Header("X-Trace", rest.JSONContent(args.XTrace), false)
+		r.Header("X-Trace", rest.JSONContent(args.XTrace))
 	}
 	if args.Limit != nil {
-		r.Query("limit", args.Limit, "form", true, false)
+		r.Query("limit", args.Limit)
 	}
 	var out ListItemsResponse
 	resp, err := r.Send(ctx)
@@ -269,7 +269,7 @@ func (c *Client) CreateItem(ctx context.Context, args CreateItemArgs) (Item, err
 // UpdateItem calls updateItem: PATCH /items/{id}
 func (c *Client) UpdateItem(ctx context.Context, args UpdateItemArgs) error {
 	r := c.rc.NewRequest("PATCH", "/items/{id}")
-	r.Path("id", args.ID, "simple", false)
+	r.Path("id", args.ID)
 	if args.Name != nil {
 		r.BodyField("name", args.Name)
 	}
@@ -282,7 +282,6 @@ func (c *Client) UpdateItem(ctx context.Context, args UpdateItemArgs) error {
 		return err
 	}
 	switch {
-	case resp.Is("204"):
 	case resp.Success():
 	default:
 		err = resp.Unexpected()
@@ -300,7 +299,6 @@ func (c *Client) Upload(ctx context.Context, args UploadArgs) error {
 		return err
 	}
 	switch {
-	case resp.Is("204"):
 	case resp.Success():
 	default:
 		err = resp.Unexpected()

@@ -157,9 +157,9 @@ func (c *Client) Chat(ctx context.Context, args ChatArgs, emit func(Chunk) error
 // headers, not the stream: the context ends it.
 func (c *Client) TailLogsSeq(ctx context.Context, args TailLogsArgs) iter.Seq2[TailLogsResult, error] {
 	r := c.rc.NewRequest("GET", "/logs/{service}")
-	r.Path("service", args.Service, "simple", false)
+	r.Path("service", args.Service)
 	if args.Since != nil {
-		r.Query("since", args.Since, "form", true, false)
+		r.Query("since", args.Since)
 	}
 	return rest.StreamResponse[TailLogsResult](ctx, r, "application/x-ndjson", rest.StreamNDJSON, func(resp *rest.Response) error {
 		return rest.NewAPIError[Error](resp)

@@ -126,16 +126,16 @@ var _ Service = (*Client)(nil)
 func (c *Client) FindOrders(ctx context.Context, args FindOrdersArgs) ([]Order, error) {
 	r := c.rc.NewRequest("GET", "/orders")
 	if args.Status != nil {
-		r.Query("status", args.Status, "form", false, false)
+		r.Query("status", args.Status, rest.NoExplode)
 	}
 	if args.IDs != nil {
-		r.Query("ids", args.IDs, "form", true, false)
+		r.Query("ids", args.IDs)
 	}
 	if args.Tags != nil {
-		r.Query("tags", args.Tags, "pipeDelimited", false, false)
+		r.Query("tags", args.Tags, rest.PipeDelimited)
 	}
 	if args.Limit != nil {
-		r.Query("limit", args.Limit, "form", true, false)
+		r.Query("limit", args.Limit)
 	}
 	r.Security("key")
 	var out []Order
@@ -159,7 +159,7 @@ func (c *Client) FindOrders(ctx context.Context, args FindOrdersArgs) ([]Order, 
 func (c *Client) PlaceOrder(ctx context.Context, args PlaceOrderArgs) (Order, error) {
 	r := c.rc.NewRequest("POST", "/orders")
 	if args.XTrace != nil {
-		r.Header("X-Trace", args.XTrace, false)
+		r.Header("X-Trace", args.XTrace)
 	}
 	r.BodyField("item", args.Item)
 	r.BodyField("quantity", args.Quantity)
@@ -193,10 +193,10 @@ func (c *Client) PlaceOrder(ctx context.Context, args PlaceOrderArgs) (Order, er
 // AddNote calls addNote: POST /orders/{orderId}/note
 func (c *Client) AddNote(ctx context.Context, args AddNoteArgs) error {
 	r := c.rc.NewRequest("POST", "/orders/{orderId}/note")
-	r.Path("orderId", args.OrderID, "simple", false)
-	r.FormField("text", args.Text, "form", true, false)
+	r.Path("orderId", args.OrderID)
+	r.FormField("text", args.Text)
 	if args.Urgent != nil {
-		r.FormField("urgent", args.Urgent, "form", true, false)
+		r.FormField("urgent", args.Urgent)
 	}
 	r.FormFields(false)
 	r.Security("key")
@@ -205,7 +205,6 @@ func (c *Client) AddNote(ctx context.Context, args AddNoteArgs) error {
 		return err
 	}
 	switch {
-	case resp.Is("204"):
 	case resp.Success():
 	default:
 		err = resp.Unexpected()
@@ -216,7 +215,7 @@ func (c *Client) AddNote(ctx context.Context, args AddNoteArgs) error {
 // UploadReceipt calls uploadReceipt: POST /orders/{orderId}/receipt
 func (c *Client) UploadReceipt(ctx context.Context, args UploadReceiptArgs) error {
 	r := c.rc.NewRequest("POST", "/orders/{orderId}/receipt")
-	r.Path("orderId", args.OrderID, "simple", false)
+	r.Path("orderId", args.OrderID)
 	if args.Comment != nil {
 		r.PartField("comment", args.Comment, "")
 	}
@@ -228,7 +227,6 @@ func (c *Client) UploadReceipt(ctx context.Context, args UploadReceiptArgs) erro
 		return err
 	}
 	switch {
-	case resp.Is("204"):
 	case resp.Success():
 	default:
 		err = resp.Unexpected()

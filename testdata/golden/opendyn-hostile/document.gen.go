@@ -15,7 +15,7 @@ import (
 	"github.com/opentoolgen/opentoolgen/runtime/declare"
 )
 
-const _ = runtime.IsAtLeastVersion0_3_0
+const _ = runtime.IsAtLeastVersion0_4_0
 
 // documentJSON is the OpenTool document of the package, as opentool.gen.json holds it.
 //

@@ -1,0 +1,195 @@
+package emit
+
+import (
+	"github.com/dave/jennifer/jen"
+
+	"github.com/opentoolgen/opentoolgen/gen/model"
+)
+
+// The REST client of an OpenAPI package (client.gen.go): the Client type,
+// its options, servers and credentials.
+
+// emitRESTClient renders client.gen.go of an OpenAPI package: the REST client
+// and one method per operation, each a Service method:
+//
+//	const DefaultBaseURL = "https://api.example.com/v1"
+//
+//	type Client struct{ rc *rest.Client }
+//	type ClientOption func(*rest.Client)
+//	func WithHTTPClient(hc *http.Client) ClientOption // WithRequestEditor, WithRetry, WithTimeout,
+//	                                                  // WithCredential and one option per security scheme
+//	func NewClient(baseURL string, opts ...ClientOption) *Client
+//
+//	// ShowPetByID …
+//	func (c *Client) ShowPetByID(ctx context.Context, args ShowPetByIDArgs) (Pet, error) {
+//		r := c.rc.NewRequest("GET", "/pets/{petId}")
+//		r.Path("petId", args.PetID) // each argument where it travels
+//		r.Security("api_key")
+//		var out Pet
+//		resp, err := r.Send(ctx)
+//		if err != nil {
+//			return out, err
+//		}
+//		switch { // the documented responses
+//		case resp.Is("200"):
+//			err = resp.Decode(&out)
+//		case resp.Is("404"):
+//			err = rest.NewAPIError[Error](resp)
+//		case resp.Success():
+//		default:
+//			err = resp.Unexpected()
+//		}
+//		return out, err
+//	}
+func emitRESTClient(p *model.Package) *jen.File {
+	f := newFile(p)
+	api := p.API
+	f.Comment("DefaultBaseURL is the address of the API: the first server of the document.")
+	f.Const().Id("DefaultBaseURL").Op("=").Lit(api.BaseURL)
+	f.Line()
+	f.Comment("Client calls the operations of the API over HTTP. It is safe for concurrent")
+	f.Comment("use; it keeps no global state.")
+	f.Type().Id("Client").Struct(jen.Id("rc").Op("*").Add(restQ("Client")))
+	f.Line()
+	f.Comment("ClientOption configures NewClient.")
+	f.Type().Id("ClientOption").Func().Params(jen.Op("*").Add(restQ("Client")))
+	f.Line()
+	emitClientOptions(f, p)
+	emitSecurityOptions(f, api)
+	if api.Server != nil {
+		for _, v := range api.Variables {
+			emitServerVariable(f, v)
+		}
+		if len(api.Servers) > 0 {
+			emitServers(f, api)
+		}
+	}
+	emitNewClient(f, api)
+	f.Line()
+	f.Var().Id("_").Id("Service").Op("=").Parens(jen.Op("*").Id("Client")).Parens(jen.Nil())
+	f.Line()
+	for _, fn := range p.Functions {
+		emitRESTMethod(f, fn)
+	}
+	return f
+}
+
+// emitOption renders a ClientOption that sets the rest.Client c:
+//
+//	// WithTimeout bounds every call, …
+//	func WithTimeout(d time.Duration) ClientOption {
+//		return func(c *rest.Client) { c.Timeout = d }
+//	}
+func emitOption(f *jen.File, name string, doc []string, params []jen.Code, body ...jen.Code) {
+	f.Add(commentLines(doc).Func().Id(name).Params(params...).Id("ClientOption").Block(
+		jen.Return(jen.Func().Params(jen.Id("c").Op("*").Add(restQ("Client"))).Block(body...)),
+	))
+	f.Line()
+}
+
+// emitClientOptions renders the options every client has (WithHTTPClient,
+// WithRetry, WithTimeout…), and WithReconnect when an operation streams
+// Server-Sent Events.
+func emitClientOptions(f *jen.File, p *model.Package) {
+	emitOption(f, "WithHTTPClient", []string{
+		"WithHTTPClient sets the HTTP client that sends the requests (default",
+		"http.DefaultClient). hc is not changed: the client sends with a copy whose",
+		"CheckRedirect keeps the credentials from other origins, then calls hc's own."},
+		[]jen.Code{jen.Id("hc").Op("*").Qual(httpPath, "Client")},
+		jen.Id("c").Dot("HTTPClient").Op("=").Id("hc"))
+	emitOption(f, "WithCrossOriginRedirect", []string{
+		"WithCrossOriginRedirect sets what a request redirected to another origin",
+		"(scheme, host, port) does: by default it is followed without the request's",
+		"credentials; runtime.RedirectRefuse fails the call instead."},
+		[]jen.Code{jen.Id("p").Add(rt("RedirectPolicy"))},
+		jen.Id("c").Dot("CrossOriginRedirect").Op("=").Id("p"))
+	emitOption(f, "WithResponseHeaderTimeout", []string{
+		"WithResponseHeaderTimeout bounds the wait for the headers of each answer",
+		"(default rest.DefaultResponseHeaderTimeout, two minutes; negative: no",
+		"bound). Reading a body, or a stream, is bounded by the context and WithTimeout."},
+		[]jen.Code{jen.Id("d").Qual(timePath, "Duration")},
+		jen.Id("c").Dot("ResponseHeaderTimeout").Op("=").Id("d"))
+	emitOption(f, "WithRequestEditor", []string{"WithRequestEditor adds a function that edits every request before it is sent."},
+		[]jen.Code{jen.Id("fn").Add(restQ("RequestEditor"))},
+		jen.Id("c").Dot("Editors").Op("=").Append(jen.Id("c").Dot("Editors"), jen.Id("fn")))
+	emitOption(f, "WithRetry", []string{
+		"WithRetry sends a request again when its connection fails or the API answers",
+		"429 or 503, as p says (idempotent methods, or requests with an idempotency",
+		"header; Retry-After honoured). Without it, every request is sent once."},
+		[]jen.Code{jen.Id("p").Add(restQ("RetryPolicy"))},
+		jen.Id("c").Dot("Retry").Op("=").Op("&").Id("p"))
+	sse := false
+	for _, fn := range p.Functions {
+		sse = sse || fn.Stream && model.StreamKind(fn.HTTP.StreamMedia) == "sse"
+	}
+	if sse {
+		emitOption(f, "WithReconnect", []string{
+			"WithReconnect makes a streamed text/event-stream response go on after its",
+			"connection breaks: the request is sent again with the Last-Event-ID of the",
+			"last event received, as p says (idempotent methods, or requests with an",
+			"idempotency header; the stream's retry field and Retry-After honoured; never",
+			"after the stream ended). Without it, a broken stream ends with an error.",
+			"See rest.Client's Reconnect."},
+			[]jen.Code{jen.Id("p").Add(restQ("RetryPolicy"))},
+			jen.Id("c").Dot("Reconnect").Op("=").Op("&").Id("p"))
+	}
+	emitOption(f, "WithTimeout", []string{
+		"WithTimeout bounds every call, retries included; a context whose deadline",
+		"comes earlier shortens it."},
+		[]jen.Code{jen.Id("d").Qual(timePath, "Duration")},
+		jen.Id("c").Dot("Timeout").Op("=").Id("d"))
+}
+
+// emitNewClient renders NewClient: the base URL given, else the document's
+// server with its variables' defaults, else DefaultBaseURL.
+func emitNewClient(f *jen.File, api *model.API) {
+	sv := api.Server
+	if sv == nil {
+		f.Comment(`NewClient returns a client of the API at baseURL ("" for DefaultBaseURL).`)
+		f.Func().Id("NewClient").Params(jen.Id("baseURL").String(), jen.Id("opts").Op("...").Id("ClientOption")).Op("*").Id("Client").Block(
+			jen.If(jen.Id("baseURL").Op("==").Lit("")).Block(jen.Id("baseURL").Op("=").Id("DefaultBaseURL")),
+			jen.Id("rc").Op(":=").Add(restQ("NewClient")).Call(jen.Id("baseURL")),
+			jen.For(jen.List(jen.Id("_"), jen.Id("o")).Op(":=").Range().Id("opts")).Block(jen.Id("o").Call(jen.Id("rc"))),
+			jen.Return(jen.Op("&").Id("Client").Values(jen.Id("rc").Op(":").Id("rc"))),
+		)
+		return
+	}
+	// rc := rest.NewClient(baseURL)
+	// if baseURL == "" { rc.SetServer("https://{region}.example.com", "region", "us") }
+	setServer := []jen.Code{jen.Lit(sv.URL)}
+	for _, v := range sv.Variables {
+		setServer = append(setServer, jen.Lit(v.Name), jen.Lit(v.Default))
+	}
+	doc := []string{`NewClient returns a client of the API at baseURL. Given "", it calls the`,
+		"document's server, " + sv.URL + ",",
+		"with the variables the options set (DefaultBaseURL when none is set), and",
+		"the operations that have servers of their own call theirs; a base URL given",
+		"is used for every operation."}
+	if len(api.Servers) > 0 {
+		doc = []string{`NewClient returns a client of the API at baseURL. Given "", it calls the`,
+			"document's first server, " + sv.URL + ", or the one WithServer",
+			"chooses, with the variables the options set (DefaultBaseURL when none is",
+			"set), and the operations that have servers of their own call theirs; a base",
+			"URL given is used for every operation."}
+	}
+	f.Add(commentLines(doc).Func().Id("NewClient").Params(jen.Id("baseURL").String(), jen.Id("opts").Op("...").Id("ClientOption")).Op("*").Id("Client").Block(
+		jen.Id("rc").Op(":=").Add(restQ("NewClient")).Call(jen.Id("baseURL")),
+		jen.If(jen.Id("baseURL").Op("==").Lit("")).Block(jen.Id("rc").Dot("SetServer").Call(setServer...)),
+		jen.For(jen.List(jen.Id("_"), jen.Id("o")).Op(":=").Range().Id("opts")).Block(jen.Id("o").Call(jen.Id("rc"))),
+		jen.Return(jen.Op("&").Id("Client").Values(jen.Id("rc").Op(":").Id("rc"))),
+	))
+}
+
+// commentLines renders prepared comment lines ("//" for a blank one).
+func commentLines(lines []string) *jen.Statement {
+	s := jen.Null()
+	for _, l := range lines {
+		if l == "//" || l == "" {
+			s.Comment("//")
+		} else {
+			s.Comment("// " + sanitizeLine(l))
+		}
+		s.Line()
+	}
+	return s
+}

@@ -1,0 +1,323 @@
+package emit
+
+import (
+	"slices"
+	"strconv"
+
+	"github.com/dave/jennifer/jen"
+
+	"github.com/opentoolgen/opentoolgen/gen/model"
+)
+
+// The client method of an operation: its request, the switch over the
+// documented responses and the response's headers.
+
+// emitRESTMethod renders the client method of one operation:
+//
+//	func (c *Client) GetPet(ctx context.Context, args GetPetArgs) (Pet, error) {
+//		r := c.rc.NewRequest("GET", "/pets/{petId}")
+//		r.Path("petId", args.PetID)
+//		var out Pet
+//		resp, err := r.Send(ctx)
+//		if err != nil {
+//			return out, err
+//		}
+//		switch {
+//		case resp.Is("200"):
+//			err = resp.Decode(&out)
+//		case resp.Is("404"):
+//			err = rest.NewAPIError[Error](resp)
+//		case resp.Success():
+//		default:
+//			err = resp.Unexpected()
+//		}
+//		return out, err
+//	}
+func emitRESTMethod(f *jen.File, fn *model.Function) {
+	if fn.Stream {
+		emitRESTStream(f, fn)
+		return
+	}
+	op := fn.HTTP
+	params := []jen.Code{jen.Id("ctx").Qual(contextPath, "Context")}
+	if fn.Args != nil {
+		params = append(params, jen.Id("args").Id(fn.Args.Name))
+	}
+	body := restRequest(fn)
+	hdr := op.Headers
+	out := jen.Id("out")
+	hasResult := fn.Result != nil
+	ret := func(err jen.Code) jen.Code {
+		if hdr != nil {
+			return jen.Return(jen.Id("out"), err)
+		}
+		if hasResult {
+			return jen.Return(out.Clone(), err)
+		}
+		return jen.Return(err)
+	}
+	switch {
+	case hdr != nil:
+		out = jen.Id("out").Dot("Body")
+		body = append(body, jen.Var().Id("out").Id(hdr.Name))
+	case hasResult:
+		body = append(body, jen.Var().Id("out").Add(goType(fn.Result)))
+	}
+	body = append(body,
+		jen.List(jen.Id("resp"), jen.Err()).Op(":=").Id("r").Dot("Send").Call(jen.Id("ctx")),
+		jen.If(jen.Err().Op("!=").Nil()).Block(ret(jen.Err())),
+		responseSwitch(fn, out),
+	)
+	if hdr != nil {
+		// if err == nil { err = resp.HeaderValue("Location", &out.Location) }
+		for _, h := range hdr.Fields {
+			body = append(body, jen.If(jen.Err().Op("==").Nil()).Block(
+				jen.Err().Op("=").Id("resp").Dot("HeaderValue").Call(jen.Lit(h.HTTP.Name), jen.Op("&").Id("out").Dot(h.Name))))
+		}
+	}
+	body = append(body, ret(jen.Err()))
+
+	doc := model.JoinDoc(fn.Doc, op.Method+" "+op.Path)
+	results := jen.Error()
+	if hasResult {
+		results = jen.Params(goType(fn.Result), jen.Error())
+	}
+	if hdr != nil {
+		body = emitHeadersMethod(f, fn, params, body)
+		doc = model.JoinDoc(doc, op.HeadersMethod+" returns the headers of the response too.")
+	}
+	f.Add(restMethodDoc(fn, doc).Func().Params(jen.Id("c").Op("*").Id("Client")).Id(fn.GoName).Params(params...).Add(results).Block(body...))
+	f.Line()
+}
+
+// responseSwitch renders the switch over the documented responses of an
+// operation, which decodes the success into out (the result, or out.Body)
+// and makes the others errors:
+//
+//	switch {
+//	case resp.Is("200"):
+//		err = resp.Decode(&out)
+//	case resp.Is("404"):
+//		err = rest.NewAPIError[Error](resp)
+//	case resp.Success():
+//	default:
+//		err = resp.Unexpected()
+//	}
+func responseSwitch(fn *model.Function, out *jen.Statement) jen.Code {
+	var cases []statusCase
+	var defaultCase jen.Code
+	defaultAction := actUnexpected
+	for _, r := range fn.HTTP.Responses {
+		var stmts []jen.Code
+		action := actOwn
+		switch {
+		case r.Success && r.Type != nil && fn.Result != nil && r.Type == fn.Result:
+			switch r.Media {
+			case "text":
+				stmts = append(stmts, out.Clone().Op("=").String().Call(jen.Id("resp").Dot("Body")))
+			case "binary":
+				stmts = append(stmts, out.Clone().Op("=").Id("resp").Dot("Body"))
+			default:
+				stmts = append(stmts, jen.Err().Op("=").Id("resp").Dot("Decode").Call(jen.Op("&").Add(out.Clone())))
+			}
+		case r.Success:
+			action = actNothing
+		case r.Type != nil && r.Media == model.MediaJSON:
+			stmts = append(stmts, jen.Err().Op("=").Add(restQ("NewAPIError")).Types(goType(r.Type)).Call(jen.Id("resp")))
+		default:
+			stmts = append(stmts, jen.Err().Op("=").Id("resp").Dot("Unexpected").Call())
+			action = actUnexpected
+		}
+		if r.Status == "default" {
+			if r.Success {
+				// The default response is the success response: any 2xx.
+				cases = append(cases, statusCase{"2XX", action, jen.Case(jen.Id("resp").Dot("Success").Call()).Block(stmts...)})
+				continue
+			}
+			defaultCase, defaultAction = jen.Default().Block(stmts...), action
+			continue
+		}
+		cases = append(cases, statusCase{r.Status, action, jen.Case(jen.Id("resp").Dot("Is").Call(jen.Lit(r.Status))).Block(stmts...)})
+	}
+	cases = append(cases, statusCase{"2XX", actNothing, jen.Case(jen.Id("resp").Dot("Success").Call())})
+	if defaultCase == nil {
+		defaultCase = jen.Default().Block(jen.Err().Op("=").Id("resp").Dot("Unexpected").Call())
+	}
+	var switchBody []jen.Code
+	for _, c := range keepCases(cases, defaultAction) {
+		switchBody = append(switchBody, c.code)
+	}
+	return jen.Switch().Block(append(switchBody, defaultCase)...)
+}
+
+// emitHeadersMethod renders the method of an operation that returns the
+// response's headers too (FWithHeaders, whose body is body), and returns
+// the body of the method F, which calls it:
+//
+//	res, err := c.FWithHeaders(ctx, args)
+//	return res.Body, err
+func emitHeadersMethod(f *jen.File, fn *model.Function, params, body []jen.Code) []jen.Code {
+	op := fn.HTTP
+	emitHeadersType(f, fn)
+	hdoc := op.HeadersMethod + " is " + fn.GoName + " with the headers of the response: " + op.Method + " " + op.Path + "."
+	f.Add(funcDoc(op.HeadersMethod, fn.Name, hdoc).Func().Params(jen.Id("c").Op("*").Id("Client")).Id(op.HeadersMethod).Params(params...).
+		Params(jen.Id(op.Headers.Name), jen.Error()).Block(body...))
+	f.Line()
+	call := []jen.Code{jen.Id("ctx")}
+	if fn.Args != nil {
+		call = append(call, jen.Id("args"))
+	}
+	if fn.Result == nil {
+		return []jen.Code{jen.List(jen.Id("_"), jen.Err()).Op(":=").Id("c").Dot(op.HeadersMethod).Call(call...), jen.Return(jen.Err())}
+	}
+	return []jen.Code{
+		jen.List(jen.Id("res"), jen.Err()).Op(":=").Id("c").Dot(op.HeadersMethod).Call(call...),
+		jen.Return(jen.Id("res").Dot("Body"), jen.Err()),
+	}
+}
+
+// statusCase is a case of the switch over a response's status: the status
+// it matches as Response.Is does ("2XX" for resp.Success()), what it does,
+// and its code.
+type statusCase struct {
+	status string
+	action caseAction
+	code   jen.Code
+}
+
+// caseAction says what a case of the switch over a response's status does,
+// when other cases may do the same.
+type caseAction int
+
+const (
+	actOwn        caseAction = iota // something of its own (decode the result, an API error)
+	actNothing                      // nothing: a success whose body is not read
+	actUnexpected                   // err = resp.Unexpected()
+)
+
+// keepCases returns the cases a switch needs. The first matching case wins;
+// a case is dropped when what would then take its statuses does the same:
+// every later case kept that shares a status with it does the same, and so
+// does the default case (defaultAction) or a later one that takes all its
+// statuses ("204" doing nothing before "2XX" doing nothing). A case that does
+// what the default does is kept before a later case that would take its
+// statuses and do something else (a "404" before "4XX"). What remains behaves
+// as the full switch.
+func keepCases(cases []statusCase, defaultAction caseAction) []statusCase {
+	var kept []statusCase
+	for i := len(cases) - 1; i >= 0; i-- {
+		if c := cases[i]; !redundant(c, kept, defaultAction) {
+			kept = append(kept, c)
+		}
+	}
+	slices.Reverse(kept)
+	return kept
+}
+
+// redundant reports whether c does what the cases after it (later, kept)
+// and the default case would do with its statuses.
+func redundant(c statusCase, later []statusCase, defaultAction caseAction) bool {
+	if c.action == actOwn {
+		return false
+	}
+	covered := false
+	for _, l := range later {
+		if !statusesOverlap(c.status, l.status) {
+			continue
+		}
+		if l.action != c.action {
+			return false
+		}
+		covered = covered || statusCovers(l.status, c.status)
+	}
+	return covered || defaultAction == c.action
+}
+
+// statusCovers reports whether every status that matches b matches a: the
+// same code or class, or a class and a code of it.
+func statusCovers(a, b string) bool {
+	ca, ka, oka := statusPattern(a)
+	cb, kb, okb := statusPattern(b)
+	switch {
+	case !oka || !okb:
+		return false
+	case ka && !kb:
+		return ca == cb/100
+	}
+	return ka == kb && ca == cb
+}
+
+// statusesOverlap reports whether some status code matches both a and b as
+// Response.Is matches them: a code ("404") or a class ("4XX"). A status
+// Response.Is never matches overlaps nothing.
+func statusesOverlap(a, b string) bool {
+	ca, ka, oka := statusPattern(a)
+	cb, kb, okb := statusPattern(b)
+	switch {
+	case !oka || !okb:
+		return false
+	case ka && kb:
+		return ca == cb
+	case ka:
+		return ca == cb/100
+	case kb:
+		return ca/100 == cb
+	}
+	return ca == cb
+}
+
+// statusPattern parses a status as Response.Is does: a class ("4XX": 4,
+// true) or a code ("404": 404, false); ok is false for what matches nothing.
+func statusPattern(s string) (n int, class, ok bool) {
+	if len(s) == 3 && (s[1] == 'X' || s[1] == 'x') {
+		return int(s[0] - '0'), true, true
+	}
+	n, err := strconv.Atoi(s)
+	return n, false, err == nil
+}
+
+// restMethodDoc is the doc comment of the client method of an operation,
+// text read as funcDoc reads it; a text that still does not start with the
+// method's name is what the method calls ("Info for a specific pet" on
+// ShowPetByID is "ShowPetByID calls showPetById: Info for a specific pet.").
+func restMethodDoc(fn *model.Function, text string) *jen.Statement {
+	return callDoc(fn.GoName, fn.Name, text, fn.Doc != "")
+}
+
+// emitHeadersType declares the struct of an operation's response body and
+// headers (Operation.Headers):
+//
+//	// CreateItemResponse is the response of CreateItem: …
+//	type CreateItemResponse struct {
+//		// Body is the body of the response.
+//		Body Item
+//		// Location is the header "Location": Where the item is.
+//		Location string
+//	}
+func emitHeadersType(f *jen.File, fn *model.Function) {
+	hdr := fn.HTTP.Headers
+	var fields []jen.Code
+	if fn.Result != nil {
+		fields = append(fields, jen.Comment("Body is the body of the response."), jen.Id("Body").Add(goType(fn.Result)))
+	}
+	for _, h := range hdr.Fields {
+		doc := h.Name + " is the header " + strconv.Quote(h.HTTP.Name)
+		t := goType(h.Type)
+		if h.Required {
+			doc += ", which the document says the response has."
+		} else {
+			doc += "; nil when the response has none."
+			t = jen.Op("*").Add(t)
+		}
+		for _, l := range docLines(model.JoinDoc(doc, h.Doc)) {
+			if l == "" {
+				fields = append(fields, jen.Comment(""))
+			} else {
+				fields = append(fields, jen.Comment(sanitizeLine(l)))
+			}
+		}
+		fields = append(fields, jen.Id(h.Name).Add(t))
+	}
+	f.Add(docComment(hdr.Name, hdr.Doc, "").Type().Id(hdr.Name).Struct(fields...))
+	f.Line()
+}
