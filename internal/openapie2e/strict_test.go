@@ -15,6 +15,7 @@ import (
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
+	"github.com/opentoolgen/opentoolgen/internal/prisme2e"
 	"github.com/opentoolgen/opentoolgen/runtime"
 	"github.com/opentoolgen/opentoolgen/runtime/declare"
 	hostile "github.com/opentoolgen/opentoolgen/testdata/golden/openapi-hostile"
@@ -210,27 +211,7 @@ func (g *sampler) value(s map[string]any) (any, bool) {
 	num := func(k string) (float64, bool) { f, ok := s[k].(float64); return f, ok }
 	switch types[0] {
 	case "string":
-		v := "YWFh" // "aaa" in base64: a string for any format below, and bytes
-		switch s["format"] {
-		case "date-time":
-			v = "2024-01-02T03:04:05Z"
-		case "date":
-			v = "2024-01-02"
-		case "time":
-			v = "03:04:05Z"
-		case "uuid":
-			v = "123e4567-e89b-12d3-a456-426614174000"
-		case "email":
-			v = "a@example.com"
-		case "ipv4":
-			v = "127.0.0.1"
-		case "ipv6":
-			v = "::1"
-		case "hostname":
-			v = "example.com"
-		case "duration":
-			v = "P1D"
-		}
+		v := prisme2e.FormatSample(s["format"])
 		if p, ok := s["pattern"].(string); ok {
 			if re, err := regexp.Compile(p); err != nil || !re.MatchString(v) {
 				return nil, false

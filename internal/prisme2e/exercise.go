@@ -328,29 +328,7 @@ func (g *sampler) value(s map[string]any) (any, bool) {
 	num := func(k string) (float64, bool) { f, ok := s[k].(float64); return f, ok }
 	switch types[0] {
 	case "string":
-		v := "YWFh" // "aaa" in base64: a string for any format below, and bytes
-		switch s["format"] {
-		case "date-time":
-			v = "2024-01-02T03:04:05Z"
-		case "date":
-			v = "2024-01-02"
-		case "time":
-			v = "03:04:05Z"
-		case "uuid":
-			v = "123e4567-e89b-12d3-a456-426614174000"
-		case "email":
-			v = "a@example.com"
-		case "ipv4":
-			v = "127.0.0.1"
-		case "ipv6":
-			v = "::1"
-		case "hostname":
-			v = "example.com"
-		case "uri", "url":
-			v = "https://example.com/a"
-		case "duration":
-			v = "P1D"
-		}
+		v := FormatSample(s["format"])
 		if m, ok := num("minLength"); ok && len(v) < int(m) {
 			v += strings.Repeat("a", int(m)-len(v))
 		}
@@ -408,4 +386,33 @@ func (g *sampler) value(s map[string]any) (any, bool) {
 		return out, true
 	}
 	return nil, false
+}
+
+// FormatSample returns a string valid for a JSON Schema string format: a
+// date-time for "date-time", an email address for "email", …, and "YWFh"
+// ("aaa" in base64) for any other format, which also serves as bytes.
+func FormatSample(format any) string {
+	switch format {
+	case "date-time":
+		return "2024-01-02T03:04:05Z"
+	case "date":
+		return "2024-01-02"
+	case "time":
+		return "03:04:05Z"
+	case "uuid":
+		return "123e4567-e89b-12d3-a456-426614174000"
+	case "email":
+		return "a@example.com"
+	case "ipv4":
+		return "127.0.0.1"
+	case "ipv6":
+		return "::1"
+	case "hostname":
+		return "example.com"
+	case "uri", "url":
+		return "https://example.com/a"
+	case "duration":
+		return "P1D"
+	}
+	return "YWFh"
 }
