@@ -171,120 +171,158 @@ func NewArgs(doc *OpenTool, opts ...ToolOption) (*Args, error) {
 	if a.lookup == nil {
 		a.lookup = os.LookupEnv
 	}
-	var errs []string
+	b := &argsBuilder{
+		doc: doc, a: a,
+		hidden:    map[string]map[string]bool{},
+		defaulted: map[string]map[string]bool{},
+		known:     append(slices.Clone(CallValueNames), c.valueNames...),
+	}
 	if c.subset {
-		a.served = map[string]bool{}
-		for _, name := range c.functions {
-			if doc.function(name) == nil {
-				errs = append(errs, fmt.Sprintf("functions: no function %s", strconv.Quote(name)))
-				continue
-			}
-			a.served[name] = true
-		}
+		b.serve(c.functions)
 	}
-	hidden := map[string]map[string]bool{}    // function → hidden arguments
-	defaulted := map[string]map[string]bool{} // function → arguments with a default
-	// each calls fn for every (function, parameter) a rule applies to.
-	each := func(kind string, r argRule, fn func(f *Function, p *Parameter)) {
-		found := false
-		for i := range doc.Functions {
-			f := &doc.Functions[i]
-			if r.function != "" && f.Name != r.function {
-				continue
-			}
-			for j := range f.Parameters {
-				if f.Parameters[j].Name == r.arg {
-					found = true
-					fn(f, &f.Parameters[j])
-				}
-			}
-		}
-		switch {
-		case found:
-		case r.function == "":
-			errs = append(errs, fmt.Sprintf("%s: no function has an argument %s", kind, strconv.Quote(r.arg)))
-		case doc.function(r.function) == nil:
-			errs = append(errs, fmt.Sprintf("%s: no function %s", kind, strconv.Quote(r.function)))
-		default:
-			errs = append(errs, fmt.Sprintf("%s: function %s has no argument %s", kind, strconv.Quote(r.function), strconv.Quote(r.arg)))
-		}
+	b.rules(&c)
+	if len(b.errs) > 0 {
+		return nil, errors.New("opentool: " + strings.Join(b.errs, "; "))
 	}
-	get := func(name string) *fnArgs {
-		fa := a.fns[name]
-		if fa == nil {
-			fa = &fnArgs{}
-			a.fns[name] = fa
-		}
-		return fa
+	if err := b.served(); err != nil {
+		return nil, err
 	}
-	hide := func(f, p string) {
-		if hidden[f] == nil {
-			hidden[f] = map[string]bool{}
+	return a, nil
+}
+
+// argsBuilder is NewArgs at work: the rules of the options applied to the
+// document's functions, and every problem found on the way.
+type argsBuilder struct {
+	doc       *OpenTool
+	a         *Args
+	errs      []string
+	hidden    map[string]map[string]bool // function → hidden arguments
+	defaulted map[string]map[string]bool // function → arguments with a default
+	known     []string                   // the call values templates may name
+}
+
+// serve keeps the functions WithFunctions names.
+func (b *argsBuilder) serve(functions []string) {
+	b.a.served = map[string]bool{}
+	for _, name := range functions {
+		if b.doc.function(name) == nil {
+			b.errs = append(b.errs, fmt.Sprintf("functions: no function %s", strconv.Quote(name)))
+			continue
 		}
-		hidden[f][p] = true
+		b.a.served[name] = true
 	}
-	known := append(slices.Clone(CallValueNames), c.valueNames...)
-	value := func(kind string, r argRule, f *Function, p *Parameter) (argValue, bool) {
-		raw, err := json.Marshal(r.value)
-		if err != nil {
-			errs = append(errs, fmt.Sprintf("%s: %s.%s: %v", kind, f.Name, p.Name, err))
-			return argValue{}, false
-		}
-		if want := doc.jsonType(p.Schema); want != "" && string(raw) != "null" && jsonKind(raw) != want && !(want == TypeNumber && jsonKind(raw) == TypeInteger) {
-			errs = append(errs, fmt.Sprintf("%s: %s.%s: got %s, want %s", kind, f.Name, p.Name, jsonKind(raw), want))
-			return argValue{}, false
-		}
-		v := argValue{name: p.Name, raw: raw}
-		if s, ok := r.value.(string); ok {
-			t, err := parseTemplate(s, known)
-			if err != nil {
-				errs = append(errs, fmt.Sprintf("%s: %s.%s: %v", kind, f.Name, p.Name, err))
-				return argValue{}, false
-			}
-			v.tmpl = t
-		}
-		return v, true
-	}
+}
+
+// rules applies the fixed, envs and defaults rules of c.
+func (b *argsBuilder) rules(c *argConfig) {
 	for _, r := range c.fixed {
-		each("fixed", r, func(f *Function, p *Parameter) {
-			if v, ok := value("fixed", r, f, p); ok {
-				fa := get(f.Name)
+		b.each("fixed", r, func(f *Function, p *Parameter) {
+			if v, ok := b.value("fixed", r, f, p); ok {
+				fa := b.fn(f.Name)
 				fa.fixed = set(fa.fixed, v, valueName)
-				hide(f.Name, p.Name)
+				mark(b.hidden, f.Name, p.Name)
 			}
 		})
 	}
 	for _, r := range c.envs {
-		each("envs", r, func(f *Function, p *Parameter) {
-			fa := get(f.Name)
-			fa.envs = set(fa.envs, argEnv{name: p.Name, env: r.env, str: doc.jsonType(p.Schema) == TypeString}, envName)
-			hide(f.Name, p.Name)
+		b.each("envs", r, func(f *Function, p *Parameter) {
+			fa := b.fn(f.Name)
+			fa.envs = set(fa.envs, argEnv{name: p.Name, env: r.env, str: b.doc.jsonType(p.Schema) == TypeString}, envName)
+			mark(b.hidden, f.Name, p.Name)
 		})
 	}
 	for _, r := range c.defaults {
-		each("defaults", r, func(f *Function, p *Parameter) {
-			if v, ok := value("defaults", r, f, p); ok {
-				fa := get(f.Name)
+		b.each("defaults", r, func(f *Function, p *Parameter) {
+			if v, ok := b.value("defaults", r, f, p); ok {
+				fa := b.fn(f.Name)
 				fa.defaults = set(fa.defaults, v, valueName)
-				if defaulted[f.Name] == nil {
-					defaulted[f.Name] = map[string]bool{}
-				}
-				defaulted[f.Name][p.Name] = true
+				mark(b.defaulted, f.Name, p.Name)
 			}
 		})
 	}
-	if len(errs) > 0 {
-		return nil, errors.New("opentool: " + strings.Join(errs, "; "))
+}
+
+// mark records parameter p of function f in m.
+func mark(m map[string]map[string]bool, f, p string) {
+	if m[f] == nil {
+		m[f] = map[string]bool{}
 	}
-	// The served document: a copy with the served functions only, without the
-	// hidden arguments, and with defaulted ones optional.
-	cp := *doc
-	cp.Functions = make([]Function, 0, len(doc.Functions))
-	for _, f := range doc.Functions {
+	m[f][p] = true
+}
+
+// each calls fn for every (function, parameter) rule r applies to, and
+// records a rule that applies to none.
+func (b *argsBuilder) each(kind string, r argRule, fn func(f *Function, p *Parameter)) {
+	found := false
+	for i := range b.doc.Functions {
+		f := &b.doc.Functions[i]
+		if r.function != "" && f.Name != r.function {
+			continue
+		}
+		for j := range f.Parameters {
+			if f.Parameters[j].Name == r.arg {
+				found = true
+				fn(f, &f.Parameters[j])
+			}
+		}
+	}
+	switch {
+	case found:
+	case r.function == "":
+		b.errs = append(b.errs, fmt.Sprintf("%s: no function has an argument %s", kind, strconv.Quote(r.arg)))
+	case b.doc.function(r.function) == nil:
+		b.errs = append(b.errs, fmt.Sprintf("%s: no function %s", kind, strconv.Quote(r.function)))
+	default:
+		b.errs = append(b.errs, fmt.Sprintf("%s: function %s has no argument %s", kind, strconv.Quote(r.function), strconv.Quote(r.arg)))
+	}
+}
+
+// fn returns the rules of function name, made when it has none yet.
+func (b *argsBuilder) fn(name string) *fnArgs {
+	fa := b.a.fns[name]
+	if fa == nil {
+		fa = &fnArgs{}
+		b.a.fns[name] = fa
+	}
+	return fa
+}
+
+// value is the value rule r gives parameter p of f, checked against p's
+// type, with its template parsed when it is a string.
+func (b *argsBuilder) value(kind string, r argRule, f *Function, p *Parameter) (argValue, bool) {
+	raw, err := json.Marshal(r.value)
+	if err != nil {
+		b.errs = append(b.errs, fmt.Sprintf("%s: %s.%s: %v", kind, f.Name, p.Name, err))
+		return argValue{}, false
+	}
+	if want := b.doc.jsonType(p.Schema); want != "" && string(raw) != "null" && jsonKind(raw) != want && !(want == TypeNumber && jsonKind(raw) == TypeInteger) {
+		b.errs = append(b.errs, fmt.Sprintf("%s: %s.%s: got %s, want %s", kind, f.Name, p.Name, jsonKind(raw), want))
+		return argValue{}, false
+	}
+	v := argValue{name: p.Name, raw: raw}
+	if s, ok := r.value.(string); ok {
+		t, err := parseTemplate(s, b.known)
+		if err != nil {
+			b.errs = append(b.errs, fmt.Sprintf("%s: %s.%s: %v", kind, f.Name, p.Name, err))
+			return argValue{}, false
+		}
+		v.tmpl = t
+	}
+	return v, true
+}
+
+// served makes the served document: a copy with the served functions only,
+// without the hidden arguments, and with defaulted ones optional; and the
+// names functions are declared under.
+func (b *argsBuilder) served() error {
+	a := b.a
+	cp := *b.doc
+	cp.Functions = make([]Function, 0, len(b.doc.Functions))
+	for _, f := range b.doc.Functions {
 		if a.served != nil && !a.served[f.Name] {
 			continue
 		}
-		h, d := hidden[f.Name], defaulted[f.Name]
+		h, d := b.hidden[f.Name], b.defaulted[f.Name]
 		if h != nil || d != nil {
 			ps := []Parameter{}
 			for _, p := range f.Parameters {
@@ -300,14 +338,14 @@ func NewArgs(doc *OpenTool, opts ...ToolOption) (*Args, error) {
 		}
 		cp.Functions = append(cp.Functions, f)
 	}
-	b, err := json.Marshal(&cp)
+	data, err := json.Marshal(&cp)
 	if err != nil {
-		return nil, err
+		return err
 	}
-	a.doc = b
+	a.doc = data
 	a.parsed = new(OpenTool)
-	if err := json.Unmarshal(b, a.parsed); err != nil {
-		return nil, err
+	if err := json.Unmarshal(data, a.parsed); err != nil {
+		return err
 	}
 	for fn, declared := range DeclaredNames(a.parsed) {
 		if declared != fn {
@@ -317,7 +355,7 @@ func NewArgs(doc *OpenTool, opts ...ToolOption) (*Args, error) {
 			a.alias[declared] = fn
 		}
 	}
-	return a, nil
+	return nil
 }
 
 // Resolve returns the served function a call names: name itself, or the
