@@ -338,102 +338,24 @@ type parsed struct {
 // stops the reads; dl's read deadline is lifted once the body is in, so that it
 // does not end the call.
 func (h *handler) readRequest(w http.ResponseWriter, r *http.Request, buf *bytes.Buffer, dl connDeadlines, readBy time.Time) (parsed, bool) {
-	var p parsed
 	// "application/json", what nearly every client sends, skips the parse (and its map).
 	if ct := r.Header.Get("Content-Type"); ct != "" && ct != "application/json" {
 		mt, _, err := mime.ParseMediaType(ct)
 		if err != nil || !isJSONMediaType(mt) {
 			h.writeProtocolError(w, http.StatusUnsupportedMediaType, nil,
 				&Error{Code: CodeInvalidRequest, Message: "Content-Type must be application/json, got " + quote(ct)})
-			return p, false
+			return parsed{}, false
 		}
 	}
-	if r.ContentLength > h.cfg.maxBody {
-		h.tooLarge(w)
-		return p, false
-	}
-	body, err := h.readBody(r, buf, readBy)
-	if readBy.IsZero() {
-		h.extendWrite(dl) // the body took as long as it took
-	}
-	switch {
-	case err == nil:
-		if dl != nil && !readBy.IsZero() {
-			dl.SetReadDeadline(time.Time{})
-		}
-	case err == errBodyTooLarge:
-		h.tooLarge(w)
-		return p, false
-	case err == errBodyBusy:
-		w.Header().Set("Connection", "close")
-		w.Header().Set("Retry-After", "1")
-		h.writeProtocolError(w, http.StatusServiceUnavailable, nil,
-			&Error{Code: CodeInvalidRequest, Message: "the server is busy with other request bodies: try again"})
-		return p, false
-	case errors.Is(err, os.ErrDeadlineExceeded):
-		msg := "the request body did not arrive in time"
-		if !readBy.IsZero() {
-			msg = "the request body did not arrive within " + h.cfg.readTimeout.String()
-		}
-		w.Header().Set("Connection", "close")
-		h.writeProtocolError(w, http.StatusRequestTimeout, nil, &Error{Code: CodeInvalidRequest, Message: msg})
-		return p, false
-	default:
-		h.writeProtocolError(w, http.StatusBadRequest, nil, &Error{Code: CodeParseError, Message: "reading request body: " + err.Error()})
-		return p, false
+	body, ok := h.receiveBody(w, r, buf, dl, readBy)
+	if !ok {
+		return parsed{}, false
 	}
 	inBuf := buf.Len() > 0 // else body is a slice of its own
-	body = bytes.TrimLeft(body, " \t\r\n")
-	if len(body) > 0 && body[0] == '[' {
-		h.writeProtocolError(w, http.StatusBadRequest, nil, &Error{Code: CodeInvalidRequest, Message: "batch requests are not supported: send one JSON-RPC request object"})
+	p, status, id, e := parseRequest(body)
+	if e != nil {
+		h.writeProtocolError(w, status, id, e)
 		return p, false
-	}
-	if !json.Valid(body) {
-		var v struct{}
-		msg := "invalid JSON"
-		if err := json.Unmarshal(body, &v); err != nil {
-			msg = err.Error()
-		}
-		h.writeProtocolError(w, http.StatusBadRequest, nil, &Error{Code: CodeParseError, Message: "parse error: " + msg})
-		return p, false
-	}
-	var env envelope
-	switch kind := jsonKind(body); kind {
-	case "object":
-		env = parseEnvelope(body)
-	case "null": // no member at all
-	default:
-		h.writeProtocolError(w, http.StatusBadRequest, nil, &Error{Code: CodeInvalidRequest, Message: "request must be a JSON object, got " + kind})
-		return p, false
-	}
-	p.id = env.id
-	if len(p.id) == 0 {
-		p.id = nullJSON
-	} else if c := p.id[0]; c == '{' || c == '[' || c == 't' || c == 'f' {
-		h.writeProtocolError(w, http.StatusBadRequest, nullJSON, &Error{Code: CodeInvalidRequest, Message: "id must be a string, a number or null"})
-		return p, false
-	}
-	p.id = canonicalID(p.id)
-	if env.repeated != "" {
-		id := p.id
-		if env.idRepeated {
-			id = nullJSON
-		}
-		h.writeProtocolError(w, http.StatusBadRequest, id, &Error{Code: CodeInvalidRequest,
-			Message: "the request repeats the member " + quote(env.repeated) + " (member names match case-insensitively)"})
-		return p, false
-	}
-	var ok bool
-	if p.method, ok = decodeMethod(env.method); !ok || p.method == "" {
-		h.writeProtocolError(w, http.StatusBadRequest, p.id, &Error{Code: CodeInvalidRequest, Message: "method must be a non-empty string"})
-		return p, false
-	}
-	if !isNull(env.params) {
-		if !isJSONObject(env.params) {
-			h.writeProtocolError(w, http.StatusOK, p.id, &Error{Code: CodeInvalidParams, Message: "params must be a JSON object of named arguments"})
-			return p, false
-		}
-		p.params = env.params
 	}
 	if inBuf { // the tool may keep its arguments, and buf is reused for the answer
 		b := make([]byte, len(p.params)+len(p.id))
@@ -445,6 +367,98 @@ func (h *handler) readRequest(w http.ResponseWriter, r *http.Request, buf *bytes
 		p.id = b[n:]
 	}
 	return p, true
+}
+
+// receiveBody reads the request's body into buf within its bounds. On
+// failure it has answered and returns false.
+func (h *handler) receiveBody(w http.ResponseWriter, r *http.Request, buf *bytes.Buffer, dl connDeadlines, readBy time.Time) ([]byte, bool) {
+	if r.ContentLength > h.cfg.maxBody {
+		h.tooLarge(w)
+		return nil, false
+	}
+	body, err := h.readBody(r, buf, readBy)
+	if readBy.IsZero() {
+		h.extendWrite(dl) // the body took as long as it took
+	}
+	switch {
+	case err == nil:
+		if dl != nil && !readBy.IsZero() {
+			dl.SetReadDeadline(time.Time{})
+		}
+		return body, true
+	case err == errBodyTooLarge:
+		h.tooLarge(w)
+	case err == errBodyBusy:
+		w.Header().Set("Connection", "close")
+		w.Header().Set("Retry-After", "1")
+		h.writeProtocolError(w, http.StatusServiceUnavailable, nil,
+			&Error{Code: CodeInvalidRequest, Message: "the server is busy with other request bodies: try again"})
+	case errors.Is(err, os.ErrDeadlineExceeded):
+		msg := "the request body did not arrive in time"
+		if !readBy.IsZero() {
+			msg = "the request body did not arrive within " + h.cfg.readTimeout.String()
+		}
+		w.Header().Set("Connection", "close")
+		h.writeProtocolError(w, http.StatusRequestTimeout, nil, &Error{Code: CodeInvalidRequest, Message: msg})
+	default:
+		h.writeProtocolError(w, http.StatusBadRequest, nil, &Error{Code: CodeParseError, Message: "reading request body: " + err.Error()})
+	}
+	return nil, false
+}
+
+// parseRequest checks body as one JSON-RPC request. When it is not one, it
+// returns the error to answer, with its HTTP status and the id to answer it
+// with (nil: none).
+func parseRequest(body []byte) (p parsed, status int, id json.RawMessage, e *Error) {
+	invalid := func(status int, id json.RawMessage, code int, msg string) (parsed, int, json.RawMessage, *Error) {
+		return p, status, id, &Error{Code: code, Message: msg}
+	}
+	body = bytes.TrimLeft(body, " \t\r\n")
+	if len(body) > 0 && body[0] == '[' {
+		return invalid(http.StatusBadRequest, nil, CodeInvalidRequest, "batch requests are not supported: send one JSON-RPC request object")
+	}
+	if !json.Valid(body) {
+		var v struct{}
+		msg := "invalid JSON"
+		if err := json.Unmarshal(body, &v); err != nil {
+			msg = err.Error()
+		}
+		return invalid(http.StatusBadRequest, nil, CodeParseError, "parse error: "+msg)
+	}
+	var env envelope
+	switch kind := jsonKind(body); kind {
+	case "object":
+		env = parseEnvelope(body)
+	case "null": // no member at all
+	default:
+		return invalid(http.StatusBadRequest, nil, CodeInvalidRequest, "request must be a JSON object, got "+kind)
+	}
+	p.id = env.id
+	if len(p.id) == 0 {
+		p.id = nullJSON
+	} else if c := p.id[0]; c == '{' || c == '[' || c == 't' || c == 'f' {
+		return invalid(http.StatusBadRequest, nullJSON, CodeInvalidRequest, "id must be a string, a number or null")
+	}
+	p.id = canonicalID(p.id)
+	if env.repeated != "" {
+		id := p.id
+		if env.idRepeated {
+			id = nullJSON
+		}
+		return invalid(http.StatusBadRequest, id, CodeInvalidRequest,
+			"the request repeats the member "+quote(env.repeated)+" (member names match case-insensitively)")
+	}
+	var ok bool
+	if p.method, ok = decodeMethod(env.method); !ok || p.method == "" {
+		return invalid(http.StatusBadRequest, p.id, CodeInvalidRequest, "method must be a non-empty string")
+	}
+	if !isNull(env.params) {
+		if !isJSONObject(env.params) {
+			return invalid(http.StatusOK, p.id, CodeInvalidParams, "params must be a JSON object of named arguments")
+		}
+		p.params = env.params
+	}
+	return p, 0, nil, nil
 }
 
 var nullJSON = json.RawMessage("null")
