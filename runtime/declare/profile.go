@@ -516,6 +516,24 @@ func (w *schemaWriter) schema(s *runtime.Schema) jsonObject {
 	if s.Description != "" {
 		o = append(o, member{"description", s.Description})
 	}
+	w.enum(&o, &notes, s, typ)
+	w.constant(&o, &notes, s, typ)
+	w.format(&o, &notes, s, typ)
+	w.checks(&o, &notes, s, typ)
+	if typ == runtime.TypeArray || s.Items != nil {
+		if s.Items != nil || w.r.gemini || w.r.strict {
+			o = append(o, member{"items", w.schema(s.Items)})
+		}
+	}
+	if len(alts) > 0 {
+		w.alternatives(&o, s, typ, alts, altKey)
+	}
+	return describe(o, notes)
+}
+
+// enum writes s's enum (Gemini's holds strings only: other values go to the
+// description).
+func (w *schemaWriter) enum(o *jsonObject, notes *[]string, s *runtime.Schema, typ string) {
 	if len(s.Enum) > 0 {
 		enum := append([]any(nil), s.Enum...)
 		if s.Nullable && !w.r.gemini && !containsNil(enum) {
@@ -529,19 +547,24 @@ func (w *schemaWriter) schema(s *runtime.Schema) jsonObject {
 		}
 		if w.r.gemini && typ != runtime.TypeString {
 			// Gemini's enum holds strings only.
-			notes = append(notes, "one of "+enumText(enum))
+			*notes = append(*notes, "one of "+enumText(enum))
 		} else {
-			o = append(o, member{"enum", enum})
+			*o = append(*o, member{"enum", enum})
 		}
 	}
+}
+
+// constant writes s's const, or an enum of one value, or a note, as the
+// profile takes it.
+func (w *schemaWriter) constant(o *jsonObject, notes *[]string, s *runtime.Schema, typ string) {
 	if c := compactJSON(s.Const); len(c) > 0 {
 		switch {
 		case !w.r.noConst:
-			o = append(o, member{"const", json.RawMessage(c)})
+			*o = append(*o, member{"const", json.RawMessage(c)})
 		case len(s.Enum) > 0:
 			// the enum says the rest
 		case w.r.gemini && typ != runtime.TypeString:
-			notes = append(notes, "always "+string(c))
+			*notes = append(*notes, "always "+string(c))
 		default:
 			var v any
 			if json.Unmarshal(c, &v) == nil {
@@ -550,77 +573,83 @@ func (w *schemaWriter) schema(s *runtime.Schema) jsonObject {
 					enum = append(enum, nil)
 				}
 				w.stats.enums += len(enum)
-				o = append(o, member{"enum", enum})
+				*o = append(*o, member{"enum", enum})
 			}
 		}
 	}
+}
+
+// format writes s's format where the profile knows it, and a note otherwise.
+func (w *schemaWriter) format(o *jsonObject, notes *[]string, s *runtime.Schema, typ string) {
 	if s.Format != "" {
 		switch {
 		case w.r.formats[s.Format] && (!w.r.gemini || geminiFormat(typ, s.Format)):
-			o = append(o, member{"format", s.Format})
+			*o = append(*o, member{"format", s.Format})
 		case (s.Format == "byte" || s.Format == "binary") && !w.r.strict && !w.r.gemini:
 			// Generated code takes bytes as base64 in JSON; JSON Schema says so.
-			o = append(o, member{"contentEncoding", "base64"})
+			*o = append(*o, member{"contentEncoding", "base64"})
 		default:
 			if note := formatNote(s.Format); note != "" {
-				notes = append(notes, note)
+				*notes = append(*notes, note)
 			}
 		}
 	}
-	w.bound(&o, &notes, "minimum", s.Minimum, w.r.noBounds, "at least ")
-	w.bound(&o, &notes, "maximum", s.Maximum, w.r.noBounds, "at most ")
-	w.exclusive(&o, &notes, typ, s)
-	w.bound(&o, &notes, "multipleOf", s.MultipleOf, w.r.noBounds || w.r.noMultipleOf, "a multiple of ")
-	w.count(&o, &notes, "minLength", s.MinLength, w.r.noBounds || w.r.noLengths, "at least %d characters")
-	w.count(&o, &notes, "maxLength", s.MaxLength, w.r.noBounds || w.r.noLengths, "at most %d characters")
+}
+
+// checks writes s's bounds, lengths, pattern, item counts, uniqueness and
+// default, or notes for the profile's description where it takes none.
+func (w *schemaWriter) checks(o *jsonObject, notes *[]string, s *runtime.Schema, typ string) {
+	w.bound(o, notes, "minimum", s.Minimum, w.r.noBounds, "at least ")
+	w.bound(o, notes, "maximum", s.Maximum, w.r.noBounds, "at most ")
+	w.exclusive(o, notes, typ, s)
+	w.bound(o, notes, "multipleOf", s.MultipleOf, w.r.noBounds || w.r.noMultipleOf, "a multiple of ")
+	w.count(o, notes, "minLength", s.MinLength, w.r.noBounds || w.r.noLengths, "at least %d characters")
+	w.count(o, notes, "maxLength", s.MaxLength, w.r.noBounds || w.r.noLengths, "at most %d characters")
 	if s.Pattern != "" {
 		if w.r.noPattern {
-			notes = append(notes, "matching the regular expression "+s.Pattern)
+			*notes = append(*notes, "matching the regular expression "+s.Pattern)
 		} else {
-			o = append(o, member{"pattern", s.Pattern})
+			*o = append(*o, member{"pattern", s.Pattern})
 		}
 	}
 	if s.MinItems != nil {
 		if w.r.noBounds && *s.MinItems > 1 {
-			notes = append(notes, fmt.Sprintf("at least %d items", *s.MinItems))
+			*notes = append(*notes, fmt.Sprintf("at least %d items", *s.MinItems))
 		} else {
-			o = append(o, member{"minItems", *s.MinItems})
+			*o = append(*o, member{"minItems", *s.MinItems})
 		}
 	}
-	w.count(&o, &notes, "maxItems", s.MaxItems, w.r.noBounds, "at most %d items")
+	w.count(o, notes, "maxItems", s.MaxItems, w.r.noBounds, "at most %d items")
 	if s.UniqueItems {
 		if w.r.noUnique {
-			notes = append(notes, "no two items equal")
+			*notes = append(*notes, "no two items equal")
 		} else {
-			o = append(o, member{"uniqueItems", true})
+			*o = append(*o, member{"uniqueItems", true})
 		}
 	}
 	if len(s.Default) > 0 {
 		if w.r.noDefault {
-			notes = append(notes, "default: "+string(compactJSON(s.Default)))
+			*notes = append(*notes, "default: "+string(compactJSON(s.Default)))
 		} else {
-			o = append(o, member{"default", json.RawMessage(compactJSON(s.Default))})
+			*o = append(*o, member{"default", json.RawMessage(compactJSON(s.Default))})
 		}
 	}
-	if typ == runtime.TypeArray || s.Items != nil {
-		if s.Items != nil || w.r.gemini || w.r.strict {
-			o = append(o, member{"items", w.schema(s.Items)})
-		}
+}
+
+// alternatives writes s's oneOf or anyOf (altKey), with null among them when
+// s is nullable.
+func (w *schemaWriter) alternatives(o *jsonObject, s *runtime.Schema, typ string, alts []*runtime.Schema, altKey string) {
+	list := make([]any, 0, len(alts)+1)
+	for _, a := range alts {
+		list = append(list, w.schema(a))
 	}
-	if len(alts) > 0 {
-		list := make([]any, 0, len(alts)+1)
-		for _, a := range alts {
-			list = append(list, w.schema(a))
-		}
-		if s.Nullable && typ == "" && !w.r.gemini {
-			list = append(list, w.nullSchema())
-		}
-		o = append(o, member{altKey, list})
-		if s.Nullable && typ == "" && w.r.gemini { // Gemini has no null type
-			o = append(o, member{"nullable", true})
-		}
+	if s.Nullable && typ == "" && !w.r.gemini {
+		list = append(list, w.nullSchema())
 	}
-	return describe(o, notes)
+	*o = append(*o, member{altKey, list})
+	if s.Nullable && typ == "" && w.r.gemini { // Gemini has no null type
+		*o = append(*o, member{"nullable", true})
+	}
 }
 
 // objectSchema writes an object schema: its properties, or a map.
