@@ -66,6 +66,10 @@ var stages = []struct {
 	// the command line of a tool server (what opentoolgen -cmd's mains call):
 	// OpenTool HTTP and MCP, so beside runtime too
 	{pkg: "toolcli", may: []string{"internal/jsontree", "internal/inflight", "runtime", "mcpbridge"}, third: true},
+	// what tests and examples share: after everything they exercise, so that
+	// no package above may import them
+	{pkg: "internal/testtool", may: []string{"runtime", "toolcli", "examples/mocktool/mocktool"}},
+	{pkg: "examples/internal/exampleclient", may: []string{"runtime"}},
 }
 
 // TestLayout asserts the import graph: no stage imports a later one, runtime
