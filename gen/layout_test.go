@@ -61,6 +61,8 @@ var stages = []struct {
 	{pkg: "gen", may: []string{"runtime", "runtime/declare", "gen/source", "gen/load/opentool", "gen/load/opendyn", "gen/load/openapi", "gen/load/mcptools", "gen/model", "gen/emit"}},
 	{pkg: "cmd/opentoolgen", may: []string{"gen"}},
 	// fronts beside runtime, which never imports them
+	// seed 001's tool executors on NATS
+	{pkg: "natsexec", may: []string{"runtime"}, third: true},
 	{pkg: "mcpbridge", may: []string{"internal/jsontree", "internal/inflight", "internal/mcpschema", "runtime"}, third: true},
 	{pkg: "oauth2cred", may: []string{"internal/redirect", "runtime/rest"}, third: true},
 	// the command line of a tool server (what opentoolgen -cmd's mains call):

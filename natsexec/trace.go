@@ -78,8 +78,6 @@ func newRoot() traceContext {
 	return tc.child()
 }
 
-func (tc traceContext) traceIDString() string { return hex.EncodeToString(tc.traceID[:]) }
-
 func hexByte(s string) (byte, bool) {
 	if !lowerHex(s) {
 		return 0, false
