@@ -46,6 +46,9 @@ type Options struct {
 	// Command, when set, also generates a package main that serves the
 	// package through package toolcli (Result.Command).
 	Command *Command
+	// Registration, when set, also writes the functions' definitions as tools
+	// of seed 001's platform (Result.Registration).
+	Registration *Registration
 }
 
 // Command describes the package main Generate writes with Options.Command.
@@ -98,6 +101,9 @@ type Result struct {
 	// Command is the package main's file (emit.CommandFile), when
 	// Options.Command asked for it.
 	Command *File
+	// Registration is the YAML of the tool definitions Options.Registration
+	// asked for; nil without it.
+	Registration []byte
 }
 
 // FormatError reports generated code that does not parse: a bug of the
@@ -125,7 +131,7 @@ func Generate(name string, data []byte, opts Options) (*Result, error) {
 	if err := sel.Check(); err != nil {
 		return nil, err
 	}
-	_, pkg, warnings, err := load(name, data, opts)
+	src, pkg, warnings, err := load(name, data, opts)
 	if err != nil {
 		return nil, err
 	}
@@ -149,6 +155,12 @@ func Generate(name string, data []byte, opts Options) (*Result, error) {
 		}
 		return nil, &source.Error{Diagnostics: ds}
 	}
+	var reg []byte
+	if opts.Registration != nil { // before emitting: a refused registration costs no generation
+		if reg, err = registration(name, data, src, pkg, opts.Registration); err != nil {
+			return nil, err
+		}
+	}
 	if opts.Command != nil {
 		pkg.Command = model.NewCommand(pkg, opts.Command.Name, opts.Command.ImportPath)
 	}
@@ -160,7 +172,7 @@ func Generate(name string, data []byte, opts Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	res := &Result{Warnings: warnings}
+	res := &Result{Warnings: warnings, Registration: reg}
 	for i, f := range files {
 		switch {
 		case outs[i].Command:

@@ -80,6 +80,28 @@
 //		OpenDyn opens the library at --library; OpenTool is a gateway to the
 //		server at --upstream. DIR and -o must be in one module: the main
 //		imports the package by the path the enclosing go.mod gives it.
+//	-registration FILE
+//		Also write to FILE the functions as tool definitions of the agent
+//		platform of seed 001 (its tool development guide, §3.2): the YAML its
+//		management API takes (POST /projects/{project_id}/tools), one
+//		document (---) per function with tool_name (the function's name),
+//		target_subject (-subject), after_execution (-after-execution),
+//		parameters (the function's parameters as one JSON Schema object),
+//		options ({}) and description. What the platform refuses is an error:
+//		a function named as one of its internal tools (delegate_async,
+//		launch_principal, ask_expert, fork_join, provision_agent), at the
+//		function's place in the document. Package natsexec serves the
+//		functions on those subjects.
+//	-subject TEMPLATE
+//		The target_subject of -registration (default cmd.tool.{function}): a
+//		cmd.tool.* subject (cmd.sys.* is the platform's own), short or in the
+//		platform's full form cg.VERSION.{project_id}.{channel_id}.cmd.tool.…;
+//		{function} is each function's name (required with more than one
+//		function: the platform finds a tool by its subject), {project_id} and
+//		{channel_id} are left for the platform to expand; no wildcards.
+//	-after-execution suspend|terminate
+//		The after_execution of -registration (default suspend): what the
+//		calling agent does once the result is reported.
 //	-cpuprofile FILE
 //		Write a CPU profile of the run to FILE (go tool pprof FILE).
 //	-memprofile FILE

@@ -104,6 +104,9 @@ type options struct {
 	exclude      []string
 	allowRefDirs []string
 	cmd          string
+	registration string
+	subject      string
+	after        string
 	cpuProfile   string
 	memProfile   string
 	version      bool
@@ -130,6 +133,9 @@ func flagSet(o *options) *flag.FlagSet {
 	fs.StringVar(&o.profile, "for", "openai", "the `PROFILE` of -declarations: openai, openai-strict, anthropic, anthropic-strict, gemini or mcp")
 	fs.Var((*stringList)(&o.allowRefDirs), "allow-ref-dir", "let OpenAPI $refs read files under `DIR` too, besides the document's own directory tree (repeatable)")
 	fs.StringVar(&o.cmd, "cmd", "", "also write into `DIR` a package main that serves the package over OpenTool HTTP and MCP (package toolcli); DIR and -o must be in one module")
+	fs.StringVar(&o.registration, "registration", "", "also write to `FILE` the functions as tool definitions of seed 001's platform (YAML for POST /projects/{project_id}/tools)")
+	fs.StringVar(&o.subject, "subject", gen.DefaultSubject, "the target_subject `TEMPLATE` of -registration: a cmd.tool.* subject; {function} is each function's name")
+	fs.StringVar(&o.after, "after-execution", "suspend", "the after_execution of -registration: `suspend` or terminate")
 	fs.StringVar(&o.cpuProfile, "cpuprofile", "", "write a CPU profile of the run to `FILE`")
 	fs.StringVar(&o.memProfile, "memprofile", "", "write the profile of the run's allocations to `FILE` when it ends")
 	fs.BoolVar(&o.version, "version", false, "print the version of opentoolgen and exit")
@@ -166,6 +172,28 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 			return nil, err
 		}
 		o.pkg = packageName(filepath.Base(abs))
+	}
+	if o.registration == "" {
+		var only []string
+		fs.Visit(func(f *flag.Flag) {
+			if f.Name == "subject" || f.Name == "after-execution" {
+				only = append(only, "-"+f.Name)
+			}
+		})
+		if len(only) > 0 {
+			verb := " needs"
+			if len(only) > 1 {
+				verb = " need"
+			}
+			return nil, &usageError{strings.Join(only, " and ") + verb + " -registration FILE"}
+		}
+	} else {
+		r := gen.Registration{Subject: o.subject, AfterExecution: o.after}
+		var re *gen.RegistrationError
+		if err := r.Check(); errors.As(err, &re) {
+			flagName := map[string]string{"subject": "-subject", "after_execution": "-after-execution"}[re.Field]
+			return nil, &usageError{flagName + ": " + re.Message}
+		}
 	}
 	if _, err := gen.ParseProfile(o.profile); err != nil {
 		return nil, &usageError{"-for: " + strings.TrimPrefix(err.Error(), "opentool: ")}
@@ -219,6 +247,9 @@ func generate(args []string, stdout, stderr io.Writer) (err error) {
 	if o.declarations != "" {
 		gopts.Declarations = gen.Profile(o.profile)
 	}
+	if o.registration != "" {
+		gopts.Registration = &gen.Registration{Subject: o.subject, AfterExecution: o.after}
+	}
 	if o.cmd != "" {
 		if gopts.Command, err = commandOptions(o.out, o.cmd); err != nil {
 			return err
@@ -250,6 +281,10 @@ func generate(args []string, stdout, stderr io.Writer) (err error) {
 	if o.declarations != "" {
 		want[o.declarations] = res.Declarations
 		names = append(names, o.declarations)
+	}
+	if o.registration != "" {
+		want[o.registration] = res.Registration
+		names = append(names, o.registration)
 	}
 	if res.Command != nil {
 		p := filepath.Join(o.cmd, res.Command.Name)
@@ -286,6 +321,8 @@ func generate(args []string, stdout, stderr io.Writer) (err error) {
 			given = "-document " + p
 		case o.declarations:
 			given = "-declarations " + p
+		case o.registration:
+			given = "-registration " + p
 		}
 		if err := w.stage(p, given, want[p]); err != nil {
 			return err
