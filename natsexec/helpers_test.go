@@ -15,7 +15,7 @@ import (
 
 // startServer starts an embedded NATS server on loopback, a random port,
 // with JetStream in a temporary directory, and connects to it.
-func startServer(t *testing.T) *nats.Conn {
+func startServer(t testing.TB) *nats.Conn {
 	t.Helper()
 	s, err := server.NewServer(&server.Options{Host: "127.0.0.1", Port: -1, JetStream: true, StoreDir: t.TempDir(), NoLog: true, NoSigs: true})
 	if err != nil {
@@ -54,7 +54,7 @@ type testTool struct {
 	doc  *runtime.OpenTool
 }
 
-func newTestTool(t *testing.T, opts ...runtime.ToolOption) *testTool {
+func newTestTool(t testing.TB, opts ...runtime.ToolOption) *testTool {
 	t.Helper()
 	var doc runtime.OpenTool
 	if err := json.Unmarshal([]byte(testDoc), &doc); err != nil {

@@ -1,0 +1,111 @@
+package natsexec
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"strings"
+	"testing"
+	"time"
+)
+
+// failingStore fails Save (and Get, when getErr is set).
+type failingStore struct {
+	*MemoryCardStore
+	getErr error
+}
+
+func (s failingStore) Save(context.Context, *Card) error { return errors.New("disk full") }
+
+func (s failingStore) Get(ctx context.Context, p, id string) (*Card, error) {
+	if s.getErr != nil {
+		return nil, s.getErr
+	}
+	return s.MemoryCardStore.Get(ctx, p, id)
+}
+
+type failingReporter struct{}
+
+func (failingReporter) Report(context.Context, *Report) error { return errors.New("inbox closed") }
+
+// TestStoreAndInboxFailures: a card that cannot be saved is not reported (a
+// report must point at a card) and a report that cannot be delivered is
+// said in the reply; a card store that fails on Get is a failed result.
+func TestStoreAndInboxFailures(t *testing.T) {
+	nc := startServer(t)
+	mem := NewMemoryCardStore()
+	rep := &MemoryReporter{C: make(chan *Report, 10)}
+	ex, err := New(nc, newTestTool(t), failingStore{MemoryCardStore: mem}, rep, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ex.Close(context.Background())
+	m, err := nc.Request("cmd.tool.search", []byte(cmdPayload("search", nil)), 10*time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var reply map[string]any
+	json.Unmarshal(m.Data, &reply)
+	if !strings.Contains(reply["error"].(string), "disk full") || reply["tool_result_card_id"] != nil {
+		t.Errorf("reply %s", m.Data)
+	}
+	select {
+	case r := <-rep.C:
+		t.Errorf("reported without a saved card: %s", r.Payload)
+	case <-time.After(50 * time.Millisecond):
+	}
+	ex.Close(context.Background())
+
+	ex, err = New(nc, newTestTool(t), mem, failingReporter{}, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err = nc.Request("cmd.tool.search", []byte(cmdPayload("search", nil)), 10*time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	reply = nil
+	json.Unmarshal(m.Data, &reply)
+	if !strings.Contains(reply["error"].(string), "inbox closed") || reply["tool_result_card_id"] == nil {
+		t.Errorf("reply %s", m.Data)
+	}
+	ex.Close(context.Background())
+
+	ex, err = New(nc, newTestTool(t), failingStore{MemoryCardStore: mem, getErr: errors.New("connection refused")}, rep, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ex.Close(context.Background())
+	// Save fails too: the failure is only in the reply.
+	m, _ = nc.Request("cmd.tool.search", []byte(cmdPayload("search", nil)), 10*time.Second)
+	if !strings.Contains(string(m.Data), `"status":"failed"`) {
+		t.Errorf("reply %s", m.Data)
+	}
+}
+
+// TestCloseDeadline: when Close's context ends first, the calls running are
+// cancelled and reported with status "canceled".
+func TestCloseDeadline(t *testing.T) {
+	h := newHarness(t, nil, nil, Options{})
+	h.putCall(t, "p1", "card-1", `{}`, "")
+	if err := h.nc.Publish("cg.v1.p1.public.cmd.tool.slow", []byte(cmdPayload("slow", nil))); err != nil {
+		t.Fatal(err)
+	}
+	h.nc.Flush()
+	time.Sleep(100 * time.Millisecond)
+	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
+	defer cancel()
+	if err := h.ex.Close(ctx); !errors.Is(err, context.DeadlineExceeded) {
+		t.Errorf("Close: %v", err)
+	}
+	select {
+	case r := <-h.rep.C:
+		_, content, p := h.resultCard(t, r)
+		checkFailure(t, content, "canceled", CodeCanceled, "canceled")
+		if p.Status != "canceled" {
+			t.Errorf("report %s", r.Payload)
+		}
+	default:
+		t.Fatal("Close returned before the cancelled call was reported")
+	}
+}
