@@ -44,7 +44,8 @@
 //   - The result is a tool.result card whose content is a [ToolResultContent]
 //     and whose metadata.trace_id, parent_step_id and step_id are copied from
 //     the tool.call card's metadata byte for byte (never filled from the
-//     payload); then a report ([ReportPayload]: tool_call_id, agent_turn_id,
+//     payload; a failed command that names a tool.call card gets its lineage
+//     too); then a report ([ReportPayload]: tool_call_id, agent_turn_id,
 //     agent_id, turn_epoch, after_execution echoed exactly as received, status,
 //     tool_result_card_id, step_id; never the result inline) goes to the
 //     [Reporter], the inbox of the seed's publish_tool_result_report.

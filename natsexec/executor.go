@@ -250,6 +250,13 @@ func (e *Executor) serve(function string, m *nats.Msg) {
 	var card *Card
 	result, f := func() (json.RawMessage, *failure) {
 		if f := cmd.parse(m.Data); f != nil {
+			// The lineage of the card the command names, when it names one,
+			// still goes to the failed result.
+			if cmd.toolCallCardID != "" {
+				if c, err := e.cards.Get(ctx, cmd.project, cmd.toolCallCardID); err == nil && c.Type == TypeToolCall {
+					card = c
+				}
+			}
 			return nil, f
 		}
 		var args json.RawMessage

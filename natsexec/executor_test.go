@@ -307,6 +307,10 @@ func TestRequiredFields(t *testing.T) {
 			if string(fields["status"]) != `"failed"` {
 				t.Errorf("status %s", fields["status"])
 			}
+			// The card's lineage, when the command names the card.
+			if wantStep := c.field != "tool_call_card_id"; (string(fields["step_id"]) == `"s"`) != wantStep {
+				t.Errorf("report step_id %s (the card named: %v)", fields["step_id"], wantStep)
+			}
 		})
 	}
 }
