@@ -52,7 +52,10 @@
 //     package's files, Result.Document the bytes of opentool.gen.json (what
 //     -document writes), Result.Command the main; with
 //     Options.Declarations, Result.Declarations are the functions declared in
-//     that profile (declare.Functions).
+//     that profile (declare.Functions); with Options.Registration,
+//     Result.Registration is the YAML of the functions as tool definitions
+//     of seed 001's platform (registration.go; made before emitting, so that
+//     a name or subject the platform refuses costs no generation).
 //  6. Write (cmd/opentoolgen): the command writes every file to a temporary
 //     file beside it and renames them all into place only when all are
 //     written; it removes the files an earlier run generated that this one no
