@@ -38,7 +38,9 @@ const (
 // WithMaxSessions bounds the sessions a stateful [NewHTTPHandler] keeps at
 // once (default DefaultMaxSessions; 0 or less: no bound). A request that would
 // open one more is answered HTTP 503 with a Retry-After header and a
-// JSON-RPC error body.
+// JSON-RPC error body. A stateless handler opens a session for each POST, for
+// as long as it runs: there the bound is on the POSTs under way, and one
+// more is answered the same way.
 func WithMaxSessions(n int) Option { return func(c *config) { c.maxSessions = n } }
 
 // WithSessionTimeout closes a session of a stateful [NewHTTPHandler] that has
@@ -131,11 +133,17 @@ func (f *HTTPHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		r.Body = io.NopCloser(bytes.NewReader(body))
 		r.ContentLength = int64(len(body))
 	}
-	if !f.stateless && f.cfg.maxSessions > 0 && r.Method == http.MethodPost && r.Header.Get("Mcp-Session-Id") == "" {
+	// Stateless, every POST is a session of its own while it runs: the
+	// bound is on the POSTs under way.
+	if f.cfg.maxSessions > 0 && r.Method == http.MethodPost && (f.stateless || r.Header.Get("Mcp-Session-Id") == "") {
 		if !f.reserve() {
+			what := "sessions open"
+			if f.stateless {
+				what = "requests under way"
+			}
 			w.Header().Set("Retry-After", "5")
 			writeError(w, http.StatusServiceUnavailable, nil, -32000,
-				fmt.Sprintf("the server has %d sessions open, its most: try again later", f.cfg.maxSessions))
+				fmt.Sprintf("the server has %d MCP %s, its most: try again later", f.cfg.maxSessions, what))
 			return
 		}
 		defer f.release()
@@ -221,8 +229,10 @@ func (f *HTTPHandler) reserve() bool {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	n := f.creating
-	for range f.server.Sessions() {
-		n++
+	if !f.stateless { // stateless, the sessions are those of the requests counted
+		for range f.server.Sessions() {
+			n++
+		}
 	}
 	if n >= f.cfg.maxSessions {
 		return false

@@ -392,10 +392,18 @@ func ServeStdio(ctx context.Context, tool runtime.Tool, impl *mcp.Implementation
 // NewHTTPHandler returns the http.Handler serving tool as an MCP server over
 // streamable HTTP; mount it where clients connect (for example at "/mcp").
 // A stateless handler keeps no session between requests, so that it can run
-// behind a load balancer without affinity; it cannot send requests to the
-// client, but progress notifications of a streaming call still reach it on
-// the call's own response stream. In both modes a call's context ends when the
-// client cancels it.
+// as N replicas behind a load balancer without affinity: the MCP 2026-07-28
+// form, which has no sessions. It answers every POST on its own (an
+// Mcp-Session-Id header, from a replica that initialized a session with an
+// older client, is ignored: never 404); GET (the standing stream) and DELETE
+// are 405, which clients of the earlier versions take as "no such stream".
+// It cannot send requests to the client, but progress notifications of a
+// streaming call still reach it on the call's own response stream. A tool
+// bridged here needs no session: it sends no requests to the client and its
+// tools do not change. A stateful handler (false) keeps each session in this
+// process and answers 404 to a session it does not know; behind a load
+// balancer it needs session affinity. In both modes a call's context ends
+// when the client cancels it.
 //
 // What hostile or broken clients can take is bounded, each bound an Option:
 //
@@ -414,7 +422,8 @@ func ServeStdio(ctx context.Context, tool runtime.Tool, impl *mcp.Implementation
 //     error -32600, and none of them handled).
 //   - Sessions (stateful): at most WithMaxSessions at once (1,000; one more is
 //     503 with Retry-After and a JSON-RPC error -32000), each closed after
-//     WithSessionTimeout without a POST (30 minutes). A session has at most
+//     WithSessionTimeout without a POST (30 minutes). Stateless, every POST
+//     is a session while it runs: WithMaxSessions bounds the POSTs under way. A session has at most
 //     one standalone GET stream (the SDK answers 409 to a second), which ends
 //     with it. Close cancels the calls under way and closes every session,
 //     waiting 2 seconds at most for calls that ignore their cancellation.

@@ -113,7 +113,8 @@ func (c *Command) serveHTTP(ctx context.Context, s *settings, tool runtime.Tool,
 		mcpbridge.WithMaxSessions(s.maxSessions), mcpbridge.WithSessionTimeout(s.sessionTimeout),
 		mcpbridge.WithAllowedOrigins(s.origins...),
 	}, mcpOpts...) // Command.MCP may say otherwise
-	mcpHandler, err := mcpbridge.NewHTTPHandler(ctx, logged(tool, logger, "mcp"), impl, false, mcpOpts...)
+	// Stateless unless --mcpSessions: any replica answers any request.
+	mcpHandler, err := mcpbridge.NewHTTPHandler(ctx, logged(tool, logger, "mcp"), impl, !s.mcpSessions, mcpOpts...)
 	if err != nil {
 		return err
 	}
@@ -124,15 +125,26 @@ func (c *Command) serveHTTP(ctx context.Context, s *settings, tool runtime.Tool,
 	if err != nil {
 		return err
 	}
+	// serving ends once the server has drained after ctx (health.drain):
+	// then the listener closes and the calls in flight get their grace
+	// period.
+	serving, stopServing := context.WithCancel(context.WithoutCancel(ctx))
+	defer stopServing()
+	h := &health{ready: c.Ready, logger: logger}
+	drained := make(chan struct{})
+	defer close(drained)
+	go h.drain(ctx, s.drainDelay, stopServing, drained)
 	timeouts := []runtime.ServerOption{runtime.WithReadTimeout(s.readTimeout), runtime.WithWriteTimeout(s.writeTimeout)}
 	mux := http.NewServeMux()
 	mux.Handle(runtime.DefaultPrefix+"/", runtime.NewHandler(logged(tool, logger, "opentool"),
 		append(timeouts, runtime.WithVersion(s.version), runtime.WithLogger(logger), runtime.WithCallValueHeaders(s.headers))...))
-	mux.Handle("/mcp", endsWith(ctx, mcpHandler))
+	mux.Handle("/mcp", endsWith(serving, mcpHandler))
 	base := "http://" + ln.Addr().String()
 	logger.Info("serving", "name", c.Name, "version", s.version,
-		"opentool", base+runtime.DefaultPrefix, "mcp", base+"/mcp", "apiKeys", len(s.keys))
-	err = runtime.ServeHandler(ctx, ln, runtime.RequireAPIKeys(mux, s.keys...),
+		"opentool", base+runtime.DefaultPrefix, "mcp", base+"/mcp", "apiKeys", len(s.keys),
+		"mcpSessions", s.mcpSessions, "readyz", base+"/readyz")
+	// /healthz and /readyz need no key: load balancers probe them.
+	err = runtime.ServeHandler(serving, ln, h.wrap(runtime.RequireAPIKeys(mux, s.keys...)),
 		append(timeouts, runtime.WithLogger(logger), runtime.WithShutdownTimeout(s.shutdownTimeout))...)
 	// The HTTP server has stopped, its grace period over: the MCP calls
 	// still running (the SDK does not end them with their session's

@@ -53,10 +53,17 @@
 //	--writeTimeout D        time each write (an answer, each event of a stream) may take: a client
 //	                        that stops reading is cut off and its call cancelled (default 30s)
 //	--shutdownTimeout D     the grace period on SIGINT and SIGTERM (default 30s)
-//	--mcpMaxSessions N      MCP sessions open at once (default 1000; 0: no bound); one more is
-//	                        HTTP 503 with Retry-After and a JSON-RPC error
+//	--drainDelay D          once told to stop, the time the server serves on with /readyz at
+//	                        503 before it closes its port (default 5s; 0: none); skipped when
+//	                        /readyz was never asked (no load balancer watches)
+//	--mcpSessions           stateful MCP: sessions kept in this process, as before the
+//	                        2026-07-28 specification; behind a load balancer it needs session
+//	                        affinity (default: stateless, below)
+//	--mcpMaxSessions N      MCP sessions open at once (default 1000; 0: no bound), stateless the
+//	                        MCP requests under way; one more is HTTP 503 with Retry-After and a
+//	                        JSON-RPC error
 //	--mcpSessionTimeout D   an MCP session without a POST for D is closed, its GET stream with
-//	                        it (default 30m; 0: never)
+//	                        it (default 30m; 0: never; --mcpSessions only)
 //	--allowOrigin ORIGIN    an origin (https://app.example.com, or *) browsers may call /mcp from
 //	                        (repeatable); requests without Origin, from the server's own origin or
 //	                        a loopback one are always served, others are 403
@@ -93,6 +100,32 @@
 // Any other member is an error, as are a function or an argument the tool
 // does not have and a value of the wrong JSON type: each is reported as
 // FILE:line:col: /json/pointer: message, all at once (exit status 1).
+//
+// # Replicas
+//
+// start is safe to run as N replicas behind any load balancer, without
+// session affinity:
+//
+//   - MCP is stateless by default (mcpbridge.NewHTTPHandler with true): each
+//     POST is answered on its own, whichever replica an earlier request went
+//     to; an Mcp-Session-Id header is ignored (never 404), GET and DELETE are
+//     405, which MCP clients of the earlier versions accept. The tool needs no
+//     session: it sends the client no requests and its list never changes.
+//     --mcpSessions keeps sessions instead (a standing GET stream per client).
+//   - GET /healthz answers 200 {"status":"ok"} while the process serves
+//     (liveness). GET /readyz answers 200 {"status":"ready"}, or 503
+//     {"status":"draining"} once the server is told to stop, or 503
+//     {"status":"unavailable"} while Command.Ready fails. Neither needs an API
+//     key nor reveals anything; HEAD works too.
+//   - SIGTERM (or SIGINT): /readyz turns 503 and every answer says
+//     "Connection: close", so that the balancer's kept-alive connections end
+//     after their request; the server goes on serving for --drainDelay (if
+//     /readyz was ever asked), then closes its port, lets the calls and
+//     streams in flight complete within --shutdownTimeout, and exits 0. No
+//     call is refused while draining: a call sent to a closed port fails to
+//     connect, having sent nothing, and may be sent to another replica.
+//     Give --drainDelay at least the balancer's probe period times its
+//     failure threshold.
 //
 // # Logs and shutdown
 //
@@ -175,6 +208,13 @@ type Command struct {
 	NewTool func(ctx context.Context, opts ...runtime.ToolOption) (runtime.Tool, error)
 	// MCP are options of the MCP server (tool annotations, …), for start and mcp.
 	MCP []mcpbridge.Option
+	// Ready, when set, is asked by each GET /readyz of start, with a 2 s
+	// deadline: an error makes the server not ready (HTTP 503; the error is
+	// logged when readiness changes, never told to the prober), for example
+	// while an upstream cannot be reached. Without it a server is ready from
+	// the moment it listens (the tool is built before) until it is told to
+	// stop.
+	Ready func(ctx context.Context) error
 }
 
 // Env is an environment variable a command reads.
@@ -218,6 +258,8 @@ type settings struct {
 
 	// The bounds of start (see serveHTTP).
 	readTimeout, writeTimeout, shutdownTimeout time.Duration
+	drainDelay                                 time.Duration
+	mcpSessions                                bool // stateful MCP
 	maxSessions                                int
 	sessionTimeout                             time.Duration
 	origins                                    []string
@@ -307,7 +349,7 @@ func (c *Command) parse(args []string) (*settings, error) {
 	}
 	s := &settings{command: command, version: c.version(), port: c.port(), host: DefaultHost,
 		readTimeout: mcpbridge.DefaultReadTimeout, writeTimeout: mcpbridge.DefaultWriteTimeout, shutdownTimeout: DefaultShutdownTimeout,
-		maxSessions: mcpbridge.DefaultMaxSessions, sessionTimeout: mcpbridge.DefaultSessionTimeout}
+		drainDelay: DefaultDrainDelay, maxSessions: mcpbridge.DefaultMaxSessions, sessionTimeout: mcpbridge.DefaultSessionTimeout}
 	fs := c.flagSet(command, s)
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -337,7 +379,7 @@ func (c *Command) parse(args []string) (*settings, error) {
 	if len(missing) > 0 {
 		return nil, &usageError{"missing " + strings.Join(missing, ", ")}
 	}
-	for name, d := range map[string]time.Duration{"readTimeout": s.readTimeout, "writeTimeout": s.writeTimeout, "shutdownTimeout": s.shutdownTimeout, "mcpSessionTimeout": s.sessionTimeout} {
+	for name, d := range map[string]time.Duration{"readTimeout": s.readTimeout, "writeTimeout": s.writeTimeout, "shutdownTimeout": s.shutdownTimeout, "drainDelay": s.drainDelay, "mcpSessionTimeout": s.sessionTimeout} {
 		if d < 0 {
 			return nil, &usageError{fmt.Sprintf("--%s: got %v, want 0 (no bound) or more", name, d)}
 		}
@@ -378,6 +420,8 @@ func (c *Command) flagSet(command string, s *settings) *flag.FlagSet {
 		fs.DurationVar(&s.readTimeout, "readTimeout", s.readTimeout, "Time a client has to send a request body")
 		fs.DurationVar(&s.writeTimeout, "writeTimeout", s.writeTimeout, "Time each write of an answer or stream event may take")
 		fs.DurationVar(&s.shutdownTimeout, "shutdownTimeout", s.shutdownTimeout, "Time calls in flight get on SIGINT or SIGTERM")
+		fs.DurationVar(&s.drainDelay, "drainDelay", s.drainDelay, "Time start serves on with /readyz at 503 once told to stop")
+		fs.BoolVar(&s.mcpSessions, "mcpSessions", s.mcpSessions, "Stateful MCP: sessions kept in this process")
 		fs.IntVar(&s.maxSessions, "mcpMaxSessions", s.maxSessions, "Most MCP sessions at once")
 		fs.DurationVar(&s.sessionTimeout, "mcpSessionTimeout", s.sessionTimeout, "MCP session idle timeout")
 		fs.Func("allowOrigin", "Origin browsers may call /mcp from", func(v string) error {
