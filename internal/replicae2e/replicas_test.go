@@ -1,0 +1,501 @@
+// Package replicae2e runs a generated tool server as replicas: three
+// subprocesses of the golden mocktool gateway (testdata/golden/mocktool/cmd,
+// built by the test with go build), each started with "start", behind a
+// round-robin reverse proxy written here, forwarding to one upstream OpenTool
+// server in the test that records every call it executes. It is tests only.
+//
+// The balancer is what a load balancer does: it sends each request to the
+// next replica that its /readyz probe (every probeEvery) found ready, and
+// sends a request whose connection could not be made (nothing sent) to the
+// next one, as nginx's proxy_next_upstream error does. It never resends a
+// request that reached a replica: a call is executed at most once.
+package replicae2e
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"net/http/httputil"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/opentoolgen/opentoolgen/examples/mocktool/mocktool"
+	"github.com/opentoolgen/opentoolgen/internal/testtool"
+	"github.com/opentoolgen/opentoolgen/runtime"
+)
+
+// probeEvery is the balancer's readiness probe period; the replicas'
+// --drainDelay is a few of them, as a deployment would set it.
+const (
+	probeEvery = 25 * time.Millisecond
+	drainDelay = 300 * time.Millisecond
+)
+
+// waitLong bounds the waits of the test (a replica starting, stopping).
+const waitLong = testtool.WaitLong
+
+var (
+	buildOnce sync.Once
+	binary    string
+	buildErr  error
+)
+
+// gateway builds the golden mocktool command once per test binary.
+func gateway(t *testing.T) string {
+	t.Helper()
+	buildOnce.Do(func() {
+		dir, err := os.MkdirTemp("", "replicae2e")
+		if err != nil {
+			buildErr = err
+			return
+		}
+		binary = filepath.Join(dir, "mocktool")
+		cmd := exec.Command("go", "build", "-o", binary, "./testdata/golden/mocktool/cmd/mocktool")
+		cmd.Dir = "../.."
+		if out, err := cmd.CombinedOutput(); err != nil {
+			buildErr = fmt.Errorf("go build: %v\n%s", err, out)
+		}
+	})
+	if buildErr != nil {
+		t.Fatal(buildErr)
+	}
+	return binary
+}
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if binary != "" {
+		os.RemoveAll(filepath.Dir(binary))
+	}
+	os.Exit(code)
+}
+
+// ledger is the upstream's service: create records each text it executes,
+// after pause (so that calls are in flight when a replica stops).
+type ledger struct {
+	*testtool.Store
+	pause time.Duration
+	mu    sync.Mutex
+	texts map[mocktool.ID]string
+	count map[string]int // executions per text
+}
+
+func newLedger(pause time.Duration) *ledger {
+	return &ledger{Store: testtool.NewStore(), pause: pause, texts: map[mocktool.ID]string{}, count: map[string]int{}}
+}
+
+func (l *ledger) Create(ctx context.Context, a mocktool.CreateArgs) (mocktool.ID, error) {
+	time.Sleep(l.pause)
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	id := mocktool.ID(len(l.texts))
+	l.texts[id] = a.Text
+	l.count[a.Text]++
+	return id, nil
+}
+
+// upstream serves l over OpenTool HTTP; its URL ends in /opentool.
+func upstream(t *testing.T, l *ledger) string {
+	tool, err := mocktool.NewTool(l)
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(runtime.NewHandler(tool))
+	t.Cleanup(srv.Close)
+	return srv.URL + runtime.DefaultPrefix
+}
+
+// replica is one subprocess of the gateway.
+type replica struct {
+	cmd  *exec.Cmd
+	base string // http://127.0.0.1:port
+	logs *testtool.LockedBuffer
+	done chan struct{} // closed when it has exited (cmd.ProcessState set)
+}
+
+// startReplicas starts n replicas forwarding to up, with args.
+func startReplicas(t *testing.T, n int, up string, args ...string) []*replica {
+	bin := gateway(t)
+	rs := make([]*replica, n)
+	for i := range rs {
+		r := &replica{logs: &testtool.LockedBuffer{}, done: make(chan struct{})}
+		r.cmd = exec.Command(bin, append([]string{"start", "-t", "0", "--upstream", up}, args...)...)
+		stderr, err := r.cmd.StderrPipe()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := r.cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		base := make(chan string, 1)
+		go func() {
+			sc := bufio.NewScanner(stderr)
+			for sc.Scan() {
+				r.logs.WriteString(sc.Text() + "\n")
+				if m := testtool.ServingLine.FindStringSubmatch(sc.Text()); m != nil {
+					base <- m[1]
+				}
+			}
+			r.cmd.Wait()
+			close(r.done)
+		}()
+		t.Cleanup(func() {
+			r.cmd.Process.Kill()
+			<-r.done
+		})
+		select {
+		case r.base = <-base:
+		case <-r.done:
+			t.Fatalf("replica %d exited without serving:\n%s", i, r.logs)
+		case <-time.After(waitLong):
+			t.Fatalf("replica %d did not say where it serves:\n%s", i, r.logs)
+		}
+		rs[i] = r
+	}
+	return rs
+}
+
+// exited waits for r to exit and returns its exit status (-1: killed).
+func (r *replica) exited(t *testing.T) int {
+	t.Helper()
+	select {
+	case <-r.done:
+		return r.cmd.ProcessState.ExitCode()
+	case <-time.After(waitLong):
+		t.Fatalf("the replica did not exit:\n%s", r.logs)
+		return 0
+	}
+}
+
+// calls counts the calls of function over front the replica logged with
+// outcome.
+func (r *replica) calls(front, function, outcome string) int {
+	re := regexp.MustCompile(`msg=call front=` + front + ` function=` + function + ` duration=\S+ outcome=` + outcome + `\b`)
+	return len(re.FindAllString(r.logs.String(), -1))
+}
+
+// balancer is a round-robin load balancer over replicas that probes their
+// /readyz.
+type balancer struct {
+	backends []*backend
+	next     atomic.Uint64
+	tr       *http.Transport
+	redials  atomic.Int64 // requests sent on to another replica after a failed dial
+	stop     chan struct{}
+	wg       sync.WaitGroup
+}
+
+type backend struct {
+	host  string // 127.0.0.1:port
+	ready atomic.Bool
+}
+
+// newBalancer serves a balancer over rs; its URL is returned.
+func newBalancer(t *testing.T, rs []*replica) (*balancer, string) {
+	b := &balancer{
+		tr:   &http.Transport{MaxIdleConnsPerHost: 64, IdleConnTimeout: time.Minute},
+		stop: make(chan struct{}),
+	}
+	for _, r := range rs {
+		be := &backend{host: strings.TrimPrefix(r.base, "http://")}
+		be.ready.Store(true)
+		b.backends = append(b.backends, be)
+	}
+	probe := &http.Client{Timeout: 4 * probeEvery, Transport: &http.Transport{}}
+	for _, be := range b.backends {
+		b.wg.Go(func() {
+			tick := time.NewTicker(probeEvery)
+			defer tick.Stop()
+			for {
+				select {
+				case <-b.stop:
+					return
+				case <-tick.C:
+				}
+				resp, err := probe.Get("http://" + be.host + "/readyz")
+				if err == nil {
+					resp.Body.Close()
+				}
+				be.ready.Store(err == nil && resp.StatusCode == http.StatusOK)
+			}
+		})
+	}
+	proxy := &httputil.ReverseProxy{
+		Rewrite: func(pr *httputil.ProxyRequest) {
+			pr.Out.URL.Scheme = "http"
+			pr.Out.URL.Host = "balanced" // the Transport picks the replica
+		},
+		Transport:     b,
+		FlushInterval: -1, // MCP answers as server-sent events
+		ErrorHandler: func(w http.ResponseWriter, r *http.Request, err error) {
+			http.Error(w, "balancer: "+err.Error(), http.StatusBadGateway)
+		},
+	}
+	srv := httptest.NewServer(proxy)
+	t.Cleanup(func() {
+		srv.Close()
+		close(b.stop)
+		b.wg.Wait()
+		b.tr.CloseIdleConnections()
+	})
+	return b, srv.URL
+}
+
+// pick returns the next ready backend in turn (any, when none is ready).
+func (b *balancer) pick() *backend {
+	n := uint64(len(b.backends))
+	start := b.next.Add(1)
+	for i := range n {
+		if be := b.backends[(start+i)%n]; be.ready.Load() {
+			return be
+		}
+	}
+	return b.backends[start%n]
+}
+
+// RoundTrip sends req to a replica; a request whose connection could not be
+// made goes to the next one.
+func (b *balancer) RoundTrip(req *http.Request) (*http.Response, error) {
+	var body []byte
+	if req.Body != nil {
+		var err error
+		if body, err = io.ReadAll(req.Body); err != nil {
+			return nil, err
+		}
+		req.Body.Close()
+	}
+	var err error
+	for range len(b.backends) {
+		be := b.pick()
+		out := req.Clone(req.Context())
+		out.URL.Host, out.Host = be.host, be.host
+		out.Body = io.NopCloser(bytes.NewReader(body))
+		var resp *http.Response
+		if resp, err = b.tr.RoundTrip(out); err == nil {
+			return resp, nil
+		}
+		var op *net.OpError
+		if !errors.As(err, &op) || op.Op != "dial" {
+			return nil, err // the request may have reached the replica: never resent
+		}
+		be.ready.Store(false)
+		b.redials.Add(1)
+	}
+	return nil, err
+}
+
+// callsFromEnv is the number of calls of the SIGTERM test: REPLICAS_CALLS,
+// else 10,000 (2,000 with -short).
+func callsFromEnv(t *testing.T) int {
+	if v := os.Getenv("REPLICAS_CALLS"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 100 {
+			t.Fatalf("REPLICAS_CALLS=%q: want a number of calls, 100 or more", v)
+		}
+		return n
+	}
+	if testing.Short() {
+		return 2000
+	}
+	return 10000
+}
+
+// result is what one call got.
+type result struct {
+	id   mocktool.ID
+	err  error
+	took time.Duration
+}
+
+// run makes n calls of create, each with its own text "call-I", from
+// workers concurrent clients through base, each with deadline; at is called
+// once when half of them have been answered. It returns every call's result,
+// by I.
+func run(base string, n, workers int, deadline time.Duration, at func()) []result {
+	client := mocktool.NewClient(runtime.NewClient(base + runtime.DefaultPrefix))
+	results := make([]result, n)
+	var next, answered atomic.Int64
+	var once sync.Once
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Go(func() {
+			for {
+				i := int(next.Add(1) - 1)
+				if i >= n {
+					return
+				}
+				ctx, cancel := context.WithTimeout(context.Background(), deadline)
+				start := time.Now()
+				id, err := client.Create(ctx, mocktool.CreateArgs{Text: "call-" + strconv.Itoa(i)})
+				cancel()
+				results[i] = result{id: id, err: err, took: time.Since(start)}
+				if answered.Add(1) == int64(n/2) {
+					once.Do(at)
+				}
+			}
+		})
+	}
+	wg.Wait()
+	return results
+}
+
+// TestReplicasSIGTERM: three replicas, one told to stop (SIGTERM) in the
+// middle of the calls: every call is answered, with the id of its own text,
+// and executed exactly once; the stopped replica drained (its /readyz went
+// 503, it served the calls in flight) and exited 0.
+func TestReplicasSIGTERM(t *testing.T) {
+	n := callsFromEnv(t)
+	l := newLedger(time.Millisecond)
+	rs := startReplicas(t, 3, upstream(t, l), "--drainDelay", drainDelay.String(), "--shutdownTimeout", "20s")
+	b, base := newBalancer(t, rs)
+	var termAt time.Time
+	start := time.Now()
+	results := run(base, n, 32, 20*time.Second, func() {
+		termAt = time.Now()
+		if err := rs[1].cmd.Process.Signal(syscall.SIGTERM); err != nil {
+			t.Error(err)
+		}
+	})
+	took := time.Since(start)
+	failed := 0
+	for i, r := range results {
+		want := "call-" + strconv.Itoa(i)
+		switch {
+		case r.err != nil:
+			if failed++; failed <= 5 {
+				t.Errorf("call %d: %v", i, r.err)
+			}
+		case l.texts[r.id] != want:
+			t.Errorf("call %d: answered id %d, whose text is %q, not its own %q", i, r.id, l.texts[r.id], want)
+		}
+	}
+	if failed > 0 {
+		t.Errorf("%d of %d calls failed", failed, n)
+	}
+	if len(l.texts) != n {
+		t.Errorf("the upstream executed %d calls, want %d", len(l.texts), n)
+	}
+	for text, c := range l.count {
+		if c != 1 {
+			t.Errorf("%s executed %d times, want once", text, c)
+		}
+	}
+	if code := rs[1].exited(t); code != 0 {
+		t.Errorf("the replica told to stop exited %d, want 0:\n%s", code, rs[1].logs)
+	}
+	logs := rs[1].logs.String()
+	if !strings.Contains(logs, `msg="draining: /readyz answers 503`) || !strings.Contains(logs, "msg=stopped") {
+		t.Errorf("the stopped replica did not log its drain and its stop:\n%s", logs)
+	}
+	// The others stop too, so that every log line is in.
+	for _, r := range []*replica{rs[0], rs[2]} {
+		r.cmd.Process.Signal(syscall.SIGTERM)
+		if code := r.exited(t); code != 0 {
+			t.Errorf("a replica exited %d, want 0:\n%s", code, r.logs)
+		}
+	}
+	served := 0
+	for i, r := range rs {
+		c := r.calls("opentool", "create", "ok")
+		if c == 0 {
+			t.Errorf("replica %d served no call", i)
+		}
+		served += c
+		t.Logf("replica %d served %d calls", i, c)
+	}
+	if served != n {
+		t.Errorf("the replicas logged %d calls served, want %d", served, n)
+	}
+	t.Logf("%d calls through 3 replicas in %v (%.0f calls/s); SIGTERM at %v; %d requests sent on after a failed dial",
+		n, took.Round(time.Millisecond), float64(n)/took.Seconds(), termAt.Sub(start).Round(time.Millisecond), b.redials.Load())
+}
+
+// checkCut checks the results of calls while a replica was killed or
+// frozen: every call returned by its deadline (plus a second for a loaded
+// machine), each answer is its own, no call was executed twice, and each
+// failure is one of want — at most one per client, the calls in flight on
+// that replica or sent to it before the balancer noticed. It returns the
+// failures.
+func checkCut(t *testing.T, l *ledger, results []result, deadline time.Duration, workers int, want ...error) []error {
+	var failures []error
+	for i, r := range results {
+		if r.took > deadline+time.Second {
+			t.Errorf("call %d took %v, beyond its deadline %v", i, r.took, deadline)
+		}
+		if r.err != nil {
+			failures = append(failures, r.err)
+			clear := false
+			for _, w := range want {
+				clear = clear || errors.Is(r.err, w)
+			}
+			if !clear {
+				t.Errorf("call %d failed with %v, want one of %v", i, r.err, want)
+			}
+			continue
+		}
+		if got, own := l.texts[r.id], "call-"+strconv.Itoa(i); got != own {
+			t.Errorf("call %d: answered id %d, whose text is %q, not its own %q", i, r.id, got, own)
+		}
+	}
+	for text, c := range l.count {
+		if c != 1 {
+			t.Errorf("%s executed %d times, want at most once", text, c)
+		}
+	}
+	if len(failures) == 0 || len(failures) > workers {
+		t.Errorf("%d calls failed, want from 1 (the calls in flight on the replica) to %d (one per client)", len(failures), workers)
+	}
+	return failures
+}
+
+// TestReplicasSIGKILL: one of three replicas killed (SIGKILL) in the middle
+// of the calls: the calls in flight on it fail at once with a clear error
+// (the balancer's 502: runtime.ErrNoAccess), none hangs, no call is executed
+// twice, and the others, and those after, are answered.
+func TestReplicasSIGKILL(t *testing.T) {
+	const n, workers, deadline = 2000, 32, 5 * time.Second
+	l := newLedger(20 * time.Millisecond)
+	rs := startReplicas(t, 3, upstream(t, l), "--drainDelay", drainDelay.String())
+	b, base := newBalancer(t, rs)
+	results := run(base, n, workers, deadline, func() { rs[1].cmd.Process.Kill() })
+	failures := checkCut(t, l, results, deadline, workers, runtime.ErrNoAccess)
+	if code := rs[1].exited(t); code != -1 {
+		t.Errorf("the killed replica exited %d, want -1 (a signal)", code)
+	}
+	if len(failures) > 0 {
+		t.Logf("%d of %d calls failed, first: %v; %d requests sent on after a failed dial", len(failures), n, failures[0], b.redials.Load())
+	}
+}
+
+// TestReplicasFrozen: one of three replicas frozen (SIGSTOP: a machine
+// that vanished; its port still accepts connections) in the middle of the
+// calls: the calls in flight on it fail at their deadline with
+// context.DeadlineExceeded, none hangs beyond it, the balancer's probe takes
+// the replica out, and the other calls are answered.
+func TestReplicasFrozen(t *testing.T) {
+	const n, workers, deadline = 2000, 32, 2 * time.Second
+	l := newLedger(20 * time.Millisecond)
+	rs := startReplicas(t, 3, upstream(t, l), "--drainDelay", drainDelay.String())
+	_, base := newBalancer(t, rs)
+	results := run(base, n, workers, deadline, func() { rs[1].cmd.Process.Signal(syscall.SIGSTOP) })
+	failures := checkCut(t, l, results, deadline, workers, context.DeadlineExceeded)
+	rs[1].cmd.Process.Kill()
+	if len(failures) > 0 {
+		t.Logf("%d of %d calls failed, first: %v", len(failures), n, failures[0])
+	}
+}
