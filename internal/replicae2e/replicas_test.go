@@ -15,6 +15,7 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -33,6 +34,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/opentoolgen/opentoolgen/examples/mocktool/mocktool"
 	"github.com/opentoolgen/opentoolgen/internal/testtool"
@@ -197,10 +200,22 @@ type balancer struct {
 	tr       *http.Transport
 	redials  atomic.Int64 // requests sent on to another replica after a failed dial
 	stop     chan struct{}
-	wg       sync.WaitGroup
+
+	mu     sync.Mutex
+	routes []route // with record: what went where
+	wg     sync.WaitGroup
+}
+
+// route is one request the balancer sent: to which replica, its JSON-RPC
+// method, and the status of the answer.
+type route struct {
+	backend int
+	method  string
+	status  int
 }
 
 type backend struct {
+	index int
 	host  string // 127.0.0.1:port
 	ready atomic.Bool
 }
@@ -211,8 +226,8 @@ func newBalancer(t *testing.T, rs []*replica) (*balancer, string) {
 		tr:   &http.Transport{MaxIdleConnsPerHost: 64, IdleConnTimeout: time.Minute},
 		stop: make(chan struct{}),
 	}
-	for _, r := range rs {
-		be := &backend{host: strings.TrimPrefix(r.base, "http://")}
+	for i, r := range rs {
+		be := &backend{index: i, host: strings.TrimPrefix(r.base, "http://")}
 		be.ready.Store(true)
 		b.backends = append(b.backends, be)
 	}
@@ -287,6 +302,11 @@ func (b *balancer) RoundTrip(req *http.Request) (*http.Response, error) {
 		out.Body = io.NopCloser(bytes.NewReader(body))
 		var resp *http.Response
 		if resp, err = b.tr.RoundTrip(out); err == nil {
+			var m struct{ Method string }
+			_ = json.Unmarshal(body, &m)
+			b.mu.Lock()
+			b.routes = append(b.routes, route{be.index, m.Method, resp.StatusCode})
+			b.mu.Unlock()
 			return resp, nil
 		}
 		var op *net.OpError
@@ -497,5 +517,104 @@ func TestReplicasFrozen(t *testing.T) {
 	rs[1].cmd.Process.Kill()
 	if len(failures) > 0 {
 		t.Logf("%d of %d calls failed, first: %v", len(failures), n, failures[0])
+	}
+}
+
+// takeRoutes returns the routes so far and forgets them.
+func (b *balancer) takeRoutes() []route {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	r := b.routes
+	b.routes = nil
+	return r
+}
+
+// mcpCalls connects an MCP client speaking version through base and makes
+// calls of create, each with its own text: the error of the first that
+// fails, after checking the answers against l.
+func mcpCalls(t *testing.T, base, version string, calls int, l *ledger) error {
+	client := mcp.NewClient(&mcp.Implementation{Name: "replicae2e", Version: "1.0.0"}, nil)
+	transport := &mcp.StreamableClientTransport{Endpoint: base + "/mcp", MaxRetries: -1}
+	ctx, cancel := context.WithTimeout(context.Background(), waitLong)
+	defer cancel()
+	cs, err := client.Connect(ctx, transport, &mcp.ClientSessionOptions{ProtocolVersion: version})
+	if err != nil {
+		return fmt.Errorf("connect: %w", err)
+	}
+	defer cs.Close()
+	for i := range calls {
+		text := "mcp-" + version + "-" + strconv.Itoa(i)
+		res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "create", Arguments: map[string]any{"text": text}})
+		if err != nil {
+			return fmt.Errorf("call %d: %w", i, err)
+		}
+		if res.IsError {
+			return fmt.Errorf("call %d: error result %v", i, res.Content)
+		}
+		var out struct{ ID mocktool.ID }
+		b, _ := json.Marshal(res.StructuredContent)
+		if err := json.Unmarshal(b, &out); err != nil {
+			return fmt.Errorf("call %d: structured content %s: %v", i, b, err)
+		}
+		l.mu.Lock()
+		got := l.texts[out.ID]
+		l.mu.Unlock()
+		if got != text {
+			t.Errorf("%s call %d: answered id %d, whose text is %q, not its own %q", version, i, out.ID, got, text)
+		}
+	}
+	return nil
+}
+
+// TestReplicasMCP: MCP clients of the 2026-07-28 version (no session) and
+// of the earlier ones (initialize, then a session ID the server may not
+// give) call through the round-robin balancer: their consecutive calls land
+// on different replicas, and each is answered. The same clients against
+// replicas with --mcpSessions fail once a call lands on a replica that does
+// not know their session: what stateless serving fixes.
+func TestReplicasMCP(t *testing.T) {
+	const calls = 6
+	l := newLedger(0)
+	up := upstream(t, l)
+	rs := startReplicas(t, 3, up, "--drainDelay", drainDelay.String())
+	b, base := newBalancer(t, rs)
+	for _, version := range []string{"2026-07-28", "2025-11-25", "2025-06-18", "2025-03-26"} {
+		if err := mcpCalls(t, base, version, calls, l); err != nil {
+			t.Errorf("%s: %v", version, err)
+		}
+		landed := map[int]bool{}
+		n := 0
+		for _, r := range b.takeRoutes() {
+			if r.method == "tools/call" {
+				n++
+				landed[r.backend] = true
+				if r.status != http.StatusOK {
+					t.Errorf("%s: a call answered HTTP %d by replica %d", version, r.status, r.backend)
+				}
+			}
+		}
+		if n != calls || len(landed) < 2 {
+			t.Errorf("%s: %d calls landed on replicas %v, want %d on 2 or more", version, n, landed, calls)
+		}
+	}
+	for _, r := range rs {
+		r.cmd.Process.Signal(syscall.SIGTERM)
+		r.exited(t)
+	}
+	for i, r := range rs {
+		if c := r.calls("mcp", "create", "ok"); c == 0 {
+			t.Errorf("replica %d served no MCP call", i)
+		}
+	}
+
+	stateful := startReplicas(t, 3, up, "--mcpSessions")
+	_, sbase := newBalancer(t, stateful)
+	for _, version := range []string{"2025-06-18"} {
+		err := mcpCalls(t, sbase, version, calls, l)
+		if err == nil {
+			t.Errorf("%s against stateful replicas: every call answered; want a call refused by a replica without the session", version)
+		} else {
+			t.Logf("%s against stateful replicas (--mcpSessions), as expected: %v", version, err)
+		}
 	}
 }
