@@ -139,14 +139,21 @@ func (f *HTTPHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		if !f.reserve() {
 			what := "sessions open"
 			if f.stateless {
-				what = "requests under way"
+				what = "MCP requests under way"
 			}
 			w.Header().Set("Retry-After", "5")
 			writeError(w, http.StatusServiceUnavailable, nil, -32000,
-				fmt.Sprintf("the server has %d MCP %s, its most: try again later", f.cfg.maxSessions, what))
+				fmt.Sprintf("the server has %d %s, its most: try again later", f.cfg.maxSessions, what))
 			return
 		}
 		defer f.release()
+	}
+	r.Header.Del(requestHeader)
+	if f.stateless && r.Method == http.MethodPost {
+		id := strconv.FormatUint(f.bridge.nextRequest.Add(1), 10)
+		f.bridge.requests.Store(id, r.Context())
+		defer f.bridge.requests.Delete(id)
+		r.Header.Set(requestHeader, id)
 	}
 	if f.cfg.writeTimeout > 0 {
 		w = &deadlineWriter{ResponseWriter: w, rc: rc, timeout: f.cfg.writeTimeout}

@@ -374,3 +374,102 @@ func TestStreamResultBound(t *testing.T) {
 	}
 	<-tool.ended
 }
+
+// waiter is a tool whose "wait" returns when its context ends (started
+// says it began), and "ping" at once.
+type waiter struct {
+	started chan struct{}
+	ended   chan error // the cause of each wait's end
+	pings   atomic.Int64
+}
+
+func (w *waiter) Load(context.Context) (*runtime.OpenTool, error) {
+	return &runtime.OpenTool{
+		OpenTool:  "1.0.0",
+		Info:      runtime.Info{Title: "waiter", Version: "1"},
+		Functions: []runtime.Function{{Name: "wait", Description: "waits"}, {Name: "ping", Description: "counts"}},
+	}, nil
+}
+
+func (w *waiter) Call(ctx context.Context, name string, _ json.RawMessage) (json.RawMessage, error) {
+	if name == "ping" {
+		w.pings.Add(1)
+		return json.RawMessage(`{}`), nil
+	}
+	w.started <- struct{}{}
+	<-ctx.Done()
+	w.ended <- context.Cause(ctx)
+	return nil, ctx.Err()
+}
+
+// TestHTTPStatelessBound: stateless, every POST is a session while it
+// runs, so WithMaxSessions bounds the POSTs under way: one more is 503 with
+// Retry-After and a JSON-RPC error; the end of a request cancels its call
+// (a client of a version before 2026-07-28 has no other way: its
+// notifications/cancelled reaches no session), and its place frees up. An
+// Mcp-Session-Id from elsewhere changes nothing.
+func TestHTTPStatelessBound(t *testing.T) {
+	wt := &waiter{started: make(chan struct{}, 2), ended: make(chan error, 2)}
+	h, err := mcpbridge.NewHTTPHandler(context.Background(), wt, nil, true, mcpbridge.WithMaxSessions(2))
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(h)
+	t.Cleanup(srv.Close)
+	t.Cleanup(func() { h.Close() })
+	const wait = `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"wait","arguments":{}}}`
+	const ping = `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"ping","arguments":{}}}`
+	var cancels []context.CancelFunc
+	for range 2 {
+		ctx, cancel := context.WithCancel(context.Background())
+		cancels = append(cancels, cancel)
+		req, _ := http.NewRequestWithContext(ctx, http.MethodPost, srv.URL, strings.NewReader(wait))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "application/json, text/event-stream")
+		go func() {
+			if resp, err := http.DefaultClient.Do(req); err == nil {
+				io.Copy(io.Discard, resp.Body)
+				resp.Body.Close()
+			}
+		}()
+		select {
+		case <-wt.started:
+		case <-time.After(10 * time.Second):
+			t.Fatal("a wait did not start")
+		}
+	}
+	resp, body := post(t, srv.URL, "ANOTHERREPLICASSESSION", ping)
+	if resp.StatusCode != http.StatusServiceUnavailable || resp.Header.Get("Retry-After") == "" {
+		t.Fatalf("a third POST under way: %d %s, want 503 with Retry-After", resp.StatusCode, body)
+	}
+	if code, msg := rpcError(t, body); code != -32000 || !strings.Contains(msg, "2 MCP requests under way") {
+		t.Errorf("a third POST under way: error %d %q", code, msg)
+	}
+	for _, cancel := range cancels {
+		cancel()
+	}
+	for range 2 {
+		select {
+		case cause := <-wt.ended:
+			if !errors.Is(cause, mcpbridge.ErrRequestEnded) {
+				t.Errorf("a wait ended by %v, want ErrRequestEnded", cause)
+			}
+		case <-time.After(10 * time.Second):
+			t.Fatal("a wait did not end with its request (a client before 2026-07-28 cancels so)")
+		}
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		resp, body = post(t, srv.URL, "ANOTHERREPLICASSESSION", ping)
+		if resp.StatusCode == http.StatusOK {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("once the waits ended: %d %s, want 200", resp.StatusCode, body)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	if n := wt.pings.Load(); n != 1 {
+		t.Errorf("%d pings ran, want 1 (the refused one did not)", n)
+	}
+}

@@ -67,6 +67,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 	"unicode/utf8"
 
@@ -403,7 +404,9 @@ func ServeStdio(ctx context.Context, tool runtime.Tool, impl *mcp.Implementation
 // tools do not change. A stateful handler (false) keeps each session in this
 // process and answers 404 to a session it does not know; behind a load
 // balancer it needs session affinity. In both modes a call's context ends
-// when the client cancels it.
+// when the client cancels it; stateless, also when its HTTP request ends
+// (cause ErrRequestEnded), which is how a client of a version before
+// 2026-07-28 cancels there: its notifications/cancelled reaches no session.
 //
 // What hostile or broken clients can take is bounded, each bound an Option:
 //
@@ -467,21 +470,46 @@ type bridge struct {
 	stopped context.Context
 	stop    context.CancelCauseFunc
 	calls   inflight.Counter // the calls under way
+
+	// requests are the contexts of the stateless POSTs under way, by the
+	// number HTTPHandler gives each in requestHeader: a client of a version
+	// before 2026-07-28 cancels a call by ending its request (its
+	// notifications/cancelled reaches no session), and the SDK does not
+	// cancel the call then.
+	requests    sync.Map // string → context.Context
+	nextRequest atomic.Uint64
 }
+
+// requestHeader carries the number of a stateless POST from HTTPHandler to
+// the call it makes (HTTPHandler sets it, whatever the client sent).
+const requestHeader = "X-Mcpbridge-Request"
+
+// ErrRequestEnded is the cause of a call's cancellation when the HTTP
+// request that carries it to a stateless handler ends before its answer.
+var ErrRequestEnded = errors.New("mcpbridge: the client's request ended")
 
 // begin starts a call whose context is ctx: it returns the context the call
 // runs with, which also ends when the bridge stops, and the function to call
 // when the call has returned. ok is false when the bridge has stopped: the
 // call must not run.
-func (b *bridge) begin(ctx context.Context) (_ context.Context, end func(), ok bool) {
+func (b *bridge) begin(ctx context.Context, req *mcp.CallToolRequest) (_ context.Context, end func(), ok bool) {
 	if b.stopped.Err() != nil {
 		return nil, nil, false
 	}
 	b.calls.Add(1)
 	ctx, cancel := context.WithCancelCause(ctx)
 	unhook := context.AfterFunc(b.stopped, func() { cancel(context.Cause(b.stopped)) })
+	unhookRequest := func() bool { return false }
+	if req != nil && req.Extra != nil && req.Extra.Header != nil {
+		if id := req.Extra.Header.Get(requestHeader); id != "" {
+			if rctx, ok := b.requests.Load(id); ok {
+				unhookRequest = context.AfterFunc(rctx.(context.Context), func() { cancel(ErrRequestEnded) })
+			}
+		}
+	}
 	return ctx, func() {
 		unhook()
+		unhookRequest()
 		cancel(nil)
 		b.calls.Add(-1)
 	}, true
@@ -496,7 +524,7 @@ func (b *bridge) stoppedResult(name string) *mcp.CallToolResult {
 
 func (b *bridge) callHandler(name string) mcp.ToolHandler {
 	return func(ctx context.Context, req *mcp.CallToolRequest) (res *mcp.CallToolResult, err error) {
-		ctx, end, ok := b.begin(ctx)
+		ctx, end, ok := b.begin(ctx, req)
 		if !ok {
 			return b.stoppedResult(name), nil
 		}
@@ -525,7 +553,7 @@ func (b *bridge) callHandler(name string) mcp.ToolHandler {
 
 func (b *bridge) streamHandler(name string) mcp.ToolHandler {
 	return func(ctx context.Context, req *mcp.CallToolRequest) (res *mcp.CallToolResult, err error) {
-		ctx, end, ok := b.begin(ctx)
+		ctx, end, ok := b.begin(ctx, req)
 		if !ok {
 			return b.stoppedResult(name), nil
 		}
