@@ -72,8 +72,8 @@ func emitCommand(p *model.Package) *jen.File {
 	}
 	pkg := func(name string) *jen.Statement { return jen.Qual(c.ImportPath, name) }
 
-	// Name, Document, Flags, Required, Env, MCP, NewTool: in this order, each
-	// on a line.
+	// Name, Document, Flags, Required, Env, MCP, NewTool, Ready: in this
+	// order, each on a line.
 	field := func(name string, v jen.Code) jen.Code { return jen.Line().Id(name).Op(":").Add(v) }
 	fields := []jen.Code{
 		field("Name", jen.Lit(c.Name)),
@@ -91,7 +91,11 @@ func emitCommand(p *model.Package) *jen.File {
 		fields = append(fields, field("Env", jen.Index().Qual(toolcliPath, "Env").Values(multiline(m.env)...)))
 	}
 	fields = append(fields, field("NewTool", jen.Func().Params(jen.Id("_").Qual(contextPath, "Context"), jen.Id("opts").Op("...").Add(rt("ToolOption"))).
-		Params(rt("Tool"), jen.Error()).Block(m.body...)), jen.Line())
+		Params(rt("Tool"), jen.Error()).Block(m.body...)))
+	if len(m.ready) > 0 {
+		fields = append(fields, field("Ready", jen.Func().Params(jen.Id("ctx").Qual(contextPath, "Context")).Error().Block(m.ready...)))
+	}
+	fields = append(fields, jen.Line())
 	var mainBody []jen.Code
 	if len(m.vars) > 0 {
 		mainBody = append(mainBody, jen.Var().List(m.vars...).String())
@@ -105,12 +109,13 @@ func emitCommand(p *model.Package) *jen.File {
 }
 
 // commandMain is what a generated main's backend adds to it: the locals its
-// flags set, the body of Flags, the required flags, the Env entries and the
-// body of NewTool.
+// flags set, the body of Flags, the required flags, the Env entries, the
+// body of NewTool and that of Ready (none: ready once it serves).
 type commandMain struct {
 	vars, flags []jen.Code
 	required    []string
 	env, body   []jen.Code
+	ready       []jen.Code
 }
 
 // strVar adds a string flag name that sets the local local.
@@ -193,6 +198,14 @@ func (m *commandMain) gatewayBackend(p *model.Package) {
 		jen.Return(pkg("NewTool").Call(
 			pkg("NewClient").Call(rt("NewClient").Call(jen.Id("upstream"), rt("WithAPIKey").Call(jen.Id("upstreamKey")))),
 			jen.Id("opts").Op("..."))),
+	)
+	// A gateway is ready while its upstream answers (/readyz, for a load
+	// balancer): NewTool has read the key by then.
+	// _, err := runtime.NewClient(upstream, runtime.WithAPIKey(upstreamKey)).Version(ctx)
+	// return err
+	m.ready = append(m.ready,
+		jen.List(jen.Id("_"), jen.Err()).Op(":=").Add(rt("NewClient")).Call(jen.Id("upstream"), rt("WithAPIKey").Call(jen.Id("upstreamKey"))).Dot("Version").Call(jen.Id("ctx")),
+		jen.Return(jen.Err()),
 	)
 }
 

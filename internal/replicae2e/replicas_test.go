@@ -618,3 +618,46 @@ func TestReplicasMCP(t *testing.T) {
 		}
 	}
 }
+
+// TestGatewayReadiness: a generated gateway is ready while its upstream
+// answers: /readyz is 503 "unavailable" while the upstream fails (/healthz
+// stays 200), and 200 again once it answers.
+func TestGatewayReadiness(t *testing.T) {
+	tool, err := mocktool.NewTool(newLedger(0))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var down atomic.Bool
+	h := runtime.NewHandler(tool)
+	up := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if down.Load() {
+			http.Error(w, "upstream down", http.StatusServiceUnavailable)
+			return
+		}
+		h.ServeHTTP(w, r)
+	}))
+	t.Cleanup(up.Close)
+	r := startReplicas(t, 1, up.URL+runtime.DefaultPrefix, "--drainDelay", "0")[0]
+	status := func(path string) (int, string) {
+		resp, err := http.Get(r.base + path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		return resp.StatusCode, strings.TrimSpace(string(b))
+	}
+	for _, d := range []bool{false, true, false} {
+		down.Store(d)
+		want, wantBody := 200, `{"status":"ready"}`
+		if d {
+			want, wantBody = 503, `{"status":"unavailable"}`
+		}
+		if code, body := status("/readyz"); code != want || body != wantBody {
+			t.Errorf("upstream down=%v: /readyz %d %s, want %d %s", d, code, body, want, wantBody)
+		}
+		if code, _ := status("/healthz"); code != 200 {
+			t.Errorf("upstream down=%v: /healthz %d, want 200", d, code)
+		}
+	}
+}

@@ -38,6 +38,10 @@ func main() {
 			}
 			return hostile.NewTool(hostile.NewClient(runtime.NewClient(upstream, runtime.WithAPIKey(upstreamKey))), opts...)
 		},
+		Ready: func(ctx context.Context) error {
+			_, err := runtime.NewClient(upstream, runtime.WithAPIKey(upstreamKey)).Version(ctx)
+			return err
+		},
 	}
 	cmd.Main()
 }
