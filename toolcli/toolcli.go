@@ -121,11 +121,13 @@
 //     "Connection: close", so that the balancer's kept-alive connections end
 //     after their request; the server goes on serving for --drainDelay (if
 //     /readyz was ever asked), then closes its port, lets the calls and
-//     streams in flight complete within --shutdownTimeout, and exits 0. No
-//     call is refused while draining: a call sent to a closed port fails to
-//     connect, having sent nothing, and may be sent to another replica.
-//     Give --drainDelay at least the balancer's probe period times its
-//     failure threshold.
+//     streams in flight complete within --shutdownTimeout, and exits 0 (a
+//     second signal ends the process at once). No call is refused while
+//     draining: a call sent to a closed port fails to connect, having sent
+//     nothing, and may be sent to another replica. Give --drainDelay at
+//     least the balancer's probe period times its failure threshold.
+//     {"status":"unavailable"} comes from Command.Ready: a generated
+//     gateway's checks that its upstream answers GET /version.
 //
 // # Logs and shutdown
 //
@@ -224,11 +226,16 @@ type Env struct {
 }
 
 // Main runs the command with the program's arguments until SIGINT or SIGTERM
-// and exits with its status. In mcp mode, what the program writes to
+// and exits with its status; a second SIGINT or SIGTERM ends the process at
+// once. In mcp mode, what the program writes to
 // os.Stdout goes to standard error instead: standard output carries the
 // protocol only.
 func (c *Command) Main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	// Once the command is told to stop, a second SIGINT or SIGTERM ends the
+	// process at once (the signals' default action), drain and grace period
+	// cut short.
+	context.AfterFunc(ctx, stop)
 	code := c.run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr, true)
 	stop()
 	os.Exit(code)

@@ -661,3 +661,36 @@ func TestGatewayReadiness(t *testing.T) {
 		}
 	}
 }
+
+// TestSecondSignal: a replica draining (its /readyz was asked, its drain
+// delay long) ends at once on a second SIGTERM.
+func TestSecondSignal(t *testing.T) {
+	r := startReplicas(t, 1, upstream(t, newLedger(0)), "--drainDelay", "1m")[0]
+	readyz := func() int {
+		resp, err := http.Get(r.base + "/readyz")
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		return resp.StatusCode
+	}
+	if code := readyz(); code != 200 {
+		t.Fatalf("/readyz %d, want 200", code)
+	}
+	r.cmd.Process.Signal(syscall.SIGTERM)
+	deadline := time.Now().Add(waitLong)
+	for readyz() != http.StatusServiceUnavailable {
+		if time.Now().After(deadline) {
+			t.Fatal("/readyz did not turn 503 after SIGTERM")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	signalled := time.Now()
+	r.cmd.Process.Signal(syscall.SIGTERM)
+	if code := r.exited(t); code != -1 {
+		t.Errorf("exit status %d after a second SIGTERM, want -1 (ended by the signal)", code)
+	}
+	if took := time.Since(signalled); took > 10*time.Second {
+		t.Errorf("ended %v after the second SIGTERM, want at once", took)
+	}
+}
