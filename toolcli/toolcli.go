@@ -231,13 +231,33 @@ type Env struct {
 // os.Stdout goes to standard error instead: standard output carries the
 // protocol only.
 func (c *Command) Main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	// Once the command is told to stop, a second SIGINT or SIGTERM ends the
-	// process at once (the signals' default action), drain and grace period
-	// cut short.
-	context.AfterFunc(ctx, stop)
+	ctx, cancel := context.WithCancel(context.Background())
+	sigs := make(chan os.Signal, 2)
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
+	done := make(chan struct{})
+	go func() {
+		select {
+		case <-sigs:
+			cancel()
+		case <-done:
+			return
+		}
+		// Told to stop, a second SIGINT or SIGTERM ends the process at once
+		// (the signal's default action), drain and grace period cut short.
+		select {
+		case s := <-sigs:
+			signal.Reset(os.Interrupt, syscall.SIGTERM)
+			if p, err := os.FindProcess(os.Getpid()); err == nil && p.Signal(s) == nil {
+				time.Sleep(time.Second) // the signal's action is on its way
+			}
+			os.Exit(1)
+		case <-done:
+		}
+	}()
 	code := c.run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr, true)
-	stop()
+	close(done)
+	signal.Stop(sigs)
+	cancel()
 	os.Exit(code)
 }
 
