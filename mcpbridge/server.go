@@ -34,7 +34,8 @@
 //     _meta {"opentool/count": N} instead, N the items sent, also in an error
 //     result: nothing is collected, whatever the stream's length.
 //   - A client's cancellation (notifications/cancelled, or over stateless
-//     HTTP the request going away) cancels the call's context, and so does
+//     HTTP the request going away, whatever the protocol version: cause
+//     ErrRequestEnded) cancels the call's context, and so does
 //     the server's end: [HTTPHandler.Close], the end of [ServeStdio]'s
 //     context, or of the context of [WithStopContext] (the SDK does not
 //     cancel the calls of a session it closes: it waits for them). Then the
