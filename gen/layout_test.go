@@ -64,6 +64,8 @@ var stages = []struct {
 	// seed 001's tool executors on NATS
 	{pkg: "natsexec", may: []string{"runtime"}, third: true},
 	{pkg: "mcpbridge", may: []string{"internal/jsontree", "internal/inflight", "internal/mcpschema", "runtime"}, third: true},
+	// any Tool as a NATS micro service, and a Caller over NATS
+	{pkg: "natsbridge", may: []string{"runtime"}, third: true},
 	{pkg: "oauth2cred", may: []string{"internal/redirect", "runtime/rest"}, third: true},
 	// the command line of a tool server (what opentoolgen -cmd's mains call):
 	// OpenTool HTTP and MCP, so beside runtime too

@@ -8,6 +8,8 @@ package callere2e
 // Every case must give the same typed values and the same errors (class, code,
 // message, data, errors.Is) over the three; over MCP a stream's items come as
 // progress notifications (mcpbridge.NewClient routes them to the call).
+// Over NATS the Tool is a micro service (natsbridge) on an embedded server,
+// called through natsbridge.Caller.
 
 import (
 	"context"
@@ -21,8 +23,10 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/nats-io/nats.go"
 
 	"github.com/opentoolgen/opentoolgen/mcpbridge"
+	"github.com/opentoolgen/opentoolgen/natsbridge"
 	"github.com/opentoolgen/opentoolgen/runtime"
 	catalog "github.com/opentoolgen/opentoolgen/testdata/golden/catalog"
 )
@@ -130,7 +134,34 @@ func transports(t *testing.T, tool runtime.Tool) []transport {
 		{"http", catalog.NewClient(runtime.NewClient(srv.URL + runtime.DefaultPrefix))},
 		{"local", catalog.NewClient(runtime.Local(tool))},
 		{"mcp", catalog.NewClient(runtime.Local(mcpTool(t, tool)))},
+		{"nats", catalog.NewClient(natsCaller(t, tool))},
 	}
+}
+
+// natsCaller serves tool as a NATS micro service on an embedded server (one
+// connection for the service, another for the caller) and returns its
+// Caller.
+func natsCaller(t *testing.T, tool runtime.Tool) runtime.Caller {
+	t.Helper()
+	ns, err := natsbridge.StartEmbedded(0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(ns.Shutdown)
+	connect := func() *nats.Conn {
+		nc, err := nats.Connect(ns.ClientURL())
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(nc.Close)
+		return nc
+	}
+	svc, err := natsbridge.NewService(t.Context(), connect(), tool, natsbridge.WithPrefix("shop"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { svc.Shutdown(context.Background()) })
+	return natsbridge.NewCaller(connect(), "shop")
 }
 
 // mcpTool serves tool over MCP in memory and returns the MCP server as a

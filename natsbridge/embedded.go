@@ -1,0 +1,42 @@
+package natsbridge
+
+import (
+	"errors"
+	"fmt"
+	"net"
+	"strconv"
+	"time"
+
+	"github.com/nats-io/nats-server/v2/server"
+)
+
+// DefaultEmbeddedPort is the port [StartEmbedded] listens on when asked for
+// none: NATS's usual 4222 plus one hundred, so that it does not clash with a
+// NATS server already running on the machine.
+const DefaultEmbeddedPort = 4322
+
+// StartEmbedded starts a NATS server in this process, listening on the
+// loopback address 127.0.0.1 only, on port (0: a free port the system
+// chooses; see [DefaultEmbeddedPort] for the commands' default), without
+// authentication, logging, clustering or JetStream: the one-machine default
+// of the server command. Its ClientURL is what to connect to; Shutdown stops
+// it.
+func StartEmbedded(port int) (*server.Server, error) {
+	if port < 0 {
+		port = server.RANDOM_PORT
+	}
+	if port == 0 {
+		port = server.RANDOM_PORT
+	}
+	ns, err := server.NewServer(&server.Options{Host: "127.0.0.1", Port: port, NoLog: true, NoSigs: true})
+	if err != nil {
+		return nil, fmt.Errorf("natsbridge: embedded NATS server: %w", err)
+	}
+	go ns.Start()
+	if !ns.ReadyForConnections(10 * time.Second) {
+		ns.Shutdown()
+		addr := net.JoinHostPort("127.0.0.1", strconv.Itoa(port))
+		return nil, errors.New("natsbridge: embedded NATS server: not ready on " + addr + " after 10s (is the port in use?)")
+	}
+	return ns, nil
+}

@@ -1,0 +1,532 @@
+package natsbridge
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"regexp"
+	"runtime/debug"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+	"unicode/utf8"
+
+	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/micro"
+
+	"github.com/opentoolgen/opentoolgen/runtime"
+)
+
+// Defaults of the service options.
+const (
+	// DefaultQueueGroup is the queue group of every endpoint unless
+	// [WithQueueGroup] says otherwise: replicas of a tool share its calls.
+	DefaultQueueGroup = "opentool"
+	// DefaultPrefix is the subject prefix of a tool whose document has no
+	// usable title.
+	DefaultPrefix = "opentool"
+	// DefaultMaxConcurrent is how many calls a service runs at once unless
+	// [WithMaxConcurrent] says otherwise.
+	DefaultMaxConcurrent = 256
+	// DefaultStreamWindow is how many items of a stream the service sends
+	// ahead of the caller's credit.
+	DefaultStreamWindow = 64
+	// DefaultStreamIdle bounds how long a stream waits for its caller's
+	// credit before it is dropped, and how long Shutdown waits for calls in
+	// flight.
+	DefaultStreamIdle = 30 * time.Second
+)
+
+// Option configures [NewService] and [Serve].
+type Option func(*config)
+
+type config struct {
+	prefix        string
+	queue         string
+	maxConcurrent int
+	maxRequest    int
+	window        int
+	idle          time.Duration
+	valueHeaders  map[string]string
+	logger        *slog.Logger
+	name, version string
+}
+
+// WithPrefix sets the subject prefix: function f is served on PREFIX.f. The
+// prefix is one or more dot-separated subject tokens (no spaces, '*' or '>').
+func WithPrefix(p string) Option { return func(c *config) { c.prefix = p } }
+
+// WithQueueGroup sets the queue group of the endpoints (default
+// [DefaultQueueGroup]): services in one group share the calls, each call
+// going to one of them.
+func WithQueueGroup(q string) Option { return func(c *config) { c.queue = q } }
+
+// WithMaxConcurrent bounds the calls (and streams) the service runs at once
+// (default [DefaultMaxConcurrent]). When they are all busy, further requests
+// wait in the subscription's pending queue (nats.go's pending limits apply).
+func WithMaxConcurrent(n int) Option { return func(c *config) { c.maxConcurrent = n } }
+
+// WithMaxRequestBytes bounds the arguments of a call (default: the server's
+// max_payload, 1 MiB unless configured, which bounds every message anyway).
+// Larger requests are answered -32600.
+func WithMaxRequestBytes(n int) Option { return func(c *config) { c.maxRequest = n } }
+
+// WithStreamWindow sets how many items a stream sends before it waits for
+// its caller's credit (default [DefaultStreamWindow]).
+func WithStreamWindow(n int) Option { return func(c *config) { c.window = n } }
+
+// WithStreamIdle bounds how long a stream waits for credit from a caller
+// that stopped reading, and how long [Service.Shutdown] waits for calls in
+// flight (default [DefaultStreamIdle]).
+func WithStreamIdle(d time.Duration) Option { return func(c *config) { c.idle = d } }
+
+// WithCallValueHeaders fills call values ([runtime.WithCallValues]) from
+// request headers (header name → value name), as runtime.WithCallValueHeaders
+// does for HTTP: a header is matched exactly, then case-insensitively.
+func WithCallValueHeaders(headers map[string]string) Option {
+	return func(c *config) {
+		if c.valueHeaders == nil {
+			c.valueHeaders = map[string]string{}
+		}
+		for h, n := range headers {
+			c.valueHeaders[h] = n
+		}
+	}
+}
+
+// WithLogger sets the logger of tool panics and failed answers (default
+// slog.Default()).
+func WithLogger(l *slog.Logger) Option { return func(c *config) { c.logger = l } }
+
+// WithService sets the micro service's name and version (default: the
+// prefix with dots as dashes, and the document's version when it is
+// semantic, else "0.0.0").
+func WithService(name, version string) Option {
+	return func(c *config) { c.name, c.version = name, version }
+}
+
+// Service is a tool served as a NATS micro service. Make it with
+// [NewService]; stop it with [Service.Shutdown].
+type Service struct {
+	nc     *nats.Conn
+	tool   runtime.Tool
+	stream runtime.StreamTool
+	cfg    config
+	svc    micro.Service
+	subj   map[string]string // endpoint subject → function
+
+	sem      chan struct{}
+	inflight sync.WaitGroup
+	owned    int // subscriptions of the connection the micro service made
+	calls    atomic.Int64
+	errs     atomic.Int64
+	streams  atomic.Int64
+
+	cancels   sync.Map // call id → context.CancelFunc
+	cancelSub *nats.Subscription
+
+	stopOnce sync.Once
+	stopped  chan struct{}
+}
+
+var (
+	tokenRE   = regexp.MustCompile(`^[^\s.*>]+$`)
+	nameRE    = regexp.MustCompile(`^[A-Za-z0-9_-]+$`)
+	semverRE  = regexp.MustCompile(`^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)(-[0-9A-Za-z.-]+)?(\+[0-9A-Za-z.-]+)?$`)
+	notNameRE = regexp.MustCompile(`[^a-z0-9_-]+`)
+)
+
+// PrefixOf is the default subject prefix of a tool with document doc: its
+// title in lower case, each run of characters other than a-z, 0-9, '_' and
+// '-' made one '_' (trimmed at both ends): "Catalog API" → "catalog_api".
+// Without a document or a title with such characters it is
+// [DefaultPrefix].
+func PrefixOf(doc *runtime.OpenTool) string {
+	if doc == nil {
+		return DefaultPrefix
+	}
+	p := strings.Trim(notNameRE.ReplaceAllString(strings.ToLower(doc.Info.Title), "_"), "_")
+	if p == "" {
+		return DefaultPrefix
+	}
+	return p
+}
+
+// NewService serves tool on nc as a NATS micro service (so that $SRV.PING,
+// $SRV.INFO and $SRV.STATS discover it): each function of its document is
+// an endpoint named after it on the subject PREFIX.function, in a queue
+// group. A tool without a document is served on one endpoint, "call", on
+// PREFIX.* (the function is the subject's last token). See the package doc
+// for the messages.
+func NewService(ctx context.Context, nc *nats.Conn, tool runtime.Tool, opts ...Option) (*Service, error) {
+	if nc == nil || tool == nil {
+		return nil, errors.New("natsbridge: NewService needs a connection and a tool")
+	}
+	cfg := config{queue: DefaultQueueGroup, maxConcurrent: DefaultMaxConcurrent, window: DefaultStreamWindow, idle: DefaultStreamIdle}
+	for _, o := range opts {
+		o(&cfg)
+	}
+	if cfg.logger == nil {
+		cfg.logger = slog.Default()
+	}
+	cfg.maxConcurrent = max(cfg.maxConcurrent, 1)
+	cfg.window = max(cfg.window, 2)
+	if cfg.idle <= 0 {
+		cfg.idle = DefaultStreamIdle
+	}
+	if mp := int(nc.MaxPayload()); cfg.maxRequest <= 0 || (mp > 0 && cfg.maxRequest > mp) {
+		cfg.maxRequest = mp
+	}
+	doc, err := tool.Load(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("natsbridge: loading the tool's document: %w", err)
+	}
+	if cfg.prefix == "" {
+		cfg.prefix = PrefixOf(doc)
+	}
+	for _, tok := range strings.Split(cfg.prefix, ".") {
+		if !tokenRE.MatchString(tok) {
+			return nil, fmt.Errorf("natsbridge: prefix %q: want dot-separated subject tokens without spaces, '*' or '>'", cfg.prefix)
+		}
+	}
+	if cfg.queue == "" || !tokenRE.MatchString(strings.ReplaceAll(cfg.queue, ".", "_")) {
+		return nil, fmt.Errorf("natsbridge: queue group %q: want a name without spaces, '*' or '>'", cfg.queue)
+	}
+	if cfg.name == "" {
+		cfg.name = strings.ReplaceAll(cfg.prefix, ".", "-")
+		if !nameRE.MatchString(cfg.name) {
+			cfg.name = "opentool"
+		}
+	}
+	if cfg.version == "" {
+		cfg.version = "0.0.0"
+		if doc != nil && semverRE.MatchString(doc.Info.Version) {
+			cfg.version = doc.Info.Version
+		}
+	}
+	s := &Service{nc: nc, tool: tool, cfg: cfg, subj: map[string]string{}, sem: make(chan struct{}, cfg.maxConcurrent), stopped: make(chan struct{})}
+	s.stream, _ = tool.(runtime.StreamTool)
+	desc := "OpenTool tool served by natsbridge"
+	if doc != nil && doc.Info.Description != "" {
+		desc = doc.Info.Description
+	}
+	before := nc.NumSubscriptions()
+	s.svc, err = micro.AddService(nc, micro.Config{
+		Name: cfg.name, Version: cfg.version, Description: desc, QueueGroup: cfg.queue,
+		Metadata:     map[string]string{"opentool.prefix": cfg.prefix},
+		StatsHandler: func(*micro.Endpoint) any { return s.stats() },
+	})
+	if err != nil {
+		return nil, fmt.Errorf("natsbridge: %w", err)
+	}
+	if err := s.addEndpoints(doc); err != nil {
+		s.svc.Stop()
+		return nil, err
+	}
+	s.owned = max(nc.NumSubscriptions()-before, 0)
+	s.cancelSub, err = nc.Subscribe(CancelSubject(cfg.prefix), func(m *nats.Msg) {
+		if c, ok := s.cancels.Load(string(m.Data)); ok {
+			c.(context.CancelFunc)()
+		}
+	})
+	if err != nil {
+		s.svc.Stop()
+		return nil, fmt.Errorf("natsbridge: %w", err)
+	}
+	return s, nil
+}
+
+func (s *Service) addEndpoints(doc *runtime.OpenTool) error {
+	if doc == nil {
+		subject := s.cfg.prefix + ".*"
+		return s.svc.AddEndpoint("call", micro.HandlerFunc(s.handle), micro.WithEndpointSubject(subject),
+			micro.WithEndpointMetadata(map[string]string{"description": "any function: the subject's last token names it"}))
+	}
+	names := map[string]bool{}
+	for _, f := range doc.Functions {
+		if !tokenRE.MatchString(f.Name) {
+			return fmt.Errorf("natsbridge: function %q cannot be a subject token (it has a space, '.', '*' or '>')", f.Name)
+		}
+		name := f.Name
+		if !nameRE.MatchString(name) {
+			name = strings.Trim(regexp.MustCompile(`[^A-Za-z0-9_-]+`).ReplaceAllString(name, "_"), "_")
+		}
+		for base, i := name, 2; name == "" || names[name]; i++ {
+			name = base + "_" + strconv.Itoa(i)
+		}
+		names[name] = true
+		subject := s.cfg.prefix + "." + f.Name
+		s.subj[subject] = f.Name
+		md := map[string]string{"function": f.Name}
+		if f.Description != "" {
+			md["description"] = f.Description
+		}
+		if f.IsStream() {
+			md["stream"] = "true"
+		}
+		if err := s.svc.AddEndpoint(name, micro.HandlerFunc(s.handle), micro.WithEndpointSubject(subject), micro.WithEndpointMetadata(md)); err != nil {
+			return fmt.Errorf("natsbridge: function %q: %w", f.Name, err)
+		}
+	}
+	return nil
+}
+
+// Stats is what the service adds to its endpoints' $SRV.STATS data.
+type Stats struct {
+	Calls    int64 `json:"calls"`    // calls answered, streams included
+	Errors   int64 `json:"errors"`   // of which answered with an error
+	Streams  int64 `json:"streams"`  // streams answered
+	InFlight int   `json:"inFlight"` // calls running now
+}
+
+func (s *Service) stats() Stats {
+	return Stats{Calls: s.calls.Load(), Errors: s.errs.Load(), Streams: s.streams.Load(), InFlight: len(s.sem)}
+}
+
+// Prefix is the subject prefix the service serves under.
+func (s *Service) Prefix() string { return s.cfg.prefix }
+
+// Micro is the micro service (for its Info and Stats).
+func (s *Service) Micro() micro.Service { return s.svc }
+
+// handle runs in the endpoint subscription's goroutine: it takes a slot and
+// runs the call in a goroutine of its own, so that calls run concurrently.
+func (s *Service) handle(req micro.Request) {
+	m := &nats.Msg{Subject: req.Subject(), Reply: req.Reply(), Header: nats.Header(req.Headers()), Data: req.Data()}
+	s.inflight.Add(1)
+	s.sem <- struct{}{}
+	go func() {
+		defer func() {
+			<-s.sem
+			s.inflight.Done()
+		}()
+		s.serve(m)
+	}()
+}
+
+// serve answers one request.
+func (s *Service) serve(m *nats.Msg) {
+	if m.Reply == "" {
+		return // a publish, not a request: there is no one to answer
+	}
+	name, ok := s.subj[m.Subject]
+	if !ok {
+		name = m.Subject[strings.LastIndexByte(m.Subject, '.')+1:]
+	}
+	ctx := s.callValues(context.Background(), m.Header)
+	if id := m.Header.Get(CallHeader); id != "" {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithCancel(ctx)
+		s.cancels.Store(id, cancel)
+		defer func() {
+			s.cancels.Delete(id)
+			cancel()
+		}()
+	}
+	args, perr := s.args(m.Data)
+	if m.Header.Get(StreamHeader) == streamAsk {
+		s.streams.Add(1)
+		s.serveStream(ctx, m, name, args, perr)
+		return
+	}
+	s.calls.Add(1)
+	var result json.RawMessage
+	err := error(perr)
+	if perr == nil {
+		result, err = s.call(ctx, name, args)
+	}
+	if err != nil {
+		s.errs.Add(1)
+		s.respond(m, errorMsg(wireError(err)))
+		return
+	}
+	if err := s.respond(m, &nats.Msg{Data: result}); errors.Is(err, nats.ErrMaxPayload) {
+		s.respond(m, errorMsg(runtime.InternalError(fmt.Sprintf("internal error: the result of %q is larger than the server's max_payload (%d bytes)", name, s.nc.MaxPayload()))))
+	}
+}
+
+func (s *Service) respond(m *nats.Msg, answer *nats.Msg) error {
+	answer.Subject = m.Reply
+	err := s.nc.PublishMsg(answer)
+	if err != nil && !errors.Is(err, nats.ErrMaxPayload) {
+		s.cfg.logger.Warn("natsbridge: answering a call", "subject", m.Subject, "error", err)
+	}
+	return err
+}
+
+// args checks the arguments as an OpenTool server does.
+func (s *Service) args(data []byte) (json.RawMessage, *runtime.Error) {
+	if len(data) > s.cfg.maxRequest {
+		return nil, &runtime.Error{Code: runtime.CodeInvalidRequest, Message: fmt.Sprintf("request too large: %d bytes, at most %d", len(data), s.cfg.maxRequest)}
+	}
+	data = bytes.TrimSpace(data)
+	if len(data) == 0 || string(data) == "null" {
+		return json.RawMessage("{}"), nil
+	}
+	if !json.Valid(data) {
+		var v any
+		msg := "invalid JSON"
+		if err := json.Unmarshal(data, &v); err != nil {
+			msg = err.Error()
+		}
+		return nil, &runtime.Error{Code: runtime.CodeParseError, Message: "parse error: " + msg}
+	}
+	if data[0] != '{' {
+		return nil, &runtime.Error{Code: runtime.CodeInvalidParams, Message: "params must be a JSON object of named arguments"}
+	}
+	return data, nil
+}
+
+// callValues puts the call values the headers carry on ctx.
+func (s *Service) callValues(ctx context.Context, h nats.Header) context.Context {
+	if len(s.cfg.valueHeaders) == 0 || len(h) == 0 {
+		return ctx
+	}
+	var values map[string]string
+	for hn, vn := range s.cfg.valueHeaders {
+		v := h.Get(hn)
+		if v == "" {
+			for k, vs := range h {
+				if strings.EqualFold(k, hn) && len(vs) > 0 {
+					v = vs[0]
+					break
+				}
+			}
+		}
+		if v != "" {
+			if values == nil {
+				values = map[string]string{}
+			}
+			values[vn] = v
+		}
+	}
+	if values == nil {
+		return ctx
+	}
+	return runtime.WithCallValues(ctx, values)
+}
+
+// call runs the tool, a panic or a result that is not an object becoming
+// -32603 as on an OpenTool server.
+func (s *Service) call(ctx context.Context, name string, args json.RawMessage) (result json.RawMessage, err error) {
+	defer func() {
+		if v := recover(); v != nil {
+			s.cfg.logger.Error("natsbridge: tool panicked", "function", name, "panic", fmt.Sprint(v), "stack", string(debug.Stack()))
+			result, err = nil, runtime.InternalError("internal error: the tool failed while calling "+strconv.Quote(name))
+		}
+	}()
+	result, err = s.tool.Call(ctx, name, args)
+	if err != nil {
+		return nil, wireError(err)
+	}
+	return checkResult(result)
+}
+
+var errNotObject = runtime.InternalError("internal error: the tool returned a result that is not a JSON object")
+
+func checkResult(result json.RawMessage) (json.RawMessage, error) {
+	result = bytes.TrimSpace(result)
+	if len(result) == 0 {
+		return json.RawMessage("{}"), nil
+	}
+	if !json.Valid(result) || result[0] != '{' {
+		return nil, errNotObject
+	}
+	if !utf8.Valid(result) {
+		result = bytes.ToValidUTF8(result, []byte(`\ufffd`))
+	}
+	return result, nil
+}
+
+// wireError is the error object an OpenTool server answers for err: an
+// *runtime.Error keeps its code (500 when it has none), message and data;
+// any other error is 500 with its text.
+func wireError(err error) *runtime.Error {
+	var e *runtime.Error
+	if errors.As(err, &e) {
+		if e == nil {
+			return runtime.InternalError("internal error: the tool returned a nil *runtime.Error")
+		}
+		code := e.Code
+		if code == 0 {
+			code = runtime.CodeToolError
+		}
+		return &runtime.Error{Code: code, Message: e.Message, Data: e.Data}
+	}
+	return &runtime.Error{Code: runtime.CodeToolError, Message: err.Error()}
+}
+
+// Shutdown stops the service and drains it: its endpoints unsubscribe at
+// once (new calls go to the other services of the queue group, or find no
+// responder), the calls it has accepted run to completion and are answered,
+// and Shutdown returns when they are, or with ctx's error when ctx ends
+// first (the calls still running keep going). The connection stays open:
+// close or drain it after (nc.Drain flushes the answers).
+func (s *Service) Shutdown(ctx context.Context) error {
+	var err error
+	s.stopOnce.Do(func() {
+		defer close(s.stopped)
+		n := s.nc.NumSubscriptions()
+		if err = s.svc.Stop(); err != nil {
+			return
+		}
+		// After the flush, every request the server routed here before the
+		// unsubscription is in a subscription's pending queue.
+		if ferr := s.nc.FlushWithContext(ctx); ferr != nil && !errors.Is(ferr, nats.ErrConnectionClosed) {
+			err = ferr
+			return
+		}
+		err = s.waitDrained(ctx, n-s.owned)
+		s.cancelSub.Unsubscribe()
+	})
+	if err == nil {
+		select {
+		case <-s.stopped:
+		case <-ctx.Done():
+			err = ctx.Err()
+		}
+	}
+	return err
+}
+
+// waitDrained waits until the service's subscriptions have handed every
+// pending request to handle (a drained subscription leaves the connection,
+// which then has at most target) and every call has been answered.
+func (s *Service) waitDrained(ctx context.Context, target int) error {
+	tick := time.NewTicker(2 * time.Millisecond)
+	defer tick.Stop()
+	for s.nc.NumSubscriptions() > target && !s.nc.IsClosed() {
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-tick.C:
+		}
+	}
+	done := make(chan struct{})
+	go func() { s.inflight.Wait(); close(done) }()
+	select {
+	case <-done:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// Serve serves tool on nc (see [NewService]) until ctx ends, then shuts the
+// service down (see [Service.Shutdown], bounded by [WithStreamIdle]) and
+// returns. It does not close nc.
+func Serve(ctx context.Context, nc *nats.Conn, tool runtime.Tool, opts ...Option) error {
+	s, err := NewService(ctx, nc, tool, opts...)
+	if err != nil {
+		return err
+	}
+	<-ctx.Done()
+	sctx, cancel := context.WithTimeout(context.Background(), s.cfg.idle)
+	defer cancel()
+	return s.Shutdown(sctx)
+}

@@ -1,0 +1,156 @@
+package natsbridge
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/nats-io/nats.go"
+
+	"github.com/opentoolgen/opentoolgen/runtime"
+)
+
+// errCallerGone is what emit returns once the caller cancelled the stream,
+// stopped giving credit or the service is shutting the stream down.
+var errCallerGone = errors.New("natsbridge: the caller stopped reading the stream")
+
+// serveStream answers a streaming call: start (with the control subject),
+// one item per result, then done or error. Items go out while the caller has
+// credit; the caller gives credit on the control subject, where it can also
+// cancel the stream and ask whether it is alive.
+func (s *Service) serveStream(ctx context.Context, m *nats.Msg, name string, args json.RawMessage, perr *runtime.Error) {
+	end := func(e *runtime.Error) {
+		s.errs.Add(1)
+		msg := errorMsg(e)
+		msg.Header.Set(StreamHeader, streamError)
+		s.respond(m, msg)
+	}
+	if perr != nil {
+		end(perr)
+		return
+	}
+	if s.stream == nil {
+		end(&runtime.Error{Code: runtime.CodeMethodNotFound, Message: "this tool has no streaming functions: " + strconv.Quote(name)})
+		return
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	st := &serverStream{credit: int64(s.cfg.window), wake: make(chan struct{}, 1)}
+	control := s.nc.NewRespInbox()
+	sub, err := s.nc.Subscribe(control, func(c *nats.Msg) {
+		switch c.Header.Get(StreamHeader) {
+		case streamCancel:
+			cancel()
+		case streamPing:
+			c.Respond(nil)
+		case streamCredit:
+			if n, err := strconv.ParseInt(c.Header.Get(CreditHeader), 10, 64); err == nil {
+				st.give(n + int64(s.cfg.window))
+			}
+		}
+	})
+	if err != nil {
+		end(runtime.InternalError("internal error: the stream could not start: " + err.Error()))
+		return
+	}
+	defer sub.Unsubscribe()
+	start := &nats.Msg{Header: nats.Header{StreamHeader: {streamStart}, ControlHeader: {control}}}
+	if s.respond(m, start) != nil {
+		return
+	}
+	var mu sync.Mutex // emit may be called from goroutines of the tool
+	var sent int64
+	emit := func(item json.RawMessage) error {
+		mu.Lock()
+		defer mu.Unlock()
+		if err := ctx.Err(); err != nil {
+			return errCallerGone
+		}
+		item, err := checkResult(item)
+		if err != nil {
+			return err
+		}
+		if !st.wait(ctx, sent, s.cfg.idle) {
+			cancel()
+			return errCallerGone
+		}
+		msg := &nats.Msg{Subject: m.Reply, Data: item, Header: nats.Header{StreamHeader: {streamItem}}}
+		if err := s.nc.PublishMsg(msg); err != nil {
+			if errors.Is(err, nats.ErrMaxPayload) {
+				return runtime.InternalError(fmt.Sprintf("internal error: an item of %q is larger than the server's max_payload (%d bytes)", name, s.nc.MaxPayload()))
+			}
+			cancel()
+			return errCallerGone
+		}
+		sent++
+		return nil
+	}
+	err = s.streamCall(ctx, name, args, emit)
+	mu.Lock() // no emit after the end
+	defer mu.Unlock()
+	switch {
+	case ctx.Err() != nil: // the caller went: there is no one to tell
+	case err != nil:
+		end(wireError(err))
+	default:
+		s.respond(m, &nats.Msg{Header: nats.Header{StreamHeader: {streamDone}}})
+	}
+}
+
+func (s *Service) streamCall(ctx context.Context, name string, args json.RawMessage, emit func(json.RawMessage) error) (err error) {
+	defer func() {
+		if v := recover(); v != nil {
+			s.cfg.logger.Error("natsbridge: tool panicked", "function", name, "panic", fmt.Sprint(v))
+			err = runtime.InternalError("internal error: the tool failed while calling " + strconv.Quote(name))
+		}
+	}()
+	return s.stream.StreamCall(ctx, name, args, emit)
+}
+
+// serverStream is a stream's credit: how many items it may have sent.
+type serverStream struct {
+	mu     sync.Mutex
+	credit int64
+	wake   chan struct{}
+}
+
+func (st *serverStream) give(upTo int64) {
+	st.mu.Lock()
+	if upTo > st.credit {
+		st.credit = upTo
+	}
+	st.mu.Unlock()
+	select {
+	case st.wake <- struct{}{}:
+	default:
+	}
+}
+
+// wait waits until the stream may send item number sent, for at most idle;
+// false when it may not.
+func (st *serverStream) wait(ctx context.Context, sent int64, idle time.Duration) bool {
+	var timer *time.Timer
+	for {
+		st.mu.Lock()
+		ok := sent < st.credit
+		st.mu.Unlock()
+		if ok {
+			return true
+		}
+		if timer == nil {
+			timer = time.NewTimer(idle)
+			defer timer.Stop()
+		}
+		select {
+		case <-st.wake:
+		case <-ctx.Done():
+			return false
+		case <-timer.C:
+			return false
+		}
+	}
+}
