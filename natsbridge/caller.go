@@ -234,7 +234,7 @@ func (c *Caller) StreamFunction(ctx context.Context, name string, args json.RawM
 			yield(nil, c.transportError(ctx, name, m.Subject, err))
 			return
 		}
-		s := &clientStream{c: c, ctx: ctx, name: name, subject: m.Subject, msgs: msgs, id: id}
+		s := &clientStream{c: c, ctx: ctx, name: name, subject: m.Subject, msgs: msgs, id: id, every: DefaultStreamWindow / 2}
 		defer s.cancel()
 		s.run(bctx, yield)
 	}
@@ -249,6 +249,7 @@ type clientStream struct {
 	id      string // the call's id
 	control string // the service's control subject, once started
 	taken   int64
+	every   int64 // credit is given each every items: half the service's window
 	ended   bool
 }
 
@@ -274,6 +275,9 @@ func (s *clientStream) run(bctx context.Context, yield func(json.RawMessage, err
 		switch m.Header.Get(StreamHeader) {
 		case streamStart:
 			s.control = m.Header.Get(ControlHeader)
+			if w, err := strconv.Atoi(m.Header.Get(WindowHeader)); err == nil && w >= 2 {
+				s.every = int64(w / 2)
+			}
 			bctx = s.ctx // the call timeout bounds the wait for the start; pings bound the rest
 		case streamItem:
 			item, err := result(m.Data)
@@ -282,7 +286,7 @@ func (s *clientStream) run(bctx context.Context, yield func(json.RawMessage, err
 				return
 			}
 			s.taken++
-			if s.taken%(DefaultStreamWindow/2) == 0 && s.control != "" {
+			if s.taken%s.every == 0 && s.control != "" {
 				s.c.nc.PublishMsg(&nats.Msg{Subject: s.control,
 					Header: nats.Header{StreamHeader: {streamCredit}, CreditHeader: {strconv.FormatInt(s.taken, 10)}}})
 			}

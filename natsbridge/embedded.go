@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"net"
+	"net/url"
 	"strconv"
 	"time"
 
@@ -39,4 +40,22 @@ func StartEmbedded(port int) (*server.Server, error) {
 		return nil, errors.New("natsbridge: embedded NATS server: not ready on " + addr + " after 10s (is the port in use?)")
 	}
 	return ns, nil
+}
+
+// IsSemver reports whether v is a semantic version, as micro wants a
+// service's version.
+func IsSemver(v string) bool { return semverRE.MatchString(v) }
+
+// RedactURL is a NATS server URL without its password or token, for logs.
+func RedactURL(s string) string {
+	u, err := url.Parse(s)
+	if err != nil || u.User == nil {
+		return s
+	}
+	if _, ok := u.User.Password(); ok {
+		u.User = url.UserPassword(u.User.Username(), "REDACTED")
+	} else {
+		u.User = url.User("REDACTED")
+	}
+	return u.String()
 }

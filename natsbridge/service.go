@@ -234,6 +234,10 @@ func NewService(ctx context.Context, nc *nats.Conn, tool runtime.Tool, opts ...O
 			c.(context.CancelFunc)()
 		}
 	})
+	if err == nil {
+		// Once NewService returns, the server routes requests here.
+		err = nc.Flush()
+	}
 	if err != nil {
 		s.svc.Stop()
 		return nil, fmt.Errorf("natsbridge: %w", err)
@@ -477,7 +481,7 @@ func (s *Service) Shutdown(ctx context.Context) error {
 		}
 		// After the flush, every request the server routed here before the
 		// unsubscription is in a subscription's pending queue.
-		if ferr := s.nc.FlushWithContext(ctx); ferr != nil && !errors.Is(ferr, nats.ErrConnectionClosed) {
+		if ferr := s.flush(ctx); ferr != nil && !errors.Is(ferr, nats.ErrConnectionClosed) {
 			err = ferr
 			return
 		}
@@ -492,6 +496,17 @@ func (s *Service) Shutdown(ctx context.Context) error {
 		}
 	}
 	return err
+}
+
+// flush is nc.FlushWithContext, with a deadline of DefaultStreamIdle when
+// ctx has none.
+func (s *Service) flush(ctx context.Context) error {
+	if _, ok := ctx.Deadline(); !ok {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, DefaultStreamIdle)
+		defer cancel()
+	}
+	return s.nc.FlushWithContext(ctx)
 }
 
 // waitDrained waits until the service's subscriptions have handed every

@@ -58,7 +58,7 @@ func (s *Service) serveStream(ctx context.Context, m *nats.Msg, name string, arg
 		return
 	}
 	defer sub.Unsubscribe()
-	start := &nats.Msg{Header: nats.Header{StreamHeader: {streamStart}, ControlHeader: {control}}}
+	start := &nats.Msg{Header: nats.Header{StreamHeader: {streamStart}, ControlHeader: {control}, WindowHeader: {strconv.Itoa(s.cfg.window)}}}
 	if s.respond(m, start) != nil {
 		return
 	}

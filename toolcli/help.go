@@ -9,6 +9,7 @@ import (
 	"unicode"
 
 	"github.com/opentoolgen/opentoolgen/mcpbridge"
+	"github.com/opentoolgen/opentoolgen/natsbridge"
 )
 
 // helpLine is one option of the help: its names and what it is.
@@ -54,6 +55,17 @@ func (c *Command) help(w io.Writer) {
 			{"-v, --version", "Version, Default: " + version},
 			{"    --options", "Argument options file (JSON): defaults, fixed and envs of arguments"},
 		}, c.ownLines("mcp")...)},
+		{"nats", append([]helpLine{
+			{"-v, --version", "Version, Default: " + version},
+			{"    --url", "NATS server URL(s) to join, as: --url nats://host:4222 (none: a NATS server embedded, on 127.0.0.1)"},
+			{"    --natsPort", fmt.Sprintf("Port of the embedded NATS server (0: a free one), Default: %d", natsbridge.DefaultEmbeddedPort)},
+			{"    --prefix", "Subject prefix: function f answers on PREFIX.f, Default: the document's title in lower snake case"},
+			{"    --queue", "Queue group the replicas share calls in, Default: " + natsbridge.DefaultQueueGroup},
+			{"    --maxConcurrent", fmt.Sprintf("Calls run at once, Default: %d", natsbridge.DefaultMaxConcurrent)},
+			{"    --shutdownTimeout", "Time calls in flight get on SIGINT or SIGTERM, Default: 30s"},
+			{"    --options", "Argument options file (JSON): defaults, fixed and envs of arguments"},
+			{"    --values", "Call values from message headers for {NAME} in options, as: --values X-Trace-Id=trace_id"},
+		}, c.ownLines("nats")...)},
 	}
 	width := 0
 	for _, cmd := range commands {

@@ -43,6 +43,9 @@ func (c *Command) serve(ctx context.Context, s *settings, stdin io.Reader, stdou
 	// The SDK's own messages (sessions opened and closed) only from warnings up.
 	sdkLogger := slog.New(leveled{logger.Handler(), slog.LevelWarn})
 	mcpOpts := append([]mcpbridge.Option{mcpbridge.WithServerOptions(&mcp.ServerOptions{Logger: sdkLogger})}, c.MCP...)
+	if s.command == "nats" {
+		return c.serveNATS(ctx, s, tool, logger)
+	}
 	if s.command == "mcp" {
 		return c.serveStdio(ctx, tool, impl, mcpOpts, stdin, stdout, logger)
 	}

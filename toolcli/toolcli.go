@@ -19,6 +19,7 @@
 //
 //	NAME start [options]   OpenTool HTTP at /opentool and MCP streamable HTTP at /mcp, on one port
 //	NAME mcp [options]     MCP over standard input and output (logs go to standard error)
+//	NAME nats [options]    a NATS micro service (natsbridge): on an embedded NATS server, or on --url
 //	NAME -h, NAME --help   the help, in the guidelines' format
 //
 // NAME alone starts the server with the default options, as the guidelines
@@ -78,6 +79,29 @@
 // Both take the flags the main registers ([Command.Flags]); the help lists
 // them, and the environment variables the command reads ([Command.Env]).
 // The --opentoolServer… names are not in the help: they are for the daemon.
+//
+// # NATS
+//
+// nats serves the tool as a NATS micro service (see natsbridge and
+// docs/nats.md): function f answers requests on PREFIX.f, in a queue group,
+// so that replicas share the calls, and $SRV.PING, $SRV.INFO and $SRV.STATS
+// find it (nats micro ls). It takes -v, --options, --values (call values
+// from message headers), --shutdownTimeout and:
+//
+//	--url URL               the NATS server(s) to join (nats://host:4222, comma-separated for a
+//	                        cluster; credentials in the URL: nats://user:pass@host). Without it the
+//	                        command starts a NATS server in its own process, on 127.0.0.1 only
+//	--natsPort PORT         the embedded server's port (default 4322, natsbridge.DefaultEmbeddedPort;
+//	                        0 picks a free one); the log line "serving NATS" gives its url
+//	--prefix P              the subject prefix (default: the document's title in lower snake case,
+//	                        natsbridge.PrefixOf)
+//	--queue Q               the queue group (default "opentool")
+//	--maxConcurrent N       calls run at once (default 256)
+//
+// On SIGINT or SIGTERM the service drains: it unsubscribes (new calls go
+// to other replicas), answers the calls it accepted within
+// --shutdownTimeout, then drains its connection and stops the embedded
+// server, if any.
 //
 // # The options file
 //
@@ -167,6 +191,7 @@ import (
 	"time"
 
 	"github.com/opentoolgen/opentoolgen/mcpbridge"
+	"github.com/opentoolgen/opentoolgen/natsbridge"
 	"github.com/opentoolgen/opentoolgen/runtime"
 )
 
@@ -290,6 +315,8 @@ type settings struct {
 	maxSessions                                int
 	sessionTimeout                             time.Duration
 	origins                                    []string
+
+	nats natsSettings // the nats command's
 }
 
 func (c *Command) run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer, guardStdout bool) int {
@@ -366,17 +393,18 @@ func (c *Command) parse(args []string) (*settings, error) {
 		return nil, flag.ErrHelp
 	case strings.HasPrefix(command, "-"):
 		command = "start"
-	case command == "start" || command == "mcp":
+	case command == "start" || command == "mcp" || command == "nats":
 		args = args[1:]
 	default:
-		return nil, &usageError{fmt.Sprintf("unknown command %s, want start or mcp", strconv.Quote(command))}
+		return nil, &usageError{fmt.Sprintf("unknown command %s, want start, mcp or nats", strconv.Quote(command))}
 	}
 	if len(args) == 1 && (args[0] == "-v" || args[0] == "--version" || args[0] == "-version") {
 		return nil, errPrintVersion
 	}
 	s := &settings{command: command, version: c.version(), port: c.port(), host: DefaultHost,
 		readTimeout: mcpbridge.DefaultReadTimeout, writeTimeout: mcpbridge.DefaultWriteTimeout, shutdownTimeout: DefaultShutdownTimeout,
-		drainDelay: DefaultDrainDelay, maxSessions: mcpbridge.DefaultMaxSessions, sessionTimeout: mcpbridge.DefaultSessionTimeout}
+		drainDelay: DefaultDrainDelay, maxSessions: mcpbridge.DefaultMaxSessions, sessionTimeout: mcpbridge.DefaultSessionTimeout,
+		nats: natsSettings{port: natsbridge.DefaultEmbeddedPort}}
 	fs := c.flagSet(command, s)
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -413,6 +441,15 @@ func (c *Command) parse(args []string) (*settings, error) {
 	}
 	if s.maxSessions < 0 {
 		return nil, &usageError{fmt.Sprintf("--mcpMaxSessions: got %d, want 0 (no bound) or more", s.maxSessions)}
+	}
+	if s.nats.port < 0 || s.nats.port > 65535 {
+		return nil, &usageError{fmt.Sprintf("--natsPort: got %d, want a port from 0 to 65535", s.nats.port)}
+	}
+	if s.nats.url != "" && set["natsPort"] {
+		return nil, &usageError{"--natsPort is the port of the embedded server: it cannot go with --url"}
+	}
+	if s.nats.maxConcurrent < 0 {
+		return nil, &usageError{fmt.Sprintf("--maxConcurrent: got %d, want 0 (the default) or more", s.nats.maxConcurrent)}
 	}
 	if s.port < 0 || s.port > 65535 {
 		return nil, &usageError{fmt.Sprintf("--toolPort: got %d, want a port from 0 to 65535", s.port)}
@@ -458,6 +495,15 @@ func (c *Command) flagSet(command string, s *settings) *flag.FlagSet {
 			s.origins = append(s.origins, v)
 			return nil
 		})
+	}
+	if command == "nats" {
+		fs.StringVar(&s.nats.url, "url", "", "NATS server URL(s), comma-separated; none: an embedded server")
+		fs.StringVar(&s.nats.queue, "queue", "", "Queue group")
+		fs.StringVar(&s.nats.prefix, "prefix", "", "Subject prefix")
+		fs.IntVar(&s.nats.port, "natsPort", s.nats.port, "Port of the embedded NATS server")
+		fs.IntVar(&s.nats.maxConcurrent, "maxConcurrent", 0, "Calls run at once")
+		fs.Var((*headerMap)(&s.headers), "values", "Call values from message headers")
+		fs.DurationVar(&s.shutdownTimeout, "shutdownTimeout", s.shutdownTimeout, "Time calls in flight get on SIGINT or SIGTERM")
 	}
 	fs.StringVar(&s.options, "options", "", "Argument options file (JSON)")
 	if c.Flags != nil {
