@@ -130,6 +130,9 @@ type Service struct {
 	cancels   sync.Map // call id → context.CancelFunc
 	cancelSub *nats.Subscription
 
+	base      context.Context // of every call: cancelled when Shutdown's grace ends
+	cancelAll context.CancelFunc
+
 	stopOnce sync.Once
 	stopped  chan struct{}
 }
@@ -211,9 +214,12 @@ func NewService(ctx context.Context, nc *nats.Conn, tool runtime.Tool, opts ...O
 	}
 	s := &Service{nc: nc, tool: tool, cfg: cfg, subj: map[string]string{}, sem: make(chan struct{}, cfg.maxConcurrent), stopped: make(chan struct{})}
 	s.stream, _ = tool.(runtime.StreamTool)
+	s.base, s.cancelAll = context.WithCancel(context.Background())
 	desc := "OpenTool tool served by natsbridge"
 	if doc != nil && doc.Info.Description != "" {
 		desc = doc.Info.Description
+	} else if doc != nil && doc.Info.Title != "" {
+		desc = doc.Info.Title
 	}
 	before := nc.NumSubscriptions()
 	s.svc, err = micro.AddService(nc, micro.Config{
@@ -322,7 +328,7 @@ func (s *Service) serve(m *nats.Msg) {
 	if !ok {
 		name = m.Subject[strings.LastIndexByte(m.Subject, '.')+1:]
 	}
-	ctx := s.callValues(context.Background(), m.Header)
+	ctx := s.callValues(s.base, m.Header)
 	if id := m.Header.Get(CallHeader); id != "" {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithCancel(ctx)
@@ -468,9 +474,10 @@ func wireError(err error) *runtime.Error {
 // Shutdown stops the service and drains it: its endpoints unsubscribe at
 // once (new calls go to the other services of the queue group, or find no
 // responder), the calls it has accepted run to completion and are answered,
-// and Shutdown returns when they are, or with ctx's error when ctx ends
-// first (the calls still running keep going). The connection stays open:
-// close or drain it after (nc.Drain flushes the answers).
+// and Shutdown returns nil when they are. When ctx ends first, the contexts
+// of the calls still running are cancelled, Shutdown waits up to 2s more for
+// them to answer, and returns ctx's error. The connection stays open: close
+// or drain it after (nc.Drain flushes the answers).
 func (s *Service) Shutdown(ctx context.Context) error {
 	var err error
 	s.stopOnce.Do(func() {
@@ -495,8 +502,22 @@ func (s *Service) Shutdown(ctx context.Context) error {
 			err = ctx.Err()
 		}
 	}
+	if err != nil && ctx.Err() != nil {
+		s.cancelAll()
+		done := make(chan struct{})
+		go func() { s.inflight.Wait(); close(done) }()
+		t := time.NewTimer(cancelWait)
+		defer t.Stop()
+		select {
+		case <-done:
+		case <-t.C:
+		}
+	}
 	return err
 }
+
+// cancelWait bounds the wait for calls cancelled at the end of a shutdown.
+const cancelWait = 2 * time.Second
 
 // flush is nc.FlushWithContext, with a deadline of DefaultStreamIdle when
 // ctx has none.

@@ -371,6 +371,17 @@ Command: mcp
       --upstream        URL of the OpenTool server the calls go to (http://host:port/opentool) (required)
       --upstream-key    API key of the upstream server (default: $MOCKTOOL_UPSTREAM_KEY)
 
+Command: nats
+  -v, --version         Version, Default: 1.0.0
+      --url             NATS server URL(s) to join, as: --url nats://host:4222 (none: a NATS server embedded, on 127.0.0.1)
+      --natsPort        Port of the embedded NATS server (0: a free one), Default: 4322
+      --prefix          Subject prefix: function f answers on PREFIX.f, Default: the document's title in lower snake case
+      --queue           Queue group the replicas share calls in, Default: opentool
+      --options         Argument options file (JSON): defaults, fixed and envs of arguments
+      --values          Call values from message headers for {NAME} in options, as: --values X-Trace-Id=trace_id
+      --upstream        URL of the OpenTool server the calls go to (http://host:port/opentool) (required)
+      --upstream-key    API key of the upstream server (default: $MOCKTOOL_UPSTREAM_KEY)
+
 Limits of start:
 
 --readTimeout          Time a client has to send a request body (0: no bound), Default: 30s
@@ -381,6 +392,11 @@ Limits of start:
 --mcpMaxSessions       Most MCP sessions at once, stateless: MCP requests under way; one more is HTTP 503 (0: no bound), Default: 1000
 --mcpSessionTimeout    An MCP session without a request for this long is closed (0: never), Default: 30m0s
 --allowOrigin          Origin browsers may call /mcp from besides the server's own and loopback ones, allow array, as: --allowOrigin https://app.example.com
+
+Limits of nats:
+
+--shutdownTimeout      Time calls in flight get on SIGINT or SIGTERM; then they are cancelled, Default: 30s
+--maxConcurrent        Calls run at once; more wait in the subscription, Default: 256
 
 Environment variables:
 

@@ -61,8 +61,6 @@ func (c *Command) help(w io.Writer) {
 			{"    --natsPort", fmt.Sprintf("Port of the embedded NATS server (0: a free one), Default: %d", natsbridge.DefaultEmbeddedPort)},
 			{"    --prefix", "Subject prefix: function f answers on PREFIX.f, Default: the document's title in lower snake case"},
 			{"    --queue", "Queue group the replicas share calls in, Default: " + natsbridge.DefaultQueueGroup},
-			{"    --maxConcurrent", fmt.Sprintf("Calls run at once, Default: %d", natsbridge.DefaultMaxConcurrent)},
-			{"    --shutdownTimeout", "Time calls in flight get on SIGINT or SIGTERM, Default: 30s"},
 			{"    --options", "Argument options file (JSON): defaults, fixed and envs of arguments"},
 			{"    --values", "Call values from message headers for {NAME} in options, as: --values X-Trace-Id=trace_id"},
 		}, c.ownLines("nats")...)},
@@ -98,6 +96,13 @@ func (c *Command) help(w io.Writer) {
 	}
 	fmt.Fprintf(w, "Limits of start:\n\n")
 	for _, l := range limits {
+		fmt.Fprintf(w, "%-*s%s\n", len("--mcpSessionTimeout")+4, l.names, l.usage)
+	}
+	fmt.Fprintf(w, "\nLimits of nats:\n\n")
+	for _, l := range []helpLine{
+		{"--shutdownTimeout", "Time calls in flight get on SIGINT or SIGTERM; then they are cancelled, Default: 30s"},
+		{"--maxConcurrent", fmt.Sprintf("Calls run at once; more wait in the subscription, Default: %d", natsbridge.DefaultMaxConcurrent)},
+	} {
 		fmt.Fprintf(w, "%-*s%s\n", len("--mcpSessionTimeout")+4, l.names, l.usage)
 	}
 	fmt.Fprintln(w)

@@ -68,6 +68,15 @@ Command: mcp
   -v, --version     Version, Default: 1.0.0
       --options     Argument options file (JSON): defaults, fixed and envs of arguments
 
+Command: nats
+  -v, --version     Version, Default: 1.0.0
+      --url         NATS server URL(s) to join, as: --url nats://host:4222 (none: a NATS server embedded, on 127.0.0.1)
+      --natsPort    Port of the embedded NATS server (0: a free one), Default: 4322
+      --prefix      Subject prefix: function f answers on PREFIX.f, Default: the document's title in lower snake case
+      --queue       Queue group the replicas share calls in, Default: opentool
+      --options     Argument options file (JSON): defaults, fixed and envs of arguments
+      --values      Call values from message headers for {NAME} in options, as: --values X-Trace-Id=trace_id
+
 Limits of start:
 
 --readTimeout          Time a client has to send a request body (0: no bound), Default: 30s
@@ -78,6 +87,11 @@ Limits of start:
 --mcpMaxSessions       Most MCP sessions at once, stateless: MCP requests under way; one more is HTTP 503 (0: no bound), Default: 1000
 --mcpSessionTimeout    An MCP session without a request for this long is closed (0: never), Default: 30m0s
 --allowOrigin          Origin browsers may call /mcp from besides the server's own and loopback ones, allow array, as: --allowOrigin https://app.example.com
+
+Limits of nats:
+
+--shutdownTimeout      Time calls in flight get on SIGINT or SIGTERM; then they are cancelled, Default: 30s
+--maxConcurrent        Calls run at once; more wait in the subscription, Default: 256
 
 Environment variables:
 
@@ -116,7 +130,7 @@ func TestHelpOwnFlags(t *testing.T) {
 			t.Errorf("the help lacks\n%s\nin\n%s", want, out)
 		}
 	}
-	if n := strings.Count(out, "--upstream-key"); n != 2 {
+	if n := strings.Count(out, "--upstream-key"); n != 3 {
 		t.Errorf("--upstream-key is listed %d times, want once per command", n)
 	}
 	// The command alone prints the help, since a flag is required.
@@ -146,7 +160,7 @@ func TestUsageErrors(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"serve"}, `unknown command "serve", want start or mcp`},
+		{[]string{"serve"}, `unknown command "serve", want start, mcp or nats`},
 		{[]string{"start", "-t", "70000"}, `invalid value "70000" for flag -t: want a port from 0 to 65535`},
 		{[]string{"start", "--toolPort", "http"}, `invalid value "http" for flag -toolPort`},
 		{[]string{"start", "--nope"}, "flag provided but not defined: -nope"},

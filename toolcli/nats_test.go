@@ -1,0 +1,225 @@
+package toolcli_test
+
+// Tests of NAME nats, the command running in this process: on its embedded
+// NATS server, and joining a server the test runs.
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/micro"
+
+	"github.com/opentoolgen/opentoolgen/examples/mocktool/mocktool"
+	"github.com/opentoolgen/opentoolgen/internal/testtool"
+	"github.com/opentoolgen/opentoolgen/natsbridge"
+	"github.com/opentoolgen/opentoolgen/runtime"
+	"github.com/opentoolgen/opentoolgen/toolcli"
+)
+
+// natsRun is a nats command running in the test's process.
+type natsRun struct {
+	url  string // of the NATS server it serves on
+	stop context.CancelFunc
+	logs *testtool.LockedBuffer
+	done chan int
+}
+
+var servingNATS = regexp.MustCompile(`msg="serving NATS" .*url=(nats://[^ ]+) `)
+
+// startNATS runs c with "nats" and args until the test ends (or stop).
+func startNATS(t *testing.T, c *toolcli.Command, args ...string) *natsRun {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	pr, pw := io.Pipe()
+	r := &natsRun{stop: cancel, logs: &testtool.LockedBuffer{}, done: make(chan int, 1)}
+	go func() {
+		r.done <- c.Run(ctx, append([]string{"nats"}, args...), strings.NewReader(""), io.Discard, pw)
+		pw.Close()
+	}()
+	url := make(chan string, 1)
+	go func() {
+		sc := bufio.NewScanner(pr)
+		for sc.Scan() {
+			r.logs.WriteString(sc.Text() + "\n")
+			if m := servingNATS.FindStringSubmatch(sc.Text()); m != nil {
+				url <- m[1]
+			}
+		}
+		close(url)
+	}()
+	t.Cleanup(func() { cancel(); r.wait(t) })
+	select {
+	case u, ok := <-url:
+		if !ok {
+			t.Fatalf("the command ended without serving:\n%s", r.logs)
+		}
+		r.url = u
+	case <-time.After(waitLong):
+		t.Fatalf("the command did not say where it serves:\n%s", r.logs)
+	}
+	return r
+}
+
+func (r *natsRun) wait(t *testing.T) int {
+	t.Helper()
+	select {
+	case code := <-r.done:
+		r.done <- code
+		return code
+	case <-time.After(waitLong):
+		t.Fatal("the command did not stop")
+		return -1
+	}
+}
+
+func natsConnect(t *testing.T, url string) *nats.Conn {
+	t.Helper()
+	nc, err := nats.Connect(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(nc.Close)
+	return nc
+}
+
+// NAME nats with no --url serves on an embedded server on 127.0.0.1: the
+// typed client calls it over NATS (a call, an error, a stream), micro's
+// discovery finds it under the document's title, and SIGINT stops it.
+func TestNATSEmbedded(t *testing.T) {
+	r := startNATS(t, mockCommand(newStore("a", "b")), "--natsPort", "0")
+	if !strings.HasPrefix(r.url, "nats://127.0.0.1:") {
+		t.Errorf("url %s, want one on 127.0.0.1", r.url)
+	}
+	nc := natsConnect(t, r.url)
+	c := mocktool.NewClient(natsbridge.NewCaller(nc, "crud_api_for_mock"))
+	ctx := t.Context()
+	if n, err := c.Count(ctx); err != nil || n != 2 {
+		t.Errorf("count: %v, %v", n, err)
+	}
+	if text, err := c.Read(ctx, mocktool.ReadArgs{ID: 1}); err != nil || text != "b" {
+		t.Errorf("read: %q, %v", text, err)
+	}
+	var e *runtime.Error
+	if _, err := c.Read(ctx, mocktool.ReadArgs{ID: 9}); !errors.As(err, &e) || e.Code != 404 || e.Class != runtime.ClassCall {
+		t.Errorf("read of an unknown id: %v", err)
+	}
+	var items []string
+	for text, err := range c.SequentiallyReadSeq(ctx) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		items = append(items, string(text))
+	}
+	if strings.Join(items, ",") != "a,b" {
+		t.Errorf("stream: %q", items)
+	}
+	m, err := nc.Request("$SRV.INFO.mock_util_tool", nil, waitLong)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var info micro.Info
+	json.Unmarshal(m.Data, &info)
+	if len(info.Endpoints) != 7 || info.Description != "CRUD API for mock" || info.Endpoints[0].Subject != "crud_api_for_mock.count" || info.Endpoints[0].QueueGroup != "opentool" {
+		t.Errorf("info: %s", m.Data)
+	}
+	if !strings.Contains(r.logs.String(), "front=nats function=read") {
+		t.Errorf("no call logged:\n%s", r.logs)
+	}
+	r.stop()
+	if code := r.wait(t); code != 0 || !strings.Contains(r.logs.String(), "msg=stopped") {
+		t.Errorf("exit %d:\n%s", code, r.logs)
+	}
+}
+
+// Two commands join one server with --url, --prefix and --queue: they share
+// the calls; one told to stop answers its call in flight, cancelled when its
+// --shutdownTimeout ends, and the other serves on.
+func TestNATSReplicas(t *testing.T) {
+	ns, err := natsbridge.StartEmbedded(0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(ns.Shutdown)
+	s1, s2 := newStore("one"), newStore("two")
+	args := []string{"--url", ns.ClientURL(), "--prefix", "tools.mock", "--queue", "mockers", "--shutdownTimeout", "300ms"}
+	r1 := startNATS(t, mockCommand(s1), args...)
+	startNATS(t, mockCommand(s2), args...)
+	if r1.url != ns.ClientURL() {
+		t.Errorf("url %s, want %s", r1.url, ns.ClientURL())
+	}
+	c := mocktool.NewClient(natsbridge.NewCaller(natsConnect(t, ns.ClientURL()), "tools.mock"))
+	ctx := t.Context()
+	seen := map[string]int{}
+	for range 40 {
+		text, err := c.Read(ctx, mocktool.ReadArgs{ID: 0})
+		if err != nil {
+			t.Fatal(err)
+		}
+		seen[string(text)]++
+	}
+	if seen["one"] == 0 || seen["two"] == 0 {
+		t.Errorf("calls per replica: %v", seen)
+	}
+	// Calls in flight (Run blocks until its context ends) until one runs on
+	// replica 1.
+	ran := make(chan error, 20)
+	on1 := 0
+	for i := 0; on1 == 0; i++ {
+		if i == 20 {
+			t.Fatal("no Run reached replica 1")
+		}
+		go func() { ran <- c.Run(ctx) }()
+		select {
+		case <-s1.Started:
+			on1++
+		case <-s2.Started:
+		case <-time.After(waitLong):
+			t.Fatal("Run did not start")
+		}
+	}
+	r1.stop()
+	// Its call is answered: cut off by the end of the grace period.
+	select {
+	case err := <-ran:
+		var e *runtime.Error
+		if !errors.As(err, &e) || e.Class != runtime.ClassCall || e.Code != 500 || !strings.Contains(e.Message, "context canceled") {
+			t.Errorf("the call cut off by the shutdown: %v", err)
+		}
+	case <-time.After(waitLong):
+		t.Error("the call in flight on the stopped replica was not answered")
+	}
+	if err := <-s1.Cancelled; !errors.Is(err, context.Canceled) {
+		t.Errorf("the Run on replica 1 saw %v", err)
+	}
+	if code := r1.wait(t); code != 0 || !strings.Contains(r1.logs.String(), "grace period ended") {
+		t.Errorf("exit %d:\n%s", code, r1.logs)
+	}
+	for range 10 {
+		if text, err := c.Read(ctx, mocktool.ReadArgs{ID: 0}); err != nil || text != "two" {
+			t.Errorf("after the stop: %q, %v", text, err)
+		}
+	}
+}
+
+func TestNATSUsage(t *testing.T) {
+	c := mockCommand(newStore())
+	for _, args := range [][]string{{"nats", "--url", "nats://127.0.0.1:1", "--natsPort", "5000"}, {"nats", "--natsPort", "70000"}, {"nats", "--queue"}} {
+		if code, _, errs := testtool.Run(t, c, args...); code != 2 || errs == "" {
+			t.Errorf("%q: exit %d, %q; want 2", args, code, errs)
+		}
+	}
+	if code, _, errs := testtool.Run(t, c, "nats", "--url", "nats://127.0.0.1:1"); code != 1 || !strings.Contains(errs, "connecting to NATS at nats://127.0.0.1:1") {
+		t.Errorf("no server: exit %d, %q", code, errs)
+	}
+	if code, out, _ := testtool.Run(t, c, "-h"); code != 0 || !strings.Contains(out, "Command: nats") || !strings.Contains(out, "--natsPort") {
+		t.Errorf("help: %d\n%s", code, out)
+	}
+}
