@@ -118,9 +118,9 @@ func (c *Caller) CallFunction(ctx context.Context, name string, args json.RawMes
 	if err := ctx.Err(); err != nil {
 		return nil, contextError(name, err)
 	}
+	id := withCallID(ctx, m)
 	bctx, cancel := c.bound(ctx)
 	defer cancel()
-	id := withCallID(bctx, m)
 	answer, err := c.nc.RequestMsgWithContext(bctx, m)
 	if err != nil && id != "" && bctx.Err() != nil {
 		c.cancelCall(id)
@@ -134,8 +134,9 @@ func (c *Caller) CallFunction(ctx context.Context, name string, args json.RawMes
 	return result(answer.Data)
 }
 
-// withCallID gives m a call id when ctx can end (a call that can be
-// cancelled), and returns it.
+// withCallID gives m a call id when the caller's ctx can end (a call that
+// can be cancelled), and returns it. A call whose context cannot end is not
+// cancelled at the service when the call timeout ends.
 func withCallID(ctx context.Context, m *nats.Msg) string {
 	if ctx.Done() == nil {
 		return ""
@@ -218,9 +219,9 @@ func (c *Caller) StreamFunction(ctx context.Context, name string, args json.RawM
 			m.Header = nats.Header{}
 		}
 		m.Header.Set(StreamHeader, streamAsk)
+		id := withCallID(ctx, m)
 		bctx, cancel := c.bound(ctx)
 		defer cancel()
-		id := withCallID(bctx, m)
 		m.Reply = c.nc.NewInbox()
 		msgs := make(chan *nats.Msg, DefaultStreamWindow+8)
 		sub, err := c.nc.ChanSubscribe(m.Reply, msgs)

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
+	goruntime "runtime"
 	"strconv"
 	"syscall"
 	"testing"
@@ -179,3 +180,5 @@ func replica(url string) int {
 	nc.Drain()
 	return 0
 }
+
+func gomaxprocs() int { return goruntime.GOMAXPROCS(0) }

@@ -67,8 +67,13 @@ func WithPrefix(p string) Option { return func(c *config) { c.prefix = p } }
 func WithQueueGroup(q string) Option { return func(c *config) { c.queue = q } }
 
 // WithMaxConcurrent bounds the calls (and streams) the service runs at once
-// (default [DefaultMaxConcurrent]). When they are all busy, further requests
+// (default [DefaultMaxConcurrent]). Calls run in workers, goroutines kept
+// while there are calls for them; when they are all busy, further requests
 // wait in the subscription's pending queue (nats.go's pending limits apply).
+// With 1, each endpoint serves its calls one at a time in its
+// subscription's goroutine, as a micro handler does: no hand-off, the
+// fastest for quick calls that do not wait on anything, but a slow call
+// holds up those behind it on its endpoint (others endpoints still run).
 func WithMaxConcurrent(n int) Option { return func(c *config) { c.maxConcurrent = n } }
 
 // WithMaxRequestBytes bounds the arguments of a call (default: the server's
@@ -120,7 +125,9 @@ type Service struct {
 	svc    micro.Service
 	subj   map[string]string // endpoint subject → function
 
-	sem      chan struct{}
+	sem      chan struct{}  // a slot per worker
+	work     chan *nats.Msg // to an idle worker
+	busy     atomic.Int64   // workers serving a call
 	inflight sync.WaitGroup
 	owned    int // subscriptions of the connection the micro service made
 	calls    atomic.Int64
@@ -212,7 +219,7 @@ func NewService(ctx context.Context, nc *nats.Conn, tool runtime.Tool, opts ...O
 			cfg.version = doc.Info.Version
 		}
 	}
-	s := &Service{nc: nc, tool: tool, cfg: cfg, subj: map[string]string{}, sem: make(chan struct{}, cfg.maxConcurrent), stopped: make(chan struct{})}
+	s := &Service{nc: nc, tool: tool, cfg: cfg, subj: map[string]string{}, sem: make(chan struct{}, cfg.maxConcurrent), work: make(chan *nats.Msg), stopped: make(chan struct{})}
 	s.stream, _ = tool.(runtime.StreamTool)
 	s.base, s.cancelAll = context.WithCancel(context.Background())
 	desc := "OpenTool tool served by natsbridge"
@@ -295,7 +302,7 @@ type Stats struct {
 }
 
 func (s *Service) stats() Stats {
-	return Stats{Calls: s.calls.Load(), Errors: s.errs.Load(), Streams: s.streams.Load(), InFlight: len(s.sem)}
+	return Stats{Calls: s.calls.Load(), Errors: s.errs.Load(), Streams: s.streams.Load(), InFlight: int(s.busy.Load())}
 }
 
 // Prefix is the subject prefix the service serves under.
@@ -304,19 +311,52 @@ func (s *Service) Prefix() string { return s.cfg.prefix }
 // Micro is the micro service (for its Info and Stats).
 func (s *Service) Micro() micro.Service { return s.svc }
 
-// handle runs in the endpoint subscription's goroutine: it takes a slot and
-// runs the call in a goroutine of its own, so that calls run concurrently.
+// handle runs in the endpoint subscription's goroutine: it hands the call
+// to an idle worker, or to a new one while there are fewer than
+// maxConcurrent, else waits for one to be idle; so calls run concurrently.
 func (s *Service) handle(req micro.Request) {
 	m := &nats.Msg{Subject: req.Subject(), Reply: req.Reply(), Header: nats.Header(req.Headers()), Data: req.Data()}
 	s.inflight.Add(1)
-	s.sem <- struct{}{}
-	go func() {
-		defer func() {
-			<-s.sem
-			s.inflight.Done()
-		}()
+	if s.cfg.maxConcurrent == 1 { // one call at a time: in this goroutine, as micro's handlers run
+		s.busy.Add(1)
 		s.serve(m)
-	}()
+		s.busy.Add(-1)
+		s.inflight.Done()
+		return
+	}
+	select {
+	case s.work <- m:
+		return
+	default:
+	}
+	select {
+	case s.work <- m:
+	case s.sem <- struct{}{}:
+		go s.worker(m)
+	}
+}
+
+// workerIdle is how long a worker with nothing to do waits for a call.
+const workerIdle = 10 * time.Second
+
+// worker serves m, then the calls handed to it, until it is idle for
+// workerIdle. Workers keep their grown stacks from call to call.
+func (s *Service) worker(m *nats.Msg) {
+	defer func() { <-s.sem }()
+	idle := time.NewTimer(workerIdle)
+	defer idle.Stop()
+	for {
+		s.busy.Add(1)
+		s.serve(m)
+		s.busy.Add(-1)
+		s.inflight.Done()
+		idle.Reset(workerIdle)
+		select {
+		case m = <-s.work:
+		case <-idle.C:
+			return
+		}
+	}
 }
 
 // serve answers one request.
