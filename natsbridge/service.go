@@ -213,11 +213,16 @@ func NewService(ctx context.Context, nc *nats.Conn, tool runtime.Tool, opts ...O
 			cfg.name = "opentool"
 		}
 	}
+	if !nameRE.MatchString(cfg.name) {
+		return nil, fmt.Errorf("natsbridge: service name %q: want letters, digits, '-' and '_' only", cfg.name)
+	}
 	if cfg.version == "" {
 		cfg.version = "0.0.0"
 		if doc != nil && semverRE.MatchString(doc.Info.Version) {
 			cfg.version = doc.Info.Version
 		}
+	} else if !semverRE.MatchString(cfg.version) {
+		return nil, fmt.Errorf("natsbridge: service version %q: want a semantic version (1.2.3)", cfg.version)
 	}
 	s := &Service{nc: nc, tool: tool, cfg: cfg, subj: map[string]string{}, sem: make(chan struct{}, cfg.maxConcurrent), work: make(chan *nats.Msg), stopped: make(chan struct{})}
 	s.stream, _ = tool.(runtime.StreamTool)
