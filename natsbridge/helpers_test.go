@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
+	"log/slog"
 	"os"
 	"os/signal"
 	goruntime "runtime"
@@ -182,3 +184,5 @@ func replica(url string) int {
 }
 
 func gomaxprocs() int { return goruntime.GOMAXPROCS(0) }
+
+func discardLogger() *slog.Logger { return slog.New(slog.NewTextHandler(io.Discard, nil)) }
