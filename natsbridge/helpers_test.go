@@ -178,8 +178,12 @@ func replica(url string) int {
 	}
 	fmt.Println("ready")
 	<-ctx.Done()
-	svc.Shutdown(context.Background())
+	err = svc.Shutdown(context.Background())
+	closed := make(chan struct{})
+	nc.SetClosedHandler(func(*nats.Conn) { close(closed) })
 	nc.Drain()
+	<-closed
+	fmt.Printf("served %d %v\n", svc.Stats().Calls, err)
 	return 0
 }
 

@@ -306,6 +306,9 @@ type Stats struct {
 	InFlight int   `json:"inFlight"` // calls running now
 }
 
+// Stats returns the service's counts so far.
+func (s *Service) Stats() Stats { return s.stats() }
+
 func (s *Service) stats() Stats {
 	return Stats{Calls: s.calls.Load(), Errors: s.errs.Load(), Streams: s.streams.Load(), InFlight: int(s.busy.Load())}
 }

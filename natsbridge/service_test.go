@@ -194,8 +194,14 @@ func TestStreams(t *testing.T) {
 	}
 }
 
+// replicaProc is a replica running as a subprocess.
+type replicaProc struct {
+	cmd   *exec.Cmd
+	lines chan string // what it prints after "ready"
+}
+
 // startReplica runs the test binary as a replica serving calc on url.
-func startReplica(t *testing.T, url, name string) *exec.Cmd {
+func startReplica(t *testing.T, url, name string) *replicaProc {
 	t.Helper()
 	cmd := exec.Command(os.Args[0], "-test.run=^$")
 	cmd.Env = append(os.Environ(), "NATSBRIDGE_REPLICA="+url, "NATSBRIDGE_NAME="+name)
@@ -208,27 +214,30 @@ func startReplica(t *testing.T, url, name string) *exec.Cmd {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
-	ready := make(chan bool, 1)
+	r := &replicaProc{cmd: cmd, lines: make(chan string, 10)}
 	go func() {
-		line, _ := bufio.NewReader(out).ReadString('\n')
-		ready <- line == "ready\n"
+		sc := bufio.NewScanner(out)
+		for sc.Scan() {
+			r.lines <- sc.Text()
+		}
+		close(r.lines)
 	}()
 	select {
-	case ok := <-ready:
-		if !ok {
-			t.Fatal("the replica did not start")
+	case line := <-r.lines:
+		if line != "ready" {
+			t.Fatalf("the replica did not start: %q", line)
 		}
 	case <-time.After(waitLong):
 		t.Fatal("the replica did not start")
 	}
-	return cmd
+	return r
 }
 
 // A stream whose service is killed mid-stream ends with an error at the
 // caller, soon (the ping interval), not at its deadline.
 func TestStreamLostEnd(t *testing.T) {
 	url := startServer(t)
-	cmd := startReplica(t, url, "r1")
+	cmd := startReplica(t, url, "r1").cmd
 	c := natsbridge.NewCaller(connect(t, url), "calc", natsbridge.WithStreamPing(200*time.Millisecond))
 	ctx, cancel := context.WithTimeout(t.Context(), waitLong)
 	defer cancel()
