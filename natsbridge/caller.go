@@ -219,6 +219,7 @@ func (c *Caller) StreamFunction(ctx context.Context, name string, args json.RawM
 			m.Header = nats.Header{}
 		}
 		m.Header.Set(StreamHeader, streamAsk)
+		m.Header.Set(WindowHeader, strconv.Itoa(DefaultStreamWindow)) // what msgs holds beside start and end
 		id := withCallID(ctx, m)
 		bctx, cancel := c.bound(ctx)
 		defer cancel()

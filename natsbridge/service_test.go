@@ -149,6 +149,13 @@ func TestStreams(t *testing.T) {
 	if err != nil || len(items) != 300 || items[0] != `{"i":0}` || items[299] != `{"i":299}` {
 		t.Errorf("count 300: %d items (%v), %v", len(items), items[:min(len(items), 3)], err)
 	}
+	// A service whose window is larger than the caller takes sends no more
+	// than the caller's, so that none is dropped.
+	wide := serve(t, url, newCalc("w"), natsbridge.WithPrefix("wide"), natsbridge.WithStreamWindow(100000))
+	items, err = collect(natsbridge.NewCaller(connect(t, url), wide.Prefix()).StreamFunction(ctx, "count", json.RawMessage(`{"n":5000}`)))
+	if err != nil || len(items) != 5000 || items[4999] != `{"i":4999}` {
+		t.Errorf("count 5000 from a wide window: %d items, %v", len(items), err)
+	}
 	// A slow stream is alive: the pings between its items are answered.
 	slow := natsbridge.NewCaller(connect(t, url), "calc_tool", natsbridge.WithStreamPing(50*time.Millisecond))
 	items, err = collect(slow.StreamFunction(ctx, "count", json.RawMessage(`{"n":3,"delay":300}`)))

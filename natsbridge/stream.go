@@ -39,7 +39,11 @@ func (s *Service) serveStream(ctx context.Context, m *nats.Msg, name string, arg
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	st := &serverStream{credit: int64(s.cfg.window), wake: make(chan struct{}, 1)}
+	window := s.cfg.window
+	if w, err := strconv.Atoi(m.Header.Get(WindowHeader)); err == nil && w >= 2 && w < window {
+		window = w // the caller takes no more
+	}
+	st := &serverStream{credit: int64(window), wake: make(chan struct{}, 1)}
 	control := s.nc.NewRespInbox()
 	sub, err := s.nc.Subscribe(control, func(c *nats.Msg) {
 		switch c.Header.Get(StreamHeader) {
@@ -49,7 +53,7 @@ func (s *Service) serveStream(ctx context.Context, m *nats.Msg, name string, arg
 			c.Respond(nil)
 		case streamCredit:
 			if n, err := strconv.ParseInt(c.Header.Get(CreditHeader), 10, 64); err == nil {
-				st.give(n + int64(s.cfg.window))
+				st.give(n + int64(window))
 			}
 		}
 	})
@@ -58,7 +62,7 @@ func (s *Service) serveStream(ctx context.Context, m *nats.Msg, name string, arg
 		return
 	}
 	defer sub.Unsubscribe()
-	start := &nats.Msg{Header: nats.Header{StreamHeader: {streamStart}, ControlHeader: {control}, WindowHeader: {strconv.Itoa(s.cfg.window)}}}
+	start := &nats.Msg{Header: nats.Header{StreamHeader: {streamStart}, ControlHeader: {control}, WindowHeader: {strconv.Itoa(window)}}}
 	if s.respond(m, start) != nil {
 		return
 	}

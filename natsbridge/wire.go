@@ -23,8 +23,10 @@ const (
 	// credit for more items, asks whether the stream is alive ("ping", a
 	// request) and ends it early ("cancel").
 	ControlHeader = "Opentool-Stream-Control"
-	// WindowHeader carries, on a stream's start, how many items the service
-	// sends ahead of credit: the caller gives credit each half window.
+	// WindowHeader carries, on a streaming request, how many items the
+	// caller takes ahead of its credit, and on the stream's start how many
+	// the service sends (the smaller of that and its own window): the
+	// caller gives credit each half window.
 	WindowHeader = "Opentool-Stream-Window"
 	// CallHeader carries a call's id, unique to the caller, with which the
 	// caller cancels the call by publishing it on the prefix's cancel
