@@ -67,9 +67,10 @@ func WithPrefix(p string) Option { return func(c *config) { c.prefix = p } }
 func WithQueueGroup(q string) Option { return func(c *config) { c.queue = q } }
 
 // WithMaxConcurrent bounds the calls (and streams) the service runs at once
-// (default [DefaultMaxConcurrent]). Calls run in workers, goroutines kept
-// while there are calls for them; when they are all busy, further requests
-// wait in the subscription's pending queue (nats.go's pending limits apply).
+// (default [DefaultMaxConcurrent]). Calls run in workers, goroutines started
+// as calls need them, up to n, and kept until Shutdown; when they are all
+// busy, n more calls are queued and further requests wait in the
+// subscription's pending queue (nats.go's pending limits apply).
 // With 1, each endpoint serves its calls one at a time in its
 // subscription's goroutine, as a micro handler does: no hand-off, the
 // fastest for quick calls that do not wait on anything, but a slow call
@@ -126,7 +127,9 @@ type Service struct {
 	subj   map[string]string // endpoint subject → function
 
 	sem      chan struct{}  // a slot per worker
-	work     chan *nats.Msg // to an idle worker
+	work     chan *nats.Msg // calls queued for the workers
+	idle     atomic.Int64   // workers waiting for a call
+	quit     chan struct{}  // closed by Shutdown: workers end
 	busy     atomic.Int64   // workers serving a call
 	inflight sync.WaitGroup
 	owned    int // subscriptions of the connection the micro service made
@@ -141,6 +144,7 @@ type Service struct {
 	cancelAll context.CancelFunc
 
 	stopOnce sync.Once
+	quitOnce sync.Once
 	stopped  chan struct{}
 }
 
@@ -224,7 +228,7 @@ func NewService(ctx context.Context, nc *nats.Conn, tool runtime.Tool, opts ...O
 	} else if !semverRE.MatchString(cfg.version) {
 		return nil, fmt.Errorf("natsbridge: service version %q: want a semantic version (1.2.3)", cfg.version)
 	}
-	s := &Service{nc: nc, tool: tool, cfg: cfg, subj: map[string]string{}, sem: make(chan struct{}, cfg.maxConcurrent), work: make(chan *nats.Msg), stopped: make(chan struct{})}
+	s := &Service{nc: nc, tool: tool, cfg: cfg, subj: map[string]string{}, sem: make(chan struct{}, cfg.maxConcurrent), work: make(chan *nats.Msg, cfg.maxConcurrent), quit: make(chan struct{}), stopped: make(chan struct{})}
 	s.stream, _ = tool.(runtime.StreamTool)
 	s.base, s.cancelAll = context.WithCancel(context.Background())
 	desc := "OpenTool tool served by natsbridge"
@@ -319,9 +323,10 @@ func (s *Service) Prefix() string { return s.cfg.prefix }
 // Micro is the micro service (for its Info and Stats).
 func (s *Service) Micro() micro.Service { return s.svc }
 
-// handle runs in the endpoint subscription's goroutine: it hands the call
-// to an idle worker, or to a new one while there are fewer than
-// maxConcurrent, else waits for one to be idle; so calls run concurrently.
+// handle runs in the endpoint subscription's goroutine: it queues the call
+// for the workers, starting one more when none is idle and there are fewer
+// than maxConcurrent; so calls run concurrently, and busy workers take the
+// next call without being woken.
 func (s *Service) handle(req micro.Request) {
 	m := &nats.Msg{Subject: req.Subject(), Reply: req.Reply(), Header: nats.Header(req.Headers()), Data: req.Data()}
 	s.inflight.Add(1)
@@ -332,36 +337,36 @@ func (s *Service) handle(req micro.Request) {
 		s.inflight.Done()
 		return
 	}
-	select {
-	case s.work <- m:
-		return
-	default:
+	if s.idle.Load() == 0 {
+		select {
+		case s.sem <- struct{}{}:
+			go s.worker(m)
+			return
+		default:
+		}
 	}
-	select {
-	case s.work <- m:
-	case s.sem <- struct{}{}:
-		go s.worker(m)
-	}
+	s.work <- m // a full queue holds up the subscription: requests wait in its pending queue
 }
 
-// workerIdle is how long a worker with nothing to do waits for a call.
-const workerIdle = 10 * time.Second
-
-// worker serves m, then the calls handed to it, until it is idle for
-// workerIdle. Workers keep their grown stacks from call to call.
+// worker serves m, then the calls queued, until the service is shut down.
+// Workers keep their grown stacks from call to call.
 func (s *Service) worker(m *nats.Msg) {
-	defer func() { <-s.sem }()
-	idle := time.NewTimer(workerIdle)
-	defer idle.Stop()
 	for {
 		s.busy.Add(1)
 		s.serve(m)
 		s.busy.Add(-1)
 		s.inflight.Done()
-		idle.Reset(workerIdle)
 		select {
 		case m = <-s.work:
-		case <-idle.C:
+			continue
+		default:
+		}
+		s.idle.Add(1)
+		select {
+		case m = <-s.work:
+			s.idle.Add(-1)
+		case <-s.quit:
+			s.idle.Add(-1)
 			return
 		}
 	}
@@ -550,6 +555,7 @@ func (s *Service) Shutdown(ctx context.Context) error {
 			err = ctx.Err()
 		}
 	}
+	defer s.quitOnce.Do(func() { close(s.quit) }) // workers end once their calls are answered
 	if err != nil && ctx.Err() != nil {
 		s.cancelAll()
 		done := make(chan struct{})
