@@ -187,6 +187,14 @@ func (c *Caller) transportError(ctx context.Context, name, subject string, err e
 	return &runtime.Error{Class: runtime.ClassNoAccess, Code: runtime.CodeNoAccess, Message: msg}
 }
 
+// The header and status of the message the NATS server sends to a
+// request's reply subject when no one subscribes to its subject, as nats.go
+// reads them.
+const (
+	statusHeader       = "Status"
+	noRespondersStatus = "503"
+)
+
 // noStreaming is a -32601 call error of a streaming call, with
 // runtime.ErrNoStreaming in its chain.
 type noStreaming struct{ e *runtime.Error }
@@ -253,10 +261,14 @@ type clientStream struct {
 	taken   int64
 	every   int64 // credit is given each every items: half the service's window
 	ended   bool
+	ping    *time.Timer // the silence after which the service is asked
 }
 
 // cancel tells the service to stop, unless the stream ended.
 func (s *clientStream) cancel() {
+	if s.ping != nil {
+		s.ping.Stop()
+	}
 	switch {
 	case s.ended:
 	case s.control != "":
@@ -300,7 +312,9 @@ func (s *clientStream) run(bctx context.Context, yield func(json.RawMessage, err
 			return
 		default:
 			s.ended = true
-			if isError(m) {
+			if m.Header.Get(statusHeader) == noRespondersStatus && len(m.Data) == 0 {
+				yield(nil, s.c.transportError(s.ctx, s.name, s.subject, nats.ErrNoResponders))
+			} else if isError(m) {
 				yield(nil, notStreamed(decodeError(m)))
 			} else {
 				yield(nil, &runtime.Error{Class: runtime.ClassResponseNull, Message: "the stream's answer is not one natsbridge sends"})
@@ -316,9 +330,12 @@ func (s *clientStream) run(bctx context.Context, yield func(json.RawMessage, err
 func (s *clientStream) next(ctx context.Context) (*nats.Msg, error) {
 	var tick <-chan time.Time
 	if s.control != "" {
-		t := time.NewTicker(s.c.ping)
-		defer t.Stop()
-		tick = t.C
+		if s.ping == nil {
+			s.ping = time.NewTimer(s.c.ping)
+		} else {
+			s.ping.Reset(s.c.ping) // since Go 1.23, no stale tick after Reset
+		}
+		tick = s.ping.C
 	}
 	for {
 		select {
@@ -328,6 +345,7 @@ func (s *clientStream) next(ctx context.Context) (*nats.Msg, error) {
 			s.ended = s.ctx.Err() == nil // the call timeout: the service may be gone
 			return nil, s.c.transportError(s.ctx, s.name, s.subject, ctx.Err())
 		case <-tick:
+			s.ping.Reset(s.c.ping)
 			pctx, cancel := context.WithTimeout(ctx, s.c.ping)
 			_, err := s.c.nc.RequestMsgWithContext(pctx, &nats.Msg{Subject: s.control, Header: nats.Header{StreamHeader: {streamPing}}})
 			cancel()

@@ -166,6 +166,10 @@ func TestStreams(t *testing.T) {
 	if diff := cmp.Diff([]string{`{"i":0}`, `{"i":1}`}, items); diff != "" || errString(err) != "call 503|the feed is down| ErrCall" {
 		t.Errorf("a failing stream: %s %s", diff, errString(err))
 	}
+	_, err = collect(c.StreamFunction(ctx, "nope", nil))
+	if errString(err) != `noAccess 404|no service answers on calc_tool.nope (NATS: no responders)| ErrNoAccess` {
+		t.Errorf("a stream of a function without a service: %s", errString(err))
+	}
 	_, err = collect(c.StreamFunction(ctx, "add", json.RawMessage(`{}`)))
 	if errString(err) != `call -32601|method not found: "add"| ErrCall ErrNoStreaming` {
 		t.Errorf("a function that does not stream: %s", errString(err))
