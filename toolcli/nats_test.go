@@ -9,6 +9,8 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
+	"os"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -221,5 +223,29 @@ func TestNATSUsage(t *testing.T) {
 	}
 	if code, out, _ := testtool.Run(t, c, "-h"); code != 0 || !strings.Contains(out, "Command: nats") || !strings.Contains(out, "--natsPort") {
 		t.Errorf("help: %d\n%s", code, out)
+	}
+}
+
+// --values takes call values from message headers, for {NAME} in --options.
+func TestNATSCallValues(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "options.json")
+	if err := os.WriteFile(path, []byte(`{"functions":{"create":{"args":{"fixed":{"text":"turn {agent_turn_id}"}}}}}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	s := newStore()
+	r := startNATS(t, mockCommand(s), "--natsPort", "0", "--options", path, "--values", "X-Agent-Turn=agent_turn_id")
+	nc := natsConnect(t, r.url)
+	c := mocktool.NewClient(natsbridge.NewCaller(nc, "crud_api_for_mock", natsbridge.WithHeaders(func(context.Context) nats.Header {
+		return nats.Header{"X-Agent-Turn": {"42"}}
+	})))
+	if _, err := c.Create(t.Context(), mocktool.CreateArgs{}); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := s.Read(t.Context(), mocktool.ReadArgs{ID: 0}); got != "turn 42" {
+		t.Errorf("created %q, want the header's turn", got)
+	}
+	bare := mocktool.NewClient(natsbridge.NewCaller(nc, "crud_api_for_mock"))
+	if _, err := bare.Create(t.Context(), mocktool.CreateArgs{}); err == nil || !strings.Contains(err.Error(), "{agent_turn_id}") {
+		t.Errorf("without the header: %v", err)
 	}
 }
