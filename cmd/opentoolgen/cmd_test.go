@@ -162,7 +162,7 @@ func TestNextCommand(t *testing.T) {
 	}
 	const head = "module example.com/agent\n\ngo 1.26\n\n"
 	all := "require (\n\tgithub.com/opentoolgen/opentoolgen v0.3.0 // the generator\n"
-	for _, m := range mcpModules {
+	for _, m := range packageModules["toolcli"] {
 		all += "\t" + m + " v1.0.0 // indirect\n"
 	}
 	all += ")\n"

@@ -124,7 +124,7 @@ const selfModule = "github.com/opentoolgen/opentoolgen"
 var packageModules = map[string][]string{
 	"mcpbridge":  mcpModules,
 	"oauth2cred": {"golang.org/x/oauth2"},
-	"toolcli":    mcpModules,
+	"toolcli":    append(slices.Clone(mcpModules), natsModules...),
 }
 
 // mcpModules are the modules of package mcpbridge (the official MCP Go SDK
@@ -139,6 +139,21 @@ var mcpModules = []string{
 	"golang.org/x/sync",
 	"golang.org/x/sys",
 	"golang.org/x/time",
+}
+
+// natsModules are the modules package toolcli needs for its nats command
+// (through natsbridge: the NATS client and the embedded server) besides
+// mcpModules.
+var natsModules = []string{
+	"github.com/antithesishq/antithesis-sdk-go",
+	"github.com/klauspost/compress",
+	"github.com/minio/highwayhash",
+	"github.com/nats-io/jwt/v2",
+	"github.com/nats-io/nats-server/v2",
+	"github.com/nats-io/nats.go",
+	"github.com/nats-io/nkeys",
+	"github.com/nats-io/nuid",
+	"golang.org/x/crypto",
 }
 
 // nextCommand returns the command that lets the module holding dir (-o) build
