@@ -517,6 +517,7 @@ func (t *Tool) call(ctx context.Context, name string, params *mcp.CallToolParams
 		res     *mcp.CallToolResult
 		session *mcp.ClientSession
 	)
+	outgoing(ctx, params)
 	what := "tools/call " + strconv.Quote(name)
 	err := t.withSession(ctx, what, func(ctx context.Context, s *mcp.ClientSession) (err error) {
 		res, err = s.CallTool(ctx, params)

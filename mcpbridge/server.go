@@ -131,6 +131,7 @@ type config struct {
 	origins           []string // lower case
 	maxResultBytes    int
 	stop              context.Context // WithStopContext; nil: none
+	interceptors      []runtime.Interceptor
 }
 
 // ErrServerStopped is the cause (context.Cause) of the context of a call
@@ -182,6 +183,7 @@ func WithCallValueHeaders(headers map[string]string) Option {
 // the agent platform's identifiers), then the headers of
 // WithCallValueHeaders.
 func (b *bridge) callContext(ctx context.Context, req *mcp.CallToolRequest) context.Context {
+	ctx = incoming(ctx, req)
 	var values map[string]string
 	put := func(k, v string) {
 		if values == nil {
@@ -257,6 +259,7 @@ func newServer(ctx context.Context, tool runtime.Tool, impl *mcp.Implementation,
 	if tool == nil {
 		return nil, nil, errors.New("mcpbridge: nil tool")
 	}
+	tool = runtime.Intercept(tool, cfg.interceptors...)
 	doc, err := tool.Load(ctx)
 	if err != nil {
 		return nil, nil, fmt.Errorf("mcpbridge: loading the tool's document: %w", err)

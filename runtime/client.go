@@ -134,6 +134,14 @@ func (c *Client) newRequest(ctx context.Context, method, url string, body []byte
 	for k, v := range c.header {
 		h[k] = v
 	}
+	if md := OutgoingMetadata(ctx); md != nil {
+		for _, k := range md.Keys() {
+			h.Set(k, md.Get(k))
+		}
+	}
+	if propagating() {
+		InjectMetadata(ctx, HeaderMetadata(h))
+	}
 	if body != nil {
 		h["Content-Type"] = jsonContentType
 	}

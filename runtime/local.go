@@ -65,12 +65,27 @@ import (
 // MCP tool does not stream.
 func Local(tool Tool) Caller {
 	st, _ := tool.(StreamTool)
-	return &local{tool: tool, stream: st}
+	_, metered := tool.(interface{ intercepted() *interceptedTool })
+	return &local{tool: tool, stream: st, metered: metered}
 }
 
 type local struct {
-	tool   Tool
-	stream StreamTool // nil when tool does not stream
+	tool    Tool
+	stream  StreamTool // nil when tool does not stream
+	metered bool       // tool runs interceptors ([Intercept])
+}
+
+// callContext is the context the tool gets: the outgoing metadata of ctx
+// becomes the incoming metadata of the call, as a front's would.
+func (l *local) callContext(ctx context.Context) context.Context {
+	md := OutgoingMetadata(ctx)
+	if md == nil && !l.metered {
+		return ctx
+	}
+	if md == nil {
+		md = MapMetadata{}
+	}
+	return WithIncomingMetadata(ctx, FrontLocal, md)
 }
 
 // request checks a call as *Client and a server would, before the tool is
@@ -152,7 +167,7 @@ func (l *local) CallFunction(ctx context.Context, name string, args json.RawMess
 	if err != nil {
 		return nil, err
 	}
-	result, err := l.tool.Call(ctx, name, args)
+	result, err := l.tool.Call(l.callContext(ctx), name, args)
 	if cerr := ctx.Err(); cerr != nil {
 		return nil, localContextError(name, cerr)
 	}
@@ -177,7 +192,7 @@ func (l *local) StreamFunction(ctx context.Context, name string, args json.RawMe
 				Message: "this tool has no streaming functions: " + quote(name), cause: ErrNoStreaming})
 			return
 		}
-		sctx, cancel := context.WithCancel(ctx)
+		sctx, cancel := context.WithCancel(l.callContext(ctx))
 		defer cancel()
 		var (
 			mu            sync.Mutex

@@ -43,6 +43,7 @@ type serverConfig struct {
 	logEvery        time.Duration
 	valueHeaders    map[string]string // WithCallValueHeaders: header → call value name
 	anyHost         bool              // WithAnyHost
+	interceptors    []Interceptor     // WithInterceptors
 }
 
 // WithVersion sets the version GET /version reports (default "1.0.0").
@@ -168,6 +169,7 @@ type handler struct {
 
 	tool    Tool
 	stream  StreamTool // nil when tool does not stream
+	metered bool       // tool runs interceptors: calls carry their headers as metadata
 	cfg     *serverConfig
 	version []byte // the body of /version
 	loads   loadAnswers
@@ -179,8 +181,10 @@ type handler struct {
 // [StreamTool]).
 func NewHandler(tool Tool, opts ...ServerOption) http.Handler {
 	cfg := newServerConfig(opts)
+	tool = Intercept(tool, cfg.interceptors...)
 	h := &handler{tool: tool, cfg: cfg, bodies: newBodyBudget(cfg.bodyMemory), logs: newLogLimiter(cfg.logEvery)}
 	h.stream, _ = tool.(StreamTool)
+	_, h.metered = tool.(interface{ intercepted() *interceptedTool })
 	h.version, _ = json.Marshal(Version{Version: cfg.version})
 	return h
 }
@@ -493,7 +497,7 @@ func (h *handler) serveCall(w http.ResponseWriter, r *http.Request, dl connDeadl
 	if !ok {
 		return
 	}
-	result, err := h.call(r.Context(), p)
+	result, err := h.call(h.callContext(r), p)
 	h.extendWrite(dl)
 	buf.Reset()
 	if err != nil {
@@ -502,6 +506,20 @@ func (h *handler) serveCall(w http.ResponseWriter, r *http.Request, dl connDeadl
 		appendResponse(buf, result, nil, p.id)
 	}
 	writeJSON(w, http.StatusOK, buf.Bytes())
+}
+
+// callContext is the context of the call r carries: with the call context
+// of its headers when a Propagator is set, and its headers as the metadata of
+// the tool's interceptors when it has some. Without either, r's own.
+func (h *handler) callContext(r *http.Request) context.Context {
+	ctx := r.Context()
+	if h.metered {
+		ctx = WithIncomingMetadata(ctx, FrontOpenTool, HeaderMetadata(r.Header))
+	}
+	if propagating() {
+		ctx = ExtractMetadata(ctx, HeaderMetadata(r.Header))
+	}
+	return ctx
 }
 
 // call runs the tool, turning a panic or an invalid result into an internal error.

@@ -87,6 +87,18 @@ type Client struct {
 	// Timeout bounds each call, retries and reading the response included;
 	// a context with an earlier deadline shortens it. 0 means none.
 	Timeout time.Duration
+	// Interceptors run around each request ([runtime.Interceptor], the first
+	// outermost), retries included, until the answer's headers arrive: they
+	// see a [runtime.CallInfo] of [runtime.FrontREST] whose Function is
+	// "METHOD /path/{template}", whose Args is the request body, whose Meta
+	// is the request's headers (to which they may add) and whose HTTP tells
+	// the method, the path template, the URL without its query and, after
+	// next, the status. An answer of status 400 or more is not an error of
+	// next: the interceptor reads HTTP.StatusCode. With a
+	// [runtime.Propagator] set ([runtime.SetPropagator]) every request
+	// carries the call context of its context (traceparent, tracestate),
+	// interceptors or not.
+	Interceptors []runtime.Interceptor
 
 	creds map[string]Credential
 
@@ -760,9 +772,41 @@ func (r *Request) roundTrip(ctx context.Context, accept string) (*http.Response,
 		hc = http.DefaultClient
 	}
 	hc = guard.Client(hc)
-	resp, err := r.c.Retry.do(ctx, func(req *http.Request) (*http.Response, error) { return r.c.sendOnce(hc, req) }, req, body)
+	send := func(ctx context.Context, req *http.Request) (*http.Response, error) {
+		runtime.InjectMetadata(ctx, runtime.HeaderMetadata(req.Header))
+		resp, err := r.c.Retry.do(ctx, func(req *http.Request) (*http.Response, error) { return r.c.sendOnce(hc, req) }, req, body)
+		if err != nil {
+			return nil, redactURLError(err)
+		}
+		return resp, nil
+	}
+	if len(r.c.Interceptors) == 0 {
+		return send(ctx, req)
+	}
+	return r.intercepted(ctx, req, send)
+}
+
+// intercepted sends req through the client's interceptors.
+func (r *Request) intercepted(ctx context.Context, req *http.Request, send func(context.Context, *http.Request) (*http.Response, error)) (*http.Response, error) {
+	u := *req.URL
+	u.RawQuery, u.User = "", nil
+	hc := &runtime.HTTPCall{Method: r.method, Template: r.path, URL: u.String()}
+	call := &runtime.CallInfo{Function: r.method + " " + r.path, Args: r.body, Front: runtime.FrontREST,
+		Meta: runtime.HeaderMetadata(req.Header), HTTP: hc}
+	var resp *http.Response
+	err := runtime.RunInterceptors(ctx, r.c.Interceptors, call, func(ctx context.Context) error {
+		var err error
+		resp, err = send(ctx, req.WithContext(ctx))
+		if resp != nil {
+			hc.StatusCode = resp.StatusCode
+		}
+		return err
+	})
 	if err != nil {
-		return nil, redactURLError(err)
+		if resp != nil {
+			resp.Body.Close()
+		}
+		return nil, err
 	}
 	return resp, nil
 }

@@ -1,0 +1,72 @@
+package mcpbridge
+
+import (
+	"context"
+	"sort"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/opentoolgen/opentoolgen/runtime"
+)
+
+// meta is the runtime.Metadata of an MCP request's _meta: its string
+// members by exact key. Set adds to the map it holds, made on the first Set
+// when there is none.
+type meta struct{ m *mcp.Meta }
+
+func (md meta) Get(key string) string {
+	s, _ := (*md.m)[key].(string)
+	return s
+}
+
+func (md meta) Set(key, value string) {
+	if *md.m == nil {
+		*md.m = mcp.Meta{}
+	}
+	(*md.m)[key] = value
+}
+
+func (md meta) Keys() []string {
+	keys := make([]string, 0, len(*md.m))
+	for k, v := range *md.m {
+		if _, ok := v.(string); ok {
+			keys = append(keys, k)
+		}
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+// WithInterceptors runs ics around each tools/call the server serves
+// (runtime.Intercept), with the request's _meta as metadata
+// (runtime.CallInfo.Meta; Front runtime.FrontMCP). With a
+// runtime.Propagator set, the call's context is read from
+// _meta.traceparent and _meta.tracestate, interceptors or not.
+func WithInterceptors(ics ...runtime.Interceptor) Option {
+	return func(c *config) { c.interceptors = append(c.interceptors, ics...) }
+}
+
+// incoming returns ctx with the metadata of req for the tool's
+// interceptors and, with a runtime.Propagator set, the call context its
+// _meta carries.
+func incoming(ctx context.Context, req *mcp.CallToolRequest) context.Context {
+	var m mcp.Meta
+	if req != nil && req.Params != nil {
+		m = req.Params.Meta
+	}
+	md := meta{&m}
+	ctx = runtime.WithIncomingMetadata(ctx, runtime.FrontMCP, md)
+	return runtime.ExtractMetadata(ctx, md)
+}
+
+// outgoing sets the _meta of a tools/call from ctx: the metadata of
+// runtime.WithOutgoingMetadata and, with a runtime.Propagator set, the call
+// context (traceparent, tracestate).
+func outgoing(ctx context.Context, params *mcp.CallToolParams) {
+	md := meta{&params.Meta}
+	if out := runtime.OutgoingMetadata(ctx); out != nil {
+		for _, k := range out.Keys() {
+			md.Set(k, out.Get(k))
+		}
+	}
+	runtime.InjectMetadata(ctx, md)
+}

@@ -1,0 +1,413 @@
+package runtime
+
+import (
+	"context"
+	"encoding/json"
+	"iter"
+	"net/http"
+	"slices"
+	"sync/atomic"
+)
+
+// Interceptor runs around a call, on the side that serves it or on the side
+// that makes it: it sees the call (function, arguments, metadata) before
+// calling next, and its outcome after: the error next returns and, for a
+// call that is not a stream, call.Result. An interceptor may change ctx for
+// what follows (a span), may add to call.Meta on the calling side (what
+// the call carries: headers, MCP _meta, NATS headers), and may return
+// without calling next (a call refused) or return another error. It must
+// call next at most once, and must not keep call after it returns.
+//
+// Interceptors are given as a list: the first is the outermost, as with
+// connect-go's and gRPC's chains. The same Interceptor serves both sides
+// ([CallInfo.Server] tells them apart).
+type Interceptor func(ctx context.Context, call *CallInfo, next func(ctx context.Context) error) error
+
+// The fronts and transports of this module, as [CallInfo.Front] names
+// them; other fronts (natsbridge) name themselves.
+const (
+	FrontOpenTool = "opentool" // OpenTool HTTP: /call and /streamCall
+	FrontMCP      = "mcp"      // MCP, through mcpbridge
+	FrontLocal    = "local"    // in process: runtime.Local
+	FrontREST     = "rest"     // an OpenAPI REST API, through runtime/rest
+)
+
+// CallInfo is what an [Interceptor] sees of a call.
+type CallInfo struct {
+	// Function is the function called; for a REST call, the operation as
+	// "METHOD /path/{template}".
+	Function string
+	// Args is the JSON object of the arguments (nil for none; for a REST
+	// call, the request body, if any). It must not be modified.
+	Args json.RawMessage
+	// Stream is true for a streaming call.
+	Stream bool
+	// Server is true on the serving side, false on the calling side.
+	Server bool
+	// Front is the front or transport that carries the call: [FrontOpenTool],
+	// [FrontMCP], [FrontLocal], [FrontREST], or another front's own name;
+	// "" when the Caller does not say ([InterceptCaller] of a Caller of
+	// another package).
+	Front string
+	// Meta is the metadata the call carries: on the serving side, what the
+	// front received (HTTP headers, MCP _meta, …; empty when the front has
+	// none); on the calling side, what the transport will send with the
+	// call, to which an interceptor may add.
+	Meta Metadata
+	// Result is the result object of a call that returned without error,
+	// set when next returns (nil for a stream).
+	Result json.RawMessage
+	// Items counts the items of a stream, set when next returns.
+	Items int
+	// HTTP describes a REST call (nil for the others).
+	HTTP *HTTPCall
+}
+
+// HTTPCall is what a [CallInfo] of a REST call ([FrontREST]) tells of its
+// HTTP request.
+type HTTPCall struct {
+	Method   string // GET, POST, …
+	Template string // the operation's path template: "/pets/{petId}"
+	URL      string // the URL requested, without its query (which may carry keys)
+	// StatusCode is the status of the answer, set when next returns (0 when
+	// no answer came).
+	StatusCode int
+}
+
+// Metadata is the metadata a call carries, keyed by name: HTTP headers, MCP
+// _meta members, NATS headers. Its methods are those of OpenTelemetry's
+// propagation.TextMapCarrier, so that a propagator reads and writes it as
+// it is. Keys of HTTP headers match case-insensitively.
+type Metadata interface {
+	// Get returns the value of key, "" when there is none.
+	Get(key string) string
+	// Set sets the value of key.
+	Set(key, value string)
+	// Keys returns the keys present.
+	Keys() []string
+}
+
+// HeaderMetadata is the [Metadata] of HTTP headers.
+type HeaderMetadata http.Header
+
+// Get implements [Metadata].
+func (h HeaderMetadata) Get(key string) string { return http.Header(h).Get(key) }
+
+// Set implements [Metadata].
+func (h HeaderMetadata) Set(key, value string) { http.Header(h).Set(key, value) }
+
+// Keys implements [Metadata].
+func (h HeaderMetadata) Keys() []string {
+	keys := make([]string, 0, len(h))
+	for k := range h {
+		keys = append(keys, k)
+	}
+	return keys
+}
+
+// MapMetadata is a [Metadata] of its own: string values by exact key.
+type MapMetadata map[string]string
+
+// Get implements [Metadata].
+func (m MapMetadata) Get(key string) string { return m[key] }
+
+// Set implements [Metadata].
+func (m MapMetadata) Set(key, value string) { m[key] = value }
+
+// Keys implements [Metadata].
+func (m MapMetadata) Keys() []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
+}
+
+// Propagator carries a call's context (W3C trace context: traceparent and
+// tracestate) across a front: Inject writes what ctx holds into the
+// metadata of an outgoing call, Extract reads the metadata of an incoming
+// call into the context its handler gets. Its methods are those of
+// OpenTelemetry's propagation.TextMapPropagator that the fronts need;
+// otelbridge installs one with [SetPropagator].
+type Propagator interface {
+	Inject(ctx context.Context, md Metadata)
+	Extract(ctx context.Context, md Metadata) context.Context
+}
+
+type propagatorBox struct{ p Propagator }
+
+var propagator atomic.Pointer[propagatorBox]
+
+// SetPropagator sets the [Propagator] every front and transport of this
+// module uses (nil: none, the default): the OpenTool server and *Client
+// (traceparent/tracestate headers), the REST client (headers), mcpbridge
+// (_meta.traceparent, _meta.tracestate, both ways), and the fronts of other
+// packages that call [InjectMetadata] and [ExtractMetadata]. Without one,
+// nothing is read or written, at no cost.
+func SetPropagator(p Propagator) {
+	if p == nil {
+		propagator.Store(nil)
+		return
+	}
+	propagator.Store(&propagatorBox{p})
+}
+
+// InjectMetadata writes the call context of ctx into md with the
+// [Propagator] set, if any: what a transport does to an outgoing call.
+func InjectMetadata(ctx context.Context, md Metadata) {
+	if b := propagator.Load(); b != nil {
+		b.p.Inject(ctx, md)
+	}
+}
+
+// ExtractMetadata returns ctx with the call context md carries, read by
+// the [Propagator] set (ctx itself when none is set): what a front does to
+// an incoming call.
+func ExtractMetadata(ctx context.Context, md Metadata) context.Context {
+	if b := propagator.Load(); b != nil {
+		return b.p.Extract(ctx, md)
+	}
+	return ctx
+}
+
+// propagating reports whether a Propagator is set.
+func propagating() bool { return propagator.Load() != nil }
+
+type incomingKey struct{}
+
+type incoming struct {
+	front string
+	md    Metadata
+}
+
+// WithIncomingMetadata returns ctx carrying the metadata of a call a front
+// received, for the interceptors of [Intercept] (which see it as
+// [CallInfo.Meta] with [CallInfo.Front] front). A front of another package
+// (NATS) calls it before it calls the tool; it should also call
+// [ExtractMetadata].
+func WithIncomingMetadata(ctx context.Context, front string, md Metadata) context.Context {
+	return context.WithValue(ctx, incomingKey{}, &incoming{front, md})
+}
+
+// IncomingMetadata returns the metadata and the front [WithIncomingMetadata]
+// put on ctx (nil and "" when none did).
+func IncomingMetadata(ctx context.Context) (md Metadata, front string) {
+	if in, _ := ctx.Value(incomingKey{}).(*incoming); in != nil {
+		return in.md, in.front
+	}
+	return nil, ""
+}
+
+type outgoingKey struct{}
+
+// WithOutgoingMetadata returns ctx carrying metadata for the calls made
+// with it: the *Client sends it as headers, mcpbridge as _meta, and other
+// transports as they can (runtime.Local gives it to the tool as incoming
+// metadata). [InterceptCaller] does it with the metadata its interceptors set.
+func WithOutgoingMetadata(ctx context.Context, md Metadata) context.Context {
+	return context.WithValue(ctx, outgoingKey{}, md)
+}
+
+// OutgoingMetadata returns the metadata [WithOutgoingMetadata] put on ctx,
+// nil when none.
+func OutgoingMetadata(ctx context.Context) Metadata {
+	md, _ := ctx.Value(outgoingKey{}).(Metadata)
+	return md
+}
+
+// RunInterceptors runs call through ics around next, the first
+// interceptor outermost; with no interceptors it is next(ctx). A front or
+// transport of another package calls it to offer the same interceptors as
+// this package's.
+func RunInterceptors(ctx context.Context, ics []Interceptor, call *CallInfo, next func(ctx context.Context) error) error {
+	if len(ics) == 0 {
+		return next(ctx)
+	}
+	return runFrom(ctx, ics, 0, call, next)
+}
+
+func runFrom(ctx context.Context, ics []Interceptor, i int, call *CallInfo, next func(ctx context.Context) error) error {
+	if i == len(ics) {
+		return next(ctx)
+	}
+	return ics[i](ctx, call, func(ctx context.Context) error { return runFrom(ctx, ics, i+1, call, next) })
+}
+
+// Intercept returns tool with ics run around each of its calls, on the
+// serving side: any front that serves the returned Tool (OpenTool HTTP,
+// MCP, NATS, runtime.Local) runs them, with the metadata the front put on
+// the context ([WithIncomingMetadata]). A StreamTool stays a StreamTool. With
+// no interceptors it returns tool itself. [WithInterceptors] does it for
+// [NewHandler] and [Serve].
+func Intercept(tool Tool, ics ...Interceptor) Tool {
+	if len(ics) == 0 || tool == nil {
+		return tool
+	}
+	it := &interceptedTool{tool: tool, ics: slices.Clone(ics)}
+	if prev, ok := tool.(interface{ intercepted() *interceptedTool }); ok { // one chain, outer first
+		p := prev.intercepted()
+		it.tool, it.ics = p.tool, append(it.ics, p.ics...)
+	}
+	if st, ok := it.tool.(StreamTool); ok {
+		return &interceptedStreamTool{interceptedTool: it, stream: st}
+	}
+	return it
+}
+
+// WithInterceptors runs ics around each call the server serves
+// ([Intercept]), with the request's headers as metadata.
+func WithInterceptors(ics ...Interceptor) ServerOption {
+	return func(c *serverConfig) { c.interceptors = append(c.interceptors, ics...) }
+}
+
+type interceptedTool struct {
+	tool Tool
+	ics  []Interceptor
+}
+
+type interceptedStreamTool struct {
+	*interceptedTool
+	stream StreamTool
+}
+
+func (t *interceptedTool) intercepted() *interceptedTool { return t }
+
+func (t *interceptedTool) Load(ctx context.Context) (*OpenTool, error) { return t.tool.Load(ctx) }
+
+// Hints passes on the hints of the tool, if it has any.
+func (t *interceptedTool) Hints(function string) (Hints, bool) {
+	if ht, ok := t.tool.(HintTool); ok {
+		return ht.Hints(function)
+	}
+	return Hints{}, false
+}
+
+func serverCall(ctx context.Context, name string, args json.RawMessage, stream bool) *CallInfo {
+	md, front := IncomingMetadata(ctx)
+	if md == nil {
+		md = MapMetadata{}
+	}
+	return &CallInfo{Function: name, Args: args, Stream: stream, Server: true, Front: front, Meta: md}
+}
+
+func (t *interceptedTool) Call(ctx context.Context, name string, args json.RawMessage) (json.RawMessage, error) {
+	call := serverCall(ctx, name, args, false)
+	var result json.RawMessage
+	err := runFrom(ctx, t.ics, 0, call, func(ctx context.Context) error {
+		var err error
+		result, err = t.tool.Call(ctx, name, args)
+		if err == nil {
+			call.Result = result
+		}
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	return result, nil
+}
+
+func (t *interceptedStreamTool) StreamCall(ctx context.Context, name string, args json.RawMessage, emit func(json.RawMessage) error) error {
+	call := serverCall(ctx, name, args, true)
+	return runFrom(ctx, t.ics, 0, call, func(ctx context.Context) error {
+		return t.stream.StreamCall(ctx, name, args, func(item json.RawMessage) error {
+			err := emit(item)
+			if err == nil {
+				call.Items++
+			}
+			return err
+		})
+	})
+}
+
+// InterceptCaller returns c with ics run around each of its calls, on the
+// calling side: the typed client NewClient(runtime.InterceptCaller(c,
+// ics...)) runs them whatever c's transport. The metadata interceptors
+// add to [CallInfo.Meta] travels with the call ([WithOutgoingMetadata]).
+// With no interceptors it returns c itself.
+func InterceptCaller(c Caller, ics ...Interceptor) Caller {
+	if len(ics) == 0 || c == nil {
+		return c
+	}
+	front := ""
+	switch c := c.(type) {
+	case *Client:
+		front = FrontOpenTool
+	case *local:
+		front = FrontLocal
+	case interface{ Front() string }:
+		front = c.Front()
+	}
+	return &interceptedCaller{c: c, ics: slices.Clone(ics), front: front}
+}
+
+type interceptedCaller struct {
+	c     Caller
+	ics   []Interceptor
+	front string
+}
+
+// Front names the transport of the Caller it intercepts.
+func (c *interceptedCaller) Front() string { return c.front }
+
+func (c *interceptedCaller) clientCall(ctx context.Context, name string, args json.RawMessage, stream bool) *CallInfo {
+	md := MapMetadata{}
+	if out := OutgoingMetadata(ctx); out != nil {
+		for _, k := range out.Keys() {
+			md[k] = out.Get(k)
+		}
+	}
+	return &CallInfo{Function: name, Args: args, Stream: stream, Front: c.front, Meta: md}
+}
+
+func (c *interceptedCaller) CallFunction(ctx context.Context, name string, args json.RawMessage) (json.RawMessage, error) {
+	call := c.clientCall(ctx, name, args, false)
+	var result json.RawMessage
+	err := runFrom(ctx, c.ics, 0, call, func(ctx context.Context) error {
+		ctx = withCallMeta(ctx, call.Meta)
+		var err error
+		result, err = c.c.CallFunction(ctx, name, args)
+		if err == nil {
+			call.Result = result
+		}
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	return result, nil
+}
+
+func (c *interceptedCaller) StreamFunction(ctx context.Context, name string, args json.RawMessage) iter.Seq2[json.RawMessage, error] {
+	return func(yield func(json.RawMessage, error) bool) {
+		call := c.clientCall(ctx, name, args, true)
+		var yielded bool // the error is yielded already
+		err := runFrom(ctx, c.ics, 0, call, func(ctx context.Context) error {
+			ctx = withCallMeta(ctx, call.Meta)
+			for item, err := range c.c.StreamFunction(ctx, name, args) {
+				if err != nil {
+					return err
+				}
+				call.Items++
+				if !yield(item, nil) {
+					yielded = true
+					return nil // the caller's choice, not a failure
+				}
+			}
+			return nil
+		})
+		if err != nil && !yielded {
+			yield(nil, err)
+		}
+	}
+}
+
+// withCallMeta returns ctx carrying md as outgoing metadata, unless md is
+// empty.
+func withCallMeta(ctx context.Context, md Metadata) context.Context {
+	if m, ok := md.(MapMetadata); (ok && len(m) == 0) || md == nil {
+		return ctx
+	}
+	return WithOutgoingMetadata(ctx, md)
+}
