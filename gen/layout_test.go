@@ -67,9 +67,11 @@ var stages = []struct {
 	// any Tool as a NATS micro service, and a Caller over NATS
 	{pkg: "natsbridge", may: []string{"runtime"}, third: true},
 	{pkg: "oauth2cred", may: []string{"internal/redirect", "runtime/rest"}, third: true},
+	// OpenTelemetry for the interceptors of runtime and its fronts
+	{pkg: "otelbridge", may: []string{"runtime"}, third: true},
 	// the command line of a tool server (what opentoolgen -cmd's mains call):
 	// OpenTool HTTP and MCP, so beside runtime too
-	{pkg: "toolcli", may: []string{"internal/jsontree", "internal/inflight", "runtime", "mcpbridge", "natsbridge"}, third: true},
+	{pkg: "toolcli", may: []string{"internal/jsontree", "internal/inflight", "runtime", "mcpbridge", "natsbridge", "otelbridge"}, third: true},
 	// what tests and examples share: after everything they exercise, so that
 	// no package above may import them
 	{pkg: "internal/testtool", may: []string{"runtime", "toolcli", "examples/mocktool/mocktool"}},

@@ -36,13 +36,22 @@ func (c *Command) serve(ctx context.Context, s *settings, stdin io.Reader, stdou
 	if cl, ok := tool.(io.Closer); ok {
 		defer cl.Close()
 	}
+	ics, stopTelemetry, err := telemetry(ctx, c.Name, s.version, logger)
+	if err != nil {
+		return err
+	}
+	if stopTelemetry != nil {
+		defer stopTelemetry()
+	}
+	s.interceptors = ics
 	impl := &mcp.Implementation{Name: c.Name, Version: s.version}
 	if c.Document != nil {
 		impl.Title = c.Document.Info.Title
 	}
 	// The SDK's own messages (sessions opened and closed) only from warnings up.
 	sdkLogger := slog.New(leveled{logger.Handler(), slog.LevelWarn})
-	mcpOpts := append([]mcpbridge.Option{mcpbridge.WithServerOptions(&mcp.ServerOptions{Logger: sdkLogger})}, c.MCP...)
+	mcpOpts := append([]mcpbridge.Option{mcpbridge.WithServerOptions(&mcp.ServerOptions{Logger: sdkLogger}),
+		mcpbridge.WithInterceptors(ics...)}, c.MCP...)
 	if s.command == "nats" {
 		return c.serveNATS(ctx, s, tool, logger)
 	}
@@ -140,7 +149,8 @@ func (c *Command) serveHTTP(ctx context.Context, s *settings, tool runtime.Tool,
 	timeouts := []runtime.ServerOption{runtime.WithReadTimeout(s.readTimeout), runtime.WithWriteTimeout(s.writeTimeout)}
 	mux := http.NewServeMux()
 	mux.Handle(runtime.DefaultPrefix+"/", runtime.NewHandler(logged(tool, logger, "opentool"),
-		append(timeouts, runtime.WithVersion(s.version), runtime.WithLogger(logger), runtime.WithCallValueHeaders(s.headers))...))
+		append(timeouts, runtime.WithVersion(s.version), runtime.WithLogger(logger), runtime.WithCallValueHeaders(s.headers),
+			runtime.WithInterceptors(s.interceptors...))...))
 	mux.Handle("/mcp", endsWith(serving, mcpHandler))
 	base := "http://" + ln.Addr().String()
 	logger.Info("serving", "name", c.Name, "version", s.version,

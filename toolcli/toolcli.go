@@ -317,6 +317,8 @@ type settings struct {
 	origins                                    []string
 
 	nats natsSettings // the nats command's
+	// interceptors run around every call every front serves (telemetry).
+	interceptors []runtime.Interceptor
 }
 
 func (c *Command) run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer, guardStdout bool) int {

@@ -1,0 +1,69 @@
+package toolcli
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"os"
+	"strings"
+	"time"
+
+	"go.opentelemetry.io/otel"
+	"go.opentelemetry.io/otel/exporters/otlp/otlptrace/otlptracehttp"
+	"go.opentelemetry.io/otel/sdk/resource"
+	sdktrace "go.opentelemetry.io/otel/sdk/trace"
+	semconv "go.opentelemetry.io/otel/semconv/v1.43.0"
+
+	"github.com/opentoolgen/opentoolgen/otelbridge"
+	"github.com/opentoolgen/opentoolgen/runtime"
+)
+
+// telemetryWanted reports whether the environment asks for traces exported
+// with OTLP: OTEL_EXPORTER_OTLP_ENDPOINT or OTEL_EXPORTER_OTLP_TRACES_ENDPOINT
+// set, and neither OTEL_SDK_DISABLED=true nor OTEL_TRACES_EXPORTER=none.
+func telemetryWanted() bool {
+	if os.Getenv("OTEL_EXPORTER_OTLP_ENDPOINT") == "" && os.Getenv("OTEL_EXPORTER_OTLP_TRACES_ENDPOINT") == "" {
+		return false
+	}
+	return !strings.EqualFold(os.Getenv("OTEL_SDK_DISABLED"), "true") &&
+		!strings.EqualFold(os.Getenv("OTEL_TRACES_EXPORTER"), "none")
+}
+
+// telemetry starts exporting traces with OTLP over HTTP when the
+// environment asks for it (telemetryWanted): it returns the interceptors the
+// fronts run and the function that flushes and stops the exporter. When it
+// does not, it returns neither and sets nothing: the server runs as if
+// OpenTelemetry did not exist.
+//
+// The exporter reads the standard variables (OTEL_EXPORTER_OTLP_ENDPOINT,
+// …_HEADERS, …_TIMEOUT, …_COMPRESSION, …_CERTIFICATE), the provider
+// OTEL_TRACES_SAMPLER and its argument, and the resource OTEL_SERVICE_NAME
+// and OTEL_RESOURCE_ATTRIBUTES (service.name defaults to the command's
+// name, service.version to --version).
+func telemetry(ctx context.Context, name, version string, logger *slog.Logger) ([]runtime.Interceptor, func(), error) {
+	if !telemetryWanted() {
+		return nil, nil, nil
+	}
+	exp, err := otlptracehttp.New(ctx)
+	if err != nil {
+		return nil, nil, fmt.Errorf("OpenTelemetry: the OTLP exporter: %w", err)
+	}
+	res, err := resource.Merge(
+		resource.NewSchemaless(semconv.ServiceName(name), semconv.ServiceVersion(version)),
+		resource.Environment()) // OTEL_SERVICE_NAME and OTEL_RESOURCE_ATTRIBUTES win
+	if err != nil {
+		logger.Warn("OpenTelemetry: the resource of OTEL_RESOURCE_ATTRIBUTES", "error", err)
+	}
+	tp := sdktrace.NewTracerProvider(sdktrace.WithBatcher(exp), sdktrace.WithResource(res))
+	otel.SetTracerProvider(tp)
+	otelbridge.Install()
+	logger.Info("OpenTelemetry: exporting traces with OTLP over HTTP")
+	stop := func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		if err := tp.Shutdown(ctx); err != nil {
+			logger.Warn("OpenTelemetry: flushing the last spans", "error", err)
+		}
+	}
+	return []runtime.Interceptor{otelbridge.Interceptor(otelbridge.WithTracerProvider(tp))}, stop, nil
+}
