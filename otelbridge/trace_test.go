@@ -1,0 +1,241 @@
+package otelbridge_test
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"testing"
+
+	"go.opentelemetry.io/otel/attribute"
+	"go.opentelemetry.io/otel/codes"
+	sdkmetric "go.opentelemetry.io/otel/sdk/metric"
+	"go.opentelemetry.io/otel/sdk/metric/metricdata"
+	sdktrace "go.opentelemetry.io/otel/sdk/trace"
+	"go.opentelemetry.io/otel/sdk/trace/tracetest"
+	"go.opentelemetry.io/otel/trace"
+
+	"github.com/opentoolgen/opentoolgen/examples/petstore/fakeapi"
+	"github.com/opentoolgen/opentoolgen/examples/petstore/petstoreclient"
+	"github.com/opentoolgen/opentoolgen/otelbridge"
+	"github.com/opentoolgen/opentoolgen/otelbridge/internal/petgateway"
+	"github.com/opentoolgen/opentoolgen/runtime"
+	"github.com/opentoolgen/opentoolgen/runtime/rest"
+)
+
+// telemetry is an SDK tracer provider with an in-memory exporter and a
+// meter provider with a manual reader, and the interceptor over both. The
+// runtime's propagator is W3C trace context until the test ends.
+type telemetry struct {
+	spans  *tracetest.InMemoryExporter
+	tp     *sdktrace.TracerProvider
+	reader *sdkmetric.ManualReader
+	ic     runtime.Interceptor
+}
+
+func newTelemetry(t *testing.T) *telemetry {
+	tel := &telemetry{spans: tracetest.NewInMemoryExporter(), reader: sdkmetric.NewManualReader()}
+	tel.tp = sdktrace.NewTracerProvider(sdktrace.WithSyncer(tel.spans))
+	mp := sdkmetric.NewMeterProvider(sdkmetric.WithReader(tel.reader))
+	tel.ic = otelbridge.Interceptor(otelbridge.WithTracerProvider(tel.tp), otelbridge.WithMeterProvider(mp))
+	runtime.SetPropagator(otelbridge.Propagator())
+	t.Cleanup(func() { runtime.SetPropagator(nil) })
+	return tel
+}
+
+// byName returns the ended spans of name, in the order they ended.
+func (tel *telemetry) byName(name string) []tracetest.SpanStub {
+	var out []tracetest.SpanStub
+	for _, s := range tel.spans.GetSpans() {
+		if s.Name == name {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+func attr(s tracetest.SpanStub, key string) string {
+	for _, a := range s.Attributes {
+		if string(a.Key) == key {
+			return a.Value.String()
+		}
+	}
+	return ""
+}
+
+// headerRecorder passes requests on to h and records the traceparent header
+// of each.
+type headerRecorder struct {
+	h  http.Handler
+	mu sync.Mutex
+	tp []string
+}
+
+func (r *headerRecorder) ServeHTTP(w http.ResponseWriter, req *http.Request) {
+	r.mu.Lock()
+	r.tp = append(r.tp, req.Header.Get("traceparent"))
+	r.mu.Unlock()
+	r.h.ServeHTTP(w, req)
+}
+
+// gatewayChain is a typed client → OpenTool gateway (the generated Tool of
+// the petstore's OpenTool document over a typed *Client of the upstream) →
+// the upstream OpenTool server (the petstore's generated Tool over its REST
+// client) → the REST API, every hop over loopback HTTP and every hop's
+// interceptors tel's.
+func gatewayChain(t *testing.T, tel *telemetry) (*petgateway.Client, *headerRecorder) {
+	api := &headerRecorder{h: (&fakeapi.API{Key: "secret"}).Handler()}
+	apiSrv := httptest.NewServer(api)
+	t.Cleanup(apiSrv.Close)
+	rc := petstoreclient.NewClient(apiSrv.URL+"/v1", petstoreclient.WithAPIKey("secret"),
+		func(c *rest.Client) { c.Interceptors = append(c.Interceptors, tel.ic) })
+	upTool, err := petstoreclient.NewTool(rc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	upSrv := httptest.NewServer(runtime.NewHandler(upTool, runtime.WithInterceptors(tel.ic)))
+	t.Cleanup(upSrv.Close)
+	gwTool, err := petgateway.NewTool(petgateway.NewClient(runtime.InterceptCaller(runtime.NewClient(upSrv.URL+"/opentool"), tel.ic)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	gwSrv := httptest.NewServer(runtime.NewHandler(gwTool, runtime.WithInterceptors(tel.ic)))
+	t.Cleanup(gwSrv.Close)
+	return petgateway.NewClient(runtime.InterceptCaller(runtime.NewClient(gwSrv.URL+"/opentool"), tel.ic)), api
+}
+
+// TestTraceThroughGateway is the "done when": a call of a typed
+// client through an OpenTool gateway to a REST API is one trace, each span
+// the child of the one before, with the semantic conventions' attributes,
+// and the REST API receives the traceparent of the REST span.
+func TestTraceThroughGateway(t *testing.T) {
+	tel := newTelemetry(t)
+	agent, api := gatewayChain(t, tel)
+	ctx, root := tel.tp.Tracer("test").Start(context.Background(), "agent turn")
+	pet, err := agent.AddPet(ctx, petgateway.AddPetArgs{Name: "Rex"})
+	root.End()
+	if err != nil || pet.Name != "Rex" {
+		t.Fatalf("AddPet: %+v, %v", pet, err)
+	}
+
+	// The chain, outermost first: what each span's parent must be.
+	want := []struct {
+		name string
+		kind trace.SpanKind
+	}{
+		{"agent turn", trace.SpanKindInternal},
+		{"addPet", trace.SpanKindClient}, // the agent's typed client
+		{"addPet", trace.SpanKindServer}, // the gateway
+		{"addPet", trace.SpanKindClient}, // the gateway's typed client of the upstream
+		{"addPet", trace.SpanKindServer}, // the upstream OpenTool server
+		{"POST /pets", trace.SpanKindClient},
+	}
+	spans := tel.spans.GetSpans()
+	if len(spans) != len(want) {
+		for _, s := range spans {
+			t.Logf("span %s %s parent %s", s.Name, s.SpanKind, s.Parent.SpanID())
+		}
+		t.Fatalf("%d spans, want %d", len(spans), len(want))
+	}
+	// Spans end innermost first: the chain is the reverse order of ending.
+	chain := make([]tracetest.SpanStub, len(spans))
+	for i, s := range spans {
+		chain[len(spans)-1-i] = s
+	}
+	traceID := root.SpanContext().TraceID()
+	for i, s := range chain {
+		if s.Name != want[i].name || s.SpanKind != want[i].kind {
+			t.Errorf("span %d: %s (%s), want %s (%s)", i, s.Name, s.SpanKind, want[i].name, want[i].kind)
+		}
+		if s.SpanContext.TraceID() != traceID {
+			t.Errorf("span %d (%s) is in trace %s, want %s", i, s.Name, s.SpanContext.TraceID(), traceID)
+		}
+		if i > 0 && s.Parent.SpanID() != chain[i-1].SpanContext.SpanID() {
+			t.Errorf("span %d (%s %s): parent %s, want span %d (%s)", i, s.Name, s.SpanKind, s.Parent.SpanID(), i-1, chain[i-1].SpanContext.SpanID())
+		}
+		if i > 1 && want[i].kind == trace.SpanKindServer && !s.Parent.IsRemote() {
+			t.Errorf("span %d (%s): its parent came in process, not over HTTP", i, s.Name)
+		}
+	}
+	for i := 1; i <= 4; i++ {
+		s := chain[i]
+		if attr(s, "rpc.system.name") != "jsonrpc" || attr(s, "rpc.method") != "addPet" || attr(s, "opentool.front") != "opentool" || s.Status.Code == codes.Error {
+			t.Errorf("span %d attributes %v, status %v", i, s.Attributes, s.Status)
+		}
+	}
+	restSpan := chain[5]
+	if attr(restSpan, "url.template") != "/pets" || attr(restSpan, "http.request.method") != "POST" ||
+		attr(restSpan, "http.response.status_code") != "201" || !strings.HasSuffix(attr(restSpan, "url.full"), "/v1/pets") ||
+		attr(restSpan, "server.address") != "127.0.0.1" {
+		t.Errorf("REST span attributes %v", restSpan.Attributes)
+	}
+	wantTP := "00-" + traceID.String() + "-" + restSpan.SpanContext.SpanID().String() + "-01"
+	if len(api.tp) != 1 || api.tp[0] != wantTP {
+		t.Errorf("the REST API got traceparent %q, want %q", api.tp, wantTP)
+	}
+}
+
+// TestTraceErrors: an error answered by the REST API is on every span of
+// the chain with the error's code as error.type, and counted.
+func TestTraceErrors(t *testing.T) {
+	tel := newTelemetry(t)
+	agent, _ := gatewayChain(t, tel)
+	_, err := agent.GetPet(context.Background(), petgateway.GetPetArgs{PetID: 42})
+	var e *runtime.Error
+	if !errors.As(err, &e) || e.Code != 404 {
+		t.Fatalf("GetPet 42: %v, want a 404 call error", err)
+	}
+	spans := tel.byName("getPet")
+	if len(spans) != 4 {
+		t.Fatalf("%d getPet spans, want 4", len(spans))
+	}
+	for _, s := range spans {
+		if s.Status.Code != codes.Error || attr(s, "error.type") != "404" || attr(s, "rpc.response.status_code") != "404" {
+			t.Errorf("%s span: status %v, attributes %v", s.SpanKind, s.Status, s.Attributes)
+		}
+	}
+	rest := tel.byName("GET /pets/{petId}")
+	if len(rest) != 1 || rest[0].Status.Code != codes.Error || attr(rest[0], "error.type") != "404" ||
+		attr(rest[0], "url.template") != "/pets/{petId}" || strings.Contains(attr(rest[0], "url.full"), "{") {
+		t.Errorf("REST span %+v", rest)
+	}
+
+	// Metrics: two calls served, two made, one REST request; all failed.
+	var rm metricdata.ResourceMetrics
+	if err := tel.reader.Collect(context.Background(), &rm); err != nil {
+		t.Fatal(err)
+	}
+	counts := map[string]int64{}
+	durations := map[string]uint64{}
+	for _, sm := range rm.ScopeMetrics {
+		for _, m := range sm.Metrics {
+			switch d := m.Data.(type) {
+			case metricdata.Sum[int64]:
+				for _, p := range d.DataPoints {
+					side, _ := p.Attributes.Value(attribute.Key("opentool.side"))
+					counts[m.Name+" "+side.AsString()] += p.Value
+				}
+			case metricdata.Histogram[float64]:
+				for _, p := range d.DataPoints {
+					et, _ := p.Attributes.Value(attribute.Key("error.type"))
+					durations[m.Name+" "+et.AsString()] += p.Count
+				}
+			}
+		}
+	}
+	wantCounts := map[string]int64{"opentool.calls server": 2, "opentool.calls client": 2, "opentool.calls rest": 1,
+		"opentool.errors server": 2, "opentool.errors client": 2, "opentool.errors rest": 1}
+	for k, v := range wantCounts {
+		if counts[k] != v {
+			t.Errorf("%s = %d, want %d (all: %v)", k, counts[k], v, counts)
+		}
+	}
+	wantDur := map[string]uint64{"rpc.server.call.duration 404": 2, "rpc.client.call.duration 404": 2, "http.client.request.duration 404": 1}
+	for k, v := range wantDur {
+		if durations[k] != v {
+			t.Errorf("%s: %d recorded, want %d (all: %v)", k, durations[k], v, durations)
+		}
+	}
+}
