@@ -70,3 +70,8 @@ func outgoing(ctx context.Context, params *mcp.CallToolParams) {
 	}
 	runtime.InjectMetadata(ctx, md)
 }
+
+// Front names the transport of the Tool's calls, runtime.FrontMCP: what
+// the interceptors of runtime.InterceptCaller(runtime.Local(tool)) see as
+// CallInfo.Front.
+func (t *Tool) Front() string { return runtime.FrontMCP }

@@ -19,6 +19,7 @@ import (
 
 	"github.com/opentoolgen/opentoolgen/examples/petstore/fakeapi"
 	"github.com/opentoolgen/opentoolgen/examples/petstore/petstoreclient"
+	"github.com/opentoolgen/opentoolgen/mcpbridge"
 	"github.com/opentoolgen/opentoolgen/otelbridge"
 	"github.com/opentoolgen/opentoolgen/otelbridge/internal/petgateway"
 	"github.com/opentoolgen/opentoolgen/runtime"
@@ -237,5 +238,70 @@ func TestTraceErrors(t *testing.T) {
 		if durations[k] != v {
 			t.Errorf("%s: %d recorded, want %d (all: %v)", k, durations[k], v, durations)
 		}
+	}
+}
+
+// TestTraceOverMCP: the trace context crosses MCP in _meta.traceparent,
+// from mcpbridge's caller to mcpbridge's server, whose span is the child of
+// the caller's and the parent of the REST call.
+func TestTraceOverMCP(t *testing.T) {
+	tel := newTelemetry(t)
+	api := &headerRecorder{h: (&fakeapi.API{Key: "secret"}).Handler()}
+	apiSrv := httptest.NewServer(api)
+	defer apiSrv.Close()
+	rc := petstoreclient.NewClient(apiSrv.URL+"/v1", petstoreclient.WithAPIKey("secret"),
+		func(c *rest.Client) { c.Interceptors = append(c.Interceptors, tel.ic) })
+	tool, err := petstoreclient.NewTool(rc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	var sawMeta string
+	peek := func(ctx context.Context, call *runtime.CallInfo, next func(context.Context) error) error {
+		sawMeta = call.Front + " " + call.Meta.Get("traceparent")
+		return next(ctx)
+	}
+	h, err := mcpbridge.NewHTTPHandler(ctx, tool, nil, true, mcpbridge.WithInterceptors(tel.ic, peek))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer h.Close()
+	srv := httptest.NewServer(h)
+	defer srv.Close()
+	mt, err := mcpbridge.HTTPTool(ctx, srv.URL, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer mt.Close()
+	caller := runtime.InterceptCaller(runtime.Local(mt), tel.ic)
+
+	cctx, root := tel.tp.Tracer("test").Start(ctx, "agent turn")
+	_, err = caller.CallFunction(cctx, "addPet", []byte(`{"name":"Rex"}`))
+	root.End()
+	if err != nil {
+		t.Fatal(err)
+	}
+	both, restCall := tel.byName("addPet"), tel.byName("POST /pets")
+	if len(both) != 2 || len(restCall) != 1 {
+		t.Fatalf("spans %v", tel.spans.GetSpans())
+	}
+	server, client := both[:1], both[1:] // the server's ends first
+	if server[0].SpanKind != trace.SpanKindServer || client[0].SpanKind != trace.SpanKindClient {
+		t.Fatalf("kinds %s, %s", server[0].SpanKind, client[0].SpanKind)
+	}
+	if client[0].Parent.SpanID() != root.SpanContext().SpanID() ||
+		server[0].Parent.SpanID() != client[0].SpanContext.SpanID() || !server[0].Parent.IsRemote() ||
+		restCall[0].Parent.SpanID() != server[0].SpanContext.SpanID() ||
+		restCall[0].SpanContext.TraceID() != root.SpanContext().TraceID() {
+		t.Errorf("the chain root → MCP client → MCP server → REST is broken: %+v", tel.spans.GetSpans())
+	}
+	for _, s := range []tracetest.SpanStub{client[0], server[0]} {
+		if attr(s, "opentool.front") != "mcp" || attr(s, "rpc.system.name") != "jsonrpc" {
+			t.Errorf("%s span attributes %v", s.SpanKind, s.Attributes)
+		}
+	}
+	want := "mcp 00-" + root.SpanContext().TraceID().String() + "-" + client[0].SpanContext.SpanID().String() + "-01"
+	if sawMeta != want {
+		t.Errorf("the server's interceptor saw %q, want %q", sawMeta, want)
 	}
 }

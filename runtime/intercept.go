@@ -46,8 +46,9 @@ type CallInfo struct {
 	Server bool
 	// Front is the front or transport that carries the call: [FrontOpenTool],
 	// [FrontMCP], [FrontLocal], [FrontREST], or another front's own name;
-	// "" when the Caller does not say ([InterceptCaller] of a Caller of
-	// another package).
+	// "" when the Caller does not say. [InterceptCaller] asks a Caller of
+	// another package, and the Tool of a runtime.Local, for a method
+	// Front() string.
 	Front string
 	// Meta is the metadata the call carries: on the serving side, what the
 	// front received (HTTP headers, MCP _meta, …; empty when the front has
@@ -336,6 +337,9 @@ func InterceptCaller(c Caller, ics ...Interceptor) Caller {
 		front = FrontOpenTool
 	case *local:
 		front = FrontLocal
+		if f, ok := c.tool.(interface{ Front() string }); ok { // a transport as a Tool: mcpbridge.Tool
+			front = f.Front()
+		}
 	case interface{ Front() string }:
 		front = c.Front()
 	}
