@@ -52,7 +52,7 @@ type CallInfo struct {
 	Front string
 	// Meta is the metadata the call carries: on the serving side, what the
 	// front received (HTTP headers, MCP _meta, …; empty when the front has
-	// none); on the calling side, what the transport will send with the
+	// none, and then Set does nothing); on the calling side, what the transport will send with the
 	// call, to which an interceptor may add.
 	Meta Metadata
 	// Result is the result object of a call that returned without error,
@@ -124,6 +124,18 @@ func (m MapMetadata) Keys() []string {
 	slices.Sort(keys)
 	return keys
 }
+
+// noMetadata is the Metadata of a call that carries none: empty, and Set
+// does nothing (there is nothing to send it with).
+type noMetadata struct{}
+
+func (noMetadata) Get(string) string  { return "" }
+func (noMetadata) Set(string, string) {}
+func (noMetadata) Keys() []string     { return nil }
+
+// localFront is what runtime.Local tells interceptors of a call without
+// metadata.
+var localFront = &incoming{FrontLocal, noMetadata{}}
 
 // Propagator carries a call's context (W3C trace context: traceparent and
 // tracestate) across a front: Inject writes what ctx holds into the
@@ -229,8 +241,11 @@ func RunInterceptors(ctx context.Context, ics []Interceptor, call *CallInfo, nex
 }
 
 func runFrom(ctx context.Context, ics []Interceptor, i int, call *CallInfo, next func(ctx context.Context) error) error {
-	if i == len(ics) {
+	switch i {
+	case len(ics):
 		return next(ctx)
+	case len(ics) - 1: // the innermost calls next itself
+		return ics[i](ctx, call, next)
 	}
 	return ics[i](ctx, call, func(ctx context.Context) error { return runFrom(ctx, ics, i+1, call, next) })
 }
@@ -287,7 +302,7 @@ func (t *interceptedTool) Hints(function string) (Hints, bool) {
 func serverCall(ctx context.Context, name string, args json.RawMessage, stream bool) *CallInfo {
 	md, front := IncomingMetadata(ctx)
 	if md == nil {
-		md = MapMetadata{}
+		md = noMetadata{}
 	}
 	return &CallInfo{Function: name, Args: args, Stream: stream, Server: true, Front: front, Meta: md}
 }

@@ -83,7 +83,7 @@ func (l *local) callContext(ctx context.Context) context.Context {
 		return ctx
 	}
 	if md == nil {
-		md = MapMetadata{}
+		return context.WithValue(ctx, incomingKey{}, localFront)
 	}
 	return WithIncomingMetadata(ctx, FrontLocal, md)
 }

@@ -1,0 +1,93 @@
+package otelbridge_test
+
+import (
+	"context"
+	"encoding/json"
+	"net/http/httptest"
+	"strconv"
+	"testing"
+
+	metricnoop "go.opentelemetry.io/otel/metric/noop"
+	sdkmetric "go.opentelemetry.io/otel/sdk/metric"
+	sdktrace "go.opentelemetry.io/otel/sdk/trace"
+	tracenoop "go.opentelemetry.io/otel/trace/noop"
+
+	"github.com/opentoolgen/opentoolgen/otelbridge"
+	"github.com/opentoolgen/opentoolgen/runtime"
+)
+
+// echoTool answers its arguments.
+type echoTool struct{}
+
+func (echoTool) Call(ctx context.Context, name string, args json.RawMessage) (json.RawMessage, error) {
+	return args, nil
+}
+
+func (echoTool) Load(context.Context) (*runtime.OpenTool, error) { return nil, nil }
+
+// noopExporter drops the spans it is given: the SDK does all its work, and
+// nothing leaves the process.
+type noopExporter struct{}
+
+func (noopExporter) ExportSpans(context.Context, []sdktrace.ReadOnlySpan) error { return nil }
+func (noopExporter) Shutdown(context.Context) error                             { return nil }
+
+// BenchmarkTracing measures the calls/s of POST /opentool/call over
+// loopback, the client plain, the server:
+//
+//   - off: no interceptor and no propagator (what toolcli runs without
+//     OTEL_EXPORTER_OTLP_ENDPOINT);
+//   - noop: otelbridge's interceptor and propagator with OpenTelemetry's
+//     no-op providers (instrumented, every span dropped at once);
+//   - sdk: the SDK's tracer provider with a batcher to an exporter that
+//     drops the spans, W3C propagation, metrics to the no-op meter (what
+//     toolcli runs with OTEL_EXPORTER_OTLP_ENDPOINT set);
+//   - sdk+metrics: the same with the SDK's meter provider too.
+//
+// c×GOMAXPROCS goroutines call (b.SetParallelism(c)).
+func BenchmarkTracing(b *testing.B) {
+	sdkTP := sdktrace.NewTracerProvider(sdktrace.WithBatcher(noopExporter{}))
+	defer sdkTP.Shutdown(context.Background())
+	sdkMP := sdkmetric.NewMeterProvider(sdkmetric.WithReader(sdkmetric.NewManualReader()))
+	modes := []struct {
+		name string
+		opts []runtime.ServerOption
+		prop runtime.Propagator
+	}{
+		{"off", nil, nil},
+		{"noop", []runtime.ServerOption{runtime.WithInterceptors(otelbridge.Interceptor(
+			otelbridge.WithTracerProvider(tracenoop.NewTracerProvider()), otelbridge.WithMeterProvider(metricnoop.NewMeterProvider())))},
+			otelbridge.Propagator()},
+		{"sdk", []runtime.ServerOption{runtime.WithInterceptors(otelbridge.Interceptor(
+			otelbridge.WithTracerProvider(sdkTP), otelbridge.WithMeterProvider(metricnoop.NewMeterProvider())))},
+			otelbridge.Propagator()},
+		{"sdk+metrics", []runtime.ServerOption{runtime.WithInterceptors(otelbridge.Interceptor(
+			otelbridge.WithTracerProvider(sdkTP), otelbridge.WithMeterProvider(sdkMP)))},
+			otelbridge.Propagator()},
+	}
+	args := json.RawMessage(`{"text":"hello"}`)
+	for _, c := range []int{1, 8} {
+		for _, m := range modes {
+			b.Run("c="+strconv.Itoa(c)+"/"+m.name, func(b *testing.B) {
+				runtime.SetPropagator(m.prop)
+				defer runtime.SetPropagator(nil)
+				srv := httptest.NewServer(runtime.NewHandler(echoTool{}, m.opts...))
+				defer srv.Close()
+				client := runtime.NewClient(srv.URL + runtime.DefaultPrefix)
+				ctx := context.Background()
+				b.SetParallelism(c)
+				b.ReportAllocs()
+				b.ResetTimer()
+				b.RunParallel(func(pb *testing.PB) {
+					for pb.Next() {
+						if _, err := client.CallFunction(ctx, "echo", args); err != nil {
+							b.Error(err)
+							return
+						}
+					}
+				})
+				b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "calls/s")
+			})
+		}
+	}
+}
