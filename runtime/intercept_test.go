@@ -230,7 +230,9 @@ func TestMetadataTypes(t *testing.T) {
 // that only calls next on the serving side (Intercept), and on the calling
 // side (InterceptCaller).
 func BenchmarkIntercept(b *testing.B) {
-	pass := func(ctx context.Context, call *runtime.CallInfo, next func(context.Context) error) error { return next(ctx) }
+	pass := func(ctx context.Context, call *runtime.CallInfo, next func(context.Context) error) error {
+		return next(ctx)
+	}
 	tool := newMockTool()
 	args := json.RawMessage(`{"text":"hello"}`)
 	for _, c := range []struct {
