@@ -3,8 +3,10 @@ package otelbridge_test
 import (
 	"context"
 	"encoding/json"
+	"net/http"
 	"net/http/httptest"
 	"strconv"
+	"strings"
 	"testing"
 
 	metricnoop "go.opentelemetry.io/otel/metric/noop"
@@ -32,8 +34,8 @@ type noopExporter struct{}
 func (noopExporter) ExportSpans(context.Context, []sdktrace.ReadOnlySpan) error { return nil }
 func (noopExporter) Shutdown(context.Context) error                             { return nil }
 
-// BenchmarkTracing measures the calls/s of POST /opentool/call over
-// loopback, the client plain, the server:
+// BenchmarkTracing measures the calls/s of POST /opentool/call, the server
+// in these modes:
 //
 //   - off: no interceptor and no propagator (what toolcli runs without
 //     OTEL_EXPORTER_OTLP_ENDPOINT);
@@ -44,7 +46,11 @@ func (noopExporter) Shutdown(context.Context) error                             
 //     toolcli runs with OTEL_EXPORTER_OTLP_ENDPOINT set);
 //   - sdk+metrics: the same with the SDK's meter provider too.
 //
-// c×GOMAXPROCS goroutines call (b.SetParallelism(c)).
+// handler/ serves each request in process (ServeHTTP with a recorder, a
+// request with a traceparent header, as a traced caller sends): the
+// server's own cost per call, steady on a busy machine. loopback/ is a
+// plain *runtime.Client over loopback HTTP with c×GOMAXPROCS goroutines
+// calling (b.SetParallelism(c)): the whole round trip, noisier.
 func BenchmarkTracing(b *testing.B) {
 	sdkTP := sdktrace.NewTracerProvider(sdktrace.WithBatcher(noopExporter{}))
 	defer sdkTP.Shutdown(context.Background())
@@ -65,10 +71,30 @@ func BenchmarkTracing(b *testing.B) {
 			otelbridge.WithTracerProvider(sdkTP), otelbridge.WithMeterProvider(sdkMP)))},
 			otelbridge.Propagator()},
 	}
+	body := `{"jsonrpc":"2.0","method":"echo","params":{"text":"hello"},"id":1}`
+	for _, m := range modes {
+		b.Run("handler/"+m.name, func(b *testing.B) {
+			runtime.SetPropagator(m.prop)
+			defer runtime.SetPropagator(nil)
+			h := runtime.NewHandler(echoTool{}, m.opts...)
+			b.ReportAllocs()
+			for b.Loop() {
+				req := httptest.NewRequest(http.MethodPost, "/opentool/call", strings.NewReader(body))
+				req.Header.Set("Content-Type", "application/json")
+				req.Header.Set("traceparent", "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01")
+				rec := httptest.NewRecorder()
+				h.ServeHTTP(rec, req)
+				if rec.Code != http.StatusOK {
+					b.Fatal(rec.Code, rec.Body.String())
+				}
+			}
+			b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "calls/s")
+		})
+	}
 	args := json.RawMessage(`{"text":"hello"}`)
 	for _, c := range []int{1, 8} {
 		for _, m := range modes {
-			b.Run("c="+strconv.Itoa(c)+"/"+m.name, func(b *testing.B) {
+			b.Run("loopback/c="+strconv.Itoa(c)+"/"+m.name, func(b *testing.B) {
 				runtime.SetPropagator(m.prop)
 				defer runtime.SetPropagator(nil)
 				srv := httptest.NewServer(runtime.NewHandler(echoTool{}, m.opts...))

@@ -60,6 +60,8 @@ import (
 	"errors"
 	"net/url"
 	"strconv"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	"go.opentelemetry.io/otel"
@@ -123,6 +125,7 @@ func Install() {
 }
 
 type interceptor struct {
+	attrs          attrCache
 	tracer         trace.Tracer
 	serverDuration metric.Float64Histogram
 	clientDuration metric.Float64Histogram
@@ -177,39 +180,91 @@ func (it *interceptor) intercept(ctx context.Context, call *runtime.CallInfo, ne
 	if call.HTTP != nil {
 		return it.rest(ctx, call, next)
 	}
-	system := systemOpenTool
-	if call.Front == runtime.FrontOpenTool || call.Front == runtime.FrontMCP {
-		system = systemJSONRPC
-	}
-	kind, side, hist := trace.SpanKindClient, sideClient, it.clientDuration
+	kind, hist := trace.SpanKindClient, it.clientDuration
 	if call.Server {
-		kind, side, hist = trace.SpanKindServer, sideServer, it.serverDuration
+		kind, hist = trace.SpanKindServer, it.serverDuration
 	}
-	attrs := make([]attribute.KeyValue, 0, 6)
-	attrs = append(attrs, system, semconv.RPCMethod(call.Function), FrontKey.String(call.Front))
+	k := attrKey{function: call.Function, front: call.Front, server: call.Server}
+	a := it.attrs.get(k)
 	start := time.Now()
-	ctx, span := it.tracer.Start(ctx, call.Function, trace.WithSpanKind(kind), trace.WithAttributes(attrs...),
+	ctx, span := it.tracer.Start(ctx, call.Function, trace.WithSpanKind(kind), trace.WithAttributes(a.span...),
 		trace.WithTimestamp(start))
 	err := next(ctx)
 	elapsed := time.Since(start).Seconds()
 	if call.Stream {
 		span.SetAttributes(ItemsKey.Int(call.Items))
 	}
-	counted := append(attrs[:2:2], FrontKey.String(call.Front), side)
 	if err != nil {
-		et := errorType(err)
-		span.SetAttributes(semconv.ErrorTypeKey.String(et), semconv.RPCResponseStatusCodeKey.String(et))
+		k.errorType = errorType(err)
+		a = it.attrs.get(k)
+		span.SetAttributes(semconv.ErrorTypeKey.String(k.errorType), semconv.RPCResponseStatusCodeKey.String(k.errorType))
 		span.SetStatus(codes.Error, err.Error())
-		attrs = append(attrs[:2:2], semconv.ErrorTypeKey.String(et))
-		counted = append(counted, semconv.ErrorTypeKey.String(et))
-		it.errs.Add(ctx, 1, metric.WithAttributes(counted...))
-	} else {
-		attrs = attrs[:2]
+		it.errs.Add(ctx, 1, a.counted)
 	}
 	span.End()
-	hist.Record(ctx, elapsed, metric.WithAttributes(attrs...))
-	it.calls.Add(ctx, 1, metric.WithAttributes(counted...))
+	hist.Record(ctx, elapsed, a.duration)
+	it.calls.Add(ctx, 1, a.counted)
 	return err
+}
+
+// attrKey is what the attributes of a call's span and metrics depend on.
+type attrKey struct {
+	function, front, errorType string
+	server                     bool
+}
+
+// attrs are the attributes of calls of one attrKey, made once: the
+// attribute sets of metrics are sorted and hashed when they are made.
+type attrs struct {
+	span     []attribute.KeyValue
+	duration metric.MeasurementOption // of the duration histograms
+	counted  metric.AddOption         // of the counters
+}
+
+// attrCache keeps the attrs of up to maxCached keys (calls of other
+// functions, names a hostile caller invents, get theirs made each time).
+type attrCache struct {
+	m sync.Map // attrKey → *attrs
+	n atomic.Int64
+}
+
+const maxCached = 4096
+
+func (c *attrCache) get(k attrKey) *attrs {
+	if v, ok := c.m.Load(k); ok {
+		return v.(*attrs)
+	}
+	a := makeAttrs(k)
+	if c.n.Load() < maxCached {
+		if _, loaded := c.m.LoadOrStore(k, a); !loaded {
+			c.n.Add(1)
+		}
+	}
+	return a
+}
+
+func makeAttrs(k attrKey) *attrs {
+	system := systemOpenTool
+	if k.front == runtime.FrontOpenTool || k.front == runtime.FrontMCP {
+		system = systemJSONRPC
+	}
+	side := sideClient
+	if k.server {
+		side = sideServer
+	}
+	method := semconv.RPCMethod(k.function)
+	dur := []attribute.KeyValue{system, method}
+	counted := []attribute.KeyValue{method, FrontKey.String(k.front), side}
+	if k.errorType != "" {
+		dur = append(dur, semconv.ErrorTypeKey.String(k.errorType))
+		counted = append(counted, semconv.ErrorTypeKey.String(k.errorType))
+	}
+	ds, cs := attribute.NewSet(dur...), attribute.NewSet(counted...)
+	return &attrs{
+		span:     []attribute.KeyValue{system, method, FrontKey.String(k.front)},
+		duration: metric.WithAttributeSet(ds),
+		counted:  metric.WithAttributeSet(cs),
+	}
 }
 
 // errorType is the error.type of a call's error: a *runtime.Error's code,

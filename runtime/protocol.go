@@ -14,6 +14,14 @@
 // frameworks ([Functions], [FunctionTool]) with its [OutputSchema] and
 // [Hints].
 //
+// Calls run through [Interceptor]s on either side and on every front
+// ([WithInterceptors], [Intercept], [InterceptCaller], and
+// rest.Client.Interceptors), which see the function, the arguments, the
+// outcome and the call's [Metadata]; a [Propagator] ([SetPropagator])
+// carries W3C trace context across every front. Without either, nothing of
+// it runs. docs/telemetry.md has the whole picture; package otelbridge turns
+// them into OpenTelemetry spans and metrics.
+//
 // Beside it, one package per other job, each importing this one and never
 // imported by it: runtime/rest (the REST client of generated OpenAPI
 // packages: requests, credentials, retries, redirects, event streams),

@@ -172,6 +172,18 @@
 // server; SIGINT and SIGTERM cancel them at once. Either way a call that
 // ignores its cancellation is waited for at most 2 s.
 //
+// # Telemetry
+//
+// With OTEL_EXPORTER_OTLP_ENDPOINT (or OTEL_EXPORTER_OTLP_TRACES_ENDPOINT)
+// set, and neither OTEL_SDK_DISABLED=true nor OTEL_TRACES_EXPORTER=none,
+// start and mcp export a span of each call over OpenTool and MCP with OTLP
+// over HTTP (otelbridge.Interceptor), read the caller's W3C trace context
+// (traceparent headers, _meta.traceparent) and pass it on to the calls the
+// tool makes (otelbridge.Install). The standard OTEL_* variables configure
+// the exporter, the sampler and the resource; service.name defaults to the
+// command's name. The last spans are flushed when the command stops.
+// Without the variable nothing is set up. See docs/telemetry.md.
+//
 // Exit status: 0 on success, -h and a clean shutdown; 1 when the tool cannot
 // be built or served (a bad options file, a port in use); 2 on bad usage.
 package toolcli
