@@ -45,16 +45,27 @@ func WithInterceptors(ics ...runtime.Interceptor) Option {
 	return func(c *config) { c.interceptors = append(c.interceptors, ics...) }
 }
 
+// intercepted reports whether tool runs interceptors (runtime.Intercept).
+func intercepted(tool runtime.Tool) bool {
+	it, ok := tool.(interface{ Interceptors() []runtime.Interceptor })
+	return ok && len(it.Interceptors()) > 0
+}
+
 // incoming returns ctx with the metadata of req for the tool's
-// interceptors and, with a runtime.Propagator set, the call context its
-// _meta carries.
-func incoming(ctx context.Context, req *mcp.CallToolRequest) context.Context {
+// interceptors (metered: it has some) and, with a runtime.Propagator set,
+// the call context its _meta carries.
+func incoming(ctx context.Context, req *mcp.CallToolRequest, metered bool) context.Context {
+	if !metered && !runtime.Propagating() {
+		return ctx
+	}
 	var m mcp.Meta
 	if req != nil && req.Params != nil {
 		m = req.Params.Meta
 	}
 	md := meta{&m}
-	ctx = runtime.WithIncomingMetadata(ctx, runtime.FrontMCP, md)
+	if metered {
+		ctx = runtime.WithIncomingMetadata(ctx, runtime.FrontMCP, md)
+	}
 	return runtime.ExtractMetadata(ctx, md)
 }
 
@@ -68,7 +79,9 @@ func outgoing(ctx context.Context, params *mcp.CallToolParams) {
 			md.Set(k, out.Get(k))
 		}
 	}
-	runtime.InjectMetadata(ctx, md)
+	if runtime.Propagating() {
+		runtime.InjectMetadata(ctx, md)
+	}
 }
 
 // Front names the transport of the Tool's calls, runtime.FrontMCP: what

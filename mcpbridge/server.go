@@ -189,7 +189,7 @@ func WithCallValueHeaders(headers map[string]string) Option {
 // the agent platform's identifiers), then the headers of
 // WithCallValueHeaders.
 func (b *bridge) callContext(ctx context.Context, req *mcp.CallToolRequest) context.Context {
-	ctx = incoming(ctx, req)
+	ctx = incoming(ctx, req, b.metered)
 	var values map[string]string
 	put := func(k, v string) {
 		if values == nil {
@@ -290,7 +290,7 @@ func newServer(ctx context.Context, tool runtime.Tool, impl *mcp.Implementation,
 	}
 	st, _ := tool.(runtime.StreamTool)
 	ht, _ := tool.(runtime.HintTool)
-	b := &bridge{tool: tool, stream: st, logger: cfg.server.Logger, cfg: cfg}
+	b := &bridge{tool: tool, stream: st, logger: cfg.server.Logger, cfg: cfg, metered: intercepted(tool)}
 	stop := cfg.stop
 	if stop == nil {
 		stop = context.Background()
@@ -470,10 +470,11 @@ func NewHTTPHandler(ctx context.Context, tool runtime.Tool, impl *mcp.Implementa
 }
 
 type bridge struct {
-	tool   runtime.Tool
-	stream runtime.StreamTool
-	logger *slog.Logger
-	cfg    *config
+	tool    runtime.Tool
+	stream  runtime.StreamTool
+	logger  *slog.Logger
+	cfg     *config
+	metered bool // tool runs interceptors: calls carry their _meta as metadata
 
 	// stopped ends when the server stops (stop, or the end of
 	// WithStopContext's context): every call's context ends with it.

@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	metricnoop "go.opentelemetry.io/otel/metric/noop"
 	sdkmetric "go.opentelemetry.io/otel/sdk/metric"
@@ -78,6 +79,7 @@ func BenchmarkTracing(b *testing.B) {
 			defer runtime.SetPropagator(nil)
 			h := runtime.NewHandler(echoTool{}, m.opts...)
 			b.ReportAllocs()
+			cpu0 := cpuTime()
 			for b.Loop() {
 				req := httptest.NewRequest(http.MethodPost, "/opentool/call", strings.NewReader(body))
 				req.Header.Set("Content-Type", "application/json")
@@ -88,7 +90,7 @@ func BenchmarkTracing(b *testing.B) {
 					b.Fatal(rec.Code, rec.Body.String())
 				}
 			}
-			b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "calls/s")
+			reportCPU(b, cpu0)
 		})
 	}
 	args := json.RawMessage(`{"text":"hello"}`)
@@ -104,6 +106,7 @@ func BenchmarkTracing(b *testing.B) {
 				b.SetParallelism(c)
 				b.ReportAllocs()
 				b.ResetTimer()
+				cpu0 := cpuTime()
 				b.RunParallel(func(pb *testing.PB) {
 					for pb.Next() {
 						if _, err := client.CallFunction(ctx, "echo", args); err != nil {
@@ -112,8 +115,47 @@ func BenchmarkTracing(b *testing.B) {
 						}
 					}
 				})
-				b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "calls/s")
+				reportCPU(b, cpu0)
 			})
 		}
+	}
+}
+
+// reportCPU reports calls/s (wall time) and the CPU time of the process per
+// call since cpu0, with the calls one core would serve at that cost
+// (calls/cpu-s): on a machine other processes share, the wall-time figure
+// varies with them, the CPU time much less.
+func reportCPU(b *testing.B, cpu0 time.Duration) {
+	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "calls/s")
+	if cpu := cpuTime() - cpu0; cpu > 0 {
+		b.ReportMetric(float64(cpu.Nanoseconds())/float64(b.N), "cpu-ns/call")
+		b.ReportMetric(float64(b.N)/cpu.Seconds(), "calls/cpu-s")
+	}
+}
+
+// BenchmarkInterceptor measures the interceptor alone around a call that
+// does nothing, on the serving side: the SDK's span (batched to an exporter
+// that drops it) and the metrics, no-op or the SDK's.
+func BenchmarkInterceptor(b *testing.B) {
+	sdkTP := sdktrace.NewTracerProvider(sdktrace.WithBatcher(noopExporter{}))
+	defer sdkTP.Shutdown(context.Background())
+	for _, m := range []struct {
+		name string
+		ic   runtime.Interceptor
+	}{
+		{"noop", otelbridge.Interceptor(otelbridge.WithTracerProvider(tracenoop.NewTracerProvider()), otelbridge.WithMeterProvider(metricnoop.NewMeterProvider()))},
+		{"sdk", otelbridge.Interceptor(otelbridge.WithTracerProvider(sdkTP), otelbridge.WithMeterProvider(metricnoop.NewMeterProvider()))},
+		{"sdk+metrics", otelbridge.Interceptor(otelbridge.WithTracerProvider(sdkTP),
+			otelbridge.WithMeterProvider(sdkmetric.NewMeterProvider(sdkmetric.WithReader(sdkmetric.NewManualReader()))))},
+	} {
+		b.Run(m.name, func(b *testing.B) {
+			ctx := context.Background()
+			next := func(context.Context) error { return nil }
+			b.ReportAllocs()
+			for b.Loop() {
+				call := runtime.CallInfo{Function: "echo", Server: true, Front: runtime.FrontOpenTool}
+				m.ic(ctx, &call, next)
+			}
+		})
 	}
 }

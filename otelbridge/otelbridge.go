@@ -180,15 +180,14 @@ func (it *interceptor) intercept(ctx context.Context, call *runtime.CallInfo, ne
 	if call.HTTP != nil {
 		return it.rest(ctx, call, next)
 	}
-	kind, hist := trace.SpanKindClient, it.clientDuration
+	hist := it.clientDuration
 	if call.Server {
-		kind, hist = trace.SpanKindServer, it.serverDuration
+		hist = it.serverDuration
 	}
 	k := attrKey{function: call.Function, front: call.Front, server: call.Server}
 	a := it.attrs.get(k)
 	start := time.Now()
-	ctx, span := it.tracer.Start(ctx, call.Function, trace.WithSpanKind(kind), trace.WithAttributes(a.span...),
-		trace.WithTimestamp(start))
+	ctx, span := it.tracer.Start(ctx, call.Function, a.start...)
 	err := next(ctx)
 	elapsed := time.Since(start).Seconds()
 	if call.Stream {
@@ -216,7 +215,7 @@ type attrKey struct {
 // attrs are the attributes of calls of one attrKey, made once: the
 // attribute sets of metrics are sorted and hashed when they are made.
 type attrs struct {
-	span     []attribute.KeyValue
+	start    []trace.SpanStartOption // the span's kind and attributes
 	duration metric.MeasurementOption // of the duration histograms
 	counted  metric.AddOption         // of the counters
 }
@@ -260,8 +259,13 @@ func makeAttrs(k attrKey) *attrs {
 		counted = append(counted, semconv.ErrorTypeKey.String(k.errorType))
 	}
 	ds, cs := attribute.NewSet(dur...), attribute.NewSet(counted...)
+	kind := trace.SpanKindClient
+	if k.server {
+		kind = trace.SpanKindServer
+	}
 	return &attrs{
-		span:     []attribute.KeyValue{system, method, FrontKey.String(k.front)},
+		start: []trace.SpanStartOption{trace.WithSpanKind(kind),
+			trace.WithAttributes(system, method, FrontKey.String(k.front))},
 		duration: metric.WithAttributeSet(ds),
 		counted:  metric.WithAttributeSet(cs),
 	}

@@ -184,7 +184,10 @@ func ExtractMetadata(ctx context.Context, md Metadata) context.Context {
 	return ctx
 }
 
-// propagating reports whether a Propagator is set.
+// Propagating reports whether a [Propagator] is set: a front or transport
+// that would make metadata only for it asks first.
+func Propagating() bool { return propagator.Load() != nil }
+
 func propagating() bool { return propagator.Load() != nil }
 
 type incomingKey struct{}
@@ -197,8 +200,9 @@ type incoming struct {
 // WithIncomingMetadata returns ctx carrying the metadata of a call a front
 // received, for the interceptors of [Intercept] (which see it as
 // [CallInfo.Meta] with [CallInfo.Front] front). A front of another package
-// (NATS) calls it before it calls the tool; it should also call
-// [ExtractMetadata].
+// (NATS) calls it before it calls a tool that has interceptors (a Tool of
+// [Intercept] has a method Interceptors() []Interceptor); it also calls
+// [ExtractMetadata], interceptors or not.
 func WithIncomingMetadata(ctx context.Context, front string, md Metadata) context.Context {
 	return context.WithValue(ctx, incomingKey{}, &incoming{front, md})
 }
@@ -288,6 +292,11 @@ type interceptedStreamTool struct {
 }
 
 func (t *interceptedTool) intercepted() *interceptedTool { return t }
+
+// Interceptors returns the interceptors the tool runs: a front of another
+// package asks a Tool for this method to know whether to put the metadata
+// of its calls on their context ([WithIncomingMetadata]).
+func (t *interceptedTool) Interceptors() []Interceptor { return t.ics }
 
 func (t *interceptedTool) Load(ctx context.Context) (*OpenTool, error) { return t.tool.Load(ctx) }
 
