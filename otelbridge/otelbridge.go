@@ -215,7 +215,7 @@ type attrKey struct {
 // attrs are the attributes of calls of one attrKey, made once: the
 // attribute sets of metrics are sorted and hashed when they are made.
 type attrs struct {
-	start    []trace.SpanStartOption // the span's kind and attributes
+	start    []trace.SpanStartOption  // the span's kind and attributes
 	duration metric.MeasurementOption // of the duration histograms
 	counted  metric.AddOption         // of the counters
 }
