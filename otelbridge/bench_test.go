@@ -145,6 +145,8 @@ func BenchmarkInterceptor(b *testing.B) {
 	}{
 		{"noop", otelbridge.Interceptor(otelbridge.WithTracerProvider(tracenoop.NewTracerProvider()), otelbridge.WithMeterProvider(metricnoop.NewMeterProvider()))},
 		{"sdk", otelbridge.Interceptor(otelbridge.WithTracerProvider(sdkTP), otelbridge.WithMeterProvider(metricnoop.NewMeterProvider()))},
+		{"sdk-sync", otelbridge.Interceptor(otelbridge.WithTracerProvider(sdktrace.NewTracerProvider(sdktrace.WithSyncer(noopExporter{}))),
+			otelbridge.WithMeterProvider(metricnoop.NewMeterProvider()))},
 		{"sdk+metrics", otelbridge.Interceptor(otelbridge.WithTracerProvider(sdkTP),
 			otelbridge.WithMeterProvider(sdkmetric.NewMeterProvider(sdkmetric.WithReader(sdkmetric.NewManualReader()))))},
 	} {
