@@ -222,6 +222,8 @@ type outgoingKey struct{}
 // with it: the *Client sends it as headers, mcpbridge as _meta, and other
 // transports as they can (runtime.Local gives it to the tool as incoming
 // metadata). [InterceptCaller] does it with the metadata its interceptors set.
+// Metadata is not treated as a credential: a *Client keeps it on a redirect
+// to another origin (use [WithHeader] or [WithAPIKey] for secrets).
 func WithOutgoingMetadata(ctx context.Context, md Metadata) context.Context {
 	return context.WithValue(ctx, outgoingKey{}, md)
 }

@@ -34,6 +34,9 @@ import (
 //     chain, so that errors.Is and errors.As answer as they do over HTTP;
 //   - when ctx ends before the tool returns, the error wraps ctx.Err()
 //     (errors.Is(err, context.Canceled)), whatever the tool answered;
+//   - the metadata of the call ([WithOutgoingMetadata], what the interceptors
+//     of [InterceptCaller] add) is the tool's incoming metadata
+//     ([IncomingMetadata], front [FrontLocal]), as a server's headers are;
 //   - a streaming call of a tool that is not a [StreamTool] is the -32601 call
 //     error a server answers, with [ErrNoStreaming] in its chain (as has any
 //     -32601 error of a streaming call: a function the tool does not stream).
