@@ -99,7 +99,28 @@ func (c *Caller) request(ctx context.Context, name string, args json.RawMessage)
 	if c.headers != nil {
 		m.Header = c.headers(ctx)
 	}
+	withMetadata(ctx, m)
 	return m, nil
+}
+
+// withMetadata puts on m's headers the metadata of ctx
+// (runtime.WithOutgoingMetadata, as runtime.InterceptCaller sets it) and the
+// call context the runtime's Propagator writes (W3C traceparent).
+func withMetadata(ctx context.Context, m *nats.Msg) {
+	md := runtime.OutgoingMetadata(ctx)
+	if md == nil && !runtime.Propagating() {
+		return
+	}
+	if m.Header == nil {
+		m.Header = nats.Header{}
+	}
+	h := runtime.HeaderMetadata(m.Header)
+	if md != nil {
+		for _, k := range md.Keys() {
+			h.Set(k, md.Get(k))
+		}
+	}
+	runtime.InjectMetadata(ctx, h)
 }
 
 func (c *Caller) bound(ctx context.Context) (context.Context, context.CancelFunc) {
@@ -365,3 +386,7 @@ func (s *clientStream) next(ctx context.Context) (*nats.Msg, error) {
 		}
 	}
 }
+
+// Front names the transport for the interceptors of runtime.InterceptCaller:
+// "nats".
+func (c *Caller) Front() string { return "nats" }

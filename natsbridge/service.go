@@ -382,6 +382,12 @@ func (s *Service) serve(m *nats.Msg) {
 		name = m.Subject[strings.LastIndexByte(m.Subject, '.')+1:]
 	}
 	ctx := s.callValues(s.base, m.Header)
+	if m.Header != nil {
+		// The call context the headers carry (W3C traceparent), and the
+		// headers for the interceptors of a tool of runtime.Intercept.
+		md := runtime.HeaderMetadata(m.Header)
+		ctx = runtime.WithIncomingMetadata(runtime.ExtractMetadata(ctx, md), "nats", md)
+	}
 	if id := m.Header.Get(CallHeader); id != "" {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithCancel(ctx)

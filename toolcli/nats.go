@@ -59,7 +59,11 @@ func (c *Command) serveNATS(ctx context.Context, s *settings, tool runtime.Tool,
 	if len(s.headers) > 0 {
 		opts = append(opts, natsbridge.WithCallValueHeaders(s.headers))
 	}
-	svc, err := natsbridge.NewService(ctx, nc, logged(tool, logger, "nats"), opts...)
+	served := logged(tool, logger, "nats")
+	if len(s.interceptors) > 0 {
+		served = runtime.Intercept(served, s.interceptors...)
+	}
+	svc, err := natsbridge.NewService(ctx, nc, served, opts...)
 	if err != nil {
 		return err
 	}
