@@ -10,6 +10,7 @@ import (
 
 	"github.com/opentoolgen/opentoolgen/mcpbridge"
 	"github.com/opentoolgen/opentoolgen/natsbridge"
+	"github.com/opentoolgen/opentoolgen/natsexec"
 )
 
 // helpLine is one option of the help: its names and what it is.
@@ -64,6 +65,18 @@ func (c *Command) help(w io.Writer) {
 			{"    --options", "Argument options file (JSON): defaults, fixed and envs of arguments"},
 			{"    --values", "Call values from message headers for {NAME} in options, as: --values X-Trace-Id=trace_id"},
 		}, c.ownLines("nats")...)},
+		{"exec", append([]helpLine{
+			{"-v, --version", "Version, Default: " + version},
+			{"    --url", "NATS server URL(s) to join (none: a NATS server with JetStream embedded, on 127.0.0.1)"},
+			{"    --natsPort", fmt.Sprintf("Port of the embedded NATS server (0: a free one), Default: %d", natsbridge.DefaultEmbeddedPort)},
+			{"    --queue", "Queue group the replicas share commands in, Default: " + natsbridge.DefaultQueueGroup},
+			{"    --subject", "target_subject of each function, Default: " + natsexec.DefaultSubject},
+			{"    --project", "project_id of {project_id} in --subject (none: any, read from each command)"},
+			{"    --channel", "channel_id of {channel_id} in --subject (none: any, read from each command)"},
+			{"    --cards", "JetStream key-value bucket of the tool.call and tool.result cards, Default: " + natsexec.DefaultCardBucket},
+			{"    --inbox", "Subject the reports are published to, Default: " + natsexec.DefaultInboxSubject},
+			{"    --options", "Argument options file (JSON): defaults, fixed and envs of arguments"},
+		}, c.ownLines("exec")...)},
 	}
 	width := 0
 	for _, cmd := range commands {
@@ -105,6 +118,8 @@ func (c *Command) help(w io.Writer) {
 	} {
 		fmt.Fprintf(w, "%-*s%s\n", len("--mcpSessionTimeout")+4, l.names, l.usage)
 	}
+	fmt.Fprintf(w, "\nLimits of exec:\n\n")
+	fmt.Fprintf(w, "%-*s%s\n", len("--mcpSessionTimeout")+4, "--shutdownTimeout", "Time commands in flight get on SIGINT or SIGTERM; then they are reported as canceled, Default: 30s")
 	fmt.Fprintln(w)
 	envs := append([]Env{{c.keysEnv(), "API keys of start, comma-separated, when no -k is given (keys on the command line show in ps)"}}, c.Env...)
 	{

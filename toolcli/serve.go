@@ -55,6 +55,9 @@ func (c *Command) serve(ctx context.Context, s *settings, stdin io.Reader, stdou
 	if s.command == "nats" {
 		return c.serveNATS(ctx, s, tool, logger)
 	}
+	if s.command == "exec" {
+		return c.serveExec(ctx, s, tool, logger)
+	}
 	if s.command == "mcp" {
 		return c.serveStdio(ctx, tool, impl, mcpOpts, stdin, stdout, logger)
 	}

@@ -204,6 +204,7 @@ import (
 
 	"github.com/opentoolgen/opentoolgen/mcpbridge"
 	"github.com/opentoolgen/opentoolgen/natsbridge"
+	"github.com/opentoolgen/opentoolgen/natsexec"
 	"github.com/opentoolgen/opentoolgen/runtime"
 )
 
@@ -328,7 +329,8 @@ type settings struct {
 	sessionTimeout                             time.Duration
 	origins                                    []string
 
-	nats natsSettings // the nats command's
+	nats natsSettings // the nats command's (and exec's server)
+	exec execSettings // the exec command's
 	// interceptors run around every call every front serves (telemetry).
 	interceptors []runtime.Interceptor
 }
@@ -407,10 +409,10 @@ func (c *Command) parse(args []string) (*settings, error) {
 		return nil, flag.ErrHelp
 	case strings.HasPrefix(command, "-"):
 		command = "start"
-	case command == "start" || command == "mcp" || command == "nats":
+	case command == "start" || command == "mcp" || command == "nats" || command == "exec":
 		args = args[1:]
 	default:
-		return nil, &usageError{fmt.Sprintf("unknown command %s, want start, mcp or nats", strconv.Quote(command))}
+		return nil, &usageError{fmt.Sprintf("unknown command %s, want start, mcp, nats or exec", strconv.Quote(command))}
 	}
 	if len(args) == 1 && (args[0] == "-v" || args[0] == "--version" || args[0] == "-version") {
 		return nil, errPrintVersion
@@ -509,6 +511,17 @@ func (c *Command) flagSet(command string, s *settings) *flag.FlagSet {
 			s.origins = append(s.origins, v)
 			return nil
 		})
+	}
+	if command == "exec" {
+		fs.StringVar(&s.nats.url, "url", "", "NATS server URL(s), comma-separated; none: an embedded server with JetStream")
+		fs.StringVar(&s.nats.queue, "queue", "", "Queue group")
+		fs.IntVar(&s.nats.port, "natsPort", s.nats.port, "Port of the embedded NATS server")
+		fs.StringVar(&s.exec.subject, "subject", natsexec.DefaultSubject, "target_subject template of each function")
+		fs.StringVar(&s.exec.project, "project", "", "project_id of {project_id} (none: any)")
+		fs.StringVar(&s.exec.channel, "channel", "", "channel_id of {channel_id} (none: any)")
+		fs.StringVar(&s.exec.bucket, "cards", natsexec.DefaultCardBucket, "JetStream key-value bucket of the cards")
+		fs.StringVar(&s.exec.inbox, "inbox", natsexec.DefaultInboxSubject, "Subject template of the reports")
+		fs.DurationVar(&s.shutdownTimeout, "shutdownTimeout", s.shutdownTimeout, "Time commands in flight get on SIGINT or SIGTERM")
 	}
 	if command == "nats" {
 		fs.StringVar(&s.nats.url, "url", "", "NATS server URL(s), comma-separated; none: an embedded server")

@@ -77,6 +77,18 @@ Command: nats
       --options     Argument options file (JSON): defaults, fixed and envs of arguments
       --values      Call values from message headers for {NAME} in options, as: --values X-Trace-Id=trace_id
 
+Command: exec
+  -v, --version     Version, Default: 1.0.0
+      --url         NATS server URL(s) to join (none: a NATS server with JetStream embedded, on 127.0.0.1)
+      --natsPort    Port of the embedded NATS server (0: a free one), Default: 4322
+      --queue       Queue group the replicas share commands in, Default: opentool
+      --subject     target_subject of each function, Default: cmd.tool.{function}
+      --project     project_id of {project_id} in --subject (none: any, read from each command)
+      --channel     channel_id of {channel_id} in --subject (none: any, read from each command)
+      --cards       JetStream key-value bucket of the tool.call and tool.result cards, Default: cardbox_cards
+      --inbox       Subject the reports are published to, Default: l0.inbox.{project_id}.{agent_id}.tool_result
+      --options     Argument options file (JSON): defaults, fixed and envs of arguments
+
 Limits of start:
 
 --readTimeout          Time a client has to send a request body (0: no bound), Default: 30s
@@ -92,6 +104,10 @@ Limits of nats:
 
 --shutdownTimeout      Time calls in flight get on SIGINT or SIGTERM; then they are cancelled, Default: 30s
 --maxConcurrent        Calls run at once; more wait in the subscription, Default: 256
+
+Limits of exec:
+
+--shutdownTimeout      Time commands in flight get on SIGINT or SIGTERM; then they are reported as canceled, Default: 30s
 
 Environment variables:
 
@@ -130,7 +146,7 @@ func TestHelpOwnFlags(t *testing.T) {
 			t.Errorf("the help lacks\n%s\nin\n%s", want, out)
 		}
 	}
-	if n := strings.Count(out, "--upstream-key"); n != 3 {
+	if n := strings.Count(out, "--upstream-key"); n != 4 {
 		t.Errorf("--upstream-key is listed %d times, want once per command", n)
 	}
 	// The command alone prints the help, since a flag is required.
@@ -160,7 +176,7 @@ func TestUsageErrors(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"serve"}, `unknown command "serve", want start, mcp or nats`},
+		{[]string{"serve"}, `unknown command "serve", want start, mcp, nats or exec`},
 		{[]string{"start", "-t", "70000"}, `invalid value "70000" for flag -t: want a port from 0 to 65535`},
 		{[]string{"start", "--toolPort", "http"}, `invalid value "http" for flag -toolPort`},
 		{[]string{"start", "--nope"}, "flag provided but not defined: -nope"},
