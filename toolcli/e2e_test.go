@@ -382,6 +382,20 @@ Command: nats
       --upstream        URL of the OpenTool server the calls go to (http://host:port/opentool) (required)
       --upstream-key    API key of the upstream server (default: $MOCKTOOL_UPSTREAM_KEY)
 
+Command: exec
+  -v, --version         Version, Default: 1.0.0
+      --url             NATS server URL(s) to join (none: a NATS server with JetStream embedded, on 127.0.0.1)
+      --natsPort        Port of the embedded NATS server (0: a free one), Default: 4322
+      --queue           Queue group the replicas share commands in, Default: opentool
+      --subject         target_subject of each function, Default: cmd.tool.{function}
+      --project         project_id of {project_id} in --subject (none: any, read from each command)
+      --channel         channel_id of {channel_id} in --subject (none: any, read from each command)
+      --cards           JetStream key-value bucket of the tool.call and tool.result cards, Default: cardbox_cards
+      --inbox           Subject the reports are published to, Default: l0.inbox.{project_id}.{agent_id}.tool_result
+      --options         Argument options file (JSON): defaults, fixed and envs of arguments
+      --upstream        URL of the OpenTool server the calls go to (http://host:port/opentool) (required)
+      --upstream-key    API key of the upstream server (default: $MOCKTOOL_UPSTREAM_KEY)
+
 Limits of start:
 
 --readTimeout          Time a client has to send a request body (0: no bound), Default: 30s
@@ -397,6 +411,10 @@ Limits of nats:
 
 --shutdownTimeout      Time calls in flight get on SIGINT or SIGTERM; then they are cancelled, Default: 30s
 --maxConcurrent        Calls run at once; more wait in the subscription, Default: 256
+
+Limits of exec:
+
+--shutdownTimeout      Time commands in flight get on SIGINT or SIGTERM; then they are reported as canceled, Default: 30s
 
 Environment variables:
 
