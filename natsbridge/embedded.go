@@ -23,13 +23,22 @@ const DefaultEmbeddedPort = 4322
 // of the server command. Its ClientURL is what to connect to; Shutdown stops
 // it.
 func StartEmbedded(port int) (*server.Server, error) {
-	if port < 0 {
+	return startEmbedded(port, &server.Options{})
+}
+
+// StartEmbeddedJetStream is [StartEmbedded] with JetStream on, its store in
+// dir: what a key-value bucket needs (natsexec's cards).
+func StartEmbeddedJetStream(port int, dir string) (*server.Server, error) {
+	return startEmbedded(port, &server.Options{JetStream: true, StoreDir: dir})
+}
+
+// startEmbedded starts the server of opts on 127.0.0.1:port.
+func startEmbedded(port int, opts *server.Options) (*server.Server, error) {
+	if port <= 0 {
 		port = server.RANDOM_PORT
 	}
-	if port == 0 {
-		port = server.RANDOM_PORT
-	}
-	ns, err := server.NewServer(&server.Options{Host: "127.0.0.1", Port: port, NoLog: true, NoSigs: true})
+	opts.Host, opts.Port, opts.NoLog, opts.NoSigs = "127.0.0.1", port, true, true
+	ns, err := server.NewServer(opts)
 	if err != nil {
 		return nil, fmt.Errorf("natsbridge: embedded NATS server: %w", err)
 	}

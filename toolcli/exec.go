@@ -12,6 +12,7 @@ import (
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 
+	"github.com/opentoolgen/opentoolgen/natsbridge"
 	"github.com/opentoolgen/opentoolgen/natsexec"
 	"github.com/opentoolgen/opentoolgen/runtime"
 )
@@ -37,7 +38,7 @@ func (c *Command) serveExec(ctx context.Context, s *settings, tool runtime.Tool,
 			return err
 		}
 		defer os.RemoveAll(dir)
-		if embedded, err = startJetStream(s.nats.port, dir); err != nil {
+		if embedded, err = natsbridge.StartEmbeddedJetStream(s.nats.port, dir); err != nil {
 			return err
 		}
 		defer embedded.Shutdown()
@@ -86,22 +87,4 @@ func (c *Command) serveExec(ctx context.Context, s *settings, tool runtime.Tool,
 	nc.Flush()
 	logger.Info("stopped")
 	return nil
-}
-
-// startJetStream starts a NATS server with JetStream in this process, on
-// 127.0.0.1 only, its store in dir.
-func startJetStream(port int, dir string) (*server.Server, error) {
-	if port <= 0 {
-		port = server.RANDOM_PORT
-	}
-	ns, err := server.NewServer(&server.Options{Host: "127.0.0.1", Port: port, NoLog: true, NoSigs: true, JetStream: true, StoreDir: dir})
-	if err != nil {
-		return nil, fmt.Errorf("embedded NATS server: %w", err)
-	}
-	go ns.Start()
-	if !ns.ReadyForConnections(10 * time.Second) {
-		ns.Shutdown()
-		return nil, fmt.Errorf("embedded NATS server: not ready on 127.0.0.1:%d after 10s (is the port in use?)", port)
-	}
-	return ns, nil
 }
