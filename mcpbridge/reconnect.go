@@ -110,6 +110,15 @@ func (t sessionTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 		a.posted.Store(true)
 	}
 	resp, err := t.RoundTripper.RoundTrip(r)
+	if err != nil && r.Context().Err() == nil {
+		// The server may have gone (restarted, crashed): the connections
+		// kept for it are dead too. Without them the next request dials
+		// afresh and learns the fate of its session from the server that
+		// answers now (a 404), instead of failing on a stale connection.
+		if ci, ok := t.RoundTripper.(interface{ CloseIdleConnections() }); ok {
+			ci.CloseIdleConnections()
+		}
+	}
 	if err != nil || id == "" || resp.StatusCode != http.StatusNotFound {
 		return resp, err
 	}
