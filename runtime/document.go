@@ -34,12 +34,26 @@ type Server struct {
 // Function is one function of the tool. Return is nil when the function returns
 // nothing. Stream, from the reference implementation's model, maps an event name
 // ("data") to the value each event of a streaming function carries.
+//
+// Tags and HTTP are not in the OpenTool specification: they say where a
+// function generated from an OpenAPI operation comes from (the operation's
+// tags; its method and path), for finding and grouping functions (package
+// runtime/discover), and are omitted when empty.
 type Function struct {
 	Name        string             `json:"name"`
 	Description string             `json:"description"`
 	Parameters  []Parameter        `json:"parameters"`
 	Return      *Return            `json:"return,omitempty"`
 	Stream      map[string]*Return `json:"stream,omitempty"`
+	Tags        []string           `json:"tags,omitempty"`
+	HTTP        *FunctionHTTP      `json:"http,omitempty"`
+}
+
+// FunctionHTTP is the HTTP request a function makes: the method (upper case)
+// and the path template of its OpenAPI operation ("/pets/{petId}").
+type FunctionHTTP struct {
+	Method string `json:"method"`
+	Path   string `json:"path"`
 }
 
 // IsStream reports whether the function streams its results.

@@ -108,7 +108,7 @@ func (b *oaBuilder) operation(method, p string, item *openapi3.PathItem, op *ope
 		b.opServers = true
 	}
 	fn.HTTP = hop
-	dfn := runtime.Function{Name: name, Description: fn.Doc, Parameters: []runtime.Parameter{}}
+	dfn := runtime.Function{Name: name, Description: fn.Doc, Parameters: []runtime.Parameter{}, Tags: hop.Tags, HTTP: &runtime.FunctionHTTP{Method: method, Path: p}}
 
 	a := &opArgs{args: &model.Type{Kind: model.KindStruct}, dfn: &dfn, names: map[string]bool{}}
 	b.naming.Args(fn, a.args) // taken even if the operation has no arguments

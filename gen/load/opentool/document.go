@@ -223,7 +223,36 @@ func (l *otLoader) function(obj *jsontree.Node) runtime.Function {
 			l.leave(n)
 		}
 	}
+	l.origin(obj, &f)
 	return f
+}
+
+// origin reads the members of function object obj that say where it comes
+// from, which the OpenTool specification does not define (runtime.Function's
+// Tags and HTTP, written by packages generated from OpenAPI documents): one
+// of the wrong shape is ignored with a warning, as an unknown member is.
+func (l *otLoader) origin(obj *jsontree.Node, f *runtime.Function) {
+	if v := otMember(obj, "tags"); v != nil {
+		ok := v.Kind == jsontree.Array
+		for _, it := range v.Items {
+			ok = ok && it.Kind == jsontree.String
+		}
+		if !ok {
+			l.warnf(l.at("tags"), v.Offset, "got %s, want an array of strings; ignored", describeJSONValue(v))
+		} else {
+			for _, it := range v.Items {
+				f.Tags = append(f.Tags, it.Str)
+			}
+		}
+	}
+	if v := otMember(obj, "http"); v != nil {
+		m, p := v.Get("method"), v.Get("path")
+		if v.Kind != jsontree.Object || m == nil || m.Kind != jsontree.String || p == nil || p.Kind != jsontree.String {
+			l.warnf(l.at("http"), v.Offset, "got %s, want an object with the strings \"method\" and \"path\"; ignored", describeJSONValue(v))
+		} else {
+			f.HTTP = &runtime.FunctionHTTP{Method: m.Str, Path: p.Str}
+		}
+	}
 }
 
 // parameters reads the array of parameter objects arr.
