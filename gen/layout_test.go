@@ -35,6 +35,7 @@ var stages = []struct {
 	{pkg: "runtime/rest", may: []string{"internal/redirect", "internal/sse", "runtime"}},
 	{pkg: "runtime/declare", may: []string{"internal/jsontree", "runtime"}},
 	{pkg: "runtime/dynlib", may: []string{"runtime"}},
+	{pkg: "runtime/discover", may: []string{"runtime"}},
 	// MCP tools as an OpenTool document: what mcpbridge and the generator share
 	{pkg: "internal/checked", may: []string{"runtime"}},
 	{pkg: "internal/mcpschema", may: []string{"internal/jsontree", "internal/checked", "runtime"}},
@@ -71,7 +72,7 @@ var stages = []struct {
 	{pkg: "otelbridge", may: []string{"runtime"}, third: true},
 	// the command line of a tool server (what opentoolgen -cmd's mains call):
 	// OpenTool HTTP and MCP, so beside runtime too
-	{pkg: "toolcli", may: []string{"internal/jsontree", "internal/inflight", "runtime", "mcpbridge", "natsbridge", "natsexec", "otelbridge"}, third: true},
+	{pkg: "toolcli", may: []string{"internal/jsontree", "internal/inflight", "runtime", "runtime/discover", "mcpbridge", "natsbridge", "natsexec", "otelbridge"}, third: true},
 	// what tests and examples share: after everything they exercise, so that
 	// no package above may import them
 	{pkg: "internal/testtool", may: []string{"runtime", "toolcli", "examples/mocktool/mocktool"}},

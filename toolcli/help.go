@@ -121,6 +121,7 @@ func (c *Command) help(w io.Writer) {
 	fmt.Fprintf(w, "\nLimits of exec:\n\n")
 	fmt.Fprintf(w, "%-*s%s\n", len("--mcpSessionTimeout")+4, "--shutdownTimeout", "Time commands in flight get on SIGINT or SIGTERM; then they are reported as canceled, Default: 30s")
 	fmt.Fprintln(w)
+	discoveryHelp(w)
 	envs := append([]Env{{c.keysEnv(), "API keys of start, comma-separated, when no -k is given (keys on the command line show in ps)"}}, c.Env...)
 	{
 		envWidth := 0

@@ -36,6 +36,11 @@ func (c *Command) serve(ctx context.Context, s *settings, stdin io.Reader, stdou
 	if cl, ok := tool.(io.Closer); ok {
 		defer cl.Close()
 	}
+	if s.command != "exec" {
+		if tool, err = withDiscovery(ctx, s, tool, logger); err != nil {
+			return err
+		}
+	}
 	ics, stopTelemetry, err := telemetry(ctx, c.Name, s.version, logger)
 	if err != nil {
 		return err

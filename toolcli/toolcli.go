@@ -43,6 +43,10 @@
 //	--values HEADER=NAME    the call value NAME, for "{NAME}" in option values, from request header
 //	                        HEADER on /opentool and /mcp (repeatable); over MCP, a call's _meta
 //	                        members give call values too (mcpbridge)
+//	--discovery MODE        auto, on or off (start, mcp and nats): serve the tool's functions as the
+//	                        three functions of package runtime/discover that search, describe and
+//	                        call them; auto, the default, is on for a tool of more than
+//	                        discover.AutoLimit (128) functions, OpenAI's limit on tools
 //
 // and the limits of what clients may take, each bounding something a hostile
 // or broken client could otherwise hold for ever (see mcpbridge.NewHTTPHandler
@@ -331,6 +335,8 @@ type settings struct {
 
 	nats natsSettings // the nats command's (and exec's server)
 	exec execSettings // the exec command's
+	// discovery is --discovery (discovery.go): auto, on or off.
+	discovery string
 	// interceptors run around every call every front serves (telemetry).
 	interceptors []runtime.Interceptor
 }
@@ -533,6 +539,7 @@ func (c *Command) flagSet(command string, s *settings) *flag.FlagSet {
 		fs.DurationVar(&s.shutdownTimeout, "shutdownTimeout", s.shutdownTimeout, "Time calls in flight get on SIGINT or SIGTERM")
 	}
 	fs.StringVar(&s.options, "options", "", "Argument options file (JSON)")
+	discoveryFlag(fs, command, s)
 	if c.Flags != nil {
 		c.Flags(fs)
 	}

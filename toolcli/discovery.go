@@ -1,0 +1,76 @@
+package toolcli
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+
+	"github.com/opentoolgen/opentoolgen/runtime"
+	"github.com/opentoolgen/opentoolgen/runtime/discover"
+)
+
+// Discovery modes of --discovery (start, mcp and nats): the tool's functions
+// served as they are (off), or as the three functions of package
+// runtime/discover that search, describe and call them (on); auto, the
+// default, is on for a tool of more than discover.AutoLimit (128) functions,
+// OpenAI's limit on the tools of one request.
+const (
+	DiscoveryAuto = "auto"
+	DiscoveryOn   = "on"
+	DiscoveryOff  = "off"
+)
+
+// discoveryValue is the --discovery flag.
+type discoveryValue string
+
+func (v *discoveryValue) String() string { return string(*v) }
+func (v *discoveryValue) Set(s string) error {
+	switch s {
+	case DiscoveryAuto, DiscoveryOn, DiscoveryOff:
+		*v = discoveryValue(s)
+		return nil
+	}
+	return fmt.Errorf("got %q, want auto, on or off", s)
+}
+
+// discoveryFlag registers --discovery on the commands that serve the tool to
+// models: start, mcp and nats.
+func discoveryFlag(fs *flag.FlagSet, command string, s *settings) {
+	if s.discovery == "" {
+		s.discovery = DiscoveryAuto
+	}
+	switch command {
+	case "start", "mcp", "nats":
+		fs.Var((*discoveryValue)(&s.discovery), "discovery", "Discovery mode: auto, on or off")
+	}
+}
+
+// discoveryHelp writes the help's section on --discovery.
+func discoveryHelp(w io.Writer) {
+	fmt.Fprintf(w, "Discovery of start, mcp and nats:\n\n")
+	fmt.Fprintf(w, "%-*s%s\n\n", len("--mcpSessionTimeout")+4, "--discovery",
+		fmt.Sprintf("auto, on or off: serve three functions that search, describe and call the tool's functions instead of them all (auto: on above %d functions), Default: auto", discover.AutoLimit))
+}
+
+// withDiscovery returns tool in discovery mode when s asks for it (on, or
+// auto and more than discover.AutoLimit functions), else tool itself.
+func withDiscovery(ctx context.Context, s *settings, tool runtime.Tool, logger *slog.Logger) (runtime.Tool, error) {
+	switch s.discovery {
+	case DiscoveryOff:
+		return tool, nil
+	case DiscoveryOn:
+	default:
+		doc, err := tool.Load(ctx)
+		if err != nil {
+			return nil, fmt.Errorf("loading the tool's document: %w", err)
+		}
+		if !discover.Auto(doc) {
+			return tool, nil
+		}
+		logger.Info("discovery mode: the tool's functions are served as search_tools, describe_tool and call_tool",
+			"functions", len(doc.Functions), "above", discover.AutoLimit)
+	}
+	return discover.Wrap(tool), nil
+}
