@@ -247,9 +247,12 @@ func (l *otLoader) origin(obj *jsontree.Node, f *runtime.Function) {
 	}
 	if v := otMember(obj, "http"); v != nil {
 		m, p := v.Get("method"), v.Get("path")
-		if v.Kind != jsontree.Object || m == nil || m.Kind != jsontree.String || p == nil || p.Kind != jsontree.String {
+		switch {
+		case v.Kind != jsontree.Object:
 			l.warnf(l.at("http"), v.Offset, "got %s, want an object with the strings \"method\" and \"path\"; ignored", describeJSONValue(v))
-		} else {
+		case m == nil || m.Kind != jsontree.String || p == nil || p.Kind != jsontree.String:
+			l.warnf(l.at("http"), v.Offset, "want the strings \"method\" and \"path\" in it; ignored")
+		default:
 			f.HTTP = &runtime.FunctionHTTP{Method: m.Str, Path: p.Str}
 		}
 	}

@@ -127,3 +127,34 @@ func TestAlternativeRefsPruned(t *testing.T) {
 		t.Errorf("served schemas:\n%s\nwant\n%s", b, wantSchemas)
 	}
 }
+
+// TestFunctionOrigin: a function's tags and HTTP method and path (written by
+// packages generated from OpenAPI documents) are read back; of the wrong
+// shape, they are ignored with a warning at their place.
+func TestFunctionOrigin(t *testing.T) {
+	doc := `{"opentool": "1.0.0", "info": {"title": "T", "version": "1"}, "functions": [
+{"name": "f", "description": "d", "parameters": [], "tags": ["pets", "store"], "http": {"method": "GET", "path": "/pets/{id}"}},
+{"name": "g", "description": "d", "parameters": [], "tags": "pets", "http": {"method": "GET"}}]}`
+	got, warnings, err := opentool.LoadOpenToolWarnings([]byte(doc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, g := got.Functions[0], got.Functions[1]
+	if b, _ := json.Marshal(f); !strings.Contains(string(b), `"tags":["pets","store"],"http":{"method":"GET","path":"/pets/{id}"}`) {
+		t.Errorf("f: %s", b)
+	}
+	if g.Tags != nil || g.HTTP != nil {
+		t.Errorf("g: tags %v, http %v, want none", g.Tags, g.HTTP)
+	}
+	var msgs []string
+	for _, w := range warnings {
+		msgs = append(msgs, strings.TrimPrefix(w.Format("", []byte(doc)), ":"))
+	}
+	want := []string{
+		`3:61: /functions/1/tags: warning: got string "pets", want an array of strings; ignored`,
+		`3:77: /functions/1/http: warning: want the strings "method" and "path" in it; ignored`,
+	}
+	if diff := cmp.Diff(want, msgs); diff != "" {
+		t.Errorf("warnings (-want +got):\n%s", diff)
+	}
+}
