@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -20,15 +21,10 @@ import (
 // GitHub's REST API description (ogen's test copy, from the module cache),
 // made once per test binary.
 var githubDocument = sync.OnceValues(func() (*runtime.OpenTool, error) {
-	out, err := exec.Command("go", "mod", "download", "-json", "github.com/ogen-go/ogen@v1.14.0").Output()
+	path, err := githubSpec()
 	if err != nil {
 		return nil, err
 	}
-	var mod struct{ Dir string }
-	if err := json.Unmarshal(out, &mod); err != nil {
-		return nil, err
-	}
-	path := filepath.Join(mod.Dir, "_testdata", "examples", "api.github.com.json")
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return nil, err
@@ -43,6 +39,20 @@ var githubDocument = sync.OnceValues(func() (*runtime.OpenTool, error) {
 	}
 	return &doc, nil
 })
+
+// githubSpec returns the path of GitHub's REST API description in the
+// module cache (ogen's test copy), downloading the module if need be.
+func githubSpec() (string, error) {
+	out, err := exec.Command("go", "mod", "download", "-json", "github.com/ogen-go/ogen@v1.14.0").Output()
+	if err != nil {
+		return "", fmt.Errorf("go mod download github.com/ogen-go/ogen@v1.14.0: %w", err)
+	}
+	var mod struct{ Dir string }
+	if err := json.Unmarshal(out, &mod); err != nil || mod.Dir == "" {
+		return "", fmt.Errorf("go mod download: %s", out)
+	}
+	return filepath.Join(mod.Dir, "_testdata", "examples", "api.github.com.json"), nil
+}
 
 func loadGitHub(t testing.TB) *runtime.OpenTool {
 	t.Helper()
@@ -166,4 +176,32 @@ func (d docTool) Call(_ context.Context, name string, args json.RawMessage) (jso
 		}
 	}
 	return nil, runtime.MethodNotFound(name)
+}
+
+// BenchmarkSearchGitHub: one search_tools call on GitHub's 767 functions
+// (the index built once, before the loop), and building the index (the
+// first call on a new document).
+func BenchmarkSearchGitHub(b *testing.B) {
+	doc := loadGitHub(b)
+	b.Run("search", func(b *testing.B) {
+		tool := discover.Wrap(docTool{doc: doc})
+		args := json.RawMessage(`{"query":"list the workflow runs of a branch","limit":5}`)
+		if _, err := tool.Call(context.Background(), discover.SearchName, args); err != nil {
+			b.Fatal(err)
+		}
+		b.ReportAllocs()
+		for b.Loop() {
+			if _, err := tool.Call(context.Background(), discover.SearchName, args); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("index", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			if _, err := discover.Wrap(docTool{doc: doc}).Load(context.Background()); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
 }
