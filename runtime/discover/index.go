@@ -57,7 +57,8 @@ type index struct {
 type entry struct {
 	fn      *runtime.Function
 	summary string
-	terms   map[string]*[nFields]float64 // term → frequency in each field
+	freq    map[string]*[nFields]float64 // term → frequency in each field, while the index is built
+	tf      map[string]float64           // term → its weighted, length-normalised frequency (BM25F)
 	length  [nFields]float64
 	tags    map[string]bool // lower case
 }
@@ -75,13 +76,13 @@ func newIndex(doc *runtime.OpenTool) *index {
 	var total [nFields]float64
 	for i := range doc.Functions {
 		f := &doc.Functions[i]
-		e := entry{fn: f, summary: summaryOf(f.Description), terms: map[string]*[nFields]float64{}, tags: map[string]bool{}}
+		e := entry{fn: f, summary: summaryOf(f.Description), freq: map[string]*[nFields]float64{}, tags: map[string]bool{}}
 		add := func(text string, field int) {
 			for _, t := range terms(text) {
-				tf := e.terms[t]
+				tf := e.freq[t]
 				if tf == nil {
 					tf = new([nFields]float64)
-					e.terms[t] = tf
+					e.freq[t] = tf
 				}
 				tf[field]++
 				e.length[field]++
@@ -101,7 +102,7 @@ func newIndex(doc *runtime.OpenTool) *index {
 			add(f.HTTP.Path, fieldPath)
 			add(methodVerb(f.HTTP), fieldVerb)
 		}
-		for t := range e.terms {
+		for t := range e.freq {
 			ix.df[t]++
 		}
 		for k := range total {
@@ -114,6 +115,14 @@ func newIndex(doc *runtime.OpenTool) *index {
 	}
 	for k := range total {
 		ix.avgLen[k] = max(total[k]/float64(len(ix.entries)), 1)
+	}
+	for i := range ix.entries {
+		e := &ix.entries[i]
+		e.tf = make(map[string]float64, len(e.freq))
+		for t, f := range e.freq {
+			e.tf[t] = ix.tf(e, f)
+		}
+		e.freq = nil
 	}
 	return ix
 }
@@ -180,18 +189,34 @@ func (ix *index) search(query, ns string) []hit {
 	exact := strings.TrimSpace(query)
 	ns = strings.ToLower(ns)
 	n := float64(len(ix.entries))
-	idf := make([]float64, len(groups))
-	for gi, g := range groups {
-		df := 0
-		for i := range ix.entries {
+	// One pass reads each function's frequency of each group; a second
+	// scores them, once the groups' document frequencies are known.
+	tfs := make([]float64, len(ix.entries)*len(groups))
+	df := make([]float64, len(groups))
+	for i := range ix.entries {
+		e := &ix.entries[i]
+		if ns != "" && !e.tags[ns] {
+			continue
+		}
+		for gi, g := range groups {
+			tf := 0.0
 			for _, qt := range g {
-				if ix.entries[i].terms[qt.term] != nil {
-					df++
+				tf += qt.weight * e.tf[qt.term]
+			}
+			if tf > 0 {
+				tfs[i*len(groups)+gi] = tf
+			}
+		}
+	}
+	for i := range ix.entries { // document frequencies over every function, whatever ns
+		for gi, g := range groups {
+			for _, qt := range g {
+				if _, ok := ix.entries[i].tf[qt.term]; ok {
+					df[gi]++
 					break
 				}
 			}
 		}
-		idf[gi] = math.Log(1 + (n-float64(df)+0.5)/(float64(df)+0.5))
 	}
 	var hits []hit
 	for i := range ix.entries {
@@ -200,14 +225,11 @@ func (ix *index) search(query, ns string) []hit {
 			continue
 		}
 		score := 0.0
-		for gi, g := range groups {
-			tf := 0.0
-			for _, qt := range g {
-				if freq := e.terms[qt.term]; freq != nil {
-					tf += qt.weight * ix.tf(e, freq)
-				}
+		for gi := range groups {
+			if tf := tfs[i*len(groups)+gi]; tf > 0 {
+				idf := math.Log(1 + (n-df[gi]+0.5)/(df[gi]+0.5))
+				score += idf * tf * (bm25K1 + 1) / (tf + bm25K1)
 			}
-			score += idf[gi] * tf * (bm25K1 + 1) / (tf + bm25K1)
 		}
 		if exact != "" && strings.EqualFold(e.fn.Name, exact) {
 			score += 100 // the name itself
