@@ -96,6 +96,7 @@ type Option func(*config)
 type config struct {
 	search, describe, call string
 	limit                  int
+	argsString             bool // call_tool's arguments declared as a JSON string
 }
 
 // WithNames names the three functions (defaults [SearchName],
@@ -120,6 +121,16 @@ func WithNames(search, describe, call string) Option {
 // gives no limit (default [DefaultLimit], at most [MaxLimit]).
 func WithLimit(n int) Option {
 	return func(c *config) { c.limit = max(1, min(n, MaxLimit)) }
+}
+
+// WithArgumentsAsString declares call_tool's arguments as a string that
+// holds the JSON object of the function's arguments, rather than as an
+// object of any members, which the strict modes of OpenAI and Anthropic
+// cannot declare: with it, the three functions are strict in the strict
+// profiles of package declare (without it call_tool is declared non-strict,
+// with a warning). call_tool takes both forms either way.
+func WithArgumentsAsString() Option {
+	return func(c *config) { c.argsString = true }
 }
 
 // Tool is a tool in discovery mode (see the package doc). It is safe for

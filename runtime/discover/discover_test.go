@@ -245,6 +245,22 @@ func TestFronts(t *testing.T) {
 			t.Errorf("%s: %v", p, err)
 		}
 	}
+	// With the arguments as a string, the three are strict in the strict
+	// profiles, and call_tool reads the string.
+	st := discover.Wrap(tool.Unwrap(), discover.WithArgumentsAsString())
+	sdoc, err := st.Load(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []declare.Profile{declare.OpenAIStrict, declare.AnthropicStrict} {
+		d, err := declare.Functions(sdoc, p)
+		if err != nil || len(d.Warnings) > 0 || strings.Count(string(d.Tools), `"strict":true`) != 3 {
+			t.Errorf("%s with arguments as a string: %v %v\n%s", p, err, d.Warnings, d.Tools)
+		}
+	}
+	if res, err := st.Call(ctx, discover.CallName, json.RawMessage(`{"name":"read","arguments":"{\"id\":0}"}`)); err != nil || string(res) != `{"text":"a"}` {
+		t.Errorf("call_tool with arguments as a string: %s %v", res, err)
+	}
 	if h, ok := tool.Hints(discover.SearchName); !ok || !*h.ReadOnly {
 		t.Errorf("search_tools hints: %+v %v, want read-only", h, ok)
 	}

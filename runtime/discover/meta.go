@@ -52,11 +52,21 @@ func (t *Tool) document(ix *index) *runtime.OpenTool {
 			Description: fmt.Sprintf("Call one function by name with its arguments (an object matching the parameters %s gives); answers the function's result.", t.cfg.describe),
 			Parameters: []runtime.Parameter{
 				{Name: "name", Description: "The function's name.", Schema: str(""), Required: true},
-				{Name: "arguments", Description: "The function's arguments.", Schema: &runtime.Schema{Type: runtime.TypeObject}},
+				t.argumentsParameter(),
 			},
 			Return: &runtime.Return{Name: "result", Description: "The function's result.", Schema: obj},
 		}},
 	}
+}
+
+// argumentsParameter is call_tool's arguments parameter: an object, or with
+// WithArgumentsAsString a string that holds one.
+func (t *Tool) argumentsParameter() runtime.Parameter {
+	if t.cfg.argsString {
+		return runtime.Parameter{Name: "arguments", Description: `The function's arguments: their JSON object, as a string ("{\"id\": 1}").`,
+			Schema: &runtime.Schema{Type: runtime.TypeString}, Required: true}
+	}
+	return runtime.Parameter{Name: "arguments", Description: "The function's arguments.", Schema: &runtime.Schema{Type: runtime.TypeObject}}
 }
 
 // namespaceDoc describes search_tools' namespace parameter, naming as many
@@ -195,7 +205,7 @@ func (t *Tool) didYouMean(ix *index, name string) string {
 
 // callArgs reads call_tool's arguments: the function's name and its
 // arguments ({} when absent or null, as a server passes none; a JSON string
-// holding an object is read as that object).
+// holding an object is read as that object, an empty one as none).
 func (t *Tool) callArgs(args json.RawMessage) (string, json.RawMessage, error) {
 	var a struct {
 		Name      *string         `json:"name"`
@@ -252,7 +262,8 @@ func decodeArgs(args json.RawMessage, dst any, want map[string]string) error {
 		case "an object":
 			_, good = probe.(map[string]any)
 			if s, isStr := probe.(string); isStr {
-				good = strings.HasPrefix(strings.TrimSpace(s), "{")
+				s = strings.TrimSpace(s)
+				good = s == "" || strings.HasPrefix(s, "{")
 			}
 		}
 		if !good {
