@@ -42,6 +42,16 @@
 // wrapped tool, directly (Call and StreamCall pass names other than the three
 // through), for clients that already know it. The three names take
 // precedence over functions of the same names; [WithNames] renames them.
+// [WithLimit] sets how many functions a search answers by default (10, at
+// most [MaxLimit], 50). call_tool's arguments are an object of any members,
+// which strict modes cannot declare (declare's strict profiles declare it
+// non-strict, with a warning); [WithArgumentsAsString] declares them as a
+// string holding the object instead, and all three are strict.
+//
+// The document stays small: the wrapped tool's info description is clipped
+// to 400 bytes and the namespaces named in search_tools' description to
+// 1,200 bytes; the index is built on the first Load or call, again when the
+// wrapped tool's Load returns another document.
 //
 // # When
 //
