@@ -31,55 +31,14 @@ func TestGitHubCommandDiscovery(t *testing.T) {
 	if os.Getenv("OPENTOOLGEN_REALWORLD") == "" {
 		t.Skip("set OPENTOOLGEN_REALWORLD=1 to build GitHub's -cmd server and drive it in discovery mode")
 	}
-	spec, err := githubSpec()
-	if err != nil {
-		t.Fatal(err)
-	}
-	dir := t.TempDir()
-	data, err := os.ReadFile(spec)
-	if err != nil {
-		t.Fatal(err)
-	}
-	res, err := gen.Generate(spec, data, gen.Options{Package: "github", Command: &gen.Command{Name: "github", ImportPath: "ghmod/github"}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	root, err := filepath.Abs("../..")
-	if err != nil {
-		t.Fatal(err)
-	}
-	write := func(name string, content []byte) {
-		t.Helper()
-		p := filepath.Join(dir, name)
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, content, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	write("go.mod", []byte("module ghmod\n\ngo 1.26\n\nrequire github.com/opentoolgen/opentoolgen v0.0.0\n\nreplace github.com/opentoolgen/opentoolgen => "+root+"\n"))
-	if sum, err := os.ReadFile(filepath.Join(root, "go.sum")); err == nil {
-		write("go.sum", sum)
-	}
-	for _, f := range res.Files {
-		write(filepath.Join("github", f.Name), f.Content)
-	}
-	write(filepath.Join("cmd", "github", res.Command.Name), res.Command.Content)
-	bin := filepath.Join(dir, "github-server")
-	build := exec.Command("go", "build", "-o", bin, "./cmd/github")
-	build.Dir = dir
-	build.Env = append(os.Environ(), "GOFLAGS=-mod=mod")
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	bin, main, spec := buildGitHubCommand(t)
 
 	// The flag that sets the REST API's base URL, as the main names it.
-	m := regexp.MustCompile(`fs\.StringVar\(&\w+, "(\w+)", "", "Base URL`).FindSubmatch(res.Command.Content)
+	m := regexp.MustCompile(`fs\.StringVar\(&\w+, "(\w+)", "", "Base URL`).FindSubmatch(main)
 	if m == nil {
 		t.Fatal("the generated main has no base URL flag")
 	}
-	issue := exampleIssue(t, data)
+	issue := exampleIssue(t, spec)
 	var mu sync.Mutex
 	var got []string
 	api := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -131,6 +90,56 @@ func TestGitHubCommandDiscovery(t *testing.T) {
 	if fmt.Sprint(got) != "[GET /repos/octocat/Hello-World/issues/1347]" {
 		t.Errorf("the stand-in got %v", got)
 	}
+}
+
+// buildGitHubCommand generates GitHub's REST API as a package and its -cmd
+// server into a module of its own and builds the server: it returns the
+// executable, the source of its main and GitHub's document.
+func buildGitHubCommand(t *testing.T) (bin string, main, data []byte) {
+	spec, err := githubSpec()
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	data, err = os.ReadFile(spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := gen.Generate(spec, data, gen.Options{Package: "github", Command: &gen.Command{Name: "github", ImportPath: "ghmod/github"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	root, err := filepath.Abs("../..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	write := func(name string, content []byte) {
+		t.Helper()
+		p := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, content, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("go.mod", []byte("module ghmod\n\ngo 1.26\n\nrequire github.com/opentoolgen/opentoolgen v0.0.0\n\nreplace github.com/opentoolgen/opentoolgen => "+root+"\n"))
+	if sum, err := os.ReadFile(filepath.Join(root, "go.sum")); err == nil {
+		write("go.sum", sum)
+	}
+	for _, f := range res.Files {
+		write(filepath.Join("github", f.Name), f.Content)
+	}
+	write(filepath.Join("cmd", "github", res.Command.Name), res.Command.Content)
+	bin = filepath.Join(dir, "github-server")
+	build := exec.Command("go", "build", "-o", bin, "./cmd/github")
+	build.Dir = dir
+	build.Env = append(os.Environ(), "GOFLAGS=-mod=mod")
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+
+	return bin, res.Command.Content, data
 }
 
 // exampleIssue is the example issue of GitHub's document.
