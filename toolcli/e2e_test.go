@@ -416,6 +416,10 @@ Limits of exec:
 
 --shutdownTimeout      Time commands in flight get on SIGINT or SIGTERM; then they are reported as canceled, Default: 30s
 
+Discovery of start, mcp and nats:
+
+--discovery            auto, on or off: serve three functions that search, describe and call the tool's functions instead of them all (auto: on above 128 functions), Default: auto
+
 Environment variables:
 
 MOCKTOOL_API_KEYS        API keys of start, comma-separated, when no -k is given (keys on the command line show in ps)
