@@ -21,6 +21,7 @@ import (
 //	client.gen.go      hasHTTP             the REST client of the operations
 //	library.gen.go     hasC                the cgo bindings of the C library
 //	opendyn.gen.h      hasC                the C side: prototypes and trampolines
+//	webhooks.gen.go    hasWebhooks         the receiver of the events the API sends (webhooks, callbacks)
 //	main.gen.go        hasCommand          the package main of opentoolgen -cmd (Output.Command)
 var packageFiles = []struct {
 	name string // the file's name, for the reader: emit names its outputs
@@ -35,6 +36,7 @@ var packageFiles = []struct {
 	{"client.gen.go", hasHTTP, goFile("client.gen.go", emitRESTClient, functionsCost)},
 	{"library.gen.go", hasC, goFile("library.gen.go", emitLibrary, functionsCost)},
 	{"opendyn.gen.h", hasC, emitDynHeaderFile},
+	{"webhooks.gen.go", hasWebhooks, goFile("webhooks.gen.go", emitWebhooks, webhooksCost)},
 	{CommandFile, hasCommand, emitCommandFile},
 }
 

@@ -481,6 +481,11 @@ func MarkDecoders(p *Package) {
 			visit(f.Args)
 		}
 	}
+	for _, w := range p.Webhooks {
+		if w.Fn.Args != nil {
+			visit(w.Fn.Args) // the receiver decodes events as arguments
+		}
+	}
 	for _, t := range p.Types {
 		if t.Kind == KindUnion {
 			visit(t) // UnmarshalJSON uses the decoder

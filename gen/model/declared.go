@@ -20,6 +20,8 @@ var reservedOpenAPINames = []string{
 	"WithRetry", "WithReconnect", "WithTimeout", "WithCredential", "WithServer",
 	"WithCrossOriginRedirect", "WithResponseHeaderTimeout",
 	"WithBaseURL", "DefaultBaseURL", "Tool", "NewTool", "ToolOption", "Document", "Declarations",
+	// webhooks.gen.go, when the document has webhooks or callbacks
+	"Webhooks", "NewWebhookHandler",
 }
 
 // ToolMethods returns the exported methods of every package's Tool

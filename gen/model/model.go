@@ -21,6 +21,10 @@ type Package struct {
 	API *API
 	// Patterns are the regular expressions the decoders check (Constraints).
 	Patterns []PatternVar
+	// Webhooks are the events the API sends (OpenAPI webhooks and
+	// callbacks), in document order: the package gets a receiver for them
+	// (webhooks.go); none, no receiver.
+	Webhooks []*Webhook
 	// Command is set when a package main that serves the package is
 	// generated too (opentoolgen -cmd; command.go).
 	Command *Command

@@ -46,6 +46,7 @@ const (
 	nameServers                   // the type and constants of the *API's Servers
 	nameNullFlag                  // the null flag of the *Field of typ
 	nameHeaders                   // the response type typ and the method of the *Function
+	nameWebhook                   // the receiver's method and event type of the *Webhook (webhooks.go)
 )
 
 // nameRequest is one name asked for: one of a loader's thousands, so small.
@@ -186,6 +187,7 @@ func (n *Naming) name(p *Package) {
 		types, methods = NewScope(reservedPackageNames...), NewScope()
 	}
 	members := map[*Type]*Scope{}
+	hooks := NewScope()             // the methods of the webhooks' receiver
 	patterns := map[string]string{} // pattern → variable
 	scope := func(owner *Type, reserved []string) *Scope {
 		s := members[owner]
@@ -260,6 +262,8 @@ func (n *Naming) name(p *Package) {
 			r.typ.Doc = r.typ.Name + " is the response of " + fn.GoName + ": its body and the headers the document declares."
 			fn.HTTP.HeadersMethod = methods.Take(fn.GoName + "WithHeaders")
 			scope(r.typ, append([]string{"Body"}, reservedFieldNames...))
+		case nameWebhook:
+			makeWebhookNames(types, hooks, r.of.(*Webhook), r.word)
 		case namePattern:
 			c := r.of.(*Constraints)
 			v, ok := patterns[c.Pattern]

@@ -126,6 +126,9 @@ func Select(p *Package, s Selector) (unmatched []string) {
 			}
 		}
 	}
+	for _, w := range p.Webhooks { // the receiver is kept whole
+		r.typ(w.Fn.Args)
+	}
 	types, patterns := r.types, r.patterns
 	var ts []*Type
 	for _, t := range p.Types {

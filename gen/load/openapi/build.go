@@ -51,6 +51,7 @@ func (b *oaBuilder) build() *model.Package {
 		}
 	}
 	b.operations()
+	b.webhooks()
 	if server != nil && (len(server.Variables) > 0 || b.opServers || len(servers) > 1) {
 		b.pkg.API.Server = server
 	}
