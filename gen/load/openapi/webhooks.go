@@ -180,7 +180,19 @@ func (b *oaBuilder) eventBody(fn *model.Function, rb *openapi3.RequestBody, loc 
 		return
 	}
 	fn.HTTP.BodyMedia, fn.HTTP.BodyRequired = mt, rb.Required
-	b.wholeBody(fn, rb, mt, media.Schema, loc.add("content", mt, "schema"), a)
+	mloc := loc.add("content", mt, "schema")
+	if sr := media.Schema; model.MediaKind(mt) == "text" && sr != nil && sr.Value != nil && sr.Value.Type.Is(openapi3.TypeString) {
+		// Text checked against its schema (a request's text body is not).
+		f := &model.Field{JSONName: a.name("body", model.InBody), Required: rb.Required}
+		b.naming.Body(a.args, f)
+		pt := b.conv(sr, mloc, model.BodyPlace(fn))
+		f.Doc = model.JoinDoc(rb.Description, pt.note)
+		b.setNullable(f, pt)
+		f.HTTP = &model.FieldHTTP{In: model.InBody, Name: mt}
+		a.add(f, pt, rb.Description)
+		return
+	}
+	b.wholeBody(fn, rb, mt, media.Schema, mloc, a)
 }
 
 // signatureScheme is the scheme an event's signature is in: the first

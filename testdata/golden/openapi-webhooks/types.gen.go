@@ -245,7 +245,10 @@ func decodeNoteEvent(d *runtime.Decoder, x *NoteEvent) {
 		switch string(d.Key()) {
 		case "body":
 			seen[0] |= 1 << 0
-			x.Body, _ = d.String()
+			if v1, ok := d.String(); ok {
+				x.Body = v1
+				runtime.CheckLength(d, v1, -1, 100)
+			}
 		default:
 			d.Skip()
 		}
