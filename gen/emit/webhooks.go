@@ -56,9 +56,8 @@ func emitWebhooks(p *model.Package) *jen.File {
 
 	f.Comment("NewWebhookHandler returns the http.Handler that receives the events for recv,")
 	f.Comment("each at its path under the handler (mount it with http.StripPrefix):")
-	f.Comment("")
 	for _, w := range p.Webhooks {
-		f.Comment("  " + w.Fn.HTTP.Method + " /" + sanitizeLine(w.Name) + "  " + w.Fn.GoName + " (signature: " + w.Scheme + ")")
+		f.Comment(w.Fn.HTTP.Method + " /" + sanitizeLine(w.Name) + " calls " + w.Fn.GoName + " (signature: " + w.Scheme + ");")
 	}
 	f.Comment("")
 	f.Comment("It verifies each signature with the secrets of webhook.WithSecret (or")

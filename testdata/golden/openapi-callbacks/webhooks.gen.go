@@ -24,9 +24,8 @@ type Webhooks interface {
 
 // NewWebhookHandler returns the http.Handler that receives the events for recv,
 // each at its path under the handler (mount it with http.StripPrefix):
-//
-//	POST /paymentSucceeded  OnPaymentSucceeded (signature: stripe)
-//	POST /refund  Refund (signature: standard)
+// POST /paymentSucceeded calls OnPaymentSucceeded (signature: stripe);
+// POST /refund calls Refund (signature: standard);
 //
 // It verifies each signature with the secrets of webhook.WithSecret (or
 // webhook.WithVerifier), refuses replays, and answers as the package

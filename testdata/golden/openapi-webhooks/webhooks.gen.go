@@ -40,12 +40,11 @@ type Webhooks interface {
 
 // NewWebhookHandler returns the http.Handler that receives the events for recv,
 // each at its path under the handler (mount it with http.StripPrefix):
-//
-//	POST /newPet  PetCreated (signature: standard)
-//	POST /petSold  PetSold (signature: standard)
-//	POST /ping  Ping (signature: standard)
-//	POST /repository  Repository (signature: github)
-//	POST /note  Note (signature: standard)
+// POST /newPet calls PetCreated (signature: standard);
+// POST /petSold calls PetSold (signature: standard);
+// POST /ping calls Ping (signature: standard);
+// POST /repository calls Repository (signature: github);
+// POST /note calls Note (signature: standard);
 //
 // It verifies each signature with the secrets of webhook.WithSecret (or
 // webhook.WithVerifier), refuses replays, and answers as the package
