@@ -36,8 +36,8 @@ var stages = []struct {
 	{pkg: "runtime/declare", may: []string{"internal/jsontree", "runtime"}},
 	{pkg: "runtime/dynlib", may: []string{"runtime"}},
 	{pkg: "runtime/discover", may: []string{"runtime"}},
-	// webhook receivers: signatures, replay protection, the handler (no import of runtime)
-	{pkg: "runtime/webhook"},
+	// webhook receivers: signatures, replay protection, the handler, wait functions
+	{pkg: "runtime/webhook", may: []string{"runtime"}},
 	// MCP tools as an OpenTool document: what mcpbridge and the generator share
 	{pkg: "internal/checked", may: []string{"runtime"}},
 	{pkg: "internal/mcpschema", may: []string{"internal/jsontree", "internal/checked", "runtime"}},

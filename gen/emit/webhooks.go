@@ -1,7 +1,9 @@
 package emit
 
 import (
+	"encoding/json"
 	"strconv"
+	"strings"
 
 	"github.com/dave/jennifer/jen"
 	"github.com/opentoolgen/opentoolgen/gen/model"
@@ -71,7 +73,67 @@ func emitWebhooks(p *model.Package) *jen.File {
 		Params(jen.Op("*").Add(whQ("Handler")), jen.Error()).Block(
 		jen.Return(whQ("NewHandler").Call(jen.Index().Add(whQ("Route")).Values(routes...), jen.Id("opts").Op("..."))),
 	)
+	f.Line()
+	emitWebhookFeed(f, p)
 	return f
+}
+
+// emitWebhookFeed renders what lets an agent wait for the events: their
+// declarations and the receiver that publishes them to a webhook.Feed.
+//
+//	var WebhookEvents = []webhook.Event{{Name: "newPet", Description: "…", Schema: `{…}`}}
+//
+//	func NewWebhookFeed(feed *webhook.Feed, next Webhooks) Webhooks { return &webhookFeed{feed: feed, next: next} }
+//
+//	type webhookFeed struct { feed *webhook.Feed; next Webhooks }
+//
+//	func (w *webhookFeed) PetCreated(ctx context.Context, event PetCreatedEvent) error {
+//		if w.next != nil {
+//			if err := w.next.PetCreated(ctx, event); err != nil {
+//				return err
+//			}
+//		}
+//		return w.feed.Publish("newPet", event)
+//	}
+func emitWebhookFeed(f *jen.File, p *model.Package) {
+	var events []jen.Code
+	for _, w := range p.Webhooks {
+		schema, _ := json.Marshal(w.Schema)
+		d := jen.Dict{jen.Id("Name"): jen.Lit(w.Name), jen.Id("Schema"): jen.Lit(string(schema))}
+		if desc := strings.Join(docLines(w.Fn.Doc), " "); desc != "" {
+			d[jen.Id("Description")] = jen.Lit(desc)
+		}
+		events = append(events, jen.Values(d))
+	}
+	f.Comment("WebhookEvents are the events of Webhooks as the tool declares them:")
+	f.Comment("webhook.WaitTool(tool, feed, WebhookEvents) gives an agent a streaming")
+	f.Comment("function wait_<event> per event, fed by NewWebhookFeed.")
+	f.Var().Id("WebhookEvents").Op("=").Index().Add(whQ("Event")).Values(events...)
+	f.Line()
+	f.Comment("NewWebhookFeed returns the Webhooks that gives each event to next (when not")
+	f.Comment("nil) and, once next has taken it, publishes it to feed for the wait")
+	f.Comment("functions of webhook.WaitTool.")
+	f.Func().Id("NewWebhookFeed").Params(jen.Id("feed").Op("*").Add(whQ("Feed")), jen.Id("next").Id("Webhooks")).Id("Webhooks").Block(
+		jen.Return(jen.Op("&").Id("webhookFeed").Values(jen.Dict{jen.Id("feed"): jen.Id("feed"), jen.Id("next"): jen.Id("next")})),
+	)
+	f.Line()
+	f.Type().Id("webhookFeed").Struct(jen.Id("feed").Op("*").Add(whQ("Feed")), jen.Id("next").Id("Webhooks"))
+	for _, w := range p.Webhooks {
+		params, args := []jen.Code{jen.Id("ctx").Qual(contextPath, "Context")}, []jen.Code{jen.Id("ctx")}
+		var value jen.Code = jen.Struct().Values()
+		if t := w.Fn.Args; t != nil {
+			params = append(params, jen.Id("event").Id(t.Name))
+			args = append(args, jen.Id("event"))
+			value = jen.Id("event")
+		}
+		f.Line()
+		f.Func().Params(jen.Id("w").Op("*").Id("webhookFeed")).Id(w.Fn.GoName).Params(params...).Error().Block(
+			jen.If(jen.Id("w").Dot("next").Op("!=").Nil()).Block(
+				jen.If(jen.Err().Op(":=").Id("w").Dot("next").Dot(w.Fn.GoName).Call(args...), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())),
+			),
+			jen.Return(jen.Id("w").Dot("feed").Dot("Publish").Call(jen.Lit(w.Name), value)),
+		)
+	}
 }
 
 // webhookMethodDoc is the doc comment of w's method.

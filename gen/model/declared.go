@@ -21,7 +21,7 @@ var reservedOpenAPINames = []string{
 	"WithCrossOriginRedirect", "WithResponseHeaderTimeout",
 	"WithBaseURL", "DefaultBaseURL", "Tool", "NewTool", "ToolOption", "Document", "Declarations",
 	// webhooks.gen.go, when the document has webhooks or callbacks
-	"Webhooks", "NewWebhookHandler",
+	"Webhooks", "NewWebhookHandler", "WebhookEvents", "NewWebhookFeed", "webhookFeed",
 }
 
 // ToolMethods returns the exported methods of every package's Tool

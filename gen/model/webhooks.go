@@ -1,6 +1,10 @@
 package model
 
-import "strconv"
+import (
+	"strconv"
+
+	"github.com/opentoolgen/opentoolgen/runtime"
+)
 
 // Webhook is an event the API sends: an OpenAPI 3.1 webhook or a callback of
 // an operation. The package's receiver (Package.Webhooks) has one method per
@@ -21,6 +25,9 @@ type Webhook struct {
 	Callback string
 	// Scheme is the signature scheme: standard, github, stripe or none.
 	Scheme string
+	// Schema is the JSON schema of the event's value (its type's), for the
+	// wait functions of the tool (runtime/webhook.WaitTool).
+	Schema *runtime.Schema
 	// Status is the status of a success: the first 2xx the document gives
 	// the event, 0 for none (the receiver answers 204).
 	Status int

@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/opentoolgen/opentoolgen/runtime"
 	"github.com/opentoolgen/opentoolgen/runtime/webhook"
 	callbacks "github.com/opentoolgen/opentoolgen/testdata/golden/openapi-callbacks"
 	hooks "github.com/opentoolgen/opentoolgen/testdata/golden/openapi-webhooks"
@@ -239,5 +240,74 @@ func TestCallbackReceiver(t *testing.T) {
 	}
 	if len(recv.got) != 2 {
 		t.Errorf("received %d events, want 2", len(recv.got))
+	}
+}
+
+// An agent waits for events over the OpenTool protocol: the tool of the
+// webhooks golden package gains wait_<event> functions fed by the receiver.
+func TestWebhookWaitFunctions(t *testing.T) {
+	feed := webhook.NewFeed()
+	recv := &petHooks{}
+	h, err := hooks.NewWebhookHandler(hooks.NewWebhookFeed(feed, recv), webhook.WithSecret(hookSecret))
+	if err != nil {
+		t.Fatal(err)
+	}
+	hookSrv := httptest.NewServer(h)
+	defer hookSrv.Close()
+	tool, err := hooks.NewTool(hooks.NewClient("http://127.0.0.1:1"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	toolSrv := httptest.NewServer(runtime.NewHandler(webhook.WaitTool(tool, feed, hooks.WebhookEvents)))
+	defer toolSrv.Close()
+	client := runtime.NewClient(toolSrv.URL + "/opentool")
+
+	doc, err := client.Load(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var wait *runtime.Function
+	for i := range doc.Functions {
+		if doc.Functions[i].Name == "wait_newPet" {
+			wait = &doc.Functions[i]
+		}
+	}
+	if wait == nil || wait.Stream == nil || wait.Stream["data"].Schema.Properties.Get("body") == nil {
+		t.Fatalf("wait_newPet not declared with the event's schema: %+v", wait)
+	}
+
+	std, _ := webhook.NewStandard(hookSecret)
+	go func() {
+		for feed.Waiting("newPet") == 0 {
+			time.Sleep(5 * time.Millisecond)
+		}
+		for i, name := range []string{"Rex", "Tom"} {
+			body := fmt.Sprintf(`{"id":%d,"name":%q}`, i+1, name)
+			send(t, hookSrv.URL+"/newPet", std.Header(fmt.Sprint("w", i), time.Now(), []byte(body)), body)
+		}
+	}()
+	var names []string
+	for r, err := range client.StreamFunction(context.Background(), "wait_newPet", json.RawMessage(`{"count":2,"timeout_seconds":20}`)) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		var v struct {
+			Event hooks.PetCreatedEvent `json:"event"`
+		}
+		if err := json.Unmarshal(r, &v); err != nil {
+			t.Fatalf("%s: %v", r, err)
+		}
+		names = append(names, v.Event.Body.Name)
+	}
+	if strings.Join(names, ",") != "Rex,Tom" {
+		t.Fatalf("waited for %v, want Rex,Tom", names)
+	}
+	// Call collects; a timeout ends it with what came (nothing).
+	r, err := client.CallFunction(context.Background(), "wait_ping", json.RawMessage(`{"timeout_seconds":1}`))
+	if err != nil || string(r) != `{"events":[]}` {
+		t.Fatalf("wait_ping: %s %v", r, err)
+	}
+	if _, err := client.CallFunction(context.Background(), "wait_ping", json.RawMessage(`{"count":0}`)); err == nil {
+		t.Fatal("count 0 accepted")
 	}
 }

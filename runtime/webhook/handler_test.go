@@ -293,3 +293,23 @@ func TestArgs(t *testing.T) {
 		t.Errorf("Args = %s, want %s", got, want)
 	}
 }
+
+func TestFeedSlowWaiterKeepsNewest(t *testing.T) {
+	f := NewFeed()
+	ch, stop := f.Subscribe("e")
+	for i := range FeedBuffer + 10 {
+		if err := f.Publish("e", i); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if first := string(<-ch); first != "10" {
+		t.Errorf("oldest kept = %s, want 10 (the 10 oldest dropped)", first)
+	}
+	stop()
+	if f.Waiting("e") != 0 {
+		t.Error("a stopped waiter is still waiting")
+	}
+	if err := f.Publish("e", func() {}); err == nil {
+		t.Error("an event JSON cannot encode was published")
+	}
+}

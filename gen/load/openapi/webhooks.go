@@ -161,6 +161,20 @@ func (b *oaBuilder) event(name, callback, expr, method string, item *openapi3.Pa
 		fn.Args = a.args
 		b.pkg.Types = append(b.pkg.Types, a.args)
 	}
+	w.Schema = &runtime.Schema{Type: runtime.TypeObject}
+	for _, prm := range dfn.Parameters {
+		s := runtime.Schema{}
+		if prm.Schema != nil {
+			s = *prm.Schema
+		}
+		if prm.Description != "" && s.Description == "" && s.Ref == "" {
+			s.Description = prm.Description
+		}
+		w.Schema.Properties = append(w.Schema.Properties, runtime.NamedSchema{Name: prm.Name, Schema: &s})
+		if prm.Required {
+			w.Schema.Required = append(w.Schema.Required, prm.Name)
+		}
+	}
 	w.Scheme = b.signatureScheme(loc, headers, op.Extensions, item.Extensions, b.doc.Extensions)
 	w.Status = successStatus(op)
 	b.pkg.Webhooks = append(b.pkg.Webhooks, w)

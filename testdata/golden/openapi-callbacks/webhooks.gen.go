@@ -71,3 +71,47 @@ func NewWebhookHandler(recv Webhooks, opts ...webhook.Option) (*webhook.Handler,
 		Status: 202,
 	}}, opts...)
 }
+
+// WebhookEvents are the events of Webhooks as the tool declares them:
+// webhook.WaitTool(tool, feed, WebhookEvents) gives an agent a streaming
+// function wait_<event> per event, fed by NewWebhookFeed.
+var WebhookEvents = []webhook.Event{{
+	Name:   "paymentSucceeded",
+	Schema: "{\"type\":\"object\",\"properties\":{\"Stripe-Signature\":{\"type\":\"string\"},\"body\":{\"$ref\":\"#/schemas/Payment\"}},\"required\":[\"Stripe-Signature\",\"body\"]}",
+}, {
+	Name:   "refund",
+	Schema: "{\"type\":\"object\",\"properties\":{\"body\":{\"type\":\"object\",\"description\":\"The request body (application/json).\",\"properties\":{\"amount\":{\"type\":\"integer\",\"minimum\":1},\"payment\":{\"type\":\"string\"}},\"required\":[\"amount\",\"payment\"]}},\"required\":[\"body\"]}",
+}}
+
+// NewWebhookFeed returns the Webhooks that gives each event to next (when not
+// nil) and, once next has taken it, publishes it to feed for the wait
+// functions of webhook.WaitTool.
+func NewWebhookFeed(feed *webhook.Feed, next Webhooks) Webhooks {
+	return &webhookFeed{
+		feed: feed,
+		next: next,
+	}
+}
+
+type webhookFeed struct {
+	feed *webhook.Feed
+	next Webhooks
+}
+
+func (w *webhookFeed) OnPaymentSucceeded(ctx context.Context, event OnPaymentSucceededEvent) error {
+	if w.next != nil {
+		if err := w.next.OnPaymentSucceeded(ctx, event); err != nil {
+			return err
+		}
+	}
+	return w.feed.Publish("paymentSucceeded", event)
+}
+
+func (w *webhookFeed) Refund(ctx context.Context, event RefundEvent) error {
+	if w.next != nil {
+		if err := w.next.Refund(ctx, event); err != nil {
+			return err
+		}
+	}
+	return w.feed.Publish("refund", event)
+}

@@ -134,3 +134,88 @@ func NewWebhookHandler(recv Webhooks, opts ...webhook.Option) (*webhook.Handler,
 		},
 	}}, opts...)
 }
+
+// WebhookEvents are the events of Webhooks as the tool declares them:
+// webhook.WaitTool(tool, feed, WebhookEvents) gives an agent a streaming
+// function wait_<event> per event, fed by NewWebhookFeed.
+var WebhookEvents = []webhook.Event{{
+	Description: "A pet was added to the store.",
+	Name:        "newPet",
+	Schema:      "{\"type\":\"object\",\"properties\":{\"webhook-id\":{\"type\":\"string\"},\"X-Attempt\":{\"type\":\"integer\",\"description\":\"The delivery attempt, from 1.\",\"minimum\":1},\"body\":{\"$ref\":\"#/schemas/Pet\"}},\"required\":[\"webhook-id\",\"body\"]}",
+}, {
+	Description: "A pet was sold.",
+	Name:        "petSold",
+	Schema:      "{\"type\":\"object\",\"properties\":{\"body\":{\"type\":\"object\",\"description\":\"The request body (application/json).\",\"properties\":{\"id\":{\"type\":\"integer\"},\"price\":{\"type\":\"number\",\"exclusiveMinimum\":0},\"channel\":{\"type\":\"string\",\"enum\":[\"shop\",\"online\"]}},\"required\":[\"id\",\"price\"]}},\"required\":[\"body\"]}",
+}, {
+	Description: "Checks that the receiver is there; no body.",
+	Name:        "ping",
+	Schema:      "{\"type\":\"object\"}",
+}, {
+	Description: "A push to the store's repository, as GitHub signs it.",
+	Name:        "repository",
+	Schema:      "{\"type\":\"object\",\"properties\":{\"body\":{\"type\":\"object\",\"description\":\"The request body (application/json).\",\"properties\":{\"ref\":{\"type\":\"string\"}}}}}",
+}, {
+	Description: "A plain text note.",
+	Name:        "note",
+	Schema:      "{\"type\":\"object\",\"properties\":{\"body\":{\"type\":\"string\",\"maxLength\":100}},\"required\":[\"body\"]}",
+}}
+
+// NewWebhookFeed returns the Webhooks that gives each event to next (when not
+// nil) and, once next has taken it, publishes it to feed for the wait
+// functions of webhook.WaitTool.
+func NewWebhookFeed(feed *webhook.Feed, next Webhooks) Webhooks {
+	return &webhookFeed{
+		feed: feed,
+		next: next,
+	}
+}
+
+type webhookFeed struct {
+	feed *webhook.Feed
+	next Webhooks
+}
+
+func (w *webhookFeed) PetCreated(ctx context.Context, event PetCreatedEvent) error {
+	if w.next != nil {
+		if err := w.next.PetCreated(ctx, event); err != nil {
+			return err
+		}
+	}
+	return w.feed.Publish("newPet", event)
+}
+
+func (w *webhookFeed) PetSold(ctx context.Context, event PetSoldEvent) error {
+	if w.next != nil {
+		if err := w.next.PetSold(ctx, event); err != nil {
+			return err
+		}
+	}
+	return w.feed.Publish("petSold", event)
+}
+
+func (w *webhookFeed) Ping(ctx context.Context) error {
+	if w.next != nil {
+		if err := w.next.Ping(ctx); err != nil {
+			return err
+		}
+	}
+	return w.feed.Publish("ping", struct{}{})
+}
+
+func (w *webhookFeed) Repository(ctx context.Context, event RepositoryEvent) error {
+	if w.next != nil {
+		if err := w.next.Repository(ctx, event); err != nil {
+			return err
+		}
+	}
+	return w.feed.Publish("repository", event)
+}
+
+func (w *webhookFeed) Note(ctx context.Context, event NoteEvent) error {
+	if w.next != nil {
+		if err := w.next.Note(ctx, event); err != nil {
+			return err
+		}
+	}
+	return w.feed.Publish("note", event)
+}
