@@ -49,7 +49,7 @@ func (h *petHooks) PetCreated(_ context.Context, e hooks.PetCreatedEvent) error 
 	return nil
 }
 func (h *petHooks) PetSold(_ context.Context, e hooks.PetSoldEvent) error       { h.add(e); return nil }
-func (h *petHooks) Ping(context.Context) error                                   { h.add("ping"); return nil }
+func (h *petHooks) Ping(context.Context) error                                  { h.add("ping"); return nil }
 func (h *petHooks) Repository(_ context.Context, e hooks.RepositoryEvent) error { h.add(e); return nil }
 func (h *petHooks) Note(_ context.Context, e hooks.NoteEvent) error             { h.add(e); return nil }
 
