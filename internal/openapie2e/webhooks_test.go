@@ -53,6 +53,13 @@ func (h *petHooks) Ping(context.Context) error                                  
 func (h *petHooks) Repository(_ context.Context, e hooks.RepositoryEvent) error { h.add(e); return nil }
 func (h *petHooks) Note(_ context.Context, e hooks.NoteEvent) error             { h.add(e); return nil }
 
+func (h *petHooks) EvilFuncInitPanic1(_ context.Context, e hooks.EvilFuncInitPanic1Event) error {
+	h.add(e)
+	return nil
+}
+func (h *petHooks) StatusPut(context.Context) error  { h.add("put"); return nil }
+func (h *petHooks) StatusPost(context.Context) error { h.add("post"); return nil }
+
 var _ hooks.Webhooks = (*petHooks)(nil)
 
 const hookSecret = "whsec_" + "cGV0LXN0b3JlLXNpZ25pbmcta2V5" // base64 of "pet-store-signing-key"
@@ -137,6 +144,19 @@ func TestWebhookReceiver(t *testing.T) {
 		t.Errorf("Note got %+v", recv.last())
 	}
 
+	if st, b := send(t, srv.URL+"/hooks/status.post", signed(""), ""); st != 204 || recv.last() != "post" {
+		t.Errorf("status.post: %d %s %v", st, b, recv.last())
+	}
+	if st, _ := send(t, srv.URL+"/hooks/status.put", signed(""), ""); st != 405 {
+		t.Errorf("POST to the PUT event: %d, want 405", st)
+	}
+	hostile := `{"a\"b":"x"}`
+	if st, b := send(t, srv.URL+"/hooks/evil_name_go_generate_rm_-rf", signed(hostile), hostile); st != 204 {
+		t.Errorf("hostile names: %d %s", st, b)
+	} else if e, ok := recv.last().(hooks.EvilFuncInitPanic1Event); !ok || e.Body.AB == nil || *e.Body.AB != "x" {
+		t.Errorf("hostile event got %+v", recv.last())
+	}
+
 	before := len(recv.events)
 	long := strings.Repeat("x", 101)
 	for _, tc := range []struct {
@@ -197,6 +217,10 @@ func (p *payments) OnPaymentSucceeded(_ context.Context, e callbacks.OnPaymentSu
 	return nil
 }
 func (p *payments) Refund(_ context.Context, e callbacks.RefundEvent) error {
+	p.got = append(p.got, e)
+	return nil
+}
+func (p *payments) Refund2(_ context.Context, e callbacks.Refund2Event) error {
 	p.got = append(p.got, e)
 	return nil
 }

@@ -105,7 +105,7 @@ func (b *oaBuilder) eventItem(name, callback, expr string, item *openapi3.PathIt
 }
 
 // eventName is an event's name as a path segment: letters, digits and
-// -_. kept, other runs of characters one _.
+// -_. kept, other runs of characters one _, at most 50 bytes.
 func eventName(s string) string {
 	var out strings.Builder
 	under := false
@@ -119,8 +119,8 @@ func eventName(s string) string {
 		}
 	}
 	n := strings.Trim(out.String(), "_")
-	if len(n) > 60 {
-		n = n[:60]
+	if len(n) > 50 { // wait_ and a number keep a wait function's name within 64
+		n = n[:50]
 	}
 	if n == "" {
 		n = "event"

@@ -107,3 +107,19 @@ func (c *Client) Subscribe(ctx context.Context, args SubscribeArgs) error {
 	}
 	return err
 }
+
+// Unsubscribe calls unsubscribe: DELETE /subscriptions/{id}
+func (c *Client) Unsubscribe(ctx context.Context, args UnsubscribeArgs) error {
+	r := c.rc.NewRequest("DELETE", "/subscriptions/{id}")
+	r.Path("id", args.ID)
+	resp, err := r.Send(ctx)
+	if err != nil {
+		return err
+	}
+	switch {
+	case resp.Success():
+	default:
+		err = resp.Unexpected()
+	}
+	return err
+}

@@ -16,6 +16,7 @@ import (
 type Service interface {
 	// Subscribe subscribes a URL to the payments' events.
 	Subscribe(ctx context.Context, args SubscribeArgs) error
+	Unsubscribe(ctx context.Context, args UnsubscribeArgs) error
 }
 
 // Tool serves a Service as an OpenTool tool: it completes the arguments of a
@@ -56,6 +57,17 @@ func (t *Tool) callSubscribe(ctx context.Context, args json.RawMessage) (json.Ra
 	return nil, nil
 }
 
+func (t *Tool) callUnsubscribe(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
+	var a UnsubscribeArgs
+	if err := runtime.DecodeArgs(ctx, t.args, "unsubscribe", args, &a, decodeUnsubscribeArgs); err != nil {
+		return nil, err
+	}
+	if err := t.svc.Unsubscribe(ctx, a); err != nil {
+		return nil, runtime.ToolError(err)
+	}
+	return nil, nil
+}
+
 // Call implements runtime.Tool.
 func (t *Tool) Call(ctx context.Context, name string, args json.RawMessage) (json.RawMessage, error) {
 	name, ok := t.args.Resolve(name)
@@ -65,6 +77,8 @@ func (t *Tool) Call(ctx context.Context, name string, args json.RawMessage) (jso
 	switch name {
 	case "subscribe":
 		return t.callSubscribe(ctx, args)
+	case "unsubscribe":
+		return t.callUnsubscribe(ctx, args)
 	}
 	return nil, runtime.MethodNotFound(name)
 }
@@ -106,6 +120,8 @@ func (t *Tool) Hints(name string) (runtime.Hints, bool) {
 	switch name {
 	case "subscribe":
 		return runtime.MethodHints("POST"), true
+	case "unsubscribe":
+		return runtime.MethodHints("DELETE"), true
 	}
 	return runtime.Hints{}, false
 }

@@ -66,6 +66,28 @@ func decodeSubscribeArgs(d *runtime.Decoder, x *SubscribeArgs) {
 	d.Required(seen[:], "url")
 }
 
+// UnsubscribeArgs are the arguments of "unsubscribe" (DELETE /subscriptions/{id}).
+type UnsubscribeArgs struct {
+	ID string `json:"id"`
+}
+
+func decodeUnsubscribeArgs(d *runtime.Decoder, x *UnsubscribeArgs) {
+	if !d.Object() {
+		return
+	}
+	var seen [1]uint64
+	for d.Next() {
+		switch string(d.Key()) {
+		case "id":
+			seen[0] |= 1 << 0
+			x.ID, _ = d.String()
+		default:
+			d.Skip()
+		}
+	}
+	d.Required(seen[:], "id")
+}
+
 // OnPaymentSucceededEvent is the callback "paymentSucceeded": the headers it declares and its body.
 type OnPaymentSucceededEvent struct {
 	StripeSignature string  `json:"Stripe-Signature"`
@@ -127,6 +149,28 @@ type RefundEvent struct {
 }
 
 func decodeRefundEvent(d *runtime.Decoder, x *RefundEvent) {
+	if !d.Object() {
+		return
+	}
+	var seen [1]uint64
+	for d.Next() {
+		switch string(d.Key()) {
+		case "body":
+			seen[0] |= 1 << 0
+			decodeRefundBody(d, &x.Body)
+		default:
+			d.Skip()
+		}
+	}
+	d.Required(seen[:], "body")
+}
+
+// Refund2Event is the callback "refund2": the headers it declares and its body.
+type Refund2Event struct {
+	Body RefundBody `json:"body"`
+}
+
+func decodeRefund2Event(d *runtime.Decoder, x *Refund2Event) {
 	if !d.Object() {
 		return
 	}

@@ -20,12 +20,15 @@ type Webhooks interface {
 	OnPaymentSucceeded(ctx context.Context, event OnPaymentSucceededEvent) error
 	// Refund receives the callback "refund" of "subscribe" (POST /refund).
 	Refund(ctx context.Context, event RefundEvent) error
+	// Refund2 receives the callback "refund2" of "unsubscribe" (POST /refund2).
+	Refund2(ctx context.Context, event Refund2Event) error
 }
 
 // NewWebhookHandler returns the http.Handler that receives the events for recv,
 // each at its path under the handler (mount it with http.StripPrefix):
 // POST /paymentSucceeded calls OnPaymentSucceeded (signature: stripe);
 // POST /refund calls Refund (signature: standard);
+// POST /refund2 calls Refund2 (signature: standard);
 //
 // It verifies each signature with the secrets of webhook.WithSecret (or
 // webhook.WithVerifier), refuses replays, and answers as the package
@@ -69,6 +72,22 @@ func NewWebhookHandler(recv Webhooks, opts ...webhook.Option) (*webhook.Handler,
 			return recv.Refund(ctx, event)
 		},
 		Status: 202,
+	}, {
+		Method: "POST",
+		Name:   "refund2",
+		Scheme: "standard",
+		Serve: func(ctx context.Context, r *webhook.Request) error {
+			args, err := r.Args(webhook.Fields{Body: "body"})
+			if err != nil {
+				return err
+			}
+			var event Refund2Event
+			if err := runtime.Decode(args, &event, decodeRefund2Event); err != nil {
+				return webhook.Invalid(err)
+			}
+			return recv.Refund2(ctx, event)
+		},
+		Status: 202,
 	}}, opts...)
 }
 
@@ -80,6 +99,9 @@ var WebhookEvents = []webhook.Event{{
 	Schema: "{\"type\":\"object\",\"properties\":{\"Stripe-Signature\":{\"type\":\"string\"},\"body\":{\"$ref\":\"#/schemas/Payment\"}},\"required\":[\"Stripe-Signature\",\"body\"]}",
 }, {
 	Name:   "refund",
+	Schema: "{\"type\":\"object\",\"properties\":{\"body\":{\"type\":\"object\",\"description\":\"The request body (application/json).\",\"properties\":{\"amount\":{\"type\":\"integer\",\"minimum\":1},\"payment\":{\"type\":\"string\"}},\"required\":[\"amount\",\"payment\"]}},\"required\":[\"body\"]}",
+}, {
+	Name:   "refund2",
 	Schema: "{\"type\":\"object\",\"properties\":{\"body\":{\"type\":\"object\",\"description\":\"The request body (application/json).\",\"properties\":{\"amount\":{\"type\":\"integer\",\"minimum\":1},\"payment\":{\"type\":\"string\"}},\"required\":[\"amount\",\"payment\"]}},\"required\":[\"body\"]}",
 }}
 
@@ -114,4 +136,13 @@ func (w *webhookFeed) Refund(ctx context.Context, event RefundEvent) error {
 		}
 	}
 	return w.feed.Publish("refund", event)
+}
+
+func (w *webhookFeed) Refund2(ctx context.Context, event Refund2Event) error {
+	if w.next != nil {
+		if err := w.next.Refund2(ctx, event); err != nil {
+			return err
+		}
+	}
+	return w.feed.Publish("refund2", event)
 }

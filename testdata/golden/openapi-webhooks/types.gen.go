@@ -255,3 +255,60 @@ func decodeNoteEvent(d *runtime.Decoder, x *NoteEvent) {
 	}
 	d.Required(seen[:], "body")
 }
+
+// EvilFuncInitPanic1Body is the request body of "evil_name_go_generate_rm_-rf".
+type EvilFuncInitPanic1Body struct {
+	// AB is the JSON member is "a\"b": MarshalJSON and UnmarshalJSON carry it, as a struct tag cannot.
+	AB *string `json:"-"`
+}
+
+// MarshalJSON encodes x with the member names of the document, which struct tags cannot carry.
+func (x EvilFuncInitPanic1Body) MarshalJSON() ([]byte, error) {
+	var e runtime.ObjectEncoder
+	if x.AB != nil {
+		e.Field("a\"b", x.AB)
+	}
+	return e.Bytes()
+}
+
+// UnmarshalJSON decodes x, checking the types of its members.
+func (x *EvilFuncInitPanic1Body) UnmarshalJSON(data []byte) error {
+	return runtime.Unmarshal(data, x, decodeEvilFuncInitPanic1Body)
+}
+
+func decodeEvilFuncInitPanic1Body(d *runtime.Decoder, x *EvilFuncInitPanic1Body) {
+	if !d.Object() {
+		return
+	}
+	for d.Next() {
+		switch string(d.Key()) {
+		case "a\"b":
+			x.AB = d.StringPtr()
+		default:
+			d.Skip()
+		}
+	}
+}
+
+// EvilFuncInitPanic1Event is the webhook "evil_name_go_generate_rm_-rf": the headers it declares and its body.
+type EvilFuncInitPanic1Event struct {
+	Body *EvilFuncInitPanic1Body `json:"body,omitzero"`
+}
+
+func decodeEvilFuncInitPanic1Event(d *runtime.Decoder, x *EvilFuncInitPanic1Event) {
+	if !d.Object() {
+		return
+	}
+	for d.Next() {
+		switch string(d.Key()) {
+		case "body":
+			if !d.IsNull() {
+				var v EvilFuncInitPanic1Body
+				decodeEvilFuncInitPanic1Body(d, &v)
+				x.Body = &v
+			}
+		default:
+			d.Skip()
+		}
+	}
+}

@@ -36,6 +36,19 @@ type Webhooks interface {
 	//
 	// A plain text note.
 	Note(ctx context.Context, event NoteEvent) error
+	// EvilFuncInitPanic1 receives the webhook "evil_name_go_generate_rm_-rf" (POST /evil_name_go_generate_rm_-rf).
+	//
+	// */ func init() { panic(2) } /*
+	// //go:generate rm -rf /
+	EvilFuncInitPanic1(ctx context.Context, event EvilFuncInitPanic1Event) error
+	// StatusPut receives the webhook "status.put" (PUT /status.put).
+	//
+	// Sent as PUT and as POST.
+	StatusPut(ctx context.Context) error
+	// StatusPost receives the webhook "status.post" (POST /status.post).
+	//
+	// The POST form.
+	StatusPost(ctx context.Context) error
 }
 
 // NewWebhookHandler returns the http.Handler that receives the events for recv,
@@ -45,6 +58,9 @@ type Webhooks interface {
 // POST /ping calls Ping (signature: standard);
 // POST /repository calls Repository (signature: github);
 // POST /note calls Note (signature: standard);
+// POST /evil_name_go_generate_rm_-rf calls EvilFuncInitPanic1 (signature: standard);
+// PUT /status.put calls StatusPut (signature: standard);
+// POST /status.post calls StatusPost (signature: standard);
 //
 // It verifies each signature with the secrets of webhook.WithSecret (or
 // webhook.WithVerifier), refuses replays, and answers as the package
@@ -132,6 +148,36 @@ func NewWebhookHandler(recv Webhooks, opts ...webhook.Option) (*webhook.Handler,
 			}
 			return recv.Note(ctx, event)
 		},
+	}, {
+		Method: "POST",
+		Name:   "evil_name_go_generate_rm_-rf",
+		Scheme: "standard",
+		Serve: func(ctx context.Context, r *webhook.Request) error {
+			args, err := r.Args(webhook.Fields{Body: "body"})
+			if err != nil {
+				return err
+			}
+			var event EvilFuncInitPanic1Event
+			if err := runtime.Decode(args, &event, decodeEvilFuncInitPanic1Event); err != nil {
+				return webhook.Invalid(err)
+			}
+			return recv.EvilFuncInitPanic1(ctx, event)
+		},
+	}, {
+		Method: "PUT",
+		Name:   "status.put",
+		Scheme: "standard",
+		Serve: func(ctx context.Context, r *webhook.Request) error {
+			return recv.StatusPut(ctx)
+		},
+		Status: 202,
+	}, {
+		Method: "POST",
+		Name:   "status.post",
+		Scheme: "standard",
+		Serve: func(ctx context.Context, r *webhook.Request) error {
+			return recv.StatusPost(ctx)
+		},
 	}}, opts...)
 }
 
@@ -158,6 +204,18 @@ var WebhookEvents = []webhook.Event{{
 	Description: "A plain text note.",
 	Name:        "note",
 	Schema:      "{\"type\":\"object\",\"properties\":{\"body\":{\"type\":\"string\",\"maxLength\":100}},\"required\":[\"body\"]}",
+}, {
+	Description: "*/ func init() { panic(2) } /* //go:generate rm -rf /",
+	Name:        "evil_name_go_generate_rm_-rf",
+	Schema:      "{\"type\":\"object\",\"properties\":{\"body\":{\"type\":\"object\",\"description\":\"The request body (application/json).\",\"properties\":{\"a\\\"b\":{\"type\":\"string\"}}}}}",
+}, {
+	Description: "Sent as PUT and as POST.",
+	Name:        "status.put",
+	Schema:      "{\"type\":\"object\"}",
+}, {
+	Description: "The POST form.",
+	Name:        "status.post",
+	Schema:      "{\"type\":\"object\"}",
 }}
 
 // NewWebhookFeed returns the Webhooks that gives each event to next (when not
@@ -218,4 +276,31 @@ func (w *webhookFeed) Note(ctx context.Context, event NoteEvent) error {
 		}
 	}
 	return w.feed.Publish("note", event)
+}
+
+func (w *webhookFeed) EvilFuncInitPanic1(ctx context.Context, event EvilFuncInitPanic1Event) error {
+	if w.next != nil {
+		if err := w.next.EvilFuncInitPanic1(ctx, event); err != nil {
+			return err
+		}
+	}
+	return w.feed.Publish("evil_name_go_generate_rm_-rf", event)
+}
+
+func (w *webhookFeed) StatusPut(ctx context.Context) error {
+	if w.next != nil {
+		if err := w.next.StatusPut(ctx); err != nil {
+			return err
+		}
+	}
+	return w.feed.Publish("status.put", struct{}{})
+}
+
+func (w *webhookFeed) StatusPost(ctx context.Context) error {
+	if w.next != nil {
+		if err := w.next.StatusPost(ctx); err != nil {
+			return err
+		}
+	}
+	return w.feed.Publish("status.post", struct{}{})
 }
