@@ -42,7 +42,8 @@
 //     document, which document.gen.go embeds with //go:embed), types.gen.go
 //     (split in types2.gen.go … when large), tool.gen.go (Service and the
 //     one Tool adapter), client.gen.go (the OpenTool client, or the REST
-//     client when the functions are HTTP operations), library.gen.go and
+//     client when the functions are HTTP operations), webhooks.gen.go (the
+//     receiver of the events an API sends: docs/webhooks.md), library.gen.go and
 //     opendyn.gen.h when they are C functions, and main.gen.go with a
 //     command. Go files are emitted lazily, when they are rendered.
 //  5. Format (render, renderOne, formatSource in format.go): the files are
