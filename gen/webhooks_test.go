@@ -101,3 +101,24 @@ webhooks:
 		t.Error("a document without webhooks has a receiver")
 	}
 }
+
+// TestCallbackChecked: a callback's contents are checked where they are, as
+// paths are (they were skipped while callbacks generated nothing).
+func TestCallbackChecked(t *testing.T) {
+	_, err := generateOpenAPI(t, "cb.yaml", `openapi: 3.0.3
+info: {title: cb, version: "1"}
+paths:
+  /s:
+    post:
+      responses: {"201": {description: ok}}
+      callbacks:
+        done:
+          "{$request.body#/u}":
+            post:
+              requestBody: {content: {application/json: {schema: {$ref: "#/components/schemas/Nope"}}}}
+`)
+	want := `cb.yaml:11:73: /paths/~1s/post/callbacks/done/{$request.body#~1u}/post/requestBody/content/application~1json/schema/$ref: $ref "#/components/schemas/Nope" names nothing`
+	if err == nil || !strings.Contains(err.Error(), want) {
+		t.Fatalf("error %v, want one with %s", err, want)
+	}
+}

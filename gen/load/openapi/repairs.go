@@ -33,7 +33,11 @@ func (c *checker) unusedRefs(file, ptr string, n *jsontree.Node, what string) {
 		d := c.errs[had]
 		c.errs = c.errs[:had]
 		d.Warning = true
-		d.Message += fmt.Sprintf("; the %s is left out (generated code does not use %ss)", what, what)
+		if what == "callback" {
+			d.Message += "; the callback is left out (its events get no receiver method)"
+		} else {
+			d.Message += fmt.Sprintf("; the %s is left out (generated code does not use %ss)", what, what)
+		}
 		c.b.warnings = append(c.b.warnings, d)
 		n.Members = append(n.Members[:i:i], n.Members[i+1:]...)
 		c.changed[file] = true

@@ -9,6 +9,7 @@ import (
 	"github.com/getkin/kin-openapi/openapi3"
 	"github.com/opentoolgen/opentoolgen/gen/model"
 	"github.com/opentoolgen/opentoolgen/gen/source"
+	"github.com/opentoolgen/opentoolgen/internal/jsontree"
 	"github.com/opentoolgen/opentoolgen/runtime"
 )
 
@@ -248,4 +249,14 @@ func successStatus(op *openapi3.Operation) int {
 		}
 	}
 	return 0
+}
+
+// walkCallback checks the path items of the callback n at ptr (unused
+// $refs among a map of callbacks were dropped before: unusedRefs).
+func (c *checker) walkCallback(file, ptr string, n *jsontree.Node) {
+	for _, m := range n.Members {
+		if !strings.HasPrefix(m.Key, "x-") {
+			c.walk(file, ptr+jsontree.Pointer(m.Key), m.Value, shPathItem)
+		}
+	}
 }

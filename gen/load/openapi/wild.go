@@ -54,6 +54,8 @@ var (
 	shComps     = &shape{name: "components"}
 	shDocument  = &shape{name: "document"}
 	shFile      = &shape{name: "document"} // a file a $ref names
+	// shCallback is a callback: every member (but x-) a path item (walkCallback).
+	shCallback = &shape{name: "callback"}
 )
 
 func init() {
@@ -181,6 +183,10 @@ func (c *checker) walk(file, ptr string, n *jsontree.Node, sh *shape) {
 			return
 		}
 	}
+	if sh == shCallback {
+		c.walkCallback(file, ptr, n)
+		return
+	}
 	if sh == shResponse && c.b.swagger {
 		c.responseSchemaRef(file, ptr, n)
 	}
@@ -198,6 +204,11 @@ func (c *checker) walk(file, ptr string, n *jsontree.Node, sh *shape) {
 		switch {
 		case sh.unused[m.Key] != "":
 			c.unusedRefs(file, mptr, m.Value, sh.unused[m.Key])
+			if m.Key == "callbacks" && m.Value.Kind == jsontree.Object { // used: webhooks.go
+				for _, e := range m.Value.Members {
+					c.walk(file, mptr+jsontree.Pointer(e.Key), e.Value, shCallback)
+				}
+			}
 		case contains(sh.strs, m.Key):
 			c.str(file, mptr, m.Value)
 		case contains(sh.bools, m.Key):
