@@ -118,6 +118,8 @@ func emitWebhookFeed(f *jen.File, p *model.Package) {
 	)
 	f.Line()
 	f.Type().Id("webhookFeed").Struct(jen.Id("feed").Op("*").Add(whQ("Feed")), jen.Id("next").Id("Webhooks"))
+	f.Line()
+	f.Var().Id("_").Id("Webhooks").Op("=").Parens(jen.Op("*").Id("webhookFeed")).Parens(jen.Nil())
 	for _, w := range p.Webhooks {
 		params, args := []jen.Code{jen.Id("ctx").Qual(contextPath, "Context")}, []jen.Code{jen.Id("ctx")}
 		var value jen.Code = jen.Struct().Values()

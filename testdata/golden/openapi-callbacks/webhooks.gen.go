@@ -120,6 +120,8 @@ type webhookFeed struct {
 	next Webhooks
 }
 
+var _ Webhooks = (*webhookFeed)(nil)
+
 func (w *webhookFeed) OnPaymentSucceeded(ctx context.Context, event OnPaymentSucceededEvent) error {
 	if w.next != nil {
 		if err := w.next.OnPaymentSucceeded(ctx, event); err != nil {

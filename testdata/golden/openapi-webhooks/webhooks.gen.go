@@ -233,6 +233,8 @@ type webhookFeed struct {
 	next Webhooks
 }
 
+var _ Webhooks = (*webhookFeed)(nil)
+
 func (w *webhookFeed) PetCreated(ctx context.Context, event PetCreatedEvent) error {
 	if w.next != nil {
 		if err := w.next.PetCreated(ctx, event); err != nil {
