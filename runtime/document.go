@@ -16,6 +16,10 @@ type OpenTool struct {
 	Server    *Server    `json:"server,omitempty"`
 	Functions []Function `json:"functions"`
 	Schemas   Schemas    `json:"schemas,omitempty"`
+	// Tags are the tags of the OpenAPI document the tool was generated
+	// from (see [Tag]); not in the OpenTool specification, omitted when
+	// empty.
+	Tags []Tag `json:"tags,omitempty"`
 }
 
 // Info describes the document.

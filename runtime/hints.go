@@ -36,7 +36,9 @@ type HintTool interface {
 // given method (upper case, as net/http's Method constants), from the method's
 // semantics in RFC 9110. Every such call reaches a web API: OpenWorld is true.
 //
-//   - GET, HEAD, OPTIONS, TRACE (the safe methods): ReadOnly.
+//   - GET, HEAD, OPTIONS, TRACE and QUERY (the safe methods; QUERY, OpenAPI
+//     3.2's, is a GET with a body, safe and idempotent as the IETF's draft
+//     "The HTTP QUERY Method" defines it): ReadOnly.
 //   - DELETE: Destructive and Idempotent.
 //   - PUT: Idempotent; it replaces what the URL names, so Destructive is left
 //     unset, which MCP reads as true.
@@ -46,7 +48,7 @@ type HintTool interface {
 func MethodHints(method string) Hints {
 	h := Hints{ReadOnly: new(false), OpenWorld: new(true)}
 	switch method {
-	case http.MethodGet, http.MethodHead, http.MethodOptions, http.MethodTrace:
+	case http.MethodGet, http.MethodHead, http.MethodOptions, http.MethodTrace, "QUERY":
 		*h.ReadOnly = true
 	case http.MethodDelete:
 		h.Destructive, h.Idempotent = new(true), new(true)

@@ -42,6 +42,9 @@ func requestStmt(fn *model.Function, f *model.Field) jen.Code {
 	switch h.In {
 	case model.InPath, model.InQuery, model.InHeader, model.InCookie:
 		return r.Dot(paramMethods[h.In]).Call(append([]jen.Code{jen.Lit(h.Name), v}, styleArgs(h)...)...)
+	case model.InQueryString:
+		// r.QueryString(args.Filter), or r.QueryString(rest.JSONContent(args.Q))
+		return r.Dot("QueryString").Call(v)
 	case model.InBody:
 		switch model.MediaKind(fn.HTTP.BodyMedia) {
 		case "binary":

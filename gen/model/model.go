@@ -192,12 +192,16 @@ type In string
 
 // Where an argument of an HTTP operation travels.
 const (
-	InPath     In = "path"
-	InQuery    In = "query"
-	InHeader   In = "header"
-	InCookie   In = "cookie"
-	InBody     In = "body"     // the whole request body
-	InBodyProp In = "bodyprop" // one member of an object request body
+	InPath   In = "path"
+	InQuery  In = "query"
+	InHeader In = "header"
+	InCookie In = "cookie"
+	// InQueryString is OpenAPI 3.2's querystring: the argument is the whole
+	// query string, serialised per its media type (FieldHTTP.JSON for a
+	// JSON one, else application/x-www-form-urlencoded).
+	InQueryString In = "querystring"
+	InBody        In = "body"     // the whole request body
+	InBodyProp    In = "bodyprop" // one member of an object request body
 )
 
 // FieldHTTP says where and how an argument travels in the HTTP request.

@@ -229,10 +229,13 @@ type Request struct {
 	path     string
 	pathVals []string // name, value pairs
 	query    Query
-	header   http.Header
-	cookies  []string
-	body     []byte
-	bodyType string
+	// querystring is the query string QueryString set, encoded; the
+	// parameters of query follow it.
+	querystring string
+	header      http.Header
+	cookies     []string
+	body        []byte
+	bodyType    string
 	// contentType overrides bodyType for a body that was sent.
 	contentType string
 	security    [][]string
@@ -534,6 +537,13 @@ func (r *Request) url(creds []Credential) (string, error) {
 	}
 	u := strings.TrimRight(base, "/") + path
 	q := r.query.Encode()
+	if r.querystring != "" {
+		if q != "" {
+			q = r.querystring + "&" + q
+		} else {
+			q = r.querystring
+		}
+	}
 	for _, cr := range creds {
 		if cr.kind == "apiKey" && cr.in == "query" {
 			if q != "" {

@@ -15,7 +15,7 @@ import (
 // failed in a way that another may not: the connection failed, or the API
 // answered 429 (Too Many Requests) or 503 (Service Unavailable). Only
 // requests that can be sent twice are retried: GET, HEAD, OPTIONS, TRACE,
-// PUT and DELETE, and any other that carries an idempotency header
+// PUT, DELETE and QUERY, and any other that carries an idempotency header
 // (IdempotencyHeaders). Waits grow exponentially with full jitter, a
 // Retry-After header (seconds or an HTTP date) is honoured, and nothing
 // waits past the context's deadline: the last answer is returned instead.
@@ -54,7 +54,7 @@ func (p *RetryPolicy) maxRetryAfter() time.Duration {
 // retryable reports whether req may be sent again.
 func (p *RetryPolicy) retryable(req *http.Request) bool {
 	switch req.Method {
-	case http.MethodGet, http.MethodHead, http.MethodOptions, http.MethodTrace, http.MethodPut, http.MethodDelete:
+	case http.MethodGet, http.MethodHead, http.MethodOptions, http.MethodTrace, http.MethodPut, http.MethodDelete, "QUERY":
 		return true
 	}
 	headers := p.IdempotencyHeaders

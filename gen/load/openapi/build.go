@@ -92,6 +92,7 @@ func (b *oaBuilder) build() *model.Package {
 		odoc.Schemas = append(odoc.Schemas, runtime.NamedSchema{Name: n.docName, Schema: n.schema})
 	}
 	odoc.Schemas = append(odoc.Schemas, b.extra...)
+	odoc.Tags = b.docTags()
 	b.pkg.Document = odoc
 	return b.pkg
 }

@@ -26,42 +26,67 @@ func (b *oaBuilder) operations() {
 		if item == nil {
 			continue
 		}
-		ops := item.Operations()
-		var keys []string
-		for m := range ops {
-			keys = append(keys, strings.ToLower(m))
-		}
 		ploc := oaLoc{file: b.root}.add("paths", p)
-		// Document order, else the order of httpMethods.
-		var order []string
-		if n := b.node(ploc); n != nil && n.Kind == jsontree.Object {
-			for _, m := range n.Members {
-				if ops[strings.ToUpper(m.Key)] != nil {
-					order = append(order, m.Key)
-				}
-			}
-		}
-		if len(order) != len(ops) {
-			order = nil
-			for _, m := range httpMethods {
-				if ops[strings.ToUpper(m)] != nil {
-					order = append(order, m)
-				}
-			}
-			var extra []string
-			for _, k := range keys {
-				if !model.Contains(httpMethods, k) {
-					extra = append(extra, k)
-				}
-			}
-			sort.Strings(extra)
-			order = append(order, extra...)
-		}
-		for _, m := range order {
-			op := ops[strings.ToUpper(m)]
-			b.operation(strings.ToUpper(m), p, item, op, ploc.add(m), &wire)
+		for _, po := range b.pathOperations(item, ploc) {
+			b.operation(po.method, p, item, po.op, po.loc, &wire)
 		}
 	}
+}
+
+// pathOp is an operation of a path item: its method as sent and its place.
+type pathOp struct {
+	method string
+	op     *openapi3.Operation
+	loc    oaLoc
+}
+
+// pathOperations returns the operations of a path item in document order
+// (OpenAPI 3.2's additionalOperations where the document has them), else in
+// the order of httpMethods, then the other methods sorted. A fixed field's
+// method is sent in upper case, an additional operation's as written (HTTP
+// methods are case-sensitive).
+func (b *oaBuilder) pathOperations(item *openapi3.PathItem, ploc oaLoc) []pathOp {
+	ops := item.Operations()
+	var order []pathOp
+	if n := b.node(ploc); n != nil && n.Kind == jsontree.Object {
+		for _, m := range n.Members {
+			if m.Key == "additionalOperations" && m.Value != nil && m.Value.Kind == jsontree.Object {
+				for _, am := range m.Value.Members {
+					if op := item.AdditionalOperations[am.Key]; op != nil && ops[am.Key] == op {
+						order = append(order, pathOp{am.Key, op, ploc.add("additionalOperations", am.Key)})
+					}
+				}
+				continue
+			}
+			if model.Contains(httpMethods, m.Key) && ops[strings.ToUpper(m.Key)] != nil {
+				order = append(order, pathOp{strings.ToUpper(m.Key), ops[strings.ToUpper(m.Key)], ploc.add(m.Key)})
+			}
+		}
+	}
+	if len(order) == len(ops) {
+		return order
+	}
+	order = order[:0]
+	for _, m := range httpMethods {
+		if op := ops[strings.ToUpper(m)]; op != nil {
+			order = append(order, pathOp{strings.ToUpper(m), op, ploc.add(m)})
+		}
+	}
+	var extra []string
+	for k := range ops {
+		if !model.Contains(httpMethods, strings.ToLower(k)) || item.AdditionalOperations[k] != nil && ops[k] == item.AdditionalOperations[k] {
+			extra = append(extra, k)
+		}
+	}
+	sort.Strings(extra)
+	for _, k := range extra {
+		loc := ploc.add(strings.ToLower(k))
+		if item.AdditionalOperations[k] != nil {
+			loc = ploc.add("additionalOperations", k)
+		}
+		order = append(order, pathOp{k, ops[k], loc})
+	}
+	return order
 }
 
 // wireName is an operation's function name: the operationId with every
@@ -242,6 +267,9 @@ func (b *oaBuilder) parameter(fn *model.Function, p string, pp opParam, a *opArg
 	in := model.In(strings.ToLower(prm.In))
 	switch in {
 	case model.InPath, model.InQuery, model.InHeader, model.InCookie:
+	case model.InQueryString:
+		b.querystringParam(fn, pp, a)
+		return
 	default:
 		b.warn(pp.loc, "parameter in %q is not supported: left out", source.ClipValue(prm.In))
 		return
