@@ -54,6 +54,7 @@ type argConfig struct {
 	functions       []string // WithFunctions; nil serves every function
 	subset          bool
 	valueNames      []string // WithCallValueNames
+	strictResponses bool     // WithStrictResponses
 }
 
 type argRule struct {
@@ -125,6 +126,8 @@ type Args struct {
 	doc    []byte            // the served document (options applied)
 	parsed *OpenTool         // doc, decoded once; never modified
 	alias  map[string]string // declared name → function, where they differ (DeclaredNames)
+	// strictResponses is WithStrictResponses (CallContext).
+	strictResponses bool
 }
 
 type fnArgs struct {
@@ -167,7 +170,7 @@ func NewArgs(doc *OpenTool, opts ...ToolOption) (*Args, error) {
 	for _, o := range opts {
 		o(&c)
 	}
-	a := &Args{fns: map[string]*fnArgs{}, lookup: c.lookup}
+	a := &Args{fns: map[string]*fnArgs{}, lookup: c.lookup, strictResponses: c.strictResponses}
 	if a.lookup == nil {
 		a.lookup = os.LookupEnv
 	}

@@ -96,7 +96,7 @@ func emitRESTMethod(f *jen.File, fn *model.Function) {
 //
 //	switch {
 //	case resp.Is("200"):
-//		err = resp.Decode(&out)
+//		err = rest.DecodeChecked(resp, &out, decodePet)
 //	case resp.Is("404"):
 //		err = rest.NewAPIError[Error](resp)
 //	case resp.Success():
@@ -118,7 +118,7 @@ func responseSwitch(fn *model.Function, out *jen.Statement) jen.Code {
 			case "binary":
 				stmts = append(stmts, out.Clone().Op("=").Id("resp").Dot("Body"))
 			default:
-				stmts = append(stmts, jen.Err().Op("=").Id("resp").Dot("Decode").Call(jen.Op("&").Add(out.Clone())))
+				stmts = append(stmts, decodeResult(fn, out))
 			}
 		case r.Success:
 			action = actNothing

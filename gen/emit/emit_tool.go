@@ -53,7 +53,7 @@ func emitTool(p *model.Package) *jen.File {
 	f := newFile(p)
 	emitService(f, p)
 	emitToolType(f, p)
-	var c toolCases
+	c := toolCases{checked: checksResults(p)}
 	for _, fn := range p.Functions {
 		c.add(f, fn)
 	}
@@ -108,6 +108,10 @@ func emitToolType(f *jen.File, p *model.Package) {
 	f.Comment("(runtime.WithDefaults, runtime.WithFixed, runtime.WithEnvs). It fails when")
 	f.Comment("an option names a function or an argument the document does not have, or")
 	f.Comment("gives a value of the wrong type.")
+	if checksResults(p) {
+		f.Comment("With runtime.WithStrictResponses, the REST client a call reaches checks")
+		f.Comment("the API's response against the document (rest.DecodeChecked).")
+	}
 	f.Func().Id("NewTool").Params(jen.Id("svc").Id("Service"), jen.Id("opts").Op("...").Add(rt("ToolOption"))).Params(jen.Op("*").Id("Tool"), jen.Error()).Block(
 		jen.List(jen.Id("args"), jen.Err()).Op(":=").Add(rt("NewArgs")).Call(jen.Id("Document").Call(), jen.Id("opts").Op("...")),
 		jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),
@@ -125,6 +129,10 @@ func hasHints(p *model.Package) bool { return hasHTTP(p) && len(p.Functions) > 0
 type toolCases struct {
 	call, stream  []jen.Code
 	once, streams []jen.Code
+	// checked is set when the client of a function checks its response
+	// with strict responses (checksResults): Call passes the Service the
+	// context runtime.WithStrictResponses marks.
+	checked bool
 }
 
 // add renders the Tool's method of fn and adds its case. One small method
@@ -234,6 +242,7 @@ func emitToolCalls(f *jen.File, c toolCases, stream bool) {
 		jen.Id("ctx").Qual(contextPath, "Context"), jen.Id("name").String(), jen.Id("args").Qual(jsonPath, "RawMessage"),
 	).Params(jen.Qual(jsonPath, "RawMessage"), jen.Error()).Block(
 		notServed(jen.Nil(), rt("MethodNotFound").Call(jen.Id("name"))),
+		strictContext(c.checked),
 		switchOrNothing(c.call),
 		jen.Return(jen.Nil(), rt("MethodNotFound").Call(jen.Id("name"))),
 	)

@@ -443,7 +443,7 @@ func reaches(from, to *Type, comp map[*Type]int, seen map[*Type]bool) bool {
 }
 
 // MarkDecoders names the decode function of every type that arguments reach,
-// and of every type a generated UnmarshalJSON decodes with one (structs whose
+// or the JSON results of HTTP operations (CheckedResult), and of every type a generated UnmarshalJSON decodes with one (structs whose
 // member names a struct tag cannot carry, which it marks, and unions), with
 // everything those reach.
 func MarkDecoders(p *Package) {
@@ -479,6 +479,9 @@ func MarkDecoders(p *Package) {
 	for _, f := range p.Functions {
 		if f.Args != nil {
 			visit(f.Args)
+		}
+		if r := CheckedResult(f); r != nil {
+			visitRef(r) // a client with strict responses decodes it
 		}
 	}
 	for _, w := range p.Webhooks {

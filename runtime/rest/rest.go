@@ -98,6 +98,11 @@ type Client struct {
 	// carries the call context of its context (traceparent, tracestate),
 	// interceptors or not.
 	Interceptors []runtime.Interceptor
+	// StrictResponses makes every success response's JSON body checked
+	// against the document (WithStrictResponses, DecodeChecked); false
+	// checks them only for calls whose context asks for it
+	// (runtime.ContextWithStrictResponses).
+	StrictResponses bool
 
 	creds map[string]Credential
 
@@ -575,7 +580,11 @@ func (r *Request) Send(ctx context.Context) (*Response, error) {
 		return nil, err
 	}
 	defer resp.Body.Close()
-	return r.readResponse(resp)
+	out, err := r.readResponse(resp)
+	if out != nil {
+		out.strict = r.c.StrictResponses || runtime.StrictResponses(ctx)
+	}
+	return out, err
 }
 
 // readResponse reads the whole body of resp, within the client's
@@ -738,6 +747,7 @@ type Response struct {
 	Header       http.Header
 	Body         []byte
 	method, path string
+	strict       bool // DecodeChecked checks the body
 }
 
 // Is reports whether the status matches a documented status: "200", "2XX"

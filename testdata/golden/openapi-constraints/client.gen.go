@@ -174,7 +174,7 @@ func (c *Client) Check(ctx context.Context, args CheckArgs) (CheckResult, error)
 	}
 	switch {
 	case resp.Is("200"):
-		err = resp.Decode(&out)
+		err = rest.DecodeChecked(resp, &out, decodeCheckResult)
 	case resp.Success():
 	default:
 		err = resp.Unexpected()

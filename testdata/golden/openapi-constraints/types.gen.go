@@ -232,6 +232,20 @@ type CheckResult struct {
 	Ok *bool `json:"ok,omitzero"`
 }
 
+func decodeCheckResult(d *runtime.Decoder, x *CheckResult) {
+	if !d.Object() {
+		return
+	}
+	for d.Next() {
+		switch string(d.Key()) {
+		case "ok":
+			x.Ok = d.BoolPtr()
+		default:
+			d.Skip()
+		}
+	}
+}
+
 // CheckArgs are the arguments of "check" (POST /check).
 type CheckArgs struct {
 	Text   *string           `json:"text,omitzero"`

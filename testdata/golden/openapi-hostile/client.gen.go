@@ -127,7 +127,7 @@ func (c *Client) GetPet(ctx context.Context, args GetPetArgs) (Client2, error) {
 	}
 	switch {
 	case resp.Is("200"):
-		err = resp.Decode(&out)
+		err = rest.DecodeChecked(resp, &out, decodeClient2)
 	case resp.Success():
 	default:
 		err = resp.Unexpected()

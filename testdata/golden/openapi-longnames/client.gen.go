@@ -103,7 +103,7 @@ func (c *Client) PostCustomersCustomerSubscriptionsF9144EMethodOptionsCard(ctx c
 	}
 	switch {
 	case resp.Is("200"):
-		err = resp.Decode(&out)
+		err = rest.DecodeChecked(resp, &out, decodeSubscriptionScheduleAddInvoiceItemPrice067393BehaviorOptionsA)
 	case resp.Is("404"):
 		err = rest.NewAPIError[PostCustomersCustomerSubscriptionsF9144EC718D7CardX404Response](resp)
 	case resp.Success():
@@ -127,7 +127,7 @@ func (c *Client) PostCustomersCustomerSubscriptions65B9F6OptionsCardMandate(ctx 
 	}
 	switch {
 	case resp.Is("200"):
-		err = resp.Decode(&out)
+		err = rest.DecodeChecked(resp, &out, decodeSubscriptionScheduleAddInvoiceItemPrice067526BehaviorOptionsB)
 	case resp.Is("404"):
 		err = rest.NewAPIError[PostCustomersCustomerSubscriptions65B9F5F7639MandateX404Response](resp)
 	case resp.Success():
@@ -151,7 +151,7 @@ func (c *Client) PostCustomersCustomerSubscriptions230C5FOptionsCardMandates(ctx
 	}
 	switch {
 	case resp.Is("200"):
-		err = resp.Decode(&out)
+		err = rest.DecodeChecked(resp, &out, decodeSubscriptionScheduleAddInvoiceItemPrice067393BehaviorOptionsA)
 	case resp.Is("404"):
 		err = rest.NewAPIError[PostCustomersCustomerSubscriptions230C2771CFMandatesX404Response](resp)
 	case resp.Success():

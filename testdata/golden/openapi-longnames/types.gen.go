@@ -11,10 +11,58 @@ type SubscriptionScheduleAddInvoiceItemPrice067393BehaviorOptionsA struct {
 	PaymentMethodOptionsCustomerBalanceBank68363ERequirementsV2      *PaymentMethodOptionsCustomerBalanceBank68363ERequirementsV2      `json:"payment_method_options_customer_balance_bank_transfer_eu_bank_transfer_country_requirements_v2,omitzero"`
 }
 
+func decodeSubscriptionScheduleAddInvoiceItemPrice067393BehaviorOptionsA(d *runtime.Decoder, x *SubscriptionScheduleAddInvoiceItemPrice067393BehaviorOptionsA) {
+	if !d.Object() {
+		return
+	}
+	for d.Next() {
+		switch string(d.Key()) {
+		case "payment_method_options_customer_balance_bank_transfer_eu_bank_transfer_country_requirements":
+			if !d.IsNull() {
+				var v PaymentMethodOptionsCustomerBalanceBankB0243ECountryRequirements
+				decodePaymentMethodOptionsCustomerBalanceBankB0243ECountryRequirements(d, &v)
+				x.PaymentMethodOptionsCustomerBalanceBankB0243ECountryRequirements = &v
+			}
+		case "payment_method_options_customer_balance_bank_transfer_eu_bank_transfer_country_requirements_v2":
+			if !d.IsNull() {
+				var v PaymentMethodOptionsCustomerBalanceBank68363ERequirementsV2
+				decodePaymentMethodOptionsCustomerBalanceBank68363ERequirementsV2(d, &v)
+				x.PaymentMethodOptionsCustomerBalanceBank68363ERequirementsV2 = &v
+			}
+		default:
+			d.Skip()
+		}
+	}
+}
+
 // SubscriptionScheduleAddInvoiceItemPrice067526BehaviorOptionsB is the schema "SubscriptionScheduleAddInvoiceItemPriceDataRecurringIntervalCountWithProrationBehaviorOptionsB" of the document.
 type SubscriptionScheduleAddInvoiceItemPrice067526BehaviorOptionsB struct {
 	PaymentMethodOptionsCustomerBalanceBankB0243ECountryRequirements *PaymentMethodOptionsCustomerBalanceBankB0243ECountryRequirements2 `json:"payment_method_options_customer_balance_bank_transfer_eu_bank_transfer_country_requirements,omitzero"`
 	PaymentMethodOptionsCustomerBalanceBank68363ERequirementsV2      *PaymentMethodOptionsCustomerBalanceBank68363ERequirementsV22      `json:"payment_method_options_customer_balance_bank_transfer_eu_bank_transfer_country_requirements_v2,omitzero"`
+}
+
+func decodeSubscriptionScheduleAddInvoiceItemPrice067526BehaviorOptionsB(d *runtime.Decoder, x *SubscriptionScheduleAddInvoiceItemPrice067526BehaviorOptionsB) {
+	if !d.Object() {
+		return
+	}
+	for d.Next() {
+		switch string(d.Key()) {
+		case "payment_method_options_customer_balance_bank_transfer_eu_bank_transfer_country_requirements":
+			if !d.IsNull() {
+				var v PaymentMethodOptionsCustomerBalanceBankB0243ECountryRequirements2
+				decodePaymentMethodOptionsCustomerBalanceBankB0243ECountryRequirements2(d, &v)
+				x.PaymentMethodOptionsCustomerBalanceBankB0243ECountryRequirements = &v
+			}
+		case "payment_method_options_customer_balance_bank_transfer_eu_bank_transfer_country_requirements_v2":
+			if !d.IsNull() {
+				var v PaymentMethodOptionsCustomerBalanceBank68363ERequirementsV22
+				decodePaymentMethodOptionsCustomerBalanceBank68363ERequirementsV22(d, &v)
+				x.PaymentMethodOptionsCustomerBalanceBank68363ERequirementsV2 = &v
+			}
+		default:
+			d.Skip()
+		}
+	}
 }
 
 // PaymentMethodOptionsCustomerBalanceBankB0243ECountryRequirements is the "payment_method_options_customer_balance_bank_transfer_eu_bank_transfer_country_requirements" member of SubscriptionScheduleAddInvoiceItemPrice067393BehaviorOptionsA.
@@ -34,9 +82,32 @@ func (x PaymentMethodOptionsCustomerBalanceBankB0243ECountryRequirements) Valid(
 	return false
 }
 
+func decodePaymentMethodOptionsCustomerBalanceBankB0243ECountryRequirements(d *runtime.Decoder, x *PaymentMethodOptionsCustomerBalanceBankB0243ECountryRequirements) {
+	if v, ok := d.String(); ok {
+		*x = PaymentMethodOptionsCustomerBalanceBankB0243ECountryRequirements(v)
+		if !x.Valid() {
+			d.NotInEnum(v, "\"automatically_finalize_invoice_after_the_grace_period_has_expired_for_every_subscription_item\", \"automatically_finalize_invoice_after_the_grace_period_has_expired_for_every_subscription_items\"")
+		}
+	}
+}
+
 // PaymentMethodOptionsCustomerBalanceBank68363ERequirementsV2 is the "payment_method_options_customer_balance_bank_transfer_eu_bank_transfer_country_requirements_v2" member of SubscriptionScheduleAddInvoiceItemPrice067393BehaviorOptionsA.
 type PaymentMethodOptionsCustomerBalanceBank68363ERequirementsV2 struct {
 	PaymentMethodOptionsCustomerBalanceBankB0243ECountryRequirements *int64 `json:"payment_method_options_customer_balance_bank_transfer_eu_bank_transfer_country_requirements,omitzero"`
+}
+
+func decodePaymentMethodOptionsCustomerBalanceBank68363ERequirementsV2(d *runtime.Decoder, x *PaymentMethodOptionsCustomerBalanceBank68363ERequirementsV2) {
+	if !d.Object() {
+		return
+	}
+	for d.Next() {
+		switch string(d.Key()) {
+		case "payment_method_options_customer_balance_bank_transfer_eu_bank_transfer_country_requirements":
+			x.PaymentMethodOptionsCustomerBalanceBankB0243ECountryRequirements = d.IntPtr()
+		default:
+			d.Skip()
+		}
+	}
 }
 
 // PaymentMethodOptionsCustomerBalanceBankB0243ECountryRequirements2 is the "payment_method_options_customer_balance_bank_transfer_eu_bank_transfer_country_requirements" member of SubscriptionScheduleAddInvoiceItemPrice067526BehaviorOptionsB.
@@ -56,9 +127,32 @@ func (x PaymentMethodOptionsCustomerBalanceBankB0243ECountryRequirements2) Valid
 	return false
 }
 
+func decodePaymentMethodOptionsCustomerBalanceBankB0243ECountryRequirements2(d *runtime.Decoder, x *PaymentMethodOptionsCustomerBalanceBankB0243ECountryRequirements2) {
+	if v, ok := d.String(); ok {
+		*x = PaymentMethodOptionsCustomerBalanceBankB0243ECountryRequirements2(v)
+		if !x.Valid() {
+			d.NotInEnum(v, "\"automatically_finalize_invoice_after_the_grace_period_has_expired_for_every_subscription_item\", \"automatically_finalize_invoice_after_the_grace_period_has_expired_for_every_subscription_items\"")
+		}
+	}
+}
+
 // PaymentMethodOptionsCustomerBalanceBank68363ERequirementsV22 is the "payment_method_options_customer_balance_bank_transfer_eu_bank_transfer_country_requirements_v2" member of SubscriptionScheduleAddInvoiceItemPrice067526BehaviorOptionsB.
 type PaymentMethodOptionsCustomerBalanceBank68363ERequirementsV22 struct {
 	PaymentMethodOptionsCustomerBalanceBankB0243ECountryRequirements *int64 `json:"payment_method_options_customer_balance_bank_transfer_eu_bank_transfer_country_requirements,omitzero"`
+}
+
+func decodePaymentMethodOptionsCustomerBalanceBank68363ERequirementsV22(d *runtime.Decoder, x *PaymentMethodOptionsCustomerBalanceBank68363ERequirementsV22) {
+	if !d.Object() {
+		return
+	}
+	for d.Next() {
+		switch string(d.Key()) {
+		case "payment_method_options_customer_balance_bank_transfer_eu_bank_transfer_country_requirements":
+			x.PaymentMethodOptionsCustomerBalanceBankB0243ECountryRequirements = d.IntPtr()
+		default:
+			d.Skip()
+		}
+	}
 }
 
 // PostCustomersCustomerSubscriptionsF9144EMethodOptionsCardBody is the request body of "post_customers_customer_subscriptions_subscription_exposed_i".

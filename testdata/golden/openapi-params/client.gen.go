@@ -189,7 +189,9 @@ func (c *Client) JSONArrayBody(ctx context.Context, args JSONArrayBodyArgs) (int
 	}
 	switch {
 	case resp.Is("200"):
-		err = resp.Decode(&out)
+		err = rest.DecodeChecked(resp, &out, func(d *runtime.Decoder, x *int64) {
+			*x, _ = d.Int()
+		})
 	case resp.Success():
 	default:
 		err = resp.Unexpected()

@@ -196,7 +196,7 @@ func (c *Client) ListPets(ctx context.Context, args ListPetsArgs) (Pets, error) 
 	}
 	switch {
 	case resp.Is("200"):
-		err = resp.Decode(&out)
+		err = rest.DecodeChecked(resp, &out, decodePets)
 	case resp.Success():
 	default:
 		err = rest.NewAPIError[Error](resp)
@@ -228,7 +228,7 @@ func (c *Client) CreatePet(ctx context.Context, args CreatePetArgs) (Pet, error)
 	}
 	switch {
 	case resp.Is("201"):
-		err = resp.Decode(&out)
+		err = rest.DecodeChecked(resp, &out, decodePet)
 	case resp.Is("409"):
 		err = rest.NewAPIError[Error](resp)
 	case resp.Success():
@@ -252,7 +252,7 @@ func (c *Client) ShowPetByID(ctx context.Context, args ShowPetByIDArgs) (Pet, er
 	}
 	switch {
 	case resp.Is("200"):
-		err = resp.Decode(&out)
+		err = rest.DecodeChecked(resp, &out, decodePet)
 	case resp.Is("404"):
 		err = rest.NewAPIError[Error](resp)
 	case resp.Success():
@@ -289,7 +289,7 @@ func (c *Client) UpdatePet(ctx context.Context, args UpdatePetArgs) (Pet, error)
 	}
 	switch {
 	case resp.Is("200"):
-		err = resp.Decode(&out)
+		err = rest.DecodeChecked(resp, &out, decodePet)
 	case resp.Success():
 	default:
 		err = resp.Unexpected()
@@ -348,7 +348,17 @@ func (c *Client) Stats(ctx context.Context) (map[string]int64, error) {
 	}
 	switch {
 	case resp.Is("200"):
-		err = resp.Decode(&out)
+		err = rest.DecodeChecked(resp, &out, func(d *runtime.Decoder, x *map[string]int64) {
+			if d.Object() {
+				*x = map[string]int64{}
+				for d.Next() {
+					k1 := string(d.Key())
+					var e1 int64
+					e1, _ = d.Int()
+					(*x)[k1] = e1
+				}
+			}
+		})
 	case resp.Success():
 	default:
 		err = resp.Unexpected()

@@ -55,8 +55,68 @@ type Pet struct {
 	Owner    *PetOwner  `json:"owner,omitzero"`
 }
 
+func decodePet(d *runtime.Decoder, x *Pet) {
+	if !d.Object() {
+		return
+	}
+	var seen [1]uint64
+	for d.Next() {
+		switch string(d.Key()) {
+		case "name":
+			seen[0] |= 1 << 0
+			if v1, ok := d.String(); ok {
+				x.Name = v1
+				runtime.CheckLength(d, v1, 1, -1)
+			}
+		case "tag":
+			x.Tag = d.StringPtr()
+		case "status":
+			if !d.IsNull() {
+				var v PetStatus
+				decodePetStatus(d, &v)
+				x.Status = &v
+			}
+		case "birthday":
+			if !d.IsNull() {
+				var v string
+				if v1, ok := d.String(); ok {
+					v = v1
+					runtime.CheckFormat(d, v1, "date")
+				}
+				x.Birthday = &v
+			}
+		case "id":
+			seen[0] |= 1 << 1
+			x.ID, _ = d.Int()
+		case "created":
+			seen[0] |= 1 << 2
+			runtime.DecodeTime(d, &x.Created)
+		case "owner":
+			if !d.IsNull() {
+				var v PetOwner
+				decodePetOwner(d, &v)
+				x.Owner = &v
+			}
+		default:
+			d.Skip()
+		}
+	}
+	d.Required(seen[:], "name", "id", "created")
+}
+
 // Pets is the schema "Pets" of the document.
 type Pets []Pet
+
+func decodePets(d *runtime.Decoder, x *Pets) {
+	if d.Array() {
+		*x = Pets{}
+		for d.NextItem() {
+			var e0 Pet
+			decodePet(d, &e0)
+			*x = append(*x, e0)
+		}
+	}
+}
 
 // Error is the schema "Error" of the document.
 type Error struct {
@@ -68,6 +128,22 @@ type Error struct {
 type PetOwner struct {
 	Name  *string `json:"name,omitzero"`
 	Email *string `json:"email,omitzero"`
+}
+
+func decodePetOwner(d *runtime.Decoder, x *PetOwner) {
+	if !d.Object() {
+		return
+	}
+	for d.Next() {
+		switch string(d.Key()) {
+		case "name":
+			x.Name = d.StringPtr()
+		case "email":
+			x.Email = d.StringPtr()
+		default:
+			d.Skip()
+		}
+	}
 }
 
 // ListPetsArgs are the arguments of "listPets" (GET /pets).

@@ -100,7 +100,7 @@ func (c *Client) AddPet(ctx context.Context, args AddPetArgs) (Pet, error) {
 	}
 	switch {
 	case resp.Is("200"):
-		err = resp.Decode(&out)
+		err = rest.DecodeChecked(resp, &out, decodePet)
 	case resp.Success():
 	default:
 		err = resp.Unexpected()
@@ -135,7 +135,9 @@ func (c *Client) Area(ctx context.Context, args AreaArgs) (float64, error) {
 	}
 	switch {
 	case resp.Is("200"):
-		err = resp.Decode(&out)
+		err = rest.DecodeChecked(resp, &out, func(d *runtime.Decoder, x *float64) {
+			*x, _ = d.Float()
+		})
 	case resp.Success():
 	default:
 		err = resp.Unexpected()
@@ -164,7 +166,7 @@ func (c *Client) PutTree(ctx context.Context, args PutTreeArgs) (Tree, error) {
 	}
 	switch {
 	case resp.Is("200"):
-		err = resp.Decode(&out)
+		err = rest.DecodeChecked(resp, &out, decodeTree)
 	case resp.Success():
 	default:
 		err = resp.Unexpected()

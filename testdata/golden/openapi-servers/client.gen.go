@@ -200,7 +200,16 @@ func (c *Client) ListItemsWithHeaders(ctx context.Context, args ListItemsArgs) (
 	}
 	switch {
 	case resp.Is("200"):
-		err = resp.Decode(&out.Body)
+		err = rest.DecodeChecked(resp, &out.Body, func(d *runtime.Decoder, x *[]Item) {
+			if d.Array() {
+				*x = []Item{}
+				for d.NextItem() {
+					var e1 Item
+					decodeItem(d, &e1)
+					*x = append(*x, e1)
+				}
+			}
+		})
 	case resp.Success():
 	default:
 		err = resp.Unexpected()
@@ -247,7 +256,7 @@ func (c *Client) CreateItemWithHeaders(ctx context.Context, args CreateItemArgs)
 	}
 	switch {
 	case resp.Is("201"):
-		err = resp.Decode(&out.Body)
+		err = rest.DecodeChecked(resp, &out.Body, decodeItem)
 	case resp.Success():
 	default:
 		err = resp.Unexpected()
@@ -317,7 +326,7 @@ func (c *Client) Status(ctx context.Context) (StatusResult, error) {
 	}
 	switch {
 	case resp.Is("200"):
-		err = resp.Decode(&out)
+		err = rest.DecodeChecked(resp, &out, decodeStatusResult)
 	case resp.Success():
 	default:
 		err = resp.Unexpected()

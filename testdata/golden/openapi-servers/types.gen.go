@@ -11,6 +11,25 @@ type Item struct {
 	Name string `json:"name"`
 }
 
+func decodeItem(d *runtime.Decoder, x *Item) {
+	if !d.Object() {
+		return
+	}
+	var seen [1]uint64
+	for d.Next() {
+		switch string(d.Key()) {
+		case "id":
+			x.ID = d.IntPtr()
+		case "name":
+			seen[0] |= 1 << 0
+			x.Name, _ = d.String()
+		default:
+			d.Skip()
+		}
+	}
+	d.Required(seen[:], "name")
+}
+
 // ListItemsFilter is the "filter" parameter of "listItems".
 type ListItemsFilter struct {
 	Color *string `json:"color,omitzero"`
@@ -154,4 +173,18 @@ func decodeUploadArgs(d *runtime.Decoder, x *UploadArgs) {
 // StatusResult is the 200 response of "status".
 type StatusResult struct {
 	Ok *bool `json:"ok,omitzero"`
+}
+
+func decodeStatusResult(d *runtime.Decoder, x *StatusResult) {
+	if !d.Object() {
+		return
+	}
+	for d.Next() {
+		switch string(d.Key()) {
+		case "ok":
+			x.Ok = d.BoolPtr()
+		default:
+			d.Skip()
+		}
+	}
 }

@@ -261,7 +261,7 @@ func (c *Client) GetStatus(ctx context.Context) (GetStatusResult, error) {
 	}
 	switch {
 	case resp.Is("200"):
-		err = resp.Decode(&out)
+		err = rest.DecodeChecked(resp, &out, decodeGetStatusResult)
 	case resp.Success():
 	default:
 		err = resp.Unexpected()

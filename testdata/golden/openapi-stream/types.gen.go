@@ -104,3 +104,17 @@ func decodeTailLogsArgs(d *runtime.Decoder, x *TailLogsArgs) {
 type GetStatusResult struct {
 	Ok *bool `json:"ok,omitzero"`
 }
+
+func decodeGetStatusResult(d *runtime.Decoder, x *GetStatusResult) {
+	if !d.Object() {
+		return
+	}
+	for d.Next() {
+		switch string(d.Key()) {
+		case "ok":
+			x.Ok = d.BoolPtr()
+		default:
+			d.Skip()
+		}
+	}
+}

@@ -145,7 +145,16 @@ func (c *Client) FindOrders(ctx context.Context, args FindOrdersArgs) ([]Order, 
 	}
 	switch {
 	case resp.Is("200"):
-		err = resp.Decode(&out)
+		err = rest.DecodeChecked(resp, &out, func(d *runtime.Decoder, x *[]Order) {
+			if d.Array() {
+				*x = []Order{}
+				for d.NextItem() {
+					var e1 Order
+					decodeOrder(d, &e1)
+					*x = append(*x, e1)
+				}
+			}
+		})
 	case resp.Is("400"):
 		err = rest.NewAPIError[Problem](resp)
 	case resp.Success():
@@ -182,7 +191,7 @@ func (c *Client) PlaceOrder(ctx context.Context, args PlaceOrderArgs) (Order, er
 	}
 	switch {
 	case resp.Is("201"):
-		err = resp.Decode(&out)
+		err = rest.DecodeChecked(resp, &out, decodeOrder)
 	case resp.Success():
 	default:
 		err = resp.Unexpected()

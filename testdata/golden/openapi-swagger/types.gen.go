@@ -19,6 +19,58 @@ type Order struct {
 	Extras   map[string]float64 `json:"extras,omitzero"`
 }
 
+func decodeOrder(d *runtime.Decoder, x *Order) {
+	if !d.Object() {
+		return
+	}
+	var seen [1]uint64
+	for d.Next() {
+		switch string(d.Key()) {
+		case "id":
+			x.ID = d.IntPtr()
+		case "item":
+			seen[0] |= 1 << 0
+			if v1, ok := d.String(); ok {
+				x.Item = v1
+				runtime.CheckLength(d, v1, -1, 100)
+			}
+		case "quantity":
+			seen[0] |= 1 << 1
+			if v1, ok := d.IntRange(-2147483648, 2147483647); ok {
+				x.Quantity = int32(v1)
+				runtime.CheckMin(d, float64(v1), 1.0, false)
+			}
+		case "status":
+			if !d.IsNull() {
+				var v OrderStatus
+				decodeOrderStatus(d, &v)
+				x.Status = &v
+			}
+		case "shipDate":
+			if !d.IsNull() {
+				var v time.Time
+				runtime.DecodeTime(d, &v)
+				x.ShipDate = &v
+			}
+		case "extras":
+			if !d.IsNull() {
+				if d.Object() {
+					x.Extras = map[string]float64{}
+					for d.Next() {
+						k1 := string(d.Key())
+						var e1 float64
+						e1, _ = d.Float()
+						x.Extras[k1] = e1
+					}
+				}
+			}
+		default:
+			d.Skip()
+		}
+	}
+	d.Required(seen[:], "item", "quantity")
+}
+
 // Problem is the schema "Problem" of the document.
 type Problem struct {
 	Title  *string `json:"title,omitzero"`

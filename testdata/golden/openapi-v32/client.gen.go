@@ -106,7 +106,7 @@ func (c *Client) QueryItems(ctx context.Context, args QueryItemsArgs) (ItemList,
 	}
 	switch {
 	case resp.Is("200"):
-		err = resp.Decode(&out)
+		err = rest.DecodeChecked(resp, &out, decodeItemList)
 	case resp.Success():
 	default:
 		err = resp.Unexpected()
@@ -129,7 +129,7 @@ func (c *Client) ListItems(ctx context.Context, args ListItemsArgs) (ItemList, e
 	}
 	switch {
 	case resp.Is("200"):
-		err = resp.Decode(&out)
+		err = rest.DecodeChecked(resp, &out, decodeItemList)
 	case resp.Success():
 	default:
 		err = resp.Unexpected()
@@ -173,7 +173,7 @@ func (c *Client) PurgeItem(ctx context.Context, args PurgeItemArgs) (Item, error
 	}
 	switch {
 	case resp.Is("202"):
-		err = resp.Decode(&out)
+		err = rest.DecodeChecked(resp, &out, decodeItem)
 	case resp.Success():
 	default:
 		err = resp.Unexpected()
@@ -194,7 +194,7 @@ func (c *Client) RawSearch(ctx context.Context, args RawSearchArgs) (ItemList, e
 	}
 	switch {
 	case resp.Is("200"):
-		err = resp.Decode(&out)
+		err = rest.DecodeChecked(resp, &out, decodeItemList)
 	case resp.Success():
 	default:
 		err = resp.Unexpected()

@@ -51,10 +51,79 @@ type Item struct {
 	Tags   []string   `json:"tags,omitzero"`
 }
 
+func decodeItem(d *runtime.Decoder, x *Item) {
+	if !d.Object() {
+		return
+	}
+	var seen [1]uint64
+	for d.Next() {
+		switch string(d.Key()) {
+		case "id":
+			seen[0] |= 1 << 0
+			x.ID, _ = d.String()
+		case "status":
+			seen[0] |= 1 << 1
+			decodeItemStatus(d, &x.Status)
+		case "price":
+			if !d.IsNull() {
+				var v float64
+				if v1, ok := d.Float(); ok {
+					v = v1
+					runtime.CheckMin(d, float64(v1), 0.0, false)
+				}
+				x.Price = &v
+			}
+		case "tags":
+			if !d.IsNull() {
+				if d.Array() {
+					x.Tags = []string{}
+					for d.NextItem() {
+						var e1 string
+						if v2, ok := d.String(); ok {
+							e1 = v2
+							runtime.CheckLength(d, v2, -1, 8)
+						}
+						x.Tags = append(x.Tags, e1)
+					}
+				}
+			}
+		default:
+			d.Skip()
+		}
+	}
+	d.Required(seen[:], "id", "status")
+}
+
 // ItemList is the schema "ItemList" of the document.
 type ItemList struct {
 	Items []Item  `json:"items"`
 	Next  *string `json:"next,omitzero"`
+}
+
+func decodeItemList(d *runtime.Decoder, x *ItemList) {
+	if !d.Object() {
+		return
+	}
+	var seen [1]uint64
+	for d.Next() {
+		switch string(d.Key()) {
+		case "items":
+			seen[0] |= 1 << 0
+			if d.Array() {
+				x.Items = []Item{}
+				for d.NextItem() {
+					var e1 Item
+					decodeItem(d, &e1)
+					x.Items = append(x.Items, e1)
+				}
+			}
+		case "next":
+			x.Next = d.StringPtr()
+		default:
+			d.Skip()
+		}
+	}
+	d.Required(seen[:], "items")
 }
 
 // FilterColor is the "color" member of Filter.
@@ -99,6 +168,15 @@ func (x ItemStatus) Valid() bool {
 		return true
 	}
 	return false
+}
+
+func decodeItemStatus(d *runtime.Decoder, x *ItemStatus) {
+	if v, ok := d.String(); ok {
+		*x = ItemStatus(v)
+		if !x.Valid() {
+			d.NotInEnum(v, "\"active\", \"archived\"")
+		}
+	}
 }
 
 // QueryItemsArgs are the arguments of "queryItems" (QUERY /items).

@@ -101,7 +101,16 @@ func (c *Client) AnswerQuery(ctx context.Context, args AnswerQueryArgs) ([]Resul
 	}
 	switch {
 	case resp.Is("200"):
-		err = resp.Decode(&out)
+		err = rest.DecodeChecked(resp, &out, func(d *runtime.Decoder, x *[]Result) {
+			if d.Array() {
+				*x = []Result{}
+				for d.NextItem() {
+					var e1 Result
+					decodeResult(d, &e1)
+					*x = append(*x, e1)
+				}
+			}
+		})
 	case resp.Success():
 	default:
 		err = resp.Unexpected()
@@ -121,7 +130,16 @@ func (c *Client) SetErrors(ctx context.Context, args SetErrorsArgs) ([]PassportE
 	}
 	switch {
 	case resp.Is("200"):
-		err = resp.Decode(&out)
+		err = rest.DecodeChecked(resp, &out, func(d *runtime.Decoder, x *[]PassportError) {
+			if d.Array() {
+				*x = []PassportError{}
+				for d.NextItem() {
+					var e1 PassportError
+					decodePassportError(d, &e1)
+					*x = append(*x, e1)
+				}
+			}
+		})
 	case resp.Success():
 	default:
 		err = resp.Unexpected()
@@ -145,7 +163,7 @@ func (c *Client) AddPlace(ctx context.Context, args AddPlaceArgs) (Place, error)
 	}
 	switch {
 	case resp.Is("200"):
-		err = resp.Decode(&out)
+		err = rest.DecodeChecked(resp, &out, decodePlace)
 	case resp.Success():
 	default:
 		err = resp.Unexpected()

@@ -20,6 +20,45 @@ type Place struct {
 	Label []json.RawMessage `json:"label,omitzero"`
 }
 
+func decodePlace(d *runtime.Decoder, x *Place) {
+	if !d.Object() {
+		return
+	}
+	var seen [1]uint64
+	for d.Next() {
+		switch string(d.Key()) {
+		case "name":
+			seen[0] |= 1 << 0
+			x.Name, _ = d.String()
+		case "location":
+			seen[0] |= 1 << 1
+			if d.Array() {
+				x.Location = []float64{}
+				for d.NextItem() {
+					var e1 float64
+					e1, _ = d.Float()
+					x.Location = append(x.Location, e1)
+				}
+				runtime.CheckItems(d, len(x.Location), 2, -1)
+			}
+		case "label":
+			if !d.IsNull() {
+				if d.Array() {
+					x.Label = []json.RawMessage{}
+					for d.NextItem() {
+						var e1 json.RawMessage
+						runtime.DecodeRaw(d, &e1)
+						x.Label = append(x.Label, e1)
+					}
+				}
+			}
+		default:
+			d.Skip()
+		}
+	}
+	d.Required(seen[:], "name", "location")
+}
+
 // Result is the schema "Result" of the document: As Telegram's InlineQueryResult, the mapping names one variant per value, and a variant it does not name says by its default that its "type" is a value mapped to another.
 //
 // Set exactly one field; the value is that variant.

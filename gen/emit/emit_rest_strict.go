@@ -1,0 +1,46 @@
+package emit
+
+import (
+	"github.com/dave/jennifer/jen"
+
+	"github.com/opentoolgen/opentoolgen/gen/model"
+)
+
+// decodeResult renders the statement that decodes the JSON body of a
+// success response into out, with the decoder of the result's type that a
+// client with strict responses checks it with (rest.DecodeChecked), or
+// without one when the result has nothing to check:
+//
+//	err = rest.DecodeChecked(resp, &out, decodePet)
+//	err = rest.DecodeChecked(resp, &out, func(d *runtime.Decoder, x *[]Pet) { … })
+//	err = resp.Decode(&out)
+func decodeResult(fn *model.Function, out *jen.Statement) jen.Code {
+	r := model.CheckedResult(fn)
+	if r == nil {
+		return jen.Err().Op("=").Id("resp").Dot("Decode").Call(jen.Op("&").Add(out.Clone()))
+	}
+	return jen.Err().Op("=").Add(restQ("DecodeChecked")).Call(jen.Id("resp"), jen.Op("&").Add(out.Clone()), variantDecoder(&model.Variant{Type: r}))
+}
+
+// checksResults reports whether a function of p has a response its client
+// checks with strict responses (model.CheckedResult).
+func checksResults(p *model.Package) bool {
+	for _, fn := range p.Functions {
+		if model.CheckedResult(fn) != nil {
+			return true
+		}
+	}
+	return false
+}
+
+// strictContext renders, when checked, the statement of the Tool's Call that
+// gives the Service the context runtime.WithStrictResponses marks, which its
+// REST client reads:
+//
+//	ctx = t.args.CallContext(ctx)
+func strictContext(checked bool) jen.Code {
+	if !checked {
+		return jen.Null()
+	}
+	return jen.Id("ctx").Op("=").Id("t").Dot("args").Dot("CallContext").Call(jen.Id("ctx"))
+}
