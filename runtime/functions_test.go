@@ -429,7 +429,8 @@ func TestMethodHints(t *testing.T) {
 		"PUT":     "readOnly=false destructive=- idempotent=true openWorld=true",
 		"POST":    "readOnly=false destructive=- idempotent=false openWorld=true",
 		"PATCH":   "readOnly=false destructive=- idempotent=false openWorld=true",
-		"QUERY":   "readOnly=false destructive=- idempotent=false openWorld=true",
+		"QUERY":   "readOnly=true destructive=- idempotent=- openWorld=true", // safe (OpenAPI 3.2)
+		"LINK":    "readOnly=false destructive=- idempotent=false openWorld=true",
 	} {
 		if got := show(runtime.MethodHints(method)); got != want {
 			t.Errorf("%s: got %s, want %s", method, got, want)

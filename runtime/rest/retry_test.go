@@ -94,6 +94,8 @@ func TestRetry(t *testing.T) {
 		{"a connection that fails", "PUT", nil, []func(http.ResponseWriter, *http.Request){hangUp}, fastRetry(), 2, 200},
 		{"attempts run out: the last answer", "GET", nil, []func(http.ResponseWriter, *http.Request){status(503), status(503), status(503), status(503)}, fastRetry(), 3, 503},
 		{"MaxAttempts", "GET", nil, []func(http.ResponseWriter, *http.Request){status(503), status(503)}, &RetryPolicy{MaxAttempts: 2, MinWait: time.Microsecond}, 2, 503},
+		{"QUERY (safe) is retried", "QUERY", nil, []func(http.ResponseWriter, *http.Request){status(503)}, fastRetry(), 2, 200},
+		{"another method is not", "PURGE", nil, []func(http.ResponseWriter, *http.Request){status(503)}, fastRetry(), 1, 503},
 		{"POST is not retried", "POST", nil, []func(http.ResponseWriter, *http.Request){status(503)}, fastRetry(), 1, 503},
 		{"POST with an idempotency key is", "POST", []string{"Idempotency-Key", "k1"}, []func(http.ResponseWriter, *http.Request){status(503)}, fastRetry(), 2, 200},
 		{"a header of the policy", "PATCH", []string{"X-Request-Id", "r1"}, []func(http.ResponseWriter, *http.Request){status(429)}, &RetryPolicy{MinWait: time.Microsecond, IdempotencyHeaders: []string{"X-Request-Id"}}, 2, 200},
