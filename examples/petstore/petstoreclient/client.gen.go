@@ -124,7 +124,16 @@ func (c *Client) ListPets(ctx context.Context, args ListPetsArgs) ([]Pet, error)
 	}
 	switch {
 	case resp.Is("200"):
-		err = resp.Decode(&out)
+		err = rest.DecodeChecked(resp, &out, func(d *runtime.Decoder, x *[]Pet) {
+			if d.Array() {
+				*x = []Pet{}
+				for d.NextItem() {
+					var e1 Pet
+					decodePet(d, &e1)
+					*x = append(*x, e1)
+				}
+			}
+		})
 	case resp.Success():
 	default:
 		err = resp.Unexpected()
@@ -150,7 +159,7 @@ func (c *Client) AddPet(ctx context.Context, args AddPetArgs) (Pet, error) {
 	}
 	switch {
 	case resp.Is("201"):
-		err = resp.Decode(&out)
+		err = rest.DecodeChecked(resp, &out, decodePet)
 	case resp.Is("400"):
 		err = rest.NewAPIError[Error](resp)
 	case resp.Success():
@@ -174,7 +183,7 @@ func (c *Client) GetPet(ctx context.Context, args GetPetArgs) (Pet, error) {
 	}
 	switch {
 	case resp.Is("200"):
-		err = resp.Decode(&out)
+		err = rest.DecodeChecked(resp, &out, decodePet)
 	case resp.Is("404"):
 		err = rest.NewAPIError[Error](resp)
 	case resp.Success():

@@ -39,6 +39,29 @@ type Pet struct {
 	Status PetStatus `json:"status"`
 }
 
+func decodePet(d *runtime.Decoder, x *Pet) {
+	if !d.Object() {
+		return
+	}
+	var seen [1]uint64
+	for d.Next() {
+		switch string(d.Key()) {
+		case "id":
+			seen[0] |= 1 << 0
+			x.ID, _ = d.Int()
+		case "name":
+			seen[0] |= 1 << 1
+			x.Name, _ = d.String()
+		case "status":
+			seen[0] |= 1 << 2
+			decodePetStatus(d, &x.Status)
+		default:
+			d.Skip()
+		}
+	}
+	d.Required(seen[:], "id", "name", "status")
+}
+
 // Error is the schema "Error" of the document.
 type Error struct {
 	Message string `json:"message"`
