@@ -8,7 +8,11 @@
 // small: one builder call per parameter, r.Query("limit", args.Limit), with
 // the [Style] values a parameter needs only where the document departs from
 // OpenAPI's defaults (r.Query("ids", args.IDs, rest.NoExplode)), and one switch
-// over the documented statuses.
+// over the documented statuses. OpenAPI 3.2's querystring parameter is
+// [Request.QueryString], and any method the document gives an operation is
+// sent as is, with its body. [WithStrictResponses] (off by default) checks
+// every success response against the document with the generated decoder of
+// its type ([DecodeChecked]): a violation is a 502 naming its JSON path.
 //
 // It uses the standard library and package runtime only.
 package rest
