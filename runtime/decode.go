@@ -29,6 +29,7 @@ type Decoder struct {
 	keyBuf     []byte // the unescaped key when it has escapes
 	scratch    []byte
 	stack      []byte
+	response   bool // DecodeResponse: writeOnly members may be absent (WriteOnly)
 }
 
 // pathSeg is one step of the path of the value being read: a member pushed by
@@ -63,8 +64,14 @@ var decoderPool = sync.Pool{New: func() any { return new(Decoder) }}
 // decoder. Empty or null raw counts as {} (so missing required arguments are
 // reported). It returns nil or the -32602 *Error listing every violation.
 func Decode[T any](raw []byte, v *T, fn func(*Decoder, *T)) error {
+	return decode(raw, v, fn, false)
+}
+
+// decode is Decode; response says the value is a response (WriteOnly).
+func decode[T any](raw []byte, v *T, fn func(*Decoder, *T), response bool) error {
 	d := decoderPool.Get().(*Decoder)
 	d.reset(raw)
+	d.response = response
 	if isEmptyArgs(raw) {
 		d.data, d.pos = emptyObject, 0
 	}
@@ -104,6 +111,7 @@ const maxPooledBuf = 64 << 10
 
 func (d *Decoder) reset(data []byte) {
 	d.data, d.pos, d.depth, d.broken, d.omitted = data, 0, 0, false, 0
+	d.response = false
 	d.key = nil
 	clear(d.path)
 	d.path = d.path[:0]

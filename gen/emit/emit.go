@@ -404,6 +404,8 @@ func structDecoder(t *model.Type) []jen.Code {
 	if count {
 		body = append(body, checkProperties(t.Check, jen.Id("n")))
 	}
+	// d.WriteOnly(seen[:], 1): required members a response may leave out
+	body = append(body, writeOnlyBits(t))
 	// d.Required(seen[:], "a", "b"): a violation per required member not seen
 	if nreq > 0 {
 		names := []jen.Code{jen.Id("seen").Index(jen.Op(":"))}

@@ -44,3 +44,27 @@ func strictContext(checked bool) jen.Code {
 	}
 	return jen.Id("ctx").Op("=").Id("t").Dot("args").Dot("CallContext").Call(jen.Id("ctx"))
 }
+
+// writeOnlyBits renders, for a struct with required members the document
+// marks writeOnly, the call that lets a response leave them out (their bits
+// in the decoder's seen set, numbered as structDecoder numbers the required
+// members):
+//
+//	d.WriteOnly(seen[:], 1)
+func writeOnlyBits(t *model.Type) jen.Code {
+	var bits []jen.Code
+	bit := 0
+	for _, fl := range t.Fields {
+		if !fl.Required {
+			continue
+		}
+		if fl.WriteOnly {
+			bits = append(bits, jen.Lit(bit))
+		}
+		bit++
+	}
+	if len(bits) == 0 {
+		return jen.Null()
+	}
+	return jen.Id("d").Dot("WriteOnly").Call(append([]jen.Code{jen.Id("seen").Index(jen.Op(":"))}, bits...)...)
+}

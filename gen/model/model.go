@@ -151,6 +151,10 @@ type Field struct {
 	// HTTP says where an argument of an OpenAPI operation travels; nil for
 	// fields that are not arguments of an HTTP operation.
 	HTTP *FieldHTTP
+	// WriteOnly is set for a required member the document marks writeOnly:
+	// a response may leave it out (its decoder lets it be absent when it
+	// checks a response, runtime.DecodeResponse).
+	WriteOnly bool
 	// JSONText is set for the data member of a Server-Sent Event whose type
 	// is not text (Operation.StreamEvents): the member is a string holding
 	// the value's JSON text, as an event's data is, or the value itself.

@@ -90,13 +90,45 @@ func TestStrictResponses(t *testing.T) {
 	}
 	ja, _ := json.Marshal(a)
 	jb, _ := json.Marshal(b)
-	if string(ja) != string(jb) || string(ja) != `{"items":[{"id":"a","status":"active","price":2.5,"tags":["x"]}],"next":"n"}` {
+	if string(ja) != string(jb) || string(ja) != `{"items":[{"id":"a","status":"active","secret":"","price":2.5,"tags":["x"]}],"next":"n"}` {
 		t.Errorf("strict decoded %s, lax %s", ja, jb)
 	}
 	// An additional operation's response is checked too.
 	api.answer(202, `{"id":"a","status":"purged"}`)
 	if _, err := strict.PurgeItem(ctx, v32.PurgeItemArgs{ID: "a"}); err == nil || !strings.Contains(err.Error(), `PURGE /items/{id}: HTTP 202: the response does not match the document: /status: got "purged", want one of`) {
 		t.Errorf("PurgeItem: %v", err)
+	}
+}
+
+// TestStrictResponsesWriteOnly: a required member the document marks
+// writeOnly (Item's secret) may be absent from a checked response, and is
+// still required of the arguments that send it.
+func TestStrictResponsesWriteOnly(t *testing.T) {
+	api := &recordingAPI{status: 201, response: `{"id":"a","status":"active"}`}
+	rs := httptest.NewServer(api)
+	defer rs.Close()
+	c := v32.NewClient(rs.URL, rest.WithStrictResponses())
+	item, err := c.CreateItem(t.Context(), v32.CreateItemArgs{ID: "a", Status: v32.ItemStatusActive, Secret: "s"})
+	if err != nil || item.ID != "a" {
+		t.Errorf("CreateItem: %+v, %v", item, err)
+	}
+	if got := api.take(); len(got) != 1 || got[0].body != `{"id":"a","status":"active","secret":"s"}` {
+		t.Errorf("the API got %+v", got)
+	}
+	// The other required members are still checked.
+	api.answer(201, `{"status":"active"}`)
+	if _, err := c.CreateItem(t.Context(), v32.CreateItemArgs{ID: "a", Status: v32.ItemStatusActive, Secret: "s"}); err == nil || !strings.Contains(err.Error(), "/id: missing required member") || strings.Contains(err.Error(), "secret") {
+		t.Errorf("a response without id: %v", err)
+	}
+
+	tool, err := v32.NewTool(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = tool.Call(t.Context(), "createItem", json.RawMessage(`{"id":"a","status":"active"}`))
+	var re *runtime.Error
+	if !errors.As(err, &re) || re.Code != runtime.CodeInvalidParams || !strings.Contains(re.Message, "/secret: missing required member") {
+		t.Errorf("arguments without the writeOnly secret: %v", err)
 	}
 }
 

@@ -46,7 +46,7 @@ func DecodeChecked[T any](r *Response, v *T, fn func(*runtime.Decoder, *T)) erro
 	if len(bytes.TrimSpace(r.Body)) == 0 {
 		return nil
 	}
-	err := runtime.Decode(r.Body, v, fn)
+	err := runtime.DecodeResponse(r.Body, v, fn)
 	if err == nil {
 		return nil
 	}

@@ -146,6 +146,7 @@ func (b *oaBuilder) object(s *openapi3.Schema, loc oaLoc, at *model.Place, self 
 		b.naming.Member(t, f)
 		pt := b.conv(p, pr.loc, model.MemberPlace(t, f))
 		if p != nil && p.Value != nil {
+			f.WriteOnly = f.Required && p.Value.WriteOnly
 			f.Doc = schemaDoc(p.Value)
 			if p.Ref != "" && f.Doc == schemaDoc(p.Value) {
 				f.Doc = "" // the type's doc says it

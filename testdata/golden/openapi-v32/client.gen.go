@@ -137,6 +137,36 @@ func (c *Client) ListItems(ctx context.Context, args ListItemsArgs) (ItemList, e
 	return out, err
 }
 
+// CreateItem creates an item.
+//
+// POST /items/new
+func (c *Client) CreateItem(ctx context.Context, args CreateItemArgs) (Item, error) {
+	r := c.rc.NewRequest("POST", "/items/new")
+	r.BodyField("id", args.ID)
+	r.BodyField("status", args.Status)
+	r.BodyField("secret", args.Secret)
+	if args.Price != nil {
+		r.BodyField("price", args.Price)
+	}
+	if args.Tags != nil {
+		r.BodyField("tags", args.Tags)
+	}
+	r.ObjectBody(true)
+	var out Item
+	resp, err := r.Send(ctx)
+	if err != nil {
+		return out, err
+	}
+	switch {
+	case resp.Is("201"):
+		err = rest.DecodeChecked(resp, &out, decodeItem)
+	case resp.Success():
+	default:
+		err = resp.Unexpected()
+	}
+	return out, err
+}
+
 // LinkItem calls linkItem: Links an item to another.
 //
 // LINK /items/{id}

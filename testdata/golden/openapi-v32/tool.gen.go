@@ -18,6 +18,8 @@ type Service interface {
 	QueryItems(ctx context.Context, args QueryItemsArgs) (ItemList, error)
 	// ListItems lists the items matching a filter given as the whole query string.
 	ListItems(ctx context.Context, args ListItemsArgs) (ItemList, error)
+	// CreateItem creates an item.
+	CreateItem(ctx context.Context, args CreateItemArgs) (Item, error)
 	// LinkItem calls linkItem: Links an item to another.
 	LinkItem(ctx context.Context, args LinkItemArgs) error
 	// PurgeItem calls purgeItem: Purges an item from the caches.
@@ -79,6 +81,18 @@ func (t *Tool) callListItems(ctx context.Context, args json.RawMessage) (json.Ra
 	return runtime.EncodeObject(r)
 }
 
+func (t *Tool) callCreateItem(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
+	var a CreateItemArgs
+	if err := runtime.DecodeArgs(ctx, t.args, "createItem", args, &a, decodeCreateItemArgs); err != nil {
+		return nil, err
+	}
+	r, err := t.svc.CreateItem(ctx, a)
+	if err != nil {
+		return nil, runtime.ToolError(err)
+	}
+	return runtime.EncodeObject(r)
+}
+
 func (t *Tool) callLinkItem(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
 	var a LinkItemArgs
 	if err := runtime.DecodeArgs(ctx, t.args, "linkItem", args, &a, decodeLinkItemArgs); err != nil {
@@ -126,6 +140,8 @@ func (t *Tool) Call(ctx context.Context, name string, args json.RawMessage) (jso
 		return t.callQueryItems(ctx, args)
 	case "listItems":
 		return t.callListItems(ctx, args)
+	case "createItem":
+		return t.callCreateItem(ctx, args)
 	case "linkItem":
 		return t.callLinkItem(ctx, args)
 	case "purgeItem":
@@ -175,6 +191,8 @@ func (t *Tool) Hints(name string) (runtime.Hints, bool) {
 		return runtime.MethodHints("QUERY"), true
 	case "listItems", "rawSearch":
 		return runtime.MethodHints("GET"), true
+	case "createItem":
+		return runtime.MethodHints("POST"), true
 	case "linkItem":
 		return runtime.MethodHints("LINK"), true
 	case "purgeItem":

@@ -47,8 +47,10 @@ func decodeFilter(d *runtime.Decoder, x *Filter) {
 type Item struct {
 	ID     string     `json:"id"`
 	Status ItemStatus `json:"status"`
-	Price  *float64   `json:"price,omitzero"`
-	Tags   []string   `json:"tags,omitzero"`
+	// sent when an item is created, never given back
+	Secret string   `json:"secret"`
+	Price  *float64 `json:"price,omitzero"`
+	Tags   []string `json:"tags,omitzero"`
 }
 
 func decodeItem(d *runtime.Decoder, x *Item) {
@@ -64,6 +66,9 @@ func decodeItem(d *runtime.Decoder, x *Item) {
 		case "status":
 			seen[0] |= 1 << 1
 			decodeItemStatus(d, &x.Status)
+		case "secret":
+			seen[0] |= 1 << 2
+			x.Secret, _ = d.String()
 		case "price":
 			if !d.IsNull() {
 				var v float64
@@ -91,7 +96,8 @@ func decodeItem(d *runtime.Decoder, x *Item) {
 			d.Skip()
 		}
 	}
-	d.Required(seen[:], "id", "status")
+	d.WriteOnly(seen[:], 2)
+	d.Required(seen[:], "id", "status", "secret")
 }
 
 // ItemList is the schema "ItemList" of the document.
@@ -234,6 +240,62 @@ func decodeListItemsArgs(d *runtime.Decoder, x *ListItemsArgs) {
 			d.Skip()
 		}
 	}
+}
+
+// CreateItemArgs are the arguments of "createItem" (POST /items/new).
+type CreateItemArgs struct {
+	ID     string     `json:"id"`
+	Status ItemStatus `json:"status"`
+	// sent when an item is created, never given back
+	Secret string   `json:"secret"`
+	Price  *float64 `json:"price,omitzero"`
+	Tags   []string `json:"tags,omitzero"`
+}
+
+func decodeCreateItemArgs(d *runtime.Decoder, x *CreateItemArgs) {
+	if !d.Object() {
+		return
+	}
+	var seen [1]uint64
+	for d.Next() {
+		switch string(d.Key()) {
+		case "id":
+			seen[0] |= 1 << 0
+			x.ID, _ = d.String()
+		case "status":
+			seen[0] |= 1 << 1
+			decodeItemStatus(d, &x.Status)
+		case "secret":
+			seen[0] |= 1 << 2
+			x.Secret, _ = d.String()
+		case "price":
+			if !d.IsNull() {
+				var v float64
+				if v1, ok := d.Float(); ok {
+					v = v1
+					runtime.CheckMin(d, float64(v1), 0.0, false)
+				}
+				x.Price = &v
+			}
+		case "tags":
+			if !d.IsNull() {
+				if d.Array() {
+					x.Tags = []string{}
+					for d.NextItem() {
+						var e1 string
+						if v2, ok := d.String(); ok {
+							e1 = v2
+							runtime.CheckLength(d, v2, -1, 8)
+						}
+						x.Tags = append(x.Tags, e1)
+					}
+				}
+			}
+		default:
+			d.Skip()
+		}
+	}
+	d.Required(seen[:], "id", "status", "secret")
 }
 
 // LinkItemArgs are the arguments of "linkItem" (LINK /items/{id}).
