@@ -99,7 +99,16 @@ func (c *Client) ListPets(ctx context.Context) ([]Pet, error) {
 	}
 	switch {
 	case resp.Is("200"):
-		err = resp.Decode(&out)
+		err = rest.DecodeChecked(resp, &out, func(d *runtime.Decoder, x *[]Pet) {
+			if d.Array() {
+				*x = []Pet{}
+				for d.NextItem() {
+					var e1 Pet
+					decodePet(d, &e1)
+					*x = append(*x, e1)
+				}
+			}
+		})
 	case resp.Success():
 	default:
 		err = resp.Unexpected()
