@@ -30,6 +30,7 @@ type Decoder struct {
 	scratch    []byte
 	stack      []byte
 	response   bool // DecodeResponse: writeOnly members may be absent (WriteOnly)
+	swaps      []decodeSwap // the inputs Map left for the objects it made of map entries
 }
 
 // pathSeg is one step of the path of the value being read: a member pushed by
@@ -113,6 +114,8 @@ func (d *Decoder) reset(data []byte) {
 	d.data, d.pos, d.depth, d.broken, d.omitted = data, 0, 0, false, 0
 	d.response = false
 	d.key = nil
+	clear(d.swaps)
+	d.swaps = d.swaps[:0]
 	clear(d.path)
 	d.path = d.path[:0]
 	clear(d.violations)
@@ -373,6 +376,7 @@ func (d *Decoder) Next() bool {
 	}
 	if !d.next() {
 		d.popFrame(frameObject)
+		d.resume()
 		return false
 	}
 	if n > 0 && d.path[n-1].frame == frameObject {

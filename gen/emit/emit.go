@@ -526,7 +526,7 @@ func decodeValue(r *model.TypeRef, target *jen.Statement, named string, depth in
 			checkItems(r, target),
 		)}
 	case model.RefMap:
-		// if d.Object() {
+		// if d.Map() { // an object, or the entries strict declarations write
 		//	target = T{}
 		//	for d.Next() { k := string(d.Key()); var e E; …; target[k] = e }
 		// }
@@ -541,7 +541,7 @@ func decodeValue(r *model.TypeRef, target *jen.Statement, named string, depth in
 		}
 		loop = append(loop, decodeValue(r.Elem, jen.Id(v), "", depth+1)...)
 		loop = append(loop, indexable(target).Index(jen.Id(k)).Op("=").Id(v))
-		return []jen.Code{jen.If(jen.Id("d").Dot("Object").Call()).Block(
+		return []jen.Code{jen.If(jen.Id("d").Dot("Map").Call()).Block(
 			target.Clone().Op("=").Add(typ).Values(),
 			jen.For(jen.Id("d").Dot("Next").Call()).Block(loop...),
 			checkProperties(r.Check, jen.Len(target.Clone())),
