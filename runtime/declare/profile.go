@@ -1,9 +1,19 @@
 // Package declare writes the functions of an OpenTool document as the tool
-// declarations an LLM provider takes: OpenAI's and Anthropic's (strict or
-// not), Gemini's and MCP's ([Profile]), each in the provider's schema dialect
-// and within its documented limits ([Limit]). Generated packages call it from
-// their Declarations function and method; runtime's [runtime.Declarations] is
-// the plain, provider-neutral view.
+// declarations an LLM provider takes: OpenAI's (Chat Completions and
+// Responses, strict or not), Anthropic's (strict or not), Gemini's (JSON
+// Schema, or the OpenAPI subset of older models) and MCP's ([Profile]), each
+// in the provider's schema dialect and within its documented limits
+// ([Limit]). [FunctionsWith] also prepares the declarations for the
+// providers' tool search ([Options]): tools loaded only when the model's
+// search finds them, grouped in namespaces. Generated packages call it from
+// their Declarations function and method; runtime's [runtime.Declarations]
+// is the plain, provider-neutral view.
+//
+// In strict profiles, a map argument (an object whose members all take one
+// schema, which strict mode cannot say) is declared as the array of its
+// entries, [{"key": K, "value": V}, …]; generated Tools read that array back
+// into the map (runtime's Decoder.Map), so a strict model's call decodes to
+// the same typed argument as the object form.
 //
 // It uses the standard library and package runtime only.
 package declare
@@ -19,42 +29,71 @@ import (
 // Profile names the form in which an LLM provider takes tool declarations.
 // [Functions] writes a document's functions in one; every profile writes the
 // schemas in the provider's dialect (JSON Schema, or Gemini's OpenAPI subset),
-// never OpenAPI's: no "nullable" outside Gemini (a type union with "null"
-// instead), no "example", "discriminator", "xml" or "externalDocs".
+// never OpenAPI's: no "nullable" outside Gemini's OpenAPI subset (a type
+// union with "null" instead), no "example", "discriminator", "xml" or
+// "externalDocs".
 type Profile string
 
 // The profiles [Functions] writes.
 const (
-	// OpenAI is OpenAI's function tools:
+	// OpenAI is the function tools of OpenAI's Chat Completions API:
 	// [{"type":"function","function":{"name","description","parameters"}}].
+	// The Responses API takes another shape ([OpenAIResponses]): given
+	// these declarations it reads tools without names.
 	OpenAI Profile = "openai"
 	// OpenAIStrict is OpenAI with "strict": true and OpenAI's
 	// strict subset of JSON Schema: every object closed (additionalProperties
 	// false) with every property required, an optional one as a union with
 	// null (a generated Tool decodes null for an optional argument as absent);
-	// keywords strict mode lacks (minLength, maxLength, default, most formats)
-	// move into the description. A function strict mode cannot express (a map,
-	// a value of any type) is declared with "strict": false and a warning.
+	// a map as the array of its entries (see the package doc); what strict
+	// mode takes is kept (pattern; the formats date-time, time, date,
+	// duration, email, hostname, ipv4, ipv6 and uuid; minimum, maximum,
+	// exclusiveMinimum, exclusiveMaximum, multipleOf; minItems, maxItems),
+	// what it lacks (minLength, maxLength, default, other formats,
+	// uniqueItems, minProperties, maxProperties) moves into the description.
+	// A function strict mode cannot express (a value of any type, an object
+	// with both named members and others) is declared with "strict": false
+	// and a warning.
 	// A strict model sends null for each optional argument it leaves out;
 	// generated Tools decode it as absent, but an explicit null is a value
 	// for WithDefaults (the agent platforms' rule), so a defaulted argument
 	// sent as null does not take its default.
 	OpenAIStrict Profile = "openai-strict"
-	// Anthropic is Anthropic's tools: [{"name","description","input_schema"}].
+	// OpenAIResponses is the function tools of OpenAI's Responses API, flat:
+	// [{"type":"function","name","description","parameters","strict":false}]
+	// ("strict" is a required member there), schemas as in [OpenAI]. With
+	// [Options.ToolSearch] or [Options.Namespaces] it also writes the
+	// tool_search tool and namespaces.
+	OpenAIResponses Profile = "openai-responses"
+	// OpenAIResponsesStrict is OpenAIResponses with "strict": true and the
+	// schemas of [OpenAIStrict].
+	OpenAIResponsesStrict Profile = "openai-responses-strict"
+	// Anthropic is Anthropic's tools: [{"name","description","input_schema"}],
+	// with "input_examples" where [Options.Examples] has some.
 	Anthropic Profile = "anthropic"
 	// AnthropicStrict is Anthropic with "strict": true and the
-	// limits of Anthropic's strict tool use: objects closed, no numeric or
-	// length bounds (moved into the description), minItems 0 or 1 only, no
-	// recursive schemas (such a function is declared without "strict", with a
-	// warning), at most 20 strict tools, 24 optional parameters and 16
-	// parameters with a union type in all.
+	// limits of Anthropic's strict tool use: objects closed, a map as the
+	// array of its entries, no numeric or length bounds (moved into the
+	// description), minItems 0 or 1 only, no recursive schemas (such a
+	// function is declared without "strict", with a warning), at most 20
+	// strict tools, 24 optional parameters and 16 parameters with a union
+	// type in all.
 	AnthropicStrict Profile = "anthropic-strict"
-	// Gemini is Gemini's tools: [{"functionDeclarations":[{"name",
-	// "description","parameters"}]}], parameters in its OpenAPI-subset Schema:
-	// upper-case types, "nullable", references inlined (a recursive one is
-	// described and cut), no additionalProperties (a map is described), oneOf
-	// as anyOf.
+	// Gemini is Gemini's tools with plain JSON Schema:
+	// [{"functionDeclarations":[{"name","description","parametersJsonSchema"}]}]
+	// (parametersJsonSchema, not parameters: the two exclude each other),
+	// with references in $defs, type unions with null, and maps
+	// (additionalProperties); what Gemini's JSON Schema support does not list
+	// (minLength, maxLength, pattern, default, exclusive bounds, multipleOf,
+	// uniqueItems, const, formats other than date-time, date and time) moves
+	// into the description.
 	Gemini Profile = "gemini"
+	// GeminiOpenAPI is Gemini's tools in the OpenAPI-subset Schema of its
+	// "parameters" member, for models and endpoints without
+	// parametersJsonSchema: upper-case types, "nullable", references inlined
+	// (a recursive one is described and cut), no additionalProperties (a map
+	// is described), oneOf as anyOf.
+	GeminiOpenAPI Profile = "gemini-openapi"
 	// MCP is the "tools" member of an MCP tools/list result:
 	// [{"name","description","inputSchema","outputSchema"}], JSON Schema
 	// 2020-12.
@@ -63,7 +102,7 @@ const (
 
 // Profiles lists every profile [Functions] writes.
 func Profiles() []Profile {
-	return []Profile{OpenAI, OpenAIStrict, Anthropic, AnthropicStrict, Gemini, MCP}
+	return []Profile{OpenAI, OpenAIStrict, OpenAIResponses, OpenAIResponsesStrict, Anthropic, AnthropicStrict, Gemini, GeminiOpenAPI, MCP}
 }
 
 // ParseProfile returns the profile named s, or an error listing the profiles.
@@ -79,6 +118,20 @@ func ParseProfile(s string) (Profile, error) {
 	}
 	return "", fmt.Errorf("opentool: unknown declaration profile %s (want one of %s)", quote(s), strings.Join(names, ", "))
 }
+
+// Strict reports whether p declares tools in the provider's strict mode.
+func (p Profile) Strict() bool {
+	return p == OpenAIStrict || p == OpenAIResponsesStrict || p == AnthropicStrict
+}
+
+// isOpenAI reports whether p is one of OpenAI's profiles.
+func (p Profile) isOpenAI() bool {
+	return p == OpenAI || p == OpenAIStrict || p == OpenAIResponses || p == OpenAIResponsesStrict
+}
+
+func (p Profile) isResponses() bool { return p == OpenAIResponses || p == OpenAIResponsesStrict }
+
+func (p Profile) isAnthropic() bool { return p == Anthropic || p == AnthropicStrict }
 
 // Declared is what [Functions] writes for one profile.
 type Declared struct {
@@ -128,19 +181,6 @@ func (e *LimitError) Error() string {
 	return b.String()
 }
 
-// Provider limits, from the providers' documentation.
-const (
-	openAIMaxTools         = 128     // tools in one request
-	openAIStrictMaxDepth   = 10      // levels of nesting of a strict schema
-	openAIStrictMaxProps   = 5000    // object properties of a strict schema
-	openAIStrictMaxEnums   = 1000    // enum values of a strict schema
-	openAIStrictMaxStrings = 120_000 // bytes of property names, definition names and enum values
-	anthropicMaxStrict     = 20      // strict tools in one request
-	anthropicMaxOptional   = 24      // optional parameters of all strict tools
-	anthropicMaxUnions     = 16      // parameters with a union type in all strict tools
-	inlineMaxNodes         = 20_000  // schemas of one Gemini declaration once references are inlined
-)
-
 // Functions returns doc's functions declared as profile p's provider takes them.
 // Declaring the served document of a Tool (its Document method) declares what
 // it serves: fixed and environment arguments absent, defaulted ones optional.
@@ -150,11 +190,23 @@ const (
 // When the declarations exceed a limit the provider documents, Functions returns
 // them with a *[LimitError] naming each limit and count.
 func Functions(doc *runtime.OpenTool, p Profile) (*Declared, error) {
+	return FunctionsWith(doc, p, Options{})
+}
+
+// FunctionsWith is [Functions] with options: tool search, namespaces and
+// input examples. Options a profile's provider does not take are an error
+// naming the profile; a namespace or an example that does not fit the
+// provider's rules is an error naming the function. Limits exceeded are a
+// *[LimitError] with the declarations, as for Functions.
+func FunctionsWith(doc *runtime.OpenTool, p Profile, o Options) (*Declared, error) {
 	if _, err := ParseProfile(string(p)); err != nil {
 		return nil, err
 	}
 	if doc == nil {
 		doc = &runtime.OpenTool{}
+	}
+	if err := o.check(doc, p); err != nil {
+		return nil, err
 	}
 	names := runtime.DeclaredNames(doc)
 	out := &Declared{Profile: p}
@@ -167,11 +219,10 @@ func Functions(doc *runtime.OpenTool, p Profile) (*Declared, error) {
 		}
 	}
 	var limits []Limit
-	var tools []any
+	tools := make([]jsonObject, 0, len(doc.Functions))
 	var strictTools, optional, unions int
 	for i := range doc.Functions {
 		f := &doc.Functions[i]
-		name := names[f.Name]
 		r := newProfileRules(p)
 		params, stats, why := declareParameters(doc, f, r)
 		if why != "" && r.strict {
@@ -186,49 +237,27 @@ func Functions(doc *runtime.OpenTool, p Profile) (*Declared, error) {
 			optional += stats.optional
 			unions += stats.unions
 		}
-		if p == OpenAIStrict && r.strict {
-			for _, l := range []Limit{
-				{f.Name, "levels of nesting", nestingDepth(params), openAIStrictMaxDepth},
-				{f.Name, "object properties", stats.props, openAIStrictMaxProps},
-				{f.Name, "enum values", stats.enums, openAIStrictMaxEnums},
-				{f.Name, "bytes of names and enum values", stats.strings, openAIStrictMaxStrings},
-			} {
-				if l.Count > l.Max {
-					limits = append(limits, l)
-				}
-			}
+		if p.isOpenAI() && r.strict {
+			limits = append(limits, openAIStrictLimits(f.Name, params, stats)...)
 		}
 		if stats.cut {
 			limits = append(limits, Limit{f.Name, "schemas once references are inlined (counting stopped there)", stats.nodes, inlineMaxNodes})
 		}
-		tools = append(tools, toolEntry(doc, f, name, p, r.strict, params))
+		t := decl{doc: doc, f: f, name: names[f.Name], p: p, strict: r.strict, params: params, deferred: o.ToolSearch}
+		entry, warn := t.entry(o)
+		out.Warnings = append(out.Warnings, warn...)
+		tools = append(tools, entry)
 	}
-	n := len(doc.Functions)
 	switch p {
-	case OpenAI, OpenAIStrict:
-		if n > openAIMaxTools {
-			limits = append(limits, Limit{"", "tools", n, openAIMaxTools})
-		}
 	case AnthropicStrict:
-		if strictTools > anthropicMaxStrict {
-			limits = append(limits, Limit{"", "strict tools", strictTools, anthropicMaxStrict})
-		}
-		if optional > anthropicMaxOptional {
-			limits = append(limits, Limit{"", "optional parameters in strict tools", optional, anthropicMaxOptional})
-		}
-		if unions > anthropicMaxUnions {
-			limits = append(limits, Limit{"", "parameters with a union type in strict tools", unions, anthropicMaxUnions})
-		}
+		limits = append(limits, anthropicStrictLimits(strictTools, optional, unions)...)
 	}
-	var top any = tools
-	if tools == nil {
-		top = []any{}
-	}
-	if p == Gemini {
-		if tools == nil {
-			top = []any{}
-		} else {
-			top = []any{jsonObject{{"functionDeclarations", tools}}}
+	top, more, warn := o.arrange(doc, p, tools)
+	limits = append(limits, more...)
+	out.Warnings = append(out.Warnings, warn...)
+	if p == Gemini || p == GeminiOpenAPI {
+		if len(top) > 0 {
+			top = []any{jsonObject{{"functionDeclarations", top}}}
 		}
 	}
 	out.Tools = appendValue(nil, top)
@@ -238,45 +267,39 @@ func Functions(doc *runtime.OpenTool, p Profile) (*Declared, error) {
 	return out, nil
 }
 
-// toolEntry is one function in the provider's shape.
-func toolEntry(doc *runtime.OpenTool, f *runtime.Function, name string, p Profile, strict bool, params jsonObject) jsonObject {
-	switch p {
-	case OpenAI, OpenAIStrict:
-		fn := jsonObject{{"name", name}}
-		if f.Description != "" {
-			fn = append(fn, member{"description", f.Description})
-		}
-		fn = append(fn, member{"parameters", params})
-		if p == OpenAIStrict {
-			fn = append(fn, member{"strict", strict})
-		}
-		return jsonObject{{"type", "function"}, {"function", fn}}
-	case Anthropic, AnthropicStrict:
-		t := jsonObject{{"name", name}}
-		if f.Description != "" {
-			t = append(t, member{"description", f.Description})
-		}
-		t = append(t, member{"input_schema", params})
-		if strict {
-			t = append(t, member{"strict", true})
-		}
-		return t
-	case Gemini:
-		t := jsonObject{{"name", name}}
-		if f.Description != "" {
-			t = append(t, member{"description", f.Description})
-		}
-		if len(f.Parameters) > 0 { // Gemini refuses an OBJECT without properties
-			t = append(t, member{"parameters", params})
-		}
-		return t
+// decl is one function to declare.
+type decl struct {
+	doc      *runtime.OpenTool
+	f        *runtime.Function
+	name     string // the declared name
+	p        Profile
+	strict   bool
+	params   jsonObject
+	deferred bool // "defer_loading": true (tool search)
+}
+
+// entry is the function in the provider's shape, with what it warns about.
+func (t decl) entry(o Options) (jsonObject, []string) {
+	switch {
+	case t.p.isOpenAI():
+		return t.openAI(), nil
+	case t.p.isAnthropic():
+		return t.anthropic(o.Examples[t.f.Name])
+	case t.p == Gemini || t.p == GeminiOpenAPI:
+		return t.gemini(), nil
 	default: // MCP
-		t := jsonObject{{"name", name}}
-		if f.Description != "" {
-			t = append(t, member{"description", f.Description})
-		}
-		t = append(t, member{"inputSchema", params})
-		t = append(t, member{"outputSchema", runtime.OutputSchema(doc, f)})
-		return t
+		e := t.head()
+		e = append(e, member{"inputSchema", t.params})
+		e = append(e, member{"outputSchema", runtime.OutputSchema(t.doc, t.f)})
+		return e, nil
 	}
+}
+
+// head is the name and description most shapes begin with.
+func (t decl) head() jsonObject {
+	e := jsonObject{{"name", t.name}}
+	if t.f.Description != "" {
+		e = append(e, member{"description", t.f.Description})
+	}
+	return e
 }

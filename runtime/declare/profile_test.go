@@ -123,6 +123,46 @@ type declaredTool struct {
 	strict            bool
 	params            map[string]any // nil when the declaration has none
 	output            map[string]any
+	deferred          bool // defer_loading
+	namespace         string
+	examples          []any // input_examples
+}
+
+// flattenSearch returns the function tools of a tools list, checking the
+// tool search entries (the search tool, namespaces) on the way.
+func flattenSearch(t *testing.T, p declare.Profile, list []any) []any {
+	t.Helper()
+	var out []any
+	for _, e := range list {
+		m, ok := e.(map[string]any)
+		if !ok {
+			t.Fatalf("%s: tool %v is not an object", p, e)
+		}
+		switch m["type"] {
+		case "tool_search":
+			if len(m) != 1 || (p != declare.OpenAIResponses && p != declare.OpenAIResponsesStrict) {
+				t.Errorf("%s: search tool %v", p, m)
+			}
+		case "tool_search_tool_bm25_20251119":
+			if len(m) != 2 || m["name"] != "tool_search_tool_bm25" || (p != declare.Anthropic && p != declare.AnthropicStrict) {
+				t.Errorf("%s: search tool %v", p, m)
+			}
+		case "namespace":
+			name, _ := m["name"].(string)
+			desc, _ := m["description"].(string)
+			fns, _ := m["tools"].([]any)
+			if !toolNameRule.MatchString(name) || desc == "" || len(fns) == 0 || len(m) != 4 {
+				t.Errorf("%s: namespace %v: want name, description and tools", p, m)
+			}
+			for _, f := range fns {
+				f.(map[string]any)["x-namespace"] = name
+				out = append(out, f)
+			}
+		default:
+			out = append(out, e)
+		}
+	}
+	return out
 }
 
 // toolsOf checks the shape of a profile's "tools" member and returns its tools.
@@ -133,7 +173,7 @@ func toolsOf(t *testing.T, p declare.Profile, raw json.RawMessage) []declaredToo
 	if !ok {
 		t.Fatalf("%s: tools %s: want an array", p, raw)
 	}
-	if p == declare.Gemini {
+	if p == declare.Gemini || p == declare.GeminiOpenAPI {
 		if len(list) == 0 {
 			return nil
 		}
@@ -146,6 +186,7 @@ func toolsOf(t *testing.T, p declare.Profile, raw json.RawMessage) []declaredToo
 		}
 		list = fd
 	}
+	list = flattenSearch(t, p, list)
 	for _, e := range list {
 		m := e.(map[string]any)
 		var tl declaredTool
@@ -166,14 +207,34 @@ func toolsOf(t *testing.T, p declare.Profile, raw json.RawMessage) []declaredToo
 				tl.strict = s
 				allowed = append(allowed, "strict")
 			}
+		case declare.OpenAIResponses, declare.OpenAIResponsesStrict:
+			if m["type"] != "function" {
+				t.Fatalf("%s: %v: want {type: function, name, …}", p, m)
+			}
+			tl.params, _ = m["parameters"].(map[string]any)
+			s, ok := m["strict"].(bool) // required in the Responses API
+			if !ok {
+				t.Errorf("%s: %v: no strict member", p, m["name"])
+			}
+			if s && p == declare.OpenAIResponses {
+				t.Errorf("%s: %v: strict", p, m["name"])
+			}
+			tl.strict = s
+			tl.deferred = m["defer_loading"] == true
+			allowed = append(allowed, "type", "parameters", "strict", "defer_loading")
 		case declare.Anthropic, declare.AnthropicStrict:
 			tl.params, _ = m["input_schema"].(map[string]any)
 			tl.strict = m["strict"] == true
-			allowed = append(allowed, "input_schema")
+			tl.deferred = m["defer_loading"] == true
+			tl.examples, _ = m["input_examples"].([]any)
+			allowed = append(allowed, "input_schema", "defer_loading", "input_examples")
 			if p == declare.AnthropicStrict {
 				allowed = append(allowed, "strict")
 			}
 		case declare.Gemini:
+			tl.params, _ = m["parametersJsonSchema"].(map[string]any)
+			allowed = append(allowed, "parametersJsonSchema")
+		case declare.GeminiOpenAPI:
 			tl.params, _ = m["parameters"].(map[string]any)
 			allowed = append(allowed, "parameters")
 		case declare.MCP:
@@ -181,6 +242,8 @@ func toolsOf(t *testing.T, p declare.Profile, raw json.RawMessage) []declaredToo
 			tl.output, _ = m["outputSchema"].(map[string]any)
 			allowed = append(allowed, "inputSchema", "outputSchema")
 		}
+		tl.namespace, _ = m["x-namespace"].(string)
+		delete(m, "x-namespace")
 		for k := range m {
 			if !slices.Contains(allowed, k) {
 				t.Errorf("%s: tool %v has member %q", p, m["name"], k)
@@ -188,7 +251,7 @@ func toolsOf(t *testing.T, p declare.Profile, raw json.RawMessage) []declaredToo
 		}
 		tl.name, _ = m["name"].(string)
 		tl.description, _ = m["description"].(string)
-		if tl.params == nil && p != declare.Gemini {
+		if tl.params == nil && p != declare.Gemini && p != declare.GeminiOpenAPI {
 			t.Errorf("%s: tool %q has no parameters schema", p, tl.name)
 		}
 		if p == declare.MCP && tl.output["type"] != "object" {
@@ -219,7 +282,7 @@ func checkRules(p declare.Profile, tl declaredTool) []string {
 	if !toolNameRule.MatchString(tl.name) {
 		fail("", "name does not match %s", toolNameRule)
 	}
-	if p == declare.Gemini && !geminiNameRule.MatchString(tl.name) {
+	if (p == declare.Gemini || p == declare.GeminiOpenAPI) && !geminiNameRule.MatchString(tl.name) {
 		fail("", "name does not match %s", geminiNameRule)
 	}
 	if tl.params == nil {
@@ -236,6 +299,9 @@ func checkRules(p declare.Profile, tl declaredTool) []string {
 	strictOpenAIKeys := []string{"type", "description", "properties", "required", "additionalProperties", "items", "enum",
 		"anyOf", "$ref", "$defs", "pattern", "format", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum",
 		"multipleOf", "minItems", "maxItems", "const"}
+	// Gemini's JSON Schema support (parametersJsonSchema).
+	geminiJSONKeys := []string{"type", "description", "properties", "required", "additionalProperties", "items", "enum",
+		"anyOf", "$ref", "$defs", "format", "minimum", "maximum", "minItems", "maxItems", "title"}
 	geminiKeys := []string{"type", "format", "title", "description", "nullable", "enum", "maxItems", "minItems", "properties",
 		"required", "minProperties", "maxProperties", "minLength", "maxLength", "pattern", "example", "anyOf",
 		"propertyOrdering", "default", "items", "minimum", "maximum"}
@@ -250,9 +316,11 @@ func checkRules(p declare.Profile, tl declaredTool) []string {
 		}
 		keys := jsonSchemaKeys
 		switch {
-		case p == declare.Gemini:
+		case p == declare.GeminiOpenAPI:
 			keys = geminiKeys
-		case p == declare.OpenAIStrict && strict:
+		case p == declare.Gemini:
+			keys = geminiJSONKeys
+		case (p == declare.OpenAIStrict || p == declare.OpenAIResponsesStrict) && strict:
 			keys = strictOpenAIKeys
 		}
 		for k := range s {
@@ -264,7 +332,7 @@ func checkRules(p declare.Profile, tl declaredTool) []string {
 			}
 		}
 		types := typesOf(s["type"])
-		if p == declare.Gemini {
+		if p == declare.GeminiOpenAPI {
 			for _, ty := range types {
 				if !slices.Contains([]string{"STRING", "NUMBER", "INTEGER", "BOOLEAN", "ARRAY", "OBJECT"}, ty) {
 					fail(path, "type %q is not one of Gemini's", ty)
@@ -286,6 +354,9 @@ func checkRules(p declare.Profile, tl declaredTool) []string {
 			if f, ok := s["format"].(string); ok && !slices.Contains(schemaFormats, f) {
 				fail(path, "format %q is not a JSON Schema format", f)
 			}
+			if f, ok := s["format"].(string); ok && p == declare.Gemini && !slices.Contains([]string{"date-time", "date", "time"}, f) {
+				fail(path, "format %q is not among Gemini's", f)
+			}
 			if e, ok := s["enum"].([]any); ok && slices.Contains(types, "null") && !slices.Contains(e, nil) {
 				fail(path, "nullable enum %v without null", e)
 			}
@@ -304,7 +375,7 @@ func checkRules(p declare.Profile, tl declaredTool) []string {
 				fail(path, "a strict schema without a type")
 			}
 			switch p {
-			case declare.OpenAIStrict:
+			case declare.OpenAIStrict, declare.OpenAIResponsesStrict:
 				if isObject {
 					props, _ := s["properties"].(map[string]any)
 					req := strs(s["required"])
@@ -340,8 +411,8 @@ func checkRules(p declare.Profile, tl declaredTool) []string {
 			}
 		}
 		if ref, ok := s["$ref"].(string); ok {
-			if p == declare.Gemini {
-				fail(path, "$ref in Gemini")
+			if p == declare.GeminiOpenAPI {
+				fail(path, "$ref in Gemini's OpenAPI subset")
 			} else if !strings.HasPrefix(ref, "#/$defs/") {
 				fail(path, "$ref %q does not point into $defs", ref)
 			}
@@ -473,7 +544,7 @@ func TestProfilesFollowProviderRules(t *testing.T) {
 				for _, v := range checkRules(p, tl) {
 					t.Errorf("%s %s: %s", name, p, v)
 				}
-				if p != declare.Gemini {
+				if p != declare.GeminiOpenAPI && tl.params != nil {
 					compileSchema(t, name+" "+string(p)+" "+tl.name, tl.params)
 				}
 			}
@@ -557,12 +628,13 @@ func TestOpenAIStrict(t *testing.T) {
 	if file["description"] != "Base64-encoded." || file["format"] != nil {
 		t.Errorf("file: %v", file)
 	}
-	for _, fn := range []string{"labels", "anything"} {
-		if tools[fn].strict {
-			t.Errorf("%s: strict, want false (strict mode cannot express it)", fn)
-		}
+	if tools["anything"].strict {
+		t.Errorf("anything: strict, want false (strict mode cannot express a value of any type)")
 	}
-	if len(d.Warnings) != 2 || !strings.Contains(d.Warnings[0], `"labels"`) || !strings.Contains(d.Warnings[1], `"anything"`) {
+	if !tools["labels"].strict {
+		t.Errorf("labels: not strict, want its map declared as entries")
+	}
+	if len(d.Warnings) != 1 || !strings.Contains(d.Warnings[0], `"anything"`) {
 		t.Errorf("warnings: %q", d.Warnings)
 	}
 }
@@ -572,8 +644,8 @@ func TestOpenAIStrict(t *testing.T) {
 func TestAnthropicStrict(t *testing.T) {
 	d, tools := declared(t, loadDoc(t, profileDoc), declare.AnthropicStrict)
 	search := tools["search"]
-	if !search.strict || tools["tree"].strict || tools["labels"].strict {
-		t.Errorf("strict: search %v (want true), tree %v, labels %v (want false)", search.strict, tools["tree"].strict, tools["labels"].strict)
+	if !search.strict || tools["tree"].strict || !tools["labels"].strict {
+		t.Errorf("strict: search %v, labels %v (want true: entries), tree %v (want false)", search.strict, tools["labels"].strict, tools["tree"].strict)
 	}
 	if got := strs(search.params["required"]); !slices.Equal(got, []string{"q", "kind"}) {
 		t.Errorf("required %v, want the required arguments only", got)
@@ -590,10 +662,10 @@ func TestAnthropicStrict(t *testing.T) {
 	}
 }
 
-// TestGemini checks the OpenAPI-subset schema: references inlined, recursion
+// TestGeminiOpenAPI checks the OpenAPI-subset schema: references inlined, recursion
 // cut, nullable, no map, upper-case types.
-func TestGemini(t *testing.T) {
-	_, tools := declared(t, loadDoc(t, profileDoc), declare.Gemini)
+func TestGeminiOpenAPI(t *testing.T) {
+	_, tools := declared(t, loadDoc(t, profileDoc), declare.GeminiOpenAPI)
 	if tools["ping"].params != nil {
 		t.Errorf("ping: parameters %v, want none (Gemini refuses an empty OBJECT)", tools["ping"].params)
 	}
@@ -716,7 +788,7 @@ func TestDeclareLimits(t *testing.T) {
 		}
 		wide.Schemas = append(wide.Schemas, runtime.NamedSchema{Name: fmt.Sprintf("L%d", l), Schema: &runtime.Schema{Type: runtime.TypeObject, Properties: props}})
 	}
-	d, err = declare.Functions(wide, declare.Gemini)
+	d, err = declare.Functions(wide, declare.GeminiOpenAPI)
 	if err == nil || !strings.Contains(err.Error(), `function "wide"`) || !strings.Contains(err.Error(), "schemas once references are inlined") {
 		t.Errorf("wide: %v", err)
 	}
@@ -792,7 +864,7 @@ func TestProfilesRealWorld(t *testing.T) {
 						t.Errorf("%s %s: %s", name, p, v)
 					}
 				}
-				if p != declare.Gemini {
+				if p != declare.GeminiOpenAPI && tl.params != nil {
 					compileSchema(t, name+" "+string(p)+" "+tl.name, tl.params)
 				}
 			}

@@ -32,6 +32,7 @@ type profileRules struct {
 	noUnique     bool // uniqueItems
 	noPropCounts bool // minProperties, maxProperties
 	noConst      bool // const (written as a one-value enum where the dialect has one)
+	noEncoding   bool // contentEncoding (bytes described as base64 instead)
 }
 
 // JSON Schema 2020-12's formats; OpenAPI's own (int32, binary, password, …)
@@ -50,7 +51,7 @@ func setOf(s ...string) map[string]bool {
 
 func newProfileRules(p Profile) profileRules {
 	switch p {
-	case OpenAIStrict:
+	case OpenAIStrict, OpenAIResponsesStrict:
 		return profileRules{strict: true, allRequired: true, closed: true, noLengths: true, noDefault: true, noOneOf: true,
 			noUnique: true, noPropCounts: true,
 			formats: setOf("date-time", "time", "date", "duration", "email", "hostname", "ipv4", "ipv6", "uuid")}
@@ -59,6 +60,14 @@ func newProfileRules(p Profile) profileRules {
 			noExclusive: true, noMultipleOf: true, noUnique: true, noPropCounts: true, noConst: true,
 			formats: setOf("date-time", "time", "date", "duration", "email", "hostname", "uri", "ipv4", "ipv6", "uuid")}
 	case Gemini:
+		// Gemini's JSON Schema support: $defs, $ref, type, format, title,
+		// description, enum, items, prefixItems, minItems, maxItems,
+		// minimum, maximum, anyOf, oneOf (read as anyOf), properties,
+		// additionalProperties, required.
+		return profileRules{noLengths: true, noDefault: true, noPattern: true, noOneOf: true, noExclusive: true,
+			noMultipleOf: true, noUnique: true, noPropCounts: true, noConst: true, noEncoding: true,
+			formats: setOf("date-time", "date", "time")}
+	case GeminiOpenAPI:
 		return profileRules{gemini: true, noOneOf: true, noExclusive: true, noMultipleOf: true, noUnique: true, noConst: true,
 			formats: setOf("date-time", "enum", "float", "double", "int32", "int64")}
 	default:
@@ -70,6 +79,8 @@ func nonStrict(p Profile) Profile {
 	switch p {
 	case OpenAIStrict:
 		return OpenAI
+	case OpenAIResponsesStrict:
+		return OpenAIResponses
 	case AnthropicStrict:
 		return Anthropic
 	}
@@ -312,7 +323,7 @@ func (w *schemaWriter) format(o *jsonObject, notes *[]string, s *runtime.Schema,
 		switch {
 		case w.r.formats[s.Format] && (!w.r.gemini || geminiFormat(typ, s.Format)):
 			*o = append(*o, member{"format", s.Format})
-		case (s.Format == "byte" || s.Format == "binary") && !w.r.strict && !w.r.gemini:
+		case (s.Format == "byte" || s.Format == "binary") && !w.r.strict && !w.r.gemini && !w.r.noEncoding:
 			// Generated code takes bytes as base64 in JSON; JSON Schema says so.
 			*o = append(*o, member{"contentEncoding", "base64"})
 		default:
@@ -381,6 +392,9 @@ func (w *schemaWriter) alternatives(o *jsonObject, s *runtime.Schema, typ string
 
 // objectSchema writes an object schema: its properties, or a map.
 func (w *schemaWriter) objectSchema(s *runtime.Schema) jsonObject {
+	if w.r.closed && isMap(s) {
+		return w.entries(s)
+	}
 	req := map[string]bool{}
 	for _, n := range s.Required {
 		req[n] = true
@@ -409,7 +423,7 @@ func (w *schemaWriter) objectSchema(s *runtime.Schema) jsonObject {
 			o = o.with("description", joinNotes(s.Description, []string{"any other members: each " + describeShort(w.doc, ap)}))
 		case w.r.closed:
 			if w.why == "" {
-				w.why = "an object with members of any name (additionalProperties) is not in the strict subset"
+				w.why = "an object with both named members and members of any name (additionalProperties) is not in the strict subset"
 			}
 		default:
 			o = append(o, member{"additionalProperties", w.schema(ap)})
@@ -557,18 +571,6 @@ func (w *schemaWriter) count(o *jsonObject, notes *[]string, key string, v *int6
 		return
 	}
 	*o = append(*o, member{key, *v})
-}
-
-func geminiFormat(typ, format string) bool {
-	switch typ {
-	case runtime.TypeString:
-		return format == "date-time" || format == "enum"
-	case runtime.TypeNumber:
-		return format == "float" || format == "double"
-	case runtime.TypeInteger:
-		return format == "int32" || format == "int64"
-	}
-	return false
 }
 
 // formatNote is what a format no profile keeps says in a description; numeric

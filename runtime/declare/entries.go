@@ -1,0 +1,95 @@
+package declare
+
+import (
+	"fmt"
+	"sort"
+
+	"github.com/opentoolgen/opentoolgen/runtime"
+)
+
+// isMap reports whether s (an object schema) is a map: members of any name,
+// all of one schema, and no named ones.
+func isMap(s *runtime.Schema) bool {
+	return s.AdditionalProperties != nil && len(s.Properties) == 0
+}
+
+// entries writes the map s as strict mode can say it: the array of its
+// entries, each {"key": string, "value": V}. A generated Tool reads the array
+// back into the map (runtime's Decoder.Map).
+func (w *schemaWriter) entries(s *runtime.Schema) jsonObject {
+	w.stats.nodes += 2
+	w.stats.props += 2
+	w.stats.strings += len("key") + len("value")
+	entry := jsonObject{
+		{"type", "object"},
+		{"properties", jsonObject{
+			{"key", jsonObject{{"type", "string"}}},
+			{"value", w.schema(s.AdditionalProperties)},
+		}},
+		{"required", []string{"key", "value"}},
+		{"additionalProperties", false},
+	}
+	o := jsonObject{{"type", w.typeValue(runtime.TypeArray, s.Nullable)}}
+	notes := []string{"a map, as its entries: each key once"}
+	if s.MinProperties != nil {
+		if w.r.noBounds && *s.MinProperties > 1 {
+			notes = append(notes, fmt.Sprintf("at least %d entries", *s.MinProperties))
+		} else {
+			o = append(o, member{"minItems", *s.MinProperties})
+		}
+	}
+	w.count(&o, &notes, "maxItems", s.MaxProperties, w.r.noBounds, "at most %d entries")
+	o = append(o, member{"items", entry})
+	if s.Description != "" {
+		o = insertAfterType(o, member{"description", s.Description})
+	}
+	return describe(o, notes)
+}
+
+// mapsAsEntries returns the value v of schema s with every map in it written
+// as its entries (keys in order), as a strict declaration asks for it; depth
+// bounds the walk through references.
+func mapsAsEntries(doc *runtime.OpenTool, s *runtime.Schema, v any, depth int) any {
+	if s == nil || depth > 64 {
+		return v
+	}
+	if s.Ref != "" {
+		n, ok := runtime.RefName(s.Ref)
+		if !ok {
+			return v
+		}
+		return mapsAsEntries(doc, doc.Schemas.Get(n), v, depth+1)
+	}
+	switch v := v.(type) {
+	case map[string]any:
+		if s.Type == runtime.TypeObject && isMap(s) {
+			keys := make([]string, 0, len(v))
+			for k := range v {
+				keys = append(keys, k)
+			}
+			sort.Strings(keys)
+			out := make([]any, 0, len(v))
+			for _, k := range keys {
+				out = append(out, map[string]any{"key": k, "value": mapsAsEntries(doc, s.AdditionalProperties, v[k], depth+1)})
+			}
+			return out
+		}
+		out := make(map[string]any, len(v))
+		for k, e := range v {
+			out[k] = e
+			for _, p := range s.Properties {
+				if p.Name == k {
+					out[k] = mapsAsEntries(doc, p.Schema, e, depth+1)
+				}
+			}
+		}
+		return out
+	case []any:
+		out := make([]any, len(v))
+		for i, e := range v {
+			out[i] = mapsAsEntries(doc, s.Items, e, depth+1)
+		}
+		return out
+	}
+	return v
+}
