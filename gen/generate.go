@@ -37,6 +37,15 @@ type Options struct {
 	// Declarations, when set, is the profile in which Result.Declarations
 	// declares the functions for an LLM provider.
 	Declarations Profile
+	// ToolSearch prepares Result.Declarations for the provider's tool
+	// search (declare.Options.ToolSearch): openai-responses and anthropic
+	// profiles.
+	ToolSearch bool
+	// Namespaces groups the functions of Result.Declarations in namespaces
+	// (openai-responses profiles): "tag" puts each OpenAPI operation in the
+	// namespace of its first tag (declare.NamespaceName), "" or "none"
+	// groups nothing.
+	Namespaces string
 	// Include and Exclude choose the functions generated (model.Selector):
 	// a glob over function names, "tag:GLOB" over an OpenAPI operation's
 	// tags, "path:GLOB" over its path. The package keeps the functions an
@@ -63,7 +72,7 @@ type Command struct {
 type Profile = declare.Profile
 
 // ParseProfile returns the profile named s ("openai", "openai-strict",
-// "anthropic", "anthropic-strict", "gemini", "mcp"), or an error listing them.
+// "openai-responses", "anthropic", "anthropic-strict", "gemini", "mcp", …), or an error listing them.
 func ParseProfile(s string) (Profile, error) { return declare.ParseProfile(s) }
 
 // MaxFileBytes is the largest document or referenced file accepted: 64 MiB.
@@ -185,7 +194,7 @@ func Generate(name string, data []byte, opts Options) (*Result, error) {
 		}
 	}
 	if opts.Declarations != "" {
-		if err := addDeclarations(name, pkg, opts.Declarations, res); err != nil {
+		if err := addDeclarations(name, pkg, opts, res); err != nil {
 			return nil, err
 		}
 	}
@@ -244,8 +253,9 @@ var httpMethods = map[string]bool{"get": true, "put": true, "post": true, "delet
 // addDeclarations puts the declarations of pkg's document in profile p into res: what the profile
 // cannot say and the provider limits they exceed are warnings (the runtime
 // function that builds them at run time returns the latter as an error).
-func addDeclarations(name string, pkg *model.Package, p declare.Profile, res *Result) error {
-	d, err := declare.Functions(pkg.Document, p)
+func addDeclarations(name string, pkg *model.Package, opts Options, res *Result) error {
+	p := opts.Declarations
+	d, err := declare.FunctionsWith(pkg.Document, p, declarationOptions(pkg, opts))
 	var le *declare.LimitError
 	switch {
 	case errors.As(err, &le):
@@ -269,6 +279,27 @@ func addDeclarations(name string, pkg *model.Package, p declare.Profile, res *Re
 	b.WriteByte('\n')
 	res.Declarations = b.Bytes()
 	return nil
+}
+
+// declarationOptions are the declare.Options opts asks for: tool search,
+// and namespaces from the OpenAPI operations' first tags.
+func declarationOptions(pkg *model.Package, opts Options) declare.Options {
+	o := declare.Options{ToolSearch: opts.ToolSearch}
+	if opts.Namespaces != "tag" {
+		return o
+	}
+	for _, fn := range pkg.Functions {
+		if fn.HTTP == nil || len(fn.HTTP.Tags) == 0 {
+			continue
+		}
+		if ns := declare.NamespaceName(fn.HTTP.Tags[0]); ns != "" {
+			if o.Namespaces == nil {
+				o.Namespaces = map[string]string{}
+			}
+			o.Namespaces[fn.Name] = ns
+		}
+	}
+	return o
 }
 
 // load reads and loads the document and builds its model, names included:

@@ -60,8 +60,25 @@
 //		cannot say, and limits the declarations exceed (too many tools, too
 //		deep), are warnings.
 //	-for PROFILE
-//		The profile of -declarations (default openai): openai, openai-strict,
-//		anthropic, anthropic-strict, gemini or mcp.
+//		The profile of -declarations (default openai): openai, openai-strict
+//		(Chat Completions), openai-responses, openai-responses-strict (the
+//		Responses API), anthropic, anthropic-strict, gemini (JSON Schema in
+//		parametersJsonSchema), gemini-openapi (the OpenAPI subset in
+//		parameters, for older models) or mcp.
+//	-tool-search
+//		Declare the functions for the provider's tool search: each with
+//		"defer_loading": true, and the search tool first in the list
+//		(OpenAI's tool_search; Anthropic's BM25 tool search tool). Only
+//		with -for openai-responses, openai-responses-strict, anthropic or
+//		anthropic-strict. Limits: Anthropic searches at most 10,000 tools;
+//		OpenAI takes 128 tools at the top level (a namespace counts as one).
+//	-namespaces tag|none
+//		Group the declared functions in namespaces (default none): tag puts
+//		each OpenAPI operation in the namespace of its first tag, its name
+//		made to fit [a-zA-Z0-9_-]{1,64}; operations without tags stay at the
+//		top level. Only with -for openai-responses or
+//		openai-responses-strict. A namespace of 10 functions or more (OpenAI
+//		advises fewer) is a warning.
 //	-include PATTERN, -exclude PATTERN
 //		Generate only the functions an -include pattern matches (all, without
 //		one) that no -exclude pattern matches, and only the types they need

@@ -100,6 +100,8 @@ type options struct {
 	document     string
 	declarations string
 	profile      string
+	toolSearch   bool
+	namespaces   string
 	include      []string
 	exclude      []string
 	allowRefDirs []string
@@ -130,7 +132,9 @@ func flagSet(o *options) *flag.FlagSet {
 	fs.StringVar(&o.declarations, "declarations", "", "also write the functions' declarations for an LLM provider (see -for) to `FILE`: the JSON its API takes in its \"tools\" member")
 	fs.Var((*stringList)(&o.include), "include", "generate only the functions `PATTERN` matches (repeatable): a glob over names, tag:GLOB over OpenAPI tags, path:GLOB over paths")
 	fs.Var((*stringList)(&o.exclude), "exclude", "leave out the functions `PATTERN` matches (repeatable; same patterns as -include)")
-	fs.StringVar(&o.profile, "for", "openai", "the `PROFILE` of -declarations: openai, openai-strict, anthropic, anthropic-strict, gemini or mcp")
+	fs.StringVar(&o.profile, "for", "openai", "the `PROFILE` of -declarations: openai, openai-strict, openai-responses, openai-responses-strict, anthropic, anthropic-strict, gemini, gemini-openapi or mcp")
+	fs.BoolVar(&o.toolSearch, "tool-search", false, "declare the functions for the provider's tool search (defer_loading, and the search tool); -for openai-responses* or anthropic*")
+	fs.StringVar(&o.namespaces, "namespaces", "none", "group the declared functions in namespaces: `tag` (an OpenAPI operation's first tag) or none; -for openai-responses*")
 	fs.Var((*stringList)(&o.allowRefDirs), "allow-ref-dir", "let OpenAPI $refs read files under `DIR` too, besides the document's own directory tree (repeatable)")
 	fs.StringVar(&o.cmd, "cmd", "", "also write into `DIR` a package main that serves the package over OpenTool HTTP and MCP (package toolcli); DIR and -o must be in one module")
 	fs.StringVar(&o.registration, "registration", "", "also write to `FILE` the functions as tool definitions of seed 001's platform (YAML for POST /projects/{project_id}/tools)")
@@ -198,6 +202,9 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 	if _, err := gen.ParseProfile(o.profile); err != nil {
 		return nil, &usageError{"-for: " + strings.TrimPrefix(err.Error(), "opentool: ")}
 	}
+	if err := checkSearchFlags(o); err != nil {
+		return nil, err
+	}
 	if !token.IsIdentifier(o.pkg) || o.pkg == "_" {
 		return nil, &usageError{fmt.Sprintf("-pkg: got %q, want a Go package name", o.pkg)}
 	}
@@ -246,6 +253,7 @@ func generate(args []string, stdout, stderr io.Writer) (err error) {
 	gopts := gen.Options{Package: o.pkg, AllowRefDirs: o.allowRefDirs, Include: o.include, Exclude: o.exclude}
 	if o.declarations != "" {
 		gopts.Declarations = gen.Profile(o.profile)
+		gopts.ToolSearch, gopts.Namespaces = o.toolSearch, o.namespaces
 	}
 	if o.registration != "" {
 		gopts.Registration = &gen.Registration{Subject: o.subject, AfterExecution: o.after}
@@ -521,4 +529,21 @@ func pathless(err error) error {
 		return le.Err
 	}
 	return err
+}
+
+// checkSearchFlags reports -tool-search and -namespaces where the profile
+// of -for has no place for them.
+func checkSearchFlags(o *options) error {
+	responses := o.profile == "openai-responses" || o.profile == "openai-responses-strict"
+	switch {
+	case o.namespaces != "tag" && o.namespaces != "none":
+		return &usageError{fmt.Sprintf("-namespaces: got %q, want tag or none", o.namespaces)}
+	case (o.toolSearch || o.namespaces == "tag") && o.declarations == "":
+		return &usageError{"-tool-search and -namespaces need -declarations FILE"}
+	case o.toolSearch && !responses && !strings.HasPrefix(o.profile, "anthropic"):
+		return &usageError{fmt.Sprintf("-tool-search: the %s profile has no tool search (openai-responses, openai-responses-strict, anthropic and anthropic-strict have)", o.profile)}
+	case o.namespaces == "tag" && !responses:
+		return &usageError{fmt.Sprintf("-namespaces: the %s profile has no namespaces (openai-responses and openai-responses-strict have)", o.profile)}
+	}
+	return nil
 }

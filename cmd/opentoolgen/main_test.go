@@ -602,8 +602,8 @@ func TestDeclarationsFlag(t *testing.T) {
 	dir := t.TempDir()
 	put(t, filepath.Join(dir, "tool.yaml"), toolYAML)
 	put(t, filepath.Join(dir, "map.json"), `{"opentool":"1.0.0","info":{"title":"m","version":"1"},"functions":[
-		{"name":"tag","description":"Tags.","parameters":[{"name":"labels","schema":{"type":"object","additionalProperties":{"type":"string"}},"required":true}]}]}`)
-	for _, p := range []string{"openai", "openai-strict", "anthropic", "anthropic-strict", "gemini", "mcp"} {
+		{"name":"tag","description":"Tags.","parameters":[{"name":"value","description":"Any JSON value.","schema":{},"required":true}]}]}`)
+	for _, p := range []string{"openai", "openai-strict", "openai-responses", "openai-responses-strict", "anthropic", "anthropic-strict", "gemini", "gemini-openapi", "mcp"} {
 		file := filepath.Join("decl", p+".json")
 		opentoolgen(t, dir, "-o", "out", "-declarations", file, "-for", p, "tool.yaml").want(t, 0)
 		got, err := os.ReadFile(filepath.Join(dir, file))
@@ -622,16 +622,58 @@ func TestDeclarationsFlag(t *testing.T) {
 	if !strings.Contains(r.stderr, "openai.json") {
 		t.Errorf("-check: %s", r.stderr)
 	}
-	// A map cannot be strict: declared without, and said so.
+	// A value of any type cannot be strict: declared without, and said so.
 	r = opentoolgen(t, dir, "-o", "out2", "-declarations", "decl/map.json", "-for", "openai-strict", "map.json")
 	r.want(t, 0)
 	if !strings.Contains(r.stderr, `function "tag" is declared without strict mode`) {
-		t.Errorf("no warning for the map: %q", r.stderr)
+		t.Errorf("no warning for the value of any type: %q", r.stderr)
 	}
 	r = opentoolgen(t, dir, "-declarations", "x.json", "-for", "claude", "tool.yaml")
 	r.want(t, 2)
 	if !strings.Contains(r.stderr, `unknown declaration profile "claude"`) {
 		t.Errorf("bad -for: %q", r.stderr)
+	}
+}
+
+// TestToolSearchFlags: -tool-search and -namespaces tag write the tools
+// member for the providers' tool search, namespaces from OpenAPI tags, and
+// are usage errors where the profile has no place for them.
+func TestToolSearchFlags(t *testing.T) {
+	dir := t.TempDir()
+	put(t, filepath.Join(dir, "api.yaml"), `openapi: 3.0.3
+info: {title: t, version: 1}
+paths:
+  /issues:
+    get: {operationId: listIssues, tags: [Issue Tracker], responses: {"200": {description: ok}}}
+    post: {operationId: createIssue, tags: [Issue Tracker], responses: {"200": {description: ok}}}
+  /ping:
+    get: {operationId: ping, responses: {"200": {description: ok}}}
+`)
+	r := opentoolgen(t, dir, "-o", "out", "-declarations", "decl.json", "-for", "openai-responses", "-tool-search", "-namespaces", "tag", "api.yaml")
+	r.want(t, 0)
+	var tools []map[string]any
+	b, err := os.ReadFile(filepath.Join(dir, "decl.json"))
+	if err != nil || json.Unmarshal(b, &tools) != nil || len(tools) != 3 {
+		t.Fatalf("%v %s", err, b)
+	}
+	if tools[0]["type"] != "tool_search" || tools[1]["type"] != "namespace" || tools[1]["name"] != "issue_tracker" ||
+		len(tools[1]["tools"].([]any)) != 2 || tools[2]["name"] != "ping" || tools[2]["defer_loading"] != true {
+		t.Errorf("tools: %s", b)
+	}
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"-declarations", "d.json", "-for", "openai", "-tool-search"}, "-tool-search: the openai profile has no tool search"},
+		{[]string{"-declarations", "d.json", "-for", "anthropic", "-namespaces", "tag"}, "-namespaces: the anthropic profile has no namespaces"},
+		{[]string{"-declarations", "d.json", "-for", "openai-responses", "-namespaces", "path"}, `-namespaces: got "path", want tag or none`},
+		{[]string{"-tool-search"}, "-tool-search and -namespaces need -declarations FILE"},
+	} {
+		r := opentoolgen(t, dir, append(tc.args, "api.yaml")...)
+		r.want(t, 2)
+		if !strings.Contains(r.stderr, tc.want) {
+			t.Errorf("%v: %q, want %q", tc.args, r.stderr, tc.want)
+		}
 	}
 }
 
