@@ -272,7 +272,7 @@ func decodeCheckArgs(d *runtime.Decoder, x *CheckArgs) {
 			}
 		case "attrs":
 			if !d.IsNull() {
-				if d.Object() {
+				if d.Map() {
 					x.Attrs = map[string]string{}
 					for d.Next() {
 						k1 := string(d.Key())

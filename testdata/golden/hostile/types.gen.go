@@ -311,7 +311,7 @@ func decodeX2faArgs(d *runtime.Decoder, x *X2faArgs) {
 		switch string(d.Key()) {
 		case "map":
 			seen[0] |= 1 << 0
-			if d.Object() {
+			if d.Map() {
 				x.Map = map[string]any{}
 				for d.Next() {
 					k1 := string(d.Key())

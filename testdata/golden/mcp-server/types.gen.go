@@ -210,7 +210,7 @@ func decodeMeasureArgs(d *runtime.Decoder, x *MeasureArgs) {
 		switch string(d.Key()) {
 		case "scale":
 			if !d.IsNull() {
-				if d.Object() {
+				if d.Map() {
 					x.Scale = map[string]float64{}
 					for d.Next() {
 						k1 := string(d.Key())

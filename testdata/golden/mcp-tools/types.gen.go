@@ -436,7 +436,7 @@ func decodeConvertArgs(d *runtime.Decoder, x *ConvertArgs) {
 			}
 		case "scale":
 			if !d.IsNull() {
-				if d.Object() {
+				if d.Map() {
 					x.Scale = map[string]float64{}
 					for d.Next() {
 						k1 := string(d.Key())

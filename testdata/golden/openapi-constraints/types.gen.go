@@ -371,7 +371,7 @@ func decodeCheckArgs(d *runtime.Decoder, x *CheckArgs) {
 			}
 		case "attrs":
 			if !d.IsNull() {
-				if d.Object() {
+				if d.Map() {
 					x.Attrs = map[string]string{}
 					for d.Next() {
 						k1 := string(d.Key())
@@ -435,7 +435,7 @@ func decodeCheckArgs(d *runtime.Decoder, x *CheckArgs) {
 			}
 		case "obj":
 			if !d.IsNull() {
-				if d.Object() {
+				if d.Map() {
 					x.Obj = map[string]any{}
 					for d.Next() {
 						k1 := string(d.Key())
@@ -466,7 +466,7 @@ func decodeCheckArgs(d *runtime.Decoder, x *CheckArgs) {
 			}
 		case "empty":
 			if !d.IsNull() {
-				if d.Object() {
+				if d.Map() {
 					x.Empty = map[string]any{}
 					for d.Next() {
 						k1 := string(d.Key())

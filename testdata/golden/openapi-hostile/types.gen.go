@@ -138,7 +138,7 @@ func decodeCollide(d *runtime.Decoder, x *Collide) {
 			x.Type2 = d.StringPtr()
 		case "map":
 			if !d.IsNull() {
-				if d.Object() {
+				if d.Map() {
 					x.Map = map[string]Collide{}
 					for d.Next() {
 						k1 := string(d.Key())
@@ -257,7 +257,7 @@ func decodeGetPet3Args(d *runtime.Decoder, x *GetPet3Args) {
 			x.Type2 = d.StringPtr()
 		case "map":
 			if !d.IsNull() {
-				if d.Object() {
+				if d.Map() {
 					x.Map = map[string]Collide{}
 					for d.Next() {
 						k1 := string(d.Key())

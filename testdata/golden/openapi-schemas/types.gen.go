@@ -422,7 +422,7 @@ func decodeMeta(d *runtime.Decoder, x *Meta) {
 			}
 		case "attributes":
 			if !d.IsNull() {
-				if d.Object() {
+				if d.Map() {
 					x.Attributes = map[string]any{}
 					for d.Next() {
 						k1 := string(d.Key())
@@ -515,7 +515,7 @@ func decodeAreaArgs(d *runtime.Decoder, x *AreaArgs) {
 			x.Scale = d.FloatPtr()
 		case "labels":
 			if !d.IsNull() {
-				if d.Object() {
+				if d.Map() {
 					x.Labels = map[string]string{}
 					for d.Next() {
 						k1 := string(d.Key())

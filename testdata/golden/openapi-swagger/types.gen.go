@@ -240,7 +240,7 @@ func decodePlaceOrderArgs(d *runtime.Decoder, x *PlaceOrderArgs) {
 			}
 		case "extras":
 			if !d.IsNull() {
-				if d.Object() {
+				if d.Map() {
 					x.Extras = map[string]float64{}
 					for d.Next() {
 						k1 := string(d.Key())
