@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -384,7 +383,7 @@ func TestRealWorldDeclarations(t *testing.T) {
 			if o, ok := searchOptions(&doc, p); ok {
 				declareChecked(t, name+" (tool search)", &doc, p, o)
 			}
-			t.Log(fmt.Sprintf("%s %s: %d functions checked", name, p, len(doc.Functions)))
+			t.Logf("%s %s: %d functions checked", name, p, len(doc.Functions))
 		}
 	}
 }
