@@ -15,6 +15,7 @@ import (
 	"github.com/opentoolgen/opentoolgen/runtime"
 	"github.com/opentoolgen/opentoolgen/runtime/declare"
 	constraints "github.com/opentoolgen/opentoolgen/testdata/golden/constraints"
+	hostile "github.com/opentoolgen/opentoolgen/testdata/golden/hostile"
 )
 
 // recorder keeps the arguments of the last call.
@@ -141,4 +142,30 @@ func strictParams(t *testing.T, p declare.Profile, tools json.RawMessage) *jsons
 		t.Fatalf("%s: %v", p, err)
 	}
 	return s
+}
+
+// TestStrictFreeFormEntriesCall: the hostile golden's 2fa takes a free-form
+// object (map[string]any), which strict profiles declare as entries of
+// scalar values; a strict model's entries call reaches the service as the
+// same map as the object call.
+func TestStrictFreeFormEntriesCall(t *testing.T) {
+	tool, err := hostile.NewTool(svc{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := tool.Declarations(declare.OpenAIStrict)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(strings.Join(d.Warnings, "\n"), `"2fa"`) || !strings.Contains(string(d.Tools), `"string","number","boolean","null"`) {
+		t.Errorf("2fa is not strict with entries of scalars: %q\n%s", d.Warnings, d.Tools)
+	}
+	object, err := tool.Call(t.Context(), "_2fa", json.RawMessage(`{"map":{"k":1,"s":"x","n":null,"b":true}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	entries, err := tool.Call(t.Context(), "_2fa", json.RawMessage(`{"map":[{"key":"k","value":1},{"key":"s","value":"x"},{"key":"n","value":null},{"key":"b","value":true}]}`))
+	if err != nil || string(entries) != string(object) {
+		t.Errorf("entries call: %s, %v; object call: %s", entries, err, object)
+	}
 }

@@ -100,7 +100,8 @@ func TestGeminiJSONSchema(t *testing.T) {
 func TestStrictMapEntries(t *testing.T) {
 	doc := loadDoc(t, `{"opentool":"1.0.0","info":{"title":"t","version":"1"},"functions":[{"name":"tag","description":"","parameters":[
 		{"name":"labels","description":"Labels to set.","schema":{"type":"object","additionalProperties":{"type":"integer","minimum":0},"maxProperties":5},"required":true},
-		{"name":"deep","schema":{"type":"object","additionalProperties":{"type":"object","additionalProperties":{"$ref":"#/schemas/P"}}},"required":false}
+		{"name":"deep","schema":{"type":"object","additionalProperties":{"type":"object","additionalProperties":{"$ref":"#/schemas/P"}}},"required":false},
+		{"name":"meta","schema":{"type":"object"},"required":false}
 	]}],"schemas":{"P":{"type":"object","properties":{"x":{"type":"number"}},"required":["x"]}}}`)
 	for _, p := range []declare.Profile{declare.OpenAIStrict, declare.OpenAIResponsesStrict, declare.AnthropicStrict} {
 		d, tools := declared(t, doc, p)
@@ -120,12 +121,16 @@ func TestStrictMapEntries(t *testing.T) {
 		if p == declare.AnthropicStrict {
 			deep = `[{"key":"a","value":[{"key":"b","value":{"x":1}}]}]`
 		}
-		entries := `{"labels":[{"key":"env","value":1},{"key":"tier","value":2}],"deep":` + deep + `}`
+		entries := `{"labels":[{"key":"env","value":1},{"key":"tier","value":2}],"deep":` + deep + `,"meta":[{"key":"a","value":"x"},{"key":"b","value":2.5},{"key":"c","value":null}]}`
 		if err := valid(t, s, entries); err != nil {
 			t.Errorf("%s: the entries form: %v", p, err)
 		}
-		if err := valid(t, s, `{"labels":{"env":1},"deep":null}`); err == nil {
+		if err := valid(t, s, `{"labels":{"env":1},"deep":null,"meta":null}`); err == nil {
 			t.Errorf("%s: the object form is valid, want the entries the declaration asks for", p)
+		}
+		meta := tl.params["properties"].(map[string]any)["meta"].(map[string]any)
+		if d, _ := meta["description"].(string); !strings.Contains(d, "each value a string, number, boolean or null") {
+			t.Errorf("%s: meta (a free-form object) %v", p, meta)
 		}
 	}
 	// Not strict: the map as JSON Schema says it.

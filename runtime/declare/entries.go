@@ -7,10 +7,16 @@ import (
 	"github.com/opentoolgen/opentoolgen/runtime"
 )
 
-// isMap reports whether s (an object schema) is a map: members of any name,
-// all of one schema, and no named ones.
+// isMap reports whether s (an object schema) is a map: members of any name
+// and no named ones (a free-form object is a map of values of any type).
+// Generated code decodes it with Decoder.Map.
 func isMap(s *runtime.Schema) bool {
-	return s.AdditionalProperties != nil && len(s.Properties) == 0
+	return len(s.Properties) == 0
+}
+
+// anyValue reports whether s says nothing of its value.
+func anyValue(s *runtime.Schema) bool {
+	return s == nil || (s.Ref == "" && s.Type == "" && len(s.AnyOf) == 0 && len(s.OneOf) == 0 && len(s.Enum) == 0 && len(s.Const) == 0)
 }
 
 // entries writes the map s as strict mode can say it: the array of its
@@ -20,17 +26,25 @@ func (w *schemaWriter) entries(s *runtime.Schema) jsonObject {
 	w.stats.nodes += 2
 	w.stats.props += 2
 	w.stats.strings += len("key") + len("value")
+	notes := []string{"a map, as its entries: each key once"}
+	var value jsonObject
+	if anyValue(s.AdditionalProperties) {
+		// Strict mode cannot say "any JSON value": the scalars it can say.
+		value = jsonObject{{"type", []any{"string", "number", "boolean", "null"}}}
+		notes = append(notes, "each value a string, number, boolean or null")
+	} else {
+		value = w.schema(s.AdditionalProperties)
+	}
 	entry := jsonObject{
 		{"type", "object"},
 		{"properties", jsonObject{
 			{"key", jsonObject{{"type", "string"}}},
-			{"value", w.schema(s.AdditionalProperties)},
+			{"value", value},
 		}},
 		{"required", []string{"key", "value"}},
 		{"additionalProperties", false},
 	}
 	o := jsonObject{{"type", w.typeValue(runtime.TypeArray, s.Nullable)}}
-	notes := []string{"a map, as its entries: each key once"}
 	if s.MinProperties != nil {
 		if w.r.noBounds && *s.MinProperties > 1 {
 			notes = append(notes, fmt.Sprintf("at least %d entries", *s.MinProperties))
@@ -62,7 +76,7 @@ func mapsAsEntries(doc *runtime.OpenTool, s *runtime.Schema, v any, depth int) a
 	}
 	switch v := v.(type) {
 	case map[string]any:
-		if s.Type == runtime.TypeObject && isMap(s) {
+		if s.Type == runtime.TypeObject && isMap(s) && len(s.AnyOf) == 0 && len(s.OneOf) == 0 {
 			keys := make([]string, 0, len(v))
 			for k := range v {
 				keys = append(keys, k)

@@ -51,7 +51,10 @@ const (
 	// exclusiveMinimum, exclusiveMaximum, multipleOf; minItems, maxItems),
 	// what it lacks (minLength, maxLength, default, other formats,
 	// uniqueItems, minProperties, maxProperties) moves into the description.
-	// A function strict mode cannot express (a value of any type, an object
+	// A free-form object (no members named) is a map of values of any type:
+	// its entries' values are declared as strings, numbers, booleans or
+	// null, what strict mode can say of any value. A function strict mode
+	// cannot express (a value of any type that is not an object, an object
 	// with both named members and others) is declared with "strict": false
 	// and a warning.
 	// A strict model sends null for each optional argument it leaves out;
