@@ -29,7 +29,7 @@ type Decoder struct {
 	keyBuf     []byte // the unescaped key when it has escapes
 	scratch    []byte
 	stack      []byte
-	response   bool // DecodeResponse: writeOnly members may be absent (WriteOnly)
+	response   bool         // DecodeResponse: writeOnly members may be absent (WriteOnly)
 	swaps      []decodeSwap // the inputs Map left for the objects it made of map entries
 }
 

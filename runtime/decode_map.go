@@ -28,9 +28,11 @@ const maxMapEntries = 100_000
 // name it by its key (/labels/env), as they would in the object form.
 //
 // Generated decoders call Map where the schema says map, and Object
-// everywhere else: nowhere else is an array read as an object.
+// everywhere else: nowhere else is an array read as an object. A response
+// (DecodeResponse) takes only the object form: the entries are what a model
+// sends, not what an API that declares a map may answer.
 func (d *Decoder) Map() bool {
-	if d.peek() != '[' {
+	if d.peek() != '[' || d.response {
 		return d.Object()
 	}
 	obj, ok := d.entriesObject()

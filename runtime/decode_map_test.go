@@ -1,6 +1,7 @@
 package runtime_test
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -98,6 +99,20 @@ func TestDecodeMapEntries(t *testing.T) {
 		if diff := cmp.Diff(want, got); diff != "" {
 			t.Errorf("%s: decodes differently from the object form (-object +%s):\n%s", name, name, diff)
 		}
+	}
+}
+
+// TestDecodeMapEntriesNotInResponses checks that a response, checked
+// against the document, must give a map as the object the document says:
+// the entries form is for arguments only.
+func TestDecodeMapEntriesNotInResponses(t *testing.T) {
+	var got decMapArgs
+	err := runtime.DecodeResponse([]byte(`{"labels":[{"key":"a","value":1}]}`), &got, decMapArgsFn)
+	if err == nil || !strings.Contains(err.Error(), "/labels") {
+		t.Fatalf("entries in a response: got %v (%+v), want an error naming /labels", err, got)
+	}
+	if err := runtime.DecodeResponse([]byte(`{"labels":{"a":1}}`), &got, decMapArgsFn); err != nil || got.Labels["a"] != 1 {
+		t.Fatalf("object in a response: %v (%+v)", err, got)
 	}
 }
 

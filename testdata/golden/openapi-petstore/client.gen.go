@@ -349,7 +349,7 @@ func (c *Client) Stats(ctx context.Context) (map[string]int64, error) {
 	switch {
 	case resp.Is("200"):
 		err = rest.DecodeChecked(resp, &out, func(d *runtime.Decoder, x *map[string]int64) {
-			if d.Object() {
+			if d.Map() {
 				*x = map[string]int64{}
 				for d.Next() {
 					k1 := string(d.Key())

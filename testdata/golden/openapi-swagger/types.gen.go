@@ -54,7 +54,7 @@ func decodeOrder(d *runtime.Decoder, x *Order) {
 			}
 		case "extras":
 			if !d.IsNull() {
-				if d.Object() {
+				if d.Map() {
 					x.Extras = map[string]float64{}
 					for d.Next() {
 						k1 := string(d.Key())
