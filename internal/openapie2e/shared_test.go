@@ -64,7 +64,7 @@ func declaredVariants(t *testing.T, tool *wild.Tool, p declare.Profile, fn, arg 
 	if err := json.Unmarshal(d.Tools, &tools); err != nil {
 		t.Fatal(err)
 	}
-	if p == declare.Gemini {
+	if p == declare.Gemini || p == declare.GeminiOpenAPI {
 		var fns []map[string]any
 		for _, x := range tools {
 			for _, f := range x["functionDeclarations"].([]any) {
@@ -81,7 +81,7 @@ func declaredVariants(t *testing.T, tool *wild.Tool, p declare.Profile, fn, arg 
 			continue
 		}
 		var params map[string]any
-		for _, k := range []string{"parameters", "input_schema", "inputSchema"} {
+		for _, k := range []string{"parameters", "parametersJsonSchema", "input_schema", "inputSchema"} {
 			if m, ok := x[k].(map[string]any); ok {
 				params = m
 			}
@@ -223,7 +223,7 @@ func TestSharedDiscriminator(t *testing.T) {
 					n++
 					args := map[string]any{c.arg: []any{v}}
 					raw, _ := json.Marshal(args)
-					if p != declare.Gemini { // Gemini's schemas are not JSON Schema
+					if p != declare.GeminiOpenAPI { // the OpenAPI subset is not JSON Schema
 						d, _ := declare.Functions(tool.Document(), p)
 						checkValid(t, string(p)+" "+c.fn, parametersOf(t, d.Tools, c.fn), raw)
 					}
@@ -306,6 +306,13 @@ func parametersOf(t *testing.T, tools []byte, fn string) []byte {
 	if err := json.Unmarshal(tools, &list); err != nil {
 		t.Fatal(err)
 	}
+	if len(list) == 1 && list[0]["functionDeclarations"] != nil { // Gemini's one tool
+		raw := list[0]["functionDeclarations"]
+		list = nil
+		if err := json.Unmarshal(raw, &list); err != nil {
+			t.Fatal(err)
+		}
+	}
 	for _, x := range list {
 		if f, ok := x["function"]; ok {
 			json.Unmarshal(f, &x)
@@ -315,7 +322,7 @@ func parametersOf(t *testing.T, tools []byte, fn string) []byte {
 		if name != fn {
 			continue
 		}
-		for _, k := range []string{"parameters", "input_schema", "inputSchema"} {
+		for _, k := range []string{"parameters", "parametersJsonSchema", "input_schema", "inputSchema"} {
 			if s, ok := x[k]; ok {
 				return s
 			}
