@@ -249,6 +249,9 @@ type Request struct {
 	contentType string
 	security    [][]string
 	err         error
+	// idempotency is the header of the request's idempotency key
+	// (Idempotency), "" for none.
+	idempotency string
 
 	// The operation's own server (Server).
 	server         string
@@ -588,6 +591,9 @@ func (r *Request) Send(ctx context.Context) (*Response, error) {
 	if out != nil {
 		out.strict = r.c.StrictResponses || runtime.StrictResponses(ctx)
 	}
+	if err == nil {
+		notePage(ctx, out)
+	}
 	return out, err
 }
 
@@ -618,9 +624,13 @@ func (c *Client) maxResponseBytes() int64 {
 func (r *Request) roundTrip(ctx context.Context, accept string) (*http.Response, error) {
 	creds, schemes := r.credentials(ctx)
 	u, err := r.url(creds)
+	if err == nil {
+		u, err = pageURL(ctx, u, creds)
+	}
 	if err != nil {
 		return nil, err
 	}
+	ctx = r.withIdempotency(ctx)
 	body := func() io.Reader {
 		if r.body == nil {
 			return nil
@@ -634,6 +644,7 @@ func (r *Request) roundTrip(ctx context.Context, accept string) (*http.Response,
 	for k, v := range r.header {
 		req.Header[k] = v
 	}
+	r.setIdempotencyKey(req)
 	switch {
 	case r.body != nil && r.contentType != "":
 		req.Header.Set("Content-Type", r.contentType)

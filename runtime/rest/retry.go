@@ -57,6 +57,9 @@ func (p *RetryPolicy) retryable(req *http.Request) bool {
 	case http.MethodGet, http.MethodHead, http.MethodOptions, http.MethodTrace, http.MethodPut, http.MethodDelete, "QUERY":
 		return true
 	}
+	if idempotent(req) {
+		return true // a key the document declares (Request.Idempotency)
+	}
 	headers := p.IdempotencyHeaders
 	if headers == nil {
 		headers = []string{"Idempotency-Key"}
