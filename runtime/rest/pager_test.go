@@ -451,8 +451,8 @@ func TestPagerLinkOrigin(t *testing.T) {
 func TestNextLink(t *testing.T) {
 	for h, want := range map[string]string{
 		`<https://api.github.com/repositories/1/issues?page=2>; rel="next", <https://api.github.com/repositories/1/issues?page=9>; rel="last"`: "https://api.github.com/repositories/1/issues?page=2",
-		`<https://x/a?page=1>; rel="prev", <https://x/a?page=3>; rel="next"`:                                                              "https://x/a?page=3",
-		`<https://x/a?b=1,2>; title="a, b"; rel="last next"`:                                                                                "https://x/a?b=1,2",
+		`<https://x/a?page=1>; rel="prev", <https://x/a?page=3>; rel="next"`:                                                                   "https://x/a?page=3",
+		`<https://x/a?b=1,2>; title="a, b"; rel="last next"`:                                                                                   "https://x/a?b=1,2",
 		`<https://x/a>; rel="last"`: "",
 		``:                          "",
 		`garbage`:                   "",
