@@ -70,6 +70,9 @@ func emitRESTClient(p *model.Package) *jen.File {
 	f.Line()
 	for _, fn := range p.Functions {
 		emitRESTMethod(f, fn)
+		if fn.HTTP != nil && fn.HTTP.Paging != nil {
+			emitPagingMethod(f, fn)
+		}
 	}
 	return f
 }

@@ -166,6 +166,10 @@ func restRequest(fn *model.Function) []jen.Code {
 		}
 		body = append(body, jen.Id("r").Dot("Security").Call(names...))
 	}
+	if op.Idempotency != "" {
+		// r.Idempotency("Idempotency-Key"): one key per call, the same on its retries.
+		body = append(body, jen.Id("r").Dot("Idempotency").Call(jen.Lit(op.Idempotency)))
+	}
 	return body
 }
 

@@ -44,6 +44,9 @@ func Collisions(p *Package) []string {
 		if fn.HTTP != nil && fn.HTTP.HeadersMethod != "" {
 			methods.add(fn.HTTP.HeadersMethod, "the method with headers of "+what)
 		}
+		if fn.HTTP != nil && fn.HTTP.Paging != nil {
+			methods.add(fn.HTTP.Paging.Method, "the iterator method of "+what)
+		}
 		if fn.HTTP != nil && fn.HTTP.Headers != nil {
 			checkType(&out, pkg, fn.HTTP.Headers)
 		}

@@ -261,6 +261,13 @@ type Operation struct {
 	// The Client then has the method HeadersMethod, which returns it.
 	Headers       *Type
 	HeadersMethod string
+	// Paging is set for a list operation whose pages the Client can walk
+	// (paging.go); nil otherwise.
+	Paging *Paging
+	// Idempotency is the header of the operation's idempotency key, when
+	// the document declares one: each call carries one key, the same on
+	// its retries (rest.Request.Idempotency); "" for none.
+	Idempotency string
 }
 
 // Response is a documented response of an operation.

@@ -47,6 +47,7 @@ const (
 	nameNullFlag                  // the null flag of the *Field of typ
 	nameHeaders                   // the response type typ and the method of the *Function
 	nameWebhook                   // the receiver's method and event type of the *Webhook (webhooks.go)
+	namePaging                    // the iterator method of the *Function's Paging
 )
 
 // nameRequest is one name asked for: one of a loader's thousands, so small.
@@ -139,6 +140,9 @@ func (n *Naming) Servers(api *API) { n.add(nameRequest{kind: nameServers, of: ap
 func (n *Naming) Headers(fn *Function, t *Type) {
 	n.add(nameRequest{kind: nameHeaders, typ: t, of: fn})
 }
+
+// Paging asks for the name of the iterator method of fn's Paging (FAll).
+func (n *Naming) Paging(fn *Function) { n.add(nameRequest{kind: namePaging, of: fn}) }
 
 // NullFlag asks for the name of the bool field of owner that sends null for
 // the optional nullable argument f (Field.NullFlag), made from f's name.
@@ -264,6 +268,9 @@ func (n *Naming) name(p *Package) {
 			scope(r.typ, append([]string{"Body"}, reservedFieldNames...))
 		case nameWebhook:
 			makeWebhookNames(types, hooks, r.of.(*Webhook), r.word)
+		case namePaging:
+			fn := r.of.(*Function)
+			fn.HTTP.Paging.Method = methods.Take(fn.GoName + "All")
 		case namePattern:
 			c := r.of.(*Constraints)
 			v, ok := patterns[c.Pattern]

@@ -72,6 +72,7 @@ func (b *oaBuilder) build() *model.Package {
 			unresolved = append(unresolved, n)
 		}
 	}
+	b.pagination()
 	model.Name(b.pkg)
 	for _, n := range unresolved {
 		b.warnUnresolved(n) // which names the Go type, made now

@@ -126,6 +126,7 @@ type oaBuilder struct {
 	warned map[[3]string]bool
 
 	docFunctions []runtime.Function // the functions of the OpenTool document
+	pagingOps    []pagingOp         // the operations, for pagination (paging.go)
 	byType       map[*model.Type]*oaNamed
 
 	found map[nodeKey]*jsontree.Node                   // find's answers

@@ -151,6 +151,8 @@ func (b *oaBuilder) operation(method, p string, item *openapi3.PathItem, op *ope
 		fn.Args = a.args
 		b.pkg.Types = append(b.pkg.Types, a.args)
 	}
+	hop.Idempotency = b.idempotencyHeader(fn, op)
+	b.pagingOps = append(b.pagingOps, pagingOp{fn, op, loc})
 	b.pkg.Functions = append(b.pkg.Functions, fn)
 	b.docFunctions = append(b.docFunctions, dfn)
 }

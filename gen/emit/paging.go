@@ -1,0 +1,180 @@
+package emit
+
+import (
+	"github.com/dave/jennifer/jen"
+
+	"github.com/opentoolgen/opentoolgen/gen/model"
+)
+
+// The iterator method of a list operation (model.Paging): one of the
+// runtime's pagers (rest.Cursors, Links, PageNumbers, Offsets) over the
+// operation's own method, so that each page is an ordinary call.
+
+// emitPagingMethod renders the iterator of a list operation, for a cursor:
+//
+//	func (c *Client) ListItemsAll(ctx context.Context, args ListItemsArgs) iter.Seq2[Item, error] {
+//		return rest.Cursors(ctx, func(ctx context.Context, cursor string) (rest.Page[Item], error) {
+//			a := args
+//			if cursor != "" {
+//				a.Cursor = rest.Ptr(string(cursor))
+//			}
+//			out, err := c.ListItems(ctx, a)
+//			p := rest.Page[Item]{Items: out.Data}
+//			p.Next = rest.Text(out.NextCursor)
+//			return p, err
+//		})
+//	}
+func emitPagingMethod(f *jen.File, fn *model.Function) {
+	pg := fn.HTTP.Paging
+	item := goType(pg.Item)
+	page := restQ("Page").Types(item.Clone())
+	params := []jen.Code{jen.Id("ctx").Qual(contextPath, "Context")}
+	call := []jen.Code{jen.Id("ctx")}
+	if fn.Args != nil {
+		params = append(params, jen.Id("args").Id(fn.Args.Name))
+		if pg.Param != nil {
+			call = append(call, jen.Id("a")) // a copy, so that the sequence can be ranged over again
+		} else {
+			call = append(call, jen.Id("args"))
+		}
+	}
+	fetch := []jen.Code{}
+	if fn.Args != nil && pg.Param != nil {
+		fetch = append(fetch, jen.Id("a").Op(":=").Id("args"))
+	}
+	var pager jen.Code
+	var before []jen.Code
+	fetchParams := []jen.Code{jen.Id("ctx").Qual(contextPath, "Context")}
+	switch pg.Style {
+	case model.PageCursor, model.PageAfter:
+		fetchParams = append(fetchParams, jen.Id("cursor").String())
+		fetch = append(fetch, jen.If(jen.Id("cursor").Op("!=").Lit("")).Block(setParam(pg.Param, jen.Id("cursor"))))
+		pager = restQ("Cursors").Call(jen.Id("ctx"), jen.Id("fetch"))
+	case model.PageLink, model.PageNextURL:
+		pager = restQ("Links").Call(jen.Id("ctx"), jen.Id("fetch"))
+	default:
+		fetchParams = append(fetchParams, jen.Id("n").Int64())
+		fetch = append(fetch, setParam(pg.Param, jen.Id("n")))
+		before = firstCounter(pg)
+		fn := "PageNumbers"
+		if pg.Style == model.PageOffset {
+			fn = "Offsets"
+		}
+		pager = restQ(fn).Call(jen.Id("ctx"), jen.Id("first"), jen.Id("fetch"))
+	}
+	fetch = append(fetch,
+		jen.List(jen.Id("out"), jen.Err()).Op(":=").Id("c").Dot(fn.GoName).Call(call...),
+		jen.Var().Id("p").Add(page.Clone()),
+		pathDo(pg.Items, true, func(v *jen.Statement) jen.Code { return jen.Id("p").Dot("Items").Op("=").Add(v) }),
+	)
+	if len(pg.Next) > 0 {
+		fetch = append(fetch, pathDo(pg.Next, false, func(v *jen.Statement) jen.Code {
+			return jen.Id("p").Dot("Next").Op("=").Add(restQ("Text")).Call(v)
+		}))
+	}
+	if pg.ItemCursor != nil {
+		// if len(p.Items) > 0 { p.Next = rest.Text(p.Items[len(p.Items)-1].ID) }
+		last := jen.Id("p").Dot("Items").Index(jen.Len(jen.Id("p").Dot("Items")).Op("-").Lit(1)).Dot(pg.ItemCursor.Name)
+		fetch = append(fetch, jen.If(jen.Len(jen.Id("p").Dot("Items")).Op(">").Lit(0)).Block(
+			jen.Id("p").Dot("Next").Op("=").Add(restQ("Text")).Call(last)))
+	}
+	if len(pg.HasMore) > 0 {
+		fetch = append(fetch, pathDo(pg.HasMore, false, func(v *jen.Statement) jen.Code {
+			return jen.Id("p").Dot("HasMore").Op("=").Add(restQ("Bool")).Call(v)
+		}))
+	}
+	fetch = append(fetch, jen.Return(jen.Id("p"), jen.Err()))
+	body := append(before,
+		jen.Id("fetch").Op(":=").Func().Params(fetchParams...).Params(page.Clone(), jen.Error()).Block(fetch...),
+		jen.Return(pager))
+	f.Add(funcDoc(pg.Method, fn.Name, pagingDoc(fn))).Func().Params(jen.Id("c").Op("*").Id("Client")).Id(pg.Method).Params(params...).
+		Qual(iterPath, "Seq2").Types(item, jen.Error()).Block(body...)
+	f.Line()
+}
+
+// pagingDoc is the doc of the iterator method.
+func pagingDoc(fn *model.Function) string {
+	pg := fn.HTTP.Paging
+	how := map[model.PagingStyle]string{
+		model.PageCursor:  "sends back the cursor each page gives",
+		model.PageAfter:   "asks for the items after the last one read",
+		model.PageLink:    "follows the Link header's rel=\"next\"",
+		model.PageNextURL: "follows the next page's URL each page gives",
+		model.PageNumber:  "counts the pages up",
+		model.PageOffset:  "moves the offset past the items read",
+	}[pg.Style]
+	return pg.Method + " returns the items of every page of " + fn.GoName + ", in order:\n" +
+		"it " + how + " (recognised from " + pg.Source + ").\n" +
+		"Each page is an ordinary call of " + fn.GoName + ", retried as any call is, fetched when\n" +
+		"the loop needs it; breaking out of the loop stops. An error ends the iteration:\n" +
+		"a page's, the context's, or rest.ErrPageRepeated when the API repeats a cursor,\n" +
+		"link or page.\n"
+}
+
+// setParam sets the argument f of the copy a to v (a string cursor or an
+// int64 counter), converted to its type:
+//
+//	a.Cursor = rest.Ptr(string(cursor))
+func setParam(f *model.Field, v *jen.Statement) jen.Code {
+	val := v
+	if t := f.Type; !(t.Kind == model.RefString || t.Kind == model.RefInt && !t.Unsigned && (t.Bits == 0 || t.Bits == 64)) {
+		val = goType(t).Call(v)
+	}
+	if f.Pointer {
+		val = restQ("Ptr").Call(val)
+	}
+	return jen.Id("a").Dot(f.Name).Op("=").Add(val)
+}
+
+// firstCounter declares the first page or offset: the argument's value when
+// the caller set it, else the first page (or offset 0).
+//
+//	first := int64(1)
+//	if args.Page != nil {
+//		first = int64(*args.Page)
+//	}
+func firstCounter(pg *model.Paging) []jen.Code {
+	f := pg.Param
+	if !f.Pointer {
+		return []jen.Code{jen.Id("first").Op(":=").Int64().Call(jen.Id("args").Dot(f.Name))}
+	}
+	return []jen.Code{jen.Id("first").Op(":=").Int64().Call(jen.Lit(int(pg.FirstPage))),
+		jen.If(jen.Id("args").Dot(f.Name).Op("!=").Nil()).Block(
+			jen.Id("first").Op("=").Int64().Call(jen.Op("*").Id("args").Dot(f.Name)))}
+}
+
+// pathDo renders do with the value at path from out, guarded against the
+// nil pointers on the way; deref says whether a pointer at the end is
+// dereferenced (items) or given as is (rest.Text and rest.Bool read
+// pointers):
+//
+//	if out.Meta != nil {
+//		p.Next = rest.Text(out.Meta.NextCursor)
+//	}
+func pathDo(path []*model.Field, deref bool, do func(v *jen.Statement) jen.Code) jen.Code {
+	expr := func(n int) *jen.Statement {
+		e := jen.Id("out")
+		for _, f := range path[:n] {
+			e = e.Dot(f.Name)
+		}
+		return e
+	}
+	var conds []jen.Code
+	for i, f := range path {
+		if f.Pointer && (i < len(path)-1 || deref) {
+			conds = append(conds, expr(i+1).Op("!=").Nil())
+		}
+	}
+	v := expr(len(path))
+	if deref && len(path) > 0 && path[len(path)-1].Pointer {
+		v = jen.Op("*").Add(v)
+	}
+	if len(conds) == 0 {
+		return do(v)
+	}
+	cond := conds[0]
+	for _, c := range conds[1:] {
+		cond = jen.Add(cond).Op("&&").Add(c)
+	}
+	return jen.If(cond).Block(do(v))
+}
