@@ -22,13 +22,20 @@ import (
 // total items x0, x1, … three a page, each operation in its own style, and
 // records the query of every request.
 type pagingAPI struct {
-	total int
-	mu    sync.Mutex
-	log   []string                                                 // "path?query" of each request
-	edit  func(n int, w http.ResponseWriter, r *http.Request) bool // answers request n itself when true
+	total    int
+	pageSize int
+	mu       sync.Mutex
+	log      []string                                                 // "path?query" of each request
+	edit     func(n int, w http.ResponseWriter, r *http.Request) bool // answers request n itself when true
 }
 
-const pageSize = 3
+// size is the items a page (3 when 0).
+func (a *pagingAPI) size() int {
+	if a.pageSize == 0 {
+		return 3
+	}
+	return a.pageSize
+}
 
 func (a *pagingAPI) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	a.mu.Lock()
@@ -38,6 +45,7 @@ func (a *pagingAPI) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if a.edit != nil && a.edit(n, w, r) {
 		return
 	}
+	pageSize := a.size()
 	q := r.URL.Query()
 	num := func(k string, def int) int {
 		if v, err := strconv.Atoi(q.Get(k)); err == nil {
