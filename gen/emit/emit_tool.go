@@ -193,7 +193,10 @@ func (c *toolCases) add(f *jen.File, fn *model.Function) {
 		c.streams = append(c.streams, jen.Lit(fn.Name))
 		return
 	}
-	call := jen.Id("t").Dot("svc").Dot(fn.GoName).Call(callArgs...)
+	call := toolCallee(fn).Call(callArgs...)
+	if fn.HTTP != nil && fn.HTTP.Paging != nil {
+		emitGather(f, fn) // paging.go
+	}
 	if fn.Result == nil {
 		body = append(body,
 			jen.If(jen.Err().Op(":=").Add(call), jen.Err().Op("!=").Nil()).Block(fail),

@@ -1,6 +1,8 @@
 package emit
 
 import (
+	"strconv"
+
 	"github.com/dave/jennifer/jen"
 
 	"github.com/opentoolgen/opentoolgen/gen/model"
@@ -26,21 +28,34 @@ import (
 //	}
 func emitPagingMethod(f *jen.File, fn *model.Function) {
 	pg := fn.HTTP.Paging
-	item := goType(pg.Item)
-	page := restQ("Page").Types(item.Clone())
 	params := []jen.Code{jen.Id("ctx").Qual(contextPath, "Context")}
-	call := []jen.Code{jen.Id("ctx")}
 	if fn.Args != nil {
 		params = append(params, jen.Id("args").Id(fn.Args.Name))
-		if pg.Param != nil {
-			call = append(call, jen.Id("a")) // a copy, so that the sequence can be ranged over again
-		} else {
-			call = append(call, jen.Id("args"))
-		}
 	}
+	body, pager := pagerCode(fn, jen.Id("c").Dot(fn.GoName), false)
+	body = append(body, jen.Return(pager))
+	f.Add(funcDoc(pg.Method, fn.Name, pagingDoc(fn))).Func().Params(jen.Id("c").Op("*").Id("Client")).Id(pg.Method).Params(params...).
+		Qual(iterPath, "Seq2").Types(goType(pg.Item), jen.Error()).Block(body...)
+	f.Line()
+}
+
+// pagerCode returns the statements that declare the fetch function of a
+// list operation's pages, which calls method (c.F, or t.svc.F), and the
+// pager over it (rest.Cursors(ctx, fetch)). keepLast makes fetch keep the
+// result of the last page in last.
+func pagerCode(fn *model.Function, method *jen.Statement, keepLast bool) ([]jen.Code, jen.Code) {
+	pg := fn.HTTP.Paging
+	item := goType(pg.Item)
+	page := restQ("Page").Types(item.Clone())
+	call := []jen.Code{jen.Id("ctx")}
 	fetch := []jen.Code{}
-	if fn.Args != nil && pg.Param != nil {
+	switch {
+	case fn.Args != nil && pg.Param != nil:
+		// a copy, so that the sequence can be ranged over again
 		fetch = append(fetch, jen.Id("a").Op(":=").Id("args"))
+		call = append(call, jen.Id("a"))
+	case fn.Args != nil:
+		call = append(call, jen.Id("args"))
 	}
 	var pager jen.Code
 	var before []jen.Code
@@ -62,8 +77,11 @@ func emitPagingMethod(f *jen.File, fn *model.Function) {
 		}
 		pager = restQ(fn).Call(jen.Id("ctx"), jen.Id("first"), jen.Id("fetch"))
 	}
+	fetch = append(fetch, jen.List(jen.Id("out"), jen.Err()).Op(":=").Add(method).Call(call...))
+	if keepLast {
+		fetch = append(fetch, jen.Id("last").Op("=").Id("out"))
+	}
 	fetch = append(fetch,
-		jen.List(jen.Id("out"), jen.Err()).Op(":=").Id("c").Dot(fn.GoName).Call(call...),
 		jen.Var().Id("p").Add(page.Clone()),
 		pathDo(pg.Items, true, func(v *jen.Statement) jen.Code { return jen.Id("p").Dot("Items").Op("=").Add(v) }),
 	)
@@ -84,12 +102,104 @@ func emitPagingMethod(f *jen.File, fn *model.Function) {
 		}))
 	}
 	fetch = append(fetch, jen.Return(jen.Id("p"), jen.Err()))
-	body := append(before,
-		jen.Id("fetch").Op(":=").Func().Params(fetchParams...).Params(page.Clone(), jen.Error()).Block(fetch...),
-		jen.Return(pager))
-	f.Add(funcDoc(pg.Method, fn.Name, pagingDoc(fn))).Func().Params(jen.Id("c").Op("*").Id("Client")).Id(pg.Method).Params(params...).
-		Qual(iterPath, "Seq2").Types(item, jen.Error()).Block(body...)
+	return append(before,
+		jen.Id("fetch").Op(":=").Func().Params(fetchParams...).Params(page.Clone(), jen.Error()).Block(fetch...)), pager
+}
+
+// emitGather renders the Tool's method that serves a list function: it
+// gathers the items of its pages, at most max_items, into the result of
+// the last page (the items, for a result that is the array):
+//
+//	func (t *Tool) gatherListEvents(ctx context.Context, args ListEventsArgs) (ListEventsResult, error) {
+//		limit := 100
+//		if args.MaxItems != nil {
+//			limit = int(*args.MaxItems)
+//		}
+//		var last ListEventsResult
+//		fetch := …
+//		items, err := rest.Gather(rest.Cursors(ctx, fetch), limit)
+//		if err != nil {
+//			return last, err
+//		}
+//		last.Data = items
+//		return last, nil
+//	}
+func emitGather(f *jen.File, fn *model.Function) {
+	pg := fn.HTTP.Paging
+	body := []jen.Code{jen.Id("limit").Op(":=").Lit(int(pg.MaxItemsDefault))}
+	if m := pg.MaxItems; m != nil {
+		v := jen.Id("args").Dot(m.Name)
+		if m.Pointer {
+			body = append(body, jen.If(jen.Id("args").Dot(m.Name).Op("!=").Nil()).Block(
+				jen.Id("limit").Op("=").Int().Call(jen.Op("*").Add(v))))
+		} else {
+			body = append(body, jen.Id("limit").Op("=").Int().Call(v))
+		}
+	}
+	body = append(body, jen.Var().Id("last").Add(goType(fn.Result)))
+	decl, pager := pagerCode(fn, jen.Id("t").Dot("svc").Dot(fn.GoName), true)
+	body = append(body, decl...)
+	body = append(body,
+		jen.List(jen.Id("items"), jen.Err()).Op(":=").Add(restQ("Gather")).Call(pager, jen.Id("limit")),
+		jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Id("last"), jen.Err())),
+		pathSet(pg.Items, jen.Id("items")),
+		jen.Return(jen.Id("last"), jen.Nil()),
+	)
+	doc := pg.Gather + " serves " + fn.Name + ": it gathers the items of its pages, at most max_items\n" +
+		"(default " + strconv.FormatInt(pg.MaxItemsDefault, 10) + "), into the result of the last page."
+	params := []jen.Code{jen.Id("ctx").Qual(contextPath, "Context")}
+	if fn.Args != nil {
+		params = append(params, jen.Id("args").Id(fn.Args.Name))
+	}
+	f.Add(comment(doc)).Func().Params(jen.Id("t").Op("*").Id("Tool")).Id(pg.Gather).Params(params...).
+		Params(goType(fn.Result), jen.Error()).Block(body...)
 	f.Line()
+}
+
+// pathSet sets the items at path from last to v, when the structs on the
+// way are there:
+//
+//	if last.Page != nil {
+//		last.Page.Data = items
+//	}
+func pathSet(path []*model.Field, v *jen.Statement) jen.Code {
+	if len(path) == 0 {
+		return jen.Id("last").Op("=").Add(v)
+	}
+	expr := func(n int) *jen.Statement {
+		e := jen.Id("last")
+		for _, f := range path[:n] {
+			e = e.Dot(f.Name)
+		}
+		return e
+	}
+	var conds []jen.Code
+	for i, f := range path[:len(path)-1] {
+		if f.Pointer {
+			conds = append(conds, expr(i+1).Op("!=").Nil())
+		}
+	}
+	if path[len(path)-1].Pointer {
+		v = jen.Op("&").Add(v)
+	}
+	set := expr(len(path)).Op("=").Add(v)
+	if len(conds) == 0 {
+		return set
+	}
+	cond := conds[0]
+	for _, c := range conds[1:] {
+		cond = jen.Add(cond).Op("&&").Add(c)
+	}
+	return jen.If(cond).Block(set)
+}
+
+// toolCallee is what the Tool calls to serve fn: t.gatherF for a list
+// function, else t.svc.F.
+func toolCallee(fn *model.Function) *jen.Statement {
+	if fn.HTTP != nil && fn.HTTP.Paging != nil {
+		return jen.Id("t").Dot(fn.HTTP.Paging.Gather)
+	}
+	return jen.Id("t").Dot("svc").Dot(fn.GoName)
 }
 
 // pagingDoc is the doc of the iterator method.

@@ -271,6 +271,7 @@ func (n *Naming) name(p *Package) {
 		case namePaging:
 			fn := r.of.(*Function)
 			fn.HTTP.Paging.Method = methods.Take(fn.GoName + "All")
+			fn.HTTP.Paging.Gather = "gather" + fn.GoName
 		case namePattern:
 			c := r.of.(*Constraints)
 			v, ok := patterns[c.Pattern]

@@ -53,6 +53,14 @@ type Paging struct {
 	// ItemCursor is, for PageAfter, the item's field whose value is sent
 	// back (its id).
 	ItemCursor *Field
+	// MaxItems is the argument that bounds the items the Tool adapter
+	// gathers across pages (max_items), nil when the function had an
+	// argument of that name already: it gathers MaxItemsDefault then.
+	MaxItems        *Field
+	MaxItemsDefault int64
+	// Gather is the Tool's unexported method that gathers the items of
+	// the pages (gatherF).
+	Gather string
 	// FirstPage is the number of the first page (PageNumber): 1, or 0 when
 	// the parameter's minimum is 0.
 	FirstPage int64

@@ -203,7 +203,7 @@ func pagingStyles(c *paging.Client, ctx context.Context) map[string]struct {
 			return ids(c.ListInvoicesAll(ctx, paging.ListInvoicesArgs{}), str)
 		}, []string{"/invoices?start=0", "/invoices?start=3", "/invoices?start=6"}},
 		"x-ms-pageable": {func() ([]string, error) {
-			return ids(c.ListVaultsAll(ctx), str)
+			return ids(c.ListVaultsAll(ctx, paging.ListVaultsArgs{}), str)
 		}, []string{"/vaults?", "/vaults?page=2", "/vaults?page=3"}},
 	}
 }
@@ -426,5 +426,58 @@ func TestIdempotencyKeys(t *testing.T) {
 	}
 	if len(seen) != 3 {
 		t.Errorf("paths %v", seen)
+	}
+}
+
+// As a tool, a list function gathers the items of its pages, at most
+// max_items (default 100), into the last page's result; the pages after
+// the bound are never fetched; a bound over the cap is refused.
+func TestPagingToolMaxItems(t *testing.T) {
+	api := &pagingAPI{total: 500}
+	srv := httptest.NewServer(api)
+	defer srv.Close()
+	tool, err := paging.NewTool(paging.NewClient(srv.URL))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	call := func(name, args string) map[string]any {
+		t.Helper()
+		raw, err := tool.Call(ctx, name, json.RawMessage(args))
+		if err != nil {
+			t.Fatalf("%s %s: %v", name, args, err)
+		}
+		var m map[string]any
+		if err := json.Unmarshal(raw, &m); err != nil {
+			t.Fatal(err)
+		}
+		return m
+	}
+	count := func(m map[string]any, key string) int { l, _ := m[key].([]any); return len(l) }
+
+	before := len(api.requests())
+	m := call("listEvents", `{"max_items":7}`)
+	if count(m, "data") != 7 || len(api.requests())-before != 3 {
+		t.Errorf("max_items 7: %d items in %d requests", count(m, "data"), len(api.requests())-before)
+	}
+	before = len(api.requests())
+	m = call("listCharges", `{}`)
+	if count(m, "data") != 100 || len(api.requests())-before != 34 || m["has_more"] != true {
+		t.Errorf("default: %d items in %d requests, has_more %v", count(m, "data"), len(api.requests())-before, m["has_more"])
+	}
+	// A result that is the array travels as {"result": [...]}.
+	m = call("listIssues", `{"owner":"o","max_items":4}`)
+	if count(m, "result") != 4 {
+		t.Errorf("listIssues: %v", m)
+	}
+	// Fewer items than the bound: all of them, the last page's cursor null.
+	api.total = 5
+	m = call("listEvents", `{"max_items":1000}`)
+	if count(m, "data") != 5 || m["next_cursor"] != nil {
+		t.Errorf("all: %v", m)
+	}
+	_, err = tool.Call(ctx, "listEvents", json.RawMessage(`{"max_items":5000}`))
+	if err == nil || !strings.Contains(err.Error(), "max_items") {
+		t.Errorf("max_items 5000: %v", err)
 	}
 }

@@ -381,3 +381,24 @@ func redactQuery(u string) string {
 	}
 	return u
 }
+
+// Gather returns the items of seq, at most max of them (a tool's
+// max_items): the iteration stops at the max-th item, so no page after
+// its page is fetched. The items gathered before an error are returned
+// with it. The slice is never nil (a JSON array, never null).
+func Gather[T any](seq iter.Seq2[T, error], max int) ([]T, error) {
+	items := []T{}
+	if max <= 0 {
+		return items, nil
+	}
+	for it, err := range seq {
+		if err != nil {
+			return items, err
+		}
+		items = append(items, it)
+		if len(items) >= max {
+			break
+		}
+	}
+	return items, nil
+}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/getkin/kin-openapi/openapi3"
 	"github.com/opentoolgen/opentoolgen/gen/model"
+	"github.com/opentoolgen/opentoolgen/runtime"
 )
 
 // Pagination: which operations list items page by page, and how the next
@@ -27,7 +28,17 @@ type pagingOp struct {
 	fn  *model.Function
 	op  *openapi3.Operation
 	loc oaLoc
+	dfn  int         // the index of its function in docFunctions
+	args *model.Type // its argument struct, named even when it has no fields
 }
+
+// The bound on the items a list function gathers as a tool (max_items):
+// its default and its largest value.
+const (
+	maxItemsName    = "max_items"
+	maxItemsDefault = 100
+	maxItemsCap     = 1000
+)
 
 // The names the heuristics know, in the order they are preferred.
 var (
@@ -54,7 +65,37 @@ func (b *oaBuilder) pagination() {
 		}
 		fn.HTTP.Paging = pg
 		b.naming.Paging(fn)
+		b.maxItems(po, pg)
 	}
+}
+
+// maxItems adds the argument max_items to a list function, which bounds
+// the items the Tool adapter gathers across pages (Paging.MaxItems); it
+// travels in no request. A function that has an argument of that name
+// already gathers the default bound.
+func (b *oaBuilder) maxItems(po pagingOp, pg *model.Paging) {
+	fn := po.fn
+	pg.MaxItemsDefault = maxItemsDefault
+	if fn.Args == nil {
+		fn.Args = po.args
+		b.pkg.Types = append(b.pkg.Types, fn.Args)
+	}
+	for _, f := range fn.Args.Fields {
+		if f.JSONName == maxItemsName {
+			return
+		}
+	}
+	doc := fmt.Sprintf("The most items to gather across pages (default %d, at most %d).", maxItemsDefault, maxItemsCap)
+	lo, hi := 1.0, float64(maxItemsCap)
+	sr := &openapi3.SchemaRef{Value: &openapi3.Schema{Type: &openapi3.Types{openapi3.TypeInteger}, Min: &lo, Max: &hi, Default: maxItemsDefault}}
+	f := &model.Field{JSONName: maxItemsName, Doc: doc + " The Tool adapter gathers them (" + fn.Name + " as a tool); the REST\nclient sends it in no request."}
+	b.naming.Param(fn.Args, f)
+	pt := b.conv(sr, po.loc, model.ParamPlace(fn, f, maxItemsName))
+	f.Type = pt.ref
+	fn.Args.Fields = append(fn.Args.Fields, f)
+	pg.MaxItems = f
+	dfn := &b.docFunctions[po.dfn]
+	dfn.Parameters = append(dfn.Parameters, runtime.Parameter{Name: maxItemsName, Description: doc, Schema: pt.schema})
 }
 
 // pagingOf returns the pagination of one operation, nil for none.

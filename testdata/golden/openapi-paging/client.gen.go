@@ -693,7 +693,7 @@ func (c *Client) ListInvoicesAll(ctx context.Context, args ListInvoicesArgs) ite
 // ListVaults lists vaults (x-ms-pageable, a nextLink)
 //
 // GET /vaults
-func (c *Client) ListVaults(ctx context.Context) (ListVaultsResult, error) {
+func (c *Client) ListVaults(ctx context.Context, args ListVaultsArgs) (ListVaultsResult, error) {
 	r := c.rc.NewRequest("GET", "/vaults")
 	var out ListVaultsResult
 	resp, err := r.Send(ctx)
@@ -716,9 +716,9 @@ func (c *Client) ListVaults(ctx context.Context) (ListVaultsResult, error) {
 // the loop needs it; breaking out of the loop stops. An error ends the iteration:
 // a page's, the context's, or rest.ErrPageRepeated when the API repeats a cursor,
 // link or page.
-func (c *Client) ListVaultsAll(ctx context.Context) iter.Seq2[string, error] {
+func (c *Client) ListVaultsAll(ctx context.Context, args ListVaultsArgs) iter.Seq2[string, error] {
 	fetch := func(ctx context.Context) (rest.Page[string], error) {
-		out, err := c.ListVaults(ctx)
+		out, err := c.ListVaults(ctx, args)
 		var p rest.Page[string]
 		p.Items = out.Value
 		p.Next = rest.Text(out.NextLink)

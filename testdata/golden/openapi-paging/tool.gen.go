@@ -9,6 +9,7 @@ import (
 
 	"github.com/opentoolgen/opentoolgen/runtime"
 	"github.com/opentoolgen/opentoolgen/runtime/declare"
+	"github.com/opentoolgen/opentoolgen/runtime/rest"
 )
 
 // Service is the API: one method per operation. *Client implements it by calling
@@ -43,7 +44,7 @@ type Service interface {
 	// ListInvoices lists invoices (x-fern-pagination, offset with a step and has-next-page)
 	ListInvoices(ctx context.Context, args ListInvoicesArgs) (ListInvoicesResult, error)
 	// ListVaults lists vaults (x-ms-pageable, a nextLink)
-	ListVaults(ctx context.Context) (ListVaultsResult, error)
+	ListVaults(ctx context.Context, args ListVaultsArgs) (ListVaultsResult, error)
 	// ListRegions lists regions (x-ms-pageable without a nextLink, one page)
 	ListRegions(ctx context.Context) (ListRegionsResult, error)
 	// ListMixed returns a cursor and a page both (ambiguous, no iterator)
@@ -81,16 +82,67 @@ func NewTool(svc Service, opts ...runtime.ToolOption) (*Tool, error) {
 	return &Tool{svc: svc, args: args}, nil
 }
 
+// gatherListIssues serves listIssues: it gathers the items of its pages, at most max_items
+// (default 100), into the result of the last page.
+func (t *Tool) gatherListIssues(ctx context.Context, args ListIssuesArgs) ([]Issue, error) {
+	limit := 100
+	if args.MaxItems != nil {
+		limit = int(*args.MaxItems)
+	}
+	var last []Issue
+	fetch := func(ctx context.Context) (rest.Page[Issue], error) {
+		out, err := t.svc.ListIssues(ctx, args)
+		last = out
+		var p rest.Page[Issue]
+		p.Items = out
+		return p, err
+	}
+	items, err := rest.Gather(rest.Links(ctx, fetch), limit)
+	if err != nil {
+		return last, err
+	}
+	last = items
+	return last, nil
+}
+
 func (t *Tool) callListIssues(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
 	var a ListIssuesArgs
 	if err := runtime.DecodeArgs(ctx, t.args, "listIssues", args, &a, decodeListIssuesArgs); err != nil {
 		return nil, err
 	}
-	r, err := t.svc.ListIssues(ctx, a)
+	r, err := t.gatherListIssues(ctx, a)
 	if err != nil {
 		return nil, runtime.ToolError(err)
 	}
 	return runtime.EncodeResult("result", r)
+}
+
+// gatherListEvents serves listEvents: it gathers the items of its pages, at most max_items
+// (default 100), into the result of the last page.
+func (t *Tool) gatherListEvents(ctx context.Context, args ListEventsArgs) (ListEventsResult, error) {
+	limit := 100
+	if args.MaxItems != nil {
+		limit = int(*args.MaxItems)
+	}
+	var last ListEventsResult
+	fetch := func(ctx context.Context, cursor string) (rest.Page[Event], error) {
+		a := args
+		if cursor != "" {
+			a.Cursor = rest.Ptr(cursor)
+		}
+		out, err := t.svc.ListEvents(ctx, a)
+		last = out
+		var p rest.Page[Event]
+		p.Items = out.Data
+		p.Next = rest.Text(out.NextCursor)
+		return p, err
+	}
+	items, err := rest.Gather(rest.Cursors(ctx, fetch), limit)
+	if err != nil {
+		return last, err
+	}
+	last.Data = items
+	return last, nil
 }
 
 func (t *Tool) callListEvents(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
@@ -98,11 +150,42 @@ func (t *Tool) callListEvents(ctx context.Context, args json.RawMessage) (json.R
 	if err := runtime.DecodeArgs(ctx, t.args, "listEvents", args, &a, decodeListEventsArgs); err != nil {
 		return nil, err
 	}
-	r, err := t.svc.ListEvents(ctx, a)
+	r, err := t.gatherListEvents(ctx, a)
 	if err != nil {
 		return nil, runtime.ToolError(err)
 	}
 	return runtime.EncodeObject(r)
+}
+
+// gatherListCharges serves listCharges: it gathers the items of its pages, at most max_items
+// (default 100), into the result of the last page.
+func (t *Tool) gatherListCharges(ctx context.Context, args ListChargesArgs) (ListChargesResult, error) {
+	limit := 100
+	if args.MaxItems != nil {
+		limit = int(*args.MaxItems)
+	}
+	var last ListChargesResult
+	fetch := func(ctx context.Context, cursor string) (rest.Page[Charge], error) {
+		a := args
+		if cursor != "" {
+			a.StartingAfter = rest.Ptr(cursor)
+		}
+		out, err := t.svc.ListCharges(ctx, a)
+		last = out
+		var p rest.Page[Charge]
+		p.Items = out.Data
+		if len(p.Items) > 0 {
+			p.Next = rest.Text(p.Items[len(p.Items)-1].ID)
+		}
+		p.HasMore = rest.Bool(out.HasMore)
+		return p, err
+	}
+	items, err := rest.Gather(rest.Cursors(ctx, fetch), limit)
+	if err != nil {
+		return last, err
+	}
+	last.Data = items
+	return last, nil
 }
 
 func (t *Tool) callListCharges(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
@@ -110,7 +193,7 @@ func (t *Tool) callListCharges(ctx context.Context, args json.RawMessage) (json.
 	if err := runtime.DecodeArgs(ctx, t.args, "listCharges", args, &a, decodeListChargesArgs); err != nil {
 		return nil, err
 	}
-	r, err := t.svc.ListCharges(ctx, a)
+	r, err := t.gatherListCharges(ctx, a)
 	if err != nil {
 		return nil, runtime.ToolError(err)
 	}
@@ -147,16 +230,74 @@ func (t *Tool) callCreatePayout(ctx context.Context, _ json.RawMessage) (json.Ra
 	return nil, nil
 }
 
+// gatherListUsers serves listUsers: it gathers the items of its pages, at most max_items
+// (default 100), into the result of the last page.
+func (t *Tool) gatherListUsers(ctx context.Context, args ListUsersArgs) (ListUsersResult, error) {
+	limit := 100
+	if args.MaxItems != nil {
+		limit = int(*args.MaxItems)
+	}
+	var last ListUsersResult
+	first := int64(1)
+	if args.Page != nil {
+		first = int64(*args.Page)
+	}
+	fetch := func(ctx context.Context, n int64) (rest.Page[User], error) {
+		a := args
+		a.Page = rest.Ptr(int32(n))
+		out, err := t.svc.ListUsers(ctx, a)
+		last = out
+		var p rest.Page[User]
+		p.Items = out.Users
+		return p, err
+	}
+	items, err := rest.Gather(rest.PageNumbers(ctx, first, fetch), limit)
+	if err != nil {
+		return last, err
+	}
+	last.Users = items
+	return last, nil
+}
+
 func (t *Tool) callListUsers(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
 	var a ListUsersArgs
 	if err := runtime.DecodeArgs(ctx, t.args, "listUsers", args, &a, decodeListUsersArgs); err != nil {
 		return nil, err
 	}
-	r, err := t.svc.ListUsers(ctx, a)
+	r, err := t.gatherListUsers(ctx, a)
 	if err != nil {
 		return nil, runtime.ToolError(err)
 	}
 	return runtime.EncodeObject(r)
+}
+
+// gatherListLogs serves listLogs: it gathers the items of its pages, at most max_items
+// (default 100), into the result of the last page.
+func (t *Tool) gatherListLogs(ctx context.Context, args ListLogsArgs) (ListLogsResult, error) {
+	limit := 100
+	if args.MaxItems != nil {
+		limit = int(*args.MaxItems)
+	}
+	var last ListLogsResult
+	first := int64(0)
+	if args.Offset != nil {
+		first = int64(*args.Offset)
+	}
+	fetch := func(ctx context.Context, n int64) (rest.Page[string], error) {
+		a := args
+		a.Offset = rest.Ptr(n)
+		out, err := t.svc.ListLogs(ctx, a)
+		last = out
+		var p rest.Page[string]
+		p.Items = out.Items
+		return p, err
+	}
+	items, err := rest.Gather(rest.Offsets(ctx, first, fetch), limit)
+	if err != nil {
+		return last, err
+	}
+	last.Items = items
+	return last, nil
 }
 
 func (t *Tool) callListLogs(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
@@ -164,11 +305,39 @@ func (t *Tool) callListLogs(ctx context.Context, args json.RawMessage) (json.Raw
 	if err := runtime.DecodeArgs(ctx, t.args, "listLogs", args, &a, decodeListLogsArgs); err != nil {
 		return nil, err
 	}
-	r, err := t.svc.ListLogs(ctx, a)
+	r, err := t.gatherListLogs(ctx, a)
 	if err != nil {
 		return nil, runtime.ToolError(err)
 	}
 	return runtime.EncodeObject(r)
+}
+
+// gatherListBooks serves listBooks: it gathers the items of its pages, at most max_items
+// (default 100), into the result of the last page.
+func (t *Tool) gatherListBooks(ctx context.Context, args ListBooksArgs) (ListBooksResult, error) {
+	limit := 100
+	if args.MaxItems != nil {
+		limit = int(*args.MaxItems)
+	}
+	var last ListBooksResult
+	fetch := func(ctx context.Context, cursor string) (rest.Page[Book], error) {
+		a := args
+		if cursor != "" {
+			a.PageToken = rest.Ptr(cursor)
+		}
+		out, err := t.svc.ListBooks(ctx, a)
+		last = out
+		var p rest.Page[Book]
+		p.Items = out.Books
+		p.Next = rest.Text(out.NextPageToken)
+		return p, err
+	}
+	items, err := rest.Gather(rest.Cursors(ctx, fetch), limit)
+	if err != nil {
+		return last, err
+	}
+	last.Books = items
+	return last, nil
 }
 
 func (t *Tool) callListBooks(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
@@ -176,11 +345,41 @@ func (t *Tool) callListBooks(ctx context.Context, args json.RawMessage) (json.Ra
 	if err := runtime.DecodeArgs(ctx, t.args, "listBooks", args, &a, decodeListBooksArgs); err != nil {
 		return nil, err
 	}
-	r, err := t.svc.ListBooks(ctx, a)
+	r, err := t.gatherListBooks(ctx, a)
 	if err != nil {
 		return nil, runtime.ToolError(err)
 	}
 	return runtime.EncodeObject(r)
+}
+
+// gatherListWidgets serves listWidgets: it gathers the items of its pages, at most max_items
+// (default 100), into the result of the last page.
+func (t *Tool) gatherListWidgets(ctx context.Context, args ListWidgetsArgs) (ListWidgetsResult, error) {
+	limit := 100
+	if args.MaxItems != nil {
+		limit = int(*args.MaxItems)
+	}
+	var last ListWidgetsResult
+	fetch := func(ctx context.Context, cursor string) (rest.Page[Widget], error) {
+		a := args
+		if cursor != "" {
+			a.After = rest.Ptr(cursor)
+		}
+		out, err := t.svc.ListWidgets(ctx, a)
+		last = out
+		var p rest.Page[Widget]
+		p.Items = out.Items
+		if out.Meta != nil {
+			p.Next = rest.Text(out.Meta.Next)
+		}
+		return p, err
+	}
+	items, err := rest.Gather(rest.Cursors(ctx, fetch), limit)
+	if err != nil {
+		return last, err
+	}
+	last.Items = items
+	return last, nil
 }
 
 func (t *Tool) callListWidgets(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
@@ -188,11 +387,41 @@ func (t *Tool) callListWidgets(ctx context.Context, args json.RawMessage) (json.
 	if err := runtime.DecodeArgs(ctx, t.args, "listWidgets", args, &a, decodeListWidgetsArgs); err != nil {
 		return nil, err
 	}
-	r, err := t.svc.ListWidgets(ctx, a)
+	r, err := t.gatherListWidgets(ctx, a)
 	if err != nil {
 		return nil, runtime.ToolError(err)
 	}
 	return runtime.EncodeObject(r)
+}
+
+// gatherListGadgets serves listGadgets: it gathers the items of its pages, at most max_items
+// (default 100), into the result of the last page.
+func (t *Tool) gatherListGadgets(ctx context.Context, args ListGadgetsArgs) (ListGadgetsResult, error) {
+	limit := 100
+	if args.MaxItems != nil {
+		limit = int(*args.MaxItems)
+	}
+	var last ListGadgetsResult
+	fetch := func(ctx context.Context, cursor string) (rest.Page[Widget], error) {
+		a := args
+		if cursor != "" {
+			a.Since = rest.Ptr(cursor)
+		}
+		out, err := t.svc.ListGadgets(ctx, a)
+		last = out
+		var p rest.Page[Widget]
+		p.Items = out.Data
+		if len(p.Items) > 0 {
+			p.Next = rest.Text(p.Items[len(p.Items)-1].ID)
+		}
+		return p, err
+	}
+	items, err := rest.Gather(rest.Cursors(ctx, fetch), limit)
+	if err != nil {
+		return last, err
+	}
+	last.Data = items
+	return last, nil
 }
 
 func (t *Tool) callListGadgets(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
@@ -200,11 +429,40 @@ func (t *Tool) callListGadgets(ctx context.Context, args json.RawMessage) (json.
 	if err := runtime.DecodeArgs(ctx, t.args, "listGadgets", args, &a, decodeListGadgetsArgs); err != nil {
 		return nil, err
 	}
-	r, err := t.svc.ListGadgets(ctx, a)
+	r, err := t.gatherListGadgets(ctx, a)
 	if err != nil {
 		return nil, runtime.ToolError(err)
 	}
 	return runtime.EncodeObject(r)
+}
+
+// gatherListTickets serves listTickets: it gathers the items of its pages, at most max_items
+// (default 100), into the result of the last page.
+func (t *Tool) gatherListTickets(ctx context.Context, args ListTicketsArgs) (ListTicketsResult, error) {
+	limit := 100
+	if args.MaxItems != nil {
+		limit = int(*args.MaxItems)
+	}
+	var last ListTicketsResult
+	first := int64(1)
+	if args.P != nil {
+		first = int64(*args.P)
+	}
+	fetch := func(ctx context.Context, n int64) (rest.Page[string], error) {
+		a := args
+		a.P = rest.Ptr(n)
+		out, err := t.svc.ListTickets(ctx, a)
+		last = out
+		var p rest.Page[string]
+		p.Items = out.Results
+		return p, err
+	}
+	items, err := rest.Gather(rest.PageNumbers(ctx, first, fetch), limit)
+	if err != nil {
+		return last, err
+	}
+	last.Results = items
+	return last, nil
 }
 
 func (t *Tool) callListTickets(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
@@ -212,11 +470,39 @@ func (t *Tool) callListTickets(ctx context.Context, args json.RawMessage) (json.
 	if err := runtime.DecodeArgs(ctx, t.args, "listTickets", args, &a, decodeListTicketsArgs); err != nil {
 		return nil, err
 	}
-	r, err := t.svc.ListTickets(ctx, a)
+	r, err := t.gatherListTickets(ctx, a)
 	if err != nil {
 		return nil, runtime.ToolError(err)
 	}
 	return runtime.EncodeObject(r)
+}
+
+// gatherListOrders serves listOrders: it gathers the items of its pages, at most max_items
+// (default 100), into the result of the last page.
+func (t *Tool) gatherListOrders(ctx context.Context, args ListOrdersArgs) (ListOrdersResult, error) {
+	limit := 100
+	if args.MaxItems != nil {
+		limit = int(*args.MaxItems)
+	}
+	var last ListOrdersResult
+	fetch := func(ctx context.Context, cursor string) (rest.Page[string], error) {
+		a := args
+		if cursor != "" {
+			a.From = rest.Ptr(cursor)
+		}
+		out, err := t.svc.ListOrders(ctx, a)
+		last = out
+		var p rest.Page[string]
+		p.Items = out.Orders
+		p.Next = rest.Text(out.Next)
+		return p, err
+	}
+	items, err := rest.Gather(rest.Cursors(ctx, fetch), limit)
+	if err != nil {
+		return last, err
+	}
+	last.Orders = items
+	return last, nil
 }
 
 func (t *Tool) callListOrders(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
@@ -224,11 +510,41 @@ func (t *Tool) callListOrders(ctx context.Context, args json.RawMessage) (json.R
 	if err := runtime.DecodeArgs(ctx, t.args, "listOrders", args, &a, decodeListOrdersArgs); err != nil {
 		return nil, err
 	}
-	r, err := t.svc.ListOrders(ctx, a)
+	r, err := t.gatherListOrders(ctx, a)
 	if err != nil {
 		return nil, runtime.ToolError(err)
 	}
 	return runtime.EncodeObject(r)
+}
+
+// gatherListInvoices serves listInvoices: it gathers the items of its pages, at most max_items
+// (default 100), into the result of the last page.
+func (t *Tool) gatherListInvoices(ctx context.Context, args ListInvoicesArgs) (ListInvoicesResult, error) {
+	limit := 100
+	if args.MaxItems != nil {
+		limit = int(*args.MaxItems)
+	}
+	var last ListInvoicesResult
+	first := int64(0)
+	if args.Start != nil {
+		first = int64(*args.Start)
+	}
+	fetch := func(ctx context.Context, n int64) (rest.Page[string], error) {
+		a := args
+		a.Start = rest.Ptr(n)
+		out, err := t.svc.ListInvoices(ctx, a)
+		last = out
+		var p rest.Page[string]
+		p.Items = out.Invoices
+		p.HasMore = rest.Bool(out.More)
+		return p, err
+	}
+	items, err := rest.Gather(rest.Offsets(ctx, first, fetch), limit)
+	if err != nil {
+		return last, err
+	}
+	last.Invoices = items
+	return last, nil
 }
 
 func (t *Tool) callListInvoices(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
@@ -236,15 +552,43 @@ func (t *Tool) callListInvoices(ctx context.Context, args json.RawMessage) (json
 	if err := runtime.DecodeArgs(ctx, t.args, "listInvoices", args, &a, decodeListInvoicesArgs); err != nil {
 		return nil, err
 	}
-	r, err := t.svc.ListInvoices(ctx, a)
+	r, err := t.gatherListInvoices(ctx, a)
 	if err != nil {
 		return nil, runtime.ToolError(err)
 	}
 	return runtime.EncodeObject(r)
 }
 
-func (t *Tool) callListVaults(ctx context.Context, _ json.RawMessage) (json.RawMessage, error) {
-	r, err := t.svc.ListVaults(ctx)
+// gatherListVaults serves listVaults: it gathers the items of its pages, at most max_items
+// (default 100), into the result of the last page.
+func (t *Tool) gatherListVaults(ctx context.Context, args ListVaultsArgs) (ListVaultsResult, error) {
+	limit := 100
+	if args.MaxItems != nil {
+		limit = int(*args.MaxItems)
+	}
+	var last ListVaultsResult
+	fetch := func(ctx context.Context) (rest.Page[string], error) {
+		out, err := t.svc.ListVaults(ctx, args)
+		last = out
+		var p rest.Page[string]
+		p.Items = out.Value
+		p.Next = rest.Text(out.NextLink)
+		return p, err
+	}
+	items, err := rest.Gather(rest.Links(ctx, fetch), limit)
+	if err != nil {
+		return last, err
+	}
+	last.Value = items
+	return last, nil
+}
+
+func (t *Tool) callListVaults(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
+	var a ListVaultsArgs
+	if err := runtime.DecodeArgs(ctx, t.args, "listVaults", args, &a, decodeListVaultsArgs); err != nil {
+		return nil, err
+	}
+	r, err := t.gatherListVaults(ctx, a)
 	if err != nil {
 		return nil, runtime.ToolError(err)
 	}

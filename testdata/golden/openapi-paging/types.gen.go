@@ -43,6 +43,9 @@ type ListIssuesArgs struct {
 	Owner   string `json:"owner"`
 	PerPage *int64 `json:"per_page,omitzero"`
 	Page    *int64 `json:"page,omitzero"`
+	// MaxItems is the most items to gather across pages (default 100, at most 1000). The Tool adapter gathers them (listIssues as a tool); the REST
+	// client sends it in no request.
+	MaxItems *int64 `json:"max_items,omitzero"`
 }
 
 func decodeListIssuesArgs(d *runtime.Decoder, x *ListIssuesArgs) {
@@ -66,6 +69,16 @@ func decodeListIssuesArgs(d *runtime.Decoder, x *ListIssuesArgs) {
 			}
 		case "page":
 			x.Page = d.IntPtr()
+		case "max_items":
+			if !d.IsNull() {
+				var v int64
+				if v1, ok := d.Int(); ok {
+					v = v1
+					runtime.CheckMin(d, float64(v1), 1.0, false)
+					runtime.CheckMax(d, float64(v1), 1000.0, false)
+				}
+				x.MaxItems = &v
+			}
 		default:
 			d.Skip()
 		}
@@ -83,6 +96,9 @@ type ListEventsResult struct {
 type ListEventsArgs struct {
 	Cursor *string `json:"cursor,omitzero"`
 	Limit  *int64  `json:"limit,omitzero"`
+	// MaxItems is the most items to gather across pages (default 100, at most 1000). The Tool adapter gathers them (listEvents as a tool); the REST
+	// client sends it in no request.
+	MaxItems *int64 `json:"max_items,omitzero"`
 }
 
 func decodeListEventsArgs(d *runtime.Decoder, x *ListEventsArgs) {
@@ -95,6 +111,16 @@ func decodeListEventsArgs(d *runtime.Decoder, x *ListEventsArgs) {
 			x.Cursor = d.StringPtr()
 		case "limit":
 			x.Limit = d.IntPtr()
+		case "max_items":
+			if !d.IsNull() {
+				var v int64
+				if v1, ok := d.Int(); ok {
+					v = v1
+					runtime.CheckMin(d, float64(v1), 1.0, false)
+					runtime.CheckMax(d, float64(v1), 1000.0, false)
+				}
+				x.MaxItems = &v
+			}
 		default:
 			d.Skip()
 		}
@@ -129,6 +155,9 @@ func (x ListChargesResultObject) Valid() bool {
 type ListChargesArgs struct {
 	StartingAfter *string `json:"starting_after,omitzero"`
 	Limit         *int64  `json:"limit,omitzero"`
+	// MaxItems is the most items to gather across pages (default 100, at most 1000). The Tool adapter gathers them (listCharges as a tool); the REST
+	// client sends it in no request.
+	MaxItems *int64 `json:"max_items,omitzero"`
 }
 
 func decodeListChargesArgs(d *runtime.Decoder, x *ListChargesArgs) {
@@ -141,6 +170,16 @@ func decodeListChargesArgs(d *runtime.Decoder, x *ListChargesArgs) {
 			x.StartingAfter = d.StringPtr()
 		case "limit":
 			x.Limit = d.IntPtr()
+		case "max_items":
+			if !d.IsNull() {
+				var v int64
+				if v1, ok := d.Int(); ok {
+					v = v1
+					runtime.CheckMin(d, float64(v1), 1.0, false)
+					runtime.CheckMax(d, float64(v1), 1000.0, false)
+				}
+				x.MaxItems = &v
+			}
 		default:
 			d.Skip()
 		}
@@ -201,6 +240,9 @@ type ListUsersResult struct {
 type ListUsersArgs struct {
 	Page    *int32 `json:"page,omitzero"`
 	PerPage *int64 `json:"per_page,omitzero"`
+	// MaxItems is the most items to gather across pages (default 100, at most 1000). The Tool adapter gathers them (listUsers as a tool); the REST
+	// client sends it in no request.
+	MaxItems *int64 `json:"max_items,omitzero"`
 }
 
 func decodeListUsersArgs(d *runtime.Decoder, x *ListUsersArgs) {
@@ -220,6 +262,16 @@ func decodeListUsersArgs(d *runtime.Decoder, x *ListUsersArgs) {
 			}
 		case "per_page":
 			x.PerPage = d.IntPtr()
+		case "max_items":
+			if !d.IsNull() {
+				var v int64
+				if v1, ok := d.Int(); ok {
+					v = v1
+					runtime.CheckMin(d, float64(v1), 1.0, false)
+					runtime.CheckMax(d, float64(v1), 1000.0, false)
+				}
+				x.MaxItems = &v
+			}
 		default:
 			d.Skip()
 		}
@@ -235,6 +287,9 @@ type ListLogsResult struct {
 type ListLogsArgs struct {
 	Offset *int64 `json:"offset,omitzero"`
 	Limit  *int64 `json:"limit,omitzero"`
+	// MaxItems is the most items to gather across pages (default 100, at most 1000). The Tool adapter gathers them (listLogs as a tool); the REST
+	// client sends it in no request.
+	MaxItems *int64 `json:"max_items,omitzero"`
 }
 
 func decodeListLogsArgs(d *runtime.Decoder, x *ListLogsArgs) {
@@ -247,6 +302,16 @@ func decodeListLogsArgs(d *runtime.Decoder, x *ListLogsArgs) {
 			x.Offset = d.IntPtr()
 		case "limit":
 			x.Limit = d.IntPtr()
+		case "max_items":
+			if !d.IsNull() {
+				var v int64
+				if v1, ok := d.Int(); ok {
+					v = v1
+					runtime.CheckMin(d, float64(v1), 1.0, false)
+					runtime.CheckMax(d, float64(v1), 1000.0, false)
+				}
+				x.MaxItems = &v
+			}
 		default:
 			d.Skip()
 		}
@@ -263,6 +328,9 @@ type ListBooksResult struct {
 type ListBooksArgs struct {
 	PageToken *string `json:"pageToken,omitzero"`
 	PageSize  *int64  `json:"pageSize,omitzero"`
+	// MaxItems is the most items to gather across pages (default 100, at most 1000). The Tool adapter gathers them (listBooks as a tool); the REST
+	// client sends it in no request.
+	MaxItems *int64 `json:"max_items,omitzero"`
 }
 
 func decodeListBooksArgs(d *runtime.Decoder, x *ListBooksArgs) {
@@ -275,6 +343,16 @@ func decodeListBooksArgs(d *runtime.Decoder, x *ListBooksArgs) {
 			x.PageToken = d.StringPtr()
 		case "pageSize":
 			x.PageSize = d.IntPtr()
+		case "max_items":
+			if !d.IsNull() {
+				var v int64
+				if v1, ok := d.Int(); ok {
+					v = v1
+					runtime.CheckMin(d, float64(v1), 1.0, false)
+					runtime.CheckMax(d, float64(v1), 1000.0, false)
+				}
+				x.MaxItems = &v
+			}
 		default:
 			d.Skip()
 		}
@@ -295,6 +373,9 @@ type ListWidgetsResultMeta struct {
 // ListWidgetsArgs are the arguments of "listWidgets" (GET /widgets).
 type ListWidgetsArgs struct {
 	After *string `json:"after,omitzero"`
+	// MaxItems is the most items to gather across pages (default 100, at most 1000). The Tool adapter gathers them (listWidgets as a tool); the REST
+	// client sends it in no request.
+	MaxItems *int64 `json:"max_items,omitzero"`
 }
 
 func decodeListWidgetsArgs(d *runtime.Decoder, x *ListWidgetsArgs) {
@@ -305,6 +386,16 @@ func decodeListWidgetsArgs(d *runtime.Decoder, x *ListWidgetsArgs) {
 		switch string(d.Key()) {
 		case "after":
 			x.After = d.StringPtr()
+		case "max_items":
+			if !d.IsNull() {
+				var v int64
+				if v1, ok := d.Int(); ok {
+					v = v1
+					runtime.CheckMin(d, float64(v1), 1.0, false)
+					runtime.CheckMax(d, float64(v1), 1000.0, false)
+				}
+				x.MaxItems = &v
+			}
 		default:
 			d.Skip()
 		}
@@ -319,6 +410,9 @@ type ListGadgetsResult struct {
 // ListGadgetsArgs are the arguments of "listGadgets" (GET /gadgets).
 type ListGadgetsArgs struct {
 	Since *string `json:"since,omitzero"`
+	// MaxItems is the most items to gather across pages (default 100, at most 1000). The Tool adapter gathers them (listGadgets as a tool); the REST
+	// client sends it in no request.
+	MaxItems *int64 `json:"max_items,omitzero"`
 }
 
 func decodeListGadgetsArgs(d *runtime.Decoder, x *ListGadgetsArgs) {
@@ -329,6 +423,16 @@ func decodeListGadgetsArgs(d *runtime.Decoder, x *ListGadgetsArgs) {
 		switch string(d.Key()) {
 		case "since":
 			x.Since = d.StringPtr()
+		case "max_items":
+			if !d.IsNull() {
+				var v int64
+				if v1, ok := d.Int(); ok {
+					v = v1
+					runtime.CheckMin(d, float64(v1), 1.0, false)
+					runtime.CheckMax(d, float64(v1), 1000.0, false)
+				}
+				x.MaxItems = &v
+			}
 		default:
 			d.Skip()
 		}
@@ -343,6 +447,9 @@ type ListTicketsResult struct {
 // ListTicketsArgs are the arguments of "listTickets" (GET /tickets).
 type ListTicketsArgs struct {
 	P *int64 `json:"p,omitzero"`
+	// MaxItems is the most items to gather across pages (default 100, at most 1000). The Tool adapter gathers them (listTickets as a tool); the REST
+	// client sends it in no request.
+	MaxItems *int64 `json:"max_items,omitzero"`
 }
 
 func decodeListTicketsArgs(d *runtime.Decoder, x *ListTicketsArgs) {
@@ -353,6 +460,16 @@ func decodeListTicketsArgs(d *runtime.Decoder, x *ListTicketsArgs) {
 		switch string(d.Key()) {
 		case "p":
 			x.P = d.IntPtr()
+		case "max_items":
+			if !d.IsNull() {
+				var v int64
+				if v1, ok := d.Int(); ok {
+					v = v1
+					runtime.CheckMin(d, float64(v1), 1.0, false)
+					runtime.CheckMax(d, float64(v1), 1000.0, false)
+				}
+				x.MaxItems = &v
+			}
 		default:
 			d.Skip()
 		}
@@ -368,6 +485,9 @@ type ListOrdersResult struct {
 // ListOrdersArgs are the arguments of "listOrders" (GET /orders).
 type ListOrdersArgs struct {
 	From *string `json:"from,omitzero"`
+	// MaxItems is the most items to gather across pages (default 100, at most 1000). The Tool adapter gathers them (listOrders as a tool); the REST
+	// client sends it in no request.
+	MaxItems *int64 `json:"max_items,omitzero"`
 }
 
 func decodeListOrdersArgs(d *runtime.Decoder, x *ListOrdersArgs) {
@@ -378,6 +498,16 @@ func decodeListOrdersArgs(d *runtime.Decoder, x *ListOrdersArgs) {
 		switch string(d.Key()) {
 		case "from":
 			x.From = d.StringPtr()
+		case "max_items":
+			if !d.IsNull() {
+				var v int64
+				if v1, ok := d.Int(); ok {
+					v = v1
+					runtime.CheckMin(d, float64(v1), 1.0, false)
+					runtime.CheckMax(d, float64(v1), 1000.0, false)
+				}
+				x.MaxItems = &v
+			}
 		default:
 			d.Skip()
 		}
@@ -394,6 +524,9 @@ type ListInvoicesResult struct {
 type ListInvoicesArgs struct {
 	Start *int64 `json:"start,omitzero"`
 	Size  *int64 `json:"size,omitzero"`
+	// MaxItems is the most items to gather across pages (default 100, at most 1000). The Tool adapter gathers them (listInvoices as a tool); the REST
+	// client sends it in no request.
+	MaxItems *int64 `json:"max_items,omitzero"`
 }
 
 func decodeListInvoicesArgs(d *runtime.Decoder, x *ListInvoicesArgs) {
@@ -406,6 +539,16 @@ func decodeListInvoicesArgs(d *runtime.Decoder, x *ListInvoicesArgs) {
 			x.Start = d.IntPtr()
 		case "size":
 			x.Size = d.IntPtr()
+		case "max_items":
+			if !d.IsNull() {
+				var v int64
+				if v1, ok := d.Int(); ok {
+					v = v1
+					runtime.CheckMin(d, float64(v1), 1.0, false)
+					runtime.CheckMax(d, float64(v1), 1000.0, false)
+				}
+				x.MaxItems = &v
+			}
 		default:
 			d.Skip()
 		}
@@ -470,6 +613,35 @@ func decodeListPairsArgs(d *runtime.Decoder, x *ListPairsArgs) {
 		switch string(d.Key()) {
 		case "page":
 			x.Page = d.IntPtr()
+		default:
+			d.Skip()
+		}
+	}
+}
+
+// ListVaultsArgs are the arguments of "listVaults" (GET /vaults).
+type ListVaultsArgs struct {
+	// MaxItems is the most items to gather across pages (default 100, at most 1000). The Tool adapter gathers them (listVaults as a tool); the REST
+	// client sends it in no request.
+	MaxItems *int64 `json:"max_items,omitzero"`
+}
+
+func decodeListVaultsArgs(d *runtime.Decoder, x *ListVaultsArgs) {
+	if !d.Object() {
+		return
+	}
+	for d.Next() {
+		switch string(d.Key()) {
+		case "max_items":
+			if !d.IsNull() {
+				var v int64
+				if v1, ok := d.Int(); ok {
+					v = v1
+					runtime.CheckMin(d, float64(v1), 1.0, false)
+					runtime.CheckMax(d, float64(v1), 1000.0, false)
+				}
+				x.MaxItems = &v
+			}
 		default:
 			d.Skip()
 		}
