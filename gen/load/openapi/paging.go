@@ -25,9 +25,9 @@ import (
 // pagingOp is an operation whose pagination is decided once every type is
 // built.
 type pagingOp struct {
-	fn  *model.Function
-	op  *openapi3.Operation
-	loc oaLoc
+	fn   *model.Function
+	op   *openapi3.Operation
+	loc  oaLoc
 	dfn  int         // the index of its function in docFunctions
 	args *model.Type // its argument struct, named even when it has no fields
 }
