@@ -33,6 +33,13 @@ func emitPagingMethod(f *jen.File, fn *model.Function) {
 		params = append(params, jen.Id("args").Id(fn.Args.Name))
 	}
 	body, pager := pagerCode(fn, jen.Id("c").Dot(fn.GoName), false)
+	if m := pg.MaxItems; m != nil && m.Pointer {
+		// if args.MaxItems != nil {
+		//	return rest.Take(rest.Cursors(ctx, fetch), int(*args.MaxItems))
+		// }
+		body = append(body, jen.If(jen.Id("args").Dot(m.Name).Op("!=").Nil()).Block(
+			jen.Return(restQ("Take").Call(pager, jen.Int().Call(jen.Op("*").Id("args").Dot(m.Name))))))
+	}
 	body = append(body, jen.Return(pager))
 	f.Add(funcDoc(pg.Method, fn.Name, pagingDoc(fn))).Func().Params(jen.Id("c").Op("*").Id("Client")).Id(pg.Method).Params(params...).
 		Qual(iterPath, "Seq2").Types(goType(pg.Item), jen.Error()).Block(body...)

@@ -481,3 +481,21 @@ func TestPagingToolMaxItems(t *testing.T) {
 		t.Errorf("max_items 5000: %v", err)
 	}
 }
+
+// MaxItems set on the arguments stops FAll after that many items; the
+// pages after are not fetched.
+func TestPagingMaxItemsOnClient(t *testing.T) {
+	api := &pagingAPI{total: 100}
+	srv := httptest.NewServer(api)
+	defer srv.Close()
+	got, err := ids(paging.NewClient(srv.URL).ListEventsAll(context.Background(), paging.ListEventsArgs{MaxItems: rest.Ptr(int64(7))}),
+		func(e paging.Event) string { return e.ID })
+	if err != nil || strings.Join(got, ",") != "x0,x1,x2,x3,x4,x5,x6" || len(api.requests()) != 3 {
+		t.Fatalf("%v, %v after %d requests", got, err, len(api.requests()))
+	}
+	for _, r := range api.requests() {
+		if strings.Contains(r, "max_items") {
+			t.Errorf("max_items sent: %s", r)
+		}
+	}
+}

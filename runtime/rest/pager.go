@@ -402,3 +402,23 @@ func Gather[T any](seq iter.Seq2[T, error], max int) ([]T, error) {
 	}
 	return items, nil
 }
+
+// Take returns the first n items of seq (none when n <= 0) and its error,
+// if one comes first; the iteration of seq stops at the n-th item, so no
+// page after its page is fetched.
+func Take[T any](seq iter.Seq2[T, error], n int) iter.Seq2[T, error] {
+	return func(yield func(T, error) bool) {
+		if n <= 0 {
+			return
+		}
+		i := 0
+		for it, err := range seq {
+			if !yield(it, err) || err != nil {
+				return
+			}
+			if i++; i >= n {
+				return
+			}
+		}
+	}
+}

@@ -151,6 +151,9 @@ func (c *Client) ListIssuesAll(ctx context.Context, args ListIssuesArgs) iter.Se
 		p.Items = out
 		return p, err
 	}
+	if args.MaxItems != nil {
+		return rest.Take(rest.Links(ctx, fetch), int(*args.MaxItems))
+	}
 	return rest.Links(ctx, fetch)
 }
 
@@ -197,6 +200,9 @@ func (c *Client) ListEventsAll(ctx context.Context, args ListEventsArgs) iter.Se
 		p.Items = out.Data
 		p.Next = rest.Text(out.NextCursor)
 		return p, err
+	}
+	if args.MaxItems != nil {
+		return rest.Take(rest.Cursors(ctx, fetch), int(*args.MaxItems))
 	}
 	return rest.Cursors(ctx, fetch)
 }
@@ -247,6 +253,9 @@ func (c *Client) ListChargesAll(ctx context.Context, args ListChargesArgs) iter.
 		}
 		p.HasMore = rest.Bool(out.HasMore)
 		return p, err
+	}
+	if args.MaxItems != nil {
+		return rest.Take(rest.Cursors(ctx, fetch), int(*args.MaxItems))
 	}
 	return rest.Cursors(ctx, fetch)
 }
@@ -362,6 +371,9 @@ func (c *Client) ListUsersAll(ctx context.Context, args ListUsersArgs) iter.Seq2
 		p.Items = out.Users
 		return p, err
 	}
+	if args.MaxItems != nil {
+		return rest.Take(rest.PageNumbers(ctx, first, fetch), int(*args.MaxItems))
+	}
 	return rest.PageNumbers(ctx, first, fetch)
 }
 
@@ -410,6 +422,9 @@ func (c *Client) ListLogsAll(ctx context.Context, args ListLogsArgs) iter.Seq2[s
 		p.Items = out.Items
 		return p, err
 	}
+	if args.MaxItems != nil {
+		return rest.Take(rest.Offsets(ctx, first, fetch), int(*args.MaxItems))
+	}
 	return rest.Offsets(ctx, first, fetch)
 }
 
@@ -457,6 +472,9 @@ func (c *Client) ListBooksAll(ctx context.Context, args ListBooksArgs) iter.Seq2
 		p.Next = rest.Text(out.NextPageToken)
 		return p, err
 	}
+	if args.MaxItems != nil {
+		return rest.Take(rest.Cursors(ctx, fetch), int(*args.MaxItems))
+	}
 	return rest.Cursors(ctx, fetch)
 }
 
@@ -502,6 +520,9 @@ func (c *Client) ListWidgetsAll(ctx context.Context, args ListWidgetsArgs) iter.
 			p.Next = rest.Text(out.Meta.Next)
 		}
 		return p, err
+	}
+	if args.MaxItems != nil {
+		return rest.Take(rest.Cursors(ctx, fetch), int(*args.MaxItems))
 	}
 	return rest.Cursors(ctx, fetch)
 }
@@ -549,6 +570,9 @@ func (c *Client) ListGadgetsAll(ctx context.Context, args ListGadgetsArgs) iter.
 		}
 		return p, err
 	}
+	if args.MaxItems != nil {
+		return rest.Take(rest.Cursors(ctx, fetch), int(*args.MaxItems))
+	}
 	return rest.Cursors(ctx, fetch)
 }
 
@@ -594,6 +618,9 @@ func (c *Client) ListTicketsAll(ctx context.Context, args ListTicketsArgs) iter.
 		p.Items = out.Results
 		return p, err
 	}
+	if args.MaxItems != nil {
+		return rest.Take(rest.PageNumbers(ctx, first, fetch), int(*args.MaxItems))
+	}
 	return rest.PageNumbers(ctx, first, fetch)
 }
 
@@ -637,6 +664,9 @@ func (c *Client) ListOrdersAll(ctx context.Context, args ListOrdersArgs) iter.Se
 		p.Items = out.Orders
 		p.Next = rest.Text(out.Next)
 		return p, err
+	}
+	if args.MaxItems != nil {
+		return rest.Take(rest.Cursors(ctx, fetch), int(*args.MaxItems))
 	}
 	return rest.Cursors(ctx, fetch)
 }
@@ -687,6 +717,9 @@ func (c *Client) ListInvoicesAll(ctx context.Context, args ListInvoicesArgs) ite
 		p.HasMore = rest.Bool(out.More)
 		return p, err
 	}
+	if args.MaxItems != nil {
+		return rest.Take(rest.Offsets(ctx, first, fetch), int(*args.MaxItems))
+	}
 	return rest.Offsets(ctx, first, fetch)
 }
 
@@ -723,6 +756,9 @@ func (c *Client) ListVaultsAll(ctx context.Context, args ListVaultsArgs) iter.Se
 		p.Items = out.Value
 		p.Next = rest.Text(out.NextLink)
 		return p, err
+	}
+	if args.MaxItems != nil {
+		return rest.Take(rest.Links(ctx, fetch), int(*args.MaxItems))
 	}
 	return rest.Links(ctx, fetch)
 }

@@ -43,8 +43,8 @@ type ListIssuesArgs struct {
 	Owner   string `json:"owner"`
 	PerPage *int64 `json:"per_page,omitzero"`
 	Page    *int64 `json:"page,omitzero"`
-	// MaxItems is the most items to gather across pages (default 100, at most 1000). The Tool adapter gathers them (listIssues as a tool); the REST
-	// client sends it in no request.
+	// MaxItems is the most items to gather across pages (default 100, at most 1000). The Tool adapter gathers them (listIssues as a tool), and the
+	// client's iterator stops after them (absent: every page); no request carries it.
 	MaxItems *int64 `json:"max_items,omitzero"`
 }
 
@@ -96,8 +96,8 @@ type ListEventsResult struct {
 type ListEventsArgs struct {
 	Cursor *string `json:"cursor,omitzero"`
 	Limit  *int64  `json:"limit,omitzero"`
-	// MaxItems is the most items to gather across pages (default 100, at most 1000). The Tool adapter gathers them (listEvents as a tool); the REST
-	// client sends it in no request.
+	// MaxItems is the most items to gather across pages (default 100, at most 1000). The Tool adapter gathers them (listEvents as a tool), and the
+	// client's iterator stops after them (absent: every page); no request carries it.
 	MaxItems *int64 `json:"max_items,omitzero"`
 }
 
@@ -155,8 +155,8 @@ func (x ListChargesResultObject) Valid() bool {
 type ListChargesArgs struct {
 	StartingAfter *string `json:"starting_after,omitzero"`
 	Limit         *int64  `json:"limit,omitzero"`
-	// MaxItems is the most items to gather across pages (default 100, at most 1000). The Tool adapter gathers them (listCharges as a tool); the REST
-	// client sends it in no request.
+	// MaxItems is the most items to gather across pages (default 100, at most 1000). The Tool adapter gathers them (listCharges as a tool), and the
+	// client's iterator stops after them (absent: every page); no request carries it.
 	MaxItems *int64 `json:"max_items,omitzero"`
 }
 
@@ -240,8 +240,8 @@ type ListUsersResult struct {
 type ListUsersArgs struct {
 	Page    *int32 `json:"page,omitzero"`
 	PerPage *int64 `json:"per_page,omitzero"`
-	// MaxItems is the most items to gather across pages (default 100, at most 1000). The Tool adapter gathers them (listUsers as a tool); the REST
-	// client sends it in no request.
+	// MaxItems is the most items to gather across pages (default 100, at most 1000). The Tool adapter gathers them (listUsers as a tool), and the
+	// client's iterator stops after them (absent: every page); no request carries it.
 	MaxItems *int64 `json:"max_items,omitzero"`
 }
 
@@ -287,8 +287,8 @@ type ListLogsResult struct {
 type ListLogsArgs struct {
 	Offset *int64 `json:"offset,omitzero"`
 	Limit  *int64 `json:"limit,omitzero"`
-	// MaxItems is the most items to gather across pages (default 100, at most 1000). The Tool adapter gathers them (listLogs as a tool); the REST
-	// client sends it in no request.
+	// MaxItems is the most items to gather across pages (default 100, at most 1000). The Tool adapter gathers them (listLogs as a tool), and the
+	// client's iterator stops after them (absent: every page); no request carries it.
 	MaxItems *int64 `json:"max_items,omitzero"`
 }
 
@@ -328,8 +328,8 @@ type ListBooksResult struct {
 type ListBooksArgs struct {
 	PageToken *string `json:"pageToken,omitzero"`
 	PageSize  *int64  `json:"pageSize,omitzero"`
-	// MaxItems is the most items to gather across pages (default 100, at most 1000). The Tool adapter gathers them (listBooks as a tool); the REST
-	// client sends it in no request.
+	// MaxItems is the most items to gather across pages (default 100, at most 1000). The Tool adapter gathers them (listBooks as a tool), and the
+	// client's iterator stops after them (absent: every page); no request carries it.
 	MaxItems *int64 `json:"max_items,omitzero"`
 }
 
@@ -373,8 +373,8 @@ type ListWidgetsResultMeta struct {
 // ListWidgetsArgs are the arguments of "listWidgets" (GET /widgets).
 type ListWidgetsArgs struct {
 	After *string `json:"after,omitzero"`
-	// MaxItems is the most items to gather across pages (default 100, at most 1000). The Tool adapter gathers them (listWidgets as a tool); the REST
-	// client sends it in no request.
+	// MaxItems is the most items to gather across pages (default 100, at most 1000). The Tool adapter gathers them (listWidgets as a tool), and the
+	// client's iterator stops after them (absent: every page); no request carries it.
 	MaxItems *int64 `json:"max_items,omitzero"`
 }
 
@@ -410,8 +410,8 @@ type ListGadgetsResult struct {
 // ListGadgetsArgs are the arguments of "listGadgets" (GET /gadgets).
 type ListGadgetsArgs struct {
 	Since *string `json:"since,omitzero"`
-	// MaxItems is the most items to gather across pages (default 100, at most 1000). The Tool adapter gathers them (listGadgets as a tool); the REST
-	// client sends it in no request.
+	// MaxItems is the most items to gather across pages (default 100, at most 1000). The Tool adapter gathers them (listGadgets as a tool), and the
+	// client's iterator stops after them (absent: every page); no request carries it.
 	MaxItems *int64 `json:"max_items,omitzero"`
 }
 
@@ -447,8 +447,8 @@ type ListTicketsResult struct {
 // ListTicketsArgs are the arguments of "listTickets" (GET /tickets).
 type ListTicketsArgs struct {
 	P *int64 `json:"p,omitzero"`
-	// MaxItems is the most items to gather across pages (default 100, at most 1000). The Tool adapter gathers them (listTickets as a tool); the REST
-	// client sends it in no request.
+	// MaxItems is the most items to gather across pages (default 100, at most 1000). The Tool adapter gathers them (listTickets as a tool), and the
+	// client's iterator stops after them (absent: every page); no request carries it.
 	MaxItems *int64 `json:"max_items,omitzero"`
 }
 
@@ -485,8 +485,8 @@ type ListOrdersResult struct {
 // ListOrdersArgs are the arguments of "listOrders" (GET /orders).
 type ListOrdersArgs struct {
 	From *string `json:"from,omitzero"`
-	// MaxItems is the most items to gather across pages (default 100, at most 1000). The Tool adapter gathers them (listOrders as a tool); the REST
-	// client sends it in no request.
+	// MaxItems is the most items to gather across pages (default 100, at most 1000). The Tool adapter gathers them (listOrders as a tool), and the
+	// client's iterator stops after them (absent: every page); no request carries it.
 	MaxItems *int64 `json:"max_items,omitzero"`
 }
 
@@ -524,8 +524,8 @@ type ListInvoicesResult struct {
 type ListInvoicesArgs struct {
 	Start *int64 `json:"start,omitzero"`
 	Size  *int64 `json:"size,omitzero"`
-	// MaxItems is the most items to gather across pages (default 100, at most 1000). The Tool adapter gathers them (listInvoices as a tool); the REST
-	// client sends it in no request.
+	// MaxItems is the most items to gather across pages (default 100, at most 1000). The Tool adapter gathers them (listInvoices as a tool), and the
+	// client's iterator stops after them (absent: every page); no request carries it.
 	MaxItems *int64 `json:"max_items,omitzero"`
 }
 
@@ -621,8 +621,8 @@ func decodeListPairsArgs(d *runtime.Decoder, x *ListPairsArgs) {
 
 // ListVaultsArgs are the arguments of "listVaults" (GET /vaults).
 type ListVaultsArgs struct {
-	// MaxItems is the most items to gather across pages (default 100, at most 1000). The Tool adapter gathers them (listVaults as a tool); the REST
-	// client sends it in no request.
+	// MaxItems is the most items to gather across pages (default 100, at most 1000). The Tool adapter gathers them (listVaults as a tool), and the
+	// client's iterator stops after them (absent: every page); no request carries it.
 	MaxItems *int64 `json:"max_items,omitzero"`
 }
 
