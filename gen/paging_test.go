@@ -38,6 +38,9 @@ func TestPagingDetection(t *testing.T) {
 	}{
 		{"cursor", `{name: cursor, in: query, schema: ` + str + `}`, `data: ` + arr + `, next_cursor: ` + str, ``, "sends back the cursor", ""},
 		{"slack cursor", `{name: cursor, in: query, schema: ` + str + `}`, `members: ` + arr + `, response_metadata: {type: object, properties: {next_cursor: ` + str + `}}`, ``, "sends back the cursor", ""},
+		{"kubernetes continue", `{name: continue, in: query, schema: ` + str + `}, {name: limit, in: query, schema: {type: integer}}`, `items: ` + arr + `, metadata: {type: object, properties: {continue: ` + str + `}}`, ``, "sends back the cursor", ""},
+		{"openai after and last_id", `{name: after, in: query, schema: ` + str + `}`, `data: ` + arr + `, last_id: ` + str + `, has_more: {type: boolean}`, ``, "sends back the cursor", ""},
+		{"after and has_more", `{name: after, in: query, schema: ` + str + `}`, `data: {type: array, items: {type: object, required: [id], properties: {id: ` + str + `}}}, has_more: {type: boolean}`, ``, "asks for the items after", ""},
 		{"integer cursor param", `{name: cursor, in: query, schema: {type: integer}}`, `data: ` + arr + `, next_cursor: ` + str, ``, "", ""},
 		{"cursor and page", `{name: cursor, in: query, schema: ` + str + `}, {name: page, in: query, schema: {type: integer}}`, `data: ` + arr + `, next_cursor: ` + str, ``, "", ""},
 		{"two arrays", `{name: page, in: query, schema: {type: integer}}`, `a: ` + arr + `, b: ` + arr, ``, "", ""},

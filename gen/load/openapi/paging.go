@@ -42,8 +42,8 @@ const (
 
 // The names the heuristics know, in the order they are preferred.
 var (
-	cursorParams  = []string{"cursor", "page_token", "pageToken", "next_token", "nextToken", "continuation_token", "continuationToken", "after", "marker"}
-	cursorMembers = []string{"next_cursor", "nextCursor", "next_page_token", "nextPageToken", "next_token", "nextToken", "continuation_token", "continuationToken", "next_marker", "nextMarker", "cursor"}
+	cursorParams  = []string{"cursor", "page_token", "pageToken", "next_token", "nextToken", "continuation_token", "continuationToken", "after", "marker", "continue"}
+	cursorMembers = []string{"next_cursor", "nextCursor", "next_page_token", "nextPageToken", "next_token", "nextToken", "continuation_token", "continuationToken", "next_marker", "nextMarker", "last_id", "continue", "cursor"}
 	cursorHolders = []string{"meta", "metadata", "pagination", "paging", "page_info", "pageInfo", "response_metadata", "links", "cursor"}
 	moreMembers   = []string{"has_more", "hasMore", "has_next_page", "hasNextPage", "has_next", "hasNext"}
 	linkMembers   = []string{"@odata.nextLink", "nextLink", "next_link", "next_page_url", "nextPageUrl", "next_url", "nextUrl"}
@@ -152,7 +152,13 @@ func linkHeader(op *openapi3.Operation) bool {
 // the response's members: exactly one style must match.
 func guessPaging(fn *model.Function) *model.Paging {
 	var found []*model.Paging
-	if p := arg(fn, "starting_after"); p != nil && isText(p.Type) {
+	// starting_after (Stripe), or after with no cursor member: the last
+	// item's id, while has_more.
+	after := arg(fn, "starting_after")
+	if after == nil && findMember(fn.Result, cursorMembers) == nil {
+		after = arg(fn, "after")
+	}
+	if p := after; p != nil && isText(p.Type) {
 		if hm := findMember(fn.Result, moreMembers); hm != nil {
 			pg := &model.Paging{Style: model.PageAfter, Param: p, HasMore: hm}
 			if pg.Items, pg.Item = items(fn.Result, ""); pg.Item != nil {
