@@ -81,6 +81,9 @@ func TestDeclaredNames(t *testing.T) {
 			}
 			for _, fn := range pkg.Functions {
 				toolMethods[fn.ToolMethod] = true
+				if fn.HTTP != nil && fn.HTTP.Paging != nil {
+					toolMethods[fn.HTTP.Paging.Gather] = true // the Tool's method of a list function
+				}
 			}
 			files, _ := filepath.Glob(filepath.Join(c.dir, "*.go"))
 			fset := token.NewFileSet()

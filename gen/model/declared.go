@@ -27,7 +27,8 @@ var reservedOpenAPINames = []string{
 // ToolMethods returns the exported methods of every package's Tool
 // (tool.gen.go): Hints only in OpenAPI packages, StreamCall only when a
 // function streams. Names made from a document never collide with them:
-// Tool's other methods are the unexported Function.ToolMethod names.
+// Tool's other methods are the unexported Function.ToolMethod names (and
+// Paging.Gather, gatherF, for a list function).
 func ToolMethods() []string {
 	return []string{"Call", "StreamCall", "Load", "Document", "Declarations", "Functions", "Hints"}
 }
