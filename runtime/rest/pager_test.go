@@ -463,3 +463,43 @@ func TestNextLink(t *testing.T) {
 		}
 	}
 }
+
+// Gather and Take stop at the bound, so the page after it is never
+// fetched; an error ends them with the items before it.
+func TestGatherAndTake(t *testing.T) {
+	api := &listAPI{total: 100, size: 10}
+	srv := httptest.NewServer(api)
+	defer srv.Close()
+	c := NewClient(srv.URL)
+	ctx := context.Background()
+	for _, tc := range []struct{ max, items, hits int }{{0, 0, 0}, {1, 1, 1}, {10, 10, 1}, {11, 11, 2}, {1000, 100, 10}} {
+		api.hits.Store(0)
+		got, err := Gather(Cursors(ctx, cursorFetch(c)), tc.max)
+		if err != nil || len(got) != tc.items || got == nil || int(api.hits.Load()) != tc.hits {
+			t.Errorf("Gather %d: %d items, %v, %d requests; want %d in %d", tc.max, len(got), err, api.hits.Load(), tc.items, tc.hits)
+		}
+		api.hits.Store(0)
+		n := 0
+		for _, err := range Take(Cursors(ctx, cursorFetch(c)), tc.max) {
+			if err != nil {
+				t.Fatal(err)
+			}
+			n++
+		}
+		if n != tc.items || int(api.hits.Load()) != tc.hits {
+			t.Errorf("Take %d: %d items in %d requests; want %d in %d", tc.max, n, api.hits.Load(), tc.items, tc.hits)
+		}
+	}
+	api.fail = func(n int64, w http.ResponseWriter) bool {
+		if n == 2 {
+			w.WriteHeader(http.StatusBadGateway)
+		}
+		return n == 2
+	}
+	api.hits.Store(0)
+	got, err := Gather(Cursors(ctx, cursorFetch(c)), 50)
+	var se *StatusError
+	if len(got) != 10 || !errors.As(err, &se) || se.StatusCode != http.StatusBadGateway {
+		t.Errorf("Gather over a failing page: %d items, %v", len(got), err)
+	}
+}
