@@ -1,9 +1,13 @@
 // Package rest is what clients generated from OpenAPI documents build on: a
 // REST client ([Client]) with credentials and request editors, parameter
 // serialisation per OpenAPI style and explode ([Style]), request bodies, retries
-// ([RetryPolicy]), redirects that keep credentials with their origin
-// ([runtime.RedirectPolicy]), streamed responses ([StreamResponse]: Server-Sent
-// Events and NDJSON, reconnecting), and the errors of documented and
+// ([RetryPolicy]) with idempotency keys ([Request.Idempotency]), the pages of
+// a list operation as one iterator ([Cursors], [Links], [PageNumbers],
+// [Offsets]; bounded by [Gather] and [Take], never looping on a repeated
+// cursor: [ErrPageRepeated], [MaxEmptyPages]), redirects that keep
+// credentials with their origin ([runtime.RedirectPolicy]), streamed
+// responses ([StreamResponse]: Server-Sent Events and NDJSON, reconnecting),
+// and the errors of documented and
 // undocumented responses ([APIError], [StatusError]). Generated code stays
 // small: one builder call per parameter, r.Query("limit", args.Limit), with
 // the [Style] values a parameter needs only where the document departs from
