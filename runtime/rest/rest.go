@@ -8,8 +8,8 @@
 // credentials with their origin ([runtime.RedirectPolicy]), streamed
 // responses ([StreamResponse]: Server-Sent Events and NDJSON, reconnecting),
 // and the errors of documented and undocumented responses ([APIError],
-// [StatusError]). Generated code stays small: one builder call per parameter, r.Query("limit", args.Limit), with
-// the [Style] values a parameter needs only where the document departs from
+// [StatusError]). Generated code stays small: one builder call per
+// parameter, r.Query("limit", args.Limit), with the [Style] values a parameter needs only where the document departs from
 // OpenAPI's defaults (r.Query("ids", args.IDs, rest.NoExplode)), and one switch
 // over the documented statuses. OpenAPI 3.2's querystring parameter is
 // [Request.QueryString], and any method the document gives an operation is
