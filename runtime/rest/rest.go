@@ -1,17 +1,18 @@
 // Package rest is what clients generated from OpenAPI documents build on: a
 // REST client ([Client]) with credentials and request editors, parameter
-// serialisation per OpenAPI style and explode ([Style]), request bodies, retries
-// ([RetryPolicy]) with idempotency keys ([Request.Idempotency]), the pages of
-// a list operation as one iterator ([Cursors], [Links], [PageNumbers],
-// [Offsets]; bounded by [Gather] and [Take], never looping on a repeated
-// cursor: [ErrPageRepeated], [MaxEmptyPages]), redirects that keep
+// serialisation per OpenAPI style and explode ([Style]), request bodies,
+// retries ([RetryPolicy]) with idempotency keys ([Request.Idempotency]), the
+// pages of a list operation as one iterator ([Cursors], [Links],
+// [PageNumbers], [Offsets]; bounded by [Gather] and [Take], never looping on
+// a repeated cursor: [ErrPageRepeated], [MaxEmptyPages]), redirects that keep
 // credentials with their origin ([runtime.RedirectPolicy]), streamed
 // responses ([StreamResponse]: Server-Sent Events and NDJSON, reconnecting),
 // and the errors of documented and undocumented responses ([APIError],
 // [StatusError]). Generated code stays small: one builder call per
-// parameter, r.Query("limit", args.Limit), with the [Style] values a parameter needs only where the document departs from
-// OpenAPI's defaults (r.Query("ids", args.IDs, rest.NoExplode)), and one switch
-// over the documented statuses. OpenAPI 3.2's querystring parameter is
+// parameter, r.Query("limit", args.Limit), with the [Style] values a
+// parameter needs only where the document departs from OpenAPI's defaults
+// (r.Query("ids", args.IDs, rest.NoExplode)), and one switch over the
+// documented statuses. OpenAPI 3.2's querystring parameter is
 // [Request.QueryString], and any method the document gives an operation is
 // sent as is, with its body. [WithStrictResponses] (off by default) checks
 // every success response against the document with the generated decoder of
