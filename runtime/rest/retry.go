@@ -16,7 +16,8 @@ import (
 // answered 429 (Too Many Requests) or 503 (Service Unavailable). Only
 // requests that can be sent twice are retried: GET, HEAD, OPTIONS, TRACE,
 // PUT, DELETE and QUERY, and any other that carries an idempotency header
-// (IdempotencyHeaders). Waits grow exponentially with full jitter, a
+// (IdempotencyHeaders) or the key its operation declares
+// ([Request.Idempotency]). Waits grow exponentially with full jitter, a
 // Retry-After header (seconds or an HTTP date) is honoured, and nothing
 // waits past the context's deadline: the last answer is returned instead.
 //
