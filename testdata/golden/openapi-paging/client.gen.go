@@ -117,7 +117,16 @@ func (c *Client) ListIssuesWithHeaders(ctx context.Context, args ListIssuesArgs)
 	}
 	switch {
 	case resp.Is("200"):
-		err = resp.Decode(&out.Body)
+		err = rest.DecodeChecked(resp, &out.Body, func(d *runtime.Decoder, x *[]Issue) {
+			if d.Array() {
+				*x = []Issue{}
+				for d.NextItem() {
+					var e1 Issue
+					decodeIssue(d, &e1)
+					*x = append(*x, e1)
+				}
+			}
+		})
 	case resp.Success():
 	default:
 		err = resp.Unexpected()
@@ -175,7 +184,7 @@ func (c *Client) ListEvents(ctx context.Context, args ListEventsArgs) (ListEvent
 	}
 	switch {
 	case resp.Is("200"):
-		err = resp.Decode(&out)
+		err = rest.DecodeChecked(resp, &out, decodeListEventsResult)
 	case resp.Success():
 	default:
 		err = resp.Unexpected()
@@ -225,7 +234,7 @@ func (c *Client) ListCharges(ctx context.Context, args ListChargesArgs) (ListCha
 	}
 	switch {
 	case resp.Is("200"):
-		err = resp.Decode(&out)
+		err = rest.DecodeChecked(resp, &out, decodeListChargesResult)
 	case resp.Success():
 	default:
 		err = resp.Unexpected()
@@ -278,7 +287,7 @@ func (c *Client) CreateCharge(ctx context.Context, args CreateChargeArgs) (Charg
 	}
 	switch {
 	case resp.Is("200"):
-		err = resp.Decode(&out)
+		err = rest.DecodeChecked(resp, &out, decodeCharge)
 	case resp.Success():
 	default:
 		err = resp.Unexpected()
@@ -344,7 +353,7 @@ func (c *Client) ListUsers(ctx context.Context, args ListUsersArgs) (ListUsersRe
 	}
 	switch {
 	case resp.Is("200"):
-		err = resp.Decode(&out)
+		err = rest.DecodeChecked(resp, &out, decodeListUsersResult)
 	case resp.Success():
 	default:
 		err = resp.Unexpected()
@@ -395,7 +404,7 @@ func (c *Client) ListLogs(ctx context.Context, args ListLogsArgs) (ListLogsResul
 	}
 	switch {
 	case resp.Is("200"):
-		err = resp.Decode(&out)
+		err = rest.DecodeChecked(resp, &out, decodeListLogsResult)
 	case resp.Success():
 	default:
 		err = resp.Unexpected()
@@ -446,7 +455,7 @@ func (c *Client) ListBooks(ctx context.Context, args ListBooksArgs) (ListBooksRe
 	}
 	switch {
 	case resp.Is("200"):
-		err = resp.Decode(&out)
+		err = rest.DecodeChecked(resp, &out, decodeListBooksResult)
 	case resp.Success():
 	default:
 		err = resp.Unexpected()
@@ -493,7 +502,7 @@ func (c *Client) ListWidgets(ctx context.Context, args ListWidgetsArgs) (ListWid
 	}
 	switch {
 	case resp.Is("200"):
-		err = resp.Decode(&out)
+		err = rest.DecodeChecked(resp, &out, decodeListWidgetsResult)
 	case resp.Success():
 	default:
 		err = resp.Unexpected()
@@ -542,7 +551,7 @@ func (c *Client) ListGadgets(ctx context.Context, args ListGadgetsArgs) (ListGad
 	}
 	switch {
 	case resp.Is("200"):
-		err = resp.Decode(&out)
+		err = rest.DecodeChecked(resp, &out, decodeListGadgetsResult)
 	case resp.Success():
 	default:
 		err = resp.Unexpected()
@@ -591,7 +600,7 @@ func (c *Client) ListTickets(ctx context.Context, args ListTicketsArgs) (ListTic
 	}
 	switch {
 	case resp.Is("200"):
-		err = resp.Decode(&out)
+		err = rest.DecodeChecked(resp, &out, decodeListTicketsResult)
 	case resp.Success():
 	default:
 		err = resp.Unexpected()
@@ -639,7 +648,7 @@ func (c *Client) ListOrders(ctx context.Context, args ListOrdersArgs) (ListOrder
 	}
 	switch {
 	case resp.Is("200"):
-		err = resp.Decode(&out)
+		err = rest.DecodeChecked(resp, &out, decodeListOrdersResult)
 	case resp.Success():
 	default:
 		err = resp.Unexpected()
@@ -689,7 +698,7 @@ func (c *Client) ListInvoices(ctx context.Context, args ListInvoicesArgs) (ListI
 	}
 	switch {
 	case resp.Is("200"):
-		err = resp.Decode(&out)
+		err = rest.DecodeChecked(resp, &out, decodeListInvoicesResult)
 	case resp.Success():
 	default:
 		err = resp.Unexpected()
@@ -735,7 +744,7 @@ func (c *Client) ListVaults(ctx context.Context, args ListVaultsArgs) (ListVault
 	}
 	switch {
 	case resp.Is("200"):
-		err = resp.Decode(&out)
+		err = rest.DecodeChecked(resp, &out, decodeListVaultsResult)
 	case resp.Success():
 	default:
 		err = resp.Unexpected()
@@ -775,7 +784,7 @@ func (c *Client) ListRegions(ctx context.Context) (ListRegionsResult, error) {
 	}
 	switch {
 	case resp.Is("200"):
-		err = resp.Decode(&out)
+		err = rest.DecodeChecked(resp, &out, decodeListRegionsResult)
 	case resp.Success():
 	default:
 		err = resp.Unexpected()
@@ -801,7 +810,7 @@ func (c *Client) ListMixed(ctx context.Context, args ListMixedArgs) (ListMixedRe
 	}
 	switch {
 	case resp.Is("200"):
-		err = resp.Decode(&out)
+		err = rest.DecodeChecked(resp, &out, decodeListMixedResult)
 	case resp.Success():
 	default:
 		err = resp.Unexpected()
@@ -824,7 +833,7 @@ func (c *Client) ListPairs(ctx context.Context, args ListPairsArgs) (ListPairsRe
 	}
 	switch {
 	case resp.Is("200"):
-		err = resp.Decode(&out)
+		err = rest.DecodeChecked(resp, &out, decodeListPairsResult)
 	case resp.Success():
 	default:
 		err = resp.Unexpected()
@@ -844,7 +853,16 @@ func (c *Client) ListThings(ctx context.Context) ([]string, error) {
 	}
 	switch {
 	case resp.Is("200"):
-		err = resp.Decode(&out)
+		err = rest.DecodeChecked(resp, &out, func(d *runtime.Decoder, x *[]string) {
+			if d.Array() {
+				*x = []string{}
+				for d.NextItem() {
+					var e1 string
+					e1, _ = d.String()
+					*x = append(*x, e1)
+				}
+			}
+		})
 	case resp.Success():
 	default:
 		err = resp.Unexpected()

@@ -74,6 +74,8 @@ var _ runtime.HintTool = (*Tool)(nil)
 // (runtime.WithDefaults, runtime.WithFixed, runtime.WithEnvs). It fails when
 // an option names a function or an argument the document does not have, or
 // gives a value of the wrong type.
+// With runtime.WithStrictResponses, the REST client a call reaches checks
+// the API's response against the document (rest.DecodeChecked).
 func NewTool(svc Service, opts ...runtime.ToolOption) (*Tool, error) {
 	args, err := runtime.NewArgs(Document(), opts...)
 	if err != nil {
@@ -641,6 +643,7 @@ func (t *Tool) Call(ctx context.Context, name string, args json.RawMessage) (jso
 	if !ok {
 		return nil, runtime.MethodNotFound(name)
 	}
+	ctx = t.args.CallContext(ctx)
 	switch name {
 	case "listIssues":
 		return t.callListIssues(ctx, args)

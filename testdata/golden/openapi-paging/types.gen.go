@@ -11,10 +11,49 @@ type Issue struct {
 	Title  string `json:"title"`
 }
 
+func decodeIssue(d *runtime.Decoder, x *Issue) {
+	if !d.Object() {
+		return
+	}
+	var seen [1]uint64
+	for d.Next() {
+		switch string(d.Key()) {
+		case "number":
+			seen[0] |= 1 << 0
+			x.Number, _ = d.Int()
+		case "title":
+			seen[0] |= 1 << 1
+			x.Title, _ = d.String()
+		default:
+			d.Skip()
+		}
+	}
+	d.Required(seen[:], "number", "title")
+}
+
 // Event is the schema "Event" of the document.
 type Event struct {
 	ID   string  `json:"id"`
 	Kind *string `json:"kind,omitzero"`
+}
+
+func decodeEvent(d *runtime.Decoder, x *Event) {
+	if !d.Object() {
+		return
+	}
+	var seen [1]uint64
+	for d.Next() {
+		switch string(d.Key()) {
+		case "id":
+			seen[0] |= 1 << 0
+			x.ID, _ = d.String()
+		case "kind":
+			x.Kind = d.StringPtr()
+		default:
+			d.Skip()
+		}
+	}
+	d.Required(seen[:], "id")
 }
 
 // Charge is the schema "Charge" of the document.
@@ -23,9 +62,46 @@ type Charge struct {
 	Amount int64  `json:"amount"`
 }
 
+func decodeCharge(d *runtime.Decoder, x *Charge) {
+	if !d.Object() {
+		return
+	}
+	var seen [1]uint64
+	for d.Next() {
+		switch string(d.Key()) {
+		case "id":
+			seen[0] |= 1 << 0
+			x.ID, _ = d.String()
+		case "amount":
+			seen[0] |= 1 << 1
+			x.Amount, _ = d.Int()
+		default:
+			d.Skip()
+		}
+	}
+	d.Required(seen[:], "id", "amount")
+}
+
 // User is the schema "User" of the document.
 type User struct {
 	Login string `json:"login"`
+}
+
+func decodeUser(d *runtime.Decoder, x *User) {
+	if !d.Object() {
+		return
+	}
+	var seen [1]uint64
+	for d.Next() {
+		switch string(d.Key()) {
+		case "login":
+			seen[0] |= 1 << 0
+			x.Login, _ = d.String()
+		default:
+			d.Skip()
+		}
+	}
+	d.Required(seen[:], "login")
 }
 
 // Book is the schema "Book" of the document.
@@ -33,9 +109,43 @@ type Book struct {
 	Name string `json:"name"`
 }
 
+func decodeBook(d *runtime.Decoder, x *Book) {
+	if !d.Object() {
+		return
+	}
+	var seen [1]uint64
+	for d.Next() {
+		switch string(d.Key()) {
+		case "name":
+			seen[0] |= 1 << 0
+			x.Name, _ = d.String()
+		default:
+			d.Skip()
+		}
+	}
+	d.Required(seen[:], "name")
+}
+
 // Widget is the schema "Widget" of the document.
 type Widget struct {
 	ID string `json:"id"`
+}
+
+func decodeWidget(d *runtime.Decoder, x *Widget) {
+	if !d.Object() {
+		return
+	}
+	var seen [1]uint64
+	for d.Next() {
+		switch string(d.Key()) {
+		case "id":
+			seen[0] |= 1 << 0
+			x.ID, _ = d.String()
+		default:
+			d.Skip()
+		}
+	}
+	d.Required(seen[:], "id")
 }
 
 // ListIssuesArgs are the arguments of "listIssues" (GET /repos/{owner}/issues).
@@ -92,6 +202,32 @@ type ListEventsResult struct {
 	NextCursor *string `json:"next_cursor,omitzero"`
 }
 
+func decodeListEventsResult(d *runtime.Decoder, x *ListEventsResult) {
+	if !d.Object() {
+		return
+	}
+	var seen [1]uint64
+	for d.Next() {
+		switch string(d.Key()) {
+		case "data":
+			seen[0] |= 1 << 0
+			if d.Array() {
+				x.Data = []Event{}
+				for d.NextItem() {
+					var e1 Event
+					decodeEvent(d, &e1)
+					x.Data = append(x.Data, e1)
+				}
+			}
+		case "next_cursor":
+			x.NextCursor = d.StringPtr()
+		default:
+			d.Skip()
+		}
+	}
+	d.Required(seen[:], "data")
+}
+
 // ListEventsArgs are the arguments of "listEvents" (GET /events).
 type ListEventsArgs struct {
 	Cursor *string `json:"cursor,omitzero"`
@@ -135,6 +271,39 @@ type ListChargesResult struct {
 	URL     string                  `json:"url"`
 }
 
+func decodeListChargesResult(d *runtime.Decoder, x *ListChargesResult) {
+	if !d.Object() {
+		return
+	}
+	var seen [1]uint64
+	for d.Next() {
+		switch string(d.Key()) {
+		case "object":
+			seen[0] |= 1 << 0
+			decodeListChargesResultObject(d, &x.Object)
+		case "data":
+			seen[0] |= 1 << 1
+			if d.Array() {
+				x.Data = []Charge{}
+				for d.NextItem() {
+					var e1 Charge
+					decodeCharge(d, &e1)
+					x.Data = append(x.Data, e1)
+				}
+			}
+		case "has_more":
+			seen[0] |= 1 << 2
+			x.HasMore, _ = d.Bool()
+		case "url":
+			seen[0] |= 1 << 3
+			x.URL, _ = d.String()
+		default:
+			d.Skip()
+		}
+	}
+	d.Required(seen[:], "object", "data", "has_more", "url")
+}
+
 // ListChargesResultObject is the "object" member of ListChargesResult.
 type ListChargesResultObject string
 
@@ -149,6 +318,15 @@ func (x ListChargesResultObject) Valid() bool {
 		return true
 	}
 	return false
+}
+
+func decodeListChargesResultObject(d *runtime.Decoder, x *ListChargesResultObject) {
+	if v, ok := d.String(); ok {
+		*x = ListChargesResultObject(v)
+		if !x.Valid() {
+			d.NotInEnum(v, "\"list\"")
+		}
+	}
 }
 
 // ListChargesArgs are the arguments of "listCharges" (GET /charges).
@@ -236,6 +414,31 @@ type ListUsersResult struct {
 	Total *int64 `json:"total,omitzero"`
 }
 
+func decodeListUsersResult(d *runtime.Decoder, x *ListUsersResult) {
+	if !d.Object() {
+		return
+	}
+	for d.Next() {
+		switch string(d.Key()) {
+		case "users":
+			if !d.IsNull() {
+				if d.Array() {
+					x.Users = []User{}
+					for d.NextItem() {
+						var e1 User
+						decodeUser(d, &e1)
+						x.Users = append(x.Users, e1)
+					}
+				}
+			}
+		case "total":
+			x.Total = d.IntPtr()
+		default:
+			d.Skip()
+		}
+	}
+}
+
 // ListUsersArgs are the arguments of "listUsers" (GET /users).
 type ListUsersArgs struct {
 	Page    *int32 `json:"page,omitzero"`
@@ -283,6 +486,29 @@ type ListLogsResult struct {
 	Items []string `json:"items,omitzero"`
 }
 
+func decodeListLogsResult(d *runtime.Decoder, x *ListLogsResult) {
+	if !d.Object() {
+		return
+	}
+	for d.Next() {
+		switch string(d.Key()) {
+		case "items":
+			if !d.IsNull() {
+				if d.Array() {
+					x.Items = []string{}
+					for d.NextItem() {
+						var e1 string
+						e1, _ = d.String()
+						x.Items = append(x.Items, e1)
+					}
+				}
+			}
+		default:
+			d.Skip()
+		}
+	}
+}
+
 // ListLogsArgs are the arguments of "listLogs" (GET /logs).
 type ListLogsArgs struct {
 	Offset *int64 `json:"offset,omitzero"`
@@ -322,6 +548,31 @@ func decodeListLogsArgs(d *runtime.Decoder, x *ListLogsArgs) {
 type ListBooksResult struct {
 	Books         []Book  `json:"books,omitzero"`
 	NextPageToken *string `json:"nextPageToken,omitzero"`
+}
+
+func decodeListBooksResult(d *runtime.Decoder, x *ListBooksResult) {
+	if !d.Object() {
+		return
+	}
+	for d.Next() {
+		switch string(d.Key()) {
+		case "books":
+			if !d.IsNull() {
+				if d.Array() {
+					x.Books = []Book{}
+					for d.NextItem() {
+						var e1 Book
+						decodeBook(d, &e1)
+						x.Books = append(x.Books, e1)
+					}
+				}
+			}
+		case "nextPageToken":
+			x.NextPageToken = d.StringPtr()
+		default:
+			d.Skip()
+		}
+	}
 }
 
 // ListBooksArgs are the arguments of "listBooks" (GET /books).
@@ -365,9 +616,52 @@ type ListWidgetsResult struct {
 	Meta  *ListWidgetsResultMeta `json:"meta,omitzero"`
 }
 
+func decodeListWidgetsResult(d *runtime.Decoder, x *ListWidgetsResult) {
+	if !d.Object() {
+		return
+	}
+	for d.Next() {
+		switch string(d.Key()) {
+		case "items":
+			if !d.IsNull() {
+				if d.Array() {
+					x.Items = []Widget{}
+					for d.NextItem() {
+						var e1 Widget
+						decodeWidget(d, &e1)
+						x.Items = append(x.Items, e1)
+					}
+				}
+			}
+		case "meta":
+			if !d.IsNull() {
+				var v ListWidgetsResultMeta
+				decodeListWidgetsResultMeta(d, &v)
+				x.Meta = &v
+			}
+		default:
+			d.Skip()
+		}
+	}
+}
+
 // ListWidgetsResultMeta is the "meta" member of ListWidgetsResult.
 type ListWidgetsResultMeta struct {
 	Next *string `json:"next,omitzero"`
+}
+
+func decodeListWidgetsResultMeta(d *runtime.Decoder, x *ListWidgetsResultMeta) {
+	if !d.Object() {
+		return
+	}
+	for d.Next() {
+		switch string(d.Key()) {
+		case "next":
+			x.Next = d.StringPtr()
+		default:
+			d.Skip()
+		}
+	}
 }
 
 // ListWidgetsArgs are the arguments of "listWidgets" (GET /widgets).
@@ -407,6 +701,29 @@ type ListGadgetsResult struct {
 	Data []Widget `json:"data,omitzero"`
 }
 
+func decodeListGadgetsResult(d *runtime.Decoder, x *ListGadgetsResult) {
+	if !d.Object() {
+		return
+	}
+	for d.Next() {
+		switch string(d.Key()) {
+		case "data":
+			if !d.IsNull() {
+				if d.Array() {
+					x.Data = []Widget{}
+					for d.NextItem() {
+						var e1 Widget
+						decodeWidget(d, &e1)
+						x.Data = append(x.Data, e1)
+					}
+				}
+			}
+		default:
+			d.Skip()
+		}
+	}
+}
+
 // ListGadgetsArgs are the arguments of "listGadgets" (GET /gadgets).
 type ListGadgetsArgs struct {
 	Since *string `json:"since,omitzero"`
@@ -442,6 +759,29 @@ func decodeListGadgetsArgs(d *runtime.Decoder, x *ListGadgetsArgs) {
 // ListTicketsResult is the 200 response of "listTickets".
 type ListTicketsResult struct {
 	Results []string `json:"results,omitzero"`
+}
+
+func decodeListTicketsResult(d *runtime.Decoder, x *ListTicketsResult) {
+	if !d.Object() {
+		return
+	}
+	for d.Next() {
+		switch string(d.Key()) {
+		case "results":
+			if !d.IsNull() {
+				if d.Array() {
+					x.Results = []string{}
+					for d.NextItem() {
+						var e1 string
+						e1, _ = d.String()
+						x.Results = append(x.Results, e1)
+					}
+				}
+			}
+		default:
+			d.Skip()
+		}
+	}
 }
 
 // ListTicketsArgs are the arguments of "listTickets" (GET /tickets).
@@ -482,6 +822,31 @@ type ListOrdersResult struct {
 	Next   *string  `json:"next,omitzero"`
 }
 
+func decodeListOrdersResult(d *runtime.Decoder, x *ListOrdersResult) {
+	if !d.Object() {
+		return
+	}
+	for d.Next() {
+		switch string(d.Key()) {
+		case "orders":
+			if !d.IsNull() {
+				if d.Array() {
+					x.Orders = []string{}
+					for d.NextItem() {
+						var e1 string
+						e1, _ = d.String()
+						x.Orders = append(x.Orders, e1)
+					}
+				}
+			}
+		case "next":
+			x.Next = d.StringPtr()
+		default:
+			d.Skip()
+		}
+	}
+}
+
 // ListOrdersArgs are the arguments of "listOrders" (GET /orders).
 type ListOrdersArgs struct {
 	From *string `json:"from,omitzero"`
@@ -518,6 +883,31 @@ func decodeListOrdersArgs(d *runtime.Decoder, x *ListOrdersArgs) {
 type ListInvoicesResult struct {
 	Invoices []string `json:"invoices,omitzero"`
 	More     *bool    `json:"more,omitzero"`
+}
+
+func decodeListInvoicesResult(d *runtime.Decoder, x *ListInvoicesResult) {
+	if !d.Object() {
+		return
+	}
+	for d.Next() {
+		switch string(d.Key()) {
+		case "invoices":
+			if !d.IsNull() {
+				if d.Array() {
+					x.Invoices = []string{}
+					for d.NextItem() {
+						var e1 string
+						e1, _ = d.String()
+						x.Invoices = append(x.Invoices, e1)
+					}
+				}
+			}
+		case "more":
+			x.More = d.BoolPtr()
+		default:
+			d.Skip()
+		}
+	}
 }
 
 // ListInvoicesArgs are the arguments of "listInvoices" (GET /invoices).
@@ -561,15 +951,88 @@ type ListVaultsResult struct {
 	NextLink *string  `json:"nextLink,omitzero"`
 }
 
+func decodeListVaultsResult(d *runtime.Decoder, x *ListVaultsResult) {
+	if !d.Object() {
+		return
+	}
+	for d.Next() {
+		switch string(d.Key()) {
+		case "value":
+			if !d.IsNull() {
+				if d.Array() {
+					x.Value = []string{}
+					for d.NextItem() {
+						var e1 string
+						e1, _ = d.String()
+						x.Value = append(x.Value, e1)
+					}
+				}
+			}
+		case "nextLink":
+			x.NextLink = d.StringPtr()
+		default:
+			d.Skip()
+		}
+	}
+}
+
 // ListRegionsResult is the 200 response of "listRegions".
 type ListRegionsResult struct {
 	Value []string `json:"value,omitzero"`
+}
+
+func decodeListRegionsResult(d *runtime.Decoder, x *ListRegionsResult) {
+	if !d.Object() {
+		return
+	}
+	for d.Next() {
+		switch string(d.Key()) {
+		case "value":
+			if !d.IsNull() {
+				if d.Array() {
+					x.Value = []string{}
+					for d.NextItem() {
+						var e1 string
+						e1, _ = d.String()
+						x.Value = append(x.Value, e1)
+					}
+				}
+			}
+		default:
+			d.Skip()
+		}
+	}
 }
 
 // ListMixedResult is the 200 response of "listMixed".
 type ListMixedResult struct {
 	Data       []string `json:"data,omitzero"`
 	NextCursor *string  `json:"next_cursor,omitzero"`
+}
+
+func decodeListMixedResult(d *runtime.Decoder, x *ListMixedResult) {
+	if !d.Object() {
+		return
+	}
+	for d.Next() {
+		switch string(d.Key()) {
+		case "data":
+			if !d.IsNull() {
+				if d.Array() {
+					x.Data = []string{}
+					for d.NextItem() {
+						var e1 string
+						e1, _ = d.String()
+						x.Data = append(x.Data, e1)
+					}
+				}
+			}
+		case "next_cursor":
+			x.NextCursor = d.StringPtr()
+		default:
+			d.Skip()
+		}
+	}
 }
 
 // ListMixedArgs are the arguments of "listMixed" (GET /mixed).
@@ -598,6 +1061,40 @@ func decodeListMixedArgs(d *runtime.Decoder, x *ListMixedArgs) {
 type ListPairsResult struct {
 	Lefts  []string `json:"lefts,omitzero"`
 	Rights []string `json:"rights,omitzero"`
+}
+
+func decodeListPairsResult(d *runtime.Decoder, x *ListPairsResult) {
+	if !d.Object() {
+		return
+	}
+	for d.Next() {
+		switch string(d.Key()) {
+		case "lefts":
+			if !d.IsNull() {
+				if d.Array() {
+					x.Lefts = []string{}
+					for d.NextItem() {
+						var e1 string
+						e1, _ = d.String()
+						x.Lefts = append(x.Lefts, e1)
+					}
+				}
+			}
+		case "rights":
+			if !d.IsNull() {
+				if d.Array() {
+					x.Rights = []string{}
+					for d.NextItem() {
+						var e1 string
+						e1, _ = d.String()
+						x.Rights = append(x.Rights, e1)
+					}
+				}
+			}
+		default:
+			d.Skip()
+		}
+	}
 }
 
 // ListPairsArgs are the arguments of "listPairs" (GET /pairs).
