@@ -491,11 +491,16 @@ func (t *Tool) Call(ctx context.Context, name string, args json.RawMessage) (jso
 	if a := trimArgs(args); a != nil {
 		params.Arguments = a
 	}
+	if progress := progressOf(ctx); progress != nil {
+		token, end := watch(&streamCall{progress: progress})
+		defer end()
+		params.SetProgressToken(token)
+	}
 	res, err := t.call(ctx, name, params)
 	if err != nil {
 		return nil, err
 	}
-	return result(res)
+	return result(ctx, res)
 }
 
 // trimArgs returns the arguments of a call, nil for none.
@@ -619,7 +624,14 @@ func texts(content []mcp.Content) string {
 	return strings.Join(parts, "\n")
 }
 
-func result(res *mcp.CallToolResult) (json.RawMessage, error) {
+// result is the result object of res; its content goes to the destination
+// of ctx when there is one (runtime.WithContent), and is then left out of
+// the object.
+func result(ctx context.Context, res *mcp.CallToolResult) (json.RawMessage, error) {
+	given, err := giveContent(ctx, res)
+	if err != nil {
+		return nil, err
+	}
 	if sc := res.StructuredContent; sc != nil {
 		b, err := json.Marshal(sc)
 		if err != nil {
@@ -642,6 +654,9 @@ func result(res *mcp.CallToolResult) (json.RawMessage, error) {
 		Content []mcp.Content `json:"content,omitempty"`
 	}{Text: texts(res.Content)}
 	for _, c := range res.Content {
+		if given {
+			break
+		}
 		if _, ok := c.(*mcp.TextContent); !ok {
 			out.Content = res.Content
 			break

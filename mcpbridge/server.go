@@ -545,7 +545,10 @@ func (b *bridge) callHandler(name string) mcp.ToolHandler {
 			return nil, err
 		}
 		defer b.recoverPanic(name, &res, &err)
-		result, err := b.tool.Call(b.callContext(ctx, req), name, args)
+		var got []runtime.Content
+		cctx := runtime.WithContent(b.callContext(ctx, req), &got)
+		cctx = runtime.WithProgress(cctx, progressFunc(ctx, req))
+		result, err := b.tool.Call(cctx, name, args)
 		if err != nil {
 			if b.stopped.Err() != nil && ctx.Err() != nil {
 				return b.stoppedResult(name), nil
@@ -555,10 +558,10 @@ func (b *bridge) callHandler(name string) mcp.ToolHandler {
 		if result, err = checkResult(result); err != nil {
 			return failure(name, err)
 		}
-		return &mcp.CallToolResult{
-			Content:           []mcp.Content{&mcp.TextContent{Text: string(result)}},
-			StructuredContent: result,
-		}, nil
+		if res, err = answer(result, got); err != nil {
+			return failure(name, err)
+		}
+		return res, nil
 	}
 }
 
@@ -619,7 +622,9 @@ func (b *bridge) streamHandler(name string) mcp.ToolHandler {
 				Meta:          mcp.Meta{itemKey: item},
 			})
 		}
-		err = b.stream.StreamCall(b.callContext(ctx, req), name, args, emit)
+		// The progress token carries the items: no other progress.
+		cctx := runtime.WithProgress(runtime.WithContent(b.callContext(ctx, req), nil), nil)
+		err = b.stream.StreamCall(cctx, name, args, emit)
 		mu.Lock()
 		done = true
 		mu.Unlock()

@@ -49,13 +49,14 @@ var itemWait = 10 * time.Second
 
 // streamCall is one streaming call: the items emitted so far.
 type streamCall struct {
-	mu      sync.Mutex
-	emit    func(json.RawMessage) error
-	emitted int
-	done    bool
-	err     error // emit's error: the call is cancelled
-	cancel  context.CancelFunc
-	moved   chan struct{} // closed, and replaced, when an item is emitted
+	mu       sync.Mutex
+	progress func(runtime.Progress)      // the call's progress function; nil for none
+	emit     func(json.RawMessage) error // nil for a call that does not stream
+	emitted  int
+	done     bool
+	err      error // emit's error: the call is cancelled
+	cancel   context.CancelFunc
+	moved    chan struct{} // closed, and replaced, when an item is emitted
 }
 
 // waitFor waits until n items are emitted, ctx ends, emit fails or no item
@@ -135,7 +136,7 @@ func askProgressOnly(next mcp.MethodHandler) mcp.MethodHandler {
 	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
 		if p, ok := req.GetParams().(*mcp.CallToolParams); ok && p != nil && method == "tools/call" {
 			if token, ok := p.GetProgressToken().(string); ok {
-				if _, ours := streams.Load(token); ours {
+				if v, ours := streams.Load(token); ours && v.(*streamCall).emit != nil {
 					if p.Meta == nil {
 						p.Meta = mcp.Meta{}
 					}
@@ -157,10 +158,45 @@ func handleProgress(p *mcp.ProgressNotificationParams) {
 	if !ok {
 		return
 	}
-	if _, isItem := p.Meta[itemKey]; !isItem || !json.Valid([]byte(p.Message)) {
-		return // a progress message of another server, not an item
+	s := v.(*streamCall)
+	if _, isItem := p.Meta[itemKey]; !isItem || s.emit == nil || !json.Valid([]byte(p.Message)) {
+		s.report(runtime.Progress{Progress: p.Progress, Total: p.Total, Message: p.Message})
+		return // a progress message, not an item
 	}
-	v.(*streamCall).item(p.Progress, json.RawMessage(p.Message))
+	s.item(p.Progress, json.RawMessage(p.Message))
+}
+
+// report hands a progress notification to the call's progress function,
+// one at a time, never after the call has ended.
+func (s *streamCall) report(p runtime.Progress) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.progress == nil || s.done {
+		return
+	}
+	s.progress(p)
+}
+
+// watch registers a call under a new progress token, which it returns with
+// the function that ends the call.
+func watch(s *streamCall) (token string, end func()) {
+	token = "mcpbridge/" + strconv.FormatUint(progressToken.Add(1), 10)
+	streams.Store(token, s)
+	return token, func() {
+		streams.Delete(token)
+		s.mu.Lock()
+		s.done = true
+		s.mu.Unlock()
+	}
+}
+
+// progressOf returns the progress function of ctx (runtime.WithProgress), as
+// the function a streamCall calls.
+func progressOf(ctx context.Context) func(runtime.Progress) {
+	if !runtime.WantsProgress(ctx) {
+		return nil
+	}
+	return func(p runtime.Progress) { runtime.ReportProgress(ctx, p) }
 }
 
 var _ runtime.StreamTool = (*Tool)(nil)
@@ -171,10 +207,9 @@ var _ runtime.StreamTool = (*Tool)(nil)
 func (t *Tool) StreamCall(ctx context.Context, name string, args json.RawMessage, emit func(json.RawMessage) error) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	s := &streamCall{emit: emit, cancel: cancel, moved: make(chan struct{})}
-	token := "mcpbridge/" + strconv.FormatUint(progressToken.Add(1), 10)
-	streams.Store(token, s)
-	defer streams.Delete(token)
+	s := &streamCall{emit: emit, progress: progressOf(ctx), cancel: cancel, moved: make(chan struct{})}
+	token, end := watch(s)
+	defer end()
 
 	params := &mcp.CallToolParams{Name: name}
 	if a := trimArgs(args); a != nil {
@@ -218,7 +253,7 @@ func (t *Tool) StreamCall(ctx context.Context, name string, args json.RawMessage
 		if s.emitted > 0 {
 			return nil
 		}
-		out, err := result(res)
+		out, err := result(ctx, res)
 		if err != nil {
 			return err
 		}
@@ -246,7 +281,7 @@ func sentCount(res *mcp.CallToolResult) (int, bool) {
 // (structuredContent {"items": […]}, read from the text content that holds
 // the same JSON when there is one, for exact numbers).
 func streamItems(res *mcp.CallToolResult) ([]json.RawMessage, bool) {
-	raw, err := result(res)
+	raw, err := result(context.Background(), res)
 	if err != nil {
 		return nil, false
 	}

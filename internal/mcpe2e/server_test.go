@@ -157,6 +157,19 @@ type measured struct {
 type mcpServer struct {
 	*mcp.Server
 	calls atomic.Int64
+	// progressed, when set, is what slow_count waits for once it has sent
+	// its progress notifications: the test's sign that they arrived.
+	progressed chan struct{}
+}
+
+// Bytes of the contents snapshot answers.
+var (
+	pngBytes = []byte{0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n', 0, 1, 2}
+	wavBytes = []byte{'R', 'I', 'F', 'F', 0, 0, 0, 0, 'W', 'A', 'V', 'E'}
+)
+
+type slowArgs struct {
+	Steps int `json:"steps" jsonschema:"how many progress notifications to send"`
 }
 
 func newMCPServer() *mcpServer {
@@ -192,6 +205,39 @@ func newMCPServer() *mcpServer {
 				&mcp.TextContent{Text: "a dot"},
 				&mcp.ImageContent{MIMEType: "image/png", Data: []byte{0x89, 'P', 'N', 'G'}},
 			}}, nil, nil
+		})
+	mcp.AddTool(s.Server, &mcp.Tool{Name: "snapshot", Description: "Photograph the lobby."},
+		func(context.Context, *mcp.CallToolRequest, struct{}) (*mcp.CallToolResult, any, error) {
+			s.calls.Add(1)
+			size := int64(2048)
+			return &mcp.CallToolResult{Content: []mcp.Content{
+				&mcp.TextContent{Text: "the lobby"},
+				&mcp.ImageContent{MIMEType: "image/png", Data: pngBytes, Annotations: &mcp.Annotations{Audience: []mcp.Role{"user"}}},
+				&mcp.AudioContent{MIMEType: "audio/wav", Data: wavBytes},
+				&mcp.ResourceLink{URI: "file:///hotel/plan.pdf", Name: "plan.pdf", Title: "Floor plan", MIMEType: "application/pdf", Size: &size},
+				&mcp.EmbeddedResource{Resource: &mcp.ResourceContents{URI: "file:///hotel/menu.txt", MIMEType: "text/plain", Text: "soup of the day"}},
+			}}, nil, nil
+		})
+	mcp.AddTool(s.Server, &mcp.Tool{Name: "slow_count", Description: "Count slowly, saying how far."},
+		func(ctx context.Context, req *mcp.CallToolRequest, in slowArgs) (*mcp.CallToolResult, counted, error) {
+			s.calls.Add(1)
+			if token := req.Params.GetProgressToken(); token != nil {
+				for i := 1; i <= in.Steps; i++ {
+					err := req.Session.NotifyProgress(ctx, &mcp.ProgressNotificationParams{
+						ProgressToken: token, Progress: float64(i), Total: float64(in.Steps), Message: fmt.Sprintf("step %d", i)})
+					if err != nil {
+						return nil, counted{}, err
+					}
+				}
+				if s.progressed != nil {
+					select {
+					case <-s.progressed:
+					case <-ctx.Done():
+						return nil, counted{}, ctx.Err()
+					}
+				}
+			}
+			return nil, counted{Count: in.Steps}, nil
 		})
 	mcp.AddTool(s.Server, &mcp.Tool{Name: "fail", Description: "Fail."},
 		func(context.Context, *mcp.CallToolRequest, struct{}) (*mcp.CallToolResult, any, error) {

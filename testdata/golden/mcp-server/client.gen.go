@@ -79,6 +79,20 @@ func (c *Client) Rooms(ctx context.Context) ([]string, error) {
 	return r, err
 }
 
+// SlowCount counts slowly, saying how far.
+func (c *Client) SlowCount(ctx context.Context, args SlowCountArgs) (SlowCountResult, error) {
+	var r SlowCountResult
+	err := runtime.Invoke(ctx, c.rt, "slow_count", &args, "", &r)
+	return r, err
+}
+
+// Snapshot calls snapshot: Photograph the lobby.
+func (c *Client) Snapshot(ctx context.Context) (string, error) {
+	var r string
+	err := runtime.Invoke(ctx, c.rt, "snapshot", nil, "text", &r)
+	return r, err
+}
+
 // Tree counts the nodes of a tree.
 func (c *Client) Tree(ctx context.Context, args TreeArgs) (TreeResult, error) {
 	var r TreeResult

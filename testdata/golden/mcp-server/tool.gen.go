@@ -31,6 +31,10 @@ type Service interface {
 	Picture(ctx context.Context) (string, error)
 	// Rooms lists the rooms.
 	Rooms(ctx context.Context) ([]string, error)
+	// SlowCount counts slowly, saying how far.
+	SlowCount(ctx context.Context, args SlowCountArgs) (SlowCountResult, error)
+	// Snapshot calls snapshot: Photograph the lobby.
+	Snapshot(ctx context.Context) (string, error)
 	// Tree counts the nodes of a tree.
 	Tree(ctx context.Context, args TreeArgs) (TreeResult, error)
 }
@@ -127,6 +131,26 @@ func (t *Tool) callRooms(ctx context.Context, _ json.RawMessage) (json.RawMessag
 	return runtime.EncodeResult("result", r)
 }
 
+func (t *Tool) callSlowCount(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
+	var a SlowCountArgs
+	if err := runtime.DecodeArgs(ctx, t.args, "slow_count", args, &a, decodeSlowCountArgs); err != nil {
+		return nil, err
+	}
+	r, err := t.svc.SlowCount(ctx, a)
+	if err != nil {
+		return nil, runtime.ToolError(err)
+	}
+	return runtime.EncodeObject(r)
+}
+
+func (t *Tool) callSnapshot(ctx context.Context, _ json.RawMessage) (json.RawMessage, error) {
+	r, err := t.svc.Snapshot(ctx)
+	if err != nil {
+		return nil, runtime.ToolError(err)
+	}
+	return runtime.EncodeResult("text", r)
+}
+
 func (t *Tool) callTree(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
 	var a TreeArgs
 	if err := runtime.DecodeArgs(ctx, t.args, "tree", args, &a, decodeTreeArgs); err != nil {
@@ -160,6 +184,10 @@ func (t *Tool) Call(ctx context.Context, name string, args json.RawMessage) (jso
 		return t.callPicture(ctx, args)
 	case "rooms":
 		return t.callRooms(ctx, args)
+	case "slow_count":
+		return t.callSlowCount(ctx, args)
+	case "snapshot":
+		return t.callSnapshot(ctx, args)
 	case "tree":
 		return t.callTree(ctx, args)
 	}

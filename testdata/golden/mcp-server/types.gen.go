@@ -292,6 +292,34 @@ func (x MeasureResultKind) Valid() bool {
 	return false
 }
 
+// SlowCountArgs are the arguments of "slow_count".
+type SlowCountArgs struct {
+	// how many progress notifications to send
+	Steps int64 `json:"steps"`
+}
+
+func decodeSlowCountArgs(d *runtime.Decoder, x *SlowCountArgs) {
+	if !d.Object() {
+		return
+	}
+	var seen [1]uint64
+	for d.Next() {
+		switch string(d.Key()) {
+		case "steps":
+			seen[0] |= 1 << 0
+			x.Steps, _ = d.Int()
+		default:
+			d.Skip()
+		}
+	}
+	d.Required(seen[:], "steps")
+}
+
+// SlowCountResult is the result of "slow_count".
+type SlowCountResult struct {
+	Count int64 `json:"count"`
+}
+
 // TreeArgs are the arguments of "tree".
 type TreeArgs struct {
 	Root Node `json:"root"`
