@@ -70,7 +70,9 @@ import (
 //     not text (images, audio, resources);
 //   - a result with isError as a *runtime.Error with the text as message and
 //     code 500, or the code and data of the error object a server of this
-//     package puts in its _meta ("opentool/error");
+//     package puts in its _meta ("opentool/error"), or -32601 and -32602
+//     when the text is another SDK's for an unknown tool or invalid
+//     arguments (see errors.go);
 //   - a protocol error as a *runtime.Error keeping its JSON-RPC code, except
 //     that an unknown tool (-32602 from the SDK's servers) is -32601, method
 //     not found, as an OpenTool server answers it;
@@ -598,7 +600,13 @@ func validJSON(b json.RawMessage) json.RawMessage {
 
 func callError(name string, res *mcp.CallToolResult) *runtime.Error {
 	e := &runtime.Error{Code: runtime.CodeToolError, Message: texts(res.Content)}
-	if raw, ok := res.Meta[errorKey]; ok {
+	raw, ours := res.Meta[errorKey]
+	if !ours {
+		if code, msg := protocolCode(name, e.Message); code != 0 {
+			e.Code, e.Message = code, msg
+		}
+	}
+	if ours {
 		var wire runtime.Error
 		if b, err := json.Marshal(raw); err == nil && json.Unmarshal(b, &wire) == nil && wire.Code != 0 {
 			e.Code, e.Data = wire.Code, validJSON(wire.Data)
