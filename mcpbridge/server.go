@@ -312,7 +312,8 @@ func newServer(ctx context.Context, tool runtime.Tool, impl *mcp.Implementation,
 			Description:  f.Description,
 			InputSchema:  decls[i].Parameters,
 			OutputSchema: runtime.OutputSchema(doc, f),
-			Annotations:  annotations(cfg, ht, f.Name),
+			Title:        f.Title,
+			Annotations:  annotations(cfg, ht, f),
 		}
 		var h mcp.ToolHandler
 		if f.IsStream() {
@@ -332,16 +333,23 @@ func newServer(ctx context.Context, tool runtime.Tool, impl *mcp.Implementation,
 	return s, b, nil
 }
 
-// annotations returns the annotations of the tool of function name: those
-// WithAnnotations set, else the tool's hints, else none.
-func annotations(cfg *config, ht runtime.HintTool, name string) *mcp.ToolAnnotations {
-	if a, ok := cfg.annotations[name]; ok {
+// annotations returns the annotations of the tool of function f: those
+// WithAnnotations set, else the tool's hints, else the document's (from an
+// MCP listing), else none.
+func annotations(cfg *config, ht runtime.HintTool, f *runtime.Function) *mcp.ToolAnnotations {
+	if a, ok := cfg.annotations[f.Name]; ok {
 		return a
 	}
-	if ht == nil {
-		return nil
+	var (
+		h  runtime.Hints
+		ok bool
+	)
+	if ht != nil {
+		h, ok = ht.Hints(f.Name)
 	}
-	h, ok := ht.Hints(name)
+	if !ok && f.Hints != nil {
+		h, ok = *f.Hints, true
+	}
 	if !ok {
 		return nil
 	}

@@ -51,6 +51,14 @@ type Function struct {
 	Stream      map[string]*Return `json:"stream,omitempty"`
 	Tags        []string           `json:"tags,omitempty"`
 	HTTP        *FunctionHTTP      `json:"http,omitempty"`
+	// Title, Hints and Execution are what an MCP server's tools/list says of
+	// the tool beyond the OpenTool model: its title, its annotations, and
+	// whether it runs as a task (execution.taskSupport). A package
+	// generated from a listing keeps them, as mcpbridge.Tool does, and
+	// mcpbridge serves them again. Other documents leave them empty.
+	Title     string     `json:"title,omitempty"`
+	Hints     *Hints     `json:"annotations,omitempty"`
+	Execution *Execution `json:"execution,omitempty"`
 }
 
 // FunctionHTTP is the HTTP request a function makes: the method (upper case)
@@ -58,6 +66,19 @@ type Function struct {
 type FunctionHTTP struct {
 	Method string `json:"method"`
 	Path   string `json:"path"`
+}
+
+// Execution is how an MCP tool runs (the execution member of an MCP tool).
+type Execution struct {
+	// TaskSupport is "forbidden" (or empty: called as a plain request),
+	// "optional" (the caller may ask for a task) or "required" (the tool is
+	// called as a task only): MCP's tasks extension.
+	TaskSupport string `json:"taskSupport,omitempty"`
+}
+
+// TaskRequired reports whether the function is called as an MCP task only.
+func (f *Function) TaskRequired() bool {
+	return f.Execution != nil && f.Execution.TaskSupport == "required"
 }
 
 // IsStream reports whether the function streams its results.

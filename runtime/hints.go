@@ -8,19 +8,19 @@ import "net/http"
 // false, OpenWorld true). Destructive and Idempotent mean something only for a
 // function that is not read-only. They are hints for a model or a user
 // interface, never a guarantee: a client must not trust them from a server it
-// does not trust.
+// does not trust. In JSON they are MCP's annotations (readOnlyHint, …).
 type Hints struct {
 	// ReadOnly: the function does not modify its environment.
-	ReadOnly *bool
+	ReadOnly *bool `json:"readOnlyHint,omitempty"`
 	// Destructive: the function may update or remove what exists (true), or
 	// only adds to its environment (false).
-	Destructive *bool
+	Destructive *bool `json:"destructiveHint,omitempty"`
 	// Idempotent: calling the function again with the same arguments has no
 	// further effect.
-	Idempotent *bool
+	Idempotent *bool `json:"idempotentHint,omitempty"`
 	// OpenWorld: the function reaches an open world of external entities (a
 	// web API, the Internet), not only a closed domain of its own.
-	OpenWorld *bool
+	OpenWorld *bool `json:"openWorldHint,omitempty"`
 }
 
 // HintTool is a Tool that knows hints of its functions. Hints returns the
@@ -58,4 +58,19 @@ func MethodHints(method string) Hints {
 		h.Idempotent = new(false)
 	}
 	return h
+}
+
+// DocumentHints returns the hints the document's function name carries
+// (Function.Hints, from an MCP listing), false when it has none: the Hints
+// method of a package generated from a listing.
+func DocumentHints(doc *OpenTool, name string) (Hints, bool) {
+	if doc == nil {
+		return Hints{}, false
+	}
+	for i := range doc.Functions {
+		if f := &doc.Functions[i]; f.Name == name && f.Hints != nil {
+			return *f.Hints, true
+		}
+	}
+	return Hints{}, false
 }

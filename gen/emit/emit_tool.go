@@ -122,7 +122,21 @@ func emitToolType(f *jen.File, p *model.Package) {
 
 // hasHints reports whether the Tool has hints: those of the HTTP methods of
 // the operations.
-func hasHints(p *model.Package) bool { return hasHTTP(p) && len(p.Functions) > 0 }
+func hasHints(p *model.Package) bool { return hasHTTP(p) && len(p.Functions) > 0 || listedHints(p) }
+
+// listedHints reports whether functions of the document carry hints (the
+// annotations of an MCP listing).
+func listedHints(p *model.Package) bool {
+	if hasHTTP(p) || p.Document == nil {
+		return false
+	}
+	for i := range p.Document.Functions {
+		if p.Document.Functions[i].Hints != nil {
+			return true
+		}
+	}
+	return false
+}
 
 // toolCases are the cases of the Tool's Call and StreamCall switches, and
 // the names of the functions that return once and of those that stream.
@@ -312,6 +326,17 @@ func emitToolDocument(f *jen.File) {
 //		return runtime.Hints{}, false
 //	}
 func emitHints(f *jen.File, p *model.Package) {
+	if listedHints(p) {
+		// func (t *Tool) Hints(name string) (runtime.Hints, bool) {
+		//	return runtime.DocumentHints(t.args.Served(), name)
+		// }
+		f.Comment("Hints implements runtime.HintTool: the hints of a served function are the")
+		f.Comment("annotations its MCP tool was listed with (the document's annotations).")
+		f.Func().Params(jen.Id("t").Op("*").Id("Tool")).Id("Hints").Params(jen.Id("name").String()).Params(rt("Hints"), jen.Bool()).Block(
+			jen.Return(rt("DocumentHints").Call(jen.Id("t").Dot("args").Dot("Served").Call(), jen.Id("name"))),
+		)
+		return
+	}
 	var methods []string
 	byMethod := map[string][]jen.Code{}
 	for _, fn := range p.Functions {

@@ -235,3 +235,76 @@ func TestProgressAnyServer(t *testing.T) {
 	}
 	check("re-served", l)
 }
+
+// TestListingKept checks that the package generated from the server's
+// listing keeps its tools' titles and annotations: the generated Tool is a
+// runtime.HintTool with the listing's annotations, and served by mcpbridge
+// (in front of the MCP server), the official SDK's client lists the same
+// titles and annotations the server listed.
+func TestListingKept(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), waitLong)
+	defer cancel()
+	s := newMCPServer()
+	gateway, err := mcpserver.NewTool(mcpserver.NewClient(runtime.Local(httpTool(t, s))))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ht runtime.HintTool = gateway
+	// The SDK lists its plain booleans (readOnlyHint, idempotentHint) even
+	// when false: they are kept as said.
+	if h, ok := ht.Hints("book"); !ok || h.Destructive == nil || *h.Destructive || h.ReadOnly == nil || *h.ReadOnly || h.OpenWorld != nil {
+		t.Errorf("hints of book: %+v, %v; want destructive and read-only false, open world unsaid", h, ok)
+	}
+	if h, ok := ht.Hints("echo"); !ok || h.ReadOnly == nil || !*h.ReadOnly {
+		t.Errorf("hints of echo: %+v, %v; want read-only", h, ok)
+	}
+	if _, ok := ht.Hints("tree"); ok {
+		t.Error("tree has hints, want none (the server lists no annotations)")
+	}
+	if f := gateway.Document().Functions; f[0].Name != "book" || f[0].Title != "Book a room" {
+		t.Errorf("the document's first function: %s %q, want book's title", f[0].Name, f[0].Title)
+	}
+
+	h, err := mcpbridge.NewHTTPHandler(ctx, gateway, nil, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer h.Close()
+	listed := func(cs *mcp.ClientSession) map[string]*mcp.Tool {
+		res, err := cs.ListTools(ctx, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		m := map[string]*mcp.Tool{}
+		for _, tool := range res.Tools {
+			m[tool.Name] = tool
+		}
+		return m
+	}
+	orig := listed(connect(t, s))
+	again := listed(sdkClient(t, h, nil))
+	for _, name := range []string{"book", "echo", "tree"} {
+		o, a := orig[name], again[name]
+		if a == nil {
+			t.Fatalf("%s is not served again", name)
+		}
+		if a.Title != o.Title {
+			t.Errorf("%s: title %q, want %q", name, a.Title, o.Title)
+		}
+		ao, aa := *cmpAnnotations(o.Annotations), *cmpAnnotations(a.Annotations)
+		if diff := cmp.Diff(ao, aa); diff != "" {
+			t.Errorf("%s: annotations (-listed +served again):\n%s", name, diff)
+		}
+	}
+}
+
+// cmpAnnotations is the hints of a, without the title (served as the
+// tool's title).
+func cmpAnnotations(a *mcp.ToolAnnotations) *mcp.ToolAnnotations {
+	if a == nil {
+		return &mcp.ToolAnnotations{}
+	}
+	c := *a
+	c.Title = ""
+	return &c
+}

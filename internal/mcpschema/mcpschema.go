@@ -204,20 +204,26 @@ func (c *converter) tool(t *jsontree.Node, tp string, first map[string]string) (
 	}
 	desc, _ := c.str(t, tp, "description")
 	title, _ := c.str(t, tp, "title")
-	var annTitle string
+	var (
+		annTitle string
+		hints    *runtime.Hints
+	)
 	if a := t.Get("annotations"); a != nil && a.Kind != jsontree.Null {
 		if a.Kind != jsontree.Object {
 			c.gotWant(tp+"/annotations", a, "an object")
 		} else {
 			annTitle, _ = c.str(a, tp+"/annotations", "title")
+			hints = c.hints(a, tp+"/annotations")
 		}
 	}
+	execution := c.execution(t.Get("execution"), tp+"/execution")
 	in := c.schemaMember(t, tp, "inputSchema", name+"Args", true)
 	out := c.schemaMember(t, tp, "outputSchema", name+"Result", false)
 	if dup || !ok && c.strict {
 		return runtime.Function{}, false
 	}
-	f := runtime.Function{Name: name, Description: cmp.Or(desc, title, annTitle), Parameters: in.parameters()}
+	f := runtime.Function{Name: name, Description: cmp.Or(desc, title, annTitle), Parameters: in.parameters(),
+		Title: cmp.Or(title, annTitle), Hints: hints, Execution: execution}
 	if out == nil {
 		f.Return = &runtime.Return{
 			Name:        TextKey,
@@ -390,4 +396,52 @@ func dedup(ps []Problem) []Problem {
 		}
 	}
 	return out
+}
+
+// hints reads the hints of a tool's annotations (a at path); nil when it
+// has none. A hint that is not a boolean is left out with a warning.
+func (c *converter) hints(a *jsontree.Node, path string) *runtime.Hints {
+	var h runtime.Hints
+	some := false
+	for _, m := range []struct {
+		key string
+		to  **bool
+	}{{"readOnlyHint", &h.ReadOnly}, {"destructiveHint", &h.Destructive}, {"idempotentHint", &h.Idempotent}, {"openWorldHint", &h.OpenWorld}} {
+		v := a.Get(m.key)
+		switch {
+		case v == nil || v.Kind == jsontree.Null:
+			continue
+		case v.Kind != jsontree.Bool:
+			c.warnf(path+"/"+m.key, v.Offset, "got %s, want a boolean: the hint is left out", describe(v))
+			continue
+		}
+		b := v.Bool
+		*m.to, some = &b, true
+	}
+	if !some {
+		return nil
+	}
+	return &h
+}
+
+// execution reads a tool's execution member (e at path): its taskSupport,
+// one of "forbidden", "optional" and "required"; nil when it says none.
+func (c *converter) execution(e *jsontree.Node, path string) *runtime.Execution {
+	if e == nil || e.Kind == jsontree.Null {
+		return nil
+	}
+	if e.Kind != jsontree.Object {
+		c.warnf(path, e.Offset, "got %s, want an object: left out", describe(e))
+		return nil
+	}
+	v := e.Get("taskSupport")
+	switch {
+	case v == nil || v.Kind == jsontree.Null:
+		return nil
+	case v.Kind != jsontree.String || v.Str != "forbidden" && v.Str != "optional" && v.Str != "required":
+		c.warnf(path+"/taskSupport", v.Offset, `got %s, want "forbidden", "optional" or "required": left out`, describe(v))
+		return nil
+	}
+	ts := v.Str
+	return &runtime.Execution{TaskSupport: ts}
 }

@@ -22,6 +22,13 @@
 // (also from the initialize result) is the document's description. A
 // "nextCursor" means the listing has more pages: a warning, as only the tools
 // of this one are read. Other members are ignored.
+//
+// Each tool's title (else its annotations' title), annotations
+// (readOnlyHint, destructiveHint, idempotentHint, openWorldHint) and
+// execution.taskSupport are kept in the generated document
+// (runtime.Function's Title, Hints and Execution): the generated Tool is a
+// runtime.HintTool with the listing's annotations, and mcpbridge serves the
+// titles and annotations again.
 package mcptools
 
 import (
@@ -114,6 +121,14 @@ func Load(src *source.Source, _ model.LoadOptions) (*model.Package, []source.Dia
 		}
 		errs, _ := split(l.diags)
 		return nil, warnings, &source.Error{Diagnostics: errs}
+	}
+	// What the OpenTool model does not carry, from the listing.
+	for i := range doc.Functions {
+		cf := &conv.Document.Functions[i]
+		if cf.Name != doc.Functions[i].Name {
+			return nil, warnings, fmt.Errorf("opentoolgen: internal error: the converted document's function %d is %s, not %s", i, cf.Name, doc.Functions[i].Name)
+		}
+		doc.Functions[i].Title, doc.Functions[i].Hints, doc.Functions[i].Execution = cf.Title, cf.Hints, cf.Execution
 	}
 	return model.FromOpenTool(doc, filepath.Base(src.Name)), warnings, nil
 }

@@ -48,6 +48,7 @@ type Tool struct {
 }
 
 var _ runtime.Tool = (*Tool)(nil)
+var _ runtime.HintTool = (*Tool)(nil)
 
 // NewTool returns the Tool serving svc. Its options choose the functions it
 // serves (runtime.WithFunctions) and complete their arguments
@@ -216,4 +217,10 @@ func (t *Tool) Declarations(p declare.Profile) (*declare.Declared, error) {
 // Invoke (map in, map out) and Call (JSON in, JSON out) that call it through t.
 func (t *Tool) Functions() []*runtime.FunctionTool {
 	return runtime.FunctionsOf(t, t.args.Served())
+}
+
+// Hints implements runtime.HintTool: the hints of a served function are the
+// annotations its MCP tool was listed with (the document's annotations).
+func (t *Tool) Hints(name string) (runtime.Hints, bool) {
+	return runtime.DocumentHints(t.args.Served(), name)
 }
