@@ -443,7 +443,7 @@ Global options:
 }
 
 // TestOpenAPICommand runs the petstore command against a REST backend: the
-// REST API at --server, the credential from the environment variable the
+// REST API at --server (the deprecated alias of --base-url), the credential from the environment variable the
 // help lists, the options file applied (a fixed argument hidden from the
 // tools, an argument from the environment never logged), the tools annotated
 // from their methods, a REST error as isError.

@@ -148,6 +148,9 @@ func (c *Command) ownLines(command string) []helpLine {
 	c.Flags(fs)
 	var lines []helpLine
 	fs.VisitAll(func(f *flag.Flag) { // in the order of the names
+		if strings.HasPrefix(f.Usage, "Deprecated:") {
+			return // an old name kept working, not shown
+		}
 		usage := oneLine(f.Usage)
 		switch {
 		case slices.Contains(c.Required, f.Name):

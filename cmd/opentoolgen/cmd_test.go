@@ -126,7 +126,7 @@ func TestCmdInModule(t *testing.T) {
 	for _, want := range []string{
 		"PETSTORE OpenTool Server CLI (1.2.0) - OpenTool Server implement by PETSTORE.",
 		"Usage: petstore <command> [options]",
-		"--server",
+		"--base-url",
 		"default: the document's servers, https://eu.petstore.example.com/v1", // its server has a variable
 		"PETSTORE_API_KEY",
 		"PETSTORE_BEARER_AUTH",

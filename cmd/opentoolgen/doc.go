@@ -93,7 +93,7 @@
 //		Also write a package main into DIR (main.gen.go) that serves the
 //		generated package as an OpenTool and MCP server with no code of yours
 //		(package toolcli: DIR's base name start | mcp | -h): OpenAPI calls the
-//		REST API at --server with credentials from environment variables;
+//		REST API at --base-url (--server, its deprecated alias) with credentials from environment variables;
 //		OpenDyn opens the library at --library; OpenTool is a gateway to the
 //		server at --upstream. DIR and -o must be in one module: the main
 //		imports the package by the path the enclosing go.mod gives it.

@@ -27,7 +27,8 @@ const CommandFile = "main.gen.go"
 //			Name:     "petstore",
 //			Document: petstore.Document(),
 //			Flags: func(fs *flag.FlagSet) {
-//				fs.StringVar(&server, "server", petstore.DefaultBaseURL, "Base URL of the REST API")
+//				fs.StringVar(&server, "base-url", petstore.DefaultBaseURL, "Base URL of the REST API")
+//				fs.StringVar(&server, "server", petstore.DefaultBaseURL, "Deprecated: use --base-url")
 //			},
 //			Env: []toolcli.Env{{Name: "PETSTORE_API_KEY", Usage: `API key of the security scheme "api_key" (header X-API-Key)`}},
 //			NewTool: func(_ context.Context, opts ...runtime.ToolOption) (runtime.Tool, error) {
@@ -67,6 +68,8 @@ func emitCommand(p *model.Package) *jen.File {
 		m.restBackend(p)
 	case hasC(p):
 		m.libraryBackend(p)
+	case p.Kind == model.PackageMCP:
+		m.mcpBackend(p)
 	default:
 		m.gatewayBackend(p)
 	}
@@ -90,7 +93,11 @@ func emitCommand(p *model.Package) *jen.File {
 	if len(m.env) > 0 {
 		fields = append(fields, field("Env", jen.Index().Qual(toolcliPath, "Env").Values(multiline(m.env)...)))
 	}
-	fields = append(fields, field("NewTool", jen.Func().Params(jen.Id("_").Qual(contextPath, "Context"), jen.Id("opts").Op("...").Add(rt("ToolOption"))).
+	ctx := "_"
+	if m.ctx {
+		ctx = "ctx"
+	}
+	fields = append(fields, field("NewTool", jen.Func().Params(jen.Id(ctx).Qual(contextPath, "Context"), jen.Id("opts").Op("...").Add(rt("ToolOption"))).
 		Params(rt("Tool"), jen.Error()).Block(m.body...)))
 	if len(m.ready) > 0 {
 		fields = append(fields, field("Ready", jen.Func().Params(jen.Id("ctx").Qual(contextPath, "Context")).Error().Block(m.ready...)))
@@ -112,6 +119,7 @@ func emitCommand(p *model.Package) *jen.File {
 // flags set, the body of Flags, the required flags, the Env entries, the
 // body of NewTool and that of Ready (none: ready once it serves).
 type commandMain struct {
+	ctx         bool // NewTool uses its context
 	vars, flags []jen.Code
 	required    []string
 	env, body   []jen.Code
@@ -129,17 +137,22 @@ func (m *commandMain) envEntry(name, usage string) {
 	m.env = append(m.env, jen.Values(jen.Dict{jen.Id("Name"): jen.Lit(name), jen.Id("Usage"): jen.Lit(usage)}))
 }
 
-// restBackend serves the REST client of the API at --server, with the
+// restBackend serves the REST client of the API at --base-url, with the
 // credentials of the environment.
 func (m *commandMain) restBackend(p *model.Package) {
 	c := p.Command
 	pkg := func(name string) *jen.Statement { return jen.Qual(c.ImportPath, name) }
+	// --base-url, and --server as its deprecated alias: the MCP Inspector
+	// takes --server itself (a server of its --config file), so that
+	// `npx @modelcontextprotocol/inspector ./petstore mcp --server URL`
+	// never reached the command.
+	def, usage := pkg("DefaultBaseURL"), "Base URL of the REST API"
 	if p.API.Server != nil {
 		// "": the document's servers, the operations' own ones too
-		m.strVar("server", "server", jen.Lit(""), "Base URL of the REST API for every operation (default: the document's servers, "+p.API.BaseURL+")")
-	} else {
-		m.strVar("server", "server", pkg("DefaultBaseURL"), "Base URL of the REST API")
+		def, usage = jen.Lit(""), "Base URL of the REST API for every operation (default: the document's servers, "+p.API.BaseURL+")"
 	}
+	m.strVar("server", "base-url", def, usage)
+	m.flags = append(m.flags, jen.Id("fs").Dot("StringVar").Call(jen.Op("&").Id("server"), jen.Lit("server"), def.Clone(), jen.Lit("Deprecated: use --base-url")))
 	// var copts []petstore.ClientOption
 	// if v := os.Getenv("PETSTORE_API_KEY"); v != "" { copts = append(copts, petstore.WithAPIKey(v)) }
 	m.body = append(m.body, jen.Var().Id("copts").Index().Add(pkg("ClientOption")))
@@ -253,4 +266,21 @@ func credentialUsage(s *model.SecurityScheme) string {
 	default:
 		return "API key of " + scheme + " (" + string(s.In) + " " + s.Key + ")"
 	}
+}
+
+// mcpBackend serves the typed client of the MCP server the listing is of,
+// started with --command or at --upstream (toolcli.MCPGateway): a gateway
+// that checks the arguments.
+func (m *commandMain) mcpBackend(p *model.Package) {
+	pkg := func(name string) *jen.Statement { return jen.Qual(p.Command.ImportPath, name) }
+	m.ctx = true
+	m.strVar("command", "command", jen.Lit(""), `Command line that starts the MCP server on stdio, as: --command "npx -y @modelcontextprotocol/server-everything"`)
+	m.strVar("upstream", "upstream", jen.Lit(""), "URL of the MCP server over streamable HTTP (instead of --command)")
+	// return toolcli.MCPGateway(ctx, command, upstream, func(c runtime.Caller) (runtime.Tool, error) {
+	//	return mcptools.NewTool(mcptools.NewClient(c), opts...)
+	// })
+	m.body = append(m.body, jen.Return(jen.Qual(toolcliPath, "MCPGateway").Call(jen.Id("ctx"), jen.Id("command"), jen.Id("upstream"),
+		jen.Func().Params(jen.Id("c").Add(rt("Caller"))).Params(rt("Tool"), jen.Error()).Block(
+			jen.Return(pkg("NewTool").Call(pkg("NewClient").Call(jen.Id("c")), jen.Id("opts").Op("..."))),
+		))))
 }

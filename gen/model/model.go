@@ -389,6 +389,9 @@ const (
 	PackageOpenTool PackageKind = "opentool"
 	PackageOpenDyn  PackageKind = "opendyn"
 	PackageOpenAPI  PackageKind = "openapi"
+	// PackageMCP is a package generated from an MCP tools/list result: an
+	// OpenTool package whose command is a gateway to the MCP server.
+	PackageMCP PackageKind = "mcp"
 )
 
 // Media is how the body of a response is read (Response.Media).

@@ -130,7 +130,9 @@ func Load(src *source.Source, _ model.LoadOptions) (*model.Package, []source.Dia
 		}
 		doc.Functions[i].Title, doc.Functions[i].Hints, doc.Functions[i].Execution = cf.Title, cf.Hints, cf.Execution
 	}
-	return model.FromOpenTool(doc, filepath.Base(src.Name)), warnings, nil
+	pkg := model.FromOpenTool(doc, filepath.Base(src.Name))
+	pkg.Kind = model.PackageMCP
+	return pkg, warnings, nil
 }
 
 // info reads the optional "serverInfo" and "instructions" of the listing.

@@ -9,7 +9,6 @@ package main
 import (
 	"context"
 	"flag"
-	"os"
 
 	"github.com/opentoolgen/opentoolgen/runtime"
 	mcpserver "github.com/opentoolgen/opentoolgen/testdata/golden/mcp-server"
@@ -17,30 +16,18 @@ import (
 )
 
 func main() {
-	var upstream, upstreamKey string
+	var command, upstream string
 	cmd := &toolcli.Command{
 		Name:     "mcp-server",
 		Document: mcpserver.Document(),
 		Flags: func(fs *flag.FlagSet) {
-			fs.StringVar(&upstream, "upstream", "", "URL of the OpenTool server the calls go to (http://host:port/opentool)")
-			fs.StringVar(&upstreamKey, "upstream-key", "", "API key of the upstream server (default: $MCP_SERVER_UPSTREAM_KEY)")
+			fs.StringVar(&command, "command", "", "Command line that starts the MCP server on stdio, as: --command \"npx -y @modelcontextprotocol/server-everything\"")
+			fs.StringVar(&upstream, "upstream", "", "URL of the MCP server over streamable HTTP (instead of --command)")
 		},
-		Required: []string{"upstream"},
-		Env: []toolcli.Env{
-			{
-				Name:  "MCP_SERVER_UPSTREAM_KEY",
-				Usage: "API key of the upstream server, when --upstream-key is not given",
-			},
-		},
-		NewTool: func(_ context.Context, opts ...runtime.ToolOption) (runtime.Tool, error) {
-			if upstreamKey == "" {
-				upstreamKey = os.Getenv("MCP_SERVER_UPSTREAM_KEY")
-			}
-			return mcpserver.NewTool(mcpserver.NewClient(runtime.NewClient(upstream, runtime.WithAPIKey(upstreamKey))), opts...)
-		},
-		Ready: func(ctx context.Context) error {
-			_, err := runtime.NewClient(upstream, runtime.WithAPIKey(upstreamKey)).Version(ctx)
-			return err
+		NewTool: func(ctx context.Context, opts ...runtime.ToolOption) (runtime.Tool, error) {
+			return toolcli.MCPGateway(ctx, command, upstream, func(c runtime.Caller) (runtime.Tool, error) {
+				return mcpserver.NewTool(mcpserver.NewClient(c), opts...)
+			})
 		},
 	}
 	cmd.Main()

@@ -21,7 +21,8 @@ func main() {
 		Name:     "openapi-constraints",
 		Document: openapiconstraints.Document(),
 		Flags: func(fs *flag.FlagSet) {
-			fs.StringVar(&server, "server", openapiconstraints.DefaultBaseURL, "Base URL of the REST API")
+			fs.StringVar(&server, "base-url", openapiconstraints.DefaultBaseURL, "Base URL of the REST API")
+			fs.StringVar(&server, "server", openapiconstraints.DefaultBaseURL, "Deprecated: use --base-url")
 		},
 		NewTool: func(_ context.Context, opts ...runtime.ToolOption) (runtime.Tool, error) {
 			var copts []openapiconstraints.ClientOption

@@ -21,7 +21,8 @@ func main() {
 		Name:     "openapi-events",
 		Document: openapievents.Document(),
 		Flags: func(fs *flag.FlagSet) {
-			fs.StringVar(&server, "server", openapievents.DefaultBaseURL, "Base URL of the REST API")
+			fs.StringVar(&server, "base-url", openapievents.DefaultBaseURL, "Base URL of the REST API")
+			fs.StringVar(&server, "server", openapievents.DefaultBaseURL, "Deprecated: use --base-url")
 		},
 		NewTool: func(_ context.Context, opts ...runtime.ToolOption) (runtime.Tool, error) {
 			var copts []openapievents.ClientOption

@@ -22,7 +22,8 @@ func main() {
 		Name:     "openapi-hostile",
 		Document: openapihostile.Document(),
 		Flags: func(fs *flag.FlagSet) {
-			fs.StringVar(&server, "server", openapihostile.DefaultBaseURL, "Base URL of the REST API")
+			fs.StringVar(&server, "base-url", openapihostile.DefaultBaseURL, "Base URL of the REST API")
+			fs.StringVar(&server, "server", openapihostile.DefaultBaseURL, "Deprecated: use --base-url")
 		},
 		Env: []toolcli.Env{
 			{

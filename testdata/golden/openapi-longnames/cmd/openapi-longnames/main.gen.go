@@ -21,7 +21,8 @@ func main() {
 		Name:     "openapi-longnames",
 		Document: openapilongnames.Document(),
 		Flags: func(fs *flag.FlagSet) {
-			fs.StringVar(&server, "server", openapilongnames.DefaultBaseURL, "Base URL of the REST API")
+			fs.StringVar(&server, "base-url", openapilongnames.DefaultBaseURL, "Base URL of the REST API")
+			fs.StringVar(&server, "server", openapilongnames.DefaultBaseURL, "Deprecated: use --base-url")
 		},
 		NewTool: func(_ context.Context, opts ...runtime.ToolOption) (runtime.Tool, error) {
 			var copts []openapilongnames.ClientOption

@@ -21,7 +21,8 @@ func main() {
 		Name:     "openapi-params",
 		Document: openapiparams.Document(),
 		Flags: func(fs *flag.FlagSet) {
-			fs.StringVar(&server, "server", openapiparams.DefaultBaseURL, "Base URL of the REST API")
+			fs.StringVar(&server, "base-url", openapiparams.DefaultBaseURL, "Base URL of the REST API")
+			fs.StringVar(&server, "server", openapiparams.DefaultBaseURL, "Deprecated: use --base-url")
 		},
 		NewTool: func(_ context.Context, opts ...runtime.ToolOption) (runtime.Tool, error) {
 			var copts []openapiparams.ClientOption

@@ -22,7 +22,8 @@ func main() {
 		Name:     "openapi-petstore",
 		Document: openapipetstore.Document(),
 		Flags: func(fs *flag.FlagSet) {
-			fs.StringVar(&server, "server", "", "Base URL of the REST API for every operation (default: the document's servers, https://eu.petstore.example.com/v1)")
+			fs.StringVar(&server, "base-url", "", "Base URL of the REST API for every operation (default: the document's servers, https://eu.petstore.example.com/v1)")
+			fs.StringVar(&server, "server", "", "Deprecated: use --base-url")
 		},
 		Env: []toolcli.Env{
 			{

@@ -21,7 +21,8 @@ func main() {
 		Name:     "openapi-schemas",
 		Document: openapischemas.Document(),
 		Flags: func(fs *flag.FlagSet) {
-			fs.StringVar(&server, "server", openapischemas.DefaultBaseURL, "Base URL of the REST API")
+			fs.StringVar(&server, "base-url", openapischemas.DefaultBaseURL, "Base URL of the REST API")
+			fs.StringVar(&server, "server", openapischemas.DefaultBaseURL, "Deprecated: use --base-url")
 		},
 		NewTool: func(_ context.Context, opts ...runtime.ToolOption) (runtime.Tool, error) {
 			var copts []openapischemas.ClientOption

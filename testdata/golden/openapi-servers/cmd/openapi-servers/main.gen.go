@@ -21,7 +21,8 @@ func main() {
 		Name:     "openapi-servers",
 		Document: openapiservers.Document(),
 		Flags: func(fs *flag.FlagSet) {
-			fs.StringVar(&server, "server", "", "Base URL of the REST API for every operation (default: the document's servers, http://localhost:8080/v1)")
+			fs.StringVar(&server, "base-url", "", "Base URL of the REST API for every operation (default: the document's servers, http://localhost:8080/v1)")
+			fs.StringVar(&server, "server", "", "Deprecated: use --base-url")
 		},
 		NewTool: func(_ context.Context, opts ...runtime.ToolOption) (runtime.Tool, error) {
 			var copts []openapiservers.ClientOption

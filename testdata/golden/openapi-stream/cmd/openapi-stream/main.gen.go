@@ -21,7 +21,8 @@ func main() {
 		Name:     "openapi-stream",
 		Document: openapistream.Document(),
 		Flags: func(fs *flag.FlagSet) {
-			fs.StringVar(&server, "server", openapistream.DefaultBaseURL, "Base URL of the REST API")
+			fs.StringVar(&server, "base-url", openapistream.DefaultBaseURL, "Base URL of the REST API")
+			fs.StringVar(&server, "server", openapistream.DefaultBaseURL, "Deprecated: use --base-url")
 		},
 		NewTool: func(_ context.Context, opts ...runtime.ToolOption) (runtime.Tool, error) {
 			var copts []openapistream.ClientOption

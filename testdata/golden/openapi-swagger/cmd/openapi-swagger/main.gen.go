@@ -23,7 +23,8 @@ func main() {
 		Name:     "openapi-swagger",
 		Document: openapiswagger.Document(),
 		Flags: func(fs *flag.FlagSet) {
-			fs.StringVar(&server, "server", openapiswagger.DefaultBaseURL, "Base URL of the REST API")
+			fs.StringVar(&server, "base-url", openapiswagger.DefaultBaseURL, "Base URL of the REST API")
+			fs.StringVar(&server, "server", openapiswagger.DefaultBaseURL, "Deprecated: use --base-url")
 		},
 		Env: []toolcli.Env{
 			{

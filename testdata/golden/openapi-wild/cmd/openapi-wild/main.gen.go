@@ -21,7 +21,8 @@ func main() {
 		Name:     "openapi-wild",
 		Document: openapiwild.Document(),
 		Flags: func(fs *flag.FlagSet) {
-			fs.StringVar(&server, "server", openapiwild.DefaultBaseURL, "Base URL of the REST API")
+			fs.StringVar(&server, "base-url", openapiwild.DefaultBaseURL, "Base URL of the REST API")
+			fs.StringVar(&server, "server", openapiwild.DefaultBaseURL, "Deprecated: use --base-url")
 		},
 		NewTool: func(_ context.Context, opts ...runtime.ToolOption) (runtime.Tool, error) {
 			var copts []openapiwild.ClientOption
