@@ -310,7 +310,7 @@ func newServer(ctx context.Context, tool runtime.Tool, impl *mcp.Implementation,
 		t := &mcp.Tool{
 			Name:         f.Name,
 			Description:  f.Description,
-			InputSchema:  decls[i].Parameters,
+			InputSchema:  headerSchema(decls[i].Parameters, headerParameters(tool, f.Name)),
 			OutputSchema: runtime.OutputSchema(doc, f),
 			Title:        f.Title,
 			Annotations:  annotations(cfg, ht, f),

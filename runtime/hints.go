@@ -74,3 +74,15 @@ func DocumentHints(doc *OpenTool, name string) (Hints, bool) {
 	}
 	return Hints{}, false
 }
+
+// HeaderTool is a Tool some of whose arguments are HTTP header parameters of
+// the API behind it: HeaderParameters returns those of the function named
+// function, argument name → header name (nil for none). The Tool of a
+// package generated from an OpenAPI document with header parameters is
+// one; mcpbridge marks such arguments with x-mcp-header (the 2026-07-28
+// specification's SEP-2243), so that a client sends their values as
+// Mcp-Param-NAME headers too, where HTTP intermediaries can read them.
+type HeaderTool interface {
+	Tool
+	HeaderParameters(function string) map[string]string
+}

@@ -310,6 +310,15 @@ func (t *interceptedTool) Hints(function string) (Hints, bool) {
 	return Hints{}, false
 }
 
+// HeaderParameters passes on the header parameters of the tool, if it has
+// any (HeaderTool).
+func (t *interceptedTool) HeaderParameters(function string) map[string]string {
+	if ht, ok := t.tool.(HeaderTool); ok {
+		return ht.HeaderParameters(function)
+	}
+	return nil
+}
+
 func serverCall(ctx context.Context, name string, args json.RawMessage, stream bool) *CallInfo {
 	md, front := IncomingMetadata(ctx)
 	if md == nil {

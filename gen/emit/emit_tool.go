@@ -63,7 +63,52 @@ func emitTool(p *model.Package) *jen.File {
 		f.Line()
 		emitHints(f, p)
 	}
+	if headers := headerParams(p); len(headers) > 0 {
+		f.Line()
+		emitHeaderParams(f, headers)
+	}
 	return f
+}
+
+// headerParams returns, for each function with header parameters in
+// document order, a case of the Tool's HeaderParameters switch.
+func headerParams(p *model.Package) []jen.Code {
+	var cases []jen.Code
+	for _, fn := range p.Functions {
+		if fn.HTTP == nil || fn.Args == nil {
+			continue
+		}
+		d := jen.Dict{}
+		for _, fd := range fn.Args.Fields {
+			if fd.HTTP != nil && fd.HTTP.In == model.InHeader {
+				d[jen.Lit(fd.JSONName)] = jen.Lit(fd.HTTP.Name)
+			}
+		}
+		if len(d) > 0 {
+			cases = append(cases, jen.Case(jen.Lit(fn.Name)).Block(jen.Return(jen.Map(jen.String()).String().Values(d))))
+		}
+	}
+	return cases
+}
+
+// emitHeaderParams renders the Tool's HeaderParameters method:
+//
+//	func (t *Tool) HeaderParameters(name string) map[string]string {
+//		switch name {
+//		case "listPets":
+//			return map[string]string{"X-Request-ID": "X-Request-ID"}
+//		…
+//		}
+//		return nil
+//	}
+func emitHeaderParams(f *jen.File, cases []jen.Code) {
+	f.Comment("HeaderParameters implements runtime.HeaderTool: the arguments of an operation")
+	f.Comment("that are HTTP header parameters (argument → header), which mcpbridge marks")
+	f.Comment("x-mcp-header.")
+	f.Func().Params(jen.Id("t").Op("*").Id("Tool")).Id("HeaderParameters").Params(jen.Id("name").String()).Map(jen.String()).String().Block(
+		jen.Switch(jen.Id("name")).Block(cases...),
+		jen.Return(jen.Nil()),
+	)
 }
 
 // emitService renders the Service interface, one method per function.

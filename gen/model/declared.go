@@ -25,12 +25,14 @@ var reservedOpenAPINames = []string{
 }
 
 // ToolMethods returns the exported methods of every package's Tool
-// (tool.gen.go): Hints only in OpenAPI packages, StreamCall only when a
-// function streams. Names made from a document never collide with them:
-// Tool's other methods are the unexported Function.ToolMethod names (and
-// Paging.Gather, gatherF, for a list function).
+// (tool.gen.go): Hints only in OpenAPI packages and MCP listings with
+// annotations, HeaderParameters only in OpenAPI packages with header
+// parameters, StreamCall only when a function streams. Names made from a
+// document never collide with them: Tool's other methods are the unexported
+// Function.ToolMethod names (and Paging.Gather, gatherF, for a list
+// function).
 func ToolMethods() []string {
-	return []string{"Call", "StreamCall", "Load", "Document", "Declarations", "Functions", "Hints"}
+	return []string{"Call", "StreamCall", "Load", "Document", "Declarations", "Functions", "Hints", "HeaderParameters"}
 }
 
 // reservedOpenDynNames are declared by an OpenDyn package besides
