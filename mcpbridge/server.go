@@ -13,7 +13,13 @@
 //     answers on /call: an object return is the object itself, a scalar or
 //     array return R named N is {"N": R}, no return is {}.
 //   - tools/call answers that result object as structuredContent and as one
-//     text content holding the same JSON.
+//     text content holding the same JSON; when the tool put content on the
+//     call's context (runtime.WithContent: a gateway to an MCP server puts
+//     the upstream's images, audio, resource links), that content instead,
+//     as it came (content.go). A tool's runtime.ReportProgress reaches a
+//     client that sent a progress token.
+//   - Arguments that are header parameters of the API behind the tool
+//     (runtime.HeaderTool) are marked x-mcp-header (headers.go).
 //   - Invalid arguments (-32602, the message naming every JSON path) and errors
 //     the tool returns are results with isError: true and the error's message
 //     as text, so that a model can correct its call; the error object
