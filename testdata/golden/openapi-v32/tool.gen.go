@@ -200,3 +200,14 @@ func (t *Tool) Hints(name string) (runtime.Hints, bool) {
 	}
 	return runtime.Hints{}, false
 }
+
+// HeaderParameters implements runtime.HeaderTool: the arguments of an operation
+// that are HTTP header parameters (argument → header), which mcpbridge marks
+// x-mcp-header.
+func (t *Tool) HeaderParameters(name string) map[string]string {
+	switch name {
+	case "linkItem":
+		return map[string]string{"Link": "Link"}
+	}
+	return nil
+}

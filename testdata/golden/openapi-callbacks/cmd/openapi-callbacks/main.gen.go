@@ -21,7 +21,8 @@ func main() {
 		Name:     "openapi-callbacks",
 		Document: openapicallbacks.Document(),
 		Flags: func(fs *flag.FlagSet) {
-			fs.StringVar(&server, "server", openapicallbacks.DefaultBaseURL, "Base URL of the REST API")
+			fs.StringVar(&server, "base-url", openapicallbacks.DefaultBaseURL, "Base URL of the REST API")
+			fs.StringVar(&server, "server", openapicallbacks.DefaultBaseURL, "Deprecated: use --base-url")
 		},
 		NewTool: func(_ context.Context, opts ...runtime.ToolOption) (runtime.Tool, error) {
 			var copts []openapicallbacks.ClientOption

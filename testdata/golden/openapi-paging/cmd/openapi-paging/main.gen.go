@@ -21,7 +21,8 @@ func main() {
 		Name:     "openapi-paging",
 		Document: openapipaging.Document(),
 		Flags: func(fs *flag.FlagSet) {
-			fs.StringVar(&server, "server", openapipaging.DefaultBaseURL, "Base URL of the REST API")
+			fs.StringVar(&server, "base-url", openapipaging.DefaultBaseURL, "Base URL of the REST API")
+			fs.StringVar(&server, "server", openapipaging.DefaultBaseURL, "Deprecated: use --base-url")
 		},
 		NewTool: func(_ context.Context, opts ...runtime.ToolOption) (runtime.Tool, error) {
 			var copts []openapipaging.ClientOption

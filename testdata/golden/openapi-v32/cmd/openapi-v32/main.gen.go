@@ -21,7 +21,8 @@ func main() {
 		Name:     "openapi-v32",
 		Document: openapiv32.Document(),
 		Flags: func(fs *flag.FlagSet) {
-			fs.StringVar(&server, "server", openapiv32.DefaultBaseURL, "Base URL of the REST API")
+			fs.StringVar(&server, "base-url", openapiv32.DefaultBaseURL, "Base URL of the REST API")
+			fs.StringVar(&server, "server", openapiv32.DefaultBaseURL, "Deprecated: use --base-url")
 		},
 		NewTool: func(_ context.Context, opts ...runtime.ToolOption) (runtime.Tool, error) {
 			var copts []openapiv32.ClientOption

@@ -21,7 +21,8 @@ func main() {
 		Name:     "openapi-webhooks",
 		Document: openapiwebhooks.Document(),
 		Flags: func(fs *flag.FlagSet) {
-			fs.StringVar(&server, "server", openapiwebhooks.DefaultBaseURL, "Base URL of the REST API")
+			fs.StringVar(&server, "base-url", openapiwebhooks.DefaultBaseURL, "Base URL of the REST API")
+			fs.StringVar(&server, "server", openapiwebhooks.DefaultBaseURL, "Deprecated: use --base-url")
 		},
 		NewTool: func(_ context.Context, opts ...runtime.ToolOption) (runtime.Tool, error) {
 			var copts []openapiwebhooks.ClientOption
