@@ -68,7 +68,7 @@ func emitCommand(p *model.Package) *jen.File {
 		m.restBackend(p)
 	case hasC(p):
 		m.libraryBackend(p)
-	case p.Kind == model.PackageMCP:
+	case p.Command.MCPUpstream:
 		m.mcpBackend(p)
 	default:
 		m.gatewayBackend(p)

@@ -24,6 +24,10 @@ type Command struct {
 	// UpstreamKeyEnv is the environment variable an OpenTool gateway reads the
 	// upstream's API key from when --upstream-key is not given.
 	UpstreamKeyEnv string
+	// MCPUpstream says the functions are an MCP server's (a package generated
+	// from its tools/list): the main is a gateway that reaches that server
+	// over MCP (--command or --upstream), not an OpenTool upstream.
+	MCPUpstream bool
 }
 
 // reservedMainNames are the identifiers a generated main declares or imports
@@ -38,7 +42,7 @@ var reservedMainNames = []string{
 // NewCommand returns the Command of p's main: name is the executable's name,
 // importPath the package's import path.
 func NewCommand(p *Package, name, importPath string) *Command {
-	c := &Command{Name: name, ImportPath: importPath, Import: p.Name}
+	c := &Command{Name: name, ImportPath: importPath, Import: p.Name, MCPUpstream: p.Kind == PackageMCP}
 	for _, r := range reservedMainNames {
 		if c.Import == r || token.IsKeyword(c.Import) {
 			c.Import += "pkg"

@@ -224,7 +224,66 @@ func (l *otLoader) function(obj *jsontree.Node) runtime.Function {
 		}
 	}
 	l.origin(obj, &f)
+	l.listed(obj, &f)
 	return f
+}
+
+// hintMembers are the members of an "annotations" object the loader reads
+// back (runtime.Hints, in MCP's names).
+var hintMembers = map[string]func(*runtime.Hints, *bool){
+	"readOnlyHint":    func(h *runtime.Hints, b *bool) { h.ReadOnly = b },
+	"destructiveHint": func(h *runtime.Hints, b *bool) { h.Destructive = b },
+	"idempotentHint":  func(h *runtime.Hints, b *bool) { h.Idempotent = b },
+	"openWorldHint":   func(h *runtime.Hints, b *bool) { h.OpenWorld = b },
+}
+
+// listed reads the members of function object obj that a package generated
+// from an MCP tools/list keeps of each tool (runtime.Function's Title, Hints
+// and Execution), which the OpenTool specification does not define: one of
+// the wrong shape is ignored with a warning, as an unknown member is, so that
+// the document a listing's package embeds generates the same package again.
+func (l *otLoader) listed(obj *jsontree.Node, f *runtime.Function) {
+	if v := otMember(obj, "title"); v != nil {
+		if v.Kind != jsontree.String {
+			l.warnf(l.at("title"), v.Offset, "got %s, want a string; ignored", describeJSONValue(v))
+		} else {
+			f.Title = v.Str
+		}
+	}
+	if v := otMember(obj, "annotations"); v != nil {
+		if v.Kind != jsontree.Object {
+			l.warnf(l.at("annotations"), v.Offset, "got %s, want an object of booleans; ignored", describeJSONValue(v))
+		} else {
+			var h runtime.Hints
+			for _, m := range v.Members {
+				set, known := hintMembers[m.Key]
+				switch {
+				case !known:
+					continue // other annotations (title…) are not hints
+				case m.Value.Kind != jsontree.Bool:
+					l.warnf(l.at("annotations"), m.Value.Offset, "%s: got %s, want a boolean; ignored", m.Key, describeJSONValue(m.Value))
+				default:
+					b := m.Value.Bool
+					set(&h, &b)
+				}
+			}
+			if h != (runtime.Hints{}) {
+				f.Hints = &h
+			}
+		}
+	}
+	if v := otMember(obj, "execution"); v != nil {
+		ts := v.Get("taskSupport")
+		switch {
+		case v.Kind != jsontree.Object:
+			l.warnf(l.at("execution"), v.Offset, "got %s, want an object; ignored", describeJSONValue(v))
+		case ts == nil:
+		case ts.Kind != jsontree.String || (ts.Str != "forbidden" && ts.Str != "optional" && ts.Str != "required"):
+			l.warnf(l.at("execution"), ts.Offset, "taskSupport: got %s, want \"forbidden\", \"optional\" or \"required\"; ignored", describeJSONValue(ts))
+		default:
+			f.Execution = &runtime.Execution{TaskSupport: ts.Str}
+		}
+	}
 }
 
 // origin reads the members of function object obj that say where it comes

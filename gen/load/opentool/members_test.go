@@ -158,3 +158,39 @@ func TestFunctionOrigin(t *testing.T) {
 		t.Errorf("warnings (-want +got):\n%s", diff)
 	}
 }
+
+// TestFunctionListed: a function's title, annotations and
+// execution.taskSupport (kept by packages generated from an MCP tools/list)
+// are read back; of the wrong shape, they are ignored with a warning at
+// their place.
+func TestFunctionListed(t *testing.T) {
+	doc := `{"opentool": "1.0.0", "info": {"title": "T", "version": "1"}, "functions": [
+{"name": "f", "description": "d", "parameters": [], "title": "F", "annotations": {"readOnlyHint": true, "openWorldHint": false, "title": "x"}, "execution": {"taskSupport": "required"}},
+{"name": "g", "description": "d", "parameters": [], "title": 1, "annotations": {"readOnlyHint": "yes"}, "execution": {"taskSupport": "always"}}]}`
+	got, warnings, err := opentool.LoadOpenToolWarnings([]byte(doc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, g := got.Functions[0], got.Functions[1]
+	if b, _ := json.Marshal(f); !strings.Contains(string(b), `"title":"F","annotations":{"readOnlyHint":true,"openWorldHint":false},"execution":{"taskSupport":"required"}`) {
+		t.Errorf("f: %s", b)
+	}
+	if !f.TaskRequired() {
+		t.Errorf("f: not task-required")
+	}
+	if g.Title != "" || g.Hints != nil || g.Execution != nil {
+		t.Errorf("g: title %q, hints %v, execution %v, want none", g.Title, g.Hints, g.Execution)
+	}
+	var msgs []string
+	for _, w := range warnings {
+		msgs = append(msgs, strings.TrimPrefix(w.Format("", []byte(doc)), ":"))
+	}
+	if len(msgs) != 3 {
+		t.Errorf("warnings: %q, want three (title, readOnlyHint, taskSupport)", msgs)
+	}
+	for i, want := range []string{"/functions/1/title", "readOnlyHint: got string", "taskSupport: got string \"always\""} {
+		if i < len(msgs) && !strings.Contains(msgs[i], want) {
+			t.Errorf("warning %d: %q, want it to name %q", i, msgs[i], want)
+		}
+	}
+}
