@@ -67,14 +67,18 @@ func WithPrefix(p string) Option { return func(c *config) { c.prefix = p } }
 func WithQueueGroup(q string) Option { return func(c *config) { c.queue = q } }
 
 // WithMaxConcurrent bounds the calls (and streams) the service runs at once
-// (default [DefaultMaxConcurrent]). Calls run in workers, goroutines started
-// as calls need them, up to n, and kept until Shutdown; when they are all
-// busy, n more calls are queued and further requests wait in the
-// subscription's pending queue (nats.go's pending limits apply).
+// (default [DefaultMaxConcurrent]). Calls run on workers, goroutines started
+// as calls need them, up to n, and kept until Shutdown. An endpoint's
+// subscription queues its calls for the workers and wakes one only when
+// none is running: under load a running worker takes the next call without
+// a hand-off, and a worker more is woken when the queued calls wait for
+// about a quarter of a millisecond behind workers held by slow calls. So a
+// slow call does not hold up the others beyond that. When n calls are
+// queued, further requests wait in the subscription's pending queue
+// (nats.go's pending limits apply).
 // With 1, each endpoint serves its calls one at a time in its
-// subscription's goroutine, as a micro handler does: no hand-off, the
-// fastest for quick calls that do not wait on anything, but a slow call
-// holds up those behind it on its endpoint (others endpoints still run).
+// subscription's goroutine, as a micro handler does: a slow call holds up
+// those behind it on its endpoint (other endpoints still run).
 func WithMaxConcurrent(n int) Option { return func(c *config) { c.maxConcurrent = n } }
 
 // WithMaxRequestBytes bounds the arguments of a call (default: the server's
@@ -126,11 +130,9 @@ type Service struct {
 	svc    micro.Service
 	subj   map[string]string // endpoint subject → function
 
-	sem      chan struct{}  // a slot per worker
-	work     chan *nats.Msg // calls queued for the workers
-	idle     atomic.Int64   // workers waiting for a call
-	quit     chan struct{}  // closed by Shutdown: workers end
-	busy     atomic.Int64   // workers serving a call
+	pool     pool          // the workers that run calls (pool.go)
+	quit     chan struct{} // closed by Shutdown: workers end
+	busy     atomic.Int64  // workers serving a call
 	inflight sync.WaitGroup
 	owned    int // subscriptions of the connection the micro service made
 	calls    atomic.Int64
@@ -228,7 +230,8 @@ func NewService(ctx context.Context, nc *nats.Conn, tool runtime.Tool, opts ...O
 	} else if !semverRE.MatchString(cfg.version) {
 		return nil, fmt.Errorf("natsbridge: service version %q: want a semantic version (1.2.3)", cfg.version)
 	}
-	s := &Service{nc: nc, tool: tool, cfg: cfg, subj: map[string]string{}, sem: make(chan struct{}, cfg.maxConcurrent), work: make(chan *nats.Msg, cfg.maxConcurrent), quit: make(chan struct{}), stopped: make(chan struct{})}
+	s := &Service{nc: nc, tool: tool, cfg: cfg, subj: map[string]string{}, quit: make(chan struct{}), stopped: make(chan struct{})}
+	s.pool.init(s)
 	s.stream, _ = tool.(runtime.StreamTool)
 	s.base, s.cancelAll = context.WithCancel(context.Background())
 	desc := "OpenTool tool served by natsbridge"
@@ -322,55 +325,6 @@ func (s *Service) Prefix() string { return s.cfg.prefix }
 
 // Micro is the micro service (for its Info and Stats).
 func (s *Service) Micro() micro.Service { return s.svc }
-
-// handle runs in the endpoint subscription's goroutine: it queues the call
-// for the workers, starting one more when none is idle and there are fewer
-// than maxConcurrent; so calls run concurrently, and busy workers take the
-// next call without being woken.
-func (s *Service) handle(req micro.Request) {
-	m := &nats.Msg{Subject: req.Subject(), Reply: req.Reply(), Header: nats.Header(req.Headers()), Data: req.Data()}
-	s.inflight.Add(1)
-	if s.cfg.maxConcurrent == 1 { // one call at a time: in this goroutine, as micro's handlers run
-		s.busy.Add(1)
-		s.serve(m)
-		s.busy.Add(-1)
-		s.inflight.Done()
-		return
-	}
-	if s.idle.Load() == 0 {
-		select {
-		case s.sem <- struct{}{}:
-			go s.worker(m)
-			return
-		default:
-		}
-	}
-	s.work <- m // a full queue holds up the subscription: requests wait in its pending queue
-}
-
-// worker serves m, then the calls queued, until the service is shut down.
-// Workers keep their grown stacks from call to call.
-func (s *Service) worker(m *nats.Msg) {
-	for {
-		s.busy.Add(1)
-		s.serve(m)
-		s.busy.Add(-1)
-		s.inflight.Done()
-		select {
-		case m = <-s.work:
-			continue
-		default:
-		}
-		s.idle.Add(1)
-		select {
-		case m = <-s.work:
-			s.idle.Add(-1)
-		case <-s.quit:
-			s.idle.Add(-1)
-			return
-		}
-	}
-}
 
 // serve answers one request.
 func (s *Service) serve(m *nats.Msg) {
