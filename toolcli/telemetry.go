@@ -9,12 +9,12 @@ import (
 	"time"
 
 	"go.opentelemetry.io/otel"
-	"go.opentelemetry.io/otel/exporters/otlp/otlptrace/otlptracehttp"
 	"go.opentelemetry.io/otel/sdk/resource"
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
 	semconv "go.opentelemetry.io/otel/semconv/v1.43.0"
 
 	"github.com/opentoolgen/opentoolgen/otelbridge"
+	"github.com/opentoolgen/opentoolgen/otelbridge/otlphttp"
 	"github.com/opentoolgen/opentoolgen/runtime"
 )
 
@@ -35,8 +35,10 @@ func telemetryWanted() bool {
 // does not, it returns neither and sets nothing: the server runs as if
 // OpenTelemetry did not exist.
 //
-// The exporter reads the standard variables (OTEL_EXPORTER_OTLP_ENDPOINT,
-// …_HEADERS, …_TIMEOUT, …_COMPRESSION, …_CERTIFICATE), the provider
+// The exporter (otelbridge/otlphttp: http/protobuf encoded with the standard
+// library, so that the command links neither gRPC nor the protobuf runtime)
+// reads the standard variables (OTEL_EXPORTER_OTLP_ENDPOINT, …_HEADERS,
+// …_TIMEOUT, …_COMPRESSION, …_CERTIFICATE, …_PROTOCOL), the provider
 // OTEL_TRACES_SAMPLER and its argument, and the resource OTEL_SERVICE_NAME
 // and OTEL_RESOURCE_ATTRIBUTES (service.name defaults to the command's
 // name, service.version to --version).
@@ -44,7 +46,7 @@ func telemetry(ctx context.Context, name, version string, logger *slog.Logger) (
 	if !telemetryWanted() {
 		return nil, nil, nil
 	}
-	exp, err := otlptracehttp.New(ctx)
+	exp, err := otlphttp.New()
 	if err != nil {
 		return nil, nil, fmt.Errorf("OpenTelemetry: the OTLP exporter: %w", err)
 	}

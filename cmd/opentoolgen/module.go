@@ -156,32 +156,21 @@ var natsModules = []string{
 	"golang.org/x/crypto",
 }
 
-// otlpModules are the modules package toolcli needs besides mcpModules: the
-// OpenTelemetry SDK and its OTLP/HTTP trace exporter (what start and mcp
-// export with when OTEL_EXPORTER_OTLP_ENDPOINT is set) and their
-// dependencies.
+// otlpModules are the modules package toolcli needs besides mcpModules and
+// natsModules: the OpenTelemetry SDK (what start and mcp export with, over
+// otelbridge/otlphttp, when OTEL_EXPORTER_OTLP_ENDPOINT is set) and its
+// dependencies. No gRPC, no protobuf runtime.
 var otlpModules = []string{
-	"github.com/cenkalti/backoff/v5",
 	"github.com/cespare/xxhash/v2",
 	"github.com/go-logr/logr",
 	"github.com/go-logr/stdr",
 	"github.com/google/uuid",
-	"github.com/grpc-ecosystem/grpc-gateway/v2",
 	"go.opentelemetry.io/auto/sdk",
 	"go.opentelemetry.io/otel",
-	"go.opentelemetry.io/otel/exporters/otlp/otlptrace",
-	"go.opentelemetry.io/otel/exporters/otlp/otlptrace/otlptracehttp",
 	"go.opentelemetry.io/otel/log",
 	"go.opentelemetry.io/otel/metric",
 	"go.opentelemetry.io/otel/sdk",
 	"go.opentelemetry.io/otel/trace",
-	"go.opentelemetry.io/proto/otlp",
-	"golang.org/x/net",
-	"golang.org/x/text",
-	"google.golang.org/genproto/googleapis/api",
-	"google.golang.org/genproto/googleapis/rpc",
-	"google.golang.org/grpc",
-	"google.golang.org/protobuf",
 }
 
 // nextCommand returns the command that lets the module holding dir (-o) build
