@@ -65,10 +65,16 @@
 //     timeout, Options.Timeout reached timeout (status "timeout"), any other
 //     code tool_error.
 //   - The report's headers carry a new traceparent, a child span of the
-//     command's: the same trace id and sampled flag, a new span id; tracestate
-//     is passed through. A command without a valid traceparent (W3C trace
-//     context, version 00, parsed here without OpenTelemetry) starts a new
-//     trace, and its tracestate is dropped.
+//     command's. With [Options.Interceptors] (otelbridge.Interceptor) and a
+//     propagator set (otelbridge.Install), that span is the one the
+//     interceptor makes of the call (front [Front], child of the command's
+//     traceparent, exported with the others), and the report carries its
+//     traceparent and tracestate. Without them, the executor makes the
+//     child's id itself: the same trace id and sampled flag, a new span id,
+//     tracestate passed through. A command without a valid traceparent (W3C
+//     trace context, version 00, parsed here without OpenTelemetry) starts a
+//     new trace, and its tracestate is dropped. Header names are matched
+//     exactly, then without regard to case ("traceparent", "Traceparent").
 //   - The executor writes cards and reports only: never state.*.
 //
 // # What is our assumption
@@ -109,7 +115,16 @@
 //     logged ([Options.Logger]) and, for a request, said in the reply; it is
 //     not retried.
 //
+// Streaming functions (our decision; the seed has a single result): when the
+// tool is a runtime.StreamTool, a function its document marks as streaming
+// is called with StreamCall and its items, in order, are the result:
+// {"items":[…]}. At [Options.MaxStreamItems] items (default
+// [DefaultMaxStreamItems]) or [Options.MaxStreamBytes] bytes of result
+// (default [DefaultMaxStreamBytes], 1 MiB) the stream is ended (its context
+// cancelled, its emit returning an error) and the result is
+// {"items":[…],"truncated":true}, status success. A stream that fails is a
+// failed result as a call's error is; the items it sent are dropped.
+//
 // Limits: [Options.MaxConcurrent] commands run at once (64); a call is bounded
-// by [Options.Timeout] when set. A streaming function is called with Call, as
-// an OpenTool /call of it is: its items are not collected.
+// by [Options.Timeout] when set.
 package natsexec

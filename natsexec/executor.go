@@ -45,6 +45,16 @@ type Options struct {
 	// MaxConcurrent is how many commands run at once (default 64); further
 	// commands wait in the subscription's buffer.
 	MaxConcurrent int
+	// Interceptors run around each call of the tool, the first outermost,
+	// with CallInfo.Front [Front] and the command's headers as metadata
+	// (otelbridge.Interceptor makes a span of each, child of the command's
+	// traceparent, and the report then carries that span's traceparent).
+	Interceptors []runtime.Interceptor
+	// MaxStreamItems and MaxStreamBytes bound the items of a streaming
+	// function collected into its result (defaults [DefaultMaxStreamItems]
+	// and [DefaultMaxStreamBytes]): the stream is ended at the bound, and
+	// the result says "truncated": true.
+	MaxStreamItems, MaxStreamBytes int
 	// Logger receives what cannot be reported (a card that cannot be saved, a
 	// report that cannot be delivered); default slog.Default().
 	Logger *slog.Logger
@@ -54,6 +64,7 @@ type Options struct {
 // package doc.
 type Executor struct {
 	tool     runtime.Tool
+	streams  map[string]bool // the functions that stream, when tool is a StreamTool
 	cards    CardStore
 	reporter Reporter
 	opts     Options
@@ -90,6 +101,12 @@ func New(nc *nats.Conn, tool runtime.Tool, cards CardStore, reporter Reporter, o
 	if opts.Logger == nil {
 		opts.Logger = slog.Default()
 	}
+	if opts.MaxStreamItems <= 0 {
+		opts.MaxStreamItems = DefaultMaxStreamItems
+	}
+	if opts.MaxStreamBytes <= 0 {
+		opts.MaxStreamBytes = DefaultMaxStreamBytes
+	}
 	tmpl, err := parseSubject(opts.Subject)
 	if err != nil {
 		return nil, fmt.Errorf("natsexec: Options.Subject: %w", err)
@@ -100,8 +117,8 @@ func New(nc *nats.Conn, tool runtime.Tool, cards CardStore, reporter Reporter, o
 		}
 	}
 	fns := opts.Functions
+	doc, err := tool.Load(context.Background())
 	if fns == nil {
-		doc, err := tool.Load(context.Background())
 		if err != nil {
 			return nil, fmt.Errorf("natsexec: loading the tool's document: %w", err)
 		}
@@ -110,6 +127,14 @@ func New(nc *nats.Conn, tool runtime.Tool, cards CardStore, reporter Reporter, o
 		}
 		for _, f := range doc.Functions {
 			fns = append(fns, f.Name)
+		}
+	}
+	streams := map[string]bool{}
+	if _, ok := tool.(runtime.StreamTool); ok && err == nil && doc != nil {
+		for _, f := range doc.Functions {
+			if f.IsStream() {
+				streams[f.Name] = true
+			}
 		}
 	}
 	if len(fns) == 0 {
@@ -126,7 +151,7 @@ func New(nc *nats.Conn, tool runtime.Tool, cards CardStore, reporter Reporter, o
 		}
 		subjects[s] = f
 	}
-	e := &Executor{tool: tool, cards: cards, reporter: reporter, opts: opts, tmpl: tmpl, sem: make(chan struct{}, opts.MaxConcurrent)}
+	e := &Executor{streams: streams, tool: tool, cards: cards, reporter: reporter, opts: opts, tmpl: tmpl, sem: make(chan struct{}, opts.MaxConcurrent)}
 	e.ctx, e.cancel = context.WithCancel(context.Background())
 	for _, f := range fns {
 		function := f
@@ -248,6 +273,7 @@ func (e *Executor) serve(function string, m *nats.Msg) {
 	}
 
 	var card *Card
+	var spanCtx runtime.MapMetadata // the trace context of the call's span, when interceptors made one
 	result, f := func() (json.RawMessage, *failure) {
 		if f := cmd.parse(m.Data); f != nil {
 			// The lineage of the card the command names, when it names one,
@@ -265,7 +291,9 @@ func (e *Executor) serve(function string, m *nats.Msg) {
 		if f != nil {
 			return nil, f
 		}
-		return e.call(ctx, cmd, card, args)
+		var res json.RawMessage
+		res, spanCtx, f = e.call(ctx, cmd, card, args, m.Header)
+		return res, f
 	}()
 
 	content := ToolResultContent{ToolCallID: cmd.toolCallID, ToolName: function, Result: result}
@@ -309,9 +337,18 @@ func (e *Executor) serve(function string, m *nats.Msg) {
 	}
 	rep := &Report{ProjectID: cmd.project, ChannelID: cmd.channel, Header: nats.Header{}}
 	rep.Payload, _ = json.Marshal(payload)
-	rep.Header.Set("traceparent", span.String())
-	if ts := m.Header.Get("tracestate"); ok && ts != "" {
-		rep.Header.Set("tracestate", ts)
+	if tp := spanCtx["traceparent"]; tp != "" {
+		// The span of the call (otelbridge's, child of the command's
+		// traceparent) is the report's parent.
+		rep.Header.Set("traceparent", tp)
+		if ts := spanCtx["tracestate"]; ts != "" {
+			rep.Header.Set("tracestate", ts)
+		}
+	} else {
+		rep.Header.Set("traceparent", span.String())
+		if ts := m.Header.Get("tracestate"); ok && ts != "" {
+			rep.Header.Set("tracestate", ts)
+		}
 	}
 	if err := e.reporter.Report(wctx, rep); err != nil {
 		e.opts.Logger.Error("natsexec: the report cannot be delivered", "subject", m.Subject, "tool_call_id", cmd.toolCallID, "tool_result_card_id", resultCard.CardID, "error", err)
@@ -444,59 +481,6 @@ func (e *Executor) toolCall(ctx context.Context, cmd *command) (*Card, json.RawM
 		return card, nil, fail("invalid_arguments", fmt.Sprintf("tool.call card %q: content.arguments: got %s, want an object", cmd.toolCallCardID, kind(args)), map[string]any{"field": "content.arguments"})
 	}
 	return card, args, nil
-}
-
-// call calls the function with the command's values on the context.
-func (e *Executor) call(ctx context.Context, cmd *command, card *Card, args json.RawMessage) (result json.RawMessage, f *failure) {
-	values := map[string]string{"project_id": cmd.project, "channel_id": cmd.channel}
-	for _, k := range []string{"agent_id", "agent_turn_id", "tool_call_id", "context_box_id"} {
-		var s string
-		if json.Unmarshal(cmd.fields[k], &s) == nil {
-			values[k] = s
-		}
-	}
-	values["turn_epoch"] = string(cmd.fields["turn_epoch"])
-	for _, k := range []string{"step_id", "parent_step_id", "trace_id"} {
-		var s string
-		if json.Unmarshal(card.Metadata[k], &s) == nil {
-			values[k] = s
-		}
-	}
-	for k, v := range values {
-		if v == "" {
-			delete(values, k)
-		}
-	}
-	ctx = runtime.WithCallValues(ctx, values)
-	if e.opts.Timeout > 0 {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, e.opts.Timeout)
-		defer cancel()
-	}
-	defer func() {
-		if p := recover(); p != nil {
-			e.opts.Logger.Error("natsexec: the tool panicked", "function", cmd.function, "panic", p)
-			result, f = nil, failureOf(runtime.InternalError("internal error: the tool panicked"))
-		}
-	}()
-	res, err := e.tool.Call(ctx, cmd.function, args)
-	if err == nil {
-		err = ctx.Err()
-	}
-	if err != nil {
-		if cerr := ctx.Err(); cerr != nil {
-			return nil, failureOf(cerr)
-		}
-		return nil, failureOf(err)
-	}
-	res = bytes.TrimSpace(res)
-	if len(res) == 0 || isNull(res) {
-		return json.RawMessage("{}"), nil
-	}
-	if !isObject(res) || !json.Valid(res) {
-		return nil, failureOf(runtime.InternalError("internal error: the tool's result is not a JSON object"))
-	}
-	return res, nil
 }
 
 // Error codes of failed results (result.error_code and error.code).

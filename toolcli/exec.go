@@ -57,13 +57,11 @@ func (c *Command) serveExec(ctx context.Context, s *settings, tool runtime.Tool,
 	if err != nil {
 		return err
 	}
-	served := logged(tool, logger, "exec")
-	if len(s.interceptors) > 0 {
-		served = runtime.Intercept(served, s.interceptors...)
-	}
-	ex, err := natsexec.New(nc, served, cards, &natsexec.NATSReporter{Conn: nc, Subject: s.exec.inbox}, natsexec.Options{
+	// The executor runs the interceptors itself, so that the report's
+	// traceparent is the call's span.
+	ex, err := natsexec.New(nc, logged(tool, logger, "exec"), cards, &natsexec.NATSReporter{Conn: nc, Subject: s.exec.inbox}, natsexec.Options{
 		Subject: s.exec.subject, ProjectID: s.exec.project, ChannelID: s.exec.channel, Queue: s.nats.queue,
-		AuthorID: "tool." + c.Name, Logger: logger,
+		AuthorID: "tool." + c.Name, Logger: logger, Interceptors: s.interceptors,
 	})
 	if err != nil {
 		return err
