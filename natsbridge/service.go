@@ -339,7 +339,7 @@ func (s *Service) serve(m *nats.Msg) {
 	if m.Header != nil {
 		// The call context the headers carry (W3C traceparent), and the
 		// headers for the interceptors of a tool of runtime.Intercept.
-		md := runtime.HeaderMetadata(m.Header)
+		md := headerMetadata(m.Header)
 		ctx = runtime.WithIncomingMetadata(runtime.ExtractMetadata(ctx, md), "nats", md)
 	}
 	if id := m.Header.Get(CallHeader); id != "" {

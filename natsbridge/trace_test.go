@@ -6,6 +6,8 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/nats-io/nats.go"
+
 	"github.com/opentoolgen/opentoolgen/natsbridge"
 	"github.com/opentoolgen/opentoolgen/runtime"
 )
@@ -64,12 +66,18 @@ func TestTraceContext(t *testing.T) {
 	if _, err := c.CallFunction(t.Context(), "add", json.RawMessage(`{"a":1,"b":1}`)); err != nil {
 		t.Fatal(err)
 	}
+	// A header named in lower case, as the nats CLI sends it (-H), is read.
+	raw := &nats.Msg{Subject: "calc_tool.add", Data: []byte(`{"a":1}`), Header: nats.Header{"traceparent": {parent}}}
+	if m, err := connect(t, url).RequestMsg(raw, waitLong); err != nil || string(m.Data) != `{"sum":1}` {
+		t.Fatalf("raw add: %v, %v", m, err)
+	}
 	mu.Lock()
 	defer mu.Unlock()
 	want := []seen{
 		{"add", "nats", parent, "e", parent, false},
 		{"count", "nats", parent, "e", parent, true},
 		{"add", "nats", "", "", "", false},
+		{"add", "nats", parent, "", parent, false},
 	}
 	if len(calls) != len(want) {
 		t.Fatalf("interceptor saw %+v, want %+v", calls, want)
