@@ -73,8 +73,11 @@
 // A request is at most the server's max_payload (1 MiB by default; NATS
 // refuses larger messages), or [WithMaxRequestBytes]; a result or item
 // over max_payload is answered -32603. A service runs at most 256 calls at
-// once ([WithMaxConcurrent]), each in a worker goroutine; more wait in the
-// endpoint's subscription, within nats.go's pending limits. A [Caller]
+// once ([WithMaxConcurrent]) on a pool of long-lived workers: a running
+// worker takes the next queued call without a hand-off, and one more is
+// woken when queued calls wait about a quarter of a millisecond behind
+// slow ones; more wait in the endpoint's subscription, within nats.go's
+// pending limits. A [Caller]
 // waits for an answer until its context ends, and at most 5 minutes
 // ([WithCallTimeout]) when the context has no deadline: a service killed
 // with a call in flight answers nothing.
