@@ -1,4 +1,4 @@
-module github.com/opentoolgen/opentoolgen/adapters/langchaingo
+module github.com/opentoolgen/opentoolgen/adapters/langchaingotool
 
 go 1.26.0
 

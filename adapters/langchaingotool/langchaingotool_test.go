@@ -1,4 +1,4 @@
-package langchaingo_test
+package langchaingotool_test
 
 import (
 	"context"
@@ -11,7 +11,7 @@ import (
 	"github.com/tmc/langchaingo/llms"
 	"github.com/tmc/langchaingo/schema"
 
-	"github.com/opentoolgen/opentoolgen/adapters/langchaingo"
+	"github.com/opentoolgen/opentoolgen/adapters/langchaingotool"
 	"github.com/opentoolgen/opentoolgen/examples/weather/weathertool"
 )
 
@@ -71,7 +71,7 @@ func TestAgentExecutor(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	tools, err := langchaingo.Tools(ctx, wt) // the one line
+	tools, err := langchaingotool.Tools(ctx, wt) // the one line
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -124,7 +124,7 @@ func TestExecute(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defs, err := langchaingo.Definitions(ctx, wt)
+	defs, err := langchaingotool.Definitions(ctx, wt)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -135,11 +135,11 @@ func TestExecute(t *testing.T) {
 	if !strings.Contains(string(b), `{"type":"function","function":{"name":"get_current_weather","description":"Get the current weather","parameters":{`) {
 		t.Errorf("definitions = %s", b)
 	}
-	fns, err := langchaingo.Functions(ctx, wt)
+	fns, err := langchaingotool.Functions(ctx, wt)
 	if err != nil {
 		t.Fatal(err)
 	}
-	msg, err := langchaingo.Execute(ctx, fns, []llms.ToolCall{
+	msg, err := langchaingotool.Execute(ctx, fns, []llms.ToolCall{
 		{ID: "a", Type: "function", FunctionCall: &llms.FunctionCall{Name: "get_n_day_weather_forecast", Arguments: `{"forecastWeatherInfo":{"location":"Oslo","format":"celsius","num_days":2}}`}},
 		{ID: "b", Type: "function", FunctionCall: &llms.FunctionCall{Name: "no_such_tool", Arguments: `{}`}},
 	})
@@ -158,7 +158,7 @@ func TestExecute(t *testing.T) {
 	}
 	cancelled, cancel := context.WithCancel(ctx)
 	cancel()
-	if _, err := langchaingo.Execute(cancelled, fns, []llms.ToolCall{{ID: "c", FunctionCall: &llms.FunctionCall{Name: "no_such_tool"}}}); err == nil {
+	if _, err := langchaingotool.Execute(cancelled, fns, []llms.ToolCall{{ID: "c", FunctionCall: &llms.FunctionCall{Name: "no_such_tool"}}}); err == nil {
 		t.Error("Execute with a cancelled context: no error")
 	}
 }

@@ -1,4 +1,4 @@
-module github.com/opentoolgen/opentoolgen/adapters/eino
+module github.com/opentoolgen/opentoolgen/adapters/einotool
 
 go 1.26.0
 

@@ -1,4 +1,4 @@
-package eino_test
+package einotool_test
 
 import (
 	"context"
@@ -12,7 +12,7 @@ import (
 	"github.com/cloudwego/eino/compose"
 	"github.com/cloudwego/eino/schema"
 
-	"github.com/opentoolgen/opentoolgen/adapters/eino"
+	"github.com/opentoolgen/opentoolgen/adapters/einotool"
 	"github.com/opentoolgen/opentoolgen/examples/mocktool/mocktool"
 	"github.com/opentoolgen/opentoolgen/examples/weather/weathertool"
 )
@@ -56,7 +56,7 @@ func TestToolsNode(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	tools, err := eino.Tools(ctx, wt) // the one line
+	tools, err := einotool.Tools(ctx, wt) // the one line
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -114,7 +114,7 @@ func TestStream(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	tools, err := eino.Tools(ctx, mt)
+	tools, err := einotool.Tools(ctx, mt)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,8 +1,8 @@
-// Package eino plugs any OpenTool tool (a generated package's *Tool, a remote
+// Package einotool plugs any OpenTool tool (a generated package's *Tool, a remote
 // tool's client, any runtime.Tool) into CloudWeGo Eino as its tools, with one
 // line of user code:
 //
-//	tools, err := eino.Tools(ctx, weatherTool) // []tool.BaseTool for a ToolsNode or an agent
+//	tools, err := einotool.Tools(ctx, weatherTool) // []tool.BaseTool for a ToolsNode or an agent
 //
 // Each function of the tool's document becomes one tool.InvokableTool: Info
 // declares it (its declared name, see runtime.DeclaredNames; its description;
@@ -20,7 +20,7 @@
 // to read and correct. Only a cancelled or expired context is a Go error.
 //
 // This package is a module of its own, so that only its users depend on Eino.
-package eino
+package einotool
 
 import (
 	"context"
@@ -66,7 +66,7 @@ func Functions(ctx context.Context, t runtime.Tool) ([]*Function, error) {
 	}
 	doc, err := t.Load(ctx)
 	if err != nil {
-		return nil, fmt.Errorf("eino: loading the tool's document: %w", err)
+		return nil, fmt.Errorf("einotool: loading the tool's document: %w", err)
 	}
 	names := runtime.DeclaredNames(doc)
 	st, _ := t.(runtime.StreamTool)
@@ -74,7 +74,7 @@ func Functions(ctx context.Context, t runtime.Tool) ([]*Function, error) {
 	for i, ft := range fts {
 		var params jsonschema.Schema
 		if err := json.Unmarshal(ft.InputSchemaJSON(), &params); err != nil {
-			return nil, fmt.Errorf("eino: the parameters of %q: %w", ft.Name(), err)
+			return nil, fmt.Errorf("einotool: the parameters of %q: %w", ft.Name(), err)
 		}
 		f := &Function{FunctionTool: ft, info: &schema.ToolInfo{
 			Name:        names[ft.Name()],
@@ -143,7 +143,7 @@ func (f *StreamFunction) StreamableRun(ctx context.Context, argumentsInJSON stri
 			}
 			n++
 			if w.Send(chunk, nil) {
-				return errors.New("eino: the stream's reader was closed")
+				return errors.New("einotool: the stream's reader was closed")
 			}
 			return nil
 		})

@@ -1,8 +1,8 @@
-// Package langchaingo plugs any OpenTool tool (a generated package's *Tool, a
+// Package langchaingotool plugs any OpenTool tool (a generated package's *Tool, a
 // remote tool's client, any runtime.Tool) into langchaingo, with one line of
 // user code:
 //
-//	tools, err := langchaingo.Tools(ctx, weatherTool) // []tools.Tool for an agent
+//	tools, err := langchaingotool.Tools(ctx, weatherTool) // []tools.Tool for an agent
 //
 // Each function of the tool's document becomes one tools.Tool: Name is its
 // declared name (runtime.DeclaredNames), Call takes the arguments as a JSON
@@ -27,7 +27,7 @@
 //
 // This package is a module of its own, so that only its users depend on
 // langchaingo.
-package langchaingo
+package langchaingotool
 
 import (
 	"context"
@@ -61,7 +61,7 @@ func Functions(ctx context.Context, t runtime.Tool) ([]*Function, error) {
 	}
 	doc, err := t.Load(ctx)
 	if err != nil {
-		return nil, fmt.Errorf("langchaingo: loading the tool's document: %w", err)
+		return nil, fmt.Errorf("langchaingotool: loading the tool's document: %w", err)
 	}
 	names := runtime.DeclaredNames(doc)
 	out := make([]*Function, len(fts))
