@@ -2,10 +2,12 @@ module github.com/opentoolgen/opentoolgen/adapters/anthropictool
 
 go 1.26.0
 
-require github.com/opentoolgen/opentoolgen v0.0.0
+require (
+	github.com/anthropics/anthropic-sdk-go/v2 v2.15.0
+	github.com/opentoolgen/opentoolgen v0.0.0
+)
 
 require (
-	github.com/anthropics/anthropic-sdk-go/v2 v2.15.0 // indirect
 	github.com/bahlo/generic-list-go v0.2.0 // indirect
 	github.com/buger/jsonparser v1.1.2 // indirect
 	github.com/cespare/xxhash/v2 v2.3.0 // indirect
