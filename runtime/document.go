@@ -59,6 +59,12 @@ type Function struct {
 	Title     string     `json:"title,omitempty"`
 	Hints     *Hints     `json:"annotations,omitempty"`
 	Execution *Execution `json:"execution,omitempty"`
+	// Examples are example arguments of the function, each a JSON object
+	// (not in the OpenTool specification): a package generated from an
+	// OpenAPI document keeps its operations' examples here, and Anthropic's
+	// declarations (package runtime/declare) write them as input_examples.
+	// Omitted when empty.
+	Examples []json.RawMessage `json:"examples,omitempty"`
 }
 
 // FunctionHTTP is the HTTP request a function makes: the method (upper case)

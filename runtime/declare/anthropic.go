@@ -16,6 +16,10 @@ const (
 	anthropicMaxDeferred = 10_000 // tools in a tool search catalog
 )
 
+// anthropicMaxExamples is the number of input_examples Anthropic documents
+// per tool (1 to 5).
+const anthropicMaxExamples = 5
+
 // anthropic is t in Anthropic's shape, with examples as its input_examples.
 func (t decl) anthropic(examples []json.RawMessage) (jsonObject, []string) {
 	e := t.head()
@@ -36,6 +40,10 @@ func (t decl) anthropic(examples []json.RawMessage) (jsonObject, []string) {
 				continue
 			}
 			list = append(list, v)
+		}
+		if len(list) > anthropicMaxExamples {
+			warn = append(warn, fmt.Sprintf("%s: function %s: %d examples, Anthropic takes at most %d: the first %d are kept", t.p, quote(t.f.Name), len(list), anthropicMaxExamples, anthropicMaxExamples))
+			list = list[:anthropicMaxExamples]
 		}
 		if len(list) > 0 {
 			e = append(e, member{"input_examples", list})
@@ -62,7 +70,8 @@ func anthropicStrictLimits(strictTools, optional, unions int) []Limit {
 // exampleArguments returns the arguments object ex as its declaration says
 // them: members for parameters the served document lacks (fixed, env) left
 // out, maps as their entries in a strict declaration. An example that is not
-// an object, or lacks a required parameter, is an error.
+// an object, lacks a required parameter or has an argument that does not
+// validate against its parameter's schema is an error naming the place.
 func exampleArguments(doc *runtime.OpenTool, f *runtime.Function, ex json.RawMessage, strict bool) (jsonObject, error) {
 	d := json.NewDecoder(bytes.NewReader(ex))
 	d.UseNumber()
@@ -78,6 +87,9 @@ func exampleArguments(doc *runtime.OpenTool, f *runtime.Function, ex json.RawMes
 				return nil, fmt.Errorf("required argument %s is missing", quote(p.Name))
 			}
 			continue
+		}
+		if err := checkExample(doc, p.Schema, v, "/"+p.Name, strict, 0); err != nil {
+			return nil, err
 		}
 		if strict {
 			v = mapsAsEntries(doc, p.Schema, v, 0)

@@ -72,7 +72,10 @@ const (
 	// schemas of [OpenAIStrict].
 	OpenAIResponsesStrict Profile = "openai-responses-strict"
 	// Anthropic is Anthropic's tools: [{"name","description","input_schema"}],
-	// with "input_examples" where [Options.Examples] has some.
+	// with "input_examples" from [Options.Examples] or else the function's
+	// Examples: at most 5 (the first; more is a warning), each checked
+	// against the function's schema (one that does not validate is left
+	// out with a warning naming the function).
 	Anthropic Profile = "anthropic"
 	// AnthropicStrict is Anthropic with "strict": true and the
 	// limits of Anthropic's strict tool use: objects closed, a map as the
@@ -287,7 +290,11 @@ func (t decl) entry(o Options) (jsonObject, []string) {
 	case t.p.isOpenAI():
 		return t.openAI(), nil
 	case t.p.isAnthropic():
-		return t.anthropic(o.Examples[t.f.Name])
+		ex, ok := o.Examples[t.f.Name]
+		if !ok {
+			ex = t.f.Examples
+		}
+		return t.anthropic(ex)
 	case t.p == Gemini || t.p == GeminiOpenAPI:
 		return t.gemini(), nil
 	default: // MCP

@@ -34,12 +34,14 @@ type Options struct {
 	// its functions).
 	NamespaceDescriptions map[string]string
 	// Examples maps a function's name to example arguments (JSON objects),
-	// written as the "input_examples" of Anthropic's declarations; other
-	// profiles have no place for them and leave them out. Members for
-	// parameters the declared document lacks (fixed, environment) are left
-	// out; an example that is not an object or lacks a required argument is
-	// left out with a warning (Anthropic refuses a request whose examples do
-	// not match the schema).
+	// written as the "input_examples" of Anthropic's declarations in place
+	// of the function's own Examples (from the document); other profiles
+	// have no place for them and leave them out. Members for parameters the
+	// declared document lacks (fixed, environment) are left out; an example
+	// that is not an object or does not validate against the function's
+	// schema is left out with a warning naming the function (Anthropic
+	// refuses a request whose examples do not match the schema); beyond 5,
+	// Anthropic's limit, the rest are left out with a warning.
 	Examples map[string][]json.RawMessage
 }
 

@@ -152,6 +152,7 @@ func (b *oaBuilder) operation(method, p string, item *openapi3.PathItem, op *ope
 		b.pkg.Types = append(b.pkg.Types, a.args)
 	}
 	hop.Idempotency = b.idempotencyHeader(fn, op)
+	dfn.Examples = opExamples(item, op, a.args)
 	b.pagingOps = append(b.pagingOps, pagingOp{fn, op, loc, len(b.docFunctions), a.args})
 	b.pkg.Functions = append(b.pkg.Functions, fn)
 	b.docFunctions = append(b.docFunctions, dfn)

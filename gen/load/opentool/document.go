@@ -1,6 +1,7 @@
 package opentool
 
 import (
+	"encoding/json"
 	"slices"
 	"strconv"
 	"strings"
@@ -313,6 +314,19 @@ func (l *otLoader) origin(obj *jsontree.Node, f *runtime.Function) {
 			l.warnf(l.at("http"), v.Offset, "want the strings \"method\" and \"path\" in it; ignored")
 		default:
 			f.HTTP = &runtime.FunctionHTTP{Method: m.Str, Path: p.Str}
+		}
+	}
+	if v := otMember(obj, "examples"); v != nil {
+		ok := v.Kind == jsontree.Array
+		for _, it := range v.Items {
+			ok = ok && it.Kind == jsontree.Object
+		}
+		if !ok {
+			l.warnf(l.at("examples"), v.Offset, "got %s, want an array of objects (example arguments); ignored", describeJSONValue(v))
+		} else {
+			for _, it := range v.Items {
+				f.Examples = append(f.Examples, json.RawMessage(appendCanonicalJSON(nil, it)))
+			}
 		}
 	}
 }

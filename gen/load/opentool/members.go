@@ -14,7 +14,7 @@ var (
 	documentMembers  = []string{"opentool", "info", "server", "functions", "schemas"}
 	infoMembers      = []string{"title", "description", "version"}
 	serverMembers    = []string{"url", "description"}
-	functionMembers  = []string{"name", "description", "parameters", "return", "stream", "tags", "http", "title", "annotations", "execution"}
+	functionMembers  = []string{"name", "description", "parameters", "return", "stream", "tags", "http", "title", "annotations", "execution", "examples"}
 	parameterMembers = []string{"name", "description", "schema", "required"}
 	returnMembers    = []string{"name", "description", "schema"}
 	// schemaMembers are the schema keywords the loader reads, and the
