@@ -1,11 +1,13 @@
 package gen
 
 import (
+	"bytes"
 	"encoding/json"
 	"strings"
 	"testing"
 
 	"github.com/opentoolgen/opentoolgen/gen/load/opentool"
+	"github.com/opentoolgen/opentoolgen/runtime"
 	"github.com/opentoolgen/opentoolgen/runtime/declare"
 )
 
@@ -139,5 +141,53 @@ func TestOperationExamples(t *testing.T) {
 	}
 	if !found {
 		t.Errorf("no warning for listPets's example: %v", res.Warnings)
+	}
+}
+
+// TestTagNamespacesOnePath checks that -namespaces tag and a generated
+// Tool's served document declared at run time with
+// declare.Options{TagNamespaces: true} give the same declarations: one
+// path, from the document's function tags (OpenAPI 3.2 tags with parents).
+func TestTagNamespacesOnePath(t *testing.T) {
+	api := `openapi: 3.2.0
+info: {title: t, version: "1"}
+tags:
+  - {name: pets, description: Every pet.}
+  - {name: dogs, summary: Dogs only., parent: pets}
+paths:
+  /pets:
+    get: {operationId: listPets, tags: [pets], responses: {"200": {description: ok}}}
+  /dogs:
+    get: {operationId: listDogs, tags: [dogs, pets], responses: {"200": {description: ok}}}
+    post: {operationId: addDog, tags: [dogs], responses: {"200": {description: ok}}}
+  /ping:
+    get: {operationId: ping, responses: {"200": {description: ok}}}
+`
+	res, err := Generate("api.yaml", []byte(api), Options{Package: "api", Declarations: declare.OpenAIResponses, ToolSearch: true, Namespaces: "tag"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc runtime.OpenTool // what the generated package's Document returns
+	if err := json.Unmarshal(res.Document, &doc); err != nil {
+		t.Fatal(err)
+	}
+	d, err := declare.FunctionsWith(&doc, declare.OpenAIResponses, declare.Options{ToolSearch: true, TagNamespaces: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b bytes.Buffer
+	if err := json.Indent(&b, d.Tools, "", "  "); err != nil {
+		t.Fatal(err)
+	}
+	b.WriteByte('\n')
+	if !bytes.Equal(b.Bytes(), res.Declarations) {
+		t.Errorf("run time:\n%s\ngenerator:\n%s", b.Bytes(), res.Declarations)
+	}
+	for _, s := range []string{`"name": "dogs",
+    "description": "pets › dogs: Dogs only."`, `"name": "pets",
+    "description": "Every pet."`} {
+		if !strings.Contains(string(res.Declarations), s) {
+			t.Errorf("want %s in\n%s", s, res.Declarations)
+		}
 	}
 }

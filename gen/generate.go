@@ -255,7 +255,7 @@ var httpMethods = map[string]bool{"get": true, "put": true, "post": true, "delet
 // function that builds them at run time returns the latter as an error).
 func addDeclarations(name string, pkg *model.Package, opts Options, res *Result) error {
 	p := opts.Declarations
-	d, err := declare.FunctionsWith(pkg.Document, p, declarationOptions(pkg, opts))
+	d, err := declare.FunctionsWith(pkg.Document, p, declarationOptions(opts))
 	var le *declare.LimitError
 	switch {
 	case errors.As(err, &le):
@@ -282,24 +282,11 @@ func addDeclarations(name string, pkg *model.Package, opts Options, res *Result)
 }
 
 // declarationOptions are the declare.Options opts asks for: tool search,
-// and namespaces from the OpenAPI operations' first tags.
-func declarationOptions(pkg *model.Package, opts Options) declare.Options {
-	o := declare.Options{ToolSearch: opts.ToolSearch}
-	if opts.Namespaces != "tag" {
-		return o
-	}
-	for _, fn := range pkg.Functions {
-		if fn.HTTP == nil || len(fn.HTTP.Tags) == 0 {
-			continue
-		}
-		if ns := declare.NamespaceName(fn.HTTP.Tags[0]); ns != "" {
-			if o.Namespaces == nil {
-				o.Namespaces = map[string]string{}
-			}
-			o.Namespaces[fn.Name] = ns
-		}
-	}
-	return o
+// and namespaces from the functions' first tags (declare.NamespacesByTag,
+// the same code a generated Tool's served document is grouped by at run
+// time).
+func declarationOptions(opts Options) declare.Options {
+	return declare.Options{ToolSearch: opts.ToolSearch, TagNamespaces: opts.Namespaces == "tag"}
 }
 
 // load reads and loads the document and builds its model, names included:

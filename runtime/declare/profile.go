@@ -211,6 +211,7 @@ func FunctionsWith(doc *runtime.OpenTool, p Profile, o Options) (*Declared, erro
 	if doc == nil {
 		doc = &runtime.OpenTool{}
 	}
+	o = o.withTags(doc)
 	if err := o.check(doc, p); err != nil {
 		return nil, err
 	}

@@ -33,6 +33,13 @@ type Options struct {
 	// description: a namespace without one is described by the names of
 	// its functions).
 	NamespaceDescriptions map[string]string
+	// TagNamespaces declares each function with tags (runtime.Function's
+	// Tags: an OpenAPI operation's) in the namespace of its first tag, as
+	// [NamespacesByTag] makes them, so that a generated Tool's served
+	// document groups at run time as opentoolgen -namespaces tag does.
+	// Namespaces and NamespaceDescriptions given win over those it makes.
+	// openai-responses profiles only, as Namespaces.
+	TagNamespaces bool
 	// Examples maps a function's name to example arguments (JSON objects),
 	// written as the "input_examples" of Anthropic's declarations in place
 	// of the function's own Examples (from the document); other profiles
@@ -74,6 +81,88 @@ func NamespaceName(s string) string {
 	return out
 }
 
+// NamespacesByTag returns the namespaces of doc's functions made from their
+// tags: each function with tags in the namespace named after its first tag
+// ([NamespaceName]; a tag of which no character is left gives none), and
+// each namespace described by its tag's description, else its summary
+// (doc.Tags), prefixed with the names of the tags it is nested in (OpenAPI
+// 3.2's parent) as "Pets › Dogs: …". OpenAI's namespaces are one level
+// deep: a nested tag is a namespace of its own beside its parent's, which
+// keeps namespaces small, as OpenAI advises. A namespace its tag does not
+// describe has no description here ([FunctionsWith] lists its functions).
+func NamespacesByTag(doc *runtime.OpenTool) (namespaces, descriptions map[string]string) {
+	namespaces, descriptions = map[string]string{}, map[string]string{}
+	if doc == nil {
+		return namespaces, descriptions
+	}
+	tags := map[string]runtime.Tag{}
+	for _, t := range doc.Tags {
+		if _, dup := tags[t.Name]; !dup {
+			tags[t.Name] = t
+		}
+	}
+	for _, f := range doc.Functions {
+		if len(f.Tags) == 0 {
+			continue
+		}
+		ns := NamespaceName(f.Tags[0])
+		if ns == "" {
+			continue
+		}
+		namespaces[f.Name] = ns
+		if _, done := descriptions[ns]; done {
+			continue
+		}
+		if d := tagDescription(tags, f.Tags[0]); d != "" {
+			descriptions[ns] = d
+		}
+	}
+	return namespaces, descriptions
+}
+
+// tagDescription is the description of the namespace of tag name: its
+// description or summary, after the chain of tags it is nested in.
+func tagDescription(tags map[string]runtime.Tag, name string) string {
+	t, ok := tags[name]
+	if !ok {
+		return ""
+	}
+	d := t.Description
+	if d == "" {
+		d = t.Summary
+	}
+	if d == "" {
+		return ""
+	}
+	var chain []string
+	seen := map[string]bool{name: true}
+	for p := t.Parent; p != "" && !seen[p] && len(chain) < 16; p = tags[p].Parent {
+		seen[p] = true
+		chain = append([]string{p}, chain...)
+	}
+	if len(chain) == 0 {
+		return d
+	}
+	return strings.Join(append(chain, name), " › ") + ": " + d
+}
+
+// withTags is o with the namespaces TagNamespaces asks for added to those
+// given (which win), in maps of its own.
+func (o Options) withTags(doc *runtime.OpenTool) Options {
+	if !o.TagNamespaces {
+		return o
+	}
+	ns, desc := NamespacesByTag(doc)
+	for k, v := range o.Namespaces {
+		ns[k] = v
+	}
+	for k, v := range o.NamespaceDescriptions {
+		desc[k] = v
+	}
+	o.Namespaces, o.NamespaceDescriptions = ns, desc
+	return o
+}
+
 // check reports options p's provider does not take, and namespaces that do
 // not fit its rules.
 func (o Options) check(doc *runtime.OpenTool, p Profile) error {
@@ -83,7 +172,7 @@ func (o Options) check(doc *runtime.OpenTool, p Profile) error {
 		}
 		return fmt.Errorf("opentool: %s declarations have no tool search (OpenAI's Responses API and Anthropic's have)", p)
 	}
-	if len(o.Namespaces) == 0 {
+	if len(o.Namespaces) == 0 && !o.TagNamespaces {
 		return nil
 	}
 	if !p.isResponses() {
