@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/opentoolgen/opentoolgen/runtime"
 	"github.com/opentoolgen/opentoolgen/runtime/declare"
 )
 
@@ -96,4 +97,57 @@ func TestDocumentExamples(t *testing.T) {
 			t.Errorf("%s: %v %s", p, err, d.Tools)
 		}
 	}
+}
+
+// TestStrictDepthFallback checks that a function whose strict schema is
+// deeper than strict mode's 10 levels (a map's entries add one: six of
+// Kubernetes' CronJob operations) is declared without strict mode, as
+// openai declares it, with a warning naming it and no limit error, while
+// the functions beside it stay strict.
+func TestStrictDepthFallback(t *testing.T) {
+	nested := func(k int) *runtime.Schema {
+		s := &runtime.Schema{Type: runtime.TypeObject, AdditionalProperties: &runtime.Schema{Type: runtime.TypeString}} // labels
+		for range k {
+			s = &runtime.Schema{Type: runtime.TypeObject, Properties: runtime.Schemas{{Name: "spec", Schema: s}}, Required: []string{"spec"}}
+		}
+		return s
+	}
+	doc := &runtime.OpenTool{Functions: []runtime.Function{
+		{Name: "create_cron_job", Parameters: []runtime.Parameter{{Name: "body", Schema: nested(9), Required: true}}},
+		{Name: "create_pod", Parameters: []runtime.Parameter{{Name: "body", Schema: nested(2), Required: true}}},
+	}}
+	plain, err := declare.Functions(doc, declare.OpenAI)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []declare.Profile{declare.OpenAIStrict, declare.OpenAIResponsesStrict} {
+		d, err := declare.Functions(doc, p)
+		if err != nil {
+			t.Fatalf("%s: %v", p, err)
+		}
+		want := string(p) + `: function "create_cron_job" is declared without strict mode: 11 levels of nesting, where strict mode takes at most 10`
+		if len(d.Warnings) != 1 || d.Warnings[0] != want {
+			t.Errorf("%s: warnings %q\nwant %s", p, d.Warnings, want)
+		}
+		tools := toolsOf(t, p, d.Tools)
+		if len(tools) != 2 || tools[0].strict || !tools[1].strict {
+			t.Fatalf("%s: %s", p, d.Tools)
+		}
+		if got, want := jsonText(tools[0].params), jsonText(toolsOf(t, declare.OpenAI, plain.Tools)[0].params); got != want {
+			t.Errorf("%s: the fallback's parameters\n got %s\nwant %s", p, got, want)
+		}
+		if !strings.Contains(jsonText(tools[1].params), `"items"`) {
+			t.Errorf("%s: create_pod's map is not declared as its entries: %s", p, jsonText(tools[1].params))
+		}
+	}
+	// Anthropic documents no depth limit: strict there.
+	d, err := declare.Functions(doc, declare.AnthropicStrict)
+	if err != nil || len(d.Warnings) != 0 || !toolsOf(t, declare.AnthropicStrict, d.Tools)[0].strict {
+		t.Errorf("anthropic-strict: %v %q", err, d.Warnings)
+	}
+}
+
+func jsonText(v any) string {
+	b, _ := json.Marshal(v)
+	return string(b)
 }

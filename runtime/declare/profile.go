@@ -230,22 +230,12 @@ func FunctionsWith(doc *runtime.OpenTool, p Profile, o Options) (*Declared, erro
 	var strictTools, optional, unions int
 	for i := range doc.Functions {
 		f := &doc.Functions[i]
-		r := newProfileRules(p)
-		params, stats, why := declareParameters(doc, f, r)
-		if why != "" && r.strict {
-			// Strict mode cannot say what the function takes: declare it
-			// without strict mode rather than not at all.
-			out.Warnings = append(out.Warnings, fmt.Sprintf("%s: function %s is declared without strict mode: %s", p, quote(f.Name), why))
-			r = newProfileRules(nonStrict(p))
-			params, stats, _ = declareParameters(doc, f, r)
-		}
+		r, params, stats, warn := declareFunction(doc, f, p)
+		out.Warnings = append(out.Warnings, warn...)
 		if r.strict {
 			strictTools++
 			optional += stats.optional
 			unions += stats.unions
-		}
-		if p.isOpenAI() && r.strict {
-			limits = append(limits, openAIStrictLimits(f.Name, params, stats)...)
 		}
 		if stats.cut {
 			limits = append(limits, Limit{f.Name, "schemas once references are inlined (counting stopped there)", stats.nodes, inlineMaxNodes})
@@ -272,6 +262,33 @@ func FunctionsWith(doc *runtime.OpenTool, p Profile, o Options) (*Declared, erro
 		return out, &LimitError{Profile: p, Limits: limits}
 	}
 	return out, nil
+}
+
+// declareFunction declares the parameters of f in profile p: in a strict
+// profile, without strict mode (with a warning naming f) when strict mode
+// cannot say what f takes, or when its strict schema exceeds a limit of
+// OpenAI's strict mode (levels of nesting, properties, enum values, bytes
+// of names: a map's entries add a level, which takes some schemas beyond
+// ten), since without strict mode those limits do not apply.
+func declareFunction(doc *runtime.OpenTool, f *runtime.Function, p Profile) (profileRules, jsonObject, declStats, []string) {
+	r := newProfileRules(p)
+	params, stats, why := declareParameters(doc, f, r)
+	if r.strict && why == "" && p.isOpenAI() {
+		var over []string
+		for _, l := range openAIStrictLimits(f.Name, params, stats) {
+			over = append(over, fmt.Sprintf("%d %s, where strict mode takes at most %d", l.Count, l.What, l.Max))
+		}
+		why = strings.Join(over, ", ")
+	}
+	if why == "" || !r.strict {
+		return r, params, stats, nil
+	}
+	// Strict mode cannot say what the function takes: declare it without
+	// strict mode rather than not at all.
+	warn := fmt.Sprintf("%s: function %s is declared without strict mode: %s", p, quote(f.Name), why)
+	r = newProfileRules(nonStrict(p))
+	params, stats, _ = declareParameters(doc, f, r)
+	return r, params, stats, []string{warn}
 }
 
 // decl is one function to declare.

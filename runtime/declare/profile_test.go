@@ -766,9 +766,15 @@ func TestDeclareLimits(t *testing.T) {
 		s = &runtime.Schema{Type: runtime.TypeObject, Properties: runtime.Schemas{{Name: "n", Schema: s}}, Required: []string{"n"}}
 	}
 	deep := &runtime.OpenTool{Functions: []runtime.Function{{Name: "deep", Parameters: []runtime.Parameter{{Name: "a", Schema: s, Required: true}}}}}
-	_, err = declare.Functions(deep, declare.OpenAIStrict)
-	if err == nil || err.Error() != `opentool: the openai-strict declarations exceed the provider's limits: function "deep": 13 levels of nesting, at most 10` {
-		t.Errorf("deep: %v", err)
+	// Beyond strict mode's depth, the function is declared without it.
+	for _, p := range []declare.Profile{declare.OpenAIStrict, declare.OpenAIResponsesStrict} {
+		d, err = declare.Functions(deep, p)
+		if err != nil || len(d.Warnings) != 1 || d.Warnings[0] != string(p)+`: function "deep" is declared without strict mode: 13 levels of nesting, where strict mode takes at most 10` {
+			t.Errorf("deep, %s: %v %q", p, err, d.Warnings)
+		}
+		if tools := toolsOf(t, p, d.Tools); len(tools) != 1 || tools[0].strict {
+			t.Errorf("deep, %s: %s", p, d.Tools)
+		}
 	}
 	if _, err := declare.Functions(deep, declare.OpenAI); err != nil {
 		t.Errorf("deep, not strict: %v", err)
