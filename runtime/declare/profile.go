@@ -55,8 +55,10 @@ const (
 	// its entries' values are declared as strings, numbers, booleans or
 	// null, what strict mode can say of any value. A function strict mode
 	// cannot express (a value of any type that is not an object, an object
-	// with both named members and others) is declared with "strict": false
-	// and a warning.
+	// with both named members and others), or whose strict schema exceeds a
+	// limit of strict mode (10 levels of nesting, 5,000 properties, 1,000
+	// enum values, 120,000 bytes of names), is declared with
+	// "strict": false and a warning.
 	// A strict model sends null for each optional argument it leaves out;
 	// generated Tools decode it as absent, but an explicit null is a value
 	// for WithDefaults (the agent platforms' rule), so a defaulted argument
