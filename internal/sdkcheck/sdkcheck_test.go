@@ -307,11 +307,24 @@ func TestGoldenDeclarations(t *testing.T) {
 	}
 }
 
-// TestInputExamplesAnthropic checks input_examples in the SDK's field.
+// TestInputExamplesAnthropic checks input_examples in the SDK's field,
+// given in Options and from the document's function.
 func TestInputExamplesAnthropic(t *testing.T) {
 	doc := &runtime.OpenTool{Functions: []runtime.Function{{Name: "tag", Parameters: []runtime.Parameter{
 		{Name: "labels", Schema: &runtime.Schema{Type: runtime.TypeObject, AdditionalProperties: &runtime.Schema{Type: runtime.TypeString}}, Required: true}}}}}
-	o := declare.Options{Examples: map[string][]json.RawMessage{"tag": {json.RawMessage(`{"labels":{"env":"prod"}}`)}}}
+	ex := []json.RawMessage{json.RawMessage(`{"labels":{"env":"prod"}}`)}
+	withDoc := &runtime.OpenTool{Functions: []runtime.Function{doc.Functions[0]}}
+	withDoc.Functions[0].Examples = ex
+	for _, tc := range []struct {
+		doc *runtime.OpenTool
+		o   declare.Options
+	}{{doc, declare.Options{Examples: map[string][]json.RawMessage{"tag": ex}}}, {withDoc, declare.Options{}}} {
+		testInputExamples(t, tc.doc, tc.o)
+	}
+}
+
+func testInputExamples(t *testing.T, doc *runtime.OpenTool, o declare.Options) {
+	t.Helper()
 	for p, want := range map[declare.Profile]string{
 		declare.Anthropic:       `[{"labels":{"env":"prod"}}]`,
 		declare.AnthropicStrict: `[{"labels":[{"key":"env","value":"prod"}]}]`,
