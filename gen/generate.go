@@ -43,8 +43,8 @@ type Options struct {
 	ToolSearch bool
 	// Namespaces groups the functions of Result.Declarations in namespaces
 	// (openai-responses profiles): "tag" puts each OpenAPI operation in the
-	// namespace of its first tag (declare.NamespaceName), "" or "none"
-	// groups nothing.
+	// namespace of its first tag (declare.Options.TagNamespaces, as a
+	// generated Tool's document at run time), "" or "none" groups nothing.
 	Namespaces string
 	// Include and Exclude choose the functions generated (model.Selector):
 	// a glob over function names, "tag:GLOB" over an OpenAPI operation's

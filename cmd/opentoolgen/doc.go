@@ -64,7 +64,9 @@
 //		(Chat Completions), openai-responses, openai-responses-strict (the
 //		Responses API), anthropic, anthropic-strict, gemini (JSON Schema in
 //		parametersJsonSchema), gemini-openapi (the OpenAPI subset in
-//		parameters, for older models) or mcp.
+//		parameters, for older models) or mcp. The anthropic profiles write
+//		the OpenAPI operations' examples as input_examples (at most 5 a
+//		tool; one that does not validate against the schema is a warning).
 //	-tool-search
 //		Declare the functions for the provider's tool search: each with
 //		"defer_loading": true, and the search tool first in the list
@@ -75,8 +77,12 @@
 //	-namespaces tag|none
 //		Group the declared functions in namespaces (default none): tag puts
 //		each OpenAPI operation in the namespace of its first tag, its name
-//		made to fit [a-zA-Z0-9_-]{1,64}; operations without tags stay at the
-//		top level. Only with -for openai-responses or
+//		made to fit [a-zA-Z0-9_-]{1,64}, described by the tag's description
+//		or summary (a tag nested in another, OpenAPI 3.2's parent, is a
+//		namespace of its own, its description naming its parents);
+//		operations without tags stay at the top level. At run time,
+//		declare.Options{TagNamespaces: true} on a Tool's Document does the
+//		same. Only with -for openai-responses or
 //		openai-responses-strict. A namespace of 10 functions or more (OpenAI
 //		advises fewer) is a warning.
 //	-include PATTERN, -exclude PATTERN
