@@ -203,9 +203,10 @@ func Functions(doc *runtime.OpenTool, p Profile) (*Declared, error) {
 
 // FunctionsWith is [Functions] with options: tool search, namespaces and
 // input examples. Options a profile's provider does not take are an error
-// naming the profile; a namespace or an example that does not fit the
-// provider's rules is an error naming the function. Limits exceeded are a
-// *[LimitError] with the declarations, as for Functions.
+// naming the profile; a namespace that does not fit the provider's rules is
+// an error naming the function; an example that does not fit is left out
+// with a warning naming the function. Limits exceeded are a *[LimitError]
+// with the declarations, as for Functions.
 func FunctionsWith(doc *runtime.OpenTool, p Profile, o Options) (*Declared, error) {
 	if _, err := ParseProfile(string(p)); err != nil {
 		return nil, err
