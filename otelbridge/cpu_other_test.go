@@ -4,5 +4,5 @@ package otelbridge_test
 
 import "time"
 
-// cpuTime is 0 where getrusage is not available: no cpu-ns/call figure.
+// cpuTime is 0 where getrusage is not available: no cpu-µs/call figure.
 func cpuTime() time.Duration { return 0 }

@@ -190,19 +190,22 @@ func (it *interceptor) intercept(ctx context.Context, call *runtime.CallInfo, ne
 	ctx, span := it.tracer.Start(ctx, call.Function, a.start...)
 	err := next(ctx)
 	elapsed := time.Since(start).Seconds()
-	if call.Stream {
+	recording := span.IsRecording() // a span dropped by the sampler or a no-op: no attributes to make
+	if recording && call.Stream {
 		span.SetAttributes(ItemsKey.Int(call.Items))
 	}
 	if err != nil {
 		k.errorType = errorType(err)
 		a = it.attrs.get(k)
-		span.SetAttributes(semconv.ErrorTypeKey.String(k.errorType), semconv.RPCResponseStatusCodeKey.String(k.errorType))
-		span.SetStatus(codes.Error, err.Error())
-		it.errs.Add(ctx, 1, a.counted)
+		if recording {
+			span.SetAttributes(semconv.ErrorTypeKey.String(k.errorType), semconv.RPCResponseStatusCodeKey.String(k.errorType))
+			span.SetStatus(codes.Error, err.Error())
+		}
+		it.errs.Add(ctx, 1, a.counted...)
 	}
 	span.End()
-	hist.Record(ctx, elapsed, a.duration)
-	it.calls.Add(ctx, 1, a.counted)
+	hist.Record(ctx, elapsed, a.duration...)
+	it.calls.Add(ctx, 1, a.counted...)
 	return err
 }
 
@@ -215,9 +218,9 @@ type attrKey struct {
 // attrs are the attributes of calls of one attrKey, made once: the
 // attribute sets of metrics are sorted and hashed when they are made.
 type attrs struct {
-	start    []trace.SpanStartOption  // the span's kind and attributes
-	duration metric.MeasurementOption // of the duration histograms
-	counted  metric.AddOption         // of the counters
+	start    []trace.SpanStartOption // the span's kind and attributes
+	duration []metric.RecordOption   // of the duration histograms
+	counted  []metric.AddOption      // of the counters
 }
 
 // attrCache keeps the attrs of up to maxCached keys (calls of other
@@ -266,8 +269,10 @@ func makeAttrs(k attrKey) *attrs {
 	return &attrs{
 		start: []trace.SpanStartOption{trace.WithSpanKind(kind),
 			trace.WithAttributes(system, method, FrontKey.String(k.front))},
-		duration: metric.WithAttributeSet(ds),
-		counted:  metric.WithAttributeSet(cs),
+		// Slices made once: passing one option as a variadic argument to
+		// an interface's method would allocate its slice at each call.
+		duration: []metric.RecordOption{metric.WithAttributeSet(ds)},
+		counted:  []metric.AddOption{metric.WithAttributeSet(cs)},
 	}
 }
 
