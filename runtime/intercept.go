@@ -6,6 +6,7 @@ import (
 	"iter"
 	"net/http"
 	"slices"
+	"strings"
 	"sync/atomic"
 )
 
@@ -91,8 +92,38 @@ type Metadata interface {
 // HeaderMetadata is the [Metadata] of HTTP headers.
 type HeaderMetadata http.Header
 
-// Get implements [Metadata].
-func (h HeaderMetadata) Get(key string) string { return http.Header(h).Get(key) }
+// Get implements [Metadata]. A key a propagator names in lower case
+// ("traceparent") is canonicalised without allocating.
+func (h HeaderMetadata) Get(key string) string {
+	var buf [64]byte
+	if len(key) > len(buf) {
+		return http.Header(h).Get(key)
+	}
+	b := buf[:len(key)]
+	upper := true
+	for i := 0; i < len(key); i++ {
+		c := key[i]
+		switch {
+		case !isTokenByte(c):
+			return http.Header(h).Get(key) // not a token: http.Header's rules
+		case upper && 'a' <= c && c <= 'z':
+			c -= 'a' - 'A'
+		case !upper && 'A' <= c && c <= 'Z':
+			c += 'a' - 'A'
+		}
+		b[i] = c
+		upper = c == '-'
+	}
+	if v := h[string(b)]; len(v) > 0 { // no allocation: a map index by string(bytes)
+		return v[0]
+	}
+	return ""
+}
+
+// isTokenByte reports whether c may be in a header's name (RFC 9110 tchar).
+func isTokenByte(c byte) bool {
+	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || strings.IndexByte("!#$%&'*+-.^_`|~", c) >= 0
+}
 
 // Set implements [Metadata].
 func (h HeaderMetadata) Set(key, value string) { http.Header(h).Set(key, value) }

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net/http"
 	"slices"
 	"strings"
 	"sync"
@@ -218,6 +219,25 @@ func TestMetadataTypes(t *testing.T) {
 	h.Set("traceparent", "x")
 	if h.Get("Traceparent") != "x" || fmt.Sprint(h.Keys()) != "[Traceparent]" {
 		t.Errorf("HeaderMetadata: %v", h)
+	}
+	// Get finds what http.Header.Get finds, whatever the case of the key,
+	// and allocates nothing for a key in lower case.
+	hdr := http.Header{}
+	hdr.Set("Traceparent", "tp")
+	hdr.Set("X-Api-Key", "k")
+	hdr["not canonical"] = []string{"raw"} // a name with a space: kept as is
+	hdr["Bad:key"] = []string{"colon"}
+	long := strings.Repeat("x-long", 20)
+	hdr.Set(long, "long")
+	hm := runtime.HeaderMetadata(hdr)
+	for _, k := range []string{"traceparent", "TRACEPARENT", "Traceparent", "x-api-key", "X-API-KEY", "not canonical",
+		"Bad:key", "bad:key", long, strings.ToUpper(long), "tracestate", "", "-", "x--y"} {
+		if got, want := hm.Get(k), hdr.Get(k); got != want {
+			t.Errorf("HeaderMetadata.Get(%q) = %q, http.Header.Get: %q", k, got, want)
+		}
+	}
+	if n := testing.AllocsPerRun(100, func() { hm.Get("traceparent") }); n != 0 {
+		t.Errorf("HeaderMetadata.Get(\"traceparent\"): %v allocations, want 0", n)
 	}
 	m := runtime.MapMetadata{"b": "2", "a": "1"}
 	if m.Get("a") != "1" || strings.Join(m.Keys(), ",") != "a,b" {
