@@ -58,8 +58,9 @@ package otelbridge
 import (
 	"context"
 	"errors"
-	"net/url"
+	"slices"
 	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -125,7 +126,8 @@ func Install() {
 }
 
 type interceptor struct {
-	attrs          attrCache
+	attrs          cache[attrKey, *attrs]
+	rests          cache[restKey, *restAttrs]
 	tracer         trace.Tracer
 	serverDuration metric.Float64Histogram
 	clientDuration metric.Float64Histogram
@@ -153,6 +155,7 @@ func Interceptor(opts ...Option) runtime.Interceptor {
 	}
 	m := c.mp.Meter(ScopeName)
 	it := &interceptor{tracer: c.tp.Tracer(ScopeName)}
+	it.attrs.make, it.rests.make = makeAttrs, makeRESTAttrs
 	// Errors of instrument creation leave no-op instruments: telemetry never
 	// fails a call.
 	it.serverDuration, _ = m.Float64Histogram("rpc.server.call.duration", metric.WithUnit("s"),
@@ -174,6 +177,7 @@ var (
 	sideServer     = SideKey.String("server")
 	sideClient     = SideKey.String("client")
 	sideREST       = SideKey.String("rest")
+	kindClient     = trace.WithSpanKind(trace.SpanKindClient)
 )
 
 func (it *interceptor) intercept(ctx context.Context, call *runtime.CallInfo, next func(context.Context) error) error {
@@ -223,27 +227,7 @@ type attrs struct {
 	counted  []metric.AddOption      // of the counters
 }
 
-// attrCache keeps the attrs of up to maxCached keys (calls of other
-// functions, names a hostile caller invents, get theirs made each time).
-type attrCache struct {
-	m sync.Map // attrKey → *attrs
-	n atomic.Int64
-}
-
 const maxCached = 4096
-
-func (c *attrCache) get(k attrKey) *attrs {
-	if v, ok := c.m.Load(k); ok {
-		return v.(*attrs)
-	}
-	a := makeAttrs(k)
-	if c.n.Load() < maxCached {
-		if _, loaded := c.m.LoadOrStore(k, a); !loaded {
-			c.n.Add(1)
-		}
-	}
-	return a
-}
 
 func makeAttrs(k attrKey) *attrs {
 	system := systemOpenTool
@@ -295,49 +279,128 @@ func errorType(err error) string {
 
 func (it *interceptor) rest(ctx context.Context, call *runtime.CallInfo, next func(context.Context) error) error {
 	h := call.HTTP
-	attrs := make([]attribute.KeyValue, 0, 7)
-	attrs = append(attrs, semconv.HTTPRequestMethodKey.String(h.Method), semconv.URLTemplate(h.Template))
-	if u, err := url.Parse(h.URL); err == nil {
-		attrs = append(attrs, semconv.ServerAddress(u.Hostname()))
-		port := u.Port()
-		if port == "" && u.Scheme == "https" {
-			port = "443"
-		} else if port == "" {
-			port = "80"
-		}
-		if p, err := strconv.Atoi(port); err == nil {
-			attrs = append(attrs, semconv.ServerPort(p))
-		}
-	}
+	k := restKey{function: call.Function, method: h.Method, template: h.Template}
+	k.host, k.port = hostPort(h.URL)
+	a := it.rests.get(k)
 	start := time.Now()
-	ctx, span := it.tracer.Start(ctx, call.Function, trace.WithSpanKind(trace.SpanKindClient),
-		trace.WithAttributes(attrs...), trace.WithAttributes(semconv.URLFull(h.URL)), trace.WithTimestamp(start))
+	ctx, span := it.tracer.Start(ctx, call.Function, kindClient, a.start, trace.WithAttributes(semconv.URLFull(h.URL)))
 	err := next(ctx)
 	elapsed := time.Since(start).Seconds()
-	et := ""
 	switch {
 	case err != nil:
-		et = errorType(err)
+		k.errorType = errorType(err)
 		span.SetStatus(codes.Error, err.Error())
 	case h.StatusCode >= 400:
-		et = strconv.Itoa(h.StatusCode)
+		k.errorType = strconv.Itoa(h.StatusCode)
 		span.SetStatus(codes.Error, "")
 	}
-	n := len(attrs)
-	if h.StatusCode != 0 {
-		attrs = append(attrs, semconv.HTTPResponseStatusCode(h.StatusCode))
+	k.status = h.StatusCode
+	if k.status != 0 || k.errorType != "" {
+		a = it.rests.get(k)
+		span.SetAttributes(a.end...) // the status and error.type, when set
 	}
-	if et != "" {
-		attrs = append(attrs, semconv.ErrorTypeKey.String(et))
-	}
-	span.SetAttributes(attrs[n:]...) // the status and error.type, when set
 	span.End()
-	it.httpDuration.Record(ctx, elapsed, metric.WithAttributes(attrs...))
-	counted := []attribute.KeyValue{semconv.RPCMethod(call.Function), FrontKey.String(runtime.FrontREST), sideREST}
-	if et != "" {
-		counted = append(counted, semconv.ErrorTypeKey.String(et))
-		it.errs.Add(ctx, 1, metric.WithAttributes(counted...))
+	it.httpDuration.Record(ctx, elapsed, a.duration...)
+	if k.errorType != "" {
+		it.errs.Add(ctx, 1, a.counted...)
 	}
-	it.calls.Add(ctx, 1, metric.WithAttributes(counted...))
+	it.calls.Add(ctx, 1, a.counted...)
 	return err
+}
+
+// restKey is what the attributes of a REST call's span and metrics depend
+// on (all but url.full).
+type restKey struct {
+	function, method, template, host, errorType string
+	port, status                                int // port -1: none known
+}
+
+// restAttrs are the attributes of REST calls of one restKey, made once.
+type restAttrs struct {
+	start    trace.SpanStartOption // the span's kind and attributes, but url.full
+	end      []attribute.KeyValue  // the status and error.type, when set
+	duration []metric.RecordOption
+	counted  []metric.AddOption
+}
+
+func makeRESTAttrs(k restKey) *restAttrs {
+	attrs := make([]attribute.KeyValue, 0, 6)
+	attrs = append(attrs, semconv.HTTPRequestMethodKey.String(k.method), semconv.URLTemplate(k.template))
+	if k.port >= 0 {
+		attrs = append(attrs, semconv.ServerAddress(k.host), semconv.ServerPort(k.port))
+	}
+	n := len(attrs)
+	if k.status != 0 {
+		attrs = append(attrs, semconv.HTTPResponseStatusCode(k.status))
+	}
+	if k.errorType != "" {
+		attrs = append(attrs, semconv.ErrorTypeKey.String(k.errorType))
+	}
+	counted := []attribute.KeyValue{semconv.RPCMethod(k.function), FrontKey.String(runtime.FrontREST), sideREST}
+	if k.errorType != "" {
+		counted = append(counted, semconv.ErrorTypeKey.String(k.errorType))
+	}
+	return &restAttrs{
+		start: trace.WithAttributes(slices.Clone(attrs[:n])...),
+		end:   attrs[n:],
+		// (attribute.NewSet sorts the slice it is given: a copy)
+		duration: []metric.RecordOption{metric.WithAttributeSet(attribute.NewSet(slices.Clone(attrs)...))},
+		counted:  []metric.AddOption{metric.WithAttributeSet(attribute.NewSet(counted...))},
+	}
+}
+
+// hostPort returns the host and port of rawURL ("http://127.0.0.1:8080/v1/pets"),
+// as url.URL's Hostname and Port give them, the port of the scheme when it
+// has none; port -1 when rawURL has no host.
+func hostPort(rawURL string) (host string, port int) {
+	scheme, rest, ok := strings.Cut(rawURL, "://")
+	if !ok {
+		return "", -1
+	}
+	if i := strings.IndexAny(rest, "/?#"); i >= 0 {
+		rest = rest[:i]
+	}
+	if i := strings.LastIndexByte(rest, '@'); i >= 0 {
+		rest = rest[i+1:]
+	}
+	host, p := rest, ""
+	if i := strings.LastIndexByte(rest, ':'); i >= 0 && !strings.Contains(rest[i:], "]") {
+		host, p = rest[:i], rest[i+1:]
+	}
+	host = strings.TrimSuffix(strings.TrimPrefix(host, "["), "]")
+	if host == "" {
+		return "", -1
+	}
+	switch {
+	case p != "":
+		n, err := strconv.Atoi(p)
+		if err != nil || n < 0 || n > 65535 {
+			return "", -1
+		}
+		return host, n
+	case strings.EqualFold(scheme, "https"):
+		return host, 443
+	}
+	return host, 80
+}
+
+// cache keeps the values of up to maxCached keys made by make (calls of
+// other keys, names a hostile caller invents, get theirs made each time).
+type cache[K comparable, V any] struct {
+	m    sync.Map // K → V
+	n    atomic.Int64
+	make func(K) V
+}
+
+func (c *cache[K, V]) get(k K) V {
+	if v, ok := c.m.Load(k); ok {
+		return v.(V)
+	}
+	v := c.make(k)
+	if c.n.Load() < maxCached {
+		if _, loaded := c.m.LoadOrStore(k, v); !loaded {
+			c.n.Add(1)
+		}
+	}
+	return v
 }
