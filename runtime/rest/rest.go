@@ -35,6 +35,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/opentoolgen/opentoolgen/runtime"
@@ -728,7 +730,7 @@ func (r *Request) intercepted(ctx context.Context, req *http.Request, send func(
 	u := *req.URL
 	u.RawQuery, u.User = "", nil
 	hc := &runtime.HTTPCall{Method: r.method, Template: r.path, URL: u.String()}
-	call := &runtime.CallInfo{Function: r.method + " " + r.path, Args: r.body, Front: runtime.FrontREST,
+	call := &runtime.CallInfo{Function: operationName(r.method, r.path), Args: r.body, Front: runtime.FrontREST,
 		Meta: runtime.HeaderMetadata(req.Header), HTTP: hc}
 	var resp *http.Response
 	err := runtime.RunInterceptors(ctx, r.c.Interceptors, call, func(ctx context.Context) error {
@@ -746,6 +748,32 @@ func (r *Request) intercepted(ctx context.Context, req *http.Request, send func(
 		return nil, err
 	}
 	return resp, nil
+}
+
+// operations holds the names of operations ("GET /pets/{petId}") made for
+// interceptors, up to maxOperations: a traced call does not build its
+// span's name again.
+var (
+	operations  sync.Map // [2]string{method, path} → string
+	nOperations atomic.Int64
+)
+
+const maxOperations = 4096
+
+// operationName returns method + " " + path, made once for the first
+// maxOperations operations.
+func operationName(method, path string) string {
+	k := [2]string{method, path}
+	if v, ok := operations.Load(k); ok {
+		return v.(string)
+	}
+	name := method + " " + path
+	if nOperations.Load() < maxOperations {
+		if _, loaded := operations.LoadOrStore(k, name); !loaded {
+			nOperations.Add(1)
+		}
+	}
+	return name
 }
 
 // redactURLError removes the query (which may carry API keys) from the URL of
