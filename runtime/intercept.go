@@ -235,7 +235,21 @@ type incoming struct {
 // [Intercept] has a method Interceptors() []Interceptor); it also calls
 // [ExtractMetadata], interceptors or not.
 func WithIncomingMetadata(ctx context.Context, front string, md Metadata) context.Context {
-	return context.WithValue(ctx, incomingKey{}, &incoming{front, md})
+	return &incomingContext{ctx, incoming{front, md}}
+}
+
+// incomingContext is context.WithValue(ctx, incomingKey{}, &in) in one
+// allocation instead of two.
+type incomingContext struct {
+	context.Context
+	in incoming
+}
+
+func (c *incomingContext) Value(key any) any {
+	if _, ok := key.(incomingKey); ok {
+		return &c.in
+	}
+	return c.Context.Value(key)
 }
 
 // IncomingMetadata returns the metadata and the front [WithIncomingMetadata]
