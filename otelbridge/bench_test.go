@@ -37,8 +37,10 @@ type noopExporter struct{}
 func (noopExporter) ExportSpans(context.Context, []sdktrace.ReadOnlySpan) error { return nil }
 func (noopExporter) Shutdown(context.Context) error                             { return nil }
 
-// BenchmarkTracing measures the calls/s of POST /opentool/call, the server
-// in these modes:
+// BenchmarkTracing measures the calls/s of POST /opentool/call and the CPU
+// time of the process per call (cpu-µs/call: server, client and the SDK's
+// batcher; the figure to compare on a machine other processes share), the
+// server in these modes:
 //
 //   - off: no interceptor and no propagator (what toolcli runs without
 //     OTEL_EXPORTER_OTLP_ENDPOINT);
