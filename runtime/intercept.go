@@ -126,7 +126,22 @@ func isTokenByte(c byte) bool {
 }
 
 // Set implements [Metadata].
-func (h HeaderMetadata) Set(key, value string) { http.Header(h).Set(key, value) }
+// The keys of W3C trace context and baggage, as a propagator sets them,
+// are given their canonical names without making them again.
+func (h HeaderMetadata) Set(key, value string) {
+	switch key {
+	case "traceparent":
+		key = "Traceparent"
+	case "tracestate":
+		key = "Tracestate"
+	case "baggage":
+		key = "Baggage"
+	default:
+		http.Header(h).Set(key, value)
+		return
+	}
+	h[key] = []string{value}
+}
 
 // Keys implements [Metadata].
 func (h HeaderMetadata) Keys() []string {

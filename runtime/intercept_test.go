@@ -239,6 +239,12 @@ func TestMetadataTypes(t *testing.T) {
 	if n := testing.AllocsPerRun(100, func() { hm.Get("traceparent") }); n != 0 {
 		t.Errorf("HeaderMetadata.Get(\"traceparent\"): %v allocations, want 0", n)
 	}
+	if n := testing.AllocsPerRun(100, func() { hm.Set("traceparent", "tp2") }); n != 1 { // the value's []string
+		t.Errorf("HeaderMetadata.Set(\"traceparent\"): %v allocations, want 1", n)
+	}
+	if hdr.Get("Traceparent") != "tp2" || len(hdr) != 5 {
+		t.Errorf("after Set: %v", hdr)
+	}
 	m := runtime.MapMetadata{"b": "2", "a": "1"}
 	if m.Get("a") != "1" || strings.Join(m.Keys(), ",") != "a,b" {
 		t.Errorf("MapMetadata keys %v", m.Keys())
