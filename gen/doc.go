@@ -42,7 +42,10 @@
 //     document, which document.gen.go embeds with //go:embed), types.gen.go
 //     (split in types2.gen.go … when large), tool.gen.go (Service and the
 //     one Tool adapter), client.gen.go (the OpenTool client, or the REST
-//     client when the functions are HTTP operations), webhooks.gen.go (the
+//     client when the functions are HTTP operations) — the methods of a large
+//     document's functions split in tool2.gen.go …, client2.gen.go …, at
+//     most Options.Split.Functions functions a file (default 100), so that no
+//     file grows with the document past about 5,000 lines —, webhooks.gen.go (the
 //     receiver of the events an API sends: docs/webhooks.md), library.gen.go and
 //     opendyn.gen.h when they are C functions, and main.gen.go with a
 //     command. Go files are emitted lazily, when they are rendered.

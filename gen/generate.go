@@ -58,7 +58,15 @@ type Options struct {
 	// Registration, when set, also writes the functions' definitions as tools
 	// of seed 001's platform (Result.Registration).
 	Registration *Registration
+	// Split bounds the size of the generated files (emit.Split): a large
+	// document's types, tool and client are split over numbered files
+	// (types2.gen.go, tool2.gen.go, client2.gen.go, …). The zero value
+	// takes the defaults.
+	Split Split
 }
+
+// Split bounds the size of the generated files (Options.Split).
+type Split = emit.Split
 
 // Command describes the package main Generate writes with Options.Command.
 type Command struct {
@@ -173,7 +181,7 @@ func Generate(name string, data []byte, opts Options) (*Result, error) {
 	if opts.Command != nil {
 		pkg.Command = model.NewCommand(pkg, opts.Command.Name, opts.Command.ImportPath)
 	}
-	outs, err := emit.Package(pkg)
+	outs, err := emit.Package(pkg, opts.Split)
 	if err != nil {
 		return nil, err
 	}

@@ -83,7 +83,8 @@ func generateCase(t *testing.T, c goldenCase) map[string][]byte {
 		t.Fatal(err)
 	}
 	res, err := Generate(filepath.Base(c.input), data, Options{Package: goldenPackage(c.name),
-		Command: &Command{Name: c.name, ImportPath: goldenModule + "/testdata/golden/" + c.name}})
+		Command: &Command{Name: c.name, ImportPath: goldenModule + "/testdata/golden/" + c.name},
+		Split:   splitCases[c.name]})
 	if err != nil {
 		t.Fatalf("Generate: %v", err)
 	}
@@ -112,6 +113,14 @@ func generateCase(t *testing.T, c goldenCase) map[string][]byte {
 // declaredCases are the golden cases whose declarations in every profile are
 // golden files too: one of each input kind.
 var declaredCases = map[string]bool{"weather": true, "mocktool": true, "openapi-petstore": true, "openapi-schemas": true, "openapi-wild": true, "opendyn-example": true, "mcp-tools": true}
+
+// splitCases are the golden cases generated with small files
+// (Options.Split), so that their types, tool and client are split over
+// numbered files as a large document's are.
+var splitCases = map[string]Split{
+	"openapi-split":  {Types: 12, Functions: 4},
+	"opentool-split": {Types: 8, Functions: 3},
+}
 
 // goldenDeclarations is the file of a case's declarations in profile p.
 func goldenDeclarations(p declare.Profile) string { return "declarations/" + string(p) + ".gen.json" }

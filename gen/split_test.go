@@ -1,14 +1,16 @@
 package gen
 
 import (
+	"bytes"
 	"go/ast"
 	"go/parser"
 	"go/token"
+	"os"
+	"path/filepath"
 	"slices"
 	"sort"
+	"strings"
 	"testing"
-
-	"github.com/opentoolgen/opentoolgen/gen/emit"
 )
 
 // declared returns the top-level names the Go files declare, sorted.
@@ -71,9 +73,7 @@ func TestTypesSplit(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer func(n int) { emit.TypesPerFile = n }(emit.TypesPerFile)
-	emit.TypesPerFile = 16
-	split, err := Generate("synth.json", data, Options{Package: "synth"})
+	split, err := Generate("synth.json", data, Options{Package: "synth", Split: Split{Types: 16}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -92,5 +92,63 @@ func TestTypesSplit(t *testing.T) {
 	}
 	if c := slices.Compact(slices.Clone(b)); len(c) != len(b) {
 		t.Errorf("split files declare a name twice")
+	}
+}
+
+// TestFunctionsSplit checks that the methods of a document's functions are
+// split over tool.gen.go, tool2.gen.go, … and client.gen.go, client2.gen.go,
+// … at most Split.Functions functions a file, declaring exactly what one
+// file would, each name once: for an OpenTool document (the typed OpenTool
+// client) and an OpenAPI one (the REST client, with paging methods).
+func TestFunctionsSplit(t *testing.T) {
+	for _, c := range []struct{ name, file string }{
+		{"opentool", "../testdata/golden/mocktool/mock_tool.json"},
+		{"openapi", "../testdata/golden/openapi-paging/paging.yaml"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			data, err := os.ReadFile(c.file)
+			if err != nil {
+				t.Fatal(err)
+			}
+			whole, err := Generate(filepath.Base(c.file), data, Options{Package: "p"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			split, err := Generate(filepath.Base(c.file), data, Options{Package: "p", Split: Split{Functions: 2}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(whole.Files) >= len(split.Files) {
+				t.Fatalf("%d files split, %d whole", len(split.Files), len(whole.Files))
+			}
+			var tools, clients int
+			for _, f := range split.Files {
+				if strings.HasPrefix(f.Name, "tool") {
+					tools++
+				}
+				if strings.HasPrefix(f.Name, "client") {
+					clients++
+				}
+				// Past the first file of a family, a file holds the methods of
+				// two functions at most: no more than two tool methods
+				// (plus a paging gatherer each), two client methods (plus
+				// an iterator or paging form each).
+				if f.Name != "tool.gen.go" && f.Name != "client.gen.go" && (strings.HasPrefix(f.Name, "tool") || strings.HasPrefix(f.Name, "client")) {
+					if n := bytes.Count(f.Content, []byte("\nfunc (")); n == 0 || n > 4 {
+						t.Errorf("%s: %d methods, want 1 to 4", f.Name, n)
+					}
+				}
+			}
+			if tools < 3 || clients < 3 {
+				t.Errorf("%d tool files, %d client files: want 3 at least", tools, clients)
+			}
+			a, b := declared(t, whole.Files), declared(t, split.Files)
+			if !slices.Equal(a, b) {
+				t.Errorf("split files declare %d names, whole files %d", len(b), len(a))
+			}
+			if c := slices.Compact(slices.Clone(b)); len(c) != len(b) {
+				t.Errorf("split files declare a name twice")
+			}
+		})
 	}
 }

@@ -41,7 +41,10 @@ import (
 //		}
 //		return out, err
 //	}
-func emitRESTClient(p *model.Package) *jen.File {
+//
+// It holds the methods of fns, the first functions of p; client2.gen.go, …
+// hold those of the others (emitRESTMethods).
+func emitRESTClient(p *model.Package, fns []*model.Function) *jen.File {
 	f := newFile(p)
 	api := p.API
 	f.Comment("DefaultBaseURL is the address of the API: the first server of the document.")
@@ -68,13 +71,19 @@ func emitRESTClient(p *model.Package) *jen.File {
 	f.Line()
 	f.Var().Id("_").Id("Service").Op("=").Parens(jen.Op("*").Id("Client")).Parens(jen.Nil())
 	f.Line()
-	for _, fn := range p.Functions {
-		emitRESTMethod(f, fn)
-		if fn.HTTP != nil && fn.HTTP.Paging != nil {
-			emitPagingMethod(f, fn)
-		}
+	for _, fn := range fns {
+		emitRESTMethods(f, fn)
 	}
 	return f
+}
+
+// emitRESTMethods renders the Client's method of fn, and its paging method
+// when fn pages.
+func emitRESTMethods(f *jen.File, fn *model.Function) {
+	emitRESTMethod(f, fn)
+	if fn.HTTP != nil && fn.HTTP.Paging != nil {
+		emitPagingMethod(f, fn)
+	}
 }
 
 // emitOption renders a ClientOption that sets the rest.Client c:

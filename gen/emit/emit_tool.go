@@ -49,13 +49,19 @@ func serviceDoc(p *model.Package) []string {
 //	func (t *Tool) Declarations(p declare.Profile) (*declare.Declared, error)
 //	func (t *Tool) Functions() []*runtime.FunctionTool
 //	func (t *Tool) Hints(name string) (runtime.Hints, bool) // OpenAPI
-func emitTool(p *model.Package) *jen.File {
+//
+// It holds the methods of fns, the first functions of p; tool2.gen.go, …
+// hold those of the others (emitToolMethod).
+func emitTool(p *model.Package, fns []*model.Function) *jen.File {
 	f := newFile(p)
 	emitService(f, p)
 	emitToolType(f, p)
+	for _, fn := range fns {
+		emitToolMethod(f, fn)
+	}
 	c := toolCases{checked: checksResults(p)}
 	for _, fn := range p.Functions {
-		c.add(f, fn)
+		c.add(fn)
 	}
 	emitToolCalls(f, c, streams(p))
 	emitToolDocument(f)
@@ -194,9 +200,22 @@ type toolCases struct {
 	checked bool
 }
 
-// add renders the Tool's method of fn and adds its case. One small method
-// per function, so that the compiler never sees one huge function
-// (documents with hundreds of operations):
+// add adds the cases of fn to the switches of Call and StreamCall.
+func (c *toolCases) add(fn *model.Function) {
+	args := []jen.Code{jen.Id("ctx"), jen.Id("args")}
+	if fn.Stream {
+		c.stream = append(c.stream, jen.Case(jen.Lit(fn.Name)).Block(jen.Return(jen.Id("t").Dot(fn.ToolMethod).Call(append(args, jen.Id("emit"))...))))
+		c.streams = append(c.streams, jen.Lit(fn.Name))
+		return
+	}
+	c.call = append(c.call, jen.Case(jen.Lit(fn.Name)).Block(jen.Return(jen.Id("t").Dot(fn.ToolMethod).Call(args...))))
+	c.once = append(c.once, jen.Lit(fn.Name))
+}
+
+// emitToolMethod renders the Tool's method of fn, which the case of fn in
+// Call or StreamCall calls. One small method per function, so that the
+// compiler never sees one huge function (documents with hundreds of
+// operations):
 //
 //	func (t *Tool) callF(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
 //		var a FArgs
@@ -209,7 +228,7 @@ type toolCases struct {
 //		}
 //		return runtime.EncodeResult("r", r)
 //	}
-func (c *toolCases) add(f *jen.File, fn *model.Function) {
+func emitToolMethod(f *jen.File, fn *model.Function) {
 	var body []jen.Code
 	callArgs := []jen.Code{jen.Id("ctx")}
 	failArgs := func(err jen.Code) jen.Code { return jen.Return(jen.Nil(), err) }
@@ -248,8 +267,6 @@ func (c *toolCases) add(f *jen.File, fn *model.Function) {
 			jen.Id("emit").Func().Params(jen.Qual(jsonPath, "RawMessage")).Error(),
 		).Error().Block(body...)
 		f.Line()
-		c.stream = append(c.stream, jen.Case(jen.Lit(fn.Name)).Block(jen.Return(jen.Id("t").Dot(method).Call(jen.Id("ctx"), jen.Id("args"), jen.Id("emit")))))
-		c.streams = append(c.streams, jen.Lit(fn.Name))
 		return
 	}
 	call := toolCallee(fn).Call(callArgs...)
@@ -270,8 +287,6 @@ func (c *toolCases) add(f *jen.File, fn *model.Function) {
 		jen.Id("ctx").Qual(contextPath, "Context"), argsParam,
 	).Params(jen.Qual(jsonPath, "RawMessage"), jen.Error()).Block(body...)
 	f.Line()
-	c.call = append(c.call, jen.Case(jen.Lit(fn.Name)).Block(jen.Return(jen.Id("t").Dot(method).Call(jen.Id("ctx"), jen.Id("args")))))
-	c.once = append(c.once, jen.Lit(fn.Name))
 }
 
 // emitToolCalls renders the Tool's Call, and StreamCall when a function

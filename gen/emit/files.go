@@ -2,6 +2,7 @@ package emit
 
 import (
 	"io"
+	"strconv"
 
 	"github.com/dave/jennifer/jen"
 	"github.com/opentoolgen/opentoolgen/gen/model"
@@ -16,9 +17,16 @@ import (
 //	document.gen.go    every package       the package doc, Document (the embedded document), Declarations
 //	opentool.gen.json  every package       the equivalent OpenTool document, embedded with //go:embed
 //	types.gen.go …     every package       argument and result types, their decoders
-//	tool.gen.go        every package       Service and the Tool adapter over it
-//	client.gen.go      not hasHTTP         the typed OpenTool client (runtime.Caller)
-//	client.gen.go      hasHTTP             the REST client of the operations
+//	tool.gen.go …      every package       Service and the Tool adapter over it
+//	client.gen.go …    not hasHTTP         the typed OpenTool client (runtime.Caller)
+//	client.gen.go …    hasHTTP             the REST client of the operations
+//
+// A family of files (…) is split when large: types.gen.go, types2.gen.go, …
+// hold at most Split.Types of type weight each, tool.gen.go, tool2.gen.go, …
+// and client.gen.go, client2.gen.go, … the methods of at most
+// Split.Functions functions each, the first file of a family also holding
+// what belongs to the package as a whole (Service, Call, NewClient…).
+//
 //	library.gen.go     hasC                the cgo bindings of the C library
 //	opendyn.gen.h      hasC                the C side: prototypes and trampolines
 //	webhooks.gen.go    hasWebhooks         the receiver of the events the API sends (webhooks, callbacks)
@@ -31,9 +39,9 @@ var packageFiles = []struct {
 	{"document.gen.go", always, goFile("document.gen.go", emitDocument, zeroCost)},
 	{DocumentFile, always, emitDocumentJSON},
 	{"types.gen.go", always, typeFiles},
-	{"tool.gen.go", always, goFile("tool.gen.go", emitTool, functionsCost)},
-	{"client.gen.go", not(hasHTTP), goFile("client.gen.go", emitClient, functionsCost)},
-	{"client.gen.go", hasHTTP, goFile("client.gen.go", emitRESTClient, functionsCost)},
+	{"tool.gen.go", always, functionFiles("tool", emitTool, emitToolMethod)},
+	{"client.gen.go", not(hasHTTP), functionFiles("client", emitClient, emitClientMethod)},
+	{"client.gen.go", hasHTTP, functionFiles("client", emitRESTClient, emitRESTMethods)},
 	{"library.gen.go", hasC, goFile("library.gen.go", emitLibrary, functionsCost)},
 	{"opendyn.gen.h", hasC, emitDynHeaderFile},
 	{"webhooks.gen.go", hasWebhooks, goFile("webhooks.gen.go", emitWebhooks, webhooksCost)},
@@ -42,19 +50,51 @@ var packageFiles = []struct {
 
 // An emitter returns the outputs of one row of packageFiles. Go outputs are
 // emitted lazily, in the goroutine that formats them (lazy).
-type emitter func(p *model.Package) ([]Output, error)
+type emitter func(p *model.Package, s Split) ([]Output, error)
+
+// Split bounds the size of the generated files, so that the files of a large
+// document are emitted, formatted and compiled in parallel and in bounded
+// memory, and none is too large to read. A zero field takes its default.
+type Split struct {
+	// Types bounds a types file (types.gen.go, types2.gen.go, …), counted
+	// in types plus their fields, enum values and variants; default
+	// DefaultTypesPerFile.
+	Types int
+	// Functions bounds the functions whose methods a tool or client file
+	// holds (tool.gen.go, tool2.gen.go, …, client.gen.go, client2.gen.go,
+	// …); default DefaultFunctionsPerFile.
+	Functions int
+}
+
+// The defaults of Split: a file of about 5,000 lines at most for a typical
+// REST API (a client method takes 30 to 50 lines).
+const (
+	DefaultTypesPerFile     = 1500
+	DefaultFunctionsPerFile = 100
+)
+
+func (s Split) withDefaults() Split {
+	if s.Types <= 0 {
+		s.Types = DefaultTypesPerFile
+	}
+	if s.Functions <= 0 {
+		s.Functions = DefaultFunctionsPerFile
+	}
+	return s
+}
 
 // Package returns the files of the generated package of p, in the order of
 // packageFiles: every Go file to render and format, the document, and the C
 // header of a package with C functions; with p.Command, last, the package
-// main (Output.Command).
-func Package(p *model.Package) ([]Output, error) {
+// main (Output.Command). s bounds the size of the files.
+func Package(p *model.Package, s Split) ([]Output, error) {
+	s = s.withDefaults()
 	var outs []Output
 	for _, f := range packageFiles {
 		if !f.has(p) {
 			continue
 		}
-		o, err := f.emit(p)
+		o, err := f.emit(p, s)
 		if err != nil {
 			return nil, err
 		}
@@ -108,8 +148,31 @@ func (l lazy) Render(w io.Writer) error { return l().Render(w) }
 
 // goFile is the emitter of one Go file, named name, made by emit.
 func goFile(name string, emit func(*model.Package) *jen.File, cost func(*model.Package) int) emitter {
-	return func(p *model.Package) ([]Output, error) {
+	return func(p *model.Package, _ Split) ([]Output, error) {
 		return []Output{{Name: name, File: lazy(func() *jen.File { return emit(p) }), Cost: cost(p)}}, nil
+	}
+}
+
+// functionFiles is the emitter of a family of Go files named base.gen.go,
+// base2.gen.go, …: the first made by first, given the functions whose
+// methods it holds (the first s.Functions), each other holding the methods
+// of the next s.Functions functions, made by each.
+func functionFiles(base string, first func(*model.Package, []*model.Function) *jen.File, each func(*jen.File, *model.Function)) emitter {
+	return func(p *model.Package, s Split) ([]Output, error) {
+		fns := p.Functions
+		n := min(len(fns), s.Functions)
+		outs := []Output{{Name: base + ".gen.go", File: lazy(func() *jen.File { return first(p, fns[:n]) }), Cost: 8 * n}}
+		for i := n; i < len(fns); i += s.Functions {
+			chunk := fns[i:min(len(fns), i+s.Functions)]
+			outs = append(outs, Output{Name: base + strconv.Itoa(len(outs)+1) + ".gen.go", Cost: 8 * len(chunk), File: lazy(func() *jen.File {
+				f := newFile(p)
+				for _, fn := range chunk {
+					each(f, fn)
+				}
+				return f
+			})})
+		}
+		return outs, nil
 	}
 }
 
@@ -153,7 +216,7 @@ const DocumentFile = "opentool.gen.json"
 // emitDocumentJSON emits DocumentFile: the equivalent OpenTool document, as
 // ResultDocument writes it (indented unless very large, ending in a newline).
 // It is the same bytes that -document writes and that Document decodes.
-func emitDocumentJSON(p *model.Package) ([]Output, error) {
+func emitDocumentJSON(p *model.Package, _ Split) ([]Output, error) {
 	cost := 0
 	for _, t := range p.Types {
 		cost += typeWeight(t)
@@ -169,7 +232,7 @@ func emitDocumentJSON(p *model.Package) ([]Output, error) {
 
 // emitDynHeaderFile emits the C header of the library's functions
 // (p.Dyn.Header), from templates/opendyn.h.tmpl.
-func emitDynHeaderFile(p *model.Package) ([]Output, error) {
+func emitDynHeaderFile(p *model.Package, _ Split) ([]Output, error) {
 	header, err := emitDynHeader(p)
 	if err != nil {
 		return nil, err
@@ -178,6 +241,6 @@ func emitDynHeaderFile(p *model.Package) ([]Output, error) {
 }
 
 // emitCommandFile emits the package main of p.Command (emit_cmd.go).
-func emitCommandFile(p *model.Package) ([]Output, error) {
+func emitCommandFile(p *model.Package, _ Split) ([]Output, error) {
 	return []Output{{Name: CommandFile, File: lazy(func() *jen.File { return emitCommand(p) }), Command: true}}, nil
 }

@@ -67,7 +67,7 @@ func TestPackageFiles(t *testing.T) {
 		{"C library", &model.Package{Name: "p", Dyn: &model.DynLibrary{Header: "opendyn.gen.h"}}, append(base[:len(base):len(base)], "library.gen.go", "opendyn.gen.h")},
 		{"with a command", &model.Package{Name: "p", Command: &model.Command{}}, append(base[:len(base):len(base)], CommandFile)},
 	} {
-		outs, err := Package(c.p)
+		outs, err := Package(c.p, Split{})
 		if err != nil {
 			t.Fatalf("%s: %v", c.name, err)
 		}
