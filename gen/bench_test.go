@@ -52,14 +52,17 @@ func synthDocument(n int) []byte {
 	return b
 }
 
-var synthOut = flag.String("synth-out", "", "TestWriteSynthetic writes the 2,000-function document to this file")
+var (
+	synthOut = flag.String("synth-out", "", "TestWriteSynthetic writes the synthetic document to this file")
+	synthN   = flag.Int("synth-n", 2000, "the number of functions of the document -synth-out writes")
+)
 
 // TestWriteSynthetic writes the synthetic document for scripts/bench-gen.sh
 // (peak memory of the command); without -synth-out it only checks that the
 // document generates.
 func TestWriteSynthetic(t *testing.T) {
 	if *synthOut != "" {
-		if err := os.WriteFile(*synthOut, synthDocument(2000), 0o644); err != nil {
+		if err := os.WriteFile(*synthOut, synthDocument(*synthN), 0o644); err != nil {
 			t.Fatal(err)
 		}
 		return

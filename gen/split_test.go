@@ -2,6 +2,7 @@ package gen
 
 import (
 	"bytes"
+	"encoding/json"
 	"go/ast"
 	"go/parser"
 	"go/token"
@@ -9,6 +10,7 @@ import (
 	"path/filepath"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -134,20 +136,59 @@ func TestFunctionsSplit(t *testing.T) {
 				// (plus a paging gatherer each), two client methods (plus
 				// an iterator or paging form each).
 				if f.Name != "tool.gen.go" && f.Name != "client.gen.go" && (strings.HasPrefix(f.Name, "tool") || strings.HasPrefix(f.Name, "client")) {
-					if n := bytes.Count(f.Content, []byte("\nfunc (")); n == 0 || n > 4 {
-						t.Errorf("%s: %d methods, want 1 to 4", f.Name, n)
+					// and the part of Call's switch of a tool file.
+					if n := bytes.Count(f.Content, []byte("\nfunc (")); n == 0 || n > 5 {
+						t.Errorf("%s: %d methods, want 1 to 5", f.Name, n)
 					}
+				}
+			}
+			// Each function that returns once has one case in Call's
+			// switches, which pass a name on from tool.gen.go to tool2.gen.go
+			// …; the last answers that the function is not found.
+			var all []byte
+			for _, f := range split.Files {
+				if strings.HasPrefix(f.Name, "tool") {
+					all = append(all, f.Content...)
+					last := f.Name == "tool"+strconv.Itoa(tools)+".gen.go"
+					if got := bytes.Contains(f.Content, []byte("return nil, runtime.MethodNotFound(name)\n}")); got != last {
+						t.Errorf("%s: ends its switch with MethodNotFound: %v, want %v", f.Name, got, last)
+					}
+				}
+			}
+			var doc struct {
+				Functions []struct {
+					Name   string
+					Stream json.RawMessage
+				}
+			}
+			if err := json.Unmarshal(whole.Document, &doc); err != nil {
+				t.Fatal(err)
+			}
+			for _, fn := range doc.Functions {
+				want := 1
+				if fn.Stream != nil {
+					want = 0 // StreamCall's
+				}
+				if n := bytes.Count(all, []byte("case "+strconv.Quote(fn.Name)+":\n\t\treturn t.call")); n != want {
+					t.Errorf("function %s: %d cases in Call's switches, want %d", fn.Name, n, want)
 				}
 			}
 			if tools < 3 || clients < 3 {
 				t.Errorf("%d tool files, %d client files: want 3 at least", tools, clients)
 			}
+			// The split files declare what the whole ones do, and the parts
+			// of Service and Call: service2, Tool.call2, … one each.
 			a, b := declared(t, whole.Files), declared(t, split.Files)
-			if !slices.Equal(a, b) {
-				t.Errorf("split files declare %d names, whole files %d", len(b), len(a))
-			}
 			if c := slices.Compact(slices.Clone(b)); len(c) != len(b) {
 				t.Errorf("split files declare a name twice")
+			}
+			var parts []string
+			for i := 2; i <= tools; i++ {
+				parts = append(parts, "Tool.call"+strconv.Itoa(i), "service"+strconv.Itoa(i))
+			}
+			b = slices.DeleteFunc(b, func(name string) bool { return slices.Contains(parts, name) })
+			if !slices.Equal(a, b) || len(declared(t, split.Files)) != len(a)+len(parts) {
+				t.Errorf("split files declare %d names and %d parts, whole files %d", len(b), len(parts), len(a))
 			}
 		})
 	}

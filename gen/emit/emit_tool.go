@@ -1,6 +1,8 @@
 package emit
 
 import (
+	"strconv"
+
 	"github.com/dave/jennifer/jen"
 
 	"github.com/opentoolgen/opentoolgen/gen/model"
@@ -51,10 +53,12 @@ func serviceDoc(p *model.Package) []string {
 //	func (t *Tool) Hints(name string) (runtime.Hints, bool) // OpenAPI
 //
 // It holds the methods of fns, the first functions of p; tool2.gen.go, …
-// hold those of the others (emitToolMethod).
+// hold those of the others (emitToolPart), with their part of Service and of
+// Call's switch.
 func emitTool(p *model.Package, fns []*model.Function) *jen.File {
 	f := newFile(p)
-	emitService(f, p)
+	n := parts(p, len(fns))
+	emitService(f, p, fns, n)
 	emitToolType(f, p)
 	for _, fn := range fns {
 		emitToolMethod(f, fn)
@@ -62,6 +66,11 @@ func emitTool(p *model.Package, fns []*model.Function) *jen.File {
 	c := toolCases{checked: checksResults(p)}
 	for _, fn := range p.Functions {
 		c.add(fn)
+	}
+	if n > 1 {
+		// Call switches over the functions of this file, then calls
+		// call2, which switches over those of tool2.gen.go, … (emitToolPart).
+		c.call, c.next = callCases(fns), "call2"
 	}
 	emitToolCalls(f, c, streams(p))
 	emitToolDocument(f)
@@ -117,17 +126,78 @@ func emitHeaderParams(f *jen.File, cases []jen.Code) {
 	)
 }
 
-// emitService renders the Service interface, one method per function.
-func emitService(f *jen.File, p *model.Package) {
+// emitService renders the Service interface, one method per function: the
+// methods of fns, and when the tool is in n > 1 files, the interfaces of
+// the functions of the others (service2, …; emitToolPart).
+func emitService(f *jen.File, p *model.Package, fns []*model.Function, n int) {
 	var methods []jen.Code
-	for _, fn := range p.Functions {
+	for _, fn := range fns {
 		methods = append(methods, funcDoc(fn.GoName, fn.Name, fn.Doc).Add(serviceMethod(fn)))
+	}
+	for i := 2; i <= n; i++ {
+		methods = append(methods, jen.Id("service"+strconv.Itoa(i)))
 	}
 	for _, line := range serviceDoc(p) {
 		f.Comment(line)
 	}
 	f.Type().Id("Service").Interface(methods...)
 	f.Line()
+}
+
+// emitToolPart renders toolN.gen.go, part n of the tool of a large
+// document: the Service methods of fns, the Tool's methods, and its part of
+// Call's switch:
+//
+//	// serviceN are the methods of Service of the functions of toolN.gen.go.
+//	type serviceN interface { F(ctx context.Context, args FArgs) (R, error); … }
+//
+//	func (t *Tool) callF(ctx context.Context, args json.RawMessage) (json.RawMessage, error) { … }
+//
+//	// callN calls the function name of toolN.gen.go, or passes it on to callN+1.
+//	func (t *Tool) callN(ctx context.Context, name string, args json.RawMessage) (json.RawMessage, error) {
+//		switch name {
+//		case "f":
+//			return t.callF(ctx, args)
+//		}
+//		return t.callN+1(ctx, name, args) // in the last part: return nil, runtime.MethodNotFound(name)
+//	}
+func emitToolPart(p *model.Package, n int, fns []*model.Function) *jen.File {
+	f := newFile(p)
+	var methods []jen.Code
+	for _, fn := range fns {
+		methods = append(methods, funcDoc(fn.GoName, fn.Name, fn.Doc).Add(serviceMethod(fn)))
+	}
+	id := strconv.Itoa(n)
+	f.Comment("service" + id + " are the methods of Service of the functions of tool" + id + ".gen.go.")
+	f.Type().Id("service" + id).Interface(methods...)
+	f.Line()
+	for _, fn := range fns {
+		emitToolMethod(f, fn)
+	}
+	next := jen.Return(jen.Nil(), rt("MethodNotFound").Call(jen.Id("name")))
+	if fns[len(fns)-1] != p.Functions[len(p.Functions)-1] { // not the last part
+		next = jen.Return(jen.Id("t").Dot("call"+strconv.Itoa(n+1)).Call(jen.Id("ctx"), jen.Id("name"), jen.Id("args")))
+	}
+	f.Comment("call" + id + " calls the function name of tool" + id + ".gen.go, or passes it on.")
+	f.Func().Params(jen.Id("t").Op("*").Id("Tool")).Id("call"+id).Params(
+		jen.Id("ctx").Qual(contextPath, "Context"), jen.Id("name").String(), jen.Id("args").Qual(jsonPath, "RawMessage"),
+	).Params(jen.Qual(jsonPath, "RawMessage"), jen.Error()).Block(
+		switchOrNothing(callCases(fns)),
+		next,
+	)
+	return f
+}
+
+// callCases are the cases of Call's switch (or of a part of it) for the
+// functions of fns that return once.
+func callCases(fns []*model.Function) []jen.Code {
+	var c toolCases
+	for _, fn := range fns {
+		if !fn.Stream {
+			c.add(fn)
+		}
+	}
+	return c.call
 }
 
 // emitToolType renders the Tool type and NewTool.
@@ -194,6 +264,9 @@ func listedHints(p *model.Package) bool {
 type toolCases struct {
 	call, stream  []jen.Code
 	once, streams []jen.Code
+	// next, when set, is the method Call passes a name its cases do not
+	// have on to (call2 of a tool split over files).
+	next string
 	// checked is set when the client of a function checks its response
 	// with strict responses (checksResults): Call passes the Service the
 	// context runtime.WithStrictResponses marks.
@@ -321,7 +394,7 @@ func emitToolCalls(f *jen.File, c toolCases, stream bool) {
 		notServed(jen.Nil(), rt("MethodNotFound").Call(jen.Id("name"))),
 		strictContext(c.checked),
 		switchOrNothing(c.call),
-		jen.Return(jen.Nil(), rt("MethodNotFound").Call(jen.Id("name"))),
+		callNext(c.next),
 	)
 	f.Line()
 	if stream {
@@ -336,6 +409,15 @@ func emitToolCalls(f *jen.File, c toolCases, stream bool) {
 		)
 		f.Line()
 	}
+}
+
+// callNext is the end of Call: a function it does not have is not found,
+// or is passed on to next.
+func callNext(next string) jen.Code {
+	if next == "" {
+		return jen.Return(jen.Nil(), rt("MethodNotFound").Call(jen.Id("name")))
+	}
+	return jen.Return(jen.Id("t").Dot(next).Call(jen.Id("ctx"), jen.Id("name"), jen.Id("args")))
 }
 
 // emitToolDocument renders the Tool's methods over its served document:

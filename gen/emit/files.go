@@ -39,9 +39,9 @@ var packageFiles = []struct {
 	{"document.gen.go", always, goFile("document.gen.go", emitDocument, zeroCost)},
 	{DocumentFile, always, emitDocumentJSON},
 	{"types.gen.go", always, typeFiles},
-	{"tool.gen.go", always, functionFiles("tool", emitTool, emitToolMethod)},
-	{"client.gen.go", not(hasHTTP), functionFiles("client", emitClient, emitClientMethod)},
-	{"client.gen.go", hasHTTP, functionFiles("client", emitRESTClient, emitRESTMethods)},
+	{"tool.gen.go", always, functionFiles("tool", emitTool, emitToolPart)},
+	{"client.gen.go", not(hasHTTP), functionFiles("client", emitClient, methodsOf(emitClientMethod))},
+	{"client.gen.go", hasHTTP, functionFiles("client", emitRESTClient, methodsOf(emitRESTMethods))},
 	{"library.gen.go", hasC, goFile("library.gen.go", emitLibrary, functionsCost)},
 	{"opendyn.gen.h", hasC, emitDynHeaderFile},
 	{"webhooks.gen.go", hasWebhooks, goFile("webhooks.gen.go", emitWebhooks, webhooksCost)},
@@ -155,25 +155,41 @@ func goFile(name string, emit func(*model.Package) *jen.File, cost func(*model.P
 
 // functionFiles is the emitter of a family of Go files named base.gen.go,
 // base2.gen.go, …: the first made by first, given the functions whose
-// methods it holds (the first s.Functions), each other holding the methods
-// of the next s.Functions functions, made by each.
-func functionFiles(base string, first func(*model.Package, []*model.Function) *jen.File, each func(*jen.File, *model.Function)) emitter {
+// methods it holds (the first s.Functions), each other (part 2, 3, …) made by
+// rest, given the next s.Functions functions.
+func functionFiles(base string, first func(*model.Package, []*model.Function) *jen.File, rest func(*model.Package, int, []*model.Function) *jen.File) emitter {
 	return func(p *model.Package, s Split) ([]Output, error) {
 		fns := p.Functions
 		n := min(len(fns), s.Functions)
 		outs := []Output{{Name: base + ".gen.go", File: lazy(func() *jen.File { return first(p, fns[:n]) }), Cost: 8 * n}}
 		for i := n; i < len(fns); i += s.Functions {
-			chunk := fns[i:min(len(fns), i+s.Functions)]
-			outs = append(outs, Output{Name: base + strconv.Itoa(len(outs)+1) + ".gen.go", Cost: 8 * len(chunk), File: lazy(func() *jen.File {
-				f := newFile(p)
-				for _, fn := range chunk {
-					each(f, fn)
-				}
-				return f
-			})})
+			chunk, part := fns[i:min(len(fns), i+s.Functions)], len(outs)+1
+			outs = append(outs, Output{Name: base + strconv.Itoa(part) + ".gen.go", Cost: 8 * len(chunk),
+				File: lazy(func() *jen.File { return rest(p, part, chunk) })})
 		}
 		return outs, nil
 	}
+}
+
+// methodsOf is the rest of functionFiles whose files hold a method (or a
+// few) per function, made by each.
+func methodsOf(each func(*jen.File, *model.Function)) func(*model.Package, int, []*model.Function) *jen.File {
+	return func(p *model.Package, _ int, fns []*model.Function) *jen.File {
+		f := newFile(p)
+		for _, fn := range fns {
+			each(f, fn)
+		}
+		return f
+	}
+}
+
+// parts is the number of files of a family of functionFiles whose first
+// file holds first of p's functions.
+func parts(p *model.Package, first int) int {
+	if first == 0 {
+		return 1
+	}
+	return (len(p.Functions) + first - 1) / first
 }
 
 // The predicates of packageFiles: facts of the model.

@@ -23,36 +23,10 @@ type Service interface {
 	ListCharges(ctx context.Context, args ListChargesArgs) (ListChargesResult, error)
 	// CreateCharge creates a charge (an Idempotency-Key parameter)
 	CreateCharge(ctx context.Context, args CreateChargeArgs) (Charge, error)
-	// CreateRefund creates a refund (x-idempotency-key)
-	CreateRefund(ctx context.Context, args CreateRefundArgs) error
-	// CreatePayout creates a payout (Fern's x-fern-idempotent)
-	CreatePayout(ctx context.Context) error
-	// ListUsers lists users (page counters)
-	ListUsers(ctx context.Context, args ListUsersArgs) (ListUsersResult, error)
-	// ListLogs lists log lines (offset and limit)
-	ListLogs(ctx context.Context, args ListLogsArgs) (ListLogsResult, error)
-	// ListBooks lists books (Google's style, nextPageToken and pageToken)
-	ListBooks(ctx context.Context, args ListBooksArgs) (ListBooksResult, error)
-	// ListWidgets lists widgets (x-speakeasy-pagination, a cursor in a member)
-	ListWidgets(ctx context.Context, args ListWidgetsArgs) (ListWidgetsResult, error)
-	// ListGadgets lists gadgets (x-speakeasy-pagination, the last item's id)
-	ListGadgets(ctx context.Context, args ListGadgetsArgs) (ListGadgetsResult, error)
-	// ListTickets lists tickets (x-speakeasy-pagination, offsetLimit by page)
-	ListTickets(ctx context.Context, args ListTicketsArgs) (ListTicketsResult, error)
-	// ListOrders lists orders (x-fern-pagination, a cursor)
-	ListOrders(ctx context.Context, args ListOrdersArgs) (ListOrdersResult, error)
-	// ListInvoices lists invoices (x-fern-pagination, offset with a step and has-next-page)
-	ListInvoices(ctx context.Context, args ListInvoicesArgs) (ListInvoicesResult, error)
-	// ListVaults lists vaults (x-ms-pageable, a nextLink)
-	ListVaults(ctx context.Context, args ListVaultsArgs) (ListVaultsResult, error)
-	// ListRegions lists regions (x-ms-pageable without a nextLink, one page)
-	ListRegions(ctx context.Context) (ListRegionsResult, error)
-	// ListMixed returns a cursor and a page both (ambiguous, no iterator)
-	ListMixed(ctx context.Context, args ListMixedArgs) (ListMixedResult, error)
-	// ListPairs calls listPairs: Two arrays neither named as items (ambiguous, no iterator)
-	ListPairs(ctx context.Context, args ListPairsArgs) (ListPairsResult, error)
-	// ListThings returns an extension the generator cannot follow (warned, no iterator)
-	ListThings(ctx context.Context) ([]string, error)
+	service2
+	service3
+	service4
+	service5
 }
 
 // Tool serves a Service as an OpenTool tool: it completes the arguments of a
@@ -230,38 +204,8 @@ func (t *Tool) Call(ctx context.Context, name string, args json.RawMessage) (jso
 		return t.callListCharges(ctx, args)
 	case "createCharge":
 		return t.callCreateCharge(ctx, args)
-	case "createRefund":
-		return t.callCreateRefund(ctx, args)
-	case "createPayout":
-		return t.callCreatePayout(ctx, args)
-	case "listUsers":
-		return t.callListUsers(ctx, args)
-	case "listLogs":
-		return t.callListLogs(ctx, args)
-	case "listBooks":
-		return t.callListBooks(ctx, args)
-	case "listWidgets":
-		return t.callListWidgets(ctx, args)
-	case "listGadgets":
-		return t.callListGadgets(ctx, args)
-	case "listTickets":
-		return t.callListTickets(ctx, args)
-	case "listOrders":
-		return t.callListOrders(ctx, args)
-	case "listInvoices":
-		return t.callListInvoices(ctx, args)
-	case "listVaults":
-		return t.callListVaults(ctx, args)
-	case "listRegions":
-		return t.callListRegions(ctx, args)
-	case "listMixed":
-		return t.callListMixed(ctx, args)
-	case "listPairs":
-		return t.callListPairs(ctx, args)
-	case "listThings":
-		return t.callListThings(ctx, args)
 	}
-	return nil, runtime.MethodNotFound(name)
+	return t.call2(ctx, name, args)
 }
 
 // Load implements runtime.Tool: it returns the served document (see Document).

@@ -11,6 +11,18 @@ import (
 	"github.com/opentoolgen/opentoolgen/runtime/rest"
 )
 
+// service2 are the methods of Service of the functions of tool2.gen.go.
+type service2 interface {
+	// CreateRefund creates a refund (x-idempotency-key)
+	CreateRefund(ctx context.Context, args CreateRefundArgs) error
+	// CreatePayout creates a payout (Fern's x-fern-idempotent)
+	CreatePayout(ctx context.Context) error
+	// ListUsers lists users (page counters)
+	ListUsers(ctx context.Context, args ListUsersArgs) (ListUsersResult, error)
+	// ListLogs lists log lines (offset and limit)
+	ListLogs(ctx context.Context, args ListLogsArgs) (ListLogsResult, error)
+}
+
 func (t *Tool) callCreateRefund(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
 	var a CreateRefundArgs
 	if err := runtime.DecodeArgs(ctx, t.args, "createRefund", args, &a, decodeCreateRefundArgs); err != nil {
@@ -109,4 +121,19 @@ func (t *Tool) callListLogs(ctx context.Context, args json.RawMessage) (json.Raw
 		return nil, runtime.ToolError(err)
 	}
 	return runtime.EncodeObject(r)
+}
+
+// call2 calls the function name of tool2.gen.go, or passes it on.
+func (t *Tool) call2(ctx context.Context, name string, args json.RawMessage) (json.RawMessage, error) {
+	switch name {
+	case "createRefund":
+		return t.callCreateRefund(ctx, args)
+	case "createPayout":
+		return t.callCreatePayout(ctx, args)
+	case "listUsers":
+		return t.callListUsers(ctx, args)
+	case "listLogs":
+		return t.callListLogs(ctx, args)
+	}
+	return t.call3(ctx, name, args)
 }

@@ -11,6 +11,18 @@ import (
 	"github.com/opentoolgen/opentoolgen/runtime/rest"
 )
 
+// service3 are the methods of Service of the functions of tool3.gen.go.
+type service3 interface {
+	// ListBooks lists books (Google's style, nextPageToken and pageToken)
+	ListBooks(ctx context.Context, args ListBooksArgs) (ListBooksResult, error)
+	// ListWidgets lists widgets (x-speakeasy-pagination, a cursor in a member)
+	ListWidgets(ctx context.Context, args ListWidgetsArgs) (ListWidgetsResult, error)
+	// ListGadgets lists gadgets (x-speakeasy-pagination, the last item's id)
+	ListGadgets(ctx context.Context, args ListGadgetsArgs) (ListGadgetsResult, error)
+	// ListTickets lists tickets (x-speakeasy-pagination, offsetLimit by page)
+	ListTickets(ctx context.Context, args ListTicketsArgs) (ListTicketsResult, error)
+}
+
 // gatherListBooks serves listBooks: it gathers the items of its pages, at most max_items
 // (default 100), into the result of the last page.
 func (t *Tool) gatherListBooks(ctx context.Context, args ListBooksArgs) (ListBooksResult, error) {
@@ -174,4 +186,19 @@ func (t *Tool) callListTickets(ctx context.Context, args json.RawMessage) (json.
 		return nil, runtime.ToolError(err)
 	}
 	return runtime.EncodeObject(r)
+}
+
+// call3 calls the function name of tool3.gen.go, or passes it on.
+func (t *Tool) call3(ctx context.Context, name string, args json.RawMessage) (json.RawMessage, error) {
+	switch name {
+	case "listBooks":
+		return t.callListBooks(ctx, args)
+	case "listWidgets":
+		return t.callListWidgets(ctx, args)
+	case "listGadgets":
+		return t.callListGadgets(ctx, args)
+	case "listTickets":
+		return t.callListTickets(ctx, args)
+	}
+	return t.call4(ctx, name, args)
 }

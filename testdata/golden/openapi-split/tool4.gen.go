@@ -11,6 +11,18 @@ import (
 	"github.com/opentoolgen/opentoolgen/runtime/rest"
 )
 
+// service4 are the methods of Service of the functions of tool4.gen.go.
+type service4 interface {
+	// ListOrders lists orders (x-fern-pagination, a cursor)
+	ListOrders(ctx context.Context, args ListOrdersArgs) (ListOrdersResult, error)
+	// ListInvoices lists invoices (x-fern-pagination, offset with a step and has-next-page)
+	ListInvoices(ctx context.Context, args ListInvoicesArgs) (ListInvoicesResult, error)
+	// ListVaults lists vaults (x-ms-pageable, a nextLink)
+	ListVaults(ctx context.Context, args ListVaultsArgs) (ListVaultsResult, error)
+	// ListRegions lists regions (x-ms-pageable without a nextLink, one page)
+	ListRegions(ctx context.Context) (ListRegionsResult, error)
+}
+
 // gatherListOrders serves listOrders: it gathers the items of its pages, at most max_items
 // (default 100), into the result of the last page.
 func (t *Tool) gatherListOrders(ctx context.Context, args ListOrdersArgs) (ListOrdersResult, error) {
@@ -135,4 +147,19 @@ func (t *Tool) callListRegions(ctx context.Context, _ json.RawMessage) (json.Raw
 		return nil, runtime.ToolError(err)
 	}
 	return runtime.EncodeObject(r)
+}
+
+// call4 calls the function name of tool4.gen.go, or passes it on.
+func (t *Tool) call4(ctx context.Context, name string, args json.RawMessage) (json.RawMessage, error) {
+	switch name {
+	case "listOrders":
+		return t.callListOrders(ctx, args)
+	case "listInvoices":
+		return t.callListInvoices(ctx, args)
+	case "listVaults":
+		return t.callListVaults(ctx, args)
+	case "listRegions":
+		return t.callListRegions(ctx, args)
+	}
+	return t.call5(ctx, name, args)
 }

@@ -10,6 +10,16 @@ import (
 	"github.com/opentoolgen/opentoolgen/runtime"
 )
 
+// service5 are the methods of Service of the functions of tool5.gen.go.
+type service5 interface {
+	// ListMixed returns a cursor and a page both (ambiguous, no iterator)
+	ListMixed(ctx context.Context, args ListMixedArgs) (ListMixedResult, error)
+	// ListPairs calls listPairs: Two arrays neither named as items (ambiguous, no iterator)
+	ListPairs(ctx context.Context, args ListPairsArgs) (ListPairsResult, error)
+	// ListThings returns an extension the generator cannot follow (warned, no iterator)
+	ListThings(ctx context.Context) ([]string, error)
+}
+
 func (t *Tool) callListMixed(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
 	var a ListMixedArgs
 	if err := runtime.DecodeArgs(ctx, t.args, "listMixed", args, &a, decodeListMixedArgs); err != nil {
@@ -40,4 +50,17 @@ func (t *Tool) callListThings(ctx context.Context, _ json.RawMessage) (json.RawM
 		return nil, runtime.ToolError(err)
 	}
 	return runtime.EncodeResult("result", r)
+}
+
+// call5 calls the function name of tool5.gen.go, or passes it on.
+func (t *Tool) call5(ctx context.Context, name string, args json.RawMessage) (json.RawMessage, error) {
+	switch name {
+	case "listMixed":
+		return t.callListMixed(ctx, args)
+	case "listPairs":
+		return t.callListPairs(ctx, args)
+	case "listThings":
+		return t.callListThings(ctx, args)
+	}
+	return nil, runtime.MethodNotFound(name)
 }

@@ -24,14 +24,8 @@ type Service interface {
 	Create(ctx context.Context, args CreateArgs) (ID, error)
 	// Read text from storage by id
 	Read(ctx context.Context, args ReadArgs) (Text, error)
-	// SequentiallyRead reads text from storage one by one
-	SequentiallyRead(ctx context.Context, emit func(Text) error) error
-	// Update a text in storage by id
-	Update(ctx context.Context, args UpdateArgs) error
-	// Delete a text in storage
-	Delete(ctx context.Context, args DeleteArgs) error
-	// Run calls run: trigger runing.
-	Run(ctx context.Context) error
+	service2
+	service3
 }
 
 // Tool serves a Service as an OpenTool tool: it completes the arguments of a
@@ -104,16 +98,10 @@ func (t *Tool) Call(ctx context.Context, name string, args json.RawMessage) (jso
 		return t.callCreate(ctx, args)
 	case "read":
 		return t.callRead(ctx, args)
-	case "update":
-		return t.callUpdate(ctx, args)
-	case "delete":
-		return t.callDelete(ctx, args)
-	case "run":
-		return t.callRun(ctx, args)
 	case "sequentiallyRead":
 		return nil, runtime.NewError(runtime.CodeMethodNotFound, strconv.Quote(name)+" streams its results: call it with streamCall")
 	}
-	return nil, runtime.MethodNotFound(name)
+	return t.call2(ctx, name, args)
 }
 
 // StreamCall implements runtime.StreamTool.

@@ -10,6 +10,16 @@ import (
 	"github.com/opentoolgen/opentoolgen/runtime"
 )
 
+// service2 are the methods of Service of the functions of tool2.gen.go.
+type service2 interface {
+	// SequentiallyRead reads text from storage one by one
+	SequentiallyRead(ctx context.Context, emit func(Text) error) error
+	// Update a text in storage by id
+	Update(ctx context.Context, args UpdateArgs) error
+	// Delete a text in storage
+	Delete(ctx context.Context, args DeleteArgs) error
+}
+
 func (t *Tool) streamSequentiallyRead(ctx context.Context, _ json.RawMessage, emit func(json.RawMessage) error) error {
 	return runtime.ToolError(t.svc.SequentiallyRead(ctx, func(v Text) error {
 		raw, err := runtime.EncodeResult("text", v)
@@ -40,4 +50,15 @@ func (t *Tool) callDelete(ctx context.Context, args json.RawMessage) (json.RawMe
 		return nil, runtime.ToolError(err)
 	}
 	return nil, nil
+}
+
+// call2 calls the function name of tool2.gen.go, or passes it on.
+func (t *Tool) call2(ctx context.Context, name string, args json.RawMessage) (json.RawMessage, error) {
+	switch name {
+	case "update":
+		return t.callUpdate(ctx, args)
+	case "delete":
+		return t.callDelete(ctx, args)
+	}
+	return t.call3(ctx, name, args)
 }

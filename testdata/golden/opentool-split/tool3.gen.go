@@ -10,9 +10,24 @@ import (
 	"github.com/opentoolgen/opentoolgen/runtime"
 )
 
+// service3 are the methods of Service of the functions of tool3.gen.go.
+type service3 interface {
+	// Run calls run: trigger runing.
+	Run(ctx context.Context) error
+}
+
 func (t *Tool) callRun(ctx context.Context, _ json.RawMessage) (json.RawMessage, error) {
 	if err := t.svc.Run(ctx); err != nil {
 		return nil, runtime.ToolError(err)
 	}
 	return nil, nil
+}
+
+// call3 calls the function name of tool3.gen.go, or passes it on.
+func (t *Tool) call3(ctx context.Context, name string, args json.RawMessage) (json.RawMessage, error) {
+	switch name {
+	case "run":
+		return t.callRun(ctx, args)
+	}
+	return nil, runtime.MethodNotFound(name)
 }
