@@ -55,6 +55,7 @@ if [ -n "${GRAPH:-}" ]; then
 	echo "$GRAPH"
 	gen "$GRAPH" "$work/graph"
 	rm -rf "$work/graph"
+	set -f # TAGS are globs for -include, not for the shell
 	for tag in ${TAGS:-}; do
 		echo "$GRAPH -include tag:$tag"
 		gen "$GRAPH" "$work/graph-$tag" -include "tag:$tag"
