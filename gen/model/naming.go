@@ -273,16 +273,22 @@ func (n *Naming) name(p *Package) {
 			fn.HTTP.Paging.Method = methods.Take(fn.GoName + "All")
 			fn.HTTP.Paging.Gather = "gather" + fn.GoName
 		case namePattern:
-			c := r.of.(*Constraints)
-			v, ok := patterns[c.Pattern]
-			if !ok {
-				v = "pattern" + strconv.Itoa(len(patterns)+1)
-				patterns[c.Pattern] = v
-				p.Patterns = append(p.Patterns, PatternVar{Name: v, Expr: c.Pattern})
-			}
-			c.PatternVar = v
+			namePatternVar(p, patterns, r.of.(*Constraints))
 		}
 	}
+}
+
+// namePatternVar gives c's pattern its package variable: one per distinct
+// pattern (patterns: pattern → variable), pattern1, pattern2… in the order
+// first asked.
+func namePatternVar(p *Package, patterns map[string]string, c *Constraints) {
+	v, ok := patterns[c.Pattern]
+	if !ok {
+		v = "pattern" + strconv.Itoa(len(patterns)+1)
+		patterns[c.Pattern] = v
+		p.Patterns = append(p.Patterns, PatternVar{Name: v, Expr: c.Pattern})
+	}
+	c.PatternVar = v
 }
 
 // serverWord is what the constant that chooses a server is named after: its
