@@ -255,12 +255,12 @@ func HTTPTool(ctx context.Context, url string, httpClient *http.Client, opts ...
 	watch := &sessionWatch{}
 	hc := boundedClient(httpClient, int64(cfg.maxMessage))
 	hc = &http.Client{
-		Transport:     sessionTransport{cmp.Or[http.RoundTripper](hc.Transport, http.DefaultTransport), watch},
+		Transport:     taskTransport{sessionTransport{cmp.Or[http.RoundTripper](hc.Transport, http.DefaultTransport), watch}},
 		CheckRedirect: hc.CheckRedirect,
 		Jar:           hc.Jar,
 		Timeout:       hc.Timeout,
 	}
-	client := NewClient(clientImpl, nil)
+	client := NewClient(clientImpl, &mcp.ClientOptions{Capabilities: taskCapabilities()})
 	connect := func(ctx context.Context) (*mcp.ClientSession, error) {
 		return client.Connect(ctx, &mcp.StreamableClientTransport{
 			Endpoint:     url,

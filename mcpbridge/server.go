@@ -144,6 +144,7 @@ type config struct {
 	maxResultBytes    int
 	stop              context.Context // WithStopContext; nil: none
 	interceptors      []runtime.Interceptor
+	tasks             *TaskOptions // WithTasks; nil: the document's taskSupport only
 }
 
 // ErrServerStopped is the cause (context.Cause) of the context of a call
@@ -332,9 +333,19 @@ func newServer(ctx context.Context, tool runtime.Tool, impl *mcp.Implementation,
 		}
 		entries = append(entries, entry{t, h})
 	}
-	s := mcp.NewServer(impl, &cfg.server)
+	ts, err := newTasks(doc, cfg.tasks, b.stopped)
+	if err != nil {
+		return nil, nil, err
+	}
+	opts := ts.serverOptions(cfg.server)
+	s := mcp.NewServer(impl, &opts)
 	for _, e := range entries {
 		s.AddTool(e.t, e.h)
+	}
+	if ts != nil {
+		if err := ts.install(s); err != nil {
+			return nil, nil, err
+		}
 	}
 	return s, b, nil
 }

@@ -1,0 +1,456 @@
+package mcpbridge_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/opentoolgen/opentoolgen/mcpbridge"
+	"github.com/opentoolgen/opentoolgen/runtime"
+	stream "github.com/opentoolgen/opentoolgen/testdata/golden/openapi-stream"
+)
+
+const jobsDoc = `{
+  "opentool": "1.0.0",
+  "info": {"title": "jobs", "version": "1.0.0"},
+  "functions": [
+    {"name": "build", "description": "A long build.", "parameters": [
+      {"name": "target", "schema": {"type": "string"}, "required": true}],
+     "return": {"name": "artifact", "schema": {"type": "string"}},
+     "execution": {"taskSupport": "required"}},
+    {"name": "lint", "description": "A quick check.", "parameters": [],
+     "return": {"name": "ok", "schema": {"type": "boolean"}},
+     "execution": {"taskSupport": "optional"}},
+    {"name": "plain", "description": "Never a task.", "parameters": [],
+     "return": {"name": "ok", "schema": {"type": "boolean"}}}
+  ]
+}`
+
+// jobs is a tool whose build runs until released or cancelled.
+type jobs struct {
+	doc       *runtime.OpenTool
+	started   chan struct{}
+	release   chan struct{}
+	cancelled chan error
+}
+
+func newJobs(t testing.TB) *jobs {
+	t.Helper()
+	var doc runtime.OpenTool
+	if err := json.Unmarshal([]byte(jobsDoc), &doc); err != nil {
+		t.Fatal(err)
+	}
+	return &jobs{doc: &doc, started: make(chan struct{}, 8), release: make(chan struct{}), cancelled: make(chan error, 8)}
+}
+
+func (j *jobs) Load(context.Context) (*runtime.OpenTool, error) { return j.doc, nil }
+
+func (j *jobs) Call(ctx context.Context, name string, args json.RawMessage) (json.RawMessage, error) {
+	switch name {
+	case "build":
+		var a struct{ Target string }
+		if err := json.Unmarshal(args, &a); err != nil {
+			return nil, runtime.InvalidParams(runtime.Violation{Message: err.Error()})
+		}
+		j.started <- struct{}{}
+		select {
+		case <-ctx.Done():
+			j.cancelled <- context.Cause(ctx)
+			return nil, ctx.Err()
+		case <-j.release:
+			return json.Marshal(map[string]string{"artifact": a.Target + ".tar"})
+		}
+	case "lint", "plain":
+		return []byte(`{"ok":true}`), nil
+	}
+	return nil, runtime.MethodNotFound(name)
+}
+
+// wireLog records the JSON-RPC methods an MCP server receives over HTTP
+// (with their Mcp-Name header) and the bodies of its answers to tools/call.
+type wireLog struct {
+	mu      sync.Mutex
+	methods []string
+	names   []string
+	answers []string
+}
+
+func (l *wireLog) wrap(h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method == http.MethodPost {
+			body, _ := io.ReadAll(r.Body)
+			r.Body = io.NopCloser(bytes.NewReader(body))
+			var m struct{ Method string }
+			_ = json.Unmarshal(body, &m)
+			l.mu.Lock()
+			l.methods = append(l.methods, m.Method)
+			l.names = append(l.names, r.Header.Get("Mcp-Name"))
+			l.mu.Unlock()
+			if m.Method == "tools/call" {
+				rec := &teeWriter{ResponseWriter: w}
+				h.ServeHTTP(rec, r)
+				l.mu.Lock()
+				l.answers = append(l.answers, rec.buf.String())
+				l.mu.Unlock()
+				return
+			}
+		}
+		h.ServeHTTP(w, r)
+	})
+}
+
+func (l *wireLog) count(method string) int {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	n := 0
+	for _, m := range l.methods {
+		if m == method {
+			n++
+		}
+	}
+	return n
+}
+
+// taskID returns the taskId of the first answer to tools/call that is a
+// task.
+func (l *wireLog) taskID(t testing.TB) string {
+	t.Helper()
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	for _, a := range l.answers {
+		for _, line := range strings.Split(a, "\n") {
+			line = strings.TrimPrefix(strings.TrimSpace(line), "data: ")
+			var msg struct {
+				Result struct{ ResultType, TaskID string }
+			}
+			if json.Unmarshal([]byte(line), &msg) == nil && msg.Result.ResultType == "task" {
+				return msg.Result.TaskID
+			}
+		}
+	}
+	t.Fatalf("no task among the answers to tools/call: %q", l.answers)
+	return ""
+}
+
+type teeWriter struct {
+	http.ResponseWriter
+	buf bytes.Buffer
+}
+
+func (w *teeWriter) Write(p []byte) (int, error) { w.buf.Write(p); return w.ResponseWriter.Write(p) }
+func (w *teeWriter) Flush() {
+	if f, ok := w.ResponseWriter.(http.Flusher); ok {
+		f.Flush()
+	}
+}
+
+// serveTasks serves tool over streamable HTTP with the options, logging
+// the wire.
+func serveTasks(t testing.TB, tool runtime.Tool, stateless bool, opts ...mcpbridge.Option) (string, *wireLog) {
+	t.Helper()
+	h, err := mcpbridge.NewHTTPHandler(context.Background(), tool, nil, stateless, opts...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	log := &wireLog{}
+	srv := httptest.NewServer(log.wrap(h))
+	t.Cleanup(func() { h.Close(); srv.Close() })
+	return srv.URL, log
+}
+
+func httpTool(t testing.TB, url string) *mcpbridge.Tool {
+	t.Helper()
+	tool, err := mcpbridge.HTTPTool(context.Background(), url, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { tool.Close() })
+	return tool
+}
+
+func waitFor[T any](t testing.TB, ch <-chan T, what string) T {
+	t.Helper()
+	select {
+	case v := <-ch:
+		return v
+	case <-time.After(waitLong):
+		t.Fatalf("timed out waiting for %s", what)
+	}
+	var zero T
+	return zero
+}
+
+// TestTaskRequired calls a function whose document says taskSupport
+// "required" through HTTPTool over streamable HTTP: the server answers the
+// call with a task, the client polls tasks/get (Mcp-Name: the task's id)
+// until it completes and returns its result as the call's. A client that
+// does not declare the extension is refused with -32021.
+func TestTaskRequired(t *testing.T) {
+	for _, stateless := range []bool{false, true} {
+		t.Run(map[bool]string{false: "stateful", true: "stateless"}[stateless], func(t *testing.T) {
+			j := newJobs(t)
+			url, log := serveTasks(t, j, stateless, mcpbridge.WithTasks(mcpbridge.TaskOptions{PollInterval: 20 * time.Millisecond}))
+			tool := httpTool(t, url)
+			type out struct {
+				res json.RawMessage
+				err error
+			}
+			done := make(chan out, 1)
+			go func() {
+				res, err := tool.Call(context.Background(), "build", json.RawMessage(`{"target":"app"}`))
+				done <- out{res, err}
+			}()
+			waitFor(t, j.started, "the build to start")
+			id := log.taskID(t)
+			deadline := time.Now().Add(waitLong)
+			for log.count("tasks/get") < 2 && time.Now().Before(deadline) {
+				time.Sleep(10 * time.Millisecond)
+			}
+			close(j.release)
+			got := waitFor(t, done, "the call's result")
+			if got.err != nil {
+				t.Fatal(got.err)
+			}
+			if string(got.res) != `{"artifact":"app.tar"}` {
+				t.Errorf("result %s", got.res)
+			}
+			log.mu.Lock()
+			for i, m := range log.methods {
+				if m == "tasks/get" && log.names[i] != id {
+					t.Errorf("tasks/get with Mcp-Name %q, want the task's id %q", log.names[i], id)
+				}
+			}
+			log.mu.Unlock()
+
+			// The SDK's client, without the extension: refused.
+			cs := sdkClient(t, url, false)
+			_, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "build", Arguments: map[string]any{"target": "x"}})
+			var je *jsonrpc.Error
+			if !errors.As(err, &je) || je.Code != mcp.CodeMissingRequiredClientCapabilities || !strings.Contains(string(je.Data), mcpbridge.TasksExtension) {
+				t.Errorf("a plain call of a task-required function: %v (%+v), want -32021 naming %s", err, je, mcpbridge.TasksExtension)
+			}
+			// An optional one runs as a plain call for it.
+			res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "lint"})
+			if err != nil || res.IsError {
+				t.Errorf("a plain call of an optional function: %v %v", res, err)
+			}
+		})
+	}
+}
+
+// TestTaskCancel ends the context of a call running as a task: the client
+// sends tasks/cancel and the tool's context ends.
+func TestTaskCancel(t *testing.T) {
+	j := newJobs(t)
+	url, log := serveTasks(t, j, false, mcpbridge.WithTasks(mcpbridge.TaskOptions{PollInterval: 20 * time.Millisecond}))
+	tool := httpTool(t, url)
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() {
+		_, err := tool.Call(ctx, "build", json.RawMessage(`{"target":"app"}`))
+		done <- err
+	}()
+	waitFor(t, j.started, "the build to start")
+	cancel()
+	if err := waitFor(t, done, "the call to return"); err == nil {
+		t.Error("a cancelled call returned no error")
+	}
+	cause := waitFor(t, j.cancelled, "the tool's context to end")
+	if cause == nil || !strings.Contains(cause.Error(), "tasks/cancel") {
+		t.Errorf("the tool's context ended with %v, want the cause of tasks/cancel", cause)
+	}
+	if log.count("tasks/cancel") != 1 {
+		t.Errorf("%d tasks/cancel, want 1", log.count("tasks/cancel"))
+	}
+}
+
+// Task parameters and results of the test's own SDK client.
+type taskParams struct {
+	mcp.ParamsBase
+	TaskID string `json:"taskId"`
+}
+
+type taskResult struct {
+	mcp.ResultBase
+	ResultType     string              `json:"resultType"`
+	TaskID         string              `json:"taskId"`
+	Status         string              `json:"status"`
+	CreatedAt      string              `json:"createdAt"`
+	LastUpdatedAt  string              `json:"lastUpdatedAt"`
+	TTLMs          *int64              `json:"ttlMs"`
+	PollIntervalMs int64               `json:"pollIntervalMs"`
+	Result         *mcp.CallToolResult `json:"result"`
+}
+
+// sdkClient connects the SDK's client to url, declaring the tasks
+// extension or not.
+func sdkClient(t testing.TB, url string, tasks bool) *mcp.ClientSession {
+	t.Helper()
+	opts := &mcp.ClientOptions{}
+	if tasks {
+		opts.Capabilities = &mcp.ClientCapabilities{}
+		opts.Capabilities.AddExtension(mcpbridge.TasksExtension, map[string]any{})
+	}
+	c := mcp.NewClient(&mcp.Implementation{Name: "test-client", Version: "1"}, opts)
+	for _, m := range []string{"tasks/get", "tasks/cancel"} {
+		if err := mcp.AddSendingCustomMethod[*taskParams, *taskResult](c, m); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cs, err := c.Connect(context.Background(), &mcp.StreamableClientTransport{Endpoint: url, MaxRetries: -1}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cs.Close() })
+	return cs
+}
+
+func getTask(cs *mcp.ClientSession, id string) (*taskResult, error) {
+	return mcp.CallCustomMethod[*taskParams, *taskResult](context.Background(), cs, "tasks/get", &taskParams{TaskID: id})
+}
+
+func rpcCode(err error) int64 {
+	var je *jsonrpc.Error
+	if errors.As(err, &je) {
+		return je.Code
+	}
+	return 0
+}
+
+// TestTaskGet reads a task with tasks/get from the SDK's client (its
+// custom methods): its status, timestamps, ttl and poll interval, its
+// result inline once completed; an unknown task and another session's are
+// -32602, a client without the extension -32021.
+func TestTaskGet(t *testing.T) {
+	j := newJobs(t)
+	url, log := serveTasks(t, j, false, mcpbridge.WithTasks(mcpbridge.TaskOptions{TTL: time.Minute, PollInterval: 250 * time.Millisecond}))
+	cs := sdkClient(t, url, true)
+	// The SDK cannot read the task it is answered with: it gets an empty
+	// CallToolResult. The wire log has the task.
+	if _, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "build", Arguments: map[string]any{"target": "lib"}}); err != nil {
+		t.Fatal(err)
+	}
+	id := log.taskID(t)
+	task, err := getTask(cs, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	created, err1 := time.Parse(time.RFC3339Nano, task.CreatedAt)
+	_, err2 := time.Parse(time.RFC3339Nano, task.LastUpdatedAt)
+	if task.TaskID != id || task.Status != "working" || task.ResultType != "complete" || err1 != nil || err2 != nil ||
+		time.Since(created) > waitLong || task.TTLMs == nil || *task.TTLMs != 60000 || task.PollIntervalMs != 250 || task.Result != nil {
+		t.Errorf("working task: %+v", task)
+	}
+	close(j.release)
+	deadline := time.Now().Add(waitLong)
+	for task.Status == "working" && time.Now().Before(deadline) {
+		time.Sleep(10 * time.Millisecond)
+		if task, err = getTask(cs, id); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if task.Status != "completed" || task.Result == nil || task.Result.IsError {
+		t.Fatalf("ended task: %+v", task)
+	}
+	if got := asJSON(t, task.Result.StructuredContent); !jsonEqual(got, map[string]any{"artifact": "lib.tar"}) {
+		t.Errorf("structuredContent %v", got)
+	}
+	if _, err := getTask(cs, "nope"); rpcCode(err) != jsonrpc.CodeInvalidParams {
+		t.Errorf("unknown task: %v, want -32602", err)
+	}
+	if _, err := getTask(sdkClient(t, url, true), id); rpcCode(err) != jsonrpc.CodeInvalidParams {
+		t.Errorf("another session's task: %v, want -32602", err)
+	}
+	if _, err := getTask(sdkClient(t, url, false), id); rpcCode(err) != mcp.CodeMissingRequiredClientCapabilities {
+		t.Errorf("tasks/get without the extension: %v, want -32021", err)
+	}
+}
+
+func jsonEqual(a, b any) bool {
+	x, _ := json.Marshal(a)
+	y, _ := json.Marshal(b)
+	return bytes.Equal(x, y)
+}
+
+// TestTaskLimits: a store of one task refuses a second task-required call
+// (-32603) while the first runs; a task is gone once its ttl has elapsed.
+func TestTaskLimits(t *testing.T) {
+	j := newJobs(t)
+	url, log := serveTasks(t, j, false, mcpbridge.WithTasks(mcpbridge.TaskOptions{Max: 1, TTL: 300 * time.Millisecond}))
+	cs := sdkClient(t, url, true)
+	if _, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "build", Arguments: map[string]any{"target": "a"}}); err != nil {
+		t.Fatal(err)
+	}
+	id := log.taskID(t)
+	_, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "build", Arguments: map[string]any{"target": "b"}})
+	if rpcCode(err) != jsonrpc.CodeInternalError || !strings.Contains(err.Error(), "too many tasks") {
+		t.Errorf("a task beyond Max: %v, want -32603 too many tasks", err)
+	}
+	// An optional function runs as a plain call then.
+	if res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "lint"}); err != nil || res.IsError || !jsonEqual(res.StructuredContent, map[string]any{"ok": true}) {
+		t.Errorf("an optional function beyond Max: %+v %v", res, err)
+	}
+	time.Sleep(400 * time.Millisecond)
+	if _, err := getTask(cs, id); rpcCode(err) != jsonrpc.CodeInvalidParams {
+		t.Errorf("a task past its ttl: %v, want -32602", err)
+	}
+	if cause := waitFor(t, j.cancelled, "the expired task's context to end"); cause == nil || !strings.Contains(cause.Error(), "ttl") {
+		t.Errorf("the expired task ended with %v", cause)
+	}
+}
+
+// TestTaskStream runs a streaming function of an OpenAPI package
+// (testdata/golden/openapi-stream) as a task when it is slow: a call that
+// returns within After is answered as a plain call, a slower one becomes a
+// task whose result gathers the stream's items.
+func TestTaskStream(t *testing.T) {
+	var delay time.Duration
+	var mu sync.Mutex
+	api := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		d := delay
+		mu.Unlock()
+		time.Sleep(d)
+		w.Header().Set("Content-Type", "text/event-stream")
+		io.WriteString(w, "data: {\"index\":0,\"text\":\"one\"}\n\ndata: {\"index\":1,\"text\":\"two\"}\n\ndata: [DONE]\n\n")
+	}))
+	defer api.Close()
+	st, err := stream.NewTool(stream.NewClient(api.URL))
+	if err != nil {
+		t.Fatal(err)
+	}
+	url, log := serveTasks(t, st, false, mcpbridge.WithTasks(mcpbridge.TaskOptions{
+		Functions: []string{"chat"}, After: 200 * time.Millisecond, PollInterval: 20 * time.Millisecond}))
+	tool := httpTool(t, url)
+	want := `{"items":[{"index":0,"text":"one"},{"index":1,"text":"two"}]}`
+	for _, d := range []time.Duration{0, time.Second} {
+		mu.Lock()
+		delay = d
+		mu.Unlock()
+		before := log.count("tasks/get")
+		res, err := tool.Call(context.Background(), "chat", json.RawMessage(`{"prompt":"hi"}`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !jsonEqual(asJSON(t, json.RawMessage(res)), asJSON(t, json.RawMessage(want))) {
+			t.Errorf("delay %v: result %s, want %s", d, res, want)
+		}
+		polled := log.count("tasks/get") > before
+		if polled != (d > 0) {
+			t.Errorf("delay %v: polled %v", d, polled)
+		}
+	}
+	if _, err := mcpbridge.NewHTTPHandler(context.Background(), st, nil, false, mcpbridge.WithTasks(mcpbridge.TaskOptions{Functions: []string{"nope"}})); err == nil {
+		t.Error("tasks for an unknown function: no error")
+	}
+}
