@@ -46,6 +46,22 @@ func taskCapabilities() *mcp.ClientCapabilities {
 	return caps
 }
 
+// taskAnswerGrace is how long the answer to a call is still read after the
+// call's context ended.
+const taskAnswerGrace = 5 * time.Second
+
+// closer is a body whose Close also calls done.
+type closer struct {
+	io.ReadCloser
+	done func()
+}
+
+func (c closer) Close() error {
+	err := c.ReadCloser.Close()
+	c.done()
+	return err
+}
+
 // taskTransport is the RoundTripper of HTTPTool's client that polls the
 // tasks servers answer tools/call with.
 type taskTransport struct {
@@ -95,17 +111,28 @@ func (t taskTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 	if json.Unmarshal(body, &call) != nil || call.Method != "tools/call" || len(call.ID) == 0 {
 		return t.next.RoundTrip(r)
 	}
-	resp, err := t.next.RoundTrip(r)
+	// The answer is read for a while after the call's context ends: a
+	// task it brings is then cancelled (tasks/cancel), not left running.
+	dctx, dcancel := context.WithCancel(context.WithoutCancel(r.Context()))
+	unhook := context.AfterFunc(r.Context(), func() { time.AfterFunc(taskAnswerGrace, dcancel) })
+	done := func() { unhook(); dcancel() }
+	resp, err := t.next.RoundTrip(r.WithContext(dctx))
 	if err != nil || resp.StatusCode != http.StatusOK {
+		if err != nil {
+			done()
+		} else {
+			resp.Body = closer{resp.Body, done}
+		}
 		return resp, err
 	}
 	p := &poller{t: t, r: r, call: call}
 	if strings.HasPrefix(resp.Header.Get("Content-Type"), "text/event-stream") {
-		resp.Body = &taskEvents{p: p, src: resp.Body, in: bufio.NewReader(resp.Body)}
+		resp.Body = &taskEvents{p: p, src: closer{resp.Body, done}, in: bufio.NewReader(resp.Body)}
 		return resp, nil
 	}
 	data, err := io.ReadAll(resp.Body)
 	resp.Body.Close()
+	done()
 	if err != nil {
 		return nil, err
 	}

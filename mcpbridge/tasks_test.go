@@ -41,8 +41,12 @@ type jobs struct {
 	doc       *runtime.OpenTool
 	started   chan struct{}
 	release   chan struct{}
+	once      sync.Once
 	cancelled chan error
 }
+
+// free lets the builds end.
+func (j *jobs) free() { j.once.Do(func() { close(j.release) }) }
 
 func newJobs(t testing.TB) *jobs {
 	t.Helper()
@@ -122,9 +126,19 @@ func (l *wireLog) count(method string) int {
 }
 
 // taskID returns the taskId of the first answer to tools/call that is a
-// task.
+// task (waiting for it: the task may start before its answer is written).
 func (l *wireLog) taskID(t testing.TB) string {
 	t.Helper()
+	for deadline := time.Now().Add(waitLong); time.Now().Before(deadline); time.Sleep(5 * time.Millisecond) {
+		if id := l.firstTask(); id != "" {
+			return id
+		}
+	}
+	t.Fatalf("no task among the answers to tools/call: %q", l.answers)
+	return ""
+}
+
+func (l *wireLog) firstTask() string {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	for _, a := range l.answers {
@@ -138,7 +152,6 @@ func (l *wireLog) taskID(t testing.TB) string {
 			}
 		}
 	}
-	t.Fatalf("no task among the answers to tools/call: %q", l.answers)
 	return ""
 }
 
@@ -201,6 +214,7 @@ func TestTaskRequired(t *testing.T) {
 			j := newJobs(t)
 			url, log := serveTasks(t, j, stateless, mcpbridge.WithTasks(mcpbridge.TaskOptions{PollInterval: 20 * time.Millisecond}))
 			tool := httpTool(t, url)
+			t.Cleanup(j.free) // before the Tool's Close, which waits for the call
 			type out struct {
 				res json.RawMessage
 				err error
@@ -216,7 +230,7 @@ func TestTaskRequired(t *testing.T) {
 			for log.count("tasks/get") < 2 && time.Now().Before(deadline) {
 				time.Sleep(10 * time.Millisecond)
 			}
-			close(j.release)
+			j.free()
 			got := waitFor(t, done, "the call's result")
 			if got.err != nil {
 				t.Fatal(got.err)
@@ -265,7 +279,13 @@ func TestTaskCancel(t *testing.T) {
 	if err := waitFor(t, done, "the call to return"); err == nil {
 		t.Error("a cancelled call returned no error")
 	}
-	cause := waitFor(t, j.cancelled, "the tool's context to end")
+	var cause error
+	select {
+	case cause = <-j.cancelled:
+	case <-time.After(waitLong):
+		log.mu.Lock()
+		t.Fatalf("the tool's context did not end; the server received %q", log.methods)
+	}
 	if cause == nil || !strings.Contains(cause.Error(), "tasks/cancel") {
 		t.Errorf("the tool's context ended with %v, want the cause of tasks/cancel", cause)
 	}
@@ -351,7 +371,7 @@ func TestTaskGet(t *testing.T) {
 		time.Since(created) > waitLong || task.TTLMs == nil || *task.TTLMs != 60000 || task.PollIntervalMs != 250 || task.Result != nil {
 		t.Errorf("working task: %+v", task)
 	}
-	close(j.release)
+	j.free()
 	deadline := time.Now().Add(waitLong)
 	for task.Status == "working" && time.Now().Before(deadline) {
 		time.Sleep(10 * time.Millisecond)
