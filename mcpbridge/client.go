@@ -248,6 +248,12 @@ func CommandTool(ctx context.Context, cmd *exec.Cmd, opts ...ToolOption) (*Tool,
 //     calls fail at once (502), as they do when a CommandTool's command
 //     exits.
 //
+// The client declares MCP's tasks extension ([TasksExtension]): a call the
+// server answers with a task is followed to its end (tasks/get at the
+// server's poll interval, Mcp-Name set to the task's id) and returns the
+// task's result; when the call's context ends, the task is cancelled
+// (tasks/cancel).
+//
 // [Tool.Session] is the session of the moment. A Tool of [NewTool] does not
 // open new sessions: it does not know the transport of its session.
 func HTTPTool(ctx context.Context, url string, httpClient *http.Client, opts ...ToolOption) (*Tool, error) {

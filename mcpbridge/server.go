@@ -57,6 +57,16 @@
 //
 // The tool's document is loaded once, when the server is built.
 //
+// Long-running calls run as tasks (MCP's tasks extension, [TasksExtension],
+// SEP-2663 of the 2026-07-28 specification) for a client that declares it:
+// the functions whose document says execution.taskSupport "optional" or
+// "required", and those of [WithTasks] ([TaskOptions]: Functions, After,
+// Max, TTL, PollInterval). The server answers tasks/get and tasks/cancel;
+// a task answers only the session (and user) that created it. [HTTPTool]
+// follows the tasks it is answered with: it polls tasks/get and returns the
+// task's result as the call's, and cancels the task when the call's context
+// ends.
+//
 // Interceptors ([WithInterceptors]) run around each tools/call with its
 // _meta as metadata (runtime.CallInfo.Meta, Front runtime.FrontMCP). With a
 // runtime.Propagator set (otelbridge.Install), a call's trace context is

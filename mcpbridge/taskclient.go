@@ -38,10 +38,10 @@ const (
 	maxTaskPoll = 30 * time.Second
 )
 
-// taskCapabilities are the capabilities of HTTPTool's client: the SDK's
-// default (roots) and the tasks extension.
+// taskCapabilities are the capabilities of HTTPTool's client: the tasks
+// extension (not the SDK's default, roots, which the Tool does not serve).
 func taskCapabilities() *mcp.ClientCapabilities {
-	caps := &mcp.ClientCapabilities{RootsV2: &mcp.RootCapabilities{ListChanged: true}}
+	caps := &mcp.ClientCapabilities{}
 	caps.AddExtension(TasksExtension, map[string]any{})
 	return caps
 }

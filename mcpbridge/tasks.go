@@ -181,7 +181,7 @@ func (ts *tasks) serverOptions(opts mcp.ServerOptions) mcp.ServerOptions {
 	if ts == nil {
 		return opts
 	}
-	caps := &mcp.ServerCapabilities{Logging: &mcp.LoggingCapabilities{}} // the SDK's default
+	caps := &mcp.ServerCapabilities{} // not the SDK's default, logging (deprecated since 2026-07-28)
 	if opts.Capabilities != nil {
 		c := *opts.Capabilities
 		c.Extensions = maps.Clone(c.Extensions)
