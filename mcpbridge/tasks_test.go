@@ -406,7 +406,7 @@ func jsonEqual(a, b any) bool {
 // (-32603) while the first runs; a task is gone once its ttl has elapsed.
 func TestTaskLimits(t *testing.T) {
 	j := newJobs(t)
-	url, log := serveTasks(t, j, false, mcpbridge.WithTasks(mcpbridge.TaskOptions{Max: 1, TTL: 300 * time.Millisecond}))
+	url, log := serveTasks(t, j, false, mcpbridge.WithTasks(mcpbridge.TaskOptions{Max: 1, TTL: 1500 * time.Millisecond}))
 	cs := sdkClient(t, url, true)
 	if _, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "build", Arguments: map[string]any{"target": "a"}}); err != nil {
 		t.Fatal(err)
@@ -420,9 +420,16 @@ func TestTaskLimits(t *testing.T) {
 	if res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "lint"}); err != nil || res.IsError || !jsonEqual(res.StructuredContent, map[string]any{"ok": true}) {
 		t.Errorf("an optional function beyond Max: %+v %v", res, err)
 	}
-	time.Sleep(400 * time.Millisecond)
-	if _, err := getTask(cs, id); rpcCode(err) != jsonrpc.CodeInvalidParams {
-		t.Errorf("a task past its ttl: %v, want -32602", err)
+	deadline := time.Now().Add(waitLong)
+	for {
+		_, err := getTask(cs, id)
+		if rpcCode(err) == jsonrpc.CodeInvalidParams {
+			break
+		}
+		if err != nil || time.Now().After(deadline) {
+			t.Fatalf("a task past its ttl: %v, want -32602", err)
+		}
+		time.Sleep(50 * time.Millisecond)
 	}
 	if cause := waitFor(t, j.cancelled, "the expired task's context to end"); cause == nil || !strings.Contains(cause.Error(), "ttl") {
 		t.Errorf("the expired task ended with %v", cause)
@@ -431,16 +438,21 @@ func TestTaskLimits(t *testing.T) {
 
 // TestTaskStream runs a streaming function of an OpenAPI package
 // (testdata/golden/openapi-stream) as a task when it is slow: a call that
-// returns within After is answered as a plain call, a slower one becomes a
-// task whose result gathers the stream's items.
+// returns within After is answered as a plain call, a slower one (its API
+// answers only once the task has been polled) becomes a task whose result
+// gathers the stream's items.
 func TestTaskStream(t *testing.T) {
-	var delay time.Duration
-	var mu sync.Mutex
+	var (
+		mu   sync.Mutex
+		hold chan struct{} // nil: answer at once
+	)
 	api := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		mu.Lock()
-		d := delay
+		h := hold
 		mu.Unlock()
-		time.Sleep(d)
+		if h != nil {
+			<-h
+		}
 		w.Header().Set("Content-Type", "text/event-stream")
 		io.WriteString(w, "data: {\"index\":0,\"text\":\"one\"}\n\ndata: {\"index\":1,\"text\":\"two\"}\n\ndata: [DONE]\n\n")
 	}))
@@ -450,24 +462,33 @@ func TestTaskStream(t *testing.T) {
 		t.Fatal(err)
 	}
 	url, log := serveTasks(t, st, false, mcpbridge.WithTasks(mcpbridge.TaskOptions{
-		Functions: []string{"chat"}, After: 200 * time.Millisecond, PollInterval: 20 * time.Millisecond}))
+		Functions: []string{"chat"}, After: 2 * time.Second, PollInterval: 20 * time.Millisecond}))
 	tool := httpTool(t, url)
 	want := `{"items":[{"index":0,"text":"one"},{"index":1,"text":"two"}]}`
-	for _, d := range []time.Duration{0, time.Second} {
-		mu.Lock()
-		delay = d
-		mu.Unlock()
+	for _, slow := range []bool{false, true} {
 		before := log.count("tasks/get")
+		if slow {
+			// The API answers once the client has polled the task.
+			h := make(chan struct{})
+			mu.Lock()
+			hold = h
+			mu.Unlock()
+			go func() {
+				for deadline := time.Now().Add(waitLong); log.count("tasks/get") == before && time.Now().Before(deadline); {
+					time.Sleep(10 * time.Millisecond)
+				}
+				close(h)
+			}()
+		}
 		res, err := tool.Call(context.Background(), "chat", json.RawMessage(`{"prompt":"hi"}`))
 		if err != nil {
 			t.Fatal(err)
 		}
 		if !jsonEqual(asJSON(t, json.RawMessage(res)), asJSON(t, json.RawMessage(want))) {
-			t.Errorf("delay %v: result %s, want %s", d, res, want)
+			t.Errorf("slow %v: result %s, want %s", slow, res, want)
 		}
-		polled := log.count("tasks/get") > before
-		if polled != (d > 0) {
-			t.Errorf("delay %v: polled %v", d, polled)
+		if polled := log.count("tasks/get") > before; polled != slow {
+			t.Errorf("slow %v: polled %v", slow, polled)
 		}
 	}
 	if _, err := mcpbridge.NewHTTPHandler(context.Background(), st, nil, false, mcpbridge.WithTasks(mcpbridge.TaskOptions{Functions: []string{"nope"}})); err == nil {
