@@ -65,10 +65,12 @@ var stages = []struct {
 	{pkg: "cmd/opentoolgen", may: []string{"gen"}},
 	// fronts beside runtime, which never imports them
 	// seed 001's tool executors on NATS
-	{pkg: "natsexec", may: []string{"runtime"}, third: true},
+	// the runtime.Metadata of NATS headers, shared by the NATS fronts
+	{pkg: "internal/natsmeta", third: true},
+	{pkg: "natsexec", may: []string{"internal/natsmeta", "runtime"}, third: true},
 	{pkg: "mcpbridge", may: []string{"internal/jsontree", "internal/inflight", "internal/mcpschema", "runtime"}, third: true},
 	// any Tool as a NATS micro service, and a Caller over NATS
-	{pkg: "natsbridge", may: []string{"runtime"}, third: true},
+	{pkg: "natsbridge", may: []string{"internal/natsmeta", "runtime"}, third: true},
 	{pkg: "oauth2cred", may: []string{"internal/redirect", "runtime/rest"}, third: true},
 	// OpenTelemetry for the interceptors of runtime and its fronts
 	{pkg: "otelbridge", may: []string{"runtime"}, third: true},

@@ -19,6 +19,7 @@ import (
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/micro"
 
+	"github.com/opentoolgen/opentoolgen/internal/natsmeta"
 	"github.com/opentoolgen/opentoolgen/runtime"
 )
 
@@ -339,7 +340,7 @@ func (s *Service) serve(m *nats.Msg) {
 	if m.Header != nil {
 		// The call context the headers carry (W3C traceparent), and the
 		// headers for the interceptors of a tool of runtime.Intercept.
-		md := headerMetadata(m.Header)
+		md := natsmeta.Header(m.Header)
 		ctx = runtime.WithIncomingMetadata(runtime.ExtractMetadata(ctx, md), "nats", md)
 	}
 	if id := m.Header.Get(CallHeader); id != "" {

@@ -3,8 +3,6 @@ package natsbridge
 import (
 	"bytes"
 	"encoding/json"
-	"net/textproto"
-	"slices"
 	"strconv"
 	"strings"
 
@@ -126,36 +124,3 @@ func decodeError(m *nats.Msg) *runtime.Error {
 // running the call whose id (CallHeader) a message carries cancels its
 // context, as a server does when an HTTP client goes.
 func CancelSubject(prefix string) string { return "_OPENTOOL.CANCEL." + prefix }
-
-// headerMetadata is the [runtime.Metadata] of a request's NATS headers,
-// whose names NATS keeps as sent: a name is matched exactly, then in its
-// canonical MIME form, then without regard to case, so that a
-// "traceparent" sent by the nats CLI is read as natsbridge's
-// "Traceparent" is.
-type headerMetadata nats.Header
-
-func (h headerMetadata) Get(key string) string {
-	if vs := h[key]; len(vs) > 0 {
-		return vs[0]
-	}
-	if vs := h[textproto.CanonicalMIMEHeaderKey(key)]; len(vs) > 0 {
-		return vs[0]
-	}
-	for k, vs := range h {
-		if len(vs) > 0 && strings.EqualFold(k, key) {
-			return vs[0]
-		}
-	}
-	return ""
-}
-
-func (h headerMetadata) Set(key, value string) { h[key] = []string{value} }
-
-func (h headerMetadata) Keys() []string {
-	keys := make([]string, 0, len(h))
-	for k := range h {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	return keys
-}

@@ -5,12 +5,10 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"net/textproto"
-	"slices"
-	"strings"
 
 	"github.com/nats-io/nats.go"
 
+	"github.com/opentoolgen/opentoolgen/internal/natsmeta"
 	"github.com/opentoolgen/opentoolgen/runtime"
 )
 
@@ -34,7 +32,7 @@ func (e *Executor) call(ctx context.Context, cmd *command, card *Card, args json
 	if h == nil {
 		h = nats.Header{}
 	}
-	md := headerMetadata(h)
+	md := natsmeta.Header(h)
 	ctx = runtime.WithIncomingMetadata(runtime.ExtractMetadata(ctx, md), Front, md)
 	if e.opts.Timeout > 0 {
 		var cancel context.CancelFunc
@@ -149,36 +147,4 @@ func (e *Executor) collect(ctx context.Context, function string, args json.RawMe
 	}
 	buf.WriteString("}")
 	return buf.Bytes(), n, nil
-}
-
-// headerMetadata is the [runtime.Metadata] of NATS message headers, whose
-// names NATS keeps as sent: a name is matched exactly, then in its
-// canonical MIME form, then without regard to case, so that a seed 001
-// command's "traceparent" is read as an HTTP client's "Traceparent" is.
-type headerMetadata nats.Header
-
-func (h headerMetadata) Get(key string) string {
-	if vs := h[key]; len(vs) > 0 {
-		return vs[0]
-	}
-	if vs := h[textproto.CanonicalMIMEHeaderKey(key)]; len(vs) > 0 {
-		return vs[0]
-	}
-	for k, vs := range h {
-		if len(vs) > 0 && strings.EqualFold(k, key) {
-			return vs[0]
-		}
-	}
-	return ""
-}
-
-func (h headerMetadata) Set(key, value string) { h[key] = []string{value} }
-
-func (h headerMetadata) Keys() []string {
-	keys := make([]string, 0, len(h))
-	for k := range h {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	return keys
 }
