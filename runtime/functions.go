@@ -52,21 +52,29 @@ type FunctionTool struct {
 // it loads now (with ctx), in document order. It fails when Load fails, or
 // when a function streams its results and tool is not a StreamTool.
 func Functions(ctx context.Context, tool Tool) ([]*FunctionTool, error) {
+	_, fts, err := LoadFunctions(ctx, tool)
+	return fts, err
+}
+
+// LoadFunctions is Functions that also returns the document it loaded, for
+// callers that need both (declarations, declared names) without loading the
+// document twice.
+func LoadFunctions(ctx context.Context, tool Tool) (*OpenTool, []*FunctionTool, error) {
 	if tool == nil {
-		return nil, errors.New("opentool: Functions of a nil tool")
+		return nil, nil, errors.New("opentool: Functions of a nil tool")
 	}
 	doc, err := tool.Load(ctx)
 	if err != nil {
-		return nil, fmt.Errorf("opentool: loading the tool's document: %w", err)
+		return nil, nil, fmt.Errorf("opentool: loading the tool's document: %w", err)
 	}
 	if _, ok := tool.(StreamTool); !ok && doc != nil {
 		for i := range doc.Functions {
 			if f := &doc.Functions[i]; f.IsStream() {
-				return nil, fmt.Errorf("opentool: function %s streams its results but the tool is not a StreamTool", quote(f.Name))
+				return nil, nil, fmt.Errorf("opentool: function %s streams its results but the tool is not a StreamTool", quote(f.Name))
 			}
 		}
 	}
-	return FunctionsOf(tool, doc), nil
+	return doc, FunctionsOf(tool, doc), nil
 }
 
 // FunctionsOf returns a FunctionTool for each function of doc, in document

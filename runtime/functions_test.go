@@ -554,3 +554,27 @@ func TestFunctionsConcurrent(t *testing.T) {
 	}
 	wg.Wait()
 }
+
+// TestLoadFunctions: LoadFunctions returns the document the tool loads with
+// one FunctionTool per function of it, in its order.
+func TestLoadFunctions(t *testing.T) {
+	tool, err := mocktool.NewTool(newTexts("Hello"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc, fts, err := runtime.LoadFunctions(context.Background(), tool)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if doc == nil || len(fts) != len(doc.Functions) || len(fts) == 0 {
+		t.Fatalf("document %v with %d functions", doc, len(fts))
+	}
+	for i, ft := range fts {
+		if ft.Name() != doc.Functions[i].Name {
+			t.Errorf("function %d: %s, want %s", i, ft.Name(), doc.Functions[i].Name)
+		}
+	}
+	if _, _, err := runtime.LoadFunctions(context.Background(), nil); err == nil {
+		t.Errorf("LoadFunctions of a nil tool: no error")
+	}
+}

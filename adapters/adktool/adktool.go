@@ -55,13 +55,9 @@ type Function struct {
 // t is not a runtime.StreamTool (a streaming function answers all its items
 // at once, {"items":[…]}).
 func Functions(ctx context.Context, t runtime.Tool) ([]*Function, error) {
-	fts, err := runtime.Functions(ctx, t)
+	doc, fts, err := runtime.LoadFunctions(ctx, t)
 	if err != nil {
 		return nil, err
-	}
-	doc, err := t.Load(ctx)
-	if err != nil {
-		return nil, fmt.Errorf("adktool: loading the tool's document: %w", err)
 	}
 	names := runtime.DeclaredNames(doc)
 	out := make([]*Function, len(fts))

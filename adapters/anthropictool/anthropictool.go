@@ -77,13 +77,9 @@ func New(ctx context.Context, t runtime.Tool, opts ...Option) (*Set, error) {
 	for _, opt := range opts {
 		opt(&o)
 	}
-	fts, err := runtime.Functions(ctx, t)
+	doc, fts, err := runtime.LoadFunctions(ctx, t)
 	if err != nil {
 		return nil, err
-	}
-	doc, err := t.Load(ctx)
-	if err != nil {
-		return nil, fmt.Errorf("anthropictool: loading the tool's document: %w", err)
 	}
 	profile := declare.Anthropic
 	if o.strict {

@@ -60,13 +60,9 @@ func Tools(ctx context.Context, t runtime.Tool) ([]tool.BaseTool, error) {
 // Functions is Tools with the concrete type, for code that wants a function
 // by name or its runtime.FunctionTool.
 func Functions(ctx context.Context, t runtime.Tool) ([]*Function, error) {
-	fts, err := runtime.Functions(ctx, t)
+	doc, fts, err := runtime.LoadFunctions(ctx, t)
 	if err != nil {
 		return nil, err
-	}
-	doc, err := t.Load(ctx)
-	if err != nil {
-		return nil, fmt.Errorf("einotool: loading the tool's document: %w", err)
 	}
 	names := runtime.DeclaredNames(doc)
 	st, _ := t.(runtime.StreamTool)

@@ -32,7 +32,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
 
 	"github.com/firebase/genkit/go/ai"
 
@@ -44,13 +43,9 @@ import (
 // streams and t is not a runtime.StreamTool (a streaming function answers all
 // its items at once, {"items":[…]}).
 func Tools(ctx context.Context, t runtime.Tool) ([]ai.Tool, error) {
-	fts, err := runtime.Functions(ctx, t)
+	doc, fts, err := runtime.LoadFunctions(ctx, t)
 	if err != nil {
 		return nil, err
-	}
-	doc, err := t.Load(ctx)
-	if err != nil {
-		return nil, fmt.Errorf("genkittool: loading the tool's document: %w", err)
 	}
 	names := runtime.DeclaredNames(doc)
 	out := make([]ai.Tool, len(fts))

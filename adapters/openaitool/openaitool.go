@@ -78,13 +78,9 @@ func New(ctx context.Context, t runtime.Tool, opts ...Option) (*Tools, error) {
 	for _, opt := range opts {
 		opt(&o)
 	}
-	fts, err := runtime.Functions(ctx, t)
+	doc, fts, err := runtime.LoadFunctions(ctx, t)
 	if err != nil {
 		return nil, err
-	}
-	doc, err := t.Load(ctx)
-	if err != nil {
-		return nil, fmt.Errorf("openaitool: loading the tool's document: %w", err)
 	}
 	profile := declare.OpenAI
 	if o.strict {

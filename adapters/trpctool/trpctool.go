@@ -32,7 +32,6 @@ package trpctool
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 
 	"github.com/opentoolgen/opentoolgen/runtime"
 )
@@ -48,13 +47,9 @@ type Function struct {
 // t is not a runtime.StreamTool (a streaming function answers all its items
 // at once, {"items":[…]}).
 func Functions(ctx context.Context, t runtime.Tool) ([]*Function, error) {
-	fts, err := runtime.Functions(ctx, t)
+	doc, fts, err := runtime.LoadFunctions(ctx, t)
 	if err != nil {
 		return nil, err
-	}
-	doc, err := t.Load(ctx)
-	if err != nil {
-		return nil, fmt.Errorf("trpctool: loading the tool's document: %w", err)
 	}
 	names := runtime.DeclaredNames(doc)
 	out := make([]*Function, len(fts))
