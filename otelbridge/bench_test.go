@@ -18,6 +18,7 @@ import (
 	tracenoop "go.opentelemetry.io/otel/trace/noop"
 
 	"github.com/opentoolgen/opentoolgen/otelbridge"
+	"github.com/opentoolgen/opentoolgen/otelbridge/spanbatch"
 	"github.com/opentoolgen/opentoolgen/runtime"
 )
 
@@ -46,10 +47,12 @@ func (noopExporter) Shutdown(context.Context) error                             
 //     OTEL_EXPORTER_OTLP_ENDPOINT);
 //   - noop: otelbridge's interceptor and propagator with OpenTelemetry's
 //     no-op providers (instrumented, every span dropped at once);
-//   - sdk: the SDK's tracer provider with a batcher to an exporter that
-//     drops the spans, W3C propagation, metrics to the no-op meter (what
-//     toolcli runs with OTEL_EXPORTER_OTLP_ENDPOINT set);
-//   - sdk+metrics: the same with the SDK's meter provider too.
+//   - sdk: the SDK's tracer provider with spanbatch's processor to an
+//     exporter that drops the spans, W3C propagation, metrics to the no-op
+//     meter (what toolcli runs with OTEL_EXPORTER_OTLP_ENDPOINT set);
+//   - sdk-bsp: the same with the SDK's own BatchSpanProcessor
+//     (sdktrace.WithBatcher) instead of spanbatch's;
+//   - sdk+metrics: sdk with the SDK's meter provider too.
 //
 // handler/ serves each request in process (ServeHTTP with a recorder, a
 // request with a traceparent header, as a traced caller sends): the
@@ -57,24 +60,31 @@ func (noopExporter) Shutdown(context.Context) error                             
 // plain *runtime.Client over loopback HTTP with c×GOMAXPROCS goroutines
 // calling (b.SetParallelism(c)): the whole round trip, noisier.
 func BenchmarkTracing(b *testing.B) {
-	sdkTP := sdktrace.NewTracerProvider(sdktrace.WithBatcher(noopExporter{}))
+	batch := spanbatch.New(noopExporter{})
+	sdkTP := sdktrace.NewTracerProvider(sdktrace.WithSpanProcessor(batch))
 	defer sdkTP.Shutdown(context.Background())
+	bspTP := sdktrace.NewTracerProvider(sdktrace.WithBatcher(noopExporter{}))
+	defer bspTP.Shutdown(context.Background())
 	sdkMP := sdkmetric.NewMeterProvider(sdkmetric.WithReader(sdkmetric.NewManualReader()))
 	modes := []struct {
-		name string
-		opts []runtime.ServerOption
-		prop runtime.Propagator
+		name  string
+		opts  []runtime.ServerOption
+		prop  runtime.Propagator
+		batch *spanbatch.Processor // its Dropped spans are reported (none expected)
 	}{
-		{"off", nil, nil},
+		{"off", nil, nil, nil},
 		{"noop", []runtime.ServerOption{runtime.WithInterceptors(otelbridge.Interceptor(
 			otelbridge.WithTracerProvider(tracenoop.NewTracerProvider()), otelbridge.WithMeterProvider(metricnoop.NewMeterProvider())))},
-			otelbridge.Propagator()},
+			otelbridge.Propagator(), nil},
 		{"sdk", []runtime.ServerOption{runtime.WithInterceptors(otelbridge.Interceptor(
 			otelbridge.WithTracerProvider(sdkTP), otelbridge.WithMeterProvider(metricnoop.NewMeterProvider())))},
-			otelbridge.Propagator()},
+			otelbridge.Propagator(), batch},
+		{"sdk-bsp", []runtime.ServerOption{runtime.WithInterceptors(otelbridge.Interceptor(
+			otelbridge.WithTracerProvider(bspTP), otelbridge.WithMeterProvider(metricnoop.NewMeterProvider())))},
+			otelbridge.Propagator(), nil},
 		{"sdk+metrics", []runtime.ServerOption{runtime.WithInterceptors(otelbridge.Interceptor(
 			otelbridge.WithTracerProvider(sdkTP), otelbridge.WithMeterProvider(sdkMP)))},
-			otelbridge.Propagator()},
+			otelbridge.Propagator(), batch},
 	}
 	body := `{"jsonrpc":"2.0","method":"echo","params":{"text":"hello"},"id":1}`
 	for _, m := range modes {
@@ -110,6 +120,10 @@ func BenchmarkTracing(b *testing.B) {
 				b.SetParallelism(c)
 				b.ReportAllocs()
 				b.ResetTimer()
+				var dropped0 uint64
+				if m.batch != nil {
+					dropped0 = m.batch.Dropped()
+				}
 				cpu0 := cpuTime()
 				b.RunParallel(func(pb *testing.PB) {
 					for pb.Next() {
@@ -120,6 +134,9 @@ func BenchmarkTracing(b *testing.B) {
 					}
 				})
 				reportCPU(b, cpu0)
+				if m.batch != nil {
+					b.ReportMetric(float64(m.batch.Dropped()-dropped0), "dropped")
+				}
 			})
 		}
 	}
@@ -138,30 +155,45 @@ func reportCPU(b *testing.B, cpu0 time.Duration) {
 }
 
 // BenchmarkInterceptor measures the interceptor alone around a call that
-// does nothing, on the serving side: the SDK's span (batched to an exporter
-// that drops it) and the metrics, no-op or the SDK's.
+// does nothing, on the serving side, from 8×GOMAXPROCS goroutines at once
+// (as a server runs it): the SDK's span given to spanbatch's processor
+// (sdk, what toolcli runs), to the SDK's BatchSpanProcessor (sdk-bsp) or
+// to its SimpleSpanProcessor (sdk-sync), each with an exporter that drops
+// the spans, and the metrics, no-op or the SDK's.
+//
+// The goroutines never block, so that the exporting goroutine may wait for
+// one to be preempted: the queues are made large enough that no span is
+// dropped (a dropped span costs less).
 func BenchmarkInterceptor(b *testing.B) {
-	sdkTP := sdktrace.NewTracerProvider(sdktrace.WithBatcher(noopExporter{}))
+	sdkTP := sdktrace.NewTracerProvider(sdktrace.WithSpanProcessor(spanbatch.New(noopExporter{}, spanbatch.WithMaxQueueSize(1<<20))))
 	defer sdkTP.Shutdown(context.Background())
+	bspTP := sdktrace.NewTracerProvider(sdktrace.WithBatcher(noopExporter{}, sdktrace.WithMaxQueueSize(1<<20)))
+	defer bspTP.Shutdown(context.Background())
+	noMetrics := otelbridge.WithMeterProvider(metricnoop.NewMeterProvider())
 	for _, m := range []struct {
 		name string
 		ic   runtime.Interceptor
 	}{
-		{"noop", otelbridge.Interceptor(otelbridge.WithTracerProvider(tracenoop.NewTracerProvider()), otelbridge.WithMeterProvider(metricnoop.NewMeterProvider()))},
-		{"sdk", otelbridge.Interceptor(otelbridge.WithTracerProvider(sdkTP), otelbridge.WithMeterProvider(metricnoop.NewMeterProvider()))},
-		{"sdk-sync", otelbridge.Interceptor(otelbridge.WithTracerProvider(sdktrace.NewTracerProvider(sdktrace.WithSyncer(noopExporter{}))),
-			otelbridge.WithMeterProvider(metricnoop.NewMeterProvider()))},
+		{"noop", otelbridge.Interceptor(otelbridge.WithTracerProvider(tracenoop.NewTracerProvider()), noMetrics)},
+		{"sdk", otelbridge.Interceptor(otelbridge.WithTracerProvider(sdkTP), noMetrics)},
+		{"sdk-bsp", otelbridge.Interceptor(otelbridge.WithTracerProvider(bspTP), noMetrics)},
+		{"sdk-sync", otelbridge.Interceptor(otelbridge.WithTracerProvider(sdktrace.NewTracerProvider(sdktrace.WithSyncer(noopExporter{}))), noMetrics)},
 		{"sdk+metrics", otelbridge.Interceptor(otelbridge.WithTracerProvider(sdkTP),
 			otelbridge.WithMeterProvider(sdkmetric.NewMeterProvider(sdkmetric.WithReader(sdkmetric.NewManualReader()))))},
 	} {
 		b.Run(m.name, func(b *testing.B) {
-			ctx := context.Background()
-			next := func(context.Context) error { return nil }
+			b.SetParallelism(8)
 			b.ReportAllocs()
-			for b.Loop() {
-				call := runtime.CallInfo{Function: "echo", Server: true, Front: runtime.FrontOpenTool}
-				m.ic(ctx, &call, next)
-			}
+			cpu0 := cpuTime()
+			b.RunParallel(func(pb *testing.PB) {
+				ctx := context.Background()
+				next := func(context.Context) error { return nil }
+				for pb.Next() {
+					call := runtime.CallInfo{Function: "echo", Server: true, Front: runtime.FrontOpenTool}
+					m.ic(ctx, &call, next)
+				}
+			})
+			reportCPU(b, cpu0)
 		})
 	}
 	// A REST call (a *rest.Client's interceptors), answered 200.

@@ -198,26 +198,38 @@ func (it *interceptor) intercept(ctx context.Context, call *runtime.CallInfo, ne
 	}
 	k := attrKey{function: call.Function, front: call.Front, server: call.Server}
 	a := it.attrs.get(k)
-	start := time.Now()
+	// Without a meter provider (the no-op one), nothing is timed or recorded.
+	metered := hist.Enabled(ctx) || it.calls.Enabled(ctx) || it.errs.Enabled(ctx)
+	var start time.Time
+	if metered {
+		start = time.Now()
+	}
 	ctx, span := it.tracer.Start(ctx, call.Function, a.start...)
 	err := next(ctx)
-	elapsed := time.Since(start).Seconds()
+	var elapsed float64
+	if metered {
+		elapsed = time.Since(start).Seconds()
+	}
 	recording := span.IsRecording() // a span dropped by the sampler or a no-op: no attributes to make
 	if recording && call.Stream {
 		span.SetAttributes(ItemsKey.Int(call.Items))
 	}
-	if err != nil {
+	if err != nil && (recording || metered) {
 		k.errorType = errorType(err)
 		a = it.attrs.get(k)
 		if recording {
 			span.SetAttributes(semconv.ErrorTypeKey.String(k.errorType), semconv.RPCResponseStatusCodeKey.String(k.errorType))
 			span.SetStatus(codes.Error, err.Error())
 		}
-		it.errs.Add(ctx, 1, a.counted...)
+		if metered {
+			it.errs.Add(ctx, 1, a.counted...)
+		}
 	}
 	span.End()
-	hist.Record(ctx, elapsed, a.duration...)
-	it.calls.Add(ctx, 1, a.counted...)
+	if metered {
+		hist.Record(ctx, elapsed, a.duration...)
+		it.calls.Add(ctx, 1, a.counted...)
+	}
 	return err
 }
 
@@ -290,10 +302,17 @@ func (it *interceptor) rest(ctx context.Context, call *runtime.CallInfo, next fu
 	k := restKey{function: call.Function, method: h.Method, template: h.Template}
 	k.host, k.port = hostPort(h.URL)
 	a := it.rests.get(k)
-	start := time.Now()
+	metered := it.httpDuration.Enabled(ctx) || it.calls.Enabled(ctx) || it.errs.Enabled(ctx)
+	var start time.Time
+	if metered {
+		start = time.Now()
+	}
 	ctx, span := it.tracer.Start(ctx, call.Function, kindClient, a.start, trace.WithAttributes(semconv.URLFull(h.URL)))
 	err := next(ctx)
-	elapsed := time.Since(start).Seconds()
+	var elapsed float64
+	if metered {
+		elapsed = time.Since(start).Seconds()
+	}
 	switch {
 	case err != nil:
 		k.errorType = errorType(err)
@@ -308,11 +327,13 @@ func (it *interceptor) rest(ctx context.Context, call *runtime.CallInfo, next fu
 		span.SetAttributes(a.end...) // the status and error.type, when set
 	}
 	span.End()
-	it.httpDuration.Record(ctx, elapsed, a.duration...)
-	if k.errorType != "" {
-		it.errs.Add(ctx, 1, a.counted...)
+	if metered {
+		it.httpDuration.Record(ctx, elapsed, a.duration...)
+		if k.errorType != "" {
+			it.errs.Add(ctx, 1, a.counted...)
+		}
+		it.calls.Add(ctx, 1, a.counted...)
 	}
-	it.calls.Add(ctx, 1, a.counted...)
 	return err
 }
 

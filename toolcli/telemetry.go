@@ -15,6 +15,7 @@ import (
 
 	"github.com/opentoolgen/opentoolgen/otelbridge"
 	"github.com/opentoolgen/opentoolgen/otelbridge/otlphttp"
+	"github.com/opentoolgen/opentoolgen/otelbridge/spanbatch"
 	"github.com/opentoolgen/opentoolgen/runtime"
 )
 
@@ -38,7 +39,8 @@ func telemetryWanted() bool {
 // The exporter (otelbridge/otlphttp: http/protobuf encoded with the standard
 // library, so that the command links neither gRPC nor the protobuf runtime)
 // reads the standard variables (OTEL_EXPORTER_OTLP_ENDPOINT, …_HEADERS,
-// …_TIMEOUT, …_COMPRESSION, …_CERTIFICATE, …_PROTOCOL), the provider
+// …_TIMEOUT, …_COMPRESSION, …_CERTIFICATE, …_PROTOCOL), the batching
+// processor (otelbridge/spanbatch) the OTEL_BSP_* variables, the provider
 // OTEL_TRACES_SAMPLER and its argument, and the resource OTEL_SERVICE_NAME
 // and OTEL_RESOURCE_ATTRIBUTES (service.name defaults to the command's
 // name, service.version to --version).
@@ -56,7 +58,9 @@ func telemetry(ctx context.Context, name, version string, logger *slog.Logger) (
 	if err != nil {
 		logger.Warn("OpenTelemetry: the resource of OTEL_RESOURCE_ATTRIBUTES", "error", err)
 	}
-	tp := sdktrace.NewTracerProvider(sdktrace.WithBatcher(exp), sdktrace.WithResource(res))
+	// spanbatch batches as sdktrace.WithBatcher does, and reads the same
+	// OTEL_BSP_* variables, without waking a goroutine for each span.
+	tp := sdktrace.NewTracerProvider(sdktrace.WithSpanProcessor(spanbatch.New(exp)), sdktrace.WithResource(res))
 	otel.SetTracerProvider(tp)
 	otelbridge.Install()
 	logger.Info("OpenTelemetry: exporting traces with OTLP over HTTP")
