@@ -5,8 +5,12 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
+	goruntime "runtime"
+	"slices"
 	"strconv"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -38,6 +42,37 @@ type noopExporter struct{}
 func (noopExporter) ExportSpans(context.Context, []sdktrace.ReadOnlySpan) error { return nil }
 func (noopExporter) Shutdown(context.Context) error                             { return nil }
 
+// tracingMode is a way to serve calls: its server options and the
+// propagator set while it serves.
+type tracingMode struct {
+	name  string
+	opts  []runtime.ServerOption
+	prop  runtime.Propagator
+	batch *spanbatch.Processor // its Dropped spans are reported (none expected)
+}
+
+// tracingModes are the modes of BenchmarkTracing, off first; the providers
+// are shut down when b ends.
+func tracingModes(b *testing.B) []tracingMode {
+	batch := spanbatch.New(noopExporter{})
+	sdkTP := sdktrace.NewTracerProvider(sdktrace.WithSpanProcessor(batch))
+	b.Cleanup(func() { sdkTP.Shutdown(context.Background()) })
+	bspTP := sdktrace.NewTracerProvider(sdktrace.WithBatcher(noopExporter{}))
+	b.Cleanup(func() { bspTP.Shutdown(context.Background()) })
+	sdkMP := sdkmetric.NewMeterProvider(sdkmetric.WithReader(sdkmetric.NewManualReader()))
+	noMetrics := otelbridge.WithMeterProvider(metricnoop.NewMeterProvider())
+	traced := func(opts ...otelbridge.Option) []runtime.ServerOption {
+		return []runtime.ServerOption{runtime.WithInterceptors(otelbridge.Interceptor(opts...))}
+	}
+	return []tracingMode{
+		{"off", nil, nil, nil},
+		{"noop", traced(otelbridge.WithTracerProvider(tracenoop.NewTracerProvider()), noMetrics), otelbridge.Propagator(), nil},
+		{"sdk", traced(otelbridge.WithTracerProvider(sdkTP), noMetrics), otelbridge.Propagator(), batch},
+		{"sdk-bsp", traced(otelbridge.WithTracerProvider(bspTP), noMetrics), otelbridge.Propagator(), nil},
+		{"sdk+metrics", traced(otelbridge.WithTracerProvider(sdkTP), otelbridge.WithMeterProvider(sdkMP)), otelbridge.Propagator(), batch},
+	}
+}
+
 // BenchmarkTracing measures the calls/s of POST /opentool/call and the CPU
 // time of the process per call (cpu-µs/call: server, client and the SDK's
 // batcher; the figure to compare on a machine other processes share), the
@@ -60,32 +95,7 @@ func (noopExporter) Shutdown(context.Context) error                             
 // plain *runtime.Client over loopback HTTP with c×GOMAXPROCS goroutines
 // calling (b.SetParallelism(c)): the whole round trip, noisier.
 func BenchmarkTracing(b *testing.B) {
-	batch := spanbatch.New(noopExporter{})
-	sdkTP := sdktrace.NewTracerProvider(sdktrace.WithSpanProcessor(batch))
-	defer sdkTP.Shutdown(context.Background())
-	bspTP := sdktrace.NewTracerProvider(sdktrace.WithBatcher(noopExporter{}))
-	defer bspTP.Shutdown(context.Background())
-	sdkMP := sdkmetric.NewMeterProvider(sdkmetric.WithReader(sdkmetric.NewManualReader()))
-	modes := []struct {
-		name  string
-		opts  []runtime.ServerOption
-		prop  runtime.Propagator
-		batch *spanbatch.Processor // its Dropped spans are reported (none expected)
-	}{
-		{"off", nil, nil, nil},
-		{"noop", []runtime.ServerOption{runtime.WithInterceptors(otelbridge.Interceptor(
-			otelbridge.WithTracerProvider(tracenoop.NewTracerProvider()), otelbridge.WithMeterProvider(metricnoop.NewMeterProvider())))},
-			otelbridge.Propagator(), nil},
-		{"sdk", []runtime.ServerOption{runtime.WithInterceptors(otelbridge.Interceptor(
-			otelbridge.WithTracerProvider(sdkTP), otelbridge.WithMeterProvider(metricnoop.NewMeterProvider())))},
-			otelbridge.Propagator(), batch},
-		{"sdk-bsp", []runtime.ServerOption{runtime.WithInterceptors(otelbridge.Interceptor(
-			otelbridge.WithTracerProvider(bspTP), otelbridge.WithMeterProvider(metricnoop.NewMeterProvider())))},
-			otelbridge.Propagator(), nil},
-		{"sdk+metrics", []runtime.ServerOption{runtime.WithInterceptors(otelbridge.Interceptor(
-			otelbridge.WithTracerProvider(sdkTP), otelbridge.WithMeterProvider(sdkMP)))},
-			otelbridge.Propagator(), batch},
-	}
+	modes := tracingModes(b)
 	body := `{"jsonrpc":"2.0","method":"echo","params":{"text":"hello"},"id":1}`
 	for _, m := range modes {
 		b.Run("handler/"+m.name, func(b *testing.B) {
@@ -140,6 +150,113 @@ func BenchmarkTracing(b *testing.B) {
 			})
 		}
 	}
+}
+
+// pairChunk is the number of calls BenchmarkTracingPaired makes of one
+// server before it calls the other.
+const pairChunk = 500
+
+// BenchmarkTracingPaired measures what BenchmarkTracing's loopback/c=8
+// does, each mode against off, in one process: two servers, off's and the
+// mode's, called in alternation pairChunk calls at a time by
+// 8×GOMAXPROCS goroutines (off first in one pair, the mode first in the
+// next), so that both see the same load of the machine, where separate runs
+// see loads that differ by more than the 5 % to resolve. b.N is the number
+// of calls each server answers. It reports the mode's calls/s and
+// cpu-µs/call, off's (off-calls/s, off-cpu-µs/call), and the mode's change
+// against off in per cent, the median of the pairs' (Δcalls/s-%, Δcpu-%).
+func BenchmarkTracingPaired(b *testing.B) {
+	modes := tracingModes(b)
+	args := json.RawMessage(`{"text":"hello"}`)
+	workers := 8 * goruntime.GOMAXPROCS(0)
+	type side struct {
+		mode      tracingMode
+		client    *runtime.Client
+		calls     int
+		wall, cpu time.Duration
+	}
+	for _, m := range modes[1:] {
+		b.Run("c=8/"+m.name, func(b *testing.B) {
+			defer runtime.SetPropagator(nil)
+			var sides [2]*side
+			for i, mode := range []tracingMode{modes[0], m} {
+				srv := httptest.NewServer(runtime.NewHandler(echoTool{}, mode.opts...))
+				defer srv.Close()
+				sides[i] = &side{mode: mode, client: runtime.NewClient(srv.URL + runtime.DefaultPrefix)}
+			}
+			ctx := context.Background()
+			run := func(s *side, n int) (wall, cpu time.Duration) {
+				runtime.SetPropagator(s.mode.prop) // no call in flight: the other side's are done
+				var left atomic.Int64
+				left.Store(int64(n))
+				var wg sync.WaitGroup
+				t0, cpu0 := time.Now(), cpuTime()
+				for range workers {
+					wg.Go(func() {
+						for left.Add(-1) >= 0 {
+							if _, err := s.client.CallFunction(ctx, "echo", args); err != nil {
+								b.Error(err)
+								return
+							}
+						}
+					})
+				}
+				wg.Wait()
+				wall, cpu = time.Since(t0), cpuTime()-cpu0
+				s.wall += wall
+				s.cpu += cpu
+				s.calls += n
+				return wall, cpu
+			}
+			for _, s := range sides { // connections opened, then counted from zero
+				run(s, workers)
+				s.calls, s.wall, s.cpu = 0, 0, 0
+			}
+			var dropped0 uint64
+			if m.batch != nil {
+				dropped0 = m.batch.Dropped()
+			}
+			b.ResetTimer()
+			var wallRatios, cpuRatios []float64 // the mode's over off's, per pair
+			for pair := 0; sides[0].calls < b.N; pair++ {
+				n := min(pairChunk, b.N-sides[0].calls)
+				var wall, cpu [2]time.Duration
+				for _, i := range [][2]int{{0, 1}, {1, 0}}[pair%2] {
+					wall[i], cpu[i] = run(sides[i], n)
+				}
+				wallRatios = append(wallRatios, float64(wall[0])/float64(wall[1])) // calls/s: the inverse of time
+				if cpu[0] > 0 && cpu[1] > 0 {
+					cpuRatios = append(cpuRatios, float64(cpu[1])/float64(cpu[0]))
+				}
+			}
+			rate := func(s *side) float64 { return float64(s.calls) / s.wall.Seconds() }
+			cpu := func(s *side) float64 { return float64(s.cpu.Nanoseconds()) / 1e3 / float64(s.calls) }
+			b.ReportMetric(0, "ns/op")
+			b.ReportMetric(rate(sides[1]), "calls/s")
+			b.ReportMetric(rate(sides[0]), "off-calls/s")
+			b.ReportMetric(100*(median(wallRatios)-1), "Δcalls/s-%")
+			if len(cpuRatios) > 0 {
+				b.ReportMetric(cpu(sides[1]), "cpu-µs/call")
+				b.ReportMetric(cpu(sides[0]), "off-cpu-µs/call")
+				b.ReportMetric(100*(median(cpuRatios)-1), "Δcpu-%")
+			}
+			if m.batch != nil {
+				b.ReportMetric(float64(m.batch.Dropped()-dropped0), "dropped")
+			}
+		})
+	}
+}
+
+func median(x []float64) float64 {
+	if len(x) == 0 {
+		return 0
+	}
+	x = slices.Clone(x)
+	slices.Sort(x)
+	if n := len(x); n%2 == 0 {
+		return (x[n/2-1] + x[n/2]) / 2
+	}
+	return x[len(x)/2]
 }
 
 // reportCPU reports calls/s (wall time) and the CPU time of the process per
