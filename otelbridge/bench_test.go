@@ -59,6 +59,8 @@ func tracingModes(b *testing.B) []tracingMode {
 	b.Cleanup(func() { sdkTP.Shutdown(context.Background()) })
 	bspTP := sdktrace.NewTracerProvider(sdktrace.WithBatcher(noopExporter{}))
 	b.Cleanup(func() { bspTP.Shutdown(context.Background()) })
+	offTP := sdktrace.NewTracerProvider(sdktrace.WithSampler(sdktrace.NeverSample()), sdktrace.WithSpanProcessor(spanbatch.New(noopExporter{})))
+	b.Cleanup(func() { offTP.Shutdown(context.Background()) })
 	sdkMP := sdkmetric.NewMeterProvider(sdkmetric.WithReader(sdkmetric.NewManualReader()))
 	noMetrics := otelbridge.WithMeterProvider(metricnoop.NewMeterProvider())
 	traced := func(opts ...otelbridge.Option) []runtime.ServerOption {
@@ -67,6 +69,7 @@ func tracingModes(b *testing.B) []tracingMode {
 	return []tracingMode{
 		{"off", nil, nil, nil},
 		{"noop", traced(otelbridge.WithTracerProvider(tracenoop.NewTracerProvider()), noMetrics), otelbridge.Propagator(), nil},
+		{"sdk-unsampled", traced(otelbridge.WithTracerProvider(offTP), noMetrics), otelbridge.Propagator(), nil},
 		{"sdk", traced(otelbridge.WithTracerProvider(sdkTP), noMetrics), otelbridge.Propagator(), batch},
 		{"sdk-bsp", traced(otelbridge.WithTracerProvider(bspTP), noMetrics), otelbridge.Propagator(), nil},
 		{"sdk+metrics", traced(otelbridge.WithTracerProvider(sdkTP), otelbridge.WithMeterProvider(sdkMP)), otelbridge.Propagator(), batch},
@@ -82,6 +85,9 @@ func tracingModes(b *testing.B) []tracingMode {
 //     OTEL_EXPORTER_OTLP_ENDPOINT);
 //   - noop: otelbridge's interceptor and propagator with OpenTelemetry's
 //     no-op providers (instrumented, every span dropped at once);
+//   - sdk-unsampled: the SDK's tracer provider with a sampler that drops
+//     every span (OTEL_TRACES_SAMPLER=always_off): the SDK's Start and End
+//     without a span to record;
 //   - sdk: the SDK's tracer provider with spanbatch's processor to an
 //     exporter that drops the spans, W3C propagation, metrics to the no-op
 //     meter (what toolcli runs with OTEL_EXPORTER_OTLP_ENDPOINT set);
@@ -175,7 +181,7 @@ func BenchmarkTracingPaired(b *testing.B) {
 		calls     int
 		wall, cpu time.Duration
 	}
-	for _, m := range modes[1:] {
+	for _, m := range modes { // off against off: the noise of the measure
 		b.Run("c=8/"+m.name, func(b *testing.B) {
 			defer runtime.SetPropagator(nil)
 			var sides [2]*side
@@ -228,6 +234,9 @@ func BenchmarkTracingPaired(b *testing.B) {
 				if cpu[0] > 0 && cpu[1] > 0 {
 					cpuRatios = append(cpuRatios, float64(cpu[1])/float64(cpu[0]))
 				}
+			}
+			if testing.Verbose() {
+				b.Logf("per pair, the mode's wall and cpu over off's: %.3f\n%.3f", wallRatios, cpuRatios)
 			}
 			rate := func(s *side) float64 { return float64(s.calls) / s.wall.Seconds() }
 			cpu := func(s *side) float64 { return float64(s.cpu.Nanoseconds()) / 1e3 / float64(s.calls) }
