@@ -243,7 +243,9 @@ func (p *Processor) export(all bool) error {
 			batch, p.queue, p.spare = p.queue, p.spare[:0], nil
 		} else { // more than a batch (a queue larger than a batch): the first batch
 			batch = append(p.spare[:0], p.queue[:p.cfg.batch]...)
-			p.queue = p.queue[:copy(p.queue, p.queue[p.cfg.batch:])]
+			left := copy(p.queue, p.queue[p.cfg.batch:])
+			clear(p.queue[left:]) // let the spans moved down go from the tail
+			p.queue = p.queue[:left]
 			p.spare = nil
 		}
 		p.mu.Unlock()
