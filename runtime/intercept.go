@@ -93,8 +93,15 @@ type Metadata interface {
 type HeaderMetadata http.Header
 
 // Get implements [Metadata]. A key a propagator names in lower case
-// ("traceparent") is canonicalised without allocating.
+// ("traceparent") is canonicalised without allocating; those of W3C trace
+// context, which a propagator reads for every call, are known already.
 func (h HeaderMetadata) Get(key string) string {
+	switch key {
+	case "traceparent":
+		return first(h["Traceparent"])
+	case "tracestate":
+		return first(h["Tracestate"])
+	}
 	var buf [64]byte
 	if len(key) > len(buf) {
 		return http.Header(h).Get(key)
@@ -114,8 +121,13 @@ func (h HeaderMetadata) Get(key string) string {
 		b[i] = c
 		upper = c == '-'
 	}
-	if v := h[string(b)]; len(v) > 0 { // no allocation: a map index by string(bytes)
-		return v[0]
+	return first(h[string(b)]) // no allocation: a map index by string(bytes)
+}
+
+// first is the first of values, "" when there is none.
+func first(values []string) string {
+	if len(values) > 0 {
+		return values[0]
 	}
 	return ""
 }
