@@ -2,7 +2,9 @@ package otelbridge_test
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
+	"maps"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -11,6 +13,7 @@ import (
 
 	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/codes"
+	metricnoop "go.opentelemetry.io/otel/metric/noop"
 	sdkmetric "go.opentelemetry.io/otel/sdk/metric"
 	"go.opentelemetry.io/otel/sdk/metric/metricdata"
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
@@ -305,3 +308,73 @@ func TestTraceOverMCP(t *testing.T) {
 		t.Errorf("the server's interceptor saw %q, want %q", sawMeta, want)
 	}
 }
+
+// TestTraceWithoutMeterOrSampledSpan: without a meter provider (the no-op
+// one, as the server command runs) the spans still carry the error's
+// attributes; with a sampler that drops every span, the metrics still count
+// the calls and their errors.
+func TestTraceWithoutMeterOrSampledSpan(t *testing.T) {
+	spans := tracetest.NewInMemoryExporter()
+	tp := sdktrace.NewTracerProvider(sdktrace.WithSyncer(spans))
+	noMeter := otelbridge.Interceptor(otelbridge.WithTracerProvider(tp), otelbridge.WithMeterProvider(metricnoop.NewMeterProvider()))
+	reader := sdkmetric.NewManualReader()
+	unsampled := otelbridge.Interceptor(
+		otelbridge.WithTracerProvider(sdktrace.NewTracerProvider(sdktrace.WithSampler(sdktrace.NeverSample()), sdktrace.WithSyncer(spans))),
+		otelbridge.WithMeterProvider(sdkmetric.NewMeterProvider(sdkmetric.WithReader(reader))))
+	ctx := context.Background()
+	for _, ic := range []runtime.Interceptor{noMeter, unsampled} {
+		tool := runtime.Intercept(errorTool{}, ic)
+		if _, err := tool.Call(ctx, "fail", nil); err == nil {
+			t.Fatal("fail: no error")
+		}
+		if _, err := tool.Call(ctx, "ok", nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got := spans.GetSpans()
+	if len(got) != 2 {
+		t.Fatalf("%d spans, want the 2 of the interceptor without a meter", len(got))
+	}
+	if s := got[0]; s.Name != "fail" || s.Status.Code != codes.Error || attr(s, "error.type") != "418" || attr(s, "rpc.method") != "fail" {
+		t.Errorf("failed call's span: %s %v %v", s.Name, s.Status, s.Attributes)
+	}
+	if s := got[1]; s.Name != "ok" || s.Status.Code == codes.Error || attr(s, "error.type") != "" || attr(s, "rpc.system.name") != "opentool" {
+		t.Errorf("call's span: %s %v %v", s.Name, s.Status, s.Attributes)
+	}
+	var rm metricdata.ResourceMetrics
+	if err := reader.Collect(ctx, &rm); err != nil {
+		t.Fatal(err)
+	}
+	counts := map[string]int64{}
+	var durations uint64
+	for _, sm := range rm.ScopeMetrics {
+		for _, m := range sm.Metrics {
+			switch d := m.Data.(type) {
+			case metricdata.Sum[int64]:
+				for _, p := range d.DataPoints {
+					et, _ := p.Attributes.Value(attribute.Key("error.type"))
+					counts[m.Name+" "+et.AsString()] += p.Value
+				}
+			case metricdata.Histogram[float64]:
+				for _, p := range d.DataPoints {
+					durations += p.Count
+				}
+			}
+		}
+	}
+	if want := map[string]int64{"opentool.calls 418": 1, "opentool.calls ": 1, "opentool.errors 418": 1}; !maps.Equal(counts, want) || durations != 2 {
+		t.Errorf("metrics of unsampled calls: counts %v, want %v; %d durations, want 2", counts, want, durations)
+	}
+}
+
+// errorTool fails the function "fail" with code 418 and answers {} to the others.
+type errorTool struct{}
+
+func (errorTool) Call(_ context.Context, name string, _ json.RawMessage) (json.RawMessage, error) {
+	if name == "fail" {
+		return nil, &runtime.Error{Code: 418, Message: "teapot"}
+	}
+	return json.RawMessage(`{}`), nil
+}
+
+func (errorTool) Load(context.Context) (*runtime.OpenTool, error) { return nil, nil }
