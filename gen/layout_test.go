@@ -76,9 +76,11 @@ var stages = []struct {
 	{pkg: "otelbridge", may: []string{"runtime"}, third: true},
 	// OTLP/HTTP span export with the standard library (no gRPC, no protobuf runtime)
 	{pkg: "otelbridge/otlphttp", third: true},
+	// the SDK's spans batched for an exporter without a goroutine woken per span
+	{pkg: "otelbridge/spanbatch", third: true},
 	// the command line of a tool server (what opentoolgen -cmd's mains call):
 	// OpenTool HTTP and MCP, so beside runtime too
-	{pkg: "toolcli", may: []string{"internal/jsontree", "internal/inflight", "runtime", "runtime/discover", "mcpbridge", "natsbridge", "natsexec", "otelbridge", "otelbridge/otlphttp"}, third: true},
+	{pkg: "toolcli", may: []string{"internal/jsontree", "internal/inflight", "runtime", "runtime/discover", "mcpbridge", "natsbridge", "natsexec", "otelbridge", "otelbridge/otlphttp", "otelbridge/spanbatch"}, third: true},
 	// what tests and examples share: after everything they exercise, so that
 	// no package above may import them
 	{pkg: "internal/testtool", may: []string{"runtime", "toolcli", "examples/mocktool/mocktool"}},
