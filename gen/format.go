@@ -2,32 +2,65 @@ package gen
 
 import (
 	"bytes"
-	"go/format"
+	"go/ast"
+	"go/parser"
+	"go/printer"
+	"go/token"
 	"sort"
 	"strings"
+	"sync"
 )
+
+// formatConfig is go/format's printer configuration: gofmt's.
+// printer.Mode(1<<30) is go/printer's normalizeNumbers, which go/format
+// sets too (number prefixes and exponents in lower case).
+var formatConfig = printer.Config{Mode: printer.UseSpaces | printer.TabIndent | printer.Mode(1<<30), Tabwidth: 8}
+
+// buffers holds the buffers a file is rendered into before it is formatted
+// (renderOne), reused from file to file: a large package's rendering would
+// otherwise allocate each file's source twice more.
+var buffers = sync.Pool{New: func() any { return new(bytes.Buffer) }}
 
 // formatSource formats a file rendered by jennifer the way
 // golang.org/x/tools/imports (FormatOnly) does, standard library imports in a
 // group before the others, but with one parse and one print instead of two:
 // the import block jennifer writes (one import per line) is grouped and
-// sorted as text, then go/format formats the file.
+// sorted as text, then the file is formatted as go/format.Source formats it,
+// into a buffer of the size the formatted file is about to be. src is not
+// kept.
 func formatSource(src []byte) ([]byte, error) {
-	return format.Source(groupImports(src))
+	grouped := buffers.Get().(*bytes.Buffer)
+	defer func() { grouped.Reset(); buffers.Put(grouped) }()
+	if groupImports(grouped, src) {
+		src = grouped.Bytes()
+	}
+	fset := token.NewFileSet()
+	file, err := parser.ParseFile(fset, "", src, parser.ParseComments|parser.SkipObjectResolution)
+	if err != nil {
+		return nil, err
+	}
+	ast.SortImports(fset, file)
+	var out bytes.Buffer
+	out.Grow(len(src) + len(src)/8)
+	if err := formatConfig.Fprint(&out, fset, file); err != nil {
+		return nil, err
+	}
+	return out.Bytes(), nil
 }
 
-// groupImports rewrites the first parenthesised import block of src into a
-// group of standard library imports and a group of the others, each sorted by
-// path. src is returned as is when its import block has another shape.
-func groupImports(src []byte) []byte {
+// groupImports writes into b src with its first parenthesised import block
+// rewritten into a group of standard library imports and a group of the
+// others, each sorted by path, and reports whether it did: it does not when
+// the import block has another shape.
+func groupImports(b *bytes.Buffer, src []byte) bool {
 	start := bytes.Index(src, []byte("\nimport (\n"))
 	if start < 0 {
-		return src
+		return false
 	}
 	body := start + len("\nimport (\n")
 	end := bytes.Index(src[body:], []byte("\n)\n"))
 	if end < 0 {
-		return src
+		return false
 	}
 	type imp struct{ path, line string }
 	var std, other []imp
@@ -38,7 +71,7 @@ func groupImports(src []byte) []byte {
 		}
 		q := strings.IndexByte(line, '"')
 		if q < 0 || !strings.HasSuffix(line, `"`) || strings.Contains(line, "//") {
-			return src // not a plain import line: leave the block to gofmt as is
+			return false // not a plain import line: leave the block to gofmt as is
 		}
 		path := line[q+1 : len(line)-1]
 		first, _, _ := strings.Cut(path, "/")
@@ -48,7 +81,6 @@ func groupImports(src []byte) []byte {
 			std = append(std, imp{path, line})
 		}
 	}
-	var b bytes.Buffer
 	b.Grow(len(src) + 2)
 	b.Write(src[:body])
 	for i, group := range [][]imp{std, other} {
@@ -61,5 +93,5 @@ func groupImports(src []byte) []byte {
 		}
 	}
 	b.Write(src[body+end+1:])
-	return b.Bytes()
+	return true
 }

@@ -402,13 +402,14 @@ func renderOne(o emit.Output) (File, error) {
 		}
 		return File{Name: o.Name, Content: b}, nil
 	}
-	var buf bytes.Buffer
-	if err := o.File.Render(&buf); err != nil {
-		return File{}, &FormatError{File: o.Name, Source: buf.Bytes(), Err: err}
+	buf := buffers.Get().(*bytes.Buffer)
+	defer func() { buf.Reset(); buffers.Put(buf) }()
+	if err := o.File.Render(buf); err != nil {
+		return File{}, &FormatError{File: o.Name, Source: bytes.Clone(buf.Bytes()), Err: err}
 	}
 	src, err := formatSource(buf.Bytes())
 	if err != nil {
-		return File{}, &FormatError{File: o.Name, Source: buf.Bytes(), Err: err}
+		return File{}, &FormatError{File: o.Name, Source: bytes.Clone(buf.Bytes()), Err: err}
 	}
 	return File{Name: o.Name, Content: src}, nil
 }

@@ -62,6 +62,9 @@ func clipDoc(text string) string {
 // sanitizeLine makes s safe inside a // comment: no line breaks, no control or
 // format characters, valid UTF-8.
 func sanitizeLine(s string) string {
+	if printableASCII(s) { // most lines: nothing to replace
+		return strings.TrimRight(s, " ")
+	}
 	s = strings.ToValidUTF8(s, "\uFFFD")
 	var b strings.Builder
 	for _, r := range s {
@@ -75,6 +78,17 @@ func sanitizeLine(s string) string {
 		}
 	}
 	return strings.TrimRight(b.String(), " ")
+}
+
+// printableASCII reports whether s holds only printable ASCII characters
+// (space included, tab not), which sanitizeLine keeps as they are.
+func printableASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < ' ' || c > '~' {
+			return false
+		}
+	}
+	return true
 }
 
 // comment renders document text as // lines. Each line is written by us with
@@ -99,7 +113,10 @@ var lineBreaks = strings.NewReplacer("\r\n", "\n", "\r", "\n", "\u2028", "\n", "
 // docLines splits text into sanitised lines without leading or trailing
 // blanks; a long text is cut first (clipDoc).
 func docLines(text string) []string {
-	text = lineBreaks.Replace(clipDoc(text))
+	text = clipDoc(text)
+	if strings.ContainsAny(text, "\r\u2028\u2029") {
+		text = lineBreaks.Replace(text)
+	}
 	var lines []string
 	for _, l := range strings.Split(text, "\n") {
 		lines = append(lines, sanitizeLine(l))

@@ -2,11 +2,14 @@ package emit
 
 import (
 	"bytes"
+	"encoding"
 	"encoding/json"
 	"errors"
 	"reflect"
 	"slices"
+	"strconv"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/opentoolgen/opentoolgen/runtime"
@@ -30,14 +33,16 @@ func MarshalDocument(doc *runtime.OpenTool) ([]byte, error) {
 }
 
 var (
-	schemasType   = reflect.TypeFor[runtime.Schemas]()
-	marshalerType = reflect.TypeFor[json.Marshaler]()
+	schemasType       = reflect.TypeFor[runtime.Schemas]()
+	marshalerType     = reflect.TypeFor[json.Marshaler]()
+	textMarshalerType = reflect.TypeFor[encoding.TextMarshaler]()
 )
 
 // encodeDocValue writes v as json.Marshal would: structs of the document
 // model, pointers, slices and maps member by member, runtime.Schemas as an
-// object in order, everything else (strings, numbers, raw messages, enum
-// values) with json.Marshal itself.
+// object in order, strings, booleans and integers as encoding/json writes
+// them, everything else (floats, raw messages, enum values, slices of
+// leaves) with json.Marshal itself.
 func encodeDocValue(b *bytes.Buffer, v reflect.Value) error {
 	t := v.Type()
 	switch {
@@ -52,7 +57,7 @@ func encodeDocValue(b *bytes.Buffer, v reflect.Value) error {
 				b.WriteByte(',')
 			}
 			m := v.Index(i).Addr().Interface().(*runtime.NamedSchema)
-			if err := encodeLeaf(b, m.Name); err != nil {
+			if err := encodeJSONString(b, m.Name); err != nil {
 				return err
 			}
 			b.WriteByte(':')
@@ -64,10 +69,20 @@ func encodeDocValue(b *bytes.Buffer, v reflect.Value) error {
 		return nil
 	case t.Implements(marshalerType):
 		return encodeLeaf(b, v.Interface())
-	case t.Kind() == reflect.String && v.Len() > jsonPiece:
+	case t.Kind() == reflect.String && !t.Implements(textMarshalerType):
 		return encodeJSONString(b, v.String())
 	}
 	switch t.Kind() {
+	case reflect.Bool:
+		if !t.Implements(textMarshalerType) {
+			b.WriteString(strconv.FormatBool(v.Bool()))
+			return nil
+		}
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		if !t.Implements(textMarshalerType) {
+			b.Write(strconv.AppendInt(b.AvailableBuffer(), v.Int(), 10))
+			return nil
+		}
 	case reflect.Pointer:
 		if v.IsNil() {
 			b.WriteString("null")
@@ -146,17 +161,38 @@ func encodeLeaf(b *bytes.Buffer, v any) error {
 // know how to write (an embedded struct, an unknown tag option).
 var errDocField = errors.New("opentoolgen: internal error: the document model has a field marshalDocument cannot write")
 
-func encodeDocStruct(b *bytes.Buffer, v reflect.Value) error {
-	t := v.Type()
-	b.WriteByte('{')
-	first := true
+// docField is a field of a struct of the document model as encodeDocStruct
+// writes it: its index, its JSON key (quoted, with the colon) and when it is
+// left out.
+type docField struct {
+	index int
+	key   []byte
+	omit  int // 0 never, omitEmpty or omitZero
+}
+
+const (
+	omitEmpty = 1 + iota
+	omitZero
+)
+
+// docFields caches the fields of each struct type of the document model
+// ([]docField): reading struct tags for every value of a large document
+// cost more than writing it.
+var docFields sync.Map
+
+// fieldsOf returns the fields encodeDocStruct writes of struct type t.
+func fieldsOf(t reflect.Type) ([]docField, error) {
+	if fs, ok := docFields.Load(t); ok {
+		return fs.([]docField), nil
+	}
+	var fs []docField
 	for i := range t.NumField() {
 		sf := t.Field(i)
 		if !sf.IsExported() {
 			continue
 		}
 		if sf.Anonymous {
-			return errDocField
+			return nil, errDocField
 		}
 		name, opts, _ := strings.Cut(sf.Tag.Get("json"), ",")
 		if name == "-" && opts == "" {
@@ -165,28 +201,51 @@ func encodeDocStruct(b *bytes.Buffer, v reflect.Value) error {
 		if name == "" {
 			name = sf.Name
 		}
-		fv := v.Field(i)
+		f := docField{index: i}
 		switch opts {
 		case "":
 		case "omitempty":
+			f.omit = omitEmpty
+		case "omitzero":
+			f.omit = omitZero
+		default:
+			return nil, errDocField
+		}
+		q, err := json.Marshal(name)
+		if err != nil {
+			return nil, err
+		}
+		f.key = append(q, ':')
+		fs = append(fs, f)
+	}
+	docFields.Store(t, fs)
+	return fs, nil
+}
+
+func encodeDocStruct(b *bytes.Buffer, v reflect.Value) error {
+	fs, err := fieldsOf(v.Type())
+	if err != nil {
+		return err
+	}
+	b.WriteByte('{')
+	first := true
+	for _, f := range fs {
+		fv := v.Field(f.index)
+		switch f.omit {
+		case omitEmpty:
 			if emptyValue(fv) {
 				continue
 			}
-		case "omitzero":
+		case omitZero:
 			if fv.IsZero() {
 				continue
 			}
-		default:
-			return errDocField
 		}
 		if !first {
 			b.WriteByte(',')
 		}
 		first = false
-		if err := encodeLeaf(b, name); err != nil {
-			return err
-		}
-		b.WriteByte(':')
+		b.Write(f.key)
 		if err := encodeDocValue(b, fv); err != nil {
 			return err
 		}
@@ -211,10 +270,19 @@ func emptyValue(v reflect.Value) bool {
 // jsonPiece is the size of the pieces a large string is encoded in.
 const jsonPiece = 64 << 10
 
-// encodeJSONString appends s as json.Marshal encodes a string, in pieces
-// (encoding/json escapes rune by rune): a large description is not encoded
-// into a buffer of its own first.
+// encodeJSONString appends s as json.Marshal encodes a string: as it is
+// when it holds only printable ASCII that encoding/json does not escape
+// (most names and descriptions), else in pieces (encoding/json escapes rune
+// by rune), so that a large description is not encoded into a buffer of its
+// own first.
 func encodeJSONString(b *bytes.Buffer, s string) error {
+	if plainJSON(s) {
+		b.Grow(len(s) + 2)
+		b.WriteByte('"')
+		b.WriteString(s)
+		b.WriteByte('"')
+		return nil
+	}
 	b.WriteByte('"')
 	for len(s) > 0 {
 		n := len(s)
@@ -233,6 +301,19 @@ func encodeJSONString(b *bytes.Buffer, s string) error {
 	}
 	b.WriteByte('"')
 	return nil
+}
+
+// plainJSON reports whether encoding/json writes s between quotes as it is:
+// printable ASCII without the characters it escapes (", \ and, for HTML,
+// <, > and &).
+func plainJSON(s string) bool {
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c < 0x20 || c >= utf8.RuneSelf, c == '"', c == '\\', c == '<', c == '>', c == '&':
+			return false
+		}
+	}
+	return true
 }
 
 // maxIndentedDocument is the size up to which documents are indented (to be
