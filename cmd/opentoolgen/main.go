@@ -9,7 +9,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"runtime/debug"
 	"strings"
 	"unicode"
 
@@ -32,14 +31,7 @@ func (e *staleError) Error() string {
 }
 
 func main() {
-	// A soft memory limit: the garbage collector works harder only when the
-	// heap nears it, which large documents do while they are parsed. For
-	// GitHub's REST API it cuts the peak from ~95 to ~75 MB for ~5% more time;
-	// small documents never reach it. GOMEMLIMIT or GOGC in the environment
-	// take precedence.
-	if os.Getenv("GOMEMLIMIT") == "" && os.Getenv("GOGC") == "" {
-		debug.SetMemoryLimit(64 << 20)
-	}
+	tuneGC() // the garbage collector's pace (gctune.go)
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 }
 
