@@ -252,7 +252,7 @@ func TestMarshalDocument(t *testing.T) {
 	one := 1.5
 	docs = append(docs, &runtime.OpenTool{
 		OpenTool: "1.0.0",
-		Info:     runtime.Info{Title: "<&>\u2028", Version: "1", Description: "a\x00b\xff"},
+		Info:     runtime.Info{Title: "<&>\u2028\\", Version: "1", Description: "a\x00b\xff \"{q}\", [x]: \\\""},
 		Functions: []runtime.Function{{Name: "f", Parameters: []runtime.Parameter{{Name: "p<>",
 			Schema: &runtime.Schema{Type: "string", Enum: []any{"x", 1.5, nil, true, json.Number("7")}, Default: json.RawMessage(`{"a" : [1, 2]}`)}}},
 			Stream: map[string]*runtime.Return{"data": {Name: "d", Schema: &runtime.Schema{Ref: "#/schemas/S"}}, "b": {Name: "b"}}}},
@@ -280,6 +280,9 @@ func TestMarshalDocument(t *testing.T) {
 		}
 		if n := emit.IndentedSize(want); n != ind.Len() {
 			t.Errorf("document %d: indentedSize says %d bytes, json.Indent writes %d", i, n, ind.Len())
+		}
+		if res := emit.ResultDocument(want); len(want) <= 256<<10 && !bytes.Equal(res, append(ind.Bytes(), '\n')) {
+			t.Errorf("document %d: ResultDocument differs from json.Indent:\n got %s\nwant %s", i, res, ind.Bytes())
 		}
 	}
 }

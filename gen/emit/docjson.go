@@ -332,17 +332,60 @@ const maxIndentedResult = 16 << 20
 func ResultDocument(compact []byte) []byte {
 	n := IndentedSize(compact)
 	if n <= maxIndentedDocument || len(compact) <= maxIndentedResult && n <= maxDocumentIndentRatio*len(compact) {
-		var b bytes.Buffer
-		b.Grow(n + 1)
-		if json.Indent(&b, compact, "", "  ") == nil {
-			b.WriteByte('\n')
-			return b.Bytes()
-		}
+		return append(appendIndented(make([]byte, 0, n+1), compact), '\n')
 	}
 	out := make([]byte, len(compact)+1)
 	copy(out, compact)
 	out[len(compact)] = '\n'
 	return out
+}
+
+// appendIndented appends compact JSON (as MarshalDocument writes it: valid,
+// without white space) indented as json.Indent indents it with two spaces,
+// in one pass and without validating it again; IndentedSize is its length.
+func appendIndented(dst, compact []byte) []byte {
+	depth := 0
+	newline := func() {
+		dst = append(dst, '\n')
+		for range depth {
+			dst = append(dst, ' ', ' ')
+		}
+	}
+	for i := 0; i < len(compact); i++ {
+		c := compact[i]
+		switch c {
+		case '"':
+			j := i + 1
+			for ; j < len(compact) && compact[j] != '"'; j++ {
+				if compact[j] == '\\' {
+					j++
+				}
+			}
+			dst = append(dst, compact[i:j+1]...)
+			i = j
+		case '{', '[':
+			if i+1 < len(compact) && (compact[i+1] == '}' || compact[i+1] == ']') {
+				dst = append(dst, c, compact[i+1]) // empty: written as is
+				i++
+				continue
+			}
+			dst = append(dst, c)
+			depth++
+			newline()
+		case '}', ']':
+			depth--
+			newline()
+			dst = append(dst, c)
+		case ',':
+			dst = append(dst, c)
+			newline()
+		case ':':
+			dst = append(dst, ':', ' ')
+		default:
+			dst = append(dst, c)
+		}
+	}
+	return dst
 }
 
 // IndentedSize is the size of compact JSON once indented by json.Indent with
