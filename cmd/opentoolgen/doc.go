@@ -159,11 +159,12 @@
 // it); names of nested types stop growing at 64 bytes and go on as the
 // member's name, numbered when taken. Output grows linearly with the input.
 //
-// Unless GOGC or GOMEMLIMIT is set, the command sets a soft memory limit
-// (debug.SetMemoryLimit) that follows the live heap: after each collection,
-// the larger of 64 MiB and half again the live heap plus 16 MiB. Documents
-// of a few megabytes stay within 64 MiB; larger ones get a limit in
-// proportion, so that the collector never runs back to back.
+// Unless GOGC or GOMEMLIMIT is set, the garbage collector runs only at a
+// soft memory limit (GOGC=off with debug.SetMemoryLimit) that follows the
+// live heap: after each collection, the larger of 64 MiB and half again the
+// live heap plus 16 MiB. Documents of a few megabytes stay within 64 MiB;
+// larger ones get a limit in proportion, so that the collector never runs
+// back to back.
 //
 // Warnings (what was read in a degraded way) go to standard error, one a
 // line; a warning given at more than three places is printed once, with the

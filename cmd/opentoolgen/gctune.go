@@ -10,29 +10,33 @@ import (
 
 // The garbage collector's pace. Generation allocates mostly short-lived
 // values (a file's jennifer tree, its syntax tree, its buffers) over a small
-// live heap, so the Go default (a heap twice the live one) costs memory for
-// nothing on documents of a few megabytes: a soft memory limit of 64 MiB
-// keeps GitHub's REST API at ~75 MB instead of ~90. But a fixed limit makes
-// the collector run back to back once the live heap nears it (Stripe's
-// document, 45–75 MB live, spent more than half of its CPU in the collector;
-// Microsoft Graph's, 400 MB live, as much as the runtime lets it). So the
-// limit follows the live heap: after each collection it is set to the larger
-// of minMemoryLimit and half again the live heap plus liveSlack. Peak memory
-// is the larger of a constant and a multiple of the live heap, and the
-// collector's work stays proportional to what is allocated.
+// live heap, so the Go default (collect when the heap has doubled) collects
+// often while the heap is small and lets it grow to twice the live heap
+// when it is not: a soft memory limit of 64 MiB kept GitHub's REST API at
+// ~75 MB instead of ~90. But a fixed limit makes the collector run back to
+// back once the live heap nears it (Stripe's document, 45–75 MB live, spent
+// more than half of its CPU in the collector; Microsoft Graph's, 400 MB live,
+// as much as the runtime lets it). So the collector runs only at the limit
+// (GOGC=off), and the limit follows the live heap: after each collection it
+// is the larger of minMemoryLimit and half again the live heap plus
+// liveSlack. Peak memory is the larger of a constant and a multiple of the
+// live heap, the collector's work stays proportional to what is allocated,
+// and small heaps are not collected again and again on the way up.
 const (
 	minMemoryLimit = 64 << 20
 	liveSlack      = 16 << 20
 )
 
-// tuneGC sets the soft memory limit as above, unless GOGC or GOMEMLIMIT is
-// set (then the environment decides, and tuneGC returns nil). stop ends the
-// tuning (after the next collection) and restores the limit it found.
+// tuneGC paces the collector as above, unless GOGC or GOMEMLIMIT is set
+// (then the environment decides, and tuneGC returns nil). stop ends the
+// tuning (after the next collection) and restores the limit and GOGC it
+// found.
 func tuneGC() (stop func()) {
 	if os.Getenv("GOGC") != "" || os.Getenv("GOMEMLIMIT") != "" {
 		return nil
 	}
 	before := debug.SetMemoryLimit(minMemoryLimit)
+	percent := debug.SetGCPercent(-1)
 	t := &gcTuner{sample: []metrics.Sample{{Name: "/gc/heap/live:bytes"}}}
 	runtime.SetFinalizer(&gcSentinel{t: t}, (*gcSentinel).collected)
 	return func() {
@@ -40,6 +44,7 @@ func tuneGC() (stop func()) {
 		defer t.mu.Unlock()
 		t.stopped = true
 		debug.SetMemoryLimit(before)
+		debug.SetGCPercent(percent)
 	}
 }
 

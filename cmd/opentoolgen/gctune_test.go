@@ -27,9 +27,10 @@ func TestMemoryLimit(t *testing.T) {
 	}
 }
 
-// TestTuneGC: with GOGC and GOMEMLIMIT unset the limit starts at 64 MiB and
-// follows a live heap that grows past it after a collection; with GOGC set,
-// nothing is tuned; stop restores the limit.
+// TestTuneGC: with GOGC and GOMEMLIMIT unset the collector runs at the limit
+// only (GOGC off), which starts at 64 MiB and follows a live heap that grows
+// past it after a collection; with GOGC set, nothing is tuned; stop restores
+// the limit and GOGC.
 func TestTuneGC(t *testing.T) {
 	for _, k := range []string{"GOGC", "GOMEMLIMIT"} {
 		if v, ok := os.LookupEnv(k); ok {
@@ -38,6 +39,8 @@ func TestTuneGC(t *testing.T) {
 		}
 	}
 	before := debug.SetMemoryLimit(-1)
+	percent := debug.SetGCPercent(100)
+	debug.SetGCPercent(percent)
 	stop := tuneGC()
 	if stop == nil {
 		t.Fatal("tuneGC without GOGC and GOMEMLIMIT: no tuning")
@@ -47,9 +50,15 @@ func TestTuneGC(t *testing.T) {
 		if got := debug.SetMemoryLimit(-1); got != before {
 			t.Errorf("after stop the limit is %d, want %d", got, before)
 		}
+		if got := debug.SetGCPercent(percent); got != percent {
+			t.Errorf("after stop GOGC is %d, want %d", got, percent)
+		}
 	}()
 	if got := debug.SetMemoryLimit(-1); got != minMemoryLimit {
 		t.Errorf("limit at the start: %d, want %d", got, minMemoryLimit)
+	}
+	if got := debug.SetGCPercent(-1); got != -1 {
+		t.Errorf("GOGC while tuning: %d, want off (-1)", got)
 	}
 	live := make([][]byte, 100) // 100 MiB live, with pointers to scan
 	for i := range live {
