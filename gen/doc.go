@@ -52,7 +52,8 @@
 //  5. Format (render, renderOne, formatSource in format.go): the files are
 //     rendered and formatted in parallel, one goroutine per CPU, the costliest
 //     first; Go source is grouped and sorted as goimports does and gofmt'd
-//     once; other files are taken as they are. Result.Files are the
+//     once (parsed and printed as go/format does, into buffers reused from
+//     file to file); other files are taken as they are. Result.Files are the
 //     package's files, Result.Document the bytes of opentool.gen.json (what
 //     -document writes), Result.Command the main; with
 //     Options.Declarations, Result.Declarations are the functions declared in

@@ -162,7 +162,7 @@
 // Unless GOGC or GOMEMLIMIT is set, the garbage collector runs only at a
 // soft memory limit (GOGC=off with debug.SetMemoryLimit) that follows the
 // live heap: after each collection, the larger of 64 MiB and half again the
-// live heap plus 16 MiB. Documents of a few megabytes stay within 64 MiB;
+// live heap plus 8 MiB. Documents of a few megabytes stay within 64 MiB;
 // larger ones get a limit in proportion, so that the collector never runs
 // back to back.
 //

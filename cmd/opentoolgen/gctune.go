@@ -24,7 +24,7 @@ import (
 // and small heaps are not collected again and again on the way up.
 const (
 	minMemoryLimit = 64 << 20
-	liveSlack      = 16 << 20
+	liveSlack      = 8 << 20
 )
 
 // tuneGC paces the collector as above, unless GOGC or GOMEMLIMIT is set

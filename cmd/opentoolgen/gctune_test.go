@@ -8,8 +8,8 @@ import (
 	"time"
 )
 
-// TestMemoryLimit: 64 MiB up to a live heap of 32 MiB, then half again the
-// live heap plus 16 MiB.
+// TestMemoryLimit: 64 MiB up to a live heap of about 37 MiB, then half
+// again the live heap plus 8 MiB.
 func TestMemoryLimit(t *testing.T) {
 	for _, c := range []struct {
 		live uint64
@@ -17,9 +17,10 @@ func TestMemoryLimit(t *testing.T) {
 	}{
 		{0, 64 << 20},
 		{20 << 20, 64 << 20},
-		{32 << 20, 64 << 20},
-		{64 << 20, 112 << 20},
-		{400 << 20, 616 << 20},
+		{36 << 20, 64 << 20},
+		{40 << 20, 68 << 20},
+		{64 << 20, 104 << 20},
+		{400 << 20, 608 << 20},
 	} {
 		if got := memoryLimit(c.live); got != c.want {
 			t.Errorf("memoryLimit(%d MiB) = %d MiB, want %d MiB", c.live>>20, got>>20, c.want>>20)
