@@ -85,7 +85,7 @@ measure() {
 	fi
 	local t m u s
 	read -r t m u s < <(tail -n 1 "$out.time")
-	echo "$t $((m / 1024)) $status $(echo "$u + $s" | bc)" >"$out"
+	echo "$t $((m / 1024)) $status $(awk -v u="$u" -v s="$s" 'BEGIN { printf "%.2f", u + s }')" >"$out"
 }
 
 # generate DIR TOOL DOC: TOOL generates DOC into DIR/api, measured into DIR/gen.
