@@ -74,6 +74,7 @@ func (b *oaBuilder) build() *model.Package {
 	}
 	b.pagination()
 	model.Name(b.pkg)
+	b.sharedEnums()
 	for _, n := range unresolved {
 		b.warnUnresolved(n) // which names the Go type, made now
 	}

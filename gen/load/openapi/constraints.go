@@ -337,13 +337,27 @@ func (b *oaBuilder) enum(s *openapi3.Schema, loc oaLoc, at *model.Place, self *m
 		v, _ := json.Marshal(enumOf(s)[r.first])
 		b.warn(loc.add("enum", strconv.Itoa(r.again)), "the enum lists the value %s %d times (first at index %d): kept once", source.ClipTo(string(v), 100), r.n, r.first)
 	}
-	t := b.inlineType(s, at, self)
-	b.naming.Enum(t, &runtime.Schema{Type: typ, Enum: vals})
-	ds.Enum = vals
-	ds.Nullable = nullable
 	// The enum's type checks the constraints of its values too: what ds
 	// serves, the decoder checks.
-	t.Underlying.Check = b.constrain(s, typ, loc, ds, t.Underlying.Kind)
+	check := b.constrain(s, typ, loc, ds, enumRefKind(typ))
+	ds.Enum = vals
+	var t *model.Type
+	key := ""
+	if self == nil {
+		key = enumTypeKey(typ, ds)
+		t = b.enums[key]
+	}
+	if t != nil {
+		b.enumUses[t]++
+	} else {
+		t = b.inlineType(s, at, self)
+		b.naming.Enum(t, &runtime.Schema{Type: typ, Enum: vals})
+		t.Underlying.Check = check
+		if self == nil {
+			b.enums[key] = t
+		}
+	}
+	ds.Nullable = nullable
 	ot := &oaType{ref: &model.TypeRef{Kind: model.RefNamed, Named: t}, schema: ds, nullable: nullable}
 	if self == nil {
 		b.inline[s] = ot
@@ -385,4 +399,43 @@ func (b *oaBuilder) enter(s *openapi3.Schema, l oaLoc) func() {
 	}
 	b.building[s] = l
 	return func() { delete(b.building, s) }
+}
+
+// enumRefKind is the kind of the values of an enum of JSON type typ, as
+// model.Naming.Enum makes its type's.
+func enumRefKind(typ string) model.RefKind {
+	switch typ {
+	case openapi3.TypeString:
+		return model.RefString
+	case openapi3.TypeInteger:
+		return model.RefInt
+	}
+	return model.RefFloat
+}
+
+// enumTypeKey is what makes two inline enums one Go type: the schema ds their
+// values and constraints serve (its description included, which is the
+// type's doc; enumKey is a value's), but for what belongs to each use (a default, null).
+func enumTypeKey(typ string, ds *runtime.Schema) string {
+	cp := *ds
+	cp.Default, cp.Nullable = nil, false
+	j, err := json.Marshal(&cp)
+	if err != nil {
+		return ""
+	}
+	return typ + "\x00" + string(j)
+}
+
+// sharedEnums says, in the origin of each inline enum type that several
+// places use, how many other places use it.
+func (b *oaBuilder) sharedEnums() {
+	for t, n := range b.enumUses {
+		if t.Origin != "" {
+			more := strconv.Itoa(n) + " other places with the same values have this type too."
+			if n == 1 {
+				more = "1 other place with the same values has this type too."
+			}
+			t.Origin = strings.TrimSuffix(t.Origin, ".") + "; " + more
+		}
+	}
 }

@@ -35,18 +35,20 @@ import (
 // makes its Go names (see the package doc).
 func Load(src *source.Source, opts model.LoadOptions) (*model.Package, []source.Diagnostic, error) {
 	b := &oaBuilder{
-		src:     src,
-		root:    path.Clean(filepath.ToSlash(src.Name)),
-		swagger: src.Tree.Get("swagger") != nil,
-		named:   map[string]*oaNamed{},
-		byType:  map[*model.Type]*oaNamed{},
-		found:   map[nodeKey]*jsontree.Node{},
-		index:   map[*jsontree.Node]map[string]*jsontree.Node{},
-		inline:  map[*openapi3.Schema]*oaType{},
-		trees:   map[string]*jsontree.Node{},
-		sources: map[string]*source.Source{},
-		files:   map[string][]byte{},
-		refs:    &refFiles{doc: src.Name, allow: opts.AllowRefDirs, limit: source.FileLimit(opts.MaxFileBytes)},
+		src:      src,
+		root:     path.Clean(filepath.ToSlash(src.Name)),
+		swagger:  src.Tree.Get("swagger") != nil,
+		named:    map[string]*oaNamed{},
+		byType:   map[*model.Type]*oaNamed{},
+		found:    map[nodeKey]*jsontree.Node{},
+		index:    map[*jsontree.Node]map[string]*jsontree.Node{},
+		inline:   map[*openapi3.Schema]*oaType{},
+		enums:    map[string]*model.Type{},
+		enumUses: map[*model.Type]int{},
+		trees:    map[string]*jsontree.Node{},
+		sources:  map[string]*source.Source{},
+		files:    map[string][]byte{},
+		refs:     &refFiles{doc: src.Name, allow: opts.AllowRefDirs, limit: source.FileLimit(opts.MaxFileBytes)},
 	}
 	b.json = src.JSON
 	b.trees[b.root] = src.Tree
@@ -104,6 +106,12 @@ type oaBuilder struct {
 	// enums), by schema: a schema shared through kin-openapi's resolution gets
 	// one type.
 	inline map[*openapi3.Schema]*oaType
+	// enums are the types of inline enums, by what they check (enumKey):
+	// inline enums alike (Microsoft Graph's $orderby items of one entity, in
+	// every operation that lists it) are one type, named after the first
+	// place in document order that uses it; enumUses counts the other places.
+	enums    map[string]*model.Type
+	enumUses map[*model.Type]int
 	// building are the inline schemas whose members are being converted: a
 	// schema met again inside its own members is recursive, and its OpenTool
 	// schema becomes an entry of the document's schemas (promoted, by

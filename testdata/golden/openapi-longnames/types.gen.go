@@ -37,8 +37,8 @@ func decodeSubscriptionScheduleAddInvoiceItemPrice067393BehaviorOptionsA(d *runt
 
 // SubscriptionScheduleAddInvoiceItemPrice067526BehaviorOptionsB is the schema "SubscriptionScheduleAddInvoiceItemPriceDataRecurringIntervalCountWithProrationBehaviorOptionsB" of the document.
 type SubscriptionScheduleAddInvoiceItemPrice067526BehaviorOptionsB struct {
-	PaymentMethodOptionsCustomerBalanceBankB0243ECountryRequirements *PaymentMethodOptionsCustomerBalanceBankB0243ECountryRequirements2 `json:"payment_method_options_customer_balance_bank_transfer_eu_bank_transfer_country_requirements,omitzero"`
-	PaymentMethodOptionsCustomerBalanceBank68363ERequirementsV2      *PaymentMethodOptionsCustomerBalanceBank68363ERequirementsV22      `json:"payment_method_options_customer_balance_bank_transfer_eu_bank_transfer_country_requirements_v2,omitzero"`
+	PaymentMethodOptionsCustomerBalanceBankB0243ECountryRequirements *PaymentMethodOptionsCustomerBalanceBankB0243ECountryRequirements `json:"payment_method_options_customer_balance_bank_transfer_eu_bank_transfer_country_requirements,omitzero"`
+	PaymentMethodOptionsCustomerBalanceBank68363ERequirementsV2      *PaymentMethodOptionsCustomerBalanceBank68363ERequirementsV22     `json:"payment_method_options_customer_balance_bank_transfer_eu_bank_transfer_country_requirements_v2,omitzero"`
 }
 
 func decodeSubscriptionScheduleAddInvoiceItemPrice067526BehaviorOptionsB(d *runtime.Decoder, x *SubscriptionScheduleAddInvoiceItemPrice067526BehaviorOptionsB) {
@@ -49,8 +49,8 @@ func decodeSubscriptionScheduleAddInvoiceItemPrice067526BehaviorOptionsB(d *runt
 		switch string(d.Key()) {
 		case "payment_method_options_customer_balance_bank_transfer_eu_bank_transfer_country_requirements":
 			if !d.IsNull() {
-				var v PaymentMethodOptionsCustomerBalanceBankB0243ECountryRequirements2
-				decodePaymentMethodOptionsCustomerBalanceBankB0243ECountryRequirements2(d, &v)
+				var v PaymentMethodOptionsCustomerBalanceBankB0243ECountryRequirements
+				decodePaymentMethodOptionsCustomerBalanceBankB0243ECountryRequirements(d, &v)
 				x.PaymentMethodOptionsCustomerBalanceBankB0243ECountryRequirements = &v
 			}
 		case "payment_method_options_customer_balance_bank_transfer_eu_bank_transfer_country_requirements_v2":
@@ -65,7 +65,7 @@ func decodeSubscriptionScheduleAddInvoiceItemPrice067526BehaviorOptionsB(d *runt
 	}
 }
 
-// PaymentMethodOptionsCustomerBalanceBankB0243ECountryRequirements is the "payment_method_options_customer_balance_bank_transfer_eu_bank_transfer_country_requirements" member of SubscriptionScheduleAddInvoiceItemPrice067393BehaviorOptionsA.
+// PaymentMethodOptionsCustomerBalanceBankB0243ECountryRequirements is the "payment_method_options_customer_balance_bank_transfer_eu_bank_transfer_country_requirements" member of SubscriptionScheduleAddInvoiceItemPrice067393BehaviorOptionsA; 4 other places with the same values have this type too.
 type PaymentMethodOptionsCustomerBalanceBankB0243ECountryRequirements string
 
 const (
@@ -110,32 +110,6 @@ func decodePaymentMethodOptionsCustomerBalanceBank68363ERequirementsV2(d *runtim
 	}
 }
 
-// PaymentMethodOptionsCustomerBalanceBankB0243ECountryRequirements2 is the "payment_method_options_customer_balance_bank_transfer_eu_bank_transfer_country_requirements" member of SubscriptionScheduleAddInvoiceItemPrice067526BehaviorOptionsB.
-type PaymentMethodOptionsCustomerBalanceBankB0243ECountryRequirements2 string
-
-const (
-	PaymentMethodOptionsCustomerBalanceBankBD7FB19SubscriptionItem  PaymentMethodOptionsCustomerBalanceBankB0243ECountryRequirements2 = "automatically_finalize_invoice_after_the_grace_period_has_expired_for_every_subscription_item"
-	PaymentMethodOptionsCustomerBalanceBankB00C7DESubscriptionItems PaymentMethodOptionsCustomerBalanceBankB0243ECountryRequirements2 = "automatically_finalize_invoice_after_the_grace_period_has_expired_for_every_subscription_items"
-)
-
-// Valid reports whether x is one of the values the document allows.
-func (x PaymentMethodOptionsCustomerBalanceBankB0243ECountryRequirements2) Valid() bool {
-	switch x {
-	case PaymentMethodOptionsCustomerBalanceBankBD7FB19SubscriptionItem, PaymentMethodOptionsCustomerBalanceBankB00C7DESubscriptionItems:
-		return true
-	}
-	return false
-}
-
-func decodePaymentMethodOptionsCustomerBalanceBankB0243ECountryRequirements2(d *runtime.Decoder, x *PaymentMethodOptionsCustomerBalanceBankB0243ECountryRequirements2) {
-	if v, ok := d.String(); ok {
-		*x = PaymentMethodOptionsCustomerBalanceBankB0243ECountryRequirements2(v)
-		if !x.Valid() {
-			d.NotInEnum(v, "\"automatically_finalize_invoice_after_the_grace_period_has_expired_for_every_subscription_item\", \"automatically_finalize_invoice_after_the_grace_period_has_expired_for_every_subscription_items\"")
-		}
-	}
-}
-
 // PaymentMethodOptionsCustomerBalanceBank68363ERequirementsV22 is the "payment_method_options_customer_balance_bank_transfer_eu_bank_transfer_country_requirements_v2" member of SubscriptionScheduleAddInvoiceItemPrice067526BehaviorOptionsB.
 type PaymentMethodOptionsCustomerBalanceBank68363ERequirementsV22 struct {
 	PaymentMethodOptionsCustomerBalanceBankB0243ECountryRequirements *int64 `json:"payment_method_options_customer_balance_bank_transfer_eu_bank_transfer_country_requirements,omitzero"`
@@ -157,8 +131,8 @@ func decodePaymentMethodOptionsCustomerBalanceBank68363ERequirementsV22(d *runti
 
 // PostCustomersCustomerSubscriptionsF9144EMethodOptionsCardBody is the request body of "post_customers_customer_subscriptions_subscription_exposed_i".
 type PostCustomersCustomerSubscriptionsF9144EMethodOptionsCardBody struct {
-	PaymentMethodOptionsCustomerBalanceBankB0243ECountryRequirements *PaymentMethodOptionsCustomerBalanceBankB0243ECountryRequirements3 `json:"payment_method_options_customer_balance_bank_transfer_eu_bank_transfer_country_requirements,omitzero"`
-	NestedPaymentMethodOptionsCustomer66D8F5CountryRequirements      *NestedPaymentMethodOptionsCustomer66D8F5CountryRequirements       `json:"nested_payment_method_options_customer_balance_bank_transfer_eu_bank_transfer_country_requirements,omitzero"`
+	PaymentMethodOptionsCustomerBalanceBankB0243ECountryRequirements *PaymentMethodOptionsCustomerBalanceBankB0243ECountryRequirements `json:"payment_method_options_customer_balance_bank_transfer_eu_bank_transfer_country_requirements,omitzero"`
+	NestedPaymentMethodOptionsCustomer66D8F5CountryRequirements      *NestedPaymentMethodOptionsCustomer66D8F5CountryRequirements      `json:"nested_payment_method_options_customer_balance_bank_transfer_eu_bank_transfer_country_requirements,omitzero"`
 }
 
 func decodePostCustomersCustomerSubscriptionsF9144EMethodOptionsCardBody(d *runtime.Decoder, x *PostCustomersCustomerSubscriptionsF9144EMethodOptionsCardBody) {
@@ -169,8 +143,8 @@ func decodePostCustomersCustomerSubscriptionsF9144EMethodOptionsCardBody(d *runt
 		switch string(d.Key()) {
 		case "payment_method_options_customer_balance_bank_transfer_eu_bank_transfer_country_requirements":
 			if !d.IsNull() {
-				var v PaymentMethodOptionsCustomerBalanceBankB0243ECountryRequirements3
-				decodePaymentMethodOptionsCustomerBalanceBankB0243ECountryRequirements3(d, &v)
+				var v PaymentMethodOptionsCustomerBalanceBankB0243ECountryRequirements
+				decodePaymentMethodOptionsCustomerBalanceBankB0243ECountryRequirements(d, &v)
 				x.PaymentMethodOptionsCustomerBalanceBankB0243ECountryRequirements = &v
 			}
 		case "nested_payment_method_options_customer_balance_bank_transfer_eu_bank_transfer_country_requirements":
@@ -181,32 +155,6 @@ func decodePostCustomersCustomerSubscriptionsF9144EMethodOptionsCardBody(d *runt
 			}
 		default:
 			d.Skip()
-		}
-	}
-}
-
-// PaymentMethodOptionsCustomerBalanceBankB0243ECountryRequirements3 is the "payment_method_options_customer_balance_bank_transfer_eu_bank_transfer_country_requirements" member of PostCustomersCustomerSubscriptionsF9144EMethodOptionsCardBody.
-type PaymentMethodOptionsCustomerBalanceBankB0243ECountryRequirements3 string
-
-const (
-	PaymentMethodOptionsCustomerBalanceBankBEACFACSubscriptionItem  PaymentMethodOptionsCustomerBalanceBankB0243ECountryRequirements3 = "automatically_finalize_invoice_after_the_grace_period_has_expired_for_every_subscription_item"
-	PaymentMethodOptionsCustomerBalanceBankBA53C0DSubscriptionItems PaymentMethodOptionsCustomerBalanceBankB0243ECountryRequirements3 = "automatically_finalize_invoice_after_the_grace_period_has_expired_for_every_subscription_items"
-)
-
-// Valid reports whether x is one of the values the document allows.
-func (x PaymentMethodOptionsCustomerBalanceBankB0243ECountryRequirements3) Valid() bool {
-	switch x {
-	case PaymentMethodOptionsCustomerBalanceBankBEACFACSubscriptionItem, PaymentMethodOptionsCustomerBalanceBankBA53C0DSubscriptionItems:
-		return true
-	}
-	return false
-}
-
-func decodePaymentMethodOptionsCustomerBalanceBankB0243ECountryRequirements3(d *runtime.Decoder, x *PaymentMethodOptionsCustomerBalanceBankB0243ECountryRequirements3) {
-	if v, ok := d.String(); ok {
-		*x = PaymentMethodOptionsCustomerBalanceBankB0243ECountryRequirements3(v)
-		if !x.Valid() {
-			d.NotInEnum(v, "\"automatically_finalize_invoice_after_the_grace_period_has_expired_for_every_subscription_item\", \"automatically_finalize_invoice_after_the_grace_period_has_expired_for_every_subscription_items\"")
 		}
 	}
 }
@@ -266,8 +214,8 @@ func decodePostCustomersCustomerSubscriptionsF9144EMethodOptionsCardArgs(d *runt
 
 // PostCustomersCustomerSubscriptions65B9F6OptionsCardMandateBody is the request body of "post_customers_customer_subscriptions_subscription_exposed_i2".
 type PostCustomersCustomerSubscriptions65B9F6OptionsCardMandateBody struct {
-	PaymentMethodOptionsCustomerBalanceBankB0243ECountryRequirements *PaymentMethodOptionsCustomerBalanceBankB0243ECountryRequirements4 `json:"payment_method_options_customer_balance_bank_transfer_eu_bank_transfer_country_requirements,omitzero"`
-	NestedPaymentMethodOptionsCustomer66D8F5CountryRequirements      *NestedPaymentMethodOptionsCustomer66D8F5CountryRequirements2      `json:"nested_payment_method_options_customer_balance_bank_transfer_eu_bank_transfer_country_requirements,omitzero"`
+	PaymentMethodOptionsCustomerBalanceBankB0243ECountryRequirements *PaymentMethodOptionsCustomerBalanceBankB0243ECountryRequirements `json:"payment_method_options_customer_balance_bank_transfer_eu_bank_transfer_country_requirements,omitzero"`
+	NestedPaymentMethodOptionsCustomer66D8F5CountryRequirements      *NestedPaymentMethodOptionsCustomer66D8F5CountryRequirements2     `json:"nested_payment_method_options_customer_balance_bank_transfer_eu_bank_transfer_country_requirements,omitzero"`
 }
 
 func decodePostCustomersCustomerSubscriptions65B9F6OptionsCardMandateBody(d *runtime.Decoder, x *PostCustomersCustomerSubscriptions65B9F6OptionsCardMandateBody) {
@@ -278,8 +226,8 @@ func decodePostCustomersCustomerSubscriptions65B9F6OptionsCardMandateBody(d *run
 		switch string(d.Key()) {
 		case "payment_method_options_customer_balance_bank_transfer_eu_bank_transfer_country_requirements":
 			if !d.IsNull() {
-				var v PaymentMethodOptionsCustomerBalanceBankB0243ECountryRequirements4
-				decodePaymentMethodOptionsCustomerBalanceBankB0243ECountryRequirements4(d, &v)
+				var v PaymentMethodOptionsCustomerBalanceBankB0243ECountryRequirements
+				decodePaymentMethodOptionsCustomerBalanceBankB0243ECountryRequirements(d, &v)
 				x.PaymentMethodOptionsCustomerBalanceBankB0243ECountryRequirements = &v
 			}
 		case "nested_payment_method_options_customer_balance_bank_transfer_eu_bank_transfer_country_requirements":
@@ -290,32 +238,6 @@ func decodePostCustomersCustomerSubscriptions65B9F6OptionsCardMandateBody(d *run
 			}
 		default:
 			d.Skip()
-		}
-	}
-}
-
-// PaymentMethodOptionsCustomerBalanceBankB0243ECountryRequirements4 is the "payment_method_options_customer_balance_bank_transfer_eu_bank_transfer_country_requirements" member of PostCustomersCustomerSubscriptions65B9F6OptionsCardMandateBody.
-type PaymentMethodOptionsCustomerBalanceBankB0243ECountryRequirements4 string
-
-const (
-	PaymentMethodOptionsCustomerBalanceBankB8CB717SubscriptionItem  PaymentMethodOptionsCustomerBalanceBankB0243ECountryRequirements4 = "automatically_finalize_invoice_after_the_grace_period_has_expired_for_every_subscription_item"
-	PaymentMethodOptionsCustomerBalanceBankB84B26CSubscriptionItems PaymentMethodOptionsCustomerBalanceBankB0243ECountryRequirements4 = "automatically_finalize_invoice_after_the_grace_period_has_expired_for_every_subscription_items"
-)
-
-// Valid reports whether x is one of the values the document allows.
-func (x PaymentMethodOptionsCustomerBalanceBankB0243ECountryRequirements4) Valid() bool {
-	switch x {
-	case PaymentMethodOptionsCustomerBalanceBankB8CB717SubscriptionItem, PaymentMethodOptionsCustomerBalanceBankB84B26CSubscriptionItems:
-		return true
-	}
-	return false
-}
-
-func decodePaymentMethodOptionsCustomerBalanceBankB0243ECountryRequirements4(d *runtime.Decoder, x *PaymentMethodOptionsCustomerBalanceBankB0243ECountryRequirements4) {
-	if v, ok := d.String(); ok {
-		*x = PaymentMethodOptionsCustomerBalanceBankB0243ECountryRequirements4(v)
-		if !x.Valid() {
-			d.NotInEnum(v, "\"automatically_finalize_invoice_after_the_grace_period_has_expired_for_every_subscription_item\", \"automatically_finalize_invoice_after_the_grace_period_has_expired_for_every_subscription_items\"")
 		}
 	}
 }
@@ -375,8 +297,8 @@ func decodePostCustomersCustomerSubscriptions65B9F6OptionsCardMandateArgs(d *run
 
 // PostCustomersCustomerSubscriptions230C5FOptionsCardMandatesBody is the request body of "post_customers_customer_subscriptions_subscription_exposed_i3".
 type PostCustomersCustomerSubscriptions230C5FOptionsCardMandatesBody struct {
-	PaymentMethodOptionsCustomerBalanceBankB0243ECountryRequirements *PaymentMethodOptionsCustomerBalanceBankB0243ECountryRequirements5 `json:"payment_method_options_customer_balance_bank_transfer_eu_bank_transfer_country_requirements,omitzero"`
-	NestedPaymentMethodOptionsCustomer66D8F5CountryRequirements      *NestedPaymentMethodOptionsCustomer66D8F5CountryRequirements3      `json:"nested_payment_method_options_customer_balance_bank_transfer_eu_bank_transfer_country_requirements,omitzero"`
+	PaymentMethodOptionsCustomerBalanceBankB0243ECountryRequirements *PaymentMethodOptionsCustomerBalanceBankB0243ECountryRequirements `json:"payment_method_options_customer_balance_bank_transfer_eu_bank_transfer_country_requirements,omitzero"`
+	NestedPaymentMethodOptionsCustomer66D8F5CountryRequirements      *NestedPaymentMethodOptionsCustomer66D8F5CountryRequirements3     `json:"nested_payment_method_options_customer_balance_bank_transfer_eu_bank_transfer_country_requirements,omitzero"`
 }
 
 func decodePostCustomersCustomerSubscriptions230C5FOptionsCardMandatesBody(d *runtime.Decoder, x *PostCustomersCustomerSubscriptions230C5FOptionsCardMandatesBody) {
@@ -387,8 +309,8 @@ func decodePostCustomersCustomerSubscriptions230C5FOptionsCardMandatesBody(d *ru
 		switch string(d.Key()) {
 		case "payment_method_options_customer_balance_bank_transfer_eu_bank_transfer_country_requirements":
 			if !d.IsNull() {
-				var v PaymentMethodOptionsCustomerBalanceBankB0243ECountryRequirements5
-				decodePaymentMethodOptionsCustomerBalanceBankB0243ECountryRequirements5(d, &v)
+				var v PaymentMethodOptionsCustomerBalanceBankB0243ECountryRequirements
+				decodePaymentMethodOptionsCustomerBalanceBankB0243ECountryRequirements(d, &v)
 				x.PaymentMethodOptionsCustomerBalanceBankB0243ECountryRequirements = &v
 			}
 		case "nested_payment_method_options_customer_balance_bank_transfer_eu_bank_transfer_country_requirements":
@@ -399,32 +321,6 @@ func decodePostCustomersCustomerSubscriptions230C5FOptionsCardMandatesBody(d *ru
 			}
 		default:
 			d.Skip()
-		}
-	}
-}
-
-// PaymentMethodOptionsCustomerBalanceBankB0243ECountryRequirements5 is the "payment_method_options_customer_balance_bank_transfer_eu_bank_transfer_country_requirements" member of PostCustomersCustomerSubscriptions230C5FOptionsCardMandatesBody.
-type PaymentMethodOptionsCustomerBalanceBankB0243ECountryRequirements5 string
-
-const (
-	PaymentMethodOptionsCustomerBalanceBankB9658FASubscriptionItem  PaymentMethodOptionsCustomerBalanceBankB0243ECountryRequirements5 = "automatically_finalize_invoice_after_the_grace_period_has_expired_for_every_subscription_item"
-	PaymentMethodOptionsCustomerBalanceBankBAD5FABSubscriptionItems PaymentMethodOptionsCustomerBalanceBankB0243ECountryRequirements5 = "automatically_finalize_invoice_after_the_grace_period_has_expired_for_every_subscription_items"
-)
-
-// Valid reports whether x is one of the values the document allows.
-func (x PaymentMethodOptionsCustomerBalanceBankB0243ECountryRequirements5) Valid() bool {
-	switch x {
-	case PaymentMethodOptionsCustomerBalanceBankB9658FASubscriptionItem, PaymentMethodOptionsCustomerBalanceBankBAD5FABSubscriptionItems:
-		return true
-	}
-	return false
-}
-
-func decodePaymentMethodOptionsCustomerBalanceBankB0243ECountryRequirements5(d *runtime.Decoder, x *PaymentMethodOptionsCustomerBalanceBankB0243ECountryRequirements5) {
-	if v, ok := d.String(); ok {
-		*x = PaymentMethodOptionsCustomerBalanceBankB0243ECountryRequirements5(v)
-		if !x.Valid() {
-			d.NotInEnum(v, "\"automatically_finalize_invoice_after_the_grace_period_has_expired_for_every_subscription_item\", \"automatically_finalize_invoice_after_the_grace_period_has_expired_for_every_subscription_items\"")
 		}
 	}
 }

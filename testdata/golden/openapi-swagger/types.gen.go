@@ -77,7 +77,7 @@ type Problem struct {
 	Detail *string `json:"detail,omitzero"`
 }
 
-// OrderStatus is the "status" member of Order.
+// OrderStatus is the "status" member of Order; 1 other place with the same values has this type too.
 type OrderStatus string
 
 const (
@@ -103,38 +103,12 @@ func decodeOrderStatus(d *runtime.Decoder, x *OrderStatus) {
 	}
 }
 
-// FindOrdersStatusItem is an element of the "status" parameter of "findOrders".
-type FindOrdersStatusItem string
-
-const (
-	FindOrdersStatusItemPlaced  FindOrdersStatusItem = "placed"
-	FindOrdersStatusItemShipped FindOrdersStatusItem = "shipped"
-)
-
-// Valid reports whether x is one of the values the document allows.
-func (x FindOrdersStatusItem) Valid() bool {
-	switch x {
-	case FindOrdersStatusItemPlaced, FindOrdersStatusItemShipped:
-		return true
-	}
-	return false
-}
-
-func decodeFindOrdersStatusItem(d *runtime.Decoder, x *FindOrdersStatusItem) {
-	if v, ok := d.String(); ok {
-		*x = FindOrdersStatusItem(v)
-		if !x.Valid() {
-			d.NotInEnum(v, "\"placed\", \"shipped\"")
-		}
-	}
-}
-
 // FindOrdersArgs are the arguments of "findOrders" (GET /orders).
 type FindOrdersArgs struct {
-	Status []FindOrdersStatusItem `json:"status,omitzero"`
-	IDs    []int64                `json:"ids,omitzero"`
-	Tags   []string               `json:"tags,omitzero"`
-	Limit  *int32                 `json:"limit,omitzero"`
+	Status []OrderStatus `json:"status,omitzero"`
+	IDs    []int64       `json:"ids,omitzero"`
+	Tags   []string      `json:"tags,omitzero"`
+	Limit  *int32        `json:"limit,omitzero"`
 }
 
 func decodeFindOrdersArgs(d *runtime.Decoder, x *FindOrdersArgs) {
@@ -146,10 +120,10 @@ func decodeFindOrdersArgs(d *runtime.Decoder, x *FindOrdersArgs) {
 		case "status":
 			if !d.IsNull() {
 				if d.Array() {
-					x.Status = []FindOrdersStatusItem{}
+					x.Status = []OrderStatus{}
 					for d.NextItem() {
-						var e1 FindOrdersStatusItem
-						decodeFindOrdersStatusItem(d, &e1)
+						var e1 OrderStatus
+						decodeOrderStatus(d, &e1)
 						x.Status = append(x.Status, e1)
 					}
 				}
