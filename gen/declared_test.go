@@ -69,6 +69,9 @@ func TestDeclaredNames(t *testing.T) {
 				if ty.Decoder != "" {
 					known[ty.Decoder] = true
 				}
+				if ty.BodySender != "" {
+					known[ty.BodySender] = true
+				}
 				for _, v := range ty.Values {
 					known[v.Name] = true
 				}

@@ -145,6 +145,23 @@ func (d *Decoder) Required(seen []uint64, names ...string) {
 	}
 }
 
+// Mark returns where d is in its input, for Rewind.
+func (d *Decoder) Mark() int { return d.pos }
+
+// Rewind takes d back to mark, a Mark taken before the value just read, so
+// that a second generated decoder reads the same value: the arguments of an
+// OpenAPI operation whose request body is a struct they embed are read once
+// for the parameters and once for the body's members, each decoder skipping
+// the other's. It reports false, and leaves d where it is, after a syntax
+// error (reported once) or a mark that is not in the input.
+func (d *Decoder) Rewind(mark int) bool {
+	if d.broken || mark < 0 || mark > d.pos {
+		return false
+	}
+	d.pos = mark
+	return true
+}
+
 // StringPtr reads an optional string: nil for null, else a pointer to it.
 func (d *Decoder) StringPtr() *string {
 	if d.IsNull() {

@@ -172,6 +172,12 @@ func emitType(f *jen.File, t *model.Type) {
 		// }
 		var fields []jen.Code
 		for _, fl := range t.Fields {
+			if fl.Embedded {
+				// MicrosoftGraphUser: the members of the request body are arguments
+				doc := fl.Name + " holds the members of the request body, which are arguments beside the others."
+				fields = append(fields, docComment(fl.Name, doc, "").Id(fl.Name))
+				continue
+			}
 			tag, doc := fl.JSONName, fl.Doc
 			if !fl.Required {
 				tag += ",omitzero"
@@ -208,6 +214,9 @@ func emitType(f *jen.File, t *model.Type) {
 	}
 	if t.Decoder != "" {
 		emitDecoder(f, t)
+	}
+	if t.BodySender != "" {
+		emitBodySender(f, t)
 	}
 }
 
@@ -341,6 +350,21 @@ func emitDecoder(f *jen.File, t *model.Type) {
 // members it saw in a bit set.
 func structDecoder(t *model.Type) []jen.Code {
 	body := []jen.Code{jen.If(jen.Op("!").Id("d").Dot("Object").Call()).Block(jen.Return())}
+	var embedded *model.Field
+	for i, fl := range t.Fields {
+		if fl.Embedded {
+			// mark := d.Mark(): the embedded body's decoder reads the object again
+			embedded = fl
+			own := append(append([]*model.Field(nil), t.Fields[:i]...), t.Fields[i+1:]...)
+			if len(own) == 0 && t.Check == nil {
+				// decodeNewPet(d, &x.NewPet): the body's members are all the arguments
+				return []jen.Code{jen.Id(decoderOf(fl.Type.Named)).Call(jen.Id("d"), jen.Op("&").Id("x").Dot(fl.Name))}
+			}
+			t = &model.Type{Name: t.Name, Fields: own, Check: t.Check}
+			body = append([]jen.Code{jen.Id("mark").Op(":=").Id("d").Dot("Mark").Call()}, body...)
+			break
+		}
+	}
 	nreq := 0
 	for _, fl := range t.Fields {
 		if fl.Required {
@@ -410,6 +434,11 @@ func structDecoder(t *model.Type) []jen.Code {
 			}
 		}
 		body = append(body, jen.Id("d").Dot("Required").Call(names...))
+	}
+	if embedded != nil {
+		// if d.Rewind(mark) { decodeMicrosoftGraphUser(d, &x.MicrosoftGraphUser) }
+		body = append(body, jen.If(jen.Id("d").Dot("Rewind").Call(jen.Id("mark"))).Block(
+			jen.Id(decoderOf(embedded.Type.Named)).Call(jen.Id("d"), jen.Op("&").Id("x").Dot(embedded.Name))))
 	}
 	return body
 }

@@ -15,7 +15,10 @@ import (
 
 // present renders the condition under which an optional argument is sent, or
 // nil when it always is.
-func present(f *model.Field) jen.Code {
+func present(f *model.Field) jen.Code { return presentIn("args", f) }
+
+// presentIn is present for a field of the struct in the variable recv.
+func presentIn(recv string, f *model.Field) jen.Code {
 	if f.Required && !f.Pointer {
 		return nil
 	}
@@ -23,18 +26,24 @@ func present(f *model.Field) jen.Code {
 		return nil // null is a value: sent as the parameter's empty form
 	}
 	if !f.Pointer && f.Type.Kind == model.RefNamed && f.Type.Named.Kind == model.KindUnion {
-		return jen.Op("!").Id("args").Dot(f.Name).Dot("IsZero").Call()
+		return jen.Op("!").Id(recv).Dot(f.Name).Dot("IsZero").Call()
 	}
 	if f.NullFlag != "" {
-		return jen.Id("args").Dot(f.Name).Op("!=").Nil().Op("||").Id("args").Dot(f.NullFlag)
+		return jen.Id(recv).Dot(f.Name).Op("!=").Nil().Op("||").Id(recv).Dot(f.NullFlag)
 	}
-	return jen.Id("args").Dot(f.Name).Op("!=").Nil()
+	return jen.Id(recv).Dot(f.Name).Op("!=").Nil()
 }
 
 // requestStmt is the call that puts one argument into the request.
 func requestStmt(fn *model.Function, f *model.Field) jen.Code {
+	return requestStmtIn("args", fn.HTTP.BodyMedia, f)
+}
+
+// requestStmtIn is requestStmt for a field of the struct in the variable
+// recv, sent in a body of media type media.
+func requestStmtIn(recv, media string, f *model.Field) jen.Code {
 	h := f.HTTP
-	v := jen.Id("args").Dot(f.Name)
+	v := jen.Id(recv).Dot(f.Name)
 	if h.JSON && h.In != model.InBody && h.In != model.InBodyProp {
 		v = restQ("JSONContent").Call(v)
 	}
@@ -46,19 +55,22 @@ func requestStmt(fn *model.Function, f *model.Field) jen.Code {
 		// r.QueryString(args.Filter), or r.QueryString(rest.JSONContent(args.Q))
 		return r.Dot("QueryString").Call(v)
 	case model.InBody:
-		switch model.MediaKind(fn.HTTP.BodyMedia) {
+		switch model.MediaKind(media) {
 		case "binary":
-			return r.Dot("RawBody").Call(v, jen.Lit(fn.HTTP.BodyMedia))
+			return r.Dot("RawBody").Call(v, jen.Lit(media))
 		case "text":
 			val := jen.Index().Byte().Call(v)
 			if f.Pointer {
 				val = jen.Index().Byte().Call(jen.Op("*").Add(v))
 			}
-			return r.Dot("RawBody").Call(val, jen.Lit(fn.HTTP.BodyMedia))
+			return r.Dot("RawBody").Call(val, jen.Lit(media))
 		}
 		return r.Dot("JSONBody").Call(v)
+	case model.InBodyMembers:
+		// sendMicrosoftGraphUser(r, &args.MicrosoftGraphUser)
+		return jen.Id(model.EmbeddedStruct(f).BodySender).Call(r, jen.Op("&").Add(v))
 	case model.InBodyProp:
-		switch model.MediaKind(fn.HTTP.BodyMedia) {
+		switch model.MediaKind(media) {
 		case "form":
 			return r.Dot("FormField").Call(append([]jen.Code{jen.Lit(h.Name), v}, styleArgs(h)...)...)
 		case "multipart":
@@ -134,7 +146,7 @@ func restRequest(fn *model.Function) []jen.Code {
 			if fl.HTTP == nil {
 				continue
 			}
-			if fl.HTTP.In == model.InBodyProp {
+			if fl.HTTP.In == model.InBodyProp || fl.HTTP.In == model.InBodyMembers {
 				bodyProps = true
 			}
 			stmt := requestStmt(fn, fl)
@@ -194,4 +206,29 @@ func securityCalls(sets [][]string) [][]string {
 		out = append(out, set)
 	}
 	return out
+}
+
+// emitBodySender renders the function that puts the members of the struct t
+// into the JSON body of a request, for the operations whose arguments embed
+// it as their body (model.Field.Embedded): one for them all.
+//
+//	// sendT puts the members of x into the JSON object body of r.
+//	func sendT(r *rest.Request, x *T) {
+//		r.BodyField("name", x.Name)
+//		if x.Tag != nil || x.TagNull {
+//			r.BodyField("tag", x.Tag)
+//		}
+//	}
+func emitBodySender(f *jen.File, t *model.Type) {
+	var body []jen.Code
+	for _, fl := range t.Fields {
+		stmt := requestStmtIn("x", "application/json", fl)
+		if cond := presentIn("x", fl); cond != nil {
+			stmt = jen.If(cond).Block(stmt)
+		}
+		body = append(body, stmt)
+	}
+	f.Comment(t.BodySender + " puts the members of x into the JSON object body of r.")
+	f.Func().Id(t.BodySender).Params(jen.Id("r").Op("*").Add(restQ("Request")), jen.Id("x").Op("*").Id(t.Name)).Block(body...)
+	f.Line()
 }

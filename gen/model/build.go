@@ -495,7 +495,7 @@ func MarkDecoders(p *Package) {
 		}
 		if t.Kind == KindStruct {
 			for _, f := range t.Fields {
-				if !ValidTagName(f.JSONName) {
+				if !f.Embedded && !ValidTagName(f.JSONName) {
 					t.CustomJSON = true
 				}
 			}

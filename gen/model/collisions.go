@@ -85,6 +85,9 @@ func checkType(out *[]string, pkg *checkScope, t *Type) {
 	if t.Decoder != "" {
 		pkg.add(t.Decoder, "the decoder of the type "+t.Name)
 	}
+	if t.BodySender != "" {
+		pkg.add(t.BodySender, "the function that sends the type "+t.Name+" as a request body")
+	}
 	switch t.Kind {
 	case KindEnum:
 		values := newCheckScope(out, "value of the enum "+t.Name)
@@ -101,7 +104,7 @@ func checkType(out *[]string, pkg *checkScope, t *Type) {
 			if f.NullFlag != "" {
 				fields.add(f.NullFlag, "the null flag "+f.NullFlag+" of "+strconv.Quote(f.JSONName))
 			}
-			if t.Decoder != "" || t.CustomJSON {
+			if (t.Decoder != "" || t.CustomJSON) && !f.Embedded {
 				members.add(f.JSONName, "the field "+f.Name)
 			}
 		}

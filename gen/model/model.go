@@ -73,6 +73,35 @@ type Type struct {
 	// Check holds the constraints of a KindStruct as a whole (MinProperties,
 	// MaxProperties); nil when there are none.
 	Check *Constraints
+	// BodySender is, for a struct that operations' arguments embed as their
+	// JSON request body (Field.Embedded), the name of the generated function
+	// that puts its members into a request ("" otherwise); its fields that
+	// may be sent null have null flags (Field.NullFlag).
+	BodySender string
+}
+
+// EmbeddedStruct is the struct the Embedded field f embeds (through the
+// alias it may embed it by).
+func EmbeddedStruct(f *Field) *Type {
+	t := f.Type.Named
+	for t.Kind == KindAlias && t.Underlying.Kind == RefNamed {
+		t = t.Underlying.Named
+	}
+	return t
+}
+
+// ArgFields returns the arguments among the fields of t: its fields, with
+// the members of an embedded request body (Field.Embedded) in the place of
+// the field that embeds them.
+func ArgFields(t *Type) []*Field {
+	for i, f := range t.Fields {
+		if f.Embedded {
+			out := append([]*Field(nil), t.Fields[:i]...)
+			out = append(out, EmbeddedStruct(f).Fields...)
+			return append(out, t.Fields[i+1:]...)
+		}
+	}
+	return t.Fields
 }
 
 // Variant is one alternative of a union.
@@ -160,6 +189,16 @@ type Field struct {
 	// the value's JSON text, as an event's data is, or the value itself.
 	// Its struct has CustomJSON.
 	JSONText bool
+	// Embedded is set for the field of an OpenAPI operation's arguments that
+	// holds its JSON request body when the body is a component: the struct
+	// Type names (Type.BodySender) is embedded (the field's Name is its
+	// type's), so that its members are arguments beside the parameters, in
+	// Go (promoted fields) and in JSON (encoding/json flattens an embedded
+	// struct) alike, and one type and one decoder serve every operation that
+	// sends it. Its HTTP.In is InBodyMembers; JSONName is "". Should a
+	// parameter have the struct's name, it embeds an alias of the struct
+	// (EmbeddedStruct) named after the arguments.
+	Embedded bool
 }
 
 // Function is one function of the tool.
@@ -206,6 +245,9 @@ const (
 	InQueryString In = "querystring"
 	InBody        In = "body"     // the whole request body
 	InBodyProp    In = "bodyprop" // one member of an object request body
+	// InBodyMembers is the embedded struct whose members are the members of
+	// a JSON object body (Field.Embedded).
+	InBodyMembers In = "bodymembers"
 )
 
 // FieldHTTP says where and how an argument travels in the HTTP request.

@@ -48,6 +48,7 @@ const (
 	nameHeaders                   // the response type typ and the method of the *Function
 	nameWebhook                   // the receiver's method and event type of the *Webhook (webhooks.go)
 	namePaging                    // the iterator method of the *Function's Paging
+	nameEmbed                     // the embedded *Field of typ (Field.Embedded) and its type's BodySender
 )
 
 // nameRequest is one name asked for: one of a loader's thousands, so small.
@@ -139,6 +140,13 @@ func (n *Naming) Servers(api *API) { n.add(nameRequest{kind: nameServers, of: ap
 // the names of its fields are asked for with Member after.
 func (n *Naming) Headers(fn *Function, t *Type) {
 	n.add(nameRequest{kind: nameHeaders, typ: t, of: fn})
+}
+
+// Embed asks for the name of the field f of the argument struct owner that
+// embeds the struct of a request body (Field.Embedded): its type's name,
+// which the field must have; and for the name of that type's BodySender.
+func (n *Naming) Embed(owner *Type, f *Field) {
+	n.add(nameRequest{kind: nameEmbed, typ: owner, of: f})
 }
 
 // Paging asks for the name of the iterator method of fn's Paging (FAll).
@@ -257,6 +265,8 @@ func (n *Naming) name(p *Package) {
 				}
 				sv.Const = types.Take(name)
 			}
+		case nameEmbed:
+			nameEmbedded(p, types, scope(r.typ, reservedFieldNames), r.typ, r.of.(*Field))
 		case nameNullFlag:
 			f := r.of.(*Field)
 			f.NullFlag = scope(r.typ, reservedFieldNames).Take(f.Name + "Null")
@@ -276,6 +286,30 @@ func (n *Naming) name(p *Package) {
 			namePatternVar(p, patterns, r.of.(*Constraints))
 		}
 	}
+}
+
+// nameEmbedded names the field f of the arguments args that embeds a
+// request body's struct (Field.Embedded): its name is the struct's, unless a
+// parameter has taken it (fields is the scope of args' fields), when f
+// embeds an alias of the struct named after args ("UpdateUserArgsBody").
+func nameEmbedded(p *Package, types, fields *Scope, args *Type, f *Field) {
+	body := f.Type.Named
+	if body.BodySender == "" {
+		body.BodySender = "send" + body.Name
+	}
+	if !fields.Has(body.Name) {
+		f.Name = fields.Take(body.Name)
+		return
+	}
+	name := types.Take(args.Name + "Body")
+	for fields.Has(name) {
+		name = types.Take(args.Name + "Body")
+	}
+	alias := &Type{Name: name, Kind: KindAlias, Underlying: &TypeRef{Kind: RefNamed, Named: body}}
+	alias.Doc = name + " is " + body.Name + ", under the name that " + args.Name + " embeds it by: a parameter has the name " + body.Name + "."
+	p.Types = append(p.Types, alias)
+	f.Type = &TypeRef{Kind: RefNamed, Named: alias}
+	f.Name = fields.Take(name)
 }
 
 // namePatternVar gives c's pattern its package variable: one per distinct

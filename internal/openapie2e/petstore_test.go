@@ -145,7 +145,7 @@ func TestPetstoreClient(t *testing.T) {
 	// POST with a flattened JSON body, in document order, optional members left out.
 	f.expect(exchange{method: "POST", path: "/v1/pets", body: `{"name":"Rex","tag":"dog"}`, contentType: "application/json",
 		header: map[string]string{"X-API-Key": "k3y"}, status: 201, response: petJSON})
-	pet, err := c.CreatePet(ctx, petstore.CreatePetArgs{Name: "Rex", Tag: ptr("dog")})
+	pet, err := c.CreatePet(ctx, petstore.CreatePetArgs{NewPet: petstore.NewPet{Name: "Rex", Tag: ptr("dog")}})
 	if err != nil || pet.ID != 7 {
 		t.Fatalf("CreatePet: %+v, %v", pet, err)
 	}
@@ -153,7 +153,7 @@ func TestPetstoreClient(t *testing.T) {
 	// A documented error: typed body and status.
 	f.expect(exchange{method: "POST", path: "/v1/pets", body: `{"name":"Rex"}`, contentType: "application/json",
 		status: 409, response: `{"code":409,"message":"exists"}`})
-	_, err = c.CreatePet(ctx, petstore.CreatePetArgs{Name: "Rex"})
+	_, err = c.CreatePet(ctx, petstore.CreatePetArgs{NewPet: petstore.NewPet{Name: "Rex"}})
 	var apiErr *rest.APIError[petstore.Error]
 	if !errors.As(err, &apiErr) || apiErr.StatusCode != 409 || apiErr.Body.Message != "exists" || apiErr.Body.Code != 409 {
 		t.Errorf("CreatePet 409: got %v", err)
@@ -162,7 +162,7 @@ func TestPetstoreClient(t *testing.T) {
 	// The default response is documented too.
 	f.expect(exchange{method: "POST", path: "/v1/pets", body: `{"name":"Rex"}`, contentType: "application/json",
 		status: 503, response: `{"code":1,"message":"down"}`})
-	_, err = c.CreatePet(ctx, petstore.CreatePetArgs{Name: "Rex"})
+	_, err = c.CreatePet(ctx, petstore.CreatePetArgs{NewPet: petstore.NewPet{Name: "Rex"}})
 	if !errors.As(err, &apiErr) || apiErr.StatusCode != 503 || apiErr.Body.Message != "down" {
 		t.Errorf("CreatePet default: got %v", err)
 	}

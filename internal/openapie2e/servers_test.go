@@ -180,14 +180,14 @@ func TestResponseHeaders(t *testing.T) {
 	}
 	f.expect(exchange{method: "POST", path: "/items", body: `{"name":"two"}`, contentType: "application/json",
 		status: 201, response: `{"id":2,"name":"two"}`, responseHeader: map[string]string{"Location": "/items/2"}})
-	created, err := c.CreateItemWithHeaders(ctx, servers.CreateItemArgs{Name: "two"})
+	created, err := c.CreateItemWithHeaders(ctx, servers.CreateItemArgs{Item: servers.Item{Name: "two"}})
 	if err != nil || created.Location != "/items/2" || created.Body.ID == nil || *created.Body.ID != 2 {
 		t.Errorf("CreateItemWithHeaders: %+v, %v", created, err)
 	}
 	// The plain method returns the body alone.
 	f.expect(exchange{method: "POST", path: "/items", body: `{"name":"three"}`, contentType: "application/json",
 		status: 201, response: `{"name":"three"}`, responseHeader: map[string]string{"Location": "/items/3"}})
-	if item, err := c.CreateItem(ctx, servers.CreateItemArgs{Name: "three"}); err != nil || item.Name != "three" {
+	if item, err := c.CreateItem(ctx, servers.CreateItemArgs{Item: servers.Item{Name: "three"}}); err != nil || item.Name != "three" {
 		t.Errorf("CreateItem: %+v, %v", item, err)
 	}
 	// A header that is not what the document says is an error of the API.

@@ -108,7 +108,7 @@ func TestStrictResponsesWriteOnly(t *testing.T) {
 	rs := httptest.NewServer(api)
 	defer rs.Close()
 	c := v32.NewClient(rs.URL, rest.WithStrictResponses())
-	item, err := c.CreateItem(t.Context(), v32.CreateItemArgs{ID: "a", Status: v32.ItemStatusActive, Secret: "s"})
+	item, err := c.CreateItem(t.Context(), v32.CreateItemArgs{Item: v32.Item{ID: "a", Status: v32.ItemStatusActive, Secret: "s"}})
 	if err != nil || item.ID != "a" {
 		t.Errorf("CreateItem: %+v, %v", item, err)
 	}
@@ -117,7 +117,7 @@ func TestStrictResponsesWriteOnly(t *testing.T) {
 	}
 	// The other required members are still checked.
 	api.answer(201, `{"status":"active"}`)
-	if _, err := c.CreateItem(t.Context(), v32.CreateItemArgs{ID: "a", Status: v32.ItemStatusActive, Secret: "s"}); err == nil || !strings.Contains(err.Error(), "/id: missing required member") || strings.Contains(err.Error(), "secret") {
+	if _, err := c.CreateItem(t.Context(), v32.CreateItemArgs{Item: v32.Item{ID: "a", Status: v32.ItemStatusActive, Secret: "s"}}); err == nil || !strings.Contains(err.Error(), "/id: missing required member") || strings.Contains(err.Error(), "secret") {
 		t.Errorf("a response without id: %v", err)
 	}
 

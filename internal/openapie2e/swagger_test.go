@@ -25,7 +25,7 @@ func TestSwaggerClient(t *testing.T) {
 	f.expect(exchange{method: "GET", path: "/api/orders", query: "status=placed,shipped&ids=1&ids=2&tags=a|b&limit=5&api_key=k%26y",
 		status: 200, response: `[{"id":1,"item":"pen","quantity":2,"shipDate":"2024-02-03T04:05:06Z","extras":{"gift":1.5}}]`})
 	orders, err := c.FindOrders(ctx, swagger.FindOrdersArgs{
-		Status: []swagger.FindOrdersStatusItem{swagger.FindOrdersStatusItemPlaced, swagger.FindOrdersStatusItemShipped},
+		Status: []swagger.OrderStatus{swagger.OrderStatusPlaced, swagger.OrderStatusShipped},
 		IDs:    []int64{1, 2}, Tags: []string{"a", "b"}, Limit: ptr[int32](5),
 	})
 	if err != nil || len(orders) != 1 || *orders[0].ID != 1 || orders[0].Extras["gift"] != 1.5 || orders[0].ShipDate.Year() != 2024 {

@@ -54,7 +54,7 @@ func TestTuples(t *testing.T) {
 
 	// The same in Go.
 	c := wild.NewClient(rest.URL)
-	if _, err := c.AddPlace(ctx, wild.AddPlaceArgs{Name: "Work", Location: []float64{1, 2}, Label: []json.RawMessage{json.RawMessage(`"w"`), json.RawMessage(`2`)}}); err != nil {
+	if _, err := c.AddPlace(ctx, wild.AddPlaceArgs{Place: wild.Place{Name: "Work", Location: []float64{1, 2}, Label: []json.RawMessage{json.RawMessage(`"w"`), json.RawMessage(`2`)}}}); err != nil {
 		t.Error(err)
 	}
 	if string(api.last()) != `{"name":"Work","location":[1,2],"label":["w",2]}` {

@@ -76,7 +76,7 @@ func assembleExample(args *model.Type, params map[string]any, body any) json.Raw
 	var b bytes.Buffer
 	b.WriteByte('{')
 	n := 0
-	for _, f := range args.Fields {
+	for _, f := range model.ArgFields(args) {
 		var v any
 		if h := f.HTTP; h != nil {
 			switch h.In {

@@ -45,6 +45,7 @@ func Load(src *source.Source, opts model.LoadOptions) (*model.Package, []source.
 		inline:   map[*openapi3.Schema]*oaType{},
 		enums:    map[string]*model.Type{},
 		enumUses: map[*model.Type]int{},
+		bodies:   map[*model.Type]bool{},
 		trees:    map[string]*jsontree.Node{},
 		sources:  map[string]*source.Source{},
 		files:    map[string][]byte{},
@@ -112,6 +113,9 @@ type oaBuilder struct {
 	// place in document order that uses it; enumUses counts the other places.
 	enums    map[string]*model.Type
 	enumUses map[*model.Type]int
+	// bodies are the component structs that operations' arguments embed as
+	// their JSON request body (embedBody), which have null flags.
+	bodies map[*model.Type]bool
 	// building are the inline schemas whose members are being converted: a
 	// schema met again inside its own members is recursive, and its OpenTool
 	// schema becomes an entry of the document's schemas (promoted, by

@@ -80,7 +80,7 @@ func (b *oaBuilder) maxItems(po pagingOp, pg *model.Paging) {
 		fn.Args = po.args
 		b.pkg.Types = append(b.pkg.Types, fn.Args)
 	}
-	for _, f := range fn.Args.Fields {
+	for _, f := range model.ArgFields(fn.Args) {
 		if f.JSONName == maxItemsName {
 			return
 		}
@@ -219,7 +219,7 @@ func arg(fn *model.Function, names ...string) *model.Field {
 		return nil
 	}
 	for _, n := range names {
-		for _, f := range fn.Args.Fields {
+		for _, f := range model.ArgFields(fn.Args) {
 			if f.HTTP != nil && (f.HTTP.In == model.InQuery || f.HTTP.In == model.InBodyProp) && f.HTTP.Name == n && !f.HTTP.JSON {
 				return f
 			}

@@ -43,6 +43,9 @@ func (b *oaBuilder) requestBody(fn *model.Function, rb *openapi3.RequestBody, lo
 	for _, u := range b.undeclared(m, seen) {
 		members = append(members, property{u.name, anySchema(), u.loc, true})
 	}
+	if kind == "json" && sr.Ref != "" && b.embedBody(fn, sr, mloc, members, a) {
+		return
+	}
 	for _, mb := range members {
 		b.bodyMemberArg(fn, media, mb, a)
 	}
@@ -147,4 +150,50 @@ func (b *oaBuilder) bodyMemberArg(fn *model.Function, media *openapi3.MediaType,
 	}
 	f.HTTP = h
 	a.add(f, pt, desc)
+}
+
+// embedBody makes the JSON object body whose schema is the component sr (at
+// mloc) one embedded field of the arguments (model.Field.Embedded), when the
+// component's struct holds exactly the members sent (members) and encoding/json
+// can flatten it; and reports whether it did. The declaration still lists
+// each member as an argument, with the schema the component gives it, so
+// that the tool's arguments are the same either way; but the members' Go
+// fields, their decoder and the statements that send them are the
+// component's, once, rather than a copy in every operation that sends it.
+func (b *oaBuilder) embedBody(fn *model.Function, sr *openapi3.SchemaRef, mloc oaLoc, members []property, a *opArgs) bool {
+	pt := b.conv(sr, mloc, model.BodyPlace(fn))
+	if pt.nullable || pt.ref.Kind != model.RefNamed {
+		return false
+	}
+	t := pt.ref.Named
+	n := b.byType[t]
+	if n == nil || t.Kind != model.KindStruct || t.CustomJSON || n.schema == nil || len(t.Fields) != len(members) || len(n.schema.Properties) != len(members) {
+		return false
+	}
+	for i, f := range t.Fields {
+		if f.JSONName != members[i].name || n.schema.Properties[i].Name != f.JSONName || !model.ValidTagName(f.JSONName) || f.JSONText {
+			return false
+		}
+	}
+	for i, mb := range members {
+		a.name(mb.name, "body")
+		desc := ""
+		if mb.sr != nil && mb.sr.Value != nil && mb.sr.Ref == "" {
+			desc = schemaDoc(mb.sr.Value)
+		}
+		a.dfn.Parameters = append(a.dfn.Parameters, runtime.Parameter{Name: mb.name, Description: desc, Schema: n.schema.Properties[i].Schema, Required: mb.required})
+	}
+	if !b.bodies[t] {
+		b.bodies[t] = true
+		for _, f := range t.Fields {
+			f.HTTP = &model.FieldHTTP{In: model.InBodyProp, Name: f.JSONName, Style: "form", Explode: true}
+			if !f.Required && f.Nullable && f.Type.Kind != model.RefRaw {
+				b.naming.NullFlag(t, f)
+			}
+		}
+	}
+	f := &model.Field{Embedded: true, Type: pt.ref, Required: true, HTTP: &model.FieldHTTP{In: model.InBodyMembers, Name: fn.HTTP.BodyMedia}}
+	b.naming.Embed(a.args, f)
+	a.args.Fields = append(a.args.Fields, f)
+	return true
 }

@@ -94,78 +94,7 @@ var _ Service = (*Client)(nil)
 // POST /check
 func (c *Client) Check(ctx context.Context, args CheckArgs) (CheckResult, error) {
 	r := c.rc.NewRequest("POST", "/check")
-	if args.Text != nil {
-		r.BodyField("text", args.Text)
-	}
-	if args.Code != nil {
-		r.BodyField("code", args.Code)
-	}
-	if args.Email != nil {
-		r.BodyField("email", args.Email)
-	}
-	if args.ID != nil {
-		r.BodyField("id", args.ID)
-	}
-	if args.Count != nil {
-		r.BodyField("count", args.Count)
-	}
-	if args.Ratio != nil {
-		r.BodyField("ratio", args.Ratio)
-	}
-	if args.Step != nil {
-		r.BodyField("step", args.Step)
-	}
-	if args.Half != nil {
-		r.BodyField("half", args.Half)
-	}
-	if args.Tags != nil {
-		r.BodyField("tags", args.Tags)
-	}
-	if args.Attrs != nil {
-		r.BodyField("attrs", args.Attrs)
-	}
-	if args.Opts != nil {
-		r.BodyField("opts", args.Opts)
-	}
-	if args.Day != nil {
-		r.BodyField("day", args.Day)
-	}
-	if args.Short != nil {
-		r.BodyField("short", args.Short)
-	}
-	if args.Level != nil {
-		r.BodyField("level", args.Level)
-	}
-	if args.Mode != nil {
-		r.BodyField("mode", args.Mode)
-	}
-	if args.Choice != nil {
-		r.BodyField("choice", args.Choice)
-	}
-	if args.Anything != nil {
-		r.BodyField("anything", args.Anything)
-	}
-	if args.List != nil {
-		r.BodyField("list", args.List)
-	}
-	if args.Obj != nil {
-		r.BodyField("obj", args.Obj)
-	}
-	if args.Flag != nil {
-		r.BodyField("flag", args.Flag)
-	}
-	if args.Multi != nil {
-		r.BodyField("multi", args.Multi)
-	}
-	if args.Never != nil {
-		r.BodyField("never", args.Never)
-	}
-	if args.None != nil {
-		r.BodyField("none", args.None)
-	}
-	if args.Empty != nil {
-		r.BodyField("empty", args.Empty)
-	}
+	sendCheck(r, &args.Check)
 	r.ObjectBody(true)
 	var out CheckResult
 	resp, err := r.Send(ctx)

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 
 	"github.com/opentoolgen/opentoolgen/runtime"
+	"github.com/opentoolgen/opentoolgen/runtime/rest"
 )
 
 // Check is the schema "Check" of the document.
@@ -37,6 +38,288 @@ type Check struct {
 	Never *float64        `json:"never,omitzero"`
 	None  []int64         `json:"none,omitzero"`
 	Empty map[string]any  `json:"empty,omitzero"`
+}
+
+func decodeCheck(d *runtime.Decoder, x *Check) {
+	if !d.Object() {
+		return
+	}
+	for d.Next() {
+		switch string(d.Key()) {
+		case "text":
+			if !d.IsNull() {
+				var v string
+				if v1, ok := d.String(); ok {
+					v = v1
+					runtime.CheckLength(d, v1, 2, 5)
+				}
+				x.Text = &v
+			}
+		case "code":
+			if !d.IsNull() {
+				var v string
+				if v1, ok := d.String(); ok {
+					v = v1
+					runtime.CheckPattern(d, v1, pattern1)
+				}
+				x.Code = &v
+			}
+		case "email":
+			if !d.IsNull() {
+				var v string
+				if v1, ok := d.String(); ok {
+					v = v1
+					runtime.CheckFormat(d, v1, "email")
+				}
+				x.Email = &v
+			}
+		case "id":
+			if !d.IsNull() {
+				var v string
+				if v1, ok := d.String(); ok {
+					v = v1
+					runtime.CheckFormat(d, v1, "uuid")
+				}
+				x.ID = &v
+			}
+		case "count":
+			if !d.IsNull() {
+				var v int64
+				if v1, ok := d.Int(); ok {
+					v = v1
+					runtime.CheckMin(d, float64(v1), 1.0, false)
+					runtime.CheckMax(d, float64(v1), 10.0, false)
+				}
+				x.Count = &v
+			}
+		case "ratio":
+			if !d.IsNull() {
+				var v float64
+				if v1, ok := d.Float(); ok {
+					v = v1
+					runtime.CheckMin(d, float64(v1), 0.0, true)
+					runtime.CheckMax(d, float64(v1), 1.0, true)
+				}
+				x.Ratio = &v
+			}
+		case "step":
+			if !d.IsNull() {
+				var v int64
+				if v1, ok := d.Int(); ok {
+					v = v1
+					runtime.CheckMultipleOfInt(d, int64(v1), int64(5))
+				}
+				x.Step = &v
+			}
+		case "half":
+			if !d.IsNull() {
+				var v float64
+				if v1, ok := d.Float(); ok {
+					v = v1
+					runtime.CheckMultipleOf(d, float64(v1), 0.5)
+				}
+				x.Half = &v
+			}
+		case "tags":
+			if !d.IsNull() {
+				if d.Array() {
+					x.Tags = []string{}
+					for d.NextItem() {
+						var e1 string
+						e1, _ = d.String()
+						x.Tags = append(x.Tags, e1)
+					}
+					runtime.CheckItems(d, len(x.Tags), 1, 3)
+					runtime.CheckUnique(d, x.Tags)
+				}
+			}
+		case "attrs":
+			if !d.IsNull() {
+				if d.Map() {
+					x.Attrs = map[string]string{}
+					for d.Next() {
+						k1 := string(d.Key())
+						var e1 string
+						e1, _ = d.String()
+						x.Attrs[k1] = e1
+					}
+					runtime.CheckProperties(d, len(x.Attrs), 1, 2)
+				}
+			}
+		case "opts":
+			if !d.IsNull() {
+				var v CheckOpts
+				decodeCheckOpts(d, &v)
+				x.Opts = &v
+			}
+		case "day":
+			if !d.IsNull() {
+				var v CheckDay
+				decodeCheckDay(d, &v)
+				x.Day = &v
+			}
+		case "short":
+			if !d.IsNull() {
+				var v CheckShort
+				decodeCheckShort(d, &v)
+				x.Short = &v
+			}
+		case "level":
+			if !d.IsNull() {
+				var v CheckLevel
+				decodeCheckLevel(d, &v)
+				x.Level = &v
+			}
+		case "mode":
+			if !d.IsNull() {
+				var v CheckMode
+				decodeCheckMode(d, &v)
+				x.Mode = &v
+			}
+		case "choice":
+			if !d.IsNull() {
+				var v CheckChoice
+				decodeCheckChoice(d, &v)
+				x.Choice = &v
+			}
+		case "anything":
+			if !d.IsNull() {
+				runtime.DecodeRaw(d, &x.Anything)
+			}
+		case "list":
+			if !d.IsNull() {
+				if d.Array() {
+					x.List = []string{}
+					for d.NextItem() {
+						var e1 string
+						e1, _ = d.String()
+						x.List = append(x.List, e1)
+					}
+				}
+			}
+		case "obj":
+			if !d.IsNull() {
+				if d.Map() {
+					x.Obj = map[string]any{}
+					for d.Next() {
+						k1 := string(d.Key())
+						var e1 any
+						d.Any(&e1)
+						x.Obj[k1] = e1
+					}
+				}
+			}
+		case "flag":
+			x.Flag = d.BoolPtr()
+		case "multi":
+			if !d.IsNull() {
+				runtime.DecodeRaw(d, &x.Multi)
+			}
+		case "never":
+			x.Never = d.FloatPtr()
+		case "none":
+			if !d.IsNull() {
+				if d.Array() {
+					x.None = []int64{}
+					for d.NextItem() {
+						var e1 int64
+						e1, _ = d.Int()
+						x.None = append(x.None, e1)
+					}
+				}
+			}
+		case "empty":
+			if !d.IsNull() {
+				if d.Map() {
+					x.Empty = map[string]any{}
+					for d.Next() {
+						k1 := string(d.Key())
+						var e1 any
+						d.Any(&e1)
+						x.Empty[k1] = e1
+					}
+				}
+			}
+		default:
+			d.Skip()
+		}
+	}
+}
+
+// sendCheck puts the members of x into the JSON object body of r.
+func sendCheck(r *rest.Request, x *Check) {
+	if x.Text != nil {
+		r.BodyField("text", x.Text)
+	}
+	if x.Code != nil {
+		r.BodyField("code", x.Code)
+	}
+	if x.Email != nil {
+		r.BodyField("email", x.Email)
+	}
+	if x.ID != nil {
+		r.BodyField("id", x.ID)
+	}
+	if x.Count != nil {
+		r.BodyField("count", x.Count)
+	}
+	if x.Ratio != nil {
+		r.BodyField("ratio", x.Ratio)
+	}
+	if x.Step != nil {
+		r.BodyField("step", x.Step)
+	}
+	if x.Half != nil {
+		r.BodyField("half", x.Half)
+	}
+	if x.Tags != nil {
+		r.BodyField("tags", x.Tags)
+	}
+	if x.Attrs != nil {
+		r.BodyField("attrs", x.Attrs)
+	}
+	if x.Opts != nil {
+		r.BodyField("opts", x.Opts)
+	}
+	if x.Day != nil {
+		r.BodyField("day", x.Day)
+	}
+	if x.Short != nil {
+		r.BodyField("short", x.Short)
+	}
+	if x.Level != nil {
+		r.BodyField("level", x.Level)
+	}
+	if x.Mode != nil {
+		r.BodyField("mode", x.Mode)
+	}
+	if x.Choice != nil {
+		r.BodyField("choice", x.Choice)
+	}
+	if x.Anything != nil {
+		r.BodyField("anything", x.Anything)
+	}
+	if x.List != nil {
+		r.BodyField("list", x.List)
+	}
+	if x.Obj != nil {
+		r.BodyField("obj", x.Obj)
+	}
+	if x.Flag != nil {
+		r.BodyField("flag", x.Flag)
+	}
+	if x.Multi != nil {
+		r.BodyField("multi", x.Multi)
+	}
+	if x.Never != nil {
+		r.BodyField("never", x.Never)
+	}
+	if x.None != nil {
+		r.BodyField("none", x.None)
+	}
+	if x.Empty != nil {
+		r.BodyField("empty", x.Empty)
+	}
 }
 
 // CheckOpts is the "opts" member of Check.
@@ -248,238 +531,12 @@ func decodeCheckResult(d *runtime.Decoder, x *CheckResult) {
 
 // CheckArgs are the arguments of "check" (POST /check).
 type CheckArgs struct {
-	Text   *string           `json:"text,omitzero"`
-	Code   *string           `json:"code,omitzero"`
-	Email  *string           `json:"email,omitzero"`
-	ID     *string           `json:"id,omitzero"`
-	Count  *int64            `json:"count,omitzero"`
-	Ratio  *float64          `json:"ratio,omitzero"`
-	Step   *int64            `json:"step,omitzero"`
-	Half   *float64          `json:"half,omitzero"`
-	Tags   []string          `json:"tags,omitzero"`
-	Attrs  map[string]string `json:"attrs,omitzero"`
-	Opts   *CheckOpts        `json:"opts,omitzero"`
-	Day    *CheckDay         `json:"day,omitzero"`
-	Short  *CheckShort       `json:"short,omitzero"`
-	Level  *CheckLevel       `json:"level,omitzero"`
-	Mode   *CheckMode        `json:"mode,omitzero"`
-	Choice *CheckChoice      `json:"choice,omitzero"`
-	// Untyped: the schema does not restrict the value; any JSON value.
-	Anything json.RawMessage `json:"anything,omitzero"`
-	List     []string        `json:"list,omitzero"`
-	Obj      map[string]any  `json:"obj,omitzero"`
-	Flag     *bool           `json:"flag,omitzero"`
-	// Untyped: the value may be any of the JSON types string, integer.
-	Multi json.RawMessage `json:"multi,omitzero"`
-	Never *float64        `json:"never,omitzero"`
-	None  []int64         `json:"none,omitzero"`
-	Empty map[string]any  `json:"empty,omitzero"`
+	// Check holds the members of the request body, which are arguments beside the others.
+	Check
 }
 
 func decodeCheckArgs(d *runtime.Decoder, x *CheckArgs) {
-	if !d.Object() {
-		return
-	}
-	for d.Next() {
-		switch string(d.Key()) {
-		case "text":
-			if !d.IsNull() {
-				var v string
-				if v1, ok := d.String(); ok {
-					v = v1
-					runtime.CheckLength(d, v1, 2, 5)
-				}
-				x.Text = &v
-			}
-		case "code":
-			if !d.IsNull() {
-				var v string
-				if v1, ok := d.String(); ok {
-					v = v1
-					runtime.CheckPattern(d, v1, pattern1)
-				}
-				x.Code = &v
-			}
-		case "email":
-			if !d.IsNull() {
-				var v string
-				if v1, ok := d.String(); ok {
-					v = v1
-					runtime.CheckFormat(d, v1, "email")
-				}
-				x.Email = &v
-			}
-		case "id":
-			if !d.IsNull() {
-				var v string
-				if v1, ok := d.String(); ok {
-					v = v1
-					runtime.CheckFormat(d, v1, "uuid")
-				}
-				x.ID = &v
-			}
-		case "count":
-			if !d.IsNull() {
-				var v int64
-				if v1, ok := d.Int(); ok {
-					v = v1
-					runtime.CheckMin(d, float64(v1), 1.0, false)
-					runtime.CheckMax(d, float64(v1), 10.0, false)
-				}
-				x.Count = &v
-			}
-		case "ratio":
-			if !d.IsNull() {
-				var v float64
-				if v1, ok := d.Float(); ok {
-					v = v1
-					runtime.CheckMin(d, float64(v1), 0.0, true)
-					runtime.CheckMax(d, float64(v1), 1.0, true)
-				}
-				x.Ratio = &v
-			}
-		case "step":
-			if !d.IsNull() {
-				var v int64
-				if v1, ok := d.Int(); ok {
-					v = v1
-					runtime.CheckMultipleOfInt(d, int64(v1), int64(5))
-				}
-				x.Step = &v
-			}
-		case "half":
-			if !d.IsNull() {
-				var v float64
-				if v1, ok := d.Float(); ok {
-					v = v1
-					runtime.CheckMultipleOf(d, float64(v1), 0.5)
-				}
-				x.Half = &v
-			}
-		case "tags":
-			if !d.IsNull() {
-				if d.Array() {
-					x.Tags = []string{}
-					for d.NextItem() {
-						var e1 string
-						e1, _ = d.String()
-						x.Tags = append(x.Tags, e1)
-					}
-					runtime.CheckItems(d, len(x.Tags), 1, 3)
-					runtime.CheckUnique(d, x.Tags)
-				}
-			}
-		case "attrs":
-			if !d.IsNull() {
-				if d.Map() {
-					x.Attrs = map[string]string{}
-					for d.Next() {
-						k1 := string(d.Key())
-						var e1 string
-						e1, _ = d.String()
-						x.Attrs[k1] = e1
-					}
-					runtime.CheckProperties(d, len(x.Attrs), 1, 2)
-				}
-			}
-		case "opts":
-			if !d.IsNull() {
-				var v CheckOpts
-				decodeCheckOpts(d, &v)
-				x.Opts = &v
-			}
-		case "day":
-			if !d.IsNull() {
-				var v CheckDay
-				decodeCheckDay(d, &v)
-				x.Day = &v
-			}
-		case "short":
-			if !d.IsNull() {
-				var v CheckShort
-				decodeCheckShort(d, &v)
-				x.Short = &v
-			}
-		case "level":
-			if !d.IsNull() {
-				var v CheckLevel
-				decodeCheckLevel(d, &v)
-				x.Level = &v
-			}
-		case "mode":
-			if !d.IsNull() {
-				var v CheckMode
-				decodeCheckMode(d, &v)
-				x.Mode = &v
-			}
-		case "choice":
-			if !d.IsNull() {
-				var v CheckChoice
-				decodeCheckChoice(d, &v)
-				x.Choice = &v
-			}
-		case "anything":
-			if !d.IsNull() {
-				runtime.DecodeRaw(d, &x.Anything)
-			}
-		case "list":
-			if !d.IsNull() {
-				if d.Array() {
-					x.List = []string{}
-					for d.NextItem() {
-						var e1 string
-						e1, _ = d.String()
-						x.List = append(x.List, e1)
-					}
-				}
-			}
-		case "obj":
-			if !d.IsNull() {
-				if d.Map() {
-					x.Obj = map[string]any{}
-					for d.Next() {
-						k1 := string(d.Key())
-						var e1 any
-						d.Any(&e1)
-						x.Obj[k1] = e1
-					}
-				}
-			}
-		case "flag":
-			x.Flag = d.BoolPtr()
-		case "multi":
-			if !d.IsNull() {
-				runtime.DecodeRaw(d, &x.Multi)
-			}
-		case "never":
-			x.Never = d.FloatPtr()
-		case "none":
-			if !d.IsNull() {
-				if d.Array() {
-					x.None = []int64{}
-					for d.NextItem() {
-						var e1 int64
-						e1, _ = d.Int()
-						x.None = append(x.None, e1)
-					}
-				}
-			}
-		case "empty":
-			if !d.IsNull() {
-				if d.Map() {
-					x.Empty = map[string]any{}
-					for d.Next() {
-						k1 := string(d.Key())
-						var e1 any
-						d.Any(&e1)
-						x.Empty[k1] = e1
-					}
-				}
-			}
-		default:
-			d.Skip()
-		}
-	}
+	decodeCheck(d, &x.Check)
 }
 
 // Patterns of the schemas, compiled on first use.

@@ -156,15 +156,7 @@ func (c *Client) GetPet2(ctx context.Context, args GetPet2Args) error {
 func (c *Client) GetPet3(ctx context.Context, args GetPet3Args) error {
 	r := c.rc.NewRequest("PUT", "/pets/{id}")
 	r.Path("id", args.ID)
-	if args.Type != nil {
-		r.BodyField("Type", args.Type)
-	}
-	if args.Type2 != nil {
-		r.BodyField("type", args.Type2)
-	}
-	if args.Map != nil {
-		r.BodyField("map", args.Map)
-	}
+	sendCollide(r, &args.Collide)
 	r.ObjectBody(false)
 	resp, err := r.Send(ctx)
 	if err != nil {

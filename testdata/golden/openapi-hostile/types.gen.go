@@ -3,7 +3,10 @@
 
 package openapihostile
 
-import "github.com/opentoolgen/opentoolgen/runtime"
+import (
+	"github.com/opentoolgen/opentoolgen/runtime"
+	"github.com/opentoolgen/opentoolgen/runtime/rest"
+)
 
 // Client2 is the schema "Client" of the document.
 type Client2 struct {
@@ -154,6 +157,19 @@ func decodeCollide(d *runtime.Decoder, x *Collide) {
 	}
 }
 
+// sendCollide puts the members of x into the JSON object body of r.
+func sendCollide(r *rest.Request, x *Collide) {
+	if x.Type != nil {
+		r.BodyField("Type", x.Type)
+	}
+	if x.Type2 != nil {
+		r.BodyField("type", x.Type2)
+	}
+	if x.Map != nil {
+		r.BodyField("map", x.Map)
+	}
+}
+
 // GetPetArgs are the arguments of "get-pet" (GET /pets/{id}).
 type GetPetArgs struct {
 	ID       string  `json:"id"`
@@ -235,13 +251,13 @@ func decodeGetPet2Args(d *runtime.Decoder, x *GetPet2Args) {
 
 // GetPet3Args are the arguments of "getPet" (PUT /pets/{id}).
 type GetPet3Args struct {
-	ID    string             `json:"id"`
-	Type  *string            `json:"Type,omitzero"`
-	Type2 *string            `json:"type,omitzero"`
-	Map   map[string]Collide `json:"map,omitzero"`
+	ID string `json:"id"`
+	// Collide holds the members of the request body, which are arguments beside the others.
+	Collide
 }
 
 func decodeGetPet3Args(d *runtime.Decoder, x *GetPet3Args) {
+	mark := d.Mark()
 	if !d.Object() {
 		return
 	}
@@ -251,27 +267,14 @@ func decodeGetPet3Args(d *runtime.Decoder, x *GetPet3Args) {
 		case "id":
 			seen[0] |= 1 << 0
 			x.ID, _ = d.String()
-		case "Type":
-			x.Type = d.StringPtr()
-		case "type":
-			x.Type2 = d.StringPtr()
-		case "map":
-			if !d.IsNull() {
-				if d.Map() {
-					x.Map = map[string]Collide{}
-					for d.Next() {
-						k1 := string(d.Key())
-						var e1 Collide
-						decodeCollide(d, &e1)
-						x.Map[k1] = e1
-					}
-				}
-			}
 		default:
 			d.Skip()
 		}
 	}
 	d.Required(seen[:], "id")
+	if d.Rewind(mark) {
+		decodeCollide(d, &x.Collide)
+	}
 }
 
 // GetPet4Args are the arguments of "GetPet" (DELETE /pets/{id}).

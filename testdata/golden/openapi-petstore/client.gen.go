@@ -209,16 +209,7 @@ func (c *Client) ListPets(ctx context.Context, args ListPetsArgs) (Pets, error) 
 // POST /pets
 func (c *Client) CreatePet(ctx context.Context, args CreatePetArgs) (Pet, error) {
 	r := c.rc.NewRequest("POST", "/pets")
-	r.BodyField("name", args.Name)
-	if args.Tag != nil {
-		r.BodyField("tag", args.Tag)
-	}
-	if args.Status != nil {
-		r.BodyField("status", args.Status)
-	}
-	if args.Birthday != nil {
-		r.BodyField("birthday", args.Birthday)
-	}
+	sendNewPet(r, &args.NewPet)
 	r.ObjectBody(true)
 	r.Security("api_key")
 	var out Pet

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/opentoolgen/opentoolgen/runtime"
+	"github.com/opentoolgen/opentoolgen/runtime/rest"
 )
 
 // PetStatus is the schema "PetStatus" of the document: Where the pet is in the sales process.
@@ -42,6 +43,57 @@ type NewPet struct {
 	Tag      *string    `json:"tag,omitzero"`
 	Status   *PetStatus `json:"status,omitzero"`
 	Birthday *string    `json:"birthday,omitzero"`
+}
+
+func decodeNewPet(d *runtime.Decoder, x *NewPet) {
+	if !d.Object() {
+		return
+	}
+	var seen [1]uint64
+	for d.Next() {
+		switch string(d.Key()) {
+		case "name":
+			seen[0] |= 1 << 0
+			if v1, ok := d.String(); ok {
+				x.Name = v1
+				runtime.CheckLength(d, v1, 1, -1)
+			}
+		case "tag":
+			x.Tag = d.StringPtr()
+		case "status":
+			if !d.IsNull() {
+				var v PetStatus
+				decodePetStatus(d, &v)
+				x.Status = &v
+			}
+		case "birthday":
+			if !d.IsNull() {
+				var v string
+				if v1, ok := d.String(); ok {
+					v = v1
+					runtime.CheckFormat(d, v1, "date")
+				}
+				x.Birthday = &v
+			}
+		default:
+			d.Skip()
+		}
+	}
+	d.Required(seen[:], "name")
+}
+
+// sendNewPet puts the members of x into the JSON object body of r.
+func sendNewPet(r *rest.Request, x *NewPet) {
+	r.BodyField("name", x.Name)
+	if x.Tag != nil {
+		r.BodyField("tag", x.Tag)
+	}
+	if x.Status != nil {
+		r.BodyField("status", x.Status)
+	}
+	if x.Birthday != nil {
+		r.BodyField("birthday", x.Birthday)
+	}
 }
 
 // Pet is the schema "Pet" of the document.
@@ -198,47 +250,12 @@ func decodeListPetsArgs(d *runtime.Decoder, x *ListPetsArgs) {
 
 // CreatePetArgs are the arguments of "createPet" (POST /pets).
 type CreatePetArgs struct {
-	Name     string     `json:"name"`
-	Tag      *string    `json:"tag,omitzero"`
-	Status   *PetStatus `json:"status,omitzero"`
-	Birthday *string    `json:"birthday,omitzero"`
+	// NewPet holds the members of the request body, which are arguments beside the others.
+	NewPet
 }
 
 func decodeCreatePetArgs(d *runtime.Decoder, x *CreatePetArgs) {
-	if !d.Object() {
-		return
-	}
-	var seen [1]uint64
-	for d.Next() {
-		switch string(d.Key()) {
-		case "name":
-			seen[0] |= 1 << 0
-			if v1, ok := d.String(); ok {
-				x.Name = v1
-				runtime.CheckLength(d, v1, 1, -1)
-			}
-		case "tag":
-			x.Tag = d.StringPtr()
-		case "status":
-			if !d.IsNull() {
-				var v PetStatus
-				decodePetStatus(d, &v)
-				x.Status = &v
-			}
-		case "birthday":
-			if !d.IsNull() {
-				var v string
-				if v1, ok := d.String(); ok {
-					v = v1
-					runtime.CheckFormat(d, v1, "date")
-				}
-				x.Birthday = &v
-			}
-		default:
-			d.Skip()
-		}
-	}
-	d.Required(seen[:], "name")
+	decodeNewPet(d, &x.NewPet)
 }
 
 // ShowPetByIDArgs are the arguments of "showPetById" (GET /pets/{petId}).

@@ -148,16 +148,7 @@ func (c *Client) Area(ctx context.Context, args AreaArgs) (float64, error) {
 // PutTree calls putTree: PUT /trees
 func (c *Client) PutTree(ctx context.Context, args PutTreeArgs) (Tree, error) {
 	r := c.rc.NewRequest("PUT", "/trees")
-	r.BodyField("value", args.Value)
-	if args.Children != nil {
-		r.BodyField("children", args.Children)
-	}
-	if args.Parent != nil {
-		r.BodyField("parent", args.Parent)
-	}
-	if args.Meta != nil {
-		r.BodyField("meta", args.Meta)
-	}
+	sendTree(r, &args.Tree)
 	r.ObjectBody(true)
 	var out Tree
 	resp, err := r.Send(ctx)

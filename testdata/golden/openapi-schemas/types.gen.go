@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/opentoolgen/opentoolgen/runtime"
+	"github.com/opentoolgen/opentoolgen/runtime/rest"
 )
 
 // Pet is the schema "Pet" of the document.
@@ -377,6 +378,20 @@ func decodeTree(d *runtime.Decoder, x *Tree) {
 	d.Required(seen[:], "value")
 }
 
+// sendTree puts the members of x into the JSON object body of r.
+func sendTree(r *rest.Request, x *Tree) {
+	r.BodyField("value", x.Value)
+	if x.Children != nil {
+		r.BodyField("children", x.Children)
+	}
+	if x.Parent != nil {
+		r.BodyField("parent", x.Parent)
+	}
+	if x.Meta != nil {
+		r.BodyField("meta", x.Meta)
+	}
+}
+
 // Meta is the schema "Meta" of the document.
 type Meta struct {
 	Tree    *Tree      `json:"tree,omitzero"`
@@ -542,48 +557,10 @@ func decodeAreaArgs(d *runtime.Decoder, x *AreaArgs) {
 
 // PutTreeArgs are the arguments of "putTree" (PUT /trees).
 type PutTreeArgs struct {
-	Value    int64  `json:"value"`
-	Children []Tree `json:"children,omitzero"`
-	Parent   *Tree  `json:"parent,omitzero"`
-	Meta     *Meta  `json:"meta,omitzero"`
+	// Tree holds the members of the request body, which are arguments beside the others.
+	Tree
 }
 
 func decodePutTreeArgs(d *runtime.Decoder, x *PutTreeArgs) {
-	if !d.Object() {
-		return
-	}
-	var seen [1]uint64
-	for d.Next() {
-		switch string(d.Key()) {
-		case "value":
-			seen[0] |= 1 << 0
-			x.Value, _ = d.Int()
-		case "children":
-			if !d.IsNull() {
-				if d.Array() {
-					x.Children = []Tree{}
-					for d.NextItem() {
-						var e1 Tree
-						decodeTree(d, &e1)
-						x.Children = append(x.Children, e1)
-					}
-				}
-			}
-		case "parent":
-			if !d.IsNull() {
-				var v Tree
-				decodeTree(d, &v)
-				x.Parent = &v
-			}
-		case "meta":
-			if !d.IsNull() {
-				var v Meta
-				decodeMeta(d, &v)
-				x.Meta = &v
-			}
-		default:
-			d.Skip()
-		}
-	}
-	d.Required(seen[:], "value")
+	decodeTree(d, &x.Tree)
 }

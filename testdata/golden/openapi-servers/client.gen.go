@@ -244,10 +244,7 @@ type CreateItemResponse struct {
 // CreateItemWithHeaders is CreateItem with the headers of the response: POST /items.
 func (c *Client) CreateItemWithHeaders(ctx context.Context, args CreateItemArgs) (CreateItemResponse, error) {
 	r := c.rc.NewRequest("POST", "/items")
-	if args.ID != nil {
-		r.BodyField("id", args.ID)
-	}
-	r.BodyField("name", args.Name)
+	sendItem(r, &args.Item)
 	r.ObjectBody(true)
 	var out CreateItemResponse
 	resp, err := r.Send(ctx)

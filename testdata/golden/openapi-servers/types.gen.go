@@ -3,7 +3,10 @@
 
 package openapiservers
 
-import "github.com/opentoolgen/opentoolgen/runtime"
+import (
+	"github.com/opentoolgen/opentoolgen/runtime"
+	"github.com/opentoolgen/opentoolgen/runtime/rest"
+)
 
 // Item is the schema "Item" of the document.
 type Item struct {
@@ -28,6 +31,14 @@ func decodeItem(d *runtime.Decoder, x *Item) {
 		}
 	}
 	d.Required(seen[:], "name")
+}
+
+// sendItem puts the members of x into the JSON object body of r.
+func sendItem(r *rest.Request, x *Item) {
+	if x.ID != nil {
+		r.BodyField("id", x.ID)
+	}
+	r.BodyField("name", x.Name)
 }
 
 // ListItemsFilter is the "filter" parameter of "listItems".
@@ -92,27 +103,12 @@ func decodeListItemsArgs(d *runtime.Decoder, x *ListItemsArgs) {
 
 // CreateItemArgs are the arguments of "createItem" (POST /items).
 type CreateItemArgs struct {
-	ID   *int64 `json:"id,omitzero"`
-	Name string `json:"name"`
+	// Item holds the members of the request body, which are arguments beside the others.
+	Item
 }
 
 func decodeCreateItemArgs(d *runtime.Decoder, x *CreateItemArgs) {
-	if !d.Object() {
-		return
-	}
-	var seen [1]uint64
-	for d.Next() {
-		switch string(d.Key()) {
-		case "id":
-			x.ID = d.IntPtr()
-		case "name":
-			seen[0] |= 1 << 0
-			x.Name, _ = d.String()
-		default:
-			d.Skip()
-		}
-	}
-	d.Required(seen[:], "name")
+	decodeItem(d, &x.Item)
 }
 
 // UpdateItemArgs are the arguments of "updateItem" (PATCH /items/{id}).

@@ -142,15 +142,7 @@ func (c *Client) ListItems(ctx context.Context, args ListItemsArgs) (ItemList, e
 // POST /items/new
 func (c *Client) CreateItem(ctx context.Context, args CreateItemArgs) (Item, error) {
 	r := c.rc.NewRequest("POST", "/items/new")
-	r.BodyField("id", args.ID)
-	r.BodyField("status", args.Status)
-	r.BodyField("secret", args.Secret)
-	if args.Price != nil {
-		r.BodyField("price", args.Price)
-	}
-	if args.Tags != nil {
-		r.BodyField("tags", args.Tags)
-	}
+	sendItem(r, &args.Item)
 	r.ObjectBody(true)
 	var out Item
 	resp, err := r.Send(ctx)

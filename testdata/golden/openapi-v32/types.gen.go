@@ -3,7 +3,10 @@
 
 package openapiv32
 
-import "github.com/opentoolgen/opentoolgen/runtime"
+import (
+	"github.com/opentoolgen/opentoolgen/runtime"
+	"github.com/opentoolgen/opentoolgen/runtime/rest"
+)
 
 // Filter is the schema "Filter" of the document.
 type Filter struct {
@@ -98,6 +101,19 @@ func decodeItem(d *runtime.Decoder, x *Item) {
 	}
 	d.WriteOnly(seen[:], 2)
 	d.Required(seen[:], "id", "status", "secret")
+}
+
+// sendItem puts the members of x into the JSON object body of r.
+func sendItem(r *rest.Request, x *Item) {
+	r.BodyField("id", x.ID)
+	r.BodyField("status", x.Status)
+	r.BodyField("secret", x.Secret)
+	if x.Price != nil {
+		r.BodyField("price", x.Price)
+	}
+	if x.Tags != nil {
+		r.BodyField("tags", x.Tags)
+	}
 }
 
 // ItemList is the schema "ItemList" of the document.
@@ -244,58 +260,12 @@ func decodeListItemsArgs(d *runtime.Decoder, x *ListItemsArgs) {
 
 // CreateItemArgs are the arguments of "createItem" (POST /items/new).
 type CreateItemArgs struct {
-	ID     string     `json:"id"`
-	Status ItemStatus `json:"status"`
-	// sent when an item is created, never given back
-	Secret string   `json:"secret"`
-	Price  *float64 `json:"price,omitzero"`
-	Tags   []string `json:"tags,omitzero"`
+	// Item holds the members of the request body, which are arguments beside the others.
+	Item
 }
 
 func decodeCreateItemArgs(d *runtime.Decoder, x *CreateItemArgs) {
-	if !d.Object() {
-		return
-	}
-	var seen [1]uint64
-	for d.Next() {
-		switch string(d.Key()) {
-		case "id":
-			seen[0] |= 1 << 0
-			x.ID, _ = d.String()
-		case "status":
-			seen[0] |= 1 << 1
-			decodeItemStatus(d, &x.Status)
-		case "secret":
-			seen[0] |= 1 << 2
-			x.Secret, _ = d.String()
-		case "price":
-			if !d.IsNull() {
-				var v float64
-				if v1, ok := d.Float(); ok {
-					v = v1
-					runtime.CheckMin(d, float64(v1), 0.0, false)
-				}
-				x.Price = &v
-			}
-		case "tags":
-			if !d.IsNull() {
-				if d.Array() {
-					x.Tags = []string{}
-					for d.NextItem() {
-						var e1 string
-						if v2, ok := d.String(); ok {
-							e1 = v2
-							runtime.CheckLength(d, v2, -1, 8)
-						}
-						x.Tags = append(x.Tags, e1)
-					}
-				}
-			}
-		default:
-			d.Skip()
-		}
-	}
-	d.Required(seen[:], "id", "status", "secret")
+	decodeItem(d, &x.Item)
 }
 
 // LinkItemArgs are the arguments of "linkItem" (LINK /items/{id}).

@@ -150,11 +150,7 @@ func (c *Client) SetErrors(ctx context.Context, args SetErrorsArgs) ([]PassportE
 // AddPlace calls addPlace: POST /places
 func (c *Client) AddPlace(ctx context.Context, args AddPlaceArgs) (Place, error) {
 	r := c.rc.NewRequest("POST", "/places")
-	r.BodyField("name", args.Name)
-	r.BodyField("location", args.Location)
-	if args.Label != nil {
-		r.BodyField("label", args.Label)
-	}
+	sendPlace(r, &args.Place)
 	r.ObjectBody(true)
 	var out Place
 	resp, err := r.Send(ctx)

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 
 	"github.com/opentoolgen/opentoolgen/runtime"
+	"github.com/opentoolgen/opentoolgen/runtime/rest"
 )
 
 // Place is the schema "Place" of the document.
@@ -57,6 +58,15 @@ func decodePlace(d *runtime.Decoder, x *Place) {
 		}
 	}
 	d.Required(seen[:], "name", "location")
+}
+
+// sendPlace puts the members of x into the JSON object body of r.
+func sendPlace(r *rest.Request, x *Place) {
+	r.BodyField("name", x.Name)
+	r.BodyField("location", x.Location)
+	if x.Label != nil {
+		r.BodyField("label", x.Label)
+	}
 }
 
 // Result is the schema "Result" of the document: As Telegram's InlineQueryResult, the mapping names one variant per value, and a variant it does not name says by its default that its "type" is a value mapped to another.
@@ -444,50 +454,10 @@ func decodeSetErrorsArgs(d *runtime.Decoder, x *SetErrorsArgs) {
 
 // AddPlaceArgs are the arguments of "addPlace" (POST /places).
 type AddPlaceArgs struct {
-	Name string `json:"name"`
-	// Where the place is, a tuple whose items are all numbers.
-	Location []float64 `json:"location"`
-	// Label is a tuple whose items differ.
-	//
-	// Untyped items: a tuple whose items have different schemas (string, integer; any items after them); each item is any JSON value.
-	Label []json.RawMessage `json:"label,omitzero"`
+	// Place holds the members of the request body, which are arguments beside the others.
+	Place
 }
 
 func decodeAddPlaceArgs(d *runtime.Decoder, x *AddPlaceArgs) {
-	if !d.Object() {
-		return
-	}
-	var seen [1]uint64
-	for d.Next() {
-		switch string(d.Key()) {
-		case "name":
-			seen[0] |= 1 << 0
-			x.Name, _ = d.String()
-		case "location":
-			seen[0] |= 1 << 1
-			if d.Array() {
-				x.Location = []float64{}
-				for d.NextItem() {
-					var e1 float64
-					e1, _ = d.Float()
-					x.Location = append(x.Location, e1)
-				}
-				runtime.CheckItems(d, len(x.Location), 2, -1)
-			}
-		case "label":
-			if !d.IsNull() {
-				if d.Array() {
-					x.Label = []json.RawMessage{}
-					for d.NextItem() {
-						var e1 json.RawMessage
-						runtime.DecodeRaw(d, &e1)
-						x.Label = append(x.Label, e1)
-					}
-				}
-			}
-		default:
-			d.Skip()
-		}
-	}
-	d.Required(seen[:], "name", "location")
+	decodePlace(d, &x.Place)
 }

@@ -1,0 +1,82 @@
+package runtime_test
+
+import (
+	"encoding/json"
+	"errors"
+	"testing"
+
+	"github.com/opentoolgen/opentoolgen/runtime"
+)
+
+// twoPass is what a generated decoder of arguments that embed their request
+// body does: the parameters' members first, then, from Mark, the body's.
+type twoPass struct{ param, member string }
+
+func decodeTwoPass(d *runtime.Decoder, x *twoPass) {
+	mark := d.Mark()
+	if !d.Object() {
+		return
+	}
+	var seen [1]uint64
+	for d.Next() {
+		if string(d.Key()) == "param" {
+			seen[0] |= 1
+			x.param, _ = d.String()
+		} else {
+			d.Skip()
+		}
+	}
+	d.Required(seen[:], "param")
+	if !d.Rewind(mark) || !d.Object() {
+		return
+	}
+	seen[0] = 0
+	for d.Next() {
+		if string(d.Key()) == "member" {
+			seen[0] |= 1
+			x.member, _ = d.String()
+		} else {
+			d.Skip()
+		}
+	}
+	d.Required(seen[:], "member")
+}
+
+func violations(t *testing.T, err error) []runtime.Violation {
+	t.Helper()
+	var re *runtime.Error
+	if !errors.As(err, &re) {
+		t.Fatalf("got %v, want a *runtime.Error", err)
+	}
+	var vs []runtime.Violation
+	if err := json.Unmarshal(re.Data, &vs); err != nil {
+		t.Fatal(err)
+	}
+	return vs
+}
+
+// TestDecoderRewind reads one object twice, each pass its own members; the
+// violations of both passes are reported together, and a syntax error or a
+// value of the wrong type once.
+func TestDecoderRewind(t *testing.T) {
+	var v twoPass
+	if err := runtime.Decode([]byte(` {"member": "m", "param": "p"} `), &v, decodeTwoPass); err != nil || v != (twoPass{"p", "m"}) {
+		t.Fatalf("got %+v, %v", v, err)
+	}
+	if vs := violations(t, runtime.Decode([]byte(`{"other": 1}`), &v, decodeTwoPass)); len(vs) != 2 {
+		t.Errorf("both members missing: got %v, want 2 violations", vs)
+	}
+	if vs := violations(t, runtime.Decode([]byte(`{"param": "p", "member": `), &v, decodeTwoPass)); len(vs) != 1 {
+		t.Errorf("syntax error: got %v, want it once", vs)
+	}
+	if vs := violations(t, runtime.Decode([]byte(`[1]`), &v, decodeTwoPass)); len(vs) != 1 {
+		t.Errorf("an array: got %v, want one violation", vs)
+	}
+	// A mark past where the decoder is, or before the input, is refused.
+	runtime.Decode([]byte(`{}`), &v, func(d *runtime.Decoder, _ *twoPass) {
+		if d.Rewind(d.Mark()+1) || d.Rewind(-1) {
+			t.Error("Rewind took a mark it never passed")
+		}
+		d.Skip()
+	})
+}
