@@ -49,6 +49,7 @@ const (
 	nameWebhook                   // the receiver's method and event type of the *Webhook (webhooks.go)
 	namePaging                    // the iterator method of the *Function's Paging
 	nameEmbed                     // the embedded *Field of typ (Field.Embedded) and its type's BodySender
+	nameShared                    // typ again, used at the []*Place: after the shortest name of them
 )
 
 // nameRequest is one name asked for: one of a loader's thousands, so small.
@@ -147,6 +148,17 @@ func (n *Naming) Headers(fn *Function, t *Type) {
 // which the field must have; and for the name of that type's BodySender.
 func (n *Naming) Embed(owner *Type, f *Field) {
 	n.add(nameRequest{kind: nameEmbed, typ: owner, of: f})
+}
+
+// Shared asks for the name of t again, once t is named after the first of
+// places (Type, then Enum for its constants): a type that several places
+// use (an OpenAPI document's inline enums alike) is named after the
+// shortest of their names (the least in byte order among the shortest),
+// whichever place comes first, so that its name changes only when a use
+// with a shorter name comes; the name it had stays taken. Ask for it after
+// every other name.
+func (n *Naming) Shared(t *Type, places []*Place) {
+	n.add(nameRequest{kind: nameShared, typ: t, of: places})
 }
 
 // Paging asks for the name of the iterator method of fn's Paging (FAll).
@@ -265,6 +277,8 @@ func (n *Naming) name(p *Package) {
 				}
 				sv.Const = types.Take(name)
 			}
+		case nameShared:
+			renameShared(types, r.typ, r.of.([]*Place))
 		case nameEmbed:
 			nameEmbedded(p, types, scope(r.typ, reservedFieldNames), r.typ, r.of.(*Field))
 		case nameNullFlag:
@@ -286,6 +300,27 @@ func (n *Naming) name(p *Package) {
 			namePatternVar(p, patterns, r.of.(*Constraints))
 		}
 	}
+}
+
+// renameShared names t, which the places use, after the shortest name of
+// theirs (Naming.Shared), and its constants after it.
+func renameShared(types *Scope, t *Type, places []*Place) {
+	best := places[0]
+	for _, p := range places {
+		p.make(types)
+		if len(p.hint) < len(best.hint) || len(p.hint) == len(best.hint) && p.hint < best.hint {
+			best = p
+		}
+	}
+	if best != places[0] {
+		t.Name = types.Take(best.hint)
+		nameValues(types, t)
+	}
+	more := strconv.Itoa(len(places)-1) + " other places with the same values have this type too."
+	if len(places) == 2 {
+		more = "1 other place with the same values has this type too."
+	}
+	t.Origin = t.Name + " is " + best.origin + "; " + more
 }
 
 // nameEmbedded names the field f of the arguments args that embeds a

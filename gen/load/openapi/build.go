@@ -73,8 +73,8 @@ func (b *oaBuilder) build() *model.Package {
 		}
 	}
 	b.pagination()
+	b.nameSharedEnums()
 	model.Name(b.pkg)
-	b.sharedEnums()
 	for _, n := range unresolved {
 		b.warnUnresolved(n) // which names the Go type, made now
 	}

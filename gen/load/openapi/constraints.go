@@ -348,13 +348,17 @@ func (b *oaBuilder) enum(s *openapi3.Schema, loc oaLoc, at *model.Place, self *m
 		t = b.enums[key]
 	}
 	if t != nil {
-		b.enumUses[t]++
+		if b.enumPlaces[t] == nil {
+			b.sharedEnums = append(b.sharedEnums, t)
+		}
+		b.enumPlaces[t] = append(b.enumPlaces[t], at)
 	} else {
 		t = b.inlineType(s, at, self)
 		b.naming.Enum(t, &runtime.Schema{Type: typ, Enum: vals})
 		t.Underlying.Check = check
 		if self == nil {
 			b.enums[key] = t
+			b.enumFirst[t] = at
 		}
 	}
 	ds.Nullable = nullable
@@ -426,16 +430,10 @@ func enumTypeKey(typ string, ds *runtime.Schema) string {
 	return typ + "\x00" + string(j)
 }
 
-// sharedEnums says, in the origin of each inline enum type that several
-// places use, how many other places use it.
-func (b *oaBuilder) sharedEnums() {
-	for t, n := range b.enumUses {
-		if t.Origin != "" {
-			more := strconv.Itoa(n) + " other places with the same values have this type too."
-			if n == 1 {
-				more = "1 other place with the same values has this type too."
-			}
-			t.Origin = strings.TrimSuffix(t.Origin, ".") + "; " + more
-		}
+// nameSharedEnums asks for the names of the inline enum types that several
+// places use (model.Naming.Shared), once every other name is asked for.
+func (b *oaBuilder) nameSharedEnums() {
+	for _, t := range b.sharedEnums {
+		b.naming.Shared(t, append([]*model.Place{b.enumFirst[t]}, b.enumPlaces[t]...))
 	}
 }

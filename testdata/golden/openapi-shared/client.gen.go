@@ -89,6 +89,38 @@ func NewClient(baseURL string, opts ...ClientOption) *Client {
 
 var _ Service = (*Client)(nil)
 
+// ListDeletedDirectoryUsers returns the first use of the $select enum, whose name is not the shortest.
+//
+// GET /directory/deletedItems/users
+func (c *Client) ListDeletedDirectoryUsers(ctx context.Context, args ListDeletedDirectoryUsersArgs) ([]User, error) {
+	r := c.rc.NewRequest("GET", "/directory/deletedItems/users")
+	if args.Select != nil {
+		r.Query("$select", args.Select)
+	}
+	var out []User
+	resp, err := r.Send(ctx)
+	if err != nil {
+		return out, err
+	}
+	switch {
+	case resp.Is("200"):
+		err = rest.DecodeChecked(resp, &out, func(d *runtime.Decoder, x *[]User) {
+			if d.Array() {
+				*x = []User{}
+				for d.NextItem() {
+					var e1 User
+					decodeUser(d, &e1)
+					*x = append(*x, e1)
+				}
+			}
+		})
+	case resp.Success():
+	default:
+		err = resp.Unexpected()
+	}
+	return out, err
+}
+
 // ListUsers calls listUsers: GET /users
 func (c *Client) ListUsers(ctx context.Context, args ListUsersArgs) ([]User, error) {
 	r := c.rc.NewRequest("GET", "/users")

@@ -14,6 +14,8 @@ import (
 // Service is the API: one method per operation. *Client implements it by calling
 // the API over HTTP; a fake can implement it in tests.
 type Service interface {
+	// ListDeletedDirectoryUsers returns the first use of the $select enum, whose name is not the shortest.
+	ListDeletedDirectoryUsers(ctx context.Context, args ListDeletedDirectoryUsersArgs) ([]User, error)
 	ListUsers(ctx context.Context, args ListUsersArgs) ([]User, error)
 	CreateUser(ctx context.Context, args CreateUserArgs) (User, error)
 	UpdateUser(ctx context.Context, args UpdateUserArgs) error
@@ -50,6 +52,18 @@ func NewTool(svc Service, opts ...runtime.ToolOption) (*Tool, error) {
 		return nil, err
 	}
 	return &Tool{svc: svc, args: args}, nil
+}
+
+func (t *Tool) callListDeletedDirectoryUsers(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
+	var a ListDeletedDirectoryUsersArgs
+	if err := runtime.DecodeArgs(ctx, t.args, "listDeletedDirectoryUsers", args, &a, decodeListDeletedDirectoryUsersArgs); err != nil {
+		return nil, err
+	}
+	r, err := t.svc.ListDeletedDirectoryUsers(ctx, a)
+	if err != nil {
+		return nil, runtime.ToolError(err)
+	}
+	return runtime.EncodeResult("result", r)
 }
 
 func (t *Tool) callListUsers(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
@@ -141,6 +155,8 @@ func (t *Tool) Call(ctx context.Context, name string, args json.RawMessage) (jso
 	}
 	ctx = t.args.CallContext(ctx)
 	switch name {
+	case "listDeletedDirectoryUsers":
+		return t.callListDeletedDirectoryUsers(ctx, args)
 	case "listUsers":
 		return t.callListUsers(ctx, args)
 	case "createUser":
@@ -194,7 +210,7 @@ func (t *Tool) Hints(name string) (runtime.Hints, bool) {
 		return runtime.Hints{}, false
 	}
 	switch name {
-	case "listUsers", "listGroupMembers", "listGroups":
+	case "listDeletedDirectoryUsers", "listUsers", "listGroupMembers", "listGroups":
 		return runtime.MethodHints("GET"), true
 	case "createUser", "addGroupMember", "inviteUser":
 		return runtime.MethodHints("POST"), true

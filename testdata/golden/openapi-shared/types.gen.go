@@ -124,6 +124,62 @@ func decodeUserRole(d *runtime.Decoder, x *UserRole) {
 	}
 }
 
+// ListUsersSelectItem is an element of the "$select" parameter of "listUsers"; 2 other places with the same values have this type too.
+type ListUsersSelectItem string
+
+const (
+	ListUsersSelectItemID          ListUsersSelectItem = "id"
+	ListUsersSelectItemDisplayName ListUsersSelectItem = "displayName"
+	ListUsersSelectItemNote        ListUsersSelectItem = "note"
+	ListUsersSelectItemRole        ListUsersSelectItem = "role"
+)
+
+// Valid reports whether x is one of the values the document allows.
+func (x ListUsersSelectItem) Valid() bool {
+	switch x {
+	case ListUsersSelectItemID, ListUsersSelectItemDisplayName, ListUsersSelectItemNote, ListUsersSelectItemRole:
+		return true
+	}
+	return false
+}
+
+func decodeListUsersSelectItem(d *runtime.Decoder, x *ListUsersSelectItem) {
+	if v, ok := d.String(); ok {
+		*x = ListUsersSelectItem(v)
+		if !x.Valid() {
+			d.NotInEnum(v, "\"id\", \"displayName\", \"note\", \"role\"")
+		}
+	}
+}
+
+// ListDeletedDirectoryUsersArgs are the arguments of "listDeletedDirectoryUsers" (GET /directory/deletedItems/users).
+type ListDeletedDirectoryUsersArgs struct {
+	Select []ListUsersSelectItem `json:"$select,omitzero"`
+}
+
+func decodeListDeletedDirectoryUsersArgs(d *runtime.Decoder, x *ListDeletedDirectoryUsersArgs) {
+	if !d.Object() {
+		return
+	}
+	for d.Next() {
+		switch string(d.Key()) {
+		case "$select":
+			if !d.IsNull() {
+				if d.Array() {
+					x.Select = []ListUsersSelectItem{}
+					for d.NextItem() {
+						var e1 ListUsersSelectItem
+						decodeListUsersSelectItem(d, &e1)
+						x.Select = append(x.Select, e1)
+					}
+				}
+			}
+		default:
+			d.Skip()
+		}
+	}
+}
+
 // ListUsersOrderbyItem is an element of the "$orderby" parameter of "listUsers"; 1 other place with the same values has this type too.
 type ListUsersOrderbyItem string
 
@@ -148,34 +204,6 @@ func decodeListUsersOrderbyItem(d *runtime.Decoder, x *ListUsersOrderbyItem) {
 		*x = ListUsersOrderbyItem(v)
 		if !x.Valid() {
 			d.NotInEnum(v, "\"id\", \"id desc\", \"displayName\", \"displayName desc\"")
-		}
-	}
-}
-
-// ListUsersSelectItem is an element of the "$select" parameter of "listUsers"; 1 other place with the same values has this type too.
-type ListUsersSelectItem string
-
-const (
-	ListUsersSelectItemID          ListUsersSelectItem = "id"
-	ListUsersSelectItemDisplayName ListUsersSelectItem = "displayName"
-	ListUsersSelectItemNote        ListUsersSelectItem = "note"
-	ListUsersSelectItemRole        ListUsersSelectItem = "role"
-)
-
-// Valid reports whether x is one of the values the document allows.
-func (x ListUsersSelectItem) Valid() bool {
-	switch x {
-	case ListUsersSelectItemID, ListUsersSelectItemDisplayName, ListUsersSelectItemNote, ListUsersSelectItemRole:
-		return true
-	}
-	return false
-}
-
-func decodeListUsersSelectItem(d *runtime.Decoder, x *ListUsersSelectItem) {
-	if v, ok := d.String(); ok {
-		*x = ListUsersSelectItem(v)
-		if !x.Valid() {
-			d.NotInEnum(v, "\"id\", \"displayName\", \"note\", \"role\"")
 		}
 	}
 }
