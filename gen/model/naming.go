@@ -156,9 +156,14 @@ func (n *Naming) Embed(owner *Type, f *Field) {
 // shortest of their names (the least in byte order among the shortest),
 // whichever place comes first, so that its name changes only when a use
 // with a shorter name comes; the name it had stays taken. Ask for it after
-// every other name.
-func (n *Naming) Shared(t *Type, places []*Place) {
-	n.add(nameRequest{kind: nameShared, typ: t, of: places})
+// every other name. With rename false, t keeps its name (the types named
+// after it would not follow), and only its doc says it is shared.
+func (n *Naming) Shared(t *Type, places []*Place, rename bool) {
+	r := nameRequest{kind: nameShared, typ: t, of: places}
+	if rename {
+		r.word = "rename"
+	}
+	n.add(r)
 }
 
 // Paging asks for the name of the iterator method of fn's Paging (FAll).
@@ -278,7 +283,7 @@ func (n *Naming) name(p *Package) {
 				sv.Const = types.Take(name)
 			}
 		case nameShared:
-			renameShared(types, r.typ, r.of.([]*Place))
+			renameShared(types, r.typ, r.of.([]*Place), r.word == "rename")
 		case nameEmbed:
 			nameEmbedded(p, types, scope(r.typ, reservedFieldNames), r.typ, r.of.(*Field))
 		case nameNullFlag:
@@ -304,11 +309,11 @@ func (n *Naming) name(p *Package) {
 
 // renameShared names t, which the places use, after the shortest name of
 // theirs (Naming.Shared), and its constants after it.
-func renameShared(types *Scope, t *Type, places []*Place) {
+func renameShared(types *Scope, t *Type, places []*Place, rename bool) {
 	best := places[0]
 	for _, p := range places {
 		p.make(types)
-		if len(p.hint) < len(best.hint) || len(p.hint) == len(best.hint) && p.hint < best.hint {
+		if rename && (len(p.hint) < len(best.hint) || len(p.hint) == len(best.hint) && p.hint < best.hint) {
 			best = p
 		}
 	}
@@ -316,9 +321,9 @@ func renameShared(types *Scope, t *Type, places []*Place) {
 		t.Name = types.Take(best.hint)
 		nameValues(types, t)
 	}
-	more := strconv.Itoa(len(places)-1) + " other places with the same values have this type too."
+	more := strconv.Itoa(len(places)-1) + " other places with the same schema have this type too."
 	if len(places) == 2 {
-		more = "1 other place with the same values has this type too."
+		more = "1 other place with the same schema has this type too."
 	}
 	t.Origin = t.Name + " is " + best.origin + "; " + more
 }

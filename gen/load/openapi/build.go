@@ -73,7 +73,7 @@ func (b *oaBuilder) build() *model.Package {
 		}
 	}
 	b.pagination()
-	b.nameSharedEnums()
+	b.nameShared()
 	model.Name(b.pkg)
 	for _, n := range unresolved {
 		b.warnUnresolved(n) // which names the Go type, made now

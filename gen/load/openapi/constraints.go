@@ -348,17 +348,14 @@ func (b *oaBuilder) enum(s *openapi3.Schema, loc oaLoc, at *model.Place, self *m
 		t = b.enums[key]
 	}
 	if t != nil {
-		if b.enumPlaces[t] == nil {
-			b.sharedEnums = append(b.sharedEnums, t)
-		}
-		b.enumPlaces[t] = append(b.enumPlaces[t], at)
+		b.sharedAt(t, at)
 	} else {
 		t = b.inlineType(s, at, self)
 		b.naming.Enum(t, &runtime.Schema{Type: typ, Enum: vals})
 		t.Underlying.Check = check
 		if self == nil {
 			b.enums[key] = t
-			b.enumFirst[t] = at
+			b.sharedFirst[t] = at
 		}
 	}
 	ds.Nullable = nullable
@@ -430,10 +427,39 @@ func enumTypeKey(typ string, ds *runtime.Schema) string {
 	return typ + "\x00" + string(j)
 }
 
-// nameSharedEnums asks for the names of the inline enum types that several
-// places use (model.Naming.Shared), once every other name is asked for.
-func (b *oaBuilder) nameSharedEnums() {
-	for _, t := range b.sharedEnums {
-		b.naming.Shared(t, append([]*model.Place{b.enumFirst[t]}, b.enumPlaces[t]...))
+// nameShared asks for the names of the inline types that several places
+// use (model.Naming.Shared), once every other name is asked for: after the
+// shortest name of their places when they are enums or hold no inline type
+// of their own (whose names follow the name of the first place).
+func (b *oaBuilder) nameShared() {
+	for _, t := range b.sharedTypes {
+		places := append([]*model.Place{b.sharedFirst[t]}, b.sharedPlaces[t]...)
+		b.naming.Shared(t, places, t.Kind == model.KindEnum || !b.holdsInline(t))
 	}
+}
+
+// holdsInline reports whether the struct or union t refers to an inline
+// type (one not of a named schema).
+func (b *oaBuilder) holdsInline(t *model.Type) bool {
+	var inline func(r *model.TypeRef) bool
+	inline = func(r *model.TypeRef) bool {
+		switch r.Kind {
+		case model.RefSlice, model.RefMap:
+			return inline(r.Elem)
+		case model.RefNamed:
+			return b.byType[r.Named] == nil
+		}
+		return false
+	}
+	for _, f := range t.Fields {
+		if inline(f.Type) {
+			return true
+		}
+	}
+	for _, v := range t.Variants {
+		if inline(v.Type) {
+			return true
+		}
+	}
+	return t.Kind != model.KindStruct && t.Kind != model.KindUnion
 }

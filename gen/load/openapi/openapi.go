@@ -35,22 +35,23 @@ import (
 // makes its Go names (see the package doc).
 func Load(src *source.Source, opts model.LoadOptions) (*model.Package, []source.Diagnostic, error) {
 	b := &oaBuilder{
-		src:        src,
-		root:       path.Clean(filepath.ToSlash(src.Name)),
-		swagger:    src.Tree.Get("swagger") != nil,
-		named:      map[string]*oaNamed{},
-		byType:     map[*model.Type]*oaNamed{},
-		found:      map[nodeKey]*jsontree.Node{},
-		index:      map[*jsontree.Node]map[string]*jsontree.Node{},
-		inline:     map[*openapi3.Schema]*oaType{},
-		enums:      map[string]*model.Type{},
-		enumFirst:  map[*model.Type]*model.Place{},
-		enumPlaces: map[*model.Type][]*model.Place{},
-		bodies:     map[*model.Type]bool{},
-		trees:      map[string]*jsontree.Node{},
-		sources:    map[string]*source.Source{},
-		files:      map[string][]byte{},
-		refs:       &refFiles{doc: src.Name, allow: opts.AllowRefDirs, limit: source.FileLimit(opts.MaxFileBytes)},
+		src:          src,
+		root:         path.Clean(filepath.ToSlash(src.Name)),
+		swagger:      src.Tree.Get("swagger") != nil,
+		named:        map[string]*oaNamed{},
+		byType:       map[*model.Type]*oaNamed{},
+		found:        map[nodeKey]*jsontree.Node{},
+		index:        map[*jsontree.Node]map[string]*jsontree.Node{},
+		inline:       map[*openapi3.Schema]*oaType{},
+		enums:        map[string]*model.Type{},
+		shapes:       map[string]*oaType{},
+		sharedFirst:  map[*model.Type]*model.Place{},
+		sharedPlaces: map[*model.Type][]*model.Place{},
+		bodies:       map[*model.Type]bool{},
+		trees:        map[string]*jsontree.Node{},
+		sources:      map[string]*source.Source{},
+		files:        map[string][]byte{},
+		refs:         &refFiles{doc: src.Name, allow: opts.AllowRefDirs, limit: source.FileLimit(opts.MaxFileBytes)},
 	}
 	b.json = src.JSON
 	b.trees[b.root] = src.Tree
@@ -108,17 +109,20 @@ type oaBuilder struct {
 	// enums), by schema: a schema shared through kin-openapi's resolution gets
 	// one type.
 	inline map[*openapi3.Schema]*oaType
-	// enums are the types of inline enums, by what they check (enumTypeKey):
-	// inline enums alike (Microsoft Graph's $orderby items of one entity, in
-	// every operation that lists it) are one type. enumFirst is the place
-	// of each type's first use, enumPlaces the places of the others, and
-	// sharedEnums the types used more than once, in the order first shared:
-	// the model names them after the shortest name of their places
-	// (model.Naming.Shared).
-	enums       map[string]*model.Type
-	enumFirst   map[*model.Type]*model.Place
-	enumPlaces  map[*model.Type][]*model.Place
-	sharedEnums []*model.Type
+	// enums are the types of inline enums, by what they check
+	// (enumTypeKey), and shapes the types of inline objects and unions, by
+	// their JSON (shapeKey): inline schemas alike (Microsoft Graph's $orderby
+	// items of one entity, in every operation that lists it; its anyOf of a
+	// reference and an object in every member that may be null) are one
+	// type. sharedFirst is the place of each such type's first use,
+	// sharedPlaces the places of the others, and sharedTypes the types used
+	// more than once, in the order first shared: the model names them after
+	// the shortest name of their places (model.Naming.Shared).
+	enums        map[string]*model.Type
+	shapes       map[string]*oaType
+	sharedFirst  map[*model.Type]*model.Place
+	sharedPlaces map[*model.Type][]*model.Place
+	sharedTypes  []*model.Type
 	// bodies are the component structs that operations' arguments embed as
 	// their JSON request body (embedBody), which have null flags.
 	bodies map[*model.Type]bool

@@ -154,7 +154,41 @@ func (b *oaBuilder) conv(sr *openapi3.SchemaRef, loc oaLoc, at *model.Place) *oa
 		}
 		return ot
 	}
-	return b.schemaType(sr.Value, loc, at, nil)
+	key := shapeKey(sr.Value)
+	if ot := b.shapes[key]; key != "" && ot != nil {
+		b.sharedAt(ot.ref.Named, at)
+		return ot
+	}
+	ot := b.schemaType(sr.Value, loc, at, nil)
+	if key != "" && ot.ref.Kind == model.RefNamed && b.byType[ot.ref.Named] == nil && b.sharedFirst[ot.ref.Named] == nil {
+		b.shapes[key] = ot
+		b.sharedFirst[ot.ref.Named] = at
+	}
+	return ot
+}
+
+// shapeKey is what makes two inline object or union schemas one Go type:
+// their JSON, descriptions and all (a schema of the same JSON converts to
+// the same type and served schema, wherever it is); "" for other schemas,
+// which make no type of their own or are enums (enumTypeKey), and for a
+// schema that cannot be written.
+func shapeKey(s *openapi3.Schema) string {
+	if len(s.Properties) == 0 && len(s.OneOf)+len(s.AnyOf) < 2 && len(s.AllOf) == 0 {
+		return ""
+	}
+	j, err := json.Marshal(s)
+	if err != nil {
+		return ""
+	}
+	return string(j)
+}
+
+// sharedAt records that the inline type t is used at another place too.
+func (b *oaBuilder) sharedAt(t *model.Type, at *model.Place) {
+	if b.sharedPlaces[t] == nil {
+		b.sharedTypes = append(b.sharedTypes, t)
+	}
+	b.sharedPlaces[t] = append(b.sharedPlaces[t], at)
 }
 
 func isObjectSchema(s *openapi3.Schema) bool {

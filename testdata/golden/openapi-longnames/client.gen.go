@@ -129,7 +129,7 @@ func (c *Client) PostCustomersCustomerSubscriptions65B9F6OptionsCardMandate(ctx 
 	case resp.Is("200"):
 		err = rest.DecodeChecked(resp, &out, decodeSubscriptionScheduleAddInvoiceItemPrice067526BehaviorOptionsB)
 	case resp.Is("404"):
-		err = rest.NewAPIError[PostCustomersCustomerSubscriptions65B9F5F7639MandateX404Response](resp)
+		err = rest.NewAPIError[PostCustomersCustomerSubscriptionsF9144EC718D7CardX404Response](resp)
 	case resp.Success():
 	default:
 		err = resp.Unexpected()
@@ -153,7 +153,7 @@ func (c *Client) PostCustomersCustomerSubscriptions230C5FOptionsCardMandates(ctx
 	case resp.Is("200"):
 		err = rest.DecodeChecked(resp, &out, decodeSubscriptionScheduleAddInvoiceItemPrice067393BehaviorOptionsA)
 	case resp.Is("404"):
-		err = rest.NewAPIError[PostCustomersCustomerSubscriptions230C2771CFMandatesX404Response](resp)
+		err = rest.NewAPIError[PostCustomersCustomerSubscriptionsF9144EC718D7CardX404Response](resp)
 	case resp.Success():
 	default:
 		err = resp.Unexpected()

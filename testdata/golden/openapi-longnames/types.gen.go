@@ -38,7 +38,7 @@ func decodeSubscriptionScheduleAddInvoiceItemPrice067393BehaviorOptionsA(d *runt
 // SubscriptionScheduleAddInvoiceItemPrice067526BehaviorOptionsB is the schema "SubscriptionScheduleAddInvoiceItemPriceDataRecurringIntervalCountWithProrationBehaviorOptionsB" of the document.
 type SubscriptionScheduleAddInvoiceItemPrice067526BehaviorOptionsB struct {
 	PaymentMethodOptionsCustomerBalanceBankB0243ECountryRequirements *PaymentMethodOptionsCustomerBalanceBankB0243ECountryRequirements `json:"payment_method_options_customer_balance_bank_transfer_eu_bank_transfer_country_requirements,omitzero"`
-	PaymentMethodOptionsCustomerBalanceBank68363ERequirementsV2      *PaymentMethodOptionsCustomerBalanceBank68363ERequirementsV22     `json:"payment_method_options_customer_balance_bank_transfer_eu_bank_transfer_country_requirements_v2,omitzero"`
+	PaymentMethodOptionsCustomerBalanceBank68363ERequirementsV2      *PaymentMethodOptionsCustomerBalanceBank68363ERequirementsV2      `json:"payment_method_options_customer_balance_bank_transfer_eu_bank_transfer_country_requirements_v2,omitzero"`
 }
 
 func decodeSubscriptionScheduleAddInvoiceItemPrice067526BehaviorOptionsB(d *runtime.Decoder, x *SubscriptionScheduleAddInvoiceItemPrice067526BehaviorOptionsB) {
@@ -55,8 +55,8 @@ func decodeSubscriptionScheduleAddInvoiceItemPrice067526BehaviorOptionsB(d *runt
 			}
 		case "payment_method_options_customer_balance_bank_transfer_eu_bank_transfer_country_requirements_v2":
 			if !d.IsNull() {
-				var v PaymentMethodOptionsCustomerBalanceBank68363ERequirementsV22
-				decodePaymentMethodOptionsCustomerBalanceBank68363ERequirementsV22(d, &v)
+				var v PaymentMethodOptionsCustomerBalanceBank68363ERequirementsV2
+				decodePaymentMethodOptionsCustomerBalanceBank68363ERequirementsV2(d, &v)
 				x.PaymentMethodOptionsCustomerBalanceBank68363ERequirementsV2 = &v
 			}
 		default:
@@ -65,7 +65,7 @@ func decodeSubscriptionScheduleAddInvoiceItemPrice067526BehaviorOptionsB(d *runt
 	}
 }
 
-// PaymentMethodOptionsCustomerBalanceBankB0243ECountryRequirements is the "payment_method_options_customer_balance_bank_transfer_eu_bank_transfer_country_requirements" member of SubscriptionScheduleAddInvoiceItemPrice067393BehaviorOptionsA; 4 other places with the same values have this type too.
+// PaymentMethodOptionsCustomerBalanceBankB0243ECountryRequirements is the "payment_method_options_customer_balance_bank_transfer_eu_bank_transfer_country_requirements" member of SubscriptionScheduleAddInvoiceItemPrice067393BehaviorOptionsA; 2 other places with the same schema have this type too.
 type PaymentMethodOptionsCustomerBalanceBankB0243ECountryRequirements string
 
 const (
@@ -91,7 +91,7 @@ func decodePaymentMethodOptionsCustomerBalanceBankB0243ECountryRequirements(d *r
 	}
 }
 
-// PaymentMethodOptionsCustomerBalanceBank68363ERequirementsV2 is the "payment_method_options_customer_balance_bank_transfer_eu_bank_transfer_country_requirements_v2" member of SubscriptionScheduleAddInvoiceItemPrice067393BehaviorOptionsA.
+// PaymentMethodOptionsCustomerBalanceBank68363ERequirementsV2 is the "payment_method_options_customer_balance_bank_transfer_eu_bank_transfer_country_requirements_v2" member of SubscriptionScheduleAddInvoiceItemPrice067393BehaviorOptionsA; 1 other place with the same schema has this type too.
 type PaymentMethodOptionsCustomerBalanceBank68363ERequirementsV2 struct {
 	PaymentMethodOptionsCustomerBalanceBankB0243ECountryRequirements *int64 `json:"payment_method_options_customer_balance_bank_transfer_eu_bank_transfer_country_requirements,omitzero"`
 }
@@ -110,26 +110,7 @@ func decodePaymentMethodOptionsCustomerBalanceBank68363ERequirementsV2(d *runtim
 	}
 }
 
-// PaymentMethodOptionsCustomerBalanceBank68363ERequirementsV22 is the "payment_method_options_customer_balance_bank_transfer_eu_bank_transfer_country_requirements_v2" member of SubscriptionScheduleAddInvoiceItemPrice067526BehaviorOptionsB.
-type PaymentMethodOptionsCustomerBalanceBank68363ERequirementsV22 struct {
-	PaymentMethodOptionsCustomerBalanceBankB0243ECountryRequirements *int64 `json:"payment_method_options_customer_balance_bank_transfer_eu_bank_transfer_country_requirements,omitzero"`
-}
-
-func decodePaymentMethodOptionsCustomerBalanceBank68363ERequirementsV22(d *runtime.Decoder, x *PaymentMethodOptionsCustomerBalanceBank68363ERequirementsV22) {
-	if !d.Object() {
-		return
-	}
-	for d.Next() {
-		switch string(d.Key()) {
-		case "payment_method_options_customer_balance_bank_transfer_eu_bank_transfer_country_requirements":
-			x.PaymentMethodOptionsCustomerBalanceBankB0243ECountryRequirements = d.IntPtr()
-		default:
-			d.Skip()
-		}
-	}
-}
-
-// PostCustomersCustomerSubscriptionsF9144EMethodOptionsCardBody is the request body of "post_customers_customer_subscriptions_subscription_exposed_i".
+// PostCustomersCustomerSubscriptionsF9144EMethodOptionsCardBody is the request body of "post_customers_customer_subscriptions_subscription_exposed_i"; 2 other places with the same schema have this type too.
 type PostCustomersCustomerSubscriptionsF9144EMethodOptionsCardBody struct {
 	PaymentMethodOptionsCustomerBalanceBankB0243ECountryRequirements *PaymentMethodOptionsCustomerBalanceBankB0243ECountryRequirements `json:"payment_method_options_customer_balance_bank_transfer_eu_bank_transfer_country_requirements,omitzero"`
 	NestedPaymentMethodOptionsCustomer66D8F5CountryRequirements      *NestedPaymentMethodOptionsCustomer66D8F5CountryRequirements      `json:"nested_payment_method_options_customer_balance_bank_transfer_eu_bank_transfer_country_requirements,omitzero"`
@@ -178,7 +159,7 @@ func decodeNestedPaymentMethodOptionsCustomer66D8F5CountryRequirements(d *runtim
 	}
 }
 
-// PostCustomersCustomerSubscriptionsF9144EC718D7CardX404Response is the 404 response of "post_customers_customer_subscriptions_subscription_exposed_i".
+// PostCustomersCustomerSubscriptionsF9144EC718D7CardX404Response is the 404 response of "post_customers_customer_subscriptions_subscription_exposed_i"; 2 other places with the same schema have this type too.
 type PostCustomersCustomerSubscriptionsF9144EC718D7CardX404Response struct {
 	PaymentMethodOptionsCustomerBalanceBankB0243ECountryRequirements *string `json:"payment_method_options_customer_balance_bank_transfer_eu_bank_transfer_country_requirements,omitzero"`
 }
@@ -212,64 +193,10 @@ func decodePostCustomersCustomerSubscriptionsF9144EMethodOptionsCardArgs(d *runt
 	d.Required(seen[:], "payment_method_options_customer_balance_bank_transfer_eu_bank_transfer_country_requirements")
 }
 
-// PostCustomersCustomerSubscriptions65B9F6OptionsCardMandateBody is the request body of "post_customers_customer_subscriptions_subscription_exposed_i2".
-type PostCustomersCustomerSubscriptions65B9F6OptionsCardMandateBody struct {
-	PaymentMethodOptionsCustomerBalanceBankB0243ECountryRequirements *PaymentMethodOptionsCustomerBalanceBankB0243ECountryRequirements `json:"payment_method_options_customer_balance_bank_transfer_eu_bank_transfer_country_requirements,omitzero"`
-	NestedPaymentMethodOptionsCustomer66D8F5CountryRequirements      *NestedPaymentMethodOptionsCustomer66D8F5CountryRequirements2     `json:"nested_payment_method_options_customer_balance_bank_transfer_eu_bank_transfer_country_requirements,omitzero"`
-}
-
-func decodePostCustomersCustomerSubscriptions65B9F6OptionsCardMandateBody(d *runtime.Decoder, x *PostCustomersCustomerSubscriptions65B9F6OptionsCardMandateBody) {
-	if !d.Object() {
-		return
-	}
-	for d.Next() {
-		switch string(d.Key()) {
-		case "payment_method_options_customer_balance_bank_transfer_eu_bank_transfer_country_requirements":
-			if !d.IsNull() {
-				var v PaymentMethodOptionsCustomerBalanceBankB0243ECountryRequirements
-				decodePaymentMethodOptionsCustomerBalanceBankB0243ECountryRequirements(d, &v)
-				x.PaymentMethodOptionsCustomerBalanceBankB0243ECountryRequirements = &v
-			}
-		case "nested_payment_method_options_customer_balance_bank_transfer_eu_bank_transfer_country_requirements":
-			if !d.IsNull() {
-				var v NestedPaymentMethodOptionsCustomer66D8F5CountryRequirements2
-				decodeNestedPaymentMethodOptionsCustomer66D8F5CountryRequirements2(d, &v)
-				x.NestedPaymentMethodOptionsCustomer66D8F5CountryRequirements = &v
-			}
-		default:
-			d.Skip()
-		}
-	}
-}
-
-// NestedPaymentMethodOptionsCustomer66D8F5CountryRequirements2 is the "nested_payment_method_options_customer_balance_bank_transfer_eu_bank_transfer_country_requirements" member of PostCustomersCustomerSubscriptions65B9F6OptionsCardMandateBody.
-type NestedPaymentMethodOptionsCustomer66D8F5CountryRequirements2 struct {
-	PaymentMethodOptionsCustomerBalanceBankB0243ECountryRequirements *bool `json:"payment_method_options_customer_balance_bank_transfer_eu_bank_transfer_country_requirements,omitzero"`
-}
-
-func decodeNestedPaymentMethodOptionsCustomer66D8F5CountryRequirements2(d *runtime.Decoder, x *NestedPaymentMethodOptionsCustomer66D8F5CountryRequirements2) {
-	if !d.Object() {
-		return
-	}
-	for d.Next() {
-		switch string(d.Key()) {
-		case "payment_method_options_customer_balance_bank_transfer_eu_bank_transfer_country_requirements":
-			x.PaymentMethodOptionsCustomerBalanceBankB0243ECountryRequirements = d.BoolPtr()
-		default:
-			d.Skip()
-		}
-	}
-}
-
-// PostCustomersCustomerSubscriptions65B9F5F7639MandateX404Response is the 404 response of "post_customers_customer_subscriptions_subscription_exposed_i2".
-type PostCustomersCustomerSubscriptions65B9F5F7639MandateX404Response struct {
-	PaymentMethodOptionsCustomerBalanceBankB0243ECountryRequirements *string `json:"payment_method_options_customer_balance_bank_transfer_eu_bank_transfer_country_requirements,omitzero"`
-}
-
 // PostCustomersCustomerSubscriptions65B9F6OptionsCardMandateArgs are the arguments of "post_customers_customer_subscriptions_subscription_exposed_i2" (POST /v1/things/1/{payment_method_options_customer_balance_bank_transfer_eu_bank_transfer_country_requirements}).
 type PostCustomersCustomerSubscriptions65B9F6OptionsCardMandateArgs struct {
-	PaymentMethodOptionsCustomerBalanceBankB0243ECountryRequirements string                                                          `json:"payment_method_options_customer_balance_bank_transfer_eu_bank_transfer_country_requirements"`
-	Body                                                             *PostCustomersCustomerSubscriptions65B9F6OptionsCardMandateBody `json:"body,omitzero"`
+	PaymentMethodOptionsCustomerBalanceBankB0243ECountryRequirements string                                                         `json:"payment_method_options_customer_balance_bank_transfer_eu_bank_transfer_country_requirements"`
+	Body                                                             *PostCustomersCustomerSubscriptionsF9144EMethodOptionsCardBody `json:"body,omitzero"`
 }
 
 func decodePostCustomersCustomerSubscriptions65B9F6OptionsCardMandateArgs(d *runtime.Decoder, x *PostCustomersCustomerSubscriptions65B9F6OptionsCardMandateArgs) {
@@ -284,8 +211,8 @@ func decodePostCustomersCustomerSubscriptions65B9F6OptionsCardMandateArgs(d *run
 			x.PaymentMethodOptionsCustomerBalanceBankB0243ECountryRequirements, _ = d.String()
 		case "body":
 			if !d.IsNull() {
-				var v PostCustomersCustomerSubscriptions65B9F6OptionsCardMandateBody
-				decodePostCustomersCustomerSubscriptions65B9F6OptionsCardMandateBody(d, &v)
+				var v PostCustomersCustomerSubscriptionsF9144EMethodOptionsCardBody
+				decodePostCustomersCustomerSubscriptionsF9144EMethodOptionsCardBody(d, &v)
 				x.Body = &v
 			}
 		default:
@@ -295,64 +222,10 @@ func decodePostCustomersCustomerSubscriptions65B9F6OptionsCardMandateArgs(d *run
 	d.Required(seen[:], "payment_method_options_customer_balance_bank_transfer_eu_bank_transfer_country_requirements")
 }
 
-// PostCustomersCustomerSubscriptions230C5FOptionsCardMandatesBody is the request body of "post_customers_customer_subscriptions_subscription_exposed_i3".
-type PostCustomersCustomerSubscriptions230C5FOptionsCardMandatesBody struct {
-	PaymentMethodOptionsCustomerBalanceBankB0243ECountryRequirements *PaymentMethodOptionsCustomerBalanceBankB0243ECountryRequirements `json:"payment_method_options_customer_balance_bank_transfer_eu_bank_transfer_country_requirements,omitzero"`
-	NestedPaymentMethodOptionsCustomer66D8F5CountryRequirements      *NestedPaymentMethodOptionsCustomer66D8F5CountryRequirements3     `json:"nested_payment_method_options_customer_balance_bank_transfer_eu_bank_transfer_country_requirements,omitzero"`
-}
-
-func decodePostCustomersCustomerSubscriptions230C5FOptionsCardMandatesBody(d *runtime.Decoder, x *PostCustomersCustomerSubscriptions230C5FOptionsCardMandatesBody) {
-	if !d.Object() {
-		return
-	}
-	for d.Next() {
-		switch string(d.Key()) {
-		case "payment_method_options_customer_balance_bank_transfer_eu_bank_transfer_country_requirements":
-			if !d.IsNull() {
-				var v PaymentMethodOptionsCustomerBalanceBankB0243ECountryRequirements
-				decodePaymentMethodOptionsCustomerBalanceBankB0243ECountryRequirements(d, &v)
-				x.PaymentMethodOptionsCustomerBalanceBankB0243ECountryRequirements = &v
-			}
-		case "nested_payment_method_options_customer_balance_bank_transfer_eu_bank_transfer_country_requirements":
-			if !d.IsNull() {
-				var v NestedPaymentMethodOptionsCustomer66D8F5CountryRequirements3
-				decodeNestedPaymentMethodOptionsCustomer66D8F5CountryRequirements3(d, &v)
-				x.NestedPaymentMethodOptionsCustomer66D8F5CountryRequirements = &v
-			}
-		default:
-			d.Skip()
-		}
-	}
-}
-
-// NestedPaymentMethodOptionsCustomer66D8F5CountryRequirements3 is the "nested_payment_method_options_customer_balance_bank_transfer_eu_bank_transfer_country_requirements" member of PostCustomersCustomerSubscriptions230C5FOptionsCardMandatesBody.
-type NestedPaymentMethodOptionsCustomer66D8F5CountryRequirements3 struct {
-	PaymentMethodOptionsCustomerBalanceBankB0243ECountryRequirements *bool `json:"payment_method_options_customer_balance_bank_transfer_eu_bank_transfer_country_requirements,omitzero"`
-}
-
-func decodeNestedPaymentMethodOptionsCustomer66D8F5CountryRequirements3(d *runtime.Decoder, x *NestedPaymentMethodOptionsCustomer66D8F5CountryRequirements3) {
-	if !d.Object() {
-		return
-	}
-	for d.Next() {
-		switch string(d.Key()) {
-		case "payment_method_options_customer_balance_bank_transfer_eu_bank_transfer_country_requirements":
-			x.PaymentMethodOptionsCustomerBalanceBankB0243ECountryRequirements = d.BoolPtr()
-		default:
-			d.Skip()
-		}
-	}
-}
-
-// PostCustomersCustomerSubscriptions230C2771CFMandatesX404Response is the 404 response of "post_customers_customer_subscriptions_subscription_exposed_i3".
-type PostCustomersCustomerSubscriptions230C2771CFMandatesX404Response struct {
-	PaymentMethodOptionsCustomerBalanceBankB0243ECountryRequirements *string `json:"payment_method_options_customer_balance_bank_transfer_eu_bank_transfer_country_requirements,omitzero"`
-}
-
 // PostCustomersCustomerSubscriptions230C5FOptionsCardMandatesArgs are the arguments of "post_customers_customer_subscriptions_subscription_exposed_i3" (POST /v1/things/2/{payment_method_options_customer_balance_bank_transfer_eu_bank_transfer_country_requirements}).
 type PostCustomersCustomerSubscriptions230C5FOptionsCardMandatesArgs struct {
-	PaymentMethodOptionsCustomerBalanceBankB0243ECountryRequirements string                                                           `json:"payment_method_options_customer_balance_bank_transfer_eu_bank_transfer_country_requirements"`
-	Body                                                             *PostCustomersCustomerSubscriptions230C5FOptionsCardMandatesBody `json:"body,omitzero"`
+	PaymentMethodOptionsCustomerBalanceBankB0243ECountryRequirements string                                                         `json:"payment_method_options_customer_balance_bank_transfer_eu_bank_transfer_country_requirements"`
+	Body                                                             *PostCustomersCustomerSubscriptionsF9144EMethodOptionsCardBody `json:"body,omitzero"`
 }
 
 func decodePostCustomersCustomerSubscriptions230C5FOptionsCardMandatesArgs(d *runtime.Decoder, x *PostCustomersCustomerSubscriptions230C5FOptionsCardMandatesArgs) {
@@ -367,8 +240,8 @@ func decodePostCustomersCustomerSubscriptions230C5FOptionsCardMandatesArgs(d *ru
 			x.PaymentMethodOptionsCustomerBalanceBankB0243ECountryRequirements, _ = d.String()
 		case "body":
 			if !d.IsNull() {
-				var v PostCustomersCustomerSubscriptions230C5FOptionsCardMandatesBody
-				decodePostCustomersCustomerSubscriptions230C5FOptionsCardMandatesBody(d, &v)
+				var v PostCustomersCustomerSubscriptionsF9144EMethodOptionsCardBody
+				decodePostCustomersCustomerSubscriptionsF9144EMethodOptionsCardBody(d, &v)
 				x.Body = &v
 			}
 		default:

@@ -124,7 +124,7 @@ func decodeUserRole(d *runtime.Decoder, x *UserRole) {
 	}
 }
 
-// ListUsersSelectItem is an element of the "$select" parameter of "listUsers"; 2 other places with the same values have this type too.
+// ListUsersSelectItem is an element of the "$select" parameter of "listUsers"; 2 other places with the same schema have this type too.
 type ListUsersSelectItem string
 
 const (
@@ -180,7 +180,7 @@ func decodeListDeletedDirectoryUsersArgs(d *runtime.Decoder, x *ListDeletedDirec
 	}
 }
 
-// ListUsersOrderbyItem is an element of the "$orderby" parameter of "listUsers"; 1 other place with the same values has this type too.
+// ListUsersOrderbyItem is an element of the "$orderby" parameter of "listUsers"; 1 other place with the same schema has this type too.
 type ListUsersOrderbyItem string
 
 const (
