@@ -313,7 +313,7 @@ func emitToolMethod(f *jen.File, fn *model.Function) {
 		body = append(body,
 			jen.Var().Id("a").Id(fn.Args.Name),
 			jen.If(jen.Err().Op(":=").Add(rt("DecodeArgs")).Call(
-				jen.Id("ctx"), jen.Id("t").Dot("args"), jen.Lit(fn.Name), jen.Id("args"), jen.Op("&").Id("a"), jen.Id(fn.Args.Decoder),
+				jen.Id("ctx"), jen.Id("t").Dot("args"), jen.Lit(fn.Name), jen.Id("args"), jen.Op("&").Id("a"), jen.Id(decoderOf(fn.Args)),
 			), jen.Err().Op("!=").Nil()).Block(failArgs(jen.Err())),
 		)
 		callArgs = append(callArgs, jen.Id("a"))

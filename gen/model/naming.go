@@ -192,11 +192,15 @@ func Name(p *Package) {
 }
 
 // complete decides what follows from a model built and named, whoever built
-// it: pointers (decidePointers, BreakValueCycles), decoders, the methods of
-// every function.
+// it: pointers (decidePointers, BreakValueCycles), the argument structs
+// OpenAPI operations share (ShareArgs), decoders, the methods of every
+// function.
 func complete(p *Package) {
 	decidePointers(p)
 	BreakValueCycles(p.Types)
+	if p.Kind == PackageOpenAPI {
+		ShareArgs(p)
+	}
 	MarkDecoders(p)
 	NameMethods(p)
 }

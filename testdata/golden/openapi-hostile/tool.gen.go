@@ -100,7 +100,7 @@ func (t *Tool) callGetPet4(ctx context.Context, args json.RawMessage) (json.RawM
 
 func (t *Tool) callPatchPetsID(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
 	var a PatchPetsIDArgs
-	if err := runtime.DecodeArgs(ctx, t.args, "patch_pets_id", args, &a, decodePatchPetsIDArgs); err != nil {
+	if err := runtime.DecodeArgs(ctx, t.args, "patch_pets_id", args, &a, decodeGetPet4Args); err != nil {
 		return nil, err
 	}
 	if err := t.svc.PatchPetsID(ctx, a); err != nil {
@@ -111,7 +111,7 @@ func (t *Tool) callPatchPetsID(ctx context.Context, args json.RawMessage) (json.
 
 func (t *Tool) callFunc(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
 	var a FuncArgs
-	if err := runtime.DecodeArgs(ctx, t.args, "func", args, &a, decodeFuncArgs); err != nil {
+	if err := runtime.DecodeArgs(ctx, t.args, "func", args, &a, decodeGetPet4Args); err != nil {
 		return nil, err
 	}
 	if err := t.svc.Func(ctx, a); err != nil {
@@ -122,7 +122,7 @@ func (t *Tool) callFunc(ctx context.Context, args json.RawMessage) (json.RawMess
 
 func (t *Tool) callÉté(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
 	var a ÉtéArgs
-	if err := runtime.DecodeArgs(ctx, t.args, "post_pets_id_t_more", args, &a, decodeÉtéArgs); err != nil {
+	if err := runtime.DecodeArgs(ctx, t.args, "post_pets_id_t_more", args, &a, decodeGetPet4Args); err != nil {
 		return nil, err
 	}
 	if err := t.svc.Été(ctx, a); err != nil {

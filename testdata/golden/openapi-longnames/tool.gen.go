@@ -62,7 +62,7 @@ func (t *Tool) callPostCustomersCustomerSubscriptionsF9144EMethodOptionsCard(ctx
 
 func (t *Tool) callPostCustomersCustomerSubscriptions65B9F6OptionsCardMandate(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
 	var a PostCustomersCustomerSubscriptions65B9F6OptionsCardMandateArgs
-	if err := runtime.DecodeArgs(ctx, t.args, "post_customers_customer_subscriptions_subscription_exposed_i2", args, &a, decodePostCustomersCustomerSubscriptions65B9F6OptionsCardMandateArgs); err != nil {
+	if err := runtime.DecodeArgs(ctx, t.args, "post_customers_customer_subscriptions_subscription_exposed_i2", args, &a, decodePostCustomersCustomerSubscriptionsF9144EMethodOptionsCardArgs); err != nil {
 		return nil, err
 	}
 	r, err := t.svc.PostCustomersCustomerSubscriptions65B9F6OptionsCardMandate(ctx, a)
@@ -74,7 +74,7 @@ func (t *Tool) callPostCustomersCustomerSubscriptions65B9F6OptionsCardMandate(ct
 
 func (t *Tool) callPostCustomersCustomerSubscriptions230C5FOptionsCardMandates(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
 	var a PostCustomersCustomerSubscriptions230C5FOptionsCardMandatesArgs
-	if err := runtime.DecodeArgs(ctx, t.args, "post_customers_customer_subscriptions_subscription_exposed_i3", args, &a, decodePostCustomersCustomerSubscriptions230C5FOptionsCardMandatesArgs); err != nil {
+	if err := runtime.DecodeArgs(ctx, t.args, "post_customers_customer_subscriptions_subscription_exposed_i3", args, &a, decodePostCustomersCustomerSubscriptionsF9144EMethodOptionsCardArgs); err != nil {
 		return nil, err
 	}
 	r, err := t.svc.PostCustomersCustomerSubscriptions230C5FOptionsCardMandates(ctx, a)

@@ -193,60 +193,8 @@ func decodePostCustomersCustomerSubscriptionsF9144EMethodOptionsCardArgs(d *runt
 	d.Required(seen[:], "payment_method_options_customer_balance_bank_transfer_eu_bank_transfer_country_requirements")
 }
 
-// PostCustomersCustomerSubscriptions65B9F6OptionsCardMandateArgs are the arguments of "post_customers_customer_subscriptions_subscription_exposed_i2" (POST /v1/things/1/{payment_method_options_customer_balance_bank_transfer_eu_bank_transfer_country_requirements}).
-type PostCustomersCustomerSubscriptions65B9F6OptionsCardMandateArgs struct {
-	PaymentMethodOptionsCustomerBalanceBankB0243ECountryRequirements string                                                         `json:"payment_method_options_customer_balance_bank_transfer_eu_bank_transfer_country_requirements"`
-	Body                                                             *PostCustomersCustomerSubscriptionsF9144EMethodOptionsCardBody `json:"body,omitzero"`
-}
+// PostCustomersCustomerSubscriptions65B9F6OptionsCardMandateArgs are the arguments of "post_customers_customer_subscriptions_subscription_exposed_i2" (POST /v1/things/1/{payment_method_options_customer_balance_bank_transfer_eu_bank_transfer_country_requirements}), the same as PostCustomersCustomerSubscriptionsF9144EMethodOptionsCardArgs.
+type PostCustomersCustomerSubscriptions65B9F6OptionsCardMandateArgs = PostCustomersCustomerSubscriptionsF9144EMethodOptionsCardArgs
 
-func decodePostCustomersCustomerSubscriptions65B9F6OptionsCardMandateArgs(d *runtime.Decoder, x *PostCustomersCustomerSubscriptions65B9F6OptionsCardMandateArgs) {
-	if !d.Object() {
-		return
-	}
-	var seen [1]uint64
-	for d.Next() {
-		switch string(d.Key()) {
-		case "payment_method_options_customer_balance_bank_transfer_eu_bank_transfer_country_requirements":
-			seen[0] |= 1 << 0
-			x.PaymentMethodOptionsCustomerBalanceBankB0243ECountryRequirements, _ = d.String()
-		case "body":
-			if !d.IsNull() {
-				var v PostCustomersCustomerSubscriptionsF9144EMethodOptionsCardBody
-				decodePostCustomersCustomerSubscriptionsF9144EMethodOptionsCardBody(d, &v)
-				x.Body = &v
-			}
-		default:
-			d.Skip()
-		}
-	}
-	d.Required(seen[:], "payment_method_options_customer_balance_bank_transfer_eu_bank_transfer_country_requirements")
-}
-
-// PostCustomersCustomerSubscriptions230C5FOptionsCardMandatesArgs are the arguments of "post_customers_customer_subscriptions_subscription_exposed_i3" (POST /v1/things/2/{payment_method_options_customer_balance_bank_transfer_eu_bank_transfer_country_requirements}).
-type PostCustomersCustomerSubscriptions230C5FOptionsCardMandatesArgs struct {
-	PaymentMethodOptionsCustomerBalanceBankB0243ECountryRequirements string                                                         `json:"payment_method_options_customer_balance_bank_transfer_eu_bank_transfer_country_requirements"`
-	Body                                                             *PostCustomersCustomerSubscriptionsF9144EMethodOptionsCardBody `json:"body,omitzero"`
-}
-
-func decodePostCustomersCustomerSubscriptions230C5FOptionsCardMandatesArgs(d *runtime.Decoder, x *PostCustomersCustomerSubscriptions230C5FOptionsCardMandatesArgs) {
-	if !d.Object() {
-		return
-	}
-	var seen [1]uint64
-	for d.Next() {
-		switch string(d.Key()) {
-		case "payment_method_options_customer_balance_bank_transfer_eu_bank_transfer_country_requirements":
-			seen[0] |= 1 << 0
-			x.PaymentMethodOptionsCustomerBalanceBankB0243ECountryRequirements, _ = d.String()
-		case "body":
-			if !d.IsNull() {
-				var v PostCustomersCustomerSubscriptionsF9144EMethodOptionsCardBody
-				decodePostCustomersCustomerSubscriptionsF9144EMethodOptionsCardBody(d, &v)
-				x.Body = &v
-			}
-		default:
-			d.Skip()
-		}
-	}
-	d.Required(seen[:], "payment_method_options_customer_balance_bank_transfer_eu_bank_transfer_country_requirements")
-}
+// PostCustomersCustomerSubscriptions230C5FOptionsCardMandatesArgs are the arguments of "post_customers_customer_subscriptions_subscription_exposed_i3" (POST /v1/things/2/{payment_method_options_customer_balance_bank_transfer_eu_bank_transfer_country_requirements}), the same as PostCustomersCustomerSubscriptionsF9144EMethodOptionsCardArgs.
+type PostCustomersCustomerSubscriptions230C5FOptionsCardMandatesArgs = PostCustomersCustomerSubscriptionsF9144EMethodOptionsCardArgs

@@ -109,7 +109,7 @@ func (t *Tool) callUpdatePet(ctx context.Context, args json.RawMessage) (json.Ra
 
 func (t *Tool) callDeletePet(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
 	var a DeletePetArgs
-	if err := runtime.DecodeArgs(ctx, t.args, "deletePet", args, &a, decodeDeletePetArgs); err != nil {
+	if err := runtime.DecodeArgs(ctx, t.args, "deletePet", args, &a, decodeShowPetByIDArgs); err != nil {
 		return nil, err
 	}
 	if err := t.svc.DeletePet(ctx, a); err != nil {
