@@ -79,6 +79,7 @@ func TestEmbeddedBody(t *testing.T) {
 	srv := httptest.NewServer(runtime.NewHandler(tool))
 	defer srv.Close()
 	oc := runtime.NewClient(srv.URL + "/opentool")
+	var re *runtime.Error
 	f.expect(exchange{method: "PATCH", path: "/users/u4", body: `{"displayName":"Di","role":"member"}`, contentType: "application/json", status: 204},
 		exchange{method: "POST", path: "/users", body: `{"displayName":"Ed"}`, contentType: "application/json", status: 201, response: `{"id":"u5","displayName":"Ed"}`})
 	if err := oc.Invoke(ctx, "updateUser", map[string]any{"role": "member", "user-id": "u4", "displayName": "Di", "note": nil}, "", nil); err != nil {
@@ -89,10 +90,20 @@ func TestEmbeddedBody(t *testing.T) {
 		t.Fatalf("createUser: %+v, %v", made, err)
 	}
 
+	// deleteUser's arguments are getUser's (an alias): the Tool decodes them
+	// with getUser's decoder, the client sends them as deleteUser's.
+	var _ shared.GetUserArgs = shared.DeleteUserArgs{UserID: "u6"}
+	f.expect(exchange{method: "DELETE", path: "/users/u6", status: 204})
+	if err := oc.Invoke(ctx, "deleteUser", map[string]any{"user-id": "u6"}, "", nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := oc.Invoke(ctx, "deleteUser", map[string]any{}, "", nil); !errors.As(err, &re) || re.Code != -32602 || !strings.Contains(re.Message, "user-id") {
+		t.Errorf("deleteUser without user-id: got %v", err)
+	}
+
 	// A parameter missing, a member too short, a role not in the enum, a
 	// required member missing elsewhere: one -32602 naming each.
 	err = oc.Invoke(ctx, "updateUser", map[string]any{"displayName": "", "role": "boss"}, "", nil)
-	var re *runtime.Error
 	if !errors.As(err, &re) || re.Code != -32602 {
 		t.Fatalf("bad arguments: got %v, want a -32602 error", err)
 	}

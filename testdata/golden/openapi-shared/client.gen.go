@@ -177,6 +177,41 @@ func (c *Client) CreateUser(ctx context.Context, args CreateUserArgs) (User, err
 	return out, err
 }
 
+// GetUser calls getUser: GET /users/{user-id}
+func (c *Client) GetUser(ctx context.Context, args GetUserArgs) (User, error) {
+	r := c.rc.NewRequest("GET", "/users/{user-id}")
+	r.Path("user-id", args.UserID)
+	var out User
+	resp, err := r.Send(ctx)
+	if err != nil {
+		return out, err
+	}
+	switch {
+	case resp.Is("200"):
+		err = rest.DecodeChecked(resp, &out, decodeUser)
+	case resp.Success():
+	default:
+		err = resp.Unexpected()
+	}
+	return out, err
+}
+
+// DeleteUser calls deleteUser: DELETE /users/{user-id}
+func (c *Client) DeleteUser(ctx context.Context, args DeleteUserArgs) error {
+	r := c.rc.NewRequest("DELETE", "/users/{user-id}")
+	r.Path("user-id", args.UserID)
+	resp, err := r.Send(ctx)
+	if err != nil {
+		return err
+	}
+	switch {
+	case resp.Success():
+	default:
+		err = resp.Unexpected()
+	}
+	return err
+}
+
 // UpdateUser calls updateUser: PATCH /users/{user-id}
 func (c *Client) UpdateUser(ctx context.Context, args UpdateUserArgs) error {
 	r := c.rc.NewRequest("PATCH", "/users/{user-id}")

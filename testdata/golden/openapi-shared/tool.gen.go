@@ -18,6 +18,8 @@ type Service interface {
 	ListDeletedDirectoryUsers(ctx context.Context, args ListDeletedDirectoryUsersArgs) ([]User, error)
 	ListUsers(ctx context.Context, args ListUsersArgs) ([]User, error)
 	CreateUser(ctx context.Context, args CreateUserArgs) (User, error)
+	GetUser(ctx context.Context, args GetUserArgs) (User, error)
+	DeleteUser(ctx context.Context, args DeleteUserArgs) error
 	UpdateUser(ctx context.Context, args UpdateUserArgs) error
 	ListGroupMembers(ctx context.Context, args ListGroupMembersArgs) ([]User, error)
 	AddGroupMember(ctx context.Context, args AddGroupMemberArgs) error
@@ -88,6 +90,29 @@ func (t *Tool) callCreateUser(ctx context.Context, args json.RawMessage) (json.R
 		return nil, runtime.ToolError(err)
 	}
 	return runtime.EncodeObject(r)
+}
+
+func (t *Tool) callGetUser(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
+	var a GetUserArgs
+	if err := runtime.DecodeArgs(ctx, t.args, "getUser", args, &a, decodeGetUserArgs); err != nil {
+		return nil, err
+	}
+	r, err := t.svc.GetUser(ctx, a)
+	if err != nil {
+		return nil, runtime.ToolError(err)
+	}
+	return runtime.EncodeObject(r)
+}
+
+func (t *Tool) callDeleteUser(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
+	var a DeleteUserArgs
+	if err := runtime.DecodeArgs(ctx, t.args, "deleteUser", args, &a, decodeGetUserArgs); err != nil {
+		return nil, err
+	}
+	if err := t.svc.DeleteUser(ctx, a); err != nil {
+		return nil, runtime.ToolError(err)
+	}
+	return nil, nil
 }
 
 func (t *Tool) callUpdateUser(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
@@ -161,6 +186,10 @@ func (t *Tool) Call(ctx context.Context, name string, args json.RawMessage) (jso
 		return t.callListUsers(ctx, args)
 	case "createUser":
 		return t.callCreateUser(ctx, args)
+	case "getUser":
+		return t.callGetUser(ctx, args)
+	case "deleteUser":
+		return t.callDeleteUser(ctx, args)
 	case "updateUser":
 		return t.callUpdateUser(ctx, args)
 	case "listGroupMembers":
@@ -210,10 +239,12 @@ func (t *Tool) Hints(name string) (runtime.Hints, bool) {
 		return runtime.Hints{}, false
 	}
 	switch name {
-	case "listDeletedDirectoryUsers", "listUsers", "listGroupMembers", "listGroups":
+	case "listDeletedDirectoryUsers", "listUsers", "getUser", "listGroupMembers", "listGroups":
 		return runtime.MethodHints("GET"), true
 	case "createUser", "addGroupMember", "inviteUser":
 		return runtime.MethodHints("POST"), true
+	case "deleteUser":
+		return runtime.MethodHints("DELETE"), true
 	case "updateUser":
 		return runtime.MethodHints("PATCH"), true
 	}

@@ -270,6 +270,31 @@ func decodeCreateUserArgs(d *runtime.Decoder, x *CreateUserArgs) {
 	decodeUser(d, &x.User)
 }
 
+// GetUserArgs are the arguments of "getUser" (GET /users/{user-id}).
+type GetUserArgs struct {
+	UserID string `json:"user-id"`
+}
+
+func decodeGetUserArgs(d *runtime.Decoder, x *GetUserArgs) {
+	if !d.Object() {
+		return
+	}
+	var seen [1]uint64
+	for d.Next() {
+		switch string(d.Key()) {
+		case "user-id":
+			seen[0] |= 1 << 0
+			x.UserID, _ = d.String()
+		default:
+			d.Skip()
+		}
+	}
+	d.Required(seen[:], "user-id")
+}
+
+// DeleteUserArgs are the arguments of "deleteUser" (DELETE /users/{user-id}), the same as GetUserArgs.
+type DeleteUserArgs = GetUserArgs
+
 // UpdateUserArgs are the arguments of "updateUser" (PATCH /users/{user-id}).
 type UpdateUserArgs struct {
 	UserID string `json:"user-id"`
