@@ -80,3 +80,39 @@ func TestDecoderRewind(t *testing.T) {
 		d.Skip()
 	})
 }
+
+// TestDecoderSlice decodes arrays with an element decoder: an empty array
+// is an empty slice, an element's violation is at its index, and a value
+// that is not an array is one violation.
+func TestDecoderSlice(t *testing.T) {
+	elem := func(d *runtime.Decoder, x *string) {
+		if v, ok := d.String(); ok {
+			if v == "" {
+				d.Invalid("empty")
+			}
+			*x = v
+		}
+	}
+	list := func(d *runtime.Decoder, x *[]string) {
+		if !runtime.Slice(d, x, elem) {
+			*x = append(*x, "not an array")
+		}
+	}
+	var got []string
+	if err := runtime.Decode([]byte(`["a", "b"]`), &got, list); err != nil || len(got) != 2 || got[0] != "a" || got[1] != "b" {
+		t.Errorf(`["a", "b"]: got %q, %v`, got, err)
+	}
+	got = nil
+	if err := runtime.Decode([]byte(`[]`), &got, list); err != nil || got == nil || len(got) != 0 {
+		t.Errorf("[]: got %#v, %v; want an empty slice", got, err)
+	}
+	vs := violations(t, runtime.Decode([]byte(`["a", "", 3]`), &got, list))
+	if len(vs) != 2 || vs[0].Path != "/1" || vs[1].Path != "/2" {
+		t.Errorf(`["a", "", 3]: got %+v, want violations at /1 and /2`, vs)
+	}
+	got = nil
+	vs = violations(t, runtime.Decode([]byte(`{"a": 1}`), &got, list))
+	if len(vs) != 1 || len(got) != 1 || got[0] != "not an array" {
+		t.Errorf("an object: got %q, %+v", got, vs)
+	}
+}

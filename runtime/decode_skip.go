@@ -145,6 +145,24 @@ func (d *Decoder) Required(seen []uint64, names ...string) {
 	}
 }
 
+// Slice decodes an array into *s with dec, the generated decoder of its
+// elements: *s is an empty slice for [], and each element's violations are
+// at its index. It reports whether the value was an array; any other value
+// is a violation and leaves *s alone. Generated decoders call it for
+// slices of named types, one line where a loop of its own would be eight.
+func Slice[T any](d *Decoder, s *[]T, dec func(*Decoder, *T)) bool {
+	if !d.Array() {
+		return false
+	}
+	*s = []T{}
+	for d.NextItem() {
+		var e T
+		dec(d, &e)
+		*s = append(*s, e)
+	}
+	return true
+}
+
 // Mark returns where d is in its input, for Rewind.
 func (d *Decoder) Mark() int { return d.pos }
 

@@ -536,6 +536,15 @@ func decodeValue(r *model.TypeRef, target *jen.Statement, named string, depth in
 		//	for d.NextItem() { var e E; …; target = append(target, e) }
 		// }
 		// (the Decoder follows the element index for the paths of violations)
+		if e := r.Elem; named == "" && e.Kind == model.RefNamed && aliasTarget(e.Named) == nil && decoderOf(e.Named) != "" {
+			// runtime.Slice(d, &target, decodeE), or
+			// if runtime.Slice(d, &target, decodeE) { checks }
+			call := rt("Slice").Call(jen.Id("d"), addr(target), jen.Id(decoderOf(e.Named)))
+			if r.Check == nil {
+				return []jen.Code{call}
+			}
+			return []jen.Code{jen.If(call).Block(checkItems(r, target))}
+		}
 		v := "e" + strconv.Itoa(depth)
 		typ := goType(r)
 		if named != "" {

@@ -260,13 +260,7 @@ func decodeCheckArgs(d *runtime.Decoder, x *CheckArgs) {
 			}
 		case "points":
 			if !d.IsNull() {
-				if d.Array() {
-					x.Points = []Point{}
-					for d.NextItem() {
-						var e1 Point
-						decodePoint(d, &e1)
-						x.Points = append(x.Points, e1)
-					}
+				if runtime.Slice(d, &x.Points, decodePoint) {
 					runtime.CheckUniqueJSON(d, x.Points)
 				}
 			}

@@ -40,14 +40,7 @@ func decodeNode(d *runtime.Decoder, x *Node) {
 			}
 		case "children":
 			seen[0] |= 1 << 2
-			if d.Array() {
-				x.Children = []Node{}
-				for d.NextItem() {
-					var e1 Node
-					decodeNode(d, &e1)
-					x.Children = append(x.Children, e1)
-				}
-			}
+			runtime.Slice(d, &x.Children, decodeNode)
 		default:
 			d.Skip()
 		}
@@ -341,14 +334,7 @@ func decodeAFunctionNameThatIsExactlySixtyFourCharactersLong00xxArgs(d *runtime.
 		switch string(d.Key()) {
 		case "items":
 			seen[0] |= 1 << 0
-			if d.Array() {
-				x.Items = []ItemsItem{}
-				for d.NextItem() {
-					var e1 ItemsItem
-					decodeItemsItem(d, &e1)
-					x.Items = append(x.Items, e1)
-				}
-			}
+			runtime.Slice(d, &x.Items, decodeItemsItem)
 		default:
 			d.Skip()
 		}

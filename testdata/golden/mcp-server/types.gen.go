@@ -55,14 +55,7 @@ func decodeNode(d *runtime.Decoder, x *Node) {
 		switch string(d.Key()) {
 		case "children":
 			if !d.IsNull() {
-				if d.Array() {
-					x.Children = []Node{}
-					for d.NextItem() {
-						var e1 Node
-						decodeNode(d, &e1)
-						x.Children = append(x.Children, e1)
-					}
-				}
+				runtime.Slice(d, &x.Children, decodeNode)
 			}
 		case "name":
 			seen[0] |= 1 << 0

@@ -74,25 +74,11 @@ func decodeFolder(d *runtime.Decoder, x *Folder) {
 			x.Name, _ = d.String()
 		case "files":
 			if !d.IsNull() {
-				if d.Array() {
-					x.Files = []File{}
-					for d.NextItem() {
-						var e1 File
-						decodeFile(d, &e1)
-						x.Files = append(x.Files, e1)
-					}
-				}
+				runtime.Slice(d, &x.Files, decodeFile)
 			}
 		case "folders":
 			if !d.IsNull() {
-				if d.Array() {
-					x.Folders = []Folder{}
-					for d.NextItem() {
-						var e1 Folder
-						decodeFolder(d, &e1)
-						x.Folders = append(x.Folders, e1)
-					}
-				}
+				runtime.Slice(d, &x.Folders, decodeFolder)
 			}
 		default:
 			d.Skip()
@@ -319,14 +305,7 @@ func decodeCreateIssueArgs(d *runtime.Decoder, x *CreateIssueArgs) {
 			x.Body = d.StringPtr()
 		case "labels":
 			if !d.IsNull() {
-				if d.Array() {
-					x.Labels = []Label{}
-					for d.NextItem() {
-						var e1 Label
-						decodeLabel(d, &e1)
-						x.Labels = append(x.Labels, e1)
-					}
-				}
+				runtime.Slice(d, &x.Labels, decodeLabel)
 			}
 		case "priority":
 			if !d.IsNull() {

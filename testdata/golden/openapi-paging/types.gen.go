@@ -211,14 +211,7 @@ func decodeListEventsResult(d *runtime.Decoder, x *ListEventsResult) {
 		switch string(d.Key()) {
 		case "data":
 			seen[0] |= 1 << 0
-			if d.Array() {
-				x.Data = []Event{}
-				for d.NextItem() {
-					var e1 Event
-					decodeEvent(d, &e1)
-					x.Data = append(x.Data, e1)
-				}
-			}
+			runtime.Slice(d, &x.Data, decodeEvent)
 		case "next_cursor":
 			x.NextCursor = d.StringPtr()
 		default:
@@ -283,14 +276,7 @@ func decodeListChargesResult(d *runtime.Decoder, x *ListChargesResult) {
 			decodeListChargesResultObject(d, &x.Object)
 		case "data":
 			seen[0] |= 1 << 1
-			if d.Array() {
-				x.Data = []Charge{}
-				for d.NextItem() {
-					var e1 Charge
-					decodeCharge(d, &e1)
-					x.Data = append(x.Data, e1)
-				}
-			}
+			runtime.Slice(d, &x.Data, decodeCharge)
 		case "has_more":
 			seen[0] |= 1 << 2
 			x.HasMore, _ = d.Bool()
@@ -422,14 +408,7 @@ func decodeListUsersResult(d *runtime.Decoder, x *ListUsersResult) {
 		switch string(d.Key()) {
 		case "users":
 			if !d.IsNull() {
-				if d.Array() {
-					x.Users = []User{}
-					for d.NextItem() {
-						var e1 User
-						decodeUser(d, &e1)
-						x.Users = append(x.Users, e1)
-					}
-				}
+				runtime.Slice(d, &x.Users, decodeUser)
 			}
 		case "total":
 			x.Total = d.IntPtr()
@@ -558,14 +537,7 @@ func decodeListBooksResult(d *runtime.Decoder, x *ListBooksResult) {
 		switch string(d.Key()) {
 		case "books":
 			if !d.IsNull() {
-				if d.Array() {
-					x.Books = []Book{}
-					for d.NextItem() {
-						var e1 Book
-						decodeBook(d, &e1)
-						x.Books = append(x.Books, e1)
-					}
-				}
+				runtime.Slice(d, &x.Books, decodeBook)
 			}
 		case "nextPageToken":
 			x.NextPageToken = d.StringPtr()
@@ -624,14 +596,7 @@ func decodeListWidgetsResult(d *runtime.Decoder, x *ListWidgetsResult) {
 		switch string(d.Key()) {
 		case "items":
 			if !d.IsNull() {
-				if d.Array() {
-					x.Items = []Widget{}
-					for d.NextItem() {
-						var e1 Widget
-						decodeWidget(d, &e1)
-						x.Items = append(x.Items, e1)
-					}
-				}
+				runtime.Slice(d, &x.Items, decodeWidget)
 			}
 		case "meta":
 			if !d.IsNull() {
@@ -709,14 +674,7 @@ func decodeListGadgetsResult(d *runtime.Decoder, x *ListGadgetsResult) {
 		switch string(d.Key()) {
 		case "data":
 			if !d.IsNull() {
-				if d.Array() {
-					x.Data = []Widget{}
-					for d.NextItem() {
-						var e1 Widget
-						decodeWidget(d, &e1)
-						x.Data = append(x.Data, e1)
-					}
-				}
+				runtime.Slice(d, &x.Data, decodeWidget)
 			}
 		default:
 			d.Skip()

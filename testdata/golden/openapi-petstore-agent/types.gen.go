@@ -92,14 +92,7 @@ func decodeListPetsArgs(d *runtime.Decoder, x *ListPetsArgs) {
 			}
 		case "status":
 			if !d.IsNull() {
-				if d.Array() {
-					x.Status = []PetStatus{}
-					for d.NextItem() {
-						var e1 PetStatus
-						decodePetStatus(d, &e1)
-						x.Status = append(x.Status, e1)
-					}
-				}
+				runtime.Slice(d, &x.Status, decodePetStatus)
 			}
 		case "X-Request-ID":
 			if !d.IsNull() {

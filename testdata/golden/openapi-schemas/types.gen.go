@@ -350,14 +350,7 @@ func decodeTree(d *runtime.Decoder, x *Tree) {
 			x.Value, _ = d.Int()
 		case "children":
 			if !d.IsNull() {
-				if d.Array() {
-					x.Children = []Tree{}
-					for d.NextItem() {
-						var e1 Tree
-						decodeTree(d, &e1)
-						x.Children = append(x.Children, e1)
-					}
-				}
+				runtime.Slice(d, &x.Children, decodeTree)
 			}
 		case "parent":
 			if !d.IsNull() {

@@ -201,14 +201,7 @@ func (c *Client) ListItemsWithHeaders(ctx context.Context, args ListItemsArgs) (
 	switch {
 	case resp.Is("200"):
 		err = rest.DecodeChecked(resp, &out.Body, func(d *runtime.Decoder, x *[]Item) {
-			if d.Array() {
-				*x = []Item{}
-				for d.NextItem() {
-					var e1 Item
-					decodeItem(d, &e1)
-					*x = append(*x, e1)
-				}
-			}
+			runtime.Slice(d, x, decodeItem)
 		})
 	case resp.Success():
 	default:

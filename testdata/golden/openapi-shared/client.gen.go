@@ -105,14 +105,7 @@ func (c *Client) ListDeletedDirectoryUsers(ctx context.Context, args ListDeleted
 	switch {
 	case resp.Is("200"):
 		err = rest.DecodeChecked(resp, &out, func(d *runtime.Decoder, x *[]User) {
-			if d.Array() {
-				*x = []User{}
-				for d.NextItem() {
-					var e1 User
-					decodeUser(d, &e1)
-					*x = append(*x, e1)
-				}
-			}
+			runtime.Slice(d, x, decodeUser)
 		})
 	case resp.Success():
 	default:
@@ -141,14 +134,7 @@ func (c *Client) ListUsers(ctx context.Context, args ListUsersArgs) ([]User, err
 	switch {
 	case resp.Is("200"):
 		err = rest.DecodeChecked(resp, &out, func(d *runtime.Decoder, x *[]User) {
-			if d.Array() {
-				*x = []User{}
-				for d.NextItem() {
-					var e1 User
-					decodeUser(d, &e1)
-					*x = append(*x, e1)
-				}
-			}
+			runtime.Slice(d, x, decodeUser)
 		})
 	case resp.Success():
 	default:
@@ -248,14 +234,7 @@ func (c *Client) ListGroupMembers(ctx context.Context, args ListGroupMembersArgs
 	switch {
 	case resp.Is("200"):
 		err = rest.DecodeChecked(resp, &out, func(d *runtime.Decoder, x *[]User) {
-			if d.Array() {
-				*x = []User{}
-				for d.NextItem() {
-					var e1 User
-					decodeUser(d, &e1)
-					*x = append(*x, e1)
-				}
-			}
+			runtime.Slice(d, x, decodeUser)
 		})
 	case resp.Success():
 	default:
@@ -299,14 +278,7 @@ func (c *Client) ListGroups(ctx context.Context, args ListGroupsArgs) ([]Group, 
 	switch {
 	case resp.Is("200"):
 		err = rest.DecodeChecked(resp, &out, func(d *runtime.Decoder, x *[]Group) {
-			if d.Array() {
-				*x = []Group{}
-				for d.NextItem() {
-					var e1 Group
-					decodeGroup(d, &e1)
-					*x = append(*x, e1)
-				}
-			}
+			runtime.Slice(d, x, decodeGroup)
 		})
 	case resp.Success():
 	default:

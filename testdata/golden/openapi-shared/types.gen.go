@@ -83,14 +83,7 @@ func decodeGroup(d *runtime.Decoder, x *Group) {
 			x.DisplayName = d.StringPtr()
 		case "members":
 			if !d.IsNull() {
-				if d.Array() {
-					x.Members = []User{}
-					for d.NextItem() {
-						var e1 User
-						decodeUser(d, &e1)
-						x.Members = append(x.Members, e1)
-					}
-				}
+				runtime.Slice(d, &x.Members, decodeUser)
 			}
 		default:
 			d.Skip()
@@ -165,14 +158,7 @@ func decodeListDeletedDirectoryUsersArgs(d *runtime.Decoder, x *ListDeletedDirec
 		switch string(d.Key()) {
 		case "$select":
 			if !d.IsNull() {
-				if d.Array() {
-					x.Select = []ListUsersSelectItem{}
-					for d.NextItem() {
-						var e1 ListUsersSelectItem
-						decodeListUsersSelectItem(d, &e1)
-						x.Select = append(x.Select, e1)
-					}
-				}
+				runtime.Slice(d, &x.Select, decodeListUsersSelectItem)
 			}
 		default:
 			d.Skip()
@@ -233,26 +219,13 @@ func decodeListUsersArgs(d *runtime.Decoder, x *ListUsersArgs) {
 			}
 		case "$orderby":
 			if !d.IsNull() {
-				if d.Array() {
-					x.Orderby = []ListUsersOrderbyItem{}
-					for d.NextItem() {
-						var e1 ListUsersOrderbyItem
-						decodeListUsersOrderbyItem(d, &e1)
-						x.Orderby = append(x.Orderby, e1)
-					}
+				if runtime.Slice(d, &x.Orderby, decodeListUsersOrderbyItem) {
 					runtime.CheckUnique(d, x.Orderby)
 				}
 			}
 		case "$select":
 			if !d.IsNull() {
-				if d.Array() {
-					x.Select = []ListUsersSelectItem{}
-					for d.NextItem() {
-						var e1 ListUsersSelectItem
-						decodeListUsersSelectItem(d, &e1)
-						x.Select = append(x.Select, e1)
-					}
-				}
+				runtime.Slice(d, &x.Select, decodeListUsersSelectItem)
 			}
 		default:
 			d.Skip()
@@ -343,26 +316,13 @@ func decodeListGroupMembersArgs(d *runtime.Decoder, x *ListGroupMembersArgs) {
 			x.GroupID, _ = d.String()
 		case "$orderby":
 			if !d.IsNull() {
-				if d.Array() {
-					x.Orderby = []ListUsersOrderbyItem{}
-					for d.NextItem() {
-						var e1 ListUsersOrderbyItem
-						decodeListUsersOrderbyItem(d, &e1)
-						x.Orderby = append(x.Orderby, e1)
-					}
+				if runtime.Slice(d, &x.Orderby, decodeListUsersOrderbyItem) {
 					runtime.CheckUnique(d, x.Orderby)
 				}
 			}
 		case "$select":
 			if !d.IsNull() {
-				if d.Array() {
-					x.Select = []ListUsersSelectItem{}
-					for d.NextItem() {
-						var e1 ListUsersSelectItem
-						decodeListUsersSelectItem(d, &e1)
-						x.Select = append(x.Select, e1)
-					}
-				}
+				runtime.Slice(d, &x.Select, decodeListUsersSelectItem)
 			}
 		default:
 			d.Skip()
@@ -468,25 +428,11 @@ func decodeListGroupsArgs(d *runtime.Decoder, x *ListGroupsArgs) {
 		switch string(d.Key()) {
 		case "$orderby":
 			if !d.IsNull() {
-				if d.Array() {
-					x.Orderby = []ListGroupsOrderbyItem{}
-					for d.NextItem() {
-						var e1 ListGroupsOrderbyItem
-						decodeListGroupsOrderbyItem(d, &e1)
-						x.Orderby = append(x.Orderby, e1)
-					}
-				}
+				runtime.Slice(d, &x.Orderby, decodeListGroupsOrderbyItem)
 			}
 		case "$select":
 			if !d.IsNull() {
-				if d.Array() {
-					x.Select = []ListGroupsSelectItem{}
-					for d.NextItem() {
-						var e1 ListGroupsSelectItem
-						decodeListGroupsSelectItem(d, &e1)
-						x.Select = append(x.Select, e1)
-					}
-				}
+				runtime.Slice(d, &x.Select, decodeListGroupsSelectItem)
 			}
 		default:
 			d.Skip()

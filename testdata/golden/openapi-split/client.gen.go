@@ -118,14 +118,7 @@ func (c *Client) ListIssuesWithHeaders(ctx context.Context, args ListIssuesArgs)
 	switch {
 	case resp.Is("200"):
 		err = rest.DecodeChecked(resp, &out.Body, func(d *runtime.Decoder, x *[]Issue) {
-			if d.Array() {
-				*x = []Issue{}
-				for d.NextItem() {
-					var e1 Issue
-					decodeIssue(d, &e1)
-					*x = append(*x, e1)
-				}
-			}
+			runtime.Slice(d, x, decodeIssue)
 		})
 	case resp.Success():
 	default:

@@ -112,14 +112,7 @@ func decodeListEventsResult(d *runtime.Decoder, x *ListEventsResult) {
 		switch string(d.Key()) {
 		case "data":
 			seen[0] |= 1 << 0
-			if d.Array() {
-				x.Data = []Event{}
-				for d.NextItem() {
-					var e1 Event
-					decodeEvent(d, &e1)
-					x.Data = append(x.Data, e1)
-				}
-			}
+			runtime.Slice(d, &x.Data, decodeEvent)
 		case "next_cursor":
 			x.NextCursor = d.StringPtr()
 		default:

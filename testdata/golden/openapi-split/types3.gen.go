@@ -60,14 +60,7 @@ func decodeListChargesResult(d *runtime.Decoder, x *ListChargesResult) {
 			decodeListChargesResultObject(d, &x.Object)
 		case "data":
 			seen[0] |= 1 << 1
-			if d.Array() {
-				x.Data = []Charge{}
-				for d.NextItem() {
-					var e1 Charge
-					decodeCharge(d, &e1)
-					x.Data = append(x.Data, e1)
-				}
-			}
+			runtime.Slice(d, &x.Data, decodeCharge)
 		case "has_more":
 			seen[0] |= 1 << 2
 			x.HasMore, _ = d.Bool()

@@ -98,14 +98,7 @@ func decodeListUsersResult(d *runtime.Decoder, x *ListUsersResult) {
 		switch string(d.Key()) {
 		case "users":
 			if !d.IsNull() {
-				if d.Array() {
-					x.Users = []User{}
-					for d.NextItem() {
-						var e1 User
-						decodeUser(d, &e1)
-						x.Users = append(x.Users, e1)
-					}
-				}
+				runtime.Slice(d, &x.Users, decodeUser)
 			}
 		case "total":
 			x.Total = d.IntPtr()

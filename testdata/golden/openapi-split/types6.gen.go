@@ -19,14 +19,7 @@ func decodeListBooksResult(d *runtime.Decoder, x *ListBooksResult) {
 		switch string(d.Key()) {
 		case "books":
 			if !d.IsNull() {
-				if d.Array() {
-					x.Books = []Book{}
-					for d.NextItem() {
-						var e1 Book
-						decodeBook(d, &e1)
-						x.Books = append(x.Books, e1)
-					}
-				}
+				runtime.Slice(d, &x.Books, decodeBook)
 			}
 		case "nextPageToken":
 			x.NextPageToken = d.StringPtr()
@@ -85,14 +78,7 @@ func decodeListWidgetsResult(d *runtime.Decoder, x *ListWidgetsResult) {
 		switch string(d.Key()) {
 		case "items":
 			if !d.IsNull() {
-				if d.Array() {
-					x.Items = []Widget{}
-					for d.NextItem() {
-						var e1 Widget
-						decodeWidget(d, &e1)
-						x.Items = append(x.Items, e1)
-					}
-				}
+				runtime.Slice(d, &x.Items, decodeWidget)
 			}
 		case "meta":
 			if !d.IsNull() {

@@ -50,14 +50,7 @@ func decodeListGadgetsResult(d *runtime.Decoder, x *ListGadgetsResult) {
 		switch string(d.Key()) {
 		case "data":
 			if !d.IsNull() {
-				if d.Array() {
-					x.Data = []Widget{}
-					for d.NextItem() {
-						var e1 Widget
-						decodeWidget(d, &e1)
-						x.Data = append(x.Data, e1)
-					}
-				}
+				runtime.Slice(d, &x.Data, decodeWidget)
 			}
 		default:
 			d.Skip()

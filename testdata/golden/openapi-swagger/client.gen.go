@@ -146,14 +146,7 @@ func (c *Client) FindOrders(ctx context.Context, args FindOrdersArgs) ([]Order, 
 	switch {
 	case resp.Is("200"):
 		err = rest.DecodeChecked(resp, &out, func(d *runtime.Decoder, x *[]Order) {
-			if d.Array() {
-				*x = []Order{}
-				for d.NextItem() {
-					var e1 Order
-					decodeOrder(d, &e1)
-					*x = append(*x, e1)
-				}
-			}
+			runtime.Slice(d, x, decodeOrder)
 		})
 	case resp.Is("400"):
 		err = rest.NewAPIError[Problem](resp)

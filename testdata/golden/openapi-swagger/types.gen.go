@@ -119,14 +119,7 @@ func decodeFindOrdersArgs(d *runtime.Decoder, x *FindOrdersArgs) {
 		switch string(d.Key()) {
 		case "status":
 			if !d.IsNull() {
-				if d.Array() {
-					x.Status = []OrderStatus{}
-					for d.NextItem() {
-						var e1 OrderStatus
-						decodeOrderStatus(d, &e1)
-						x.Status = append(x.Status, e1)
-					}
-				}
+				runtime.Slice(d, &x.Status, decodeOrderStatus)
 			}
 		case "ids":
 			if !d.IsNull() {

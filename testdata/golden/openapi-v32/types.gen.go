@@ -131,14 +131,7 @@ func decodeItemList(d *runtime.Decoder, x *ItemList) {
 		switch string(d.Key()) {
 		case "items":
 			seen[0] |= 1 << 0
-			if d.Array() {
-				x.Items = []Item{}
-				for d.NextItem() {
-					var e1 Item
-					decodeItem(d, &e1)
-					x.Items = append(x.Items, e1)
-				}
-			}
+			runtime.Slice(d, &x.Items, decodeItem)
 		case "next":
 			x.Next = d.StringPtr()
 		default:

@@ -100,14 +100,7 @@ func (c *Client) ListPets(ctx context.Context) ([]Pet, error) {
 	switch {
 	case resp.Is("200"):
 		err = rest.DecodeChecked(resp, &out, func(d *runtime.Decoder, x *[]Pet) {
-			if d.Array() {
-				*x = []Pet{}
-				for d.NextItem() {
-					var e1 Pet
-					decodePet(d, &e1)
-					*x = append(*x, e1)
-				}
-			}
+			runtime.Slice(d, x, decodePet)
 		})
 	case resp.Success():
 	default:

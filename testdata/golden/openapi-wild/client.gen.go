@@ -102,14 +102,7 @@ func (c *Client) AnswerQuery(ctx context.Context, args AnswerQueryArgs) ([]Resul
 	switch {
 	case resp.Is("200"):
 		err = rest.DecodeChecked(resp, &out, func(d *runtime.Decoder, x *[]Result) {
-			if d.Array() {
-				*x = []Result{}
-				for d.NextItem() {
-					var e1 Result
-					decodeResult(d, &e1)
-					*x = append(*x, e1)
-				}
-			}
+			runtime.Slice(d, x, decodeResult)
 		})
 	case resp.Success():
 	default:
@@ -131,14 +124,7 @@ func (c *Client) SetErrors(ctx context.Context, args SetErrorsArgs) ([]PassportE
 	switch {
 	case resp.Is("200"):
 		err = rest.DecodeChecked(resp, &out, func(d *runtime.Decoder, x *[]PassportError) {
-			if d.Array() {
-				*x = []PassportError{}
-				for d.NextItem() {
-					var e1 PassportError
-					decodePassportError(d, &e1)
-					*x = append(*x, e1)
-				}
-			}
+			runtime.Slice(d, x, decodePassportError)
 		})
 	case resp.Success():
 	default:

@@ -408,14 +408,7 @@ func decodeAnswerQueryArgs(d *runtime.Decoder, x *AnswerQueryArgs) {
 		switch string(d.Key()) {
 		case "results":
 			seen[0] |= 1 << 0
-			if d.Array() {
-				x.Results = []Result{}
-				for d.NextItem() {
-					var e1 Result
-					decodeResult(d, &e1)
-					x.Results = append(x.Results, e1)
-				}
-			}
+			runtime.Slice(d, &x.Results, decodeResult)
 		default:
 			d.Skip()
 		}
@@ -437,14 +430,7 @@ func decodeSetErrorsArgs(d *runtime.Decoder, x *SetErrorsArgs) {
 		switch string(d.Key()) {
 		case "errors":
 			seen[0] |= 1 << 0
-			if d.Array() {
-				x.Errors = []PassportError{}
-				for d.NextItem() {
-					var e1 PassportError
-					decodePassportError(d, &e1)
-					x.Errors = append(x.Errors, e1)
-				}
-			}
+			runtime.Slice(d, &x.Errors, decodePassportError)
 		default:
 			d.Skip()
 		}
