@@ -276,16 +276,7 @@ func (n *Naming) name(p *Package) {
 				nameValues(types, t)
 			}
 		case nameServers:
-			api := r.of.(*API)
-			api.ServerType = types.Take("Server")
-			for i, sv := range api.Servers {
-				// The type's name leads: no X before a digit (Server127001).
-				name := api.ServerType + Camel(serverWord(sv))
-				if name == api.ServerType || !token.IsIdentifier(name) {
-					name = api.ServerType + "Index" + strconv.Itoa(i)
-				}
-				sv.Const = types.Take(name)
-			}
+			nameServerConsts(types, r.of.(*API))
 		case nameShared:
 			renameShared(types, r.typ, r.of.([]*Place), r.word == "rename")
 		case nameEmbed:
@@ -354,6 +345,19 @@ func nameEmbedded(p *Package, types, fields *Scope, args *Type, f *Field) {
 	p.Types = append(p.Types, alias)
 	f.Type = &TypeRef{Kind: RefNamed, Named: alias}
 	f.Name = fields.Take(name)
+}
+
+// nameServerConsts names api.ServerType and the constant of each of its servers.
+func nameServerConsts(types *Scope, api *API) {
+	api.ServerType = types.Take("Server")
+	for i, sv := range api.Servers {
+		// The type's name leads: no X before a digit (Server127001).
+		name := api.ServerType + Camel(serverWord(sv))
+		if name == api.ServerType || !token.IsIdentifier(name) {
+			name = api.ServerType + "Index" + strconv.Itoa(i)
+		}
+		sv.Const = types.Take(name)
+	}
 }
 
 // namePatternVar gives c's pattern its package variable: one per distinct
