@@ -154,7 +154,10 @@ func (b *oaBuilder) conv(sr *openapi3.SchemaRef, loc oaLoc, at *model.Place) *oa
 		}
 		return ot
 	}
-	key := shapeKey(sr.Value)
+	key := ""
+	if len(b.building) < maxShapeDepth {
+		key = shapeKey(sr.Value)
+	}
 	if ot := b.shapes[key]; key != "" && ot != nil {
 		b.sharedAt(ot.ref.Named, at)
 		return ot
@@ -166,6 +169,12 @@ func (b *oaBuilder) conv(sr *openapi3.SchemaRef, loc oaLoc, at *model.Place) *oa
 	}
 	return ot
 }
+
+// maxShapeDepth is how deep in inline objects and unions an inline schema
+// may be and still be compared with others (shapeKey): its key writes all
+// the schema, so that comparing at every depth of a deeply nested schema
+// would cost the square of its size.
+const maxShapeDepth = 4
 
 // shapeKey is what makes two inline object or union schemas one Go type:
 // their JSON, descriptions and all (a schema of the same JSON converts to
