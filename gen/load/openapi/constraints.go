@@ -344,8 +344,9 @@ func (b *oaBuilder) enum(s *openapi3.Schema, loc oaLoc, at *model.Place, self *m
 	var t *model.Type
 	key := ""
 	if self == nil {
-		key = enumTypeKey(typ, ds)
-		t = b.enums[key]
+		if key = enumTypeKey(typ, ds); key != "" {
+			t = b.enums[key]
+		}
 	}
 	if t != nil {
 		b.sharedAt(t, at)
@@ -353,7 +354,7 @@ func (b *oaBuilder) enum(s *openapi3.Schema, loc oaLoc, at *model.Place, self *m
 		t = b.inlineType(s, at, self)
 		b.naming.Enum(t, &runtime.Schema{Type: typ, Enum: vals})
 		t.Underlying.Check = check
-		if self == nil {
+		if key != "" {
 			b.enums[key] = t
 			b.sharedFirst[t] = at
 		}
@@ -416,7 +417,8 @@ func enumRefKind(typ string) model.RefKind {
 
 // enumTypeKey is what makes two inline enums one Go type: the schema ds their
 // values and constraints serve (its description included, which is the
-// type's doc; enumKey is a value's), but for what belongs to each use (a default, null).
+// type's doc; enumKey is a value's), but for what belongs to each use (a
+// default, null); "" when it cannot be written.
 func enumTypeKey(typ string, ds *runtime.Schema) string {
 	cp := *ds
 	cp.Default, cp.Nullable = nil, false
