@@ -47,4 +47,16 @@
 // it ends with tells what it is: Args, Result, an enum's value), so it stays
 // readable, depends on that name alone (adding an operation renames no
 // other), and two long names that differ anywhere stay apart.
+//
+// # One type per shape
+//
+// A large document repeats itself (Microsoft Graph: the same $orderby enum
+// in every operation that lists an entity, the same request body in every
+// operation that writes it). The OpenAPI loader makes inline schemas alike
+// one Type and asks for its name again once every place is known
+// (Naming.Shared: the shortest name of its places, so that neither document
+// order nor an unrelated operation renames it); a JSON request body that is
+// a component is one embedded field of the arguments (Field.Embedded,
+// Naming.Embed), whose struct has a BodySender; and ShareArgs makes an
+// operation's argument struct equal to an earlier one's an alias of it.
 package model
