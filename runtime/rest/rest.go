@@ -541,6 +541,13 @@ func (r *Request) url(creds []Credential) (string, error) {
 		return "", r.err
 	}
 	path := r.path
+	// A path template may end in a fragment, which is never sent: documents
+	// converted from AWS's tell apart the operations of one path so
+	// ("/#Action=DescribeInstances", the action also being a query
+	// parameter). The query goes before it, not into it.
+	if i := strings.IndexByte(path, '#'); i >= 0 {
+		path = path[:i]
+	}
 	for i := 0; i+1 < len(r.pathVals); i += 2 {
 		path = strings.ReplaceAll(path, "{"+r.pathVals[i]+"}", r.pathVals[i+1])
 	}

@@ -247,6 +247,34 @@ func TestRequestSend(t *testing.T) {
 	}
 }
 
+// TestPathFragment checks that a path template's fragment (AWS's documents
+// converted to OpenAPI: "/#Action=X", the action also a query parameter) is
+// not sent and the query goes before it, not into it.
+func TestPathFragment(t *testing.T) {
+	var got *http.Request
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		got = r
+		w.WriteHeader(204)
+	}))
+	defer srv.Close()
+	for _, path := range []string{"/#Action=DescribeTags", "/{region}/#Action=DescribeTags"} {
+		r := NewClient(srv.URL+"/").NewRequest("POST", path)
+		r.Path("region", "eu#1")
+		r.Query("Action", "DescribeTags")
+		r.Query("Version", "2016-11-15")
+		if _, err := r.Send(context.Background()); err != nil {
+			t.Fatal(path, err)
+		}
+		want := "/"
+		if strings.HasPrefix(path, "/{") {
+			want = "/eu%231/"
+		}
+		if got.URL.EscapedPath() != want || got.URL.RawQuery != "Action=DescribeTags&Version=2016-11-15" {
+			t.Errorf("%s: sent %s ? %s, want %s ? Action=DescribeTags&Version=2016-11-15", path, got.URL.EscapedPath(), got.URL.RawQuery, want)
+		}
+	}
+}
+
 func TestResponseHeaderValue(t *testing.T) {
 	r := &Response{StatusCode: 200, Header: http.Header{"X-N": {"7"}, "X-F": {"2.5"}, "X-B": {"true"}, "X-S": {" a b "}, "X-Bad": {"x"}}, method: "GET", path: "/p"}
 	var n int64
