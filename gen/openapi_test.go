@@ -320,3 +320,42 @@ func TestSelectOpenTool(t *testing.T) {
 		t.Errorf("tool.gen.go has the wrong functions")
 	}
 }
+
+// TestOpenAPIAWSSignature: AWS's documents declare Signature Version 4 as an
+// API key in Authorization (x-amazon-apigateway-authtype); the client cannot
+// sign, so the scheme is a warning at its place and no option, and the
+// operations that require it are generated without it.
+func TestOpenAPIAWSSignature(t *testing.T) {
+	res, err := generateOpenAPI(t, "aws.yaml", `openapi: 3.0.0
+info: {title: aws, version: "1"}
+security: [{hmac: []}]
+paths:
+  "/#Action=Describe":
+    get:
+      operationId: Describe
+      responses:
+        "200": {description: ok, content: {text/xml: {schema: {type: string}}}}
+components:
+  securitySchemes:
+    hmac:
+      type: apiKey
+      name: Authorization
+      in: header
+      x-amazon-apigateway-authtype: awsSigv4
+`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, w := range res.Warnings {
+		got = append(got, w.String())
+	}
+	want := `aws.yaml:13:7: warning: /components/securitySchemes/hmac: AWS Signature Version 4 (x-amazon-apigateway-authtype "awsSigv4") is not supported: the client does not sign requests; sign each one with WithRequestEditor (or an http.RoundTripper in WithHTTPClient)`
+	if strings.Join(got, "\n") != want {
+		t.Errorf("warnings:\n%s\nwant:\n%s", strings.Join(got, "\n"), want)
+	}
+	client := file(res, "client.gen.go")
+	if strings.Contains(client, "WithHmac") || strings.Contains(client, "r.Security(") || !strings.Contains(client, `NewRequest("GET", "/#Action=Describe")`) {
+		t.Errorf("client.gen.go: want Describe without a security scheme:\n%s", client)
+	}
+}

@@ -30,6 +30,13 @@ func (b *oaBuilder) security() {
 		sc := &model.SecurityScheme{Name: n, Doc: s.Description}
 		switch strings.ToLower(s.Type) {
 		case "apikey":
+			if t, _ := s.Extensions["x-amazon-apigateway-authtype"].(string); strings.EqualFold(t, "awsSigv4") {
+				// AWS's documents declare Signature Version 4, a signature of
+				// each request, as an API key in Authorization: a key sent as
+				// it is would be refused.
+				b.warn(loc.add(n), "AWS Signature Version 4 (x-amazon-apigateway-authtype %q) is not supported: the client does not sign requests; sign each one with WithRequestEditor (or an http.RoundTripper in WithHTTPClient)", source.ClipValue(t))
+				continue
+			}
 			sc.Kind, sc.In, sc.Key = model.SchemeAPIKey, model.In(strings.ToLower(s.In)), s.Name
 			if sc.In != model.InHeader && sc.In != model.InQuery && sc.In != model.InCookie {
 				b.warn(loc.add(n), "API key in %q is not supported: the client cannot send it", source.ClipValue(s.In))
