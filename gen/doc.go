@@ -40,7 +40,9 @@
 //     a fact of the model and made by an emitter of one signature:
 //     document.gen.go and opentool.gen.json (the equivalent OpenTool
 //     document, which document.gen.go embeds with //go:embed), types.gen.go
-//     (split in types2.gen.go … when large), tool.gen.go (Service and the
+//     (split in types2.gen.go … when large: files of about
+//     Options.Split.Types estimated lines, default 5,000, as few and as even
+//     as the types' sizes allow), tool.gen.go (Service and the
 //     one Tool adapter), client.gen.go (the OpenTool client, or the REST
 //     client when the functions are HTTP operations) — the methods of a large
 //     document's functions split in tool2.gen.go …, client2.gen.go …, at

@@ -61,12 +61,15 @@ type Options struct {
 	// Split bounds the size of the generated files (emit.Split): a large
 	// document's types, tool and client are split over numbered files
 	// (types2.gen.go, tool2.gen.go, client2.gen.go, …). The zero value
-	// takes the defaults.
+	// takes the defaults; a field NoSplit keeps its files whole.
 	Split Split
 }
 
 // Split bounds the size of the generated files (Options.Split).
 type Split = emit.Split
+
+// NoSplit, as a field of Split, keeps its family of files in one file.
+const NoSplit = emit.NoSplit
 
 // Command describes the package main Generate writes with Options.Command.
 type Command struct {

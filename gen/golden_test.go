@@ -118,8 +118,8 @@ var declaredCases = map[string]bool{"weather": true, "mocktool": true, "openapi-
 // (Options.Split), so that their types, tool and client are split over
 // numbered files as a large document's are.
 var splitCases = map[string]Split{
-	"openapi-split":  {Types: 12, Functions: 4},
-	"opentool-split": {Types: 8, Functions: 3},
+	"openapi-split":  {Types: 120, Functions: 4},
+	"opentool-split": {Types: 80, Functions: 3},
 }
 
 // goldenDeclarations is the file of a case's declarations in profile p.

@@ -3,6 +3,7 @@ package gen
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"go/ast"
 	"go/parser"
 	"go/token"
@@ -191,5 +192,128 @@ func TestFunctionsSplit(t *testing.T) {
 				t.Errorf("split files declare %d names and %d parts, whole files %d", len(b), len(parts), len(a))
 			}
 		})
+	}
+}
+
+// weightedDocument is an OpenAPI document of a few very large types (big
+// structs of described fields, a long enum, a union of many variants) among
+// many small ones, all arguments of one operation (so that each has a
+// decoder) or its result.
+func weightedDocument(big, small int) []byte {
+	type obj = map[string]any
+	schemas, args := obj{}, obj{}
+	for i := range big {
+		props := obj{}
+		for j := range 150 {
+			props[fmt.Sprintf("field%03d", j)] = obj{"type": "string", "maxLength": 40, "description": fmt.Sprintf("Field %d of big %d.\nIt says so on two lines.", j, i)}
+		}
+		name := fmt.Sprintf("Big%d", i)
+		schemas[name] = obj{"type": "object", "properties": props}
+		args[strings.ToLower(name)] = obj{"$ref": "#/components/schemas/" + name}
+	}
+	var values, variants []any
+	for j := range 300 {
+		values = append(values, fmt.Sprintf("value-%d", j))
+	}
+	for j := range 40 {
+		variants = append(variants, obj{"$ref": fmt.Sprintf("#/components/schemas/Small%d", j)})
+	}
+	schemas["Long"] = obj{"type": "string", "enum": values}
+	schemas["Either"] = obj{"oneOf": variants}
+	args["long"], args["either"] = obj{"$ref": "#/components/schemas/Long"}, obj{"$ref": "#/components/schemas/Either"}
+	result := obj{}
+	for i := range small {
+		name := fmt.Sprintf("Small%d", i)
+		schemas[name] = obj{"type": "object", "required": []string{"id"}, "properties": obj{"id": obj{"type": "integer"}, "name": obj{"type": "string"}}}
+		if i%2 == 0 {
+			args[strings.ToLower(name)] = obj{"$ref": "#/components/schemas/" + name}
+		} else {
+			result[strings.ToLower(name)] = obj{"$ref": "#/components/schemas/" + name}
+		}
+	}
+	doc := obj{"openapi": "3.0.3", "info": obj{"title": "weighted", "version": "1"},
+		"paths": obj{"/things": obj{"post": obj{"operationId": "putThings",
+			"requestBody": obj{"content": obj{"application/json": obj{"schema": obj{"type": "object", "properties": args}}}},
+			"responses":   obj{"200": obj{"description": "ok", "content": obj{"application/json": obj{"schema": obj{"type": "object", "properties": result}}}}}}}},
+		"components": obj{"schemas": schemas}}
+	data, err := json.Marshal(doc)
+	if err != nil {
+		panic(err)
+	}
+	return data
+}
+
+// TestTypesSplitWeighted checks that Split.Types bounds the lines of the
+// types files, weighing each type by its size: on a document of a few very
+// large types among many small ones, each types file is within a fifth of
+// the bound (or holds one type larger than it), the files are about even,
+// as few as the bound allows, and they declare what one file would.
+func TestTypesSplitWeighted(t *testing.T) {
+	data := weightedDocument(6, 400)
+	whole, err := Generate("weighted.json", data, Options{Package: "w", Split: Split{Types: NoSplit}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	total := 0
+	for _, f := range whole.Files {
+		if f.Name == "types.gen.go" {
+			total = bytes.Count(f.Content, []byte("\n"))
+		}
+	}
+	const bound = 1500
+	split, err := Generate("weighted.json", data, Options{Package: "w", Split: Split{Types: bound}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var sizes, shared []int // the lines of every types file, of those of more than one type
+	for _, f := range split.Files {
+		if !strings.HasPrefix(f.Name, "types") {
+			continue
+		}
+		lines := bytes.Count(f.Content, []byte("\n"))
+		sizes = append(sizes, lines)
+		if bytes.Count(f.Content, []byte("\ntype ")) == 1 {
+			continue // one type, larger than the bound: it may be
+		}
+		shared = append(shared, lines)
+		if lines > bound*11/10 {
+			t.Errorf("%s: %d lines, bound %d", f.Name, lines, bound)
+		}
+	}
+	// Even: the files of many types are within a fourth of each other but
+	// one (the rest); few: no more than the lines need, and no two
+	// neighbours that one file of the bound could hold.
+	short := 0
+	for _, n := range shared {
+		if n < slices.Max(shared)*3/4 {
+			short++
+		}
+	}
+	if short > 1 {
+		t.Errorf("types files of many types of %v lines: uneven", shared)
+	}
+	if most := (total + bound - 1) / bound; len(sizes) > most {
+		t.Errorf("%d types files of %v lines for %d lines in one, want %d at most", len(sizes), sizes, total, most)
+	}
+	for i := 1; i < len(sizes); i++ {
+		if sizes[i-1]+sizes[i] <= bound {
+			t.Errorf("types files of %v lines: files %d and %d fit in one", sizes, i, i+1)
+		}
+	}
+	if a, b := declared(t, whole.Files), declared(t, split.Files); !slices.Equal(a, b) {
+		t.Errorf("split files declare %d names, one file %d", len(b), len(a))
+	}
+
+	// A type larger than the bound has a file of its own.
+	split, err = Generate("weighted.json", data, Options{Package: "w", Split: Split{Types: 300}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range split.Files {
+		if bytes.Contains(f.Content, []byte("\ntype Big2 struct {")) {
+			if n := bytes.Count(f.Content, []byte("\ntype ")); n != 1 {
+				t.Errorf("%s: Big2 with %d other types", f.Name, n-1)
+			}
+		}
 	}
 }

@@ -2,7 +2,9 @@ package emit
 
 import (
 	"io"
+	"math"
 	"strconv"
+	"strings"
 
 	"github.com/dave/jennifer/jen"
 	"github.com/opentoolgen/opentoolgen/gen/model"
@@ -22,7 +24,7 @@ import (
 //	client.gen.go …    hasHTTP             the REST client of the operations
 //
 // A family of files (…) is split when large: types.gen.go, types2.gen.go, …
-// hold at most Split.Types of type weight each, tool.gen.go, tool2.gen.go, …
+// hold about Split.Types lines each, tool.gen.go, tool2.gen.go, …
 // and client.gen.go, client2.gen.go, … the methods of at most
 // Split.Functions functions each, the first file of a family also holding
 // what belongs to the package as a whole (Service, Call, NewClient…).
@@ -54,11 +56,14 @@ type emitter func(p *model.Package, s Split) ([]Output, error)
 
 // Split bounds the size of the generated files, so that the files of a large
 // document are emitted, formatted and compiled in parallel and in bounded
-// memory, and none is too large to read. A zero field takes its default.
+// memory, and none is too large to read. A zero field takes its default; a
+// negative one (NoSplit) never splits its files.
 type Split struct {
-	// Types bounds a types file (types.gen.go, types2.gen.go, …), counted
-	// in types plus their fields, enum values and variants; default
-	// DefaultTypesPerFile.
+	// Types bounds a types file (types.gen.go, types2.gen.go, …) in the
+	// lines its types are estimated to take (typeLines): the types, in
+	// their order, are spread over as few files as hold them, about evenly;
+	// a type larger than the bound has a file of its own. Default
+	// DefaultTypesLines.
 	Types int
 	// Functions bounds the functions whose methods a tool or client file
 	// holds (tool.gen.go, tool2.gen.go, …, client.gen.go, client2.gen.go,
@@ -69,18 +74,24 @@ type Split struct {
 // The defaults of Split: a file of about 5,000 lines at most for a typical
 // REST API (a client method takes 30 to 50 lines).
 const (
-	DefaultTypesPerFile     = 1500
+	DefaultTypesLines       = 5000
 	DefaultFunctionsPerFile = 100
 )
 
+// NoSplit, as a field of Split, keeps its family of files in one file.
+const NoSplit = -1
+
 func (s Split) withDefaults() Split {
-	if s.Types <= 0 {
-		s.Types = DefaultTypesPerFile
+	bound := func(n, def int) int {
+		switch {
+		case n < 0:
+			return math.MaxInt
+		case n == 0:
+			return def
+		}
+		return n
 	}
-	if s.Functions <= 0 {
-		s.Functions = DefaultFunctionsPerFile
-	}
-	return s
+	return Split{Types: bound(s.Types, DefaultTypesLines), Functions: bound(s.Functions, DefaultFunctionsPerFile)}
 }
 
 // Package returns the files of the generated package of p, in the order of
@@ -161,10 +172,10 @@ func functionFiles(base string, first func(*model.Package, []*model.Function) *j
 	return func(p *model.Package, s Split) ([]Output, error) {
 		fns := p.Functions
 		n := min(len(fns), s.Functions)
-		outs := []Output{{Name: base + ".gen.go", File: lazy(func() *jen.File { return first(p, fns[:n]) }), Cost: 8 * n}}
+		outs := []Output{{Name: base + ".gen.go", File: lazy(func() *jen.File { return first(p, fns[:n]) }), Cost: linesPerFunction * n}}
 		for i := n; i < len(fns); i += s.Functions {
 			chunk, part := fns[i:min(len(fns), i+s.Functions)], len(outs)+1
-			outs = append(outs, Output{Name: base + strconv.Itoa(part) + ".gen.go", Cost: 8 * len(chunk),
+			outs = append(outs, Output{Name: base + strconv.Itoa(part) + ".gen.go", Cost: linesPerFunction * len(chunk),
 				File: lazy(func() *jen.File { return rest(p, part, chunk) })})
 		}
 		return outs, nil
@@ -221,9 +232,12 @@ func streams(p *model.Package) bool {
 
 func zeroCost(*model.Package) int { return 0 }
 
-// functionsCost is the Cost of a file with a method or two per function,
-// in the units of typeWeight.
-func functionsCost(p *model.Package) int { return 8 * len(p.Functions) }
+// functionsCost is the Cost of a file with a method or two per function.
+func functionsCost(p *model.Package) int { return linesPerFunction * len(p.Functions) }
+
+// linesPerFunction is the lines a function's methods take in a tool or
+// client file, about: the Cost of those files, in the units of typeLines.
+const linesPerFunction = 40
 
 // DocumentFile is the name of the equivalent OpenTool document in the
 // generated package: document.gen.go embeds it.
@@ -235,7 +249,7 @@ const DocumentFile = "opentool.gen.json"
 func emitDocumentJSON(p *model.Package, _ Split) ([]Output, error) {
 	cost := 0
 	for _, t := range p.Types {
-		cost += typeWeight(t)
+		cost += typeLines(t)
 	}
 	return []Output{{Name: DocumentFile, Cost: cost, File: Content(func() ([]byte, error) {
 		compact, err := MarshalDocument(p.Document)
@@ -259,4 +273,146 @@ func emitDynHeaderFile(p *model.Package, _ Split) ([]Output, error) {
 // emitCommandFile emits the package main of p.Command (emit_cmd.go).
 func emitCommandFile(p *model.Package, _ Split) ([]Output, error) {
 	return []Output{{Name: CommandFile, File: lazy(func() *jen.File { return emitCommand(p) }), Command: true}}, nil
+}
+
+// typeFiles renders p's types in files of at most s.Types estimated lines
+// each (typeLines), as few as hold them and about even (typeChunks); the
+// first one also holds what belongs to the package as a whole.
+func typeFiles(p *model.Package, s Split) ([]Output, error) {
+	chunks, lines := typeChunks(p.Types, s.Types)
+	if len(chunks) == 1 {
+		return []Output{{Name: "types.gen.go", File: lazy(func() *jen.File { return emitTypes(p) }), Cost: lines[0]}}, nil
+	}
+	var outs []Output
+	for i, chunk := range chunks {
+		name := "types.gen.go"
+		if i > 0 {
+			name = "types" + strconv.Itoa(i+1) + ".gen.go"
+		}
+		first := i == 0
+		outs = append(outs, Output{Name: name, File: lazy(func() *jen.File {
+			f := newFile(p)
+			for _, t := range chunk {
+				emitType(f, t)
+			}
+			if first {
+				emitPatterns(f, p)
+			}
+			return f
+		}), Cost: lines[i]})
+	}
+	return outs, nil
+}
+
+// typeChunks cuts types, in their order, into the chunks of the types files
+// and returns the estimated lines of each: as few chunks as hold the types
+// in at most bound lines each (a type larger than bound alone in its
+// chunk), and of those cuts the one whose largest chunk is the smallest, so
+// that the files are about even. Deterministic: the cut depends only on the
+// types' estimates.
+func typeChunks(types []*model.Type, bound int) (chunks [][]*model.Type, lines []int) {
+	each, total := make([]int, len(types)), 0
+	for i, t := range types {
+		each[i] = typeLines(t)
+		total += each[i]
+	}
+	// The smallest cap that keeps the fewest chunks: a binary search between
+	// the even share of the total and the bound.
+	n := chunkCount(each, bound)
+	lo, hi := min((total+n-1)/n, bound), bound
+	for lo < hi {
+		mid := lo + (hi-lo)/2
+		if chunkCount(each, mid) <= n {
+			hi = mid
+		} else {
+			lo = mid + 1
+		}
+	}
+	start, sum := 0, 0
+	for i, l := range each {
+		if sum > 0 && sum+l > hi {
+			chunks, lines = append(chunks, types[start:i]), append(lines, sum)
+			start, sum = i, 0
+		}
+		sum += l
+	}
+	return append(chunks, types[start:]), append(lines, sum)
+}
+
+// chunkCount is the number of chunks of at most limit lines (or of one item
+// larger) that items of each's lines, in their order, fill: the fewest
+// that hold them.
+func chunkCount(each []int, limit int) int {
+	n, sum := 1, 0
+	for _, l := range each {
+		if sum > 0 && sum+l > limit {
+			n, sum = n+1, 0
+		}
+		sum += l
+	}
+	return n
+}
+
+// typeLines estimates the lines of a type's declarations in a types file,
+// so that Split.Types bounds the files whatever their types' shape: the
+// type's doc comment and declaration; a struct's fields, each a line and
+// its doc comment, and with a decoder its case (two lines, six for a
+// value another decoder decodes, nine for one it checks); an enum's values, a line
+// each and as many with a decoder; a union's variants, ten lines each.
+// Within a few per cent of the formatted lines of GitHub's and EC2's types
+// (a count of fields, values and variants, each worth one, made files of
+// 2,000 to 30,000 lines).
+func typeLines(t *model.Type) int {
+	n, dec := 4+extraLines(t.Doc), t.Decoder != ""
+	if t.Kind == model.KindAlias {
+		return n // one line, though it may keep fields (model.ShareArgs)
+	}
+	switch t.Kind {
+	case model.KindStruct:
+		if dec {
+			n += 11
+		}
+	case model.KindEnum:
+		n += 11 + len(t.Values)
+		if dec {
+			n += 11
+		}
+	case model.KindUnion:
+		n += 40 + 10*len(t.Variants)
+	default:
+		if dec {
+			n += 8
+		}
+	}
+	required := false
+	for _, f := range t.Fields {
+		n++
+		if f.Doc != "" {
+			n += 1 + extraLines(f.Doc)
+		}
+		if !dec {
+			continue
+		}
+		n += 2
+		if f.Required {
+			n, required = n+1, true
+		}
+		switch r := f.Type; {
+		case r == nil:
+		case r.Check != nil:
+			n += 7
+		case r.Kind == model.RefSlice || r.Kind == model.RefMap || r.Kind == model.RefNamed:
+			n += 4
+		}
+	}
+	if required {
+		n += 2 // the members seen, the check that the required ones were
+	}
+	return n
+}
+
+// extraLines is the number of lines of a doc comment of text after its
+// first: its line breaks within the bytes a doc comment keeps (clipDoc).
+func extraLines(text string) int {
+	return strings.Count(text[:min(len(text), maxDocComment+maxDocTail)], "\n")
 }

@@ -103,3 +103,25 @@ func decodeUser(d *runtime.Decoder, x *User) {
 	}
 	d.Required(seen[:], "login")
 }
+
+// Book is the schema "Book" of the document.
+type Book struct {
+	Name string `json:"name"`
+}
+
+func decodeBook(d *runtime.Decoder, x *Book) {
+	if !d.Object() {
+		return
+	}
+	var seen [1]uint64
+	for d.Next() {
+		switch string(d.Key()) {
+		case "name":
+			seen[0] |= 1 << 0
+			x.Name, _ = d.String()
+		default:
+			d.Skip()
+		}
+	}
+	d.Required(seen[:], "name")
+}

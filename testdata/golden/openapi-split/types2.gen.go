@@ -5,28 +5,6 @@ package openapisplit
 
 import "github.com/opentoolgen/opentoolgen/runtime"
 
-// Book is the schema "Book" of the document.
-type Book struct {
-	Name string `json:"name"`
-}
-
-func decodeBook(d *runtime.Decoder, x *Book) {
-	if !d.Object() {
-		return
-	}
-	var seen [1]uint64
-	for d.Next() {
-		switch string(d.Key()) {
-		case "name":
-			seen[0] |= 1 << 0
-			x.Name, _ = d.String()
-		default:
-			d.Skip()
-		}
-	}
-	d.Required(seen[:], "name")
-}
-
 // Widget is the schema "Widget" of the document.
 type Widget struct {
 	ID string `json:"id"`
