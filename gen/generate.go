@@ -71,6 +71,13 @@ type Split = emit.Split
 // NoSplit, as a field of Split, keeps its family of files in one file.
 const NoSplit = emit.NoSplit
 
+// The defaults of Split's fields: types files of about 5,000 lines, the
+// methods of 100 functions a tool or client file.
+const (
+	DefaultTypesLines       = emit.DefaultTypesLines
+	DefaultFunctionsPerFile = emit.DefaultFunctionsPerFile
+)
+
 // Command describes the package main Generate writes with Options.Command.
 type Command struct {
 	// Name is the executable's name: the base name of the main's directory.

@@ -125,6 +125,22 @@
 //	-after-execution suspend|terminate
 //		The after_execution of -registration (default suspend): what the
 //		calling agent does once the result is reported.
+//	-split-types LINES
+//		Spread the types over files of about LINES lines each (default 5000):
+//		types.gen.go, types2.gen.go, … in the document's order, as few files
+//		as hold them and about even, each type's lines estimated from its
+//		fields, values and doc comments; a type larger than LINES has a file
+//		of its own. 0 keeps every type in types.gen.go.
+//	-split-functions N
+//		Put the methods of at most N functions in each tool and client file
+//		(default 100): tool.gen.go, tool2.gen.go, … and client.gen.go,
+//		client2.gen.go, …, the first of each also holding what belongs to
+//		the package as a whole. 0 keeps them in tool.gen.go and
+//		client.gen.go. Splitting bounds the memory of generating and the size
+//		of each file, not the compiler's: Go compiles a package whole, so a
+//		package too large to build (Microsoft Graph's, 2 million lines) is
+//		better made several packages, one per group of tags (-include
+//		'tag:GLOB'; see docs/limits.md).
 //	-cpuprofile FILE
 //		Write a CPU profile of the run to FILE (go tool pprof FILE).
 //	-memprofile FILE

@@ -103,8 +103,11 @@ type options struct {
 	after        string
 	cpuProfile   string
 	memProfile   string
-	version      bool
-	input        string
+	// splitTypes and splitFunctions are -split-types and -split-functions:
+	// gen.Split's fields, 0 for one file.
+	splitTypes, splitFunctions int
+	version                    bool
+	input                      string
 }
 
 // stringList is a repeatable string flag.
@@ -132,6 +135,8 @@ func flagSet(o *options) *flag.FlagSet {
 	fs.StringVar(&o.registration, "registration", "", "also write to `FILE` the functions as tool definitions of seed 001's platform (YAML for POST /projects/{project_id}/tools)")
 	fs.StringVar(&o.subject, "subject", gen.DefaultSubject, "the target_subject `TEMPLATE` of -registration: a cmd.tool.* subject; {function} is each function's name")
 	fs.StringVar(&o.after, "after-execution", "suspend", "the after_execution of -registration: `suspend` or terminate")
+	fs.IntVar(&o.splitTypes, "split-types", gen.DefaultTypesLines, "spread the types over files of about `LINES` lines each (types.gen.go, types2.gen.go, …); 0 keeps them in one file")
+	fs.IntVar(&o.splitFunctions, "split-functions", gen.DefaultFunctionsPerFile, "put the methods of at most `N` functions in each tool and client file (tool.gen.go, tool2.gen.go, …); 0 keeps them in one file each")
 	fs.StringVar(&o.cpuProfile, "cpuprofile", "", "write a CPU profile of the run to `FILE`")
 	fs.StringVar(&o.memProfile, "memprofile", "", "write the profile of the run's allocations to `FILE` when it ends")
 	fs.BoolVar(&o.version, "version", false, "print the version of opentoolgen and exit")
@@ -197,10 +202,26 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 	if err := checkSearchFlags(o); err != nil {
 		return nil, err
 	}
+	if o.splitTypes < 0 || o.splitFunctions < 0 {
+		name, n := "-split-types", o.splitTypes
+		if o.splitFunctions < 0 {
+			name, n = "-split-functions", o.splitFunctions
+		}
+		return nil, &usageError{fmt.Sprintf("%s: got %d, want a number of lines or functions, or 0 for one file", name, n)}
+	}
 	if !token.IsIdentifier(o.pkg) || o.pkg == "_" {
 		return nil, &usageError{fmt.Sprintf("-pkg: got %q, want a Go package name", o.pkg)}
 	}
 	return o, nil
+}
+
+// splitBound is the field of gen.Split for the value n of a -split flag: 0
+// keeps the files whole.
+func splitBound(n int) int {
+	if n == 0 {
+		return gen.NoSplit
+	}
+	return n
 }
 
 // packageName derives a package name from a directory name: lower case letters
@@ -242,7 +263,8 @@ func generate(args []string, stdout, stderr io.Writer) (err error) {
 	if err != nil {
 		return err
 	}
-	gopts := gen.Options{Package: o.pkg, AllowRefDirs: o.allowRefDirs, Include: o.include, Exclude: o.exclude}
+	gopts := gen.Options{Package: o.pkg, AllowRefDirs: o.allowRefDirs, Include: o.include, Exclude: o.exclude,
+		Split: gen.Split{Types: splitBound(o.splitTypes), Functions: splitBound(o.splitFunctions)}}
 	if o.declarations != "" {
 		gopts.Declarations = gen.Profile(o.profile)
 		gopts.ToolSearch, gopts.Namespaces = o.toolSearch, o.namespaces

@@ -707,3 +707,55 @@ func TestProfileFlags(t *testing.T) {
 		t.Errorf("out2 written although the profile could not be created: %v", err)
 	}
 }
+
+// TestSplitFlags: -split-types and -split-functions write what gen.Generate
+// writes with the same Split (0 keeps one file), a smaller bound leaves
+// fewer lines a file and no stale numbered file behind, and a negative bound
+// is a usage error.
+func TestSplitFlags(t *testing.T) {
+	dir := t.TempDir()
+	put(t, filepath.Join(dir, "tool.json"), toolDoc)
+	files := func() []string {
+		t.Helper()
+		names, err := filepath.Glob(filepath.Join(dir, "out", "*.gen.go"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, n := range names {
+			names[i] = filepath.Base(n)
+		}
+		return names
+	}
+	opentoolgen(t, dir, "-o", "out", "-split-types", "20", "-split-functions", "1", "tool.json").want(t, 0)
+	res, err := gen.Generate("tool.json", []byte(toolDoc), gen.Options{Package: "out", Split: gen.Split{Types: 20, Functions: 1}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range res.Files {
+		got, err := os.ReadFile(filepath.Join(dir, "out", f.Name))
+		if err != nil || !bytes.Equal(got, f.Content) {
+			t.Errorf("%s: not what gen.Generate writes with the same Split (%v)", f.Name, err)
+		}
+	}
+	for _, want := range []string{"types2.gen.go", "tool2.gen.go", "client2.gen.go"} {
+		if !slices.Contains(files(), want) {
+			t.Errorf("-split-types 20 -split-functions 1: files %v, want %s among them", files(), want)
+		}
+	}
+	opentoolgen(t, dir, "-check", "-o", "out", "-split-types", "20", "-split-functions", "1", "tool.json").want(t, 0)
+
+	// 0 keeps one file of each, as the defaults do for a small document;
+	// the numbered files of the run before are removed.
+	opentoolgen(t, dir, "-o", "out", "-split-types", "0", "-split-functions", "0", "tool.json").want(t, 0)
+	want := []string{"client.gen.go", "document.gen.go", "tool.gen.go", "types.gen.go"}
+	if got := files(); !slices.Equal(got, want) {
+		t.Errorf("-split-types 0 -split-functions 0: files %v, want %v", got, want)
+	}
+	opentoolgen(t, dir, "-check", "-o", "out", "tool.json").want(t, 0)
+
+	r := opentoolgen(t, dir, "-o", "out", "-split-types", "-5", "tool.json")
+	r.want(t, 2)
+	if !strings.Contains(r.stderr, "-split-types: got -5") {
+		t.Errorf("stderr: %s", r.stderr)
+	}
+}
