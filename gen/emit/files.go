@@ -356,12 +356,12 @@ func chunkCount(each []int, limit int) int {
 // typeLines estimates the lines of a type's declarations in a types file,
 // so that Split.Types bounds the files whatever their types' shape: the
 // type's doc comment and declaration; a struct's fields, each a line and
-// its doc comment, and with a decoder its case (two lines, six for a
-// value another decoder decodes, nine for one it checks); an enum's values, a line
-// each and as many with a decoder; a union's variants, ten lines each.
-// Within a few per cent of the formatted lines of GitHub's and EC2's types
-// (a count of fields, values and variants, each worth one, made files of
-// 2,000 to 30,000 lines).
+// its doc comment, and with a decoder its case (two lines, six for a value
+// another decoder decodes, nine for one it checks); an enum's values, a
+// line each; a union's variants, ten lines each. Within 10 % of the
+// formatted lines of GitHub's and EC2's types files (a count of fields,
+// values and variants, each worth one, made files of 2,000 to 30,000
+// lines).
 func typeLines(t *model.Type) int {
 	n, dec := 4+extraLines(t.Doc), t.Decoder != ""
 	if t.Kind == model.KindAlias {
