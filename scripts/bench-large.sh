@@ -67,15 +67,16 @@ for n in $sizes; do
 	gen "$work/synth$n.json" "$work/out$n" 0
 	rm -rf "$work/out$n" "$work/synth$n.json"
 done
-set -f # TAGS are globs for -include, not for the shell
-for doc in $docs; do
+read -ra docs <<<"$docs"
+read -ra tags <<<"${TAGS:-}" # globs for -include, not for the shell
+for doc in "${docs[@]}"; do
 	whole=${BUILD:-0}
 	case "$(basename "$doc")" in graph*.json) [ "$whole" = all ] || whole=0 ;; esac
 	[ "$whole" = all ] && whole=1
 	echo "$doc"
 	gen "$doc" "$work/doc" "$whole" || true
 	rm -rf "$work/doc"
-	for tag in ${TAGS:-}; do
+	for tag in "${tags[@]}"; do
 		echo "$doc -include tag:$tag"
 		b=${BUILD:-0}
 		[ "$b" = all ] && b=1
