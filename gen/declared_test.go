@@ -91,13 +91,14 @@ func TestDeclaredNames(t *testing.T) {
 			}
 			files, _ := filepath.Glob(filepath.Join(c.dir, "*.go"))
 			// A tool split over files (gen.Options.Split) declares, per file
-			// after the first, the Service part serviceN and the method
-			// callN: lower case and a number, which no name made from a
-			// document is (those are exported, or a fixed prefix and an
-			// exported name, or patternN).
+			// after the first, the Service part serviceN and the methods
+			// callN and headerParametersN: lower case and a number, which no
+			// name made from a document is (those are exported, or a fixed
+			// prefix and an exported name, or patternN).
 			for i := 2; i <= len(files); i++ {
 				known["service"+strconv.Itoa(i)] = true
 				toolMethods["call"+strconv.Itoa(i)] = true
+				toolMethods["headerParameters"+strconv.Itoa(i)] = true
 			}
 			fset := token.NewFileSet()
 			for _, file := range files {

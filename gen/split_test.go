@@ -9,6 +9,7 @@ import (
 	"go/token"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"sort"
 	"strconv"
@@ -137,9 +138,10 @@ func TestFunctionsSplit(t *testing.T) {
 				// (plus a paging gatherer each), two client methods (plus
 				// an iterator or paging form each).
 				if f.Name != "tool.gen.go" && f.Name != "client.gen.go" && (strings.HasPrefix(f.Name, "tool") || strings.HasPrefix(f.Name, "client")) {
-					// and the part of Call's switch of a tool file.
-					if n := bytes.Count(f.Content, []byte("\nfunc (")); n == 0 || n > 5 {
-						t.Errorf("%s: %d methods, want 1 to 5", f.Name, n)
+					// and the parts of Call's and HeaderParameters' switches
+					// of a tool file.
+					if n := bytes.Count(f.Content, []byte("\nfunc (")); n == 0 || n > 6 {
+						t.Errorf("%s: %d methods, want 1 to 6", f.Name, n)
 					}
 				}
 			}
@@ -178,14 +180,37 @@ func TestFunctionsSplit(t *testing.T) {
 				t.Errorf("%d tool files, %d client files: want 3 at least", tools, clients)
 			}
 			// The split files declare what the whole ones do, and the parts
-			// of Service and Call: service2, Tool.call2, … one each.
+			// of Service and Call: service2, Tool.call2, … one each, and of
+			// HeaderParameters (Tool.headerParameters2, …) when a function
+			// has header parameters, each in one of its parts.
 			a, b := declared(t, whole.Files), declared(t, split.Files)
 			if c := slices.Compact(slices.Clone(b)); len(c) != len(b) {
 				t.Errorf("split files declare a name twice")
 			}
+			headers := slices.Contains(a, "Tool.HeaderParameters")
 			var parts []string
 			for i := 2; i <= tools; i++ {
 				parts = append(parts, "Tool.call"+strconv.Itoa(i), "service"+strconv.Itoa(i))
+				if headers {
+					parts = append(parts, "Tool.headerParameters"+strconv.Itoa(i))
+				}
+			}
+			if headers {
+				var src []byte
+				for _, f := range whole.Files {
+					src = append(src, f.Content...)
+				}
+				// Each case of the whole switch, "case "createCharge":\n\t\treturn map…",
+				// is in the split files once.
+				cases := regexp.MustCompile(`\tcase "[^"]*":\n\t\treturn map\[string\]string\{[^\n]*\}\n`).FindAll(src, -1)
+				if len(cases) == 0 {
+					t.Error("no case in HeaderParameters")
+				}
+				for _, c := range cases {
+					if n := bytes.Count(all, c); n != 1 {
+						t.Errorf("%q: %d times in the split tool files, want 1", c, n)
+					}
+				}
 			}
 			b = slices.DeleteFunc(b, func(name string) bool { return slices.Contains(parts, name) })
 			if !slices.Equal(a, b) || len(declared(t, split.Files)) != len(a)+len(parts) {

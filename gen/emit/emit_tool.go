@@ -78,18 +78,38 @@ func emitTool(p *model.Package, fns []*model.Function) *jen.File {
 		f.Line()
 		emitHints(f, p)
 	}
-	if headers := headerParams(p); len(headers) > 0 {
+	if hasHeaderParams(p) {
+		// With n > 1, HeaderParameters switches over the functions of
+		// this file, then calls headerParameters2 (emitToolPart).
+		next := jen.Return(jen.Nil())
+		if n > 1 {
+			next = jen.Return(jen.Id("t").Dot("headerParameters2").Call(jen.Id("name")))
+		}
 		f.Line()
-		emitHeaderParams(f, headers)
+		emitHeaderParams(f, headerParams(fns), next)
 	}
 	return f
 }
 
-// headerParams returns, for each function with header parameters in
-// document order, a case of the Tool's HeaderParameters switch.
-func headerParams(p *model.Package) []jen.Code {
-	var cases []jen.Code
+// hasHeaderParams reports whether a function of p has header parameters.
+func hasHeaderParams(p *model.Package) bool {
 	for _, fn := range p.Functions {
+		if fn.HTTP != nil && fn.Args != nil {
+			for _, fd := range fn.Args.Fields {
+				if fd.HTTP != nil && fd.HTTP.In == model.InHeader {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// headerParams returns, for each function of fns with header parameters in
+// document order, a case of the Tool's HeaderParameters switch.
+func headerParams(fns []*model.Function) []jen.Code {
+	var cases []jen.Code
+	for _, fn := range fns {
 		if fn.HTTP == nil || fn.Args == nil {
 			continue
 		}
@@ -114,15 +134,15 @@ func headerParams(p *model.Package) []jen.Code {
 //			return map[string]string{"X-Request-ID": "X-Request-ID"}
 //		…
 //		}
-//		return nil
+//		return nil // or, split: return t.headerParameters2(name)
 //	}
-func emitHeaderParams(f *jen.File, cases []jen.Code) {
+func emitHeaderParams(f *jen.File, cases []jen.Code, next jen.Code) {
 	f.Comment("HeaderParameters implements runtime.HeaderTool: the arguments of an operation")
 	f.Comment("that are HTTP header parameters (argument → header), which mcpbridge marks")
 	f.Comment("x-mcp-header.")
 	f.Func().Params(jen.Id("t").Op("*").Id("Tool")).Id("HeaderParameters").Params(jen.Id("name").String()).Map(jen.String()).String().Block(
-		jen.Switch(jen.Id("name")).Block(cases...),
-		jen.Return(jen.Nil()),
+		switchOrNothing(cases),
+		next,
 	)
 }
 
@@ -185,6 +205,19 @@ func emitToolPart(p *model.Package, n int, fns []*model.Function) *jen.File {
 		switchOrNothing(callCases(fns)),
 		next,
 	)
+	if hasHeaderParams(p) {
+		// func (t *Tool) headerParameters2(name string) map[string]string
+		next := jen.Return(jen.Nil())
+		if fns[len(fns)-1] != p.Functions[len(p.Functions)-1] {
+			next = jen.Return(jen.Id("t").Dot("headerParameters" + strconv.Itoa(n+1)).Call(jen.Id("name")))
+		}
+		f.Line()
+		f.Comment("headerParameters" + id + " is HeaderParameters of the functions of tool" + id + ".gen.go, or passes name on.")
+		f.Func().Params(jen.Id("t").Op("*").Id("Tool")).Id("headerParameters"+id).Params(jen.Id("name").String()).Map(jen.String()).String().Block(
+			switchOrNothing(headerParams(fns)),
+			next,
+		)
+	}
 	return f
 }
 

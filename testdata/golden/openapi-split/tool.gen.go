@@ -259,5 +259,5 @@ func (t *Tool) HeaderParameters(name string) map[string]string {
 	case "createCharge":
 		return map[string]string{"Idempotency-Key": "Idempotency-Key"}
 	}
-	return nil
+	return t.headerParameters2(name)
 }

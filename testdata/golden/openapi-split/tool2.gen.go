@@ -137,3 +137,8 @@ func (t *Tool) call2(ctx context.Context, name string, args json.RawMessage) (js
 	}
 	return t.call3(ctx, name, args)
 }
+
+// headerParameters2 is HeaderParameters of the functions of tool2.gen.go, or passes name on.
+func (t *Tool) headerParameters2(name string) map[string]string {
+	return t.headerParameters3(name)
+}

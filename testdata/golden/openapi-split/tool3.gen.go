@@ -202,3 +202,8 @@ func (t *Tool) call3(ctx context.Context, name string, args json.RawMessage) (js
 	}
 	return t.call4(ctx, name, args)
 }
+
+// headerParameters3 is HeaderParameters of the functions of tool3.gen.go, or passes name on.
+func (t *Tool) headerParameters3(name string) map[string]string {
+	return t.headerParameters4(name)
+}

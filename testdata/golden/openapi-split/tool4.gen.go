@@ -163,3 +163,8 @@ func (t *Tool) call4(ctx context.Context, name string, args json.RawMessage) (js
 	}
 	return t.call5(ctx, name, args)
 }
+
+// headerParameters4 is HeaderParameters of the functions of tool4.gen.go, or passes name on.
+func (t *Tool) headerParameters4(name string) map[string]string {
+	return t.headerParameters5(name)
+}

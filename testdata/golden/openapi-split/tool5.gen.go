@@ -64,3 +64,8 @@ func (t *Tool) call5(ctx context.Context, name string, args json.RawMessage) (js
 	}
 	return nil, runtime.MethodNotFound(name)
 }
+
+// headerParameters5 is HeaderParameters of the functions of tool5.gen.go, or passes name on.
+func (t *Tool) headerParameters5(name string) map[string]string {
+	return nil
+}
