@@ -68,7 +68,7 @@ func decodeGETDescribeTagsFilterItem(d *runtime.Decoder, x *GETDescribeTagsFilte
 	}
 }
 
-// GETDescribeTagsAction is the "Action" parameter of "GET_DescribeTags".
+// GETDescribeTagsAction is the "Action" parameter of "GET_DescribeTags"; 1 other place with the same schema has this type too.
 type GETDescribeTagsAction string
 
 const (
@@ -93,7 +93,7 @@ func decodeGETDescribeTagsAction(d *runtime.Decoder, x *GETDescribeTagsAction) {
 	}
 }
 
-// GETDescribeTagsVersion is the "Version" parameter of "GET_DescribeTags".
+// GETDescribeTagsVersion is the "Version" parameter of "GET_DescribeTags"; 1 other place with the same schema has this type too.
 type GETDescribeTagsVersion string
 
 const (
@@ -151,14 +151,7 @@ func decodeGETDescribeTagsArgs(d *runtime.Decoder, x *GETDescribeTagsArgs) {
 			}
 		case "Filter":
 			if !d.IsNull() {
-				if d.Array() {
-					x.Filter = []GETDescribeTagsFilterItem{}
-					for d.NextItem() {
-						var e1 GETDescribeTagsFilterItem
-						decodeGETDescribeTagsFilterItem(d, &e1)
-						x.Filter = append(x.Filter, e1)
-					}
-				}
+				runtime.Slice(d, &x.Filter, decodeGETDescribeTagsFilterItem)
 			}
 		case "Action":
 			seen[0] |= 1 << 0
@@ -173,63 +166,13 @@ func decodeGETDescribeTagsArgs(d *runtime.Decoder, x *GETDescribeTagsArgs) {
 	d.Required(seen[:], "Action", "Version")
 }
 
-// POSTDescribeTagsAction is the "Action" parameter of "POST_DescribeTags".
-type POSTDescribeTagsAction string
-
-const (
-	POSTDescribeTagsActionDescribeTags POSTDescribeTagsAction = "DescribeTags"
-)
-
-// Valid reports whether x is one of the values the document allows.
-func (x POSTDescribeTagsAction) Valid() bool {
-	switch x {
-	case POSTDescribeTagsActionDescribeTags:
-		return true
-	}
-	return false
-}
-
-func decodePOSTDescribeTagsAction(d *runtime.Decoder, x *POSTDescribeTagsAction) {
-	if v, ok := d.String(); ok {
-		*x = POSTDescribeTagsAction(v)
-		if !x.Valid() {
-			d.NotInEnum(v, "\"DescribeTags\"")
-		}
-	}
-}
-
-// POSTDescribeTagsVersion is the "Version" parameter of "POST_DescribeTags".
-type POSTDescribeTagsVersion string
-
-const (
-	POSTDescribeTagsVersion20161115 POSTDescribeTagsVersion = "2016-11-15"
-)
-
-// Valid reports whether x is one of the values the document allows.
-func (x POSTDescribeTagsVersion) Valid() bool {
-	switch x {
-	case POSTDescribeTagsVersion20161115:
-		return true
-	}
-	return false
-}
-
-func decodePOSTDescribeTagsVersion(d *runtime.Decoder, x *POSTDescribeTagsVersion) {
-	if v, ok := d.String(); ok {
-		*x = POSTDescribeTagsVersion(v)
-		if !x.Valid() {
-			d.NotInEnum(v, "\"2016-11-15\"")
-		}
-	}
-}
-
 // POSTDescribeTagsArgs are the arguments of "POST_DescribeTags" (POST /#Action=DescribeTags).
 type POSTDescribeTagsArgs struct {
-	XAmzDate      *string                 `json:"X-Amz-Date,omitzero"`
-	XAmzSignature *string                 `json:"X-Amz-Signature,omitzero"`
-	Action        POSTDescribeTagsAction  `json:"Action"`
-	Version       POSTDescribeTagsVersion `json:"Version"`
-	Body          *string                 `json:"body,omitzero"`
+	XAmzDate      *string                `json:"X-Amz-Date,omitzero"`
+	XAmzSignature *string                `json:"X-Amz-Signature,omitzero"`
+	Action        GETDescribeTagsAction  `json:"Action"`
+	Version       GETDescribeTagsVersion `json:"Version"`
+	Body          *string                `json:"body,omitzero"`
 }
 
 func decodePOSTDescribeTagsArgs(d *runtime.Decoder, x *POSTDescribeTagsArgs) {
@@ -245,10 +188,10 @@ func decodePOSTDescribeTagsArgs(d *runtime.Decoder, x *POSTDescribeTagsArgs) {
 			x.XAmzSignature = d.StringPtr()
 		case "Action":
 			seen[0] |= 1 << 0
-			decodePOSTDescribeTagsAction(d, &x.Action)
+			decodeGETDescribeTagsAction(d, &x.Action)
 		case "Version":
 			seen[0] |= 1 << 1
-			decodePOSTDescribeTagsVersion(d, &x.Version)
+			decodeGETDescribeTagsVersion(d, &x.Version)
 		case "body":
 			x.Body = d.StringPtr()
 		default:
