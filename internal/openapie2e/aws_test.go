@@ -33,7 +33,7 @@ func TestAWSShape(t *testing.T) {
 	f.expect(exchange{method: "POST", path: "/", query: "Action=DescribeTags&Version=2016-11-15", body: body, contentType: "text/xml",
 		status: 200, response: result, responseType: "text/xml"})
 	got, err = c.POSTDescribeTags(ctx, aws.POSTDescribeTagsArgs{Body: ptr(body),
-		Action: aws.POSTDescribeTagsActionDescribeTags, Version: aws.POSTDescribeTagsVersion20161115})
+		Action: aws.GETDescribeTagsActionDescribeTags, Version: aws.GETDescribeTagsVersion20161115})
 	if err != nil || got != result {
 		t.Errorf("POST: %q, %v", got, err)
 	}
