@@ -176,11 +176,11 @@
 // member's name, numbered when taken. Output grows linearly with the input.
 //
 // Unless GOGC or GOMEMLIMIT is set, the garbage collector runs only at a
-// soft memory limit (GOGC=off with debug.SetMemoryLimit) that follows the
-// live heap: after each collection, the larger of 64 MiB and half again the
-// live heap plus 8 MiB. Documents of a few megabytes stay within 64 MiB;
-// larger ones get a limit in proportion, so that the collector never runs
-// back to back.
+// soft memory limit of 64 MiB (GOGC=off with debug.SetMemoryLimit) until a
+// collection finds 48 MiB or more live; then it is handed back to the Go
+// default (GOGC=100, no limit). Documents of a few megabytes stay within
+// 64 MiB and are rarely collected; larger ones take about twice their live
+// heap, and the collector never runs back to back.
 //
 // Warnings (what was read in a degraded way) go to standard error, one a
 // line; a warning given at more than three places is printed once, with the

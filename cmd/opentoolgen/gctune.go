@@ -11,65 +11,72 @@ import (
 // The garbage collector's pace. Generation allocates mostly short-lived
 // values (a file's jennifer tree, its syntax tree, its buffers) over a small
 // live heap, so the Go default (collect when the heap has doubled) collects
-// often while the heap is small and lets it grow to twice the live heap
-// when it is not: a soft memory limit of 64 MiB kept GitHub's REST API at
-// ~75 MB instead of ~90. But a fixed limit makes the collector run back to
-// back once the live heap nears it (Stripe's document, 45–75 MB live, spent
-// more than half of its CPU in the collector; Microsoft Graph's, 400 MB live,
-// as much as the runtime lets it). So the collector runs only at the limit
-// (GOGC=off), and the limit follows the live heap: after each collection it
-// is the larger of minMemoryLimit and half again the live heap plus
-// liveSlack. Peak memory is the larger of a constant and a multiple of the
-// live heap, the collector's work stays proportional to what is allocated,
-// and small heaps are not collected again and again on the way up.
+// again and again while the heap is small: a soft memory limit of 64 MiB,
+// with the collector off below it (GOGC=off), keeps GitHub's REST API at
+// ~75 MB and spares it those collections. But a limit the live heap comes
+// near makes the collector run back to back (Stripe's document, 45–75 MB
+// live, spent more than half of its CPU in the collector), and a limit that
+// follows the live heap closely paces a large heap worse than the default
+// (Microsoft Graph's, 400 MB live: 42 s of CPU instead of 16). So once a
+// collection finds a live heap of three quarters of the limit or more (which
+// GitHub's document does not reach), the collector is
+// handed back to the Go default (GOGC=100, which then collects at twice
+// the live heap, 64 MiB or more) and the limit is removed: peak memory is
+// the larger of 64 MiB and about twice the live heap, linear in the
+// document.
 const (
 	minMemoryLimit = 64 << 20
-	liveSlack      = 8 << 20
+	handoverLive   = minMemoryLimit / 4 * 3
 )
 
 // tuneGC paces the collector as above, unless GOGC or GOMEMLIMIT is set
 // (then the environment decides, and tuneGC returns nil). stop ends the
-// tuning (after the next collection) and restores the limit and GOGC it
-// found.
+// tuning, if the live heap has not already ended it, and restores the
+// limit and GOGC it found.
 func tuneGC() (stop func()) {
 	if os.Getenv("GOGC") != "" || os.Getenv("GOMEMLIMIT") != "" {
 		return nil
 	}
-	before := debug.SetMemoryLimit(minMemoryLimit)
-	percent := debug.SetGCPercent(-1)
 	t := &gcTuner{sample: []metrics.Sample{{Name: "/gc/heap/live:bytes"}}}
+	t.limit = debug.SetMemoryLimit(minMemoryLimit)
+	t.percent = debug.SetGCPercent(-1)
 	runtime.SetFinalizer(&gcSentinel{t: t}, (*gcSentinel).collected)
-	return func() {
-		t.mu.Lock()
-		defer t.mu.Unlock()
-		t.stopped = true
-		debug.SetMemoryLimit(before)
-		debug.SetGCPercent(percent)
-	}
-}
-
-// memoryLimit is the soft memory limit for a live heap of live bytes.
-func memoryLimit(live uint64) int64 {
-	return int64(max(minMemoryLimit, live+live/2+liveSlack))
+	return t.stop
 }
 
 type gcTuner struct {
 	mu      sync.Mutex
 	stopped bool
+	limit   int64 // found by tuneGC, restored at the end
+	percent int   // the same
 	sample  []metrics.Sample
 }
 
-// adjust sets the limit for the live heap of the last collection and
-// reports whether the tuning goes on.
-func (t *gcTuner) adjust() bool {
+// stop hands the collector back to the limit and GOGC tuneGC found.
+func (t *gcTuner) stop() {
 	t.mu.Lock()
 	defer t.mu.Unlock()
+	if !t.stopped {
+		t.stopped = true
+		debug.SetMemoryLimit(t.limit)
+		debug.SetGCPercent(t.percent)
+	}
+}
+
+// adjust ends the tuning when the last collection found a live heap of
+// handoverLive or more, and reports whether the tuning goes on.
+func (t *gcTuner) adjust() bool {
+	t.mu.Lock()
 	if t.stopped {
+		t.mu.Unlock()
 		return false
 	}
 	metrics.Read(t.sample)
-	if s := t.sample[0]; s.Value.Kind() == metrics.KindUint64 {
-		debug.SetMemoryLimit(memoryLimit(s.Value.Uint64()))
+	s := t.sample[0]
+	t.mu.Unlock()
+	if s.Value.Kind() == metrics.KindUint64 && s.Value.Uint64() >= handoverLive {
+		t.stop()
+		return false
 	}
 	return true
 }
