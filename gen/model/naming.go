@@ -316,9 +316,9 @@ func renameShared(types *Scope, t *Type, places []*Place, rename bool) {
 		t.Name = types.Take(best.hint)
 		nameValues(types, t)
 	}
-	more := strconv.Itoa(len(places)-1) + " other places with the same schema have this type too."
+	more := strconv.Itoa(len(places)-1) + " other places with the same schema use it too."
 	if len(places) == 2 {
-		more = "1 other place with the same schema has this type too."
+		more = "one other place with the same schema uses it too."
 	}
 	t.Origin = t.Name + " is " + best.origin + "; " + more
 }

@@ -68,7 +68,7 @@ func decodeGETDescribeTagsFilterItem(d *runtime.Decoder, x *GETDescribeTagsFilte
 	}
 }
 
-// GETDescribeTagsAction is the "Action" parameter of "GET_DescribeTags"; 1 other place with the same schema has this type too.
+// GETDescribeTagsAction is the "Action" parameter of "GET_DescribeTags"; one other place with the same schema uses it too.
 type GETDescribeTagsAction string
 
 const (
@@ -93,7 +93,7 @@ func decodeGETDescribeTagsAction(d *runtime.Decoder, x *GETDescribeTagsAction) {
 	}
 }
 
-// GETDescribeTagsVersion is the "Version" parameter of "GET_DescribeTags"; 1 other place with the same schema has this type too.
+// GETDescribeTagsVersion is the "Version" parameter of "GET_DescribeTags"; one other place with the same schema uses it too.
 type GETDescribeTagsVersion string
 
 const (

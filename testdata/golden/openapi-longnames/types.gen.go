@@ -65,7 +65,7 @@ func decodeSubscriptionScheduleAddInvoiceItemPrice067526BehaviorOptionsB(d *runt
 	}
 }
 
-// PaymentMethodOptionsCustomerBalanceBankB0243ECountryRequirements is the "payment_method_options_customer_balance_bank_transfer_eu_bank_transfer_country_requirements" member of SubscriptionScheduleAddInvoiceItemPrice067393BehaviorOptionsA; 2 other places with the same schema have this type too.
+// PaymentMethodOptionsCustomerBalanceBankB0243ECountryRequirements is the "payment_method_options_customer_balance_bank_transfer_eu_bank_transfer_country_requirements" member of SubscriptionScheduleAddInvoiceItemPrice067393BehaviorOptionsA; 2 other places with the same schema use it too.
 type PaymentMethodOptionsCustomerBalanceBankB0243ECountryRequirements string
 
 const (
@@ -91,7 +91,7 @@ func decodePaymentMethodOptionsCustomerBalanceBankB0243ECountryRequirements(d *r
 	}
 }
 
-// PaymentMethodOptionsCustomerBalanceBank68363ERequirementsV2 is the "payment_method_options_customer_balance_bank_transfer_eu_bank_transfer_country_requirements_v2" member of SubscriptionScheduleAddInvoiceItemPrice067393BehaviorOptionsA; 1 other place with the same schema has this type too.
+// PaymentMethodOptionsCustomerBalanceBank68363ERequirementsV2 is the "payment_method_options_customer_balance_bank_transfer_eu_bank_transfer_country_requirements_v2" member of SubscriptionScheduleAddInvoiceItemPrice067393BehaviorOptionsA; one other place with the same schema uses it too.
 type PaymentMethodOptionsCustomerBalanceBank68363ERequirementsV2 struct {
 	PaymentMethodOptionsCustomerBalanceBankB0243ECountryRequirements *int64 `json:"payment_method_options_customer_balance_bank_transfer_eu_bank_transfer_country_requirements,omitzero"`
 }
@@ -110,7 +110,7 @@ func decodePaymentMethodOptionsCustomerBalanceBank68363ERequirementsV2(d *runtim
 	}
 }
 
-// PostCustomersCustomerSubscriptionsF9144EMethodOptionsCardBody is the request body of "post_customers_customer_subscriptions_subscription_exposed_i"; 2 other places with the same schema have this type too.
+// PostCustomersCustomerSubscriptionsF9144EMethodOptionsCardBody is the request body of "post_customers_customer_subscriptions_subscription_exposed_i"; 2 other places with the same schema use it too.
 type PostCustomersCustomerSubscriptionsF9144EMethodOptionsCardBody struct {
 	PaymentMethodOptionsCustomerBalanceBankB0243ECountryRequirements *PaymentMethodOptionsCustomerBalanceBankB0243ECountryRequirements `json:"payment_method_options_customer_balance_bank_transfer_eu_bank_transfer_country_requirements,omitzero"`
 	NestedPaymentMethodOptionsCustomer66D8F5CountryRequirements      *NestedPaymentMethodOptionsCustomer66D8F5CountryRequirements      `json:"nested_payment_method_options_customer_balance_bank_transfer_eu_bank_transfer_country_requirements,omitzero"`
@@ -159,7 +159,7 @@ func decodeNestedPaymentMethodOptionsCustomer66D8F5CountryRequirements(d *runtim
 	}
 }
 
-// PostCustomersCustomerSubscriptionsF9144EC718D7CardX404Response is the 404 response of "post_customers_customer_subscriptions_subscription_exposed_i"; 2 other places with the same schema have this type too.
+// PostCustomersCustomerSubscriptionsF9144EC718D7CardX404Response is the 404 response of "post_customers_customer_subscriptions_subscription_exposed_i"; 2 other places with the same schema use it too.
 type PostCustomersCustomerSubscriptionsF9144EC718D7CardX404Response struct {
 	PaymentMethodOptionsCustomerBalanceBankB0243ECountryRequirements *string `json:"payment_method_options_customer_balance_bank_transfer_eu_bank_transfer_country_requirements,omitzero"`
 }

@@ -117,7 +117,7 @@ func decodeUserRole(d *runtime.Decoder, x *UserRole) {
 	}
 }
 
-// ListUsersSelectItem is an element of the "$select" parameter of "listUsers"; 2 other places with the same schema have this type too.
+// ListUsersSelectItem is an element of the "$select" parameter of "listUsers"; 2 other places with the same schema use it too.
 type ListUsersSelectItem string
 
 const (
@@ -166,7 +166,7 @@ func decodeListDeletedDirectoryUsersArgs(d *runtime.Decoder, x *ListDeletedDirec
 	}
 }
 
-// ListUsersOrderbyItem is an element of the "$orderby" parameter of "listUsers"; 1 other place with the same schema has this type too.
+// ListUsersOrderbyItem is an element of the "$orderby" parameter of "listUsers"; one other place with the same schema uses it too.
 type ListUsersOrderbyItem string
 
 const (

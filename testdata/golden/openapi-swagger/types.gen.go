@@ -77,7 +77,7 @@ type Problem struct {
 	Detail *string `json:"detail,omitzero"`
 }
 
-// OrderStatus is the "status" member of Order; 1 other place with the same schema has this type too.
+// OrderStatus is the "status" member of Order; one other place with the same schema uses it too.
 type OrderStatus string
 
 const (
