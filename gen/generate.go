@@ -68,7 +68,7 @@ type Options struct {
 // Split bounds the size of the generated files (Options.Split).
 type Split = emit.Split
 
-// NoSplit, as a field of Split, keeps its family of files in one file.
+// NoSplit keeps a family of files in one file, as a field of Split.
 const NoSplit = emit.NoSplit
 
 // The defaults of Split's fields: types files of about 5,000 lines, the

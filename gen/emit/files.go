@@ -78,7 +78,7 @@ const (
 	DefaultFunctionsPerFile = 100
 )
 
-// NoSplit, as a field of Split, keeps its family of files in one file.
+// NoSplit keeps a family of files in one file, as a field of Split.
 const NoSplit = -1
 
 func (s Split) withDefaults() Split {
