@@ -75,3 +75,34 @@ func TestSharedNamesStable(t *testing.T) {
 		}
 	}
 }
+
+// TestSharedAcrossFiles: inline schemas of the same text in two files are
+// two types when a relative $ref in them names a different schema from
+// each file.
+func TestSharedAcrossFiles(t *testing.T) {
+	path := func(op string) string {
+		return "get:\n  operationId: " + op + "\n  responses:\n    '200':\n      description: ok\n" +
+			"      content:\n        application/json:\n          schema:\n            type: object\n" +
+			"            properties:\n              item:\n                $ref: ./item.yaml\n"
+	}
+	root := writeTree(t, map[string]string{
+		"openapi.yaml": "openapi: 3.0.3\ninfo: {title: Two, version: '1'}\npaths:\n  /a:\n    $ref: a/path.yaml\n  /b:\n    $ref: b/path.yaml\n",
+		"a/path.yaml":  path("getA"),
+		"a/item.yaml":  "type: object\nproperties:\n  alpha: {type: string}\n",
+		"b/path.yaml":  path("getB"),
+		"b/item.yaml":  "type: object\nproperties:\n  beta: {type: integer}\n",
+	})
+	res, _, err := generateTreeDoc(t, root, "openapi.yaml")
+	if err != nil {
+		t.Fatalf("Generate: %v", err)
+	}
+	var all strings.Builder
+	for _, f := range res.Files {
+		all.Write(f.Content)
+	}
+	for _, s := range []string{"Alpha *string", "Beta *int64"} {
+		if !strings.Contains(all.String(), s) {
+			t.Errorf("the generated package lacks %q", s)
+		}
+	}
+}

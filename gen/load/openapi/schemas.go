@@ -2,6 +2,8 @@ package openapi
 
 import (
 	"encoding/json"
+	"fmt"
+	"maps"
 	"path"
 	"slices"
 	"strconv"
@@ -180,7 +182,9 @@ const maxShapeDepth = 4
 // their JSON, descriptions and all (a schema of the same JSON converts to
 // the same type and served schema, wherever it is); "" for other schemas,
 // which make no type of their own or are enums (enumTypeKey), and for a
-// schema that cannot be written.
+// schema that cannot be written. The JSON keeps each $ref as written, and
+// a relative one names another schema from another file: the key ends with
+// the schemas the $refs resolve to.
 func shapeKey(s *openapi3.Schema) string {
 	if len(s.Properties) == 0 && len(s.OneOf)+len(s.AnyOf) < 2 && len(s.AllOf) == 0 {
 		return ""
@@ -189,7 +193,32 @@ func shapeKey(s *openapi3.Schema) string {
 	if err != nil {
 		return ""
 	}
-	return string(j)
+	var b strings.Builder
+	b.Write(j)
+	refTargets(&b, s)
+	return b.String()
+}
+
+// refTargets writes to b the address of the schema each $ref of s's inline
+// subschemas resolves to, in a fixed order.
+func refTargets(b *strings.Builder, s *openapi3.Schema) {
+	walk := func(sr *openapi3.SchemaRef) {
+		switch {
+		case sr == nil || sr.Value == nil:
+		case sr.Ref != "":
+			fmt.Fprintf(b, "\x00%p", sr.Value)
+		default:
+			refTargets(b, sr.Value)
+		}
+	}
+	for _, name := range slices.Sorted(maps.Keys(s.Properties)) {
+		walk(s.Properties[name])
+	}
+	for _, group := range [][]*openapi3.SchemaRef{s.AllOf, s.OneOf, s.AnyOf, {s.Items, s.Not, s.AdditionalProperties.Schema}} {
+		for _, sr := range group {
+			walk(sr)
+		}
+	}
 }
 
 // sharedAt records that the inline type t is used at another place too.
