@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/opentoolgen/opentoolgen/internal/jsontree"
 )
@@ -31,6 +32,9 @@ type Source struct {
 	// form of JSON input is the input, duplicates and all. Loaders that take
 	// such documents warn (DuplicateDiagnostics), the others refuse them.
 	Duplicates []Duplicate
+
+	linesOnce sync.Once
+	lines     *jsontree.Lines // of Data, made by the first Position that needs it
 }
 
 // Duplicate is a member that came again in an object.
@@ -119,7 +123,8 @@ func (s *Source) Position(path string, offset int64) (int, int) {
 		}
 		return int(s.Pos[i-1].line), int(s.Pos[i-1].col)
 	}
-	return jsontree.LineCol(s.Data, offset)
+	s.linesOnce.Do(func() { s.lines = jsontree.NewLines(s.Data) })
+	return s.lines.LineCol(offset)
 }
 
 // recordedAt reports whether a value or key written out in the YAML text

@@ -190,6 +190,19 @@ func TestLineCol(t *testing.T) {
 		if l, c := LineCol(data, tt.off); l != tt.line || c != tt.col {
 			t.Errorf("LineCol(%d): got %d:%d, want %d:%d", tt.off, l, c, tt.line, tt.col)
 		}
+		if l, c := NewLines(data).LineCol(tt.off); l != tt.line || c != tt.col {
+			t.Errorf("Lines.LineCol(%d): got %d:%d, want %d:%d", tt.off, l, c, tt.line, tt.col)
+		}
+	}
+	// The index answers as LineCol does at every offset of these texts.
+	for _, text := range []string{"", "\n", "\n\n", "a", "a\n", "\na", "ab\n\ncd\n", strings.Repeat("x\ny", 50)} {
+		lines := NewLines([]byte(text))
+		for off := int64(-1); off <= int64(len(text))+1; off++ {
+			l1, c1 := LineCol([]byte(text), off)
+			if l2, c2 := lines.LineCol(off); l1 != l2 || c1 != c2 {
+				t.Errorf("%q at %d: Lines.LineCol %d:%d, LineCol %d:%d", text, off, l2, c2, l1, c1)
+			}
+		}
 	}
 }
 
