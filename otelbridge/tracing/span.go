@@ -1,0 +1,571 @@
+package tracing
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"reflect"
+	goruntime "runtime"
+	"sync"
+	"time"
+
+	"go.opentelemetry.io/otel/attribute"
+	"go.opentelemetry.io/otel/codes"
+	"go.opentelemetry.io/otel/sdk/instrumentation"
+	"go.opentelemetry.io/otel/sdk/resource"
+	sdktrace "go.opentelemetry.io/otel/sdk/trace"
+	semconv "go.opentelemetry.io/otel/semconv/v1.43.0"
+	"go.opentelemetry.io/otel/trace"
+	"go.opentelemetry.io/otel/trace/embedded"
+)
+
+// Tracer is the trace.Tracer of [Provider.Tracer].
+type Tracer struct {
+	embedded.Tracer
+
+	p     *Provider
+	scope instrumentation.Scope
+}
+
+var _ trace.Tracer = (*Tracer)(nil)
+
+// Start starts a span, the child of the span of ctx unless
+// trace.WithNewRoot is given, and returns it with a context holding it.
+func (t *Tracer) Start(ctx context.Context, name string, opts ...trace.SpanStartOption) (context.Context, trace.Span) {
+	cfg := trace.NewSpanStartConfig(opts...)
+	return t.start(ctx, name, cfg.SpanKind(), cfg.Attributes(), true, &cfg)
+}
+
+// StartShared starts a span of kind with the attributes attrs, as Start
+// with trace.WithSpanKind(kind) and trace.WithAttributes(attrs...) does,
+// without copying attrs: the caller must never modify attrs (the span
+// copies them before it changes its attributes, on SetAttributes). It is
+// for callers that make the attributes of their spans once, and saves
+// Start's copy of them and of its options.
+func (t *Tracer) StartShared(ctx context.Context, name string, kind trace.SpanKind, attrs []attribute.KeyValue) (context.Context, trace.Span) {
+	return t.start(ctx, name, kind, attrs, false, nil)
+}
+
+// start starts a span with the attributes attrs (the span's own if owned)
+// and, when cfg is not nil, its links, timestamp and WithNewRoot.
+func (t *Tracer) start(ctx context.Context, name string, kind trace.SpanKind, attrs []attribute.KeyValue, owned bool, cfg *trace.SpanConfig) (context.Context, trace.Span) {
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	if p, ok := trace.SpanFromContext(ctx).(*span); ok {
+		p.addChild()
+	}
+	var psc trace.SpanContext
+	var links []trace.Link
+	if cfg != nil {
+		links = cfg.Links()
+		if cfg.NewRoot() {
+			ctx = trace.ContextWithSpanContext(ctx, psc)
+		} else {
+			psc = trace.SpanContextFromContext(ctx)
+		}
+	} else {
+		psc = trace.SpanContextFromContext(ctx)
+	}
+	scc := trace.SpanContextConfig{TraceID: psc.TraceID(), SpanID: newSpanID()}
+	if !scc.TraceID.IsValid() {
+		scc.TraceID = newTraceID()
+	}
+	sr := t.p.sampler.ShouldSample(sdktrace.SamplingParameters{
+		ParentContext: ctx, TraceID: scc.TraceID, Name: name, Kind: kind, Attributes: attrs, Links: links,
+	})
+	scc.TraceState = sr.Tracestate
+	if sr.Decision == sdktrace.RecordAndSample {
+		scc.TraceFlags = psc.TraceFlags() | trace.FlagsSampled
+	} else {
+		scc.TraceFlags = psc.TraceFlags() &^ trace.FlagsSampled
+	}
+	sc := trace.NewSpanContext(scc)
+	if sr.Decision == sdktrace.Drop {
+		ns := &nonRecordingSpan{p: t.p, sc: sc}
+		return trace.ContextWithSpan(ctx, ns), ns
+	}
+	s := &span{tracer: t, sc: sc, parent: psc, kind: trace.ValidateSpanKind(kind), name: name}
+	if cfg != nil {
+		s.start = cfg.Timestamp()
+	}
+	if s.start.IsZero() {
+		s.start = time.Now()
+	}
+	for _, l := range links {
+		s.addLink(l)
+	}
+	if len(sr.Attributes) > 0 || !s.adopt(attrs, owned) {
+		s.setAttributes(sr.Attributes)
+		s.setAttributes(attrs)
+	}
+	return trace.ContextWithSpan(ctx, s), s
+}
+
+// newTraceID and newSpanID return random IDs, never zero.
+func newTraceID() (id trace.TraceID) {
+	for !id.IsValid() {
+		a, b := rand.Uint64(), rand.Uint64()
+		for i := range 8 {
+			id[i], id[8+i] = byte(a>>(56-8*i)), byte(b>>(56-8*i))
+		}
+	}
+	return id
+}
+
+func newSpanID() (id trace.SpanID) {
+	for !id.IsValid() {
+		a := rand.Uint64()
+		for i := range 8 {
+			id[i] = byte(a >> (56 - 8*i))
+		}
+	}
+	return id
+}
+
+// span is a recording span, and once ended the ReadOnlySpan the exporter
+// reads.
+type span struct {
+	embedded.Span
+
+	tracer *Tracer
+	sc     trace.SpanContext
+	parent trace.SpanContext
+	kind   trace.SpanKind
+
+	mu       sync.Mutex
+	name     string
+	start    time.Time
+	end      time.Time // zero while recording
+	status   sdktrace.Status
+	children int
+
+	attrs         []attribute.KeyValue
+	shared        bool // attrs is not the span's own: copied before a change
+	dirty         bool // attrs may hold a key twice: deduplicated when read
+	droppedAttrs  int
+	events        []sdktrace.Event
+	links         []sdktrace.Link
+	droppedEvents int
+	droppedLinks  int
+}
+
+var (
+	_ trace.Span   = (*span)(nil)
+	_ ReadOnlySpan = (*span)(nil)
+)
+
+func (s *span) limits() *sdktrace.SpanLimits { return &s.tracer.p.limits }
+
+// adopt makes attrs the span's attributes without copying them (owned: the
+// span's own already), when they are all valid and within the limit.
+func (s *span) adopt(attrs []attribute.KeyValue, owned bool) bool {
+	if len(attrs) == 0 {
+		return true
+	}
+	if limit := s.limits().AttributeCountLimit; limit >= 0 && len(attrs) > limit {
+		return false
+	}
+	for _, kv := range attrs {
+		if !kv.Valid() {
+			return false
+		}
+	}
+	s.attrs, s.shared, s.dirty = attrs, !owned, len(attrs) > 1
+	return true
+}
+
+// SpanContext returns the span's SpanContext.
+func (s *span) SpanContext() trace.SpanContext { return s.sc }
+
+// IsRecording reports whether the span has not ended.
+func (s *span) IsRecording() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.end.IsZero()
+}
+
+// SetStatus sets the status: Ok wins over Error, Error over Unset; the
+// description is kept for Error only.
+func (s *span) SetStatus(code codes.Code, description string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if !s.end.IsZero() || s.status.Code > code {
+		return
+	}
+	st := sdktrace.Status{Code: code}
+	if code == codes.Error {
+		st.Description = description
+	}
+	s.status = st
+}
+
+// SetAttributes sets attributes: a key set again keeps its place and takes
+// the last value; beyond the limit, new keys are dropped (counted).
+func (s *span) SetAttributes(kvs ...attribute.KeyValue) {
+	if len(kvs) == 0 {
+		return
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.end.IsZero() {
+		s.setAttributes(kvs)
+	}
+}
+
+func (s *span) setAttributes(kvs []attribute.KeyValue) {
+	if len(kvs) == 0 {
+		return
+	}
+	limit := s.limits().AttributeCountLimit
+	if limit == 0 {
+		s.droppedAttrs += len(kvs)
+		return
+	}
+	n := len(s.attrs) + len(kvs)
+	if limit > 0 {
+		n = min(n, limit)
+	}
+	s.writable(n)
+	if limit > 0 && len(s.attrs)+len(kvs) > limit {
+		s.setOverLimit(limit, kvs)
+		return
+	}
+	for _, kv := range kvs {
+		if !kv.Valid() {
+			s.droppedAttrs++
+			continue
+		}
+		s.attrs = append(s.attrs, kv)
+		s.dirty = true
+	}
+}
+
+// writable makes attrs the span's own, with room for n.
+func (s *span) writable(n int) {
+	if !s.shared {
+		return
+	}
+	attrs := make([]attribute.KeyValue, len(s.attrs), max(n, len(s.attrs)))
+	copy(attrs, s.attrs)
+	s.attrs, s.shared = attrs, false
+}
+
+// setOverLimit sets kvs when they may not all fit: the attributes are
+// deduplicated, keys set already take their new value, new keys are added
+// while there is room.
+func (s *span) setOverLimit(limit int, kvs []attribute.KeyValue) {
+	index := make(map[attribute.Key]int, len(s.attrs)+len(kvs))
+	s.dedupe(index)
+	for _, kv := range kvs {
+		switch i, ok := index[kv.Key]; {
+		case !kv.Valid():
+			s.droppedAttrs++
+		case ok:
+			s.attrs[i] = kv
+		case len(s.attrs) >= limit:
+			s.droppedAttrs++
+		default:
+			s.attrs = append(s.attrs, kv)
+			index[kv.Key] = len(s.attrs) - 1
+		}
+	}
+}
+
+// dedupe leaves one attribute per key, in the place of its first, with the
+// value of its last; index is filled with their places.
+func (s *span) dedupe(index map[attribute.Key]int) {
+	unique := s.attrs[:0]
+	for _, kv := range s.attrs {
+		if i, ok := index[kv.Key]; ok {
+			unique[i] = kv
+		} else {
+			unique = append(unique, kv)
+			index[kv.Key] = len(unique) - 1
+		}
+	}
+	clear(s.attrs[len(unique):])
+	s.attrs, s.dirty = unique, false
+}
+
+// dedupeIfDirty deduplicates the attributes if a key may be there twice,
+// copying them first only if one is.
+func (s *span) dedupeIfDirty() {
+	if !s.dirty {
+		return
+	}
+	if len(s.attrs) <= 16 && !hasDuplicateKey(s.attrs) {
+		s.dirty = false
+		return
+	}
+	s.writable(len(s.attrs))
+	s.dedupe(make(map[attribute.Key]int, len(s.attrs)))
+}
+
+func hasDuplicateKey(kvs []attribute.KeyValue) bool {
+	for i := range kvs {
+		for j := i + 1; j < len(kvs); j++ {
+			if kvs[i].Key == kvs[j].Key {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// End ends the span (at the time of trace.WithTimestamp, if given) and
+// queues it for export if it is sampled. A panic passing through a
+// deferred End is recorded as an "exception" event and goes on.
+func (s *span) End(opts ...trace.SpanEndOption) {
+	end := s.start.Add(time.Since(s.start)) // monotonic
+	s.mu.Lock()
+	if !s.end.IsZero() {
+		s.mu.Unlock()
+		return
+	}
+	var cfg trace.SpanConfig
+	if len(opts) > 0 {
+		cfg = trace.NewSpanEndConfig(opts...)
+		if t := cfg.Timestamp(); !t.IsZero() {
+			end = t
+		}
+	}
+	if recovered := recover(); recovered != nil {
+		defer panic(recovered)
+		eopts := []trace.EventOption{trace.WithAttributes(
+			semconv.ExceptionType(typeName(recovered)), semconv.ExceptionMessage(fmt.Sprint(recovered)))}
+		if cfg.StackTrace() {
+			eopts = append(eopts, trace.WithAttributes(semconv.ExceptionStacktrace(stack())))
+		}
+		s.addEvent(semconv.ExceptionEventName, eopts)
+	}
+	s.end = end
+	s.mu.Unlock()
+	if s.sc.IsSampled() {
+		s.tracer.p.batch.Add(s)
+	}
+}
+
+// RecordError adds an "exception" event of err (its type and message, and
+// a stack trace with trace.WithStackTrace(true)); a nil err is ignored.
+func (s *span) RecordError(err error, opts ...trace.EventOption) {
+	if err == nil || !s.IsRecording() {
+		return
+	}
+	opts = append(opts, trace.WithAttributes(semconv.ExceptionType(typeName(err)), semconv.ExceptionMessage(err.Error())))
+	if c := trace.NewEventConfig(opts...); c.StackTrace() {
+		opts = append(opts, trace.WithAttributes(semconv.ExceptionStacktrace(stack())))
+	}
+	s.AddEvent(semconv.ExceptionEventName, opts...)
+}
+
+// typeName is the type of v as the SDK names it: package path and name,
+// else the type's text ("*errors.errorString").
+func typeName(v any) string {
+	t := reflect.TypeOf(v)
+	if t.PkgPath() == "" && t.Name() == "" {
+		return t.String()
+	}
+	return t.PkgPath() + "." + t.Name()
+}
+
+func stack() string {
+	buf := make([]byte, 2048)
+	return string(buf[:goruntime.Stack(buf, false)])
+}
+
+// AddEvent adds an event; beyond the limit, the oldest is dropped.
+func (s *span) AddEvent(name string, opts ...trace.EventOption) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.end.IsZero() {
+		s.addEvent(name, opts)
+	}
+}
+
+func (s *span) addEvent(name string, opts []trace.EventOption) {
+	c := trace.NewEventConfig(opts...)
+	e := sdktrace.Event{Name: name, Attributes: c.Attributes(), Time: c.Timestamp()}
+	e.Attributes, e.DroppedAttributeCount = limitAttrs(e.Attributes, s.limits().AttributePerEventCountLimit)
+	s.events = appendEvicting(s.events, e, s.limits().EventCountLimit, &s.droppedEvents)
+}
+
+// limitAttrs keeps the first limit attributes of kvs (all if limit < 0).
+func limitAttrs(kvs []attribute.KeyValue, limit int) ([]attribute.KeyValue, int) {
+	switch {
+	case limit == 0 && len(kvs) > 0:
+		return nil, len(kvs)
+	case limit > 0 && len(kvs) > limit:
+		return kvs[:limit], len(kvs) - limit
+	}
+	return kvs, 0
+}
+
+// appendEvicting appends v to q, dropping q's oldest when q holds limit
+// (nothing kept when limit is 0, no limit when it is negative).
+func appendEvicting[T any](q []T, v T, limit int, dropped *int) []T {
+	if limit == 0 {
+		*dropped++
+		return q
+	}
+	if limit > 0 && len(q) >= limit {
+		copy(q, q[1:])
+		q = q[:limit-1]
+		*dropped++
+	}
+	return append(q, v)
+}
+
+// AddLink adds a link; beyond the limit, the oldest is dropped. A link
+// with neither a valid SpanContext nor attributes nor trace state is
+// ignored.
+func (s *span) AddLink(l trace.Link) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.end.IsZero() {
+		s.addLink(l)
+	}
+}
+
+func (s *span) addLink(l trace.Link) {
+	if !l.SpanContext.IsValid() && len(l.Attributes) == 0 && l.SpanContext.TraceState().Len() == 0 {
+		return
+	}
+	sl := sdktrace.Link{SpanContext: l.SpanContext}
+	sl.Attributes, sl.DroppedAttributeCount = limitAttrs(l.Attributes, s.limits().AttributePerLinkCountLimit)
+	s.links = appendEvicting(s.links, sl, s.limits().LinkCountLimit, &s.droppedLinks)
+}
+
+// SetName renames the span.
+func (s *span) SetName(name string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.end.IsZero() {
+		s.name = name
+	}
+}
+
+// TracerProvider returns the span's provider.
+func (s *span) TracerProvider() trace.TracerProvider { return s.tracer.p }
+
+func (s *span) addChild() {
+	s.mu.Lock()
+	if s.end.IsZero() {
+		s.children++
+	}
+	s.mu.Unlock()
+}
+
+// Name returns the span's name.
+func (s *span) Name() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.name
+}
+
+// Parent returns the SpanContext of the span's parent.
+func (s *span) Parent() trace.SpanContext { return s.parent }
+
+// SpanKind returns the span's kind.
+func (s *span) SpanKind() trace.SpanKind { return s.kind }
+
+// StartTime returns when the span started.
+func (s *span) StartTime() time.Time { return s.start }
+
+// EndTime returns when the span ended (zero while recording).
+func (s *span) EndTime() time.Time {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.end
+}
+
+// Attributes returns the span's attributes, one per key.
+func (s *span) Attributes() []attribute.KeyValue {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.dedupeIfDirty()
+	s.shared = s.shared || len(s.attrs) > 0 // the caller holds them: copied before a change
+	return s.attrs
+}
+
+// Links returns the span's links (a copy while it records).
+func (s *span) Links() []sdktrace.Link {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.end.IsZero() {
+		return append([]sdktrace.Link(nil), s.links...)
+	}
+	return s.links
+}
+
+// Events returns the span's events (a copy while it records).
+func (s *span) Events() []sdktrace.Event {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.end.IsZero() {
+		return append([]sdktrace.Event(nil), s.events...)
+	}
+	return s.events
+}
+
+// Status returns the span's status.
+func (s *span) Status() sdktrace.Status {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.status
+}
+
+// InstrumentationScope returns the scope of the span's tracer.
+func (s *span) InstrumentationScope() instrumentation.Scope { return s.tracer.scope }
+
+// Resource returns the provider's resource.
+func (s *span) Resource() *resource.Resource { return s.tracer.p.res }
+
+// DroppedAttributes returns the number of attributes dropped (invalid, or
+// beyond the limit).
+func (s *span) DroppedAttributes() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.droppedAttrs
+}
+
+// DroppedLinks returns the number of links dropped beyond the limit.
+func (s *span) DroppedLinks() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.droppedLinks
+}
+
+// DroppedEvents returns the number of events dropped beyond the limit.
+func (s *span) DroppedEvents() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.droppedEvents
+}
+
+// ChildSpanCount returns the number of spans started as the span's
+// children while it recorded.
+func (s *span) ChildSpanCount() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.children
+}
+
+// nonRecordingSpan is a span the sampler dropped: it carries its
+// SpanContext and records nothing.
+type nonRecordingSpan struct {
+	embedded.Span
+	p  *Provider
+	sc trace.SpanContext
+}
+
+func (s *nonRecordingSpan) SpanContext() trace.SpanContext          { return s.sc }
+func (s *nonRecordingSpan) IsRecording() bool                       { return false }
+func (s *nonRecordingSpan) SetStatus(codes.Code, string)            {}
+func (s *nonRecordingSpan) SetAttributes(...attribute.KeyValue)     {}
+func (s *nonRecordingSpan) End(...trace.SpanEndOption)              {}
+func (s *nonRecordingSpan) RecordError(error, ...trace.EventOption) {}
+func (s *nonRecordingSpan) AddEvent(string, ...trace.EventOption)   {}
+func (s *nonRecordingSpan) AddLink(trace.Link)                      {}
+func (s *nonRecordingSpan) SetName(string)                          {}
+func (s *nonRecordingSpan) TracerProvider() trace.TracerProvider    { return s.p }
