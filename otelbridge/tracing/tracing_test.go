@@ -193,7 +193,7 @@ func errorsSeen(t *testing.T) func() string {
 // OTEL_TRACES_SAMPLER and its argument choose the sampler as with the SDK.
 func TestSamplerFromEnvironment(t *testing.T) {
 	for _, c := range []struct {
-		sampler, arg string
+		sampler, arg                       string
 		root, sampledChild, unsampledChild bool
 		reported                           string
 	}{
