@@ -8,8 +8,9 @@ import (
 	"go.opentelemetry.io/otel/codes"
 	"go.opentelemetry.io/otel/sdk/instrumentation"
 	"go.opentelemetry.io/otel/sdk/resource"
-	sdktrace "go.opentelemetry.io/otel/sdk/trace"
 	"go.opentelemetry.io/otel/trace"
+
+	"github.com/opentoolgen/opentoolgen/otelbridge/tracing"
 )
 
 // The protobuf wire types this encoder writes.
@@ -83,14 +84,16 @@ func unixNano(t interface{ UnixNano() int64 }) uint64 {
 // encodeRequest is the ExportTraceServiceRequest of spans
 // (opentelemetry/proto/collector/trace/v1): one ResourceSpans per resource,
 // one ScopeSpans per instrumentation scope, in the order they first appear.
-func encodeRequest(spans []sdktrace.ReadOnlySpan) []byte {
+// S is sdktrace.ReadOnlySpan or tracing.ReadOnlySpan (whose methods the
+// SDK's spans have too).
+func encodeRequest[S tracing.ReadOnlySpan](spans []S) []byte {
 	type scopeKey struct {
 		res   *resource.Resource
 		scope instrumentation.Scope
 	}
 	var resources []*resource.Resource
 	scopes := map[*resource.Resource][]instrumentation.Scope{}
-	groups := map[scopeKey][]sdktrace.ReadOnlySpan{}
+	groups := map[scopeKey][]tracing.ReadOnlySpan{}
 	for _, s := range spans {
 		res, sc := s.Resource(), s.InstrumentationScope()
 		if _, ok := scopes[res]; !ok {
@@ -144,7 +147,7 @@ const (
 	flagIsRemote    = 0x200
 )
 
-func appendSpan(b []byte, s sdktrace.ReadOnlySpan) []byte {
+func appendSpan(b []byte, s tracing.ReadOnlySpan) []byte {
 	sc, parent := s.SpanContext(), s.Parent()
 	tid, sid := sc.TraceID(), sc.SpanID()
 	b = appendBytes(b, 1, tid[:])

@@ -1,5 +1,6 @@
-// Package otlphttp exports the spans of the OpenTelemetry SDK with OTLP over
-// HTTP in binary protobuf ("http/protobuf", the OTLP specification's default
+// Package otlphttp exports spans, those of the OpenTelemetry SDK
+// (sdktrace.SpanExporter's ExportSpans) and those of otelbridge/tracing
+// (tracing.Exporter's Export), with OTLP over HTTP in binary protobuf ("http/protobuf", the OTLP specification's default
 // protocol), encoded with the standard library alone: a command that links
 // it links neither gRPC nor the protobuf runtime and the generated OTLP
 // types (about 11 MB of a generated server command with the upstream
@@ -40,6 +41,8 @@ import (
 	"time"
 
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
+
+	"github.com/opentoolgen/opentoolgen/otelbridge/tracing"
 )
 
 // Defaults of the exporter.
@@ -50,7 +53,8 @@ const (
 )
 
 // Exporter posts spans to an OTLP/HTTP receiver. It is an
-// sdktrace.SpanExporter: give it to sdktrace.WithBatcher.
+// sdktrace.SpanExporter (give it to sdktrace.WithBatcher) and a
+// tracing.Exporter (give it to tracing.NewProvider).
 type Exporter struct {
 	url     string
 	headers http.Header
@@ -62,7 +66,10 @@ type Exporter struct {
 	stopped bool
 }
 
-var _ sdktrace.SpanExporter = (*Exporter)(nil)
+var (
+	_ sdktrace.SpanExporter = (*Exporter)(nil)
+	_ tracing.Exporter      = (*Exporter)(nil)
+)
 
 // New returns the exporter the environment configures (see the package
 // doc), or an error naming the variable that is wrong.
@@ -157,14 +164,30 @@ func tlsConfig() (*tls.Config, error) {
 // URL is where the exporter posts spans.
 func (e *Exporter) URL() string { return e.url }
 
-// ExportSpans posts spans in one request, retrying as the package doc says.
+// ExportSpans posts spans of the SDK in one request, retrying as the
+// package doc says.
 func (e *Exporter) ExportSpans(ctx context.Context, spans []sdktrace.ReadOnlySpan) error {
 	e.mu.RLock()
 	defer e.mu.RUnlock()
 	if e.stopped || len(spans) == 0 {
 		return nil
 	}
-	body := encodeRequest(spans)
+	return e.send(ctx, encodeRequest(spans))
+}
+
+// Export posts spans of otelbridge/tracing in one request, retrying as the
+// package doc says.
+func (e *Exporter) Export(ctx context.Context, spans []tracing.ReadOnlySpan) error {
+	e.mu.RLock()
+	defer e.mu.RUnlock()
+	if e.stopped || len(spans) == 0 {
+		return nil
+	}
+	return e.send(ctx, encodeRequest(spans))
+}
+
+// send posts body, an encoded request, retrying as the package doc says.
+func (e *Exporter) send(ctx context.Context, body []byte) error {
 	if e.gzip {
 		var buf bytes.Buffer
 		zw := gzip.NewWriter(&buf)

@@ -29,6 +29,7 @@ import (
 type receiver struct {
 	mu       sync.Mutex
 	requests []*collpb.ExportTraceServiceRequest
+	bodies   [][]byte // as received, uncompressed
 	headers  []http.Header
 	fail     int // answers 503 to the first fail requests
 }
@@ -61,6 +62,7 @@ func (r *receiver) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 		return
 	}
 	r.requests = append(r.requests, &m)
+	r.bodies = append(r.bodies, data)
 	r.headers = append(r.headers, req.Header.Clone())
 	w.Header().Set("Content-Type", "application/x-protobuf")
 }
