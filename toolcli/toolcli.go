@@ -184,9 +184,13 @@
 // over HTTP (otelbridge.Interceptor), read the caller's W3C trace context
 // (traceparent headers, _meta.traceparent) and pass it on to the calls the
 // tool makes (otelbridge.Install). The standard OTEL_* variables configure
-// the exporter, the sampler and the resource; service.name defaults to the
-// command's name. The last spans are flushed when the command stops.
-// Without the variable nothing is set up. See docs/telemetry.md.
+// the exporter, the sampler, batching (OTEL_BSP_*), span limits and the
+// resource; service.name defaults to the command's name. The last spans are
+// flushed when the command stops. Without the variable nothing is set up.
+// The spans are made by otelbridge/tracing, a tracer provider with the
+// OpenTelemetry SDK's semantics and variables at less than half its cost
+// per span (until 2026-11-26 the SDK's provider with otelbridge/spanbatch).
+// See docs/telemetry.md.
 //
 // Exit status: 0 on success, -h and a clean shutdown; 1 when the tool cannot
 // be built or served (a bad options file, a port in use); 2 on bad usage.
