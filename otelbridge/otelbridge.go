@@ -61,8 +61,11 @@
 // or recorded. With the SDK, its span is most of the cost (Start and End:
 // 1.3 KB in 5 allocations, 2–5 µs of CPU on a shared 2-core machine), then
 // the processor that batches it: the SDK's BatchSpanProcessor wakes its
-// goroutine for each span, otelbridge/spanbatch (what the server command
-// uses) once per batch. A sampler (OTEL_TRACES_SAMPLER) is the way to pay
+// goroutine for each span, otelbridge/spanbatch once per batch. With a
+// tracer of otelbridge/tracing (what the server command uses), the
+// interceptor starts spans with its StartShared and the cached attributes:
+// no copy of them and no start options, one allocation for the span and
+// one for its context. A sampler (OTEL_TRACES_SAMPLER) is the way to pay
 // less: a span it drops costs the SDK 3 small allocations (its start
 // options, its context), about 340 B.
 // docs/benchmarks/cluster.md has the figures (BenchmarkTracing,
@@ -87,6 +90,7 @@ import (
 	semconv "go.opentelemetry.io/otel/semconv/v1.43.0"
 	"go.opentelemetry.io/otel/trace"
 
+	"github.com/opentoolgen/opentoolgen/otelbridge/tracing"
 	"github.com/opentoolgen/opentoolgen/runtime"
 )
 
@@ -143,6 +147,7 @@ type interceptor struct {
 	attrs          cache[attrKey, *attrs]
 	rests          cache[restKey, *restAttrs]
 	tracer         trace.Tracer
+	shared         *tracing.Tracer // tracer, when it is one: StartShared, no copy of the attributes
 	serverDuration metric.Float64Histogram
 	clientDuration metric.Float64Histogram
 	httpDuration   metric.Float64Histogram
@@ -169,6 +174,7 @@ func Interceptor(opts ...Option) runtime.Interceptor {
 	}
 	m := c.mp.Meter(ScopeName)
 	it := &interceptor{tracer: c.tp.Tracer(ScopeName)}
+	it.shared, _ = it.tracer.(*tracing.Tracer)
 	it.attrs.make, it.rests.make = makeAttrs, makeRESTAttrs
 	// Errors of instrument creation leave no-op instruments: telemetry never
 	// fails a call.
@@ -210,7 +216,12 @@ func (it *interceptor) intercept(ctx context.Context, call *runtime.CallInfo, ne
 	if metered {
 		start = time.Now()
 	}
-	ctx, span := it.tracer.Start(ctx, call.Function, a.start...)
+	var span trace.Span
+	if it.shared != nil {
+		ctx, span = it.shared.StartShared(ctx, call.Function, a.kind, a.span)
+	} else {
+		ctx, span = it.tracer.Start(ctx, call.Function, a.start...)
+	}
 	err := next(ctx)
 	var elapsed float64
 	if metered {
@@ -249,8 +260,10 @@ type attrKey struct {
 // attribute sets of metrics are sorted and hashed when they are made.
 type attrs struct {
 	start    []trace.SpanStartOption // the span's kind and attributes
-	duration []metric.RecordOption   // of the duration histograms
-	counted  []metric.AddOption      // of the counters
+	kind     trace.SpanKind          // the same, for tracing.Tracer's StartShared
+	span     []attribute.KeyValue
+	duration []metric.RecordOption // of the duration histograms
+	counted  []metric.AddOption    // of the counters
 }
 
 const maxCached = 4096
@@ -276,9 +289,11 @@ func makeAttrs(k attrKey) *attrs {
 	if k.server {
 		kind = trace.SpanKindServer
 	}
+	span := []attribute.KeyValue{system, method, FrontKey.String(k.front)}
 	return &attrs{
-		start: []trace.SpanStartOption{trace.WithSpanKind(kind),
-			trace.WithAttributes(system, method, FrontKey.String(k.front))},
+		start: []trace.SpanStartOption{trace.WithSpanKind(kind), trace.WithAttributes(span...)},
+		kind:  kind,
+		span:  span,
 		// Slices made once: passing one option as a variadic argument to
 		// an interface's method would allocate its slice at each call.
 		duration: []metric.RecordOption{metric.WithAttributeSet(ds)},
