@@ -133,21 +133,35 @@ type span struct {
 	parent trace.SpanContext
 	kind   trace.SpanKind
 
-	mu       sync.Mutex
-	name     string
-	start    time.Time
-	end      time.Time // zero while recording
-	status   sdktrace.Status
-	children int
+	mu     sync.Mutex
+	name   string
+	start  time.Time
+	end    time.Time // zero while recording
+	status sdktrace.Status
 
-	attrs         []attribute.KeyValue
-	shared        bool // attrs is not the span's own: copied before a change
-	dirty         bool // attrs may hold a key twice: deduplicated when read
-	droppedAttrs  int
+	attrs        []attribute.KeyValue
+	children     int32
+	droppedAttrs int32
+	shared       bool // attrs is not the span's own: copied before a change
+	dirty        bool // attrs may hold a key twice: deduplicated when read
+	more         *more
+}
+
+// more is what a span has only once it has events or links: most have
+// neither, and a smaller span is less memory to allocate and collect.
+type more struct {
 	events        []sdktrace.Event
 	links         []sdktrace.Link
 	droppedEvents int
 	droppedLinks  int
+}
+
+// extra returns s.more, made if need be.
+func (s *span) extra() *more {
+	if s.more == nil {
+		s.more = &more{}
+	}
+	return s.more
 }
 
 var (
@@ -219,7 +233,7 @@ func (s *span) setAttributes(kvs []attribute.KeyValue) {
 	}
 	limit := s.limits().AttributeCountLimit
 	if limit == 0 {
-		s.droppedAttrs += len(kvs)
+		s.droppedAttrs += int32(len(kvs))
 		return
 	}
 	n := len(s.attrs) + len(kvs)
@@ -387,7 +401,8 @@ func (s *span) addEvent(name string, opts []trace.EventOption) {
 	c := trace.NewEventConfig(opts...)
 	e := sdktrace.Event{Name: name, Attributes: c.Attributes(), Time: c.Timestamp()}
 	e.Attributes, e.DroppedAttributeCount = limitAttrs(e.Attributes, s.limits().AttributePerEventCountLimit)
-	s.events = appendEvicting(s.events, e, s.limits().EventCountLimit, &s.droppedEvents)
+	m := s.extra()
+	m.events = appendEvicting(m.events, e, s.limits().EventCountLimit, &m.droppedEvents)
 }
 
 // limitAttrs keeps the first limit attributes of kvs (all if limit < 0).
@@ -433,7 +448,8 @@ func (s *span) addLink(l trace.Link) {
 	}
 	sl := sdktrace.Link{SpanContext: l.SpanContext}
 	sl.Attributes, sl.DroppedAttributeCount = limitAttrs(l.Attributes, s.limits().AttributePerLinkCountLimit)
-	s.links = appendEvicting(s.links, sl, s.limits().LinkCountLimit, &s.droppedLinks)
+	m := s.extra()
+	m.links = appendEvicting(m.links, sl, s.limits().LinkCountLimit, &m.droppedLinks)
 }
 
 // SetName renames the span.
@@ -492,20 +508,26 @@ func (s *span) Attributes() []attribute.KeyValue {
 func (s *span) Links() []sdktrace.Link {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.end.IsZero() {
-		return append([]sdktrace.Link(nil), s.links...)
+	if s.more == nil {
+		return nil
 	}
-	return s.links
+	if s.end.IsZero() {
+		return append([]sdktrace.Link(nil), s.more.links...)
+	}
+	return s.more.links
 }
 
 // Events returns the span's events (a copy while it records).
 func (s *span) Events() []sdktrace.Event {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.end.IsZero() {
-		return append([]sdktrace.Event(nil), s.events...)
+	if s.more == nil {
+		return nil
 	}
-	return s.events
+	if s.end.IsZero() {
+		return append([]sdktrace.Event(nil), s.more.events...)
+	}
+	return s.more.events
 }
 
 // Status returns the span's status.
@@ -526,21 +548,27 @@ func (s *span) Resource() *resource.Resource { return s.tracer.p.res }
 func (s *span) DroppedAttributes() int {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return s.droppedAttrs
+	return int(s.droppedAttrs)
 }
 
 // DroppedLinks returns the number of links dropped beyond the limit.
 func (s *span) DroppedLinks() int {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return s.droppedLinks
+	if s.more == nil {
+		return 0
+	}
+	return s.more.droppedLinks
 }
 
 // DroppedEvents returns the number of events dropped beyond the limit.
 func (s *span) DroppedEvents() int {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return s.droppedEvents
+	if s.more == nil {
+		return 0
+	}
+	return s.more.droppedEvents
 }
 
 // ChildSpanCount returns the number of spans started as the span's
@@ -548,7 +576,7 @@ func (s *span) DroppedEvents() int {
 func (s *span) ChildSpanCount() int {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return s.children
+	return int(s.children)
 }
 
 // nonRecordingSpan is a span the sampler dropped: it carries its
