@@ -314,6 +314,20 @@ var semanticsCases = []struct {
 			}
 			s.End(trace.WithTimestamp(at(9)))
 		}},
+	{name: "value length limit", limits: &sdktrace.SpanLimits{AttributeValueLengthLimit: 4, AttributeValueDepthLimit: -1,
+		AttributeCountLimit: 128, EventCountLimit: 128, LinkCountLimit: 128, AttributePerEventCountLimit: 128, AttributePerLinkCountLimit: 128},
+		run: func(tp trace.TracerProvider) {
+			_, s := tp.Tracer("scope").Start(context.Background(), "long", trace.WithTimestamp(at(0)),
+				trace.WithAttributes(attribute.String("short", "abc"), attribute.String("utf8", "héllo wörld")))
+			s.SetAttributes(attribute.String("invalid", "a\xffbcdef"), attribute.String("invalid-short", "a\xffb"),
+				attribute.StringSlice("ss", []string{"abcdef", "ab"}), attribute.ByteSlice("bytes", []byte("abcdefgh")),
+				attribute.Slice("slice", attribute.StringValue("abcdefg"), attribute.IntValue(12345678)),
+				attribute.Map("map", attribute.String("k", "vvvvvvv"), attribute.Bool("b", true)), attribute.String("short", "abcdefg"))
+			s.End(trace.WithTimestamp(at(1)))
+			_, s = tp.Tracer("scope").Start(context.Background(), "short", trace.WithTimestamp(at(0)),
+				trace.WithAttributes(attribute.String("short", "abc"), attribute.Int("n", 123456)))
+			s.End(trace.WithTimestamp(at(1)))
+		}},
 	{name: "no attributes, events or links allowed", limits: &sdktrace.SpanLimits{AttributeValueLengthLimit: -1, AttributeValueDepthLimit: -1,
 		EventCountLimit: 1, LinkCountLimit: 1},
 		run: func(tp trace.TracerProvider) {

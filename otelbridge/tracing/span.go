@@ -180,9 +180,15 @@ func (s *span) adopt(attrs []attribute.KeyValue, owned bool) bool {
 	if limit := s.limits().AttributeCountLimit; limit >= 0 && len(attrs) > limit {
 		return false
 	}
+	length := s.limits().AttributeValueLengthLimit
 	for _, kv := range attrs {
 		if !kv.Valid() {
 			return false
+		}
+		if length >= 0 {
+			if _, long := truncateValue(kv.Value, length); long {
+				return false
+			}
 		}
 	}
 	s.attrs, s.shared, s.dirty = attrs, !owned, len(attrs) > 1
@@ -250,7 +256,7 @@ func (s *span) setAttributes(kvs []attribute.KeyValue) {
 			s.droppedAttrs++
 			continue
 		}
-		s.attrs = append(s.attrs, kv)
+		s.attrs = append(s.attrs, truncate(kv, s.limits().AttributeValueLengthLimit))
 		s.dirty = true
 	}
 }
@@ -276,11 +282,11 @@ func (s *span) setOverLimit(limit int, kvs []attribute.KeyValue) {
 		case !kv.Valid():
 			s.droppedAttrs++
 		case ok:
-			s.attrs[i] = kv
+			s.attrs[i] = truncate(kv, s.limits().AttributeValueLengthLimit)
 		case len(s.attrs) >= limit:
 			s.droppedAttrs++
 		default:
-			s.attrs = append(s.attrs, kv)
+			s.attrs = append(s.attrs, truncate(kv, s.limits().AttributeValueLengthLimit))
 			index[kv.Key] = len(s.attrs) - 1
 		}
 	}

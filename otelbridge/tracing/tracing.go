@@ -42,6 +42,7 @@
 //	OTEL_SPAN_EVENT_COUNT_LIMIT       events per span (128; the oldest is dropped)
 //	OTEL_SPAN_LINK_COUNT_LIMIT        links per span (128; the oldest is dropped)
 //	OTEL_EVENT_ATTRIBUTE_COUNT_LIMIT, OTEL_LINK_ATTRIBUTE_COUNT_LIMIT  attributes per event, per link (128)
+//	OTEL_SPAN_ATTRIBUTE_VALUE_LENGTH_LIMIT  characters of a span attribute's strings (default no limit)
 //	OTEL_BSP_SCHEDULE_DELAY           ms between two exports of a batch not full (5000)
 //	OTEL_BSP_EXPORT_TIMEOUT           ms an export may take (30000)
 //	OTEL_BSP_MAX_QUEUE_SIZE           ended spans waiting at most; more are dropped (2048)
@@ -60,11 +61,11 @@
 // Compared with the SDK's TracerProvider: no span processors (one
 // exporter, batched; an exporter that wants every span at once is called
 // with batches all the same), no ID generator option, no OnStart hook, no
-// self-observability metrics, no runtime/trace tasks, and attribute values
-// are stored as given: AttributeValueLengthLimit
-// (OTEL_SPAN_ATTRIBUTE_VALUE_LENGTH_LIMIT) and the depth limit are not
-// applied, and the keys inside a map value are not deduplicated. Tracers
-// of a shut-down provider still make spans, which are not exported.
+// self-observability metrics, no runtime/trace tasks, and the values of
+// map and slice attributes are stored as given (but for the length
+// limit): the depth limit (AttributeValueDepthLimit) is not applied and
+// the keys inside a map value are not deduplicated. Tracers of a shut-down
+// provider still make spans, which are not exported.
 package tracing
 
 import (
@@ -139,8 +140,8 @@ func WithResource(r *resource.Resource) Option { return func(c *config) { c.res 
 
 // WithSpanLimits sets the limits of a span's attributes, events and links
 // (default: sdktrace.NewSpanLimits(), the OTEL_*_LIMIT variables). A
-// negative limit is no limit; the value length and depth limits are not
-// applied (see the package doc).
+// negative limit is no limit; the depth limit is not applied (see the
+// package doc).
 func WithSpanLimits(l sdktrace.SpanLimits) Option { return func(c *config) { c.limits = &l } }
 
 // WithScheduleDelay sets the longest time an ended span waits before it is
