@@ -235,10 +235,11 @@ func TestLimitsFromEnvironment(t *testing.T) {
 	t.Setenv("OTEL_SPAN_ATTRIBUTE_COUNT_LIMIT", "2")
 	t.Setenv("OTEL_SPAN_EVENT_COUNT_LIMIT", "1")
 	t.Setenv("OTEL_SPAN_LINK_COUNT_LIMIT", "1")
+	t.Setenv("OTEL_SPAN_ATTRIBUTE_VALUE_LENGTH_LIMIT", "3")
 	p := newPair(t, nil, nil)
 	run := func(tp trace.TracerProvider) {
 		_, s := tp.Tracer("scope").Start(context.Background(), "s", trace.WithTimestamp(at(0)),
-			trace.WithAttributes(attribute.Int("a", 1), attribute.Int("b", 2), attribute.Int("c", 3)),
+			trace.WithAttributes(attribute.Int("a", 1), attribute.String("b", "long"), attribute.Int("c", 3)),
 			trace.WithLinks(trace.Link{SpanContext: remoteOn}, trace.Link{SpanContext: remoteOff}))
 		s.AddEvent("e1", trace.WithTimestamp(at(1)))
 		s.AddEvent("e2", trace.WithTimestamp(at(2)))
@@ -250,7 +251,7 @@ func TestLimitsFromEnvironment(t *testing.T) {
 	if len(ours) != 1 || !slices.Equal(sdk, ours) {
 		t.Fatalf("the SDK exported:\n%s\ntracing exported:\n%s", sdk, ours)
 	}
-	for _, want := range []string{"attrs: [a=INT64:1 b=INT64:2] dropped=1", "events dropped=1", "links dropped=1"} {
+	for _, want := range []string{"attrs: [a=INT64:1 b=STRING:lon] dropped=1", "events dropped=1", "links dropped=1"} {
 		if !strings.Contains(ours[0], want) {
 			t.Fatalf("%q not in\n%s", want, ours[0])
 		}
