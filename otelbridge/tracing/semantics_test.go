@@ -183,7 +183,11 @@ func id(tid trace.TraceID) string {
 func kvs(attrs []attribute.KeyValue) string {
 	var parts []string
 	for _, kv := range attrs {
-		parts = append(parts, string(kv.Key)+"="+kv.Value.Type().String()+":"+kv.Value.String())
+		part := string(kv.Key) + "=" + kv.Value.Type().String() + ":" + kv.Value.String()
+		if kv.Value.Type() == attribute.MAP { // String may hide keys given twice
+			part += fmt.Sprintf("(%d keys)", len(kv.Value.AsMap()))
+		}
+		parts = append(parts, part)
 	}
 	return "[" + strings.Join(parts, " ") + "]"
 }
@@ -314,7 +318,7 @@ var semanticsCases = []struct {
 			}
 			s.End(trace.WithTimestamp(at(9)))
 		}},
-	{name: "value length limit", limits: &sdktrace.SpanLimits{AttributeValueLengthLimit: 4, AttributeValueDepthLimit: -1,
+	{name: "value length limit, map keys", limits: &sdktrace.SpanLimits{AttributeValueLengthLimit: 4, AttributeValueDepthLimit: -1,
 		AttributeCountLimit: 128, EventCountLimit: 128, LinkCountLimit: 128, AttributePerEventCountLimit: 128, AttributePerLinkCountLimit: 128},
 		run: func(tp trace.TracerProvider) {
 			_, s := tp.Tracer("scope").Start(context.Background(), "long", trace.WithTimestamp(at(0)),
@@ -322,10 +326,15 @@ var semanticsCases = []struct {
 			s.SetAttributes(attribute.String("invalid", "a\xffbcdef"), attribute.String("invalid-short", "a\xffb"),
 				attribute.StringSlice("ss", []string{"abcdef", "ab"}), attribute.ByteSlice("bytes", []byte("abcdefgh")),
 				attribute.Slice("slice", attribute.StringValue("abcdefg"), attribute.IntValue(12345678)),
-				attribute.Map("map", attribute.String("k", "vvvvvvv"), attribute.Bool("b", true)), attribute.String("short", "abcdefg"))
+				attribute.Map("map", attribute.String("k", "vvvvvvv"), attribute.Bool("b", true)), attribute.String("short", "abcdefg"),
+				attribute.Map("dup", attribute.String("k", "first"), attribute.Int("a", 1), attribute.String("k", "last"),
+					attribute.Slice("in", attribute.MapValue(attribute.Int("x", 1), attribute.Int("x", 2)))))
+			s.AddEvent("e", trace.WithTimestamp(at(1)), trace.WithAttributes(attribute.Map("m", attribute.Int("x", 1), attribute.Int("x", 2))))
+			s.AddLink(trace.Link{SpanContext: remoteOn, Attributes: []attribute.KeyValue{attribute.Map("m", attribute.Int("x", 1), attribute.Int("x", 2))}})
 			s.End(trace.WithTimestamp(at(1)))
 			_, s = tp.Tracer("scope").Start(context.Background(), "short", trace.WithTimestamp(at(0)),
-				trace.WithAttributes(attribute.String("short", "abc"), attribute.Int("n", 123456)))
+				trace.WithAttributes(attribute.String("short", "abc"), attribute.Int("n", 123456),
+					attribute.Map("dup", attribute.Int("x", 1), attribute.Int("x", 2))))
 			s.End(trace.WithTimestamp(at(1)))
 		}},
 	{name: "no attributes, events or links allowed", limits: &sdktrace.SpanLimits{AttributeValueLengthLimit: -1, AttributeValueDepthLimit: -1,

@@ -190,6 +190,9 @@ func (s *span) adopt(attrs []attribute.KeyValue, owned bool) bool {
 				return false
 			}
 		}
+		if _, dup := dedupeValue(kv.Value); dup {
+			return false
+		}
 	}
 	s.attrs, s.shared, s.dirty = attrs, !owned, len(attrs) > 1
 	return true
@@ -256,7 +259,7 @@ func (s *span) setAttributes(kvs []attribute.KeyValue) {
 			s.droppedAttrs++
 			continue
 		}
-		s.attrs = append(s.attrs, truncate(kv, s.limits().AttributeValueLengthLimit))
+		s.attrs = append(s.attrs, normalize(kv, s.limits().AttributeValueLengthLimit))
 		s.dirty = true
 	}
 }
@@ -282,11 +285,11 @@ func (s *span) setOverLimit(limit int, kvs []attribute.KeyValue) {
 		case !kv.Valid():
 			s.droppedAttrs++
 		case ok:
-			s.attrs[i] = truncate(kv, s.limits().AttributeValueLengthLimit)
+			s.attrs[i] = normalize(kv, s.limits().AttributeValueLengthLimit)
 		case len(s.attrs) >= limit:
 			s.droppedAttrs++
 		default:
-			s.attrs = append(s.attrs, truncate(kv, s.limits().AttributeValueLengthLimit))
+			s.attrs = append(s.attrs, normalize(kv, s.limits().AttributeValueLengthLimit))
 			index[kv.Key] = len(s.attrs) - 1
 		}
 	}
@@ -405,7 +408,7 @@ func (s *span) AddEvent(name string, opts ...trace.EventOption) {
 
 func (s *span) addEvent(name string, opts []trace.EventOption) {
 	c := trace.NewEventConfig(opts...)
-	e := sdktrace.Event{Name: name, Attributes: c.Attributes(), Time: c.Timestamp()}
+	e := sdktrace.Event{Name: name, Attributes: dedupeValues(c.Attributes(), true), Time: c.Timestamp()}
 	e.Attributes, e.DroppedAttributeCount = limitAttrs(e.Attributes, s.limits().AttributePerEventCountLimit)
 	m := s.extra()
 	m.events = appendEvicting(m.events, e, s.limits().EventCountLimit, &m.droppedEvents)
@@ -453,7 +456,7 @@ func (s *span) addLink(l trace.Link) {
 		return
 	}
 	sl := sdktrace.Link{SpanContext: l.SpanContext}
-	sl.Attributes, sl.DroppedAttributeCount = limitAttrs(l.Attributes, s.limits().AttributePerLinkCountLimit)
+	sl.Attributes, sl.DroppedAttributeCount = limitAttrs(dedupeValues(l.Attributes, false), s.limits().AttributePerLinkCountLimit)
 	m := s.extra()
 	m.links = appendEvicting(m.links, sl, s.limits().LinkCountLimit, &m.droppedLinks)
 }

@@ -61,11 +61,11 @@
 // Compared with the SDK's TracerProvider: no span processors (one
 // exporter, batched; an exporter that wants every span at once is called
 // with batches all the same), no ID generator option, no OnStart hook, no
-// self-observability metrics, no runtime/trace tasks, and the values of
-// map and slice attributes are stored as given (but for the length
-// limit): the depth limit (AttributeValueDepthLimit) is not applied and
-// the keys inside a map value are not deduplicated. Tracers of a shut-down
-// provider still make spans, which are not exported.
+// self-observability metrics, no runtime/trace tasks, and no depth limit
+// of map and slice attribute values (AttributeValueDepthLimit; their keys
+// are deduplicated and their strings cut to the length limit, as the SDK
+// does). Tracers of a shut-down provider still make spans, which are not
+// exported.
 package tracing
 
 import (

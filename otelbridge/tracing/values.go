@@ -86,3 +86,65 @@ func truncate(kv attribute.KeyValue, limit int) attribute.KeyValue {
 	}
 	return kv
 }
+
+// dedupeValue leaves one entry per key in the maps of v (the last given,
+// as the SDK does), in slices and maps too. It reports whether v changed.
+func dedupeValue(v attribute.Value) (attribute.Value, bool) {
+	switch v.Type() {
+	case attribute.SLICE:
+		vs := v.AsSlice() // a copy
+		changed := false
+		for i, e := range vs {
+			if d, ok := dedupeValue(e); ok {
+				vs[i], changed = d, true
+			}
+		}
+		if changed {
+			return attribute.SliceValue(vs...), true
+		}
+	case attribute.MAP:
+		kvs := v.AsMap() // a copy, sorted by key (stably: the last of equal keys is the last given)
+		out := kvs[:0]
+		changed := false
+		for i := 0; i < len(kvs); {
+			j := i + 1
+			for j < len(kvs) && kvs[j].Key == kvs[i].Key {
+				j++
+			}
+			kv := kvs[j-1]
+			if d, ok := dedupeValue(kv.Value); ok {
+				kv.Value, changed = d, true
+			}
+			changed = changed || j-i > 1
+			out = append(out, kv)
+			i = j
+		}
+		if changed {
+			return attribute.MapValue(out...), true
+		}
+	}
+	return v, false
+}
+
+// normalize is kv as a span keeps it: its maps' keys deduplicated, the
+// value length limit applied (none when limit < 0).
+func normalize(kv attribute.KeyValue, limit int) attribute.KeyValue {
+	kv.Value, _ = dedupeValue(kv.Value)
+	return truncate(kv, limit)
+}
+
+// dedupeValues returns kvs with the maps of their values deduplicated,
+// kvs itself if nothing changed, else a copy when owned is false.
+func dedupeValues(kvs []attribute.KeyValue, owned bool) []attribute.KeyValue {
+	for i, kv := range kvs {
+		d, ok := dedupeValue(kv.Value)
+		if !ok {
+			continue
+		}
+		if !owned {
+			kvs, owned = append([]attribute.KeyValue(nil), kvs...), true
+		}
+		kvs[i].Value = d
+	}
+	return kvs
+}
