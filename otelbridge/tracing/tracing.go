@@ -64,7 +64,10 @@
 // self-observability metrics, no runtime/trace tasks, and no depth limit
 // of map and slice attribute values (AttributeValueDepthLimit; their keys
 // are deduplicated and their strings cut to the length limit, as the SDK
-// does). Tracers of a shut-down provider still make spans, which are not
+// does), no warning logged when a limit drops something (the counts say
+// it). DroppedEvents and DroppedLinks count what a limit of 0 dropped too,
+// where the SDK's exported span says 0 when it keeps no event or link.
+// Tracers of a shut-down provider still make spans, which are not
 // exported.
 package tracing
 
