@@ -271,3 +271,30 @@ func TestTracerScopes(t *testing.T) {
 		t.Fatalf("scope %q", got)
 	}
 }
+
+// With a limit of 0, what is dropped is counted, where the SDK's exported
+// span says 0 (the one difference of dropped counts, in the package doc).
+func TestZeroLimitsCounted(t *testing.T) {
+	limits := sdktrace.SpanLimits{AttributeValueLengthLimit: -1, AttributeValueDepthLimit: -1}
+	p := newPair(t, nil, &limits)
+	for _, tp := range []trace.TracerProvider{p.sdk, p.ours} {
+		_, s := tp.Tracer("scope").Start(context.Background(), "zero", trace.WithAttributes(attribute.Int("a", 1)))
+		s.AddEvent("e")
+		s.AddLink(trace.Link{SpanContext: remoteOn})
+		s.End()
+	}
+	if err := p.ours.ForceFlush(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	sdk, _ := p.sdkC.got()
+	ours, _ := p.ouC.got()
+	if len(sdk) != 1 || len(ours) != 1 {
+		t.Fatalf("%d and %d spans", len(sdk), len(ours))
+	}
+	count := func(s tracing.ReadOnlySpan) [3]int {
+		return [3]int{s.DroppedAttributes(), s.DroppedEvents(), s.DroppedLinks()}
+	}
+	if got, sdkGot := count(ours[0]), count(sdk[0]); got != [3]int{1, 1, 1} || sdkGot != [3]int{1, 0, 0} {
+		t.Fatalf("dropped (attributes, events, links): %v, the SDK's %v", got, sdkGot)
+	}
+}
