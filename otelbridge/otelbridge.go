@@ -75,6 +75,7 @@ package otelbridge
 import (
 	"context"
 	"errors"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -436,21 +437,36 @@ func hostPort(rawURL string) (host string, port int) {
 
 // cache keeps the values of up to maxCached keys made by make (calls of
 // other keys, names a hostile caller invents, get theirs made each time).
+// Readers look in an immutable map without a lock; a key made for the
+// first time replaces the map by a copy with it (the keys are the
+// functions of a tool, made once each).
 type cache[K comparable, V any] struct {
-	m    sync.Map // K → V
-	n    atomic.Int64
+	m    atomic.Pointer[map[K]V]
+	mu   sync.Mutex // of writers
 	make func(K) V
 }
 
 func (c *cache[K, V]) get(k K) V {
-	if v, ok := c.m.Load(k); ok {
-		return v.(V)
+	if m := c.m.Load(); m != nil {
+		if v, ok := (*m)[k]; ok {
+			return v
+		}
 	}
 	v := c.make(k)
-	if c.n.Load() < maxCached {
-		if _, loaded := c.m.LoadOrStore(k, v); !loaded {
-			c.n.Add(1)
-		}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	var old map[K]V
+	if m := c.m.Load(); m != nil {
+		old = *m
+	}
+	if made, ok := old[k]; ok {
+		return made
+	}
+	if len(old) < maxCached {
+		m := make(map[K]V, len(old)+1)
+		maps.Copy(m, old)
+		m[k] = v
+		c.m.Store(&m)
 	}
 	return v
 }

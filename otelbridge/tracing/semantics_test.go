@@ -294,6 +294,18 @@ var semanticsCases = []struct {
 		_, bad := tr.Start(ctx, "invalid kind", trace.WithSpanKind(trace.SpanKind(42)), trace.WithTimestamp(at(4)))
 		bad.End(trace.WithTimestamp(at(5)))
 	}},
+	{name: "default sampler, parents sampled and not", run: func(tp trace.TracerProvider) {
+		tr := tp.Tracer("scope")
+		for i, psc := range []trace.SpanContext{remoteOn, remoteOff} {
+			ctx, s := tr.Start(trace.ContextWithRemoteSpanContext(context.Background(), psc), fmt.Sprint("child of remote ", i), trace.WithTimestamp(at(0)))
+			_, c := tr.Start(ctx, fmt.Sprint("grandchild ", i), trace.WithTimestamp(at(1)))
+			c.End(trace.WithTimestamp(at(2)))
+			s.End(trace.WithTimestamp(at(3)))
+		}
+		local := trace.NewSpanContext(trace.SpanContextConfig{TraceID: traceID, SpanID: trace.SpanID{7}, TraceState: remoteOn.TraceState()})
+		_, s := tr.Start(trace.ContextWithSpanContext(context.Background(), local), "child of an unsampled local parent", trace.WithTimestamp(at(4)))
+		s.End(trace.WithTimestamp(at(5)))
+	}},
 	{name: "panic in a deferred End", run: func(tp trace.TracerProvider) {
 		func() {
 			defer func() { recover() }()

@@ -2,6 +2,7 @@ package tracing
 
 import (
 	"context"
+	"encoding/binary"
 	"fmt"
 	"math/rand/v2"
 	"reflect"
@@ -52,28 +53,35 @@ func (t *Tracer) start(ctx context.Context, name string, kind trace.SpanKind, at
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	if p, ok := trace.SpanFromContext(ctx).(*span); ok {
+	parent := trace.SpanFromContext(ctx) // one lookup in ctx for the parent and its SpanContext
+	if p, ok := parent.(*span); ok {
 		p.addChild()
 	}
 	var psc trace.SpanContext
 	var links []trace.Link
+	if cfg != nil && cfg.NewRoot() {
+		ctx = trace.ContextWithSpanContext(ctx, psc)
+	} else {
+		psc = parent.SpanContext()
+	}
 	if cfg != nil {
 		links = cfg.Links()
-		if cfg.NewRoot() {
-			ctx = trace.ContextWithSpanContext(ctx, psc)
-		} else {
-			psc = trace.SpanContextFromContext(ctx)
-		}
-	} else {
-		psc = trace.SpanContextFromContext(ctx)
 	}
 	scc := trace.SpanContextConfig{TraceID: psc.TraceID(), SpanID: newSpanID()}
 	if !scc.TraceID.IsValid() {
 		scc.TraceID = newTraceID()
 	}
-	sr := t.p.sampler.ShouldSample(sdktrace.SamplingParameters{
-		ParentContext: ctx, TraceID: scc.TraceID, Name: name, Kind: kind, Attributes: attrs, Links: links,
-	})
+	var sr sdktrace.SamplingResult
+	if t.p.parentAlwaysOn { // the default sampler's decision, without a lookup of the parent again
+		sr.Decision, sr.Tracestate = sdktrace.RecordAndSample, psc.TraceState()
+		if psc.IsValid() && !psc.IsSampled() {
+			sr.Decision = sdktrace.Drop
+		}
+	} else {
+		sr = t.p.sampler.ShouldSample(sdktrace.SamplingParameters{
+			ParentContext: ctx, TraceID: scc.TraceID, Name: name, Kind: kind, Attributes: attrs, Links: links,
+		})
+	}
 	scc.TraceState = sr.Tracestate
 	if sr.Decision == sdktrace.RecordAndSample {
 		scc.TraceFlags = psc.TraceFlags() | trace.FlagsSampled
@@ -105,20 +113,15 @@ func (t *Tracer) start(ctx context.Context, name string, kind trace.SpanKind, at
 // newTraceID and newSpanID return random IDs, never zero.
 func newTraceID() (id trace.TraceID) {
 	for !id.IsValid() {
-		a, b := rand.Uint64(), rand.Uint64()
-		for i := range 8 {
-			id[i], id[8+i] = byte(a>>(56-8*i)), byte(b>>(56-8*i))
-		}
+		binary.BigEndian.PutUint64(id[:8], rand.Uint64())
+		binary.BigEndian.PutUint64(id[8:], rand.Uint64())
 	}
 	return id
 }
 
 func newSpanID() (id trace.SpanID) {
 	for !id.IsValid() {
-		a := rand.Uint64()
-		for i := range 8 {
-			id[i] = byte(a >> (56 - 8*i))
-		}
+		binary.BigEndian.PutUint64(id[:], rand.Uint64())
 	}
 	return id
 }

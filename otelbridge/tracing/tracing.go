@@ -169,9 +169,12 @@ type Provider struct {
 	embedded.TracerProvider
 
 	sampler sdktrace.Sampler
-	res     *resource.Resource
-	limits  sdktrace.SpanLimits
-	batch   *batch.Batcher[ReadOnlySpan]
+	// parentAlwaysOn: sampler is the default, parentbased_always_on, whose
+	// decision start makes itself from the parent it has looked up.
+	parentAlwaysOn bool
+	res            *resource.Resource
+	limits         sdktrace.SpanLimits
+	batch          *batch.Batcher[ReadOnlySpan]
 
 	mu      sync.Mutex
 	tracers map[scopeKey]*Tracer
@@ -208,10 +211,14 @@ func NewProvider(exp Exporter, opts ...Option) *Provider {
 	}
 	return &Provider{
 		sampler: c.sampler,
-		res:     c.res,
-		limits:  *c.limits,
-		batch:   batch.New(batch.Exporter[ReadOnlySpan](exp), c.batch, "tracing"),
-		tracers: map[scopeKey]*Tracer{},
+		// Interfaces of different dynamic types compare unequal without
+		// comparing their values: a sampler of a type == cannot compare
+		// does not panic here.
+		parentAlwaysOn: c.sampler == defaultSampler(),
+		res:            c.res,
+		limits:         *c.limits,
+		batch:          batch.New(batch.Exporter[ReadOnlySpan](exp), c.batch, "tracing"),
+		tracers:        map[scopeKey]*Tracer{},
 	}
 }
 
@@ -258,11 +265,14 @@ func (p *Provider) Shutdown(ctx context.Context) error { return p.batch.Shutdown
 // queue was full.
 func (p *Provider) Dropped() uint64 { return p.batch.Dropped() }
 
+// defaultSampler is the sampler without OTEL_TRACES_SAMPLER, as the SDK's.
+func defaultSampler() sdktrace.Sampler { return sdktrace.ParentBased(sdktrace.AlwaysSample()) }
+
 // samplerFromEnv is the sampler of OTEL_TRACES_SAMPLER and
 // OTEL_TRACES_SAMPLER_ARG, as the SDK reads them; a value it does not know
 // is reported through otel.Handle and the default used.
 func samplerFromEnv() sdktrace.Sampler {
-	def := sdktrace.ParentBased(sdktrace.AlwaysSample())
+	def := defaultSampler()
 	name := strings.ToLower(strings.TrimSpace(os.Getenv("OTEL_TRACES_SAMPLER")))
 	arg := strings.TrimSpace(os.Getenv("OTEL_TRACES_SAMPLER_ARG"))
 	ratio := func() sdktrace.Sampler {
