@@ -314,27 +314,59 @@ func (c *toolCases) add(fn *model.Function) {
 		c.streams = append(c.streams, jen.Lit(fn.Name))
 		return
 	}
-	c.call = append(c.call, jen.Case(jen.Lit(fn.Name)).Block(jen.Return(jen.Id("t").Dot(fn.ToolMethod).Call(args...))))
+	c.call = append(c.call, jen.Case(jen.Lit(fn.Name)).Block(jen.Return(callBody(fn))))
 	c.once = append(c.once, jen.Lit(fn.Name))
 }
 
-// emitToolMethod renders the Tool's method of fn, which the case of fn in
-// Call or StreamCall calls. One small method per function, so that the
-// compiler never sees one huge function (documents with hundreds of
-// operations):
+// callBody is what the case of fn in Call returns. A function with
+// arguments is served by one of the runtime's helpers, which decodes the
+// arguments, calls the Service (t.gatherF for a list function) and encodes
+// the result (name is the function's name: Call resolved it):
 //
-//	func (t *Tool) callF(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
-//		var a FArgs
-//		if err := runtime.DecodeArgs(ctx, t.args, "f", args, &a, decodeFArgs); err != nil {
-//			return nil, err
-//		}
-//		r, err := t.svc.F(ctx, a)
+//	return runtime.CallObject(ctx, t.args, name, args, decodeFArgs, t.svc.F)
+//	return runtime.CallResult(ctx, t.args, name, args, decodeFArgs, t.svc.F, "r")
+//	return runtime.CallNoResult(ctx, t.args, name, args, decodeFArgs, t.svc.F)
+//
+// A function without arguments has its own method (emitToolMethod):
+//
+//	return t.callF(ctx, args)
+func callBody(fn *model.Function) jen.Code {
+	if fn.Args == nil {
+		return jen.Id("t").Dot(fn.ToolMethod).Call(jen.Id("ctx"), jen.Id("args"))
+	}
+	helper, more := "CallObject", []jen.Code(nil)
+	switch {
+	case fn.Result == nil:
+		helper = "CallNoResult"
+	case fn.ResultName != "":
+		helper, more = "CallResult", []jen.Code{jen.Lit(fn.ResultName)}
+	}
+	return rt(helper).Call(append([]jen.Code{jen.Id("ctx"), jen.Id("t").Dot("args"), jen.Id("name"), jen.Id("args"),
+		jen.Id(decoderOf(fn.Args)), toolCallee(fn)}, more...)...)
+}
+
+// emitToolMethod renders the Tool's method of fn, which the case of fn in
+// Call or StreamCall calls, for a function that streams or has no
+// arguments (the others are served by a runtime helper, callBody), and the
+// gathering method of a list function (emitGather). One small method per
+// function, so that the compiler never sees one huge function (documents
+// with hundreds of operations):
+//
+//	func (t *Tool) callF(ctx context.Context, _ json.RawMessage) (json.RawMessage, error) {
+//		r, err := t.svc.F(ctx)
 //		if err != nil {
 //			return nil, runtime.ToolError(err)
 //		}
 //		return runtime.EncodeResult("r", r)
 //	}
 func emitToolMethod(f *jen.File, fn *model.Function) {
+	if !fn.Stream && fn.Args != nil {
+		// served by a runtime helper (callBody)
+		if fn.HTTP != nil && fn.HTTP.Paging != nil {
+			emitGather(f, fn) // paging.go
+		}
+		return
+	}
 	var body []jen.Code
 	callArgs := []jen.Code{jen.Id("ctx")}
 	failArgs := func(err jen.Code) jen.Code { return jen.Return(jen.Nil(), err) }
@@ -375,10 +407,10 @@ func emitToolMethod(f *jen.File, fn *model.Function) {
 		f.Line()
 		return
 	}
-	call := toolCallee(fn).Call(callArgs...)
 	if fn.HTTP != nil && fn.HTTP.Paging != nil {
 		emitGather(f, fn) // paging.go
 	}
+	call := toolCallee(fn).Call(callArgs...)
 	if fn.Result == nil {
 		body = append(body,
 			jen.If(jen.Err().Op(":=").Add(call), jen.Err().Op("!=").Nil()).Block(fail),

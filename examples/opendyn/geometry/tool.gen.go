@@ -51,54 +51,6 @@ func NewTool(svc Service, opts ...runtime.ToolOption) (*Tool, error) {
 	return &Tool{svc: svc, args: args}, nil
 }
 
-func (t *Tool) callCircleArea(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
-	var a CircleAreaArgs
-	if err := runtime.DecodeArgs(ctx, t.args, "circle_area", args, &a, decodeCircleAreaArgs); err != nil {
-		return nil, err
-	}
-	r, err := t.svc.CircleArea(ctx, a)
-	if err != nil {
-		return nil, runtime.ToolError(err)
-	}
-	return runtime.EncodeResult("area", r)
-}
-
-func (t *Tool) callDistance(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
-	var a DistanceArgs
-	if err := runtime.DecodeArgs(ctx, t.args, "distance", args, &a, decodeDistanceArgs); err != nil {
-		return nil, err
-	}
-	r, err := t.svc.Distance(ctx, a)
-	if err != nil {
-		return nil, runtime.ToolError(err)
-	}
-	return runtime.EncodeResult("distance", r)
-}
-
-func (t *Tool) callDescribe(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
-	var a DescribeArgs
-	if err := runtime.DecodeArgs(ctx, t.args, "describe", args, &a, decodeDescribeArgs); err != nil {
-		return nil, err
-	}
-	r, err := t.svc.Describe(ctx, a)
-	if err != nil {
-		return nil, runtime.ToolError(err)
-	}
-	return runtime.EncodeObject(r)
-}
-
-func (t *Tool) callNormalize(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
-	var a NormalizeArgs
-	if err := runtime.DecodeArgs(ctx, t.args, "normalize", args, &a, decodeNormalizeArgs); err != nil {
-		return nil, err
-	}
-	r, err := t.svc.Normalize(ctx, a)
-	if err != nil {
-		return nil, runtime.ToolError(err)
-	}
-	return runtime.EncodeResult("length", r)
-}
-
 func (t *Tool) callVersion(ctx context.Context, _ json.RawMessage) (json.RawMessage, error) {
 	r, err := t.svc.Version(ctx)
 	if err != nil {
@@ -115,13 +67,13 @@ func (t *Tool) Call(ctx context.Context, name string, args json.RawMessage) (jso
 	}
 	switch name {
 	case "circle_area":
-		return t.callCircleArea(ctx, args)
+		return runtime.CallResult(ctx, t.args, name, args, decodeCircleAreaArgs, t.svc.CircleArea, "area")
 	case "distance":
-		return t.callDistance(ctx, args)
+		return runtime.CallResult(ctx, t.args, name, args, decodeDistanceArgs, t.svc.Distance, "distance")
 	case "describe":
-		return t.callDescribe(ctx, args)
+		return runtime.CallObject(ctx, t.args, name, args, decodeDescribeArgs, t.svc.Describe)
 	case "normalize":
-		return t.callNormalize(ctx, args)
+		return runtime.CallResult(ctx, t.args, name, args, decodeNormalizeArgs, t.svc.Normalize, "length")
 	case "version":
 		return t.callVersion(ctx, args)
 	}

@@ -51,42 +51,6 @@ func NewTool(svc Service, opts ...runtime.ToolOption) (*Tool, error) {
 	return &Tool{svc: svc, args: args}, nil
 }
 
-func (t *Tool) callListPets(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
-	var a ListPetsArgs
-	if err := runtime.DecodeArgs(ctx, t.args, "listPets", args, &a, decodeListPetsArgs); err != nil {
-		return nil, err
-	}
-	r, err := t.svc.ListPets(ctx, a)
-	if err != nil {
-		return nil, runtime.ToolError(err)
-	}
-	return runtime.EncodeResult("result", r)
-}
-
-func (t *Tool) callAddPet(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
-	var a AddPetArgs
-	if err := runtime.DecodeArgs(ctx, t.args, "addPet", args, &a, decodeAddPetArgs); err != nil {
-		return nil, err
-	}
-	r, err := t.svc.AddPet(ctx, a)
-	if err != nil {
-		return nil, runtime.ToolError(err)
-	}
-	return runtime.EncodeObject(r)
-}
-
-func (t *Tool) callGetPet(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
-	var a GetPetArgs
-	if err := runtime.DecodeArgs(ctx, t.args, "getPet", args, &a, decodeGetPetArgs); err != nil {
-		return nil, err
-	}
-	r, err := t.svc.GetPet(ctx, a)
-	if err != nil {
-		return nil, runtime.ToolError(err)
-	}
-	return runtime.EncodeObject(r)
-}
-
 // Call implements runtime.Tool.
 func (t *Tool) Call(ctx context.Context, name string, args json.RawMessage) (json.RawMessage, error) {
 	name, ok := t.args.Resolve(name)
@@ -96,11 +60,11 @@ func (t *Tool) Call(ctx context.Context, name string, args json.RawMessage) (jso
 	ctx = t.args.CallContext(ctx)
 	switch name {
 	case "listPets":
-		return t.callListPets(ctx, args)
+		return runtime.CallResult(ctx, t.args, name, args, decodeListPetsArgs, t.svc.ListPets, "result")
 	case "addPet":
-		return t.callAddPet(ctx, args)
+		return runtime.CallObject(ctx, t.args, name, args, decodeAddPetArgs, t.svc.AddPet)
 	case "getPet":
-		return t.callGetPet(ctx, args)
+		return runtime.CallObject(ctx, t.args, name, args, decodeGetPetArgs, t.svc.GetPet)
 	}
 	return nil, runtime.MethodNotFound(name)
 }

@@ -47,30 +47,6 @@ func NewTool(svc Service, opts ...runtime.ToolOption) (*Tool, error) {
 	return &Tool{svc: svc, args: args}, nil
 }
 
-func (t *Tool) callGetCurrentWeather(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
-	var a GetCurrentWeatherArgs
-	if err := runtime.DecodeArgs(ctx, t.args, "get_current_weather", args, &a, decodeGetCurrentWeatherArgs); err != nil {
-		return nil, err
-	}
-	r, err := t.svc.GetCurrentWeather(ctx, a)
-	if err != nil {
-		return nil, runtime.ToolError(err)
-	}
-	return runtime.EncodeResult("currentWeather", r)
-}
-
-func (t *Tool) callGetNDayWeatherForecast(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
-	var a GetNDayWeatherForecastArgs
-	if err := runtime.DecodeArgs(ctx, t.args, "get_n_day_weather_forecast", args, &a, decodeGetNDayWeatherForecastArgs); err != nil {
-		return nil, err
-	}
-	r, err := t.svc.GetNDayWeatherForecast(ctx, a)
-	if err != nil {
-		return nil, runtime.ToolError(err)
-	}
-	return runtime.EncodeResult("forecastWeather", r)
-}
-
 // Call implements runtime.Tool.
 func (t *Tool) Call(ctx context.Context, name string, args json.RawMessage) (json.RawMessage, error) {
 	name, ok := t.args.Resolve(name)
@@ -79,9 +55,9 @@ func (t *Tool) Call(ctx context.Context, name string, args json.RawMessage) (jso
 	}
 	switch name {
 	case "get_current_weather":
-		return t.callGetCurrentWeather(ctx, args)
+		return runtime.CallResult(ctx, t.args, name, args, decodeGetCurrentWeatherArgs, t.svc.GetCurrentWeather, "currentWeather")
 	case "get_n_day_weather_forecast":
-		return t.callGetNDayWeatherForecast(ctx, args)
+		return runtime.CallResult(ctx, t.args, name, args, decodeGetNDayWeatherForecastArgs, t.svc.GetNDayWeatherForecast, "forecastWeather")
 	}
 	return nil, runtime.MethodNotFound(name)
 }

@@ -53,36 +53,12 @@ func NewTool(svc Service, opts ...runtime.ToolOption) (*Tool, error) {
 	return &Tool{svc: svc, args: args}, nil
 }
 
-func (t *Tool) callGetItem(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
-	var a GetItemArgs
-	if err := runtime.DecodeArgs(ctx, t.args, "getItem", args, &a, decodeGetItemArgs); err != nil {
-		return nil, err
-	}
-	r, err := t.svc.GetItem(ctx, a)
-	if err != nil {
-		return nil, runtime.ToolError(err)
-	}
-	return runtime.EncodeObject(r)
-}
-
 func (t *Tool) callCountItems(ctx context.Context, _ json.RawMessage) (json.RawMessage, error) {
 	r, err := t.svc.CountItems(ctx)
 	if err != nil {
 		return nil, runtime.ToolError(err)
 	}
 	return runtime.EncodeResult("count", r)
-}
-
-func (t *Tool) callReserve(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
-	var a ReserveArgs
-	if err := runtime.DecodeArgs(ctx, t.args, "reserve", args, &a, decodeReserveArgs); err != nil {
-		return nil, err
-	}
-	r, err := t.svc.Reserve(ctx, a)
-	if err != nil {
-		return nil, runtime.ToolError(err)
-	}
-	return runtime.EncodeResult("reservation", r)
 }
 
 func (t *Tool) streamWatchPrice(ctx context.Context, args json.RawMessage, emit func(json.RawMessage) error) error {
@@ -107,11 +83,11 @@ func (t *Tool) Call(ctx context.Context, name string, args json.RawMessage) (jso
 	}
 	switch name {
 	case "getItem":
-		return t.callGetItem(ctx, args)
+		return runtime.CallObject(ctx, t.args, name, args, decodeGetItemArgs, t.svc.GetItem)
 	case "countItems":
 		return t.callCountItems(ctx, args)
 	case "reserve":
-		return t.callReserve(ctx, args)
+		return runtime.CallResult(ctx, t.args, name, args, decodeReserveArgs, t.svc.Reserve, "reservation")
 	case "watchPrice":
 		return nil, runtime.NewError(runtime.CodeMethodNotFound, strconv.Quote(name)+" streams its results: call it with streamCall")
 	}

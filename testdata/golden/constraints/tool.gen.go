@@ -45,18 +45,6 @@ func NewTool(svc Service, opts ...runtime.ToolOption) (*Tool, error) {
 	return &Tool{svc: svc, args: args}, nil
 }
 
-func (t *Tool) callCheck(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
-	var a CheckArgs
-	if err := runtime.DecodeArgs(ctx, t.args, "check", args, &a, decodeCheckArgs); err != nil {
-		return nil, err
-	}
-	r, err := t.svc.Check(ctx, a)
-	if err != nil {
-		return nil, runtime.ToolError(err)
-	}
-	return runtime.EncodeResult("ok", r)
-}
-
 // Call implements runtime.Tool.
 func (t *Tool) Call(ctx context.Context, name string, args json.RawMessage) (json.RawMessage, error) {
 	name, ok := t.args.Resolve(name)
@@ -65,7 +53,7 @@ func (t *Tool) Call(ctx context.Context, name string, args json.RawMessage) (jso
 	}
 	switch name {
 	case "check":
-		return t.callCheck(ctx, args)
+		return runtime.CallResult(ctx, t.args, name, args, decodeCheckArgs, t.svc.Check, "ok")
 	}
 	return nil, runtime.MethodNotFound(name)
 }

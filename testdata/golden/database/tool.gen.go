@@ -45,18 +45,6 @@ func NewTool(svc Service, opts ...runtime.ToolOption) (*Tool, error) {
 	return &Tool{svc: svc, args: args}, nil
 }
 
-func (t *Tool) callAskDatabase(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
-	var a AskDatabaseArgs
-	if err := runtime.DecodeArgs(ctx, t.args, "ask_database", args, &a, decodeAskDatabaseArgs); err != nil {
-		return nil, err
-	}
-	r, err := t.svc.AskDatabase(ctx, a)
-	if err != nil {
-		return nil, runtime.ToolError(err)
-	}
-	return runtime.EncodeResult("result", r)
-}
-
 // Call implements runtime.Tool.
 func (t *Tool) Call(ctx context.Context, name string, args json.RawMessage) (json.RawMessage, error) {
 	name, ok := t.args.Resolve(name)
@@ -65,7 +53,7 @@ func (t *Tool) Call(ctx context.Context, name string, args json.RawMessage) (jso
 	}
 	switch name {
 	case "ask_database":
-		return t.callAskDatabase(ctx, args)
+		return runtime.CallResult(ctx, t.args, name, args, decodeAskDatabaseArgs, t.svc.AskDatabase, "result")
 	}
 	return nil, runtime.MethodNotFound(name)
 }

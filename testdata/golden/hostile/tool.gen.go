@@ -57,18 +57,6 @@ func NewTool(svc Service, opts ...runtime.ToolOption) (*Tool, error) {
 	return &Tool{svc: svc, args: args}, nil
 }
 
-func (t *Tool) callClient(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
-	var a ClientArgs2
-	if err := runtime.DecodeArgs(ctx, t.args, "Client", args, &a, decodeClientArgs2); err != nil {
-		return nil, err
-	}
-	r, err := t.svc.Client(ctx, a)
-	if err != nil {
-		return nil, runtime.ToolError(err)
-	}
-	return runtime.EncodeObject(r)
-}
-
 func (t *Tool) callUserID(ctx context.Context, _ json.RawMessage) (json.RawMessage, error) {
 	r, err := t.svc.UserID(ctx)
 	if err != nil {
@@ -77,46 +65,11 @@ func (t *Tool) callUserID(ctx context.Context, _ json.RawMessage) (json.RawMessa
 	return runtime.EncodeResult("ids", r)
 }
 
-func (t *Tool) callUserID2(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
-	var a UserID2Args
-	if err := runtime.DecodeArgs(ctx, t.args, "userId", args, &a, decodeUserID2Args); err != nil {
-		return nil, err
-	}
-	if err := t.svc.UserID2(ctx, a); err != nil {
-		return nil, runtime.ToolError(err)
-	}
-	return nil, nil
-}
-
-func (t *Tool) callX2fa(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
-	var a X2faArgs
-	if err := runtime.DecodeArgs(ctx, t.args, "2fa", args, &a, decodeX2faArgs); err != nil {
-		return nil, err
-	}
-	r, err := t.svc.X2fa(ctx, a)
-	if err != nil {
-		return nil, runtime.ToolError(err)
-	}
-	return runtime.EncodeObject(r)
-}
-
 func (t *Tool) callCall(ctx context.Context, _ json.RawMessage) (json.RawMessage, error) {
 	if err := t.svc.Call(ctx); err != nil {
 		return nil, runtime.ToolError(err)
 	}
 	return nil, nil
-}
-
-func (t *Tool) callAFunctionNameThatIsExactlySixtyFourCharactersLong00xx(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
-	var a AFunctionNameThatIsExactlySixtyFourCharactersLong00xxArgs
-	if err := runtime.DecodeArgs(ctx, t.args, "a_function_name_that_is_exactly_sixty_four_characters_long_00xx", args, &a, decodeAFunctionNameThatIsExactlySixtyFourCharactersLong00xxArgs); err != nil {
-		return nil, err
-	}
-	r, err := t.svc.AFunctionNameThatIsExactlySixtyFourCharactersLong00xx(ctx, a)
-	if err != nil {
-		return nil, runtime.ToolError(err)
-	}
-	return runtime.EncodeObject(r)
 }
 
 // Call implements runtime.Tool.
@@ -127,17 +80,17 @@ func (t *Tool) Call(ctx context.Context, name string, args json.RawMessage) (jso
 	}
 	switch name {
 	case "Client":
-		return t.callClient(ctx, args)
+		return runtime.CallObject(ctx, t.args, name, args, decodeClientArgs2, t.svc.Client)
 	case "user_id":
 		return t.callUserID(ctx, args)
 	case "userId":
-		return t.callUserID2(ctx, args)
+		return runtime.CallNoResult(ctx, t.args, name, args, decodeUserID2Args, t.svc.UserID2)
 	case "2fa":
-		return t.callX2fa(ctx, args)
+		return runtime.CallObject(ctx, t.args, name, args, decodeX2faArgs, t.svc.X2fa)
 	case "_":
 		return t.callCall(ctx, args)
 	case "a_function_name_that_is_exactly_sixty_four_characters_long_00xx":
-		return t.callAFunctionNameThatIsExactlySixtyFourCharactersLong00xx(ctx, args)
+		return runtime.CallObject(ctx, t.args, name, args, decodeAFunctionNameThatIsExactlySixtyFourCharactersLong00xxArgs, t.svc.AFunctionNameThatIsExactlySixtyFourCharactersLong00xx)
 	}
 	return nil, runtime.MethodNotFound(name)
 }

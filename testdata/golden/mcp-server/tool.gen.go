@@ -64,18 +64,6 @@ func NewTool(svc Service, opts ...runtime.ToolOption) (*Tool, error) {
 	return &Tool{svc: svc, args: args}, nil
 }
 
-func (t *Tool) callBook(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
-	var a BookArgs
-	if err := runtime.DecodeArgs(ctx, t.args, "book", args, &a, decodeBookArgs); err != nil {
-		return nil, err
-	}
-	r, err := t.svc.Book(ctx, a)
-	if err != nil {
-		return nil, runtime.ToolError(err)
-	}
-	return runtime.EncodeObject(r)
-}
-
 func (t *Tool) callCountRooms(ctx context.Context, _ json.RawMessage) (json.RawMessage, error) {
 	r, err := t.svc.CountRooms(ctx)
 	if err != nil {
@@ -84,36 +72,12 @@ func (t *Tool) callCountRooms(ctx context.Context, _ json.RawMessage) (json.RawM
 	return runtime.EncodeObject(r)
 }
 
-func (t *Tool) callEcho(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
-	var a EchoArgs
-	if err := runtime.DecodeArgs(ctx, t.args, "echo", args, &a, decodeEchoArgs); err != nil {
-		return nil, err
-	}
-	r, err := t.svc.Echo(ctx, a)
-	if err != nil {
-		return nil, runtime.ToolError(err)
-	}
-	return runtime.EncodeResult("text", r)
-}
-
 func (t *Tool) callFail(ctx context.Context, _ json.RawMessage) (json.RawMessage, error) {
 	r, err := t.svc.Fail(ctx)
 	if err != nil {
 		return nil, runtime.ToolError(err)
 	}
 	return runtime.EncodeResult("text", r)
-}
-
-func (t *Tool) callMeasure(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
-	var a MeasureArgs
-	if err := runtime.DecodeArgs(ctx, t.args, "measure", args, &a, decodeMeasureArgs); err != nil {
-		return nil, err
-	}
-	r, err := t.svc.Measure(ctx, a)
-	if err != nil {
-		return nil, runtime.ToolError(err)
-	}
-	return runtime.EncodeObject(r)
 }
 
 func (t *Tool) callPicture(ctx context.Context, _ json.RawMessage) (json.RawMessage, error) {
@@ -132,36 +96,12 @@ func (t *Tool) callRooms(ctx context.Context, _ json.RawMessage) (json.RawMessag
 	return runtime.EncodeResult("result", r)
 }
 
-func (t *Tool) callSlowCount(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
-	var a SlowCountArgs
-	if err := runtime.DecodeArgs(ctx, t.args, "slow_count", args, &a, decodeSlowCountArgs); err != nil {
-		return nil, err
-	}
-	r, err := t.svc.SlowCount(ctx, a)
-	if err != nil {
-		return nil, runtime.ToolError(err)
-	}
-	return runtime.EncodeObject(r)
-}
-
 func (t *Tool) callSnapshot(ctx context.Context, _ json.RawMessage) (json.RawMessage, error) {
 	r, err := t.svc.Snapshot(ctx)
 	if err != nil {
 		return nil, runtime.ToolError(err)
 	}
 	return runtime.EncodeResult("text", r)
-}
-
-func (t *Tool) callTree(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
-	var a TreeArgs
-	if err := runtime.DecodeArgs(ctx, t.args, "tree", args, &a, decodeTreeArgs); err != nil {
-		return nil, err
-	}
-	r, err := t.svc.Tree(ctx, a)
-	if err != nil {
-		return nil, runtime.ToolError(err)
-	}
-	return runtime.EncodeObject(r)
 }
 
 // Call implements runtime.Tool.
@@ -172,25 +112,25 @@ func (t *Tool) Call(ctx context.Context, name string, args json.RawMessage) (jso
 	}
 	switch name {
 	case "book":
-		return t.callBook(ctx, args)
+		return runtime.CallObject(ctx, t.args, name, args, decodeBookArgs, t.svc.Book)
 	case "count_rooms":
 		return t.callCountRooms(ctx, args)
 	case "echo":
-		return t.callEcho(ctx, args)
+		return runtime.CallResult(ctx, t.args, name, args, decodeEchoArgs, t.svc.Echo, "text")
 	case "fail":
 		return t.callFail(ctx, args)
 	case "measure":
-		return t.callMeasure(ctx, args)
+		return runtime.CallObject(ctx, t.args, name, args, decodeMeasureArgs, t.svc.Measure)
 	case "picture":
 		return t.callPicture(ctx, args)
 	case "rooms":
 		return t.callRooms(ctx, args)
 	case "slow_count":
-		return t.callSlowCount(ctx, args)
+		return runtime.CallObject(ctx, t.args, name, args, decodeSlowCountArgs, t.svc.SlowCount)
 	case "snapshot":
 		return t.callSnapshot(ctx, args)
 	case "tree":
-		return t.callTree(ctx, args)
+		return runtime.CallObject(ctx, t.args, name, args, decodeTreeArgs, t.svc.Tree)
 	}
 	return nil, runtime.MethodNotFound(name)
 }

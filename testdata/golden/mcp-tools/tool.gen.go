@@ -63,90 +63,6 @@ func NewTool(svc Service, opts ...runtime.ToolOption) (*Tool, error) {
 	return &Tool{svc: svc, args: args}, nil
 }
 
-func (t *Tool) callSearchIssues(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
-	var a SearchIssuesArgs
-	if err := runtime.DecodeArgs(ctx, t.args, "search_issues", args, &a, decodeSearchIssuesArgs); err != nil {
-		return nil, err
-	}
-	r, err := t.svc.SearchIssues(ctx, a)
-	if err != nil {
-		return nil, runtime.ToolError(err)
-	}
-	return runtime.EncodeObject(r)
-}
-
-func (t *Tool) callCreateIssue(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
-	var a CreateIssueArgs
-	if err := runtime.DecodeArgs(ctx, t.args, "create_issue", args, &a, decodeCreateIssueArgs); err != nil {
-		return nil, err
-	}
-	r, err := t.svc.CreateIssue(ctx, a)
-	if err != nil {
-		return nil, runtime.ToolError(err)
-	}
-	return runtime.EncodeResult("text", r)
-}
-
-func (t *Tool) callFolders(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
-	var a FoldersArgs
-	if err := runtime.DecodeArgs(ctx, t.args, "folders", args, &a, decodeFoldersArgs); err != nil {
-		return nil, err
-	}
-	r, err := t.svc.Folders(ctx, a)
-	if err != nil {
-		return nil, runtime.ToolError(err)
-	}
-	return runtime.EncodeObject(r)
-}
-
-func (t *Tool) callConvert(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
-	var a ConvertArgs
-	if err := runtime.DecodeArgs(ctx, t.args, "convert", args, &a, decodeConvertArgs); err != nil {
-		return nil, err
-	}
-	r, err := t.svc.Convert(ctx, a)
-	if err != nil {
-		return nil, runtime.ToolError(err)
-	}
-	return runtime.EncodeResult("result", r)
-}
-
-func (t *Tool) callService(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
-	var a ServiceArgs
-	if err := runtime.DecodeArgs(ctx, t.args, "Service", args, &a, decodeServiceArgs); err != nil {
-		return nil, err
-	}
-	r, err := t.svc.Service(ctx, a)
-	if err != nil {
-		return nil, runtime.ToolError(err)
-	}
-	return runtime.EncodeResult("text", r)
-}
-
-func (t *Tool) callGetUser(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
-	var a GetUserArgs
-	if err := runtime.DecodeArgs(ctx, t.args, "get-user", args, &a, decodeGetUserArgs); err != nil {
-		return nil, err
-	}
-	r, err := t.svc.GetUser(ctx, a)
-	if err != nil {
-		return nil, runtime.ToolError(err)
-	}
-	return runtime.EncodeResult("text", r)
-}
-
-func (t *Tool) callGetUser2(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
-	var a GetUser2Args
-	if err := runtime.DecodeArgs(ctx, t.args, "get_user", args, &a, decodeGetUser2Args); err != nil {
-		return nil, err
-	}
-	r, err := t.svc.GetUser2(ctx, a)
-	if err != nil {
-		return nil, runtime.ToolError(err)
-	}
-	return runtime.EncodeObject(r)
-}
-
 func (t *Tool) callNewTool(ctx context.Context, _ json.RawMessage) (json.RawMessage, error) {
 	r, err := t.svc.NewTool(ctx)
 	if err != nil {
@@ -171,19 +87,19 @@ func (t *Tool) Call(ctx context.Context, name string, args json.RawMessage) (jso
 	}
 	switch name {
 	case "search_issues":
-		return t.callSearchIssues(ctx, args)
+		return runtime.CallObject(ctx, t.args, name, args, decodeSearchIssuesArgs, t.svc.SearchIssues)
 	case "create_issue":
-		return t.callCreateIssue(ctx, args)
+		return runtime.CallResult(ctx, t.args, name, args, decodeCreateIssueArgs, t.svc.CreateIssue, "text")
 	case "folders":
-		return t.callFolders(ctx, args)
+		return runtime.CallObject(ctx, t.args, name, args, decodeFoldersArgs, t.svc.Folders)
 	case "convert":
-		return t.callConvert(ctx, args)
+		return runtime.CallResult(ctx, t.args, name, args, decodeConvertArgs, t.svc.Convert, "result")
 	case "Service":
-		return t.callService(ctx, args)
+		return runtime.CallResult(ctx, t.args, name, args, decodeServiceArgs, t.svc.Service, "text")
 	case "get-user":
-		return t.callGetUser(ctx, args)
+		return runtime.CallResult(ctx, t.args, name, args, decodeGetUserArgs, t.svc.GetUser, "text")
 	case "get_user":
-		return t.callGetUser2(ctx, args)
+		return runtime.CallObject(ctx, t.args, name, args, decodeGetUser2Args, t.svc.GetUser2)
 	case "NewTool":
 		return t.callNewTool(ctx, args)
 	case "ping":

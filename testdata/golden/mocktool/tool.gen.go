@@ -67,30 +67,6 @@ func (t *Tool) callCount(ctx context.Context, _ json.RawMessage) (json.RawMessag
 	return runtime.EncodeResult("Count", r)
 }
 
-func (t *Tool) callCreate(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
-	var a CreateArgs
-	if err := runtime.DecodeArgs(ctx, t.args, "create", args, &a, decodeCreateArgs); err != nil {
-		return nil, err
-	}
-	r, err := t.svc.Create(ctx, a)
-	if err != nil {
-		return nil, runtime.ToolError(err)
-	}
-	return runtime.EncodeResult("Id", r)
-}
-
-func (t *Tool) callRead(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
-	var a ReadArgs
-	if err := runtime.DecodeArgs(ctx, t.args, "read", args, &a, decodeReadArgs); err != nil {
-		return nil, err
-	}
-	r, err := t.svc.Read(ctx, a)
-	if err != nil {
-		return nil, runtime.ToolError(err)
-	}
-	return runtime.EncodeResult("text", r)
-}
-
 func (t *Tool) streamSequentiallyRead(ctx context.Context, _ json.RawMessage, emit func(json.RawMessage) error) error {
 	return runtime.ToolError(t.svc.SequentiallyRead(ctx, func(v Text) error {
 		raw, err := runtime.EncodeResult("text", v)
@@ -99,28 +75,6 @@ func (t *Tool) streamSequentiallyRead(ctx context.Context, _ json.RawMessage, em
 		}
 		return emit(raw)
 	}))
-}
-
-func (t *Tool) callUpdate(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
-	var a UpdateArgs
-	if err := runtime.DecodeArgs(ctx, t.args, "update", args, &a, decodeUpdateArgs); err != nil {
-		return nil, err
-	}
-	if err := t.svc.Update(ctx, a); err != nil {
-		return nil, runtime.ToolError(err)
-	}
-	return nil, nil
-}
-
-func (t *Tool) callDelete(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
-	var a DeleteArgs
-	if err := runtime.DecodeArgs(ctx, t.args, "delete", args, &a, decodeDeleteArgs); err != nil {
-		return nil, err
-	}
-	if err := t.svc.Delete(ctx, a); err != nil {
-		return nil, runtime.ToolError(err)
-	}
-	return nil, nil
 }
 
 func (t *Tool) callRun(ctx context.Context, _ json.RawMessage) (json.RawMessage, error) {
@@ -140,13 +94,13 @@ func (t *Tool) Call(ctx context.Context, name string, args json.RawMessage) (jso
 	case "count":
 		return t.callCount(ctx, args)
 	case "create":
-		return t.callCreate(ctx, args)
+		return runtime.CallResult(ctx, t.args, name, args, decodeCreateArgs, t.svc.Create, "Id")
 	case "read":
-		return t.callRead(ctx, args)
+		return runtime.CallResult(ctx, t.args, name, args, decodeReadArgs, t.svc.Read, "text")
 	case "update":
-		return t.callUpdate(ctx, args)
+		return runtime.CallNoResult(ctx, t.args, name, args, decodeUpdateArgs, t.svc.Update)
 	case "delete":
-		return t.callDelete(ctx, args)
+		return runtime.CallNoResult(ctx, t.args, name, args, decodeDeleteArgs, t.svc.Delete)
 	case "run":
 		return t.callRun(ctx, args)
 	case "sequentiallyRead":

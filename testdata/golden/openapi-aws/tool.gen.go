@@ -47,30 +47,6 @@ func NewTool(svc Service, opts ...runtime.ToolOption) (*Tool, error) {
 	return &Tool{svc: svc, args: args}, nil
 }
 
-func (t *Tool) callGETDescribeTags(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
-	var a GETDescribeTagsArgs
-	if err := runtime.DecodeArgs(ctx, t.args, "GET_DescribeTags", args, &a, decodeGETDescribeTagsArgs); err != nil {
-		return nil, err
-	}
-	r, err := t.svc.GETDescribeTags(ctx, a)
-	if err != nil {
-		return nil, runtime.ToolError(err)
-	}
-	return runtime.EncodeResult("result", r)
-}
-
-func (t *Tool) callPOSTDescribeTags(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
-	var a POSTDescribeTagsArgs
-	if err := runtime.DecodeArgs(ctx, t.args, "POST_DescribeTags", args, &a, decodePOSTDescribeTagsArgs); err != nil {
-		return nil, err
-	}
-	r, err := t.svc.POSTDescribeTags(ctx, a)
-	if err != nil {
-		return nil, runtime.ToolError(err)
-	}
-	return runtime.EncodeResult("result", r)
-}
-
 // Call implements runtime.Tool.
 func (t *Tool) Call(ctx context.Context, name string, args json.RawMessage) (json.RawMessage, error) {
 	name, ok := t.args.Resolve(name)
@@ -79,9 +55,9 @@ func (t *Tool) Call(ctx context.Context, name string, args json.RawMessage) (jso
 	}
 	switch name {
 	case "GET_DescribeTags":
-		return t.callGETDescribeTags(ctx, args)
+		return runtime.CallResult(ctx, t.args, name, args, decodeGETDescribeTagsArgs, t.svc.GETDescribeTags, "result")
 	case "POST_DescribeTags":
-		return t.callPOSTDescribeTags(ctx, args)
+		return runtime.CallResult(ctx, t.args, name, args, decodePOSTDescribeTagsArgs, t.svc.POSTDescribeTags, "result")
 	}
 	return nil, runtime.MethodNotFound(name)
 }

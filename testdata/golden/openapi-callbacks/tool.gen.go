@@ -46,28 +46,6 @@ func NewTool(svc Service, opts ...runtime.ToolOption) (*Tool, error) {
 	return &Tool{svc: svc, args: args}, nil
 }
 
-func (t *Tool) callSubscribe(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
-	var a SubscribeArgs
-	if err := runtime.DecodeArgs(ctx, t.args, "subscribe", args, &a, decodeSubscribeArgs); err != nil {
-		return nil, err
-	}
-	if err := t.svc.Subscribe(ctx, a); err != nil {
-		return nil, runtime.ToolError(err)
-	}
-	return nil, nil
-}
-
-func (t *Tool) callUnsubscribe(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
-	var a UnsubscribeArgs
-	if err := runtime.DecodeArgs(ctx, t.args, "unsubscribe", args, &a, decodeUnsubscribeArgs); err != nil {
-		return nil, err
-	}
-	if err := t.svc.Unsubscribe(ctx, a); err != nil {
-		return nil, runtime.ToolError(err)
-	}
-	return nil, nil
-}
-
 // Call implements runtime.Tool.
 func (t *Tool) Call(ctx context.Context, name string, args json.RawMessage) (json.RawMessage, error) {
 	name, ok := t.args.Resolve(name)
@@ -76,9 +54,9 @@ func (t *Tool) Call(ctx context.Context, name string, args json.RawMessage) (jso
 	}
 	switch name {
 	case "subscribe":
-		return t.callSubscribe(ctx, args)
+		return runtime.CallNoResult(ctx, t.args, name, args, decodeSubscribeArgs, t.svc.Subscribe)
 	case "unsubscribe":
-		return t.callUnsubscribe(ctx, args)
+		return runtime.CallNoResult(ctx, t.args, name, args, decodeUnsubscribeArgs, t.svc.Unsubscribe)
 	}
 	return nil, runtime.MethodNotFound(name)
 }

@@ -47,18 +47,6 @@ func NewTool(svc Service, opts ...runtime.ToolOption) (*Tool, error) {
 	return &Tool{svc: svc, args: args}, nil
 }
 
-func (t *Tool) callCheck(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
-	var a CheckArgs
-	if err := runtime.DecodeArgs(ctx, t.args, "check", args, &a, decodeCheckArgs); err != nil {
-		return nil, err
-	}
-	r, err := t.svc.Check(ctx, a)
-	if err != nil {
-		return nil, runtime.ToolError(err)
-	}
-	return runtime.EncodeObject(r)
-}
-
 // Call implements runtime.Tool.
 func (t *Tool) Call(ctx context.Context, name string, args json.RawMessage) (json.RawMessage, error) {
 	name, ok := t.args.Resolve(name)
@@ -68,7 +56,7 @@ func (t *Tool) Call(ctx context.Context, name string, args json.RawMessage) (jso
 	ctx = t.args.CallContext(ctx)
 	switch name {
 	case "check":
-		return t.callCheck(ctx, args)
+		return runtime.CallObject(ctx, t.args, name, args, decodeCheckArgs, t.svc.Check)
 	}
 	return nil, runtime.MethodNotFound(name)
 }

@@ -53,84 +53,6 @@ func NewTool(svc Service, opts ...runtime.ToolOption) (*Tool, error) {
 	return &Tool{svc: svc, args: args}, nil
 }
 
-func (t *Tool) callGetPet(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
-	var a GetPetArgs
-	if err := runtime.DecodeArgs(ctx, t.args, "get-pet", args, &a, decodeGetPetArgs); err != nil {
-		return nil, err
-	}
-	r, err := t.svc.GetPet(ctx, a)
-	if err != nil {
-		return nil, runtime.ToolError(err)
-	}
-	return runtime.EncodeObject(r)
-}
-
-func (t *Tool) callGetPet2(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
-	var a GetPet2Args
-	if err := runtime.DecodeArgs(ctx, t.args, "get_pet", args, &a, decodeGetPet2Args); err != nil {
-		return nil, err
-	}
-	if err := t.svc.GetPet2(ctx, a); err != nil {
-		return nil, runtime.ToolError(err)
-	}
-	return nil, nil
-}
-
-func (t *Tool) callGetPet3(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
-	var a GetPet3Args
-	if err := runtime.DecodeArgs(ctx, t.args, "getPet", args, &a, decodeGetPet3Args); err != nil {
-		return nil, err
-	}
-	if err := t.svc.GetPet3(ctx, a); err != nil {
-		return nil, runtime.ToolError(err)
-	}
-	return nil, nil
-}
-
-func (t *Tool) callGetPet4(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
-	var a GetPet4Args
-	if err := runtime.DecodeArgs(ctx, t.args, "GetPet", args, &a, decodeGetPet4Args); err != nil {
-		return nil, err
-	}
-	if err := t.svc.GetPet4(ctx, a); err != nil {
-		return nil, runtime.ToolError(err)
-	}
-	return nil, nil
-}
-
-func (t *Tool) callPatchPetsID(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
-	var a PatchPetsIDArgs
-	if err := runtime.DecodeArgs(ctx, t.args, "patch_pets_id", args, &a, decodeGetPet4Args); err != nil {
-		return nil, err
-	}
-	if err := t.svc.PatchPetsID(ctx, a); err != nil {
-		return nil, runtime.ToolError(err)
-	}
-	return nil, nil
-}
-
-func (t *Tool) callFunc(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
-	var a FuncArgs
-	if err := runtime.DecodeArgs(ctx, t.args, "func", args, &a, decodeGetPet4Args); err != nil {
-		return nil, err
-	}
-	if err := t.svc.Func(ctx, a); err != nil {
-		return nil, runtime.ToolError(err)
-	}
-	return nil, nil
-}
-
-func (t *Tool) callÉté(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
-	var a ÉtéArgs
-	if err := runtime.DecodeArgs(ctx, t.args, "post_pets_id_t_more", args, &a, decodeGetPet4Args); err != nil {
-		return nil, err
-	}
-	if err := t.svc.Été(ctx, a); err != nil {
-		return nil, runtime.ToolError(err)
-	}
-	return nil, nil
-}
-
 // Call implements runtime.Tool.
 func (t *Tool) Call(ctx context.Context, name string, args json.RawMessage) (json.RawMessage, error) {
 	name, ok := t.args.Resolve(name)
@@ -140,19 +62,19 @@ func (t *Tool) Call(ctx context.Context, name string, args json.RawMessage) (jso
 	ctx = t.args.CallContext(ctx)
 	switch name {
 	case "get-pet":
-		return t.callGetPet(ctx, args)
+		return runtime.CallObject(ctx, t.args, name, args, decodeGetPetArgs, t.svc.GetPet)
 	case "get_pet":
-		return t.callGetPet2(ctx, args)
+		return runtime.CallNoResult(ctx, t.args, name, args, decodeGetPet2Args, t.svc.GetPet2)
 	case "getPet":
-		return t.callGetPet3(ctx, args)
+		return runtime.CallNoResult(ctx, t.args, name, args, decodeGetPet3Args, t.svc.GetPet3)
 	case "GetPet":
-		return t.callGetPet4(ctx, args)
+		return runtime.CallNoResult(ctx, t.args, name, args, decodeGetPet4Args, t.svc.GetPet4)
 	case "patch_pets_id":
-		return t.callPatchPetsID(ctx, args)
+		return runtime.CallNoResult(ctx, t.args, name, args, decodeGetPet4Args, t.svc.PatchPetsID)
 	case "func":
-		return t.callFunc(ctx, args)
+		return runtime.CallNoResult(ctx, t.args, name, args, decodeGetPet4Args, t.svc.Func)
 	case "post_pets_id_t_more":
-		return t.callÉté(ctx, args)
+		return runtime.CallNoResult(ctx, t.args, name, args, decodeGetPet4Args, t.svc.Été)
 	}
 	return nil, runtime.MethodNotFound(name)
 }

@@ -48,42 +48,6 @@ func NewTool(svc Service, opts ...runtime.ToolOption) (*Tool, error) {
 	return &Tool{svc: svc, args: args}, nil
 }
 
-func (t *Tool) callPostCustomersCustomerSubscriptionsF9144EMethodOptionsCard(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
-	var a PostCustomersCustomerSubscriptionsF9144EMethodOptionsCardArgs
-	if err := runtime.DecodeArgs(ctx, t.args, "post_customers_customer_subscriptions_subscription_exposed_i", args, &a, decodePostCustomersCustomerSubscriptionsF9144EMethodOptionsCardArgs); err != nil {
-		return nil, err
-	}
-	r, err := t.svc.PostCustomersCustomerSubscriptionsF9144EMethodOptionsCard(ctx, a)
-	if err != nil {
-		return nil, runtime.ToolError(err)
-	}
-	return runtime.EncodeObject(r)
-}
-
-func (t *Tool) callPostCustomersCustomerSubscriptions65B9F6OptionsCardMandate(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
-	var a PostCustomersCustomerSubscriptions65B9F6OptionsCardMandateArgs
-	if err := runtime.DecodeArgs(ctx, t.args, "post_customers_customer_subscriptions_subscription_exposed_i2", args, &a, decodePostCustomersCustomerSubscriptionsF9144EMethodOptionsCardArgs); err != nil {
-		return nil, err
-	}
-	r, err := t.svc.PostCustomersCustomerSubscriptions65B9F6OptionsCardMandate(ctx, a)
-	if err != nil {
-		return nil, runtime.ToolError(err)
-	}
-	return runtime.EncodeObject(r)
-}
-
-func (t *Tool) callPostCustomersCustomerSubscriptions230C5FOptionsCardMandates(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
-	var a PostCustomersCustomerSubscriptions230C5FOptionsCardMandatesArgs
-	if err := runtime.DecodeArgs(ctx, t.args, "post_customers_customer_subscriptions_subscription_exposed_i3", args, &a, decodePostCustomersCustomerSubscriptionsF9144EMethodOptionsCardArgs); err != nil {
-		return nil, err
-	}
-	r, err := t.svc.PostCustomersCustomerSubscriptions230C5FOptionsCardMandates(ctx, a)
-	if err != nil {
-		return nil, runtime.ToolError(err)
-	}
-	return runtime.EncodeObject(r)
-}
-
 // Call implements runtime.Tool.
 func (t *Tool) Call(ctx context.Context, name string, args json.RawMessage) (json.RawMessage, error) {
 	name, ok := t.args.Resolve(name)
@@ -93,11 +57,11 @@ func (t *Tool) Call(ctx context.Context, name string, args json.RawMessage) (jso
 	ctx = t.args.CallContext(ctx)
 	switch name {
 	case "post_customers_customer_subscriptions_subscription_exposed_i":
-		return t.callPostCustomersCustomerSubscriptionsF9144EMethodOptionsCard(ctx, args)
+		return runtime.CallObject(ctx, t.args, name, args, decodePostCustomersCustomerSubscriptionsF9144EMethodOptionsCardArgs, t.svc.PostCustomersCustomerSubscriptionsF9144EMethodOptionsCard)
 	case "post_customers_customer_subscriptions_subscription_exposed_i2":
-		return t.callPostCustomersCustomerSubscriptions65B9F6OptionsCardMandate(ctx, args)
+		return runtime.CallObject(ctx, t.args, name, args, decodePostCustomersCustomerSubscriptionsF9144EMethodOptionsCardArgs, t.svc.PostCustomersCustomerSubscriptions65B9F6OptionsCardMandate)
 	case "post_customers_customer_subscriptions_subscription_exposed_i3":
-		return t.callPostCustomersCustomerSubscriptions230C5FOptionsCardMandates(ctx, args)
+		return runtime.CallObject(ctx, t.args, name, args, decodePostCustomersCustomerSubscriptionsF9144EMethodOptionsCardArgs, t.svc.PostCustomersCustomerSubscriptions230C5FOptionsCardMandates)
 	}
 	return nil, runtime.MethodNotFound(name)
 }

@@ -107,18 +107,6 @@ func (t *Tool) gatherListIssues(ctx context.Context, args ListIssuesArgs) ([]Iss
 	return last, nil
 }
 
-func (t *Tool) callListIssues(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
-	var a ListIssuesArgs
-	if err := runtime.DecodeArgs(ctx, t.args, "listIssues", args, &a, decodeListIssuesArgs); err != nil {
-		return nil, err
-	}
-	r, err := t.gatherListIssues(ctx, a)
-	if err != nil {
-		return nil, runtime.ToolError(err)
-	}
-	return runtime.EncodeResult("result", r)
-}
-
 // gatherListEvents serves listEvents: it gathers the items of its pages, at most max_items
 // (default 100), into the result of the last page.
 func (t *Tool) gatherListEvents(ctx context.Context, args ListEventsArgs) (ListEventsResult, error) {
@@ -145,18 +133,6 @@ func (t *Tool) gatherListEvents(ctx context.Context, args ListEventsArgs) (ListE
 	}
 	last.Data = items
 	return last, nil
-}
-
-func (t *Tool) callListEvents(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
-	var a ListEventsArgs
-	if err := runtime.DecodeArgs(ctx, t.args, "listEvents", args, &a, decodeListEventsArgs); err != nil {
-		return nil, err
-	}
-	r, err := t.gatherListEvents(ctx, a)
-	if err != nil {
-		return nil, runtime.ToolError(err)
-	}
-	return runtime.EncodeObject(r)
 }
 
 // gatherListCharges serves listCharges: it gathers the items of its pages, at most max_items
@@ -188,41 +164,6 @@ func (t *Tool) gatherListCharges(ctx context.Context, args ListChargesArgs) (Lis
 	}
 	last.Data = items
 	return last, nil
-}
-
-func (t *Tool) callListCharges(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
-	var a ListChargesArgs
-	if err := runtime.DecodeArgs(ctx, t.args, "listCharges", args, &a, decodeListChargesArgs); err != nil {
-		return nil, err
-	}
-	r, err := t.gatherListCharges(ctx, a)
-	if err != nil {
-		return nil, runtime.ToolError(err)
-	}
-	return runtime.EncodeObject(r)
-}
-
-func (t *Tool) callCreateCharge(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
-	var a CreateChargeArgs
-	if err := runtime.DecodeArgs(ctx, t.args, "createCharge", args, &a, decodeCreateChargeArgs); err != nil {
-		return nil, err
-	}
-	r, err := t.svc.CreateCharge(ctx, a)
-	if err != nil {
-		return nil, runtime.ToolError(err)
-	}
-	return runtime.EncodeObject(r)
-}
-
-func (t *Tool) callCreateRefund(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
-	var a CreateRefundArgs
-	if err := runtime.DecodeArgs(ctx, t.args, "createRefund", args, &a, decodeCreateRefundArgs); err != nil {
-		return nil, err
-	}
-	if err := t.svc.CreateRefund(ctx, a); err != nil {
-		return nil, runtime.ToolError(err)
-	}
-	return nil, nil
 }
 
 func (t *Tool) callCreatePayout(ctx context.Context, _ json.RawMessage) (json.RawMessage, error) {
@@ -261,18 +202,6 @@ func (t *Tool) gatherListUsers(ctx context.Context, args ListUsersArgs) (ListUse
 	return last, nil
 }
 
-func (t *Tool) callListUsers(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
-	var a ListUsersArgs
-	if err := runtime.DecodeArgs(ctx, t.args, "listUsers", args, &a, decodeListUsersArgs); err != nil {
-		return nil, err
-	}
-	r, err := t.gatherListUsers(ctx, a)
-	if err != nil {
-		return nil, runtime.ToolError(err)
-	}
-	return runtime.EncodeObject(r)
-}
-
 // gatherListLogs serves listLogs: it gathers the items of its pages, at most max_items
 // (default 100), into the result of the last page.
 func (t *Tool) gatherListLogs(ctx context.Context, args ListLogsArgs) (ListLogsResult, error) {
@@ -302,18 +231,6 @@ func (t *Tool) gatherListLogs(ctx context.Context, args ListLogsArgs) (ListLogsR
 	return last, nil
 }
 
-func (t *Tool) callListLogs(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
-	var a ListLogsArgs
-	if err := runtime.DecodeArgs(ctx, t.args, "listLogs", args, &a, decodeListLogsArgs); err != nil {
-		return nil, err
-	}
-	r, err := t.gatherListLogs(ctx, a)
-	if err != nil {
-		return nil, runtime.ToolError(err)
-	}
-	return runtime.EncodeObject(r)
-}
-
 // gatherListBooks serves listBooks: it gathers the items of its pages, at most max_items
 // (default 100), into the result of the last page.
 func (t *Tool) gatherListBooks(ctx context.Context, args ListBooksArgs) (ListBooksResult, error) {
@@ -340,18 +257,6 @@ func (t *Tool) gatherListBooks(ctx context.Context, args ListBooksArgs) (ListBoo
 	}
 	last.Books = items
 	return last, nil
-}
-
-func (t *Tool) callListBooks(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
-	var a ListBooksArgs
-	if err := runtime.DecodeArgs(ctx, t.args, "listBooks", args, &a, decodeListBooksArgs); err != nil {
-		return nil, err
-	}
-	r, err := t.gatherListBooks(ctx, a)
-	if err != nil {
-		return nil, runtime.ToolError(err)
-	}
-	return runtime.EncodeObject(r)
 }
 
 // gatherListWidgets serves listWidgets: it gathers the items of its pages, at most max_items
@@ -384,18 +289,6 @@ func (t *Tool) gatherListWidgets(ctx context.Context, args ListWidgetsArgs) (Lis
 	return last, nil
 }
 
-func (t *Tool) callListWidgets(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
-	var a ListWidgetsArgs
-	if err := runtime.DecodeArgs(ctx, t.args, "listWidgets", args, &a, decodeListWidgetsArgs); err != nil {
-		return nil, err
-	}
-	r, err := t.gatherListWidgets(ctx, a)
-	if err != nil {
-		return nil, runtime.ToolError(err)
-	}
-	return runtime.EncodeObject(r)
-}
-
 // gatherListGadgets serves listGadgets: it gathers the items of its pages, at most max_items
 // (default 100), into the result of the last page.
 func (t *Tool) gatherListGadgets(ctx context.Context, args ListGadgetsArgs) (ListGadgetsResult, error) {
@@ -424,18 +317,6 @@ func (t *Tool) gatherListGadgets(ctx context.Context, args ListGadgetsArgs) (Lis
 	}
 	last.Data = items
 	return last, nil
-}
-
-func (t *Tool) callListGadgets(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
-	var a ListGadgetsArgs
-	if err := runtime.DecodeArgs(ctx, t.args, "listGadgets", args, &a, decodeListGadgetsArgs); err != nil {
-		return nil, err
-	}
-	r, err := t.gatherListGadgets(ctx, a)
-	if err != nil {
-		return nil, runtime.ToolError(err)
-	}
-	return runtime.EncodeObject(r)
 }
 
 // gatherListTickets serves listTickets: it gathers the items of its pages, at most max_items
@@ -467,18 +348,6 @@ func (t *Tool) gatherListTickets(ctx context.Context, args ListTicketsArgs) (Lis
 	return last, nil
 }
 
-func (t *Tool) callListTickets(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
-	var a ListTicketsArgs
-	if err := runtime.DecodeArgs(ctx, t.args, "listTickets", args, &a, decodeListTicketsArgs); err != nil {
-		return nil, err
-	}
-	r, err := t.gatherListTickets(ctx, a)
-	if err != nil {
-		return nil, runtime.ToolError(err)
-	}
-	return runtime.EncodeObject(r)
-}
-
 // gatherListOrders serves listOrders: it gathers the items of its pages, at most max_items
 // (default 100), into the result of the last page.
 func (t *Tool) gatherListOrders(ctx context.Context, args ListOrdersArgs) (ListOrdersResult, error) {
@@ -505,18 +374,6 @@ func (t *Tool) gatherListOrders(ctx context.Context, args ListOrdersArgs) (ListO
 	}
 	last.Orders = items
 	return last, nil
-}
-
-func (t *Tool) callListOrders(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
-	var a ListOrdersArgs
-	if err := runtime.DecodeArgs(ctx, t.args, "listOrders", args, &a, decodeListOrdersArgs); err != nil {
-		return nil, err
-	}
-	r, err := t.gatherListOrders(ctx, a)
-	if err != nil {
-		return nil, runtime.ToolError(err)
-	}
-	return runtime.EncodeObject(r)
 }
 
 // gatherListInvoices serves listInvoices: it gathers the items of its pages, at most max_items
@@ -549,18 +406,6 @@ func (t *Tool) gatherListInvoices(ctx context.Context, args ListInvoicesArgs) (L
 	return last, nil
 }
 
-func (t *Tool) callListInvoices(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
-	var a ListInvoicesArgs
-	if err := runtime.DecodeArgs(ctx, t.args, "listInvoices", args, &a, decodeListInvoicesArgs); err != nil {
-		return nil, err
-	}
-	r, err := t.gatherListInvoices(ctx, a)
-	if err != nil {
-		return nil, runtime.ToolError(err)
-	}
-	return runtime.EncodeObject(r)
-}
-
 // gatherListVaults serves listVaults: it gathers the items of its pages, at most max_items
 // (default 100), into the result of the last page.
 func (t *Tool) gatherListVaults(ctx context.Context, args ListVaultsArgs) (ListVaultsResult, error) {
@@ -585,44 +430,8 @@ func (t *Tool) gatherListVaults(ctx context.Context, args ListVaultsArgs) (ListV
 	return last, nil
 }
 
-func (t *Tool) callListVaults(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
-	var a ListVaultsArgs
-	if err := runtime.DecodeArgs(ctx, t.args, "listVaults", args, &a, decodeListVaultsArgs); err != nil {
-		return nil, err
-	}
-	r, err := t.gatherListVaults(ctx, a)
-	if err != nil {
-		return nil, runtime.ToolError(err)
-	}
-	return runtime.EncodeObject(r)
-}
-
 func (t *Tool) callListRegions(ctx context.Context, _ json.RawMessage) (json.RawMessage, error) {
 	r, err := t.svc.ListRegions(ctx)
-	if err != nil {
-		return nil, runtime.ToolError(err)
-	}
-	return runtime.EncodeObject(r)
-}
-
-func (t *Tool) callListMixed(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
-	var a ListMixedArgs
-	if err := runtime.DecodeArgs(ctx, t.args, "listMixed", args, &a, decodeListMixedArgs); err != nil {
-		return nil, err
-	}
-	r, err := t.svc.ListMixed(ctx, a)
-	if err != nil {
-		return nil, runtime.ToolError(err)
-	}
-	return runtime.EncodeObject(r)
-}
-
-func (t *Tool) callListPairs(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
-	var a ListPairsArgs
-	if err := runtime.DecodeArgs(ctx, t.args, "listPairs", args, &a, decodeListPairsArgs); err != nil {
-		return nil, err
-	}
-	r, err := t.svc.ListPairs(ctx, a)
 	if err != nil {
 		return nil, runtime.ToolError(err)
 	}
@@ -646,41 +455,41 @@ func (t *Tool) Call(ctx context.Context, name string, args json.RawMessage) (jso
 	ctx = t.args.CallContext(ctx)
 	switch name {
 	case "listIssues":
-		return t.callListIssues(ctx, args)
+		return runtime.CallResult(ctx, t.args, name, args, decodeListIssuesArgs, t.gatherListIssues, "result")
 	case "listEvents":
-		return t.callListEvents(ctx, args)
+		return runtime.CallObject(ctx, t.args, name, args, decodeListEventsArgs, t.gatherListEvents)
 	case "listCharges":
-		return t.callListCharges(ctx, args)
+		return runtime.CallObject(ctx, t.args, name, args, decodeListChargesArgs, t.gatherListCharges)
 	case "createCharge":
-		return t.callCreateCharge(ctx, args)
+		return runtime.CallObject(ctx, t.args, name, args, decodeCreateChargeArgs, t.svc.CreateCharge)
 	case "createRefund":
-		return t.callCreateRefund(ctx, args)
+		return runtime.CallNoResult(ctx, t.args, name, args, decodeCreateRefundArgs, t.svc.CreateRefund)
 	case "createPayout":
 		return t.callCreatePayout(ctx, args)
 	case "listUsers":
-		return t.callListUsers(ctx, args)
+		return runtime.CallObject(ctx, t.args, name, args, decodeListUsersArgs, t.gatherListUsers)
 	case "listLogs":
-		return t.callListLogs(ctx, args)
+		return runtime.CallObject(ctx, t.args, name, args, decodeListLogsArgs, t.gatherListLogs)
 	case "listBooks":
-		return t.callListBooks(ctx, args)
+		return runtime.CallObject(ctx, t.args, name, args, decodeListBooksArgs, t.gatherListBooks)
 	case "listWidgets":
-		return t.callListWidgets(ctx, args)
+		return runtime.CallObject(ctx, t.args, name, args, decodeListWidgetsArgs, t.gatherListWidgets)
 	case "listGadgets":
-		return t.callListGadgets(ctx, args)
+		return runtime.CallObject(ctx, t.args, name, args, decodeListGadgetsArgs, t.gatherListGadgets)
 	case "listTickets":
-		return t.callListTickets(ctx, args)
+		return runtime.CallObject(ctx, t.args, name, args, decodeListTicketsArgs, t.gatherListTickets)
 	case "listOrders":
-		return t.callListOrders(ctx, args)
+		return runtime.CallObject(ctx, t.args, name, args, decodeListOrdersArgs, t.gatherListOrders)
 	case "listInvoices":
-		return t.callListInvoices(ctx, args)
+		return runtime.CallObject(ctx, t.args, name, args, decodeListInvoicesArgs, t.gatherListInvoices)
 	case "listVaults":
-		return t.callListVaults(ctx, args)
+		return runtime.CallObject(ctx, t.args, name, args, decodeListVaultsArgs, t.gatherListVaults)
 	case "listRegions":
 		return t.callListRegions(ctx, args)
 	case "listMixed":
-		return t.callListMixed(ctx, args)
+		return runtime.CallObject(ctx, t.args, name, args, decodeListMixedArgs, t.svc.ListMixed)
 	case "listPairs":
-		return t.callListPairs(ctx, args)
+		return runtime.CallObject(ctx, t.args, name, args, decodeListPairsArgs, t.svc.ListPairs)
 	case "listThings":
 		return t.callListThings(ctx, args)
 	}

@@ -59,157 +59,12 @@ func NewTool(svc Service, opts ...runtime.ToolOption) (*Tool, error) {
 	return &Tool{svc: svc, args: args}, nil
 }
 
-func (t *Tool) callPathStyles(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
-	var a PathStylesArgs
-	if err := runtime.DecodeArgs(ctx, t.args, "pathStyles", args, &a, decodePathStylesArgs); err != nil {
-		return nil, err
-	}
-	if err := t.svc.PathStyles(ctx, a); err != nil {
-		return nil, runtime.ToolError(err)
-	}
-	return nil, nil
-}
-
-func (t *Tool) callQueryStyles(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
-	var a QueryStylesArgs
-	if err := runtime.DecodeArgs(ctx, t.args, "queryStyles", args, &a, decodeQueryStylesArgs); err != nil {
-		return nil, err
-	}
-	if err := t.svc.QueryStyles(ctx, a); err != nil {
-		return nil, runtime.ToolError(err)
-	}
-	return nil, nil
-}
-
-func (t *Tool) callHeaderAndCookieStyles(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
-	var a HeaderAndCookieStylesArgs
-	if err := runtime.DecodeArgs(ctx, t.args, "headerAndCookieStyles", args, &a, decodeHeaderAndCookieStylesArgs); err != nil {
-		return nil, err
-	}
-	if err := t.svc.HeaderAndCookieStyles(ctx, a); err != nil {
-		return nil, runtime.ToolError(err)
-	}
-	return nil, nil
-}
-
-func (t *Tool) callJSONArrayBody(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
-	var a JSONArrayBodyArgs
-	if err := runtime.DecodeArgs(ctx, t.args, "jsonArrayBody", args, &a, decodeJSONArrayBodyArgs); err != nil {
-		return nil, err
-	}
-	r, err := t.svc.JSONArrayBody(ctx, a)
-	if err != nil {
-		return nil, runtime.ToolError(err)
-	}
-	return runtime.EncodeResult("result", r)
-}
-
-func (t *Tool) callFormBody(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
-	var a FormBodyArgs
-	if err := runtime.DecodeArgs(ctx, t.args, "formBody", args, &a, decodeFormBodyArgs); err != nil {
-		return nil, err
-	}
-	if err := t.svc.FormBody(ctx, a); err != nil {
-		return nil, runtime.ToolError(err)
-	}
-	return nil, nil
-}
-
-func (t *Tool) callMultipartBody(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
-	var a MultipartBodyArgs
-	if err := runtime.DecodeArgs(ctx, t.args, "multipartBody", args, &a, decodeMultipartBodyArgs); err != nil {
-		return nil, err
-	}
-	if err := t.svc.MultipartBody(ctx, a); err != nil {
-		return nil, runtime.ToolError(err)
-	}
-	return nil, nil
-}
-
-func (t *Tool) callOctetBody(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
-	var a OctetBodyArgs
-	if err := runtime.DecodeArgs(ctx, t.args, "octetBody", args, &a, decodeOctetBodyArgs); err != nil {
-		return nil, err
-	}
-	if err := t.svc.OctetBody(ctx, a); err != nil {
-		return nil, runtime.ToolError(err)
-	}
-	return nil, nil
-}
-
-func (t *Tool) callTextBody(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
-	var a TextBodyArgs
-	if err := runtime.DecodeArgs(ctx, t.args, "textBody", args, &a, decodeTextBodyArgs); err != nil {
-		return nil, err
-	}
-	r, err := t.svc.TextBody(ctx, a)
-	if err != nil {
-		return nil, runtime.ToolError(err)
-	}
-	return runtime.EncodeResult("result", r)
-}
-
-func (t *Tool) callMergePatch(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
-	var a MergePatchArgs
-	if err := runtime.DecodeArgs(ctx, t.args, "mergePatch", args, &a, decodeMergePatchArgs); err != nil {
-		return nil, err
-	}
-	if err := t.svc.MergePatch(ctx, a); err != nil {
-		return nil, runtime.ToolError(err)
-	}
-	return nil, nil
-}
-
 func (t *Tool) callDownload(ctx context.Context, _ json.RawMessage) (json.RawMessage, error) {
 	r, err := t.svc.Download(ctx)
 	if err != nil {
 		return nil, runtime.ToolError(err)
 	}
 	return runtime.EncodeResult("result", r)
-}
-
-func (t *Tool) callSelectStarTable(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
-	var a SelectStarTableArgs
-	if err := runtime.DecodeArgs(ctx, t.args, "selectStarTable", args, &a, decodeSelectStarTableArgs); err != nil {
-		return nil, err
-	}
-	if err := t.svc.SelectStarTable(ctx, a); err != nil {
-		return nil, runtime.ToolError(err)
-	}
-	return nil, nil
-}
-
-func (t *Tool) callSelectStar(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
-	var a SelectStarArgs
-	if err := runtime.DecodeArgs(ctx, t.args, "selectStar", args, &a, decodeSelectStarArgs); err != nil {
-		return nil, err
-	}
-	if err := t.svc.SelectStar(ctx, a); err != nil {
-		return nil, runtime.ToolError(err)
-	}
-	return nil, nil
-}
-
-func (t *Tool) callSetBalance(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
-	var a SetBalanceArgs
-	if err := runtime.DecodeArgs(ctx, t.args, "setBalance", args, &a, decodeSetBalanceArgs); err != nil {
-		return nil, err
-	}
-	if err := t.svc.SetBalance(ctx, a); err != nil {
-		return nil, runtime.ToolError(err)
-	}
-	return nil, nil
-}
-
-func (t *Tool) callCharge(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
-	var a ChargeArgs
-	if err := runtime.DecodeArgs(ctx, t.args, "charge", args, &a, decodeChargeArgs); err != nil {
-		return nil, err
-	}
-	if err := t.svc.Charge(ctx, a); err != nil {
-		return nil, runtime.ToolError(err)
-	}
-	return nil, nil
 }
 
 // Call implements runtime.Tool.
@@ -221,33 +76,33 @@ func (t *Tool) Call(ctx context.Context, name string, args json.RawMessage) (jso
 	ctx = t.args.CallContext(ctx)
 	switch name {
 	case "pathStyles":
-		return t.callPathStyles(ctx, args)
+		return runtime.CallNoResult(ctx, t.args, name, args, decodePathStylesArgs, t.svc.PathStyles)
 	case "queryStyles":
-		return t.callQueryStyles(ctx, args)
+		return runtime.CallNoResult(ctx, t.args, name, args, decodeQueryStylesArgs, t.svc.QueryStyles)
 	case "headerAndCookieStyles":
-		return t.callHeaderAndCookieStyles(ctx, args)
+		return runtime.CallNoResult(ctx, t.args, name, args, decodeHeaderAndCookieStylesArgs, t.svc.HeaderAndCookieStyles)
 	case "jsonArrayBody":
-		return t.callJSONArrayBody(ctx, args)
+		return runtime.CallResult(ctx, t.args, name, args, decodeJSONArrayBodyArgs, t.svc.JSONArrayBody, "result")
 	case "formBody":
-		return t.callFormBody(ctx, args)
+		return runtime.CallNoResult(ctx, t.args, name, args, decodeFormBodyArgs, t.svc.FormBody)
 	case "multipartBody":
-		return t.callMultipartBody(ctx, args)
+		return runtime.CallNoResult(ctx, t.args, name, args, decodeMultipartBodyArgs, t.svc.MultipartBody)
 	case "octetBody":
-		return t.callOctetBody(ctx, args)
+		return runtime.CallNoResult(ctx, t.args, name, args, decodeOctetBodyArgs, t.svc.OctetBody)
 	case "textBody":
-		return t.callTextBody(ctx, args)
+		return runtime.CallResult(ctx, t.args, name, args, decodeTextBodyArgs, t.svc.TextBody, "result")
 	case "mergePatch":
-		return t.callMergePatch(ctx, args)
+		return runtime.CallNoResult(ctx, t.args, name, args, decodeMergePatchArgs, t.svc.MergePatch)
 	case "download":
 		return t.callDownload(ctx, args)
 	case "selectStarTable":
-		return t.callSelectStarTable(ctx, args)
+		return runtime.CallNoResult(ctx, t.args, name, args, decodeSelectStarTableArgs, t.svc.SelectStarTable)
 	case "selectStar":
-		return t.callSelectStar(ctx, args)
+		return runtime.CallNoResult(ctx, t.args, name, args, decodeSelectStarArgs, t.svc.SelectStar)
 	case "setBalance":
-		return t.callSetBalance(ctx, args)
+		return runtime.CallNoResult(ctx, t.args, name, args, decodeSetBalanceArgs, t.svc.SetBalance)
 	case "charge":
-		return t.callCharge(ctx, args)
+		return runtime.CallNoResult(ctx, t.args, name, args, decodeChargeArgs, t.svc.Charge)
 	}
 	return nil, runtime.MethodNotFound(name)
 }

@@ -59,76 +59,6 @@ func NewTool(svc Service, opts ...runtime.ToolOption) (*Tool, error) {
 	return &Tool{svc: svc, args: args}, nil
 }
 
-func (t *Tool) callListPets(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
-	var a ListPetsArgs
-	if err := runtime.DecodeArgs(ctx, t.args, "listPets", args, &a, decodeListPetsArgs); err != nil {
-		return nil, err
-	}
-	r, err := t.svc.ListPets(ctx, a)
-	if err != nil {
-		return nil, runtime.ToolError(err)
-	}
-	return runtime.EncodeResult("result", r)
-}
-
-func (t *Tool) callCreatePet(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
-	var a CreatePetArgs
-	if err := runtime.DecodeArgs(ctx, t.args, "createPet", args, &a, decodeCreatePetArgs); err != nil {
-		return nil, err
-	}
-	r, err := t.svc.CreatePet(ctx, a)
-	if err != nil {
-		return nil, runtime.ToolError(err)
-	}
-	return runtime.EncodeObject(r)
-}
-
-func (t *Tool) callShowPetByID(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
-	var a ShowPetByIDArgs
-	if err := runtime.DecodeArgs(ctx, t.args, "showPetById", args, &a, decodeShowPetByIDArgs); err != nil {
-		return nil, err
-	}
-	r, err := t.svc.ShowPetByID(ctx, a)
-	if err != nil {
-		return nil, runtime.ToolError(err)
-	}
-	return runtime.EncodeObject(r)
-}
-
-func (t *Tool) callUpdatePet(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
-	var a UpdatePetArgs
-	if err := runtime.DecodeArgs(ctx, t.args, "updatePet", args, &a, decodeUpdatePetArgs); err != nil {
-		return nil, err
-	}
-	r, err := t.svc.UpdatePet(ctx, a)
-	if err != nil {
-		return nil, runtime.ToolError(err)
-	}
-	return runtime.EncodeObject(r)
-}
-
-func (t *Tool) callDeletePet(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
-	var a DeletePetArgs
-	if err := runtime.DecodeArgs(ctx, t.args, "deletePet", args, &a, decodeShowPetByIDArgs); err != nil {
-		return nil, err
-	}
-	if err := t.svc.DeletePet(ctx, a); err != nil {
-		return nil, runtime.ToolError(err)
-	}
-	return nil, nil
-}
-
-func (t *Tool) callPutPetsPetIDPhoto(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
-	var a PutPetsPetIDPhotoArgs
-	if err := runtime.DecodeArgs(ctx, t.args, "put_pets_petId_photo", args, &a, decodePutPetsPetIDPhotoArgs); err != nil {
-		return nil, err
-	}
-	if err := t.svc.PutPetsPetIDPhoto(ctx, a); err != nil {
-		return nil, runtime.ToolError(err)
-	}
-	return nil, nil
-}
-
 func (t *Tool) callStats(ctx context.Context, _ json.RawMessage) (json.RawMessage, error) {
 	r, err := t.svc.Stats(ctx)
 	if err != nil {
@@ -146,17 +76,17 @@ func (t *Tool) Call(ctx context.Context, name string, args json.RawMessage) (jso
 	ctx = t.args.CallContext(ctx)
 	switch name {
 	case "listPets":
-		return t.callListPets(ctx, args)
+		return runtime.CallResult(ctx, t.args, name, args, decodeListPetsArgs, t.svc.ListPets, "result")
 	case "createPet":
-		return t.callCreatePet(ctx, args)
+		return runtime.CallObject(ctx, t.args, name, args, decodeCreatePetArgs, t.svc.CreatePet)
 	case "showPetById":
-		return t.callShowPetByID(ctx, args)
+		return runtime.CallObject(ctx, t.args, name, args, decodeShowPetByIDArgs, t.svc.ShowPetByID)
 	case "updatePet":
-		return t.callUpdatePet(ctx, args)
+		return runtime.CallObject(ctx, t.args, name, args, decodeUpdatePetArgs, t.svc.UpdatePet)
 	case "deletePet":
-		return t.callDeletePet(ctx, args)
+		return runtime.CallNoResult(ctx, t.args, name, args, decodeShowPetByIDArgs, t.svc.DeletePet)
 	case "put_pets_petId_photo":
-		return t.callPutPetsPetIDPhoto(ctx, args)
+		return runtime.CallNoResult(ctx, t.args, name, args, decodePutPetsPetIDPhotoArgs, t.svc.PutPetsPetIDPhoto)
 	case "stats":
 		return t.callStats(ctx, args)
 	}

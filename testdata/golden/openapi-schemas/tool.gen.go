@@ -48,42 +48,6 @@ func NewTool(svc Service, opts ...runtime.ToolOption) (*Tool, error) {
 	return &Tool{svc: svc, args: args}, nil
 }
 
-func (t *Tool) callAddPet(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
-	var a AddPetArgs
-	if err := runtime.DecodeArgs(ctx, t.args, "addPet", args, &a, decodeAddPetArgs); err != nil {
-		return nil, err
-	}
-	r, err := t.svc.AddPet(ctx, a)
-	if err != nil {
-		return nil, runtime.ToolError(err)
-	}
-	return runtime.EncodeObject(r)
-}
-
-func (t *Tool) callArea(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
-	var a AreaArgs
-	if err := runtime.DecodeArgs(ctx, t.args, "area", args, &a, decodeAreaArgs); err != nil {
-		return nil, err
-	}
-	r, err := t.svc.Area(ctx, a)
-	if err != nil {
-		return nil, runtime.ToolError(err)
-	}
-	return runtime.EncodeResult("result", r)
-}
-
-func (t *Tool) callPutTree(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
-	var a PutTreeArgs
-	if err := runtime.DecodeArgs(ctx, t.args, "putTree", args, &a, decodePutTreeArgs); err != nil {
-		return nil, err
-	}
-	r, err := t.svc.PutTree(ctx, a)
-	if err != nil {
-		return nil, runtime.ToolError(err)
-	}
-	return runtime.EncodeObject(r)
-}
-
 // Call implements runtime.Tool.
 func (t *Tool) Call(ctx context.Context, name string, args json.RawMessage) (json.RawMessage, error) {
 	name, ok := t.args.Resolve(name)
@@ -93,11 +57,11 @@ func (t *Tool) Call(ctx context.Context, name string, args json.RawMessage) (jso
 	ctx = t.args.CallContext(ctx)
 	switch name {
 	case "addPet":
-		return t.callAddPet(ctx, args)
+		return runtime.CallObject(ctx, t.args, name, args, decodeAddPetArgs, t.svc.AddPet)
 	case "area":
-		return t.callArea(ctx, args)
+		return runtime.CallResult(ctx, t.args, name, args, decodeAreaArgs, t.svc.Area, "result")
 	case "putTree":
-		return t.callPutTree(ctx, args)
+		return runtime.CallObject(ctx, t.args, name, args, decodePutTreeArgs, t.svc.PutTree)
 	}
 	return nil, runtime.MethodNotFound(name)
 }

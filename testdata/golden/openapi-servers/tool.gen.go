@@ -50,52 +50,6 @@ func NewTool(svc Service, opts ...runtime.ToolOption) (*Tool, error) {
 	return &Tool{svc: svc, args: args}, nil
 }
 
-func (t *Tool) callListItems(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
-	var a ListItemsArgs
-	if err := runtime.DecodeArgs(ctx, t.args, "listItems", args, &a, decodeListItemsArgs); err != nil {
-		return nil, err
-	}
-	r, err := t.svc.ListItems(ctx, a)
-	if err != nil {
-		return nil, runtime.ToolError(err)
-	}
-	return runtime.EncodeResult("result", r)
-}
-
-func (t *Tool) callCreateItem(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
-	var a CreateItemArgs
-	if err := runtime.DecodeArgs(ctx, t.args, "createItem", args, &a, decodeCreateItemArgs); err != nil {
-		return nil, err
-	}
-	r, err := t.svc.CreateItem(ctx, a)
-	if err != nil {
-		return nil, runtime.ToolError(err)
-	}
-	return runtime.EncodeObject(r)
-}
-
-func (t *Tool) callUpdateItem(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
-	var a UpdateItemArgs
-	if err := runtime.DecodeArgs(ctx, t.args, "updateItem", args, &a, decodeUpdateItemArgs); err != nil {
-		return nil, err
-	}
-	if err := t.svc.UpdateItem(ctx, a); err != nil {
-		return nil, runtime.ToolError(err)
-	}
-	return nil, nil
-}
-
-func (t *Tool) callUpload(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
-	var a UploadArgs
-	if err := runtime.DecodeArgs(ctx, t.args, "upload", args, &a, decodeUploadArgs); err != nil {
-		return nil, err
-	}
-	if err := t.svc.Upload(ctx, a); err != nil {
-		return nil, runtime.ToolError(err)
-	}
-	return nil, nil
-}
-
 func (t *Tool) callStatus(ctx context.Context, _ json.RawMessage) (json.RawMessage, error) {
 	r, err := t.svc.Status(ctx)
 	if err != nil {
@@ -113,13 +67,13 @@ func (t *Tool) Call(ctx context.Context, name string, args json.RawMessage) (jso
 	ctx = t.args.CallContext(ctx)
 	switch name {
 	case "listItems":
-		return t.callListItems(ctx, args)
+		return runtime.CallResult(ctx, t.args, name, args, decodeListItemsArgs, t.svc.ListItems, "result")
 	case "createItem":
-		return t.callCreateItem(ctx, args)
+		return runtime.CallObject(ctx, t.args, name, args, decodeCreateItemArgs, t.svc.CreateItem)
 	case "updateItem":
-		return t.callUpdateItem(ctx, args)
+		return runtime.CallNoResult(ctx, t.args, name, args, decodeUpdateItemArgs, t.svc.UpdateItem)
 	case "upload":
-		return t.callUpload(ctx, args)
+		return runtime.CallNoResult(ctx, t.args, name, args, decodeUploadArgs, t.svc.Upload)
 	case "status":
 		return t.callStatus(ctx, args)
 	}

@@ -56,122 +56,6 @@ func NewTool(svc Service, opts ...runtime.ToolOption) (*Tool, error) {
 	return &Tool{svc: svc, args: args}, nil
 }
 
-func (t *Tool) callListDeletedDirectoryUsers(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
-	var a ListDeletedDirectoryUsersArgs
-	if err := runtime.DecodeArgs(ctx, t.args, "listDeletedDirectoryUsers", args, &a, decodeListDeletedDirectoryUsersArgs); err != nil {
-		return nil, err
-	}
-	r, err := t.svc.ListDeletedDirectoryUsers(ctx, a)
-	if err != nil {
-		return nil, runtime.ToolError(err)
-	}
-	return runtime.EncodeResult("result", r)
-}
-
-func (t *Tool) callListUsers(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
-	var a ListUsersArgs
-	if err := runtime.DecodeArgs(ctx, t.args, "listUsers", args, &a, decodeListUsersArgs); err != nil {
-		return nil, err
-	}
-	r, err := t.svc.ListUsers(ctx, a)
-	if err != nil {
-		return nil, runtime.ToolError(err)
-	}
-	return runtime.EncodeResult("result", r)
-}
-
-func (t *Tool) callCreateUser(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
-	var a CreateUserArgs
-	if err := runtime.DecodeArgs(ctx, t.args, "createUser", args, &a, decodeCreateUserArgs); err != nil {
-		return nil, err
-	}
-	r, err := t.svc.CreateUser(ctx, a)
-	if err != nil {
-		return nil, runtime.ToolError(err)
-	}
-	return runtime.EncodeObject(r)
-}
-
-func (t *Tool) callGetUser(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
-	var a GetUserArgs
-	if err := runtime.DecodeArgs(ctx, t.args, "getUser", args, &a, decodeGetUserArgs); err != nil {
-		return nil, err
-	}
-	r, err := t.svc.GetUser(ctx, a)
-	if err != nil {
-		return nil, runtime.ToolError(err)
-	}
-	return runtime.EncodeObject(r)
-}
-
-func (t *Tool) callDeleteUser(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
-	var a DeleteUserArgs
-	if err := runtime.DecodeArgs(ctx, t.args, "deleteUser", args, &a, decodeGetUserArgs); err != nil {
-		return nil, err
-	}
-	if err := t.svc.DeleteUser(ctx, a); err != nil {
-		return nil, runtime.ToolError(err)
-	}
-	return nil, nil
-}
-
-func (t *Tool) callUpdateUser(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
-	var a UpdateUserArgs
-	if err := runtime.DecodeArgs(ctx, t.args, "updateUser", args, &a, decodeUpdateUserArgs); err != nil {
-		return nil, err
-	}
-	if err := t.svc.UpdateUser(ctx, a); err != nil {
-		return nil, runtime.ToolError(err)
-	}
-	return nil, nil
-}
-
-func (t *Tool) callListGroupMembers(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
-	var a ListGroupMembersArgs
-	if err := runtime.DecodeArgs(ctx, t.args, "listGroupMembers", args, &a, decodeListGroupMembersArgs); err != nil {
-		return nil, err
-	}
-	r, err := t.svc.ListGroupMembers(ctx, a)
-	if err != nil {
-		return nil, runtime.ToolError(err)
-	}
-	return runtime.EncodeResult("result", r)
-}
-
-func (t *Tool) callAddGroupMember(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
-	var a AddGroupMemberArgs
-	if err := runtime.DecodeArgs(ctx, t.args, "addGroupMember", args, &a, decodeAddGroupMemberArgs); err != nil {
-		return nil, err
-	}
-	if err := t.svc.AddGroupMember(ctx, a); err != nil {
-		return nil, runtime.ToolError(err)
-	}
-	return nil, nil
-}
-
-func (t *Tool) callListGroups(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
-	var a ListGroupsArgs
-	if err := runtime.DecodeArgs(ctx, t.args, "listGroups", args, &a, decodeListGroupsArgs); err != nil {
-		return nil, err
-	}
-	r, err := t.svc.ListGroups(ctx, a)
-	if err != nil {
-		return nil, runtime.ToolError(err)
-	}
-	return runtime.EncodeResult("result", r)
-}
-
-func (t *Tool) callInviteUser(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
-	var a InviteUserArgs
-	if err := runtime.DecodeArgs(ctx, t.args, "inviteUser", args, &a, decodeInviteUserArgs); err != nil {
-		return nil, err
-	}
-	if err := t.svc.InviteUser(ctx, a); err != nil {
-		return nil, runtime.ToolError(err)
-	}
-	return nil, nil
-}
-
 // Call implements runtime.Tool.
 func (t *Tool) Call(ctx context.Context, name string, args json.RawMessage) (json.RawMessage, error) {
 	name, ok := t.args.Resolve(name)
@@ -181,25 +65,25 @@ func (t *Tool) Call(ctx context.Context, name string, args json.RawMessage) (jso
 	ctx = t.args.CallContext(ctx)
 	switch name {
 	case "listDeletedDirectoryUsers":
-		return t.callListDeletedDirectoryUsers(ctx, args)
+		return runtime.CallResult(ctx, t.args, name, args, decodeListDeletedDirectoryUsersArgs, t.svc.ListDeletedDirectoryUsers, "result")
 	case "listUsers":
-		return t.callListUsers(ctx, args)
+		return runtime.CallResult(ctx, t.args, name, args, decodeListUsersArgs, t.svc.ListUsers, "result")
 	case "createUser":
-		return t.callCreateUser(ctx, args)
+		return runtime.CallObject(ctx, t.args, name, args, decodeCreateUserArgs, t.svc.CreateUser)
 	case "getUser":
-		return t.callGetUser(ctx, args)
+		return runtime.CallObject(ctx, t.args, name, args, decodeGetUserArgs, t.svc.GetUser)
 	case "deleteUser":
-		return t.callDeleteUser(ctx, args)
+		return runtime.CallNoResult(ctx, t.args, name, args, decodeGetUserArgs, t.svc.DeleteUser)
 	case "updateUser":
-		return t.callUpdateUser(ctx, args)
+		return runtime.CallNoResult(ctx, t.args, name, args, decodeUpdateUserArgs, t.svc.UpdateUser)
 	case "listGroupMembers":
-		return t.callListGroupMembers(ctx, args)
+		return runtime.CallResult(ctx, t.args, name, args, decodeListGroupMembersArgs, t.svc.ListGroupMembers, "result")
 	case "addGroupMember":
-		return t.callAddGroupMember(ctx, args)
+		return runtime.CallNoResult(ctx, t.args, name, args, decodeAddGroupMemberArgs, t.svc.AddGroupMember)
 	case "listGroups":
-		return t.callListGroups(ctx, args)
+		return runtime.CallResult(ctx, t.args, name, args, decodeListGroupsArgs, t.svc.ListGroups, "result")
 	case "inviteUser":
-		return t.callInviteUser(ctx, args)
+		return runtime.CallNoResult(ctx, t.args, name, args, decodeInviteUserArgs, t.svc.InviteUser)
 	}
 	return nil, runtime.MethodNotFound(name)
 }

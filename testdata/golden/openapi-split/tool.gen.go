@@ -81,18 +81,6 @@ func (t *Tool) gatherListIssues(ctx context.Context, args ListIssuesArgs) ([]Iss
 	return last, nil
 }
 
-func (t *Tool) callListIssues(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
-	var a ListIssuesArgs
-	if err := runtime.DecodeArgs(ctx, t.args, "listIssues", args, &a, decodeListIssuesArgs); err != nil {
-		return nil, err
-	}
-	r, err := t.gatherListIssues(ctx, a)
-	if err != nil {
-		return nil, runtime.ToolError(err)
-	}
-	return runtime.EncodeResult("result", r)
-}
-
 // gatherListEvents serves listEvents: it gathers the items of its pages, at most max_items
 // (default 100), into the result of the last page.
 func (t *Tool) gatherListEvents(ctx context.Context, args ListEventsArgs) (ListEventsResult, error) {
@@ -119,18 +107,6 @@ func (t *Tool) gatherListEvents(ctx context.Context, args ListEventsArgs) (ListE
 	}
 	last.Data = items
 	return last, nil
-}
-
-func (t *Tool) callListEvents(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
-	var a ListEventsArgs
-	if err := runtime.DecodeArgs(ctx, t.args, "listEvents", args, &a, decodeListEventsArgs); err != nil {
-		return nil, err
-	}
-	r, err := t.gatherListEvents(ctx, a)
-	if err != nil {
-		return nil, runtime.ToolError(err)
-	}
-	return runtime.EncodeObject(r)
 }
 
 // gatherListCharges serves listCharges: it gathers the items of its pages, at most max_items
@@ -164,30 +140,6 @@ func (t *Tool) gatherListCharges(ctx context.Context, args ListChargesArgs) (Lis
 	return last, nil
 }
 
-func (t *Tool) callListCharges(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
-	var a ListChargesArgs
-	if err := runtime.DecodeArgs(ctx, t.args, "listCharges", args, &a, decodeListChargesArgs); err != nil {
-		return nil, err
-	}
-	r, err := t.gatherListCharges(ctx, a)
-	if err != nil {
-		return nil, runtime.ToolError(err)
-	}
-	return runtime.EncodeObject(r)
-}
-
-func (t *Tool) callCreateCharge(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
-	var a CreateChargeArgs
-	if err := runtime.DecodeArgs(ctx, t.args, "createCharge", args, &a, decodeCreateChargeArgs); err != nil {
-		return nil, err
-	}
-	r, err := t.svc.CreateCharge(ctx, a)
-	if err != nil {
-		return nil, runtime.ToolError(err)
-	}
-	return runtime.EncodeObject(r)
-}
-
 // Call implements runtime.Tool.
 func (t *Tool) Call(ctx context.Context, name string, args json.RawMessage) (json.RawMessage, error) {
 	name, ok := t.args.Resolve(name)
@@ -197,13 +149,13 @@ func (t *Tool) Call(ctx context.Context, name string, args json.RawMessage) (jso
 	ctx = t.args.CallContext(ctx)
 	switch name {
 	case "listIssues":
-		return t.callListIssues(ctx, args)
+		return runtime.CallResult(ctx, t.args, name, args, decodeListIssuesArgs, t.gatherListIssues, "result")
 	case "listEvents":
-		return t.callListEvents(ctx, args)
+		return runtime.CallObject(ctx, t.args, name, args, decodeListEventsArgs, t.gatherListEvents)
 	case "listCharges":
-		return t.callListCharges(ctx, args)
+		return runtime.CallObject(ctx, t.args, name, args, decodeListChargesArgs, t.gatherListCharges)
 	case "createCharge":
-		return t.callCreateCharge(ctx, args)
+		return runtime.CallObject(ctx, t.args, name, args, decodeCreateChargeArgs, t.svc.CreateCharge)
 	}
 	return t.call2(ctx, name, args)
 }

@@ -23,17 +23,6 @@ type service2 interface {
 	ListLogs(ctx context.Context, args ListLogsArgs) (ListLogsResult, error)
 }
 
-func (t *Tool) callCreateRefund(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
-	var a CreateRefundArgs
-	if err := runtime.DecodeArgs(ctx, t.args, "createRefund", args, &a, decodeCreateRefundArgs); err != nil {
-		return nil, err
-	}
-	if err := t.svc.CreateRefund(ctx, a); err != nil {
-		return nil, runtime.ToolError(err)
-	}
-	return nil, nil
-}
-
 func (t *Tool) callCreatePayout(ctx context.Context, _ json.RawMessage) (json.RawMessage, error) {
 	if err := t.svc.CreatePayout(ctx); err != nil {
 		return nil, runtime.ToolError(err)
@@ -70,18 +59,6 @@ func (t *Tool) gatherListUsers(ctx context.Context, args ListUsersArgs) (ListUse
 	return last, nil
 }
 
-func (t *Tool) callListUsers(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
-	var a ListUsersArgs
-	if err := runtime.DecodeArgs(ctx, t.args, "listUsers", args, &a, decodeListUsersArgs); err != nil {
-		return nil, err
-	}
-	r, err := t.gatherListUsers(ctx, a)
-	if err != nil {
-		return nil, runtime.ToolError(err)
-	}
-	return runtime.EncodeObject(r)
-}
-
 // gatherListLogs serves listLogs: it gathers the items of its pages, at most max_items
 // (default 100), into the result of the last page.
 func (t *Tool) gatherListLogs(ctx context.Context, args ListLogsArgs) (ListLogsResult, error) {
@@ -111,29 +88,17 @@ func (t *Tool) gatherListLogs(ctx context.Context, args ListLogsArgs) (ListLogsR
 	return last, nil
 }
 
-func (t *Tool) callListLogs(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
-	var a ListLogsArgs
-	if err := runtime.DecodeArgs(ctx, t.args, "listLogs", args, &a, decodeListLogsArgs); err != nil {
-		return nil, err
-	}
-	r, err := t.gatherListLogs(ctx, a)
-	if err != nil {
-		return nil, runtime.ToolError(err)
-	}
-	return runtime.EncodeObject(r)
-}
-
 // call2 calls the function name of tool2.gen.go, or passes it on.
 func (t *Tool) call2(ctx context.Context, name string, args json.RawMessage) (json.RawMessage, error) {
 	switch name {
 	case "createRefund":
-		return t.callCreateRefund(ctx, args)
+		return runtime.CallNoResult(ctx, t.args, name, args, decodeCreateRefundArgs, t.svc.CreateRefund)
 	case "createPayout":
 		return t.callCreatePayout(ctx, args)
 	case "listUsers":
-		return t.callListUsers(ctx, args)
+		return runtime.CallObject(ctx, t.args, name, args, decodeListUsersArgs, t.gatherListUsers)
 	case "listLogs":
-		return t.callListLogs(ctx, args)
+		return runtime.CallObject(ctx, t.args, name, args, decodeListLogsArgs, t.gatherListLogs)
 	}
 	return t.call3(ctx, name, args)
 }

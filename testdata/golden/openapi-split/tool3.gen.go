@@ -51,18 +51,6 @@ func (t *Tool) gatherListBooks(ctx context.Context, args ListBooksArgs) (ListBoo
 	return last, nil
 }
 
-func (t *Tool) callListBooks(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
-	var a ListBooksArgs
-	if err := runtime.DecodeArgs(ctx, t.args, "listBooks", args, &a, decodeListBooksArgs); err != nil {
-		return nil, err
-	}
-	r, err := t.gatherListBooks(ctx, a)
-	if err != nil {
-		return nil, runtime.ToolError(err)
-	}
-	return runtime.EncodeObject(r)
-}
-
 // gatherListWidgets serves listWidgets: it gathers the items of its pages, at most max_items
 // (default 100), into the result of the last page.
 func (t *Tool) gatherListWidgets(ctx context.Context, args ListWidgetsArgs) (ListWidgetsResult, error) {
@@ -91,18 +79,6 @@ func (t *Tool) gatherListWidgets(ctx context.Context, args ListWidgetsArgs) (Lis
 	}
 	last.Items = items
 	return last, nil
-}
-
-func (t *Tool) callListWidgets(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
-	var a ListWidgetsArgs
-	if err := runtime.DecodeArgs(ctx, t.args, "listWidgets", args, &a, decodeListWidgetsArgs); err != nil {
-		return nil, err
-	}
-	r, err := t.gatherListWidgets(ctx, a)
-	if err != nil {
-		return nil, runtime.ToolError(err)
-	}
-	return runtime.EncodeObject(r)
 }
 
 // gatherListGadgets serves listGadgets: it gathers the items of its pages, at most max_items
@@ -135,18 +111,6 @@ func (t *Tool) gatherListGadgets(ctx context.Context, args ListGadgetsArgs) (Lis
 	return last, nil
 }
 
-func (t *Tool) callListGadgets(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
-	var a ListGadgetsArgs
-	if err := runtime.DecodeArgs(ctx, t.args, "listGadgets", args, &a, decodeListGadgetsArgs); err != nil {
-		return nil, err
-	}
-	r, err := t.gatherListGadgets(ctx, a)
-	if err != nil {
-		return nil, runtime.ToolError(err)
-	}
-	return runtime.EncodeObject(r)
-}
-
 // gatherListTickets serves listTickets: it gathers the items of its pages, at most max_items
 // (default 100), into the result of the last page.
 func (t *Tool) gatherListTickets(ctx context.Context, args ListTicketsArgs) (ListTicketsResult, error) {
@@ -176,29 +140,17 @@ func (t *Tool) gatherListTickets(ctx context.Context, args ListTicketsArgs) (Lis
 	return last, nil
 }
 
-func (t *Tool) callListTickets(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
-	var a ListTicketsArgs
-	if err := runtime.DecodeArgs(ctx, t.args, "listTickets", args, &a, decodeListTicketsArgs); err != nil {
-		return nil, err
-	}
-	r, err := t.gatherListTickets(ctx, a)
-	if err != nil {
-		return nil, runtime.ToolError(err)
-	}
-	return runtime.EncodeObject(r)
-}
-
 // call3 calls the function name of tool3.gen.go, or passes it on.
 func (t *Tool) call3(ctx context.Context, name string, args json.RawMessage) (json.RawMessage, error) {
 	switch name {
 	case "listBooks":
-		return t.callListBooks(ctx, args)
+		return runtime.CallObject(ctx, t.args, name, args, decodeListBooksArgs, t.gatherListBooks)
 	case "listWidgets":
-		return t.callListWidgets(ctx, args)
+		return runtime.CallObject(ctx, t.args, name, args, decodeListWidgetsArgs, t.gatherListWidgets)
 	case "listGadgets":
-		return t.callListGadgets(ctx, args)
+		return runtime.CallObject(ctx, t.args, name, args, decodeListGadgetsArgs, t.gatherListGadgets)
 	case "listTickets":
-		return t.callListTickets(ctx, args)
+		return runtime.CallObject(ctx, t.args, name, args, decodeListTicketsArgs, t.gatherListTickets)
 	}
 	return t.call4(ctx, name, args)
 }

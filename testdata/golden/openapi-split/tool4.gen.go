@@ -51,18 +51,6 @@ func (t *Tool) gatherListOrders(ctx context.Context, args ListOrdersArgs) (ListO
 	return last, nil
 }
 
-func (t *Tool) callListOrders(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
-	var a ListOrdersArgs
-	if err := runtime.DecodeArgs(ctx, t.args, "listOrders", args, &a, decodeListOrdersArgs); err != nil {
-		return nil, err
-	}
-	r, err := t.gatherListOrders(ctx, a)
-	if err != nil {
-		return nil, runtime.ToolError(err)
-	}
-	return runtime.EncodeObject(r)
-}
-
 // gatherListInvoices serves listInvoices: it gathers the items of its pages, at most max_items
 // (default 100), into the result of the last page.
 func (t *Tool) gatherListInvoices(ctx context.Context, args ListInvoicesArgs) (ListInvoicesResult, error) {
@@ -93,18 +81,6 @@ func (t *Tool) gatherListInvoices(ctx context.Context, args ListInvoicesArgs) (L
 	return last, nil
 }
 
-func (t *Tool) callListInvoices(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
-	var a ListInvoicesArgs
-	if err := runtime.DecodeArgs(ctx, t.args, "listInvoices", args, &a, decodeListInvoicesArgs); err != nil {
-		return nil, err
-	}
-	r, err := t.gatherListInvoices(ctx, a)
-	if err != nil {
-		return nil, runtime.ToolError(err)
-	}
-	return runtime.EncodeObject(r)
-}
-
 // gatherListVaults serves listVaults: it gathers the items of its pages, at most max_items
 // (default 100), into the result of the last page.
 func (t *Tool) gatherListVaults(ctx context.Context, args ListVaultsArgs) (ListVaultsResult, error) {
@@ -129,18 +105,6 @@ func (t *Tool) gatherListVaults(ctx context.Context, args ListVaultsArgs) (ListV
 	return last, nil
 }
 
-func (t *Tool) callListVaults(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
-	var a ListVaultsArgs
-	if err := runtime.DecodeArgs(ctx, t.args, "listVaults", args, &a, decodeListVaultsArgs); err != nil {
-		return nil, err
-	}
-	r, err := t.gatherListVaults(ctx, a)
-	if err != nil {
-		return nil, runtime.ToolError(err)
-	}
-	return runtime.EncodeObject(r)
-}
-
 func (t *Tool) callListRegions(ctx context.Context, _ json.RawMessage) (json.RawMessage, error) {
 	r, err := t.svc.ListRegions(ctx)
 	if err != nil {
@@ -153,11 +117,11 @@ func (t *Tool) callListRegions(ctx context.Context, _ json.RawMessage) (json.Raw
 func (t *Tool) call4(ctx context.Context, name string, args json.RawMessage) (json.RawMessage, error) {
 	switch name {
 	case "listOrders":
-		return t.callListOrders(ctx, args)
+		return runtime.CallObject(ctx, t.args, name, args, decodeListOrdersArgs, t.gatherListOrders)
 	case "listInvoices":
-		return t.callListInvoices(ctx, args)
+		return runtime.CallObject(ctx, t.args, name, args, decodeListInvoicesArgs, t.gatherListInvoices)
 	case "listVaults":
-		return t.callListVaults(ctx, args)
+		return runtime.CallObject(ctx, t.args, name, args, decodeListVaultsArgs, t.gatherListVaults)
 	case "listRegions":
 		return t.callListRegions(ctx, args)
 	}

@@ -20,30 +20,6 @@ type service5 interface {
 	ListThings(ctx context.Context) ([]string, error)
 }
 
-func (t *Tool) callListMixed(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
-	var a ListMixedArgs
-	if err := runtime.DecodeArgs(ctx, t.args, "listMixed", args, &a, decodeListMixedArgs); err != nil {
-		return nil, err
-	}
-	r, err := t.svc.ListMixed(ctx, a)
-	if err != nil {
-		return nil, runtime.ToolError(err)
-	}
-	return runtime.EncodeObject(r)
-}
-
-func (t *Tool) callListPairs(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
-	var a ListPairsArgs
-	if err := runtime.DecodeArgs(ctx, t.args, "listPairs", args, &a, decodeListPairsArgs); err != nil {
-		return nil, err
-	}
-	r, err := t.svc.ListPairs(ctx, a)
-	if err != nil {
-		return nil, runtime.ToolError(err)
-	}
-	return runtime.EncodeObject(r)
-}
-
 func (t *Tool) callListThings(ctx context.Context, _ json.RawMessage) (json.RawMessage, error) {
 	r, err := t.svc.ListThings(ctx)
 	if err != nil {
@@ -56,9 +32,9 @@ func (t *Tool) callListThings(ctx context.Context, _ json.RawMessage) (json.RawM
 func (t *Tool) call5(ctx context.Context, name string, args json.RawMessage) (json.RawMessage, error) {
 	switch name {
 	case "listMixed":
-		return t.callListMixed(ctx, args)
+		return runtime.CallObject(ctx, t.args, name, args, decodeListMixedArgs, t.svc.ListMixed)
 	case "listPairs":
-		return t.callListPairs(ctx, args)
+		return runtime.CallObject(ctx, t.args, name, args, decodeListPairsArgs, t.svc.ListPairs)
 	case "listThings":
 		return t.callListThings(ctx, args)
 	}

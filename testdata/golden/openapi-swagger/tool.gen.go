@@ -50,52 +50,6 @@ func NewTool(svc Service, opts ...runtime.ToolOption) (*Tool, error) {
 	return &Tool{svc: svc, args: args}, nil
 }
 
-func (t *Tool) callFindOrders(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
-	var a FindOrdersArgs
-	if err := runtime.DecodeArgs(ctx, t.args, "findOrders", args, &a, decodeFindOrdersArgs); err != nil {
-		return nil, err
-	}
-	r, err := t.svc.FindOrders(ctx, a)
-	if err != nil {
-		return nil, runtime.ToolError(err)
-	}
-	return runtime.EncodeResult("result", r)
-}
-
-func (t *Tool) callPlaceOrder(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
-	var a PlaceOrderArgs
-	if err := runtime.DecodeArgs(ctx, t.args, "placeOrder", args, &a, decodePlaceOrderArgs); err != nil {
-		return nil, err
-	}
-	r, err := t.svc.PlaceOrder(ctx, a)
-	if err != nil {
-		return nil, runtime.ToolError(err)
-	}
-	return runtime.EncodeObject(r)
-}
-
-func (t *Tool) callAddNote(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
-	var a AddNoteArgs
-	if err := runtime.DecodeArgs(ctx, t.args, "addNote", args, &a, decodeAddNoteArgs); err != nil {
-		return nil, err
-	}
-	if err := t.svc.AddNote(ctx, a); err != nil {
-		return nil, runtime.ToolError(err)
-	}
-	return nil, nil
-}
-
-func (t *Tool) callUploadReceipt(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
-	var a UploadReceiptArgs
-	if err := runtime.DecodeArgs(ctx, t.args, "uploadReceipt", args, &a, decodeUploadReceiptArgs); err != nil {
-		return nil, err
-	}
-	if err := t.svc.UploadReceipt(ctx, a); err != nil {
-		return nil, runtime.ToolError(err)
-	}
-	return nil, nil
-}
-
 // Call implements runtime.Tool.
 func (t *Tool) Call(ctx context.Context, name string, args json.RawMessage) (json.RawMessage, error) {
 	name, ok := t.args.Resolve(name)
@@ -105,13 +59,13 @@ func (t *Tool) Call(ctx context.Context, name string, args json.RawMessage) (jso
 	ctx = t.args.CallContext(ctx)
 	switch name {
 	case "findOrders":
-		return t.callFindOrders(ctx, args)
+		return runtime.CallResult(ctx, t.args, name, args, decodeFindOrdersArgs, t.svc.FindOrders, "result")
 	case "placeOrder":
-		return t.callPlaceOrder(ctx, args)
+		return runtime.CallObject(ctx, t.args, name, args, decodePlaceOrderArgs, t.svc.PlaceOrder)
 	case "addNote":
-		return t.callAddNote(ctx, args)
+		return runtime.CallNoResult(ctx, t.args, name, args, decodeAddNoteArgs, t.svc.AddNote)
 	case "uploadReceipt":
-		return t.callUploadReceipt(ctx, args)
+		return runtime.CallNoResult(ctx, t.args, name, args, decodeUploadReceiptArgs, t.svc.UploadReceipt)
 	}
 	return nil, runtime.MethodNotFound(name)
 }

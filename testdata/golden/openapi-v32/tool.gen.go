@@ -57,77 +57,6 @@ func NewTool(svc Service, opts ...runtime.ToolOption) (*Tool, error) {
 	return &Tool{svc: svc, args: args}, nil
 }
 
-func (t *Tool) callQueryItems(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
-	var a QueryItemsArgs
-	if err := runtime.DecodeArgs(ctx, t.args, "queryItems", args, &a, decodeQueryItemsArgs); err != nil {
-		return nil, err
-	}
-	r, err := t.svc.QueryItems(ctx, a)
-	if err != nil {
-		return nil, runtime.ToolError(err)
-	}
-	return runtime.EncodeObject(r)
-}
-
-func (t *Tool) callListItems(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
-	var a ListItemsArgs
-	if err := runtime.DecodeArgs(ctx, t.args, "listItems", args, &a, decodeListItemsArgs); err != nil {
-		return nil, err
-	}
-	r, err := t.svc.ListItems(ctx, a)
-	if err != nil {
-		return nil, runtime.ToolError(err)
-	}
-	return runtime.EncodeObject(r)
-}
-
-func (t *Tool) callCreateItem(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
-	var a CreateItemArgs
-	if err := runtime.DecodeArgs(ctx, t.args, "createItem", args, &a, decodeCreateItemArgs); err != nil {
-		return nil, err
-	}
-	r, err := t.svc.CreateItem(ctx, a)
-	if err != nil {
-		return nil, runtime.ToolError(err)
-	}
-	return runtime.EncodeObject(r)
-}
-
-func (t *Tool) callLinkItem(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
-	var a LinkItemArgs
-	if err := runtime.DecodeArgs(ctx, t.args, "linkItem", args, &a, decodeLinkItemArgs); err != nil {
-		return nil, err
-	}
-	if err := t.svc.LinkItem(ctx, a); err != nil {
-		return nil, runtime.ToolError(err)
-	}
-	return nil, nil
-}
-
-func (t *Tool) callPurgeItem(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
-	var a PurgeItemArgs
-	if err := runtime.DecodeArgs(ctx, t.args, "purgeItem", args, &a, decodePurgeItemArgs); err != nil {
-		return nil, err
-	}
-	r, err := t.svc.PurgeItem(ctx, a)
-	if err != nil {
-		return nil, runtime.ToolError(err)
-	}
-	return runtime.EncodeObject(r)
-}
-
-func (t *Tool) callRawSearch(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
-	var a RawSearchArgs
-	if err := runtime.DecodeArgs(ctx, t.args, "rawSearch", args, &a, decodeRawSearchArgs); err != nil {
-		return nil, err
-	}
-	r, err := t.svc.RawSearch(ctx, a)
-	if err != nil {
-		return nil, runtime.ToolError(err)
-	}
-	return runtime.EncodeObject(r)
-}
-
 // Call implements runtime.Tool.
 func (t *Tool) Call(ctx context.Context, name string, args json.RawMessage) (json.RawMessage, error) {
 	name, ok := t.args.Resolve(name)
@@ -137,17 +66,17 @@ func (t *Tool) Call(ctx context.Context, name string, args json.RawMessage) (jso
 	ctx = t.args.CallContext(ctx)
 	switch name {
 	case "queryItems":
-		return t.callQueryItems(ctx, args)
+		return runtime.CallObject(ctx, t.args, name, args, decodeQueryItemsArgs, t.svc.QueryItems)
 	case "listItems":
-		return t.callListItems(ctx, args)
+		return runtime.CallObject(ctx, t.args, name, args, decodeListItemsArgs, t.svc.ListItems)
 	case "createItem":
-		return t.callCreateItem(ctx, args)
+		return runtime.CallObject(ctx, t.args, name, args, decodeCreateItemArgs, t.svc.CreateItem)
 	case "linkItem":
-		return t.callLinkItem(ctx, args)
+		return runtime.CallNoResult(ctx, t.args, name, args, decodeLinkItemArgs, t.svc.LinkItem)
 	case "purgeItem":
-		return t.callPurgeItem(ctx, args)
+		return runtime.CallObject(ctx, t.args, name, args, decodePurgeItemArgs, t.svc.PurgeItem)
 	case "rawSearch":
-		return t.callRawSearch(ctx, args)
+		return runtime.CallObject(ctx, t.args, name, args, decodeRawSearchArgs, t.svc.RawSearch)
 	}
 	return nil, runtime.MethodNotFound(name)
 }

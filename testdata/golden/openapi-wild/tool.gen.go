@@ -48,42 +48,6 @@ func NewTool(svc Service, opts ...runtime.ToolOption) (*Tool, error) {
 	return &Tool{svc: svc, args: args}, nil
 }
 
-func (t *Tool) callAnswerQuery(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
-	var a AnswerQueryArgs
-	if err := runtime.DecodeArgs(ctx, t.args, "answerQuery", args, &a, decodeAnswerQueryArgs); err != nil {
-		return nil, err
-	}
-	r, err := t.svc.AnswerQuery(ctx, a)
-	if err != nil {
-		return nil, runtime.ToolError(err)
-	}
-	return runtime.EncodeResult("result", r)
-}
-
-func (t *Tool) callSetErrors(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
-	var a SetErrorsArgs
-	if err := runtime.DecodeArgs(ctx, t.args, "setErrors", args, &a, decodeSetErrorsArgs); err != nil {
-		return nil, err
-	}
-	r, err := t.svc.SetErrors(ctx, a)
-	if err != nil {
-		return nil, runtime.ToolError(err)
-	}
-	return runtime.EncodeResult("result", r)
-}
-
-func (t *Tool) callAddPlace(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
-	var a AddPlaceArgs
-	if err := runtime.DecodeArgs(ctx, t.args, "addPlace", args, &a, decodeAddPlaceArgs); err != nil {
-		return nil, err
-	}
-	r, err := t.svc.AddPlace(ctx, a)
-	if err != nil {
-		return nil, runtime.ToolError(err)
-	}
-	return runtime.EncodeObject(r)
-}
-
 // Call implements runtime.Tool.
 func (t *Tool) Call(ctx context.Context, name string, args json.RawMessage) (json.RawMessage, error) {
 	name, ok := t.args.Resolve(name)
@@ -93,11 +57,11 @@ func (t *Tool) Call(ctx context.Context, name string, args json.RawMessage) (jso
 	ctx = t.args.CallContext(ctx)
 	switch name {
 	case "answerQuery":
-		return t.callAnswerQuery(ctx, args)
+		return runtime.CallResult(ctx, t.args, name, args, decodeAnswerQueryArgs, t.svc.AnswerQuery, "result")
 	case "setErrors":
-		return t.callSetErrors(ctx, args)
+		return runtime.CallResult(ctx, t.args, name, args, decodeSetErrorsArgs, t.svc.SetErrors, "result")
 	case "addPlace":
-		return t.callAddPlace(ctx, args)
+		return runtime.CallObject(ctx, t.args, name, args, decodeAddPlaceArgs, t.svc.AddPlace)
 	}
 	return nil, runtime.MethodNotFound(name)
 }

@@ -119,220 +119,6 @@ func NewTool(svc Service, opts ...runtime.ToolOption) (*Tool, error) {
 	return &Tool{svc: svc, args: args}, nil
 }
 
-func (t *Tool) callTBool(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
-	var a TBoolArgs
-	if err := runtime.DecodeArgs(ctx, t.args, "t_bool", args, &a, decodeTBoolArgs); err != nil {
-		return nil, err
-	}
-	r, err := t.svc.TBool(ctx, a)
-	if err != nil {
-		return nil, runtime.ToolError(err)
-	}
-	return runtime.EncodeObject(r)
-}
-
-func (t *Tool) callTChar(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
-	var a TCharArgs
-	if err := runtime.DecodeArgs(ctx, t.args, "t_char", args, &a, decodeTCharArgs); err != nil {
-		return nil, err
-	}
-	r, err := t.svc.TChar(ctx, a)
-	if err != nil {
-		return nil, runtime.ToolError(err)
-	}
-	return runtime.EncodeObject(r)
-}
-
-func (t *Tool) callTUnsignedChar(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
-	var a TUnsignedCharArgs
-	if err := runtime.DecodeArgs(ctx, t.args, "t_unsigned_char", args, &a, decodeTUnsignedCharArgs); err != nil {
-		return nil, err
-	}
-	r, err := t.svc.TUnsignedChar(ctx, a)
-	if err != nil {
-		return nil, runtime.ToolError(err)
-	}
-	return runtime.EncodeObject(r)
-}
-
-func (t *Tool) callTShort(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
-	var a TShortArgs
-	if err := runtime.DecodeArgs(ctx, t.args, "t_short", args, &a, decodeTShortArgs); err != nil {
-		return nil, err
-	}
-	r, err := t.svc.TShort(ctx, a)
-	if err != nil {
-		return nil, runtime.ToolError(err)
-	}
-	return runtime.EncodeObject(r)
-}
-
-func (t *Tool) callTUnsignedShort(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
-	var a TUnsignedShortArgs
-	if err := runtime.DecodeArgs(ctx, t.args, "t_unsigned_short", args, &a, decodeTUnsignedShortArgs); err != nil {
-		return nil, err
-	}
-	r, err := t.svc.TUnsignedShort(ctx, a)
-	if err != nil {
-		return nil, runtime.ToolError(err)
-	}
-	return runtime.EncodeObject(r)
-}
-
-func (t *Tool) callTInt(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
-	var a TIntArgs
-	if err := runtime.DecodeArgs(ctx, t.args, "t_int", args, &a, decodeTIntArgs); err != nil {
-		return nil, err
-	}
-	r, err := t.svc.TInt(ctx, a)
-	if err != nil {
-		return nil, runtime.ToolError(err)
-	}
-	return runtime.EncodeObject(r)
-}
-
-func (t *Tool) callTUnsignedInt(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
-	var a TUnsignedIntArgs
-	if err := runtime.DecodeArgs(ctx, t.args, "t_unsigned_int", args, &a, decodeTUnsignedIntArgs); err != nil {
-		return nil, err
-	}
-	r, err := t.svc.TUnsignedInt(ctx, a)
-	if err != nil {
-		return nil, runtime.ToolError(err)
-	}
-	return runtime.EncodeObject(r)
-}
-
-func (t *Tool) callTLong(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
-	var a TLongArgs
-	if err := runtime.DecodeArgs(ctx, t.args, "t_long", args, &a, decodeTLongArgs); err != nil {
-		return nil, err
-	}
-	r, err := t.svc.TLong(ctx, a)
-	if err != nil {
-		return nil, runtime.ToolError(err)
-	}
-	return runtime.EncodeObject(r)
-}
-
-func (t *Tool) callTUnsignedLong(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
-	var a TUnsignedLongArgs
-	if err := runtime.DecodeArgs(ctx, t.args, "t_unsigned_long", args, &a, decodeTUnsignedLongArgs); err != nil {
-		return nil, err
-	}
-	r, err := t.svc.TUnsignedLong(ctx, a)
-	if err != nil {
-		return nil, runtime.ToolError(err)
-	}
-	return runtime.EncodeObject(r)
-}
-
-func (t *Tool) callTLongLong(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
-	var a TLongLongArgs
-	if err := runtime.DecodeArgs(ctx, t.args, "t_long_long", args, &a, decodeTLongLongArgs); err != nil {
-		return nil, err
-	}
-	r, err := t.svc.TLongLong(ctx, a)
-	if err != nil {
-		return nil, runtime.ToolError(err)
-	}
-	return runtime.EncodeObject(r)
-}
-
-func (t *Tool) callTUnsignedLongLong(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
-	var a TUnsignedLongLongArgs
-	if err := runtime.DecodeArgs(ctx, t.args, "t_unsigned_long_long", args, &a, decodeTUnsignedLongLongArgs); err != nil {
-		return nil, err
-	}
-	r, err := t.svc.TUnsignedLongLong(ctx, a)
-	if err != nil {
-		return nil, runtime.ToolError(err)
-	}
-	return runtime.EncodeObject(r)
-}
-
-func (t *Tool) callTFloat(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
-	var a TFloatArgs
-	if err := runtime.DecodeArgs(ctx, t.args, "t_float", args, &a, decodeTFloatArgs); err != nil {
-		return nil, err
-	}
-	r, err := t.svc.TFloat(ctx, a)
-	if err != nil {
-		return nil, runtime.ToolError(err)
-	}
-	return runtime.EncodeObject(r)
-}
-
-func (t *Tool) callTDouble(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
-	var a TDoubleArgs
-	if err := runtime.DecodeArgs(ctx, t.args, "t_double", args, &a, decodeTDoubleArgs); err != nil {
-		return nil, err
-	}
-	r, err := t.svc.TDouble(ctx, a)
-	if err != nil {
-		return nil, runtime.ToolError(err)
-	}
-	return runtime.EncodeObject(r)
-}
-
-func (t *Tool) callHalf(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
-	var a HalfArgs
-	if err := runtime.DecodeArgs(ctx, t.args, "half", args, &a, decodeHalfArgs); err != nil {
-		return nil, err
-	}
-	r, err := t.svc.Half(ctx, a)
-	if err != nil {
-		return nil, runtime.ToolError(err)
-	}
-	return runtime.EncodeResult("half", r)
-}
-
-func (t *Tool) callMix(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
-	var a MixArgs
-	if err := runtime.DecodeArgs(ctx, t.args, "mix", args, &a, decodeMixArgs); err != nil {
-		return nil, err
-	}
-	r, err := t.svc.Mix(ctx, a)
-	if err != nil {
-		return nil, runtime.ToolError(err)
-	}
-	return runtime.EncodeResult("sum", r)
-}
-
-func (t *Tool) callInc(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
-	var a IncArgs
-	if err := runtime.DecodeArgs(ctx, t.args, "inc", args, &a, decodeIncArgs); err != nil {
-		return nil, err
-	}
-	if err := t.svc.Inc(ctx, a); err != nil {
-		return nil, runtime.ToolError(err)
-	}
-	return nil, nil
-}
-
-func (t *Tool) callIncLong(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
-	var a IncLongArgs
-	if err := runtime.DecodeArgs(ctx, t.args, "inc_long", args, &a, decodeIncLongArgs); err != nil {
-		return nil, err
-	}
-	if err := t.svc.IncLong(ctx, a); err != nil {
-		return nil, runtime.ToolError(err)
-	}
-	return nil, nil
-}
-
-func (t *Tool) callIsNull(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
-	var a IsNullArgs
-	if err := runtime.DecodeArgs(ctx, t.args, "is_null", args, &a, decodeIsNullArgs); err != nil {
-		return nil, err
-	}
-	r, err := t.svc.IsNull(ctx, a)
-	if err != nil {
-		return nil, runtime.ToolError(err)
-	}
-	return runtime.EncodeResult("isNull", r)
-}
-
 func (t *Tool) callAnswer(ctx context.Context, _ json.RawMessage) (json.RawMessage, error) {
 	r, err := t.svc.Answer(ctx)
 	if err != nil {
@@ -347,30 +133,6 @@ func (t *Tool) callNoAnswer(ctx context.Context, _ json.RawMessage) (json.RawMes
 		return nil, runtime.ToolError(err)
 	}
 	return runtime.EncodeResult("answer", r)
-}
-
-func (t *Tool) callStrLen(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
-	var a StrLenArgs
-	if err := runtime.DecodeArgs(ctx, t.args, "str_len", args, &a, decodeStrLenArgs); err != nil {
-		return nil, err
-	}
-	r, err := t.svc.StrLen(ctx, a)
-	if err != nil {
-		return nil, runtime.ToolError(err)
-	}
-	return runtime.EncodeResult("length", r)
-}
-
-func (t *Tool) callMaybeLen(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
-	var a MaybeLenArgs
-	if err := runtime.DecodeArgs(ctx, t.args, "maybe_len", args, &a, decodeMaybeLenArgs); err != nil {
-		return nil, err
-	}
-	r, err := t.svc.MaybeLen(ctx, a)
-	if err != nil {
-		return nil, runtime.ToolError(err)
-	}
-	return runtime.EncodeResult("length", r)
 }
 
 func (t *Tool) callGreeting(ctx context.Context, _ json.RawMessage) (json.RawMessage, error) {
@@ -389,65 +151,6 @@ func (t *Tool) callNoString(ctx context.Context, _ json.RawMessage) (json.RawMes
 	return runtime.EncodeResult("text", r)
 }
 
-func (t *Tool) callUpper(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
-	var a UpperArgs
-	if err := runtime.DecodeArgs(ctx, t.args, "upper", args, &a, decodeUpperArgs); err != nil {
-		return nil, err
-	}
-	r, err := t.svc.Upper(ctx, a)
-	if err != nil {
-		return nil, runtime.ToolError(err)
-	}
-	return runtime.EncodeObject(r)
-}
-
-func (t *Tool) callUbytesLen(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
-	var a UbytesLenArgs
-	if err := runtime.DecodeArgs(ctx, t.args, "ubytes_len", args, &a, decodeUbytesLenArgs); err != nil {
-		return nil, err
-	}
-	r, err := t.svc.UbytesLen(ctx, a)
-	if err != nil {
-		return nil, runtime.ToolError(err)
-	}
-	return runtime.EncodeResult("length", r)
-}
-
-func (t *Tool) callSum(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
-	var a SumArgs
-	if err := runtime.DecodeArgs(ctx, t.args, "sum", args, &a, decodeSumArgs); err != nil {
-		return nil, err
-	}
-	r, err := t.svc.Sum(ctx, a)
-	if err != nil {
-		return nil, runtime.ToolError(err)
-	}
-	return runtime.EncodeResult("sum", r)
-}
-
-func (t *Tool) callSumLongs(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
-	var a SumLongsArgs
-	if err := runtime.DecodeArgs(ctx, t.args, "sum_longs", args, &a, decodeSumLongsArgs); err != nil {
-		return nil, err
-	}
-	r, err := t.svc.SumLongs(ctx, a)
-	if err != nil {
-		return nil, runtime.ToolError(err)
-	}
-	return runtime.EncodeResult("sum", r)
-}
-
-func (t *Tool) callScale(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
-	var a ScaleArgs
-	if err := runtime.DecodeArgs(ctx, t.args, "scale", args, &a, decodeScaleArgs); err != nil {
-		return nil, err
-	}
-	if err := t.svc.Scale(ctx, a); err != nil {
-		return nil, runtime.ToolError(err)
-	}
-	return nil, nil
-}
-
 func (t *Tool) callSquares(ctx context.Context, _ json.RawMessage) (json.RawMessage, error) {
 	r, err := t.svc.Squares(ctx)
 	if err != nil {
@@ -458,54 +161,6 @@ func (t *Tool) callSquares(ctx context.Context, _ json.RawMessage) (json.RawMess
 
 func (t *Tool) callFlags(ctx context.Context, _ json.RawMessage) (json.RawMessage, error) {
 	r, err := t.svc.Flags(ctx)
-	if err != nil {
-		return nil, runtime.ToolError(err)
-	}
-	return runtime.EncodeObject(r)
-}
-
-func (t *Tool) callChecksum(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
-	var a ChecksumArgs
-	if err := runtime.DecodeArgs(ctx, t.args, "checksum", args, &a, decodeChecksumArgs); err != nil {
-		return nil, err
-	}
-	r, err := t.svc.Checksum(ctx, a)
-	if err != nil {
-		return nil, runtime.ToolError(err)
-	}
-	return runtime.EncodeResult("checksum", r)
-}
-
-func (t *Tool) callCountTrue(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
-	var a CountTrueArgs
-	if err := runtime.DecodeArgs(ctx, t.args, "count_true", args, &a, decodeCountTrueArgs); err != nil {
-		return nil, err
-	}
-	r, err := t.svc.CountTrue(ctx, a)
-	if err != nil {
-		return nil, runtime.ToolError(err)
-	}
-	return runtime.EncodeResult("count", r)
-}
-
-func (t *Tool) callModeWeight(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
-	var a ModeWeightArgs
-	if err := runtime.DecodeArgs(ctx, t.args, "mode_weight", args, &a, decodeModeWeightArgs); err != nil {
-		return nil, err
-	}
-	r, err := t.svc.ModeWeight(ctx, a)
-	if err != nil {
-		return nil, runtime.ToolError(err)
-	}
-	return runtime.EncodeResult("weight", r)
-}
-
-func (t *Tool) callDivmod(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
-	var a DivmodArgs
-	if err := runtime.DecodeArgs(ctx, t.args, "divmod", args, &a, decodeDivmodArgs); err != nil {
-		return nil, err
-	}
-	r, err := t.svc.Divmod(ctx, a)
 	if err != nil {
 		return nil, runtime.ToolError(err)
 	}
@@ -527,30 +182,6 @@ func (t *Tool) callTickCount(ctx context.Context, _ json.RawMessage) (json.RawMe
 	return runtime.EncodeResult("ticks", r)
 }
 
-func (t *Tool) callAdler32(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
-	var a Adler32Args
-	if err := runtime.DecodeArgs(ctx, t.args, "adler32", args, &a, decodeAdler32Args); err != nil {
-		return nil, err
-	}
-	r, err := t.svc.Adler32(ctx, a)
-	if err != nil {
-		return nil, runtime.ToolError(err)
-	}
-	return runtime.EncodeResult("checksum", r)
-}
-
-func (t *Tool) callOffset(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
-	var a OffsetArgs
-	if err := runtime.DecodeArgs(ctx, t.args, "offset", args, &a, decodeOffsetArgs); err != nil {
-		return nil, err
-	}
-	r, err := t.svc.Offset(ctx, a)
-	if err != nil {
-		return nil, runtime.ToolError(err)
-	}
-	return runtime.EncodeResult("sum", r)
-}
-
 // Call implements runtime.Tool.
 func (t *Tool) Call(ctx context.Context, name string, args json.RawMessage) (json.RawMessage, error) {
 	name, ok := t.args.Resolve(name)
@@ -559,83 +190,83 @@ func (t *Tool) Call(ctx context.Context, name string, args json.RawMessage) (jso
 	}
 	switch name {
 	case "t_bool":
-		return t.callTBool(ctx, args)
+		return runtime.CallObject(ctx, t.args, name, args, decodeTBoolArgs, t.svc.TBool)
 	case "t_char":
-		return t.callTChar(ctx, args)
+		return runtime.CallObject(ctx, t.args, name, args, decodeTCharArgs, t.svc.TChar)
 	case "t_unsigned_char":
-		return t.callTUnsignedChar(ctx, args)
+		return runtime.CallObject(ctx, t.args, name, args, decodeTUnsignedCharArgs, t.svc.TUnsignedChar)
 	case "t_short":
-		return t.callTShort(ctx, args)
+		return runtime.CallObject(ctx, t.args, name, args, decodeTShortArgs, t.svc.TShort)
 	case "t_unsigned_short":
-		return t.callTUnsignedShort(ctx, args)
+		return runtime.CallObject(ctx, t.args, name, args, decodeTUnsignedShortArgs, t.svc.TUnsignedShort)
 	case "t_int":
-		return t.callTInt(ctx, args)
+		return runtime.CallObject(ctx, t.args, name, args, decodeTIntArgs, t.svc.TInt)
 	case "t_unsigned_int":
-		return t.callTUnsignedInt(ctx, args)
+		return runtime.CallObject(ctx, t.args, name, args, decodeTUnsignedIntArgs, t.svc.TUnsignedInt)
 	case "t_long":
-		return t.callTLong(ctx, args)
+		return runtime.CallObject(ctx, t.args, name, args, decodeTLongArgs, t.svc.TLong)
 	case "t_unsigned_long":
-		return t.callTUnsignedLong(ctx, args)
+		return runtime.CallObject(ctx, t.args, name, args, decodeTUnsignedLongArgs, t.svc.TUnsignedLong)
 	case "t_long_long":
-		return t.callTLongLong(ctx, args)
+		return runtime.CallObject(ctx, t.args, name, args, decodeTLongLongArgs, t.svc.TLongLong)
 	case "t_unsigned_long_long":
-		return t.callTUnsignedLongLong(ctx, args)
+		return runtime.CallObject(ctx, t.args, name, args, decodeTUnsignedLongLongArgs, t.svc.TUnsignedLongLong)
 	case "t_float":
-		return t.callTFloat(ctx, args)
+		return runtime.CallObject(ctx, t.args, name, args, decodeTFloatArgs, t.svc.TFloat)
 	case "t_double":
-		return t.callTDouble(ctx, args)
+		return runtime.CallObject(ctx, t.args, name, args, decodeTDoubleArgs, t.svc.TDouble)
 	case "half":
-		return t.callHalf(ctx, args)
+		return runtime.CallResult(ctx, t.args, name, args, decodeHalfArgs, t.svc.Half, "half")
 	case "mix":
-		return t.callMix(ctx, args)
+		return runtime.CallResult(ctx, t.args, name, args, decodeMixArgs, t.svc.Mix, "sum")
 	case "inc":
-		return t.callInc(ctx, args)
+		return runtime.CallNoResult(ctx, t.args, name, args, decodeIncArgs, t.svc.Inc)
 	case "inc_long":
-		return t.callIncLong(ctx, args)
+		return runtime.CallNoResult(ctx, t.args, name, args, decodeIncLongArgs, t.svc.IncLong)
 	case "is_null":
-		return t.callIsNull(ctx, args)
+		return runtime.CallResult(ctx, t.args, name, args, decodeIsNullArgs, t.svc.IsNull, "isNull")
 	case "answer":
 		return t.callAnswer(ctx, args)
 	case "no_answer":
 		return t.callNoAnswer(ctx, args)
 	case "str_len":
-		return t.callStrLen(ctx, args)
+		return runtime.CallResult(ctx, t.args, name, args, decodeStrLenArgs, t.svc.StrLen, "length")
 	case "maybe_len":
-		return t.callMaybeLen(ctx, args)
+		return runtime.CallResult(ctx, t.args, name, args, decodeMaybeLenArgs, t.svc.MaybeLen, "length")
 	case "greeting":
 		return t.callGreeting(ctx, args)
 	case "no_string":
 		return t.callNoString(ctx, args)
 	case "upper":
-		return t.callUpper(ctx, args)
+		return runtime.CallObject(ctx, t.args, name, args, decodeUpperArgs, t.svc.Upper)
 	case "ubytes_len":
-		return t.callUbytesLen(ctx, args)
+		return runtime.CallResult(ctx, t.args, name, args, decodeUbytesLenArgs, t.svc.UbytesLen, "length")
 	case "sum":
-		return t.callSum(ctx, args)
+		return runtime.CallResult(ctx, t.args, name, args, decodeSumArgs, t.svc.Sum, "sum")
 	case "sum_longs":
-		return t.callSumLongs(ctx, args)
+		return runtime.CallResult(ctx, t.args, name, args, decodeSumLongsArgs, t.svc.SumLongs, "sum")
 	case "scale":
-		return t.callScale(ctx, args)
+		return runtime.CallNoResult(ctx, t.args, name, args, decodeScaleArgs, t.svc.Scale)
 	case "squares":
 		return t.callSquares(ctx, args)
 	case "flags":
 		return t.callFlags(ctx, args)
 	case "checksum":
-		return t.callChecksum(ctx, args)
+		return runtime.CallResult(ctx, t.args, name, args, decodeChecksumArgs, t.svc.Checksum, "checksum")
 	case "count_true":
-		return t.callCountTrue(ctx, args)
+		return runtime.CallResult(ctx, t.args, name, args, decodeCountTrueArgs, t.svc.CountTrue, "count")
 	case "mode_weight":
-		return t.callModeWeight(ctx, args)
+		return runtime.CallResult(ctx, t.args, name, args, decodeModeWeightArgs, t.svc.ModeWeight, "weight")
 	case "divmod":
-		return t.callDivmod(ctx, args)
+		return runtime.CallObject(ctx, t.args, name, args, decodeDivmodArgs, t.svc.Divmod)
 	case "tick":
 		return t.callTick(ctx, args)
 	case "tick_count":
 		return t.callTickCount(ctx, args)
 	case "adler32":
-		return t.callAdler32(ctx, args)
+		return runtime.CallResult(ctx, t.args, name, args, decodeAdler32Args, t.svc.Adler32, "checksum")
 	case "offset":
-		return t.callOffset(ctx, args)
+		return runtime.CallResult(ctx, t.args, name, args, decodeOffsetArgs, t.svc.Offset, "sum")
 	}
 	return nil, runtime.MethodNotFound(name)
 }

@@ -45,30 +45,6 @@ func NewTool(svc Service, opts ...runtime.ToolOption) (*Tool, error) {
 	return &Tool{svc: svc, args: args}, nil
 }
 
-func (t *Tool) callAdd(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
-	var a AddArgs
-	if err := runtime.DecodeArgs(ctx, t.args, "add", args, &a, decodeAddArgs); err != nil {
-		return nil, err
-	}
-	r, err := t.svc.Add(ctx, a)
-	if err != nil {
-		return nil, runtime.ToolError(err)
-	}
-	return runtime.EncodeResult("result", r)
-}
-
-func (t *Tool) callMultiply(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
-	var a MultiplyArgs
-	if err := runtime.DecodeArgs(ctx, t.args, "multiply", args, &a, decodeMultiplyArgs); err != nil {
-		return nil, err
-	}
-	r, err := t.svc.Multiply(ctx, a)
-	if err != nil {
-		return nil, runtime.ToolError(err)
-	}
-	return runtime.EncodeResult("result", r)
-}
-
 // Call implements runtime.Tool.
 func (t *Tool) Call(ctx context.Context, name string, args json.RawMessage) (json.RawMessage, error) {
 	name, ok := t.args.Resolve(name)
@@ -77,9 +53,9 @@ func (t *Tool) Call(ctx context.Context, name string, args json.RawMessage) (jso
 	}
 	switch name {
 	case "add":
-		return t.callAdd(ctx, args)
+		return runtime.CallResult(ctx, t.args, name, args, decodeAddArgs, t.svc.Add, "result")
 	case "multiply":
-		return t.callMultiply(ctx, args)
+		return runtime.CallResult(ctx, t.args, name, args, decodeMultiplyArgs, t.svc.Multiply, "result")
 	}
 	return nil, runtime.MethodNotFound(name)
 }

@@ -52,18 +52,6 @@ func NewTool(svc Service, opts ...runtime.ToolOption) (*Tool, error) {
 	return &Tool{svc: svc, args: args}, nil
 }
 
-func (t *Tool) callClose2(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
-	var a Close2Args
-	if err := runtime.DecodeArgs(ctx, t.args, "close", args, &a, decodeClose2Args); err != nil {
-		return nil, err
-	}
-	r, err := t.svc.Close2(ctx, a)
-	if err != nil {
-		return nil, runtime.ToolError(err)
-	}
-	return runtime.EncodeObject(r)
-}
-
 func (t *Tool) callOtgCallX(ctx context.Context, _ json.RawMessage) (json.RawMessage, error) {
 	if err := t.svc.OtgCallX(ctx); err != nil {
 		return nil, runtime.ToolError(err)
@@ -76,18 +64,6 @@ func (t *Tool) callOtgCallX2(ctx context.Context, _ json.RawMessage) (json.RawMe
 		return nil, runtime.ToolError(err)
 	}
 	return nil, nil
-}
-
-func (t *Tool) callLibrary(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
-	var a LibraryArgs
-	if err := runtime.DecodeArgs(ctx, t.args, "Library", args, &a, decodeLibraryArgs); err != nil {
-		return nil, err
-	}
-	r, err := t.svc.Library(ctx, a)
-	if err != nil {
-		return nil, runtime.ToolError(err)
-	}
-	return runtime.EncodeResult("open", r)
 }
 
 func (t *Tool) callOpen(ctx context.Context, _ json.RawMessage) (json.RawMessage, error) {
@@ -106,13 +82,13 @@ func (t *Tool) Call(ctx context.Context, name string, args json.RawMessage) (jso
 	}
 	switch name {
 	case "close":
-		return t.callClose2(ctx, args)
+		return runtime.CallObject(ctx, t.args, name, args, decodeClose2Args, t.svc.Close2)
 	case "otg-call-x":
 		return t.callOtgCallX(ctx, args)
 	case "otg_call_x":
 		return t.callOtgCallX2(ctx, args)
 	case "Library":
-		return t.callLibrary(ctx, args)
+		return runtime.CallResult(ctx, t.args, name, args, decodeLibraryArgs, t.svc.Library, "open")
 	case "open":
 		return t.callOpen(ctx, args)
 	}

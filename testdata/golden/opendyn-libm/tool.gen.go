@@ -49,54 +49,6 @@ func NewTool(svc Service, opts ...runtime.ToolOption) (*Tool, error) {
 	return &Tool{svc: svc, args: args}, nil
 }
 
-func (t *Tool) callCos(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
-	var a CosArgs
-	if err := runtime.DecodeArgs(ctx, t.args, "cos", args, &a, decodeCosArgs); err != nil {
-		return nil, err
-	}
-	r, err := t.svc.Cos(ctx, a)
-	if err != nil {
-		return nil, runtime.ToolError(err)
-	}
-	return runtime.EncodeResult("cos", r)
-}
-
-func (t *Tool) callCosf(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
-	var a CosfArgs
-	if err := runtime.DecodeArgs(ctx, t.args, "cosf", args, &a, decodeCosfArgs); err != nil {
-		return nil, err
-	}
-	r, err := t.svc.Cosf(ctx, a)
-	if err != nil {
-		return nil, runtime.ToolError(err)
-	}
-	return runtime.EncodeResult("cos", r)
-}
-
-func (t *Tool) callFrexp(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
-	var a FrexpArgs
-	if err := runtime.DecodeArgs(ctx, t.args, "frexp", args, &a, decodeFrexpArgs); err != nil {
-		return nil, err
-	}
-	r, err := t.svc.Frexp(ctx, a)
-	if err != nil {
-		return nil, runtime.ToolError(err)
-	}
-	return runtime.EncodeObject(r)
-}
-
-func (t *Tool) callLdexp(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
-	var a LdexpArgs
-	if err := runtime.DecodeArgs(ctx, t.args, "ldexp", args, &a, decodeLdexpArgs); err != nil {
-		return nil, err
-	}
-	r, err := t.svc.Ldexp(ctx, a)
-	if err != nil {
-		return nil, runtime.ToolError(err)
-	}
-	return runtime.EncodeResult("result", r)
-}
-
 // Call implements runtime.Tool.
 func (t *Tool) Call(ctx context.Context, name string, args json.RawMessage) (json.RawMessage, error) {
 	name, ok := t.args.Resolve(name)
@@ -105,13 +57,13 @@ func (t *Tool) Call(ctx context.Context, name string, args json.RawMessage) (jso
 	}
 	switch name {
 	case "cos":
-		return t.callCos(ctx, args)
+		return runtime.CallResult(ctx, t.args, name, args, decodeCosArgs, t.svc.Cos, "cos")
 	case "cosf":
-		return t.callCosf(ctx, args)
+		return runtime.CallResult(ctx, t.args, name, args, decodeCosfArgs, t.svc.Cosf, "cos")
 	case "frexp":
-		return t.callFrexp(ctx, args)
+		return runtime.CallObject(ctx, t.args, name, args, decodeFrexpArgs, t.svc.Frexp)
 	case "ldexp":
-		return t.callLdexp(ctx, args)
+		return runtime.CallResult(ctx, t.args, name, args, decodeLdexpArgs, t.svc.Ldexp, "result")
 	}
 	return nil, runtime.MethodNotFound(name)
 }

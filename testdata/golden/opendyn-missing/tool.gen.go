@@ -47,42 +47,6 @@ func NewTool(svc Service, opts ...runtime.ToolOption) (*Tool, error) {
 	return &Tool{svc: svc, args: args}, nil
 }
 
-func (t *Tool) callAdd(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
-	var a AddArgs
-	if err := runtime.DecodeArgs(ctx, t.args, "add", args, &a, decodeAddArgs); err != nil {
-		return nil, err
-	}
-	r, err := t.svc.Add(ctx, a)
-	if err != nil {
-		return nil, runtime.ToolError(err)
-	}
-	return runtime.EncodeResult("sum", r)
-}
-
-func (t *Tool) callSubtract(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
-	var a SubtractArgs
-	if err := runtime.DecodeArgs(ctx, t.args, "subtract", args, &a, decodeSubtractArgs); err != nil {
-		return nil, err
-	}
-	r, err := t.svc.Subtract(ctx, a)
-	if err != nil {
-		return nil, runtime.ToolError(err)
-	}
-	return runtime.EncodeResult("difference", r)
-}
-
-func (t *Tool) callDivide(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
-	var a DivideArgs
-	if err := runtime.DecodeArgs(ctx, t.args, "divide", args, &a, decodeDivideArgs); err != nil {
-		return nil, err
-	}
-	r, err := t.svc.Divide(ctx, a)
-	if err != nil {
-		return nil, runtime.ToolError(err)
-	}
-	return runtime.EncodeResult("quotient", r)
-}
-
 // Call implements runtime.Tool.
 func (t *Tool) Call(ctx context.Context, name string, args json.RawMessage) (json.RawMessage, error) {
 	name, ok := t.args.Resolve(name)
@@ -91,11 +55,11 @@ func (t *Tool) Call(ctx context.Context, name string, args json.RawMessage) (jso
 	}
 	switch name {
 	case "add":
-		return t.callAdd(ctx, args)
+		return runtime.CallResult(ctx, t.args, name, args, decodeAddArgs, t.svc.Add, "sum")
 	case "subtract":
-		return t.callSubtract(ctx, args)
+		return runtime.CallResult(ctx, t.args, name, args, decodeSubtractArgs, t.svc.Subtract, "difference")
 	case "divide":
-		return t.callDivide(ctx, args)
+		return runtime.CallResult(ctx, t.args, name, args, decodeDivideArgs, t.svc.Divide, "quotient")
 	}
 	return nil, runtime.MethodNotFound(name)
 }

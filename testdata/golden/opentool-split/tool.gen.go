@@ -61,30 +61,6 @@ func (t *Tool) callCount(ctx context.Context, _ json.RawMessage) (json.RawMessag
 	return runtime.EncodeResult("Count", r)
 }
 
-func (t *Tool) callCreate(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
-	var a CreateArgs
-	if err := runtime.DecodeArgs(ctx, t.args, "create", args, &a, decodeCreateArgs); err != nil {
-		return nil, err
-	}
-	r, err := t.svc.Create(ctx, a)
-	if err != nil {
-		return nil, runtime.ToolError(err)
-	}
-	return runtime.EncodeResult("Id", r)
-}
-
-func (t *Tool) callRead(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
-	var a ReadArgs
-	if err := runtime.DecodeArgs(ctx, t.args, "read", args, &a, decodeReadArgs); err != nil {
-		return nil, err
-	}
-	r, err := t.svc.Read(ctx, a)
-	if err != nil {
-		return nil, runtime.ToolError(err)
-	}
-	return runtime.EncodeResult("text", r)
-}
-
 // Call implements runtime.Tool.
 func (t *Tool) Call(ctx context.Context, name string, args json.RawMessage) (json.RawMessage, error) {
 	name, ok := t.args.Resolve(name)
@@ -95,9 +71,9 @@ func (t *Tool) Call(ctx context.Context, name string, args json.RawMessage) (jso
 	case "count":
 		return t.callCount(ctx, args)
 	case "create":
-		return t.callCreate(ctx, args)
+		return runtime.CallResult(ctx, t.args, name, args, decodeCreateArgs, t.svc.Create, "Id")
 	case "read":
-		return t.callRead(ctx, args)
+		return runtime.CallResult(ctx, t.args, name, args, decodeReadArgs, t.svc.Read, "text")
 	case "sequentiallyRead":
 		return nil, runtime.NewError(runtime.CodeMethodNotFound, strconv.Quote(name)+" streams its results: call it with streamCall")
 	}

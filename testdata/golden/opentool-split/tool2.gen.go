@@ -30,35 +30,13 @@ func (t *Tool) streamSequentiallyRead(ctx context.Context, _ json.RawMessage, em
 	}))
 }
 
-func (t *Tool) callUpdate(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
-	var a UpdateArgs
-	if err := runtime.DecodeArgs(ctx, t.args, "update", args, &a, decodeUpdateArgs); err != nil {
-		return nil, err
-	}
-	if err := t.svc.Update(ctx, a); err != nil {
-		return nil, runtime.ToolError(err)
-	}
-	return nil, nil
-}
-
-func (t *Tool) callDelete(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
-	var a DeleteArgs
-	if err := runtime.DecodeArgs(ctx, t.args, "delete", args, &a, decodeDeleteArgs); err != nil {
-		return nil, err
-	}
-	if err := t.svc.Delete(ctx, a); err != nil {
-		return nil, runtime.ToolError(err)
-	}
-	return nil, nil
-}
-
 // call2 calls the function name of tool2.gen.go, or passes it on.
 func (t *Tool) call2(ctx context.Context, name string, args json.RawMessage) (json.RawMessage, error) {
 	switch name {
 	case "update":
-		return t.callUpdate(ctx, args)
+		return runtime.CallNoResult(ctx, t.args, name, args, decodeUpdateArgs, t.svc.Update)
 	case "delete":
-		return t.callDelete(ctx, args)
+		return runtime.CallNoResult(ctx, t.args, name, args, decodeDeleteArgs, t.svc.Delete)
 	}
 	return t.call3(ctx, name, args)
 }
