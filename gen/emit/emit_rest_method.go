@@ -109,7 +109,7 @@ func responseSwitch(fn *model.Function, out *jen.Statement) jen.Code {
 	defaultAction := actUnexpected
 	for _, r := range fn.HTTP.Responses {
 		var stmts []jen.Code
-		action := actOwn
+		action, same := actOwn, ""
 		switch {
 		case r.Success && r.Type != nil && fn.Result != nil && r.Type == fn.Result:
 			switch r.Media {
@@ -121,32 +121,32 @@ func responseSwitch(fn *model.Function, out *jen.Statement) jen.Code {
 				stmts = append(stmts, decodeResult(fn, out))
 			}
 		case r.Success:
-			action = actNothing
+			action, same = actNothing, "nothing"
 		case r.Type != nil && r.Media == model.MediaJSON:
 			stmts = append(stmts, jen.Err().Op("=").Add(restQ("NewAPIError")).Types(goType(r.Type)).Call(jen.Id("resp")))
+			if r.Type.Kind == model.RefNamed {
+				same = "error " + r.Type.Named.Name
+			}
 		default:
 			stmts = append(stmts, jen.Err().Op("=").Id("resp").Dot("Unexpected").Call())
-			action = actUnexpected
+			action, same = actUnexpected, "unexpected"
 		}
 		if r.Status == "default" {
 			if r.Success {
 				// The default response is the success response: any 2xx.
-				cases = append(cases, statusCase{"2XX", action, jen.Case(jen.Id("resp").Dot("Success").Call()).Block(stmts...)})
+				cases = append(cases, statusCase{"2XX", action, jen.Id("resp").Dot("Success").Call(), stmts, same})
 				continue
 			}
 			defaultCase, defaultAction = jen.Default().Block(stmts...), action
 			continue
 		}
-		cases = append(cases, statusCase{r.Status, action, jen.Case(jen.Id("resp").Dot("Is").Call(jen.Lit(r.Status))).Block(stmts...)})
+		cases = append(cases, statusCase{r.Status, action, jen.Id("resp").Dot("Is").Call(jen.Lit(r.Status)), stmts, same})
 	}
-	cases = append(cases, statusCase{"2XX", actNothing, jen.Case(jen.Id("resp").Dot("Success").Call())})
+	cases = append(cases, statusCase{"2XX", actNothing, jen.Id("resp").Dot("Success").Call(), nil, "nothing"})
 	if defaultCase == nil {
 		defaultCase = jen.Default().Block(jen.Err().Op("=").Id("resp").Dot("Unexpected").Call())
 	}
-	var switchBody []jen.Code
-	for _, c := range keepCases(cases, defaultAction) {
-		switchBody = append(switchBody, c.code)
-	}
+	switchBody := mergeCases(keepCases(cases, defaultAction))
 	return jen.Switch().Block(append(switchBody, defaultCase)...)
 }
 
@@ -182,7 +182,30 @@ func emitHeadersMethod(f *jen.File, fn *model.Function, params, body []jen.Code)
 type statusCase struct {
 	status string
 	action caseAction
-	code   jen.Code
+	cond   jen.Code   // resp.Is("404"), resp.Success()
+	body   []jen.Code // what it does
+	// same is the same text for cases whose bodies are the same (an API
+	// error of one type, resp.Unexpected(), nothing), "" for a body of its
+	// own.
+	same string
+}
+
+// mergeCases renders cases, adjacent cases with the same body as one
+// (case resp.Is("4XX"), resp.Is("5XX"):). Only adjacent ones: the first
+// matching case wins, and a case between them might take some of their
+// statuses.
+func mergeCases(cases []statusCase) []jen.Code {
+	var out []jen.Code
+	for i := 0; i < len(cases); {
+		conds := []jen.Code{cases[i].cond}
+		j := i + 1
+		for ; j < len(cases) && cases[i].same != "" && cases[j].same == cases[i].same; j++ {
+			conds = append(conds, cases[j].cond)
+		}
+		out = append(out, jen.Case(conds...).Block(cases[i].body...))
+		i = j
+	}
+	return out
 }
 
 // caseAction says what a case of the switch over a response's status does,

@@ -34,6 +34,24 @@ func presentIn(recv string, f *model.Field) jen.Code {
 	return jen.Id(recv).Dot(f.Name).Op("!=").Nil()
 }
 
+// sentOnlyWhenSet reports whether the request method that puts the optional
+// argument f into the request sends nothing when f is nil, so that it needs
+// no test before it: rest.Request's Query, Header and Cookie skip a nil
+// pointer, slice or map. An argument sent as JSON content, or with a flag
+// that sends null, keeps its test.
+//
+//	r.Query("limit", args.Limit) // not: if args.Limit != nil { … }
+func sentOnlyWhenSet(f *model.Field) bool {
+	h := f.HTTP
+	switch {
+	case h == nil || h.JSON || f.NullFlag != "":
+		return false
+	case h.In != model.InQuery && h.In != model.InHeader && h.In != model.InCookie:
+		return false
+	}
+	return f.Pointer || f.Type.Kind == model.RefSlice || f.Type.Kind == model.RefMap
+}
+
 // requestStmt is the call that puts one argument into the request.
 func requestStmt(fn *model.Function, f *model.Field) jen.Code {
 	return requestStmtIn("args", fn.HTTP.BodyMedia, f)
@@ -150,7 +168,7 @@ func restRequest(fn *model.Function) []jen.Code {
 				bodyProps = true
 			}
 			stmt := requestStmt(fn, fl)
-			if cond := present(fl); cond != nil {
+			if cond := present(fl); cond != nil && !sentOnlyWhenSet(fl) {
 				body = append(body, jen.If(cond).Block(stmt))
 			} else {
 				body = append(body, stmt)

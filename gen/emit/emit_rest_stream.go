@@ -47,23 +47,21 @@ func emitRESTStream(f *jen.File, fn *model.Function) {
 			continue
 		}
 		stmt := jen.Return(jen.Id("resp").Dot("Unexpected").Call())
-		typed := r.Type != nil && r.Media == model.MediaJSON
-		if typed {
+		action, same := actUnexpected, "unexpected"
+		if r.Type != nil && r.Media == model.MediaJSON {
 			stmt = jen.Return(restQ("NewAPIError").Types(goType(r.Type)).Call(jen.Id("resp")))
+			action, same = actOwn, ""
+			if r.Type.Kind == model.RefNamed {
+				same = "error " + r.Type.Named.Name
+			}
 		}
-		action := actUnexpected
-		if typed {
-			action = actOwn
-		}
-		all = append(all, statusCase{r.Status, action, jen.Case(jen.Id("resp").Dot("Is").Call(jen.Lit(r.Status))).Block(stmt)})
+		all = append(all, statusCase{r.Status, action, jen.Id("resp").Dot("Is").Call(jen.Lit(r.Status)), []jen.Code{stmt}, same})
 	}
 	defaultAction := actUnexpected
 	if apiDefault {
 		defaultAction = actOwn
 	}
-	for _, c := range keepCases(all, defaultAction) {
-		cases = append(cases, c.code)
-	}
+	cases = append(cases, mergeCases(keepCases(all, defaultAction))...)
 	var fail jen.Code = jen.Nil()
 	if len(cases) > 0 || apiDefault {
 		fail = jen.Func().Params(jen.Id("resp").Op("*").Add(restQ("Response"))).Error().Block(switchOrNull(cases), last)

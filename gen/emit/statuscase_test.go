@@ -1,8 +1,11 @@
 package emit
 
 import (
+	"fmt"
 	"slices"
 	"testing"
+
+	"github.com/dave/jennifer/jen"
 )
 
 func TestKeepCases(t *testing.T) {
@@ -48,5 +51,39 @@ func TestKeepCases(t *testing.T) {
 		if !slices.Equal(got, tc.want) {
 			t.Errorf("%s: kept %q, want %q", tc.name, got, tc.want)
 		}
+	}
+}
+
+func TestMergeCases(t *testing.T) {
+	is := func(s string) jen.Code { return jen.Id("resp").Dot("Is").Call(jen.Lit(s)) }
+	apiErr := func(typ string) []jen.Code {
+		return []jen.Code{jen.Err().Op("=").Qual("rest", "NewAPIError").Types(jen.Id(typ)).Call(jen.Id("resp"))}
+	}
+	decode := []jen.Code{jen.Err().Op("=").Id("decode").Call()}
+	cases := []statusCase{
+		{"200", actOwn, is("200"), decode, ""},
+		{"201", actOwn, is("201"), decode, ""}, // a body of its own: never merged
+		{"400", actOwn, is("400"), apiErr("E"), "error E"},
+		{"4XX", actOwn, is("4XX"), apiErr("E"), "error E"},
+		{"503", actOwn, is("503"), apiErr("F"), "error F"},
+		{"5XX", actOwn, is("5XX"), apiErr("E"), "error E"}, // not adjacent to the 4XX
+		{"2XX", actNothing, jen.Id("resp").Dot("Success").Call(), nil, "nothing"},
+	}
+	got := fmt.Sprintf("%#v", jen.Switch().Block(mergeCases(cases)...))
+	want := `switch {
+case resp.Is("200"):
+	err = decode()
+case resp.Is("201"):
+	err = decode()
+case resp.Is("400"), resp.Is("4XX"):
+	err = rest.NewAPIError[E](resp)
+case resp.Is("503"):
+	err = rest.NewAPIError[F](resp)
+case resp.Is("5XX"):
+	err = rest.NewAPIError[E](resp)
+case resp.Success():
+}`
+	if got != want {
+		t.Errorf("got\n%s\nwant\n%s", got, want)
 	}
 }

@@ -93,6 +93,11 @@ func paramValueOf(v any) (paramValue, error) {
 		return paramValue{kind: pvScalar, scalar: strconv.FormatFloat(rv.Float(), 'g', -1, 64)}, nil
 	case reflect.Bool:
 		return paramValue{kind: pvScalar, scalar: strconv.FormatBool(rv.Bool())}, nil
+	case reflect.Slice, reflect.Map:
+		// null, as json.Marshal would say, without marshalling
+		if _, ok := v.(json.Marshaler); !ok && rv.IsNil() {
+			return paramValue{}, nil
+		}
 	}
 	b, err := json.Marshal(v)
 	if err != nil {
@@ -263,7 +268,8 @@ func (q *Query) pair(name, value string) {
 
 // Add adds the parameter (or form field) name with value v, serialised as
 // styles say (Form, SpaceDelimited, PipeDelimited, DeepObject; Explode,
-// NoExplode, AllowReserved), form and exploded by default.
+// NoExplode, AllowReserved), form and exploded by default. A nil v (nil, or
+// a nil pointer, slice or map) adds nothing.
 func (q *Query) Add(name string, v any, styles ...Style) error {
 	ser, err := queryPlace.serializationOf(name, styles)
 	if err == nil {

@@ -298,7 +298,9 @@ func (r *Request) Path(name string, v any, styles ...Style) {
 
 // Query adds the query parameter name with value v, serialised as styles say
 // (Form, SpaceDelimited, PipeDelimited, DeepObject; Explode, NoExplode,
-// AllowReserved), form and exploded by default.
+// AllowReserved), form and exploded by default. A nil v (nil, or a nil
+// pointer, slice or map) adds nothing, so that generated code passes an
+// optional argument as it is.
 func (r *Request) Query(name string, v any, styles ...Style) {
 	if err := r.query.Add(name, v, styles...); err != nil {
 		r.fail(err)
@@ -306,7 +308,8 @@ func (r *Request) Query(name string, v any, styles ...Style) {
 }
 
 // Header sets the header parameter name to v, style simple, not exploded
-// unless styles has Explode.
+// unless styles has Explode. A nil v (nil, or a nil pointer, slice or map)
+// sets nothing.
 func (r *Request) Header(name string, v any, styles ...Style) {
 	ser, err := headerPlace.serializationOf(name, styles)
 	if err != nil {
@@ -333,7 +336,8 @@ func (r *Request) Header(name string, v any, styles ...Style) {
 }
 
 // Cookie adds the cookie parameter name with value v, style form, exploded
-// unless styles has NoExplode.
+// unless styles has NoExplode. A nil v (nil, or a nil pointer, slice or
+// map) adds nothing.
 func (r *Request) Cookie(name string, v any, styles ...Style) {
 	ser, err := cookiePlace.serializationOf(name, styles)
 	if err != nil {

@@ -337,3 +337,65 @@ func TestJSONContentParameter(t *testing.T) {
 		t.Errorf("got %q, %v", u, err)
 	}
 }
+
+// nullList is a slice type that marshals a nil value as a list of its own.
+type nullList []string
+
+func (l nullList) MarshalJSON() ([]byte, error) {
+	if l == nil {
+		return []byte(`["none"]`), nil
+	}
+	return json.Marshal([]string(l))
+}
+
+// TestRequestNilParameters: generated code passes an optional query, header
+// or cookie argument as it is, without testing it first, so a nil pointer,
+// slice or map (in the interface) must send nothing and fail nothing,
+// while an empty slice and a slice type's own JSON for nil still count.
+func TestRequestNilParameters(t *testing.T) {
+	var got *http.Request
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		got = r
+		w.WriteHeader(204)
+	}))
+	defer srv.Close()
+	c := NewClient(srv.URL)
+	r := c.NewRequest("GET", "/x")
+	var (
+		n    *int64
+		s    *string
+		list []string
+		m    map[string]string
+		nl   nullList
+		a    any
+	)
+	for _, v := range []any{n, s, list, m, a} {
+		r.Query("q", v)
+		r.Query("q", v, NoExplode)
+		r.Query("d", v, DeepObject)
+		r.Header("X-H", v)
+		r.Cookie("c", v)
+	}
+	r.Query("empty", []string{}, NoExplode)
+	r.Query("nl", nl, NoExplode)
+	r.Header("X-Nl", nl)
+	resp, err := r.Send(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if resp.StatusCode != 204 {
+		t.Fatalf("status %d", resp.StatusCode)
+	}
+	if q := got.URL.RawQuery; q != "empty=&nl=none" {
+		t.Errorf("query %q, want %q", q, "empty=&nl=none")
+	}
+	if h := got.Header.Get("X-H"); h != "" {
+		t.Errorf("header X-H %q, want none", h)
+	}
+	if h := got.Header.Get("X-Nl"); h != "none" {
+		t.Errorf("header X-Nl %q, want none (the type's own JSON)", h)
+	}
+	if ck := got.Header.Get("Cookie"); ck != "" {
+		t.Errorf("cookies %q, want none", ck)
+	}
+}

@@ -110,12 +110,8 @@ var _ Service = (*Client)(nil)
 // GET /pets
 func (c *Client) ListPets(ctx context.Context, args ListPetsArgs) ([]Pet, error) {
 	r := c.rc.NewRequest("GET", "/pets")
-	if args.Status != nil {
-		r.Query("status", args.Status)
-	}
-	if args.Limit != nil {
-		r.Query("limit", args.Limit)
-	}
+	r.Query("status", args.Status)
+	r.Query("limit", args.Limit)
 	r.Security("api_key")
 	var out []Pet
 	resp, err := r.Send(ctx)

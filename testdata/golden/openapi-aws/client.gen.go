@@ -124,18 +124,10 @@ var _ Service = (*Client)(nil)
 // GET /#Action=DescribeTags
 func (c *Client) GETDescribeTags(ctx context.Context, args GETDescribeTagsArgs) (string, error) {
 	r := c.rc.NewRequest("GET", "/#Action=DescribeTags")
-	if args.XAmzDate != nil {
-		r.Header("X-Amz-Date", args.XAmzDate)
-	}
-	if args.XAmzSignature != nil {
-		r.Header("X-Amz-Signature", args.XAmzSignature)
-	}
-	if args.MaxResults != nil {
-		r.Query("MaxResults", args.MaxResults)
-	}
-	if args.Filter != nil {
-		r.Query("Filter", args.Filter)
-	}
+	r.Header("X-Amz-Date", args.XAmzDate)
+	r.Header("X-Amz-Signature", args.XAmzSignature)
+	r.Query("MaxResults", args.MaxResults)
+	r.Query("Filter", args.Filter)
 	r.Query("Action", args.Action)
 	r.Query("Version", args.Version)
 	var out string
@@ -158,12 +150,8 @@ func (c *Client) GETDescribeTags(ctx context.Context, args GETDescribeTagsArgs) 
 // POST /#Action=DescribeTags
 func (c *Client) POSTDescribeTags(ctx context.Context, args POSTDescribeTagsArgs) (string, error) {
 	r := c.rc.NewRequest("POST", "/#Action=DescribeTags")
-	if args.XAmzDate != nil {
-		r.Header("X-Amz-Date", args.XAmzDate)
-	}
-	if args.XAmzSignature != nil {
-		r.Header("X-Amz-Signature", args.XAmzSignature)
-	}
+	r.Header("X-Amz-Date", args.XAmzDate)
+	r.Header("X-Amz-Signature", args.XAmzSignature)
 	r.Query("Action", args.Action)
 	r.Query("Version", args.Version)
 	if args.Body != nil {

@@ -111,15 +111,9 @@ var _ Service = (*Client)(nil)
 func (c *Client) GetPet(ctx context.Context, args GetPetArgs) (Client2, error) {
 	r := c.rc.NewRequest("GET", "/pets/{id}")
 	r.Path("id", args.ID)
-	if args.IDQuery != nil {
-		r.Query("id", args.IDQuery)
-	}
-	if args.IDHeader != nil {
-		r.Header("id", args.IDHeader)
-	}
-	if args.Type != nil {
-		r.Query("type", args.Type)
-	}
+	r.Query("id", args.IDQuery)
+	r.Header("id", args.IDHeader)
+	r.Query("type", args.Type)
 	var out Client2
 	resp, err := r.Send(ctx)
 	if err != nil {

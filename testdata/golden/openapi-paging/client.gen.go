@@ -104,12 +104,8 @@ type ListIssuesResponse struct {
 func (c *Client) ListIssuesWithHeaders(ctx context.Context, args ListIssuesArgs) (ListIssuesResponse, error) {
 	r := c.rc.NewRequest("GET", "/repos/{owner}/issues")
 	r.Path("owner", args.Owner)
-	if args.PerPage != nil {
-		r.Query("per_page", args.PerPage)
-	}
-	if args.Page != nil {
-		r.Query("page", args.Page)
-	}
+	r.Query("per_page", args.PerPage)
+	r.Query("page", args.Page)
 	var out ListIssuesResponse
 	resp, err := r.Send(ctx)
 	if err != nil {
@@ -164,12 +160,8 @@ func (c *Client) ListIssuesAll(ctx context.Context, args ListIssuesArgs) iter.Se
 // GET /events
 func (c *Client) ListEvents(ctx context.Context, args ListEventsArgs) (ListEventsResult, error) {
 	r := c.rc.NewRequest("GET", "/events")
-	if args.Cursor != nil {
-		r.Query("cursor", args.Cursor)
-	}
-	if args.Limit != nil {
-		r.Query("limit", args.Limit)
-	}
+	r.Query("cursor", args.Cursor)
+	r.Query("limit", args.Limit)
 	var out ListEventsResult
 	resp, err := r.Send(ctx)
 	if err != nil {
@@ -214,12 +206,8 @@ func (c *Client) ListEventsAll(ctx context.Context, args ListEventsArgs) iter.Se
 // GET /charges
 func (c *Client) ListCharges(ctx context.Context, args ListChargesArgs) (ListChargesResult, error) {
 	r := c.rc.NewRequest("GET", "/charges")
-	if args.StartingAfter != nil {
-		r.Query("starting_after", args.StartingAfter)
-	}
-	if args.Limit != nil {
-		r.Query("limit", args.Limit)
-	}
+	r.Query("starting_after", args.StartingAfter)
+	r.Query("limit", args.Limit)
 	var out ListChargesResult
 	resp, err := r.Send(ctx)
 	if err != nil {
@@ -267,9 +255,7 @@ func (c *Client) ListChargesAll(ctx context.Context, args ListChargesArgs) iter.
 // POST /charges
 func (c *Client) CreateCharge(ctx context.Context, args CreateChargeArgs) (Charge, error) {
 	r := c.rc.NewRequest("POST", "/charges")
-	if args.IdempotencyKey != nil {
-		r.Header("Idempotency-Key", args.IdempotencyKey)
-	}
+	r.Header("Idempotency-Key", args.IdempotencyKey)
 	r.BodyField("amount", args.Amount)
 	r.ObjectBody(true)
 	r.Idempotency("Idempotency-Key")
@@ -333,12 +319,8 @@ func (c *Client) CreatePayout(ctx context.Context) error {
 // GET /users
 func (c *Client) ListUsers(ctx context.Context, args ListUsersArgs) (ListUsersResult, error) {
 	r := c.rc.NewRequest("GET", "/users")
-	if args.Page != nil {
-		r.Query("page", args.Page)
-	}
-	if args.PerPage != nil {
-		r.Query("per_page", args.PerPage)
-	}
+	r.Query("page", args.Page)
+	r.Query("per_page", args.PerPage)
 	var out ListUsersResult
 	resp, err := r.Send(ctx)
 	if err != nil {
@@ -384,12 +366,8 @@ func (c *Client) ListUsersAll(ctx context.Context, args ListUsersArgs) iter.Seq2
 // GET /logs
 func (c *Client) ListLogs(ctx context.Context, args ListLogsArgs) (ListLogsResult, error) {
 	r := c.rc.NewRequest("GET", "/logs")
-	if args.Offset != nil {
-		r.Query("offset", args.Offset)
-	}
-	if args.Limit != nil {
-		r.Query("limit", args.Limit)
-	}
+	r.Query("offset", args.Offset)
+	r.Query("limit", args.Limit)
 	var out ListLogsResult
 	resp, err := r.Send(ctx)
 	if err != nil {
@@ -435,12 +413,8 @@ func (c *Client) ListLogsAll(ctx context.Context, args ListLogsArgs) iter.Seq2[s
 // GET /books
 func (c *Client) ListBooks(ctx context.Context, args ListBooksArgs) (ListBooksResult, error) {
 	r := c.rc.NewRequest("GET", "/books")
-	if args.PageToken != nil {
-		r.Query("pageToken", args.PageToken)
-	}
-	if args.PageSize != nil {
-		r.Query("pageSize", args.PageSize)
-	}
+	r.Query("pageToken", args.PageToken)
+	r.Query("pageSize", args.PageSize)
 	var out ListBooksResult
 	resp, err := r.Send(ctx)
 	if err != nil {
@@ -485,9 +459,7 @@ func (c *Client) ListBooksAll(ctx context.Context, args ListBooksArgs) iter.Seq2
 // GET /widgets
 func (c *Client) ListWidgets(ctx context.Context, args ListWidgetsArgs) (ListWidgetsResult, error) {
 	r := c.rc.NewRequest("GET", "/widgets")
-	if args.After != nil {
-		r.Query("after", args.After)
-	}
+	r.Query("after", args.After)
 	var out ListWidgetsResult
 	resp, err := r.Send(ctx)
 	if err != nil {
@@ -534,9 +506,7 @@ func (c *Client) ListWidgetsAll(ctx context.Context, args ListWidgetsArgs) iter.
 // GET /gadgets
 func (c *Client) ListGadgets(ctx context.Context, args ListGadgetsArgs) (ListGadgetsResult, error) {
 	r := c.rc.NewRequest("GET", "/gadgets")
-	if args.Since != nil {
-		r.Query("since", args.Since)
-	}
+	r.Query("since", args.Since)
 	var out ListGadgetsResult
 	resp, err := r.Send(ctx)
 	if err != nil {
@@ -583,9 +553,7 @@ func (c *Client) ListGadgetsAll(ctx context.Context, args ListGadgetsArgs) iter.
 // GET /tickets
 func (c *Client) ListTickets(ctx context.Context, args ListTicketsArgs) (ListTicketsResult, error) {
 	r := c.rc.NewRequest("GET", "/tickets")
-	if args.P != nil {
-		r.Query("p", args.P)
-	}
+	r.Query("p", args.P)
 	var out ListTicketsResult
 	resp, err := r.Send(ctx)
 	if err != nil {
@@ -631,9 +599,7 @@ func (c *Client) ListTicketsAll(ctx context.Context, args ListTicketsArgs) iter.
 // GET /orders
 func (c *Client) ListOrders(ctx context.Context, args ListOrdersArgs) (ListOrdersResult, error) {
 	r := c.rc.NewRequest("GET", "/orders")
-	if args.From != nil {
-		r.Query("from", args.From)
-	}
+	r.Query("from", args.From)
 	var out ListOrdersResult
 	resp, err := r.Send(ctx)
 	if err != nil {
@@ -678,12 +644,8 @@ func (c *Client) ListOrdersAll(ctx context.Context, args ListOrdersArgs) iter.Se
 // GET /invoices
 func (c *Client) ListInvoices(ctx context.Context, args ListInvoicesArgs) (ListInvoicesResult, error) {
 	r := c.rc.NewRequest("GET", "/invoices")
-	if args.Start != nil {
-		r.Query("start", args.Start)
-	}
-	if args.Size != nil {
-		r.Query("size", args.Size)
-	}
+	r.Query("start", args.Start)
+	r.Query("size", args.Size)
 	var out ListInvoicesResult
 	resp, err := r.Send(ctx)
 	if err != nil {
@@ -790,12 +752,8 @@ func (c *Client) ListRegions(ctx context.Context) (ListRegionsResult, error) {
 // GET /mixed
 func (c *Client) ListMixed(ctx context.Context, args ListMixedArgs) (ListMixedResult, error) {
 	r := c.rc.NewRequest("GET", "/mixed")
-	if args.Cursor != nil {
-		r.Query("cursor", args.Cursor)
-	}
-	if args.Page != nil {
-		r.Query("page", args.Page)
-	}
+	r.Query("cursor", args.Cursor)
+	r.Query("page", args.Page)
 	var out ListMixedResult
 	resp, err := r.Send(ctx)
 	if err != nil {
@@ -816,9 +774,7 @@ func (c *Client) ListMixed(ctx context.Context, args ListMixedArgs) (ListMixedRe
 // GET /pairs
 func (c *Client) ListPairs(ctx context.Context, args ListPairsArgs) (ListPairsResult, error) {
 	r := c.rc.NewRequest("GET", "/pairs")
-	if args.Page != nil {
-		r.Query("page", args.Page)
-	}
+	r.Query("page", args.Page)
 	var out ListPairsResult
 	resp, err := r.Send(ctx)
 	if err != nil {

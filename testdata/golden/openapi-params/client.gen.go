@@ -113,36 +113,16 @@ func (c *Client) PathStyles(ctx context.Context, args PathStylesArgs) error {
 // QueryStyles calls queryStyles: GET /query
 func (c *Client) QueryStyles(ctx context.Context, args QueryStylesArgs) error {
 	r := c.rc.NewRequest("GET", "/query")
-	if args.Q != nil {
-		r.Query("q", args.Q)
-	}
-	if args.IDs != nil {
-		r.Query("ids", args.IDs, rest.NoExplode)
-	}
-	if args.Tags != nil {
-		r.Query("tags", args.Tags)
-	}
-	if args.Space != nil {
-		r.Query("space", args.Space, rest.SpaceDelimited)
-	}
-	if args.Pipe != nil {
-		r.Query("pipe", args.Pipe, rest.PipeDelimited)
-	}
-	if args.Filter != nil {
-		r.Query("filter", args.Filter, rest.DeepObject)
-	}
-	if args.Point != nil {
-		r.Query("point", args.Point)
-	}
-	if args.PointFlat != nil {
-		r.Query("pointFlat", args.PointFlat, rest.NoExplode)
-	}
-	if args.Path != nil {
-		r.Query("path", args.Path, rest.AllowReserved)
-	}
-	if args.When != nil {
-		r.Query("when", args.When)
-	}
+	r.Query("q", args.Q)
+	r.Query("ids", args.IDs, rest.NoExplode)
+	r.Query("tags", args.Tags)
+	r.Query("space", args.Space, rest.SpaceDelimited)
+	r.Query("pipe", args.Pipe, rest.PipeDelimited)
+	r.Query("filter", args.Filter, rest.DeepObject)
+	r.Query("point", args.Point)
+	r.Query("pointFlat", args.PointFlat, rest.NoExplode)
+	r.Query("path", args.Path, rest.AllowReserved)
+	r.Query("when", args.When)
 	resp, err := r.Send(ctx)
 	if err != nil {
 		return err
@@ -159,13 +139,9 @@ func (c *Client) QueryStyles(ctx context.Context, args QueryStylesArgs) error {
 func (c *Client) HeaderAndCookieStyles(ctx context.Context, args HeaderAndCookieStylesArgs) error {
 	r := c.rc.NewRequest("GET", "/headers")
 	r.Header("X-Ids", args.XIDs)
-	if args.XPoint != nil {
-		r.Header("X-Point", args.XPoint, rest.Explode)
-	}
+	r.Header("X-Point", args.XPoint, rest.Explode)
 	r.Cookie("session", args.Session)
-	if args.Prefs != nil {
-		r.Cookie("prefs", args.Prefs, rest.NoExplode)
-	}
+	r.Cookie("prefs", args.Prefs, rest.NoExplode)
 	resp, err := r.Send(ctx)
 	if err != nil {
 		return err

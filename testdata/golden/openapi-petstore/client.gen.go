@@ -179,15 +179,9 @@ var _ Service = (*Client)(nil)
 // GET /pets
 func (c *Client) ListPets(ctx context.Context, args ListPetsArgs) (Pets, error) {
 	r := c.rc.NewRequest("GET", "/pets")
-	if args.Limit != nil {
-		r.Query("limit", args.Limit)
-	}
-	if args.Status != nil {
-		r.Query("status", args.Status)
-	}
-	if args.XRequestID != nil {
-		r.Header("X-Request-ID", args.XRequestID)
-	}
+	r.Query("limit", args.Limit)
+	r.Query("status", args.Status)
+	r.Header("X-Request-ID", args.XRequestID)
 	r.Security("api_key")
 	var out Pets
 	resp, err := r.Send(ctx)
@@ -259,9 +253,7 @@ func (c *Client) ShowPetByID(ctx context.Context, args ShowPetByIDArgs) (Pet, er
 func (c *Client) UpdatePet(ctx context.Context, args UpdatePetArgs) (Pet, error) {
 	r := c.rc.NewRequest("PATCH", "/pets/{petId}")
 	r.Path("petId", args.PetID)
-	if args.DryRun != nil {
-		r.Query("dryRun", args.DryRun)
-	}
+	r.Query("dryRun", args.DryRun)
 	if args.Name != nil {
 		r.BodyField("name", args.Name)
 	}

@@ -190,9 +190,7 @@ func (c *Client) ListItemsWithHeaders(ctx context.Context, args ListItemsArgs) (
 	if args.XTrace != nil {
 		r.Header("X-Trace", rest.JSONContent(args.XTrace))
 	}
-	if args.Limit != nil {
-		r.Query("limit", args.Limit)
-	}
+	r.Query("limit", args.Limit)
 	var out ListItemsResponse
 	resp, err := r.Send(ctx)
 	if err != nil {

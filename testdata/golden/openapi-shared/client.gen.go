@@ -94,9 +94,7 @@ var _ Service = (*Client)(nil)
 // GET /directory/deletedItems/users
 func (c *Client) ListDeletedDirectoryUsers(ctx context.Context, args ListDeletedDirectoryUsersArgs) ([]User, error) {
 	r := c.rc.NewRequest("GET", "/directory/deletedItems/users")
-	if args.Select != nil {
-		r.Query("$select", args.Select)
-	}
+	r.Query("$select", args.Select)
 	var out []User
 	resp, err := r.Send(ctx)
 	if err != nil {
@@ -117,15 +115,9 @@ func (c *Client) ListDeletedDirectoryUsers(ctx context.Context, args ListDeleted
 // ListUsers calls listUsers: GET /users
 func (c *Client) ListUsers(ctx context.Context, args ListUsersArgs) ([]User, error) {
 	r := c.rc.NewRequest("GET", "/users")
-	if args.Top != nil {
-		r.Query("$top", args.Top)
-	}
-	if args.Orderby != nil {
-		r.Query("$orderby", args.Orderby)
-	}
-	if args.Select != nil {
-		r.Query("$select", args.Select)
-	}
+	r.Query("$top", args.Top)
+	r.Query("$orderby", args.Orderby)
+	r.Query("$select", args.Select)
 	var out []User
 	resp, err := r.Send(ctx)
 	if err != nil {
@@ -220,12 +212,8 @@ func (c *Client) UpdateUser(ctx context.Context, args UpdateUserArgs) error {
 func (c *Client) ListGroupMembers(ctx context.Context, args ListGroupMembersArgs) ([]User, error) {
 	r := c.rc.NewRequest("GET", "/groups/{group-id}/members")
 	r.Path("group-id", args.GroupID)
-	if args.Orderby != nil {
-		r.Query("$orderby", args.Orderby)
-	}
-	if args.Select != nil {
-		r.Query("$select", args.Select)
-	}
+	r.Query("$orderby", args.Orderby)
+	r.Query("$select", args.Select)
 	var out []User
 	resp, err := r.Send(ctx)
 	if err != nil {
@@ -264,12 +252,8 @@ func (c *Client) AddGroupMember(ctx context.Context, args AddGroupMemberArgs) er
 // ListGroups calls listGroups: GET /groups
 func (c *Client) ListGroups(ctx context.Context, args ListGroupsArgs) ([]Group, error) {
 	r := c.rc.NewRequest("GET", "/groups")
-	if args.Orderby != nil {
-		r.Query("$orderby", args.Orderby)
-	}
-	if args.Select != nil {
-		r.Query("$select", args.Select)
-	}
+	r.Query("$orderby", args.Orderby)
+	r.Query("$select", args.Select)
 	var out []Group
 	resp, err := r.Send(ctx)
 	if err != nil {
@@ -290,9 +274,7 @@ func (c *Client) ListGroups(ctx context.Context, args ListGroupsArgs) ([]Group, 
 // InviteUser calls inviteUser: POST /invitations
 func (c *Client) InviteUser(ctx context.Context, args InviteUserArgs) error {
 	r := c.rc.NewRequest("POST", "/invitations")
-	if args.User != nil {
-		r.Query("user", args.User)
-	}
+	r.Query("user", args.User)
 	sendUser(r, &args.InviteUserArgsBody)
 	r.ObjectBody(true)
 	resp, err := r.Send(ctx)

@@ -104,12 +104,8 @@ type ListIssuesResponse struct {
 func (c *Client) ListIssuesWithHeaders(ctx context.Context, args ListIssuesArgs) (ListIssuesResponse, error) {
 	r := c.rc.NewRequest("GET", "/repos/{owner}/issues")
 	r.Path("owner", args.Owner)
-	if args.PerPage != nil {
-		r.Query("per_page", args.PerPage)
-	}
-	if args.Page != nil {
-		r.Query("page", args.Page)
-	}
+	r.Query("per_page", args.PerPage)
+	r.Query("page", args.Page)
 	var out ListIssuesResponse
 	resp, err := r.Send(ctx)
 	if err != nil {
@@ -164,12 +160,8 @@ func (c *Client) ListIssuesAll(ctx context.Context, args ListIssuesArgs) iter.Se
 // GET /events
 func (c *Client) ListEvents(ctx context.Context, args ListEventsArgs) (ListEventsResult, error) {
 	r := c.rc.NewRequest("GET", "/events")
-	if args.Cursor != nil {
-		r.Query("cursor", args.Cursor)
-	}
-	if args.Limit != nil {
-		r.Query("limit", args.Limit)
-	}
+	r.Query("cursor", args.Cursor)
+	r.Query("limit", args.Limit)
 	var out ListEventsResult
 	resp, err := r.Send(ctx)
 	if err != nil {
@@ -214,12 +206,8 @@ func (c *Client) ListEventsAll(ctx context.Context, args ListEventsArgs) iter.Se
 // GET /charges
 func (c *Client) ListCharges(ctx context.Context, args ListChargesArgs) (ListChargesResult, error) {
 	r := c.rc.NewRequest("GET", "/charges")
-	if args.StartingAfter != nil {
-		r.Query("starting_after", args.StartingAfter)
-	}
-	if args.Limit != nil {
-		r.Query("limit", args.Limit)
-	}
+	r.Query("starting_after", args.StartingAfter)
+	r.Query("limit", args.Limit)
 	var out ListChargesResult
 	resp, err := r.Send(ctx)
 	if err != nil {
@@ -267,9 +255,7 @@ func (c *Client) ListChargesAll(ctx context.Context, args ListChargesArgs) iter.
 // POST /charges
 func (c *Client) CreateCharge(ctx context.Context, args CreateChargeArgs) (Charge, error) {
 	r := c.rc.NewRequest("POST", "/charges")
-	if args.IdempotencyKey != nil {
-		r.Header("Idempotency-Key", args.IdempotencyKey)
-	}
+	r.Header("Idempotency-Key", args.IdempotencyKey)
 	r.BodyField("amount", args.Amount)
 	r.ObjectBody(true)
 	r.Idempotency("Idempotency-Key")

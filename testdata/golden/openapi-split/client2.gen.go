@@ -55,12 +55,8 @@ func (c *Client) CreatePayout(ctx context.Context) error {
 // GET /users
 func (c *Client) ListUsers(ctx context.Context, args ListUsersArgs) (ListUsersResult, error) {
 	r := c.rc.NewRequest("GET", "/users")
-	if args.Page != nil {
-		r.Query("page", args.Page)
-	}
-	if args.PerPage != nil {
-		r.Query("per_page", args.PerPage)
-	}
+	r.Query("page", args.Page)
+	r.Query("per_page", args.PerPage)
 	var out ListUsersResult
 	resp, err := r.Send(ctx)
 	if err != nil {
@@ -106,12 +102,8 @@ func (c *Client) ListUsersAll(ctx context.Context, args ListUsersArgs) iter.Seq2
 // GET /logs
 func (c *Client) ListLogs(ctx context.Context, args ListLogsArgs) (ListLogsResult, error) {
 	r := c.rc.NewRequest("GET", "/logs")
-	if args.Offset != nil {
-		r.Query("offset", args.Offset)
-	}
-	if args.Limit != nil {
-		r.Query("limit", args.Limit)
-	}
+	r.Query("offset", args.Offset)
+	r.Query("limit", args.Limit)
 	var out ListLogsResult
 	resp, err := r.Send(ctx)
 	if err != nil {

@@ -15,12 +15,8 @@ import (
 // GET /books
 func (c *Client) ListBooks(ctx context.Context, args ListBooksArgs) (ListBooksResult, error) {
 	r := c.rc.NewRequest("GET", "/books")
-	if args.PageToken != nil {
-		r.Query("pageToken", args.PageToken)
-	}
-	if args.PageSize != nil {
-		r.Query("pageSize", args.PageSize)
-	}
+	r.Query("pageToken", args.PageToken)
+	r.Query("pageSize", args.PageSize)
 	var out ListBooksResult
 	resp, err := r.Send(ctx)
 	if err != nil {
@@ -65,9 +61,7 @@ func (c *Client) ListBooksAll(ctx context.Context, args ListBooksArgs) iter.Seq2
 // GET /widgets
 func (c *Client) ListWidgets(ctx context.Context, args ListWidgetsArgs) (ListWidgetsResult, error) {
 	r := c.rc.NewRequest("GET", "/widgets")
-	if args.After != nil {
-		r.Query("after", args.After)
-	}
+	r.Query("after", args.After)
 	var out ListWidgetsResult
 	resp, err := r.Send(ctx)
 	if err != nil {
@@ -114,9 +108,7 @@ func (c *Client) ListWidgetsAll(ctx context.Context, args ListWidgetsArgs) iter.
 // GET /gadgets
 func (c *Client) ListGadgets(ctx context.Context, args ListGadgetsArgs) (ListGadgetsResult, error) {
 	r := c.rc.NewRequest("GET", "/gadgets")
-	if args.Since != nil {
-		r.Query("since", args.Since)
-	}
+	r.Query("since", args.Since)
 	var out ListGadgetsResult
 	resp, err := r.Send(ctx)
 	if err != nil {
@@ -163,9 +155,7 @@ func (c *Client) ListGadgetsAll(ctx context.Context, args ListGadgetsArgs) iter.
 // GET /tickets
 func (c *Client) ListTickets(ctx context.Context, args ListTicketsArgs) (ListTicketsResult, error) {
 	r := c.rc.NewRequest("GET", "/tickets")
-	if args.P != nil {
-		r.Query("p", args.P)
-	}
+	r.Query("p", args.P)
 	var out ListTicketsResult
 	resp, err := r.Send(ctx)
 	if err != nil {

@@ -15,9 +15,7 @@ import (
 // GET /orders
 func (c *Client) ListOrders(ctx context.Context, args ListOrdersArgs) (ListOrdersResult, error) {
 	r := c.rc.NewRequest("GET", "/orders")
-	if args.From != nil {
-		r.Query("from", args.From)
-	}
+	r.Query("from", args.From)
 	var out ListOrdersResult
 	resp, err := r.Send(ctx)
 	if err != nil {
@@ -62,12 +60,8 @@ func (c *Client) ListOrdersAll(ctx context.Context, args ListOrdersArgs) iter.Se
 // GET /invoices
 func (c *Client) ListInvoices(ctx context.Context, args ListInvoicesArgs) (ListInvoicesResult, error) {
 	r := c.rc.NewRequest("GET", "/invoices")
-	if args.Start != nil {
-		r.Query("start", args.Start)
-	}
-	if args.Size != nil {
-		r.Query("size", args.Size)
-	}
+	r.Query("start", args.Start)
+	r.Query("size", args.Size)
 	var out ListInvoicesResult
 	resp, err := r.Send(ctx)
 	if err != nil {

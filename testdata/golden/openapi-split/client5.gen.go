@@ -15,12 +15,8 @@ import (
 // GET /mixed
 func (c *Client) ListMixed(ctx context.Context, args ListMixedArgs) (ListMixedResult, error) {
 	r := c.rc.NewRequest("GET", "/mixed")
-	if args.Cursor != nil {
-		r.Query("cursor", args.Cursor)
-	}
-	if args.Page != nil {
-		r.Query("page", args.Page)
-	}
+	r.Query("cursor", args.Cursor)
+	r.Query("page", args.Page)
 	var out ListMixedResult
 	resp, err := r.Send(ctx)
 	if err != nil {
@@ -41,9 +37,7 @@ func (c *Client) ListMixed(ctx context.Context, args ListMixedArgs) (ListMixedRe
 // GET /pairs
 func (c *Client) ListPairs(ctx context.Context, args ListPairsArgs) (ListPairsResult, error) {
 	r := c.rc.NewRequest("GET", "/pairs")
-	if args.Page != nil {
-		r.Query("page", args.Page)
-	}
+	r.Query("page", args.Page)
 	var out ListPairsResult
 	resp, err := r.Send(ctx)
 	if err != nil {

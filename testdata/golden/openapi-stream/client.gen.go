@@ -158,9 +158,7 @@ func (c *Client) Chat(ctx context.Context, args ChatArgs, emit func(Chunk) error
 func (c *Client) TailLogsSeq(ctx context.Context, args TailLogsArgs) iter.Seq2[TailLogsResult, error] {
 	r := c.rc.NewRequest("GET", "/logs/{service}")
 	r.Path("service", args.Service)
-	if args.Since != nil {
-		r.Query("since", args.Since)
-	}
+	r.Query("since", args.Since)
 	return rest.StreamResponse[TailLogsResult](ctx, r, "application/x-ndjson", rest.StreamNDJSON, func(resp *rest.Response) error {
 		return rest.NewAPIError[Error](resp)
 	})

@@ -125,18 +125,10 @@ var _ Service = (*Client)(nil)
 // GET /orders
 func (c *Client) FindOrders(ctx context.Context, args FindOrdersArgs) ([]Order, error) {
 	r := c.rc.NewRequest("GET", "/orders")
-	if args.Status != nil {
-		r.Query("status", args.Status, rest.NoExplode)
-	}
-	if args.IDs != nil {
-		r.Query("ids", args.IDs)
-	}
-	if args.Tags != nil {
-		r.Query("tags", args.Tags, rest.PipeDelimited)
-	}
-	if args.Limit != nil {
-		r.Query("limit", args.Limit)
-	}
+	r.Query("status", args.Status, rest.NoExplode)
+	r.Query("ids", args.IDs)
+	r.Query("tags", args.Tags, rest.PipeDelimited)
+	r.Query("limit", args.Limit)
 	r.Security("key")
 	var out []Order
 	resp, err := r.Send(ctx)
@@ -160,9 +152,7 @@ func (c *Client) FindOrders(ctx context.Context, args FindOrdersArgs) ([]Order, 
 // PlaceOrder calls placeOrder: POST /orders
 func (c *Client) PlaceOrder(ctx context.Context, args PlaceOrderArgs) (Order, error) {
 	r := c.rc.NewRequest("POST", "/orders")
-	if args.XTrace != nil {
-		r.Header("X-Trace", args.XTrace)
-	}
+	r.Header("X-Trace", args.XTrace)
 	r.BodyField("item", args.Item)
 	r.BodyField("quantity", args.Quantity)
 	if args.Status != nil || args.StatusNull {
