@@ -231,7 +231,7 @@ func weightedDocument(big, small int) []byte {
 	schemas, args := obj{}, obj{}
 	for i := range big {
 		props := obj{}
-		for j := range 150 {
+		for j := range 250 {
 			props[fmt.Sprintf("field%03d", j)] = obj{"type": "string", "maxLength": 40, "description": fmt.Sprintf("Field %d of big %d.\nIt says so on two lines.", j, i)}
 		}
 		name := fmt.Sprintf("Big%d", i)

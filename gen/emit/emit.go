@@ -353,6 +353,8 @@ func structDecoder(t *model.Type) []jen.Code {
 		if ptr := scalarPtrRead(fl.Type); fl.Pointer && ptr != nil && !fl.JSONText {
 			// x.F = d.StringPtr(): nil for null
 			dec = []jen.Code{target.Clone().Op("=").Add(ptr)}
+		} else if opt := optionalRead(fl); opt != nil {
+			dec = opt
 		} else if fl.Pointer {
 			// if !d.IsNull() { var v T; …; x.F = &v }
 			dec = append(append([]jen.Code{jen.Var().Id("v").Add(goType(fl.Type))}, decodeValue(fl.Type, jen.Id("v"), "", 1)...),
@@ -399,6 +401,51 @@ func structDecoder(t *model.Type) []jen.Code {
 			jen.Id(decoderOf(embedded.Type.Named)).Call(jen.Id("d"), jen.Op("&").Id("x").Dot(embedded.Name))))
 	}
 	return body
+}
+
+// optionalRead renders the one statement that decodes the optional member
+// fl whose null means absent with a runtime helper (null leaves the field
+// as it is), or nil when fl has none:
+//
+//	runtime.Ptr(d, &x.F, decodeT)                  // *T of a named type, *time.Time, …
+//	if v, ok := d.OptInt(&x.F); ok { checks }       // *int64, *float64, *string with checks
+//	runtime.OptionalSlice(d, &x.F, decodeE)         // []E of a named type
+//	if runtime.OptionalSlice(d, &x.F, decodeE) { checks }
+func optionalRead(fl *model.Field) []jen.Code {
+	r := fl.Type
+	if fl.JSONText || fl.Required && !fl.Pointer {
+		return nil
+	}
+	target := jen.Id("x").Dot(fl.Name)
+	switch {
+	case fl.Pointer && r.Kind == model.RefNamed && aliasTarget(r.Named) == nil && decoderOf(r.Named) != "":
+		return []jen.Code{rt("Ptr").Call(jen.Id("d"), jen.Op("&").Add(target), jen.Id(decoderOf(r.Named)))}
+	case fl.Pointer && (r.Kind == model.RefTime || r.Kind == model.RefBytes || r.Kind == model.RefRaw):
+		return []jen.Code{rt("Ptr").Call(jen.Id("d"), jen.Op("&").Add(target), oaDecoder(r))}
+	case fl.Pointer && r.Check != nil && (r.Bits == 0 || r.Bits == 64) && !r.Unsigned && optReads[r.Kind] != "":
+		// The checks read the value as the scalar decoder gave it.
+		return []jen.Code{jen.If(jen.List(jen.Id("v"), jen.Id("ok")).Op(":=").Id("d").Dot(optReads[r.Kind]).Call(jen.Op("&").Add(target)), jen.Id("ok")).Block(
+			checkValue(r, jen.Id("v")))}
+	case !fl.Pointer && r.Kind == model.RefSlice && sliceDecoder(r) != "":
+		call := rt("OptionalSlice").Call(jen.Id("d"), jen.Op("&").Add(target), jen.Id(sliceDecoder(r)))
+		if r.Check == nil {
+			return []jen.Code{call}
+		}
+		return []jen.Code{jen.If(call).Block(checkItems(r, target))}
+	}
+	return nil
+}
+
+// optReads are the Decoder methods that read an optional scalar with checks.
+var optReads = map[model.RefKind]string{model.RefInt: "OptInt", model.RefFloat: "OptFloat", model.RefString: "OptString"}
+
+// sliceDecoder is the decoder of the elements of the slice r when
+// runtime.Slice decodes it (elements of a named type), "" otherwise.
+func sliceDecoder(r *model.TypeRef) string {
+	if e := r.Elem; e.Kind == model.RefNamed && aliasTarget(e.Named) == nil {
+		return decoderOf(e.Named)
+	}
+	return ""
 }
 
 // scalarPtrRead is the Decoder call that reads an optional scalar of r's kind
@@ -494,10 +541,10 @@ func decodeValue(r *model.TypeRef, target *jen.Statement, named string, depth in
 		//	for d.NextItem() { var e E; …; target = append(target, e) }
 		// }
 		// (the Decoder follows the element index for the paths of violations)
-		if e := r.Elem; named == "" && e.Kind == model.RefNamed && aliasTarget(e.Named) == nil && decoderOf(e.Named) != "" {
+		if dec := sliceDecoder(r); named == "" && dec != "" {
 			// runtime.Slice(d, &target, decodeE), or
 			// if runtime.Slice(d, &target, decodeE) { checks }
-			call := rt("Slice").Call(jen.Id("d"), addr(target), jen.Id(decoderOf(e.Named)))
+			call := rt("Slice").Call(jen.Id("d"), addr(target), jen.Id(dec))
 			if r.Check == nil {
 				return []jen.Code{call}
 			}

@@ -24,14 +24,19 @@ func oaGoType(r *model.TypeRef) *jen.Statement {
 
 // oaDecodeValue decodes a value of a format kind: runtime.DecodeTime(d, &target).
 func oaDecodeValue(r *model.TypeRef, target *jen.Statement) []jen.Code {
-	fn := "DecodeRaw"
+	return []jen.Code{oaDecoder(r).Call(jen.Id("d"), addr(target.Clone()))}
+}
+
+// oaDecoder is the runtime's decoder of a time, bytes or raw value:
+// runtime.DecodeTime, DecodeBytes or DecodeRaw.
+func oaDecoder(r *model.TypeRef) *jen.Statement {
 	switch r.Kind {
 	case model.RefTime:
-		fn = "DecodeTime"
+		return rt("DecodeTime")
 	case model.RefBytes:
-		fn = "DecodeBytes"
+		return rt("DecodeBytes")
 	}
-	return []jen.Code{rt(fn).Call(jen.Id("d"), addr(target.Clone()))}
+	return rt("DecodeRaw")
 }
 
 // aliasTarget returns the type an alias chain ends at when that is not a named

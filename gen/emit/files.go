@@ -356,8 +356,8 @@ func chunkCount(each []int, limit int) int {
 // typeLines estimates the lines of a type's declarations in a types file,
 // so that Split.Types bounds the files whatever their types' shape: the
 // type's doc comment and declaration; a struct's fields, each a line and
-// its doc comment, and with a decoder its case (two lines, six for a value
-// another decoder decodes, nine for one it checks); an enum's values, a
+// its doc comment, and with a decoder its case (two lines, four for a value
+// it checks, nine for an array or a map it loops over); an enum's values, a
 // line each; a union's variants, ten lines each. Within 10 % of the
 // formatted lines of GitHub's and EC2's types files (a count of fields,
 // values and variants, each worth one, made files of 2,000 to 30,000
@@ -400,9 +400,9 @@ func typeLines(t *model.Type) int {
 		switch r := f.Type; {
 		case r == nil:
 		case r.Check != nil:
-			n += 7
-		case r.Kind == model.RefSlice || r.Kind == model.RefMap || r.Kind == model.RefNamed:
-			n += 4
+			n += 2 // if v, ok := d.OptInt(&x.F); ok { check }
+		case r.Kind == model.RefMap || r.Kind == model.RefSlice && sliceDecoder(r) == "":
+			n += 7 // a loop of its own
 		}
 	}
 	if required {

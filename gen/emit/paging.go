@@ -33,14 +33,20 @@ func emitPagingMethod(f *jen.File, fn *model.Function) {
 		params = append(params, jen.Id("args").Id(fn.Args.Name))
 	}
 	body, pager := pagerCode(fn, jen.Id("c").Dot(fn.GoName), false)
-	if m := pg.MaxItems; m != nil && m.Pointer {
+	switch m := pg.MaxItems; {
+	case m != nil && isInt64Ptr(m):
+		// return rest.TakeAtMost(rest.Cursors(ctx, fetch), args.MaxItems)
+		body = append(body, jen.Return(restQ("TakeAtMost").Call(pager, jen.Id("args").Dot(m.Name))))
+	case m != nil && m.Pointer:
 		// if args.MaxItems != nil {
 		//	return rest.Take(rest.Cursors(ctx, fetch), int(*args.MaxItems))
 		// }
 		body = append(body, jen.If(jen.Id("args").Dot(m.Name).Op("!=").Nil()).Block(
-			jen.Return(restQ("Take").Call(pager, jen.Int().Call(jen.Op("*").Id("args").Dot(m.Name))))))
+			jen.Return(restQ("Take").Call(pager, jen.Int().Call(jen.Op("*").Id("args").Dot(m.Name))))),
+			jen.Return(pager))
+	default:
+		body = append(body, jen.Return(pager))
 	}
-	body = append(body, jen.Return(pager))
 	f.Add(funcDoc(pg.Method, fn.Name, pagingDoc(fn))).Func().Params(jen.Id("c").Op("*").Id("Client")).Id(pg.Method).Params(params...).
 		Qual(iterPath, "Seq2").Types(goType(pg.Item), jen.Error()).Block(body...)
 	f.Line()
@@ -88,6 +94,12 @@ func pagerCode(fn *model.Function, method *jen.Statement, keepLast bool) ([]jen.
 	if keepLast {
 		fetch = append(fetch, jen.Id("last").Op("=").Id("out"))
 	}
+	if lit := pageLiteral(pg, page); lit != nil {
+		// return rest.Page[Item]{Items: out.Data, Next: rest.Text(out.NextCursor)}, err
+		fetch = append(fetch, jen.Return(lit, jen.Err()))
+		return append(before,
+			jen.Id("fetch").Op(":=").Func().Params(fetchParams...).Params(page.Clone(), jen.Error()).Block(fetch...)), pager
+	}
 	fetch = append(fetch,
 		jen.Var().Id("p").Add(page.Clone()),
 		pathDo(pg.Items, true, func(v *jen.Statement) jen.Code { return jen.Id("p").Dot("Items").Op("=").Add(v) }),
@@ -133,21 +145,26 @@ func pagerCode(fn *model.Function, method *jen.Statement, keepLast bool) ([]jen.
 //	}
 func emitGather(f *jen.File, fn *model.Function) {
 	pg := fn.HTTP.Paging
-	body := []jen.Code{jen.Id("limit").Op(":=").Lit(int(pg.MaxItemsDefault))}
-	if m := pg.MaxItems; m != nil {
-		v := jen.Id("args").Dot(m.Name)
-		if m.Pointer {
-			body = append(body, jen.If(jen.Id("args").Dot(m.Name).Op("!=").Nil()).Block(
-				jen.Id("limit").Op("=").Int().Call(jen.Op("*").Add(v))))
-		} else {
-			body = append(body, jen.Id("limit").Op("=").Int().Call(v))
-		}
+	var body []jen.Code
+	// rest.Limit(args.MaxItems, 100), or limit: the bound on the items
+	var limit jen.Code = jen.Id("limit")
+	switch m := pg.MaxItems; {
+	case m != nil && isInt64Ptr(m):
+		limit = restQ("Limit").Call(jen.Id("args").Dot(m.Name), jen.Lit(int(pg.MaxItemsDefault)))
+	case m != nil && m.Pointer:
+		body = append(body, jen.Id("limit").Op(":=").Lit(int(pg.MaxItemsDefault)),
+			jen.If(jen.Id("args").Dot(m.Name).Op("!=").Nil()).Block(
+				jen.Id("limit").Op("=").Int().Call(jen.Op("*").Id("args").Dot(m.Name))))
+	case m != nil:
+		limit = jen.Int().Call(jen.Id("args").Dot(m.Name))
+	default:
+		limit = jen.Lit(int(pg.MaxItemsDefault))
 	}
 	body = append(body, jen.Var().Id("last").Add(goType(fn.Result)))
 	decl, pager := pagerCode(fn, jen.Id("t").Dot("svc").Dot(fn.GoName), true)
 	body = append(body, decl...)
 	body = append(body,
-		jen.List(jen.Id("items"), jen.Err()).Op(":=").Add(restQ("Gather")).Call(pager, jen.Id("limit")),
+		jen.List(jen.Id("items"), jen.Err()).Op(":=").Add(restQ("Gather")).Call(pager, limit),
 		jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Id("last"), jen.Err())),
 		pathSet(pg.Items, jen.Id("items")),
 		jen.Return(jen.Id("last"), jen.Nil()),
@@ -161,6 +178,13 @@ func emitGather(f *jen.File, fn *model.Function) {
 	f.Add(comment(doc)).Func().Params(jen.Id("t").Op("*").Id("Tool")).Id(pg.Gather).Params(params...).
 		Params(goType(fn.Result), jen.Error()).Block(body...)
 	f.Line()
+}
+
+// isInt64Ptr reports whether the field f is an *int64 (rest.Limit and
+// TakeAtMost read it).
+func isInt64Ptr(f *model.Field) bool {
+	t := f.Type
+	return f.Pointer && t.Kind == model.RefInt && !t.Unsigned && (t.Bits == 0 || t.Bits == 64)
 }
 
 // pathSet sets the items at path from last to v, when the structs on the
@@ -258,6 +282,42 @@ func firstCounter(pg *model.Paging) []jen.Code {
 	return []jen.Code{jen.Id("first").Op(":=").Int64().Call(jen.Lit(int(pg.FirstPage))),
 		jen.If(jen.Id("args").Dot(f.Name).Op("!=").Nil()).Block(
 			jen.Id("first").Op("=").Int64().Call(jen.Op("*").Id("args").Dot(f.Name)))}
+}
+
+// pageLiteral renders the page a fetch function returns as one composite
+// literal, when no value on the paths of its items, next page and has_more
+// needs a guard against a nil pointer and no item gives the cursor; nil
+// otherwise:
+//
+//	rest.Page[Item]{Items: out.Data, Next: rest.Text(out.NextCursor), HasMore: rest.Bool(out.HasMore)}
+func pageLiteral(pg *model.Paging, page *jen.Statement) jen.Code {
+	if pg.ItemCursor != nil || guarded(pg.Items, true) || guarded(pg.Next, false) || guarded(pg.HasMore, false) {
+		return nil
+	}
+	var fields []jen.Code
+	add := func(name string, path []*model.Field, deref bool, wrap func(jen.Code) jen.Code) {
+		if name != "Items" && len(path) == 0 {
+			return
+		}
+		var v jen.Code
+		pathDo(path, deref, func(s *jen.Statement) jen.Code { v = s; return nil })
+		fields = append(fields, jen.Id(name).Op(":").Add(wrap(v)))
+	}
+	add("Items", pg.Items, true, func(v jen.Code) jen.Code { return v })
+	add("Next", pg.Next, false, func(v jen.Code) jen.Code { return restQ("Text").Call(v) })
+	add("HasMore", pg.HasMore, false, func(v jen.Code) jen.Code { return restQ("Bool").Call(v) })
+	return page.Clone().Values(fields...)
+}
+
+// guarded reports whether the value at path needs a guard against a nil
+// pointer on the way (pathDo).
+func guarded(path []*model.Field, deref bool) bool {
+	for i, f := range path {
+		if f.Pointer && (i < len(path)-1 || deref) {
+			return true
+		}
+	}
+	return false
 }
 
 // pathDo renders do with the value at path from out, guarded against the

@@ -422,3 +422,21 @@ func Take[T any](seq iter.Seq2[T, error], n int) iter.Seq2[T, error] {
 		}
 	}
 }
+
+// Limit is the bound of a Tool's list function on the items it gathers:
+// the max_items argument when the caller gave it (max), else def.
+func Limit(max *int64, def int) int {
+	if max == nil {
+		return def
+	}
+	return int(*max)
+}
+
+// TakeAtMost is [Take] of the max_items argument of an iterator: the
+// first *max items of seq, or all of them when max is nil.
+func TakeAtMost[T any](seq iter.Seq2[T, error], max *int64) iter.Seq2[T, error] {
+	if max == nil {
+		return seq
+	}
+	return Take(seq, int(*max))
+}

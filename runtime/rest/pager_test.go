@@ -503,3 +503,38 @@ func TestGatherAndTake(t *testing.T) {
 		t.Errorf("Gather over a failing page: %d items, %v", len(got), err)
 	}
 }
+
+// TestLimitAndTakeAtMost: the max_items argument of a list function bounds
+// what the Tool gathers (its default when absent) and what the iterator
+// yields (every item when absent), fetching no page past the bound.
+func TestLimitAndTakeAtMost(t *testing.T) {
+	if got := Limit(nil, 100); got != 100 {
+		t.Errorf("Limit(nil, 100) = %d, want 100", got)
+	}
+	seven := int64(7)
+	if got := Limit(&seven, 100); got != 7 {
+		t.Errorf("Limit(7, 100) = %d, want 7", got)
+	}
+	api := &listAPI{total: 100, size: 10}
+	srv := httptest.NewServer(api)
+	defer srv.Close()
+	c := NewClient(srv.URL)
+	ctx := context.Background()
+	eleven, zero := int64(11), int64(0)
+	for _, tc := range []struct {
+		max         *int64
+		items, hits int
+	}{{nil, 100, 10}, {&eleven, 11, 2}, {&zero, 0, 0}} {
+		api.hits.Store(0)
+		n := 0
+		for _, err := range TakeAtMost(Cursors(ctx, cursorFetch(c)), tc.max) {
+			if err != nil {
+				t.Fatal(err)
+			}
+			n++
+		}
+		if n != tc.items || int(api.hits.Load()) != tc.hits {
+			t.Errorf("TakeAtMost %v: %d items in %d requests; want %d in %d", tc.max, n, api.hits.Load(), tc.items, tc.hits)
+		}
+	}
+}

@@ -80,11 +80,7 @@ func decodeListPetsArgs(d *runtime.Decoder, x *ListPetsArgs) {
 	for d.Next() {
 		switch string(d.Key()) {
 		case "status":
-			if !d.IsNull() {
-				var v PetStatus
-				decodePetStatus(d, &v)
-				x.Status = &v
-			}
+			runtime.Ptr(d, &x.Status, decodePetStatus)
 		case "limit":
 			if !d.IsNull() {
 				var v int32
@@ -121,11 +117,7 @@ func decodeAddPetArgs(d *runtime.Decoder, x *AddPetArgs) {
 				runtime.CheckLength(d, v1, 1, 64)
 			}
 		case "status":
-			if !d.IsNull() {
-				var v PetStatus
-				decodePetStatus(d, &v)
-				x.Status = &v
-			}
+			runtime.Ptr(d, &x.Status, decodePetStatus)
 		default:
 			d.Skip()
 		}

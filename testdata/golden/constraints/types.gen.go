@@ -112,138 +112,64 @@ func decodeCheckArgs(d *runtime.Decoder, x *CheckArgs) {
 				runtime.CheckLength(d, v1, 2, 5)
 			}
 		case "code":
-			if !d.IsNull() {
-				var v Code
-				decodeCode(d, &v)
-				x.Code = &v
-			}
+			runtime.Ptr(d, &x.Code, decodeCode)
 		case "email":
-			if !d.IsNull() {
-				var v string
-				if v1, ok := d.String(); ok {
-					v = v1
-					runtime.CheckFormat(d, v1, "email")
-				}
-				x.Email = &v
+			if v, ok := d.OptString(&x.Email); ok {
+				runtime.CheckFormat(d, v, "email")
 			}
 		case "when":
-			if !d.IsNull() {
-				var v string
-				if v1, ok := d.String(); ok {
-					v = v1
-					runtime.CheckFormat(d, v1, "date-time")
-				}
-				x.When = &v
+			if v, ok := d.OptString(&x.When); ok {
+				runtime.CheckFormat(d, v, "date-time")
 			}
 		case "day":
-			if !d.IsNull() {
-				var v string
-				if v1, ok := d.String(); ok {
-					v = v1
-					runtime.CheckFormat(d, v1, "date")
-				}
-				x.Day = &v
+			if v, ok := d.OptString(&x.Day); ok {
+				runtime.CheckFormat(d, v, "date")
 			}
 		case "at":
-			if !d.IsNull() {
-				var v string
-				if v1, ok := d.String(); ok {
-					v = v1
-					runtime.CheckFormat(d, v1, "time")
-				}
-				x.At = &v
+			if v, ok := d.OptString(&x.At); ok {
+				runtime.CheckFormat(d, v, "time")
 			}
 		case "site":
-			if !d.IsNull() {
-				var v string
-				if v1, ok := d.String(); ok {
-					v = v1
-					runtime.CheckFormat(d, v1, "uri")
-				}
-				x.Site = &v
+			if v, ok := d.OptString(&x.Site); ok {
+				runtime.CheckFormat(d, v, "uri")
 			}
 		case "id":
-			if !d.IsNull() {
-				var v string
-				if v1, ok := d.String(); ok {
-					v = v1
-					runtime.CheckFormat(d, v1, "uuid")
-				}
-				x.ID = &v
+			if v, ok := d.OptString(&x.ID); ok {
+				runtime.CheckFormat(d, v, "uuid")
 			}
 		case "ip4":
-			if !d.IsNull() {
-				var v string
-				if v1, ok := d.String(); ok {
-					v = v1
-					runtime.CheckFormat(d, v1, "ipv4")
-				}
-				x.Ip4 = &v
+			if v, ok := d.OptString(&x.Ip4); ok {
+				runtime.CheckFormat(d, v, "ipv4")
 			}
 		case "ip6":
-			if !d.IsNull() {
-				var v string
-				if v1, ok := d.String(); ok {
-					v = v1
-					runtime.CheckFormat(d, v1, "ipv6")
-				}
-				x.Ip6 = &v
+			if v, ok := d.OptString(&x.Ip6); ok {
+				runtime.CheckFormat(d, v, "ipv6")
 			}
 		case "host":
-			if !d.IsNull() {
-				var v string
-				if v1, ok := d.String(); ok {
-					v = v1
-					runtime.CheckFormat(d, v1, "hostname")
-				}
-				x.Host = &v
+			if v, ok := d.OptString(&x.Host); ok {
+				runtime.CheckFormat(d, v, "hostname")
 			}
 		case "count":
-			if !d.IsNull() {
-				var v int64
-				if v1, ok := d.Int(); ok {
-					v = v1
-					runtime.CheckMin(d, float64(v1), 1.0, false)
-					runtime.CheckMax(d, float64(v1), 10.0, false)
-				}
-				x.Count = &v
+			if v, ok := d.OptInt(&x.Count); ok {
+				runtime.CheckMin(d, float64(v), 1.0, false)
+				runtime.CheckMax(d, float64(v), 10.0, false)
 			}
 		case "ratio":
-			if !d.IsNull() {
-				var v float64
-				if v1, ok := d.Float(); ok {
-					v = v1
-					runtime.CheckMin(d, float64(v1), 0.0, true)
-					runtime.CheckMax(d, float64(v1), 1.0, true)
-				}
-				x.Ratio = &v
+			if v, ok := d.OptFloat(&x.Ratio); ok {
+				runtime.CheckMin(d, float64(v), 0.0, true)
+				runtime.CheckMax(d, float64(v), 1.0, true)
 			}
 		case "above":
-			if !d.IsNull() {
-				var v float64
-				if v1, ok := d.Float(); ok {
-					v = v1
-					runtime.CheckMin(d, float64(v1), 0.0, true)
-				}
-				x.Above = &v
+			if v, ok := d.OptFloat(&x.Above); ok {
+				runtime.CheckMin(d, float64(v), 0.0, true)
 			}
 		case "step":
-			if !d.IsNull() {
-				var v int64
-				if v1, ok := d.Int(); ok {
-					v = v1
-					runtime.CheckMultipleOfInt(d, int64(v1), int64(5))
-				}
-				x.Step = &v
+			if v, ok := d.OptInt(&x.Step); ok {
+				runtime.CheckMultipleOfInt(d, int64(v), int64(5))
 			}
 		case "half":
-			if !d.IsNull() {
-				var v float64
-				if v1, ok := d.Float(); ok {
-					v = v1
-					runtime.CheckMultipleOf(d, float64(v1), 0.5)
-				}
-				x.Half = &v
+			if v, ok := d.OptFloat(&x.Half); ok {
+				runtime.CheckMultipleOf(d, float64(v), 0.5)
 			}
 		case "tags":
 			if !d.IsNull() {
@@ -259,10 +185,8 @@ func decodeCheckArgs(d *runtime.Decoder, x *CheckArgs) {
 				}
 			}
 		case "points":
-			if !d.IsNull() {
-				if runtime.Slice(d, &x.Points, decodePoint) {
-					runtime.CheckUniqueJSON(d, x.Points)
-				}
+			if runtime.OptionalSlice(d, &x.Points, decodePoint) {
+				runtime.CheckUniqueJSON(d, x.Points)
 			}
 		case "attrs":
 			if !d.IsNull() {
@@ -278,28 +202,14 @@ func decodeCheckArgs(d *runtime.Decoder, x *CheckArgs) {
 				}
 			}
 		case "opts":
-			if !d.IsNull() {
-				var v Opts
-				decodeOpts(d, &v)
-				x.Opts = &v
-			}
+			runtime.Ptr(d, &x.Opts, decodeOpts)
 		case "mode":
-			if !d.IsNull() {
-				var v string
-				if v1, ok := d.String(); ok {
-					v = v1
-					runtime.CheckConst(d, v1, "fast")
-				}
-				x.Mode = &v
+			if v, ok := d.OptString(&x.Mode); ok {
+				runtime.CheckConst(d, v, "fast")
 			}
 		case "version":
-			if !d.IsNull() {
-				var v int64
-				if v1, ok := d.Int(); ok {
-					v = v1
-					runtime.CheckConst(d, v1, int64(2))
-				}
-				x.Version = &v
+			if v, ok := d.OptInt(&x.Version); ok {
+				runtime.CheckConst(d, v, int64(2))
 			}
 		case "flag":
 			if !d.IsNull() {
@@ -311,11 +221,7 @@ func decodeCheckArgs(d *runtime.Decoder, x *CheckArgs) {
 				x.Flag = &v
 			}
 		case "level":
-			if !d.IsNull() {
-				var v Level
-				decodeLevel(d, &v)
-				x.Level = &v
-			}
+			runtime.Ptr(d, &x.Level, decodeLevel)
 		default:
 			d.Skip()
 		}

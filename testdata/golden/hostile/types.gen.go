@@ -33,11 +33,7 @@ func decodeNode(d *runtime.Decoder, x *Node) {
 			x.Value, _ = d.String()
 		case "next":
 			seen[0] |= 1 << 1
-			if !d.IsNull() {
-				var v Node
-				decodeNode(d, &v)
-				x.Next = &v
-			}
+			runtime.Ptr(d, &x.Next, decodeNode)
 		case "children":
 			seen[0] |= 1 << 2
 			runtime.Slice(d, &x.Children, decodeNode)
@@ -62,11 +58,7 @@ func decodeA(d *runtime.Decoder, x *A) {
 		switch string(d.Key()) {
 		case "b":
 			seen[0] |= 1 << 0
-			if !d.IsNull() {
-				var v B
-				decodeB(d, &v)
-				x.B = &v
-			}
+			runtime.Ptr(d, &x.B, decodeB)
 		default:
 			d.Skip()
 		}
@@ -167,17 +159,9 @@ func decodeClientArgs2(d *runtime.Decoder, x *ClientArgs2) {
 			seen[0] |= 1 << 1
 			x.UserID2, _ = d.String()
 		case "type":
-			if !d.IsNull() {
-				var v Type
-				decodeType(d, &v)
-				x.Type = &v
-			}
+			runtime.Ptr(d, &x.Type, decodeType)
 		case "func":
-			if !d.IsNull() {
-				var v Func
-				decodeFunc(d, &v)
-				x.Func = &v
-			}
+			runtime.Ptr(d, &x.Func, decodeFunc)
 		case "":
 			x.Arg = d.BoolPtr()
 		case "名前":
@@ -199,11 +183,7 @@ func decodeClientArgs2(d *runtime.Decoder, x *ClientArgs2) {
 				}
 			}
 		case "node":
-			if !d.IsNull() {
-				var v Node
-				decodeNode(d, &v)
-				x.Node = &v
-			}
+			runtime.Ptr(d, &x.Node, decodeNode)
 		default:
 			d.Skip()
 		}

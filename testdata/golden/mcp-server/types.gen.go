@@ -54,9 +54,7 @@ func decodeNode(d *runtime.Decoder, x *Node) {
 	for d.Next() {
 		switch string(d.Key()) {
 		case "children":
-			if !d.IsNull() {
-				runtime.Slice(d, &x.Children, decodeNode)
-			}
+			runtime.OptionalSlice(d, &x.Children, decodeNode)
 		case "name":
 			seen[0] |= 1 << 0
 			x.Name, _ = d.String()
@@ -94,20 +92,11 @@ func decodeBookArgs(d *runtime.Decoder, x *BookArgs) {
 				runtime.CheckLength(d, v1, 1, -1)
 			}
 		case "address":
-			if !d.IsNull() {
-				var v Address
-				decodeAddress(d, &v)
-				x.Address = &v
-			}
+			runtime.Ptr(d, &x.Address, decodeAddress)
 		case "nights":
-			if !d.IsNull() {
-				var v int64
-				if v1, ok := d.Int(); ok {
-					v = v1
-					runtime.CheckMin(d, float64(v1), 1.0, false)
-					runtime.CheckMax(d, float64(v1), 30.0, false)
-				}
-				x.Nights = &v
+			if v, ok := d.OptInt(&x.Nights); ok {
+				runtime.CheckMin(d, float64(v), 1.0, false)
+				runtime.CheckMax(d, float64(v), 30.0, false)
 			}
 		case "note":
 			x.Note = d.StringPtr()
@@ -218,11 +207,7 @@ func decodeMeasureArgs(d *runtime.Decoder, x *MeasureArgs) {
 				d.Any(&x.Shape)
 			}
 		case "unit":
-			if !d.IsNull() {
-				var v Unit
-				decodeUnit(d, &v)
-				x.Unit = &v
-			}
+			runtime.Ptr(d, &x.Unit, decodeUnit)
 		case "value":
 			if !d.IsNull() {
 				d.Any(&x.Value)

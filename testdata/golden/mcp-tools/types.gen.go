@@ -30,13 +30,8 @@ func decodeLabel(d *runtime.Decoder, x *Label) {
 			seen[0] |= 1 << 0
 			x.Name, _ = d.String()
 		case "color":
-			if !d.IsNull() {
-				var v string
-				if v1, ok := d.String(); ok {
-					v = v1
-					runtime.CheckPattern(d, v1, pattern1)
-				}
-				x.Color = &v
+			if v, ok := d.OptString(&x.Color); ok {
+				runtime.CheckPattern(d, v, pattern1)
 			}
 		default:
 			d.Skip()
@@ -73,13 +68,9 @@ func decodeFolder(d *runtime.Decoder, x *Folder) {
 			seen[0] |= 1 << 0
 			x.Name, _ = d.String()
 		case "files":
-			if !d.IsNull() {
-				runtime.Slice(d, &x.Files, decodeFile)
-			}
+			runtime.OptionalSlice(d, &x.Files, decodeFile)
 		case "folders":
-			if !d.IsNull() {
-				runtime.Slice(d, &x.Folders, decodeFolder)
-			}
+			runtime.OptionalSlice(d, &x.Folders, decodeFolder)
 		default:
 			d.Skip()
 		}
@@ -171,11 +162,7 @@ func decodeSearchIssuesArgs(d *runtime.Decoder, x *SearchIssuesArgs) {
 				runtime.CheckLength(d, v1, 1, -1)
 			}
 		case "state":
-			if !d.IsNull() {
-				var v State
-				decodeState(d, &v)
-				x.State = &v
-			}
+			runtime.Ptr(d, &x.State, decodeState)
 		case "labels":
 			if !d.IsNull() {
 				if d.Array() {
@@ -189,29 +176,15 @@ func decodeSearchIssuesArgs(d *runtime.Decoder, x *SearchIssuesArgs) {
 				}
 			}
 		case "limit":
-			if !d.IsNull() {
-				var v int64
-				if v1, ok := d.Int(); ok {
-					v = v1
-					runtime.CheckMin(d, float64(v1), 1.0, false)
-					runtime.CheckMax(d, float64(v1), 100.0, false)
-				}
-				x.Limit = &v
+			if v, ok := d.OptInt(&x.Limit); ok {
+				runtime.CheckMin(d, float64(v), 1.0, false)
+				runtime.CheckMax(d, float64(v), 100.0, false)
 			}
 		case "sort":
-			if !d.IsNull() {
-				var v Sort
-				decodeSort(d, &v)
-				x.Sort = &v
-			}
+			runtime.Ptr(d, &x.Sort, decodeSort)
 		case "since":
-			if !d.IsNull() {
-				var v string
-				if v1, ok := d.String(); ok {
-					v = v1
-					runtime.CheckFormat(d, v1, "date-time")
-				}
-				x.Since = &v
+			if v, ok := d.OptString(&x.Since); ok {
+				runtime.CheckFormat(d, v, "date-time")
 			}
 		default:
 			d.Skip()
@@ -304,21 +277,11 @@ func decodeCreateIssueArgs(d *runtime.Decoder, x *CreateIssueArgs) {
 		case "body":
 			x.Body = d.StringPtr()
 		case "labels":
-			if !d.IsNull() {
-				runtime.Slice(d, &x.Labels, decodeLabel)
-			}
+			runtime.OptionalSlice(d, &x.Labels, decodeLabel)
 		case "priority":
-			if !d.IsNull() {
-				var v Priority
-				decodePriority(d, &v)
-				x.Priority = &v
-			}
+			runtime.Ptr(d, &x.Priority, decodePriority)
 		case "due":
-			if !d.IsNull() {
-				var v Date
-				decodeDate(d, &v)
-				x.Due = &v
-			}
+			runtime.Ptr(d, &x.Due, decodeDate)
 		default:
 			d.Skip()
 		}
@@ -408,11 +371,7 @@ func decodeConvertArgs(d *runtime.Decoder, x *ConvertArgs) {
 				d.Any(&x.Shape)
 			}
 		case "unit":
-			if !d.IsNull() {
-				var v Unit
-				decodeUnit(d, &v)
-				x.Unit = &v
-			}
+			runtime.Ptr(d, &x.Unit, decodeUnit)
 		case "scale":
 			if !d.IsNull() {
 				if d.Map() {
@@ -525,11 +484,7 @@ func decodeServiceArgs(d *runtime.Decoder, x *ServiceArgs) {
 		case "MarshalJSON":
 			x.MarshalJSON2 = d.BoolPtr()
 		case "Client":
-			if !d.IsNull() {
-				var v ServiceClient
-				decodeServiceClient(d, &v)
-				x.Client = &v
-			}
+			runtime.Ptr(d, &x.Client, decodeServiceClient)
 		default:
 			d.Skip()
 		}

@@ -140,19 +140,12 @@ func decodeGETDescribeTagsArgs(d *runtime.Decoder, x *GETDescribeTagsArgs) {
 		case "X-Amz-Signature":
 			x.XAmzSignature = d.StringPtr()
 		case "MaxResults":
-			if !d.IsNull() {
-				var v int64
-				if v1, ok := d.Int(); ok {
-					v = v1
-					runtime.CheckMin(d, float64(v1), 5.0, false)
-					runtime.CheckMax(d, float64(v1), 1000.0, false)
-				}
-				x.MaxResults = &v
+			if v, ok := d.OptInt(&x.MaxResults); ok {
+				runtime.CheckMin(d, float64(v), 5.0, false)
+				runtime.CheckMax(d, float64(v), 1000.0, false)
 			}
 		case "Filter":
-			if !d.IsNull() {
-				runtime.Slice(d, &x.Filter, decodeGETDescribeTagsFilterItem)
-			}
+			runtime.OptionalSlice(d, &x.Filter, decodeGETDescribeTagsFilterItem)
 		case "Action":
 			seen[0] |= 1 << 0
 			decodeGETDescribeTagsAction(d, &x.Action)

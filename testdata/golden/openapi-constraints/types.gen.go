@@ -47,78 +47,38 @@ func decodeCheck(d *runtime.Decoder, x *Check) {
 	for d.Next() {
 		switch string(d.Key()) {
 		case "text":
-			if !d.IsNull() {
-				var v string
-				if v1, ok := d.String(); ok {
-					v = v1
-					runtime.CheckLength(d, v1, 2, 5)
-				}
-				x.Text = &v
+			if v, ok := d.OptString(&x.Text); ok {
+				runtime.CheckLength(d, v, 2, 5)
 			}
 		case "code":
-			if !d.IsNull() {
-				var v string
-				if v1, ok := d.String(); ok {
-					v = v1
-					runtime.CheckPattern(d, v1, pattern1)
-				}
-				x.Code = &v
+			if v, ok := d.OptString(&x.Code); ok {
+				runtime.CheckPattern(d, v, pattern1)
 			}
 		case "email":
-			if !d.IsNull() {
-				var v string
-				if v1, ok := d.String(); ok {
-					v = v1
-					runtime.CheckFormat(d, v1, "email")
-				}
-				x.Email = &v
+			if v, ok := d.OptString(&x.Email); ok {
+				runtime.CheckFormat(d, v, "email")
 			}
 		case "id":
-			if !d.IsNull() {
-				var v string
-				if v1, ok := d.String(); ok {
-					v = v1
-					runtime.CheckFormat(d, v1, "uuid")
-				}
-				x.ID = &v
+			if v, ok := d.OptString(&x.ID); ok {
+				runtime.CheckFormat(d, v, "uuid")
 			}
 		case "count":
-			if !d.IsNull() {
-				var v int64
-				if v1, ok := d.Int(); ok {
-					v = v1
-					runtime.CheckMin(d, float64(v1), 1.0, false)
-					runtime.CheckMax(d, float64(v1), 10.0, false)
-				}
-				x.Count = &v
+			if v, ok := d.OptInt(&x.Count); ok {
+				runtime.CheckMin(d, float64(v), 1.0, false)
+				runtime.CheckMax(d, float64(v), 10.0, false)
 			}
 		case "ratio":
-			if !d.IsNull() {
-				var v float64
-				if v1, ok := d.Float(); ok {
-					v = v1
-					runtime.CheckMin(d, float64(v1), 0.0, true)
-					runtime.CheckMax(d, float64(v1), 1.0, true)
-				}
-				x.Ratio = &v
+			if v, ok := d.OptFloat(&x.Ratio); ok {
+				runtime.CheckMin(d, float64(v), 0.0, true)
+				runtime.CheckMax(d, float64(v), 1.0, true)
 			}
 		case "step":
-			if !d.IsNull() {
-				var v int64
-				if v1, ok := d.Int(); ok {
-					v = v1
-					runtime.CheckMultipleOfInt(d, int64(v1), int64(5))
-				}
-				x.Step = &v
+			if v, ok := d.OptInt(&x.Step); ok {
+				runtime.CheckMultipleOfInt(d, int64(v), int64(5))
 			}
 		case "half":
-			if !d.IsNull() {
-				var v float64
-				if v1, ok := d.Float(); ok {
-					v = v1
-					runtime.CheckMultipleOf(d, float64(v1), 0.5)
-				}
-				x.Half = &v
+			if v, ok := d.OptFloat(&x.Half); ok {
+				runtime.CheckMultipleOf(d, float64(v), 0.5)
 			}
 		case "tags":
 			if !d.IsNull() {
@@ -147,41 +107,17 @@ func decodeCheck(d *runtime.Decoder, x *Check) {
 				}
 			}
 		case "opts":
-			if !d.IsNull() {
-				var v CheckOpts
-				decodeCheckOpts(d, &v)
-				x.Opts = &v
-			}
+			runtime.Ptr(d, &x.Opts, decodeCheckOpts)
 		case "day":
-			if !d.IsNull() {
-				var v CheckDay
-				decodeCheckDay(d, &v)
-				x.Day = &v
-			}
+			runtime.Ptr(d, &x.Day, decodeCheckDay)
 		case "short":
-			if !d.IsNull() {
-				var v CheckShort
-				decodeCheckShort(d, &v)
-				x.Short = &v
-			}
+			runtime.Ptr(d, &x.Short, decodeCheckShort)
 		case "level":
-			if !d.IsNull() {
-				var v CheckLevel
-				decodeCheckLevel(d, &v)
-				x.Level = &v
-			}
+			runtime.Ptr(d, &x.Level, decodeCheckLevel)
 		case "mode":
-			if !d.IsNull() {
-				var v CheckMode
-				decodeCheckMode(d, &v)
-				x.Mode = &v
-			}
+			runtime.Ptr(d, &x.Mode, decodeCheckMode)
 		case "choice":
-			if !d.IsNull() {
-				var v CheckChoice
-				decodeCheckChoice(d, &v)
-				x.Choice = &v
-			}
+			runtime.Ptr(d, &x.Choice, decodeCheckChoice)
 		case "anything":
 			if !d.IsNull() {
 				runtime.DecodeRaw(d, &x.Anything)

@@ -18,17 +18,9 @@ func decodeSubscriptionScheduleAddInvoiceItemPrice067393BehaviorOptionsA(d *runt
 	for d.Next() {
 		switch string(d.Key()) {
 		case "payment_method_options_customer_balance_bank_transfer_eu_bank_transfer_country_requirements":
-			if !d.IsNull() {
-				var v PaymentMethodOptionsCustomerBalanceBankB0243ECountryRequirements
-				decodePaymentMethodOptionsCustomerBalanceBankB0243ECountryRequirements(d, &v)
-				x.PaymentMethodOptionsCustomerBalanceBankB0243ECountryRequirements = &v
-			}
+			runtime.Ptr(d, &x.PaymentMethodOptionsCustomerBalanceBankB0243ECountryRequirements, decodePaymentMethodOptionsCustomerBalanceBankB0243ECountryRequirements)
 		case "payment_method_options_customer_balance_bank_transfer_eu_bank_transfer_country_requirements_v2":
-			if !d.IsNull() {
-				var v PaymentMethodOptionsCustomerBalanceBank68363ERequirementsV2
-				decodePaymentMethodOptionsCustomerBalanceBank68363ERequirementsV2(d, &v)
-				x.PaymentMethodOptionsCustomerBalanceBank68363ERequirementsV2 = &v
-			}
+			runtime.Ptr(d, &x.PaymentMethodOptionsCustomerBalanceBank68363ERequirementsV2, decodePaymentMethodOptionsCustomerBalanceBank68363ERequirementsV2)
 		default:
 			d.Skip()
 		}
@@ -48,17 +40,9 @@ func decodeSubscriptionScheduleAddInvoiceItemPrice067526BehaviorOptionsB(d *runt
 	for d.Next() {
 		switch string(d.Key()) {
 		case "payment_method_options_customer_balance_bank_transfer_eu_bank_transfer_country_requirements":
-			if !d.IsNull() {
-				var v PaymentMethodOptionsCustomerBalanceBankB0243ECountryRequirements
-				decodePaymentMethodOptionsCustomerBalanceBankB0243ECountryRequirements(d, &v)
-				x.PaymentMethodOptionsCustomerBalanceBankB0243ECountryRequirements = &v
-			}
+			runtime.Ptr(d, &x.PaymentMethodOptionsCustomerBalanceBankB0243ECountryRequirements, decodePaymentMethodOptionsCustomerBalanceBankB0243ECountryRequirements)
 		case "payment_method_options_customer_balance_bank_transfer_eu_bank_transfer_country_requirements_v2":
-			if !d.IsNull() {
-				var v PaymentMethodOptionsCustomerBalanceBank68363ERequirementsV2
-				decodePaymentMethodOptionsCustomerBalanceBank68363ERequirementsV2(d, &v)
-				x.PaymentMethodOptionsCustomerBalanceBank68363ERequirementsV2 = &v
-			}
+			runtime.Ptr(d, &x.PaymentMethodOptionsCustomerBalanceBank68363ERequirementsV2, decodePaymentMethodOptionsCustomerBalanceBank68363ERequirementsV2)
 		default:
 			d.Skip()
 		}
@@ -123,17 +107,9 @@ func decodePostCustomersCustomerSubscriptionsF9144EMethodOptionsCardBody(d *runt
 	for d.Next() {
 		switch string(d.Key()) {
 		case "payment_method_options_customer_balance_bank_transfer_eu_bank_transfer_country_requirements":
-			if !d.IsNull() {
-				var v PaymentMethodOptionsCustomerBalanceBankB0243ECountryRequirements
-				decodePaymentMethodOptionsCustomerBalanceBankB0243ECountryRequirements(d, &v)
-				x.PaymentMethodOptionsCustomerBalanceBankB0243ECountryRequirements = &v
-			}
+			runtime.Ptr(d, &x.PaymentMethodOptionsCustomerBalanceBankB0243ECountryRequirements, decodePaymentMethodOptionsCustomerBalanceBankB0243ECountryRequirements)
 		case "nested_payment_method_options_customer_balance_bank_transfer_eu_bank_transfer_country_requirements":
-			if !d.IsNull() {
-				var v NestedPaymentMethodOptionsCustomer66D8F5CountryRequirements
-				decodeNestedPaymentMethodOptionsCustomer66D8F5CountryRequirements(d, &v)
-				x.NestedPaymentMethodOptionsCustomer66D8F5CountryRequirements = &v
-			}
+			runtime.Ptr(d, &x.NestedPaymentMethodOptionsCustomer66D8F5CountryRequirements, decodeNestedPaymentMethodOptionsCustomer66D8F5CountryRequirements)
 		default:
 			d.Skip()
 		}
@@ -181,11 +157,7 @@ func decodePostCustomersCustomerSubscriptionsF9144EMethodOptionsCardArgs(d *runt
 			seen[0] |= 1 << 0
 			x.PaymentMethodOptionsCustomerBalanceBankB0243ECountryRequirements, _ = d.String()
 		case "body":
-			if !d.IsNull() {
-				var v PostCustomersCustomerSubscriptionsF9144EMethodOptionsCardBody
-				decodePostCustomersCustomerSubscriptionsF9144EMethodOptionsCardBody(d, &v)
-				x.Body = &v
-			}
+			runtime.Ptr(d, &x.Body, decodePostCustomersCustomerSubscriptionsF9144EMethodOptionsCardBody)
 		default:
 			d.Skip()
 		}

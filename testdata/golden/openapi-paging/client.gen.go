@@ -145,14 +145,9 @@ func (c *Client) ListIssues(ctx context.Context, args ListIssuesArgs) ([]Issue, 
 func (c *Client) ListIssuesAll(ctx context.Context, args ListIssuesArgs) iter.Seq2[Issue, error] {
 	fetch := func(ctx context.Context) (rest.Page[Issue], error) {
 		out, err := c.ListIssues(ctx, args)
-		var p rest.Page[Issue]
-		p.Items = out
-		return p, err
+		return rest.Page[Issue]{Items: out}, err
 	}
-	if args.MaxItems != nil {
-		return rest.Take(rest.Links(ctx, fetch), int(*args.MaxItems))
-	}
-	return rest.Links(ctx, fetch)
+	return rest.TakeAtMost(rest.Links(ctx, fetch), args.MaxItems)
 }
 
 // ListEvents lists events (a next_cursor sent back as cursor)
@@ -190,15 +185,9 @@ func (c *Client) ListEventsAll(ctx context.Context, args ListEventsArgs) iter.Se
 			a.Cursor = rest.Ptr(cursor)
 		}
 		out, err := c.ListEvents(ctx, a)
-		var p rest.Page[Event]
-		p.Items = out.Data
-		p.Next = rest.Text(out.NextCursor)
-		return p, err
+		return rest.Page[Event]{Items: out.Data, Next: rest.Text(out.NextCursor)}, err
 	}
-	if args.MaxItems != nil {
-		return rest.Take(rest.Cursors(ctx, fetch), int(*args.MaxItems))
-	}
-	return rest.Cursors(ctx, fetch)
+	return rest.TakeAtMost(rest.Cursors(ctx, fetch), args.MaxItems)
 }
 
 // ListCharges lists charges (Stripe's style, starting_after and has_more)
@@ -244,10 +233,7 @@ func (c *Client) ListChargesAll(ctx context.Context, args ListChargesArgs) iter.
 		p.HasMore = rest.Bool(out.HasMore)
 		return p, err
 	}
-	if args.MaxItems != nil {
-		return rest.Take(rest.Cursors(ctx, fetch), int(*args.MaxItems))
-	}
-	return rest.Cursors(ctx, fetch)
+	return rest.TakeAtMost(rest.Cursors(ctx, fetch), args.MaxItems)
 }
 
 // CreateCharge creates a charge (an Idempotency-Key parameter)
@@ -351,14 +337,9 @@ func (c *Client) ListUsersAll(ctx context.Context, args ListUsersArgs) iter.Seq2
 		a := args
 		a.Page = rest.Ptr(int32(n))
 		out, err := c.ListUsers(ctx, a)
-		var p rest.Page[User]
-		p.Items = out.Users
-		return p, err
+		return rest.Page[User]{Items: out.Users}, err
 	}
-	if args.MaxItems != nil {
-		return rest.Take(rest.PageNumbers(ctx, first, fetch), int(*args.MaxItems))
-	}
-	return rest.PageNumbers(ctx, first, fetch)
+	return rest.TakeAtMost(rest.PageNumbers(ctx, first, fetch), args.MaxItems)
 }
 
 // ListLogs lists log lines (offset and limit)
@@ -398,14 +379,9 @@ func (c *Client) ListLogsAll(ctx context.Context, args ListLogsArgs) iter.Seq2[s
 		a := args
 		a.Offset = rest.Ptr(n)
 		out, err := c.ListLogs(ctx, a)
-		var p rest.Page[string]
-		p.Items = out.Items
-		return p, err
+		return rest.Page[string]{Items: out.Items}, err
 	}
-	if args.MaxItems != nil {
-		return rest.Take(rest.Offsets(ctx, first, fetch), int(*args.MaxItems))
-	}
-	return rest.Offsets(ctx, first, fetch)
+	return rest.TakeAtMost(rest.Offsets(ctx, first, fetch), args.MaxItems)
 }
 
 // ListBooks lists books (Google's style, nextPageToken and pageToken)
@@ -443,15 +419,9 @@ func (c *Client) ListBooksAll(ctx context.Context, args ListBooksArgs) iter.Seq2
 			a.PageToken = rest.Ptr(cursor)
 		}
 		out, err := c.ListBooks(ctx, a)
-		var p rest.Page[Book]
-		p.Items = out.Books
-		p.Next = rest.Text(out.NextPageToken)
-		return p, err
+		return rest.Page[Book]{Items: out.Books, Next: rest.Text(out.NextPageToken)}, err
 	}
-	if args.MaxItems != nil {
-		return rest.Take(rest.Cursors(ctx, fetch), int(*args.MaxItems))
-	}
-	return rest.Cursors(ctx, fetch)
+	return rest.TakeAtMost(rest.Cursors(ctx, fetch), args.MaxItems)
 }
 
 // ListWidgets lists widgets (x-speakeasy-pagination, a cursor in a member)
@@ -495,10 +465,7 @@ func (c *Client) ListWidgetsAll(ctx context.Context, args ListWidgetsArgs) iter.
 		}
 		return p, err
 	}
-	if args.MaxItems != nil {
-		return rest.Take(rest.Cursors(ctx, fetch), int(*args.MaxItems))
-	}
-	return rest.Cursors(ctx, fetch)
+	return rest.TakeAtMost(rest.Cursors(ctx, fetch), args.MaxItems)
 }
 
 // ListGadgets lists gadgets (x-speakeasy-pagination, the last item's id)
@@ -542,10 +509,7 @@ func (c *Client) ListGadgetsAll(ctx context.Context, args ListGadgetsArgs) iter.
 		}
 		return p, err
 	}
-	if args.MaxItems != nil {
-		return rest.Take(rest.Cursors(ctx, fetch), int(*args.MaxItems))
-	}
-	return rest.Cursors(ctx, fetch)
+	return rest.TakeAtMost(rest.Cursors(ctx, fetch), args.MaxItems)
 }
 
 // ListTickets lists tickets (x-speakeasy-pagination, offsetLimit by page)
@@ -584,14 +548,9 @@ func (c *Client) ListTicketsAll(ctx context.Context, args ListTicketsArgs) iter.
 		a := args
 		a.P = rest.Ptr(n)
 		out, err := c.ListTickets(ctx, a)
-		var p rest.Page[string]
-		p.Items = out.Results
-		return p, err
+		return rest.Page[string]{Items: out.Results}, err
 	}
-	if args.MaxItems != nil {
-		return rest.Take(rest.PageNumbers(ctx, first, fetch), int(*args.MaxItems))
-	}
-	return rest.PageNumbers(ctx, first, fetch)
+	return rest.TakeAtMost(rest.PageNumbers(ctx, first, fetch), args.MaxItems)
 }
 
 // ListOrders lists orders (x-fern-pagination, a cursor)
@@ -628,15 +587,9 @@ func (c *Client) ListOrdersAll(ctx context.Context, args ListOrdersArgs) iter.Se
 			a.From = rest.Ptr(cursor)
 		}
 		out, err := c.ListOrders(ctx, a)
-		var p rest.Page[string]
-		p.Items = out.Orders
-		p.Next = rest.Text(out.Next)
-		return p, err
+		return rest.Page[string]{Items: out.Orders, Next: rest.Text(out.Next)}, err
 	}
-	if args.MaxItems != nil {
-		return rest.Take(rest.Cursors(ctx, fetch), int(*args.MaxItems))
-	}
-	return rest.Cursors(ctx, fetch)
+	return rest.TakeAtMost(rest.Cursors(ctx, fetch), args.MaxItems)
 }
 
 // ListInvoices lists invoices (x-fern-pagination, offset with a step and has-next-page)
@@ -676,15 +629,9 @@ func (c *Client) ListInvoicesAll(ctx context.Context, args ListInvoicesArgs) ite
 		a := args
 		a.Start = rest.Ptr(n)
 		out, err := c.ListInvoices(ctx, a)
-		var p rest.Page[string]
-		p.Items = out.Invoices
-		p.HasMore = rest.Bool(out.More)
-		return p, err
+		return rest.Page[string]{Items: out.Invoices, HasMore: rest.Bool(out.More)}, err
 	}
-	if args.MaxItems != nil {
-		return rest.Take(rest.Offsets(ctx, first, fetch), int(*args.MaxItems))
-	}
-	return rest.Offsets(ctx, first, fetch)
+	return rest.TakeAtMost(rest.Offsets(ctx, first, fetch), args.MaxItems)
 }
 
 // ListVaults lists vaults (x-ms-pageable, a nextLink)
@@ -716,15 +663,9 @@ func (c *Client) ListVaults(ctx context.Context, args ListVaultsArgs) (ListVault
 func (c *Client) ListVaultsAll(ctx context.Context, args ListVaultsArgs) iter.Seq2[string, error] {
 	fetch := func(ctx context.Context) (rest.Page[string], error) {
 		out, err := c.ListVaults(ctx, args)
-		var p rest.Page[string]
-		p.Items = out.Value
-		p.Next = rest.Text(out.NextLink)
-		return p, err
+		return rest.Page[string]{Items: out.Value, Next: rest.Text(out.NextLink)}, err
 	}
-	if args.MaxItems != nil {
-		return rest.Take(rest.Links(ctx, fetch), int(*args.MaxItems))
-	}
-	return rest.Links(ctx, fetch)
+	return rest.TakeAtMost(rest.Links(ctx, fetch), args.MaxItems)
 }
 
 // ListRegions lists regions (x-ms-pageable without a nextLink, one page)

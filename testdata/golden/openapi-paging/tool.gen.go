@@ -87,19 +87,13 @@ func NewTool(svc Service, opts ...runtime.ToolOption) (*Tool, error) {
 // gatherListIssues serves listIssues: it gathers the items of its pages, at most max_items
 // (default 100), into the result of the last page.
 func (t *Tool) gatherListIssues(ctx context.Context, args ListIssuesArgs) ([]Issue, error) {
-	limit := 100
-	if args.MaxItems != nil {
-		limit = int(*args.MaxItems)
-	}
 	var last []Issue
 	fetch := func(ctx context.Context) (rest.Page[Issue], error) {
 		out, err := t.svc.ListIssues(ctx, args)
 		last = out
-		var p rest.Page[Issue]
-		p.Items = out
-		return p, err
+		return rest.Page[Issue]{Items: out}, err
 	}
-	items, err := rest.Gather(rest.Links(ctx, fetch), limit)
+	items, err := rest.Gather(rest.Links(ctx, fetch), rest.Limit(args.MaxItems, 100))
 	if err != nil {
 		return last, err
 	}
@@ -110,10 +104,6 @@ func (t *Tool) gatherListIssues(ctx context.Context, args ListIssuesArgs) ([]Iss
 // gatherListEvents serves listEvents: it gathers the items of its pages, at most max_items
 // (default 100), into the result of the last page.
 func (t *Tool) gatherListEvents(ctx context.Context, args ListEventsArgs) (ListEventsResult, error) {
-	limit := 100
-	if args.MaxItems != nil {
-		limit = int(*args.MaxItems)
-	}
 	var last ListEventsResult
 	fetch := func(ctx context.Context, cursor string) (rest.Page[Event], error) {
 		a := args
@@ -122,12 +112,9 @@ func (t *Tool) gatherListEvents(ctx context.Context, args ListEventsArgs) (ListE
 		}
 		out, err := t.svc.ListEvents(ctx, a)
 		last = out
-		var p rest.Page[Event]
-		p.Items = out.Data
-		p.Next = rest.Text(out.NextCursor)
-		return p, err
+		return rest.Page[Event]{Items: out.Data, Next: rest.Text(out.NextCursor)}, err
 	}
-	items, err := rest.Gather(rest.Cursors(ctx, fetch), limit)
+	items, err := rest.Gather(rest.Cursors(ctx, fetch), rest.Limit(args.MaxItems, 100))
 	if err != nil {
 		return last, err
 	}
@@ -138,10 +125,6 @@ func (t *Tool) gatherListEvents(ctx context.Context, args ListEventsArgs) (ListE
 // gatherListCharges serves listCharges: it gathers the items of its pages, at most max_items
 // (default 100), into the result of the last page.
 func (t *Tool) gatherListCharges(ctx context.Context, args ListChargesArgs) (ListChargesResult, error) {
-	limit := 100
-	if args.MaxItems != nil {
-		limit = int(*args.MaxItems)
-	}
 	var last ListChargesResult
 	fetch := func(ctx context.Context, cursor string) (rest.Page[Charge], error) {
 		a := args
@@ -158,7 +141,7 @@ func (t *Tool) gatherListCharges(ctx context.Context, args ListChargesArgs) (Lis
 		p.HasMore = rest.Bool(out.HasMore)
 		return p, err
 	}
-	items, err := rest.Gather(rest.Cursors(ctx, fetch), limit)
+	items, err := rest.Gather(rest.Cursors(ctx, fetch), rest.Limit(args.MaxItems, 100))
 	if err != nil {
 		return last, err
 	}
@@ -176,10 +159,6 @@ func (t *Tool) callCreatePayout(ctx context.Context, _ json.RawMessage) (json.Ra
 // gatherListUsers serves listUsers: it gathers the items of its pages, at most max_items
 // (default 100), into the result of the last page.
 func (t *Tool) gatherListUsers(ctx context.Context, args ListUsersArgs) (ListUsersResult, error) {
-	limit := 100
-	if args.MaxItems != nil {
-		limit = int(*args.MaxItems)
-	}
 	var last ListUsersResult
 	first := int64(1)
 	if args.Page != nil {
@@ -190,11 +169,9 @@ func (t *Tool) gatherListUsers(ctx context.Context, args ListUsersArgs) (ListUse
 		a.Page = rest.Ptr(int32(n))
 		out, err := t.svc.ListUsers(ctx, a)
 		last = out
-		var p rest.Page[User]
-		p.Items = out.Users
-		return p, err
+		return rest.Page[User]{Items: out.Users}, err
 	}
-	items, err := rest.Gather(rest.PageNumbers(ctx, first, fetch), limit)
+	items, err := rest.Gather(rest.PageNumbers(ctx, first, fetch), rest.Limit(args.MaxItems, 100))
 	if err != nil {
 		return last, err
 	}
@@ -205,10 +182,6 @@ func (t *Tool) gatherListUsers(ctx context.Context, args ListUsersArgs) (ListUse
 // gatherListLogs serves listLogs: it gathers the items of its pages, at most max_items
 // (default 100), into the result of the last page.
 func (t *Tool) gatherListLogs(ctx context.Context, args ListLogsArgs) (ListLogsResult, error) {
-	limit := 100
-	if args.MaxItems != nil {
-		limit = int(*args.MaxItems)
-	}
 	var last ListLogsResult
 	first := int64(0)
 	if args.Offset != nil {
@@ -219,11 +192,9 @@ func (t *Tool) gatherListLogs(ctx context.Context, args ListLogsArgs) (ListLogsR
 		a.Offset = rest.Ptr(n)
 		out, err := t.svc.ListLogs(ctx, a)
 		last = out
-		var p rest.Page[string]
-		p.Items = out.Items
-		return p, err
+		return rest.Page[string]{Items: out.Items}, err
 	}
-	items, err := rest.Gather(rest.Offsets(ctx, first, fetch), limit)
+	items, err := rest.Gather(rest.Offsets(ctx, first, fetch), rest.Limit(args.MaxItems, 100))
 	if err != nil {
 		return last, err
 	}
@@ -234,10 +205,6 @@ func (t *Tool) gatherListLogs(ctx context.Context, args ListLogsArgs) (ListLogsR
 // gatherListBooks serves listBooks: it gathers the items of its pages, at most max_items
 // (default 100), into the result of the last page.
 func (t *Tool) gatherListBooks(ctx context.Context, args ListBooksArgs) (ListBooksResult, error) {
-	limit := 100
-	if args.MaxItems != nil {
-		limit = int(*args.MaxItems)
-	}
 	var last ListBooksResult
 	fetch := func(ctx context.Context, cursor string) (rest.Page[Book], error) {
 		a := args
@@ -246,12 +213,9 @@ func (t *Tool) gatherListBooks(ctx context.Context, args ListBooksArgs) (ListBoo
 		}
 		out, err := t.svc.ListBooks(ctx, a)
 		last = out
-		var p rest.Page[Book]
-		p.Items = out.Books
-		p.Next = rest.Text(out.NextPageToken)
-		return p, err
+		return rest.Page[Book]{Items: out.Books, Next: rest.Text(out.NextPageToken)}, err
 	}
-	items, err := rest.Gather(rest.Cursors(ctx, fetch), limit)
+	items, err := rest.Gather(rest.Cursors(ctx, fetch), rest.Limit(args.MaxItems, 100))
 	if err != nil {
 		return last, err
 	}
@@ -262,10 +226,6 @@ func (t *Tool) gatherListBooks(ctx context.Context, args ListBooksArgs) (ListBoo
 // gatherListWidgets serves listWidgets: it gathers the items of its pages, at most max_items
 // (default 100), into the result of the last page.
 func (t *Tool) gatherListWidgets(ctx context.Context, args ListWidgetsArgs) (ListWidgetsResult, error) {
-	limit := 100
-	if args.MaxItems != nil {
-		limit = int(*args.MaxItems)
-	}
 	var last ListWidgetsResult
 	fetch := func(ctx context.Context, cursor string) (rest.Page[Widget], error) {
 		a := args
@@ -281,7 +241,7 @@ func (t *Tool) gatherListWidgets(ctx context.Context, args ListWidgetsArgs) (Lis
 		}
 		return p, err
 	}
-	items, err := rest.Gather(rest.Cursors(ctx, fetch), limit)
+	items, err := rest.Gather(rest.Cursors(ctx, fetch), rest.Limit(args.MaxItems, 100))
 	if err != nil {
 		return last, err
 	}
@@ -292,10 +252,6 @@ func (t *Tool) gatherListWidgets(ctx context.Context, args ListWidgetsArgs) (Lis
 // gatherListGadgets serves listGadgets: it gathers the items of its pages, at most max_items
 // (default 100), into the result of the last page.
 func (t *Tool) gatherListGadgets(ctx context.Context, args ListGadgetsArgs) (ListGadgetsResult, error) {
-	limit := 100
-	if args.MaxItems != nil {
-		limit = int(*args.MaxItems)
-	}
 	var last ListGadgetsResult
 	fetch := func(ctx context.Context, cursor string) (rest.Page[Widget], error) {
 		a := args
@@ -311,7 +267,7 @@ func (t *Tool) gatherListGadgets(ctx context.Context, args ListGadgetsArgs) (Lis
 		}
 		return p, err
 	}
-	items, err := rest.Gather(rest.Cursors(ctx, fetch), limit)
+	items, err := rest.Gather(rest.Cursors(ctx, fetch), rest.Limit(args.MaxItems, 100))
 	if err != nil {
 		return last, err
 	}
@@ -322,10 +278,6 @@ func (t *Tool) gatherListGadgets(ctx context.Context, args ListGadgetsArgs) (Lis
 // gatherListTickets serves listTickets: it gathers the items of its pages, at most max_items
 // (default 100), into the result of the last page.
 func (t *Tool) gatherListTickets(ctx context.Context, args ListTicketsArgs) (ListTicketsResult, error) {
-	limit := 100
-	if args.MaxItems != nil {
-		limit = int(*args.MaxItems)
-	}
 	var last ListTicketsResult
 	first := int64(1)
 	if args.P != nil {
@@ -336,11 +288,9 @@ func (t *Tool) gatherListTickets(ctx context.Context, args ListTicketsArgs) (Lis
 		a.P = rest.Ptr(n)
 		out, err := t.svc.ListTickets(ctx, a)
 		last = out
-		var p rest.Page[string]
-		p.Items = out.Results
-		return p, err
+		return rest.Page[string]{Items: out.Results}, err
 	}
-	items, err := rest.Gather(rest.PageNumbers(ctx, first, fetch), limit)
+	items, err := rest.Gather(rest.PageNumbers(ctx, first, fetch), rest.Limit(args.MaxItems, 100))
 	if err != nil {
 		return last, err
 	}
@@ -351,10 +301,6 @@ func (t *Tool) gatherListTickets(ctx context.Context, args ListTicketsArgs) (Lis
 // gatherListOrders serves listOrders: it gathers the items of its pages, at most max_items
 // (default 100), into the result of the last page.
 func (t *Tool) gatherListOrders(ctx context.Context, args ListOrdersArgs) (ListOrdersResult, error) {
-	limit := 100
-	if args.MaxItems != nil {
-		limit = int(*args.MaxItems)
-	}
 	var last ListOrdersResult
 	fetch := func(ctx context.Context, cursor string) (rest.Page[string], error) {
 		a := args
@@ -363,12 +309,9 @@ func (t *Tool) gatherListOrders(ctx context.Context, args ListOrdersArgs) (ListO
 		}
 		out, err := t.svc.ListOrders(ctx, a)
 		last = out
-		var p rest.Page[string]
-		p.Items = out.Orders
-		p.Next = rest.Text(out.Next)
-		return p, err
+		return rest.Page[string]{Items: out.Orders, Next: rest.Text(out.Next)}, err
 	}
-	items, err := rest.Gather(rest.Cursors(ctx, fetch), limit)
+	items, err := rest.Gather(rest.Cursors(ctx, fetch), rest.Limit(args.MaxItems, 100))
 	if err != nil {
 		return last, err
 	}
@@ -379,10 +322,6 @@ func (t *Tool) gatherListOrders(ctx context.Context, args ListOrdersArgs) (ListO
 // gatherListInvoices serves listInvoices: it gathers the items of its pages, at most max_items
 // (default 100), into the result of the last page.
 func (t *Tool) gatherListInvoices(ctx context.Context, args ListInvoicesArgs) (ListInvoicesResult, error) {
-	limit := 100
-	if args.MaxItems != nil {
-		limit = int(*args.MaxItems)
-	}
 	var last ListInvoicesResult
 	first := int64(0)
 	if args.Start != nil {
@@ -393,12 +332,9 @@ func (t *Tool) gatherListInvoices(ctx context.Context, args ListInvoicesArgs) (L
 		a.Start = rest.Ptr(n)
 		out, err := t.svc.ListInvoices(ctx, a)
 		last = out
-		var p rest.Page[string]
-		p.Items = out.Invoices
-		p.HasMore = rest.Bool(out.More)
-		return p, err
+		return rest.Page[string]{Items: out.Invoices, HasMore: rest.Bool(out.More)}, err
 	}
-	items, err := rest.Gather(rest.Offsets(ctx, first, fetch), limit)
+	items, err := rest.Gather(rest.Offsets(ctx, first, fetch), rest.Limit(args.MaxItems, 100))
 	if err != nil {
 		return last, err
 	}
@@ -409,20 +345,13 @@ func (t *Tool) gatherListInvoices(ctx context.Context, args ListInvoicesArgs) (L
 // gatherListVaults serves listVaults: it gathers the items of its pages, at most max_items
 // (default 100), into the result of the last page.
 func (t *Tool) gatherListVaults(ctx context.Context, args ListVaultsArgs) (ListVaultsResult, error) {
-	limit := 100
-	if args.MaxItems != nil {
-		limit = int(*args.MaxItems)
-	}
 	var last ListVaultsResult
 	fetch := func(ctx context.Context) (rest.Page[string], error) {
 		out, err := t.svc.ListVaults(ctx, args)
 		last = out
-		var p rest.Page[string]
-		p.Items = out.Value
-		p.Next = rest.Text(out.NextLink)
-		return p, err
+		return rest.Page[string]{Items: out.Value, Next: rest.Text(out.NextLink)}, err
 	}
-	items, err := rest.Gather(rest.Links(ctx, fetch), limit)
+	items, err := rest.Gather(rest.Links(ctx, fetch), rest.Limit(args.MaxItems, 100))
 	if err != nil {
 		return last, err
 	}

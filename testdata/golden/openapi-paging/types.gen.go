@@ -169,25 +169,15 @@ func decodeListIssuesArgs(d *runtime.Decoder, x *ListIssuesArgs) {
 			seen[0] |= 1 << 0
 			x.Owner, _ = d.String()
 		case "per_page":
-			if !d.IsNull() {
-				var v int64
-				if v1, ok := d.Int(); ok {
-					v = v1
-					runtime.CheckMax(d, float64(v1), 100.0, false)
-				}
-				x.PerPage = &v
+			if v, ok := d.OptInt(&x.PerPage); ok {
+				runtime.CheckMax(d, float64(v), 100.0, false)
 			}
 		case "page":
 			x.Page = d.IntPtr()
 		case "max_items":
-			if !d.IsNull() {
-				var v int64
-				if v1, ok := d.Int(); ok {
-					v = v1
-					runtime.CheckMin(d, float64(v1), 1.0, false)
-					runtime.CheckMax(d, float64(v1), 1000.0, false)
-				}
-				x.MaxItems = &v
+			if v, ok := d.OptInt(&x.MaxItems); ok {
+				runtime.CheckMin(d, float64(v), 1.0, false)
+				runtime.CheckMax(d, float64(v), 1000.0, false)
 			}
 		default:
 			d.Skip()
@@ -241,14 +231,9 @@ func decodeListEventsArgs(d *runtime.Decoder, x *ListEventsArgs) {
 		case "limit":
 			x.Limit = d.IntPtr()
 		case "max_items":
-			if !d.IsNull() {
-				var v int64
-				if v1, ok := d.Int(); ok {
-					v = v1
-					runtime.CheckMin(d, float64(v1), 1.0, false)
-					runtime.CheckMax(d, float64(v1), 1000.0, false)
-				}
-				x.MaxItems = &v
+			if v, ok := d.OptInt(&x.MaxItems); ok {
+				runtime.CheckMin(d, float64(v), 1.0, false)
+				runtime.CheckMax(d, float64(v), 1000.0, false)
 			}
 		default:
 			d.Skip()
@@ -335,14 +320,9 @@ func decodeListChargesArgs(d *runtime.Decoder, x *ListChargesArgs) {
 		case "limit":
 			x.Limit = d.IntPtr()
 		case "max_items":
-			if !d.IsNull() {
-				var v int64
-				if v1, ok := d.Int(); ok {
-					v = v1
-					runtime.CheckMin(d, float64(v1), 1.0, false)
-					runtime.CheckMax(d, float64(v1), 1000.0, false)
-				}
-				x.MaxItems = &v
+			if v, ok := d.OptInt(&x.MaxItems); ok {
+				runtime.CheckMin(d, float64(v), 1.0, false)
+				runtime.CheckMax(d, float64(v), 1000.0, false)
 			}
 		default:
 			d.Skip()
@@ -407,9 +387,7 @@ func decodeListUsersResult(d *runtime.Decoder, x *ListUsersResult) {
 	for d.Next() {
 		switch string(d.Key()) {
 		case "users":
-			if !d.IsNull() {
-				runtime.Slice(d, &x.Users, decodeUser)
-			}
+			runtime.OptionalSlice(d, &x.Users, decodeUser)
 		case "total":
 			x.Total = d.IntPtr()
 		default:
@@ -445,14 +423,9 @@ func decodeListUsersArgs(d *runtime.Decoder, x *ListUsersArgs) {
 		case "per_page":
 			x.PerPage = d.IntPtr()
 		case "max_items":
-			if !d.IsNull() {
-				var v int64
-				if v1, ok := d.Int(); ok {
-					v = v1
-					runtime.CheckMin(d, float64(v1), 1.0, false)
-					runtime.CheckMax(d, float64(v1), 1000.0, false)
-				}
-				x.MaxItems = &v
+			if v, ok := d.OptInt(&x.MaxItems); ok {
+				runtime.CheckMin(d, float64(v), 1.0, false)
+				runtime.CheckMax(d, float64(v), 1000.0, false)
 			}
 		default:
 			d.Skip()
@@ -508,14 +481,9 @@ func decodeListLogsArgs(d *runtime.Decoder, x *ListLogsArgs) {
 		case "limit":
 			x.Limit = d.IntPtr()
 		case "max_items":
-			if !d.IsNull() {
-				var v int64
-				if v1, ok := d.Int(); ok {
-					v = v1
-					runtime.CheckMin(d, float64(v1), 1.0, false)
-					runtime.CheckMax(d, float64(v1), 1000.0, false)
-				}
-				x.MaxItems = &v
+			if v, ok := d.OptInt(&x.MaxItems); ok {
+				runtime.CheckMin(d, float64(v), 1.0, false)
+				runtime.CheckMax(d, float64(v), 1000.0, false)
 			}
 		default:
 			d.Skip()
@@ -536,9 +504,7 @@ func decodeListBooksResult(d *runtime.Decoder, x *ListBooksResult) {
 	for d.Next() {
 		switch string(d.Key()) {
 		case "books":
-			if !d.IsNull() {
-				runtime.Slice(d, &x.Books, decodeBook)
-			}
+			runtime.OptionalSlice(d, &x.Books, decodeBook)
 		case "nextPageToken":
 			x.NextPageToken = d.StringPtr()
 		default:
@@ -567,14 +533,9 @@ func decodeListBooksArgs(d *runtime.Decoder, x *ListBooksArgs) {
 		case "pageSize":
 			x.PageSize = d.IntPtr()
 		case "max_items":
-			if !d.IsNull() {
-				var v int64
-				if v1, ok := d.Int(); ok {
-					v = v1
-					runtime.CheckMin(d, float64(v1), 1.0, false)
-					runtime.CheckMax(d, float64(v1), 1000.0, false)
-				}
-				x.MaxItems = &v
+			if v, ok := d.OptInt(&x.MaxItems); ok {
+				runtime.CheckMin(d, float64(v), 1.0, false)
+				runtime.CheckMax(d, float64(v), 1000.0, false)
 			}
 		default:
 			d.Skip()
@@ -595,15 +556,9 @@ func decodeListWidgetsResult(d *runtime.Decoder, x *ListWidgetsResult) {
 	for d.Next() {
 		switch string(d.Key()) {
 		case "items":
-			if !d.IsNull() {
-				runtime.Slice(d, &x.Items, decodeWidget)
-			}
+			runtime.OptionalSlice(d, &x.Items, decodeWidget)
 		case "meta":
-			if !d.IsNull() {
-				var v ListWidgetsResultMeta
-				decodeListWidgetsResultMeta(d, &v)
-				x.Meta = &v
-			}
+			runtime.Ptr(d, &x.Meta, decodeListWidgetsResultMeta)
 		default:
 			d.Skip()
 		}
@@ -646,14 +601,9 @@ func decodeListWidgetsArgs(d *runtime.Decoder, x *ListWidgetsArgs) {
 		case "after":
 			x.After = d.StringPtr()
 		case "max_items":
-			if !d.IsNull() {
-				var v int64
-				if v1, ok := d.Int(); ok {
-					v = v1
-					runtime.CheckMin(d, float64(v1), 1.0, false)
-					runtime.CheckMax(d, float64(v1), 1000.0, false)
-				}
-				x.MaxItems = &v
+			if v, ok := d.OptInt(&x.MaxItems); ok {
+				runtime.CheckMin(d, float64(v), 1.0, false)
+				runtime.CheckMax(d, float64(v), 1000.0, false)
 			}
 		default:
 			d.Skip()
@@ -673,9 +623,7 @@ func decodeListGadgetsResult(d *runtime.Decoder, x *ListGadgetsResult) {
 	for d.Next() {
 		switch string(d.Key()) {
 		case "data":
-			if !d.IsNull() {
-				runtime.Slice(d, &x.Data, decodeWidget)
-			}
+			runtime.OptionalSlice(d, &x.Data, decodeWidget)
 		default:
 			d.Skip()
 		}
@@ -699,14 +647,9 @@ func decodeListGadgetsArgs(d *runtime.Decoder, x *ListGadgetsArgs) {
 		case "since":
 			x.Since = d.StringPtr()
 		case "max_items":
-			if !d.IsNull() {
-				var v int64
-				if v1, ok := d.Int(); ok {
-					v = v1
-					runtime.CheckMin(d, float64(v1), 1.0, false)
-					runtime.CheckMax(d, float64(v1), 1000.0, false)
-				}
-				x.MaxItems = &v
+			if v, ok := d.OptInt(&x.MaxItems); ok {
+				runtime.CheckMin(d, float64(v), 1.0, false)
+				runtime.CheckMax(d, float64(v), 1000.0, false)
 			}
 		default:
 			d.Skip()
@@ -759,14 +702,9 @@ func decodeListTicketsArgs(d *runtime.Decoder, x *ListTicketsArgs) {
 		case "p":
 			x.P = d.IntPtr()
 		case "max_items":
-			if !d.IsNull() {
-				var v int64
-				if v1, ok := d.Int(); ok {
-					v = v1
-					runtime.CheckMin(d, float64(v1), 1.0, false)
-					runtime.CheckMax(d, float64(v1), 1000.0, false)
-				}
-				x.MaxItems = &v
+			if v, ok := d.OptInt(&x.MaxItems); ok {
+				runtime.CheckMin(d, float64(v), 1.0, false)
+				runtime.CheckMax(d, float64(v), 1000.0, false)
 			}
 		default:
 			d.Skip()
@@ -822,14 +760,9 @@ func decodeListOrdersArgs(d *runtime.Decoder, x *ListOrdersArgs) {
 		case "from":
 			x.From = d.StringPtr()
 		case "max_items":
-			if !d.IsNull() {
-				var v int64
-				if v1, ok := d.Int(); ok {
-					v = v1
-					runtime.CheckMin(d, float64(v1), 1.0, false)
-					runtime.CheckMax(d, float64(v1), 1000.0, false)
-				}
-				x.MaxItems = &v
+			if v, ok := d.OptInt(&x.MaxItems); ok {
+				runtime.CheckMin(d, float64(v), 1.0, false)
+				runtime.CheckMax(d, float64(v), 1000.0, false)
 			}
 		default:
 			d.Skip()
@@ -888,14 +821,9 @@ func decodeListInvoicesArgs(d *runtime.Decoder, x *ListInvoicesArgs) {
 		case "size":
 			x.Size = d.IntPtr()
 		case "max_items":
-			if !d.IsNull() {
-				var v int64
-				if v1, ok := d.Int(); ok {
-					v = v1
-					runtime.CheckMin(d, float64(v1), 1.0, false)
-					runtime.CheckMax(d, float64(v1), 1000.0, false)
-				}
-				x.MaxItems = &v
+			if v, ok := d.OptInt(&x.MaxItems); ok {
+				runtime.CheckMin(d, float64(v), 1.0, false)
+				runtime.CheckMax(d, float64(v), 1000.0, false)
 			}
 		default:
 			d.Skip()
@@ -1088,14 +1016,9 @@ func decodeListVaultsArgs(d *runtime.Decoder, x *ListVaultsArgs) {
 	for d.Next() {
 		switch string(d.Key()) {
 		case "max_items":
-			if !d.IsNull() {
-				var v int64
-				if v1, ok := d.Int(); ok {
-					v = v1
-					runtime.CheckMin(d, float64(v1), 1.0, false)
-					runtime.CheckMax(d, float64(v1), 1000.0, false)
-				}
-				x.MaxItems = &v
+			if v, ok := d.OptInt(&x.MaxItems); ok {
+				runtime.CheckMin(d, float64(v), 1.0, false)
+				runtime.CheckMax(d, float64(v), 1000.0, false)
 			}
 		default:
 			d.Skip()

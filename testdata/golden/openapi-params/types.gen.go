@@ -194,31 +194,15 @@ func decodeQueryStylesArgs(d *runtime.Decoder, x *QueryStylesArgs) {
 				}
 			}
 		case "filter":
-			if !d.IsNull() {
-				var v QueryStylesFilter
-				decodeQueryStylesFilter(d, &v)
-				x.Filter = &v
-			}
+			runtime.Ptr(d, &x.Filter, decodeQueryStylesFilter)
 		case "point":
-			if !d.IsNull() {
-				var v Point
-				decodePoint(d, &v)
-				x.Point = &v
-			}
+			runtime.Ptr(d, &x.Point, decodePoint)
 		case "pointFlat":
-			if !d.IsNull() {
-				var v Point
-				decodePoint(d, &v)
-				x.PointFlat = &v
-			}
+			runtime.Ptr(d, &x.PointFlat, decodePoint)
 		case "path":
 			x.Path = d.StringPtr()
 		case "when":
-			if !d.IsNull() {
-				var v time.Time
-				runtime.DecodeTime(d, &v)
-				x.When = &v
-			}
+			runtime.Ptr(d, &x.When, runtime.DecodeTime)
 		default:
 			d.Skip()
 		}
@@ -251,11 +235,7 @@ func decodeHeaderAndCookieStylesArgs(d *runtime.Decoder, x *HeaderAndCookieStyle
 				}
 			}
 		case "X-Point":
-			if !d.IsNull() {
-				var v Point
-				decodePoint(d, &v)
-				x.XPoint = &v
-			}
+			runtime.Ptr(d, &x.XPoint, decodePoint)
 		case "session":
 			seen[0] |= 1 << 1
 			x.Session, _ = d.String()
@@ -357,11 +337,7 @@ func decodeFormBodyArgs(d *runtime.Decoder, x *FormBodyArgs) {
 				}
 			}
 		case "meta":
-			if !d.IsNull() {
-				var v FormBodyMeta
-				decodeFormBodyMeta(d, &v)
-				x.Meta = &v
-			}
+			runtime.Ptr(d, &x.Meta, decodeFormBodyMeta)
 		default:
 			d.Skip()
 		}
@@ -392,11 +368,7 @@ func decodeMultipartBodyArgs(d *runtime.Decoder, x *MultipartBodyArgs) {
 		case "count":
 			x.Count = d.IntPtr()
 		case "meta":
-			if !d.IsNull() {
-				var v Point
-				decodePoint(d, &v)
-				x.Meta = &v
-			}
+			runtime.Ptr(d, &x.Meta, decodePoint)
 		default:
 			d.Skip()
 		}

@@ -61,19 +61,10 @@ func decodeNewPet(d *runtime.Decoder, x *NewPet) {
 		case "tag":
 			x.Tag = d.StringPtr()
 		case "status":
-			if !d.IsNull() {
-				var v PetStatus
-				decodePetStatus(d, &v)
-				x.Status = &v
-			}
+			runtime.Ptr(d, &x.Status, decodePetStatus)
 		case "birthday":
-			if !d.IsNull() {
-				var v string
-				if v1, ok := d.String(); ok {
-					v = v1
-					runtime.CheckFormat(d, v1, "date")
-				}
-				x.Birthday = &v
+			if v, ok := d.OptString(&x.Birthday); ok {
+				runtime.CheckFormat(d, v, "date")
 			}
 		default:
 			d.Skip()
@@ -123,19 +114,10 @@ func decodePet(d *runtime.Decoder, x *Pet) {
 		case "tag":
 			x.Tag = d.StringPtr()
 		case "status":
-			if !d.IsNull() {
-				var v PetStatus
-				decodePetStatus(d, &v)
-				x.Status = &v
-			}
+			runtime.Ptr(d, &x.Status, decodePetStatus)
 		case "birthday":
-			if !d.IsNull() {
-				var v string
-				if v1, ok := d.String(); ok {
-					v = v1
-					runtime.CheckFormat(d, v1, "date")
-				}
-				x.Birthday = &v
+			if v, ok := d.OptString(&x.Birthday); ok {
+				runtime.CheckFormat(d, v, "date")
 			}
 		case "id":
 			seen[0] |= 1 << 1
@@ -144,11 +126,7 @@ func decodePet(d *runtime.Decoder, x *Pet) {
 			seen[0] |= 1 << 2
 			runtime.DecodeTime(d, &x.Created)
 		case "owner":
-			if !d.IsNull() {
-				var v PetOwner
-				decodePetOwner(d, &v)
-				x.Owner = &v
-			}
+			runtime.Ptr(d, &x.Owner, decodePetOwner)
 		default:
 			d.Skip()
 		}
@@ -223,17 +201,10 @@ func decodeListPetsArgs(d *runtime.Decoder, x *ListPetsArgs) {
 				x.Limit = &v
 			}
 		case "status":
-			if !d.IsNull() {
-				runtime.Slice(d, &x.Status, decodePetStatus)
-			}
+			runtime.OptionalSlice(d, &x.Status, decodePetStatus)
 		case "X-Request-ID":
-			if !d.IsNull() {
-				var v string
-				if v1, ok := d.String(); ok {
-					v = v1
-					runtime.CheckFormat(d, v1, "uuid")
-				}
-				x.XRequestID = &v
+			if v, ok := d.OptString(&x.XRequestID); ok {
+				runtime.CheckFormat(d, v, "uuid")
 			}
 		default:
 			d.Skip()
@@ -297,20 +268,11 @@ func decodeUpdatePetArgs(d *runtime.Decoder, x *UpdatePetArgs) {
 		case "dryRun":
 			x.DryRun = d.BoolPtr()
 		case "name":
-			if !d.IsNull() {
-				var v string
-				if v1, ok := d.String(); ok {
-					v = v1
-					runtime.CheckLength(d, v1, 1, 64)
-				}
-				x.Name = &v
+			if v, ok := d.OptString(&x.Name); ok {
+				runtime.CheckLength(d, v, 1, 64)
 			}
 		case "status":
-			if !d.IsNull() {
-				var v PetStatus
-				decodePetStatus(d, &v)
-				x.Status = &v
-			}
+			runtime.Ptr(d, &x.Status, decodePetStatus)
 		case "tags":
 			if !d.IsNull() {
 				if d.Array() {

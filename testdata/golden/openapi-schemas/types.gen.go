@@ -93,14 +93,9 @@ func decodeCat(d *runtime.Decoder, x *Cat) {
 		case "nickname":
 			x.Nickname = d.StringPtr()
 		case "lives":
-			if !d.IsNull() {
-				var v int64
-				if v1, ok := d.Int(); ok {
-					v = v1
-					runtime.CheckMin(d, float64(v1), 0.0, false)
-					runtime.CheckMax(d, float64(v1), 9.0, false)
-				}
-				x.Lives = &v
+			if v, ok := d.OptInt(&x.Lives); ok {
+				runtime.CheckMin(d, float64(v), 0.0, false)
+				runtime.CheckMax(d, float64(v), 9.0, false)
 			}
 		default:
 			d.Skip()
@@ -137,11 +132,7 @@ func decodeDog(d *runtime.Decoder, x *Dog) {
 			seen[0] |= 1 << 2
 			x.Good, _ = d.Bool()
 		case "friend":
-			if !d.IsNull() {
-				var v Pet
-				decodePet(d, &v)
-				x.Friend = &v
-			}
+			runtime.Ptr(d, &x.Friend, decodePet)
 		default:
 			d.Skip()
 		}
@@ -256,13 +247,8 @@ func decodeSquare(d *runtime.Decoder, x *Square) {
 			seen[0] |= 1 << 0
 			x.Side, _ = d.Float()
 		case "corners":
-			if !d.IsNull() {
-				var v int64
-				if v1, ok := d.Int(); ok {
-					v = v1
-					runtime.CheckMin(d, float64(v1), 2.0, true)
-				}
-				x.Corners = &v
+			if v, ok := d.OptInt(&x.Corners); ok {
+				runtime.CheckMin(d, float64(v), 2.0, true)
 			}
 		default:
 			d.Skip()
@@ -349,21 +335,11 @@ func decodeTree(d *runtime.Decoder, x *Tree) {
 			seen[0] |= 1 << 0
 			x.Value, _ = d.Int()
 		case "children":
-			if !d.IsNull() {
-				runtime.Slice(d, &x.Children, decodeTree)
-			}
+			runtime.OptionalSlice(d, &x.Children, decodeTree)
 		case "parent":
-			if !d.IsNull() {
-				var v Tree
-				decodeTree(d, &v)
-				x.Parent = &v
-			}
+			runtime.Ptr(d, &x.Parent, decodeTree)
 		case "meta":
-			if !d.IsNull() {
-				var v Meta
-				decodeMeta(d, &v)
-				x.Meta = &v
-			}
+			runtime.Ptr(d, &x.Meta, decodeMeta)
 		default:
 			d.Skip()
 		}
@@ -405,17 +381,9 @@ func decodeMeta(d *runtime.Decoder, x *Meta) {
 	for d.Next() {
 		switch string(d.Key()) {
 		case "tree":
-			if !d.IsNull() {
-				var v Tree
-				decodeTree(d, &v)
-				x.Tree = &v
-			}
+			runtime.Ptr(d, &x.Tree, decodeTree)
 		case "created":
-			if !d.IsNull() {
-				var v time.Time
-				runtime.DecodeTime(d, &v)
-				x.Created = &v
-			}
+			runtime.Ptr(d, &x.Created, runtime.DecodeTime)
 		case "span":
 			if !d.IsNull() {
 				if d.Array() {
@@ -514,11 +482,7 @@ func decodeAreaArgs(d *runtime.Decoder, x *AreaArgs) {
 			seen[0] |= 1 << 0
 			decodeShape(d, &x.Shape)
 		case "id":
-			if !d.IsNull() {
-				var v ID
-				decodeID(d, &v)
-				x.ID = &v
-			}
+			runtime.Ptr(d, &x.ID, decodeID)
 		case "scale":
 			x.Scale = d.FloatPtr()
 		case "labels":

@@ -77,11 +77,7 @@ func decodeListItemsArgs(d *runtime.Decoder, x *ListItemsArgs) {
 	for d.Next() {
 		switch string(d.Key()) {
 		case "filter":
-			if !d.IsNull() {
-				var v ListItemsFilter
-				decodeListItemsFilter(d, &v)
-				x.Filter = &v
-			}
+			runtime.Ptr(d, &x.Filter, decodeListItemsFilter)
 		case "X-Trace":
 			if !d.IsNull() {
 				if d.Array() {

@@ -38,11 +38,7 @@ func decodeUser(d *runtime.Decoder, x *User) {
 		case "note":
 			x.Note = d.StringPtr()
 		case "role":
-			if !d.IsNull() {
-				var v UserRole
-				decodeUserRole(d, &v)
-				x.Role = &v
-			}
+			runtime.Ptr(d, &x.Role, decodeUserRole)
 		default:
 			d.Skip()
 		}
@@ -82,9 +78,7 @@ func decodeGroup(d *runtime.Decoder, x *Group) {
 		case "displayName":
 			x.DisplayName = d.StringPtr()
 		case "members":
-			if !d.IsNull() {
-				runtime.Slice(d, &x.Members, decodeUser)
-			}
+			runtime.OptionalSlice(d, &x.Members, decodeUser)
 		default:
 			d.Skip()
 		}
@@ -157,9 +151,7 @@ func decodeListDeletedDirectoryUsersArgs(d *runtime.Decoder, x *ListDeletedDirec
 	for d.Next() {
 		switch string(d.Key()) {
 		case "$select":
-			if !d.IsNull() {
-				runtime.Slice(d, &x.Select, decodeListUsersSelectItem)
-			}
+			runtime.OptionalSlice(d, &x.Select, decodeListUsersSelectItem)
 		default:
 			d.Skip()
 		}
@@ -209,24 +201,15 @@ func decodeListUsersArgs(d *runtime.Decoder, x *ListUsersArgs) {
 	for d.Next() {
 		switch string(d.Key()) {
 		case "$top":
-			if !d.IsNull() {
-				var v int64
-				if v1, ok := d.Int(); ok {
-					v = v1
-					runtime.CheckMin(d, float64(v1), 0.0, false)
-				}
-				x.Top = &v
+			if v, ok := d.OptInt(&x.Top); ok {
+				runtime.CheckMin(d, float64(v), 0.0, false)
 			}
 		case "$orderby":
-			if !d.IsNull() {
-				if runtime.Slice(d, &x.Orderby, decodeListUsersOrderbyItem) {
-					runtime.CheckUnique(d, x.Orderby)
-				}
+			if runtime.OptionalSlice(d, &x.Orderby, decodeListUsersOrderbyItem) {
+				runtime.CheckUnique(d, x.Orderby)
 			}
 		case "$select":
-			if !d.IsNull() {
-				runtime.Slice(d, &x.Select, decodeListUsersSelectItem)
-			}
+			runtime.OptionalSlice(d, &x.Select, decodeListUsersSelectItem)
 		default:
 			d.Skip()
 		}
@@ -315,15 +298,11 @@ func decodeListGroupMembersArgs(d *runtime.Decoder, x *ListGroupMembersArgs) {
 			seen[0] |= 1 << 0
 			x.GroupID, _ = d.String()
 		case "$orderby":
-			if !d.IsNull() {
-				if runtime.Slice(d, &x.Orderby, decodeListUsersOrderbyItem) {
-					runtime.CheckUnique(d, x.Orderby)
-				}
+			if runtime.OptionalSlice(d, &x.Orderby, decodeListUsersOrderbyItem) {
+				runtime.CheckUnique(d, x.Orderby)
 			}
 		case "$select":
-			if !d.IsNull() {
-				runtime.Slice(d, &x.Select, decodeListUsersSelectItem)
-			}
+			runtime.OptionalSlice(d, &x.Select, decodeListUsersSelectItem)
 		default:
 			d.Skip()
 		}
@@ -427,13 +406,9 @@ func decodeListGroupsArgs(d *runtime.Decoder, x *ListGroupsArgs) {
 	for d.Next() {
 		switch string(d.Key()) {
 		case "$orderby":
-			if !d.IsNull() {
-				runtime.Slice(d, &x.Orderby, decodeListGroupsOrderbyItem)
-			}
+			runtime.OptionalSlice(d, &x.Orderby, decodeListGroupsOrderbyItem)
 		case "$select":
-			if !d.IsNull() {
-				runtime.Slice(d, &x.Select, decodeListGroupsSelectItem)
-			}
+			runtime.OptionalSlice(d, &x.Select, decodeListGroupsSelectItem)
 		default:
 			d.Skip()
 		}

@@ -145,14 +145,9 @@ func (c *Client) ListIssues(ctx context.Context, args ListIssuesArgs) ([]Issue, 
 func (c *Client) ListIssuesAll(ctx context.Context, args ListIssuesArgs) iter.Seq2[Issue, error] {
 	fetch := func(ctx context.Context) (rest.Page[Issue], error) {
 		out, err := c.ListIssues(ctx, args)
-		var p rest.Page[Issue]
-		p.Items = out
-		return p, err
+		return rest.Page[Issue]{Items: out}, err
 	}
-	if args.MaxItems != nil {
-		return rest.Take(rest.Links(ctx, fetch), int(*args.MaxItems))
-	}
-	return rest.Links(ctx, fetch)
+	return rest.TakeAtMost(rest.Links(ctx, fetch), args.MaxItems)
 }
 
 // ListEvents lists events (a next_cursor sent back as cursor)
@@ -190,15 +185,9 @@ func (c *Client) ListEventsAll(ctx context.Context, args ListEventsArgs) iter.Se
 			a.Cursor = rest.Ptr(cursor)
 		}
 		out, err := c.ListEvents(ctx, a)
-		var p rest.Page[Event]
-		p.Items = out.Data
-		p.Next = rest.Text(out.NextCursor)
-		return p, err
+		return rest.Page[Event]{Items: out.Data, Next: rest.Text(out.NextCursor)}, err
 	}
-	if args.MaxItems != nil {
-		return rest.Take(rest.Cursors(ctx, fetch), int(*args.MaxItems))
-	}
-	return rest.Cursors(ctx, fetch)
+	return rest.TakeAtMost(rest.Cursors(ctx, fetch), args.MaxItems)
 }
 
 // ListCharges lists charges (Stripe's style, starting_after and has_more)
@@ -244,10 +233,7 @@ func (c *Client) ListChargesAll(ctx context.Context, args ListChargesArgs) iter.
 		p.HasMore = rest.Bool(out.HasMore)
 		return p, err
 	}
-	if args.MaxItems != nil {
-		return rest.Take(rest.Cursors(ctx, fetch), int(*args.MaxItems))
-	}
-	return rest.Cursors(ctx, fetch)
+	return rest.TakeAtMost(rest.Cursors(ctx, fetch), args.MaxItems)
 }
 
 // CreateCharge creates a charge (an Idempotency-Key parameter)

@@ -87,14 +87,9 @@ func (c *Client) ListUsersAll(ctx context.Context, args ListUsersArgs) iter.Seq2
 		a := args
 		a.Page = rest.Ptr(int32(n))
 		out, err := c.ListUsers(ctx, a)
-		var p rest.Page[User]
-		p.Items = out.Users
-		return p, err
+		return rest.Page[User]{Items: out.Users}, err
 	}
-	if args.MaxItems != nil {
-		return rest.Take(rest.PageNumbers(ctx, first, fetch), int(*args.MaxItems))
-	}
-	return rest.PageNumbers(ctx, first, fetch)
+	return rest.TakeAtMost(rest.PageNumbers(ctx, first, fetch), args.MaxItems)
 }
 
 // ListLogs lists log lines (offset and limit)
@@ -134,12 +129,7 @@ func (c *Client) ListLogsAll(ctx context.Context, args ListLogsArgs) iter.Seq2[s
 		a := args
 		a.Offset = rest.Ptr(n)
 		out, err := c.ListLogs(ctx, a)
-		var p rest.Page[string]
-		p.Items = out.Items
-		return p, err
+		return rest.Page[string]{Items: out.Items}, err
 	}
-	if args.MaxItems != nil {
-		return rest.Take(rest.Offsets(ctx, first, fetch), int(*args.MaxItems))
-	}
-	return rest.Offsets(ctx, first, fetch)
+	return rest.TakeAtMost(rest.Offsets(ctx, first, fetch), args.MaxItems)
 }

@@ -45,15 +45,9 @@ func (c *Client) ListBooksAll(ctx context.Context, args ListBooksArgs) iter.Seq2
 			a.PageToken = rest.Ptr(cursor)
 		}
 		out, err := c.ListBooks(ctx, a)
-		var p rest.Page[Book]
-		p.Items = out.Books
-		p.Next = rest.Text(out.NextPageToken)
-		return p, err
+		return rest.Page[Book]{Items: out.Books, Next: rest.Text(out.NextPageToken)}, err
 	}
-	if args.MaxItems != nil {
-		return rest.Take(rest.Cursors(ctx, fetch), int(*args.MaxItems))
-	}
-	return rest.Cursors(ctx, fetch)
+	return rest.TakeAtMost(rest.Cursors(ctx, fetch), args.MaxItems)
 }
 
 // ListWidgets lists widgets (x-speakeasy-pagination, a cursor in a member)
@@ -97,10 +91,7 @@ func (c *Client) ListWidgetsAll(ctx context.Context, args ListWidgetsArgs) iter.
 		}
 		return p, err
 	}
-	if args.MaxItems != nil {
-		return rest.Take(rest.Cursors(ctx, fetch), int(*args.MaxItems))
-	}
-	return rest.Cursors(ctx, fetch)
+	return rest.TakeAtMost(rest.Cursors(ctx, fetch), args.MaxItems)
 }
 
 // ListGadgets lists gadgets (x-speakeasy-pagination, the last item's id)
@@ -144,10 +135,7 @@ func (c *Client) ListGadgetsAll(ctx context.Context, args ListGadgetsArgs) iter.
 		}
 		return p, err
 	}
-	if args.MaxItems != nil {
-		return rest.Take(rest.Cursors(ctx, fetch), int(*args.MaxItems))
-	}
-	return rest.Cursors(ctx, fetch)
+	return rest.TakeAtMost(rest.Cursors(ctx, fetch), args.MaxItems)
 }
 
 // ListTickets lists tickets (x-speakeasy-pagination, offsetLimit by page)
@@ -186,12 +174,7 @@ func (c *Client) ListTicketsAll(ctx context.Context, args ListTicketsArgs) iter.
 		a := args
 		a.P = rest.Ptr(n)
 		out, err := c.ListTickets(ctx, a)
-		var p rest.Page[string]
-		p.Items = out.Results
-		return p, err
+		return rest.Page[string]{Items: out.Results}, err
 	}
-	if args.MaxItems != nil {
-		return rest.Take(rest.PageNumbers(ctx, first, fetch), int(*args.MaxItems))
-	}
-	return rest.PageNumbers(ctx, first, fetch)
+	return rest.TakeAtMost(rest.PageNumbers(ctx, first, fetch), args.MaxItems)
 }

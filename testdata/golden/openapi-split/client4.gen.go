@@ -44,15 +44,9 @@ func (c *Client) ListOrdersAll(ctx context.Context, args ListOrdersArgs) iter.Se
 			a.From = rest.Ptr(cursor)
 		}
 		out, err := c.ListOrders(ctx, a)
-		var p rest.Page[string]
-		p.Items = out.Orders
-		p.Next = rest.Text(out.Next)
-		return p, err
+		return rest.Page[string]{Items: out.Orders, Next: rest.Text(out.Next)}, err
 	}
-	if args.MaxItems != nil {
-		return rest.Take(rest.Cursors(ctx, fetch), int(*args.MaxItems))
-	}
-	return rest.Cursors(ctx, fetch)
+	return rest.TakeAtMost(rest.Cursors(ctx, fetch), args.MaxItems)
 }
 
 // ListInvoices lists invoices (x-fern-pagination, offset with a step and has-next-page)
@@ -92,15 +86,9 @@ func (c *Client) ListInvoicesAll(ctx context.Context, args ListInvoicesArgs) ite
 		a := args
 		a.Start = rest.Ptr(n)
 		out, err := c.ListInvoices(ctx, a)
-		var p rest.Page[string]
-		p.Items = out.Invoices
-		p.HasMore = rest.Bool(out.More)
-		return p, err
+		return rest.Page[string]{Items: out.Invoices, HasMore: rest.Bool(out.More)}, err
 	}
-	if args.MaxItems != nil {
-		return rest.Take(rest.Offsets(ctx, first, fetch), int(*args.MaxItems))
-	}
-	return rest.Offsets(ctx, first, fetch)
+	return rest.TakeAtMost(rest.Offsets(ctx, first, fetch), args.MaxItems)
 }
 
 // ListVaults lists vaults (x-ms-pageable, a nextLink)
@@ -132,15 +120,9 @@ func (c *Client) ListVaults(ctx context.Context, args ListVaultsArgs) (ListVault
 func (c *Client) ListVaultsAll(ctx context.Context, args ListVaultsArgs) iter.Seq2[string, error] {
 	fetch := func(ctx context.Context) (rest.Page[string], error) {
 		out, err := c.ListVaults(ctx, args)
-		var p rest.Page[string]
-		p.Items = out.Value
-		p.Next = rest.Text(out.NextLink)
-		return p, err
+		return rest.Page[string]{Items: out.Value, Next: rest.Text(out.NextLink)}, err
 	}
-	if args.MaxItems != nil {
-		return rest.Take(rest.Links(ctx, fetch), int(*args.MaxItems))
-	}
-	return rest.Links(ctx, fetch)
+	return rest.TakeAtMost(rest.Links(ctx, fetch), args.MaxItems)
 }
 
 // ListRegions lists regions (x-ms-pageable without a nextLink, one page)

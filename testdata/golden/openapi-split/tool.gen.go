@@ -61,19 +61,13 @@ func NewTool(svc Service, opts ...runtime.ToolOption) (*Tool, error) {
 // gatherListIssues serves listIssues: it gathers the items of its pages, at most max_items
 // (default 100), into the result of the last page.
 func (t *Tool) gatherListIssues(ctx context.Context, args ListIssuesArgs) ([]Issue, error) {
-	limit := 100
-	if args.MaxItems != nil {
-		limit = int(*args.MaxItems)
-	}
 	var last []Issue
 	fetch := func(ctx context.Context) (rest.Page[Issue], error) {
 		out, err := t.svc.ListIssues(ctx, args)
 		last = out
-		var p rest.Page[Issue]
-		p.Items = out
-		return p, err
+		return rest.Page[Issue]{Items: out}, err
 	}
-	items, err := rest.Gather(rest.Links(ctx, fetch), limit)
+	items, err := rest.Gather(rest.Links(ctx, fetch), rest.Limit(args.MaxItems, 100))
 	if err != nil {
 		return last, err
 	}
@@ -84,10 +78,6 @@ func (t *Tool) gatherListIssues(ctx context.Context, args ListIssuesArgs) ([]Iss
 // gatherListEvents serves listEvents: it gathers the items of its pages, at most max_items
 // (default 100), into the result of the last page.
 func (t *Tool) gatherListEvents(ctx context.Context, args ListEventsArgs) (ListEventsResult, error) {
-	limit := 100
-	if args.MaxItems != nil {
-		limit = int(*args.MaxItems)
-	}
 	var last ListEventsResult
 	fetch := func(ctx context.Context, cursor string) (rest.Page[Event], error) {
 		a := args
@@ -96,12 +86,9 @@ func (t *Tool) gatherListEvents(ctx context.Context, args ListEventsArgs) (ListE
 		}
 		out, err := t.svc.ListEvents(ctx, a)
 		last = out
-		var p rest.Page[Event]
-		p.Items = out.Data
-		p.Next = rest.Text(out.NextCursor)
-		return p, err
+		return rest.Page[Event]{Items: out.Data, Next: rest.Text(out.NextCursor)}, err
 	}
-	items, err := rest.Gather(rest.Cursors(ctx, fetch), limit)
+	items, err := rest.Gather(rest.Cursors(ctx, fetch), rest.Limit(args.MaxItems, 100))
 	if err != nil {
 		return last, err
 	}
@@ -112,10 +99,6 @@ func (t *Tool) gatherListEvents(ctx context.Context, args ListEventsArgs) (ListE
 // gatherListCharges serves listCharges: it gathers the items of its pages, at most max_items
 // (default 100), into the result of the last page.
 func (t *Tool) gatherListCharges(ctx context.Context, args ListChargesArgs) (ListChargesResult, error) {
-	limit := 100
-	if args.MaxItems != nil {
-		limit = int(*args.MaxItems)
-	}
 	var last ListChargesResult
 	fetch := func(ctx context.Context, cursor string) (rest.Page[Charge], error) {
 		a := args
@@ -132,7 +115,7 @@ func (t *Tool) gatherListCharges(ctx context.Context, args ListChargesArgs) (Lis
 		p.HasMore = rest.Bool(out.HasMore)
 		return p, err
 	}
-	items, err := rest.Gather(rest.Cursors(ctx, fetch), limit)
+	items, err := rest.Gather(rest.Cursors(ctx, fetch), rest.Limit(args.MaxItems, 100))
 	if err != nil {
 		return last, err
 	}

@@ -33,10 +33,6 @@ func (t *Tool) callCreatePayout(ctx context.Context, _ json.RawMessage) (json.Ra
 // gatherListUsers serves listUsers: it gathers the items of its pages, at most max_items
 // (default 100), into the result of the last page.
 func (t *Tool) gatherListUsers(ctx context.Context, args ListUsersArgs) (ListUsersResult, error) {
-	limit := 100
-	if args.MaxItems != nil {
-		limit = int(*args.MaxItems)
-	}
 	var last ListUsersResult
 	first := int64(1)
 	if args.Page != nil {
@@ -47,11 +43,9 @@ func (t *Tool) gatherListUsers(ctx context.Context, args ListUsersArgs) (ListUse
 		a.Page = rest.Ptr(int32(n))
 		out, err := t.svc.ListUsers(ctx, a)
 		last = out
-		var p rest.Page[User]
-		p.Items = out.Users
-		return p, err
+		return rest.Page[User]{Items: out.Users}, err
 	}
-	items, err := rest.Gather(rest.PageNumbers(ctx, first, fetch), limit)
+	items, err := rest.Gather(rest.PageNumbers(ctx, first, fetch), rest.Limit(args.MaxItems, 100))
 	if err != nil {
 		return last, err
 	}
@@ -62,10 +56,6 @@ func (t *Tool) gatherListUsers(ctx context.Context, args ListUsersArgs) (ListUse
 // gatherListLogs serves listLogs: it gathers the items of its pages, at most max_items
 // (default 100), into the result of the last page.
 func (t *Tool) gatherListLogs(ctx context.Context, args ListLogsArgs) (ListLogsResult, error) {
-	limit := 100
-	if args.MaxItems != nil {
-		limit = int(*args.MaxItems)
-	}
 	var last ListLogsResult
 	first := int64(0)
 	if args.Offset != nil {
@@ -76,11 +66,9 @@ func (t *Tool) gatherListLogs(ctx context.Context, args ListLogsArgs) (ListLogsR
 		a.Offset = rest.Ptr(n)
 		out, err := t.svc.ListLogs(ctx, a)
 		last = out
-		var p rest.Page[string]
-		p.Items = out.Items
-		return p, err
+		return rest.Page[string]{Items: out.Items}, err
 	}
-	items, err := rest.Gather(rest.Offsets(ctx, first, fetch), limit)
+	items, err := rest.Gather(rest.Offsets(ctx, first, fetch), rest.Limit(args.MaxItems, 100))
 	if err != nil {
 		return last, err
 	}

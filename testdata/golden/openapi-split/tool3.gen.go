@@ -26,10 +26,6 @@ type service3 interface {
 // gatherListBooks serves listBooks: it gathers the items of its pages, at most max_items
 // (default 100), into the result of the last page.
 func (t *Tool) gatherListBooks(ctx context.Context, args ListBooksArgs) (ListBooksResult, error) {
-	limit := 100
-	if args.MaxItems != nil {
-		limit = int(*args.MaxItems)
-	}
 	var last ListBooksResult
 	fetch := func(ctx context.Context, cursor string) (rest.Page[Book], error) {
 		a := args
@@ -38,12 +34,9 @@ func (t *Tool) gatherListBooks(ctx context.Context, args ListBooksArgs) (ListBoo
 		}
 		out, err := t.svc.ListBooks(ctx, a)
 		last = out
-		var p rest.Page[Book]
-		p.Items = out.Books
-		p.Next = rest.Text(out.NextPageToken)
-		return p, err
+		return rest.Page[Book]{Items: out.Books, Next: rest.Text(out.NextPageToken)}, err
 	}
-	items, err := rest.Gather(rest.Cursors(ctx, fetch), limit)
+	items, err := rest.Gather(rest.Cursors(ctx, fetch), rest.Limit(args.MaxItems, 100))
 	if err != nil {
 		return last, err
 	}
@@ -54,10 +47,6 @@ func (t *Tool) gatherListBooks(ctx context.Context, args ListBooksArgs) (ListBoo
 // gatherListWidgets serves listWidgets: it gathers the items of its pages, at most max_items
 // (default 100), into the result of the last page.
 func (t *Tool) gatherListWidgets(ctx context.Context, args ListWidgetsArgs) (ListWidgetsResult, error) {
-	limit := 100
-	if args.MaxItems != nil {
-		limit = int(*args.MaxItems)
-	}
 	var last ListWidgetsResult
 	fetch := func(ctx context.Context, cursor string) (rest.Page[Widget], error) {
 		a := args
@@ -73,7 +62,7 @@ func (t *Tool) gatherListWidgets(ctx context.Context, args ListWidgetsArgs) (Lis
 		}
 		return p, err
 	}
-	items, err := rest.Gather(rest.Cursors(ctx, fetch), limit)
+	items, err := rest.Gather(rest.Cursors(ctx, fetch), rest.Limit(args.MaxItems, 100))
 	if err != nil {
 		return last, err
 	}
@@ -84,10 +73,6 @@ func (t *Tool) gatherListWidgets(ctx context.Context, args ListWidgetsArgs) (Lis
 // gatherListGadgets serves listGadgets: it gathers the items of its pages, at most max_items
 // (default 100), into the result of the last page.
 func (t *Tool) gatherListGadgets(ctx context.Context, args ListGadgetsArgs) (ListGadgetsResult, error) {
-	limit := 100
-	if args.MaxItems != nil {
-		limit = int(*args.MaxItems)
-	}
 	var last ListGadgetsResult
 	fetch := func(ctx context.Context, cursor string) (rest.Page[Widget], error) {
 		a := args
@@ -103,7 +88,7 @@ func (t *Tool) gatherListGadgets(ctx context.Context, args ListGadgetsArgs) (Lis
 		}
 		return p, err
 	}
-	items, err := rest.Gather(rest.Cursors(ctx, fetch), limit)
+	items, err := rest.Gather(rest.Cursors(ctx, fetch), rest.Limit(args.MaxItems, 100))
 	if err != nil {
 		return last, err
 	}
@@ -114,10 +99,6 @@ func (t *Tool) gatherListGadgets(ctx context.Context, args ListGadgetsArgs) (Lis
 // gatherListTickets serves listTickets: it gathers the items of its pages, at most max_items
 // (default 100), into the result of the last page.
 func (t *Tool) gatherListTickets(ctx context.Context, args ListTicketsArgs) (ListTicketsResult, error) {
-	limit := 100
-	if args.MaxItems != nil {
-		limit = int(*args.MaxItems)
-	}
 	var last ListTicketsResult
 	first := int64(1)
 	if args.P != nil {
@@ -128,11 +109,9 @@ func (t *Tool) gatherListTickets(ctx context.Context, args ListTicketsArgs) (Lis
 		a.P = rest.Ptr(n)
 		out, err := t.svc.ListTickets(ctx, a)
 		last = out
-		var p rest.Page[string]
-		p.Items = out.Results
-		return p, err
+		return rest.Page[string]{Items: out.Results}, err
 	}
-	items, err := rest.Gather(rest.PageNumbers(ctx, first, fetch), limit)
+	items, err := rest.Gather(rest.PageNumbers(ctx, first, fetch), rest.Limit(args.MaxItems, 100))
 	if err != nil {
 		return last, err
 	}

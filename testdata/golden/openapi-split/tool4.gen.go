@@ -26,10 +26,6 @@ type service4 interface {
 // gatherListOrders serves listOrders: it gathers the items of its pages, at most max_items
 // (default 100), into the result of the last page.
 func (t *Tool) gatherListOrders(ctx context.Context, args ListOrdersArgs) (ListOrdersResult, error) {
-	limit := 100
-	if args.MaxItems != nil {
-		limit = int(*args.MaxItems)
-	}
 	var last ListOrdersResult
 	fetch := func(ctx context.Context, cursor string) (rest.Page[string], error) {
 		a := args
@@ -38,12 +34,9 @@ func (t *Tool) gatherListOrders(ctx context.Context, args ListOrdersArgs) (ListO
 		}
 		out, err := t.svc.ListOrders(ctx, a)
 		last = out
-		var p rest.Page[string]
-		p.Items = out.Orders
-		p.Next = rest.Text(out.Next)
-		return p, err
+		return rest.Page[string]{Items: out.Orders, Next: rest.Text(out.Next)}, err
 	}
-	items, err := rest.Gather(rest.Cursors(ctx, fetch), limit)
+	items, err := rest.Gather(rest.Cursors(ctx, fetch), rest.Limit(args.MaxItems, 100))
 	if err != nil {
 		return last, err
 	}
@@ -54,10 +47,6 @@ func (t *Tool) gatherListOrders(ctx context.Context, args ListOrdersArgs) (ListO
 // gatherListInvoices serves listInvoices: it gathers the items of its pages, at most max_items
 // (default 100), into the result of the last page.
 func (t *Tool) gatherListInvoices(ctx context.Context, args ListInvoicesArgs) (ListInvoicesResult, error) {
-	limit := 100
-	if args.MaxItems != nil {
-		limit = int(*args.MaxItems)
-	}
 	var last ListInvoicesResult
 	first := int64(0)
 	if args.Start != nil {
@@ -68,12 +57,9 @@ func (t *Tool) gatherListInvoices(ctx context.Context, args ListInvoicesArgs) (L
 		a.Start = rest.Ptr(n)
 		out, err := t.svc.ListInvoices(ctx, a)
 		last = out
-		var p rest.Page[string]
-		p.Items = out.Invoices
-		p.HasMore = rest.Bool(out.More)
-		return p, err
+		return rest.Page[string]{Items: out.Invoices, HasMore: rest.Bool(out.More)}, err
 	}
-	items, err := rest.Gather(rest.Offsets(ctx, first, fetch), limit)
+	items, err := rest.Gather(rest.Offsets(ctx, first, fetch), rest.Limit(args.MaxItems, 100))
 	if err != nil {
 		return last, err
 	}
@@ -84,20 +70,13 @@ func (t *Tool) gatherListInvoices(ctx context.Context, args ListInvoicesArgs) (L
 // gatherListVaults serves listVaults: it gathers the items of its pages, at most max_items
 // (default 100), into the result of the last page.
 func (t *Tool) gatherListVaults(ctx context.Context, args ListVaultsArgs) (ListVaultsResult, error) {
-	limit := 100
-	if args.MaxItems != nil {
-		limit = int(*args.MaxItems)
-	}
 	var last ListVaultsResult
 	fetch := func(ctx context.Context) (rest.Page[string], error) {
 		out, err := t.svc.ListVaults(ctx, args)
 		last = out
-		var p rest.Page[string]
-		p.Items = out.Value
-		p.Next = rest.Text(out.NextLink)
-		return p, err
+		return rest.Page[string]{Items: out.Value, Next: rest.Text(out.NextLink)}, err
 	}
-	items, err := rest.Gather(rest.Links(ctx, fetch), limit)
+	items, err := rest.Gather(rest.Links(ctx, fetch), rest.Limit(args.MaxItems, 100))
 	if err != nil {
 		return last, err
 	}

@@ -48,25 +48,15 @@ func decodeListIssuesArgs(d *runtime.Decoder, x *ListIssuesArgs) {
 			seen[0] |= 1 << 0
 			x.Owner, _ = d.String()
 		case "per_page":
-			if !d.IsNull() {
-				var v int64
-				if v1, ok := d.Int(); ok {
-					v = v1
-					runtime.CheckMax(d, float64(v1), 100.0, false)
-				}
-				x.PerPage = &v
+			if v, ok := d.OptInt(&x.PerPage); ok {
+				runtime.CheckMax(d, float64(v), 100.0, false)
 			}
 		case "page":
 			x.Page = d.IntPtr()
 		case "max_items":
-			if !d.IsNull() {
-				var v int64
-				if v1, ok := d.Int(); ok {
-					v = v1
-					runtime.CheckMin(d, float64(v1), 1.0, false)
-					runtime.CheckMax(d, float64(v1), 1000.0, false)
-				}
-				x.MaxItems = &v
+			if v, ok := d.OptInt(&x.MaxItems); ok {
+				runtime.CheckMin(d, float64(v), 1.0, false)
+				runtime.CheckMax(d, float64(v), 1000.0, false)
 			}
 		default:
 			d.Skip()
@@ -98,4 +88,34 @@ func decodeListEventsResult(d *runtime.Decoder, x *ListEventsResult) {
 		}
 	}
 	d.Required(seen[:], "data")
+}
+
+// ListEventsArgs are the arguments of "listEvents" (GET /events).
+type ListEventsArgs struct {
+	Cursor *string `json:"cursor,omitzero"`
+	Limit  *int64  `json:"limit,omitzero"`
+	// MaxItems is the most items to gather across pages (default 100, at most 1000). The Tool adapter gathers them (listEvents as a tool), and the
+	// client's iterator stops after them (absent: every page); no request carries it.
+	MaxItems *int64 `json:"max_items,omitzero"`
+}
+
+func decodeListEventsArgs(d *runtime.Decoder, x *ListEventsArgs) {
+	if !d.Object() {
+		return
+	}
+	for d.Next() {
+		switch string(d.Key()) {
+		case "cursor":
+			x.Cursor = d.StringPtr()
+		case "limit":
+			x.Limit = d.IntPtr()
+		case "max_items":
+			if v, ok := d.OptInt(&x.MaxItems); ok {
+				runtime.CheckMin(d, float64(v), 1.0, false)
+				runtime.CheckMax(d, float64(v), 1000.0, false)
+			}
+		default:
+			d.Skip()
+		}
+	}
 }

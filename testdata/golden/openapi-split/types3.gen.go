@@ -5,41 +5,6 @@ package openapisplit
 
 import "github.com/opentoolgen/opentoolgen/runtime"
 
-// ListEventsArgs are the arguments of "listEvents" (GET /events).
-type ListEventsArgs struct {
-	Cursor *string `json:"cursor,omitzero"`
-	Limit  *int64  `json:"limit,omitzero"`
-	// MaxItems is the most items to gather across pages (default 100, at most 1000). The Tool adapter gathers them (listEvents as a tool), and the
-	// client's iterator stops after them (absent: every page); no request carries it.
-	MaxItems *int64 `json:"max_items,omitzero"`
-}
-
-func decodeListEventsArgs(d *runtime.Decoder, x *ListEventsArgs) {
-	if !d.Object() {
-		return
-	}
-	for d.Next() {
-		switch string(d.Key()) {
-		case "cursor":
-			x.Cursor = d.StringPtr()
-		case "limit":
-			x.Limit = d.IntPtr()
-		case "max_items":
-			if !d.IsNull() {
-				var v int64
-				if v1, ok := d.Int(); ok {
-					v = v1
-					runtime.CheckMin(d, float64(v1), 1.0, false)
-					runtime.CheckMax(d, float64(v1), 1000.0, false)
-				}
-				x.MaxItems = &v
-			}
-		default:
-			d.Skip()
-		}
-	}
-}
-
 // ListChargesResult is the 200 response of "listCharges".
 type ListChargesResult struct {
 	Object  ListChargesResultObject `json:"object"`
@@ -97,4 +62,59 @@ func decodeListChargesResultObject(d *runtime.Decoder, x *ListChargesResultObjec
 			d.NotInEnum(v, "\"list\"")
 		}
 	}
+}
+
+// ListChargesArgs are the arguments of "listCharges" (GET /charges).
+type ListChargesArgs struct {
+	StartingAfter *string `json:"starting_after,omitzero"`
+	Limit         *int64  `json:"limit,omitzero"`
+	// MaxItems is the most items to gather across pages (default 100, at most 1000). The Tool adapter gathers them (listCharges as a tool), and the
+	// client's iterator stops after them (absent: every page); no request carries it.
+	MaxItems *int64 `json:"max_items,omitzero"`
+}
+
+func decodeListChargesArgs(d *runtime.Decoder, x *ListChargesArgs) {
+	if !d.Object() {
+		return
+	}
+	for d.Next() {
+		switch string(d.Key()) {
+		case "starting_after":
+			x.StartingAfter = d.StringPtr()
+		case "limit":
+			x.Limit = d.IntPtr()
+		case "max_items":
+			if v, ok := d.OptInt(&x.MaxItems); ok {
+				runtime.CheckMin(d, float64(v), 1.0, false)
+				runtime.CheckMax(d, float64(v), 1000.0, false)
+			}
+		default:
+			d.Skip()
+		}
+	}
+}
+
+// CreateChargeArgs are the arguments of "createCharge" (POST /charges).
+type CreateChargeArgs struct {
+	IdempotencyKey *string `json:"Idempotency-Key,omitzero"`
+	Amount         int64   `json:"amount"`
+}
+
+func decodeCreateChargeArgs(d *runtime.Decoder, x *CreateChargeArgs) {
+	if !d.Object() {
+		return
+	}
+	var seen [1]uint64
+	for d.Next() {
+		switch string(d.Key()) {
+		case "Idempotency-Key":
+			x.IdempotencyKey = d.StringPtr()
+		case "amount":
+			seen[0] |= 1 << 0
+			x.Amount, _ = d.Int()
+		default:
+			d.Skip()
+		}
+	}
+	d.Required(seen[:], "amount")
 }

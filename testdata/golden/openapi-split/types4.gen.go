@@ -5,66 +5,6 @@ package openapisplit
 
 import "github.com/opentoolgen/opentoolgen/runtime"
 
-// ListChargesArgs are the arguments of "listCharges" (GET /charges).
-type ListChargesArgs struct {
-	StartingAfter *string `json:"starting_after,omitzero"`
-	Limit         *int64  `json:"limit,omitzero"`
-	// MaxItems is the most items to gather across pages (default 100, at most 1000). The Tool adapter gathers them (listCharges as a tool), and the
-	// client's iterator stops after them (absent: every page); no request carries it.
-	MaxItems *int64 `json:"max_items,omitzero"`
-}
-
-func decodeListChargesArgs(d *runtime.Decoder, x *ListChargesArgs) {
-	if !d.Object() {
-		return
-	}
-	for d.Next() {
-		switch string(d.Key()) {
-		case "starting_after":
-			x.StartingAfter = d.StringPtr()
-		case "limit":
-			x.Limit = d.IntPtr()
-		case "max_items":
-			if !d.IsNull() {
-				var v int64
-				if v1, ok := d.Int(); ok {
-					v = v1
-					runtime.CheckMin(d, float64(v1), 1.0, false)
-					runtime.CheckMax(d, float64(v1), 1000.0, false)
-				}
-				x.MaxItems = &v
-			}
-		default:
-			d.Skip()
-		}
-	}
-}
-
-// CreateChargeArgs are the arguments of "createCharge" (POST /charges).
-type CreateChargeArgs struct {
-	IdempotencyKey *string `json:"Idempotency-Key,omitzero"`
-	Amount         int64   `json:"amount"`
-}
-
-func decodeCreateChargeArgs(d *runtime.Decoder, x *CreateChargeArgs) {
-	if !d.Object() {
-		return
-	}
-	var seen [1]uint64
-	for d.Next() {
-		switch string(d.Key()) {
-		case "Idempotency-Key":
-			x.IdempotencyKey = d.StringPtr()
-		case "amount":
-			seen[0] |= 1 << 0
-			x.Amount, _ = d.Int()
-		default:
-			d.Skip()
-		}
-	}
-	d.Required(seen[:], "amount")
-}
-
 // CreateRefundArgs are the arguments of "createRefund" (POST /refunds).
 type CreateRefundArgs struct {
 	Charge *string `json:"charge,omitzero"`
@@ -97,11 +37,74 @@ func decodeListUsersResult(d *runtime.Decoder, x *ListUsersResult) {
 	for d.Next() {
 		switch string(d.Key()) {
 		case "users":
-			if !d.IsNull() {
-				runtime.Slice(d, &x.Users, decodeUser)
-			}
+			runtime.OptionalSlice(d, &x.Users, decodeUser)
 		case "total":
 			x.Total = d.IntPtr()
+		default:
+			d.Skip()
+		}
+	}
+}
+
+// ListUsersArgs are the arguments of "listUsers" (GET /users).
+type ListUsersArgs struct {
+	Page    *int32 `json:"page,omitzero"`
+	PerPage *int64 `json:"per_page,omitzero"`
+	// MaxItems is the most items to gather across pages (default 100, at most 1000). The Tool adapter gathers them (listUsers as a tool), and the
+	// client's iterator stops after them (absent: every page); no request carries it.
+	MaxItems *int64 `json:"max_items,omitzero"`
+}
+
+func decodeListUsersArgs(d *runtime.Decoder, x *ListUsersArgs) {
+	if !d.Object() {
+		return
+	}
+	for d.Next() {
+		switch string(d.Key()) {
+		case "page":
+			if !d.IsNull() {
+				var v int32
+				if v1, ok := d.IntRange(-2147483648, 2147483647); ok {
+					v = int32(v1)
+					runtime.CheckMin(d, float64(v1), 1.0, false)
+				}
+				x.Page = &v
+			}
+		case "per_page":
+			x.PerPage = d.IntPtr()
+		case "max_items":
+			if v, ok := d.OptInt(&x.MaxItems); ok {
+				runtime.CheckMin(d, float64(v), 1.0, false)
+				runtime.CheckMax(d, float64(v), 1000.0, false)
+			}
+		default:
+			d.Skip()
+		}
+	}
+}
+
+// ListLogsResult is the 200 response of "listLogs".
+type ListLogsResult struct {
+	Items []string `json:"items,omitzero"`
+}
+
+func decodeListLogsResult(d *runtime.Decoder, x *ListLogsResult) {
+	if !d.Object() {
+		return
+	}
+	for d.Next() {
+		switch string(d.Key()) {
+		case "items":
+			if !d.IsNull() {
+				if d.Array() {
+					x.Items = []string{}
+					for d.NextItem() {
+						var e1 string
+						e1, _ = d.String()
+						x.Items = append(x.Items, e1)
+					}
+				}
+			}
 		default:
 			d.Skip()
 		}

@@ -5,76 +5,6 @@ package openapisplit
 
 import "github.com/opentoolgen/opentoolgen/runtime"
 
-// ListUsersArgs are the arguments of "listUsers" (GET /users).
-type ListUsersArgs struct {
-	Page    *int32 `json:"page,omitzero"`
-	PerPage *int64 `json:"per_page,omitzero"`
-	// MaxItems is the most items to gather across pages (default 100, at most 1000). The Tool adapter gathers them (listUsers as a tool), and the
-	// client's iterator stops after them (absent: every page); no request carries it.
-	MaxItems *int64 `json:"max_items,omitzero"`
-}
-
-func decodeListUsersArgs(d *runtime.Decoder, x *ListUsersArgs) {
-	if !d.Object() {
-		return
-	}
-	for d.Next() {
-		switch string(d.Key()) {
-		case "page":
-			if !d.IsNull() {
-				var v int32
-				if v1, ok := d.IntRange(-2147483648, 2147483647); ok {
-					v = int32(v1)
-					runtime.CheckMin(d, float64(v1), 1.0, false)
-				}
-				x.Page = &v
-			}
-		case "per_page":
-			x.PerPage = d.IntPtr()
-		case "max_items":
-			if !d.IsNull() {
-				var v int64
-				if v1, ok := d.Int(); ok {
-					v = v1
-					runtime.CheckMin(d, float64(v1), 1.0, false)
-					runtime.CheckMax(d, float64(v1), 1000.0, false)
-				}
-				x.MaxItems = &v
-			}
-		default:
-			d.Skip()
-		}
-	}
-}
-
-// ListLogsResult is the 200 response of "listLogs".
-type ListLogsResult struct {
-	Items []string `json:"items,omitzero"`
-}
-
-func decodeListLogsResult(d *runtime.Decoder, x *ListLogsResult) {
-	if !d.Object() {
-		return
-	}
-	for d.Next() {
-		switch string(d.Key()) {
-		case "items":
-			if !d.IsNull() {
-				if d.Array() {
-					x.Items = []string{}
-					for d.NextItem() {
-						var e1 string
-						e1, _ = d.String()
-						x.Items = append(x.Items, e1)
-					}
-				}
-			}
-		default:
-			d.Skip()
-		}
-	}
-}
-
 // ListLogsArgs are the arguments of "listLogs" (GET /logs).
 type ListLogsArgs struct {
 	Offset *int64 `json:"offset,omitzero"`
@@ -95,15 +25,103 @@ func decodeListLogsArgs(d *runtime.Decoder, x *ListLogsArgs) {
 		case "limit":
 			x.Limit = d.IntPtr()
 		case "max_items":
-			if !d.IsNull() {
-				var v int64
-				if v1, ok := d.Int(); ok {
-					v = v1
-					runtime.CheckMin(d, float64(v1), 1.0, false)
-					runtime.CheckMax(d, float64(v1), 1000.0, false)
-				}
-				x.MaxItems = &v
+			if v, ok := d.OptInt(&x.MaxItems); ok {
+				runtime.CheckMin(d, float64(v), 1.0, false)
+				runtime.CheckMax(d, float64(v), 1000.0, false)
 			}
+		default:
+			d.Skip()
+		}
+	}
+}
+
+// ListBooksResult is the 200 response of "listBooks".
+type ListBooksResult struct {
+	Books         []Book  `json:"books,omitzero"`
+	NextPageToken *string `json:"nextPageToken,omitzero"`
+}
+
+func decodeListBooksResult(d *runtime.Decoder, x *ListBooksResult) {
+	if !d.Object() {
+		return
+	}
+	for d.Next() {
+		switch string(d.Key()) {
+		case "books":
+			runtime.OptionalSlice(d, &x.Books, decodeBook)
+		case "nextPageToken":
+			x.NextPageToken = d.StringPtr()
+		default:
+			d.Skip()
+		}
+	}
+}
+
+// ListBooksArgs are the arguments of "listBooks" (GET /books).
+type ListBooksArgs struct {
+	PageToken *string `json:"pageToken,omitzero"`
+	PageSize  *int64  `json:"pageSize,omitzero"`
+	// MaxItems is the most items to gather across pages (default 100, at most 1000). The Tool adapter gathers them (listBooks as a tool), and the
+	// client's iterator stops after them (absent: every page); no request carries it.
+	MaxItems *int64 `json:"max_items,omitzero"`
+}
+
+func decodeListBooksArgs(d *runtime.Decoder, x *ListBooksArgs) {
+	if !d.Object() {
+		return
+	}
+	for d.Next() {
+		switch string(d.Key()) {
+		case "pageToken":
+			x.PageToken = d.StringPtr()
+		case "pageSize":
+			x.PageSize = d.IntPtr()
+		case "max_items":
+			if v, ok := d.OptInt(&x.MaxItems); ok {
+				runtime.CheckMin(d, float64(v), 1.0, false)
+				runtime.CheckMax(d, float64(v), 1000.0, false)
+			}
+		default:
+			d.Skip()
+		}
+	}
+}
+
+// ListWidgetsResult is the 200 response of "listWidgets".
+type ListWidgetsResult struct {
+	Items []Widget               `json:"items,omitzero"`
+	Meta  *ListWidgetsResultMeta `json:"meta,omitzero"`
+}
+
+func decodeListWidgetsResult(d *runtime.Decoder, x *ListWidgetsResult) {
+	if !d.Object() {
+		return
+	}
+	for d.Next() {
+		switch string(d.Key()) {
+		case "items":
+			runtime.OptionalSlice(d, &x.Items, decodeWidget)
+		case "meta":
+			runtime.Ptr(d, &x.Meta, decodeListWidgetsResultMeta)
+		default:
+			d.Skip()
+		}
+	}
+}
+
+// ListWidgetsResultMeta is the "meta" member of ListWidgetsResult.
+type ListWidgetsResultMeta struct {
+	Next *string `json:"next,omitzero"`
+}
+
+func decodeListWidgetsResultMeta(d *runtime.Decoder, x *ListWidgetsResultMeta) {
+	if !d.Object() {
+		return
+	}
+	for d.Next() {
+		switch string(d.Key()) {
+		case "next":
+			x.Next = d.StringPtr()
 		default:
 			d.Skip()
 		}

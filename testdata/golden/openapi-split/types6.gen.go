@@ -5,106 +5,101 @@ package openapisplit
 
 import "github.com/opentoolgen/opentoolgen/runtime"
 
-// ListBooksResult is the 200 response of "listBooks".
-type ListBooksResult struct {
-	Books         []Book  `json:"books,omitzero"`
-	NextPageToken *string `json:"nextPageToken,omitzero"`
-}
-
-func decodeListBooksResult(d *runtime.Decoder, x *ListBooksResult) {
-	if !d.Object() {
-		return
-	}
-	for d.Next() {
-		switch string(d.Key()) {
-		case "books":
-			if !d.IsNull() {
-				runtime.Slice(d, &x.Books, decodeBook)
-			}
-		case "nextPageToken":
-			x.NextPageToken = d.StringPtr()
-		default:
-			d.Skip()
-		}
-	}
-}
-
-// ListBooksArgs are the arguments of "listBooks" (GET /books).
-type ListBooksArgs struct {
-	PageToken *string `json:"pageToken,omitzero"`
-	PageSize  *int64  `json:"pageSize,omitzero"`
-	// MaxItems is the most items to gather across pages (default 100, at most 1000). The Tool adapter gathers them (listBooks as a tool), and the
+// ListWidgetsArgs are the arguments of "listWidgets" (GET /widgets).
+type ListWidgetsArgs struct {
+	After *string `json:"after,omitzero"`
+	// MaxItems is the most items to gather across pages (default 100, at most 1000). The Tool adapter gathers them (listWidgets as a tool), and the
 	// client's iterator stops after them (absent: every page); no request carries it.
 	MaxItems *int64 `json:"max_items,omitzero"`
 }
 
-func decodeListBooksArgs(d *runtime.Decoder, x *ListBooksArgs) {
+func decodeListWidgetsArgs(d *runtime.Decoder, x *ListWidgetsArgs) {
 	if !d.Object() {
 		return
 	}
 	for d.Next() {
 		switch string(d.Key()) {
-		case "pageToken":
-			x.PageToken = d.StringPtr()
-		case "pageSize":
-			x.PageSize = d.IntPtr()
+		case "after":
+			x.After = d.StringPtr()
 		case "max_items":
+			if v, ok := d.OptInt(&x.MaxItems); ok {
+				runtime.CheckMin(d, float64(v), 1.0, false)
+				runtime.CheckMax(d, float64(v), 1000.0, false)
+			}
+		default:
+			d.Skip()
+		}
+	}
+}
+
+// ListGadgetsResult is the 200 response of "listGadgets".
+type ListGadgetsResult struct {
+	Data []Widget `json:"data,omitzero"`
+}
+
+func decodeListGadgetsResult(d *runtime.Decoder, x *ListGadgetsResult) {
+	if !d.Object() {
+		return
+	}
+	for d.Next() {
+		switch string(d.Key()) {
+		case "data":
+			runtime.OptionalSlice(d, &x.Data, decodeWidget)
+		default:
+			d.Skip()
+		}
+	}
+}
+
+// ListGadgetsArgs are the arguments of "listGadgets" (GET /gadgets).
+type ListGadgetsArgs struct {
+	Since *string `json:"since,omitzero"`
+	// MaxItems is the most items to gather across pages (default 100, at most 1000). The Tool adapter gathers them (listGadgets as a tool), and the
+	// client's iterator stops after them (absent: every page); no request carries it.
+	MaxItems *int64 `json:"max_items,omitzero"`
+}
+
+func decodeListGadgetsArgs(d *runtime.Decoder, x *ListGadgetsArgs) {
+	if !d.Object() {
+		return
+	}
+	for d.Next() {
+		switch string(d.Key()) {
+		case "since":
+			x.Since = d.StringPtr()
+		case "max_items":
+			if v, ok := d.OptInt(&x.MaxItems); ok {
+				runtime.CheckMin(d, float64(v), 1.0, false)
+				runtime.CheckMax(d, float64(v), 1000.0, false)
+			}
+		default:
+			d.Skip()
+		}
+	}
+}
+
+// ListTicketsResult is the 200 response of "listTickets".
+type ListTicketsResult struct {
+	Results []string `json:"results,omitzero"`
+}
+
+func decodeListTicketsResult(d *runtime.Decoder, x *ListTicketsResult) {
+	if !d.Object() {
+		return
+	}
+	for d.Next() {
+		switch string(d.Key()) {
+		case "results":
 			if !d.IsNull() {
-				var v int64
-				if v1, ok := d.Int(); ok {
-					v = v1
-					runtime.CheckMin(d, float64(v1), 1.0, false)
-					runtime.CheckMax(d, float64(v1), 1000.0, false)
+				if d.Array() {
+					x.Results = []string{}
+					for d.NextItem() {
+						var e1 string
+						e1, _ = d.String()
+						x.Results = append(x.Results, e1)
+					}
 				}
-				x.MaxItems = &v
 			}
-		default:
-			d.Skip()
-		}
-	}
-}
-
-// ListWidgetsResult is the 200 response of "listWidgets".
-type ListWidgetsResult struct {
-	Items []Widget               `json:"items,omitzero"`
-	Meta  *ListWidgetsResultMeta `json:"meta,omitzero"`
-}
-
-func decodeListWidgetsResult(d *runtime.Decoder, x *ListWidgetsResult) {
-	if !d.Object() {
-		return
-	}
-	for d.Next() {
-		switch string(d.Key()) {
-		case "items":
-			if !d.IsNull() {
-				runtime.Slice(d, &x.Items, decodeWidget)
-			}
-		case "meta":
-			if !d.IsNull() {
-				var v ListWidgetsResultMeta
-				decodeListWidgetsResultMeta(d, &v)
-				x.Meta = &v
-			}
-		default:
-			d.Skip()
-		}
-	}
-}
-
-// ListWidgetsResultMeta is the "meta" member of ListWidgetsResult.
-type ListWidgetsResultMeta struct {
-	Next *string `json:"next,omitzero"`
-}
-
-func decodeListWidgetsResultMeta(d *runtime.Decoder, x *ListWidgetsResultMeta) {
-	if !d.Object() {
-		return
-	}
-	for d.Next() {
-		switch string(d.Key()) {
-		case "next":
-			x.Next = d.StringPtr()
 		default:
 			d.Skip()
 		}

@@ -5,31 +5,26 @@ package openapisplit
 
 import "github.com/opentoolgen/opentoolgen/runtime"
 
-// ListWidgetsArgs are the arguments of "listWidgets" (GET /widgets).
-type ListWidgetsArgs struct {
-	After *string `json:"after,omitzero"`
-	// MaxItems is the most items to gather across pages (default 100, at most 1000). The Tool adapter gathers them (listWidgets as a tool), and the
+// ListTicketsArgs are the arguments of "listTickets" (GET /tickets).
+type ListTicketsArgs struct {
+	P *int64 `json:"p,omitzero"`
+	// MaxItems is the most items to gather across pages (default 100, at most 1000). The Tool adapter gathers them (listTickets as a tool), and the
 	// client's iterator stops after them (absent: every page); no request carries it.
 	MaxItems *int64 `json:"max_items,omitzero"`
 }
 
-func decodeListWidgetsArgs(d *runtime.Decoder, x *ListWidgetsArgs) {
+func decodeListTicketsArgs(d *runtime.Decoder, x *ListTicketsArgs) {
 	if !d.Object() {
 		return
 	}
 	for d.Next() {
 		switch string(d.Key()) {
-		case "after":
-			x.After = d.StringPtr()
+		case "p":
+			x.P = d.IntPtr()
 		case "max_items":
-			if !d.IsNull() {
-				var v int64
-				if v1, ok := d.Int(); ok {
-					v = v1
-					runtime.CheckMin(d, float64(v1), 1.0, false)
-					runtime.CheckMax(d, float64(v1), 1000.0, false)
-				}
-				x.MaxItems = &v
+			if v, ok := d.OptInt(&x.MaxItems); ok {
+				runtime.CheckMin(d, float64(v), 1.0, false)
+				runtime.CheckMax(d, float64(v), 1000.0, false)
 			}
 		default:
 			d.Skip()
@@ -37,81 +32,89 @@ func decodeListWidgetsArgs(d *runtime.Decoder, x *ListWidgetsArgs) {
 	}
 }
 
-// ListGadgetsResult is the 200 response of "listGadgets".
-type ListGadgetsResult struct {
-	Data []Widget `json:"data,omitzero"`
+// ListOrdersResult is the 200 response of "listOrders".
+type ListOrdersResult struct {
+	Orders []string `json:"orders,omitzero"`
+	Next   *string  `json:"next,omitzero"`
 }
 
-func decodeListGadgetsResult(d *runtime.Decoder, x *ListGadgetsResult) {
+func decodeListOrdersResult(d *runtime.Decoder, x *ListOrdersResult) {
 	if !d.Object() {
 		return
 	}
 	for d.Next() {
 		switch string(d.Key()) {
-		case "data":
-			if !d.IsNull() {
-				runtime.Slice(d, &x.Data, decodeWidget)
-			}
-		default:
-			d.Skip()
-		}
-	}
-}
-
-// ListGadgetsArgs are the arguments of "listGadgets" (GET /gadgets).
-type ListGadgetsArgs struct {
-	Since *string `json:"since,omitzero"`
-	// MaxItems is the most items to gather across pages (default 100, at most 1000). The Tool adapter gathers them (listGadgets as a tool), and the
-	// client's iterator stops after them (absent: every page); no request carries it.
-	MaxItems *int64 `json:"max_items,omitzero"`
-}
-
-func decodeListGadgetsArgs(d *runtime.Decoder, x *ListGadgetsArgs) {
-	if !d.Object() {
-		return
-	}
-	for d.Next() {
-		switch string(d.Key()) {
-		case "since":
-			x.Since = d.StringPtr()
-		case "max_items":
-			if !d.IsNull() {
-				var v int64
-				if v1, ok := d.Int(); ok {
-					v = v1
-					runtime.CheckMin(d, float64(v1), 1.0, false)
-					runtime.CheckMax(d, float64(v1), 1000.0, false)
-				}
-				x.MaxItems = &v
-			}
-		default:
-			d.Skip()
-		}
-	}
-}
-
-// ListTicketsResult is the 200 response of "listTickets".
-type ListTicketsResult struct {
-	Results []string `json:"results,omitzero"`
-}
-
-func decodeListTicketsResult(d *runtime.Decoder, x *ListTicketsResult) {
-	if !d.Object() {
-		return
-	}
-	for d.Next() {
-		switch string(d.Key()) {
-		case "results":
+		case "orders":
 			if !d.IsNull() {
 				if d.Array() {
-					x.Results = []string{}
+					x.Orders = []string{}
 					for d.NextItem() {
 						var e1 string
 						e1, _ = d.String()
-						x.Results = append(x.Results, e1)
+						x.Orders = append(x.Orders, e1)
 					}
 				}
 			}
+		case "next":
+			x.Next = d.StringPtr()
+		default:
+			d.Skip()
+		}
+	}
+}
+
+// ListOrdersArgs are the arguments of "listOrders" (GET /orders).
+type ListOrdersArgs struct {
+	From *string `json:"from,omitzero"`
+	// MaxItems is the most items to gather across pages (default 100, at most 1000). The Tool adapter gathers them (listOrders as a tool), and the
+	// client's iterator stops after them (absent: every page); no request carries it.
+	MaxItems *int64 `json:"max_items,omitzero"`
+}
+
+func decodeListOrdersArgs(d *runtime.Decoder, x *ListOrdersArgs) {
+	if !d.Object() {
+		return
+	}
+	for d.Next() {
+		switch string(d.Key()) {
+		case "from":
+			x.From = d.StringPtr()
+		case "max_items":
+			if v, ok := d.OptInt(&x.MaxItems); ok {
+				runtime.CheckMin(d, float64(v), 1.0, false)
+				runtime.CheckMax(d, float64(v), 1000.0, false)
+			}
+		default:
+			d.Skip()
+		}
+	}
+}
+
+// ListInvoicesResult is the 200 response of "listInvoices".
+type ListInvoicesResult struct {
+	Invoices []string `json:"invoices,omitzero"`
+	More     *bool    `json:"more,omitzero"`
+}
+
+func decodeListInvoicesResult(d *runtime.Decoder, x *ListInvoicesResult) {
+	if !d.Object() {
+		return
+	}
+	for d.Next() {
+		switch string(d.Key()) {
+		case "invoices":
+			if !d.IsNull() {
+				if d.Array() {
+					x.Invoices = []string{}
+					for d.NextItem() {
+						var e1 string
+						e1, _ = d.String()
+						x.Invoices = append(x.Invoices, e1)
+					}
+				}
+			}
+		case "more":
+			x.More = d.BoolPtr()
 		default:
 			d.Skip()
 		}

@@ -5,31 +5,29 @@ package openapisplit
 
 import "github.com/opentoolgen/opentoolgen/runtime"
 
-// ListTicketsArgs are the arguments of "listTickets" (GET /tickets).
-type ListTicketsArgs struct {
-	P *int64 `json:"p,omitzero"`
-	// MaxItems is the most items to gather across pages (default 100, at most 1000). The Tool adapter gathers them (listTickets as a tool), and the
+// ListInvoicesArgs are the arguments of "listInvoices" (GET /invoices).
+type ListInvoicesArgs struct {
+	Start *int64 `json:"start,omitzero"`
+	Size  *int64 `json:"size,omitzero"`
+	// MaxItems is the most items to gather across pages (default 100, at most 1000). The Tool adapter gathers them (listInvoices as a tool), and the
 	// client's iterator stops after them (absent: every page); no request carries it.
 	MaxItems *int64 `json:"max_items,omitzero"`
 }
 
-func decodeListTicketsArgs(d *runtime.Decoder, x *ListTicketsArgs) {
+func decodeListInvoicesArgs(d *runtime.Decoder, x *ListInvoicesArgs) {
 	if !d.Object() {
 		return
 	}
 	for d.Next() {
 		switch string(d.Key()) {
-		case "p":
-			x.P = d.IntPtr()
+		case "start":
+			x.Start = d.IntPtr()
+		case "size":
+			x.Size = d.IntPtr()
 		case "max_items":
-			if !d.IsNull() {
-				var v int64
-				if v1, ok := d.Int(); ok {
-					v = v1
-					runtime.CheckMin(d, float64(v1), 1.0, false)
-					runtime.CheckMax(d, float64(v1), 1000.0, false)
-				}
-				x.MaxItems = &v
+			if v, ok := d.OptInt(&x.MaxItems); ok {
+				runtime.CheckMin(d, float64(v), 1.0, false)
+				runtime.CheckMax(d, float64(v), 1000.0, false)
 			}
 		default:
 			d.Skip()
@@ -37,94 +35,90 @@ func decodeListTicketsArgs(d *runtime.Decoder, x *ListTicketsArgs) {
 	}
 }
 
-// ListOrdersResult is the 200 response of "listOrders".
-type ListOrdersResult struct {
-	Orders []string `json:"orders,omitzero"`
-	Next   *string  `json:"next,omitzero"`
+// ListVaultsResult is the 200 response of "listVaults".
+type ListVaultsResult struct {
+	Value    []string `json:"value,omitzero"`
+	NextLink *string  `json:"nextLink,omitzero"`
 }
 
-func decodeListOrdersResult(d *runtime.Decoder, x *ListOrdersResult) {
+func decodeListVaultsResult(d *runtime.Decoder, x *ListVaultsResult) {
 	if !d.Object() {
 		return
 	}
 	for d.Next() {
 		switch string(d.Key()) {
-		case "orders":
+		case "value":
 			if !d.IsNull() {
 				if d.Array() {
-					x.Orders = []string{}
+					x.Value = []string{}
 					for d.NextItem() {
 						var e1 string
 						e1, _ = d.String()
-						x.Orders = append(x.Orders, e1)
+						x.Value = append(x.Value, e1)
 					}
 				}
 			}
-		case "next":
-			x.Next = d.StringPtr()
+		case "nextLink":
+			x.NextLink = d.StringPtr()
 		default:
 			d.Skip()
 		}
 	}
 }
 
-// ListOrdersArgs are the arguments of "listOrders" (GET /orders).
-type ListOrdersArgs struct {
-	From *string `json:"from,omitzero"`
-	// MaxItems is the most items to gather across pages (default 100, at most 1000). The Tool adapter gathers them (listOrders as a tool), and the
-	// client's iterator stops after them (absent: every page); no request carries it.
-	MaxItems *int64 `json:"max_items,omitzero"`
+// ListRegionsResult is the 200 response of "listRegions".
+type ListRegionsResult struct {
+	Value []string `json:"value,omitzero"`
 }
 
-func decodeListOrdersArgs(d *runtime.Decoder, x *ListOrdersArgs) {
+func decodeListRegionsResult(d *runtime.Decoder, x *ListRegionsResult) {
 	if !d.Object() {
 		return
 	}
 	for d.Next() {
 		switch string(d.Key()) {
-		case "from":
-			x.From = d.StringPtr()
-		case "max_items":
-			if !d.IsNull() {
-				var v int64
-				if v1, ok := d.Int(); ok {
-					v = v1
-					runtime.CheckMin(d, float64(v1), 1.0, false)
-					runtime.CheckMax(d, float64(v1), 1000.0, false)
-				}
-				x.MaxItems = &v
-			}
-		default:
-			d.Skip()
-		}
-	}
-}
-
-// ListInvoicesResult is the 200 response of "listInvoices".
-type ListInvoicesResult struct {
-	Invoices []string `json:"invoices,omitzero"`
-	More     *bool    `json:"more,omitzero"`
-}
-
-func decodeListInvoicesResult(d *runtime.Decoder, x *ListInvoicesResult) {
-	if !d.Object() {
-		return
-	}
-	for d.Next() {
-		switch string(d.Key()) {
-		case "invoices":
+		case "value":
 			if !d.IsNull() {
 				if d.Array() {
-					x.Invoices = []string{}
+					x.Value = []string{}
 					for d.NextItem() {
 						var e1 string
 						e1, _ = d.String()
-						x.Invoices = append(x.Invoices, e1)
+						x.Value = append(x.Value, e1)
 					}
 				}
 			}
-		case "more":
-			x.More = d.BoolPtr()
+		default:
+			d.Skip()
+		}
+	}
+}
+
+// ListMixedResult is the 200 response of "listMixed".
+type ListMixedResult struct {
+	Data       []string `json:"data,omitzero"`
+	NextCursor *string  `json:"next_cursor,omitzero"`
+}
+
+func decodeListMixedResult(d *runtime.Decoder, x *ListMixedResult) {
+	if !d.Object() {
+		return
+	}
+	for d.Next() {
+		switch string(d.Key()) {
+		case "data":
+			if !d.IsNull() {
+				if d.Array() {
+					x.Data = []string{}
+					for d.NextItem() {
+						var e1 string
+						e1, _ = d.String()
+						x.Data = append(x.Data, e1)
+					}
+				}
+			}
+		case "next_cursor":
+			x.NextCursor = d.StringPtr()
 		default:
 			d.Skip()
 		}

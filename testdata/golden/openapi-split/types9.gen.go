@@ -5,125 +5,105 @@ package openapisplit
 
 import "github.com/opentoolgen/opentoolgen/runtime"
 
-// ListInvoicesArgs are the arguments of "listInvoices" (GET /invoices).
-type ListInvoicesArgs struct {
-	Start *int64 `json:"start,omitzero"`
-	Size  *int64 `json:"size,omitzero"`
-	// MaxItems is the most items to gather across pages (default 100, at most 1000). The Tool adapter gathers them (listInvoices as a tool), and the
+// ListMixedArgs are the arguments of "listMixed" (GET /mixed).
+type ListMixedArgs struct {
+	Cursor *string `json:"cursor,omitzero"`
+	Page   *int64  `json:"page,omitzero"`
+}
+
+func decodeListMixedArgs(d *runtime.Decoder, x *ListMixedArgs) {
+	if !d.Object() {
+		return
+	}
+	for d.Next() {
+		switch string(d.Key()) {
+		case "cursor":
+			x.Cursor = d.StringPtr()
+		case "page":
+			x.Page = d.IntPtr()
+		default:
+			d.Skip()
+		}
+	}
+}
+
+// ListPairsResult is the 200 response of "listPairs".
+type ListPairsResult struct {
+	Lefts  []string `json:"lefts,omitzero"`
+	Rights []string `json:"rights,omitzero"`
+}
+
+func decodeListPairsResult(d *runtime.Decoder, x *ListPairsResult) {
+	if !d.Object() {
+		return
+	}
+	for d.Next() {
+		switch string(d.Key()) {
+		case "lefts":
+			if !d.IsNull() {
+				if d.Array() {
+					x.Lefts = []string{}
+					for d.NextItem() {
+						var e1 string
+						e1, _ = d.String()
+						x.Lefts = append(x.Lefts, e1)
+					}
+				}
+			}
+		case "rights":
+			if !d.IsNull() {
+				if d.Array() {
+					x.Rights = []string{}
+					for d.NextItem() {
+						var e1 string
+						e1, _ = d.String()
+						x.Rights = append(x.Rights, e1)
+					}
+				}
+			}
+		default:
+			d.Skip()
+		}
+	}
+}
+
+// ListPairsArgs are the arguments of "listPairs" (GET /pairs).
+type ListPairsArgs struct {
+	Page *int64 `json:"page,omitzero"`
+}
+
+func decodeListPairsArgs(d *runtime.Decoder, x *ListPairsArgs) {
+	if !d.Object() {
+		return
+	}
+	for d.Next() {
+		switch string(d.Key()) {
+		case "page":
+			x.Page = d.IntPtr()
+		default:
+			d.Skip()
+		}
+	}
+}
+
+// ListVaultsArgs are the arguments of "listVaults" (GET /vaults).
+type ListVaultsArgs struct {
+	// MaxItems is the most items to gather across pages (default 100, at most 1000). The Tool adapter gathers them (listVaults as a tool), and the
 	// client's iterator stops after them (absent: every page); no request carries it.
 	MaxItems *int64 `json:"max_items,omitzero"`
 }
 
-func decodeListInvoicesArgs(d *runtime.Decoder, x *ListInvoicesArgs) {
+func decodeListVaultsArgs(d *runtime.Decoder, x *ListVaultsArgs) {
 	if !d.Object() {
 		return
 	}
 	for d.Next() {
 		switch string(d.Key()) {
-		case "start":
-			x.Start = d.IntPtr()
-		case "size":
-			x.Size = d.IntPtr()
 		case "max_items":
-			if !d.IsNull() {
-				var v int64
-				if v1, ok := d.Int(); ok {
-					v = v1
-					runtime.CheckMin(d, float64(v1), 1.0, false)
-					runtime.CheckMax(d, float64(v1), 1000.0, false)
-				}
-				x.MaxItems = &v
+			if v, ok := d.OptInt(&x.MaxItems); ok {
+				runtime.CheckMin(d, float64(v), 1.0, false)
+				runtime.CheckMax(d, float64(v), 1000.0, false)
 			}
-		default:
-			d.Skip()
-		}
-	}
-}
-
-// ListVaultsResult is the 200 response of "listVaults".
-type ListVaultsResult struct {
-	Value    []string `json:"value,omitzero"`
-	NextLink *string  `json:"nextLink,omitzero"`
-}
-
-func decodeListVaultsResult(d *runtime.Decoder, x *ListVaultsResult) {
-	if !d.Object() {
-		return
-	}
-	for d.Next() {
-		switch string(d.Key()) {
-		case "value":
-			if !d.IsNull() {
-				if d.Array() {
-					x.Value = []string{}
-					for d.NextItem() {
-						var e1 string
-						e1, _ = d.String()
-						x.Value = append(x.Value, e1)
-					}
-				}
-			}
-		case "nextLink":
-			x.NextLink = d.StringPtr()
-		default:
-			d.Skip()
-		}
-	}
-}
-
-// ListRegionsResult is the 200 response of "listRegions".
-type ListRegionsResult struct {
-	Value []string `json:"value,omitzero"`
-}
-
-func decodeListRegionsResult(d *runtime.Decoder, x *ListRegionsResult) {
-	if !d.Object() {
-		return
-	}
-	for d.Next() {
-		switch string(d.Key()) {
-		case "value":
-			if !d.IsNull() {
-				if d.Array() {
-					x.Value = []string{}
-					for d.NextItem() {
-						var e1 string
-						e1, _ = d.String()
-						x.Value = append(x.Value, e1)
-					}
-				}
-			}
-		default:
-			d.Skip()
-		}
-	}
-}
-
-// ListMixedResult is the 200 response of "listMixed".
-type ListMixedResult struct {
-	Data       []string `json:"data,omitzero"`
-	NextCursor *string  `json:"next_cursor,omitzero"`
-}
-
-func decodeListMixedResult(d *runtime.Decoder, x *ListMixedResult) {
-	if !d.Object() {
-		return
-	}
-	for d.Next() {
-		switch string(d.Key()) {
-		case "data":
-			if !d.IsNull() {
-				if d.Array() {
-					x.Data = []string{}
-					for d.NextItem() {
-						var e1 string
-						e1, _ = d.String()
-						x.Data = append(x.Data, e1)
-					}
-				}
-			}
-		case "next_cursor":
-			x.NextCursor = d.StringPtr()
 		default:
 			d.Skip()
 		}

@@ -88,11 +88,7 @@ func decodeTailLogsArgs(d *runtime.Decoder, x *TailLogsArgs) {
 			seen[0] |= 1 << 0
 			x.Service, _ = d.String()
 		case "since":
-			if !d.IsNull() {
-				var v time.Time
-				runtime.DecodeTime(d, &v)
-				x.Since = &v
-			}
+			runtime.Ptr(d, &x.Since, runtime.DecodeTime)
 		default:
 			d.Skip()
 		}

@@ -41,17 +41,9 @@ func decodeOrder(d *runtime.Decoder, x *Order) {
 				runtime.CheckMin(d, float64(v1), 1.0, false)
 			}
 		case "status":
-			if !d.IsNull() {
-				var v OrderStatus
-				decodeOrderStatus(d, &v)
-				x.Status = &v
-			}
+			runtime.Ptr(d, &x.Status, decodeOrderStatus)
 		case "shipDate":
-			if !d.IsNull() {
-				var v time.Time
-				runtime.DecodeTime(d, &v)
-				x.ShipDate = &v
-			}
+			runtime.Ptr(d, &x.ShipDate, runtime.DecodeTime)
 		case "extras":
 			if !d.IsNull() {
 				if d.Map() {
@@ -118,9 +110,7 @@ func decodeFindOrdersArgs(d *runtime.Decoder, x *FindOrdersArgs) {
 	for d.Next() {
 		switch string(d.Key()) {
 		case "status":
-			if !d.IsNull() {
-				runtime.Slice(d, &x.Status, decodeOrderStatus)
-			}
+			runtime.OptionalSlice(d, &x.Status, decodeOrderStatus)
 		case "ids":
 			if !d.IsNull() {
 				if d.Array() {
@@ -194,17 +184,9 @@ func decodePlaceOrderArgs(d *runtime.Decoder, x *PlaceOrderArgs) {
 				runtime.CheckMin(d, float64(v1), 1.0, false)
 			}
 		case "status":
-			if !d.IsNull() {
-				var v OrderStatus
-				decodeOrderStatus(d, &v)
-				x.Status = &v
-			}
+			runtime.Ptr(d, &x.Status, decodeOrderStatus)
 		case "shipDate":
-			if !d.IsNull() {
-				var v time.Time
-				runtime.DecodeTime(d, &v)
-				x.ShipDate = &v
-			}
+			runtime.Ptr(d, &x.ShipDate, runtime.DecodeTime)
 		case "extras":
 			if !d.IsNull() {
 				if d.Map() {

@@ -22,11 +22,7 @@ func decodeFilter(d *runtime.Decoder, x *Filter) {
 	for d.Next() {
 		switch string(d.Key()) {
 		case "color":
-			if !d.IsNull() {
-				var v FilterColor
-				decodeFilterColor(d, &v)
-				x.Color = &v
-			}
+			runtime.Ptr(d, &x.Color, decodeFilterColor)
 		case "size":
 			if !d.IsNull() {
 				if d.Array() {
@@ -73,13 +69,8 @@ func decodeItem(d *runtime.Decoder, x *Item) {
 			seen[0] |= 1 << 2
 			x.Secret, _ = d.String()
 		case "price":
-			if !d.IsNull() {
-				var v float64
-				if v1, ok := d.Float(); ok {
-					v = v1
-					runtime.CheckMin(d, float64(v1), 0.0, false)
-				}
-				x.Price = &v
+			if v, ok := d.OptFloat(&x.Price); ok {
+				runtime.CheckMin(d, float64(v), 0.0, false)
 			}
 		case "tags":
 			if !d.IsNull() {
@@ -211,14 +202,9 @@ func decodeQueryItemsArgs(d *runtime.Decoder, x *QueryItemsArgs) {
 			seen[0] |= 1 << 0
 			x.Text, _ = d.String()
 		case "limit":
-			if !d.IsNull() {
-				var v int64
-				if v1, ok := d.Int(); ok {
-					v = v1
-					runtime.CheckMin(d, float64(v1), 1.0, false)
-					runtime.CheckMax(d, float64(v1), 100.0, false)
-				}
-				x.Limit = &v
+			if v, ok := d.OptInt(&x.Limit); ok {
+				runtime.CheckMin(d, float64(v), 1.0, false)
+				runtime.CheckMax(d, float64(v), 100.0, false)
 			}
 		default:
 			d.Skip()
@@ -240,11 +226,7 @@ func decodeListItemsArgs(d *runtime.Decoder, x *ListItemsArgs) {
 	for d.Next() {
 		switch string(d.Key()) {
 		case "filter":
-			if !d.IsNull() {
-				var v Filter
-				decodeFilter(d, &v)
-				x.Filter = &v
-			}
+			runtime.Ptr(d, &x.Filter, decodeFilter)
 		default:
 			d.Skip()
 		}

@@ -29,11 +29,7 @@ func decodePet(d *runtime.Decoder, x *Pet) {
 				runtime.CheckLength(d, v1, 1, -1)
 			}
 		case "status":
-			if !d.IsNull() {
-				var v PetStatus
-				decodePetStatus(d, &v)
-				x.Status = &v
-			}
+			runtime.Ptr(d, &x.Status, decodePetStatus)
 		default:
 			d.Skip()
 		}
@@ -87,13 +83,8 @@ func decodePetCreatedEvent(d *runtime.Decoder, x *PetCreatedEvent) {
 			seen[0] |= 1 << 0
 			x.WebhookID, _ = d.String()
 		case "X-Attempt":
-			if !d.IsNull() {
-				var v int64
-				if v1, ok := d.Int(); ok {
-					v = v1
-					runtime.CheckMin(d, float64(v1), 1.0, false)
-				}
-				x.XAttempt = &v
+			if v, ok := d.OptInt(&x.XAttempt); ok {
+				runtime.CheckMin(d, float64(v), 1.0, false)
 			}
 		case "body":
 			seen[0] |= 1 << 1
@@ -129,11 +120,7 @@ func decodePetSoldBody(d *runtime.Decoder, x *PetSoldBody) {
 				runtime.CheckMin(d, float64(v1), 0.0, true)
 			}
 		case "channel":
-			if !d.IsNull() {
-				var v PetSoldBodyChannel
-				decodePetSoldBodyChannel(d, &v)
-				x.Channel = &v
-			}
+			runtime.Ptr(d, &x.Channel, decodePetSoldBodyChannel)
 		default:
 			d.Skip()
 		}
@@ -220,11 +207,7 @@ func decodeRepositoryEvent(d *runtime.Decoder, x *RepositoryEvent) {
 	for d.Next() {
 		switch string(d.Key()) {
 		case "body":
-			if !d.IsNull() {
-				var v RepositoryBody
-				decodeRepositoryBody(d, &v)
-				x.Body = &v
-			}
+			runtime.Ptr(d, &x.Body, decodeRepositoryBody)
 		default:
 			d.Skip()
 		}
@@ -302,11 +285,7 @@ func decodeEvilFuncInitPanic1Event(d *runtime.Decoder, x *EvilFuncInitPanic1Even
 	for d.Next() {
 		switch string(d.Key()) {
 		case "body":
-			if !d.IsNull() {
-				var v EvilFuncInitPanic1Body
-				decodeEvilFuncInitPanic1Body(d, &v)
-				x.Body = &v
-			}
+			runtime.Ptr(d, &x.Body, decodeEvilFuncInitPanic1Body)
 		default:
 			d.Skip()
 		}

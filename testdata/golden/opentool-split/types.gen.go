@@ -48,26 +48,3 @@ func decodeCreateArgs(d *runtime.Decoder, x *CreateArgs) {
 	}
 	d.Required(seen[:], "text")
 }
-
-// ReadArgs are the arguments of "read".
-type ReadArgs struct {
-	// Text Id in storage
-	ID ID `json:"id"`
-}
-
-func decodeReadArgs(d *runtime.Decoder, x *ReadArgs) {
-	if !d.Object() {
-		return
-	}
-	var seen [1]uint64
-	for d.Next() {
-		switch string(d.Key()) {
-		case "id":
-			seen[0] |= 1 << 0
-			decodeID(d, &x.ID)
-		default:
-			d.Skip()
-		}
-	}
-	d.Required(seen[:], "id")
-}
