@@ -146,7 +146,7 @@ func responseSwitch(fn *model.Function, out *jen.Statement) jen.Code {
 	if defaultCase == nil {
 		defaultCase = jen.Default().Block(jen.Err().Op("=").Id("resp").Dot("Unexpected").Call())
 	}
-	switchBody := mergeCases(keepCases(cases, defaultAction))
+	switchBody := mergeCases(dropDead(keepCases(cases, defaultAction)))
 	return jen.Switch().Block(append(switchBody, defaultCase)...)
 }
 
@@ -188,6 +188,18 @@ type statusCase struct {
 	// error of one type, resp.Unexpected(), nothing), "" for a body of its
 	// own.
 	same string
+}
+
+// dropDead drops the cases an earlier case takes every status of (a
+// resp.Success() after a resp.Is("2XX")): they never run.
+func dropDead(cases []statusCase) []statusCase {
+	var kept []statusCase
+	for _, c := range cases {
+		if !slices.ContainsFunc(kept, func(k statusCase) bool { return statusCovers(k.status, c.status) }) {
+			kept = append(kept, c)
+		}
+	}
+	return kept
 }
 
 // mergeCases renders cases, adjacent cases with the same body as one

@@ -61,7 +61,7 @@ func emitRESTStream(f *jen.File, fn *model.Function) {
 	if apiDefault {
 		defaultAction = actOwn
 	}
-	cases = append(cases, mergeCases(keepCases(all, defaultAction))...)
+	cases = append(cases, mergeCases(dropDead(keepCases(all, defaultAction)))...)
 	var fail jen.Code = jen.Nil()
 	if len(cases) > 0 || apiDefault {
 		fail = jen.Func().Params(jen.Id("resp").Op("*").Add(restQ("Response"))).Error().Block(switchOrNull(cases), last)

@@ -87,3 +87,27 @@ case resp.Success():
 		t.Errorf("got\n%s\nwant\n%s", got, want)
 	}
 }
+
+func TestDropDead(t *testing.T) {
+	for _, tc := range []struct {
+		in, want []string
+	}{
+		{[]string{"2XX", "4XX", "2XX"}, []string{"2XX", "4XX"}}, // resp.Success() after resp.Is("2XX")
+		{[]string{"4XX", "404", "2XX"}, []string{"4XX", "2XX"}},
+		{[]string{"404", "4XX", "2XX"}, []string{"404", "4XX", "2XX"}},
+		{[]string{"200", "201", "2XX"}, []string{"200", "201", "2XX"}},
+		{[]string{"4xx", "4XX", "abc", "abc"}, []string{"4xx", "abc", "abc"}}, // a status that never matches is kept
+	} {
+		var in []statusCase
+		for _, s := range tc.in {
+			in = append(in, statusCase{status: s})
+		}
+		var got []string
+		for _, c := range dropDead(in) {
+			got = append(got, c.status)
+		}
+		if !slices.Equal(got, tc.want) {
+			t.Errorf("dropDead(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+}
