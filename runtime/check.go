@@ -297,6 +297,17 @@ func DecodeVariant[T any](d *Decoder, raw []byte, v *T, fn func(*Decoder, *T), r
 	return false
 }
 
+// VariantPtr is [DecodeVariant] for a variant a union holds by pointer: when
+// raw is a valid T, *p points to it; else *p is left as it is.
+func VariantPtr[T any](d *Decoder, raw []byte, p **T, fn func(*Decoder, *T), report bool) bool {
+	var v T
+	if !DecodeVariant(d, raw, &v, fn, report) {
+		return false
+	}
+	*p = &v
+	return true
+}
+
 // A Candidate is one of the variants of a union that a discriminator value
 // shared by several of them may pick (see DecodeShared); Try makes one.
 type Candidate struct {

@@ -240,3 +240,34 @@ func BenchmarkOptionalHelpers(b *testing.B) {
 		})
 	}
 }
+
+// TestVariantPtr: a union's variant held by pointer is set only when the
+// value is a valid one; a value that is not leaves the field alone and
+// records its violations only when asked to report them.
+func TestVariantPtr(t *testing.T) {
+	decodeUnion := func(report bool) func(*runtime.Decoder, **optItem) {
+		return func(d *runtime.Decoder, p **optItem) {
+			raw := d.Raw()
+			if !runtime.VariantPtr(d, raw, p, decodeOptItem, report) {
+				d.Invalid("not an item")
+			}
+		}
+	}
+	var p *optItem
+	if err := runtime.Decode([]byte(`{"a":"x"}`), &p, decodeUnion(false)); err != nil || p == nil || p.A != "x" {
+		t.Errorf("a valid variant: %+v, %v", p, err)
+	}
+	for _, in := range []string{`[1]`, `"s"`, `{"a":1}`} {
+		p = nil
+		err := runtime.Decode([]byte(in), &p, decodeUnion(false))
+		if p != nil || err == nil || err.Error() != `opentool: code -32602: invalid params: not an item (data: [{"path":"","message":"not an item"}])` {
+			t.Errorf("%s: %+v, %v; want nil and the union's violation alone", in, p, err)
+		}
+	}
+	p = nil
+	err := runtime.Decode([]byte(`{"a":1}`), &p, decodeUnion(true))
+	want := []runtime.Violation{{Path: "/a", Message: "got 1, want string"}, {Path: "", Message: "not an item"}}
+	if diff := cmp.Diff(want, optViolations(err)); p != nil || diff != "" {
+		t.Errorf("reported: %+v; violations (-want +got):\n%s", p, diff)
+	}
+}

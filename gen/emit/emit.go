@@ -150,7 +150,7 @@ func emitType(f *jen.File, t *model.Type) {
 			fields = append(fields, docComment(fl.Name, doc, "").Id(fl.Name).Add(fieldType(fl)).Tag(map[string]string{"json": tag}))
 			if fl.NullFlag != "" {
 				// NoteNull bool `json:"-"`
-				fdoc := fl.NullFlag + " sends null for " + strconv.Quote(fl.JSONName) + " when " + fl.Name + " is nil (which sends nothing).\nIt is for Go callers: a null argument of a tool call means absent, as models\nin strict mode send null for every optional argument they leave out."
+				fdoc := fl.NullFlag + " sends null for " + strconv.Quote(fl.JSONName) + " when " + fl.Name + " is nil (which sends nothing); only Go callers can, a tool call's null is absent."
 				fields = append(fields, docComment(fl.NullFlag, fdoc, "").Id(fl.NullFlag).Bool().Tag(map[string]string{"json": "-"}))
 			}
 		}

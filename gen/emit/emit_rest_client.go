@@ -52,6 +52,14 @@ func emitRESTClient(p *model.Package, fns []*model.Function) *jen.File {
 	f.Line()
 	f.Comment("Client calls the operations of the API over HTTP. It is safe for concurrent")
 	f.Comment("use; it keeps no global state.")
+	if hasPaging(p) {
+		f.Comment("")
+		f.Comment("A list operation F has an iterator, FAll, over the items of all its pages, in")
+		f.Comment("order. Each page is an ordinary call of F, retried as any call is, fetched when")
+		f.Comment("the loop needs it; breaking out of the loop stops. An error ends the iteration:")
+		f.Comment("a page's, the context's, or rest.ErrPageRepeated when the API repeats a cursor,")
+		f.Comment("link or page.")
+	}
 	f.Type().Id("Client").Struct(jen.Id("rc").Op("*").Add(restQ("Client")))
 	f.Line()
 	f.Comment("ClientOption configures NewClient.")

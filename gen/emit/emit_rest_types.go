@@ -160,12 +160,19 @@ func unionDecoder(t *model.Type) []jen.Code {
 	if t.Discriminator != "" {
 		return append(body, taggedUnionDecoder(t, assign)...)
 	}
+	// if runtime.VariantPtr(d, raw, &x.A, decodeA, false) { return }
+	// or, for a variant held by value:
 	// {
 	//	var v A
-	//	if runtime.DecodeVariant(d, raw, &v, decodeA, false) { x.A = &v; return }
+	//	if runtime.DecodeVariant(d, raw, &v, decodeA, false) { x.A = v; return }
 	// }
 	var names []string
 	for _, v := range t.Variants {
+		if v.Pointer {
+			body = append(body, jen.If(rt("VariantPtr").Call(jen.Id("d"), jen.Id("raw"), jen.Op("&").Id("x").Dot(v.Name), variantDecoder(v), jen.False())).Block(jen.Return()))
+			names = append(names, v.Name)
+			continue
+		}
 		body = append(body, jen.Block(
 			jen.Var().Id("v").Add(goType(v.Type)),
 			jen.If(rt("DecodeVariant").Call(jen.Id("d"), jen.Id("raw"), jen.Op("&").Id("v"), variantDecoder(v), jen.False())).Block(assign(v, "v"), jen.Return()),

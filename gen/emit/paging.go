@@ -169,8 +169,8 @@ func emitGather(f *jen.File, fn *model.Function) {
 		pathSet(pg.Items, jen.Id("items")),
 		jen.Return(jen.Id("last"), jen.Nil()),
 	)
-	doc := pg.Gather + " serves " + fn.Name + ": it gathers the items of its pages, at most max_items\n" +
-		"(default " + strconv.FormatInt(pg.MaxItemsDefault, 10) + "), into the result of the last page."
+	doc := pg.Gather + " serves " + fn.Name + ": it gathers at most max_items (default " +
+		strconv.FormatInt(pg.MaxItemsDefault, 10) + ") items of its pages into the last page's result."
 	params := []jen.Code{jen.Id("ctx").Qual(contextPath, "Context")}
 	if fn.Args != nil {
 		params = append(params, jen.Id("args").Id(fn.Args.Name))
@@ -244,12 +244,8 @@ func pagingDoc(fn *model.Function) string {
 		model.PageNumber:  "counts the pages up",
 		model.PageOffset:  "moves the offset past the items read",
 	}[pg.Style]
-	return pg.Method + " returns the items of every page of " + fn.GoName + ", in order:\n" +
-		"it " + how + " (recognised from " + pg.Source + ").\n" +
-		"Each page is an ordinary call of " + fn.GoName + ", retried as any call is, fetched when\n" +
-		"the loop needs it; breaking out of the loop stops. An error ends the iteration:\n" +
-		"a page's, the context's, or rest.ErrPageRepeated when the API repeats a cursor,\n" +
-		"link or page.\n"
+	return pg.Method + " returns the items of every page of " + fn.GoName + ", in order (see Client):\n" +
+		"it " + how + " (recognised from " + pg.Source + ").\n"
 }
 
 // setParam sets the argument f of the copy a to v (a string cursor or an
@@ -354,4 +350,15 @@ func pathDo(path []*model.Field, deref bool, do func(v *jen.Statement) jen.Code)
 		cond = jen.Add(cond).Op("&&").Add(c)
 	}
 	return jen.If(cond).Block(do(v))
+}
+
+// hasPaging reports whether an operation of p is a list operation, with an
+// iterator method.
+func hasPaging(p *model.Package) bool {
+	for _, fn := range p.Functions {
+		if fn.HTTP != nil && fn.HTTP.Paging != nil {
+			return true
+		}
+	}
+	return false
 }

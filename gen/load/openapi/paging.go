@@ -88,7 +88,7 @@ func (b *oaBuilder) maxItems(po pagingOp, pg *model.Paging) {
 	doc := fmt.Sprintf("The most items to gather across pages (default %d, at most %d).", maxItemsDefault, maxItemsCap)
 	lo, hi := 1.0, float64(maxItemsCap)
 	sr := &openapi3.SchemaRef{Value: &openapi3.Schema{Type: &openapi3.Types{openapi3.TypeInteger}, Min: &lo, Max: &hi, Default: maxItemsDefault}}
-	f := &model.Field{JSONName: maxItemsName, Doc: doc + " The Tool adapter gathers them (" + fn.Name + " as a tool), and the\nclient's iterator stops after them (absent: every page); no request carries it."}
+	f := &model.Field{JSONName: maxItemsName, Doc: doc + " The Tool gathers them; the client's iterator stops after them (absent: every page). No request carries it."}
 	b.naming.Param(fn.Args, f)
 	pt := b.conv(sr, po.loc, model.ParamPlace(fn, f, maxItemsName))
 	f.Type = pt.ref

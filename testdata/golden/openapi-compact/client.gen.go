@@ -18,6 +18,12 @@ const DefaultBaseURL = "https://api.example.com"
 
 // Client calls the operations of the API over HTTP. It is safe for concurrent
 // use; it keeps no global state.
+//
+// A list operation F has an iterator, FAll, over the items of all its pages, in
+// order. Each page is an ordinary call of F, retried as any call is, fetched when
+// the loop needs it; breaking out of the loop stops. An error ends the iteration:
+// a page's, the context's, or rest.ErrPageRepeated when the API repeats a cursor,
+// link or page.
 type Client struct {
 	rc *rest.Client
 }
@@ -115,12 +121,8 @@ func (c *Client) ListItems(ctx context.Context, args ListItemsArgs) (ItemList, e
 	return out, err
 }
 
-// ListItemsAll returns the items of every page of ListItems, in order:
+// ListItemsAll returns the items of every page of ListItems, in order (see Client):
 // it follows the next page's URL each page gives (recognised from its x-ms-pageable extension).
-// Each page is an ordinary call of ListItems, retried as any call is, fetched when
-// the loop needs it; breaking out of the loop stops. An error ends the iteration:
-// a page's, the context's, or rest.ErrPageRepeated when the API repeats a cursor,
-// link or page.
 func (c *Client) ListItemsAll(ctx context.Context, args ListItemsArgs) iter.Seq2[Item, error] {
 	fetch := func(ctx context.Context) (rest.Page[Item], error) {
 		out, err := c.ListItems(ctx, args)

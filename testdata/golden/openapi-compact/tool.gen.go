@@ -49,8 +49,7 @@ func NewTool(svc Service, opts ...runtime.ToolOption) (*Tool, error) {
 	return &Tool{svc: svc, args: args}, nil
 }
 
-// gatherListItems serves listItems: it gathers the items of its pages, at most max_items
-// (default 100), into the result of the last page.
+// gatherListItems serves listItems: it gathers at most max_items (default 100) items of its pages into the last page's result.
 func (t *Tool) gatherListItems(ctx context.Context, args ListItemsArgs) (ItemList, error) {
 	var last ItemList
 	fetch := func(ctx context.Context) (rest.Page[Item], error) {

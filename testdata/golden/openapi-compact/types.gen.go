@@ -158,8 +158,7 @@ type ListItemsArgs struct {
 	Select  []ListItemsSelectItem `json:"$select,omitzero"`
 	XTrace  *string               `json:"X-Trace,omitzero"`
 	Session *string               `json:"session,omitzero"`
-	// MaxItems is the most items to gather across pages (default 100, at most 1000). The Tool adapter gathers them (listItems as a tool), and the
-	// client's iterator stops after them (absent: every page); no request carries it.
+	// MaxItems is the most items to gather across pages (default 100, at most 1000). The Tool gathers them; the client's iterator stops after them (absent: every page). No request carries it.
 	MaxItems *int64 `json:"max_items,omitzero"`
 }
 

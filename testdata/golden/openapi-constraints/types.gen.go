@@ -425,23 +425,15 @@ func decodeCheckChoice(d *runtime.Decoder, x *CheckChoice) {
 		return
 	}
 	*x = CheckChoice{}
-	{
-		var v string
-		if runtime.DecodeVariant(d, raw, &v, func(d *runtime.Decoder, x *string) {
-			*x, _ = d.String()
-		}, false) {
-			x.String = &v
-			return
-		}
+	if runtime.VariantPtr(d, raw, &x.String, func(d *runtime.Decoder, x *string) {
+		*x, _ = d.String()
+	}, false) {
+		return
 	}
-	{
-		var v int64
-		if runtime.DecodeVariant(d, raw, &v, func(d *runtime.Decoder, x *int64) {
-			*x, _ = d.Int()
-		}, false) {
-			x.Int = &v
-			return
-		}
+	if runtime.VariantPtr(d, raw, &x.Int, func(d *runtime.Decoder, x *int64) {
+		*x, _ = d.Int()
+	}, false) {
+		return
 	}
 	d.Invalid("got a value that is none of the variants String, Int")
 }

@@ -1183,19 +1183,11 @@ func decodeWatchJobResult(d *runtime.Decoder, x *WatchJobResult) {
 		return
 	}
 	*x = WatchJobResult{}
-	{
-		var v Progress
-		if runtime.DecodeVariant(d, raw, &v, decodeProgress, false) {
-			x.Progress = &v
-			return
-		}
+	if runtime.VariantPtr(d, raw, &x.Progress, decodeProgress, false) {
+		return
 	}
-	{
-		var v JobResult
-		if runtime.DecodeVariant(d, raw, &v, decodeJobResult, false) {
-			x.JobResult = &v
-			return
-		}
+	if runtime.VariantPtr(d, raw, &x.JobResult, decodeJobResult, false) {
+		return
 	}
 	d.Invalid("got a value that is none of the variants Progress, JobResult")
 }

@@ -18,6 +18,12 @@ const DefaultBaseURL = "https://api.example.com"
 
 // Client calls the operations of the API over HTTP. It is safe for concurrent
 // use; it keeps no global state.
+//
+// A list operation F has an iterator, FAll, over the items of all its pages, in
+// order. Each page is an ordinary call of F, retried as any call is, fetched when
+// the loop needs it; breaking out of the loop stops. An error ends the iteration:
+// a page's, the context's, or rest.ErrPageRepeated when the API repeats a cursor,
+// link or page.
 type Client struct {
 	rc *rest.Client
 }
@@ -136,12 +142,8 @@ func (c *Client) ListIssues(ctx context.Context, args ListIssuesArgs) ([]Issue, 
 	return res.Body, err
 }
 
-// ListIssuesAll returns the items of every page of ListIssues, in order:
+// ListIssuesAll returns the items of every page of ListIssues, in order (see Client):
 // it follows the Link header's rel="next" (recognised from its Link response header).
-// Each page is an ordinary call of ListIssues, retried as any call is, fetched when
-// the loop needs it; breaking out of the loop stops. An error ends the iteration:
-// a page's, the context's, or rest.ErrPageRepeated when the API repeats a cursor,
-// link or page.
 func (c *Client) ListIssuesAll(ctx context.Context, args ListIssuesArgs) iter.Seq2[Issue, error] {
 	fetch := func(ctx context.Context) (rest.Page[Issue], error) {
 		out, err := c.ListIssues(ctx, args)
@@ -172,12 +174,8 @@ func (c *Client) ListEvents(ctx context.Context, args ListEventsArgs) (ListEvent
 	return out, err
 }
 
-// ListEventsAll returns the items of every page of ListEvents, in order:
+// ListEventsAll returns the items of every page of ListEvents, in order (see Client):
 // it sends back the cursor each page gives (recognised from the names of its parameters and response members).
-// Each page is an ordinary call of ListEvents, retried as any call is, fetched when
-// the loop needs it; breaking out of the loop stops. An error ends the iteration:
-// a page's, the context's, or rest.ErrPageRepeated when the API repeats a cursor,
-// link or page.
 func (c *Client) ListEventsAll(ctx context.Context, args ListEventsArgs) iter.Seq2[Event, error] {
 	fetch := func(ctx context.Context, cursor string) (rest.Page[Event], error) {
 		a := args
@@ -212,12 +210,8 @@ func (c *Client) ListCharges(ctx context.Context, args ListChargesArgs) (ListCha
 	return out, err
 }
 
-// ListChargesAll returns the items of every page of ListCharges, in order:
+// ListChargesAll returns the items of every page of ListCharges, in order (see Client):
 // it asks for the items after the last one read (recognised from the names of its parameters and response members).
-// Each page is an ordinary call of ListCharges, retried as any call is, fetched when
-// the loop needs it; breaking out of the loop stops. An error ends the iteration:
-// a page's, the context's, or rest.ErrPageRepeated when the API repeats a cursor,
-// link or page.
 func (c *Client) ListChargesAll(ctx context.Context, args ListChargesArgs) iter.Seq2[Charge, error] {
 	fetch := func(ctx context.Context, cursor string) (rest.Page[Charge], error) {
 		a := args
@@ -322,12 +316,8 @@ func (c *Client) ListUsers(ctx context.Context, args ListUsersArgs) (ListUsersRe
 	return out, err
 }
 
-// ListUsersAll returns the items of every page of ListUsers, in order:
+// ListUsersAll returns the items of every page of ListUsers, in order (see Client):
 // it counts the pages up (recognised from the names of its parameters and response members).
-// Each page is an ordinary call of ListUsers, retried as any call is, fetched when
-// the loop needs it; breaking out of the loop stops. An error ends the iteration:
-// a page's, the context's, or rest.ErrPageRepeated when the API repeats a cursor,
-// link or page.
 func (c *Client) ListUsersAll(ctx context.Context, args ListUsersArgs) iter.Seq2[User, error] {
 	first := int64(1)
 	if args.Page != nil {
@@ -364,12 +354,8 @@ func (c *Client) ListLogs(ctx context.Context, args ListLogsArgs) (ListLogsResul
 	return out, err
 }
 
-// ListLogsAll returns the items of every page of ListLogs, in order:
+// ListLogsAll returns the items of every page of ListLogs, in order (see Client):
 // it moves the offset past the items read (recognised from the names of its parameters and response members).
-// Each page is an ordinary call of ListLogs, retried as any call is, fetched when
-// the loop needs it; breaking out of the loop stops. An error ends the iteration:
-// a page's, the context's, or rest.ErrPageRepeated when the API repeats a cursor,
-// link or page.
 func (c *Client) ListLogsAll(ctx context.Context, args ListLogsArgs) iter.Seq2[string, error] {
 	first := int64(0)
 	if args.Offset != nil {
@@ -406,12 +392,8 @@ func (c *Client) ListBooks(ctx context.Context, args ListBooksArgs) (ListBooksRe
 	return out, err
 }
 
-// ListBooksAll returns the items of every page of ListBooks, in order:
+// ListBooksAll returns the items of every page of ListBooks, in order (see Client):
 // it sends back the cursor each page gives (recognised from the names of its parameters and response members).
-// Each page is an ordinary call of ListBooks, retried as any call is, fetched when
-// the loop needs it; breaking out of the loop stops. An error ends the iteration:
-// a page's, the context's, or rest.ErrPageRepeated when the API repeats a cursor,
-// link or page.
 func (c *Client) ListBooksAll(ctx context.Context, args ListBooksArgs) iter.Seq2[Book, error] {
 	fetch := func(ctx context.Context, cursor string) (rest.Page[Book], error) {
 		a := args
@@ -445,12 +427,8 @@ func (c *Client) ListWidgets(ctx context.Context, args ListWidgetsArgs) (ListWid
 	return out, err
 }
 
-// ListWidgetsAll returns the items of every page of ListWidgets, in order:
+// ListWidgetsAll returns the items of every page of ListWidgets, in order (see Client):
 // it sends back the cursor each page gives (recognised from its x-speakeasy-pagination extension).
-// Each page is an ordinary call of ListWidgets, retried as any call is, fetched when
-// the loop needs it; breaking out of the loop stops. An error ends the iteration:
-// a page's, the context's, or rest.ErrPageRepeated when the API repeats a cursor,
-// link or page.
 func (c *Client) ListWidgetsAll(ctx context.Context, args ListWidgetsArgs) iter.Seq2[Widget, error] {
 	fetch := func(ctx context.Context, cursor string) (rest.Page[Widget], error) {
 		a := args
@@ -489,12 +467,8 @@ func (c *Client) ListGadgets(ctx context.Context, args ListGadgetsArgs) (ListGad
 	return out, err
 }
 
-// ListGadgetsAll returns the items of every page of ListGadgets, in order:
+// ListGadgetsAll returns the items of every page of ListGadgets, in order (see Client):
 // it asks for the items after the last one read (recognised from its x-speakeasy-pagination extension).
-// Each page is an ordinary call of ListGadgets, retried as any call is, fetched when
-// the loop needs it; breaking out of the loop stops. An error ends the iteration:
-// a page's, the context's, or rest.ErrPageRepeated when the API repeats a cursor,
-// link or page.
 func (c *Client) ListGadgetsAll(ctx context.Context, args ListGadgetsArgs) iter.Seq2[Widget, error] {
 	fetch := func(ctx context.Context, cursor string) (rest.Page[Widget], error) {
 		a := args
@@ -533,12 +507,8 @@ func (c *Client) ListTickets(ctx context.Context, args ListTicketsArgs) (ListTic
 	return out, err
 }
 
-// ListTicketsAll returns the items of every page of ListTickets, in order:
+// ListTicketsAll returns the items of every page of ListTickets, in order (see Client):
 // it counts the pages up (recognised from its x-speakeasy-pagination extension).
-// Each page is an ordinary call of ListTickets, retried as any call is, fetched when
-// the loop needs it; breaking out of the loop stops. An error ends the iteration:
-// a page's, the context's, or rest.ErrPageRepeated when the API repeats a cursor,
-// link or page.
 func (c *Client) ListTicketsAll(ctx context.Context, args ListTicketsArgs) iter.Seq2[string, error] {
 	first := int64(1)
 	if args.P != nil {
@@ -574,12 +544,8 @@ func (c *Client) ListOrders(ctx context.Context, args ListOrdersArgs) (ListOrder
 	return out, err
 }
 
-// ListOrdersAll returns the items of every page of ListOrders, in order:
+// ListOrdersAll returns the items of every page of ListOrders, in order (see Client):
 // it sends back the cursor each page gives (recognised from its x-fern-pagination extension).
-// Each page is an ordinary call of ListOrders, retried as any call is, fetched when
-// the loop needs it; breaking out of the loop stops. An error ends the iteration:
-// a page's, the context's, or rest.ErrPageRepeated when the API repeats a cursor,
-// link or page.
 func (c *Client) ListOrdersAll(ctx context.Context, args ListOrdersArgs) iter.Seq2[string, error] {
 	fetch := func(ctx context.Context, cursor string) (rest.Page[string], error) {
 		a := args
@@ -614,12 +580,8 @@ func (c *Client) ListInvoices(ctx context.Context, args ListInvoicesArgs) (ListI
 	return out, err
 }
 
-// ListInvoicesAll returns the items of every page of ListInvoices, in order:
+// ListInvoicesAll returns the items of every page of ListInvoices, in order (see Client):
 // it moves the offset past the items read (recognised from its x-fern-pagination extension).
-// Each page is an ordinary call of ListInvoices, retried as any call is, fetched when
-// the loop needs it; breaking out of the loop stops. An error ends the iteration:
-// a page's, the context's, or rest.ErrPageRepeated when the API repeats a cursor,
-// link or page.
 func (c *Client) ListInvoicesAll(ctx context.Context, args ListInvoicesArgs) iter.Seq2[string, error] {
 	first := int64(0)
 	if args.Start != nil {
@@ -654,12 +616,8 @@ func (c *Client) ListVaults(ctx context.Context, args ListVaultsArgs) (ListVault
 	return out, err
 }
 
-// ListVaultsAll returns the items of every page of ListVaults, in order:
+// ListVaultsAll returns the items of every page of ListVaults, in order (see Client):
 // it follows the next page's URL each page gives (recognised from its x-ms-pageable extension).
-// Each page is an ordinary call of ListVaults, retried as any call is, fetched when
-// the loop needs it; breaking out of the loop stops. An error ends the iteration:
-// a page's, the context's, or rest.ErrPageRepeated when the API repeats a cursor,
-// link or page.
 func (c *Client) ListVaultsAll(ctx context.Context, args ListVaultsArgs) iter.Seq2[string, error] {
 	fetch := func(ctx context.Context) (rest.Page[string], error) {
 		out, err := c.ListVaults(ctx, args)

@@ -84,8 +84,7 @@ func NewTool(svc Service, opts ...runtime.ToolOption) (*Tool, error) {
 	return &Tool{svc: svc, args: args}, nil
 }
 
-// gatherListIssues serves listIssues: it gathers the items of its pages, at most max_items
-// (default 100), into the result of the last page.
+// gatherListIssues serves listIssues: it gathers at most max_items (default 100) items of its pages into the last page's result.
 func (t *Tool) gatherListIssues(ctx context.Context, args ListIssuesArgs) ([]Issue, error) {
 	var last []Issue
 	fetch := func(ctx context.Context) (rest.Page[Issue], error) {
@@ -101,8 +100,7 @@ func (t *Tool) gatherListIssues(ctx context.Context, args ListIssuesArgs) ([]Iss
 	return last, nil
 }
 
-// gatherListEvents serves listEvents: it gathers the items of its pages, at most max_items
-// (default 100), into the result of the last page.
+// gatherListEvents serves listEvents: it gathers at most max_items (default 100) items of its pages into the last page's result.
 func (t *Tool) gatherListEvents(ctx context.Context, args ListEventsArgs) (ListEventsResult, error) {
 	var last ListEventsResult
 	fetch := func(ctx context.Context, cursor string) (rest.Page[Event], error) {
@@ -122,8 +120,7 @@ func (t *Tool) gatherListEvents(ctx context.Context, args ListEventsArgs) (ListE
 	return last, nil
 }
 
-// gatherListCharges serves listCharges: it gathers the items of its pages, at most max_items
-// (default 100), into the result of the last page.
+// gatherListCharges serves listCharges: it gathers at most max_items (default 100) items of its pages into the last page's result.
 func (t *Tool) gatherListCharges(ctx context.Context, args ListChargesArgs) (ListChargesResult, error) {
 	var last ListChargesResult
 	fetch := func(ctx context.Context, cursor string) (rest.Page[Charge], error) {
@@ -156,8 +153,7 @@ func (t *Tool) callCreatePayout(ctx context.Context, _ json.RawMessage) (json.Ra
 	return nil, nil
 }
 
-// gatherListUsers serves listUsers: it gathers the items of its pages, at most max_items
-// (default 100), into the result of the last page.
+// gatherListUsers serves listUsers: it gathers at most max_items (default 100) items of its pages into the last page's result.
 func (t *Tool) gatherListUsers(ctx context.Context, args ListUsersArgs) (ListUsersResult, error) {
 	var last ListUsersResult
 	first := int64(1)
@@ -179,8 +175,7 @@ func (t *Tool) gatherListUsers(ctx context.Context, args ListUsersArgs) (ListUse
 	return last, nil
 }
 
-// gatherListLogs serves listLogs: it gathers the items of its pages, at most max_items
-// (default 100), into the result of the last page.
+// gatherListLogs serves listLogs: it gathers at most max_items (default 100) items of its pages into the last page's result.
 func (t *Tool) gatherListLogs(ctx context.Context, args ListLogsArgs) (ListLogsResult, error) {
 	var last ListLogsResult
 	first := int64(0)
@@ -202,8 +197,7 @@ func (t *Tool) gatherListLogs(ctx context.Context, args ListLogsArgs) (ListLogsR
 	return last, nil
 }
 
-// gatherListBooks serves listBooks: it gathers the items of its pages, at most max_items
-// (default 100), into the result of the last page.
+// gatherListBooks serves listBooks: it gathers at most max_items (default 100) items of its pages into the last page's result.
 func (t *Tool) gatherListBooks(ctx context.Context, args ListBooksArgs) (ListBooksResult, error) {
 	var last ListBooksResult
 	fetch := func(ctx context.Context, cursor string) (rest.Page[Book], error) {
@@ -223,8 +217,7 @@ func (t *Tool) gatherListBooks(ctx context.Context, args ListBooksArgs) (ListBoo
 	return last, nil
 }
 
-// gatherListWidgets serves listWidgets: it gathers the items of its pages, at most max_items
-// (default 100), into the result of the last page.
+// gatherListWidgets serves listWidgets: it gathers at most max_items (default 100) items of its pages into the last page's result.
 func (t *Tool) gatherListWidgets(ctx context.Context, args ListWidgetsArgs) (ListWidgetsResult, error) {
 	var last ListWidgetsResult
 	fetch := func(ctx context.Context, cursor string) (rest.Page[Widget], error) {
@@ -249,8 +242,7 @@ func (t *Tool) gatherListWidgets(ctx context.Context, args ListWidgetsArgs) (Lis
 	return last, nil
 }
 
-// gatherListGadgets serves listGadgets: it gathers the items of its pages, at most max_items
-// (default 100), into the result of the last page.
+// gatherListGadgets serves listGadgets: it gathers at most max_items (default 100) items of its pages into the last page's result.
 func (t *Tool) gatherListGadgets(ctx context.Context, args ListGadgetsArgs) (ListGadgetsResult, error) {
 	var last ListGadgetsResult
 	fetch := func(ctx context.Context, cursor string) (rest.Page[Widget], error) {
@@ -275,8 +267,7 @@ func (t *Tool) gatherListGadgets(ctx context.Context, args ListGadgetsArgs) (Lis
 	return last, nil
 }
 
-// gatherListTickets serves listTickets: it gathers the items of its pages, at most max_items
-// (default 100), into the result of the last page.
+// gatherListTickets serves listTickets: it gathers at most max_items (default 100) items of its pages into the last page's result.
 func (t *Tool) gatherListTickets(ctx context.Context, args ListTicketsArgs) (ListTicketsResult, error) {
 	var last ListTicketsResult
 	first := int64(1)
@@ -298,8 +289,7 @@ func (t *Tool) gatherListTickets(ctx context.Context, args ListTicketsArgs) (Lis
 	return last, nil
 }
 
-// gatherListOrders serves listOrders: it gathers the items of its pages, at most max_items
-// (default 100), into the result of the last page.
+// gatherListOrders serves listOrders: it gathers at most max_items (default 100) items of its pages into the last page's result.
 func (t *Tool) gatherListOrders(ctx context.Context, args ListOrdersArgs) (ListOrdersResult, error) {
 	var last ListOrdersResult
 	fetch := func(ctx context.Context, cursor string) (rest.Page[string], error) {
@@ -319,8 +309,7 @@ func (t *Tool) gatherListOrders(ctx context.Context, args ListOrdersArgs) (ListO
 	return last, nil
 }
 
-// gatherListInvoices serves listInvoices: it gathers the items of its pages, at most max_items
-// (default 100), into the result of the last page.
+// gatherListInvoices serves listInvoices: it gathers at most max_items (default 100) items of its pages into the last page's result.
 func (t *Tool) gatherListInvoices(ctx context.Context, args ListInvoicesArgs) (ListInvoicesResult, error) {
 	var last ListInvoicesResult
 	first := int64(0)
@@ -342,8 +331,7 @@ func (t *Tool) gatherListInvoices(ctx context.Context, args ListInvoicesArgs) (L
 	return last, nil
 }
 
-// gatherListVaults serves listVaults: it gathers the items of its pages, at most max_items
-// (default 100), into the result of the last page.
+// gatherListVaults serves listVaults: it gathers at most max_items (default 100) items of its pages into the last page's result.
 func (t *Tool) gatherListVaults(ctx context.Context, args ListVaultsArgs) (ListVaultsResult, error) {
 	var last ListVaultsResult
 	fetch := func(ctx context.Context) (rest.Page[string], error) {

@@ -153,8 +153,7 @@ type ListIssuesArgs struct {
 	Owner   string `json:"owner"`
 	PerPage *int64 `json:"per_page,omitzero"`
 	Page    *int64 `json:"page,omitzero"`
-	// MaxItems is the most items to gather across pages (default 100, at most 1000). The Tool adapter gathers them (listIssues as a tool), and the
-	// client's iterator stops after them (absent: every page); no request carries it.
+	// MaxItems is the most items to gather across pages (default 100, at most 1000). The Tool gathers them; the client's iterator stops after them (absent: every page). No request carries it.
 	MaxItems *int64 `json:"max_items,omitzero"`
 }
 
@@ -215,8 +214,7 @@ func decodeListEventsResult(d *runtime.Decoder, x *ListEventsResult) {
 type ListEventsArgs struct {
 	Cursor *string `json:"cursor,omitzero"`
 	Limit  *int64  `json:"limit,omitzero"`
-	// MaxItems is the most items to gather across pages (default 100, at most 1000). The Tool adapter gathers them (listEvents as a tool), and the
-	// client's iterator stops after them (absent: every page); no request carries it.
+	// MaxItems is the most items to gather across pages (default 100, at most 1000). The Tool gathers them; the client's iterator stops after them (absent: every page). No request carries it.
 	MaxItems *int64 `json:"max_items,omitzero"`
 }
 
@@ -304,8 +302,7 @@ func decodeListChargesResultObject(d *runtime.Decoder, x *ListChargesResultObjec
 type ListChargesArgs struct {
 	StartingAfter *string `json:"starting_after,omitzero"`
 	Limit         *int64  `json:"limit,omitzero"`
-	// MaxItems is the most items to gather across pages (default 100, at most 1000). The Tool adapter gathers them (listCharges as a tool), and the
-	// client's iterator stops after them (absent: every page); no request carries it.
+	// MaxItems is the most items to gather across pages (default 100, at most 1000). The Tool gathers them; the client's iterator stops after them (absent: every page). No request carries it.
 	MaxItems *int64 `json:"max_items,omitzero"`
 }
 
@@ -400,8 +397,7 @@ func decodeListUsersResult(d *runtime.Decoder, x *ListUsersResult) {
 type ListUsersArgs struct {
 	Page    *int32 `json:"page,omitzero"`
 	PerPage *int64 `json:"per_page,omitzero"`
-	// MaxItems is the most items to gather across pages (default 100, at most 1000). The Tool adapter gathers them (listUsers as a tool), and the
-	// client's iterator stops after them (absent: every page); no request carries it.
+	// MaxItems is the most items to gather across pages (default 100, at most 1000). The Tool gathers them; the client's iterator stops after them (absent: every page). No request carries it.
 	MaxItems *int64 `json:"max_items,omitzero"`
 }
 
@@ -465,8 +461,7 @@ func decodeListLogsResult(d *runtime.Decoder, x *ListLogsResult) {
 type ListLogsArgs struct {
 	Offset *int64 `json:"offset,omitzero"`
 	Limit  *int64 `json:"limit,omitzero"`
-	// MaxItems is the most items to gather across pages (default 100, at most 1000). The Tool adapter gathers them (listLogs as a tool), and the
-	// client's iterator stops after them (absent: every page); no request carries it.
+	// MaxItems is the most items to gather across pages (default 100, at most 1000). The Tool gathers them; the client's iterator stops after them (absent: every page). No request carries it.
 	MaxItems *int64 `json:"max_items,omitzero"`
 }
 
@@ -517,8 +512,7 @@ func decodeListBooksResult(d *runtime.Decoder, x *ListBooksResult) {
 type ListBooksArgs struct {
 	PageToken *string `json:"pageToken,omitzero"`
 	PageSize  *int64  `json:"pageSize,omitzero"`
-	// MaxItems is the most items to gather across pages (default 100, at most 1000). The Tool adapter gathers them (listBooks as a tool), and the
-	// client's iterator stops after them (absent: every page); no request carries it.
+	// MaxItems is the most items to gather across pages (default 100, at most 1000). The Tool gathers them; the client's iterator stops after them (absent: every page). No request carries it.
 	MaxItems *int64 `json:"max_items,omitzero"`
 }
 
@@ -587,8 +581,7 @@ func decodeListWidgetsResultMeta(d *runtime.Decoder, x *ListWidgetsResultMeta) {
 // ListWidgetsArgs are the arguments of "listWidgets" (GET /widgets).
 type ListWidgetsArgs struct {
 	After *string `json:"after,omitzero"`
-	// MaxItems is the most items to gather across pages (default 100, at most 1000). The Tool adapter gathers them (listWidgets as a tool), and the
-	// client's iterator stops after them (absent: every page); no request carries it.
+	// MaxItems is the most items to gather across pages (default 100, at most 1000). The Tool gathers them; the client's iterator stops after them (absent: every page). No request carries it.
 	MaxItems *int64 `json:"max_items,omitzero"`
 }
 
@@ -633,8 +626,7 @@ func decodeListGadgetsResult(d *runtime.Decoder, x *ListGadgetsResult) {
 // ListGadgetsArgs are the arguments of "listGadgets" (GET /gadgets).
 type ListGadgetsArgs struct {
 	Since *string `json:"since,omitzero"`
-	// MaxItems is the most items to gather across pages (default 100, at most 1000). The Tool adapter gathers them (listGadgets as a tool), and the
-	// client's iterator stops after them (absent: every page); no request carries it.
+	// MaxItems is the most items to gather across pages (default 100, at most 1000). The Tool gathers them; the client's iterator stops after them (absent: every page). No request carries it.
 	MaxItems *int64 `json:"max_items,omitzero"`
 }
 
@@ -688,8 +680,7 @@ func decodeListTicketsResult(d *runtime.Decoder, x *ListTicketsResult) {
 // ListTicketsArgs are the arguments of "listTickets" (GET /tickets).
 type ListTicketsArgs struct {
 	P *int64 `json:"p,omitzero"`
-	// MaxItems is the most items to gather across pages (default 100, at most 1000). The Tool adapter gathers them (listTickets as a tool), and the
-	// client's iterator stops after them (absent: every page); no request carries it.
+	// MaxItems is the most items to gather across pages (default 100, at most 1000). The Tool gathers them; the client's iterator stops after them (absent: every page). No request carries it.
 	MaxItems *int64 `json:"max_items,omitzero"`
 }
 
@@ -746,8 +737,7 @@ func decodeListOrdersResult(d *runtime.Decoder, x *ListOrdersResult) {
 // ListOrdersArgs are the arguments of "listOrders" (GET /orders).
 type ListOrdersArgs struct {
 	From *string `json:"from,omitzero"`
-	// MaxItems is the most items to gather across pages (default 100, at most 1000). The Tool adapter gathers them (listOrders as a tool), and the
-	// client's iterator stops after them (absent: every page); no request carries it.
+	// MaxItems is the most items to gather across pages (default 100, at most 1000). The Tool gathers them; the client's iterator stops after them (absent: every page). No request carries it.
 	MaxItems *int64 `json:"max_items,omitzero"`
 }
 
@@ -805,8 +795,7 @@ func decodeListInvoicesResult(d *runtime.Decoder, x *ListInvoicesResult) {
 type ListInvoicesArgs struct {
 	Start *int64 `json:"start,omitzero"`
 	Size  *int64 `json:"size,omitzero"`
-	// MaxItems is the most items to gather across pages (default 100, at most 1000). The Tool adapter gathers them (listInvoices as a tool), and the
-	// client's iterator stops after them (absent: every page); no request carries it.
+	// MaxItems is the most items to gather across pages (default 100, at most 1000). The Tool gathers them; the client's iterator stops after them (absent: every page). No request carries it.
 	MaxItems *int64 `json:"max_items,omitzero"`
 }
 
@@ -1004,8 +993,7 @@ func decodeListPairsArgs(d *runtime.Decoder, x *ListPairsArgs) {
 
 // ListVaultsArgs are the arguments of "listVaults" (GET /vaults).
 type ListVaultsArgs struct {
-	// MaxItems is the most items to gather across pages (default 100, at most 1000). The Tool adapter gathers them (listVaults as a tool), and the
-	// client's iterator stops after them (absent: every page); no request carries it.
+	// MaxItems is the most items to gather across pages (default 100, at most 1000). The Tool gathers them; the client's iterator stops after them (absent: every page). No request carries it.
 	MaxItems *int64 `json:"max_items,omitzero"`
 }
 

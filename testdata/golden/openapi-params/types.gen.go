@@ -421,9 +421,7 @@ func decodeTextBodyArgs(d *runtime.Decoder, x *TextBodyArgs) {
 type MergePatchArgs struct {
 	ID   int64   `json:"id"`
 	Name *string `json:"name,omitzero"`
-	// NameNull sends null for "name" when Name is nil (which sends nothing).
-	// It is for Go callers: a null argument of a tool call means absent, as models
-	// in strict mode send null for every optional argument they leave out.
+	// NameNull sends null for "name" when Name is nil (which sends nothing); only Go callers can, a tool call's null is absent.
 	NameNull bool `json:"-"`
 }
 

@@ -178,28 +178,16 @@ func decodeShape(d *runtime.Decoder, x *Shape) {
 		return
 	}
 	*x = Shape{}
-	{
-		var v Circle
-		if runtime.DecodeVariant(d, raw, &v, decodeCircle, false) {
-			x.Circle = &v
-			return
-		}
+	if runtime.VariantPtr(d, raw, &x.Circle, decodeCircle, false) {
+		return
 	}
-	{
-		var v Square
-		if runtime.DecodeVariant(d, raw, &v, decodeSquare, false) {
-			x.Square = &v
-			return
-		}
+	if runtime.VariantPtr(d, raw, &x.Square, decodeSquare, false) {
+		return
 	}
-	{
-		var v float64
-		if runtime.DecodeVariant(d, raw, &v, func(d *runtime.Decoder, x *float64) {
-			*x, _ = d.Float()
-		}, false) {
-			x.Float = &v
-			return
-		}
+	if runtime.VariantPtr(d, raw, &x.Float, func(d *runtime.Decoder, x *float64) {
+		*x, _ = d.Float()
+	}, false) {
+		return
 	}
 	d.Invalid("got a value that is none of the variants Circle, Square, Float")
 }
@@ -292,26 +280,18 @@ func decodeID(d *runtime.Decoder, x *ID) {
 		return
 	}
 	*x = ID{}
-	{
-		var v string
-		if runtime.DecodeVariant(d, raw, &v, func(d *runtime.Decoder, x *string) {
-			if v1, ok := d.String(); ok {
-				*x = v1
-				runtime.CheckFormat(d, v1, "uuid")
-			}
-		}, false) {
-			x.String = &v
-			return
+	if runtime.VariantPtr(d, raw, &x.String, func(d *runtime.Decoder, x *string) {
+		if v1, ok := d.String(); ok {
+			*x = v1
+			runtime.CheckFormat(d, v1, "uuid")
 		}
+	}, false) {
+		return
 	}
-	{
-		var v int64
-		if runtime.DecodeVariant(d, raw, &v, func(d *runtime.Decoder, x *int64) {
-			*x, _ = d.Int()
-		}, false) {
-			x.Int = &v
-			return
-		}
+	if runtime.VariantPtr(d, raw, &x.Int, func(d *runtime.Decoder, x *int64) {
+		*x, _ = d.Int()
+	}, false) {
+		return
 	}
 	d.Invalid("got a value that is none of the variants String, Int")
 }
@@ -460,9 +440,7 @@ type AreaArgs struct {
 	Shape Shape    `json:"shape"`
 	ID    *ID      `json:"id,omitzero"`
 	Scale *float64 `json:"scale,omitzero"`
-	// ScaleNull sends null for "scale" when Scale is nil (which sends nothing).
-	// It is for Go callers: a null argument of a tool call means absent, as models
-	// in strict mode send null for every optional argument they leave out.
+	// ScaleNull sends null for "scale" when Scale is nil (which sends nothing); only Go callers can, a tool call's null is absent.
 	ScaleNull bool              `json:"-"`
 	Labels    map[string]string `json:"labels,omitzero"`
 	// Untyped: the schema does not restrict the value; any JSON value.

@@ -113,9 +113,7 @@ type UpdateItemArgs struct {
 	Name *string `json:"name,omitzero"`
 	// Note is a note; null removes it.
 	Note *string `json:"note,omitzero"`
-	// NoteNull sends null for "note" when Note is nil (which sends nothing).
-	// It is for Go callers: a null argument of a tool call means absent, as models
-	// in strict mode send null for every optional argument they leave out.
+	// NoteNull sends null for "note" when Note is nil (which sends nothing); only Go callers can, a tool call's null is absent.
 	NoteNull bool `json:"-"`
 }
 

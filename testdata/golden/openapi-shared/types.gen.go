@@ -13,9 +13,7 @@ type User struct {
 	ID          *string `json:"id,omitzero"`
 	DisplayName string  `json:"displayName"`
 	Note        *string `json:"note,omitzero"`
-	// NoteNull sends null for "note" when Note is nil (which sends nothing).
-	// It is for Go callers: a null argument of a tool call means absent, as models
-	// in strict mode send null for every optional argument they leave out.
+	// NoteNull sends null for "note" when Note is nil (which sends nothing); only Go callers can, a tool call's null is absent.
 	NoteNull bool      `json:"-"`
 	Role     *UserRole `json:"role,omitzero"`
 }

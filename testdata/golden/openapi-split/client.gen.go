@@ -18,6 +18,12 @@ const DefaultBaseURL = "https://api.example.com"
 
 // Client calls the operations of the API over HTTP. It is safe for concurrent
 // use; it keeps no global state.
+//
+// A list operation F has an iterator, FAll, over the items of all its pages, in
+// order. Each page is an ordinary call of F, retried as any call is, fetched when
+// the loop needs it; breaking out of the loop stops. An error ends the iteration:
+// a page's, the context's, or rest.ErrPageRepeated when the API repeats a cursor,
+// link or page.
 type Client struct {
 	rc *rest.Client
 }
@@ -136,12 +142,8 @@ func (c *Client) ListIssues(ctx context.Context, args ListIssuesArgs) ([]Issue, 
 	return res.Body, err
 }
 
-// ListIssuesAll returns the items of every page of ListIssues, in order:
+// ListIssuesAll returns the items of every page of ListIssues, in order (see Client):
 // it follows the Link header's rel="next" (recognised from its Link response header).
-// Each page is an ordinary call of ListIssues, retried as any call is, fetched when
-// the loop needs it; breaking out of the loop stops. An error ends the iteration:
-// a page's, the context's, or rest.ErrPageRepeated when the API repeats a cursor,
-// link or page.
 func (c *Client) ListIssuesAll(ctx context.Context, args ListIssuesArgs) iter.Seq2[Issue, error] {
 	fetch := func(ctx context.Context) (rest.Page[Issue], error) {
 		out, err := c.ListIssues(ctx, args)
@@ -172,12 +174,8 @@ func (c *Client) ListEvents(ctx context.Context, args ListEventsArgs) (ListEvent
 	return out, err
 }
 
-// ListEventsAll returns the items of every page of ListEvents, in order:
+// ListEventsAll returns the items of every page of ListEvents, in order (see Client):
 // it sends back the cursor each page gives (recognised from the names of its parameters and response members).
-// Each page is an ordinary call of ListEvents, retried as any call is, fetched when
-// the loop needs it; breaking out of the loop stops. An error ends the iteration:
-// a page's, the context's, or rest.ErrPageRepeated when the API repeats a cursor,
-// link or page.
 func (c *Client) ListEventsAll(ctx context.Context, args ListEventsArgs) iter.Seq2[Event, error] {
 	fetch := func(ctx context.Context, cursor string) (rest.Page[Event], error) {
 		a := args
@@ -212,12 +210,8 @@ func (c *Client) ListCharges(ctx context.Context, args ListChargesArgs) (ListCha
 	return out, err
 }
 
-// ListChargesAll returns the items of every page of ListCharges, in order:
+// ListChargesAll returns the items of every page of ListCharges, in order (see Client):
 // it asks for the items after the last one read (recognised from the names of its parameters and response members).
-// Each page is an ordinary call of ListCharges, retried as any call is, fetched when
-// the loop needs it; breaking out of the loop stops. An error ends the iteration:
-// a page's, the context's, or rest.ErrPageRepeated when the API repeats a cursor,
-// link or page.
 func (c *Client) ListChargesAll(ctx context.Context, args ListChargesArgs) iter.Seq2[Charge, error] {
 	fetch := func(ctx context.Context, cursor string) (rest.Page[Charge], error) {
 		a := args

@@ -72,12 +72,8 @@ func (c *Client) ListUsers(ctx context.Context, args ListUsersArgs) (ListUsersRe
 	return out, err
 }
 
-// ListUsersAll returns the items of every page of ListUsers, in order:
+// ListUsersAll returns the items of every page of ListUsers, in order (see Client):
 // it counts the pages up (recognised from the names of its parameters and response members).
-// Each page is an ordinary call of ListUsers, retried as any call is, fetched when
-// the loop needs it; breaking out of the loop stops. An error ends the iteration:
-// a page's, the context's, or rest.ErrPageRepeated when the API repeats a cursor,
-// link or page.
 func (c *Client) ListUsersAll(ctx context.Context, args ListUsersArgs) iter.Seq2[User, error] {
 	first := int64(1)
 	if args.Page != nil {
@@ -114,12 +110,8 @@ func (c *Client) ListLogs(ctx context.Context, args ListLogsArgs) (ListLogsResul
 	return out, err
 }
 
-// ListLogsAll returns the items of every page of ListLogs, in order:
+// ListLogsAll returns the items of every page of ListLogs, in order (see Client):
 // it moves the offset past the items read (recognised from the names of its parameters and response members).
-// Each page is an ordinary call of ListLogs, retried as any call is, fetched when
-// the loop needs it; breaking out of the loop stops. An error ends the iteration:
-// a page's, the context's, or rest.ErrPageRepeated when the API repeats a cursor,
-// link or page.
 func (c *Client) ListLogsAll(ctx context.Context, args ListLogsArgs) iter.Seq2[string, error] {
 	first := int64(0)
 	if args.Offset != nil {

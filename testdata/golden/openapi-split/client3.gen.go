@@ -32,12 +32,8 @@ func (c *Client) ListBooks(ctx context.Context, args ListBooksArgs) (ListBooksRe
 	return out, err
 }
 
-// ListBooksAll returns the items of every page of ListBooks, in order:
+// ListBooksAll returns the items of every page of ListBooks, in order (see Client):
 // it sends back the cursor each page gives (recognised from the names of its parameters and response members).
-// Each page is an ordinary call of ListBooks, retried as any call is, fetched when
-// the loop needs it; breaking out of the loop stops. An error ends the iteration:
-// a page's, the context's, or rest.ErrPageRepeated when the API repeats a cursor,
-// link or page.
 func (c *Client) ListBooksAll(ctx context.Context, args ListBooksArgs) iter.Seq2[Book, error] {
 	fetch := func(ctx context.Context, cursor string) (rest.Page[Book], error) {
 		a := args
@@ -71,12 +67,8 @@ func (c *Client) ListWidgets(ctx context.Context, args ListWidgetsArgs) (ListWid
 	return out, err
 }
 
-// ListWidgetsAll returns the items of every page of ListWidgets, in order:
+// ListWidgetsAll returns the items of every page of ListWidgets, in order (see Client):
 // it sends back the cursor each page gives (recognised from its x-speakeasy-pagination extension).
-// Each page is an ordinary call of ListWidgets, retried as any call is, fetched when
-// the loop needs it; breaking out of the loop stops. An error ends the iteration:
-// a page's, the context's, or rest.ErrPageRepeated when the API repeats a cursor,
-// link or page.
 func (c *Client) ListWidgetsAll(ctx context.Context, args ListWidgetsArgs) iter.Seq2[Widget, error] {
 	fetch := func(ctx context.Context, cursor string) (rest.Page[Widget], error) {
 		a := args
@@ -115,12 +107,8 @@ func (c *Client) ListGadgets(ctx context.Context, args ListGadgetsArgs) (ListGad
 	return out, err
 }
 
-// ListGadgetsAll returns the items of every page of ListGadgets, in order:
+// ListGadgetsAll returns the items of every page of ListGadgets, in order (see Client):
 // it asks for the items after the last one read (recognised from its x-speakeasy-pagination extension).
-// Each page is an ordinary call of ListGadgets, retried as any call is, fetched when
-// the loop needs it; breaking out of the loop stops. An error ends the iteration:
-// a page's, the context's, or rest.ErrPageRepeated when the API repeats a cursor,
-// link or page.
 func (c *Client) ListGadgetsAll(ctx context.Context, args ListGadgetsArgs) iter.Seq2[Widget, error] {
 	fetch := func(ctx context.Context, cursor string) (rest.Page[Widget], error) {
 		a := args
@@ -159,12 +147,8 @@ func (c *Client) ListTickets(ctx context.Context, args ListTicketsArgs) (ListTic
 	return out, err
 }
 
-// ListTicketsAll returns the items of every page of ListTickets, in order:
+// ListTicketsAll returns the items of every page of ListTickets, in order (see Client):
 // it counts the pages up (recognised from its x-speakeasy-pagination extension).
-// Each page is an ordinary call of ListTickets, retried as any call is, fetched when
-// the loop needs it; breaking out of the loop stops. An error ends the iteration:
-// a page's, the context's, or rest.ErrPageRepeated when the API repeats a cursor,
-// link or page.
 func (c *Client) ListTicketsAll(ctx context.Context, args ListTicketsArgs) iter.Seq2[string, error] {
 	first := int64(1)
 	if args.P != nil {

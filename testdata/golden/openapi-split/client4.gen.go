@@ -31,12 +31,8 @@ func (c *Client) ListOrders(ctx context.Context, args ListOrdersArgs) (ListOrder
 	return out, err
 }
 
-// ListOrdersAll returns the items of every page of ListOrders, in order:
+// ListOrdersAll returns the items of every page of ListOrders, in order (see Client):
 // it sends back the cursor each page gives (recognised from its x-fern-pagination extension).
-// Each page is an ordinary call of ListOrders, retried as any call is, fetched when
-// the loop needs it; breaking out of the loop stops. An error ends the iteration:
-// a page's, the context's, or rest.ErrPageRepeated when the API repeats a cursor,
-// link or page.
 func (c *Client) ListOrdersAll(ctx context.Context, args ListOrdersArgs) iter.Seq2[string, error] {
 	fetch := func(ctx context.Context, cursor string) (rest.Page[string], error) {
 		a := args
@@ -71,12 +67,8 @@ func (c *Client) ListInvoices(ctx context.Context, args ListInvoicesArgs) (ListI
 	return out, err
 }
 
-// ListInvoicesAll returns the items of every page of ListInvoices, in order:
+// ListInvoicesAll returns the items of every page of ListInvoices, in order (see Client):
 // it moves the offset past the items read (recognised from its x-fern-pagination extension).
-// Each page is an ordinary call of ListInvoices, retried as any call is, fetched when
-// the loop needs it; breaking out of the loop stops. An error ends the iteration:
-// a page's, the context's, or rest.ErrPageRepeated when the API repeats a cursor,
-// link or page.
 func (c *Client) ListInvoicesAll(ctx context.Context, args ListInvoicesArgs) iter.Seq2[string, error] {
 	first := int64(0)
 	if args.Start != nil {
@@ -111,12 +103,8 @@ func (c *Client) ListVaults(ctx context.Context, args ListVaultsArgs) (ListVault
 	return out, err
 }
 
-// ListVaultsAll returns the items of every page of ListVaults, in order:
+// ListVaultsAll returns the items of every page of ListVaults, in order (see Client):
 // it follows the next page's URL each page gives (recognised from its x-ms-pageable extension).
-// Each page is an ordinary call of ListVaults, retried as any call is, fetched when
-// the loop needs it; breaking out of the loop stops. An error ends the iteration:
-// a page's, the context's, or rest.ErrPageRepeated when the API repeats a cursor,
-// link or page.
 func (c *Client) ListVaultsAll(ctx context.Context, args ListVaultsArgs) iter.Seq2[string, error] {
 	fetch := func(ctx context.Context) (rest.Page[string], error) {
 		out, err := c.ListVaults(ctx, args)

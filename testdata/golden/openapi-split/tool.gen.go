@@ -58,8 +58,7 @@ func NewTool(svc Service, opts ...runtime.ToolOption) (*Tool, error) {
 	return &Tool{svc: svc, args: args}, nil
 }
 
-// gatherListIssues serves listIssues: it gathers the items of its pages, at most max_items
-// (default 100), into the result of the last page.
+// gatherListIssues serves listIssues: it gathers at most max_items (default 100) items of its pages into the last page's result.
 func (t *Tool) gatherListIssues(ctx context.Context, args ListIssuesArgs) ([]Issue, error) {
 	var last []Issue
 	fetch := func(ctx context.Context) (rest.Page[Issue], error) {
@@ -75,8 +74,7 @@ func (t *Tool) gatherListIssues(ctx context.Context, args ListIssuesArgs) ([]Iss
 	return last, nil
 }
 
-// gatherListEvents serves listEvents: it gathers the items of its pages, at most max_items
-// (default 100), into the result of the last page.
+// gatherListEvents serves listEvents: it gathers at most max_items (default 100) items of its pages into the last page's result.
 func (t *Tool) gatherListEvents(ctx context.Context, args ListEventsArgs) (ListEventsResult, error) {
 	var last ListEventsResult
 	fetch := func(ctx context.Context, cursor string) (rest.Page[Event], error) {
@@ -96,8 +94,7 @@ func (t *Tool) gatherListEvents(ctx context.Context, args ListEventsArgs) (ListE
 	return last, nil
 }
 
-// gatherListCharges serves listCharges: it gathers the items of its pages, at most max_items
-// (default 100), into the result of the last page.
+// gatherListCharges serves listCharges: it gathers at most max_items (default 100) items of its pages into the last page's result.
 func (t *Tool) gatherListCharges(ctx context.Context, args ListChargesArgs) (ListChargesResult, error) {
 	var last ListChargesResult
 	fetch := func(ctx context.Context, cursor string) (rest.Page[Charge], error) {

@@ -30,8 +30,7 @@ func (t *Tool) callCreatePayout(ctx context.Context, _ json.RawMessage) (json.Ra
 	return nil, nil
 }
 
-// gatherListUsers serves listUsers: it gathers the items of its pages, at most max_items
-// (default 100), into the result of the last page.
+// gatherListUsers serves listUsers: it gathers at most max_items (default 100) items of its pages into the last page's result.
 func (t *Tool) gatherListUsers(ctx context.Context, args ListUsersArgs) (ListUsersResult, error) {
 	var last ListUsersResult
 	first := int64(1)
@@ -53,8 +52,7 @@ func (t *Tool) gatherListUsers(ctx context.Context, args ListUsersArgs) (ListUse
 	return last, nil
 }
 
-// gatherListLogs serves listLogs: it gathers the items of its pages, at most max_items
-// (default 100), into the result of the last page.
+// gatherListLogs serves listLogs: it gathers at most max_items (default 100) items of its pages into the last page's result.
 func (t *Tool) gatherListLogs(ctx context.Context, args ListLogsArgs) (ListLogsResult, error) {
 	var last ListLogsResult
 	first := int64(0)

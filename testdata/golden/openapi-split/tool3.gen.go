@@ -23,8 +23,7 @@ type service3 interface {
 	ListTickets(ctx context.Context, args ListTicketsArgs) (ListTicketsResult, error)
 }
 
-// gatherListBooks serves listBooks: it gathers the items of its pages, at most max_items
-// (default 100), into the result of the last page.
+// gatherListBooks serves listBooks: it gathers at most max_items (default 100) items of its pages into the last page's result.
 func (t *Tool) gatherListBooks(ctx context.Context, args ListBooksArgs) (ListBooksResult, error) {
 	var last ListBooksResult
 	fetch := func(ctx context.Context, cursor string) (rest.Page[Book], error) {
@@ -44,8 +43,7 @@ func (t *Tool) gatherListBooks(ctx context.Context, args ListBooksArgs) (ListBoo
 	return last, nil
 }
 
-// gatherListWidgets serves listWidgets: it gathers the items of its pages, at most max_items
-// (default 100), into the result of the last page.
+// gatherListWidgets serves listWidgets: it gathers at most max_items (default 100) items of its pages into the last page's result.
 func (t *Tool) gatherListWidgets(ctx context.Context, args ListWidgetsArgs) (ListWidgetsResult, error) {
 	var last ListWidgetsResult
 	fetch := func(ctx context.Context, cursor string) (rest.Page[Widget], error) {
@@ -70,8 +68,7 @@ func (t *Tool) gatherListWidgets(ctx context.Context, args ListWidgetsArgs) (Lis
 	return last, nil
 }
 
-// gatherListGadgets serves listGadgets: it gathers the items of its pages, at most max_items
-// (default 100), into the result of the last page.
+// gatherListGadgets serves listGadgets: it gathers at most max_items (default 100) items of its pages into the last page's result.
 func (t *Tool) gatherListGadgets(ctx context.Context, args ListGadgetsArgs) (ListGadgetsResult, error) {
 	var last ListGadgetsResult
 	fetch := func(ctx context.Context, cursor string) (rest.Page[Widget], error) {
@@ -96,8 +93,7 @@ func (t *Tool) gatherListGadgets(ctx context.Context, args ListGadgetsArgs) (Lis
 	return last, nil
 }
 
-// gatherListTickets serves listTickets: it gathers the items of its pages, at most max_items
-// (default 100), into the result of the last page.
+// gatherListTickets serves listTickets: it gathers at most max_items (default 100) items of its pages into the last page's result.
 func (t *Tool) gatherListTickets(ctx context.Context, args ListTicketsArgs) (ListTicketsResult, error) {
 	var last ListTicketsResult
 	first := int64(1)

@@ -23,8 +23,7 @@ type service4 interface {
 	ListRegions(ctx context.Context) (ListRegionsResult, error)
 }
 
-// gatherListOrders serves listOrders: it gathers the items of its pages, at most max_items
-// (default 100), into the result of the last page.
+// gatherListOrders serves listOrders: it gathers at most max_items (default 100) items of its pages into the last page's result.
 func (t *Tool) gatherListOrders(ctx context.Context, args ListOrdersArgs) (ListOrdersResult, error) {
 	var last ListOrdersResult
 	fetch := func(ctx context.Context, cursor string) (rest.Page[string], error) {
@@ -44,8 +43,7 @@ func (t *Tool) gatherListOrders(ctx context.Context, args ListOrdersArgs) (ListO
 	return last, nil
 }
 
-// gatherListInvoices serves listInvoices: it gathers the items of its pages, at most max_items
-// (default 100), into the result of the last page.
+// gatherListInvoices serves listInvoices: it gathers at most max_items (default 100) items of its pages into the last page's result.
 func (t *Tool) gatherListInvoices(ctx context.Context, args ListInvoicesArgs) (ListInvoicesResult, error) {
 	var last ListInvoicesResult
 	first := int64(0)
@@ -67,8 +65,7 @@ func (t *Tool) gatherListInvoices(ctx context.Context, args ListInvoicesArgs) (L
 	return last, nil
 }
 
-// gatherListVaults serves listVaults: it gathers the items of its pages, at most max_items
-// (default 100), into the result of the last page.
+// gatherListVaults serves listVaults: it gathers at most max_items (default 100) items of its pages into the last page's result.
 func (t *Tool) gatherListVaults(ctx context.Context, args ListVaultsArgs) (ListVaultsResult, error) {
 	var last ListVaultsResult
 	fetch := func(ctx context.Context) (rest.Page[string], error) {

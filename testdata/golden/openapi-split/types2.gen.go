@@ -32,8 +32,7 @@ type ListIssuesArgs struct {
 	Owner   string `json:"owner"`
 	PerPage *int64 `json:"per_page,omitzero"`
 	Page    *int64 `json:"page,omitzero"`
-	// MaxItems is the most items to gather across pages (default 100, at most 1000). The Tool adapter gathers them (listIssues as a tool), and the
-	// client's iterator stops after them (absent: every page); no request carries it.
+	// MaxItems is the most items to gather across pages (default 100, at most 1000). The Tool gathers them; the client's iterator stops after them (absent: every page). No request carries it.
 	MaxItems *int64 `json:"max_items,omitzero"`
 }
 
@@ -94,8 +93,7 @@ func decodeListEventsResult(d *runtime.Decoder, x *ListEventsResult) {
 type ListEventsArgs struct {
 	Cursor *string `json:"cursor,omitzero"`
 	Limit  *int64  `json:"limit,omitzero"`
-	// MaxItems is the most items to gather across pages (default 100, at most 1000). The Tool adapter gathers them (listEvents as a tool), and the
-	// client's iterator stops after them (absent: every page); no request carries it.
+	// MaxItems is the most items to gather across pages (default 100, at most 1000). The Tool gathers them; the client's iterator stops after them (absent: every page). No request carries it.
 	MaxItems *int64 `json:"max_items,omitzero"`
 }
 

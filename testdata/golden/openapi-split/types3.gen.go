@@ -68,8 +68,7 @@ func decodeListChargesResultObject(d *runtime.Decoder, x *ListChargesResultObjec
 type ListChargesArgs struct {
 	StartingAfter *string `json:"starting_after,omitzero"`
 	Limit         *int64  `json:"limit,omitzero"`
-	// MaxItems is the most items to gather across pages (default 100, at most 1000). The Tool adapter gathers them (listCharges as a tool), and the
-	// client's iterator stops after them (absent: every page); no request carries it.
+	// MaxItems is the most items to gather across pages (default 100, at most 1000). The Tool gathers them; the client's iterator stops after them (absent: every page). No request carries it.
 	MaxItems *int64 `json:"max_items,omitzero"`
 }
 

@@ -50,8 +50,7 @@ func decodeListUsersResult(d *runtime.Decoder, x *ListUsersResult) {
 type ListUsersArgs struct {
 	Page    *int32 `json:"page,omitzero"`
 	PerPage *int64 `json:"per_page,omitzero"`
-	// MaxItems is the most items to gather across pages (default 100, at most 1000). The Tool adapter gathers them (listUsers as a tool), and the
-	// client's iterator stops after them (absent: every page); no request carries it.
+	// MaxItems is the most items to gather across pages (default 100, at most 1000). The Tool gathers them; the client's iterator stops after them (absent: every page). No request carries it.
 	MaxItems *int64 `json:"max_items,omitzero"`
 }
 

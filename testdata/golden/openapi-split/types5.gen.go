@@ -9,8 +9,7 @@ import "github.com/opentoolgen/opentoolgen/runtime"
 type ListLogsArgs struct {
 	Offset *int64 `json:"offset,omitzero"`
 	Limit  *int64 `json:"limit,omitzero"`
-	// MaxItems is the most items to gather across pages (default 100, at most 1000). The Tool adapter gathers them (listLogs as a tool), and the
-	// client's iterator stops after them (absent: every page); no request carries it.
+	// MaxItems is the most items to gather across pages (default 100, at most 1000). The Tool gathers them; the client's iterator stops after them (absent: every page). No request carries it.
 	MaxItems *int64 `json:"max_items,omitzero"`
 }
 
@@ -61,8 +60,7 @@ func decodeListBooksResult(d *runtime.Decoder, x *ListBooksResult) {
 type ListBooksArgs struct {
 	PageToken *string `json:"pageToken,omitzero"`
 	PageSize  *int64  `json:"pageSize,omitzero"`
-	// MaxItems is the most items to gather across pages (default 100, at most 1000). The Tool adapter gathers them (listBooks as a tool), and the
-	// client's iterator stops after them (absent: every page); no request carries it.
+	// MaxItems is the most items to gather across pages (default 100, at most 1000). The Tool gathers them; the client's iterator stops after them (absent: every page). No request carries it.
 	MaxItems *int64 `json:"max_items,omitzero"`
 }
 

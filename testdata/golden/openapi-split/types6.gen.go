@@ -8,8 +8,7 @@ import "github.com/opentoolgen/opentoolgen/runtime"
 // ListWidgetsArgs are the arguments of "listWidgets" (GET /widgets).
 type ListWidgetsArgs struct {
 	After *string `json:"after,omitzero"`
-	// MaxItems is the most items to gather across pages (default 100, at most 1000). The Tool adapter gathers them (listWidgets as a tool), and the
-	// client's iterator stops after them (absent: every page); no request carries it.
+	// MaxItems is the most items to gather across pages (default 100, at most 1000). The Tool gathers them; the client's iterator stops after them (absent: every page). No request carries it.
 	MaxItems *int64 `json:"max_items,omitzero"`
 }
 
@@ -54,8 +53,7 @@ func decodeListGadgetsResult(d *runtime.Decoder, x *ListGadgetsResult) {
 // ListGadgetsArgs are the arguments of "listGadgets" (GET /gadgets).
 type ListGadgetsArgs struct {
 	Since *string `json:"since,omitzero"`
-	// MaxItems is the most items to gather across pages (default 100, at most 1000). The Tool adapter gathers them (listGadgets as a tool), and the
-	// client's iterator stops after them (absent: every page); no request carries it.
+	// MaxItems is the most items to gather across pages (default 100, at most 1000). The Tool gathers them; the client's iterator stops after them (absent: every page). No request carries it.
 	MaxItems *int64 `json:"max_items,omitzero"`
 }
 
@@ -99,6 +97,32 @@ func decodeListTicketsResult(d *runtime.Decoder, x *ListTicketsResult) {
 						x.Results = append(x.Results, e1)
 					}
 				}
+			}
+		default:
+			d.Skip()
+		}
+	}
+}
+
+// ListTicketsArgs are the arguments of "listTickets" (GET /tickets).
+type ListTicketsArgs struct {
+	P *int64 `json:"p,omitzero"`
+	// MaxItems is the most items to gather across pages (default 100, at most 1000). The Tool gathers them; the client's iterator stops after them (absent: every page). No request carries it.
+	MaxItems *int64 `json:"max_items,omitzero"`
+}
+
+func decodeListTicketsArgs(d *runtime.Decoder, x *ListTicketsArgs) {
+	if !d.Object() {
+		return
+	}
+	for d.Next() {
+		switch string(d.Key()) {
+		case "p":
+			x.P = d.IntPtr()
+		case "max_items":
+			if v, ok := d.OptInt(&x.MaxItems); ok {
+				runtime.CheckMin(d, float64(v), 1.0, false)
+				runtime.CheckMax(d, float64(v), 1000.0, false)
 			}
 		default:
 			d.Skip()

@@ -5,33 +5,6 @@ package openapisplit
 
 import "github.com/opentoolgen/opentoolgen/runtime"
 
-// ListTicketsArgs are the arguments of "listTickets" (GET /tickets).
-type ListTicketsArgs struct {
-	P *int64 `json:"p,omitzero"`
-	// MaxItems is the most items to gather across pages (default 100, at most 1000). The Tool adapter gathers them (listTickets as a tool), and the
-	// client's iterator stops after them (absent: every page); no request carries it.
-	MaxItems *int64 `json:"max_items,omitzero"`
-}
-
-func decodeListTicketsArgs(d *runtime.Decoder, x *ListTicketsArgs) {
-	if !d.Object() {
-		return
-	}
-	for d.Next() {
-		switch string(d.Key()) {
-		case "p":
-			x.P = d.IntPtr()
-		case "max_items":
-			if v, ok := d.OptInt(&x.MaxItems); ok {
-				runtime.CheckMin(d, float64(v), 1.0, false)
-				runtime.CheckMax(d, float64(v), 1000.0, false)
-			}
-		default:
-			d.Skip()
-		}
-	}
-}
-
 // ListOrdersResult is the 200 response of "listOrders".
 type ListOrdersResult struct {
 	Orders []string `json:"orders,omitzero"`
@@ -66,8 +39,7 @@ func decodeListOrdersResult(d *runtime.Decoder, x *ListOrdersResult) {
 // ListOrdersArgs are the arguments of "listOrders" (GET /orders).
 type ListOrdersArgs struct {
 	From *string `json:"from,omitzero"`
-	// MaxItems is the most items to gather across pages (default 100, at most 1000). The Tool adapter gathers them (listOrders as a tool), and the
-	// client's iterator stops after them (absent: every page); no request carries it.
+	// MaxItems is the most items to gather across pages (default 100, at most 1000). The Tool gathers them; the client's iterator stops after them (absent: every page). No request carries it.
 	MaxItems *int64 `json:"max_items,omitzero"`
 }
 
@@ -115,6 +87,35 @@ func decodeListInvoicesResult(d *runtime.Decoder, x *ListInvoicesResult) {
 			}
 		case "more":
 			x.More = d.BoolPtr()
+		default:
+			d.Skip()
+		}
+	}
+}
+
+// ListInvoicesArgs are the arguments of "listInvoices" (GET /invoices).
+type ListInvoicesArgs struct {
+	Start *int64 `json:"start,omitzero"`
+	Size  *int64 `json:"size,omitzero"`
+	// MaxItems is the most items to gather across pages (default 100, at most 1000). The Tool gathers them; the client's iterator stops after them (absent: every page). No request carries it.
+	MaxItems *int64 `json:"max_items,omitzero"`
+}
+
+func decodeListInvoicesArgs(d *runtime.Decoder, x *ListInvoicesArgs) {
+	if !d.Object() {
+		return
+	}
+	for d.Next() {
+		switch string(d.Key()) {
+		case "start":
+			x.Start = d.IntPtr()
+		case "size":
+			x.Size = d.IntPtr()
+		case "max_items":
+			if v, ok := d.OptInt(&x.MaxItems); ok {
+				runtime.CheckMin(d, float64(v), 1.0, false)
+				runtime.CheckMax(d, float64(v), 1000.0, false)
+			}
 		default:
 			d.Skip()
 		}

@@ -5,36 +5,6 @@ package openapisplit
 
 import "github.com/opentoolgen/opentoolgen/runtime"
 
-// ListInvoicesArgs are the arguments of "listInvoices" (GET /invoices).
-type ListInvoicesArgs struct {
-	Start *int64 `json:"start,omitzero"`
-	Size  *int64 `json:"size,omitzero"`
-	// MaxItems is the most items to gather across pages (default 100, at most 1000). The Tool adapter gathers them (listInvoices as a tool), and the
-	// client's iterator stops after them (absent: every page); no request carries it.
-	MaxItems *int64 `json:"max_items,omitzero"`
-}
-
-func decodeListInvoicesArgs(d *runtime.Decoder, x *ListInvoicesArgs) {
-	if !d.Object() {
-		return
-	}
-	for d.Next() {
-		switch string(d.Key()) {
-		case "start":
-			x.Start = d.IntPtr()
-		case "size":
-			x.Size = d.IntPtr()
-		case "max_items":
-			if v, ok := d.OptInt(&x.MaxItems); ok {
-				runtime.CheckMin(d, float64(v), 1.0, false)
-				runtime.CheckMax(d, float64(v), 1000.0, false)
-			}
-		default:
-			d.Skip()
-		}
-	}
-}
-
 // ListVaultsResult is the 200 response of "listVaults".
 type ListVaultsResult struct {
 	Value    []string `json:"value,omitzero"`
@@ -119,6 +89,28 @@ func decodeListMixedResult(d *runtime.Decoder, x *ListMixedResult) {
 			}
 		case "next_cursor":
 			x.NextCursor = d.StringPtr()
+		default:
+			d.Skip()
+		}
+	}
+}
+
+// ListMixedArgs are the arguments of "listMixed" (GET /mixed).
+type ListMixedArgs struct {
+	Cursor *string `json:"cursor,omitzero"`
+	Page   *int64  `json:"page,omitzero"`
+}
+
+func decodeListMixedArgs(d *runtime.Decoder, x *ListMixedArgs) {
+	if !d.Object() {
+		return
+	}
+	for d.Next() {
+		switch string(d.Key()) {
+		case "cursor":
+			x.Cursor = d.StringPtr()
+		case "page":
+			x.Page = d.IntPtr()
 		default:
 			d.Skip()
 		}

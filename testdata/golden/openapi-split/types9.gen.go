@@ -5,28 +5,6 @@ package openapisplit
 
 import "github.com/opentoolgen/opentoolgen/runtime"
 
-// ListMixedArgs are the arguments of "listMixed" (GET /mixed).
-type ListMixedArgs struct {
-	Cursor *string `json:"cursor,omitzero"`
-	Page   *int64  `json:"page,omitzero"`
-}
-
-func decodeListMixedArgs(d *runtime.Decoder, x *ListMixedArgs) {
-	if !d.Object() {
-		return
-	}
-	for d.Next() {
-		switch string(d.Key()) {
-		case "cursor":
-			x.Cursor = d.StringPtr()
-		case "page":
-			x.Page = d.IntPtr()
-		default:
-			d.Skip()
-		}
-	}
-}
-
 // ListPairsResult is the 200 response of "listPairs".
 type ListPairsResult struct {
 	Lefts  []string `json:"lefts,omitzero"`
@@ -88,8 +66,7 @@ func decodeListPairsArgs(d *runtime.Decoder, x *ListPairsArgs) {
 
 // ListVaultsArgs are the arguments of "listVaults" (GET /vaults).
 type ListVaultsArgs struct {
-	// MaxItems is the most items to gather across pages (default 100, at most 1000). The Tool adapter gathers them (listVaults as a tool), and the
-	// client's iterator stops after them (absent: every page); no request carries it.
+	// MaxItems is the most items to gather across pages (default 100, at most 1000). The Tool gathers them; the client's iterator stops after them (absent: every page). No request carries it.
 	MaxItems *int64 `json:"max_items,omitzero"`
 }
 

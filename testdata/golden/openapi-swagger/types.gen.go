@@ -154,9 +154,7 @@ type PlaceOrderArgs struct {
 	Item     string       `json:"item"`
 	Quantity int32        `json:"quantity"`
 	Status   *OrderStatus `json:"status,omitzero"`
-	// StatusNull sends null for "status" when Status is nil (which sends nothing).
-	// It is for Go callers: a null argument of a tool call means absent, as models
-	// in strict mode send null for every optional argument they leave out.
+	// StatusNull sends null for "status" when Status is nil (which sends nothing); only Go callers can, a tool call's null is absent.
 	StatusNull bool               `json:"-"`
 	ShipDate   *time.Time         `json:"shipDate,omitzero"`
 	Extras     map[string]float64 `json:"extras,omitzero"`
