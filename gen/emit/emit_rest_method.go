@@ -3,6 +3,7 @@ package emit
 import (
 	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/dave/jennifer/jen"
 
@@ -143,11 +144,52 @@ func responseSwitch(fn *model.Function, out *jen.Statement) jen.Code {
 		cases = append(cases, statusCase{r.Status, action, jen.Id("resp").Dot("Is").Call(jen.Lit(r.Status)), stmts, same})
 	}
 	cases = append(cases, statusCase{"2XX", actNothing, jen.Id("resp").Dot("Success").Call(), nil, "nothing"})
+	kept := dropDead(keepCases(cases, defaultAction))
 	if defaultCase == nil {
-		defaultCase = jen.Default().Block(jen.Err().Op("=").Id("resp").Dot("Unexpected").Call())
+		kept, defaultCase = foldErrors(kept)
 	}
-	switchBody := mergeCases(dropDead(keepCases(cases, defaultAction)))
-	return jen.Switch().Block(append(switchBody, defaultCase)...)
+	return jen.Switch().Block(append(mergeCases(kept), defaultCase)...)
+}
+
+// foldErrors folds the last cases of an API error of one type (but for a
+// resp.Success() after them, which takes none of their statuses) into the
+// default case, which would answer resp.Unexpected():
+//
+//	default:
+//		err = rest.ErrorFor[Error](resp, "4XX", "5XX")
+//
+// for
+//
+//	case resp.Is("4XX"), resp.Is("5XX"):
+//		err = rest.NewAPIError[Error](resp)
+//	default:
+//		err = resp.Unexpected()
+func foldErrors(cases []statusCase) ([]statusCase, jen.Code) {
+	unexpected := jen.Default().Block(jen.Err().Op("=").Id("resp").Dot("Unexpected").Call())
+	end := len(cases)
+	if end > 0 && cases[end-1].action == actNothing && cases[end-1].status == "2XX" {
+		end-- // resp.Success()
+	}
+	typ, ok := "", false
+	if end > 0 {
+		typ, ok = strings.CutPrefix(cases[end-1].same, "error ")
+	}
+	if !ok {
+		return cases, unexpected
+	}
+	start := end - 1
+	for start > 0 && cases[start-1].same == cases[end-1].same {
+		start--
+	}
+	var statuses []jen.Code
+	for _, c := range cases[start:end] {
+		if end < len(cases) && statusesOverlap(c.status, "2XX") {
+			return cases, unexpected
+		}
+		statuses = append(statuses, jen.Lit(c.status))
+	}
+	def := jen.Default().Block(jen.Err().Op("=").Add(restQ("ErrorFor")).Types(jen.Id(typ)).Call(append([]jen.Code{jen.Id("resp")}, statuses...)...))
+	return append(cases[:start:start], cases[end:]...), def
 }
 
 // emitHeadersMethod renders the method of an operation that returns the

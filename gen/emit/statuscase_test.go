@@ -111,3 +111,32 @@ func TestDropDead(t *testing.T) {
 		}
 	}
 }
+
+func TestFoldErrors(t *testing.T) {
+	c := func(status string, action caseAction, same string) statusCase {
+		return statusCase{status, action, jen.Id("resp").Dot("Is").Call(jen.Lit(status)), []jen.Code{jen.Id("body").Call(jen.Lit(status))}, same}
+	}
+	success := statusCase{"2XX", actNothing, jen.Id("resp").Dot("Success").Call(), nil, "nothing"}
+	for _, tc := range []struct {
+		name  string
+		cases []statusCase
+		want  string
+	}{
+		{"errors last", []statusCase{c("200", actOwn, ""), c("4XX", actOwn, "error E"), c("5XX", actOwn, "error E")},
+			"switch {\ncase resp.Is(\"200\"):\n\tbody(\"200\")\ndefault:\n\terr = rest.ErrorFor[E](resp, \"4XX\", \"5XX\")\n}"},
+		{"before resp.Success()", []statusCase{c("404", actOwn, "error E"), success},
+			"switch {\ncase resp.Success():\ndefault:\n\terr = rest.ErrorFor[E](resp, \"404\")\n}"},
+		{"another type before", []statusCase{c("404", actOwn, "error F"), c("5XX", actOwn, "error E")},
+			"switch {\ncase resp.Is(\"404\"):\n\tbody(\"404\")\ndefault:\n\terr = rest.ErrorFor[E](resp, \"5XX\")\n}"},
+		{"a success status", []statusCase{c("201", actOwn, "error E"), success},
+			"switch {\ncase resp.Is(\"201\"):\n\tbody(\"201\")\ncase resp.Success():\ndefault:\n\terr = resp.Unexpected()\n}"},
+		{"no error last", []statusCase{c("404", actOwn, "error E"), c("200", actOwn, "")},
+			"switch {\ncase resp.Is(\"404\"):\n\tbody(\"404\")\ncase resp.Is(\"200\"):\n\tbody(\"200\")\ndefault:\n\terr = resp.Unexpected()\n}"},
+	} {
+		kept, def := foldErrors(tc.cases)
+		got := fmt.Sprintf("%#v", jen.Switch().Block(append(mergeCases(kept), def)...))
+		if got != tc.want {
+			t.Errorf("%s: got\n%s\nwant\n%s", tc.name, got, tc.want)
+		}
+	}
+}

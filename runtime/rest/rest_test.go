@@ -399,3 +399,29 @@ func TestRequestNilParameters(t *testing.T) {
 		t.Errorf("cookies %q, want none", ck)
 	}
 }
+
+// TestErrorFor: a response of one of the statuses is the typed API error
+// with its body, any other the unexpected status.
+func TestErrorFor(t *testing.T) {
+	type apiErr struct {
+		Message string `json:"message"`
+	}
+	for _, tc := range []struct {
+		status int
+		typed  bool
+	}{{404, true}, {400, true}, {503, true}, {302, false}, {200, false}} {
+		r := &Response{StatusCode: tc.status, Body: []byte(`{"message":"m"}`), method: "GET", path: "/x"}
+		err := ErrorFor[apiErr](r, "404", "4XX", "5xx")
+		var ae *APIError[apiErr]
+		var se *StatusError
+		switch {
+		case tc.typed && (!errors.As(err, &ae) || ae.StatusCode != tc.status || ae.Body.Message != "m" || ae.Operation != "GET /x"):
+			t.Errorf("%d: %v, want an *APIError with the body", tc.status, err)
+		case !tc.typed && (!errors.As(err, &se) || se.StatusCode != tc.status):
+			t.Errorf("%d: %v, want a *StatusError", tc.status, err)
+		}
+	}
+	if err := ErrorFor[apiErr](&Response{StatusCode: 404}); !errors.As(err, new(*StatusError)) {
+		t.Errorf("no statuses: %v, want a *StatusError", err)
+	}
+}

@@ -149,11 +149,9 @@ func (c *Client) AddPet(ctx context.Context, args AddPetArgs) (Pet, error) {
 	switch {
 	case resp.Is("201"):
 		err = rest.DecodeChecked(resp, &out, decodePet)
-	case resp.Is("400"):
-		err = rest.NewAPIError[Error](resp)
 	case resp.Success():
 	default:
-		err = resp.Unexpected()
+		err = rest.ErrorFor[Error](resp, "400")
 	}
 	return out, err
 }
@@ -173,11 +171,9 @@ func (c *Client) GetPet(ctx context.Context, args GetPetArgs) (Pet, error) {
 	switch {
 	case resp.Is("200"):
 		err = rest.DecodeChecked(resp, &out, decodePet)
-	case resp.Is("404"):
-		err = rest.NewAPIError[Error](resp)
 	case resp.Success():
 	default:
-		err = resp.Unexpected()
+		err = rest.ErrorFor[Error](resp, "404")
 	}
 	return out, err
 }

@@ -113,10 +113,8 @@ func (c *Client) ListItems(ctx context.Context, args ListItemsArgs) (ItemList, e
 	switch {
 	case resp.Is("2XX"):
 		err = rest.DecodeChecked(resp, &out, decodeItemList)
-	case resp.Is("4XX"), resp.Is("5XX"):
-		err = rest.NewAPIError[Error](resp)
 	default:
-		err = resp.Unexpected()
+		err = rest.ErrorFor[Error](resp, "4XX", "5XX")
 	}
 	return out, err
 }
@@ -140,11 +138,9 @@ func (c *Client) DeleteItem(ctx context.Context, args DeleteItemArgs) error {
 		return err
 	}
 	switch {
-	case resp.Is("4XX"), resp.Is("5XX"):
-		err = rest.NewAPIError[Error](resp)
 	case resp.Success():
 	default:
-		err = resp.Unexpected()
+		err = rest.ErrorFor[Error](resp, "4XX", "5XX")
 	}
 	return err
 }

@@ -104,11 +104,9 @@ func (c *Client) PostCustomersCustomerSubscriptionsF9144EMethodOptionsCard(ctx c
 	switch {
 	case resp.Is("200"):
 		err = rest.DecodeChecked(resp, &out, decodeSubscriptionScheduleAddInvoiceItemPrice067393BehaviorOptionsA)
-	case resp.Is("404"):
-		err = rest.NewAPIError[PostCustomersCustomerSubscriptionsF9144EC718D7CardX404Response](resp)
 	case resp.Success():
 	default:
-		err = resp.Unexpected()
+		err = rest.ErrorFor[PostCustomersCustomerSubscriptionsF9144EC718D7CardX404Response](resp, "404")
 	}
 	return out, err
 }
@@ -128,11 +126,9 @@ func (c *Client) PostCustomersCustomerSubscriptions65B9F6OptionsCardMandate(ctx 
 	switch {
 	case resp.Is("200"):
 		err = rest.DecodeChecked(resp, &out, decodeSubscriptionScheduleAddInvoiceItemPrice067526BehaviorOptionsB)
-	case resp.Is("404"):
-		err = rest.NewAPIError[PostCustomersCustomerSubscriptionsF9144EC718D7CardX404Response](resp)
 	case resp.Success():
 	default:
-		err = resp.Unexpected()
+		err = rest.ErrorFor[PostCustomersCustomerSubscriptionsF9144EC718D7CardX404Response](resp, "404")
 	}
 	return out, err
 }
@@ -152,11 +148,9 @@ func (c *Client) PostCustomersCustomerSubscriptions230C5FOptionsCardMandates(ctx
 	switch {
 	case resp.Is("200"):
 		err = rest.DecodeChecked(resp, &out, decodeSubscriptionScheduleAddInvoiceItemPrice067393BehaviorOptionsA)
-	case resp.Is("404"):
-		err = rest.NewAPIError[PostCustomersCustomerSubscriptionsF9144EC718D7CardX404Response](resp)
 	case resp.Success():
 	default:
-		err = resp.Unexpected()
+		err = rest.ErrorFor[PostCustomersCustomerSubscriptionsF9144EC718D7CardX404Response](resp, "404")
 	}
 	return out, err
 }

@@ -238,11 +238,9 @@ func (c *Client) ShowPetByID(ctx context.Context, args ShowPetByIDArgs) (Pet, er
 	switch {
 	case resp.Is("200"):
 		err = rest.DecodeChecked(resp, &out, decodePet)
-	case resp.Is("404"):
-		err = rest.NewAPIError[Error](resp)
 	case resp.Success():
 	default:
-		err = resp.Unexpected()
+		err = rest.ErrorFor[Error](resp, "404")
 	}
 	return out, err
 }

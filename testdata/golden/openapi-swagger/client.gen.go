@@ -140,11 +140,9 @@ func (c *Client) FindOrders(ctx context.Context, args FindOrdersArgs) ([]Order, 
 		err = rest.DecodeChecked(resp, &out, func(d *runtime.Decoder, x *[]Order) {
 			runtime.Slice(d, x, decodeOrder)
 		})
-	case resp.Is("400"):
-		err = rest.NewAPIError[Problem](resp)
 	case resp.Success():
 	default:
-		err = resp.Unexpected()
+		err = rest.ErrorFor[Problem](resp, "400")
 	}
 	return out, err
 }
