@@ -121,7 +121,26 @@ func WithMeterProvider(mp metric.MeterProvider) Option { return func(c *config) 
 
 // Propagator returns the [runtime.Propagator] of W3C trace context
 // (OpenTelemetry's propagation.TraceContext): traceparent and tracestate.
-func Propagator() runtime.Propagator { return propagator{propagation.TraceContext{}} }
+func Propagator() runtime.Propagator { return traceContext{} }
+
+// traceContext is propagation.TraceContext with its first checks made
+// before it is called: a call without a span sends nothing, a request
+// without a traceparent header is not parsed (what most calls of a server
+// that traces are, at the cost of a lookup).
+type traceContext struct{}
+
+func (traceContext) Inject(ctx context.Context, md runtime.Metadata) {
+	if trace.SpanContextFromContext(ctx).IsValid() {
+		propagation.TraceContext{}.Inject(ctx, md)
+	}
+}
+
+func (traceContext) Extract(ctx context.Context, md runtime.Metadata) context.Context {
+	if md.Get("traceparent") == "" {
+		return ctx
+	}
+	return propagation.TraceContext{}.Extract(ctx, md)
+}
 
 // PropagatorOf returns p as a [runtime.Propagator] (otel.GetTextMapPropagator(),
 // a composite with baggage, …).
