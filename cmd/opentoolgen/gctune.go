@@ -19,14 +19,17 @@ import (
 // follows the live heap closely paces a large heap worse than the default
 // (Microsoft Graph's, 400 MB live: 42 s of CPU instead of 16). So once a
 // collection finds a live heap of three quarters of the limit or more (which
-// GitHub's document does not reach), the collector is
-// handed back to the Go default (GOGC=100, which then collects at twice
-// the live heap, 64 MiB or more) and the limit is removed: peak memory is
-// the larger of 64 MiB and about twice the live heap, linear in the
-// document.
+// GitHub's document does not reach), the limit is removed and the
+// collector paced by GOGC=150: it collects when the heap has grown by half
+// as much again as the Go default lets it (GOGC=100), which on Microsoft
+// Graph's document costs 14 % less CPU (8 % less time) for a peak of about
+// 2.5 times the live heap instead of 2 (0.8–1.0 GB instead of 0.72–0.78).
+// Peak memory stays linear in the document; GOGC or GOMEMLIMIT in the
+// environment decide instead.
 const (
 	minMemoryLimit = 64 << 20
 	handoverLive   = minMemoryLimit / 4 * 3
+	largeGCPercent = 150 // GOGC once the live heap is handoverLive or more
 )
 
 // tuneGC paces the collector as above, unless GOGC or GOMEMLIMIT is set
@@ -45,11 +48,12 @@ func tuneGC() (stop func()) {
 }
 
 type gcTuner struct {
-	mu      sync.Mutex
-	stopped bool
-	limit   int64 // found by tuneGC, restored at the end
-	percent int   // the same
-	sample  []metrics.Sample
+	mu         sync.Mutex
+	handedOver bool // to largeGCPercent without a limit
+	stopped    bool
+	limit      int64 // found by tuneGC, restored at the end
+	percent    int   // the same
+	sample     []metrics.Sample
 }
 
 // stop hands the collector back to the limit and GOGC tuneGC found.
@@ -63,19 +67,20 @@ func (t *gcTuner) stop() {
 	}
 }
 
-// adjust ends the tuning when the last collection found a live heap of
-// handoverLive or more, and reports whether the tuning goes on.
+// adjust hands the collector over to largeGCPercent, without the limit,
+// when the last collection found a live heap of handoverLive or more, and
+// reports whether the tuning goes on.
 func (t *gcTuner) adjust() bool {
 	t.mu.Lock()
-	if t.stopped {
-		t.mu.Unlock()
+	defer t.mu.Unlock()
+	if t.stopped || t.handedOver {
 		return false
 	}
 	metrics.Read(t.sample)
-	s := t.sample[0]
-	t.mu.Unlock()
-	if s.Value.Kind() == metrics.KindUint64 && s.Value.Uint64() >= handoverLive {
-		t.stop()
+	if s := t.sample[0]; s.Value.Kind() == metrics.KindUint64 && s.Value.Uint64() >= handoverLive {
+		t.handedOver = true
+		debug.SetMemoryLimit(t.limit)
+		debug.SetGCPercent(largeGCPercent)
 		return false
 	}
 	return true

@@ -10,8 +10,8 @@ import (
 
 // TestTuneGC: with GOGC and GOMEMLIMIT unset the collector runs at the limit
 // only (GOGC off), 64 MiB, until a collection finds a live heap of 48 MiB or
-// more, which hands the collector back to the GOGC and limit found; with
-// GOGC set, nothing is tuned; stop restores the limit and GOGC.
+// more, which hands the collector over to GOGC=150 and the limit found;
+// with GOGC set, nothing is tuned; stop restores the limit and GOGC.
 func TestTuneGC(t *testing.T) {
 	for _, k := range []string{"GOGC", "GOMEMLIMIT"} {
 		if v, ok := os.LookupEnv(k); ok {
@@ -53,8 +53,8 @@ func TestTuneGC(t *testing.T) {
 		gogc := debug.SetGCPercent(-1)
 		if gogc != -1 { // handed back: put it back as it was
 			debug.SetGCPercent(gogc)
-			if gogc != percent || limit != before {
-				t.Errorf("handed back with GOGC %d and limit %d, want %d and %d", gogc, limit, percent, before)
+			if gogc != largeGCPercent || limit != before {
+				t.Errorf("handed over with GOGC %d and limit %d, want %d and %d", gogc, limit, largeGCPercent, before)
 			}
 			break
 		}
