@@ -247,7 +247,9 @@ func (it *interceptor) intercept(ctx context.Context, call *runtime.CallInfo, ne
 	if metered {
 		elapsed = time.Since(start).Seconds()
 	}
-	recording := span.IsRecording() // a span dropped by the sampler or a no-op: no attributes to make
+	// A span dropped by the sampler or a no-op: no attributes to make. Asked
+	// only when there is one to make (a successful unary call has none).
+	recording := (call.Stream || err != nil) && span.IsRecording()
 	if recording && call.Stream {
 		span.SetAttributes(ItemsKey.Int(call.Items))
 	}
