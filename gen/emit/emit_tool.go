@@ -360,12 +360,11 @@ func callBody(fn *model.Function) jen.Code {
 //		return runtime.EncodeResult("r", r)
 //	}
 func emitToolMethod(f *jen.File, fn *model.Function) {
+	if !fn.Stream && fn.HTTP != nil && fn.HTTP.Paging != nil {
+		emitGather(f, fn) // paging.go
+	}
 	if !fn.Stream && fn.Args != nil {
-		// served by a runtime helper (callBody)
-		if fn.HTTP != nil && fn.HTTP.Paging != nil {
-			emitGather(f, fn) // paging.go
-		}
-		return
+		return // served by a runtime helper (callBody)
 	}
 	var body []jen.Code
 	callArgs := []jen.Code{jen.Id("ctx")}
@@ -406,9 +405,6 @@ func emitToolMethod(f *jen.File, fn *model.Function) {
 		).Error().Block(body...)
 		f.Line()
 		return
-	}
-	if fn.HTTP != nil && fn.HTTP.Paging != nil {
-		emitGather(f, fn) // paging.go
 	}
 	call := toolCallee(fn).Call(callArgs...)
 	if fn.Result == nil {
