@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/opentoolgen/opentoolgen/gen/source"
@@ -94,9 +95,18 @@ func init() {
 }
 
 // checker walks the source trees.
+// walked is an object the checker has walked as a shape (a file walked
+// whole: its tree without a shape). A node is one place of one file (a
+// file's tree is read once), so the pair stands for the place and the shape
+// without making their text.
+type walked struct {
+	n  *jsontree.Node
+	sh *shape
+}
+
 type checker struct {
 	b       *oaBuilder
-	seen    map[string]bool // file#pointer shape, walked
+	seen    map[walked]bool
 	errs    []source.Diagnostic
 	changed map[string]bool // files whose trees were repaired
 }
@@ -104,7 +114,7 @@ type checker struct {
 // check walks the document and the files its $refs name; it returns the
 // problems that make the document unreadable.
 func (b *oaBuilder) check() []source.Diagnostic {
-	c := &checker{b: b, seen: map[string]bool{}, changed: map[string]bool{}}
+	c := &checker{b: b, seen: map[walked]bool{}, changed: map[string]bool{}}
 	c.walk(b.root, "", b.src.Tree, shDocument)
 	// In document order, the document's first, then each file's.
 	sort.SliceStable(c.errs, func(i, j int) bool {
@@ -166,7 +176,7 @@ func (c *checker) walk(file, ptr string, n *jsontree.Node, sh *shape) {
 		c.fail(file, ptr, "want a %s object, got %s", sh.name, article(n))
 		return
 	}
-	key := file + "#" + ptr + " " + sh.name
+	key := walked{n, sh}
 	if c.seen[key] {
 		return
 	}
@@ -243,7 +253,7 @@ func (c *checker) walk(file, ptr string, n *jsontree.Node, sh *shape) {
 				continue
 			}
 			for i, e := range m.Value.Items {
-				c.walk(file, fmt.Sprintf("%s/%d", mptr, i), e, sh.lists[m.Key])
+				c.walk(file, mptr+"/"+strconv.Itoa(i), e, sh.lists[m.Key])
 			}
 		}
 	}
@@ -500,10 +510,10 @@ func (c *checker) resolve(file, ptr, ref string) (string, string, *jsontree.Node
 	if tree == nil {
 		return "", "", nil // not parsed: reported by readLocal
 	}
-	if tfile != b0(c.b.root) && !c.seen[tfile] {
+	if whole := (walked{tree, nil}); tfile != b0(c.b.root) && !c.seen[whole] {
 		// kin-openapi decodes a file a $ref names whole, as a document:
 		// its components are checked, reached or not.
-		c.seen[tfile] = true
+		c.seen[whole] = true
 		c.walk(tfile, "", tree, shFile)
 	}
 	frag := u.Fragment
