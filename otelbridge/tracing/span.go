@@ -88,12 +88,17 @@ func (t *Tracer) start(ctx context.Context, name string, kind trace.SpanKind, at
 	} else {
 		scc.TraceFlags = psc.TraceFlags() &^ trace.FlagsSampled
 	}
-	sc := trace.NewSpanContext(scc)
 	if sr.Decision == sdktrace.Drop {
-		ns := &nonRecordingSpan{p: t.p, sc: sc}
+		ns := &nonRecordingSpan{p: t.p, sc: trace.NewSpanContext(scc)}
 		return trace.ContextWithSpan(ctx, ns), ns
 	}
-	s := &span{tracer: t, sc: sc, parent: psc, kind: trace.ValidateSpanKind(kind), name: name}
+	s := &span{
+		tracer: t, name: name, traceID: scc.TraceID, spanID: scc.SpanID, flags: scc.TraceFlags,
+		kind:     uint8(trace.ValidateSpanKind(kind)),
+		parentID: psc.SpanID(), parentFlags: psc.TraceFlags(), parentRemote: psc.IsRemote(),
+		parentTraced: psc.TraceID().IsValid(), // then it is the span's trace ID
+	}
+	s.setTraceStates(psc.TraceState(), sr.Tracestate, t.p.parentAlwaysOn)
 	if cfg != nil {
 		s.start = cfg.Timestamp()
 	}
@@ -127,36 +132,69 @@ func newSpanID() (id trace.SpanID) {
 }
 
 // span is a recording span, and once ended the ReadOnlySpan the exporter
-// reads.
+// reads. It is packed (192 B, where its SpanContext, its parent's and its
+// times as the SDK's types would take 320): its SpanContext and its
+// parent's are kept as their parts, the trace states behind pointers (most
+// spans have none), its end as the time since its start, and what few
+// spans have in more. The fields set by start and never changed are read
+// without the lock.
 type span struct {
 	embedded.Span
 
 	tracer *Tracer
-	sc     trace.SpanContext
-	parent trace.SpanContext
-	kind   trace.SpanKind
-
-	mu     sync.Mutex
-	name   string
 	start  time.Time
-	end    time.Time // zero while recording
-	status sdktrace.Status
+	// The span's trace state and its parent's, nil when empty: one
+	// allocation shared by both when they are the same.
+	state, parentState *trace.TraceState
+	traceID            trace.TraceID
+	spanID, parentID   trace.SpanID
+	flags, parentFlags trace.TraceFlags
+	kind               uint8 // a trace.SpanKind
+	parentRemote       bool
+	parentTraced       bool // the parent has a trace ID (the span's), else none
 
+	mu           sync.Mutex // of the fields below
+	ended        bool
+	shared       bool // attrs is not the span's own: copied before a change
+	dirty        bool // attrs may hold a key twice: deduplicated when read
+	status       codes.Code
+	end          time.Duration // since start, once ended (unless more.endAt is set)
+	name         string
 	attrs        []attribute.KeyValue
 	children     int32
 	droppedAttrs int32
-	shared       bool // attrs is not the span's own: copied before a change
-	dirty        bool // attrs may hold a key twice: deduplicated when read
 	more         *more
 }
 
-// more is what a span has only once it has events or links: most have
-// neither, and a smaller span is less memory to allocate and collect.
+// more is what a span has only once it has events or links, a status with
+// a description, or an end time given to End: most have none of them, and
+// a smaller span is less memory to allocate and collect.
 type more struct {
 	events        []sdktrace.Event
 	links         []sdktrace.Link
 	droppedEvents int
 	droppedLinks  int
+	endAt         time.Time // End's trace.WithTimestamp
+	statusDesc    string    // of the status, when Error
+}
+
+// setTraceStates sets the trace states of the span and of its parent, a
+// pointer to one when they are the same (same: the state is the parent's,
+// as the default sampler leaves it).
+func (s *span) setTraceStates(parent, own trace.TraceState, same bool) {
+	// (new and a copy: taking the address of a parameter would move it to
+	// the heap at each call)
+	if parent.Len() > 0 {
+		s.parentState = new(trace.TraceState)
+		*s.parentState = parent
+	}
+	switch {
+	case same:
+		s.state = s.parentState
+	case own.Len() > 0:
+		s.state = new(trace.TraceState)
+		*s.state = own
+	}
 }
 
 // extra returns s.more, made if need be.
@@ -202,13 +240,19 @@ func (s *span) adopt(attrs []attribute.KeyValue, owned bool) bool {
 }
 
 // SpanContext returns the span's SpanContext.
-func (s *span) SpanContext() trace.SpanContext { return s.sc }
+func (s *span) SpanContext() trace.SpanContext {
+	c := trace.SpanContextConfig{TraceID: s.traceID, SpanID: s.spanID, TraceFlags: s.flags}
+	if s.state != nil {
+		c.TraceState = *s.state
+	}
+	return trace.NewSpanContext(c)
+}
 
 // IsRecording reports whether the span has not ended.
 func (s *span) IsRecording() bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return s.end.IsZero()
+	return !s.ended
 }
 
 // SetStatus sets the status: Ok wins over Error, Error over Unset; the
@@ -216,14 +260,16 @@ func (s *span) IsRecording() bool {
 func (s *span) SetStatus(code codes.Code, description string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if !s.end.IsZero() || s.status.Code > code {
+	if s.ended || s.status > code {
 		return
 	}
-	st := sdktrace.Status{Code: code}
-	if code == codes.Error {
-		st.Description = description
+	s.status = code
+	if code != codes.Error {
+		description = ""
 	}
-	s.status = st
+	if description != "" || s.more != nil {
+		s.extra().statusDesc = description
+	}
 }
 
 // SetAttributes sets attributes: a key set again keeps its place and takes
@@ -234,7 +280,7 @@ func (s *span) SetAttributes(kvs ...attribute.KeyValue) {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.end.IsZero() {
+	if !s.ended {
 		s.setAttributes(kvs)
 	}
 }
@@ -343,9 +389,9 @@ func hasDuplicateKey(kvs []attribute.KeyValue) bool {
 // queues it for export if it is sampled. A panic passing through a
 // deferred End is recorded as an "exception" event and goes on.
 func (s *span) End(opts ...trace.SpanEndOption) {
-	end := s.start.Add(time.Since(s.start)) // monotonic
+	end := time.Since(s.start) // monotonic
 	s.mu.Lock()
-	if !s.end.IsZero() {
+	if s.ended {
 		s.mu.Unlock()
 		return
 	}
@@ -353,7 +399,7 @@ func (s *span) End(opts ...trace.SpanEndOption) {
 	if len(opts) > 0 {
 		cfg = trace.NewSpanEndConfig(opts...)
 		if t := cfg.Timestamp(); !t.IsZero() {
-			end = t
+			s.extra().endAt = t
 		}
 	}
 	if recovered := recover(); recovered != nil {
@@ -365,9 +411,9 @@ func (s *span) End(opts ...trace.SpanEndOption) {
 		}
 		s.addEvent(semconv.ExceptionEventName, eopts)
 	}
-	s.end = end
+	s.end, s.ended = end, true
 	s.mu.Unlock()
-	if s.sc.IsSampled() {
+	if s.flags.IsSampled() {
 		s.tracer.p.batch.Add(s)
 	}
 }
@@ -404,7 +450,7 @@ func stack() string {
 func (s *span) AddEvent(name string, opts ...trace.EventOption) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.end.IsZero() {
+	if !s.ended {
 		s.addEvent(name, opts)
 	}
 }
@@ -449,7 +495,7 @@ func appendEvicting[T any](q []T, v T, limit int, dropped *int) []T {
 func (s *span) AddLink(l trace.Link) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.end.IsZero() {
+	if !s.ended {
 		s.addLink(l)
 	}
 }
@@ -468,7 +514,7 @@ func (s *span) addLink(l trace.Link) {
 func (s *span) SetName(name string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.end.IsZero() {
+	if !s.ended {
 		s.name = name
 	}
 }
@@ -478,7 +524,7 @@ func (s *span) TracerProvider() trace.TracerProvider { return s.tracer.p }
 
 func (s *span) addChild() {
 	s.mu.Lock()
-	if s.end.IsZero() {
+	if !s.ended {
 		s.children++
 	}
 	s.mu.Unlock()
@@ -492,10 +538,19 @@ func (s *span) Name() string {
 }
 
 // Parent returns the SpanContext of the span's parent.
-func (s *span) Parent() trace.SpanContext { return s.parent }
+func (s *span) Parent() trace.SpanContext {
+	c := trace.SpanContextConfig{SpanID: s.parentID, TraceFlags: s.parentFlags, Remote: s.parentRemote}
+	if s.parentTraced {
+		c.TraceID = s.traceID
+	}
+	if s.parentState != nil {
+		c.TraceState = *s.parentState
+	}
+	return trace.NewSpanContext(c)
+}
 
 // SpanKind returns the span's kind.
-func (s *span) SpanKind() trace.SpanKind { return s.kind }
+func (s *span) SpanKind() trace.SpanKind { return trace.SpanKind(s.kind) }
 
 // StartTime returns when the span started.
 func (s *span) StartTime() time.Time { return s.start }
@@ -504,7 +559,13 @@ func (s *span) StartTime() time.Time { return s.start }
 func (s *span) EndTime() time.Time {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return s.end
+	switch {
+	case !s.ended:
+		return time.Time{}
+	case s.more != nil && !s.more.endAt.IsZero():
+		return s.more.endAt
+	}
+	return s.start.Add(s.end)
 }
 
 // Attributes returns the span's attributes, one per key.
@@ -523,7 +584,7 @@ func (s *span) Links() []sdktrace.Link {
 	if s.more == nil {
 		return nil
 	}
-	if s.end.IsZero() {
+	if !s.ended {
 		return append([]sdktrace.Link(nil), s.more.links...)
 	}
 	return s.more.links
@@ -536,7 +597,7 @@ func (s *span) Events() []sdktrace.Event {
 	if s.more == nil {
 		return nil
 	}
-	if s.end.IsZero() {
+	if !s.ended {
 		return append([]sdktrace.Event(nil), s.more.events...)
 	}
 	return s.more.events
@@ -546,7 +607,11 @@ func (s *span) Events() []sdktrace.Event {
 func (s *span) Status() sdktrace.Status {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return s.status
+	st := sdktrace.Status{Code: s.status}
+	if s.more != nil {
+		st.Description = s.more.statusDesc
+	}
+	return st
 }
 
 // InstrumentationScope returns the scope of the span's tracer.
