@@ -76,7 +76,8 @@ type Batcher[T any] struct {
 	name     string // in the reports of dropped items
 
 	mu         sync.Mutex
-	queue      []T
+	queue      []T  // queued: queue[head:]
+	head       int  // items before it were taken by the exporter
 	spare      []T  // the other buffer, while the exporter has none
 	kicked     bool // a full batch was signalled and not yet taken
 	stopped    bool
@@ -119,12 +120,12 @@ func (b *Batcher[T]) Add(v T) {
 	b.mu.Lock()
 	switch {
 	case b.stopped:
-	case len(b.queue) >= b.cfg.Queue:
+	case len(b.queue)-b.head >= b.cfg.Queue:
 		b.dropped++
 		b.total++
 	default:
 		b.queue = append(b.queue, v)
-		if len(b.queue) >= b.cfg.Batch && !b.kicked {
+		if len(b.queue)-b.head >= b.cfg.Batch && !b.kicked {
 			b.kicked = true
 			select {
 			case b.kick <- struct{}{}:
@@ -203,21 +204,17 @@ func (b *Batcher[T]) export(all bool) error {
 	for {
 		b.mu.Lock()
 		b.kicked = false
-		n := len(b.queue)
+		n := len(b.queue) - b.head
 		if n == 0 || (!all && n < b.cfg.Batch) {
 			b.mu.Unlock()
 			b.reportDropped(false)
 			return first
 		}
 		var batch []T
-		if n <= b.cfg.Batch {
+		if b.head == 0 && n <= b.cfg.Batch {
 			batch, b.queue, b.spare = b.queue, b.spare[:0], nil
-		} else { // more than a batch (a queue larger than a batch): the first batch
-			batch = append(b.spare[:0], b.queue[:b.cfg.Batch]...)
-			left := copy(b.queue, b.queue[b.cfg.Batch:])
-			clear(b.queue[left:]) // let the items moved down go from the tail
-			b.queue = b.queue[:left]
-			b.spare = nil
+		} else {
+			batch = b.takeBatch(min(n, b.cfg.Batch))
 		}
 		b.mu.Unlock()
 		ctx, cancel := context.WithTimeout(context.Background(), b.cfg.Timeout)
@@ -234,6 +231,25 @@ func (b *Batcher[T]) export(all bool) error {
 		b.spare = batch[:0]
 		b.mu.Unlock()
 	}
+}
+
+// takeBatch returns a copy of the first n items queued (in the spare
+// buffer) and takes them from the queue: the queue's head moves past them,
+// and the items left are moved down only once they are fewer than those
+// taken, so that each item is moved at most once on average, however long
+// the queue (moving them down for each batch would move a long queue's
+// items once per batch). b.mu is held.
+func (b *Batcher[T]) takeBatch(n int) []T {
+	batch := append(b.spare[:0], b.queue[b.head:b.head+n]...)
+	b.spare = nil
+	clear(b.queue[b.head : b.head+n]) // let the items go
+	b.head += n
+	if left := len(b.queue) - b.head; left <= b.head {
+		copy(b.queue, b.queue[b.head:])
+		clear(b.queue[left:])
+		b.queue, b.head = b.queue[:left], 0
+	}
+	return batch
 }
 
 // Dropped returns the number of items dropped since New because the queue
