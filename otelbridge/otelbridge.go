@@ -164,7 +164,8 @@ func Install() {
 }
 
 type interceptor struct {
-	attrs          cache[attrKey, *attrs]
+	attrs          cache[string, *fnAttrs] // by function
+	variants       atomic.Int64            // attrs in attrs' fnAttrs, at most maxCached
 	rests          cache[restKey, *restAttrs]
 	tracer         trace.Tracer
 	shared         *tracing.Tracer // tracer, when it is one: StartShared, no copy of the attributes
@@ -195,7 +196,7 @@ func Interceptor(opts ...Option) runtime.Interceptor {
 	m := c.mp.Meter(ScopeName)
 	it := &interceptor{tracer: c.tp.Tracer(ScopeName)}
 	it.shared, _ = it.tracer.(*tracing.Tracer)
-	it.attrs.make, it.rests.make = makeAttrs, makeRESTAttrs
+	it.attrs.make, it.rests.make = newFnAttrs, makeRESTAttrs
 	// Errors of instrument creation leave no-op instruments: telemetry never
 	// fails a call.
 	it.serverDuration, _ = m.Float64Histogram("rpc.server.call.duration", metric.WithUnit("s"),
@@ -229,7 +230,7 @@ func (it *interceptor) intercept(ctx context.Context, call *runtime.CallInfo, ne
 		hist = it.serverDuration
 	}
 	k := attrKey{function: call.Function, front: call.Front, server: call.Server}
-	a := it.attrs.get(k)
+	a := it.attrsOf(k)
 	// Without a meter provider (the no-op one), nothing is timed or recorded.
 	metered := hist.Enabled(ctx) || it.calls.Enabled(ctx) || it.errs.Enabled(ctx)
 	var start time.Time
@@ -255,7 +256,7 @@ func (it *interceptor) intercept(ctx context.Context, call *runtime.CallInfo, ne
 	}
 	if err != nil && (recording || metered) {
 		k.errorType = errorType(err)
-		a = it.attrs.get(k)
+		a = it.attrsOf(k)
 		if recording {
 			span.SetAttributes(semconv.ErrorTypeKey.String(k.errorType), semconv.RPCResponseStatusCodeKey.String(k.errorType))
 			span.SetStatus(codes.Error, err.Error())
@@ -281,6 +282,7 @@ type attrKey struct {
 // attrs are the attributes of calls of one attrKey, made once: the
 // attribute sets of metrics are sorted and hashed when they are made.
 type attrs struct {
+	key      attrKey
 	start    []trace.SpanStartOption // the span's kind and attributes
 	kind     trace.SpanKind          // the same, for tracing.Tracer's StartShared
 	span     []attribute.KeyValue
@@ -313,6 +315,7 @@ func makeAttrs(k attrKey) *attrs {
 	}
 	span := []attribute.KeyValue{system, method, FrontKey.String(k.front)}
 	return &attrs{
+		key:   k,
 		start: []trace.SpanStartOption{trace.WithSpanKind(kind), trace.WithAttributes(span...)},
 		kind:  kind,
 		span:  span,
@@ -321,6 +324,53 @@ func makeAttrs(k attrKey) *attrs {
 		duration: []metric.RecordOption{metric.WithAttributeSet(ds)},
 		counted:  []metric.AddOption{metric.WithAttributeSet(cs)},
 	}
+}
+
+// fnAttrs are the attrs of the calls of one function: a short list, one
+// per front, side and error type seen, read without a lock (a function's
+// calls come from one or two fronts and sides, and few error types: a
+// look-up hashes the function's name and compares a few keys, where a map
+// of attrKey would hash the three strings of the key).
+type fnAttrs struct {
+	list atomic.Pointer[[]*attrs] // replaced by a longer copy under mu
+	mu   sync.Mutex
+}
+
+func newFnAttrs(string) *fnAttrs { return &fnAttrs{} }
+
+// attrsOf returns the attrs of k, made once for up to maxCached keys
+// (calls of others get theirs made each time).
+func (it *interceptor) attrsOf(k attrKey) *attrs {
+	f := it.attrs.get(k.function)
+	if l := f.list.Load(); l != nil {
+		for _, a := range *l {
+			if a.key == k {
+				return a
+			}
+		}
+	}
+	a := makeAttrs(k)
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	var old []*attrs
+	if l := f.list.Load(); l != nil {
+		old = *l
+	}
+	for _, made := range old {
+		if made.key == k {
+			return made
+		}
+	}
+	if !it.attrs.holds(k.function, f) { // f is made for this call: beyond maxCached functions
+		return a
+	}
+	if it.variants.Add(1) <= maxCached {
+		l := append(slices.Clip(old), a)
+		f.list.Store(&l)
+	} else {
+		it.variants.Add(-1)
+	}
+	return a
 }
 
 // errorType is the error.type of a call's error: a *runtime.Error's code,
@@ -465,6 +515,16 @@ type cache[K comparable, V any] struct {
 	m    atomic.Pointer[map[K]V]
 	mu   sync.Mutex // of writers
 	make func(K) V
+}
+
+// holds reports whether v is the value kept for k.
+func (c *cache[K, V]) holds(k K, v V) bool {
+	m := c.m.Load()
+	if m == nil {
+		return false
+	}
+	kept, ok := (*m)[k]
+	return ok && any(kept) == any(v)
 }
 
 func (c *cache[K, V]) get(k K) V {
