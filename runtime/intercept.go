@@ -262,7 +262,7 @@ type incoming struct {
 // [Intercept] has a method Interceptors() []Interceptor); it also calls
 // [ExtractMetadata], interceptors or not.
 func WithIncomingMetadata(ctx context.Context, front string, md Metadata) context.Context {
-	return &incomingContext{ctx, incoming{front, md}}
+	return &incomingContext{Context: ctx, in: incoming{front, md}}
 }
 
 // incomingContext is context.WithValue(ctx, incomingKey{}, &in) in one
@@ -270,6 +270,27 @@ func WithIncomingMetadata(ctx context.Context, front string, md Metadata) contex
 type incomingContext struct {
 	context.Context
 	in incoming
+	// call, when not nil, is the CallInfo of the call a front makes with
+	// the context at once (withServedCall): the first intercepted tool
+	// called with it takes it (taken) instead of making one.
+	call  *CallInfo
+	taken atomic.Bool
+}
+
+// servedCall is the context of [WithIncomingMetadata] and the CallInfo of
+// the call made with it, in one allocation instead of two.
+type servedCall struct {
+	incomingContext
+	info CallInfo
+}
+
+// withServedCall is WithIncomingMetadata for a front that calls an
+// intercepted tool with the context it returns, and with nothing else
+// before: the tool takes its CallInfo from the context.
+func withServedCall(ctx context.Context, front string, md Metadata) context.Context {
+	s := &servedCall{incomingContext: incomingContext{Context: ctx, in: incoming{front, md}}}
+	s.call = &s.info
+	return &s.incomingContext
 }
 
 func (c *incomingContext) Value(key any) any {
@@ -392,6 +413,14 @@ func (t *interceptedTool) HeaderParameters(function string) map[string]string {
 }
 
 func serverCall(ctx context.Context, name string, args json.RawMessage, stream bool) *CallInfo {
+	if c, ok := ctx.(*incomingContext); ok && c.call != nil && c.taken.CompareAndSwap(false, true) {
+		md := c.in.md
+		if md == nil {
+			md = noMetadata{}
+		}
+		*c.call = CallInfo{Function: name, Args: args, Stream: stream, Server: true, Front: c.in.front, Meta: md}
+		return c.call
+	}
 	md, front := IncomingMetadata(ctx)
 	if md == nil {
 		md = noMetadata{}

@@ -510,14 +510,15 @@ func (h *handler) serveCall(w http.ResponseWriter, r *http.Request, dl connDeadl
 
 // callContext is the context of the call r carries: with the call context
 // of its headers when a Propagator is set, and its headers as the metadata of
-// the tool's interceptors when it has some. Without either, r's own.
+// the tool's interceptors when it has some (with the CallInfo they get:
+// one allocation for both). Without either, r's own.
 func (h *handler) callContext(r *http.Request) context.Context {
 	ctx := r.Context()
-	if h.metered {
-		ctx = WithIncomingMetadata(ctx, FrontOpenTool, HeaderMetadata(r.Header))
-	}
 	if propagating() {
 		ctx = ExtractMetadata(ctx, HeaderMetadata(r.Header))
+	}
+	if h.metered {
+		ctx = withServedCall(ctx, FrontOpenTool, HeaderMetadata(r.Header))
 	}
 	return ctx
 }
