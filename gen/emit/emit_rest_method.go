@@ -13,7 +13,18 @@ import (
 // The client method of an operation: its request, the switch over the
 // documented responses and the response's headers.
 
-// emitRESTMethod renders the client method of one operation:
+// emitRESTMethod renders the client method of one operation. Most end in
+// one call of runtime/rest (receiveCall):
+//
+//	func (c *Client) GetPet(ctx context.Context, args GetPetArgs) (Pet, error) {
+//		r := c.rc.NewRequest("GET", "/pets/{petId}")
+//		r.Path("petId", args.PetID)
+//		var out Pet
+//		err := rest.Receive(ctx, r, "200", &out, decodePet, rest.APIErrors[Error]("4XX", "5XX"))
+//		return out, err
+//	}
+//
+// the others in a switch over the documented responses:
 //
 //	func (c *Client) GetPet(ctx context.Context, args GetPetArgs) (Pet, error) {
 //		r := c.rc.NewRequest("GET", "/pets/{petId}")
@@ -64,10 +75,16 @@ func emitRESTMethod(f *jen.File, fn *model.Function) {
 	case hasResult:
 		body = append(body, jen.Var().Id("out").Add(goType(fn.Result)))
 	}
+	cases, fail := responseCases(fn, out)
+	if call := receiveCall(fn, cases, fail); call != nil {
+		f.Add(restMethodDoc(fn, model.JoinDoc(fn.Doc, op.Method+" "+op.Path)).Func().Params(jen.Id("c").Op("*").Id("Client")).Id(fn.GoName).Params(params...).Add(methodResults(fn)).Block(append(body, call...)...))
+		f.Line()
+		return
+	}
 	body = append(body,
 		jen.List(jen.Id("resp"), jen.Err()).Op(":=").Id("r").Dot("Send").Call(jen.Id("ctx")),
 		jen.If(jen.Err().Op("!=").Nil()).Block(ret(jen.Err())),
-		responseSwitch(fn, out),
+		jen.Switch().Block(append(mergeCases(cases), fail.switchDefault())...),
 	)
 	if hdr != nil {
 		// if err == nil { err = resp.HeaderValue("Location", &out.Location) }
@@ -79,21 +96,110 @@ func emitRESTMethod(f *jen.File, fn *model.Function) {
 	body = append(body, ret(jen.Err()))
 
 	doc := model.JoinDoc(fn.Doc, op.Method+" "+op.Path)
-	results := jen.Error()
-	if hasResult {
-		results = jen.Params(goType(fn.Result), jen.Error())
-	}
 	if hdr != nil {
 		body = emitHeadersMethod(f, fn, params, body)
 		doc = model.JoinDoc(doc, op.HeadersMethod+" returns the headers of the response too.")
 	}
-	f.Add(restMethodDoc(fn, doc).Func().Params(jen.Id("c").Op("*").Id("Client")).Id(fn.GoName).Params(params...).Add(results).Block(body...))
+	f.Add(restMethodDoc(fn, doc).Func().Params(jen.Id("c").Op("*").Id("Client")).Id(fn.GoName).Params(params...).Add(methodResults(fn)).Block(body...))
 	f.Line()
 }
 
-// responseSwitch renders the switch over the documented responses of an
-// operation, which decodes the success into out (the result, or out.Body)
-// and makes the others errors:
+// methodResults is the results of the client method of fn: (T, error), or
+// error.
+func methodResults(fn *model.Function) jen.Code {
+	if fn.Result != nil {
+		return jen.Params(goType(fn.Result), jen.Error())
+	}
+	return jen.Error()
+}
+
+// receiveCall returns the end of a client method whose response cases
+// (cases, then fail) runtime/rest does in one call, or nil when they are
+// not of its shape. With a result: a case that decodes the JSON body into
+// out, then, unless it takes every 2xx, one that takes any other 2xx and
+// does nothing:
+//
+//	err := rest.Receive(ctx, r, "200", &out, decodePet, rest.APIErrors[Error]("4XX", "5XX"))
+//	return out, err
+//
+// With no result (and no response headers), the one case doing nothing for
+// any 2xx:
+//
+//	return rest.Do(ctx, r, rest.Unexpected)
+func receiveCall(fn *model.Function, cases []statusCase, fail failure) []jen.Code {
+	if fn.HTTP.Headers != nil {
+		return nil
+	}
+	anyOther := func(c statusCase) bool { return c.status == "2XX" && c.action == actNothing }
+	if fn.Result == nil {
+		if len(cases) != 1 || !anyOther(cases[0]) {
+			return nil
+		}
+		return []jen.Code{jen.Return(restQ("Do").Call(jen.Id("ctx"), jen.Id("r"), fail.helper()))}
+	}
+	switch {
+	case len(cases) == 0 || cases[0].decoder == nil:
+		return nil
+	case len(cases) == 1 && statusCovers(cases[0].status, "2XX"):
+	case len(cases) == 2 && anyOther(cases[1]):
+	default:
+		return nil
+	}
+	return []jen.Code{
+		// err := rest.Receive(ctx, r, "200", &out, decodePet, rest.Unexpected)
+		jen.Err().Op(":=").Add(restQ("Receive")).Call(jen.Id("ctx"), jen.Id("r"), jen.Lit(cases[0].status), jen.Op("&").Id("out"), cases[0].decoder, fail.helper()),
+		jen.Return(jen.Id("out"), jen.Err()),
+	}
+}
+
+// failure is what a client method makes of a response no case of its
+// switch takes: resp.Unexpected() (typ nil), or the API error of type typ
+// for statuses (rest.ErrorFor); with no statuses, the documented default
+// response's API error (rest.NewAPIError) for every status.
+type failure struct {
+	typ      jen.Code
+	statuses []string
+}
+
+// switchDefault renders the default case of a method's switch:
+//
+//	default:
+//		err = rest.ErrorFor[Error](resp, "4XX", "5XX")
+func (f failure) switchDefault() jen.Code {
+	switch {
+	case f.typ == nil:
+		return jen.Default().Block(jen.Err().Op("=").Id("resp").Dot("Unexpected").Call())
+	case len(f.statuses) == 0:
+		return jen.Default().Block(jen.Err().Op("=").Add(restQ("NewAPIError")).Types(f.typ).Call(jen.Id("resp")))
+	}
+	args := []jen.Code{jen.Id("resp")}
+	for _, s := range f.statuses {
+		args = append(args, jen.Lit(s))
+	}
+	return jen.Default().Block(jen.Err().Op("=").Add(restQ("ErrorFor")).Types(f.typ).Call(args...))
+}
+
+// helper renders the rest.Failure of rest.Receive and rest.Do:
+// rest.Unexpected, rest.APIErrors[Error]("4XX", "5XX"), or
+// rest.APIErrors[Error]("default") for a documented default response.
+func (f failure) helper() jen.Code {
+	switch {
+	case f.typ == nil:
+		return restQ("Unexpected")
+	case len(f.statuses) == 0:
+		return restQ("APIErrors").Types(f.typ).Call(jen.Lit("default"))
+	}
+	var args []jen.Code
+	for _, s := range f.statuses {
+		args = append(args, jen.Lit(s))
+	}
+	return restQ("APIErrors").Types(f.typ).Call(args...)
+}
+
+// responseCases returns the cases of the switch over the documented
+// responses of an operation, which decodes the success into out (the
+// result, or out.Body) and makes the others errors, and what its default
+// case makes of the statuses they leave (failure):
 //
 //	switch {
 //	case resp.Is("200"):
@@ -104,12 +210,14 @@ func emitRESTMethod(f *jen.File, fn *model.Function) {
 //	default:
 //		err = resp.Unexpected()
 //	}
-func responseSwitch(fn *model.Function, out *jen.Statement) jen.Code {
+func responseCases(fn *model.Function, out *jen.Statement) ([]statusCase, failure) {
 	var cases []statusCase
-	var defaultCase jen.Code
+	var fail failure
+	hasDefault := false
 	defaultAction := actUnexpected
 	for _, r := range fn.HTTP.Responses {
 		var stmts []jen.Code
+		var decoder jen.Code
 		action, same := actOwn, ""
 		switch {
 		case r.Success && r.Type != nil && fn.Result != nil && r.Type == fn.Result:
@@ -119,7 +227,9 @@ func responseSwitch(fn *model.Function, out *jen.Statement) jen.Code {
 			case "binary":
 				stmts = append(stmts, out.Clone().Op("=").Id("resp").Dot("Body"))
 			default:
-				stmts = append(stmts, decodeResult(fn, out))
+				var stmt jen.Code
+				stmt, decoder = decodeResult(fn, out)
+				stmts = append(stmts, stmt)
 			}
 		case r.Success:
 			action, same = actNothing, "nothing"
@@ -128,6 +238,9 @@ func responseSwitch(fn *model.Function, out *jen.Statement) jen.Code {
 			if r.Type.Kind == model.RefNamed {
 				same = "error " + r.Type.Named.Name
 			}
+			if r.Status == "default" {
+				fail = failure{typ: goType(r.Type)}
+			}
 		default:
 			stmts = append(stmts, jen.Err().Op("=").Id("resp").Dot("Unexpected").Call())
 			action, same = actUnexpected, "unexpected"
@@ -135,20 +248,20 @@ func responseSwitch(fn *model.Function, out *jen.Statement) jen.Code {
 		if r.Status == "default" {
 			if r.Success {
 				// The default response is the success response: any 2xx.
-				cases = append(cases, statusCase{"2XX", action, jen.Id("resp").Dot("Success").Call(), stmts, same})
+				cases = append(cases, statusCase{"2XX", action, jen.Id("resp").Dot("Success").Call(), stmts, same, decoder})
 				continue
 			}
-			defaultCase, defaultAction = jen.Default().Block(stmts...), action
+			hasDefault, defaultAction = true, action
 			continue
 		}
-		cases = append(cases, statusCase{r.Status, action, jen.Id("resp").Dot("Is").Call(jen.Lit(r.Status)), stmts, same})
+		cases = append(cases, statusCase{r.Status, action, jen.Id("resp").Dot("Is").Call(jen.Lit(r.Status)), stmts, same, decoder})
 	}
-	cases = append(cases, statusCase{"2XX", actNothing, jen.Id("resp").Dot("Success").Call(), nil, "nothing"})
+	cases = append(cases, statusCase{"2XX", actNothing, jen.Id("resp").Dot("Success").Call(), nil, "nothing", nil})
 	kept := dropDead(keepCases(cases, defaultAction))
-	if defaultCase == nil {
-		kept, defaultCase = foldErrors(kept)
+	if !hasDefault {
+		return foldErrors(kept)
 	}
-	return jen.Switch().Block(append(mergeCases(kept), defaultCase)...)
+	return kept, fail
 }
 
 // foldErrors folds the last cases of an API error of one type (but for a
@@ -164,8 +277,7 @@ func responseSwitch(fn *model.Function, out *jen.Statement) jen.Code {
 //		err = rest.NewAPIError[Error](resp)
 //	default:
 //		err = resp.Unexpected()
-func foldErrors(cases []statusCase) ([]statusCase, jen.Code) {
-	unexpected := jen.Default().Block(jen.Err().Op("=").Id("resp").Dot("Unexpected").Call())
+func foldErrors(cases []statusCase) ([]statusCase, failure) {
 	end := len(cases)
 	if end > 0 && cases[end-1].action == actNothing && cases[end-1].status == "2XX" {
 		end-- // resp.Success()
@@ -175,21 +287,20 @@ func foldErrors(cases []statusCase) ([]statusCase, jen.Code) {
 		typ, ok = strings.CutPrefix(cases[end-1].same, "error ")
 	}
 	if !ok {
-		return cases, unexpected
+		return cases, failure{}
 	}
 	start := end - 1
 	for start > 0 && cases[start-1].same == cases[end-1].same {
 		start--
 	}
-	var statuses []jen.Code
+	var statuses []string
 	for _, c := range cases[start:end] {
 		if end < len(cases) && statusesOverlap(c.status, "2XX") {
-			return cases, unexpected
+			return cases, failure{}
 		}
-		statuses = append(statuses, jen.Lit(c.status))
+		statuses = append(statuses, c.status)
 	}
-	def := jen.Default().Block(jen.Err().Op("=").Add(restQ("ErrorFor")).Types(jen.Id(typ)).Call(append([]jen.Code{jen.Id("resp")}, statuses...)...))
-	return append(cases[:start:start], cases[end:]...), def
+	return append(cases[:start:start], cases[end:]...), failure{jen.Id(typ), statuses}
 }
 
 // emitHeadersMethod renders the method of an operation that returns the
@@ -230,6 +341,10 @@ type statusCase struct {
 	// error of one type, resp.Unexpected(), nothing), "" for a body of its
 	// own.
 	same string
+	// decoder is, for the case that decodes the JSON body into the result,
+	// the decoder rest.DecodeChecked takes (decodePet), or nil (the
+	// identifier) when resp.Decode decodes it; else nil.
+	decoder jen.Code
 }
 
 // dropDead drops the cases an earlier case takes every status of (a

@@ -14,12 +14,16 @@ import (
 //	err = rest.DecodeChecked(resp, &out, decodePet)
 //	err = rest.DecodeChecked(resp, &out, func(d *runtime.Decoder, x *[]Pet) { … })
 //	err = resp.Decode(&out)
-func decodeResult(fn *model.Function, out *jen.Statement) jen.Code {
+//
+// and that decoder (decodePet, or nil for resp.Decode), which rest.Receive
+// takes.
+func decodeResult(fn *model.Function, out *jen.Statement) (stmt, decoder jen.Code) {
 	r := model.CheckedResult(fn)
 	if r == nil {
-		return jen.Err().Op("=").Id("resp").Dot("Decode").Call(jen.Op("&").Add(out.Clone()))
+		return jen.Err().Op("=").Id("resp").Dot("Decode").Call(jen.Op("&").Add(out.Clone())), jen.Nil()
 	}
-	return jen.Err().Op("=").Add(restQ("DecodeChecked")).Call(jen.Id("resp"), jen.Op("&").Add(out.Clone()), variantDecoder(&model.Variant{Type: r}))
+	decoder = variantDecoder(&model.Variant{Type: r})
+	return jen.Err().Op("=").Add(restQ("DecodeChecked")).Call(jen.Id("resp"), jen.Op("&").Add(out.Clone()), decoder), decoder
 }
 
 // checksResults reports whether a function of p has a response its client

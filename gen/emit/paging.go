@@ -1,6 +1,7 @@
 package emit
 
 import (
+	"slices"
 	"strconv"
 
 	"github.com/dave/jennifer/jen"
@@ -135,13 +136,8 @@ func pagerCode(fn *model.Function, method *jen.Statement, keepLast bool) ([]jen.
 //			limit = int(*args.MaxItems)
 //		}
 //		var last ListEventsResult
-//		fetch := …
-//		items, err := rest.Gather(rest.Cursors(ctx, fetch), limit)
-//		if err != nil {
-//			return last, err
-//		}
-//		last.Data = items
-//		return last, nil
+//		fetch := … // keeps each page's result in last
+//		return rest.GatherInto(&last, rest.Cursors(ctx, fetch), limit, func(items []Event) { last.Data = items })
 //	}
 func emitGather(f *jen.File, fn *model.Function) {
 	pg := fn.HTTP.Paging
@@ -163,12 +159,14 @@ func emitGather(f *jen.File, fn *model.Function) {
 	body = append(body, jen.Var().Id("last").Add(goType(fn.Result)))
 	decl, pager := pagerCode(fn, jen.Id("t").Dot("svc").Dot(fn.GoName), true)
 	body = append(body, decl...)
-	body = append(body,
-		jen.List(jen.Id("items"), jen.Err()).Op(":=").Add(restQ("Gather")).Call(pager, limit),
-		jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Id("last"), jen.Err())),
-		pathSet(pg.Items, jen.Id("items")),
-		jen.Return(jen.Id("last"), jen.Nil()),
-	)
+	// return rest.GatherInto(&last, rest.Cursors(ctx, fetch), limit, func(items []Event) { last.Data = items })
+	set := jen.Func().Params(jen.Id("items").Index().Add(goType(pg.Item)))
+	if stmt := pathSet(pg.Items, jen.Id("items")); pathGuarded(pg.Items) {
+		set = set.Block(stmt)
+	} else {
+		set = set.Op("{").Add(stmt).Op("}") // on one line
+	}
+	body = append(body, jen.Return(restQ("GatherInto").Call(jen.Op("&").Id("last"), pager, limit, set)))
 	doc := pg.Gather + " serves " + fn.Name + ": it gathers at most max_items (default " +
 		strconv.FormatInt(pg.MaxItemsDefault, 10) + ") items of its pages into the last page's result."
 	params := []jen.Code{jen.Id("ctx").Qual(contextPath, "Context")}
@@ -178,6 +176,12 @@ func emitGather(f *jen.File, fn *model.Function) {
 	f.Add(comment(doc)).Func().Params(jen.Id("t").Op("*").Id("Tool")).Id(pg.Gather).Params(params...).
 		Params(goType(fn.Result), jen.Error()).Block(body...)
 	f.Line()
+}
+
+// pathGuarded reports whether pathSet sets the items at path behind nil
+// checks (an if statement), not in one assignment.
+func pathGuarded(path []*model.Field) bool {
+	return len(path) > 1 && slices.ContainsFunc(path[:len(path)-1], func(f *model.Field) bool { return f.Pointer })
 }
 
 // isInt64Ptr reports whether the field f is an *int64 (rest.Limit and

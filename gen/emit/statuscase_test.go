@@ -61,13 +61,13 @@ func TestMergeCases(t *testing.T) {
 	}
 	decode := []jen.Code{jen.Err().Op("=").Id("decode").Call()}
 	cases := []statusCase{
-		{"200", actOwn, is("200"), decode, ""},
-		{"201", actOwn, is("201"), decode, ""}, // a body of its own: never merged
-		{"400", actOwn, is("400"), apiErr("E"), "error E"},
-		{"4XX", actOwn, is("4XX"), apiErr("E"), "error E"},
-		{"503", actOwn, is("503"), apiErr("F"), "error F"},
-		{"5XX", actOwn, is("5XX"), apiErr("E"), "error E"}, // not adjacent to the 4XX
-		{"2XX", actNothing, jen.Id("resp").Dot("Success").Call(), nil, "nothing"},
+		{"200", actOwn, is("200"), decode, "", nil},
+		{"201", actOwn, is("201"), decode, "", nil}, // a body of its own: never merged
+		{"400", actOwn, is("400"), apiErr("E"), "error E", nil},
+		{"4XX", actOwn, is("4XX"), apiErr("E"), "error E", nil},
+		{"503", actOwn, is("503"), apiErr("F"), "error F", nil},
+		{"5XX", actOwn, is("5XX"), apiErr("E"), "error E", nil}, // not adjacent to the 4XX
+		{"2XX", actNothing, jen.Id("resp").Dot("Success").Call(), nil, "nothing", nil},
 	}
 	got := fmt.Sprintf("%#v", jen.Switch().Block(mergeCases(cases)...))
 	want := `switch {
@@ -114,9 +114,9 @@ func TestDropDead(t *testing.T) {
 
 func TestFoldErrors(t *testing.T) {
 	c := func(status string, action caseAction, same string) statusCase {
-		return statusCase{status, action, jen.Id("resp").Dot("Is").Call(jen.Lit(status)), []jen.Code{jen.Id("body").Call(jen.Lit(status))}, same}
+		return statusCase{status, action, jen.Id("resp").Dot("Is").Call(jen.Lit(status)), []jen.Code{jen.Id("body").Call(jen.Lit(status))}, same, nil}
 	}
-	success := statusCase{"2XX", actNothing, jen.Id("resp").Dot("Success").Call(), nil, "nothing"}
+	success := statusCase{"2XX", actNothing, jen.Id("resp").Dot("Success").Call(), nil, "nothing", nil}
 	for _, tc := range []struct {
 		name  string
 		cases []statusCase
@@ -134,7 +134,7 @@ func TestFoldErrors(t *testing.T) {
 			"switch {\ncase resp.Is(\"404\"):\n\tbody(\"404\")\ncase resp.Is(\"200\"):\n\tbody(\"200\")\ndefault:\n\terr = resp.Unexpected()\n}"},
 	} {
 		kept, def := foldErrors(tc.cases)
-		got := fmt.Sprintf("%#v", jen.Switch().Block(append(mergeCases(kept), def)...))
+		got := fmt.Sprintf("%#v", jen.Switch().Block(append(mergeCases(kept), def.switchDefault())...))
 		if got != tc.want {
 			t.Errorf("%s: got\n%s\nwant\n%s", tc.name, got, tc.want)
 		}

@@ -114,19 +114,9 @@ func (c *Client) ListPets(ctx context.Context, args ListPetsArgs) ([]Pet, error)
 	r.Query("limit", args.Limit)
 	r.Security("api_key")
 	var out []Pet
-	resp, err := r.Send(ctx)
-	if err != nil {
-		return out, err
-	}
-	switch {
-	case resp.Is("200"):
-		err = rest.DecodeChecked(resp, &out, func(d *runtime.Decoder, x *[]Pet) {
-			runtime.Slice(d, x, decodePet)
-		})
-	case resp.Success():
-	default:
-		err = resp.Unexpected()
-	}
+	err := rest.Receive(ctx, r, "200", &out, func(d *runtime.Decoder, x *[]Pet) {
+		runtime.Slice(d, x, decodePet)
+	}, rest.Unexpected)
 	return out, err
 }
 
@@ -142,17 +132,7 @@ func (c *Client) AddPet(ctx context.Context, args AddPetArgs) (Pet, error) {
 	r.ObjectBody(true)
 	r.Security("api_key")
 	var out Pet
-	resp, err := r.Send(ctx)
-	if err != nil {
-		return out, err
-	}
-	switch {
-	case resp.Is("201"):
-		err = rest.DecodeChecked(resp, &out, decodePet)
-	case resp.Success():
-	default:
-		err = rest.ErrorFor[Error](resp, "400")
-	}
+	err := rest.Receive(ctx, r, "201", &out, decodePet, rest.APIErrors[Error]("400"))
 	return out, err
 }
 
@@ -164,16 +144,6 @@ func (c *Client) GetPet(ctx context.Context, args GetPetArgs) (Pet, error) {
 	r.Path("petId", args.PetID)
 	r.Security("api_key")
 	var out Pet
-	resp, err := r.Send(ctx)
-	if err != nil {
-		return out, err
-	}
-	switch {
-	case resp.Is("200"):
-		err = rest.DecodeChecked(resp, &out, decodePet)
-	case resp.Success():
-	default:
-		err = rest.ErrorFor[Error](resp, "404")
-	}
+	err := rest.Receive(ctx, r, "200", &out, decodePet, rest.APIErrors[Error]("404"))
 	return out, err
 }

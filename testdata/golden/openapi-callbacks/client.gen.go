@@ -96,30 +96,12 @@ func (c *Client) Subscribe(ctx context.Context, args SubscribeArgs) error {
 	r := c.rc.NewRequest("POST", "/subscriptions")
 	r.BodyField("url", args.URL)
 	r.ObjectBody(true)
-	resp, err := r.Send(ctx)
-	if err != nil {
-		return err
-	}
-	switch {
-	case resp.Success():
-	default:
-		err = resp.Unexpected()
-	}
-	return err
+	return rest.Do(ctx, r, rest.Unexpected)
 }
 
 // Unsubscribe calls unsubscribe: DELETE /subscriptions/{id}
 func (c *Client) Unsubscribe(ctx context.Context, args UnsubscribeArgs) error {
 	r := c.rc.NewRequest("DELETE", "/subscriptions/{id}")
 	r.Path("id", args.ID)
-	resp, err := r.Send(ctx)
-	if err != nil {
-		return err
-	}
-	switch {
-	case resp.Success():
-	default:
-		err = resp.Unexpected()
-	}
-	return err
+	return rest.Do(ctx, r, rest.Unexpected)
 }

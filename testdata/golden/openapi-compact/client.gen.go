@@ -106,16 +106,7 @@ func (c *Client) ListItems(ctx context.Context, args ListItemsArgs) (ItemList, e
 	r.Header("X-Trace", args.XTrace)
 	r.Cookie("session", args.Session)
 	var out ItemList
-	resp, err := r.Send(ctx)
-	if err != nil {
-		return out, err
-	}
-	switch {
-	case resp.Is("2XX"):
-		err = rest.DecodeChecked(resp, &out, decodeItemList)
-	default:
-		err = rest.ErrorFor[Error](resp, "4XX", "5XX")
-	}
+	err := rest.Receive(ctx, r, "2XX", &out, decodeItemList, rest.APIErrors[Error]("4XX", "5XX"))
 	return out, err
 }
 
@@ -133,14 +124,5 @@ func (c *Client) ListItemsAll(ctx context.Context, args ListItemsArgs) iter.Seq2
 func (c *Client) DeleteItem(ctx context.Context, args DeleteItemArgs) error {
 	r := c.rc.NewRequest("DELETE", "/items/{id}")
 	r.Path("id", args.ID)
-	resp, err := r.Send(ctx)
-	if err != nil {
-		return err
-	}
-	switch {
-	case resp.Success():
-	default:
-		err = rest.ErrorFor[Error](resp, "4XX", "5XX")
-	}
-	return err
+	return rest.Do(ctx, r, rest.APIErrors[Error]("4XX", "5XX"))
 }

@@ -57,12 +57,7 @@ func (t *Tool) gatherListItems(ctx context.Context, args ListItemsArgs) (ItemLis
 		last = out
 		return rest.Page[Item]{Items: out.Value, Next: rest.Text(out.OdataNextLink)}, err
 	}
-	items, err := rest.Gather(rest.Links(ctx, fetch), rest.Limit(args.MaxItems, 100))
-	if err != nil {
-		return last, err
-	}
-	last.Value = items
-	return last, nil
+	return rest.GatherInto(&last, rest.Links(ctx, fetch), rest.Limit(args.MaxItems, 100), func(items []Item) { last.Value = items })
 }
 
 // Call implements runtime.Tool.

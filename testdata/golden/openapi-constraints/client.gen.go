@@ -97,16 +97,6 @@ func (c *Client) Check(ctx context.Context, args CheckArgs) (CheckResult, error)
 	sendCheck(r, &args.Check)
 	r.ObjectBody(true)
 	var out CheckResult
-	resp, err := r.Send(ctx)
-	if err != nil {
-		return out, err
-	}
-	switch {
-	case resp.Is("200"):
-		err = rest.DecodeChecked(resp, &out, decodeCheckResult)
-	case resp.Success():
-	default:
-		err = resp.Unexpected()
-	}
+	err := rest.Receive(ctx, r, "200", &out, decodeCheckResult, rest.Unexpected)
 	return out, err
 }

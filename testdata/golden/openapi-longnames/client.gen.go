@@ -97,17 +97,7 @@ func (c *Client) PostCustomersCustomerSubscriptionsF9144EMethodOptionsCard(ctx c
 		r.JSONBody(args.Body)
 	}
 	var out SubscriptionScheduleAddInvoiceItemPrice067393BehaviorOptionsA
-	resp, err := r.Send(ctx)
-	if err != nil {
-		return out, err
-	}
-	switch {
-	case resp.Is("200"):
-		err = rest.DecodeChecked(resp, &out, decodeSubscriptionScheduleAddInvoiceItemPrice067393BehaviorOptionsA)
-	case resp.Success():
-	default:
-		err = rest.ErrorFor[PostCustomersCustomerSubscriptionsF9144EC718D7CardX404Response](resp, "404")
-	}
+	err := rest.Receive(ctx, r, "200", &out, decodeSubscriptionScheduleAddInvoiceItemPrice067393BehaviorOptionsA, rest.APIErrors[PostCustomersCustomerSubscriptionsF9144EC718D7CardX404Response]("404"))
 	return out, err
 }
 
@@ -119,17 +109,7 @@ func (c *Client) PostCustomersCustomerSubscriptions65B9F6OptionsCardMandate(ctx 
 		r.JSONBody(args.Body)
 	}
 	var out SubscriptionScheduleAddInvoiceItemPrice067526BehaviorOptionsB
-	resp, err := r.Send(ctx)
-	if err != nil {
-		return out, err
-	}
-	switch {
-	case resp.Is("200"):
-		err = rest.DecodeChecked(resp, &out, decodeSubscriptionScheduleAddInvoiceItemPrice067526BehaviorOptionsB)
-	case resp.Success():
-	default:
-		err = rest.ErrorFor[PostCustomersCustomerSubscriptionsF9144EC718D7CardX404Response](resp, "404")
-	}
+	err := rest.Receive(ctx, r, "200", &out, decodeSubscriptionScheduleAddInvoiceItemPrice067526BehaviorOptionsB, rest.APIErrors[PostCustomersCustomerSubscriptionsF9144EC718D7CardX404Response]("404"))
 	return out, err
 }
 
@@ -141,16 +121,6 @@ func (c *Client) PostCustomersCustomerSubscriptions230C5FOptionsCardMandates(ctx
 		r.JSONBody(args.Body)
 	}
 	var out SubscriptionScheduleAddInvoiceItemPrice067393BehaviorOptionsA
-	resp, err := r.Send(ctx)
-	if err != nil {
-		return out, err
-	}
-	switch {
-	case resp.Is("200"):
-		err = rest.DecodeChecked(resp, &out, decodeSubscriptionScheduleAddInvoiceItemPrice067393BehaviorOptionsA)
-	case resp.Success():
-	default:
-		err = rest.ErrorFor[PostCustomersCustomerSubscriptionsF9144EC718D7CardX404Response](resp, "404")
-	}
+	err := rest.Receive(ctx, r, "200", &out, decodeSubscriptionScheduleAddInvoiceItemPrice067393BehaviorOptionsA, rest.APIErrors[PostCustomersCustomerSubscriptionsF9144EC718D7CardX404Response]("404"))
 	return out, err
 }

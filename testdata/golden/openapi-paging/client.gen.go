@@ -160,17 +160,7 @@ func (c *Client) ListEvents(ctx context.Context, args ListEventsArgs) (ListEvent
 	r.Query("cursor", args.Cursor)
 	r.Query("limit", args.Limit)
 	var out ListEventsResult
-	resp, err := r.Send(ctx)
-	if err != nil {
-		return out, err
-	}
-	switch {
-	case resp.Is("200"):
-		err = rest.DecodeChecked(resp, &out, decodeListEventsResult)
-	case resp.Success():
-	default:
-		err = resp.Unexpected()
-	}
+	err := rest.Receive(ctx, r, "200", &out, decodeListEventsResult, rest.Unexpected)
 	return out, err
 }
 
@@ -196,17 +186,7 @@ func (c *Client) ListCharges(ctx context.Context, args ListChargesArgs) (ListCha
 	r.Query("starting_after", args.StartingAfter)
 	r.Query("limit", args.Limit)
 	var out ListChargesResult
-	resp, err := r.Send(ctx)
-	if err != nil {
-		return out, err
-	}
-	switch {
-	case resp.Is("200"):
-		err = rest.DecodeChecked(resp, &out, decodeListChargesResult)
-	case resp.Success():
-	default:
-		err = resp.Unexpected()
-	}
+	err := rest.Receive(ctx, r, "200", &out, decodeListChargesResult, rest.Unexpected)
 	return out, err
 }
 
@@ -240,17 +220,7 @@ func (c *Client) CreateCharge(ctx context.Context, args CreateChargeArgs) (Charg
 	r.ObjectBody(true)
 	r.Idempotency("Idempotency-Key")
 	var out Charge
-	resp, err := r.Send(ctx)
-	if err != nil {
-		return out, err
-	}
-	switch {
-	case resp.Is("200"):
-		err = rest.DecodeChecked(resp, &out, decodeCharge)
-	case resp.Success():
-	default:
-		err = resp.Unexpected()
-	}
+	err := rest.Receive(ctx, r, "200", &out, decodeCharge, rest.Unexpected)
 	return out, err
 }
 
@@ -264,16 +234,7 @@ func (c *Client) CreateRefund(ctx context.Context, args CreateRefundArgs) error 
 	}
 	r.ObjectBody(false)
 	r.Idempotency("Idempotency-Key")
-	resp, err := r.Send(ctx)
-	if err != nil {
-		return err
-	}
-	switch {
-	case resp.Success():
-	default:
-		err = resp.Unexpected()
-	}
-	return err
+	return rest.Do(ctx, r, rest.Unexpected)
 }
 
 // CreatePayout creates a payout (Fern's x-fern-idempotent)
@@ -282,16 +243,7 @@ func (c *Client) CreateRefund(ctx context.Context, args CreateRefundArgs) error 
 func (c *Client) CreatePayout(ctx context.Context) error {
 	r := c.rc.NewRequest("POST", "/payouts")
 	r.Idempotency("X-Fern-Idempotency")
-	resp, err := r.Send(ctx)
-	if err != nil {
-		return err
-	}
-	switch {
-	case resp.Success():
-	default:
-		err = resp.Unexpected()
-	}
-	return err
+	return rest.Do(ctx, r, rest.Unexpected)
 }
 
 // ListUsers lists users (page counters)
@@ -302,17 +254,7 @@ func (c *Client) ListUsers(ctx context.Context, args ListUsersArgs) (ListUsersRe
 	r.Query("page", args.Page)
 	r.Query("per_page", args.PerPage)
 	var out ListUsersResult
-	resp, err := r.Send(ctx)
-	if err != nil {
-		return out, err
-	}
-	switch {
-	case resp.Is("200"):
-		err = rest.DecodeChecked(resp, &out, decodeListUsersResult)
-	case resp.Success():
-	default:
-		err = resp.Unexpected()
-	}
+	err := rest.Receive(ctx, r, "200", &out, decodeListUsersResult, rest.Unexpected)
 	return out, err
 }
 
@@ -340,17 +282,7 @@ func (c *Client) ListLogs(ctx context.Context, args ListLogsArgs) (ListLogsResul
 	r.Query("offset", args.Offset)
 	r.Query("limit", args.Limit)
 	var out ListLogsResult
-	resp, err := r.Send(ctx)
-	if err != nil {
-		return out, err
-	}
-	switch {
-	case resp.Is("200"):
-		err = rest.DecodeChecked(resp, &out, decodeListLogsResult)
-	case resp.Success():
-	default:
-		err = resp.Unexpected()
-	}
+	err := rest.Receive(ctx, r, "200", &out, decodeListLogsResult, rest.Unexpected)
 	return out, err
 }
 
@@ -378,17 +310,7 @@ func (c *Client) ListBooks(ctx context.Context, args ListBooksArgs) (ListBooksRe
 	r.Query("pageToken", args.PageToken)
 	r.Query("pageSize", args.PageSize)
 	var out ListBooksResult
-	resp, err := r.Send(ctx)
-	if err != nil {
-		return out, err
-	}
-	switch {
-	case resp.Is("200"):
-		err = rest.DecodeChecked(resp, &out, decodeListBooksResult)
-	case resp.Success():
-	default:
-		err = resp.Unexpected()
-	}
+	err := rest.Receive(ctx, r, "200", &out, decodeListBooksResult, rest.Unexpected)
 	return out, err
 }
 
@@ -413,17 +335,7 @@ func (c *Client) ListWidgets(ctx context.Context, args ListWidgetsArgs) (ListWid
 	r := c.rc.NewRequest("GET", "/widgets")
 	r.Query("after", args.After)
 	var out ListWidgetsResult
-	resp, err := r.Send(ctx)
-	if err != nil {
-		return out, err
-	}
-	switch {
-	case resp.Is("200"):
-		err = rest.DecodeChecked(resp, &out, decodeListWidgetsResult)
-	case resp.Success():
-	default:
-		err = resp.Unexpected()
-	}
+	err := rest.Receive(ctx, r, "200", &out, decodeListWidgetsResult, rest.Unexpected)
 	return out, err
 }
 
@@ -453,17 +365,7 @@ func (c *Client) ListGadgets(ctx context.Context, args ListGadgetsArgs) (ListGad
 	r := c.rc.NewRequest("GET", "/gadgets")
 	r.Query("since", args.Since)
 	var out ListGadgetsResult
-	resp, err := r.Send(ctx)
-	if err != nil {
-		return out, err
-	}
-	switch {
-	case resp.Is("200"):
-		err = rest.DecodeChecked(resp, &out, decodeListGadgetsResult)
-	case resp.Success():
-	default:
-		err = resp.Unexpected()
-	}
+	err := rest.Receive(ctx, r, "200", &out, decodeListGadgetsResult, rest.Unexpected)
 	return out, err
 }
 
@@ -493,17 +395,7 @@ func (c *Client) ListTickets(ctx context.Context, args ListTicketsArgs) (ListTic
 	r := c.rc.NewRequest("GET", "/tickets")
 	r.Query("p", args.P)
 	var out ListTicketsResult
-	resp, err := r.Send(ctx)
-	if err != nil {
-		return out, err
-	}
-	switch {
-	case resp.Is("200"):
-		err = rest.DecodeChecked(resp, &out, decodeListTicketsResult)
-	case resp.Success():
-	default:
-		err = resp.Unexpected()
-	}
+	err := rest.Receive(ctx, r, "200", &out, decodeListTicketsResult, rest.Unexpected)
 	return out, err
 }
 
@@ -530,17 +422,7 @@ func (c *Client) ListOrders(ctx context.Context, args ListOrdersArgs) (ListOrder
 	r := c.rc.NewRequest("GET", "/orders")
 	r.Query("from", args.From)
 	var out ListOrdersResult
-	resp, err := r.Send(ctx)
-	if err != nil {
-		return out, err
-	}
-	switch {
-	case resp.Is("200"):
-		err = rest.DecodeChecked(resp, &out, decodeListOrdersResult)
-	case resp.Success():
-	default:
-		err = resp.Unexpected()
-	}
+	err := rest.Receive(ctx, r, "200", &out, decodeListOrdersResult, rest.Unexpected)
 	return out, err
 }
 
@@ -566,17 +448,7 @@ func (c *Client) ListInvoices(ctx context.Context, args ListInvoicesArgs) (ListI
 	r.Query("start", args.Start)
 	r.Query("size", args.Size)
 	var out ListInvoicesResult
-	resp, err := r.Send(ctx)
-	if err != nil {
-		return out, err
-	}
-	switch {
-	case resp.Is("200"):
-		err = rest.DecodeChecked(resp, &out, decodeListInvoicesResult)
-	case resp.Success():
-	default:
-		err = resp.Unexpected()
-	}
+	err := rest.Receive(ctx, r, "200", &out, decodeListInvoicesResult, rest.Unexpected)
 	return out, err
 }
 
@@ -602,17 +474,7 @@ func (c *Client) ListInvoicesAll(ctx context.Context, args ListInvoicesArgs) ite
 func (c *Client) ListVaults(ctx context.Context, args ListVaultsArgs) (ListVaultsResult, error) {
 	r := c.rc.NewRequest("GET", "/vaults")
 	var out ListVaultsResult
-	resp, err := r.Send(ctx)
-	if err != nil {
-		return out, err
-	}
-	switch {
-	case resp.Is("200"):
-		err = rest.DecodeChecked(resp, &out, decodeListVaultsResult)
-	case resp.Success():
-	default:
-		err = resp.Unexpected()
-	}
+	err := rest.Receive(ctx, r, "200", &out, decodeListVaultsResult, rest.Unexpected)
 	return out, err
 }
 
@@ -632,17 +494,7 @@ func (c *Client) ListVaultsAll(ctx context.Context, args ListVaultsArgs) iter.Se
 func (c *Client) ListRegions(ctx context.Context) (ListRegionsResult, error) {
 	r := c.rc.NewRequest("GET", "/regions")
 	var out ListRegionsResult
-	resp, err := r.Send(ctx)
-	if err != nil {
-		return out, err
-	}
-	switch {
-	case resp.Is("200"):
-		err = rest.DecodeChecked(resp, &out, decodeListRegionsResult)
-	case resp.Success():
-	default:
-		err = resp.Unexpected()
-	}
+	err := rest.Receive(ctx, r, "200", &out, decodeListRegionsResult, rest.Unexpected)
 	return out, err
 }
 
@@ -654,17 +506,7 @@ func (c *Client) ListMixed(ctx context.Context, args ListMixedArgs) (ListMixedRe
 	r.Query("cursor", args.Cursor)
 	r.Query("page", args.Page)
 	var out ListMixedResult
-	resp, err := r.Send(ctx)
-	if err != nil {
-		return out, err
-	}
-	switch {
-	case resp.Is("200"):
-		err = rest.DecodeChecked(resp, &out, decodeListMixedResult)
-	case resp.Success():
-	default:
-		err = resp.Unexpected()
-	}
+	err := rest.Receive(ctx, r, "200", &out, decodeListMixedResult, rest.Unexpected)
 	return out, err
 }
 
@@ -675,17 +517,7 @@ func (c *Client) ListPairs(ctx context.Context, args ListPairsArgs) (ListPairsRe
 	r := c.rc.NewRequest("GET", "/pairs")
 	r.Query("page", args.Page)
 	var out ListPairsResult
-	resp, err := r.Send(ctx)
-	if err != nil {
-		return out, err
-	}
-	switch {
-	case resp.Is("200"):
-		err = rest.DecodeChecked(resp, &out, decodeListPairsResult)
-	case resp.Success():
-	default:
-		err = resp.Unexpected()
-	}
+	err := rest.Receive(ctx, r, "200", &out, decodeListPairsResult, rest.Unexpected)
 	return out, err
 }
 
@@ -695,25 +527,15 @@ func (c *Client) ListPairs(ctx context.Context, args ListPairsArgs) (ListPairsRe
 func (c *Client) ListThings(ctx context.Context) ([]string, error) {
 	r := c.rc.NewRequest("GET", "/things")
 	var out []string
-	resp, err := r.Send(ctx)
-	if err != nil {
-		return out, err
-	}
-	switch {
-	case resp.Is("200"):
-		err = rest.DecodeChecked(resp, &out, func(d *runtime.Decoder, x *[]string) {
-			if d.Array() {
-				*x = []string{}
-				for d.NextItem() {
-					var e1 string
-					e1, _ = d.String()
-					*x = append(*x, e1)
-				}
+	err := rest.Receive(ctx, r, "200", &out, func(d *runtime.Decoder, x *[]string) {
+		if d.Array() {
+			*x = []string{}
+			for d.NextItem() {
+				var e1 string
+				e1, _ = d.String()
+				*x = append(*x, e1)
 			}
-		})
-	case resp.Success():
-	default:
-		err = resp.Unexpected()
-	}
+		}
+	}, rest.Unexpected)
 	return out, err
 }

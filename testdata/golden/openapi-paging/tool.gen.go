@@ -92,12 +92,7 @@ func (t *Tool) gatherListIssues(ctx context.Context, args ListIssuesArgs) ([]Iss
 		last = out
 		return rest.Page[Issue]{Items: out}, err
 	}
-	items, err := rest.Gather(rest.Links(ctx, fetch), rest.Limit(args.MaxItems, 100))
-	if err != nil {
-		return last, err
-	}
-	last = items
-	return last, nil
+	return rest.GatherInto(&last, rest.Links(ctx, fetch), rest.Limit(args.MaxItems, 100), func(items []Issue) { last = items })
 }
 
 // gatherListEvents serves listEvents: it gathers at most max_items (default 100) items of its pages into the last page's result.
@@ -112,12 +107,7 @@ func (t *Tool) gatherListEvents(ctx context.Context, args ListEventsArgs) (ListE
 		last = out
 		return rest.Page[Event]{Items: out.Data, Next: rest.Text(out.NextCursor)}, err
 	}
-	items, err := rest.Gather(rest.Cursors(ctx, fetch), rest.Limit(args.MaxItems, 100))
-	if err != nil {
-		return last, err
-	}
-	last.Data = items
-	return last, nil
+	return rest.GatherInto(&last, rest.Cursors(ctx, fetch), rest.Limit(args.MaxItems, 100), func(items []Event) { last.Data = items })
 }
 
 // gatherListCharges serves listCharges: it gathers at most max_items (default 100) items of its pages into the last page's result.
@@ -138,12 +128,7 @@ func (t *Tool) gatherListCharges(ctx context.Context, args ListChargesArgs) (Lis
 		p.HasMore = rest.Bool(out.HasMore)
 		return p, err
 	}
-	items, err := rest.Gather(rest.Cursors(ctx, fetch), rest.Limit(args.MaxItems, 100))
-	if err != nil {
-		return last, err
-	}
-	last.Data = items
-	return last, nil
+	return rest.GatherInto(&last, rest.Cursors(ctx, fetch), rest.Limit(args.MaxItems, 100), func(items []Charge) { last.Data = items })
 }
 
 func (t *Tool) callCreatePayout(ctx context.Context, _ json.RawMessage) (json.RawMessage, error) {
@@ -167,12 +152,7 @@ func (t *Tool) gatherListUsers(ctx context.Context, args ListUsersArgs) (ListUse
 		last = out
 		return rest.Page[User]{Items: out.Users}, err
 	}
-	items, err := rest.Gather(rest.PageNumbers(ctx, first, fetch), rest.Limit(args.MaxItems, 100))
-	if err != nil {
-		return last, err
-	}
-	last.Users = items
-	return last, nil
+	return rest.GatherInto(&last, rest.PageNumbers(ctx, first, fetch), rest.Limit(args.MaxItems, 100), func(items []User) { last.Users = items })
 }
 
 // gatherListLogs serves listLogs: it gathers at most max_items (default 100) items of its pages into the last page's result.
@@ -189,12 +169,7 @@ func (t *Tool) gatherListLogs(ctx context.Context, args ListLogsArgs) (ListLogsR
 		last = out
 		return rest.Page[string]{Items: out.Items}, err
 	}
-	items, err := rest.Gather(rest.Offsets(ctx, first, fetch), rest.Limit(args.MaxItems, 100))
-	if err != nil {
-		return last, err
-	}
-	last.Items = items
-	return last, nil
+	return rest.GatherInto(&last, rest.Offsets(ctx, first, fetch), rest.Limit(args.MaxItems, 100), func(items []string) { last.Items = items })
 }
 
 // gatherListBooks serves listBooks: it gathers at most max_items (default 100) items of its pages into the last page's result.
@@ -209,12 +184,7 @@ func (t *Tool) gatherListBooks(ctx context.Context, args ListBooksArgs) (ListBoo
 		last = out
 		return rest.Page[Book]{Items: out.Books, Next: rest.Text(out.NextPageToken)}, err
 	}
-	items, err := rest.Gather(rest.Cursors(ctx, fetch), rest.Limit(args.MaxItems, 100))
-	if err != nil {
-		return last, err
-	}
-	last.Books = items
-	return last, nil
+	return rest.GatherInto(&last, rest.Cursors(ctx, fetch), rest.Limit(args.MaxItems, 100), func(items []Book) { last.Books = items })
 }
 
 // gatherListWidgets serves listWidgets: it gathers at most max_items (default 100) items of its pages into the last page's result.
@@ -234,12 +204,7 @@ func (t *Tool) gatherListWidgets(ctx context.Context, args ListWidgetsArgs) (Lis
 		}
 		return p, err
 	}
-	items, err := rest.Gather(rest.Cursors(ctx, fetch), rest.Limit(args.MaxItems, 100))
-	if err != nil {
-		return last, err
-	}
-	last.Items = items
-	return last, nil
+	return rest.GatherInto(&last, rest.Cursors(ctx, fetch), rest.Limit(args.MaxItems, 100), func(items []Widget) { last.Items = items })
 }
 
 // gatherListGadgets serves listGadgets: it gathers at most max_items (default 100) items of its pages into the last page's result.
@@ -259,12 +224,7 @@ func (t *Tool) gatherListGadgets(ctx context.Context, args ListGadgetsArgs) (Lis
 		}
 		return p, err
 	}
-	items, err := rest.Gather(rest.Cursors(ctx, fetch), rest.Limit(args.MaxItems, 100))
-	if err != nil {
-		return last, err
-	}
-	last.Data = items
-	return last, nil
+	return rest.GatherInto(&last, rest.Cursors(ctx, fetch), rest.Limit(args.MaxItems, 100), func(items []Widget) { last.Data = items })
 }
 
 // gatherListTickets serves listTickets: it gathers at most max_items (default 100) items of its pages into the last page's result.
@@ -281,12 +241,7 @@ func (t *Tool) gatherListTickets(ctx context.Context, args ListTicketsArgs) (Lis
 		last = out
 		return rest.Page[string]{Items: out.Results}, err
 	}
-	items, err := rest.Gather(rest.PageNumbers(ctx, first, fetch), rest.Limit(args.MaxItems, 100))
-	if err != nil {
-		return last, err
-	}
-	last.Results = items
-	return last, nil
+	return rest.GatherInto(&last, rest.PageNumbers(ctx, first, fetch), rest.Limit(args.MaxItems, 100), func(items []string) { last.Results = items })
 }
 
 // gatherListOrders serves listOrders: it gathers at most max_items (default 100) items of its pages into the last page's result.
@@ -301,12 +256,7 @@ func (t *Tool) gatherListOrders(ctx context.Context, args ListOrdersArgs) (ListO
 		last = out
 		return rest.Page[string]{Items: out.Orders, Next: rest.Text(out.Next)}, err
 	}
-	items, err := rest.Gather(rest.Cursors(ctx, fetch), rest.Limit(args.MaxItems, 100))
-	if err != nil {
-		return last, err
-	}
-	last.Orders = items
-	return last, nil
+	return rest.GatherInto(&last, rest.Cursors(ctx, fetch), rest.Limit(args.MaxItems, 100), func(items []string) { last.Orders = items })
 }
 
 // gatherListInvoices serves listInvoices: it gathers at most max_items (default 100) items of its pages into the last page's result.
@@ -323,12 +273,7 @@ func (t *Tool) gatherListInvoices(ctx context.Context, args ListInvoicesArgs) (L
 		last = out
 		return rest.Page[string]{Items: out.Invoices, HasMore: rest.Bool(out.More)}, err
 	}
-	items, err := rest.Gather(rest.Offsets(ctx, first, fetch), rest.Limit(args.MaxItems, 100))
-	if err != nil {
-		return last, err
-	}
-	last.Invoices = items
-	return last, nil
+	return rest.GatherInto(&last, rest.Offsets(ctx, first, fetch), rest.Limit(args.MaxItems, 100), func(items []string) { last.Invoices = items })
 }
 
 // gatherListVaults serves listVaults: it gathers at most max_items (default 100) items of its pages into the last page's result.
@@ -339,12 +284,7 @@ func (t *Tool) gatherListVaults(ctx context.Context, args ListVaultsArgs) (ListV
 		last = out
 		return rest.Page[string]{Items: out.Value, Next: rest.Text(out.NextLink)}, err
 	}
-	items, err := rest.Gather(rest.Links(ctx, fetch), rest.Limit(args.MaxItems, 100))
-	if err != nil {
-		return last, err
-	}
-	last.Value = items
-	return last, nil
+	return rest.GatherInto(&last, rest.Links(ctx, fetch), rest.Limit(args.MaxItems, 100), func(items []string) { last.Value = items })
 }
 
 func (t *Tool) callListRegions(ctx context.Context, _ json.RawMessage) (json.RawMessage, error) {

@@ -98,16 +98,7 @@ func (c *Client) PathStyles(ctx context.Context, args PathStylesArgs) error {
 	r.Path("label", args.Label, rest.Label, rest.Explode)
 	r.Path("matrix", args.Matrix, rest.Matrix)
 	r.Path("matrixObj", args.MatrixObj, rest.Matrix, rest.Explode)
-	resp, err := r.Send(ctx)
-	if err != nil {
-		return err
-	}
-	switch {
-	case resp.Success():
-	default:
-		err = resp.Unexpected()
-	}
-	return err
+	return rest.Do(ctx, r, rest.Unexpected)
 }
 
 // QueryStyles calls queryStyles: GET /query
@@ -123,16 +114,7 @@ func (c *Client) QueryStyles(ctx context.Context, args QueryStylesArgs) error {
 	r.Query("pointFlat", args.PointFlat, rest.NoExplode)
 	r.Query("path", args.Path, rest.AllowReserved)
 	r.Query("when", args.When)
-	resp, err := r.Send(ctx)
-	if err != nil {
-		return err
-	}
-	switch {
-	case resp.Success():
-	default:
-		err = resp.Unexpected()
-	}
-	return err
+	return rest.Do(ctx, r, rest.Unexpected)
 }
 
 // HeaderAndCookieStyles calls headerAndCookieStyles: GET /headers
@@ -142,16 +124,7 @@ func (c *Client) HeaderAndCookieStyles(ctx context.Context, args HeaderAndCookie
 	r.Header("X-Point", args.XPoint, rest.Explode)
 	r.Cookie("session", args.Session)
 	r.Cookie("prefs", args.Prefs, rest.NoExplode)
-	resp, err := r.Send(ctx)
-	if err != nil {
-		return err
-	}
-	switch {
-	case resp.Success():
-	default:
-		err = resp.Unexpected()
-	}
-	return err
+	return rest.Do(ctx, r, rest.Unexpected)
 }
 
 // JSONArrayBody calls jsonArrayBody: POST /json-array
@@ -159,19 +132,9 @@ func (c *Client) JSONArrayBody(ctx context.Context, args JSONArrayBodyArgs) (int
 	r := c.rc.NewRequest("POST", "/json-array")
 	r.JSONBody(args.Body)
 	var out int64
-	resp, err := r.Send(ctx)
-	if err != nil {
-		return out, err
-	}
-	switch {
-	case resp.Is("200"):
-		err = rest.DecodeChecked(resp, &out, func(d *runtime.Decoder, x *int64) {
-			*x, _ = d.Int()
-		})
-	case resp.Success():
-	default:
-		err = resp.Unexpected()
-	}
+	err := rest.Receive(ctx, r, "200", &out, func(d *runtime.Decoder, x *int64) {
+		*x, _ = d.Int()
+	}, rest.Unexpected)
 	return out, err
 }
 
@@ -186,16 +149,7 @@ func (c *Client) FormBody(ctx context.Context, args FormBodyArgs) error {
 		r.FormField("meta", args.Meta, rest.DeepObject)
 	}
 	r.FormFields(true)
-	resp, err := r.Send(ctx)
-	if err != nil {
-		return err
-	}
-	switch {
-	case resp.Success():
-	default:
-		err = resp.Unexpected()
-	}
-	return err
+	return rest.Do(ctx, r, rest.Unexpected)
 }
 
 // MultipartBody calls multipartBody: POST /upload
@@ -212,32 +166,14 @@ func (c *Client) MultipartBody(ctx context.Context, args MultipartBodyArgs) erro
 		r.PartField("meta", args.Meta, "")
 	}
 	r.Parts(true)
-	resp, err := r.Send(ctx)
-	if err != nil {
-		return err
-	}
-	switch {
-	case resp.Success():
-	default:
-		err = resp.Unexpected()
-	}
-	return err
+	return rest.Do(ctx, r, rest.Unexpected)
 }
 
 // OctetBody calls octetBody: PUT /raw
 func (c *Client) OctetBody(ctx context.Context, args OctetBodyArgs) error {
 	r := c.rc.NewRequest("PUT", "/raw")
 	r.RawBody(args.Body, "application/octet-stream")
-	resp, err := r.Send(ctx)
-	if err != nil {
-		return err
-	}
-	switch {
-	case resp.Success():
-	default:
-		err = resp.Unexpected()
-	}
-	return err
+	return rest.Do(ctx, r, rest.Unexpected)
 }
 
 // TextBody calls textBody: POST /text
@@ -270,16 +206,7 @@ func (c *Client) MergePatch(ctx context.Context, args MergePatchArgs) error {
 	}
 	r.ObjectBody(false)
 	r.ContentType("application/merge-patch+json")
-	resp, err := r.Send(ctx)
-	if err != nil {
-		return err
-	}
-	switch {
-	case resp.Success():
-	default:
-		err = resp.Unexpected()
-	}
-	return err
+	return rest.Do(ctx, r, rest.Unexpected)
 }
 
 // Download calls download: GET /download
@@ -305,16 +232,7 @@ func (c *Client) SelectStarTable(ctx context.Context, args SelectStarTableArgs) 
 	r := c.rc.NewRequest("GET", "/database/{pk}/select_star/{table_name}/")
 	r.Path("pk", args.Pk)
 	r.Path("table_name", args.TableName)
-	resp, err := r.Send(ctx)
-	if err != nil {
-		return err
-	}
-	switch {
-	case resp.Success():
-	default:
-		err = resp.Unexpected()
-	}
-	return err
+	return rest.Do(ctx, r, rest.Unexpected)
 }
 
 // SelectStar calls selectStar: GET /database/{pk}/select_star/{table_name}/{schema_name}/
@@ -323,16 +241,7 @@ func (c *Client) SelectStar(ctx context.Context, args SelectStarArgs) error {
 	r.Path("pk", args.Pk)
 	r.Path("table_name", args.TableName)
 	r.Path("schema_name", args.SchemaName)
-	resp, err := r.Send(ctx)
-	if err != nil {
-		return err
-	}
-	switch {
-	case resp.Success():
-	default:
-		err = resp.Unexpected()
-	}
-	return err
+	return rest.Do(ctx, r, rest.Unexpected)
 }
 
 // SetBalance calls setBalance: POST /balance
@@ -344,16 +253,7 @@ func (c *Client) SetBalance(ctx context.Context, args SetBalanceArgs) error {
 	r.BodyField("balance", args.Balance)
 	r.BodyField("currency", args.Currency)
 	r.ObjectBody(true)
-	resp, err := r.Send(ctx)
-	if err != nil {
-		return err
-	}
-	switch {
-	case resp.Success():
-	default:
-		err = resp.Unexpected()
-	}
-	return err
+	return rest.Do(ctx, r, rest.Unexpected)
 }
 
 // Charge calls charge: POST /charges
@@ -362,14 +262,5 @@ func (c *Client) Charge(ctx context.Context, args ChargeArgs) error {
 	r.BodyField("amount", args.Amount)
 	r.BodyField("currency", args.Currency)
 	r.ObjectBody(false)
-	resp, err := r.Send(ctx)
-	if err != nil {
-		return err
-	}
-	switch {
-	case resp.Success():
-	default:
-		err = resp.Unexpected()
-	}
-	return err
+	return rest.Do(ctx, r, rest.Unexpected)
 }

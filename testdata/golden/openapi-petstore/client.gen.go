@@ -184,17 +184,7 @@ func (c *Client) ListPets(ctx context.Context, args ListPetsArgs) (Pets, error) 
 	r.Header("X-Request-ID", args.XRequestID)
 	r.Security("api_key")
 	var out Pets
-	resp, err := r.Send(ctx)
-	if err != nil {
-		return out, err
-	}
-	switch {
-	case resp.Is("200"):
-		err = rest.DecodeChecked(resp, &out, decodePets)
-	case resp.Success():
-	default:
-		err = rest.NewAPIError[Error](resp)
-	}
+	err := rest.Receive(ctx, r, "200", &out, decodePets, rest.APIErrors[Error]("default"))
 	return out, err
 }
 
@@ -231,17 +221,7 @@ func (c *Client) ShowPetByID(ctx context.Context, args ShowPetByIDArgs) (Pet, er
 	r.Path("petId", args.PetID)
 	r.Security("api_key")
 	var out Pet
-	resp, err := r.Send(ctx)
-	if err != nil {
-		return out, err
-	}
-	switch {
-	case resp.Is("200"):
-		err = rest.DecodeChecked(resp, &out, decodePet)
-	case resp.Success():
-	default:
-		err = rest.ErrorFor[Error](resp, "404")
-	}
+	err := rest.Receive(ctx, r, "200", &out, decodePet, rest.APIErrors[Error]("404"))
 	return out, err
 }
 
@@ -264,17 +244,7 @@ func (c *Client) UpdatePet(ctx context.Context, args UpdatePetArgs) (Pet, error)
 	r.ObjectBody(false)
 	r.Security("bearerAuth")
 	var out Pet
-	resp, err := r.Send(ctx)
-	if err != nil {
-		return out, err
-	}
-	switch {
-	case resp.Is("200"):
-		err = rest.DecodeChecked(resp, &out, decodePet)
-	case resp.Success():
-	default:
-		err = resp.Unexpected()
-	}
+	err := rest.Receive(ctx, r, "200", &out, decodePet, rest.Unexpected)
 	return out, err
 }
 
@@ -284,16 +254,7 @@ func (c *Client) UpdatePet(ctx context.Context, args UpdatePetArgs) (Pet, error)
 func (c *Client) DeletePet(ctx context.Context, args DeletePetArgs) error {
 	r := c.rc.NewRequest("DELETE", "/pets/{petId}")
 	r.Path("petId", args.PetID)
-	resp, err := r.Send(ctx)
-	if err != nil {
-		return err
-	}
-	switch {
-	case resp.Success():
-	default:
-		err = resp.Unexpected()
-	}
-	return err
+	return rest.Do(ctx, r, rest.Unexpected)
 }
 
 // PutPetsPetIDPhoto uploads a photo of a pet
@@ -304,16 +265,7 @@ func (c *Client) PutPetsPetIDPhoto(ctx context.Context, args PutPetsPetIDPhotoAr
 	r.Path("petId", args.PetID)
 	r.RawBody(args.Body, "image/png")
 	r.Security("api_key")
-	resp, err := r.Send(ctx)
-	if err != nil {
-		return err
-	}
-	switch {
-	case resp.Success():
-	default:
-		err = resp.Unexpected()
-	}
-	return err
+	return rest.Do(ctx, r, rest.Unexpected)
 }
 
 // Stats calls stats: Counts of pets by status.
@@ -323,26 +275,16 @@ func (c *Client) Stats(ctx context.Context) (map[string]int64, error) {
 	r := c.rc.NewRequest("GET", "/stats")
 	r.Security("petstore_auth")
 	var out map[string]int64
-	resp, err := r.Send(ctx)
-	if err != nil {
-		return out, err
-	}
-	switch {
-	case resp.Is("200"):
-		err = rest.DecodeChecked(resp, &out, func(d *runtime.Decoder, x *map[string]int64) {
-			if d.Map() {
-				*x = map[string]int64{}
-				for d.Next() {
-					k1 := string(d.Key())
-					var e1 int64
-					e1, _ = d.Int()
-					(*x)[k1] = e1
-				}
+	err := rest.Receive(ctx, r, "200", &out, func(d *runtime.Decoder, x *map[string]int64) {
+		if d.Map() {
+			*x = map[string]int64{}
+			for d.Next() {
+				k1 := string(d.Key())
+				var e1 int64
+				e1, _ = d.Int()
+				(*x)[k1] = e1
 			}
-		})
-	case resp.Success():
-	default:
-		err = resp.Unexpected()
-	}
+		}
+	}, rest.Unexpected)
 	return out, err
 }

@@ -94,17 +94,7 @@ func (c *Client) AddPet(ctx context.Context, args AddPetArgs) (Pet, error) {
 	r := c.rc.NewRequest("POST", "/pets")
 	r.JSONBody(args.Body)
 	var out Pet
-	resp, err := r.Send(ctx)
-	if err != nil {
-		return out, err
-	}
-	switch {
-	case resp.Is("200"):
-		err = rest.DecodeChecked(resp, &out, decodePet)
-	case resp.Success():
-	default:
-		err = resp.Unexpected()
-	}
+	err := rest.Receive(ctx, r, "200", &out, decodePet, rest.Unexpected)
 	return out, err
 }
 
@@ -129,19 +119,9 @@ func (c *Client) Area(ctx context.Context, args AreaArgs) (float64, error) {
 	}
 	r.ObjectBody(true)
 	var out float64
-	resp, err := r.Send(ctx)
-	if err != nil {
-		return out, err
-	}
-	switch {
-	case resp.Is("200"):
-		err = rest.DecodeChecked(resp, &out, func(d *runtime.Decoder, x *float64) {
-			*x, _ = d.Float()
-		})
-	case resp.Success():
-	default:
-		err = resp.Unexpected()
-	}
+	err := rest.Receive(ctx, r, "200", &out, func(d *runtime.Decoder, x *float64) {
+		*x, _ = d.Float()
+	}, rest.Unexpected)
 	return out, err
 }
 
@@ -151,16 +131,6 @@ func (c *Client) PutTree(ctx context.Context, args PutTreeArgs) (Tree, error) {
 	sendTree(r, &args.Tree)
 	r.ObjectBody(true)
 	var out Tree
-	resp, err := r.Send(ctx)
-	if err != nil {
-		return out, err
-	}
-	switch {
-	case resp.Is("200"):
-		err = rest.DecodeChecked(resp, &out, decodeTree)
-	case resp.Success():
-	default:
-		err = resp.Unexpected()
-	}
+	err := rest.Receive(ctx, r, "200", &out, decodeTree, rest.Unexpected)
 	return out, err
 }

@@ -274,16 +274,7 @@ func (c *Client) UpdateItem(ctx context.Context, args UpdateItemArgs) error {
 		r.BodyField("note", args.Note)
 	}
 	r.ObjectBody(true)
-	resp, err := r.Send(ctx)
-	if err != nil {
-		return err
-	}
-	switch {
-	case resp.Success():
-	default:
-		err = resp.Unexpected()
-	}
-	return err
+	return rest.Do(ctx, r, rest.Unexpected)
 }
 
 // Upload calls upload: POST /uploads
@@ -291,16 +282,7 @@ func (c *Client) Upload(ctx context.Context, args UploadArgs) error {
 	r := c.rc.NewRequest("POST", "/uploads")
 	r.Server("http://{host}:{port}/upload", "host", "localhost", "port", "8081")
 	r.RawBody([]byte(args.Body), "text/plain")
-	resp, err := r.Send(ctx)
-	if err != nil {
-		return err
-	}
-	switch {
-	case resp.Success():
-	default:
-		err = resp.Unexpected()
-	}
-	return err
+	return rest.Do(ctx, r, rest.Unexpected)
 }
 
 // Status calls status: GET /status
@@ -308,16 +290,6 @@ func (c *Client) Status(ctx context.Context) (StatusResult, error) {
 	r := c.rc.NewRequest("GET", "/status")
 	r.Server("http://{host}:{port}/status-api", "host", "localhost", "port", "8082")
 	var out StatusResult
-	resp, err := r.Send(ctx)
-	if err != nil {
-		return out, err
-	}
-	switch {
-	case resp.Is("200"):
-		err = rest.DecodeChecked(resp, &out, decodeStatusResult)
-	case resp.Success():
-	default:
-		err = resp.Unexpected()
-	}
+	err := rest.Receive(ctx, r, "200", &out, decodeStatusResult, rest.Unexpected)
 	return out, err
 }

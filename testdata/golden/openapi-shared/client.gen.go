@@ -96,19 +96,9 @@ func (c *Client) ListDeletedDirectoryUsers(ctx context.Context, args ListDeleted
 	r := c.rc.NewRequest("GET", "/directory/deletedItems/users")
 	r.Query("$select", args.Select)
 	var out []User
-	resp, err := r.Send(ctx)
-	if err != nil {
-		return out, err
-	}
-	switch {
-	case resp.Is("200"):
-		err = rest.DecodeChecked(resp, &out, func(d *runtime.Decoder, x *[]User) {
-			runtime.Slice(d, x, decodeUser)
-		})
-	case resp.Success():
-	default:
-		err = resp.Unexpected()
-	}
+	err := rest.Receive(ctx, r, "200", &out, func(d *runtime.Decoder, x *[]User) {
+		runtime.Slice(d, x, decodeUser)
+	}, rest.Unexpected)
 	return out, err
 }
 
@@ -119,19 +109,9 @@ func (c *Client) ListUsers(ctx context.Context, args ListUsersArgs) ([]User, err
 	r.Query("$orderby", args.Orderby)
 	r.Query("$select", args.Select)
 	var out []User
-	resp, err := r.Send(ctx)
-	if err != nil {
-		return out, err
-	}
-	switch {
-	case resp.Is("200"):
-		err = rest.DecodeChecked(resp, &out, func(d *runtime.Decoder, x *[]User) {
-			runtime.Slice(d, x, decodeUser)
-		})
-	case resp.Success():
-	default:
-		err = resp.Unexpected()
-	}
+	err := rest.Receive(ctx, r, "200", &out, func(d *runtime.Decoder, x *[]User) {
+		runtime.Slice(d, x, decodeUser)
+	}, rest.Unexpected)
 	return out, err
 }
 
@@ -141,17 +121,7 @@ func (c *Client) CreateUser(ctx context.Context, args CreateUserArgs) (User, err
 	sendUser(r, &args.User)
 	r.ObjectBody(true)
 	var out User
-	resp, err := r.Send(ctx)
-	if err != nil {
-		return out, err
-	}
-	switch {
-	case resp.Is("201"):
-		err = rest.DecodeChecked(resp, &out, decodeUser)
-	case resp.Success():
-	default:
-		err = resp.Unexpected()
-	}
+	err := rest.Receive(ctx, r, "201", &out, decodeUser, rest.Unexpected)
 	return out, err
 }
 
@@ -160,17 +130,7 @@ func (c *Client) GetUser(ctx context.Context, args GetUserArgs) (User, error) {
 	r := c.rc.NewRequest("GET", "/users/{user-id}")
 	r.Path("user-id", args.UserID)
 	var out User
-	resp, err := r.Send(ctx)
-	if err != nil {
-		return out, err
-	}
-	switch {
-	case resp.Is("200"):
-		err = rest.DecodeChecked(resp, &out, decodeUser)
-	case resp.Success():
-	default:
-		err = resp.Unexpected()
-	}
+	err := rest.Receive(ctx, r, "200", &out, decodeUser, rest.Unexpected)
 	return out, err
 }
 
@@ -178,16 +138,7 @@ func (c *Client) GetUser(ctx context.Context, args GetUserArgs) (User, error) {
 func (c *Client) DeleteUser(ctx context.Context, args DeleteUserArgs) error {
 	r := c.rc.NewRequest("DELETE", "/users/{user-id}")
 	r.Path("user-id", args.UserID)
-	resp, err := r.Send(ctx)
-	if err != nil {
-		return err
-	}
-	switch {
-	case resp.Success():
-	default:
-		err = resp.Unexpected()
-	}
-	return err
+	return rest.Do(ctx, r, rest.Unexpected)
 }
 
 // UpdateUser calls updateUser: PATCH /users/{user-id}
@@ -196,16 +147,7 @@ func (c *Client) UpdateUser(ctx context.Context, args UpdateUserArgs) error {
 	r.Path("user-id", args.UserID)
 	sendUser(r, &args.User)
 	r.ObjectBody(true)
-	resp, err := r.Send(ctx)
-	if err != nil {
-		return err
-	}
-	switch {
-	case resp.Success():
-	default:
-		err = resp.Unexpected()
-	}
-	return err
+	return rest.Do(ctx, r, rest.Unexpected)
 }
 
 // ListGroupMembers calls listGroupMembers: GET /groups/{group-id}/members
@@ -215,19 +157,9 @@ func (c *Client) ListGroupMembers(ctx context.Context, args ListGroupMembersArgs
 	r.Query("$orderby", args.Orderby)
 	r.Query("$select", args.Select)
 	var out []User
-	resp, err := r.Send(ctx)
-	if err != nil {
-		return out, err
-	}
-	switch {
-	case resp.Is("200"):
-		err = rest.DecodeChecked(resp, &out, func(d *runtime.Decoder, x *[]User) {
-			runtime.Slice(d, x, decodeUser)
-		})
-	case resp.Success():
-	default:
-		err = resp.Unexpected()
-	}
+	err := rest.Receive(ctx, r, "200", &out, func(d *runtime.Decoder, x *[]User) {
+		runtime.Slice(d, x, decodeUser)
+	}, rest.Unexpected)
 	return out, err
 }
 
@@ -237,16 +169,7 @@ func (c *Client) AddGroupMember(ctx context.Context, args AddGroupMemberArgs) er
 	r.Path("group-id", args.GroupID)
 	sendUser(r, &args.User)
 	r.ObjectBody(true)
-	resp, err := r.Send(ctx)
-	if err != nil {
-		return err
-	}
-	switch {
-	case resp.Success():
-	default:
-		err = resp.Unexpected()
-	}
-	return err
+	return rest.Do(ctx, r, rest.Unexpected)
 }
 
 // ListGroups calls listGroups: GET /groups
@@ -255,19 +178,9 @@ func (c *Client) ListGroups(ctx context.Context, args ListGroupsArgs) ([]Group, 
 	r.Query("$orderby", args.Orderby)
 	r.Query("$select", args.Select)
 	var out []Group
-	resp, err := r.Send(ctx)
-	if err != nil {
-		return out, err
-	}
-	switch {
-	case resp.Is("200"):
-		err = rest.DecodeChecked(resp, &out, func(d *runtime.Decoder, x *[]Group) {
-			runtime.Slice(d, x, decodeGroup)
-		})
-	case resp.Success():
-	default:
-		err = resp.Unexpected()
-	}
+	err := rest.Receive(ctx, r, "200", &out, func(d *runtime.Decoder, x *[]Group) {
+		runtime.Slice(d, x, decodeGroup)
+	}, rest.Unexpected)
 	return out, err
 }
 
@@ -277,14 +190,5 @@ func (c *Client) InviteUser(ctx context.Context, args InviteUserArgs) error {
 	r.Query("user", args.User)
 	sendUser(r, &args.InviteUserArgsBody)
 	r.ObjectBody(true)
-	resp, err := r.Send(ctx)
-	if err != nil {
-		return err
-	}
-	switch {
-	case resp.Success():
-	default:
-		err = resp.Unexpected()
-	}
-	return err
+	return rest.Do(ctx, r, rest.Unexpected)
 }

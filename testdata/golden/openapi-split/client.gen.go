@@ -160,17 +160,7 @@ func (c *Client) ListEvents(ctx context.Context, args ListEventsArgs) (ListEvent
 	r.Query("cursor", args.Cursor)
 	r.Query("limit", args.Limit)
 	var out ListEventsResult
-	resp, err := r.Send(ctx)
-	if err != nil {
-		return out, err
-	}
-	switch {
-	case resp.Is("200"):
-		err = rest.DecodeChecked(resp, &out, decodeListEventsResult)
-	case resp.Success():
-	default:
-		err = resp.Unexpected()
-	}
+	err := rest.Receive(ctx, r, "200", &out, decodeListEventsResult, rest.Unexpected)
 	return out, err
 }
 
@@ -196,17 +186,7 @@ func (c *Client) ListCharges(ctx context.Context, args ListChargesArgs) (ListCha
 	r.Query("starting_after", args.StartingAfter)
 	r.Query("limit", args.Limit)
 	var out ListChargesResult
-	resp, err := r.Send(ctx)
-	if err != nil {
-		return out, err
-	}
-	switch {
-	case resp.Is("200"):
-		err = rest.DecodeChecked(resp, &out, decodeListChargesResult)
-	case resp.Success():
-	default:
-		err = resp.Unexpected()
-	}
+	err := rest.Receive(ctx, r, "200", &out, decodeListChargesResult, rest.Unexpected)
 	return out, err
 }
 
@@ -240,16 +220,6 @@ func (c *Client) CreateCharge(ctx context.Context, args CreateChargeArgs) (Charg
 	r.ObjectBody(true)
 	r.Idempotency("Idempotency-Key")
 	var out Charge
-	resp, err := r.Send(ctx)
-	if err != nil {
-		return out, err
-	}
-	switch {
-	case resp.Is("200"):
-		err = rest.DecodeChecked(resp, &out, decodeCharge)
-	case resp.Success():
-	default:
-		err = resp.Unexpected()
-	}
+	err := rest.Receive(ctx, r, "200", &out, decodeCharge, rest.Unexpected)
 	return out, err
 }

@@ -20,16 +20,7 @@ func (c *Client) CreateRefund(ctx context.Context, args CreateRefundArgs) error 
 	}
 	r.ObjectBody(false)
 	r.Idempotency("Idempotency-Key")
-	resp, err := r.Send(ctx)
-	if err != nil {
-		return err
-	}
-	switch {
-	case resp.Success():
-	default:
-		err = resp.Unexpected()
-	}
-	return err
+	return rest.Do(ctx, r, rest.Unexpected)
 }
 
 // CreatePayout creates a payout (Fern's x-fern-idempotent)
@@ -38,16 +29,7 @@ func (c *Client) CreateRefund(ctx context.Context, args CreateRefundArgs) error 
 func (c *Client) CreatePayout(ctx context.Context) error {
 	r := c.rc.NewRequest("POST", "/payouts")
 	r.Idempotency("X-Fern-Idempotency")
-	resp, err := r.Send(ctx)
-	if err != nil {
-		return err
-	}
-	switch {
-	case resp.Success():
-	default:
-		err = resp.Unexpected()
-	}
-	return err
+	return rest.Do(ctx, r, rest.Unexpected)
 }
 
 // ListUsers lists users (page counters)
@@ -58,17 +40,7 @@ func (c *Client) ListUsers(ctx context.Context, args ListUsersArgs) (ListUsersRe
 	r.Query("page", args.Page)
 	r.Query("per_page", args.PerPage)
 	var out ListUsersResult
-	resp, err := r.Send(ctx)
-	if err != nil {
-		return out, err
-	}
-	switch {
-	case resp.Is("200"):
-		err = rest.DecodeChecked(resp, &out, decodeListUsersResult)
-	case resp.Success():
-	default:
-		err = resp.Unexpected()
-	}
+	err := rest.Receive(ctx, r, "200", &out, decodeListUsersResult, rest.Unexpected)
 	return out, err
 }
 
@@ -96,17 +68,7 @@ func (c *Client) ListLogs(ctx context.Context, args ListLogsArgs) (ListLogsResul
 	r.Query("offset", args.Offset)
 	r.Query("limit", args.Limit)
 	var out ListLogsResult
-	resp, err := r.Send(ctx)
-	if err != nil {
-		return out, err
-	}
-	switch {
-	case resp.Is("200"):
-		err = rest.DecodeChecked(resp, &out, decodeListLogsResult)
-	case resp.Success():
-	default:
-		err = resp.Unexpected()
-	}
+	err := rest.Receive(ctx, r, "200", &out, decodeListLogsResult, rest.Unexpected)
 	return out, err
 }
 

@@ -18,17 +18,7 @@ func (c *Client) ListBooks(ctx context.Context, args ListBooksArgs) (ListBooksRe
 	r.Query("pageToken", args.PageToken)
 	r.Query("pageSize", args.PageSize)
 	var out ListBooksResult
-	resp, err := r.Send(ctx)
-	if err != nil {
-		return out, err
-	}
-	switch {
-	case resp.Is("200"):
-		err = rest.DecodeChecked(resp, &out, decodeListBooksResult)
-	case resp.Success():
-	default:
-		err = resp.Unexpected()
-	}
+	err := rest.Receive(ctx, r, "200", &out, decodeListBooksResult, rest.Unexpected)
 	return out, err
 }
 
@@ -53,17 +43,7 @@ func (c *Client) ListWidgets(ctx context.Context, args ListWidgetsArgs) (ListWid
 	r := c.rc.NewRequest("GET", "/widgets")
 	r.Query("after", args.After)
 	var out ListWidgetsResult
-	resp, err := r.Send(ctx)
-	if err != nil {
-		return out, err
-	}
-	switch {
-	case resp.Is("200"):
-		err = rest.DecodeChecked(resp, &out, decodeListWidgetsResult)
-	case resp.Success():
-	default:
-		err = resp.Unexpected()
-	}
+	err := rest.Receive(ctx, r, "200", &out, decodeListWidgetsResult, rest.Unexpected)
 	return out, err
 }
 
@@ -93,17 +73,7 @@ func (c *Client) ListGadgets(ctx context.Context, args ListGadgetsArgs) (ListGad
 	r := c.rc.NewRequest("GET", "/gadgets")
 	r.Query("since", args.Since)
 	var out ListGadgetsResult
-	resp, err := r.Send(ctx)
-	if err != nil {
-		return out, err
-	}
-	switch {
-	case resp.Is("200"):
-		err = rest.DecodeChecked(resp, &out, decodeListGadgetsResult)
-	case resp.Success():
-	default:
-		err = resp.Unexpected()
-	}
+	err := rest.Receive(ctx, r, "200", &out, decodeListGadgetsResult, rest.Unexpected)
 	return out, err
 }
 
@@ -133,17 +103,7 @@ func (c *Client) ListTickets(ctx context.Context, args ListTicketsArgs) (ListTic
 	r := c.rc.NewRequest("GET", "/tickets")
 	r.Query("p", args.P)
 	var out ListTicketsResult
-	resp, err := r.Send(ctx)
-	if err != nil {
-		return out, err
-	}
-	switch {
-	case resp.Is("200"):
-		err = rest.DecodeChecked(resp, &out, decodeListTicketsResult)
-	case resp.Success():
-	default:
-		err = resp.Unexpected()
-	}
+	err := rest.Receive(ctx, r, "200", &out, decodeListTicketsResult, rest.Unexpected)
 	return out, err
 }
 

@@ -17,17 +17,7 @@ func (c *Client) ListOrders(ctx context.Context, args ListOrdersArgs) (ListOrder
 	r := c.rc.NewRequest("GET", "/orders")
 	r.Query("from", args.From)
 	var out ListOrdersResult
-	resp, err := r.Send(ctx)
-	if err != nil {
-		return out, err
-	}
-	switch {
-	case resp.Is("200"):
-		err = rest.DecodeChecked(resp, &out, decodeListOrdersResult)
-	case resp.Success():
-	default:
-		err = resp.Unexpected()
-	}
+	err := rest.Receive(ctx, r, "200", &out, decodeListOrdersResult, rest.Unexpected)
 	return out, err
 }
 
@@ -53,17 +43,7 @@ func (c *Client) ListInvoices(ctx context.Context, args ListInvoicesArgs) (ListI
 	r.Query("start", args.Start)
 	r.Query("size", args.Size)
 	var out ListInvoicesResult
-	resp, err := r.Send(ctx)
-	if err != nil {
-		return out, err
-	}
-	switch {
-	case resp.Is("200"):
-		err = rest.DecodeChecked(resp, &out, decodeListInvoicesResult)
-	case resp.Success():
-	default:
-		err = resp.Unexpected()
-	}
+	err := rest.Receive(ctx, r, "200", &out, decodeListInvoicesResult, rest.Unexpected)
 	return out, err
 }
 
@@ -89,17 +69,7 @@ func (c *Client) ListInvoicesAll(ctx context.Context, args ListInvoicesArgs) ite
 func (c *Client) ListVaults(ctx context.Context, args ListVaultsArgs) (ListVaultsResult, error) {
 	r := c.rc.NewRequest("GET", "/vaults")
 	var out ListVaultsResult
-	resp, err := r.Send(ctx)
-	if err != nil {
-		return out, err
-	}
-	switch {
-	case resp.Is("200"):
-		err = rest.DecodeChecked(resp, &out, decodeListVaultsResult)
-	case resp.Success():
-	default:
-		err = resp.Unexpected()
-	}
+	err := rest.Receive(ctx, r, "200", &out, decodeListVaultsResult, rest.Unexpected)
 	return out, err
 }
 
@@ -119,16 +89,6 @@ func (c *Client) ListVaultsAll(ctx context.Context, args ListVaultsArgs) iter.Se
 func (c *Client) ListRegions(ctx context.Context) (ListRegionsResult, error) {
 	r := c.rc.NewRequest("GET", "/regions")
 	var out ListRegionsResult
-	resp, err := r.Send(ctx)
-	if err != nil {
-		return out, err
-	}
-	switch {
-	case resp.Is("200"):
-		err = rest.DecodeChecked(resp, &out, decodeListRegionsResult)
-	case resp.Success():
-	default:
-		err = resp.Unexpected()
-	}
+	err := rest.Receive(ctx, r, "200", &out, decodeListRegionsResult, rest.Unexpected)
 	return out, err
 }

@@ -18,17 +18,7 @@ func (c *Client) ListMixed(ctx context.Context, args ListMixedArgs) (ListMixedRe
 	r.Query("cursor", args.Cursor)
 	r.Query("page", args.Page)
 	var out ListMixedResult
-	resp, err := r.Send(ctx)
-	if err != nil {
-		return out, err
-	}
-	switch {
-	case resp.Is("200"):
-		err = rest.DecodeChecked(resp, &out, decodeListMixedResult)
-	case resp.Success():
-	default:
-		err = resp.Unexpected()
-	}
+	err := rest.Receive(ctx, r, "200", &out, decodeListMixedResult, rest.Unexpected)
 	return out, err
 }
 
@@ -39,17 +29,7 @@ func (c *Client) ListPairs(ctx context.Context, args ListPairsArgs) (ListPairsRe
 	r := c.rc.NewRequest("GET", "/pairs")
 	r.Query("page", args.Page)
 	var out ListPairsResult
-	resp, err := r.Send(ctx)
-	if err != nil {
-		return out, err
-	}
-	switch {
-	case resp.Is("200"):
-		err = rest.DecodeChecked(resp, &out, decodeListPairsResult)
-	case resp.Success():
-	default:
-		err = resp.Unexpected()
-	}
+	err := rest.Receive(ctx, r, "200", &out, decodeListPairsResult, rest.Unexpected)
 	return out, err
 }
 
@@ -59,25 +39,15 @@ func (c *Client) ListPairs(ctx context.Context, args ListPairsArgs) (ListPairsRe
 func (c *Client) ListThings(ctx context.Context) ([]string, error) {
 	r := c.rc.NewRequest("GET", "/things")
 	var out []string
-	resp, err := r.Send(ctx)
-	if err != nil {
-		return out, err
-	}
-	switch {
-	case resp.Is("200"):
-		err = rest.DecodeChecked(resp, &out, func(d *runtime.Decoder, x *[]string) {
-			if d.Array() {
-				*x = []string{}
-				for d.NextItem() {
-					var e1 string
-					e1, _ = d.String()
-					*x = append(*x, e1)
-				}
+	err := rest.Receive(ctx, r, "200", &out, func(d *runtime.Decoder, x *[]string) {
+		if d.Array() {
+			*x = []string{}
+			for d.NextItem() {
+				var e1 string
+				e1, _ = d.String()
+				*x = append(*x, e1)
 			}
-		})
-	case resp.Success():
-	default:
-		err = resp.Unexpected()
-	}
+		}
+	}, rest.Unexpected)
 	return out, err
 }

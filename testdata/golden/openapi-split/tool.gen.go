@@ -66,12 +66,7 @@ func (t *Tool) gatherListIssues(ctx context.Context, args ListIssuesArgs) ([]Iss
 		last = out
 		return rest.Page[Issue]{Items: out}, err
 	}
-	items, err := rest.Gather(rest.Links(ctx, fetch), rest.Limit(args.MaxItems, 100))
-	if err != nil {
-		return last, err
-	}
-	last = items
-	return last, nil
+	return rest.GatherInto(&last, rest.Links(ctx, fetch), rest.Limit(args.MaxItems, 100), func(items []Issue) { last = items })
 }
 
 // gatherListEvents serves listEvents: it gathers at most max_items (default 100) items of its pages into the last page's result.
@@ -86,12 +81,7 @@ func (t *Tool) gatherListEvents(ctx context.Context, args ListEventsArgs) (ListE
 		last = out
 		return rest.Page[Event]{Items: out.Data, Next: rest.Text(out.NextCursor)}, err
 	}
-	items, err := rest.Gather(rest.Cursors(ctx, fetch), rest.Limit(args.MaxItems, 100))
-	if err != nil {
-		return last, err
-	}
-	last.Data = items
-	return last, nil
+	return rest.GatherInto(&last, rest.Cursors(ctx, fetch), rest.Limit(args.MaxItems, 100), func(items []Event) { last.Data = items })
 }
 
 // gatherListCharges serves listCharges: it gathers at most max_items (default 100) items of its pages into the last page's result.
@@ -112,12 +102,7 @@ func (t *Tool) gatherListCharges(ctx context.Context, args ListChargesArgs) (Lis
 		p.HasMore = rest.Bool(out.HasMore)
 		return p, err
 	}
-	items, err := rest.Gather(rest.Cursors(ctx, fetch), rest.Limit(args.MaxItems, 100))
-	if err != nil {
-		return last, err
-	}
-	last.Data = items
-	return last, nil
+	return rest.GatherInto(&last, rest.Cursors(ctx, fetch), rest.Limit(args.MaxItems, 100), func(items []Charge) { last.Data = items })
 }
 
 // Call implements runtime.Tool.

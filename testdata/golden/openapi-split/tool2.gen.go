@@ -44,12 +44,7 @@ func (t *Tool) gatherListUsers(ctx context.Context, args ListUsersArgs) (ListUse
 		last = out
 		return rest.Page[User]{Items: out.Users}, err
 	}
-	items, err := rest.Gather(rest.PageNumbers(ctx, first, fetch), rest.Limit(args.MaxItems, 100))
-	if err != nil {
-		return last, err
-	}
-	last.Users = items
-	return last, nil
+	return rest.GatherInto(&last, rest.PageNumbers(ctx, first, fetch), rest.Limit(args.MaxItems, 100), func(items []User) { last.Users = items })
 }
 
 // gatherListLogs serves listLogs: it gathers at most max_items (default 100) items of its pages into the last page's result.
@@ -66,12 +61,7 @@ func (t *Tool) gatherListLogs(ctx context.Context, args ListLogsArgs) (ListLogsR
 		last = out
 		return rest.Page[string]{Items: out.Items}, err
 	}
-	items, err := rest.Gather(rest.Offsets(ctx, first, fetch), rest.Limit(args.MaxItems, 100))
-	if err != nil {
-		return last, err
-	}
-	last.Items = items
-	return last, nil
+	return rest.GatherInto(&last, rest.Offsets(ctx, first, fetch), rest.Limit(args.MaxItems, 100), func(items []string) { last.Items = items })
 }
 
 // call2 calls the function name of tool2.gen.go, or passes it on.

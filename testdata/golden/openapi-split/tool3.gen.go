@@ -35,12 +35,7 @@ func (t *Tool) gatherListBooks(ctx context.Context, args ListBooksArgs) (ListBoo
 		last = out
 		return rest.Page[Book]{Items: out.Books, Next: rest.Text(out.NextPageToken)}, err
 	}
-	items, err := rest.Gather(rest.Cursors(ctx, fetch), rest.Limit(args.MaxItems, 100))
-	if err != nil {
-		return last, err
-	}
-	last.Books = items
-	return last, nil
+	return rest.GatherInto(&last, rest.Cursors(ctx, fetch), rest.Limit(args.MaxItems, 100), func(items []Book) { last.Books = items })
 }
 
 // gatherListWidgets serves listWidgets: it gathers at most max_items (default 100) items of its pages into the last page's result.
@@ -60,12 +55,7 @@ func (t *Tool) gatherListWidgets(ctx context.Context, args ListWidgetsArgs) (Lis
 		}
 		return p, err
 	}
-	items, err := rest.Gather(rest.Cursors(ctx, fetch), rest.Limit(args.MaxItems, 100))
-	if err != nil {
-		return last, err
-	}
-	last.Items = items
-	return last, nil
+	return rest.GatherInto(&last, rest.Cursors(ctx, fetch), rest.Limit(args.MaxItems, 100), func(items []Widget) { last.Items = items })
 }
 
 // gatherListGadgets serves listGadgets: it gathers at most max_items (default 100) items of its pages into the last page's result.
@@ -85,12 +75,7 @@ func (t *Tool) gatherListGadgets(ctx context.Context, args ListGadgetsArgs) (Lis
 		}
 		return p, err
 	}
-	items, err := rest.Gather(rest.Cursors(ctx, fetch), rest.Limit(args.MaxItems, 100))
-	if err != nil {
-		return last, err
-	}
-	last.Data = items
-	return last, nil
+	return rest.GatherInto(&last, rest.Cursors(ctx, fetch), rest.Limit(args.MaxItems, 100), func(items []Widget) { last.Data = items })
 }
 
 // gatherListTickets serves listTickets: it gathers at most max_items (default 100) items of its pages into the last page's result.
@@ -107,12 +92,7 @@ func (t *Tool) gatherListTickets(ctx context.Context, args ListTicketsArgs) (Lis
 		last = out
 		return rest.Page[string]{Items: out.Results}, err
 	}
-	items, err := rest.Gather(rest.PageNumbers(ctx, first, fetch), rest.Limit(args.MaxItems, 100))
-	if err != nil {
-		return last, err
-	}
-	last.Results = items
-	return last, nil
+	return rest.GatherInto(&last, rest.PageNumbers(ctx, first, fetch), rest.Limit(args.MaxItems, 100), func(items []string) { last.Results = items })
 }
 
 // call3 calls the function name of tool3.gen.go, or passes it on.

@@ -35,12 +35,7 @@ func (t *Tool) gatherListOrders(ctx context.Context, args ListOrdersArgs) (ListO
 		last = out
 		return rest.Page[string]{Items: out.Orders, Next: rest.Text(out.Next)}, err
 	}
-	items, err := rest.Gather(rest.Cursors(ctx, fetch), rest.Limit(args.MaxItems, 100))
-	if err != nil {
-		return last, err
-	}
-	last.Orders = items
-	return last, nil
+	return rest.GatherInto(&last, rest.Cursors(ctx, fetch), rest.Limit(args.MaxItems, 100), func(items []string) { last.Orders = items })
 }
 
 // gatherListInvoices serves listInvoices: it gathers at most max_items (default 100) items of its pages into the last page's result.
@@ -57,12 +52,7 @@ func (t *Tool) gatherListInvoices(ctx context.Context, args ListInvoicesArgs) (L
 		last = out
 		return rest.Page[string]{Items: out.Invoices, HasMore: rest.Bool(out.More)}, err
 	}
-	items, err := rest.Gather(rest.Offsets(ctx, first, fetch), rest.Limit(args.MaxItems, 100))
-	if err != nil {
-		return last, err
-	}
-	last.Invoices = items
-	return last, nil
+	return rest.GatherInto(&last, rest.Offsets(ctx, first, fetch), rest.Limit(args.MaxItems, 100), func(items []string) { last.Invoices = items })
 }
 
 // gatherListVaults serves listVaults: it gathers at most max_items (default 100) items of its pages into the last page's result.
@@ -73,12 +63,7 @@ func (t *Tool) gatherListVaults(ctx context.Context, args ListVaultsArgs) (ListV
 		last = out
 		return rest.Page[string]{Items: out.Value, Next: rest.Text(out.NextLink)}, err
 	}
-	items, err := rest.Gather(rest.Links(ctx, fetch), rest.Limit(args.MaxItems, 100))
-	if err != nil {
-		return last, err
-	}
-	last.Value = items
-	return last, nil
+	return rest.GatherInto(&last, rest.Links(ctx, fetch), rest.Limit(args.MaxItems, 100), func(items []string) { last.Value = items })
 }
 
 func (t *Tool) callListRegions(ctx context.Context, _ json.RawMessage) (json.RawMessage, error) {

@@ -253,16 +253,6 @@ func (c *Client) Watch(ctx context.Context, emit func(string) error) error {
 func (c *Client) GetStatus(ctx context.Context) (GetStatusResult, error) {
 	r := c.rc.NewRequest("GET", "/status")
 	var out GetStatusResult
-	resp, err := r.Send(ctx)
-	if err != nil {
-		return out, err
-	}
-	switch {
-	case resp.Is("200"):
-		err = rest.DecodeChecked(resp, &out, decodeGetStatusResult)
-	case resp.Success():
-	default:
-		err = resp.Unexpected()
-	}
+	err := rest.Receive(ctx, r, "200", &out, decodeGetStatusResult, rest.Unexpected)
 	return out, err
 }

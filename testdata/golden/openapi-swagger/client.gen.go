@@ -131,19 +131,9 @@ func (c *Client) FindOrders(ctx context.Context, args FindOrdersArgs) ([]Order, 
 	r.Query("limit", args.Limit)
 	r.Security("key")
 	var out []Order
-	resp, err := r.Send(ctx)
-	if err != nil {
-		return out, err
-	}
-	switch {
-	case resp.Is("200"):
-		err = rest.DecodeChecked(resp, &out, func(d *runtime.Decoder, x *[]Order) {
-			runtime.Slice(d, x, decodeOrder)
-		})
-	case resp.Success():
-	default:
-		err = rest.ErrorFor[Problem](resp, "400")
-	}
+	err := rest.Receive(ctx, r, "200", &out, func(d *runtime.Decoder, x *[]Order) {
+		runtime.Slice(d, x, decodeOrder)
+	}, rest.APIErrors[Problem]("400"))
 	return out, err
 }
 
@@ -166,17 +156,7 @@ func (c *Client) PlaceOrder(ctx context.Context, args PlaceOrderArgs) (Order, er
 	r.Security("basic")
 	r.Security("oauth")
 	var out Order
-	resp, err := r.Send(ctx)
-	if err != nil {
-		return out, err
-	}
-	switch {
-	case resp.Is("201"):
-		err = rest.DecodeChecked(resp, &out, decodeOrder)
-	case resp.Success():
-	default:
-		err = resp.Unexpected()
-	}
+	err := rest.Receive(ctx, r, "201", &out, decodeOrder, rest.Unexpected)
 	return out, err
 }
 
@@ -190,16 +170,7 @@ func (c *Client) AddNote(ctx context.Context, args AddNoteArgs) error {
 	}
 	r.FormFields(false)
 	r.Security("key")
-	resp, err := r.Send(ctx)
-	if err != nil {
-		return err
-	}
-	switch {
-	case resp.Success():
-	default:
-		err = resp.Unexpected()
-	}
-	return err
+	return rest.Do(ctx, r, rest.Unexpected)
 }
 
 // UploadReceipt calls uploadReceipt: POST /orders/{orderId}/receipt
@@ -212,14 +183,5 @@ func (c *Client) UploadReceipt(ctx context.Context, args UploadReceiptArgs) erro
 	r.PartFile("file", args.File, "")
 	r.Parts(false)
 	r.Security("key")
-	resp, err := r.Send(ctx)
-	if err != nil {
-		return err
-	}
-	switch {
-	case resp.Success():
-	default:
-		err = resp.Unexpected()
-	}
-	return err
+	return rest.Do(ctx, r, rest.Unexpected)
 }

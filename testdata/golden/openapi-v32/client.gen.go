@@ -100,17 +100,7 @@ func (c *Client) QueryItems(ctx context.Context, args QueryItemsArgs) (ItemList,
 	}
 	r.ObjectBody(true)
 	var out ItemList
-	resp, err := r.Send(ctx)
-	if err != nil {
-		return out, err
-	}
-	switch {
-	case resp.Is("200"):
-		err = rest.DecodeChecked(resp, &out, decodeItemList)
-	case resp.Success():
-	default:
-		err = resp.Unexpected()
-	}
+	err := rest.Receive(ctx, r, "200", &out, decodeItemList, rest.Unexpected)
 	return out, err
 }
 
@@ -123,17 +113,7 @@ func (c *Client) ListItems(ctx context.Context, args ListItemsArgs) (ItemList, e
 		r.QueryString(args.Filter)
 	}
 	var out ItemList
-	resp, err := r.Send(ctx)
-	if err != nil {
-		return out, err
-	}
-	switch {
-	case resp.Is("200"):
-		err = rest.DecodeChecked(resp, &out, decodeItemList)
-	case resp.Success():
-	default:
-		err = resp.Unexpected()
-	}
+	err := rest.Receive(ctx, r, "200", &out, decodeItemList, rest.Unexpected)
 	return out, err
 }
 
@@ -145,17 +125,7 @@ func (c *Client) CreateItem(ctx context.Context, args CreateItemArgs) (Item, err
 	sendItem(r, &args.Item)
 	r.ObjectBody(true)
 	var out Item
-	resp, err := r.Send(ctx)
-	if err != nil {
-		return out, err
-	}
-	switch {
-	case resp.Is("201"):
-		err = rest.DecodeChecked(resp, &out, decodeItem)
-	case resp.Success():
-	default:
-		err = resp.Unexpected()
-	}
+	err := rest.Receive(ctx, r, "201", &out, decodeItem, rest.Unexpected)
 	return out, err
 }
 
@@ -166,16 +136,7 @@ func (c *Client) LinkItem(ctx context.Context, args LinkItemArgs) error {
 	r := c.rc.NewRequest("LINK", "/items/{id}")
 	r.Path("id", args.ID)
 	r.Header("Link", args.Link)
-	resp, err := r.Send(ctx)
-	if err != nil {
-		return err
-	}
-	switch {
-	case resp.Success():
-	default:
-		err = resp.Unexpected()
-	}
-	return err
+	return rest.Do(ctx, r, rest.Unexpected)
 }
 
 // PurgeItem calls purgeItem: Purges an item from the caches.
@@ -189,17 +150,7 @@ func (c *Client) PurgeItem(ctx context.Context, args PurgeItemArgs) (Item, error
 	}
 	r.ObjectBody(false)
 	var out Item
-	resp, err := r.Send(ctx)
-	if err != nil {
-		return out, err
-	}
-	switch {
-	case resp.Is("202"):
-		err = rest.DecodeChecked(resp, &out, decodeItem)
-	case resp.Success():
-	default:
-		err = resp.Unexpected()
-	}
+	err := rest.Receive(ctx, r, "202", &out, decodeItem, rest.Unexpected)
 	return out, err
 }
 
@@ -210,16 +161,6 @@ func (c *Client) RawSearch(ctx context.Context, args RawSearchArgs) (ItemList, e
 	r := c.rc.NewRequest("GET", "/raw")
 	r.QueryString(rest.JSONContent(args.Q))
 	var out ItemList
-	resp, err := r.Send(ctx)
-	if err != nil {
-		return out, err
-	}
-	switch {
-	case resp.Is("200"):
-		err = rest.DecodeChecked(resp, &out, decodeItemList)
-	case resp.Success():
-	default:
-		err = resp.Unexpected()
-	}
+	err := rest.Receive(ctx, r, "200", &out, decodeItemList, rest.Unexpected)
 	return out, err
 }

@@ -93,18 +93,8 @@ var _ Service = (*Client)(nil)
 func (c *Client) ListPets(ctx context.Context) ([]Pet, error) {
 	r := c.rc.NewRequest("GET", "/pets")
 	var out []Pet
-	resp, err := r.Send(ctx)
-	if err != nil {
-		return out, err
-	}
-	switch {
-	case resp.Is("200"):
-		err = rest.DecodeChecked(resp, &out, func(d *runtime.Decoder, x *[]Pet) {
-			runtime.Slice(d, x, decodePet)
-		})
-	case resp.Success():
-	default:
-		err = resp.Unexpected()
-	}
+	err := rest.Receive(ctx, r, "200", &out, func(d *runtime.Decoder, x *[]Pet) {
+		runtime.Slice(d, x, decodePet)
+	}, rest.Unexpected)
 	return out, err
 }

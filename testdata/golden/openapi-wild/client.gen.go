@@ -95,19 +95,9 @@ func (c *Client) AnswerQuery(ctx context.Context, args AnswerQueryArgs) ([]Resul
 	r.BodyField("results", args.Results)
 	r.ObjectBody(true)
 	var out []Result
-	resp, err := r.Send(ctx)
-	if err != nil {
-		return out, err
-	}
-	switch {
-	case resp.Is("200"):
-		err = rest.DecodeChecked(resp, &out, func(d *runtime.Decoder, x *[]Result) {
-			runtime.Slice(d, x, decodeResult)
-		})
-	case resp.Success():
-	default:
-		err = resp.Unexpected()
-	}
+	err := rest.Receive(ctx, r, "200", &out, func(d *runtime.Decoder, x *[]Result) {
+		runtime.Slice(d, x, decodeResult)
+	}, rest.Unexpected)
 	return out, err
 }
 
@@ -117,19 +107,9 @@ func (c *Client) SetErrors(ctx context.Context, args SetErrorsArgs) ([]PassportE
 	r.BodyField("errors", args.Errors)
 	r.ObjectBody(true)
 	var out []PassportError
-	resp, err := r.Send(ctx)
-	if err != nil {
-		return out, err
-	}
-	switch {
-	case resp.Is("200"):
-		err = rest.DecodeChecked(resp, &out, func(d *runtime.Decoder, x *[]PassportError) {
-			runtime.Slice(d, x, decodePassportError)
-		})
-	case resp.Success():
-	default:
-		err = resp.Unexpected()
-	}
+	err := rest.Receive(ctx, r, "200", &out, func(d *runtime.Decoder, x *[]PassportError) {
+		runtime.Slice(d, x, decodePassportError)
+	}, rest.Unexpected)
 	return out, err
 }
 
@@ -139,16 +119,6 @@ func (c *Client) AddPlace(ctx context.Context, args AddPlaceArgs) (Place, error)
 	sendPlace(r, &args.Place)
 	r.ObjectBody(true)
 	var out Place
-	resp, err := r.Send(ctx)
-	if err != nil {
-		return out, err
-	}
-	switch {
-	case resp.Is("200"):
-		err = rest.DecodeChecked(resp, &out, decodePlace)
-	case resp.Success():
-	default:
-		err = resp.Unexpected()
-	}
+	err := rest.Receive(ctx, r, "200", &out, decodePlace, rest.Unexpected)
 	return out, err
 }
