@@ -115,39 +115,63 @@ func methodResults(fn *model.Function) jen.Code {
 
 // receiveCall returns the end of a client method whose response cases
 // (cases, then fail) runtime/rest does in one call, or nil when they are
-// not of its shape. With a result: a case that decodes the JSON body into
-// out, then, unless it takes every 2xx, one that takes any other 2xx and
-// does nothing:
+// not of its shape: with a result, first a case that decodes the JSON body
+// into out; then cases of API errors, none for a 2xx, and, unless the first
+// case takes every 2xx, one that takes any other 2xx and does nothing:
 //
 //	err := rest.Receive(ctx, r, "200", &out, decodePet, rest.APIErrors[Error]("4XX", "5XX"))
 //	return out, err
 //
-// With no result (and no response headers), the one case doing nothing for
-// any 2xx:
+// With no result (and no response headers), the same but the first case:
 //
-//	return rest.Do(ctx, r, rest.Unexpected)
+//	return rest.Do(ctx, r, rest.APIErrors[NotFound]("404"), rest.APIErrors[Error]("default"))
+//
+// Receive and Do take a 2xx before the API errors: an API error case for
+// a 2xx keeps the switch.
 func receiveCall(fn *model.Function, cases []statusCase, fail failure) []jen.Code {
 	if fn.HTTP.Headers != nil {
 		return nil
 	}
-	anyOther := func(c statusCase) bool { return c.status == "2XX" && c.action == actNothing }
-	if fn.Result == nil {
-		if len(cases) != 1 || !anyOther(cases[0]) {
+	args := []jen.Code{jen.Id("ctx"), jen.Id("r")}
+	other := false // a case takes every 2xx the first does not
+	if fn.Result != nil {
+		if len(cases) == 0 || cases[0].decoder == nil {
 			return nil
 		}
-		return []jen.Code{jen.Return(restQ("Do").Call(jen.Id("ctx"), jen.Id("r"), fail.helper()))}
+		args = append(args, jen.Lit(cases[0].status), jen.Op("&").Id("out"), cases[0].decoder)
+		other = statusCovers(cases[0].status, "2XX")
+		cases = cases[1:]
 	}
-	switch {
-	case len(cases) == 0 || cases[0].decoder == nil:
+	var fails []failure
+	for i, c := range cases {
+		switch {
+		case c.status == "2XX" && c.action == actNothing && !other:
+			other = true
+		case c.errType != nil && !statusesOverlap(c.status, "2XX"):
+			if i > 0 && c.same != "" && c.same == cases[i-1].same {
+				// an API error of the same type as the case before
+				fails[len(fails)-1].statuses = append(fails[len(fails)-1].statuses, c.status)
+				continue
+			}
+			fails = append(fails, failure{c.errType, []string{c.status}})
+		default:
+			return nil
+		}
+	}
+	if !other {
 		return nil
-	case len(cases) == 1 && statusCovers(cases[0].status, "2XX"):
-	case len(cases) == 2 && anyOther(cases[1]):
-	default:
-		return nil
+	}
+	if fail.typ != nil {
+		fails = append(fails, fail)
+	}
+	for _, f := range fails {
+		args = append(args, f.helper())
+	}
+	if fn.Result == nil {
+		return []jen.Code{jen.Return(restQ("Do").Call(args...))}
 	}
 	return []jen.Code{
-		// err := rest.Receive(ctx, r, "200", &out, decodePet, rest.Unexpected)
-		jen.Err().Op(":=").Add(restQ("Receive")).Call(jen.Id("ctx"), jen.Id("r"), jen.Lit(cases[0].status), jen.Op("&").Id("out"), cases[0].decoder, fail.helper()),
+		jen.Err().Op(":=").Add(restQ("Receive")).Call(args...),
 		jen.Return(jen.Id("out"), jen.Err()),
 	}
 }
@@ -179,14 +203,11 @@ func (f failure) switchDefault() jen.Code {
 	return jen.Default().Block(jen.Err().Op("=").Add(restQ("ErrorFor")).Types(f.typ).Call(args...))
 }
 
-// helper renders the rest.Failure of rest.Receive and rest.Do:
-// rest.Unexpected, rest.APIErrors[Error]("4XX", "5XX"), or
+// helper renders the rest.Failure of rest.Receive and rest.Do for an API
+// error (typ not nil): rest.APIErrors[Error]("4XX", "5XX"), or
 // rest.APIErrors[Error]("default") for a documented default response.
 func (f failure) helper() jen.Code {
-	switch {
-	case f.typ == nil:
-		return restQ("Unexpected")
-	case len(f.statuses) == 0:
+	if len(f.statuses) == 0 {
 		return restQ("APIErrors").Types(f.typ).Call(jen.Lit("default"))
 	}
 	var args []jen.Code
@@ -217,7 +238,7 @@ func responseCases(fn *model.Function, out *jen.Statement) ([]statusCase, failur
 	defaultAction := actUnexpected
 	for _, r := range fn.HTTP.Responses {
 		var stmts []jen.Code
-		var decoder jen.Code
+		var decoder, errType jen.Code
 		action, same := actOwn, ""
 		switch {
 		case r.Success && r.Type != nil && fn.Result != nil && r.Type == fn.Result:
@@ -234,7 +255,8 @@ func responseCases(fn *model.Function, out *jen.Statement) ([]statusCase, failur
 		case r.Success:
 			action, same = actNothing, "nothing"
 		case r.Type != nil && r.Media == model.MediaJSON:
-			stmts = append(stmts, jen.Err().Op("=").Add(restQ("NewAPIError")).Types(goType(r.Type)).Call(jen.Id("resp")))
+			errType = goType(r.Type)
+			stmts = append(stmts, jen.Err().Op("=").Add(restQ("NewAPIError")).Types(errType).Call(jen.Id("resp")))
 			if r.Type.Kind == model.RefNamed {
 				same = "error " + r.Type.Named.Name
 			}
@@ -248,15 +270,15 @@ func responseCases(fn *model.Function, out *jen.Statement) ([]statusCase, failur
 		if r.Status == "default" {
 			if r.Success {
 				// The default response is the success response: any 2xx.
-				cases = append(cases, statusCase{"2XX", action, jen.Id("resp").Dot("Success").Call(), stmts, same, decoder})
+				cases = append(cases, statusCase{"2XX", action, jen.Id("resp").Dot("Success").Call(), stmts, same, decoder, errType})
 				continue
 			}
 			hasDefault, defaultAction = true, action
 			continue
 		}
-		cases = append(cases, statusCase{r.Status, action, jen.Id("resp").Dot("Is").Call(jen.Lit(r.Status)), stmts, same, decoder})
+		cases = append(cases, statusCase{r.Status, action, jen.Id("resp").Dot("Is").Call(jen.Lit(r.Status)), stmts, same, decoder, errType})
 	}
-	cases = append(cases, statusCase{"2XX", actNothing, jen.Id("resp").Dot("Success").Call(), nil, "nothing", nil})
+	cases = append(cases, statusCase{"2XX", actNothing, jen.Id("resp").Dot("Success").Call(), nil, "nothing", nil, nil})
 	kept := dropDead(keepCases(cases, defaultAction))
 	if !hasDefault {
 		return foldErrors(kept)
@@ -345,6 +367,8 @@ type statusCase struct {
 	// the decoder rest.DecodeChecked takes (decodePet), or nil (the
 	// identifier) when resp.Decode decodes it; else nil.
 	decoder jen.Code
+	// errType is, for the case of an API error, the type of its body.
+	errType jen.Code
 }
 
 // dropDead drops the cases an earlier case takes every status of (a

@@ -61,13 +61,13 @@ func TestMergeCases(t *testing.T) {
 	}
 	decode := []jen.Code{jen.Err().Op("=").Id("decode").Call()}
 	cases := []statusCase{
-		{"200", actOwn, is("200"), decode, "", nil},
-		{"201", actOwn, is("201"), decode, "", nil}, // a body of its own: never merged
-		{"400", actOwn, is("400"), apiErr("E"), "error E", nil},
-		{"4XX", actOwn, is("4XX"), apiErr("E"), "error E", nil},
-		{"503", actOwn, is("503"), apiErr("F"), "error F", nil},
-		{"5XX", actOwn, is("5XX"), apiErr("E"), "error E", nil}, // not adjacent to the 4XX
-		{"2XX", actNothing, jen.Id("resp").Dot("Success").Call(), nil, "nothing", nil},
+		{"200", actOwn, is("200"), decode, "", nil, nil},
+		{"201", actOwn, is("201"), decode, "", nil, nil}, // a body of its own: never merged
+		{"400", actOwn, is("400"), apiErr("E"), "error E", nil, nil},
+		{"4XX", actOwn, is("4XX"), apiErr("E"), "error E", nil, nil},
+		{"503", actOwn, is("503"), apiErr("F"), "error F", nil, nil},
+		{"5XX", actOwn, is("5XX"), apiErr("E"), "error E", nil, nil}, // not adjacent to the 4XX
+		{"2XX", actNothing, jen.Id("resp").Dot("Success").Call(), nil, "nothing", nil, nil},
 	}
 	got := fmt.Sprintf("%#v", jen.Switch().Block(mergeCases(cases)...))
 	want := `switch {
@@ -114,9 +114,9 @@ func TestDropDead(t *testing.T) {
 
 func TestFoldErrors(t *testing.T) {
 	c := func(status string, action caseAction, same string) statusCase {
-		return statusCase{status, action, jen.Id("resp").Dot("Is").Call(jen.Lit(status)), []jen.Code{jen.Id("body").Call(jen.Lit(status))}, same, nil}
+		return statusCase{status, action, jen.Id("resp").Dot("Is").Call(jen.Lit(status)), []jen.Code{jen.Id("body").Call(jen.Lit(status))}, same, nil, nil}
 	}
-	success := statusCase{"2XX", actNothing, jen.Id("resp").Dot("Success").Call(), nil, "nothing", nil}
+	success := statusCase{"2XX", actNothing, jen.Id("resp").Dot("Success").Call(), nil, "nothing", nil, nil}
 	for _, tc := range []struct {
 		name  string
 		cases []statusCase

@@ -9,15 +9,15 @@ import (
 
 // The one-call forms of a generated client method. Most operations document
 // one success response with a body, any other 2xx as a success without one,
-// and an error body for their error statuses; their methods end in one call,
+// and error bodies for their error statuses; their methods end in one call,
 //
 //	var out Pet
 //	err := rest.Receive(ctx, r, "200", &out, decodePet, rest.APIErrors[Error]("4XX", "5XX"))
 //	return out, err
 //
-// or, with no result, return rest.Do(ctx, r, rest.Unexpected), which does
-// what the switch over the response's status in the methods of other
-// operations does:
+// or, with no result, return rest.Do(ctx, r, rest.APIErrors[Error]("4XX",
+// "5XX")), which does what the switch over the response's status in the
+// methods of other operations does:
 //
 //	resp, err := r.Send(ctx)
 //	if err != nil {
@@ -32,21 +32,33 @@ import (
 //	}
 //	return out, err
 
-// A Failure makes the error of a response whose status no success case of
-// a generated method takes: [Unexpected], or [APIErrors] for the statuses an
-// operation documents an error body for.
-type Failure func(*Response) error
+// A Failure is what a generated method makes of a response whose status
+// is one of the statuses an operation documents an error body for: its
+// *[APIError] (see [APIErrors]).
+type Failure struct {
+	statuses []string
+	err      func(*Response) error
+}
 
-// Unexpected is the Failure of an operation that documents no error body
-// (for the statuses left): the *[StatusError] of [Response.Unexpected].
-func Unexpected(r *Response) error { return r.Unexpected() }
-
-// APIErrors returns the Failure of an operation that documents the error
-// body E for statuses, as [Response.Is] reads them ("404", "4XX",
-// "default"): the *[APIError][E] of a response of one of them ([ErrorFor]),
-// the *[StatusError] of [Response.Unexpected] for any other status.
+// APIErrors returns the Failure of the statuses, as [Response.Is] reads them
+// ("404", "4XX", "default"), that an operation documents the error body E
+// for: a response of one of them is an *[APIError][E] ([NewAPIError]).
 func APIErrors[E any](statuses ...string) Failure {
-	return func(r *Response) error { return ErrorFor[E](r, statuses...) }
+	return Failure{statuses, NewAPIError[E]}
+}
+
+// failure is the error of a response no success case took: the error of
+// the first of fails that has its status ([ErrorFor] of each), else
+// [Response.Unexpected].
+func failure(r *Response, fails []Failure) error {
+	for _, f := range fails {
+		for _, s := range f.statuses {
+			if r.Is(s) {
+				return f.err(r)
+			}
+		}
+	}
+	return r.Unexpected()
 }
 
 // Receive sends r ([Request.Send]) and reads its response into out:
@@ -57,12 +69,14 @@ func APIErrors[E any](statuses ...string) Failure {
 //     strict; with a nil decode (a result of no checked type: any,
 //     json.RawMessage) by [Response.Decode]. An empty body leaves out alone;
 //   - any other 2xx response succeeds and leaves out alone;
-//   - any other response is the error fail makes of it.
+//   - any other response is the error of the first of fails that has its
+//     status (an *[APIError]), else the *[StatusError] of
+//     [Response.Unexpected].
 //
 // An error sending the request or reading the response is returned as Send
 // returns it, out left alone. The response's body is read whole and closed
 // by Send.
-func Receive[T any](ctx context.Context, r *Request, ok string, out *T, decode func(*runtime.Decoder, *T), fail Failure) error {
+func Receive[T any](ctx context.Context, r *Request, ok string, out *T, decode func(*runtime.Decoder, *T), fails ...Failure) error {
 	resp, err := r.Send(ctx)
 	switch {
 	case err != nil:
@@ -75,14 +89,15 @@ func Receive[T any](ctx context.Context, r *Request, ok string, out *T, decode f
 	case resp.Success():
 		return nil
 	}
-	return fail(resp)
+	return failure(resp, fails)
 }
 
 // Do sends r ([Request.Send]) for an operation whose response has no
 // result: a 2xx response succeeds (its body is not decoded), any other is
-// the error fail makes of it. An error sending the request or reading the
-// response is returned as Send returns it.
-func Do(ctx context.Context, r *Request, fail Failure) error {
+// the error of the first of fails that has its status (an *[APIError]),
+// else the *[StatusError] of [Response.Unexpected]. An error sending the
+// request or reading the response is returned as Send returns it.
+func Do(ctx context.Context, r *Request, fails ...Failure) error {
 	resp, err := r.Send(ctx)
 	switch {
 	case err != nil:
@@ -90,7 +105,7 @@ func Do(ctx context.Context, r *Request, fail Failure) error {
 	case resp.Success():
 		return nil
 	}
-	return fail(resp)
+	return failure(resp, fails)
 }
 
 // GatherInto is the end of a Tool's list function: it gathers at most max

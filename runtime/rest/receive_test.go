@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -32,34 +33,52 @@ type apiError struct {
 	Message string `json:"message"`
 }
 
+type otherError struct {
+	Code int `json:"code"`
+}
+
 // switchReceive is the switch a generated method held before Receive, for
-// the failure named fail ("unexpected", "4XX,5XX": ErrorFor of those).
-func switchReceive(ctx context.Context, r *Request, ok string, out *benchItem, decode func(*runtime.Decoder, *benchItem), fail string) error {
+// the failures of spec: "unexpected" (none), "4XX,5XX" (the default case
+// rest.ErrorFor[apiError] of those), "404;4XX,5XX" (a case of its own for
+// the apiError of 404, then the default rest.ErrorFor[otherError] of 4XX and
+// 5XX).
+func switchReceive(ctx context.Context, r *Request, ok string, out *benchItem, decode func(*runtime.Decoder, *benchItem), spec string) error {
 	resp, err := r.Send(ctx)
 	if err != nil {
 		return err
 	}
+	first, last, two := strings.Cut(spec, ";")
 	switch {
 	case resp.Is(ok) && decode == nil:
 		err = resp.Decode(out)
 	case resp.Is(ok):
 		err = DecodeChecked(resp, out, decode)
+	case two && slices.ContainsFunc(strings.Split(first, ","), resp.Is):
+		err = NewAPIError[apiError](resp)
 	case resp.Success():
 	default:
-		if fail == "unexpected" {
+		switch {
+		case spec == "unexpected":
 			err = resp.Unexpected()
-		} else {
-			err = ErrorFor[apiError](resp, strings.Split(fail, ",")...)
+		case two:
+			err = ErrorFor[otherError](resp, strings.Split(last, ",")...)
+		default:
+			err = ErrorFor[apiError](resp, strings.Split(spec, ",")...)
 		}
 	}
 	return err
 }
 
-func failure(name string) Failure {
-	if name == "unexpected" {
-		return Unexpected
+// failures are the Failures of spec (see switchReceive).
+func failures(spec string) []Failure {
+	first, last, two := strings.Cut(spec, ";")
+	switch {
+	case spec == "unexpected":
+		return nil
+	case two:
+		return []Failure{APIErrors[apiError](strings.Split(first, ",")...), APIErrors[otherError](strings.Split(last, ",")...)}
 	}
-	return APIErrors[apiError](strings.Split(name, ",")...)
+	return []Failure{APIErrors[apiError](strings.Split(spec, ",")...)}
 }
 
 // describe is what a test compares of an error: its type, text, and the
@@ -75,6 +94,10 @@ func describe(err error) string {
 		return fmt.Sprintf("runtime.Error %d %q %s", re.Code, re.Message, re.Data)
 	case errors.As(err, &ae):
 		return fmt.Sprintf("APIError %d %q %+v %v %s", ae.StatusCode, ae.Raw, ae.Body, ae.DecodeErr, ae.Operation)
+	case errors.As(err, new(*APIError[otherError])):
+		var oe *APIError[otherError]
+		errors.As(err, &oe)
+		return fmt.Sprintf("APIError[otherError] %d %q %+v %v %s", oe.StatusCode, oe.Raw, oe.Body, oe.DecodeErr, oe.Operation)
 	case errors.As(err, &se):
 		return fmt.Sprintf("StatusError %d %q %s", se.StatusCode, se.Body, se.Operation)
 	}
@@ -88,14 +111,14 @@ func describe(err error) string {
 // response.
 func TestReceiveAsSwitch(t *testing.T) {
 	srv := statusAPI(t)
-	bodies := []string{"", `{"id":"a","status":"active"}`, `{"id":"a","status":"gone"}`, `{"id":1}`, `not json`, `{"message":"m"}`}
+	bodies := []string{"", `{"id":"a","status":"active"}`, `{"id":"a","status":"gone"}`, `{"id":1}`, `not json`, `{"message":"m","code":7}`}
 	statuses := []int{200, 201, 204, 302, 304, 400, 404, 422, 500, 503}
 	n := 0
 	for _, strict := range []bool{false, true} {
 		c := NewClient(srv.URL)
 		c.StrictResponses = strict
 		for _, ok := range []string{"200", "2XX"} {
-			for _, fail := range []string{"unexpected", "4XX,5XX", "404", "default"} {
+			for _, fail := range []string{"unexpected", "4XX,5XX", "404", "default", "404;4XX,5XX", "400,404;default"} {
 				for _, withDecoder := range []bool{true, false} {
 					decode := decodeBenchItem
 					if !withDecoder {
@@ -115,7 +138,7 @@ func TestReceiveAsSwitch(t *testing.T) {
 							ctx := context.Background()
 							var want, got benchItem
 							wantErr := describe(switchReceive(ctx, req(), ok, &want, decode, fail))
-							gotErr := describe(Receive(ctx, req(), ok, &got, decode, failure(fail)))
+							gotErr := describe(Receive(ctx, req(), ok, &got, decode, failures(fail)...))
 							if gotErr != wantErr || !reflect.DeepEqual(got, want) {
 								t.Errorf("strict %v, ok %s, fail %s, decoder %v, %d %q:\n got %+v, %s\nwant %+v, %s", strict, ok, fail, withDecoder, status, body, got, gotErr, want, wantErr)
 							}
@@ -166,9 +189,9 @@ func TestReceive(t *testing.T) {
 	if !errors.As(err, &se) || se.StatusCode != 302 {
 		t.Errorf("302 (a redirect without Location): %v, want a *StatusError", err)
 	}
-	err = Receive(ctx, get(c, 500, `{"message":"no"}`), "2XX", &out, decodeBenchItem, Unexpected)
+	err = Receive(ctx, get(c, 500, `{"message":"no"}`), "2XX", &out, decodeBenchItem)
 	if !errors.As(err, &se) || se.StatusCode != 500 || string(se.Body) != `{"message":"no"}` {
-		t.Errorf("500, Unexpected: %v, want a *StatusError with the body", err)
+		t.Errorf("500, no Failure: %v, want a *StatusError with the body", err)
 	}
 	err = Receive(ctx, get(c, 200, `{"id":`), "2XX", &out, decodeBenchItem, fail)
 	var re *runtime.Error
@@ -236,8 +259,16 @@ func TestDo(t *testing.T) {
 	if err := Do(ctx, del(c, 409, `{"message":"busy"}`), fail); !errors.As(err, &se) || se.StatusCode != 409 {
 		t.Errorf("409, not one of the failure's statuses: %v, want a *StatusError", err)
 	}
-	if err := Do(ctx, del(c, 500, ``), Unexpected); !errors.As(err, &se) || se.StatusCode != 500 {
-		t.Errorf("500, Unexpected: %v, want a *StatusError", err)
+	if err := Do(ctx, del(c, 500, ``)); !errors.As(err, &se) || se.StatusCode != 500 {
+		t.Errorf("500, no Failure: %v, want a *StatusError", err)
+	}
+	two := []Failure{APIErrors[apiError]("404"), APIErrors[otherError]("4XX")}
+	var oe *APIError[otherError]
+	if err := Do(ctx, del(c, 404, `{"message":"m"}`), two...); !errors.As(err, &ae) || ae.StatusCode != 404 {
+		t.Errorf("404 with two Failures: %v, want the first's *APIError[apiError]", err)
+	}
+	if err := Do(ctx, del(c, 409, `{"code":7}`), two...); !errors.As(err, &oe) || oe.StatusCode != 409 || oe.Body.Code != 7 {
+		t.Errorf("409 with two Failures: %v, want the second's *APIError[otherError]", err)
 	}
 	if err := Do(ctx, del(c, 503, `{"message":"m"}`), APIErrors[apiError]("default")); !errors.As(err, &ae) || ae.StatusCode != 503 {
 		t.Errorf("503, a default error body: %v, want an *APIError[apiError]", err)
@@ -266,7 +297,7 @@ func TestGatherInto(t *testing.T) {
 				r.Query("cursor", cursor)
 			}
 			var out cursorPage
-			err := Receive(ctx, r, "2XX", &out, nil, Unexpected)
+			err := Receive(ctx, r, "2XX", &out, nil)
 			last = out
 			return Page[item]{Items: out.Data, Next: Text(out.NextCursor)}, err
 		}

@@ -96,12 +96,12 @@ func (c *Client) Subscribe(ctx context.Context, args SubscribeArgs) error {
 	r := c.rc.NewRequest("POST", "/subscriptions")
 	r.BodyField("url", args.URL)
 	r.ObjectBody(true)
-	return rest.Do(ctx, r, rest.Unexpected)
+	return rest.Do(ctx, r)
 }
 
 // Unsubscribe calls unsubscribe: DELETE /subscriptions/{id}
 func (c *Client) Unsubscribe(ctx context.Context, args UnsubscribeArgs) error {
 	r := c.rc.NewRequest("DELETE", "/subscriptions/{id}")
 	r.Path("id", args.ID)
-	return rest.Do(ctx, r, rest.Unexpected)
+	return rest.Do(ctx, r)
 }

@@ -97,6 +97,6 @@ func (c *Client) Check(ctx context.Context, args CheckArgs) (CheckResult, error)
 	sendCheck(r, &args.Check)
 	r.ObjectBody(true)
 	var out CheckResult
-	err := rest.Receive(ctx, r, "200", &out, decodeCheckResult, rest.Unexpected)
+	err := rest.Receive(ctx, r, "200", &out, decodeCheckResult)
 	return out, err
 }

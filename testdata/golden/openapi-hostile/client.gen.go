@@ -115,7 +115,7 @@ func (c *Client) GetPet(ctx context.Context, args GetPetArgs) (Client2, error) {
 	r.Header("id", args.IDHeader)
 	r.Query("type", args.Type)
 	var out Client2
-	err := rest.Receive(ctx, r, "200", &out, decodeClient2, rest.Unexpected)
+	err := rest.Receive(ctx, r, "200", &out, decodeClient2)
 	return out, err
 }
 
@@ -124,7 +124,7 @@ func (c *Client) GetPet2(ctx context.Context, args GetPet2Args) error {
 	r := c.rc.NewRequest("POST", "/pets/{id}")
 	r.Path("id", args.ID)
 	r.JSONBody(args.Body)
-	return rest.Do(ctx, r, rest.Unexpected)
+	return rest.Do(ctx, r)
 }
 
 // GetPet3 calls getPet: PUT /pets/{id}
@@ -133,33 +133,33 @@ func (c *Client) GetPet3(ctx context.Context, args GetPet3Args) error {
 	r.Path("id", args.ID)
 	sendCollide(r, &args.Collide)
 	r.ObjectBody(false)
-	return rest.Do(ctx, r, rest.Unexpected)
+	return rest.Do(ctx, r)
 }
 
 // GetPet4 calls GetPet: DELETE /pets/{id}
 func (c *Client) GetPet4(ctx context.Context, args GetPet4Args) error {
 	r := c.rc.NewRequest("DELETE", "/pets/{id}")
 	r.Path("id", args.ID)
-	return rest.Do(ctx, r, rest.Unexpected)
+	return rest.Do(ctx, r)
 }
 
 // PatchPetsID calls patch_pets_id: PATCH /pets/{id}
 func (c *Client) PatchPetsID(ctx context.Context, args PatchPetsIDArgs) error {
 	r := c.rc.NewRequest("PATCH", "/pets/{id}")
 	r.Path("id", args.ID)
-	return rest.Do(ctx, r, rest.Unexpected)
+	return rest.Do(ctx, r)
 }
 
 // Func calls func: GET /pets/{id}/été & more
 func (c *Client) Func(ctx context.Context, args FuncArgs) error {
 	r := c.rc.NewRequest("GET", "/pets/{id}/été & more")
 	r.Path("id", args.ID)
-	return rest.Do(ctx, r, rest.Unexpected)
+	return rest.Do(ctx, r)
 }
 
 // Été calls post_pets_id_t_more: POST /pets/{id}/été & more
 func (c *Client) Été(ctx context.Context, args ÉtéArgs) error {
 	r := c.rc.NewRequest("POST", "/pets/{id}/été & more")
 	r.Path("id", args.ID)
-	return rest.Do(ctx, r, rest.Unexpected)
+	return rest.Do(ctx, r)
 }

@@ -160,7 +160,7 @@ func (c *Client) ListEvents(ctx context.Context, args ListEventsArgs) (ListEvent
 	r.Query("cursor", args.Cursor)
 	r.Query("limit", args.Limit)
 	var out ListEventsResult
-	err := rest.Receive(ctx, r, "200", &out, decodeListEventsResult, rest.Unexpected)
+	err := rest.Receive(ctx, r, "200", &out, decodeListEventsResult)
 	return out, err
 }
 
@@ -186,7 +186,7 @@ func (c *Client) ListCharges(ctx context.Context, args ListChargesArgs) (ListCha
 	r.Query("starting_after", args.StartingAfter)
 	r.Query("limit", args.Limit)
 	var out ListChargesResult
-	err := rest.Receive(ctx, r, "200", &out, decodeListChargesResult, rest.Unexpected)
+	err := rest.Receive(ctx, r, "200", &out, decodeListChargesResult)
 	return out, err
 }
 
@@ -220,7 +220,7 @@ func (c *Client) CreateCharge(ctx context.Context, args CreateChargeArgs) (Charg
 	r.ObjectBody(true)
 	r.Idempotency("Idempotency-Key")
 	var out Charge
-	err := rest.Receive(ctx, r, "200", &out, decodeCharge, rest.Unexpected)
+	err := rest.Receive(ctx, r, "200", &out, decodeCharge)
 	return out, err
 }
 
@@ -234,7 +234,7 @@ func (c *Client) CreateRefund(ctx context.Context, args CreateRefundArgs) error 
 	}
 	r.ObjectBody(false)
 	r.Idempotency("Idempotency-Key")
-	return rest.Do(ctx, r, rest.Unexpected)
+	return rest.Do(ctx, r)
 }
 
 // CreatePayout creates a payout (Fern's x-fern-idempotent)
@@ -243,7 +243,7 @@ func (c *Client) CreateRefund(ctx context.Context, args CreateRefundArgs) error 
 func (c *Client) CreatePayout(ctx context.Context) error {
 	r := c.rc.NewRequest("POST", "/payouts")
 	r.Idempotency("X-Fern-Idempotency")
-	return rest.Do(ctx, r, rest.Unexpected)
+	return rest.Do(ctx, r)
 }
 
 // ListUsers lists users (page counters)
@@ -254,7 +254,7 @@ func (c *Client) ListUsers(ctx context.Context, args ListUsersArgs) (ListUsersRe
 	r.Query("page", args.Page)
 	r.Query("per_page", args.PerPage)
 	var out ListUsersResult
-	err := rest.Receive(ctx, r, "200", &out, decodeListUsersResult, rest.Unexpected)
+	err := rest.Receive(ctx, r, "200", &out, decodeListUsersResult)
 	return out, err
 }
 
@@ -282,7 +282,7 @@ func (c *Client) ListLogs(ctx context.Context, args ListLogsArgs) (ListLogsResul
 	r.Query("offset", args.Offset)
 	r.Query("limit", args.Limit)
 	var out ListLogsResult
-	err := rest.Receive(ctx, r, "200", &out, decodeListLogsResult, rest.Unexpected)
+	err := rest.Receive(ctx, r, "200", &out, decodeListLogsResult)
 	return out, err
 }
 
@@ -310,7 +310,7 @@ func (c *Client) ListBooks(ctx context.Context, args ListBooksArgs) (ListBooksRe
 	r.Query("pageToken", args.PageToken)
 	r.Query("pageSize", args.PageSize)
 	var out ListBooksResult
-	err := rest.Receive(ctx, r, "200", &out, decodeListBooksResult, rest.Unexpected)
+	err := rest.Receive(ctx, r, "200", &out, decodeListBooksResult)
 	return out, err
 }
 
@@ -335,7 +335,7 @@ func (c *Client) ListWidgets(ctx context.Context, args ListWidgetsArgs) (ListWid
 	r := c.rc.NewRequest("GET", "/widgets")
 	r.Query("after", args.After)
 	var out ListWidgetsResult
-	err := rest.Receive(ctx, r, "200", &out, decodeListWidgetsResult, rest.Unexpected)
+	err := rest.Receive(ctx, r, "200", &out, decodeListWidgetsResult)
 	return out, err
 }
 
@@ -365,7 +365,7 @@ func (c *Client) ListGadgets(ctx context.Context, args ListGadgetsArgs) (ListGad
 	r := c.rc.NewRequest("GET", "/gadgets")
 	r.Query("since", args.Since)
 	var out ListGadgetsResult
-	err := rest.Receive(ctx, r, "200", &out, decodeListGadgetsResult, rest.Unexpected)
+	err := rest.Receive(ctx, r, "200", &out, decodeListGadgetsResult)
 	return out, err
 }
 
@@ -395,7 +395,7 @@ func (c *Client) ListTickets(ctx context.Context, args ListTicketsArgs) (ListTic
 	r := c.rc.NewRequest("GET", "/tickets")
 	r.Query("p", args.P)
 	var out ListTicketsResult
-	err := rest.Receive(ctx, r, "200", &out, decodeListTicketsResult, rest.Unexpected)
+	err := rest.Receive(ctx, r, "200", &out, decodeListTicketsResult)
 	return out, err
 }
 
@@ -422,7 +422,7 @@ func (c *Client) ListOrders(ctx context.Context, args ListOrdersArgs) (ListOrder
 	r := c.rc.NewRequest("GET", "/orders")
 	r.Query("from", args.From)
 	var out ListOrdersResult
-	err := rest.Receive(ctx, r, "200", &out, decodeListOrdersResult, rest.Unexpected)
+	err := rest.Receive(ctx, r, "200", &out, decodeListOrdersResult)
 	return out, err
 }
 
@@ -448,7 +448,7 @@ func (c *Client) ListInvoices(ctx context.Context, args ListInvoicesArgs) (ListI
 	r.Query("start", args.Start)
 	r.Query("size", args.Size)
 	var out ListInvoicesResult
-	err := rest.Receive(ctx, r, "200", &out, decodeListInvoicesResult, rest.Unexpected)
+	err := rest.Receive(ctx, r, "200", &out, decodeListInvoicesResult)
 	return out, err
 }
 
@@ -474,7 +474,7 @@ func (c *Client) ListInvoicesAll(ctx context.Context, args ListInvoicesArgs) ite
 func (c *Client) ListVaults(ctx context.Context, args ListVaultsArgs) (ListVaultsResult, error) {
 	r := c.rc.NewRequest("GET", "/vaults")
 	var out ListVaultsResult
-	err := rest.Receive(ctx, r, "200", &out, decodeListVaultsResult, rest.Unexpected)
+	err := rest.Receive(ctx, r, "200", &out, decodeListVaultsResult)
 	return out, err
 }
 
@@ -494,7 +494,7 @@ func (c *Client) ListVaultsAll(ctx context.Context, args ListVaultsArgs) iter.Se
 func (c *Client) ListRegions(ctx context.Context) (ListRegionsResult, error) {
 	r := c.rc.NewRequest("GET", "/regions")
 	var out ListRegionsResult
-	err := rest.Receive(ctx, r, "200", &out, decodeListRegionsResult, rest.Unexpected)
+	err := rest.Receive(ctx, r, "200", &out, decodeListRegionsResult)
 	return out, err
 }
 
@@ -506,7 +506,7 @@ func (c *Client) ListMixed(ctx context.Context, args ListMixedArgs) (ListMixedRe
 	r.Query("cursor", args.Cursor)
 	r.Query("page", args.Page)
 	var out ListMixedResult
-	err := rest.Receive(ctx, r, "200", &out, decodeListMixedResult, rest.Unexpected)
+	err := rest.Receive(ctx, r, "200", &out, decodeListMixedResult)
 	return out, err
 }
 
@@ -517,7 +517,7 @@ func (c *Client) ListPairs(ctx context.Context, args ListPairsArgs) (ListPairsRe
 	r := c.rc.NewRequest("GET", "/pairs")
 	r.Query("page", args.Page)
 	var out ListPairsResult
-	err := rest.Receive(ctx, r, "200", &out, decodeListPairsResult, rest.Unexpected)
+	err := rest.Receive(ctx, r, "200", &out, decodeListPairsResult)
 	return out, err
 }
 
@@ -536,6 +536,6 @@ func (c *Client) ListThings(ctx context.Context) ([]string, error) {
 				*x = append(*x, e1)
 			}
 		}
-	}, rest.Unexpected)
+	})
 	return out, err
 }

@@ -98,7 +98,7 @@ func (c *Client) PathStyles(ctx context.Context, args PathStylesArgs) error {
 	r.Path("label", args.Label, rest.Label, rest.Explode)
 	r.Path("matrix", args.Matrix, rest.Matrix)
 	r.Path("matrixObj", args.MatrixObj, rest.Matrix, rest.Explode)
-	return rest.Do(ctx, r, rest.Unexpected)
+	return rest.Do(ctx, r)
 }
 
 // QueryStyles calls queryStyles: GET /query
@@ -114,7 +114,7 @@ func (c *Client) QueryStyles(ctx context.Context, args QueryStylesArgs) error {
 	r.Query("pointFlat", args.PointFlat, rest.NoExplode)
 	r.Query("path", args.Path, rest.AllowReserved)
 	r.Query("when", args.When)
-	return rest.Do(ctx, r, rest.Unexpected)
+	return rest.Do(ctx, r)
 }
 
 // HeaderAndCookieStyles calls headerAndCookieStyles: GET /headers
@@ -124,7 +124,7 @@ func (c *Client) HeaderAndCookieStyles(ctx context.Context, args HeaderAndCookie
 	r.Header("X-Point", args.XPoint, rest.Explode)
 	r.Cookie("session", args.Session)
 	r.Cookie("prefs", args.Prefs, rest.NoExplode)
-	return rest.Do(ctx, r, rest.Unexpected)
+	return rest.Do(ctx, r)
 }
 
 // JSONArrayBody calls jsonArrayBody: POST /json-array
@@ -134,7 +134,7 @@ func (c *Client) JSONArrayBody(ctx context.Context, args JSONArrayBodyArgs) (int
 	var out int64
 	err := rest.Receive(ctx, r, "200", &out, func(d *runtime.Decoder, x *int64) {
 		*x, _ = d.Int()
-	}, rest.Unexpected)
+	})
 	return out, err
 }
 
@@ -149,7 +149,7 @@ func (c *Client) FormBody(ctx context.Context, args FormBodyArgs) error {
 		r.FormField("meta", args.Meta, rest.DeepObject)
 	}
 	r.FormFields(true)
-	return rest.Do(ctx, r, rest.Unexpected)
+	return rest.Do(ctx, r)
 }
 
 // MultipartBody calls multipartBody: POST /upload
@@ -166,14 +166,14 @@ func (c *Client) MultipartBody(ctx context.Context, args MultipartBodyArgs) erro
 		r.PartField("meta", args.Meta, "")
 	}
 	r.Parts(true)
-	return rest.Do(ctx, r, rest.Unexpected)
+	return rest.Do(ctx, r)
 }
 
 // OctetBody calls octetBody: PUT /raw
 func (c *Client) OctetBody(ctx context.Context, args OctetBodyArgs) error {
 	r := c.rc.NewRequest("PUT", "/raw")
 	r.RawBody(args.Body, "application/octet-stream")
-	return rest.Do(ctx, r, rest.Unexpected)
+	return rest.Do(ctx, r)
 }
 
 // TextBody calls textBody: POST /text
@@ -206,7 +206,7 @@ func (c *Client) MergePatch(ctx context.Context, args MergePatchArgs) error {
 	}
 	r.ObjectBody(false)
 	r.ContentType("application/merge-patch+json")
-	return rest.Do(ctx, r, rest.Unexpected)
+	return rest.Do(ctx, r)
 }
 
 // Download calls download: GET /download
@@ -232,7 +232,7 @@ func (c *Client) SelectStarTable(ctx context.Context, args SelectStarTableArgs) 
 	r := c.rc.NewRequest("GET", "/database/{pk}/select_star/{table_name}/")
 	r.Path("pk", args.Pk)
 	r.Path("table_name", args.TableName)
-	return rest.Do(ctx, r, rest.Unexpected)
+	return rest.Do(ctx, r)
 }
 
 // SelectStar calls selectStar: GET /database/{pk}/select_star/{table_name}/{schema_name}/
@@ -241,7 +241,7 @@ func (c *Client) SelectStar(ctx context.Context, args SelectStarArgs) error {
 	r.Path("pk", args.Pk)
 	r.Path("table_name", args.TableName)
 	r.Path("schema_name", args.SchemaName)
-	return rest.Do(ctx, r, rest.Unexpected)
+	return rest.Do(ctx, r)
 }
 
 // SetBalance calls setBalance: POST /balance
@@ -253,7 +253,7 @@ func (c *Client) SetBalance(ctx context.Context, args SetBalanceArgs) error {
 	r.BodyField("balance", args.Balance)
 	r.BodyField("currency", args.Currency)
 	r.ObjectBody(true)
-	return rest.Do(ctx, r, rest.Unexpected)
+	return rest.Do(ctx, r)
 }
 
 // Charge calls charge: POST /charges
@@ -262,5 +262,5 @@ func (c *Client) Charge(ctx context.Context, args ChargeArgs) error {
 	r.BodyField("amount", args.Amount)
 	r.BodyField("currency", args.Currency)
 	r.ObjectBody(false)
-	return rest.Do(ctx, r, rest.Unexpected)
+	return rest.Do(ctx, r)
 }

@@ -197,19 +197,7 @@ func (c *Client) CreatePet(ctx context.Context, args CreatePetArgs) (Pet, error)
 	r.ObjectBody(true)
 	r.Security("api_key")
 	var out Pet
-	resp, err := r.Send(ctx)
-	if err != nil {
-		return out, err
-	}
-	switch {
-	case resp.Is("201"):
-		err = rest.DecodeChecked(resp, &out, decodePet)
-	case resp.Is("409"):
-		err = rest.NewAPIError[Error](resp)
-	case resp.Success():
-	default:
-		err = rest.NewAPIError[Error](resp)
-	}
+	err := rest.Receive(ctx, r, "201", &out, decodePet, rest.APIErrors[Error]("409"), rest.APIErrors[Error]("default"))
 	return out, err
 }
 
@@ -244,7 +232,7 @@ func (c *Client) UpdatePet(ctx context.Context, args UpdatePetArgs) (Pet, error)
 	r.ObjectBody(false)
 	r.Security("bearerAuth")
 	var out Pet
-	err := rest.Receive(ctx, r, "200", &out, decodePet, rest.Unexpected)
+	err := rest.Receive(ctx, r, "200", &out, decodePet)
 	return out, err
 }
 
@@ -254,7 +242,7 @@ func (c *Client) UpdatePet(ctx context.Context, args UpdatePetArgs) (Pet, error)
 func (c *Client) DeletePet(ctx context.Context, args DeletePetArgs) error {
 	r := c.rc.NewRequest("DELETE", "/pets/{petId}")
 	r.Path("petId", args.PetID)
-	return rest.Do(ctx, r, rest.Unexpected)
+	return rest.Do(ctx, r)
 }
 
 // PutPetsPetIDPhoto uploads a photo of a pet
@@ -265,7 +253,7 @@ func (c *Client) PutPetsPetIDPhoto(ctx context.Context, args PutPetsPetIDPhotoAr
 	r.Path("petId", args.PetID)
 	r.RawBody(args.Body, "image/png")
 	r.Security("api_key")
-	return rest.Do(ctx, r, rest.Unexpected)
+	return rest.Do(ctx, r)
 }
 
 // Stats calls stats: Counts of pets by status.
@@ -285,6 +273,6 @@ func (c *Client) Stats(ctx context.Context) (map[string]int64, error) {
 				(*x)[k1] = e1
 			}
 		}
-	}, rest.Unexpected)
+	})
 	return out, err
 }

@@ -94,7 +94,7 @@ func (c *Client) AddPet(ctx context.Context, args AddPetArgs) (Pet, error) {
 	r := c.rc.NewRequest("POST", "/pets")
 	r.JSONBody(args.Body)
 	var out Pet
-	err := rest.Receive(ctx, r, "200", &out, decodePet, rest.Unexpected)
+	err := rest.Receive(ctx, r, "200", &out, decodePet)
 	return out, err
 }
 
@@ -121,7 +121,7 @@ func (c *Client) Area(ctx context.Context, args AreaArgs) (float64, error) {
 	var out float64
 	err := rest.Receive(ctx, r, "200", &out, func(d *runtime.Decoder, x *float64) {
 		*x, _ = d.Float()
-	}, rest.Unexpected)
+	})
 	return out, err
 }
 
@@ -131,6 +131,6 @@ func (c *Client) PutTree(ctx context.Context, args PutTreeArgs) (Tree, error) {
 	sendTree(r, &args.Tree)
 	r.ObjectBody(true)
 	var out Tree
-	err := rest.Receive(ctx, r, "200", &out, decodeTree, rest.Unexpected)
+	err := rest.Receive(ctx, r, "200", &out, decodeTree)
 	return out, err
 }

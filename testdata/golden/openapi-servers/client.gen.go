@@ -274,7 +274,7 @@ func (c *Client) UpdateItem(ctx context.Context, args UpdateItemArgs) error {
 		r.BodyField("note", args.Note)
 	}
 	r.ObjectBody(true)
-	return rest.Do(ctx, r, rest.Unexpected)
+	return rest.Do(ctx, r)
 }
 
 // Upload calls upload: POST /uploads
@@ -282,7 +282,7 @@ func (c *Client) Upload(ctx context.Context, args UploadArgs) error {
 	r := c.rc.NewRequest("POST", "/uploads")
 	r.Server("http://{host}:{port}/upload", "host", "localhost", "port", "8081")
 	r.RawBody([]byte(args.Body), "text/plain")
-	return rest.Do(ctx, r, rest.Unexpected)
+	return rest.Do(ctx, r)
 }
 
 // Status calls status: GET /status
@@ -290,6 +290,6 @@ func (c *Client) Status(ctx context.Context) (StatusResult, error) {
 	r := c.rc.NewRequest("GET", "/status")
 	r.Server("http://{host}:{port}/status-api", "host", "localhost", "port", "8082")
 	var out StatusResult
-	err := rest.Receive(ctx, r, "200", &out, decodeStatusResult, rest.Unexpected)
+	err := rest.Receive(ctx, r, "200", &out, decodeStatusResult)
 	return out, err
 }

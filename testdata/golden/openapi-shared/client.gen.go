@@ -98,7 +98,7 @@ func (c *Client) ListDeletedDirectoryUsers(ctx context.Context, args ListDeleted
 	var out []User
 	err := rest.Receive(ctx, r, "200", &out, func(d *runtime.Decoder, x *[]User) {
 		runtime.Slice(d, x, decodeUser)
-	}, rest.Unexpected)
+	})
 	return out, err
 }
 
@@ -111,7 +111,7 @@ func (c *Client) ListUsers(ctx context.Context, args ListUsersArgs) ([]User, err
 	var out []User
 	err := rest.Receive(ctx, r, "200", &out, func(d *runtime.Decoder, x *[]User) {
 		runtime.Slice(d, x, decodeUser)
-	}, rest.Unexpected)
+	})
 	return out, err
 }
 
@@ -121,7 +121,7 @@ func (c *Client) CreateUser(ctx context.Context, args CreateUserArgs) (User, err
 	sendUser(r, &args.User)
 	r.ObjectBody(true)
 	var out User
-	err := rest.Receive(ctx, r, "201", &out, decodeUser, rest.Unexpected)
+	err := rest.Receive(ctx, r, "201", &out, decodeUser)
 	return out, err
 }
 
@@ -130,7 +130,7 @@ func (c *Client) GetUser(ctx context.Context, args GetUserArgs) (User, error) {
 	r := c.rc.NewRequest("GET", "/users/{user-id}")
 	r.Path("user-id", args.UserID)
 	var out User
-	err := rest.Receive(ctx, r, "200", &out, decodeUser, rest.Unexpected)
+	err := rest.Receive(ctx, r, "200", &out, decodeUser)
 	return out, err
 }
 
@@ -138,7 +138,7 @@ func (c *Client) GetUser(ctx context.Context, args GetUserArgs) (User, error) {
 func (c *Client) DeleteUser(ctx context.Context, args DeleteUserArgs) error {
 	r := c.rc.NewRequest("DELETE", "/users/{user-id}")
 	r.Path("user-id", args.UserID)
-	return rest.Do(ctx, r, rest.Unexpected)
+	return rest.Do(ctx, r)
 }
 
 // UpdateUser calls updateUser: PATCH /users/{user-id}
@@ -147,7 +147,7 @@ func (c *Client) UpdateUser(ctx context.Context, args UpdateUserArgs) error {
 	r.Path("user-id", args.UserID)
 	sendUser(r, &args.User)
 	r.ObjectBody(true)
-	return rest.Do(ctx, r, rest.Unexpected)
+	return rest.Do(ctx, r)
 }
 
 // ListGroupMembers calls listGroupMembers: GET /groups/{group-id}/members
@@ -159,7 +159,7 @@ func (c *Client) ListGroupMembers(ctx context.Context, args ListGroupMembersArgs
 	var out []User
 	err := rest.Receive(ctx, r, "200", &out, func(d *runtime.Decoder, x *[]User) {
 		runtime.Slice(d, x, decodeUser)
-	}, rest.Unexpected)
+	})
 	return out, err
 }
 
@@ -169,7 +169,7 @@ func (c *Client) AddGroupMember(ctx context.Context, args AddGroupMemberArgs) er
 	r.Path("group-id", args.GroupID)
 	sendUser(r, &args.User)
 	r.ObjectBody(true)
-	return rest.Do(ctx, r, rest.Unexpected)
+	return rest.Do(ctx, r)
 }
 
 // ListGroups calls listGroups: GET /groups
@@ -180,7 +180,7 @@ func (c *Client) ListGroups(ctx context.Context, args ListGroupsArgs) ([]Group, 
 	var out []Group
 	err := rest.Receive(ctx, r, "200", &out, func(d *runtime.Decoder, x *[]Group) {
 		runtime.Slice(d, x, decodeGroup)
-	}, rest.Unexpected)
+	})
 	return out, err
 }
 
@@ -190,5 +190,5 @@ func (c *Client) InviteUser(ctx context.Context, args InviteUserArgs) error {
 	r.Query("user", args.User)
 	sendUser(r, &args.InviteUserArgsBody)
 	r.ObjectBody(true)
-	return rest.Do(ctx, r, rest.Unexpected)
+	return rest.Do(ctx, r)
 }

@@ -160,7 +160,7 @@ func (c *Client) ListEvents(ctx context.Context, args ListEventsArgs) (ListEvent
 	r.Query("cursor", args.Cursor)
 	r.Query("limit", args.Limit)
 	var out ListEventsResult
-	err := rest.Receive(ctx, r, "200", &out, decodeListEventsResult, rest.Unexpected)
+	err := rest.Receive(ctx, r, "200", &out, decodeListEventsResult)
 	return out, err
 }
 
@@ -186,7 +186,7 @@ func (c *Client) ListCharges(ctx context.Context, args ListChargesArgs) (ListCha
 	r.Query("starting_after", args.StartingAfter)
 	r.Query("limit", args.Limit)
 	var out ListChargesResult
-	err := rest.Receive(ctx, r, "200", &out, decodeListChargesResult, rest.Unexpected)
+	err := rest.Receive(ctx, r, "200", &out, decodeListChargesResult)
 	return out, err
 }
 
@@ -220,6 +220,6 @@ func (c *Client) CreateCharge(ctx context.Context, args CreateChargeArgs) (Charg
 	r.ObjectBody(true)
 	r.Idempotency("Idempotency-Key")
 	var out Charge
-	err := rest.Receive(ctx, r, "200", &out, decodeCharge, rest.Unexpected)
+	err := rest.Receive(ctx, r, "200", &out, decodeCharge)
 	return out, err
 }

@@ -20,7 +20,7 @@ func (c *Client) CreateRefund(ctx context.Context, args CreateRefundArgs) error 
 	}
 	r.ObjectBody(false)
 	r.Idempotency("Idempotency-Key")
-	return rest.Do(ctx, r, rest.Unexpected)
+	return rest.Do(ctx, r)
 }
 
 // CreatePayout creates a payout (Fern's x-fern-idempotent)
@@ -29,7 +29,7 @@ func (c *Client) CreateRefund(ctx context.Context, args CreateRefundArgs) error 
 func (c *Client) CreatePayout(ctx context.Context) error {
 	r := c.rc.NewRequest("POST", "/payouts")
 	r.Idempotency("X-Fern-Idempotency")
-	return rest.Do(ctx, r, rest.Unexpected)
+	return rest.Do(ctx, r)
 }
 
 // ListUsers lists users (page counters)
@@ -40,7 +40,7 @@ func (c *Client) ListUsers(ctx context.Context, args ListUsersArgs) (ListUsersRe
 	r.Query("page", args.Page)
 	r.Query("per_page", args.PerPage)
 	var out ListUsersResult
-	err := rest.Receive(ctx, r, "200", &out, decodeListUsersResult, rest.Unexpected)
+	err := rest.Receive(ctx, r, "200", &out, decodeListUsersResult)
 	return out, err
 }
 
@@ -68,7 +68,7 @@ func (c *Client) ListLogs(ctx context.Context, args ListLogsArgs) (ListLogsResul
 	r.Query("offset", args.Offset)
 	r.Query("limit", args.Limit)
 	var out ListLogsResult
-	err := rest.Receive(ctx, r, "200", &out, decodeListLogsResult, rest.Unexpected)
+	err := rest.Receive(ctx, r, "200", &out, decodeListLogsResult)
 	return out, err
 }
 

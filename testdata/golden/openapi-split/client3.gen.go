@@ -18,7 +18,7 @@ func (c *Client) ListBooks(ctx context.Context, args ListBooksArgs) (ListBooksRe
 	r.Query("pageToken", args.PageToken)
 	r.Query("pageSize", args.PageSize)
 	var out ListBooksResult
-	err := rest.Receive(ctx, r, "200", &out, decodeListBooksResult, rest.Unexpected)
+	err := rest.Receive(ctx, r, "200", &out, decodeListBooksResult)
 	return out, err
 }
 
@@ -43,7 +43,7 @@ func (c *Client) ListWidgets(ctx context.Context, args ListWidgetsArgs) (ListWid
 	r := c.rc.NewRequest("GET", "/widgets")
 	r.Query("after", args.After)
 	var out ListWidgetsResult
-	err := rest.Receive(ctx, r, "200", &out, decodeListWidgetsResult, rest.Unexpected)
+	err := rest.Receive(ctx, r, "200", &out, decodeListWidgetsResult)
 	return out, err
 }
 
@@ -73,7 +73,7 @@ func (c *Client) ListGadgets(ctx context.Context, args ListGadgetsArgs) (ListGad
 	r := c.rc.NewRequest("GET", "/gadgets")
 	r.Query("since", args.Since)
 	var out ListGadgetsResult
-	err := rest.Receive(ctx, r, "200", &out, decodeListGadgetsResult, rest.Unexpected)
+	err := rest.Receive(ctx, r, "200", &out, decodeListGadgetsResult)
 	return out, err
 }
 
@@ -103,7 +103,7 @@ func (c *Client) ListTickets(ctx context.Context, args ListTicketsArgs) (ListTic
 	r := c.rc.NewRequest("GET", "/tickets")
 	r.Query("p", args.P)
 	var out ListTicketsResult
-	err := rest.Receive(ctx, r, "200", &out, decodeListTicketsResult, rest.Unexpected)
+	err := rest.Receive(ctx, r, "200", &out, decodeListTicketsResult)
 	return out, err
 }
 

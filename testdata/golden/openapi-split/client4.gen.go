@@ -17,7 +17,7 @@ func (c *Client) ListOrders(ctx context.Context, args ListOrdersArgs) (ListOrder
 	r := c.rc.NewRequest("GET", "/orders")
 	r.Query("from", args.From)
 	var out ListOrdersResult
-	err := rest.Receive(ctx, r, "200", &out, decodeListOrdersResult, rest.Unexpected)
+	err := rest.Receive(ctx, r, "200", &out, decodeListOrdersResult)
 	return out, err
 }
 
@@ -43,7 +43,7 @@ func (c *Client) ListInvoices(ctx context.Context, args ListInvoicesArgs) (ListI
 	r.Query("start", args.Start)
 	r.Query("size", args.Size)
 	var out ListInvoicesResult
-	err := rest.Receive(ctx, r, "200", &out, decodeListInvoicesResult, rest.Unexpected)
+	err := rest.Receive(ctx, r, "200", &out, decodeListInvoicesResult)
 	return out, err
 }
 
@@ -69,7 +69,7 @@ func (c *Client) ListInvoicesAll(ctx context.Context, args ListInvoicesArgs) ite
 func (c *Client) ListVaults(ctx context.Context, args ListVaultsArgs) (ListVaultsResult, error) {
 	r := c.rc.NewRequest("GET", "/vaults")
 	var out ListVaultsResult
-	err := rest.Receive(ctx, r, "200", &out, decodeListVaultsResult, rest.Unexpected)
+	err := rest.Receive(ctx, r, "200", &out, decodeListVaultsResult)
 	return out, err
 }
 
@@ -89,6 +89,6 @@ func (c *Client) ListVaultsAll(ctx context.Context, args ListVaultsArgs) iter.Se
 func (c *Client) ListRegions(ctx context.Context) (ListRegionsResult, error) {
 	r := c.rc.NewRequest("GET", "/regions")
 	var out ListRegionsResult
-	err := rest.Receive(ctx, r, "200", &out, decodeListRegionsResult, rest.Unexpected)
+	err := rest.Receive(ctx, r, "200", &out, decodeListRegionsResult)
 	return out, err
 }

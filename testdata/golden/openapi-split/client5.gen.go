@@ -18,7 +18,7 @@ func (c *Client) ListMixed(ctx context.Context, args ListMixedArgs) (ListMixedRe
 	r.Query("cursor", args.Cursor)
 	r.Query("page", args.Page)
 	var out ListMixedResult
-	err := rest.Receive(ctx, r, "200", &out, decodeListMixedResult, rest.Unexpected)
+	err := rest.Receive(ctx, r, "200", &out, decodeListMixedResult)
 	return out, err
 }
 
@@ -29,7 +29,7 @@ func (c *Client) ListPairs(ctx context.Context, args ListPairsArgs) (ListPairsRe
 	r := c.rc.NewRequest("GET", "/pairs")
 	r.Query("page", args.Page)
 	var out ListPairsResult
-	err := rest.Receive(ctx, r, "200", &out, decodeListPairsResult, rest.Unexpected)
+	err := rest.Receive(ctx, r, "200", &out, decodeListPairsResult)
 	return out, err
 }
 
@@ -48,6 +48,6 @@ func (c *Client) ListThings(ctx context.Context) ([]string, error) {
 				*x = append(*x, e1)
 			}
 		}
-	}, rest.Unexpected)
+	})
 	return out, err
 }

@@ -253,6 +253,6 @@ func (c *Client) Watch(ctx context.Context, emit func(string) error) error {
 func (c *Client) GetStatus(ctx context.Context) (GetStatusResult, error) {
 	r := c.rc.NewRequest("GET", "/status")
 	var out GetStatusResult
-	err := rest.Receive(ctx, r, "200", &out, decodeGetStatusResult, rest.Unexpected)
+	err := rest.Receive(ctx, r, "200", &out, decodeGetStatusResult)
 	return out, err
 }

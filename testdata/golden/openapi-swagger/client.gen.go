@@ -156,7 +156,7 @@ func (c *Client) PlaceOrder(ctx context.Context, args PlaceOrderArgs) (Order, er
 	r.Security("basic")
 	r.Security("oauth")
 	var out Order
-	err := rest.Receive(ctx, r, "201", &out, decodeOrder, rest.Unexpected)
+	err := rest.Receive(ctx, r, "201", &out, decodeOrder)
 	return out, err
 }
 
@@ -170,7 +170,7 @@ func (c *Client) AddNote(ctx context.Context, args AddNoteArgs) error {
 	}
 	r.FormFields(false)
 	r.Security("key")
-	return rest.Do(ctx, r, rest.Unexpected)
+	return rest.Do(ctx, r)
 }
 
 // UploadReceipt calls uploadReceipt: POST /orders/{orderId}/receipt
@@ -183,5 +183,5 @@ func (c *Client) UploadReceipt(ctx context.Context, args UploadReceiptArgs) erro
 	r.PartFile("file", args.File, "")
 	r.Parts(false)
 	r.Security("key")
-	return rest.Do(ctx, r, rest.Unexpected)
+	return rest.Do(ctx, r)
 }

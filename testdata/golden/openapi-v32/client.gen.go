@@ -100,7 +100,7 @@ func (c *Client) QueryItems(ctx context.Context, args QueryItemsArgs) (ItemList,
 	}
 	r.ObjectBody(true)
 	var out ItemList
-	err := rest.Receive(ctx, r, "200", &out, decodeItemList, rest.Unexpected)
+	err := rest.Receive(ctx, r, "200", &out, decodeItemList)
 	return out, err
 }
 
@@ -113,7 +113,7 @@ func (c *Client) ListItems(ctx context.Context, args ListItemsArgs) (ItemList, e
 		r.QueryString(args.Filter)
 	}
 	var out ItemList
-	err := rest.Receive(ctx, r, "200", &out, decodeItemList, rest.Unexpected)
+	err := rest.Receive(ctx, r, "200", &out, decodeItemList)
 	return out, err
 }
 
@@ -125,7 +125,7 @@ func (c *Client) CreateItem(ctx context.Context, args CreateItemArgs) (Item, err
 	sendItem(r, &args.Item)
 	r.ObjectBody(true)
 	var out Item
-	err := rest.Receive(ctx, r, "201", &out, decodeItem, rest.Unexpected)
+	err := rest.Receive(ctx, r, "201", &out, decodeItem)
 	return out, err
 }
 
@@ -136,7 +136,7 @@ func (c *Client) LinkItem(ctx context.Context, args LinkItemArgs) error {
 	r := c.rc.NewRequest("LINK", "/items/{id}")
 	r.Path("id", args.ID)
 	r.Header("Link", args.Link)
-	return rest.Do(ctx, r, rest.Unexpected)
+	return rest.Do(ctx, r)
 }
 
 // PurgeItem calls purgeItem: Purges an item from the caches.
@@ -150,7 +150,7 @@ func (c *Client) PurgeItem(ctx context.Context, args PurgeItemArgs) (Item, error
 	}
 	r.ObjectBody(false)
 	var out Item
-	err := rest.Receive(ctx, r, "202", &out, decodeItem, rest.Unexpected)
+	err := rest.Receive(ctx, r, "202", &out, decodeItem)
 	return out, err
 }
 
@@ -161,6 +161,6 @@ func (c *Client) RawSearch(ctx context.Context, args RawSearchArgs) (ItemList, e
 	r := c.rc.NewRequest("GET", "/raw")
 	r.QueryString(rest.JSONContent(args.Q))
 	var out ItemList
-	err := rest.Receive(ctx, r, "200", &out, decodeItemList, rest.Unexpected)
+	err := rest.Receive(ctx, r, "200", &out, decodeItemList)
 	return out, err
 }

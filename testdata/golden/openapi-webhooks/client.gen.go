@@ -95,6 +95,6 @@ func (c *Client) ListPets(ctx context.Context) ([]Pet, error) {
 	var out []Pet
 	err := rest.Receive(ctx, r, "200", &out, func(d *runtime.Decoder, x *[]Pet) {
 		runtime.Slice(d, x, decodePet)
-	}, rest.Unexpected)
+	})
 	return out, err
 }

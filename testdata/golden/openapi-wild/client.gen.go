@@ -97,7 +97,7 @@ func (c *Client) AnswerQuery(ctx context.Context, args AnswerQueryArgs) ([]Resul
 	var out []Result
 	err := rest.Receive(ctx, r, "200", &out, func(d *runtime.Decoder, x *[]Result) {
 		runtime.Slice(d, x, decodeResult)
-	}, rest.Unexpected)
+	})
 	return out, err
 }
 
@@ -109,7 +109,7 @@ func (c *Client) SetErrors(ctx context.Context, args SetErrorsArgs) ([]PassportE
 	var out []PassportError
 	err := rest.Receive(ctx, r, "200", &out, func(d *runtime.Decoder, x *[]PassportError) {
 		runtime.Slice(d, x, decodePassportError)
-	}, rest.Unexpected)
+	})
 	return out, err
 }
 
@@ -119,6 +119,6 @@ func (c *Client) AddPlace(ctx context.Context, args AddPlaceArgs) (Place, error)
 	sendPlace(r, &args.Place)
 	r.ObjectBody(true)
 	var out Place
-	err := rest.Receive(ctx, r, "200", &out, decodePlace, rest.Unexpected)
+	err := rest.Receive(ctx, r, "200", &out, decodePlace)
 	return out, err
 }
