@@ -3,9 +3,12 @@ package emit
 import (
 	"fmt"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/dave/jennifer/jen"
+
+	"github.com/opentoolgen/opentoolgen/gen/model"
 )
 
 func TestKeepCases(t *testing.T) {
@@ -135,6 +138,64 @@ func TestFoldErrors(t *testing.T) {
 	} {
 		kept, def := foldErrors(tc.cases)
 		got := fmt.Sprintf("%#v", jen.Switch().Block(append(mergeCases(kept), def.switchDefault())...))
+		if got != tc.want {
+			t.Errorf("%s: got\n%s\nwant\n%s", tc.name, got, tc.want)
+		}
+	}
+}
+
+// TestReceiveCall: a method ends in rest.Receive or rest.Do exactly when
+// they do what its switch does: a first case decoding the result, API
+// errors of no 2xx status (adjacent ones of a type in one rest.APIErrors),
+// and every 2xx taken; other shapes keep the switch (nil).
+func TestReceiveCall(t *testing.T) {
+	decode := statusCase{status: "200", action: actOwn, decoder: jen.Id("decodePet")}
+	decodeAll := statusCase{status: "2XX", action: actOwn, decoder: jen.Id("decodePet")}
+	text := statusCase{status: "200", action: actOwn}
+	other := statusCase{status: "2XX", action: actNothing, same: "nothing"}
+	apiErr := func(status, typ string) statusCase {
+		return statusCase{status: status, action: actOwn, same: "error " + typ, errType: jen.Id(typ)}
+	}
+	unexpected := statusCase{status: "404", action: actUnexpected, same: "unexpected"}
+	errorFor := failure{jen.Id("Error"), []string{"4XX", "5XX"}}
+	result := &model.Function{Result: &model.TypeRef{Kind: model.RefString}, HTTP: &model.Operation{}}
+	noResult := &model.Function{HTTP: &model.Operation{}}
+	headers := &model.Function{Result: result.Result, HTTP: &model.Operation{Headers: &model.Type{}}}
+	for _, tc := range []struct {
+		name  string
+		fn    *model.Function
+		cases []statusCase
+		fail  failure
+		want  string
+	}{
+		{"decode, other 2xx", result, []statusCase{decode, other}, failure{},
+			"err := rest.Receive(ctx, r, \"200\", &out, decodePet)\nreturn out, err"},
+		{"decode every 2xx, API errors", result, []statusCase{decodeAll}, errorFor,
+			"err := rest.Receive(ctx, r, \"2XX\", &out, decodePet, rest.APIErrors[Error](\"4XX\", \"5XX\"))\nreturn out, err"},
+		{"default error", result, []statusCase{decode, other}, failure{typ: jen.Id("Error")},
+			"err := rest.Receive(ctx, r, \"200\", &out, decodePet, rest.APIErrors[Error](\"default\"))\nreturn out, err"},
+		{"API errors of two types", result, []statusCase{decode, apiErr("400", "E"), apiErr("404", "E"), apiErr("409", "F"), other}, errorFor,
+			"err := rest.Receive(ctx, r, \"200\", &out, decodePet, rest.APIErrors[E](\"400\", \"404\"), rest.APIErrors[F](\"409\"), rest.APIErrors[Error](\"4XX\", \"5XX\"))\nreturn out, err"},
+		{"no result", noResult, []statusCase{other}, errorFor,
+			"return rest.Do(ctx, r, rest.APIErrors[Error](\"4XX\", \"5XX\"))"},
+		{"no result, an API error first", noResult, []statusCase{apiErr("404", "E"), other}, failure{},
+			"return rest.Do(ctx, r, rest.APIErrors[E](\"404\"))"},
+		{"other 2xx unexpected", result, []statusCase{decode}, failure{}, ""},
+		{"API error for a 2xx", result, []statusCase{decode, apiErr("201", "E"), other}, failure{}, ""},
+		{"an unexpected case", noResult, []statusCase{unexpected, apiErr("4XX", "E"), other}, failure{}, ""},
+		{"text result", result, []statusCase{text, other}, failure{}, ""},
+		{"decode not first", result, []statusCase{apiErr("404", "E"), decode, other}, failure{}, ""},
+		{"no result, no case for 2xx", noResult, []statusCase{apiErr("404", "E")}, failure{}, ""},
+		{"response headers", headers, []statusCase{decode, other}, failure{}, ""},
+	} {
+		got := ""
+		if code := receiveCall(tc.fn, tc.cases, tc.fail); code != nil {
+			var lines []string
+			for _, c := range code {
+				lines = append(lines, fmt.Sprintf("%#v", c))
+			}
+			got = strings.Join(lines, "\n")
+		}
 		if got != tc.want {
 			t.Errorf("%s: got\n%s\nwant\n%s", tc.name, got, tc.want)
 		}
