@@ -76,16 +76,24 @@ func emitRESTMethod(f *jen.File, fn *model.Function) {
 		body = append(body, jen.Var().Id("out").Add(goType(fn.Result)))
 	}
 	cases, fail := responseCases(fn, out)
-	if call := receiveCall(fn, cases, fail); call != nil {
-		f.Add(restMethodDoc(fn, model.JoinDoc(fn.Doc, op.Method+" "+op.Path)).Func().Params(jen.Id("c").Op("*").Id("Client")).Id(fn.GoName).Params(params...).Add(methodResults(fn)).Block(append(body, call...)...))
-		f.Line()
-		return
+	end := ret(jen.Err()) // return out, err
+	switch args := receiveArgs(fn, cases, fail, out); {
+	case args == nil:
+		body = append(body,
+			jen.List(jen.Id("resp"), jen.Err()).Op(":=").Id("r").Dot("Send").Call(jen.Id("ctx")),
+			jen.If(jen.Err().Op("!=").Nil()).Block(ret(jen.Err())),
+			jen.Switch().Block(append(mergeCases(cases), fail.switchDefault())...),
+		)
+	case !hasResult:
+		// return rest.Do(ctx, r, rest.APIErrors[Error]("4XX", "5XX"))
+		end = jen.Return(restQ("Do").Call(args...))
+	case hdr != nil:
+		// resp, err := rest.ReceiveResponse(ctx, r, "200", &out.Body, decodePet)
+		body = append(body, jen.List(jen.Id("resp"), jen.Err()).Op(":=").Add(restQ("ReceiveResponse")).Call(args...))
+	default:
+		// err := rest.Receive(ctx, r, "200", &out, decodePet)
+		body = append(body, jen.Err().Op(":=").Add(restQ("Receive")).Call(args...))
 	}
-	body = append(body,
-		jen.List(jen.Id("resp"), jen.Err()).Op(":=").Id("r").Dot("Send").Call(jen.Id("ctx")),
-		jen.If(jen.Err().Op("!=").Nil()).Block(ret(jen.Err())),
-		jen.Switch().Block(append(mergeCases(cases), fail.switchDefault())...),
-	)
 	if hdr != nil {
 		// if err == nil { err = resp.HeaderValue("Location", &out.Location) }
 		for _, h := range hdr.Fields {
@@ -93,7 +101,7 @@ func emitRESTMethod(f *jen.File, fn *model.Function) {
 				jen.Err().Op("=").Id("resp").Dot("HeaderValue").Call(jen.Lit(h.HTTP.Name), jen.Op("&").Id("out").Dot(h.Name))))
 		}
 	}
-	body = append(body, ret(jen.Err()))
+	body = append(body, end)
 
 	doc := model.JoinDoc(fn.Doc, op.Method+" "+op.Path)
 	if hdr != nil {
@@ -113,23 +121,25 @@ func methodResults(fn *model.Function) jen.Code {
 	return jen.Error()
 }
 
-// receiveCall returns the end of a client method whose response cases
-// (cases, then fail) runtime/rest does in one call, or nil when they are
-// not of its shape: with a result, first a case that decodes the JSON body
-// into out; then cases of API errors, none for a 2xx, and, unless the first
-// case takes every 2xx, one that takes any other 2xx and does nothing:
+// receiveArgs returns the arguments of the one call of runtime/rest that
+// does what the response cases of a client method (cases, then fail) do,
+// or nil when they are not of its shape: with a result, first a case that
+// decodes the JSON body into out; then cases of API errors, none for a
+// 2xx, and, unless the first case takes every 2xx, one that takes any
+// other 2xx and does nothing. The call is
 //
 //	err := rest.Receive(ctx, r, "200", &out, decodePet, rest.APIErrors[Error]("4XX", "5XX"))
-//	return out, err
 //
-// With no result (and no response headers), the same but the first case:
+// or rest.ReceiveResponse (the same, with the response, whose headers the
+// method reads) into &out.Body; with no result (and no headers) the same
+// but the first case:
 //
 //	return rest.Do(ctx, r, rest.APIErrors[NotFound]("404"), rest.APIErrors[Error]("default"))
 //
 // Receive and Do take a 2xx before the API errors: an API error case for
 // a 2xx keeps the switch.
-func receiveCall(fn *model.Function, cases []statusCase, fail failure) []jen.Code {
-	if fn.HTTP.Headers != nil {
+func receiveArgs(fn *model.Function, cases []statusCase, fail failure, out *jen.Statement) []jen.Code {
+	if fn.HTTP.Headers != nil && fn.Result == nil {
 		return nil
 	}
 	args := []jen.Code{jen.Id("ctx"), jen.Id("r")}
@@ -138,7 +148,7 @@ func receiveCall(fn *model.Function, cases []statusCase, fail failure) []jen.Cod
 		if len(cases) == 0 || cases[0].decoder == nil {
 			return nil
 		}
-		args = append(args, jen.Lit(cases[0].status), jen.Op("&").Id("out"), cases[0].decoder)
+		args = append(args, jen.Lit(cases[0].status), jen.Op("&").Add(out.Clone()), cases[0].decoder)
 		other = statusCovers(cases[0].status, "2XX")
 		cases = cases[1:]
 	}
@@ -167,13 +177,7 @@ func receiveCall(fn *model.Function, cases []statusCase, fail failure) []jen.Cod
 	for _, f := range fails {
 		args = append(args, f.helper())
 	}
-	if fn.Result == nil {
-		return []jen.Code{jen.Return(restQ("Do").Call(args...))}
-	}
-	return []jen.Code{
-		jen.Err().Op(":=").Add(restQ("Receive")).Call(args...),
-		jen.Return(jen.Id("out"), jen.Err()),
-	}
+	return args
 }
 
 // failure is what a client method makes of a response no case of its

@@ -3,7 +3,6 @@ package emit
 import (
 	"fmt"
 	"slices"
-	"strings"
 	"testing"
 
 	"github.com/dave/jennifer/jen"
@@ -144,11 +143,11 @@ func TestFoldErrors(t *testing.T) {
 	}
 }
 
-// TestReceiveCall: a method ends in rest.Receive or rest.Do exactly when
+// TestReceiveArgs: a method ends in rest.Receive or rest.Do exactly when
 // they do what its switch does: a first case decoding the result, API
 // errors of no 2xx status (adjacent ones of a type in one rest.APIErrors),
 // and every 2xx taken; other shapes keep the switch (nil).
-func TestReceiveCall(t *testing.T) {
+func TestReceiveArgs(t *testing.T) {
 	decode := statusCase{status: "200", action: actOwn, decoder: jen.Id("decodePet")}
 	decodeAll := statusCase{status: "2XX", action: actOwn, decoder: jen.Id("decodePet")}
 	text := statusCase{status: "200", action: actOwn}
@@ -161,6 +160,7 @@ func TestReceiveCall(t *testing.T) {
 	result := &model.Function{Result: &model.TypeRef{Kind: model.RefString}, HTTP: &model.Operation{}}
 	noResult := &model.Function{HTTP: &model.Operation{}}
 	headers := &model.Function{Result: result.Result, HTTP: &model.Operation{Headers: &model.Type{}}}
+	headersOnly := &model.Function{HTTP: &model.Operation{Headers: &model.Type{}}}
 	for _, tc := range []struct {
 		name  string
 		fn    *model.Function
@@ -169,32 +169,33 @@ func TestReceiveCall(t *testing.T) {
 		want  string
 	}{
 		{"decode, other 2xx", result, []statusCase{decode, other}, failure{},
-			"err := rest.Receive(ctx, r, \"200\", &out, decodePet)\nreturn out, err"},
+			"call(ctx, r, \"200\", &out, decodePet)"},
 		{"decode every 2xx, API errors", result, []statusCase{decodeAll}, errorFor,
-			"err := rest.Receive(ctx, r, \"2XX\", &out, decodePet, rest.APIErrors[Error](\"4XX\", \"5XX\"))\nreturn out, err"},
+			"call(ctx, r, \"2XX\", &out, decodePet, rest.APIErrors[Error](\"4XX\", \"5XX\"))"},
 		{"default error", result, []statusCase{decode, other}, failure{typ: jen.Id("Error")},
-			"err := rest.Receive(ctx, r, \"200\", &out, decodePet, rest.APIErrors[Error](\"default\"))\nreturn out, err"},
+			"call(ctx, r, \"200\", &out, decodePet, rest.APIErrors[Error](\"default\"))"},
 		{"API errors of two types", result, []statusCase{decode, apiErr("400", "E"), apiErr("404", "E"), apiErr("409", "F"), other}, errorFor,
-			"err := rest.Receive(ctx, r, \"200\", &out, decodePet, rest.APIErrors[E](\"400\", \"404\"), rest.APIErrors[F](\"409\"), rest.APIErrors[Error](\"4XX\", \"5XX\"))\nreturn out, err"},
+			"call(ctx, r, \"200\", &out, decodePet, rest.APIErrors[E](\"400\", \"404\"), rest.APIErrors[F](\"409\"), rest.APIErrors[Error](\"4XX\", \"5XX\"))"},
 		{"no result", noResult, []statusCase{other}, errorFor,
-			"return rest.Do(ctx, r, rest.APIErrors[Error](\"4XX\", \"5XX\"))"},
+			"call(ctx, r, rest.APIErrors[Error](\"4XX\", \"5XX\"))"},
 		{"no result, an API error first", noResult, []statusCase{apiErr("404", "E"), other}, failure{},
-			"return rest.Do(ctx, r, rest.APIErrors[E](\"404\"))"},
+			"call(ctx, r, rest.APIErrors[E](\"404\"))"},
 		{"other 2xx unexpected", result, []statusCase{decode}, failure{}, ""},
 		{"API error for a 2xx", result, []statusCase{decode, apiErr("201", "E"), other}, failure{}, ""},
 		{"an unexpected case", noResult, []statusCase{unexpected, apiErr("4XX", "E"), other}, failure{}, ""},
 		{"text result", result, []statusCase{text, other}, failure{}, ""},
 		{"decode not first", result, []statusCase{apiErr("404", "E"), decode, other}, failure{}, ""},
 		{"no result, no case for 2xx", noResult, []statusCase{apiErr("404", "E")}, failure{}, ""},
-		{"response headers", headers, []statusCase{decode, other}, failure{}, ""},
+		{"response headers", headers, []statusCase{decode, other}, failure{}, "call(ctx, r, \"200\", &out.Body, decodePet)"},
+		{"response headers, no result", headersOnly, []statusCase{other}, failure{}, ""},
 	} {
+		out := jen.Id("out")
+		if tc.fn.HTTP.Headers != nil {
+			out = out.Dot("Body")
+		}
 		got := ""
-		if code := receiveCall(tc.fn, tc.cases, tc.fail); code != nil {
-			var lines []string
-			for _, c := range code {
-				lines = append(lines, fmt.Sprintf("%#v", c))
-			}
-			got = strings.Join(lines, "\n")
+		if args := receiveArgs(tc.fn, tc.cases, tc.fail, out); args != nil {
+			got = fmt.Sprintf("%#v", jen.Id("call").Call(args...))
 		}
 		if got != tc.want {
 			t.Errorf("%s: got\n%s\nwant\n%s", tc.name, got, tc.want)

@@ -77,19 +77,31 @@ func failure(r *Response, fails []Failure) error {
 // returns it, out left alone. The response's body is read whole and closed
 // by Send.
 func Receive[T any](ctx context.Context, r *Request, ok string, out *T, decode func(*runtime.Decoder, *T), fails ...Failure) error {
+	_, err := ReceiveResponse(ctx, r, ok, out, decode, fails...)
+	return err
+}
+
+// ReceiveResponse is [Receive] that returns the response too (nil when
+// none came), for a method that reads its headers when the call succeeded:
+//
+//	resp, err := rest.ReceiveResponse(ctx, r, "200", &out.Body, decodePets)
+//	if err == nil {
+//		err = resp.HeaderValue("Link", &out.Link)
+//	}
+func ReceiveResponse[T any](ctx context.Context, r *Request, ok string, out *T, decode func(*runtime.Decoder, *T), fails ...Failure) (*Response, error) {
 	resp, err := r.Send(ctx)
 	switch {
 	case err != nil:
-		return err
+		return nil, err
 	case resp.Is(ok):
 		if decode == nil {
-			return resp.Decode(out)
+			return resp, resp.Decode(out)
 		}
-		return DecodeChecked(resp, out, decode)
+		return resp, DecodeChecked(resp, out, decode)
 	case resp.Success():
-		return nil
+		return resp, nil
 	}
-	return failure(resp, fails)
+	return resp, failure(resp, fails)
 }
 
 // Do sends r ([Request.Send]) for an operation whose response has no

@@ -227,6 +227,64 @@ func TestReceive(t *testing.T) {
 	if err == nil || out.ID != "kept" || errors.As(err, &se) || errors.As(err, &ae) {
 		t.Errorf("no server: %+v, %v, want the error of the request", out, err)
 	}
+	resp, err := ReceiveResponse(ctx, NewClient(down.URL).NewRequest("GET", "/x"), "2XX", &out, decodeBenchItem, fail)
+	if err == nil || resp != nil {
+		t.Errorf("ReceiveResponse, no server: %v, %v, want no response and the error", resp, err)
+	}
+}
+
+// TestReceiveResponse: ReceiveResponse answers as Receive, with the
+// response whose headers a method reads.
+func TestReceiveResponse(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		status, _ := strconv.Atoi(r.URL.Query().Get("status"))
+		w.Header().Set("Link", `</x?page=2>; rel="next"`)
+		w.Header().Set("X-Count", r.URL.Query().Get("count"))
+		w.WriteHeader(status)
+		w.Write([]byte(r.URL.Query().Get("body")))
+	}))
+	defer srv.Close()
+	c := NewClient(srv.URL)
+	get := func(status int, count, body string) *Request {
+		r := c.NewRequest("GET", "/x")
+		r.Query("status", status)
+		r.Query("count", count)
+		r.Query("body", body)
+		return r
+	}
+	ctx := context.Background()
+	var out struct {
+		Body  benchItem
+		Link  string
+		Count *int64
+	}
+	// What a generated FWithHeaders method does.
+	call := func(r *Request) error {
+		resp, err := ReceiveResponse(ctx, r, "200", &out.Body, decodeBenchItem, APIErrors[apiError]("404"))
+		if err == nil {
+			err = resp.HeaderValue("Link", &out.Link)
+		}
+		if err == nil {
+			err = resp.HeaderValue("X-Count", &out.Count)
+		}
+		return err
+	}
+	if err := call(get(200, "3", `{"id":"a","status":"active"}`)); err != nil || out.Body.ID != "a" || out.Link != `</x?page=2>; rel="next"` || out.Count == nil || *out.Count != 3 {
+		t.Errorf("200: %+v, %v, want the body and both headers", out, err)
+	}
+	out.Link, out.Count = "", nil
+	if err := call(get(204, "4", ``)); err != nil || out.Link == "" || *out.Count != 4 {
+		t.Errorf("204: %+v, %v, want the headers", out, err)
+	}
+	out.Link, out.Count = "", nil
+	var ae *APIError[apiError]
+	if err := call(get(404, "5", `{"message":"m"}`)); !errors.As(err, &ae) || out.Link != "" || out.Count != nil {
+		t.Errorf("404: %+v, %v, want the API error, no headers read", out, err)
+	}
+	var re *runtime.Error
+	if err := call(get(200, "x", `{}`)); !errors.As(err, &re) || re.Code != http.StatusBadGateway || !strings.Contains(re.Message, "X-Count") {
+		t.Errorf("200 with a bad header: %v, want a 502 naming it", err)
+	}
 }
 
 // TestDo: a method with no result succeeds on any 2xx whatever its body,

@@ -113,19 +113,9 @@ func (c *Client) ListIssuesWithHeaders(ctx context.Context, args ListIssuesArgs)
 	r.Query("per_page", args.PerPage)
 	r.Query("page", args.Page)
 	var out ListIssuesResponse
-	resp, err := r.Send(ctx)
-	if err != nil {
-		return out, err
-	}
-	switch {
-	case resp.Is("200"):
-		err = rest.DecodeChecked(resp, &out.Body, func(d *runtime.Decoder, x *[]Issue) {
-			runtime.Slice(d, x, decodeIssue)
-		})
-	case resp.Success():
-	default:
-		err = resp.Unexpected()
-	}
+	resp, err := rest.ReceiveResponse(ctx, r, "200", &out.Body, func(d *runtime.Decoder, x *[]Issue) {
+		runtime.Slice(d, x, decodeIssue)
+	})
 	if err == nil {
 		err = resp.HeaderValue("Link", &out.Link)
 	}

@@ -192,19 +192,9 @@ func (c *Client) ListItemsWithHeaders(ctx context.Context, args ListItemsArgs) (
 	}
 	r.Query("limit", args.Limit)
 	var out ListItemsResponse
-	resp, err := r.Send(ctx)
-	if err != nil {
-		return out, err
-	}
-	switch {
-	case resp.Is("200"):
-		err = rest.DecodeChecked(resp, &out.Body, func(d *runtime.Decoder, x *[]Item) {
-			runtime.Slice(d, x, decodeItem)
-		})
-	case resp.Success():
-	default:
-		err = resp.Unexpected()
-	}
+	resp, err := rest.ReceiveResponse(ctx, r, "200", &out.Body, func(d *runtime.Decoder, x *[]Item) {
+		runtime.Slice(d, x, decodeItem)
+	})
 	if err == nil {
 		err = resp.HeaderValue("X-Next-Cursor", &out.XNextCursor)
 	}
@@ -238,17 +228,7 @@ func (c *Client) CreateItemWithHeaders(ctx context.Context, args CreateItemArgs)
 	sendItem(r, &args.Item)
 	r.ObjectBody(true)
 	var out CreateItemResponse
-	resp, err := r.Send(ctx)
-	if err != nil {
-		return out, err
-	}
-	switch {
-	case resp.Is("201"):
-		err = rest.DecodeChecked(resp, &out.Body, decodeItem)
-	case resp.Success():
-	default:
-		err = resp.Unexpected()
-	}
+	resp, err := rest.ReceiveResponse(ctx, r, "201", &out.Body, decodeItem)
 	if err == nil {
 		err = resp.HeaderValue("Location", &out.Location)
 	}
