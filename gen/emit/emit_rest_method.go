@@ -90,6 +90,9 @@ func emitRESTMethod(f *jen.File, fn *model.Function) {
 	case hdr != nil:
 		// resp, err := rest.ReceiveResponse(ctx, r, "200", &out.Body, decodePet)
 		body = append(body, jen.List(jen.Id("resp"), jen.Err()).Op(":=").Add(restQ("ReceiveResponse")).Call(args...))
+	case cases[0].raw:
+		// err := rest.ReceiveBody(ctx, r, "200", &out)
+		body = append(body, jen.Err().Op(":=").Add(restQ("ReceiveBody")).Call(args...))
 	default:
 		// err := rest.Receive(ctx, r, "200", &out, decodePet)
 		body = append(body, jen.Err().Op(":=").Add(restQ("Receive")).Call(args...))
@@ -131,8 +134,9 @@ func methodResults(fn *model.Function) jen.Code {
 //	err := rest.Receive(ctx, r, "200", &out, decodePet, rest.APIErrors[Error]("4XX", "5XX"))
 //
 // or rest.ReceiveResponse (the same, with the response, whose headers the
-// method reads) into &out.Body; with no result (and no headers) the same
-// but the first case:
+// method reads) into &out.Body, or, for a result that is the body itself
+// (text or binary, and no headers), rest.ReceiveBody(ctx, r, "200", &out, …);
+// with no result (and no headers) the same but the first case:
 //
 //	return rest.Do(ctx, r, rest.APIErrors[NotFound]("404"), rest.APIErrors[Error]("default"))
 //
@@ -145,10 +149,17 @@ func receiveArgs(fn *model.Function, cases []statusCase, fail failure, out *jen.
 	args := []jen.Code{jen.Id("ctx"), jen.Id("r")}
 	other := false // a case takes every 2xx the first does not
 	if fn.Result != nil {
-		if len(cases) == 0 || cases[0].decoder == nil {
+		switch {
+		case len(cases) == 0:
+			return nil
+		case cases[0].raw && fn.HTTP.Headers == nil:
+			// rest.ReceiveBody(ctx, r, "200", &out)
+			args = append(args, jen.Lit(cases[0].status), jen.Op("&").Add(out.Clone()))
+		case cases[0].decoder != nil:
+			args = append(args, jen.Lit(cases[0].status), jen.Op("&").Add(out.Clone()), cases[0].decoder)
+		default:
 			return nil
 		}
-		args = append(args, jen.Lit(cases[0].status), jen.Op("&").Add(out.Clone()), cases[0].decoder)
 		other = statusCovers(cases[0].status, "2XX")
 		cases = cases[1:]
 	}
@@ -243,14 +254,17 @@ func responseCases(fn *model.Function, out *jen.Statement) ([]statusCase, failur
 	for _, r := range fn.HTTP.Responses {
 		var stmts []jen.Code
 		var decoder, errType jen.Code
+		raw := false
 		action, same := actOwn, ""
 		switch {
 		case r.Success && r.Type != nil && fn.Result != nil && r.Type == fn.Result:
 			switch r.Media {
 			case "text":
 				stmts = append(stmts, out.Clone().Op("=").String().Call(jen.Id("resp").Dot("Body")))
+				raw = true
 			case "binary":
 				stmts = append(stmts, out.Clone().Op("=").Id("resp").Dot("Body"))
+				raw = true
 			default:
 				var stmt jen.Code
 				stmt, decoder = decodeResult(fn, out)
@@ -274,15 +288,15 @@ func responseCases(fn *model.Function, out *jen.Statement) ([]statusCase, failur
 		if r.Status == "default" {
 			if r.Success {
 				// The default response is the success response: any 2xx.
-				cases = append(cases, statusCase{"2XX", action, jen.Id("resp").Dot("Success").Call(), stmts, same, decoder, errType})
+				cases = append(cases, statusCase{"2XX", action, jen.Id("resp").Dot("Success").Call(), stmts, same, decoder, errType, raw})
 				continue
 			}
 			hasDefault, defaultAction = true, action
 			continue
 		}
-		cases = append(cases, statusCase{r.Status, action, jen.Id("resp").Dot("Is").Call(jen.Lit(r.Status)), stmts, same, decoder, errType})
+		cases = append(cases, statusCase{r.Status, action, jen.Id("resp").Dot("Is").Call(jen.Lit(r.Status)), stmts, same, decoder, errType, raw})
 	}
-	cases = append(cases, statusCase{"2XX", actNothing, jen.Id("resp").Dot("Success").Call(), nil, "nothing", nil, nil})
+	cases = append(cases, statusCase{"2XX", actNothing, jen.Id("resp").Dot("Success").Call(), nil, "nothing", nil, nil, false})
 	kept := dropDead(keepCases(cases, defaultAction))
 	if !hasDefault {
 		return foldErrors(kept)
@@ -373,6 +387,9 @@ type statusCase struct {
 	decoder jen.Code
 	// errType is, for the case of an API error, the type of its body.
 	errType jen.Code
+	// raw is set for the case whose body is the result itself: a string
+	// (text) or []byte (binary).
+	raw bool
 }
 
 // dropDead drops the cases an earlier case takes every status of (a

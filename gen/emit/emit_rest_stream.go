@@ -55,7 +55,7 @@ func emitRESTStream(f *jen.File, fn *model.Function) {
 				same = "error " + r.Type.Named.Name
 			}
 		}
-		all = append(all, statusCase{r.Status, action, jen.Id("resp").Dot("Is").Call(jen.Lit(r.Status)), []jen.Code{stmt}, same, nil, nil})
+		all = append(all, statusCase{r.Status, action, jen.Id("resp").Dot("Is").Call(jen.Lit(r.Status)), []jen.Code{stmt}, same, nil, nil, false})
 	}
 	defaultAction := actUnexpected
 	if apiDefault {

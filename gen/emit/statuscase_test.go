@@ -63,13 +63,13 @@ func TestMergeCases(t *testing.T) {
 	}
 	decode := []jen.Code{jen.Err().Op("=").Id("decode").Call()}
 	cases := []statusCase{
-		{"200", actOwn, is("200"), decode, "", nil, nil},
-		{"201", actOwn, is("201"), decode, "", nil, nil}, // a body of its own: never merged
-		{"400", actOwn, is("400"), apiErr("E"), "error E", nil, nil},
-		{"4XX", actOwn, is("4XX"), apiErr("E"), "error E", nil, nil},
-		{"503", actOwn, is("503"), apiErr("F"), "error F", nil, nil},
-		{"5XX", actOwn, is("5XX"), apiErr("E"), "error E", nil, nil}, // not adjacent to the 4XX
-		{"2XX", actNothing, jen.Id("resp").Dot("Success").Call(), nil, "nothing", nil, nil},
+		{"200", actOwn, is("200"), decode, "", nil, nil, false},
+		{"201", actOwn, is("201"), decode, "", nil, nil, false}, // a body of its own: never merged
+		{"400", actOwn, is("400"), apiErr("E"), "error E", nil, nil, false},
+		{"4XX", actOwn, is("4XX"), apiErr("E"), "error E", nil, nil, false},
+		{"503", actOwn, is("503"), apiErr("F"), "error F", nil, nil, false},
+		{"5XX", actOwn, is("5XX"), apiErr("E"), "error E", nil, nil, false}, // not adjacent to the 4XX
+		{"2XX", actNothing, jen.Id("resp").Dot("Success").Call(), nil, "nothing", nil, nil, false},
 	}
 	got := fmt.Sprintf("%#v", jen.Switch().Block(mergeCases(cases)...))
 	want := `switch {
@@ -116,9 +116,9 @@ func TestDropDead(t *testing.T) {
 
 func TestFoldErrors(t *testing.T) {
 	c := func(status string, action caseAction, same string) statusCase {
-		return statusCase{status, action, jen.Id("resp").Dot("Is").Call(jen.Lit(status)), []jen.Code{jen.Id("body").Call(jen.Lit(status))}, same, nil, nil}
+		return statusCase{status, action, jen.Id("resp").Dot("Is").Call(jen.Lit(status)), []jen.Code{jen.Id("body").Call(jen.Lit(status))}, same, nil, nil, false}
 	}
-	success := statusCase{"2XX", actNothing, jen.Id("resp").Dot("Success").Call(), nil, "nothing", nil, nil}
+	success := statusCase{"2XX", actNothing, jen.Id("resp").Dot("Success").Call(), nil, "nothing", nil, nil, false}
 	for _, tc := range []struct {
 		name  string
 		cases []statusCase
@@ -150,7 +150,8 @@ func TestFoldErrors(t *testing.T) {
 func TestReceiveArgs(t *testing.T) {
 	decode := statusCase{status: "200", action: actOwn, decoder: jen.Id("decodePet")}
 	decodeAll := statusCase{status: "2XX", action: actOwn, decoder: jen.Id("decodePet")}
-	text := statusCase{status: "200", action: actOwn}
+	text := statusCase{status: "200", action: actOwn, raw: true}
+	undecoded := statusCase{status: "200", action: actOwn}
 	other := statusCase{status: "2XX", action: actNothing, same: "nothing"}
 	apiErr := func(status, typ string) statusCase {
 		return statusCase{status: status, action: actOwn, same: "error " + typ, errType: jen.Id(typ)}
@@ -183,7 +184,9 @@ func TestReceiveArgs(t *testing.T) {
 		{"other 2xx unexpected", result, []statusCase{decode}, failure{}, ""},
 		{"API error for a 2xx", result, []statusCase{decode, apiErr("201", "E"), other}, failure{}, ""},
 		{"an unexpected case", noResult, []statusCase{unexpected, apiErr("4XX", "E"), other}, failure{}, ""},
-		{"text result", result, []statusCase{text, other}, failure{}, ""},
+		{"text result", result, []statusCase{text, other}, failure{}, "call(ctx, r, \"200\", &out)"},
+		{"text result, headers", headers, []statusCase{text, other}, failure{}, ""},
+		{"a result case of its own", result, []statusCase{undecoded, other}, failure{}, ""},
 		{"decode not first", result, []statusCase{apiErr("404", "E"), decode, other}, failure{}, ""},
 		{"no result, no case for 2xx", noResult, []statusCase{apiErr("404", "E")}, failure{}, ""},
 		{"response headers", headers, []statusCase{decode, other}, failure{}, "call(ctx, r, \"200\", &out.Body, decodePet)"},

@@ -104,6 +104,25 @@ func ReceiveResponse[T any](ctx context.Context, r *Request, ok string, out *T, 
 	return resp, failure(resp, fails)
 }
 
+// ReceiveBody is [Receive] for a result that is the body itself, text (a
+// string) or binary ([]byte): a response whose status is ok sets out to its
+// body, as it came (empty too); any other 2xx response succeeds and leaves
+// out alone; any other response is the error of the first of fails that
+// has its status, else the *[StatusError] of [Response.Unexpected].
+func ReceiveBody[T ~string | ~[]byte](ctx context.Context, r *Request, ok string, out *T, fails ...Failure) error {
+	resp, err := r.Send(ctx)
+	switch {
+	case err != nil:
+		return err
+	case resp.Is(ok):
+		*out = T(resp.Body)
+		return nil
+	case resp.Success():
+		return nil
+	}
+	return failure(resp, fails)
+}
+
 // Do sends r ([Request.Send]) for an operation whose response has no
 // result: a 2xx response succeeds (its body is not decoded), any other is
 // the error of the first of fails that has its status (an *[APIError]),

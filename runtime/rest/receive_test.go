@@ -287,6 +287,45 @@ func TestReceiveResponse(t *testing.T) {
 	}
 }
 
+// TestReceiveBody: a text or binary result is the body as it came, for
+// the status it is documented for; other 2xx leave it alone, other
+// statuses fail as for Receive.
+func TestReceiveBody(t *testing.T) {
+	srv := statusAPI(t)
+	ctx := context.Background()
+	c := NewClient(srv.URL)
+	WithStrictResponses()(c)
+	get := func(status int, body string) *Request {
+		r := c.NewRequest("GET", "/file")
+		r.Query("status", status)
+		r.Query("body", body)
+		return r
+	}
+	var text string
+	if err := ReceiveBody(ctx, get(200, "not json"), "200", &text); err != nil || text != "not json" {
+		t.Errorf("text 200: %q, %v", text, err)
+	}
+	var bin []byte
+	if err := ReceiveBody(ctx, get(200, "\x00\xff"), "2XX", &bin); err != nil || string(bin) != "\x00\xff" {
+		t.Errorf("binary 200: %q, %v", bin, err)
+	}
+	if err := ReceiveBody(ctx, get(200, ""), "200", &text); err != nil || text != "" {
+		t.Errorf("empty 200: %q, %v, want the empty body", text, err)
+	}
+	text = "kept"
+	if err := ReceiveBody(ctx, get(202, "other"), "200", &text); err != nil || text != "kept" {
+		t.Errorf("202 after ok 200: %q, %v, want success, out left alone", text, err)
+	}
+	var ae *APIError[apiError]
+	if err := ReceiveBody(ctx, get(404, `{"message":"m"}`), "200", &text, APIErrors[apiError]("4XX")); !errors.As(err, &ae) || ae.StatusCode != 404 || text != "kept" {
+		t.Errorf("404: %q, %v, want the API error", text, err)
+	}
+	var se *StatusError
+	if err := ReceiveBody(ctx, get(500, `oops`), "200", &bin, APIErrors[apiError]("4XX")); !errors.As(err, &se) || se.StatusCode != 500 {
+		t.Errorf("500: %v, want a *StatusError", err)
+	}
+}
+
 // TestDo: a method with no result succeeds on any 2xx whatever its body,
 // and fails as its Failure says on any other status.
 func TestDo(t *testing.T) {

@@ -131,17 +131,7 @@ func (c *Client) GETDescribeTags(ctx context.Context, args GETDescribeTagsArgs) 
 	r.Query("Action", args.Action)
 	r.Query("Version", args.Version)
 	var out string
-	resp, err := r.Send(ctx)
-	if err != nil {
-		return out, err
-	}
-	switch {
-	case resp.Is("200"):
-		out = string(resp.Body)
-	case resp.Success():
-	default:
-		err = resp.Unexpected()
-	}
+	err := rest.ReceiveBody(ctx, r, "200", &out)
 	return out, err
 }
 
@@ -158,16 +148,6 @@ func (c *Client) POSTDescribeTags(ctx context.Context, args POSTDescribeTagsArgs
 		r.RawBody([]byte(*args.Body), "text/xml")
 	}
 	var out string
-	resp, err := r.Send(ctx)
-	if err != nil {
-		return out, err
-	}
-	switch {
-	case resp.Is("200"):
-		out = string(resp.Body)
-	case resp.Success():
-	default:
-		err = resp.Unexpected()
-	}
+	err := rest.ReceiveBody(ctx, r, "200", &out)
 	return out, err
 }

@@ -183,17 +183,7 @@ func (c *Client) TextBody(ctx context.Context, args TextBodyArgs) (string, error
 		r.RawBody([]byte(*args.Body), "text/plain")
 	}
 	var out string
-	resp, err := r.Send(ctx)
-	if err != nil {
-		return out, err
-	}
-	switch {
-	case resp.Is("200"):
-		out = string(resp.Body)
-	case resp.Success():
-	default:
-		err = resp.Unexpected()
-	}
+	err := rest.ReceiveBody(ctx, r, "200", &out)
 	return out, err
 }
 
@@ -213,17 +203,7 @@ func (c *Client) MergePatch(ctx context.Context, args MergePatchArgs) error {
 func (c *Client) Download(ctx context.Context) ([]byte, error) {
 	r := c.rc.NewRequest("GET", "/download")
 	var out []byte
-	resp, err := r.Send(ctx)
-	if err != nil {
-		return out, err
-	}
-	switch {
-	case resp.Is("200"):
-		out = resp.Body
-	case resp.Success():
-	default:
-		err = resp.Unexpected()
-	}
+	err := rest.ReceiveBody(ctx, r, "200", &out)
 	return out, err
 }
 
