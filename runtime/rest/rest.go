@@ -11,8 +11,11 @@
 // [StatusError]). Generated code stays small: one builder call per
 // parameter, r.Query("limit", args.Limit), with the [Style] values a
 // parameter needs only where the document departs from OpenAPI's defaults
-// (r.Query("ids", args.IDs, rest.NoExplode)), and one switch over the
-// documented statuses. OpenAPI 3.2's querystring parameter is
+// (r.Query("ids", args.IDs, rest.NoExplode)), and one call that sends the
+// request and reads the response as the document says ([Receive],
+// [ReceiveResponse], [ReceiveBody], [Do], with the [APIErrors] of its error
+// statuses), or, for responses of other shapes, a switch over the
+// documented statuses; a Tool's list function ends in [GatherInto]. OpenAPI 3.2's querystring parameter is
 // [Request.QueryString], and any method the document gives an operation is
 // sent as is, with its body. [WithStrictResponses] (off by default) checks
 // every success response against the document with the generated decoder of
