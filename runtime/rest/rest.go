@@ -15,9 +15,9 @@
 // request and reads the response as the document says ([Receive],
 // [ReceiveResponse], [ReceiveBody], [Do], with the [APIErrors] of its error
 // statuses), or, for responses of other shapes, a switch over the
-// documented statuses; a Tool's list function ends in [GatherInto]. OpenAPI 3.2's querystring parameter is
-// [Request.QueryString], and any method the document gives an operation is
-// sent as is, with its body. [WithStrictResponses] (off by default) checks
+// documented statuses; a Tool's list function ends in [GatherInto].
+// OpenAPI 3.2's querystring parameter is [Request.QueryString], and any
+// method the document gives an operation is sent as is, with its body. [WithStrictResponses] (off by default) checks
 // every success response against the document with the generated decoder of
 // its type ([DecodeChecked]): a violation is a 502 naming its JSON path.
 //
