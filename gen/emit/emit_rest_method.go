@@ -136,9 +136,12 @@ func methodResults(fn *model.Function) jen.Code {
 // or rest.ReceiveResponse (the same, with the response, whose headers the
 // method reads) into &out.Body, or, for a result that is the body itself
 // (text or binary, and no headers), rest.ReceiveBody(ctx, r, "200", &out, …);
-// with no result (and no headers) the same but the first case:
+// with no result (and no headers) the same but the first case. Several
+// API errors go one a line:
 //
-//	return rest.Do(ctx, r, rest.APIErrors[NotFound]("404"), rest.APIErrors[Error]("default"))
+//	return rest.Do(ctx, r,
+//		rest.APIErrors[NotFound]("404"),
+//		rest.APIErrors[Error]("default"))
 //
 // Receive and Do take a 2xx before the API errors: an API error case for
 // a 2xx keeps the switch.
@@ -186,7 +189,11 @@ func receiveArgs(fn *model.Function, cases []statusCase, fail failure, out *jen.
 		fails = append(fails, fail)
 	}
 	for _, f := range fails {
-		args = append(args, f.helper())
+		if len(fails) == 1 {
+			args = append(args, f.helper())
+		} else {
+			args = append(args, jen.Line().Add(f.helper())) // one a line
+		}
 	}
 	return args
 }

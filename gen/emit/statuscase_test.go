@@ -176,7 +176,7 @@ func TestReceiveArgs(t *testing.T) {
 		{"default error", result, []statusCase{decode, other}, failure{typ: jen.Id("Error")},
 			"call(ctx, r, \"200\", &out, decodePet, rest.APIErrors[Error](\"default\"))"},
 		{"API errors of two types", result, []statusCase{decode, apiErr("400", "E"), apiErr("404", "E"), apiErr("409", "F"), other}, errorFor,
-			"call(ctx, r, \"200\", &out, decodePet, rest.APIErrors[E](\"400\", \"404\"), rest.APIErrors[F](\"409\"), rest.APIErrors[Error](\"4XX\", \"5XX\"))"},
+			"call(ctx, r, \"200\", &out, decodePet,\n\trest.APIErrors[E](\"400\", \"404\"),\n\trest.APIErrors[F](\"409\"),\n\trest.APIErrors[Error](\"4XX\", \"5XX\"))"},
 		{"no result", noResult, []statusCase{other}, errorFor,
 			"call(ctx, r, rest.APIErrors[Error](\"4XX\", \"5XX\"))"},
 		{"no result, an API error first", noResult, []statusCase{apiErr("404", "E"), other}, failure{},

@@ -197,7 +197,9 @@ func (c *Client) CreatePet(ctx context.Context, args CreatePetArgs) (Pet, error)
 	r.ObjectBody(true)
 	r.Security("api_key")
 	var out Pet
-	err := rest.Receive(ctx, r, "201", &out, decodePet, rest.APIErrors[Error]("409"), rest.APIErrors[Error]("default"))
+	err := rest.Receive(ctx, r, "201", &out, decodePet,
+		rest.APIErrors[Error]("409"),
+		rest.APIErrors[Error]("default"))
 	return out, err
 }
 
