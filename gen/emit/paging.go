@@ -137,8 +137,11 @@ func pagerCode(fn *model.Function, method *jen.Statement, keepLast bool) ([]jen.
 //		}
 //		var last ListEventsResult
 //		fetch := … // keeps each page's result in last
-//		return rest.GatherInto(&last, rest.Cursors(ctx, fetch), limit, func(items []Event) { last.Data = items })
+//		err := rest.GatherInto(&last.Data, rest.Cursors(ctx, fetch), limit)
+//		return last, err
 //	}
+//
+// (with rest.Gather and nil checks when the items are behind pointers).
 func emitGather(f *jen.File, fn *model.Function) {
 	pg := fn.HTTP.Paging
 	var body []jen.Code
@@ -159,14 +162,29 @@ func emitGather(f *jen.File, fn *model.Function) {
 	body = append(body, jen.Var().Id("last").Add(goType(fn.Result)))
 	decl, pager := pagerCode(fn, jen.Id("t").Dot("svc").Dot(fn.GoName), true)
 	body = append(body, decl...)
-	// return rest.GatherInto(&last, rest.Cursors(ctx, fetch), limit, func(items []Event) { last.Data = items })
-	set := jen.Func().Params(jen.Id("items").Index().Add(goType(pg.Item)))
-	if stmt := pathSet(pg.Items, jen.Id("items")); pathGuarded(pg.Items) {
-		set = set.Block(stmt)
+	if !pathDirect(pg.Items) {
+		// items, err := rest.Gather(rest.Cursors(ctx, fetch), limit)
+		// if err != nil {
+		//	return last, err
+		// }
+		// if last.Page != nil {
+		//	last.Page.Data = items
+		// }
+		// return last, nil
+		body = append(body,
+			jen.List(jen.Id("items"), jen.Err()).Op(":=").Add(restQ("Gather")).Call(pager, limit),
+			jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Id("last"), jen.Err())),
+			pathSet(pg.Items, jen.Id("items")),
+			jen.Return(jen.Id("last"), jen.Nil()),
+		)
 	} else {
-		set = set.Op("{").Add(stmt).Op("}") // on one line
+		// err := rest.GatherInto(&last.Data, rest.Cursors(ctx, fetch), limit)
+		// return last, err
+		body = append(body,
+			jen.Err().Op(":=").Add(restQ("GatherInto")).Call(jen.Op("&").Add(pathExpr(pg.Items)), pager, limit),
+			jen.Return(jen.Id("last"), jen.Err()),
+		)
 	}
-	body = append(body, jen.Return(restQ("GatherInto").Call(jen.Op("&").Id("last"), pager, limit, set)))
 	doc := pg.Gather + " serves " + fn.Name + ": it gathers at most max_items (default " +
 		strconv.FormatInt(pg.MaxItemsDefault, 10) + ") items of its pages into the last page's result."
 	params := []jen.Code{jen.Id("ctx").Qual(contextPath, "Context")}
@@ -178,10 +196,20 @@ func emitGather(f *jen.File, fn *model.Function) {
 	f.Line()
 }
 
-// pathGuarded reports whether pathSet sets the items at path behind nil
-// checks (an if statement), not in one assignment.
-func pathGuarded(path []*model.Field) bool {
-	return len(path) > 1 && slices.ContainsFunc(path[:len(path)-1], func(f *model.Field) bool { return f.Pointer })
+// pathDirect reports whether the items at path are a field of last, or of
+// structs in it, reached through no pointer (or last itself): then
+// rest.GatherInto sets them through &last.Data (pathExpr).
+func pathDirect(path []*model.Field) bool {
+	return !slices.ContainsFunc(path, func(f *model.Field) bool { return f.Pointer })
+}
+
+// pathExpr is the items at path from last: last.Page.Data, or last.
+func pathExpr(path []*model.Field) *jen.Statement {
+	e := jen.Id("last")
+	for _, f := range path {
+		e = e.Dot(f.Name)
+	}
+	return e
 }
 
 // isInt64Ptr reports whether the field f is an *int64 (rest.Limit and

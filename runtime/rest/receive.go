@@ -140,10 +140,9 @@ func Do(ctx context.Context, r *Request, fails ...Failure) error {
 }
 
 // GatherInto is the end of a Tool's list function: it gathers at most max
-// items of seq ([Gather]) and gives them to set, which puts them into the
-// result of the last page, *last, that the fetch of seq's pages keeps. It
-// returns *last as it then is, or, on an error, *last without the items
-// (the result of the last page fetched) and the error:
+// items of seq ([Gather]) and, unless an error came, puts them in *items,
+// the list of the result of the last page that the fetch of seq's pages
+// keeps. On an error *items is left as the last page fetched had it:
 //
 //	var last ItemList
 //	fetch := func(ctx context.Context) (rest.Page[Item], error) {
@@ -151,12 +150,15 @@ func Do(ctx context.Context, r *Request, fails ...Failure) error {
 //		last = out
 //		return rest.Page[Item]{Items: out.Value, Next: rest.Text(out.NextLink)}, err
 //	}
-//	return rest.GatherInto(&last, rest.Links(ctx, fetch), rest.Limit(args.MaxItems, 100), func(items []Item) { last.Value = items })
-func GatherInto[R, T any](last *R, seq iter.Seq2[T, error], max int, set func(items []T)) (R, error) {
-	items, err := Gather(seq, max)
+//	err := rest.GatherInto(&last.Value, rest.Links(ctx, fetch), rest.Limit(args.MaxItems, 100))
+//	return last, err
+//
+// The items are never nil (a JSON array, never null).
+func GatherInto[T any](items *[]T, seq iter.Seq2[T, error], max int) error {
+	got, err := Gather(seq, max)
 	if err != nil {
-		return *last, err
+		return err
 	}
-	set(items)
-	return *last, nil
+	*items = got
+	return nil
 }

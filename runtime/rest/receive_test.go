@@ -398,7 +398,8 @@ func TestGatherInto(t *testing.T) {
 			last = out
 			return Page[item]{Items: out.Data, Next: Text(out.NextCursor)}, err
 		}
-		return GatherInto(&last, Cursors(ctx, fetch), max, func(items []item) { last.Data = items })
+		err := GatherInto(&last.Data, Cursors(ctx, fetch), max)
+		return last, err
 	}
 	res, err := gather(100)
 	if err != nil || len(res.Data) != 25 || res.Data[24].N != 24 || res.NextCursor != "" || api.hits.Load() != 3 {

@@ -57,7 +57,8 @@ func (t *Tool) gatherListItems(ctx context.Context, args ListItemsArgs) (ItemLis
 		last = out
 		return rest.Page[Item]{Items: out.Value, Next: rest.Text(out.OdataNextLink)}, err
 	}
-	return rest.GatherInto(&last, rest.Links(ctx, fetch), rest.Limit(args.MaxItems, 100), func(items []Item) { last.Value = items })
+	err := rest.GatherInto(&last.Value, rest.Links(ctx, fetch), rest.Limit(args.MaxItems, 100))
+	return last, err
 }
 
 // Call implements runtime.Tool.

@@ -92,7 +92,8 @@ func (t *Tool) gatherListIssues(ctx context.Context, args ListIssuesArgs) ([]Iss
 		last = out
 		return rest.Page[Issue]{Items: out}, err
 	}
-	return rest.GatherInto(&last, rest.Links(ctx, fetch), rest.Limit(args.MaxItems, 100), func(items []Issue) { last = items })
+	err := rest.GatherInto(&last, rest.Links(ctx, fetch), rest.Limit(args.MaxItems, 100))
+	return last, err
 }
 
 // gatherListEvents serves listEvents: it gathers at most max_items (default 100) items of its pages into the last page's result.
@@ -107,7 +108,8 @@ func (t *Tool) gatherListEvents(ctx context.Context, args ListEventsArgs) (ListE
 		last = out
 		return rest.Page[Event]{Items: out.Data, Next: rest.Text(out.NextCursor)}, err
 	}
-	return rest.GatherInto(&last, rest.Cursors(ctx, fetch), rest.Limit(args.MaxItems, 100), func(items []Event) { last.Data = items })
+	err := rest.GatherInto(&last.Data, rest.Cursors(ctx, fetch), rest.Limit(args.MaxItems, 100))
+	return last, err
 }
 
 // gatherListCharges serves listCharges: it gathers at most max_items (default 100) items of its pages into the last page's result.
@@ -128,7 +130,8 @@ func (t *Tool) gatherListCharges(ctx context.Context, args ListChargesArgs) (Lis
 		p.HasMore = rest.Bool(out.HasMore)
 		return p, err
 	}
-	return rest.GatherInto(&last, rest.Cursors(ctx, fetch), rest.Limit(args.MaxItems, 100), func(items []Charge) { last.Data = items })
+	err := rest.GatherInto(&last.Data, rest.Cursors(ctx, fetch), rest.Limit(args.MaxItems, 100))
+	return last, err
 }
 
 func (t *Tool) callCreatePayout(ctx context.Context, _ json.RawMessage) (json.RawMessage, error) {
@@ -152,7 +155,8 @@ func (t *Tool) gatherListUsers(ctx context.Context, args ListUsersArgs) (ListUse
 		last = out
 		return rest.Page[User]{Items: out.Users}, err
 	}
-	return rest.GatherInto(&last, rest.PageNumbers(ctx, first, fetch), rest.Limit(args.MaxItems, 100), func(items []User) { last.Users = items })
+	err := rest.GatherInto(&last.Users, rest.PageNumbers(ctx, first, fetch), rest.Limit(args.MaxItems, 100))
+	return last, err
 }
 
 // gatherListLogs serves listLogs: it gathers at most max_items (default 100) items of its pages into the last page's result.
@@ -169,7 +173,8 @@ func (t *Tool) gatherListLogs(ctx context.Context, args ListLogsArgs) (ListLogsR
 		last = out
 		return rest.Page[string]{Items: out.Items}, err
 	}
-	return rest.GatherInto(&last, rest.Offsets(ctx, first, fetch), rest.Limit(args.MaxItems, 100), func(items []string) { last.Items = items })
+	err := rest.GatherInto(&last.Items, rest.Offsets(ctx, first, fetch), rest.Limit(args.MaxItems, 100))
+	return last, err
 }
 
 // gatherListBooks serves listBooks: it gathers at most max_items (default 100) items of its pages into the last page's result.
@@ -184,7 +189,8 @@ func (t *Tool) gatherListBooks(ctx context.Context, args ListBooksArgs) (ListBoo
 		last = out
 		return rest.Page[Book]{Items: out.Books, Next: rest.Text(out.NextPageToken)}, err
 	}
-	return rest.GatherInto(&last, rest.Cursors(ctx, fetch), rest.Limit(args.MaxItems, 100), func(items []Book) { last.Books = items })
+	err := rest.GatherInto(&last.Books, rest.Cursors(ctx, fetch), rest.Limit(args.MaxItems, 100))
+	return last, err
 }
 
 // gatherListWidgets serves listWidgets: it gathers at most max_items (default 100) items of its pages into the last page's result.
@@ -204,7 +210,8 @@ func (t *Tool) gatherListWidgets(ctx context.Context, args ListWidgetsArgs) (Lis
 		}
 		return p, err
 	}
-	return rest.GatherInto(&last, rest.Cursors(ctx, fetch), rest.Limit(args.MaxItems, 100), func(items []Widget) { last.Items = items })
+	err := rest.GatherInto(&last.Items, rest.Cursors(ctx, fetch), rest.Limit(args.MaxItems, 100))
+	return last, err
 }
 
 // gatherListGadgets serves listGadgets: it gathers at most max_items (default 100) items of its pages into the last page's result.
@@ -224,7 +231,8 @@ func (t *Tool) gatherListGadgets(ctx context.Context, args ListGadgetsArgs) (Lis
 		}
 		return p, err
 	}
-	return rest.GatherInto(&last, rest.Cursors(ctx, fetch), rest.Limit(args.MaxItems, 100), func(items []Widget) { last.Data = items })
+	err := rest.GatherInto(&last.Data, rest.Cursors(ctx, fetch), rest.Limit(args.MaxItems, 100))
+	return last, err
 }
 
 // gatherListTickets serves listTickets: it gathers at most max_items (default 100) items of its pages into the last page's result.
@@ -241,7 +249,8 @@ func (t *Tool) gatherListTickets(ctx context.Context, args ListTicketsArgs) (Lis
 		last = out
 		return rest.Page[string]{Items: out.Results}, err
 	}
-	return rest.GatherInto(&last, rest.PageNumbers(ctx, first, fetch), rest.Limit(args.MaxItems, 100), func(items []string) { last.Results = items })
+	err := rest.GatherInto(&last.Results, rest.PageNumbers(ctx, first, fetch), rest.Limit(args.MaxItems, 100))
+	return last, err
 }
 
 // gatherListOrders serves listOrders: it gathers at most max_items (default 100) items of its pages into the last page's result.
@@ -256,7 +265,8 @@ func (t *Tool) gatherListOrders(ctx context.Context, args ListOrdersArgs) (ListO
 		last = out
 		return rest.Page[string]{Items: out.Orders, Next: rest.Text(out.Next)}, err
 	}
-	return rest.GatherInto(&last, rest.Cursors(ctx, fetch), rest.Limit(args.MaxItems, 100), func(items []string) { last.Orders = items })
+	err := rest.GatherInto(&last.Orders, rest.Cursors(ctx, fetch), rest.Limit(args.MaxItems, 100))
+	return last, err
 }
 
 // gatherListInvoices serves listInvoices: it gathers at most max_items (default 100) items of its pages into the last page's result.
@@ -273,7 +283,8 @@ func (t *Tool) gatherListInvoices(ctx context.Context, args ListInvoicesArgs) (L
 		last = out
 		return rest.Page[string]{Items: out.Invoices, HasMore: rest.Bool(out.More)}, err
 	}
-	return rest.GatherInto(&last, rest.Offsets(ctx, first, fetch), rest.Limit(args.MaxItems, 100), func(items []string) { last.Invoices = items })
+	err := rest.GatherInto(&last.Invoices, rest.Offsets(ctx, first, fetch), rest.Limit(args.MaxItems, 100))
+	return last, err
 }
 
 // gatherListVaults serves listVaults: it gathers at most max_items (default 100) items of its pages into the last page's result.
@@ -284,7 +295,8 @@ func (t *Tool) gatherListVaults(ctx context.Context, args ListVaultsArgs) (ListV
 		last = out
 		return rest.Page[string]{Items: out.Value, Next: rest.Text(out.NextLink)}, err
 	}
-	return rest.GatherInto(&last, rest.Links(ctx, fetch), rest.Limit(args.MaxItems, 100), func(items []string) { last.Value = items })
+	err := rest.GatherInto(&last.Value, rest.Links(ctx, fetch), rest.Limit(args.MaxItems, 100))
+	return last, err
 }
 
 func (t *Tool) callListRegions(ctx context.Context, _ json.RawMessage) (json.RawMessage, error) {

@@ -66,7 +66,8 @@ func (t *Tool) gatherListIssues(ctx context.Context, args ListIssuesArgs) ([]Iss
 		last = out
 		return rest.Page[Issue]{Items: out}, err
 	}
-	return rest.GatherInto(&last, rest.Links(ctx, fetch), rest.Limit(args.MaxItems, 100), func(items []Issue) { last = items })
+	err := rest.GatherInto(&last, rest.Links(ctx, fetch), rest.Limit(args.MaxItems, 100))
+	return last, err
 }
 
 // gatherListEvents serves listEvents: it gathers at most max_items (default 100) items of its pages into the last page's result.
@@ -81,7 +82,8 @@ func (t *Tool) gatherListEvents(ctx context.Context, args ListEventsArgs) (ListE
 		last = out
 		return rest.Page[Event]{Items: out.Data, Next: rest.Text(out.NextCursor)}, err
 	}
-	return rest.GatherInto(&last, rest.Cursors(ctx, fetch), rest.Limit(args.MaxItems, 100), func(items []Event) { last.Data = items })
+	err := rest.GatherInto(&last.Data, rest.Cursors(ctx, fetch), rest.Limit(args.MaxItems, 100))
+	return last, err
 }
 
 // gatherListCharges serves listCharges: it gathers at most max_items (default 100) items of its pages into the last page's result.
@@ -102,7 +104,8 @@ func (t *Tool) gatherListCharges(ctx context.Context, args ListChargesArgs) (Lis
 		p.HasMore = rest.Bool(out.HasMore)
 		return p, err
 	}
-	return rest.GatherInto(&last, rest.Cursors(ctx, fetch), rest.Limit(args.MaxItems, 100), func(items []Charge) { last.Data = items })
+	err := rest.GatherInto(&last.Data, rest.Cursors(ctx, fetch), rest.Limit(args.MaxItems, 100))
+	return last, err
 }
 
 // Call implements runtime.Tool.

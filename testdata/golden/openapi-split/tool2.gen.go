@@ -44,7 +44,8 @@ func (t *Tool) gatherListUsers(ctx context.Context, args ListUsersArgs) (ListUse
 		last = out
 		return rest.Page[User]{Items: out.Users}, err
 	}
-	return rest.GatherInto(&last, rest.PageNumbers(ctx, first, fetch), rest.Limit(args.MaxItems, 100), func(items []User) { last.Users = items })
+	err := rest.GatherInto(&last.Users, rest.PageNumbers(ctx, first, fetch), rest.Limit(args.MaxItems, 100))
+	return last, err
 }
 
 // gatherListLogs serves listLogs: it gathers at most max_items (default 100) items of its pages into the last page's result.
@@ -61,7 +62,8 @@ func (t *Tool) gatherListLogs(ctx context.Context, args ListLogsArgs) (ListLogsR
 		last = out
 		return rest.Page[string]{Items: out.Items}, err
 	}
-	return rest.GatherInto(&last, rest.Offsets(ctx, first, fetch), rest.Limit(args.MaxItems, 100), func(items []string) { last.Items = items })
+	err := rest.GatherInto(&last.Items, rest.Offsets(ctx, first, fetch), rest.Limit(args.MaxItems, 100))
+	return last, err
 }
 
 // call2 calls the function name of tool2.gen.go, or passes it on.

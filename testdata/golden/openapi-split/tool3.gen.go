@@ -35,7 +35,8 @@ func (t *Tool) gatherListBooks(ctx context.Context, args ListBooksArgs) (ListBoo
 		last = out
 		return rest.Page[Book]{Items: out.Books, Next: rest.Text(out.NextPageToken)}, err
 	}
-	return rest.GatherInto(&last, rest.Cursors(ctx, fetch), rest.Limit(args.MaxItems, 100), func(items []Book) { last.Books = items })
+	err := rest.GatherInto(&last.Books, rest.Cursors(ctx, fetch), rest.Limit(args.MaxItems, 100))
+	return last, err
 }
 
 // gatherListWidgets serves listWidgets: it gathers at most max_items (default 100) items of its pages into the last page's result.
@@ -55,7 +56,8 @@ func (t *Tool) gatherListWidgets(ctx context.Context, args ListWidgetsArgs) (Lis
 		}
 		return p, err
 	}
-	return rest.GatherInto(&last, rest.Cursors(ctx, fetch), rest.Limit(args.MaxItems, 100), func(items []Widget) { last.Items = items })
+	err := rest.GatherInto(&last.Items, rest.Cursors(ctx, fetch), rest.Limit(args.MaxItems, 100))
+	return last, err
 }
 
 // gatherListGadgets serves listGadgets: it gathers at most max_items (default 100) items of its pages into the last page's result.
@@ -75,7 +77,8 @@ func (t *Tool) gatherListGadgets(ctx context.Context, args ListGadgetsArgs) (Lis
 		}
 		return p, err
 	}
-	return rest.GatherInto(&last, rest.Cursors(ctx, fetch), rest.Limit(args.MaxItems, 100), func(items []Widget) { last.Data = items })
+	err := rest.GatherInto(&last.Data, rest.Cursors(ctx, fetch), rest.Limit(args.MaxItems, 100))
+	return last, err
 }
 
 // gatherListTickets serves listTickets: it gathers at most max_items (default 100) items of its pages into the last page's result.
@@ -92,7 +95,8 @@ func (t *Tool) gatherListTickets(ctx context.Context, args ListTicketsArgs) (Lis
 		last = out
 		return rest.Page[string]{Items: out.Results}, err
 	}
-	return rest.GatherInto(&last, rest.PageNumbers(ctx, first, fetch), rest.Limit(args.MaxItems, 100), func(items []string) { last.Results = items })
+	err := rest.GatherInto(&last.Results, rest.PageNumbers(ctx, first, fetch), rest.Limit(args.MaxItems, 100))
+	return last, err
 }
 
 // call3 calls the function name of tool3.gen.go, or passes it on.

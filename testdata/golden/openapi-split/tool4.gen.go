@@ -35,7 +35,8 @@ func (t *Tool) gatherListOrders(ctx context.Context, args ListOrdersArgs) (ListO
 		last = out
 		return rest.Page[string]{Items: out.Orders, Next: rest.Text(out.Next)}, err
 	}
-	return rest.GatherInto(&last, rest.Cursors(ctx, fetch), rest.Limit(args.MaxItems, 100), func(items []string) { last.Orders = items })
+	err := rest.GatherInto(&last.Orders, rest.Cursors(ctx, fetch), rest.Limit(args.MaxItems, 100))
+	return last, err
 }
 
 // gatherListInvoices serves listInvoices: it gathers at most max_items (default 100) items of its pages into the last page's result.
@@ -52,7 +53,8 @@ func (t *Tool) gatherListInvoices(ctx context.Context, args ListInvoicesArgs) (L
 		last = out
 		return rest.Page[string]{Items: out.Invoices, HasMore: rest.Bool(out.More)}, err
 	}
-	return rest.GatherInto(&last, rest.Offsets(ctx, first, fetch), rest.Limit(args.MaxItems, 100), func(items []string) { last.Invoices = items })
+	err := rest.GatherInto(&last.Invoices, rest.Offsets(ctx, first, fetch), rest.Limit(args.MaxItems, 100))
+	return last, err
 }
 
 // gatherListVaults serves listVaults: it gathers at most max_items (default 100) items of its pages into the last page's result.
@@ -63,7 +65,8 @@ func (t *Tool) gatherListVaults(ctx context.Context, args ListVaultsArgs) (ListV
 		last = out
 		return rest.Page[string]{Items: out.Value, Next: rest.Text(out.NextLink)}, err
 	}
-	return rest.GatherInto(&last, rest.Links(ctx, fetch), rest.Limit(args.MaxItems, 100), func(items []string) { last.Value = items })
+	err := rest.GatherInto(&last.Value, rest.Links(ctx, fetch), rest.Limit(args.MaxItems, 100))
+	return last, err
 }
 
 func (t *Tool) callListRegions(ctx context.Context, _ json.RawMessage) (json.RawMessage, error) {
