@@ -8,17 +8,18 @@ import (
 )
 
 // The one-call forms of a generated client method. Most operations document
-// one success response with a body, any other 2xx as a success without one,
-// and error bodies for their error statuses; their methods end in one call,
+// one success response with a body (any other 2xx is then a success without
+// one) and error bodies for their error statuses; their methods end in one
+// call that does what the switch over the response's status in the methods
+// of other operations does:
 //
 //	var out Pet
 //	err := rest.Receive(ctx, r, "200", &out, decodePet, rest.APIErrors[Error]("4XX", "5XX"))
 //	return out, err
 //
-// or, with no result, return rest.Do(ctx, r, rest.APIErrors[Error]("4XX",
-// "5XX")), which does what the switch over the response's status in the
-// methods of other operations does:
+// is
 //
+//	var out Pet
 //	resp, err := r.Send(ctx)
 //	if err != nil {
 //		return out, err
@@ -31,6 +32,11 @@ import (
 //		err = rest.ErrorFor[Error](resp, "4XX", "5XX")
 //	}
 //	return out, err
+//
+// With no result, return rest.Do(ctx, r, …); with response headers to read,
+// [ReceiveResponse]; with a text or binary result, [ReceiveBody]. Several
+// error bodies are several [APIErrors], tried in order; none, an
+// undocumented error ([Response.Unexpected]) for every status.
 
 // A Failure is what a generated method makes of a response whose status
 // is one of the statuses an operation documents an error body for: its
