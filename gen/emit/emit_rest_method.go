@@ -10,11 +10,11 @@ import (
 	"github.com/opentoolgen/opentoolgen/gen/model"
 )
 
-// The client method of an operation: its request, the switch over the
-// documented responses and the response's headers.
+// The client method of an operation: its request, one call of runtime/rest
+// or a switch over the documented responses, and the response's headers.
 
 // emitRESTMethod renders the client method of one operation. Most end in
-// one call of runtime/rest (receiveCall):
+// one call of runtime/rest (receiveArgs):
 //
 //	func (c *Client) GetPet(ctx context.Context, args GetPetArgs) (Pet, error) {
 //		r := c.rc.NewRequest("GET", "/pets/{petId}")
