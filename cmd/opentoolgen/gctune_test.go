@@ -10,7 +10,7 @@ import (
 
 // TestTuneGC: with GOGC and GOMEMLIMIT unset the collector runs at the limit
 // only (GOGC off), 64 MiB, until a collection finds a live heap of 48 MiB or
-// more, which hands the collector over to GOGC=150 and the limit found;
+// more, which hands the collector over to GOGC=200 and the limit found;
 // with GOGC set, nothing is tuned; stop restores the limit and GOGC.
 func TestTuneGC(t *testing.T) {
 	for _, k := range []string{"GOGC", "GOMEMLIMIT"} {
