@@ -85,6 +85,51 @@ func TestUnionJSON(t *testing.T) {
 	}
 }
 
+// TestNullableRef: anyOf [{$ref: Circle}, {type: object, nullable: true}]
+// (OpenAPI.NET's nullable reference) is a *Circle that may be null, checked
+// as a Circle; the same nullable object beside two other alternatives is a
+// union whose last variant takes any object. Decoded as the Square variant
+// of the union Shape, through the generated decoders and their checks.
+func TestNullableRef(t *testing.T) {
+	for in, want := range map[string]float64{`{"side":2,"inscribed":{"radius":1.5}}`: 1.5, `{"side":2,"inscribed":null}`: 0, `{"side":2}`: 0} {
+		var sh schemas.Shape
+		if err := json.Unmarshal([]byte(in), &sh); err != nil || sh.Square == nil {
+			t.Fatalf("%s: %+v, %v", in, sh, err)
+		}
+		switch c := sh.Square.Inscribed; {
+		case c == nil && want != 0:
+			t.Errorf("%s: no inscribed circle", in)
+		case c != nil && c.Radius != want:
+			t.Errorf("%s: radius %v, want %v", in, c.Radius, want)
+		}
+	}
+	// A value Circle refuses is no Square: before, any object was one.
+	for _, in := range []string{`{"side":2,"inscribed":{"radius":-1}}`, `{"side":2,"inscribed":{}}`, `{"side":2,"inscribed":"round"}`} {
+		var sh schemas.Shape
+		if err := json.Unmarshal([]byte(in), &sh); err == nil || !strings.Contains(err.Error(), "none of the variants") {
+			t.Errorf("%s: got %+v, %v; want none of the variants", in, sh, err)
+		}
+	}
+	for in, want := range map[string]string{`{"side":2,"label":{"color":"red"}}`: "object", `{"side":2,"label":{"radius":3}}`: "circle", `{"side":2,"label":"big"}`: "string"} {
+		var sh schemas.Shape
+		if err := json.Unmarshal([]byte(in), &sh); err != nil || sh.Square == nil || sh.Square.Label == nil {
+			t.Fatalf("%s: %+v, %v", in, sh, err)
+		}
+		got := ""
+		switch l := sh.Square.Label; {
+		case l.Circle != nil:
+			got = "circle"
+		case l.String != nil:
+			got = "string"
+		case l.Object != nil:
+			got = "object"
+		}
+		if got != want {
+			t.Errorf("%s: label is a %s, want a %s", in, got, want)
+		}
+	}
+}
+
 // fakeSchemas implements the Service of the schemas package.
 type fakeSchemas struct{ got any }
 

@@ -1,6 +1,7 @@
 package openapi
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"maps"
@@ -314,8 +315,8 @@ func (b *oaBuilder) rawType(s *openapi3.Schema, loc oaLoc, nullable bool, ds *ru
 }
 
 // wrapperOrUnion is the type of a schema that only wraps one other (allOf:
-// [$ref], nullable), or a oneOf/anyOf of one schema and null; or of a union
-// of several alternatives; nil for any other schema.
+// [$ref], nullable), or a oneOf/anyOf of one schema and null (nullableRef
+// too); or of a union of several alternatives; nil for any other schema.
 func (b *oaBuilder) wrapperOrUnion(s *openapi3.Schema, loc oaLoc, at *model.Place, self *model.Type, nullable bool, ds *runtime.Schema) *oaType {
 	if len(s.AllOf) == 1 && len(s.Properties) == 0 && len(s.OneOf) == 0 && len(s.AnyOf) == 0 {
 		ot := *b.conv(s.AllOf[0], loc.add("allOf", "0"), at)
@@ -335,6 +336,9 @@ func (b *oaBuilder) wrapperOrUnion(s *openapi3.Schema, loc oaLoc, at *model.Plac
 			}
 			rest = append(rest, a)
 		}
+		if ot := b.nullableRef(s, alts, loc, at, ds); ot != nil {
+			return ot
+		}
 		if len(rest) == 1 && len(s.Properties) == 0 {
 			key := "oneOf"
 			if len(s.OneOf) == 0 {
@@ -350,6 +354,61 @@ func (b *oaBuilder) wrapperOrUnion(s *openapi3.Schema, loc oaLoc, at *model.Plac
 		}
 	}
 	return nil
+}
+
+// nullableRef is the type of a oneOf/anyOf of exactly a $ref and an object
+// of nothing else that may be null ({type: object, nullable: true}), as
+// OpenAPI 3.0 documents made by OpenAPI.NET write a nullable reference
+// (Microsoft Graph's, thousands of times): the referenced type, nullable,
+// not a union of it and any object. Its schema stays the document's, which
+// OpenAPI 3.0 has no other way to write. Nil for any other schema.
+func (b *oaBuilder) nullableRef(s *openapi3.Schema, alts openapi3.SchemaRefs, loc oaLoc, at *model.Place, ds *runtime.Schema) *oaType {
+	if len(alts) != 2 || len(s.Properties) != 0 || len(s.AllOf) != 0 || len(s.OneOf) != 0 && len(s.AnyOf) != 0 || s.Discriminator != nil {
+		return nil
+	}
+	i := 0 // the $ref's
+	switch {
+	case alts[0] == nil || alts[1] == nil:
+		return nil
+	case alts[0].Ref != "" && alts[1].Ref == "" && isNullableObject(alts[1].Value):
+	case alts[1].Ref != "" && alts[0].Ref == "" && isNullableObject(alts[0].Value):
+		i = 1
+	default:
+		return nil
+	}
+	key := "anyOf"
+	if len(s.OneOf) != 0 {
+		key = "oneOf"
+	}
+	ot := *b.conv(alts[i], loc.add(key, strconv.Itoa(i)), at)
+	ot.nullable = true
+	docAlts := []*runtime.Schema{ot.schema, {Type: runtime.TypeObject, Nullable: true}}
+	if i == 1 {
+		docAlts[0], docAlts[1] = docAlts[1], docAlts[0]
+	}
+	cp := *ds
+	if ot.object {
+		cp.Type = runtime.TypeObject // for OpenTool readers that require a type
+	}
+	if key == "oneOf" {
+		cp.OneOf = docAlts
+	} else {
+		cp.AnyOf = docAlts
+	}
+	ot.schema = &cp
+	return &ot
+}
+
+// isNullableObject reports whether s is {"type": "object", "nullable":
+// true} and nothing else: any object or null.
+func isNullableObject(s *openapi3.Schema) bool {
+	if s == nil || !s.Nullable || s.Type == nil || len(*s.Type) != 1 || (*s.Type)[0] != openapi3.TypeObject {
+		return false
+	}
+	bare := openapi3.Schema{Type: s.Type, Nullable: true}
+	j, err := json.Marshal(s)
+	k, err2 := json.Marshal(&bare)
+	return err == nil && err2 == nil && bytes.Equal(j, k)
 }
 
 // impliedType is the one type of s (types, null left out), or when it has

@@ -222,6 +222,10 @@ type Square struct {
 	Side float64 `json:"side"`
 	// more than two
 	Corners *int64 `json:"corners,omitzero"`
+	// Inscribed is the circle inside, or null (a nullable $ref as OpenAPI.NET writes it in 3.0)
+	Inscribed *Circle `json:"inscribed,omitzero"`
+	// Label is a circle, a text or any object (a union, its nullable object not alone beside a $ref)
+	Label *SquareLabel `json:"label,omitzero"`
 }
 
 func decodeSquare(d *runtime.Decoder, x *Square) {
@@ -238,6 +242,10 @@ func decodeSquare(d *runtime.Decoder, x *Square) {
 			if v, ok := d.OptInt(&x.Corners); ok {
 				runtime.CheckMin(d, float64(v), 2.0, true)
 			}
+		case "inscribed":
+			runtime.Ptr(d, &x.Inscribed, decodeCircle)
+		case "label":
+			runtime.Ptr(d, &x.Label, decodeSquareLabel)
 		default:
 			d.Skip()
 		}
@@ -405,6 +413,72 @@ func decodeMeta(d *runtime.Decoder, x *Meta) {
 // Thread is an inline schema that contains itself (items merging Thread), which the OpenTool document names so that it stays finite.
 type Thread struct {
 	Replies []ThreadRepliesItem `json:"replies,omitzero"`
+}
+
+// SquareLabel is a circle, a text or any object (a union, its nullable object not alone beside a $ref)
+//
+// Set exactly one field; the value is that variant.
+type SquareLabel struct {
+	Circle *Circle
+	String *string
+	Object map[string]any
+}
+
+// MarshalJSON encodes the variant that is set; null when none is.
+func (x SquareLabel) MarshalJSON() ([]byte, error) {
+	switch {
+	case x.Circle != nil:
+		return json.Marshal(x.Circle)
+	case x.String != nil:
+		return json.Marshal(x.String)
+	case x.Object != nil:
+		return json.Marshal(x.Object)
+	}
+	return []byte("null"), nil
+}
+
+// UnmarshalJSON decodes the variant the value is.
+func (x *SquareLabel) UnmarshalJSON(data []byte) error {
+	return runtime.Unmarshal(data, x, decodeSquareLabel)
+}
+
+// IsZero reports whether no variant is set.
+func (x SquareLabel) IsZero() bool {
+	return x.Circle == nil && x.String == nil && x.Object == nil
+}
+
+func decodeSquareLabel(d *runtime.Decoder, x *SquareLabel) {
+	raw := d.Raw()
+	if raw == nil {
+		return
+	}
+	*x = SquareLabel{}
+	if runtime.VariantPtr(d, raw, &x.Circle, decodeCircle, false) {
+		return
+	}
+	if runtime.VariantPtr(d, raw, &x.String, func(d *runtime.Decoder, x *string) {
+		*x, _ = d.String()
+	}, false) {
+		return
+	}
+	{
+		var v map[string]any
+		if runtime.DecodeVariant(d, raw, &v, func(d *runtime.Decoder, x *map[string]any) {
+			if d.Map() {
+				*x = map[string]any{}
+				for d.Next() {
+					k1 := string(d.Key())
+					var e1 any
+					d.Any(&e1)
+					(*x)[k1] = e1
+				}
+			}
+		}, false) {
+			x.Object = v
+			return
+		}
+	}
+	d.Invalid("got a value that is none of the variants Circle, String, Object")
 }
 
 // ThreadRepliesItem is an element of the "replies" member of Thread.
