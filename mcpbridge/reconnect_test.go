@@ -166,16 +166,20 @@ func (f *front) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		r = r.WithContext(ctx)
 	}
 	sw := &statusWriter{ResponseWriter: w}
+	if method == "initialize" {
+		// Recorded before the response goes out: the client may have its
+		// session, and the test drop it, before ServeHTTP returns here.
+		sw.header = func() {
+			if sid := w.Header().Get("Mcp-Session-Id"); sid != "" {
+				f.mu.Lock()
+				f.sessions = append(f.sessions, sid)
+				f.mu.Unlock()
+			}
+		}
+	}
 	f.h.ServeHTTP(sw, r)
 	if r.Method == http.MethodGet && sw.status == http.StatusNotFound {
 		f.get404.Add(1)
-	}
-	if method == "initialize" {
-		if sid := w.Header().Get("Mcp-Session-Id"); sid != "" {
-			f.mu.Lock()
-			f.sessions = append(f.sessions, sid)
-			f.mu.Unlock()
-		}
 	}
 }
 
@@ -224,18 +228,22 @@ func (f *front) setRefuse(refuse func(string) bool) {
 type statusWriter struct {
 	http.ResponseWriter
 	status int
+	header func() // called once, before the response's header is written
 }
 
 func (s *statusWriter) WriteHeader(code int) {
 	if s.status == 0 {
 		s.status = code
+		if s.header != nil {
+			s.header()
+		}
 	}
 	s.ResponseWriter.WriteHeader(code)
 }
 
 func (s *statusWriter) Write(p []byte) (int, error) {
 	if s.status == 0 {
-		s.status = http.StatusOK
+		s.WriteHeader(http.StatusOK)
 	}
 	return s.ResponseWriter.Write(p)
 }
