@@ -218,11 +218,17 @@ func (f failure) switchDefault() jen.Code {
 	case len(f.statuses) == 0:
 		return jen.Default().Block(jen.Err().Op("=").Add(restQ("NewAPIError")).Types(f.typ).Call(jen.Id("resp")))
 	}
-	args := []jen.Code{jen.Id("resp")}
-	for _, s := range f.statuses {
-		args = append(args, jen.Lit(s))
-	}
+	args := append([]jen.Code{jen.Id("resp")}, f.lits()...)
 	return jen.Default().Block(jen.Err().Op("=").Add(restQ("ErrorFor")).Types(f.typ).Call(args...))
+}
+
+// lits renders f's statuses as literals.
+func (f failure) lits() []jen.Code {
+	var lits []jen.Code
+	for _, s := range f.statuses {
+		lits = append(lits, jen.Lit(s))
+	}
+	return lits
 }
 
 // helper renders the rest.Failure of rest.Receive and rest.Do for an API
@@ -232,11 +238,7 @@ func (f failure) helper() jen.Code {
 	if len(f.statuses) == 0 {
 		return restQ("APIErrors").Types(f.typ).Call(jen.Lit("default"))
 	}
-	var args []jen.Code
-	for _, s := range f.statuses {
-		args = append(args, jen.Lit(s))
-	}
-	return restQ("APIErrors").Types(f.typ).Call(args...)
+	return restQ("APIErrors").Types(f.typ).Call(f.lits()...)
 }
 
 // responseCases returns the cases of the switch over the documented
@@ -286,7 +288,7 @@ func responseCases(fn *model.Function, out *jen.Statement) ([]statusCase, failur
 				same = "error " + r.Type.Named.Name
 			}
 			if r.Status == "default" {
-				fail = failure{typ: goType(r.Type)}
+				fail = failure{typ: errType}
 			}
 		default:
 			stmts = append(stmts, jen.Err().Op("=").Id("resp").Dot("Unexpected").Call())
