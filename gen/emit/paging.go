@@ -162,7 +162,14 @@ func emitGather(f *jen.File, fn *model.Function) {
 	body = append(body, jen.Var().Id("last").Add(goType(fn.Result)))
 	decl, pager := pagerCode(fn, jen.Id("t").Dot("svc").Dot(fn.GoName), true)
 	body = append(body, decl...)
-	if !pathDirect(pg.Items) {
+	if pathDirect(pg.Items) {
+		// err := rest.GatherInto(&last.Data, rest.Cursors(ctx, fetch), limit)
+		// return last, err
+		body = append(body,
+			jen.Err().Op(":=").Add(restQ("GatherInto")).Call(jen.Op("&").Add(pathExpr(pg.Items)), pager, limit),
+			jen.Return(jen.Id("last"), jen.Err()),
+		)
+	} else {
 		// items, err := rest.Gather(rest.Cursors(ctx, fetch), limit)
 		// if err != nil {
 		//	return last, err
@@ -176,13 +183,6 @@ func emitGather(f *jen.File, fn *model.Function) {
 			jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Id("last"), jen.Err())),
 			pathSet(pg.Items, jen.Id("items")),
 			jen.Return(jen.Id("last"), jen.Nil()),
-		)
-	} else {
-		// err := rest.GatherInto(&last.Data, rest.Cursors(ctx, fetch), limit)
-		// return last, err
-		body = append(body,
-			jen.Err().Op(":=").Add(restQ("GatherInto")).Call(jen.Op("&").Add(pathExpr(pg.Items)), pager, limit),
-			jen.Return(jen.Id("last"), jen.Err()),
 		)
 	}
 	doc := pg.Gather + " serves " + fn.Name + ": it gathers at most max_items (default " +
