@@ -327,6 +327,9 @@ func (b *oaBuilder) wrapperOrUnion(s *openapi3.Schema, loc oaLoc, at *model.Plac
 		if len(alts) == 0 {
 			continue
 		}
+		if ot := b.nullableRef(s, alts, loc, at, ds); ot != nil {
+			return ot
+		}
 		var rest []*openapi3.SchemaRef
 		nullAlt := false
 		for _, a := range alts {
@@ -335,9 +338,6 @@ func (b *oaBuilder) wrapperOrUnion(s *openapi3.Schema, loc oaLoc, at *model.Plac
 				continue
 			}
 			rest = append(rest, a)
-		}
-		if ot := b.nullableRef(s, alts, loc, at, ds); ot != nil {
-			return ot
 		}
 		if len(rest) == 1 && len(s.Properties) == 0 {
 			key := "oneOf"
