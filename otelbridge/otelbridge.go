@@ -76,6 +76,8 @@ import (
 	"context"
 	"errors"
 	"maps"
+	"net/http"
+	"net/url"
 	"slices"
 	"strconv"
 	"strings"
@@ -91,6 +93,7 @@ import (
 	semconv "go.opentelemetry.io/otel/semconv/v1.43.0"
 	"go.opentelemetry.io/otel/trace"
 
+	"github.com/opentoolgen/opentoolgen/internal/jsontree"
 	"github.com/opentoolgen/opentoolgen/otelbridge/tracing"
 	"github.com/opentoolgen/opentoolgen/runtime"
 )
@@ -255,11 +258,15 @@ func (it *interceptor) intercept(ctx context.Context, call *runtime.CallInfo, ne
 		span.SetAttributes(ItemsKey.Int(call.Items))
 	}
 	if err != nil && (recording || metered) {
-		k.errorType = errorType(err)
+		k.errorType = errorType(err, call.Server)
 		a = it.attrsOf(k)
 		if recording {
-			span.SetAttributes(semconv.ErrorTypeKey.String(k.errorType), semconv.RPCResponseStatusCodeKey.String(k.errorType))
-			span.SetStatus(codes.Error, err.Error())
+			if k.errorType == otherError {
+				span.SetAttributes(semconv.ErrorTypeOther)
+			} else {
+				span.SetAttributes(semconv.ErrorTypeKey.String(k.errorType), semconv.RPCResponseStatusCodeKey.String(k.errorType))
+			}
+			span.SetStatus(codes.Error, describe(err, call.Server))
 		}
 		if metered {
 			it.errs.Add(ctx, 1, a.counted...)
@@ -373,10 +380,20 @@ func (it *interceptor) attrsOf(k attrKey) *attrs {
 	return a
 }
 
-// errorType is the error.type of a call's error: a *runtime.Error's code,
-// "canceled" or "deadline_exceeded" for a context that ended, else
-// semconv's (the error's Go type).
-func errorType(err error) string {
+// otherError is semconv's error.type of an error without a code: "_OTHER".
+var otherError = semconv.ErrorTypeOther.Value.AsString()
+
+// errorType is the error.type of a call's error, and its
+// rpc.response.status_code: "canceled" or "deadline_exceeded" for a
+// context that ended; else the code the call's error has on the wire: a
+// *runtime.Error's (500 when it has none, -32603 for a nil one, as the
+// fronts answer them), 500 for any other error on the serving side (what
+// every front answers for it). On the calling side an error that is not a
+// *runtime.Error (a Caller of another package's) has no code: semconv's
+// "_OTHER", and no status code. The Go type of an error is never recorded
+// for a call: the fronts do not send it, and a type such as
+// *errors.errorString tells nothing.
+func errorType(err error, server bool) string {
 	switch {
 	case errors.Is(err, context.Canceled):
 		return "canceled"
@@ -384,8 +401,142 @@ func errorType(err error) string {
 		return "deadline_exceeded"
 	}
 	var e *runtime.Error
-	if errors.As(err, &e) {
-		return strconv.Itoa(e.Code)
+	switch {
+	case !errors.As(err, &e):
+		if server {
+			return codeToolError
+		}
+		return otherError
+	case e == nil:
+		return codeInternalError
+	case e.Code == 0:
+		return codeToolError
+	}
+	return strconv.Itoa(e.Code)
+}
+
+var (
+	codeToolError     = strconv.Itoa(runtime.CodeToolError)
+	codeInternalError = strconv.Itoa(runtime.CodeInternalError)
+)
+
+// maxPaths is the number of violations' paths a status description names.
+const maxPaths = 8
+
+// describe is the description of the Error status of a call that failed
+// with err: what the error is, never what it says. An error's message and
+// data may carry the arguments (a violation's "got \"sk-live-…\"", a tool's
+// fmt.Errorf("no pet %q", name)) or an API's answer (a REST error's body),
+// and the docs promise neither is recorded: the description is the
+// error's code and a text of its own for the code or class ("code -32602:
+// invalid params at /status", "code 404: tool error (Not Found)", "code 404:
+// noAccess (the server cannot be reached)"), "canceled", "deadline
+// exceeded", or, on the calling side, "call failed" for an error without
+// a code (on the serving side, it is answered as code 500). Invalid
+// arguments are named by their JSON pointers (member names and indexes,
+// the keys of a map argument among them), at most maxPaths of them.
+func describe(err error, server bool) string {
+	switch {
+	case errors.Is(err, context.Canceled):
+		return "canceled"
+	case errors.Is(err, context.DeadlineExceeded):
+		return "deadline exceeded"
+	}
+	var e *runtime.Error
+	if !errors.As(err, &e) {
+		if server { // answered as a tool error, code 500
+			e = &runtime.Error{}
+		} else {
+			return "call failed"
+		}
+	}
+	if e == nil {
+		return "code " + codeInternalError + ": internal error"
+	}
+	code := e.Code
+	if code == 0 {
+		code = runtime.CodeToolError
+	}
+	var b strings.Builder
+	b.WriteString("code ")
+	b.WriteString(strconv.Itoa(code))
+	b.WriteString(": ")
+	switch e.Class {
+	case runtime.ClassUnauthorized:
+		b.WriteString("unauthorized (the API key was refused)")
+		return b.String()
+	case runtime.ClassNoAccess:
+		b.WriteString("noAccess (the server cannot be reached)")
+		return b.String()
+	case runtime.ClassResponseNull:
+		b.WriteString("responseNull (no usable response)")
+		return b.String()
+	case runtime.ClassErrorNull:
+		b.WriteString("errorNull (the call failed without an error object)")
+		return b.String()
+	}
+	switch code {
+	case runtime.CodeParseError:
+		b.WriteString("parse error")
+	case runtime.CodeInvalidRequest:
+		b.WriteString("invalid request")
+	case runtime.CodeMethodNotFound:
+		b.WriteString("method not found")
+	case runtime.CodeInternalError:
+		b.WriteString("internal error")
+	case runtime.CodeInvalidParams:
+		b.WriteString("invalid params")
+		vs := e.Violations()
+		for i, v := range vs {
+			if i == maxPaths {
+				b.WriteString(" and ")
+				b.WriteString(strconv.Itoa(len(vs) - maxPaths))
+				b.WriteString(" more")
+				break
+			}
+			if i == 0 {
+				b.WriteString(" at ")
+			} else {
+				b.WriteString(", ")
+			}
+			if v.Path == "" {
+				b.WriteString("the arguments")
+			} else {
+				b.WriteString(jsontree.ShortPointer(v.Path))
+			}
+		}
+	default:
+		b.WriteString("tool error")
+		if t := http.StatusText(code); t != "" {
+			b.WriteString(" (")
+			b.WriteString(t)
+			b.WriteString(")")
+		}
+	}
+	return b.String()
+}
+
+// restErrorType is the error.type of a REST request that got no answer:
+// "canceled" or "deadline_exceeded" for a context that ended, a
+// *runtime.Error's code (an interceptor's), else the Go type of the
+// transport's error beneath the *url.Error of net/http ("*net.OpError",
+// "*tls.CertificateVerificationError"), as semconv's HTTP conventions want
+// for a request that failed before an answer (semconv.ErrorType: an
+// ErrorType() method's value first).
+func restErrorType(err error) string {
+	switch {
+	case errors.Is(err, context.Canceled):
+		return "canceled"
+	case errors.Is(err, context.DeadlineExceeded):
+		return "deadline_exceeded"
+	}
+	var e *runtime.Error
+	if errors.As(err, &e) && e != nil {
+		return errorType(e, false)
+	}
+	var ue *url.Error
+	if errors.As(err, &ue) && ue.Err != nil {
+		err = ue.Err
 	}
 	return semconv.ErrorType(err).Value.AsString()
 }
@@ -400,7 +551,7 @@ func (it *interceptor) rest(ctx context.Context, call *runtime.CallInfo, next fu
 	if metered {
 		start = time.Now()
 	}
-	ctx, span := it.tracer.Start(ctx, call.Function, kindClient, a.start, trace.WithAttributes(semconv.URLFull(h.URL)))
+	ctx, span := it.tracer.Start(ctx, call.Function, kindClient, a.start, trace.WithAttributes(semconv.URLFull(templatedURL(h.URL, h.Template))))
 	err := next(ctx)
 	var elapsed float64
 	if metered {
@@ -408,8 +559,10 @@ func (it *interceptor) rest(ctx context.Context, call *runtime.CallInfo, next fu
 	}
 	switch {
 	case err != nil:
-		k.errorType = errorType(err)
-		span.SetStatus(codes.Error, err.Error())
+		// Not err.Error(): a transport's error names the URL, and with
+		// it the values of path parameters.
+		k.errorType = restErrorType(err)
+		span.SetStatus(codes.Error, "request failed: "+k.errorType)
 	case h.StatusCode >= 400:
 		k.errorType = strconv.Itoa(h.StatusCode)
 		span.SetStatus(codes.Error, "")
@@ -428,6 +581,38 @@ func (it *interceptor) rest(ctx context.Context, call *runtime.CallInfo, next fu
 		it.calls.Add(ctx, 1, a.counted...)
 	}
 	return err
+}
+
+// templatedURL is rawURL, the URL of a request to the path template
+// ("/pets/{petId}"), with each path segment that holds a parameter's value
+// written as the template's ("http://host/v1/pets/{petId}"): the value is
+// an argument of the call, which telemetry does not record. A URL whose
+// path does not end in as many segments as the template has is cut to
+// its scheme and host, followed by the template.
+func templatedURL(rawURL, template string) string {
+	if !strings.Contains(template, "{") {
+		return rawURL
+	}
+	i := strings.Index(rawURL, "://")
+	if i < 0 {
+		return template
+	}
+	origin, path := rawURL, ""
+	if j := strings.IndexByte(rawURL[i+3:], '/'); j >= 0 {
+		origin, path = rawURL[:i+3+j], rawURL[i+3+j:]
+	}
+	tsegs := strings.Split(strings.TrimPrefix(template, "/"), "/")
+	usegs := strings.Split(strings.TrimPrefix(path, "/"), "/")
+	if path == "" || len(usegs) < len(tsegs) {
+		return origin + "/" + strings.TrimPrefix(template, "/")
+	}
+	base := usegs[:len(usegs)-len(tsegs)]
+	for k, seg := range tsegs {
+		if strings.Contains(seg, "{") {
+			usegs[len(base)+k] = seg
+		}
+	}
+	return origin + "/" + strings.Join(usegs, "/")
 }
 
 // restKey is what the attributes of a REST call's span and metrics depend

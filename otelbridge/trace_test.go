@@ -202,7 +202,7 @@ func TestTraceErrors(t *testing.T) {
 	}
 	rest := tel.byName("GET /pets/{petId}")
 	if len(rest) != 1 || rest[0].Status.Code != codes.Error || attr(rest[0], "error.type") != "404" ||
-		attr(rest[0], "url.template") != "/pets/{petId}" || strings.Contains(attr(rest[0], "url.full"), "{") {
+		attr(rest[0], "url.template") != "/pets/{petId}" || !strings.HasSuffix(attr(rest[0], "url.full"), "/v1/pets/{petId}") {
 		t.Errorf("REST span %+v", rest)
 	}
 
@@ -378,3 +378,52 @@ func (errorTool) Call(_ context.Context, name string, _ json.RawMessage) (json.R
 }
 
 func (errorTool) Load(context.Context) (*runtime.OpenTool, error) { return nil, nil }
+
+// plainErrorTool fails every call with a plain Go error.
+type plainErrorTool struct{}
+
+func (plainErrorTool) Call(context.Context, string, json.RawMessage) (json.RawMessage, error) {
+	return nil, errors.New("disk full")
+}
+
+func (plainErrorTool) Load(context.Context) (*runtime.OpenTool, error) { return nil, nil }
+
+// plainErrorCaller is a Caller of another package whose calls fail with a
+// plain Go error.
+type plainErrorCaller struct{ runtime.Caller }
+
+func (plainErrorCaller) CallFunction(context.Context, string, json.RawMessage) (json.RawMessage, error) {
+	return nil, errors.New("no route")
+}
+
+// TestErrorTypeIsTheWireCode: a tool's plain Go error is answered with
+// code 500, and its spans say 500 (error.type and rpc.response.status_code),
+// not the Go type *errors.errorString; a calling side's error without a
+// code is error.type _OTHER, without a status code.
+func TestErrorTypeIsTheWireCode(t *testing.T) {
+	tel := newTelemetry(t)
+	srv := httptest.NewServer(runtime.NewHandler(plainErrorTool{}, runtime.WithInterceptors(tel.ic)))
+	defer srv.Close()
+	_, err := runtime.InterceptCaller(runtime.NewClient(srv.URL+"/opentool"), tel.ic).CallFunction(context.Background(), "save", nil)
+	var e *runtime.Error
+	if !errors.As(err, &e) || e.Code != 500 {
+		t.Fatalf("save: %v, want code 500 on the wire", err)
+	}
+	_, err = runtime.InterceptCaller(plainErrorCaller{}, tel.ic).CallFunction(context.Background(), "route", nil)
+	if err == nil {
+		t.Fatal("route: no error")
+	}
+	spans := tel.byName("save")
+	if len(spans) != 2 {
+		t.Fatalf("%d save spans, want 2", len(spans))
+	}
+	for _, s := range spans {
+		if attr(s, "error.type") != "500" || attr(s, "rpc.response.status_code") != "500" || s.Status.Description != "code 500: tool error (Internal Server Error)" {
+			t.Errorf("%s span: error.type %q, rpc.response.status_code %q, status %q", s.SpanKind, attr(s, "error.type"), attr(s, "rpc.response.status_code"), s.Status.Description)
+		}
+	}
+	route := tel.byName("route")
+	if len(route) != 1 || attr(route[0], "error.type") != "_OTHER" || attr(route[0], "rpc.response.status_code") != "" || route[0].Status.Description != "call failed" {
+		t.Errorf("route span %+v", route)
+	}
+}

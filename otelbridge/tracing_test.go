@@ -112,7 +112,7 @@ func TestInterceptorWithTracing(t *testing.T) {
 	for _, want := range []string{
 		"client ok trace=4bf92f3577b34da6a3ce929d0e0e4736 parent=00f067aa0ba902b7 remote=true sampled=true Unset",
 		"server ok trace=4bf92f3577b34da6a3ce929d0e0e4736 parent=client ok remote=true sampled=true Unset",
-		`server fail trace=4bf92f3577b34da6a3ce929d0e0e4736 parent=client fail remote=true sampled=true Error "opentool: code 418: teapot" [rpc.system.name=jsonrpc rpc.method=fail opentool.front=opentool error.type=418`,
+		`server fail trace=4bf92f3577b34da6a3ce929d0e0e4736 parent=client fail remote=true sampled=true Error "code 418: tool error (I'm a teapot)" [rpc.system.name=jsonrpc rpc.method=fail opentool.front=opentool error.type=418`,
 	} {
 		if !strings.Contains(strings.Join(got, "\n"), want) {
 			t.Errorf("no span %s in\n%s", want, strings.Join(got, "\n"))
