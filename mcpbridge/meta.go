@@ -40,7 +40,8 @@ func (md meta) Keys() []string {
 // (runtime.Intercept), with the request's _meta as metadata
 // (runtime.CallInfo.Meta; Front runtime.FrontMCP). With a
 // runtime.Propagator set, the call's context is read from
-// _meta.traceparent and _meta.tracestate, interceptors or not.
+// _meta.traceparent and _meta.tracestate, else from the HTTP request's
+// traceparent and tracestate headers, interceptors or not.
 func WithInterceptors(ics ...runtime.Interceptor) Option {
 	return func(c *config) { c.interceptors = append(c.interceptors, ics...) }
 }
@@ -53,7 +54,7 @@ func intercepted(tool runtime.Tool) bool {
 
 // incoming returns ctx with the metadata of req for the tool's
 // interceptors (metered: it has some) and, with a runtime.Propagator set,
-// the call context its _meta carries.
+// the call context it carries (extractTraceContext).
 func incoming(ctx context.Context, req *mcp.CallToolRequest, metered bool) context.Context {
 	if !metered && !runtime.Propagating() {
 		return ctx
@@ -65,6 +66,17 @@ func incoming(ctx context.Context, req *mcp.CallToolRequest, metered bool) conte
 	md := meta{&m}
 	if metered {
 		ctx = runtime.WithIncomingMetadata(ctx, runtime.FrontMCP, md)
+	}
+	return extractTraceContext(ctx, req, md)
+}
+
+// extractTraceContext returns ctx with the call context of a tools/call:
+// that of its _meta.traceparent (and _meta.tracestate), else, over
+// streamable HTTP, that of the HTTP request's traceparent and tracestate
+// headers, which an HTTP client instrumented with OpenTelemetry sends.
+func extractTraceContext(ctx context.Context, req *mcp.CallToolRequest, md meta) context.Context {
+	if md.Get("traceparent") == "" && req != nil && req.Extra != nil && req.Extra.Header.Get("traceparent") != "" {
+		return runtime.ExtractMetadata(ctx, runtime.HeaderMetadata(req.Extra.Header))
 	}
 	return runtime.ExtractMetadata(ctx, md)
 }

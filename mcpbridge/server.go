@@ -70,8 +70,10 @@
 // Interceptors ([WithInterceptors]) run around each tools/call with its
 // _meta as metadata (runtime.CallInfo.Meta, Front runtime.FrontMCP). With a
 // runtime.Propagator set (otelbridge.Install), a call's trace context is
-// read from _meta.traceparent and _meta.tracestate, and [Tool] writes the
-// caller's there, as the 2026-07-28 specification carries it.
+// read from _meta.traceparent and _meta.tracestate (over streamable HTTP,
+// from the request's traceparent and tracestate headers when _meta has no
+// traceparent), and [Tool] writes the caller's there, as the 2026-07-28
+// specification carries it.
 //
 // The other way round, [Tool] is any MCP server as a runtime.Tool ([NewTool]
 // over a session, [CommandTool] over stdio, [HTTPTool] over streamable HTTP):

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"io"
 	"maps"
 	"net/http"
 	"net/http/httptest"
@@ -425,5 +426,58 @@ func TestErrorTypeIsTheWireCode(t *testing.T) {
 	route := tel.byName("route")
 	if len(route) != 1 || attr(route[0], "error.type") != "_OTHER" || attr(route[0], "rpc.response.status_code") != "" || route[0].Status.Description != "call failed" {
 		t.Errorf("route span %+v", route)
+	}
+}
+
+// TestTraceOverMCPHeader: a tools/call over streamable HTTP whose _meta has
+// no traceparent continues the trace of the HTTP request's traceparent
+// header, as an HTTP client instrumented with OpenTelemetry sends it; with
+// both, _meta's wins.
+func TestTraceOverMCPHeader(t *testing.T) {
+	tel := newTelemetry(t)
+	tool, err := petgateway.NewTool(markerService{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h, err := mcpbridge.NewHTTPHandler(context.Background(), tool, nil, true, mcpbridge.WithInterceptors(tel.ic))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer h.Close()
+	srv := httptest.NewServer(h)
+	defer srv.Close()
+	const (
+		header = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01"
+		inMeta = "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01"
+	)
+	call := func(meta string) {
+		t.Helper()
+		body := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"listPets","arguments":{}` + meta + `}}`
+		req, _ := http.NewRequest(http.MethodPost, srv.URL, strings.NewReader(body))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "application/json, text/event-stream")
+		req.Header.Set("traceparent", header)
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		answer, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusOK || !strings.Contains(string(answer), `"result"`) {
+			t.Fatalf("tools/call: %d %s", resp.StatusCode, answer)
+		}
+	}
+	call("")
+	call(`,"_meta":{"traceparent":"` + inMeta + `"}`)
+	spans := tel.byName("listPets")
+	if len(spans) != 2 {
+		t.Fatalf("%d spans, want 2", len(spans))
+	}
+	for i, want := range []string{header, inMeta} {
+		s := spans[i]
+		got := "00-" + s.SpanContext.TraceID().String() + "-" + s.Parent.SpanID().String() + "-01"
+		if got != want || !s.Parent.IsRemote() {
+			t.Errorf("call %d: the server span's trace and parent are %s (remote %v), want %s", i, got, s.Parent.IsRemote(), want)
+		}
 	}
 }
