@@ -64,7 +64,8 @@ func errNoCaller(name string) error {
 // pointer; nil to ignore it). resultName is the name of the function's return
 // value for scalar and array returns (see [DecodeResult]), "" for an object
 // return. A result that does not decode is an error of class
-// [ClassResponseNull].
+// [ClassResponseNull]. The interceptors ctx carries ([WithCallInterceptors])
+// run around the call, unless c runs its own ([InterceptCaller]).
 func Invoke(ctx context.Context, c Caller, name string, args any, resultName string, out any) error {
 	if c == nil {
 		return errNoCaller(name)
@@ -73,7 +74,7 @@ func Invoke(ctx context.Context, c Caller, name string, args any, resultName str
 	if err != nil {
 		return fmt.Errorf("opentool: encoding the arguments of %s: %w", name, err)
 	}
-	result, err := c.CallFunction(ctx, name, params)
+	result, err := callerOf(ctx, c).CallFunction(ctx, name, params)
 	if err != nil {
 		return err
 	}
@@ -103,7 +104,7 @@ func InvokeStream[T any](ctx context.Context, c Caller, name string, args any, r
 			yield(zero, fmt.Errorf("opentool: encoding the arguments of %s: %w", name, err))
 			return
 		}
-		for raw, err := range c.StreamFunction(ctx, name, params) {
+		for raw, err := range callerOf(ctx, c).StreamFunction(ctx, name, params) {
 			if err != nil {
 				yield(zero, err)
 				return

@@ -467,6 +467,11 @@ func InterceptCaller(c Caller, ics ...Interceptor) Caller {
 	if len(ics) == 0 || c == nil {
 		return c
 	}
+	return &interceptedCaller{c: c, ics: slices.Clone(ics), front: frontOf(c)}
+}
+
+// frontOf is the front that carries the calls of c, for [CallInfo.Front].
+func frontOf(c Caller) string {
 	front := ""
 	switch c := c.(type) {
 	case *Client:
@@ -479,7 +484,54 @@ func InterceptCaller(c Caller, ics ...Interceptor) Caller {
 	case interface{ Front() string }:
 		front = c.Front()
 	}
-	return &interceptedCaller{c: c, ics: slices.Clone(ics), front: front}
+	return front
+}
+
+type callInterceptorsKey struct{}
+
+// callInterceptorsUsed is set once a context carries call interceptors:
+// until then, CallInterceptors does not look.
+var callInterceptorsUsed atomic.Bool
+
+// WithCallInterceptors returns ctx with ics run around each call made with
+// it (or a context made of it) by a generated package's typed client
+// ([Invoke], [InvokeStream]: over any Caller) and by a rest.Client, unless
+// the Caller or the REST client runs interceptors of its own
+// ([InterceptCaller], rest.Client.Interceptors): what a server that traces
+// the calls it serves gives each of them (toolcli does, with
+// otelbridge.Interceptor), so that the calls a tool makes while it serves
+// one are traced as the tool's own, whatever client the tool built. ics
+// must not be modified afterwards.
+func WithCallInterceptors(ctx context.Context, ics ...Interceptor) context.Context {
+	if len(ics) == 0 {
+		return ctx
+	}
+	callInterceptorsUsed.Store(true)
+	return context.WithValue(ctx, callInterceptorsKey{}, ics)
+}
+
+// CallInterceptors returns the interceptors [WithCallInterceptors] put on
+// ctx, nil when none: what a transport of another package runs around a
+// call it makes when it has no interceptors of its own.
+func CallInterceptors(ctx context.Context) []Interceptor {
+	if !callInterceptorsUsed.Load() {
+		return nil
+	}
+	ics, _ := ctx.Value(callInterceptorsKey{}).([]Interceptor)
+	return ics
+}
+
+// callerOf returns c, run through the interceptors ctx carries
+// ([WithCallInterceptors]) unless it runs interceptors of its own.
+func callerOf(ctx context.Context, c Caller) Caller {
+	ics := CallInterceptors(ctx)
+	if ics == nil {
+		return c
+	}
+	if _, ok := c.(*interceptedCaller); ok {
+		return c
+	}
+	return &interceptedCaller{c: c, ics: ics, front: frontOf(c)}
 }
 
 type interceptedCaller struct {

@@ -31,7 +31,7 @@ func telemetryWanted() bool {
 
 // telemetry starts exporting traces with OTLP over HTTP when the
 // environment asks for it (telemetryWanted): it returns the interceptors the
-// fronts run and the function that flushes and stops the exporter. When it
+// fronts run (tracingInterceptors) and the function that flushes and stops the exporter. When it
 // does not, it returns neither and sets nothing: the server runs as if
 // OpenTelemetry did not exist.
 //
@@ -73,5 +73,20 @@ func telemetry(ctx context.Context, name, version string, logger *slog.Logger) (
 			logger.Warn("OpenTelemetry: flushing the last spans", "error", err)
 		}
 	}
-	return []runtime.Interceptor{otelbridge.Interceptor(otelbridge.WithTracerProvider(tp))}, stop, nil
+	return tracingInterceptors(otelbridge.Interceptor(otelbridge.WithTracerProvider(tp))), stop, nil
+}
+
+// tracingInterceptors are the interceptors the fronts run to trace with
+// trace: trace around each call served, then one that makes trace run
+// around the calls the tool makes while it serves it
+// (runtime.WithCallInterceptors): a generated gateway's typed client of its
+// upstream (runtime.Invoke) and its REST client, which the generated main
+// builds without interceptors, get their Client spans, children of the
+// call's Server span, and send the traceparent of theirs.
+func tracingInterceptors(trace runtime.Interceptor) []runtime.Interceptor {
+	calls := []runtime.Interceptor{trace}
+	carry := func(ctx context.Context, _ *runtime.CallInfo, next func(context.Context) error) error {
+		return next(runtime.WithCallInterceptors(ctx, calls...))
+	}
+	return []runtime.Interceptor{trace, carry}
 }

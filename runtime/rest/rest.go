@@ -109,7 +109,9 @@ type Client struct {
 	// next: the interceptor reads HTTP.StatusCode. With a
 	// [runtime.Propagator] set ([runtime.SetPropagator]) every request
 	// carries the call context of its context (traceparent, tracestate),
-	// interceptors or not.
+	// interceptors or not. Without interceptors of its own, a request runs
+	// those its context carries ([runtime.WithCallInterceptors]: a served
+	// call's, in a server command that traces its calls).
 	Interceptors []runtime.Interceptor
 	// StrictResponses makes every success response's JSON body checked
 	// against the document (WithStrictResponses, DecodeChecked); false
@@ -733,21 +735,25 @@ func (r *Request) roundTrip(ctx context.Context, accept string) (*http.Response,
 		}
 		return resp, nil
 	}
-	if len(r.c.Interceptors) == 0 {
+	ics := r.c.Interceptors
+	if len(ics) == 0 {
+		ics = runtime.CallInterceptors(ctx) // those of the call a server serves, if any
+	}
+	if len(ics) == 0 {
 		return send(ctx, req)
 	}
-	return r.intercepted(ctx, req, send)
+	return r.intercepted(ctx, req, ics, send)
 }
 
-// intercepted sends req through the client's interceptors.
-func (r *Request) intercepted(ctx context.Context, req *http.Request, send func(context.Context, *http.Request) (*http.Response, error)) (*http.Response, error) {
+// intercepted sends req through the interceptors ics.
+func (r *Request) intercepted(ctx context.Context, req *http.Request, ics []runtime.Interceptor, send func(context.Context, *http.Request) (*http.Response, error)) (*http.Response, error) {
 	u := *req.URL
 	u.RawQuery, u.User = "", nil
 	hc := &runtime.HTTPCall{Method: r.method, Template: r.path, URL: u.String()}
 	call := &runtime.CallInfo{Function: operationName(r.method, r.path), Args: r.body, Front: runtime.FrontREST,
 		Meta: runtime.HeaderMetadata(req.Header), HTTP: hc}
 	var resp *http.Response
-	err := runtime.RunInterceptors(ctx, r.c.Interceptors, call, func(ctx context.Context) error {
+	err := runtime.RunInterceptors(ctx, ics, call, func(ctx context.Context) error {
 		var err error
 		resp, err = send(ctx, req.WithContext(ctx))
 		if resp != nil {

@@ -1,0 +1,38 @@
+package rest
+
+import (
+	"context"
+	"net/http"
+	"net/http/httptest"
+	"slices"
+	"testing"
+
+	"github.com/opentoolgen/opentoolgen/runtime"
+)
+
+// TestCallInterceptors: a client without interceptors runs those its
+// request's context carries (runtime.WithCallInterceptors); one with
+// interceptors of its own runs those alone.
+func TestCallInterceptors(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { w.WriteHeader(http.StatusNoContent) }))
+	defer srv.Close()
+	var got []string
+	ic := func(name string) runtime.Interceptor {
+		return func(ctx context.Context, call *runtime.CallInfo, next func(context.Context) error) error {
+			err := next(ctx)
+			got = append(got, name+" "+call.Function+" "+call.Front)
+			return err
+		}
+	}
+	ctx := runtime.WithCallInterceptors(context.Background(), ic("carried"))
+	for _, c := range []*Client{{BaseURL: srv.URL}, {BaseURL: srv.URL, Interceptors: []runtime.Interceptor{ic("own")}}} {
+		r := c.NewRequest(http.MethodDelete, "/pets/{id}")
+		r.Path("id", 7)
+		if _, err := r.Send(ctx); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if want := []string{"carried DELETE /pets/{id} rest", "own DELETE /pets/{id} rest"}; !slices.Equal(got, want) {
+		t.Errorf("interceptors ran %q, want %q", got, want)
+	}
+}
