@@ -22,6 +22,7 @@ import (
 	"github.com/opentoolgen/opentoolgen/examples/petstore/fakeapi"
 	"github.com/opentoolgen/opentoolgen/examples/petstore/petstoreclient"
 	"github.com/opentoolgen/opentoolgen/internal/testtool"
+	"github.com/opentoolgen/opentoolgen/mcpbridge"
 	"github.com/opentoolgen/opentoolgen/runtime"
 	"github.com/opentoolgen/opentoolgen/toolcli"
 )
@@ -278,6 +279,47 @@ func TestTelemetryGateway(t *testing.T) {
 		})
 		client := check(t, spans, "create", "create", upstream.all())
 		if spanAttr(client, "rpc.method") != "create" || spanAttr(client, "opentool.front") != "opentool" {
+			t.Errorf("Client span attributes %v", client.Attributes)
+		}
+	})
+	t.Run("mcp", func(t *testing.T) {
+		up, err := mocktool.NewTool(testtool.NewStore())
+		if err != nil {
+			t.Fatal(err)
+		}
+		var mu sync.Mutex
+		var metas []string // the _meta.traceparent of each call the upstream serves
+		peek := func(ctx context.Context, call *runtime.CallInfo, next func(context.Context) error) error {
+			mu.Lock()
+			metas = append(metas, call.Meta.Get("traceparent"))
+			mu.Unlock()
+			return next(ctx)
+		}
+		h, err := mcpbridge.NewHTTPHandler(context.Background(), up, nil, true, mcpbridge.WithInterceptors(peek))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer h.Close()
+		upSrv := httptest.NewServer(h)
+		defer upSrv.Close()
+		c := &toolcli.Command{
+			Name: "mock_gateway", Document: mocktool.Document(),
+			NewTool: func(ctx context.Context, opts ...runtime.ToolOption) (runtime.Tool, error) {
+				return toolcli.MCPGateway(ctx, "", upSrv.URL, func(c runtime.Caller) (runtime.Tool, error) {
+					// An MCP gateway's tool does not stream (an MCP listing has no streams).
+					return mocktool.NewTool(mocktool.NewClient(c), append(opts, runtime.WithFunctions("create"))...)
+				})
+			},
+		}
+		_, spans := tracedCommand(t, c, func(base string) {
+			if got := callTool(t, base, "create", `{"text":"a"}`, "00-"+callerTrace+"-00f067aa0ba902b7-01"); !strings.Contains(got, `"result"`) {
+				t.Fatalf("create: %s", got)
+			}
+		})
+		mu.Lock()
+		defer mu.Unlock()
+		client := check(t, spans, "create", "create", metas)
+		if spanAttr(client, "opentool.front") != "mcp" {
 			t.Errorf("Client span attributes %v", client.Attributes)
 		}
 	})
