@@ -258,13 +258,14 @@ func (it *interceptor) intercept(ctx context.Context, call *runtime.CallInfo, ne
 		span.SetAttributes(ItemsKey.Int(call.Items))
 	}
 	if err != nil && (recording || metered) {
-		k.errorType = errorType(err, call.Server)
+		var status string
+		k.errorType, status = errorType(err, call.Server)
 		a = it.attrsOf(k)
 		if recording {
-			if k.errorType == otherError {
-				span.SetAttributes(semconv.ErrorTypeOther)
+			if status == "" {
+				span.SetAttributes(semconv.ErrorTypeKey.String(k.errorType))
 			} else {
-				span.SetAttributes(semconv.ErrorTypeKey.String(k.errorType), semconv.RPCResponseStatusCodeKey.String(k.errorType))
+				span.SetAttributes(semconv.ErrorTypeKey.String(k.errorType), semconv.RPCResponseStatusCodeKey.String(status))
 			}
 			span.SetStatus(codes.Error, describe(err, call.Server))
 		}
@@ -383,36 +384,45 @@ func (it *interceptor) attrsOf(k attrKey) *attrs {
 // otherError is semconv's error.type of an error without a code: "_OTHER".
 var otherError = semconv.ErrorTypeOther.Value.AsString()
 
-// errorType is the error.type of a call's error, and its
-// rpc.response.status_code: "canceled" or "deadline_exceeded" for a
-// context that ended; else the code the call's error has on the wire: a
-// *runtime.Error's (500 when it has none, -32603 for a nil one, as the
-// fronts answer them), 500 for any other error on the serving side (what
-// every front answers for it). On the calling side an error that is not a
-// *runtime.Error (a Caller of another package's) has no code: semconv's
-// "_OTHER", and no status code. The Go type of an error is never recorded
-// for a call: the fronts do not send it, and a type such as
-// *errors.errorString tells nothing.
-func errorType(err error, server bool) string {
+// errorType is the error.type of a call's error and its
+// rpc.response.status_code ("" for none): "canceled" or
+// "deadline_exceeded" for a context that ended (both); else the code the
+// error has on the wire: a *runtime.Error's (500 when it has none, -32603
+// for a nil one, as the fronts answer them), 500 for any other error on the
+// serving side (what every front answers for it). An error the calling
+// side made of its own (a *runtime.Error of a class other than
+// runtime.ClassCall: the server could not be reached, answered no usable
+// response, refused the key) has its class as error.type ("noAccess",
+// "responseNull", "errorNull", "unauthorized") and its code as status.
+// On the calling side an error that is not a *runtime.Error (a Caller of
+// another package's) has no code: semconv's "_OTHER", and no status. The
+// Go type of an error is never recorded for a call: the fronts do not send
+// it, and a type such as *errors.errorString tells nothing.
+func errorType(err error, server bool) (errorType, status string) {
 	switch {
 	case errors.Is(err, context.Canceled):
-		return "canceled"
+		return "canceled", "canceled"
 	case errors.Is(err, context.DeadlineExceeded):
-		return "deadline_exceeded"
+		return "deadline_exceeded", "deadline_exceeded"
 	}
 	var e *runtime.Error
 	switch {
 	case !errors.As(err, &e):
 		if server {
-			return codeToolError
+			return codeToolError, codeToolError
 		}
-		return otherError
+		return otherError, ""
 	case e == nil:
-		return codeInternalError
+		return codeInternalError, codeInternalError
 	case e.Code == 0:
-		return codeToolError
+		status = codeToolError
+	default:
+		status = strconv.Itoa(e.Code)
 	}
-	return strconv.Itoa(e.Code)
+	if e.Class != "" && e.Class != runtime.ClassCall {
+		return string(e.Class), status
+	}
+	return status, status
 }
 
 var (
@@ -532,7 +542,8 @@ func restErrorType(err error) string {
 	}
 	var e *runtime.Error
 	if errors.As(err, &e) && e != nil {
-		return errorType(e, false)
+		et, _ := errorType(e, false)
+		return et
 	}
 	var ue *url.Error
 	if errors.As(err, &ue) && ue.Err != nil {

@@ -400,7 +400,8 @@ func (plainErrorCaller) CallFunction(context.Context, string, json.RawMessage) (
 // TestErrorTypeIsTheWireCode: a tool's plain Go error is answered with
 // code 500, and its spans say 500 (error.type and rpc.response.status_code),
 // not the Go type *errors.errorString; a calling side's error without a
-// code is error.type _OTHER, without a status code.
+// code is error.type _OTHER, without a status code; one the client made of
+// its own (a server that cannot be reached) has its class as error.type.
 func TestErrorTypeIsTheWireCode(t *testing.T) {
 	tel := newTelemetry(t)
 	srv := httptest.NewServer(runtime.NewHandler(plainErrorTool{}, runtime.WithInterceptors(tel.ic)))
@@ -422,6 +423,14 @@ func TestErrorTypeIsTheWireCode(t *testing.T) {
 		if attr(s, "error.type") != "500" || attr(s, "rpc.response.status_code") != "500" || s.Status.Description != "code 500: tool error (Internal Server Error)" {
 			t.Errorf("%s span: error.type %q, rpc.response.status_code %q, status %q", s.SpanKind, attr(s, "error.type"), attr(s, "rpc.response.status_code"), s.Status.Description)
 		}
+	}
+	_, err = runtime.InterceptCaller(runtime.NewClient(closedURL(t)+"/opentool"), tel.ic).CallFunction(context.Background(), "unreachable", nil)
+	if !errors.Is(err, runtime.ErrNoAccess) {
+		t.Fatalf("unreachable: %v, want ErrNoAccess", err)
+	}
+	if s := tel.byName("unreachable"); len(s) != 1 || attr(s[0], "error.type") != "noAccess" || attr(s[0], "rpc.response.status_code") != "404" ||
+		s[0].Status.Description != "code 404: noAccess (the server cannot be reached)" {
+		t.Errorf("unreachable span %+v", s)
 	}
 	route := tel.byName("route")
 	if len(route) != 1 || attr(route[0], "error.type") != "_OTHER" || attr(route[0], "rpc.response.status_code") != "" || route[0].Status.Description != "call failed" {
