@@ -26,16 +26,40 @@
 //   - rpc.method: the function;
 //   - opentool.front: the front or transport (runtime.CallInfo.Front);
 //   - opentool.stream.items, for a streaming call: the items it carried;
-//   - on failure: status Error with the error's text, error.type and
-//     rpc.response.status_code: the code of a *runtime.Error ("-32602",
-//     "500", …; the tool's own code), "canceled" or "deadline_exceeded" when the
-//     context ended, else the Go type of the error (semconv.ErrorType).
+//   - on failure: status Error, and error.type and rpc.response.status_code
+//     the code the error has on the wire: a *runtime.Error's ("-32602",
+//     "404", the tool's own; "500" when it has none), "500" for any other
+//     error a tool returns (every front answers it with 500), "canceled" or
+//     "deadline_exceeded" when the context ended. An error the calling side
+//     made of its own (a *runtime.Error of class noAccess, responseNull,
+//     errorNull or unauthorized) has its class as error.type; a calling
+//     side's error that is not a *runtime.Error is error.type "_OTHER",
+//     without rpc.response.status_code. No Go type name is recorded.
 //
 // A REST call (a *rest.Client's Interceptors) is an HTTP client span named
 // "METHOD /path/{template}", with http.request.method, url.template,
-// url.full (without its query, which may carry keys), server.address,
+// url.full (without its query, which may carry keys, and with each path
+// parameter written as its template's "{name}"), server.address,
 // server.port and http.response.status_code; an answer of status 400 or more
-// sets error.type to the status and the span's status to Error.
+// sets error.type to the status and the span's status to Error (without a
+// description); a request that got no answer has the Go type of the
+// transport's error as error.type ("*net.OpError", beneath net/http's
+// *url.Error) and the description "request failed: " and that type.
+//
+// # What is never recorded
+//
+// No argument value, result, error message, error data or HTTP body is
+// put in a span (its attributes, status, events) or a metric: they may
+// hold secrets, and an error's message often repeats the arguments (a
+// violation's `got "…"`) or an API's answer. A failed call's status
+// description is its code and a text of its own for the code or class:
+// "code -32602: invalid params at /status, /limit" (the JSON pointers of
+// the violations, member names and indexes, the keys of a map argument
+// among them; at most 8, then "and N more"), "code -32601: method not
+// found", "code 404: tool error (Not Found)" (a code that is an HTTP status
+// has its status text), "code 404: noAccess (the server cannot be
+// reached)", "canceled", "deadline exceeded", and on the calling side
+// "call failed" for an error without a code.
 //
 // # Metrics
 //

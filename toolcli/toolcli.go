@@ -183,7 +183,10 @@
 // start and mcp export a span of each call over OpenTool and MCP with OTLP
 // over HTTP (otelbridge.Interceptor), read the caller's W3C trace context
 // (traceparent headers, _meta.traceparent) and pass it on to the calls the
-// tool makes (otelbridge.Install). The standard OTEL_* variables configure
+// tool makes (otelbridge.Install), which are traced too: a generated
+// gateway's call of its REST API or upstream is a Client span, child of
+// the call's Server span (runtime.WithCallInterceptors). No argument,
+// result, error message or body is recorded. The standard OTEL_* variables configure
 // the exporter, the sampler, batching (OTEL_BSP_*), span limits and the
 // resource; service.name defaults to the command's name. The last spans are
 // flushed when the command stops. Without the variable nothing is set up.
