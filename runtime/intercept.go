@@ -507,7 +507,21 @@ func WithCallInterceptors(ctx context.Context, ics ...Interceptor) context.Conte
 		return ctx
 	}
 	callInterceptorsUsed.Store(true)
-	return context.WithValue(ctx, callInterceptorsKey{}, ics)
+	return &callInterceptorsContext{Context: ctx, ics: ics}
+}
+
+// callInterceptorsContext is context.WithValue(ctx, callInterceptorsKey{},
+// ics) in one allocation instead of two (the slice would be boxed).
+type callInterceptorsContext struct {
+	context.Context
+	ics []Interceptor
+}
+
+func (c *callInterceptorsContext) Value(key any) any {
+	if _, ok := key.(callInterceptorsKey); ok {
+		return c
+	}
+	return c.Context.Value(key)
 }
 
 // CallInterceptors returns the interceptors [WithCallInterceptors] put on
@@ -517,8 +531,10 @@ func CallInterceptors(ctx context.Context) []Interceptor {
 	if !callInterceptorsUsed.Load() {
 		return nil
 	}
-	ics, _ := ctx.Value(callInterceptorsKey{}).([]Interceptor)
-	return ics
+	if c, _ := ctx.Value(callInterceptorsKey{}).(*callInterceptorsContext); c != nil {
+		return c.ics
+	}
+	return nil
 }
 
 // callerOf returns c, run through the interceptors ctx carries
