@@ -1,7 +1,10 @@
 package main
 
 import (
+	"bytes"
+	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -153,5 +156,35 @@ sw.yaml:34:59: warning: /paths/~1forms/post/parameters/1/enum/1: the enum lists 
 `
 	if diff := cmp.Diff(want, r.stderr); diff != "" {
 		t.Errorf("warnings (-want +got):\n%s", diff)
+	}
+}
+
+// TestQuiet checks that -q leaves the warnings out and nothing else: the
+// files are written as without it, and errors are still printed.
+func TestQuiet(t *testing.T) {
+	dir := t.TempDir()
+	put(t, filepath.Join(dir, "forms.yaml"), formBodies)
+	loud := opentoolgen(t, dir, "-o", "loud", "-pkg", "forms", "forms.yaml")
+	loud.want(t, 0)
+	if loud.stderr == "" {
+		t.Fatal("no warnings without -q: the test proves nothing")
+	}
+	quiet := opentoolgen(t, dir, "-q", "-o", "quiet", "-pkg", "forms", "forms.yaml")
+	quiet.want(t, 0)
+	if quiet.stderr != "" || quiet.stdout != "" {
+		t.Errorf("-q: stdout %q, stderr %q; want nothing", quiet.stdout, quiet.stderr)
+	}
+	for _, name := range []string{"tool.gen.go", "types.gen.go", "client.gen.go"} {
+		a, errA := os.ReadFile(filepath.Join(dir, "loud", name))
+		b, errB := os.ReadFile(filepath.Join(dir, "quiet", name))
+		if errA != nil || errB != nil || !bytes.Equal(a, b) {
+			t.Errorf("%s differs with -q (%v, %v)", name, errA, errB)
+		}
+	}
+	put(t, filepath.Join(dir, "bad.json"), badDoc)
+	bad := opentoolgen(t, dir, "-q", "-o", "bad", "bad.json")
+	bad.want(t, 1)
+	if !strings.Contains(bad.stderr, "bad.json:3:") {
+		t.Errorf("-q: the error is not printed:\n%s", bad.stderr)
 	}
 }
