@@ -4,10 +4,7 @@
 // package toolcli runs.
 package buildinfo
 
-import (
-	"runtime/debug"
-	"strings"
-)
+import "runtime/debug"
 
 // Module is the path of this module.
 const Module = "github.com/opentoolgen/opentoolgen"
@@ -55,7 +52,7 @@ func Of(bi *debug.BuildInfo) Info {
 func describe(m debug.Module, settings []debug.BuildSetting) string {
 	v := m.Version
 	if r := m.Replace; r != nil {
-		if r.Version != "" {
+		if r.Version != "" && r.Version != "(devel)" { // a directory's is "(devel)"
 			return v + " => " + r.Path + " " + r.Version
 		}
 		return v + " => " + r.Path // a directory: its source as it was
@@ -80,17 +77,4 @@ func describe(m debug.Module, settings []debug.BuildSetting) string {
 		}
 	}
 	return v
-}
-
-// String is the info on one line: "example.com/m v1.2.3, opentoolgen
-// v0.4.0, go1.26.8".
-func (in Info) String() string {
-	parts := []string{strings.TrimSpace(in.Main + " " + in.Version)}
-	if in.OpenToolGen != "" && in.Main != Module {
-		parts = append(parts, "opentoolgen "+in.OpenToolGen)
-	}
-	if in.Go != "" {
-		parts = append(parts, in.Go)
-	}
-	return strings.Join(parts, ", ")
 }
