@@ -236,7 +236,8 @@ const DefaultShutdownTimeout = 30 * time.Second
 // Command is a tool server's command line.
 type Command struct {
 	// Name is the executable's name, in snake_case as the guidelines want
-	// (mock_util_tool); the help's title is its UPPER_SNAKE_CASE form.
+	// (mock_util_tool); its UPPER_SNAKE_CASE form prefixes the environment
+	// variables (MOCK_UTIL_TOOL_API_KEYS).
 	Name string
 	// Version is the default of --version: what GET /version and MCP's
 	// serverInfo report. Empty: Document's info.version, else "1.0.0".
