@@ -346,7 +346,7 @@ func TestFunctionsServed(t *testing.T) {
 // TestFunctionsSchemasAreFresh: a caller that changes the maps it got does not
 // change the tool's schemas, nor its hints.
 func TestFunctionsSchemasAreFresh(t *testing.T) {
-	tool, err := weather.NewTool(nil)
+	tool, err := weather.NewTool(weather.NewClient(nil)) // a Service never called
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -370,7 +370,7 @@ func TestFunctionsSchemasAreFresh(t *testing.T) {
 		t.Errorf("a tool generated from an OpenTool document has hints")
 	}
 
-	ps, err := petstore.NewTool(nil)
+	ps, err := petstore.NewTool(petstore.NewClient(""))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -388,7 +388,7 @@ func TestFunctionsSchemasAreFresh(t *testing.T) {
 // TestFunctionsHints: the functions of a package generated from OpenAPI have
 // the hints of their HTTP methods; functions not served have none.
 func TestFunctionsHints(t *testing.T) {
-	tool, err := petstore.NewTool(nil, runtime.WithFunctions("listPets", "deletePet", "createPet"))
+	tool, err := petstore.NewTool(petstore.NewClient(""), runtime.WithFunctions("listPets", "deletePet", "createPet"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -349,13 +349,13 @@ func checkLogs(t *testing.T, logs, front string, secrets ...string) {
 // arguments (--upstream is required: the document names no server).
 func TestGatewayHelp(t *testing.T) {
 	bin := build(t, "mocktool")
-	want := `MOCKTOOL OpenTool Server CLI (1.0.0) - OpenTool Server implement by MOCKTOOL.
+	want := `mocktool 1.0.0 — OpenTool and MCP server for CRUD API for mock
 
 Usage: mocktool <command> [options]
 
 Available commands:
 
-Command: start
+Command: start    serve OpenTool HTTP at /opentool and MCP at /mcp, on one port
   -v, --version         Version, Default: 1.0.0
   -t, --toolPort        OpenTool Server Port, Default: 9627
   -k, --apiKeys         API Keys, allow array, as: --apiKeys KEY_A --apiKeys KEY_B
@@ -365,13 +365,13 @@ Command: start
       --upstream        URL of the OpenTool server the calls go to (http://host:port/opentool) (required)
       --upstream-key    API key of the upstream server (default: $MOCKTOOL_UPSTREAM_KEY)
 
-Command: mcp
+Command: mcp      serve MCP over standard input and output
   -v, --version         Version, Default: 1.0.0
       --options         Argument options file (JSON): defaults, fixed and envs of arguments
       --upstream        URL of the OpenTool server the calls go to (http://host:port/opentool) (required)
       --upstream-key    API key of the upstream server (default: $MOCKTOOL_UPSTREAM_KEY)
 
-Command: nats
+Command: nats     serve a NATS micro service, each function on PREFIX.function
   -v, --version         Version, Default: 1.0.0
       --url             NATS server URL(s) to join, as: --url nats://host:4222 (none: a NATS server embedded, on 127.0.0.1)
       --natsPort        Port of the embedded NATS server (0: a free one), Default: 4322
@@ -382,7 +382,7 @@ Command: nats
       --upstream        URL of the OpenTool server the calls go to (http://host:port/opentool) (required)
       --upstream-key    API key of the upstream server (default: $MOCKTOOL_UPSTREAM_KEY)
 
-Command: exec
+Command: exec     serve the functions as seed 001's tool executor, on NATS
   -v, --version         Version, Default: 1.0.0
       --url             NATS server URL(s) to join (none: a NATS server with JetStream embedded, on 127.0.0.1)
       --natsPort        Port of the embedded NATS server (0: a free one), Default: 4322

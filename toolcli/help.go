@@ -8,6 +8,7 @@ import (
 	"strings"
 	"unicode"
 
+	"github.com/opentoolgen/opentoolgen/internal/buildinfo"
 	"github.com/opentoolgen/opentoolgen/mcpbridge"
 	"github.com/opentoolgen/opentoolgen/natsbridge"
 	"github.com/opentoolgen/opentoolgen/natsexec"
@@ -16,15 +17,16 @@ import (
 // helpLine is one option of the help: its names and what it is.
 type helpLine struct{ names, usage string }
 
-// help prints the help in the format of the OpenTool Server CLI guidelines:
+// help prints the help in the layout of the OpenTool Server CLI guidelines,
+// under a title that says what the tool is (the document's title):
 //
-//	MOCK_UTIL_TOOL OpenTool Server CLI (1.0.0) - OpenTool Server implement by MOCK_UTIL_TOOL.
+//	mock_util_tool 1.0.0 — OpenTool and MCP server for CRUD API for mock
 //
 //	Usage: mock_util_tool <command> [options]
 //
 //	Available commands:
 //
-//	Command: start
+//	Command: start    serve OpenTool HTTP at /opentool and MCP at /mcp, on one port
 //	  -v, --version     Version, Default: 1.0.0
 //	  -t, --toolPort    OpenTool Server Port, Default: 9639
 //	  -k, --apiKeys     API Keys, allow array, as: --apiKeys KEY_A --apiKeys KEY_B
@@ -38,13 +40,12 @@ type helpLine struct{ names, usage string }
 // names, and the environment variables (the API keys', then those of
 // Command.Env) have a section of their own before the global options.
 func (c *Command) help(w io.Writer) {
-	display := displayName(c.Name)
 	version := c.version()
 	commands := []struct {
-		name  string
-		lines []helpLine
+		name, what string
+		lines      []helpLine
 	}{
-		{"start", append([]helpLine{
+		{"start", "serve OpenTool HTTP at /opentool and MCP at /mcp, on one port", append([]helpLine{
 			{"-v, --version", "Version, Default: " + version},
 			{"-t, --toolPort", fmt.Sprintf("OpenTool Server Port, Default: %d", c.port())},
 			{"-k, --apiKeys", "API Keys, allow array, as: --apiKeys KEY_A --apiKeys KEY_B"},
@@ -52,11 +53,11 @@ func (c *Command) help(w io.Writer) {
 			{"    --options", "Argument options file (JSON): defaults, fixed and envs of arguments"},
 			{"    --values", "Call values from request headers for {NAME} in options, as: --values X-Trace-Id=trace_id"},
 		}, c.ownLines("start")...)},
-		{"mcp", append([]helpLine{
+		{"mcp", "serve MCP over standard input and output", append([]helpLine{
 			{"-v, --version", "Version, Default: " + version},
 			{"    --options", "Argument options file (JSON): defaults, fixed and envs of arguments"},
 		}, c.ownLines("mcp")...)},
-		{"nats", append([]helpLine{
+		{"nats", "serve a NATS micro service, each function on PREFIX.function", append([]helpLine{
 			{"-v, --version", "Version, Default: " + version},
 			{"    --url", "NATS server URL(s) to join, as: --url nats://host:4222 (none: a NATS server embedded, on 127.0.0.1)"},
 			{"    --natsPort", fmt.Sprintf("Port of the embedded NATS server (0: a free one), Default: %d", natsbridge.DefaultEmbeddedPort)},
@@ -65,7 +66,7 @@ func (c *Command) help(w io.Writer) {
 			{"    --options", "Argument options file (JSON): defaults, fixed and envs of arguments"},
 			{"    --values", "Call values from message headers for {NAME} in options, as: --values X-Trace-Id=trace_id"},
 		}, c.ownLines("nats")...)},
-		{"exec", append([]helpLine{
+		{"exec", "serve the functions as seed 001's tool executor, on NATS", append([]helpLine{
 			{"-v, --version", "Version, Default: " + version},
 			{"    --url", "NATS server URL(s) to join (none: a NATS server with JetStream embedded, on 127.0.0.1)"},
 			{"    --natsPort", fmt.Sprintf("Port of the embedded NATS server (0: a free one), Default: %d", natsbridge.DefaultEmbeddedPort)},
@@ -85,11 +86,11 @@ func (c *Command) help(w io.Writer) {
 		}
 	}
 	width += 4
-	fmt.Fprintf(w, "%s OpenTool Server CLI (%s) - OpenTool Server implement by %s.\n\n", display, version, display)
+	fmt.Fprintf(w, "%s\n\n", c.title())
 	fmt.Fprintf(w, "Usage: %s <command> [options]\n\n", c.Name)
 	fmt.Fprintf(w, "Available commands:\n\n")
 	for _, cmd := range commands {
-		fmt.Fprintf(w, "Command: %s\n", cmd.name)
+		fmt.Fprintf(w, "Command: %-9s%s\n", cmd.name, cmd.what)
 		for _, l := range cmd.lines {
 			fmt.Fprintf(w, "  %-*s%s\n", width, l.names, l.usage)
 		}
@@ -138,6 +139,43 @@ func (c *Command) help(w io.Writer) {
 	fmt.Fprintf(w, "%-14s%s\n", "-h, --help", "Show help information")
 }
 
+// title is the first line of the help: "spotify 1.0.0 — OpenTool and MCP
+// server for Spotify Web API", the document's title last (none without a
+// document).
+func (c *Command) title() string {
+	t := c.Name + " " + c.version() + " — OpenTool and MCP server"
+	if c.Document != nil {
+		if title := oneLine(c.Document.Info.Title); title != "" {
+			t += " for " + title
+		}
+	}
+	return t
+}
+
+// printVersion prints what -v alone asks: the name and version the server
+// reports on its first line, then, labelled, the document's title and
+// version and what the binary was built from (its module's version as the go
+// command stamped it, opentoolgen's, Go's).
+func (c *Command) printVersion(w io.Writer) {
+	fmt.Fprintln(w, c.Name, c.version())
+	var lines []helpLine
+	if d := c.Document; d != nil {
+		lines = append(lines, helpLine{"document:", strings.TrimSpace(oneLine(d.Info.Title) + ", version " + d.Info.Version)})
+	}
+	if in, ok := buildinfo.Read(); ok {
+		lines = append(lines, helpLine{"module:", strings.TrimSpace(in.Main + " " + in.Version)})
+		if in.OpenToolGen != "" && in.Main != buildinfo.Module {
+			lines = append(lines, helpLine{"opentoolgen:", in.OpenToolGen})
+		}
+		if in.Go != "" {
+			lines = append(lines, helpLine{"go:", in.Go})
+		}
+	}
+	for _, l := range lines {
+		fmt.Fprintf(w, "  %-13s%s\n", l.names, l.usage)
+	}
+}
+
 // ownLines are the help lines of the flags Command.Flags registers, in the
 // order of their names.
 func (c *Command) ownLines(command string) []helpLine {
@@ -176,9 +214,9 @@ func isZeroBool(f *flag.Flag) bool {
 // oneLine is s on one line: its white space runs made single spaces.
 func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
 
-// displayName is the tool's display name, in UPPER_SNAKE_CASE as the
-// guidelines want: the command name in capitals, what is not a letter or a
-// digit an underscore (mock_util_tool → MOCK_UTIL_TOOL).
+// displayName is the tool's name in UPPER_SNAKE_CASE, the prefix of its
+// environment variables: the command name in capitals, what is not a letter
+// or a digit an underscore (mock_util_tool → MOCK_UTIL_TOOL).
 func displayName(name string) string {
 	return strings.Map(func(r rune) rune {
 		if unicode.IsLetter(r) || unicode.IsDigit(r) {

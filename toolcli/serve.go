@@ -164,6 +164,9 @@ func (c *Command) serveHTTP(ctx context.Context, s *settings, tool runtime.Tool,
 	logger.Info("serving", "name", c.Name, "version", s.version,
 		"opentool", base+runtime.DefaultPrefix, "mcp", base+"/mcp", "apiKeys", len(s.keys),
 		"mcpSessions", s.mcpSessions, "readyz", base+"/readyz")
+	if len(s.keys) == 0 {
+		logger.Warn("serving without an API key: whoever reaches the port can call every function; give -k KEY or "+c.keysEnv(), "host", s.host)
+	}
 	// /healthz and /readyz need no key: load balancers probe them.
 	err = runtime.ServeHandler(serving, ln, h.wrap(runtime.RequireAPIKeys(mux, s.keys...)),
 		append(timeouts, runtime.WithLogger(logger), runtime.WithShutdownTimeout(s.shutdownTimeout))...)

@@ -20,13 +20,17 @@
 //	NAME start [options]   OpenTool HTTP at /opentool and MCP streamable HTTP at /mcp, on one port
 //	NAME mcp [options]     MCP over standard input and output (logs go to standard error)
 //	NAME nats [options]    a NATS micro service (natsbridge): on an embedded NATS server, or on --url
-//	NAME -h, NAME --help   the help, in the guidelines' format
+//	NAME exec [options]    the tool executor of seed 001 (natsexec), on NATS
+//	NAME -h, NAME --help   the help, in the guidelines' layout (on standard output)
+//	NAME -v, NAME --version  NAME VERSION, then the document's title and version and what the
+//	                       binary was built from (module versions as the go command stamped them)
 //
-// NAME alone starts the server with the default options, as the guidelines
-// want when nothing is required; when the command has required flags
-// ([Command.Required]) it prints the help instead (exit status 2). Options
-// without a command (NAME --toolPort 9000) are options of start: that is how
-// the reference SDK's daemon runs a tool server.
+// NAME alone prints the help and exits with status 2: it serves nothing (the
+// guidelines' NAME alone would start a server, without an API key, on a
+// mistyped or exploratory run). Options without a command (NAME --toolPort
+// 9000, NAME --opentoolServerPort 9000 --opentoolServerApiKeys KEY) are
+// options of start: that is how the reference SDK's daemon runs a tool
+// server, and it still does.
 //
 // # Options
 //
@@ -34,7 +38,7 @@
 // the names the reference SDK (opentool-dart) and its daemon pass:
 //
 //	-v, --version VERSION   the version GET /version and MCP's serverInfo report (default: Command.Version);
-//	                        also --opentoolServerTag. -v alone prints NAME VERSION and exits.
+//	                        also --opentoolServerTag. -v alone prints the version and exits.
 //	-t, --toolPort PORT     the port (default: Command.Port, else 9627); 0 picks a free one. Also --opentoolServerPort.
 //	-k, --apiKeys KEY       an API key (repeatable; a value with commas is several keys, as the
 //	                        Dart reference reads it). Also --opentoolServerApiKeys.
@@ -235,7 +239,8 @@ const DefaultShutdownTimeout = 30 * time.Second
 // Command is a tool server's command line.
 type Command struct {
 	// Name is the executable's name, in snake_case as the guidelines want
-	// (mock_util_tool); the help's title is its UPPER_SNAKE_CASE form.
+	// (mock_util_tool); its UPPER_SNAKE_CASE form prefixes the environment
+	// variables (MOCK_UTIL_TOOL_API_KEYS).
 	Name string
 	// Version is the default of --version: what GET /version and MCP's
 	// serverInfo report. Empty: Document's info.version, else "1.0.0".
@@ -358,12 +363,13 @@ func (c *Command) run(ctx context.Context, args []string, stdin io.Reader, stdou
 	case err == nil:
 	case errors.Is(err, flag.ErrHelp):
 		c.help(stdout)
-		if s != nil && s.command == "" { // NAME alone, with required flags
+		if s != nil && s.command == "" { // NAME alone: no command, no server
+			fmt.Fprintf(stderr, "%s: no command given: want start, mcp, nats or exec\n", c.Name)
 			return 2
 		}
 		return 0
 	case errors.Is(err, errPrintVersion):
-		fmt.Fprintln(stdout, c.Name, c.version())
+		c.printVersion(stdout)
 		return 0
 	default:
 		fmt.Fprintf(stderr, "%s: %v\nRun '%s -h' for help.\n", c.Name, err, c.Name)
@@ -408,13 +414,12 @@ func (c *Command) port() int {
 }
 
 // parse reads the command line. Its error wraps flag.ErrHelp when the help is
-// wanted (with the settings of NAME alone when that is the reason).
+// wanted (with the settings of NAME alone when that is the reason: a bare
+// NAME starts nothing, least of all a server without an API key; options
+// without a command, as the daemon passes them, are start's).
 func (c *Command) parse(args []string) (*settings, error) {
 	if len(args) == 0 {
-		if len(c.Required) > 0 {
-			return &settings{}, flag.ErrHelp
-		}
-		args = []string{"start"}
+		return &settings{}, flag.ErrHelp
 	}
 	command := args[0]
 	switch {

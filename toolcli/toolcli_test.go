@@ -1,15 +1,16 @@
 package toolcli_test
 
 import (
+	"bufio"
 	"context"
 	"encoding/json"
 	"flag"
 	"io"
-	"net"
 	"net/http"
 	"os"
 	"path/filepath"
 	"regexp"
+	"runtime/debug"
 	"strconv"
 	"strings"
 	"testing"
@@ -18,20 +19,22 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/opentoolgen/opentoolgen/examples/mocktool/mocktool"
+	"github.com/opentoolgen/opentoolgen/internal/buildinfo"
 	"github.com/opentoolgen/opentoolgen/internal/testtool"
 	"github.com/opentoolgen/opentoolgen/runtime"
 	"github.com/opentoolgen/opentoolgen/toolcli"
 )
 
-// guidelineHelp is the help of the OpenTool Server CLI guidelines' example,
-// as they print it.
-const guidelineHelp = `MOCK_UTIL_TOOL OpenTool Server CLI (1.0.0) - OpenTool Server implement by MOCK_UTIL_TOOL.
+// guidelineHelp is the start of the help: the layout of the OpenTool Server
+// CLI guidelines' example under a title that says what the tool is, each
+// command with what it does.
+const guidelineHelp = `mock_util_tool 1.0.0 — OpenTool and MCP server for CRUD API for mock
 
 Usage: mock_util_tool <command> [options]
 
 Available commands:
 
-Command: start
+Command: start    serve OpenTool HTTP at /opentool and MCP at /mcp, on one port
   -v, --version     Version, Default: 1.0.0
   -t, --toolPort    OpenTool Server Port, Default: 9639
   -k, --apiKeys     API Keys, allow array, as: --apiKeys KEY_A --apiKeys KEY_B
@@ -43,8 +46,9 @@ const guidelineGlobal = `Global options:
 `
 
 // TestHelpFormat checks -h, --help and help against the guidelines' example:
-// the same title, usage and commands lines, the start command's options as
-// there (ours follow them), the global options last.
+// the same usage and commands lines under a title naming the tool, its
+// version and its document's title, the start command's options as there
+// (ours follow them), the global options last.
 func TestHelpFormat(t *testing.T) {
 	c := mockCommand(newStore())
 	c.Version, c.Port = "1.0.0", 9639
@@ -64,11 +68,11 @@ func TestHelpFormat(t *testing.T) {
       --options     Argument options file (JSON): defaults, fixed and envs of arguments
       --values      Call values from request headers for {NAME} in options, as: --values X-Trace-Id=trace_id
 
-Command: mcp
+Command: mcp      serve MCP over standard input and output
   -v, --version     Version, Default: 1.0.0
       --options     Argument options file (JSON): defaults, fixed and envs of arguments
 
-Command: nats
+Command: nats     serve a NATS micro service, each function on PREFIX.function
   -v, --version     Version, Default: 1.0.0
       --url         NATS server URL(s) to join, as: --url nats://host:4222 (none: a NATS server embedded, on 127.0.0.1)
       --natsPort    Port of the embedded NATS server (0: a free one), Default: 4322
@@ -77,7 +81,7 @@ Command: nats
       --options     Argument options file (JSON): defaults, fixed and envs of arguments
       --values      Call values from message headers for {NAME} in options, as: --values X-Trace-Id=trace_id
 
-Command: exec
+Command: exec     serve the functions as seed 001's tool executor, on NATS
   -v, --version     Version, Default: 1.0.0
       --url         NATS server URL(s) to join (none: a NATS server with JetStream embedded, on 127.0.0.1)
       --natsPort    Port of the embedded NATS server (0: a free one), Default: 4322
@@ -139,9 +143,9 @@ func TestHelpOwnFlags(t *testing.T) {
 	c.Env = []toolcli.Env{{Name: "MOCK_KEY", Usage: "API key"}, {Name: "MOCK_UPSTREAM_TOKEN", Usage: "Token"}}
 	_, out, _ := testtool.Run(t, c, "-h")
 	for _, want := range []string{
-		"Command: start\n  -v, --version         Version, Default: 1.0.0\n",
+		"Command: start    serve OpenTool HTTP at /opentool and MCP at /mcp, on one port\n  -v, --version         Version, Default: 1.0.0\n",
 		"      --dry             Dry run\n      --retries         Retries, Default: 3\n" +
-			"      --upstream        URL of the upstream server (required)\n      --upstream-key    API key of the upstream server\n\nCommand: mcp\n",
+			"      --upstream        URL of the upstream server (required)\n      --upstream-key    API key of the upstream server\n\nCommand: mcp      serve MCP over standard input and output\n",
 		"\nLimits of start:\n\n--readTimeout          Time a client has to send a request body (0: no bound), Default: 30s\n",
 		"\n\nEnvironment variables:\n\nMOCK_UTIL_TOOL_API_KEYS    API keys of start, comma-separated, when no -k is given (keys on the command line show in ps)\n" +
 			"MOCK_KEY                   API key\nMOCK_UPSTREAM_TOKEN        Token\n\nGlobal options:\n\n-h, --help    Show help information\n",
@@ -160,13 +164,29 @@ func TestHelpOwnFlags(t *testing.T) {
 	}
 }
 
-// TestPrintVersion checks that -v alone prints the version.
+// TestPrintVersion checks that -v alone prints the version the server
+// reports, then, labelled, the document's title and version and the
+// versions the binary was built from, as the go command stamped them (the
+// test binary's own: it runs the command), never a number of its own.
 func TestPrintVersion(t *testing.T) {
 	c := mockCommand(newStore())
-	for _, args := range [][]string{{"-v"}, {"--version"}, {"start", "-v"}, {"mcp", "--version"}} {
-		code, out, _ := testtool.Run(t, c, args...)
-		if code != 0 || out != "mock_util_tool 1.0.0\n" {
-			t.Errorf("%q: exit status %d, output %q", args, code, out)
+	c.Version = "2.5.0" // what it reports, not the document's
+	bi, ok := debug.ReadBuildInfo()
+	if !ok {
+		t.Fatal("no build information")
+	}
+	in := buildinfo.Of(bi)
+	want := "mock_util_tool 2.5.0\n" +
+		"  document:    CRUD API for mock, version 1.0.0\n" +
+		"  module:      " + in.Main + " " + in.Version + "\n"
+	if in.Main != buildinfo.Module {
+		want += "  opentoolgen: " + in.OpenToolGen + "\n"
+	}
+	want += "  go:          " + bi.GoVersion + "\n"
+	for _, args := range [][]string{{"-v"}, {"--version"}, {"-version"}, {"start", "-v"}, {"mcp", "--version"}} {
+		code, out, errs := testtool.Run(t, c, args...)
+		if code != 0 || out != want || errs != "" {
+			t.Errorf("%q: exit status %d, output\n%s\nstderr %q; want\n%s", args, code, out, errs, want)
 		}
 	}
 }
@@ -335,34 +355,86 @@ func TestOptionsApplied(t *testing.T) {
 	}
 }
 
-// TestDefaultStart checks that the command alone, with nothing required,
-// serves with the defaults (here the command's port), and that the version
-// reported is --version's.
-func TestDefaultStart(t *testing.T) {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	port := ln.Addr().(*net.TCPAddr).Port
-	ln.Close()
-	c := mockCommand(newStore())
-	c.Port = port
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan int, 1)
-	go func() { done <- c.Run(ctx, nil, strings.NewReader(""), io.Discard, io.Discard) }()
-	base := "http://127.0.0.1:" + strconv.Itoa(port) + runtime.DefaultPrefix
-	var v runtime.Version
-	for deadline := time.Now().Add(waitLong); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
-		if v, err = runtime.NewClient(base).Version(ctx); err == nil {
-			break
+// TestBareCommand checks that the command alone serves nothing: it prints
+// the help on stdout and what is missing on stderr, and exits 2, with or
+// without required flags (before, it started a server with no API key).
+func TestBareCommand(t *testing.T) {
+	for _, required := range [][]string{nil, {"upstream"}} {
+		c := mockCommand(newStore())
+		c.Required = required
+		if required != nil {
+			c.Flags = func(fs *flag.FlagSet) { fs.String("upstream", "", "URL") }
+		}
+		code, out, errs := testtool.Run(t, c)
+		if code != 2 || !strings.HasPrefix(out, "mock_util_tool 1.0.0 — OpenTool and MCP server for CRUD API for mock\n\nUsage: mock_util_tool <command> [options]\n") ||
+			!strings.HasSuffix(out, guidelineGlobal) || errs != "mock_util_tool: no command given: want start, mcp, nats or exec\n" {
+			t.Errorf("required %q: exit status %d, stderr %q, stdout\n%s", required, code, errs, out)
 		}
 	}
-	if err != nil || v.Version != "1.0.0" {
-		t.Fatalf("GET /version of the command alone: %v, %v", v, err)
+}
+
+// TestDaemonInvocation checks the contract with the reference SDK's daemon,
+// which runs ENTRYPOINT + CMD + --opentoolServerTag/Host/Port/ApiKeys with no
+// command: those options alone start the server, with that version, host,
+// port and key.
+func TestDaemonInvocation(t *testing.T) {
+	c := mockCommand(newStore())
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	pr, pw := io.Pipe()
+	done := make(chan int, 1)
+	go func() {
+		done <- c.Run(ctx, []string{"--opentoolServerTag", "2.0.0", "--opentoolServerHost", "127.0.0.1",
+			"--opentoolServerPort", "0", "--opentoolServerApiKeys", "daemon-key"}, strings.NewReader(""), io.Discard, pw)
+		pw.Close()
+	}()
+	base := make(chan string, 1)
+	var logs strings.Builder
+	go func() {
+		sc := bufio.NewScanner(pr)
+		for sc.Scan() {
+			logs.WriteString(sc.Text() + "\n")
+			if m := testtool.ServingLine.FindStringSubmatch(sc.Text()); m != nil {
+				base <- m[1]
+			}
+		}
+		close(base)
+	}()
+	var b string
+	select {
+	case b = <-base:
+	case <-time.After(waitLong):
+		t.Fatal("the daemon's command line did not start the server")
+	}
+	if b == "" {
+		t.Fatalf("the daemon's command line did not start the server: exit status %d", <-done)
+	}
+	if status := get(t, b+"/opentool/version", ""); status != http.StatusUnauthorized {
+		t.Errorf("without the daemon's key: %d, want 401", status)
+	}
+	v, err := runtime.NewClient(b+runtime.DefaultPrefix, runtime.WithAPIKey("daemon-key")).Version(ctx)
+	if err != nil || v.Version != "2.0.0" {
+		t.Errorf("GET /version with the daemon's key: %v, %v; want 2.0.0", v, err)
 	}
 	cancel()
 	if code := <-done; code != 0 {
 		t.Errorf("exit status %d after the context ended, want 0", code)
+	}
+	for range base { // the logs to their end
+	}
+	if strings.Contains(logs.String(), "without an API key") {
+		t.Errorf("a server with a key warns of none:\n%s", logs.String())
+	}
+}
+
+// TestNoKeyWarns checks that start without an API key says so, loudly: a
+// warning in the logs naming how to give one.
+func TestNoKeyWarns(t *testing.T) {
+	r := testtool.Start(t, mockCommand(newStore()))
+	r.Stop()
+	r.Wait(t)
+	if !regexp.MustCompile(`level=WARN msg="serving without an API key: whoever reaches the port can call every function; give -k KEY or MOCK_UTIL_TOOL_API_KEYS" host=127.0.0.1\n`).MatchString(r.Logs.String()) {
+		t.Errorf("no warning of the missing key:\n%s", r.Logs)
 	}
 }
 

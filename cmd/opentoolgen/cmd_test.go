@@ -124,7 +124,7 @@ func TestCmdInModule(t *testing.T) {
 		t.Fatalf("petstore -h: %v", err)
 	}
 	for _, want := range []string{
-		"PETSTORE OpenTool Server CLI (1.2.0) - OpenTool Server implement by PETSTORE.",
+		"petstore 1.2.0 — OpenTool and MCP server for Petstore",
 		"Usage: petstore <command> [options]",
 		"--base-url",
 		"default: the document's servers, https://eu.petstore.example.com/v1", // its server has a variable
@@ -135,6 +135,30 @@ func TestCmdInModule(t *testing.T) {
 			t.Errorf("petstore -h lacks %q:\n%s", want, out)
 		}
 	}
+	// -v: the version served, then the document and the build, labelled,
+	// the versions as the go command stamped them.
+	out, err = exec.Command(exe, "-v").Output()
+	if err != nil {
+		t.Fatalf("petstore -v: %v", err)
+	}
+	want := "petstore 1.2.0\n" +
+		"  document:    Petstore, version 1.2.0\n" +
+		"  module:      example.com/agent (devel)\n" +
+		"  opentoolgen: v0.0.0 => " + root + "\n" +
+		"  go:          " + strings.TrimSpace(goVersion(t, goCmd)) + "\n"
+	if string(out) != want {
+		t.Errorf("petstore -v:\n%s\nwant\n%s", out, want)
+	}
+}
+
+// goVersion is the version of Go the go command builds with (go1.26.8).
+func goVersion(t *testing.T, goCmd string) string {
+	t.Helper()
+	out, err := exec.Command(goCmd, "env", "GOVERSION").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(out)
 }
 
 // readRoot reads a file of the module by its path from the module's root.

@@ -146,12 +146,20 @@
 //	-memprofile FILE
 //		Write the profile of the run's allocations to FILE when it ends
 //		(go tool pprof -sample_index=alloc_space FILE).
+//	-q
+//		Print no warnings; errors are still printed, and the command that
+//		completes go.mod (below).
 //	-version
-//		Print the version of opentoolgen and exit.
+//		Print the version of opentoolgen and exit: the version of the
+//		module github.com/opentoolgen/opentoolgen the command was built
+//		from, as the go command stamped it (v1.2.3, a pseudo-version, or
+//		"(devel)" with the VCS revision for a build from a checkout), and
+//		Go's.
 //	-h, -help
-//		Print this list of flags and exit.
+//		Print this list of flags on standard output and exit.
 //
-// Flags go before DOCUMENT.
+// Flags go before DOCUMENT. A flag the command does not have is bad usage,
+// with the flag it most likely meant ("-ouptut … (did you mean -o?)").
 //
 // When the go.mod of the module that holds -o lacks a module the generated
 // code needs to build (the MCP Go SDK, which a -cmd main needs through
@@ -183,17 +191,20 @@
 // heap, and the collector never runs back to back.
 //
 // Warnings (what was read in a degraded way) go to standard error, one a
-// line; a warning given at more than three places is printed once, with the
-// number of its places and the first three of them, indented. With -include
-// or -exclude, warnings about operations and schemas that are not generated
-// are left out.
+// line, at their place in the document as errors are (file:line:col:
+// json-path; for a Swagger 2.0 document its own places, not those of the
+// OpenAPI 3 document it is converted to); -q leaves them out. A warning given
+// at more than three places is printed once, with the number of its places
+// and the first three of them, indented. With -include or -exclude, warnings
+// about operations and schemas that are not generated are left out.
 //
 // Exit status: 0 on success; 1 when the document has problems (each printed as
 // file:line:col: json-path: message, all at once, the first ten errors followed
 // by the document's lines around them with a caret under the column) or -check
-// found stale files; 2 on bad usage. Nothing is written when any error
-// occurred: every output is written to a temporary file beside its place
-// first, and renamed into place only when all of them were written.
+// found stale files; 2 on bad usage (the mistake on standard error).
+// Nothing is written when any error occurred: every output is written to a
+// temporary file beside its place first, and renamed into place only when
+// all of them were written.
 //
 // The manual of the generated code is in the repository's docs/ directory:
 // docs/openapi.md, docs/mcp.md, docs/declarations.md, docs/server.md,

@@ -7,16 +7,16 @@ import (
 	"fmt"
 	"go/token"
 	"io"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"unicode"
 
 	"github.com/opentoolgen/opentoolgen/gen"
+	"github.com/opentoolgen/opentoolgen/internal/buildinfo"
 )
-
-// version is the version of the command.
-const version = "0.1.0"
 
 // usageError is bad usage: exit status 2.
 type usageError struct{ msg string }
@@ -42,8 +42,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 	switch {
 	case err == nil:
 		return 0
-	case errors.Is(err, flag.ErrHelp):
-		printHelp(stderr)
+	case errors.Is(err, flag.ErrHelp): // asked for: the output, to page or grep
+		printHelp(stdout)
 		return 0
 	case errors.As(err, &ue):
 		fmt.Fprintln(stderr, "opentoolgen:", err)
@@ -107,6 +107,7 @@ type options struct {
 	// gen.Split's fields, 0 for one file.
 	splitTypes, splitFunctions int
 	version                    bool
+	quiet                      bool
 	input                      string
 }
 
@@ -139,6 +140,7 @@ func flagSet(o *options) *flag.FlagSet {
 	fs.IntVar(&o.splitFunctions, "split-functions", gen.DefaultFunctionsPerFile, "put the methods of at most `N` functions in each tool and client file (tool.gen.go, tool2.gen.go, …); 0 keeps them in one file each")
 	fs.StringVar(&o.cpuProfile, "cpuprofile", "", "write a CPU profile of the run to `FILE`")
 	fs.StringVar(&o.memProfile, "memprofile", "", "write the profile of the run's allocations to `FILE` when it ends")
+	fs.BoolVar(&o.quiet, "q", false, "print no warnings (errors are still printed)")
 	fs.BoolVar(&o.version, "version", false, "print the version of opentoolgen and exit")
 	return fs
 }
@@ -150,7 +152,13 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 		if errors.Is(err, flag.ErrHelp) {
 			return nil, err
 		}
-		return nil, &usageError{err.Error()}
+		msg := err.Error()
+		if name, ok := strings.CutPrefix(msg, "flag provided but not defined: -"); ok {
+			if near := nearestFlag(fs, name); near != "" {
+				msg += " (did you mean -" + near + "?)"
+			}
+		}
+		return nil, &usageError{msg}
 	}
 	if o.version {
 		return o, nil
@@ -247,7 +255,7 @@ func generate(args []string, stdout, stderr io.Writer) (err error) {
 		return err
 	}
 	if o.version {
-		fmt.Fprintln(stdout, "opentoolgen", version)
+		fmt.Fprintln(stdout, versionLine())
 		return nil
 	}
 	stop, err := startProfiles(o.cpuProfile, o.memProfile)
@@ -288,7 +296,9 @@ func generate(args []string, stdout, stderr io.Writer) (err error) {
 		}
 		return err
 	}
-	gen.WriteWarnings(stderr, res.Warnings) //nolint:errcheck // as fmt.Fprintln's to stderr
+	if !o.quiet {
+		gen.WriteWarnings(stderr, res.Warnings) //nolint:errcheck // as fmt.Fprintln's to stderr
+	}
 	want := map[string][]byte{}
 	var names []string
 	for _, f := range res.Files {
@@ -560,4 +570,90 @@ func checkSearchFlags(o *options) error {
 		return &usageError{fmt.Sprintf("-namespaces: the %s profile has no namespaces (openai-responses and openai-responses-strict have)", o.profile)}
 	}
 	return nil
+}
+
+// versionLine is what -version prints: the version of this module the
+// command was built from, as the go command stamped it ("(devel)" and the
+// VCS revision when built from a checkout), and Go's.
+func versionLine() string {
+	in, ok := buildinfo.Read()
+	v := in.OpenToolGen
+	if !ok || v == "" {
+		v = "(unknown: built without module information)"
+	}
+	if in.Go != "" {
+		v += ", built with " + in.Go
+	}
+	return "opentoolgen " + v
+}
+
+// flagAliases are names a newcomer may give a flag by, from other tools.
+var flagAliases = map[string]string{
+	"output": "o", "out": "o", "outdir": "o", "dir": "o",
+	"package": "pkg", "quiet": "q", "silent": "q", "v": "version",
+}
+
+// nearestFlag returns the flag of fs that name (an unknown flag, without its
+// dash) was most likely meant as, or "": the flag or alias at the smallest
+// edit distance (a transposition counts one) within a third of name's
+// length, else the one flag name is a prefix of.
+func nearestFlag(fs *flag.FlagSet, name string) string {
+	name = strings.ToLower(strings.TrimLeft(name, "-"))
+	if i := strings.IndexByte(name, '='); i >= 0 {
+		name = name[:i] // -ouptut=dir
+	}
+	if name == "" {
+		return ""
+	}
+	best, bestD := "", len(name)/3+1 // within a third of the letters
+	consider := func(cand, flagName string) {
+		if d := editDistance(name, cand); d < bestD {
+			best, bestD = flagName, d
+		}
+	}
+	fs.VisitAll(func(f *flag.Flag) { consider(f.Name, f.Name) })
+	for _, a := range slices.Sorted(maps.Keys(flagAliases)) {
+		consider(a, flagAliases[a])
+	}
+	if best != "" {
+		return best
+	}
+	var prefixed []string
+	fs.VisitAll(func(f *flag.Flag) {
+		if len(name) >= 2 && strings.HasPrefix(f.Name, name) {
+			prefixed = append(prefixed, f.Name)
+		}
+	})
+	if len(prefixed) == 1 {
+		return prefixed[0]
+	}
+	return ""
+}
+
+// editDistance is the optimal string alignment distance of a and b: the
+// insertions, deletions, substitutions and transpositions of adjacent
+// letters that make one the other.
+func editDistance(a, b string) int {
+	x, y := []rune(a), []rune(b)
+	d := make([][]int, len(x)+1)
+	for i := range d {
+		d[i] = make([]int, len(y)+1)
+		d[i][0] = i
+	}
+	for j := range d[0] {
+		d[0][j] = j
+	}
+	for i := 1; i <= len(x); i++ {
+		for j := 1; j <= len(y); j++ {
+			cost := 1
+			if x[i-1] == y[j-1] {
+				cost = 0
+			}
+			d[i][j] = min(d[i-1][j]+1, d[i][j-1]+1, d[i-1][j-1]+cost)
+			if i > 1 && j > 1 && x[i-1] == y[j-2] && x[i-2] == y[j-1] {
+				d[i][j] = min(d[i][j], d[i-2][j-2]+1)
+			}
+		}
+	}
+	return d[len(x)][len(y)]
 }

@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime/debug"
 	"slices"
 	"strings"
 	"testing"
@@ -15,6 +16,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/opentoolgen/opentoolgen/gen"
+	"github.com/opentoolgen/opentoolgen/internal/buildinfo"
 )
 
 // The tests run the test binary itself as the command: with this variable set,
@@ -218,11 +220,24 @@ func expected(t *testing.T, name, doc, pkg string) map[string][]byte {
 	return out
 }
 
+// TestVersion checks that -version prints the version of the module the
+// command was built from, as the go command stamped it (the test binary runs
+// as the command: its build information is the command's), not a number of
+// its own.
 func TestVersion(t *testing.T) {
 	r := opentoolgen(t, t.TempDir(), "-version")
 	r.want(t, 0)
-	if !strings.HasPrefix(r.stdout, "opentoolgen ") || r.stderr != "" {
-		t.Errorf("-version: stdout %q, stderr %q", r.stdout, r.stderr)
+	bi, ok := debug.ReadBuildInfo()
+	if !ok {
+		t.Fatal("no build information")
+	}
+	in := buildinfo.Of(bi)
+	want := "opentoolgen " + in.OpenToolGen + ", built with " + bi.GoVersion + "\n"
+	if in.OpenToolGen == "" || r.stdout != want || r.stderr != "" {
+		t.Errorf("-version: stdout %q, stderr %q; want %q", r.stdout, r.stderr, want)
+	}
+	if strings.Contains(r.stdout, "0.1.0") {
+		t.Errorf("-version: %q is not the module's version", r.stdout)
 	}
 }
 

@@ -8,21 +8,22 @@ import (
 	"testing"
 )
 
-// TestHelp checks that -h and --help print the manual's flag list on stderr and
-// exit 0, writing nothing.
+// TestHelp checks that -h and --help print the manual's flag list on stdout
+// (help asked for is the output: opentoolgen -h | less) and exit 0, writing
+// nothing else.
 func TestHelp(t *testing.T) {
 	dir := t.TempDir()
 	for _, arg := range []string{"-h", "--help", "-help"} {
 		before := snapshot(t, dir)
 		r := opentoolgen(t, dir, arg)
 		r.want(t, 0)
-		for _, want := range []string{"usage: opentoolgen [flags] DOCUMENT", "-o DIR", "-pkg NAME", "-check", "-document FILE", "-allow-ref-dir DIR", "-version"} {
-			if !strings.Contains(r.stderr, want) {
-				t.Errorf("opentoolgen %s: the help lacks %q:\n%s", arg, want, r.stderr)
+		for _, want := range []string{"usage: opentoolgen [flags] DOCUMENT", "-o DIR", "-pkg NAME", "-check", "-document FILE", "-allow-ref-dir DIR", "-q", "-version"} {
+			if !strings.Contains(r.stdout, want) {
+				t.Errorf("opentoolgen %s: the help on stdout lacks %q:\n%s", arg, want, r.stdout)
 			}
 		}
-		if r.stdout != "" {
-			t.Errorf("opentoolgen %s: wrote to stdout: %q", arg, r.stdout)
+		if r.stderr != "" {
+			t.Errorf("opentoolgen %s: wrote to stderr: %q", arg, r.stderr)
 		}
 		unchanged(t, dir, before)
 	}
@@ -33,10 +34,45 @@ func TestHelpKinds(t *testing.T) {
 	r := opentoolgen(t, t.TempDir(), "-h")
 	r.want(t, 0)
 	for _, want := range []string{"OpenTool", "OpenDyn", "OpenAPI/Swagger", "MCP server's saved tools/list result", "JSON-RPC response"} {
-		if !strings.Contains(r.stderr, want) {
-			t.Errorf("the help lacks %q:\n%s", want, r.stderr)
+		if !strings.Contains(r.stdout, want) {
+			t.Errorf("the help lacks %q:\n%s", want, r.stdout)
 		}
 	}
+}
+
+// TestUnknownFlagSuggests checks that a mistyped flag is bad usage (exit 2,
+// on stderr, nothing written) that names the flag most likely meant, and
+// that a flag like none names none.
+func TestUnknownFlagSuggests(t *testing.T) {
+	dir := t.TempDir()
+	put(t, filepath.Join(dir, "tool.json"), toolDoc)
+	before := snapshot(t, dir)
+	for _, tc := range []struct{ flag, want string }{
+		{"-ouptut", "-o"},
+		{"--output", "-o"},
+		{"-pgk", "-pkg"},
+		{"-chek", "-check"},
+		{"-decl", "-declarations"},
+		{"-quiet", "-q"},
+		{"-Version", "-version"},
+		{"-zzz", ""},
+	} {
+		r := opentoolgen(t, dir, tc.flag, "out", "tool.json")
+		r.want(t, 2)
+		if r.stdout != "" {
+			t.Errorf("%s: wrote to stdout: %q", tc.flag, r.stdout)
+		}
+		if !strings.Contains(r.stderr, "flag provided but not defined: -"+strings.TrimLeft(tc.flag, "-")) {
+			t.Errorf("%s: stderr does not name the flag:\n%s", tc.flag, r.stderr)
+		}
+		switch {
+		case tc.want == "" && strings.Contains(r.stderr, "did you mean"):
+			t.Errorf("%s: a suggestion for a flag like none:\n%s", tc.flag, r.stderr)
+		case tc.want != "" && !strings.Contains(r.stderr, "(did you mean "+tc.want+"?)"):
+			t.Errorf("%s: stderr does not suggest %s:\n%s", tc.flag, tc.want, r.stderr)
+		}
+	}
+	unchanged(t, dir, before)
 }
 
 // TestFlagsAfterDocument checks that flags given after the document are

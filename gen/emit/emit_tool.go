@@ -261,12 +261,15 @@ func emitToolType(f *jen.File, p *model.Package) {
 	f.Comment("serves (runtime.WithFunctions) and complete their arguments")
 	f.Comment("(runtime.WithDefaults, runtime.WithFixed, runtime.WithEnvs). It fails when")
 	f.Comment("an option names a function or an argument the document does not have, or")
-	f.Comment("gives a value of the wrong type.")
+	f.Comment("gives a value of the wrong type, or when svc is nil.")
 	if checksResults(p) {
 		f.Comment("With runtime.WithStrictResponses, the REST client a call reaches checks")
 		f.Comment("the API's response against the document (rest.DecodeChecked).")
 	}
 	f.Func().Id("NewTool").Params(jen.Id("svc").Id("Service"), jen.Id("opts").Op("...").Add(rt("ToolOption"))).Params(jen.Op("*").Id("Tool"), jen.Error()).Block(
+		jen.If(jen.Id("svc").Op("==").Nil()).Block(
+			jen.Return(jen.Nil(), jen.Qual("errors", "New").Call(jen.Lit(p.Name+".NewTool: svc is nil (want the Service whose methods the functions call)"))),
+		),
 		jen.List(jen.Id("args"), jen.Err()).Op(":=").Add(rt("NewArgs")).Call(jen.Id("Document").Call(), jen.Id("opts").Op("...")),
 		jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),
 		jen.Return(jen.Op("&").Id("Tool").Values(jen.Id("svc").Op(":").Id("svc"), jen.Id("args").Op(":").Id("args")), jen.Nil()),

@@ -65,12 +65,17 @@ func emitWebhooks(p *model.Package) *jen.File {
 	f.Comment("It verifies each signature with the secrets of webhook.WithSecret (or")
 	f.Comment("webhook.WithVerifier), refuses replays, and answers as the package")
 	f.Comment("runtime/webhook says: 401 unsigned, 409 replayed, 413 too large, 400 invalid.")
+	f.Comment("It fails when recv is nil (NewWebhookFeed(feed, nil) publishes without a")
+	f.Comment("receiver of its own).")
 	var routes []jen.Code
 	for _, w := range p.Webhooks {
 		routes = append(routes, webhookRoute(w))
 	}
 	f.Func().Id("NewWebhookHandler").Params(jen.Id("recv").Id("Webhooks"), jen.Id("opts").Op("...").Add(whQ("Option"))).
 		Params(jen.Op("*").Add(whQ("Handler")), jen.Error()).Block(
+		jen.If(jen.Id("recv").Op("==").Nil()).Block(
+			jen.Return(jen.Nil(), jen.Qual("errors", "New").Call(jen.Lit(p.Name+".NewWebhookHandler: recv is nil (want the Webhooks receiver, or NewWebhookFeed(feed, nil))"))),
+		),
 		jen.Return(whQ("NewHandler").Call(jen.Index().Add(whQ("Route")).Values(routes...), jen.Id("opts").Op("..."))),
 	)
 	f.Line()

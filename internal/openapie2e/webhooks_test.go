@@ -335,3 +335,18 @@ func TestWebhookWaitFunctions(t *testing.T) {
 		t.Fatal("count 0 accepted")
 	}
 }
+
+// TestNilServiceAndReceiver: a nil Service or receiver is refused when the
+// Tool or handler is made, with an error naming it, not a panic per call.
+func TestNilServiceAndReceiver(t *testing.T) {
+	if tool, err := hooks.NewTool(nil); err == nil || tool != nil || !strings.Contains(err.Error(), "openapiwebhooks.NewTool: svc is nil") {
+		t.Errorf("NewTool(nil) = %v, %v; want an error naming svc", tool, err)
+	}
+	if h, err := hooks.NewWebhookHandler(nil, webhook.WithoutVerification()); err == nil || h != nil || !strings.Contains(err.Error(), "recv is nil") {
+		t.Errorf("NewWebhookHandler(nil) = %v, %v; want an error naming recv", h, err)
+	}
+	// A feed without a receiver of its own is a receiver.
+	if _, err := hooks.NewWebhookHandler(hooks.NewWebhookFeed(webhook.NewFeed(), nil), webhook.WithoutVerification()); err != nil {
+		t.Errorf("NewWebhookHandler(NewWebhookFeed(feed, nil)): %v", err)
+	}
+}

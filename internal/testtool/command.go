@@ -128,12 +128,16 @@ func Run(t testing.TB, c *toolcli.Command, args ...string) (code int, stdout, st
 }
 
 // CheckCommandLine checks what c does with its command line: -v prints its
-// name and version, -h its default port (exit 0); bad usage exits 2 with the
-// mistake explained; a port in use exits 1, naming the address.
+// name and version first, -h its default port (exit 0); bad usage, and the
+// command alone, exit 2 with the mistake explained; a port in use exits 1,
+// naming the address.
 func CheckCommandLine(t *testing.T, c *toolcli.Command, version string, port int) {
 	t.Helper()
-	if code, out, _ := Run(t, c, "-v"); code != 0 || out != c.Name+" "+version+"\n" {
-		t.Errorf("-v: exit %d, %q; want 0 and %q", code, out, c.Name+" "+version)
+	if code, out, _ := Run(t, c, "-v"); code != 0 || !strings.HasPrefix(out, c.Name+" "+version+"\n") {
+		t.Errorf("-v: exit %d, %q; want 0 and %q first", code, out, c.Name+" "+version)
+	}
+	if code, _, errs := Run(t, c); code != 2 || !strings.Contains(errs, "no command given") {
+		t.Errorf("alone: exit %d, stderr %q; want 2 and no command given", code, errs)
 	}
 	if code, out, _ := Run(t, c, "-h"); code != 0 || !strings.Contains(out, fmt.Sprintf("Default: %d", port)) {
 		t.Errorf("-h: exit %d, want 0 and the default port %d in:\n%s", code, port, out)

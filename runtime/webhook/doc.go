@@ -41,8 +41,9 @@
 //
 // # Replays
 //
-// A [ReplayStore] remembers message ids (webhook-id; X-GitHub-Delivery; the
-// Stripe-Signature header) past the end of the tolerance window, so that a
+// A [ReplayStore] remembers message ids, each made of what the signature
+// covers (webhook-id; GitHub: the body's SHA-256; Stripe: the SHA-256 of the
+// signed time and body) past the end of the tolerance window, so that a
 // captured request cannot be replayed while its signature still holds. The
 // default [MemoryStore] is bounded (DefaultReplayEntries); replicas share a
 // store of their own behind the interface.

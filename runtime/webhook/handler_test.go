@@ -235,7 +235,7 @@ func TestHandlerUnsignedOptions(t *testing.T) {
 		want                int
 	}{
 		{"/gh", "X-Hub-Signature-256", ghv.Sign(body), 204},
-		{"/gh", "X-Hub-Signature-256", ghv.Sign(body), 409}, // the same signature, no delivery id
+		{"/gh", "X-Hub-Signature-256", ghv.Sign(body), 409}, // the same body: a replay
 		{"/st", "Stripe-Signature", stv.Sign(time.Now(), body), 204},
 		{"/st", "X-Hub-Signature-256", ghv.Sign(body), 401},
 	} {

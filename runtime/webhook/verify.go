@@ -43,9 +43,11 @@ var (
 
 // Message is what a verified signature says of the message.
 type Message struct {
-	// ID identifies the message for replay protection: webhook-id (Standard
-	// Webhooks), X-GitHub-Delivery (GitHub), or the signature header itself
-	// (Stripe, and GitHub without a delivery id); "" when there is none.
+	// ID identifies the message for replay protection, from what is signed
+	// only (a header the signature does not cover would let a replay pass as
+	// new): webhook-id (Standard Webhooks, signed with the body), the
+	// SHA-256 of the body (GitHub: "sha256:<hex>"), the SHA-256 of the signed
+	// time and body (Stripe: "t=<unix>,sha256:<hex>"); "" when there is none.
 	ID string
 	// Time is when it was signed; zero when the scheme signs no time (GitHub).
 	Time time.Time
@@ -96,6 +98,15 @@ func mac(key []byte, parts ...[]byte) []byte {
 		m.Write(p)
 	}
 	return m.Sum(nil)
+}
+
+// digest is the hex SHA-256 of parts concatenated.
+func digest(parts ...[]byte) string {
+	d := sha256.New()
+	for _, p := range parts {
+		d.Write(p)
+	}
+	return hex.EncodeToString(d.Sum(nil))
 }
 
 // within checks a Unix timestamp in seconds against now and tolerance (<= 0:
@@ -202,9 +213,9 @@ func (v *Standard) Verify(h http.Header, body []byte, now time.Time) (Message, e
 // ---- GitHub ----------------------------------------------------------------------
 
 // GitHub verifies GitHub's scheme: X-Hub-Signature-256 is "sha256=" and the
-// hex HMAC-SHA256 of the body keyed by the secret's text. It signs no time:
-// replay protection keys on X-GitHub-Delivery (else the signature) for as
-// long as the replay store keeps ids.
+// hex HMAC-SHA256 of the body keyed by the secret's text. It signs neither a
+// time nor X-GitHub-Delivery: replay protection keys on the body's digest
+// (the one thing signed) for as long as the replay store keeps ids.
 type GitHub struct{ keys [][]byte }
 
 // NewGitHub returns the verifier of secrets; the first signs.
@@ -231,11 +242,7 @@ func (v *GitHub) Verify(h http.Header, body []byte, now time.Time) (Message, err
 	}
 	for _, k := range v.keys {
 		if hmac.Equal(got, mac(k, body)) {
-			id := h.Get("X-GitHub-Delivery")
-			if id == "" {
-				id = sig
-			}
-			return Message{ID: id}, nil
+			return Message{ID: "sha256:" + digest(body)}, nil
 		}
 	}
 	return Message{}, ErrSignature
@@ -294,7 +301,9 @@ func (v *Stripe) Verify(h http.Header, body []byte, now time.Time) (Message, err
 		sum := mac(k, []byte(ts), []byte{'.'}, body)
 		for _, s := range sigs {
 			if hmac.Equal(s, sum) {
-				return Message{ID: sig, Time: t}, nil
+				// Keyed on what is signed, not on the header's text, which
+				// takes other entries, spaces and any order.
+				return Message{ID: "t=" + ts + ",sha256:" + digest([]byte(ts), []byte{'.'}, body), Time: t}, nil
 			}
 		}
 	}

@@ -401,9 +401,10 @@ func (b *oaBuilder) warn(loc oaLoc, format string, args ...any) {
 	b.warned[key] = true
 	if path.Clean(loc.file) == path.Clean(b.root) {
 		d.File = b.src.Name
-		if !b.swagger || !strings.HasPrefix(loc.ptr, "/components/") {
-			d.Line, d.Col = b.src.Position(loc.ptr, -1)
+		if b.swagger { // at the place of the document, not of its conversion
+			d.Path = b.swaggerPlace(loc.ptr)
 		}
+		d.Line, d.Col = b.src.Position(d.Path, -1)
 	} else if b.tree(loc.file) != nil { // another file read for references
 		d.Line, d.Col = b.sources[path.Clean(loc.file)].Position(loc.ptr, -1)
 	}

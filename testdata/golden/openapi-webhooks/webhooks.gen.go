@@ -5,6 +5,7 @@ package openapiwebhooks
 
 import (
 	"context"
+	"errors"
 
 	"github.com/opentoolgen/opentoolgen/runtime"
 	"github.com/opentoolgen/opentoolgen/runtime/webhook"
@@ -65,7 +66,12 @@ type Webhooks interface {
 // It verifies each signature with the secrets of webhook.WithSecret (or
 // webhook.WithVerifier), refuses replays, and answers as the package
 // runtime/webhook says: 401 unsigned, 409 replayed, 413 too large, 400 invalid.
+// It fails when recv is nil (NewWebhookFeed(feed, nil) publishes without a
+// receiver of its own).
 func NewWebhookHandler(recv Webhooks, opts ...webhook.Option) (*webhook.Handler, error) {
+	if recv == nil {
+		return nil, errors.New("openapiwebhooks.NewWebhookHandler: recv is nil (want the Webhooks receiver, or NewWebhookFeed(feed, nil))")
+	}
 	return webhook.NewHandler([]webhook.Route{{
 		Method: "POST",
 		Name:   "newPet",
