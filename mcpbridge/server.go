@@ -763,7 +763,7 @@ func errorResult(e *runtime.Error) *mcp.CallToolResult {
 	}
 	return &mcp.CallToolResult{
 		Meta:    mcp.Meta{errorKey: wire},
-		Content: []mcp.Content{&mcp.TextContent{Text: msg}},
+		Content: []mcp.Content{&mcp.TextContent{Text: errorText(e, msg)}},
 		IsError: true,
 	}
 }
