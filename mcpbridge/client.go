@@ -261,7 +261,7 @@ func HTTPTool(ctx context.Context, url string, httpClient *http.Client, opts ...
 	watch := &sessionWatch{}
 	hc := boundedClient(httpClient, int64(cfg.maxMessage))
 	hc = &http.Client{
-		Transport:     taskTransport{sessionTransport{cmp.Or[http.RoundTripper](hc.Transport, http.DefaultTransport), watch}},
+		Transport:     taskTransport{sessionTransport{cmp.Or[http.RoundTripper](hc.Transport, http.DefaultTransport), watch}, cfg.maxMessage},
 		CheckRedirect: hc.CheckRedirect,
 		Jar:           hc.Jar,
 		Timeout:       hc.Timeout,
