@@ -301,6 +301,12 @@ func connectTool(ctx context.Context, transport mcp.Transport, opts []ToolOption
 	return t, nil
 }
 
+// RunsTasks reports whether the Tool runs, for a plain call of function,
+// the task its server may answer with ([TaskRunner]): true for a Tool of
+// [HTTPTool], whose client declares the tasks extension and follows the
+// tasks; false for the others, whose clients do not declare it.
+func (t *Tool) RunsTasks(function string) bool { return t.redial != nil }
+
 // Session returns the MCP client session the Tool calls: for a Tool of
 // [HTTPTool], the one of the moment (it opens another when the server ends
 // it).

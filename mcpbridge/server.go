@@ -282,6 +282,7 @@ func newServer(ctx context.Context, tool runtime.Tool, impl *mcp.Implementation,
 	if tool == nil {
 		return nil, nil, errors.New("mcpbridge: nil tool")
 	}
+	runner, _ := tool.(TaskRunner)
 	tool = runtime.Intercept(tool, cfg.interceptors...)
 	doc, err := tool.Load(ctx)
 	if err != nil {
@@ -343,7 +344,7 @@ func newServer(ctx context.Context, tool runtime.Tool, impl *mcp.Implementation,
 		}
 		entries = append(entries, entry{t, h})
 	}
-	ts, err := newTasks(doc, cfg.tasks, b.stopped)
+	ts, err := newTasks(doc, cfg.tasks, b.stopped, runner)
 	if err != nil {
 		return nil, nil, err
 	}

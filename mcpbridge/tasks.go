@@ -50,7 +50,14 @@ const CodeTasksFull = -32000
 // execution.taskSupport "optional" or "required" (a package generated from
 // an MCP listing). A function whose document says "required" refuses the
 // calls of a client that does not declare the extension: error -32021
-// (missing required client capability), naming the extension.
+// (missing required client capability), naming the extension; except when
+// the served tool is a [TaskRunner] for it (a gateway to an MCP server,
+// whose client runs the upstream's task for a plain call): then a client
+// without the extension is served a plain call.
+//
+// tools/list says what the server does: execution.taskSupport "required"
+// for a function it refuses to call plainly, "optional" for the other
+// functions that may run as tasks, nothing for the rest.
 type TaskOptions struct {
 	// Functions run as tasks (a streaming function's items are then
 	// gathered into its result, as for a client that asks for no progress).
@@ -182,9 +189,21 @@ type tasks struct {
 	ownerBytes map[string]int64 // bytes of the results held by quota
 }
 
+// TaskRunner is a runtime.Tool that runs, for a plain call, the task an
+// MCP server behind it requires: a Tool of [HTTPTool] is one (its client
+// declares the tasks extension, polls the task and returns its result), and
+// so is a tool that passes its calls to one (the command generated from an
+// MCP listing). A server of this package serves a function whose document
+// says taskSupport "required" to a client without the extension when its
+// tool runs tasks for that function.
+type TaskRunner interface {
+	RunsTasks(function string) bool
+}
+
 // newTasks returns the task store of the server of doc, or nil when no
-// function runs as a task.
-func newTasks(doc *runtime.OpenTool, o *TaskOptions, stopped context.Context) (*tasks, error) {
+// function runs as a task. runner, when not nil, runs the upstream tasks of
+// the functions it says.
+func newTasks(doc *runtime.OpenTool, o *TaskOptions, stopped context.Context, runner TaskRunner) (*tasks, error) {
 	ts := &tasks{eligible: map[string]bool{}, required: map[string]bool{}, stopped: stopped, tasks: map[string]*task{},
 		owned: map[string]int{}, ownerBytes: map[string]int64{}}
 	if o != nil {
@@ -196,7 +215,7 @@ func newTasks(doc *runtime.OpenTool, o *TaskOptions, stopped context.Context) (*
 		known[f.Name] = true
 		if f.Execution != nil && (f.Execution.TaskSupport == "optional" || f.Execution.TaskSupport == "required") {
 			ts.eligible[f.Name] = true
-			ts.required[f.Name] = f.TaskRequired()
+			ts.required[f.Name] = f.TaskRequired() && (runner == nil || !runner.RunsTasks(f.Name))
 		}
 	}
 	for _, name := range ts.opts.Functions {
@@ -311,6 +330,12 @@ func fullError(what, limitName string, max int64, retry time.Duration) *jsonrpc.
 func (ts *tasks) middleware(next mcp.MethodHandler) mcp.MethodHandler {
 	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
 		switch method {
+		case "tools/list":
+			res, err := next(ctx, method, req)
+			if lr, ok := res.(*mcp.ListToolsResult); ok && err == nil {
+				return ts.listing(lr)
+			}
+			return res, err
 		case "tools/call":
 			if r, ok := req.(*mcp.CallToolRequest); ok && r.Params != nil && ts.eligible[r.Params.Name] {
 				return ts.call(ctx, next, r)
@@ -322,6 +347,44 @@ func (ts *tasks) middleware(next mcp.MethodHandler) mcp.MethodHandler {
 		}
 		return next(ctx, method, req)
 	}
+}
+
+// listedTools is a tools/list result whose tools say their
+// execution.taskSupport (the SDK's Tool has no member for it).
+type listedTools struct {
+	mcp.ResultBase
+	Tools      []json.RawMessage `json:"tools"`
+	NextCursor string            `json:"nextCursor,omitempty"`
+}
+
+// listing returns lr with each tool's execution.taskSupport: "required"
+// for a function refused to a client without the extension, "optional"
+// for the others that may run as tasks.
+func (ts *tasks) listing(lr *mcp.ListToolsResult) (mcp.Result, error) {
+	out := &listedTools{Tools: make([]json.RawMessage, 0, len(lr.Tools)), NextCursor: lr.NextCursor}
+	out.SetMeta(lr.GetMeta())
+	for _, tool := range lr.Tools {
+		b, err := json.Marshal(tool)
+		if err != nil {
+			return nil, err
+		}
+		if ts.eligible[tool.Name] {
+			support := "optional"
+			if ts.required[tool.Name] {
+				support = "required"
+			}
+			var m map[string]json.RawMessage
+			if err := json.Unmarshal(b, &m); err != nil {
+				return nil, err
+			}
+			m["execution"] = json.RawMessage(`{"taskSupport":"` + support + `"}`)
+			if b, err = json.Marshal(m); err != nil {
+				return nil, err
+			}
+		}
+		out.Tools = append(out.Tools, b)
+	}
+	return out, nil
 }
 
 // call runs a call of a function that may run as a task.

@@ -22,7 +22,7 @@ func TestTaskResultsHeldOnce(t *testing.T) {
 		n    = 20
 		size = 1 << 20
 	)
-	ts, err := newTasks(&rt.OpenTool{}, &TaskOptions{}, context.Background())
+	ts, err := newTasks(&rt.OpenTool{}, &TaskOptions{}, context.Background(), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
