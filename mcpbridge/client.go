@@ -151,9 +151,10 @@ func WithListLimits(l ListLimits) ToolOption { return func(c *toolConfig) { c.li
 // WithMaxMessageBytes bounds the size of one message a Tool made by
 // [HTTPTool] or [CommandTool] reads from the server: a JSON response body,
 // one event of an SSE stream, one line of the command's output. A longer one
-// fails the request over HTTP, the session over stdio (a stream of JSON
-// lines has no way to skip it). Zero is DefaultMaxMessageBytes, negative no
-// limit.
+// fails the request over HTTP — that call alone: an event of a tools/call's
+// answer is read past, not held, and the session goes on — and the session
+// over stdio (a stream of JSON lines has no way to skip it). Zero is
+// DefaultMaxMessageBytes, negative no limit.
 func WithMaxMessageBytes(n int) ToolOption { return func(c *toolConfig) { c.maxMessage = n } }
 
 // WithToolLogger sets where a Tool reports the tools it leaves out of its

@@ -127,6 +127,7 @@ type task struct {
 
 	quota   string          // whom the task counts against (quotaOf)
 	handoff chan callResult // a plain call's waiter (After), nil without one
+	size    int64           // the bytes of its result counted in the store (tasks.mu)
 
 	mu      sync.Mutex
 	updated time.Time
@@ -134,7 +135,6 @@ type task struct {
 	message string
 	result  *mcp.CallToolResult // its text content left out when derived
 	derived bool                // the text content is the JSON of structuredContent
-	size    int64               // the bytes of result, counted in the store
 	err     *jsonrpc.Error
 	done    chan struct{} // closed when the task has ended
 }
@@ -458,6 +458,19 @@ func detached(r *mcp.CallToolRequest) *mcp.CallToolRequest {
 // end records the outcome of a task's call, its result held once and
 // counted in the store's bytes; a result beyond them fails the task.
 func (ts *tasks) end(t *task, res mcp.Result, err error, ctx context.Context) {
+	// The result is counted (ts.mu) before t.mu is taken: purge holds ts.mu
+	// and never t.mu.
+	var (
+		kept    *mcp.CallToolResult
+		derived bool
+		full    *jsonrpc.Error
+	)
+	result, _ := res.(*mcp.CallToolResult)
+	if context.Cause(ctx) != errTaskCancelled && err == nil && result != nil {
+		var size int64
+		kept, derived, size = keepOnce(result)
+		full = ts.charge(t, size)
+	}
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	defer close(t.done)
@@ -474,19 +487,13 @@ func (ts *tasks) end(t *task, res mcp.Result, err error, ctx context.Context) {
 		}
 		t.err = je
 		t.message = je.Message
+	case result == nil:
+		t.status, t.err = taskFailed, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: fmt.Sprintf("unexpected result %T", res)}
+		t.message = t.err.Message
+	case full != nil:
+		t.status, t.err, t.message = taskFailed, full, full.Message
 	default:
-		result, _ := res.(*mcp.CallToolResult)
-		if result == nil {
-			t.status, t.err = taskFailed, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: fmt.Sprintf("unexpected result %T", res)}
-			t.message = t.err.Message
-			return
-		}
-		kept, derived, size := keepOnce(result)
-		if full := ts.charge(t, size); full != nil {
-			t.status, t.err, t.message = taskFailed, full, full.Message
-			return
-		}
-		t.status, t.result, t.derived, t.size = taskCompleted, kept, derived, size
+		t.status, t.result, t.derived = taskCompleted, kept, derived
 	}
 }
 
@@ -529,6 +536,7 @@ func (ts *tasks) charge(t *task, size int64) *jsonrpc.Error {
 	}
 	ts.bytes += size
 	ts.ownerBytes[t.quota] += size
+	t.size = size
 	return nil
 }
 
@@ -595,10 +603,8 @@ func (ts *tasks) remove(t *task) {
 	if ts.owned[t.quota]--; ts.owned[t.quota] <= 0 {
 		delete(ts.owned, t.quota)
 	}
-	t.mu.Lock()
 	size := t.size
 	t.size = 0
-	t.mu.Unlock()
 	ts.bytes -= size
 	if ts.ownerBytes[t.quota] -= size; ts.ownerBytes[t.quota] <= 0 {
 		delete(ts.ownerBytes, t.quota)
