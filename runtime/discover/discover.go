@@ -25,9 +25,9 @@
 //     the tool's own errors), except for a name the wrapped tool does not
 //     know or serve (its -32601): that is a -32602 at /name naming the
 //     function asked for, with the closest match and search_tools
-//     suggested ("no function named \"x\"; did you mean \"y\"? (search_tools
-//     finds functions)"), not a -32601, which a front would report as
-//     call_tool itself being unknown. The result is the
+//     suggested (`/name: no function named "x"; did you mean "y"?
+//     (search_tools finds functions)`), not a -32601, which a front would
+//     report as call_tool itself being unknown. The result is the
 //     function's result object; for a streaming function called with Call,
 //     {"items": [item, …]} once the stream has ended (as [runtime.FunctionTool]
 //     answers), while StreamCall of call_tool streams the items as they come.
@@ -264,7 +264,7 @@ func (t *Tool) Call(ctx context.Context, name string, args json.RawMessage) (jso
 // served set) becomes a -32602 at /name naming fn and suggesting a
 // function (search_tools finds them), so that the model does not read it as
 // call_tool itself being unknown (a front answers a -32601 of a call as its
-// function's: "unknown tool \"call_tool\""). Any other error is err.
+// function's: unknown tool "call_tool"). Any other error is err.
 func (t *Tool) unknownFunction(ix *index, fn string, err error) error {
 	var e *runtime.Error
 	if err == nil || !errors.As(err, &e) || e.Code != runtime.CodeMethodNotFound {

@@ -151,7 +151,7 @@ func TestCallToolAsDirect(t *testing.T) {
 // TestCallToolUnknownFunction: call_tool naming a function the wrapped tool
 // does not know answers an error that names that function and suggests
 // search_tools (and the closest name), a -32602 at /name: over MCP, the text
-// the model reads is not "unknown tool \"call_tool\"", which would say the
+// the model reads is not unknown tool "call_tool", which would say the
 // meta-tool itself does not exist. Call and StreamCall alike.
 func TestCallToolUnknownFunction(t *testing.T) {
 	ctx := context.Background()
