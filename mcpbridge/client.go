@@ -151,9 +151,10 @@ func WithListLimits(l ListLimits) ToolOption { return func(c *toolConfig) { c.li
 // WithMaxMessageBytes bounds the size of one message a Tool made by
 // [HTTPTool] or [CommandTool] reads from the server: a JSON response body,
 // one event of an SSE stream, one line of the command's output. A longer one
-// fails the request over HTTP, the session over stdio (a stream of JSON
-// lines has no way to skip it). Zero is DefaultMaxMessageBytes, negative no
-// limit.
+// fails the request over HTTP — that call alone: an event of a tools/call's
+// answer is read past, not held, and the session goes on — and the session
+// over stdio (a stream of JSON lines has no way to skip it). Zero is
+// DefaultMaxMessageBytes, negative no limit.
 func WithMaxMessageBytes(n int) ToolOption { return func(c *toolConfig) { c.maxMessage = n } }
 
 // WithToolLogger sets where a Tool reports the tools it leaves out of its
@@ -261,7 +262,7 @@ func HTTPTool(ctx context.Context, url string, httpClient *http.Client, opts ...
 	watch := &sessionWatch{}
 	hc := boundedClient(httpClient, int64(cfg.maxMessage))
 	hc = &http.Client{
-		Transport:     taskTransport{sessionTransport{cmp.Or[http.RoundTripper](hc.Transport, http.DefaultTransport), watch}},
+		Transport:     taskTransport{sessionTransport{cmp.Or[http.RoundTripper](hc.Transport, http.DefaultTransport), watch}, cfg.maxMessage},
 		CheckRedirect: hc.CheckRedirect,
 		Jar:           hc.Jar,
 		Timeout:       hc.Timeout,
@@ -300,6 +301,12 @@ func connectTool(ctx context.Context, transport mcp.Transport, opts []ToolOption
 	}
 	return t, nil
 }
+
+// RunsTasks reports whether the Tool runs, for a plain call of function,
+// the task its server may answer with ([TaskRunner]): true for a Tool of
+// [HTTPTool], whose client declares the tasks extension and follows the
+// tasks; false for the others, whose clients do not declare it.
+func (t *Tool) RunsTasks(function string) bool { return t.redial != nil }
 
 // Session returns the MCP client session the Tool calls: for a Tool of
 // [HTTPTool], the one of the moment (it opens another when the server ends

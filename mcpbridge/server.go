@@ -22,7 +22,9 @@
 //     (runtime.HeaderTool) are marked x-mcp-header (headers.go).
 //   - Invalid arguments (-32602, the message naming every JSON path) and errors
 //     the tool returns are results with isError: true and the error's message
-//     as text, so that a model can correct its call; the error object
+//     as text, so that a model can correct its call (a REST API's error adds
+//     the API's own message, bounded: "HTTP 404 Not Found: non existing id",
+//     apimessage.go); the error object
 //     ({"code", "message", "data"}) is in the result's _meta under
 //     "opentool/error". Only an unknown tool, or arguments that are not a JSON
 //     object, are protocol errors.
@@ -61,8 +63,10 @@
 // SEP-2663 of the 2026-07-28 specification) for a client that declares it:
 // the functions whose document says execution.taskSupport "optional" or
 // "required", and those of [WithTasks] ([TaskOptions]: Functions, After,
-// Max, TTL, PollInterval). The server answers tasks/get and tasks/cancel;
-// a task answers only the session (and user) that created it. [HTTPTool]
+// Max, MaxPerOwner, MaxBytes, MaxOwnerBytes, TTL, PollInterval). The server
+// answers tasks/get and tasks/cancel; a task answers only the session (and
+// user) that created it; tools/list says each function's taskSupport as the
+// server serves it. A full store answers the retryable [CodeTasksFull]. [HTTPTool]
 // follows the tasks it is answered with: it polls tasks/get and returns the
 // task's result as the call's, and cancels the task when the call's context
 // ends.
@@ -284,6 +288,7 @@ func newServer(ctx context.Context, tool runtime.Tool, impl *mcp.Implementation,
 	if tool == nil {
 		return nil, nil, errors.New("mcpbridge: nil tool")
 	}
+	runner, _ := tool.(TaskRunner)
 	tool = runtime.Intercept(tool, cfg.interceptors...)
 	doc, err := tool.Load(ctx)
 	if err != nil {
@@ -345,7 +350,7 @@ func newServer(ctx context.Context, tool runtime.Tool, impl *mcp.Implementation,
 		}
 		entries = append(entries, entry{t, h})
 	}
-	ts, err := newTasks(doc, cfg.tasks, b.stopped)
+	ts, err := newTasks(doc, cfg.tasks, b.stopped, runner)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -765,7 +770,7 @@ func errorResult(e *runtime.Error) *mcp.CallToolResult {
 	}
 	return &mcp.CallToolResult{
 		Meta:    mcp.Meta{errorKey: wire},
-		Content: []mcp.Content{&mcp.TextContent{Text: msg}},
+		Content: []mcp.Content{&mcp.TextContent{Text: errorText(e, msg)}},
 		IsError: true,
 	}
 }

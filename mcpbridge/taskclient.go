@@ -66,6 +66,11 @@ func (c closer) Close() error {
 // tasks servers answer tools/call with.
 type taskTransport struct {
 	next http.RoundTripper
+	// maxEvent bounds an event of the answer to a call (< 0: none): a
+	// longer one is read past, not kept, and the SDK is handed an error
+	// answer to the call in its place (its own bound on an event would
+	// close the session: every later call would fail).
+	maxEvent int
 }
 
 var taskRequests atomic.Uint64 // numbers the JSON-RPC ids of the polls
@@ -127,7 +132,7 @@ func (t taskTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 	}
 	p := &poller{t: t, r: r, call: call}
 	if strings.HasPrefix(resp.Header.Get("Content-Type"), "text/event-stream") {
-		resp.Body = &taskEvents{p: p, src: closer{resp.Body, done}, in: bufio.NewReader(resp.Body)}
+		resp.Body = &taskEvents{p: p, src: closer{resp.Body, done}, in: bufio.NewReader(resp.Body), max: t.maxEvent}
 		return resp, nil
 	}
 	data, err := io.ReadAll(resp.Body)
@@ -252,7 +257,7 @@ func (p *poller) send(ctx context.Context, method, taskID string) (*wireTask, js
 	if resp.StatusCode != http.StatusOK && resp.StatusCode != http.StatusAccepted {
 		return nil, rpcError(-32603, fmt.Sprintf("%s: HTTP %d", method, resp.StatusCode))
 	}
-	a, err := readAnswer(resp, id)
+	a, err := readAnswer(resp, id, p.t.maxEvent)
 	if err != nil {
 		return nil, rpcError(-32603, method+": "+err.Error())
 	}
@@ -268,7 +273,7 @@ func (p *poller) send(ctx context.Context, method, taskID string) (*wireTask, js
 
 // readAnswer reads the answer whose id is id from resp: a JSON body, or the
 // event of an event stream that carries it.
-func readAnswer(resp *http.Response, id string) (*rpcAnswer, error) {
+func readAnswer(resp *http.Response, id string, max int) (*rpcAnswer, error) {
 	want, _ := json.Marshal(id)
 	match := func(data []byte) (*rpcAnswer, bool) {
 		var a rpcAnswer
@@ -289,7 +294,10 @@ func readAnswer(resp *http.Response, id string) (*rpcAnswer, error) {
 	}
 	in := bufio.NewReader(resp.Body)
 	for {
-		event, err := readEvent(in)
+		event, err := readEvent(in, max)
+		if errors.Is(err, errEventTooLong) {
+			return nil, err
+		}
 		if a, ok := match(eventData(event)); ok {
 			return a, nil
 		}
@@ -299,17 +307,45 @@ func readAnswer(resp *http.Response, id string) (*rpcAnswer, error) {
 	}
 }
 
+// errEventTooLong is the error of readEvent for an event beyond its bound.
+var errEventTooLong = errors.New("an event of the server is longer than the client's limit")
+
 // readEvent reads one server-sent event: its lines up to the blank line
-// that ends it, included.
-func readEvent(in *bufio.Reader) ([]byte, error) {
-	var event []byte
+// that ends it, included. An event longer than max bytes (max < 0: no
+// bound) is read to its end but not kept: errEventTooLong, and the stream
+// can be read on.
+func readEvent(in *bufio.Reader, max int) ([]byte, error) {
+	var (
+		event     []byte
+		n         int
+		over      bool
+		lineStart = true
+	)
 	for {
-		line, err := in.ReadBytes('\n')
-		event = append(event, line...)
+		chunk, err := in.ReadSlice('\n')
+		n += len(chunk)
+		if max >= 0 && n > max {
+			over, event = true, nil
+		}
+		if !over {
+			event = append(event, chunk...)
+		}
+		if errors.Is(err, bufio.ErrBufferFull) {
+			lineStart = false // the line goes on
+			continue
+		}
 		if err != nil {
+			if over {
+				return nil, errEventTooLong
+			}
 			return event, err
 		}
-		if len(bytes.TrimRight(line, "\r\n")) == 0 {
+		blank := lineStart && len(bytes.TrimRight(chunk, "\r\n")) == 0
+		lineStart = true
+		if blank {
+			if over {
+				return nil, errEventTooLong
+			}
 			return event, nil
 		}
 	}
@@ -334,6 +370,7 @@ type taskEvents struct {
 	p   *poller
 	src io.Closer
 	in  *bufio.Reader
+	max int // bytes of an event (< 0: no bound)
 	buf []byte
 	err error
 }
@@ -344,8 +381,15 @@ func (e *taskEvents) Read(b []byte) (int, error) {
 			return 0, e.err
 		}
 		var event []byte
-		event, e.err = readEvent(e.in)
-		if final, ok := e.p.replace(eventData(event)); ok {
+		event, e.err = readEvent(e.in, e.max)
+		if errors.Is(e.err, errEventTooLong) {
+			// The answer to the call, most likely: the call fails, the
+			// session goes on.
+			e.err = nil
+			final, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": e.p.call.ID,
+				"error": rpcError(http.StatusBadGateway, fmt.Sprintf("upstream MCP server: tools/call: an event of the answer is longer than the client's limit of %d bytes (mcpbridge.WithMaxMessageBytes): refused", e.max))})
+			event = replaceData(nil, final)
+		} else if final, ok := e.p.replace(eventData(event)); ok {
 			event = replaceData(event, final)
 		}
 		e.buf = event

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"math"
 	"strconv"
 	"sync"
 	"time"
@@ -27,9 +28,18 @@ const TasksExtension = "io.modelcontextprotocol/tasks"
 // The defaults of TaskOptions.
 const (
 	DefaultMaxTasks         = 1000
+	DefaultMaxOwnerTasks    = 100
+	DefaultMaxTaskBytes     = 256 << 20
+	DefaultMaxOwnerBytes    = 64 << 20
 	DefaultTaskTTL          = time.Hour
 	DefaultTaskPollInterval = time.Second
 )
+
+// CodeTasksFull is the JSON-RPC error code of a task the store cannot
+// take now (too many tasks, or too many bytes of results): a retryable
+// error, whose data says which limit ("limit", "max") and when to retry
+// ("retryAfterMs", when the oldest task that counts expires).
+const CodeTasksFull = -32000
 
 // TaskOptions says which calls a server of this package runs as tasks (MCP's
 // tasks extension, [TasksExtension]) and bounds the tasks it keeps.
@@ -40,7 +50,14 @@ const (
 // execution.taskSupport "optional" or "required" (a package generated from
 // an MCP listing). A function whose document says "required" refuses the
 // calls of a client that does not declare the extension: error -32021
-// (missing required client capability), naming the extension.
+// (missing required client capability), naming the extension; except when
+// the served tool is a [TaskRunner] for it (a gateway to an MCP server,
+// whose client runs the upstream's task for a plain call): then a client
+// without the extension is served a plain call.
+//
+// tools/list says what the server does: execution.taskSupport "required"
+// for a function it refuses to call plainly, "optional" for the other
+// functions that may run as tasks, nothing for the rest.
 type TaskOptions struct {
 	// Functions run as tasks (a streaming function's items are then
 	// gathered into its result, as for a client that asks for no progress).
@@ -49,10 +66,27 @@ type TaskOptions struct {
 	// as a plain call; only a slower one becomes a task. 0: every call of
 	// the functions is a task.
 	After time.Duration
-	// Max is the number of tasks kept at once, running or done (default
-	// DefaultMaxTasks). When it is reached, a function that requires tasks
-	// is refused (-32603) and the others run as plain calls.
-	Max int
+	// Max is the number of tasks kept at once, running or done, of all
+	// owners (default DefaultMaxTasks), and MaxPerOwner that of one owner
+	// (default DefaultMaxOwnerTasks). When one is reached, a function that
+	// requires tasks is refused with the retryable error CodeTasksFull
+	// naming the limit, and the others run as plain calls.
+	//
+	// The owner of a task is who may read it: its session and, when the
+	// request was authenticated (the SDK's auth middleware: TokenInfo), its
+	// user. The quota of MaxPerOwner and MaxOwnerBytes is counted by user
+	// when there is one (all of a user's sessions together), else by
+	// session. A stateless handler has no sessions: its unauthenticated
+	// clients are one owner.
+	Max, MaxPerOwner int
+	// MaxBytes bounds the bytes of results the store holds, of all owners
+	// (default DefaultMaxTaskBytes), MaxOwnerBytes those of one owner
+	// (default DefaultMaxOwnerBytes). A result is held once: its text
+	// content, when it is the JSON of its structuredContent (what this
+	// package answers), is made again from it for each tasks/get. A result
+	// that would take the store beyond a bound is not kept: the task fails
+	// with the error CodeTasksFull naming the limit and the result's size.
+	MaxBytes, MaxOwnerBytes int64
 	// TTL is how long a task is kept after its creation (default
 	// DefaultTaskTTL); a task still running then is cancelled and dropped.
 	TTL time.Duration
@@ -86,17 +120,29 @@ var errTaskExpired = errors.New("mcpbridge: the task's ttl elapsed")
 // task is one call run as a task.
 type task struct {
 	id, owner string
+	name      string // the function's
 	created   time.Time
 	expires   time.Time
 	cancel    context.CancelCauseFunc
+
+	quota   string          // whom the task counts against (quotaOf)
+	handoff chan callResult // a plain call's waiter (After), nil without one
+	size    int64           // the bytes of its result counted in the store (tasks.mu)
 
 	mu      sync.Mutex
 	updated time.Time
 	status  string
 	message string
-	result  *mcp.CallToolResult
+	result  *mcp.CallToolResult // its text content left out when derived
+	derived bool                // the text content is the JSON of structuredContent
 	err     *jsonrpc.Error
 	done    chan struct{} // closed when the task has ended
+}
+
+// callResult is what a task's call returned.
+type callResult struct {
+	res mcp.Result
+	err error
 }
 
 // taskInfo is a task on the wire: CreateTaskResult (ResultType "task") and
@@ -136,14 +182,30 @@ type tasks struct {
 	required map[string]bool // functions that run as tasks only
 	stopped  context.Context // the bridge's: the end of the server ends the tasks
 
-	mu    sync.Mutex
-	tasks map[string]*task
+	mu         sync.Mutex
+	tasks      map[string]*task
+	owned      map[string]int   // tasks by quota
+	bytes      int64            // bytes of the results held
+	ownerBytes map[string]int64 // bytes of the results held by quota
+}
+
+// TaskRunner is a runtime.Tool that runs, for a plain call, the task an
+// MCP server behind it requires: a Tool of [HTTPTool] is one (its client
+// declares the tasks extension, polls the task and returns its result), and
+// so is a tool that passes its calls to one (the command generated from an
+// MCP listing). A server of this package serves a function whose document
+// says taskSupport "required" to a client without the extension when its
+// tool runs tasks for that function.
+type TaskRunner interface {
+	RunsTasks(function string) bool
 }
 
 // newTasks returns the task store of the server of doc, or nil when no
-// function runs as a task.
-func newTasks(doc *runtime.OpenTool, o *TaskOptions, stopped context.Context) (*tasks, error) {
-	ts := &tasks{eligible: map[string]bool{}, required: map[string]bool{}, stopped: stopped, tasks: map[string]*task{}}
+// function runs as a task. runner, when not nil, runs the upstream tasks of
+// the functions it says.
+func newTasks(doc *runtime.OpenTool, o *TaskOptions, stopped context.Context, runner TaskRunner) (*tasks, error) {
+	ts := &tasks{eligible: map[string]bool{}, required: map[string]bool{}, stopped: stopped, tasks: map[string]*task{},
+		owned: map[string]int{}, ownerBytes: map[string]int64{}}
 	if o != nil {
 		ts.opts = *o
 	}
@@ -153,7 +215,7 @@ func newTasks(doc *runtime.OpenTool, o *TaskOptions, stopped context.Context) (*
 		known[f.Name] = true
 		if f.Execution != nil && (f.Execution.TaskSupport == "optional" || f.Execution.TaskSupport == "required") {
 			ts.eligible[f.Name] = true
-			ts.required[f.Name] = f.TaskRequired()
+			ts.required[f.Name] = f.TaskRequired() && (runner == nil || !runner.RunsTasks(f.Name))
 		}
 	}
 	for _, name := range ts.opts.Functions {
@@ -166,6 +228,9 @@ func newTasks(doc *runtime.OpenTool, o *TaskOptions, stopped context.Context) (*
 		return nil, nil
 	}
 	ts.opts.Max = limit(ts.opts.Max, DefaultMaxTasks, 1<<20)
+	ts.opts.MaxPerOwner = limit(ts.opts.MaxPerOwner, DefaultMaxOwnerTasks, 1<<20)
+	ts.opts.MaxBytes = limit(ts.opts.MaxBytes, DefaultMaxTaskBytes, math.MaxInt64)
+	ts.opts.MaxOwnerBytes = limit(ts.opts.MaxOwnerBytes, DefaultMaxOwnerBytes, math.MaxInt64)
 	if ts.opts.TTL <= 0 {
 		ts.opts.TTL = DefaultTaskTTL
 	}
@@ -236,9 +301,41 @@ func ownerOf(ss *mcp.ServerSession, extra *mcp.RequestExtra) string {
 	return owner
 }
 
+// quotaOf is whom a request's tasks count against (MaxPerOwner,
+// MaxOwnerBytes): its authenticated user when it has one, else its session.
+func quotaOf(ss *mcp.ServerSession, extra *mcp.RequestExtra) string {
+	if extra != nil && extra.TokenInfo != nil && extra.TokenInfo.UserID != "" {
+		return "user\x00" + extra.TokenInfo.UserID
+	}
+	if ss != nil {
+		return "session\x00" + ss.ID()
+	}
+	return "session\x00"
+}
+
+// fullError is the retryable error of a store that cannot take a task or
+// a result now: what, the limit's name and value, and when to retry.
+func fullError(what, limitName string, max int64, retry time.Duration) *jsonrpc.Error {
+	msg := what + " (mcpbridge.TaskOptions." + limitName + " " + strconv.FormatInt(max, 10) + ")"
+	data := map[string]any{"limit": limitName, "max": max}
+	if retry > 0 {
+		retry = retry.Round(time.Second) + time.Second
+		msg += ": retry in " + retry.String()
+		data["retryAfterMs"] = retry.Milliseconds()
+	}
+	b, _ := json.Marshal(data)
+	return &jsonrpc.Error{Code: CodeTasksFull, Message: msg, Data: b}
+}
+
 func (ts *tasks) middleware(next mcp.MethodHandler) mcp.MethodHandler {
 	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
 		switch method {
+		case "tools/list":
+			res, err := next(ctx, method, req)
+			if lr, ok := res.(*mcp.ListToolsResult); ok && err == nil {
+				return ts.listing(lr)
+			}
+			return res, err
 		case "tools/call":
 			if r, ok := req.(*mcp.CallToolRequest); ok && r.Params != nil && ts.eligible[r.Params.Name] {
 				return ts.call(ctx, next, r)
@@ -252,6 +349,44 @@ func (ts *tasks) middleware(next mcp.MethodHandler) mcp.MethodHandler {
 	}
 }
 
+// listedTools is a tools/list result whose tools say their
+// execution.taskSupport (the SDK's Tool has no member for it).
+type listedTools struct {
+	mcp.ResultBase
+	Tools      []json.RawMessage `json:"tools"`
+	NextCursor string            `json:"nextCursor,omitempty"`
+}
+
+// listing returns lr with each tool's execution.taskSupport: "required"
+// for a function refused to a client without the extension, "optional"
+// for the others that may run as tasks.
+func (ts *tasks) listing(lr *mcp.ListToolsResult) (mcp.Result, error) {
+	out := &listedTools{Tools: make([]json.RawMessage, 0, len(lr.Tools)), NextCursor: lr.NextCursor}
+	out.SetMeta(lr.GetMeta())
+	for _, tool := range lr.Tools {
+		b, err := json.Marshal(tool)
+		if err != nil {
+			return nil, err
+		}
+		if ts.eligible[tool.Name] {
+			support := "optional"
+			if ts.required[tool.Name] {
+				support = "required"
+			}
+			var m map[string]json.RawMessage
+			if err := json.Unmarshal(b, &m); err != nil {
+				return nil, err
+			}
+			m["execution"] = json.RawMessage(`{"taskSupport":"` + support + `"}`)
+			if b, err = json.Marshal(m); err != nil {
+				return nil, err
+			}
+		}
+		out.Tools = append(out.Tools, b)
+	}
+	return out, nil
+}
+
 // call runs a call of a function that may run as a task.
 func (ts *tasks) call(ctx context.Context, next mcp.MethodHandler, r *mcp.CallToolRequest) (mcp.Result, error) {
 	name := r.Params.Name
@@ -262,12 +397,12 @@ func (ts *tasks) call(ctx context.Context, next mcp.MethodHandler, r *mcp.CallTo
 		return next(ctx, "tools/call", r)
 	}
 	tctx, cancel := context.WithCancelCause(context.WithoutCancel(ctx))
-	t, ok := ts.add(ownerOf(r.Session, r.Extra), cancel)
-	if !ok {
+	waits := ts.opts.After > 0 && !ts.required[name]
+	t, full := ts.add(ownerOf(r.Session, r.Extra), quotaOf(r.Session, r.Extra), cancel, name, waits)
+	if full != nil {
 		cancel(nil)
 		if ts.required[name] {
-			return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError,
-				Message: fmt.Sprintf("too many tasks (%d): %s cannot run now", ts.opts.Max, strconv.Quote(name))}
+			return nil, full
 		}
 		return next(ctx, "tools/call", r)
 	}
@@ -276,15 +411,23 @@ func (ts *tasks) call(ctx context.Context, next mcp.MethodHandler, r *mcp.CallTo
 		defer stopHook()
 		defer cancel(nil)
 		res, err := next(tctx, "tools/call", detached(r))
-		t.end(res, err, tctx)
+		if t.handoff != nil {
+			select {
+			case t.handoff <- callResult{res, err}: // answered as a plain call
+				ts.drop(t.id)
+				close(t.done)
+				return
+			default:
+			}
+		}
+		ts.end(t, res, err, tctx)
 	}()
-	if ts.opts.After > 0 && !ts.required[name] {
+	if waits {
 		timer := time.NewTimer(ts.opts.After)
 		defer timer.Stop()
 		select {
-		case <-t.done:
-			ts.drop(t.id)
-			return t.plain()
+		case out := <-t.handoff:
+			return out.res, out.err
 		case <-timer.C:
 		case <-ctx.Done():
 		}
@@ -312,8 +455,22 @@ func detached(r *mcp.CallToolRequest) *mcp.CallToolRequest {
 	return &c
 }
 
-// end records the outcome of a task's call.
-func (t *task) end(res mcp.Result, err error, ctx context.Context) {
+// end records the outcome of a task's call, its result held once and
+// counted in the store's bytes; a result beyond them fails the task.
+func (ts *tasks) end(t *task, res mcp.Result, err error, ctx context.Context) {
+	// The result is counted (ts.mu) before t.mu is taken: purge holds ts.mu
+	// and never t.mu.
+	var (
+		kept    *mcp.CallToolResult
+		derived bool
+		full    *jsonrpc.Error
+	)
+	result, _ := res.(*mcp.CallToolResult)
+	if context.Cause(ctx) != errTaskCancelled && err == nil && result != nil {
+		var size int64
+		kept, derived, size = keepOnce(result)
+		full = ts.charge(t, size)
+	}
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	defer close(t.done)
@@ -330,59 +487,146 @@ func (t *task) end(res mcp.Result, err error, ctx context.Context) {
 		}
 		t.err = je
 		t.message = je.Message
+	case result == nil:
+		t.status, t.err = taskFailed, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: fmt.Sprintf("unexpected result %T", res)}
+		t.message = t.err.Message
+	case full != nil:
+		t.status, t.err, t.message = taskFailed, full, full.Message
 	default:
-		t.status = taskCompleted
-		t.result, _ = res.(*mcp.CallToolResult)
-		if t.result == nil {
-			t.status, t.err = taskFailed, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: fmt.Sprintf("unexpected result %T", res)}
+		t.status, t.result, t.derived = taskCompleted, kept, derived
+	}
+}
+
+// keepOnce returns the form of res a task holds, whether its text content
+// is left out (derived: the JSON of its structuredContent, made again on
+// read), and the bytes it holds (its JSON's length).
+func keepOnce(res *mcp.CallToolResult) (*mcp.CallToolResult, bool, int64) {
+	kept := res
+	derived := false
+	if raw, ok := res.StructuredContent.(json.RawMessage); ok && len(res.Content) == 1 {
+		if tc, ok := res.Content[0].(*mcp.TextContent); ok && tc.Meta == nil && tc.Annotations == nil && tc.Text == string(raw) {
+			c := *res
+			c.Content = nil
+			kept, derived = &c, true
 		}
 	}
+	b, err := json.Marshal(kept)
+	if err != nil {
+		return kept, derived, 0
+	}
+	return kept, derived, int64(len(b))
 }
 
-// plain is the answer of a task's call as a plain call's.
-func (t *task) plain() (mcp.Result, error) {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	if t.err != nil {
-		return nil, t.err
+// charge counts size bytes of t's result in the store, or returns the
+// error of a store that cannot hold them.
+func (ts *tasks) charge(t *task, size int64) *jsonrpc.Error {
+	ts.mu.Lock()
+	defer ts.mu.Unlock()
+	if _, ok := ts.tasks[t.id]; !ok {
+		return nil // dropped already (expired): nothing to count
 	}
-	if t.result == nil {
-		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "the call was cancelled"}
+	what := fmt.Sprintf("the result of %s (%d bytes) is not kept", strconv.Quote(t.name), size)
+	switch {
+	case ts.ownerBytes[t.quota]+size > ts.opts.MaxOwnerBytes:
+		return fullError(what+": the results of this owner's tasks would exceed the bytes one owner's may hold",
+			"MaxOwnerBytes", ts.opts.MaxOwnerBytes, ts.retryAfter(t.quota, size <= ts.opts.MaxOwnerBytes))
+	case ts.bytes+size > ts.opts.MaxBytes:
+		return fullError(what+": the results of the server's tasks would exceed the bytes they may hold",
+			"MaxBytes", ts.opts.MaxBytes, ts.retryAfter("", size <= ts.opts.MaxBytes))
 	}
-	return t.result, nil
+	ts.bytes += size
+	ts.ownerBytes[t.quota] += size
+	t.size = size
+	return nil
 }
 
-// add creates a task of owner, or reports that the store is full.
-func (ts *tasks) add(owner string, cancel context.CancelCauseFunc) (*task, bool) {
+// retryAfter is the time until the first task of quota (all for "")
+// expires, 0 when waiting cannot help (!helps) or there is none. ts.mu is
+// held.
+func (ts *tasks) retryAfter(quota string, helps bool) time.Duration {
+	if !helps {
+		return 0
+	}
+	var first time.Time
+	for _, t := range ts.tasks {
+		if (quota == "" || t.quota == quota) && (first.IsZero() || t.expires.Before(first)) {
+			first = t.expires
+		}
+	}
+	if first.IsZero() {
+		return 0
+	}
+	return max(time.Until(first), 0)
+}
+
+// held is the bytes of results the store holds (TaskOptions.MaxBytes
+// counts them).
+func (ts *tasks) held() int64 {
+	ts.mu.Lock()
+	defer ts.mu.Unlock()
+	return ts.bytes
+}
+
+// add creates a task of owner counted against quota, or returns the
+// retryable error of a full store.
+func (ts *tasks) add(owner, quota string, cancel context.CancelCauseFunc, name string, waits bool) (*task, *jsonrpc.Error) {
 	var b [16]byte
 	_, _ = rand.Read(b[:])
 	now := time.Now()
-	t := &task{id: hex.EncodeToString(b[:]), owner: owner, cancel: cancel, created: now, expires: now.Add(ts.opts.TTL),
-		updated: now, status: taskWorking, done: make(chan struct{})}
+	t := &task{id: hex.EncodeToString(b[:]), owner: owner, quota: quota, name: name, cancel: cancel, created: now,
+		expires: now.Add(ts.opts.TTL), updated: now, status: taskWorking, done: make(chan struct{})}
+	if waits {
+		t.handoff = make(chan callResult)
+	}
 	ts.mu.Lock()
 	defer ts.mu.Unlock()
 	ts.purge(now)
+	if n := ts.owned[quota]; n >= ts.opts.MaxPerOwner {
+		return nil, fullError(fmt.Sprintf("too many tasks: this owner has %d, the most one keeps; %s cannot run as a task now", n, strconv.Quote(name)),
+			"MaxPerOwner", int64(ts.opts.MaxPerOwner), ts.retryAfter(quota, true))
+	}
 	if len(ts.tasks) >= ts.opts.Max {
-		return nil, false
+		return nil, fullError(fmt.Sprintf("too many tasks: the server has %d, the most it keeps; %s cannot run as a task now", len(ts.tasks), strconv.Quote(name)),
+			"Max", int64(ts.opts.Max), ts.retryAfter("", true))
 	}
 	ts.tasks[t.id] = t
-	return t, true
+	ts.owned[quota]++
+	return t, nil
+}
+
+// remove drops t from the store and its counts. ts.mu is held.
+func (ts *tasks) remove(t *task) {
+	if _, ok := ts.tasks[t.id]; !ok {
+		return
+	}
+	delete(ts.tasks, t.id)
+	if ts.owned[t.quota]--; ts.owned[t.quota] <= 0 {
+		delete(ts.owned, t.quota)
+	}
+	size := t.size
+	t.size = 0
+	ts.bytes -= size
+	if ts.ownerBytes[t.quota] -= size; ts.ownerBytes[t.quota] <= 0 {
+		delete(ts.ownerBytes, t.quota)
+	}
 }
 
 // purge drops the expired tasks, cancelling those still running. ts.mu is
 // held.
 func (ts *tasks) purge(now time.Time) {
-	for id, t := range ts.tasks {
+	for _, t := range ts.tasks {
 		if now.After(t.expires) {
 			t.cancel(errTaskExpired)
-			delete(ts.tasks, id)
+			ts.remove(t)
 		}
 	}
 }
 
 func (ts *tasks) drop(id string) {
 	ts.mu.Lock()
-	delete(ts.tasks, id)
+	if t, ok := ts.tasks[id]; ok {
+		ts.remove(t)
+	}
 	ts.mu.Unlock()
 }
 
@@ -437,7 +681,18 @@ func (ts *tasks) info(t *task, resultType string) taskInfo {
 		LastUpdatedAt:  t.updated.UTC().Format(time.RFC3339Nano),
 		TTLMs:          ts.opts.TTL.Milliseconds(),
 		PollIntervalMs: ts.opts.PollInterval.Milliseconds(),
-		Result:         t.result,
+		Result:         t.answer(),
 		Error:          t.err,
 	}
+}
+
+// answer is the result of t as it is sent: its text content made again
+// when it was left out. t.mu is held.
+func (t *task) answer() *mcp.CallToolResult {
+	if t.result == nil || !t.derived {
+		return t.result
+	}
+	c := *t.result
+	c.Content = []mcp.Content{&mcp.TextContent{Text: string(c.StructuredContent.(json.RawMessage))}}
+	return &c
 }

@@ -403,7 +403,8 @@ func jsonEqual(a, b any) bool {
 }
 
 // TestTaskLimits: a store of one task refuses a second task-required call
-// (-32603) while the first runs; a task is gone once its ttl has elapsed.
+// while the first runs, with the retryable error CodeTasksFull naming the
+// limit and when to retry; a task is gone once its ttl has elapsed.
 func TestTaskLimits(t *testing.T) {
 	j := newJobs(t)
 	url, log := serveTasks(t, j, false, mcpbridge.WithTasks(mcpbridge.TaskOptions{Max: 1, TTL: 1500 * time.Millisecond}))
@@ -413,8 +414,10 @@ func TestTaskLimits(t *testing.T) {
 	}
 	id := log.taskID(t)
 	_, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "build", Arguments: map[string]any{"target": "b"}})
-	if rpcCode(err) != jsonrpc.CodeInternalError || !strings.Contains(err.Error(), "too many tasks") {
-		t.Errorf("a task beyond Max: %v, want -32603 too many tasks", err)
+	var je *jsonrpc.Error
+	if !errors.As(err, &je) || je.Code != mcpbridge.CodeTasksFull || !strings.Contains(je.Message, "too many tasks") ||
+		!strings.Contains(je.Message, "TaskOptions.Max 1") || !strings.Contains(string(je.Data), `"retryAfterMs":`) {
+		t.Errorf("a task beyond Max: %v (%+v), want %d too many tasks naming TaskOptions.Max 1, retryAfterMs in its data", err, je, mcpbridge.CodeTasksFull)
 	}
 	// An optional function runs as a plain call then.
 	if res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "lint"}); err != nil || res.IsError || !jsonEqual(res.StructuredContent, map[string]any{"ok": true}) {
@@ -493,5 +496,74 @@ func TestTaskStream(t *testing.T) {
 	}
 	if _, err := mcpbridge.NewHTTPHandler(context.Background(), st, nil, false, mcpbridge.WithTasks(mcpbridge.TaskOptions{Functions: []string{"nope"}})); err == nil {
 		t.Error("tasks for an unknown function: no error")
+	}
+}
+
+// TestTaskOwnerQuota: one session fills its quota of tasks (MaxPerOwner)
+// and is refused with the retryable CodeTasksFull naming MaxPerOwner,
+// while another session still creates tasks; an optional function of the
+// first runs as a plain call.
+func TestTaskOwnerQuota(t *testing.T) {
+	j := newJobs(t)
+	url, log := serveTasks(t, j, false, mcpbridge.WithTasks(mcpbridge.TaskOptions{MaxPerOwner: 2}))
+	t.Cleanup(j.free)
+	a := sdkClient(t, url, true)
+	build := func(cs *mcp.ClientSession, target string) error {
+		_, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "build", Arguments: map[string]any{"target": target}})
+		return err
+	}
+	for _, target := range []string{"a1", "a2"} {
+		if err := build(a, target); err != nil {
+			t.Fatalf("task %s within the quota: %v", target, err)
+		}
+	}
+	err := build(a, "a3")
+	var je *jsonrpc.Error
+	if !errors.As(err, &je) || je.Code != mcpbridge.CodeTasksFull || !strings.Contains(je.Message, "TaskOptions.MaxPerOwner 2") ||
+		!strings.Contains(string(je.Data), `"limit":"MaxPerOwner"`) {
+		t.Errorf("a task beyond the owner's quota: %v (%+v), want %d naming TaskOptions.MaxPerOwner 2", err, je, mcpbridge.CodeTasksFull)
+	}
+	if res, err := a.CallTool(context.Background(), &mcp.CallToolParams{Name: "lint"}); err != nil || res.IsError {
+		t.Errorf("an optional function beyond the owner's quota: %+v %v", res, err)
+	}
+	b := sdkClient(t, url, true)
+	for _, target := range []string{"b1", "b2"} {
+		if err := build(b, target); err != nil {
+			t.Errorf("another owner's task %s: %v", target, err)
+		}
+	}
+	if n := log.count("tools/call"); n != 6 {
+		t.Errorf("%d tools/call, want 6", n)
+	}
+}
+
+// TestTaskBytes: a store whose owner may hold 1 MiB of results keeps one
+// result of 600 KiB (held once: its text and structuredContent twice would
+// be 1.2 MiB) and refuses the next of the same owner at completion, with
+// the retryable CodeTasksFull naming MaxOwnerBytes and the result's size;
+// another owner's result is kept.
+func TestTaskBytes(t *testing.T) {
+	var doc runtime.OpenTool
+	if err := json.Unmarshal([]byte(sizedDoc), &doc); err != nil {
+		t.Fatal(err)
+	}
+	url, _ := serveTasks(t, sized{&doc}, false, mcpbridge.WithTasks(mcpbridge.TaskOptions{
+		Functions: []string{"sized"}, MaxOwnerBytes: 1 << 20, MaxBytes: 4 << 20, PollInterval: 10 * time.Millisecond}))
+	ctx, cancel := context.WithTimeout(context.Background(), waitLong)
+	defer cancel()
+	args := json.RawMessage(`{"n":614400}`)
+	one := httpTool(t, url)
+	res, err := one.Call(ctx, "sized", args)
+	if err != nil || len(res) != 614400+len(`{"text":""}`) {
+		t.Fatalf("a result of 600 KiB within 1 MiB: %d bytes, %v", len(res), err)
+	}
+	_, err = one.Call(ctx, "sized", args)
+	var re *runtime.Error
+	if !errors.As(err, &re) || re.Code != mcpbridge.CodeTasksFull || !strings.Contains(re.Message, "TaskOptions.MaxOwnerBytes 1048576") ||
+		!strings.Contains(re.Message, `the result of "sized" (6144`) || !strings.Contains(re.Message, ` bytes) is not kept`) {
+		t.Errorf("a second result beyond the owner's bytes: %v, want %d naming MaxOwnerBytes and the size", err, mcpbridge.CodeTasksFull)
+	}
+	if res, err := httpTool(t, url).Call(ctx, "sized", args); err != nil || len(res) != 614411 {
+		t.Errorf("another owner's result: %d bytes, %v", len(res), err)
 	}
 }

@@ -217,11 +217,17 @@ type HTTPError interface {
 
 // ToolError turns the error of a REST call into the error an OpenTool caller
 // sees: an HTTP error keeps its status as code, its body as data (as JSON when
-// it is JSON, else as a string); other errors pass through.
+// it is JSON, else as a string); other errors pass through. The body is the
+// error's WireBody when it has one (those of runtime/rest: the credentials
+// the request sent, wherever the API echoed them, read "[redacted]").
 func ToolError(err error) error {
 	var he HTTPError
 	if !errors.As(err, &he) {
 		return err
+	}
+	body := he.RawBody()
+	if wb, ok := he.(interface{ WireBody() []byte }); ok {
+		body = wb.WireBody()
 	}
 	status := he.HTTPStatus()
 	msg := "HTTP " + strconv.Itoa(status)
@@ -229,7 +235,7 @@ func ToolError(err error) error {
 		msg += " " + t
 	}
 	e := &Error{Code: status, Message: msg}
-	raw := bytes.TrimSpace(he.RawBody())
+	raw := bytes.TrimSpace(body)
 	switch {
 	case len(raw) == 0:
 	case json.Valid(raw):

@@ -68,6 +68,12 @@ var _ runtime.HintTool = (*gateway)(nil)
 
 func (g *gateway) Close() error { return g.up.Close() }
 
+// RunsTasks reports whether the MCP session runs, for a plain call of
+// function, the task the server may answer with (mcpbridge.TaskRunner): a
+// function the listing says requires tasks is then served to MCP clients
+// without the tasks extension too.
+func (g *gateway) RunsTasks(function string) bool { return g.up.RunsTasks(function) }
+
 // Hints are the generated Tool's (the listing's annotations), else the MCP
 // server's of now.
 func (g *gateway) Hints(function string) (runtime.Hints, bool) {

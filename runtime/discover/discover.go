@@ -21,8 +21,13 @@
 //   - call_tool {name, arguments}: calls the function with arguments,
 //     through the wrapped tool itself, so that they are decoded, checked
 //     and defaulted as a direct call's are and every error is the direct
-//     call's, unchanged (a -32601 for an unknown name, a -32602 naming each
-//     JSON path of the arguments, the tool's own errors). The result is the
+//     call's, unchanged (a -32602 naming each JSON path of the arguments,
+//     the tool's own errors), except for a name the wrapped tool does not
+//     know or serve (its -32601): that is a -32602 at /name naming the
+//     function asked for, with the closest match and search_tools
+//     suggested (`/name: no function named "x"; did you mean "y"?
+//     (search_tools finds functions)`), not a -32601, which a front would
+//     report as call_tool itself being unknown. The result is the
 //     function's result object; for a streaming function called with Call,
 //     {"items": [item, …]} once the stream has ended (as [runtime.FunctionTool]
 //     answers), while StreamCall of call_tool streams the items as they come.
@@ -245,10 +250,27 @@ func (t *Tool) Call(ctx context.Context, name string, args json.RawMessage) (jso
 	if err != nil {
 		return nil, err
 	}
+	var res json.RawMessage
 	if f := fns[fn]; f != nil {
-		return f.Call(ctx, fargs) // a streaming function's items collected
+		res, err = f.Call(ctx, fargs) // a streaming function's items collected
+	} else {
+		res, err = t.tool.Call(ctx, fn, fargs)
 	}
-	return t.tool.Call(ctx, fn, fargs)
+	return res, t.unknownFunction(ix, fn, err)
+}
+
+// unknownFunction is the error of call_tool naming fn when the wrapped
+// tool answered err: a -32601 (no such function, or one left out of the
+// served set) becomes a -32602 at /name naming fn and suggesting a
+// function (search_tools finds them), so that the model does not read it as
+// call_tool itself being unknown (a front answers a -32601 of a call as its
+// function's: unknown tool "call_tool"). Any other error is err.
+func (t *Tool) unknownFunction(ix *index, fn string, err error) error {
+	var e *runtime.Error
+	if err == nil || !errors.As(err, &e) || e.Code != runtime.CodeMethodNotFound {
+		return err
+	}
+	return runtime.InvalidParams(runtime.Violation{Path: "/name", Message: "no function named " + quote(clip(fn, 80)) + t.didYouMean(ix, fn)})
 }
 
 // StreamCall streams a function of the wrapped tool called through
@@ -271,7 +293,7 @@ func (t *Tool) StreamCall(ctx context.Context, name string, args json.RawMessage
 			return st.StreamCall(ctx, fn, fargs, emit)
 		}
 		if fns[fn] == nil {
-			return streamOne(ctx, t.tool, fn, fargs, emit) // the tool's own error for an unknown name
+			return t.unknownFunction(ix, fn, streamOne(ctx, t.tool, fn, fargs, emit)) // the tool's own result, or the name's error
 		}
 	default:
 		if st == nil {

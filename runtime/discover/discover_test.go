@@ -107,7 +107,7 @@ func wireError(t *testing.T, err error) string {
 
 // TestCallToolAsDirect: call_tool answers what a direct call answers, results
 // and errors alike (invalid arguments naming their paths, a missing required
-// one, an unknown function), and reads arguments sent as a JSON string.
+// one), and reads arguments sent as a JSON string.
 func TestCallToolAsDirect(t *testing.T) {
 	ctx := context.Background()
 	direct, tool := mockTools(t, "a", "b")
@@ -117,7 +117,6 @@ func TestCallToolAsDirect(t *testing.T) {
 		{"read", `{"id": "one"}`},
 		{"update", `{"id": true, "text": 5}`},
 		{"create", `{}`},
-		{"noSuchFunction", `{}`},
 	} {
 		want, wantErr := direct.Call(ctx, tc.fn, json.RawMessage(tc.args))
 		for _, args := range []string{tc.args, mustJSON(t, tc.args)} {
@@ -146,6 +145,45 @@ func TestCallToolAsDirect(t *testing.T) {
 		if !errors.As(err, &e) || e.Code != runtime.CodeInvalidParams || !strings.Contains(e.Message, want) {
 			t.Errorf("call_tool %s: got %v, want -32602 with %q", args, err, want)
 		}
+	}
+}
+
+// TestCallToolUnknownFunction: call_tool naming a function the wrapped tool
+// does not know answers an error that names that function and suggests
+// search_tools (and the closest name), a -32602 at /name: over MCP, the text
+// the model reads is not unknown tool "call_tool", which would say the
+// meta-tool itself does not exist. Call and StreamCall alike.
+func TestCallToolUnknownFunction(t *testing.T) {
+	ctx := context.Background()
+	_, tool := mockTools(t, "a")
+	for _, fn := range []string{"read_text", "noSuchFunction"} {
+		args := json.RawMessage(`{"name":` + mustJSON(t, fn) + `,"arguments":{}}`)
+		_, err := tool.Call(ctx, discover.CallName, args)
+		serr := tool.StreamCall(ctx, discover.CallName, args, func(json.RawMessage) error { return nil })
+		for what, err := range map[string]error{"Call": err, "StreamCall": serr} {
+			var e *runtime.Error
+			if !errors.As(err, &e) || e.Code != runtime.CodeInvalidParams || !strings.Contains(e.Message, `/name: no function named "`+fn+`"`) ||
+				!strings.Contains(e.Message, discover.SearchName) {
+				t.Errorf("%s call_tool %s: %v, want -32602 naming %q and %s", what, fn, err, fn, discover.SearchName)
+			}
+		}
+	}
+	_, err := tool.Call(ctx, discover.CallName, json.RawMessage(`{"name":"read_text"}`))
+	if err == nil || !strings.Contains(err.Error(), `did you mean "read"`) {
+		t.Errorf("call_tool read_text: %v, want a suggestion of read", err)
+	}
+	res, err := mcpSession(t, tool).CallTool(ctx, &mcp.CallToolParams{Name: discover.CallName, Arguments: map[string]any{"name": "read_text"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var text string
+	for _, c := range res.Content {
+		if tc, ok := c.(*mcp.TextContent); ok {
+			text += tc.Text
+		}
+	}
+	if !res.IsError || !strings.Contains(text, `no function named "read_text"`) || strings.Contains(text, `unknown tool`) {
+		t.Errorf("call_tool read_text over MCP: isError %v, text %q, want the function named, not an unknown tool", res.IsError, text)
 	}
 }
 

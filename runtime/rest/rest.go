@@ -272,6 +272,10 @@ type Request struct {
 	fields    []bodyField
 	form      *Query
 	multipart *Multipart
+
+	// secrets are the credential values the last round trip sent: an
+	// error's body, as a tool answers it (WireBody), has them redacted.
+	secrets []string
 }
 
 type bodyField struct {
@@ -630,7 +634,7 @@ func (r *Request) readResponse(resp *http.Response) (*Response, error) {
 	if int64(len(data)) > limit {
 		return nil, fmt.Errorf("%s %s: response larger than %d bytes", r.method, r.path, limit)
 	}
-	return &Response{StatusCode: resp.StatusCode, Header: resp.Header, Body: data, method: r.method, path: r.path}, nil
+	return &Response{StatusCode: resp.StatusCode, Header: resp.Header, Body: data, method: r.method, path: r.path, secrets: r.secrets}, nil
 }
 
 func (c *Client) maxResponseBytes() int64 {
@@ -677,22 +681,30 @@ func (r *Request) roundTrip(ctx context.Context, accept string) (*http.Response,
 		req.Header.Set("Accept", accept)
 	}
 	cookies := r.cookies
+	r.secrets = nil // a new slice: a Response of an earlier round trip keeps its own
 	for i, cr := range creds {
 		switch {
 		case cr.kind == "bearer":
 			req.Header.Set("Authorization", "Bearer "+cr.value)
+			r.secrets = append(r.secrets, cr.value)
 		case cr.kind == "token":
 			tok, err := cr.token(ctx)
 			if err != nil {
 				return nil, fmt.Errorf("%s %s: the token of security scheme %s: %w", r.method, r.path, strconv.Quote(schemes[i]), err)
 			}
 			req.Header.Set("Authorization", "Bearer "+tok)
+			r.secrets = append(r.secrets, tok)
 		case cr.kind == "basic":
 			req.SetBasicAuth(cr.name, cr.value)
+			r.secrets = append(r.secrets, cr.value, strings.TrimPrefix(req.Header.Get("Authorization"), "Basic "))
 		case cr.in == "header":
 			req.Header.Set(cr.name, cr.value)
+			r.secrets = append(r.secrets, cr.value)
 		case cr.in == "cookie":
 			cookies = append(cookies, escapeCookie(cr.name)+"="+escapeCookie(cr.value))
+			r.secrets = append(r.secrets, cr.value)
+		default: // the query (url)
+			r.secrets = append(r.secrets, cr.value)
 		}
 	}
 	if len(cookies) > 0 {
@@ -814,7 +826,8 @@ type Response struct {
 	Header       http.Header
 	Body         []byte
 	method, path string
-	strict       bool // DecodeChecked checks the body
+	strict       bool     // DecodeChecked checks the body
+	secrets      []string // the credential values the request sent
 }
 
 // Is reports whether the status matches a documented status: "200", "2XX"
@@ -912,7 +925,7 @@ func clip(s string, n int) string {
 
 // Unexpected returns the error of an undocumented response.
 func (r *Response) Unexpected() error {
-	return &StatusError{StatusCode: r.StatusCode, Header: r.Header, Body: r.Body, Operation: r.method + " " + r.path}
+	return &StatusError{StatusCode: r.StatusCode, Header: r.Header, Body: r.Body, Operation: r.method + " " + r.path, secrets: r.secrets}
 }
 
 // APIError is a documented error response: its status and its body decoded
@@ -929,6 +942,8 @@ type APIError[T any] struct {
 	Operation string
 	// DecodeErr is set when the body did not decode as T.
 	DecodeErr error
+
+	secrets []string // the credential values the request sent
 }
 
 func (e *APIError[T]) Error() string {
@@ -941,9 +956,14 @@ func (e *APIError[T]) HTTPStatus() int { return e.StatusCode }
 // RawBody returns the body as received.
 func (e *APIError[T]) RawBody() []byte { return e.Raw }
 
+// WireBody returns the body as a tool answers it (runtime.ToolError): the
+// credential values the request sent, wherever the API echoed them, read
+// "[redacted]".
+func (e *APIError[T]) WireBody() []byte { return redactSecrets(e.Raw, e.secrets) }
+
 // NewAPIError returns the *APIError[T] of a documented error response.
 func NewAPIError[T any](r *Response) error {
-	e := &APIError[T]{StatusCode: r.StatusCode, Header: r.Header, Raw: r.Body, Operation: r.method + " " + r.path}
+	e := &APIError[T]{StatusCode: r.StatusCode, Header: r.Header, Raw: r.Body, Operation: r.method + " " + r.path, secrets: r.secrets}
 	if len(bytes.TrimSpace(r.Body)) > 0 {
 		e.DecodeErr = json.Unmarshal(r.Body, &e.Body)
 	}
@@ -957,6 +977,8 @@ type StatusError struct {
 	Header     http.Header
 	Body       []byte
 	Operation  string
+
+	secrets []string // the credential values the request sent
 }
 
 func (e *StatusError) Error() string { return restErrorText(e.Operation, e.StatusCode, e.Body) }
@@ -966,6 +988,25 @@ func (e *StatusError) HTTPStatus() int { return e.StatusCode }
 
 // RawBody returns the body as received.
 func (e *StatusError) RawBody() []byte { return e.Body }
+
+// WireBody returns the body as a tool answers it (runtime.ToolError): the
+// credential values the request sent, wherever the API echoed them, read
+// "[redacted]".
+func (e *StatusError) WireBody() []byte { return redactSecrets(e.Body, e.secrets) }
+
+// redactSecrets returns body with each of secrets (those of 4 bytes or
+// more: a shorter one would match by chance) replaced by "[redacted]";
+// body itself when none occurs.
+func redactSecrets(body []byte, secrets []string) []byte {
+	out := body
+	for _, s := range secrets {
+		if len(s) < 4 || !bytes.Contains(out, []byte(s)) {
+			continue
+		}
+		out = bytes.ReplaceAll(out, []byte(s), []byte("[redacted]"))
+	}
+	return out
+}
 
 func restErrorText(op string, status int, body []byte) string {
 	var b strings.Builder
