@@ -130,6 +130,8 @@ type Service struct {
 	cfg    config
 	svc    micro.Service
 	subj   map[string]string // endpoint subject → function
+	// streamFns are the functions the document says stream.
+	streamFns map[string]bool
 
 	pool     pool          // the workers that run calls (pool.go)
 	quit     chan struct{} // closed by Shutdown: workers end
@@ -231,7 +233,7 @@ func NewService(ctx context.Context, nc *nats.Conn, tool runtime.Tool, opts ...O
 	} else if !semverRE.MatchString(cfg.version) {
 		return nil, fmt.Errorf("natsbridge: service version %q: want a semantic version (1.2.3)", cfg.version)
 	}
-	s := &Service{nc: nc, tool: tool, cfg: cfg, subj: map[string]string{}, quit: make(chan struct{}), stopped: make(chan struct{})}
+	s := &Service{nc: nc, tool: tool, cfg: cfg, subj: map[string]string{}, streamFns: map[string]bool{}, quit: make(chan struct{}), stopped: make(chan struct{})}
 	s.pool.init(s)
 	s.stream, _ = tool.(runtime.StreamTool)
 	s.base, s.cancelAll = context.WithCancel(context.Background())
@@ -298,6 +300,7 @@ func (s *Service) addEndpoints(doc *runtime.OpenTool) error {
 		}
 		if f.IsStream() {
 			md["stream"] = "true"
+			s.streamFns[f.Name] = true
 		}
 		if err := s.svc.AddEndpoint(name, micro.HandlerFunc(s.handle), micro.WithEndpointSubject(subject), micro.WithEndpointMetadata(md)); err != nil {
 			return fmt.Errorf("natsbridge: function %q: %w", f.Name, err)
@@ -366,7 +369,11 @@ func (s *Service) serve(m *nats.Msg) {
 	}
 	if err != nil {
 		s.errs.Add(1)
-		s.respond(m, errorMsg(wireError(err)))
+		e := wireError(err)
+		if e.Code == runtime.CodeMethodNotFound && s.streamFns[name] {
+			e.Message = strconv.Quote(name) + " streams its results: " + plainStreamHint
+		}
+		s.respond(m, errorMsg(e))
 		return
 	}
 	if err := s.respond(m, &nats.Msg{Data: result}); errors.Is(err, nats.ErrMaxPayload) {
@@ -382,6 +389,12 @@ func (s *Service) respond(m *nats.Msg, answer *nats.Msg) error {
 	}
 	return err
 }
+
+// plainStreamHint ends the -32601 answer of a plain request (nats req, a
+// micro client) of a function the document says streams, whose tool
+// answers such a call -32601: it names the header that asks for the stream.
+const plainStreamHint = "over NATS, send the request with the header " + StreamHeader + ": " + streamAsk +
+	" (natsbridge.Caller's StreamFunction does); the answer is then several messages, see the natsbridge package doc"
 
 // args checks the arguments as an OpenTool server does.
 func (s *Service) args(data []byte) (json.RawMessage, *runtime.Error) {

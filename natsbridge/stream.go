@@ -53,7 +53,7 @@ func (s *Service) serveStream(ctx context.Context, m *nats.Msg, name string, arg
 			c.Respond(nil)
 		case streamCredit:
 			if n, err := strconv.ParseInt(c.Header.Get(CreditHeader), 10, 64); err == nil {
-				st.give(n + int64(window))
+				st.give(n, int64(window))
 			}
 		}
 	})
@@ -83,8 +83,10 @@ func (s *Service) serveStream(ctx context.Context, m *nats.Msg, name string, arg
 			return errCallerGone
 		}
 		msg := &nats.Msg{Subject: m.Reply, Data: item, Header: nats.Header{StreamHeader: {streamItem}}}
+		st.sent(sent + 1) // before the caller can take it
 		if err := s.nc.PublishMsg(msg); err != nil {
 			if errors.Is(err, nats.ErrMaxPayload) {
+				st.sent(sent)
 				return runtime.InternalError(fmt.Sprintf("internal error: an item of %q is larger than the server's max_payload (%d bytes)", name, s.nc.MaxPayload()))
 			}
 			cancel()
@@ -119,19 +121,33 @@ func (s *Service) streamCall(ctx context.Context, name string, args json.RawMess
 type serverStream struct {
 	mu     sync.Mutex
 	credit int64
+	count  int64 // items sent
 	wake   chan struct{}
 }
 
-func (st *serverStream) give(upTo int64) {
+// give takes a credit message saying that the caller has taken n items: the
+// stream may send up to window items more than that. A caller cannot have
+// taken more items than were sent, so n is capped at the items sent: credit
+// granted ahead (2^31, say) does not let a stream run on once its caller is
+// gone, unread, past the window and the idle bound.
+func (st *serverStream) give(n, window int64) {
 	st.mu.Lock()
-	if upTo > st.credit {
-		st.credit = upTo
+	n = max(min(n, st.count), 0)
+	if n+window > st.credit {
+		st.credit = n + window
 	}
 	st.mu.Unlock()
 	select {
 	case st.wake <- struct{}{}:
 	default:
 	}
+}
+
+// sent records that n items have been sent.
+func (st *serverStream) sent(n int64) {
+	st.mu.Lock()
+	st.count = n
+	st.mu.Unlock()
 }
 
 // wait waits until the stream may send item number sent, for at most idle;
