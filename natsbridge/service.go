@@ -503,14 +503,27 @@ func wireError(err error) *runtime.Error {
 // responder), the calls it has accepted run to completion and are answered,
 // and Shutdown returns nil when they are. When ctx ends first, the contexts
 // of the calls still running are cancelled, Shutdown waits up to 2s more for
-// them to answer, and returns ctx's error. The connection stays open: close
-// or drain it after (nc.Drain flushes the answers).
+// them to answer, and returns ctx's error. A service whose connection is
+// not connected (its server went away: reconnecting, or closed) waits only
+// for the calls already handed to it, so that with none in flight Shutdown
+// returns nil at once. The connection stays open: close or drain it after
+// (nc.Drain flushes the answers).
 func (s *Service) Shutdown(ctx context.Context) error {
 	var err error
 	s.stopOnce.Do(func() {
 		defer close(s.stopped)
 		n := s.nc.NumSubscriptions()
+		connected := s.nc.IsConnected()
 		if err = s.svc.Stop(); err != nil {
+			return
+		}
+		if !connected {
+			// The server went away (the connection is reconnecting or
+			// closed): no request comes any more, no flush or unsubscription
+			// completes before a reconnection, and the calls to wait for
+			// are the ones handed to the workers.
+			err = s.waitCalls(ctx)
+			s.cancelSub.Unsubscribe()
 			return
 		}
 		// After the flush, every request the server routed here before the
@@ -571,6 +584,11 @@ func (s *Service) waitDrained(ctx context.Context, target int) error {
 		case <-tick.C:
 		}
 	}
+	return s.waitCalls(ctx)
+}
+
+// waitCalls waits until every call handed to the service has been answered.
+func (s *Service) waitCalls(ctx context.Context) error {
 	done := make(chan struct{})
 	go func() { s.inflight.Wait(); close(done) }()
 	select {

@@ -99,3 +99,36 @@ func TestPlainRequestOfStream(t *testing.T) {
 		t.Errorf("answer %v %s, want -32601 %q", m.Header, m.Data, want)
 	}
 }
+
+// A service whose server went away (its connection reconnecting) shuts
+// down at once when no call is in flight, and says so with nil: there is
+// nothing to drain and nothing was left unanswered.
+func TestShutdownServerGone(t *testing.T) {
+	ns, err := natsbridge.StartEmbedded(0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ns.Shutdown()
+	disconnected := make(chan struct{}, 1)
+	nc, err := nats.Connect(ns.ClientURL(), nats.MaxReconnects(-1), nats.DisconnectErrHandler(func(*nats.Conn, error) {
+		disconnected <- struct{}{}
+	}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer nc.Close()
+	svc, err := natsbridge.NewService(t.Context(), nc, newCalc("a"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ns.Shutdown()
+	<-disconnected
+	ctx, cancel := context.WithTimeout(t.Context(), waitLong)
+	defer cancel()
+	if err := svc.Shutdown(ctx); err != nil || ctx.Err() != nil {
+		t.Errorf("shutdown with the server gone and nothing in flight: %v (context: %v), want nil before the deadline", err, ctx.Err())
+	}
+	if n := svc.Stats().InFlight; n != 0 {
+		t.Errorf("in flight after the shutdown: %d", n)
+	}
+}

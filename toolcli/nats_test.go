@@ -28,10 +28,28 @@ import (
 
 // natsRun is a nats command running in the test's process.
 type natsRun struct {
-	url  string // of the NATS server it serves on
-	stop context.CancelFunc
-	logs *testtool.LockedBuffer
-	done chan int
+	url   string // of the NATS server it serves on
+	stop  context.CancelFunc
+	logs  *testtool.LockedBuffer
+	lines chan string // the log's lines after the one saying where it serves
+	done  chan int
+}
+
+// waitLine waits for a line of the log that matches re.
+func (r *natsRun) waitLine(t *testing.T, re *regexp.Regexp) string {
+	t.Helper()
+	deadline := time.After(waitLong)
+	for {
+		select {
+		case l := <-r.lines:
+			if re.MatchString(l) {
+				return l
+			}
+		case <-deadline:
+			t.Fatalf("no log line matching %s:\n%s", re, r.logs)
+			return ""
+		}
+	}
 }
 
 var servingNATS = regexp.MustCompile(`msg="serving NATS" .*url=(nats://[^ ]+) `)
@@ -41,7 +59,7 @@ func startNATS(t *testing.T, c *toolcli.Command, args ...string) *natsRun {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	pr, pw := io.Pipe()
-	r := &natsRun{stop: cancel, logs: &testtool.LockedBuffer{}, done: make(chan int, 1)}
+	r := &natsRun{stop: cancel, logs: &testtool.LockedBuffer{}, lines: make(chan string, 1000), done: make(chan int, 1)}
 	go func() {
 		r.done <- c.Run(ctx, append([]string{"nats"}, args...), strings.NewReader(""), io.Discard, pw)
 		pw.Close()
@@ -53,6 +71,11 @@ func startNATS(t *testing.T, c *toolcli.Command, args ...string) *natsRun {
 			r.logs.WriteString(sc.Text() + "\n")
 			if m := servingNATS.FindStringSubmatch(sc.Text()); m != nil {
 				url <- m[1]
+			} else {
+				select {
+				case r.lines <- sc.Text():
+				default: // a test that reads no lines
+				}
 			}
 		}
 		close(url)
@@ -247,5 +270,31 @@ func TestNATSCallValues(t *testing.T) {
 	bare := mocktool.NewClient(natsbridge.NewCaller(nc, "crud_api_for_mock"))
 	if _, err := bare.Create(t.Context(), mocktool.CreateArgs{}); err == nil || !strings.Contains(err.Error(), "{agent_turn_id}") {
 		t.Errorf("without the header: %v", err)
+	}
+}
+
+// A command whose NATS server goes away says so in its log, and on the end
+// of its context (SIGTERM) stops at once when no call is in flight, saying
+// none was left unanswered, not after the grace period.
+func TestNATSServerGone(t *testing.T) {
+	ns, err := natsbridge.StartEmbedded(0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ns.Shutdown()
+	r := startNATS(t, mockCommand(newStore("a")), "--url", ns.ClientURL(), "--shutdownTimeout", "1h")
+	c := mocktool.NewClient(natsbridge.NewCaller(natsConnect(t, r.url), "crud_api_for_mock"))
+	if n, err := c.Count(t.Context()); err != nil || n != 1 {
+		t.Fatalf("count: %v, %v", n, err)
+	}
+	ns.Shutdown()
+	r.waitLine(t, regexp.MustCompile(`level=WARN msg="disconnected from NATS: reconnecting`))
+	r.stop()
+	if code := r.wait(t); code != 0 {
+		t.Errorf("exit code %d", code)
+	}
+	logs := r.logs.String()
+	if !regexp.MustCompile(`msg=stopped unanswered=0\n`).MatchString(logs) || strings.Contains(logs, "grace period ended") {
+		t.Errorf("the log of a stop with nothing in flight:\n%s", logs)
 	}
 }
