@@ -22,11 +22,12 @@ var errCallerGone = errors.New("natsbridge: the caller stopped reading the strea
 // one item per result, then done or error. Items go out while the caller has
 // credit; the caller gives credit on the control subject, where it can also
 // cancel the stream and ask whether it is alive.
-func (s *Service) serveStream(ctx context.Context, m *nats.Msg, name string, args json.RawMessage, perr *runtime.Error) {
+func (s *Service) serveStream(ctx context.Context, m *nats.Msg, name string, args json.RawMessage, perr *runtime.Error, f *finish) {
 	end := func(e *runtime.Error) {
 		s.errs.Add(1)
 		msg := errorMsg(e)
 		msg.Header.Set(StreamHeader, streamError)
+		f.record(errorText(e.Code, e.Message))
 		s.respond(m, msg)
 	}
 	if perr != nil {
@@ -103,6 +104,7 @@ func (s *Service) serveStream(ctx context.Context, m *nats.Msg, name string, arg
 	case err != nil:
 		end(wireError(err))
 	default:
+		f.record("")
 		s.respond(m, &nats.Msg{Header: nats.Header{StreamHeader: {streamDone}}})
 	}
 }
