@@ -40,22 +40,9 @@ func (c *Command) serveNATS(ctx context.Context, s *settings, tool runtime.Tool,
 		url = embedded.ClientURL()
 	}
 	closed := make(chan struct{})
-	var stopping atomic.Bool // the disconnection of the end is not news
-	nc, err := nats.Connect(url, nats.Name(c.Name), nats.MaxReconnects(-1),
+	var stopping atomic.Bool
+	nc, err := connectNATS(url, c.Name, logger, &stopping,
 		nats.ClosedHandler(func(*nats.Conn) { close(closed) }),
-		nats.DisconnectErrHandler(func(nc *nats.Conn, err error) {
-			if stopping.Load() {
-				return
-			}
-			args := []any{"url", redactURL(url)}
-			if err != nil {
-				args = append(args, "error", err)
-			}
-			logger.Warn("disconnected from NATS: reconnecting; calls go to the other replicas meanwhile", args...)
-		}),
-		nats.ReconnectHandler(func(nc *nats.Conn) {
-			logger.Info("reconnected to NATS", "url", nc.ConnectedUrlRedacted())
-		}),
 		nats.DrainTimeout(s.shutdownTimeout+5*time.Second))
 	if err != nil {
 		return fmt.Errorf("connecting to NATS at %s: %w", redactURL(url), err)
@@ -110,6 +97,29 @@ func (c *Command) serveNATS(ctx context.Context, s *settings, tool runtime.Tool,
 	}
 	logger.Info("stopped", "unanswered", unanswered)
 	return nil
+}
+
+// connectNATS connects to url (reconnecting without end) and logs the
+// connection's disconnections (a warning: the server went away, or the
+// network) and reconnections, except the disconnection of the end, once
+// stopping is set.
+func connectNATS(url, name string, logger *slog.Logger, stopping *atomic.Bool, opts ...nats.Option) (*nats.Conn, error) {
+	opts = append([]nats.Option{nats.Name(name), nats.MaxReconnects(-1),
+		nats.DisconnectErrHandler(func(nc *nats.Conn, err error) {
+			if stopping.Load() {
+				return
+			}
+			args := []any{"url", redactURL(url)}
+			if err != nil {
+				args = append(args, "error", err)
+			}
+			logger.Warn("disconnected from NATS: reconnecting", args...)
+		}),
+		nats.ReconnectHandler(func(nc *nats.Conn) {
+			logger.Info("reconnected to NATS", "url", nc.ConnectedUrlRedacted())
+		}),
+	}, opts...)
+	return nats.Connect(url, opts...)
 }
 
 // semver is v when micro takes it as a version, else "0.0.0".

@@ -57,11 +57,18 @@ var servingNATS = regexp.MustCompile(`msg="serving NATS" .*url=(nats://[^ ]+) `)
 // startNATS runs c with "nats" and args until the test ends (or stop).
 func startNATS(t *testing.T, c *toolcli.Command, args ...string) *natsRun {
 	t.Helper()
+	return startServing(t, c, servingNATS, append([]string{"nats"}, args...)...)
+}
+
+// startServing runs c with args until the test ends (or stop), once it
+// logged a line matching serving, whose first group is the server's URL.
+func startServing(t *testing.T, c *toolcli.Command, serving *regexp.Regexp, args ...string) *natsRun {
+	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	pr, pw := io.Pipe()
 	r := &natsRun{stop: cancel, logs: &testtool.LockedBuffer{}, lines: make(chan string, 1000), done: make(chan int, 1)}
 	go func() {
-		r.done <- c.Run(ctx, append([]string{"nats"}, args...), strings.NewReader(""), io.Discard, pw)
+		r.done <- c.Run(ctx, args, strings.NewReader(""), io.Discard, pw)
 		pw.Close()
 	}()
 	url := make(chan string, 1)
@@ -69,7 +76,7 @@ func startNATS(t *testing.T, c *toolcli.Command, args ...string) *natsRun {
 		sc := bufio.NewScanner(pr)
 		for sc.Scan() {
 			r.logs.WriteString(sc.Text() + "\n")
-			if m := servingNATS.FindStringSubmatch(sc.Text()); m != nil {
+			if m := serving.FindStringSubmatch(sc.Text()); m != nil {
 				url <- m[1]
 			} else {
 				select {
@@ -95,15 +102,25 @@ func startNATS(t *testing.T, c *toolcli.Command, args ...string) *natsRun {
 
 func (r *natsRun) wait(t *testing.T) int {
 	t.Helper()
+	return r.waitWithin(t, waitLong)
+}
+
+// waitWithin waits at most d for the command's end.
+func (r *natsRun) waitWithin(t *testing.T, d time.Duration) int {
+	t.Helper()
 	select {
 	case code := <-r.done:
 		r.done <- code
 		return code
-	case <-time.After(waitLong):
-		t.Fatal("the command did not stop")
+	case <-time.After(d):
+		t.Fatalf("the command did not stop within %v:\n%s", d, r.logs)
 		return -1
 	}
 }
+
+// promptly bounds the stop of a command with nothing to wait for: it takes
+// milliseconds; generous for a loaded machine.
+const promptly = 5 * time.Second
 
 func natsConnect(t *testing.T, url string) *nats.Conn {
 	t.Helper()
@@ -288,13 +305,33 @@ func TestNATSServerGone(t *testing.T) {
 		t.Fatalf("count: %v, %v", n, err)
 	}
 	ns.Shutdown()
-	r.waitLine(t, regexp.MustCompile(`level=WARN msg="disconnected from NATS: reconnecting`))
+	r.waitLine(t, regexp.MustCompile(`level=WARN msg="disconnected from NATS: reconnecting"`))
 	r.stop()
-	if code := r.wait(t); code != 0 {
+	if code := r.waitWithin(t, promptly); code != 0 {
 		t.Errorf("exit code %d", code)
 	}
 	logs := r.logs.String()
 	if !regexp.MustCompile(`msg=stopped unanswered=0\n`).MatchString(logs) || strings.Contains(logs, "grace period ended") {
+		t.Errorf("the log of a stop with nothing in flight:\n%s", logs)
+	}
+}
+
+// The same of NAME exec: its server going away is logged, and it stops at
+// once with no command in flight.
+func TestExecServerGone(t *testing.T) {
+	ns, err := natsbridge.StartEmbeddedJetStream(0, t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ns.Shutdown()
+	r := startServing(t, mockCommand(newStore("a")), servingExec, "exec", "--url", ns.ClientURL(), "--shutdownTimeout", "1h")
+	ns.Shutdown()
+	r.waitLine(t, regexp.MustCompile(`level=WARN msg="disconnected from NATS: reconnecting"`))
+	r.stop()
+	if code := r.waitWithin(t, promptly); code != 0 {
+		t.Errorf("exit code %d", code)
+	}
+	if logs := r.logs.String(); !strings.Contains(logs, "msg=stopped") || strings.Contains(logs, "grace period ended") {
 		t.Errorf("the log of a stop with nothing in flight:\n%s", logs)
 	}
 }
