@@ -437,7 +437,8 @@ func (s *Service) respond(m *nats.Msg, answer *nats.Msg) error {
 // micro client) of a function the document says streams, whose tool
 // answers such a call -32601: it names the header that asks for the stream.
 const plainStreamHint = "over NATS, send the request with the header " + StreamHeader + ": " + streamAsk +
-	" (natsbridge.Caller's StreamFunction does); the answer is then several messages, see the natsbridge package doc"
+	" and read several answers: start, items, done or error (natsbridge.Caller's StreamFunction does; the nats CLI: nats req -H " +
+	StreamHeader + ":" + streamAsk + " --replies 0 SUBJECT ARGS)"
 
 // args checks the arguments as an OpenTool server does.
 func (s *Service) args(data []byte) (json.RawMessage, *runtime.Error) {
