@@ -68,7 +68,11 @@
 // that credit granted ahead (2^31, say) does not keep a stream running for
 // a caller that is gone. A stream that waits for credit for 30s
 // ([WithStreamIdle]) is dropped: its tool's context is cancelled, and its
-// slot of [WithMaxConcurrent] freed. On the control subject the caller also
+// slot of [WithMaxConcurrent] freed. The start and the items carry the
+// control subject as their reply subject: when the caller's subject has no
+// subscriber any more (its connection closed), the server answers the next
+// of them there with no responders (status 503), and the stream is dropped
+// at once, whatever credit it has left. On the control subject the caller also
 // cancels the stream (Opentool-Stream: cancel, when it stops reading) and,
 // after a second without a message ([WithStreamPing]), asks whether the
 // stream is still served (a request, Opentool-Stream: ping): no responder

@@ -47,6 +47,10 @@ func (s *Service) serveStream(ctx context.Context, m *nats.Msg, name string, arg
 	st := &serverStream{credit: int64(window), wake: make(chan struct{}, 1)}
 	control := s.nc.NewRespInbox()
 	sub, err := s.nc.Subscribe(control, func(c *nats.Msg) {
+		if c.Header.Get(statusHeader) == noRespondersStatus && len(c.Data) == 0 {
+			cancel() // the server's answer to a message of the stream: nobody reads it
+			return
+		}
 		switch c.Header.Get(StreamHeader) {
 		case streamCancel:
 			cancel()
@@ -63,7 +67,11 @@ func (s *Service) serveStream(ctx context.Context, m *nats.Msg, name string, arg
 		return
 	}
 	defer sub.Unsubscribe()
-	start := &nats.Msg{Header: nats.Header{StreamHeader: {streamStart}, ControlHeader: {control}, WindowHeader: {strconv.Itoa(window)}}}
+	// The start and the items carry the control subject as their reply
+	// subject: when the caller's subject has no subscriber any more (it
+	// went), the server answers one there with no responders, which ends
+	// the stream, whatever credit it has left.
+	start := &nats.Msg{Reply: control, Header: nats.Header{StreamHeader: {streamStart}, ControlHeader: {control}, WindowHeader: {strconv.Itoa(window)}}}
 	if s.respond(m, start) != nil {
 		return
 	}
@@ -83,7 +91,7 @@ func (s *Service) serveStream(ctx context.Context, m *nats.Msg, name string, arg
 			cancel()
 			return errCallerGone
 		}
-		msg := &nats.Msg{Subject: m.Reply, Data: item, Header: nats.Header{StreamHeader: {streamItem}}}
+		msg := &nats.Msg{Subject: m.Reply, Reply: control, Data: item, Header: nats.Header{StreamHeader: {streamItem}}}
 		st.sent(sent + 1) // before the caller can take it
 		if err := s.nc.PublishMsg(msg); err != nil {
 			if errors.Is(err, nats.ErrMaxPayload) {

@@ -79,6 +79,45 @@ func TestStreamHugeCreditCallerGone(t *testing.T) {
 	}
 }
 
+// A stream whose caller went ends at its next item, however much credit it
+// has left: the items carry the control subject as their reply subject, and
+// the server's no-responders answer to one says that nobody reads them.
+func TestStreamCallerGoneWithinWindow(t *testing.T) {
+	url := startServer(t)
+	tool := newCalc("a")
+	svc := serve(t, url, tool, natsbridge.WithMaxConcurrent(1), natsbridge.WithStreamWindow(1<<20),
+		natsbridge.WithStreamIdle(time.Hour))
+	rogue, err := nats.Connect(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rogue.Close()
+	inbox := rogue.NewInbox()
+	sub, err := rogue.SubscribeSync(inbox)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := rogue.PublishMsg(&nats.Msg{Subject: svc.Prefix() + ".forever", Reply: inbox, Header: nats.Header{natsbridge.StreamHeader: {"1"}}}); err != nil {
+		t.Fatal(err)
+	}
+	if start, err := sub.NextMsg(waitLong); err != nil || start.Header.Get(natsbridge.StreamHeader) != "start" {
+		t.Fatalf("the stream's first message: %v %v", start, err)
+	}
+	<-tool.started
+	rogue.Close()
+	select {
+	case how := <-tool.ended:
+		if how != "emit failed, ctx done" {
+			t.Errorf("the stream's end: %s", how)
+		}
+	case <-time.After(waitLong):
+		ctx, cancel := context.WithTimeout(t.Context(), time.Millisecond)
+		defer cancel()
+		svc.Shutdown(ctx)
+		t.Fatal("the stream of a caller that went still runs within its window of 2^20 items")
+	}
+}
+
 // A plain request (as nats req sends) of a streaming function is answered
 // -32601 with the header that asks for the stream.
 func TestPlainRequestOfStream(t *testing.T) {
