@@ -5,7 +5,6 @@ import (
 	"time"
 
 	"github.com/nats-io/nats.go"
-	"github.com/nats-io/nats.go/micro"
 )
 
 // stallTick is how often the pool's monitor looks for calls queued behind
@@ -25,9 +24,9 @@ const stallTick = 250 * time.Microsecond
 type pool struct {
 	s     *Service
 	max   int64
-	work  chan *nats.Msg // queued calls (at most max)
-	wake  chan struct{}  // a token for a parked worker
-	arm   chan struct{}  // starts the monitor
+	work  chan call     // queued calls (at most max)
+	wake  chan struct{} // a token for a parked worker
+	arm   chan struct{} // starts the monitor
 	armed atomic.Bool
 
 	workers atomic.Int64  // started
@@ -39,7 +38,7 @@ type pool struct {
 func (p *pool) init(s *Service) {
 	p.s = s
 	p.max = int64(s.cfg.maxConcurrent)
-	p.work = make(chan *nats.Msg, s.cfg.maxConcurrent)
+	p.work = make(chan call, s.cfg.maxConcurrent)
 	p.wake = make(chan struct{}, 1)
 	p.arm = make(chan struct{}, 1)
 	if p.max > 1 {
@@ -47,25 +46,32 @@ func (p *pool) init(s *Service) {
 	}
 }
 
-// handle runs in an endpoint's subscription goroutine.
-func (s *Service) handle(req micro.Request) {
-	m := &nats.Msg{Subject: req.Subject(), Reply: req.Reply(), Header: nats.Header(req.Headers()), Data: req.Data()}
-	s.inflight.Add(1)
-	if s.pool.max == 1 { // one call at a time: in this goroutine, as micro's handlers run
-		s.run(m)
-		return
-	}
-	s.pool.submit(m)
+// call is a request of endpoint e, which reached its subscription at start.
+type call struct {
+	m     *nats.Msg
+	e     *endpoint
+	start time.Time
 }
 
-// submit queues m; a full queue holds up the subscription (requests wait
+// handle runs in an endpoint's subscription goroutine.
+func (s *Service) handle(e *endpoint, m *nats.Msg) {
+	c := call{m: m, e: e, start: time.Now()}
+	s.inflight.Add(1)
+	if s.pool.max == 1 { // one call at a time: in this goroutine, as micro's handlers run
+		s.run(c)
+		return
+	}
+	s.pool.submit(c)
+}
+
+// submit queues c; a full queue holds up the subscription (requests wait
 // in its pending queue, within nats.go's pending limits).
-func (p *pool) submit(m *nats.Msg) {
+func (p *pool) submit(c call) {
 	select {
-	case p.work <- m:
+	case p.work <- c:
 	default:
 		p.grow()
-		p.work <- m
+		p.work <- c
 	}
 	if p.running.Load() == 0 {
 		p.grow()
@@ -96,9 +102,9 @@ func (p *pool) grow() {
 func (p *pool) worker() {
 	for {
 		select {
-		case m := <-p.work:
+		case c := <-p.work:
 			p.taken.Add(1)
-			p.s.run(m)
+			p.s.run(c)
 			continue
 		default:
 		}
@@ -106,10 +112,10 @@ func (p *pool) worker() {
 		// A call queued after the check above but before running fell
 		// to 0 was queued by a submit that may have seen running > 0.
 		select {
-		case m := <-p.work:
+		case c := <-p.work:
 			p.running.Add(1)
 			p.taken.Add(1)
-			p.s.run(m)
+			p.s.run(c)
 			continue
 		default:
 		}
@@ -157,10 +163,10 @@ func (p *pool) monitor() {
 	}
 }
 
-// run serves m and counts it out.
-func (s *Service) run(m *nats.Msg) {
+// run serves c and counts it out.
+func (s *Service) run(c call) {
 	s.busy.Add(1)
-	s.serve(m)
+	s.serve(c)
 	s.busy.Add(-1)
 	s.inflight.Done()
 }

@@ -128,8 +128,10 @@ type Service struct {
 	tool   runtime.Tool
 	stream runtime.StreamTool
 	cfg    config
-	svc    micro.Service
+	svc    *microService
 	subj   map[string]string // endpoint subject → function
+	// streamFns are the functions the document says stream.
+	streamFns map[string]bool
 
 	pool     pool          // the workers that run calls (pool.go)
 	quit     chan struct{} // closed by Shutdown: workers end
@@ -231,7 +233,7 @@ func NewService(ctx context.Context, nc *nats.Conn, tool runtime.Tool, opts ...O
 	} else if !semverRE.MatchString(cfg.version) {
 		return nil, fmt.Errorf("natsbridge: service version %q: want a semantic version (1.2.3)", cfg.version)
 	}
-	s := &Service{nc: nc, tool: tool, cfg: cfg, subj: map[string]string{}, quit: make(chan struct{}), stopped: make(chan struct{})}
+	s := &Service{nc: nc, tool: tool, cfg: cfg, subj: map[string]string{}, streamFns: map[string]bool{}, quit: make(chan struct{}), stopped: make(chan struct{})}
 	s.pool.init(s)
 	s.stream, _ = tool.(runtime.StreamTool)
 	s.base, s.cancelAll = context.WithCancel(context.Background())
@@ -242,12 +244,9 @@ func NewService(ctx context.Context, nc *nats.Conn, tool runtime.Tool, opts ...O
 		desc = doc.Info.Title
 	}
 	before := nc.NumSubscriptions()
-	s.svc, err = micro.AddService(nc, micro.Config{
-		Name: cfg.name, Version: cfg.version, Description: desc, QueueGroup: cfg.queue,
-		Metadata:     map[string]string{"opentool.prefix": cfg.prefix},
-		StatsHandler: func(*micro.Endpoint) any { return s.stats() },
-	})
-	if err != nil {
+	s.svc = newMicro(nc, cfg.name, cfg.version, desc, map[string]string{"opentool.prefix": cfg.prefix})
+	if err := s.svc.start(); err != nil {
+		s.svc.Stop()
 		return nil, fmt.Errorf("natsbridge: %w", err)
 	}
 	if err := s.addEndpoints(doc); err != nil {
@@ -274,8 +273,10 @@ func NewService(ctx context.Context, nc *nats.Conn, tool runtime.Tool, opts ...O
 func (s *Service) addEndpoints(doc *runtime.OpenTool) error {
 	if doc == nil {
 		subject := s.cfg.prefix + ".*"
-		return s.svc.AddEndpoint("call", micro.HandlerFunc(s.handle), micro.WithEndpointSubject(subject),
-			micro.WithEndpointMetadata(map[string]string{"description": "any function: the subject's last token names it"}))
+		if err := s.svc.add("call", subject, s.cfg.queue, map[string]string{"description": "any function: the subject's last token names it"}, s.handle); err != nil {
+			return fmt.Errorf("natsbridge: %w", err)
+		}
+		return nil
 	}
 	names := map[string]bool{}
 	for _, f := range doc.Functions {
@@ -298,15 +299,17 @@ func (s *Service) addEndpoints(doc *runtime.OpenTool) error {
 		}
 		if f.IsStream() {
 			md["stream"] = "true"
+			s.streamFns[f.Name] = true
 		}
-		if err := s.svc.AddEndpoint(name, micro.HandlerFunc(s.handle), micro.WithEndpointSubject(subject), micro.WithEndpointMetadata(md)); err != nil {
+		if err := s.svc.add(name, subject, s.cfg.queue, md, s.handle); err != nil {
 			return fmt.Errorf("natsbridge: function %q: %w", f.Name, err)
 		}
 	}
 	return nil
 }
 
-// Stats is what the service adds to its endpoints' $SRV.STATS data.
+// Stats are counts of calls: of the service ([Service.Stats]), and of each
+// endpoint, its data in $SRV.STATS.
 type Stats struct {
 	Calls    int64 `json:"calls"`    // calls answered, streams included
 	Errors   int64 `json:"errors"`   // of which answered with an error
@@ -324,14 +327,44 @@ func (s *Service) stats() Stats {
 // Prefix is the subject prefix the service serves under.
 func (s *Service) Prefix() string { return s.cfg.prefix }
 
-// Micro is the micro service (for its Info and Stats).
+// Micro is the service's side of the micro protocol, for its Info and
+// Stats (what $SRV.INFO and $SRV.STATS answer), Reset and Stopped. Its
+// endpoints are the tool's functions: AddEndpoint and AddGroup's
+// AddEndpoint refuse.
 func (s *Service) Micro() micro.Service { return s.svc }
 
-// serve answers one request.
-func (s *Service) serve(m *nats.Msg) {
+// serve answers one request and counts it in its endpoint's stats.
+func (s *Service) serve(c call) {
+	m := c.m
 	if m.Reply == "" {
 		return // a publish, not a request: there is no one to answer
 	}
+	s.svc.running(c.e)
+	f := &finish{ms: s.svc, c: c}
+	s.answer(m, f)
+	f.record("") // a stream whose caller went
+}
+
+// finish records a call in its endpoint's stats once, just before its last
+// answer goes out: a caller that has its answer finds its call counted.
+type finish struct {
+	ms     *microService
+	c      call
+	stream bool
+	done   bool
+}
+
+// record records the call, with micro's text of the error it answers ("":
+// none).
+func (f *finish) record(errText string) {
+	if !f.done {
+		f.done = true
+		f.ms.done(f.c.e, f.c.start, errText, f.stream)
+	}
+}
+
+// answer answers m.
+func (s *Service) answer(m *nats.Msg, f *finish) {
 	name, ok := s.subj[m.Subject]
 	if !ok {
 		name = m.Subject[strings.LastIndexByte(m.Subject, '.')+1:]
@@ -353,12 +386,13 @@ func (s *Service) serve(m *nats.Msg) {
 		}()
 	}
 	args, perr := s.args(m.Data)
+	s.calls.Add(1)
 	if m.Header.Get(StreamHeader) == streamAsk {
 		s.streams.Add(1)
-		s.serveStream(ctx, m, name, args, perr)
+		f.stream = true
+		s.serveStream(ctx, m, name, args, perr, f)
 		return
 	}
-	s.calls.Add(1)
 	var result json.RawMessage
 	err := error(perr)
 	if perr == nil {
@@ -366,11 +400,27 @@ func (s *Service) serve(m *nats.Msg) {
 	}
 	if err != nil {
 		s.errs.Add(1)
-		s.respond(m, errorMsg(wireError(err)))
+		e := wireError(err)
+		if e.Code == runtime.CodeMethodNotFound && s.streamFns[name] {
+			e.Message = strconv.Quote(name) + " streams its results: " + plainStreamHint
+		}
+		f.record(errorText(e.Code, e.Message))
+		s.respond(m, errorMsg(e))
 		return
 	}
+	tooLarge := func() {
+		s.errs.Add(1)
+		e := runtime.InternalError(fmt.Sprintf("internal error: the result of %q is larger than the server's max_payload (%d bytes)", name, s.nc.MaxPayload()))
+		f.record(errorText(e.Code, e.Message))
+		s.respond(m, errorMsg(e))
+	}
+	if mp := s.nc.MaxPayload(); mp > 0 && int64(len(result)) > mp {
+		tooLarge()
+		return
+	}
+	f.record("")
 	if err := s.respond(m, &nats.Msg{Data: result}); errors.Is(err, nats.ErrMaxPayload) {
-		s.respond(m, errorMsg(runtime.InternalError(fmt.Sprintf("internal error: the result of %q is larger than the server's max_payload (%d bytes)", name, s.nc.MaxPayload()))))
+		tooLarge() // the connection's max_payload changed (a reconnection): counted as answered already
 	}
 }
 
@@ -382,6 +432,13 @@ func (s *Service) respond(m *nats.Msg, answer *nats.Msg) error {
 	}
 	return err
 }
+
+// plainStreamHint ends the -32601 answer of a plain request (nats req, a
+// micro client) of a function the document says streams, whose tool
+// answers such a call -32601: it names the header that asks for the stream.
+const plainStreamHint = "over NATS, send the request with the header " + StreamHeader + ": " + streamAsk +
+	" and read several answers: start, items, done or error (natsbridge.Caller's StreamFunction does; the nats CLI: nats req -H " +
+	StreamHeader + ":" + streamAsk + " --replies 0 SUBJECT ARGS)"
 
 // args checks the arguments as an OpenTool server does.
 func (s *Service) args(data []byte) (json.RawMessage, *runtime.Error) {
@@ -490,14 +547,27 @@ func wireError(err error) *runtime.Error {
 // responder), the calls it has accepted run to completion and are answered,
 // and Shutdown returns nil when they are. When ctx ends first, the contexts
 // of the calls still running are cancelled, Shutdown waits up to 2s more for
-// them to answer, and returns ctx's error. The connection stays open: close
-// or drain it after (nc.Drain flushes the answers).
+// them to answer, and returns ctx's error. A service whose connection is
+// not connected (its server went away: reconnecting, or closed) waits only
+// for the calls already handed to it, so that with none in flight Shutdown
+// returns nil at once. The connection stays open: close or drain it after
+// (nc.Drain flushes the answers).
 func (s *Service) Shutdown(ctx context.Context) error {
 	var err error
 	s.stopOnce.Do(func() {
 		defer close(s.stopped)
 		n := s.nc.NumSubscriptions()
+		connected := s.nc.IsConnected()
 		if err = s.svc.Stop(); err != nil {
+			return
+		}
+		if !connected {
+			// The server went away (the connection is reconnecting or
+			// closed): no request comes any more, no flush or unsubscription
+			// completes before a reconnection, and the calls to wait for
+			// are the ones handed to the workers.
+			err = s.waitCalls(ctx)
+			s.cancelSub.Unsubscribe()
 			return
 		}
 		// After the flush, every request the server routed here before the
@@ -558,6 +628,11 @@ func (s *Service) waitDrained(ctx context.Context, target int) error {
 		case <-tick.C:
 		}
 	}
+	return s.waitCalls(ctx)
+}
+
+// waitCalls waits until every call handed to the service has been answered.
+func (s *Service) waitCalls(ctx context.Context) error {
 	done := make(chan struct{})
 	go func() { s.inflight.Wait(); close(done) }()
 	select {

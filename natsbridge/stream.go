@@ -22,11 +22,12 @@ var errCallerGone = errors.New("natsbridge: the caller stopped reading the strea
 // one item per result, then done or error. Items go out while the caller has
 // credit; the caller gives credit on the control subject, where it can also
 // cancel the stream and ask whether it is alive.
-func (s *Service) serveStream(ctx context.Context, m *nats.Msg, name string, args json.RawMessage, perr *runtime.Error) {
+func (s *Service) serveStream(ctx context.Context, m *nats.Msg, name string, args json.RawMessage, perr *runtime.Error, f *finish) {
 	end := func(e *runtime.Error) {
 		s.errs.Add(1)
 		msg := errorMsg(e)
 		msg.Header.Set(StreamHeader, streamError)
+		f.record(errorText(e.Code, e.Message))
 		s.respond(m, msg)
 	}
 	if perr != nil {
@@ -46,6 +47,10 @@ func (s *Service) serveStream(ctx context.Context, m *nats.Msg, name string, arg
 	st := &serverStream{credit: int64(window), wake: make(chan struct{}, 1)}
 	control := s.nc.NewRespInbox()
 	sub, err := s.nc.Subscribe(control, func(c *nats.Msg) {
+		if c.Header.Get(statusHeader) == noRespondersStatus && len(c.Data) == 0 {
+			cancel() // the server's answer to a message of the stream: nobody reads it
+			return
+		}
 		switch c.Header.Get(StreamHeader) {
 		case streamCancel:
 			cancel()
@@ -53,7 +58,7 @@ func (s *Service) serveStream(ctx context.Context, m *nats.Msg, name string, arg
 			c.Respond(nil)
 		case streamCredit:
 			if n, err := strconv.ParseInt(c.Header.Get(CreditHeader), 10, 64); err == nil {
-				st.give(n + int64(window))
+				st.give(n, int64(window))
 			}
 		}
 	})
@@ -62,7 +67,11 @@ func (s *Service) serveStream(ctx context.Context, m *nats.Msg, name string, arg
 		return
 	}
 	defer sub.Unsubscribe()
-	start := &nats.Msg{Header: nats.Header{StreamHeader: {streamStart}, ControlHeader: {control}, WindowHeader: {strconv.Itoa(window)}}}
+	// The start and the items carry the control subject as their reply
+	// subject: when the caller's subject has no subscriber any more (it
+	// went), the server answers one there with no responders, which ends
+	// the stream, whatever credit it has left.
+	start := &nats.Msg{Reply: control, Header: nats.Header{StreamHeader: {streamStart}, ControlHeader: {control}, WindowHeader: {strconv.Itoa(window)}}}
 	if s.respond(m, start) != nil {
 		return
 	}
@@ -82,9 +91,11 @@ func (s *Service) serveStream(ctx context.Context, m *nats.Msg, name string, arg
 			cancel()
 			return errCallerGone
 		}
-		msg := &nats.Msg{Subject: m.Reply, Data: item, Header: nats.Header{StreamHeader: {streamItem}}}
+		msg := &nats.Msg{Subject: m.Reply, Reply: control, Data: item, Header: nats.Header{StreamHeader: {streamItem}}}
+		st.sent(sent + 1) // before the caller can take it
 		if err := s.nc.PublishMsg(msg); err != nil {
 			if errors.Is(err, nats.ErrMaxPayload) {
+				st.sent(sent)
 				return runtime.InternalError(fmt.Sprintf("internal error: an item of %q is larger than the server's max_payload (%d bytes)", name, s.nc.MaxPayload()))
 			}
 			cancel()
@@ -101,6 +112,7 @@ func (s *Service) serveStream(ctx context.Context, m *nats.Msg, name string, arg
 	case err != nil:
 		end(wireError(err))
 	default:
+		f.record("")
 		s.respond(m, &nats.Msg{Header: nats.Header{StreamHeader: {streamDone}}})
 	}
 }
@@ -119,19 +131,33 @@ func (s *Service) streamCall(ctx context.Context, name string, args json.RawMess
 type serverStream struct {
 	mu     sync.Mutex
 	credit int64
+	count  int64 // items sent
 	wake   chan struct{}
 }
 
-func (st *serverStream) give(upTo int64) {
+// give takes a credit message saying that the caller has taken n items: the
+// stream may send up to window items more than that. A caller cannot have
+// taken more items than were sent, so n is capped at the items sent: credit
+// granted ahead (2^31, say) does not let a stream run on once its caller is
+// gone, unread, past the window and the idle bound.
+func (st *serverStream) give(n, window int64) {
 	st.mu.Lock()
-	if upTo > st.credit {
-		st.credit = upTo
+	n = max(min(n, st.count), 0)
+	if n+window > st.credit {
+		st.credit = n + window
 	}
 	st.mu.Unlock()
 	select {
 	case st.wake <- struct{}{}:
 	default:
 	}
+}
+
+// sent records that n items have been sent.
+func (st *serverStream) sent(n int64) {
+	st.mu.Lock()
+	st.count = n
+	st.mu.Unlock()
 }
 
 // wait waits until the stream may send item number sent, for at most idle;

@@ -63,6 +63,7 @@ type Options struct {
 // Executor serves a runtime.Tool as the tool executor of seed 001: see the
 // package doc.
 type Executor struct {
+	nc       *nats.Conn
 	tool     runtime.Tool
 	streams  map[string]bool // the functions that stream, when tool is a StreamTool
 	cards    CardStore
@@ -151,7 +152,7 @@ func New(nc *nats.Conn, tool runtime.Tool, cards CardStore, reporter Reporter, o
 		}
 		subjects[s] = f
 	}
-	e := &Executor{streams: streams, tool: tool, cards: cards, reporter: reporter, opts: opts, tmpl: tmpl, sem: make(chan struct{}, opts.MaxConcurrent)}
+	e := &Executor{nc: nc, streams: streams, tool: tool, cards: cards, reporter: reporter, opts: opts, tmpl: tmpl, sem: make(chan struct{}, opts.MaxConcurrent)}
 	e.ctx, e.cancel = context.WithCancel(context.Background())
 	for _, f := range fns {
 		function := f
@@ -191,7 +192,9 @@ func (e *Executor) unsubscribe() {
 // Close stops taking commands (the subscriptions drain: commands already
 // delivered are served, new ones go to other members of the queue group) and
 // returns once those commands are reported, or when ctx ends: then the calls
-// still running are cancelled and reported with status "canceled".
+// still running are cancelled and reported with status "canceled". When
+// the connection is not connected (the server went away), Close waits only
+// for the commands already taken: with none, it returns nil at once.
 func (e *Executor) Close(ctx context.Context) error {
 	e.closeMu.Lock()
 	if e.closed {
@@ -200,12 +203,19 @@ func (e *Executor) Close(ctx context.Context) error {
 	}
 	e.closed = true
 	e.closeMu.Unlock()
+	connected := e.nc.IsConnected()
 	for _, s := range e.subs {
 		s.Drain()
 	}
 	// Drain returns at once; wait until the subscriptions have handed over
-	// every message they held, then until those commands are served.
+	// every message they held, then until those commands are served. When
+	// the server went away (the connection reconnecting or closed), no
+	// command comes any more and no drain completes before a reconnection:
+	// wait only for the commands taken.
 	for _, s := range e.subs {
+		if !connected {
+			break
+		}
 		for s.IsValid() {
 			select {
 			case <-ctx.Done():

@@ -7,6 +7,9 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/nats-io/nats-server/v2/server"
+	"github.com/nats-io/nats.go"
 )
 
 // failingStore fails Save (and Get, when getErr is set).
@@ -107,5 +110,40 @@ func TestCloseDeadline(t *testing.T) {
 		}
 	default:
 		t.Fatal("Close returned before the cancelled call was reported")
+	}
+}
+
+// TestCloseServerGone: an executor whose server went away (its connection
+// reconnecting) closes at once when no command is in flight.
+func TestCloseServerGone(t *testing.T) {
+	s, err := server.NewServer(&server.Options{Host: "127.0.0.1", Port: -1, NoLog: true, NoSigs: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	go s.Start()
+	if !s.ReadyForConnections(10 * time.Second) {
+		t.Fatal("the embedded NATS server did not start")
+	}
+	defer s.Shutdown()
+	disconnected := make(chan struct{}, 1)
+	nc, err := nats.Connect(s.ClientURL(), nats.MaxReconnects(-1), nats.DisconnectErrHandler(func(*nats.Conn, error) {
+		disconnected <- struct{}{}
+	}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer nc.Close()
+	ex, err := New(nc, newTestTool(t), NewMemoryCardStore(), &MemoryReporter{C: make(chan *Report, 1)}, Options{Subject: fullSubject})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Shutdown()
+	<-disconnected
+	// Generous: it takes a millisecond now; it took about 10s before, while
+	// the subscriptions' drain waited for the server.
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	if err := ex.Close(ctx); err != nil || ctx.Err() != nil {
+		t.Errorf("Close with the server gone and nothing in flight: %v (context: %v), want nil before the deadline", err, ctx.Err())
 	}
 }

@@ -9,6 +9,8 @@
 #   nats req PREFIX.read '{"id":0}'   a result object with "text"
 #   nats req PREFIX.read '{"id":99}'  the error object with code 404
 #   nats req PREFIX.count ''          a result object
+#   nats micro stats SERVICE --json   the 404 counted: read's last_error "404:…"
+#   nats req PREFIX.sequentiallyRead ''   -32601 naming the header Opentool-Stream: 1
 #   scripts/natscli.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -48,4 +50,6 @@ check Requests "$nats" micro stats mocktool
 check '"text"' "$nats" req crud_api_for_mock.read '{"id":0}'
 check '"code":404' "$nats" req crud_api_for_mock.read '{"id":99}'
 check '{' "$nats" req crud_api_for_mock.count ''
+check '"last_error": "404:no text with id 99"' "$nats" micro stats mocktool --json
+check 'send the request with the header Opentool-Stream: 1' "$nats" req crud_api_for_mock.sequentiallyRead ''
 exit $fail

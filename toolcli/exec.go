@@ -6,10 +6,10 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
+	"sync/atomic"
 	"time"
 
 	"github.com/nats-io/nats-server/v2/server"
-	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 
 	"github.com/opentoolgen/opentoolgen/natsbridge"
@@ -44,7 +44,8 @@ func (c *Command) serveExec(ctx context.Context, s *settings, tool runtime.Tool,
 		defer embedded.Shutdown()
 		url = embedded.ClientURL()
 	}
-	nc, err := nats.Connect(url, nats.Name(c.Name), nats.MaxReconnects(-1))
+	var stopping atomic.Bool
+	nc, err := connectNATS(url, c.Name, logger, &stopping)
 	if err != nil {
 		return fmt.Errorf("connecting to NATS at %s: %w", redactURL(url), err)
 	}
@@ -77,12 +78,15 @@ func (c *Command) serveExec(ctx context.Context, s *settings, tool runtime.Tool,
 	logger.Info("serving tool commands", "name", c.Name, "version", s.version, "url", redactURL(url), "embedded", embedded != nil,
 		"subjects", ex.Subjects(), "cards", bucket, "inbox", inbox)
 	<-ctx.Done()
+	stopping.Store(true)
 	sctx, cancel := context.WithTimeout(context.Background(), max(s.shutdownTimeout, time.Millisecond))
 	defer cancel()
 	if err := ex.Close(sctx); errors.Is(err, context.DeadlineExceeded) {
 		logger.Warn("stopped: the grace period ended with commands in flight, reported as canceled", "shutdownTimeout", s.shutdownTimeout)
 	}
-	nc.Flush()
+	if nc.IsConnected() { // a flush waits for the server: not for one gone
+		nc.Flush()
+	}
 	logger.Info("stopped")
 	return nil
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/nats-io/nats-server/v2/server"
@@ -39,7 +40,8 @@ func (c *Command) serveNATS(ctx context.Context, s *settings, tool runtime.Tool,
 		url = embedded.ClientURL()
 	}
 	closed := make(chan struct{})
-	nc, err := nats.Connect(url, nats.Name(c.Name), nats.MaxReconnects(-1),
+	var stopping atomic.Bool
+	nc, err := connectNATS(url, c.Name, logger, &stopping,
 		nats.ClosedHandler(func(*nats.Conn) { close(closed) }),
 		nats.DrainTimeout(s.shutdownTimeout+5*time.Second))
 	if err != nil {
@@ -74,11 +76,15 @@ func (c *Command) serveNATS(ctx context.Context, s *settings, tool runtime.Tool,
 	logger.Info("serving NATS", "name", c.Name, "version", s.version, "url", redactURL(url), "embedded", embedded != nil,
 		"prefix", svc.Prefix(), "subjects", svc.Prefix()+".>", "queue", queue)
 	<-ctx.Done()
+	stopping.Store(true)
 	sctx, cancel := context.WithTimeout(context.Background(), max(s.shutdownTimeout, time.Millisecond))
 	defer cancel()
 	serr := svc.Shutdown(sctx)
+	// The calls still running after Shutdown (which cancels them at the end
+	// of the grace period and waits a little more) go unanswered.
+	unanswered := svc.Stats().InFlight
 	if errors.Is(serr, context.DeadlineExceeded) {
-		logger.Warn("stopped: the grace period ended with calls in flight, which were left unanswered", "shutdownTimeout", s.shutdownTimeout)
+		logger.Warn("the grace period ended with calls in flight: they were cancelled", "shutdownTimeout", s.shutdownTimeout, "unanswered", unanswered)
 	} else if serr != nil {
 		logger.Error("stopping the NATS service", "error", serr)
 	}
@@ -89,8 +95,31 @@ func (c *Command) serveNATS(ctx context.Context, s *settings, tool runtime.Tool,
 		case <-time.After(stopWait + 5*time.Second):
 		}
 	}
-	logger.Info("stopped")
+	logger.Info("stopped", "unanswered", unanswered)
 	return nil
+}
+
+// connectNATS connects to url (reconnecting without end) and logs the
+// connection's disconnections (a warning: the server went away, or the
+// network) and reconnections, except the disconnection of the end, once
+// stopping is set.
+func connectNATS(url, name string, logger *slog.Logger, stopping *atomic.Bool, opts ...nats.Option) (*nats.Conn, error) {
+	opts = append([]nats.Option{nats.Name(name), nats.MaxReconnects(-1),
+		nats.DisconnectErrHandler(func(nc *nats.Conn, err error) {
+			if stopping.Load() {
+				return
+			}
+			args := []any{"url", redactURL(url)}
+			if err != nil {
+				args = append(args, "error", err)
+			}
+			logger.Warn("disconnected from NATS: reconnecting", args...)
+		}),
+		nats.ReconnectHandler(func(nc *nats.Conn) {
+			logger.Info("reconnected to NATS", "url", nc.ConnectedUrlRedacted())
+		}),
+	}, opts...)
+	return nats.Connect(url, opts...)
 }
 
 // semver is v when micro takes it as a version, else "0.0.0".

@@ -28,10 +28,28 @@ import (
 
 // natsRun is a nats command running in the test's process.
 type natsRun struct {
-	url  string // of the NATS server it serves on
-	stop context.CancelFunc
-	logs *testtool.LockedBuffer
-	done chan int
+	url   string // of the NATS server it serves on
+	stop  context.CancelFunc
+	logs  *testtool.LockedBuffer
+	lines chan string // the log's lines after the one saying where it serves
+	done  chan int
+}
+
+// waitLine waits for a line of the log that matches re.
+func (r *natsRun) waitLine(t *testing.T, re *regexp.Regexp) string {
+	t.Helper()
+	deadline := time.After(waitLong)
+	for {
+		select {
+		case l := <-r.lines:
+			if re.MatchString(l) {
+				return l
+			}
+		case <-deadline:
+			t.Fatalf("no log line matching %s:\n%s", re, r.logs)
+			return ""
+		}
+	}
 }
 
 var servingNATS = regexp.MustCompile(`msg="serving NATS" .*url=(nats://[^ ]+) `)
@@ -39,11 +57,18 @@ var servingNATS = regexp.MustCompile(`msg="serving NATS" .*url=(nats://[^ ]+) `)
 // startNATS runs c with "nats" and args until the test ends (or stop).
 func startNATS(t *testing.T, c *toolcli.Command, args ...string) *natsRun {
 	t.Helper()
+	return startServing(t, c, servingNATS, append([]string{"nats"}, args...)...)
+}
+
+// startServing runs c with args until the test ends (or stop), once it
+// logged a line matching serving, whose first group is the server's URL.
+func startServing(t *testing.T, c *toolcli.Command, serving *regexp.Regexp, args ...string) *natsRun {
+	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	pr, pw := io.Pipe()
-	r := &natsRun{stop: cancel, logs: &testtool.LockedBuffer{}, done: make(chan int, 1)}
+	r := &natsRun{stop: cancel, logs: &testtool.LockedBuffer{}, lines: make(chan string, 1000), done: make(chan int, 1)}
 	go func() {
-		r.done <- c.Run(ctx, append([]string{"nats"}, args...), strings.NewReader(""), io.Discard, pw)
+		r.done <- c.Run(ctx, args, strings.NewReader(""), io.Discard, pw)
 		pw.Close()
 	}()
 	url := make(chan string, 1)
@@ -51,8 +76,13 @@ func startNATS(t *testing.T, c *toolcli.Command, args ...string) *natsRun {
 		sc := bufio.NewScanner(pr)
 		for sc.Scan() {
 			r.logs.WriteString(sc.Text() + "\n")
-			if m := servingNATS.FindStringSubmatch(sc.Text()); m != nil {
+			if m := serving.FindStringSubmatch(sc.Text()); m != nil {
 				url <- m[1]
+			} else {
+				select {
+				case r.lines <- sc.Text():
+				default: // a test that reads no lines
+				}
 			}
 		}
 		close(url)
@@ -72,15 +102,25 @@ func startNATS(t *testing.T, c *toolcli.Command, args ...string) *natsRun {
 
 func (r *natsRun) wait(t *testing.T) int {
 	t.Helper()
+	return r.waitWithin(t, waitLong)
+}
+
+// waitWithin waits at most d for the command's end.
+func (r *natsRun) waitWithin(t *testing.T, d time.Duration) int {
+	t.Helper()
 	select {
 	case code := <-r.done:
 		r.done <- code
 		return code
-	case <-time.After(waitLong):
-		t.Fatal("the command did not stop")
+	case <-time.After(d):
+		t.Fatalf("the command did not stop within %v:\n%s", d, r.logs)
 		return -1
 	}
 }
+
+// promptly bounds the stop of a command with nothing to wait for: it takes
+// milliseconds; generous for a loaded machine.
+const promptly = 5 * time.Second
 
 func natsConnect(t *testing.T, url string) *nats.Conn {
 	t.Helper()
@@ -247,5 +287,51 @@ func TestNATSCallValues(t *testing.T) {
 	bare := mocktool.NewClient(natsbridge.NewCaller(nc, "crud_api_for_mock"))
 	if _, err := bare.Create(t.Context(), mocktool.CreateArgs{}); err == nil || !strings.Contains(err.Error(), "{agent_turn_id}") {
 		t.Errorf("without the header: %v", err)
+	}
+}
+
+// A command whose NATS server goes away says so in its log, and on the end
+// of its context (SIGTERM) stops at once when no call is in flight, saying
+// none was left unanswered, not after the grace period.
+func TestNATSServerGone(t *testing.T) {
+	ns, err := natsbridge.StartEmbedded(0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ns.Shutdown()
+	r := startNATS(t, mockCommand(newStore("a")), "--url", ns.ClientURL(), "--shutdownTimeout", "1h")
+	c := mocktool.NewClient(natsbridge.NewCaller(natsConnect(t, r.url), "crud_api_for_mock"))
+	if n, err := c.Count(t.Context()); err != nil || n != 1 {
+		t.Fatalf("count: %v, %v", n, err)
+	}
+	ns.Shutdown()
+	r.waitLine(t, regexp.MustCompile(`level=WARN msg="disconnected from NATS: reconnecting"`))
+	r.stop()
+	if code := r.waitWithin(t, promptly); code != 0 {
+		t.Errorf("exit code %d", code)
+	}
+	logs := r.logs.String()
+	if !regexp.MustCompile(`msg=stopped unanswered=0\n`).MatchString(logs) || strings.Contains(logs, "grace period ended") {
+		t.Errorf("the log of a stop with nothing in flight:\n%s", logs)
+	}
+}
+
+// The same of NAME exec: its server going away is logged, and it stops at
+// once with no command in flight.
+func TestExecServerGone(t *testing.T) {
+	ns, err := natsbridge.StartEmbeddedJetStream(0, t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ns.Shutdown()
+	r := startServing(t, mockCommand(newStore("a")), servingExec, "exec", "--url", ns.ClientURL(), "--shutdownTimeout", "1h")
+	ns.Shutdown()
+	r.waitLine(t, regexp.MustCompile(`level=WARN msg="disconnected from NATS: reconnecting"`))
+	r.stop()
+	if code := r.waitWithin(t, promptly); code != 0 {
+		t.Errorf("exit code %d", code)
+	}
+	if logs := r.logs.String(); !strings.Contains(logs, "msg=stopped") || strings.Contains(logs, "grace period ended") {
+		t.Errorf("the log of a stop with nothing in flight:\n%s", logs)
 	}
 }
