@@ -202,14 +202,14 @@ func emitNewClient(f *jen.File, api *model.API) {
 
 // commentLines renders prepared comment lines ("//" for a blank one).
 func commentLines(lines []string) *jen.Statement {
-	s := jen.Null()
-	for _, l := range lines {
-		if l == "//" || l == "" {
-			s.Comment("//")
-		} else {
-			s.Comment("// " + sanitizeLine(l))
-		}
-		s.Line()
+	if len(lines) == 0 {
+		return jen.Null()
 	}
-	return s
+	clean := make([]string, len(lines))
+	for i, l := range lines {
+		if l != "//" {
+			clean[i] = sanitizeLine(l)
+		}
+	}
+	return commentBlock(clean).Line()
 }
