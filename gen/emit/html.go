@@ -81,7 +81,11 @@ func htmlText(text string) string {
 				b.WriteString("\n  - ")
 			}
 		case "td", "th":
-			b.WriteString(" ")
+			// a space between cells, none at the start of a line (which
+			// would make it a code block)
+			if str := b.String(); str != "" && !strings.HasSuffix(str, "\n") && !strings.HasSuffix(str, " ") {
+				b.WriteString(" ")
+			}
 		default:
 			if htmlBlocks[name] {
 				b.WriteString("\n\n")

@@ -21,7 +21,8 @@ func TestHTMLText(t *testing.T) {
 		{`<unknown>kept</unknown>`, "<unknown>kept</unknown>"},
 		{`no html & no entity`, "no html & no entity"},
 		{`<p unclosed`, "<p unclosed"},
-		{`<td>a</td><td>b</td>`, " a  b "},
+		{`<td>a</td><td>b</td>`, "a b "},
+		{"<table><tr><td>a</td><td>b</td></tr></table>", "\n\n\n\na b \n\n\n\n"},
 	} {
 		if got := htmlText(c.in); got != c.want {
 			t.Errorf("htmlText(%q) = %q, want %q", c.in, got, c.want)

@@ -30,7 +30,7 @@ func decodeItems(d *runtime.Decoder, x *Items) {
 
 // Item is an item.
 //
-//	a  b
+// a b
 type Item struct {
 	// ID is the id.
 	//   * with
