@@ -34,6 +34,7 @@ func formatSource(src []byte) ([]byte, error) {
 	if groupImports(grouped, src) {
 		src = grouped.Bytes()
 	}
+	src = abutDocs(src)
 	fset := token.NewFileSet()
 	file, err := parser.ParseFile(fset, "", src, parser.ParseComments|parser.SkipObjectResolution)
 	if err != nil {
@@ -46,6 +47,42 @@ func formatSource(src []byte) ([]byte, error) {
 		return nil, err
 	}
 	return out.Bytes(), nil
+}
+
+// abutDocs returns src with the declarations that follow a comment line
+// moved to the start of their line: jennifer writes the declaration after a
+// doc comment it is given with (f.Add(doc).Func()…) a space further, "\n
+// func", and go/printer formats a doc comment (go/doc/comment: lists, code
+// blocks, headings) only when the declaration starts the next line, as it
+// does once printed: gofmt would then format it a second time. The space
+// is whitespace between tokens (the generated code has no multi-line raw
+// string), so src is changed in place.
+func abutDocs(src []byte) []byte {
+	w := 0    // src[:w] is the output so far
+	from := 0 // src[from:i] is not yet moved to w
+	for i := 0; ; {
+		j := bytes.Index(src[i:], []byte("\n "))
+		if j < 0 {
+			break
+		}
+		i += j + 1
+		rest := src[i+1:]
+		if !(bytes.HasPrefix(rest, []byte("func ")) || bytes.HasPrefix(rest, []byte("type ")) ||
+			bytes.HasPrefix(rest, []byte("var ")) || bytes.HasPrefix(rest, []byte("const "))) {
+			continue
+		}
+		// the line before starts with "//"
+		if start := bytes.LastIndexByte(src[:i-1], '\n') + 1; !bytes.HasPrefix(src[start:], []byte("//")) {
+			continue
+		}
+		w += copy(src[w:], src[from:i])
+		from = i + 1 // the space left out
+	}
+	if from == 0 {
+		return src
+	}
+	w += copy(src[w:], src[from:])
+	return src[:w]
 }
 
 // groupImports writes into b src with its first parenthesised import block

@@ -366,3 +366,41 @@ func testRealDir(dir string) string {
 	}
 	return abs
 }
+
+// TestRefsReplacedPosition: a $ref where a plain string is wanted
+// (info.description, DigitalOcean's) naming a file that is not there is
+// reported at the $ref, in the document and in a file read for
+// references, not at the document's start.
+func TestRefsReplacedPosition(t *testing.T) {
+	tr := newRefTree(t)
+	tr.write(t, "api/paths/item.yaml", "get:\n  operationId: getItem\n  description:\n    $ref: ../missing.yml\n  responses:\n    \"200\": {description: ok}\n")
+	for _, c := range []struct {
+		doc, file string
+		line, col int
+		ptr, ref  string
+	}{
+		{"openapi: 3.0.3\ninfo:\n  title: t\n  version: \"1\"\n  description:\n    $ref: description.yml\npaths: {}\n",
+			"api/api.yaml", 6, 5, "/info/description/$ref", "description.yml"},
+		{"openapi: 3.0.3\ninfo: {title: t, version: \"1\"}\npaths:\n  /item:\n    $ref: paths/item.yaml\n",
+			"api/paths/item.yaml", 4, 5, "/get/description/$ref", "../missing.yml"},
+	} {
+		res, err := tr.generate(t, c.doc, Options{})
+		noMarker(t, res, err)
+		var e *source.Error
+		if !errors.As(err, &e) {
+			t.Fatalf("got %v, want an *Error", err)
+		}
+		var errs []source.Diagnostic
+		for _, d := range e.Diagnostics {
+			if !d.Warning {
+				errs = append(errs, d)
+			}
+		}
+		want := filepath.Join(tr.root, filepath.FromSlash(c.file))
+		if len(errs) != 1 || errs[0].Line != c.line || errs[0].Col != c.col || errs[0].Path != c.ptr ||
+			filepath.Clean(errs[0].File) != want && !strings.HasSuffix(errs[0].File, c.file[len("api/"):]) ||
+			errs[0].Message != `$ref "`+c.ref+`": no such file` {
+			t.Errorf("got %v\nwant one error at %s:%d:%d: %s: $ref %q: no such file", errs, c.file, c.line, c.col, c.ptr, c.ref)
+		}
+	}
+}

@@ -10,6 +10,16 @@
 #	BUILD=1 scripts/directory.sh stripe.com.json slack.com.json   # generate, build and vet these
 #	BUILD=1 FAILED=1 scripts/directory.sh             # build and vet every document that generated
 #	DIRECTORY_DIR=/tmp/dir JOBS=2 LIMIT=600 VERSION=1.3.17 scripts/directory.sh
+#	SAMPLE=200 JOBS=1 scripts/directory.sh            # build, vet and gofmt a fixed sample
+#
+# SAMPLE=N generates, builds, vets and checks with gofmt -l a sample of at
+# least N packages chosen by a fixed rule, not by hand: of the documents'
+# ids sorted (LC_ALL=C), every K-th from the first, K = count / N, and
+# the documents of regressions seen before ($regressions below: each once
+# made a package that did not compile), so that a regression like the
+# gatherer of a named array type (kin-openapi's stoplight test data,
+# SendGrid, GitHub) fails the sample. A run over the sample is about an
+# hour with JOBS=1.
 #
 # The package is installed with npm into the work directory; no document is
 # copied into this repository. Ids are the documents' paths under the
@@ -23,7 +33,8 @@
 # of runtime/ and internal/, so a rerun only does what changed. JOBS (default
 # 2) documents at once, each step limited to LIMIT seconds (default 600). A
 # result is one of ✓ (generated; with BUILD, also built and vetted), ✗ gen
-# (refused: the first error), ✗ build, ✗ timeout. Output: the documents that
+# (refused: the first error), ✗ build (go build, go vet or gofmt -l),
+# ✗ timeout. Output: the documents that
 # fail, the figures, on stdout and in $DIRECTORY_DIR/report.md.
 set -euo pipefail
 
@@ -33,6 +44,11 @@ work=${DIRECTORY_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/opentoolgen-directory}
 limit=${LIMIT:-600}
 jobs=${JOBS:-2}
 build=${BUILD:-}
+sample=${SAMPLE:-}
+[ -n "$sample" ] && build=1
+# Documents that once generated a package that did not compile (issue 30:
+# a list result of a named array type), always in a SAMPLE.
+regressions="sendgrid.com.json circleci.com.json azure.com/cognitiveservices-LUIS-Authoring.json github.com/ghes-3.7.json"
 export GOFLAGS=-mod=mod
 mkdir -p "$work/bin" "$work/res/gen" "$work/res/build" "$work/out"
 log() { echo "$@" >&2; }
@@ -88,6 +104,8 @@ buildone() {
 				status=timeout reason="go vet over ${limit}s"
 			elif [ "$rc" != 0 ]; then
 				status=build reason="vet: $(first_line "$dir/vet.log")"
+			elif [ -n "$(gofmt -l "$dir/api" | tee "$dir/gofmt.log")" ]; then
+				status=build reason="gofmt -l: $(wc -l <"$dir/gofmt.log") files, $(first_line "$dir/gofmt.log")"
 			fi
 		fi
 		printf '%s\t%s\n' "$status" "$reason" >"$res.tmp" && mv "$res.tmp" "$res"
@@ -113,7 +131,20 @@ export -f gen buildone first_line
 
 skipped="microsoft.com/graph.json microsoft.com/graph-beta.json"
 mapfile -t ids < <(cd "$api" && find . -name '*.json' -printf '%P\n' | LC_ALL=C sort)
-if [ $# -gt 0 ]; then ids=("$@"); fi
+if [ $# -gt 0 ]; then
+	ids=("$@")
+elif [ -n "$sample" ]; then
+	step=$((${#ids[@]} / sample))
+	[ "$step" -ge 1 ] || step=1
+	picked=()
+	for i in "${!ids[@]}"; do
+		if [ $((i % step)) = 0 ] || case " $regressions " in *" ${ids[$i]} "*) true ;; *) false ;; esac; then
+			picked+=("${ids[$i]}")
+		fi
+	done
+	log "sample: every ${step}th of ${#ids[@]} documents by sorted id, and the regressions $regressions: ${#picked[@]}"
+	ids=("${picked[@]}")
+fi
 todo=()
 for id in "${ids[@]}"; do
 	case " $skipped " in *" $id "*) continue ;; esac

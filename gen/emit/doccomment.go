@@ -95,31 +95,66 @@ func printableASCII(s string) bool {
 // its "// " prefix, so nothing in the text can end the comment or become a
 // directive ("//go:generate" needs no space after the slashes).
 func comment(text string) *jen.Statement {
-	s := jen.Null()
-	for _, line := range docLines(text) {
-		if line == "" {
-			s.Comment("//")
-		} else {
-			s.Comment("// " + line)
-		}
-		s.Line()
+	lines := docLines(text)
+	if len(lines) == 0 {
+		return jen.Null()
 	}
-	return s
+	return commentBlock(lines).Line()
+}
+
+// commentBlock renders lines (sanitised: docLines, sanitizeLine) as one
+// comment, "// " before each line and "//" for a blank one, which jennifer
+// writes as it is: every line starts its own line of the source, so that
+// the format stage reads a doc comment at the top level as gofmt does and
+// reformats it (go/printer's doc comment formatting: lists, code blocks,
+// blank lines), once, into what gofmt prints again. Written as a comment
+// per line, the lines after the first would be indented by a space: not a
+// doc comment to go/printer, left as they were, then reformatted by gofmt.
+func commentBlock(lines []string) *jen.Statement {
+	if len(lines) == 0 {
+		return jen.Null()
+	}
+	n := 0
+	for _, l := range lines {
+		n += len(l) + 4
+	}
+	var b strings.Builder
+	b.Grow(n)
+	for i, l := range lines {
+		if i > 0 {
+			b.WriteByte('\n')
+		}
+		if l == "" || l == "//" {
+			b.WriteString("//")
+		} else {
+			b.WriteString("// ")
+			b.WriteString(l)
+		}
+	}
+	return jen.Comment(b.String())
 }
 
 // lineBreaks turns every line break into "\n".
 var lineBreaks = strings.NewReplacer("\r\n", "\n", "\r", "\n", "\u2028", "\n", "\u2029", "\n")
 
 // docLines splits text into sanitised lines without leading or trailing
-// blanks; a long text is cut first (clipDoc).
+// blanks, and without two blank lines in a row; HTML in the text is made
+// plain text (htmlText) and a long text is cut (clipDoc).
 func docLines(text string) []string {
+	if strings.ContainsAny(text, "<&") {
+		text = htmlText(text)
+	}
 	text = clipDoc(text)
 	if strings.ContainsAny(text, "\r\u2028\u2029") {
 		text = lineBreaks.Replace(text)
 	}
 	var lines []string
 	for _, l := range strings.Split(text, "\n") {
-		lines = append(lines, sanitizeLine(l))
+		l = sanitizeLine(l)
+		if l == "" && len(lines) > 0 && lines[len(lines)-1] == "" {
+			continue
+		}
+		lines = append(lines, l)
 	}
 	for len(lines) > 0 && strings.TrimSpace(lines[0]) == "" {
 		lines = lines[1:]

@@ -1,6 +1,8 @@
 package emit
 
 import (
+	"strconv"
+
 	"github.com/dave/jennifer/jen"
 
 	"github.com/opentoolgen/opentoolgen/gen/model"
@@ -164,6 +166,10 @@ func emitClientOptions(f *jen.File, p *model.Package) {
 // server with its variables' defaults, else DefaultBaseURL.
 func emitNewClient(f *jen.File, api *model.API) {
 	sv := api.Server
+	if api.BaseURL != "" && model.RelativeURL(api.BaseURL) {
+		emitNewClientRelative(f, api)
+		return
+	}
 	if sv == nil {
 		f.Comment(`NewClient returns a client of the API at baseURL ("" for DefaultBaseURL).`)
 		f.Func().Id("NewClient").Params(jen.Id("baseURL").String(), jen.Id("opts").Op("...").Id("ClientOption")).Op("*").Id("Client").Block(
@@ -200,16 +206,53 @@ func emitNewClient(f *jen.File, api *model.API) {
 	))
 }
 
+// emitNewClientRelative renders NewClient of a document whose (first)
+// server is a relative URL (/api/v3, a Swagger 2.0 basePath without host):
+// the client resolves it against the base URL given, and every call of a
+// client given "" fails (rest.RelativeServerError), NewClient having no
+// error to return.
+//
+//	func NewClient(baseURL string, opts ...ClientOption) *Client {
+//		rc := rest.NewClient(baseURL)
+//		rc.SetServer("/api/v3")
+//		…
+//	}
+func emitNewClientRelative(f *jen.File, api *model.API) {
+	sv := api.Server
+	if sv == nil {
+		sv = &model.Server{URL: api.BaseURL}
+	}
+	setServer := []jen.Code{jen.Lit(sv.URL)}
+	for _, v := range sv.Variables {
+		setServer = append(setServer, jen.Lit(v.Name), jen.Lit(v.Default))
+	}
+	example := model.ResolveRelative("https://api.example.com", api.BaseURL)
+	doc := []string{"NewClient returns a client of the API at baseURL. The document's server,",
+		strconv.Quote(sv.URL) + ", is a relative URL: it is resolved against baseURL",
+		`(NewClient("https://api.example.com") calls ` + example + "), and",
+		`so are the operations' relative servers. Given "", the client has no URL to`,
+		"call: every call fails with a *rest.RelativeServerError that says so."}
+	if len(api.Servers) > 0 {
+		doc = append(doc, "WithServer chooses another of the document's servers.")
+	}
+	f.Add(commentLines(doc).Func().Id("NewClient").Params(jen.Id("baseURL").String(), jen.Id("opts").Op("...").Id("ClientOption")).Op("*").Id("Client").Block(
+		jen.Id("rc").Op(":=").Add(restQ("NewClient")).Call(jen.Id("baseURL")),
+		jen.Id("rc").Dot("SetServer").Call(setServer...),
+		jen.For(jen.List(jen.Id("_"), jen.Id("o")).Op(":=").Range().Id("opts")).Block(jen.Id("o").Call(jen.Id("rc"))),
+		jen.Return(jen.Op("&").Id("Client").Values(jen.Id("rc").Op(":").Id("rc"))),
+	))
+}
+
 // commentLines renders prepared comment lines ("//" for a blank one).
 func commentLines(lines []string) *jen.Statement {
-	s := jen.Null()
-	for _, l := range lines {
-		if l == "//" || l == "" {
-			s.Comment("//")
-		} else {
-			s.Comment("// " + sanitizeLine(l))
-		}
-		s.Line()
+	if len(lines) == 0 {
+		return jen.Null()
 	}
-	return s
+	clean := make([]string, len(lines))
+	for i, l := range lines {
+		if l != "//" {
+			clean[i] = sanitizeLine(l)
+		}
+	}
+	return commentBlock(clean).Line()
 }

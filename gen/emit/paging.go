@@ -165,8 +165,14 @@ func emitGather(f *jen.File, fn *model.Function) {
 	if pathDirect(pg.Items) {
 		// err := rest.GatherInto(&last.Data, rest.Cursors(ctx, fetch), limit)
 		// return last, err
+		// (*[]Item)(&last) when the items are of a named slice type
+		// (type Blocks []Block): GatherInto takes a *[]T.
+		dst := jen.Op("&").Add(pathExpr(pg.Items))
+		if namedItems(fn) != nil {
+			dst = jen.Parens(jen.Op("*").Index().Add(goType(pg.Item))).Call(dst)
+		}
 		body = append(body,
-			jen.Err().Op(":=").Add(restQ("GatherInto")).Call(jen.Op("&").Add(pathExpr(pg.Items)), pager, limit),
+			jen.Err().Op(":=").Add(restQ("GatherInto")).Call(dst, pager, limit),
 			jen.Return(jen.Id("last"), jen.Err()),
 		)
 	} else {
@@ -181,7 +187,7 @@ func emitGather(f *jen.File, fn *model.Function) {
 		body = append(body,
 			jen.List(jen.Id("items"), jen.Err()).Op(":=").Add(restQ("Gather")).Call(pager, limit),
 			jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Id("last"), jen.Err())),
-			pathSet(pg.Items, jen.Id("items")),
+			pathSet(pg.Items, jen.Id("items"), namedItems(fn)),
 			jen.Return(jen.Id("last"), jen.Nil()),
 		)
 	}
@@ -203,6 +209,26 @@ func pathDirect(path []*model.Field) bool {
 	return !slices.ContainsFunc(path, func(f *model.Field) bool { return f.Pointer })
 }
 
+// namedItems returns the named slice type (type Blocks []Block, through
+// aliases) of the items of a list function (its result, or the field at the
+// end of the items' path), nil when they are a plain []Item: rest.Gather
+// returns, and GatherInto takes, a []Item, which a value of a named slice
+// type is assigned from but a pointer to it is not.
+func namedItems(fn *model.Function) *model.TypeRef {
+	pg := fn.HTTP.Paging
+	t := fn.Result
+	if len(pg.Items) > 0 {
+		t = pg.Items[len(pg.Items)-1].Type
+	}
+	for t != nil && t.Kind == model.RefNamed && t.Named.Kind == model.KindAlias {
+		t = t.Named.Underlying
+	}
+	if t == nil || t.Kind != model.RefNamed {
+		return nil
+	}
+	return t
+}
+
 // pathExpr is the items at path from last: last.Page.Data, or last.
 func pathExpr(path []*model.Field) *jen.Statement {
 	e := jen.Id("last")
@@ -220,12 +246,13 @@ func isInt64Ptr(f *model.Field) bool {
 }
 
 // pathSet sets the items at path from last to v, when the structs on the
-// way are there:
+// way are there; named is the items' named slice type (namedItems), nil
+// for a plain slice:
 //
 //	if last.Page != nil {
 //		last.Page.Data = items
 //	}
-func pathSet(path []*model.Field, v *jen.Statement) jen.Code {
+func pathSet(path []*model.Field, v *jen.Statement, named *model.TypeRef) jen.Code {
 	if len(path) == 0 {
 		return jen.Id("last").Op("=").Add(v)
 	}
@@ -244,6 +271,10 @@ func pathSet(path []*model.Field, v *jen.Statement) jen.Code {
 	}
 	if path[len(path)-1].Pointer {
 		v = jen.Op("&").Add(v)
+		if named != nil {
+			// (*Blocks)(&items)
+			v = jen.Parens(jen.Op("*").Add(goType(named))).Call(v)
+		}
 	}
 	set := expr(len(path)).Op("=").Add(v)
 	if len(conds) == 0 {

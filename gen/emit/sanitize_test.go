@@ -27,7 +27,7 @@ func TestSanitizeLine(t *testing.T) {
 }
 
 // TestDocLines: every kind of line break splits lines, blank lines at either
-// end are dropped.
+// end are dropped, blank lines in a row are one, HTML is text.
 func TestDocLines(t *testing.T) {
 	for _, c := range []struct {
 		in   string
@@ -37,6 +37,8 @@ func TestDocLines(t *testing.T) {
 		{"\n\n a\r\nb\rc\u2028d\u2029e \n\n", []string{" a", "b", "c", "d", "e"}},
 		{"a\n\nb", []string{"a", "", "b"}},
 		{" \n\t\n", nil},
+		{"a\n\n\n \n\nb\n\n", []string{"a", "", "b"}},
+		{"<p>a</p>\n\n<p>b &amp; c</p>", []string{"a", "", "b & c"}},
 	} {
 		if got := docLines(c.in); !slices.Equal(got, c.want) {
 			t.Errorf("docLines(%q) = %q, want %q", c.in, got, c.want)

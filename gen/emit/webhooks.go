@@ -155,18 +155,7 @@ func webhookMethodDoc(w *model.Webhook) jen.Code {
 	if lines := docLines(fn.Doc); len(lines) > 0 {
 		text += "\n\n" + fn.Doc
 	}
-	s := jen.Null()
-	for i, l := range docLines(text) {
-		if i > 0 {
-			s.Line()
-		}
-		if l == "" {
-			s.Comment("//")
-		} else {
-			s.Comment("// " + l)
-		}
-	}
-	return s
+	return commentBlock(docLines(text))
 }
 
 // webhookMethod is w's method in the interface.

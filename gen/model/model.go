@@ -1,6 +1,11 @@
 package model
 
-import "github.com/opentoolgen/opentoolgen/runtime"
+import (
+	"net/url"
+	"strings"
+
+	"github.com/opentoolgen/opentoolgen/runtime"
+)
 
 // Package is one generated Go package.
 type Package struct {
@@ -458,3 +463,25 @@ const (
 	SchemeBearer SchemeKind = "bearer" // a token: HTTP bearer, OAuth 2, OpenID Connect
 	SchemeBasic  SchemeKind = "basic"  // HTTP basic authentication
 )
+
+// RelativeURL reports whether the server URL u is a reference relative to
+// another URL ("/api/v3", "v1", "//host/v1"), not an absolute URL with a
+// scheme: the client resolves it against the base URL it is given.
+func RelativeURL(u string) bool {
+	i := strings.Index(u, "://")
+	return i <= 0 || strings.ContainsAny(u[:i], "/?#")
+}
+
+// ResolveRelative resolves the reference ref against base (RFC 3986), as the
+// client does; ref when either does not parse.
+func ResolveRelative(base, ref string) string {
+	b, err := url.Parse(base)
+	if err != nil {
+		return ref
+	}
+	r, err := url.Parse(ref)
+	if err != nil {
+		return ref
+	}
+	return b.ResolveReference(r).String()
+}

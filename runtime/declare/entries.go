@@ -33,7 +33,7 @@ func (w *schemaWriter) entries(s *runtime.Schema) jsonObject {
 		value = jsonObject{{"type", []any{"string", "number", "boolean", "null"}}}
 		notes = append(notes, "each value a string, number, boolean or null")
 	} else {
-		value = w.schema(s.AdditionalProperties)
+		value = w.in(func() jsonObject { return w.schema(s.AdditionalProperties) }, "additionalProperties")
 	}
 	entry := jsonObject{
 		{"type", "object"},

@@ -888,3 +888,40 @@ func readFile(t *testing.T, path string) string {
 	}
 	return string(b)
 }
+
+// TestStrictWarningSaysWhere: a function strict mode cannot say is declared
+// without it, with a warning that names the place in its parameters and
+// the keyword (OpenAI's createAnswer: "expand" is an array whose items have
+// no type; a map beside named members; a reference to no schema).
+func TestStrictWarningSaysWhere(t *testing.T) {
+	doc := loadDoc(t, `{
+	"opentool": "1.0.0",
+	"info": {"title": "t", "version": "1"},
+	"functions": [
+		{"name": "answer", "parameters": [
+			{"name": "q", "schema": {"type": "string"}, "required": true},
+			{"name": "expand", "schema": {"type": "array", "items": {}, "nullable": true}, "required": false}]},
+		{"name": "mixed", "parameters": [
+			{"name": "o", "schema": {"type": "object", "properties": {"a": {"type": "string"}}, "additionalProperties": {"type": "string"}}}]},
+		{"name": "deep", "parameters": [
+			{"name": "o", "schema": {"$ref": "#/schemas/Outer"}}]}
+	],
+	"schemas": {
+		"Outer": {"type": "object", "properties": {"list": {"type": "array", "items": {"anyOf": [{"type": "string"}, {"$ref": "#/schemas/Missing"}]}}}}
+	}
+}`)
+	for _, p := range []declare.Profile{declare.OpenAIStrict, declare.OpenAIResponsesStrict} {
+		d, err := declare.Functions(doc, p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := []string{
+			string(p) + `: function "answer" is declared without strict mode: at /properties/expand/items of the parameters' schema, a schema with no "type" (a value of any type) is not in the strict subset`,
+			string(p) + `: function "mixed" is declared without strict mode: at /properties/o of the parameters' schema, an object with both named members and "additionalProperties" (members of any name) is not in the strict subset`,
+			string(p) + `: function "deep" is declared without strict mode: at /$defs/Outer/properties/list/items/anyOf/1 of the parameters' schema, "$ref" "#/schemas/Missing" does not resolve`,
+		}
+		if !slices.Equal(d.Warnings, want) {
+			t.Errorf("%s: warnings\n%s\nwant\n%s", p, strings.Join(d.Warnings, "\n"), strings.Join(want, "\n"))
+		}
+	}
+}

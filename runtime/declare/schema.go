@@ -102,6 +102,36 @@ type schemaWriter struct {
 	stack []string        // schemas being inlined (Gemini)
 	stats declStats
 	why   string // why strict mode cannot say this, "" when it can
+	// path is where the schema being written is in the declaration's
+	// parameters, as the segments of a JSON pointer ("properties",
+	// "expand", "items"), for why.
+	path []string
+}
+
+// in writes a part of a schema at the segments seg below the current one.
+func (w *schemaWriter) in(write func() jsonObject, seg ...string) jsonObject {
+	n := len(w.path)
+	w.path = append(w.path, seg...)
+	o := write()
+	w.path = w.path[:n]
+	return o
+}
+
+// cannot records, for a strict profile, why strict mode cannot say the
+// parameters (the first reason found): what at the current place.
+func (w *schemaWriter) cannot(what string) {
+	if w.why != "" {
+		return
+	}
+	var b strings.Builder
+	for _, seg := range w.path {
+		b.WriteString(jsontree.Pointer(seg))
+	}
+	at := b.String()
+	if at == "" {
+		at = "/"
+	}
+	w.why = "at " + at + " of the parameters' schema, " + what
 }
 
 // declareParameters returns the schema of f's parameters, what it counts, and
@@ -117,7 +147,7 @@ func declareParameters(doc *runtime.OpenTool, f *runtime.Function, r profileRule
 	if !r.gemini && len(w.used) > 0 {
 		var defs jsonObject
 		done := eachDef(doc, w.used, func(n string, def *runtime.Schema) {
-			defs = append(defs, member{n, w.schema(def)})
+			defs = append(defs, member{n, w.in(func() jsonObject { return w.schema(def) }, "$defs", n)})
 			w.stats.strings += len(n)
 		})
 		sort.Slice(defs, func(i, j int) bool { return defs[i].key < defs[j].key })
@@ -185,7 +215,7 @@ func (w *schemaWriter) object(n int, prop func(int) (name string, s *runtime.Sch
 			cp.Description = desc
 			s = &cp
 		}
-		ps := w.schema(s)
+		ps := w.in(func() jsonObject { return w.schema(s) }, "properties", name)
 		if !req {
 			w.stats.optional++
 			if w.r.allRequired {
@@ -247,8 +277,8 @@ func (w *schemaWriter) schema(s *runtime.Schema) jsonObject {
 			o = append(o, member{"nullable", true})
 		}
 	case len(alts) == 0 && len(s.Enum) == 0:
-		if w.r.strict && w.why == "" {
-			w.why = "a value of any type is not in the strict subset"
+		if w.r.strict {
+			w.cannot(`a schema with no "type" (a value of any type) is not in the strict subset`)
 		}
 	}
 	if s.Description != "" {
@@ -260,7 +290,7 @@ func (w *schemaWriter) schema(s *runtime.Schema) jsonObject {
 	w.checks(&o, &notes, s, typ)
 	if typ == runtime.TypeArray || s.Items != nil {
 		if s.Items != nil || w.r.gemini || w.r.strict {
-			o = append(o, member{"items", w.schema(s.Items)})
+			o = append(o, member{"items", w.in(func() jsonObject { return w.schema(s.Items) }, "items")})
 		}
 	}
 	if len(alts) > 0 {
@@ -378,8 +408,8 @@ func (w *schemaWriter) checks(o *jsonObject, notes *[]string, s *runtime.Schema,
 // s is nullable.
 func (w *schemaWriter) alternatives(o *jsonObject, s *runtime.Schema, typ string, alts []*runtime.Schema, altKey string) {
 	list := make([]any, 0, len(alts)+1)
-	for _, a := range alts {
-		list = append(list, w.schema(a))
+	for i, a := range alts {
+		list = append(list, w.in(func() jsonObject { return w.schema(a) }, altKey, strconv.Itoa(i)))
 	}
 	if s.Nullable && typ == "" && !w.r.gemini {
 		list = append(list, w.nullSchema())
@@ -422,14 +452,12 @@ func (w *schemaWriter) objectSchema(s *runtime.Schema) jsonObject {
 		case w.r.gemini:
 			o = o.with("description", joinNotes(s.Description, []string{"any other members: each " + describeShort(w.doc, ap)}))
 		case w.r.closed:
-			if w.why == "" {
-				w.why = "an object with both named members and members of any name (additionalProperties) is not in the strict subset"
-			}
+			w.cannot(`an object with both named members and "additionalProperties" (members of any name) is not in the strict subset`)
 		default:
-			o = append(o, member{"additionalProperties", w.schema(ap)})
+			o = append(o, member{"additionalProperties", w.in(func() jsonObject { return w.schema(ap) }, "additionalProperties")})
 		}
-	} else if len(s.Properties) == 0 && w.r.closed && w.why == "" {
-		w.why = "an object with members of any name is not in the strict subset"
+	} else if len(s.Properties) == 0 && w.r.closed {
+		w.cannot(`an object with no "properties" (members of any name) is not in the strict subset`)
 	}
 	return o
 }
@@ -439,8 +467,8 @@ func (w *schemaWriter) ref(s *runtime.Schema) jsonObject {
 	name, ok := runtime.RefName(s.Ref)
 	target := w.doc.Schemas.Get(name)
 	if !ok || target == nil {
-		if w.r.strict && w.why == "" {
-			w.why = "reference " + quote(s.Ref) + " does not resolve"
+		if w.r.strict {
+			w.cannot(`"$ref" ` + quote(s.Ref) + " does not resolve")
 		}
 		return describe(jsonObject{}, []string{"unresolved reference " + s.Ref})
 	}

@@ -181,21 +181,85 @@ func (c *Client) expandServer(template string, defaults []string) string {
 }
 
 // baseURL is what the request's path is appended to: BaseURL when set, else
-// the operation's own server, else the client's (SetServer).
+// the operation's own server, else the client's (SetServer). A server whose
+// URL is relative (no scheme: "/api/v3", Swagger 2.0's basePath without a
+// host) is resolved as a URL reference against BaseURL ("http://host" and
+// "/api/v3" make "http://host/api/v3"), or an operation's against the
+// client's server when that is absolute; with nothing to resolve it
+// against, the call fails with an error that says to give the base URL, as
+// it does when there is neither a base URL nor a server.
 func (r *Request) baseURL() (string, error) {
 	c := r.c
 	if c.err != nil {
 		return "", c.err
 	}
-	switch {
-	case c.BaseURL != "":
-		return c.BaseURL, nil
-	case r.server != "":
-		return c.expandServer(r.server, r.serverDefaults), nil
-	case c.server != "":
-		return c.expandServer(c.server, c.serverDefaults), nil
+	server, defaults := c.server, c.serverDefaults
+	if r.server != "" {
+		server, defaults = r.server, r.serverDefaults
 	}
-	return "", nil
+	if server == "" {
+		if c.BaseURL == "" {
+			return "", errNoBaseURL
+		}
+		return c.BaseURL, nil
+	}
+	u := c.expandServer(server, defaults)
+	switch {
+	case absoluteURL(u) && c.BaseURL != "":
+		return c.BaseURL, nil // a base URL given replaces the document's servers
+	case absoluteURL(u):
+		return u, nil
+	case c.BaseURL != "":
+		return resolveURL(c.BaseURL, u)
+	case r.server != "" && c.server != "":
+		if cu := c.expandServer(c.server, c.serverDefaults); absoluteURL(cu) {
+			return resolveURL(cu, u)
+		}
+	}
+	return "", &RelativeServerError{Server: u}
+}
+
+// errNoBaseURL is the error of a call of a client that has neither a base
+// URL nor a server.
+var errNoBaseURL = errors.New("rest: the client has no base URL and the document no server: give NewClient the API's base URL (\"https://host/path\")")
+
+// RelativeServerError is the error of every call of a client whose server
+// is a relative URL and that was given no base URL to resolve it against.
+type RelativeServerError struct {
+	Server string // the server's URL, its variables substituted
+}
+
+func (e *RelativeServerError) Error() string {
+	return fmt.Sprintf("rest: the document's server %s is a relative URL: give NewClient the API's base URL to resolve it against (NewClient(\"https://host\") calls %s)",
+		strconv.Quote(e.Server), strconv.Quote(mustResolve("https://host", e.Server)))
+}
+
+// absoluteURL reports whether u has a scheme ("https://…"), not a
+// reference relative to another URL.
+func absoluteURL(u string) bool {
+	i := strings.Index(u, "://")
+	return i > 0 && !strings.ContainsAny(u[:i], "/?#")
+}
+
+// resolveURL resolves the reference ref against base (RFC 3986).
+func resolveURL(base, ref string) (string, error) {
+	b, err := url.Parse(base)
+	if err != nil {
+		return "", fmt.Errorf("rest: base URL %s: %w", strconv.Quote(base), err)
+	}
+	rr, err := url.Parse(ref)
+	if err != nil {
+		return "", fmt.Errorf("rest: server %s: %w", strconv.Quote(ref), err)
+	}
+	return b.ResolveReference(rr).String(), nil
+}
+
+// mustResolve is resolveURL, or ref when it does not parse.
+func mustResolve(base, ref string) string {
+	if u, err := resolveURL(base, ref); err == nil {
+		return u
+	}
+	return ref
 }
 
 // String describes the client without its credentials: the schemes it has

@@ -326,6 +326,46 @@ func TestServerVariables(t *testing.T) {
 	}
 }
 
+// TestRelativeServers: a relative server resolves against the base URL
+// given (RFC 3986), an operation's relative server against the client's
+// absolute one; with nothing to resolve against, and with neither a base
+// URL nor a server, the URL is an error that says to give the base URL.
+func TestRelativeServers(t *testing.T) {
+	for _, c := range []struct {
+		base, server, opServer, want string
+	}{
+		{"http://h", "/api/{v}", "", "http://h/api/v3/a"},
+		{"http://h/", "/api/{v}", "", "http://h/api/v3/a"},
+		{"http://h/api/v3", "/api/{v}", "", "http://h/api/v3/a"},
+		{"http://h/x/", "v1", "", "http://h/x/v1/a"},
+		{"http://h", "https://abs.example.com", "/up", "http://h/up/a"},
+		{"", "https://abs.example.com/v1", "/up/{v}", "https://abs.example.com/up/v3/a"},
+		{"", "https://abs.example.com/v1", "", "https://abs.example.com/v1/a"},
+		{"http://h", "https://abs.example.com/v1", "", "http://h/a"},
+	} {
+		cl := NewClient(c.base)
+		cl.SetServer(c.server, "v", "v3")
+		r := cl.NewRequest("GET", "/a")
+		if c.opServer != "" {
+			r.Server(c.opServer, "v", "v3")
+		}
+		if u, err := r.URL(); err != nil || u != c.want {
+			t.Errorf("base %q, server %q, operation's %q: %q, %v; want %q", c.base, c.server, c.opServer, u, err, c.want)
+		}
+	}
+	cl := NewClient("")
+	cl.SetServer("/api/{v}", "v", "v3")
+	_, err := cl.NewRequest("GET", "/a").URL()
+	var rel *RelativeServerError
+	if !errors.As(err, &rel) || rel.Server != "/api/v3" ||
+		err.Error() != `rest: the document's server "/api/v3" is a relative URL: give NewClient the API's base URL to resolve it against (NewClient("https://host") calls "https://host/api/v3")` {
+		t.Errorf("a relative server, no base URL: %v", err)
+	}
+	if _, err := NewClient("").NewRequest("GET", "/a").URL(); err == nil || !strings.Contains(err.Error(), "no base URL") {
+		t.Errorf("no base URL, no server: %v", err)
+	}
+}
+
 func TestJSONContentParameter(t *testing.T) {
 	c := NewClient("http://h")
 	r := c.NewRequest("GET", "/p/{id}")

@@ -2,6 +2,7 @@ package openapi
 
 import (
 	"path/filepath"
+	"strconv"
 
 	"github.com/getkin/kin-openapi/openapi3"
 	"github.com/opentoolgen/opentoolgen/gen/model"
@@ -23,6 +24,14 @@ func (b *oaBuilder) build() *model.Package {
 	b.pkg.Naming = b.naming
 	b.security()
 	servers := serversOf(doc.Servers)
+	if u := b.pkg.API.BaseURL; u != "" && model.RelativeURL(u) {
+		at, what := oaLoc{file: b.root}.add("servers", "0", "url"), "the first server's URL"
+		if b.swagger {
+			at, what = oaLoc{file: b.root}.add("basePath"), "the basePath, with no host,"
+		}
+		b.warn(at, "%s %s is relative: the client resolves it against the base URL given to NewClient (NewClient(%s) calls %s); NewClient(\"\") makes a client whose every call fails",
+			what, strconv.Quote(u), strconv.Quote("https://host"), strconv.Quote(model.ResolveRelative("https://host", u)))
+	}
 	var server *model.Server
 	if len(servers) > 0 {
 		server = servers[0]

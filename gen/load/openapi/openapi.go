@@ -142,7 +142,10 @@ type oaBuilder struct {
 	fileErrs []source.Diagnostic       // problems of the files read for references
 	refs     *refFiles                 // reads them
 	refused  []refusal                 // files references name that were not read
-	warnings []source.Diagnostic
+	// replacedRefs are the $refs the checker replaced by what they name
+	// (a $ref where a string is wanted), no longer in the trees.
+	replacedRefs []replacedRef
+	warnings     []source.Diagnostic
 	// warned are the warnings given by warn, by place and message: a schema
 	// converted twice (a component and a request body's members) warns once.
 	warned map[[3]string]bool

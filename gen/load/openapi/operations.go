@@ -277,6 +277,11 @@ func (b *oaBuilder) parameter(fn *model.Function, p string, pp opParam, a *opArg
 		b.warn(pp.loc, "parameter in %q is not supported: left out", source.ClipValue(prm.In))
 		return
 	}
+	if strings.TrimSpace(prm.Name) == "" {
+		// No name to send it by, nor to name its argument.
+		b.warn(pp.loc.add("name"), "the %s parameter has an empty name: left out", in)
+		return
+	}
 	if in == model.InPath && !strings.Contains(p, "{"+prm.Name+"}") {
 		// Asked for and sent nowhere: a validating server refuses the call.
 		b.warn(pp.loc, "the path %q has no {%s}: the path parameter is left out", source.ClipTo(p, 100), source.ClipValue(prm.Name))

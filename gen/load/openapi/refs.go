@@ -162,6 +162,13 @@ func (r *refFiles) regular(fi fs.FileInfo) error {
 }
 
 // refusal is a file a reference names that was not read.
+// replacedRef is a $ref at ptr in file (a slash path, as b.root) that the
+// checker replaced.
+type replacedRef struct {
+	file, ptr string
+	ref       *jsontree.Node
+}
+
 type refusal struct {
 	key    string // refTarget's form of its location
 	uri    string // as the loader asked for it
@@ -259,6 +266,25 @@ func (b *oaBuilder) refusedDiagnostics() []source.Diagnostic {
 				}
 				out = append(out, source.Diagnostic{File: d.name, Line: line, Col: col, Path: ptr, Message: msg})
 			})
+		}
+		for _, rr := range b.replacedRefs {
+			if found || refTarget(rr.file, rr.ref.Str) != r.key {
+				continue
+			}
+			for _, d := range docs {
+				if d.file != rr.file {
+					continue
+				}
+				off := rr.ref.Offset
+				if d.src.Pos != nil {
+					off = -1
+				}
+				line, col := d.src.Position(rr.ptr, off)
+				out = append(out, source.Diagnostic{File: d.name, Line: line, Col: col, Path: rr.ptr,
+					Message: fmt.Sprintf("$ref %q: %s", clipRef(rr.ref.Str), r.reason)})
+				found = true
+				break
+			}
 		}
 		if !found {
 			out = append(out, source.Diagnostic{File: b.src.Name, Line: 1, Col: 1,

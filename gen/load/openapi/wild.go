@@ -420,6 +420,9 @@ func (c *checker) str(file, ptr string, n *jsontree.Node) {
 			c.fail(file, ptr, "want a string, got %s", article(n))
 			return
 		}
+		// Replaced below: the $ref is kept for the diagnostics of the file
+		// it names, should that be refused (refusedDiagnostics).
+		c.b.replacedRefs = append(c.b.replacedRefs, replacedRef{file: file, ptr: ptr + "/$ref", ref: r})
 		text, ok, why := c.refText(file, ptr, r.Str)
 		if ok {
 			c.warn(file, ptr, "a $ref where the specification wants a plain string; the text it names is used")
