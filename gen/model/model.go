@@ -12,6 +12,10 @@ type Package struct {
 	Doc       string
 	Types     []*Type     // named types, in declaration order
 	Functions []*Function // in document order
+	// ServiceName is the name of the Service interface (tool.gen.go), made
+	// by the naming: Service, unless a schema of the document has that
+	// name (the user's name is kept), then ToolService; "" means Service.
+	ServiceName string
 	// Document is the equivalent OpenTool document, embedded in the package.
 	Document *runtime.OpenTool
 	// Dyn is set for packages generated from OpenDyn documents: the cgo
@@ -458,3 +462,11 @@ const (
 	SchemeBearer SchemeKind = "bearer" // a token: HTTP bearer, OAuth 2, OpenID Connect
 	SchemeBasic  SchemeKind = "basic"  // HTTP basic authentication
 )
+
+// Service is the name of the package's Service interface (ServiceName).
+func (p *Package) Service() string {
+	if p.ServiceName == "" {
+		return "Service"
+	}
+	return p.ServiceName
+}
