@@ -64,6 +64,7 @@ func TestDeclaredNames(t *testing.T) {
 					known[sv.Const] = true
 				}
 			}
+			known[pkg.Service()] = true
 			for _, ty := range pkg.Types {
 				known[ty.Name] = true
 				if ty.Decoder != "" {

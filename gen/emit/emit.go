@@ -668,7 +668,7 @@ func emitClient(p *model.Package, fns []*model.Function) *jen.File {
 	f.Line()
 	f.Comment("*Client is a Service: served with NewTool, it is a gateway to the remote tool")
 	f.Comment("that checks the arguments before they leave.")
-	f.Var().Id("_").Id("Service").Op("=").Parens(jen.Op("*").Id("Client")).Parens(jen.Nil())
+	f.Var().Id("_").Id(p.Service()).Op("=").Parens(jen.Op("*").Id("Client")).Parens(jen.Nil())
 	for _, fn := range fns {
 		emitClientMethod(f, fn)
 	}

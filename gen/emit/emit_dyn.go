@@ -546,13 +546,13 @@ func emitDynTool(f *jen.File, p *model.Package) {
 	f.Comment("arguments and results: serve it with NewTool (which decodes and validates the")
 	f.Comment("arguments of each call, the ranges of the C types included). A float or double")
 	f.Comment("result that is not a finite number is an error: JSON cannot carry it.")
-	f.Func().Params(jen.Id("l").Op("*").Id("Library")).Id("Service").Params().Id("Service").Block(
+	f.Func().Params(jen.Id("l").Op("*").Id("Library")).Id("Service").Params().Id(p.Service()).Block(
 		jen.Return(jen.Id("libraryService").Values(jen.Id("lib").Op(":").Id("l"))),
 	)
 	f.Line()
 	f.Comment("libraryService is the Service that calls the library.")
 	f.Type().Id("libraryService").Struct(jen.Id("lib").Op("*").Id("Library"))
-	f.Var().Id("_").Id("Service").Op("=").Id("libraryService").Values()
+	f.Var().Id("_").Id(p.Service()).Op("=").Id("libraryService").Values()
 	f.Line()
 	for _, fn := range p.Functions {
 		c := fn.C

@@ -79,7 +79,7 @@ func emitRESTClient(p *model.Package, fns []*model.Function) *jen.File {
 	}
 	emitNewClient(f, api)
 	f.Line()
-	f.Var().Id("_").Id("Service").Op("=").Parens(jen.Op("*").Id("Client")).Parens(jen.Nil())
+	f.Var().Id("_").Id(p.Service()).Op("=").Parens(jen.Op("*").Id("Client")).Parens(jen.Nil())
 	f.Line()
 	for _, fn := range fns {
 		emitRESTMethods(f, fn)

@@ -2,6 +2,7 @@ package emit
 
 import (
 	"strconv"
+	"strings"
 
 	"github.com/dave/jennifer/jen"
 
@@ -157,10 +158,13 @@ func emitService(f *jen.File, p *model.Package, fns []*model.Function, n int) {
 	for i := 2; i <= n; i++ {
 		methods = append(methods, jen.Id("service"+strconv.Itoa(i)))
 	}
-	for _, line := range serviceDoc(p) {
+	for i, line := range serviceDoc(p) {
+		if i == 0 {
+			line = p.Service() + strings.TrimPrefix(line, "Service")
+		}
 		f.Comment(line)
 	}
-	f.Type().Id("Service").Interface(methods...)
+	f.Type().Id(p.Service()).Interface(methods...)
 	f.Line()
 }
 
@@ -245,7 +249,7 @@ func emitToolType(f *jen.File, p *model.Package) {
 		f.Comment("the response body as data.")
 	}
 	f.Type().Id("Tool").Struct(
-		jen.Id("svc").Id("Service"),
+		jen.Id("svc").Id(p.Service()),
 		jen.Id("args").Op("*").Add(rt("Args")),
 	)
 	f.Line()
@@ -266,9 +270,9 @@ func emitToolType(f *jen.File, p *model.Package) {
 		f.Comment("With runtime.WithStrictResponses, the REST client a call reaches checks")
 		f.Comment("the API's response against the document (rest.DecodeChecked).")
 	}
-	f.Func().Id("NewTool").Params(jen.Id("svc").Id("Service"), jen.Id("opts").Op("...").Add(rt("ToolOption"))).Params(jen.Op("*").Id("Tool"), jen.Error()).Block(
+	f.Func().Id("NewTool").Params(jen.Id("svc").Id(p.Service()), jen.Id("opts").Op("...").Add(rt("ToolOption"))).Params(jen.Op("*").Id("Tool"), jen.Error()).Block(
 		jen.If(jen.Id("svc").Op("==").Nil()).Block(
-			jen.Return(jen.Nil(), jen.Qual("errors", "New").Call(jen.Lit(p.Name+".NewTool: svc is nil (want the Service whose methods the functions call)"))),
+			jen.Return(jen.Nil(), jen.Qual("errors", "New").Call(jen.Lit(p.Name+".NewTool: svc is nil (want the "+p.Service()+" whose methods the functions call)"))),
 		),
 		jen.List(jen.Id("args"), jen.Err()).Op(":=").Add(rt("NewArgs")).Call(jen.Id("Document").Call(), jen.Id("opts").Op("...")),
 		jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),

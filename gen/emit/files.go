@@ -365,7 +365,7 @@ func chunkCount(each []int, limit int) int {
 func typeLines(t *model.Type) int {
 	n, dec := 4+extraLines(t.Doc), t.Decoder != ""
 	if t.Kind == model.KindAlias {
-		return n // one line, though it may keep fields (model.ShareArgs)
+		return n // one line
 	}
 	switch t.Kind {
 	case model.KindStruct:

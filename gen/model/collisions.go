@@ -21,6 +21,7 @@ func Collisions(p *Package) []string {
 	pkg := newCheckScope(&out, "package-level identifier")
 	methods := newCheckScope(&out, "method")
 	wire := newCheckScope(&out, "function name")
+	pkg.add(p.Service(), "the interface "+p.Service()+" of tool.gen.go")
 	done := map[*Type]bool{}
 	checkType := func(out *[]string, pkg *checkScope, t *Type) {
 		if !done[t] {

@@ -5,10 +5,11 @@ package model
 // would not compile. Emitters declare these and the names the model made
 // (types, constants, decoders, functions' methods), nothing else.
 
-// reservedPackageNames are declared by every package: tool.gen.go (Service,
-// Tool, NewTool), client.gen.go (Client, NewClient) and document.gen.go
-// (Document, Declarations).
-var reservedPackageNames = []string{"Service", "Client", "NewClient", "Tool", "NewTool", "Document", "Declarations"}
+// reservedPackageNames are declared by every package: tool.gen.go (Tool,
+// NewTool, and the Service interface, whose name yields to a schema's:
+// Package.ServiceName), client.gen.go (Client, NewClient) and
+// document.gen.go (Document, Declarations).
+var reservedPackageNames = []string{"Client", "NewClient", "Tool", "NewTool", "Document", "Declarations"}
 
 // reservedOpenAPINames are declared by an OpenAPI package: the package's own
 // names and those of its REST client (client.gen.go: WithCredential only when
@@ -16,7 +17,7 @@ var reservedPackageNames = []string{"Service", "Client", "NewClient", "Tool", "N
 // Server-Sent Events, WithServer when the document has several servers);
 // ToolOption is kept from an earlier version of the package.
 var reservedOpenAPINames = []string{
-	"Service", "Client", "NewClient", "ClientOption", "WithHTTPClient", "WithRequestEditor",
+	"Client", "NewClient", "ClientOption", "WithHTTPClient", "WithRequestEditor",
 	"WithRetry", "WithReconnect", "WithTimeout", "WithCredential", "WithServer",
 	"WithCrossOriginRedirect", "WithResponseHeaderTimeout",
 	"WithBaseURL", "DefaultBaseURL", "Tool", "NewTool", "ToolOption", "Document", "Declarations",

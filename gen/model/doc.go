@@ -57,6 +57,6 @@
 // (Naming.Shared: the shortest name of its places, so that neither document
 // order nor an unrelated operation renames it); a JSON request body that is
 // a component is one embedded field of the arguments (Field.Embedded,
-// Naming.Embed), whose struct has a BodySender; and ShareArgs makes an
-// operation's argument struct equal to an earlier one's an alias of it.
+// Naming.Embed), whose struct has a BodySender. An operation's arguments
+// are always a struct of its own, named for it.
 package model

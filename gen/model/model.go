@@ -17,6 +17,10 @@ type Package struct {
 	Doc       string
 	Types     []*Type     // named types, in declaration order
 	Functions []*Function // in document order
+	// ServiceName is the name of the Service interface (tool.gen.go), made
+	// by the naming: Service, unless a schema of the document has that
+	// name (the user's name is kept), then ToolService; "" means Service.
+	ServiceName string
 	// Document is the equivalent OpenTool document, embedded in the package.
 	Document *runtime.OpenTool
 	// Dyn is set for packages generated from OpenDyn documents: the cgo
@@ -484,4 +488,12 @@ func ResolveRelative(base, ref string) string {
 		return ref
 	}
 	return b.ResolveReference(r).String()
+}
+
+// Service is the name of the package's Service interface (ServiceName).
+func (p *Package) Service() string {
+	if p.ServiceName == "" {
+		return "Service"
+	}
+	return p.ServiceName
 }

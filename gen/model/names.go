@@ -22,6 +22,10 @@ var initialisms = map[string]bool{
 	"uuid": true, "vm": true, "xml": true, "xmpp": true, "xsrf": true, "xss": true, "yaml": true,
 }
 
+// mixedInitialisms are written so in Go names, neither all in capitals nor
+// as a word (oauth → OAuth).
+var mixedInitialisms = map[string]string{"oauth": "OAuth"}
+
 // Words splits a document name into words: at every rune that is neither letter
 // nor digit, and at case changes ("userId" → user Id, "HTTPServer" → HTTP Server).
 func Words(s string) []string {
@@ -84,11 +88,25 @@ func Camel(s string) string {
 	var b strings.Builder
 	for _, w := range Words(s) {
 		lw := strings.ToLower(w)
+		letters := strings.TrimRight(lw, "0123456789")
 		switch {
+		case mixedInitialisms[lw] != "":
+			b.WriteString(mixedInitialisms[lw])
 		case initialisms[lw]:
 			b.WriteString(strings.ToUpper(lw))
-		case len(lw) > 2 && strings.HasSuffix(lw, "s") && initialisms[lw[:len(lw)-1]]:
-			b.WriteString(strings.ToUpper(lw[:len(lw)-1]) + "s")
+		case len(lw) > 2 && strings.HasSuffix(lw, "s") && (initialisms[lw[:len(lw)-1]] || mixedInitialisms[lw[:len(lw)-1]] != ""):
+			if m := mixedInitialisms[lw[:len(lw)-1]]; m != "" {
+				b.WriteString(m + "s")
+			} else {
+				b.WriteString(strings.ToUpper(lw[:len(lw)-1]) + "s")
+			}
+		case letters != "" && letters != lw && (initialisms[letters] || mixedInitialisms[letters] != ""):
+			// an initialism and a version: oauth2 → OAuth2, http2 → HTTP2
+			if m := mixedInitialisms[letters]; m != "" {
+				b.WriteString(m + lw[len(letters):])
+			} else {
+				b.WriteString(strings.ToUpper(lw))
+			}
 		default:
 			r, size := utf8.DecodeRuneInString(w)
 			b.WriteRune(unicode.ToUpper(r))
@@ -218,16 +236,43 @@ func (s *Scope) Has(name string) bool {
 
 // maxNestedName bounds the names of the inline types nested in other types:
 // a nested type is named after its parent and its member (PetOwner, then
-// PetOwnerAddress) while that takes at most maxNestedName bytes, and after its
-// member alone beyond (Address, with a number when taken), so that names do
-// not grow with the depth of nesting.
+// PetOwnerAddress) while that takes at most maxNestedName bytes. Beyond, so
+// that names do not grow with the depth of nesting, it is named after the
+// member and the parent's last words: the fewest that hold two words that
+// say something (not Item, Value, Variant or a number) and make a name not
+// taken, then more of them while the name stays within the bound
+// (…AuthenticationOptionsItem's "type": AuthenticationOptionsItemType);
+// only when all are taken, after the member alone, with a number.
 const maxNestedName = 64
 
 // NestedName is the name wanted for the type of the member (or the element,
-// "Item", or map value, "Value") member of the type named parent.
-func NestedName(parent, member string) string {
+// "Item", or map value, "Value") member of the type named parent; types is
+// the scope the name will be taken in.
+func NestedName(types *Scope, parent, member string) string {
 	if len(parent)+len(member) <= maxNestedName {
 		return parent + member
+	}
+	rs := []rune(parent)
+	telling := 0
+	end := len(rs)
+	for i := len(rs) - 1; i > 0; i-- {
+		if !wordStart(rs, i) {
+			continue
+		}
+		word := string(rs[i:end])
+		end = i
+		switch {
+		case word == "Item" || word == "Value" || word == "Variant" || strings.Trim(word, "0123456789") == "":
+		default:
+			telling++
+		}
+		name := string(rs[i:]) + member
+		if len(name) > maxNestedName {
+			break
+		}
+		if r, _ := utf8.DecodeRuneInString(name); telling >= 2 && unicode.IsUpper(r) && !types.Has(name) {
+			return name
+		}
 	}
 	return member
 }

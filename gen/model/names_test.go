@@ -53,6 +53,14 @@ func TestGoName(t *testing.T) {
 		{"X", "X"},
 		{"a1b2", "A1b2"},
 		{"v2_api", "V2API"},
+		{"oauth", "OAuth"},
+		{"oauth2", "OAuth2"},
+		{"oauth_token", "OAuthToken"},
+		{"oauths", "OAuths"},
+		{"ip4", "IP4"},
+		{"http2_server", "HTTP2Server"},
+		{"utf8", "UTF8"},
+		{"md5", "Md5"}, // no initialism
 		{long, strings.Repeat("A", 31) + "Bc"},
 		{strings.Repeat("x", 64), "X" + strings.Repeat("x", 63)},
 		{"a\u0301b", "AB"}, // a combining mark is neither letter nor digit
@@ -170,5 +178,46 @@ func TestScopeSub(t *testing.T) {
 	}
 	if !a.Has("ctx") || !a.Has("n2") {
 		t.Error("Has misses the parent's or its own names")
+	}
+}
+
+// TestSchemeWord: a security scheme's option drops the minor version its
+// name ends with (WithOAuth2, not WithOAuth20).
+func TestSchemeWord(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{"oauth_2_0", "OAuth2"},
+		{"OAuth2.0", "OAuth2"},
+		{"oauth2", "OAuth2"},
+		{"api_key", "APIKey"},
+		{"v1_0_0", "V1"},
+		{"0", "X0"},
+		{"key_10", "Key10"},
+	} {
+		if got := GoName(schemeWord(tc.in)); got != tc.want {
+			t.Errorf("GoName(schemeWord(%q)) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+}
+
+// TestNestedName: a nested name within the bound is the parent's and the
+// member's; beyond, the member's with the fewest of the parent's last words
+// that say something and are free, never a name starting with a digit.
+func TestNestedName(t *testing.T) {
+	s := NewScope()
+	parent := "AccountSettingsAuthenticationVariant1AuthenticationOptionsItem"
+	if got := NestedName(s, "Pet", "Owner"); got != "PetOwner" {
+		t.Errorf("NestedName(Pet, Owner) = %q", got)
+	}
+	first := NestedName(s, parent, "Type")
+	if first != "AuthenticationOptionsItemType" {
+		t.Errorf("NestedName(%s, Type) = %q", parent, first)
+	}
+	s.Take(first)
+	if got := NestedName(s, parent, "Type"); got != "Variant1AuthenticationOptionsItemType" {
+		t.Errorf("NestedName(%s, Type) once %s is taken = %q", parent, first, got)
+	}
+	long := strings.Repeat("Abc", 30)
+	if got := NestedName(s, long, "Type"); got != "AbcAbcType" {
+		t.Errorf("NestedName(%s, Type) = %q", long, got)
 	}
 }

@@ -58,6 +58,8 @@ type nameRequest struct {
 	typ  *Type
 	of   any // the *Place, *Function, *Field, *Variant or *SecurityScheme
 	word string
+	// title is the title of the schema of a shared type (nameShared).
+	title string
 }
 
 func (n *Naming) add(r nameRequest) { n.reqs = append(n.reqs, r) }
@@ -150,16 +152,28 @@ func (n *Naming) Embed(owner *Type, f *Field) {
 	n.add(nameRequest{kind: nameEmbed, typ: owner, of: f})
 }
 
-// Shared asks for the name of t again, once t is named after the first of
-// places (Type, then Enum for its constants): a type that several places
-// use (an OpenAPI document's inline enums alike) is named after the
-// shortest of their names (the least in byte order among the shortest),
-// whichever place comes first, so that its name changes only when a use
-// with a shorter name comes; the name it had stays taken. Ask for it after
-// every other name. With rename false, t keeps its name (the types named
+// Shared says that t, named at the first of places (Type, then Enum for its
+// constants), is the type of the other places too (an OpenAPI document's
+// inline schemas alike); title is its schema's title, if any.
+//
+// A type that places of several operations share is named for none of
+// them (sharedName): after its title, else the component all its responses
+// come through (Place.Via), else what it is (the schema types or members
+// of its fields, an enum's parameter), with the role of its first place
+// (Result, Response, Body); only when all these are taken, after its first
+// place, then with a number. Its name depends on its own schema, never on
+// an unrelated operation.
+//
+// A type the places of one operation, or only of other types, share is
+// named after the shortest of their names (the least in byte order among
+// the shortest), whichever place comes first, so that its name changes
+// only when a use with a shorter name comes; the name it had stays taken.
+// With rename false, it keeps its first place's name (the types named
 // after it would not follow), and only its doc says it is shared.
-func (n *Naming) Shared(t *Type, places []*Place, rename bool) {
-	r := nameRequest{kind: nameShared, typ: t, of: places}
+//
+// Ask for it after every other name.
+func (n *Naming) Shared(t *Type, places []*Place, rename bool, title string) {
+	r := nameRequest{kind: nameShared, typ: t, of: places, title: title}
 	if rename {
 		r.word = "rename"
 	}
@@ -192,15 +206,14 @@ func Name(p *Package) {
 }
 
 // complete decides what follows from a model built and named, whoever built
-// it: pointers (decidePointers, BreakValueCycles), the argument structs
-// OpenAPI operations share (ShareArgs), decoders, the methods of every
-// function.
+// it: pointers (decidePointers, BreakValueCycles), decoders, the methods of
+// every function. Every function's arguments are a struct of its own, named
+// for it, even when another function's have the same fields: an alias of
+// another operation's struct would show no fields in go doc and carry the
+// other operation's name.
 func complete(p *Package) {
 	decidePointers(p)
 	BreakValueCycles(p.Types)
-	if p.Kind == PackageOpenAPI {
-		ShareArgs(p)
-	}
 	MarkDecoders(p)
 	NameMethods(p)
 }
@@ -230,6 +243,9 @@ func (n *Naming) name(p *Package) {
 		}
 		return s
 	}
+	// The document's schemas are named first: a schema's name is the one a
+	// developer looks for, so a name made from a place yields to it.
+	shared := map[*Type]*nameRequest{}
 	for i := range n.reqs {
 		r := &n.reqs[i]
 		switch r.kind {
@@ -237,10 +253,28 @@ func (n *Naming) name(p *Package) {
 			r.typ.Name = types.Take(GoNameOr(r.word, "Schema"))
 			r.typ.Schema = r.word
 			r.typ.Origin = r.typ.Name + " is the schema " + strconv.Quote(r.word) + " of the document."
+		case nameShared:
+			if places := r.of.([]*Place); acrossOperations(places) {
+				shared[r.typ] = r
+			}
+		}
+	}
+	p.ServiceName = "Service"
+	if types.Has(p.ServiceName) {
+		p.ServiceName = "ToolService"
+	}
+	p.ServiceName = types.Take(p.ServiceName)
+	for i := range n.reqs {
+		r := &n.reqs[i]
+		switch r.kind {
 		case nameType:
 			at := r.of.(*Place)
 			at.make(types)
-			r.typ.Name = types.Take(at.hint)
+			if sr := shared[r.typ]; sr != nil {
+				r.typ.Name = sharedName(types, r.typ, at, sr.of.([]*Place), sr.title)
+			} else {
+				r.typ.Name = types.Take(at.hint)
+			}
 			r.typ.Origin = r.typ.Name + " is " + at.origin + "."
 		case nameArgs:
 			t, fn := r.typ, r.of.(*Function)
@@ -263,7 +297,7 @@ func (n *Naming) name(p *Package) {
 			fn.GoName = methods.Take(GoNameOr(r.word, "Call"))
 		case nameOption:
 			sc := r.of.(*SecurityScheme)
-			sc.Option = types.Take("With" + GoNameOr(sc.Name, "Credential"))
+			sc.Option = types.Take("With" + GoNameOr(schemeWord(sc.Name), "Credential"))
 			if sc.ClientCredentials != nil {
 				sc.FlowOption = types.Take(sc.Option + "ClientCredentials")
 			}
@@ -278,7 +312,11 @@ func (n *Naming) name(p *Package) {
 		case nameServers:
 			nameServerConsts(types, r.of.(*API))
 		case nameShared:
-			renameShared(types, r.typ, r.of.([]*Place), r.word == "rename")
+			if shared[r.typ] != nil {
+				describeShared(types, r.typ, r.of.([]*Place))
+			} else {
+				renameShared(types, r.typ, r.of.([]*Place), r.word == "rename")
+			}
 		case nameEmbed:
 			nameEmbedded(p, types, scope(r.typ, reservedFieldNames), r.typ, r.of.(*Field))
 		case nameNullFlag:
@@ -306,8 +344,12 @@ func (n *Naming) name(p *Package) {
 // theirs (Naming.Shared), and its constants after it.
 func renameShared(types *Scope, t *Type, places []*Place, rename bool) {
 	best := places[0]
+	own := best.operation() == nil // then not named after an operation's place
 	for _, p := range places {
 		p.make(types)
+		if own && p.operation() != nil {
+			continue
+		}
 		if rename && (len(p.hint) < len(best.hint) || len(p.hint) == len(best.hint) && p.hint < best.hint) {
 			best = p
 		}
@@ -316,11 +358,175 @@ func renameShared(types *Scope, t *Type, places []*Place, rename bool) {
 		t.Name = types.Take(best.hint)
 		nameValues(types, t)
 	}
-	more := strconv.Itoa(len(places)-1) + " other places with the same schema use it too."
-	if len(places) == 2 {
-		more = "one other place with the same schema uses it too."
+	t.Origin = t.Name + " is " + best.origin + "; " + otherPlaces(len(places)-1)
+}
+
+// describeShared says in t's doc that the places of several operations
+// share it (sharedName named it).
+func describeShared(types *Scope, t *Type, places []*Place) {
+	for _, p := range places {
+		p.make(types)
 	}
-	t.Origin = t.Name + " is " + best.origin + "; " + more
+	fns := map[*Function]bool{}
+	for _, p := range places {
+		if fn := p.operation(); fn != nil {
+			fns[fn] = true
+		}
+	}
+	t.Origin = t.Name + " is " + places[0].origin + "; " + otherPlaces(len(places)-1)
+	if len(fns) > 1 {
+		t.Origin = strings.TrimSuffix(t.Origin, ".") + ", in " + strconv.Itoa(len(fns)) + " operations in all."
+	}
+}
+
+// otherPlaces says that n other places use a shared type.
+func otherPlaces(n int) string {
+	if n == 1 {
+		return "one other place with the same schema uses it too."
+	}
+	return strconv.Itoa(n) + " other places with the same schema use it too."
+}
+
+// acrossOperations reports whether places, the first in an operation, are
+// in several operations or in an operation and elsewhere: a type they share
+// is named for none of them. (A type first met in a named schema is named
+// after the places outside operations: renameShared.)
+func acrossOperations(places []*Place) bool {
+	if places[0].operation() == nil {
+		return false
+	}
+	var first *Function
+	other := false
+	for _, p := range places {
+		fn := p.operation()
+		switch {
+		case fn == nil:
+			other = true
+		case first == nil:
+			first = fn
+		case fn != first:
+			return true
+		}
+	}
+	return other
+}
+
+// sharedName is the name of t, which the places of several operations
+// share (Naming.Shared), asked for at the first of them, at: the first
+// free of its title, the component of its responses, a name made from what
+// it is with at's role, the same with more of its fields; else at's own
+// name, numbered when taken.
+func sharedName(types *Scope, t *Type, at *Place, places []*Place, title string) string {
+	var cands []string
+	role := at.role()
+	if title != "" {
+		cands = append(cands, GoName(title), GoName(title)+role)
+	}
+	if via := commonVia(places); via != "" {
+		cands = append(cands, GoName(via), GoName(via)+role)
+	}
+	if w := at.paramWord(); w != "" {
+		cands = append(cands, w)
+	}
+	if subj := shapeWords(t, 1); subj != "" {
+		cands = append(cands, subj+role)
+	}
+	if subj := shapeWords(t, 3); subj != "" {
+		cands = append(cands, subj+role)
+	}
+	for _, c := range cands {
+		if c != "" && c != role && !types.Has(BoundName(c)) {
+			return types.Take(c)
+		}
+	}
+	return types.Take(at.hint)
+}
+
+// commonVia is the component that every place in an operation comes
+// through (Place.Via), or "".
+func commonVia(places []*Place) string {
+	via := ""
+	for _, p := range places {
+		if p.operation() == nil {
+			continue
+		}
+		if p.via == "" || via != "" && p.via != via {
+			return ""
+		}
+		via = p.via
+	}
+	return via
+}
+
+// shapeWords names what the struct, union or enum t is, for a type shared
+// by several operations: the name of the schema type of its first field
+// that has one (with List for an array, Map for a map), else the names of
+// its first n fields; the schema types of its first n variants, joined by
+// Or; "" when it has neither. With n > 1 it says more: the fields' schema
+// types or names, up to n of them.
+func shapeWords(t *Type, n int) string {
+	var b strings.Builder
+	switch t.Kind {
+	case KindStruct:
+		if n == 1 {
+			for _, f := range t.Fields {
+				if w := schemaRefWord(f.Type); w != "" {
+					return w
+				}
+			}
+			if len(t.Fields) > 0 {
+				return GoName(t.Fields[0].JSONName)
+			}
+			return ""
+		}
+		for i, f := range t.Fields {
+			if i == n {
+				break
+			}
+			w := schemaRefWord(f.Type)
+			if w == "" {
+				w = GoName(f.JSONName)
+			}
+			b.WriteString(w)
+		}
+	case KindUnion:
+		for i, v := range t.Variants {
+			w := schemaRefWord(v.Type)
+			if w == "" {
+				return ""
+			}
+			if i == max(n, 2) {
+				break
+			}
+			if i > 0 {
+				b.WriteString("Or")
+			}
+			b.WriteString(w)
+		}
+	}
+	return b.String()
+}
+
+// schemaRefWord is the name of the document's schema that r refers to (with
+// List for an array of it, Map for a map of it), or "".
+func schemaRefWord(r *TypeRef) string {
+	suffix := ""
+	for ; r != nil; r = r.Elem {
+		switch r.Kind {
+		case RefSlice:
+			suffix = "List" + suffix
+			continue
+		case RefMap:
+			suffix = "Map" + suffix
+			continue
+		case RefNamed:
+			if r.Named.Schema != "" && r.Named.Name != "" {
+				return r.Named.Name + suffix
+			}
+		}
+		return ""
+	}
+	return ""
 }
 
 // nameEmbedded names the field f of the arguments args that embeds a
@@ -400,6 +606,17 @@ func serverWord(sv *Server) string {
 	return b.String()
 }
 
+// schemeWord is what a security scheme's client option is named after: its
+// name without the minor version a version ends with (oauth_2_0 and
+// OAuth2.0 → OAuth2, so WithOAuth2, not WithOAuth20).
+func schemeWord(name string) string {
+	ws := Words(name)
+	for len(ws) > 1 && strings.Trim(ws[len(ws)-1], "0") == "" && strings.ContainsAny(ws[len(ws)-2][len(ws[len(ws)-2])-1:], "0123456789") {
+		ws = ws[:len(ws)-1]
+	}
+	return strings.Join(ws, " ")
+}
+
 // fieldFallback is the name of a field whose document name has no letter
 // or digit.
 var fieldFallback = [...]string{nameMember: "Field", nameParam: "Arg", nameBody: "Body"}
@@ -442,6 +659,7 @@ type Place struct {
 	field *Field
 	up    *Place
 	word  string // the parameter, the member, the status
+	via   string // placeResponse: the component response it comes through
 	// hint and origin are made once, when the place is first named after.
 	hint, origin string
 	made         bool
@@ -511,6 +729,67 @@ func ResponsePlace(fn *Function, status string, success bool) *Place {
 	return p
 }
 
+// Via records that the response at p is the component response of that
+// name (a $ref to #/components/responses/name): a type all the
+// operations' responses through it share is named after it.
+func (p *Place) Via(component string) *Place {
+	p.via = component
+	return p
+}
+
+// operation is the function p is in (through the elements and values it
+// nests in), nil for a place in a named schema or another type.
+func (p *Place) operation() *Function {
+	for p.up != nil {
+		p = p.up
+	}
+	switch p.kind {
+	case placeParam, placeToolParam, placeResult, placeBody, placeBodyMember, placeResponse:
+		return p.fn
+	}
+	return nil
+}
+
+// role is the word that says what the type at p is, in a name of its own:
+// Result for a success (or a tool's result), Response for another
+// response, Body for a request body, "" elsewhere.
+func (p *Place) role() string {
+	for p.up != nil {
+		p = p.up
+	}
+	switch p.kind {
+	case placeResult:
+		return "Result"
+	case placeResponse:
+		if p.n == 1 {
+			return "Result"
+		}
+		return "Response"
+	case placeBody:
+		return "Body"
+	}
+	return ""
+}
+
+// paramWord is the name a type of the parameter (or request body member) at
+// p takes without its function's: the field's, with Item or Value for an
+// element or value nested in it; "" for other places.
+func (p *Place) paramWord() string {
+	suffix := ""
+	for ; p.up != nil; p = p.up {
+		if p.kind == placeItem {
+			suffix = "Item" + suffix
+		} else {
+			suffix = "Value" + suffix
+		}
+	}
+	switch p.kind {
+	case placeParam, placeToolParam, placeBodyMember:
+		return GoNameOr(p.field.JSONName, "Arg") + suffix
+	}
+	return ""
+}
+
 // Item is the place of the elements of the array at p.
 func (p *Place) Item() *Place { return &Place{kind: placeItem, up: p} }
 
@@ -529,11 +808,11 @@ func (p *Place) make(types *Scope) {
 	case placeSchema:
 		p.hint, p.origin = p.typ.Name, "the schema "+p.typ.Name
 	case placeMember:
-		p.hint = NestedName(p.typ.Name, p.field.Name)
+		p.hint = NestedName(types, p.typ.Name, p.field.Name)
 		p.origin = "the " + strconv.Quote(p.field.JSONName) + " member of " + p.typ.Name
 	case placeVariant:
 		n := strconv.Itoa(p.n)
-		p.hint, p.origin = NestedName(p.typ.Name, "Variant"+n), "variant "+n+" of "+p.typ.Name
+		p.hint, p.origin = NestedName(types, p.typ.Name, "Variant"+n), "variant "+n+" of "+p.typ.Name
 	case placeParam:
 		p.hint = p.fn.GoName + p.field.Name
 		p.origin = "the " + strconv.Quote(p.word) + " parameter of " + strconv.Quote(p.fn.Name)
@@ -558,9 +837,9 @@ func (p *Place) make(types *Scope) {
 		p.origin = "the " + p.word + " response of " + strconv.Quote(p.fn.Name)
 	case placeItem:
 		p.up.make(types)
-		p.hint, p.origin = NestedName(p.up.hint, "Item"), NestedOrigin("an element of ", p.up.origin)
+		p.hint, p.origin = NestedName(types, p.up.hint, "Item"), NestedOrigin("an element of ", p.up.origin)
 	case placeValue:
 		p.up.make(types)
-		p.hint, p.origin = NestedName(p.up.hint, "Value"), NestedOrigin("a value of ", p.up.origin)
+		p.hint, p.origin = NestedName(types, p.up.hint, "Value"), NestedOrigin("a value of ", p.up.origin)
 	}
 }

@@ -18,8 +18,8 @@ import (
 // svc answers the hostile document's functions.
 type svc struct{}
 
-func (svc) Client(context.Context, hostile.ClientArgs2) (hostile.Service2, error) {
-	return hostile.Service2{Ok: true}, nil
+func (svc) Client(context.Context, hostile.ClientArgs2) (hostile.Service, error) {
+	return hostile.Service{Ok: true}, nil
 }
 func (svc) UserID(context.Context) ([]int64, error)            { return []int64{1}, nil }
 func (svc) UserID2(context.Context, hostile.UserID2Args) error { return nil }

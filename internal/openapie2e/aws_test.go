@@ -25,7 +25,7 @@ func TestAWSShape(t *testing.T) {
 		header: map[string]string{"X-Amz-Date": "20261126T000000Z", "Authorization": "AWS4-HMAC-SHA256 Credential=test"},
 		status: 200, response: result, responseType: "text/xml"})
 	got, err := c.GETDescribeTags(ctx, aws.GETDescribeTagsArgs{MaxResults: ptr[int64](5), XAmzDate: ptr("20261126T000000Z"),
-		Action: aws.GETDescribeTagsActionDescribeTags, Version: aws.GETDescribeTagsVersion20161115})
+		Action: aws.ActionDescribeTags, Version: aws.Version20161115})
 	if err != nil || got != result {
 		t.Errorf("GET: %q, %v", got, err)
 	}
@@ -33,7 +33,7 @@ func TestAWSShape(t *testing.T) {
 	f.expect(exchange{method: "POST", path: "/", query: "Action=DescribeTags&Version=2016-11-15", body: body, contentType: "text/xml",
 		status: 200, response: result, responseType: "text/xml"})
 	got, err = c.POSTDescribeTags(ctx, aws.POSTDescribeTagsArgs{Body: ptr(body),
-		Action: aws.GETDescribeTagsActionDescribeTags, Version: aws.GETDescribeTagsVersion20161115})
+		Action: aws.ActionDescribeTags, Version: aws.Version20161115})
 	if err != nil || got != result {
 		t.Errorf("POST: %q, %v", got, err)
 	}

@@ -14,11 +14,12 @@ import (
 )
 
 // The enums of the $orderby and $select items that listUsers and
-// listGroupMembers both declare inline are one Go type each; listGroups'
-// have other values or another description, so types of their own.
+// listGroupMembers both declare inline are one Go type each, named for
+// neither operation; listGroups' have other values or another description,
+// so types of their own.
 var (
-	_ []shared.ListUsersOrderbyItem  = shared.ListGroupMembersArgs{}.Orderby
-	_ []shared.ListUsersSelectItem   = shared.ListGroupMembersArgs{}.Select
+	_ []shared.OrderbyItem           = shared.ListGroupMembersArgs{}.Orderby
+	_ []shared.SelectItem            = shared.ListGroupMembersArgs{}.Select
 	_ []shared.ListGroupsOrderbyItem = shared.ListGroupsArgs{}.Orderby
 )
 
@@ -90,9 +91,8 @@ func TestEmbeddedBody(t *testing.T) {
 		t.Fatalf("createUser: %+v, %v", made, err)
 	}
 
-	// deleteUser's arguments are getUser's (an alias): the Tool decodes them
-	// with getUser's decoder, the client sends them as deleteUser's.
-	var _ shared.GetUserArgs = shared.DeleteUserArgs{UserID: "u6"}
+	// deleteUser's arguments have getUser's fields, in a struct of its own.
+	_ = shared.DeleteUserArgs{UserID: "u6"}
 	f.expect(exchange{method: "DELETE", path: "/users/u6", status: 204})
 	if err := oc.Invoke(ctx, "deleteUser", map[string]any{"user-id": "u6"}, "", nil); err != nil {
 		t.Fatal(err)

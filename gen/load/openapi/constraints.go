@@ -436,7 +436,7 @@ func enumTypeKey(typ string, ds *runtime.Schema) string {
 func (b *oaBuilder) nameShared() {
 	for _, t := range b.sharedTypes {
 		places := append([]*model.Place{b.sharedFirst[t]}, b.sharedPlaces[t]...)
-		b.naming.Shared(t, places, t.Kind == model.KindEnum || !b.holdsInline(t))
+		b.naming.Shared(t, places, t.Kind == model.KindEnum || !b.holdsInline(t), b.titles[t])
 	}
 }
 

@@ -121,6 +121,9 @@ func (b *oaBuilder) inlineType(s *openapi3.Schema, at *model.Place, self *model.
 		return self
 	}
 	t := &model.Type{Doc: schemaDoc(s)}
+	if s.Title != "" {
+		b.titles[t] = s.Title
+	}
 	b.naming.Type(t, at)
 	b.pkg.Types = append(b.pkg.Types, t)
 	return t

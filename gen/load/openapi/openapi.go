@@ -47,6 +47,7 @@ func Load(src *source.Source, opts model.LoadOptions) (*model.Package, []source.
 		shapes:       map[string]*oaType{},
 		sharedFirst:  map[*model.Type]*model.Place{},
 		sharedPlaces: map[*model.Type][]*model.Place{},
+		titles:       map[*model.Type]string{},
 		bodies:       map[*model.Type]bool{},
 		trees:        map[string]*jsontree.Node{},
 		sources:      map[string]*source.Source{},
@@ -123,6 +124,9 @@ type oaBuilder struct {
 	sharedFirst  map[*model.Type]*model.Place
 	sharedPlaces map[*model.Type][]*model.Place
 	sharedTypes  []*model.Type
+	// titles are the titles of the inline schemas of types, which a type
+	// several operations share is named after.
+	titles map[*model.Type]string
 	// bodies are the component structs that operations' arguments embed as
 	// their JSON request body (embedBody), which have null flags.
 	bodies map[*model.Type]bool

@@ -56,7 +56,7 @@ func (b *oaBuilder) responses(fn *model.Function, op *openapi3.Operation, loc oa
 					}
 					break
 				}
-				pt := b.conv(media.Schema, rloc, model.ResponsePlace(fn, c, r.Success))
+				pt := b.conv(media.Schema, rloc, model.ResponsePlace(fn, c, r.Success).Via(componentName(rr.Ref)))
 				r.Type, r.Media = pt.ref, "json"
 				if r.Success {
 					fn.Result = pt.ref
@@ -85,6 +85,17 @@ func (b *oaBuilder) responses(fn *model.Function, op *openapi3.Operation, loc oa
 			b.responseHeaders(fn, rr.Value.Headers)
 		}
 	}
+}
+
+// componentName is the name of the component a $ref names (its pointer's
+// last token: #/components/responses/NotFound → NotFound), "" for no $ref.
+func componentName(ref string) string {
+	_, ptr, ok := strings.Cut(ref, "#")
+	if !ok || ptr == "" {
+		return ""
+	}
+	tok := ptr[strings.LastIndex(ptr, "/")+1:]
+	return strings.NewReplacer("~1", "/", "~0", "~").Replace(tok)
 }
 
 // responseHeaders adds the headers a success response declares to the

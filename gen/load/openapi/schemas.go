@@ -155,6 +155,11 @@ func (b *oaBuilder) conv(sr *openapi3.SchemaRef, loc oaLoc, at *model.Place) *oa
 		if l, recursive := b.building[sr.Value]; recursive {
 			return b.recursion(sr.Value, ot, l)
 		}
+		if ot.ref.Kind == model.RefNamed && b.sharedFirst[ot.ref.Named] != nil {
+			// one schema at another place (a component response's, in
+			// each operation that refers to it): one type for both
+			b.sharedAt(ot.ref.Named, at)
+		}
 		return ot
 	}
 	key := ""

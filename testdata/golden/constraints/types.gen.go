@@ -79,8 +79,8 @@ type CheckArgs struct {
 	At    *string  `json:"at,omitzero"`
 	Site  *string  `json:"site,omitzero"`
 	ID    *string  `json:"id,omitzero"`
-	Ip4   *string  `json:"ip4,omitzero"`
-	Ip6   *string  `json:"ip6,omitzero"`
+	IP4   *string  `json:"ip4,omitzero"`
+	IP6   *string  `json:"ip6,omitzero"`
 	Host  *string  `json:"host,omitzero"`
 	Count *int64   `json:"count,omitzero"`
 	Ratio *float64 `json:"ratio,omitzero"`
@@ -138,11 +138,11 @@ func decodeCheckArgs(d *runtime.Decoder, x *CheckArgs) {
 				runtime.CheckFormat(d, v, "uuid")
 			}
 		case "ip4":
-			if v, ok := d.OptString(&x.Ip4); ok {
+			if v, ok := d.OptString(&x.IP4); ok {
 				runtime.CheckFormat(d, v, "ipv4")
 			}
 		case "ip6":
-			if v, ok := d.OptString(&x.Ip6); ok {
+			if v, ok := d.OptString(&x.IP6); ok {
 				runtime.CheckFormat(d, v, "ipv6")
 			}
 		case "host":

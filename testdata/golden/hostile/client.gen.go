@@ -28,12 +28,12 @@ func NewClient(c runtime.Caller) *Client {
 
 // *Client is a Service: served with NewTool, it is a gateway to the remote tool
 // that checks the arguments before they leave.
-var _ Service = (*Client)(nil)
+var _ ToolService = (*Client)(nil)
 
 // Client returns a function named like the generated client type. */ `backticks` "quotes"
 // //go:generate echo pwned
-func (c *Client) Client(ctx context.Context, args ClientArgs2) (Service2, error) {
-	var r Service2
+func (c *Client) Client(ctx context.Context, args ClientArgs2) (Service, error) {
+	var r Service
 	err := runtime.Invoke(ctx, c.rt, "Client", &args, "", &r)
 	return r, err
 }

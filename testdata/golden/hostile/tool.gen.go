@@ -12,15 +12,15 @@ import (
 	"github.com/opentoolgen/opentoolgen/runtime/declare"
 )
 
-// Service is the tool: one method per function of the document. Implement it to
+// ToolService is the tool: one method per function of the document. Implement it to
 // serve the tool (NewTool); *Client implements it by calling a server, so that
 // a remote tool can be served again. A method's error reaches the caller as a
 // JSON-RPC error: return an *runtime.Error to choose its code, any other error
 // is reported with code 500.
-type Service interface {
+type ToolService interface {
 	// Client returns a function named like the generated client type. */ `backticks` "quotes"
 	// //go:generate echo pwned
-	Client(ctx context.Context, args ClientArgs2) (Service2, error)
+	Client(ctx context.Context, args ClientArgs2) (Service, error)
 	// UserID calls user_id: }
 	// func init() { panic(1) }
 	UserID(ctx context.Context) ([]int64, error)
@@ -39,7 +39,7 @@ type Service interface {
 // arguments (answering -32602 with every violation), calls the Service and
 // encodes the result. Serve it with runtime.NewHandler or runtime.Serve.
 type Tool struct {
-	svc  Service
+	svc  ToolService
 	args *runtime.Args
 }
 
@@ -50,9 +50,9 @@ var _ runtime.Tool = (*Tool)(nil)
 // (runtime.WithDefaults, runtime.WithFixed, runtime.WithEnvs). It fails when
 // an option names a function or an argument the document does not have, or
 // gives a value of the wrong type, or when svc is nil.
-func NewTool(svc Service, opts ...runtime.ToolOption) (*Tool, error) {
+func NewTool(svc ToolService, opts ...runtime.ToolOption) (*Tool, error) {
 	if svc == nil {
-		return nil, errors.New("hostile.NewTool: svc is nil (want the Service whose methods the functions call)")
+		return nil, errors.New("hostile.NewTool: svc is nil (want the ToolService whose methods the functions call)")
 	}
 	args, err := runtime.NewArgs(Document(), opts...)
 	if err != nil {

@@ -5,8 +5,8 @@ package hostile
 
 import "github.com/opentoolgen/opentoolgen/runtime"
 
-// Service2 is the schema "Service" of the document.
-type Service2 struct {
+// Service is the schema "Service" of the document.
+type Service struct {
 	Ok     bool    `json:"ok"`
 	Client *string `json:"Client,omitzero"`
 }

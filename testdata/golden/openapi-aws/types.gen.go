@@ -68,50 +68,50 @@ func decodeGETDescribeTagsFilterItem(d *runtime.Decoder, x *GETDescribeTagsFilte
 	}
 }
 
-// GETDescribeTagsAction is the "Action" parameter of "GET_DescribeTags"; one other place with the same schema uses it too.
-type GETDescribeTagsAction string
+// Action is the "Action" parameter of "GET_DescribeTags"; one other place with the same schema uses it too, in 2 operations in all.
+type Action string
 
 const (
-	GETDescribeTagsActionDescribeTags GETDescribeTagsAction = "DescribeTags"
+	ActionDescribeTags Action = "DescribeTags"
 )
 
 // Valid reports whether x is one of the values the document allows.
-func (x GETDescribeTagsAction) Valid() bool {
+func (x Action) Valid() bool {
 	switch x {
-	case GETDescribeTagsActionDescribeTags:
+	case ActionDescribeTags:
 		return true
 	}
 	return false
 }
 
-func decodeGETDescribeTagsAction(d *runtime.Decoder, x *GETDescribeTagsAction) {
+func decodeAction(d *runtime.Decoder, x *Action) {
 	if v, ok := d.String(); ok {
-		*x = GETDescribeTagsAction(v)
+		*x = Action(v)
 		if !x.Valid() {
 			d.NotInEnum(v, "\"DescribeTags\"")
 		}
 	}
 }
 
-// GETDescribeTagsVersion is the "Version" parameter of "GET_DescribeTags"; one other place with the same schema uses it too.
-type GETDescribeTagsVersion string
+// Version is the "Version" parameter of "GET_DescribeTags"; one other place with the same schema uses it too, in 2 operations in all.
+type Version string
 
 const (
-	GETDescribeTagsVersion20161115 GETDescribeTagsVersion = "2016-11-15"
+	Version20161115 Version = "2016-11-15"
 )
 
 // Valid reports whether x is one of the values the document allows.
-func (x GETDescribeTagsVersion) Valid() bool {
+func (x Version) Valid() bool {
 	switch x {
-	case GETDescribeTagsVersion20161115:
+	case Version20161115:
 		return true
 	}
 	return false
 }
 
-func decodeGETDescribeTagsVersion(d *runtime.Decoder, x *GETDescribeTagsVersion) {
+func decodeVersion(d *runtime.Decoder, x *Version) {
 	if v, ok := d.String(); ok {
-		*x = GETDescribeTagsVersion(v)
+		*x = Version(v)
 		if !x.Valid() {
 			d.NotInEnum(v, "\"2016-11-15\"")
 		}
@@ -124,8 +124,8 @@ type GETDescribeTagsArgs struct {
 	XAmzSignature *string                     `json:"X-Amz-Signature,omitzero"`
 	MaxResults    *int64                      `json:"MaxResults,omitzero"`
 	Filter        []GETDescribeTagsFilterItem `json:"Filter,omitzero"`
-	Action        GETDescribeTagsAction       `json:"Action"`
-	Version       GETDescribeTagsVersion      `json:"Version"`
+	Action        Action                      `json:"Action"`
+	Version       Version                     `json:"Version"`
 }
 
 func decodeGETDescribeTagsArgs(d *runtime.Decoder, x *GETDescribeTagsArgs) {
@@ -148,10 +148,10 @@ func decodeGETDescribeTagsArgs(d *runtime.Decoder, x *GETDescribeTagsArgs) {
 			runtime.OptionalSlice(d, &x.Filter, decodeGETDescribeTagsFilterItem)
 		case "Action":
 			seen[0] |= 1 << 0
-			decodeGETDescribeTagsAction(d, &x.Action)
+			decodeAction(d, &x.Action)
 		case "Version":
 			seen[0] |= 1 << 1
-			decodeGETDescribeTagsVersion(d, &x.Version)
+			decodeVersion(d, &x.Version)
 		default:
 			d.Skip()
 		}
@@ -161,11 +161,11 @@ func decodeGETDescribeTagsArgs(d *runtime.Decoder, x *GETDescribeTagsArgs) {
 
 // POSTDescribeTagsArgs are the arguments of "POST_DescribeTags" (POST /#Action=DescribeTags).
 type POSTDescribeTagsArgs struct {
-	XAmzDate      *string                `json:"X-Amz-Date,omitzero"`
-	XAmzSignature *string                `json:"X-Amz-Signature,omitzero"`
-	Action        GETDescribeTagsAction  `json:"Action"`
-	Version       GETDescribeTagsVersion `json:"Version"`
-	Body          *string                `json:"body,omitzero"`
+	XAmzDate      *string `json:"X-Amz-Date,omitzero"`
+	XAmzSignature *string `json:"X-Amz-Signature,omitzero"`
+	Action        Action  `json:"Action"`
+	Version       Version `json:"Version"`
+	Body          *string `json:"body,omitzero"`
 }
 
 func decodePOSTDescribeTagsArgs(d *runtime.Decoder, x *POSTDescribeTagsArgs) {
@@ -181,10 +181,10 @@ func decodePOSTDescribeTagsArgs(d *runtime.Decoder, x *POSTDescribeTagsArgs) {
 			x.XAmzSignature = d.StringPtr()
 		case "Action":
 			seen[0] |= 1 << 0
-			decodeGETDescribeTagsAction(d, &x.Action)
+			decodeAction(d, &x.Action)
 		case "Version":
 			seen[0] |= 1 << 1
-			decodeGETDescribeTagsVersion(d, &x.Version)
+			decodeVersion(d, &x.Version)
 		case "body":
 			x.Body = d.StringPtr()
 		default:

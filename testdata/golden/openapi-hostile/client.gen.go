@@ -103,7 +103,7 @@ func NewClient(baseURL string, opts ...ClientOption) *Client {
 	return &Client{rc: rc}
 }
 
-var _ Service = (*Client)(nil)
+var _ ToolService = (*Client)(nil)
 
 // GetPet calls get-pet: first */ panic() /*
 //

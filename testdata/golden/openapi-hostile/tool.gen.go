@@ -12,9 +12,9 @@ import (
 	"github.com/opentoolgen/opentoolgen/runtime/declare"
 )
 
-// Service is the API: one method per operation. *Client implements it by calling
+// ToolService is the API: one method per operation. *Client implements it by calling
 // the API over HTTP; a fake can implement it in tests.
-type Service interface {
+type ToolService interface {
 	// GetPet calls get-pet: first */ panic() /*
 	GetPet(ctx context.Context, args GetPetArgs) (Client2, error)
 	GetPet2(ctx context.Context, args GetPet2Args) error
@@ -32,7 +32,7 @@ type Service interface {
 // An HTTP error of the API reaches the caller with the HTTP status as code and
 // the response body as data.
 type Tool struct {
-	svc  Service
+	svc  ToolService
 	args *runtime.Args
 }
 
@@ -46,9 +46,9 @@ var _ runtime.HintTool = (*Tool)(nil)
 // gives a value of the wrong type, or when svc is nil.
 // With runtime.WithStrictResponses, the REST client a call reaches checks
 // the API's response against the document (rest.DecodeChecked).
-func NewTool(svc Service, opts ...runtime.ToolOption) (*Tool, error) {
+func NewTool(svc ToolService, opts ...runtime.ToolOption) (*Tool, error) {
 	if svc == nil {
-		return nil, errors.New("openapihostile.NewTool: svc is nil (want the Service whose methods the functions call)")
+		return nil, errors.New("openapihostile.NewTool: svc is nil (want the ToolService whose methods the functions call)")
 	}
 	args, err := runtime.NewArgs(Document(), opts...)
 	if err != nil {
@@ -74,11 +74,11 @@ func (t *Tool) Call(ctx context.Context, name string, args json.RawMessage) (jso
 	case "GetPet":
 		return runtime.CallNoResult(ctx, t.args, name, args, decodeGetPet4Args, t.svc.GetPet4)
 	case "patch_pets_id":
-		return runtime.CallNoResult(ctx, t.args, name, args, decodeGetPet4Args, t.svc.PatchPetsID)
+		return runtime.CallNoResult(ctx, t.args, name, args, decodePatchPetsIDArgs, t.svc.PatchPetsID)
 	case "func":
-		return runtime.CallNoResult(ctx, t.args, name, args, decodeGetPet4Args, t.svc.Func)
+		return runtime.CallNoResult(ctx, t.args, name, args, decodeFuncArgs, t.svc.Func)
 	case "post_pets_id_t_more":
-		return runtime.CallNoResult(ctx, t.args, name, args, decodeGetPet4Args, t.svc.Été)
+		return runtime.CallNoResult(ctx, t.args, name, args, decodeÉtéArgs, t.svc.Été)
 	}
 	return nil, runtime.MethodNotFound(name)
 }

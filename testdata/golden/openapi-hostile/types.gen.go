@@ -113,8 +113,8 @@ func (x Client3) Valid() bool {
 	return false
 }
 
-// Service2 is the schema "Service" of the document.
-type Service2 int64
+// Service is the schema "Service" of the document.
+type Service int64
 
 // Tool2 is the schema "Tool" of the document.
 type Tool2 []Client3
@@ -299,11 +299,68 @@ func decodeGetPet4Args(d *runtime.Decoder, x *GetPet4Args) {
 	d.Required(seen[:], "id")
 }
 
-// PatchPetsIDArgs are the arguments of "patch_pets_id" (PATCH /pets/{id}), the same as GetPet4Args.
-type PatchPetsIDArgs = GetPet4Args
+// PatchPetsIDArgs are the arguments of "patch_pets_id" (PATCH /pets/{id}).
+type PatchPetsIDArgs struct {
+	ID string `json:"id"`
+}
 
-// FuncArgs are the arguments of "func" (GET /pets/{id}/été & more), the same as GetPet4Args.
-type FuncArgs = GetPet4Args
+func decodePatchPetsIDArgs(d *runtime.Decoder, x *PatchPetsIDArgs) {
+	if !d.Object() {
+		return
+	}
+	var seen [1]uint64
+	for d.Next() {
+		switch string(d.Key()) {
+		case "id":
+			seen[0] |= 1 << 0
+			x.ID, _ = d.String()
+		default:
+			d.Skip()
+		}
+	}
+	d.Required(seen[:], "id")
+}
 
-// ÉtéArgs are the arguments of "post_pets_id_t_more" (POST /pets/{id}/été & more), the same as GetPet4Args.
-type ÉtéArgs = GetPet4Args
+// FuncArgs are the arguments of "func" (GET /pets/{id}/été & more).
+type FuncArgs struct {
+	ID string `json:"id"`
+}
+
+func decodeFuncArgs(d *runtime.Decoder, x *FuncArgs) {
+	if !d.Object() {
+		return
+	}
+	var seen [1]uint64
+	for d.Next() {
+		switch string(d.Key()) {
+		case "id":
+			seen[0] |= 1 << 0
+			x.ID, _ = d.String()
+		default:
+			d.Skip()
+		}
+	}
+	d.Required(seen[:], "id")
+}
+
+// ÉtéArgs are the arguments of "post_pets_id_t_more" (POST /pets/{id}/été & more).
+type ÉtéArgs struct {
+	ID string `json:"id"`
+}
+
+func decodeÉtéArgs(d *runtime.Decoder, x *ÉtéArgs) {
+	if !d.Object() {
+		return
+	}
+	var seen [1]uint64
+	for d.Next() {
+		switch string(d.Key()) {
+		case "id":
+			seen[0] |= 1 << 0
+			x.ID, _ = d.String()
+		default:
+			d.Skip()
+		}
+	}
+	d.Required(seen[:], "id")
+}

@@ -263,5 +263,31 @@ func decodeListReportsArgs(d *runtime.Decoder, x *ListReportsArgs) {
 	}
 }
 
-// ListSpamArgs are the arguments of "listSpam" (GET /spam), the same as ListBlocksArgs.
-type ListSpamArgs = ListBlocksArgs
+// ListSpamArgs are the arguments of "listSpam" (GET /spam).
+type ListSpamArgs struct {
+	Offset *int64 `json:"offset,omitzero"`
+	Limit  *int64 `json:"limit,omitzero"`
+	// MaxItems is the most items to gather across pages (default 100, at most 1000). The Tool gathers them; the client's iterator stops after them (absent: every page). No request carries it.
+	MaxItems *int64 `json:"max_items,omitzero"`
+}
+
+func decodeListSpamArgs(d *runtime.Decoder, x *ListSpamArgs) {
+	if !d.Object() {
+		return
+	}
+	for d.Next() {
+		switch string(d.Key()) {
+		case "offset":
+			x.Offset = d.IntPtr()
+		case "limit":
+			x.Limit = d.IntPtr()
+		case "max_items":
+			if v, ok := d.OptInt(&x.MaxItems); ok {
+				runtime.CheckMin(d, float64(v), 1.0, false)
+				runtime.CheckMax(d, float64(v), 1000.0, false)
+			}
+		default:
+			d.Skip()
+		}
+	}
+}

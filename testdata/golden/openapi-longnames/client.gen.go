@@ -97,7 +97,7 @@ func (c *Client) PostCustomersCustomerSubscriptionsF9144EMethodOptionsCard(ctx c
 		r.JSONBody(args.Body)
 	}
 	var out SubscriptionScheduleAddInvoiceItemPrice067393BehaviorOptionsA
-	err := rest.Receive(ctx, r, "200", &out, decodeSubscriptionScheduleAddInvoiceItemPrice067393BehaviorOptionsA, rest.APIErrors[PostCustomersCustomerSubscriptionsF9144EC718D7CardX404Response]("404"))
+	err := rest.Receive(ctx, r, "200", &out, decodeSubscriptionScheduleAddInvoiceItemPrice067393BehaviorOptionsA, rest.APIErrors[PaymentMethodOptionsCustomerBalanceE34901RequirementsResponse]("404"))
 	return out, err
 }
 
@@ -109,7 +109,7 @@ func (c *Client) PostCustomersCustomerSubscriptions65B9F6OptionsCardMandate(ctx 
 		r.JSONBody(args.Body)
 	}
 	var out SubscriptionScheduleAddInvoiceItemPrice067526BehaviorOptionsB
-	err := rest.Receive(ctx, r, "200", &out, decodeSubscriptionScheduleAddInvoiceItemPrice067526BehaviorOptionsB, rest.APIErrors[PostCustomersCustomerSubscriptionsF9144EC718D7CardX404Response]("404"))
+	err := rest.Receive(ctx, r, "200", &out, decodeSubscriptionScheduleAddInvoiceItemPrice067526BehaviorOptionsB, rest.APIErrors[PaymentMethodOptionsCustomerBalanceE34901RequirementsResponse]("404"))
 	return out, err
 }
 
@@ -121,6 +121,6 @@ func (c *Client) PostCustomersCustomerSubscriptions230C5FOptionsCardMandates(ctx
 		r.JSONBody(args.Body)
 	}
 	var out SubscriptionScheduleAddInvoiceItemPrice067393BehaviorOptionsA
-	err := rest.Receive(ctx, r, "200", &out, decodeSubscriptionScheduleAddInvoiceItemPrice067393BehaviorOptionsA, rest.APIErrors[PostCustomersCustomerSubscriptionsF9144EC718D7CardX404Response]("404"))
+	err := rest.Receive(ctx, r, "200", &out, decodeSubscriptionScheduleAddInvoiceItemPrice067393BehaviorOptionsA, rest.APIErrors[PaymentMethodOptionsCustomerBalanceE34901RequirementsResponse]("404"))
 	return out, err
 }

@@ -63,9 +63,9 @@ func (t *Tool) Call(ctx context.Context, name string, args json.RawMessage) (jso
 	case "post_customers_customer_subscriptions_subscription_exposed_i":
 		return runtime.CallObject(ctx, t.args, name, args, decodePostCustomersCustomerSubscriptionsF9144EMethodOptionsCardArgs, t.svc.PostCustomersCustomerSubscriptionsF9144EMethodOptionsCard)
 	case "post_customers_customer_subscriptions_subscription_exposed_i2":
-		return runtime.CallObject(ctx, t.args, name, args, decodePostCustomersCustomerSubscriptionsF9144EMethodOptionsCardArgs, t.svc.PostCustomersCustomerSubscriptions65B9F6OptionsCardMandate)
+		return runtime.CallObject(ctx, t.args, name, args, decodePostCustomersCustomerSubscriptions65B9F6OptionsCardMandateArgs, t.svc.PostCustomersCustomerSubscriptions65B9F6OptionsCardMandate)
 	case "post_customers_customer_subscriptions_subscription_exposed_i3":
-		return runtime.CallObject(ctx, t.args, name, args, decodePostCustomersCustomerSubscriptionsF9144EMethodOptionsCardArgs, t.svc.PostCustomersCustomerSubscriptions230C5FOptionsCardMandates)
+		return runtime.CallObject(ctx, t.args, name, args, decodePostCustomersCustomerSubscriptions230C5FOptionsCardMandatesArgs, t.svc.PostCustomersCustomerSubscriptions230C5FOptionsCardMandates)
 	}
 	return nil, runtime.MethodNotFound(name)
 }

@@ -94,13 +94,13 @@ func decodePaymentMethodOptionsCustomerBalanceBank68363ERequirementsV2(d *runtim
 	}
 }
 
-// PostCustomersCustomerSubscriptionsF9144EMethodOptionsCardBody is the request body of "post_customers_customer_subscriptions_subscription_exposed_i"; 2 other places with the same schema use it too.
-type PostCustomersCustomerSubscriptionsF9144EMethodOptionsCardBody struct {
+// PaymentMethodOptionsCustomerBalanceBankDCE832RequirementsBody is the request body of "post_customers_customer_subscriptions_subscription_exposed_i"; 2 other places with the same schema use it too, in 3 operations in all.
+type PaymentMethodOptionsCustomerBalanceBankDCE832RequirementsBody struct {
 	PaymentMethodOptionsCustomerBalanceBankB0243ECountryRequirements *PaymentMethodOptionsCustomerBalanceBankB0243ECountryRequirements `json:"payment_method_options_customer_balance_bank_transfer_eu_bank_transfer_country_requirements,omitzero"`
 	NestedPaymentMethodOptionsCustomer66D8F5CountryRequirements      *NestedPaymentMethodOptionsCustomer66D8F5CountryRequirements      `json:"nested_payment_method_options_customer_balance_bank_transfer_eu_bank_transfer_country_requirements,omitzero"`
 }
 
-func decodePostCustomersCustomerSubscriptionsF9144EMethodOptionsCardBody(d *runtime.Decoder, x *PostCustomersCustomerSubscriptionsF9144EMethodOptionsCardBody) {
+func decodePaymentMethodOptionsCustomerBalanceBankDCE832RequirementsBody(d *runtime.Decoder, x *PaymentMethodOptionsCustomerBalanceBankDCE832RequirementsBody) {
 	if !d.Object() {
 		return
 	}
@@ -116,7 +116,7 @@ func decodePostCustomersCustomerSubscriptionsF9144EMethodOptionsCardBody(d *runt
 	}
 }
 
-// NestedPaymentMethodOptionsCustomer66D8F5CountryRequirements is the "nested_payment_method_options_customer_balance_bank_transfer_eu_bank_transfer_country_requirements" member of PostCustomersCustomerSubscriptionsF9144EMethodOptionsCardBody.
+// NestedPaymentMethodOptionsCustomer66D8F5CountryRequirements is the "nested_payment_method_options_customer_balance_bank_transfer_eu_bank_transfer_country_requirements" member of PaymentMethodOptionsCustomerBalanceBankDCE832RequirementsBody.
 type NestedPaymentMethodOptionsCustomer66D8F5CountryRequirements struct {
 	PaymentMethodOptionsCustomerBalanceBankB0243ECountryRequirements *bool `json:"payment_method_options_customer_balance_bank_transfer_eu_bank_transfer_country_requirements,omitzero"`
 }
@@ -135,15 +135,15 @@ func decodeNestedPaymentMethodOptionsCustomer66D8F5CountryRequirements(d *runtim
 	}
 }
 
-// PostCustomersCustomerSubscriptionsF9144EC718D7CardX404Response is the 404 response of "post_customers_customer_subscriptions_subscription_exposed_i"; 2 other places with the same schema use it too.
-type PostCustomersCustomerSubscriptionsF9144EC718D7CardX404Response struct {
+// PaymentMethodOptionsCustomerBalanceE34901RequirementsResponse is the 404 response of "post_customers_customer_subscriptions_subscription_exposed_i"; 2 other places with the same schema use it too, in 3 operations in all.
+type PaymentMethodOptionsCustomerBalanceE34901RequirementsResponse struct {
 	PaymentMethodOptionsCustomerBalanceBankB0243ECountryRequirements *string `json:"payment_method_options_customer_balance_bank_transfer_eu_bank_transfer_country_requirements,omitzero"`
 }
 
 // PostCustomersCustomerSubscriptionsF9144EMethodOptionsCardArgs are the arguments of "post_customers_customer_subscriptions_subscription_exposed_i" (POST /v1/things/0/{payment_method_options_customer_balance_bank_transfer_eu_bank_transfer_country_requirements}).
 type PostCustomersCustomerSubscriptionsF9144EMethodOptionsCardArgs struct {
 	PaymentMethodOptionsCustomerBalanceBankB0243ECountryRequirements string                                                         `json:"payment_method_options_customer_balance_bank_transfer_eu_bank_transfer_country_requirements"`
-	Body                                                             *PostCustomersCustomerSubscriptionsF9144EMethodOptionsCardBody `json:"body,omitzero"`
+	Body                                                             *PaymentMethodOptionsCustomerBalanceBankDCE832RequirementsBody `json:"body,omitzero"`
 }
 
 func decodePostCustomersCustomerSubscriptionsF9144EMethodOptionsCardArgs(d *runtime.Decoder, x *PostCustomersCustomerSubscriptionsF9144EMethodOptionsCardArgs) {
@@ -157,7 +157,7 @@ func decodePostCustomersCustomerSubscriptionsF9144EMethodOptionsCardArgs(d *runt
 			seen[0] |= 1 << 0
 			x.PaymentMethodOptionsCustomerBalanceBankB0243ECountryRequirements, _ = d.String()
 		case "body":
-			runtime.Ptr(d, &x.Body, decodePostCustomersCustomerSubscriptionsF9144EMethodOptionsCardBody)
+			runtime.Ptr(d, &x.Body, decodePaymentMethodOptionsCustomerBalanceBankDCE832RequirementsBody)
 		default:
 			d.Skip()
 		}
@@ -165,8 +165,52 @@ func decodePostCustomersCustomerSubscriptionsF9144EMethodOptionsCardArgs(d *runt
 	d.Required(seen[:], "payment_method_options_customer_balance_bank_transfer_eu_bank_transfer_country_requirements")
 }
 
-// PostCustomersCustomerSubscriptions65B9F6OptionsCardMandateArgs are the arguments of "post_customers_customer_subscriptions_subscription_exposed_i2" (POST /v1/things/1/{payment_method_options_customer_balance_bank_transfer_eu_bank_transfer_country_requirements}), the same as PostCustomersCustomerSubscriptionsF9144EMethodOptionsCardArgs.
-type PostCustomersCustomerSubscriptions65B9F6OptionsCardMandateArgs = PostCustomersCustomerSubscriptionsF9144EMethodOptionsCardArgs
+// PostCustomersCustomerSubscriptions65B9F6OptionsCardMandateArgs are the arguments of "post_customers_customer_subscriptions_subscription_exposed_i2" (POST /v1/things/1/{payment_method_options_customer_balance_bank_transfer_eu_bank_transfer_country_requirements}).
+type PostCustomersCustomerSubscriptions65B9F6OptionsCardMandateArgs struct {
+	PaymentMethodOptionsCustomerBalanceBankB0243ECountryRequirements string                                                         `json:"payment_method_options_customer_balance_bank_transfer_eu_bank_transfer_country_requirements"`
+	Body                                                             *PaymentMethodOptionsCustomerBalanceBankDCE832RequirementsBody `json:"body,omitzero"`
+}
 
-// PostCustomersCustomerSubscriptions230C5FOptionsCardMandatesArgs are the arguments of "post_customers_customer_subscriptions_subscription_exposed_i3" (POST /v1/things/2/{payment_method_options_customer_balance_bank_transfer_eu_bank_transfer_country_requirements}), the same as PostCustomersCustomerSubscriptionsF9144EMethodOptionsCardArgs.
-type PostCustomersCustomerSubscriptions230C5FOptionsCardMandatesArgs = PostCustomersCustomerSubscriptionsF9144EMethodOptionsCardArgs
+func decodePostCustomersCustomerSubscriptions65B9F6OptionsCardMandateArgs(d *runtime.Decoder, x *PostCustomersCustomerSubscriptions65B9F6OptionsCardMandateArgs) {
+	if !d.Object() {
+		return
+	}
+	var seen [1]uint64
+	for d.Next() {
+		switch string(d.Key()) {
+		case "payment_method_options_customer_balance_bank_transfer_eu_bank_transfer_country_requirements":
+			seen[0] |= 1 << 0
+			x.PaymentMethodOptionsCustomerBalanceBankB0243ECountryRequirements, _ = d.String()
+		case "body":
+			runtime.Ptr(d, &x.Body, decodePaymentMethodOptionsCustomerBalanceBankDCE832RequirementsBody)
+		default:
+			d.Skip()
+		}
+	}
+	d.Required(seen[:], "payment_method_options_customer_balance_bank_transfer_eu_bank_transfer_country_requirements")
+}
+
+// PostCustomersCustomerSubscriptions230C5FOptionsCardMandatesArgs are the arguments of "post_customers_customer_subscriptions_subscription_exposed_i3" (POST /v1/things/2/{payment_method_options_customer_balance_bank_transfer_eu_bank_transfer_country_requirements}).
+type PostCustomersCustomerSubscriptions230C5FOptionsCardMandatesArgs struct {
+	PaymentMethodOptionsCustomerBalanceBankB0243ECountryRequirements string                                                         `json:"payment_method_options_customer_balance_bank_transfer_eu_bank_transfer_country_requirements"`
+	Body                                                             *PaymentMethodOptionsCustomerBalanceBankDCE832RequirementsBody `json:"body,omitzero"`
+}
+
+func decodePostCustomersCustomerSubscriptions230C5FOptionsCardMandatesArgs(d *runtime.Decoder, x *PostCustomersCustomerSubscriptions230C5FOptionsCardMandatesArgs) {
+	if !d.Object() {
+		return
+	}
+	var seen [1]uint64
+	for d.Next() {
+		switch string(d.Key()) {
+		case "payment_method_options_customer_balance_bank_transfer_eu_bank_transfer_country_requirements":
+			seen[0] |= 1 << 0
+			x.PaymentMethodOptionsCustomerBalanceBankB0243ECountryRequirements, _ = d.String()
+		case "body":
+			runtime.Ptr(d, &x.Body, decodePaymentMethodOptionsCustomerBalanceBankDCE832RequirementsBody)
+		default:
+			d.Skip()
+		}
+	}
+	d.Required(seen[:], "payment_method_options_customer_balance_bank_transfer_eu_bank_transfer_country_requirements")
+}

@@ -88,7 +88,7 @@ func (t *Tool) Call(ctx context.Context, name string, args json.RawMessage) (jso
 	case "updatePet":
 		return runtime.CallObject(ctx, t.args, name, args, decodeUpdatePetArgs, t.svc.UpdatePet)
 	case "deletePet":
-		return runtime.CallNoResult(ctx, t.args, name, args, decodeShowPetByIDArgs, t.svc.DeletePet)
+		return runtime.CallNoResult(ctx, t.args, name, args, decodeDeletePetArgs, t.svc.DeletePet)
 	case "put_pets_petId_photo":
 		return runtime.CallNoResult(ctx, t.args, name, args, decodePutPetsPetIDPhotoArgs, t.svc.PutPetsPetIDPhoto)
 	case "stats":

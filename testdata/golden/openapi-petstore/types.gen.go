@@ -295,8 +295,28 @@ func decodeUpdatePetArgs(d *runtime.Decoder, x *UpdatePetArgs) {
 	d.Required(seen[:], "petId")
 }
 
-// DeletePetArgs are the arguments of "deletePet" (DELETE /pets/{petId}), the same as ShowPetByIDArgs.
-type DeletePetArgs = ShowPetByIDArgs
+// DeletePetArgs are the arguments of "deletePet" (DELETE /pets/{petId}).
+type DeletePetArgs struct {
+	// PetID is the id of the pet
+	PetID int64 `json:"petId"`
+}
+
+func decodeDeletePetArgs(d *runtime.Decoder, x *DeletePetArgs) {
+	if !d.Object() {
+		return
+	}
+	var seen [1]uint64
+	for d.Next() {
+		switch string(d.Key()) {
+		case "petId":
+			seen[0] |= 1 << 0
+			x.PetID, _ = d.Int()
+		default:
+			d.Skip()
+		}
+	}
+	d.Required(seen[:], "petId")
+}
 
 // PutPetsPetIDPhotoArgs are the arguments of "put_pets_petId_photo" (PUT /pets/{petId}/photo).
 type PutPetsPetIDPhotoArgs struct {

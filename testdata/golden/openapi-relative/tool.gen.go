@@ -6,6 +6,7 @@ package openapirelative
 import (
 	"context"
 	"encoding/json"
+	"errors"
 
 	"github.com/opentoolgen/opentoolgen/runtime"
 	"github.com/opentoolgen/opentoolgen/runtime/declare"
@@ -36,10 +37,13 @@ var _ runtime.HintTool = (*Tool)(nil)
 // serves (runtime.WithFunctions) and complete their arguments
 // (runtime.WithDefaults, runtime.WithFixed, runtime.WithEnvs). It fails when
 // an option names a function or an argument the document does not have, or
-// gives a value of the wrong type.
+// gives a value of the wrong type, or when svc is nil.
 // With runtime.WithStrictResponses, the REST client a call reaches checks
 // the API's response against the document (rest.DecodeChecked).
 func NewTool(svc Service, opts ...runtime.ToolOption) (*Tool, error) {
+	if svc == nil {
+		return nil, errors.New("openapirelative.NewTool: svc is nil (want the Service whose methods the functions call)")
+	}
 	args, err := runtime.NewArgs(Document(), opts...)
 	if err != nil {
 		return nil, err

@@ -77,7 +77,7 @@ func (t *Tool) Call(ctx context.Context, name string, args json.RawMessage) (jso
 	case "getUser":
 		return runtime.CallObject(ctx, t.args, name, args, decodeGetUserArgs, t.svc.GetUser)
 	case "deleteUser":
-		return runtime.CallNoResult(ctx, t.args, name, args, decodeGetUserArgs, t.svc.DeleteUser)
+		return runtime.CallNoResult(ctx, t.args, name, args, decodeDeleteUserArgs, t.svc.DeleteUser)
 	case "updateUser":
 		return runtime.CallNoResult(ctx, t.args, name, args, decodeUpdateUserArgs, t.svc.UpdateUser)
 	case "listGroupMembers":

@@ -109,28 +109,28 @@ func decodeUserRole(d *runtime.Decoder, x *UserRole) {
 	}
 }
 
-// ListUsersSelectItem is an element of the "$select" parameter of "listUsers"; 2 other places with the same schema use it too.
-type ListUsersSelectItem string
+// SelectItem is an element of the "$select" parameter of "listDeletedDirectoryUsers"; 2 other places with the same schema use it too, in 3 operations in all.
+type SelectItem string
 
 const (
-	ListUsersSelectItemID          ListUsersSelectItem = "id"
-	ListUsersSelectItemDisplayName ListUsersSelectItem = "displayName"
-	ListUsersSelectItemNote        ListUsersSelectItem = "note"
-	ListUsersSelectItemRole        ListUsersSelectItem = "role"
+	SelectItemID          SelectItem = "id"
+	SelectItemDisplayName SelectItem = "displayName"
+	SelectItemNote        SelectItem = "note"
+	SelectItemRole        SelectItem = "role"
 )
 
 // Valid reports whether x is one of the values the document allows.
-func (x ListUsersSelectItem) Valid() bool {
+func (x SelectItem) Valid() bool {
 	switch x {
-	case ListUsersSelectItemID, ListUsersSelectItemDisplayName, ListUsersSelectItemNote, ListUsersSelectItemRole:
+	case SelectItemID, SelectItemDisplayName, SelectItemNote, SelectItemRole:
 		return true
 	}
 	return false
 }
 
-func decodeListUsersSelectItem(d *runtime.Decoder, x *ListUsersSelectItem) {
+func decodeSelectItem(d *runtime.Decoder, x *SelectItem) {
 	if v, ok := d.String(); ok {
-		*x = ListUsersSelectItem(v)
+		*x = SelectItem(v)
 		if !x.Valid() {
 			d.NotInEnum(v, "\"id\", \"displayName\", \"note\", \"role\"")
 		}
@@ -139,7 +139,7 @@ func decodeListUsersSelectItem(d *runtime.Decoder, x *ListUsersSelectItem) {
 
 // ListDeletedDirectoryUsersArgs are the arguments of "listDeletedDirectoryUsers" (GET /directory/deletedItems/users).
 type ListDeletedDirectoryUsersArgs struct {
-	Select []ListUsersSelectItem `json:"$select,omitzero"`
+	Select []SelectItem `json:"$select,omitzero"`
 }
 
 func decodeListDeletedDirectoryUsersArgs(d *runtime.Decoder, x *ListDeletedDirectoryUsersArgs) {
@@ -149,35 +149,35 @@ func decodeListDeletedDirectoryUsersArgs(d *runtime.Decoder, x *ListDeletedDirec
 	for d.Next() {
 		switch string(d.Key()) {
 		case "$select":
-			runtime.OptionalSlice(d, &x.Select, decodeListUsersSelectItem)
+			runtime.OptionalSlice(d, &x.Select, decodeSelectItem)
 		default:
 			d.Skip()
 		}
 	}
 }
 
-// ListUsersOrderbyItem is an element of the "$orderby" parameter of "listUsers"; one other place with the same schema uses it too.
-type ListUsersOrderbyItem string
+// OrderbyItem is an element of the "$orderby" parameter of "listUsers"; one other place with the same schema uses it too, in 2 operations in all.
+type OrderbyItem string
 
 const (
-	ListUsersOrderbyItemID              ListUsersOrderbyItem = "id"
-	ListUsersOrderbyItemIDDesc          ListUsersOrderbyItem = "id desc"
-	ListUsersOrderbyItemDisplayName     ListUsersOrderbyItem = "displayName"
-	ListUsersOrderbyItemDisplayNameDesc ListUsersOrderbyItem = "displayName desc"
+	OrderbyItemID              OrderbyItem = "id"
+	OrderbyItemIDDesc          OrderbyItem = "id desc"
+	OrderbyItemDisplayName     OrderbyItem = "displayName"
+	OrderbyItemDisplayNameDesc OrderbyItem = "displayName desc"
 )
 
 // Valid reports whether x is one of the values the document allows.
-func (x ListUsersOrderbyItem) Valid() bool {
+func (x OrderbyItem) Valid() bool {
 	switch x {
-	case ListUsersOrderbyItemID, ListUsersOrderbyItemIDDesc, ListUsersOrderbyItemDisplayName, ListUsersOrderbyItemDisplayNameDesc:
+	case OrderbyItemID, OrderbyItemIDDesc, OrderbyItemDisplayName, OrderbyItemDisplayNameDesc:
 		return true
 	}
 	return false
 }
 
-func decodeListUsersOrderbyItem(d *runtime.Decoder, x *ListUsersOrderbyItem) {
+func decodeOrderbyItem(d *runtime.Decoder, x *OrderbyItem) {
 	if v, ok := d.String(); ok {
-		*x = ListUsersOrderbyItem(v)
+		*x = OrderbyItem(v)
 		if !x.Valid() {
 			d.NotInEnum(v, "\"id\", \"id desc\", \"displayName\", \"displayName desc\"")
 		}
@@ -188,8 +188,8 @@ func decodeListUsersOrderbyItem(d *runtime.Decoder, x *ListUsersOrderbyItem) {
 type ListUsersArgs struct {
 	Top *int64 `json:"$top,omitzero"`
 	// Order items by property values
-	Orderby []ListUsersOrderbyItem `json:"$orderby,omitzero"`
-	Select  []ListUsersSelectItem  `json:"$select,omitzero"`
+	Orderby []OrderbyItem `json:"$orderby,omitzero"`
+	Select  []SelectItem  `json:"$select,omitzero"`
 }
 
 func decodeListUsersArgs(d *runtime.Decoder, x *ListUsersArgs) {
@@ -203,11 +203,11 @@ func decodeListUsersArgs(d *runtime.Decoder, x *ListUsersArgs) {
 				runtime.CheckMin(d, float64(v), 0.0, false)
 			}
 		case "$orderby":
-			if runtime.OptionalSlice(d, &x.Orderby, decodeListUsersOrderbyItem) {
+			if runtime.OptionalSlice(d, &x.Orderby, decodeOrderbyItem) {
 				runtime.CheckUnique(d, x.Orderby)
 			}
 		case "$select":
-			runtime.OptionalSlice(d, &x.Select, decodeListUsersSelectItem)
+			runtime.OptionalSlice(d, &x.Select, decodeSelectItem)
 		default:
 			d.Skip()
 		}
@@ -246,8 +246,27 @@ func decodeGetUserArgs(d *runtime.Decoder, x *GetUserArgs) {
 	d.Required(seen[:], "user-id")
 }
 
-// DeleteUserArgs are the arguments of "deleteUser" (DELETE /users/{user-id}), the same as GetUserArgs.
-type DeleteUserArgs = GetUserArgs
+// DeleteUserArgs are the arguments of "deleteUser" (DELETE /users/{user-id}).
+type DeleteUserArgs struct {
+	UserID string `json:"user-id"`
+}
+
+func decodeDeleteUserArgs(d *runtime.Decoder, x *DeleteUserArgs) {
+	if !d.Object() {
+		return
+	}
+	var seen [1]uint64
+	for d.Next() {
+		switch string(d.Key()) {
+		case "user-id":
+			seen[0] |= 1 << 0
+			x.UserID, _ = d.String()
+		default:
+			d.Skip()
+		}
+	}
+	d.Required(seen[:], "user-id")
+}
 
 // UpdateUserArgs are the arguments of "updateUser" (PATCH /users/{user-id}).
 type UpdateUserArgs struct {
@@ -281,8 +300,8 @@ func decodeUpdateUserArgs(d *runtime.Decoder, x *UpdateUserArgs) {
 type ListGroupMembersArgs struct {
 	GroupID string `json:"group-id"`
 	// Order items by property values
-	Orderby []ListUsersOrderbyItem `json:"$orderby,omitzero"`
-	Select  []ListUsersSelectItem  `json:"$select,omitzero"`
+	Orderby []OrderbyItem `json:"$orderby,omitzero"`
+	Select  []SelectItem  `json:"$select,omitzero"`
 }
 
 func decodeListGroupMembersArgs(d *runtime.Decoder, x *ListGroupMembersArgs) {
@@ -296,11 +315,11 @@ func decodeListGroupMembersArgs(d *runtime.Decoder, x *ListGroupMembersArgs) {
 			seen[0] |= 1 << 0
 			x.GroupID, _ = d.String()
 		case "$orderby":
-			if runtime.OptionalSlice(d, &x.Orderby, decodeListUsersOrderbyItem) {
+			if runtime.OptionalSlice(d, &x.Orderby, decodeOrderbyItem) {
 				runtime.CheckUnique(d, x.Orderby)
 			}
 		case "$select":
-			runtime.OptionalSlice(d, &x.Select, decodeListUsersSelectItem)
+			runtime.OptionalSlice(d, &x.Select, decodeSelectItem)
 		default:
 			d.Skip()
 		}

@@ -98,9 +98,9 @@ func WithBasic(user, password string) ClientOption {
 	}
 }
 
-// WithOauth sets the token of the security scheme "oauth", sent as
+// WithOAuth sets the token of the security scheme "oauth", sent as
 // "Authorization: Bearer <token>".
-func WithOauth(token string) ClientOption {
+func WithOAuth(token string) ClientOption {
 	return func(c *rest.Client) {
 		c.SetCredential("oauth", rest.BearerCredential(token))
 	}

@@ -69,7 +69,7 @@ type Problem struct {
 	Detail *string `json:"detail,omitzero"`
 }
 
-// OrderStatus is the "status" member of Order; one other place with the same schema uses it too.
+// OrderStatus is the "status" member of Order; 2 other places with the same schema use it too.
 type OrderStatus string
 
 const (

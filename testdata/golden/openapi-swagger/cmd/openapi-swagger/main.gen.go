@@ -50,7 +50,7 @@ func main() {
 				copts = append(copts, openapiswagger.WithBasic(user, password))
 			}
 			if v := os.Getenv("OPENAPI_SWAGGER_OAUTH"); v != "" {
-				copts = append(copts, openapiswagger.WithOauth(v))
+				copts = append(copts, openapiswagger.WithOAuth(v))
 			}
 			return openapiswagger.NewTool(openapiswagger.NewClient(server, copts...), opts...)
 		},
