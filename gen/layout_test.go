@@ -29,6 +29,8 @@ var stages = []struct {
 	{pkg: "internal/inflight"},
 	{pkg: "internal/redirect"},
 	{pkg: "internal/sse"},
+	// the versions of a binary, as the go command stamped them (-version, -v)
+	{pkg: "internal/buildinfo"},
 	{pkg: "runtime", may: []string{"internal/jsontree", "internal/inflight", "internal/redirect", "internal/sse"}},
 	// beside runtime, one package per job, each importing runtime and never
 	// imported by it
@@ -62,7 +64,7 @@ var stages = []struct {
 	{pkg: "gen/emit", may: []string{"internal/jsontree", "runtime", "templates", "gen/model"}, jennifer: true},
 	// the driver: Generate, render, format; see gen's package doc
 	{pkg: "gen", may: []string{"runtime", "runtime/declare", "gen/source", "gen/load/opentool", "gen/load/opendyn", "gen/load/openapi", "gen/load/mcptools", "gen/model", "gen/emit"}},
-	{pkg: "cmd/opentoolgen", may: []string{"gen"}},
+	{pkg: "cmd/opentoolgen", may: []string{"internal/buildinfo", "gen"}},
 	// fronts beside runtime, which never imports them
 	// seed 001's tool executors on NATS
 	// the runtime.Metadata of NATS headers, shared by the NATS fronts
@@ -81,10 +83,10 @@ var stages = []struct {
 	// the SDK's spans batched for an exporter without a goroutine woken per span
 	{pkg: "otelbridge/spanbatch", may: []string{"otelbridge/internal/batch"}, third: true},
 	// OpenTelemetry for the interceptors of runtime and its fronts
-	{pkg: "otelbridge", may: []string{"runtime", "otelbridge/tracing"}, third: true},
+	{pkg: "otelbridge", may: []string{"internal/jsontree", "runtime", "otelbridge/tracing"}, third: true},
 	// the command line of a tool server (what opentoolgen -cmd's mains call):
 	// OpenTool HTTP and MCP, so beside runtime too
-	{pkg: "toolcli", may: []string{"internal/jsontree", "internal/inflight", "runtime", "runtime/discover", "mcpbridge", "natsbridge", "natsexec", "otelbridge", "otelbridge/otlphttp", "otelbridge/tracing"}, third: true},
+	{pkg: "toolcli", may: []string{"internal/jsontree", "internal/buildinfo", "internal/inflight", "runtime", "runtime/discover", "mcpbridge", "natsbridge", "natsexec", "otelbridge", "otelbridge/otlphttp", "otelbridge/tracing"}, third: true},
 	// what tests and examples share: after everything they exercise, so that
 	// no package above may import them
 	{pkg: "internal/testtool", may: []string{"runtime", "toolcli", "examples/mocktool/mocktool"}},
