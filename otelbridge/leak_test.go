@@ -377,7 +377,7 @@ func spanLeak(s tracetest.SpanStub) string {
 
 func kvLeak(kvs []attribute.KeyValue) string {
 	for _, kv := range kvs {
-		if v := kv.Value.Emit(); strings.Contains(string(kv.Key), marker) || strings.Contains(v, marker) {
+		if v := kv.Value.String(); strings.Contains(string(kv.Key), marker) || strings.Contains(v, marker) {
 			return string(kv.Key) + " = " + v
 		}
 	}
