@@ -55,3 +55,15 @@ func TestLinks(t *testing.T) {
 		}
 	}
 }
+
+// TestReadmeLength: the README stays a first page, at most 250 lines; the
+// detail goes to docs/.
+func TestReadmeLength(t *testing.T) {
+	b, err := os.ReadFile(filepath.Join(root, "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := bytes.Count(b, []byte("\n")); n > 250 {
+		t.Errorf("README.md has %d lines, more than 250: move detail to docs/", n)
+	}
+}
