@@ -66,7 +66,7 @@ func (c *Command) help(w io.Writer) {
 			{"    --options", "Argument options file (JSON): defaults, fixed and envs of arguments"},
 			{"    --values", "Call values from message headers for {NAME} in options, as: --values X-Trace-Id=trace_id"},
 		}, c.ownLines("nats")...)},
-		{"exec", "serve the functions as seed 001's tool executor, on NATS", append([]helpLine{
+		{"exec", "serve the functions as an agent platform's tool executor, on NATS cmd.tool.*", append([]helpLine{
 			{"-v, --version", "Version, Default: " + version},
 			{"    --url", "NATS server URL(s) to join (none: a NATS server with JetStream embedded, on 127.0.0.1)"},
 			{"    --natsPort", fmt.Sprintf("Port of the embedded NATS server (0: a free one), Default: %d", natsbridge.DefaultEmbeddedPort)},

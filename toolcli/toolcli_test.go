@@ -81,7 +81,7 @@ Command: nats     serve a NATS micro service, each function on PREFIX.function
       --options     Argument options file (JSON): defaults, fixed and envs of arguments
       --values      Call values from message headers for {NAME} in options, as: --values X-Trace-Id=trace_id
 
-Command: exec     serve the functions as seed 001's tool executor, on NATS
+Command: exec     serve the functions as an agent platform's tool executor, on NATS cmd.tool.*
   -v, --version     Version, Default: 1.0.0
       --url         NATS server URL(s) to join (none: a NATS server with JetStream embedded, on 127.0.0.1)
       --natsPort    Port of the embedded NATS server (0: a free one), Default: 4322
