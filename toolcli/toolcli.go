@@ -20,7 +20,7 @@
 //	NAME start [options]   OpenTool HTTP at /opentool and MCP streamable HTTP at /mcp, on one port
 //	NAME mcp [options]     MCP over standard input and output (logs go to standard error)
 //	NAME nats [options]    with package toolcli/natscli (Command.Commands): a NATS micro service
-//	NAME exec [options]    with toolcli/natscli: the tool executor of seed 001 (natsexec), on NATS
+//	NAME exec [options]    with toolcli/natscli: the tool executor of an agent platform's tool development guide (natsexec), on NATS
 //	NAME -h, NAME --help   the help, in the guidelines' layout (on standard output)
 //	NAME -v, NAME --version  NAME VERSION, then the document's title and version and what the
 //	                       binary was built from (module versions as the go command stamped them)
@@ -93,7 +93,7 @@
 // Command.Commands adds commands beside start and mcp (Subcommand): a main
 // links a front only when it lists it, and the help and the usage errors
 // name only the commands the Command has. Package toolcli/natscli gives
-// nats (a NATS micro service) and exec (seed 001's executor), which
+// nats (a NATS micro service) and exec (an agent platform's tool executor), which
 // opentoolgen -with nats writes; without them the binary links neither the
 // NATS client nor a NATS server, and NAME nats is an unknown command that
 // says where it is.

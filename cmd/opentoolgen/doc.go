@@ -115,7 +115,8 @@
 //		its help names no nats or exec command.
 //	-registration FILE
 //		Also write to FILE the functions as tool definitions of the agent
-//		platform of seed 001 (its tool development guide, §3.2): the YAML its
+//		platform whose tool executors natsexec serves (its tool development
+//		guide, §3.2; docs/natsexec.md): the YAML its
 //		management API takes (POST /projects/{project_id}/tools), one
 //		document (---) per function with tool_name (the function's name),
 //		target_subject (-subject), after_execution (-after-execution),

@@ -135,7 +135,7 @@ func flagSet(o *options) *flag.FlagSet {
 	fs.Var((*stringList)(&o.allowRefDirs), "allow-ref-dir", "let OpenAPI $refs read files under `DIR` too, besides the document's own directory tree (repeatable)")
 	fs.StringVar(&o.cmd, "cmd", "", "also write into `DIR` a package main that serves the package over OpenTool HTTP and MCP (package toolcli); DIR and -o must be in one module")
 	fs.Var(&o.with, "with", "also link into the -cmd main `FRONTS` besides OpenTool HTTP and MCP: nats (the nats and exec commands), otel (OpenTelemetry export), or nats,otel")
-	fs.StringVar(&o.registration, "registration", "", "also write to `FILE` the functions as tool definitions of seed 001's platform (YAML for POST /projects/{project_id}/tools)")
+	fs.StringVar(&o.registration, "registration", "", "also write to `FILE` the functions as tool definitions of the agent platform natsexec serves (YAML for POST /projects/{project_id}/tools)")
 	fs.StringVar(&o.subject, "subject", gen.DefaultSubject, "the target_subject `TEMPLATE` of -registration: a cmd.tool.* subject; {function} is each function's name")
 	fs.StringVar(&o.after, "after-execution", "suspend", "the after_execution of -registration: `suspend` or terminate")
 	fs.IntVar(&o.splitTypes, "split-types", gen.DefaultTypesLines, "spread the types over files of about `LINES` lines each (types.gen.go, types2.gen.go, …); 0 keeps them in one file")

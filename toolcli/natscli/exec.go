@@ -17,12 +17,12 @@ import (
 	"github.com/opentoolgen/opentoolgen/toolcli"
 )
 
-// Exec is the exec command: the tool executor of seed 001 (natsexec), on
+// Exec is the exec command: the tool executor of an agent platform's tool development guide (natsexec), on
 // NATS (see the package doc).
 func Exec() toolcli.Subcommand {
 	return toolcli.Subcommand{
 		Name:    "exec",
-		Summary: "serve the functions as seed 001's tool executor, on NATS",
+		Summary: "serve the functions as an agent platform's tool executor, on NATS cmd.tool.*",
 		Help: []toolcli.HelpLine{
 			{Names: "    --url", Usage: "NATS server URL(s) to join (none: a NATS server with JetStream embedded, on 127.0.0.1)"},
 			{Names: "    --natsPort", Usage: fmt.Sprintf("Port of the embedded NATS server (0: a free one), Default: %d", natsbridge.DefaultEmbeddedPort)},
@@ -58,7 +58,7 @@ type execRun struct {
 // Check implements toolcli.Runner.
 func (r *execRun) Check(given func(string) bool) error { return r.check(given) }
 
-// Serve serves s.Tool as the tool executor of seed 001 (natsexec) until
+// Serve serves s.Tool as the tool executor of an agent platform's tool development guide (natsexec) until
 // ctx ends: commands on each function's target_subject, the tool.call and
 // tool.result cards in a JetStream key-value bucket, reports published to
 // the inbox subject. On the server at --url, else on a NATS server with
