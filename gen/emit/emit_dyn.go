@@ -85,7 +85,9 @@ func guardedCall(c *model.CFunction) bool { return c.Return == nil || !c.Return.
 
 // resultStruct is the C name of the struct a guarded trampoline returns:
 // otg_ret_ and what follows otg_fn_ in the function's typedef, which is unique.
-func resultStruct(c *model.CFunction) string { return "otg_ret_" + strings.TrimPrefix(c.Typedef, "otg_fn_") }
+func resultStruct(c *model.CFunction) string {
+	return "otg_ret_" + strings.TrimPrefix(c.Typedef, "otg_fn_")
+}
 
 // guardSource is templates/opendyn_guard.h, without its trailing newline.
 var guardSource = func() string {
