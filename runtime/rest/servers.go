@@ -21,17 +21,17 @@ func (c *Client) SetServer(template string, defaults ...string) {
 }
 
 // SetServerVariable sets the variable name of the server's URL template to
-// value. When enum is not empty, value must be one of it: otherwise every
-// call of the client returns an error that says so (an option cannot return
-// one). Operations with servers of their own that have a variable of that
-// name use the value too.
+// value. When enum is not empty, value must be one of it: otherwise it sets
+// the client's error (SetError), which [Client.Check] returns (a generated
+// NewClient does) and so does every call. Operations with servers of their
+// own that have a variable of that name use the value too.
 func (c *Client) SetServerVariable(name, value string, enum ...string) {
 	if len(enum) > 0 && !slices.Contains(enum, value) {
 		q := make([]string, len(enum))
 		for i, e := range enum {
 			q[i] = strconv.Quote(e)
 		}
-		c.SetError(fmt.Errorf("server variable %s: %s is not one of %s", strconv.Quote(name), strconv.Quote(value), strings.Join(q, ", ")))
+		c.SetError(fmt.Errorf("rest: server variable %s: got %s, want one of %s", strconv.Quote(name), strconv.Quote(value), strings.Join(q, ", ")))
 		return
 	}
 	if c.serverVars == nil {
@@ -40,13 +40,73 @@ func (c *Client) SetServerVariable(name, value string, enum ...string) {
 	c.serverVars[name] = value
 }
 
-// SetError makes every call of the client return err (the first error set
-// is kept): an option given a value it cannot use says so this way, since
-// it cannot return an error.
+// SetError records err as the client's error (the first error set is
+// kept): an option given a value it cannot use says so this way, since it
+// cannot return an error. [Client.Check] returns it, and so does every call.
 func (c *Client) SetError(err error) {
 	if c.err == nil {
 		c.err = err
 	}
+}
+
+// Check reports what keeps the client from calling the API, once it is
+// configured: a generated NewClient returns its error. It is, in this order,
+// the first error an option set (SetError; SetServerVariable given a value
+// its enum does not allow), a BaseURL that is not an absolute URL
+// ("https://host/path"), [ErrNoBaseURL] when there is neither a BaseURL nor
+// a server, a server URL that does not parse once its variables are
+// substituted, and a [*RelativeServerError] for a relative server with no
+// BaseURL to resolve it against. No message holds the base URL's user
+// information or query, which may be credentials.
+func (c *Client) Check() error {
+	if c.err != nil {
+		return c.err
+	}
+	if c.BaseURL != "" {
+		u, err := url.Parse(c.BaseURL)
+		if err != nil {
+			return fmt.Errorf("rest: base URL %s: %w", strconv.Quote(redactURL(c.BaseURL)), urlErr(err))
+		}
+		if u.Scheme == "" || u.Host == "" || u.Opaque != "" {
+			return fmt.Errorf("rest: base URL %s: got no scheme and host, want an absolute URL such as \"https://api.example.com/v1\"", strconv.Quote(redactURL(c.BaseURL)))
+		}
+		return nil
+	}
+	if c.server == "" {
+		return ErrNoBaseURL
+	}
+	u := c.expandServer(c.server, c.serverDefaults)
+	if _, err := url.Parse(u); err != nil {
+		return fmt.Errorf("rest: server %s, its variables substituted (%s): %w", strconv.Quote(c.server), strconv.Quote(u), urlErr(err))
+	}
+	if !absoluteURL(u) {
+		return &RelativeServerError{Server: u}
+	}
+	return nil
+}
+
+// urlErr is the cause of a *url.Error, whose text would repeat the URL.
+func urlErr(err error) error {
+	var ue *url.Error
+	if errors.As(err, &ue) {
+		return ue.Err
+	}
+	return err
+}
+
+// redactURL is u without its query, fragment and user information.
+func redactURL(u string) string {
+	if i := strings.IndexAny(u, "?#"); i >= 0 {
+		u = u[:i]
+	}
+	if at := strings.LastIndexByte(u, '@'); at >= 0 {
+		if i := strings.Index(u, "://"); i >= 0 && i < at {
+			u = u[:i+3] + u[at+1:]
+		} else if i < 0 {
+			u = u[at+1:]
+		}
+	}
+	return u
 }
 
 // expandServer substitutes the variables of a server URL template: the
@@ -83,7 +143,7 @@ func (r *Request) baseURL() (string, error) {
 	}
 	if server == "" {
 		if c.BaseURL == "" {
-			return "", errNoBaseURL
+			return "", ErrNoBaseURL
 		}
 		return c.BaseURL, nil
 	}
@@ -103,18 +163,19 @@ func (r *Request) baseURL() (string, error) {
 	return "", &RelativeServerError{Server: u}
 }
 
-// errNoBaseURL is the error of a call of a client that has neither a base
-// URL nor a server.
-var errNoBaseURL = errors.New("rest: the client has no base URL and the document no server: give NewClient the API's base URL (\"https://host/path\")")
+// ErrNoBaseURL is the error of a client that has neither a base URL nor a
+// server ([Client.Check], and every call of such a client).
+var ErrNoBaseURL = errors.New("rest: the client has no base URL and the document no server: give the API's base URL (\"https://host/path\")")
 
-// RelativeServerError is the error of every call of a client whose server
-// is a relative URL and that was given no base URL to resolve it against.
+// RelativeServerError is the error of a client whose server is a relative
+// URL and that was given no base URL to resolve it against
+// ([Client.Check], and every call of such a client).
 type RelativeServerError struct {
 	Server string // the server's URL, its variables substituted
 }
 
 func (e *RelativeServerError) Error() string {
-	return fmt.Sprintf("rest: the document's server %s is a relative URL: give NewClient the API's base URL to resolve it against (NewClient(\"https://host\") calls %s)",
+	return fmt.Sprintf("rest: the document's server %s is a relative URL and the client has no base URL to resolve it against: give the API's base URL (base URL \"https://host\" calls %s)",
 		strconv.Quote(e.Server), strconv.Quote(mustResolve("https://host", e.Server)))
 }
 
@@ -129,11 +190,11 @@ func absoluteURL(u string) bool {
 func resolveURL(base, ref string) (string, error) {
 	b, err := url.Parse(base)
 	if err != nil {
-		return "", fmt.Errorf("rest: base URL %s: %w", strconv.Quote(base), err)
+		return "", fmt.Errorf("rest: base URL %s: %w", strconv.Quote(redactURL(base)), urlErr(err))
 	}
 	rr, err := url.Parse(ref)
 	if err != nil {
-		return "", fmt.Errorf("rest: server %s: %w", strconv.Quote(ref), err)
+		return "", fmt.Errorf("rest: server %s: %w", strconv.Quote(ref), urlErr(err))
 	}
 	return b.ResolveReference(rr).String(), nil
 }
