@@ -308,7 +308,7 @@ func emitNewClientRelative(f *jen.File, api *model.API) {
 		strconv.Quote(sv.URL) + ", is a relative URL: it is resolved against baseURL",
 		`(NewClient("https://api.example.com") calls ` + example + "), and",
 		`so are the operations' relative servers. Given "", the client has no URL to`,
-		"call: NewClient returns a *rest.RelativeServerError that says so. It returns",
+		"call: NewClient returns " + an("*rest.RelativeServerError") + " that says so. It returns",
 		"the error of a base URL that is not an absolute URL, or of an option's value",
 		"that cannot be used, too."}
 	if len(api.Servers) > 0 {
