@@ -14,7 +14,7 @@ func TestRelativeServerWarned(t *testing.T) {
 		{"swagger.json", `{"swagger": "2.0", "info": {"title": "d", "version": "1"},
   "basePath": "/v1.51",
   "paths": {"/c": {"get": {"operationId": "list", "responses": {"200": {"description": "ok"}}}}}}`,
-			`swagger.json:2:15: warning: /basePath: the basePath, with no host, "/v1.51" is relative`, `rc.SetServer("/v1.51")`},
+			`swagger.json:2:15: warning: /basePath: the basePath, with no host, "/v1.51" is relative: the client resolves it against the base URL given to NewClient (NewClient("https://host") calls "https://host/v1.51"); NewClient("") returns an error that says so`, `rc.SetServer("/v1.51")`},
 		{"oa.yaml", "openapi: 3.0.3\ninfo: {title: r, version: \"1\"}\nservers:\n  - url: /api/v3\npaths:\n  /p:\n    get:\n      operationId: p\n      responses: {\"200\": {description: ok}}\n",
 			`oa.yaml:4:10: warning: /servers/0/url: the first server's URL "/api/v3" is relative`, `rc.SetServer("/api/v3")`},
 	} {

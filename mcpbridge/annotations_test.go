@@ -34,7 +34,7 @@ func TestAnnotationsFromOpenAPI(t *testing.T) {
 	}
 	for _, tr := range transports {
 		t.Run(tr, func(t *testing.T) {
-			tool, err := petstore.NewTool(petstore.NewClient("http://127.0.0.1:1"))
+			tool, err := petstore.NewTool(must(petstore.NewClient("http://127.0.0.1:1")))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -50,7 +50,7 @@ func TestAnnotationsFromOpenAPI(t *testing.T) {
 
 	// WithAnnotations replaces the hints of one function; WithFunctions
 	// narrows the tools and their hints alike.
-	tool, err := petstore.NewTool(petstore.NewClient("http://127.0.0.1:1"), runtime.WithFunctions("deletePet", "listPets"))
+	tool, err := petstore.NewTool(must(petstore.NewClient("http://127.0.0.1:1")), runtime.WithFunctions("deletePet", "listPets"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -30,7 +30,7 @@ func TestMCPHeaders(t *testing.T) {
 		fmt.Fprint(w, `[]`)
 	}))
 	defer backend.Close()
-	tool, err := petstore.NewTool(petstore.NewClient(backend.URL))
+	tool, err := petstore.NewTool(must(petstore.NewClient(backend.URL)))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -29,7 +29,7 @@ func TestRESTStream(t *testing.T) {
 		fmt.Fprint(w, "data: [DONE]\n\n")
 	}))
 	defer api.Close()
-	tool, err := stream.NewTool(stream.NewClient(api.URL))
+	tool, err := stream.NewTool(must(stream.NewClient(api.URL)))
 	if err != nil {
 		t.Fatal(err)
 	}

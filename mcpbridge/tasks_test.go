@@ -460,7 +460,7 @@ func TestTaskStream(t *testing.T) {
 		io.WriteString(w, "data: {\"index\":0,\"text\":\"one\"}\n\ndata: {\"index\":1,\"text\":\"two\"}\n\ndata: [DONE]\n\n")
 	}))
 	defer api.Close()
-	st, err := stream.NewTool(stream.NewClient(api.URL))
+	st, err := stream.NewTool(must(stream.NewClient(api.URL)))
 	if err != nil {
 		t.Fatal(err)
 	}

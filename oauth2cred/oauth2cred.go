@@ -8,7 +8,7 @@
 //		ClientID: id, ClientSecret: secret,
 //		TokenURL: "https://auth.example.com/token", Scopes: []string{"pets:read"},
 //	})
-//	c := petstore.NewClient("", petstore.WithCredential("petstore_auth", rest.TokenCredential(src)))
+//	c, err := petstore.NewClient("", petstore.WithCredential("petstore_auth", rest.TokenCredential(src)))
 //
 // The client credentials flow keeps the client secret safe:
 //

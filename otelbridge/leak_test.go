@@ -112,11 +112,19 @@ func TestNoArgumentsResultsOrBodiesRecorded(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	restTool, err := petstoreclient.NewTool(petstoreclient.NewClient(api.URL+"/v1", withIC))
+	restClient, err := petstoreclient.NewClient(api.URL+"/v1", withIC)
 	if err != nil {
 		t.Fatal(err)
 	}
-	downTool, err := petstoreclient.NewTool(petstoreclient.NewClient(closedURL(t)+"/v1", withIC))
+	restTool, err := petstoreclient.NewTool(restClient)
+	if err != nil {
+		t.Fatal(err)
+	}
+	downClient, err := petstoreclient.NewClient(closedURL(t)+"/v1", withIC)
+	if err != nil {
+		t.Fatal(err)
+	}
+	downTool, err := petstoreclient.NewTool(downClient)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -94,8 +94,11 @@ func gatewayChain(t *testing.T, tel *telemetry) (*petgateway.Client, *headerReco
 	api := &headerRecorder{h: (&fakeapi.API{Key: "secret"}).Handler()}
 	apiSrv := httptest.NewServer(api)
 	t.Cleanup(apiSrv.Close)
-	rc := petstoreclient.NewClient(apiSrv.URL+"/v1", petstoreclient.WithAPIKey("secret"),
+	rc, err := petstoreclient.NewClient(apiSrv.URL+"/v1", petstoreclient.WithAPIKey("secret"),
 		func(c *rest.Client) { c.Interceptors = append(c.Interceptors, tel.ic) })
+	if err != nil {
+		t.Fatal(err)
+	}
 	upTool, err := petstoreclient.NewTool(rc)
 	if err != nil {
 		t.Fatal(err)
@@ -253,8 +256,11 @@ func TestTraceOverMCP(t *testing.T) {
 	api := &headerRecorder{h: (&fakeapi.API{Key: "secret"}).Handler()}
 	apiSrv := httptest.NewServer(api)
 	defer apiSrv.Close()
-	rc := petstoreclient.NewClient(apiSrv.URL+"/v1", petstoreclient.WithAPIKey("secret"),
+	rc, err := petstoreclient.NewClient(apiSrv.URL+"/v1", petstoreclient.WithAPIKey("secret"),
 		func(c *rest.Client) { c.Interceptors = append(c.Interceptors, tel.ic) })
+	if err != nil {
+		t.Fatal(err)
+	}
 	tool, err := petstoreclient.NewTool(rc)
 	if err != nil {
 		t.Fatal(err)

@@ -244,7 +244,11 @@ func TestTelemetryGateway(t *testing.T) {
 		c := &toolcli.Command{
 			Name: "petstore", Document: petstoreclient.Document(),
 			NewTool: func(_ context.Context, opts ...runtime.ToolOption) (runtime.Tool, error) {
-				return petstoreclient.NewTool(petstoreclient.NewClient(apiSrv.URL+"/v1", petstoreclient.WithAPIKey("secret")), opts...)
+				c, err := petstoreclient.NewClient(apiSrv.URL+"/v1", petstoreclient.WithAPIKey("secret"))
+				if err != nil {
+					return nil, err
+				}
+				return petstoreclient.NewTool(c, opts...)
 			},
 		}
 		_, spans := tracedCommand(t, c, func(base string) {
@@ -353,7 +357,11 @@ func TestTelemetryRecordsNoValues(t *testing.T) {
 	c := &toolcli.Command{
 		Name: "petstore", Document: petstoreclient.Document(),
 		NewTool: func(_ context.Context, opts ...runtime.ToolOption) (runtime.Tool, error) {
-			return petstoreclient.NewTool(petstoreclient.NewClient(api.URL+"/v1"), opts...)
+			c, err := petstoreclient.NewClient(api.URL + "/v1")
+			if err != nil {
+				return nil, err
+			}
+			return petstoreclient.NewTool(c, opts...)
 		},
 	}
 	calls := [][2]string{

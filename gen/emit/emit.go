@@ -652,16 +652,16 @@ func switchOrNothing(cases []jen.Code) jen.Code {
 //	func (c *Client) S(ctx context.Context, emit func(R) error) error   // and in the Service's form
 func emitClient(p *model.Package, fns []*model.Function) *jen.File {
 	f := newFile(p)
-	f.Comment("Client calls the functions of the tool through an runtime.Caller: an OpenTool")
+	f.Comment("Client calls the functions of the tool through " + an("runtime.Caller") + ": an OpenTool")
 	f.Comment("server, a Tool in the same process, an MCP server. It is safe for concurrent")
-	f.Comment("use when its Caller is (an *runtime.Client is, and runtime.Local of a Tool).")
+	f.Comment("use when its Caller is (" + an("*runtime.Client") + " is, and runtime.Local of a Tool).")
 	f.Type().Id("Client").Struct(jen.Id("rt").Add(rt("Caller")))
 	f.Comment("NewClient returns a client that calls the tool through c: over OpenTool")
 	f.Comment(`HTTP, NewClient(runtime.NewClient("http://localhost:9627/opentool")); in the`)
 	f.Comment("same process, NewClient(runtime.Local(tool)), with tool this package's")
 	f.Comment("NewTool(svc) or any runtime.Tool (the client then sees what it would see of")
 	f.Comment("tool served over HTTP); an MCP server, NewClient(runtime.Local(mcpTool)),")
-	f.Comment("with mcpTool an *mcpbridge.Tool.")
+	f.Comment("with mcpTool " + an("*mcpbridge.Tool") + ".")
 	f.Func().Id("NewClient").Params(jen.Id("c").Add(rt("Caller"))).Op("*").Id("Client").Block(
 		jen.Return(jen.Op("&").Id("Client").Values(jen.Id("rt").Op(":").Id("c"))),
 	)

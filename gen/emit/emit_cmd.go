@@ -38,7 +38,11 @@ const CommandFile = "main.gen.go"
 //				if v := os.Getenv("PETSTORE_API_KEY"); v != "" {
 //					copts = append(copts, petstore.WithAPIKey(v))
 //				}
-//				return petstore.NewTool(petstore.NewClient(server, copts...), opts...)
+//				c, err := petstore.NewClient(server, copts...)
+//				if err != nil {
+//					return nil, err
+//				}
+//				return petstore.NewTool(c, opts...)
 //			},
 //		}
 //		cmd.Main()
@@ -178,7 +182,13 @@ func (m *commandMain) restBackend(p *model.Package) {
 		}
 		m.body = append(m.body, jen.If(jen.Id("v").Op(":=").Qual(osPath, "Getenv").Call(jen.Lit(name)), jen.Id("v").Op("!=").Lit("")).Block(add))
 	}
-	m.body = append(m.body, jen.Return(pkg("NewTool").Call(pkg("NewClient").Call(jen.Id("server"), jen.Id("copts").Op("...")), jen.Id("opts").Op("..."))))
+	// c, err := petstore.NewClient(server, copts...)
+	// if err != nil { return nil, err }
+	// return petstore.NewTool(c, opts...)
+	m.body = append(m.body,
+		jen.List(jen.Id("c"), jen.Err()).Op(":=").Add(pkg("NewClient")).Call(jen.Id("server"), jen.Id("copts").Op("...")),
+		jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),
+		jen.Return(pkg("NewTool").Call(jen.Id("c"), jen.Id("opts").Op("..."))))
 }
 
 // libraryBackend serves the library at --library.

@@ -228,7 +228,7 @@ func emitLibrary(p *model.Package) *jen.File {
 
 	f.Comment("Open loads the dynamic library at path (dlopen with RTLD_NOW|RTLD_LOCAL;")
 	f.Comment("LoadLibrary on Windows) and looks up every function the document describes.")
-	f.Comment("Its error is an *dynlib.LibraryError naming path and, when the library lacks")
+	f.Comment("Its error is " + an("*dynlib.LibraryError") + " naming path and, when the library lacks")
 	f.Comment("functions, every one of them. An empty path is refused (dynlib.ErrEmptyLibraryPath):")
 	f.Comment("dlopen would open the program itself.")
 	f.Func().Id("Open").Params(jen.Id("path").String()).Params(jen.Op("*").Id("Library"), jen.Error()).Block(

@@ -10,5 +10,6 @@ package emit
 const (
 	timePath       = "time"
 	httpPath       = "net/http"
+	errorsPath     = "errors"
 	oauth2credPath = "github.com/opentoolgen/opentoolgen/oauth2cred"
 )

@@ -20,7 +20,7 @@ import (
 //	type ClientOption func(*rest.Client)
 //	func WithHTTPClient(hc *http.Client) ClientOption // WithRequestEditor, WithRetry, WithTimeout,
 //	                                                  // WithCredential and one option per security scheme
-//	func NewClient(baseURL string, opts ...ClientOption) *Client
+//	func NewClient(baseURL string, opts ...ClientOption) (*Client, error)
 //
 //	// ShowPetByID …
 //	func (c *Client) ShowPetByID(ctx context.Context, args ShowPetByIDArgs) (Pet, error) {
@@ -77,7 +77,7 @@ func emitRESTClient(p *model.Package, fns []*model.Function) *jen.File {
 			emitServers(f, api)
 		}
 	}
-	emitNewClient(f, api)
+	emitNewClient(f, p)
 	f.Line()
 	f.Var().Id("_").Id(p.Service()).Op("=").Parens(jen.Op("*").Id("Client")).Parens(jen.Nil())
 	f.Line()
@@ -163,29 +163,47 @@ func emitClientOptions(f *jen.File, p *model.Package) {
 }
 
 // emitNewClient renders NewClient: the base URL given, else the document's
-// server with its variables' defaults, else DefaultBaseURL.
-func emitNewClient(f *jen.File, api *model.API) {
+// server with its variables' defaults, else DefaultBaseURL. It returns the
+// client's error (rest.Client.Check) once the options ran: a base URL that
+// is not absolute, an option's value the client cannot use (a server
+// variable outside its enum), no URL to call.
+func emitNewClient(f *jen.File, p *model.Package) {
+	api := p.API
 	sv := api.Server
 	if api.BaseURL != "" && model.RelativeURL(api.BaseURL) {
 		emitNewClientRelative(f, api)
 		return
 	}
 	if sv == nil {
-		f.Comment(`NewClient returns a client of the API at baseURL ("" for DefaultBaseURL).`)
-		f.Func().Id("NewClient").Params(jen.Id("baseURL").String(), jen.Id("opts").Op("...").Id("ClientOption")).Op("*").Id("Client").Block(
+		doc := []string{`NewClient returns a client of the API at baseURL ("" for DefaultBaseURL),`,
+			"or the error that keeps it from calling the API (a base URL that is not an",
+			`absolute URL, such as "https://api.example.com/v1", an option's value that`,
+			"cannot be used)."}
+		check := rc("Check").Call()
+		if api.BaseURL == "" {
+			doc = []string{"NewClient returns a client of the API at baseURL, which the document does",
+				"not give (it has no server), or the error that keeps it from calling the",
+				`API (a base URL that is not an absolute URL, such as`,
+				`"https://api.example.com/v1", an option's value that cannot be used).`}
+			if ownServers(p) {
+				doc = append(doc, `Given "", each operation calls its own server.`)
+			} else {
+				doc = append(doc, `Given "", it returns rest.ErrNoBaseURL.`)
+			}
+		}
+		body := []jen.Code{
 			jen.If(jen.Id("baseURL").Op("==").Lit("")).Block(jen.Id("baseURL").Op("=").Id("DefaultBaseURL")),
 			jen.Id("rc").Op(":=").Add(restQ("NewClient")).Call(jen.Id("baseURL")),
-			jen.For(jen.List(jen.Id("_"), jen.Id("o")).Op(":=").Range().Id("opts")).Block(jen.Id("o").Call(jen.Id("rc"))),
-			jen.Return(jen.Op("&").Id("Client").Values(jen.Id("rc").Op(":").Id("rc"))),
-		)
+		}
+		if api.BaseURL == "" {
+			body = body[1:]
+		}
+		f.Add(commentLines(doc).Func().Id("NewClient").Params(newClientParams()...).Params(jen.Op("*").Id("Client"), jen.Error()).Block(
+			append(body, newClientEnd(check, api.BaseURL == "" && ownServers(p))...)...))
 		return
 	}
 	// rc := rest.NewClient(baseURL)
 	// if baseURL == "" { rc.SetServer("https://{region}.example.com", "region", "us") }
-	setServer := []jen.Code{jen.Lit(sv.URL)}
-	for _, v := range sv.Variables {
-		setServer = append(setServer, jen.Lit(v.Name), jen.Lit(v.Default))
-	}
 	doc := []string{`NewClient returns a client of the API at baseURL. Given "", it calls the`,
 		"document's server, " + sv.URL + ",",
 		"with the variables the options set (DefaultBaseURL when none is set), and",
@@ -198,21 +216,84 @@ func emitNewClient(f *jen.File, api *model.API) {
 			"set), and the operations that have servers of their own call theirs; a base",
 			"URL given is used for every operation."}
 	}
-	f.Add(commentLines(doc).Func().Id("NewClient").Params(jen.Id("baseURL").String(), jen.Id("opts").Op("...").Id("ClientOption")).Op("*").Id("Client").Block(
-		jen.Id("rc").Op(":=").Add(restQ("NewClient")).Call(jen.Id("baseURL")),
-		jen.If(jen.Id("baseURL").Op("==").Lit("")).Block(jen.Id("rc").Dot("SetServer").Call(setServer...)),
-		jen.For(jen.List(jen.Id("_"), jen.Id("o")).Op(":=").Range().Id("opts")).Block(jen.Id("o").Call(jen.Id("rc"))),
-		jen.Return(jen.Op("&").Id("Client").Values(jen.Id("rc").Op(":").Id("rc"))),
+	doc = append(doc, "When the client cannot call the API, NewClient returns the error that says",
+		`why: a base URL that is not an absolute URL (such as "https://api.example.com/v1"),`,
+		"a server variable outside its enum, a value of WithServer that names no server.")
+	if len(api.Servers) == 0 {
+		doc[len(doc)-1] = "a server variable outside its enum."
+	}
+	f.Add(commentLines(doc).Func().Id("NewClient").Params(newClientParams()...).Params(jen.Op("*").Id("Client"), jen.Error()).Block(
+		append([]jen.Code{
+			jen.Id("rc").Op(":=").Add(restQ("NewClient")).Call(jen.Id("baseURL")),
+			jen.If(jen.Id("baseURL").Op("==").Lit("")).Block(jen.Id("rc").Dot("SetServer").Call(serverArgs(sv)...)),
+		}, newClientEnd(rc("Check").Call(), false)...)...,
 	))
+}
+
+// newClientParams are the parameters of NewClient: baseURL string, opts
+// ...ClientOption.
+func newClientParams() []jen.Code {
+	return []jen.Code{jen.Id("baseURL").String(), jen.Id("opts").Op("...").Id("ClientOption")}
+}
+
+// rc is a method of the rest.Client rc: rc.Check.
+func rc(name string) *jen.Statement { return jen.Id("rc").Dot(name) }
+
+// serverArgs are the arguments of SetServer for sv: its URL and its
+// variables' defaults as name, value pairs.
+func serverArgs(sv *model.Server) []jen.Code {
+	args := []jen.Code{jen.Lit(sv.URL)}
+	for _, v := range sv.Variables {
+		args = append(args, jen.Lit(v.Name), jen.Lit(v.Default))
+	}
+	return args
+}
+
+// newClientEnd runs the options and returns the client or its error,
+// ErrNoBaseURL excepted when every operation has its own server:
+//
+//	for _, o := range opts {
+//		o(rc)
+//	}
+//	if err := rc.Check(); err != nil {
+//		return nil, err
+//	}
+//	return &Client{rc: rc}, nil
+func newClientEnd(check *jen.Statement, ownServers bool) []jen.Code {
+	cond := jen.Err().Op("!=").Nil()
+	if ownServers {
+		cond = cond.Op("&&").Op("!").Qual(errorsPath, "Is").Call(jen.Err(), restQ("ErrNoBaseURL"))
+	}
+	return []jen.Code{
+		jen.For(jen.List(jen.Id("_"), jen.Id("o")).Op(":=").Range().Id("opts")).Block(jen.Id("o").Call(jen.Id("rc"))),
+		jen.If(jen.Err().Op(":=").Add(check), cond).Block(jen.Return(jen.Nil(), jen.Err())),
+		jen.Return(jen.Op("&").Id("Client").Values(jen.Id("rc").Op(":").Id("rc")), jen.Nil()),
+	}
+}
+
+// ownServers reports whether every operation of p has a server of its own
+// with an absolute URL: a client of a document without servers then needs
+// no base URL.
+func ownServers(p *model.Package) bool {
+	n := 0
+	for _, fn := range p.Functions {
+		if fn.HTTP == nil {
+			continue
+		}
+		if fn.HTTP.Server == nil || model.RelativeURL(fn.HTTP.Server.URL) {
+			return false
+		}
+		n++
+	}
+	return n > 0
 }
 
 // emitNewClientRelative renders NewClient of a document whose (first)
 // server is a relative URL (/api/v3, a Swagger 2.0 basePath without host):
-// the client resolves it against the base URL given, and every call of a
-// client given "" fails (rest.RelativeServerError), NewClient having no
-// error to return.
+// the client resolves it against the base URL given; given "", NewClient
+// returns a *rest.RelativeServerError.
 //
-//	func NewClient(baseURL string, opts ...ClientOption) *Client {
+//	func NewClient(baseURL string, opts ...ClientOption) (*Client, error) {
 //		rc := rest.NewClient(baseURL)
 //		rc.SetServer("/api/v3")
 //		…
@@ -222,24 +303,22 @@ func emitNewClientRelative(f *jen.File, api *model.API) {
 	if sv == nil {
 		sv = &model.Server{URL: api.BaseURL}
 	}
-	setServer := []jen.Code{jen.Lit(sv.URL)}
-	for _, v := range sv.Variables {
-		setServer = append(setServer, jen.Lit(v.Name), jen.Lit(v.Default))
-	}
 	example := model.ResolveRelative("https://api.example.com", api.BaseURL)
 	doc := []string{"NewClient returns a client of the API at baseURL. The document's server,",
 		strconv.Quote(sv.URL) + ", is a relative URL: it is resolved against baseURL",
 		`(NewClient("https://api.example.com") calls ` + example + "), and",
 		`so are the operations' relative servers. Given "", the client has no URL to`,
-		"call: every call fails with a *rest.RelativeServerError that says so."}
+		"call: NewClient returns " + an("*rest.RelativeServerError") + " that says so. It returns",
+		"the error of a base URL that is not an absolute URL, or of an option's value",
+		"that cannot be used, too."}
 	if len(api.Servers) > 0 {
 		doc = append(doc, "WithServer chooses another of the document's servers.")
 	}
-	f.Add(commentLines(doc).Func().Id("NewClient").Params(jen.Id("baseURL").String(), jen.Id("opts").Op("...").Id("ClientOption")).Op("*").Id("Client").Block(
-		jen.Id("rc").Op(":=").Add(restQ("NewClient")).Call(jen.Id("baseURL")),
-		jen.Id("rc").Dot("SetServer").Call(setServer...),
-		jen.For(jen.List(jen.Id("_"), jen.Id("o")).Op(":=").Range().Id("opts")).Block(jen.Id("o").Call(jen.Id("rc"))),
-		jen.Return(jen.Op("&").Id("Client").Values(jen.Id("rc").Op(":").Id("rc"))),
+	f.Add(commentLines(doc).Func().Id("NewClient").Params(newClientParams()...).Params(jen.Op("*").Id("Client"), jen.Error()).Block(
+		append([]jen.Code{
+			jen.Id("rc").Op(":=").Add(restQ("NewClient")).Call(jen.Id("baseURL")),
+			jen.Id("rc").Dot("SetServer").Call(serverArgs(sv)...),
+		}, newClientEnd(rc("Check").Call(), false)...)...,
 	))
 }
 

@@ -16,8 +16,8 @@ import (
 // URL:
 //
 //	// WithServerRegion sets the variable "region" of the server's URL (default "us").
-//	// The value must be one of "us", "eu": another makes every call of
-//	// the client fail.
+//	// The value must be one of "us", "eu": with another, NewClient
+//	// returns an error that says so.
 //	func WithServerRegion(value string) ClientOption {
 //		return func(c *rest.Client) { c.SetServerVariable("region", value, "us", "eu") }
 //	}
@@ -40,7 +40,7 @@ func emitServerVariable(f *jen.File, v *model.ServerVariable) {
 			q[i] = strconv.Quote(e)
 			args = append(args, jen.Lit(e))
 		}
-		doc = append(doc, "The value must be one of "+strings.Join(q, ", ")+" (the constants of "+v.Type.Name+"):", "another makes every call of the client fail.")
+		doc = append(doc, "The value must be one of "+strings.Join(q, ", ")+" (the constants of "+v.Type.Name+"):", "with another, NewClient returns an error that says so.")
 	}
 	if lines := docLines(v.Doc); len(lines) > 0 {
 		doc = append(doc, "//")
@@ -73,7 +73,7 @@ func emitServerVariable(f *jen.File, v *model.ServerVariable) {
 //				c.SetServer("https://{region}.example.com", "region", "us")
 //			…
 //			default:
-//				c.SetError(fmt.Errorf("WithServer(%d): the document has no such server", int(s)))
+//				c.SetError(fmt.Errorf("WithServer(%d): got no server of the document, want one of the constants of Server", int(s)))
 //			}
 //		}
 //	}
@@ -106,13 +106,13 @@ func emitServers(f *jen.File, api *model.API) {
 	f.Const().Defs(consts...)
 	f.Line()
 	cases = append(cases, jen.Default().Block(jen.Id("c").Dot("SetError").Call(
-		jen.Qual("fmt", "Errorf").Call(jen.Lit("WithServer(%d): the document has no such server"), jen.Int().Call(jen.Id("s"))))))
+		jen.Qual("fmt", "Errorf").Call(jen.Lit("WithServer(%d): got no server of the document, want one of the constants of "+st), jen.Int().Call(jen.Id("s"))))))
 	doc := []string{
 		"WithServer makes the client call the server s of the document instead of the",
 		"first, with the variables the options set (the server's defaults for the",
 		"others). A base URL given to NewClient is used instead; operations that",
 		"have servers of their own call theirs. A value that is none of the",
-		"constants of " + st + " makes every call of the client fail."}
+		"constants of " + st + " makes NewClient return an error that says so."}
 	f.Add(commentLines(doc).Func().Id("WithServer").Params(jen.Id("s").Id(st)).Id("ClientOption").Block(
 		jen.Return(jen.Func().Params(jen.Id("c").Op("*").Add(restQ("Client"))).Block(jen.Switch(jen.Id("s")).Block(cases...))),
 	))

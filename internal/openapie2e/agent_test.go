@@ -30,7 +30,7 @@ func TestPetstoreAgent(t *testing.T) {
 
 	ctx := context.Background()
 	f, api := newFake(t)
-	tool, err := petstore.NewTool(petstore.NewClient(api.URL+"/v1", petstore.WithAPIKey("k3y")))
+	tool, err := petstore.NewTool(must(petstore.NewClient(api.URL+"/v1", petstore.WithAPIKey("k3y"))))
 	if err != nil {
 		t.Fatal(err)
 	}

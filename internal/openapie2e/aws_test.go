@@ -16,10 +16,10 @@ import (
 func TestAWSShape(t *testing.T) {
 	ctx := context.Background()
 	f, srv := newFake(t)
-	c := aws.NewClient(srv.URL, aws.WithRequestEditor(func(_ context.Context, r *http.Request) error {
+	c := must(aws.NewClient(srv.URL, aws.WithRequestEditor(func(_ context.Context, r *http.Request) error {
 		r.Header.Set("Authorization", "AWS4-HMAC-SHA256 Credential=test") // what a signer would set
 		return nil
-	}))
+	})))
 	const result = `<DescribeTagsResponse><tagSet/></DescribeTagsResponse>`
 	f.expect(exchange{method: "GET", path: "/", query: "MaxResults=5&Action=DescribeTags&Version=2016-11-15",
 		header: map[string]string{"X-Amz-Date": "20261126T000000Z", "Authorization": "AWS4-HMAC-SHA256 Credential=test"},

@@ -57,7 +57,7 @@ func TestCompactClient(t *testing.T) {
 	api := &compactAPI{status: 200, response: `{"value":[{"id":"a","name":"n","rank":2,"tags":["red"]}]}`}
 	srv := httptest.NewServer(api)
 	defer srv.Close()
-	c := compact.NewClient(srv.URL)
+	c := must(compact.NewClient(srv.URL))
 	ctx := context.Background()
 
 	out, err := c.ListItems(ctx, compact.ListItemsArgs{})
@@ -121,7 +121,7 @@ func TestCompactTool(t *testing.T) {
 	api := &compactAPI{status: 200, response: `{"value":[{"id":"a","owner":{"name":"o"},"created":"2026-11-26T10:00:00Z"}]}`}
 	srv := httptest.NewServer(api)
 	defer srv.Close()
-	tool, err := compact.NewTool(compact.NewClient(srv.URL))
+	tool, err := compact.NewTool(must(compact.NewClient(srv.URL)))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -33,7 +33,7 @@ var (
 func TestEmbeddedBody(t *testing.T) {
 	ctx := context.Background()
 	f, api := newFake(t)
-	c := shared.NewClient(api.URL)
+	c := must(shared.NewClient(api.URL))
 
 	f.expect(exchange{method: "PATCH", path: "/users/u1", body: `{"displayName":"Ann","note":null}`, contentType: "application/json", status: 204},
 		exchange{method: "POST", path: "/groups/g1/members", body: `{"id":"u2","displayName":"Bo","role":"admin"}`, contentType: "application/json", status: 204})
@@ -123,7 +123,7 @@ func TestEmbeddedBody(t *testing.T) {
 func TestSharedEnumChecked(t *testing.T) {
 	ctx := context.Background()
 	f, api := newFake(t)
-	tool, err := shared.NewTool(shared.NewClient(api.URL))
+	tool, err := shared.NewTool(must(shared.NewClient(api.URL)))
 	if err != nil {
 		t.Fatal(err)
 	}

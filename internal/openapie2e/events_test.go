@@ -75,7 +75,7 @@ func eventsAPI(t *testing.T) *httptest.Server {
 // two shapes.
 func TestEventUnions(t *testing.T) {
 	ctx := t.Context()
-	c := events.NewClient(eventsAPI(t).URL)
+	c := must(events.NewClient(eventsAPI(t).URL))
 
 	// Events named after their shapes: each decodes as the variant its name
 	// picks, its data typed; [DONE] ends the stream.
@@ -210,7 +210,7 @@ func TestEventUnions(t *testing.T) {
 // union on the typed side.
 func TestEventUnionsTool(t *testing.T) {
 	ctx := t.Context()
-	tool, err := events.NewTool(events.NewClient(eventsAPI(t).URL))
+	tool, err := events.NewTool(must(events.NewClient(eventsAPI(t).URL)))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -80,7 +80,7 @@ func TestListNamedArrayTypes(t *testing.T) {
 	api := &listTypesAPI{total: 8}
 	srv := httptest.NewServer(api)
 	defer srv.Close()
-	c := listtypes.NewClient(srv.URL)
+	c := must(listtypes.NewClient(srv.URL))
 	ctx := context.Background()
 	const all = "x0,x1,x2,x3,x4,x5,x6,x7"
 	walks := map[string]func() ([]string, error){

@@ -17,7 +17,7 @@ func BenchmarkPaging(b *testing.B) {
 	api := &pagingAPI{total: 10000, pageSize: 100}
 	srv := httptest.NewServer(api)
 	defer srv.Close()
-	c := paging.NewClient(srv.URL)
+	c := must(paging.NewClient(srv.URL))
 	ctx := context.Background()
 	limit := int64(100)
 	b.Run("All", func(b *testing.B) {

@@ -216,7 +216,7 @@ func TestPagingStyles(t *testing.T) {
 			api := &pagingAPI{total: 8}
 			srv := httptest.NewServer(api)
 			defer srv.Close()
-			st := pagingStyles(paging.NewClient(srv.URL), context.Background())[name]
+			st := pagingStyles(must(paging.NewClient(srv.URL)), context.Background())[name]
 			got, err := st.walk()
 			if err != nil {
 				t.Fatal(err)
@@ -237,7 +237,7 @@ func TestPagingBreakOnEndlessAPI(t *testing.T) {
 	api := &pagingAPI{total: 1 << 20}
 	srv := httptest.NewServer(api)
 	defer srv.Close()
-	c := paging.NewClient(srv.URL)
+	c := must(paging.NewClient(srv.URL))
 	for it, err := range c.ListEventsAll(context.Background(), paging.ListEventsArgs{}) {
 		if err != nil {
 			t.Fatal(err)
@@ -279,7 +279,7 @@ func TestPagingRepeatedCursor(t *testing.T) {
 	}
 	srv := httptest.NewServer(api)
 	defer srv.Close()
-	c := paging.NewClient(srv.URL)
+	c := must(paging.NewClient(srv.URL))
 	ctx := context.Background()
 	for name, walk := range map[string]func() ([]string, error){
 		"cursor": func() ([]string, error) {
@@ -312,7 +312,7 @@ func TestPagingNeverEndingEmptyPages(t *testing.T) {
 	}
 	srv := httptest.NewServer(api)
 	defer srv.Close()
-	got, err := ids(paging.NewClient(srv.URL).ListEventsAll(context.Background(), paging.ListEventsArgs{}), func(e paging.Event) string { return e.ID })
+	got, err := ids(must(paging.NewClient(srv.URL)).ListEventsAll(context.Background(), paging.ListEventsArgs{}), func(e paging.Event) string { return e.ID })
 	if err == nil || !strings.Contains(err.Error(), "empty pages in a row") || len(got) != 0 {
 		t.Fatalf("%v, %v", got, err)
 	}
@@ -331,7 +331,7 @@ func TestPagingContextCancel(t *testing.T) {
 	defer cancel()
 	var got []string
 	var last error
-	for it, err := range paging.NewClient(srv.URL).ListChargesAll(ctx, paging.ListChargesArgs{}) {
+	for it, err := range must(paging.NewClient(srv.URL)).ListChargesAll(ctx, paging.ListChargesArgs{}) {
 		if err != nil {
 			last = err
 			break
@@ -360,7 +360,7 @@ func TestPagingRetriesFailedPage(t *testing.T) {
 	}
 	srv := httptest.NewServer(api)
 	defer srv.Close()
-	c := paging.NewClient(srv.URL, paging.WithRetry(rest.RetryPolicy{MinWait: time.Millisecond}))
+	c := must(paging.NewClient(srv.URL, paging.WithRetry(rest.RetryPolicy{MinWait: time.Millisecond})))
 	got, err := ids(c.ListIssuesAll(context.Background(), paging.ListIssuesArgs{Owner: "o"}), func(i paging.Issue) string { return i.Title })
 	if err != nil || len(got) != 8 {
 		t.Fatalf("%v, %v", got, err)
@@ -397,7 +397,7 @@ func TestIdempotencyKeys(t *testing.T) {
 		w.WriteHeader(http.StatusCreated)
 	}))
 	defer srv.Close()
-	c := paging.NewClient(srv.URL, paging.WithRetry(rest.RetryPolicy{MinWait: time.Millisecond, MaxWait: 2 * time.Millisecond}))
+	c := must(paging.NewClient(srv.URL, paging.WithRetry(rest.RetryPolicy{MinWait: time.Millisecond, MaxWait: 2 * time.Millisecond})))
 	ctx := context.Background()
 	for i := 0; i < 2; i++ {
 		if _, err := c.CreateCharge(ctx, paging.CreateChargeArgs{Amount: 5}); err != nil {
@@ -436,7 +436,7 @@ func TestPagingToolMaxItems(t *testing.T) {
 	api := &pagingAPI{total: 500}
 	srv := httptest.NewServer(api)
 	defer srv.Close()
-	tool, err := paging.NewTool(paging.NewClient(srv.URL))
+	tool, err := paging.NewTool(must(paging.NewClient(srv.URL)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -488,7 +488,7 @@ func TestPagingMaxItemsOnClient(t *testing.T) {
 	api := &pagingAPI{total: 100}
 	srv := httptest.NewServer(api)
 	defer srv.Close()
-	got, err := ids(paging.NewClient(srv.URL).ListEventsAll(context.Background(), paging.ListEventsArgs{MaxItems: rest.Ptr(int64(7))}),
+	got, err := ids(must(paging.NewClient(srv.URL)).ListEventsAll(context.Background(), paging.ListEventsArgs{MaxItems: rest.Ptr(int64(7))}),
 		func(e paging.Event) string { return e.ID })
 	if err != nil || strings.Join(got, ",") != "x0,x1,x2,x3,x4,x5,x6" || len(api.requests()) != 3 {
 		t.Fatalf("%v, %v after %d requests", got, err, len(api.requests()))

@@ -15,7 +15,7 @@ import (
 func TestParameterStyles(t *testing.T) {
 	ctx := context.Background()
 	f, srv := newFake(t)
-	c := params.NewClient(srv.URL)
+	c := must(params.NewClient(srv.URL))
 
 	f.expect(exchange{method: "GET", path: "/paths/a%20b%2Fc/1,2/x=1,y=2/.x.y/;matrix=m,n/;x=1;y=2", status: 204})
 	if err := c.PathStyles(ctx, params.PathStylesArgs{

@@ -124,11 +124,11 @@ const petJSON = `{"name":"Rex","tag":"dog","id":7,"created":"2024-05-01T10:00:00
 func TestPetstoreClient(t *testing.T) {
 	ctx := context.Background()
 	f, srv := newFake(t)
-	c := petstore.NewClient(srv.URL+"/v1", petstore.WithAPIKey("k3y"), petstore.WithBearerAuth("t0ken"),
+	c := must(petstore.NewClient(srv.URL+"/v1", petstore.WithAPIKey("k3y"), petstore.WithBearerAuth("t0ken"),
 		petstore.WithRequestEditor(func(_ context.Context, r *http.Request) error {
 			r.Header.Set("User-Agent", "e2e")
 			return nil
-		}))
+		})))
 
 	// GET with query parameters (an array, exploded) and a header; the API key.
 	f.expect(exchange{method: "GET", path: "/v1/pets", query: "limit=5&status=available&status=sold",
@@ -232,7 +232,7 @@ func TestPetstoreTool(t *testing.T) {
 	ctx := context.Background()
 	f, api := newFake(t)
 	env := map[string]string{"PETSTORE_REQUEST_ID": "5f0c8a1e-7b2d-4c3e-9a4f-1d2e3f4a5b6c"}
-	tool, err := petstore.NewTool(petstore.NewClient(api.URL+"/v1", petstore.WithAPIKey("k3y")),
+	tool, err := petstore.NewTool(must(petstore.NewClient(api.URL+"/v1", petstore.WithAPIKey("k3y"))),
 		runtime.WithFixed("listPets", map[string]any{"limit": 3}),
 		runtime.WithEnvs("", map[string]string{"X-Request-ID": "PETSTORE_REQUEST_ID"}),
 		runtime.WithDefaults("createPet", map[string]any{"tag": "cat"}),
@@ -354,7 +354,7 @@ func TestClientCredentials(t *testing.T) {
 	// The document's token URL points elsewhere: send the token requests to ours.
 	toTokens := &http.Client{Transport: rewriteHost{tokens.URL}}
 	ctx := context.WithValue(t.Context(), oauth2.HTTPClient, toTokens)
-	c := petstore.NewClient(api.URL, petstore.WithPetstoreAuthClientCredentials(ctx, "app", "s3cret", "pets:read"))
+	c := must(petstore.NewClient(api.URL, petstore.WithPetstoreAuthClientCredentials(ctx, "app", "s3cret", "pets:read")))
 	for range 2 {
 		if m, err := c.Stats(t.Context()); err != nil || m["sold"] != 3 {
 			t.Fatalf("Stats: %v %v", m, err)
@@ -365,7 +365,7 @@ func TestClientCredentials(t *testing.T) {
 	}
 	// Without the option, stats goes without credentials (its other alternative).
 	auth = nil
-	if _, err := petstore.NewClient(api.URL).Stats(t.Context()); err != nil || auth[0] != "" {
+	if _, err := must(petstore.NewClient(api.URL)).Stats(t.Context()); err != nil || auth[0] != "" {
 		t.Errorf("without credentials: %q %v", auth, err)
 	}
 }
@@ -381,4 +381,13 @@ func (h rewriteHost) RoundTrip(r *http.Request) (*http.Response, error) {
 	r = r.Clone(r.Context())
 	r.URL.Scheme, r.URL.Host, r.Host = u.Scheme, u.Host, u.Host
 	return http.DefaultTransport.RoundTrip(r)
+}
+
+// must is v, or a panic with err: the client of a test whose base URL is
+// right (NewClient returns an error only for a client that cannot call).
+func must[T any](v T, err error) T {
+	if err != nil {
+		panic(err)
+	}
+	return v
 }

@@ -36,7 +36,7 @@ func TestServerVariables(t *testing.T) {
 	ctx := context.Background()
 	f, srv := newFake(t)
 	host, port := hostPort(t, srv.URL)
-	c := servers.NewClient("", servers.WithServerHost(host), servers.WithServerPort(port), servers.WithServerVersion(servers.ServerVersionV2))
+	c := must(servers.NewClient("", servers.WithServerHost(host), servers.WithServerPort(port), servers.WithServerVersion(servers.ServerVersionV2)))
 
 	f.expect(exchange{method: "GET", path: "/v2/items", status: 200, response: "[]"})
 	if _, err := c.ListItems(ctx, servers.ListItemsArgs{}); err != nil {
@@ -54,7 +54,7 @@ func TestServerVariables(t *testing.T) {
 	}
 
 	// A base URL given is used for every operation, its own servers too.
-	c = servers.NewClient(srv.URL+"/base", servers.WithServerVersion("v2"))
+	c = must(servers.NewClient(srv.URL+"/base", servers.WithServerVersion("v2")))
 	f.expect(exchange{method: "GET", path: "/base/items", status: 200, response: "[]"},
 		exchange{method: "POST", path: "/base/uploads", body: "x", contentType: "text/plain", status: 204},
 		exchange{method: "GET", path: "/base/status", status: 200, response: `{}`})
@@ -73,10 +73,17 @@ func TestServerVariables(t *testing.T) {
 	if servers.DefaultBaseURL != "http://localhost:8080/v1" {
 		t.Errorf("DefaultBaseURL = %q", servers.DefaultBaseURL)
 	}
-	bad := servers.NewClient("", servers.WithServerHost(host), servers.WithServerPort(port), servers.WithServerVersion("v4"))
-	_, err := bad.ListItems(ctx, servers.ListItemsArgs{})
-	if err == nil || !strings.Contains(err.Error(), `server variable "version": "v4" is not one of "v1", "v2", "v3"`) {
-		t.Errorf("a version outside the enum: got %v", err)
+	bad, err := servers.NewClient("", servers.WithServerHost(host), servers.WithServerPort(port), servers.WithServerVersion("v4"))
+	if bad != nil || err == nil || err.Error() != `rest: server variable "version": got "v4", want one of "v1", "v2", "v3"` {
+		t.Errorf("a version outside the enum: got %v, %v", bad, err)
+	}
+	// A base URL given does not hide a bad variable, and one that is not
+	// an absolute URL fails too.
+	if _, err := servers.NewClient(srv.URL, servers.WithServerVersion("v4")); err == nil {
+		t.Error("a version outside the enum with a base URL: no error")
+	}
+	if _, err := servers.NewClient("localhost:8080"); err == nil || !strings.Contains(err.Error(), `base URL "localhost:8080": got no scheme and host`) {
+		t.Errorf("a base URL without scheme: %v", err)
 	}
 	if servers.ServerVersion("v4").Valid() || !servers.ServerVersionV3.Valid() {
 		t.Error("ServerVersion.Valid does not say what the enum allows")
@@ -93,13 +100,13 @@ func TestChooseServer(t *testing.T) {
 	f, srv := newFake(t)
 	host, port := hostPort(t, srv.URL)
 	// The sandbox's version defaults to v2, not the first server's v1.
-	c := servers.NewClient("", servers.WithServer(servers.ServerSandbox), servers.WithServerHost(host), servers.WithServerPort(port))
+	c := must(servers.NewClient("", servers.WithServer(servers.ServerSandbox), servers.WithServerHost(host), servers.WithServerPort(port)))
 	f.expect(exchange{method: "GET", path: "/sandbox/v2/items", status: 200, response: "[]"})
 	if _, err := c.ListItems(ctx, servers.ListItemsArgs{}); err != nil {
 		t.Error(err)
 	}
 	// The options in any order; the variables the options set are kept.
-	c = servers.NewClient("", servers.WithServerVersion(servers.ServerVersionV3), servers.WithServerHost(host), servers.WithServerPort(port), servers.WithServer(servers.ServerSandbox))
+	c = must(servers.NewClient("", servers.WithServerVersion(servers.ServerVersionV3), servers.WithServerHost(host), servers.WithServerPort(port), servers.WithServer(servers.ServerSandbox)))
 	f.expect(exchange{method: "GET", path: "/sandbox/v3/items", status: 200, response: "[]"},
 		exchange{method: "GET", path: "/status-api/status", status: 200, response: `{}`})
 	if _, err := c.ListItems(ctx, servers.ListItemsArgs{}); err != nil {
@@ -110,14 +117,14 @@ func TestChooseServer(t *testing.T) {
 	}
 	// Back to the first server, by its constant or by its index.
 	for _, s := range []servers.Server{servers.ServerLocal, 0} {
-		c = servers.NewClient("", servers.WithServer(servers.ServerSandbox), servers.WithServer(s), servers.WithServerHost(host), servers.WithServerPort(port))
+		c = must(servers.NewClient("", servers.WithServer(servers.ServerSandbox), servers.WithServer(s), servers.WithServerHost(host), servers.WithServerPort(port)))
 		f.expect(exchange{method: "GET", path: "/v1/items", status: 200, response: "[]"})
 		if _, err := c.ListItems(ctx, servers.ListItemsArgs{}); err != nil {
 			t.Error(err)
 		}
 	}
 	// A base URL given is used instead.
-	c = servers.NewClient(srv.URL+"/base", servers.WithServer(servers.ServerAPIExampleComV1))
+	c = must(servers.NewClient(srv.URL+"/base", servers.WithServer(servers.ServerAPIExampleComV1)))
 	f.expect(exchange{method: "GET", path: "/base/items", status: 200, response: "[]"})
 	if _, err := c.ListItems(ctx, servers.ListItemsArgs{}); err != nil {
 		t.Error(err)
@@ -128,12 +135,12 @@ func TestChooseServer(t *testing.T) {
 		sent = r.URL.String()
 		return &http.Response{StatusCode: 200, Header: http.Header{}, Body: io.NopCloser(strings.NewReader("[]")), Request: r}, nil
 	})}
-	if _, err := servers.NewClient("", servers.WithServer(servers.ServerAPIExampleComV1), servers.WithHTTPClient(hc)).ListItems(ctx, servers.ListItemsArgs{}); err != nil || sent != "https://api.example.com/v1/items" {
+	if _, err := must(servers.NewClient("", servers.WithServer(servers.ServerAPIExampleComV1), servers.WithHTTPClient(hc))).ListItems(ctx, servers.ListItemsArgs{}); err != nil || sent != "https://api.example.com/v1/items" {
 		t.Errorf("production URL: %q, %v", sent, err)
 	}
-	bad := servers.NewClient("", servers.WithServer(7))
-	if _, err := bad.ListItems(ctx, servers.ListItemsArgs{}); err == nil || err.Error() != "WithServer(7): the document has no such server" {
-		t.Errorf("an unknown server: %v", err)
+	if bad, err := servers.NewClient("", servers.WithServer(7)); bad != nil || err == nil ||
+		err.Error() != "WithServer(7): got no server of the document, want one of the constants of Server" {
+		t.Errorf("an unknown server: %v, %v", bad, err)
 	}
 }
 
@@ -147,7 +154,7 @@ func (f roundTripFunc) RoundTrip(r *http.Request) (*http.Response, error) { retu
 func TestJSONContentParameters(t *testing.T) {
 	ctx := context.Background()
 	f, srv := newFake(t)
-	c := servers.NewClient(srv.URL)
+	c := must(servers.NewClient(srv.URL))
 	f.expect(exchange{method: "GET", path: "/items",
 		query:  "filter=%7B%22color%22%3A%22red%22%2C%22size%22%3A2%7D&limit=3",
 		header: map[string]string{"X-Trace": `["a","b c"]`},
@@ -165,7 +172,7 @@ func TestJSONContentParameters(t *testing.T) {
 func TestResponseHeaders(t *testing.T) {
 	ctx := context.Background()
 	f, srv := newFake(t)
-	c := servers.NewClient(srv.URL)
+	c := must(servers.NewClient(srv.URL))
 	f.expect(exchange{method: "GET", path: "/items", status: 200, response: `[{"name":"one"}]`,
 		responseHeader: map[string]string{"X-RateLimit-Remaining": "41", "X-Next-Cursor": "c2"}})
 	res, err := c.ListItemsWithHeaders(ctx, servers.ListItemsArgs{})
@@ -206,7 +213,7 @@ func TestResponseHeaders(t *testing.T) {
 func TestExplicitNull(t *testing.T) {
 	ctx := context.Background()
 	f, api := newFake(t)
-	c := servers.NewClient(api.URL)
+	c := must(servers.NewClient(api.URL))
 	f.expect(exchange{method: "PATCH", path: "/items/4", body: `{"note":null}`, contentType: "application/json", status: 204},
 		exchange{method: "PATCH", path: "/items/4", body: `{"name":"n"}`, contentType: "application/json", status: 204},
 		exchange{method: "PATCH", path: "/items/4", body: `{"note":"x"}`, contentType: "application/json", status: 204})

@@ -164,7 +164,7 @@ func TestSharedDiscriminator(t *testing.T) {
 	api := &echoAPI{}
 	rest := httptest.NewServer(api)
 	defer rest.Close()
-	tool, err := wild.NewTool(wild.NewClient(rest.URL))
+	tool, err := wild.NewTool(must(wild.NewClient(rest.URL)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -285,7 +285,7 @@ func TestSharedDiscriminator(t *testing.T) {
 
 	// A Go caller: the typed client sends the variant that is set and
 	// decodes the answer as the variant it is.
-	c := wild.NewClient(rest.URL)
+	c := must(wild.NewClient(rest.URL))
 	res, err := c.AnswerQuery(ctx, wild.AnswerQueryArgs{Results: []wild.Result{
 		{CachedAudio: &wild.CachedAudio{Type: "audio", ID: "c", AudioFileID: "f"}},
 		{Audio: &wild.Audio{Type: "audio", ID: "a", AudioURL: "https://example.com/a.mp3"}},

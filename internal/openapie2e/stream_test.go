@@ -146,7 +146,7 @@ func (a *streamAPI) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 func TestStreamClient(t *testing.T) {
 	ctx := context.Background()
 	api, srv := newStreamAPI(t)
-	c := stream.NewClient(srv.URL)
+	c := must(stream.NewClient(srv.URL))
 
 	// The events, typed, in order: [DONE] ends the stream.
 	var got []string
@@ -221,7 +221,7 @@ func TestStreamClient(t *testing.T) {
 
 	// An event larger than MaxResponseBytes ends the stream with an error
 	// naming it, after the events before it.
-	small := stream.NewClient(srv.URL, func(rc *rest.Client) { rc.MaxResponseBytes = 1000 })
+	small := must(stream.NewClient(srv.URL, func(rc *rest.Client) { rc.MaxResponseBytes = 1000 }))
 	var events []int64
 	var last error
 	for ch, err := range small.ChatSeq(ctx, stream.ChatArgs{Prompt: "big"}) {
@@ -253,7 +253,7 @@ func TestStreamClient(t *testing.T) {
 	}
 
 	// The client's timeout bounds the wait for the headers, not the stream.
-	timed := stream.NewClient(srv.URL, stream.WithTimeout(200*time.Millisecond))
+	timed := must(stream.NewClient(srv.URL, stream.WithTimeout(200*time.Millisecond)))
 	n = 0
 	for _, err := range timed.ChatSeq(ctx, stream.ChatArgs{Prompt: "slow"}) {
 		if err != nil {
@@ -294,7 +294,7 @@ func TestStreamClient(t *testing.T) {
 func TestStreamNDJSON(t *testing.T) {
 	ctx := context.Background()
 	_, srv := newStreamAPI(t)
-	c := stream.NewClient(srv.URL)
+	c := must(stream.NewClient(srv.URL))
 	since := time.Date(2024, 5, 6, 7, 8, 9, 0, time.UTC)
 	var got []string
 	for l, err := range c.TailLogsSeq(ctx, stream.TailLogsArgs{Service: "api", Since: &since}) {
@@ -358,7 +358,7 @@ func TestStreamNDJSON(t *testing.T) {
 func TestStreamTool(t *testing.T) {
 	ctx := context.Background()
 	api, srv := newStreamAPI(t)
-	tool, err := stream.NewTool(stream.NewClient(srv.URL))
+	tool, err := stream.NewTool(must(stream.NewClient(srv.URL)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -466,7 +466,7 @@ func TestStreamReconnect(t *testing.T) {
 		}
 	}))
 	defer srv.Close()
-	c := stream.NewClient(srv.URL, stream.WithReconnect(rest.RetryPolicy{MinWait: time.Millisecond, MaxWait: 5 * time.Millisecond}))
+	c := must(stream.NewClient(srv.URL, stream.WithReconnect(rest.RetryPolicy{MinWait: time.Millisecond, MaxWait: 5 * time.Millisecond})))
 	var got []string
 	for v, err := range c.WatchSeq(t.Context()) {
 		if err != nil {

@@ -63,11 +63,11 @@ func TestStrictRoundTrip(t *testing.T) {
 	srv := httptest.NewServer(api)
 	defer srv.Close()
 	tools := map[string]func() (runtime.Tool, error){
-		"petstore": func() (runtime.Tool, error) { return petstore.NewTool(petstore.NewClient(srv.URL)) },
-		"params":   func() (runtime.Tool, error) { return params.NewTool(params.NewClient(srv.URL)) },
-		"schemas":  func() (runtime.Tool, error) { return schemas.NewTool(schemas.NewClient(srv.URL)) },
-		"swagger":  func() (runtime.Tool, error) { return swagger.NewTool(swagger.NewClient(srv.URL)) },
-		"hostile":  func() (runtime.Tool, error) { return hostile.NewTool(hostile.NewClient(srv.URL)) },
+		"petstore": func() (runtime.Tool, error) { return petstore.NewTool(must(petstore.NewClient(srv.URL))) },
+		"params":   func() (runtime.Tool, error) { return params.NewTool(must(params.NewClient(srv.URL))) },
+		"schemas":  func() (runtime.Tool, error) { return schemas.NewTool(must(schemas.NewClient(srv.URL))) },
+		"swagger":  func() (runtime.Tool, error) { return swagger.NewTool(must(swagger.NewClient(srv.URL))) },
+		"hostile":  func() (runtime.Tool, error) { return hostile.NewTool(must(hostile.NewClient(srv.URL))) },
 	}
 	called := 0
 	for name, newTool := range tools {

@@ -27,7 +27,7 @@ func BenchmarkStrictResponses(b *testing.B) {
 		if mode == "on" {
 			opts = append(opts, rest.WithStrictResponses())
 		}
-		c := v32.NewClient(srv.URL, opts...)
+		c := must(v32.NewClient(srv.URL, opts...))
 		b.Run(mode, func(b *testing.B) {
 			b.SetBytes(int64(len(body)))
 			b.ReportAllocs()

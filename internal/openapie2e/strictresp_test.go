@@ -45,8 +45,8 @@ func TestStrictResponses(t *testing.T) {
 	api := &recordingAPI{status: 200}
 	srv := httptest.NewServer(api)
 	defer srv.Close()
-	strict := v32.NewClient(srv.URL, rest.WithStrictResponses())
-	lax := v32.NewClient(srv.URL)
+	strict := must(v32.NewClient(srv.URL, rest.WithStrictResponses()))
+	lax := must(v32.NewClient(srv.URL))
 	ctx := t.Context()
 
 	for _, c := range strictCases {
@@ -107,7 +107,7 @@ func TestStrictResponsesWriteOnly(t *testing.T) {
 	api := &recordingAPI{status: 201, response: `{"id":"a","status":"active"}`}
 	rs := httptest.NewServer(api)
 	defer rs.Close()
-	c := v32.NewClient(rs.URL, rest.WithStrictResponses())
+	c := must(v32.NewClient(rs.URL, rest.WithStrictResponses()))
 	item, err := c.CreateItem(t.Context(), v32.CreateItemArgs{Item: v32.Item{ID: "a", Status: v32.ItemStatusActive, Secret: "s"}})
 	if err != nil || item.ID != "a" {
 		t.Errorf("CreateItem: %+v, %v", item, err)
@@ -140,7 +140,7 @@ func TestStrictResponsesTool(t *testing.T) {
 	api := &recordingAPI{status: 200, response: `{"items":[{"id":"a","status":"lost"}]}`}
 	rs := httptest.NewServer(api)
 	defer rs.Close()
-	client := v32.NewClient(rs.URL)
+	client := must(v32.NewClient(rs.URL))
 	for _, strict := range []bool{true, false} {
 		var opts []runtime.ToolOption
 		if strict {

@@ -20,7 +20,7 @@ func TestSwaggerClient(t *testing.T) {
 		t.Errorf("DefaultBaseURL = %q", swagger.DefaultBaseURL)
 	}
 	f, srv := newFake(t)
-	c := swagger.NewClient(srv.URL+"/api", swagger.WithKey("k&y"), swagger.WithBasic("me", "pw"), swagger.WithOAuth("tok"))
+	c := must(swagger.NewClient(srv.URL+"/api", swagger.WithKey("k&y"), swagger.WithBasic("me", "pw"), swagger.WithOAuth("tok")))
 
 	f.expect(exchange{method: "GET", path: "/api/orders", query: "status=placed,shipped&ids=1&ids=2&tags=a|b&limit=5&api_key=k%26y",
 		status: 200, response: `[{"id":1,"item":"pen","quantity":2,"shipDate":"2024-02-03T04:05:06Z","extras":{"gift":1.5}}]`})
@@ -45,7 +45,7 @@ func TestSwaggerClient(t *testing.T) {
 		t.Error(err)
 	}
 	// Without basic credentials, the OAuth token.
-	c2 := swagger.NewClient(srv.URL+"/api", swagger.WithOAuth("tok"))
+	c2 := must(swagger.NewClient(srv.URL+"/api", swagger.WithOAuth("tok")))
 	f.expect(exchange{method: "POST", path: "/api/orders", body: `{"item":"pen","quantity":2}`, contentType: "application/json",
 		header: map[string]string{"Authorization": "Bearer tok"}, status: 201, response: `{"item":"pen","quantity":2}`})
 	if _, err := c2.PlaceOrder(ctx, swagger.PlaceOrderArgs{Item: "pen", Quantity: 2}); err != nil {

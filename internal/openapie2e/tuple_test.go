@@ -20,7 +20,7 @@ func TestTuples(t *testing.T) {
 	api := &echoAPI{}
 	rest := httptest.NewServer(api)
 	defer rest.Close()
-	tool, err := wild.NewTool(wild.NewClient(rest.URL))
+	tool, err := wild.NewTool(must(wild.NewClient(rest.URL)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -53,7 +53,7 @@ func TestTuples(t *testing.T) {
 	}
 
 	// The same in Go.
-	c := wild.NewClient(rest.URL)
+	c := must(wild.NewClient(rest.URL))
 	if _, err := c.AddPlace(ctx, wild.AddPlaceArgs{Place: wild.Place{Name: "Work", Location: []float64{1, 2}, Label: []json.RawMessage{json.RawMessage(`"w"`), json.RawMessage(`2`)}}}); err != nil {
 		t.Error(err)
 	}

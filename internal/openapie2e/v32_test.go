@@ -63,7 +63,7 @@ func TestOpenAPI32Wire(t *testing.T) {
 	api := &recordingAPI{status: 200, response: `{"items":[{"id":"a","status":"active"}]}`}
 	srv := httptest.NewServer(api)
 	defer srv.Close()
-	c := v32.NewClient(srv.URL)
+	c := must(v32.NewClient(srv.URL))
 	ctx := t.Context()
 
 	check := func(name string, want wireRecord) {
@@ -115,7 +115,7 @@ func TestOpenAPI32Tool(t *testing.T) {
 	api := &recordingAPI{status: 200, response: `{"items":[]}`}
 	rs := httptest.NewServer(api)
 	defer rs.Close()
-	tool, err := v32.NewTool(v32.NewClient(rs.URL))
+	tool, err := v32.NewTool(must(v32.NewClient(rs.URL)))
 	if err != nil {
 		t.Fatal(err)
 	}

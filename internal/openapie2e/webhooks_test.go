@@ -278,7 +278,7 @@ func TestWebhookWaitFunctions(t *testing.T) {
 	}
 	hookSrv := httptest.NewServer(h)
 	defer hookSrv.Close()
-	tool, err := hooks.NewTool(hooks.NewClient("http://127.0.0.1:1"))
+	tool, err := hooks.NewTool(must(hooks.NewClient("http://127.0.0.1:1")))
 	if err != nil {
 		t.Fatal(err)
 	}

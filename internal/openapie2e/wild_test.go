@@ -17,7 +17,7 @@ import (
 func TestWildRequests(t *testing.T) {
 	ctx := context.Background()
 	f, api := newFake(t)
-	tool, err := params.NewTool(params.NewClient(api.URL))
+	tool, err := params.NewTool(must(params.NewClient(api.URL)))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -112,8 +112,8 @@ func TestPrism(t *testing.T) {
 		mocks = append(mocks, started{rel, url})
 		basic, keys := securityOf(t, data)
 		fmt.Fprintf(&imports, "\t%s \"github.com/opentoolgen/opentoolgen/internal/prisme2e/%s/%s\"\n", pkg, filepath.Base(work), pkg)
-		fmt.Fprintf(&calls, "\t{\n\t\trec := &prisme2e.Recorder{}\n\t\ttool, err := %s.NewTool(%s.NewClient(%q, %s.WithHTTPClient(rec.Client()), %s.WithRequestEditor(prisme2e.Auth(%v, %s))))\n\t\trun(%q, tool, err, rec)\n\t}\n",
-			pkg, pkg, url, pkg, pkg, basic, quoteAll(keys), rel)
+		fmt.Fprintf(&calls, "\t{\n\t\trec := &prisme2e.Recorder{}\n\t\tc, err := %s.NewClient(%q, %s.WithHTTPClient(rec.Client()), %s.WithRequestEditor(prisme2e.Auth(%v, %s)))\n\t\tif err != nil {\n\t\t\trun(%q, nil, err, rec)\n\t\t}\n\t\ttool, err := %s.NewTool(c)\n\t\trun(%q, tool, err, rec)\n\t}\n",
+			pkg, url, pkg, pkg, basic, quoteAll(keys), rel, pkg, rel)
 	}
 	main := `package main
 

@@ -357,7 +357,7 @@ func TestPetstoreOverMCP(t *testing.T) {
 		fmt.Fprint(w, `{"id":7,"name":"Rex","tag":"dog","created":"2024-05-01T10:00:00Z","owner":null}`)
 	}))
 	defer api.Close()
-	tool, err := petstore.NewTool(petstore.NewClient(api.URL+"/v1", petstore.WithAPIKey("k3y")))
+	tool, err := petstore.NewTool(must(petstore.NewClient(api.URL+"/v1", petstore.WithAPIKey("k3y"))))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -396,4 +396,13 @@ func TestPetstoreOverMCP(t *testing.T) {
 	if err != nil || !res.IsError || !strings.Contains(fmt.Sprint(res.Content[0].(*mcp.TextContent).Text), "/petId") {
 		t.Errorf("call with a bad petId: %v %v, want a tool error naming /petId", err, res)
 	}
+}
+
+// must is v, or a panic with err: the client of a test whose base URL is
+// right (NewClient returns an error only for a client that cannot call).
+func must[T any](v T, err error) T {
+	if err != nil {
+		panic(err)
+	}
+	return v
 }

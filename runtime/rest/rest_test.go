@@ -315,7 +315,7 @@ func TestServerVariables(t *testing.T) {
 		t.Errorf("operation server: %q, %v", u, err)
 	}
 	c.SetServerVariable("region", "mars", "eu", "us")
-	if _, err := c.NewRequest("GET", "/a").URL(); err == nil || err.Error() != `server variable "region": "mars" is not one of "eu", "us"` {
+	if _, err := c.NewRequest("GET", "/a").URL(); err == nil || err.Error() != `rest: server variable "region": got "mars", want one of "eu", "us"` {
 		t.Errorf("outside the enum: %v", err)
 	}
 	given := NewClient("http://h/base")
@@ -358,11 +358,66 @@ func TestRelativeServers(t *testing.T) {
 	_, err := cl.NewRequest("GET", "/a").URL()
 	var rel *RelativeServerError
 	if !errors.As(err, &rel) || rel.Server != "/api/v3" ||
-		err.Error() != `rest: the document's server "/api/v3" is a relative URL: give NewClient the API's base URL to resolve it against (NewClient("https://host") calls "https://host/api/v3")` {
+		err.Error() != `rest: the document's server "/api/v3" is a relative URL and the client has no base URL to resolve it against: give the API's base URL (base URL "https://host" calls "https://host/api/v3")` {
 		t.Errorf("a relative server, no base URL: %v", err)
 	}
 	if _, err := NewClient("").NewRequest("GET", "/a").URL(); err == nil || !strings.Contains(err.Error(), "no base URL") {
 		t.Errorf("no base URL, no server: %v", err)
+	}
+}
+
+// TestCheck: what keeps a client from calling is reported by Check, once
+// configured (a generated NewClient returns it), each error naming what is
+// wrong and never the base URL's credentials; a client that can call has
+// none.
+func TestCheck(t *testing.T) {
+	for _, c := range []struct {
+		name, base, server, want string
+		vars                     []string // name, value, enum…
+	}{
+		{name: "a base URL", base: "http://h/v1"},
+		{name: "an absolute server", server: "https://{r}.example.com"},
+		{name: "a relative server and a base URL", base: "http://h", server: "/api/{v}"},
+		{name: "a variable in its enum", server: "https://{r}.example.com", vars: []string{"r", "eu", "eu", "us"}},
+		{name: "a relative server", server: "/api/{v}",
+			want: `rest: the document's server "/api/v3" is a relative URL and the client has no base URL to resolve it against: give the API's base URL (base URL "https://host" calls "https://host/api/v3")`},
+		{name: "neither", want: ErrNoBaseURL.Error()},
+		{name: "a variable outside its enum", server: "https://{r}.example.com", vars: []string{"r", "mars", "eu", "us"},
+			want: `rest: server variable "r": got "mars", want one of "eu", "us"`},
+		{name: "a variable that breaks the URL", server: "https://{r}.example.com", vars: []string{"r", "a b"},
+			want: `rest: server "https://{r}.example.com", its variables substituted ("https://a b.example.com"): invalid character " " in host name`},
+		{name: "a base URL without scheme", base: "localhost:8080",
+			want: `rest: base URL "localhost:8080": got no scheme and host, want an absolute URL such as "https://api.example.com/v1"`},
+		{name: "a base URL with credentials", base: "https://user:secret@h:bad/?key=secret2",
+			want: `rest: base URL "https://h:bad/": invalid port ":bad" after host`},
+		{name: "a relative base URL", base: "/v1?key=secret",
+			want: `rest: base URL "/v1": got no scheme and host, want an absolute URL such as "https://api.example.com/v1"`},
+	} {
+		cl := NewClient(c.base)
+		if c.server != "" {
+			cl.SetServer(c.server, "v", "v3", "r", "us")
+		}
+		if len(c.vars) > 0 {
+			cl.SetServerVariable(c.vars[0], c.vars[1], c.vars[2:]...)
+		}
+		err := cl.Check()
+		switch {
+		case c.want == "" && err != nil:
+			t.Errorf("%s: %v", c.name, err)
+		case c.want != "" && (err == nil || err.Error() != c.want):
+			t.Errorf("%s: got %v, want %s", c.name, err, c.want)
+		case err != nil && strings.Contains(err.Error(), "secret"):
+			t.Errorf("%s: the error shows a credential: %v", c.name, err)
+		}
+	}
+	var rel *RelativeServerError
+	cl := NewClient("")
+	cl.SetServer("/api")
+	if err := cl.Check(); !errors.As(err, &rel) || rel.Server != "/api" {
+		t.Errorf("a relative server: %v, want a *RelativeServerError", err)
+	}
+	if err := NewClient("").Check(); !errors.Is(err, ErrNoBaseURL) {
+		t.Errorf("neither: %v, want ErrNoBaseURL", err)
 	}
 }
 

@@ -35,7 +35,11 @@ func main() {
 // from the declared document), and addPet adds available pets unless told
 // otherwise (a default).
 func newTool(api, key string) (*petstoreclient.Tool, error) {
-	return petstoreclient.NewTool(petstoreclient.NewClient(api, petstoreclient.WithAPIKey(key)),
+	c, err := petstoreclient.NewClient(api, petstoreclient.WithAPIKey(key))
+	if err != nil {
+		return nil, err
+	}
+	return petstoreclient.NewTool(c,
 		runtime.WithFixed("listPets", map[string]any{"limit": 20}),
 		runtime.WithDefaults("addPet", map[string]any{"status": "available"}),
 	)

@@ -29,7 +29,7 @@ func (b *oaBuilder) build() *model.Package {
 		if b.swagger {
 			at, what = oaLoc{file: b.root}.add("basePath"), "the basePath, with no host,"
 		}
-		b.warn(at, "%s %s is relative: the client resolves it against the base URL given to NewClient (NewClient(%s) calls %s); NewClient(\"\") makes a client whose every call fails",
+		b.warn(at, "%s %s is relative: the client resolves it against the base URL given to NewClient (NewClient(%s) calls %s); NewClient(\"\") returns an error that says so",
 			what, strconv.Quote(u), strconv.Quote("https://host"), strconv.Quote(model.ResolveRelative("https://host", u)))
 	}
 	var server *model.Server

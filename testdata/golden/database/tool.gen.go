@@ -15,7 +15,7 @@ import (
 // Service is the tool: one method per function of the document. Implement it to
 // serve the tool (NewTool); *Client implements it by calling a server, so that
 // a remote tool can be served again. A method's error reaches the caller as a
-// JSON-RPC error: return an *runtime.Error to choose its code, any other error
+// JSON-RPC error: return a *runtime.Error to choose its code, any other error
 // is reported with code 500.
 type Service interface {
 	// AskDatabase calls ask_database: Use this function to answer user questions about music. Input should be a fully formed SQL query.

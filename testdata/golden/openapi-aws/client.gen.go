@@ -94,7 +94,7 @@ func (x ServerRegion) Valid() bool {
 
 // WithServerRegion sets the variable "region" of the server's URL (default "us-east-1").
 // The value must be one of "us-east-1", "eu-west-1" (the constants of ServerRegion):
-// another makes every call of the client fail.
+// with another, NewClient returns an error that says so.
 func WithServerRegion(value ServerRegion) ClientOption {
 	return func(c *rest.Client) {
 		c.SetServerVariable("region", string(value), "us-east-1", "eu-west-1")
@@ -106,7 +106,10 @@ func WithServerRegion(value ServerRegion) ClientOption {
 // with the variables the options set (DefaultBaseURL when none is set), and
 // the operations that have servers of their own call theirs; a base URL given
 // is used for every operation.
-func NewClient(baseURL string, opts ...ClientOption) *Client {
+// When the client cannot call the API, NewClient returns the error that says
+// why: a base URL that is not an absolute URL (such as "https://api.example.com/v1"),
+// a server variable outside its enum.
+func NewClient(baseURL string, opts ...ClientOption) (*Client, error) {
 	rc := rest.NewClient(baseURL)
 	if baseURL == "" {
 		rc.SetServer("https://compute.{region}.example.com", "region", "us-east-1")
@@ -114,7 +117,10 @@ func NewClient(baseURL string, opts ...ClientOption) *Client {
 	for _, o := range opts {
 		o(rc)
 	}
-	return &Client{rc: rc}
+	if err := rc.Check(); err != nil {
+		return nil, err
+	}
+	return &Client{rc: rc}, nil
 }
 
 var _ Service = (*Client)(nil)

@@ -75,16 +75,20 @@ func WithTimeout(d time.Duration) ClientOption {
 	}
 }
 
-// NewClient returns a client of the API at baseURL ("" for DefaultBaseURL).
-func NewClient(baseURL string, opts ...ClientOption) *Client {
-	if baseURL == "" {
-		baseURL = DefaultBaseURL
-	}
+// NewClient returns a client of the API at baseURL, which the document does
+// not give (it has no server), or the error that keeps it from calling the
+// API (a base URL that is not an absolute URL, such as
+// "https://api.example.com/v1", an option's value that cannot be used).
+// Given "", it returns rest.ErrNoBaseURL.
+func NewClient(baseURL string, opts ...ClientOption) (*Client, error) {
 	rc := rest.NewClient(baseURL)
 	for _, o := range opts {
 		o(rc)
 	}
-	return &Client{rc: rc}
+	if err := rc.Check(); err != nil {
+		return nil, err
+	}
+	return &Client{rc: rc}, nil
 }
 
 var _ Service = (*Client)(nil)

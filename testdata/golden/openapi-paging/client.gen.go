@@ -82,8 +82,11 @@ func WithTimeout(d time.Duration) ClientOption {
 	}
 }
 
-// NewClient returns a client of the API at baseURL ("" for DefaultBaseURL).
-func NewClient(baseURL string, opts ...ClientOption) *Client {
+// NewClient returns a client of the API at baseURL ("" for DefaultBaseURL),
+// or the error that keeps it from calling the API (a base URL that is not an
+// absolute URL, such as "https://api.example.com/v1", an option's value that
+// cannot be used).
+func NewClient(baseURL string, opts ...ClientOption) (*Client, error) {
 	if baseURL == "" {
 		baseURL = DefaultBaseURL
 	}
@@ -91,7 +94,10 @@ func NewClient(baseURL string, opts ...ClientOption) *Client {
 	for _, o := range opts {
 		o(rc)
 	}
-	return &Client{rc: rc}
+	if err := rc.Check(); err != nil {
+		return nil, err
+	}
+	return &Client{rc: rc}, nil
 }
 
 var _ Service = (*Client)(nil)

@@ -149,7 +149,7 @@ func (x ServerRegion) Valid() bool {
 
 // WithServerRegion sets the variable "region" of the server's URL (default "eu").
 // The value must be one of "eu", "us" (the constants of ServerRegion):
-// another makes every call of the client fail.
+// with another, NewClient returns an error that says so.
 func WithServerRegion(value ServerRegion) ClientOption {
 	return func(c *rest.Client) {
 		c.SetServerVariable("region", string(value), "eu", "us")
@@ -161,7 +161,10 @@ func WithServerRegion(value ServerRegion) ClientOption {
 // with the variables the options set (DefaultBaseURL when none is set), and
 // the operations that have servers of their own call theirs; a base URL given
 // is used for every operation.
-func NewClient(baseURL string, opts ...ClientOption) *Client {
+// When the client cannot call the API, NewClient returns the error that says
+// why: a base URL that is not an absolute URL (such as "https://api.example.com/v1"),
+// a server variable outside its enum.
+func NewClient(baseURL string, opts ...ClientOption) (*Client, error) {
 	rc := rest.NewClient(baseURL)
 	if baseURL == "" {
 		rc.SetServer("https://{region}.petstore.example.com/v1", "region", "eu")
@@ -169,7 +172,10 @@ func NewClient(baseURL string, opts ...ClientOption) *Client {
 	for _, o := range opts {
 		o(rc)
 	}
-	return &Client{rc: rc}
+	if err := rc.Check(); err != nil {
+		return nil, err
+	}
+	return &Client{rc: rc}, nil
 }
 
 var _ Service = (*Client)(nil)

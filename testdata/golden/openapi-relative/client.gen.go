@@ -94,7 +94,7 @@ func (x ServerVersion) Valid() bool {
 
 // WithServerVersion sets the variable "version" of the server's URL (default "v3").
 // The value must be one of "v3", "v4" (the constants of ServerVersion):
-// another makes every call of the client fail.
+// with another, NewClient returns an error that says so.
 func WithServerVersion(value ServerVersion) ClientOption {
 	return func(c *rest.Client) {
 		c.SetServerVariable("version", string(value), "v3", "v4")
@@ -105,14 +105,19 @@ func WithServerVersion(value ServerVersion) ClientOption {
 // "/api/{version}", is a relative URL: it is resolved against baseURL
 // (NewClient("https://api.example.com") calls https://api.example.com/api/v3), and
 // so are the operations' relative servers. Given "", the client has no URL to
-// call: every call fails with a *rest.RelativeServerError that says so.
-func NewClient(baseURL string, opts ...ClientOption) *Client {
+// call: NewClient returns a *rest.RelativeServerError that says so. It returns
+// the error of a base URL that is not an absolute URL, or of an option's value
+// that cannot be used, too.
+func NewClient(baseURL string, opts ...ClientOption) (*Client, error) {
 	rc := rest.NewClient(baseURL)
 	rc.SetServer("/api/{version}", "version", "v3")
 	for _, o := range opts {
 		o(rc)
 	}
-	return &Client{rc: rc}
+	if err := rc.Check(); err != nil {
+		return nil, err
+	}
+	return &Client{rc: rc}, nil
 }
 
 var _ Service = (*Client)(nil)

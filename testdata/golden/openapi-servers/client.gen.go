@@ -110,7 +110,7 @@ func (x ServerVersion) Valid() bool {
 
 // WithServerVersion sets the variable "version" of the server's URL (default "v1").
 // The value must be one of "v1", "v2", "v3" (the constants of ServerVersion):
-// another makes every call of the client fail.
+// with another, NewClient returns an error that says so.
 //
 // The version of the API.
 func WithServerVersion(value ServerVersion) ClientOption {
@@ -135,7 +135,7 @@ const (
 // first, with the variables the options set (the server's defaults for the
 // others). A base URL given to NewClient is used instead; operations that
 // have servers of their own call theirs. A value that is none of the
-// constants of Server makes every call of the client fail.
+// constants of Server makes NewClient return an error that says so.
 func WithServer(s Server) ClientOption {
 	return func(c *rest.Client) {
 		switch s {
@@ -146,7 +146,7 @@ func WithServer(s Server) ClientOption {
 		case ServerAPIExampleComV1:
 			c.SetServer("https://api.example.com/v1")
 		default:
-			c.SetError(fmt.Errorf("WithServer(%d): the document has no such server", int(s)))
+			c.SetError(fmt.Errorf("WithServer(%d): got no server of the document, want one of the constants of Server", int(s)))
 		}
 	}
 }
@@ -156,7 +156,10 @@ func WithServer(s Server) ClientOption {
 // chooses, with the variables the options set (DefaultBaseURL when none is
 // set), and the operations that have servers of their own call theirs; a base
 // URL given is used for every operation.
-func NewClient(baseURL string, opts ...ClientOption) *Client {
+// When the client cannot call the API, NewClient returns the error that says
+// why: a base URL that is not an absolute URL (such as "https://api.example.com/v1"),
+// a server variable outside its enum, a value of WithServer that names no server.
+func NewClient(baseURL string, opts ...ClientOption) (*Client, error) {
 	rc := rest.NewClient(baseURL)
 	if baseURL == "" {
 		rc.SetServer("http://{host}:{port}/{version}", "host", "localhost", "port", "8080", "version", "v1")
@@ -164,7 +167,10 @@ func NewClient(baseURL string, opts ...ClientOption) *Client {
 	for _, o := range opts {
 		o(rc)
 	}
-	return &Client{rc: rc}
+	if err := rc.Check(); err != nil {
+		return nil, err
+	}
+	return &Client{rc: rc}, nil
 }
 
 var _ Service = (*Client)(nil)

@@ -130,7 +130,7 @@ type Library struct {
 
 // Open loads the dynamic library at path (dlopen with RTLD_NOW|RTLD_LOCAL;
 // LoadLibrary on Windows) and looks up every function the document describes.
-// Its error is an *dynlib.LibraryError naming path and, when the library lacks
+// Its error is a *dynlib.LibraryError naming path and, when the library lacks
 // functions, every one of them. An empty path is refused (dynlib.ErrEmptyLibraryPath):
 // dlopen would open the program itself.
 func Open(path string) (*Library, error) {

@@ -9,9 +9,9 @@ import (
 	"github.com/opentoolgen/opentoolgen/runtime"
 )
 
-// Client calls the functions of the tool through an runtime.Caller: an OpenTool
+// Client calls the functions of the tool through a runtime.Caller: an OpenTool
 // server, a Tool in the same process, an MCP server. It is safe for concurrent
-// use when its Caller is (an *runtime.Client is, and runtime.Local of a Tool).
+// use when its Caller is (a *runtime.Client is, and runtime.Local of a Tool).
 type Client struct {
 	rt runtime.Caller
 }

@@ -26,7 +26,11 @@ func main() {
 		},
 		NewTool: func(_ context.Context, opts ...runtime.ToolOption) (runtime.Tool, error) {
 			var copts []openapiaws.ClientOption
-			return openapiaws.NewTool(openapiaws.NewClient(server, copts...), opts...)
+			c, err := openapiaws.NewClient(server, copts...)
+			if err != nil {
+				return nil, err
+			}
+			return openapiaws.NewTool(c, opts...)
 		},
 	}
 	cmd.Main()

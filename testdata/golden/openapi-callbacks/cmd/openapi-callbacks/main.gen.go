@@ -26,7 +26,11 @@ func main() {
 		},
 		NewTool: func(_ context.Context, opts ...runtime.ToolOption) (runtime.Tool, error) {
 			var copts []openapicallbacks.ClientOption
-			return openapicallbacks.NewTool(openapicallbacks.NewClient(server, copts...), opts...)
+			c, err := openapicallbacks.NewClient(server, copts...)
+			if err != nil {
+				return nil, err
+			}
+			return openapicallbacks.NewTool(c, opts...)
 		},
 	}
 	cmd.Main()

@@ -26,7 +26,11 @@ func main() {
 		},
 		NewTool: func(_ context.Context, opts ...runtime.ToolOption) (runtime.Tool, error) {
 			var copts []openapicompact.ClientOption
-			return openapicompact.NewTool(openapicompact.NewClient(server, copts...), opts...)
+			c, err := openapicompact.NewClient(server, copts...)
+			if err != nil {
+				return nil, err
+			}
+			return openapicompact.NewTool(c, opts...)
 		},
 	}
 	cmd.Main()

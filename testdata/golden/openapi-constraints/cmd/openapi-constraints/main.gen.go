@@ -26,7 +26,11 @@ func main() {
 		},
 		NewTool: func(_ context.Context, opts ...runtime.ToolOption) (runtime.Tool, error) {
 			var copts []openapiconstraints.ClientOption
-			return openapiconstraints.NewTool(openapiconstraints.NewClient(server, copts...), opts...)
+			c, err := openapiconstraints.NewClient(server, copts...)
+			if err != nil {
+				return nil, err
+			}
+			return openapiconstraints.NewTool(c, opts...)
 		},
 	}
 	cmd.Main()

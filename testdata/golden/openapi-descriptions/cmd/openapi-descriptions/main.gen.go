@@ -26,7 +26,11 @@ func main() {
 		},
 		NewTool: func(_ context.Context, opts ...runtime.ToolOption) (runtime.Tool, error) {
 			var copts []openapidescriptions.ClientOption
-			return openapidescriptions.NewTool(openapidescriptions.NewClient(server, copts...), opts...)
+			c, err := openapidescriptions.NewClient(server, copts...)
+			if err != nil {
+				return nil, err
+			}
+			return openapidescriptions.NewTool(c, opts...)
 		},
 	}
 	cmd.Main()

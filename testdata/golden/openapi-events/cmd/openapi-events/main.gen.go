@@ -26,7 +26,11 @@ func main() {
 		},
 		NewTool: func(_ context.Context, opts ...runtime.ToolOption) (runtime.Tool, error) {
 			var copts []openapievents.ClientOption
-			return openapievents.NewTool(openapievents.NewClient(server, copts...), opts...)
+			c, err := openapievents.NewClient(server, copts...)
+			if err != nil {
+				return nil, err
+			}
+			return openapievents.NewTool(c, opts...)
 		},
 	}
 	cmd.Main()

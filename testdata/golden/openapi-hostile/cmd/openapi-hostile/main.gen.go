@@ -36,7 +36,11 @@ func main() {
 			if v := os.Getenv("OPENAPI_HOSTILE_HTTP_CLIENT"); v != "" {
 				copts = append(copts, openapihostile.WithHTTPClient2(v))
 			}
-			return openapihostile.NewTool(openapihostile.NewClient(server, copts...), opts...)
+			c, err := openapihostile.NewClient(server, copts...)
+			if err != nil {
+				return nil, err
+			}
+			return openapihostile.NewTool(c, opts...)
 		},
 	}
 	cmd.Main()

@@ -26,7 +26,11 @@ func main() {
 		},
 		NewTool: func(_ context.Context, opts ...runtime.ToolOption) (runtime.Tool, error) {
 			var copts []openapilisttypes.ClientOption
-			return openapilisttypes.NewTool(openapilisttypes.NewClient(server, copts...), opts...)
+			c, err := openapilisttypes.NewClient(server, copts...)
+			if err != nil {
+				return nil, err
+			}
+			return openapilisttypes.NewTool(c, opts...)
 		},
 	}
 	cmd.Main()

@@ -26,7 +26,11 @@ func main() {
 		},
 		NewTool: func(_ context.Context, opts ...runtime.ToolOption) (runtime.Tool, error) {
 			var copts []openapilongnames.ClientOption
-			return openapilongnames.NewTool(openapilongnames.NewClient(server, copts...), opts...)
+			c, err := openapilongnames.NewClient(server, copts...)
+			if err != nil {
+				return nil, err
+			}
+			return openapilongnames.NewTool(c, opts...)
 		},
 	}
 	cmd.Main()

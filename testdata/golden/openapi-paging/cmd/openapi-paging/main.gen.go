@@ -26,7 +26,11 @@ func main() {
 		},
 		NewTool: func(_ context.Context, opts ...runtime.ToolOption) (runtime.Tool, error) {
 			var copts []openapipaging.ClientOption
-			return openapipaging.NewTool(openapipaging.NewClient(server, copts...), opts...)
+			c, err := openapipaging.NewClient(server, copts...)
+			if err != nil {
+				return nil, err
+			}
+			return openapipaging.NewTool(c, opts...)
 		},
 	}
 	cmd.Main()

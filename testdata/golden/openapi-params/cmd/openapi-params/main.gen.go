@@ -26,7 +26,11 @@ func main() {
 		},
 		NewTool: func(_ context.Context, opts ...runtime.ToolOption) (runtime.Tool, error) {
 			var copts []openapiparams.ClientOption
-			return openapiparams.NewTool(openapiparams.NewClient(server, copts...), opts...)
+			c, err := openapiparams.NewClient(server, copts...)
+			if err != nil {
+				return nil, err
+			}
+			return openapiparams.NewTool(c, opts...)
 		},
 	}
 	cmd.Main()

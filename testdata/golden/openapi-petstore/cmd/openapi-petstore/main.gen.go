@@ -50,7 +50,11 @@ func main() {
 			if v := os.Getenv("OPENAPI_PETSTORE_PETSTORE_AUTH"); v != "" {
 				copts = append(copts, openapipetstore.WithPetstoreAuth(v))
 			}
-			return openapipetstore.NewTool(openapipetstore.NewClient(server, copts...), opts...)
+			c, err := openapipetstore.NewClient(server, copts...)
+			if err != nil {
+				return nil, err
+			}
+			return openapipetstore.NewTool(c, opts...)
 		},
 	}
 	cmd.Main()

@@ -26,7 +26,11 @@ func main() {
 		},
 		NewTool: func(_ context.Context, opts ...runtime.ToolOption) (runtime.Tool, error) {
 			var copts []openapirelative.ClientOption
-			return openapirelative.NewTool(openapirelative.NewClient(server, copts...), opts...)
+			c, err := openapirelative.NewClient(server, copts...)
+			if err != nil {
+				return nil, err
+			}
+			return openapirelative.NewTool(c, opts...)
 		},
 	}
 	cmd.Main()

@@ -26,7 +26,11 @@ func main() {
 		},
 		NewTool: func(_ context.Context, opts ...runtime.ToolOption) (runtime.Tool, error) {
 			var copts []openapischemas.ClientOption
-			return openapischemas.NewTool(openapischemas.NewClient(server, copts...), opts...)
+			c, err := openapischemas.NewClient(server, copts...)
+			if err != nil {
+				return nil, err
+			}
+			return openapischemas.NewTool(c, opts...)
 		},
 	}
 	cmd.Main()

@@ -26,7 +26,11 @@ func main() {
 		},
 		NewTool: func(_ context.Context, opts ...runtime.ToolOption) (runtime.Tool, error) {
 			var copts []openapiservers.ClientOption
-			return openapiservers.NewTool(openapiservers.NewClient(server, copts...), opts...)
+			c, err := openapiservers.NewClient(server, copts...)
+			if err != nil {
+				return nil, err
+			}
+			return openapiservers.NewTool(c, opts...)
 		},
 	}
 	cmd.Main()

@@ -26,7 +26,11 @@ func main() {
 		},
 		NewTool: func(_ context.Context, opts ...runtime.ToolOption) (runtime.Tool, error) {
 			var copts []openapishared.ClientOption
-			return openapishared.NewTool(openapishared.NewClient(server, copts...), opts...)
+			c, err := openapishared.NewClient(server, copts...)
+			if err != nil {
+				return nil, err
+			}
+			return openapishared.NewTool(c, opts...)
 		},
 	}
 	cmd.Main()

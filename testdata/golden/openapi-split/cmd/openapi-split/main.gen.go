@@ -26,7 +26,11 @@ func main() {
 		},
 		NewTool: func(_ context.Context, opts ...runtime.ToolOption) (runtime.Tool, error) {
 			var copts []openapisplit.ClientOption
-			return openapisplit.NewTool(openapisplit.NewClient(server, copts...), opts...)
+			c, err := openapisplit.NewClient(server, copts...)
+			if err != nil {
+				return nil, err
+			}
+			return openapisplit.NewTool(c, opts...)
 		},
 	}
 	cmd.Main()

@@ -26,7 +26,11 @@ func main() {
 		},
 		NewTool: func(_ context.Context, opts ...runtime.ToolOption) (runtime.Tool, error) {
 			var copts []openapistream.ClientOption
-			return openapistream.NewTool(openapistream.NewClient(server, copts...), opts...)
+			c, err := openapistream.NewClient(server, copts...)
+			if err != nil {
+				return nil, err
+			}
+			return openapistream.NewTool(c, opts...)
 		},
 	}
 	cmd.Main()

@@ -52,7 +52,11 @@ func main() {
 			if v := os.Getenv("OPENAPI_SWAGGER_OAUTH"); v != "" {
 				copts = append(copts, openapiswagger.WithOAuth(v))
 			}
-			return openapiswagger.NewTool(openapiswagger.NewClient(server, copts...), opts...)
+			c, err := openapiswagger.NewClient(server, copts...)
+			if err != nil {
+				return nil, err
+			}
+			return openapiswagger.NewTool(c, opts...)
 		},
 	}
 	cmd.Main()

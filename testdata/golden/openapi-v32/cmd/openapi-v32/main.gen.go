@@ -26,7 +26,11 @@ func main() {
 		},
 		NewTool: func(_ context.Context, opts ...runtime.ToolOption) (runtime.Tool, error) {
 			var copts []openapiv32.ClientOption
-			return openapiv32.NewTool(openapiv32.NewClient(server, copts...), opts...)
+			c, err := openapiv32.NewClient(server, copts...)
+			if err != nil {
+				return nil, err
+			}
+			return openapiv32.NewTool(c, opts...)
 		},
 	}
 	cmd.Main()

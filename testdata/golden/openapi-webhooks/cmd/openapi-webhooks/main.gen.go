@@ -26,7 +26,11 @@ func main() {
 		},
 		NewTool: func(_ context.Context, opts ...runtime.ToolOption) (runtime.Tool, error) {
 			var copts []openapiwebhooks.ClientOption
-			return openapiwebhooks.NewTool(openapiwebhooks.NewClient(server, copts...), opts...)
+			c, err := openapiwebhooks.NewClient(server, copts...)
+			if err != nil {
+				return nil, err
+			}
+			return openapiwebhooks.NewTool(c, opts...)
 		},
 	}
 	cmd.Main()

@@ -26,7 +26,11 @@ func main() {
 		},
 		NewTool: func(_ context.Context, opts ...runtime.ToolOption) (runtime.Tool, error) {
 			var copts []openapiwild.ClientOption
-			return openapiwild.NewTool(openapiwild.NewClient(server, copts...), opts...)
+			c, err := openapiwild.NewClient(server, copts...)
+			if err != nil {
+				return nil, err
+			}
+			return openapiwild.NewTool(c, opts...)
 		},
 	}
 	cmd.Main()
