@@ -84,6 +84,13 @@ type Command struct {
 	Name string
 	// ImportPath is the import path of the generated package.
 	ImportPath string
+	// NATS links the nats and exec commands (package toolcli/natscli) into
+	// the main: opentoolgen -with nats. Without it the main serves OpenTool
+	// HTTP and MCP only, and links no NATS.
+	NATS bool
+	// OTel links OpenTelemetry export (package toolcli/otelcli) into the
+	// main: opentoolgen -with otel.
+	OTel bool
 }
 
 // Profile is an LLM provider's form of declarations (declare.Profile).
@@ -190,6 +197,7 @@ func Generate(name string, data []byte, opts Options) (*Result, error) {
 	}
 	if opts.Command != nil {
 		pkg.Command = model.NewCommand(pkg, opts.Command.Name, opts.Command.ImportPath)
+		pkg.Command.NATS, pkg.Command.OTel = opts.Command.NATS, opts.Command.OTel
 	}
 	outs, err := emit.Package(pkg, opts.Split)
 	if err != nil {

@@ -83,7 +83,7 @@ func generateCase(t *testing.T, c goldenCase) map[string][]byte {
 		t.Fatal(err)
 	}
 	res, err := Generate(filepath.Base(c.input), data, Options{Package: goldenPackage(c.name),
-		Command: &Command{Name: c.name, ImportPath: goldenModule + "/testdata/golden/" + c.name},
+		Command: &Command{Name: c.name, ImportPath: goldenModule + "/testdata/golden/" + c.name, NATS: natsCases[c.name]},
 		Split:   splitCases[c.name]})
 	if err != nil {
 		t.Fatalf("Generate: %v", err)
@@ -113,6 +113,11 @@ func generateCase(t *testing.T, c goldenCase) map[string][]byte {
 // declaredCases are the golden cases whose declarations in every profile are
 // golden files too: one of each input kind.
 var declaredCases = map[string]bool{"weather": true, "mocktool": true, "openapi-petstore": true, "openapi-schemas": true, "openapi-wild": true, "opendyn-example": true, "mcp-tools": true}
+
+// natsCases are the golden cases whose main is generated -with nats (the
+// nats and exec commands of toolcli/natscli); the others have the default
+// fronts, OpenTool HTTP and MCP, and link no NATS.
+var natsCases = map[string]bool{"mocktool": true}
 
 // splitCases are the golden cases generated with small files
 // (Options.Split), so that their types, tool and client are split over

@@ -1,8 +1,10 @@
 // Package natsexec serves any [runtime.Tool] — a generated package's *Tool, a
-// runtime.RemoteTool, a Tool of your own — as a tool executor of the agent
-// platform of seed 001 (shared/seeds/001, "工具开发指南", sections 1–3.2): it
-// takes commands on NATS, reads their arguments from cards, calls the tool,
-// and reports the result to the platform's inbox.
+// runtime.RemoteTool, a Tool of your own — as a tool executor of an agent
+// platform that runs external tools over NATS, as the platform's tool
+// development guide ("工具开发指南", sections 1–3.2; not published with this
+// repository, docs/natsexec.md restates what this package follows) describes
+// them: it takes commands on NATS, reads their arguments from cards, calls the
+// tool, and reports the result to the platform's inbox.
 //
 //	nc, _ := nats.Connect(url)
 //	js, _ := jetstream.New(nc)
@@ -12,7 +14,7 @@
 //		natsexec.Options{Subject: "cg.v1.{project_id}.{channel_id}.cmd.tool.{function}"})
 //	defer ex.Close(ctx)
 //
-// # What follows the seed
+// # What follows the guide
 //
 //   - Each function is served on its target_subject, a cmd.tool.* subject
 //     ([Options.Subject]; cmd.sys.* and anything else outside cmd.tool.* is
@@ -27,7 +29,7 @@
 //     required. Strings must be non-empty JSON strings, turn_epoch a
 //     non-negative integer, after_execution "suspend" or "terminate", tool_name
 //     the function the subject serves; context_box_id, optional, a string.
-//     A payload carrying args or arguments is refused (the seed: the server
+//     A payload carrying args or arguments is refused (the guide: the server
 //     refuses them by protocol). Every problem is named in one failed result
 //     (error_code protocol_violation; error.detail {"fields": [{"field",
 //     "problem"}]}): a bad command is never dropped and never crashes the
@@ -35,7 +37,7 @@
 //   - The arguments are the ToolCallContent.arguments of the tool.call card
 //     tool_call_card_id names, read from the card store in the command's
 //     project; never anything of the payload.
-//   - The seed's template variables ({project_id}, {channel_id}, {agent_id},
+//   - The guide's template variables ({project_id}, {channel_id}, {agent_id},
 //     {agent_turn_id}, {tool_call_id}, {turn_epoch}, {context_box_id} from the
 //     command and its subject; {step_id}, {parent_step_id}, {trace_id} from
 //     the tool.call card's metadata) are put on the call's context with
@@ -48,14 +50,14 @@
 //     too); then a report ([ReportPayload]: tool_call_id, agent_turn_id,
 //     agent_id, turn_epoch, after_execution echoed exactly as received, status,
 //     tool_result_card_id, step_id; never the result inline) goes to the
-//     [Reporter], the inbox of the seed's publish_tool_result_report.
+//     [Reporter], the inbox of the guide's publish_tool_result_report.
 //   - A tool overrides the effective after_execution by returning
 //     {"__cg_control": {"after_execution": "suspend"|"terminate"}} in its
 //     result: the card's content.after_execution is then the override, while
 //     the report echoes the command's. Another value is ignored.
 //   - A failure (status "failed", "timeout" or "canceled") has result
 //     {"error_code", "error_message"} and error {"code", "message",
-//     "detail"} (seed 001 §3.1); for an error of the tool, detail is the
+//     "detail"} (the guide's §3.1); for an error of the tool, detail is the
 //     OpenTool error object ({"code", "message", "data"}) a /call answer
 //     has, and code is [ErrorCode]'s mapping: -32602 invalid_arguments,
 //     -32601 tool_not_found, -32700 and -32600 invalid_request, -32603
@@ -80,11 +82,11 @@
 // # What is our assumption
 //
 // The platform's protocol (04_protocol_l0/nats_protocol.md) and its stores
-// are not ours; where the seed is silent, this package assumes:
+// are not ours; where the guide is silent, this package assumes:
 //
 //   - The subject grammar: [Options.Subject] is a template of whole-token
 //     placeholders {function}, {project_id}, {channel_id}; the cmd.tool.*
-//     family is either the seed's short form cmd.tool.NAME… (the default,
+//     family is either the guide's short form cmd.tool.NAME… (the default,
 //     cmd.tool.{function}) or the platform's full form
 //     cg.VERSION.{project_id}.{channel_id}.cmd.tool.NAME… (as a public version
 //     of its protocol writes subjects). A subject without {project_id} gives
@@ -109,13 +111,13 @@
 //   - Commands are taken from a core NATS queue subscription (which also
 //     receives what is published into a JetStream stream), not from a durable
 //     JetStream consumer. A command sent as a request gets a reply: what the
-//     seed's handler returns (tool_call_id, agent_turn_id, turn_epoch,
+//     guide's handler returns (tool_call_id, agent_turn_id, turn_epoch,
 //     after_execution as received, status, tool_result_card_id).
 //   - A card that cannot be saved, or a report that cannot be delivered, is
 //     logged ([Options.Logger]) and, for a request, said in the reply; it is
 //     not retried.
 //
-// Streaming functions (our decision; the seed has a single result): when the
+// Streaming functions (our decision; the guide has a single result): when the
 // tool is a runtime.StreamTool, a function its document marks as streaming
 // is called with StreamCall and its items, in order, are the result:
 // {"items":[…]}. At [Options.MaxStreamItems] items (default

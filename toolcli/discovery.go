@@ -11,7 +11,7 @@ import (
 	"github.com/opentoolgen/opentoolgen/discover"
 )
 
-// Discovery modes of --discovery (start, mcp and nats): the tool's functions
+// Discovery modes of --discovery (start, mcp, and nats with natscli): the tool's functions
 // served as they are (off), or as the three functions of package
 // discover that search, describe and call them (on); auto, the
 // default, is on for a tool of more than discover.AutoLimit (128) functions,
@@ -35,21 +35,19 @@ func (v *discoveryValue) Set(s string) error {
 	return fmt.Errorf("got %q, want auto, on or off", s)
 }
 
-// discoveryFlag registers --discovery on the commands that serve the tool to
-// models: start, mcp and nats.
-func discoveryFlag(fs *flag.FlagSet, command string, s *settings) {
+// discoveryFlag registers --discovery on fs: that of a command that serves
+// the tool to models (start, mcp, a Subcommand with Discovery).
+func discoveryFlag(fs *flag.FlagSet, s *settings) {
 	if s.discovery == "" {
 		s.discovery = DiscoveryAuto
 	}
-	switch command {
-	case "start", "mcp", "nats":
-		fs.Var((*discoveryValue)(&s.discovery), "discovery", "Discovery mode: auto, on or off")
-	}
+	fs.Var((*discoveryValue)(&s.discovery), "discovery", "Discovery mode: auto, on or off")
 }
 
-// discoveryHelp writes the help's section on --discovery.
-func discoveryHelp(w io.Writer) {
-	fmt.Fprintf(w, "Discovery of start, mcp and nats:\n\n")
+// discoveryHelp writes the help's section on --discovery, of commands (start
+// and mcp, …).
+func discoveryHelp(w io.Writer, commands string) {
+	fmt.Fprintf(w, "Discovery of %s:\n\n", commands)
 	fmt.Fprintf(w, "%-*s%s\n\n", len("--mcpSessionTimeout")+4, "--discovery",
 		fmt.Sprintf("auto, on or off: serve three functions that search, describe and call the tool's functions instead of them all (auto: on above %d functions), Default: auto", discover.AutoLimit))
 }

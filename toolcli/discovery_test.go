@@ -8,10 +8,8 @@ import (
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
-	"github.com/nats-io/nats.go/micro"
 
 	"github.com/opentoolgen/opentoolgen/internal/testtool"
-	"github.com/opentoolgen/opentoolgen/natsbridge"
 	"github.com/opentoolgen/opentoolgen/runtime"
 )
 
@@ -64,41 +62,5 @@ func TestStartDiscovery(t *testing.T) {
 	code, _, errs := testtool.Run(t, mockCommand(newStore()), "start", "--discovery", "maybe")
 	if code != 2 || !strings.Contains(errs, `want auto, on or off`) {
 		t.Errorf("--discovery maybe: exit status %d, stderr %s; want 2 and the modes", code, errs)
-	}
-}
-
-// TestNATSDiscovery: nats --discovery on serves the three discovery
-// functions as the micro service's endpoints, and call_tool over NATS
-// reaches the tool's own function, streams included.
-func TestNATSDiscovery(t *testing.T) {
-	r := startNATS(t, mockCommand(newStore("a", "b")), "--natsPort", "0", "--discovery", "on")
-	nc := natsConnect(t, r.url)
-	m, err := nc.Request("$SRV.INFO.mock_util_tool", nil, waitLong)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var info micro.Info
-	json.Unmarshal(m.Data, &info)
-	var subjects []string
-	for _, e := range info.Endpoints {
-		subjects = append(subjects, e.Subject)
-	}
-	if strings.Join(subjects, " ") != "crud_api_for_mock.search_tools crud_api_for_mock.describe_tool crud_api_for_mock.call_tool" {
-		t.Errorf("endpoints %v, want the three discovery functions", subjects)
-	}
-	c := natsbridge.NewCaller(nc, "crud_api_for_mock")
-	res, err := c.CallFunction(t.Context(), "call_tool", json.RawMessage(`{"name":"read","arguments":{"id":1}}`))
-	if err != nil || string(res) != `{"text":"b"}` {
-		t.Errorf("call_tool read over NATS: %s %v", res, err)
-	}
-	var items []string
-	for item, err := range c.StreamFunction(t.Context(), "call_tool", json.RawMessage(`{"name":"sequentiallyRead"}`)) {
-		if err != nil {
-			t.Fatal(err)
-		}
-		items = append(items, string(item))
-	}
-	if strings.Join(items, ",") != `{"text":"a"},{"text":"b"}` {
-		t.Errorf("call_tool sequentiallyRead streamed over NATS: %v", items)
 	}
 }

@@ -382,7 +382,7 @@ Command: nats     serve a NATS micro service, each function on PREFIX.function
       --upstream        URL of the OpenTool server the calls go to (http://host:port/opentool) (required)
       --upstream-key    API key of the upstream server (default: $MOCKTOOL_UPSTREAM_KEY)
 
-Command: exec     serve the functions as seed 001's tool executor, on NATS
+Command: exec     serve the functions as an agent platform's tool executor, on NATS cmd.tool.*
   -v, --version         Version, Default: 1.0.0
       --url             NATS server URL(s) to join (none: a NATS server with JetStream embedded, on 127.0.0.1)
       --natsPort        Port of the embedded NATS server (0: a free one), Default: 4322

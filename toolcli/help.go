@@ -10,12 +10,14 @@ import (
 
 	"github.com/opentoolgen/opentoolgen/internal/buildinfo"
 	"github.com/opentoolgen/opentoolgen/mcpbridge"
-	"github.com/opentoolgen/opentoolgen/natsbridge"
-	"github.com/opentoolgen/opentoolgen/natsexec"
 )
 
-// helpLine is one option of the help: its names and what it is.
-type helpLine struct{ names, usage string }
+// helpCommand is a command of the help: its name, what it serves and its
+// options.
+type helpCommand struct {
+	name, what string
+	lines      []HelpLine
+}
 
 // help prints the help in the layout of the OpenTool Server CLI guidelines,
 // under a title that says what the tool is (the document's title):
@@ -41,11 +43,8 @@ type helpLine struct{ names, usage string }
 // Command.Env) have a section of their own before the global options.
 func (c *Command) help(w io.Writer) {
 	version := c.version()
-	commands := []struct {
-		name, what string
-		lines      []helpLine
-	}{
-		{"start", "serve OpenTool HTTP at /opentool and MCP at /mcp, on one port", append([]helpLine{
+	commands := []helpCommand{
+		{"start", "serve OpenTool HTTP at /opentool and MCP at /mcp, on one port", append([]HelpLine{
 			{"-v, --version", "Version, Default: " + version},
 			{"-t, --toolPort", fmt.Sprintf("OpenTool Server Port, Default: %d", c.port())},
 			{"-k, --apiKeys", "API Keys, allow array, as: --apiKeys KEY_A --apiKeys KEY_B"},
@@ -53,36 +52,23 @@ func (c *Command) help(w io.Writer) {
 			{"    --options", "Argument options file (JSON): defaults, fixed and envs of arguments"},
 			{"    --values", "Call values from request headers for {NAME} in options, as: --values X-Trace-Id=trace_id"},
 		}, c.ownLines("start")...)},
-		{"mcp", "serve MCP over standard input and output", append([]helpLine{
+		{"mcp", "serve MCP over standard input and output", append([]HelpLine{
 			{"-v, --version", "Version, Default: " + version},
 			{"    --options", "Argument options file (JSON): defaults, fixed and envs of arguments"},
 		}, c.ownLines("mcp")...)},
-		{"nats", "serve a NATS micro service, each function on PREFIX.function", append([]helpLine{
-			{"-v, --version", "Version, Default: " + version},
-			{"    --url", "NATS server URL(s) to join, as: --url nats://host:4222 (none: a NATS server embedded, on 127.0.0.1)"},
-			{"    --natsPort", fmt.Sprintf("Port of the embedded NATS server (0: a free one), Default: %d", natsbridge.DefaultEmbeddedPort)},
-			{"    --prefix", "Subject prefix: function f answers on PREFIX.f, Default: the document's title in lower snake case"},
-			{"    --queue", "Queue group the replicas share calls in, Default: " + natsbridge.DefaultQueueGroup},
-			{"    --options", "Argument options file (JSON): defaults, fixed and envs of arguments"},
-			{"    --values", "Call values from message headers for {NAME} in options, as: --values X-Trace-Id=trace_id"},
-		}, c.ownLines("nats")...)},
-		{"exec", "serve the functions as seed 001's tool executor, on NATS", append([]helpLine{
-			{"-v, --version", "Version, Default: " + version},
-			{"    --url", "NATS server URL(s) to join (none: a NATS server with JetStream embedded, on 127.0.0.1)"},
-			{"    --natsPort", fmt.Sprintf("Port of the embedded NATS server (0: a free one), Default: %d", natsbridge.DefaultEmbeddedPort)},
-			{"    --queue", "Queue group the replicas share commands in, Default: " + natsbridge.DefaultQueueGroup},
-			{"    --subject", "target_subject of each function, Default: " + natsexec.DefaultSubject},
-			{"    --project", "project_id of {project_id} in --subject (none: any, read from each command)"},
-			{"    --channel", "channel_id of {channel_id} in --subject (none: any, read from each command)"},
-			{"    --cards", "JetStream key-value bucket of the tool.call and tool.result cards, Default: " + natsexec.DefaultCardBucket},
-			{"    --inbox", "Subject the reports are published to, Default: " + natsexec.DefaultInboxSubject},
-			{"    --options", "Argument options file (JSON): defaults, fixed and envs of arguments"},
-		}, c.ownLines("exec")...)},
+	}
+	for _, sc := range c.Commands {
+		lines := append([]HelpLine{{"-v, --version", "Version, Default: " + version}}, sc.Help...)
+		lines = append(lines, HelpLine{"    --options", "Argument options file (JSON): defaults, fixed and envs of arguments"})
+		if sc.Values != "" {
+			lines = append(lines, HelpLine{"    --values", sc.Values})
+		}
+		commands = append(commands, helpCommand{sc.Name, sc.Summary, append(lines, c.ownLines(sc.Name)...)})
 	}
 	width := 0
 	for _, cmd := range commands {
 		for _, l := range cmd.lines {
-			width = max(width, len(l.names))
+			width = max(width, len(l.Names))
 		}
 	}
 	width += 4
@@ -92,13 +78,13 @@ func (c *Command) help(w io.Writer) {
 	for _, cmd := range commands {
 		fmt.Fprintf(w, "Command: %-9s%s\n", cmd.name, cmd.what)
 		for _, l := range cmd.lines {
-			fmt.Fprintf(w, "  %-*s%s\n", width, l.names, l.usage)
+			fmt.Fprintf(w, "  %-*s%s\n", width, l.Names, l.Usage)
 		}
 		fmt.Fprintln(w)
 	}
 	// The limits of start have a section of their own, so that the
 	// guidelines' columns above stay as they are.
-	limits := []helpLine{
+	limits := []HelpLine{
 		{"--readTimeout", "Time a client has to send a request body (0: no bound), Default: 30s"},
 		{"--writeTimeout", "Time each write of an answer or stream event may take: a client that stops reading is cut off (0: no bound), Default: 30s"},
 		{"--shutdownTimeout", "Time calls and streams in flight get on SIGINT or SIGTERM, Default: 30s"},
@@ -110,19 +96,20 @@ func (c *Command) help(w io.Writer) {
 	}
 	fmt.Fprintf(w, "Limits of start:\n\n")
 	for _, l := range limits {
-		fmt.Fprintf(w, "%-*s%s\n", len("--mcpSessionTimeout")+4, l.names, l.usage)
+		fmt.Fprintf(w, "%-*s%s\n", len("--mcpSessionTimeout")+4, l.Names, l.Usage)
 	}
-	fmt.Fprintf(w, "\nLimits of nats:\n\n")
-	for _, l := range []helpLine{
-		{"--shutdownTimeout", "Time calls in flight get on SIGINT or SIGTERM; then they are cancelled, Default: 30s"},
-		{"--maxConcurrent", fmt.Sprintf("Calls run at once; more wait in the subscription, Default: %d", natsbridge.DefaultMaxConcurrent)},
-	} {
-		fmt.Fprintf(w, "%-*s%s\n", len("--mcpSessionTimeout")+4, l.names, l.usage)
-	}
-	fmt.Fprintf(w, "\nLimits of exec:\n\n")
-	fmt.Fprintf(w, "%-*s%s\n", len("--mcpSessionTimeout")+4, "--shutdownTimeout", "Time commands in flight get on SIGINT or SIGTERM; then they are reported as canceled, Default: 30s")
 	fmt.Fprintln(w)
-	discoveryHelp(w)
+	for _, sc := range c.Commands {
+		if len(sc.Limits) == 0 {
+			continue
+		}
+		fmt.Fprintf(w, "Limits of %s:\n\n", sc.Name)
+		for _, l := range sc.Limits {
+			fmt.Fprintf(w, "%-*s%s\n", len("--mcpSessionTimeout")+4, l.Names, l.Usage)
+		}
+		fmt.Fprintln(w)
+	}
+	discoveryHelp(w, c.discoveryCommands())
 	envs := append([]Env{{c.keysEnv(), "API keys of start, comma-separated, when no -k is given (keys on the command line show in ps)"}}, c.Env...)
 	{
 		envWidth := 0
@@ -158,33 +145,33 @@ func (c *Command) title() string {
 // command stamped it, opentoolgen's, Go's).
 func (c *Command) printVersion(w io.Writer) {
 	fmt.Fprintln(w, c.Name, c.version())
-	var lines []helpLine
+	var lines []HelpLine
 	if d := c.Document; d != nil {
-		lines = append(lines, helpLine{"document:", strings.TrimSpace(oneLine(d.Info.Title) + ", version " + d.Info.Version)})
+		lines = append(lines, HelpLine{"document:", strings.TrimSpace(oneLine(d.Info.Title) + ", version " + d.Info.Version)})
 	}
 	if in, ok := buildinfo.Read(); ok {
-		lines = append(lines, helpLine{"module:", strings.TrimSpace(in.Main + " " + in.Version)})
+		lines = append(lines, HelpLine{"module:", strings.TrimSpace(in.Main + " " + in.Version)})
 		if in.OpenToolGen != "" && in.Main != buildinfo.Module {
-			lines = append(lines, helpLine{"opentoolgen:", in.OpenToolGen})
+			lines = append(lines, HelpLine{"opentoolgen:", in.OpenToolGen})
 		}
 		if in.Go != "" {
-			lines = append(lines, helpLine{"go:", in.Go})
+			lines = append(lines, HelpLine{"go:", in.Go})
 		}
 	}
 	for _, l := range lines {
-		fmt.Fprintf(w, "  %-13s%s\n", l.names, l.usage)
+		fmt.Fprintf(w, "  %-13s%s\n", l.Names, l.Usage)
 	}
 }
 
 // ownLines are the help lines of the flags Command.Flags registers, in the
 // order of their names.
-func (c *Command) ownLines(command string) []helpLine {
+func (c *Command) ownLines(command string) []HelpLine {
 	if c.Flags == nil {
 		return nil
 	}
 	fs := flag.NewFlagSet(command, flag.ContinueOnError)
 	c.Flags(fs)
-	var lines []helpLine
+	var lines []HelpLine
 	fs.VisitAll(func(f *flag.Flag) { // in the order of the names
 		if strings.HasPrefix(f.Usage, "Deprecated:") {
 			return // an old name kept working, not shown
@@ -200,7 +187,7 @@ func (c *Command) ownLines(command string) []helpLine {
 		if len([]rune(f.Name)) == 1 {
 			names = "-" + f.Name
 		}
-		lines = append(lines, helpLine{names, usage})
+		lines = append(lines, HelpLine{names, usage})
 	})
 	return lines
 }

@@ -36,7 +36,7 @@ func (c *Command) serve(ctx context.Context, s *settings, stdin io.Reader, stdou
 	if cl, ok := tool.(io.Closer); ok {
 		defer cl.Close()
 	}
-	if s.command != "exec" {
+	if s.sub == nil || s.sub.Discovery {
 		if tool, err = withDiscovery(ctx, s, tool, logger); err != nil {
 			return err
 		}
@@ -49,6 +49,10 @@ func (c *Command) serve(ctx context.Context, s *settings, stdin io.Reader, stdou
 		defer stopTelemetry()
 	}
 	s.interceptors = ics
+	if s.sub != nil {
+		return s.runner.Serve(ctx, &Serving{Name: c.Name, Version: s.version, Tool: tool, Logger: logger,
+			Interceptors: ics, Values: s.headers, ShutdownTimeout: s.shutdownTimeout})
+	}
 	impl := &mcp.Implementation{Name: c.Name, Version: s.version}
 	if c.Document != nil {
 		impl.Title = c.Document.Info.Title
@@ -57,12 +61,6 @@ func (c *Command) serve(ctx context.Context, s *settings, stdin io.Reader, stdou
 	sdkLogger := slog.New(leveled{logger.Handler(), slog.LevelWarn})
 	mcpOpts := append([]mcpbridge.Option{mcpbridge.WithServerOptions(&mcp.ServerOptions{Logger: sdkLogger}),
 		mcpbridge.WithInterceptors(ics...)}, c.MCP...)
-	if s.command == "nats" {
-		return c.serveNATS(ctx, s, tool, logger)
-	}
-	if s.command == "exec" {
-		return c.serveExec(ctx, s, tool, logger)
-	}
 	if s.command == "mcp" {
 		return c.serveStdio(ctx, tool, impl, mcpOpts, stdin, stdout, logger)
 	}

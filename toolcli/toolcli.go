@@ -19,8 +19,8 @@
 //
 //	NAME start [options]   OpenTool HTTP at /opentool and MCP streamable HTTP at /mcp, on one port
 //	NAME mcp [options]     MCP over standard input and output (logs go to standard error)
-//	NAME nats [options]    a NATS micro service (natsbridge): on an embedded NATS server, or on --url
-//	NAME exec [options]    the tool executor of seed 001 (natsexec), on NATS
+//	NAME nats [options]    with package toolcli/natscli (Command.Commands): a NATS micro service
+//	NAME exec [options]    with toolcli/natscli: the tool executor of an agent platform's tool development guide (natsexec), on NATS
 //	NAME -h, NAME --help   the help, in the guidelines' layout (on standard output)
 //	NAME -v, NAME --version  NAME VERSION, then the document's title and version and what the
 //	                       binary was built from (module versions as the go command stamped them)
@@ -47,7 +47,7 @@
 //	--values HEADER=NAME    the call value NAME, for "{NAME}" in option values, from request header
 //	                        HEADER on /opentool and /mcp (repeatable); over MCP, a call's _meta
 //	                        members give call values too (mcpbridge)
-//	--discovery MODE        auto, on or off (start, mcp and nats): serve the tool's functions as the
+//	--discovery MODE        auto, on or off (start, mcp, nats): serve the tool's functions as the
 //	                        three functions of package discover that search, describe and
 //	                        call them; auto, the default, is on for a tool of more than
 //	                        discover.AutoLimit (128) functions, OpenAI's limit on tools
@@ -88,28 +88,15 @@
 // them, and the environment variables the command reads ([Command.Env]).
 // The --opentoolServer… names are not in the help: they are for the daemon.
 //
-// # NATS
+// # More commands
 //
-// nats serves the tool as a NATS micro service (see natsbridge and
-// docs/nats.md): function f answers requests on PREFIX.f, in a queue group,
-// so that replicas share the calls, and $SRV.PING, $SRV.INFO and $SRV.STATS
-// find it (nats micro ls). It takes -v, --options, --values (call values
-// from message headers), --shutdownTimeout and:
-//
-//	--url URL               the NATS server(s) to join (nats://host:4222, comma-separated for a
-//	                        cluster; credentials in the URL: nats://user:pass@host). Without it the
-//	                        command starts a NATS server in its own process, on 127.0.0.1 only
-//	--natsPort PORT         the embedded server's port (default 4322, natsbridge.DefaultEmbeddedPort;
-//	                        0 picks a free one); the log line "serving NATS" gives its url
-//	--prefix P              the subject prefix (default: the document's title in lower snake case,
-//	                        natsbridge.PrefixOf)
-//	--queue Q               the queue group (default "opentool")
-//	--maxConcurrent N       calls run at once (default 256)
-//
-// On SIGINT or SIGTERM the service drains: it unsubscribes (new calls go
-// to other replicas), answers the calls it accepted within
-// --shutdownTimeout, then drains its connection and stops the embedded
-// server, if any.
+// Command.Commands adds commands beside start and mcp (Subcommand): a main
+// links a front only when it lists it, and the help and the usage errors
+// name only the commands the Command has. Package toolcli/natscli gives
+// nats (a NATS micro service) and exec (an agent platform's tool executor), which
+// opentoolgen -with nats writes; without them the binary links neither the
+// NATS client nor a NATS server, and NAME nats is an unknown command that
+// says where it is.
 //
 // # The options file
 //
@@ -218,8 +205,6 @@ import (
 	"time"
 
 	"github.com/opentoolgen/opentoolgen/mcpbridge"
-	"github.com/opentoolgen/opentoolgen/natsbridge"
-	"github.com/opentoolgen/opentoolgen/natsexec"
 	"github.com/opentoolgen/opentoolgen/runtime"
 )
 
@@ -271,6 +256,10 @@ type Command struct {
 	// the moment it listens (the tool is built before) until it is told to
 	// stop.
 	Ready func(ctx context.Context) error
+	// Commands are the commands the command line has besides start and mcp:
+	// natscli.Commands() for nats and exec (NATS). None: start and mcp
+	// only, and the binary links no NATS.
+	Commands []Subcommand
 }
 
 // Env is an environment variable a command reads.
@@ -345,8 +334,8 @@ type settings struct {
 	sessionTimeout                             time.Duration
 	origins                                    []string
 
-	nats natsSettings // the nats command's (and exec's server)
-	exec execSettings // the exec command's
+	sub    *Subcommand // the command, when it is one of Command.Commands
+	runner Runner      // its run, with the flags it registered
 	// discovery is --discovery (discovery.go): auto, on or off.
 	discovery string
 	// interceptors run around every call every front serves (telemetry).
@@ -358,13 +347,17 @@ func (c *Command) run(ctx context.Context, args []string, stdin io.Reader, stdou
 		fmt.Fprintln(stderr, "toolcli: the Command has no Name or no NewTool")
 		return 2
 	}
+	if err := c.checkCommands(); err != nil {
+		fmt.Fprintln(stderr, err)
+		return 2
+	}
 	s, err := c.parse(args)
 	switch {
 	case err == nil:
 	case errors.Is(err, flag.ErrHelp):
 		c.help(stdout)
 		if s != nil && s.command == "" { // NAME alone: no command, no server
-			fmt.Fprintf(stderr, "%s: no command given: want start, mcp, nats or exec\n", c.Name)
+			fmt.Fprintf(stderr, "%s: no command given: want %s\n", c.Name, c.commandNames())
 			return 2
 		}
 		return 0
@@ -427,10 +420,10 @@ func (c *Command) parse(args []string) (*settings, error) {
 		return nil, flag.ErrHelp
 	case strings.HasPrefix(command, "-"):
 		command = "start"
-	case command == "start" || command == "mcp" || command == "nats" || command == "exec":
+	case command == "start" || command == "mcp" || c.subcommand(command) != nil:
 		args = args[1:]
 	default:
-		return nil, &usageError{fmt.Sprintf("unknown command %s, want start, mcp, nats or exec", strconv.Quote(command))}
+		return nil, &usageError{fmt.Sprintf("unknown command %s, want %s%s", strconv.Quote(command), c.commandNames(), notLinked(command))}
 	}
 	if len(args) == 1 && (args[0] == "-v" || args[0] == "--version" || args[0] == "-version") {
 		return nil, errPrintVersion
@@ -438,7 +431,7 @@ func (c *Command) parse(args []string) (*settings, error) {
 	s := &settings{command: command, version: c.version(), port: c.port(), host: DefaultHost,
 		readTimeout: mcpbridge.DefaultReadTimeout, writeTimeout: mcpbridge.DefaultWriteTimeout, shutdownTimeout: DefaultShutdownTimeout,
 		drainDelay: DefaultDrainDelay, maxSessions: mcpbridge.DefaultMaxSessions, sessionTimeout: mcpbridge.DefaultSessionTimeout,
-		nats: natsSettings{port: natsbridge.DefaultEmbeddedPort}}
+		sub: c.subcommand(command)}
 	fs := c.flagSet(command, s)
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -476,14 +469,10 @@ func (c *Command) parse(args []string) (*settings, error) {
 	if s.maxSessions < 0 {
 		return nil, &usageError{fmt.Sprintf("--mcpMaxSessions: got %d, want 0 (no bound) or more", s.maxSessions)}
 	}
-	if s.nats.port < 0 || s.nats.port > 65535 {
-		return nil, &usageError{fmt.Sprintf("--natsPort: got %d, want a port from 0 to 65535", s.nats.port)}
-	}
-	if s.nats.url != "" && set["natsPort"] {
-		return nil, &usageError{"--natsPort is the port of the embedded server: it cannot go with --url"}
-	}
-	if s.nats.maxConcurrent < 0 {
-		return nil, &usageError{fmt.Sprintf("--maxConcurrent: got %d, want 0 (the default) or more", s.nats.maxConcurrent)}
+	if s.runner != nil {
+		if err := s.runner.Check(func(name string) bool { return set[name] }); err != nil {
+			return nil, &usageError{err.Error()}
+		}
 	}
 	if s.port < 0 || s.port > 65535 {
 		return nil, &usageError{fmt.Sprintf("--toolPort: got %d, want a port from 0 to 65535", s.port)}
@@ -530,28 +519,17 @@ func (c *Command) flagSet(command string, s *settings) *flag.FlagSet {
 			return nil
 		})
 	}
-	if command == "exec" {
-		fs.StringVar(&s.nats.url, "url", "", "NATS server URL(s), comma-separated; none: an embedded server with JetStream")
-		fs.StringVar(&s.nats.queue, "queue", "", "Queue group")
-		fs.IntVar(&s.nats.port, "natsPort", s.nats.port, "Port of the embedded NATS server")
-		fs.StringVar(&s.exec.subject, "subject", natsexec.DefaultSubject, "target_subject template of each function")
-		fs.StringVar(&s.exec.project, "project", "", "project_id of {project_id} (none: any)")
-		fs.StringVar(&s.exec.channel, "channel", "", "channel_id of {channel_id} (none: any)")
-		fs.StringVar(&s.exec.bucket, "cards", natsexec.DefaultCardBucket, "JetStream key-value bucket of the cards")
-		fs.StringVar(&s.exec.inbox, "inbox", natsexec.DefaultInboxSubject, "Subject template of the reports")
-		fs.DurationVar(&s.shutdownTimeout, "shutdownTimeout", s.shutdownTimeout, "Time commands in flight get on SIGINT or SIGTERM")
-	}
-	if command == "nats" {
-		fs.StringVar(&s.nats.url, "url", "", "NATS server URL(s), comma-separated; none: an embedded server")
-		fs.StringVar(&s.nats.queue, "queue", "", "Queue group")
-		fs.StringVar(&s.nats.prefix, "prefix", "", "Subject prefix")
-		fs.IntVar(&s.nats.port, "natsPort", s.nats.port, "Port of the embedded NATS server")
-		fs.IntVar(&s.nats.maxConcurrent, "maxConcurrent", 0, "Calls run at once")
-		fs.Var((*headerMap)(&s.headers), "values", "Call values from message headers")
+	if s.sub != nil {
+		if s.sub.Values != "" {
+			fs.Var((*headerMap)(&s.headers), "values", "Call values from headers")
+		}
 		fs.DurationVar(&s.shutdownTimeout, "shutdownTimeout", s.shutdownTimeout, "Time calls in flight get on SIGINT or SIGTERM")
+		s.runner = s.sub.Flags(fs)
 	}
 	fs.StringVar(&s.options, "options", "", "Argument options file (JSON)")
-	discoveryFlag(fs, command, s)
+	if command == "start" || command == "mcp" || s.sub != nil && s.sub.Discovery {
+		discoveryFlag(fs, s)
+	}
 	if c.Flags != nil {
 		c.Flags(fs)
 	}

@@ -72,27 +72,6 @@ Command: mcp      serve MCP over standard input and output
   -v, --version     Version, Default: 1.0.0
       --options     Argument options file (JSON): defaults, fixed and envs of arguments
 
-Command: nats     serve a NATS micro service, each function on PREFIX.function
-  -v, --version     Version, Default: 1.0.0
-      --url         NATS server URL(s) to join, as: --url nats://host:4222 (none: a NATS server embedded, on 127.0.0.1)
-      --natsPort    Port of the embedded NATS server (0: a free one), Default: 4322
-      --prefix      Subject prefix: function f answers on PREFIX.f, Default: the document's title in lower snake case
-      --queue       Queue group the replicas share calls in, Default: opentool
-      --options     Argument options file (JSON): defaults, fixed and envs of arguments
-      --values      Call values from message headers for {NAME} in options, as: --values X-Trace-Id=trace_id
-
-Command: exec     serve the functions as seed 001's tool executor, on NATS
-  -v, --version     Version, Default: 1.0.0
-      --url         NATS server URL(s) to join (none: a NATS server with JetStream embedded, on 127.0.0.1)
-      --natsPort    Port of the embedded NATS server (0: a free one), Default: 4322
-      --queue       Queue group the replicas share commands in, Default: opentool
-      --subject     target_subject of each function, Default: cmd.tool.{function}
-      --project     project_id of {project_id} in --subject (none: any, read from each command)
-      --channel     channel_id of {channel_id} in --subject (none: any, read from each command)
-      --cards       JetStream key-value bucket of the tool.call and tool.result cards, Default: cardbox_cards
-      --inbox       Subject the reports are published to, Default: l0.inbox.{project_id}.{agent_id}.tool_result
-      --options     Argument options file (JSON): defaults, fixed and envs of arguments
-
 Limits of start:
 
 --readTimeout          Time a client has to send a request body (0: no bound), Default: 30s
@@ -104,16 +83,7 @@ Limits of start:
 --mcpSessionTimeout    An MCP session without a request for this long is closed (0: never), Default: 30m0s
 --allowOrigin          Origin browsers may call /mcp from besides the server's own and loopback ones, allow array, as: --allowOrigin https://app.example.com
 
-Limits of nats:
-
---shutdownTimeout      Time calls in flight get on SIGINT or SIGTERM; then they are cancelled, Default: 30s
---maxConcurrent        Calls run at once; more wait in the subscription, Default: 256
-
-Limits of exec:
-
---shutdownTimeout      Time commands in flight get on SIGINT or SIGTERM; then they are reported as canceled, Default: 30s
-
-Discovery of start, mcp and nats:
+Discovery of start and mcp:
 
 --discovery            auto, on or off: serve three functions that search, describe and call the tool's functions instead of them all (auto: on above 128 functions), Default: auto
 
@@ -154,7 +124,7 @@ func TestHelpOwnFlags(t *testing.T) {
 			t.Errorf("the help lacks\n%s\nin\n%s", want, out)
 		}
 	}
-	if n := strings.Count(out, "--upstream-key"); n != 4 {
+	if n := strings.Count(out, "--upstream-key"); n != 2 {
 		t.Errorf("--upstream-key is listed %d times, want once per command", n)
 	}
 	// The command alone prints the help, since a flag is required.
@@ -200,7 +170,7 @@ func TestUsageErrors(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"serve"}, `unknown command "serve", want start, mcp, nats or exec`},
+		{[]string{"serve"}, `unknown command "serve", want start or mcp`},
 		{[]string{"start", "-t", "70000"}, `invalid value "70000" for flag -t: want a port from 0 to 65535`},
 		{[]string{"start", "--toolPort", "http"}, `invalid value "http" for flag -toolPort`},
 		{[]string{"start", "--nope"}, "flag provided but not defined: -nope"},
@@ -367,7 +337,7 @@ func TestBareCommand(t *testing.T) {
 		}
 		code, out, errs := testtool.Run(t, c)
 		if code != 2 || !strings.HasPrefix(out, "mock_util_tool 1.0.0 — OpenTool and MCP server for CRUD API for mock\n\nUsage: mock_util_tool <command> [options]\n") ||
-			!strings.HasSuffix(out, guidelineGlobal) || errs != "mock_util_tool: no command given: want start, mcp, nats or exec\n" {
+			!strings.HasSuffix(out, guidelineGlobal) || errs != "mock_util_tool: no command given: want start or mcp\n" {
 			t.Errorf("required %q: exit status %d, stderr %q, stdout\n%s", required, code, errs, out)
 		}
 	}

@@ -196,6 +196,8 @@ func TestNextCommand(t *testing.T) {
 		want             string // "" for nothing printed
 	}{
 		{"complete", head + all, petstore, []string{"-o", "petstore", "-cmd", "cmd/petstore"}, ""},
+		{"with nats", head + all, petstore, []string{"-o", "petstore", "-cmd", "cmd/petstore", "-with", "nats"},
+			"go get github.com/opentoolgen/opentoolgen/toolcli/natscli@v0.3.0"},
 		{"no main", head + "require github.com/opentoolgen/opentoolgen v0.3.0\n", weather, []string{"-o", "weather"}, ""},
 		{"main without the MCP SDK", head + "require github.com/opentoolgen/opentoolgen v0.3.0\n", weather, []string{"-o", "weather", "-cmd", "cmd/weather"},
 			"go get github.com/opentoolgen/opentoolgen/toolcli@v0.3.0"},

@@ -103,9 +103,20 @@
 //		OpenDyn opens the library at --library; OpenTool is a gateway to the
 //		server at --upstream. DIR and -o must be in one module: the main
 //		imports the package by the path the enclosing go.mod gives it.
+//		By default the main serves OpenTool HTTP and MCP (stdio and
+//		streamable HTTP) and links nothing else; -with adds more.
+//	-with FRONTS
+//		What the -cmd main links besides OpenTool HTTP and MCP, a
+//		comma-separated list (repeatable): nats, the nats and exec commands
+//		(package toolcli/natscli: a NATS micro service, the executor of an agent platform's tool development guide,
+//		an embedded NATS server); otel, OpenTelemetry export (package
+//		toolcli/otelcli); nats,otel for both. A binary holds what it serves:
+//		without nats it links neither the NATS client nor a NATS server, and
+//		its help names no nats or exec command.
 //	-registration FILE
 //		Also write to FILE the functions as tool definitions of the agent
-//		platform of seed 001 (its tool development guide, §3.2): the YAML its
+//		platform whose tool executors natsexec serves (its tool development
+//		guide, §3.2; docs/natsexec.md): the YAML its
 //		management API takes (POST /projects/{project_id}/tools), one
 //		document (---) per function with tool_name (the function's name),
 //		target_subject (-subject), after_execution (-after-execution),

@@ -98,6 +98,7 @@ type options struct {
 	exclude      []string
 	allowRefDirs []string
 	cmd          string
+	with         withOptions // -with: what the -cmd main links besides OpenTool HTTP and MCP
 	registration string
 	subject      string
 	after        string
@@ -133,7 +134,8 @@ func flagSet(o *options) *flag.FlagSet {
 	fs.StringVar(&o.namespaces, "namespaces", "none", "group the declared functions in namespaces: `tag` (an OpenAPI operation's first tag) or none; -for openai-responses*")
 	fs.Var((*stringList)(&o.allowRefDirs), "allow-ref-dir", "let OpenAPI $refs read files under `DIR` too, besides the document's own directory tree (repeatable)")
 	fs.StringVar(&o.cmd, "cmd", "", "also write into `DIR` a package main that serves the package over OpenTool HTTP and MCP (package toolcli); DIR and -o must be in one module")
-	fs.StringVar(&o.registration, "registration", "", "also write to `FILE` the functions as tool definitions of seed 001's platform (YAML for POST /projects/{project_id}/tools)")
+	fs.Var(&o.with, "with", "also link into the -cmd main `FRONTS` besides OpenTool HTTP and MCP: nats (the nats and exec commands), otel (OpenTelemetry export), or nats,otel")
+	fs.StringVar(&o.registration, "registration", "", "also write to `FILE` the functions as tool definitions of the agent platform natsexec serves (YAML for POST /projects/{project_id}/tools)")
 	fs.StringVar(&o.subject, "subject", gen.DefaultSubject, "the target_subject `TEMPLATE` of -registration: a cmd.tool.* subject; {function} is each function's name")
 	fs.StringVar(&o.after, "after-execution", "suspend", "the after_execution of -registration: `suspend` or terminate")
 	fs.IntVar(&o.splitTypes, "split-types", gen.DefaultTypesLines, "spread the types over files of about `LINES` lines each (types.gen.go, types2.gen.go, …); 0 keeps them in one file")
@@ -181,6 +183,9 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 			return nil, err
 		}
 		o.pkg = packageName(filepath.Base(abs))
+	}
+	if o.cmd == "" && (o.with.nats || o.with.otel) {
+		return nil, &usageError{"-with " + o.with.String() + " needs -cmd DIR: it says what the generated main links"}
 	}
 	if o.registration == "" {
 		var only []string
@@ -284,6 +289,7 @@ func generate(args []string, stdout, stderr io.Writer) (err error) {
 		if gopts.Command, err = commandOptions(o.out, o.cmd); err != nil {
 			return err
 		}
+		gopts.Command.NATS, gopts.Command.OTel = o.with.nats, o.with.otel
 	}
 	res, err := gen.Generate(o.input, data, gopts)
 	if err != nil {

@@ -122,9 +122,10 @@ const selfModule = "github.com/opentoolgen/opentoolgen"
 // imports, directly or not. A package not listed needs the standard library
 // only. TestPackageModules keeps the table in step with go list.
 var packageModules = map[string][]string{
-	"mcpbridge":  mcpModules,
-	"oauth2cred": {"golang.org/x/oauth2"},
-	"toolcli":    append(append(slices.Clone(mcpModules), natsModules...), otlpModules...),
+	"mcpbridge":       mcpModules,
+	"oauth2cred":      {"golang.org/x/oauth2"},
+	"toolcli":         append(slices.Clone(mcpModules), otlpModules...),
+	"toolcli/natscli": append(append(slices.Clone(mcpModules), natsModules...), otlpModules...),
 }
 
 // mcpModules are the modules of package mcpbridge (the official MCP Go SDK
@@ -141,9 +142,9 @@ var mcpModules = []string{
 	"golang.org/x/time",
 }
 
-// natsModules are the modules package toolcli needs for its nats command
-// (through natsbridge: the NATS client and the embedded server) besides
-// mcpModules.
+// natsModules are the modules package toolcli/natscli needs for the nats and
+// exec commands (through natsbridge and natsexec: the NATS client and the
+// embedded server) besides those of toolcli.
 var natsModules = []string{
 	"github.com/antithesishq/antithesis-sdk-go",
 	"github.com/klauspost/compress",

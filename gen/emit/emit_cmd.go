@@ -12,6 +12,8 @@ import (
 // Import paths of what a generated main uses besides the runtime.
 const (
 	toolcliPath = "github.com/opentoolgen/opentoolgen/toolcli"
+	natscliPath = "github.com/opentoolgen/opentoolgen/toolcli/natscli"
+	otelcliPath = "github.com/opentoolgen/opentoolgen/toolcli/otelcli"
 	flagPath    = "flag"
 	osPath      = "os"
 )
@@ -75,8 +77,8 @@ func emitCommand(p *model.Package) *jen.File {
 	}
 	pkg := func(name string) *jen.Statement { return jen.Qual(c.ImportPath, name) }
 
-	// Name, Document, Flags, Required, Env, MCP, NewTool, Ready: in this
-	// order, each on a line.
+	// Name, Document, Flags, Required, Env, MCP, NewTool, Ready, Commands,
+	// Telemetry: in this order, each on a line.
 	field := func(name string, v jen.Code) jen.Code { return jen.Line().Id(name).Op(":").Add(v) }
 	fields := []jen.Code{
 		field("Name", jen.Lit(c.Name)),
@@ -101,6 +103,14 @@ func emitCommand(p *model.Package) *jen.File {
 		Params(rt("Tool"), jen.Error()).Block(m.body...)))
 	if len(m.ready) > 0 {
 		fields = append(fields, field("Ready", jen.Func().Params(jen.Id("ctx").Qual(contextPath, "Context")).Error().Block(m.ready...)))
+	}
+	// The fronts and exporters beyond OpenTool HTTP and MCP, linked only
+	// when asked (-with): a binary holds what it serves.
+	if c.NATS {
+		fields = append(fields, field("Commands", jen.Qual(natscliPath, "Commands").Call()))
+	}
+	if c.OTel {
+		fields = append(fields, field("Telemetry", jen.Qual(otelcliPath, "Telemetry")))
 	}
 	fields = append(fields, jen.Line())
 	var mainBody []jen.Code
@@ -251,8 +261,12 @@ func commandDoc(p *model.Package) string {
 	default:
 		doc += ", a gateway: each call's arguments are checked, then it is forwarded to the OpenTool server at --upstream."
 	}
-	return doc + "\n\n" + c.Name + " start serves OpenTool HTTP at /opentool and MCP at /mcp; " + c.Name +
-		" mcp serves MCP over standard input and output. Run \"" + c.Name + " -h\" for the options (package toolcli)."
+	doc += "\n\n" + c.Name + " start serves OpenTool HTTP at /opentool and MCP at /mcp; " + c.Name +
+		" mcp serves MCP over standard input and output"
+	if c.NATS {
+		doc += "; " + c.Name + " nats serves a NATS micro service and " + c.Name + " exec the tool executor on NATS (package toolcli/natscli)"
+	}
+	return doc + ". Run \"" + c.Name + " -h\" for the options (package toolcli)."
 }
 
 // credentialUsage is the help of a security scheme's environment variable.

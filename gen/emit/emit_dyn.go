@@ -19,12 +19,14 @@ import (
 // constructor named NewServiceTool, plus:
 //
 //	library.gen.go  Library, Open, Close, one method per function, Service, CodeText
-//	opendyn.gen.h   the C side, from templates/opendyn.h.tmpl: prototypes and trampolines
+//	opendyn.gen.h   the C side, from templates/opendyn.h.tmpl: prototypes and trampolines,
+//	                and the guard of templates/opendyn_guard.h
 //
 // What every package would have alike (loading the library with dlopen or
-// LoadLibrary, looking up its functions, the lock that keeps Close from
-// unloading it under a call) is runtime/dynlib: Library wraps a
-// *dynlib.Library, and each method takes its function's address from it.
+// LoadLibrary, looking up its functions, Close waiting for the calls in
+// progress before it unloads the library) is runtime/dynlib: Library wraps a
+// *dynlib.Library, and each method takes its function's address (and the
+// library's guard, which its trampoline checks) from it.
 
 const (
 	unsafePath  = "unsafe"
@@ -60,23 +62,57 @@ type headerParam struct{ Type, Name string }
 type headerFunc struct {
 	Symbol, Typedef, Trampoline, Return string
 	Params                              []headerParam
+	// Guarded: the trampoline takes the library's guard and calls the
+	// function only while the library is open; Result names the struct it
+	// returns (the function's value and whether it was called), for a
+	// function that returns a value.
+	Guarded bool
+	Result  string
 }
 
 type headerData struct {
 	Source    string
 	Stdcall   bool
 	Functions []headerFunc
+	Guarded   bool   // some function is
+	Guard     string // templates/opendyn_guard.h
 }
+
+// guardedCall reports whether a function is called through a guarded
+// trampoline: all but those that return a pointer, which points into the
+// library and is read after the call, under dynlib's Acquire and Release.
+func guardedCall(c *model.CFunction) bool { return c.Return == nil || !c.Return.C.Pointer }
+
+// resultStruct is the C name of the struct a guarded trampoline returns:
+// otg_ret_ and what follows otg_fn_ in the function's typedef, which is unique.
+func resultStruct(c *model.CFunction) string {
+	return "otg_ret_" + strings.TrimPrefix(c.Typedef, "otg_fn_")
+}
+
+// guardSource is templates/opendyn_guard.h, without its trailing newline.
+var guardSource = func() string {
+	b, err := templates.FS.ReadFile("opendyn_guard.h")
+	if err != nil {
+		panic("opentoolgen: internal error: templates/opendyn_guard.h: " + err.Error())
+	}
+	return strings.TrimSuffix(string(b), "\n")
+}()
 
 var headerTemplate = template.Must(template.New("opendyn.h.tmpl").
 	Funcs(template.FuncMap{"cComment": cComment}).
 	ParseFS(templates.FS, "opendyn.h.tmpl"))
 
 func emitDynHeader(p *model.Package) ([]byte, error) {
-	d := headerData{Source: p.Source, Stdcall: p.Dyn.Stdcall}
+	d := headerData{Source: p.Source, Stdcall: p.Dyn.Stdcall, Guard: guardSource}
 	for _, fn := range p.Functions {
 		c := fn.C
 		hf := headerFunc{Symbol: c.Symbol, Typedef: c.Typedef, Trampoline: c.Trampoline, Return: "void"}
+		if guardedCall(c) {
+			hf.Guarded, d.Guarded = true, true
+			if c.Return != nil {
+				hf.Result = resultStruct(c)
+			}
+		}
 		if c.Return != nil {
 			hf.Return = cDecl(c.Return.C, c.Return.Shape, false)
 		}
@@ -258,22 +294,23 @@ func cPrototype(fn *model.Function) string {
 // emitDynMethod renders the method of one function:
 //
 //	func (l *Library) Add(a int32, b int32) (result int32, err error) {
-//		fn_, ok_ := l.lib.Acquire(0) // read-locks the library against Close
-//		if !ok_ { // closed, or a zero Library
+//		g_, fn_ := l.lib.Func(0) // the library's guard and the function
+//		r_ := C.otg_call_add(C.uintptr_t(g_), C.uintptr_t(fn_), C.int(a), C.int(b))
+//		if !r_.ok { // closed (the function was not called), or a zero Library
 //			return result, dynlib.ErrLibraryClosed
 //		}
-//		r_ := C.otg_call_add(C.uintptr_t(fn_), C.int(a), C.int(b))
-//		result = int32(r_)
-//		l.lib.Release()
+//		result = int32(r_.r)
 //		return result, nil
 //	}
 //
-// Locals end in "_", which no name derived from the document does. No defer:
-// it would cost a quarter of a cheap call, and nothing between Acquire and
-// Release can panic.
+// The trampoline keeps the call and Close apart (templates/opendyn_guard.h). A
+// function that returns a pointer is called under Acquire and Release
+// instead, since the pointer points into the library and is read after the
+// call (acquired). Locals end in "_", which no name derived from the
+// document does.
 func emitDynMethod(f *jen.File, fn *model.Function) {
 	c := fn.C
-	m := &dynCall{call: []jen.Code{jen.Qual(cPath, "uintptr_t").Call(jen.Id("fn_"))}}
+	m := &dynCall{}
 	var params, results []jen.Code
 	for _, cp := range c.Inputs() {
 		params = append(params, jen.Id(cp.GoName).Add(methodParamType(cp)))
@@ -290,26 +327,58 @@ func emitDynMethod(f *jen.File, fn *model.Function) {
 	for i, cp := range c.Params {
 		m.param(i, cp)
 	}
+	var body []jen.Code
+	if guardedCall(c) {
+		body = m.guarded(c)
+	} else {
+		body = m.acquired(c)
+	}
+	body = append(body, m.post...)
+	body = append(body, jen.Return(append(append([]jen.Code{}, m.zeros...), jen.Nil())...))
+	f.Add(dynMethodDoc(fn)).Func().Params(jen.Id("l").Op("*").Id("Library")).Id(fn.GoName).Params(params...).Params(results...).Block(body...)
+	f.Line()
+}
 
+// guarded is the body of a method up to its results, through a guarded
+// trampoline, which returns whether it called the function (with its value in
+// r_.r when it has one).
+func (m *dynCall) guarded(c *model.CFunction) []jen.Code {
+	body := append([]jen.Code{}, m.pre...)
+	body = append(body, jen.List(jen.Id("g_"), jen.Id("fn_")).Op(":=").Id("l").Dot("lib").Dot("Func").Call(jen.Lit(c.Index)))
+	args := append([]jen.Code{jen.Qual(cPath, "uintptr_t").Call(jen.Id("g_")), jen.Qual(cPath, "uintptr_t").Call(jen.Id("fn_"))}, m.call...)
+	callExpr := jen.Qual(cPath, c.Trampoline).Call(args...)
+	fail := m.fail(dynQ("ErrLibraryClosed"))
+	if c.Return == nil {
+		return append(body, jen.If(jen.Op("!").Add(callExpr)).Block(fail))
+	}
+	body = append(body,
+		jen.Id("r_").Op(":=").Add(callExpr),
+		jen.If(jen.Op("!").Id("r_").Dot("ok")).Block(fail))
+	return append(body, dynReturn(c.Return, jen.Id("r_").Dot("r"))...)
+}
+
+// acquired is the body of a method up to its results, for a function that
+// returns a pointer: the library is held with Acquire until the value it
+// points to is converted, then released.
+//
+//	fn_, ok_ := l.lib.Acquire(0)
+//	if !ok_ { return …, dynlib.ErrLibraryClosed }
+//	r_ := C.otg_call_f(C.uintptr_t(fn_), …)
+//	… // r_ converted
+//	l.lib.Release()
+//
+// No defer: it would cost a quarter of a cheap call, and nothing between
+// Acquire and Release can panic.
+func (m *dynCall) acquired(c *model.CFunction) []jen.Code {
 	body := append([]jen.Code{}, m.pre...)
 	body = append(body,
 		jen.List(jen.Id("fn_"), jen.Id("ok_")).Op(":=").Id("l").Dot("lib").Dot("Acquire").Call(jen.Lit(c.Index)),
 		jen.If(jen.Op("!").Id("ok_")).Block(m.fail(dynQ("ErrLibraryClosed"))),
 	)
-	// The return value is converted before Release: a returned pointer points
-	// into the library, which Close may unload.
-	callExpr := jen.Qual(cPath, c.Trampoline).Call(m.call...)
-	if c.Return == nil {
-		body = append(body, callExpr)
-	} else {
-		body = append(body, jen.Id("r_").Op(":=").Add(callExpr))
-		body = append(body, dynReturn(c.Return)...)
-	}
-	body = append(body, jen.Id("l").Dot("lib").Dot("Release").Call())
-	body = append(body, m.post...)
-	body = append(body, jen.Return(append(append([]jen.Code{}, m.zeros...), jen.Nil())...))
-	f.Add(dynMethodDoc(fn)).Func().Params(jen.Id("l").Op("*").Id("Library")).Id(fn.GoName).Params(params...).Params(results...).Block(body...)
-	f.Line()
+	args := append([]jen.Code{jen.Qual(cPath, "uintptr_t").Call(jen.Id("fn_"))}, m.call...)
+	body = append(body, jen.Id("r_").Op(":=").Add(jen.Qual(cPath, c.Trampoline).Call(args...)))
+	body = append(body, dynReturn(c.Return, jen.Id("r_"))...)
+	return append(body, jen.Id("l").Dot("lib").Dot("Release").Call())
 }
 
 // dynMethodDoc is the doc comment of a library method: the document's text,
@@ -328,7 +397,8 @@ func dynMethodDoc(fn *model.Function) *jen.Statement {
 
 // dynCall collects the statements of one library method around the call of
 // its trampoline: the argument checks and conversions before it (pre), its
-// arguments (call), and the results written back after Release (post).
+// arguments after the guard and the function (call), and the results written
+// back after it (post).
 type dynCall struct {
 	zeros           []jen.Code // the named results, returned with an error
 	pre, call, post []jen.Code
@@ -515,24 +585,25 @@ func (m *dynCall) outSlice(x *jen.Statement, id func(string) *jen.Statement, cp 
 			x.Clone().Index(jen.Id("i")).Op("=").Add(goType(cp.Type.Elem)).Call(jen.Id("v"))))
 }
 
-// dynReturn converts the trampoline's result r_ into the named result.
-func dynReturn(r *model.CReturn) []jen.Code {
+// dynReturn converts the trampoline's result r (r_, or r_.r) into the named
+// result.
+func dynReturn(r *model.CReturn, v *jen.Statement) []jen.Code {
 	ret := jen.Id(r.GoName)
 	switch r.Shape {
 	case model.CScalar:
-		return []jen.Code{ret.Clone().Op("=").Add(goType(r.Type)).Call(jen.Id("r_"))}
+		return []jen.Code{ret.Clone().Op("=").Add(goType(r.Type)).Call(v)}
 	case model.CString:
-		s := jen.Qual(cPath, "GoString").Call(jen.Id("r_"))
+		s := jen.Qual(cPath, "GoString").Call(v)
 		if r.C.Name != "char" {
-			s = jen.Qual(cPath, "GoString").Call(jen.Parens(jen.Op("*").Qual(cPath, "char")).Call(jen.Qual(unsafePath, "Pointer").Call(jen.Id("r_"))))
+			s = jen.Qual(cPath, "GoString").Call(jen.Parens(jen.Op("*").Qual(cPath, "char")).Call(jen.Qual(unsafePath, "Pointer").Call(v)))
 		}
 		if r.Type.Kind == model.RefNamed {
 			s = goType(r.Type).Call(s)
 		}
 		return []jen.Code{ret.Clone().Op("=").Add(s)}
 	case model.CPointer:
-		return []jen.Code{jen.If(jen.Id("r_").Op("!=").Nil()).Block(
-			ret.Clone().Op("=").Add(goType(r.Type)).Call(jen.Op("*").Id("r_")))}
+		return []jen.Code{jen.If(v.Clone().Op("!=").Nil()).Block(
+			ret.Clone().Op("=").Add(goType(r.Type)).Call(jen.Op("*").Add(v)))}
 	}
 	return nil
 }

@@ -28,13 +28,17 @@ type Command struct {
 	// from its tools/list): the main is a gateway that reaches that server
 	// over MCP (--command or --upstream), not an OpenTool upstream.
 	MCPUpstream bool
+	// NATS says the main has the nats and exec commands
+	// (toolcli/natscli.Commands), OTel that it exports OpenTelemetry
+	// (toolcli/otelcli.Telemetry): opentoolgen -with nats, -with otel.
+	NATS, OTel bool
 }
 
 // reservedMainNames are the identifiers a generated main declares or imports
 // (the packages it imports, main's locals): the generated package is imported
 // under another name when its own is one of them.
 var reservedMainNames = []string{
-	"main", "context", "flag", "os", "strings", "mcp", "mcpbridge", "rest", "declare", "toolcli",
+	"main", "context", "flag", "os", "strings", "mcp", "mcpbridge", "rest", "declare", "toolcli", "natscli", "otelcli",
 	"cmd", "fs", "ctx", "opts", "server", "library", "upstream", "upstreamKey", "copts", "v",
 	"user", "password", "lib", "err", "tool", "runtime",
 }

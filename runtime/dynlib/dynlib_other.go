@@ -19,3 +19,9 @@ func loadLibrary(string) (handle, error) {
 func lookupSymbol(handle, Symbol) uintptr { return 0 }
 
 func freeLibrary(handle) error { return nil }
+
+// registerBarrier reports that there is no process-wide barrier: the calls
+// fence (none can be made anyway).
+func registerBarrier() bool { return false }
+
+func processBarrier() error { return nil }

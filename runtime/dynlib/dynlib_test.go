@@ -10,6 +10,7 @@ import (
 	goruntime "runtime"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -37,7 +38,7 @@ func buildLib(t testing.TB) string {
 	return out
 }
 
-var symbols = []dynlib.Symbol{{Name: "add"}, {Name: "sub"}, {Name: "wait"}, {Name: "release"}, {Name: "waiting"}}
+var symbols = []dynlib.Symbol{{Name: "add"}, {Name: "sub"}, {Name: "wait"}, {Name: "release"}, {Name: "waiting"}, {Name: "checked"}, {Name: "set_watch"}}
 
 const (
 	iAdd = iota
@@ -45,6 +46,8 @@ const (
 	iWait
 	iRelease
 	iWaiting
+	iChecked
+	iSetWatch
 )
 
 func open(t testing.TB) *dynlib.Library {
@@ -58,8 +61,15 @@ func open(t testing.TB) *dynlib.Library {
 }
 
 // call calls the i-th symbol of l, an int f(int, int), as a generated method
-// does; ok is false when l is not open.
+// does, through a guarded trampoline; ok is false when l is not open.
 func call(l *dynlib.Library, i int, a, b int32) (r int32, ok bool) {
+	g, fn := l.Func(i)
+	return ctest.GuardedIntIntInt(g, fn, a, b)
+}
+
+// callAcquired calls the i-th symbol of l as a generated method does for a
+// function that returns a pointer: under Acquire and Release.
+func callAcquired(l *dynlib.Library, i int, a, b int32) (r int32, ok bool) {
 	fn, ok := l.Acquire(i)
 	if !ok {
 		return 0, false
@@ -83,12 +93,15 @@ func TestOpen(t *testing.T) {
 	if r, ok := call(l, iAdd, 2, 3); r != 5 || !ok {
 		t.Errorf("add(2, 3) = %d, %v; want 5, true", r, ok)
 	}
-	if r, ok := call(l, iSub, 2, 3); r != -1 || !ok {
+	if r, ok := callAcquired(l, iSub, 2, 3); r != -1 || !ok {
 		t.Errorf("sub(2, 3) = %d, %v; want -1, true", r, ok)
 	}
 	for _, i := range []int{-1, len(symbols)} {
 		if addr, ok := l.Acquire(i); ok || addr != 0 {
 			t.Errorf("Acquire(%d) = %#x, %v; want 0, false (not a symbol's index)", i, addr, ok)
+		}
+		if r, ok := call(l, i, 1, 2); ok || r != 0 {
+			t.Errorf("a guarded call of symbol %d = %d, %v; want 0, false (not a symbol's index)", i, r, ok)
 		}
 	}
 	// No symbols at all: the library is opened all the same.
@@ -181,6 +194,9 @@ func TestClose(t *testing.T) {
 			t.Errorf("Acquire(%d) after Close = %#x, %v; want 0, false", i, addr, ok)
 		}
 	}
+	if r, ok := call(l, iAdd, 1, 2); ok || r != 0 {
+		t.Errorf("a guarded call after Close = %d, %v; want 0, false", r, ok)
+	}
 	if l.Path() != path {
 		t.Errorf("Path() after Close = %q, want %q", l.Path(), path)
 	}
@@ -189,6 +205,9 @@ func TestClose(t *testing.T) {
 	for _, l := range []*dynlib.Library{&zero, null} {
 		if _, ok := l.Acquire(0); ok {
 			t.Errorf("Acquire of %#v succeeded", l)
+		}
+		if _, ok := call(l, 0, 1, 2); ok {
+			t.Errorf("a guarded call of %#v succeeded", l)
 		}
 		if err := l.Close(); err != nil {
 			t.Errorf("Close of %#v: %v", l, err)
@@ -199,9 +218,21 @@ func TestClose(t *testing.T) {
 	}
 }
 
-// TestCloseWaits: Close waits for the call in progress before it unloads the
-// library; the calls that start while it waits, and after, fail.
+// callers are the two ways a generated method calls a function.
+var callers = map[string]func(l *dynlib.Library, i int, a, b int32) (int32, bool){
+	"guarded": call, "acquired": callAcquired,
+}
+
+// TestCloseWaits: Close waits for the call in progress (guarded, or under
+// Acquire) before it unloads the library; the calls that start while it
+// waits, and after, fail.
 func TestCloseWaits(t *testing.T) {
+	for name, call := range callers {
+		t.Run(name, func(t *testing.T) { testCloseWaits(t, call) })
+	}
+}
+
+func testCloseWaits(t *testing.T, call func(l *dynlib.Library, i int, a, b int32) (int32, bool)) {
 	l := open(t)
 	// The addresses of release and waiting, taken before Close begins: while
 	// Close waits for the lock, Acquire waits too.
@@ -248,34 +279,98 @@ func TestCloseWaits(t *testing.T) {
 	}
 }
 
-// TestConcurrentClose: calls from many goroutines while the library closes
-// (run with -race): each one either calls the function or fails, and every
-// call after Close returned fails.
-func TestConcurrentClose(t *testing.T) {
-	l := open(t)
-	var wg sync.WaitGroup
-	start := make(chan struct{})
-	for g := range 8 {
-		wg.Go(func() {
-			<-start
-			for i := range 2000 {
-				r, ok := call(l, iAdd, int32(g), int32(i))
-				if ok && r != int32(g+i) {
-					t.Errorf("add(%d, %d) = %d", g, i, r)
+// TestCloseUnderCalls: Close while many goroutines call the library, both
+// ways, with the process-wide barrier and with the fence of platforms that
+// lack one (run with -race): each call either runs or fails, the calls that
+// fail once fail from then on, and no call of the library runs after it is
+// unloaded. The library proves the last: its destructor, which dlclose runs,
+// records whether a call was in progress, and each call whether the destructor
+// had run (a call after the unmapping would crash the test).
+func TestCloseUnderCalls(t *testing.T) {
+	path := buildLib(t)
+	for _, fenced := range []bool{false, true} {
+		name := map[bool]string{false: "barrier", true: "fence"}[fenced]
+		t.Run(name, func(t *testing.T) {
+			for range 8 {
+				closeUnderCalls(t, path, fenced)
+				if t.Failed() {
 					return
 				}
 			}
 		})
 	}
-	close(start)
-	time.Sleep(time.Millisecond)
+}
+
+// closeUnderCalls is one round of TestCloseUnderCalls.
+func closeUnderCalls(t *testing.T, path string, fenced bool) {
+	open := dynlib.Open
+	if fenced {
+		open = dynlib.OpenFenced
+	}
+	l, err := open(path, symbols)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !fenced && dynlib.Fenced(l) {
+		l.Close()
+		t.Skip("no process-wide barrier on this system: the calls fence")
+	}
+	setWatch, ok := l.Acquire(iSetWatch)
+	if !ok {
+		t.Fatal("Acquire failed")
+	}
+	ctest.Watch(setWatch)
+	l.Release()
+
+	const goroutines, warm = 8, 200
+	var wg, warmed sync.WaitGroup
+	var closed atomic.Bool
+	warmed.Add(goroutines)
+	for g := range goroutines {
+		call := call
+		if g%4 == 3 {
+			call = callAcquired
+		}
+		wg.Go(func() {
+			for i := 0; ; i++ {
+				if i == warm {
+					warmed.Done()
+				}
+				wasClosed := closed.Load()
+				r, ok := call(l, iChecked, int32(g), int32(i))
+				switch {
+				case ok && r != int32(g+i):
+					t.Errorf("checked(%d, %d) = %d", g, i, r)
+				case ok && wasClosed:
+					t.Errorf("goroutine %d: a call after Close returned succeeded", g)
+				case !ok:
+					if _, ok := call(l, iChecked, 1, 2); ok {
+						t.Errorf("goroutine %d: a call succeeded after one failed", g)
+					}
+					if i < warm {
+						warmed.Done()
+					}
+					return
+				}
+			}
+		})
+	}
+	warmed.Wait() // every goroutine is calling
 	if err := l.Close(); err != nil {
 		t.Error(err)
 	}
-	if _, ok := call(l, iAdd, 1, 2); ok {
-		t.Error("a call after Close succeeded")
-	}
+	closed.Store(true)
 	wg.Wait()
+	w := ctest.ReadWatch()
+	if !w.Unloaded {
+		t.Fatal("the library's destructor did not run: dlclose did not unload it, the test proves nothing")
+	}
+	if w.Late != 0 || w.BusyAtUnload != 0 || w.InFlight != 0 {
+		t.Errorf("calls after the library was unloaded: %d began after its destructor, %d ran during it, %d in progress now", w.Late, w.BusyAtUnload, w.InFlight)
+	}
+	if w.Calls < goroutines*warm {
+		t.Errorf("%d calls of checked, want at least %d", w.Calls, goroutines*warm)
+	}
 }
 
 // BenchmarkAcquireRelease is the cost a generated method pays for the

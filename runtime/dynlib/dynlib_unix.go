@@ -25,6 +25,29 @@ static uintptr_t otg_dlsym(void *h, const char *name) {
 	return (uintptr_t)dlsym(h, name);
 }
 
+// otg_membarrier issues cmd (MEMBARRIER_CMD_*, defined here for older
+// headers) and returns 0, or errno; ENOSYS where there is no membarrier
+// (before Linux 4.14 for the private expedited commands, and off Linux).
+#ifdef __linux__
+#include <errno.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+#ifdef SYS_membarrier
+static int otg_membarrier(int cmd) {
+	return syscall(SYS_membarrier, cmd, 0) == 0 ? 0 : errno;
+}
+#else
+static int otg_membarrier(int cmd) { (void)cmd; return ENOSYS; }
+#endif
+#else
+#include <errno.h>
+static int otg_membarrier(int cmd) { (void)cmd; return ENOSYS; }
+#endif
+enum {
+	OTG_MEMBARRIER_PRIVATE_EXPEDITED = 1 << 3,
+	OTG_MEMBARRIER_REGISTER_PRIVATE_EXPEDITED = 1 << 4,
+};
+
 // otg_dlclose closes the library, or writes why it cannot into msg.
 static int otg_dlclose(void *h, char *msg, size_t n) {
 	int r = dlclose(h);
@@ -40,6 +63,7 @@ import "C"
 import (
 	"errors"
 	"strings"
+	"syscall"
 	"unsafe"
 )
 
@@ -80,6 +104,21 @@ func freeLibrary(h handle) error {
 	var msg [512]C.char
 	if C.otg_dlclose(h, &msg[0], C.size_t(len(msg))) != 0 {
 		return errors.New(C.GoString(&msg[0]))
+	}
+	return nil
+}
+
+// registerBarrier registers the process for membarrier's private expedited
+// barrier (Linux 4.14 and later), once, and reports whether it can be used.
+func registerBarrier() bool {
+	return C.otg_membarrier(C.OTG_MEMBARRIER_REGISTER_PRIVATE_EXPEDITED) == 0
+}
+
+// processBarrier makes every running thread of the process execute a full
+// memory barrier (membarrier(MEMBARRIER_CMD_PRIVATE_EXPEDITED)).
+func processBarrier() error {
+	if e := C.otg_membarrier(C.OTG_MEMBARRIER_PRIVATE_EXPEDITED); e != 0 {
+		return errors.New("membarrier: " + syscall.Errno(e).Error())
 	}
 	return nil
 }

@@ -36,3 +36,17 @@ func lookupSymbol(h handle, s Symbol) uintptr {
 func freeLibrary(h handle) error {
 	return syscall.FreeLibrary(h)
 }
+
+// flushProcessWriteBuffers is kernel32's FlushProcessWriteBuffers (Windows
+// Vista and later).
+var flushProcessWriteBuffers = syscall.NewLazyDLL("kernel32.dll").NewProc("FlushProcessWriteBuffers")
+
+// registerBarrier reports whether FlushProcessWriteBuffers can be called.
+func registerBarrier() bool { return flushProcessWriteBuffers.Find() == nil }
+
+// processBarrier makes every running thread of the process execute a full
+// memory barrier (FlushProcessWriteBuffers).
+func processBarrier() error {
+	flushProcessWriteBuffers.Call()
+	return nil
+}

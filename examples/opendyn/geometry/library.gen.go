@@ -66,13 +66,12 @@ func (l *Library) Close() error {
 //
 // C: double circle_area(double radius)
 func (l *Library) CircleArea(radius float64) (area float64, err error) {
-	fn_, ok_ := l.lib.Acquire(0)
-	if !ok_ {
+	g_, fn_ := l.lib.Func(0)
+	r_ := C.otg_call_circle_area(C.uintptr_t(g_), C.uintptr_t(fn_), C.double(radius))
+	if !r_.ok {
 		return area, dynlib.ErrLibraryClosed
 	}
-	r_ := C.otg_call_circle_area(C.uintptr_t(fn_), C.double(radius))
-	area = float64(r_)
-	l.lib.Release()
+	area = float64(r_.r)
 	return area, nil
 }
 
@@ -80,13 +79,12 @@ func (l *Library) CircleArea(radius float64) (area float64, err error) {
 //
 // C: double distance(double x1, double y1, double x2, double y2)
 func (l *Library) Distance(x1 float64, y1 float64, x2 float64, y2 float64) (distance float64, err error) {
-	fn_, ok_ := l.lib.Acquire(1)
-	if !ok_ {
+	g_, fn_ := l.lib.Func(1)
+	r_ := C.otg_call_distance(C.uintptr_t(g_), C.uintptr_t(fn_), C.double(x1), C.double(y1), C.double(x2), C.double(y2))
+	if !r_.ok {
 		return distance, dynlib.ErrLibraryClosed
 	}
-	r_ := C.otg_call_distance(C.uintptr_t(fn_), C.double(x1), C.double(y1), C.double(x2), C.double(y2))
-	distance = float64(r_)
-	l.lib.Release()
+	distance = float64(r_.r)
 	return distance, nil
 }
 
@@ -95,13 +93,12 @@ func (l *Library) Distance(x1 float64, y1 float64, x2 float64, y2 float64) (dist
 // C: int describe(double radius, char *text)
 func (l *Library) Describe(radius float64) (status int32, text string, err error) {
 	var o1_ [64]byte
-	fn_, ok_ := l.lib.Acquire(2)
-	if !ok_ {
+	g_, fn_ := l.lib.Func(2)
+	r_ := C.otg_call_describe(C.uintptr_t(g_), C.uintptr_t(fn_), C.double(radius), (*C.char)(unsafe.Pointer(&o1_[0])))
+	if !r_.ok {
 		return status, text, dynlib.ErrLibraryClosed
 	}
-	r_ := C.otg_call_describe(C.uintptr_t(fn_), C.double(radius), (*C.char)(unsafe.Pointer(&o1_[0])))
-	status = int32(r_)
-	l.lib.Release()
+	status = int32(r_.r)
 	text = goStringOf(o1_[:])
 	return status, text, nil
 }
@@ -110,13 +107,12 @@ func (l *Library) Describe(radius float64) (status int32, text string, err error
 //
 // C: double normalize(double *v, int n)
 func (l *Library) Normalize(v []float64, n int32) (length float64, err error) {
-	fn_, ok_ := l.lib.Acquire(3)
-	if !ok_ {
+	g_, fn_ := l.lib.Func(3)
+	r_ := C.otg_call_normalize(C.uintptr_t(g_), C.uintptr_t(fn_), (*C.double)(unsafe.Pointer(unsafe.SliceData(v))), C.int(n))
+	if !r_.ok {
 		return length, dynlib.ErrLibraryClosed
 	}
-	r_ := C.otg_call_normalize(C.uintptr_t(fn_), (*C.double)(unsafe.Pointer(unsafe.SliceData(v))), C.int(n))
-	length = float64(r_)
-	l.lib.Release()
+	length = float64(r_.r)
 	return length, nil
 }
 

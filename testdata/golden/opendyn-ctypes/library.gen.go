@@ -158,13 +158,12 @@ func (l *Library) Close() error {
 // C: bool t_bool(bool x, bool *next)
 func (l *Library) TBool(x bool) (value bool, next bool, err error) {
 	var o1_ C.bool
-	fn_, ok_ := l.lib.Acquire(0)
-	if !ok_ {
+	g_, fn_ := l.lib.Func(0)
+	r_ := C.otg_call_t_bool(C.uintptr_t(g_), C.uintptr_t(fn_), C.bool(x), &o1_)
+	if !r_.ok {
 		return value, next, dynlib.ErrLibraryClosed
 	}
-	r_ := C.otg_call_t_bool(C.uintptr_t(fn_), C.bool(x), &o1_)
-	value = bool(r_)
-	l.lib.Release()
+	value = bool(r_.r)
 	next = bool(o1_)
 	return value, next, nil
 }
@@ -174,13 +173,12 @@ func (l *Library) TBool(x bool) (value bool, next bool, err error) {
 // C: char t_char(char x, char *next)
 func (l *Library) TChar(x int8) (value int8, next int8, err error) {
 	var o1_ C.char
-	fn_, ok_ := l.lib.Acquire(1)
-	if !ok_ {
+	g_, fn_ := l.lib.Func(1)
+	r_ := C.otg_call_t_char(C.uintptr_t(g_), C.uintptr_t(fn_), C.char(x), &o1_)
+	if !r_.ok {
 		return value, next, dynlib.ErrLibraryClosed
 	}
-	r_ := C.otg_call_t_char(C.uintptr_t(fn_), C.char(x), &o1_)
-	value = int8(r_)
-	l.lib.Release()
+	value = int8(r_.r)
 	next = int8(o1_)
 	return value, next, nil
 }
@@ -190,13 +188,12 @@ func (l *Library) TChar(x int8) (value int8, next int8, err error) {
 // C: unsigned char t_unsigned_char(unsigned char x, unsigned char *next)
 func (l *Library) TUnsignedChar(x uint8) (value uint8, next uint8, err error) {
 	var o1_ C.uchar
-	fn_, ok_ := l.lib.Acquire(2)
-	if !ok_ {
+	g_, fn_ := l.lib.Func(2)
+	r_ := C.otg_call_t_unsigned_char(C.uintptr_t(g_), C.uintptr_t(fn_), C.uchar(x), &o1_)
+	if !r_.ok {
 		return value, next, dynlib.ErrLibraryClosed
 	}
-	r_ := C.otg_call_t_unsigned_char(C.uintptr_t(fn_), C.uchar(x), &o1_)
-	value = uint8(r_)
-	l.lib.Release()
+	value = uint8(r_.r)
 	next = uint8(o1_)
 	return value, next, nil
 }
@@ -206,13 +203,12 @@ func (l *Library) TUnsignedChar(x uint8) (value uint8, next uint8, err error) {
 // C: short t_short(short x, short *next)
 func (l *Library) TShort(x int16) (value int16, next int16, err error) {
 	var o1_ C.short
-	fn_, ok_ := l.lib.Acquire(3)
-	if !ok_ {
+	g_, fn_ := l.lib.Func(3)
+	r_ := C.otg_call_t_short(C.uintptr_t(g_), C.uintptr_t(fn_), C.short(x), &o1_)
+	if !r_.ok {
 		return value, next, dynlib.ErrLibraryClosed
 	}
-	r_ := C.otg_call_t_short(C.uintptr_t(fn_), C.short(x), &o1_)
-	value = int16(r_)
-	l.lib.Release()
+	value = int16(r_.r)
 	next = int16(o1_)
 	return value, next, nil
 }
@@ -222,13 +218,12 @@ func (l *Library) TShort(x int16) (value int16, next int16, err error) {
 // C: unsigned short t_unsigned_short(unsigned short x, unsigned short *next)
 func (l *Library) TUnsignedShort(x uint16) (value uint16, next uint16, err error) {
 	var o1_ C.ushort
-	fn_, ok_ := l.lib.Acquire(4)
-	if !ok_ {
+	g_, fn_ := l.lib.Func(4)
+	r_ := C.otg_call_t_unsigned_short(C.uintptr_t(g_), C.uintptr_t(fn_), C.ushort(x), &o1_)
+	if !r_.ok {
 		return value, next, dynlib.ErrLibraryClosed
 	}
-	r_ := C.otg_call_t_unsigned_short(C.uintptr_t(fn_), C.ushort(x), &o1_)
-	value = uint16(r_)
-	l.lib.Release()
+	value = uint16(r_.r)
 	next = uint16(o1_)
 	return value, next, nil
 }
@@ -238,13 +233,12 @@ func (l *Library) TUnsignedShort(x uint16) (value uint16, next uint16, err error
 // C: int t_int(int x, int *next)
 func (l *Library) TInt(x int32) (value int32, next int32, err error) {
 	var o1_ C.int
-	fn_, ok_ := l.lib.Acquire(5)
-	if !ok_ {
+	g_, fn_ := l.lib.Func(5)
+	r_ := C.otg_call_t_int(C.uintptr_t(g_), C.uintptr_t(fn_), C.int(x), &o1_)
+	if !r_.ok {
 		return value, next, dynlib.ErrLibraryClosed
 	}
-	r_ := C.otg_call_t_int(C.uintptr_t(fn_), C.int(x), &o1_)
-	value = int32(r_)
-	l.lib.Release()
+	value = int32(r_.r)
 	next = int32(o1_)
 	return value, next, nil
 }
@@ -254,13 +248,12 @@ func (l *Library) TInt(x int32) (value int32, next int32, err error) {
 // C: unsigned int t_unsigned_int(unsigned int x, unsigned int *next)
 func (l *Library) TUnsignedInt(x uint32) (value uint32, next uint32, err error) {
 	var o1_ C.uint
-	fn_, ok_ := l.lib.Acquire(6)
-	if !ok_ {
+	g_, fn_ := l.lib.Func(6)
+	r_ := C.otg_call_t_unsigned_int(C.uintptr_t(g_), C.uintptr_t(fn_), C.uint(x), &o1_)
+	if !r_.ok {
 		return value, next, dynlib.ErrLibraryClosed
 	}
-	r_ := C.otg_call_t_unsigned_int(C.uintptr_t(fn_), C.uint(x), &o1_)
-	value = uint32(r_)
-	l.lib.Release()
+	value = uint32(r_.r)
 	next = uint32(o1_)
 	return value, next, nil
 }
@@ -276,13 +269,12 @@ func (l *Library) TLong(x int64) (value int64, next int64, err error) {
 		})
 	}
 	var o1_ C.long
-	fn_, ok_ := l.lib.Acquire(7)
-	if !ok_ {
+	g_, fn_ := l.lib.Func(7)
+	r_ := C.otg_call_t_long(C.uintptr_t(g_), C.uintptr_t(fn_), C.long(x), &o1_)
+	if !r_.ok {
 		return value, next, dynlib.ErrLibraryClosed
 	}
-	r_ := C.otg_call_t_long(C.uintptr_t(fn_), C.long(x), &o1_)
-	value = int64(r_)
-	l.lib.Release()
+	value = int64(r_.r)
 	next = int64(o1_)
 	return value, next, nil
 }
@@ -298,13 +290,12 @@ func (l *Library) TUnsignedLong(x uint64) (value uint64, next uint64, err error)
 		})
 	}
 	var o1_ C.ulong
-	fn_, ok_ := l.lib.Acquire(8)
-	if !ok_ {
+	g_, fn_ := l.lib.Func(8)
+	r_ := C.otg_call_t_unsigned_long(C.uintptr_t(g_), C.uintptr_t(fn_), C.ulong(x), &o1_)
+	if !r_.ok {
 		return value, next, dynlib.ErrLibraryClosed
 	}
-	r_ := C.otg_call_t_unsigned_long(C.uintptr_t(fn_), C.ulong(x), &o1_)
-	value = uint64(r_)
-	l.lib.Release()
+	value = uint64(r_.r)
 	next = uint64(o1_)
 	return value, next, nil
 }
@@ -314,13 +305,12 @@ func (l *Library) TUnsignedLong(x uint64) (value uint64, next uint64, err error)
 // C: long long t_long_long(long long x, long long *next)
 func (l *Library) TLongLong(x int64) (value int64, next int64, err error) {
 	var o1_ C.longlong
-	fn_, ok_ := l.lib.Acquire(9)
-	if !ok_ {
+	g_, fn_ := l.lib.Func(9)
+	r_ := C.otg_call_t_long_long(C.uintptr_t(g_), C.uintptr_t(fn_), C.longlong(x), &o1_)
+	if !r_.ok {
 		return value, next, dynlib.ErrLibraryClosed
 	}
-	r_ := C.otg_call_t_long_long(C.uintptr_t(fn_), C.longlong(x), &o1_)
-	value = int64(r_)
-	l.lib.Release()
+	value = int64(r_.r)
 	next = int64(o1_)
 	return value, next, nil
 }
@@ -330,13 +320,12 @@ func (l *Library) TLongLong(x int64) (value int64, next int64, err error) {
 // C: unsigned long long t_unsigned_long_long(unsigned long long x, unsigned long long *next)
 func (l *Library) TUnsignedLongLong(x uint64) (value uint64, next uint64, err error) {
 	var o1_ C.ulonglong
-	fn_, ok_ := l.lib.Acquire(10)
-	if !ok_ {
+	g_, fn_ := l.lib.Func(10)
+	r_ := C.otg_call_t_unsigned_long_long(C.uintptr_t(g_), C.uintptr_t(fn_), C.ulonglong(x), &o1_)
+	if !r_.ok {
 		return value, next, dynlib.ErrLibraryClosed
 	}
-	r_ := C.otg_call_t_unsigned_long_long(C.uintptr_t(fn_), C.ulonglong(x), &o1_)
-	value = uint64(r_)
-	l.lib.Release()
+	value = uint64(r_.r)
 	next = uint64(o1_)
 	return value, next, nil
 }
@@ -346,13 +335,12 @@ func (l *Library) TUnsignedLongLong(x uint64) (value uint64, next uint64, err er
 // C: float t_float(float x, float *next)
 func (l *Library) TFloat(x float32) (value float32, next float32, err error) {
 	var o1_ C.float
-	fn_, ok_ := l.lib.Acquire(11)
-	if !ok_ {
+	g_, fn_ := l.lib.Func(11)
+	r_ := C.otg_call_t_float(C.uintptr_t(g_), C.uintptr_t(fn_), C.float(x), &o1_)
+	if !r_.ok {
 		return value, next, dynlib.ErrLibraryClosed
 	}
-	r_ := C.otg_call_t_float(C.uintptr_t(fn_), C.float(x), &o1_)
-	value = float32(r_)
-	l.lib.Release()
+	value = float32(r_.r)
 	next = float32(o1_)
 	return value, next, nil
 }
@@ -362,13 +350,12 @@ func (l *Library) TFloat(x float32) (value float32, next float32, err error) {
 // C: double t_double(double x, double *next)
 func (l *Library) TDouble(x float64) (value float64, next float64, err error) {
 	var o1_ C.double
-	fn_, ok_ := l.lib.Acquire(12)
-	if !ok_ {
+	g_, fn_ := l.lib.Func(12)
+	r_ := C.otg_call_t_double(C.uintptr_t(g_), C.uintptr_t(fn_), C.double(x), &o1_)
+	if !r_.ok {
 		return value, next, dynlib.ErrLibraryClosed
 	}
-	r_ := C.otg_call_t_double(C.uintptr_t(fn_), C.double(x), &o1_)
-	value = float64(r_)
-	l.lib.Release()
+	value = float64(r_.r)
 	next = float64(o1_)
 	return value, next, nil
 }
@@ -377,13 +364,12 @@ func (l *Library) TDouble(x float64) (value float64, next float64, err error) {
 //
 // C: float half(float x)
 func (l *Library) Half(x float32) (half float32, err error) {
-	fn_, ok_ := l.lib.Acquire(13)
-	if !ok_ {
+	g_, fn_ := l.lib.Func(13)
+	r_ := C.otg_call_half(C.uintptr_t(g_), C.uintptr_t(fn_), C.float(x))
+	if !r_.ok {
 		return half, dynlib.ErrLibraryClosed
 	}
-	r_ := C.otg_call_half(C.uintptr_t(fn_), C.float(x))
-	half = float32(r_)
-	l.lib.Release()
+	half = float32(r_.r)
 	return half, nil
 }
 
@@ -397,13 +383,12 @@ func (l *Library) Mix(c int8, s int16, i int32, l2 int64, ll int64, f float32, d
 			Path:    "/l",
 		})
 	}
-	fn_, ok_ := l.lib.Acquire(14)
-	if !ok_ {
+	g_, fn_ := l.lib.Func(14)
+	r_ := C.otg_call_mix(C.uintptr_t(g_), C.uintptr_t(fn_), C.char(c), C.short(s), C.int(i), C.long(l2), C.longlong(ll), C.float(f), C.double(d), C.bool(b))
+	if !r_.ok {
 		return sum, dynlib.ErrLibraryClosed
 	}
-	r_ := C.otg_call_mix(C.uintptr_t(fn_), C.char(c), C.short(s), C.int(i), C.long(l2), C.longlong(ll), C.float(f), C.double(d), C.bool(b))
-	sum = float64(r_)
-	l.lib.Release()
+	sum = float64(r_.r)
 	return sum, nil
 }
 
@@ -417,12 +402,10 @@ func (l *Library) Inc(x *int32) (err error) {
 			Path:    "/x",
 		})
 	}
-	fn_, ok_ := l.lib.Acquire(15)
-	if !ok_ {
+	g_, fn_ := l.lib.Func(15)
+	if !C.otg_call_inc(C.uintptr_t(g_), C.uintptr_t(fn_), (*C.int)(unsafe.Pointer(x))) {
 		return dynlib.ErrLibraryClosed
 	}
-	C.otg_call_inc(C.uintptr_t(fn_), (*C.int)(unsafe.Pointer(x)))
-	l.lib.Release()
 	return nil
 }
 
@@ -448,12 +431,10 @@ func (l *Library) IncLong(x *int64) (err error) {
 		t0_ = C.long(*x)
 		p0_ = &t0_
 	}
-	fn_, ok_ := l.lib.Acquire(16)
-	if !ok_ {
+	g_, fn_ := l.lib.Func(16)
+	if !C.otg_call_inc_long(C.uintptr_t(g_), C.uintptr_t(fn_), p0_) {
 		return dynlib.ErrLibraryClosed
 	}
-	C.otg_call_inc_long(C.uintptr_t(fn_), p0_)
-	l.lib.Release()
 	if x != nil {
 		*x = int64(t0_)
 	}
@@ -464,13 +445,12 @@ func (l *Library) IncLong(x *int64) (err error) {
 //
 // C: int is_null(double *p)
 func (l *Library) IsNull(p *float64) (isNull int32, err error) {
-	fn_, ok_ := l.lib.Acquire(17)
-	if !ok_ {
+	g_, fn_ := l.lib.Func(17)
+	r_ := C.otg_call_is_null(C.uintptr_t(g_), C.uintptr_t(fn_), (*C.double)(unsafe.Pointer(p)))
+	if !r_.ok {
 		return isNull, dynlib.ErrLibraryClosed
 	}
-	r_ := C.otg_call_is_null(C.uintptr_t(fn_), (*C.double)(unsafe.Pointer(p)))
-	isNull = int32(r_)
-	l.lib.Release()
+	isNull = int32(r_.r)
 	return isNull, nil
 }
 
@@ -518,13 +498,12 @@ func (l *Library) StrLen(s string) (length int32, err error) {
 			Path:    "/s",
 		})
 	}
-	fn_, ok_ := l.lib.Acquire(20)
-	if !ok_ {
+	g_, fn_ := l.lib.Func(20)
+	r_ := C.otg_call_str_len(C.uintptr_t(g_), C.uintptr_t(fn_), (*C.char)(p0_))
+	if !r_.ok {
 		return length, dynlib.ErrLibraryClosed
 	}
-	r_ := C.otg_call_str_len(C.uintptr_t(fn_), (*C.char)(p0_))
-	length = int32(r_)
-	l.lib.Release()
+	length = int32(r_.r)
 	return length, nil
 }
 
@@ -544,13 +523,12 @@ func (l *Library) MaybeLen(s *string) (length int32, err error) {
 			})
 		}
 	}
-	fn_, ok_ := l.lib.Acquire(21)
-	if !ok_ {
+	g_, fn_ := l.lib.Func(21)
+	r_ := C.otg_call_maybe_len(C.uintptr_t(g_), C.uintptr_t(fn_), (*C.char)(p0_))
+	if !r_.ok {
 		return length, dynlib.ErrLibraryClosed
 	}
-	r_ := C.otg_call_maybe_len(C.uintptr_t(fn_), (*C.char)(p0_))
-	length = int32(r_)
-	l.lib.Release()
+	length = int32(r_.r)
 	return length, nil
 }
 
@@ -595,12 +573,10 @@ func (l *Library) Upper(s string) (out string, err error) {
 		})
 	}
 	var o1_ [16]byte
-	fn_, ok_ := l.lib.Acquire(24)
-	if !ok_ {
+	g_, fn_ := l.lib.Func(24)
+	if !C.otg_call_upper(C.uintptr_t(g_), C.uintptr_t(fn_), (*C.char)(p0_), (*C.char)(unsafe.Pointer(&o1_[0]))) {
 		return out, dynlib.ErrLibraryClosed
 	}
-	C.otg_call_upper(C.uintptr_t(fn_), (*C.char)(p0_), (*C.char)(unsafe.Pointer(&o1_[0])))
-	l.lib.Release()
 	out = goStringOf(o1_[:])
 	return out, nil
 }
@@ -617,13 +593,12 @@ func (l *Library) UbytesLen(s string) (length int32, err error) {
 			Path:    "/s",
 		})
 	}
-	fn_, ok_ := l.lib.Acquire(25)
-	if !ok_ {
+	g_, fn_ := l.lib.Func(25)
+	r_ := C.otg_call_ubytes_len(C.uintptr_t(g_), C.uintptr_t(fn_), (*C.uchar)(p0_))
+	if !r_.ok {
 		return length, dynlib.ErrLibraryClosed
 	}
-	r_ := C.otg_call_ubytes_len(C.uintptr_t(fn_), (*C.uchar)(p0_))
-	length = int32(r_)
-	l.lib.Release()
+	length = int32(r_.r)
 	return length, nil
 }
 
@@ -631,13 +606,12 @@ func (l *Library) UbytesLen(s string) (length int32, err error) {
 //
 // C: double sum(double *xs, int n)
 func (l *Library) Sum(xs []float64, n int32) (sum float64, err error) {
-	fn_, ok_ := l.lib.Acquire(26)
-	if !ok_ {
+	g_, fn_ := l.lib.Func(26)
+	r_ := C.otg_call_sum(C.uintptr_t(g_), C.uintptr_t(fn_), (*C.double)(unsafe.Pointer(unsafe.SliceData(xs))), C.int(n))
+	if !r_.ok {
 		return sum, dynlib.ErrLibraryClosed
 	}
-	r_ := C.otg_call_sum(C.uintptr_t(fn_), (*C.double)(unsafe.Pointer(unsafe.SliceData(xs))), C.int(n))
-	sum = float64(r_)
-	l.lib.Release()
+	sum = float64(r_.r)
 	return sum, nil
 }
 
@@ -660,13 +634,12 @@ func (l *Library) SumLongs(xs []int64, n int32) (sum int64, err error) {
 		}
 		p0_ = &t0_[0]
 	}
-	fn_, ok_ := l.lib.Acquire(27)
-	if !ok_ {
+	g_, fn_ := l.lib.Func(27)
+	r_ := C.otg_call_sum_longs(C.uintptr_t(g_), C.uintptr_t(fn_), p0_, C.int(n))
+	if !r_.ok {
 		return sum, dynlib.ErrLibraryClosed
 	}
-	r_ := C.otg_call_sum_longs(C.uintptr_t(fn_), p0_, C.int(n))
-	sum = int64(r_)
-	l.lib.Release()
+	sum = int64(r_.r)
 	for i, v := range t0_ {
 		xs[i] = int64(v)
 	}
@@ -677,12 +650,10 @@ func (l *Library) SumLongs(xs []int64, n int32) (sum int64, err error) {
 //
 // C: void scale(int *xs, int n, int k)
 func (l *Library) Scale(xs []int32, n int32, k int32) (err error) {
-	fn_, ok_ := l.lib.Acquire(28)
-	if !ok_ {
+	g_, fn_ := l.lib.Func(28)
+	if !C.otg_call_scale(C.uintptr_t(g_), C.uintptr_t(fn_), (*C.int)(unsafe.Pointer(unsafe.SliceData(xs))), C.int(n), C.int(k)) {
 		return dynlib.ErrLibraryClosed
 	}
-	C.otg_call_scale(C.uintptr_t(fn_), (*C.int)(unsafe.Pointer(unsafe.SliceData(xs))), C.int(n), C.int(k))
-	l.lib.Release()
 	return nil
 }
 
@@ -691,12 +662,10 @@ func (l *Library) Scale(xs []int32, n int32, k int32) (err error) {
 // C: void squares(short *squares)
 func (l *Library) Squares() (squares []int16, err error) {
 	o0_ := make([]int16, 8)
-	fn_, ok_ := l.lib.Acquire(29)
-	if !ok_ {
+	g_, fn_ := l.lib.Func(29)
+	if !C.otg_call_squares(C.uintptr_t(g_), C.uintptr_t(fn_), (*C.short)(unsafe.Pointer(&o0_[0]))) {
 		return squares, dynlib.ErrLibraryClosed
 	}
-	C.otg_call_squares(C.uintptr_t(fn_), (*C.short)(unsafe.Pointer(&o0_[0])))
-	l.lib.Release()
 	squares = o0_
 	return squares, nil
 }
@@ -706,12 +675,10 @@ func (l *Library) Squares() (squares []int16, err error) {
 // C: void flags(bool *flags)
 func (l *Library) Flags() (flags []bool, err error) {
 	o0_ := make([]bool, 4)
-	fn_, ok_ := l.lib.Acquire(30)
-	if !ok_ {
+	g_, fn_ := l.lib.Func(30)
+	if !C.otg_call_flags(C.uintptr_t(g_), C.uintptr_t(fn_), (*C.bool)(unsafe.Pointer(&o0_[0]))) {
 		return flags, dynlib.ErrLibraryClosed
 	}
-	C.otg_call_flags(C.uintptr_t(fn_), (*C.bool)(unsafe.Pointer(&o0_[0])))
-	l.lib.Release()
 	flags = o0_
 	return flags, nil
 }
@@ -720,13 +687,12 @@ func (l *Library) Flags() (flags []bool, err error) {
 //
 // C: unsigned int checksum(unsigned char *data, int n)
 func (l *Library) Checksum(data []uint8, n int32) (checksum uint32, err error) {
-	fn_, ok_ := l.lib.Acquire(31)
-	if !ok_ {
+	g_, fn_ := l.lib.Func(31)
+	r_ := C.otg_call_checksum(C.uintptr_t(g_), C.uintptr_t(fn_), (*C.uchar)(unsafe.Pointer(unsafe.SliceData(data))), C.int(n))
+	if !r_.ok {
 		return checksum, dynlib.ErrLibraryClosed
 	}
-	r_ := C.otg_call_checksum(C.uintptr_t(fn_), (*C.uchar)(unsafe.Pointer(unsafe.SliceData(data))), C.int(n))
-	checksum = uint32(r_)
-	l.lib.Release()
+	checksum = uint32(r_.r)
 	return checksum, nil
 }
 
@@ -734,13 +700,12 @@ func (l *Library) Checksum(data []uint8, n int32) (checksum uint32, err error) {
 //
 // C: int count_true(bool *xs, int n)
 func (l *Library) CountTrue(xs []bool, n int32) (count int32, err error) {
-	fn_, ok_ := l.lib.Acquire(32)
-	if !ok_ {
+	g_, fn_ := l.lib.Func(32)
+	r_ := C.otg_call_count_true(C.uintptr_t(g_), C.uintptr_t(fn_), (*C.bool)(unsafe.Pointer(unsafe.SliceData(xs))), C.int(n))
+	if !r_.ok {
 		return count, dynlib.ErrLibraryClosed
 	}
-	r_ := C.otg_call_count_true(C.uintptr_t(fn_), (*C.bool)(unsafe.Pointer(unsafe.SliceData(xs))), C.int(n))
-	count = int32(r_)
-	l.lib.Release()
+	count = int32(r_.r)
 	return count, nil
 }
 
@@ -748,13 +713,12 @@ func (l *Library) CountTrue(xs []bool, n int32) (count int32, err error) {
 //
 // C: int mode_weight(int mode)
 func (l *Library) ModeWeight(mode Mode) (weight int32, err error) {
-	fn_, ok_ := l.lib.Acquire(33)
-	if !ok_ {
+	g_, fn_ := l.lib.Func(33)
+	r_ := C.otg_call_mode_weight(C.uintptr_t(g_), C.uintptr_t(fn_), C.int(mode))
+	if !r_.ok {
 		return weight, dynlib.ErrLibraryClosed
 	}
-	r_ := C.otg_call_mode_weight(C.uintptr_t(fn_), C.int(mode))
-	weight = int32(r_)
-	l.lib.Release()
+	weight = int32(r_.r)
 	return weight, nil
 }
 
@@ -764,13 +728,12 @@ func (l *Library) ModeWeight(mode Mode) (weight int32, err error) {
 func (l *Library) Divmod(a int32, b int32) (status int32, quot int32, rem int32, err error) {
 	var o2_ C.int
 	var o3_ C.int
-	fn_, ok_ := l.lib.Acquire(34)
-	if !ok_ {
+	g_, fn_ := l.lib.Func(34)
+	r_ := C.otg_call_divmod(C.uintptr_t(g_), C.uintptr_t(fn_), C.int(a), C.int(b), &o2_, &o3_)
+	if !r_.ok {
 		return status, quot, rem, dynlib.ErrLibraryClosed
 	}
-	r_ := C.otg_call_divmod(C.uintptr_t(fn_), C.int(a), C.int(b), &o2_, &o3_)
-	status = int32(r_)
-	l.lib.Release()
+	status = int32(r_.r)
 	quot = int32(o2_)
 	rem = int32(o3_)
 	return status, quot, rem, nil
@@ -780,12 +743,10 @@ func (l *Library) Divmod(a int32, b int32) (status int32, quot int32, rem int32,
 //
 // C: void tick(void)
 func (l *Library) Tick() (err error) {
-	fn_, ok_ := l.lib.Acquire(35)
-	if !ok_ {
+	g_, fn_ := l.lib.Func(35)
+	if !C.otg_call_tick(C.uintptr_t(g_), C.uintptr_t(fn_)) {
 		return dynlib.ErrLibraryClosed
 	}
-	C.otg_call_tick(C.uintptr_t(fn_))
-	l.lib.Release()
 	return nil
 }
 
@@ -793,13 +754,12 @@ func (l *Library) Tick() (err error) {
 //
 // C: int tick_count(void)
 func (l *Library) TickCount() (ticks int32, err error) {
-	fn_, ok_ := l.lib.Acquire(36)
-	if !ok_ {
+	g_, fn_ := l.lib.Func(36)
+	r_ := C.otg_call_tick_count(C.uintptr_t(g_), C.uintptr_t(fn_))
+	if !r_.ok {
 		return ticks, dynlib.ErrLibraryClosed
 	}
-	r_ := C.otg_call_tick_count(C.uintptr_t(fn_))
-	ticks = int32(r_)
-	l.lib.Release()
+	ticks = int32(r_.r)
 	return ticks, nil
 }
 
@@ -807,13 +767,12 @@ func (l *Library) TickCount() (ticks int32, err error) {
 //
 // C: unsigned int adler32(unsigned char *data, int n)
 func (l *Library) Adler32(data []uint8, n int32) (checksum uint32, err error) {
-	fn_, ok_ := l.lib.Acquire(37)
-	if !ok_ {
+	g_, fn_ := l.lib.Func(37)
+	r_ := C.otg_call_adler32(C.uintptr_t(g_), C.uintptr_t(fn_), (*C.uchar)(unsafe.Pointer(unsafe.SliceData(data))), C.int(n))
+	if !r_.ok {
 		return checksum, dynlib.ErrLibraryClosed
 	}
-	r_ := C.otg_call_adler32(C.uintptr_t(fn_), (*C.uchar)(unsafe.Pointer(unsafe.SliceData(data))), C.int(n))
-	checksum = uint32(r_)
-	l.lib.Release()
+	checksum = uint32(r_.r)
 	return checksum, nil
 }
 
@@ -821,13 +780,12 @@ func (l *Library) Adler32(data []uint8, n int32) (checksum uint32, err error) {
 //
 // C: int offset(int x, int delta)
 func (l *Library) Offset(x int32, delta int32) (sum int32, err error) {
-	fn_, ok_ := l.lib.Acquire(38)
-	if !ok_ {
+	g_, fn_ := l.lib.Func(38)
+	r_ := C.otg_call_offset(C.uintptr_t(g_), C.uintptr_t(fn_), C.int(x), C.int(delta))
+	if !r_.ok {
 		return sum, dynlib.ErrLibraryClosed
 	}
-	r_ := C.otg_call_offset(C.uintptr_t(fn_), C.int(x), C.int(delta))
-	sum = int32(r_)
-	l.lib.Release()
+	sum = int32(r_.r)
 	return sum, nil
 }
 

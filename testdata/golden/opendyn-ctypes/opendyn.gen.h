@@ -5,6 +5,10 @@
 // pointer type with the function's real prototype, and a trampoline that calls
 // a looked-up pointer through it. The C compiler so passes every argument as
 // the library expects it (a float stays a float, each width is the C type's).
+// A trampoline that takes a guard calls the function only while the library
+// is open (the guard below) and reports whether it did; one that does not
+// (a function returning a pointer into the library, which Go reads after the
+// call) is called under runtime/dynlib's Acquire and Release.
 
 #ifndef OPENTOOLGEN_OPENDYN_GEN_H
 #define OPENTOOLGEN_OPENDYN_GEN_H
@@ -16,112 +20,372 @@
 // The functions use the cdecl convention, the C compiler's default.
 #define OTG_CALL
 
+// The guard that keeps calls and Close apart, without an atomic
+// read-modify-write per call. Each thread has a slot (one per package: the
+// thread-local otg_self points to it) that names the guard of the library it
+// is calling into, 0 when none. A call marks its slot, then reads the
+// library's closed flag, and calls the function only when it is not set. Close
+// (runtime/dynlib) sets the flag, then issues a barrier that every running
+// thread of the process passes (membarrier on Linux, FlushProcessWriteBuffers
+// on Windows), so that each call either sees the flag or has its mark seen,
+// waits until no slot names the library, and only then unloads it. Where no
+// such barrier exists the guard's fence is set and each call fences between
+// its mark and its read instead. The slots are linked into runtime/dynlib's
+// list, which Close reads, and are never freed: a thread keeps its slot.
+// These structures are runtime/dynlib's guard and slot types, field for field.
+
+#include <stdint.h>
+#include <stdlib.h>
+
+typedef struct otg_slot {
+	uintptr_t in;          // the guard of the library being called; 0 when none
+	struct otg_slot *next; // set before the slot is linked, then not changed
+} otg_slot;
+
+typedef struct {
+	uint32_t closed;  // set by Close
+	uint32_t fence;   // 1: no process-wide barrier, each call fences
+	otg_slot **slots; // the head of runtime/dynlib's list of slots
+} otg_guard;
+
+static _Thread_local otg_slot *otg_self;
+
+// otg_slot_new gives the calling thread its slot, linked into g's list; NULL
+// when there is no memory for it.
+static otg_slot *otg_slot_new(const otg_guard *g) {
+	otg_slot *s = (otg_slot *)calloc(1, sizeof *s);
+	if (s == NULL) {
+		return NULL;
+	}
+	s->next = __atomic_load_n(g->slots, __ATOMIC_ACQUIRE);
+	while (!__atomic_compare_exchange_n(g->slots, &s->next, s, 1, __ATOMIC_SEQ_CST, __ATOMIC_ACQUIRE)) {
+	}
+	otg_self = s;
+	return s;
+}
+
+// otg_enter marks the calling thread as calling into the library of the guard
+// at gp and returns its slot, or NULL (and no mark) when the library is closed
+// (or no slot could be had: the call is refused, as if closed).
+static inline otg_slot *otg_enter(uintptr_t gp) {
+	const otg_guard *g = (const otg_guard *)gp;
+	otg_slot *s = otg_self;
+	if (__builtin_expect(s == NULL, 0) && (s = otg_slot_new(g)) == NULL) {
+		return NULL;
+	}
+	__atomic_store_n(&s->in, gp, __ATOMIC_RELAXED);
+	if (g->fence) {
+		__atomic_thread_fence(__ATOMIC_SEQ_CST);
+	} else {
+		__atomic_signal_fence(__ATOMIC_SEQ_CST); // Close's barrier orders the two
+	}
+	if (__atomic_load_n(&g->closed, __ATOMIC_RELAXED)) {
+		__atomic_store_n(&s->in, 0, __ATOMIC_RELAXED);
+		return NULL;
+	}
+	return s;
+}
+
+// otg_leave clears the mark once the call has returned: what the call did in
+// the library happens before Close sees the slot clear.
+static inline void otg_leave(otg_slot *s) {
+	__atomic_store_n(&s->in, 0, __ATOMIC_RELEASE);
+}
+
 // t_bool
 typedef bool (OTG_CALL *otg_fn_t_bool)(bool, bool *);
-static inline bool otg_call_t_bool(uintptr_t fn, bool a0, bool * a1) {
-	return ((otg_fn_t_bool)fn)(a0, a1);
+typedef struct {
+	bool r;
+	bool ok;
+} otg_ret_t_bool;
+static inline otg_ret_t_bool otg_call_t_bool(uintptr_t g, uintptr_t fn, bool a0, bool * a1) {
+	otg_ret_t_bool r = {0};
+	otg_slot *s = otg_enter(g);
+	if (s != NULL) {
+		r.r = ((otg_fn_t_bool)fn)(a0, a1);
+		r.ok = true;
+		otg_leave(s);
+	}
+	return r;
 }
 
 // t_char
 typedef char (OTG_CALL *otg_fn_t_char)(char, char *);
-static inline char otg_call_t_char(uintptr_t fn, char a0, char * a1) {
-	return ((otg_fn_t_char)fn)(a0, a1);
+typedef struct {
+	char r;
+	bool ok;
+} otg_ret_t_char;
+static inline otg_ret_t_char otg_call_t_char(uintptr_t g, uintptr_t fn, char a0, char * a1) {
+	otg_ret_t_char r = {0};
+	otg_slot *s = otg_enter(g);
+	if (s != NULL) {
+		r.r = ((otg_fn_t_char)fn)(a0, a1);
+		r.ok = true;
+		otg_leave(s);
+	}
+	return r;
 }
 
 // t_unsigned_char
 typedef unsigned char (OTG_CALL *otg_fn_t_unsigned_char)(unsigned char, unsigned char *);
-static inline unsigned char otg_call_t_unsigned_char(uintptr_t fn, unsigned char a0, unsigned char * a1) {
-	return ((otg_fn_t_unsigned_char)fn)(a0, a1);
+typedef struct {
+	unsigned char r;
+	bool ok;
+} otg_ret_t_unsigned_char;
+static inline otg_ret_t_unsigned_char otg_call_t_unsigned_char(uintptr_t g, uintptr_t fn, unsigned char a0, unsigned char * a1) {
+	otg_ret_t_unsigned_char r = {0};
+	otg_slot *s = otg_enter(g);
+	if (s != NULL) {
+		r.r = ((otg_fn_t_unsigned_char)fn)(a0, a1);
+		r.ok = true;
+		otg_leave(s);
+	}
+	return r;
 }
 
 // t_short
 typedef short (OTG_CALL *otg_fn_t_short)(short, short *);
-static inline short otg_call_t_short(uintptr_t fn, short a0, short * a1) {
-	return ((otg_fn_t_short)fn)(a0, a1);
+typedef struct {
+	short r;
+	bool ok;
+} otg_ret_t_short;
+static inline otg_ret_t_short otg_call_t_short(uintptr_t g, uintptr_t fn, short a0, short * a1) {
+	otg_ret_t_short r = {0};
+	otg_slot *s = otg_enter(g);
+	if (s != NULL) {
+		r.r = ((otg_fn_t_short)fn)(a0, a1);
+		r.ok = true;
+		otg_leave(s);
+	}
+	return r;
 }
 
 // t_unsigned_short
 typedef unsigned short (OTG_CALL *otg_fn_t_unsigned_short)(unsigned short, unsigned short *);
-static inline unsigned short otg_call_t_unsigned_short(uintptr_t fn, unsigned short a0, unsigned short * a1) {
-	return ((otg_fn_t_unsigned_short)fn)(a0, a1);
+typedef struct {
+	unsigned short r;
+	bool ok;
+} otg_ret_t_unsigned_short;
+static inline otg_ret_t_unsigned_short otg_call_t_unsigned_short(uintptr_t g, uintptr_t fn, unsigned short a0, unsigned short * a1) {
+	otg_ret_t_unsigned_short r = {0};
+	otg_slot *s = otg_enter(g);
+	if (s != NULL) {
+		r.r = ((otg_fn_t_unsigned_short)fn)(a0, a1);
+		r.ok = true;
+		otg_leave(s);
+	}
+	return r;
 }
 
 // t_int
 typedef int (OTG_CALL *otg_fn_t_int)(int, int *);
-static inline int otg_call_t_int(uintptr_t fn, int a0, int * a1) {
-	return ((otg_fn_t_int)fn)(a0, a1);
+typedef struct {
+	int r;
+	bool ok;
+} otg_ret_t_int;
+static inline otg_ret_t_int otg_call_t_int(uintptr_t g, uintptr_t fn, int a0, int * a1) {
+	otg_ret_t_int r = {0};
+	otg_slot *s = otg_enter(g);
+	if (s != NULL) {
+		r.r = ((otg_fn_t_int)fn)(a0, a1);
+		r.ok = true;
+		otg_leave(s);
+	}
+	return r;
 }
 
 // t_unsigned_int
 typedef unsigned int (OTG_CALL *otg_fn_t_unsigned_int)(unsigned int, unsigned int *);
-static inline unsigned int otg_call_t_unsigned_int(uintptr_t fn, unsigned int a0, unsigned int * a1) {
-	return ((otg_fn_t_unsigned_int)fn)(a0, a1);
+typedef struct {
+	unsigned int r;
+	bool ok;
+} otg_ret_t_unsigned_int;
+static inline otg_ret_t_unsigned_int otg_call_t_unsigned_int(uintptr_t g, uintptr_t fn, unsigned int a0, unsigned int * a1) {
+	otg_ret_t_unsigned_int r = {0};
+	otg_slot *s = otg_enter(g);
+	if (s != NULL) {
+		r.r = ((otg_fn_t_unsigned_int)fn)(a0, a1);
+		r.ok = true;
+		otg_leave(s);
+	}
+	return r;
 }
 
 // t_long
 typedef long (OTG_CALL *otg_fn_t_long)(long, long *);
-static inline long otg_call_t_long(uintptr_t fn, long a0, long * a1) {
-	return ((otg_fn_t_long)fn)(a0, a1);
+typedef struct {
+	long r;
+	bool ok;
+} otg_ret_t_long;
+static inline otg_ret_t_long otg_call_t_long(uintptr_t g, uintptr_t fn, long a0, long * a1) {
+	otg_ret_t_long r = {0};
+	otg_slot *s = otg_enter(g);
+	if (s != NULL) {
+		r.r = ((otg_fn_t_long)fn)(a0, a1);
+		r.ok = true;
+		otg_leave(s);
+	}
+	return r;
 }
 
 // t_unsigned_long
 typedef unsigned long (OTG_CALL *otg_fn_t_unsigned_long)(unsigned long, unsigned long *);
-static inline unsigned long otg_call_t_unsigned_long(uintptr_t fn, unsigned long a0, unsigned long * a1) {
-	return ((otg_fn_t_unsigned_long)fn)(a0, a1);
+typedef struct {
+	unsigned long r;
+	bool ok;
+} otg_ret_t_unsigned_long;
+static inline otg_ret_t_unsigned_long otg_call_t_unsigned_long(uintptr_t g, uintptr_t fn, unsigned long a0, unsigned long * a1) {
+	otg_ret_t_unsigned_long r = {0};
+	otg_slot *s = otg_enter(g);
+	if (s != NULL) {
+		r.r = ((otg_fn_t_unsigned_long)fn)(a0, a1);
+		r.ok = true;
+		otg_leave(s);
+	}
+	return r;
 }
 
 // t_long_long
 typedef long long (OTG_CALL *otg_fn_t_long_long)(long long, long long *);
-static inline long long otg_call_t_long_long(uintptr_t fn, long long a0, long long * a1) {
-	return ((otg_fn_t_long_long)fn)(a0, a1);
+typedef struct {
+	long long r;
+	bool ok;
+} otg_ret_t_long_long;
+static inline otg_ret_t_long_long otg_call_t_long_long(uintptr_t g, uintptr_t fn, long long a0, long long * a1) {
+	otg_ret_t_long_long r = {0};
+	otg_slot *s = otg_enter(g);
+	if (s != NULL) {
+		r.r = ((otg_fn_t_long_long)fn)(a0, a1);
+		r.ok = true;
+		otg_leave(s);
+	}
+	return r;
 }
 
 // t_unsigned_long_long
 typedef unsigned long long (OTG_CALL *otg_fn_t_unsigned_long_long)(unsigned long long, unsigned long long *);
-static inline unsigned long long otg_call_t_unsigned_long_long(uintptr_t fn, unsigned long long a0, unsigned long long * a1) {
-	return ((otg_fn_t_unsigned_long_long)fn)(a0, a1);
+typedef struct {
+	unsigned long long r;
+	bool ok;
+} otg_ret_t_unsigned_long_long;
+static inline otg_ret_t_unsigned_long_long otg_call_t_unsigned_long_long(uintptr_t g, uintptr_t fn, unsigned long long a0, unsigned long long * a1) {
+	otg_ret_t_unsigned_long_long r = {0};
+	otg_slot *s = otg_enter(g);
+	if (s != NULL) {
+		r.r = ((otg_fn_t_unsigned_long_long)fn)(a0, a1);
+		r.ok = true;
+		otg_leave(s);
+	}
+	return r;
 }
 
 // t_float
 typedef float (OTG_CALL *otg_fn_t_float)(float, float *);
-static inline float otg_call_t_float(uintptr_t fn, float a0, float * a1) {
-	return ((otg_fn_t_float)fn)(a0, a1);
+typedef struct {
+	float r;
+	bool ok;
+} otg_ret_t_float;
+static inline otg_ret_t_float otg_call_t_float(uintptr_t g, uintptr_t fn, float a0, float * a1) {
+	otg_ret_t_float r = {0};
+	otg_slot *s = otg_enter(g);
+	if (s != NULL) {
+		r.r = ((otg_fn_t_float)fn)(a0, a1);
+		r.ok = true;
+		otg_leave(s);
+	}
+	return r;
 }
 
 // t_double
 typedef double (OTG_CALL *otg_fn_t_double)(double, double *);
-static inline double otg_call_t_double(uintptr_t fn, double a0, double * a1) {
-	return ((otg_fn_t_double)fn)(a0, a1);
+typedef struct {
+	double r;
+	bool ok;
+} otg_ret_t_double;
+static inline otg_ret_t_double otg_call_t_double(uintptr_t g, uintptr_t fn, double a0, double * a1) {
+	otg_ret_t_double r = {0};
+	otg_slot *s = otg_enter(g);
+	if (s != NULL) {
+		r.r = ((otg_fn_t_double)fn)(a0, a1);
+		r.ok = true;
+		otg_leave(s);
+	}
+	return r;
 }
 
 // half
 typedef float (OTG_CALL *otg_fn_half)(float);
-static inline float otg_call_half(uintptr_t fn, float a0) {
-	return ((otg_fn_half)fn)(a0);
+typedef struct {
+	float r;
+	bool ok;
+} otg_ret_half;
+static inline otg_ret_half otg_call_half(uintptr_t g, uintptr_t fn, float a0) {
+	otg_ret_half r = {0};
+	otg_slot *s = otg_enter(g);
+	if (s != NULL) {
+		r.r = ((otg_fn_half)fn)(a0);
+		r.ok = true;
+		otg_leave(s);
+	}
+	return r;
 }
 
 // mix
 typedef double (OTG_CALL *otg_fn_mix)(char, short, int, long, long long, float, double, bool);
-static inline double otg_call_mix(uintptr_t fn, char a0, short a1, int a2, long a3, long long a4, float a5, double a6, bool a7) {
-	return ((otg_fn_mix)fn)(a0, a1, a2, a3, a4, a5, a6, a7);
+typedef struct {
+	double r;
+	bool ok;
+} otg_ret_mix;
+static inline otg_ret_mix otg_call_mix(uintptr_t g, uintptr_t fn, char a0, short a1, int a2, long a3, long long a4, float a5, double a6, bool a7) {
+	otg_ret_mix r = {0};
+	otg_slot *s = otg_enter(g);
+	if (s != NULL) {
+		r.r = ((otg_fn_mix)fn)(a0, a1, a2, a3, a4, a5, a6, a7);
+		r.ok = true;
+		otg_leave(s);
+	}
+	return r;
 }
 
 // inc
 typedef void (OTG_CALL *otg_fn_inc)(int *);
-static inline void otg_call_inc(uintptr_t fn, int * a0) {
+static inline bool otg_call_inc(uintptr_t g, uintptr_t fn, int * a0) {
+	otg_slot *s = otg_enter(g);
+	if (s == NULL) {
+		return false;
+	}
 	((otg_fn_inc)fn)(a0);
+	otg_leave(s);
+	return true;
 }
 
 // inc_long
 typedef void (OTG_CALL *otg_fn_inc_long)(long *);
-static inline void otg_call_inc_long(uintptr_t fn, long * a0) {
+static inline bool otg_call_inc_long(uintptr_t g, uintptr_t fn, long * a0) {
+	otg_slot *s = otg_enter(g);
+	if (s == NULL) {
+		return false;
+	}
 	((otg_fn_inc_long)fn)(a0);
+	otg_leave(s);
+	return true;
 }
 
 // is_null
 typedef int (OTG_CALL *otg_fn_is_null)(double *);
-static inline int otg_call_is_null(uintptr_t fn, double * a0) {
-	return ((otg_fn_is_null)fn)(a0);
+typedef struct {
+	int r;
+	bool ok;
+} otg_ret_is_null;
+static inline otg_ret_is_null otg_call_is_null(uintptr_t g, uintptr_t fn, double * a0) {
+	otg_ret_is_null r = {0};
+	otg_slot *s = otg_enter(g);
+	if (s != NULL) {
+		r.r = ((otg_fn_is_null)fn)(a0);
+		r.ok = true;
+		otg_leave(s);
+	}
+	return r;
 }
 
 // answer
@@ -138,14 +402,36 @@ static inline int * otg_call_no_answer(uintptr_t fn) {
 
 // str_len
 typedef int (OTG_CALL *otg_fn_str_len)(const char *);
-static inline int otg_call_str_len(uintptr_t fn, const char * a0) {
-	return ((otg_fn_str_len)fn)(a0);
+typedef struct {
+	int r;
+	bool ok;
+} otg_ret_str_len;
+static inline otg_ret_str_len otg_call_str_len(uintptr_t g, uintptr_t fn, const char * a0) {
+	otg_ret_str_len r = {0};
+	otg_slot *s = otg_enter(g);
+	if (s != NULL) {
+		r.r = ((otg_fn_str_len)fn)(a0);
+		r.ok = true;
+		otg_leave(s);
+	}
+	return r;
 }
 
 // maybe_len
 typedef int (OTG_CALL *otg_fn_maybe_len)(const char *);
-static inline int otg_call_maybe_len(uintptr_t fn, const char * a0) {
-	return ((otg_fn_maybe_len)fn)(a0);
+typedef struct {
+	int r;
+	bool ok;
+} otg_ret_maybe_len;
+static inline otg_ret_maybe_len otg_call_maybe_len(uintptr_t g, uintptr_t fn, const char * a0) {
+	otg_ret_maybe_len r = {0};
+	otg_slot *s = otg_enter(g);
+	if (s != NULL) {
+		r.r = ((otg_fn_maybe_len)fn)(a0);
+		r.ok = true;
+		otg_leave(s);
+	}
+	return r;
 }
 
 // greeting
@@ -162,92 +448,232 @@ static inline const char * otg_call_no_string(uintptr_t fn) {
 
 // upper
 typedef void (OTG_CALL *otg_fn_upper)(const char *, char *);
-static inline void otg_call_upper(uintptr_t fn, const char * a0, char * a1) {
+static inline bool otg_call_upper(uintptr_t g, uintptr_t fn, const char * a0, char * a1) {
+	otg_slot *s = otg_enter(g);
+	if (s == NULL) {
+		return false;
+	}
 	((otg_fn_upper)fn)(a0, a1);
+	otg_leave(s);
+	return true;
 }
 
 // ubytes_len
 typedef int (OTG_CALL *otg_fn_ubytes_len)(const unsigned char *);
-static inline int otg_call_ubytes_len(uintptr_t fn, const unsigned char * a0) {
-	return ((otg_fn_ubytes_len)fn)(a0);
+typedef struct {
+	int r;
+	bool ok;
+} otg_ret_ubytes_len;
+static inline otg_ret_ubytes_len otg_call_ubytes_len(uintptr_t g, uintptr_t fn, const unsigned char * a0) {
+	otg_ret_ubytes_len r = {0};
+	otg_slot *s = otg_enter(g);
+	if (s != NULL) {
+		r.r = ((otg_fn_ubytes_len)fn)(a0);
+		r.ok = true;
+		otg_leave(s);
+	}
+	return r;
 }
 
 // sum
 typedef double (OTG_CALL *otg_fn_sum)(double *, int);
-static inline double otg_call_sum(uintptr_t fn, double * a0, int a1) {
-	return ((otg_fn_sum)fn)(a0, a1);
+typedef struct {
+	double r;
+	bool ok;
+} otg_ret_sum;
+static inline otg_ret_sum otg_call_sum(uintptr_t g, uintptr_t fn, double * a0, int a1) {
+	otg_ret_sum r = {0};
+	otg_slot *s = otg_enter(g);
+	if (s != NULL) {
+		r.r = ((otg_fn_sum)fn)(a0, a1);
+		r.ok = true;
+		otg_leave(s);
+	}
+	return r;
 }
 
 // sum_longs
 typedef long (OTG_CALL *otg_fn_sum_longs)(long *, int);
-static inline long otg_call_sum_longs(uintptr_t fn, long * a0, int a1) {
-	return ((otg_fn_sum_longs)fn)(a0, a1);
+typedef struct {
+	long r;
+	bool ok;
+} otg_ret_sum_longs;
+static inline otg_ret_sum_longs otg_call_sum_longs(uintptr_t g, uintptr_t fn, long * a0, int a1) {
+	otg_ret_sum_longs r = {0};
+	otg_slot *s = otg_enter(g);
+	if (s != NULL) {
+		r.r = ((otg_fn_sum_longs)fn)(a0, a1);
+		r.ok = true;
+		otg_leave(s);
+	}
+	return r;
 }
 
 // scale
 typedef void (OTG_CALL *otg_fn_scale)(int *, int, int);
-static inline void otg_call_scale(uintptr_t fn, int * a0, int a1, int a2) {
+static inline bool otg_call_scale(uintptr_t g, uintptr_t fn, int * a0, int a1, int a2) {
+	otg_slot *s = otg_enter(g);
+	if (s == NULL) {
+		return false;
+	}
 	((otg_fn_scale)fn)(a0, a1, a2);
+	otg_leave(s);
+	return true;
 }
 
 // squares
 typedef void (OTG_CALL *otg_fn_squares)(short *);
-static inline void otg_call_squares(uintptr_t fn, short * a0) {
+static inline bool otg_call_squares(uintptr_t g, uintptr_t fn, short * a0) {
+	otg_slot *s = otg_enter(g);
+	if (s == NULL) {
+		return false;
+	}
 	((otg_fn_squares)fn)(a0);
+	otg_leave(s);
+	return true;
 }
 
 // flags
 typedef void (OTG_CALL *otg_fn_flags)(bool *);
-static inline void otg_call_flags(uintptr_t fn, bool * a0) {
+static inline bool otg_call_flags(uintptr_t g, uintptr_t fn, bool * a0) {
+	otg_slot *s = otg_enter(g);
+	if (s == NULL) {
+		return false;
+	}
 	((otg_fn_flags)fn)(a0);
+	otg_leave(s);
+	return true;
 }
 
 // checksum
 typedef unsigned int (OTG_CALL *otg_fn_checksum)(unsigned char *, int);
-static inline unsigned int otg_call_checksum(uintptr_t fn, unsigned char * a0, int a1) {
-	return ((otg_fn_checksum)fn)(a0, a1);
+typedef struct {
+	unsigned int r;
+	bool ok;
+} otg_ret_checksum;
+static inline otg_ret_checksum otg_call_checksum(uintptr_t g, uintptr_t fn, unsigned char * a0, int a1) {
+	otg_ret_checksum r = {0};
+	otg_slot *s = otg_enter(g);
+	if (s != NULL) {
+		r.r = ((otg_fn_checksum)fn)(a0, a1);
+		r.ok = true;
+		otg_leave(s);
+	}
+	return r;
 }
 
 // count_true
 typedef int (OTG_CALL *otg_fn_count_true)(bool *, int);
-static inline int otg_call_count_true(uintptr_t fn, bool * a0, int a1) {
-	return ((otg_fn_count_true)fn)(a0, a1);
+typedef struct {
+	int r;
+	bool ok;
+} otg_ret_count_true;
+static inline otg_ret_count_true otg_call_count_true(uintptr_t g, uintptr_t fn, bool * a0, int a1) {
+	otg_ret_count_true r = {0};
+	otg_slot *s = otg_enter(g);
+	if (s != NULL) {
+		r.r = ((otg_fn_count_true)fn)(a0, a1);
+		r.ok = true;
+		otg_leave(s);
+	}
+	return r;
 }
 
 // mode_weight
 typedef int (OTG_CALL *otg_fn_mode_weight)(int);
-static inline int otg_call_mode_weight(uintptr_t fn, int a0) {
-	return ((otg_fn_mode_weight)fn)(a0);
+typedef struct {
+	int r;
+	bool ok;
+} otg_ret_mode_weight;
+static inline otg_ret_mode_weight otg_call_mode_weight(uintptr_t g, uintptr_t fn, int a0) {
+	otg_ret_mode_weight r = {0};
+	otg_slot *s = otg_enter(g);
+	if (s != NULL) {
+		r.r = ((otg_fn_mode_weight)fn)(a0);
+		r.ok = true;
+		otg_leave(s);
+	}
+	return r;
 }
 
 // divmod
 typedef int (OTG_CALL *otg_fn_divmod)(int, int, int *, int *);
-static inline int otg_call_divmod(uintptr_t fn, int a0, int a1, int * a2, int * a3) {
-	return ((otg_fn_divmod)fn)(a0, a1, a2, a3);
+typedef struct {
+	int r;
+	bool ok;
+} otg_ret_divmod;
+static inline otg_ret_divmod otg_call_divmod(uintptr_t g, uintptr_t fn, int a0, int a1, int * a2, int * a3) {
+	otg_ret_divmod r = {0};
+	otg_slot *s = otg_enter(g);
+	if (s != NULL) {
+		r.r = ((otg_fn_divmod)fn)(a0, a1, a2, a3);
+		r.ok = true;
+		otg_leave(s);
+	}
+	return r;
 }
 
 // tick
 typedef void (OTG_CALL *otg_fn_tick)(void);
-static inline void otg_call_tick(uintptr_t fn) {
+static inline bool otg_call_tick(uintptr_t g, uintptr_t fn) {
+	otg_slot *s = otg_enter(g);
+	if (s == NULL) {
+		return false;
+	}
 	((otg_fn_tick)fn)();
+	otg_leave(s);
+	return true;
 }
 
 // tick_count
 typedef int (OTG_CALL *otg_fn_tick_count)(void);
-static inline int otg_call_tick_count(uintptr_t fn) {
-	return ((otg_fn_tick_count)fn)();
+typedef struct {
+	int r;
+	bool ok;
+} otg_ret_tick_count;
+static inline otg_ret_tick_count otg_call_tick_count(uintptr_t g, uintptr_t fn) {
+	otg_ret_tick_count r = {0};
+	otg_slot *s = otg_enter(g);
+	if (s != NULL) {
+		r.r = ((otg_fn_tick_count)fn)();
+		r.ok = true;
+		otg_leave(s);
+	}
+	return r;
 }
 
 // adler32
 typedef unsigned int (OTG_CALL *otg_fn_adler32)(unsigned char *, int);
-static inline unsigned int otg_call_adler32(uintptr_t fn, unsigned char * a0, int a1) {
-	return ((otg_fn_adler32)fn)(a0, a1);
+typedef struct {
+	unsigned int r;
+	bool ok;
+} otg_ret_adler32;
+static inline otg_ret_adler32 otg_call_adler32(uintptr_t g, uintptr_t fn, unsigned char * a0, int a1) {
+	otg_ret_adler32 r = {0};
+	otg_slot *s = otg_enter(g);
+	if (s != NULL) {
+		r.r = ((otg_fn_adler32)fn)(a0, a1);
+		r.ok = true;
+		otg_leave(s);
+	}
+	return r;
 }
 
 // offset
 typedef int (OTG_CALL *otg_fn_offset)(int, int);
-static inline int otg_call_offset(uintptr_t fn, int a0, int a1) {
-	return ((otg_fn_offset)fn)(a0, a1);
+typedef struct {
+	int r;
+	bool ok;
+} otg_ret_offset;
+static inline otg_ret_offset otg_call_offset(uintptr_t g, uintptr_t fn, int a0, int a1) {
+	otg_ret_offset r = {0};
+	otg_slot *s = otg_enter(g);
+	if (s != NULL) {
+		r.r = ((otg_fn_offset)fn)(a0, a1);
+		r.ok = true;
+		otg_leave(s);
+	}
+	return r;
 }
 
 #endif

@@ -55,13 +55,12 @@ func (l *Library) Close() error {
 //
 // C: int add(int a, int b)
 func (l *Library) Add(a int32, b int32) (result int32, err error) {
-	fn_, ok_ := l.lib.Acquire(0)
-	if !ok_ {
+	g_, fn_ := l.lib.Func(0)
+	r_ := C.otg_call_add(C.uintptr_t(g_), C.uintptr_t(fn_), C.int(a), C.int(b))
+	if !r_.ok {
 		return result, dynlib.ErrLibraryClosed
 	}
-	r_ := C.otg_call_add(C.uintptr_t(fn_), C.int(a), C.int(b))
-	result = int32(r_)
-	l.lib.Release()
+	result = int32(r_.r)
 	return result, nil
 }
 
@@ -69,13 +68,12 @@ func (l *Library) Add(a int32, b int32) (result int32, err error) {
 //
 // C: float multiply(float a, float b)
 func (l *Library) Multiply(a float32, b float32) (result float32, err error) {
-	fn_, ok_ := l.lib.Acquire(1)
-	if !ok_ {
+	g_, fn_ := l.lib.Func(1)
+	r_ := C.otg_call_multiply(C.uintptr_t(g_), C.uintptr_t(fn_), C.float(a), C.float(b))
+	if !r_.ok {
 		return result, dynlib.ErrLibraryClosed
 	}
-	r_ := C.otg_call_multiply(C.uintptr_t(fn_), C.float(a), C.float(b))
-	result = float32(r_)
-	l.lib.Release()
+	result = float32(r_.r)
 	return result, nil
 }
 

@@ -118,13 +118,12 @@ func (l *Library) Close2(l2 int32, type2 string, len2 []int64, c *int64, unsafe2
 	}
 	var o7_ [3]C.ulong
 	var o8_ [8]byte
-	fn_, ok_ := l.lib.Acquire(0)
-	if !ok_ {
+	g_, fn_ := l.lib.Func(0)
+	r_ := C.otg_call_close(C.uintptr_t(g_), C.uintptr_t(fn_), C.int(l2), &o1_, (*C.char)(p2_), p3_, p4_, C.double(unsafe2), (*C.char)(p6_), &o7_[0], (*C.char)(unsafe.Pointer(&o8_[0])))
+	if !r_.ok {
 		return ctx2, err2, x2fa, 名前, dynlib.ErrLibraryClosed
 	}
-	r_ := C.otg_call_close(C.uintptr_t(fn_), C.int(l2), &o1_, (*C.char)(p2_), p3_, p4_, C.double(unsafe2), (*C.char)(p6_), &o7_[0], (*C.char)(unsafe.Pointer(&o8_[0])))
-	ctx2 = int64(r_)
-	l.lib.Release()
+	ctx2 = int64(r_.r)
 	err2 = int32(o1_)
 	for i, v := range t3_ {
 		len2[i] = int64(v)
@@ -144,12 +143,10 @@ func (l *Library) Close2(l2 int32, type2 string, len2 []int64, c *int64, unsafe2
 //
 // C: void otg-call-x(void)
 func (l *Library) OtgCallX() (err error) {
-	fn_, ok_ := l.lib.Acquire(1)
-	if !ok_ {
+	g_, fn_ := l.lib.Func(1)
+	if !C.otg_call_otg_call_x(C.uintptr_t(g_), C.uintptr_t(fn_)) {
 		return dynlib.ErrLibraryClosed
 	}
-	C.otg_call_otg_call_x(C.uintptr_t(fn_))
-	l.lib.Release()
 	return nil
 }
 
@@ -157,12 +154,10 @@ func (l *Library) OtgCallX() (err error) {
 //
 // C: void otg_call_x(void)
 func (l *Library) OtgCallX2() (err error) {
-	fn_, ok_ := l.lib.Acquire(2)
-	if !ok_ {
+	g_, fn_ := l.lib.Func(2)
+	if !C.otg_call_otg_call_x2(C.uintptr_t(g_), C.uintptr_t(fn_)) {
 		return dynlib.ErrLibraryClosed
 	}
-	C.otg_call_otg_call_x2(C.uintptr_t(fn_))
-	l.lib.Release()
 	return nil
 }
 
@@ -170,13 +165,12 @@ func (l *Library) OtgCallX2() (err error) {
 //
 // C: float Library(unsigned char mode)
 func (l *Library) Library(mode Library2) (open Open2, err error) {
-	fn_, ok_ := l.lib.Acquire(3)
-	if !ok_ {
+	g_, fn_ := l.lib.Func(3)
+	r_ := C.otg_call_Library(C.uintptr_t(g_), C.uintptr_t(fn_), C.uchar(mode))
+	if !r_.ok {
 		return open, dynlib.ErrLibraryClosed
 	}
-	r_ := C.otg_call_Library(C.uintptr_t(fn_), C.uchar(mode))
-	open = Open2(r_)
-	l.lib.Release()
+	open = Open2(r_.r)
 	return open, nil
 }
 

@@ -61,13 +61,12 @@ func (l *Library) Close() error {
 //
 // C: double cos(double x)
 func (l *Library) Cos(x float64) (cos float64, err error) {
-	fn_, ok_ := l.lib.Acquire(0)
-	if !ok_ {
+	g_, fn_ := l.lib.Func(0)
+	r_ := C.otg_call_cos(C.uintptr_t(g_), C.uintptr_t(fn_), C.double(x))
+	if !r_.ok {
 		return cos, dynlib.ErrLibraryClosed
 	}
-	r_ := C.otg_call_cos(C.uintptr_t(fn_), C.double(x))
-	cos = float64(r_)
-	l.lib.Release()
+	cos = float64(r_.r)
 	return cos, nil
 }
 
@@ -75,13 +74,12 @@ func (l *Library) Cos(x float64) (cos float64, err error) {
 //
 // C: float cosf(float x)
 func (l *Library) Cosf(x float32) (cos float32, err error) {
-	fn_, ok_ := l.lib.Acquire(1)
-	if !ok_ {
+	g_, fn_ := l.lib.Func(1)
+	r_ := C.otg_call_cosf(C.uintptr_t(g_), C.uintptr_t(fn_), C.float(x))
+	if !r_.ok {
 		return cos, dynlib.ErrLibraryClosed
 	}
-	r_ := C.otg_call_cosf(C.uintptr_t(fn_), C.float(x))
-	cos = float32(r_)
-	l.lib.Release()
+	cos = float32(r_.r)
 	return cos, nil
 }
 
@@ -90,13 +88,12 @@ func (l *Library) Cosf(x float32) (cos float32, err error) {
 // C: double frexp(double x, int *exp)
 func (l *Library) Frexp(x float64) (fraction float64, exp int32, err error) {
 	var o1_ C.int
-	fn_, ok_ := l.lib.Acquire(2)
-	if !ok_ {
+	g_, fn_ := l.lib.Func(2)
+	r_ := C.otg_call_frexp(C.uintptr_t(g_), C.uintptr_t(fn_), C.double(x), &o1_)
+	if !r_.ok {
 		return fraction, exp, dynlib.ErrLibraryClosed
 	}
-	r_ := C.otg_call_frexp(C.uintptr_t(fn_), C.double(x), &o1_)
-	fraction = float64(r_)
-	l.lib.Release()
+	fraction = float64(r_.r)
 	exp = int32(o1_)
 	return fraction, exp, nil
 }
@@ -105,13 +102,12 @@ func (l *Library) Frexp(x float64) (fraction float64, exp int32, err error) {
 //
 // C: double ldexp(double x, int exp)
 func (l *Library) Ldexp(x float64, exp int32) (result float64, err error) {
-	fn_, ok_ := l.lib.Acquire(3)
-	if !ok_ {
+	g_, fn_ := l.lib.Func(3)
+	r_ := C.otg_call_ldexp(C.uintptr_t(g_), C.uintptr_t(fn_), C.double(x), C.int(exp))
+	if !r_.ok {
 		return result, dynlib.ErrLibraryClosed
 	}
-	r_ := C.otg_call_ldexp(C.uintptr_t(fn_), C.double(x), C.int(exp))
-	result = float64(r_)
-	l.lib.Release()
+	result = float64(r_.r)
 	return result, nil
 }
 

@@ -57,13 +57,12 @@ func (l *Library) Close() error {
 //
 // C: int add(int a, int b)
 func (l *Library) Add(a int32, b int32) (sum int32, err error) {
-	fn_, ok_ := l.lib.Acquire(0)
-	if !ok_ {
+	g_, fn_ := l.lib.Func(0)
+	r_ := C.otg_call_add(C.uintptr_t(g_), C.uintptr_t(fn_), C.int(a), C.int(b))
+	if !r_.ok {
 		return sum, dynlib.ErrLibraryClosed
 	}
-	r_ := C.otg_call_add(C.uintptr_t(fn_), C.int(a), C.int(b))
-	sum = int32(r_)
-	l.lib.Release()
+	sum = int32(r_.r)
 	return sum, nil
 }
 
@@ -71,13 +70,12 @@ func (l *Library) Add(a int32, b int32) (sum int32, err error) {
 //
 // C: int subtract(int a, int b)
 func (l *Library) Subtract(a int32, b int32) (difference int32, err error) {
-	fn_, ok_ := l.lib.Acquire(1)
-	if !ok_ {
+	g_, fn_ := l.lib.Func(1)
+	r_ := C.otg_call_subtract(C.uintptr_t(g_), C.uintptr_t(fn_), C.int(a), C.int(b))
+	if !r_.ok {
 		return difference, dynlib.ErrLibraryClosed
 	}
-	r_ := C.otg_call_subtract(C.uintptr_t(fn_), C.int(a), C.int(b))
-	difference = int32(r_)
-	l.lib.Release()
+	difference = int32(r_.r)
 	return difference, nil
 }
 
@@ -85,13 +83,12 @@ func (l *Library) Subtract(a int32, b int32) (difference int32, err error) {
 //
 // C: double divide(double a, double b)
 func (l *Library) Divide(a float64, b float64) (quotient float64, err error) {
-	fn_, ok_ := l.lib.Acquire(2)
-	if !ok_ {
+	g_, fn_ := l.lib.Func(2)
+	r_ := C.otg_call_divide(C.uintptr_t(g_), C.uintptr_t(fn_), C.double(a), C.double(b))
+	if !r_.ok {
 		return quotient, dynlib.ErrLibraryClosed
 	}
-	r_ := C.otg_call_divide(C.uintptr_t(fn_), C.double(a), C.double(b))
-	quotient = float64(r_)
-	l.lib.Release()
+	quotient = float64(r_.r)
 	return quotient, nil
 }
 

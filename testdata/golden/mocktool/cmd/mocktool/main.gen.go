@@ -3,7 +3,7 @@
 
 // Command mocktool serves the tool of package mocktool ("CRUD API for mock" 1.0.0) as an OpenTool server and an MCP server, a gateway: each call's arguments are checked, then it is forwarded to the OpenTool server at --upstream.
 //
-// mocktool start serves OpenTool HTTP at /opentool and MCP at /mcp; mocktool mcp serves MCP over standard input and output. Run "mocktool -h" for the options (package toolcli).
+// mocktool start serves OpenTool HTTP at /opentool and MCP at /mcp; mocktool mcp serves MCP over standard input and output; mocktool nats serves a NATS micro service and mocktool exec the tool executor on NATS (package toolcli/natscli). Run "mocktool -h" for the options (package toolcli).
 package main
 
 import (
@@ -14,6 +14,7 @@ import (
 	"github.com/opentoolgen/opentoolgen/runtime"
 	mocktool "github.com/opentoolgen/opentoolgen/testdata/golden/mocktool"
 	toolcli "github.com/opentoolgen/opentoolgen/toolcli"
+	natscli "github.com/opentoolgen/opentoolgen/toolcli/natscli"
 )
 
 func main() {
@@ -42,6 +43,7 @@ func main() {
 			_, err := runtime.NewClient(upstream, runtime.WithAPIKey(upstreamKey)).Version(ctx)
 			return err
 		},
+		Commands: natscli.Commands(),
 	}
 	cmd.Main()
 }

@@ -1,4 +1,4 @@
-package toolcli_test
+package natscli_test
 
 // A test of NAME exec, the command running in this process on its embedded
 // NATS server with JetStream: a seed-001 command in, a tool.result card and

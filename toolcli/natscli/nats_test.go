@@ -1,4 +1,4 @@
-package toolcli_test
+package natscli_test
 
 // Tests of NAME nats, the command running in this process: on its embedded
 // NATS server, and joining a server the test runs.
@@ -333,5 +333,41 @@ func TestExecServerGone(t *testing.T) {
 	}
 	if logs := r.logs.String(); !strings.Contains(logs, "msg=stopped") || strings.Contains(logs, "grace period ended") {
 		t.Errorf("the log of a stop with nothing in flight:\n%s", logs)
+	}
+}
+
+// TestNATSDiscovery: nats --discovery on serves the three discovery
+// functions as the micro service's endpoints, and call_tool over NATS
+// reaches the tool's own function, streams included.
+func TestNATSDiscovery(t *testing.T) {
+	r := startNATS(t, mockCommand(newStore("a", "b")), "--natsPort", "0", "--discovery", "on")
+	nc := natsConnect(t, r.url)
+	m, err := nc.Request("$SRV.INFO.mock_util_tool", nil, waitLong)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var info micro.Info
+	json.Unmarshal(m.Data, &info)
+	var subjects []string
+	for _, e := range info.Endpoints {
+		subjects = append(subjects, e.Subject)
+	}
+	if strings.Join(subjects, " ") != "crud_api_for_mock.search_tools crud_api_for_mock.describe_tool crud_api_for_mock.call_tool" {
+		t.Errorf("endpoints %v, want the three discovery functions", subjects)
+	}
+	c := natsbridge.NewCaller(nc, "crud_api_for_mock")
+	res, err := c.CallFunction(t.Context(), "call_tool", json.RawMessage(`{"name":"read","arguments":{"id":1}}`))
+	if err != nil || string(res) != `{"text":"b"}` {
+		t.Errorf("call_tool read over NATS: %s %v", res, err)
+	}
+	var items []string
+	for item, err := range c.StreamFunction(t.Context(), "call_tool", json.RawMessage(`{"name":"sequentiallyRead"}`)) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		items = append(items, string(item))
+	}
+	if strings.Join(items, ",") != `{"text":"a"},{"text":"b"}` {
+		t.Errorf("call_tool sequentiallyRead streamed over NATS: %v", items)
 	}
 }
