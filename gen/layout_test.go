@@ -37,7 +37,7 @@ var stages = []struct {
 	{pkg: "runtime/rest", may: []string{"internal/redirect", "internal/sse", "runtime"}},
 	{pkg: "runtime/declare", may: []string{"internal/jsontree", "runtime"}},
 	{pkg: "runtime/dynlib", may: []string{"runtime"}},
-	{pkg: "runtime/discover", may: []string{"runtime"}},
+	{pkg: "discover", may: []string{"runtime"}},
 	// webhook receivers: signatures, replay protection, the handler, wait functions
 	{pkg: "runtime/webhook", may: []string{"runtime"}},
 	// MCP tools as an OpenTool document: what mcpbridge and the generator share
@@ -86,7 +86,7 @@ var stages = []struct {
 	{pkg: "otelbridge", may: []string{"internal/jsontree", "runtime", "otelbridge/tracing"}, third: true},
 	// the command line of a tool server (what opentoolgen -cmd's mains call):
 	// OpenTool HTTP and MCP, so beside runtime too
-	{pkg: "toolcli", may: []string{"internal/jsontree", "internal/buildinfo", "internal/inflight", "runtime", "runtime/discover", "mcpbridge", "natsbridge", "natsexec", "otelbridge", "otelbridge/otlphttp", "otelbridge/tracing"}, third: true},
+	{pkg: "toolcli", may: []string{"internal/jsontree", "internal/buildinfo", "internal/inflight", "runtime", "discover", "mcpbridge", "natsbridge", "natsexec", "otelbridge", "otelbridge/otlphttp", "otelbridge/tracing"}, third: true},
 	// what tests and examples share: after everything they exercise, so that
 	// no package above may import them
 	{pkg: "internal/testtool", may: []string{"runtime", "toolcli", "examples/mocktool/mocktool"}},

@@ -42,7 +42,7 @@ type Server struct {
 // Tags and HTTP are not in the OpenTool specification: they say where a
 // function generated from an OpenAPI operation comes from (the operation's
 // tags; its method and path), for finding and grouping functions (package
-// runtime/discover), and are omitted when empty.
+// discover), and are omitted when empty.
 type Function struct {
 	Name        string             `json:"name"`
 	Description string             `json:"description"`

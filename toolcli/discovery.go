@@ -8,12 +8,12 @@ import (
 	"log/slog"
 
 	"github.com/opentoolgen/opentoolgen/runtime"
-	"github.com/opentoolgen/opentoolgen/runtime/discover"
+	"github.com/opentoolgen/opentoolgen/discover"
 )
 
 // Discovery modes of --discovery (start, mcp, and nats with natscli): the tool's functions
 // served as they are (off), or as the three functions of package
-// runtime/discover that search, describe and call them (on); auto, the
+// discover that search, describe and call them (on); auto, the
 // default, is on for a tool of more than discover.AutoLimit (128) functions,
 // OpenAI's limit on the tools of one request.
 const (

@@ -48,7 +48,7 @@
 //	                        HEADER on /opentool and /mcp (repeatable); over MCP, a call's _meta
 //	                        members give call values too (mcpbridge)
 //	--discovery MODE        auto, on or off (start, mcp, nats): serve the tool's functions as the
-//	                        three functions of package runtime/discover that search, describe and
+//	                        three functions of package discover that search, describe and
 //	                        call them; auto, the default, is on for a tool of more than
 //	                        discover.AutoLimit (128) functions, OpenAI's limit on tools
 //

@@ -17,7 +17,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/opentoolgen/opentoolgen/gen"
-	"github.com/opentoolgen/opentoolgen/runtime/discover"
+	"github.com/opentoolgen/opentoolgen/discover"
 )
 
 // TestGitHubCommandDiscovery generates GitHub's REST API as a package and
@@ -109,7 +109,7 @@ func buildGitHubCommand(t *testing.T) (bin string, main, data []byte) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	root, err := filepath.Abs("../..")
+	root, err := filepath.Abs("..")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -17,7 +17,7 @@ import (
 	"github.com/opentoolgen/opentoolgen/mcpbridge"
 	"github.com/opentoolgen/opentoolgen/runtime"
 	"github.com/opentoolgen/opentoolgen/runtime/declare"
-	"github.com/opentoolgen/opentoolgen/runtime/discover"
+	"github.com/opentoolgen/opentoolgen/discover"
 	petstore "github.com/opentoolgen/opentoolgen/testdata/golden/openapi-petstore"
 )
 

@@ -14,7 +14,7 @@ import (
 
 	"github.com/opentoolgen/opentoolgen/gen"
 	"github.com/opentoolgen/opentoolgen/runtime"
-	"github.com/opentoolgen/opentoolgen/runtime/discover"
+	"github.com/opentoolgen/opentoolgen/discover"
 )
 
 // githubDocument returns the OpenTool document opentoolgen generates from
