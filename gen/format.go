@@ -3,18 +3,13 @@ package gen
 import (
 	"bytes"
 	"go/ast"
+	"go/format"
 	"go/parser"
-	"go/printer"
 	"go/token"
 	"sort"
 	"strings"
 	"sync"
 )
-
-// formatConfig is go/format's printer configuration: gofmt's.
-// printer.Mode(1<<30) is go/printer's normalizeNumbers, which go/format
-// sets too (number prefixes and exponents in lower case).
-var formatConfig = printer.Config{Mode: printer.UseSpaces | printer.TabIndent | printer.Mode(1<<30), Tabwidth: 8}
 
 // buffers holds the buffers a file is rendered into before it is formatted
 // (renderOne), reused from file to file: a large package's rendering would
@@ -43,7 +38,7 @@ func formatSource(src []byte) ([]byte, error) {
 	ast.SortImports(fset, file)
 	var out bytes.Buffer
 	out.Grow(len(src) + len(src)/8)
-	if err := formatConfig.Fprint(&out, fset, file); err != nil {
+	if err := format.Node(&out, fset, file); err != nil { // gofmt's printer configuration
 		return nil, err
 	}
 	return out.Bytes(), nil

@@ -187,7 +187,11 @@ func TestNextCommand(t *testing.T) {
 	const head = "module example.com/agent\n\ngo 1.26\n\n"
 	all := "require (\n\tgithub.com/opentoolgen/opentoolgen v0.3.0 // the generator\n"
 	for _, m := range packageModules["toolcli"] {
-		all += "\t" + m + " v1.0.0 // indirect\n"
+		v := "v1.0.0" // a version go.mod accepts for the path's major version
+		if i := strings.LastIndex(m, "/v"); i > 0 && strings.Trim(m[i+2:], "0123456789") == "" {
+			v = m[i+1:] + ".0.0"
+		}
+		all += "\t" + m + " " + v + " // indirect\n"
 	}
 	all += ")\n"
 	for _, c := range []struct {

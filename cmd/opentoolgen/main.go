@@ -15,6 +15,7 @@ import (
 	"unicode"
 
 	"github.com/opentoolgen/opentoolgen/gen"
+	"github.com/opentoolgen/opentoolgen/gen/load/openapi"
 	"github.com/opentoolgen/opentoolgen/internal/buildinfo"
 )
 
@@ -276,59 +277,15 @@ func generate(args []string, stdout, stderr io.Writer) (err error) {
 	if err != nil {
 		return err
 	}
-	gopts := gen.Options{Package: o.pkg, AllowRefDirs: o.allowRefDirs, Include: o.include, Exclude: o.exclude,
-		Split: gen.Split{Types: splitBound(o.splitTypes), Functions: splitBound(o.splitFunctions)}}
-	if o.declarations != "" {
-		gopts.Declarations = gen.Profile(o.profile)
-		gopts.ToolSearch, gopts.Namespaces = o.toolSearch, o.namespaces
-	}
-	if o.registration != "" {
-		gopts.Registration = &gen.Registration{Subject: o.subject, AfterExecution: o.after}
-	}
-	if o.cmd != "" {
-		if gopts.Command, err = commandOptions(o.out, o.cmd); err != nil {
-			return err
-		}
-		gopts.Command.NATS, gopts.Command.OTel = o.with.nats, o.with.otel
-	}
-	res, err := gen.Generate(o.input, data, gopts)
+	gopts, err := generateOptions(o)
 	if err != nil {
-		var fe *gen.FormatError
-		if errors.As(err, &fe) && !o.check { // -check writes nothing
-			dump := filepath.Join(o.out, fe.File+".dump")
-			if werr := os.WriteFile(dump, fe.Source, 0o644); werr == nil {
-				return fmt.Errorf("%w (unformatted source in %s)", err, dump)
-			}
-		}
 		return err
 	}
-	if !o.quiet {
-		gen.WriteWarnings(stderr, res.Warnings) //nolint:errcheck // as fmt.Fprintln's to stderr
+	res, err := runGenerator(o, data, gopts, stderr)
+	if err != nil {
+		return err
 	}
-	want := map[string][]byte{}
-	var names []string
-	for _, f := range res.Files {
-		p := filepath.Join(o.out, f.Name)
-		want[p] = f.Content
-		names = append(names, p)
-	}
-	if _, embedded := want[o.document]; o.document != "" && !embedded { // the same bytes when it is the embedded file
-		want[o.document] = res.Document
-		names = append(names, o.document)
-	}
-	if o.declarations != "" {
-		want[o.declarations] = res.Declarations
-		names = append(names, o.declarations)
-	}
-	if o.registration != "" {
-		want[o.registration] = res.Registration
-		names = append(names, o.registration)
-	}
-	if res.Command != nil {
-		p := filepath.Join(o.cmd, res.Command.Name)
-		want[p] = res.Command.Content
-		names = append(names, p)
-	}
+	want, names := outputs(o, res)
 	leftover := leftovers(o.out, want, header(res.Files))
 	if o.check {
 		var stale []string
@@ -383,6 +340,88 @@ func generate(args []string, stdout, stderr io.Writer) (err error) {
 		fmt.Fprintf(stderr, "opentoolgen: go.mod lacks modules the generated code needs; next, run:\n\t%s\n", next)
 	}
 	return nil
+}
+
+// generateOptions are the generator's options the flags ask for.
+func generateOptions(o *options) (gen.Options, error) {
+	gopts := gen.Options{Package: o.pkg, AllowRefDirs: o.allowRefDirs, Include: o.include, Exclude: o.exclude,
+		Split: gen.Split{Types: splitBound(o.splitTypes), Functions: splitBound(o.splitFunctions)}}
+	if o.declarations != "" {
+		gopts.Declarations = gen.Profile(o.profile)
+		gopts.ToolSearch, gopts.Namespaces = o.toolSearch, o.namespaces
+	}
+	if o.registration != "" {
+		gopts.Registration = &gen.Registration{Subject: o.subject, AfterExecution: o.after}
+	}
+	if o.cmd != "" {
+		var err error
+		if gopts.Command, err = commandOptions(o.out, o.cmd); err != nil {
+			return gen.Options{}, err
+		}
+		gopts.Command.NATS, gopts.Command.OTel = o.with.nats, o.with.otel
+	}
+	return gopts, nil
+}
+
+// runGenerator generates the package from data, writing the dump of
+// unformatted source beside the output when it does not format, and prints
+// a note of a document loaded the slower way and the warnings (unless -q).
+func runGenerator(o *options, data []byte, gopts gen.Options, stderr io.Writer) (*gen.Result, error) {
+	var slowDoc, slowWhy string // the first document loaded the slower way
+	openapi.SlowLoad = func(doc, reason string) {
+		if slowDoc == "" {
+			slowDoc, slowWhy = doc, reason
+		}
+	}
+	defer func() { openapi.SlowLoad = nil }()
+	res, err := gen.Generate(o.input, data, gopts)
+	if err != nil {
+		var fe *gen.FormatError
+		if errors.As(err, &fe) && !o.check { // -check writes nothing
+			dump := filepath.Join(o.out, fe.File+".dump")
+			if werr := os.WriteFile(dump, fe.Source, 0o644); werr == nil {
+				return nil, fmt.Errorf("%w (unformatted source in %s)", err, dump)
+			}
+		}
+		return nil, err
+	}
+	if !o.quiet && slowDoc != "" {
+		fmt.Fprintf(stderr, "note: %s was loaded the slower way (%s)\n", slowDoc, slowWhy) //nolint:errcheck // to stderr
+	}
+	if !o.quiet {
+		gen.WriteWarnings(stderr, res.Warnings) //nolint:errcheck // as fmt.Fprintln's to stderr
+	}
+	return res, nil
+}
+
+// outputs are the files the result is written to, by path, and their paths
+// in the order they are written.
+func outputs(o *options, res *gen.Result) (map[string][]byte, []string) {
+	want := map[string][]byte{}
+	var names []string
+	for _, f := range res.Files {
+		p := filepath.Join(o.out, f.Name)
+		want[p] = f.Content
+		names = append(names, p)
+	}
+	if _, embedded := want[o.document]; o.document != "" && !embedded { // the same bytes when it is the embedded file
+		want[o.document] = res.Document
+		names = append(names, o.document)
+	}
+	if o.declarations != "" {
+		want[o.declarations] = res.Declarations
+		names = append(names, o.declarations)
+	}
+	if o.registration != "" {
+		want[o.registration] = res.Registration
+		names = append(names, o.registration)
+	}
+	if res.Command != nil {
+		p := filepath.Join(o.cmd, res.Command.Name)
+		want[p] = res.Command.Content
+		names = append(names, p)
+	}
+	return want, names
 }
 
 // readDocument reads the document at path, refusing one larger than

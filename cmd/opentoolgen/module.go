@@ -1,8 +1,6 @@
 package main
 
 import (
-	"bufio"
-	"bytes"
 	"fmt"
 	"go/parser"
 	"go/token"
@@ -14,6 +12,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"golang.org/x/mod/modfile"
 
 	"github.com/opentoolgen/opentoolgen/gen"
 )
@@ -86,28 +86,7 @@ func findModule(dir string) (root, modPath string, err error) {
 
 // modulePath returns the path of the module directive of a go.mod file.
 func modulePath(data []byte) (string, error) {
-	sc := bufio.NewScanner(bytes.NewReader(data))
-	sc.Buffer(nil, 1<<20)
-	for sc.Scan() {
-		line := strings.TrimSpace(sc.Text())
-		rest, ok := strings.CutPrefix(line, "module")
-		if !ok || rest == "" || (rest[0] != ' ' && rest[0] != '\t' && rest[0] != '"') {
-			continue
-		}
-		if i := strings.Index(rest, "//"); i >= 0 {
-			rest = rest[:i]
-		}
-		p := strings.TrimSpace(rest)
-		if strings.HasPrefix(p, `"`) || strings.HasPrefix(p, "`") {
-			u, err := strconv.Unquote(p)
-			if err != nil {
-				return "", fmt.Errorf("the module directive %s is not a quoted path", line)
-			}
-			p = u
-		}
-		if p == "" {
-			break
-		}
+	if p := modfile.ModulePath(data); p != "" {
 		return p, nil
 	}
 	return "", fmt.Errorf("no module directive")
@@ -270,37 +249,17 @@ func nextCommand(dir string, files []gen.File) (string, error) {
 }
 
 // requirements returns the modules a go.mod file requires, with their
-// versions.
+// versions (none when it cannot be parsed).
 func requirements(data []byte) map[string]string {
 	req := map[string]string{}
-	block := false
-	sc := bufio.NewScanner(bytes.NewReader(data))
-	sc.Buffer(nil, 1<<20)
-	for sc.Scan() {
-		line := sc.Text()
-		if i := strings.Index(line, "//"); i >= 0 {
-			line = line[:i]
-		}
-		f := strings.Fields(line)
-		switch {
-		case block && len(f) == 1 && f[0] == ")":
-			block = false
-		case block && len(f) == 2:
-			req[unquote(f[0])] = f[1]
-		case len(f) == 2 && f[0] == "require" && f[1] == "(":
-			block = true
-		case len(f) == 3 && f[0] == "require":
-			req[unquote(f[1])] = f[2]
-		}
+	f, err := modfile.ParseLax("go.mod", data, nil)
+	if err != nil {
+		return req
+	}
+	for _, r := range f.Require {
+		req[r.Mod.Path] = r.Mod.Version
 	}
 	return req
-}
-
-func unquote(s string) string {
-	if u, err := strconv.Unquote(s); err == nil {
-		return u
-	}
-	return s
 }
 
 // buildVersion returns the version of this module the command was built

@@ -234,9 +234,20 @@ func (b *oaBuilder) load() (*openapi3.T, error) {
 			return doc, err
 		}
 		l = newLoader() // the fast path may have used l
+		if SlowLoad != nil {
+			reason := fastload.SlowReason()
+			if reason == "" {
+				reason = "the fast path gave up on this document"
+			}
+			SlowLoad(b.src.Name, reason)
+		}
 	}
 	return l.LoadFromDataWithPath(b.json, loc)
 }
+
+// SlowLoad, when set, is told of each document loaded the usual (slower)
+// way instead of by package fastload, and why; the command notes it once.
+var SlowLoad func(doc, reason string)
 
 // fastLoading turns the fast path (package fastload) on; tests turn it off to compare.
 var fastLoading = true

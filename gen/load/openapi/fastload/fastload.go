@@ -56,12 +56,12 @@
 //     here alone, with values of its field's type, both ways; a field a new
 //     kin-openapi adds is tried without anyone writing a case for it.
 //   - TestFastLoadFields names every field (exported or not) of the types
-//     built here that the kin-openapi version in [KinOpenAPI] did not have,
-//     and TestFastLoadKinVersion fails while go.mod requires another version
-//     than [KinOpenAPI]: updating kin-openapi means checking the fast path
-//     against it (the steps are in kinopenapi_test.go). A program built with
-//     another kin-openapi (a module requiring a newer one beside this one)
-//     does not take the fast path.
+//     built here that verifiedFields does not record; whatever kin-openapi
+//     is linked, a type whose fields differ from verifiedFields turns the
+//     fast path off ([SlowReason]), so a new field never passes silently.
+//     Verified with kin-openapi v0.152.0 and v0.153.0 (which decodes
+//     documents from YAML nodes, matching member names by case: a "$ref"
+//     of another case is left to the usual way).
 package fastload
 
 import (
@@ -70,7 +70,6 @@ import (
 	"errors"
 	"math"
 	"net/url"
-	"runtime/debug"
 	"strconv"
 	"strings"
 	"sync"
@@ -80,35 +79,15 @@ import (
 	"github.com/opentoolgen/opentoolgen/internal/jsontree"
 )
 
-// KinOpenAPI is the version of kin-openapi the fast path was verified
-// against: the version go.mod requires (TestFastLoadKinVersion fails when
-// they differ). A program built with another version (a module requiring a
-// newer kin-openapi beside this one) loads every document the usual way.
-const KinOpenAPI = "v0.152.0"
-
-// kinOpenAPIPath is kin-openapi's module path.
-const kinOpenAPIPath = "github.com/getkin/kin-openapi"
-
-// verifiedBuild reports whether the program is built with the kin-openapi
-// version the fast path was verified against, or one it cannot tell (a test
-// binary lists no dependencies).
-var verifiedBuild = sync.OnceValue(func() bool {
-	bi, ok := debug.ReadBuildInfo()
-	return !ok || builtWith(bi.Deps, KinOpenAPI)
-})
-
-// builtWith reports whether deps hold kin-openapi at version, or none.
-func builtWith(deps []*debug.Module, version string) bool {
-	for _, m := range deps {
-		if m.Path == kinOpenAPIPath {
-			if m.Replace != nil {
-				m = m.Replace
-			}
-			return m.Version == version
-		}
+// SlowReason is why the fast path is off in this program, or "": the
+// linked kin-openapi has a field in a type it builds that it was not
+// verified with (TestFastLoadFields names it).
+var SlowReason = sync.OnceValue(func() string {
+	if err := linkedShapes(verifiedFields); err != nil {
+		return err.Error()
 	}
-	return true
-}
+	return ""
+})
 
 // errSlow says the fast path gives up: the document is loaded the usual way.
 var errSlow = errors.New("openapi: fast path gave up")
@@ -119,7 +98,7 @@ var errSlow = errors.New("openapi: fast path gave up")
 // the tree). ok false means it gave up before doing anything that matters:
 // the caller loads the document the usual way.
 func Load(l *openapi3.Loader, tree *jsontree.Node, data []byte, loc *url.URL) (doc *openapi3.T, ok bool, err error) {
-	if tree == nil || tree.Kind != jsontree.Object || !verifiedBuild() {
+	if tree == nil || tree.Kind != jsontree.Object || SlowReason() != "" {
 		return nil, false, nil
 	}
 	d := &decoder{data: data}
@@ -376,6 +355,17 @@ func (d *decoder) extension(ext *map[string]any, m jsontree.Member, known []stri
 func hasRef(n *jsontree.Node) bool {
 	for _, m := range n.Members {
 		if len(m.Key) == 4 && strings.EqualFold(m.Key, "$ref") {
+			return true
+		}
+	}
+	return false
+}
+
+// refOfAnotherCase reports whether an object has a member that is "$ref"
+// but for case.
+func refOfAnotherCase(n *jsontree.Node) bool {
+	for _, m := range n.Members {
+		if len(m.Key) == 4 && m.Key != "$ref" && strings.EqualFold(m.Key, "$ref") {
 			return true
 		}
 	}

@@ -76,7 +76,7 @@ var fastCases = []struct {
 	{"number out of range", false, `{"openapi":"3.0.0","info":{"title":"t","version":"1"},"paths":{},"components":{"schemas":{"A":{"default":1e400}}}}`},
 	{"key of another case", false, `{"openapi":"3.0.0","info":{"title":"t","version":"1"},"paths":{},"components":{"schemas":{"A":{"Type":"string"}}}}`},
 	{"paths of another case", false, `{"openapi":"3.0.0","info":{"title":"t","version":"1"},"Paths":{}}`},
-	{"$REF", true, `{"openapi":"3.0.0","info":{"title":"t","version":"1"},"paths":{},"components":{"schemas":{"A":{"$REF":"#/components/schemas/B"},"B":{"type":"string"}}}}`},
+	{"$REF", false, `{"openapi":"3.0.0","info":{"title":"t","version":"1"},"paths":{},"components":{"schemas":{"A":{"$REF":"#/components/schemas/B"},"B":{"type":"string"}}}}`},
 	{"wrong kind", false, `{"openapi":"3.0.0","info":{"title":"t","version":"1"},"paths":{"/":{"get":{"summary":5,"responses":{}}}}}`},
 	{"responses null", false, `{"openapi":"3.0.0","info":{"title":"t","version":"1"},"paths":{"/":{"get":{"responses":null}}}}`},
 	{"ref at the top", false, `{"openapi":"3.0.0","info":{"title":"t","version":"1","description":{"$ref":"#/x"}},"paths":{}}`},

@@ -3,10 +3,7 @@ package fastload
 import (
 	"encoding/json"
 	"fmt"
-	"os"
 	"reflect"
-	"regexp"
-	"runtime/debug"
 	"strings"
 	"testing"
 
@@ -17,8 +14,8 @@ import (
 	"github.com/opentoolgen/opentoolgen/internal/jsontree"
 )
 
-// When kin-openapi's version changes in go.mod, TestFastLoadKinVersion
-// fails until the fast path is checked against it:
+// When kin-openapi's version changes in go.mod, check the fast path
+// against it:
 //
 //  1. go test ./gen/load/openapi/fastload (TestFastLoadFields names every
 //     field kin-openapi added or removed in the types the fast path builds;
@@ -28,68 +25,22 @@ import (
 //     responses) and to the loader;
 //  3. OPENTOOLGEN_REALWORLD=1 go test ./gen/load/openapi/fastload -run
 //     FastLoadRealWorld, and go test -fuzz FuzzFastLoad for a while;
-//  4. update KinOpenAPI and verifiedFields.
+//  4. update verifiedFields (shapes.go).
 
-// verifiedFields are the fields, exported or not, of every kin-openapi type
-// the fast path builds, as they were in the version it was verified against
-// (KinOpenAPI).
-var verifiedFields = map[reflect.Type]string{
-	reflect.TypeFor[openapi3.Paths]():       "Extensions Origin m",
-	reflect.TypeFor[openapi3.PathItem]():    "Extensions Origin Ref Summary Description Connect Delete Get Head Options Patch Post Put Trace Query Servers Parameters AdditionalOperations refSiblings refResolved",
-	reflect.TypeFor[openapi3.Operation]():   "Extensions Origin Tags Summary Description OperationID Parameters RequestBody Responses Callbacks Deprecated Security Servers ExternalDocs",
-	reflect.TypeFor[openapi3.Parameter]():   "Extensions Origin Name In Description Style Explode AllowEmptyValue AllowReserved Deprecated Required Schema Example Examples Content",
-	reflect.TypeFor[openapi3.Header]():      "Parameter",
-	reflect.TypeFor[openapi3.RequestBody](): "Extensions Origin Description Required Content",
-	reflect.TypeFor[openapi3.Responses]():   "Extensions Origin m explicitlyNull",
-	reflect.TypeFor[openapi3.Response]():    "Extensions Origin Description Headers Content Links",
-	reflect.TypeFor[openapi3.MediaType]():   "Extensions Origin Schema ItemSchema Example Examples Encoding",
-	reflect.TypeFor[openapi3.Example]():     "Extensions Origin Summary Description Value ExternalValue",
-	reflect.TypeFor[openapi3.Schema](): "Extensions Origin OneOf AnyOf AllOf Not Type Title Format Description Enum Default Example ExternalDocs " +
-		"UniqueItems ExclusiveMin ExclusiveMax Nullable ReadOnly WriteOnly AllowEmptyValue Deprecated XML Min Max MultipleOf " +
-		"MinLength MaxLength Pattern MinItems MaxItems Items Required Properties MinProps MaxProps AdditionalProperties Discriminator " +
-		"Const Examples PrefixItems Contains MinContains MaxContains PatternProperties DependentSchemas PropertyNames " +
-		"UnevaluatedItems UnevaluatedProperties If Then Else DependentRequired Always Defs SchemaDialect Comment SchemaID Anchor " +
-		"DynamicRef DynamicAnchor ContentMediaType ContentEncoding ContentSchema",
-	reflect.TypeFor[openapi3.Components]():     "Extensions Origin Schemas Parameters Headers RequestBodies Responses SecuritySchemes Examples Links Callbacks",
-	reflect.TypeFor[openapi3.SchemaRef]():      "Extensions Origin Ref Value extra siblingExtras sibling siblingErr target refPath",
-	reflect.TypeFor[openapi3.ParameterRef]():   "Extensions Origin Summary Description Ref Value extra siblingExtras refPath",
-	reflect.TypeFor[openapi3.HeaderRef]():      "Extensions Origin Summary Description Ref Value extra siblingExtras refPath",
-	reflect.TypeFor[openapi3.ExampleRef]():     "Extensions Origin Summary Description Ref Value extra siblingExtras refPath",
-	reflect.TypeFor[openapi3.RequestBodyRef](): "Extensions Origin Summary Description Ref Value extra siblingExtras refPath",
-	reflect.TypeFor[openapi3.ResponseRef]():    "Extensions Origin Summary Description Ref Value extra siblingExtras refPath",
-}
-
-// TestFastLoadKinVersion fails when go.mod requires another kin-openapi than
-// the one the fast path was verified against (see the steps above).
-func TestFastLoadKinVersion(t *testing.T) {
-	mod, err := os.ReadFile("../../../../go.mod")
-	if err != nil {
-		t.Fatal(err)
+// TestFastLoadShapes: the linked kin-openapi has the fields the fast path
+// was verified against (else TestFastLoadFields names them), and a type
+// with a field it does not know turns the fast path off at run time.
+func TestFastLoadShapes(t *testing.T) {
+	if err := linkedShapes(verifiedFields); err != nil {
+		t.Errorf("linked kin-openapi: %v", err)
 	}
-	m := regexp.MustCompile(`(?m)^\s*(?:require\s+)?` + regexp.QuoteMeta(kinOpenAPIPath) + `\s+(\S+)`).FindSubmatch(mod)
-	if m == nil {
-		t.Fatalf("go.mod does not require %s", kinOpenAPIPath)
+	changed := map[reflect.Type]string{}
+	for typ, f := range verifiedFields {
+		changed[typ] = f
 	}
-	if got := string(m[1]); got != KinOpenAPI {
-		t.Errorf("go.mod requires kin-openapi %s, but the fast path was verified against %s: check it against %s (steps in kinopenapi_test.go), then set KinOpenAPI", got, KinOpenAPI, got)
-	}
-	// A program built with another version loads the usual way.
-	kin := func(v string, replace *debug.Module) []*debug.Module {
-		return []*debug.Module{{Path: "golang.org/x/tools", Version: "v0.1.0"}, {Path: kinOpenAPIPath, Version: v, Replace: replace}}
-	}
-	for _, c := range []struct {
-		deps []*debug.Module
-		want bool
-	}{
-		{kin(KinOpenAPI, nil), true},
-		{kin("v0.999.0", nil), false},
-		{kin(KinOpenAPI, &debug.Module{Path: "example.com/fork", Version: "v1.0.0"}), false},
-		{kin("v0.1.0", &debug.Module{Path: kinOpenAPIPath, Version: KinOpenAPI}), true},
-		{nil, true}, // a test binary: no dependencies listed
-	} {
-		if got := builtWith(c.deps, KinOpenAPI); got != c.want {
-			t.Errorf("builtWith(%v) = %v, want %v", c.deps, got, c.want)
-		}
+	changed[reflect.TypeFor[openapi3.Example]()] = "Extensions Origin Summary Description Value"
+	if err := linkedShapes(changed); err == nil || !strings.Contains(err.Error(), "ExternalValue") {
+		t.Errorf("a field not verified: got %v, want an error naming openapi3.Example.ExternalValue", err)
 	}
 }
 
@@ -149,7 +100,7 @@ func TestFastLoadFields(t *testing.T) {
 		for i := range b.typ.NumField() {
 			f := b.typ.Field(i)
 			if !want[f.Name] {
-				t.Errorf("%v.%s (%v, json %q): a field kin-openapi %s did not have: check that the fast path decodes it as json.Unmarshal does (see kinopenapi_test.go), then record it", b.typ, f.Name, f.Type, f.Tag.Get("json"), KinOpenAPI)
+				t.Errorf("%v.%s (%v, json %q): a field the fast path was not verified with: check that the fast path decodes it as json.Unmarshal does (see kinopenapi_test.go), then record it", b.typ, f.Name, f.Type, f.Tag.Get("json"))
 			}
 			delete(want, f.Name)
 		}

@@ -175,6 +175,12 @@ func (t *refType[R, V]) decode(d *decoder, n *jsontree.Node, rt bool) (*R, error
 		*(*string)(unsafe.Add(unsafe.Pointer(r), t.ref)) = ref
 		return r, nil
 	}
+	if n.Kind == jsontree.Object && refOfAnotherCase(n) {
+		// kin-openapi up to v0.152.0 decodes it as a $ref (encoding/json
+		// matches names case-insensitively), v0.153.0 as an extension (it
+		// decodes documents from YAML nodes): the usual way decides.
+		return nil, errSlow
+	}
 	if n.Kind != jsontree.Object || hasRef(n) {
 		return r, d.call(n, rt, any(r).(unmarshaler))
 	}
