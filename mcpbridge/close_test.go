@@ -38,20 +38,13 @@ func init() {
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM)
 	defer stop()
 	b := newBlocker()
-	go func() {
-		for name := range b.started {
-			fmt.Fprintln(os.Stderr, "started", name)
-		}
-	}()
-	go func() {
-		for err := range b.causes {
-			fmt.Fprintln(os.Stderr, "cause:", err)
-		}
-	}()
+	quit, said := make(chan struct{}), make(chan struct{})
+	go b.say(quit, said)
 	err := mcpbridge.ServeStdio(ctx, b, nil)
 	fmt.Fprintln(os.Stderr, "ServeStdio:", err)
 	close(b.release)
-	time.Sleep(100 * time.Millisecond) // the stubborn call's cause
+	close(quit)
+	<-said // the stubborn call's cause, once released
 	os.Exit(0)
 }
 
@@ -64,6 +57,29 @@ type blocker struct {
 	started chan string
 	causes  chan error
 	release chan struct{}
+}
+
+// say writes on standard error the calls started and their causes until stop
+// is closed and every call started has said its cause, then closes said.
+// Every call ServeStdio took has sent on started by the time it returns.
+func (b *blocker) say(stop <-chan struct{}, said chan<- struct{}) {
+	defer close(said)
+	running := 0
+	for {
+		select {
+		case name := <-b.started:
+			fmt.Fprintln(os.Stderr, "started", name)
+			running++
+		case err := <-b.causes:
+			fmt.Fprintln(os.Stderr, "cause:", err)
+			running--
+		case <-stop:
+			stop = nil
+		}
+		if stop == nil && running == 0 && len(b.started) == 0 {
+			return
+		}
+	}
 }
 
 func newBlocker() *blocker {

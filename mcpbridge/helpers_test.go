@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"log/slog"
 	"net/http/httptest"
+	"slices"
 	"sync"
 	"testing"
 	"time"
@@ -20,6 +22,74 @@ import (
 // waitLong bounds every wait of the tests: long enough for a loaded machine,
 // short enough that a hang fails the test instead of the run.
 const waitLong = 30 * time.Second
+
+// changed tells a waiter that something it watches may have changed: who
+// changes it calls notify after each change, the waiter checks its condition
+// again after each notification (one waiter at a time).
+type changed chan struct{}
+
+func newChanged() changed { return make(changed, 1) }
+
+func (c changed) notify() {
+	select {
+	case c <- struct{}{}:
+	default:
+	}
+}
+
+// waitUntil returns once cond holds, checked at the start and after each
+// notification; it fails the test after waitLong.
+func (c changed) waitUntil(t testing.TB, what string, cond func() bool) {
+	t.Helper()
+	if !c.until(cond) {
+		t.Fatalf("%s: not after %v", what, waitLong)
+	}
+}
+
+// until is waitUntil for another goroutine than the test's: it reports
+// whether cond held within waitLong.
+func (c changed) until(cond func() bool) bool {
+	timeout := time.After(waitLong)
+	for !cond() {
+		select {
+		case <-c:
+		case <-timeout:
+			return false
+		}
+	}
+	return true
+}
+
+// progressLog keeps the progress notifications a client receives.
+type progressLog struct {
+	mu      sync.Mutex
+	notes   []*mcp.ProgressNotificationParams
+	changed changed
+}
+
+func newProgressLog() *progressLog { return &progressLog{changed: newChanged()} }
+
+// add is a progress handler for connect.
+func (l *progressLog) add(p *mcp.ProgressNotificationParams) {
+	l.mu.Lock()
+	l.notes = append(l.notes, p)
+	l.mu.Unlock()
+	l.changed.notify()
+}
+
+// wait waits for n notifications in all (a client may handle them after the
+// result of their call arrived) and returns those received.
+func (l *progressLog) wait(t testing.TB, n int) []*mcp.ProgressNotificationParams {
+	t.Helper()
+	l.changed.waitUntil(t, fmt.Sprintf("%d progress notifications", n), func() bool { return len(l.got()) >= n })
+	return l.got()
+}
+
+func (l *progressLog) got() []*mcp.ProgressNotificationParams {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return slices.Clone(l.notes)
+}
 
 // ---- the generated mock tool, served from testtool.Store --------------------
 

@@ -258,6 +258,29 @@ func settle(want int) int {
 	return n
 }
 
+// getStream opens the standalone GET stream of session id, and sends how it
+// ended once it has.
+func getStream(t *testing.T, url, id string) <-chan error {
+	t.Helper()
+	req, _ := http.NewRequest(http.MethodGet, url, nil)
+	req.Header.Set("Accept", "text/event-stream")
+	req.Header.Set("Mcp-Session-Id", id)
+	get, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if get.StatusCode != http.StatusOK {
+		t.Fatalf("the GET stream of %s: %s", id, get.Status)
+	}
+	ended := make(chan error, 1)
+	go func() {
+		defer get.Body.Close()
+		_, err := io.Copy(io.Discard, get.Body)
+		ended <- err
+	}()
+	return ended
+}
+
 // TestHTTPSessions: beyond WithMaxSessions a new session is 503 with a
 // JSON-RPC body; idle sessions expire after WithSessionTimeout, their GET
 // streams with them, and leave no goroutine; Close closes the rest.
@@ -276,34 +299,26 @@ func TestHTTPSessions(t *testing.T) {
 	if code, msg := rpcError(t, body); code != -32000 || !strings.Contains(msg, "3 sessions") {
 		t.Errorf("a fourth session: error %d %q", code, msg)
 	}
-	// A session's GET stream ends when the session expires.
-	req, _ := http.NewRequest(http.MethodGet, url, nil)
-	req.Header.Set("Accept", "text/event-stream")
-	req.Header.Set("Mcp-Session-Id", ids[0])
-	get, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
+	// A session's GET stream ends when the session expires (a GET does not
+	// keep a session alive, a POST would).
+	var ended []<-chan error
+	for _, id := range ids {
+		ended = append(ended, getStream(t, url, id))
 	}
-	ended := make(chan error, 1)
-	go func() {
-		_, err := io.Copy(io.Discard, get.Body)
-		ended <- err
-	}()
-	select {
-	case err := <-ended:
-		if err != nil {
-			t.Errorf("the GET stream ended with %v", err)
+	for i, end := range ended {
+		select {
+		case err := <-end:
+			if err != nil {
+				t.Errorf("the GET stream of session %d ended with %v", i, err)
+			}
+		case <-time.After(10 * time.Second): // a watchdog; the timeout is 0.5 s
+			t.Fatalf("the GET stream of session %d is still open after it expired", i)
 		}
-	case <-time.After(10 * time.Second): // a watchdog; the timeout is 0.5 s
-		t.Fatal("the GET stream of an expired session is still open")
 	}
-	get.Body.Close()
-	// The others were opened after the first; a POST would keep them alive.
-	time.Sleep(time.Second)
-	for _, id := range ids[1:] {
+	for _, id := range ids {
 		resp, body = post(t, url, id, `{"jsonrpc":"2.0","id":2,"method":"tools/list"}`)
 		if resp.StatusCode != http.StatusNotFound {
-			t.Errorf("a session idle for twice its timeout: %d %s, want 404", resp.StatusCode, body)
+			t.Errorf("an expired session: %d %s, want 404", resp.StatusCode, body)
 		}
 	}
 	// Places are free again; Close closes the sessions still open.

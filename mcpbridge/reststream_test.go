@@ -6,9 +6,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"slices"
-	"sync"
 	"testing"
-	"time"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -33,15 +31,8 @@ func TestRESTStream(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var (
-		mu    sync.Mutex
-		notes []string
-	)
-	cs := connect(t, "memory", tool, func(p *mcp.ProgressNotificationParams) {
-		mu.Lock()
-		notes = append(notes, p.Message)
-		mu.Unlock()
-	})
+	notes := newProgressLog()
+	cs := connect(t, "memory", tool, notes.add)
 	params := &mcp.CallToolParams{Name: "chat", Arguments: map[string]any{"prompt": "hi"}}
 	params.SetProgressToken("p")
 	res, err := cs.CallTool(context.Background(), params)
@@ -56,19 +47,10 @@ func TestRESTStream(t *testing.T) {
 	if diff := cmp.Diff(asJSON(t, want), asJSON(t, res.StructuredContent)); diff != "" {
 		t.Errorf("structuredContent (-want +got):\n%s", diff)
 	}
-	deadline := time.Now().Add(waitLong)
-	for {
-		mu.Lock()
-		n := len(notes)
-		mu.Unlock()
-		if n >= 2 || time.Now().After(deadline) {
-			break
-		}
-		time.Sleep(5 * time.Millisecond)
+	var got []string
+	for _, p := range notes.wait(t, 2) {
+		got = append(got, p.Message)
 	}
-	mu.Lock()
-	got := slices.Clone(notes)
-	mu.Unlock()
 	slices.Sort(got)
 	if !slices.Equal(got, items) {
 		t.Errorf("progress messages %q, want %q", got, items)

@@ -338,15 +338,8 @@ func TestProtocolErrors(t *testing.T) {
 func TestStream(t *testing.T) {
 	for _, tr := range transports {
 		t.Run(tr, func(t *testing.T) {
-			var (
-				mu    sync.Mutex
-				notes []*mcp.ProgressNotificationParams
-			)
-			cs := connect(t, tr, newMockTool(t, newStore("a", "b", "c")), func(p *mcp.ProgressNotificationParams) {
-				mu.Lock()
-				notes = append(notes, p)
-				mu.Unlock()
-			})
+			notes := newProgressLog()
+			cs := connect(t, tr, newMockTool(t, newStore("a", "b", "c")), notes.add)
 			tools := listTools(t, cs)
 			params := &mcp.CallToolParams{Name: "sequentiallyRead", Arguments: map[string]any{}}
 			params.SetProgressToken("tok-1")
@@ -365,20 +358,7 @@ func TestStream(t *testing.T) {
 				t.Errorf("text content (-want +got):\n%s", diff)
 			}
 			validate(t, tools["sequentiallyRead"].OutputSchema, res.StructuredContent)
-			// Notifications may be handled after the result arrived: wait for them.
-			deadline := time.Now().Add(waitLong)
-			for {
-				mu.Lock()
-				n := len(notes)
-				mu.Unlock()
-				if n >= 3 || time.Now().After(deadline) {
-					break
-				}
-				time.Sleep(5 * time.Millisecond)
-			}
-			mu.Lock()
-			got := slices.Clone(notes)
-			mu.Unlock()
+			got := notes.wait(t, 3)
 			if len(got) != 3 {
 				t.Fatalf("got %d progress notifications, want 3", len(got))
 			}
@@ -401,12 +381,18 @@ func TestStream(t *testing.T) {
 			if diff := cmp.Diff(asJSON(t, want), asJSON(t, res.StructuredContent)); diff != "" {
 				t.Errorf("without a token: structuredContent (-want +got):\n%s", diff)
 			}
-			time.Sleep(20 * time.Millisecond) // a notification sent by mistake would arrive by now
-			mu.Lock()
-			if len(notes) != 3 {
-				t.Errorf("without a token: %d notifications, want none", len(notes)-3)
+			// Then a call with a token: the client handles notifications in
+			// the order they come, and any of the call without a token came
+			// before its result, so before these.
+			params.SetProgressToken("tok-2")
+			if _, err := cs.CallTool(context.Background(), params); err != nil {
+				t.Fatal(err)
 			}
-			mu.Unlock()
+			for i, p := range notes.wait(t, 6)[3:] {
+				if p.ProgressToken != "tok-2" {
+					t.Errorf("notification %d after the first call: token %v, want tok-2 (the call without a token sent none)", i+1, p.ProgressToken)
+				}
+			}
 		})
 	}
 }

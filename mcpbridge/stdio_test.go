@@ -6,9 +6,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
-	"sync/atomic"
 	"testing"
-	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/opentoolgen/opentoolgen/examples/mocktool/mocktool"
@@ -39,9 +37,9 @@ func TestStdio(t *testing.T) {
 	cmd := exec.Command(os.Args[0])
 	cmd.Env = append(os.Environ(), stdioEnv+"=1")
 	cmd.Stderr = os.Stderr
-	var progress atomic.Int32
+	progress := newProgressLog()
 	client := mcp.NewClient(&mcp.Implementation{Name: "test-client", Version: "1"}, &mcp.ClientOptions{
-		ProgressNotificationHandler: func(context.Context, *mcp.ProgressNotificationClientRequest) { progress.Add(1) },
+		ProgressNotificationHandler: func(_ context.Context, r *mcp.ProgressNotificationClientRequest) { progress.add(r.Params) },
 	})
 	cs, err := client.Connect(ctx, &mcp.CommandTransport{Command: cmd}, nil)
 	if err != nil {
@@ -71,11 +69,7 @@ func TestStdio(t *testing.T) {
 	if err := json.Unmarshal([]byte(text(t, res)), &got); err != nil || len(got.Items) != 2 {
 		t.Errorf("sequentiallyRead: %s, %v; want two items", text(t, res), err)
 	}
-	// The client may handle the notifications after the result: wait for them.
-	for deadline := time.Now().Add(waitLong); progress.Load() < 2 && time.Now().Before(deadline); {
-		time.Sleep(5 * time.Millisecond)
-	}
-	if n := progress.Load(); n != 2 {
+	if n := len(progress.wait(t, 2)); n != 2 {
 		t.Errorf("%d progress notifications, want 2", n)
 	}
 	if err := cs.Close(); err != nil {

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -87,6 +88,7 @@ type wireLog struct {
 	methods []string
 	names   []string
 	answers []string
+	changed changed // after each method and answer logged
 }
 
 func (l *wireLog) wrap(h http.Handler) http.Handler {
@@ -100,12 +102,14 @@ func (l *wireLog) wrap(h http.Handler) http.Handler {
 			l.methods = append(l.methods, m.Method)
 			l.names = append(l.names, r.Header.Get("Mcp-Name"))
 			l.mu.Unlock()
+			l.changed.notify()
 			if m.Method == "tools/call" {
 				rec := &teeWriter{ResponseWriter: w}
 				h.ServeHTTP(rec, r)
 				l.mu.Lock()
 				l.answers = append(l.answers, rec.buf.String())
 				l.mu.Unlock()
+				l.changed.notify()
 				return
 			}
 		}
@@ -129,13 +133,15 @@ func (l *wireLog) count(method string) int {
 // task (waiting for it: the task may start before its answer is written).
 func (l *wireLog) taskID(t testing.TB) string {
 	t.Helper()
-	for deadline := time.Now().Add(waitLong); time.Now().Before(deadline); time.Sleep(5 * time.Millisecond) {
-		if id := l.firstTask(); id != "" {
-			return id
-		}
-	}
-	t.Fatalf("no task among the answers to tools/call: %q", l.answers)
-	return ""
+	var id string
+	l.changed.waitUntil(t, "a task among the answers to tools/call", func() bool { id = l.firstTask(); return id != "" })
+	return id
+}
+
+// waitCount waits until the server has received method n times in all.
+func (l *wireLog) waitCount(t testing.TB, method string, n int) {
+	t.Helper()
+	l.changed.waitUntil(t, fmt.Sprintf("%d %s", n, method), func() bool { return l.count(method) >= n })
 }
 
 func (l *wireLog) firstTask() string {
@@ -175,7 +181,7 @@ func serveTasks(t testing.TB, tool runtime.Tool, stateless bool, opts ...mcpbrid
 	if err != nil {
 		t.Fatal(err)
 	}
-	log := &wireLog{}
+	log := &wireLog{changed: newChanged()}
 	srv := httptest.NewServer(log.wrap(h))
 	t.Cleanup(func() { h.Close(); srv.Close() })
 	return srv.URL, log
@@ -226,10 +232,7 @@ func TestTaskRequired(t *testing.T) {
 			}()
 			waitFor(t, j.started, "the build to start")
 			id := log.taskID(t)
-			deadline := time.Now().Add(waitLong)
-			for log.count("tasks/get") < 2 && time.Now().Before(deadline) {
-				time.Sleep(10 * time.Millisecond)
-			}
+			log.waitCount(t, "tasks/get", 2)
 			j.free()
 			got := waitFor(t, done, "the call's result")
 			if got.err != nil {
@@ -477,10 +480,10 @@ func TestTaskStream(t *testing.T) {
 			hold = h
 			mu.Unlock()
 			go func() {
-				for deadline := time.Now().Add(waitLong); log.count("tasks/get") == before && time.Now().Before(deadline); {
-					time.Sleep(10 * time.Millisecond)
+				defer close(h)
+				if !log.changed.until(func() bool { return log.count("tasks/get") > before }) {
+					t.Errorf("no tasks/get after %v", waitLong)
 				}
-				close(h)
 			}()
 		}
 		res, err := tool.Call(context.Background(), "chat", json.RawMessage(`{"prompt":"hi"}`))

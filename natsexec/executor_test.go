@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -22,6 +21,7 @@ type harness struct {
 	cards CardStore
 	rep   *MemoryReporter
 	ex    *Executor
+	tool  *testTool
 }
 
 const fullSubject = "cg.v1.{project_id}.{channel_id}.cmd.tool.{function}"
@@ -39,13 +39,24 @@ func newHarness(t *testing.T, cards CardStore, rep Reporter, opts Options, toolO
 	if opts.Subject == "" {
 		opts.Subject = fullSubject
 	}
-	ex, err := New(h.nc, newTestTool(t, toolOpts...), h.cards, rep, opts)
+	h.tool = newTestTool(t, toolOpts...)
+	ex, err := New(h.nc, h.tool, h.cards, rep, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { ex.Close(context.Background()) })
 	h.ex = ex
 	return h
+}
+
+// slowRunning waits until a call of the tool's slow function is running.
+func (h *harness) slowRunning(t *testing.T) {
+	t.Helper()
+	select {
+	case <-h.tool.slowStarted:
+	case <-time.After(10 * time.Second): // a watchdog
+		t.Fatal("the call of slow did not start")
+	}
 }
 
 // putCall saves a tool.call card with the given arguments and metadata (raw
@@ -605,27 +616,37 @@ func TestQueueGroup(t *testing.T) {
 func TestCloseFinishesCalls(t *testing.T) {
 	h := newHarness(t, nil, nil, Options{Timeout: 300 * time.Millisecond})
 	h.putCall(t, "p1", "card-1", `{}`, "")
-	var wg sync.WaitGroup
-	wg.Add(1)
+	replied := make(chan *nats.Msg, 1)
+	failed := make(chan error, 1)
 	go func() {
-		defer wg.Done()
-		h.nc.Request("cg.v1.p1.public.cmd.tool.slow", []byte(cmdPayload("slow", nil)), 10*time.Second)
+		m, err := h.nc.Request("cg.v1.p1.public.cmd.tool.slow", []byte(cmdPayload("slow", nil)), 10*time.Second)
+		if err != nil {
+			failed <- err
+			return
+		}
+		replied <- m
 	}()
-	time.Sleep(100 * time.Millisecond) // the call is running
+	h.slowRunning(t)
 	if err := h.ex.Close(context.Background()); err != nil {
 		t.Fatal(err)
 	}
 	select {
 	case r := <-h.rep.C:
 		var p ReportPayload
-		json.Unmarshal(r.Payload, &p)
-		if p.Status != "timeout" {
-			t.Errorf("report %s", r.Payload)
+		if err := json.Unmarshal(r.Payload, &p); err != nil || p.Status != "timeout" {
+			t.Errorf("report %s (%v), want status timeout", r.Payload, err)
 		}
 	default:
 		t.Fatal("Close returned before the call in flight was reported")
 	}
-	wg.Wait()
+	select {
+	case m := <-replied:
+		if !strings.Contains(string(m.Data), `"status":"timeout"`) {
+			t.Errorf("the call in flight was answered %s, want status timeout", m.Data)
+		}
+	case err := <-failed:
+		t.Errorf("the call in flight: %v, want an answer", err)
+	}
 	if _, err := h.nc.Request("cg.v1.p1.public.cmd.tool.slow", []byte(cmdPayload("slow", nil)), 200*time.Millisecond); err == nil {
 		t.Error("a command after Close was answered")
 	}

@@ -94,8 +94,7 @@ func TestCloseDeadline(t *testing.T) {
 	if err := h.nc.Publish("cg.v1.p1.public.cmd.tool.slow", []byte(cmdPayload("slow", nil))); err != nil {
 		t.Fatal(err)
 	}
-	h.nc.Flush()
-	time.Sleep(100 * time.Millisecond)
+	h.slowRunning(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
 	defer cancel()
 	if err := h.ex.Close(ctx); !errors.Is(err, context.DeadlineExceeded) {

@@ -52,6 +52,8 @@ const testDoc = `{"opentool":"1.0.0","info":{"title":"t","version":"1"},"functio
 type testTool struct {
 	args *runtime.Args
 	doc  *runtime.OpenTool
+	// slowStarted is told of each call of slow once it is running.
+	slowStarted chan struct{}
 }
 
 func newTestTool(t testing.TB, opts ...runtime.ToolOption) *testTool {
@@ -64,7 +66,7 @@ func newTestTool(t testing.TB, opts ...runtime.ToolOption) *testTool {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return &testTool{args: a, doc: &doc}
+	return &testTool{args: a, doc: &doc, slowStarted: make(chan struct{}, 16)}
 }
 
 func (tt *testTool) Load(context.Context) (*runtime.OpenTool, error) { return tt.doc, nil }
@@ -95,6 +97,10 @@ func (tt *testTool) Call(ctx context.Context, name string, raw json.RawMessage) 
 	case "panics":
 		panic("boom")
 	case "slow":
+		select {
+		case tt.slowStarted <- struct{}{}:
+		default:
+		}
 		<-ctx.Done()
 		return nil, ctx.Err()
 	case "scalar":

@@ -478,6 +478,8 @@ func TestRESTStreamAfterHeaders(t *testing.T) {
 		w.WriteHeader(200)
 		for i := range 3 {
 			w.(http.Flusher).Flush()
+			// Not a stand-in for an event: a gap longer than the header
+			// timeout (100 ms) is what is under test.
 			time.Sleep(150 * time.Millisecond)
 			fmt.Fprintf(w, "data: \"e%d\"\n\n", i)
 		}

@@ -146,18 +146,17 @@ func TestRetryAfterPastDeadline(t *testing.T) {
 
 // Cancelling while the client waits ends the call with the context's error.
 func TestRetryCancelled(t *testing.T) {
-	api := &script{answers: []func(http.ResponseWriter, *http.Request){status(503, "Retry-After", "20")}}
+	ctx, cancel := context.WithCancel(t.Context())
+	// The API answers 503 (retry in 20 s), then the caller cancels.
+	api := &script{answers: []func(http.ResponseWriter, *http.Request){func(w http.ResponseWriter, r *http.Request) {
+		status(503, "Retry-After", "20")(w, r)
+		http.NewResponseController(w).Flush()
+		cancel()
+	}}}
 	srv := httptest.NewServer(api)
 	defer srv.Close()
 	c := NewClient(srv.URL)
 	c.Retry = fastRetry()
-	ctx, cancel := context.WithCancel(t.Context())
-	go func() {
-		for api.attempts() == 0 {
-			time.Sleep(time.Millisecond)
-		}
-		cancel()
-	}()
 	_, err := send(t, c, ctx, "GET")
 	if !errors.Is(err, context.Canceled) || api.attempts() != 1 {
 		t.Errorf("got %v after %d attempts, want context.Canceled after 1", err, api.attempts())
