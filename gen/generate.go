@@ -34,6 +34,10 @@ type Options struct {
 	// MaxFileBytes is the largest document or referenced file accepted; 0
 	// means MaxFileBytes (64 MiB).
 	MaxFileBytes int64
+	// SlowLoad, when set, is told of each OpenAPI document loaded the usual
+	// (slower) way instead of by the fast path, and why (opentoolgen notes
+	// it once).
+	SlowLoad func(doc, reason string)
 	// Declarations, when set, is the profile in which Result.Declarations
 	// declares the functions for an LLM provider.
 	Declarations Profile
@@ -339,7 +343,7 @@ func load(name string, data []byte, opts Options) (*source.Source, *model.Packag
 	var (
 		pkg      *model.Package
 		warnings []source.Diagnostic
-		lopts    = model.LoadOptions{AllowRefDirs: opts.AllowRefDirs, MaxFileBytes: opts.MaxFileBytes}
+		lopts    = model.LoadOptions{AllowRefDirs: opts.AllowRefDirs, MaxFileBytes: opts.MaxFileBytes, SlowLoad: opts.SlowLoad}
 	)
 	switch kind := src.Kind(); kind {
 	case "opentool":

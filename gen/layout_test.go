@@ -64,7 +64,7 @@ var stages = []struct {
 	{pkg: "gen/emit", may: []string{"internal/jsontree", "runtime", "templates", "gen/model"}, jennifer: true},
 	// the driver: Generate, render, format; see gen's package doc
 	{pkg: "gen", may: []string{"runtime", "runtime/declare", "gen/source", "gen/load/opentool", "gen/load/opendyn", "gen/load/openapi", "gen/load/mcptools", "gen/model", "gen/emit"}},
-	{pkg: "cmd/opentoolgen", may: []string{"internal/buildinfo", "gen"}},
+	{pkg: "cmd/opentoolgen", may: []string{"internal/buildinfo", "gen"}, third: true}, // golang.org/x/mod/modfile
 	// fronts beside runtime, which never imports them
 	// seed 001's tool executors on NATS
 	// the runtime.Metadata of NATS headers, shared by the NATS fronts

@@ -15,7 +15,6 @@ import (
 	"unicode"
 
 	"github.com/opentoolgen/opentoolgen/gen"
-	"github.com/opentoolgen/opentoolgen/gen/load/openapi"
 	"github.com/opentoolgen/opentoolgen/internal/buildinfo"
 )
 
@@ -368,12 +367,11 @@ func generateOptions(o *options) (gen.Options, error) {
 // a note of a document loaded the slower way and the warnings (unless -q).
 func runGenerator(o *options, data []byte, gopts gen.Options, stderr io.Writer) (*gen.Result, error) {
 	var slowDoc, slowWhy string // the first document loaded the slower way
-	openapi.SlowLoad = func(doc, reason string) {
+	gopts.SlowLoad = func(doc, reason string) {
 		if slowDoc == "" {
 			slowDoc, slowWhy = doc, reason
 		}
 	}
-	defer func() { openapi.SlowLoad = nil }()
 	res, err := gen.Generate(o.input, data, gopts)
 	if err != nil {
 		var fe *gen.FormatError

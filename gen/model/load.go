@@ -11,6 +11,9 @@ type LoadOptions struct {
 	// MaxFileBytes is the largest file an external $ref may read (OpenAPI);
 	// 0 means source.MaxFileBytes (source.FileLimit).
 	MaxFileBytes int64
+	// SlowLoad, when set, is told of each OpenAPI document loaded the usual
+	// (slower) way instead of by package fastload, and why.
+	SlowLoad func(doc, reason string)
 }
 
 // SetName names the Go package p; a document without a title of its own

@@ -52,6 +52,7 @@ func Load(src *source.Source, opts model.LoadOptions) (*model.Package, []source.
 		trees:        map[string]*jsontree.Node{},
 		sources:      map[string]*source.Source{},
 		files:        map[string][]byte{},
+		slowLoad:     opts.SlowLoad,
 		refs:         &refFiles{doc: src.Name, allow: opts.AllowRefDirs, limit: source.FileLimit(opts.MaxFileBytes)},
 	}
 	b.json = src.JSON
@@ -92,6 +93,7 @@ func (b *oaBuilder) errorOf(diags []source.Diagnostic) *source.Error {
 
 // oaBuilder builds the model of one OpenAPI document.
 type oaBuilder struct {
+	slowLoad func(doc, reason string) // model.LoadOptions.SlowLoad
 	// opServers is set when an operation has servers of its own.
 	opServers bool
 	src       *source.Source
@@ -234,20 +236,16 @@ func (b *oaBuilder) load() (*openapi3.T, error) {
 			return doc, err
 		}
 		l = newLoader() // the fast path may have used l
-		if SlowLoad != nil {
+		if b.slowLoad != nil {
 			reason := fastload.SlowReason()
 			if reason == "" {
 				reason = "the fast path gave up on this document"
 			}
-			SlowLoad(b.src.Name, reason)
+			b.slowLoad(b.src.Name, reason)
 		}
 	}
 	return l.LoadFromDataWithPath(b.json, loc)
 }
-
-// SlowLoad, when set, is told of each document loaded the usual (slower)
-// way instead of by package fastload, and why; the command notes it once.
-var SlowLoad func(doc, reason string)
 
 // fastLoading turns the fast path (package fastload) on; tests turn it off to compare.
 var fastLoading = true
