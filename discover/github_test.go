@@ -12,9 +12,9 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/opentoolgen/opentoolgen/discover"
 	"github.com/opentoolgen/opentoolgen/gen"
 	"github.com/opentoolgen/opentoolgen/runtime"
-	"github.com/opentoolgen/opentoolgen/discover"
 )
 
 // githubDocument returns the OpenTool document opentoolgen generates from

@@ -16,8 +16,8 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/opentoolgen/opentoolgen/gen"
 	"github.com/opentoolgen/opentoolgen/discover"
+	"github.com/opentoolgen/opentoolgen/gen"
 )
 
 // TestGitHubCommandDiscovery generates GitHub's REST API as a package and

@@ -7,8 +7,8 @@ import (
 	"io"
 	"log/slog"
 
-	"github.com/opentoolgen/opentoolgen/runtime"
 	"github.com/opentoolgen/opentoolgen/discover"
+	"github.com/opentoolgen/opentoolgen/runtime"
 )
 
 // Discovery modes of --discovery (start, mcp, and nats with natscli): the tool's functions
