@@ -11,6 +11,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/opentoolgen/opentoolgen/runtime"
 )
 
 // Parameter values serialised per OpenAPI style and explode, form and
@@ -67,6 +69,14 @@ func paramValueOf(v any) (paramValue, error) {
 		return paramValue{kind: pvScalar, scalar: strconv.FormatFloat(x, 'g', -1, 64)}, nil
 	case time.Time:
 		return paramValue{kind: pvScalar, scalar: x.Format(time.RFC3339Nano)}, nil
+	case runtime.Date:
+		b, err := x.MarshalText() // YYYY-MM-DD
+		return paramValue{kind: pvScalar, scalar: string(b)}, err
+	case *runtime.Date:
+		if x == nil {
+			return paramValue{}, nil
+		}
+		return paramValueOf(*x)
 	case json.RawMessage:
 		return paramValueJSON(x)
 	}
