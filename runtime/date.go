@@ -235,10 +235,15 @@ func (d *Date) UnmarshalJSON(b []byte) error {
 // decoders: a value that is not one is a violation at the decoder's position
 // that quotes it and says why.
 func DecodeDate(d *Decoder, x *Date) {
-	s, ok := d.String()
-	if !ok {
-		return
+	if s, ok := d.String(); ok {
+		DecodeDateText(d, s, x)
 	}
+}
+
+// DecodeDateText reads s, the string a generated decoder has just read (and
+// checked against the schema's lengths and pattern), into *x as DecodeDate
+// does.
+func DecodeDateText(d *Decoder, s string, x *Date) {
 	v, why := parseDate(s)
 	if why != "" {
 		d.Invalid("got " + quoteValue(s) + ", want an RFC 3339 date (YYYY-MM-DD): " + why)

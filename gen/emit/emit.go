@@ -100,6 +100,8 @@ func goType(r *model.TypeRef) *jen.Statement {
 		return jen.Map(jen.String()).Add(goType(r.Elem))
 	case model.RefNamed:
 		return jen.Id(r.Named.Name)
+	case model.RefDate:
+		return rt("Date")
 	case model.RefTime, model.RefBytes, model.RefRaw:
 		return oaGoType(r)
 	}
@@ -407,7 +409,7 @@ func structDecoder(t *model.Type) []jen.Code {
 // fl whose null means absent with a runtime helper (null leaves the field
 // as it is), or nil when fl has none:
 //
-//	runtime.Ptr(d, &x.F, decodeT)                  // *T of a named type, *time.Time, …
+//	runtime.Ptr(d, &x.F, decodeT)                  // *T of a named type, *time.Time, *runtime.Date, …
 //	if v, ok := d.OptInt(&x.F); ok { checks }       // *int64, *float64, *string with checks
 //	runtime.OptionalSlice(d, &x.F, decodeE)         // []E of a named type
 //	if runtime.OptionalSlice(d, &x.F, decodeE) { checks }
@@ -422,12 +424,14 @@ func optionalRead(fl *model.Field) []jen.Code {
 		return []jen.Code{rt("Ptr").Call(jen.Id("d"), jen.Op("&").Add(target), jen.Id(decoderOf(r.Named)))}
 	case fl.Pointer && (r.Kind == model.RefTime || r.Kind == model.RefBytes || r.Kind == model.RefRaw):
 		return []jen.Code{rt("Ptr").Call(jen.Id("d"), jen.Op("&").Add(target), oaDecoder(r))}
+	case fl.Pointer && dateRef(r) != nil && dateRef(r).Check == nil:
+		return []jen.Code{rt("Ptr").Call(jen.Id("d"), jen.Op("&").Add(target), rt("DecodeDate"))}
 	case fl.Pointer && r.Check != nil && (r.Bits == 0 || r.Bits == 64) && !r.Unsigned && optReads[r.Kind] != "":
 		// The checks read the value as the scalar decoder gave it.
 		return []jen.Code{jen.If(jen.List(jen.Id("v"), jen.Id("ok")).Op(":=").Id("d").Dot(optReads[r.Kind]).Call(jen.Op("&").Add(target)), jen.Id("ok")).Block(
 			checkValue(r, jen.Id("v")))}
-	case !fl.Pointer && r.Kind == model.RefSlice && sliceDecoder(r) != "":
-		call := rt("OptionalSlice").Call(jen.Id("d"), jen.Op("&").Add(target), jen.Id(sliceDecoder(r)))
+	case !fl.Pointer && r.Kind == model.RefSlice && sliceDecoder(r) != nil:
+		call := rt("OptionalSlice").Call(jen.Id("d"), jen.Op("&").Add(target), sliceDecoder(r))
 		if r.Check == nil {
 			return []jen.Code{call}
 		}
@@ -436,16 +440,35 @@ func optionalRead(fl *model.Field) []jen.Code {
 	return nil
 }
 
+// dateRef returns r, or the type its alias chain ends at, when that is a
+// date (type Day = runtime.Date); nil otherwise.
+func dateRef(r *model.TypeRef) *model.TypeRef {
+	if r.Kind == model.RefNamed {
+		r = aliasTarget(r.Named)
+	}
+	if r == nil || r.Kind != model.RefDate {
+		return nil
+	}
+	return r
+}
+
 // optReads are the Decoder methods that read an optional scalar with checks.
 var optReads = map[model.RefKind]string{model.RefInt: "OptInt", model.RefFloat: "OptFloat", model.RefString: "OptString"}
 
 // sliceDecoder is the decoder of the elements of the slice r when
-// runtime.Slice decodes it (elements of a named type), "" otherwise.
-func sliceDecoder(r *model.TypeRef) string {
+// runtime.Slice decodes it (elements of a named type: decodeE; dates without
+// checks of their text: runtime.DecodeDate), nil otherwise.
+func sliceDecoder(r *model.TypeRef) *jen.Statement {
 	if e := r.Elem; e.Kind == model.RefNamed && aliasTarget(e.Named) == nil {
-		return decoderOf(e.Named)
+		if dec := decoderOf(e.Named); dec != "" {
+			return jen.Id(dec)
+		}
+		return nil
 	}
-	return ""
+	if e := dateRef(r.Elem); e != nil && e.Check == nil {
+		return rt("DecodeDate")
+	}
+	return nil
 }
 
 // scalarPtrRead is the Decoder call that reads an optional scalar of r's kind
@@ -526,6 +549,17 @@ func decodeValue(r *model.TypeRef, target *jen.Statement, named string, depth in
 			target.Clone().Op("=").Add(conv(jen.Id(v))),
 			checkValue(r, jen.Id(v)),
 		)}
+	case model.RefDate:
+		if r.Check == nil {
+			// runtime.DecodeDate(d, &target)
+			return []jen.Code{rt("DecodeDate").Call(jen.Id("d"), addr(target))}
+		}
+		// if v, ok := d.String(); ok { checks; runtime.DecodeDateText(d, v, &target) }
+		v := "v" + strconv.Itoa(depth)
+		return []jen.Code{jen.If(jen.List(jen.Id(v), jen.Id("ok")).Op(":=").Id("d").Dot("String").Call(), jen.Id("ok")).Block(
+			checkValue(r, jen.Id(v)),
+			rt("DecodeDateText").Call(jen.Id("d"), jen.Id(v), addr(target)),
+		)}
 	case model.RefTime, model.RefBytes, model.RefRaw:
 		return oaDecodeValue(r, target)
 	case model.RefNamed:
@@ -541,10 +575,10 @@ func decodeValue(r *model.TypeRef, target *jen.Statement, named string, depth in
 		//	for d.NextItem() { var e E; …; target = append(target, e) }
 		// }
 		// (the Decoder follows the element index for the paths of violations)
-		if dec := sliceDecoder(r); named == "" && dec != "" {
+		if dec := sliceDecoder(r); named == "" && dec != nil {
 			// runtime.Slice(d, &target, decodeE), or
 			// if runtime.Slice(d, &target, decodeE) { checks }
-			call := rt("Slice").Call(jen.Id("d"), addr(target), jen.Id(dec))
+			call := rt("Slice").Call(jen.Id("d"), addr(target), dec)
 			if r.Check == nil {
 				return []jen.Code{call}
 			}

@@ -47,7 +47,7 @@ func checkValue(r *model.TypeRef, v *jen.Statement) jen.Code {
 				add(rt("CheckMultipleOf").Call(jen.Id("d"), jen.Float64().Call(v.Clone()), jen.Lit(*m)))
 			}
 		}
-	case model.RefString:
+	case model.RefString, model.RefDate: // a date's text
 		if c.MinLength != nil || c.MaxLength != nil {
 			add(rt("CheckLength").Call(jen.Id("d"), v.Clone(), bound(c.MinLength), bound(c.MaxLength)))
 		}
@@ -119,10 +119,10 @@ func checkProperties(c *model.Constraints, n jen.Code) jen.Code {
 }
 
 // comparable reports whether values of r compare with == as their JSON
-// values do: strings, numbers, booleans, and named types over them.
+// values do: strings, numbers, booleans, dates, and named types over them.
 func comparable(r *model.TypeRef) bool {
 	switch r.Kind {
-	case model.RefString, model.RefInt, model.RefFloat, model.RefBool:
+	case model.RefString, model.RefInt, model.RefFloat, model.RefBool, model.RefDate:
 		return true
 	case model.RefNamed:
 		t := r.Named

@@ -401,7 +401,7 @@ func typeLines(t *model.Type) int {
 		case r == nil:
 		case r.Check != nil:
 			n += 2 // if v, ok := d.OptInt(&x.F); ok { check }
-		case r.Kind == model.RefMap || r.Kind == model.RefSlice && sliceDecoder(r) == "":
+		case r.Kind == model.RefMap || r.Kind == model.RefSlice && sliceDecoder(r) == nil:
 			n += 7 // a loop of its own
 		}
 	}

@@ -100,6 +100,9 @@ func (b *builder) defineSchema(t *Type, s *runtime.Schema) {
 	default:
 		t.Kind = KindNamed
 		t.Underlying = b.plain(s, at)
+		if t.Underlying.Kind == RefDate {
+			t.Kind = KindAlias // type T = runtime.Date keeps its methods
+		}
 	}
 }
 
@@ -153,6 +156,10 @@ func (b *builder) ref(s *runtime.Schema, at *Place) *TypeRef {
 func (b *builder) plain(s *runtime.Schema, at *Place) *TypeRef {
 	switch s.Type {
 	case runtime.TypeString:
+		if s.Format == "date" && b.pkg.Kind != PackageOpenDyn {
+			// runtime.Date (a C library takes its dates as text)
+			return b.check(&TypeRef{Kind: RefDate}, s)
+		}
 		return b.check(&TypeRef{Kind: RefString}, s)
 	case runtime.TypeInteger:
 		return b.check(&TypeRef{Kind: RefInt, Bits: intBits(s.Format)}, s)

@@ -17,7 +17,8 @@ import (
 // builder's).
 //
 // Kinds without checks of their own (RefTime, RefBytes, RefAny, RefRaw,
-// RefNamed) get none: a named type carries its own.
+// RefNamed) get none: a named type carries its own. A date (RefDate) gets
+// those of a string but its format, which its type checks.
 func ConstraintsOf(s *runtime.Schema, k RefKind) *Constraints {
 	if s == nil {
 		return nil
@@ -36,13 +37,13 @@ func ConstraintsOf(s *runtime.Schema, k RefKind) *Constraints {
 			c.MultipleOf = clone(m)
 		}
 		c.Const = constOf(s.Const, k)
-	case RefString:
+	case RefString, RefDate:
 		c.MinLength, c.MaxLength = clone(s.MinLength), clone(s.MaxLength)
 		c.Pattern = s.Pattern
-		if runtime.FormatChecked(s.Format) {
-			c.Format = s.Format
+		if k == RefString && runtime.FormatChecked(s.Format) {
+			c.Format = s.Format // a date's type checks its format
 		}
-		c.Const = constOf(s.Const, k)
+		c.Const = constOf(s.Const, RefString)
 	case RefBool:
 		c.Const = constOf(s.Const, k)
 	case RefSlice:

@@ -640,6 +640,8 @@ func variantName(r *TypeRef) string {
 		return "Object"
 	case RefTime:
 		return "Time"
+	case RefDate:
+		return "Date"
 	case RefBytes:
 		return "Bytes"
 	}

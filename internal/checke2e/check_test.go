@@ -10,10 +10,13 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"net/http/httptest"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -22,11 +25,17 @@ import (
 	constraints "github.com/opentoolgen/opentoolgen/testdata/golden/constraints"
 )
 
-// service counts the calls that reach it.
+// service counts the calls that reach it; the dates of a call arrive as
+// runtime.Date values.
 type service struct{ calls atomic.Int64 }
 
-func (s *service) Check(context.Context, constraints.CheckArgs) (string, error) {
+func (s *service) Check(_ context.Context, args constraints.CheckArgs) (string, error) {
 	s.calls.Add(1)
+	day, since := runtime.Date{Year: 2024, Month: time.February, Day: 29}, runtime.Date{Year: 2024, Month: time.March, Day: 1}
+	days := []runtime.Date{{Year: 2024, Month: time.January, Day: 1}, {Year: 2024, Month: time.December, Day: 31}}
+	if args.Day == nil || *args.Day != day || args.Since == nil || *args.Since != since || !slices.Equal(args.Days, days) {
+		return "", fmt.Errorf("the dates: got day %v, since %v, days %v; want %v, %v, %v", args.Day, args.Since, args.Days, day, since, days)
+	}
 	return "ok", nil
 }
 
@@ -104,7 +113,14 @@ var violations = []struct {
 	{"pattern", "code", `"abc"`, "/code", `got "abc", want a string matching "^[A-Z]{3}$"`},
 	{"format email", "email", `"Ann <ann@example.com>"`, "/email", `got "Ann <ann@example.com>", want an email address`},
 	{"format date-time", "when", `"2024-05-01 10:00"`, "/when", `got "2024-05-01 10:00", want an RFC 3339 date-time`},
-	{"format date", "day", `"2024-02-30"`, "/day", `got "2024-02-30", want an RFC 3339 date (YYYY-MM-DD)`},
+	{"format date", "day", `"2024-02-30"`, "/day", `got "2024-02-30", want an RFC 3339 date (YYYY-MM-DD): day 30 is not in February 2024, which has 29 days`},
+	{"format date (a time of day)", "day", `"2024-02-28T10:00:00Z"`, "/day", `got "2024-02-28T10:00:00Z", want an RFC 3339 date (YYYY-MM-DD): a date has no time of day`},
+	{"format date (digits)", "day", `"24-2-8"`, "/day", `got "24-2-8", want an RFC 3339 date (YYYY-MM-DD): want 4 digits of year, 2 of month and 2 of day, between hyphens`},
+	{"format date (type)", "day", `20240228`, "/day", `got 20240228, want string`},
+	{"pattern of a date", "since", `"1999-01-01"`, "/since", `got "1999-01-01", want a string matching "^20"`},
+	{"format date with a pattern", "since", `"2024-13-01"`, "/since", `got "2024-13-01", want an RFC 3339 date (YYYY-MM-DD): month 13 is not 01 to 12`},
+	{"format date in an array", "days", `["2024-01-01","2024-1-2"]`, "/days/1", `got "2024-1-2", want an RFC 3339 date (YYYY-MM-DD): want 4 digits of year, 2 of month and 2 of day, between hyphens`},
+	{"uniqueItems (dates)", "days", `["2024-01-01","2024-01-02","2024-01-01"]`, "/days", "got element 2 equal to element 0, want unique elements"},
 	{"format time", "at", `"25:00:00Z"`, "/at", `got "25:00:00Z", want an RFC 3339 time (hh:mm:ss with a time zone)`},
 	{"format uri", "site", `"example.com/x"`, "/site", `got "example.com/x", want an absolute URI`},
 	{"format uuid", "id", `"1234"`, "/id", `got "1234", want a UUID`},
@@ -134,7 +150,7 @@ var violations = []struct {
 
 // valid is a call that keeps every constraint.
 const valid = `{"text":"abc","code":"ABC","email":"ann@example.com","when":"2024-05-01T10:00:00.5+02:00",
-"day":"2024-02-29","at":"10:00:00Z","site":"https://example.com/x?y=1","id":"0b5e2c1a-3d4f-4e6a-8b7c-9d0e1f2a3b4c",
+"day":"2024-02-29","since":"2024-03-01","days":["2024-01-01","2024-12-31"],"at":"10:00:00Z","site":"https://example.com/x?y=1","id":"0b5e2c1a-3d4f-4e6a-8b7c-9d0e1f2a3b4c",
 "ip4":"10.0.0.255","ip6":"2001:db8::1","host":"api.example.com","count":10,"ratio":0.5,"above":1e-9,"step":-15,
 "half":2.5,"tags":["a","b","c"],"points":[{"x":1,"y":2},{"x":2,"y":1}],"attrs":{"a":"1","b":"2"},"opts":{"b":true},
 "mode":"fast","version":2,"flag":true,"level":2}`

@@ -29,7 +29,7 @@ func (r *recorder) Check(_ context.Context, a constraints.CheckArgs) (string, er
 // checkCall is a call of the constraints golden's check that keeps every
 // constraint, with its map argument attrs as MAP.
 const checkCall = `{"text":"abc","code":"ABC","email":"ann@example.com","when":"2024-05-01T10:00:00.5+02:00",
-"day":"2024-02-29","at":"10:00:00Z","site":"https://example.com/x?y=1","id":"0b5e2c1a-3d4f-4e6a-8b7c-9d0e1f2a3b4c",
+"day":"2024-02-29","since":"2024-03-01","days":["2024-01-01","2024-12-31"],"at":"10:00:00Z","site":"https://example.com/x?y=1","id":"0b5e2c1a-3d4f-4e6a-8b7c-9d0e1f2a3b4c",
 "ip4":"10.0.0.255","ip6":"2001:db8::1","host":"api.example.com","count":10,"ratio":0.5,"above":1e-9,"step":-15,
 "half":2.5,"tags":["a","b","c"],"points":[{"x":1,"y":2},{"x":2,"y":1}],"attrs":MAP,"opts":{"b":true},
 "mode":"fast","version":2,"flag":true,"level":2}`
@@ -51,7 +51,7 @@ func TestStrictMapEntriesCall(t *testing.T) {
 		d, err := tool.Declarations(p)
 		var le *declare.LimitError
 		if err != nil && !(p == declare.AnthropicStrict && errors.As(err, &le)) {
-			// The golden has 25 optional arguments: one more than Anthropic's
+			// The golden has 27 optional arguments: three more than Anthropic's
 			// strict tools take in all, which does not matter here.
 			t.Fatalf("%s: %v", p, err)
 		}

@@ -61,6 +61,8 @@ func (b *oaBuilder) scalar(s *openapi3.Schema, typ string, loc oaLoc, ds *runtim
 		switch s.Format {
 		case "date-time":
 			r = &model.TypeRef{Kind: model.RefTime}
+		case "date":
+			r = &model.TypeRef{Kind: model.RefDate} // its other constraints are the string's
 		case "byte", "binary":
 			r = &model.TypeRef{Kind: model.RefBytes}
 		default:

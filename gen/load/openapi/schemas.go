@@ -117,7 +117,7 @@ func (b *oaBuilder) define(n *oaNamed, sr *openapi3.SchemaRef, loc oaLoc) {
 		return // defined in place: struct, enum
 	}
 	switch ot.ref.Kind {
-	case model.RefNamed, model.RefTime, model.RefRaw, model.RefBytes, model.RefAny:
+	case model.RefNamed, model.RefTime, model.RefDate, model.RefRaw, model.RefBytes, model.RefAny:
 		// An alias keeps the JSON methods of the target.
 		t.Kind = model.KindAlias
 	default:

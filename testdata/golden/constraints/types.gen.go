@@ -71,19 +71,22 @@ func decodeLevel(d *runtime.Decoder, x *Level) {
 
 // CheckArgs are the arguments of "check".
 type CheckArgs struct {
-	Text  string   `json:"text"`
-	Code  *Code    `json:"code,omitzero"`
-	Email *string  `json:"email,omitzero"`
-	When  *string  `json:"when,omitzero"`
-	Day   *string  `json:"day,omitzero"`
-	At    *string  `json:"at,omitzero"`
-	Site  *string  `json:"site,omitzero"`
-	ID    *string  `json:"id,omitzero"`
-	IP4   *string  `json:"ip4,omitzero"`
-	IP6   *string  `json:"ip6,omitzero"`
-	Host  *string  `json:"host,omitzero"`
-	Count *int64   `json:"count,omitzero"`
-	Ratio *float64 `json:"ratio,omitzero"`
+	Text  string        `json:"text"`
+	Code  *Code         `json:"code,omitzero"`
+	Email *string       `json:"email,omitzero"`
+	When  *string       `json:"when,omitzero"`
+	Day   *runtime.Date `json:"day,omitzero"`
+	// Since is a date (runtime.Date) whose text is constrained too.
+	Since *runtime.Date  `json:"since,omitzero"`
+	Days  []runtime.Date `json:"days,omitzero"`
+	At    *string        `json:"at,omitzero"`
+	Site  *string        `json:"site,omitzero"`
+	ID    *string        `json:"id,omitzero"`
+	IP4   *string        `json:"ip4,omitzero"`
+	IP6   *string        `json:"ip6,omitzero"`
+	Host  *string        `json:"host,omitzero"`
+	Count *int64         `json:"count,omitzero"`
+	Ratio *float64       `json:"ratio,omitzero"`
 	// OpenAPI 3.0's exclusive bound.
 	Above   *float64          `json:"above,omitzero"`
 	Step    *int64            `json:"step,omitzero"`
@@ -122,8 +125,20 @@ func decodeCheckArgs(d *runtime.Decoder, x *CheckArgs) {
 				runtime.CheckFormat(d, v, "date-time")
 			}
 		case "day":
-			if v, ok := d.OptString(&x.Day); ok {
-				runtime.CheckFormat(d, v, "date")
+			runtime.Ptr(d, &x.Day, runtime.DecodeDate)
+		case "since":
+			if !d.IsNull() {
+				var v runtime.Date
+				if v1, ok := d.String(); ok {
+					runtime.CheckLength(d, v1, -1, 10)
+					runtime.CheckPattern(d, v1, pattern2)
+					runtime.DecodeDateText(d, v1, &v)
+				}
+				x.Since = &v
+			}
+		case "days":
+			if runtime.OptionalSlice(d, &x.Days, runtime.DecodeDate) {
+				runtime.CheckUnique(d, x.Days)
 			}
 		case "at":
 			if v, ok := d.OptString(&x.At); ok {
@@ -257,4 +272,5 @@ func decodeOpts(d *runtime.Decoder, x *Opts) {
 // Patterns of the schemas, compiled on first use.
 var (
 	pattern1 = runtime.NewPattern("^[A-Z]{3}$")
+	pattern2 = runtime.NewPattern("^20")
 )

@@ -41,14 +41,7 @@ func decodeLabel(d *runtime.Decoder, x *Label) {
 }
 
 // Date is the schema "Date" of the document.
-type Date string
-
-func decodeDate(d *runtime.Decoder, x *Date) {
-	if v0, ok := d.String(); ok {
-		*x = Date(v0)
-		runtime.CheckFormat(d, v0, "date")
-	}
-}
+type Date = runtime.Date
 
 // Folder is the schema "Folder" of the document.
 type Folder struct {
@@ -281,7 +274,7 @@ func decodeCreateIssueArgs(d *runtime.Decoder, x *CreateIssueArgs) {
 		case "priority":
 			runtime.Ptr(d, &x.Priority, decodePriority)
 		case "due":
-			runtime.Ptr(d, &x.Due, decodeDate)
+			runtime.Ptr(d, &x.Due, runtime.DecodeDate)
 		default:
 			d.Skip()
 		}

@@ -123,6 +123,21 @@ func (c *Client) QueryStyles(ctx context.Context, args QueryStylesArgs) error {
 	return rest.Do(ctx, r)
 }
 
+// DayParameters calls dayParameters: Dates (format date, runtime.Date) in every parameter place and in the answer.
+//
+// GET /days/{day}
+func (c *Client) DayParameters(ctx context.Context, args DayParametersArgs) (Calendar, error) {
+	r := c.rc.NewRequest("GET", "/days/{day}")
+	r.Path("day", args.Day)
+	r.Query("since", args.Since)
+	r.Query("days", args.Days, rest.NoExplode)
+	r.Header("X-Day", args.XDay)
+	r.Cookie("until", args.Until)
+	var out Calendar
+	err := rest.Receive(ctx, r, "200", &out, decodeCalendar)
+	return out, err
+}
+
 // HeaderAndCookieStyles calls headerAndCookieStyles: GET /headers
 func (c *Client) HeaderAndCookieStyles(ctx context.Context, args HeaderAndCookieStylesArgs) error {
 	r := c.rc.NewRequest("GET", "/headers")

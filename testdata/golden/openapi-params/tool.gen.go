@@ -17,6 +17,8 @@ import (
 type Service interface {
 	PathStyles(ctx context.Context, args PathStylesArgs) error
 	QueryStyles(ctx context.Context, args QueryStylesArgs) error
+	// DayParameters calls dayParameters: Dates (format date, runtime.Date) in every parameter place and in the answer.
+	DayParameters(ctx context.Context, args DayParametersArgs) (Calendar, error)
 	HeaderAndCookieStyles(ctx context.Context, args HeaderAndCookieStylesArgs) error
 	JSONArrayBody(ctx context.Context, args JSONArrayBodyArgs) (int64, error)
 	FormBody(ctx context.Context, args FormBodyArgs) error
@@ -83,6 +85,8 @@ func (t *Tool) Call(ctx context.Context, name string, args json.RawMessage) (jso
 		return runtime.CallNoResult(ctx, t.args, name, args, decodePathStylesArgs, t.svc.PathStyles)
 	case "queryStyles":
 		return runtime.CallNoResult(ctx, t.args, name, args, decodeQueryStylesArgs, t.svc.QueryStyles)
+	case "dayParameters":
+		return runtime.CallObject(ctx, t.args, name, args, decodeDayParametersArgs, t.svc.DayParameters)
 	case "headerAndCookieStyles":
 		return runtime.CallNoResult(ctx, t.args, name, args, decodeHeaderAndCookieStylesArgs, t.svc.HeaderAndCookieStyles)
 	case "jsonArrayBody":
@@ -146,7 +150,7 @@ func (t *Tool) Hints(name string) (runtime.Hints, bool) {
 		return runtime.Hints{}, false
 	}
 	switch name {
-	case "pathStyles", "queryStyles", "headerAndCookieStyles", "download", "selectStarTable", "selectStar":
+	case "pathStyles", "queryStyles", "dayParameters", "headerAndCookieStyles", "download", "selectStarTable", "selectStar":
 		return runtime.MethodHints("GET"), true
 	case "jsonArrayBody", "formBody", "multipartBody", "textBody", "setBalance", "charge":
 		return runtime.MethodHints("POST"), true
@@ -163,6 +167,8 @@ func (t *Tool) Hints(name string) (runtime.Hints, bool) {
 // x-mcp-header.
 func (t *Tool) HeaderParameters(name string) map[string]string {
 	switch name {
+	case "dayParameters":
+		return map[string]string{"X-Day": "X-Day"}
 	case "headerAndCookieStyles":
 		return map[string]string{
 			"X-Ids":   "X-Ids",

@@ -10,6 +10,34 @@ import (
 	"github.com/opentoolgen/opentoolgen/runtime"
 )
 
+// Calendar is the schema "Calendar" of the document.
+type Calendar struct {
+	Day     runtime.Date   `json:"day"`
+	Next    []runtime.Date `json:"next,omitzero"`
+	Holiday *runtime.Date  `json:"holiday,omitzero"`
+}
+
+func decodeCalendar(d *runtime.Decoder, x *Calendar) {
+	if !d.Object() {
+		return
+	}
+	var seen [1]uint64
+	for d.Next() {
+		switch string(d.Key()) {
+		case "day":
+			seen[0] |= 1 << 0
+			runtime.DecodeDate(d, &x.Day)
+		case "next":
+			runtime.OptionalSlice(d, &x.Next, runtime.DecodeDate)
+		case "holiday":
+			runtime.Ptr(d, &x.Holiday, runtime.DecodeDate)
+		default:
+			d.Skip()
+		}
+	}
+	d.Required(seen[:], "day")
+}
+
 // Money is the schema "Money" of the document.
 type Money struct {
 	Amount   int64   `json:"amount"`
@@ -207,6 +235,40 @@ func decodeQueryStylesArgs(d *runtime.Decoder, x *QueryStylesArgs) {
 			d.Skip()
 		}
 	}
+}
+
+// DayParametersArgs are the arguments of "dayParameters" (GET /days/{day}).
+type DayParametersArgs struct {
+	Day   runtime.Date   `json:"day"`
+	Since *runtime.Date  `json:"since,omitzero"`
+	Days  []runtime.Date `json:"days,omitzero"`
+	XDay  *runtime.Date  `json:"X-Day,omitzero"`
+	Until *runtime.Date  `json:"until,omitzero"`
+}
+
+func decodeDayParametersArgs(d *runtime.Decoder, x *DayParametersArgs) {
+	if !d.Object() {
+		return
+	}
+	var seen [1]uint64
+	for d.Next() {
+		switch string(d.Key()) {
+		case "day":
+			seen[0] |= 1 << 0
+			runtime.DecodeDate(d, &x.Day)
+		case "since":
+			runtime.Ptr(d, &x.Since, runtime.DecodeDate)
+		case "days":
+			runtime.OptionalSlice(d, &x.Days, runtime.DecodeDate)
+		case "X-Day":
+			runtime.Ptr(d, &x.XDay, runtime.DecodeDate)
+		case "until":
+			runtime.Ptr(d, &x.Until, runtime.DecodeDate)
+		default:
+			d.Skip()
+		}
+	}
+	d.Required(seen[:], "day")
 }
 
 // HeaderAndCookieStylesArgs are the arguments of "headerAndCookieStyles" (GET /headers).

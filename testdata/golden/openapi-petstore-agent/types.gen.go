@@ -34,21 +34,21 @@ func decodePetStatus(d *runtime.Decoder, x *PetStatus) {
 
 // NewPet is the schema "NewPet" of the document.
 type NewPet struct {
-	Name     string     `json:"name"`
-	Tag      *string    `json:"tag,omitzero"`
-	Status   *PetStatus `json:"status,omitzero"`
-	Birthday *string    `json:"birthday,omitzero"`
+	Name     string        `json:"name"`
+	Tag      *string       `json:"tag,omitzero"`
+	Status   *PetStatus    `json:"status,omitzero"`
+	Birthday *runtime.Date `json:"birthday,omitzero"`
 }
 
 // Pet is the schema "Pet" of the document.
 type Pet struct {
-	Name     string     `json:"name"`
-	Tag      *string    `json:"tag,omitzero"`
-	Status   *PetStatus `json:"status,omitzero"`
-	Birthday *string    `json:"birthday,omitzero"`
-	ID       int64      `json:"id"`
-	Created  string     `json:"created"`
-	Owner    *PetOwner  `json:"owner,omitzero"`
+	Name     string        `json:"name"`
+	Tag      *string       `json:"tag,omitzero"`
+	Status   *PetStatus    `json:"status,omitzero"`
+	Birthday *runtime.Date `json:"birthday,omitzero"`
+	ID       int64         `json:"id"`
+	Created  string        `json:"created"`
+	Owner    *PetOwner     `json:"owner,omitzero"`
 }
 
 // Pets is the schema "Pets" of the document.
@@ -104,10 +104,10 @@ func decodeListPetsArgs(d *runtime.Decoder, x *ListPetsArgs) {
 
 // CreatePetArgs are the arguments of "createPet".
 type CreatePetArgs struct {
-	Name     string     `json:"name"`
-	Tag      *string    `json:"tag,omitzero"`
-	Status   *PetStatus `json:"status,omitzero"`
-	Birthday *string    `json:"birthday,omitzero"`
+	Name     string        `json:"name"`
+	Tag      *string       `json:"tag,omitzero"`
+	Status   *PetStatus    `json:"status,omitzero"`
+	Birthday *runtime.Date `json:"birthday,omitzero"`
 }
 
 func decodeCreatePetArgs(d *runtime.Decoder, x *CreatePetArgs) {
@@ -128,9 +128,7 @@ func decodeCreatePetArgs(d *runtime.Decoder, x *CreatePetArgs) {
 		case "status":
 			runtime.Ptr(d, &x.Status, decodePetStatus)
 		case "birthday":
-			if v, ok := d.OptString(&x.Birthday); ok {
-				runtime.CheckFormat(d, v, "date")
-			}
+			runtime.Ptr(d, &x.Birthday, runtime.DecodeDate)
 		default:
 			d.Skip()
 		}

@@ -39,10 +39,10 @@ func decodePetStatus(d *runtime.Decoder, x *PetStatus) {
 
 // NewPet is the schema "NewPet" of the document.
 type NewPet struct {
-	Name     string     `json:"name"`
-	Tag      *string    `json:"tag,omitzero"`
-	Status   *PetStatus `json:"status,omitzero"`
-	Birthday *string    `json:"birthday,omitzero"`
+	Name     string        `json:"name"`
+	Tag      *string       `json:"tag,omitzero"`
+	Status   *PetStatus    `json:"status,omitzero"`
+	Birthday *runtime.Date `json:"birthday,omitzero"`
 }
 
 func decodeNewPet(d *runtime.Decoder, x *NewPet) {
@@ -63,9 +63,7 @@ func decodeNewPet(d *runtime.Decoder, x *NewPet) {
 		case "status":
 			runtime.Ptr(d, &x.Status, decodePetStatus)
 		case "birthday":
-			if v, ok := d.OptString(&x.Birthday); ok {
-				runtime.CheckFormat(d, v, "date")
-			}
+			runtime.Ptr(d, &x.Birthday, runtime.DecodeDate)
 		default:
 			d.Skip()
 		}
@@ -89,13 +87,13 @@ func sendNewPet(r *rest.Request, x *NewPet) {
 
 // Pet is the schema "Pet" of the document.
 type Pet struct {
-	Name     string     `json:"name"`
-	Tag      *string    `json:"tag,omitzero"`
-	Status   *PetStatus `json:"status,omitzero"`
-	Birthday *string    `json:"birthday,omitzero"`
-	ID       int64      `json:"id"`
-	Created  time.Time  `json:"created"`
-	Owner    *PetOwner  `json:"owner,omitzero"`
+	Name     string        `json:"name"`
+	Tag      *string       `json:"tag,omitzero"`
+	Status   *PetStatus    `json:"status,omitzero"`
+	Birthday *runtime.Date `json:"birthday,omitzero"`
+	ID       int64         `json:"id"`
+	Created  time.Time     `json:"created"`
+	Owner    *PetOwner     `json:"owner,omitzero"`
 }
 
 func decodePet(d *runtime.Decoder, x *Pet) {
@@ -116,9 +114,7 @@ func decodePet(d *runtime.Decoder, x *Pet) {
 		case "status":
 			runtime.Ptr(d, &x.Status, decodePetStatus)
 		case "birthday":
-			if v, ok := d.OptString(&x.Birthday); ok {
-				runtime.CheckFormat(d, v, "date")
-			}
+			runtime.Ptr(d, &x.Birthday, runtime.DecodeDate)
 		case "id":
 			seen[0] |= 1 << 1
 			x.ID, _ = d.Int()
