@@ -5,6 +5,7 @@ import (
 	"errors"
 	"strconv"
 	"time"
+	"unicode/utf8"
 )
 
 // Date is a day of the Gregorian calendar, without a time of day or a time
@@ -46,7 +47,17 @@ type DateError struct {
 }
 
 func (e *DateError) Error() string {
-	return "date " + quoteValue(e.Value) + " is not an RFC 3339 full-date (YYYY-MM-DD): " + e.Reason
+	return "date " + quoteDate(e.Value) + " is not an RFC 3339 full-date (YYYY-MM-DD): " + e.Reason
+}
+
+// quoteDate quotes a value read as a date for a message, its first 40
+// characters when it is longer. (The Date type needs nothing else of the
+// package; DecodeDate and DecodeDateText, at the end, need the Decoder.)
+func quoteDate(s string) string {
+	if utf8.RuneCountInString(s) > 40 {
+		s = string([]rune(s)[:40]) + "…"
+	}
+	return strconv.Quote(s)
 }
 
 // parseDate reads s as YYYY-MM-DD; why says what is wrong, "" when nothing is.
@@ -226,7 +237,7 @@ func (d *Date) UnmarshalJSON(b []byte) error {
 	}
 	var s string
 	if err := json.Unmarshal(b, &s); err != nil {
-		return errors.New("runtime.Date: got " + quoteValue(string(b)) + ", want a JSON string holding a date (YYYY-MM-DD)")
+		return errors.New("runtime.Date: got " + quoteDate(string(b)) + ", want a JSON string holding a date (YYYY-MM-DD)")
 	}
 	return d.UnmarshalText([]byte(s))
 }
@@ -246,7 +257,7 @@ func DecodeDate(d *Decoder, x *Date) {
 func DecodeDateText(d *Decoder, s string, x *Date) {
 	v, why := parseDate(s)
 	if why != "" {
-		d.Invalid("got " + quoteValue(s) + ", want an RFC 3339 date (YYYY-MM-DD): " + why)
+		d.Invalid("got " + quoteDate(s) + ", want an RFC 3339 date (YYYY-MM-DD): " + why)
 		return
 	}
 	*x = v

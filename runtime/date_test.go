@@ -65,6 +65,7 @@ func TestDateJSON(t *testing.T) {
 		{`""`, `date "" is not`},
 		{`20260102`, `runtime.Date: got "20260102", want a JSON string holding a date (YYYY-MM-DD)`},
 		{`{}`, `want a JSON string`},
+		{`"` + strings.Repeat("é", 50) + `"`, `date "` + strings.Repeat("é", 40) + `…" is not`},
 	} {
 		var d runtime.Date
 		err := json.Unmarshal([]byte(c.in), &d)
