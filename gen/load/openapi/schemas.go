@@ -50,6 +50,13 @@ func (b *oaBuilder) refKey(sr *openapi3.SchemaRef) (string, oaLoc) {
 		return path.Clean(b.root) + ref, oaLoc{file: b.root, ptr: ref[1:]}
 	}
 	file, frag, _ := strings.Cut(ref, "#")
+	// kin-openapi v0.153.0 leaves RefPath unset on a reference to another
+	// file whose cycle resolved to nothing: read it, as a reference of the
+	// root document, relative to that document's directory.
+	if file != "" && !strings.Contains(file, "://") && !path.IsAbs(file) {
+		file = path.Join(path.Dir(b.root), file)
+		return file + "#" + frag, oaLoc{file: file, ptr: frag}
+	}
 	return ref, oaLoc{file: file, ptr: frag}
 }
 
