@@ -304,7 +304,7 @@ func ping(t *testing.T, tool *mcpbridge.Tool, what string) {
 // next call opens a new session and succeeds.
 func TestHTTPToolSessionExpired(t *testing.T) {
 	p := newPinger()
-	f, _, url := serveTool(t, p, mcpbridge.WithSessionTimeout(200*time.Millisecond))
+	f, h, url := serveTool(t, p, mcpbridge.WithSessionTimeout(200*time.Millisecond))
 	tool, err := mcpbridge.HTTPTool(context.Background(), url, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -344,10 +344,24 @@ func TestHTTPToolSessionExpired(t *testing.T) {
 	// expiry, before the client opens the stream again).
 	second := tool.Session().ID()
 	eventually(t, "the second session's expiry", func() bool { return f.getsDoneOf(second) > 0 })
+	// The SDK's server ends the GET stream before it forgets the session.
+	eventually(t, "the second session forgotten", func() bool { return forgotten(h, second) })
 	ping(t, tool, "a call after a second expiry")
 	if n := f.initializes.Load(); n != 3 {
 		t.Errorf("the server saw %d initialize requests, want 3", n)
 	}
+}
+
+// forgotten reports whether h answers 404 to a ping in session id, asked
+// directly (not through a front, nor on the network).
+func forgotten(h http.Handler, id string) bool {
+	req := httptest.NewRequest(http.MethodPost, "/", strings.NewReader(`{"jsonrpc":"2.0","id":99,"method":"ping"}`))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	req.Header.Set("Mcp-Session-Id", id)
+	rec := httptest.NewRecorder()
+	h.ServeHTTP(rec, req)
+	return rec.Code == http.StatusNotFound
 }
 
 // TestHTTPToolSessionDropped: the server answers 404 to the session of a
