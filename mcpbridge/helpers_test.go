@@ -6,6 +6,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"log/slog"
+	"net"
+	"net/http"
 	"net/http/httptest"
 	"slices"
 	"sync"
@@ -58,6 +60,48 @@ func (c changed) until(cond func() bool) bool {
 		}
 	}
 	return true
+}
+
+// eventually returns once cond holds, checked every 5 ms: polling for a state
+// the test can observe but not be told of (a connection closed, a task
+// expired); it fails the test, naming what, after waitLong.
+func eventually(t testing.TB, what string, cond func() bool) {
+	t.Helper()
+	tick := time.NewTicker(5 * time.Millisecond)
+	defer tick.Stop()
+	for deadline := time.Now().Add(waitLong); !cond(); <-tick.C {
+		if time.Now().After(deadline) {
+			t.Fatalf("%s: not after %v", what, waitLong)
+		}
+	}
+}
+
+// conns counts the connections of an httptest server that are open.
+type conns struct {
+	mu   sync.Mutex
+	open map[net.Conn]bool
+}
+
+// trackConns counts the connections of srv, which has not started yet.
+func trackConns(srv *httptest.Server) *conns {
+	c := &conns{open: map[net.Conn]bool{}}
+	srv.Config.ConnState = func(nc net.Conn, s http.ConnState) {
+		c.mu.Lock()
+		defer c.mu.Unlock()
+		switch s {
+		case http.StateClosed, http.StateHijacked:
+			delete(c.open, nc)
+		default:
+			c.open[nc] = true
+		}
+	}
+	return c
+}
+
+func (c *conns) count() int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return len(c.open)
 }
 
 // progressLog keeps the progress notifications a client receives.

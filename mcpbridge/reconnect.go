@@ -201,7 +201,7 @@ func (t *Tool) withSession(ctx context.Context, what string, op func(context.Con
 		return op(ctx, s)
 	}
 	renewed := false
-	if r.watch.isGone(s) {
+	if t.ended(s) {
 		ns, err := t.renew(ctx, s)
 		if err != nil {
 			return t.upstream(ctx, what, fmt.Errorf("%w, and a new session failed: %w", errSessionGone, err))
@@ -210,7 +210,7 @@ func (t *Tool) withSession(ctx context.Context, what string, op func(context.Con
 	}
 	a := &attempt{}
 	err := op(context.WithValue(ctx, attemptKey{}, a), s)
-	if err == nil || ctx.Err() != nil || !r.watch.isGone(s) {
+	if err == nil || ctx.Err() != nil || !t.ended(s) {
 		return err
 	}
 	id := strconv.Quote(s.ID())
@@ -226,10 +226,17 @@ func (t *Tool) withSession(ctx context.Context, what string, op func(context.Con
 	}
 	a = &attempt{}
 	err = op(context.WithValue(ctx, attemptKey{}, a), ns)
-	if err != nil && ctx.Err() == nil && r.watch.isGone(ns) && (!a.posted.Load() || a.refused.Load()) {
+	if err != nil && ctx.Err() == nil && t.ended(ns) && (!a.posted.Load() || a.refused.Load()) {
 		return t.upstream(ctx, what, fmt.Errorf("%w: the new session %s was ended at once too; not tried again (%v)", errSessionGone, strconv.Quote(ns.ID()), err))
 	}
 	return err
+}
+
+// ended reports whether the server has ended session s: it answered 404 to
+// it, or a renewal has already replaced it (and forgotten its 404: a request
+// that met the end of s may fail after that, on the SDK's failed connection).
+func (t *Tool) ended(s *mcp.ClientSession) bool {
+	return t.redial.watch.isGone(s) || t.session.Load() != s
 }
 
 // renew returns the session that replaces from: the Tool's session when it

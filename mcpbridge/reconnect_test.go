@@ -104,6 +104,23 @@ type front struct {
 	refuse   func(method string) bool
 	unknown  string                          // a method answered 404 with a JSON-RPC error -32601
 	gets     map[string][]context.CancelFunc // the GET streams under way, by session
+	getsOpen int                             // GET streams of a session under way
+	getsDone map[string]int                  // GET streams answered, ended or refused, by session
+}
+
+// getsDoneOf is the number of GET streams of session id that were answered
+// and have ended (an expired session's stream ends, or is answered 404).
+func (f *front) getsDoneOf(id string) int {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.getsDone[id]
+}
+
+// openGets is the number of GET streams of a session under way.
+func (f *front) openGets() int {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.getsOpen
 }
 
 func newFront(h http.Handler) *front { return &front{h: h, dropped: map[string]bool{}} }
@@ -160,9 +177,17 @@ func (f *front) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		f.mu.Lock()
 		if f.gets == nil {
 			f.gets = map[string][]context.CancelFunc{}
+			f.getsDone = map[string]int{}
 		}
 		f.gets[id] = append(f.gets[id], cancel)
+		f.getsOpen++
 		f.mu.Unlock()
+		defer func() {
+			f.mu.Lock()
+			f.getsOpen--
+			f.getsDone[id]++
+			f.mu.Unlock()
+		}()
 		r = r.WithContext(ctx)
 	}
 	sw := &statusWriter{ResponseWriter: w}
@@ -279,7 +304,7 @@ func ping(t *testing.T, tool *mcpbridge.Tool, what string) {
 // next call opens a new session and succeeds.
 func TestHTTPToolSessionExpired(t *testing.T) {
 	p := newPinger()
-	f, _, url := serveTool(t, p, mcpbridge.WithSessionTimeout(200*time.Millisecond))
+	f, h, url := serveTool(t, p, mcpbridge.WithSessionTimeout(200*time.Millisecond))
 	tool, err := mcpbridge.HTTPTool(context.Background(), url, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -314,13 +339,29 @@ func TestHTTPToolSessionExpired(t *testing.T) {
 	if id := tool.Session().ID(); id == first || id == "" {
 		t.Errorf("the session is %q after the renewal (%q before)", id, first)
 	}
-	// Idle again, the session expires again, and the calls go on: a call
-	// meeting the 404 itself this time (within 1 s of the expiry).
-	time.Sleep(400 * time.Millisecond)
+	// Idle again, the session expires again (its GET stream ends), and the
+	// calls go on: a call meeting the 404 itself this time (within 1 s of the
+	// expiry, before the client opens the stream again).
+	second := tool.Session().ID()
+	eventually(t, "the second session's expiry", func() bool { return f.getsDoneOf(second) > 0 })
+	// The SDK's server ends the GET stream before it forgets the session.
+	eventually(t, "the second session forgotten", func() bool { return forgotten(h, second) })
 	ping(t, tool, "a call after a second expiry")
 	if n := f.initializes.Load(); n != 3 {
 		t.Errorf("the server saw %d initialize requests, want 3", n)
 	}
+}
+
+// forgotten reports whether h answers 404 to a ping in session id, asked
+// directly (not through a front, nor on the network).
+func forgotten(h http.Handler, id string) bool {
+	req := httptest.NewRequest(http.MethodPost, "/", strings.NewReader(`{"jsonrpc":"2.0","id":99,"method":"ping"}`))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	req.Header.Set("Mcp-Session-Id", id)
+	rec := httptest.NewRecorder()
+	h.ServeHTTP(rec, req)
+	return rec.Code == http.StatusNotFound
 }
 
 // TestHTTPToolSessionDropped: the server answers 404 to the session of a
@@ -584,7 +625,9 @@ func TestHTTPToolRenewalGoroutines(t *testing.T) {
 			t.Fatal(err)
 		}
 		f := newFront(h)
-		srv := httptest.NewServer(f)
+		srv := httptest.NewUnstartedServer(f)
+		open := trackConns(srv)
+		srv.Start()
 		defer srv.Close()
 		defer h.Close()
 		tool, err := mcpbridge.HTTPTool(context.Background(), srv.URL, nil)
@@ -592,18 +635,22 @@ func TestHTTPToolRenewalGoroutines(t *testing.T) {
 			t.Fatal(err)
 		}
 		defer tool.Close()
+		// Idle keep-alive connections come and go with the calls: closed,
+		// what is left is the session's GET stream on its connection (and
+		// the listener).
+		onlyStream := func() bool {
+			http.DefaultClient.CloseIdleConnections()
+			return open.count() == 1 && f.openGets() == 1
+		}
 		f.drop(t)
 		ping(t, tool, "the first renewal")
-		// Idle keep-alive connections come and go with the calls: closed,
-		// what is left is the session's GET stream (and the listener).
-		time.Sleep(300 * time.Millisecond)
-		http.DefaultClient.CloseIdleConnections()
-		once := steady()
+		eventually(t, "only the GET stream open after the first renewal", onlyStream)
+		once := goruntime.NumGoroutine()
 		for i := range 10 {
 			f.drop(t)
 			ping(t, tool, "renewal "+string(rune('1'+i)))
 		}
-		http.DefaultClient.CloseIdleConnections()
+		eventually(t, "only the GET stream open after 11 renewals", onlyStream)
 		if n := settle(once); n > once {
 			buf := make([]byte, 1<<16)
 			t.Errorf("%d goroutines after 11 renewals, %d after one:\n%s", n, once, buf[:goruntime.Stack(buf, true)])
@@ -614,19 +661,6 @@ func TestHTTPToolRenewalGoroutines(t *testing.T) {
 		buf := make([]byte, 1<<16)
 		t.Errorf("%d goroutines after the tool and server closed, %d before:\n%s", n, before, buf[:goruntime.Stack(buf, true)])
 	}
-}
-
-// steady returns the number of goroutines once it has not changed for 300
-// ms (at most 5 s).
-func steady() int {
-	n, since := goruntime.NumGoroutine(), time.Now()
-	for deadline := time.Now().Add(5 * time.Second); time.Since(since) < 300*time.Millisecond && time.Now().Before(deadline); {
-		time.Sleep(20 * time.Millisecond)
-		if m := goruntime.NumGoroutine(); m != n {
-			n, since = m, time.Now()
-		}
-	}
-	return n
 }
 
 // TestHTTPToolMethodNotFound404: a 404 whose body is a JSON-RPC "method not

@@ -375,13 +375,12 @@ func TestTaskGet(t *testing.T) {
 		t.Errorf("working task: %+v", task)
 	}
 	j.free()
-	deadline := time.Now().Add(waitLong)
-	for task.Status == "working" && time.Now().Before(deadline) {
-		time.Sleep(10 * time.Millisecond)
+	eventually(t, "the task to end", func() bool {
 		if task, err = getTask(cs, id); err != nil {
 			t.Fatal(err)
 		}
-	}
+		return task.Status != "working"
+	})
 	if task.Status != "completed" || task.Result == nil || task.Result.IsError {
 		t.Fatalf("ended task: %+v", task)
 	}
@@ -426,17 +425,13 @@ func TestTaskLimits(t *testing.T) {
 	if res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "lint"}); err != nil || res.IsError || !jsonEqual(res.StructuredContent, map[string]any{"ok": true}) {
 		t.Errorf("an optional function beyond Max: %+v %v", res, err)
 	}
-	deadline := time.Now().Add(waitLong)
-	for {
+	eventually(t, "the task gone past its ttl", func() bool {
 		_, err := getTask(cs, id)
-		if rpcCode(err) == jsonrpc.CodeInvalidParams {
-			break
-		}
-		if err != nil || time.Now().After(deadline) {
+		if code := rpcCode(err); code != jsonrpc.CodeInvalidParams && err != nil {
 			t.Fatalf("a task past its ttl: %v, want -32602", err)
 		}
-		time.Sleep(50 * time.Millisecond)
-	}
+		return err != nil
+	})
 	if cause := waitFor(t, j.cancelled, "the expired task's context to end"); cause == nil || !strings.Contains(cause.Error(), "ttl") {
 		t.Errorf("the expired task ended with %v", cause)
 	}

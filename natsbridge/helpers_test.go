@@ -83,12 +83,16 @@ func (c *calc) StreamCall(ctx context.Context, name string, args json.RawMessage
 	switch name {
 	case "count":
 		var a struct{ N, Delay int }
-		json.Unmarshal(args, &a)
+		if err := json.Unmarshal(args, &a); err != nil {
+			return runtime.NewError(400, err.Error())
+		}
 		n := a.N
 		if n < 0 {
 			n = 2
 		}
 		for i := range n {
+			// A slow feed simulated (the tests of a slow stream and of
+			// micro's processing times): the delay is what is tested.
 			time.Sleep(time.Duration(a.Delay) * time.Millisecond)
 			if err := emit(json.RawMessage(`{"i":` + strconv.Itoa(i) + `}`)); err != nil {
 				return err

@@ -278,7 +278,12 @@ func TestStreamLostEnd(t *testing.T) {
 func TestDrainTwoReplicas(t *testing.T) {
 	url := startServer(t)
 	a, b := newCalc("a"), newCalc("b")
-	sa := serve(t, url, a, natsbridge.WithPrefix("calc"))
+	nca := connect(t, url)
+	sa, err := natsbridge.NewService(context.Background(), nca, a, natsbridge.WithPrefix("calc"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { sa.Shutdown(context.Background()) })
 	serve(t, url, b, natsbridge.WithPrefix("calc"))
 	c := natsbridge.NewCaller(connect(t, url), "calc")
 	ctx := t.Context()
@@ -299,9 +304,8 @@ func TestDrainTwoReplicas(t *testing.T) {
 	onA := 0
 	for range calls {
 		select {
-		case r := <-a.started:
+		case <-a.started:
 			onA++
-			_ = r
 		case <-b.started:
 		case <-time.After(waitLong):
 			t.Fatal("the calls did not all start")
@@ -312,17 +316,39 @@ func TestDrainTwoReplicas(t *testing.T) {
 	}
 	stopped := make(chan error, 1)
 	go func() { stopped <- sa.Shutdown(context.Background()) }()
-	select {
-	case err := <-stopped:
-		t.Fatalf("Shutdown returned with calls in flight: %v", err)
-	case <-time.After(100 * time.Millisecond):
+	// Once a's endpoints have stopped and the server has their
+	// unsubscriptions (a flush of a's connection after them), new calls go
+	// to b only.
+	drained := func() bool {
+		select {
+		case err := <-stopped:
+			t.Fatalf("Shutdown returned with calls in flight: %v", err)
+		default:
+		}
+		return sa.Micro().Stopped()
 	}
-	// New calls go to b only.
+	tick := time.NewTicker(2 * time.Millisecond)
+	defer tick.Stop()
+	for deadline := time.Now().Add(waitLong); !drained(); <-tick.C {
+		if time.Now().After(deadline) {
+			t.Fatal("a's endpoints did not stop")
+		}
+	}
+	if err := nca.Flush(); err != nil {
+		t.Fatal(err)
+	}
 	for range 10 {
 		got, err := c.CallFunction(ctx, "who", nil)
 		if err != nil || !strings.Contains(string(got), `"replica":"b"`) {
 			t.Errorf("a call during the drain: %s, %v", got, err)
 		}
+	}
+	// The calls of the drain came after Shutdown began: it must not have
+	// returned, a's calls are still held.
+	select {
+	case err := <-stopped:
+		t.Fatalf("Shutdown returned with calls in flight: %v", err)
+	default:
 	}
 	close(a.release)
 	close(b.release)

@@ -587,7 +587,9 @@ func TestQueueGroup(t *testing.T) {
 		select {
 		case r := <-h.rep.C:
 			var p ReportPayload
-			json.Unmarshal(r.Payload, &p)
+			if err := json.Unmarshal(r.Payload, &p); err != nil {
+				t.Fatalf("report %s: %v", r.Payload, err)
+			}
 			seen[string(p.ToolCallID)]++
 			if p.Status != "success" {
 				t.Errorf("report %s", r.Payload)
@@ -604,10 +606,17 @@ func TestQueueGroup(t *testing.T) {
 	if len(seen) != n {
 		t.Errorf("%d distinct reports, want %d", len(seen), n)
 	}
+	// Closed, the executors have reported every command they took: an
+	// extra report would be in the channel now.
+	for _, ex := range []*Executor{h.ex, ex2} {
+		if err := ex.Close(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+	}
 	select {
 	case r := <-h.rep.C:
 		t.Errorf("an extra report: %s", r.Payload)
-	case <-time.After(100 * time.Millisecond):
+	default:
 	}
 }
 

@@ -48,16 +48,22 @@ func TestStoreAndInboxFailures(t *testing.T) {
 		t.Fatal(err)
 	}
 	var reply map[string]any
-	json.Unmarshal(m.Data, &reply)
-	if !strings.Contains(reply["error"].(string), "disk full") || reply["tool_result_card_id"] != nil {
+	if err := json.Unmarshal(m.Data, &reply); err != nil {
+		t.Fatalf("reply %s: %v", m.Data, err)
+	}
+	if msg, _ := reply["error"].(string); !strings.Contains(msg, "disk full") || reply["tool_result_card_id"] != nil {
 		t.Errorf("reply %s", m.Data)
+	}
+	// Closed, the executor has reported every command it took: a report
+	// would be in the channel now.
+	if err := ex.Close(context.Background()); err != nil {
+		t.Fatal(err)
 	}
 	select {
 	case r := <-rep.C:
 		t.Errorf("reported without a saved card: %s", r.Payload)
-	case <-time.After(50 * time.Millisecond):
+	default:
 	}
-	ex.Close(context.Background())
 
 	ex, err = New(nc, newTestTool(t), mem, failingReporter{}, Options{})
 	if err != nil {
@@ -68,11 +74,15 @@ func TestStoreAndInboxFailures(t *testing.T) {
 		t.Fatal(err)
 	}
 	reply = nil
-	json.Unmarshal(m.Data, &reply)
-	if !strings.Contains(reply["error"].(string), "inbox closed") || reply["tool_result_card_id"] == nil {
+	if err := json.Unmarshal(m.Data, &reply); err != nil {
+		t.Fatalf("reply %s: %v", m.Data, err)
+	}
+	if msg, _ := reply["error"].(string); !strings.Contains(msg, "inbox closed") || reply["tool_result_card_id"] == nil {
 		t.Errorf("reply %s", m.Data)
 	}
-	ex.Close(context.Background())
+	if err := ex.Close(context.Background()); err != nil {
+		t.Error(err)
+	}
 
 	ex, err = New(nc, newTestTool(t), failingStore{MemoryCardStore: mem, getErr: errors.New("connection refused")}, rep, Options{})
 	if err != nil {

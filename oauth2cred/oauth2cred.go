@@ -88,11 +88,22 @@ type ccSource struct {
 	tok  *oauth2.Token
 }
 
+// waiting, set only by tests, is called by a call that is about to wait for
+// another's check or fetch of the token.
+var waiting func()
+
 func (s *ccSource) token(ctx context.Context) (string, error) {
 	select {
 	case s.sem <- struct{}{}:
-	case <-ctx.Done():
-		return "", s.fail(0, context.Cause(ctx))
+	default:
+		if waiting != nil {
+			waiting()
+		}
+		select {
+		case s.sem <- struct{}{}:
+		case <-ctx.Done():
+			return "", s.fail(0, context.Cause(ctx))
+		}
 	}
 	defer func() { <-s.sem }()
 	if s.tok.Valid() {

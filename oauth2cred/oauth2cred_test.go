@@ -106,7 +106,10 @@ type tokenEndpoint struct {
 func newTokenEndpoint(t *testing.T, route func(w http.ResponseWriter, r *http.Request) bool) *tokenEndpoint {
 	te := &tokenEndpoint{}
 	te.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		r.ParseForm()
+		if err := r.ParseForm(); err != nil {
+			http.Error(w, err.Error(), http.StatusBadRequest)
+			return
+		}
 		te.mu.Lock()
 		te.hits = append(te.hits, r.URL.Path+" "+r.Header.Get("Authorization")+" "+r.PostForm.Encode())
 		te.mu.Unlock()
@@ -220,7 +223,10 @@ func TestTokenContext(t *testing.T) {
 		t.Fatal("the token fetch did not end with the call's context")
 	}
 
-	// Two calls wait for one fetch; the endpoint answers once released.
+	// Two calls wait for one fetch; the endpoint answers once released, when
+	// one call fetches and the other waits for it.
+	waits := make(chan struct{}, 2)
+	oauth2cred.SetWaiting(t, func() { waits <- struct{}{} })
 	results := make(chan string, 2)
 	for range 2 {
 		go func() {
@@ -231,10 +237,15 @@ func TestTokenContext(t *testing.T) {
 			results <- tok
 		}()
 	}
-	time.Sleep(50 * time.Millisecond)
+	select {
+	case <-waits:
+	case <-time.After(20 * time.Second): // a watchdog
+		free()
+		t.Fatal("no call waited for the other's fetch")
+	}
 	free()
-	if a, b := <-results, <-results; a != "tok-1" || b != "tok-1" {
-		t.Errorf("concurrent calls got %q and %q, want tok-1 from one fetch", a, b)
+	if a, b := <-results, <-results; a != "tok-1" || b != "tok-1" || te.n.Load() != 1 {
+		t.Errorf("concurrent calls got %q and %q, %d tokens issued; want tok-1 from one fetch", a, b, te.n.Load())
 	}
 
 	ctx, cancel := context.WithCancel(context.Background())

@@ -64,8 +64,9 @@ func post(t *testing.T, url, body string) (int, string) {
 	return resp.StatusCode, string(b)
 }
 
-// eventually polls cond until it holds, failing the test after a generous
-// bound (a watchdog, not a measure of speed).
+// eventually polls cond every 5 ms until it holds, for a state the test can
+// observe but is not told of, failing the test after a generous bound (a
+// watchdog, not a measure of speed).
 func eventually(t *testing.T, what string, cond func() bool) {
 	t.Helper()
 	for end := time.Now().Add(10 * time.Second); !cond(); time.Sleep(5 * time.Millisecond) {

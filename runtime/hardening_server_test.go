@@ -28,6 +28,9 @@ import (
 type hardTool struct {
 	// wait (stream): emits one result, then waits for its context to end,
 	// signals waitSaw, takes waitCleanup to clean up, and closes waitDone.
+	// The slow cleanup is what TestShutdownEndsStreams needs, not a wait for
+	// an event: a ServeListener that did not wait for the handlers would
+	// return within it, before waitDone.
 	waitSaw     chan error
 	waitCleanup time.Duration
 	waitDone    chan struct{}
@@ -284,7 +287,8 @@ func TestReadTimeoutStalledBody(t *testing.T) {
 			}
 		}
 
-		// One byte every 20ms: the body would take 20s.
+		// One byte every 20ms (the pace is what is tested): the body would
+		// take 20s.
 		c := rawPost(t, addr, "/opentool/call", 1000, "")
 		stop := make(chan struct{})
 		var sent atomic.Int64
@@ -326,7 +330,8 @@ func TestDeadlinesDoNotCutCalls(t *testing.T) {
 		if saw := recv(t, tool.slowSaw, "the call to end"); saw != nil {
 			t.Errorf("the call's context ended: %v", saw)
 		}
-		// Idle past both deadlines, then requests on the same connection.
+		// Idle past both deadlines, then requests on the same connection:
+		// the idle time is what is tested, not a wait for an event.
 		time.Sleep(300 * time.Millisecond)
 		if _, err := client.Version(ctx); err != nil {
 			t.Errorf("a request after an idle time: %v", err)

@@ -514,7 +514,7 @@ func TestLocalStreamEmit(t *testing.T) {
 			t.Fatal("two emits in the loop body at once")
 		}
 		inLoop = true
-		time.Sleep(time.Microsecond)
+		time.Sleep(time.Microsecond) // widens the loop body, where a second emit must not enter: not a wait
 		n++
 		inLoop = false
 	}

@@ -763,6 +763,9 @@ func TestServeHandler(t *testing.T) {
 	case err := <-done:
 		t.Fatalf("ServeHandler returned %v with a request in flight", err)
 	case <-time.After(100 * time.Millisecond):
+		// Not a wait for an event: the request stays in flight until
+		// release, and a ServeHandler that did not wait for it would return
+		// within this window.
 	}
 	close(release)
 	if got := <-slow; got != "done" {

@@ -106,27 +106,45 @@ func upstream(t *testing.T, s *testtool.Store, key string) string {
 type progress struct {
 	mu    sync.Mutex
 	notes []*mcp.ProgressNotificationParams
+	more  chan struct{} // closed at the next notification, when wait waits
 }
 
 func (p *progress) handler(_ context.Context, req *mcp.ProgressNotificationClientRequest) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.notes = append(p.notes, req.Params)
+	if p.more != nil {
+		close(p.more)
+		p.more = nil
+	}
 }
 
 // wait waits for n notifications (a client may handle them after the result
-// arrived) and returns them in order of progress.
+// arrived), at most waitLong, and returns those received in order of
+// progress.
 func (p *progress) wait(n int) []*mcp.ProgressNotificationParams {
-	for deadline := time.Now().Add(waitLong); time.Now().Before(deadline); time.Sleep(5 * time.Millisecond) {
-		p.mu.Lock()
-		got := len(p.notes)
-		p.mu.Unlock()
-		if got >= n {
-			break
-		}
-	}
+	timeout := time.After(waitLong)
 	p.mu.Lock()
 	defer p.mu.Unlock()
+	for len(p.notes) < n {
+		if p.more == nil {
+			p.more = make(chan struct{})
+		}
+		more := p.more
+		p.mu.Unlock()
+		select {
+		case <-more:
+		case <-timeout:
+			p.mu.Lock()
+			return p.sorted()
+		}
+		p.mu.Lock()
+	}
+	return p.sorted()
+}
+
+// sorted returns the notifications in order of progress; p.mu is held.
+func (p *progress) sorted() []*mcp.ProgressNotificationParams {
 	out := slices.Clone(p.notes)
 	slices.SortFunc(out, func(a, b *mcp.ProgressNotificationParams) int { return int(a.Progress - b.Progress) })
 	return out
@@ -313,7 +331,8 @@ func TestGatewayHTTP(t *testing.T) {
 	}
 }
 
-// waitLog waits until logs match re.
+// waitLog waits until logs match re (a log tells no one of a new line: it
+// polls, with a deadline).
 func waitLog(t *testing.T, logs *testtool.LockedBuffer, re string) {
 	t.Helper()
 	rx := regexp.MustCompile(re)

@@ -24,10 +24,20 @@ func TestWait(t *testing.T) {
 	done := make(chan bool)
 	go func() { done <- c.Wait(context.Background()) }()
 	c.Add(-1)
+	// Wait returns when c.idle closes, or at once when nothing is under
+	// way: with one still under way, c.idle is open.
+	c.mu.Lock()
+	idle := c.idle
+	c.mu.Unlock()
+	if idle == nil {
+		t.Fatal("one less under way, with one still under way, released the waiters")
+	}
 	select {
+	case <-idle:
+		t.Fatal("one less under way, with one still under way, closed idle")
 	case <-done:
 		t.Fatal("Wait returned with one still under way")
-	case <-time.After(20 * time.Millisecond):
+	default:
 	}
 	c.Add(-1)
 	if !<-done {

@@ -65,8 +65,9 @@ func (a *streamAPI) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			w.Header().Set("Content-Type", "application/json")
 			fmt.Fprint(w, `{"index":0,"text":"not a stream"}`)
 			return
-		case "late":
-			time.Sleep(300 * time.Millisecond) // past the client's timeout for the headers
+		case "late": // no headers before the client's timeout, which ends the request
+			<-r.Context().Done()
+			return
 		}
 		w.Header().Set("Content-Type", "text/event-stream")
 		w.WriteHeader(200)
@@ -92,7 +93,8 @@ func (a *streamAPI) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			send("data: {\"index\":0,\"text\":\"ok\"}\n\n")
 			send("event: chunk\ndata: {\"index\":\"one\",\"text\":\"ok\"}\n\n")
 		case "slow":
-			// Longer in all than the client's timeout, each event well within it.
+			// Longer in all than the client's timeout, each event well within
+			// it: the pauses are what is tested, not a wait for an event.
 			for i := range 4 {
 				send(fmt.Sprintf("data: {\"index\":%d,\"text\":\"slow\"}\n\n", i))
 				time.Sleep(120 * time.Millisecond)

@@ -94,7 +94,10 @@ func TestWebhookReceiver(t *testing.T) {
 	srv := httptest.NewServer(mux)
 	defer srv.Close()
 
-	std, _ := webhook.NewStandard(hookSecret)
+	std, err := webhook.NewStandard(hookSecret)
+	if err != nil {
+		t.Fatal(err)
+	}
 	gh, _ := webhook.NewGitHub(hookSecret)
 	n := 0
 	signed := func(body string, extra ...string) http.Header {
@@ -234,7 +237,10 @@ func TestCallbackReceiver(t *testing.T) {
 	srv := httptest.NewServer(h)
 	defer srv.Close()
 	stripe, _ := webhook.NewStripe(hookSecret)
-	std, _ := webhook.NewStandard(hookSecret)
+	std, err := webhook.NewStandard(hookSecret)
+	if err != nil {
+		t.Fatal(err)
+	}
 	pay := `{"id":"pay_1","amount":1200,"currency":"eur"}`
 	sh := http.Header{}
 	sh.Set("Stripe-Signature", stripe.Sign(time.Now(), []byte(pay)))
@@ -300,14 +306,25 @@ func TestWebhookWaitFunctions(t *testing.T) {
 		t.Fatalf("wait_newPet not declared with the event's schema: %+v", wait)
 	}
 
-	std, _ := webhook.NewStandard(hookSecret)
+	std, err := webhook.NewStandard(hookSecret)
+	if err != nil {
+		t.Fatal(err)
+	}
 	go func() {
-		for feed.Waiting("newPet") == 0 {
-			time.Sleep(5 * time.Millisecond)
+		// The feed tells no one of a new waiter: poll, with a deadline.
+		tick := time.NewTicker(5 * time.Millisecond)
+		defer tick.Stop()
+		for deadline := time.Now().Add(20 * time.Second); feed.Waiting("newPet") == 0; <-tick.C {
+			if time.Now().After(deadline) {
+				t.Error("wait_newPet did not wait on the feed")
+				return
+			}
 		}
 		for i, name := range []string{"Rex", "Tom"} {
 			body := fmt.Sprintf(`{"id":%d,"name":%q}`, i+1, name)
-			send(t, hookSrv.URL+"/newPet", std.Header(fmt.Sprint("w", i), time.Now(), []byte(body)), body)
+			if code, b := send(t, hookSrv.URL+"/newPet", std.Header(fmt.Sprint("w", i), time.Now(), []byte(body)), body); code/100 != 2 {
+				t.Errorf("the %s event: HTTP %d %s", name, code, b)
+			}
 		}
 	}()
 	var names []string

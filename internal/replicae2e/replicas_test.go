@@ -94,7 +94,8 @@ func TestMain(m *testing.M) {
 }
 
 // ledger is the upstream's service: create records each text it executes,
-// after pause (so that calls are in flight when a replica stops).
+// after pause, a slow upstream simulated (so that calls are in flight when a
+// replica stops): the pause is the load tested, not a wait for an event.
 type ledger struct {
 	*testtool.Store
 	pause time.Duration
@@ -465,7 +466,9 @@ func TestReplicasSIGTERM(t *testing.T) {
 	t.Logf("the stopped replica answered %d calls after SIGTERM", draining)
 	// The others stop too, so that every log line is in.
 	for _, r := range []*replica{rs[0], rs[2]} {
-		r.cmd.Process.Signal(syscall.SIGTERM)
+		if err := r.cmd.Process.Signal(syscall.SIGTERM); err != nil {
+			t.Error(err)
+		}
 		if code := r.exited(t); code != 0 {
 			t.Errorf("a replica exited %d, want 0:\n%s", code, r.logs)
 		}
@@ -553,7 +556,11 @@ func TestReplicasFrozen(t *testing.T) {
 	l := newLedger(20 * time.Millisecond)
 	rs := startReplicas(t, 3, upstream(t, l), "--drainDelay", drainDelay.String())
 	_, base := newBalancer(t, rs)
-	results := run(base, n, workers, deadline, func() { rs[1].cmd.Process.Signal(syscall.SIGSTOP) })
+	results := run(base, n, workers, deadline, func() {
+		if err := rs[1].cmd.Process.Signal(syscall.SIGSTOP); err != nil {
+			t.Error(err)
+		}
+	})
 	failures := checkCut(t, l, results, deadline, workers, context.DeadlineExceeded)
 	rs[1].cmd.Process.Kill()
 	if len(failures) > 0 {
@@ -639,7 +646,9 @@ func TestReplicasMCP(t *testing.T) {
 		}
 	}
 	for _, r := range rs {
-		r.cmd.Process.Signal(syscall.SIGTERM)
+		if err := r.cmd.Process.Signal(syscall.SIGTERM); err != nil {
+			t.Error(err)
+		}
 		r.exited(t)
 	}
 	for i, r := range rs {
@@ -718,7 +727,10 @@ func TestSecondSignal(t *testing.T) {
 	if code := readyz(); code != 200 {
 		t.Fatalf("/readyz %d, want 200", code)
 	}
-	r.cmd.Process.Signal(syscall.SIGTERM)
+	if err := r.cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	// The replica tells the test nothing: poll its /readyz, with a deadline.
 	deadline := time.Now().Add(waitLong)
 	for readyz() != http.StatusServiceUnavailable {
 		if time.Now().After(deadline) {
@@ -727,7 +739,9 @@ func TestSecondSignal(t *testing.T) {
 		time.Sleep(10 * time.Millisecond)
 	}
 	signalled := time.Now()
-	r.cmd.Process.Signal(syscall.SIGTERM)
+	if err := r.cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
 	if code := r.exited(t); code != -1 {
 		t.Errorf("exit status %d after a second SIGTERM, want -1 (ended by the signal)", code)
 	}

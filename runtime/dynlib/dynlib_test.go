@@ -253,6 +253,7 @@ func testCloseWaits(t *testing.T, call func(l *dynlib.Library, i int, a, b int32
 		r, _ := call(l, iWait, 0, 0) // returns once release is called
 		called <- r
 	}()
+	// The C side tells nothing: poll its waiting flag, with a deadline.
 	for deadline := time.Now().Add(10 * time.Second); ctest.CallIntIntInt(waiting, 0, 0) == 0; {
 		if time.Now().After(deadline) {
 			t.Fatal("the call of wait did not begin")
@@ -265,6 +266,9 @@ func testCloseWaits(t *testing.T, call func(l *dynlib.Library, i int, a, b int32
 	case err := <-closed:
 		t.Fatalf("Close returned (%v) while a call was in progress", err)
 	case <-time.After(100 * time.Millisecond):
+		// Not a wait for an event: the call stays in progress until
+		// release, and a Close that did not wait for it would return within
+		// this window.
 	}
 	// The library is still loaded: release, looked up before, can be called.
 	ctest.CallIntIntInt(release, 0, 0)
