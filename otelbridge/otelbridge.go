@@ -118,7 +118,6 @@ import (
 	"go.opentelemetry.io/otel/trace"
 
 	"github.com/opentoolgen/opentoolgen/internal/jsontree"
-	"github.com/opentoolgen/opentoolgen/otelbridge/tracing"
 	"github.com/opentoolgen/opentoolgen/runtime"
 )
 
@@ -130,6 +129,15 @@ const (
 	FrontKey = attribute.Key("opentool.front")        // runtime.CallInfo.Front
 	SideKey  = attribute.Key("opentool.side")         // "server", "client", "rest"
 	ItemsKey = attribute.Key("opentool.stream.items") // items of a streaming call
+)
+
+// Keys of the semantic conventions of MCP and GenAI (development), which
+// the Go semconv/v1.43.0 package, of stable conventions, does not have.
+const (
+	MCPMethodNameKey      = attribute.Key("mcp.method.name")
+	MCPSessionIDKey       = attribute.Key("mcp.session.id")
+	GenAIToolNameKey      = attribute.Key("gen_ai.tool.name")
+	GenAIOperationNameKey = attribute.Key("gen_ai.operation.name")
 )
 
 // Option configures [Interceptor].
@@ -195,7 +203,6 @@ type interceptor struct {
 	variants       atomic.Int64            // attrs in attrs' fnAttrs, at most maxCached
 	rests          cache[restKey, *restAttrs]
 	tracer         trace.Tracer
-	shared         *tracing.Tracer // tracer, when it is one: StartShared, no copy of the attributes
 	serverDuration metric.Float64Histogram
 	clientDuration metric.Float64Histogram
 	httpDuration   metric.Float64Histogram
@@ -222,7 +229,6 @@ func Interceptor(opts ...Option) runtime.Interceptor {
 	}
 	m := c.mp.Meter(ScopeName)
 	it := &interceptor{tracer: c.tp.Tracer(ScopeName)}
-	it.shared, _ = it.tracer.(*tracing.Tracer)
 	it.attrs.make, it.rests.make = newFnAttrs, makeRESTAttrs
 	// Errors of instrument creation leave no-op instruments: telemetry never
 	// fails a call.
@@ -264,11 +270,9 @@ func (it *interceptor) intercept(ctx context.Context, call *runtime.CallInfo, ne
 	if metered {
 		start = time.Now()
 	}
-	var span trace.Span
-	if it.shared != nil {
-		ctx, span = it.shared.StartShared(ctx, call.Function, a.kind, a.span)
-	} else {
-		ctx, span = it.tracer.Start(ctx, call.Function, a.start...)
+	ctx, span := it.tracer.Start(ctx, a.name, a.start...)
+	if call.RequestID != "" || call.Session != "" || call.Destination != "" {
+		callAttrs(span, call)
 	}
 	err := next(ctx)
 	var elapsed float64
@@ -315,11 +319,10 @@ type attrKey struct {
 // attribute sets of metrics are sorted and hashed when they are made.
 type attrs struct {
 	key      attrKey
+	name     string                  // the span's
 	start    []trace.SpanStartOption // the span's kind and attributes
-	kind     trace.SpanKind          // the same, for tracing.Tracer's StartShared
-	span     []attribute.KeyValue
-	duration []metric.RecordOption // of the duration histograms
-	counted  []metric.AddOption    // of the counters
+	duration []metric.RecordOption   // of the duration histograms
+	counted  []metric.AddOption      // of the counters
 }
 
 const maxCached = 4096
@@ -345,16 +348,59 @@ func makeAttrs(k attrKey) *attrs {
 	if k.server {
 		kind = trace.SpanKindServer
 	}
-	span := []attribute.KeyValue{system, method, FrontKey.String(k.front)}
+	name, span := spanAttrs(k, system, method)
 	return &attrs{
 		key:   k,
+		name:  name,
 		start: []trace.SpanStartOption{trace.WithSpanKind(kind), trace.WithAttributes(span...)},
-		kind:  kind,
-		span:  span,
 		// Slices made once: passing one option as a variadic argument to
 		// an interface's method would allocate its slice at each call.
 		duration: []metric.RecordOption{metric.WithAttributeSet(ds)},
 		counted:  []metric.AddOption{metric.WithAttributeSet(cs)},
+	}
+}
+
+// spanAttrs returns the name and the attributes of the spans of calls of
+// k, by the conventions of their front: MCP's over MCP ("tools/call NAME",
+// mcp.method.name, gen_ai.tool.name), RPC's over the others (the function,
+// rpc.system.name, rpc.method), with messaging's over NATS
+// (messaging.system nats, messaging.operation.type).
+func spanAttrs(k attrKey, system, method attribute.KeyValue) (string, []attribute.KeyValue) {
+	front := FrontKey.String(k.front)
+	switch k.front {
+	case runtime.FrontMCP:
+		return "tools/call " + k.function, []attribute.KeyValue{MCPMethodNameKey.String("tools/call"),
+			GenAIToolNameKey.String(k.function), GenAIOperationNameKey.String("execute_tool"), front}
+	case frontNATS, frontNATSExec:
+		op := semconv.MessagingOperationTypeSend
+		if k.server {
+			op = semconv.MessagingOperationTypeProcess
+		}
+		return k.function, []attribute.KeyValue{system, method, semconv.MessagingSystemKey.String("nats"), op, front}
+	}
+	return k.function, []attribute.KeyValue{system, method, front}
+}
+
+// The fronts of NATS (natsbridge's and natsexec's CallInfo.Front).
+const (
+	frontNATS     = "nats"
+	frontNATSExec = "natsexec"
+)
+
+// callAttrs sets on span the attributes of call that differ from call to
+// call: jsonrpc.request.id, mcp.session.id, messaging.destination.name.
+func callAttrs(span trace.Span, call *runtime.CallInfo) {
+	if !span.IsRecording() {
+		return
+	}
+	if call.RequestID != "" {
+		span.SetAttributes(semconv.JSONRPCRequestID(call.RequestID))
+	}
+	if call.Session != "" {
+		span.SetAttributes(MCPSessionIDKey.String(call.Session))
+	}
+	if call.Destination != "" {
+		span.SetAttributes(semconv.MessagingDestinationName(call.Destination))
 	}
 }
 
