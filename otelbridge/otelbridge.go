@@ -21,9 +21,13 @@
 // A call is a span named after its function, of kind Server on the serving
 // side and Client on the calling side, with:
 //
-//   - rpc.system.name: "jsonrpc" over OpenTool HTTP and MCP (both carry
-//     JSON-RPC 2.0), "opentool" over the other fronts (runtime.Local, NATS);
+//   - rpc.system.name: "jsonrpc" over OpenTool HTTP (JSON-RPC 2.0),
+//     "opentool" over the other fronts (runtime.Local, NATS);
 //   - rpc.method: the function;
+//   - jsonrpc.request.id, serving over OpenTool HTTP: the request's id;
+//   - over NATS, messaging.system "nats", messaging.operation.type
+//     ("process" serving, "send" calling) and, serving,
+//     messaging.destination.name (the subject);
 //   - opentool.front: the front or transport (runtime.CallInfo.Front);
 //   - opentool.stream.items, for a streaming call: the items it carried;
 //   - on failure: status Error, and error.type and rpc.response.status_code
@@ -35,6 +39,11 @@
 //     errorNull or unauthorized) has its class as error.type; a calling
 //     side's error that is not a *runtime.Error is error.type "_OTHER",
 //     without rpc.response.status_code. No Go type name is recorded.
+//
+// A call over MCP follows MCP's conventions instead: a span named
+// "tools/call NAME" with mcp.method.name "tools/call", gen_ai.tool.name
+// the function, gen_ai.operation.name "execute_tool", opentool.front and,
+// in a stateful session, mcp.session.id; the error attributes as above.
 //
 // A REST call (a *rest.Client's Interceptors) is an HTTP client span named
 // "METHOD /path/{template}", with http.request.method, url.template,
@@ -79,20 +88,14 @@
 // attributes of spans and metrics (attribute sets, span start options) are
 // made once per function, front, side and error type (for a REST call: per
 // operation, host, status and error type) and kept for up to 4,096 such
-// keys, so that a call allocates nothing of its own beyond the SDK's span;
-// a span the sampler drops gets no attributes at all. Without a meter
-// provider (the no-op one, what the server command runs), nothing is timed
-// or recorded. With the SDK, its span is most of the cost (Start and End:
-// 1.3 KB in 5 allocations, 2–5 µs of CPU on a shared 2-core machine), then
-// the processor that batches it: the SDK's BatchSpanProcessor wakes its
-// goroutine for each span, otelbridge/spanbatch once per batch. With a
-// tracer of otelbridge/tracing (what the server command uses), the
-// interceptor starts spans with its StartShared and the cached attributes:
-// no copy of them and no start options, one allocation for the span and
-// one for its context. A sampler (OTEL_TRACES_SAMPLER) is the way to pay
-// less: a span it drops costs the SDK 3 small allocations (its start
-// options, its context), about 340 B.
-// docs/benchmarks/cluster.md has the figures (BenchmarkTracing,
+// keys, so that a call allocates little of its own beyond the SDK's span
+// (the request id, session and subject, which differ per call, are set on
+// a recording span only); a span the sampler drops gets no attributes at
+// all. Without a meter provider (the no-op one), nothing is timed or
+// recorded. With the SDK, its span is most of the cost (Start and End:
+// about 1.3 KB in 5 allocations, 2–5 µs of CPU on a shared 2-core
+// machine). A sampler (OTEL_TRACES_SAMPLER) is the way to pay less.
+// docs/telemetry.md has the figures (BenchmarkGatewayTracing, BenchmarkTracing,
 // BenchmarkTracingPaired, BenchmarkInterceptor).
 package otelbridge
 
