@@ -61,3 +61,12 @@ func TestNoTelemetryInBuild(t *testing.T) {
 		}
 	}
 }
+
+// TestHelpWithoutOTEL: the help of a Command without Telemetry names no
+// OTEL_* variable: it has no OpenTelemetry export.
+func TestHelpWithoutOTEL(t *testing.T) {
+	code, out, _ := testtool.Run(t, mockCommand(newStore()), "-h")
+	if code != 0 || strings.Contains(out, "OTEL_") {
+		t.Errorf("-h: exit %d, the help names OTEL_* variables:\n%s", code, out)
+	}
+}

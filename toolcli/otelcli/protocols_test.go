@@ -260,3 +260,12 @@ func TestWrongEndpoint(t *testing.T) {
 		})
 	}
 }
+
+// TestHelpNamesOTEL: the help of a command with telemetry names the OTEL_*
+// variables; that of one without does not (toolcli's tests).
+func TestHelpNamesOTEL(t *testing.T) {
+	code, out, _ := testtool.Run(t, mockCommand(), "-h")
+	if code != 0 || !strings.Contains(out, "OTEL_EXPORTER_OTLP_ENDPOINT") {
+		t.Errorf("-h: exit %d, the help names no OTEL_* variable:\n%s", code, out)
+	}
+}
