@@ -83,7 +83,7 @@ func generateCase(t *testing.T, c goldenCase) map[string][]byte {
 		t.Fatal(err)
 	}
 	res, err := Generate(filepath.Base(c.input), data, Options{Package: goldenPackage(c.name),
-		Command: &Command{Name: c.name, ImportPath: goldenModule + "/testdata/golden/" + c.name, NATS: natsCases[c.name]},
+		Command: &Command{Name: c.name, ImportPath: goldenModule + "/testdata/golden/" + c.name, NATS: natsCases[c.name], OTel: otelCases[c.name]},
 		Split:   splitCases[c.name]})
 	if err != nil {
 		t.Fatalf("Generate: %v", err)
@@ -118,6 +118,11 @@ var declaredCases = map[string]bool{"weather": true, "mocktool": true, "openapi-
 // nats and exec commands of toolcli/natscli); the others have the default
 // fronts, OpenTool HTTP and MCP, and link no NATS.
 var natsCases = map[string]bool{"mocktool": true}
+
+// otelCases are the golden cases whose main is generated -with otel
+// (OpenTelemetry export, toolcli/otelcli.Telemetry); the others link no
+// OpenTelemetry SDK.
+var otelCases = map[string]bool{"weather": true}
 
 // splitCases are the golden cases generated with small files
 // (Options.Split), so that their types, tool and client are split over

@@ -74,19 +74,13 @@ var stages = []struct {
 	// any Tool as a NATS micro service, and a Caller over NATS
 	{pkg: "natsbridge", may: []string{"internal/natsmeta", "runtime"}, third: true},
 	{pkg: "oauth2cred", may: []string{"internal/redirect", "runtime/rest"}, third: true},
-	// the queue and export loop of spanbatch and tracing
-	{pkg: "otelbridge/internal/batch", third: true},
-	// the tracer provider of the server command (the SDK's semantics, cheaper spans)
-	{pkg: "otelbridge/tracing", may: []string{"otelbridge/internal/batch"}, third: true},
-	// OTLP/HTTP span export with the standard library (no gRPC, no protobuf runtime)
-	{pkg: "otelbridge/otlphttp", may: []string{"otelbridge/tracing"}, third: true},
-	// the SDK's spans batched for an exporter without a goroutine woken per span
-	{pkg: "otelbridge/spanbatch", may: []string{"otelbridge/internal/batch"}, third: true},
 	// OpenTelemetry for the interceptors of runtime and its fronts
-	{pkg: "otelbridge", may: []string{"internal/jsontree", "runtime", "otelbridge/tracing"}, third: true},
+	{pkg: "otelbridge", may: []string{"internal/jsontree", "runtime"}, third: true},
 	// the command line of a tool server (what opentoolgen -cmd's mains call):
 	// OpenTool HTTP and MCP, so beside runtime too
-	{pkg: "toolcli", may: []string{"internal/jsontree", "internal/buildinfo", "internal/inflight", "runtime", "discover", "mcpbridge", "natsbridge", "natsexec", "otelbridge", "otelbridge/otlphttp", "otelbridge/tracing"}, third: true},
+	{pkg: "toolcli", may: []string{"internal/jsontree", "internal/buildinfo", "internal/inflight", "runtime", "discover", "mcpbridge", "natsbridge", "natsexec"}, third: true},
+	// OpenTelemetry export of the command (-with otel): the SDK and its exporters
+	{pkg: "toolcli/otelcli", may: []string{"runtime", "otelbridge", "toolcli"}, third: true},
 	// what tests and examples share: after everything they exercise, so that
 	// no package above may import them
 	{pkg: "internal/testtool", may: []string{"runtime", "toolcli", "examples/mocktool/mocktool"}},

@@ -65,7 +65,11 @@ func incoming(ctx context.Context, req *mcp.CallToolRequest, metered bool) conte
 	}
 	md := meta{&m}
 	if metered {
-		ctx = runtime.WithIncomingMetadata(ctx, runtime.FrontMCP, md)
+		in := runtime.Incoming{Front: runtime.FrontMCP, Meta: md}
+		if req != nil && req.Session != nil {
+			in.Session = req.Session.ID() // "" when stateless
+		}
+		ctx = runtime.WithIncoming(ctx, in)
 	}
 	return extractTraceContext(ctx, req, md)
 }

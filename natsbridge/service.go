@@ -374,7 +374,7 @@ func (s *Service) answer(m *nats.Msg, f *finish) {
 		// The call context the headers carry (W3C traceparent), and the
 		// headers for the interceptors of a tool of runtime.Intercept.
 		md := natsmeta.Header(m.Header)
-		ctx = runtime.WithIncomingMetadata(runtime.ExtractMetadata(ctx, md), "nats", md)
+		ctx = runtime.WithIncoming(runtime.ExtractMetadata(ctx, md), runtime.Incoming{Front: "nats", Meta: md, Destination: m.Subject})
 	}
 	if id := m.Header.Get(CallHeader); id != "" {
 		var cancel context.CancelFunc

@@ -27,13 +27,13 @@ const (
 // the context, through Options.Interceptors; spanCtx is the trace context
 // of the innermost call's span when interceptors ran and a propagator is
 // set (runtime.SetPropagator), else nil.
-func (e *Executor) call(ctx context.Context, cmd *command, card *Card, args json.RawMessage, h nats.Header) (result json.RawMessage, spanCtx runtime.MapMetadata, f *failure) {
+func (e *Executor) call(ctx context.Context, cmd *command, card *Card, args json.RawMessage, h nats.Header, subject string) (result json.RawMessage, spanCtx runtime.MapMetadata, f *failure) {
 	ctx = runtime.WithCallValues(ctx, callValues(cmd, card))
 	if h == nil {
 		h = nats.Header{}
 	}
 	md := natsmeta.Header(h)
-	ctx = runtime.WithIncomingMetadata(runtime.ExtractMetadata(ctx, md), Front, md)
+	ctx = runtime.WithIncoming(runtime.ExtractMetadata(ctx, md), runtime.Incoming{Front: Front, Meta: md, Destination: subject})
 	if e.opts.Timeout > 0 {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeout(ctx, e.opts.Timeout)
@@ -46,7 +46,7 @@ func (e *Executor) call(ctx context.Context, cmd *command, card *Card, args json
 		}
 	}()
 	stream := e.streams[cmd.function]
-	info := &runtime.CallInfo{Function: cmd.function, Args: args, Stream: stream, Server: true, Front: Front, Meta: md}
+	info := &runtime.CallInfo{Function: cmd.function, Args: args, Stream: stream, Server: true, Front: Front, Meta: md, Destination: subject}
 	var res json.RawMessage
 	err := runtime.RunInterceptors(ctx, e.opts.Interceptors, info, func(ctx context.Context) error {
 		if len(e.opts.Interceptors) > 0 && runtime.Propagating() {

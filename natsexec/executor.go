@@ -302,7 +302,7 @@ func (e *Executor) serve(function string, m *nats.Msg) {
 			return nil, f
 		}
 		var res json.RawMessage
-		res, spanCtx, f = e.call(ctx, cmd, card, args, m.Header)
+		res, spanCtx, f = e.call(ctx, cmd, card, args, m.Header, m.Subject)
 		return res, f
 	}()
 

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"go.opentelemetry.io/otel/attribute"
+	semconv "go.opentelemetry.io/otel/semconv/v1.43.0"
 
 	"github.com/opentoolgen/opentoolgen/runtime"
 )
@@ -46,9 +47,11 @@ func TestAttrsOf(t *testing.T) {
 			t.Fatalf("%+v: got the attrs of %+v", k, a.key)
 		}
 		want := makeAttrs(k)
-		gotSet, wantSet := attribute.NewSet(a.span...), attribute.NewSet(want.span...)
-		if !gotSet.Equals(&wantSet) || a.kind != want.kind {
-			t.Fatalf("%+v: span attributes %v, want %v", k, a.span, want.span)
+		_, gotAttrs := spanAttrs(a.key, systemOpenTool, semconv.RPCMethod(a.key.function))
+		_, wantAttrs := spanAttrs(k, systemOpenTool, semconv.RPCMethod(k.function))
+		gotSet, wantSet := attribute.NewSet(gotAttrs...), attribute.NewSet(wantAttrs...)
+		if !gotSet.Equals(&wantSet) || a.name != want.name || len(a.start) != len(want.start) {
+			t.Fatalf("%+v: span %s %v, want %s %v", k, a.name, gotAttrs, want.name, wantAttrs)
 		}
 		if k.errorType != "" && a.counted == nil {
 			t.Fatalf("%+v: no metric attributes", k)

@@ -14,7 +14,6 @@ import (
 	"testing"
 	"time"
 
-	"go.opentelemetry.io/otel/attribute"
 	metricnoop "go.opentelemetry.io/otel/metric/noop"
 	sdkmetric "go.opentelemetry.io/otel/sdk/metric"
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
@@ -23,8 +22,6 @@ import (
 	tracenoop "go.opentelemetry.io/otel/trace/noop"
 
 	"github.com/opentoolgen/opentoolgen/otelbridge"
-	"github.com/opentoolgen/opentoolgen/otelbridge/spanbatch"
-	"github.com/opentoolgen/opentoolgen/otelbridge/tracing"
 	"github.com/opentoolgen/opentoolgen/runtime"
 )
 
@@ -37,34 +34,27 @@ func (echoTool) Call(ctx context.Context, name string, args json.RawMessage) (js
 
 func (echoTool) Load(context.Context) (*runtime.OpenTool, error) { return nil, nil }
 
-// noopExporter drops the spans it is given, the SDK's or tracing's: the
-// provider does all its work, and nothing leaves the process.
+// noopExporter drops the spans it is given: the provider does all its
+// work, and nothing leaves the process.
 type noopExporter struct{}
 
 func (noopExporter) ExportSpans(context.Context, []sdktrace.ReadOnlySpan) error { return nil }
-func (noopExporter) Export(context.Context, []tracing.ReadOnlySpan) error       { return nil }
 func (noopExporter) Shutdown(context.Context) error                             { return nil }
 
 // tracingMode is a way to serve calls: its server options and the
 // propagator set while it serves.
 type tracingMode struct {
-	name    string
-	opts    []runtime.ServerOption
-	prop    runtime.Propagator
-	dropped func() uint64 // spans dropped by its batcher, reported (none expected)
+	name string
+	opts []runtime.ServerOption
+	prop runtime.Propagator
 }
 
 // tracingModes are the modes of BenchmarkTracing, off first; the providers
 // are shut down when b ends.
 func tracingModes(b *testing.B) []tracingMode {
-	batch := spanbatch.New(noopExporter{})
-	sdkTP := sdktrace.NewTracerProvider(sdktrace.WithSpanProcessor(batch))
-	b.Cleanup(func() { sdkTP.Shutdown(context.Background()) })
-	ourTP := tracing.NewProvider(noopExporter{})
-	b.Cleanup(func() { ourTP.Shutdown(context.Background()) })
 	bspTP := sdktrace.NewTracerProvider(sdktrace.WithBatcher(noopExporter{}))
 	b.Cleanup(func() { bspTP.Shutdown(context.Background()) })
-	offTP := sdktrace.NewTracerProvider(sdktrace.WithSampler(sdktrace.NeverSample()), sdktrace.WithSpanProcessor(spanbatch.New(noopExporter{})))
+	offTP := sdktrace.NewTracerProvider(sdktrace.WithSampler(sdktrace.NeverSample()), sdktrace.WithBatcher(noopExporter{}))
 	b.Cleanup(func() { offTP.Shutdown(context.Background()) })
 	sdkMP := sdkmetric.NewMeterProvider(sdkmetric.WithReader(sdkmetric.NewManualReader()))
 	noMetrics := otelbridge.WithMeterProvider(metricnoop.NewMeterProvider())
@@ -72,13 +62,11 @@ func tracingModes(b *testing.B) []tracingMode {
 		return []runtime.ServerOption{runtime.WithInterceptors(otelbridge.Interceptor(opts...))}
 	}
 	return []tracingMode{
-		{"off", nil, nil, nil},
-		{"noop", traced(otelbridge.WithTracerProvider(tracenoop.NewTracerProvider()), noMetrics), otelbridge.Propagator(), nil},
-		{"sdk-unsampled", traced(otelbridge.WithTracerProvider(offTP), noMetrics), otelbridge.Propagator(), nil},
-		{"sdk", traced(otelbridge.WithTracerProvider(sdkTP), noMetrics), otelbridge.Propagator(), batch.Dropped},
-		{"tracing", traced(otelbridge.WithTracerProvider(ourTP), noMetrics), otelbridge.Propagator(), ourTP.Dropped},
-		{"sdk-bsp", traced(otelbridge.WithTracerProvider(bspTP), noMetrics), otelbridge.Propagator(), nil},
-		{"sdk+metrics", traced(otelbridge.WithTracerProvider(sdkTP), otelbridge.WithMeterProvider(sdkMP)), otelbridge.Propagator(), batch.Dropped},
+		{"off", nil, nil},
+		{"noop", traced(otelbridge.WithTracerProvider(tracenoop.NewTracerProvider()), noMetrics), otelbridge.Propagator()},
+		{"sdk-unsampled", traced(otelbridge.WithTracerProvider(offTP), noMetrics), otelbridge.Propagator()},
+		{"sdk", traced(otelbridge.WithTracerProvider(bspTP), noMetrics), otelbridge.Propagator()},
+		{"sdk+metrics", traced(otelbridge.WithTracerProvider(bspTP), otelbridge.WithMeterProvider(sdkMP)), otelbridge.Propagator()},
 	}
 }
 
@@ -88,20 +76,15 @@ func tracingModes(b *testing.B) []tracingMode {
 // server in these modes:
 //
 //   - off: no interceptor and no propagator (what toolcli runs without
-//     OTEL_EXPORTER_OTLP_ENDPOINT);
+//     telemetry);
 //   - noop: otelbridge's interceptor and propagator with OpenTelemetry's
 //     no-op providers (instrumented, every span dropped at once);
 //   - sdk-unsampled: the SDK's tracer provider with a sampler that drops
 //     every span (OTEL_TRACES_SAMPLER=always_off): the SDK's Start and End
 //     without a span to record;
-//   - sdk: the SDK's tracer provider with spanbatch's processor to an
+//   - sdk: the SDK's tracer provider with its batch span processor to an
 //     exporter that drops the spans, W3C propagation, metrics to the no-op
-//     meter (what toolcli ran with OTEL_EXPORTER_OTLP_ENDPOINT set until
-//     2026-11-26);
-//   - tracing: the same with otelbridge/tracing's provider (what toolcli
-//     runs with OTEL_EXPORTER_OTLP_ENDPOINT set);
-//   - sdk-bsp: the same with the SDK's own BatchSpanProcessor
-//     (sdktrace.WithBatcher) instead of spanbatch's;
+//     meter;
 //   - sdk+metrics: sdk with the SDK's meter provider too.
 //
 // handler/ serves each request in process (ServeHTTP with a recorder, a
@@ -145,10 +128,6 @@ func BenchmarkTracing(b *testing.B) {
 				b.SetParallelism(c)
 				b.ReportAllocs()
 				b.ResetTimer()
-				var dropped0 uint64
-				if m.dropped != nil {
-					dropped0 = m.dropped()
-				}
 				cpu0 := cpuTime()
 				b.RunParallel(func(pb *testing.PB) {
 					for pb.Next() {
@@ -159,9 +138,6 @@ func BenchmarkTracing(b *testing.B) {
 					}
 				})
 				reportCPU(b, cpu0)
-				if m.dropped != nil {
-					b.ReportMetric(float64(m.dropped()-dropped0), "dropped")
-				}
 			})
 		}
 	}
@@ -227,10 +203,6 @@ func BenchmarkTracingPaired(b *testing.B) {
 				run(s, workers)
 				s.calls, s.wall, s.cpu = 0, 0, 0
 			}
-			var dropped0 uint64
-			if m.dropped != nil {
-				dropped0 = m.dropped()
-			}
 			b.ResetTimer()
 			var wallRatios, cpuRatios []float64 // the mode's over off's, per pair
 			for pair := 0; sides[0].calls < b.N; pair++ {
@@ -257,9 +229,6 @@ func BenchmarkTracingPaired(b *testing.B) {
 				b.ReportMetric(cpu(sides[1]), "cpu-µs/call")
 				b.ReportMetric(cpu(sides[0]), "off-cpu-µs/call")
 				b.ReportMetric(100*(median(cpuRatios)-1), "Δcpu-%")
-			}
-			if m.dropped != nil {
-				b.ReportMetric(float64(m.dropped()-dropped0), "dropped")
 			}
 		})
 	}
@@ -291,23 +260,17 @@ func reportCPU(b *testing.B, cpu0 time.Duration) {
 
 // BenchmarkInterceptor measures the interceptor alone around a call that
 // does nothing, on the serving side, from 8×GOMAXPROCS goroutines at once
-// (as a server runs it): the SDK's span given to spanbatch's processor
-// (sdk, what toolcli ran until 2026-11-26), to the SDK's BatchSpanProcessor
-// (sdk-bsp) or to its SimpleSpanProcessor (sdk-sync), otelbridge/tracing's
-// span (tracing, what toolcli runs), each with an exporter that drops the
-// spans, and the metrics, no-op or the SDK's; then the spans alone
-// (sdk-span-alone, tracing-span-alone).
+// (as a server runs it): the SDK's span given to its BatchSpanProcessor
+// (sdk) or to its SimpleSpanProcessor (sdk-sync), each with an exporter
+// that drops the spans, and the metrics, no-op or the SDK's; then the span
+// alone (sdk-span-alone).
 //
 // The goroutines never block, so that the exporting goroutine may wait for
-// one to be preempted: the queues are made large enough that no span is
+// one to be preempted: the queue is made large enough that no span is
 // dropped (a dropped span costs less).
 func BenchmarkInterceptor(b *testing.B) {
-	sdkTP := sdktrace.NewTracerProvider(sdktrace.WithSpanProcessor(spanbatch.New(noopExporter{}, spanbatch.WithMaxQueueSize(1<<20))))
+	sdkTP := sdktrace.NewTracerProvider(sdktrace.WithBatcher(noopExporter{}, sdktrace.WithMaxQueueSize(1<<20)))
 	defer sdkTP.Shutdown(context.Background())
-	bspTP := sdktrace.NewTracerProvider(sdktrace.WithBatcher(noopExporter{}, sdktrace.WithMaxQueueSize(1<<20)))
-	defer bspTP.Shutdown(context.Background())
-	ourTP := tracing.NewProvider(noopExporter{}, tracing.WithMaxQueueSize(1<<20))
-	defer ourTP.Shutdown(context.Background())
 	noMetrics := otelbridge.WithMeterProvider(metricnoop.NewMeterProvider())
 	for _, m := range []struct {
 		name string
@@ -315,8 +278,6 @@ func BenchmarkInterceptor(b *testing.B) {
 	}{
 		{"noop", otelbridge.Interceptor(otelbridge.WithTracerProvider(tracenoop.NewTracerProvider()), noMetrics)},
 		{"sdk", otelbridge.Interceptor(otelbridge.WithTracerProvider(sdkTP), noMetrics)},
-		{"tracing", otelbridge.Interceptor(otelbridge.WithTracerProvider(ourTP), noMetrics)},
-		{"sdk-bsp", otelbridge.Interceptor(otelbridge.WithTracerProvider(bspTP), noMetrics)},
 		{"sdk-sync", otelbridge.Interceptor(otelbridge.WithTracerProvider(sdktrace.NewTracerProvider(sdktrace.WithSyncer(noopExporter{}))), noMetrics)},
 		{"sdk+metrics", otelbridge.Interceptor(otelbridge.WithTracerProvider(sdkTP),
 			otelbridge.WithMeterProvider(sdkmetric.NewMeterProvider(sdkmetric.WithReader(sdkmetric.NewManualReader()))))},
@@ -358,17 +319,6 @@ func BenchmarkInterceptor(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
 			_, span := tracer.Start(ctx, "echo", opts...)
-			span.End()
-		}
-	})
-	// tracing's span alone, started as the interceptor starts it.
-	b.Run("tracing-span-alone", func(b *testing.B) {
-		tracer := ourTP.Tracer(otelbridge.ScopeName).(*tracing.Tracer)
-		attrs := []attribute.KeyValue{semconv.RPCSystemNameJSONRPC, semconv.RPCMethod("echo"), otelbridge.FrontKey.String(runtime.FrontOpenTool)}
-		ctx := context.Background()
-		b.ReportAllocs()
-		for b.Loop() {
-			_, span := tracer.StartShared(ctx, "echo", trace.SpanKindServer, attrs)
 			span.End()
 		}
 	})

@@ -21,9 +21,13 @@
 // A call is a span named after its function, of kind Server on the serving
 // side and Client on the calling side, with:
 //
-//   - rpc.system.name: "jsonrpc" over OpenTool HTTP and MCP (both carry
-//     JSON-RPC 2.0), "opentool" over the other fronts (runtime.Local, NATS);
+//   - rpc.system.name: "jsonrpc" over OpenTool HTTP (JSON-RPC 2.0),
+//     "opentool" over the other fronts (runtime.Local, NATS);
 //   - rpc.method: the function;
+//   - jsonrpc.request.id, serving over OpenTool HTTP: the request's id;
+//   - over NATS, messaging.system "nats", messaging.operation.type
+//     ("process" serving, "send" calling) and, serving,
+//     messaging.destination.name (the subject);
 //   - opentool.front: the front or transport (runtime.CallInfo.Front);
 //   - opentool.stream.items, for a streaming call: the items it carried;
 //   - on failure: status Error, and error.type and rpc.response.status_code
@@ -35,6 +39,11 @@
 //     errorNull or unauthorized) has its class as error.type; a calling
 //     side's error that is not a *runtime.Error is error.type "_OTHER",
 //     without rpc.response.status_code. No Go type name is recorded.
+//
+// A call over MCP follows MCP's conventions instead: a span named
+// "tools/call NAME" with mcp.method.name "tools/call", gen_ai.tool.name
+// the function, gen_ai.operation.name "execute_tool", opentool.front and,
+// in a stateful session, mcp.session.id; the error attributes as above.
 //
 // A REST call (a *rest.Client's Interceptors) is an HTTP client span named
 // "METHOD /path/{template}", with http.request.method, url.template,
@@ -79,20 +88,14 @@
 // attributes of spans and metrics (attribute sets, span start options) are
 // made once per function, front, side and error type (for a REST call: per
 // operation, host, status and error type) and kept for up to 4,096 such
-// keys, so that a call allocates nothing of its own beyond the SDK's span;
-// a span the sampler drops gets no attributes at all. Without a meter
-// provider (the no-op one, what the server command runs), nothing is timed
-// or recorded. With the SDK, its span is most of the cost (Start and End:
-// 1.3 KB in 5 allocations, 2–5 µs of CPU on a shared 2-core machine), then
-// the processor that batches it: the SDK's BatchSpanProcessor wakes its
-// goroutine for each span, otelbridge/spanbatch once per batch. With a
-// tracer of otelbridge/tracing (what the server command uses), the
-// interceptor starts spans with its StartShared and the cached attributes:
-// no copy of them and no start options, one allocation for the span and
-// one for its context. A sampler (OTEL_TRACES_SAMPLER) is the way to pay
-// less: a span it drops costs the SDK 3 small allocations (its start
-// options, its context), about 340 B.
-// docs/benchmarks/cluster.md has the figures (BenchmarkTracing,
+// keys, so that a call allocates little of its own beyond the SDK's span
+// (the request id, session and subject, which differ per call, are set on
+// a recording span only); a span the sampler drops gets no attributes at
+// all. Without a meter provider (the no-op one), nothing is timed or
+// recorded. With the SDK, its span is most of the cost (Start and End:
+// about 1.3 KB in 5 allocations, 2–5 µs of CPU on a shared 2-core
+// machine). A sampler (OTEL_TRACES_SAMPLER) is the way to pay less.
+// docs/telemetry.md has the figures (BenchmarkGatewayTracing, BenchmarkTracing,
 // BenchmarkTracingPaired, BenchmarkInterceptor).
 package otelbridge
 
@@ -118,7 +121,6 @@ import (
 	"go.opentelemetry.io/otel/trace"
 
 	"github.com/opentoolgen/opentoolgen/internal/jsontree"
-	"github.com/opentoolgen/opentoolgen/otelbridge/tracing"
 	"github.com/opentoolgen/opentoolgen/runtime"
 )
 
@@ -130,6 +132,15 @@ const (
 	FrontKey = attribute.Key("opentool.front")        // runtime.CallInfo.Front
 	SideKey  = attribute.Key("opentool.side")         // "server", "client", "rest"
 	ItemsKey = attribute.Key("opentool.stream.items") // items of a streaming call
+)
+
+// Keys of the semantic conventions of MCP and GenAI (development), which
+// the Go semconv/v1.43.0 package, of stable conventions, does not have.
+const (
+	MCPMethodNameKey      = attribute.Key("mcp.method.name")
+	MCPSessionIDKey       = attribute.Key("mcp.session.id")
+	GenAIToolNameKey      = attribute.Key("gen_ai.tool.name")
+	GenAIOperationNameKey = attribute.Key("gen_ai.operation.name")
 )
 
 // Option configures [Interceptor].
@@ -195,7 +206,6 @@ type interceptor struct {
 	variants       atomic.Int64            // attrs in attrs' fnAttrs, at most maxCached
 	rests          cache[restKey, *restAttrs]
 	tracer         trace.Tracer
-	shared         *tracing.Tracer // tracer, when it is one: StartShared, no copy of the attributes
 	serverDuration metric.Float64Histogram
 	clientDuration metric.Float64Histogram
 	httpDuration   metric.Float64Histogram
@@ -222,7 +232,6 @@ func Interceptor(opts ...Option) runtime.Interceptor {
 	}
 	m := c.mp.Meter(ScopeName)
 	it := &interceptor{tracer: c.tp.Tracer(ScopeName)}
-	it.shared, _ = it.tracer.(*tracing.Tracer)
 	it.attrs.make, it.rests.make = newFnAttrs, makeRESTAttrs
 	// Errors of instrument creation leave no-op instruments: telemetry never
 	// fails a call.
@@ -264,11 +273,9 @@ func (it *interceptor) intercept(ctx context.Context, call *runtime.CallInfo, ne
 	if metered {
 		start = time.Now()
 	}
-	var span trace.Span
-	if it.shared != nil {
-		ctx, span = it.shared.StartShared(ctx, call.Function, a.kind, a.span)
-	} else {
-		ctx, span = it.tracer.Start(ctx, call.Function, a.start...)
+	ctx, span := it.tracer.Start(ctx, a.name, a.start...)
+	if call.RequestID != "" || call.Session != "" || call.Destination != "" {
+		callAttrs(span, call)
 	}
 	err := next(ctx)
 	var elapsed float64
@@ -315,11 +322,10 @@ type attrKey struct {
 // attribute sets of metrics are sorted and hashed when they are made.
 type attrs struct {
 	key      attrKey
+	name     string                  // the span's
 	start    []trace.SpanStartOption // the span's kind and attributes
-	kind     trace.SpanKind          // the same, for tracing.Tracer's StartShared
-	span     []attribute.KeyValue
-	duration []metric.RecordOption // of the duration histograms
-	counted  []metric.AddOption    // of the counters
+	duration []metric.RecordOption   // of the duration histograms
+	counted  []metric.AddOption      // of the counters
 }
 
 const maxCached = 4096
@@ -345,16 +351,59 @@ func makeAttrs(k attrKey) *attrs {
 	if k.server {
 		kind = trace.SpanKindServer
 	}
-	span := []attribute.KeyValue{system, method, FrontKey.String(k.front)}
+	name, span := spanAttrs(k, system, method)
 	return &attrs{
 		key:   k,
+		name:  name,
 		start: []trace.SpanStartOption{trace.WithSpanKind(kind), trace.WithAttributes(span...)},
-		kind:  kind,
-		span:  span,
 		// Slices made once: passing one option as a variadic argument to
 		// an interface's method would allocate its slice at each call.
 		duration: []metric.RecordOption{metric.WithAttributeSet(ds)},
 		counted:  []metric.AddOption{metric.WithAttributeSet(cs)},
+	}
+}
+
+// spanAttrs returns the name and the attributes of the spans of calls of
+// k, by the conventions of their front: MCP's over MCP ("tools/call NAME",
+// mcp.method.name, gen_ai.tool.name), RPC's over the others (the function,
+// rpc.system.name, rpc.method), with messaging's over NATS
+// (messaging.system nats, messaging.operation.type).
+func spanAttrs(k attrKey, system, method attribute.KeyValue) (string, []attribute.KeyValue) {
+	front := FrontKey.String(k.front)
+	switch k.front {
+	case runtime.FrontMCP:
+		return "tools/call " + k.function, []attribute.KeyValue{MCPMethodNameKey.String("tools/call"),
+			GenAIToolNameKey.String(k.function), GenAIOperationNameKey.String("execute_tool"), front}
+	case frontNATS, frontNATSExec:
+		op := semconv.MessagingOperationTypeSend
+		if k.server {
+			op = semconv.MessagingOperationTypeProcess
+		}
+		return k.function, []attribute.KeyValue{system, method, semconv.MessagingSystemKey.String("nats"), op, front}
+	}
+	return k.function, []attribute.KeyValue{system, method, front}
+}
+
+// The fronts of NATS (natsbridge's and natsexec's CallInfo.Front).
+const (
+	frontNATS     = "nats"
+	frontNATSExec = "natsexec"
+)
+
+// callAttrs sets on span the attributes of call that differ from call to
+// call: jsonrpc.request.id, mcp.session.id, messaging.destination.name.
+func callAttrs(span trace.Span, call *runtime.CallInfo) {
+	if !span.IsRecording() {
+		return
+	}
+	if call.RequestID != "" {
+		span.SetAttributes(semconv.JSONRPCRequestID(call.RequestID))
+	}
+	if call.Session != "" {
+		span.SetAttributes(MCPSessionIDKey.String(call.Session))
+	}
+	if call.Destination != "" {
+		span.SetAttributes(semconv.MessagingDestinationName(call.Destination))
 	}
 }
 

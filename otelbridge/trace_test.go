@@ -291,7 +291,7 @@ func TestTraceOverMCP(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	both, restCall := tel.byName("addPet"), tel.byName("POST /pets")
+	both, restCall := tel.byName("tools/call addPet"), tel.byName("POST /pets")
 	if len(both) != 2 || len(restCall) != 1 {
 		t.Fatalf("spans %v", tel.spans.GetSpans())
 	}
@@ -306,7 +306,9 @@ func TestTraceOverMCP(t *testing.T) {
 		t.Errorf("the chain root → MCP client → MCP server → REST is broken: %+v", tel.spans.GetSpans())
 	}
 	for _, s := range []tracetest.SpanStub{client[0], server[0]} {
-		if attr(s, "opentool.front") != "mcp" || attr(s, "rpc.system.name") != "jsonrpc" {
+		// MCP's conventions: mcp.method.name, gen_ai.tool.name, not RPC's.
+		if attr(s, "opentool.front") != "mcp" || attr(s, "mcp.method.name") != "tools/call" ||
+			attr(s, "gen_ai.tool.name") != "addPet" || attr(s, "gen_ai.operation.name") != "execute_tool" || attr(s, "rpc.method") != "" {
 			t.Errorf("%s span attributes %v", s.SpanKind, s.Attributes)
 		}
 	}
@@ -484,7 +486,7 @@ func TestTraceOverMCPHeader(t *testing.T) {
 	}
 	call("")
 	call(`,"_meta":{"traceparent":"` + inMeta + `"}`)
-	spans := tel.byName("listPets")
+	spans := tel.byName("tools/call listPets")
 	if len(spans) != 2 {
 		t.Fatalf("%d spans, want 2", len(spans))
 	}

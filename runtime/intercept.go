@@ -63,6 +63,12 @@ type CallInfo struct {
 	Items int
 	// HTTP describes a REST call (nil for the others).
 	HTTP *HTTPCall
+	// RequestID is the id of the JSON-RPC request that carried a served
+	// call, as text (a string id's value, a number's digits), when the
+	// front knows it (OpenTool HTTP); Session is the session the call
+	// came in (an MCP session's id), Destination where it was addressed
+	// (a NATS subject). Each is "" when the front does not say.
+	RequestID, Session, Destination string
 }
 
 // HTTPCall is what a [CallInfo] of a REST call ([FrontREST]) tells of its
@@ -193,7 +199,7 @@ func (noMetadata) Keys() []string     { return nil }
 
 // localFront is what runtime.Local tells interceptors of a call without
 // metadata.
-var localFront = &incoming{FrontLocal, noMetadata{}}
+var localFront = &incoming{front: FrontLocal, md: noMetadata{}}
 
 // Propagator carries a call's context (W3C trace context: traceparent and
 // tracestate) across a front: Inject writes what ctx holds into the
@@ -253,6 +259,23 @@ type incomingKey struct{}
 type incoming struct {
 	front string
 	md    Metadata
+	// what else the front knows of the call (CallInfo's)
+	id, session, destination string
+}
+
+// Incoming is what a front that received a call tells its interceptors
+// ([WithIncoming]): they see it in [CallInfo].
+type Incoming struct {
+	Front string   // CallInfo.Front
+	Meta  Metadata // CallInfo.Meta
+	// CallInfo.RequestID, Session and Destination.
+	RequestID, Session, Destination string
+}
+
+// WithIncoming is [WithIncomingMetadata] with the rest of what a front
+// knows of a call: its request id, session and destination.
+func WithIncoming(ctx context.Context, in Incoming) context.Context {
+	return &incomingContext{Context: ctx, in: incoming{in.Front, in.Meta, in.RequestID, in.Session, in.Destination}}
 }
 
 // WithIncomingMetadata returns ctx carrying the metadata of a call a front
@@ -262,7 +285,7 @@ type incoming struct {
 // [Intercept] has a method Interceptors() []Interceptor); it also calls
 // [ExtractMetadata], interceptors or not.
 func WithIncomingMetadata(ctx context.Context, front string, md Metadata) context.Context {
-	return &incomingContext{Context: ctx, in: incoming{front, md}}
+	return &incomingContext{Context: ctx, in: incoming{front: front, md: md}}
 }
 
 // incomingContext is context.WithValue(ctx, incomingKey{}, &in) in one
@@ -287,8 +310,8 @@ type servedCall struct {
 // withServedCall is WithIncomingMetadata for a front that calls an
 // intercepted tool with the context it returns, and with nothing else
 // before: the tool takes its CallInfo from the context.
-func withServedCall(ctx context.Context, front string, md Metadata) context.Context {
-	s := &servedCall{incomingContext: incomingContext{Context: ctx, in: incoming{front, md}}}
+func withServedCall(ctx context.Context, front string, md Metadata, id string) context.Context {
+	s := &servedCall{incomingContext: incomingContext{Context: ctx, in: incoming{front: front, md: md, id: id}}}
 	s.call = &s.info
 	return &s.incomingContext
 }
@@ -418,14 +441,19 @@ func serverCall(ctx context.Context, name string, args json.RawMessage, stream b
 		if md == nil {
 			md = noMetadata{}
 		}
-		*c.call = CallInfo{Function: name, Args: args, Stream: stream, Server: true, Front: c.in.front, Meta: md}
+		*c.call = CallInfo{Function: name, Args: args, Stream: stream, Server: true, Front: c.in.front, Meta: md,
+			RequestID: c.in.id, Session: c.in.session, Destination: c.in.destination}
 		return c.call
 	}
-	md, front := IncomingMetadata(ctx)
-	if md == nil {
-		md = noMetadata{}
+	call := &CallInfo{Function: name, Args: args, Stream: stream, Server: true}
+	if in, _ := ctx.Value(incomingKey{}).(*incoming); in != nil {
+		call.Front, call.Meta = in.front, in.md
+		call.RequestID, call.Session, call.Destination = in.id, in.session, in.destination
 	}
-	return &CallInfo{Function: name, Args: args, Stream: stream, Server: true, Front: front, Meta: md}
+	if call.Meta == nil {
+		call.Meta = noMetadata{}
+	}
+	return call
 }
 
 func (t *interceptedTool) Call(ctx context.Context, name string, args json.RawMessage) (json.RawMessage, error) {

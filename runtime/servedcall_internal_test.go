@@ -42,7 +42,7 @@ func TestServedCallTakenOnce(t *testing.T) {
 		return err
 	}
 	tool := Intercept(nameTool{}, record)
-	ctx := withServedCall(context.Background(), "test", HeaderMetadata(http.Header{"X-Key": {"v"}}))
+	ctx := withServedCall(context.Background(), "test", HeaderMetadata(http.Header{"X-Key": {"v"}}), "")
 	var wg sync.WaitGroup
 	for _, f := range []string{"a", "b", "c", "d", "e", "f", "g", "h"} {
 		wg.Go(func() {

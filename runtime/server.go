@@ -497,7 +497,7 @@ func (h *handler) serveCall(w http.ResponseWriter, r *http.Request, dl connDeadl
 	if !ok {
 		return
 	}
-	result, err := h.call(h.callContext(r), p)
+	result, err := h.call(h.callContext(r, p.id), p)
 	h.extendWrite(dl)
 	buf.Reset()
 	if err != nil {
@@ -512,15 +512,31 @@ func (h *handler) serveCall(w http.ResponseWriter, r *http.Request, dl connDeadl
 // of its headers when a Propagator is set, and its headers as the metadata of
 // the tool's interceptors when it has some (with the CallInfo they get:
 // one allocation for both). Without either, r's own.
-func (h *handler) callContext(r *http.Request) context.Context {
+func (h *handler) callContext(r *http.Request, id json.RawMessage) context.Context {
 	ctx := r.Context()
 	if propagating() {
 		ctx = ExtractMetadata(ctx, HeaderMetadata(r.Header))
 	}
 	if h.metered {
-		ctx = withServedCall(ctx, FrontOpenTool, HeaderMetadata(r.Header))
+		ctx = withServedCall(ctx, FrontOpenTool, HeaderMetadata(r.Header), idText(id))
 	}
 	return ctx
+}
+
+// idText is a JSON-RPC request id as CallInfo.RequestID has it: a
+// string's value, a number as sent, "" for null or none.
+func idText(id json.RawMessage) string {
+	switch {
+	case len(id) == 0 || string(id) == "null":
+		return ""
+	case id[0] == '"':
+		var s string
+		if json.Unmarshal(id, &s) == nil {
+			return s
+		}
+		return ""
+	}
+	return string(id)
 }
 
 // call runs the tool, turning a panic or an invalid result into an internal error.

@@ -102,7 +102,7 @@ func (h *handler) serveStreamCall(w http.ResponseWriter, r *http.Request, dl con
 		sw.mu.Unlock()
 	}()
 
-	ctx := h.callContext(r)
+	ctx := h.callContext(r, p.id)
 	name, _ := json.Marshal(p.method)
 	if sw.event(EventStart, []byte(`{"start":`+string(name)+`}`)) != nil {
 		return

@@ -111,6 +111,9 @@ func (c *Command) help(w io.Writer) {
 	}
 	discoveryHelp(w, c.discoveryCommands())
 	envs := append([]Env{{c.keysEnv(), "API keys of start, comma-separated, when no -k is given (keys on the command line show in ps)"}}, c.Env...)
+	if c.Telemetry != nil { // linked only then: a binary's help names what it has
+		envs = append(envs, Env{"OTEL_*", "OpenTelemetry export: OTEL_EXPORTER_OTLP_ENDPOINT, OTEL_EXPORTER_OTLP_PROTOCOL (grpc, http/protobuf), OTEL_TRACES_EXPORTER, OTEL_METRICS_EXPORTER, OTEL_SERVICE_NAME, …"})
+	}
 	{
 		envWidth := 0
 		for _, e := range envs {

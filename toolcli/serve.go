@@ -41,7 +41,7 @@ func (c *Command) serve(ctx context.Context, s *settings, stdin io.Reader, stdou
 			return err
 		}
 	}
-	ics, stopTelemetry, err := telemetry(ctx, c.Name, s.version, logger)
+	ics, stopTelemetry, err := c.telemetry(ctx, s.version, s.stderr, logger)
 	if err != nil {
 		return err
 	}

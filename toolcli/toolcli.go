@@ -169,21 +169,19 @@
 //
 // # Telemetry
 //
-// With OTEL_EXPORTER_OTLP_ENDPOINT (or OTEL_EXPORTER_OTLP_TRACES_ENDPOINT)
-// set, and neither OTEL_SDK_DISABLED=true nor OTEL_TRACES_EXPORTER=none,
-// start and mcp export a span of each call over OpenTool and MCP with OTLP
-// over HTTP (otelbridge.Interceptor), read the caller's W3C trace context
-// (traceparent headers, _meta.traceparent) and pass it on to the calls the
-// tool makes (otelbridge.Install), which are traced too: a generated
-// gateway's call of its REST API or upstream is a Client span, child of
-// the call's Server span (runtime.WithCallInterceptors). No argument,
-// result, error message or body is recorded. The standard OTEL_* variables configure
-// the exporter, the sampler, batching (OTEL_BSP_*), span limits and the
-// resource; service.name defaults to the command's name. The last spans are
-// flushed when the command stops. Without the variable nothing is set up.
-// The spans are made by otelbridge/tracing, a tracer provider with the
-// OpenTelemetry SDK's semantics and variables at less than half its cost
-// per span (until 2026-11-26 the SDK's provider with otelbridge/spanbatch).
+// A Command with Telemetry (toolcli/otelcli.Telemetry, which opentoolgen
+// -with otel writes into the main) exports traces and metrics with the
+// OpenTelemetry SDK as the standard OTEL_* variables say
+// (OTEL_TRACES_EXPORTER, OTEL_EXPORTER_OTLP_ENDPOINT, …_PROTOCOL, …): a
+// span of each call over OpenTool, MCP and NATS (otelbridge.Interceptor),
+// in the caller's W3C trace context (traceparent headers,
+// _meta.traceparent), passed on to the calls the tool makes
+// (otelbridge.Install), which are traced too: a generated gateway's call of
+// its REST API or upstream is a Client span, child of the call's Server
+// span (runtime.WithCallInterceptors). No argument, result, error message
+// or body is recorded. Without Telemetry the binary links no OpenTelemetry
+// SDK and no exporter, and an OTEL_* variable that asks for an export gets
+// one warning line saying that this binary exports nothing.
 // See docs/telemetry.md.
 //
 // Exit status: 0 on success, -h and a clean shutdown; 1 when the tool cannot
@@ -260,6 +258,12 @@ type Command struct {
 	// natscli.Commands() for nats and exec (NATS). None: start and mcp
 	// only, and the binary links no NATS.
 	Commands []Subcommand
+	// Telemetry, when set, exports the command's traces and metrics as the
+	// OTEL_* variables say: toolcli/otelcli.Telemetry, which a main
+	// generated with -with otel sets. Nil: the binary links no
+	// OpenTelemetry SDK and exports nothing (an OTEL_* variable asking for
+	// an export gets one warning line).
+	Telemetry TelemetryFunc
 }
 
 // Env is an environment variable a command reads.
@@ -340,6 +344,7 @@ type settings struct {
 	discovery string
 	// interceptors run around every call every front serves (telemetry).
 	interceptors []runtime.Interceptor
+	stderr       io.Writer // where a console exporter writes
 }
 
 func (c *Command) run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer, guardStdout bool) int {
@@ -369,6 +374,7 @@ func (c *Command) run(ctx context.Context, args []string, stdin io.Reader, stdou
 		return 2
 	}
 	logger := slog.New(slog.NewTextHandler(stderr, nil))
+	s.stderr = stderr
 	if s.command == "mcp" && guardStdout {
 		out := os.Stdout
 		os.Stdout = os.Stderr // fmt.Print and friends must not corrupt the protocol

@@ -103,8 +103,9 @@ const selfModule = "github.com/opentoolgen/opentoolgen"
 var packageModules = map[string][]string{
 	"mcpbridge":       mcpModules,
 	"oauth2cred":      {"golang.org/x/oauth2"},
-	"toolcli":         append(slices.Clone(mcpModules), otlpModules...),
-	"toolcli/natscli": append(append(slices.Clone(mcpModules), natsModules...), otlpModules...),
+	"toolcli":         mcpModules,
+	"toolcli/natscli": append(slices.Clone(mcpModules), natsModules...),
+	"toolcli/otelcli": append(slices.Clone(mcpModules), otlpModules...),
 }
 
 // mcpModules are the modules of package mcpbridge (the official MCP Go SDK
@@ -136,21 +137,38 @@ var natsModules = []string{
 	"golang.org/x/crypto",
 }
 
-// otlpModules are the modules package toolcli needs besides mcpModules and
-// natsModules: the OpenTelemetry SDK (what start and mcp export with, over
-// otelbridge/otlphttp, when OTEL_EXPORTER_OTLP_ENDPOINT is set) and its
-// dependencies. No gRPC, no protobuf runtime.
+// otlpModules are the modules package toolcli/otelcli needs besides
+// mcpModules (what a main generated with -with otel links): the
+// OpenTelemetry SDK, its OTLP exporters over gRPC and HTTP, the console
+// exporters, and their dependencies (gRPC, protobuf).
 var otlpModules = []string{
+	"github.com/cenkalti/backoff/v5",
 	"github.com/cespare/xxhash/v2",
 	"github.com/go-logr/logr",
 	"github.com/go-logr/stdr",
 	"github.com/google/uuid",
+	"github.com/grpc-ecosystem/grpc-gateway/v2",
 	"go.opentelemetry.io/auto/sdk",
 	"go.opentelemetry.io/otel",
+	"go.opentelemetry.io/otel/exporters/otlp/otlpmetric/otlpmetricgrpc",
+	"go.opentelemetry.io/otel/exporters/otlp/otlpmetric/otlpmetrichttp",
+	"go.opentelemetry.io/otel/exporters/otlp/otlptrace",
+	"go.opentelemetry.io/otel/exporters/otlp/otlptrace/otlptracegrpc",
+	"go.opentelemetry.io/otel/exporters/otlp/otlptrace/otlptracehttp",
+	"go.opentelemetry.io/otel/exporters/stdout/stdoutmetric",
+	"go.opentelemetry.io/otel/exporters/stdout/stdouttrace",
 	"go.opentelemetry.io/otel/log",
 	"go.opentelemetry.io/otel/metric",
 	"go.opentelemetry.io/otel/sdk",
+	"go.opentelemetry.io/otel/sdk/metric",
 	"go.opentelemetry.io/otel/trace",
+	"go.opentelemetry.io/proto/otlp",
+	"golang.org/x/net",
+	"golang.org/x/text",
+	"google.golang.org/genproto/googleapis/api",
+	"google.golang.org/genproto/googleapis/rpc",
+	"google.golang.org/grpc",
+	"google.golang.org/protobuf",
 }
 
 // nextCommand returns the command that lets the module holding dir (-o) build

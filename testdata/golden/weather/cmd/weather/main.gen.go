@@ -14,6 +14,7 @@ import (
 	"github.com/opentoolgen/opentoolgen/runtime"
 	weather "github.com/opentoolgen/opentoolgen/testdata/golden/weather"
 	toolcli "github.com/opentoolgen/opentoolgen/toolcli"
+	otelcli "github.com/opentoolgen/opentoolgen/toolcli/otelcli"
 )
 
 func main() {
@@ -42,6 +43,7 @@ func main() {
 			_, err := runtime.NewClient(upstream, runtime.WithAPIKey(upstreamKey)).Version(ctx)
 			return err
 		},
+		Telemetry: otelcli.Telemetry,
 	}
 	cmd.Main()
 }
