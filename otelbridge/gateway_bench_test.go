@@ -6,12 +6,13 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
-	goruntime "runtime"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/opentoolgen/opentoolgen/examples/petstore/petstoreclient"
+	"github.com/opentoolgen/opentoolgen/otelbridge"
 	"github.com/opentoolgen/opentoolgen/runtime"
 	"github.com/opentoolgen/opentoolgen/toolcli"
 	"github.com/opentoolgen/opentoolgen/toolcli/otelcli"
@@ -24,18 +25,21 @@ const upstreamDelay = time.Millisecond
 // BenchmarkGatewayTracing measures the calls/s of a generated gateway (the
 // petstore's OpenTool tool over its REST client) serving getPet over
 // OpenTool HTTP on loopback, its REST upstream on loopback answering after
-// 1 ms, with 8 calls under way at once (c=8: b.SetParallelism of
-// 8/GOMAXPROCS), tracing off (no telemetry: what a main generated without
-// -with otel runs) and on (toolcli/otelcli.Telemetry as a -with otel main
-// runs it: the SDK's tracer provider, its batch span processor and the
-// OTLP/HTTP exporter to a receiver on loopback; a Server span per call and
-// a Client span per REST request; metrics off). It reports calls/s and the
-// CPU time of the process (gateway, upstream, receiver, client) per call.
-// Run with -count and compare with benchstat (docs/telemetry.md has the
-// figure).
+// 1 ms, with 8 calls under way at once (c=8), tracing off (no telemetry:
+// what a main generated without -with otel runs) against on
+// (toolcli/otelcli.Telemetry as a -with otel main runs it: the SDK's tracer
+// provider, its batch span processor and the OTLP/HTTP exporter to a
+// receiver on loopback; a Server span per call and a Client span per REST
+// request; metrics off). As BenchmarkTracingPaired does, two gateways, off's
+// and on's, are called in alternation pairChunk calls at a time (off first in
+// one pair, on first in the next), so that both see the same load of the
+// machine. b.N is the number of calls each gateway answers. It reports on's
+// calls/s and cpu-µs/call, off's (off-calls/s, off-cpu-µs/call) and on's
+// change against off in per cent, the median of the pairs'
+// (Δcalls/s-%, Δcpu-%). docs/telemetry.md has the figure.
 func BenchmarkGatewayTracing(b *testing.B) {
 	upstream := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		time.Sleep(upstreamDelay) // the API's work
+		time.Sleep(upstreamDelay) // the API's work, which tracing is measured against
 		w.Header().Set("Content-Type", "application/json")
 		io.WriteString(w, `{"id":7,"name":"Rex","status":"available"}`)
 	}))
@@ -47,50 +51,107 @@ func BenchmarkGatewayTracing(b *testing.B) {
 		w.Header().Set("Content-Type", "application/x-protobuf")
 	}))
 	defer receiver.Close()
-	for _, mode := range []string{"off", "on"} {
-		b.Run("tracing="+mode, func(b *testing.B) {
-			var ics []runtime.Interceptor
-			if mode == "on" {
-				b.Setenv("OTEL_EXPORTER_OTLP_ENDPOINT", receiver.URL)
-				b.Setenv("OTEL_METRICS_EXPORTER", "none")
-				var stop func()
-				var err error
-				ics, stop, err = otelcli.Telemetry(context.Background(), toolcli.TelemetrySetup{Name: "petstore", Version: "1.0.0"})
-				if err != nil || stop == nil {
-					b.Fatalf("telemetry: %v", err)
-				}
-				defer stop()
-				defer runtime.SetPropagator(nil)
-			}
-			rc, err := petstoreclient.NewClient(upstream.URL + "/v1")
-			if err != nil {
-				b.Fatal(err)
-			}
-			tool, err := petstoreclient.NewTool(rc)
-			if err != nil {
-				b.Fatal(err)
-			}
-			gw := httptest.NewServer(runtime.NewHandler(tool, runtime.WithInterceptors(ics...)))
-			defer gw.Close()
-			client := runtime.NewClient(gw.URL + runtime.DefaultPrefix)
-			args := json.RawMessage(`{"petId":7}`)
-			p := max(1, (8+goruntime.GOMAXPROCS(0)-1)/goruntime.GOMAXPROCS(0))
-			b.SetParallelism(p)
-			b.ReportAllocs()
-			b.ResetTimer()
-			cpu0 := cpuTime()
-			b.RunParallel(func(pb *testing.PB) {
-				for pb.Next() {
-					if _, err := client.CallFunction(context.Background(), "getPet", args); err != nil {
+	b.Setenv("OTEL_EXPORTER_OTLP_ENDPOINT", receiver.URL)
+	b.Setenv("OTEL_METRICS_EXPORTER", "none")
+	ics, stop, err := otelcli.Telemetry(context.Background(), toolcli.TelemetrySetup{Name: "petstore", Version: "1.0.0"})
+	if err != nil || stop == nil {
+		b.Fatalf("telemetry: %v", err)
+	}
+	stop = sync.OnceFunc(stop)
+	defer stop()
+	defer runtime.SetPropagator(nil)
+	workers := 8
+	// Keep-alive connections for every worker: Go's default of 2 idle
+	// connections per host would make both sides open connections all the
+	// time, a cost of the benchmark's clients, not of tracing.
+	hc := func() *http.Client {
+		t := http.DefaultTransport.(*http.Transport).Clone()
+		t.MaxIdleConnsPerHost = 2 * workers
+		return &http.Client{Transport: t}
+	}
+	type side struct {
+		prop      runtime.Propagator
+		client    *runtime.Client
+		calls     int
+		wall, cpu time.Duration
+	}
+	var sides [2]*side
+	for i, on := range []bool{false, true} {
+		rc, err := petstoreclient.NewClient(upstream.URL+"/v1", petstoreclient.WithHTTPClient(hc()))
+		if err != nil {
+			b.Fatal(err)
+		}
+		tool, err := petstoreclient.NewTool(rc)
+		if err != nil {
+			b.Fatal(err)
+		}
+		var opts []runtime.ServerOption
+		s := &side{}
+		if on {
+			opts = append(opts, runtime.WithInterceptors(ics...))
+			s.prop = otelbridge.Propagator()
+		}
+		gw := httptest.NewServer(runtime.NewHandler(tool, opts...))
+		defer gw.Close()
+		s.client = runtime.NewClient(gw.URL+runtime.DefaultPrefix, runtime.WithHTTPClient(hc()))
+		sides[i] = s
+	}
+	args := json.RawMessage(`{"petId":7}`)
+	ctx := context.Background()
+	run := func(s *side, n int) (wall, cpu time.Duration) {
+		runtime.SetPropagator(s.prop) // no call in flight: the other side's are done
+		var left atomic.Int64
+		left.Store(int64(n))
+		var wg sync.WaitGroup
+		t0, cpu0 := time.Now(), cpuTime()
+		for range workers {
+			wg.Go(func() {
+				for left.Add(-1) >= 0 {
+					if _, err := s.client.CallFunction(ctx, "getPet", args); err != nil {
 						b.Error(err)
 						return
 					}
 				}
 			})
-			reportCPU(b, cpu0) // calls/s, and the CPU time of the process per call
-			b.ReportMetric(float64(p*goruntime.GOMAXPROCS(0)), "c")
-		})
+		}
+		wg.Wait()
+		wall, cpu = time.Since(t0), cpuTime()-cpu0
+		s.wall += wall
+		s.cpu += cpu
+		s.calls += n
+		return wall, cpu
 	}
+	for _, s := range sides { // connections opened, then counted from zero
+		run(s, 4*workers)
+		s.calls, s.wall, s.cpu = 0, 0, 0
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	var wallRatios, cpuRatios []float64 // on's over off's, per pair
+	for pair := 0; sides[0].calls < b.N; pair++ {
+		n := min(pairChunk, b.N-sides[0].calls)
+		var wall, cpu [2]time.Duration
+		for _, i := range [][2]int{{0, 1}, {1, 0}}[pair%2] {
+			wall[i], cpu[i] = run(sides[i], n)
+		}
+		wallRatios = append(wallRatios, float64(wall[0])/float64(wall[1])) // calls/s: the inverse of time
+		if cpu[0] > 0 && cpu[1] > 0 {
+			cpuRatios = append(cpuRatios, float64(cpu[1])/float64(cpu[0]))
+		}
+	}
+	rate := func(s *side) float64 { return float64(s.calls) / s.wall.Seconds() }
+	perCall := func(s *side) float64 { return float64(s.cpu.Nanoseconds()) / 1e3 / float64(s.calls) }
+	b.ReportMetric(0, "ns/op")
+	b.ReportMetric(rate(sides[1]), "calls/s")
+	b.ReportMetric(rate(sides[0]), "off-calls/s")
+	b.ReportMetric(100*(median(wallRatios)-1), "Δcalls/s-%")
+	if len(cpuRatios) > 0 {
+		b.ReportMetric(perCall(sides[1]), "cpu-µs/call")
+		b.ReportMetric(perCall(sides[0]), "off-cpu-µs/call")
+		b.ReportMetric(100*(median(cpuRatios)-1), "Δcpu-%")
+	}
+	b.ReportMetric(float64(workers), "c")
+	stop() // flushes the batch span processor
 	if spansIn.Load() == 0 {
 		b.Error("no OTLP export reached the receiver")
 	}
