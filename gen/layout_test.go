@@ -36,8 +36,9 @@ var stages = []struct {
 	// imported by it
 	{pkg: "runtime/rest", may: []string{"internal/redirect", "internal/sse", "runtime"}},
 	{pkg: "runtime/declare", may: []string{"internal/jsontree", "runtime"}},
+	{pkg: "runtime/functions", may: []string{"runtime", "runtime/declare"}},
 	{pkg: "runtime/dynlib", may: []string{"runtime"}},
-	{pkg: "discover", may: []string{"runtime"}},
+	{pkg: "discover", may: []string{"runtime", "runtime/declare", "runtime/functions"}},
 	// webhook receivers: signatures, replay protection, the handler, wait functions
 	{pkg: "runtime/webhook", may: []string{"runtime"}},
 	// MCP tools as an OpenTool document: what mcpbridge and the generator share
@@ -70,7 +71,7 @@ var stages = []struct {
 	// the runtime.Metadata of NATS headers, shared by the NATS fronts
 	{pkg: "internal/natsmeta", third: true},
 	{pkg: "natsexec", may: []string{"internal/natsmeta", "runtime"}, third: true},
-	{pkg: "mcpbridge", may: []string{"internal/jsontree", "internal/inflight", "internal/mcpschema", "runtime"}, third: true},
+	{pkg: "mcpbridge", may: []string{"internal/jsontree", "internal/inflight", "internal/mcpschema", "runtime", "runtime/declare"}, third: true},
 	// any Tool as a NATS micro service, and a Caller over NATS
 	{pkg: "natsbridge", may: []string{"internal/natsmeta", "runtime"}, third: true},
 	{pkg: "oauth2cred", may: []string{"internal/redirect", "runtime/rest"}, third: true},

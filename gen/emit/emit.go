@@ -22,6 +22,7 @@ const (
 	runtimePath = "github.com/opentoolgen/opentoolgen/runtime"
 	restPath    = runtimePath + "/rest"
 	declarePath = runtimePath + "/declare"
+	funcsPath   = runtimePath + "/functions"
 	contextPath = "context"
 	jsonPath    = "encoding/json"
 	iterPath    = "iter"
@@ -48,6 +49,7 @@ func importRuntime(f *jen.File) {
 	f.ImportName(runtimePath, "runtime")
 	f.ImportName(restPath, "rest")
 	f.ImportName(declarePath, "declare")
+	f.ImportName(funcsPath, "functions")
 	f.ImportName(dynlibPath, "dynlib")
 }
 
@@ -59,6 +61,9 @@ func rt(name string) *jen.Statement { return jen.Qual(runtimePath, name) }
 func restQ(name string) *jen.Statement { return jen.Qual(restPath, name) }
 
 func declQ(name string) *jen.Statement { return jen.Qual(declarePath, name) }
+
+// funcsQ is name of runtime/functions (functions as agent frameworks' tools).
+func funcsQ(name string) *jen.Statement { return jen.Qual(funcsPath, name) }
 
 func dynQ(name string) *jen.Statement { return jen.Qual(dynlibPath, name) }
 

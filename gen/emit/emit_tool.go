@@ -50,7 +50,7 @@ func serviceDoc(p *model.Package) []string {
 //	func (t *Tool) Load(context.Context) (*runtime.OpenTool, error)
 //	func (t *Tool) Document() *runtime.OpenTool
 //	func (t *Tool) Declarations(p declare.Profile) (*declare.Declared, error)
-//	func (t *Tool) Functions() []*runtime.FunctionTool
+//	func (t *Tool) Functions() []*functions.Tool
 //	func (t *Tool) Hints(name string) (runtime.Hints, bool) // OpenAPI
 //
 // It holds the methods of fns, the first functions of p; tool2.gen.go, …
@@ -516,8 +516,8 @@ func emitToolDocument(f *jen.File) {
 	f.Comment("Functions returns each served function (see Document) as a tool of its own")
 	f.Comment("for agent frameworks: its name, description, input and output schemas, and")
 	f.Comment("Invoke (map in, map out) and Call (JSON in, JSON out) that call it through t.")
-	f.Func().Params(jen.Id("t").Op("*").Id("Tool")).Id("Functions").Params().Index().Op("*").Add(rt("FunctionTool")).Block(
-		jen.Return(rt("FunctionsOf").Call(jen.Id("t"), jen.Id("t").Dot("args").Dot("Served").Call())),
+	f.Func().Params(jen.Id("t").Op("*").Id("Tool")).Id("Functions").Params().Index().Op("*").Add(funcsQ("Tool")).Block(
+		jen.Return(funcsQ("Of").Call(jen.Id("t"), jen.Id("t").Dot("args").Dot("Served").Call())),
 	)
 }
 
