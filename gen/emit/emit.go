@@ -23,6 +23,7 @@ const (
 	restPath    = runtimePath + "/rest"
 	declarePath = runtimePath + "/declare"
 	funcsPath   = runtimePath + "/functions"
+	decodePath  = runtimePath + "/decode"
 	contextPath = "context"
 	jsonPath    = "encoding/json"
 	iterPath    = "iter"
@@ -50,6 +51,7 @@ func importRuntime(f *jen.File) {
 	f.ImportName(restPath, "rest")
 	f.ImportName(declarePath, "declare")
 	f.ImportName(funcsPath, "functions")
+	f.ImportName(decodePath, "decode")
 	f.ImportName(dynlibPath, "dynlib")
 }
 
@@ -61,6 +63,9 @@ func rt(name string) *jen.Statement { return jen.Qual(runtimePath, name) }
 func restQ(name string) *jen.Statement { return jen.Qual(restPath, name) }
 
 func declQ(name string) *jen.Statement { return jen.Qual(declarePath, name) }
+
+// decQ is name of runtime/decode (argument decoders and checks).
+func decQ(name string) *jen.Statement { return jen.Qual(decodePath, name) }
 
 // funcsQ is name of runtime/functions (functions as agent frameworks' tools).
 func funcsQ(name string) *jen.Statement { return jen.Qual(funcsPath, name) }
@@ -237,11 +242,11 @@ func emitEnum(f *jen.File, t *model.Type) {
 // names a struct tag cannot carry.
 func emitCustomJSON(f *jen.File, t *model.Type) {
 	// func (x T) MarshalJSON() ([]byte, error) {
-	//	var e runtime.ObjectEncoder
+	//	var e decode.ObjectEncoder
 	//	e.Field("name", x.Field)
 	//	return e.Bytes()
 	// }
-	body := []jen.Code{jen.Var().Id("e").Add(rt("ObjectEncoder"))}
+	body := []jen.Code{jen.Var().Id("e").Add(decQ("ObjectEncoder"))}
 	for _, fl := range t.Fields {
 		write := jen.Id("e").Dot("Field").Call(jen.Lit(fl.JSONName), jen.Id("x").Dot(fl.Name))
 		if fl.Required {
@@ -263,12 +268,12 @@ func emitCustomJSON(f *jen.File, t *model.Type) {
 	f.Comment(mdoc)
 	f.Func().Params(jen.Id("x").Id(t.Name)).Id("MarshalJSON").Params().Params(jen.Index().Byte(), jen.Error()).Block(body...)
 	f.Line()
-	// func (x *T) UnmarshalJSON(data []byte) error { return runtime.Unmarshal(data, x, decodeT) }
+	// func (x *T) UnmarshalJSON(data []byte) error { return decode.Unmarshal(data, x, decodeT) }
 	for _, l := range strings.Split(udoc, "\n") {
 		f.Comment(l)
 	}
 	f.Func().Params(jen.Id("x").Op("*").Id(t.Name)).Id("UnmarshalJSON").Params(jen.Id("data").Index().Byte()).Error().Block(
-		jen.Return(rt("Unmarshal").Call(jen.Id("data"), jen.Id("x"), jen.Id(t.Decoder))),
+		jen.Return(decQ("Unmarshal").Call(jen.Id("data"), jen.Id("x"), jen.Id(t.Decoder))),
 	)
 	f.Line()
 }
@@ -305,7 +310,7 @@ func emitDecoder(f *jen.File, t *model.Type) {
 	case model.KindUnion:
 		body = unionDecoder(t)
 	}
-	f.Func().Id(t.Decoder).Params(jen.Id("d").Op("*").Add(rt("Decoder")), jen.Id("x").Op("*").Id(t.Name)).Block(body...)
+	f.Func().Id(t.Decoder).Params(jen.Id("d").Op("*").Add(decQ("Decoder")), jen.Id("x").Op("*").Id(t.Name)).Block(body...)
 	f.Line()
 }
 
@@ -348,10 +353,10 @@ func structDecoder(t *model.Type) []jen.Code {
 		target := jen.Id("x").Dot(fl.Name)
 		decodeValue := decodeValue
 		if fl.JSONText {
-			// runtime.DecodeText(d, &x.Data, decodeThread): the JSON text in a
+			// decode.Text(d, &x.Data, decodeThread): the JSON text in a
 			// string (an event's data), or the value itself
 			decodeValue = func(r *model.TypeRef, target *jen.Statement, _ string, _ int) []jen.Code {
-				return []jen.Code{rt("DecodeText").Call(jen.Id("d"), addr(target), variantDecoder(&model.Variant{Type: r}))}
+				return []jen.Code{decQ("Text").Call(jen.Id("d"), addr(target), variantDecoder(&model.Variant{Type: r}))}
 			}
 		}
 		var dec []jen.Code
@@ -412,10 +417,10 @@ func structDecoder(t *model.Type) []jen.Code {
 // fl whose null means absent with a runtime helper (null leaves the field
 // as it is), or nil when fl has none:
 //
-//	runtime.Ptr(d, &x.F, decodeT)                  // *T of a named type, *time.Time, …
+//	decode.Ptr(d, &x.F, decodeT)                  // *T of a named type, *time.Time, …
 //	if v, ok := d.OptInt(&x.F); ok { checks }       // *int64, *float64, *string with checks
-//	runtime.OptionalSlice(d, &x.F, decodeE)         // []E of a named type
-//	if runtime.OptionalSlice(d, &x.F, decodeE) { checks }
+//	decode.OptionalSlice(d, &x.F, decodeE)         // []E of a named type
+//	if decode.OptionalSlice(d, &x.F, decodeE) { checks }
 func optionalRead(fl *model.Field) []jen.Code {
 	r := fl.Type
 	if fl.JSONText || fl.Required && !fl.Pointer {
@@ -424,15 +429,15 @@ func optionalRead(fl *model.Field) []jen.Code {
 	target := jen.Id("x").Dot(fl.Name)
 	switch {
 	case fl.Pointer && r.Kind == model.RefNamed && aliasTarget(r.Named) == nil && decoderOf(r.Named) != "":
-		return []jen.Code{rt("Ptr").Call(jen.Id("d"), jen.Op("&").Add(target), jen.Id(decoderOf(r.Named)))}
+		return []jen.Code{decQ("Ptr").Call(jen.Id("d"), jen.Op("&").Add(target), jen.Id(decoderOf(r.Named)))}
 	case fl.Pointer && (r.Kind == model.RefTime || r.Kind == model.RefBytes || r.Kind == model.RefRaw):
-		return []jen.Code{rt("Ptr").Call(jen.Id("d"), jen.Op("&").Add(target), oaDecoder(r))}
+		return []jen.Code{decQ("Ptr").Call(jen.Id("d"), jen.Op("&").Add(target), oaDecoder(r))}
 	case fl.Pointer && r.Check != nil && (r.Bits == 0 || r.Bits == 64) && !r.Unsigned && optReads[r.Kind] != "":
 		// The checks read the value as the scalar decoder gave it.
 		return []jen.Code{jen.If(jen.List(jen.Id("v"), jen.Id("ok")).Op(":=").Id("d").Dot(optReads[r.Kind]).Call(jen.Op("&").Add(target)), jen.Id("ok")).Block(
 			checkValue(r, jen.Id("v")))}
 	case !fl.Pointer && r.Kind == model.RefSlice && sliceDecoder(r) != "":
-		call := rt("OptionalSlice").Call(jen.Id("d"), jen.Op("&").Add(target), jen.Id(sliceDecoder(r)))
+		call := decQ("OptionalSlice").Call(jen.Id("d"), jen.Op("&").Add(target), jen.Id(sliceDecoder(r)))
 		if r.Check == nil {
 			return []jen.Code{call}
 		}
@@ -445,7 +450,7 @@ func optionalRead(fl *model.Field) []jen.Code {
 var optReads = map[model.RefKind]string{model.RefInt: "OptInt", model.RefFloat: "OptFloat", model.RefString: "OptString"}
 
 // sliceDecoder is the decoder of the elements of the slice r when
-// runtime.Slice decodes it (elements of a named type), "" otherwise.
+// decode.Slice decodes it (elements of a named type), "" otherwise.
 func sliceDecoder(r *model.TypeRef) string {
 	if e := r.Elem; e.Kind == model.RefNamed && aliasTarget(e.Named) == nil {
 		return decoderOf(e.Named)
@@ -547,9 +552,9 @@ func decodeValue(r *model.TypeRef, target *jen.Statement, named string, depth in
 		// }
 		// (the Decoder follows the element index for the paths of violations)
 		if dec := sliceDecoder(r); named == "" && dec != "" {
-			// runtime.Slice(d, &target, decodeE), or
-			// if runtime.Slice(d, &target, decodeE) { checks }
-			call := rt("Slice").Call(jen.Id("d"), addr(target), jen.Id(dec))
+			// decode.Slice(d, &target, decodeE), or
+			// if decode.Slice(d, &target, decodeE) { checks }
+			call := decQ("Slice").Call(jen.Id("d"), addr(target), jen.Id(dec))
 			if r.Check == nil {
 				return []jen.Code{call}
 			}
@@ -630,9 +635,9 @@ func resultType(fn *model.Function) *jen.Statement {
 // encodeResult renders the call that turns a result value into the result object.
 func encodeResult(fn *model.Function, v jen.Code) *jen.Statement {
 	if fn.ResultName == "" {
-		return rt("EncodeObject").Call(v)
+		return decQ("EncodeObject").Call(v)
 	}
-	return rt("EncodeResult").Call(jen.Lit(fn.ResultName), v)
+	return decQ("EncodeResult").Call(jen.Lit(fn.ResultName), v)
 }
 
 func switchOrNothing(cases []jen.Code) jen.Code {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/opentoolgen/opentoolgen/runtime"
 	"github.com/opentoolgen/opentoolgen/runtime/declare"
+	"github.com/opentoolgen/opentoolgen/runtime/decode"
 	"github.com/opentoolgen/opentoolgen/runtime/functions"
 )
 
@@ -61,7 +62,7 @@ func (t *Tool) callVersion(ctx context.Context, _ json.RawMessage) (json.RawMess
 	if err != nil {
 		return nil, runtime.ToolError(err)
 	}
-	return runtime.EncodeResult("version", r)
+	return decode.EncodeResult("version", r)
 }
 
 // Call implements runtime.Tool.
@@ -72,13 +73,13 @@ func (t *Tool) Call(ctx context.Context, name string, args json.RawMessage) (jso
 	}
 	switch name {
 	case "circle_area":
-		return runtime.CallResult(ctx, t.args, name, args, decodeCircleAreaArgs, t.svc.CircleArea, "area")
+		return decode.CallResult(ctx, t.args, name, args, decodeCircleAreaArgs, t.svc.CircleArea, "area")
 	case "distance":
-		return runtime.CallResult(ctx, t.args, name, args, decodeDistanceArgs, t.svc.Distance, "distance")
+		return decode.CallResult(ctx, t.args, name, args, decodeDistanceArgs, t.svc.Distance, "distance")
 	case "describe":
-		return runtime.CallObject(ctx, t.args, name, args, decodeDescribeArgs, t.svc.Describe)
+		return decode.CallObject(ctx, t.args, name, args, decodeDescribeArgs, t.svc.Describe)
 	case "normalize":
-		return runtime.CallResult(ctx, t.args, name, args, decodeNormalizeArgs, t.svc.Normalize, "length")
+		return decode.CallResult(ctx, t.args, name, args, decodeNormalizeArgs, t.svc.Normalize, "length")
 	case "version":
 		return t.callVersion(ctx, args)
 	}

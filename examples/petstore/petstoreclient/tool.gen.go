@@ -10,6 +10,7 @@ import (
 
 	"github.com/opentoolgen/opentoolgen/runtime"
 	"github.com/opentoolgen/opentoolgen/runtime/declare"
+	"github.com/opentoolgen/opentoolgen/runtime/decode"
 	"github.com/opentoolgen/opentoolgen/runtime/functions"
 )
 
@@ -65,11 +66,11 @@ func (t *Tool) Call(ctx context.Context, name string, args json.RawMessage) (jso
 	ctx = t.args.CallContext(ctx)
 	switch name {
 	case "listPets":
-		return runtime.CallResult(ctx, t.args, name, args, decodeListPetsArgs, t.svc.ListPets, "result")
+		return decode.CallResult(ctx, t.args, name, args, decodeListPetsArgs, t.svc.ListPets, "result")
 	case "addPet":
-		return runtime.CallObject(ctx, t.args, name, args, decodeAddPetArgs, t.svc.AddPet)
+		return decode.CallObject(ctx, t.args, name, args, decodeAddPetArgs, t.svc.AddPet)
 	case "getPet":
-		return runtime.CallObject(ctx, t.args, name, args, decodeGetPetArgs, t.svc.GetPet)
+		return decode.CallObject(ctx, t.args, name, args, decodeGetPetArgs, t.svc.GetPet)
 	}
 	return nil, runtime.MethodNotFound(name)
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/opentoolgen/opentoolgen/runtime"
 	"github.com/opentoolgen/opentoolgen/runtime/declare"
+	"github.com/opentoolgen/opentoolgen/runtime/decode"
 	"github.com/opentoolgen/opentoolgen/runtime/functions"
 )
 
@@ -58,7 +59,7 @@ func (t *Tool) Call(ctx context.Context, name string, args json.RawMessage) (jso
 	}
 	switch name {
 	case "check":
-		return runtime.CallResult(ctx, t.args, name, args, decodeCheckArgs, t.svc.Check, "ok")
+		return decode.CallResult(ctx, t.args, name, args, decodeCheckArgs, t.svc.Check, "ok")
 	}
 	return nil, runtime.MethodNotFound(name)
 }

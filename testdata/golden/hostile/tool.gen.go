@@ -10,6 +10,7 @@ import (
 
 	"github.com/opentoolgen/opentoolgen/runtime"
 	"github.com/opentoolgen/opentoolgen/runtime/declare"
+	"github.com/opentoolgen/opentoolgen/runtime/decode"
 	"github.com/opentoolgen/opentoolgen/runtime/functions"
 )
 
@@ -67,7 +68,7 @@ func (t *Tool) callUserID(ctx context.Context, _ json.RawMessage) (json.RawMessa
 	if err != nil {
 		return nil, runtime.ToolError(err)
 	}
-	return runtime.EncodeResult("ids", r)
+	return decode.EncodeResult("ids", r)
 }
 
 func (t *Tool) callCall(ctx context.Context, _ json.RawMessage) (json.RawMessage, error) {
@@ -85,17 +86,17 @@ func (t *Tool) Call(ctx context.Context, name string, args json.RawMessage) (jso
 	}
 	switch name {
 	case "Client":
-		return runtime.CallObject(ctx, t.args, name, args, decodeClientArgs2, t.svc.Client)
+		return decode.CallObject(ctx, t.args, name, args, decodeClientArgs2, t.svc.Client)
 	case "user_id":
 		return t.callUserID(ctx, args)
 	case "userId":
-		return runtime.CallNoResult(ctx, t.args, name, args, decodeUserID2Args, t.svc.UserID2)
+		return decode.CallNoResult(ctx, t.args, name, args, decodeUserID2Args, t.svc.UserID2)
 	case "2fa":
-		return runtime.CallObject(ctx, t.args, name, args, decodeX2faArgs, t.svc.X2fa)
+		return decode.CallObject(ctx, t.args, name, args, decodeX2faArgs, t.svc.X2fa)
 	case "_":
 		return t.callCall(ctx, args)
 	case "a_function_name_that_is_exactly_sixty_four_characters_long_00xx":
-		return runtime.CallObject(ctx, t.args, name, args, decodeAFunctionNameThatIsExactlySixtyFourCharactersLong00xxArgs, t.svc.AFunctionNameThatIsExactlySixtyFourCharactersLong00xx)
+		return decode.CallObject(ctx, t.args, name, args, decodeAFunctionNameThatIsExactlySixtyFourCharactersLong00xxArgs, t.svc.AFunctionNameThatIsExactlySixtyFourCharactersLong00xx)
 	}
 	return nil, runtime.MethodNotFound(name)
 }

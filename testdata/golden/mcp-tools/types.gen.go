@@ -3,7 +3,7 @@
 
 package mcptools
 
-import "github.com/opentoolgen/opentoolgen/runtime"
+import "github.com/opentoolgen/opentoolgen/runtime/decode"
 
 // Issue is the schema "Issue" of the document.
 type Issue struct {
@@ -19,7 +19,7 @@ type Label struct {
 	Color *string `json:"color,omitzero"`
 }
 
-func decodeLabel(d *runtime.Decoder, x *Label) {
+func decodeLabel(d *decode.Decoder, x *Label) {
 	if !d.Object() {
 		return
 	}
@@ -31,7 +31,7 @@ func decodeLabel(d *runtime.Decoder, x *Label) {
 			x.Name, _ = d.String()
 		case "color":
 			if v, ok := d.OptString(&x.Color); ok {
-				runtime.CheckPattern(d, v, pattern1)
+				decode.CheckPattern(d, v, pattern1)
 			}
 		default:
 			d.Skip()
@@ -43,10 +43,10 @@ func decodeLabel(d *runtime.Decoder, x *Label) {
 // Date is the schema "Date" of the document.
 type Date string
 
-func decodeDate(d *runtime.Decoder, x *Date) {
+func decodeDate(d *decode.Decoder, x *Date) {
 	if v0, ok := d.String(); ok {
 		*x = Date(v0)
-		runtime.CheckFormat(d, v0, "date")
+		decode.CheckFormat(d, v0, "date")
 	}
 }
 
@@ -57,7 +57,7 @@ type Folder struct {
 	Folders []Folder `json:"folders,omitzero"`
 }
 
-func decodeFolder(d *runtime.Decoder, x *Folder) {
+func decodeFolder(d *decode.Decoder, x *Folder) {
 	if !d.Object() {
 		return
 	}
@@ -68,9 +68,9 @@ func decodeFolder(d *runtime.Decoder, x *Folder) {
 			seen[0] |= 1 << 0
 			x.Name, _ = d.String()
 		case "files":
-			runtime.OptionalSlice(d, &x.Files, decodeFile)
+			decode.OptionalSlice(d, &x.Files, decodeFile)
 		case "folders":
-			runtime.OptionalSlice(d, &x.Folders, decodeFolder)
+			decode.OptionalSlice(d, &x.Folders, decodeFolder)
 		default:
 			d.Skip()
 		}
@@ -84,7 +84,7 @@ type File struct {
 	In   Folder `json:"in"`
 }
 
-func decodeFile(d *runtime.Decoder, x *File) {
+func decodeFile(d *decode.Decoder, x *File) {
 	if !d.Object() {
 		return
 	}
@@ -148,7 +148,7 @@ type SearchIssuesArgs struct {
 	Since  *string  `json:"since,omitzero"`
 }
 
-func decodeSearchIssuesArgs(d *runtime.Decoder, x *SearchIssuesArgs) {
+func decodeSearchIssuesArgs(d *decode.Decoder, x *SearchIssuesArgs) {
 	if !d.Object() {
 		return
 	}
@@ -159,10 +159,10 @@ func decodeSearchIssuesArgs(d *runtime.Decoder, x *SearchIssuesArgs) {
 			seen[0] |= 1 << 0
 			if v1, ok := d.String(); ok {
 				x.Query = v1
-				runtime.CheckLength(d, v1, 1, -1)
+				decode.CheckLength(d, v1, 1, -1)
 			}
 		case "state":
-			runtime.Ptr(d, &x.State, decodeState)
+			decode.Ptr(d, &x.State, decodeState)
 		case "labels":
 			if !d.IsNull() {
 				if d.Array() {
@@ -172,19 +172,19 @@ func decodeSearchIssuesArgs(d *runtime.Decoder, x *SearchIssuesArgs) {
 						e1, _ = d.String()
 						x.Labels = append(x.Labels, e1)
 					}
-					runtime.CheckItems(d, len(x.Labels), -1, 10)
+					decode.CheckItems(d, len(x.Labels), -1, 10)
 				}
 			}
 		case "limit":
 			if v, ok := d.OptInt(&x.Limit); ok {
-				runtime.CheckMin(d, float64(v), 1.0, false)
-				runtime.CheckMax(d, float64(v), 100.0, false)
+				decode.CheckMin(d, float64(v), 1.0, false)
+				decode.CheckMax(d, float64(v), 100.0, false)
 			}
 		case "sort":
-			runtime.Ptr(d, &x.Sort, decodeSort)
+			decode.Ptr(d, &x.Sort, decodeSort)
 		case "since":
 			if v, ok := d.OptString(&x.Since); ok {
-				runtime.CheckFormat(d, v, "date-time")
+				decode.CheckFormat(d, v, "date-time")
 			}
 		default:
 			d.Skip()
@@ -211,7 +211,7 @@ func (x State) Valid() bool {
 	return false
 }
 
-func decodeState(d *runtime.Decoder, x *State) {
+func decodeState(d *decode.Decoder, x *State) {
 	if v, ok := d.String(); ok {
 		*x = State(v)
 		if !x.Valid() {
@@ -237,7 +237,7 @@ func (x Sort) Valid() bool {
 	return false
 }
 
-func decodeSort(d *runtime.Decoder, x *Sort) {
+func decodeSort(d *decode.Decoder, x *Sort) {
 	if v, ok := d.String(); ok {
 		*x = Sort(v)
 		if !x.Valid() {
@@ -264,7 +264,7 @@ type CreateIssueArgs struct {
 	Due      *Date     `json:"due,omitzero"`
 }
 
-func decodeCreateIssueArgs(d *runtime.Decoder, x *CreateIssueArgs) {
+func decodeCreateIssueArgs(d *decode.Decoder, x *CreateIssueArgs) {
 	if !d.Object() {
 		return
 	}
@@ -277,11 +277,11 @@ func decodeCreateIssueArgs(d *runtime.Decoder, x *CreateIssueArgs) {
 		case "body":
 			x.Body = d.StringPtr()
 		case "labels":
-			runtime.OptionalSlice(d, &x.Labels, decodeLabel)
+			decode.OptionalSlice(d, &x.Labels, decodeLabel)
 		case "priority":
-			runtime.Ptr(d, &x.Priority, decodePriority)
+			decode.Ptr(d, &x.Priority, decodePriority)
 		case "due":
-			runtime.Ptr(d, &x.Due, decodeDate)
+			decode.Ptr(d, &x.Due, decodeDate)
 		default:
 			d.Skip()
 		}
@@ -307,7 +307,7 @@ func (x Priority) Valid() bool {
 	return false
 }
 
-func decodePriority(d *runtime.Decoder, x *Priority) {
+func decodePriority(d *decode.Decoder, x *Priority) {
 	if v, ok := d.Int(); ok {
 		*x = Priority(v)
 		if !x.Valid() {
@@ -322,7 +322,7 @@ type FoldersArgs struct {
 	Depth *int64 `json:"depth,omitzero"`
 }
 
-func decodeFoldersArgs(d *runtime.Decoder, x *FoldersArgs) {
+func decodeFoldersArgs(d *decode.Decoder, x *FoldersArgs) {
 	if !d.Object() {
 		return
 	}
@@ -352,7 +352,7 @@ type ConvertArgs struct {
 	Exact  *bool              `json:"exact,omitzero"`
 }
 
-func decodeConvertArgs(d *runtime.Decoder, x *ConvertArgs) {
+func decodeConvertArgs(d *decode.Decoder, x *ConvertArgs) {
 	if !d.Object() {
 		return
 	}
@@ -371,7 +371,7 @@ func decodeConvertArgs(d *runtime.Decoder, x *ConvertArgs) {
 				d.Any(&x.Shape)
 			}
 		case "unit":
-			runtime.Ptr(d, &x.Unit, decodeUnit)
+			decode.Ptr(d, &x.Unit, decodeUnit)
 		case "scale":
 			if !d.IsNull() {
 				if d.Map() {
@@ -412,7 +412,7 @@ func (x Unit) Valid() bool {
 	return false
 }
 
-func decodeUnit(d *runtime.Decoder, x *Unit) {
+func decodeUnit(d *decode.Decoder, x *Unit) {
 	if v, ok := d.String(); ok {
 		*x = Unit(v)
 		if !x.Valid() {
@@ -436,7 +436,7 @@ type ServiceArgs struct {
 
 // MarshalJSON encodes x with the member names of the document, which struct tags cannot carry.
 func (x ServiceArgs) MarshalJSON() ([]byte, error) {
-	var e runtime.ObjectEncoder
+	var e decode.ObjectEncoder
 	e.Field("type", x.Type)
 	e.Field("", x.Arg)
 	if x.Func != nil {
@@ -459,10 +459,10 @@ func (x ServiceArgs) MarshalJSON() ([]byte, error) {
 
 // UnmarshalJSON decodes x, checking the types of its members.
 func (x *ServiceArgs) UnmarshalJSON(data []byte) error {
-	return runtime.Unmarshal(data, x, decodeServiceArgs)
+	return decode.Unmarshal(data, x, decodeServiceArgs)
 }
 
-func decodeServiceArgs(d *runtime.Decoder, x *ServiceArgs) {
+func decodeServiceArgs(d *decode.Decoder, x *ServiceArgs) {
 	if !d.Object() {
 		return
 	}
@@ -484,7 +484,7 @@ func decodeServiceArgs(d *runtime.Decoder, x *ServiceArgs) {
 		case "MarshalJSON":
 			x.MarshalJSON2 = d.BoolPtr()
 		case "Client":
-			runtime.Ptr(d, &x.Client, decodeServiceClient)
+			decode.Ptr(d, &x.Client, decodeServiceClient)
 		default:
 			d.Skip()
 		}
@@ -498,7 +498,7 @@ type ServiceClient struct {
 	Client2 *string `json:"client,omitzero"`
 }
 
-func decodeServiceClient(d *runtime.Decoder, x *ServiceClient) {
+func decodeServiceClient(d *decode.Decoder, x *ServiceClient) {
 	if !d.Object() {
 		return
 	}
@@ -519,7 +519,7 @@ type GetUserArgs struct {
 	ID int64 `json:"id"`
 }
 
-func decodeGetUserArgs(d *runtime.Decoder, x *GetUserArgs) {
+func decodeGetUserArgs(d *decode.Decoder, x *GetUserArgs) {
 	if !d.Object() {
 		return
 	}
@@ -541,7 +541,7 @@ type GetUser2Args struct {
 	Name string `json:"name"`
 }
 
-func decodeGetUser2Args(d *runtime.Decoder, x *GetUser2Args) {
+func decodeGetUser2Args(d *decode.Decoder, x *GetUser2Args) {
 	if !d.Object() {
 		return
 	}
@@ -566,5 +566,5 @@ type GetUser2Result struct {
 
 // Patterns of the schemas, compiled on first use.
 var (
-	pattern1 = runtime.NewPattern("^[0-9a-f]{6}$")
+	pattern1 = decode.NewPattern("^[0-9a-f]{6}$")
 )

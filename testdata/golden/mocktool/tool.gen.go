@@ -11,6 +11,7 @@ import (
 
 	"github.com/opentoolgen/opentoolgen/runtime"
 	"github.com/opentoolgen/opentoolgen/runtime/declare"
+	"github.com/opentoolgen/opentoolgen/runtime/decode"
 	"github.com/opentoolgen/opentoolgen/runtime/functions"
 )
 
@@ -69,12 +70,12 @@ func (t *Tool) callCount(ctx context.Context, _ json.RawMessage) (json.RawMessag
 	if err != nil {
 		return nil, runtime.ToolError(err)
 	}
-	return runtime.EncodeResult("Count", r)
+	return decode.EncodeResult("Count", r)
 }
 
 func (t *Tool) streamSequentiallyRead(ctx context.Context, _ json.RawMessage, emit func(json.RawMessage) error) error {
 	return runtime.ToolError(t.svc.SequentiallyRead(ctx, func(v Text) error {
-		raw, err := runtime.EncodeResult("text", v)
+		raw, err := decode.EncodeResult("text", v)
 		if err != nil {
 			return err
 		}
@@ -99,13 +100,13 @@ func (t *Tool) Call(ctx context.Context, name string, args json.RawMessage) (jso
 	case "count":
 		return t.callCount(ctx, args)
 	case "create":
-		return runtime.CallResult(ctx, t.args, name, args, decodeCreateArgs, t.svc.Create, "Id")
+		return decode.CallResult(ctx, t.args, name, args, decodeCreateArgs, t.svc.Create, "Id")
 	case "read":
-		return runtime.CallResult(ctx, t.args, name, args, decodeReadArgs, t.svc.Read, "text")
+		return decode.CallResult(ctx, t.args, name, args, decodeReadArgs, t.svc.Read, "text")
 	case "update":
-		return runtime.CallNoResult(ctx, t.args, name, args, decodeUpdateArgs, t.svc.Update)
+		return decode.CallNoResult(ctx, t.args, name, args, decodeUpdateArgs, t.svc.Update)
 	case "delete":
-		return runtime.CallNoResult(ctx, t.args, name, args, decodeDeleteArgs, t.svc.Delete)
+		return decode.CallNoResult(ctx, t.args, name, args, decodeDeleteArgs, t.svc.Delete)
 	case "run":
 		return t.callRun(ctx, args)
 	case "sequentiallyRead":

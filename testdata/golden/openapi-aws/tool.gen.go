@@ -10,6 +10,7 @@ import (
 
 	"github.com/opentoolgen/opentoolgen/runtime"
 	"github.com/opentoolgen/opentoolgen/runtime/declare"
+	"github.com/opentoolgen/opentoolgen/runtime/decode"
 	"github.com/opentoolgen/opentoolgen/runtime/functions"
 )
 
@@ -60,9 +61,9 @@ func (t *Tool) Call(ctx context.Context, name string, args json.RawMessage) (jso
 	}
 	switch name {
 	case "GET_DescribeTags":
-		return runtime.CallResult(ctx, t.args, name, args, decodeGETDescribeTagsArgs, t.svc.GETDescribeTags, "result")
+		return decode.CallResult(ctx, t.args, name, args, decodeGETDescribeTagsArgs, t.svc.GETDescribeTags, "result")
 	case "POST_DescribeTags":
-		return runtime.CallResult(ctx, t.args, name, args, decodePOSTDescribeTagsArgs, t.svc.POSTDescribeTags, "result")
+		return decode.CallResult(ctx, t.args, name, args, decodePOSTDescribeTagsArgs, t.svc.POSTDescribeTags, "result")
 	}
 	return nil, runtime.MethodNotFound(name)
 }

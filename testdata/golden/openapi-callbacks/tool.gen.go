@@ -10,6 +10,7 @@ import (
 
 	"github.com/opentoolgen/opentoolgen/runtime"
 	"github.com/opentoolgen/opentoolgen/runtime/declare"
+	"github.com/opentoolgen/opentoolgen/runtime/decode"
 	"github.com/opentoolgen/opentoolgen/runtime/functions"
 )
 
@@ -59,9 +60,9 @@ func (t *Tool) Call(ctx context.Context, name string, args json.RawMessage) (jso
 	}
 	switch name {
 	case "subscribe":
-		return runtime.CallNoResult(ctx, t.args, name, args, decodeSubscribeArgs, t.svc.Subscribe)
+		return decode.CallNoResult(ctx, t.args, name, args, decodeSubscribeArgs, t.svc.Subscribe)
 	case "unsubscribe":
-		return runtime.CallNoResult(ctx, t.args, name, args, decodeUnsubscribeArgs, t.svc.Unsubscribe)
+		return decode.CallNoResult(ctx, t.args, name, args, decodeUnsubscribeArgs, t.svc.Unsubscribe)
 	}
 	return nil, runtime.MethodNotFound(name)
 }

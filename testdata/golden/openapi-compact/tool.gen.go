@@ -10,6 +10,7 @@ import (
 
 	"github.com/opentoolgen/opentoolgen/runtime"
 	"github.com/opentoolgen/opentoolgen/runtime/declare"
+	"github.com/opentoolgen/opentoolgen/runtime/decode"
 	"github.com/opentoolgen/opentoolgen/runtime/functions"
 	"github.com/opentoolgen/opentoolgen/runtime/rest"
 )
@@ -75,9 +76,9 @@ func (t *Tool) Call(ctx context.Context, name string, args json.RawMessage) (jso
 	ctx = t.args.CallContext(ctx)
 	switch name {
 	case "listItems":
-		return runtime.CallObject(ctx, t.args, name, args, decodeListItemsArgs, t.gatherListItems)
+		return decode.CallObject(ctx, t.args, name, args, decodeListItemsArgs, t.gatherListItems)
 	case "deleteItem":
-		return runtime.CallNoResult(ctx, t.args, name, args, decodeDeleteItemArgs, t.svc.DeleteItem)
+		return decode.CallNoResult(ctx, t.args, name, args, decodeDeleteItemArgs, t.svc.DeleteItem)
 	}
 	return nil, runtime.MethodNotFound(name)
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/opentoolgen/opentoolgen/runtime"
 	"github.com/opentoolgen/opentoolgen/runtime/declare"
+	"github.com/opentoolgen/opentoolgen/runtime/decode"
 	"github.com/opentoolgen/opentoolgen/runtime/functions"
 )
 
@@ -61,7 +62,7 @@ func (t *Tool) Call(ctx context.Context, name string, args json.RawMessage) (jso
 	ctx = t.args.CallContext(ctx)
 	switch name {
 	case "check":
-		return runtime.CallObject(ctx, t.args, name, args, decodeCheckArgs, t.svc.Check)
+		return decode.CallObject(ctx, t.args, name, args, decodeCheckArgs, t.svc.Check)
 	}
 	return nil, runtime.MethodNotFound(name)
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/opentoolgen/opentoolgen/runtime"
 	"github.com/opentoolgen/opentoolgen/runtime/declare"
+	"github.com/opentoolgen/opentoolgen/runtime/decode"
 	"github.com/opentoolgen/opentoolgen/runtime/functions"
 )
 
@@ -89,9 +90,9 @@ func (t *Tool) Call(ctx context.Context, name string, args json.RawMessage) (jso
 	ctx = t.args.CallContext(ctx)
 	switch name {
 	case "listItems":
-		return runtime.CallResult(ctx, t.args, name, args, decodeListItemsArgs, t.svc.ListItems, "result")
+		return decode.CallResult(ctx, t.args, name, args, decodeListItemsArgs, t.svc.ListItems, "result")
 	case "windowsText":
-		return runtime.CallObject(ctx, t.args, name, args, decodeWindowsTextArgs, t.svc.WindowsText)
+		return decode.CallObject(ctx, t.args, name, args, decodeWindowsTextArgs, t.svc.WindowsText)
 	}
 	return nil, runtime.MethodNotFound(name)
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/opentoolgen/opentoolgen/runtime"
 	"github.com/opentoolgen/opentoolgen/runtime/declare"
+	"github.com/opentoolgen/opentoolgen/runtime/decode"
 	"github.com/opentoolgen/opentoolgen/runtime/functions"
 )
 
@@ -62,11 +63,11 @@ func NewTool(svc Service, opts ...runtime.ToolOption) (*Tool, error) {
 
 func (t *Tool) streamRespond(ctx context.Context, args json.RawMessage, emit func(json.RawMessage) error) error {
 	var a RespondArgs
-	if err := runtime.DecodeArgs(ctx, t.args, "respond", args, &a, decodeRespondArgs); err != nil {
+	if err := decode.Arguments(ctx, t.args, "respond", args, &a, decodeRespondArgs); err != nil {
 		return err
 	}
 	return runtime.ToolError(t.svc.Respond(ctx, a, func(v RespondResult) error {
-		raw, err := runtime.EncodeObject(v)
+		raw, err := decode.EncodeObject(v)
 		if err != nil {
 			return err
 		}
@@ -76,11 +77,11 @@ func (t *Tool) streamRespond(ctx context.Context, args json.RawMessage, emit fun
 
 func (t *Tool) streamCreateRun(ctx context.Context, args json.RawMessage, emit func(json.RawMessage) error) error {
 	var a CreateRunArgs
-	if err := runtime.DecodeArgs(ctx, t.args, "createRun", args, &a, decodeCreateRunArgs); err != nil {
+	if err := decode.Arguments(ctx, t.args, "createRun", args, &a, decodeCreateRunArgs); err != nil {
 		return err
 	}
 	return runtime.ToolError(t.svc.CreateRun(ctx, a, func(v AssistantStreamEvent) error {
-		raw, err := runtime.EncodeObject(v)
+		raw, err := decode.EncodeObject(v)
 		if err != nil {
 			return err
 		}
@@ -90,7 +91,7 @@ func (t *Tool) streamCreateRun(ctx context.Context, args json.RawMessage, emit f
 
 func (t *Tool) streamFeed(ctx context.Context, _ json.RawMessage, emit func(json.RawMessage) error) error {
 	return runtime.ToolError(t.svc.Feed(ctx, func(v FeedResult) error {
-		raw, err := runtime.EncodeObject(v)
+		raw, err := decode.EncodeObject(v)
 		if err != nil {
 			return err
 		}
@@ -100,7 +101,7 @@ func (t *Tool) streamFeed(ctx context.Context, _ json.RawMessage, emit func(json
 
 func (t *Tool) streamTail(ctx context.Context, _ json.RawMessage, emit func(json.RawMessage) error) error {
 	return runtime.ToolError(t.svc.Tail(ctx, func(v Event) error {
-		raw, err := runtime.EncodeObject(v)
+		raw, err := decode.EncodeObject(v)
 		if err != nil {
 			return err
 		}
@@ -110,11 +111,11 @@ func (t *Tool) streamTail(ctx context.Context, _ json.RawMessage, emit func(json
 
 func (t *Tool) streamWatchJob(ctx context.Context, args json.RawMessage, emit func(json.RawMessage) error) error {
 	var a WatchJobArgs
-	if err := runtime.DecodeArgs(ctx, t.args, "watchJob", args, &a, decodeWatchJobArgs); err != nil {
+	if err := decode.Arguments(ctx, t.args, "watchJob", args, &a, decodeWatchJobArgs); err != nil {
 		return err
 	}
 	return runtime.ToolError(t.svc.WatchJob(ctx, a, func(v WatchJobResult) error {
-		raw, err := runtime.EncodeObject(v)
+		raw, err := decode.EncodeObject(v)
 		if err != nil {
 			return err
 		}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/opentoolgen/opentoolgen/runtime"
 	"github.com/opentoolgen/opentoolgen/runtime/declare"
+	"github.com/opentoolgen/opentoolgen/runtime/decode"
 	"github.com/opentoolgen/opentoolgen/runtime/functions"
 )
 
@@ -67,19 +68,19 @@ func (t *Tool) Call(ctx context.Context, name string, args json.RawMessage) (jso
 	ctx = t.args.CallContext(ctx)
 	switch name {
 	case "get-pet":
-		return runtime.CallObject(ctx, t.args, name, args, decodeGetPetArgs, t.svc.GetPet)
+		return decode.CallObject(ctx, t.args, name, args, decodeGetPetArgs, t.svc.GetPet)
 	case "get_pet":
-		return runtime.CallNoResult(ctx, t.args, name, args, decodeGetPet2Args, t.svc.GetPet2)
+		return decode.CallNoResult(ctx, t.args, name, args, decodeGetPet2Args, t.svc.GetPet2)
 	case "getPet":
-		return runtime.CallNoResult(ctx, t.args, name, args, decodeGetPet3Args, t.svc.GetPet3)
+		return decode.CallNoResult(ctx, t.args, name, args, decodeGetPet3Args, t.svc.GetPet3)
 	case "GetPet":
-		return runtime.CallNoResult(ctx, t.args, name, args, decodeGetPet4Args, t.svc.GetPet4)
+		return decode.CallNoResult(ctx, t.args, name, args, decodeGetPet4Args, t.svc.GetPet4)
 	case "patch_pets_id":
-		return runtime.CallNoResult(ctx, t.args, name, args, decodePatchPetsIDArgs, t.svc.PatchPetsID)
+		return decode.CallNoResult(ctx, t.args, name, args, decodePatchPetsIDArgs, t.svc.PatchPetsID)
 	case "func":
-		return runtime.CallNoResult(ctx, t.args, name, args, decodeFuncArgs, t.svc.Func)
+		return decode.CallNoResult(ctx, t.args, name, args, decodeFuncArgs, t.svc.Func)
 	case "post_pets_id_t_more":
-		return runtime.CallNoResult(ctx, t.args, name, args, decodeÉtéArgs, t.svc.Été)
+		return decode.CallNoResult(ctx, t.args, name, args, decodeÉtéArgs, t.svc.Été)
 	}
 	return nil, runtime.MethodNotFound(name)
 }

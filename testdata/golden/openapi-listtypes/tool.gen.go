@@ -10,6 +10,7 @@ import (
 
 	"github.com/opentoolgen/opentoolgen/runtime"
 	"github.com/opentoolgen/opentoolgen/runtime/declare"
+	"github.com/opentoolgen/opentoolgen/runtime/decode"
 	"github.com/opentoolgen/opentoolgen/runtime/functions"
 	"github.com/opentoolgen/opentoolgen/runtime/rest"
 )
@@ -148,13 +149,13 @@ func (t *Tool) Call(ctx context.Context, name string, args json.RawMessage) (jso
 	ctx = t.args.CallContext(ctx)
 	switch name {
 	case "listBlocks":
-		return runtime.CallResult(ctx, t.args, name, args, decodeListBlocksArgs, t.gatherListBlocks, "result")
+		return decode.CallResult(ctx, t.args, name, args, decodeListBlocksArgs, t.gatherListBlocks, "result")
 	case "listBuilds":
-		return runtime.CallObject(ctx, t.args, name, args, decodeListBuildsArgs, t.gatherListBuilds)
+		return decode.CallObject(ctx, t.args, name, args, decodeListBuildsArgs, t.gatherListBuilds)
 	case "listReports":
-		return runtime.CallObject(ctx, t.args, name, args, decodeListReportsArgs, t.gatherListReports)
+		return decode.CallObject(ctx, t.args, name, args, decodeListReportsArgs, t.gatherListReports)
 	case "listSpam":
-		return runtime.CallResult(ctx, t.args, name, args, decodeListSpamArgs, t.gatherListSpam, "result")
+		return decode.CallResult(ctx, t.args, name, args, decodeListSpamArgs, t.gatherListSpam, "result")
 	}
 	return nil, runtime.MethodNotFound(name)
 }

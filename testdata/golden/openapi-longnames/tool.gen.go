@@ -10,6 +10,7 @@ import (
 
 	"github.com/opentoolgen/opentoolgen/runtime"
 	"github.com/opentoolgen/opentoolgen/runtime/declare"
+	"github.com/opentoolgen/opentoolgen/runtime/decode"
 	"github.com/opentoolgen/opentoolgen/runtime/functions"
 )
 
@@ -62,11 +63,11 @@ func (t *Tool) Call(ctx context.Context, name string, args json.RawMessage) (jso
 	ctx = t.args.CallContext(ctx)
 	switch name {
 	case "post_customers_customer_subscriptions_subscription_exposed_i":
-		return runtime.CallObject(ctx, t.args, name, args, decodePostCustomersCustomerSubscriptionsF9144EMethodOptionsCardArgs, t.svc.PostCustomersCustomerSubscriptionsF9144EMethodOptionsCard)
+		return decode.CallObject(ctx, t.args, name, args, decodePostCustomersCustomerSubscriptionsF9144EMethodOptionsCardArgs, t.svc.PostCustomersCustomerSubscriptionsF9144EMethodOptionsCard)
 	case "post_customers_customer_subscriptions_subscription_exposed_i2":
-		return runtime.CallObject(ctx, t.args, name, args, decodePostCustomersCustomerSubscriptions65B9F6OptionsCardMandateArgs, t.svc.PostCustomersCustomerSubscriptions65B9F6OptionsCardMandate)
+		return decode.CallObject(ctx, t.args, name, args, decodePostCustomersCustomerSubscriptions65B9F6OptionsCardMandateArgs, t.svc.PostCustomersCustomerSubscriptions65B9F6OptionsCardMandate)
 	case "post_customers_customer_subscriptions_subscription_exposed_i3":
-		return runtime.CallObject(ctx, t.args, name, args, decodePostCustomersCustomerSubscriptions230C5FOptionsCardMandatesArgs, t.svc.PostCustomersCustomerSubscriptions230C5FOptionsCardMandates)
+		return decode.CallObject(ctx, t.args, name, args, decodePostCustomersCustomerSubscriptions230C5FOptionsCardMandatesArgs, t.svc.PostCustomersCustomerSubscriptions230C5FOptionsCardMandates)
 	}
 	return nil, runtime.MethodNotFound(name)
 }

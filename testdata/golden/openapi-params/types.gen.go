@@ -7,7 +7,7 @@ import (
 	"encoding/json"
 	"time"
 
-	"github.com/opentoolgen/opentoolgen/runtime"
+	"github.com/opentoolgen/opentoolgen/runtime/decode"
 )
 
 // Money is the schema "Money" of the document.
@@ -22,7 +22,7 @@ type Point struct {
 	Y int64 `json:"y"`
 }
 
-func decodePoint(d *runtime.Decoder, x *Point) {
+func decodePoint(d *decode.Decoder, x *Point) {
 	if !d.Object() {
 		return
 	}
@@ -52,7 +52,7 @@ type PathStylesArgs struct {
 	MatrixObj Point    `json:"matrixObj"`
 }
 
-func decodePathStylesArgs(d *runtime.Decoder, x *PathStylesArgs) {
+func decodePathStylesArgs(d *decode.Decoder, x *PathStylesArgs) {
 	if !d.Object() {
 		return
 	}
@@ -111,7 +111,7 @@ type QueryStylesFilter struct {
 	Size  *int64  `json:"size,omitzero"`
 }
 
-func decodeQueryStylesFilter(d *runtime.Decoder, x *QueryStylesFilter) {
+func decodeQueryStylesFilter(d *decode.Decoder, x *QueryStylesFilter) {
 	if !d.Object() {
 		return
 	}
@@ -141,7 +141,7 @@ type QueryStylesArgs struct {
 	When      *time.Time         `json:"when,omitzero"`
 }
 
-func decodeQueryStylesArgs(d *runtime.Decoder, x *QueryStylesArgs) {
+func decodeQueryStylesArgs(d *decode.Decoder, x *QueryStylesArgs) {
 	if !d.Object() {
 		return
 	}
@@ -194,15 +194,15 @@ func decodeQueryStylesArgs(d *runtime.Decoder, x *QueryStylesArgs) {
 				}
 			}
 		case "filter":
-			runtime.Ptr(d, &x.Filter, decodeQueryStylesFilter)
+			decode.Ptr(d, &x.Filter, decodeQueryStylesFilter)
 		case "point":
-			runtime.Ptr(d, &x.Point, decodePoint)
+			decode.Ptr(d, &x.Point, decodePoint)
 		case "pointFlat":
-			runtime.Ptr(d, &x.PointFlat, decodePoint)
+			decode.Ptr(d, &x.PointFlat, decodePoint)
 		case "path":
 			x.Path = d.StringPtr()
 		case "when":
-			runtime.Ptr(d, &x.When, runtime.DecodeTime)
+			decode.Ptr(d, &x.When, decode.Time)
 		default:
 			d.Skip()
 		}
@@ -217,7 +217,7 @@ type HeaderAndCookieStylesArgs struct {
 	Prefs   []string `json:"prefs,omitzero"`
 }
 
-func decodeHeaderAndCookieStylesArgs(d *runtime.Decoder, x *HeaderAndCookieStylesArgs) {
+func decodeHeaderAndCookieStylesArgs(d *decode.Decoder, x *HeaderAndCookieStylesArgs) {
 	if !d.Object() {
 		return
 	}
@@ -235,7 +235,7 @@ func decodeHeaderAndCookieStylesArgs(d *runtime.Decoder, x *HeaderAndCookieStyle
 				}
 			}
 		case "X-Point":
-			runtime.Ptr(d, &x.XPoint, decodePoint)
+			decode.Ptr(d, &x.XPoint, decodePoint)
 		case "session":
 			seen[0] |= 1 << 1
 			x.Session, _ = d.String()
@@ -262,7 +262,7 @@ type JSONArrayBodyArgs struct {
 	Body []string `json:"body"`
 }
 
-func decodeJSONArrayBodyArgs(d *runtime.Decoder, x *JSONArrayBodyArgs) {
+func decodeJSONArrayBodyArgs(d *decode.Decoder, x *JSONArrayBodyArgs) {
 	if !d.Object() {
 		return
 	}
@@ -292,7 +292,7 @@ type FormBodyMeta struct {
 	B *int64  `json:"b,omitzero"`
 }
 
-func decodeFormBodyMeta(d *runtime.Decoder, x *FormBodyMeta) {
+func decodeFormBodyMeta(d *decode.Decoder, x *FormBodyMeta) {
 	if !d.Object() {
 		return
 	}
@@ -315,7 +315,7 @@ type FormBodyArgs struct {
 	Meta *FormBodyMeta `json:"meta,omitzero"`
 }
 
-func decodeFormBodyArgs(d *runtime.Decoder, x *FormBodyArgs) {
+func decodeFormBodyArgs(d *decode.Decoder, x *FormBodyArgs) {
 	if !d.Object() {
 		return
 	}
@@ -337,7 +337,7 @@ func decodeFormBodyArgs(d *runtime.Decoder, x *FormBodyArgs) {
 				}
 			}
 		case "meta":
-			runtime.Ptr(d, &x.Meta, decodeFormBodyMeta)
+			decode.Ptr(d, &x.Meta, decodeFormBodyMeta)
 		default:
 			d.Skip()
 		}
@@ -353,7 +353,7 @@ type MultipartBodyArgs struct {
 	Meta        *Point  `json:"meta,omitzero"`
 }
 
-func decodeMultipartBodyArgs(d *runtime.Decoder, x *MultipartBodyArgs) {
+func decodeMultipartBodyArgs(d *decode.Decoder, x *MultipartBodyArgs) {
 	if !d.Object() {
 		return
 	}
@@ -362,13 +362,13 @@ func decodeMultipartBodyArgs(d *runtime.Decoder, x *MultipartBodyArgs) {
 		switch string(d.Key()) {
 		case "file":
 			seen[0] |= 1 << 0
-			runtime.DecodeBytes(d, &x.File)
+			decode.Bytes(d, &x.File)
 		case "description":
 			x.Description = d.StringPtr()
 		case "count":
 			x.Count = d.IntPtr()
 		case "meta":
-			runtime.Ptr(d, &x.Meta, decodePoint)
+			decode.Ptr(d, &x.Meta, decodePoint)
 		default:
 			d.Skip()
 		}
@@ -381,7 +381,7 @@ type OctetBodyArgs struct {
 	Body []byte `json:"body"`
 }
 
-func decodeOctetBodyArgs(d *runtime.Decoder, x *OctetBodyArgs) {
+func decodeOctetBodyArgs(d *decode.Decoder, x *OctetBodyArgs) {
 	if !d.Object() {
 		return
 	}
@@ -390,7 +390,7 @@ func decodeOctetBodyArgs(d *runtime.Decoder, x *OctetBodyArgs) {
 		switch string(d.Key()) {
 		case "body":
 			seen[0] |= 1 << 0
-			runtime.DecodeBytes(d, &x.Body)
+			decode.Bytes(d, &x.Body)
 		default:
 			d.Skip()
 		}
@@ -403,7 +403,7 @@ type TextBodyArgs struct {
 	Body *string `json:"body,omitzero"`
 }
 
-func decodeTextBodyArgs(d *runtime.Decoder, x *TextBodyArgs) {
+func decodeTextBodyArgs(d *decode.Decoder, x *TextBodyArgs) {
 	if !d.Object() {
 		return
 	}
@@ -425,7 +425,7 @@ type MergePatchArgs struct {
 	NameNull bool `json:"-"`
 }
 
-func decodeMergePatchArgs(d *runtime.Decoder, x *MergePatchArgs) {
+func decodeMergePatchArgs(d *decode.Decoder, x *MergePatchArgs) {
 	if !d.Object() {
 		return
 	}
@@ -450,7 +450,7 @@ type SelectStarTableArgs struct {
 	TableName string `json:"table_name"`
 }
 
-func decodeSelectStarTableArgs(d *runtime.Decoder, x *SelectStarTableArgs) {
+func decodeSelectStarTableArgs(d *decode.Decoder, x *SelectStarTableArgs) {
 	if !d.Object() {
 		return
 	}
@@ -477,7 +477,7 @@ type SelectStarArgs struct {
 	SchemaName string `json:"schema_name"`
 }
 
-func decodeSelectStarArgs(d *runtime.Decoder, x *SelectStarArgs) {
+func decodeSelectStarArgs(d *decode.Decoder, x *SelectStarArgs) {
 	if !d.Object() {
 		return
 	}
@@ -508,7 +508,7 @@ type SetBalanceArgs struct {
 	Currency json.RawMessage `json:"currency"`
 }
 
-func decodeSetBalanceArgs(d *runtime.Decoder, x *SetBalanceArgs) {
+func decodeSetBalanceArgs(d *decode.Decoder, x *SetBalanceArgs) {
 	if !d.Object() {
 		return
 	}
@@ -522,7 +522,7 @@ func decodeSetBalanceArgs(d *runtime.Decoder, x *SetBalanceArgs) {
 			x.Balance, _ = d.Float()
 		case "currency":
 			seen[0] |= 1 << 1
-			runtime.DecodeRaw(d, &x.Currency)
+			decode.Raw(d, &x.Currency)
 		default:
 			d.Skip()
 		}
@@ -536,7 +536,7 @@ type ChargeArgs struct {
 	Currency string `json:"currency"`
 }
 
-func decodeChargeArgs(d *runtime.Decoder, x *ChargeArgs) {
+func decodeChargeArgs(d *decode.Decoder, x *ChargeArgs) {
 	if !d.Object() {
 		return
 	}

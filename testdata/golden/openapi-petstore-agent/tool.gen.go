@@ -10,6 +10,7 @@ import (
 
 	"github.com/opentoolgen/opentoolgen/runtime"
 	"github.com/opentoolgen/opentoolgen/runtime/declare"
+	"github.com/opentoolgen/opentoolgen/runtime/decode"
 	"github.com/opentoolgen/opentoolgen/runtime/functions"
 )
 
@@ -67,7 +68,7 @@ func (t *Tool) callStats(ctx context.Context, _ json.RawMessage) (json.RawMessag
 	if err != nil {
 		return nil, runtime.ToolError(err)
 	}
-	return runtime.EncodeObject(r)
+	return decode.EncodeObject(r)
 }
 
 // Call implements runtime.Tool.
@@ -78,17 +79,17 @@ func (t *Tool) Call(ctx context.Context, name string, args json.RawMessage) (jso
 	}
 	switch name {
 	case "listPets":
-		return runtime.CallResult(ctx, t.args, name, args, decodeListPetsArgs, t.svc.ListPets, "result")
+		return decode.CallResult(ctx, t.args, name, args, decodeListPetsArgs, t.svc.ListPets, "result")
 	case "createPet":
-		return runtime.CallObject(ctx, t.args, name, args, decodeCreatePetArgs, t.svc.CreatePet)
+		return decode.CallObject(ctx, t.args, name, args, decodeCreatePetArgs, t.svc.CreatePet)
 	case "showPetById":
-		return runtime.CallObject(ctx, t.args, name, args, decodeShowPetByIDArgs, t.svc.ShowPetByID)
+		return decode.CallObject(ctx, t.args, name, args, decodeShowPetByIDArgs, t.svc.ShowPetByID)
 	case "updatePet":
-		return runtime.CallObject(ctx, t.args, name, args, decodeUpdatePetArgs, t.svc.UpdatePet)
+		return decode.CallObject(ctx, t.args, name, args, decodeUpdatePetArgs, t.svc.UpdatePet)
 	case "deletePet":
-		return runtime.CallNoResult(ctx, t.args, name, args, decodeDeletePetArgs, t.svc.DeletePet)
+		return decode.CallNoResult(ctx, t.args, name, args, decodeDeletePetArgs, t.svc.DeletePet)
 	case "put_pets_petId_photo":
-		return runtime.CallNoResult(ctx, t.args, name, args, decodePutPetsPetIDPhotoArgs, t.svc.PutPetsPetIDPhoto)
+		return decode.CallNoResult(ctx, t.args, name, args, decodePutPetsPetIDPhotoArgs, t.svc.PutPetsPetIDPhoto)
 	case "stats":
 		return t.callStats(ctx, args)
 	}

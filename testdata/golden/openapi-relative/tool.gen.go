@@ -10,6 +10,7 @@ import (
 
 	"github.com/opentoolgen/opentoolgen/runtime"
 	"github.com/opentoolgen/opentoolgen/runtime/declare"
+	"github.com/opentoolgen/opentoolgen/runtime/decode"
 	"github.com/opentoolgen/opentoolgen/runtime/functions"
 )
 
@@ -57,7 +58,7 @@ func (t *Tool) callListPets(ctx context.Context, _ json.RawMessage) (json.RawMes
 	if err != nil {
 		return nil, runtime.ToolError(err)
 	}
-	return runtime.EncodeResult("result", r)
+	return decode.EncodeResult("result", r)
 }
 
 // Call implements runtime.Tool.
@@ -71,7 +72,7 @@ func (t *Tool) Call(ctx context.Context, name string, args json.RawMessage) (jso
 	case "listPets":
 		return t.callListPets(ctx, args)
 	case "uploadFile":
-		return runtime.CallNoResult(ctx, t.args, name, args, decodeUploadFileArgs, t.svc.UploadFile)
+		return decode.CallNoResult(ctx, t.args, name, args, decodeUploadFileArgs, t.svc.UploadFile)
 	}
 	return nil, runtime.MethodNotFound(name)
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/opentoolgen/opentoolgen/runtime"
 	"github.com/opentoolgen/opentoolgen/runtime/declare"
+	"github.com/opentoolgen/opentoolgen/runtime/decode"
 	"github.com/opentoolgen/opentoolgen/runtime/functions"
 )
 
@@ -62,11 +63,11 @@ func (t *Tool) Call(ctx context.Context, name string, args json.RawMessage) (jso
 	ctx = t.args.CallContext(ctx)
 	switch name {
 	case "addPet":
-		return runtime.CallObject(ctx, t.args, name, args, decodeAddPetArgs, t.svc.AddPet)
+		return decode.CallObject(ctx, t.args, name, args, decodeAddPetArgs, t.svc.AddPet)
 	case "area":
-		return runtime.CallResult(ctx, t.args, name, args, decodeAreaArgs, t.svc.Area, "result")
+		return decode.CallResult(ctx, t.args, name, args, decodeAreaArgs, t.svc.Area, "result")
 	case "putTree":
-		return runtime.CallObject(ctx, t.args, name, args, decodePutTreeArgs, t.svc.PutTree)
+		return decode.CallObject(ctx, t.args, name, args, decodePutTreeArgs, t.svc.PutTree)
 	}
 	return nil, runtime.MethodNotFound(name)
 }

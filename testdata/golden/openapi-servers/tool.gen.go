@@ -10,6 +10,7 @@ import (
 
 	"github.com/opentoolgen/opentoolgen/runtime"
 	"github.com/opentoolgen/opentoolgen/runtime/declare"
+	"github.com/opentoolgen/opentoolgen/runtime/decode"
 	"github.com/opentoolgen/opentoolgen/runtime/functions"
 )
 
@@ -60,7 +61,7 @@ func (t *Tool) callStatus(ctx context.Context, _ json.RawMessage) (json.RawMessa
 	if err != nil {
 		return nil, runtime.ToolError(err)
 	}
-	return runtime.EncodeObject(r)
+	return decode.EncodeObject(r)
 }
 
 // Call implements runtime.Tool.
@@ -72,13 +73,13 @@ func (t *Tool) Call(ctx context.Context, name string, args json.RawMessage) (jso
 	ctx = t.args.CallContext(ctx)
 	switch name {
 	case "listItems":
-		return runtime.CallResult(ctx, t.args, name, args, decodeListItemsArgs, t.svc.ListItems, "result")
+		return decode.CallResult(ctx, t.args, name, args, decodeListItemsArgs, t.svc.ListItems, "result")
 	case "createItem":
-		return runtime.CallObject(ctx, t.args, name, args, decodeCreateItemArgs, t.svc.CreateItem)
+		return decode.CallObject(ctx, t.args, name, args, decodeCreateItemArgs, t.svc.CreateItem)
 	case "updateItem":
-		return runtime.CallNoResult(ctx, t.args, name, args, decodeUpdateItemArgs, t.svc.UpdateItem)
+		return decode.CallNoResult(ctx, t.args, name, args, decodeUpdateItemArgs, t.svc.UpdateItem)
 	case "upload":
-		return runtime.CallNoResult(ctx, t.args, name, args, decodeUploadArgs, t.svc.Upload)
+		return decode.CallNoResult(ctx, t.args, name, args, decodeUploadArgs, t.svc.Upload)
 	case "status":
 		return t.callStatus(ctx, args)
 	}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/opentoolgen/opentoolgen/runtime"
 	"github.com/opentoolgen/opentoolgen/runtime/declare"
+	"github.com/opentoolgen/opentoolgen/runtime/decode"
 	"github.com/opentoolgen/opentoolgen/runtime/functions"
 	"github.com/opentoolgen/opentoolgen/runtime/rest"
 )
@@ -122,13 +123,13 @@ func (t *Tool) Call(ctx context.Context, name string, args json.RawMessage) (jso
 	ctx = t.args.CallContext(ctx)
 	switch name {
 	case "listIssues":
-		return runtime.CallResult(ctx, t.args, name, args, decodeListIssuesArgs, t.gatherListIssues, "result")
+		return decode.CallResult(ctx, t.args, name, args, decodeListIssuesArgs, t.gatherListIssues, "result")
 	case "listEvents":
-		return runtime.CallObject(ctx, t.args, name, args, decodeListEventsArgs, t.gatherListEvents)
+		return decode.CallObject(ctx, t.args, name, args, decodeListEventsArgs, t.gatherListEvents)
 	case "listCharges":
-		return runtime.CallObject(ctx, t.args, name, args, decodeListChargesArgs, t.gatherListCharges)
+		return decode.CallObject(ctx, t.args, name, args, decodeListChargesArgs, t.gatherListCharges)
 	case "createCharge":
-		return runtime.CallObject(ctx, t.args, name, args, decodeCreateChargeArgs, t.svc.CreateCharge)
+		return decode.CallObject(ctx, t.args, name, args, decodeCreateChargeArgs, t.svc.CreateCharge)
 	}
 	return t.call2(ctx, name, args)
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/opentoolgen/opentoolgen/runtime"
 	"github.com/opentoolgen/opentoolgen/runtime/declare"
+	"github.com/opentoolgen/opentoolgen/runtime/decode"
 	"github.com/opentoolgen/opentoolgen/runtime/functions"
 )
 
@@ -64,11 +65,11 @@ func NewTool(svc Service, opts ...runtime.ToolOption) (*Tool, error) {
 
 func (t *Tool) streamChat(ctx context.Context, args json.RawMessage, emit func(json.RawMessage) error) error {
 	var a ChatArgs
-	if err := runtime.DecodeArgs(ctx, t.args, "chat", args, &a, decodeChatArgs); err != nil {
+	if err := decode.Arguments(ctx, t.args, "chat", args, &a, decodeChatArgs); err != nil {
 		return err
 	}
 	return runtime.ToolError(t.svc.Chat(ctx, a, func(v Chunk) error {
-		raw, err := runtime.EncodeObject(v)
+		raw, err := decode.EncodeObject(v)
 		if err != nil {
 			return err
 		}
@@ -78,11 +79,11 @@ func (t *Tool) streamChat(ctx context.Context, args json.RawMessage, emit func(j
 
 func (t *Tool) streamTailLogs(ctx context.Context, args json.RawMessage, emit func(json.RawMessage) error) error {
 	var a TailLogsArgs
-	if err := runtime.DecodeArgs(ctx, t.args, "tailLogs", args, &a, decodeTailLogsArgs); err != nil {
+	if err := decode.Arguments(ctx, t.args, "tailLogs", args, &a, decodeTailLogsArgs); err != nil {
 		return err
 	}
 	return runtime.ToolError(t.svc.TailLogs(ctx, a, func(v TailLogsResult) error {
-		raw, err := runtime.EncodeObject(v)
+		raw, err := decode.EncodeObject(v)
 		if err != nil {
 			return err
 		}
@@ -92,7 +93,7 @@ func (t *Tool) streamTailLogs(ctx context.Context, args json.RawMessage, emit fu
 
 func (t *Tool) streamTicks(ctx context.Context, _ json.RawMessage, emit func(json.RawMessage) error) error {
 	return runtime.ToolError(t.svc.Ticks(ctx, func(v int64) error {
-		raw, err := runtime.EncodeResult("result", v)
+		raw, err := decode.EncodeResult("result", v)
 		if err != nil {
 			return err
 		}
@@ -102,7 +103,7 @@ func (t *Tool) streamTicks(ctx context.Context, _ json.RawMessage, emit func(jso
 
 func (t *Tool) streamWatch(ctx context.Context, _ json.RawMessage, emit func(json.RawMessage) error) error {
 	return runtime.ToolError(t.svc.Watch(ctx, func(v string) error {
-		raw, err := runtime.EncodeResult("result", v)
+		raw, err := decode.EncodeResult("result", v)
 		if err != nil {
 			return err
 		}
@@ -115,7 +116,7 @@ func (t *Tool) callGetStatus(ctx context.Context, _ json.RawMessage) (json.RawMe
 	if err != nil {
 		return nil, runtime.ToolError(err)
 	}
-	return runtime.EncodeObject(r)
+	return decode.EncodeObject(r)
 }
 
 // Call implements runtime.Tool.

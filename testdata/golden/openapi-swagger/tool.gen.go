@@ -10,6 +10,7 @@ import (
 
 	"github.com/opentoolgen/opentoolgen/runtime"
 	"github.com/opentoolgen/opentoolgen/runtime/declare"
+	"github.com/opentoolgen/opentoolgen/runtime/decode"
 	"github.com/opentoolgen/opentoolgen/runtime/functions"
 )
 
@@ -64,13 +65,13 @@ func (t *Tool) Call(ctx context.Context, name string, args json.RawMessage) (jso
 	ctx = t.args.CallContext(ctx)
 	switch name {
 	case "findOrders":
-		return runtime.CallResult(ctx, t.args, name, args, decodeFindOrdersArgs, t.svc.FindOrders, "result")
+		return decode.CallResult(ctx, t.args, name, args, decodeFindOrdersArgs, t.svc.FindOrders, "result")
 	case "placeOrder":
-		return runtime.CallObject(ctx, t.args, name, args, decodePlaceOrderArgs, t.svc.PlaceOrder)
+		return decode.CallObject(ctx, t.args, name, args, decodePlaceOrderArgs, t.svc.PlaceOrder)
 	case "addNote":
-		return runtime.CallNoResult(ctx, t.args, name, args, decodeAddNoteArgs, t.svc.AddNote)
+		return decode.CallNoResult(ctx, t.args, name, args, decodeAddNoteArgs, t.svc.AddNote)
 	case "uploadReceipt":
-		return runtime.CallNoResult(ctx, t.args, name, args, decodeUploadReceiptArgs, t.svc.UploadReceipt)
+		return decode.CallNoResult(ctx, t.args, name, args, decodeUploadReceiptArgs, t.svc.UploadReceipt)
 	}
 	return nil, runtime.MethodNotFound(name)
 }

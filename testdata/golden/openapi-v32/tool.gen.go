@@ -10,6 +10,7 @@ import (
 
 	"github.com/opentoolgen/opentoolgen/runtime"
 	"github.com/opentoolgen/opentoolgen/runtime/declare"
+	"github.com/opentoolgen/opentoolgen/runtime/decode"
 	"github.com/opentoolgen/opentoolgen/runtime/functions"
 )
 
@@ -71,17 +72,17 @@ func (t *Tool) Call(ctx context.Context, name string, args json.RawMessage) (jso
 	ctx = t.args.CallContext(ctx)
 	switch name {
 	case "queryItems":
-		return runtime.CallObject(ctx, t.args, name, args, decodeQueryItemsArgs, t.svc.QueryItems)
+		return decode.CallObject(ctx, t.args, name, args, decodeQueryItemsArgs, t.svc.QueryItems)
 	case "listItems":
-		return runtime.CallObject(ctx, t.args, name, args, decodeListItemsArgs, t.svc.ListItems)
+		return decode.CallObject(ctx, t.args, name, args, decodeListItemsArgs, t.svc.ListItems)
 	case "createItem":
-		return runtime.CallObject(ctx, t.args, name, args, decodeCreateItemArgs, t.svc.CreateItem)
+		return decode.CallObject(ctx, t.args, name, args, decodeCreateItemArgs, t.svc.CreateItem)
 	case "linkItem":
-		return runtime.CallNoResult(ctx, t.args, name, args, decodeLinkItemArgs, t.svc.LinkItem)
+		return decode.CallNoResult(ctx, t.args, name, args, decodeLinkItemArgs, t.svc.LinkItem)
 	case "purgeItem":
-		return runtime.CallObject(ctx, t.args, name, args, decodePurgeItemArgs, t.svc.PurgeItem)
+		return decode.CallObject(ctx, t.args, name, args, decodePurgeItemArgs, t.svc.PurgeItem)
 	case "rawSearch":
-		return runtime.CallObject(ctx, t.args, name, args, decodeRawSearchArgs, t.svc.RawSearch)
+		return decode.CallObject(ctx, t.args, name, args, decodeRawSearchArgs, t.svc.RawSearch)
 	}
 	return nil, runtime.MethodNotFound(name)
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/opentoolgen/opentoolgen/runtime"
 	"github.com/opentoolgen/opentoolgen/runtime/declare"
+	"github.com/opentoolgen/opentoolgen/runtime/decode"
 	"github.com/opentoolgen/opentoolgen/runtime/functions"
 )
 
@@ -62,11 +63,11 @@ func (t *Tool) Call(ctx context.Context, name string, args json.RawMessage) (jso
 	ctx = t.args.CallContext(ctx)
 	switch name {
 	case "answerQuery":
-		return runtime.CallResult(ctx, t.args, name, args, decodeAnswerQueryArgs, t.svc.AnswerQuery, "result")
+		return decode.CallResult(ctx, t.args, name, args, decodeAnswerQueryArgs, t.svc.AnswerQuery, "result")
 	case "setErrors":
-		return runtime.CallResult(ctx, t.args, name, args, decodeSetErrorsArgs, t.svc.SetErrors, "result")
+		return decode.CallResult(ctx, t.args, name, args, decodeSetErrorsArgs, t.svc.SetErrors, "result")
 	case "addPlace":
-		return runtime.CallObject(ctx, t.args, name, args, decodeAddPlaceArgs, t.svc.AddPlace)
+		return decode.CallObject(ctx, t.args, name, args, decodeAddPlaceArgs, t.svc.AddPlace)
 	}
 	return nil, runtime.MethodNotFound(name)
 }

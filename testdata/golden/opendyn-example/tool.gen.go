@@ -10,6 +10,7 @@ import (
 
 	"github.com/opentoolgen/opentoolgen/runtime"
 	"github.com/opentoolgen/opentoolgen/runtime/declare"
+	"github.com/opentoolgen/opentoolgen/runtime/decode"
 	"github.com/opentoolgen/opentoolgen/runtime/functions"
 )
 
@@ -58,9 +59,9 @@ func (t *Tool) Call(ctx context.Context, name string, args json.RawMessage) (jso
 	}
 	switch name {
 	case "add":
-		return runtime.CallResult(ctx, t.args, name, args, decodeAddArgs, t.svc.Add, "result")
+		return decode.CallResult(ctx, t.args, name, args, decodeAddArgs, t.svc.Add, "result")
 	case "multiply":
-		return runtime.CallResult(ctx, t.args, name, args, decodeMultiplyArgs, t.svc.Multiply, "result")
+		return decode.CallResult(ctx, t.args, name, args, decodeMultiplyArgs, t.svc.Multiply, "result")
 	}
 	return nil, runtime.MethodNotFound(name)
 }

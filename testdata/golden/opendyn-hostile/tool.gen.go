@@ -10,6 +10,7 @@ import (
 
 	"github.com/opentoolgen/opentoolgen/runtime"
 	"github.com/opentoolgen/opentoolgen/runtime/declare"
+	"github.com/opentoolgen/opentoolgen/runtime/decode"
 	"github.com/opentoolgen/opentoolgen/runtime/functions"
 )
 
@@ -76,7 +77,7 @@ func (t *Tool) callOpen(ctx context.Context, _ json.RawMessage) (json.RawMessage
 	if err != nil {
 		return nil, runtime.ToolError(err)
 	}
-	return runtime.EncodeResult("s", r)
+	return decode.EncodeResult("s", r)
 }
 
 // Call implements runtime.Tool.
@@ -87,13 +88,13 @@ func (t *Tool) Call(ctx context.Context, name string, args json.RawMessage) (jso
 	}
 	switch name {
 	case "close":
-		return runtime.CallObject(ctx, t.args, name, args, decodeClose2Args, t.svc.Close2)
+		return decode.CallObject(ctx, t.args, name, args, decodeClose2Args, t.svc.Close2)
 	case "otg-call-x":
 		return t.callOtgCallX(ctx, args)
 	case "otg_call_x":
 		return t.callOtgCallX2(ctx, args)
 	case "Library":
-		return runtime.CallResult(ctx, t.args, name, args, decodeLibraryArgs, t.svc.Library, "open")
+		return decode.CallResult(ctx, t.args, name, args, decodeLibraryArgs, t.svc.Library, "open")
 	case "open":
 		return t.callOpen(ctx, args)
 	}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/opentoolgen/opentoolgen/runtime"
 	"github.com/opentoolgen/opentoolgen/runtime/declare"
+	"github.com/opentoolgen/opentoolgen/runtime/decode"
 	"github.com/opentoolgen/opentoolgen/runtime/functions"
 )
 
@@ -62,13 +63,13 @@ func (t *Tool) Call(ctx context.Context, name string, args json.RawMessage) (jso
 	}
 	switch name {
 	case "cos":
-		return runtime.CallResult(ctx, t.args, name, args, decodeCosArgs, t.svc.Cos, "cos")
+		return decode.CallResult(ctx, t.args, name, args, decodeCosArgs, t.svc.Cos, "cos")
 	case "cosf":
-		return runtime.CallResult(ctx, t.args, name, args, decodeCosfArgs, t.svc.Cosf, "cos")
+		return decode.CallResult(ctx, t.args, name, args, decodeCosfArgs, t.svc.Cosf, "cos")
 	case "frexp":
-		return runtime.CallObject(ctx, t.args, name, args, decodeFrexpArgs, t.svc.Frexp)
+		return decode.CallObject(ctx, t.args, name, args, decodeFrexpArgs, t.svc.Frexp)
 	case "ldexp":
-		return runtime.CallResult(ctx, t.args, name, args, decodeLdexpArgs, t.svc.Ldexp, "result")
+		return decode.CallResult(ctx, t.args, name, args, decodeLdexpArgs, t.svc.Ldexp, "result")
 	}
 	return nil, runtime.MethodNotFound(name)
 }

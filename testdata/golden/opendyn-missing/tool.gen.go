@@ -10,6 +10,7 @@ import (
 
 	"github.com/opentoolgen/opentoolgen/runtime"
 	"github.com/opentoolgen/opentoolgen/runtime/declare"
+	"github.com/opentoolgen/opentoolgen/runtime/decode"
 	"github.com/opentoolgen/opentoolgen/runtime/functions"
 )
 
@@ -60,11 +61,11 @@ func (t *Tool) Call(ctx context.Context, name string, args json.RawMessage) (jso
 	}
 	switch name {
 	case "add":
-		return runtime.CallResult(ctx, t.args, name, args, decodeAddArgs, t.svc.Add, "sum")
+		return decode.CallResult(ctx, t.args, name, args, decodeAddArgs, t.svc.Add, "sum")
 	case "subtract":
-		return runtime.CallResult(ctx, t.args, name, args, decodeSubtractArgs, t.svc.Subtract, "difference")
+		return decode.CallResult(ctx, t.args, name, args, decodeSubtractArgs, t.svc.Subtract, "difference")
 	case "divide":
-		return runtime.CallResult(ctx, t.args, name, args, decodeDivideArgs, t.svc.Divide, "quotient")
+		return decode.CallResult(ctx, t.args, name, args, decodeDivideArgs, t.svc.Divide, "quotient")
 	}
 	return nil, runtime.MethodNotFound(name)
 }

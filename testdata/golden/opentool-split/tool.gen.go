@@ -11,6 +11,7 @@ import (
 
 	"github.com/opentoolgen/opentoolgen/runtime"
 	"github.com/opentoolgen/opentoolgen/runtime/declare"
+	"github.com/opentoolgen/opentoolgen/runtime/decode"
 	"github.com/opentoolgen/opentoolgen/runtime/functions"
 )
 
@@ -63,7 +64,7 @@ func (t *Tool) callCount(ctx context.Context, _ json.RawMessage) (json.RawMessag
 	if err != nil {
 		return nil, runtime.ToolError(err)
 	}
-	return runtime.EncodeResult("Count", r)
+	return decode.EncodeResult("Count", r)
 }
 
 // Call implements runtime.Tool.
@@ -76,9 +77,9 @@ func (t *Tool) Call(ctx context.Context, name string, args json.RawMessage) (jso
 	case "count":
 		return t.callCount(ctx, args)
 	case "create":
-		return runtime.CallResult(ctx, t.args, name, args, decodeCreateArgs, t.svc.Create, "Id")
+		return decode.CallResult(ctx, t.args, name, args, decodeCreateArgs, t.svc.Create, "Id")
 	case "read":
-		return runtime.CallResult(ctx, t.args, name, args, decodeReadArgs, t.svc.Read, "text")
+		return decode.CallResult(ctx, t.args, name, args, decodeReadArgs, t.svc.Read, "text")
 	case "sequentiallyRead":
 		return nil, runtime.NewError(runtime.CodeMethodNotFound, strconv.Quote(name)+" streams its results: call it with streamCall")
 	}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/opentoolgen/opentoolgen/runtime"
 	"github.com/opentoolgen/opentoolgen/runtime/declare"
+	"github.com/opentoolgen/opentoolgen/runtime/decode"
 	"github.com/opentoolgen/opentoolgen/runtime/functions"
 )
 
@@ -60,9 +61,9 @@ func (t *Tool) Call(ctx context.Context, name string, args json.RawMessage) (jso
 	}
 	switch name {
 	case "get_current_weather":
-		return runtime.CallResult(ctx, t.args, name, args, decodeGetCurrentWeatherArgs, t.svc.GetCurrentWeather, "currentWeather")
+		return decode.CallResult(ctx, t.args, name, args, decodeGetCurrentWeatherArgs, t.svc.GetCurrentWeather, "currentWeather")
 	case "get_n_day_weather_forecast":
-		return runtime.CallResult(ctx, t.args, name, args, decodeGetNDayWeatherForecastArgs, t.svc.GetNDayWeatherForecast, "forecastWeather")
+		return decode.CallResult(ctx, t.args, name, args, decodeGetNDayWeatherForecastArgs, t.svc.GetNDayWeatherForecast, "forecastWeather")
 	}
 	return nil, runtime.MethodNotFound(name)
 }
