@@ -16,7 +16,7 @@
 //     no query, that namespace's functions in document order.
 //   - describe_tool {name}: the function as its direct declaration would
 //     be: {"name", "description", "parameters" (the JSON Schema of its
-//     arguments, [runtime.Declarations]' parameters), "streams", "tags",
+//     arguments, [declare.Plain]' parameters), "streams", "tags",
 //     "method", "path"}.
 //   - call_tool {name, arguments}: calls the function with arguments,
 //     through the wrapped tool itself, so that they are decoded, checked
@@ -29,7 +29,7 @@
 //     (search_tools finds functions)`), not a -32601, which a front would
 //     report as call_tool itself being unknown. The result is the
 //     function's result object; for a streaming function called with Call,
-//     {"items": [item, …]} once the stream has ended (as [runtime.FunctionTool]
+//     {"items": [item, …]} once the stream has ended (as [functions.Tool]
 //     answers), while StreamCall of call_tool streams the items as they come.
 //     arguments may also be a JSON string holding the object, which some
 //     models send.
@@ -38,7 +38,7 @@
 // [runtime.HintTool] whose document has these three functions, so every
 // front that serves a runtime.Tool serves the discovery mode with no code of
 // its own: MCP (mcpbridge), OpenTool HTTP (runtime.Serve), NATS
-// (natsbridge), runtime.Functions (agent frameworks) and declare.Functions
+// (natsbridge), functions.Load (agent frameworks) and declare.Functions
 // (LLM declarations). The served document stays small whatever the tool set:
 // an MCP tools/list of it is under 5 KB (TestListUnder5KB), against 1.2 MB of
 // declarations for GitHub's REST API.
@@ -76,6 +76,7 @@ import (
 	"sync"
 
 	"github.com/opentoolgen/opentoolgen/runtime"
+	"github.com/opentoolgen/opentoolgen/runtime/functions"
 )
 
 // AutoLimit is the number of functions above which discovery is on by
@@ -157,7 +158,7 @@ type Tool struct {
 	mu    sync.Mutex
 	inner *runtime.OpenTool // the document ix and doc were made of
 	ix    *index
-	fns   map[string]*runtime.FunctionTool
+	fns   map[string]*functions.Tool
 	doc   *runtime.OpenTool
 }
 
@@ -182,7 +183,7 @@ func (t *Tool) Unwrap() runtime.Tool { return t.tool }
 // state loads the wrapped tool's document and returns the index and the
 // discovery document made of it, made again when Load returns another
 // document.
-func (t *Tool) state(ctx context.Context) (*index, *runtime.OpenTool, map[string]*runtime.FunctionTool, error) {
+func (t *Tool) state(ctx context.Context) (*index, *runtime.OpenTool, map[string]*functions.Tool, error) {
 	if t.tool == nil {
 		return nil, nil, nil, errors.New("discover: nil tool")
 	}
@@ -199,8 +200,8 @@ func (t *Tool) state(ctx context.Context) (*index, *runtime.OpenTool, map[string
 		t.inner = inner
 		t.ix = newIndex(inner)
 		t.doc = t.document(t.ix)
-		t.fns = map[string]*runtime.FunctionTool{}
-		for _, f := range runtime.FunctionsOf(t.tool, inner) {
+		t.fns = map[string]*functions.Tool{}
+		for _, f := range functions.Of(t.tool, inner) {
 			if _, dup := t.fns[f.Name()]; !dup {
 				t.fns[f.Name()] = f
 			}

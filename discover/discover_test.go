@@ -18,6 +18,7 @@ import (
 	"github.com/opentoolgen/opentoolgen/mcpbridge"
 	"github.com/opentoolgen/opentoolgen/runtime"
 	"github.com/opentoolgen/opentoolgen/runtime/declare"
+	"github.com/opentoolgen/opentoolgen/runtime/functions"
 	petstore "github.com/opentoolgen/opentoolgen/testdata/golden/openapi-petstore"
 )
 
@@ -197,7 +198,7 @@ func mustJSON(t *testing.T, s string) string {
 }
 
 // TestCallToolStreams: call_tool of a streaming function answers every item
-// at once through Call ({"items": […]}, as runtime.FunctionTool and MCP do),
+// at once through Call ({"items": […]}, as functions.Tool and MCP do),
 // and streams them one by one through StreamCall, in process and over
 // OpenTool HTTP.
 func TestCallToolStreams(t *testing.T) {
@@ -236,7 +237,7 @@ func TestCallToolStreams(t *testing.T) {
 func TestDescribeAsDeclared(t *testing.T) {
 	ctx := context.Background()
 	direct, tool := mockTools(t)
-	decls := runtime.Declarations(direct.Document())
+	decls := declare.Plain(direct.Document())
 	for _, d := range decls {
 		res, err := tool.Call(ctx, discover.DescribeName, json.RawMessage(`{"name":`+mustJSON(t, d.Name)+`}`))
 		if err != nil {
@@ -261,12 +262,12 @@ func TestDescribeAsDeclared(t *testing.T) {
 	}
 }
 
-// TestFronts: runtime.Functions and declare.Functions of a tool in discovery
+// TestFronts: functions.Load and declare.Functions of a tool in discovery
 // mode are the three functions, which work as tools of a framework.
 func TestFronts(t *testing.T) {
 	ctx := context.Background()
 	_, tool := mockTools(t, "a")
-	fns, err := runtime.Functions(ctx, tool)
+	fns, err := functions.Load(ctx, tool)
 	if err != nil || len(fns) != 3 {
 		t.Fatalf("Functions: %v, %d functions", err, len(fns))
 	}

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/opentoolgen/opentoolgen/runtime"
+	"github.com/opentoolgen/opentoolgen/runtime/functions"
 )
 
 // The budgets that keep the discovery document small whatever the tool set.
@@ -172,7 +173,7 @@ type description struct {
 }
 
 // describe answers describe_tool.
-func (t *Tool) describe(ix *index, fns map[string]*runtime.FunctionTool, args json.RawMessage) (json.RawMessage, error) {
+func (t *Tool) describe(ix *index, fns map[string]*functions.Tool, args json.RawMessage) (json.RawMessage, error) {
 	var a struct {
 		Name *string `json:"name"`
 	}

@@ -22,7 +22,7 @@ func TestNoAddressOfDeref(t *testing.T) {
 		if bytes.Contains(f.Content, []byte("&*x")) {
 			t.Errorf("%s has &*x:\n%s", f.Name, f.Content)
 		}
-		seen = seen || bytes.Contains(f.Content, []byte("DecodeVariant("))
+		seen = seen || bytes.Contains(f.Content, []byte("decode.Variant("))
 	}
 	if !seen {
 		t.Fatal("the document made no union decoder: the test does not test")

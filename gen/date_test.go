@@ -20,7 +20,7 @@ func TestDateTypes(t *testing.T) {
  {"name": "late", "schema": {"type": "string", "format": "date", "pattern": "^2"}}]}],
 "schemas": {"Day": {"type": "string", "format": "date"}}}`,
 			[]string{"type Day = runtime.Date", "Day  runtime.Date ", "Days []Day ", "Late *runtime.Date ",
-				"runtime.DecodeDate(d, &x.Day)", "runtime.OptionalSlice(d, &x.Days, runtime.DecodeDate)", "runtime.DecodeDateText(d, v1, &v)"}},
+				"decode.Date(d, &x.Day)", "decode.OptionalSlice(d, &x.Days, decode.Date)", "decode.DateText(d, v1, &v)"}},
 		{"opendyn.json", `{"opendyn": "1.0.0", "info": {"title": "t", "version": "1", "callingConvention": "cdecl"},
 "functions": [{"name": "f", "description": "d", "parameters": [
  {"name": "day", "schema": {"type": "string", "format": "date", "cType": {"type": "char*"}}}]}]}`,

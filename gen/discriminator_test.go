@@ -127,7 +127,7 @@ components:
 	for _, want := range []string{
 		// The mapping's key "Cat" is Dog's; Cat keeps its name (no mapping
 		// names it): both are tried, Cat first as the document lists it.
-		"\tcase \"Cat\":\n\t\tvar v1 Cat\n\t\tvar v2 Dog\n\t\tswitch runtime.DecodeShared(d, raw, \"kind\", tag, runtime.Try(\"Cat\", &v1, decodeCat), runtime.Try(\"Dog\", &v2, decodeDog)) {\n",
+		"\tcase \"Cat\":\n\t\tvar v1 Cat\n\t\tvar v2 Dog\n\t\tswitch decode.Shared(d, raw, \"kind\", tag, decode.Try(\"Cat\", &v1, decodeCat), decode.Try(\"Dog\", &v2, decodeDog)) {\n",
 		// Dog, mapped from "Cat", is not picked by its default.
 		"\tcase \"lion\":\n\t\tvar v Lion\n",
 		"\tcase \"absent\", \"empty\":\n\t\tvar v Missing\n",

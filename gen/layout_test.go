@@ -34,14 +34,16 @@ var stages = []struct {
 	{pkg: "runtime", may: []string{"internal/jsontree", "internal/inflight", "internal/redirect", "internal/sse"}},
 	// beside runtime, one package per job, each importing runtime and never
 	// imported by it
-	{pkg: "runtime/rest", may: []string{"internal/redirect", "internal/sse", "runtime"}},
+	{pkg: "runtime/rest", may: []string{"internal/redirect", "internal/sse", "runtime", "runtime/decode"}},
 	{pkg: "runtime/declare", may: []string{"internal/jsontree", "runtime"}},
+	{pkg: "runtime/functions", may: []string{"runtime", "runtime/declare"}},
+	{pkg: "runtime/decode", may: []string{"internal/jsontree", "runtime"}},
 	{pkg: "runtime/dynlib", may: []string{"runtime"}},
-	{pkg: "discover", may: []string{"runtime"}},
+	{pkg: "discover", may: []string{"runtime", "runtime/declare", "runtime/functions"}},
 	// webhook receivers: signatures, replay protection, the handler, wait functions
 	{pkg: "runtime/webhook", may: []string{"runtime"}},
 	// MCP tools as an OpenTool document: what mcpbridge and the generator share
-	{pkg: "internal/checked", may: []string{"runtime"}},
+	{pkg: "internal/checked", may: []string{"runtime", "runtime/decode"}},
 	{pkg: "internal/mcpschema", may: []string{"internal/jsontree", "internal/checked", "runtime"}},
 	{pkg: "templates"},
 	// read: a document's text (JSON or YAML) with the positions of its values;
@@ -49,7 +51,7 @@ var stages = []struct {
 	{pkg: "gen/source", may: []string{"internal/jsontree"}, third: true},
 	// the model: what every loader produces and every emitter reads; every
 	// Go name is made there
-	{pkg: "gen/model", may: []string{"runtime"}},
+	{pkg: "gen/model", may: []string{"runtime", "runtime/decode"}},
 	// loaders: input formats, nothing of Go; each builds the model with one
 	// Load(src, model.LoadOptions) (OpenDyn and MCP listings through their
 	// OpenTool document), leaving its names to it (loadersMakeNoNames)
@@ -70,7 +72,7 @@ var stages = []struct {
 	// the runtime.Metadata of NATS headers, shared by the NATS fronts
 	{pkg: "internal/natsmeta", third: true},
 	{pkg: "natsexec", may: []string{"internal/natsmeta", "runtime"}, third: true},
-	{pkg: "mcpbridge", may: []string{"internal/jsontree", "internal/inflight", "internal/mcpschema", "runtime"}, third: true},
+	{pkg: "mcpbridge", may: []string{"internal/jsontree", "internal/inflight", "internal/mcpschema", "runtime", "runtime/declare"}, third: true},
 	// any Tool as a NATS micro service, and a Caller over NATS
 	{pkg: "natsbridge", may: []string{"internal/natsmeta", "runtime"}, third: true},
 	{pkg: "oauth2cred", may: []string{"internal/redirect", "runtime/rest"}, third: true},

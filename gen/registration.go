@@ -11,7 +11,7 @@ import (
 
 	"github.com/opentoolgen/opentoolgen/gen/model"
 	"github.com/opentoolgen/opentoolgen/gen/source"
-	"github.com/opentoolgen/opentoolgen/runtime"
+	"github.com/opentoolgen/opentoolgen/runtime/declare"
 )
 
 // Registration asks Generate for the definitions of the functions as tools of
@@ -102,7 +102,7 @@ func registration(name string, data []byte, src *source.Source, pkg *model.Packa
 		after = "suspend"
 	}
 	subject := r.subject()
-	decls := runtime.Declarations(pkg.Document)
+	decls := declare.Plain(pkg.Document)
 	var diags []source.Diagnostic
 	at := func(fn string, msg string) {
 		path := functionPlace(src, pkg, fn)

@@ -13,6 +13,7 @@ import (
 	yaml "github.com/oasdiff/yaml3"
 
 	"github.com/opentoolgen/opentoolgen/runtime"
+	"github.com/opentoolgen/opentoolgen/runtime/declare"
 )
 
 // regDoc has strings a YAML writer must quote (YAML 1.1 booleans, numbers,
@@ -40,7 +41,7 @@ func TestRegistration(t *testing.T) {
 	}
 	var doc runtime.OpenTool
 	json.Unmarshal([]byte(regDoc), &doc)
-	decls := runtime.Declarations(&doc)
+	decls := declare.Plain(&doc)
 	dec := yaml.NewDecoder(bytes.NewReader(res.Registration))
 	for i := 0; ; i++ {
 		var got map[string]any

@@ -172,8 +172,8 @@ func TestFunctionsSplit(t *testing.T) {
 				if fn.Stream != nil {
 					want = 0 // StreamCall's
 				}
-				// return t.callF(ctx, args), or runtime.CallObject(…) and the like
-				re := regexp.MustCompile(`case ` + regexp.QuoteMeta(strconv.Quote(fn.Name)) + `:\n\t\treturn (t\.call|runtime\.Call)`)
+				// return t.callF(ctx, args), or decode.CallObject(…) and the like
+				re := regexp.MustCompile(`case ` + regexp.QuoteMeta(strconv.Quote(fn.Name)) + `:\n\t\treturn (t\.call|decode\.Call)`)
 				if n := len(re.FindAll(all, -1)); n != want {
 					t.Errorf("function %s: %d cases in Call's switches, want %d", fn.Name, n, want)
 				}

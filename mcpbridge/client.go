@@ -29,7 +29,7 @@ import (
 // Tool is an MCP server as a [runtime.Tool], the other way round from
 // [NewServer]: serve it with runtime.NewHandler to put an MCP server behind
 // OpenTool HTTP (what the reference project opentool-server-mcp-http does),
-// list it for an LLM with runtime.Declarations, or call it from Go: a generated
+// list it for an LLM with declare.Plain, or call it from Go: a generated
 // package's typed client over runtime.Local(tool) calls the MCP server's tools
 // of the same names.
 //

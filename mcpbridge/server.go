@@ -7,7 +7,7 @@
 // applied) is one MCP tool of the same name:
 //
 //   - inputSchema is the function's parameters as one object schema, exactly the
-//     parameters of its LLM declaration ([runtime.Declarations]): references to
+//     parameters of its LLM declaration ([declare.Plain]): references to
 //     the document's schemas point into "$defs".
 //   - outputSchema is the schema of the result object the OpenTool server
 //     answers on /call: an object return is the object itself, a scalar or
@@ -104,11 +104,12 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/opentoolgen/opentoolgen/internal/inflight"
 	"github.com/opentoolgen/opentoolgen/runtime"
+	"github.com/opentoolgen/opentoolgen/runtime/declare"
 )
 
 // Keys of the results and _meta members this package writes.
 const (
-	itemsKey = runtime.ItemsKey // structuredContent of a streaming function's result
+	itemsKey = declare.ItemsKey // structuredContent of a streaming function's result
 	errorKey = "opentool/error" // _meta of an error result: the error object
 	itemKey  = "opentool/item"  // _meta of a progress notification: the item
 	// streamedKey is the _meta of a streaming call's error result: the items
@@ -323,7 +324,7 @@ func newServer(ctx context.Context, tool runtime.Tool, impl *mcp.Implementation,
 	if b.logger == nil {
 		b.logger = slog.Default()
 	}
-	decls := runtime.Declarations(doc)
+	decls := declare.Plain(doc)
 	type entry struct {
 		t *mcp.Tool
 		h mcp.ToolHandler
@@ -335,7 +336,7 @@ func newServer(ctx context.Context, tool runtime.Tool, impl *mcp.Implementation,
 			Name:         f.Name,
 			Description:  f.Description,
 			InputSchema:  headerSchema(decls[i].Parameters, headerParameters(tool, f.Name)),
-			OutputSchema: runtime.OutputSchema(doc, f),
+			OutputSchema: declare.OutputSchema(doc, f),
 			Title:        f.Title,
 			Annotations:  annotations(cfg, ht, f),
 		}

@@ -18,6 +18,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/opentoolgen/opentoolgen/mcpbridge"
 	"github.com/opentoolgen/opentoolgen/runtime"
+	"github.com/opentoolgen/opentoolgen/runtime/declare"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 
@@ -49,7 +50,7 @@ func TestList(t *testing.T) {
 				t.Fatalf("names: got %v, want %v", names, want)
 			}
 			// Each input schema is the function's declared parameters.
-			for _, d := range runtime.Declarations(mock.Document()) {
+			for _, d := range declare.Plain(mock.Document()) {
 				if diff := cmp.Diff(asJSON(t, d.Parameters), asJSON(t, tools[d.Name].InputSchema)); diff != "" {
 					t.Errorf("%s: inputSchema differs from the declaration (-want +got):\n%s", d.Name, diff)
 				}

@@ -526,19 +526,3 @@ func (a *Args) Redact(function string, err error) error {
 	}
 	return InvalidParams(vs...)
 }
-
-// DecodeArgs is how a generated Tool decodes the arguments of a call of
-// function: completed as a's options say, with the call values on ctx
-// ([Args.Apply]), decoded and checked into *v by fn ([Decode]), and violations
-// about arguments read from the environment reported without their values
-// ([Args.Redact]).
-func DecodeArgs[T any](ctx context.Context, a *Args, function string, args json.RawMessage, v *T, fn func(*Decoder, *T)) error {
-	full, err := a.Apply(ctx, function, args)
-	if err != nil {
-		return err
-	}
-	if err := Decode(full, v, fn); err != nil {
-		return a.Redact(function, err)
-	}
-	return nil
-}

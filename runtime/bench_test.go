@@ -499,3 +499,27 @@ func BenchmarkStream(b *testing.B) {
 	}
 	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "events/s")
 }
+
+// BenchmarkStreamLocal streams b.N data events through runtime.Local, in
+// process, and reports events/s: what a typed stream over a Caller that is not
+// a *Client costs (InvokeStream pulls its items).
+func BenchmarkStreamLocal(b *testing.B) {
+	caller := runtime.Local(benchTool{})
+	ctx := context.Background()
+	b.ReportAllocs()
+	n := 0
+	for v, err := range runtime.InvokeStream[benchTick](ctx, caller, "ticks", benchTicksArgs{N: b.N}, "") {
+		if err != nil {
+			b.Fatal(err)
+		}
+		if v.Seq != n {
+			b.Fatalf("event %d: got seq %d", n, v.Seq)
+		}
+		n++
+	}
+	b.StopTimer()
+	if n != b.N {
+		b.Fatalf("got %d events, want %d", n, b.N)
+	}
+	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "events/s")
+}

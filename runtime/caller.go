@@ -104,19 +104,47 @@ func InvokeStream[T any](ctx context.Context, c Caller, name string, args any, r
 			yield(zero, fmt.Errorf("opentool: encoding the arguments of %s: %w", name, err))
 			return
 		}
-		for raw, err := range callerOf(ctx, c).StreamFunction(ctx, name, params) {
-			if err != nil {
-				yield(zero, err)
-				return
-			}
-			var v T
-			if err := DecodeResult(raw, resultName, &v); err != nil {
-				yield(zero, resultError(name, err))
-				return
-			}
-			if !yield(v, nil) {
-				return
-			}
+		caller := callerOf(ctx, c)
+		if cl, ok := caller.(*Client); ok {
+			// A callback that does not escape, where a range over
+			// StreamFunction's sequence would allocate its body.
+			cl.streamTo(ctx, name, params, "", func(raw json.RawMessage, err error) bool {
+				return yieldDecoded(yield, raw, err, name, resultName)
+			})
+			return
+		}
+		yieldEach(caller.StreamFunction(ctx, name, params), yield, name, resultName)
+	}
+}
+
+// yieldEach yields each item of seq decoded (see [yieldDecoded]), until an
+// error or yield answers false. It pulls the items (iter.Pull2) rather than
+// ranging over seq: a range would hand seq a body holding yield, so yield
+// would escape, and with it the body of every range over an [InvokeStream]
+// sequence, a *Client's included.
+func yieldEach[T any](seq iter.Seq2[json.RawMessage, error], yield func(T, error) bool, name, resultName string) {
+	next, stop := iter.Pull2(seq)
+	defer stop()
+	for {
+		raw, err, ok := next()
+		if !ok || !yieldDecoded(yield, raw, err, name, resultName) {
+			return
 		}
 	}
+}
+
+// yieldDecoded yields the error err, or raw decoded into a T (see
+// [DecodeResult]), and reports whether the stream goes on.
+func yieldDecoded[T any](yield func(T, error) bool, raw json.RawMessage, err error, name, resultName string) bool {
+	var v T
+	if err != nil {
+		yield(v, err)
+		return false
+	}
+	if err := DecodeResult(raw, resultName, &v); err != nil {
+		var zero T
+		yield(zero, resultError(name, err))
+		return false
+	}
+	return yield(v, nil)
 }

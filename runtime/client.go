@@ -468,6 +468,16 @@ func Stream[T any](ctx context.Context, c *Client, name string, args any, result
 // over the sequence a new id.
 func (c *Client) stream(ctx context.Context, name string, params json.RawMessage, id string) iter.Seq2[json.RawMessage, error] {
 	return func(yield func(json.RawMessage, error) bool) {
+		c.streamTo(ctx, name, params, id, yield)
+	}
+}
+
+// streamTo makes one call of the streaming function name, yielding each result
+// object to yield until it answers false: the body of [Client.stream]'s
+// sequence, which [InvokeStream] calls directly on a *Client so that its
+// callback does not escape (no allocation more than the client's own stream).
+func (c *Client) streamTo(ctx context.Context, name string, params json.RawMessage, id string, yield func(json.RawMessage, error) bool) {
+	{
 		if len(params) > 0 && !isNull(params) && !isJSONObject(params) {
 			yield(nil, errArgsNotObject())
 			return
@@ -475,7 +485,6 @@ func (c *Client) stream(ctx context.Context, name string, params json.RawMessage
 		if isNull(params) {
 			params = nil
 		}
-		id := id
 		if id == "" {
 			id = c.NewID()
 		}

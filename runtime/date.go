@@ -52,7 +52,7 @@ func (e *DateError) Error() string {
 
 // quoteDate quotes a value read as a date for a message, its first 40
 // characters when it is longer. (The Date type needs nothing else of the
-// package; DecodeDate and DecodeDateText, at the end, need the Decoder.)
+// package; runtime/decode's Date and DateText read it in generated decoders.)
 func quoteDate(s string) string {
 	if utf8.RuneCountInString(s) > 40 {
 		s = string([]rune(s)[:40]) + "…"
@@ -240,25 +240,4 @@ func (d *Date) UnmarshalJSON(b []byte) error {
 		return errors.New("runtime.Date: got " + quoteDate(string(b)) + ", want a JSON string holding a date (YYYY-MM-DD)")
 	}
 	return d.UnmarshalText([]byte(s))
-}
-
-// DecodeDate reads an RFC 3339 full-date string into *x, for generated
-// decoders: a value that is not one is a violation at the decoder's position
-// that quotes it and says why.
-func DecodeDate(d *Decoder, x *Date) {
-	if s, ok := d.String(); ok {
-		DecodeDateText(d, s, x)
-	}
-}
-
-// DecodeDateText reads s, the string a generated decoder has just read (and
-// checked against the schema's lengths and pattern), into *x as DecodeDate
-// does.
-func DecodeDateText(d *Decoder, s string, x *Date) {
-	v, why := parseDate(s)
-	if why != "" {
-		d.Invalid("got " + quoteDate(s) + ", want an RFC 3339 date (YYYY-MM-DD): " + why)
-		return
-	}
-	*x = v
 }

@@ -372,3 +372,40 @@ func IsFunctionName(s string) bool {
 	}
 	return true
 }
+
+// Each calls f with s and every schema inside it (properties, items,
+// additionalProperties, alternatives), depth first; references are not
+// followed. f returns false to skip what is inside the schema it is given.
+func (s *Schema) Each(f func(*Schema) bool) {
+	if s == nil || !f(s) {
+		return
+	}
+	for _, p := range s.Properties {
+		p.Schema.Each(f)
+	}
+	s.Items.Each(f)
+	s.AdditionalProperties.Each(f)
+	for _, a := range s.OneOf {
+		a.Each(f)
+	}
+	for _, a := range s.AnyOf {
+		a.Each(f)
+	}
+}
+
+// EachSchema calls fn with the schema of each parameter, of the return and of
+// each stream event of f (the schemas a document gives f itself; fn may walk
+// into them with Schema.Each).
+func (f *Function) EachSchema(fn func(*Schema)) {
+	for _, p := range f.Parameters {
+		fn(p.Schema)
+	}
+	if f.Return != nil {
+		fn(f.Return.Schema)
+	}
+	for _, r := range f.Stream {
+		if r != nil {
+			fn(r.Schema)
+		}
+	}
+}

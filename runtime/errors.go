@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/opentoolgen/opentoolgen/internal/jsontree"
 )
@@ -245,3 +246,24 @@ func ToolError(err error) error {
 	}
 	return e
 }
+
+// writeClipped writes data, or its first maxErrorData bytes and how many
+// were left out.
+func writeClipped(b *strings.Builder, data []byte) {
+	if len(data) <= maxErrorData {
+		b.Write(data)
+		return
+	}
+	cut := maxErrorData
+	for cut > 0 && !utf8.RuneStart(data[cut]) {
+		cut--
+	}
+	b.Write(data[:cut])
+	b.WriteString("…(")
+	b.WriteString(strconv.Itoa(len(data) - cut))
+	b.WriteString(" more bytes)")
+}
+
+// maxErrorData bounds the data an [Error]'s message shows; Data itself is
+// kept whole.
+const maxErrorData = 512

@@ -7,12 +7,8 @@
 // [Local] for a [Tool] in the same process, which answers as that tool served
 // over HTTP would.
 //
-// It also holds what generated packages share rather than repeat: the Decoder
-// their argument decoders drive ([Decode], with the constraint checks), the
-// tool options ([WithDefaults], [WithFixed], [WithEnvs], [WithFunctions]),
-// plain LLM function [Declarations], and each function as a tool of agent
-// frameworks ([Functions], [FunctionTool]) with its [OutputSchema] and
-// [Hints].
+// It also holds the tool options generated packages share ([WithDefaults],
+// [WithFixed], [WithEnvs], [WithFunctions]) and the functions' [Hints].
 //
 // Calls run through [Interceptor]s on either side and on every front
 // ([WithInterceptors], [Intercept], [InterceptCaller], and
@@ -23,9 +19,11 @@
 // them into OpenTelemetry spans and metrics.
 //
 // Beside it, one package per other job, each importing this one and never
-// imported by it: runtime/rest (the REST client of generated OpenAPI
-// packages: requests, credentials, retries, redirects, event streams),
-// runtime/declare (declarations in the form each LLM provider takes) and
+// imported by it: runtime/decode (the argument decoders and checks of
+// generated packages), runtime/declare (declarations: plain, and in the form
+// each LLM provider takes), runtime/functions (each function as a tool of
+// agent frameworks), runtime/rest (the REST client of generated OpenAPI
+// packages: requests, credentials, retries, redirects, event streams) and
 // runtime/dynlib (the dynamic libraries of generated OpenDyn packages).
 //
 // It uses the standard library only.

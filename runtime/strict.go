@@ -40,27 +40,3 @@ func (a *Args) CallContext(ctx context.Context) context.Context {
 	}
 	return ContextWithStrictResponses(ctx)
 }
-
-// DecodeResponse is [Decode] for a response body that a REST client checks
-// against its document (package runtime/rest's strict responses): a member
-// the document marks writeOnly may be absent even when it is required
-// ([Decoder.WriteOnly]), as OpenAPI says of such members.
-func DecodeResponse[T any](raw []byte, v *T, fn func(*Decoder, *T)) error {
-	return decode(raw, v, fn, true)
-}
-
-// WriteOnly marks as seen, when the value read is a response
-// ([DecodeResponse]), the required members of bits (bit i of seen[i/64]):
-// those the document marks writeOnly, which a response may leave out. Called
-// by generated decoders before [Decoder.Required]; it does nothing for
-// arguments.
-func (d *Decoder) WriteOnly(seen []uint64, bits ...int) {
-	if !d.response {
-		return
-	}
-	for _, i := range bits {
-		if i/64 < len(seen) {
-			seen[i/64] |= 1 << (i % 64)
-		}
-	}
-}

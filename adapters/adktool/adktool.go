@@ -42,11 +42,12 @@ import (
 	"google.golang.org/genai"
 
 	"github.com/opentoolgen/opentoolgen/runtime"
+	"github.com/opentoolgen/opentoolgen/runtime/functions"
 )
 
 // Function is one function of a tool in ADK's shapes.
 type Function struct {
-	Func *runtime.FunctionTool
+	Func *functions.Tool
 	name string
 }
 
@@ -55,7 +56,7 @@ type Function struct {
 // t is not a runtime.StreamTool (a streaming function answers all its items
 // at once, {"items":[…]}).
 func Functions(ctx context.Context, t runtime.Tool) ([]*Function, error) {
-	doc, fts, err := runtime.LoadFunctions(ctx, t)
+	doc, fts, err := functions.LoadDocument(ctx, t)
 	if err != nil {
 		return nil, err
 	}

@@ -15,7 +15,7 @@
 // The declarations are those of package runtime/declare (profile anthropic,
 // or anthropic-strict with Strict): each function under its declared name
 // (runtime.DeclaredNames), its input_schema in full. A call runs through
-// runtime.FunctionTool, validated exactly as a direct call, and answers the
+// functions.Tool, validated exactly as a direct call, and answers the
 // result object's JSON as one text block.
 //
 // Errors: Anthropic's API takes a failed tool call as a tool_result with
@@ -37,6 +37,7 @@ import (
 
 	"github.com/opentoolgen/opentoolgen/runtime"
 	"github.com/opentoolgen/opentoolgen/runtime/declare"
+	"github.com/opentoolgen/opentoolgen/runtime/functions"
 )
 
 // Option configures New and Tools.
@@ -50,7 +51,7 @@ func Strict() Option { return func(o *options) { o.strict = true } }
 
 // Function is one function of a tool as an anthropic.BetaTool.
 type Function struct {
-	Func        *runtime.FunctionTool
+	Func        *functions.Tool
 	name        string
 	description string
 	schema      json.RawMessage // input_schema
@@ -77,7 +78,7 @@ func New(ctx context.Context, t runtime.Tool, opts ...Option) (*Set, error) {
 	for _, opt := range opts {
 		opt(&o)
 	}
-	doc, fts, err := runtime.LoadFunctions(ctx, t)
+	doc, fts, err := functions.LoadDocument(ctx, t)
 	if err != nil {
 		return nil, err
 	}
@@ -99,7 +100,7 @@ func New(ctx context.Context, t runtime.Tool, opts ...Option) (*Set, error) {
 		return nil, fmt.Errorf("anthropictool: reading the declarations: %w", err)
 	}
 	names := runtime.DeclaredNames(doc)
-	byFunc := map[string]*runtime.FunctionTool{}
+	byFunc := map[string]*functions.Tool{}
 	for _, ft := range fts {
 		byFunc[names[ft.Name()]] = ft
 	}

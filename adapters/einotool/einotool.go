@@ -6,7 +6,7 @@
 //
 // Each function of the tool's document becomes one tool.InvokableTool: Info
 // declares it (its declared name, see runtime.DeclaredNames; its description;
-// its arguments' JSON Schema, runtime.FunctionTool.InputSchemaJSON), and
+// its arguments' JSON Schema, functions.Tool.InputSchemaJSON), and
 // InvokableRun calls it with the model's arguments, validated exactly as a
 // direct call, and answers the result object's JSON. A streaming function is
 // also a tool.StreamableTool: StreamableRun sends `{"items":[`, each item as
@@ -34,6 +34,8 @@ import (
 	"github.com/eino-contrib/jsonschema"
 
 	"github.com/opentoolgen/opentoolgen/runtime"
+	"github.com/opentoolgen/opentoolgen/runtime/declare"
+	"github.com/opentoolgen/opentoolgen/runtime/functions"
 )
 
 // Tools returns each function of t as an Eino tool, in document order: a
@@ -58,9 +60,9 @@ func Tools(ctx context.Context, t runtime.Tool) ([]tool.BaseTool, error) {
 }
 
 // Functions is Tools with the concrete type, for code that wants a function
-// by name or its runtime.FunctionTool.
+// by name or its functions.Tool.
 func Functions(ctx context.Context, t runtime.Tool) ([]*Function, error) {
-	doc, fts, err := runtime.LoadFunctions(ctx, t)
+	doc, fts, err := functions.LoadDocument(ctx, t)
 	if err != nil {
 		return nil, err
 	}
@@ -72,7 +74,7 @@ func Functions(ctx context.Context, t runtime.Tool) ([]*Function, error) {
 		if err := json.Unmarshal(ft.InputSchemaJSON(), &params); err != nil {
 			return nil, fmt.Errorf("einotool: the parameters of %q: %w", ft.Name(), err)
 		}
-		f := &Function{FunctionTool: ft, info: &schema.ToolInfo{
+		f := &Function{Tool: ft, info: &schema.ToolInfo{
 			Name:        names[ft.Name()],
 			Desc:        ft.Description(),
 			ParamsOneOf: schema.NewParamsOneOfByJSONSchema(&params),
@@ -87,7 +89,7 @@ func Functions(ctx context.Context, t runtime.Tool) ([]*Function, error) {
 
 // Function is one function of a tool as an Eino tool.InvokableTool.
 type Function struct {
-	*runtime.FunctionTool
+	*functions.Tool
 	info   *schema.ToolInfo
 	stream runtime.StreamTool // set for a streaming function
 }
@@ -133,7 +135,7 @@ func (f *StreamFunction) StreamableRun(ctx context.Context, argumentsInJSON stri
 			chunk := string(item)
 			switch {
 			case n == 0:
-				chunk = `{"` + runtime.ItemsKey + `":[` + chunk
+				chunk = `{"` + declare.ItemsKey + `":[` + chunk
 			default:
 				chunk = "," + chunk
 			}
@@ -152,7 +154,7 @@ func (f *StreamFunction) StreamableRun(ctx context.Context, argumentsInJSON stri
 			return
 		}
 		if n == 0 {
-			w.Send(`{"`+runtime.ItemsKey+`":[]}`, nil)
+			w.Send(`{"`+declare.ItemsKey+`":[]}`, nil)
 			return
 		}
 		w.Send("]}", nil)

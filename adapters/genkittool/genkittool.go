@@ -7,9 +7,9 @@
 // Each function of the tool's document becomes one ai.Tool made by
 // ai.NewTool with ai.WithInputSchema: its declared name
 // (runtime.DeclaredNames), its description, its arguments' JSON Schema
-// (runtime.FunctionTool.InputSchema). Genkit hands the tool the model's
+// (functions.Tool.InputSchema). Genkit hands the tool the model's
 // arguments decoded as JSON; the tool encodes them again and calls the
-// function through runtime.FunctionTool, validated exactly as a direct call;
+// function through functions.Tool, validated exactly as a direct call;
 // its output is the result object (a json.RawMessage, which Genkit sends to
 // the model as the JSON it is). Register the tools with genkit.RegisterAction
 // or pass them to ai.WithTools; both work.
@@ -36,6 +36,7 @@ import (
 	"github.com/firebase/genkit/go/ai"
 
 	"github.com/opentoolgen/opentoolgen/runtime"
+	"github.com/opentoolgen/opentoolgen/runtime/functions"
 )
 
 // Tools returns each function of t as a Genkit tool, in document order. It
@@ -43,7 +44,7 @@ import (
 // streams and t is not a runtime.StreamTool (a streaming function answers all
 // its items at once, {"items":[…]}).
 func Tools(ctx context.Context, t runtime.Tool) ([]ai.Tool, error) {
-	doc, fts, err := runtime.LoadFunctions(ctx, t)
+	doc, fts, err := functions.LoadDocument(ctx, t)
 	if err != nil {
 		return nil, err
 	}
@@ -56,7 +57,7 @@ func Tools(ctx context.Context, t runtime.Tool) ([]ai.Tool, error) {
 }
 
 // Tool returns one function as a Genkit tool declared under name.
-func Tool(name string, f *runtime.FunctionTool) ai.Tool {
+func Tool(name string, f *functions.Tool) ai.Tool {
 	return ai.NewTool(name, f.Description(), func(tc *ai.ToolContext, input any) (json.RawMessage, error) {
 		args, err := json.Marshal(input)
 		if err != nil {

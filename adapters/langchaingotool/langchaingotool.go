@@ -39,11 +39,12 @@ import (
 	"github.com/tmc/langchaingo/tools"
 
 	"github.com/opentoolgen/opentoolgen/runtime"
+	"github.com/opentoolgen/opentoolgen/runtime/functions"
 )
 
 // Function is one function of a tool as a langchaingo tools.Tool.
 type Function struct {
-	*runtime.FunctionTool
+	*functions.Tool
 	name string
 }
 
@@ -54,14 +55,14 @@ var _ tools.Tool = (*Function)(nil)
 // and t is not a runtime.StreamTool (a streaming function answers all its
 // items at once, {"items":[…]}).
 func Functions(ctx context.Context, t runtime.Tool) ([]*Function, error) {
-	doc, fts, err := runtime.LoadFunctions(ctx, t)
+	doc, fts, err := functions.LoadDocument(ctx, t)
 	if err != nil {
 		return nil, err
 	}
 	names := runtime.DeclaredNames(doc)
 	out := make([]*Function, len(fts))
 	for i, ft := range fts {
-		out[i] = &Function{FunctionTool: ft, name: names[ft.Name()]}
+		out[i] = &Function{Tool: ft, name: names[ft.Name()]}
 	}
 	return out, nil
 }
@@ -99,7 +100,7 @@ func (f *Function) Name() string { return f.name }
 // Description returns the function's description and the JSON Schema its
 // input must match.
 func (f *Function) Description() string {
-	d := f.FunctionTool.Description()
+	d := f.Tool.Description()
 	if d != "" {
 		d += "\n"
 	}
@@ -111,7 +112,7 @@ func (f *Function) Description() string {
 func (f *Function) Definition() llms.Tool {
 	return llms.Tool{Type: "function", Function: &llms.FunctionDefinition{
 		Name:        f.name,
-		Description: f.FunctionTool.Description(),
+		Description: f.Tool.Description(),
 		Parameters:  f.InputSchemaJSON(),
 	}}
 }
@@ -120,7 +121,7 @@ func (f *Function) Definition() llms.Tool {
 // (empty: none), and answers its result object as JSON, or the tool's error
 // as {"error":{…}} (see the package doc).
 func (f *Function) Call(ctx context.Context, input string) (string, error) {
-	result, err := f.FunctionTool.Call(ctx, json.RawMessage(unfence(input)))
+	result, err := f.Tool.Call(ctx, json.RawMessage(unfence(input)))
 	if err != nil {
 		return errorResult(ctx, err)
 	}

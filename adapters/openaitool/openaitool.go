@@ -9,7 +9,7 @@
 //
 // The declarations are those of package runtime/declare (profile openai, or
 // openai-strict with Strict), converted to the SDK's types; the calls of a
-// model's answer run through runtime.FunctionTool, validated exactly as a
+// model's answer run through functions.Tool, validated exactly as a
 // direct call, and come back as the messages the API takes: RunChat returns
 // the assistant message followed by one tool message per call, RunResponses
 // one function_call_output item per function call.
@@ -38,6 +38,7 @@ import (
 
 	"github.com/opentoolgen/opentoolgen/runtime"
 	"github.com/opentoolgen/opentoolgen/runtime/declare"
+	"github.com/opentoolgen/opentoolgen/runtime/functions"
 )
 
 // Option configures New.
@@ -53,7 +54,7 @@ func Strict() Option { return func(o *options) { o.strict = true } }
 // Tools is a tool's functions declared for OpenAI and run on a model's calls.
 // It is safe for concurrent use.
 type Tools struct {
-	fns      map[string]*runtime.FunctionTool // by declared name
+	fns      map[string]*functions.Tool // by declared name
 	decls    []declaration
 	Warnings []string // what the profile could not declare as the document says
 }
@@ -78,7 +79,7 @@ func New(ctx context.Context, t runtime.Tool, opts ...Option) (*Tools, error) {
 	for _, opt := range opts {
 		opt(&o)
 	}
-	doc, fts, err := runtime.LoadFunctions(ctx, t)
+	doc, fts, err := functions.LoadDocument(ctx, t)
 	if err != nil {
 		return nil, err
 	}
@@ -90,7 +91,7 @@ func New(ctx context.Context, t runtime.Tool, opts ...Option) (*Tools, error) {
 	if err != nil {
 		return nil, err
 	}
-	ts := &Tools{fns: map[string]*runtime.FunctionTool{}, Warnings: d.Warnings}
+	ts := &Tools{fns: map[string]*functions.Tool{}, Warnings: d.Warnings}
 	if err := json.Unmarshal(d.Tools, &ts.decls); err != nil {
 		return nil, fmt.Errorf("openaitool: reading the declarations: %w", err)
 	}

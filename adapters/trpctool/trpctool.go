@@ -34,11 +34,12 @@ import (
 	"encoding/json"
 
 	"github.com/opentoolgen/opentoolgen/runtime"
+	"github.com/opentoolgen/opentoolgen/runtime/functions"
 )
 
 // Function is one function of a tool in tRPC-Agent-Go's shape.
 type Function struct {
-	Func *runtime.FunctionTool
+	Func *functions.Tool
 	name string
 }
 
@@ -47,7 +48,7 @@ type Function struct {
 // t is not a runtime.StreamTool (a streaming function answers all its items
 // at once, {"items":[…]}).
 func Functions(ctx context.Context, t runtime.Tool) ([]*Function, error) {
-	doc, fts, err := runtime.LoadFunctions(ctx, t)
+	doc, fts, err := functions.LoadDocument(ctx, t)
 	if err != nil {
 		return nil, err
 	}

@@ -27,6 +27,7 @@ import (
 	"github.com/opentoolgen/opentoolgen/examples/mocktool/mocktool"
 	otload "github.com/opentoolgen/opentoolgen/gen/load/opentool"
 	"github.com/opentoolgen/opentoolgen/runtime"
+	"github.com/opentoolgen/opentoolgen/runtime/declare"
 )
 
 // store implements mocktool.Service like the reference mock tool: texts by
@@ -662,7 +663,7 @@ func TestDeclarations(t *testing.T) {
 		{"delete", want{map[string]string{"id": "#/$defs/Id"}, []string{"id"}}},
 		{"run", want{map[string]string{}, nil}},
 	}
-	decls := runtime.Declarations(mocktool.Document())
+	decls := declare.Plain(mocktool.Document())
 	if len(decls) != len(wants) {
 		t.Fatalf("%d declarations, want %d", len(decls), len(wants))
 	}

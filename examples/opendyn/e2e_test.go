@@ -16,6 +16,7 @@ import (
 
 	"github.com/opentoolgen/opentoolgen/examples/opendyn/geometry"
 	opentool "github.com/opentoolgen/opentoolgen/runtime"
+	"github.com/opentoolgen/opentoolgen/runtime/declare"
 )
 
 // build compiles c/geometry.c into a shared library in a temporary directory.
@@ -79,8 +80,8 @@ func TestGeometry(t *testing.T) {
 	if v, err := c.Version(ctx); v != "geometry 1.0" || err != nil {
 		t.Errorf("Version = %q, %v", v, err)
 	}
-	if len(opentool.Declarations(geometry.Document())) != 5 {
-		t.Errorf("Declarations: %d, want 5", len(opentool.Declarations(geometry.Document())))
+	if len(declare.Plain(geometry.Document())) != 5 {
+		t.Errorf("Declarations: %d, want 5", len(declare.Plain(geometry.Document())))
 	}
 }
 

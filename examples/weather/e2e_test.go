@@ -22,6 +22,7 @@ import (
 	"github.com/opentoolgen/opentoolgen/examples/weather/weathertool"
 	otload "github.com/opentoolgen/opentoolgen/gen/load/opentool"
 	"github.com/opentoolgen/opentoolgen/runtime"
+	"github.com/opentoolgen/opentoolgen/runtime/declare"
 )
 
 // service implements weathertool.Service. By default it answers with the
@@ -552,7 +553,7 @@ type jsonSchema struct {
 }
 
 func TestDeclarations(t *testing.T) {
-	decls := runtime.Declarations(weathertool.Document())
+	decls := declare.Plain(weathertool.Document())
 	var names []string
 	for _, d := range decls {
 		names = append(names, d.Name)

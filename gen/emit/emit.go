@@ -22,6 +22,8 @@ const (
 	runtimePath = "github.com/opentoolgen/opentoolgen/runtime"
 	restPath    = runtimePath + "/rest"
 	declarePath = runtimePath + "/declare"
+	funcsPath   = runtimePath + "/functions"
+	decodePath  = runtimePath + "/decode"
 	contextPath = "context"
 	jsonPath    = "encoding/json"
 	iterPath    = "iter"
@@ -48,6 +50,8 @@ func importRuntime(f *jen.File) {
 	f.ImportName(runtimePath, "runtime")
 	f.ImportName(restPath, "rest")
 	f.ImportName(declarePath, "declare")
+	f.ImportName(funcsPath, "functions")
+	f.ImportName(decodePath, "decode")
 	f.ImportName(dynlibPath, "dynlib")
 }
 
@@ -59,6 +63,12 @@ func rt(name string) *jen.Statement { return jen.Qual(runtimePath, name) }
 func restQ(name string) *jen.Statement { return jen.Qual(restPath, name) }
 
 func declQ(name string) *jen.Statement { return jen.Qual(declarePath, name) }
+
+// decQ is name of runtime/decode (argument decoders and checks).
+func decQ(name string) *jen.Statement { return jen.Qual(decodePath, name) }
+
+// funcsQ is name of runtime/functions (functions as agent frameworks' tools).
+func funcsQ(name string) *jen.Statement { return jen.Qual(funcsPath, name) }
 
 func dynQ(name string) *jen.Statement { return jen.Qual(dynlibPath, name) }
 
@@ -234,11 +244,11 @@ func emitEnum(f *jen.File, t *model.Type) {
 // names a struct tag cannot carry.
 func emitCustomJSON(f *jen.File, t *model.Type) {
 	// func (x T) MarshalJSON() ([]byte, error) {
-	//	var e runtime.ObjectEncoder
+	//	var e decode.ObjectEncoder
 	//	e.Field("name", x.Field)
 	//	return e.Bytes()
 	// }
-	body := []jen.Code{jen.Var().Id("e").Add(rt("ObjectEncoder"))}
+	body := []jen.Code{jen.Var().Id("e").Add(decQ("ObjectEncoder"))}
 	for _, fl := range t.Fields {
 		write := jen.Id("e").Dot("Field").Call(jen.Lit(fl.JSONName), jen.Id("x").Dot(fl.Name))
 		if fl.Required {
@@ -260,12 +270,12 @@ func emitCustomJSON(f *jen.File, t *model.Type) {
 	f.Comment(mdoc)
 	f.Func().Params(jen.Id("x").Id(t.Name)).Id("MarshalJSON").Params().Params(jen.Index().Byte(), jen.Error()).Block(body...)
 	f.Line()
-	// func (x *T) UnmarshalJSON(data []byte) error { return runtime.Unmarshal(data, x, decodeT) }
+	// func (x *T) UnmarshalJSON(data []byte) error { return decode.Unmarshal(data, x, decodeT) }
 	for _, l := range strings.Split(udoc, "\n") {
 		f.Comment(l)
 	}
 	f.Func().Params(jen.Id("x").Op("*").Id(t.Name)).Id("UnmarshalJSON").Params(jen.Id("data").Index().Byte()).Error().Block(
-		jen.Return(rt("Unmarshal").Call(jen.Id("data"), jen.Id("x"), jen.Id(t.Decoder))),
+		jen.Return(decQ("Unmarshal").Call(jen.Id("data"), jen.Id("x"), jen.Id(t.Decoder))),
 	)
 	f.Line()
 }
@@ -302,7 +312,7 @@ func emitDecoder(f *jen.File, t *model.Type) {
 	case model.KindUnion:
 		body = unionDecoder(t)
 	}
-	f.Func().Id(t.Decoder).Params(jen.Id("d").Op("*").Add(rt("Decoder")), jen.Id("x").Op("*").Id(t.Name)).Block(body...)
+	f.Func().Id(t.Decoder).Params(jen.Id("d").Op("*").Add(decQ("Decoder")), jen.Id("x").Op("*").Id(t.Name)).Block(body...)
 	f.Line()
 }
 
@@ -345,10 +355,10 @@ func structDecoder(t *model.Type) []jen.Code {
 		target := jen.Id("x").Dot(fl.Name)
 		decodeValue := decodeValue
 		if fl.JSONText {
-			// runtime.DecodeText(d, &x.Data, decodeThread): the JSON text in a
+			// decode.Text(d, &x.Data, decodeThread): the JSON text in a
 			// string (an event's data), or the value itself
 			decodeValue = func(r *model.TypeRef, target *jen.Statement, _ string, _ int) []jen.Code {
-				return []jen.Code{rt("DecodeText").Call(jen.Id("d"), addr(target), variantDecoder(&model.Variant{Type: r}))}
+				return []jen.Code{decQ("Text").Call(jen.Id("d"), addr(target), variantDecoder(&model.Variant{Type: r}))}
 			}
 		}
 		var dec []jen.Code
@@ -409,10 +419,10 @@ func structDecoder(t *model.Type) []jen.Code {
 // fl whose null means absent with a runtime helper (null leaves the field
 // as it is), or nil when fl has none:
 //
-//	runtime.Ptr(d, &x.F, decodeT)                  // *T of a named type, *time.Time, *runtime.Date, …
+//	decode.Ptr(d, &x.F, decodeT)                  // *T of a named type, *time.Time, *runtime.Date, …
 //	if v, ok := d.OptInt(&x.F); ok { checks }       // *int64, *float64, *string with checks
-//	runtime.OptionalSlice(d, &x.F, decodeE)         // []E of a named type
-//	if runtime.OptionalSlice(d, &x.F, decodeE) { checks }
+//	decode.OptionalSlice(d, &x.F, decodeE)         // []E of a named type
+//	if decode.OptionalSlice(d, &x.F, decodeE) { checks }
 func optionalRead(fl *model.Field) []jen.Code {
 	r := fl.Type
 	if fl.JSONText || fl.Required && !fl.Pointer {
@@ -421,17 +431,17 @@ func optionalRead(fl *model.Field) []jen.Code {
 	target := jen.Id("x").Dot(fl.Name)
 	switch {
 	case fl.Pointer && r.Kind == model.RefNamed && aliasTarget(r.Named) == nil && decoderOf(r.Named) != "":
-		return []jen.Code{rt("Ptr").Call(jen.Id("d"), jen.Op("&").Add(target), jen.Id(decoderOf(r.Named)))}
+		return []jen.Code{decQ("Ptr").Call(jen.Id("d"), jen.Op("&").Add(target), jen.Id(decoderOf(r.Named)))}
 	case fl.Pointer && (r.Kind == model.RefTime || r.Kind == model.RefBytes || r.Kind == model.RefRaw):
-		return []jen.Code{rt("Ptr").Call(jen.Id("d"), jen.Op("&").Add(target), oaDecoder(r))}
+		return []jen.Code{decQ("Ptr").Call(jen.Id("d"), jen.Op("&").Add(target), oaDecoder(r))}
 	case fl.Pointer && dateRef(r) != nil && dateRef(r).Check == nil:
-		return []jen.Code{rt("Ptr").Call(jen.Id("d"), jen.Op("&").Add(target), rt("DecodeDate"))}
+		return []jen.Code{decQ("Ptr").Call(jen.Id("d"), jen.Op("&").Add(target), decQ("Date"))}
 	case fl.Pointer && r.Check != nil && (r.Bits == 0 || r.Bits == 64) && !r.Unsigned && optReads[r.Kind] != "":
 		// The checks read the value as the scalar decoder gave it.
 		return []jen.Code{jen.If(jen.List(jen.Id("v"), jen.Id("ok")).Op(":=").Id("d").Dot(optReads[r.Kind]).Call(jen.Op("&").Add(target)), jen.Id("ok")).Block(
 			checkValue(r, jen.Id("v")))}
 	case !fl.Pointer && r.Kind == model.RefSlice && sliceDecoder(r) != nil:
-		call := rt("OptionalSlice").Call(jen.Id("d"), jen.Op("&").Add(target), sliceDecoder(r))
+		call := decQ("OptionalSlice").Call(jen.Id("d"), jen.Op("&").Add(target), sliceDecoder(r))
 		if r.Check == nil {
 			return []jen.Code{call}
 		}
@@ -457,7 +467,7 @@ var optReads = map[model.RefKind]string{model.RefInt: "OptInt", model.RefFloat: 
 
 // sliceDecoder is the decoder of the elements of the slice r when
 // runtime.Slice decodes it (elements of a named type: decodeE; dates without
-// checks of their text: runtime.DecodeDate), nil otherwise.
+// checks of their text: decode.Date), nil otherwise.
 func sliceDecoder(r *model.TypeRef) *jen.Statement {
 	if e := r.Elem; e.Kind == model.RefNamed && aliasTarget(e.Named) == nil {
 		if dec := decoderOf(e.Named); dec != "" {
@@ -466,7 +476,7 @@ func sliceDecoder(r *model.TypeRef) *jen.Statement {
 		return nil
 	}
 	if e := dateRef(r.Elem); e != nil && e.Check == nil {
-		return rt("DecodeDate")
+		return decQ("Date")
 	}
 	return nil
 }
@@ -551,14 +561,14 @@ func decodeValue(r *model.TypeRef, target *jen.Statement, named string, depth in
 		)}
 	case model.RefDate:
 		if r.Check == nil {
-			// runtime.DecodeDate(d, &target)
-			return []jen.Code{rt("DecodeDate").Call(jen.Id("d"), addr(target))}
+			// decode.Date(d, &target)
+			return []jen.Code{decQ("Date").Call(jen.Id("d"), addr(target))}
 		}
-		// if v, ok := d.String(); ok { checks; runtime.DecodeDateText(d, v, &target) }
+		// if v, ok := d.String(); ok { checks; decode.DateText(d, v, &target) }
 		v := "v" + strconv.Itoa(depth)
 		return []jen.Code{jen.If(jen.List(jen.Id(v), jen.Id("ok")).Op(":=").Id("d").Dot("String").Call(), jen.Id("ok")).Block(
 			checkValue(r, jen.Id(v)),
-			rt("DecodeDateText").Call(jen.Id("d"), jen.Id(v), addr(target)),
+			decQ("DateText").Call(jen.Id("d"), jen.Id(v), addr(target)),
 		)}
 	case model.RefTime, model.RefBytes, model.RefRaw:
 		return oaDecodeValue(r, target)
@@ -576,9 +586,9 @@ func decodeValue(r *model.TypeRef, target *jen.Statement, named string, depth in
 		// }
 		// (the Decoder follows the element index for the paths of violations)
 		if dec := sliceDecoder(r); named == "" && dec != nil {
-			// runtime.Slice(d, &target, decodeE), or
-			// if runtime.Slice(d, &target, decodeE) { checks }
-			call := rt("Slice").Call(jen.Id("d"), addr(target), dec)
+			// decode.Slice(d, &target, decodeE), or
+			// if decode.Slice(d, &target, decodeE) { checks }
+			call := decQ("Slice").Call(jen.Id("d"), addr(target), dec)
 			if r.Check == nil {
 				return []jen.Code{call}
 			}
@@ -659,9 +669,9 @@ func resultType(fn *model.Function) *jen.Statement {
 // encodeResult renders the call that turns a result value into the result object.
 func encodeResult(fn *model.Function, v jen.Code) *jen.Statement {
 	if fn.ResultName == "" {
-		return rt("EncodeObject").Call(v)
+		return decQ("EncodeObject").Call(v)
 	}
-	return rt("EncodeResult").Call(jen.Lit(fn.ResultName), v)
+	return decQ("EncodeResult").Call(jen.Lit(fn.ResultName), v)
 }
 
 func switchOrNothing(cases []jen.Code) jen.Code {

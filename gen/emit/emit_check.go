@@ -14,10 +14,10 @@ import (
 
 // checkValue renders the constraint checks of a scalar just read into v:
 //
-//	runtime.CheckMin(d, float64(v1), 1, false)
-//	runtime.CheckLength(d, v1, -1, 64)
-//	runtime.CheckFormat(d, v1, "email")
-//	runtime.CheckConst(d, v1, "fixed")
+//	decode.CheckMin(d, float64(v1), 1, false)
+//	decode.CheckLength(d, v1, -1, 64)
+//	decode.CheckFormat(d, v1, "email")
+//	decode.CheckConst(d, v1, "fixed")
 func checkValue(r *model.TypeRef, v *jen.Statement) jen.Code {
 	c := r.Check
 	if c == nil {
@@ -35,34 +35,34 @@ func checkValue(r *model.TypeRef, v *jen.Statement) jen.Code {
 	switch r.Kind {
 	case model.RefInt, model.RefFloat:
 		if c.Minimum != nil {
-			add(rt("CheckMin").Call(jen.Id("d"), jen.Float64().Call(v.Clone()), jen.Lit(*c.Minimum), jen.Lit(c.ExclusiveMinimum)))
+			add(decQ("CheckMin").Call(jen.Id("d"), jen.Float64().Call(v.Clone()), jen.Lit(*c.Minimum), jen.Lit(c.ExclusiveMinimum)))
 		}
 		if c.Maximum != nil {
-			add(rt("CheckMax").Call(jen.Id("d"), jen.Float64().Call(v.Clone()), jen.Lit(*c.Maximum), jen.Lit(c.ExclusiveMaximum)))
+			add(decQ("CheckMax").Call(jen.Id("d"), jen.Float64().Call(v.Clone()), jen.Lit(*c.Maximum), jen.Lit(c.ExclusiveMaximum)))
 		}
 		if m := c.MultipleOf; m != nil {
 			if r.Kind == model.RefInt && *m == math.Trunc(*m) && *m < 1<<62 {
-				add(rt("CheckMultipleOfInt").Call(jen.Id("d"), jen.Int64().Call(v.Clone()), jen.Lit(int64(*m))))
+				add(decQ("CheckMultipleOfInt").Call(jen.Id("d"), jen.Int64().Call(v.Clone()), jen.Lit(int64(*m))))
 			} else {
-				add(rt("CheckMultipleOf").Call(jen.Id("d"), jen.Float64().Call(v.Clone()), jen.Lit(*m)))
+				add(decQ("CheckMultipleOf").Call(jen.Id("d"), jen.Float64().Call(v.Clone()), jen.Lit(*m)))
 			}
 		}
 	case model.RefString, model.RefDate: // a date's text
 		if c.MinLength != nil || c.MaxLength != nil {
-			add(rt("CheckLength").Call(jen.Id("d"), v.Clone(), bound(c.MinLength), bound(c.MaxLength)))
+			add(decQ("CheckLength").Call(jen.Id("d"), v.Clone(), bound(c.MinLength), bound(c.MaxLength)))
 		}
 		if c.PatternVar != "" {
-			add(rt("CheckPattern").Call(jen.Id("d"), v.Clone(), jen.Id(c.PatternVar)))
+			add(decQ("CheckPattern").Call(jen.Id("d"), v.Clone(), jen.Id(c.PatternVar)))
 		}
 		if c.Format != "" {
-			add(rt("CheckFormat").Call(jen.Id("d"), v.Clone(), jen.Lit(c.Format)))
+			add(decQ("CheckFormat").Call(jen.Id("d"), v.Clone(), jen.Lit(c.Format)))
 		}
 	}
 	switch x := c.Const.(type) {
 	case string, bool, int64:
-		add(rt("CheckConst").Call(jen.Id("d"), v.Clone(), jen.Lit(x)))
+		add(decQ("CheckConst").Call(jen.Id("d"), v.Clone(), jen.Lit(x)))
 	case float64:
-		add(rt("CheckConst").Call(jen.Id("d"), jen.Float64().Call(v.Clone()), jen.Lit(x)))
+		add(decQ("CheckConst").Call(jen.Id("d"), jen.Float64().Call(v.Clone()), jen.Lit(x)))
 	}
 	return s
 }
@@ -76,8 +76,8 @@ func bound(v *int64) jen.Code {
 
 // checkItems renders the checks of an array just read into target:
 //
-//	runtime.CheckItems(d, len(target), 1, -1)
-//	runtime.CheckUnique(d, target)
+//	decode.CheckItems(d, len(target), 1, -1)
+//	decode.CheckUnique(d, target)
 func checkItems(r *model.TypeRef, target *jen.Statement) jen.Code {
 	c := r.Check
 	if c == nil {
@@ -92,14 +92,14 @@ func checkItems(r *model.TypeRef, target *jen.Statement) jen.Code {
 		}
 	}
 	if c.MinItems != nil || c.MaxItems != nil {
-		add(rt("CheckItems").Call(jen.Id("d"), jen.Len(target.Clone()), bound(c.MinItems), bound(c.MaxItems)))
+		add(decQ("CheckItems").Call(jen.Id("d"), jen.Len(target.Clone()), bound(c.MinItems), bound(c.MaxItems)))
 	}
 	if c.UniqueItems {
 		fn := "CheckUniqueJSON"
 		if comparable(r.Elem) {
 			fn = "CheckUnique"
 		}
-		add(rt(fn).Call(jen.Id("d"), target.Clone()))
+		add(decQ(fn).Call(jen.Id("d"), target.Clone()))
 	}
 	if s == nil {
 		return jen.Null()
@@ -110,12 +110,12 @@ func checkItems(r *model.TypeRef, target *jen.Statement) jen.Code {
 // checkProperties renders the check of the number of members of an object,
 // n (len(target) for a map, the members counted for a struct):
 //
-//	runtime.CheckProperties(d, len(target), 1, -1)
+//	decode.CheckProperties(d, len(target), 1, -1)
 func checkProperties(c *model.Constraints, n jen.Code) jen.Code {
 	if c == nil || c.MinProperties == nil && c.MaxProperties == nil {
 		return jen.Null()
 	}
-	return rt("CheckProperties").Call(jen.Id("d"), n, bound(c.MinProperties), bound(c.MaxProperties))
+	return decQ("CheckProperties").Call(jen.Id("d"), n, bound(c.MinProperties), bound(c.MaxProperties))
 }
 
 // comparable reports whether values of r compare with == as their JSON
@@ -139,10 +139,10 @@ func emitPatterns(f *jen.File, p *model.Package) {
 	if len(p.Patterns) == 0 {
 		return
 	}
-	// var pattern1 = runtime.NewPattern("^[a-z]+$")
+	// var pattern1 = decode.NewPattern("^[a-z]+$")
 	var defs []jen.Code
 	for _, pv := range p.Patterns {
-		defs = append(defs, jen.Id(pv.Name).Op("=").Add(rt("NewPattern")).Call(jen.Lit(pv.Expr)))
+		defs = append(defs, jen.Id(pv.Name).Op("=").Add(decQ("NewPattern")).Call(jen.Lit(pv.Expr)))
 	}
 	f.Comment("Patterns of the schemas, compiled on first use.")
 	f.Var().Defs(defs...)

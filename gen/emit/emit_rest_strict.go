@@ -12,7 +12,7 @@ import (
 // without one when the result has nothing to check:
 //
 //	err = rest.DecodeChecked(resp, &out, decodePet)
-//	err = rest.DecodeChecked(resp, &out, func(d *runtime.Decoder, x *[]Pet) { … })
+//	err = rest.DecodeChecked(resp, &out, func(d *decode.Decoder, x *[]Pet) { … })
 //	err = resp.Decode(&out)
 //
 // and that decoder (decodePet, or nil for resp.Decode), which rest.Receive

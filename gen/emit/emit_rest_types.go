@@ -22,21 +22,21 @@ func oaGoType(r *model.TypeRef) *jen.Statement {
 	return jen.Qual(jsonPath, "RawMessage")
 }
 
-// oaDecodeValue decodes a value of a format kind: runtime.DecodeTime(d, &target).
+// oaDecodeValue decodes a value of a format kind: decode.Time(d, &target).
 func oaDecodeValue(r *model.TypeRef, target *jen.Statement) []jen.Code {
 	return []jen.Code{oaDecoder(r).Call(jen.Id("d"), addr(target.Clone()))}
 }
 
 // oaDecoder is the runtime's decoder of a time, bytes or raw value:
-// runtime.DecodeTime, DecodeBytes or DecodeRaw.
+// decode.Time, DecodeBytes or DecodeRaw.
 func oaDecoder(r *model.TypeRef) *jen.Statement {
 	switch r.Kind {
 	case model.RefTime:
-		return rt("DecodeTime")
+		return decQ("Time")
 	case model.RefBytes:
-		return rt("DecodeBytes")
+		return decQ("Bytes")
 	}
-	return rt("DecodeRaw")
+	return decQ("Raw")
 }
 
 // aliasTarget returns the type an alias chain ends at when that is not a named
@@ -104,7 +104,7 @@ func emitUnion(f *jen.File, t *model.Type) {
 	f.Line()
 	f.Comment("UnmarshalJSON decodes the variant the value is.")
 	f.Func().Params(jen.Id("x").Op("*").Id(t.Name)).Id("UnmarshalJSON").Params(jen.Id("data").Index().Byte()).Error().Block(
-		jen.Return(rt("Unmarshal").Call(jen.Id("data"), jen.Id("x"), jen.Id(t.Decoder))),
+		jen.Return(decQ("Unmarshal").Call(jen.Id("data"), jen.Id("x"), jen.Id(t.Decoder))),
 	)
 	f.Line()
 	isZero := jen.True()
@@ -137,8 +137,8 @@ func variantDecoder(v *model.Variant) jen.Code {
 			return jen.Id(d)
 		}
 	}
-	// func(d *runtime.Decoder, x *T) { … }
-	return jen.Func().Params(jen.Id("d").Op("*").Add(rt("Decoder")), jen.Id("x").Op("*").Add(goType(v.Type))).Block(
+	// func(d *decode.Decoder, x *T) { … }
+	return jen.Func().Params(jen.Id("d").Op("*").Add(decQ("Decoder")), jen.Id("x").Op("*").Add(goType(v.Type))).Block(
 		decodeValue(v.Type, jen.Op("*").Id("x"), "", 1)...,
 	)
 }
@@ -160,22 +160,22 @@ func unionDecoder(t *model.Type) []jen.Code {
 	if t.Discriminator != "" {
 		return append(body, taggedUnionDecoder(t, assign)...)
 	}
-	// if runtime.VariantPtr(d, raw, &x.A, decodeA, false) { return }
+	// if decode.VariantPtr(d, raw, &x.A, decodeA, false) { return }
 	// or, for a variant held by value:
 	// {
 	//	var v A
-	//	if runtime.DecodeVariant(d, raw, &v, decodeA, false) { x.A = v; return }
+	//	if decode.Variant(d, raw, &v, decodeA, false) { x.A = v; return }
 	// }
 	var names []string
 	for _, v := range t.Variants {
 		if v.Pointer {
-			body = append(body, jen.If(rt("VariantPtr").Call(jen.Id("d"), jen.Id("raw"), jen.Op("&").Id("x").Dot(v.Name), variantDecoder(v), jen.False())).Block(jen.Return()))
+			body = append(body, jen.If(decQ("VariantPtr").Call(jen.Id("d"), jen.Id("raw"), jen.Op("&").Id("x").Dot(v.Name), variantDecoder(v), jen.False())).Block(jen.Return()))
 			names = append(names, v.Name)
 			continue
 		}
 		body = append(body, jen.Block(
 			jen.Var().Id("v").Add(goType(v.Type)),
-			jen.If(rt("DecodeVariant").Call(jen.Id("d"), jen.Id("raw"), jen.Op("&").Id("v"), variantDecoder(v), jen.False())).Block(assign(v, "v"), jen.Return()),
+			jen.If(decQ("Variant").Call(jen.Id("d"), jen.Id("raw"), jen.Op("&").Id("v"), variantDecoder(v), jen.False())).Block(assign(v, "v"), jen.Return()),
 		))
 		names = append(names, v.Name)
 	}

@@ -50,7 +50,7 @@ func serviceDoc(p *model.Package) []string {
 //	func (t *Tool) Load(context.Context) (*runtime.OpenTool, error)
 //	func (t *Tool) Document() *runtime.OpenTool
 //	func (t *Tool) Declarations(p declare.Profile) (*declare.Declared, error)
-//	func (t *Tool) Functions() []*runtime.FunctionTool
+//	func (t *Tool) Functions() []*functions.Tool
 //	func (t *Tool) Hints(name string) (runtime.Hints, bool) // OpenAPI
 //
 // It holds the methods of fns, the first functions of p; tool2.gen.go, …
@@ -330,9 +330,9 @@ func (c *toolCases) add(fn *model.Function) {
 // arguments, calls the Service (t.gatherF for a list function) and encodes
 // the result (name is the function's name: Call resolved it):
 //
-//	return runtime.CallObject(ctx, t.args, name, args, decodeFArgs, t.svc.F)
-//	return runtime.CallResult(ctx, t.args, name, args, decodeFArgs, t.svc.F, "r")
-//	return runtime.CallNoResult(ctx, t.args, name, args, decodeFArgs, t.svc.F)
+//	return decode.CallObject(ctx, t.args, name, args, decodeFArgs, t.svc.F)
+//	return decode.CallResult(ctx, t.args, name, args, decodeFArgs, t.svc.F, "r")
+//	return decode.CallNoResult(ctx, t.args, name, args, decodeFArgs, t.svc.F)
 //
 // A function without arguments has its own method (emitToolMethod):
 //
@@ -348,7 +348,7 @@ func callBody(fn *model.Function) jen.Code {
 	case fn.ResultName != "":
 		helper, more = "CallResult", []jen.Code{jen.Lit(fn.ResultName)}
 	}
-	return rt(helper).Call(append([]jen.Code{jen.Id("ctx"), jen.Id("t").Dot("args"), jen.Id("name"), jen.Id("args"),
+	return decQ(helper).Call(append([]jen.Code{jen.Id("ctx"), jen.Id("t").Dot("args"), jen.Id("name"), jen.Id("args"),
 		jen.Id(decoderOf(fn.Args)), toolCallee(fn)}, more...)...)
 }
 
@@ -364,7 +364,7 @@ func callBody(fn *model.Function) jen.Code {
 //		if err != nil {
 //			return nil, runtime.ToolError(err)
 //		}
-//		return runtime.EncodeResult("r", r)
+//		return decode.EncodeResult("r", r)
 //	}
 func emitToolMethod(f *jen.File, fn *model.Function) {
 	if !fn.Stream && fn.HTTP != nil && fn.HTTP.Paging != nil {
@@ -383,7 +383,7 @@ func emitToolMethod(f *jen.File, fn *model.Function) {
 	if fn.Args != nil {
 		body = append(body,
 			jen.Var().Id("a").Id(fn.Args.Name),
-			jen.If(jen.Err().Op(":=").Add(rt("DecodeArgs")).Call(
+			jen.If(jen.Err().Op(":=").Add(decQ("Arguments")).Call(
 				jen.Id("ctx"), jen.Id("t").Dot("args"), jen.Lit(fn.Name), jen.Id("args"), jen.Op("&").Id("a"), jen.Id(decoderOf(fn.Args)),
 			), jen.Err().Op("!=").Nil()).Block(failArgs(jen.Err())),
 		)
@@ -396,7 +396,7 @@ func emitToolMethod(f *jen.File, fn *model.Function) {
 	method := fn.ToolMethod
 	if fn.Stream {
 		// return t.svc.F(ctx, a, func(v R) error {
-		//	raw, err := runtime.EncodeResult("r", v)
+		//	raw, err := decode.EncodeResult("r", v)
 		//	if err != nil { return err }
 		//	return emit(raw)
 		// })
@@ -516,8 +516,8 @@ func emitToolDocument(f *jen.File) {
 	f.Comment("Functions returns each served function (see Document) as a tool of its own")
 	f.Comment("for agent frameworks: its name, description, input and output schemas, and")
 	f.Comment("Invoke (map in, map out) and Call (JSON in, JSON out) that call it through t.")
-	f.Func().Params(jen.Id("t").Op("*").Id("Tool")).Id("Functions").Params().Index().Op("*").Add(rt("FunctionTool")).Block(
-		jen.Return(rt("FunctionsOf").Call(jen.Id("t"), jen.Id("t").Dot("args").Dot("Served").Call())),
+	f.Func().Params(jen.Id("t").Op("*").Id("Tool")).Id("Functions").Params().Index().Op("*").Add(funcsQ("Tool")).Block(
+		jen.Return(funcsQ("Of").Call(jen.Id("t"), jen.Id("t").Dot("args").Dot("Served").Call())),
 	)
 }
 

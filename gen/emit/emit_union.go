@@ -57,14 +57,14 @@ func tagCases(t *model.Type) []tagCase {
 // taggedUnionDecoder decodes a union by its discriminator: a value names a
 // variant, or several that share it, which are tried in document order.
 func taggedUnionDecoder(t *model.Type, assign func(v *model.Variant, local string) jen.Code) []jen.Code {
-	// switch tag := runtime.UnionTag(raw, "kind"); tag {
+	// switch tag := decode.UnionTag(raw, "kind"); tag {
 	// case "a":
 	//	var v A
-	//	if runtime.DecodeVariant(d, raw, &v, decodeA, true) { x.A = &v }
+	//	if decode.Variant(d, raw, &v, decodeA, true) { x.A = &v }
 	// case "b":
 	//	var v1 B
 	//	var v2 C
-	//	switch runtime.DecodeShared(d, raw, "kind", tag, runtime.Try("B", &v1, decodeB), runtime.Try("C", &v2, decodeC)) {
+	//	switch decode.Shared(d, raw, "kind", tag, decode.Try("B", &v1, decodeB), decode.Try("C", &v2, decodeC)) {
 	//	case 0:
 	//		x.B = &v1
 	//	case 1:
@@ -86,7 +86,7 @@ func taggedUnionDecoder(t *model.Type, assign func(v *model.Variant, local strin
 			v := c.cands[0]
 			cases = append(cases, jen.Case(tags...).Block(
 				jen.Var().Id("v").Add(goType(v.Type)),
-				jen.If(rt("DecodeVariant").Call(jen.Id("d"), jen.Id("raw"), jen.Op("&").Id("v"), variantDecoder(v), jen.True())).Block(assign(v, "v")),
+				jen.If(decQ("Variant").Call(jen.Id("d"), jen.Id("raw"), jen.Op("&").Id("v"), variantDecoder(v), jen.True())).Block(assign(v, "v")),
 			))
 			continue
 		}
@@ -95,18 +95,18 @@ func taggedUnionDecoder(t *model.Type, assign func(v *model.Variant, local strin
 		for i, v := range c.cands {
 			local := "v" + strconv.Itoa(i+1)
 			stmts = append(stmts, jen.Var().Id(local).Add(goType(v.Type)))
-			tries = append(tries, rt("Try").Call(jen.Lit(v.Name), jen.Op("&").Id(local), variantDecoder(v)))
+			tries = append(tries, decQ("Try").Call(jen.Lit(v.Name), jen.Op("&").Id(local), variantDecoder(v)))
 			picks = append(picks, jen.Case(jen.Lit(i)).Block(assign(v, local)))
 		}
 		args := append([]jen.Code{jen.Id("d"), jen.Id("raw"), jen.Lit(t.Discriminator), jen.Id("tag")}, tries...)
-		stmts = append(stmts, jen.Switch(rt("DecodeShared").Call(args...)).Block(picks...))
+		stmts = append(stmts, jen.Switch(decQ("Shared").Call(args...)).Block(picks...))
 		cases = append(cases, jen.Case(tags...).Block(stmts...))
 	}
 	sort.Strings(all)
 	cases = append(cases, jen.Default().Block(
 		jen.Id("d").Dot("Invalid").Call(jen.Lit("got a value whose "+strconv.Quote(t.Discriminator)+" names no variant, want one of "+strings.Join(all, ", "))),
 	))
-	tag := rt("UnionTag").Call(jen.Id("raw"), jen.Lit(t.Discriminator))
+	tag := decQ("UnionTag").Call(jen.Id("raw"), jen.Lit(t.Discriminator))
 	if shared {
 		return []jen.Code{jen.Switch(jen.Id("tag").Op(":=").Add(tag), jen.Id("tag")).Block(cases...)}
 	}

@@ -35,7 +35,7 @@ func webhooksCost(p *model.Package) int { return 8 * len(p.Webhooks) }
 //					return err
 //				}
 //				var event NewPetEvent
-//				if err := runtime.Decode(args, &event, decodeNewPetEvent); err != nil {
+//				if err := decode.Value(args, &event, decodeNewPetEvent); err != nil {
 //					return webhook.Invalid(err)
 //				}
 //				return recv.NewPet(ctx, event)
@@ -194,7 +194,7 @@ func webhookServe(w *model.Webhook) jen.Code {
 			jen.List(jen.Id("args"), jen.Err()).Op(":=").Id("r").Dot("Args").Call(webhookFields(t)),
 			jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())),
 			jen.Var().Id("event").Id(t.Name),
-			jen.If(jen.Err().Op(":=").Add(rt("Decode")).Call(jen.Id("args"), jen.Op("&").Id("event"), jen.Id(t.Decoder)), jen.Err().Op("!=").Nil()).
+			jen.If(jen.Err().Op(":=").Add(decQ("Value")).Call(jen.Id("args"), jen.Op("&").Id("event"), jen.Id(t.Decoder)), jen.Err().Op("!=").Nil()).
 				Block(jen.Return(whQ("Invalid").Call(jen.Err()))),
 			jen.Return(jen.Id("recv").Dot(fn.GoName).Call(jen.Id("ctx"), jen.Id("event"))),
 		)

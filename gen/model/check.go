@@ -6,13 +6,14 @@ import (
 	"math"
 
 	"github.com/opentoolgen/opentoolgen/runtime"
+	"github.com/opentoolgen/opentoolgen/runtime/decode"
 )
 
 // ConstraintsOf returns the constraints of the schema s that apply to a value
 // of kind k, nil when there are none: the one reading of a served schema's
 // keywords into the checks of the decoders, for every input kind. Loaders put
 // in s only what the decoders can check (a pattern Go's regexp takes, a
-// format runtime.FormatChecked knows, a const of the value's type); a
+// format decode.FormatChecked knows, a const of the value's type); a
 // pattern still needs its variable (Naming.Pattern, or the OpenTool
 // builder's).
 //
@@ -40,7 +41,7 @@ func ConstraintsOf(s *runtime.Schema, k RefKind) *Constraints {
 	case RefString, RefDate:
 		c.MinLength, c.MaxLength = clone(s.MinLength), clone(s.MaxLength)
 		c.Pattern = s.Pattern
-		if k == RefString && runtime.FormatChecked(s.Format) {
+		if k == RefString && decode.FormatChecked(s.Format) {
 			c.Format = s.Format // a date's type checks its format
 		}
 		c.Const = constOf(s.Const, RefString)

@@ -195,7 +195,7 @@ type Field struct {
 	HTTP *FieldHTTP
 	// WriteOnly is set for a required member the document marks writeOnly:
 	// a response may leave it out (its decoder lets it be absent when it
-	// checks a response, runtime.DecodeResponse).
+	// checks a response, decode.Response).
 	WriteOnly bool
 	// JSONText is set for the data member of a Server-Sent Event whose type
 	// is not text (Operation.StreamEvents): the member is a string holding
@@ -425,8 +425,8 @@ type Constraints struct {
 	MinLength, MaxLength *int64
 	Pattern              string
 	PatternVar           string // the PatternVar that checks Pattern
-	// Format is a string format runtime.CheckFormat checks
-	// (runtime.FormatChecked), "" for none.
+	// Format is a string format decode.CheckFormat checks
+	// (decode.FormatChecked), "" for none.
 	Format                       string
 	MinItems, MaxItems           *int64
 	UniqueItems                  bool

@@ -2,7 +2,7 @@
 // argument that breaks each JSON Schema keyword the package serves
 // (testdata/golden/constraints/constraints.json): OpenTool HTTP on loopback,
 // runtime.Local, MCP (mcpbridge over the SDK's in-memory transport) and
-// runtime.Functions. Each must refuse the call with -32602 naming the
+// functions.Load. Each must refuse the call with -32602 naming the
 // argument's JSON path, before the service runs, and take the valid call.
 package checke2e
 
@@ -22,6 +22,7 @@ import (
 
 	"github.com/opentoolgen/opentoolgen/mcpbridge"
 	"github.com/opentoolgen/opentoolgen/runtime"
+	"github.com/opentoolgen/opentoolgen/runtime/functions"
 	constraints "github.com/opentoolgen/opentoolgen/testdata/golden/constraints"
 )
 
@@ -54,11 +55,11 @@ func fronts(t *testing.T, tool runtime.Tool) []front {
 			return c.CallFunction(ctx, "check", args)
 		}}
 	}
-	fns, err := runtime.Functions(context.Background(), tool)
+	fns, err := functions.Load(context.Background(), tool)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var fn *runtime.FunctionTool
+	var fn *functions.Tool
 	for _, f := range fns {
 		if f.Name() == "check" {
 			fn = f

@@ -15,6 +15,7 @@ import (
 	"testing"
 
 	"github.com/opentoolgen/opentoolgen/runtime"
+	"github.com/opentoolgen/opentoolgen/runtime/functions"
 	constraints "github.com/opentoolgen/opentoolgen/testdata/golden/constraints"
 	mcpserver "github.com/opentoolgen/opentoolgen/testdata/golden/mcp-server"
 	mcptools "github.com/opentoolgen/opentoolgen/testdata/golden/mcp-tools"
@@ -248,11 +249,11 @@ func namedFronts(t *testing.T, tool runtime.Tool) []namedFront {
 			return c.CallFunction(ctx, fn, args)
 		}}
 	}
-	fns, err := runtime.Functions(context.Background(), tool)
+	fns, err := functions.Load(context.Background(), tool)
 	if err != nil {
 		t.Fatal(err)
 	}
-	byName := map[string]*runtime.FunctionTool{}
+	byName := map[string]*functions.Tool{}
 	for _, f := range fns {
 		byName[f.Name()] = f
 	}

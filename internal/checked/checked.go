@@ -9,7 +9,7 @@
 // inside the alternatives of oneOf or anyOf, which the OpenTool model does
 // not type): minimum, maximum, exclusiveMinimum, exclusiveMaximum and
 // multipleOf of numbers; minLength, maxLength, pattern (RE2) and format
-// (runtime.CheckedFormats) of strings; minItems, maxItems and uniqueItems of
+// (decode.CheckedFormats) of strings; minItems, maxItems and uniqueItems of
 // arrays; minProperties and maxProperties of objects; const of strings,
 // numbers, integers and booleans. Integer formats int32 and int64, number
 // formats float and double are types.
@@ -20,6 +20,7 @@ import (
 	"strings"
 
 	"github.com/opentoolgen/opentoolgen/runtime"
+	"github.com/opentoolgen/opentoolgen/runtime/decode"
 )
 
 // Format reports whether the decoders check format of a value of type typ
@@ -29,10 +30,10 @@ func Format(typ, format string) (ok bool, why string) {
 	var known []string
 	switch typ {
 	case runtime.TypeString:
-		if runtime.FormatChecked(format) {
+		if decode.FormatChecked(format) {
 			return true, ""
 		}
-		known = runtime.CheckedFormats()
+		known = decode.CheckedFormats()
 	case runtime.TypeInteger:
 		if format == "int32" || format == "int64" {
 			return true, ""

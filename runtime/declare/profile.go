@@ -6,7 +6,7 @@
 // ([Limit]). [FunctionsWith] also prepares the declarations for the
 // providers' tool search ([Options]): tools loaded only when the model's
 // search finds them, grouped in namespaces. Generated packages call it from
-// their Declarations function and method; runtime's [runtime.Declarations]
+// their Declarations function and method; [Plain]
 // is the plain, provider-neutral view.
 //
 // In strict profiles, a map argument (an object whose members all take one
@@ -321,7 +321,7 @@ func (t decl) entry(o Options) (jsonObject, []string) {
 	default: // MCP
 		e := t.head()
 		e = append(e, member{"inputSchema", t.params})
-		e = append(e, member{"outputSchema", runtime.OutputSchema(t.doc, t.f)})
+		e = append(e, member{"outputSchema", OutputSchema(t.doc, t.f)})
 		return e, nil
 	}
 }

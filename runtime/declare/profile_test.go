@@ -87,7 +87,7 @@ func loadDoc(t *testing.T, s string) *runtime.OpenTool {
 // profileDocs are the documents every profile is checked on: ours and every
 // golden's served document.
 func profileDocs(t *testing.T) map[string]*runtime.OpenTool {
-	docs := map[string]*runtime.OpenTool{"profileDoc": loadDoc(t, profileDoc), "declDoc": loadDoc(t, readFile(t, "../testdata/declarations.json"))}
+	docs := map[string]*runtime.OpenTool{"profileDoc": loadDoc(t, profileDoc), "declDoc": loadDoc(t, readFile(t, "testdata/declarations.json"))}
 	files, err := filepath.Glob("../../testdata/golden/*/opentool.gen.json")
 	if err != nil || len(files) == 0 {
 		t.Fatalf("no golden documents: %v", err)

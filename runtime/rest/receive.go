@@ -4,7 +4,7 @@ import (
 	"context"
 	"iter"
 
-	"github.com/opentoolgen/opentoolgen/runtime"
+	"github.com/opentoolgen/opentoolgen/runtime/decode"
 )
 
 // The one-call forms of a generated client method. Most operations document
@@ -82,7 +82,7 @@ func failure(r *Response, fails []Failure) error {
 // An error sending the request or reading the response is returned as Send
 // returns it, out left alone. The response's body is read whole and closed
 // by Send.
-func Receive[T any](ctx context.Context, r *Request, ok string, out *T, decode func(*runtime.Decoder, *T), fails ...Failure) error {
+func Receive[T any](ctx context.Context, r *Request, ok string, out *T, decode func(*decode.Decoder, *T), fails ...Failure) error {
 	_, err := ReceiveResponse(ctx, r, ok, out, decode, fails...)
 	return err
 }
@@ -94,7 +94,7 @@ func Receive[T any](ctx context.Context, r *Request, ok string, out *T, decode f
 //	if err == nil {
 //		err = resp.HeaderValue("Link", &out.Link)
 //	}
-func ReceiveResponse[T any](ctx context.Context, r *Request, ok string, out *T, decode func(*runtime.Decoder, *T), fails ...Failure) (*Response, error) {
+func ReceiveResponse[T any](ctx context.Context, r *Request, ok string, out *T, decode func(*decode.Decoder, *T), fails ...Failure) (*Response, error) {
 	resp, err := r.Send(ctx)
 	switch {
 	case err != nil:

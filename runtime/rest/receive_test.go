@@ -14,6 +14,7 @@ import (
 	"testing"
 
 	"github.com/opentoolgen/opentoolgen/runtime"
+	"github.com/opentoolgen/opentoolgen/runtime/decode"
 )
 
 // statusAPI answers each request with the status and body its query asks
@@ -42,7 +43,7 @@ type otherError struct {
 // rest.ErrorFor[apiError] of those), "404;4XX,5XX" (a case of its own for
 // the apiError of 404, then the default rest.ErrorFor[otherError] of 4XX and
 // 5XX).
-func switchReceive(ctx context.Context, r *Request, ok string, out *benchItem, decode func(*runtime.Decoder, *benchItem), spec string) error {
+func switchReceive(ctx context.Context, r *Request, ok string, out *benchItem, decode func(*decode.Decoder, *benchItem), spec string) error {
 	resp, err := r.Send(ctx)
 	if err != nil {
 		return err

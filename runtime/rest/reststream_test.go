@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/opentoolgen/opentoolgen/runtime"
+	"github.com/opentoolgen/opentoolgen/runtime/decode"
 )
 
 // events answers with a text/event-stream body: the given chunks, each
@@ -235,7 +236,7 @@ func TestStreamNDJSONNoReconnect(t *testing.T) {
 // the text are at their place.
 func TestDecodeText(t *testing.T) {
 	type pair struct{ N int64 }
-	decodePair := func(d *runtime.Decoder, x *pair) {
+	decodePair := func(d *decode.Decoder, x *pair) {
 		if !d.Object() {
 			return
 		}
@@ -249,16 +250,16 @@ func TestDecodeText(t *testing.T) {
 		Data pair
 		Raw  json.RawMessage
 	}
-	decodeEvent := func(d *runtime.Decoder, x *event) {
+	decodeEvent := func(d *decode.Decoder, x *event) {
 		if !d.Object() {
 			return
 		}
 		for d.Next() {
 			switch string(d.Key()) {
 			case "data":
-				runtime.DecodeText(d, &x.Data, decodePair)
+				decode.Text(d, &x.Data, decodePair)
 			case "raw":
-				runtime.DecodeText(d, &x.Raw, runtime.DecodeRaw)
+				decode.Text(d, &x.Raw, decode.Raw)
 			default:
 				d.Skip()
 			}
@@ -270,16 +271,16 @@ func TestDecodeText(t *testing.T) {
 		`{"raw":{"a":true}}`:                  `{0} {"a":true}`,
 	} {
 		var e event
-		if err := runtime.Decode([]byte(in), &e, decodeEvent); err != nil || fmt.Sprint(e.Data, " ", string(e.Raw)) != want {
+		if err := decode.Value([]byte(in), &e, decodeEvent); err != nil || fmt.Sprint(e.Data, " ", string(e.Raw)) != want {
 			t.Errorf("%s: %v %s, %v; want %s", in, e.Data, e.Raw, err, want)
 		}
 	}
 	var e event
-	err := runtime.Decode([]byte(`{"data":"{\"n\":\"one\"}"}`), &e, decodeEvent)
+	err := decode.Value([]byte(`{"data":"{\"n\":\"one\"}"}`), &e, decodeEvent)
 	if err == nil || !strings.Contains(err.Error(), "/data/n") {
 		t.Errorf("a wrong member inside the text: %v, want a violation at /data/n", err)
 	}
-	if err := runtime.Decode([]byte(`{"data":"plain"}`), &e, decodeEvent); err == nil || !strings.Contains(err.Error(), "/data") {
+	if err := decode.Value([]byte(`{"data":"plain"}`), &e, decodeEvent); err == nil || !strings.Contains(err.Error(), "/data") {
 		t.Errorf("text that is not JSON for an object: %v", err)
 	}
 }

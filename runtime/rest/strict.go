@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/opentoolgen/opentoolgen/runtime"
+	"github.com/opentoolgen/opentoolgen/runtime/decode"
 )
 
 // Strict responses: a client made with WithStrictResponses (or called with a
@@ -39,14 +40,14 @@ func WithStrictResponses() func(*Client) {
 // /items: HTTP 200: the response does not match the document:
 // /items/0/status: …") and whose Data lists them as [runtime.Violation]s,
 // as an undecodable response is a 502. An empty body leaves v alone.
-func DecodeChecked[T any](r *Response, v *T, fn func(*runtime.Decoder, *T)) error {
+func DecodeChecked[T any](r *Response, v *T, fn func(*decode.Decoder, *T)) error {
 	if !r.strict {
 		return r.Decode(v)
 	}
 	if len(bytes.TrimSpace(r.Body)) == 0 {
 		return nil
 	}
-	err := runtime.DecodeResponse(r.Body, v, fn)
+	err := decode.Response(r.Body, v, fn)
 	if err == nil {
 		return nil
 	}

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/opentoolgen/opentoolgen/runtime"
+	"github.com/opentoolgen/opentoolgen/runtime/decode"
 )
 
 // benchItem and its decoder are what opentoolgen generates for an object
@@ -23,7 +23,7 @@ type benchList struct {
 	Next  *string     `json:"next,omitzero"`
 }
 
-func decodeBenchItem(d *runtime.Decoder, x *benchItem) {
+func decodeBenchItem(d *decode.Decoder, x *benchItem) {
 	if !d.Object() {
 		return
 	}
@@ -46,7 +46,7 @@ func decodeBenchItem(d *runtime.Decoder, x *benchItem) {
 				var v float64
 				if v1, ok := d.Float(); ok {
 					v = v1
-					runtime.CheckMin(d, v1, 0.0, false)
+					decode.CheckMin(d, v1, 0.0, false)
 				}
 				x.Price = &v
 			}
@@ -57,7 +57,7 @@ func decodeBenchItem(d *runtime.Decoder, x *benchItem) {
 					var e string
 					if v, ok := d.String(); ok {
 						e = v
-						runtime.CheckLength(d, v, -1, 8)
+						decode.CheckLength(d, v, -1, 8)
 					}
 					x.Tags = append(x.Tags, e)
 				}
@@ -69,7 +69,7 @@ func decodeBenchItem(d *runtime.Decoder, x *benchItem) {
 	d.Required(seen[:], "id", "status")
 }
 
-func decodeBenchList(d *runtime.Decoder, x *benchList) {
+func decodeBenchList(d *decode.Decoder, x *benchList) {
 	if !d.Object() {
 		return
 	}

@@ -10,6 +10,8 @@ import (
 
 	"github.com/opentoolgen/opentoolgen/runtime"
 	"github.com/opentoolgen/opentoolgen/runtime/declare"
+	"github.com/opentoolgen/opentoolgen/runtime/decode"
+	"github.com/opentoolgen/opentoolgen/runtime/functions"
 )
 
 // Service is the library's functions with typed arguments and results: one
@@ -60,7 +62,7 @@ func (t *Tool) callVersion(ctx context.Context, _ json.RawMessage) (json.RawMess
 	if err != nil {
 		return nil, runtime.ToolError(err)
 	}
-	return runtime.EncodeResult("version", r)
+	return decode.EncodeResult("version", r)
 }
 
 // Call implements runtime.Tool.
@@ -71,13 +73,13 @@ func (t *Tool) Call(ctx context.Context, name string, args json.RawMessage) (jso
 	}
 	switch name {
 	case "circle_area":
-		return runtime.CallResult(ctx, t.args, name, args, decodeCircleAreaArgs, t.svc.CircleArea, "area")
+		return decode.CallResult(ctx, t.args, name, args, decodeCircleAreaArgs, t.svc.CircleArea, "area")
 	case "distance":
-		return runtime.CallResult(ctx, t.args, name, args, decodeDistanceArgs, t.svc.Distance, "distance")
+		return decode.CallResult(ctx, t.args, name, args, decodeDistanceArgs, t.svc.Distance, "distance")
 	case "describe":
-		return runtime.CallObject(ctx, t.args, name, args, decodeDescribeArgs, t.svc.Describe)
+		return decode.CallObject(ctx, t.args, name, args, decodeDescribeArgs, t.svc.Describe)
 	case "normalize":
-		return runtime.CallResult(ctx, t.args, name, args, decodeNormalizeArgs, t.svc.Normalize, "length")
+		return decode.CallResult(ctx, t.args, name, args, decodeNormalizeArgs, t.svc.Normalize, "length")
 	case "version":
 		return t.callVersion(ctx, args)
 	}
@@ -107,6 +109,6 @@ func (t *Tool) Declarations(p declare.Profile) (*declare.Declared, error) {
 // Functions returns each served function (see Document) as a tool of its own
 // for agent frameworks: its name, description, input and output schemas, and
 // Invoke (map in, map out) and Call (JSON in, JSON out) that call it through t.
-func (t *Tool) Functions() []*runtime.FunctionTool {
-	return runtime.FunctionsOf(t, t.args.Served())
+func (t *Tool) Functions() []*functions.Tool {
+	return functions.Of(t, t.args.Served())
 }

@@ -3,7 +3,7 @@
 
 package geometry
 
-import "github.com/opentoolgen/opentoolgen/runtime"
+import "github.com/opentoolgen/opentoolgen/runtime/decode"
 
 // CircleAreaArgs are the arguments of "circle_area".
 type CircleAreaArgs struct {
@@ -11,7 +11,7 @@ type CircleAreaArgs struct {
 	Radius float64 `json:"radius"`
 }
 
-func decodeCircleAreaArgs(d *runtime.Decoder, x *CircleAreaArgs) {
+func decodeCircleAreaArgs(d *decode.Decoder, x *CircleAreaArgs) {
 	if !d.Object() {
 		return
 	}
@@ -40,7 +40,7 @@ type DistanceArgs struct {
 	Y2 float64 `json:"y2"`
 }
 
-func decodeDistanceArgs(d *runtime.Decoder, x *DistanceArgs) {
+func decodeDistanceArgs(d *decode.Decoder, x *DistanceArgs) {
 	if !d.Object() {
 		return
 	}
@@ -72,7 +72,7 @@ type DescribeArgs struct {
 	Radius float64 `json:"radius"`
 }
 
-func decodeDescribeArgs(d *runtime.Decoder, x *DescribeArgs) {
+func decodeDescribeArgs(d *decode.Decoder, x *DescribeArgs) {
 	if !d.Object() {
 		return
 	}
@@ -105,7 +105,7 @@ type NormalizeArgs struct {
 	N int32 `json:"n"`
 }
 
-func decodeNormalizeArgs(d *runtime.Decoder, x *NormalizeArgs) {
+func decodeNormalizeArgs(d *decode.Decoder, x *NormalizeArgs) {
 	if !d.Object() {
 		return
 	}

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/opentoolgen/opentoolgen/runtime"
+	"github.com/opentoolgen/opentoolgen/runtime/decode"
 	"github.com/opentoolgen/opentoolgen/runtime/rest"
 )
 
@@ -120,8 +121,8 @@ func (c *Client) ListPets(ctx context.Context, args ListPetsArgs) ([]Pet, error)
 	r.Query("limit", args.Limit)
 	r.Security("api_key")
 	var out []Pet
-	err := rest.Receive(ctx, r, "200", &out, func(d *runtime.Decoder, x *[]Pet) {
-		runtime.Slice(d, x, decodePet)
+	err := rest.Receive(ctx, r, "200", &out, func(d *decode.Decoder, x *[]Pet) {
+		decode.Slice(d, x, decodePet)
 	})
 	return out, err
 }

@@ -3,7 +3,7 @@
 
 package petstoreclient
 
-import "github.com/opentoolgen/opentoolgen/runtime"
+import "github.com/opentoolgen/opentoolgen/runtime/decode"
 
 // PetStatus is the schema "PetStatus" of the document.
 type PetStatus string
@@ -23,7 +23,7 @@ func (x PetStatus) Valid() bool {
 	return false
 }
 
-func decodePetStatus(d *runtime.Decoder, x *PetStatus) {
+func decodePetStatus(d *decode.Decoder, x *PetStatus) {
 	if v, ok := d.String(); ok {
 		*x = PetStatus(v)
 		if !x.Valid() {
@@ -39,7 +39,7 @@ type Pet struct {
 	Status PetStatus `json:"status"`
 }
 
-func decodePet(d *runtime.Decoder, x *Pet) {
+func decodePet(d *decode.Decoder, x *Pet) {
 	if !d.Object() {
 		return
 	}
@@ -73,21 +73,21 @@ type ListPetsArgs struct {
 	Limit  *int32     `json:"limit,omitzero"`
 }
 
-func decodeListPetsArgs(d *runtime.Decoder, x *ListPetsArgs) {
+func decodeListPetsArgs(d *decode.Decoder, x *ListPetsArgs) {
 	if !d.Object() {
 		return
 	}
 	for d.Next() {
 		switch string(d.Key()) {
 		case "status":
-			runtime.Ptr(d, &x.Status, decodePetStatus)
+			decode.Ptr(d, &x.Status, decodePetStatus)
 		case "limit":
 			if !d.IsNull() {
 				var v int32
 				if v1, ok := d.IntRange(-2147483648, 2147483647); ok {
 					v = int32(v1)
-					runtime.CheckMin(d, float64(v1), 1.0, false)
-					runtime.CheckMax(d, float64(v1), 100.0, false)
+					decode.CheckMin(d, float64(v1), 1.0, false)
+					decode.CheckMax(d, float64(v1), 100.0, false)
 				}
 				x.Limit = &v
 			}
@@ -103,7 +103,7 @@ type AddPetArgs struct {
 	Status *PetStatus `json:"status,omitzero"`
 }
 
-func decodeAddPetArgs(d *runtime.Decoder, x *AddPetArgs) {
+func decodeAddPetArgs(d *decode.Decoder, x *AddPetArgs) {
 	if !d.Object() {
 		return
 	}
@@ -114,10 +114,10 @@ func decodeAddPetArgs(d *runtime.Decoder, x *AddPetArgs) {
 			seen[0] |= 1 << 0
 			if v1, ok := d.String(); ok {
 				x.Name = v1
-				runtime.CheckLength(d, v1, 1, 64)
+				decode.CheckLength(d, v1, 1, 64)
 			}
 		case "status":
-			runtime.Ptr(d, &x.Status, decodePetStatus)
+			decode.Ptr(d, &x.Status, decodePetStatus)
 		default:
 			d.Skip()
 		}
@@ -130,7 +130,7 @@ type GetPetArgs struct {
 	PetID int64 `json:"petId"`
 }
 
-func decodeGetPetArgs(d *runtime.Decoder, x *GetPetArgs) {
+func decodeGetPetArgs(d *decode.Decoder, x *GetPetArgs) {
 	if !d.Object() {
 		return
 	}

@@ -10,6 +10,8 @@ import (
 
 	"github.com/opentoolgen/opentoolgen/runtime"
 	"github.com/opentoolgen/opentoolgen/runtime/declare"
+	"github.com/opentoolgen/opentoolgen/runtime/decode"
+	"github.com/opentoolgen/opentoolgen/runtime/functions"
 )
 
 // Service is the tool: one method per function of the document. Implement it to
@@ -59,9 +61,9 @@ func (t *Tool) Call(ctx context.Context, name string, args json.RawMessage) (jso
 	}
 	switch name {
 	case "get_current_weather":
-		return runtime.CallResult(ctx, t.args, name, args, decodeGetCurrentWeatherArgs, t.svc.GetCurrentWeather, "currentWeather")
+		return decode.CallResult(ctx, t.args, name, args, decodeGetCurrentWeatherArgs, t.svc.GetCurrentWeather, "currentWeather")
 	case "get_n_day_weather_forecast":
-		return runtime.CallResult(ctx, t.args, name, args, decodeGetNDayWeatherForecastArgs, t.svc.GetNDayWeatherForecast, "forecastWeather")
+		return decode.CallResult(ctx, t.args, name, args, decodeGetNDayWeatherForecastArgs, t.svc.GetNDayWeatherForecast, "forecastWeather")
 	}
 	return nil, runtime.MethodNotFound(name)
 }
@@ -89,6 +91,6 @@ func (t *Tool) Declarations(p declare.Profile) (*declare.Declared, error) {
 // Functions returns each served function (see Document) as a tool of its own
 // for agent frameworks: its name, description, input and output schemas, and
 // Invoke (map in, map out) and Call (JSON in, JSON out) that call it through t.
-func (t *Tool) Functions() []*runtime.FunctionTool {
-	return runtime.FunctionsOf(t, t.args.Served())
+func (t *Tool) Functions() []*functions.Tool {
+	return functions.Of(t, t.args.Served())
 }

@@ -3,14 +3,14 @@
 
 package weathertool
 
-import "github.com/opentoolgen/opentoolgen/runtime"
+import "github.com/opentoolgen/opentoolgen/runtime/decode"
 
 // GetCurrentWeatherArgs are the arguments of "get_current_weather".
 type GetCurrentWeatherArgs struct {
 	CurrentWeatherInfo CurrentWeatherInfo `json:"currentWeatherInfo"`
 }
 
-func decodeGetCurrentWeatherArgs(d *runtime.Decoder, x *GetCurrentWeatherArgs) {
+func decodeGetCurrentWeatherArgs(d *decode.Decoder, x *GetCurrentWeatherArgs) {
 	if !d.Object() {
 		return
 	}
@@ -35,7 +35,7 @@ type CurrentWeatherInfo struct {
 	Format CurrentWeatherInfoFormat `json:"format"`
 }
 
-func decodeCurrentWeatherInfo(d *runtime.Decoder, x *CurrentWeatherInfo) {
+func decodeCurrentWeatherInfo(d *decode.Decoder, x *CurrentWeatherInfo) {
 	if !d.Object() {
 		return
 	}
@@ -72,7 +72,7 @@ func (x CurrentWeatherInfoFormat) Valid() bool {
 	return false
 }
 
-func decodeCurrentWeatherInfoFormat(d *runtime.Decoder, x *CurrentWeatherInfoFormat) {
+func decodeCurrentWeatherInfoFormat(d *decode.Decoder, x *CurrentWeatherInfoFormat) {
 	if v, ok := d.String(); ok {
 		*x = CurrentWeatherInfoFormat(v)
 		if !x.Valid() {
@@ -86,7 +86,7 @@ type GetNDayWeatherForecastArgs struct {
 	ForecastWeatherInfo ForecastWeatherInfo `json:"forecastWeatherInfo"`
 }
 
-func decodeGetNDayWeatherForecastArgs(d *runtime.Decoder, x *GetNDayWeatherForecastArgs) {
+func decodeGetNDayWeatherForecastArgs(d *decode.Decoder, x *GetNDayWeatherForecastArgs) {
 	if !d.Object() {
 		return
 	}
@@ -113,7 +113,7 @@ type ForecastWeatherInfo struct {
 	NumDays int64 `json:"num_days"`
 }
 
-func decodeForecastWeatherInfo(d *runtime.Decoder, x *ForecastWeatherInfo) {
+func decodeForecastWeatherInfo(d *decode.Decoder, x *ForecastWeatherInfo) {
 	if !d.Object() {
 		return
 	}
@@ -153,7 +153,7 @@ func (x ForecastWeatherInfoFormat) Valid() bool {
 	return false
 }
 
-func decodeForecastWeatherInfoFormat(d *runtime.Decoder, x *ForecastWeatherInfoFormat) {
+func decodeForecastWeatherInfoFormat(d *decode.Decoder, x *ForecastWeatherInfoFormat) {
 	if v, ok := d.String(); ok {
 		*x = ForecastWeatherInfoFormat(v)
 		if !x.Valid() {

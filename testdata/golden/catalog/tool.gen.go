@@ -11,6 +11,8 @@ import (
 
 	"github.com/opentoolgen/opentoolgen/runtime"
 	"github.com/opentoolgen/opentoolgen/runtime/declare"
+	"github.com/opentoolgen/opentoolgen/runtime/decode"
+	"github.com/opentoolgen/opentoolgen/runtime/functions"
 )
 
 // Service is the tool: one method per function of the document. Implement it to
@@ -62,16 +64,16 @@ func (t *Tool) callCountItems(ctx context.Context, _ json.RawMessage) (json.RawM
 	if err != nil {
 		return nil, runtime.ToolError(err)
 	}
-	return runtime.EncodeResult("count", r)
+	return decode.EncodeResult("count", r)
 }
 
 func (t *Tool) streamWatchPrice(ctx context.Context, args json.RawMessage, emit func(json.RawMessage) error) error {
 	var a WatchPriceArgs
-	if err := runtime.DecodeArgs(ctx, t.args, "watchPrice", args, &a, decodeWatchPriceArgs); err != nil {
+	if err := decode.Arguments(ctx, t.args, "watchPrice", args, &a, decodeWatchPriceArgs); err != nil {
 		return err
 	}
 	return runtime.ToolError(t.svc.WatchPrice(ctx, a, func(v float64) error {
-		raw, err := runtime.EncodeResult("price", v)
+		raw, err := decode.EncodeResult("price", v)
 		if err != nil {
 			return err
 		}
@@ -87,11 +89,11 @@ func (t *Tool) Call(ctx context.Context, name string, args json.RawMessage) (jso
 	}
 	switch name {
 	case "getItem":
-		return runtime.CallObject(ctx, t.args, name, args, decodeGetItemArgs, t.svc.GetItem)
+		return decode.CallObject(ctx, t.args, name, args, decodeGetItemArgs, t.svc.GetItem)
 	case "countItems":
 		return t.callCountItems(ctx, args)
 	case "reserve":
-		return runtime.CallResult(ctx, t.args, name, args, decodeReserveArgs, t.svc.Reserve, "reservation")
+		return decode.CallResult(ctx, t.args, name, args, decodeReserveArgs, t.svc.Reserve, "reservation")
 	case "watchPrice":
 		return nil, runtime.NewError(runtime.CodeMethodNotFound, strconv.Quote(name)+" streams its results: call it with streamCall")
 	}
@@ -136,6 +138,6 @@ func (t *Tool) Declarations(p declare.Profile) (*declare.Declared, error) {
 // Functions returns each served function (see Document) as a tool of its own
 // for agent frameworks: its name, description, input and output schemas, and
 // Invoke (map in, map out) and Call (JSON in, JSON out) that call it through t.
-func (t *Tool) Functions() []*runtime.FunctionTool {
-	return runtime.FunctionsOf(t, t.args.Served())
+func (t *Tool) Functions() []*functions.Tool {
+	return functions.Of(t, t.args.Served())
 }

@@ -3,12 +3,12 @@
 
 package catalog
 
-import "github.com/opentoolgen/opentoolgen/runtime"
+import "github.com/opentoolgen/opentoolgen/runtime/decode"
 
 // SKU is the schema "SKU" of the document.
 type SKU string
 
-func decodeSKU(d *runtime.Decoder, x *SKU) {
+func decodeSKU(d *decode.Decoder, x *SKU) {
 	if v0, ok := d.String(); ok {
 		*x = SKU(v0)
 	}
@@ -28,7 +28,7 @@ type GetItemArgs struct {
 	Sku SKU `json:"sku"`
 }
 
-func decodeGetItemArgs(d *runtime.Decoder, x *GetItemArgs) {
+func decodeGetItemArgs(d *decode.Decoder, x *GetItemArgs) {
 	if !d.Object() {
 		return
 	}
@@ -52,7 +52,7 @@ type ReserveArgs struct {
 	Delivery Delivery `json:"delivery"`
 }
 
-func decodeReserveArgs(d *runtime.Decoder, x *ReserveArgs) {
+func decodeReserveArgs(d *decode.Decoder, x *ReserveArgs) {
 	if !d.Object() {
 		return
 	}
@@ -92,7 +92,7 @@ func (x Delivery) Valid() bool {
 	return false
 }
 
-func decodeDelivery(d *runtime.Decoder, x *Delivery) {
+func decodeDelivery(d *decode.Decoder, x *Delivery) {
 	if v, ok := d.String(); ok {
 		*x = Delivery(v)
 		if !x.Valid() {
@@ -106,7 +106,7 @@ type WatchPriceArgs struct {
 	Sku SKU `json:"sku"`
 }
 
-func decodeWatchPriceArgs(d *runtime.Decoder, x *WatchPriceArgs) {
+func decodeWatchPriceArgs(d *decode.Decoder, x *WatchPriceArgs) {
 	if !d.Object() {
 		return
 	}

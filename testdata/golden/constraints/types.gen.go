@@ -3,15 +3,18 @@
 
 package constraints
 
-import "github.com/opentoolgen/opentoolgen/runtime"
+import (
+	"github.com/opentoolgen/opentoolgen/runtime"
+	"github.com/opentoolgen/opentoolgen/runtime/decode"
+)
 
 // Code is the schema "Code" of the document: Three capital letters.
 type Code string
 
-func decodeCode(d *runtime.Decoder, x *Code) {
+func decodeCode(d *decode.Decoder, x *Code) {
 	if v0, ok := d.String(); ok {
 		*x = Code(v0)
-		runtime.CheckPattern(d, v0, pattern1)
+		decode.CheckPattern(d, v0, pattern1)
 	}
 }
 
@@ -21,7 +24,7 @@ type Point struct {
 	Y int64 `json:"y"`
 }
 
-func decodePoint(d *runtime.Decoder, x *Point) {
+func decodePoint(d *decode.Decoder, x *Point) {
 	if !d.Object() {
 		return
 	}
@@ -59,13 +62,13 @@ func (x Level) Valid() bool {
 	return false
 }
 
-func decodeLevel(d *runtime.Decoder, x *Level) {
+func decodeLevel(d *decode.Decoder, x *Level) {
 	if v, ok := d.Int(); ok {
 		*x = Level(v)
 		if !x.Valid() {
 			d.NotInEnum(v, "1, 2, 3")
 		}
-		runtime.CheckMax(d, float64(v), 2.0, false)
+		decode.CheckMax(d, float64(v), 2.0, false)
 	}
 }
 
@@ -101,7 +104,7 @@ type CheckArgs struct {
 	Level   *Level            `json:"level,omitzero"`
 }
 
-func decodeCheckArgs(d *runtime.Decoder, x *CheckArgs) {
+func decodeCheckArgs(d *decode.Decoder, x *CheckArgs) {
 	if !d.Object() {
 		return
 	}
@@ -112,79 +115,79 @@ func decodeCheckArgs(d *runtime.Decoder, x *CheckArgs) {
 			seen[0] |= 1 << 0
 			if v1, ok := d.String(); ok {
 				x.Text = v1
-				runtime.CheckLength(d, v1, 2, 5)
+				decode.CheckLength(d, v1, 2, 5)
 			}
 		case "code":
-			runtime.Ptr(d, &x.Code, decodeCode)
+			decode.Ptr(d, &x.Code, decodeCode)
 		case "email":
 			if v, ok := d.OptString(&x.Email); ok {
-				runtime.CheckFormat(d, v, "email")
+				decode.CheckFormat(d, v, "email")
 			}
 		case "when":
 			if v, ok := d.OptString(&x.When); ok {
-				runtime.CheckFormat(d, v, "date-time")
+				decode.CheckFormat(d, v, "date-time")
 			}
 		case "day":
-			runtime.Ptr(d, &x.Day, runtime.DecodeDate)
+			decode.Ptr(d, &x.Day, decode.Date)
 		case "since":
 			if !d.IsNull() {
 				var v runtime.Date
 				if v1, ok := d.String(); ok {
-					runtime.CheckLength(d, v1, -1, 10)
-					runtime.CheckPattern(d, v1, pattern2)
-					runtime.DecodeDateText(d, v1, &v)
+					decode.CheckLength(d, v1, -1, 10)
+					decode.CheckPattern(d, v1, pattern2)
+					decode.DateText(d, v1, &v)
 				}
 				x.Since = &v
 			}
 		case "days":
-			if runtime.OptionalSlice(d, &x.Days, runtime.DecodeDate) {
-				runtime.CheckUnique(d, x.Days)
+			if decode.OptionalSlice(d, &x.Days, decode.Date) {
+				decode.CheckUnique(d, x.Days)
 			}
 		case "at":
 			if v, ok := d.OptString(&x.At); ok {
-				runtime.CheckFormat(d, v, "time")
+				decode.CheckFormat(d, v, "time")
 			}
 		case "site":
 			if v, ok := d.OptString(&x.Site); ok {
-				runtime.CheckFormat(d, v, "uri")
+				decode.CheckFormat(d, v, "uri")
 			}
 		case "id":
 			if v, ok := d.OptString(&x.ID); ok {
-				runtime.CheckFormat(d, v, "uuid")
+				decode.CheckFormat(d, v, "uuid")
 			}
 		case "ip4":
 			if v, ok := d.OptString(&x.IP4); ok {
-				runtime.CheckFormat(d, v, "ipv4")
+				decode.CheckFormat(d, v, "ipv4")
 			}
 		case "ip6":
 			if v, ok := d.OptString(&x.IP6); ok {
-				runtime.CheckFormat(d, v, "ipv6")
+				decode.CheckFormat(d, v, "ipv6")
 			}
 		case "host":
 			if v, ok := d.OptString(&x.Host); ok {
-				runtime.CheckFormat(d, v, "hostname")
+				decode.CheckFormat(d, v, "hostname")
 			}
 		case "count":
 			if v, ok := d.OptInt(&x.Count); ok {
-				runtime.CheckMin(d, float64(v), 1.0, false)
-				runtime.CheckMax(d, float64(v), 10.0, false)
+				decode.CheckMin(d, float64(v), 1.0, false)
+				decode.CheckMax(d, float64(v), 10.0, false)
 			}
 		case "ratio":
 			if v, ok := d.OptFloat(&x.Ratio); ok {
-				runtime.CheckMin(d, float64(v), 0.0, true)
-				runtime.CheckMax(d, float64(v), 1.0, true)
+				decode.CheckMin(d, float64(v), 0.0, true)
+				decode.CheckMax(d, float64(v), 1.0, true)
 			}
 		case "above":
 			if v, ok := d.OptFloat(&x.Above); ok {
-				runtime.CheckMin(d, float64(v), 0.0, true)
+				decode.CheckMin(d, float64(v), 0.0, true)
 			}
 		case "step":
 			if v, ok := d.OptInt(&x.Step); ok {
-				runtime.CheckMultipleOfInt(d, int64(v), int64(5))
+				decode.CheckMultipleOfInt(d, int64(v), int64(5))
 			}
 		case "half":
 			if v, ok := d.OptFloat(&x.Half); ok {
-				runtime.CheckMultipleOf(d, float64(v), 0.5)
+				decode.CheckMultipleOf(d, float64(v), 0.5)
 			}
 		case "tags":
 			if !d.IsNull() {
@@ -195,13 +198,13 @@ func decodeCheckArgs(d *runtime.Decoder, x *CheckArgs) {
 						e1, _ = d.String()
 						x.Tags = append(x.Tags, e1)
 					}
-					runtime.CheckItems(d, len(x.Tags), 1, 3)
-					runtime.CheckUnique(d, x.Tags)
+					decode.CheckItems(d, len(x.Tags), 1, 3)
+					decode.CheckUnique(d, x.Tags)
 				}
 			}
 		case "points":
-			if runtime.OptionalSlice(d, &x.Points, decodePoint) {
-				runtime.CheckUniqueJSON(d, x.Points)
+			if decode.OptionalSlice(d, &x.Points, decodePoint) {
+				decode.CheckUniqueJSON(d, x.Points)
 			}
 		case "attrs":
 			if !d.IsNull() {
@@ -213,30 +216,30 @@ func decodeCheckArgs(d *runtime.Decoder, x *CheckArgs) {
 						e1, _ = d.String()
 						x.Attrs[k1] = e1
 					}
-					runtime.CheckProperties(d, len(x.Attrs), 1, 2)
+					decode.CheckProperties(d, len(x.Attrs), 1, 2)
 				}
 			}
 		case "opts":
-			runtime.Ptr(d, &x.Opts, decodeOpts)
+			decode.Ptr(d, &x.Opts, decodeOpts)
 		case "mode":
 			if v, ok := d.OptString(&x.Mode); ok {
-				runtime.CheckConst(d, v, "fast")
+				decode.CheckConst(d, v, "fast")
 			}
 		case "version":
 			if v, ok := d.OptInt(&x.Version); ok {
-				runtime.CheckConst(d, v, int64(2))
+				decode.CheckConst(d, v, int64(2))
 			}
 		case "flag":
 			if !d.IsNull() {
 				var v bool
 				if v1, ok := d.Bool(); ok {
 					v = v1
-					runtime.CheckConst(d, v1, true)
+					decode.CheckConst(d, v1, true)
 				}
 				x.Flag = &v
 			}
 		case "level":
-			runtime.Ptr(d, &x.Level, decodeLevel)
+			decode.Ptr(d, &x.Level, decodeLevel)
 		default:
 			d.Skip()
 		}
@@ -250,7 +253,7 @@ type Opts struct {
 	B *bool `json:"b,omitzero"`
 }
 
-func decodeOpts(d *runtime.Decoder, x *Opts) {
+func decodeOpts(d *decode.Decoder, x *Opts) {
 	if !d.Object() {
 		return
 	}
@@ -266,11 +269,11 @@ func decodeOpts(d *runtime.Decoder, x *Opts) {
 			d.Skip()
 		}
 	}
-	runtime.CheckProperties(d, n, 1, 1)
+	decode.CheckProperties(d, n, 1, 1)
 }
 
 // Patterns of the schemas, compiled on first use.
 var (
-	pattern1 = runtime.NewPattern("^[A-Z]{3}$")
-	pattern2 = runtime.NewPattern("^20")
+	pattern1 = decode.NewPattern("^[A-Z]{3}$")
+	pattern2 = decode.NewPattern("^20")
 )

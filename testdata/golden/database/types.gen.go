@@ -3,7 +3,7 @@
 
 package database
 
-import "github.com/opentoolgen/opentoolgen/runtime"
+import "github.com/opentoolgen/opentoolgen/runtime/decode"
 
 // AskDatabaseArgs are the arguments of "ask_database".
 type AskDatabaseArgs struct {
@@ -11,7 +11,7 @@ type AskDatabaseArgs struct {
 	Query string `json:"query"`
 }
 
-func decodeAskDatabaseArgs(d *runtime.Decoder, x *AskDatabaseArgs) {
+func decodeAskDatabaseArgs(d *decode.Decoder, x *AskDatabaseArgs) {
 	if !d.Object() {
 		return
 	}

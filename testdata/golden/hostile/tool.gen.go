@@ -10,6 +10,8 @@ import (
 
 	"github.com/opentoolgen/opentoolgen/runtime"
 	"github.com/opentoolgen/opentoolgen/runtime/declare"
+	"github.com/opentoolgen/opentoolgen/runtime/decode"
+	"github.com/opentoolgen/opentoolgen/runtime/functions"
 )
 
 // ToolService is the tool: one method per function of the document. Implement it to
@@ -66,7 +68,7 @@ func (t *Tool) callUserID(ctx context.Context, _ json.RawMessage) (json.RawMessa
 	if err != nil {
 		return nil, runtime.ToolError(err)
 	}
-	return runtime.EncodeResult("ids", r)
+	return decode.EncodeResult("ids", r)
 }
 
 func (t *Tool) callCall(ctx context.Context, _ json.RawMessage) (json.RawMessage, error) {
@@ -84,17 +86,17 @@ func (t *Tool) Call(ctx context.Context, name string, args json.RawMessage) (jso
 	}
 	switch name {
 	case "Client":
-		return runtime.CallObject(ctx, t.args, name, args, decodeClientArgs2, t.svc.Client)
+		return decode.CallObject(ctx, t.args, name, args, decodeClientArgs2, t.svc.Client)
 	case "user_id":
 		return t.callUserID(ctx, args)
 	case "userId":
-		return runtime.CallNoResult(ctx, t.args, name, args, decodeUserID2Args, t.svc.UserID2)
+		return decode.CallNoResult(ctx, t.args, name, args, decodeUserID2Args, t.svc.UserID2)
 	case "2fa":
-		return runtime.CallObject(ctx, t.args, name, args, decodeX2faArgs, t.svc.X2fa)
+		return decode.CallObject(ctx, t.args, name, args, decodeX2faArgs, t.svc.X2fa)
 	case "_":
 		return t.callCall(ctx, args)
 	case "a_function_name_that_is_exactly_sixty_four_characters_long_00xx":
-		return runtime.CallObject(ctx, t.args, name, args, decodeAFunctionNameThatIsExactlySixtyFourCharactersLong00xxArgs, t.svc.AFunctionNameThatIsExactlySixtyFourCharactersLong00xx)
+		return decode.CallObject(ctx, t.args, name, args, decodeAFunctionNameThatIsExactlySixtyFourCharactersLong00xxArgs, t.svc.AFunctionNameThatIsExactlySixtyFourCharactersLong00xx)
 	}
 	return nil, runtime.MethodNotFound(name)
 }
@@ -122,6 +124,6 @@ func (t *Tool) Declarations(p declare.Profile) (*declare.Declared, error) {
 // Functions returns each served function (see Document) as a tool of its own
 // for agent frameworks: its name, description, input and output schemas, and
 // Invoke (map in, map out) and Call (JSON in, JSON out) that call it through t.
-func (t *Tool) Functions() []*runtime.FunctionTool {
-	return runtime.FunctionsOf(t, t.args.Served())
+func (t *Tool) Functions() []*functions.Tool {
+	return functions.Of(t, t.args.Served())
 }

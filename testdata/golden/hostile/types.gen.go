@@ -3,7 +3,7 @@
 
 package hostile
 
-import "github.com/opentoolgen/opentoolgen/runtime"
+import "github.com/opentoolgen/opentoolgen/runtime/decode"
 
 // Service is the schema "Service" of the document.
 type Service struct {
@@ -21,7 +21,7 @@ type Node struct {
 	Children []Node `json:"children"`
 }
 
-func decodeNode(d *runtime.Decoder, x *Node) {
+func decodeNode(d *decode.Decoder, x *Node) {
 	if !d.Object() {
 		return
 	}
@@ -33,10 +33,10 @@ func decodeNode(d *runtime.Decoder, x *Node) {
 			x.Value, _ = d.String()
 		case "next":
 			seen[0] |= 1 << 1
-			runtime.Ptr(d, &x.Next, decodeNode)
+			decode.Ptr(d, &x.Next, decodeNode)
 		case "children":
 			seen[0] |= 1 << 2
-			runtime.Slice(d, &x.Children, decodeNode)
+			decode.Slice(d, &x.Children, decodeNode)
 		default:
 			d.Skip()
 		}
@@ -49,7 +49,7 @@ type A struct {
 	B *B `json:"b"`
 }
 
-func decodeA(d *runtime.Decoder, x *A) {
+func decodeA(d *decode.Decoder, x *A) {
 	if !d.Object() {
 		return
 	}
@@ -58,7 +58,7 @@ func decodeA(d *runtime.Decoder, x *A) {
 		switch string(d.Key()) {
 		case "b":
 			seen[0] |= 1 << 0
-			runtime.Ptr(d, &x.B, decodeB)
+			decode.Ptr(d, &x.B, decodeB)
 		default:
 			d.Skip()
 		}
@@ -71,7 +71,7 @@ type B struct {
 	A A `json:"a"`
 }
 
-func decodeB(d *runtime.Decoder, x *B) {
+func decodeB(d *decode.Decoder, x *B) {
 	if !d.Object() {
 		return
 	}
@@ -112,7 +112,7 @@ type ClientArgs2 struct {
 
 // MarshalJSON encodes x with the member names of the document, which struct tags cannot carry.
 func (x ClientArgs2) MarshalJSON() ([]byte, error) {
-	var e runtime.ObjectEncoder
+	var e decode.ObjectEncoder
 	e.Field("user_id", x.UserID)
 	e.Field("userId", x.UserID2)
 	if x.Type != nil {
@@ -142,10 +142,10 @@ func (x ClientArgs2) MarshalJSON() ([]byte, error) {
 
 // UnmarshalJSON decodes x, checking the types of its members.
 func (x *ClientArgs2) UnmarshalJSON(data []byte) error {
-	return runtime.Unmarshal(data, x, decodeClientArgs2)
+	return decode.Unmarshal(data, x, decodeClientArgs2)
 }
 
-func decodeClientArgs2(d *runtime.Decoder, x *ClientArgs2) {
+func decodeClientArgs2(d *decode.Decoder, x *ClientArgs2) {
 	if !d.Object() {
 		return
 	}
@@ -159,9 +159,9 @@ func decodeClientArgs2(d *runtime.Decoder, x *ClientArgs2) {
 			seen[0] |= 1 << 1
 			x.UserID2, _ = d.String()
 		case "type":
-			runtime.Ptr(d, &x.Type, decodeType)
+			decode.Ptr(d, &x.Type, decodeType)
 		case "func":
-			runtime.Ptr(d, &x.Func, decodeFunc)
+			decode.Ptr(d, &x.Func, decodeFunc)
 		case "":
 			x.Arg = d.BoolPtr()
 		case "名前":
@@ -183,7 +183,7 @@ func decodeClientArgs2(d *runtime.Decoder, x *ClientArgs2) {
 				}
 			}
 		case "node":
-			runtime.Ptr(d, &x.Node, decodeNode)
+			decode.Ptr(d, &x.Node, decodeNode)
 		default:
 			d.Skip()
 		}
@@ -212,7 +212,7 @@ func (x Type) Valid() bool {
 	return false
 }
 
-func decodeType(d *runtime.Decoder, x *Type) {
+func decodeType(d *decode.Decoder, x *Type) {
 	if v, ok := d.String(); ok {
 		*x = Type(v)
 		if !x.Valid() {
@@ -239,7 +239,7 @@ func (x Func) Valid() bool {
 	return false
 }
 
-func decodeFunc(d *runtime.Decoder, x *Func) {
+func decodeFunc(d *decode.Decoder, x *Func) {
 	if v, ok := d.Int(); ok {
 		*x = Func(v)
 		if !x.Valid() {
@@ -253,7 +253,7 @@ type UserID2Args struct {
 	A A `json:"a"`
 }
 
-func decodeUserID2Args(d *runtime.Decoder, x *UserID2Args) {
+func decodeUserID2Args(d *decode.Decoder, x *UserID2Args) {
 	if !d.Object() {
 		return
 	}
@@ -275,7 +275,7 @@ type X2faArgs struct {
 	Map map[string]any `json:"map"`
 }
 
-func decodeX2faArgs(d *runtime.Decoder, x *X2faArgs) {
+func decodeX2faArgs(d *decode.Decoder, x *X2faArgs) {
 	if !d.Object() {
 		return
 	}
@@ -305,7 +305,7 @@ type AFunctionNameThatIsExactlySixtyFourCharactersLong00xxArgs struct {
 	Items []ItemsItem `json:"items"`
 }
 
-func decodeAFunctionNameThatIsExactlySixtyFourCharactersLong00xxArgs(d *runtime.Decoder, x *AFunctionNameThatIsExactlySixtyFourCharactersLong00xxArgs) {
+func decodeAFunctionNameThatIsExactlySixtyFourCharactersLong00xxArgs(d *decode.Decoder, x *AFunctionNameThatIsExactlySixtyFourCharactersLong00xxArgs) {
 	if !d.Object() {
 		return
 	}
@@ -314,7 +314,7 @@ func decodeAFunctionNameThatIsExactlySixtyFourCharactersLong00xxArgs(d *runtime.
 		switch string(d.Key()) {
 		case "items":
 			seen[0] |= 1 << 0
-			runtime.Slice(d, &x.Items, decodeItemsItem)
+			decode.Slice(d, &x.Items, decodeItemsItem)
 		default:
 			d.Skip()
 		}
@@ -327,7 +327,7 @@ type ItemsItem struct {
 	V string `json:"v"`
 }
 
-func decodeItemsItem(d *runtime.Decoder, x *ItemsItem) {
+func decodeItemsItem(d *decode.Decoder, x *ItemsItem) {
 	if !d.Object() {
 		return
 	}

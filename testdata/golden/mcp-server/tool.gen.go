@@ -10,6 +10,8 @@ import (
 
 	"github.com/opentoolgen/opentoolgen/runtime"
 	"github.com/opentoolgen/opentoolgen/runtime/declare"
+	"github.com/opentoolgen/opentoolgen/runtime/decode"
+	"github.com/opentoolgen/opentoolgen/runtime/functions"
 )
 
 // Service is the tool: one method per function of the document. Implement it to
@@ -73,7 +75,7 @@ func (t *Tool) callCountRooms(ctx context.Context, _ json.RawMessage) (json.RawM
 	if err != nil {
 		return nil, runtime.ToolError(err)
 	}
-	return runtime.EncodeObject(r)
+	return decode.EncodeObject(r)
 }
 
 func (t *Tool) callFail(ctx context.Context, _ json.RawMessage) (json.RawMessage, error) {
@@ -81,7 +83,7 @@ func (t *Tool) callFail(ctx context.Context, _ json.RawMessage) (json.RawMessage
 	if err != nil {
 		return nil, runtime.ToolError(err)
 	}
-	return runtime.EncodeResult("text", r)
+	return decode.EncodeResult("text", r)
 }
 
 func (t *Tool) callPicture(ctx context.Context, _ json.RawMessage) (json.RawMessage, error) {
@@ -89,7 +91,7 @@ func (t *Tool) callPicture(ctx context.Context, _ json.RawMessage) (json.RawMess
 	if err != nil {
 		return nil, runtime.ToolError(err)
 	}
-	return runtime.EncodeResult("text", r)
+	return decode.EncodeResult("text", r)
 }
 
 func (t *Tool) callRooms(ctx context.Context, _ json.RawMessage) (json.RawMessage, error) {
@@ -97,7 +99,7 @@ func (t *Tool) callRooms(ctx context.Context, _ json.RawMessage) (json.RawMessag
 	if err != nil {
 		return nil, runtime.ToolError(err)
 	}
-	return runtime.EncodeResult("result", r)
+	return decode.EncodeResult("result", r)
 }
 
 func (t *Tool) callSnapshot(ctx context.Context, _ json.RawMessage) (json.RawMessage, error) {
@@ -105,7 +107,7 @@ func (t *Tool) callSnapshot(ctx context.Context, _ json.RawMessage) (json.RawMes
 	if err != nil {
 		return nil, runtime.ToolError(err)
 	}
-	return runtime.EncodeResult("text", r)
+	return decode.EncodeResult("text", r)
 }
 
 // Call implements runtime.Tool.
@@ -116,25 +118,25 @@ func (t *Tool) Call(ctx context.Context, name string, args json.RawMessage) (jso
 	}
 	switch name {
 	case "book":
-		return runtime.CallObject(ctx, t.args, name, args, decodeBookArgs, t.svc.Book)
+		return decode.CallObject(ctx, t.args, name, args, decodeBookArgs, t.svc.Book)
 	case "count_rooms":
 		return t.callCountRooms(ctx, args)
 	case "echo":
-		return runtime.CallResult(ctx, t.args, name, args, decodeEchoArgs, t.svc.Echo, "text")
+		return decode.CallResult(ctx, t.args, name, args, decodeEchoArgs, t.svc.Echo, "text")
 	case "fail":
 		return t.callFail(ctx, args)
 	case "measure":
-		return runtime.CallObject(ctx, t.args, name, args, decodeMeasureArgs, t.svc.Measure)
+		return decode.CallObject(ctx, t.args, name, args, decodeMeasureArgs, t.svc.Measure)
 	case "picture":
 		return t.callPicture(ctx, args)
 	case "rooms":
 		return t.callRooms(ctx, args)
 	case "slow_count":
-		return runtime.CallObject(ctx, t.args, name, args, decodeSlowCountArgs, t.svc.SlowCount)
+		return decode.CallObject(ctx, t.args, name, args, decodeSlowCountArgs, t.svc.SlowCount)
 	case "snapshot":
 		return t.callSnapshot(ctx, args)
 	case "tree":
-		return runtime.CallObject(ctx, t.args, name, args, decodeTreeArgs, t.svc.Tree)
+		return decode.CallObject(ctx, t.args, name, args, decodeTreeArgs, t.svc.Tree)
 	}
 	return nil, runtime.MethodNotFound(name)
 }
@@ -162,8 +164,8 @@ func (t *Tool) Declarations(p declare.Profile) (*declare.Declared, error) {
 // Functions returns each served function (see Document) as a tool of its own
 // for agent frameworks: its name, description, input and output schemas, and
 // Invoke (map in, map out) and Call (JSON in, JSON out) that call it through t.
-func (t *Tool) Functions() []*runtime.FunctionTool {
-	return runtime.FunctionsOf(t, t.args.Served())
+func (t *Tool) Functions() []*functions.Tool {
+	return functions.Of(t, t.args.Served())
 }
 
 // Hints implements runtime.HintTool: the hints of a served function are the

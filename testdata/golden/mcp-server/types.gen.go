@@ -3,7 +3,7 @@
 
 package mcpserver
 
-import "github.com/opentoolgen/opentoolgen/runtime"
+import "github.com/opentoolgen/opentoolgen/runtime/decode"
 
 // Address is the schema "Address" of the document.
 type Address struct {
@@ -11,7 +11,7 @@ type Address struct {
 	Street *string `json:"street,omitzero"`
 }
 
-func decodeAddress(d *runtime.Decoder, x *Address) {
+func decodeAddress(d *decode.Decoder, x *Address) {
 	if !d.Object() {
 		return
 	}
@@ -46,7 +46,7 @@ type Node struct {
 	Name     string `json:"name"`
 }
 
-func decodeNode(d *runtime.Decoder, x *Node) {
+func decodeNode(d *decode.Decoder, x *Node) {
 	if !d.Object() {
 		return
 	}
@@ -54,7 +54,7 @@ func decodeNode(d *runtime.Decoder, x *Node) {
 	for d.Next() {
 		switch string(d.Key()) {
 		case "children":
-			runtime.OptionalSlice(d, &x.Children, decodeNode)
+			decode.OptionalSlice(d, &x.Children, decodeNode)
 		case "name":
 			seen[0] |= 1 << 0
 			x.Name, _ = d.String()
@@ -75,7 +75,7 @@ type BookArgs struct {
 	Note    *string  `json:"note,omitzero"`
 }
 
-func decodeBookArgs(d *runtime.Decoder, x *BookArgs) {
+func decodeBookArgs(d *decode.Decoder, x *BookArgs) {
 	if !d.Object() {
 		return
 	}
@@ -89,14 +89,14 @@ func decodeBookArgs(d *runtime.Decoder, x *BookArgs) {
 			seen[0] |= 1 << 1
 			if v1, ok := d.String(); ok {
 				x.Guest = v1
-				runtime.CheckLength(d, v1, 1, -1)
+				decode.CheckLength(d, v1, 1, -1)
 			}
 		case "address":
-			runtime.Ptr(d, &x.Address, decodeAddress)
+			decode.Ptr(d, &x.Address, decodeAddress)
 		case "nights":
 			if v, ok := d.OptInt(&x.Nights); ok {
-				runtime.CheckMin(d, float64(v), 1.0, false)
-				runtime.CheckMax(d, float64(v), 30.0, false)
+				decode.CheckMin(d, float64(v), 1.0, false)
+				decode.CheckMax(d, float64(v), 30.0, false)
 			}
 		case "note":
 			x.Note = d.StringPtr()
@@ -124,7 +124,7 @@ func (x Room) Valid() bool {
 	return false
 }
 
-func decodeRoom(d *runtime.Decoder, x *Room) {
+func decodeRoom(d *decode.Decoder, x *Room) {
 	if v, ok := d.String(); ok {
 		*x = Room(v)
 		if !x.Valid() {
@@ -156,7 +156,7 @@ type EchoArgs struct {
 	Times *int64 `json:"times,omitzero"`
 }
 
-func decodeEchoArgs(d *runtime.Decoder, x *EchoArgs) {
+func decodeEchoArgs(d *decode.Decoder, x *EchoArgs) {
 	if !d.Object() {
 		return
 	}
@@ -184,7 +184,7 @@ type MeasureArgs struct {
 	Value any `json:"value,omitzero"`
 }
 
-func decodeMeasureArgs(d *runtime.Decoder, x *MeasureArgs) {
+func decodeMeasureArgs(d *decode.Decoder, x *MeasureArgs) {
 	if !d.Object() {
 		return
 	}
@@ -207,7 +207,7 @@ func decodeMeasureArgs(d *runtime.Decoder, x *MeasureArgs) {
 				d.Any(&x.Shape)
 			}
 		case "unit":
-			runtime.Ptr(d, &x.Unit, decodeUnit)
+			decode.Ptr(d, &x.Unit, decodeUnit)
 		case "value":
 			if !d.IsNull() {
 				d.Any(&x.Value)
@@ -234,7 +234,7 @@ func (x Unit) Valid() bool {
 	return false
 }
 
-func decodeUnit(d *runtime.Decoder, x *Unit) {
+func decodeUnit(d *decode.Decoder, x *Unit) {
 	if v, ok := d.String(); ok {
 		*x = Unit(v)
 		if !x.Valid() {
@@ -276,7 +276,7 @@ type SlowCountArgs struct {
 	Steps int64 `json:"steps"`
 }
 
-func decodeSlowCountArgs(d *runtime.Decoder, x *SlowCountArgs) {
+func decodeSlowCountArgs(d *decode.Decoder, x *SlowCountArgs) {
 	if !d.Object() {
 		return
 	}
@@ -303,7 +303,7 @@ type TreeArgs struct {
 	Root Node `json:"root"`
 }
 
-func decodeTreeArgs(d *runtime.Decoder, x *TreeArgs) {
+func decodeTreeArgs(d *decode.Decoder, x *TreeArgs) {
 	if !d.Object() {
 		return
 	}

@@ -10,6 +10,8 @@ import (
 
 	"github.com/opentoolgen/opentoolgen/runtime"
 	"github.com/opentoolgen/opentoolgen/runtime/declare"
+	"github.com/opentoolgen/opentoolgen/runtime/decode"
+	"github.com/opentoolgen/opentoolgen/runtime/functions"
 )
 
 // Service is the tool: one method per function of the document. Implement it to
@@ -72,7 +74,7 @@ func (t *Tool) callNewTool(ctx context.Context, _ json.RawMessage) (json.RawMess
 	if err != nil {
 		return nil, runtime.ToolError(err)
 	}
-	return runtime.EncodeResult("text", r)
+	return decode.EncodeResult("text", r)
 }
 
 func (t *Tool) callPing(ctx context.Context, _ json.RawMessage) (json.RawMessage, error) {
@@ -80,7 +82,7 @@ func (t *Tool) callPing(ctx context.Context, _ json.RawMessage) (json.RawMessage
 	if err != nil {
 		return nil, runtime.ToolError(err)
 	}
-	return runtime.EncodeResult("text", r)
+	return decode.EncodeResult("text", r)
 }
 
 // Call implements runtime.Tool.
@@ -91,19 +93,19 @@ func (t *Tool) Call(ctx context.Context, name string, args json.RawMessage) (jso
 	}
 	switch name {
 	case "search_issues":
-		return runtime.CallObject(ctx, t.args, name, args, decodeSearchIssuesArgs, t.svc.SearchIssues)
+		return decode.CallObject(ctx, t.args, name, args, decodeSearchIssuesArgs, t.svc.SearchIssues)
 	case "create_issue":
-		return runtime.CallResult(ctx, t.args, name, args, decodeCreateIssueArgs, t.svc.CreateIssue, "text")
+		return decode.CallResult(ctx, t.args, name, args, decodeCreateIssueArgs, t.svc.CreateIssue, "text")
 	case "folders":
-		return runtime.CallObject(ctx, t.args, name, args, decodeFoldersArgs, t.svc.Folders)
+		return decode.CallObject(ctx, t.args, name, args, decodeFoldersArgs, t.svc.Folders)
 	case "convert":
-		return runtime.CallResult(ctx, t.args, name, args, decodeConvertArgs, t.svc.Convert, "result")
+		return decode.CallResult(ctx, t.args, name, args, decodeConvertArgs, t.svc.Convert, "result")
 	case "Service":
-		return runtime.CallResult(ctx, t.args, name, args, decodeServiceArgs, t.svc.Service, "text")
+		return decode.CallResult(ctx, t.args, name, args, decodeServiceArgs, t.svc.Service, "text")
 	case "get-user":
-		return runtime.CallResult(ctx, t.args, name, args, decodeGetUserArgs, t.svc.GetUser, "text")
+		return decode.CallResult(ctx, t.args, name, args, decodeGetUserArgs, t.svc.GetUser, "text")
 	case "get_user":
-		return runtime.CallObject(ctx, t.args, name, args, decodeGetUser2Args, t.svc.GetUser2)
+		return decode.CallObject(ctx, t.args, name, args, decodeGetUser2Args, t.svc.GetUser2)
 	case "NewTool":
 		return t.callNewTool(ctx, args)
 	case "ping":
@@ -135,8 +137,8 @@ func (t *Tool) Declarations(p declare.Profile) (*declare.Declared, error) {
 // Functions returns each served function (see Document) as a tool of its own
 // for agent frameworks: its name, description, input and output schemas, and
 // Invoke (map in, map out) and Call (JSON in, JSON out) that call it through t.
-func (t *Tool) Functions() []*runtime.FunctionTool {
-	return runtime.FunctionsOf(t, t.args.Served())
+func (t *Tool) Functions() []*functions.Tool {
+	return functions.Of(t, t.args.Served())
 }
 
 // Hints implements runtime.HintTool: the hints of a served function are the

@@ -3,7 +3,10 @@
 
 package mcptools
 
-import "github.com/opentoolgen/opentoolgen/runtime"
+import (
+	"github.com/opentoolgen/opentoolgen/runtime"
+	"github.com/opentoolgen/opentoolgen/runtime/decode"
+)
 
 // Issue is the schema "Issue" of the document.
 type Issue struct {
@@ -19,7 +22,7 @@ type Label struct {
 	Color *string `json:"color,omitzero"`
 }
 
-func decodeLabel(d *runtime.Decoder, x *Label) {
+func decodeLabel(d *decode.Decoder, x *Label) {
 	if !d.Object() {
 		return
 	}
@@ -31,7 +34,7 @@ func decodeLabel(d *runtime.Decoder, x *Label) {
 			x.Name, _ = d.String()
 		case "color":
 			if v, ok := d.OptString(&x.Color); ok {
-				runtime.CheckPattern(d, v, pattern1)
+				decode.CheckPattern(d, v, pattern1)
 			}
 		default:
 			d.Skip()
@@ -50,7 +53,7 @@ type Folder struct {
 	Folders []Folder `json:"folders,omitzero"`
 }
 
-func decodeFolder(d *runtime.Decoder, x *Folder) {
+func decodeFolder(d *decode.Decoder, x *Folder) {
 	if !d.Object() {
 		return
 	}
@@ -61,9 +64,9 @@ func decodeFolder(d *runtime.Decoder, x *Folder) {
 			seen[0] |= 1 << 0
 			x.Name, _ = d.String()
 		case "files":
-			runtime.OptionalSlice(d, &x.Files, decodeFile)
+			decode.OptionalSlice(d, &x.Files, decodeFile)
 		case "folders":
-			runtime.OptionalSlice(d, &x.Folders, decodeFolder)
+			decode.OptionalSlice(d, &x.Folders, decodeFolder)
 		default:
 			d.Skip()
 		}
@@ -77,7 +80,7 @@ type File struct {
 	In   Folder `json:"in"`
 }
 
-func decodeFile(d *runtime.Decoder, x *File) {
+func decodeFile(d *decode.Decoder, x *File) {
 	if !d.Object() {
 		return
 	}
@@ -141,7 +144,7 @@ type SearchIssuesArgs struct {
 	Since  *string  `json:"since,omitzero"`
 }
 
-func decodeSearchIssuesArgs(d *runtime.Decoder, x *SearchIssuesArgs) {
+func decodeSearchIssuesArgs(d *decode.Decoder, x *SearchIssuesArgs) {
 	if !d.Object() {
 		return
 	}
@@ -152,10 +155,10 @@ func decodeSearchIssuesArgs(d *runtime.Decoder, x *SearchIssuesArgs) {
 			seen[0] |= 1 << 0
 			if v1, ok := d.String(); ok {
 				x.Query = v1
-				runtime.CheckLength(d, v1, 1, -1)
+				decode.CheckLength(d, v1, 1, -1)
 			}
 		case "state":
-			runtime.Ptr(d, &x.State, decodeState)
+			decode.Ptr(d, &x.State, decodeState)
 		case "labels":
 			if !d.IsNull() {
 				if d.Array() {
@@ -165,19 +168,19 @@ func decodeSearchIssuesArgs(d *runtime.Decoder, x *SearchIssuesArgs) {
 						e1, _ = d.String()
 						x.Labels = append(x.Labels, e1)
 					}
-					runtime.CheckItems(d, len(x.Labels), -1, 10)
+					decode.CheckItems(d, len(x.Labels), -1, 10)
 				}
 			}
 		case "limit":
 			if v, ok := d.OptInt(&x.Limit); ok {
-				runtime.CheckMin(d, float64(v), 1.0, false)
-				runtime.CheckMax(d, float64(v), 100.0, false)
+				decode.CheckMin(d, float64(v), 1.0, false)
+				decode.CheckMax(d, float64(v), 100.0, false)
 			}
 		case "sort":
-			runtime.Ptr(d, &x.Sort, decodeSort)
+			decode.Ptr(d, &x.Sort, decodeSort)
 		case "since":
 			if v, ok := d.OptString(&x.Since); ok {
-				runtime.CheckFormat(d, v, "date-time")
+				decode.CheckFormat(d, v, "date-time")
 			}
 		default:
 			d.Skip()
@@ -204,7 +207,7 @@ func (x State) Valid() bool {
 	return false
 }
 
-func decodeState(d *runtime.Decoder, x *State) {
+func decodeState(d *decode.Decoder, x *State) {
 	if v, ok := d.String(); ok {
 		*x = State(v)
 		if !x.Valid() {
@@ -230,7 +233,7 @@ func (x Sort) Valid() bool {
 	return false
 }
 
-func decodeSort(d *runtime.Decoder, x *Sort) {
+func decodeSort(d *decode.Decoder, x *Sort) {
 	if v, ok := d.String(); ok {
 		*x = Sort(v)
 		if !x.Valid() {
@@ -257,7 +260,7 @@ type CreateIssueArgs struct {
 	Due      *Date     `json:"due,omitzero"`
 }
 
-func decodeCreateIssueArgs(d *runtime.Decoder, x *CreateIssueArgs) {
+func decodeCreateIssueArgs(d *decode.Decoder, x *CreateIssueArgs) {
 	if !d.Object() {
 		return
 	}
@@ -270,11 +273,11 @@ func decodeCreateIssueArgs(d *runtime.Decoder, x *CreateIssueArgs) {
 		case "body":
 			x.Body = d.StringPtr()
 		case "labels":
-			runtime.OptionalSlice(d, &x.Labels, decodeLabel)
+			decode.OptionalSlice(d, &x.Labels, decodeLabel)
 		case "priority":
-			runtime.Ptr(d, &x.Priority, decodePriority)
+			decode.Ptr(d, &x.Priority, decodePriority)
 		case "due":
-			runtime.Ptr(d, &x.Due, runtime.DecodeDate)
+			decode.Ptr(d, &x.Due, decode.Date)
 		default:
 			d.Skip()
 		}
@@ -300,7 +303,7 @@ func (x Priority) Valid() bool {
 	return false
 }
 
-func decodePriority(d *runtime.Decoder, x *Priority) {
+func decodePriority(d *decode.Decoder, x *Priority) {
 	if v, ok := d.Int(); ok {
 		*x = Priority(v)
 		if !x.Valid() {
@@ -315,7 +318,7 @@ type FoldersArgs struct {
 	Depth *int64 `json:"depth,omitzero"`
 }
 
-func decodeFoldersArgs(d *runtime.Decoder, x *FoldersArgs) {
+func decodeFoldersArgs(d *decode.Decoder, x *FoldersArgs) {
 	if !d.Object() {
 		return
 	}
@@ -345,7 +348,7 @@ type ConvertArgs struct {
 	Exact  *bool              `json:"exact,omitzero"`
 }
 
-func decodeConvertArgs(d *runtime.Decoder, x *ConvertArgs) {
+func decodeConvertArgs(d *decode.Decoder, x *ConvertArgs) {
 	if !d.Object() {
 		return
 	}
@@ -364,7 +367,7 @@ func decodeConvertArgs(d *runtime.Decoder, x *ConvertArgs) {
 				d.Any(&x.Shape)
 			}
 		case "unit":
-			runtime.Ptr(d, &x.Unit, decodeUnit)
+			decode.Ptr(d, &x.Unit, decodeUnit)
 		case "scale":
 			if !d.IsNull() {
 				if d.Map() {
@@ -405,7 +408,7 @@ func (x Unit) Valid() bool {
 	return false
 }
 
-func decodeUnit(d *runtime.Decoder, x *Unit) {
+func decodeUnit(d *decode.Decoder, x *Unit) {
 	if v, ok := d.String(); ok {
 		*x = Unit(v)
 		if !x.Valid() {
@@ -429,7 +432,7 @@ type ServiceArgs struct {
 
 // MarshalJSON encodes x with the member names of the document, which struct tags cannot carry.
 func (x ServiceArgs) MarshalJSON() ([]byte, error) {
-	var e runtime.ObjectEncoder
+	var e decode.ObjectEncoder
 	e.Field("type", x.Type)
 	e.Field("", x.Arg)
 	if x.Func != nil {
@@ -452,10 +455,10 @@ func (x ServiceArgs) MarshalJSON() ([]byte, error) {
 
 // UnmarshalJSON decodes x, checking the types of its members.
 func (x *ServiceArgs) UnmarshalJSON(data []byte) error {
-	return runtime.Unmarshal(data, x, decodeServiceArgs)
+	return decode.Unmarshal(data, x, decodeServiceArgs)
 }
 
-func decodeServiceArgs(d *runtime.Decoder, x *ServiceArgs) {
+func decodeServiceArgs(d *decode.Decoder, x *ServiceArgs) {
 	if !d.Object() {
 		return
 	}
@@ -477,7 +480,7 @@ func decodeServiceArgs(d *runtime.Decoder, x *ServiceArgs) {
 		case "MarshalJSON":
 			x.MarshalJSON2 = d.BoolPtr()
 		case "Client":
-			runtime.Ptr(d, &x.Client, decodeServiceClient)
+			decode.Ptr(d, &x.Client, decodeServiceClient)
 		default:
 			d.Skip()
 		}
@@ -491,7 +494,7 @@ type ServiceClient struct {
 	Client2 *string `json:"client,omitzero"`
 }
 
-func decodeServiceClient(d *runtime.Decoder, x *ServiceClient) {
+func decodeServiceClient(d *decode.Decoder, x *ServiceClient) {
 	if !d.Object() {
 		return
 	}
@@ -512,7 +515,7 @@ type GetUserArgs struct {
 	ID int64 `json:"id"`
 }
 
-func decodeGetUserArgs(d *runtime.Decoder, x *GetUserArgs) {
+func decodeGetUserArgs(d *decode.Decoder, x *GetUserArgs) {
 	if !d.Object() {
 		return
 	}
@@ -534,7 +537,7 @@ type GetUser2Args struct {
 	Name string `json:"name"`
 }
 
-func decodeGetUser2Args(d *runtime.Decoder, x *GetUser2Args) {
+func decodeGetUser2Args(d *decode.Decoder, x *GetUser2Args) {
 	if !d.Object() {
 		return
 	}
@@ -559,5 +562,5 @@ type GetUser2Result struct {
 
 // Patterns of the schemas, compiled on first use.
 var (
-	pattern1 = runtime.NewPattern("^[0-9a-f]{6}$")
+	pattern1 = decode.NewPattern("^[0-9a-f]{6}$")
 )

@@ -11,6 +11,8 @@ import (
 
 	"github.com/opentoolgen/opentoolgen/runtime"
 	"github.com/opentoolgen/opentoolgen/runtime/declare"
+	"github.com/opentoolgen/opentoolgen/runtime/decode"
+	"github.com/opentoolgen/opentoolgen/runtime/functions"
 )
 
 // Service is the tool: one method per function of the document. Implement it to
@@ -68,12 +70,12 @@ func (t *Tool) callCount(ctx context.Context, _ json.RawMessage) (json.RawMessag
 	if err != nil {
 		return nil, runtime.ToolError(err)
 	}
-	return runtime.EncodeResult("Count", r)
+	return decode.EncodeResult("Count", r)
 }
 
 func (t *Tool) streamSequentiallyRead(ctx context.Context, _ json.RawMessage, emit func(json.RawMessage) error) error {
 	return runtime.ToolError(t.svc.SequentiallyRead(ctx, func(v Text) error {
-		raw, err := runtime.EncodeResult("text", v)
+		raw, err := decode.EncodeResult("text", v)
 		if err != nil {
 			return err
 		}
@@ -98,13 +100,13 @@ func (t *Tool) Call(ctx context.Context, name string, args json.RawMessage) (jso
 	case "count":
 		return t.callCount(ctx, args)
 	case "create":
-		return runtime.CallResult(ctx, t.args, name, args, decodeCreateArgs, t.svc.Create, "Id")
+		return decode.CallResult(ctx, t.args, name, args, decodeCreateArgs, t.svc.Create, "Id")
 	case "read":
-		return runtime.CallResult(ctx, t.args, name, args, decodeReadArgs, t.svc.Read, "text")
+		return decode.CallResult(ctx, t.args, name, args, decodeReadArgs, t.svc.Read, "text")
 	case "update":
-		return runtime.CallNoResult(ctx, t.args, name, args, decodeUpdateArgs, t.svc.Update)
+		return decode.CallNoResult(ctx, t.args, name, args, decodeUpdateArgs, t.svc.Update)
 	case "delete":
-		return runtime.CallNoResult(ctx, t.args, name, args, decodeDeleteArgs, t.svc.Delete)
+		return decode.CallNoResult(ctx, t.args, name, args, decodeDeleteArgs, t.svc.Delete)
 	case "run":
 		return t.callRun(ctx, args)
 	case "sequentiallyRead":
@@ -151,6 +153,6 @@ func (t *Tool) Declarations(p declare.Profile) (*declare.Declared, error) {
 // Functions returns each served function (see Document) as a tool of its own
 // for agent frameworks: its name, description, input and output schemas, and
 // Invoke (map in, map out) and Call (JSON in, JSON out) that call it through t.
-func (t *Tool) Functions() []*runtime.FunctionTool {
-	return runtime.FunctionsOf(t, t.args.Served())
+func (t *Tool) Functions() []*functions.Tool {
+	return functions.Of(t, t.args.Served())
 }

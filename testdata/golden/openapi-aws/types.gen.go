@@ -3,7 +3,7 @@
 
 package openapiaws
 
-import "github.com/opentoolgen/opentoolgen/runtime"
+import "github.com/opentoolgen/opentoolgen/runtime/decode"
 
 // Filter is the schema "Filter" of the document.
 type Filter struct {
@@ -43,7 +43,7 @@ type GETDescribeTagsFilterItem struct {
 	Value []string `json:"Value,omitzero"`
 }
 
-func decodeGETDescribeTagsFilterItem(d *runtime.Decoder, x *GETDescribeTagsFilterItem) {
+func decodeGETDescribeTagsFilterItem(d *decode.Decoder, x *GETDescribeTagsFilterItem) {
 	if !d.Object() {
 		return
 	}
@@ -84,7 +84,7 @@ func (x Action) Valid() bool {
 	return false
 }
 
-func decodeAction(d *runtime.Decoder, x *Action) {
+func decodeAction(d *decode.Decoder, x *Action) {
 	if v, ok := d.String(); ok {
 		*x = Action(v)
 		if !x.Valid() {
@@ -109,7 +109,7 @@ func (x Version) Valid() bool {
 	return false
 }
 
-func decodeVersion(d *runtime.Decoder, x *Version) {
+func decodeVersion(d *decode.Decoder, x *Version) {
 	if v, ok := d.String(); ok {
 		*x = Version(v)
 		if !x.Valid() {
@@ -128,7 +128,7 @@ type GETDescribeTagsArgs struct {
 	Version       Version                     `json:"Version"`
 }
 
-func decodeGETDescribeTagsArgs(d *runtime.Decoder, x *GETDescribeTagsArgs) {
+func decodeGETDescribeTagsArgs(d *decode.Decoder, x *GETDescribeTagsArgs) {
 	if !d.Object() {
 		return
 	}
@@ -141,11 +141,11 @@ func decodeGETDescribeTagsArgs(d *runtime.Decoder, x *GETDescribeTagsArgs) {
 			x.XAmzSignature = d.StringPtr()
 		case "MaxResults":
 			if v, ok := d.OptInt(&x.MaxResults); ok {
-				runtime.CheckMin(d, float64(v), 5.0, false)
-				runtime.CheckMax(d, float64(v), 1000.0, false)
+				decode.CheckMin(d, float64(v), 5.0, false)
+				decode.CheckMax(d, float64(v), 1000.0, false)
 			}
 		case "Filter":
-			runtime.OptionalSlice(d, &x.Filter, decodeGETDescribeTagsFilterItem)
+			decode.OptionalSlice(d, &x.Filter, decodeGETDescribeTagsFilterItem)
 		case "Action":
 			seen[0] |= 1 << 0
 			decodeAction(d, &x.Action)
@@ -168,7 +168,7 @@ type POSTDescribeTagsArgs struct {
 	Body          *string `json:"body,omitzero"`
 }
 
-func decodePOSTDescribeTagsArgs(d *runtime.Decoder, x *POSTDescribeTagsArgs) {
+func decodePOSTDescribeTagsArgs(d *decode.Decoder, x *POSTDescribeTagsArgs) {
 	if !d.Object() {
 		return
 	}

@@ -3,7 +3,7 @@
 
 package openapicallbacks
 
-import "github.com/opentoolgen/opentoolgen/runtime"
+import "github.com/opentoolgen/opentoolgen/runtime/decode"
 
 // Payment is the schema "Payment" of the document.
 type Payment struct {
@@ -12,7 +12,7 @@ type Payment struct {
 	Currency string `json:"currency"`
 }
 
-func decodePayment(d *runtime.Decoder, x *Payment) {
+func decodePayment(d *decode.Decoder, x *Payment) {
 	if !d.Object() {
 		return
 	}
@@ -26,13 +26,13 @@ func decodePayment(d *runtime.Decoder, x *Payment) {
 			seen[0] |= 1 << 1
 			if v1, ok := d.Int(); ok {
 				x.Amount = v1
-				runtime.CheckMin(d, float64(v1), 0.0, false)
+				decode.CheckMin(d, float64(v1), 0.0, false)
 			}
 		case "currency":
 			seen[0] |= 1 << 2
 			if v1, ok := d.String(); ok {
 				x.Currency = v1
-				runtime.CheckPattern(d, v1, pattern1)
+				decode.CheckPattern(d, v1, pattern1)
 			}
 		default:
 			d.Skip()
@@ -46,7 +46,7 @@ type SubscribeArgs struct {
 	URL string `json:"url"`
 }
 
-func decodeSubscribeArgs(d *runtime.Decoder, x *SubscribeArgs) {
+func decodeSubscribeArgs(d *decode.Decoder, x *SubscribeArgs) {
 	if !d.Object() {
 		return
 	}
@@ -57,7 +57,7 @@ func decodeSubscribeArgs(d *runtime.Decoder, x *SubscribeArgs) {
 			seen[0] |= 1 << 0
 			if v1, ok := d.String(); ok {
 				x.URL = v1
-				runtime.CheckFormat(d, v1, "uri")
+				decode.CheckFormat(d, v1, "uri")
 			}
 		default:
 			d.Skip()
@@ -71,7 +71,7 @@ type UnsubscribeArgs struct {
 	ID string `json:"id"`
 }
 
-func decodeUnsubscribeArgs(d *runtime.Decoder, x *UnsubscribeArgs) {
+func decodeUnsubscribeArgs(d *decode.Decoder, x *UnsubscribeArgs) {
 	if !d.Object() {
 		return
 	}
@@ -94,7 +94,7 @@ type OnPaymentSucceededEvent struct {
 	Body            Payment `json:"body"`
 }
 
-func decodeOnPaymentSucceededEvent(d *runtime.Decoder, x *OnPaymentSucceededEvent) {
+func decodeOnPaymentSucceededEvent(d *decode.Decoder, x *OnPaymentSucceededEvent) {
 	if !d.Object() {
 		return
 	}
@@ -120,7 +120,7 @@ type AmountBody struct {
 	Payment string `json:"payment"`
 }
 
-func decodeAmountBody(d *runtime.Decoder, x *AmountBody) {
+func decodeAmountBody(d *decode.Decoder, x *AmountBody) {
 	if !d.Object() {
 		return
 	}
@@ -131,7 +131,7 @@ func decodeAmountBody(d *runtime.Decoder, x *AmountBody) {
 			seen[0] |= 1 << 0
 			if v1, ok := d.Int(); ok {
 				x.Amount = v1
-				runtime.CheckMin(d, float64(v1), 1.0, false)
+				decode.CheckMin(d, float64(v1), 1.0, false)
 			}
 		case "payment":
 			seen[0] |= 1 << 1
@@ -148,7 +148,7 @@ type RefundEvent struct {
 	Body AmountBody `json:"body"`
 }
 
-func decodeRefundEvent(d *runtime.Decoder, x *RefundEvent) {
+func decodeRefundEvent(d *decode.Decoder, x *RefundEvent) {
 	if !d.Object() {
 		return
 	}
@@ -170,7 +170,7 @@ type Refund2Event struct {
 	Body AmountBody `json:"body"`
 }
 
-func decodeRefund2Event(d *runtime.Decoder, x *Refund2Event) {
+func decodeRefund2Event(d *decode.Decoder, x *Refund2Event) {
 	if !d.Object() {
 		return
 	}
@@ -189,5 +189,5 @@ func decodeRefund2Event(d *runtime.Decoder, x *Refund2Event) {
 
 // Patterns of the schemas, compiled on first use.
 var (
-	pattern1 = runtime.NewPattern("^[a-z]{3}$")
+	pattern1 = decode.NewPattern("^[a-z]{3}$")
 )

@@ -7,7 +7,7 @@ import (
 	"context"
 	"errors"
 
-	"github.com/opentoolgen/opentoolgen/runtime"
+	"github.com/opentoolgen/opentoolgen/runtime/decode"
 	"github.com/opentoolgen/opentoolgen/runtime/webhook"
 )
 
@@ -56,7 +56,7 @@ func NewWebhookHandler(recv Webhooks, opts ...webhook.Option) (*webhook.Handler,
 				return err
 			}
 			var event OnPaymentSucceededEvent
-			if err := runtime.Decode(args, &event, decodeOnPaymentSucceededEvent); err != nil {
+			if err := decode.Value(args, &event, decodeOnPaymentSucceededEvent); err != nil {
 				return webhook.Invalid(err)
 			}
 			return recv.OnPaymentSucceeded(ctx, event)
@@ -72,7 +72,7 @@ func NewWebhookHandler(recv Webhooks, opts ...webhook.Option) (*webhook.Handler,
 				return err
 			}
 			var event RefundEvent
-			if err := runtime.Decode(args, &event, decodeRefundEvent); err != nil {
+			if err := decode.Value(args, &event, decodeRefundEvent); err != nil {
 				return webhook.Invalid(err)
 			}
 			return recv.Refund(ctx, event)
@@ -88,7 +88,7 @@ func NewWebhookHandler(recv Webhooks, opts ...webhook.Option) (*webhook.Handler,
 				return err
 			}
 			var event Refund2Event
-			if err := runtime.Decode(args, &event, decodeRefund2Event); err != nil {
+			if err := decode.Value(args, &event, decodeRefund2Event); err != nil {
 				return webhook.Invalid(err)
 			}
 			return recv.Refund2(ctx, event)

@@ -6,7 +6,7 @@ package openapicompact
 import (
 	"time"
 
-	"github.com/opentoolgen/opentoolgen/runtime"
+	"github.com/opentoolgen/opentoolgen/runtime/decode"
 )
 
 // ItemList is the schema "ItemList" of the document.
@@ -15,14 +15,14 @@ type ItemList struct {
 	OdataNextLink *string `json:"@odata.nextLink,omitzero"`
 }
 
-func decodeItemList(d *runtime.Decoder, x *ItemList) {
+func decodeItemList(d *decode.Decoder, x *ItemList) {
 	if !d.Object() {
 		return
 	}
 	for d.Next() {
 		switch string(d.Key()) {
 		case "value":
-			runtime.OptionalSlice(d, &x.Value, decodeItem)
+			decode.OptionalSlice(d, &x.Value, decodeItem)
 		case "@odata.nextLink":
 			x.OdataNextLink = d.StringPtr()
 		default:
@@ -41,7 +41,7 @@ type Item struct {
 	Tags    []Tag      `json:"tags,omitzero"`
 }
 
-func decodeItem(d *runtime.Decoder, x *Item) {
+func decodeItem(d *decode.Decoder, x *Item) {
 	if !d.Object() {
 		return
 	}
@@ -53,19 +53,19 @@ func decodeItem(d *runtime.Decoder, x *Item) {
 			x.ID, _ = d.String()
 		case "name":
 			if v, ok := d.OptString(&x.Name); ok {
-				runtime.CheckLength(d, v, -1, 20)
+				decode.CheckLength(d, v, -1, 20)
 			}
 		case "rank":
 			if v, ok := d.OptInt(&x.Rank); ok {
-				runtime.CheckMin(d, float64(v), 1.0, false)
+				decode.CheckMin(d, float64(v), 1.0, false)
 			}
 		case "owner":
-			runtime.Ptr(d, &x.Owner, decodeOwner)
+			decode.Ptr(d, &x.Owner, decodeOwner)
 		case "created":
-			runtime.Ptr(d, &x.Created, runtime.DecodeTime)
+			decode.Ptr(d, &x.Created, decode.Time)
 		case "tags":
-			if runtime.OptionalSlice(d, &x.Tags, decodeTag) {
-				runtime.CheckUnique(d, x.Tags)
+			if decode.OptionalSlice(d, &x.Tags, decodeTag) {
+				decode.CheckUnique(d, x.Tags)
 			}
 		default:
 			d.Skip()
@@ -79,7 +79,7 @@ type Owner struct {
 	Name *string `json:"name,omitzero"`
 }
 
-func decodeOwner(d *runtime.Decoder, x *Owner) {
+func decodeOwner(d *decode.Decoder, x *Owner) {
 	if !d.Object() {
 		return
 	}
@@ -110,7 +110,7 @@ func (x Tag) Valid() bool {
 	return false
 }
 
-func decodeTag(d *runtime.Decoder, x *Tag) {
+func decodeTag(d *decode.Decoder, x *Tag) {
 	if v, ok := d.String(); ok {
 		*x = Tag(v)
 		if !x.Valid() {
@@ -143,7 +143,7 @@ func (x ListItemsSelectItem) Valid() bool {
 	return false
 }
 
-func decodeListItemsSelectItem(d *runtime.Decoder, x *ListItemsSelectItem) {
+func decodeListItemsSelectItem(d *decode.Decoder, x *ListItemsSelectItem) {
 	if v, ok := d.String(); ok {
 		*x = ListItemsSelectItem(v)
 		if !x.Valid() {
@@ -162,7 +162,7 @@ type ListItemsArgs struct {
 	MaxItems *int64 `json:"max_items,omitzero"`
 }
 
-func decodeListItemsArgs(d *runtime.Decoder, x *ListItemsArgs) {
+func decodeListItemsArgs(d *decode.Decoder, x *ListItemsArgs) {
 	if !d.Object() {
 		return
 	}
@@ -170,11 +170,11 @@ func decodeListItemsArgs(d *runtime.Decoder, x *ListItemsArgs) {
 		switch string(d.Key()) {
 		case "$top":
 			if v, ok := d.OptInt(&x.Top); ok {
-				runtime.CheckMin(d, float64(v), 0.0, false)
+				decode.CheckMin(d, float64(v), 0.0, false)
 			}
 		case "$select":
-			if runtime.OptionalSlice(d, &x.Select, decodeListItemsSelectItem) {
-				runtime.CheckUnique(d, x.Select)
+			if decode.OptionalSlice(d, &x.Select, decodeListItemsSelectItem) {
+				decode.CheckUnique(d, x.Select)
 			}
 		case "X-Trace":
 			x.XTrace = d.StringPtr()
@@ -182,8 +182,8 @@ func decodeListItemsArgs(d *runtime.Decoder, x *ListItemsArgs) {
 			x.Session = d.StringPtr()
 		case "max_items":
 			if v, ok := d.OptInt(&x.MaxItems); ok {
-				runtime.CheckMin(d, float64(v), 1.0, false)
-				runtime.CheckMax(d, float64(v), 1000.0, false)
+				decode.CheckMin(d, float64(v), 1.0, false)
+				decode.CheckMax(d, float64(v), 1000.0, false)
 			}
 		default:
 			d.Skip()
@@ -196,7 +196,7 @@ type DeleteItemArgs struct {
 	ID string `json:"id"`
 }
 
-func decodeDeleteItemArgs(d *runtime.Decoder, x *DeleteItemArgs) {
+func decodeDeleteItemArgs(d *decode.Decoder, x *DeleteItemArgs) {
 	if !d.Object() {
 		return
 	}

@@ -6,7 +6,7 @@ package openapiconstraints
 import (
 	"encoding/json"
 
-	"github.com/opentoolgen/opentoolgen/runtime"
+	"github.com/opentoolgen/opentoolgen/runtime/decode"
 	"github.com/opentoolgen/opentoolgen/runtime/rest"
 )
 
@@ -40,7 +40,7 @@ type Check struct {
 	Empty map[string]any  `json:"empty,omitzero"`
 }
 
-func decodeCheck(d *runtime.Decoder, x *Check) {
+func decodeCheck(d *decode.Decoder, x *Check) {
 	if !d.Object() {
 		return
 	}
@@ -48,37 +48,37 @@ func decodeCheck(d *runtime.Decoder, x *Check) {
 		switch string(d.Key()) {
 		case "text":
 			if v, ok := d.OptString(&x.Text); ok {
-				runtime.CheckLength(d, v, 2, 5)
+				decode.CheckLength(d, v, 2, 5)
 			}
 		case "code":
 			if v, ok := d.OptString(&x.Code); ok {
-				runtime.CheckPattern(d, v, pattern1)
+				decode.CheckPattern(d, v, pattern1)
 			}
 		case "email":
 			if v, ok := d.OptString(&x.Email); ok {
-				runtime.CheckFormat(d, v, "email")
+				decode.CheckFormat(d, v, "email")
 			}
 		case "id":
 			if v, ok := d.OptString(&x.ID); ok {
-				runtime.CheckFormat(d, v, "uuid")
+				decode.CheckFormat(d, v, "uuid")
 			}
 		case "count":
 			if v, ok := d.OptInt(&x.Count); ok {
-				runtime.CheckMin(d, float64(v), 1.0, false)
-				runtime.CheckMax(d, float64(v), 10.0, false)
+				decode.CheckMin(d, float64(v), 1.0, false)
+				decode.CheckMax(d, float64(v), 10.0, false)
 			}
 		case "ratio":
 			if v, ok := d.OptFloat(&x.Ratio); ok {
-				runtime.CheckMin(d, float64(v), 0.0, true)
-				runtime.CheckMax(d, float64(v), 1.0, true)
+				decode.CheckMin(d, float64(v), 0.0, true)
+				decode.CheckMax(d, float64(v), 1.0, true)
 			}
 		case "step":
 			if v, ok := d.OptInt(&x.Step); ok {
-				runtime.CheckMultipleOfInt(d, int64(v), int64(5))
+				decode.CheckMultipleOfInt(d, int64(v), int64(5))
 			}
 		case "half":
 			if v, ok := d.OptFloat(&x.Half); ok {
-				runtime.CheckMultipleOf(d, float64(v), 0.5)
+				decode.CheckMultipleOf(d, float64(v), 0.5)
 			}
 		case "tags":
 			if !d.IsNull() {
@@ -89,8 +89,8 @@ func decodeCheck(d *runtime.Decoder, x *Check) {
 						e1, _ = d.String()
 						x.Tags = append(x.Tags, e1)
 					}
-					runtime.CheckItems(d, len(x.Tags), 1, 3)
-					runtime.CheckUnique(d, x.Tags)
+					decode.CheckItems(d, len(x.Tags), 1, 3)
+					decode.CheckUnique(d, x.Tags)
 				}
 			}
 		case "attrs":
@@ -103,24 +103,24 @@ func decodeCheck(d *runtime.Decoder, x *Check) {
 						e1, _ = d.String()
 						x.Attrs[k1] = e1
 					}
-					runtime.CheckProperties(d, len(x.Attrs), 1, 2)
+					decode.CheckProperties(d, len(x.Attrs), 1, 2)
 				}
 			}
 		case "opts":
-			runtime.Ptr(d, &x.Opts, decodeCheckOpts)
+			decode.Ptr(d, &x.Opts, decodeCheckOpts)
 		case "day":
-			runtime.Ptr(d, &x.Day, decodeCheckDay)
+			decode.Ptr(d, &x.Day, decodeCheckDay)
 		case "short":
-			runtime.Ptr(d, &x.Short, decodeCheckShort)
+			decode.Ptr(d, &x.Short, decodeCheckShort)
 		case "level":
-			runtime.Ptr(d, &x.Level, decodeCheckLevel)
+			decode.Ptr(d, &x.Level, decodeCheckLevel)
 		case "mode":
-			runtime.Ptr(d, &x.Mode, decodeCheckMode)
+			decode.Ptr(d, &x.Mode, decodeCheckMode)
 		case "choice":
-			runtime.Ptr(d, &x.Choice, decodeCheckChoice)
+			decode.Ptr(d, &x.Choice, decodeCheckChoice)
 		case "anything":
 			if !d.IsNull() {
-				runtime.DecodeRaw(d, &x.Anything)
+				decode.Raw(d, &x.Anything)
 			}
 		case "list":
 			if !d.IsNull() {
@@ -149,7 +149,7 @@ func decodeCheck(d *runtime.Decoder, x *Check) {
 			x.Flag = d.BoolPtr()
 		case "multi":
 			if !d.IsNull() {
-				runtime.DecodeRaw(d, &x.Multi)
+				decode.Raw(d, &x.Multi)
 			}
 		case "never":
 			x.Never = d.FloatPtr()
@@ -264,7 +264,7 @@ type CheckOpts struct {
 	B *bool `json:"b,omitzero"`
 }
 
-func decodeCheckOpts(d *runtime.Decoder, x *CheckOpts) {
+func decodeCheckOpts(d *decode.Decoder, x *CheckOpts) {
 	if !d.Object() {
 		return
 	}
@@ -280,7 +280,7 @@ func decodeCheckOpts(d *runtime.Decoder, x *CheckOpts) {
 			d.Skip()
 		}
 	}
-	runtime.CheckProperties(d, n, 1, 1)
+	decode.CheckProperties(d, n, 1, 1)
 }
 
 // CheckDay is the "day" member of Check.
@@ -300,13 +300,13 @@ func (x CheckDay) Valid() bool {
 	return false
 }
 
-func decodeCheckDay(d *runtime.Decoder, x *CheckDay) {
+func decodeCheckDay(d *decode.Decoder, x *CheckDay) {
 	if v, ok := d.String(); ok {
 		*x = CheckDay(v)
 		if !x.Valid() {
 			d.NotInEnum(v, "\"2024-01-01\", \"2024-02-30\"")
 		}
-		runtime.CheckFormat(d, v, "date")
+		decode.CheckFormat(d, v, "date")
 	}
 }
 
@@ -327,13 +327,13 @@ func (x CheckShort) Valid() bool {
 	return false
 }
 
-func decodeCheckShort(d *runtime.Decoder, x *CheckShort) {
+func decodeCheckShort(d *decode.Decoder, x *CheckShort) {
 	if v, ok := d.String(); ok {
 		*x = CheckShort(v)
 		if !x.Valid() {
 			d.NotInEnum(v, "\"ab\", \"abcdef\"")
 		}
-		runtime.CheckLength(d, v, -1, 4)
+		decode.CheckLength(d, v, -1, 4)
 	}
 }
 
@@ -355,13 +355,13 @@ func (x CheckLevel) Valid() bool {
 	return false
 }
 
-func decodeCheckLevel(d *runtime.Decoder, x *CheckLevel) {
+func decodeCheckLevel(d *decode.Decoder, x *CheckLevel) {
 	if v, ok := d.Int(); ok {
 		*x = CheckLevel(v)
 		if !x.Valid() {
 			d.NotInEnum(v, "1, 2, 3")
 		}
-		runtime.CheckMax(d, float64(v), 2.0, false)
+		decode.CheckMax(d, float64(v), 2.0, false)
 	}
 }
 
@@ -381,7 +381,7 @@ func (x CheckMode) Valid() bool {
 	return false
 }
 
-func decodeCheckMode(d *runtime.Decoder, x *CheckMode) {
+func decodeCheckMode(d *decode.Decoder, x *CheckMode) {
 	if v, ok := d.String(); ok {
 		*x = CheckMode(v)
 		if !x.Valid() {
@@ -411,7 +411,7 @@ func (x CheckChoice) MarshalJSON() ([]byte, error) {
 
 // UnmarshalJSON decodes the variant the value is.
 func (x *CheckChoice) UnmarshalJSON(data []byte) error {
-	return runtime.Unmarshal(data, x, decodeCheckChoice)
+	return decode.Unmarshal(data, x, decodeCheckChoice)
 }
 
 // IsZero reports whether no variant is set.
@@ -419,18 +419,18 @@ func (x CheckChoice) IsZero() bool {
 	return x.String == nil && x.Int == nil
 }
 
-func decodeCheckChoice(d *runtime.Decoder, x *CheckChoice) {
+func decodeCheckChoice(d *decode.Decoder, x *CheckChoice) {
 	raw := d.Raw()
 	if raw == nil {
 		return
 	}
 	*x = CheckChoice{}
-	if runtime.VariantPtr(d, raw, &x.String, func(d *runtime.Decoder, x *string) {
+	if decode.VariantPtr(d, raw, &x.String, func(d *decode.Decoder, x *string) {
 		*x, _ = d.String()
 	}, false) {
 		return
 	}
-	if runtime.VariantPtr(d, raw, &x.Int, func(d *runtime.Decoder, x *int64) {
+	if decode.VariantPtr(d, raw, &x.Int, func(d *decode.Decoder, x *int64) {
 		*x, _ = d.Int()
 	}, false) {
 		return
@@ -443,7 +443,7 @@ type CheckResult struct {
 	Ok *bool `json:"ok,omitzero"`
 }
 
-func decodeCheckResult(d *runtime.Decoder, x *CheckResult) {
+func decodeCheckResult(d *decode.Decoder, x *CheckResult) {
 	if !d.Object() {
 		return
 	}
@@ -463,11 +463,11 @@ type CheckArgs struct {
 	Check
 }
 
-func decodeCheckArgs(d *runtime.Decoder, x *CheckArgs) {
+func decodeCheckArgs(d *decode.Decoder, x *CheckArgs) {
 	decodeCheck(d, &x.Check)
 }
 
 // Patterns of the schemas, compiled on first use.
 var (
-	pattern1 = runtime.NewPattern("^[A-Z]{3}$")
+	pattern1 = decode.NewPattern("^[A-Z]{3}$")
 )

@@ -3,7 +3,7 @@
 
 package openapidescriptions
 
-import "github.com/opentoolgen/opentoolgen/runtime"
+import "github.com/opentoolgen/opentoolgen/runtime/decode"
 
 // Items is a list of items:
 //
@@ -17,7 +17,7 @@ import "github.com/opentoolgen/opentoolgen/runtime"
 // ```
 type Items []Item
 
-func decodeItems(d *runtime.Decoder, x *Items) {
+func decodeItems(d *decode.Decoder, x *Items) {
 	if d.Array() {
 		*x = Items{}
 		for d.NextItem() {
@@ -42,7 +42,7 @@ type Item struct {
 	Kind *ItemKind `json:"kind,omitzero"`
 }
 
-func decodeItem(d *runtime.Decoder, x *Item) {
+func decodeItem(d *decode.Decoder, x *Item) {
 	if !d.Object() {
 		return
 	}
@@ -53,7 +53,7 @@ func decodeItem(d *runtime.Decoder, x *Item) {
 			seen[0] |= 1 << 0
 			x.ID, _ = d.String()
 		case "kind":
-			runtime.Ptr(d, &x.Kind, decodeItemKind)
+			decode.Ptr(d, &x.Kind, decodeItemKind)
 		default:
 			d.Skip()
 		}
@@ -80,7 +80,7 @@ func (x ItemKind) Valid() bool {
 	return false
 }
 
-func decodeItemKind(d *runtime.Decoder, x *ItemKind) {
+func decodeItemKind(d *decode.Decoder, x *ItemKind) {
 	if v, ok := d.String(); ok {
 		*x = ItemKind(v)
 		if !x.Valid() {
@@ -99,7 +99,7 @@ type ListItemsArgs struct {
 	Q *string `json:"q,omitzero"`
 }
 
-func decodeListItemsArgs(d *runtime.Decoder, x *ListItemsArgs) {
+func decodeListItemsArgs(d *decode.Decoder, x *ListItemsArgs) {
 	if !d.Object() {
 		return
 	}
@@ -121,7 +121,7 @@ type WindowsTextResult struct {
 	Ok *bool `json:"ok,omitzero"`
 }
 
-func decodeWindowsTextResult(d *runtime.Decoder, x *WindowsTextResult) {
+func decodeWindowsTextResult(d *decode.Decoder, x *WindowsTextResult) {
 	if !d.Object() {
 		return
 	}
@@ -144,7 +144,7 @@ type WindowsTextArgs struct {
 	Text *string `json:"text,omitzero"`
 }
 
-func decodeWindowsTextArgs(d *runtime.Decoder, x *WindowsTextArgs) {
+func decodeWindowsTextArgs(d *decode.Decoder, x *WindowsTextArgs) {
 	if !d.Object() {
 		return
 	}

@@ -11,6 +11,8 @@ import (
 
 	"github.com/opentoolgen/opentoolgen/runtime"
 	"github.com/opentoolgen/opentoolgen/runtime/declare"
+	"github.com/opentoolgen/opentoolgen/runtime/decode"
+	"github.com/opentoolgen/opentoolgen/runtime/functions"
 )
 
 // Service is the API: one method per operation. *Client implements it by calling
@@ -61,11 +63,11 @@ func NewTool(svc Service, opts ...runtime.ToolOption) (*Tool, error) {
 
 func (t *Tool) streamRespond(ctx context.Context, args json.RawMessage, emit func(json.RawMessage) error) error {
 	var a RespondArgs
-	if err := runtime.DecodeArgs(ctx, t.args, "respond", args, &a, decodeRespondArgs); err != nil {
+	if err := decode.Arguments(ctx, t.args, "respond", args, &a, decodeRespondArgs); err != nil {
 		return err
 	}
 	return runtime.ToolError(t.svc.Respond(ctx, a, func(v RespondResult) error {
-		raw, err := runtime.EncodeObject(v)
+		raw, err := decode.EncodeObject(v)
 		if err != nil {
 			return err
 		}
@@ -75,11 +77,11 @@ func (t *Tool) streamRespond(ctx context.Context, args json.RawMessage, emit fun
 
 func (t *Tool) streamCreateRun(ctx context.Context, args json.RawMessage, emit func(json.RawMessage) error) error {
 	var a CreateRunArgs
-	if err := runtime.DecodeArgs(ctx, t.args, "createRun", args, &a, decodeCreateRunArgs); err != nil {
+	if err := decode.Arguments(ctx, t.args, "createRun", args, &a, decodeCreateRunArgs); err != nil {
 		return err
 	}
 	return runtime.ToolError(t.svc.CreateRun(ctx, a, func(v AssistantStreamEvent) error {
-		raw, err := runtime.EncodeObject(v)
+		raw, err := decode.EncodeObject(v)
 		if err != nil {
 			return err
 		}
@@ -89,7 +91,7 @@ func (t *Tool) streamCreateRun(ctx context.Context, args json.RawMessage, emit f
 
 func (t *Tool) streamFeed(ctx context.Context, _ json.RawMessage, emit func(json.RawMessage) error) error {
 	return runtime.ToolError(t.svc.Feed(ctx, func(v FeedResult) error {
-		raw, err := runtime.EncodeObject(v)
+		raw, err := decode.EncodeObject(v)
 		if err != nil {
 			return err
 		}
@@ -99,7 +101,7 @@ func (t *Tool) streamFeed(ctx context.Context, _ json.RawMessage, emit func(json
 
 func (t *Tool) streamTail(ctx context.Context, _ json.RawMessage, emit func(json.RawMessage) error) error {
 	return runtime.ToolError(t.svc.Tail(ctx, func(v Event) error {
-		raw, err := runtime.EncodeObject(v)
+		raw, err := decode.EncodeObject(v)
 		if err != nil {
 			return err
 		}
@@ -109,11 +111,11 @@ func (t *Tool) streamTail(ctx context.Context, _ json.RawMessage, emit func(json
 
 func (t *Tool) streamWatchJob(ctx context.Context, args json.RawMessage, emit func(json.RawMessage) error) error {
 	var a WatchJobArgs
-	if err := runtime.DecodeArgs(ctx, t.args, "watchJob", args, &a, decodeWatchJobArgs); err != nil {
+	if err := decode.Arguments(ctx, t.args, "watchJob", args, &a, decodeWatchJobArgs); err != nil {
 		return err
 	}
 	return runtime.ToolError(t.svc.WatchJob(ctx, a, func(v WatchJobResult) error {
-		raw, err := runtime.EncodeObject(v)
+		raw, err := decode.EncodeObject(v)
 		if err != nil {
 			return err
 		}
@@ -178,8 +180,8 @@ func (t *Tool) Declarations(p declare.Profile) (*declare.Declared, error) {
 // Functions returns each served function (see Document) as a tool of its own
 // for agent frameworks: its name, description, input and output schemas, and
 // Invoke (map in, map out) and Call (JSON in, JSON out) that call it through t.
-func (t *Tool) Functions() []*runtime.FunctionTool {
-	return runtime.FunctionsOf(t, t.args.Served())
+func (t *Tool) Functions() []*functions.Tool {
+	return functions.Of(t, t.args.Served())
 }
 
 // Hints implements runtime.HintTool: the hints of a served operation are those

@@ -6,7 +6,7 @@ package openapievents
 import (
 	"encoding/json"
 
-	"github.com/opentoolgen/opentoolgen/runtime"
+	"github.com/opentoolgen/opentoolgen/runtime/decode"
 )
 
 // TextDelta is the schema "TextDelta" of the document.
@@ -15,7 +15,7 @@ type TextDelta struct {
 	Delta string `json:"delta"`
 }
 
-func decodeTextDelta(d *runtime.Decoder, x *TextDelta) {
+func decodeTextDelta(d *decode.Decoder, x *TextDelta) {
 	if !d.Object() {
 		return
 	}
@@ -41,7 +41,7 @@ type Completed struct {
 	Usage CompletedUsage `json:"usage"`
 }
 
-func decodeCompleted(d *runtime.Decoder, x *Completed) {
+func decodeCompleted(d *decode.Decoder, x *Completed) {
 	if !d.Object() {
 		return
 	}
@@ -66,7 +66,7 @@ type Thread struct {
 	ID string `json:"id"`
 }
 
-func decodeThread(d *runtime.Decoder, x *Thread) {
+func decodeThread(d *decode.Decoder, x *Thread) {
 	if !d.Object() {
 		return
 	}
@@ -89,7 +89,7 @@ type Run struct {
 	Status RunStatus `json:"status"`
 }
 
-func decodeRun(d *runtime.Decoder, x *Run) {
+func decodeRun(d *decode.Decoder, x *Run) {
 	if !d.Object() {
 		return
 	}
@@ -114,7 +114,7 @@ type MessageDelta struct {
 	Text string `json:"text"`
 }
 
-func decodeMessageDelta(d *runtime.Decoder, x *MessageDelta) {
+func decodeMessageDelta(d *decode.Decoder, x *MessageDelta) {
 	if !d.Object() {
 		return
 	}
@@ -136,7 +136,7 @@ type Error struct {
 	Message string `json:"message"`
 }
 
-func decodeError(d *runtime.Decoder, x *Error) {
+func decodeError(d *decode.Decoder, x *Error) {
 	if !d.Object() {
 		return
 	}
@@ -183,7 +183,7 @@ func (x AssistantStreamEvent) MarshalJSON() ([]byte, error) {
 
 // UnmarshalJSON decodes the variant the value is.
 func (x *AssistantStreamEvent) UnmarshalJSON(data []byte) error {
-	return runtime.Unmarshal(data, x, decodeAssistantStreamEvent)
+	return decode.Unmarshal(data, x, decodeAssistantStreamEvent)
 }
 
 // IsZero reports whether no variant is set.
@@ -191,36 +191,36 @@ func (x AssistantStreamEvent) IsZero() bool {
 	return x.ThreadStreamEvent == nil && x.RunStreamEvent == nil && x.MessageDeltaEvent == nil && x.ErrorEvent == nil && x.DoneEvent == nil
 }
 
-func decodeAssistantStreamEvent(d *runtime.Decoder, x *AssistantStreamEvent) {
+func decodeAssistantStreamEvent(d *decode.Decoder, x *AssistantStreamEvent) {
 	raw := d.Raw()
 	if raw == nil {
 		return
 	}
 	*x = AssistantStreamEvent{}
-	switch runtime.UnionTag(raw, "event") {
+	switch decode.UnionTag(raw, "event") {
 	case "thread.created":
 		var v ThreadStreamEvent
-		if runtime.DecodeVariant(d, raw, &v, decodeThreadStreamEvent, true) {
+		if decode.Variant(d, raw, &v, decodeThreadStreamEvent, true) {
 			x.ThreadStreamEvent = &v
 		}
 	case "thread.run.completed", "thread.run.created":
 		var v RunStreamEvent
-		if runtime.DecodeVariant(d, raw, &v, decodeRunStreamEvent, true) {
+		if decode.Variant(d, raw, &v, decodeRunStreamEvent, true) {
 			x.RunStreamEvent = &v
 		}
 	case "thread.message.delta":
 		var v MessageDeltaEvent
-		if runtime.DecodeVariant(d, raw, &v, decodeMessageDeltaEvent, true) {
+		if decode.Variant(d, raw, &v, decodeMessageDeltaEvent, true) {
 			x.MessageDeltaEvent = &v
 		}
 	case "error":
 		var v ErrorEvent
-		if runtime.DecodeVariant(d, raw, &v, decodeErrorEvent, true) {
+		if decode.Variant(d, raw, &v, decodeErrorEvent, true) {
 			x.ErrorEvent = &v
 		}
 	case "done":
 		var v DoneEvent
-		if runtime.DecodeVariant(d, raw, &v, decodeDoneEvent, true) {
+		if decode.Variant(d, raw, &v, decodeDoneEvent, true) {
 			x.DoneEvent = &v
 		}
 	default:
@@ -236,7 +236,7 @@ type ThreadStreamEvent struct {
 
 // MarshalJSON encodes x, its member "data" as the value.
 func (x ThreadStreamEvent) MarshalJSON() ([]byte, error) {
-	var e runtime.ObjectEncoder
+	var e decode.ObjectEncoder
 	e.Field("event", x.Event)
 	e.Field("data", x.Data)
 	return e.Bytes()
@@ -245,10 +245,10 @@ func (x ThreadStreamEvent) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes x, checking the types of its members; "data" may be
 // a string holding the value's JSON text, as the data of an event is.
 func (x *ThreadStreamEvent) UnmarshalJSON(data []byte) error {
-	return runtime.Unmarshal(data, x, decodeThreadStreamEvent)
+	return decode.Unmarshal(data, x, decodeThreadStreamEvent)
 }
 
-func decodeThreadStreamEvent(d *runtime.Decoder, x *ThreadStreamEvent) {
+func decodeThreadStreamEvent(d *decode.Decoder, x *ThreadStreamEvent) {
 	if !d.Object() {
 		return
 	}
@@ -260,7 +260,7 @@ func decodeThreadStreamEvent(d *runtime.Decoder, x *ThreadStreamEvent) {
 			decodeThreadStreamEventEvent(d, &x.Event)
 		case "data":
 			seen[0] |= 1 << 1
-			runtime.DecodeText(d, &x.Data, decodeThread)
+			decode.Text(d, &x.Data, decodeThread)
 		default:
 			d.Skip()
 		}
@@ -289,7 +289,7 @@ func (x RunStreamEvent) MarshalJSON() ([]byte, error) {
 
 // UnmarshalJSON decodes the variant the value is.
 func (x *RunStreamEvent) UnmarshalJSON(data []byte) error {
-	return runtime.Unmarshal(data, x, decodeRunStreamEvent)
+	return decode.Unmarshal(data, x, decodeRunStreamEvent)
 }
 
 // IsZero reports whether no variant is set.
@@ -297,21 +297,21 @@ func (x RunStreamEvent) IsZero() bool {
 	return x.RunStreamEventVariant1 == nil && x.RunStreamEventVariant2 == nil
 }
 
-func decodeRunStreamEvent(d *runtime.Decoder, x *RunStreamEvent) {
+func decodeRunStreamEvent(d *decode.Decoder, x *RunStreamEvent) {
 	raw := d.Raw()
 	if raw == nil {
 		return
 	}
 	*x = RunStreamEvent{}
-	switch runtime.UnionTag(raw, "event") {
+	switch decode.UnionTag(raw, "event") {
 	case "thread.run.created":
 		var v RunStreamEventVariant1
-		if runtime.DecodeVariant(d, raw, &v, decodeRunStreamEventVariant1, true) {
+		if decode.Variant(d, raw, &v, decodeRunStreamEventVariant1, true) {
 			x.RunStreamEventVariant1 = &v
 		}
 	case "thread.run.completed":
 		var v RunStreamEventVariant2
-		if runtime.DecodeVariant(d, raw, &v, decodeRunStreamEventVariant2, true) {
+		if decode.Variant(d, raw, &v, decodeRunStreamEventVariant2, true) {
 			x.RunStreamEventVariant2 = &v
 		}
 	default:
@@ -327,7 +327,7 @@ type MessageDeltaEvent struct {
 
 // MarshalJSON encodes x, its member "data" as the value.
 func (x MessageDeltaEvent) MarshalJSON() ([]byte, error) {
-	var e runtime.ObjectEncoder
+	var e decode.ObjectEncoder
 	e.Field("event", x.Event)
 	e.Field("data", x.Data)
 	return e.Bytes()
@@ -336,10 +336,10 @@ func (x MessageDeltaEvent) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes x, checking the types of its members; "data" may be
 // a string holding the value's JSON text, as the data of an event is.
 func (x *MessageDeltaEvent) UnmarshalJSON(data []byte) error {
-	return runtime.Unmarshal(data, x, decodeMessageDeltaEvent)
+	return decode.Unmarshal(data, x, decodeMessageDeltaEvent)
 }
 
-func decodeMessageDeltaEvent(d *runtime.Decoder, x *MessageDeltaEvent) {
+func decodeMessageDeltaEvent(d *decode.Decoder, x *MessageDeltaEvent) {
 	if !d.Object() {
 		return
 	}
@@ -351,7 +351,7 @@ func decodeMessageDeltaEvent(d *runtime.Decoder, x *MessageDeltaEvent) {
 			decodeMessageDeltaEventEvent(d, &x.Event)
 		case "data":
 			seen[0] |= 1 << 1
-			runtime.DecodeText(d, &x.Data, decodeMessageDelta)
+			decode.Text(d, &x.Data, decodeMessageDelta)
 		default:
 			d.Skip()
 		}
@@ -367,7 +367,7 @@ type ErrorEvent struct {
 
 // MarshalJSON encodes x, its member "data" as the value.
 func (x ErrorEvent) MarshalJSON() ([]byte, error) {
-	var e runtime.ObjectEncoder
+	var e decode.ObjectEncoder
 	e.Field("event", x.Event)
 	e.Field("data", x.Data)
 	return e.Bytes()
@@ -376,10 +376,10 @@ func (x ErrorEvent) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes x, checking the types of its members; "data" may be
 // a string holding the value's JSON text, as the data of an event is.
 func (x *ErrorEvent) UnmarshalJSON(data []byte) error {
-	return runtime.Unmarshal(data, x, decodeErrorEvent)
+	return decode.Unmarshal(data, x, decodeErrorEvent)
 }
 
-func decodeErrorEvent(d *runtime.Decoder, x *ErrorEvent) {
+func decodeErrorEvent(d *decode.Decoder, x *ErrorEvent) {
 	if !d.Object() {
 		return
 	}
@@ -391,7 +391,7 @@ func decodeErrorEvent(d *runtime.Decoder, x *ErrorEvent) {
 			decodeErrorEventEvent(d, &x.Event)
 		case "data":
 			seen[0] |= 1 << 1
-			runtime.DecodeText(d, &x.Data, decodeError)
+			decode.Text(d, &x.Data, decodeError)
 		default:
 			d.Skip()
 		}
@@ -405,7 +405,7 @@ type DoneEvent struct {
 	Data  DoneEventData  `json:"data"`
 }
 
-func decodeDoneEvent(d *runtime.Decoder, x *DoneEvent) {
+func decodeDoneEvent(d *decode.Decoder, x *DoneEvent) {
 	if !d.Object() {
 		return
 	}
@@ -438,7 +438,7 @@ type Progress struct {
 	Percent int64 `json:"percent"`
 }
 
-func decodeProgress(d *runtime.Decoder, x *Progress) {
+func decodeProgress(d *decode.Decoder, x *Progress) {
 	if !d.Object() {
 		return
 	}
@@ -460,7 +460,7 @@ type JobResult struct {
 	Output string `json:"output"`
 }
 
-func decodeJobResult(d *runtime.Decoder, x *JobResult) {
+func decodeJobResult(d *decode.Decoder, x *JobResult) {
 	if !d.Object() {
 		return
 	}
@@ -482,7 +482,7 @@ type CompletedUsage struct {
 	Tokens int64 `json:"tokens"`
 }
 
-func decodeCompletedUsage(d *runtime.Decoder, x *CompletedUsage) {
+func decodeCompletedUsage(d *decode.Decoder, x *CompletedUsage) {
 	if !d.Object() {
 		return
 	}
@@ -516,7 +516,7 @@ func (x RunStatus) Valid() bool {
 	return false
 }
 
-func decodeRunStatus(d *runtime.Decoder, x *RunStatus) {
+func decodeRunStatus(d *decode.Decoder, x *RunStatus) {
 	if v, ok := d.String(); ok {
 		*x = RunStatus(v)
 		if !x.Valid() {
@@ -541,7 +541,7 @@ func (x ThreadStreamEventEvent) Valid() bool {
 	return false
 }
 
-func decodeThreadStreamEventEvent(d *runtime.Decoder, x *ThreadStreamEventEvent) {
+func decodeThreadStreamEventEvent(d *decode.Decoder, x *ThreadStreamEventEvent) {
 	if v, ok := d.String(); ok {
 		*x = ThreadStreamEventEvent(v)
 		if !x.Valid() {
@@ -558,7 +558,7 @@ type RunStreamEventVariant1 struct {
 
 // MarshalJSON encodes x, its member "data" as the value.
 func (x RunStreamEventVariant1) MarshalJSON() ([]byte, error) {
-	var e runtime.ObjectEncoder
+	var e decode.ObjectEncoder
 	e.Field("event", x.Event)
 	e.Field("data", x.Data)
 	return e.Bytes()
@@ -567,10 +567,10 @@ func (x RunStreamEventVariant1) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes x, checking the types of its members; "data" may be
 // a string holding the value's JSON text, as the data of an event is.
 func (x *RunStreamEventVariant1) UnmarshalJSON(data []byte) error {
-	return runtime.Unmarshal(data, x, decodeRunStreamEventVariant1)
+	return decode.Unmarshal(data, x, decodeRunStreamEventVariant1)
 }
 
-func decodeRunStreamEventVariant1(d *runtime.Decoder, x *RunStreamEventVariant1) {
+func decodeRunStreamEventVariant1(d *decode.Decoder, x *RunStreamEventVariant1) {
 	if !d.Object() {
 		return
 	}
@@ -582,7 +582,7 @@ func decodeRunStreamEventVariant1(d *runtime.Decoder, x *RunStreamEventVariant1)
 			decodeRunStreamEventVariant1Event(d, &x.Event)
 		case "data":
 			seen[0] |= 1 << 1
-			runtime.DecodeText(d, &x.Data, decodeRun)
+			decode.Text(d, &x.Data, decodeRun)
 		default:
 			d.Skip()
 		}
@@ -606,7 +606,7 @@ func (x RunStreamEventVariant1Event) Valid() bool {
 	return false
 }
 
-func decodeRunStreamEventVariant1Event(d *runtime.Decoder, x *RunStreamEventVariant1Event) {
+func decodeRunStreamEventVariant1Event(d *decode.Decoder, x *RunStreamEventVariant1Event) {
 	if v, ok := d.String(); ok {
 		*x = RunStreamEventVariant1Event(v)
 		if !x.Valid() {
@@ -623,7 +623,7 @@ type RunStreamEventVariant2 struct {
 
 // MarshalJSON encodes x, its member "data" as the value.
 func (x RunStreamEventVariant2) MarshalJSON() ([]byte, error) {
-	var e runtime.ObjectEncoder
+	var e decode.ObjectEncoder
 	e.Field("event", x.Event)
 	e.Field("data", x.Data)
 	return e.Bytes()
@@ -632,10 +632,10 @@ func (x RunStreamEventVariant2) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes x, checking the types of its members; "data" may be
 // a string holding the value's JSON text, as the data of an event is.
 func (x *RunStreamEventVariant2) UnmarshalJSON(data []byte) error {
-	return runtime.Unmarshal(data, x, decodeRunStreamEventVariant2)
+	return decode.Unmarshal(data, x, decodeRunStreamEventVariant2)
 }
 
-func decodeRunStreamEventVariant2(d *runtime.Decoder, x *RunStreamEventVariant2) {
+func decodeRunStreamEventVariant2(d *decode.Decoder, x *RunStreamEventVariant2) {
 	if !d.Object() {
 		return
 	}
@@ -647,7 +647,7 @@ func decodeRunStreamEventVariant2(d *runtime.Decoder, x *RunStreamEventVariant2)
 			decodeRunStreamEventVariant2Event(d, &x.Event)
 		case "data":
 			seen[0] |= 1 << 1
-			runtime.DecodeText(d, &x.Data, decodeRun)
+			decode.Text(d, &x.Data, decodeRun)
 		default:
 			d.Skip()
 		}
@@ -671,7 +671,7 @@ func (x RunStreamEventVariant2Event) Valid() bool {
 	return false
 }
 
-func decodeRunStreamEventVariant2Event(d *runtime.Decoder, x *RunStreamEventVariant2Event) {
+func decodeRunStreamEventVariant2Event(d *decode.Decoder, x *RunStreamEventVariant2Event) {
 	if v, ok := d.String(); ok {
 		*x = RunStreamEventVariant2Event(v)
 		if !x.Valid() {
@@ -696,7 +696,7 @@ func (x MessageDeltaEventEvent) Valid() bool {
 	return false
 }
 
-func decodeMessageDeltaEventEvent(d *runtime.Decoder, x *MessageDeltaEventEvent) {
+func decodeMessageDeltaEventEvent(d *decode.Decoder, x *MessageDeltaEventEvent) {
 	if v, ok := d.String(); ok {
 		*x = MessageDeltaEventEvent(v)
 		if !x.Valid() {
@@ -721,7 +721,7 @@ func (x ErrorEventEvent) Valid() bool {
 	return false
 }
 
-func decodeErrorEventEvent(d *runtime.Decoder, x *ErrorEventEvent) {
+func decodeErrorEventEvent(d *decode.Decoder, x *ErrorEventEvent) {
 	if v, ok := d.String(); ok {
 		*x = ErrorEventEvent(v)
 		if !x.Valid() {
@@ -746,7 +746,7 @@ func (x DoneEventEvent) Valid() bool {
 	return false
 }
 
-func decodeDoneEventEvent(d *runtime.Decoder, x *DoneEventEvent) {
+func decodeDoneEventEvent(d *decode.Decoder, x *DoneEventEvent) {
 	if v, ok := d.String(); ok {
 		*x = DoneEventEvent(v)
 		if !x.Valid() {
@@ -771,7 +771,7 @@ func (x DoneEventData) Valid() bool {
 	return false
 }
 
-func decodeDoneEventData(d *runtime.Decoder, x *DoneEventData) {
+func decodeDoneEventData(d *decode.Decoder, x *DoneEventData) {
 	if v, ok := d.String(); ok {
 		*x = DoneEventData(v)
 		if !x.Valid() {
@@ -801,7 +801,7 @@ func (x RespondResult) MarshalJSON() ([]byte, error) {
 
 // UnmarshalJSON decodes the variant the value is.
 func (x *RespondResult) UnmarshalJSON(data []byte) error {
-	return runtime.Unmarshal(data, x, decodeRespondResult)
+	return decode.Unmarshal(data, x, decodeRespondResult)
 }
 
 // IsZero reports whether no variant is set.
@@ -809,21 +809,21 @@ func (x RespondResult) IsZero() bool {
 	return x.TextDelta == nil && x.Completed == nil
 }
 
-func decodeRespondResult(d *runtime.Decoder, x *RespondResult) {
+func decodeRespondResult(d *decode.Decoder, x *RespondResult) {
 	raw := d.Raw()
 	if raw == nil {
 		return
 	}
 	*x = RespondResult{}
-	switch runtime.UnionTag(raw, "type") {
+	switch decode.UnionTag(raw, "type") {
 	case "response.output_text.delta":
 		var v TextDelta
-		if runtime.DecodeVariant(d, raw, &v, decodeTextDelta, true) {
+		if decode.Variant(d, raw, &v, decodeTextDelta, true) {
 			x.TextDelta = &v
 		}
 	case "response.completed":
 		var v Completed
-		if runtime.DecodeVariant(d, raw, &v, decodeCompleted, true) {
+		if decode.Variant(d, raw, &v, decodeCompleted, true) {
 			x.Completed = &v
 		}
 	default:
@@ -836,7 +836,7 @@ type RespondArgs struct {
 	Input string `json:"input"`
 }
 
-func decodeRespondArgs(d *runtime.Decoder, x *RespondArgs) {
+func decodeRespondArgs(d *decode.Decoder, x *RespondArgs) {
 	if !d.Object() {
 		return
 	}
@@ -858,7 +858,7 @@ type CreateRunArgs struct {
 	Thread string `json:"thread"`
 }
 
-func decodeCreateRunArgs(d *runtime.Decoder, x *CreateRunArgs) {
+func decodeCreateRunArgs(d *decode.Decoder, x *CreateRunArgs) {
 	if !d.Object() {
 		return
 	}
@@ -899,7 +899,7 @@ func (x FeedResult) MarshalJSON() ([]byte, error) {
 
 // UnmarshalJSON decodes the variant the value is.
 func (x *FeedResult) UnmarshalJSON(data []byte) error {
-	return runtime.Unmarshal(data, x, decodeFeedResult)
+	return decode.Unmarshal(data, x, decodeFeedResult)
 }
 
 // IsZero reports whether no variant is set.
@@ -907,26 +907,26 @@ func (x FeedResult) IsZero() bool {
 	return x.FeedResultVariant1 == nil && x.FeedResultVariant2 == nil && x.FeedResultVariant3 == nil
 }
 
-func decodeFeedResult(d *runtime.Decoder, x *FeedResult) {
+func decodeFeedResult(d *decode.Decoder, x *FeedResult) {
 	raw := d.Raw()
 	if raw == nil {
 		return
 	}
 	*x = FeedResult{}
-	switch runtime.UnionTag(raw, "event") {
+	switch decode.UnionTag(raw, "event") {
 	case "addString":
 		var v FeedResultVariant1
-		if runtime.DecodeVariant(d, raw, &v, decodeFeedResultVariant1, true) {
+		if decode.Variant(d, raw, &v, decodeFeedResultVariant1, true) {
 			x.FeedResultVariant1 = &v
 		}
 	case "addJson":
 		var v FeedResultVariant2
-		if runtime.DecodeVariant(d, raw, &v, decodeFeedResultVariant2, true) {
+		if decode.Variant(d, raw, &v, decodeFeedResultVariant2, true) {
 			x.FeedResultVariant2 = &v
 		}
 	case "addCount":
 		var v FeedResultVariant3
-		if runtime.DecodeVariant(d, raw, &v, decodeFeedResultVariant3, true) {
+		if decode.Variant(d, raw, &v, decodeFeedResultVariant3, true) {
 			x.FeedResultVariant3 = &v
 		}
 	default:
@@ -941,7 +941,7 @@ type FeedResultVariant1 struct {
 	ID    *string                 `json:"id,omitzero"`
 }
 
-func decodeFeedResultVariant1(d *runtime.Decoder, x *FeedResultVariant1) {
+func decodeFeedResultVariant1(d *decode.Decoder, x *FeedResultVariant1) {
 	if !d.Object() {
 		return
 	}
@@ -979,7 +979,7 @@ func (x FeedResultVariant1Event) Valid() bool {
 	return false
 }
 
-func decodeFeedResultVariant1Event(d *runtime.Decoder, x *FeedResultVariant1Event) {
+func decodeFeedResultVariant1Event(d *decode.Decoder, x *FeedResultVariant1Event) {
 	if v, ok := d.String(); ok {
 		*x = FeedResultVariant1Event(v)
 		if !x.Valid() {
@@ -997,7 +997,7 @@ type FeedResultVariant2 struct {
 
 // MarshalJSON encodes x, its member "data" as the value.
 func (x FeedResultVariant2) MarshalJSON() ([]byte, error) {
-	var e runtime.ObjectEncoder
+	var e decode.ObjectEncoder
 	e.Field("event", x.Event)
 	e.Field("data", x.Data)
 	if x.ID != nil {
@@ -1009,10 +1009,10 @@ func (x FeedResultVariant2) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes x, checking the types of its members; "data" may be
 // a string holding the value's JSON text, as the data of an event is.
 func (x *FeedResultVariant2) UnmarshalJSON(data []byte) error {
-	return runtime.Unmarshal(data, x, decodeFeedResultVariant2)
+	return decode.Unmarshal(data, x, decodeFeedResultVariant2)
 }
 
-func decodeFeedResultVariant2(d *runtime.Decoder, x *FeedResultVariant2) {
+func decodeFeedResultVariant2(d *decode.Decoder, x *FeedResultVariant2) {
 	if !d.Object() {
 		return
 	}
@@ -1024,7 +1024,7 @@ func decodeFeedResultVariant2(d *runtime.Decoder, x *FeedResultVariant2) {
 			decodeFeedResultVariant2Event(d, &x.Event)
 		case "data":
 			seen[0] |= 1 << 1
-			runtime.DecodeText(d, &x.Data, decodeFeedResultVariant2Data)
+			decode.Text(d, &x.Data, decodeFeedResultVariant2Data)
 		case "id":
 			x.ID = d.StringPtr()
 		default:
@@ -1050,7 +1050,7 @@ func (x FeedResultVariant2Event) Valid() bool {
 	return false
 }
 
-func decodeFeedResultVariant2Event(d *runtime.Decoder, x *FeedResultVariant2Event) {
+func decodeFeedResultVariant2Event(d *decode.Decoder, x *FeedResultVariant2Event) {
 	if v, ok := d.String(); ok {
 		*x = FeedResultVariant2Event(v)
 		if !x.Valid() {
@@ -1067,7 +1067,7 @@ type FeedResultVariant3 struct {
 
 // MarshalJSON encodes x, its member "data" as the value.
 func (x FeedResultVariant3) MarshalJSON() ([]byte, error) {
-	var e runtime.ObjectEncoder
+	var e decode.ObjectEncoder
 	e.Field("event", x.Event)
 	e.Field("data", x.Data)
 	return e.Bytes()
@@ -1076,10 +1076,10 @@ func (x FeedResultVariant3) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes x, checking the types of its members; "data" may be
 // a string holding the value's JSON text, as the data of an event is.
 func (x *FeedResultVariant3) UnmarshalJSON(data []byte) error {
-	return runtime.Unmarshal(data, x, decodeFeedResultVariant3)
+	return decode.Unmarshal(data, x, decodeFeedResultVariant3)
 }
 
-func decodeFeedResultVariant3(d *runtime.Decoder, x *FeedResultVariant3) {
+func decodeFeedResultVariant3(d *decode.Decoder, x *FeedResultVariant3) {
 	if !d.Object() {
 		return
 	}
@@ -1091,7 +1091,7 @@ func decodeFeedResultVariant3(d *runtime.Decoder, x *FeedResultVariant3) {
 			decodeFeedResultVariant3Event(d, &x.Event)
 		case "data":
 			seen[0] |= 1 << 1
-			runtime.DecodeText(d, &x.Data, func(d *runtime.Decoder, x *int64) {
+			decode.Text(d, &x.Data, func(d *decode.Decoder, x *int64) {
 				*x, _ = d.Int()
 			})
 		default:
@@ -1117,7 +1117,7 @@ func (x FeedResultVariant3Event) Valid() bool {
 	return false
 }
 
-func decodeFeedResultVariant3Event(d *runtime.Decoder, x *FeedResultVariant3Event) {
+func decodeFeedResultVariant3Event(d *decode.Decoder, x *FeedResultVariant3Event) {
 	if v, ok := d.String(); ok {
 		*x = FeedResultVariant3Event(v)
 		if !x.Valid() {
@@ -1131,7 +1131,7 @@ type FeedResultVariant2Data struct {
 	Foo int64 `json:"foo"`
 }
 
-func decodeFeedResultVariant2Data(d *runtime.Decoder, x *FeedResultVariant2Data) {
+func decodeFeedResultVariant2Data(d *decode.Decoder, x *FeedResultVariant2Data) {
 	if !d.Object() {
 		return
 	}
@@ -1169,7 +1169,7 @@ func (x WatchJobResult) MarshalJSON() ([]byte, error) {
 
 // UnmarshalJSON decodes the variant the value is.
 func (x *WatchJobResult) UnmarshalJSON(data []byte) error {
-	return runtime.Unmarshal(data, x, decodeWatchJobResult)
+	return decode.Unmarshal(data, x, decodeWatchJobResult)
 }
 
 // IsZero reports whether no variant is set.
@@ -1177,16 +1177,16 @@ func (x WatchJobResult) IsZero() bool {
 	return x.Progress == nil && x.JobResult == nil
 }
 
-func decodeWatchJobResult(d *runtime.Decoder, x *WatchJobResult) {
+func decodeWatchJobResult(d *decode.Decoder, x *WatchJobResult) {
 	raw := d.Raw()
 	if raw == nil {
 		return
 	}
 	*x = WatchJobResult{}
-	if runtime.VariantPtr(d, raw, &x.Progress, decodeProgress, false) {
+	if decode.VariantPtr(d, raw, &x.Progress, decodeProgress, false) {
 		return
 	}
-	if runtime.VariantPtr(d, raw, &x.JobResult, decodeJobResult, false) {
+	if decode.VariantPtr(d, raw, &x.JobResult, decodeJobResult, false) {
 		return
 	}
 	d.Invalid("got a value that is none of the variants Progress, JobResult")
@@ -1197,7 +1197,7 @@ type WatchJobArgs struct {
 	ID string `json:"id"`
 }
 
-func decodeWatchJobArgs(d *runtime.Decoder, x *WatchJobArgs) {
+func decodeWatchJobArgs(d *decode.Decoder, x *WatchJobArgs) {
 	if !d.Object() {
 		return
 	}

@@ -10,6 +10,8 @@ import (
 
 	"github.com/opentoolgen/opentoolgen/runtime"
 	"github.com/opentoolgen/opentoolgen/runtime/declare"
+	"github.com/opentoolgen/opentoolgen/runtime/decode"
+	"github.com/opentoolgen/opentoolgen/runtime/functions"
 )
 
 // ToolService is the API: one method per operation. *Client implements it by calling
@@ -66,19 +68,19 @@ func (t *Tool) Call(ctx context.Context, name string, args json.RawMessage) (jso
 	ctx = t.args.CallContext(ctx)
 	switch name {
 	case "get-pet":
-		return runtime.CallObject(ctx, t.args, name, args, decodeGetPetArgs, t.svc.GetPet)
+		return decode.CallObject(ctx, t.args, name, args, decodeGetPetArgs, t.svc.GetPet)
 	case "get_pet":
-		return runtime.CallNoResult(ctx, t.args, name, args, decodeGetPet2Args, t.svc.GetPet2)
+		return decode.CallNoResult(ctx, t.args, name, args, decodeGetPet2Args, t.svc.GetPet2)
 	case "getPet":
-		return runtime.CallNoResult(ctx, t.args, name, args, decodeGetPet3Args, t.svc.GetPet3)
+		return decode.CallNoResult(ctx, t.args, name, args, decodeGetPet3Args, t.svc.GetPet3)
 	case "GetPet":
-		return runtime.CallNoResult(ctx, t.args, name, args, decodeGetPet4Args, t.svc.GetPet4)
+		return decode.CallNoResult(ctx, t.args, name, args, decodeGetPet4Args, t.svc.GetPet4)
 	case "patch_pets_id":
-		return runtime.CallNoResult(ctx, t.args, name, args, decodePatchPetsIDArgs, t.svc.PatchPetsID)
+		return decode.CallNoResult(ctx, t.args, name, args, decodePatchPetsIDArgs, t.svc.PatchPetsID)
 	case "func":
-		return runtime.CallNoResult(ctx, t.args, name, args, decodeFuncArgs, t.svc.Func)
+		return decode.CallNoResult(ctx, t.args, name, args, decodeFuncArgs, t.svc.Func)
 	case "post_pets_id_t_more":
-		return runtime.CallNoResult(ctx, t.args, name, args, decodeÉtéArgs, t.svc.Été)
+		return decode.CallNoResult(ctx, t.args, name, args, decodeÉtéArgs, t.svc.Été)
 	}
 	return nil, runtime.MethodNotFound(name)
 }
@@ -106,8 +108,8 @@ func (t *Tool) Declarations(p declare.Profile) (*declare.Declared, error) {
 // Functions returns each served function (see Document) as a tool of its own
 // for agent frameworks: its name, description, input and output schemas, and
 // Invoke (map in, map out) and Call (JSON in, JSON out) that call it through t.
-func (t *Tool) Functions() []*runtime.FunctionTool {
-	return runtime.FunctionsOf(t, t.args.Served())
+func (t *Tool) Functions() []*functions.Tool {
+	return functions.Of(t, t.args.Served())
 }
 
 // Hints implements runtime.HintTool: the hints of a served operation are those

@@ -4,7 +4,7 @@
 package openapihostile
 
 import (
-	"github.com/opentoolgen/opentoolgen/runtime"
+	"github.com/opentoolgen/opentoolgen/runtime/decode"
 	"github.com/opentoolgen/opentoolgen/runtime/rest"
 )
 
@@ -27,7 +27,7 @@ type Client2 struct {
 
 // MarshalJSON encodes x with the member names of the document, which struct tags cannot carry.
 func (x Client2) MarshalJSON() ([]byte, error) {
-	var e runtime.ObjectEncoder
+	var e decode.ObjectEncoder
 	if x.UserID != nil {
 		e.Field("user_id", x.UserID)
 	}
@@ -60,10 +60,10 @@ func (x Client2) MarshalJSON() ([]byte, error) {
 
 // UnmarshalJSON decodes x, checking the types of its members.
 func (x *Client2) UnmarshalJSON(data []byte) error {
-	return runtime.Unmarshal(data, x, decodeClient2)
+	return decode.Unmarshal(data, x, decodeClient2)
 }
 
-func decodeClient2(d *runtime.Decoder, x *Client2) {
+func decodeClient2(d *decode.Decoder, x *Client2) {
 	if !d.Object() {
 		return
 	}
@@ -129,7 +129,7 @@ type Collide struct {
 	Map   map[string]Collide `json:"map,omitzero"`
 }
 
-func decodeCollide(d *runtime.Decoder, x *Collide) {
+func decodeCollide(d *decode.Decoder, x *Collide) {
 	if !d.Object() {
 		return
 	}
@@ -178,7 +178,7 @@ type GetPetArgs struct {
 	Type     *string `json:"type,omitzero"`
 }
 
-func decodeGetPetArgs(d *runtime.Decoder, x *GetPetArgs) {
+func decodeGetPetArgs(d *decode.Decoder, x *GetPetArgs) {
 	if !d.Object() {
 		return
 	}
@@ -207,7 +207,7 @@ type GetPet2Body struct {
 	Name *string `json:"name,omitzero"`
 }
 
-func decodeGetPet2Body(d *runtime.Decoder, x *GetPet2Body) {
+func decodeGetPet2Body(d *decode.Decoder, x *GetPet2Body) {
 	if !d.Object() {
 		return
 	}
@@ -229,7 +229,7 @@ type GetPet2Args struct {
 	Body GetPet2Body `json:"body"`
 }
 
-func decodeGetPet2Args(d *runtime.Decoder, x *GetPet2Args) {
+func decodeGetPet2Args(d *decode.Decoder, x *GetPet2Args) {
 	if !d.Object() {
 		return
 	}
@@ -256,7 +256,7 @@ type GetPet3Args struct {
 	Collide
 }
 
-func decodeGetPet3Args(d *runtime.Decoder, x *GetPet3Args) {
+func decodeGetPet3Args(d *decode.Decoder, x *GetPet3Args) {
 	mark := d.Mark()
 	if !d.Object() {
 		return
@@ -282,7 +282,7 @@ type GetPet4Args struct {
 	ID string `json:"id"`
 }
 
-func decodeGetPet4Args(d *runtime.Decoder, x *GetPet4Args) {
+func decodeGetPet4Args(d *decode.Decoder, x *GetPet4Args) {
 	if !d.Object() {
 		return
 	}
@@ -304,7 +304,7 @@ type PatchPetsIDArgs struct {
 	ID string `json:"id"`
 }
 
-func decodePatchPetsIDArgs(d *runtime.Decoder, x *PatchPetsIDArgs) {
+func decodePatchPetsIDArgs(d *decode.Decoder, x *PatchPetsIDArgs) {
 	if !d.Object() {
 		return
 	}
@@ -326,7 +326,7 @@ type FuncArgs struct {
 	ID string `json:"id"`
 }
 
-func decodeFuncArgs(d *runtime.Decoder, x *FuncArgs) {
+func decodeFuncArgs(d *decode.Decoder, x *FuncArgs) {
 	if !d.Object() {
 		return
 	}
@@ -348,7 +348,7 @@ type ÉtéArgs struct {
 	ID string `json:"id"`
 }
 
-func decodeÉtéArgs(d *runtime.Decoder, x *ÉtéArgs) {
+func decodeÉtéArgs(d *decode.Decoder, x *ÉtéArgs) {
 	if !d.Object() {
 		return
 	}

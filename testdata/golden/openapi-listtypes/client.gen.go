@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/opentoolgen/opentoolgen/runtime"
+	"github.com/opentoolgen/opentoolgen/runtime/decode"
 	"github.com/opentoolgen/opentoolgen/runtime/rest"
 )
 
@@ -195,8 +196,8 @@ func (c *Client) ListSpam(ctx context.Context, args ListSpamArgs) ([]Block, erro
 	r.Query("offset", args.Offset)
 	r.Query("limit", args.Limit)
 	var out []Block
-	err := rest.Receive(ctx, r, "200", &out, func(d *runtime.Decoder, x *[]Block) {
-		runtime.Slice(d, x, decodeBlock)
+	err := rest.Receive(ctx, r, "200", &out, func(d *decode.Decoder, x *[]Block) {
+		decode.Slice(d, x, decodeBlock)
 	})
 	return out, err
 }

@@ -10,6 +10,8 @@ import (
 
 	"github.com/opentoolgen/opentoolgen/runtime"
 	"github.com/opentoolgen/opentoolgen/runtime/declare"
+	"github.com/opentoolgen/opentoolgen/runtime/decode"
+	"github.com/opentoolgen/opentoolgen/runtime/functions"
 	"github.com/opentoolgen/opentoolgen/runtime/rest"
 )
 
@@ -147,13 +149,13 @@ func (t *Tool) Call(ctx context.Context, name string, args json.RawMessage) (jso
 	ctx = t.args.CallContext(ctx)
 	switch name {
 	case "listBlocks":
-		return runtime.CallResult(ctx, t.args, name, args, decodeListBlocksArgs, t.gatherListBlocks, "result")
+		return decode.CallResult(ctx, t.args, name, args, decodeListBlocksArgs, t.gatherListBlocks, "result")
 	case "listBuilds":
-		return runtime.CallObject(ctx, t.args, name, args, decodeListBuildsArgs, t.gatherListBuilds)
+		return decode.CallObject(ctx, t.args, name, args, decodeListBuildsArgs, t.gatherListBuilds)
 	case "listReports":
-		return runtime.CallObject(ctx, t.args, name, args, decodeListReportsArgs, t.gatherListReports)
+		return decode.CallObject(ctx, t.args, name, args, decodeListReportsArgs, t.gatherListReports)
 	case "listSpam":
-		return runtime.CallResult(ctx, t.args, name, args, decodeListSpamArgs, t.gatherListSpam, "result")
+		return decode.CallResult(ctx, t.args, name, args, decodeListSpamArgs, t.gatherListSpam, "result")
 	}
 	return nil, runtime.MethodNotFound(name)
 }
@@ -181,8 +183,8 @@ func (t *Tool) Declarations(p declare.Profile) (*declare.Declared, error) {
 // Functions returns each served function (see Document) as a tool of its own
 // for agent frameworks: its name, description, input and output schemas, and
 // Invoke (map in, map out) and Call (JSON in, JSON out) that call it through t.
-func (t *Tool) Functions() []*runtime.FunctionTool {
-	return runtime.FunctionsOf(t, t.args.Served())
+func (t *Tool) Functions() []*functions.Tool {
+	return functions.Of(t, t.args.Served())
 }
 
 // Hints implements runtime.HintTool: the hints of a served operation are those

@@ -3,7 +3,7 @@
 
 package openapilisttypes
 
-import "github.com/opentoolgen/opentoolgen/runtime"
+import "github.com/opentoolgen/opentoolgen/runtime/decode"
 
 // Block is the schema "Block" of the document.
 type Block struct {
@@ -11,7 +11,7 @@ type Block struct {
 	Reason *string `json:"reason,omitzero"`
 }
 
-func decodeBlock(d *runtime.Decoder, x *Block) {
+func decodeBlock(d *decode.Decoder, x *Block) {
 	if !d.Object() {
 		return
 	}
@@ -33,7 +33,7 @@ func decodeBlock(d *runtime.Decoder, x *Block) {
 // BlocksResponse is the schema "BlocksResponse" of the document.
 type BlocksResponse []Block
 
-func decodeBlocksResponse(d *runtime.Decoder, x *BlocksResponse) {
+func decodeBlocksResponse(d *decode.Decoder, x *BlocksResponse) {
 	if d.Array() {
 		*x = BlocksResponse{}
 		for d.NextItem() {
@@ -49,7 +49,7 @@ type Build struct {
 	ID string `json:"id"`
 }
 
-func decodeBuild(d *runtime.Decoder, x *Build) {
+func decodeBuild(d *decode.Decoder, x *Build) {
 	if !d.Object() {
 		return
 	}
@@ -69,7 +69,7 @@ func decodeBuild(d *runtime.Decoder, x *Build) {
 // Builds is the schema "Builds" of the document.
 type Builds []Build
 
-func decodeBuilds(d *runtime.Decoder, x *Builds) {
+func decodeBuilds(d *decode.Decoder, x *Builds) {
 	if d.Array() {
 		*x = Builds{}
 		for d.NextItem() {
@@ -85,7 +85,7 @@ type Report struct {
 	ID string `json:"id"`
 }
 
-func decodeReport(d *runtime.Decoder, x *Report) {
+func decodeReport(d *decode.Decoder, x *Report) {
 	if !d.Object() {
 		return
 	}
@@ -105,7 +105,7 @@ func decodeReport(d *runtime.Decoder, x *Report) {
 // Reports is the schema "Reports" of the document.
 type Reports []Report
 
-func decodeReports(d *runtime.Decoder, x *Reports) {
+func decodeReports(d *decode.Decoder, x *Reports) {
 	if d.Array() {
 		*x = Reports{}
 		for d.NextItem() {
@@ -124,7 +124,7 @@ type ListBlocksArgs struct {
 	MaxItems *int64 `json:"max_items,omitzero"`
 }
 
-func decodeListBlocksArgs(d *runtime.Decoder, x *ListBlocksArgs) {
+func decodeListBlocksArgs(d *decode.Decoder, x *ListBlocksArgs) {
 	if !d.Object() {
 		return
 	}
@@ -136,8 +136,8 @@ func decodeListBlocksArgs(d *runtime.Decoder, x *ListBlocksArgs) {
 			x.Limit = d.IntPtr()
 		case "max_items":
 			if v, ok := d.OptInt(&x.MaxItems); ok {
-				runtime.CheckMin(d, float64(v), 1.0, false)
-				runtime.CheckMax(d, float64(v), 1000.0, false)
+				decode.CheckMin(d, float64(v), 1.0, false)
+				decode.CheckMax(d, float64(v), 1000.0, false)
 			}
 		default:
 			d.Skip()
@@ -151,7 +151,7 @@ type ListBuildsResult struct {
 	NextCursor *string `json:"next_cursor,omitzero"`
 }
 
-func decodeListBuildsResult(d *runtime.Decoder, x *ListBuildsResult) {
+func decodeListBuildsResult(d *decode.Decoder, x *ListBuildsResult) {
 	if !d.Object() {
 		return
 	}
@@ -177,7 +177,7 @@ type ListBuildsArgs struct {
 	MaxItems *int64 `json:"max_items,omitzero"`
 }
 
-func decodeListBuildsArgs(d *runtime.Decoder, x *ListBuildsArgs) {
+func decodeListBuildsArgs(d *decode.Decoder, x *ListBuildsArgs) {
 	if !d.Object() {
 		return
 	}
@@ -187,8 +187,8 @@ func decodeListBuildsArgs(d *runtime.Decoder, x *ListBuildsArgs) {
 			x.Cursor = d.StringPtr()
 		case "max_items":
 			if v, ok := d.OptInt(&x.MaxItems); ok {
-				runtime.CheckMin(d, float64(v), 1.0, false)
-				runtime.CheckMax(d, float64(v), 1000.0, false)
+				decode.CheckMin(d, float64(v), 1.0, false)
+				decode.CheckMax(d, float64(v), 1000.0, false)
 			}
 		default:
 			d.Skip()
@@ -201,14 +201,14 @@ type ListReportsResult struct {
 	Page *ListReportsResultPage `json:"page,omitzero"`
 }
 
-func decodeListReportsResult(d *runtime.Decoder, x *ListReportsResult) {
+func decodeListReportsResult(d *decode.Decoder, x *ListReportsResult) {
 	if !d.Object() {
 		return
 	}
 	for d.Next() {
 		switch string(d.Key()) {
 		case "page":
-			runtime.Ptr(d, &x.Page, decodeListReportsResultPage)
+			decode.Ptr(d, &x.Page, decodeListReportsResultPage)
 		default:
 			d.Skip()
 		}
@@ -220,14 +220,14 @@ type ListReportsResultPage struct {
 	Items *Reports `json:"items,omitzero"`
 }
 
-func decodeListReportsResultPage(d *runtime.Decoder, x *ListReportsResultPage) {
+func decodeListReportsResultPage(d *decode.Decoder, x *ListReportsResultPage) {
 	if !d.Object() {
 		return
 	}
 	for d.Next() {
 		switch string(d.Key()) {
 		case "items":
-			runtime.Ptr(d, &x.Items, decodeReports)
+			decode.Ptr(d, &x.Items, decodeReports)
 		default:
 			d.Skip()
 		}
@@ -242,7 +242,7 @@ type ListReportsArgs struct {
 	MaxItems *int64 `json:"max_items,omitzero"`
 }
 
-func decodeListReportsArgs(d *runtime.Decoder, x *ListReportsArgs) {
+func decodeListReportsArgs(d *decode.Decoder, x *ListReportsArgs) {
 	if !d.Object() {
 		return
 	}
@@ -254,8 +254,8 @@ func decodeListReportsArgs(d *runtime.Decoder, x *ListReportsArgs) {
 			x.PerPage = d.IntPtr()
 		case "max_items":
 			if v, ok := d.OptInt(&x.MaxItems); ok {
-				runtime.CheckMin(d, float64(v), 1.0, false)
-				runtime.CheckMax(d, float64(v), 1000.0, false)
+				decode.CheckMin(d, float64(v), 1.0, false)
+				decode.CheckMax(d, float64(v), 1000.0, false)
 			}
 		default:
 			d.Skip()
@@ -271,7 +271,7 @@ type ListSpamArgs struct {
 	MaxItems *int64 `json:"max_items,omitzero"`
 }
 
-func decodeListSpamArgs(d *runtime.Decoder, x *ListSpamArgs) {
+func decodeListSpamArgs(d *decode.Decoder, x *ListSpamArgs) {
 	if !d.Object() {
 		return
 	}
@@ -283,8 +283,8 @@ func decodeListSpamArgs(d *runtime.Decoder, x *ListSpamArgs) {
 			x.Limit = d.IntPtr()
 		case "max_items":
 			if v, ok := d.OptInt(&x.MaxItems); ok {
-				runtime.CheckMin(d, float64(v), 1.0, false)
-				runtime.CheckMax(d, float64(v), 1000.0, false)
+				decode.CheckMin(d, float64(v), 1.0, false)
+				decode.CheckMax(d, float64(v), 1000.0, false)
 			}
 		default:
 			d.Skip()

@@ -10,6 +10,8 @@ import (
 
 	"github.com/opentoolgen/opentoolgen/runtime"
 	"github.com/opentoolgen/opentoolgen/runtime/declare"
+	"github.com/opentoolgen/opentoolgen/runtime/decode"
+	"github.com/opentoolgen/opentoolgen/runtime/functions"
 )
 
 // Service is the API: one method per operation. *Client implements it by calling
@@ -61,11 +63,11 @@ func (t *Tool) Call(ctx context.Context, name string, args json.RawMessage) (jso
 	ctx = t.args.CallContext(ctx)
 	switch name {
 	case "post_customers_customer_subscriptions_subscription_exposed_i":
-		return runtime.CallObject(ctx, t.args, name, args, decodePostCustomersCustomerSubscriptionsF9144EMethodOptionsCardArgs, t.svc.PostCustomersCustomerSubscriptionsF9144EMethodOptionsCard)
+		return decode.CallObject(ctx, t.args, name, args, decodePostCustomersCustomerSubscriptionsF9144EMethodOptionsCardArgs, t.svc.PostCustomersCustomerSubscriptionsF9144EMethodOptionsCard)
 	case "post_customers_customer_subscriptions_subscription_exposed_i2":
-		return runtime.CallObject(ctx, t.args, name, args, decodePostCustomersCustomerSubscriptions65B9F6OptionsCardMandateArgs, t.svc.PostCustomersCustomerSubscriptions65B9F6OptionsCardMandate)
+		return decode.CallObject(ctx, t.args, name, args, decodePostCustomersCustomerSubscriptions65B9F6OptionsCardMandateArgs, t.svc.PostCustomersCustomerSubscriptions65B9F6OptionsCardMandate)
 	case "post_customers_customer_subscriptions_subscription_exposed_i3":
-		return runtime.CallObject(ctx, t.args, name, args, decodePostCustomersCustomerSubscriptions230C5FOptionsCardMandatesArgs, t.svc.PostCustomersCustomerSubscriptions230C5FOptionsCardMandates)
+		return decode.CallObject(ctx, t.args, name, args, decodePostCustomersCustomerSubscriptions230C5FOptionsCardMandatesArgs, t.svc.PostCustomersCustomerSubscriptions230C5FOptionsCardMandates)
 	}
 	return nil, runtime.MethodNotFound(name)
 }
@@ -93,8 +95,8 @@ func (t *Tool) Declarations(p declare.Profile) (*declare.Declared, error) {
 // Functions returns each served function (see Document) as a tool of its own
 // for agent frameworks: its name, description, input and output schemas, and
 // Invoke (map in, map out) and Call (JSON in, JSON out) that call it through t.
-func (t *Tool) Functions() []*runtime.FunctionTool {
-	return runtime.FunctionsOf(t, t.args.Served())
+func (t *Tool) Functions() []*functions.Tool {
+	return functions.Of(t, t.args.Served())
 }
 
 // Hints implements runtime.HintTool: the hints of a served operation are those

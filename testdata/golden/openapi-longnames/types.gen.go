@@ -3,7 +3,7 @@
 
 package openapilongnames
 
-import "github.com/opentoolgen/opentoolgen/runtime"
+import "github.com/opentoolgen/opentoolgen/runtime/decode"
 
 // SubscriptionScheduleAddInvoiceItemPrice067393BehaviorOptionsA is the schema "SubscriptionScheduleAddInvoiceItemPriceDataRecurringIntervalCountWithProrationBehaviorOptionsA" of the document.
 type SubscriptionScheduleAddInvoiceItemPrice067393BehaviorOptionsA struct {
@@ -11,16 +11,16 @@ type SubscriptionScheduleAddInvoiceItemPrice067393BehaviorOptionsA struct {
 	PaymentMethodOptionsCustomerBalanceBank68363ERequirementsV2      *PaymentMethodOptionsCustomerBalanceBank68363ERequirementsV2      `json:"payment_method_options_customer_balance_bank_transfer_eu_bank_transfer_country_requirements_v2,omitzero"`
 }
 
-func decodeSubscriptionScheduleAddInvoiceItemPrice067393BehaviorOptionsA(d *runtime.Decoder, x *SubscriptionScheduleAddInvoiceItemPrice067393BehaviorOptionsA) {
+func decodeSubscriptionScheduleAddInvoiceItemPrice067393BehaviorOptionsA(d *decode.Decoder, x *SubscriptionScheduleAddInvoiceItemPrice067393BehaviorOptionsA) {
 	if !d.Object() {
 		return
 	}
 	for d.Next() {
 		switch string(d.Key()) {
 		case "payment_method_options_customer_balance_bank_transfer_eu_bank_transfer_country_requirements":
-			runtime.Ptr(d, &x.PaymentMethodOptionsCustomerBalanceBankB0243ECountryRequirements, decodePaymentMethodOptionsCustomerBalanceBankB0243ECountryRequirements)
+			decode.Ptr(d, &x.PaymentMethodOptionsCustomerBalanceBankB0243ECountryRequirements, decodePaymentMethodOptionsCustomerBalanceBankB0243ECountryRequirements)
 		case "payment_method_options_customer_balance_bank_transfer_eu_bank_transfer_country_requirements_v2":
-			runtime.Ptr(d, &x.PaymentMethodOptionsCustomerBalanceBank68363ERequirementsV2, decodePaymentMethodOptionsCustomerBalanceBank68363ERequirementsV2)
+			decode.Ptr(d, &x.PaymentMethodOptionsCustomerBalanceBank68363ERequirementsV2, decodePaymentMethodOptionsCustomerBalanceBank68363ERequirementsV2)
 		default:
 			d.Skip()
 		}
@@ -33,16 +33,16 @@ type SubscriptionScheduleAddInvoiceItemPrice067526BehaviorOptionsB struct {
 	PaymentMethodOptionsCustomerBalanceBank68363ERequirementsV2      *PaymentMethodOptionsCustomerBalanceBank68363ERequirementsV2      `json:"payment_method_options_customer_balance_bank_transfer_eu_bank_transfer_country_requirements_v2,omitzero"`
 }
 
-func decodeSubscriptionScheduleAddInvoiceItemPrice067526BehaviorOptionsB(d *runtime.Decoder, x *SubscriptionScheduleAddInvoiceItemPrice067526BehaviorOptionsB) {
+func decodeSubscriptionScheduleAddInvoiceItemPrice067526BehaviorOptionsB(d *decode.Decoder, x *SubscriptionScheduleAddInvoiceItemPrice067526BehaviorOptionsB) {
 	if !d.Object() {
 		return
 	}
 	for d.Next() {
 		switch string(d.Key()) {
 		case "payment_method_options_customer_balance_bank_transfer_eu_bank_transfer_country_requirements":
-			runtime.Ptr(d, &x.PaymentMethodOptionsCustomerBalanceBankB0243ECountryRequirements, decodePaymentMethodOptionsCustomerBalanceBankB0243ECountryRequirements)
+			decode.Ptr(d, &x.PaymentMethodOptionsCustomerBalanceBankB0243ECountryRequirements, decodePaymentMethodOptionsCustomerBalanceBankB0243ECountryRequirements)
 		case "payment_method_options_customer_balance_bank_transfer_eu_bank_transfer_country_requirements_v2":
-			runtime.Ptr(d, &x.PaymentMethodOptionsCustomerBalanceBank68363ERequirementsV2, decodePaymentMethodOptionsCustomerBalanceBank68363ERequirementsV2)
+			decode.Ptr(d, &x.PaymentMethodOptionsCustomerBalanceBank68363ERequirementsV2, decodePaymentMethodOptionsCustomerBalanceBank68363ERequirementsV2)
 		default:
 			d.Skip()
 		}
@@ -66,7 +66,7 @@ func (x PaymentMethodOptionsCustomerBalanceBankB0243ECountryRequirements) Valid(
 	return false
 }
 
-func decodePaymentMethodOptionsCustomerBalanceBankB0243ECountryRequirements(d *runtime.Decoder, x *PaymentMethodOptionsCustomerBalanceBankB0243ECountryRequirements) {
+func decodePaymentMethodOptionsCustomerBalanceBankB0243ECountryRequirements(d *decode.Decoder, x *PaymentMethodOptionsCustomerBalanceBankB0243ECountryRequirements) {
 	if v, ok := d.String(); ok {
 		*x = PaymentMethodOptionsCustomerBalanceBankB0243ECountryRequirements(v)
 		if !x.Valid() {
@@ -80,7 +80,7 @@ type PaymentMethodOptionsCustomerBalanceBank68363ERequirementsV2 struct {
 	PaymentMethodOptionsCustomerBalanceBankB0243ECountryRequirements *int64 `json:"payment_method_options_customer_balance_bank_transfer_eu_bank_transfer_country_requirements,omitzero"`
 }
 
-func decodePaymentMethodOptionsCustomerBalanceBank68363ERequirementsV2(d *runtime.Decoder, x *PaymentMethodOptionsCustomerBalanceBank68363ERequirementsV2) {
+func decodePaymentMethodOptionsCustomerBalanceBank68363ERequirementsV2(d *decode.Decoder, x *PaymentMethodOptionsCustomerBalanceBank68363ERequirementsV2) {
 	if !d.Object() {
 		return
 	}
@@ -100,16 +100,16 @@ type PaymentMethodOptionsCustomerBalanceBankDCE832RequirementsBody struct {
 	NestedPaymentMethodOptionsCustomer66D8F5CountryRequirements      *NestedPaymentMethodOptionsCustomer66D8F5CountryRequirements      `json:"nested_payment_method_options_customer_balance_bank_transfer_eu_bank_transfer_country_requirements,omitzero"`
 }
 
-func decodePaymentMethodOptionsCustomerBalanceBankDCE832RequirementsBody(d *runtime.Decoder, x *PaymentMethodOptionsCustomerBalanceBankDCE832RequirementsBody) {
+func decodePaymentMethodOptionsCustomerBalanceBankDCE832RequirementsBody(d *decode.Decoder, x *PaymentMethodOptionsCustomerBalanceBankDCE832RequirementsBody) {
 	if !d.Object() {
 		return
 	}
 	for d.Next() {
 		switch string(d.Key()) {
 		case "payment_method_options_customer_balance_bank_transfer_eu_bank_transfer_country_requirements":
-			runtime.Ptr(d, &x.PaymentMethodOptionsCustomerBalanceBankB0243ECountryRequirements, decodePaymentMethodOptionsCustomerBalanceBankB0243ECountryRequirements)
+			decode.Ptr(d, &x.PaymentMethodOptionsCustomerBalanceBankB0243ECountryRequirements, decodePaymentMethodOptionsCustomerBalanceBankB0243ECountryRequirements)
 		case "nested_payment_method_options_customer_balance_bank_transfer_eu_bank_transfer_country_requirements":
-			runtime.Ptr(d, &x.NestedPaymentMethodOptionsCustomer66D8F5CountryRequirements, decodeNestedPaymentMethodOptionsCustomer66D8F5CountryRequirements)
+			decode.Ptr(d, &x.NestedPaymentMethodOptionsCustomer66D8F5CountryRequirements, decodeNestedPaymentMethodOptionsCustomer66D8F5CountryRequirements)
 		default:
 			d.Skip()
 		}
@@ -121,7 +121,7 @@ type NestedPaymentMethodOptionsCustomer66D8F5CountryRequirements struct {
 	PaymentMethodOptionsCustomerBalanceBankB0243ECountryRequirements *bool `json:"payment_method_options_customer_balance_bank_transfer_eu_bank_transfer_country_requirements,omitzero"`
 }
 
-func decodeNestedPaymentMethodOptionsCustomer66D8F5CountryRequirements(d *runtime.Decoder, x *NestedPaymentMethodOptionsCustomer66D8F5CountryRequirements) {
+func decodeNestedPaymentMethodOptionsCustomer66D8F5CountryRequirements(d *decode.Decoder, x *NestedPaymentMethodOptionsCustomer66D8F5CountryRequirements) {
 	if !d.Object() {
 		return
 	}
@@ -146,7 +146,7 @@ type PostCustomersCustomerSubscriptionsF9144EMethodOptionsCardArgs struct {
 	Body                                                             *PaymentMethodOptionsCustomerBalanceBankDCE832RequirementsBody `json:"body,omitzero"`
 }
 
-func decodePostCustomersCustomerSubscriptionsF9144EMethodOptionsCardArgs(d *runtime.Decoder, x *PostCustomersCustomerSubscriptionsF9144EMethodOptionsCardArgs) {
+func decodePostCustomersCustomerSubscriptionsF9144EMethodOptionsCardArgs(d *decode.Decoder, x *PostCustomersCustomerSubscriptionsF9144EMethodOptionsCardArgs) {
 	if !d.Object() {
 		return
 	}
@@ -157,7 +157,7 @@ func decodePostCustomersCustomerSubscriptionsF9144EMethodOptionsCardArgs(d *runt
 			seen[0] |= 1 << 0
 			x.PaymentMethodOptionsCustomerBalanceBankB0243ECountryRequirements, _ = d.String()
 		case "body":
-			runtime.Ptr(d, &x.Body, decodePaymentMethodOptionsCustomerBalanceBankDCE832RequirementsBody)
+			decode.Ptr(d, &x.Body, decodePaymentMethodOptionsCustomerBalanceBankDCE832RequirementsBody)
 		default:
 			d.Skip()
 		}
@@ -171,7 +171,7 @@ type PostCustomersCustomerSubscriptions65B9F6OptionsCardMandateArgs struct {
 	Body                                                             *PaymentMethodOptionsCustomerBalanceBankDCE832RequirementsBody `json:"body,omitzero"`
 }
 
-func decodePostCustomersCustomerSubscriptions65B9F6OptionsCardMandateArgs(d *runtime.Decoder, x *PostCustomersCustomerSubscriptions65B9F6OptionsCardMandateArgs) {
+func decodePostCustomersCustomerSubscriptions65B9F6OptionsCardMandateArgs(d *decode.Decoder, x *PostCustomersCustomerSubscriptions65B9F6OptionsCardMandateArgs) {
 	if !d.Object() {
 		return
 	}
@@ -182,7 +182,7 @@ func decodePostCustomersCustomerSubscriptions65B9F6OptionsCardMandateArgs(d *run
 			seen[0] |= 1 << 0
 			x.PaymentMethodOptionsCustomerBalanceBankB0243ECountryRequirements, _ = d.String()
 		case "body":
-			runtime.Ptr(d, &x.Body, decodePaymentMethodOptionsCustomerBalanceBankDCE832RequirementsBody)
+			decode.Ptr(d, &x.Body, decodePaymentMethodOptionsCustomerBalanceBankDCE832RequirementsBody)
 		default:
 			d.Skip()
 		}
@@ -196,7 +196,7 @@ type PostCustomersCustomerSubscriptions230C5FOptionsCardMandatesArgs struct {
 	Body                                                             *PaymentMethodOptionsCustomerBalanceBankDCE832RequirementsBody `json:"body,omitzero"`
 }
 
-func decodePostCustomersCustomerSubscriptions230C5FOptionsCardMandatesArgs(d *runtime.Decoder, x *PostCustomersCustomerSubscriptions230C5FOptionsCardMandatesArgs) {
+func decodePostCustomersCustomerSubscriptions230C5FOptionsCardMandatesArgs(d *decode.Decoder, x *PostCustomersCustomerSubscriptions230C5FOptionsCardMandatesArgs) {
 	if !d.Object() {
 		return
 	}
@@ -207,7 +207,7 @@ func decodePostCustomersCustomerSubscriptions230C5FOptionsCardMandatesArgs(d *ru
 			seen[0] |= 1 << 0
 			x.PaymentMethodOptionsCustomerBalanceBankB0243ECountryRequirements, _ = d.String()
 		case "body":
-			runtime.Ptr(d, &x.Body, decodePaymentMethodOptionsCustomerBalanceBankDCE832RequirementsBody)
+			decode.Ptr(d, &x.Body, decodePaymentMethodOptionsCustomerBalanceBankDCE832RequirementsBody)
 		default:
 			d.Skip()
 		}

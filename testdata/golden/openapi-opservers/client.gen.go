@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/opentoolgen/opentoolgen/runtime"
+	"github.com/opentoolgen/opentoolgen/runtime/decode"
 	"github.com/opentoolgen/opentoolgen/runtime/rest"
 )
 
@@ -108,7 +109,7 @@ func (c *Client) ListItems(ctx context.Context) ([]string, error) {
 	r := c.rc.NewRequest("GET", "/items")
 	r.Server("https://items.example.com/{version}", "version", "v2")
 	var out []string
-	err := rest.Receive(ctx, r, "200", &out, func(d *runtime.Decoder, x *[]string) {
+	err := rest.Receive(ctx, r, "200", &out, func(d *decode.Decoder, x *[]string) {
 		if d.Array() {
 			*x = []string{}
 			for d.NextItem() {

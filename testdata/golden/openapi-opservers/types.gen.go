@@ -3,14 +3,14 @@
 
 package openapiopservers
 
-import "github.com/opentoolgen/opentoolgen/runtime"
+import "github.com/opentoolgen/opentoolgen/runtime/decode"
 
 // StatusResult is the 200 response of "status".
 type StatusResult struct {
 	Ok *bool `json:"ok,omitzero"`
 }
 
-func decodeStatusResult(d *runtime.Decoder, x *StatusResult) {
+func decodeStatusResult(d *decode.Decoder, x *StatusResult) {
 	if !d.Object() {
 		return
 	}

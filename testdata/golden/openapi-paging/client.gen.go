@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/opentoolgen/opentoolgen/runtime"
+	"github.com/opentoolgen/opentoolgen/runtime/decode"
 	"github.com/opentoolgen/opentoolgen/runtime/rest"
 )
 
@@ -119,8 +120,8 @@ func (c *Client) ListIssuesWithHeaders(ctx context.Context, args ListIssuesArgs)
 	r.Query("per_page", args.PerPage)
 	r.Query("page", args.Page)
 	var out ListIssuesResponse
-	resp, err := rest.ReceiveResponse(ctx, r, "200", &out.Body, func(d *runtime.Decoder, x *[]Issue) {
-		runtime.Slice(d, x, decodeIssue)
+	resp, err := rest.ReceiveResponse(ctx, r, "200", &out.Body, func(d *decode.Decoder, x *[]Issue) {
+		decode.Slice(d, x, decodeIssue)
 	})
 	if err == nil {
 		err = resp.HeaderValue("Link", &out.Link)
@@ -523,7 +524,7 @@ func (c *Client) ListPairs(ctx context.Context, args ListPairsArgs) (ListPairsRe
 func (c *Client) ListThings(ctx context.Context) ([]string, error) {
 	r := c.rc.NewRequest("GET", "/things")
 	var out []string
-	err := rest.Receive(ctx, r, "200", &out, func(d *runtime.Decoder, x *[]string) {
+	err := rest.Receive(ctx, r, "200", &out, func(d *decode.Decoder, x *[]string) {
 		if d.Array() {
 			*x = []string{}
 			for d.NextItem() {

@@ -10,6 +10,8 @@ import (
 
 	"github.com/opentoolgen/opentoolgen/runtime"
 	"github.com/opentoolgen/opentoolgen/runtime/declare"
+	"github.com/opentoolgen/opentoolgen/runtime/decode"
+	"github.com/opentoolgen/opentoolgen/runtime/functions"
 	"github.com/opentoolgen/opentoolgen/runtime/rest"
 )
 
@@ -308,7 +310,7 @@ func (t *Tool) callListRegions(ctx context.Context, _ json.RawMessage) (json.Raw
 	if err != nil {
 		return nil, runtime.ToolError(err)
 	}
-	return runtime.EncodeObject(r)
+	return decode.EncodeObject(r)
 }
 
 func (t *Tool) callListThings(ctx context.Context, _ json.RawMessage) (json.RawMessage, error) {
@@ -316,7 +318,7 @@ func (t *Tool) callListThings(ctx context.Context, _ json.RawMessage) (json.RawM
 	if err != nil {
 		return nil, runtime.ToolError(err)
 	}
-	return runtime.EncodeResult("result", r)
+	return decode.EncodeResult("result", r)
 }
 
 // Call implements runtime.Tool.
@@ -328,41 +330,41 @@ func (t *Tool) Call(ctx context.Context, name string, args json.RawMessage) (jso
 	ctx = t.args.CallContext(ctx)
 	switch name {
 	case "listIssues":
-		return runtime.CallResult(ctx, t.args, name, args, decodeListIssuesArgs, t.gatherListIssues, "result")
+		return decode.CallResult(ctx, t.args, name, args, decodeListIssuesArgs, t.gatherListIssues, "result")
 	case "listEvents":
-		return runtime.CallObject(ctx, t.args, name, args, decodeListEventsArgs, t.gatherListEvents)
+		return decode.CallObject(ctx, t.args, name, args, decodeListEventsArgs, t.gatherListEvents)
 	case "listCharges":
-		return runtime.CallObject(ctx, t.args, name, args, decodeListChargesArgs, t.gatherListCharges)
+		return decode.CallObject(ctx, t.args, name, args, decodeListChargesArgs, t.gatherListCharges)
 	case "createCharge":
-		return runtime.CallObject(ctx, t.args, name, args, decodeCreateChargeArgs, t.svc.CreateCharge)
+		return decode.CallObject(ctx, t.args, name, args, decodeCreateChargeArgs, t.svc.CreateCharge)
 	case "createRefund":
-		return runtime.CallNoResult(ctx, t.args, name, args, decodeCreateRefundArgs, t.svc.CreateRefund)
+		return decode.CallNoResult(ctx, t.args, name, args, decodeCreateRefundArgs, t.svc.CreateRefund)
 	case "createPayout":
 		return t.callCreatePayout(ctx, args)
 	case "listUsers":
-		return runtime.CallObject(ctx, t.args, name, args, decodeListUsersArgs, t.gatherListUsers)
+		return decode.CallObject(ctx, t.args, name, args, decodeListUsersArgs, t.gatherListUsers)
 	case "listLogs":
-		return runtime.CallObject(ctx, t.args, name, args, decodeListLogsArgs, t.gatherListLogs)
+		return decode.CallObject(ctx, t.args, name, args, decodeListLogsArgs, t.gatherListLogs)
 	case "listBooks":
-		return runtime.CallObject(ctx, t.args, name, args, decodeListBooksArgs, t.gatherListBooks)
+		return decode.CallObject(ctx, t.args, name, args, decodeListBooksArgs, t.gatherListBooks)
 	case "listWidgets":
-		return runtime.CallObject(ctx, t.args, name, args, decodeListWidgetsArgs, t.gatherListWidgets)
+		return decode.CallObject(ctx, t.args, name, args, decodeListWidgetsArgs, t.gatherListWidgets)
 	case "listGadgets":
-		return runtime.CallObject(ctx, t.args, name, args, decodeListGadgetsArgs, t.gatherListGadgets)
+		return decode.CallObject(ctx, t.args, name, args, decodeListGadgetsArgs, t.gatherListGadgets)
 	case "listTickets":
-		return runtime.CallObject(ctx, t.args, name, args, decodeListTicketsArgs, t.gatherListTickets)
+		return decode.CallObject(ctx, t.args, name, args, decodeListTicketsArgs, t.gatherListTickets)
 	case "listOrders":
-		return runtime.CallObject(ctx, t.args, name, args, decodeListOrdersArgs, t.gatherListOrders)
+		return decode.CallObject(ctx, t.args, name, args, decodeListOrdersArgs, t.gatherListOrders)
 	case "listInvoices":
-		return runtime.CallObject(ctx, t.args, name, args, decodeListInvoicesArgs, t.gatherListInvoices)
+		return decode.CallObject(ctx, t.args, name, args, decodeListInvoicesArgs, t.gatherListInvoices)
 	case "listVaults":
-		return runtime.CallObject(ctx, t.args, name, args, decodeListVaultsArgs, t.gatherListVaults)
+		return decode.CallObject(ctx, t.args, name, args, decodeListVaultsArgs, t.gatherListVaults)
 	case "listRegions":
 		return t.callListRegions(ctx, args)
 	case "listMixed":
-		return runtime.CallObject(ctx, t.args, name, args, decodeListMixedArgs, t.svc.ListMixed)
+		return decode.CallObject(ctx, t.args, name, args, decodeListMixedArgs, t.svc.ListMixed)
 	case "listPairs":
-		return runtime.CallObject(ctx, t.args, name, args, decodeListPairsArgs, t.svc.ListPairs)
+		return decode.CallObject(ctx, t.args, name, args, decodeListPairsArgs, t.svc.ListPairs)
 	case "listThings":
 		return t.callListThings(ctx, args)
 	}
@@ -392,8 +394,8 @@ func (t *Tool) Declarations(p declare.Profile) (*declare.Declared, error) {
 // Functions returns each served function (see Document) as a tool of its own
 // for agent frameworks: its name, description, input and output schemas, and
 // Invoke (map in, map out) and Call (JSON in, JSON out) that call it through t.
-func (t *Tool) Functions() []*runtime.FunctionTool {
-	return runtime.FunctionsOf(t, t.args.Served())
+func (t *Tool) Functions() []*functions.Tool {
+	return functions.Of(t, t.args.Served())
 }
 
 // Hints implements runtime.HintTool: the hints of a served operation are those

@@ -3,7 +3,7 @@
 
 package openapipaging
 
-import "github.com/opentoolgen/opentoolgen/runtime"
+import "github.com/opentoolgen/opentoolgen/runtime/decode"
 
 // Issue is the schema "Issue" of the document.
 type Issue struct {
@@ -11,7 +11,7 @@ type Issue struct {
 	Title  string `json:"title"`
 }
 
-func decodeIssue(d *runtime.Decoder, x *Issue) {
+func decodeIssue(d *decode.Decoder, x *Issue) {
 	if !d.Object() {
 		return
 	}
@@ -37,7 +37,7 @@ type Event struct {
 	Kind *string `json:"kind,omitzero"`
 }
 
-func decodeEvent(d *runtime.Decoder, x *Event) {
+func decodeEvent(d *decode.Decoder, x *Event) {
 	if !d.Object() {
 		return
 	}
@@ -62,7 +62,7 @@ type Charge struct {
 	Amount int64  `json:"amount"`
 }
 
-func decodeCharge(d *runtime.Decoder, x *Charge) {
+func decodeCharge(d *decode.Decoder, x *Charge) {
 	if !d.Object() {
 		return
 	}
@@ -87,7 +87,7 @@ type User struct {
 	Login string `json:"login"`
 }
 
-func decodeUser(d *runtime.Decoder, x *User) {
+func decodeUser(d *decode.Decoder, x *User) {
 	if !d.Object() {
 		return
 	}
@@ -109,7 +109,7 @@ type Book struct {
 	Name string `json:"name"`
 }
 
-func decodeBook(d *runtime.Decoder, x *Book) {
+func decodeBook(d *decode.Decoder, x *Book) {
 	if !d.Object() {
 		return
 	}
@@ -131,7 +131,7 @@ type Widget struct {
 	ID string `json:"id"`
 }
 
-func decodeWidget(d *runtime.Decoder, x *Widget) {
+func decodeWidget(d *decode.Decoder, x *Widget) {
 	if !d.Object() {
 		return
 	}
@@ -157,7 +157,7 @@ type ListIssuesArgs struct {
 	MaxItems *int64 `json:"max_items,omitzero"`
 }
 
-func decodeListIssuesArgs(d *runtime.Decoder, x *ListIssuesArgs) {
+func decodeListIssuesArgs(d *decode.Decoder, x *ListIssuesArgs) {
 	if !d.Object() {
 		return
 	}
@@ -169,14 +169,14 @@ func decodeListIssuesArgs(d *runtime.Decoder, x *ListIssuesArgs) {
 			x.Owner, _ = d.String()
 		case "per_page":
 			if v, ok := d.OptInt(&x.PerPage); ok {
-				runtime.CheckMax(d, float64(v), 100.0, false)
+				decode.CheckMax(d, float64(v), 100.0, false)
 			}
 		case "page":
 			x.Page = d.IntPtr()
 		case "max_items":
 			if v, ok := d.OptInt(&x.MaxItems); ok {
-				runtime.CheckMin(d, float64(v), 1.0, false)
-				runtime.CheckMax(d, float64(v), 1000.0, false)
+				decode.CheckMin(d, float64(v), 1.0, false)
+				decode.CheckMax(d, float64(v), 1000.0, false)
 			}
 		default:
 			d.Skip()
@@ -191,7 +191,7 @@ type ListEventsResult struct {
 	NextCursor *string `json:"next_cursor,omitzero"`
 }
 
-func decodeListEventsResult(d *runtime.Decoder, x *ListEventsResult) {
+func decodeListEventsResult(d *decode.Decoder, x *ListEventsResult) {
 	if !d.Object() {
 		return
 	}
@@ -200,7 +200,7 @@ func decodeListEventsResult(d *runtime.Decoder, x *ListEventsResult) {
 		switch string(d.Key()) {
 		case "data":
 			seen[0] |= 1 << 0
-			runtime.Slice(d, &x.Data, decodeEvent)
+			decode.Slice(d, &x.Data, decodeEvent)
 		case "next_cursor":
 			x.NextCursor = d.StringPtr()
 		default:
@@ -218,7 +218,7 @@ type ListEventsArgs struct {
 	MaxItems *int64 `json:"max_items,omitzero"`
 }
 
-func decodeListEventsArgs(d *runtime.Decoder, x *ListEventsArgs) {
+func decodeListEventsArgs(d *decode.Decoder, x *ListEventsArgs) {
 	if !d.Object() {
 		return
 	}
@@ -230,8 +230,8 @@ func decodeListEventsArgs(d *runtime.Decoder, x *ListEventsArgs) {
 			x.Limit = d.IntPtr()
 		case "max_items":
 			if v, ok := d.OptInt(&x.MaxItems); ok {
-				runtime.CheckMin(d, float64(v), 1.0, false)
-				runtime.CheckMax(d, float64(v), 1000.0, false)
+				decode.CheckMin(d, float64(v), 1.0, false)
+				decode.CheckMax(d, float64(v), 1000.0, false)
 			}
 		default:
 			d.Skip()
@@ -247,7 +247,7 @@ type ListChargesResult struct {
 	URL     string                  `json:"url"`
 }
 
-func decodeListChargesResult(d *runtime.Decoder, x *ListChargesResult) {
+func decodeListChargesResult(d *decode.Decoder, x *ListChargesResult) {
 	if !d.Object() {
 		return
 	}
@@ -259,7 +259,7 @@ func decodeListChargesResult(d *runtime.Decoder, x *ListChargesResult) {
 			decodeListChargesResultObject(d, &x.Object)
 		case "data":
 			seen[0] |= 1 << 1
-			runtime.Slice(d, &x.Data, decodeCharge)
+			decode.Slice(d, &x.Data, decodeCharge)
 		case "has_more":
 			seen[0] |= 1 << 2
 			x.HasMore, _ = d.Bool()
@@ -289,7 +289,7 @@ func (x ListChargesResultObject) Valid() bool {
 	return false
 }
 
-func decodeListChargesResultObject(d *runtime.Decoder, x *ListChargesResultObject) {
+func decodeListChargesResultObject(d *decode.Decoder, x *ListChargesResultObject) {
 	if v, ok := d.String(); ok {
 		*x = ListChargesResultObject(v)
 		if !x.Valid() {
@@ -306,7 +306,7 @@ type ListChargesArgs struct {
 	MaxItems *int64 `json:"max_items,omitzero"`
 }
 
-func decodeListChargesArgs(d *runtime.Decoder, x *ListChargesArgs) {
+func decodeListChargesArgs(d *decode.Decoder, x *ListChargesArgs) {
 	if !d.Object() {
 		return
 	}
@@ -318,8 +318,8 @@ func decodeListChargesArgs(d *runtime.Decoder, x *ListChargesArgs) {
 			x.Limit = d.IntPtr()
 		case "max_items":
 			if v, ok := d.OptInt(&x.MaxItems); ok {
-				runtime.CheckMin(d, float64(v), 1.0, false)
-				runtime.CheckMax(d, float64(v), 1000.0, false)
+				decode.CheckMin(d, float64(v), 1.0, false)
+				decode.CheckMax(d, float64(v), 1000.0, false)
 			}
 		default:
 			d.Skip()
@@ -333,7 +333,7 @@ type CreateChargeArgs struct {
 	Amount         int64   `json:"amount"`
 }
 
-func decodeCreateChargeArgs(d *runtime.Decoder, x *CreateChargeArgs) {
+func decodeCreateChargeArgs(d *decode.Decoder, x *CreateChargeArgs) {
 	if !d.Object() {
 		return
 	}
@@ -357,7 +357,7 @@ type CreateRefundArgs struct {
 	Charge *string `json:"charge,omitzero"`
 }
 
-func decodeCreateRefundArgs(d *runtime.Decoder, x *CreateRefundArgs) {
+func decodeCreateRefundArgs(d *decode.Decoder, x *CreateRefundArgs) {
 	if !d.Object() {
 		return
 	}
@@ -377,14 +377,14 @@ type ListUsersResult struct {
 	Total *int64 `json:"total,omitzero"`
 }
 
-func decodeListUsersResult(d *runtime.Decoder, x *ListUsersResult) {
+func decodeListUsersResult(d *decode.Decoder, x *ListUsersResult) {
 	if !d.Object() {
 		return
 	}
 	for d.Next() {
 		switch string(d.Key()) {
 		case "users":
-			runtime.OptionalSlice(d, &x.Users, decodeUser)
+			decode.OptionalSlice(d, &x.Users, decodeUser)
 		case "total":
 			x.Total = d.IntPtr()
 		default:
@@ -401,7 +401,7 @@ type ListUsersArgs struct {
 	MaxItems *int64 `json:"max_items,omitzero"`
 }
 
-func decodeListUsersArgs(d *runtime.Decoder, x *ListUsersArgs) {
+func decodeListUsersArgs(d *decode.Decoder, x *ListUsersArgs) {
 	if !d.Object() {
 		return
 	}
@@ -412,7 +412,7 @@ func decodeListUsersArgs(d *runtime.Decoder, x *ListUsersArgs) {
 				var v int32
 				if v1, ok := d.IntRange(-2147483648, 2147483647); ok {
 					v = int32(v1)
-					runtime.CheckMin(d, float64(v1), 1.0, false)
+					decode.CheckMin(d, float64(v1), 1.0, false)
 				}
 				x.Page = &v
 			}
@@ -420,8 +420,8 @@ func decodeListUsersArgs(d *runtime.Decoder, x *ListUsersArgs) {
 			x.PerPage = d.IntPtr()
 		case "max_items":
 			if v, ok := d.OptInt(&x.MaxItems); ok {
-				runtime.CheckMin(d, float64(v), 1.0, false)
-				runtime.CheckMax(d, float64(v), 1000.0, false)
+				decode.CheckMin(d, float64(v), 1.0, false)
+				decode.CheckMax(d, float64(v), 1000.0, false)
 			}
 		default:
 			d.Skip()
@@ -434,7 +434,7 @@ type ListLogsResult struct {
 	Items []string `json:"items,omitzero"`
 }
 
-func decodeListLogsResult(d *runtime.Decoder, x *ListLogsResult) {
+func decodeListLogsResult(d *decode.Decoder, x *ListLogsResult) {
 	if !d.Object() {
 		return
 	}
@@ -465,7 +465,7 @@ type ListLogsArgs struct {
 	MaxItems *int64 `json:"max_items,omitzero"`
 }
 
-func decodeListLogsArgs(d *runtime.Decoder, x *ListLogsArgs) {
+func decodeListLogsArgs(d *decode.Decoder, x *ListLogsArgs) {
 	if !d.Object() {
 		return
 	}
@@ -477,8 +477,8 @@ func decodeListLogsArgs(d *runtime.Decoder, x *ListLogsArgs) {
 			x.Limit = d.IntPtr()
 		case "max_items":
 			if v, ok := d.OptInt(&x.MaxItems); ok {
-				runtime.CheckMin(d, float64(v), 1.0, false)
-				runtime.CheckMax(d, float64(v), 1000.0, false)
+				decode.CheckMin(d, float64(v), 1.0, false)
+				decode.CheckMax(d, float64(v), 1000.0, false)
 			}
 		default:
 			d.Skip()
@@ -492,14 +492,14 @@ type ListBooksResult struct {
 	NextPageToken *string `json:"nextPageToken,omitzero"`
 }
 
-func decodeListBooksResult(d *runtime.Decoder, x *ListBooksResult) {
+func decodeListBooksResult(d *decode.Decoder, x *ListBooksResult) {
 	if !d.Object() {
 		return
 	}
 	for d.Next() {
 		switch string(d.Key()) {
 		case "books":
-			runtime.OptionalSlice(d, &x.Books, decodeBook)
+			decode.OptionalSlice(d, &x.Books, decodeBook)
 		case "nextPageToken":
 			x.NextPageToken = d.StringPtr()
 		default:
@@ -516,7 +516,7 @@ type ListBooksArgs struct {
 	MaxItems *int64 `json:"max_items,omitzero"`
 }
 
-func decodeListBooksArgs(d *runtime.Decoder, x *ListBooksArgs) {
+func decodeListBooksArgs(d *decode.Decoder, x *ListBooksArgs) {
 	if !d.Object() {
 		return
 	}
@@ -528,8 +528,8 @@ func decodeListBooksArgs(d *runtime.Decoder, x *ListBooksArgs) {
 			x.PageSize = d.IntPtr()
 		case "max_items":
 			if v, ok := d.OptInt(&x.MaxItems); ok {
-				runtime.CheckMin(d, float64(v), 1.0, false)
-				runtime.CheckMax(d, float64(v), 1000.0, false)
+				decode.CheckMin(d, float64(v), 1.0, false)
+				decode.CheckMax(d, float64(v), 1000.0, false)
 			}
 		default:
 			d.Skip()
@@ -543,16 +543,16 @@ type ListWidgetsResult struct {
 	Meta  *ListWidgetsResultMeta `json:"meta,omitzero"`
 }
 
-func decodeListWidgetsResult(d *runtime.Decoder, x *ListWidgetsResult) {
+func decodeListWidgetsResult(d *decode.Decoder, x *ListWidgetsResult) {
 	if !d.Object() {
 		return
 	}
 	for d.Next() {
 		switch string(d.Key()) {
 		case "items":
-			runtime.OptionalSlice(d, &x.Items, decodeWidget)
+			decode.OptionalSlice(d, &x.Items, decodeWidget)
 		case "meta":
-			runtime.Ptr(d, &x.Meta, decodeListWidgetsResultMeta)
+			decode.Ptr(d, &x.Meta, decodeListWidgetsResultMeta)
 		default:
 			d.Skip()
 		}
@@ -564,7 +564,7 @@ type ListWidgetsResultMeta struct {
 	Next *string `json:"next,omitzero"`
 }
 
-func decodeListWidgetsResultMeta(d *runtime.Decoder, x *ListWidgetsResultMeta) {
+func decodeListWidgetsResultMeta(d *decode.Decoder, x *ListWidgetsResultMeta) {
 	if !d.Object() {
 		return
 	}
@@ -585,7 +585,7 @@ type ListWidgetsArgs struct {
 	MaxItems *int64 `json:"max_items,omitzero"`
 }
 
-func decodeListWidgetsArgs(d *runtime.Decoder, x *ListWidgetsArgs) {
+func decodeListWidgetsArgs(d *decode.Decoder, x *ListWidgetsArgs) {
 	if !d.Object() {
 		return
 	}
@@ -595,8 +595,8 @@ func decodeListWidgetsArgs(d *runtime.Decoder, x *ListWidgetsArgs) {
 			x.After = d.StringPtr()
 		case "max_items":
 			if v, ok := d.OptInt(&x.MaxItems); ok {
-				runtime.CheckMin(d, float64(v), 1.0, false)
-				runtime.CheckMax(d, float64(v), 1000.0, false)
+				decode.CheckMin(d, float64(v), 1.0, false)
+				decode.CheckMax(d, float64(v), 1000.0, false)
 			}
 		default:
 			d.Skip()
@@ -609,14 +609,14 @@ type ListGadgetsResult struct {
 	Data []Widget `json:"data,omitzero"`
 }
 
-func decodeListGadgetsResult(d *runtime.Decoder, x *ListGadgetsResult) {
+func decodeListGadgetsResult(d *decode.Decoder, x *ListGadgetsResult) {
 	if !d.Object() {
 		return
 	}
 	for d.Next() {
 		switch string(d.Key()) {
 		case "data":
-			runtime.OptionalSlice(d, &x.Data, decodeWidget)
+			decode.OptionalSlice(d, &x.Data, decodeWidget)
 		default:
 			d.Skip()
 		}
@@ -630,7 +630,7 @@ type ListGadgetsArgs struct {
 	MaxItems *int64 `json:"max_items,omitzero"`
 }
 
-func decodeListGadgetsArgs(d *runtime.Decoder, x *ListGadgetsArgs) {
+func decodeListGadgetsArgs(d *decode.Decoder, x *ListGadgetsArgs) {
 	if !d.Object() {
 		return
 	}
@@ -640,8 +640,8 @@ func decodeListGadgetsArgs(d *runtime.Decoder, x *ListGadgetsArgs) {
 			x.Since = d.StringPtr()
 		case "max_items":
 			if v, ok := d.OptInt(&x.MaxItems); ok {
-				runtime.CheckMin(d, float64(v), 1.0, false)
-				runtime.CheckMax(d, float64(v), 1000.0, false)
+				decode.CheckMin(d, float64(v), 1.0, false)
+				decode.CheckMax(d, float64(v), 1000.0, false)
 			}
 		default:
 			d.Skip()
@@ -654,7 +654,7 @@ type ListTicketsResult struct {
 	Results []string `json:"results,omitzero"`
 }
 
-func decodeListTicketsResult(d *runtime.Decoder, x *ListTicketsResult) {
+func decodeListTicketsResult(d *decode.Decoder, x *ListTicketsResult) {
 	if !d.Object() {
 		return
 	}
@@ -684,7 +684,7 @@ type ListTicketsArgs struct {
 	MaxItems *int64 `json:"max_items,omitzero"`
 }
 
-func decodeListTicketsArgs(d *runtime.Decoder, x *ListTicketsArgs) {
+func decodeListTicketsArgs(d *decode.Decoder, x *ListTicketsArgs) {
 	if !d.Object() {
 		return
 	}
@@ -694,8 +694,8 @@ func decodeListTicketsArgs(d *runtime.Decoder, x *ListTicketsArgs) {
 			x.P = d.IntPtr()
 		case "max_items":
 			if v, ok := d.OptInt(&x.MaxItems); ok {
-				runtime.CheckMin(d, float64(v), 1.0, false)
-				runtime.CheckMax(d, float64(v), 1000.0, false)
+				decode.CheckMin(d, float64(v), 1.0, false)
+				decode.CheckMax(d, float64(v), 1000.0, false)
 			}
 		default:
 			d.Skip()
@@ -709,7 +709,7 @@ type ListOrdersResult struct {
 	Next   *string  `json:"next,omitzero"`
 }
 
-func decodeListOrdersResult(d *runtime.Decoder, x *ListOrdersResult) {
+func decodeListOrdersResult(d *decode.Decoder, x *ListOrdersResult) {
 	if !d.Object() {
 		return
 	}
@@ -741,7 +741,7 @@ type ListOrdersArgs struct {
 	MaxItems *int64 `json:"max_items,omitzero"`
 }
 
-func decodeListOrdersArgs(d *runtime.Decoder, x *ListOrdersArgs) {
+func decodeListOrdersArgs(d *decode.Decoder, x *ListOrdersArgs) {
 	if !d.Object() {
 		return
 	}
@@ -751,8 +751,8 @@ func decodeListOrdersArgs(d *runtime.Decoder, x *ListOrdersArgs) {
 			x.From = d.StringPtr()
 		case "max_items":
 			if v, ok := d.OptInt(&x.MaxItems); ok {
-				runtime.CheckMin(d, float64(v), 1.0, false)
-				runtime.CheckMax(d, float64(v), 1000.0, false)
+				decode.CheckMin(d, float64(v), 1.0, false)
+				decode.CheckMax(d, float64(v), 1000.0, false)
 			}
 		default:
 			d.Skip()
@@ -766,7 +766,7 @@ type ListInvoicesResult struct {
 	More     *bool    `json:"more,omitzero"`
 }
 
-func decodeListInvoicesResult(d *runtime.Decoder, x *ListInvoicesResult) {
+func decodeListInvoicesResult(d *decode.Decoder, x *ListInvoicesResult) {
 	if !d.Object() {
 		return
 	}
@@ -799,7 +799,7 @@ type ListInvoicesArgs struct {
 	MaxItems *int64 `json:"max_items,omitzero"`
 }
 
-func decodeListInvoicesArgs(d *runtime.Decoder, x *ListInvoicesArgs) {
+func decodeListInvoicesArgs(d *decode.Decoder, x *ListInvoicesArgs) {
 	if !d.Object() {
 		return
 	}
@@ -811,8 +811,8 @@ func decodeListInvoicesArgs(d *runtime.Decoder, x *ListInvoicesArgs) {
 			x.Size = d.IntPtr()
 		case "max_items":
 			if v, ok := d.OptInt(&x.MaxItems); ok {
-				runtime.CheckMin(d, float64(v), 1.0, false)
-				runtime.CheckMax(d, float64(v), 1000.0, false)
+				decode.CheckMin(d, float64(v), 1.0, false)
+				decode.CheckMax(d, float64(v), 1000.0, false)
 			}
 		default:
 			d.Skip()
@@ -826,7 +826,7 @@ type ListVaultsResult struct {
 	NextLink *string  `json:"nextLink,omitzero"`
 }
 
-func decodeListVaultsResult(d *runtime.Decoder, x *ListVaultsResult) {
+func decodeListVaultsResult(d *decode.Decoder, x *ListVaultsResult) {
 	if !d.Object() {
 		return
 	}
@@ -856,7 +856,7 @@ type ListRegionsResult struct {
 	Value []string `json:"value,omitzero"`
 }
 
-func decodeListRegionsResult(d *runtime.Decoder, x *ListRegionsResult) {
+func decodeListRegionsResult(d *decode.Decoder, x *ListRegionsResult) {
 	if !d.Object() {
 		return
 	}
@@ -885,7 +885,7 @@ type ListMixedResult struct {
 	NextCursor *string  `json:"next_cursor,omitzero"`
 }
 
-func decodeListMixedResult(d *runtime.Decoder, x *ListMixedResult) {
+func decodeListMixedResult(d *decode.Decoder, x *ListMixedResult) {
 	if !d.Object() {
 		return
 	}
@@ -916,7 +916,7 @@ type ListMixedArgs struct {
 	Page   *int64  `json:"page,omitzero"`
 }
 
-func decodeListMixedArgs(d *runtime.Decoder, x *ListMixedArgs) {
+func decodeListMixedArgs(d *decode.Decoder, x *ListMixedArgs) {
 	if !d.Object() {
 		return
 	}
@@ -938,7 +938,7 @@ type ListPairsResult struct {
 	Rights []string `json:"rights,omitzero"`
 }
 
-func decodeListPairsResult(d *runtime.Decoder, x *ListPairsResult) {
+func decodeListPairsResult(d *decode.Decoder, x *ListPairsResult) {
 	if !d.Object() {
 		return
 	}
@@ -977,7 +977,7 @@ type ListPairsArgs struct {
 	Page *int64 `json:"page,omitzero"`
 }
 
-func decodeListPairsArgs(d *runtime.Decoder, x *ListPairsArgs) {
+func decodeListPairsArgs(d *decode.Decoder, x *ListPairsArgs) {
 	if !d.Object() {
 		return
 	}
@@ -997,7 +997,7 @@ type ListVaultsArgs struct {
 	MaxItems *int64 `json:"max_items,omitzero"`
 }
 
-func decodeListVaultsArgs(d *runtime.Decoder, x *ListVaultsArgs) {
+func decodeListVaultsArgs(d *decode.Decoder, x *ListVaultsArgs) {
 	if !d.Object() {
 		return
 	}
@@ -1005,8 +1005,8 @@ func decodeListVaultsArgs(d *runtime.Decoder, x *ListVaultsArgs) {
 		switch string(d.Key()) {
 		case "max_items":
 			if v, ok := d.OptInt(&x.MaxItems); ok {
-				runtime.CheckMin(d, float64(v), 1.0, false)
-				runtime.CheckMax(d, float64(v), 1000.0, false)
+				decode.CheckMin(d, float64(v), 1.0, false)
+				decode.CheckMax(d, float64(v), 1000.0, false)
 			}
 		default:
 			d.Skip()

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/opentoolgen/opentoolgen/runtime"
+	"github.com/opentoolgen/opentoolgen/runtime/decode"
 	"github.com/opentoolgen/opentoolgen/runtime/rest"
 )
 
@@ -153,7 +154,7 @@ func (c *Client) JSONArrayBody(ctx context.Context, args JSONArrayBodyArgs) (int
 	r := c.rc.NewRequest("POST", "/json-array")
 	r.JSONBody(args.Body)
 	var out int64
-	err := rest.Receive(ctx, r, "200", &out, func(d *runtime.Decoder, x *int64) {
+	err := rest.Receive(ctx, r, "200", &out, func(d *decode.Decoder, x *int64) {
 		*x, _ = d.Int()
 	})
 	return out, err

@@ -10,6 +10,8 @@ import (
 
 	"github.com/opentoolgen/opentoolgen/runtime"
 	"github.com/opentoolgen/opentoolgen/runtime/declare"
+	"github.com/opentoolgen/opentoolgen/runtime/decode"
+	"github.com/opentoolgen/opentoolgen/runtime/functions"
 )
 
 // Service is the API: one method per operation. *Client implements it by calling
@@ -70,7 +72,7 @@ func (t *Tool) callDownload(ctx context.Context, _ json.RawMessage) (json.RawMes
 	if err != nil {
 		return nil, runtime.ToolError(err)
 	}
-	return runtime.EncodeResult("result", r)
+	return decode.EncodeResult("result", r)
 }
 
 // Call implements runtime.Tool.
@@ -82,35 +84,35 @@ func (t *Tool) Call(ctx context.Context, name string, args json.RawMessage) (jso
 	ctx = t.args.CallContext(ctx)
 	switch name {
 	case "pathStyles":
-		return runtime.CallNoResult(ctx, t.args, name, args, decodePathStylesArgs, t.svc.PathStyles)
+		return decode.CallNoResult(ctx, t.args, name, args, decodePathStylesArgs, t.svc.PathStyles)
 	case "queryStyles":
-		return runtime.CallNoResult(ctx, t.args, name, args, decodeQueryStylesArgs, t.svc.QueryStyles)
+		return decode.CallNoResult(ctx, t.args, name, args, decodeQueryStylesArgs, t.svc.QueryStyles)
 	case "dayParameters":
-		return runtime.CallObject(ctx, t.args, name, args, decodeDayParametersArgs, t.svc.DayParameters)
+		return decode.CallObject(ctx, t.args, name, args, decodeDayParametersArgs, t.svc.DayParameters)
 	case "headerAndCookieStyles":
-		return runtime.CallNoResult(ctx, t.args, name, args, decodeHeaderAndCookieStylesArgs, t.svc.HeaderAndCookieStyles)
+		return decode.CallNoResult(ctx, t.args, name, args, decodeHeaderAndCookieStylesArgs, t.svc.HeaderAndCookieStyles)
 	case "jsonArrayBody":
-		return runtime.CallResult(ctx, t.args, name, args, decodeJSONArrayBodyArgs, t.svc.JSONArrayBody, "result")
+		return decode.CallResult(ctx, t.args, name, args, decodeJSONArrayBodyArgs, t.svc.JSONArrayBody, "result")
 	case "formBody":
-		return runtime.CallNoResult(ctx, t.args, name, args, decodeFormBodyArgs, t.svc.FormBody)
+		return decode.CallNoResult(ctx, t.args, name, args, decodeFormBodyArgs, t.svc.FormBody)
 	case "multipartBody":
-		return runtime.CallNoResult(ctx, t.args, name, args, decodeMultipartBodyArgs, t.svc.MultipartBody)
+		return decode.CallNoResult(ctx, t.args, name, args, decodeMultipartBodyArgs, t.svc.MultipartBody)
 	case "octetBody":
-		return runtime.CallNoResult(ctx, t.args, name, args, decodeOctetBodyArgs, t.svc.OctetBody)
+		return decode.CallNoResult(ctx, t.args, name, args, decodeOctetBodyArgs, t.svc.OctetBody)
 	case "textBody":
-		return runtime.CallResult(ctx, t.args, name, args, decodeTextBodyArgs, t.svc.TextBody, "result")
+		return decode.CallResult(ctx, t.args, name, args, decodeTextBodyArgs, t.svc.TextBody, "result")
 	case "mergePatch":
-		return runtime.CallNoResult(ctx, t.args, name, args, decodeMergePatchArgs, t.svc.MergePatch)
+		return decode.CallNoResult(ctx, t.args, name, args, decodeMergePatchArgs, t.svc.MergePatch)
 	case "download":
 		return t.callDownload(ctx, args)
 	case "selectStarTable":
-		return runtime.CallNoResult(ctx, t.args, name, args, decodeSelectStarTableArgs, t.svc.SelectStarTable)
+		return decode.CallNoResult(ctx, t.args, name, args, decodeSelectStarTableArgs, t.svc.SelectStarTable)
 	case "selectStar":
-		return runtime.CallNoResult(ctx, t.args, name, args, decodeSelectStarArgs, t.svc.SelectStar)
+		return decode.CallNoResult(ctx, t.args, name, args, decodeSelectStarArgs, t.svc.SelectStar)
 	case "setBalance":
-		return runtime.CallNoResult(ctx, t.args, name, args, decodeSetBalanceArgs, t.svc.SetBalance)
+		return decode.CallNoResult(ctx, t.args, name, args, decodeSetBalanceArgs, t.svc.SetBalance)
 	case "charge":
-		return runtime.CallNoResult(ctx, t.args, name, args, decodeChargeArgs, t.svc.Charge)
+		return decode.CallNoResult(ctx, t.args, name, args, decodeChargeArgs, t.svc.Charge)
 	}
 	return nil, runtime.MethodNotFound(name)
 }
@@ -138,8 +140,8 @@ func (t *Tool) Declarations(p declare.Profile) (*declare.Declared, error) {
 // Functions returns each served function (see Document) as a tool of its own
 // for agent frameworks: its name, description, input and output schemas, and
 // Invoke (map in, map out) and Call (JSON in, JSON out) that call it through t.
-func (t *Tool) Functions() []*runtime.FunctionTool {
-	return runtime.FunctionsOf(t, t.args.Served())
+func (t *Tool) Functions() []*functions.Tool {
+	return functions.Of(t, t.args.Served())
 }
 
 // Hints implements runtime.HintTool: the hints of a served operation are those

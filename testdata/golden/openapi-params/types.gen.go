@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/opentoolgen/opentoolgen/runtime"
+	"github.com/opentoolgen/opentoolgen/runtime/decode"
 )
 
 // Calendar is the schema "Calendar" of the document.
@@ -17,7 +18,7 @@ type Calendar struct {
 	Holiday *runtime.Date  `json:"holiday,omitzero"`
 }
 
-func decodeCalendar(d *runtime.Decoder, x *Calendar) {
+func decodeCalendar(d *decode.Decoder, x *Calendar) {
 	if !d.Object() {
 		return
 	}
@@ -26,11 +27,11 @@ func decodeCalendar(d *runtime.Decoder, x *Calendar) {
 		switch string(d.Key()) {
 		case "day":
 			seen[0] |= 1 << 0
-			runtime.DecodeDate(d, &x.Day)
+			decode.Date(d, &x.Day)
 		case "next":
-			runtime.OptionalSlice(d, &x.Next, runtime.DecodeDate)
+			decode.OptionalSlice(d, &x.Next, decode.Date)
 		case "holiday":
-			runtime.Ptr(d, &x.Holiday, runtime.DecodeDate)
+			decode.Ptr(d, &x.Holiday, decode.Date)
 		default:
 			d.Skip()
 		}
@@ -50,7 +51,7 @@ type Point struct {
 	Y int64 `json:"y"`
 }
 
-func decodePoint(d *runtime.Decoder, x *Point) {
+func decodePoint(d *decode.Decoder, x *Point) {
 	if !d.Object() {
 		return
 	}
@@ -80,7 +81,7 @@ type PathStylesArgs struct {
 	MatrixObj Point    `json:"matrixObj"`
 }
 
-func decodePathStylesArgs(d *runtime.Decoder, x *PathStylesArgs) {
+func decodePathStylesArgs(d *decode.Decoder, x *PathStylesArgs) {
 	if !d.Object() {
 		return
 	}
@@ -139,7 +140,7 @@ type QueryStylesFilter struct {
 	Size  *int64  `json:"size,omitzero"`
 }
 
-func decodeQueryStylesFilter(d *runtime.Decoder, x *QueryStylesFilter) {
+func decodeQueryStylesFilter(d *decode.Decoder, x *QueryStylesFilter) {
 	if !d.Object() {
 		return
 	}
@@ -169,7 +170,7 @@ type QueryStylesArgs struct {
 	When      *time.Time         `json:"when,omitzero"`
 }
 
-func decodeQueryStylesArgs(d *runtime.Decoder, x *QueryStylesArgs) {
+func decodeQueryStylesArgs(d *decode.Decoder, x *QueryStylesArgs) {
 	if !d.Object() {
 		return
 	}
@@ -222,15 +223,15 @@ func decodeQueryStylesArgs(d *runtime.Decoder, x *QueryStylesArgs) {
 				}
 			}
 		case "filter":
-			runtime.Ptr(d, &x.Filter, decodeQueryStylesFilter)
+			decode.Ptr(d, &x.Filter, decodeQueryStylesFilter)
 		case "point":
-			runtime.Ptr(d, &x.Point, decodePoint)
+			decode.Ptr(d, &x.Point, decodePoint)
 		case "pointFlat":
-			runtime.Ptr(d, &x.PointFlat, decodePoint)
+			decode.Ptr(d, &x.PointFlat, decodePoint)
 		case "path":
 			x.Path = d.StringPtr()
 		case "when":
-			runtime.Ptr(d, &x.When, runtime.DecodeTime)
+			decode.Ptr(d, &x.When, decode.Time)
 		default:
 			d.Skip()
 		}
@@ -246,7 +247,7 @@ type DayParametersArgs struct {
 	Until *runtime.Date  `json:"until,omitzero"`
 }
 
-func decodeDayParametersArgs(d *runtime.Decoder, x *DayParametersArgs) {
+func decodeDayParametersArgs(d *decode.Decoder, x *DayParametersArgs) {
 	if !d.Object() {
 		return
 	}
@@ -255,15 +256,15 @@ func decodeDayParametersArgs(d *runtime.Decoder, x *DayParametersArgs) {
 		switch string(d.Key()) {
 		case "day":
 			seen[0] |= 1 << 0
-			runtime.DecodeDate(d, &x.Day)
+			decode.Date(d, &x.Day)
 		case "since":
-			runtime.Ptr(d, &x.Since, runtime.DecodeDate)
+			decode.Ptr(d, &x.Since, decode.Date)
 		case "days":
-			runtime.OptionalSlice(d, &x.Days, runtime.DecodeDate)
+			decode.OptionalSlice(d, &x.Days, decode.Date)
 		case "X-Day":
-			runtime.Ptr(d, &x.XDay, runtime.DecodeDate)
+			decode.Ptr(d, &x.XDay, decode.Date)
 		case "until":
-			runtime.Ptr(d, &x.Until, runtime.DecodeDate)
+			decode.Ptr(d, &x.Until, decode.Date)
 		default:
 			d.Skip()
 		}
@@ -279,7 +280,7 @@ type HeaderAndCookieStylesArgs struct {
 	Prefs   []string `json:"prefs,omitzero"`
 }
 
-func decodeHeaderAndCookieStylesArgs(d *runtime.Decoder, x *HeaderAndCookieStylesArgs) {
+func decodeHeaderAndCookieStylesArgs(d *decode.Decoder, x *HeaderAndCookieStylesArgs) {
 	if !d.Object() {
 		return
 	}
@@ -297,7 +298,7 @@ func decodeHeaderAndCookieStylesArgs(d *runtime.Decoder, x *HeaderAndCookieStyle
 				}
 			}
 		case "X-Point":
-			runtime.Ptr(d, &x.XPoint, decodePoint)
+			decode.Ptr(d, &x.XPoint, decodePoint)
 		case "session":
 			seen[0] |= 1 << 1
 			x.Session, _ = d.String()
@@ -324,7 +325,7 @@ type JSONArrayBodyArgs struct {
 	Body []string `json:"body"`
 }
 
-func decodeJSONArrayBodyArgs(d *runtime.Decoder, x *JSONArrayBodyArgs) {
+func decodeJSONArrayBodyArgs(d *decode.Decoder, x *JSONArrayBodyArgs) {
 	if !d.Object() {
 		return
 	}
@@ -354,7 +355,7 @@ type FormBodyMeta struct {
 	B *int64  `json:"b,omitzero"`
 }
 
-func decodeFormBodyMeta(d *runtime.Decoder, x *FormBodyMeta) {
+func decodeFormBodyMeta(d *decode.Decoder, x *FormBodyMeta) {
 	if !d.Object() {
 		return
 	}
@@ -377,7 +378,7 @@ type FormBodyArgs struct {
 	Meta *FormBodyMeta `json:"meta,omitzero"`
 }
 
-func decodeFormBodyArgs(d *runtime.Decoder, x *FormBodyArgs) {
+func decodeFormBodyArgs(d *decode.Decoder, x *FormBodyArgs) {
 	if !d.Object() {
 		return
 	}
@@ -399,7 +400,7 @@ func decodeFormBodyArgs(d *runtime.Decoder, x *FormBodyArgs) {
 				}
 			}
 		case "meta":
-			runtime.Ptr(d, &x.Meta, decodeFormBodyMeta)
+			decode.Ptr(d, &x.Meta, decodeFormBodyMeta)
 		default:
 			d.Skip()
 		}
@@ -415,7 +416,7 @@ type MultipartBodyArgs struct {
 	Meta        *Point  `json:"meta,omitzero"`
 }
 
-func decodeMultipartBodyArgs(d *runtime.Decoder, x *MultipartBodyArgs) {
+func decodeMultipartBodyArgs(d *decode.Decoder, x *MultipartBodyArgs) {
 	if !d.Object() {
 		return
 	}
@@ -424,13 +425,13 @@ func decodeMultipartBodyArgs(d *runtime.Decoder, x *MultipartBodyArgs) {
 		switch string(d.Key()) {
 		case "file":
 			seen[0] |= 1 << 0
-			runtime.DecodeBytes(d, &x.File)
+			decode.Bytes(d, &x.File)
 		case "description":
 			x.Description = d.StringPtr()
 		case "count":
 			x.Count = d.IntPtr()
 		case "meta":
-			runtime.Ptr(d, &x.Meta, decodePoint)
+			decode.Ptr(d, &x.Meta, decodePoint)
 		default:
 			d.Skip()
 		}
@@ -443,7 +444,7 @@ type OctetBodyArgs struct {
 	Body []byte `json:"body"`
 }
 
-func decodeOctetBodyArgs(d *runtime.Decoder, x *OctetBodyArgs) {
+func decodeOctetBodyArgs(d *decode.Decoder, x *OctetBodyArgs) {
 	if !d.Object() {
 		return
 	}
@@ -452,7 +453,7 @@ func decodeOctetBodyArgs(d *runtime.Decoder, x *OctetBodyArgs) {
 		switch string(d.Key()) {
 		case "body":
 			seen[0] |= 1 << 0
-			runtime.DecodeBytes(d, &x.Body)
+			decode.Bytes(d, &x.Body)
 		default:
 			d.Skip()
 		}
@@ -465,7 +466,7 @@ type TextBodyArgs struct {
 	Body *string `json:"body,omitzero"`
 }
 
-func decodeTextBodyArgs(d *runtime.Decoder, x *TextBodyArgs) {
+func decodeTextBodyArgs(d *decode.Decoder, x *TextBodyArgs) {
 	if !d.Object() {
 		return
 	}
@@ -487,7 +488,7 @@ type MergePatchArgs struct {
 	NameNull bool `json:"-"`
 }
 
-func decodeMergePatchArgs(d *runtime.Decoder, x *MergePatchArgs) {
+func decodeMergePatchArgs(d *decode.Decoder, x *MergePatchArgs) {
 	if !d.Object() {
 		return
 	}
@@ -512,7 +513,7 @@ type SelectStarTableArgs struct {
 	TableName string `json:"table_name"`
 }
 
-func decodeSelectStarTableArgs(d *runtime.Decoder, x *SelectStarTableArgs) {
+func decodeSelectStarTableArgs(d *decode.Decoder, x *SelectStarTableArgs) {
 	if !d.Object() {
 		return
 	}
@@ -539,7 +540,7 @@ type SelectStarArgs struct {
 	SchemaName string `json:"schema_name"`
 }
 
-func decodeSelectStarArgs(d *runtime.Decoder, x *SelectStarArgs) {
+func decodeSelectStarArgs(d *decode.Decoder, x *SelectStarArgs) {
 	if !d.Object() {
 		return
 	}
@@ -570,7 +571,7 @@ type SetBalanceArgs struct {
 	Currency json.RawMessage `json:"currency"`
 }
 
-func decodeSetBalanceArgs(d *runtime.Decoder, x *SetBalanceArgs) {
+func decodeSetBalanceArgs(d *decode.Decoder, x *SetBalanceArgs) {
 	if !d.Object() {
 		return
 	}
@@ -584,7 +585,7 @@ func decodeSetBalanceArgs(d *runtime.Decoder, x *SetBalanceArgs) {
 			x.Balance, _ = d.Float()
 		case "currency":
 			seen[0] |= 1 << 1
-			runtime.DecodeRaw(d, &x.Currency)
+			decode.Raw(d, &x.Currency)
 		default:
 			d.Skip()
 		}
@@ -598,7 +599,7 @@ type ChargeArgs struct {
 	Currency string `json:"currency"`
 }
 
-func decodeChargeArgs(d *runtime.Decoder, x *ChargeArgs) {
+func decodeChargeArgs(d *decode.Decoder, x *ChargeArgs) {
 	if !d.Object() {
 		return
 	}

@@ -10,6 +10,8 @@ import (
 
 	"github.com/opentoolgen/opentoolgen/runtime"
 	"github.com/opentoolgen/opentoolgen/runtime/declare"
+	"github.com/opentoolgen/opentoolgen/runtime/decode"
+	"github.com/opentoolgen/opentoolgen/runtime/functions"
 )
 
 // Service is the tool: one method per function of the document. Implement it to
@@ -66,7 +68,7 @@ func (t *Tool) callStats(ctx context.Context, _ json.RawMessage) (json.RawMessag
 	if err != nil {
 		return nil, runtime.ToolError(err)
 	}
-	return runtime.EncodeObject(r)
+	return decode.EncodeObject(r)
 }
 
 // Call implements runtime.Tool.
@@ -77,17 +79,17 @@ func (t *Tool) Call(ctx context.Context, name string, args json.RawMessage) (jso
 	}
 	switch name {
 	case "listPets":
-		return runtime.CallResult(ctx, t.args, name, args, decodeListPetsArgs, t.svc.ListPets, "result")
+		return decode.CallResult(ctx, t.args, name, args, decodeListPetsArgs, t.svc.ListPets, "result")
 	case "createPet":
-		return runtime.CallObject(ctx, t.args, name, args, decodeCreatePetArgs, t.svc.CreatePet)
+		return decode.CallObject(ctx, t.args, name, args, decodeCreatePetArgs, t.svc.CreatePet)
 	case "showPetById":
-		return runtime.CallObject(ctx, t.args, name, args, decodeShowPetByIDArgs, t.svc.ShowPetByID)
+		return decode.CallObject(ctx, t.args, name, args, decodeShowPetByIDArgs, t.svc.ShowPetByID)
 	case "updatePet":
-		return runtime.CallObject(ctx, t.args, name, args, decodeUpdatePetArgs, t.svc.UpdatePet)
+		return decode.CallObject(ctx, t.args, name, args, decodeUpdatePetArgs, t.svc.UpdatePet)
 	case "deletePet":
-		return runtime.CallNoResult(ctx, t.args, name, args, decodeDeletePetArgs, t.svc.DeletePet)
+		return decode.CallNoResult(ctx, t.args, name, args, decodeDeletePetArgs, t.svc.DeletePet)
 	case "put_pets_petId_photo":
-		return runtime.CallNoResult(ctx, t.args, name, args, decodePutPetsPetIDPhotoArgs, t.svc.PutPetsPetIDPhoto)
+		return decode.CallNoResult(ctx, t.args, name, args, decodePutPetsPetIDPhotoArgs, t.svc.PutPetsPetIDPhoto)
 	case "stats":
 		return t.callStats(ctx, args)
 	}
@@ -117,6 +119,6 @@ func (t *Tool) Declarations(p declare.Profile) (*declare.Declared, error) {
 // Functions returns each served function (see Document) as a tool of its own
 // for agent frameworks: its name, description, input and output schemas, and
 // Invoke (map in, map out) and Call (JSON in, JSON out) that call it through t.
-func (t *Tool) Functions() []*runtime.FunctionTool {
-	return runtime.FunctionsOf(t, t.args.Served())
+func (t *Tool) Functions() []*functions.Tool {
+	return functions.Of(t, t.args.Served())
 }

@@ -3,7 +3,10 @@
 
 package openapipetstoreagent
 
-import "github.com/opentoolgen/opentoolgen/runtime"
+import (
+	"github.com/opentoolgen/opentoolgen/runtime"
+	"github.com/opentoolgen/opentoolgen/runtime/decode"
+)
 
 // PetStatus is the schema "PetStatus" of the document: Where the pet is in the sales process.
 type PetStatus string
@@ -23,7 +26,7 @@ func (x PetStatus) Valid() bool {
 	return false
 }
 
-func decodePetStatus(d *runtime.Decoder, x *PetStatus) {
+func decodePetStatus(d *decode.Decoder, x *PetStatus) {
 	if v, ok := d.String(); ok {
 		*x = PetStatus(v)
 		if !x.Valid() {
@@ -74,7 +77,7 @@ type ListPetsArgs struct {
 	XRequestID *string     `json:"X-Request-ID,omitzero"`
 }
 
-func decodeListPetsArgs(d *runtime.Decoder, x *ListPetsArgs) {
+func decodeListPetsArgs(d *decode.Decoder, x *ListPetsArgs) {
 	if !d.Object() {
 		return
 	}
@@ -85,16 +88,16 @@ func decodeListPetsArgs(d *runtime.Decoder, x *ListPetsArgs) {
 				var v int32
 				if v1, ok := d.IntRange(-2147483648, 2147483647); ok {
 					v = int32(v1)
-					runtime.CheckMin(d, float64(v1), 1.0, false)
-					runtime.CheckMax(d, float64(v1), 100.0, false)
+					decode.CheckMin(d, float64(v1), 1.0, false)
+					decode.CheckMax(d, float64(v1), 100.0, false)
 				}
 				x.Limit = &v
 			}
 		case "status":
-			runtime.OptionalSlice(d, &x.Status, decodePetStatus)
+			decode.OptionalSlice(d, &x.Status, decodePetStatus)
 		case "X-Request-ID":
 			if v, ok := d.OptString(&x.XRequestID); ok {
-				runtime.CheckFormat(d, v, "uuid")
+				decode.CheckFormat(d, v, "uuid")
 			}
 		default:
 			d.Skip()
@@ -110,7 +113,7 @@ type CreatePetArgs struct {
 	Birthday *runtime.Date `json:"birthday,omitzero"`
 }
 
-func decodeCreatePetArgs(d *runtime.Decoder, x *CreatePetArgs) {
+func decodeCreatePetArgs(d *decode.Decoder, x *CreatePetArgs) {
 	if !d.Object() {
 		return
 	}
@@ -121,14 +124,14 @@ func decodeCreatePetArgs(d *runtime.Decoder, x *CreatePetArgs) {
 			seen[0] |= 1 << 0
 			if v1, ok := d.String(); ok {
 				x.Name = v1
-				runtime.CheckLength(d, v1, 1, -1)
+				decode.CheckLength(d, v1, 1, -1)
 			}
 		case "tag":
 			x.Tag = d.StringPtr()
 		case "status":
-			runtime.Ptr(d, &x.Status, decodePetStatus)
+			decode.Ptr(d, &x.Status, decodePetStatus)
 		case "birthday":
-			runtime.Ptr(d, &x.Birthday, runtime.DecodeDate)
+			decode.Ptr(d, &x.Birthday, decode.Date)
 		default:
 			d.Skip()
 		}
@@ -142,7 +145,7 @@ type ShowPetByIDArgs struct {
 	PetID int64 `json:"petId"`
 }
 
-func decodeShowPetByIDArgs(d *runtime.Decoder, x *ShowPetByIDArgs) {
+func decodeShowPetByIDArgs(d *decode.Decoder, x *ShowPetByIDArgs) {
 	if !d.Object() {
 		return
 	}
@@ -169,7 +172,7 @@ type UpdatePetArgs struct {
 	Tags   []string   `json:"tags,omitzero"`
 }
 
-func decodeUpdatePetArgs(d *runtime.Decoder, x *UpdatePetArgs) {
+func decodeUpdatePetArgs(d *decode.Decoder, x *UpdatePetArgs) {
 	if !d.Object() {
 		return
 	}
@@ -183,10 +186,10 @@ func decodeUpdatePetArgs(d *runtime.Decoder, x *UpdatePetArgs) {
 			x.DryRun = d.BoolPtr()
 		case "name":
 			if v, ok := d.OptString(&x.Name); ok {
-				runtime.CheckLength(d, v, 1, 64)
+				decode.CheckLength(d, v, 1, 64)
 			}
 		case "status":
-			runtime.Ptr(d, &x.Status, decodePetStatus)
+			decode.Ptr(d, &x.Status, decodePetStatus)
 		case "tags":
 			if !d.IsNull() {
 				if d.Array() {
@@ -195,11 +198,11 @@ func decodeUpdatePetArgs(d *runtime.Decoder, x *UpdatePetArgs) {
 						var e1 string
 						if v2, ok := d.String(); ok {
 							e1 = v2
-							runtime.CheckPattern(d, v2, pattern1)
+							decode.CheckPattern(d, v2, pattern1)
 						}
 						x.Tags = append(x.Tags, e1)
 					}
-					runtime.CheckItems(d, len(x.Tags), -1, 10)
+					decode.CheckItems(d, len(x.Tags), -1, 10)
 				}
 			}
 		default:
@@ -215,7 +218,7 @@ type DeletePetArgs struct {
 	PetID int64 `json:"petId"`
 }
 
-func decodeDeletePetArgs(d *runtime.Decoder, x *DeletePetArgs) {
+func decodeDeletePetArgs(d *decode.Decoder, x *DeletePetArgs) {
 	if !d.Object() {
 		return
 	}
@@ -239,7 +242,7 @@ type PutPetsPetIDPhotoArgs struct {
 	Body string `json:"body"`
 }
 
-func decodePutPetsPetIDPhotoArgs(d *runtime.Decoder, x *PutPetsPetIDPhotoArgs) {
+func decodePutPetsPetIDPhotoArgs(d *decode.Decoder, x *PutPetsPetIDPhotoArgs) {
 	if !d.Object() {
 		return
 	}
@@ -253,7 +256,7 @@ func decodePutPetsPetIDPhotoArgs(d *runtime.Decoder, x *PutPetsPetIDPhotoArgs) {
 			seen[0] |= 1 << 1
 			if v1, ok := d.String(); ok {
 				x.Body = v1
-				runtime.CheckFormat(d, v1, "byte")
+				decode.CheckFormat(d, v1, "byte")
 			}
 		default:
 			d.Skip()
@@ -264,5 +267,5 @@ func decodePutPetsPetIDPhotoArgs(d *runtime.Decoder, x *PutPetsPetIDPhotoArgs) {
 
 // Patterns of the schemas, compiled on first use.
 var (
-	pattern1 = runtime.NewPattern("^[a-z][a-z0-9-]*$")
+	pattern1 = decode.NewPattern("^[a-z][a-z0-9-]*$")
 )

@@ -10,6 +10,7 @@ import (
 
 	oauth2cred "github.com/opentoolgen/opentoolgen/oauth2cred"
 	"github.com/opentoolgen/opentoolgen/runtime"
+	"github.com/opentoolgen/opentoolgen/runtime/decode"
 	"github.com/opentoolgen/opentoolgen/runtime/rest"
 	clientcredentials "golang.org/x/oauth2/clientcredentials"
 )
@@ -271,7 +272,7 @@ func (c *Client) Stats(ctx context.Context) (map[string]int64, error) {
 	r := c.rc.NewRequest("GET", "/stats")
 	r.Security("petstore_auth")
 	var out map[string]int64
-	err := rest.Receive(ctx, r, "200", &out, func(d *runtime.Decoder, x *map[string]int64) {
+	err := rest.Receive(ctx, r, "200", &out, func(d *decode.Decoder, x *map[string]int64) {
 		if d.Map() {
 			*x = map[string]int64{}
 			for d.Next() {

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/opentoolgen/opentoolgen/runtime"
+	"github.com/opentoolgen/opentoolgen/runtime/decode"
 	"github.com/opentoolgen/opentoolgen/runtime/rest"
 )
 
@@ -28,7 +29,7 @@ func (x PetStatus) Valid() bool {
 	return false
 }
 
-func decodePetStatus(d *runtime.Decoder, x *PetStatus) {
+func decodePetStatus(d *decode.Decoder, x *PetStatus) {
 	if v, ok := d.String(); ok {
 		*x = PetStatus(v)
 		if !x.Valid() {
@@ -45,7 +46,7 @@ type NewPet struct {
 	Birthday *runtime.Date `json:"birthday,omitzero"`
 }
 
-func decodeNewPet(d *runtime.Decoder, x *NewPet) {
+func decodeNewPet(d *decode.Decoder, x *NewPet) {
 	if !d.Object() {
 		return
 	}
@@ -56,14 +57,14 @@ func decodeNewPet(d *runtime.Decoder, x *NewPet) {
 			seen[0] |= 1 << 0
 			if v1, ok := d.String(); ok {
 				x.Name = v1
-				runtime.CheckLength(d, v1, 1, -1)
+				decode.CheckLength(d, v1, 1, -1)
 			}
 		case "tag":
 			x.Tag = d.StringPtr()
 		case "status":
-			runtime.Ptr(d, &x.Status, decodePetStatus)
+			decode.Ptr(d, &x.Status, decodePetStatus)
 		case "birthday":
-			runtime.Ptr(d, &x.Birthday, runtime.DecodeDate)
+			decode.Ptr(d, &x.Birthday, decode.Date)
 		default:
 			d.Skip()
 		}
@@ -96,7 +97,7 @@ type Pet struct {
 	Owner    *PetOwner     `json:"owner,omitzero"`
 }
 
-func decodePet(d *runtime.Decoder, x *Pet) {
+func decodePet(d *decode.Decoder, x *Pet) {
 	if !d.Object() {
 		return
 	}
@@ -107,22 +108,22 @@ func decodePet(d *runtime.Decoder, x *Pet) {
 			seen[0] |= 1 << 0
 			if v1, ok := d.String(); ok {
 				x.Name = v1
-				runtime.CheckLength(d, v1, 1, -1)
+				decode.CheckLength(d, v1, 1, -1)
 			}
 		case "tag":
 			x.Tag = d.StringPtr()
 		case "status":
-			runtime.Ptr(d, &x.Status, decodePetStatus)
+			decode.Ptr(d, &x.Status, decodePetStatus)
 		case "birthday":
-			runtime.Ptr(d, &x.Birthday, runtime.DecodeDate)
+			decode.Ptr(d, &x.Birthday, decode.Date)
 		case "id":
 			seen[0] |= 1 << 1
 			x.ID, _ = d.Int()
 		case "created":
 			seen[0] |= 1 << 2
-			runtime.DecodeTime(d, &x.Created)
+			decode.Time(d, &x.Created)
 		case "owner":
-			runtime.Ptr(d, &x.Owner, decodePetOwner)
+			decode.Ptr(d, &x.Owner, decodePetOwner)
 		default:
 			d.Skip()
 		}
@@ -133,7 +134,7 @@ func decodePet(d *runtime.Decoder, x *Pet) {
 // Pets is the schema "Pets" of the document.
 type Pets []Pet
 
-func decodePets(d *runtime.Decoder, x *Pets) {
+func decodePets(d *decode.Decoder, x *Pets) {
 	if d.Array() {
 		*x = Pets{}
 		for d.NextItem() {
@@ -156,7 +157,7 @@ type PetOwner struct {
 	Email *string `json:"email,omitzero"`
 }
 
-func decodePetOwner(d *runtime.Decoder, x *PetOwner) {
+func decodePetOwner(d *decode.Decoder, x *PetOwner) {
 	if !d.Object() {
 		return
 	}
@@ -180,7 +181,7 @@ type ListPetsArgs struct {
 	XRequestID *string     `json:"X-Request-ID,omitzero"`
 }
 
-func decodeListPetsArgs(d *runtime.Decoder, x *ListPetsArgs) {
+func decodeListPetsArgs(d *decode.Decoder, x *ListPetsArgs) {
 	if !d.Object() {
 		return
 	}
@@ -191,16 +192,16 @@ func decodeListPetsArgs(d *runtime.Decoder, x *ListPetsArgs) {
 				var v int32
 				if v1, ok := d.IntRange(-2147483648, 2147483647); ok {
 					v = int32(v1)
-					runtime.CheckMin(d, float64(v1), 1.0, false)
-					runtime.CheckMax(d, float64(v1), 100.0, false)
+					decode.CheckMin(d, float64(v1), 1.0, false)
+					decode.CheckMax(d, float64(v1), 100.0, false)
 				}
 				x.Limit = &v
 			}
 		case "status":
-			runtime.OptionalSlice(d, &x.Status, decodePetStatus)
+			decode.OptionalSlice(d, &x.Status, decodePetStatus)
 		case "X-Request-ID":
 			if v, ok := d.OptString(&x.XRequestID); ok {
-				runtime.CheckFormat(d, v, "uuid")
+				decode.CheckFormat(d, v, "uuid")
 			}
 		default:
 			d.Skip()
@@ -214,7 +215,7 @@ type CreatePetArgs struct {
 	NewPet
 }
 
-func decodeCreatePetArgs(d *runtime.Decoder, x *CreatePetArgs) {
+func decodeCreatePetArgs(d *decode.Decoder, x *CreatePetArgs) {
 	decodeNewPet(d, &x.NewPet)
 }
 
@@ -224,7 +225,7 @@ type ShowPetByIDArgs struct {
 	PetID int64 `json:"petId"`
 }
 
-func decodeShowPetByIDArgs(d *runtime.Decoder, x *ShowPetByIDArgs) {
+func decodeShowPetByIDArgs(d *decode.Decoder, x *ShowPetByIDArgs) {
 	if !d.Object() {
 		return
 	}
@@ -251,7 +252,7 @@ type UpdatePetArgs struct {
 	Tags   []string   `json:"tags,omitzero"`
 }
 
-func decodeUpdatePetArgs(d *runtime.Decoder, x *UpdatePetArgs) {
+func decodeUpdatePetArgs(d *decode.Decoder, x *UpdatePetArgs) {
 	if !d.Object() {
 		return
 	}
@@ -265,10 +266,10 @@ func decodeUpdatePetArgs(d *runtime.Decoder, x *UpdatePetArgs) {
 			x.DryRun = d.BoolPtr()
 		case "name":
 			if v, ok := d.OptString(&x.Name); ok {
-				runtime.CheckLength(d, v, 1, 64)
+				decode.CheckLength(d, v, 1, 64)
 			}
 		case "status":
-			runtime.Ptr(d, &x.Status, decodePetStatus)
+			decode.Ptr(d, &x.Status, decodePetStatus)
 		case "tags":
 			if !d.IsNull() {
 				if d.Array() {
@@ -277,11 +278,11 @@ func decodeUpdatePetArgs(d *runtime.Decoder, x *UpdatePetArgs) {
 						var e1 string
 						if v2, ok := d.String(); ok {
 							e1 = v2
-							runtime.CheckPattern(d, v2, pattern1)
+							decode.CheckPattern(d, v2, pattern1)
 						}
 						x.Tags = append(x.Tags, e1)
 					}
-					runtime.CheckItems(d, len(x.Tags), -1, 10)
+					decode.CheckItems(d, len(x.Tags), -1, 10)
 				}
 			}
 		default:
@@ -297,7 +298,7 @@ type DeletePetArgs struct {
 	PetID int64 `json:"petId"`
 }
 
-func decodeDeletePetArgs(d *runtime.Decoder, x *DeletePetArgs) {
+func decodeDeletePetArgs(d *decode.Decoder, x *DeletePetArgs) {
 	if !d.Object() {
 		return
 	}
@@ -320,7 +321,7 @@ type PutPetsPetIDPhotoArgs struct {
 	Body  []byte `json:"body"`
 }
 
-func decodePutPetsPetIDPhotoArgs(d *runtime.Decoder, x *PutPetsPetIDPhotoArgs) {
+func decodePutPetsPetIDPhotoArgs(d *decode.Decoder, x *PutPetsPetIDPhotoArgs) {
 	if !d.Object() {
 		return
 	}
@@ -332,7 +333,7 @@ func decodePutPetsPetIDPhotoArgs(d *runtime.Decoder, x *PutPetsPetIDPhotoArgs) {
 			x.PetID, _ = d.Int()
 		case "body":
 			seen[0] |= 1 << 1
-			runtime.DecodeBytes(d, &x.Body)
+			decode.Bytes(d, &x.Body)
 		default:
 			d.Skip()
 		}
@@ -342,5 +343,5 @@ func decodePutPetsPetIDPhotoArgs(d *runtime.Decoder, x *PutPetsPetIDPhotoArgs) {
 
 // Patterns of the schemas, compiled on first use.
 var (
-	pattern1 = runtime.NewPattern("^[a-z][a-z0-9-]*$")
+	pattern1 = decode.NewPattern("^[a-z][a-z0-9-]*$")
 )

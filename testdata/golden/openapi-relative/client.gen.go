@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/opentoolgen/opentoolgen/runtime"
+	"github.com/opentoolgen/opentoolgen/runtime/decode"
 	"github.com/opentoolgen/opentoolgen/runtime/rest"
 )
 
@@ -126,7 +127,7 @@ var _ Service = (*Client)(nil)
 func (c *Client) ListPets(ctx context.Context) ([]string, error) {
 	r := c.rc.NewRequest("GET", "/pets")
 	var out []string
-	err := rest.Receive(ctx, r, "200", &out, func(d *runtime.Decoder, x *[]string) {
+	err := rest.Receive(ctx, r, "200", &out, func(d *decode.Decoder, x *[]string) {
 		if d.Array() {
 			*x = []string{}
 			for d.NextItem() {

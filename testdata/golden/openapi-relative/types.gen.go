@@ -3,14 +3,14 @@
 
 package openapirelative
 
-import "github.com/opentoolgen/opentoolgen/runtime"
+import "github.com/opentoolgen/opentoolgen/runtime/decode"
 
 // UploadFileArgs are the arguments of "uploadFile" (POST /files).
 type UploadFileArgs struct {
 	Name *string `json:"name,omitzero"`
 }
 
-func decodeUploadFileArgs(d *runtime.Decoder, x *UploadFileArgs) {
+func decodeUploadFileArgs(d *decode.Decoder, x *UploadFileArgs) {
 	if !d.Object() {
 		return
 	}

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/opentoolgen/opentoolgen/runtime"
+	"github.com/opentoolgen/opentoolgen/runtime/decode"
 	"github.com/opentoolgen/opentoolgen/runtime/rest"
 )
 
@@ -123,7 +124,7 @@ func (c *Client) Area(ctx context.Context, args AreaArgs) (float64, error) {
 	}
 	r.ObjectBody(true)
 	var out float64
-	err := rest.Receive(ctx, r, "200", &out, func(d *runtime.Decoder, x *float64) {
+	err := rest.Receive(ctx, r, "200", &out, func(d *decode.Decoder, x *float64) {
 		*x, _ = d.Float()
 	})
 	return out, err

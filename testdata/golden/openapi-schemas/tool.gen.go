@@ -10,6 +10,8 @@ import (
 
 	"github.com/opentoolgen/opentoolgen/runtime"
 	"github.com/opentoolgen/opentoolgen/runtime/declare"
+	"github.com/opentoolgen/opentoolgen/runtime/decode"
+	"github.com/opentoolgen/opentoolgen/runtime/functions"
 )
 
 // Service is the API: one method per operation. *Client implements it by calling
@@ -61,11 +63,11 @@ func (t *Tool) Call(ctx context.Context, name string, args json.RawMessage) (jso
 	ctx = t.args.CallContext(ctx)
 	switch name {
 	case "addPet":
-		return runtime.CallObject(ctx, t.args, name, args, decodeAddPetArgs, t.svc.AddPet)
+		return decode.CallObject(ctx, t.args, name, args, decodeAddPetArgs, t.svc.AddPet)
 	case "area":
-		return runtime.CallResult(ctx, t.args, name, args, decodeAreaArgs, t.svc.Area, "result")
+		return decode.CallResult(ctx, t.args, name, args, decodeAreaArgs, t.svc.Area, "result")
 	case "putTree":
-		return runtime.CallObject(ctx, t.args, name, args, decodePutTreeArgs, t.svc.PutTree)
+		return decode.CallObject(ctx, t.args, name, args, decodePutTreeArgs, t.svc.PutTree)
 	}
 	return nil, runtime.MethodNotFound(name)
 }
@@ -93,8 +95,8 @@ func (t *Tool) Declarations(p declare.Profile) (*declare.Declared, error) {
 // Functions returns each served function (see Document) as a tool of its own
 // for agent frameworks: its name, description, input and output schemas, and
 // Invoke (map in, map out) and Call (JSON in, JSON out) that call it through t.
-func (t *Tool) Functions() []*runtime.FunctionTool {
-	return runtime.FunctionsOf(t, t.args.Served())
+func (t *Tool) Functions() []*functions.Tool {
+	return functions.Of(t, t.args.Served())
 }
 
 // Hints implements runtime.HintTool: the hints of a served operation are those

@@ -7,7 +7,7 @@ import (
 	"encoding/json"
 	"time"
 
-	"github.com/opentoolgen/opentoolgen/runtime"
+	"github.com/opentoolgen/opentoolgen/runtime/decode"
 	"github.com/opentoolgen/opentoolgen/runtime/rest"
 )
 
@@ -32,7 +32,7 @@ func (x Pet) MarshalJSON() ([]byte, error) {
 
 // UnmarshalJSON decodes the variant the value is.
 func (x *Pet) UnmarshalJSON(data []byte) error {
-	return runtime.Unmarshal(data, x, decodePet)
+	return decode.Unmarshal(data, x, decodePet)
 }
 
 // IsZero reports whether no variant is set.
@@ -40,21 +40,21 @@ func (x Pet) IsZero() bool {
 	return x.Cat == nil && x.Dog == nil
 }
 
-func decodePet(d *runtime.Decoder, x *Pet) {
+func decodePet(d *decode.Decoder, x *Pet) {
 	raw := d.Raw()
 	if raw == nil {
 		return
 	}
 	*x = Pet{}
-	switch runtime.UnionTag(raw, "kind") {
+	switch decode.UnionTag(raw, "kind") {
 	case "cat":
 		var v Cat
-		if runtime.DecodeVariant(d, raw, &v, decodeCat, true) {
+		if decode.Variant(d, raw, &v, decodeCat, true) {
 			x.Cat = &v
 		}
 	case "dog":
 		var v Dog
-		if runtime.DecodeVariant(d, raw, &v, decodeDog, true) {
+		if decode.Variant(d, raw, &v, decodeDog, true) {
 			x.Dog = &v
 		}
 	default:
@@ -77,7 +77,7 @@ type Cat struct {
 	Lives    *int64  `json:"lives,omitzero"`
 }
 
-func decodeCat(d *runtime.Decoder, x *Cat) {
+func decodeCat(d *decode.Decoder, x *Cat) {
 	if !d.Object() {
 		return
 	}
@@ -94,8 +94,8 @@ func decodeCat(d *runtime.Decoder, x *Cat) {
 			x.Nickname = d.StringPtr()
 		case "lives":
 			if v, ok := d.OptInt(&x.Lives); ok {
-				runtime.CheckMin(d, float64(v), 0.0, false)
-				runtime.CheckMax(d, float64(v), 9.0, false)
+				decode.CheckMin(d, float64(v), 0.0, false)
+				decode.CheckMax(d, float64(v), 9.0, false)
 			}
 		default:
 			d.Skip()
@@ -113,7 +113,7 @@ type Dog struct {
 	Friend   *Pet    `json:"friend,omitzero"`
 }
 
-func decodeDog(d *runtime.Decoder, x *Dog) {
+func decodeDog(d *decode.Decoder, x *Dog) {
 	if !d.Object() {
 		return
 	}
@@ -132,7 +132,7 @@ func decodeDog(d *runtime.Decoder, x *Dog) {
 			seen[0] |= 1 << 2
 			x.Good, _ = d.Bool()
 		case "friend":
-			runtime.Ptr(d, &x.Friend, decodePet)
+			decode.Ptr(d, &x.Friend, decodePet)
 		default:
 			d.Skip()
 		}
@@ -164,7 +164,7 @@ func (x Shape) MarshalJSON() ([]byte, error) {
 
 // UnmarshalJSON decodes the variant the value is.
 func (x *Shape) UnmarshalJSON(data []byte) error {
-	return runtime.Unmarshal(data, x, decodeShape)
+	return decode.Unmarshal(data, x, decodeShape)
 }
 
 // IsZero reports whether no variant is set.
@@ -172,19 +172,19 @@ func (x Shape) IsZero() bool {
 	return x.Circle == nil && x.Square == nil && x.Float == nil
 }
 
-func decodeShape(d *runtime.Decoder, x *Shape) {
+func decodeShape(d *decode.Decoder, x *Shape) {
 	raw := d.Raw()
 	if raw == nil {
 		return
 	}
 	*x = Shape{}
-	if runtime.VariantPtr(d, raw, &x.Circle, decodeCircle, false) {
+	if decode.VariantPtr(d, raw, &x.Circle, decodeCircle, false) {
 		return
 	}
-	if runtime.VariantPtr(d, raw, &x.Square, decodeSquare, false) {
+	if decode.VariantPtr(d, raw, &x.Square, decodeSquare, false) {
 		return
 	}
-	if runtime.VariantPtr(d, raw, &x.Float, func(d *runtime.Decoder, x *float64) {
+	if decode.VariantPtr(d, raw, &x.Float, func(d *decode.Decoder, x *float64) {
 		*x, _ = d.Float()
 	}, false) {
 		return
@@ -197,7 +197,7 @@ type Circle struct {
 	Radius float64 `json:"radius"`
 }
 
-func decodeCircle(d *runtime.Decoder, x *Circle) {
+func decodeCircle(d *decode.Decoder, x *Circle) {
 	if !d.Object() {
 		return
 	}
@@ -208,7 +208,7 @@ func decodeCircle(d *runtime.Decoder, x *Circle) {
 			seen[0] |= 1 << 0
 			if v1, ok := d.Float(); ok {
 				x.Radius = v1
-				runtime.CheckMin(d, float64(v1), 0.0, true)
+				decode.CheckMin(d, float64(v1), 0.0, true)
 			}
 		default:
 			d.Skip()
@@ -228,7 +228,7 @@ type Square struct {
 	Label *SquareLabel `json:"label,omitzero"`
 }
 
-func decodeSquare(d *runtime.Decoder, x *Square) {
+func decodeSquare(d *decode.Decoder, x *Square) {
 	if !d.Object() {
 		return
 	}
@@ -240,12 +240,12 @@ func decodeSquare(d *runtime.Decoder, x *Square) {
 			x.Side, _ = d.Float()
 		case "corners":
 			if v, ok := d.OptInt(&x.Corners); ok {
-				runtime.CheckMin(d, float64(v), 2.0, true)
+				decode.CheckMin(d, float64(v), 2.0, true)
 			}
 		case "inscribed":
-			runtime.Ptr(d, &x.Inscribed, decodeCircle)
+			decode.Ptr(d, &x.Inscribed, decodeCircle)
 		case "label":
-			runtime.Ptr(d, &x.Label, decodeSquareLabel)
+			decode.Ptr(d, &x.Label, decodeSquareLabel)
 		default:
 			d.Skip()
 		}
@@ -274,7 +274,7 @@ func (x ID) MarshalJSON() ([]byte, error) {
 
 // UnmarshalJSON decodes the variant the value is.
 func (x *ID) UnmarshalJSON(data []byte) error {
-	return runtime.Unmarshal(data, x, decodeID)
+	return decode.Unmarshal(data, x, decodeID)
 }
 
 // IsZero reports whether no variant is set.
@@ -282,21 +282,21 @@ func (x ID) IsZero() bool {
 	return x.String == nil && x.Int == nil
 }
 
-func decodeID(d *runtime.Decoder, x *ID) {
+func decodeID(d *decode.Decoder, x *ID) {
 	raw := d.Raw()
 	if raw == nil {
 		return
 	}
 	*x = ID{}
-	if runtime.VariantPtr(d, raw, &x.String, func(d *runtime.Decoder, x *string) {
+	if decode.VariantPtr(d, raw, &x.String, func(d *decode.Decoder, x *string) {
 		if v1, ok := d.String(); ok {
 			*x = v1
-			runtime.CheckFormat(d, v1, "uuid")
+			decode.CheckFormat(d, v1, "uuid")
 		}
 	}, false) {
 		return
 	}
-	if runtime.VariantPtr(d, raw, &x.Int, func(d *runtime.Decoder, x *int64) {
+	if decode.VariantPtr(d, raw, &x.Int, func(d *decode.Decoder, x *int64) {
 		*x, _ = d.Int()
 	}, false) {
 		return
@@ -312,7 +312,7 @@ type Tree struct {
 	Meta     *Meta  `json:"meta,omitzero"`
 }
 
-func decodeTree(d *runtime.Decoder, x *Tree) {
+func decodeTree(d *decode.Decoder, x *Tree) {
 	if !d.Object() {
 		return
 	}
@@ -323,11 +323,11 @@ func decodeTree(d *runtime.Decoder, x *Tree) {
 			seen[0] |= 1 << 0
 			x.Value, _ = d.Int()
 		case "children":
-			runtime.OptionalSlice(d, &x.Children, decodeTree)
+			decode.OptionalSlice(d, &x.Children, decodeTree)
 		case "parent":
-			runtime.Ptr(d, &x.Parent, decodeTree)
+			decode.Ptr(d, &x.Parent, decodeTree)
 		case "meta":
-			runtime.Ptr(d, &x.Meta, decodeMeta)
+			decode.Ptr(d, &x.Meta, decodeMeta)
 		default:
 			d.Skip()
 		}
@@ -362,16 +362,16 @@ type Meta struct {
 	Merged json.RawMessage `json:"merged,omitzero"`
 }
 
-func decodeMeta(d *runtime.Decoder, x *Meta) {
+func decodeMeta(d *decode.Decoder, x *Meta) {
 	if !d.Object() {
 		return
 	}
 	for d.Next() {
 		switch string(d.Key()) {
 		case "tree":
-			runtime.Ptr(d, &x.Tree, decodeTree)
+			decode.Ptr(d, &x.Tree, decodeTree)
 		case "created":
-			runtime.Ptr(d, &x.Created, runtime.DecodeTime)
+			decode.Ptr(d, &x.Created, decode.Time)
 		case "span":
 			if !d.IsNull() {
 				if d.Array() {
@@ -381,7 +381,7 @@ func decodeMeta(d *runtime.Decoder, x *Meta) {
 						e1, _ = d.Int()
 						x.Span = append(x.Span, e1)
 					}
-					runtime.CheckItems(d, len(x.Span), -1, 2)
+					decode.CheckItems(d, len(x.Span), -1, 2)
 				}
 			}
 		case "attributes":
@@ -398,11 +398,11 @@ func decodeMeta(d *runtime.Decoder, x *Meta) {
 			}
 		case "notAllowed":
 			if !d.IsNull() {
-				runtime.DecodeRaw(d, &x.NotAllowed)
+				decode.Raw(d, &x.NotAllowed)
 			}
 		case "merged":
 			if !d.IsNull() {
-				runtime.DecodeRaw(d, &x.Merged)
+				decode.Raw(d, &x.Merged)
 			}
 		default:
 			d.Skip()
@@ -439,7 +439,7 @@ func (x SquareLabel) MarshalJSON() ([]byte, error) {
 
 // UnmarshalJSON decodes the variant the value is.
 func (x *SquareLabel) UnmarshalJSON(data []byte) error {
-	return runtime.Unmarshal(data, x, decodeSquareLabel)
+	return decode.Unmarshal(data, x, decodeSquareLabel)
 }
 
 // IsZero reports whether no variant is set.
@@ -447,23 +447,23 @@ func (x SquareLabel) IsZero() bool {
 	return x.Circle == nil && x.String == nil && x.Object == nil
 }
 
-func decodeSquareLabel(d *runtime.Decoder, x *SquareLabel) {
+func decodeSquareLabel(d *decode.Decoder, x *SquareLabel) {
 	raw := d.Raw()
 	if raw == nil {
 		return
 	}
 	*x = SquareLabel{}
-	if runtime.VariantPtr(d, raw, &x.Circle, decodeCircle, false) {
+	if decode.VariantPtr(d, raw, &x.Circle, decodeCircle, false) {
 		return
 	}
-	if runtime.VariantPtr(d, raw, &x.String, func(d *runtime.Decoder, x *string) {
+	if decode.VariantPtr(d, raw, &x.String, func(d *decode.Decoder, x *string) {
 		*x, _ = d.String()
 	}, false) {
 		return
 	}
 	{
 		var v map[string]any
-		if runtime.DecodeVariant(d, raw, &v, func(d *runtime.Decoder, x *map[string]any) {
+		if decode.Variant(d, raw, &v, func(d *decode.Decoder, x *map[string]any) {
 			if d.Map() {
 				*x = map[string]any{}
 				for d.Next() {
@@ -492,7 +492,7 @@ type AddPetArgs struct {
 	Body Pet `json:"body"`
 }
 
-func decodeAddPetArgs(d *runtime.Decoder, x *AddPetArgs) {
+func decodeAddPetArgs(d *decode.Decoder, x *AddPetArgs) {
 	if !d.Object() {
 		return
 	}
@@ -523,7 +523,7 @@ type AreaArgs struct {
 	Mixed json.RawMessage `json:"mixed,omitzero"`
 }
 
-func decodeAreaArgs(d *runtime.Decoder, x *AreaArgs) {
+func decodeAreaArgs(d *decode.Decoder, x *AreaArgs) {
 	if !d.Object() {
 		return
 	}
@@ -534,7 +534,7 @@ func decodeAreaArgs(d *runtime.Decoder, x *AreaArgs) {
 			seen[0] |= 1 << 0
 			decodeShape(d, &x.Shape)
 		case "id":
-			runtime.Ptr(d, &x.ID, decodeID)
+			decode.Ptr(d, &x.ID, decodeID)
 		case "scale":
 			x.Scale = d.FloatPtr()
 		case "labels":
@@ -551,11 +551,11 @@ func decodeAreaArgs(d *runtime.Decoder, x *AreaArgs) {
 			}
 		case "anything":
 			if !d.IsNull() {
-				runtime.DecodeRaw(d, &x.Anything)
+				decode.Raw(d, &x.Anything)
 			}
 		case "mixed":
 			if !d.IsNull() {
-				runtime.DecodeRaw(d, &x.Mixed)
+				decode.Raw(d, &x.Mixed)
 			}
 		default:
 			d.Skip()
@@ -570,6 +570,6 @@ type PutTreeArgs struct {
 	Tree
 }
 
-func decodePutTreeArgs(d *runtime.Decoder, x *PutTreeArgs) {
+func decodePutTreeArgs(d *decode.Decoder, x *PutTreeArgs) {
 	decodeTree(d, &x.Tree)
 }

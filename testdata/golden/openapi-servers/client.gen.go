@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/opentoolgen/opentoolgen/runtime"
+	"github.com/opentoolgen/opentoolgen/runtime/decode"
 	"github.com/opentoolgen/opentoolgen/runtime/rest"
 )
 
@@ -198,8 +199,8 @@ func (c *Client) ListItemsWithHeaders(ctx context.Context, args ListItemsArgs) (
 	}
 	r.Query("limit", args.Limit)
 	var out ListItemsResponse
-	resp, err := rest.ReceiveResponse(ctx, r, "200", &out.Body, func(d *runtime.Decoder, x *[]Item) {
-		runtime.Slice(d, x, decodeItem)
+	resp, err := rest.ReceiveResponse(ctx, r, "200", &out.Body, func(d *decode.Decoder, x *[]Item) {
+		decode.Slice(d, x, decodeItem)
 	})
 	if err == nil {
 		err = resp.HeaderValue("X-Next-Cursor", &out.XNextCursor)

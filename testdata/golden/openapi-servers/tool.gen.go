@@ -10,6 +10,8 @@ import (
 
 	"github.com/opentoolgen/opentoolgen/runtime"
 	"github.com/opentoolgen/opentoolgen/runtime/declare"
+	"github.com/opentoolgen/opentoolgen/runtime/decode"
+	"github.com/opentoolgen/opentoolgen/runtime/functions"
 )
 
 // Service is the API: one method per operation. *Client implements it by calling
@@ -59,7 +61,7 @@ func (t *Tool) callStatus(ctx context.Context, _ json.RawMessage) (json.RawMessa
 	if err != nil {
 		return nil, runtime.ToolError(err)
 	}
-	return runtime.EncodeObject(r)
+	return decode.EncodeObject(r)
 }
 
 // Call implements runtime.Tool.
@@ -71,13 +73,13 @@ func (t *Tool) Call(ctx context.Context, name string, args json.RawMessage) (jso
 	ctx = t.args.CallContext(ctx)
 	switch name {
 	case "listItems":
-		return runtime.CallResult(ctx, t.args, name, args, decodeListItemsArgs, t.svc.ListItems, "result")
+		return decode.CallResult(ctx, t.args, name, args, decodeListItemsArgs, t.svc.ListItems, "result")
 	case "createItem":
-		return runtime.CallObject(ctx, t.args, name, args, decodeCreateItemArgs, t.svc.CreateItem)
+		return decode.CallObject(ctx, t.args, name, args, decodeCreateItemArgs, t.svc.CreateItem)
 	case "updateItem":
-		return runtime.CallNoResult(ctx, t.args, name, args, decodeUpdateItemArgs, t.svc.UpdateItem)
+		return decode.CallNoResult(ctx, t.args, name, args, decodeUpdateItemArgs, t.svc.UpdateItem)
 	case "upload":
-		return runtime.CallNoResult(ctx, t.args, name, args, decodeUploadArgs, t.svc.Upload)
+		return decode.CallNoResult(ctx, t.args, name, args, decodeUploadArgs, t.svc.Upload)
 	case "status":
 		return t.callStatus(ctx, args)
 	}
@@ -107,8 +109,8 @@ func (t *Tool) Declarations(p declare.Profile) (*declare.Declared, error) {
 // Functions returns each served function (see Document) as a tool of its own
 // for agent frameworks: its name, description, input and output schemas, and
 // Invoke (map in, map out) and Call (JSON in, JSON out) that call it through t.
-func (t *Tool) Functions() []*runtime.FunctionTool {
-	return runtime.FunctionsOf(t, t.args.Served())
+func (t *Tool) Functions() []*functions.Tool {
+	return functions.Of(t, t.args.Served())
 }
 
 // Hints implements runtime.HintTool: the hints of a served operation are those

@@ -4,7 +4,7 @@
 package openapiservers
 
 import (
-	"github.com/opentoolgen/opentoolgen/runtime"
+	"github.com/opentoolgen/opentoolgen/runtime/decode"
 	"github.com/opentoolgen/opentoolgen/runtime/rest"
 )
 
@@ -14,7 +14,7 @@ type Item struct {
 	Name string `json:"name"`
 }
 
-func decodeItem(d *runtime.Decoder, x *Item) {
+func decodeItem(d *decode.Decoder, x *Item) {
 	if !d.Object() {
 		return
 	}
@@ -47,7 +47,7 @@ type ListItemsFilter struct {
 	Size  *int64  `json:"size,omitzero"`
 }
 
-func decodeListItemsFilter(d *runtime.Decoder, x *ListItemsFilter) {
+func decodeListItemsFilter(d *decode.Decoder, x *ListItemsFilter) {
 	if !d.Object() {
 		return
 	}
@@ -70,14 +70,14 @@ type ListItemsArgs struct {
 	Limit  *int64           `json:"limit,omitzero"`
 }
 
-func decodeListItemsArgs(d *runtime.Decoder, x *ListItemsArgs) {
+func decodeListItemsArgs(d *decode.Decoder, x *ListItemsArgs) {
 	if !d.Object() {
 		return
 	}
 	for d.Next() {
 		switch string(d.Key()) {
 		case "filter":
-			runtime.Ptr(d, &x.Filter, decodeListItemsFilter)
+			decode.Ptr(d, &x.Filter, decodeListItemsFilter)
 		case "X-Trace":
 			if !d.IsNull() {
 				if d.Array() {
@@ -103,7 +103,7 @@ type CreateItemArgs struct {
 	Item
 }
 
-func decodeCreateItemArgs(d *runtime.Decoder, x *CreateItemArgs) {
+func decodeCreateItemArgs(d *decode.Decoder, x *CreateItemArgs) {
 	decodeItem(d, &x.Item)
 }
 
@@ -117,7 +117,7 @@ type UpdateItemArgs struct {
 	NoteNull bool `json:"-"`
 }
 
-func decodeUpdateItemArgs(d *runtime.Decoder, x *UpdateItemArgs) {
+func decodeUpdateItemArgs(d *decode.Decoder, x *UpdateItemArgs) {
 	if !d.Object() {
 		return
 	}
@@ -143,7 +143,7 @@ type UploadArgs struct {
 	Body string `json:"body"`
 }
 
-func decodeUploadArgs(d *runtime.Decoder, x *UploadArgs) {
+func decodeUploadArgs(d *decode.Decoder, x *UploadArgs) {
 	if !d.Object() {
 		return
 	}
@@ -165,7 +165,7 @@ type StatusResult struct {
 	Ok *bool `json:"ok,omitzero"`
 }
 
-func decodeStatusResult(d *runtime.Decoder, x *StatusResult) {
+func decodeStatusResult(d *decode.Decoder, x *StatusResult) {
 	if !d.Object() {
 		return
 	}

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/opentoolgen/opentoolgen/runtime"
+	"github.com/opentoolgen/opentoolgen/runtime/decode"
 	"github.com/opentoolgen/opentoolgen/runtime/rest"
 )
 
@@ -100,8 +101,8 @@ func (c *Client) ListDeletedDirectoryUsers(ctx context.Context, args ListDeleted
 	r := c.rc.NewRequest("GET", "/directory/deletedItems/users")
 	r.Query("$select", args.Select)
 	var out []User
-	err := rest.Receive(ctx, r, "200", &out, func(d *runtime.Decoder, x *[]User) {
-		runtime.Slice(d, x, decodeUser)
+	err := rest.Receive(ctx, r, "200", &out, func(d *decode.Decoder, x *[]User) {
+		decode.Slice(d, x, decodeUser)
 	})
 	return out, err
 }
@@ -113,8 +114,8 @@ func (c *Client) ListUsers(ctx context.Context, args ListUsersArgs) ([]User, err
 	r.Query("$orderby", args.Orderby)
 	r.Query("$select", args.Select)
 	var out []User
-	err := rest.Receive(ctx, r, "200", &out, func(d *runtime.Decoder, x *[]User) {
-		runtime.Slice(d, x, decodeUser)
+	err := rest.Receive(ctx, r, "200", &out, func(d *decode.Decoder, x *[]User) {
+		decode.Slice(d, x, decodeUser)
 	})
 	return out, err
 }
@@ -161,8 +162,8 @@ func (c *Client) ListGroupMembers(ctx context.Context, args ListGroupMembersArgs
 	r.Query("$orderby", args.Orderby)
 	r.Query("$select", args.Select)
 	var out []User
-	err := rest.Receive(ctx, r, "200", &out, func(d *runtime.Decoder, x *[]User) {
-		runtime.Slice(d, x, decodeUser)
+	err := rest.Receive(ctx, r, "200", &out, func(d *decode.Decoder, x *[]User) {
+		decode.Slice(d, x, decodeUser)
 	})
 	return out, err
 }
@@ -182,8 +183,8 @@ func (c *Client) ListGroups(ctx context.Context, args ListGroupsArgs) ([]Group, 
 	r.Query("$orderby", args.Orderby)
 	r.Query("$select", args.Select)
 	var out []Group
-	err := rest.Receive(ctx, r, "200", &out, func(d *runtime.Decoder, x *[]Group) {
-		runtime.Slice(d, x, decodeGroup)
+	err := rest.Receive(ctx, r, "200", &out, func(d *decode.Decoder, x *[]Group) {
+		decode.Slice(d, x, decodeGroup)
 	})
 	return out, err
 }

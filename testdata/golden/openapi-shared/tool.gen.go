@@ -10,6 +10,8 @@ import (
 
 	"github.com/opentoolgen/opentoolgen/runtime"
 	"github.com/opentoolgen/opentoolgen/runtime/declare"
+	"github.com/opentoolgen/opentoolgen/runtime/decode"
+	"github.com/opentoolgen/opentoolgen/runtime/functions"
 )
 
 // Service is the API: one method per operation. *Client implements it by calling
@@ -69,25 +71,25 @@ func (t *Tool) Call(ctx context.Context, name string, args json.RawMessage) (jso
 	ctx = t.args.CallContext(ctx)
 	switch name {
 	case "listDeletedDirectoryUsers":
-		return runtime.CallResult(ctx, t.args, name, args, decodeListDeletedDirectoryUsersArgs, t.svc.ListDeletedDirectoryUsers, "result")
+		return decode.CallResult(ctx, t.args, name, args, decodeListDeletedDirectoryUsersArgs, t.svc.ListDeletedDirectoryUsers, "result")
 	case "listUsers":
-		return runtime.CallResult(ctx, t.args, name, args, decodeListUsersArgs, t.svc.ListUsers, "result")
+		return decode.CallResult(ctx, t.args, name, args, decodeListUsersArgs, t.svc.ListUsers, "result")
 	case "createUser":
-		return runtime.CallObject(ctx, t.args, name, args, decodeCreateUserArgs, t.svc.CreateUser)
+		return decode.CallObject(ctx, t.args, name, args, decodeCreateUserArgs, t.svc.CreateUser)
 	case "getUser":
-		return runtime.CallObject(ctx, t.args, name, args, decodeGetUserArgs, t.svc.GetUser)
+		return decode.CallObject(ctx, t.args, name, args, decodeGetUserArgs, t.svc.GetUser)
 	case "deleteUser":
-		return runtime.CallNoResult(ctx, t.args, name, args, decodeDeleteUserArgs, t.svc.DeleteUser)
+		return decode.CallNoResult(ctx, t.args, name, args, decodeDeleteUserArgs, t.svc.DeleteUser)
 	case "updateUser":
-		return runtime.CallNoResult(ctx, t.args, name, args, decodeUpdateUserArgs, t.svc.UpdateUser)
+		return decode.CallNoResult(ctx, t.args, name, args, decodeUpdateUserArgs, t.svc.UpdateUser)
 	case "listGroupMembers":
-		return runtime.CallResult(ctx, t.args, name, args, decodeListGroupMembersArgs, t.svc.ListGroupMembers, "result")
+		return decode.CallResult(ctx, t.args, name, args, decodeListGroupMembersArgs, t.svc.ListGroupMembers, "result")
 	case "addGroupMember":
-		return runtime.CallNoResult(ctx, t.args, name, args, decodeAddGroupMemberArgs, t.svc.AddGroupMember)
+		return decode.CallNoResult(ctx, t.args, name, args, decodeAddGroupMemberArgs, t.svc.AddGroupMember)
 	case "listGroups":
-		return runtime.CallResult(ctx, t.args, name, args, decodeListGroupsArgs, t.svc.ListGroups, "result")
+		return decode.CallResult(ctx, t.args, name, args, decodeListGroupsArgs, t.svc.ListGroups, "result")
 	case "inviteUser":
-		return runtime.CallNoResult(ctx, t.args, name, args, decodeInviteUserArgs, t.svc.InviteUser)
+		return decode.CallNoResult(ctx, t.args, name, args, decodeInviteUserArgs, t.svc.InviteUser)
 	}
 	return nil, runtime.MethodNotFound(name)
 }
@@ -115,8 +117,8 @@ func (t *Tool) Declarations(p declare.Profile) (*declare.Declared, error) {
 // Functions returns each served function (see Document) as a tool of its own
 // for agent frameworks: its name, description, input and output schemas, and
 // Invoke (map in, map out) and Call (JSON in, JSON out) that call it through t.
-func (t *Tool) Functions() []*runtime.FunctionTool {
-	return runtime.FunctionsOf(t, t.args.Served())
+func (t *Tool) Functions() []*functions.Tool {
+	return functions.Of(t, t.args.Served())
 }
 
 // Hints implements runtime.HintTool: the hints of a served operation are those

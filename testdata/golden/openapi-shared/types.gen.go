@@ -4,7 +4,7 @@
 package openapishared
 
 import (
-	"github.com/opentoolgen/opentoolgen/runtime"
+	"github.com/opentoolgen/opentoolgen/runtime/decode"
 	"github.com/opentoolgen/opentoolgen/runtime/rest"
 )
 
@@ -18,7 +18,7 @@ type User struct {
 	Role     *UserRole `json:"role,omitzero"`
 }
 
-func decodeUser(d *runtime.Decoder, x *User) {
+func decodeUser(d *decode.Decoder, x *User) {
 	if !d.Object() {
 		return
 	}
@@ -31,12 +31,12 @@ func decodeUser(d *runtime.Decoder, x *User) {
 			seen[0] |= 1 << 0
 			if v1, ok := d.String(); ok {
 				x.DisplayName = v1
-				runtime.CheckLength(d, v1, 1, -1)
+				decode.CheckLength(d, v1, 1, -1)
 			}
 		case "note":
 			x.Note = d.StringPtr()
 		case "role":
-			runtime.Ptr(d, &x.Role, decodeUserRole)
+			decode.Ptr(d, &x.Role, decodeUserRole)
 		default:
 			d.Skip()
 		}
@@ -65,7 +65,7 @@ type Group struct {
 	Members     []User  `json:"members,omitzero"`
 }
 
-func decodeGroup(d *runtime.Decoder, x *Group) {
+func decodeGroup(d *decode.Decoder, x *Group) {
 	if !d.Object() {
 		return
 	}
@@ -76,7 +76,7 @@ func decodeGroup(d *runtime.Decoder, x *Group) {
 		case "displayName":
 			x.DisplayName = d.StringPtr()
 		case "members":
-			runtime.OptionalSlice(d, &x.Members, decodeUser)
+			decode.OptionalSlice(d, &x.Members, decodeUser)
 		default:
 			d.Skip()
 		}
@@ -100,7 +100,7 @@ func (x UserRole) Valid() bool {
 	return false
 }
 
-func decodeUserRole(d *runtime.Decoder, x *UserRole) {
+func decodeUserRole(d *decode.Decoder, x *UserRole) {
 	if v, ok := d.String(); ok {
 		*x = UserRole(v)
 		if !x.Valid() {
@@ -128,7 +128,7 @@ func (x SelectItem) Valid() bool {
 	return false
 }
 
-func decodeSelectItem(d *runtime.Decoder, x *SelectItem) {
+func decodeSelectItem(d *decode.Decoder, x *SelectItem) {
 	if v, ok := d.String(); ok {
 		*x = SelectItem(v)
 		if !x.Valid() {
@@ -142,14 +142,14 @@ type ListDeletedDirectoryUsersArgs struct {
 	Select []SelectItem `json:"$select,omitzero"`
 }
 
-func decodeListDeletedDirectoryUsersArgs(d *runtime.Decoder, x *ListDeletedDirectoryUsersArgs) {
+func decodeListDeletedDirectoryUsersArgs(d *decode.Decoder, x *ListDeletedDirectoryUsersArgs) {
 	if !d.Object() {
 		return
 	}
 	for d.Next() {
 		switch string(d.Key()) {
 		case "$select":
-			runtime.OptionalSlice(d, &x.Select, decodeSelectItem)
+			decode.OptionalSlice(d, &x.Select, decodeSelectItem)
 		default:
 			d.Skip()
 		}
@@ -175,7 +175,7 @@ func (x OrderbyItem) Valid() bool {
 	return false
 }
 
-func decodeOrderbyItem(d *runtime.Decoder, x *OrderbyItem) {
+func decodeOrderbyItem(d *decode.Decoder, x *OrderbyItem) {
 	if v, ok := d.String(); ok {
 		*x = OrderbyItem(v)
 		if !x.Valid() {
@@ -192,7 +192,7 @@ type ListUsersArgs struct {
 	Select  []SelectItem  `json:"$select,omitzero"`
 }
 
-func decodeListUsersArgs(d *runtime.Decoder, x *ListUsersArgs) {
+func decodeListUsersArgs(d *decode.Decoder, x *ListUsersArgs) {
 	if !d.Object() {
 		return
 	}
@@ -200,14 +200,14 @@ func decodeListUsersArgs(d *runtime.Decoder, x *ListUsersArgs) {
 		switch string(d.Key()) {
 		case "$top":
 			if v, ok := d.OptInt(&x.Top); ok {
-				runtime.CheckMin(d, float64(v), 0.0, false)
+				decode.CheckMin(d, float64(v), 0.0, false)
 			}
 		case "$orderby":
-			if runtime.OptionalSlice(d, &x.Orderby, decodeOrderbyItem) {
-				runtime.CheckUnique(d, x.Orderby)
+			if decode.OptionalSlice(d, &x.Orderby, decodeOrderbyItem) {
+				decode.CheckUnique(d, x.Orderby)
 			}
 		case "$select":
-			runtime.OptionalSlice(d, &x.Select, decodeSelectItem)
+			decode.OptionalSlice(d, &x.Select, decodeSelectItem)
 		default:
 			d.Skip()
 		}
@@ -220,7 +220,7 @@ type CreateUserArgs struct {
 	User
 }
 
-func decodeCreateUserArgs(d *runtime.Decoder, x *CreateUserArgs) {
+func decodeCreateUserArgs(d *decode.Decoder, x *CreateUserArgs) {
 	decodeUser(d, &x.User)
 }
 
@@ -229,7 +229,7 @@ type GetUserArgs struct {
 	UserID string `json:"user-id"`
 }
 
-func decodeGetUserArgs(d *runtime.Decoder, x *GetUserArgs) {
+func decodeGetUserArgs(d *decode.Decoder, x *GetUserArgs) {
 	if !d.Object() {
 		return
 	}
@@ -251,7 +251,7 @@ type DeleteUserArgs struct {
 	UserID string `json:"user-id"`
 }
 
-func decodeDeleteUserArgs(d *runtime.Decoder, x *DeleteUserArgs) {
+func decodeDeleteUserArgs(d *decode.Decoder, x *DeleteUserArgs) {
 	if !d.Object() {
 		return
 	}
@@ -275,7 +275,7 @@ type UpdateUserArgs struct {
 	User
 }
 
-func decodeUpdateUserArgs(d *runtime.Decoder, x *UpdateUserArgs) {
+func decodeUpdateUserArgs(d *decode.Decoder, x *UpdateUserArgs) {
 	mark := d.Mark()
 	if !d.Object() {
 		return
@@ -304,7 +304,7 @@ type ListGroupMembersArgs struct {
 	Select  []SelectItem  `json:"$select,omitzero"`
 }
 
-func decodeListGroupMembersArgs(d *runtime.Decoder, x *ListGroupMembersArgs) {
+func decodeListGroupMembersArgs(d *decode.Decoder, x *ListGroupMembersArgs) {
 	if !d.Object() {
 		return
 	}
@@ -315,11 +315,11 @@ func decodeListGroupMembersArgs(d *runtime.Decoder, x *ListGroupMembersArgs) {
 			seen[0] |= 1 << 0
 			x.GroupID, _ = d.String()
 		case "$orderby":
-			if runtime.OptionalSlice(d, &x.Orderby, decodeOrderbyItem) {
-				runtime.CheckUnique(d, x.Orderby)
+			if decode.OptionalSlice(d, &x.Orderby, decodeOrderbyItem) {
+				decode.CheckUnique(d, x.Orderby)
 			}
 		case "$select":
-			runtime.OptionalSlice(d, &x.Select, decodeSelectItem)
+			decode.OptionalSlice(d, &x.Select, decodeSelectItem)
 		default:
 			d.Skip()
 		}
@@ -334,7 +334,7 @@ type AddGroupMemberArgs struct {
 	User
 }
 
-func decodeAddGroupMemberArgs(d *runtime.Decoder, x *AddGroupMemberArgs) {
+func decodeAddGroupMemberArgs(d *decode.Decoder, x *AddGroupMemberArgs) {
 	mark := d.Mark()
 	if !d.Object() {
 		return
@@ -374,7 +374,7 @@ func (x ListGroupsOrderbyItem) Valid() bool {
 	return false
 }
 
-func decodeListGroupsOrderbyItem(d *runtime.Decoder, x *ListGroupsOrderbyItem) {
+func decodeListGroupsOrderbyItem(d *decode.Decoder, x *ListGroupsOrderbyItem) {
 	if v, ok := d.String(); ok {
 		*x = ListGroupsOrderbyItem(v)
 		if !x.Valid() {
@@ -401,7 +401,7 @@ func (x ListGroupsSelectItem) Valid() bool {
 	return false
 }
 
-func decodeListGroupsSelectItem(d *runtime.Decoder, x *ListGroupsSelectItem) {
+func decodeListGroupsSelectItem(d *decode.Decoder, x *ListGroupsSelectItem) {
 	if v, ok := d.String(); ok {
 		*x = ListGroupsSelectItem(v)
 		if !x.Valid() {
@@ -416,16 +416,16 @@ type ListGroupsArgs struct {
 	Select  []ListGroupsSelectItem  `json:"$select,omitzero"`
 }
 
-func decodeListGroupsArgs(d *runtime.Decoder, x *ListGroupsArgs) {
+func decodeListGroupsArgs(d *decode.Decoder, x *ListGroupsArgs) {
 	if !d.Object() {
 		return
 	}
 	for d.Next() {
 		switch string(d.Key()) {
 		case "$orderby":
-			runtime.OptionalSlice(d, &x.Orderby, decodeListGroupsOrderbyItem)
+			decode.OptionalSlice(d, &x.Orderby, decodeListGroupsOrderbyItem)
 		case "$select":
-			runtime.OptionalSlice(d, &x.Select, decodeListGroupsSelectItem)
+			decode.OptionalSlice(d, &x.Select, decodeListGroupsSelectItem)
 		default:
 			d.Skip()
 		}
@@ -440,7 +440,7 @@ type InviteUserArgs struct {
 	InviteUserArgsBody
 }
 
-func decodeInviteUserArgs(d *runtime.Decoder, x *InviteUserArgs) {
+func decodeInviteUserArgs(d *decode.Decoder, x *InviteUserArgs) {
 	mark := d.Mark()
 	if !d.Object() {
 		return

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/opentoolgen/opentoolgen/runtime"
+	"github.com/opentoolgen/opentoolgen/runtime/decode"
 	"github.com/opentoolgen/opentoolgen/runtime/rest"
 )
 
@@ -119,8 +120,8 @@ func (c *Client) ListIssuesWithHeaders(ctx context.Context, args ListIssuesArgs)
 	r.Query("per_page", args.PerPage)
 	r.Query("page", args.Page)
 	var out ListIssuesResponse
-	resp, err := rest.ReceiveResponse(ctx, r, "200", &out.Body, func(d *runtime.Decoder, x *[]Issue) {
-		runtime.Slice(d, x, decodeIssue)
+	resp, err := rest.ReceiveResponse(ctx, r, "200", &out.Body, func(d *decode.Decoder, x *[]Issue) {
+		decode.Slice(d, x, decodeIssue)
 	})
 	if err == nil {
 		err = resp.HeaderValue("Link", &out.Link)

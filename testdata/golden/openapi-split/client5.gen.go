@@ -6,7 +6,7 @@ package openapisplit
 import (
 	"context"
 
-	"github.com/opentoolgen/opentoolgen/runtime"
+	"github.com/opentoolgen/opentoolgen/runtime/decode"
 	"github.com/opentoolgen/opentoolgen/runtime/rest"
 )
 
@@ -39,7 +39,7 @@ func (c *Client) ListPairs(ctx context.Context, args ListPairsArgs) (ListPairsRe
 func (c *Client) ListThings(ctx context.Context) ([]string, error) {
 	r := c.rc.NewRequest("GET", "/things")
 	var out []string
-	err := rest.Receive(ctx, r, "200", &out, func(d *runtime.Decoder, x *[]string) {
+	err := rest.Receive(ctx, r, "200", &out, func(d *decode.Decoder, x *[]string) {
 		if d.Array() {
 			*x = []string{}
 			for d.NextItem() {

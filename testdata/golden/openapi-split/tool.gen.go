@@ -10,6 +10,8 @@ import (
 
 	"github.com/opentoolgen/opentoolgen/runtime"
 	"github.com/opentoolgen/opentoolgen/runtime/declare"
+	"github.com/opentoolgen/opentoolgen/runtime/decode"
+	"github.com/opentoolgen/opentoolgen/runtime/functions"
 	"github.com/opentoolgen/opentoolgen/runtime/rest"
 )
 
@@ -121,13 +123,13 @@ func (t *Tool) Call(ctx context.Context, name string, args json.RawMessage) (jso
 	ctx = t.args.CallContext(ctx)
 	switch name {
 	case "listIssues":
-		return runtime.CallResult(ctx, t.args, name, args, decodeListIssuesArgs, t.gatherListIssues, "result")
+		return decode.CallResult(ctx, t.args, name, args, decodeListIssuesArgs, t.gatherListIssues, "result")
 	case "listEvents":
-		return runtime.CallObject(ctx, t.args, name, args, decodeListEventsArgs, t.gatherListEvents)
+		return decode.CallObject(ctx, t.args, name, args, decodeListEventsArgs, t.gatherListEvents)
 	case "listCharges":
-		return runtime.CallObject(ctx, t.args, name, args, decodeListChargesArgs, t.gatherListCharges)
+		return decode.CallObject(ctx, t.args, name, args, decodeListChargesArgs, t.gatherListCharges)
 	case "createCharge":
-		return runtime.CallObject(ctx, t.args, name, args, decodeCreateChargeArgs, t.svc.CreateCharge)
+		return decode.CallObject(ctx, t.args, name, args, decodeCreateChargeArgs, t.svc.CreateCharge)
 	}
 	return t.call2(ctx, name, args)
 }
@@ -155,8 +157,8 @@ func (t *Tool) Declarations(p declare.Profile) (*declare.Declared, error) {
 // Functions returns each served function (see Document) as a tool of its own
 // for agent frameworks: its name, description, input and output schemas, and
 // Invoke (map in, map out) and Call (JSON in, JSON out) that call it through t.
-func (t *Tool) Functions() []*runtime.FunctionTool {
-	return runtime.FunctionsOf(t, t.args.Served())
+func (t *Tool) Functions() []*functions.Tool {
+	return functions.Of(t, t.args.Served())
 }
 
 // Hints implements runtime.HintTool: the hints of a served operation are those

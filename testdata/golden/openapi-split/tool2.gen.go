@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 
 	"github.com/opentoolgen/opentoolgen/runtime"
+	"github.com/opentoolgen/opentoolgen/runtime/decode"
 	"github.com/opentoolgen/opentoolgen/runtime/rest"
 )
 
@@ -70,13 +71,13 @@ func (t *Tool) gatherListLogs(ctx context.Context, args ListLogsArgs) (ListLogsR
 func (t *Tool) call2(ctx context.Context, name string, args json.RawMessage) (json.RawMessage, error) {
 	switch name {
 	case "createRefund":
-		return runtime.CallNoResult(ctx, t.args, name, args, decodeCreateRefundArgs, t.svc.CreateRefund)
+		return decode.CallNoResult(ctx, t.args, name, args, decodeCreateRefundArgs, t.svc.CreateRefund)
 	case "createPayout":
 		return t.callCreatePayout(ctx, args)
 	case "listUsers":
-		return runtime.CallObject(ctx, t.args, name, args, decodeListUsersArgs, t.gatherListUsers)
+		return decode.CallObject(ctx, t.args, name, args, decodeListUsersArgs, t.gatherListUsers)
 	case "listLogs":
-		return runtime.CallObject(ctx, t.args, name, args, decodeListLogsArgs, t.gatherListLogs)
+		return decode.CallObject(ctx, t.args, name, args, decodeListLogsArgs, t.gatherListLogs)
 	}
 	return t.call3(ctx, name, args)
 }

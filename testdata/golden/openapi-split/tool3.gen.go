@@ -7,7 +7,7 @@ import (
 	"context"
 	"encoding/json"
 
-	"github.com/opentoolgen/opentoolgen/runtime"
+	"github.com/opentoolgen/opentoolgen/runtime/decode"
 	"github.com/opentoolgen/opentoolgen/runtime/rest"
 )
 
@@ -103,13 +103,13 @@ func (t *Tool) gatherListTickets(ctx context.Context, args ListTicketsArgs) (Lis
 func (t *Tool) call3(ctx context.Context, name string, args json.RawMessage) (json.RawMessage, error) {
 	switch name {
 	case "listBooks":
-		return runtime.CallObject(ctx, t.args, name, args, decodeListBooksArgs, t.gatherListBooks)
+		return decode.CallObject(ctx, t.args, name, args, decodeListBooksArgs, t.gatherListBooks)
 	case "listWidgets":
-		return runtime.CallObject(ctx, t.args, name, args, decodeListWidgetsArgs, t.gatherListWidgets)
+		return decode.CallObject(ctx, t.args, name, args, decodeListWidgetsArgs, t.gatherListWidgets)
 	case "listGadgets":
-		return runtime.CallObject(ctx, t.args, name, args, decodeListGadgetsArgs, t.gatherListGadgets)
+		return decode.CallObject(ctx, t.args, name, args, decodeListGadgetsArgs, t.gatherListGadgets)
 	case "listTickets":
-		return runtime.CallObject(ctx, t.args, name, args, decodeListTicketsArgs, t.gatherListTickets)
+		return decode.CallObject(ctx, t.args, name, args, decodeListTicketsArgs, t.gatherListTickets)
 	}
 	return t.call4(ctx, name, args)
 }

@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 
 	"github.com/opentoolgen/opentoolgen/runtime"
+	"github.com/opentoolgen/opentoolgen/runtime/decode"
 	"github.com/opentoolgen/opentoolgen/runtime/rest"
 )
 
@@ -74,18 +75,18 @@ func (t *Tool) callListRegions(ctx context.Context, _ json.RawMessage) (json.Raw
 	if err != nil {
 		return nil, runtime.ToolError(err)
 	}
-	return runtime.EncodeObject(r)
+	return decode.EncodeObject(r)
 }
 
 // call4 calls the function name of tool4.gen.go, or passes it on.
 func (t *Tool) call4(ctx context.Context, name string, args json.RawMessage) (json.RawMessage, error) {
 	switch name {
 	case "listOrders":
-		return runtime.CallObject(ctx, t.args, name, args, decodeListOrdersArgs, t.gatherListOrders)
+		return decode.CallObject(ctx, t.args, name, args, decodeListOrdersArgs, t.gatherListOrders)
 	case "listInvoices":
-		return runtime.CallObject(ctx, t.args, name, args, decodeListInvoicesArgs, t.gatherListInvoices)
+		return decode.CallObject(ctx, t.args, name, args, decodeListInvoicesArgs, t.gatherListInvoices)
 	case "listVaults":
-		return runtime.CallObject(ctx, t.args, name, args, decodeListVaultsArgs, t.gatherListVaults)
+		return decode.CallObject(ctx, t.args, name, args, decodeListVaultsArgs, t.gatherListVaults)
 	case "listRegions":
 		return t.callListRegions(ctx, args)
 	}

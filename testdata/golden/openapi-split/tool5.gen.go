@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 
 	"github.com/opentoolgen/opentoolgen/runtime"
+	"github.com/opentoolgen/opentoolgen/runtime/decode"
 )
 
 // service5 are the methods of Service of the functions of tool5.gen.go.
@@ -25,16 +26,16 @@ func (t *Tool) callListThings(ctx context.Context, _ json.RawMessage) (json.RawM
 	if err != nil {
 		return nil, runtime.ToolError(err)
 	}
-	return runtime.EncodeResult("result", r)
+	return decode.EncodeResult("result", r)
 }
 
 // call5 calls the function name of tool5.gen.go, or passes it on.
 func (t *Tool) call5(ctx context.Context, name string, args json.RawMessage) (json.RawMessage, error) {
 	switch name {
 	case "listMixed":
-		return runtime.CallObject(ctx, t.args, name, args, decodeListMixedArgs, t.svc.ListMixed)
+		return decode.CallObject(ctx, t.args, name, args, decodeListMixedArgs, t.svc.ListMixed)
 	case "listPairs":
-		return runtime.CallObject(ctx, t.args, name, args, decodeListPairsArgs, t.svc.ListPairs)
+		return decode.CallObject(ctx, t.args, name, args, decodeListPairsArgs, t.svc.ListPairs)
 	case "listThings":
 		return t.callListThings(ctx, args)
 	}

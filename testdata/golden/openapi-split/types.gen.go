@@ -3,7 +3,7 @@
 
 package openapisplit
 
-import "github.com/opentoolgen/opentoolgen/runtime"
+import "github.com/opentoolgen/opentoolgen/runtime/decode"
 
 // Issue is the schema "Issue" of the document.
 type Issue struct {
@@ -11,7 +11,7 @@ type Issue struct {
 	Title  string `json:"title"`
 }
 
-func decodeIssue(d *runtime.Decoder, x *Issue) {
+func decodeIssue(d *decode.Decoder, x *Issue) {
 	if !d.Object() {
 		return
 	}
@@ -37,7 +37,7 @@ type Event struct {
 	Kind *string `json:"kind,omitzero"`
 }
 
-func decodeEvent(d *runtime.Decoder, x *Event) {
+func decodeEvent(d *decode.Decoder, x *Event) {
 	if !d.Object() {
 		return
 	}
@@ -62,7 +62,7 @@ type Charge struct {
 	Amount int64  `json:"amount"`
 }
 
-func decodeCharge(d *runtime.Decoder, x *Charge) {
+func decodeCharge(d *decode.Decoder, x *Charge) {
 	if !d.Object() {
 		return
 	}
@@ -87,7 +87,7 @@ type User struct {
 	Login string `json:"login"`
 }
 
-func decodeUser(d *runtime.Decoder, x *User) {
+func decodeUser(d *decode.Decoder, x *User) {
 	if !d.Object() {
 		return
 	}
@@ -109,7 +109,7 @@ type Book struct {
 	Name string `json:"name"`
 }
 
-func decodeBook(d *runtime.Decoder, x *Book) {
+func decodeBook(d *decode.Decoder, x *Book) {
 	if !d.Object() {
 		return
 	}

@@ -3,14 +3,14 @@
 
 package openapisplit
 
-import "github.com/opentoolgen/opentoolgen/runtime"
+import "github.com/opentoolgen/opentoolgen/runtime/decode"
 
 // Widget is the schema "Widget" of the document.
 type Widget struct {
 	ID string `json:"id"`
 }
 
-func decodeWidget(d *runtime.Decoder, x *Widget) {
+func decodeWidget(d *decode.Decoder, x *Widget) {
 	if !d.Object() {
 		return
 	}
@@ -36,7 +36,7 @@ type ListIssuesArgs struct {
 	MaxItems *int64 `json:"max_items,omitzero"`
 }
 
-func decodeListIssuesArgs(d *runtime.Decoder, x *ListIssuesArgs) {
+func decodeListIssuesArgs(d *decode.Decoder, x *ListIssuesArgs) {
 	if !d.Object() {
 		return
 	}
@@ -48,14 +48,14 @@ func decodeListIssuesArgs(d *runtime.Decoder, x *ListIssuesArgs) {
 			x.Owner, _ = d.String()
 		case "per_page":
 			if v, ok := d.OptInt(&x.PerPage); ok {
-				runtime.CheckMax(d, float64(v), 100.0, false)
+				decode.CheckMax(d, float64(v), 100.0, false)
 			}
 		case "page":
 			x.Page = d.IntPtr()
 		case "max_items":
 			if v, ok := d.OptInt(&x.MaxItems); ok {
-				runtime.CheckMin(d, float64(v), 1.0, false)
-				runtime.CheckMax(d, float64(v), 1000.0, false)
+				decode.CheckMin(d, float64(v), 1.0, false)
+				decode.CheckMax(d, float64(v), 1000.0, false)
 			}
 		default:
 			d.Skip()
@@ -70,7 +70,7 @@ type ListEventsResult struct {
 	NextCursor *string `json:"next_cursor,omitzero"`
 }
 
-func decodeListEventsResult(d *runtime.Decoder, x *ListEventsResult) {
+func decodeListEventsResult(d *decode.Decoder, x *ListEventsResult) {
 	if !d.Object() {
 		return
 	}
@@ -79,7 +79,7 @@ func decodeListEventsResult(d *runtime.Decoder, x *ListEventsResult) {
 		switch string(d.Key()) {
 		case "data":
 			seen[0] |= 1 << 0
-			runtime.Slice(d, &x.Data, decodeEvent)
+			decode.Slice(d, &x.Data, decodeEvent)
 		case "next_cursor":
 			x.NextCursor = d.StringPtr()
 		default:
@@ -97,7 +97,7 @@ type ListEventsArgs struct {
 	MaxItems *int64 `json:"max_items,omitzero"`
 }
 
-func decodeListEventsArgs(d *runtime.Decoder, x *ListEventsArgs) {
+func decodeListEventsArgs(d *decode.Decoder, x *ListEventsArgs) {
 	if !d.Object() {
 		return
 	}
@@ -109,8 +109,8 @@ func decodeListEventsArgs(d *runtime.Decoder, x *ListEventsArgs) {
 			x.Limit = d.IntPtr()
 		case "max_items":
 			if v, ok := d.OptInt(&x.MaxItems); ok {
-				runtime.CheckMin(d, float64(v), 1.0, false)
-				runtime.CheckMax(d, float64(v), 1000.0, false)
+				decode.CheckMin(d, float64(v), 1.0, false)
+				decode.CheckMax(d, float64(v), 1000.0, false)
 			}
 		default:
 			d.Skip()

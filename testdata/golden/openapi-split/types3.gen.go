@@ -3,7 +3,7 @@
 
 package openapisplit
 
-import "github.com/opentoolgen/opentoolgen/runtime"
+import "github.com/opentoolgen/opentoolgen/runtime/decode"
 
 // ListChargesResult is the 200 response of "listCharges".
 type ListChargesResult struct {
@@ -13,7 +13,7 @@ type ListChargesResult struct {
 	URL     string                  `json:"url"`
 }
 
-func decodeListChargesResult(d *runtime.Decoder, x *ListChargesResult) {
+func decodeListChargesResult(d *decode.Decoder, x *ListChargesResult) {
 	if !d.Object() {
 		return
 	}
@@ -25,7 +25,7 @@ func decodeListChargesResult(d *runtime.Decoder, x *ListChargesResult) {
 			decodeListChargesResultObject(d, &x.Object)
 		case "data":
 			seen[0] |= 1 << 1
-			runtime.Slice(d, &x.Data, decodeCharge)
+			decode.Slice(d, &x.Data, decodeCharge)
 		case "has_more":
 			seen[0] |= 1 << 2
 			x.HasMore, _ = d.Bool()
@@ -55,7 +55,7 @@ func (x ListChargesResultObject) Valid() bool {
 	return false
 }
 
-func decodeListChargesResultObject(d *runtime.Decoder, x *ListChargesResultObject) {
+func decodeListChargesResultObject(d *decode.Decoder, x *ListChargesResultObject) {
 	if v, ok := d.String(); ok {
 		*x = ListChargesResultObject(v)
 		if !x.Valid() {
@@ -72,7 +72,7 @@ type ListChargesArgs struct {
 	MaxItems *int64 `json:"max_items,omitzero"`
 }
 
-func decodeListChargesArgs(d *runtime.Decoder, x *ListChargesArgs) {
+func decodeListChargesArgs(d *decode.Decoder, x *ListChargesArgs) {
 	if !d.Object() {
 		return
 	}
@@ -84,8 +84,8 @@ func decodeListChargesArgs(d *runtime.Decoder, x *ListChargesArgs) {
 			x.Limit = d.IntPtr()
 		case "max_items":
 			if v, ok := d.OptInt(&x.MaxItems); ok {
-				runtime.CheckMin(d, float64(v), 1.0, false)
-				runtime.CheckMax(d, float64(v), 1000.0, false)
+				decode.CheckMin(d, float64(v), 1.0, false)
+				decode.CheckMax(d, float64(v), 1000.0, false)
 			}
 		default:
 			d.Skip()
@@ -99,7 +99,7 @@ type CreateChargeArgs struct {
 	Amount         int64   `json:"amount"`
 }
 
-func decodeCreateChargeArgs(d *runtime.Decoder, x *CreateChargeArgs) {
+func decodeCreateChargeArgs(d *decode.Decoder, x *CreateChargeArgs) {
 	if !d.Object() {
 		return
 	}

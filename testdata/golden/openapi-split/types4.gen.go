@@ -3,14 +3,14 @@
 
 package openapisplit
 
-import "github.com/opentoolgen/opentoolgen/runtime"
+import "github.com/opentoolgen/opentoolgen/runtime/decode"
 
 // CreateRefundArgs are the arguments of "createRefund" (POST /refunds).
 type CreateRefundArgs struct {
 	Charge *string `json:"charge,omitzero"`
 }
 
-func decodeCreateRefundArgs(d *runtime.Decoder, x *CreateRefundArgs) {
+func decodeCreateRefundArgs(d *decode.Decoder, x *CreateRefundArgs) {
 	if !d.Object() {
 		return
 	}
@@ -30,14 +30,14 @@ type ListUsersResult struct {
 	Total *int64 `json:"total,omitzero"`
 }
 
-func decodeListUsersResult(d *runtime.Decoder, x *ListUsersResult) {
+func decodeListUsersResult(d *decode.Decoder, x *ListUsersResult) {
 	if !d.Object() {
 		return
 	}
 	for d.Next() {
 		switch string(d.Key()) {
 		case "users":
-			runtime.OptionalSlice(d, &x.Users, decodeUser)
+			decode.OptionalSlice(d, &x.Users, decodeUser)
 		case "total":
 			x.Total = d.IntPtr()
 		default:
@@ -54,7 +54,7 @@ type ListUsersArgs struct {
 	MaxItems *int64 `json:"max_items,omitzero"`
 }
 
-func decodeListUsersArgs(d *runtime.Decoder, x *ListUsersArgs) {
+func decodeListUsersArgs(d *decode.Decoder, x *ListUsersArgs) {
 	if !d.Object() {
 		return
 	}
@@ -65,7 +65,7 @@ func decodeListUsersArgs(d *runtime.Decoder, x *ListUsersArgs) {
 				var v int32
 				if v1, ok := d.IntRange(-2147483648, 2147483647); ok {
 					v = int32(v1)
-					runtime.CheckMin(d, float64(v1), 1.0, false)
+					decode.CheckMin(d, float64(v1), 1.0, false)
 				}
 				x.Page = &v
 			}
@@ -73,8 +73,8 @@ func decodeListUsersArgs(d *runtime.Decoder, x *ListUsersArgs) {
 			x.PerPage = d.IntPtr()
 		case "max_items":
 			if v, ok := d.OptInt(&x.MaxItems); ok {
-				runtime.CheckMin(d, float64(v), 1.0, false)
-				runtime.CheckMax(d, float64(v), 1000.0, false)
+				decode.CheckMin(d, float64(v), 1.0, false)
+				decode.CheckMax(d, float64(v), 1000.0, false)
 			}
 		default:
 			d.Skip()
@@ -87,7 +87,7 @@ type ListLogsResult struct {
 	Items []string `json:"items,omitzero"`
 }
 
-func decodeListLogsResult(d *runtime.Decoder, x *ListLogsResult) {
+func decodeListLogsResult(d *decode.Decoder, x *ListLogsResult) {
 	if !d.Object() {
 		return
 	}

@@ -3,7 +3,7 @@
 
 package openapisplit
 
-import "github.com/opentoolgen/opentoolgen/runtime"
+import "github.com/opentoolgen/opentoolgen/runtime/decode"
 
 // ListLogsArgs are the arguments of "listLogs" (GET /logs).
 type ListLogsArgs struct {
@@ -13,7 +13,7 @@ type ListLogsArgs struct {
 	MaxItems *int64 `json:"max_items,omitzero"`
 }
 
-func decodeListLogsArgs(d *runtime.Decoder, x *ListLogsArgs) {
+func decodeListLogsArgs(d *decode.Decoder, x *ListLogsArgs) {
 	if !d.Object() {
 		return
 	}
@@ -25,8 +25,8 @@ func decodeListLogsArgs(d *runtime.Decoder, x *ListLogsArgs) {
 			x.Limit = d.IntPtr()
 		case "max_items":
 			if v, ok := d.OptInt(&x.MaxItems); ok {
-				runtime.CheckMin(d, float64(v), 1.0, false)
-				runtime.CheckMax(d, float64(v), 1000.0, false)
+				decode.CheckMin(d, float64(v), 1.0, false)
+				decode.CheckMax(d, float64(v), 1000.0, false)
 			}
 		default:
 			d.Skip()
@@ -40,14 +40,14 @@ type ListBooksResult struct {
 	NextPageToken *string `json:"nextPageToken,omitzero"`
 }
 
-func decodeListBooksResult(d *runtime.Decoder, x *ListBooksResult) {
+func decodeListBooksResult(d *decode.Decoder, x *ListBooksResult) {
 	if !d.Object() {
 		return
 	}
 	for d.Next() {
 		switch string(d.Key()) {
 		case "books":
-			runtime.OptionalSlice(d, &x.Books, decodeBook)
+			decode.OptionalSlice(d, &x.Books, decodeBook)
 		case "nextPageToken":
 			x.NextPageToken = d.StringPtr()
 		default:
@@ -64,7 +64,7 @@ type ListBooksArgs struct {
 	MaxItems *int64 `json:"max_items,omitzero"`
 }
 
-func decodeListBooksArgs(d *runtime.Decoder, x *ListBooksArgs) {
+func decodeListBooksArgs(d *decode.Decoder, x *ListBooksArgs) {
 	if !d.Object() {
 		return
 	}
@@ -76,8 +76,8 @@ func decodeListBooksArgs(d *runtime.Decoder, x *ListBooksArgs) {
 			x.PageSize = d.IntPtr()
 		case "max_items":
 			if v, ok := d.OptInt(&x.MaxItems); ok {
-				runtime.CheckMin(d, float64(v), 1.0, false)
-				runtime.CheckMax(d, float64(v), 1000.0, false)
+				decode.CheckMin(d, float64(v), 1.0, false)
+				decode.CheckMax(d, float64(v), 1000.0, false)
 			}
 		default:
 			d.Skip()
@@ -91,16 +91,16 @@ type ListWidgetsResult struct {
 	Meta  *ListWidgetsResultMeta `json:"meta,omitzero"`
 }
 
-func decodeListWidgetsResult(d *runtime.Decoder, x *ListWidgetsResult) {
+func decodeListWidgetsResult(d *decode.Decoder, x *ListWidgetsResult) {
 	if !d.Object() {
 		return
 	}
 	for d.Next() {
 		switch string(d.Key()) {
 		case "items":
-			runtime.OptionalSlice(d, &x.Items, decodeWidget)
+			decode.OptionalSlice(d, &x.Items, decodeWidget)
 		case "meta":
-			runtime.Ptr(d, &x.Meta, decodeListWidgetsResultMeta)
+			decode.Ptr(d, &x.Meta, decodeListWidgetsResultMeta)
 		default:
 			d.Skip()
 		}
@@ -112,7 +112,7 @@ type ListWidgetsResultMeta struct {
 	Next *string `json:"next,omitzero"`
 }
 
-func decodeListWidgetsResultMeta(d *runtime.Decoder, x *ListWidgetsResultMeta) {
+func decodeListWidgetsResultMeta(d *decode.Decoder, x *ListWidgetsResultMeta) {
 	if !d.Object() {
 		return
 	}

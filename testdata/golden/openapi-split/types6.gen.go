@@ -3,7 +3,7 @@
 
 package openapisplit
 
-import "github.com/opentoolgen/opentoolgen/runtime"
+import "github.com/opentoolgen/opentoolgen/runtime/decode"
 
 // ListWidgetsArgs are the arguments of "listWidgets" (GET /widgets).
 type ListWidgetsArgs struct {
@@ -12,7 +12,7 @@ type ListWidgetsArgs struct {
 	MaxItems *int64 `json:"max_items,omitzero"`
 }
 
-func decodeListWidgetsArgs(d *runtime.Decoder, x *ListWidgetsArgs) {
+func decodeListWidgetsArgs(d *decode.Decoder, x *ListWidgetsArgs) {
 	if !d.Object() {
 		return
 	}
@@ -22,8 +22,8 @@ func decodeListWidgetsArgs(d *runtime.Decoder, x *ListWidgetsArgs) {
 			x.After = d.StringPtr()
 		case "max_items":
 			if v, ok := d.OptInt(&x.MaxItems); ok {
-				runtime.CheckMin(d, float64(v), 1.0, false)
-				runtime.CheckMax(d, float64(v), 1000.0, false)
+				decode.CheckMin(d, float64(v), 1.0, false)
+				decode.CheckMax(d, float64(v), 1000.0, false)
 			}
 		default:
 			d.Skip()
@@ -36,14 +36,14 @@ type ListGadgetsResult struct {
 	Data []Widget `json:"data,omitzero"`
 }
 
-func decodeListGadgetsResult(d *runtime.Decoder, x *ListGadgetsResult) {
+func decodeListGadgetsResult(d *decode.Decoder, x *ListGadgetsResult) {
 	if !d.Object() {
 		return
 	}
 	for d.Next() {
 		switch string(d.Key()) {
 		case "data":
-			runtime.OptionalSlice(d, &x.Data, decodeWidget)
+			decode.OptionalSlice(d, &x.Data, decodeWidget)
 		default:
 			d.Skip()
 		}
@@ -57,7 +57,7 @@ type ListGadgetsArgs struct {
 	MaxItems *int64 `json:"max_items,omitzero"`
 }
 
-func decodeListGadgetsArgs(d *runtime.Decoder, x *ListGadgetsArgs) {
+func decodeListGadgetsArgs(d *decode.Decoder, x *ListGadgetsArgs) {
 	if !d.Object() {
 		return
 	}
@@ -67,8 +67,8 @@ func decodeListGadgetsArgs(d *runtime.Decoder, x *ListGadgetsArgs) {
 			x.Since = d.StringPtr()
 		case "max_items":
 			if v, ok := d.OptInt(&x.MaxItems); ok {
-				runtime.CheckMin(d, float64(v), 1.0, false)
-				runtime.CheckMax(d, float64(v), 1000.0, false)
+				decode.CheckMin(d, float64(v), 1.0, false)
+				decode.CheckMax(d, float64(v), 1000.0, false)
 			}
 		default:
 			d.Skip()
@@ -81,7 +81,7 @@ type ListTicketsResult struct {
 	Results []string `json:"results,omitzero"`
 }
 
-func decodeListTicketsResult(d *runtime.Decoder, x *ListTicketsResult) {
+func decodeListTicketsResult(d *decode.Decoder, x *ListTicketsResult) {
 	if !d.Object() {
 		return
 	}
@@ -111,7 +111,7 @@ type ListTicketsArgs struct {
 	MaxItems *int64 `json:"max_items,omitzero"`
 }
 
-func decodeListTicketsArgs(d *runtime.Decoder, x *ListTicketsArgs) {
+func decodeListTicketsArgs(d *decode.Decoder, x *ListTicketsArgs) {
 	if !d.Object() {
 		return
 	}
@@ -121,8 +121,8 @@ func decodeListTicketsArgs(d *runtime.Decoder, x *ListTicketsArgs) {
 			x.P = d.IntPtr()
 		case "max_items":
 			if v, ok := d.OptInt(&x.MaxItems); ok {
-				runtime.CheckMin(d, float64(v), 1.0, false)
-				runtime.CheckMax(d, float64(v), 1000.0, false)
+				decode.CheckMin(d, float64(v), 1.0, false)
+				decode.CheckMax(d, float64(v), 1000.0, false)
 			}
 		default:
 			d.Skip()

@@ -3,7 +3,7 @@
 
 package openapisplit
 
-import "github.com/opentoolgen/opentoolgen/runtime"
+import "github.com/opentoolgen/opentoolgen/runtime/decode"
 
 // ListOrdersResult is the 200 response of "listOrders".
 type ListOrdersResult struct {
@@ -11,7 +11,7 @@ type ListOrdersResult struct {
 	Next   *string  `json:"next,omitzero"`
 }
 
-func decodeListOrdersResult(d *runtime.Decoder, x *ListOrdersResult) {
+func decodeListOrdersResult(d *decode.Decoder, x *ListOrdersResult) {
 	if !d.Object() {
 		return
 	}
@@ -43,7 +43,7 @@ type ListOrdersArgs struct {
 	MaxItems *int64 `json:"max_items,omitzero"`
 }
 
-func decodeListOrdersArgs(d *runtime.Decoder, x *ListOrdersArgs) {
+func decodeListOrdersArgs(d *decode.Decoder, x *ListOrdersArgs) {
 	if !d.Object() {
 		return
 	}
@@ -53,8 +53,8 @@ func decodeListOrdersArgs(d *runtime.Decoder, x *ListOrdersArgs) {
 			x.From = d.StringPtr()
 		case "max_items":
 			if v, ok := d.OptInt(&x.MaxItems); ok {
-				runtime.CheckMin(d, float64(v), 1.0, false)
-				runtime.CheckMax(d, float64(v), 1000.0, false)
+				decode.CheckMin(d, float64(v), 1.0, false)
+				decode.CheckMax(d, float64(v), 1000.0, false)
 			}
 		default:
 			d.Skip()
@@ -68,7 +68,7 @@ type ListInvoicesResult struct {
 	More     *bool    `json:"more,omitzero"`
 }
 
-func decodeListInvoicesResult(d *runtime.Decoder, x *ListInvoicesResult) {
+func decodeListInvoicesResult(d *decode.Decoder, x *ListInvoicesResult) {
 	if !d.Object() {
 		return
 	}
@@ -101,7 +101,7 @@ type ListInvoicesArgs struct {
 	MaxItems *int64 `json:"max_items,omitzero"`
 }
 
-func decodeListInvoicesArgs(d *runtime.Decoder, x *ListInvoicesArgs) {
+func decodeListInvoicesArgs(d *decode.Decoder, x *ListInvoicesArgs) {
 	if !d.Object() {
 		return
 	}
@@ -113,8 +113,8 @@ func decodeListInvoicesArgs(d *runtime.Decoder, x *ListInvoicesArgs) {
 			x.Size = d.IntPtr()
 		case "max_items":
 			if v, ok := d.OptInt(&x.MaxItems); ok {
-				runtime.CheckMin(d, float64(v), 1.0, false)
-				runtime.CheckMax(d, float64(v), 1000.0, false)
+				decode.CheckMin(d, float64(v), 1.0, false)
+				decode.CheckMax(d, float64(v), 1000.0, false)
 			}
 		default:
 			d.Skip()

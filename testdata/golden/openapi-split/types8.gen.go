@@ -3,7 +3,7 @@
 
 package openapisplit
 
-import "github.com/opentoolgen/opentoolgen/runtime"
+import "github.com/opentoolgen/opentoolgen/runtime/decode"
 
 // ListVaultsResult is the 200 response of "listVaults".
 type ListVaultsResult struct {
@@ -11,7 +11,7 @@ type ListVaultsResult struct {
 	NextLink *string  `json:"nextLink,omitzero"`
 }
 
-func decodeListVaultsResult(d *runtime.Decoder, x *ListVaultsResult) {
+func decodeListVaultsResult(d *decode.Decoder, x *ListVaultsResult) {
 	if !d.Object() {
 		return
 	}
@@ -41,7 +41,7 @@ type ListRegionsResult struct {
 	Value []string `json:"value,omitzero"`
 }
 
-func decodeListRegionsResult(d *runtime.Decoder, x *ListRegionsResult) {
+func decodeListRegionsResult(d *decode.Decoder, x *ListRegionsResult) {
 	if !d.Object() {
 		return
 	}
@@ -70,7 +70,7 @@ type ListMixedResult struct {
 	NextCursor *string  `json:"next_cursor,omitzero"`
 }
 
-func decodeListMixedResult(d *runtime.Decoder, x *ListMixedResult) {
+func decodeListMixedResult(d *decode.Decoder, x *ListMixedResult) {
 	if !d.Object() {
 		return
 	}
@@ -101,7 +101,7 @@ type ListMixedArgs struct {
 	Page   *int64  `json:"page,omitzero"`
 }
 
-func decodeListMixedArgs(d *runtime.Decoder, x *ListMixedArgs) {
+func decodeListMixedArgs(d *decode.Decoder, x *ListMixedArgs) {
 	if !d.Object() {
 		return
 	}

@@ -3,7 +3,7 @@
 
 package openapisplit
 
-import "github.com/opentoolgen/opentoolgen/runtime"
+import "github.com/opentoolgen/opentoolgen/runtime/decode"
 
 // ListPairsResult is the 200 response of "listPairs".
 type ListPairsResult struct {
@@ -11,7 +11,7 @@ type ListPairsResult struct {
 	Rights []string `json:"rights,omitzero"`
 }
 
-func decodeListPairsResult(d *runtime.Decoder, x *ListPairsResult) {
+func decodeListPairsResult(d *decode.Decoder, x *ListPairsResult) {
 	if !d.Object() {
 		return
 	}
@@ -50,7 +50,7 @@ type ListPairsArgs struct {
 	Page *int64 `json:"page,omitzero"`
 }
 
-func decodeListPairsArgs(d *runtime.Decoder, x *ListPairsArgs) {
+func decodeListPairsArgs(d *decode.Decoder, x *ListPairsArgs) {
 	if !d.Object() {
 		return
 	}
@@ -70,7 +70,7 @@ type ListVaultsArgs struct {
 	MaxItems *int64 `json:"max_items,omitzero"`
 }
 
-func decodeListVaultsArgs(d *runtime.Decoder, x *ListVaultsArgs) {
+func decodeListVaultsArgs(d *decode.Decoder, x *ListVaultsArgs) {
 	if !d.Object() {
 		return
 	}
@@ -78,8 +78,8 @@ func decodeListVaultsArgs(d *runtime.Decoder, x *ListVaultsArgs) {
 		switch string(d.Key()) {
 		case "max_items":
 			if v, ok := d.OptInt(&x.MaxItems); ok {
-				runtime.CheckMin(d, float64(v), 1.0, false)
-				runtime.CheckMax(d, float64(v), 1000.0, false)
+				decode.CheckMin(d, float64(v), 1.0, false)
+				decode.CheckMax(d, float64(v), 1000.0, false)
 			}
 		default:
 			d.Skip()

@@ -11,6 +11,8 @@ import (
 
 	"github.com/opentoolgen/opentoolgen/runtime"
 	"github.com/opentoolgen/opentoolgen/runtime/declare"
+	"github.com/opentoolgen/opentoolgen/runtime/decode"
+	"github.com/opentoolgen/opentoolgen/runtime/functions"
 )
 
 // Service is the API: one method per operation. *Client implements it by calling
@@ -63,11 +65,11 @@ func NewTool(svc Service, opts ...runtime.ToolOption) (*Tool, error) {
 
 func (t *Tool) streamChat(ctx context.Context, args json.RawMessage, emit func(json.RawMessage) error) error {
 	var a ChatArgs
-	if err := runtime.DecodeArgs(ctx, t.args, "chat", args, &a, decodeChatArgs); err != nil {
+	if err := decode.Arguments(ctx, t.args, "chat", args, &a, decodeChatArgs); err != nil {
 		return err
 	}
 	return runtime.ToolError(t.svc.Chat(ctx, a, func(v Chunk) error {
-		raw, err := runtime.EncodeObject(v)
+		raw, err := decode.EncodeObject(v)
 		if err != nil {
 			return err
 		}
@@ -77,11 +79,11 @@ func (t *Tool) streamChat(ctx context.Context, args json.RawMessage, emit func(j
 
 func (t *Tool) streamTailLogs(ctx context.Context, args json.RawMessage, emit func(json.RawMessage) error) error {
 	var a TailLogsArgs
-	if err := runtime.DecodeArgs(ctx, t.args, "tailLogs", args, &a, decodeTailLogsArgs); err != nil {
+	if err := decode.Arguments(ctx, t.args, "tailLogs", args, &a, decodeTailLogsArgs); err != nil {
 		return err
 	}
 	return runtime.ToolError(t.svc.TailLogs(ctx, a, func(v TailLogsResult) error {
-		raw, err := runtime.EncodeObject(v)
+		raw, err := decode.EncodeObject(v)
 		if err != nil {
 			return err
 		}
@@ -91,7 +93,7 @@ func (t *Tool) streamTailLogs(ctx context.Context, args json.RawMessage, emit fu
 
 func (t *Tool) streamTicks(ctx context.Context, _ json.RawMessage, emit func(json.RawMessage) error) error {
 	return runtime.ToolError(t.svc.Ticks(ctx, func(v int64) error {
-		raw, err := runtime.EncodeResult("result", v)
+		raw, err := decode.EncodeResult("result", v)
 		if err != nil {
 			return err
 		}
@@ -101,7 +103,7 @@ func (t *Tool) streamTicks(ctx context.Context, _ json.RawMessage, emit func(jso
 
 func (t *Tool) streamWatch(ctx context.Context, _ json.RawMessage, emit func(json.RawMessage) error) error {
 	return runtime.ToolError(t.svc.Watch(ctx, func(v string) error {
-		raw, err := runtime.EncodeResult("result", v)
+		raw, err := decode.EncodeResult("result", v)
 		if err != nil {
 			return err
 		}
@@ -114,7 +116,7 @@ func (t *Tool) callGetStatus(ctx context.Context, _ json.RawMessage) (json.RawMe
 	if err != nil {
 		return nil, runtime.ToolError(err)
 	}
-	return runtime.EncodeObject(r)
+	return decode.EncodeObject(r)
 }
 
 // Call implements runtime.Tool.
@@ -177,8 +179,8 @@ func (t *Tool) Declarations(p declare.Profile) (*declare.Declared, error) {
 // Functions returns each served function (see Document) as a tool of its own
 // for agent frameworks: its name, description, input and output schemas, and
 // Invoke (map in, map out) and Call (JSON in, JSON out) that call it through t.
-func (t *Tool) Functions() []*runtime.FunctionTool {
-	return runtime.FunctionsOf(t, t.args.Served())
+func (t *Tool) Functions() []*functions.Tool {
+	return functions.Of(t, t.args.Served())
 }
 
 // Hints implements runtime.HintTool: the hints of a served operation are those

@@ -6,7 +6,7 @@ package openapistream
 import (
 	"time"
 
-	"github.com/opentoolgen/opentoolgen/runtime"
+	"github.com/opentoolgen/opentoolgen/runtime/decode"
 )
 
 // Chunk is the schema "Chunk" of the document.
@@ -27,7 +27,7 @@ type ChatArgs struct {
 	MaxChunks *int64 `json:"maxChunks,omitzero"`
 }
 
-func decodeChatArgs(d *runtime.Decoder, x *ChatArgs) {
+func decodeChatArgs(d *decode.Decoder, x *ChatArgs) {
 	if !d.Object() {
 		return
 	}
@@ -77,7 +77,7 @@ type TailLogsArgs struct {
 	Since   *time.Time `json:"since,omitzero"`
 }
 
-func decodeTailLogsArgs(d *runtime.Decoder, x *TailLogsArgs) {
+func decodeTailLogsArgs(d *decode.Decoder, x *TailLogsArgs) {
 	if !d.Object() {
 		return
 	}
@@ -88,7 +88,7 @@ func decodeTailLogsArgs(d *runtime.Decoder, x *TailLogsArgs) {
 			seen[0] |= 1 << 0
 			x.Service, _ = d.String()
 		case "since":
-			runtime.Ptr(d, &x.Since, runtime.DecodeTime)
+			decode.Ptr(d, &x.Since, decode.Time)
 		default:
 			d.Skip()
 		}
@@ -101,7 +101,7 @@ type GetStatusResult struct {
 	Ok *bool `json:"ok,omitzero"`
 }
 
-func decodeGetStatusResult(d *runtime.Decoder, x *GetStatusResult) {
+func decodeGetStatusResult(d *decode.Decoder, x *GetStatusResult) {
 	if !d.Object() {
 		return
 	}

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/opentoolgen/opentoolgen/runtime"
+	"github.com/opentoolgen/opentoolgen/runtime/decode"
 	"github.com/opentoolgen/opentoolgen/runtime/rest"
 )
 
@@ -137,8 +138,8 @@ func (c *Client) FindOrders(ctx context.Context, args FindOrdersArgs) ([]Order, 
 	r.Query("limit", args.Limit)
 	r.Security("key")
 	var out []Order
-	err := rest.Receive(ctx, r, "200", &out, func(d *runtime.Decoder, x *[]Order) {
-		runtime.Slice(d, x, decodeOrder)
+	err := rest.Receive(ctx, r, "200", &out, func(d *decode.Decoder, x *[]Order) {
+		decode.Slice(d, x, decodeOrder)
 	}, rest.APIErrors[Problem]("400"))
 	return out, err
 }

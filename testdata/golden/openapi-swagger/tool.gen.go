@@ -10,6 +10,8 @@ import (
 
 	"github.com/opentoolgen/opentoolgen/runtime"
 	"github.com/opentoolgen/opentoolgen/runtime/declare"
+	"github.com/opentoolgen/opentoolgen/runtime/decode"
+	"github.com/opentoolgen/opentoolgen/runtime/functions"
 )
 
 // Service is the API: one method per operation. *Client implements it by calling
@@ -63,13 +65,13 @@ func (t *Tool) Call(ctx context.Context, name string, args json.RawMessage) (jso
 	ctx = t.args.CallContext(ctx)
 	switch name {
 	case "findOrders":
-		return runtime.CallResult(ctx, t.args, name, args, decodeFindOrdersArgs, t.svc.FindOrders, "result")
+		return decode.CallResult(ctx, t.args, name, args, decodeFindOrdersArgs, t.svc.FindOrders, "result")
 	case "placeOrder":
-		return runtime.CallObject(ctx, t.args, name, args, decodePlaceOrderArgs, t.svc.PlaceOrder)
+		return decode.CallObject(ctx, t.args, name, args, decodePlaceOrderArgs, t.svc.PlaceOrder)
 	case "addNote":
-		return runtime.CallNoResult(ctx, t.args, name, args, decodeAddNoteArgs, t.svc.AddNote)
+		return decode.CallNoResult(ctx, t.args, name, args, decodeAddNoteArgs, t.svc.AddNote)
 	case "uploadReceipt":
-		return runtime.CallNoResult(ctx, t.args, name, args, decodeUploadReceiptArgs, t.svc.UploadReceipt)
+		return decode.CallNoResult(ctx, t.args, name, args, decodeUploadReceiptArgs, t.svc.UploadReceipt)
 	}
 	return nil, runtime.MethodNotFound(name)
 }
@@ -97,8 +99,8 @@ func (t *Tool) Declarations(p declare.Profile) (*declare.Declared, error) {
 // Functions returns each served function (see Document) as a tool of its own
 // for agent frameworks: its name, description, input and output schemas, and
 // Invoke (map in, map out) and Call (JSON in, JSON out) that call it through t.
-func (t *Tool) Functions() []*runtime.FunctionTool {
-	return runtime.FunctionsOf(t, t.args.Served())
+func (t *Tool) Functions() []*functions.Tool {
+	return functions.Of(t, t.args.Served())
 }
 
 // Hints implements runtime.HintTool: the hints of a served operation are those

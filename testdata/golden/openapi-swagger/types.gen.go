@@ -6,7 +6,7 @@ package openapiswagger
 import (
 	"time"
 
-	"github.com/opentoolgen/opentoolgen/runtime"
+	"github.com/opentoolgen/opentoolgen/runtime/decode"
 )
 
 // Order is the schema "Order" of the document.
@@ -19,7 +19,7 @@ type Order struct {
 	Extras   map[string]float64 `json:"extras,omitzero"`
 }
 
-func decodeOrder(d *runtime.Decoder, x *Order) {
+func decodeOrder(d *decode.Decoder, x *Order) {
 	if !d.Object() {
 		return
 	}
@@ -32,18 +32,18 @@ func decodeOrder(d *runtime.Decoder, x *Order) {
 			seen[0] |= 1 << 0
 			if v1, ok := d.String(); ok {
 				x.Item = v1
-				runtime.CheckLength(d, v1, -1, 100)
+				decode.CheckLength(d, v1, -1, 100)
 			}
 		case "quantity":
 			seen[0] |= 1 << 1
 			if v1, ok := d.IntRange(-2147483648, 2147483647); ok {
 				x.Quantity = int32(v1)
-				runtime.CheckMin(d, float64(v1), 1.0, false)
+				decode.CheckMin(d, float64(v1), 1.0, false)
 			}
 		case "status":
-			runtime.Ptr(d, &x.Status, decodeOrderStatus)
+			decode.Ptr(d, &x.Status, decodeOrderStatus)
 		case "shipDate":
-			runtime.Ptr(d, &x.ShipDate, runtime.DecodeTime)
+			decode.Ptr(d, &x.ShipDate, decode.Time)
 		case "extras":
 			if !d.IsNull() {
 				if d.Map() {
@@ -86,7 +86,7 @@ func (x OrderStatus) Valid() bool {
 	return false
 }
 
-func decodeOrderStatus(d *runtime.Decoder, x *OrderStatus) {
+func decodeOrderStatus(d *decode.Decoder, x *OrderStatus) {
 	if v, ok := d.String(); ok {
 		*x = OrderStatus(v)
 		if !x.Valid() {
@@ -103,14 +103,14 @@ type FindOrdersArgs struct {
 	Limit  *int32        `json:"limit,omitzero"`
 }
 
-func decodeFindOrdersArgs(d *runtime.Decoder, x *FindOrdersArgs) {
+func decodeFindOrdersArgs(d *decode.Decoder, x *FindOrdersArgs) {
 	if !d.Object() {
 		return
 	}
 	for d.Next() {
 		switch string(d.Key()) {
 		case "status":
-			runtime.OptionalSlice(d, &x.Status, decodeOrderStatus)
+			decode.OptionalSlice(d, &x.Status, decodeOrderStatus)
 		case "ids":
 			if !d.IsNull() {
 				if d.Array() {
@@ -138,7 +138,7 @@ func decodeFindOrdersArgs(d *runtime.Decoder, x *FindOrdersArgs) {
 				var v int32
 				if v1, ok := d.IntRange(-2147483648, 2147483647); ok {
 					v = int32(v1)
-					runtime.CheckMin(d, float64(v1), 1.0, false)
+					decode.CheckMin(d, float64(v1), 1.0, false)
 				}
 				x.Limit = &v
 			}
@@ -160,7 +160,7 @@ type PlaceOrderArgs struct {
 	Extras     map[string]float64 `json:"extras,omitzero"`
 }
 
-func decodePlaceOrderArgs(d *runtime.Decoder, x *PlaceOrderArgs) {
+func decodePlaceOrderArgs(d *decode.Decoder, x *PlaceOrderArgs) {
 	if !d.Object() {
 		return
 	}
@@ -173,18 +173,18 @@ func decodePlaceOrderArgs(d *runtime.Decoder, x *PlaceOrderArgs) {
 			seen[0] |= 1 << 0
 			if v1, ok := d.String(); ok {
 				x.Item = v1
-				runtime.CheckLength(d, v1, -1, 100)
+				decode.CheckLength(d, v1, -1, 100)
 			}
 		case "quantity":
 			seen[0] |= 1 << 1
 			if v1, ok := d.IntRange(-2147483648, 2147483647); ok {
 				x.Quantity = int32(v1)
-				runtime.CheckMin(d, float64(v1), 1.0, false)
+				decode.CheckMin(d, float64(v1), 1.0, false)
 			}
 		case "status":
-			runtime.Ptr(d, &x.Status, decodeOrderStatus)
+			decode.Ptr(d, &x.Status, decodeOrderStatus)
 		case "shipDate":
-			runtime.Ptr(d, &x.ShipDate, runtime.DecodeTime)
+			decode.Ptr(d, &x.ShipDate, decode.Time)
 		case "extras":
 			if !d.IsNull() {
 				if d.Map() {
@@ -211,7 +211,7 @@ type AddNoteArgs struct {
 	Urgent  *bool  `json:"urgent,omitzero"`
 }
 
-func decodeAddNoteArgs(d *runtime.Decoder, x *AddNoteArgs) {
+func decodeAddNoteArgs(d *decode.Decoder, x *AddNoteArgs) {
 	if !d.Object() {
 		return
 	}
@@ -240,7 +240,7 @@ type UploadReceiptArgs struct {
 	File    []byte  `json:"file"`
 }
 
-func decodeUploadReceiptArgs(d *runtime.Decoder, x *UploadReceiptArgs) {
+func decodeUploadReceiptArgs(d *decode.Decoder, x *UploadReceiptArgs) {
 	if !d.Object() {
 		return
 	}
@@ -254,7 +254,7 @@ func decodeUploadReceiptArgs(d *runtime.Decoder, x *UploadReceiptArgs) {
 			x.Comment = d.StringPtr()
 		case "file":
 			seen[0] |= 1 << 1
-			runtime.DecodeBytes(d, &x.File)
+			decode.Bytes(d, &x.File)
 		default:
 			d.Skip()
 		}

@@ -10,6 +10,8 @@ import (
 
 	"github.com/opentoolgen/opentoolgen/runtime"
 	"github.com/opentoolgen/opentoolgen/runtime/declare"
+	"github.com/opentoolgen/opentoolgen/runtime/decode"
+	"github.com/opentoolgen/opentoolgen/runtime/functions"
 )
 
 // Service is the API: one method per operation. *Client implements it by calling
@@ -70,17 +72,17 @@ func (t *Tool) Call(ctx context.Context, name string, args json.RawMessage) (jso
 	ctx = t.args.CallContext(ctx)
 	switch name {
 	case "queryItems":
-		return runtime.CallObject(ctx, t.args, name, args, decodeQueryItemsArgs, t.svc.QueryItems)
+		return decode.CallObject(ctx, t.args, name, args, decodeQueryItemsArgs, t.svc.QueryItems)
 	case "listItems":
-		return runtime.CallObject(ctx, t.args, name, args, decodeListItemsArgs, t.svc.ListItems)
+		return decode.CallObject(ctx, t.args, name, args, decodeListItemsArgs, t.svc.ListItems)
 	case "createItem":
-		return runtime.CallObject(ctx, t.args, name, args, decodeCreateItemArgs, t.svc.CreateItem)
+		return decode.CallObject(ctx, t.args, name, args, decodeCreateItemArgs, t.svc.CreateItem)
 	case "linkItem":
-		return runtime.CallNoResult(ctx, t.args, name, args, decodeLinkItemArgs, t.svc.LinkItem)
+		return decode.CallNoResult(ctx, t.args, name, args, decodeLinkItemArgs, t.svc.LinkItem)
 	case "purgeItem":
-		return runtime.CallObject(ctx, t.args, name, args, decodePurgeItemArgs, t.svc.PurgeItem)
+		return decode.CallObject(ctx, t.args, name, args, decodePurgeItemArgs, t.svc.PurgeItem)
 	case "rawSearch":
-		return runtime.CallObject(ctx, t.args, name, args, decodeRawSearchArgs, t.svc.RawSearch)
+		return decode.CallObject(ctx, t.args, name, args, decodeRawSearchArgs, t.svc.RawSearch)
 	}
 	return nil, runtime.MethodNotFound(name)
 }
@@ -108,8 +110,8 @@ func (t *Tool) Declarations(p declare.Profile) (*declare.Declared, error) {
 // Functions returns each served function (see Document) as a tool of its own
 // for agent frameworks: its name, description, input and output schemas, and
 // Invoke (map in, map out) and Call (JSON in, JSON out) that call it through t.
-func (t *Tool) Functions() []*runtime.FunctionTool {
-	return runtime.FunctionsOf(t, t.args.Served())
+func (t *Tool) Functions() []*functions.Tool {
+	return functions.Of(t, t.args.Served())
 }
 
 // Hints implements runtime.HintTool: the hints of a served operation are those

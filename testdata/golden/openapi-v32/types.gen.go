@@ -4,7 +4,7 @@
 package openapiv32
 
 import (
-	"github.com/opentoolgen/opentoolgen/runtime"
+	"github.com/opentoolgen/opentoolgen/runtime/decode"
 	"github.com/opentoolgen/opentoolgen/runtime/rest"
 )
 
@@ -15,14 +15,14 @@ type Filter struct {
 	Name  *string      `json:"name,omitzero"`
 }
 
-func decodeFilter(d *runtime.Decoder, x *Filter) {
+func decodeFilter(d *decode.Decoder, x *Filter) {
 	if !d.Object() {
 		return
 	}
 	for d.Next() {
 		switch string(d.Key()) {
 		case "color":
-			runtime.Ptr(d, &x.Color, decodeFilterColor)
+			decode.Ptr(d, &x.Color, decodeFilterColor)
 		case "size":
 			if !d.IsNull() {
 				if d.Array() {
@@ -52,7 +52,7 @@ type Item struct {
 	Tags   []string `json:"tags,omitzero"`
 }
 
-func decodeItem(d *runtime.Decoder, x *Item) {
+func decodeItem(d *decode.Decoder, x *Item) {
 	if !d.Object() {
 		return
 	}
@@ -70,7 +70,7 @@ func decodeItem(d *runtime.Decoder, x *Item) {
 			x.Secret, _ = d.String()
 		case "price":
 			if v, ok := d.OptFloat(&x.Price); ok {
-				runtime.CheckMin(d, float64(v), 0.0, false)
+				decode.CheckMin(d, float64(v), 0.0, false)
 			}
 		case "tags":
 			if !d.IsNull() {
@@ -80,7 +80,7 @@ func decodeItem(d *runtime.Decoder, x *Item) {
 						var e1 string
 						if v2, ok := d.String(); ok {
 							e1 = v2
-							runtime.CheckLength(d, v2, -1, 8)
+							decode.CheckLength(d, v2, -1, 8)
 						}
 						x.Tags = append(x.Tags, e1)
 					}
@@ -113,7 +113,7 @@ type ItemList struct {
 	Next  *string `json:"next,omitzero"`
 }
 
-func decodeItemList(d *runtime.Decoder, x *ItemList) {
+func decodeItemList(d *decode.Decoder, x *ItemList) {
 	if !d.Object() {
 		return
 	}
@@ -122,7 +122,7 @@ func decodeItemList(d *runtime.Decoder, x *ItemList) {
 		switch string(d.Key()) {
 		case "items":
 			seen[0] |= 1 << 0
-			runtime.Slice(d, &x.Items, decodeItem)
+			decode.Slice(d, &x.Items, decodeItem)
 		case "next":
 			x.Next = d.StringPtr()
 		default:
@@ -150,7 +150,7 @@ func (x FilterColor) Valid() bool {
 	return false
 }
 
-func decodeFilterColor(d *runtime.Decoder, x *FilterColor) {
+func decodeFilterColor(d *decode.Decoder, x *FilterColor) {
 	if v, ok := d.String(); ok {
 		*x = FilterColor(v)
 		if !x.Valid() {
@@ -176,7 +176,7 @@ func (x ItemStatus) Valid() bool {
 	return false
 }
 
-func decodeItemStatus(d *runtime.Decoder, x *ItemStatus) {
+func decodeItemStatus(d *decode.Decoder, x *ItemStatus) {
 	if v, ok := d.String(); ok {
 		*x = ItemStatus(v)
 		if !x.Valid() {
@@ -191,7 +191,7 @@ type QueryItemsArgs struct {
 	Limit *int64 `json:"limit,omitzero"`
 }
 
-func decodeQueryItemsArgs(d *runtime.Decoder, x *QueryItemsArgs) {
+func decodeQueryItemsArgs(d *decode.Decoder, x *QueryItemsArgs) {
 	if !d.Object() {
 		return
 	}
@@ -203,8 +203,8 @@ func decodeQueryItemsArgs(d *runtime.Decoder, x *QueryItemsArgs) {
 			x.Text, _ = d.String()
 		case "limit":
 			if v, ok := d.OptInt(&x.Limit); ok {
-				runtime.CheckMin(d, float64(v), 1.0, false)
-				runtime.CheckMax(d, float64(v), 100.0, false)
+				decode.CheckMin(d, float64(v), 1.0, false)
+				decode.CheckMax(d, float64(v), 100.0, false)
 			}
 		default:
 			d.Skip()
@@ -219,14 +219,14 @@ type ListItemsArgs struct {
 	Filter *Filter `json:"filter,omitzero"`
 }
 
-func decodeListItemsArgs(d *runtime.Decoder, x *ListItemsArgs) {
+func decodeListItemsArgs(d *decode.Decoder, x *ListItemsArgs) {
 	if !d.Object() {
 		return
 	}
 	for d.Next() {
 		switch string(d.Key()) {
 		case "filter":
-			runtime.Ptr(d, &x.Filter, decodeFilter)
+			decode.Ptr(d, &x.Filter, decodeFilter)
 		default:
 			d.Skip()
 		}
@@ -239,7 +239,7 @@ type CreateItemArgs struct {
 	Item
 }
 
-func decodeCreateItemArgs(d *runtime.Decoder, x *CreateItemArgs) {
+func decodeCreateItemArgs(d *decode.Decoder, x *CreateItemArgs) {
 	decodeItem(d, &x.Item)
 }
 
@@ -249,7 +249,7 @@ type LinkItemArgs struct {
 	Link string `json:"Link"`
 }
 
-func decodeLinkItemArgs(d *runtime.Decoder, x *LinkItemArgs) {
+func decodeLinkItemArgs(d *decode.Decoder, x *LinkItemArgs) {
 	if !d.Object() {
 		return
 	}
@@ -275,7 +275,7 @@ type PurgeItemArgs struct {
 	Reason *string `json:"reason,omitzero"`
 }
 
-func decodePurgeItemArgs(d *runtime.Decoder, x *PurgeItemArgs) {
+func decodePurgeItemArgs(d *decode.Decoder, x *PurgeItemArgs) {
 	if !d.Object() {
 		return
 	}
@@ -300,7 +300,7 @@ type RawSearchQ struct {
 	Exact *bool    `json:"exact,omitzero"`
 }
 
-func decodeRawSearchQ(d *runtime.Decoder, x *RawSearchQ) {
+func decodeRawSearchQ(d *decode.Decoder, x *RawSearchQ) {
 	if !d.Object() {
 		return
 	}
@@ -330,7 +330,7 @@ type RawSearchArgs struct {
 	Q RawSearchQ `json:"q"`
 }
 
-func decodeRawSearchArgs(d *runtime.Decoder, x *RawSearchArgs) {
+func decodeRawSearchArgs(d *decode.Decoder, x *RawSearchArgs) {
 	if !d.Object() {
 		return
 	}

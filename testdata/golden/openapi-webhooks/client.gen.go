@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/opentoolgen/opentoolgen/runtime"
+	"github.com/opentoolgen/opentoolgen/runtime/decode"
 	"github.com/opentoolgen/opentoolgen/runtime/rest"
 )
 
@@ -97,8 +98,8 @@ var _ Service = (*Client)(nil)
 func (c *Client) ListPets(ctx context.Context) ([]Pet, error) {
 	r := c.rc.NewRequest("GET", "/pets")
 	var out []Pet
-	err := rest.Receive(ctx, r, "200", &out, func(d *runtime.Decoder, x *[]Pet) {
-		runtime.Slice(d, x, decodePet)
+	err := rest.Receive(ctx, r, "200", &out, func(d *decode.Decoder, x *[]Pet) {
+		decode.Slice(d, x, decodePet)
 	})
 	return out, err
 }

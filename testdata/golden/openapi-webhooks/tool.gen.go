@@ -10,6 +10,8 @@ import (
 
 	"github.com/opentoolgen/opentoolgen/runtime"
 	"github.com/opentoolgen/opentoolgen/runtime/declare"
+	"github.com/opentoolgen/opentoolgen/runtime/decode"
+	"github.com/opentoolgen/opentoolgen/runtime/functions"
 )
 
 // Service is the API: one method per operation. *Client implements it by calling
@@ -55,7 +57,7 @@ func (t *Tool) callListPets(ctx context.Context, _ json.RawMessage) (json.RawMes
 	if err != nil {
 		return nil, runtime.ToolError(err)
 	}
-	return runtime.EncodeResult("result", r)
+	return decode.EncodeResult("result", r)
 }
 
 // Call implements runtime.Tool.
@@ -95,8 +97,8 @@ func (t *Tool) Declarations(p declare.Profile) (*declare.Declared, error) {
 // Functions returns each served function (see Document) as a tool of its own
 // for agent frameworks: its name, description, input and output schemas, and
 // Invoke (map in, map out) and Call (JSON in, JSON out) that call it through t.
-func (t *Tool) Functions() []*runtime.FunctionTool {
-	return runtime.FunctionsOf(t, t.args.Served())
+func (t *Tool) Functions() []*functions.Tool {
+	return functions.Of(t, t.args.Served())
 }
 
 // Hints implements runtime.HintTool: the hints of a served operation are those

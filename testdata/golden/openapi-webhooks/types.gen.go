@@ -3,7 +3,7 @@
 
 package openapiwebhooks
 
-import "github.com/opentoolgen/opentoolgen/runtime"
+import "github.com/opentoolgen/opentoolgen/runtime/decode"
 
 // Pet is the schema "Pet" of the document.
 type Pet struct {
@@ -12,7 +12,7 @@ type Pet struct {
 	Status *PetStatus `json:"status,omitzero"`
 }
 
-func decodePet(d *runtime.Decoder, x *Pet) {
+func decodePet(d *decode.Decoder, x *Pet) {
 	if !d.Object() {
 		return
 	}
@@ -26,10 +26,10 @@ func decodePet(d *runtime.Decoder, x *Pet) {
 			seen[0] |= 1 << 1
 			if v1, ok := d.String(); ok {
 				x.Name = v1
-				runtime.CheckLength(d, v1, 1, -1)
+				decode.CheckLength(d, v1, 1, -1)
 			}
 		case "status":
-			runtime.Ptr(d, &x.Status, decodePetStatus)
+			decode.Ptr(d, &x.Status, decodePetStatus)
 		default:
 			d.Skip()
 		}
@@ -55,7 +55,7 @@ func (x PetStatus) Valid() bool {
 	return false
 }
 
-func decodePetStatus(d *runtime.Decoder, x *PetStatus) {
+func decodePetStatus(d *decode.Decoder, x *PetStatus) {
 	if v, ok := d.String(); ok {
 		*x = PetStatus(v)
 		if !x.Valid() {
@@ -72,7 +72,7 @@ type PetCreatedEvent struct {
 	Body     Pet    `json:"body"`
 }
 
-func decodePetCreatedEvent(d *runtime.Decoder, x *PetCreatedEvent) {
+func decodePetCreatedEvent(d *decode.Decoder, x *PetCreatedEvent) {
 	if !d.Object() {
 		return
 	}
@@ -84,7 +84,7 @@ func decodePetCreatedEvent(d *runtime.Decoder, x *PetCreatedEvent) {
 			x.WebhookID, _ = d.String()
 		case "X-Attempt":
 			if v, ok := d.OptInt(&x.XAttempt); ok {
-				runtime.CheckMin(d, float64(v), 1.0, false)
+				decode.CheckMin(d, float64(v), 1.0, false)
 			}
 		case "body":
 			seen[0] |= 1 << 1
@@ -103,7 +103,7 @@ type PetSoldBody struct {
 	Channel *PetSoldBodyChannel `json:"channel,omitzero"`
 }
 
-func decodePetSoldBody(d *runtime.Decoder, x *PetSoldBody) {
+func decodePetSoldBody(d *decode.Decoder, x *PetSoldBody) {
 	if !d.Object() {
 		return
 	}
@@ -117,10 +117,10 @@ func decodePetSoldBody(d *runtime.Decoder, x *PetSoldBody) {
 			seen[0] |= 1 << 1
 			if v1, ok := d.Float(); ok {
 				x.Price = v1
-				runtime.CheckMin(d, float64(v1), 0.0, true)
+				decode.CheckMin(d, float64(v1), 0.0, true)
 			}
 		case "channel":
-			runtime.Ptr(d, &x.Channel, decodePetSoldBodyChannel)
+			decode.Ptr(d, &x.Channel, decodePetSoldBodyChannel)
 		default:
 			d.Skip()
 		}
@@ -145,7 +145,7 @@ func (x PetSoldBodyChannel) Valid() bool {
 	return false
 }
 
-func decodePetSoldBodyChannel(d *runtime.Decoder, x *PetSoldBodyChannel) {
+func decodePetSoldBodyChannel(d *decode.Decoder, x *PetSoldBodyChannel) {
 	if v, ok := d.String(); ok {
 		*x = PetSoldBodyChannel(v)
 		if !x.Valid() {
@@ -159,7 +159,7 @@ type PetSoldEvent struct {
 	Body PetSoldBody `json:"body"`
 }
 
-func decodePetSoldEvent(d *runtime.Decoder, x *PetSoldEvent) {
+func decodePetSoldEvent(d *decode.Decoder, x *PetSoldEvent) {
 	if !d.Object() {
 		return
 	}
@@ -181,7 +181,7 @@ type RepositoryBody struct {
 	Ref *string `json:"ref,omitzero"`
 }
 
-func decodeRepositoryBody(d *runtime.Decoder, x *RepositoryBody) {
+func decodeRepositoryBody(d *decode.Decoder, x *RepositoryBody) {
 	if !d.Object() {
 		return
 	}
@@ -200,14 +200,14 @@ type RepositoryEvent struct {
 	Body *RepositoryBody `json:"body,omitzero"`
 }
 
-func decodeRepositoryEvent(d *runtime.Decoder, x *RepositoryEvent) {
+func decodeRepositoryEvent(d *decode.Decoder, x *RepositoryEvent) {
 	if !d.Object() {
 		return
 	}
 	for d.Next() {
 		switch string(d.Key()) {
 		case "body":
-			runtime.Ptr(d, &x.Body, decodeRepositoryBody)
+			decode.Ptr(d, &x.Body, decodeRepositoryBody)
 		default:
 			d.Skip()
 		}
@@ -219,7 +219,7 @@ type NoteEvent struct {
 	Body string `json:"body"`
 }
 
-func decodeNoteEvent(d *runtime.Decoder, x *NoteEvent) {
+func decodeNoteEvent(d *decode.Decoder, x *NoteEvent) {
 	if !d.Object() {
 		return
 	}
@@ -230,7 +230,7 @@ func decodeNoteEvent(d *runtime.Decoder, x *NoteEvent) {
 			seen[0] |= 1 << 0
 			if v1, ok := d.String(); ok {
 				x.Body = v1
-				runtime.CheckLength(d, v1, -1, 100)
+				decode.CheckLength(d, v1, -1, 100)
 			}
 		default:
 			d.Skip()
@@ -247,7 +247,7 @@ type EvilFuncInitPanic1Body struct {
 
 // MarshalJSON encodes x with the member names of the document, which struct tags cannot carry.
 func (x EvilFuncInitPanic1Body) MarshalJSON() ([]byte, error) {
-	var e runtime.ObjectEncoder
+	var e decode.ObjectEncoder
 	if x.AB != nil {
 		e.Field("a\"b", x.AB)
 	}
@@ -256,10 +256,10 @@ func (x EvilFuncInitPanic1Body) MarshalJSON() ([]byte, error) {
 
 // UnmarshalJSON decodes x, checking the types of its members.
 func (x *EvilFuncInitPanic1Body) UnmarshalJSON(data []byte) error {
-	return runtime.Unmarshal(data, x, decodeEvilFuncInitPanic1Body)
+	return decode.Unmarshal(data, x, decodeEvilFuncInitPanic1Body)
 }
 
-func decodeEvilFuncInitPanic1Body(d *runtime.Decoder, x *EvilFuncInitPanic1Body) {
+func decodeEvilFuncInitPanic1Body(d *decode.Decoder, x *EvilFuncInitPanic1Body) {
 	if !d.Object() {
 		return
 	}
@@ -278,14 +278,14 @@ type EvilFuncInitPanic1Event struct {
 	Body *EvilFuncInitPanic1Body `json:"body,omitzero"`
 }
 
-func decodeEvilFuncInitPanic1Event(d *runtime.Decoder, x *EvilFuncInitPanic1Event) {
+func decodeEvilFuncInitPanic1Event(d *decode.Decoder, x *EvilFuncInitPanic1Event) {
 	if !d.Object() {
 		return
 	}
 	for d.Next() {
 		switch string(d.Key()) {
 		case "body":
-			runtime.Ptr(d, &x.Body, decodeEvilFuncInitPanic1Body)
+			decode.Ptr(d, &x.Body, decodeEvilFuncInitPanic1Body)
 		default:
 			d.Skip()
 		}

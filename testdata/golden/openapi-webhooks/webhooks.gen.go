@@ -7,7 +7,7 @@ import (
 	"context"
 	"errors"
 
-	"github.com/opentoolgen/opentoolgen/runtime"
+	"github.com/opentoolgen/opentoolgen/runtime/decode"
 	"github.com/opentoolgen/opentoolgen/runtime/webhook"
 )
 
@@ -92,7 +92,7 @@ func NewWebhookHandler(recv Webhooks, opts ...webhook.Option) (*webhook.Handler,
 				return err
 			}
 			var event PetCreatedEvent
-			if err := runtime.Decode(args, &event, decodePetCreatedEvent); err != nil {
+			if err := decode.Value(args, &event, decodePetCreatedEvent); err != nil {
 				return webhook.Invalid(err)
 			}
 			return recv.PetCreated(ctx, event)
@@ -108,7 +108,7 @@ func NewWebhookHandler(recv Webhooks, opts ...webhook.Option) (*webhook.Handler,
 				return err
 			}
 			var event PetSoldEvent
-			if err := runtime.Decode(args, &event, decodePetSoldEvent); err != nil {
+			if err := decode.Value(args, &event, decodePetSoldEvent); err != nil {
 				return webhook.Invalid(err)
 			}
 			return recv.PetSold(ctx, event)
@@ -131,7 +131,7 @@ func NewWebhookHandler(recv Webhooks, opts ...webhook.Option) (*webhook.Handler,
 				return err
 			}
 			var event RepositoryEvent
-			if err := runtime.Decode(args, &event, decodeRepositoryEvent); err != nil {
+			if err := decode.Value(args, &event, decodeRepositoryEvent); err != nil {
 				return webhook.Invalid(err)
 			}
 			return recv.Repository(ctx, event)
@@ -149,7 +149,7 @@ func NewWebhookHandler(recv Webhooks, opts ...webhook.Option) (*webhook.Handler,
 				return err
 			}
 			var event NoteEvent
-			if err := runtime.Decode(args, &event, decodeNoteEvent); err != nil {
+			if err := decode.Value(args, &event, decodeNoteEvent); err != nil {
 				return webhook.Invalid(err)
 			}
 			return recv.Note(ctx, event)
@@ -164,7 +164,7 @@ func NewWebhookHandler(recv Webhooks, opts ...webhook.Option) (*webhook.Handler,
 				return err
 			}
 			var event EvilFuncInitPanic1Event
-			if err := runtime.Decode(args, &event, decodeEvilFuncInitPanic1Event); err != nil {
+			if err := decode.Value(args, &event, decodeEvilFuncInitPanic1Event); err != nil {
 				return webhook.Invalid(err)
 			}
 			return recv.EvilFuncInitPanic1(ctx, event)

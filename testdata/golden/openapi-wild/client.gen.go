@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/opentoolgen/opentoolgen/runtime"
+	"github.com/opentoolgen/opentoolgen/runtime/decode"
 	"github.com/opentoolgen/opentoolgen/runtime/rest"
 )
 
@@ -99,8 +100,8 @@ func (c *Client) AnswerQuery(ctx context.Context, args AnswerQueryArgs) ([]Resul
 	r.BodyField("results", args.Results)
 	r.ObjectBody(true)
 	var out []Result
-	err := rest.Receive(ctx, r, "200", &out, func(d *runtime.Decoder, x *[]Result) {
-		runtime.Slice(d, x, decodeResult)
+	err := rest.Receive(ctx, r, "200", &out, func(d *decode.Decoder, x *[]Result) {
+		decode.Slice(d, x, decodeResult)
 	})
 	return out, err
 }
@@ -111,8 +112,8 @@ func (c *Client) SetErrors(ctx context.Context, args SetErrorsArgs) ([]PassportE
 	r.BodyField("errors", args.Errors)
 	r.ObjectBody(true)
 	var out []PassportError
-	err := rest.Receive(ctx, r, "200", &out, func(d *runtime.Decoder, x *[]PassportError) {
-		runtime.Slice(d, x, decodePassportError)
+	err := rest.Receive(ctx, r, "200", &out, func(d *decode.Decoder, x *[]PassportError) {
+		decode.Slice(d, x, decodePassportError)
 	})
 	return out, err
 }

@@ -6,7 +6,7 @@ package openapiwild
 import (
 	"encoding/json"
 
-	"github.com/opentoolgen/opentoolgen/runtime"
+	"github.com/opentoolgen/opentoolgen/runtime/decode"
 	"github.com/opentoolgen/opentoolgen/runtime/rest"
 )
 
@@ -21,7 +21,7 @@ type Place struct {
 	Label []json.RawMessage `json:"label,omitzero"`
 }
 
-func decodePlace(d *runtime.Decoder, x *Place) {
+func decodePlace(d *decode.Decoder, x *Place) {
 	if !d.Object() {
 		return
 	}
@@ -40,7 +40,7 @@ func decodePlace(d *runtime.Decoder, x *Place) {
 					e1, _ = d.Float()
 					x.Location = append(x.Location, e1)
 				}
-				runtime.CheckItems(d, len(x.Location), 2, -1)
+				decode.CheckItems(d, len(x.Location), 2, -1)
 			}
 		case "label":
 			if !d.IsNull() {
@@ -48,7 +48,7 @@ func decodePlace(d *runtime.Decoder, x *Place) {
 					x.Label = []json.RawMessage{}
 					for d.NextItem() {
 						var e1 json.RawMessage
-						runtime.DecodeRaw(d, &e1)
+						decode.Raw(d, &e1)
 						x.Label = append(x.Label, e1)
 					}
 				}
@@ -93,7 +93,7 @@ func (x Result) MarshalJSON() ([]byte, error) {
 
 // UnmarshalJSON decodes the variant the value is.
 func (x *Result) UnmarshalJSON(data []byte) error {
-	return runtime.Unmarshal(data, x, decodeResult)
+	return decode.Unmarshal(data, x, decodeResult)
 }
 
 // IsZero reports whether no variant is set.
@@ -101,17 +101,17 @@ func (x Result) IsZero() bool {
 	return x.CachedAudio == nil && x.Audio == nil && x.Article == nil
 }
 
-func decodeResult(d *runtime.Decoder, x *Result) {
+func decodeResult(d *decode.Decoder, x *Result) {
 	raw := d.Raw()
 	if raw == nil {
 		return
 	}
 	*x = Result{}
-	switch tag := runtime.UnionTag(raw, "type"); tag {
+	switch tag := decode.UnionTag(raw, "type"); tag {
 	case "audio":
 		var v1 CachedAudio
 		var v2 Audio
-		switch runtime.DecodeShared(d, raw, "type", tag, runtime.Try("CachedAudio", &v1, decodeCachedAudio), runtime.Try("Audio", &v2, decodeAudio)) {
+		switch decode.Shared(d, raw, "type", tag, decode.Try("CachedAudio", &v1, decodeCachedAudio), decode.Try("Audio", &v2, decodeAudio)) {
 		case 0:
 			x.CachedAudio = &v1
 		case 1:
@@ -119,7 +119,7 @@ func decodeResult(d *runtime.Decoder, x *Result) {
 		}
 	case "article":
 		var v Article
-		if runtime.DecodeVariant(d, raw, &v, decodeArticle, true) {
+		if decode.Variant(d, raw, &v, decodeArticle, true) {
 			x.Article = &v
 		}
 	default:
@@ -135,7 +135,7 @@ type CachedAudio struct {
 	AudioFileID string `json:"audio_file_id"`
 }
 
-func decodeCachedAudio(d *runtime.Decoder, x *CachedAudio) {
+func decodeCachedAudio(d *decode.Decoder, x *CachedAudio) {
 	if !d.Object() {
 		return
 	}
@@ -167,7 +167,7 @@ type Audio struct {
 	Title    *string `json:"title,omitzero"`
 }
 
-func decodeAudio(d *runtime.Decoder, x *Audio) {
+func decodeAudio(d *decode.Decoder, x *Audio) {
 	if !d.Object() {
 		return
 	}
@@ -199,7 +199,7 @@ type Article struct {
 	Title string `json:"title"`
 }
 
-func decodeArticle(d *runtime.Decoder, x *Article) {
+func decodeArticle(d *decode.Decoder, x *Article) {
 	if !d.Object() {
 		return
 	}
@@ -243,7 +243,7 @@ func (x PassportError) MarshalJSON() ([]byte, error) {
 
 // UnmarshalJSON decodes the variant the value is.
 func (x *PassportError) UnmarshalJSON(data []byte) error {
-	return runtime.Unmarshal(data, x, decodePassportError)
+	return decode.Unmarshal(data, x, decodePassportError)
 }
 
 // IsZero reports whether no variant is set.
@@ -251,17 +251,17 @@ func (x PassportError) IsZero() bool {
 	return x.DataFieldError == nil && x.FileError == nil
 }
 
-func decodePassportError(d *runtime.Decoder, x *PassportError) {
+func decodePassportError(d *decode.Decoder, x *PassportError) {
 	raw := d.Raw()
 	if raw == nil {
 		return
 	}
 	*x = PassportError{}
-	switch tag := runtime.UnionTag(raw, "type"); tag {
+	switch tag := decode.UnionTag(raw, "type"); tag {
 	case "passport":
 		var v1 DataFieldError
 		var v2 FileError
-		switch runtime.DecodeShared(d, raw, "type", tag, runtime.Try("DataFieldError", &v1, decodeDataFieldError), runtime.Try("FileError", &v2, decodeFileError)) {
+		switch decode.Shared(d, raw, "type", tag, decode.Try("DataFieldError", &v1, decodeDataFieldError), decode.Try("FileError", &v2, decodeFileError)) {
 		case 0:
 			x.DataFieldError = &v1
 		case 1:
@@ -269,12 +269,12 @@ func decodePassportError(d *runtime.Decoder, x *PassportError) {
 		}
 	case "address":
 		var v DataFieldError
-		if runtime.DecodeVariant(d, raw, &v, decodeDataFieldError, true) {
+		if decode.Variant(d, raw, &v, decodeDataFieldError, true) {
 			x.DataFieldError = &v
 		}
 	case "utility_bill":
 		var v FileError
-		if runtime.DecodeVariant(d, raw, &v, decodeFileError, true) {
+		if decode.Variant(d, raw, &v, decodeFileError, true) {
 			x.FileError = &v
 		}
 	default:
@@ -289,7 +289,7 @@ type DataFieldError struct {
 	FieldName string             `json:"field_name"`
 }
 
-func decodeDataFieldError(d *runtime.Decoder, x *DataFieldError) {
+func decodeDataFieldError(d *decode.Decoder, x *DataFieldError) {
 	if !d.Object() {
 		return
 	}
@@ -319,7 +319,7 @@ type FileError struct {
 	FileHash string        `json:"file_hash"`
 }
 
-func decodeFileError(d *runtime.Decoder, x *FileError) {
+func decodeFileError(d *decode.Decoder, x *FileError) {
 	if !d.Object() {
 		return
 	}
@@ -359,7 +359,7 @@ func (x DataFieldErrorType) Valid() bool {
 	return false
 }
 
-func decodeDataFieldErrorType(d *runtime.Decoder, x *DataFieldErrorType) {
+func decodeDataFieldErrorType(d *decode.Decoder, x *DataFieldErrorType) {
 	if v, ok := d.String(); ok {
 		*x = DataFieldErrorType(v)
 		if !x.Valid() {
@@ -385,7 +385,7 @@ func (x FileErrorType) Valid() bool {
 	return false
 }
 
-func decodeFileErrorType(d *runtime.Decoder, x *FileErrorType) {
+func decodeFileErrorType(d *decode.Decoder, x *FileErrorType) {
 	if v, ok := d.String(); ok {
 		*x = FileErrorType(v)
 		if !x.Valid() {
@@ -399,7 +399,7 @@ type AnswerQueryArgs struct {
 	Results []Result `json:"results"`
 }
 
-func decodeAnswerQueryArgs(d *runtime.Decoder, x *AnswerQueryArgs) {
+func decodeAnswerQueryArgs(d *decode.Decoder, x *AnswerQueryArgs) {
 	if !d.Object() {
 		return
 	}
@@ -408,7 +408,7 @@ func decodeAnswerQueryArgs(d *runtime.Decoder, x *AnswerQueryArgs) {
 		switch string(d.Key()) {
 		case "results":
 			seen[0] |= 1 << 0
-			runtime.Slice(d, &x.Results, decodeResult)
+			decode.Slice(d, &x.Results, decodeResult)
 		default:
 			d.Skip()
 		}
@@ -421,7 +421,7 @@ type SetErrorsArgs struct {
 	Errors []PassportError `json:"errors"`
 }
 
-func decodeSetErrorsArgs(d *runtime.Decoder, x *SetErrorsArgs) {
+func decodeSetErrorsArgs(d *decode.Decoder, x *SetErrorsArgs) {
 	if !d.Object() {
 		return
 	}
@@ -430,7 +430,7 @@ func decodeSetErrorsArgs(d *runtime.Decoder, x *SetErrorsArgs) {
 		switch string(d.Key()) {
 		case "errors":
 			seen[0] |= 1 << 0
-			runtime.Slice(d, &x.Errors, decodePassportError)
+			decode.Slice(d, &x.Errors, decodePassportError)
 		default:
 			d.Skip()
 		}
@@ -444,6 +444,6 @@ type AddPlaceArgs struct {
 	Place
 }
 
-func decodeAddPlaceArgs(d *runtime.Decoder, x *AddPlaceArgs) {
+func decodeAddPlaceArgs(d *decode.Decoder, x *AddPlaceArgs) {
 	decodePlace(d, &x.Place)
 }

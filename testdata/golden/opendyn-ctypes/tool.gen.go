@@ -10,6 +10,8 @@ import (
 
 	"github.com/opentoolgen/opentoolgen/runtime"
 	"github.com/opentoolgen/opentoolgen/runtime/declare"
+	"github.com/opentoolgen/opentoolgen/runtime/decode"
+	"github.com/opentoolgen/opentoolgen/runtime/functions"
 )
 
 // Service is the library's functions with typed arguments and results: one
@@ -128,7 +130,7 @@ func (t *Tool) callAnswer(ctx context.Context, _ json.RawMessage) (json.RawMessa
 	if err != nil {
 		return nil, runtime.ToolError(err)
 	}
-	return runtime.EncodeResult("answer", r)
+	return decode.EncodeResult("answer", r)
 }
 
 func (t *Tool) callNoAnswer(ctx context.Context, _ json.RawMessage) (json.RawMessage, error) {
@@ -136,7 +138,7 @@ func (t *Tool) callNoAnswer(ctx context.Context, _ json.RawMessage) (json.RawMes
 	if err != nil {
 		return nil, runtime.ToolError(err)
 	}
-	return runtime.EncodeResult("answer", r)
+	return decode.EncodeResult("answer", r)
 }
 
 func (t *Tool) callGreeting(ctx context.Context, _ json.RawMessage) (json.RawMessage, error) {
@@ -144,7 +146,7 @@ func (t *Tool) callGreeting(ctx context.Context, _ json.RawMessage) (json.RawMes
 	if err != nil {
 		return nil, runtime.ToolError(err)
 	}
-	return runtime.EncodeResult("greeting", r)
+	return decode.EncodeResult("greeting", r)
 }
 
 func (t *Tool) callNoString(ctx context.Context, _ json.RawMessage) (json.RawMessage, error) {
@@ -152,7 +154,7 @@ func (t *Tool) callNoString(ctx context.Context, _ json.RawMessage) (json.RawMes
 	if err != nil {
 		return nil, runtime.ToolError(err)
 	}
-	return runtime.EncodeResult("text", r)
+	return decode.EncodeResult("text", r)
 }
 
 func (t *Tool) callSquares(ctx context.Context, _ json.RawMessage) (json.RawMessage, error) {
@@ -160,7 +162,7 @@ func (t *Tool) callSquares(ctx context.Context, _ json.RawMessage) (json.RawMess
 	if err != nil {
 		return nil, runtime.ToolError(err)
 	}
-	return runtime.EncodeObject(r)
+	return decode.EncodeObject(r)
 }
 
 func (t *Tool) callFlags(ctx context.Context, _ json.RawMessage) (json.RawMessage, error) {
@@ -168,7 +170,7 @@ func (t *Tool) callFlags(ctx context.Context, _ json.RawMessage) (json.RawMessag
 	if err != nil {
 		return nil, runtime.ToolError(err)
 	}
-	return runtime.EncodeObject(r)
+	return decode.EncodeObject(r)
 }
 
 func (t *Tool) callTick(ctx context.Context, _ json.RawMessage) (json.RawMessage, error) {
@@ -183,7 +185,7 @@ func (t *Tool) callTickCount(ctx context.Context, _ json.RawMessage) (json.RawMe
 	if err != nil {
 		return nil, runtime.ToolError(err)
 	}
-	return runtime.EncodeResult("ticks", r)
+	return decode.EncodeResult("ticks", r)
 }
 
 // Call implements runtime.Tool.
@@ -194,83 +196,83 @@ func (t *Tool) Call(ctx context.Context, name string, args json.RawMessage) (jso
 	}
 	switch name {
 	case "t_bool":
-		return runtime.CallObject(ctx, t.args, name, args, decodeTBoolArgs, t.svc.TBool)
+		return decode.CallObject(ctx, t.args, name, args, decodeTBoolArgs, t.svc.TBool)
 	case "t_char":
-		return runtime.CallObject(ctx, t.args, name, args, decodeTCharArgs, t.svc.TChar)
+		return decode.CallObject(ctx, t.args, name, args, decodeTCharArgs, t.svc.TChar)
 	case "t_unsigned_char":
-		return runtime.CallObject(ctx, t.args, name, args, decodeTUnsignedCharArgs, t.svc.TUnsignedChar)
+		return decode.CallObject(ctx, t.args, name, args, decodeTUnsignedCharArgs, t.svc.TUnsignedChar)
 	case "t_short":
-		return runtime.CallObject(ctx, t.args, name, args, decodeTShortArgs, t.svc.TShort)
+		return decode.CallObject(ctx, t.args, name, args, decodeTShortArgs, t.svc.TShort)
 	case "t_unsigned_short":
-		return runtime.CallObject(ctx, t.args, name, args, decodeTUnsignedShortArgs, t.svc.TUnsignedShort)
+		return decode.CallObject(ctx, t.args, name, args, decodeTUnsignedShortArgs, t.svc.TUnsignedShort)
 	case "t_int":
-		return runtime.CallObject(ctx, t.args, name, args, decodeTIntArgs, t.svc.TInt)
+		return decode.CallObject(ctx, t.args, name, args, decodeTIntArgs, t.svc.TInt)
 	case "t_unsigned_int":
-		return runtime.CallObject(ctx, t.args, name, args, decodeTUnsignedIntArgs, t.svc.TUnsignedInt)
+		return decode.CallObject(ctx, t.args, name, args, decodeTUnsignedIntArgs, t.svc.TUnsignedInt)
 	case "t_long":
-		return runtime.CallObject(ctx, t.args, name, args, decodeTLongArgs, t.svc.TLong)
+		return decode.CallObject(ctx, t.args, name, args, decodeTLongArgs, t.svc.TLong)
 	case "t_unsigned_long":
-		return runtime.CallObject(ctx, t.args, name, args, decodeTUnsignedLongArgs, t.svc.TUnsignedLong)
+		return decode.CallObject(ctx, t.args, name, args, decodeTUnsignedLongArgs, t.svc.TUnsignedLong)
 	case "t_long_long":
-		return runtime.CallObject(ctx, t.args, name, args, decodeTLongLongArgs, t.svc.TLongLong)
+		return decode.CallObject(ctx, t.args, name, args, decodeTLongLongArgs, t.svc.TLongLong)
 	case "t_unsigned_long_long":
-		return runtime.CallObject(ctx, t.args, name, args, decodeTUnsignedLongLongArgs, t.svc.TUnsignedLongLong)
+		return decode.CallObject(ctx, t.args, name, args, decodeTUnsignedLongLongArgs, t.svc.TUnsignedLongLong)
 	case "t_float":
-		return runtime.CallObject(ctx, t.args, name, args, decodeTFloatArgs, t.svc.TFloat)
+		return decode.CallObject(ctx, t.args, name, args, decodeTFloatArgs, t.svc.TFloat)
 	case "t_double":
-		return runtime.CallObject(ctx, t.args, name, args, decodeTDoubleArgs, t.svc.TDouble)
+		return decode.CallObject(ctx, t.args, name, args, decodeTDoubleArgs, t.svc.TDouble)
 	case "half":
-		return runtime.CallResult(ctx, t.args, name, args, decodeHalfArgs, t.svc.Half, "half")
+		return decode.CallResult(ctx, t.args, name, args, decodeHalfArgs, t.svc.Half, "half")
 	case "mix":
-		return runtime.CallResult(ctx, t.args, name, args, decodeMixArgs, t.svc.Mix, "sum")
+		return decode.CallResult(ctx, t.args, name, args, decodeMixArgs, t.svc.Mix, "sum")
 	case "inc":
-		return runtime.CallNoResult(ctx, t.args, name, args, decodeIncArgs, t.svc.Inc)
+		return decode.CallNoResult(ctx, t.args, name, args, decodeIncArgs, t.svc.Inc)
 	case "inc_long":
-		return runtime.CallNoResult(ctx, t.args, name, args, decodeIncLongArgs, t.svc.IncLong)
+		return decode.CallNoResult(ctx, t.args, name, args, decodeIncLongArgs, t.svc.IncLong)
 	case "is_null":
-		return runtime.CallResult(ctx, t.args, name, args, decodeIsNullArgs, t.svc.IsNull, "isNull")
+		return decode.CallResult(ctx, t.args, name, args, decodeIsNullArgs, t.svc.IsNull, "isNull")
 	case "answer":
 		return t.callAnswer(ctx, args)
 	case "no_answer":
 		return t.callNoAnswer(ctx, args)
 	case "str_len":
-		return runtime.CallResult(ctx, t.args, name, args, decodeStrLenArgs, t.svc.StrLen, "length")
+		return decode.CallResult(ctx, t.args, name, args, decodeStrLenArgs, t.svc.StrLen, "length")
 	case "maybe_len":
-		return runtime.CallResult(ctx, t.args, name, args, decodeMaybeLenArgs, t.svc.MaybeLen, "length")
+		return decode.CallResult(ctx, t.args, name, args, decodeMaybeLenArgs, t.svc.MaybeLen, "length")
 	case "greeting":
 		return t.callGreeting(ctx, args)
 	case "no_string":
 		return t.callNoString(ctx, args)
 	case "upper":
-		return runtime.CallObject(ctx, t.args, name, args, decodeUpperArgs, t.svc.Upper)
+		return decode.CallObject(ctx, t.args, name, args, decodeUpperArgs, t.svc.Upper)
 	case "ubytes_len":
-		return runtime.CallResult(ctx, t.args, name, args, decodeUbytesLenArgs, t.svc.UbytesLen, "length")
+		return decode.CallResult(ctx, t.args, name, args, decodeUbytesLenArgs, t.svc.UbytesLen, "length")
 	case "sum":
-		return runtime.CallResult(ctx, t.args, name, args, decodeSumArgs, t.svc.Sum, "sum")
+		return decode.CallResult(ctx, t.args, name, args, decodeSumArgs, t.svc.Sum, "sum")
 	case "sum_longs":
-		return runtime.CallResult(ctx, t.args, name, args, decodeSumLongsArgs, t.svc.SumLongs, "sum")
+		return decode.CallResult(ctx, t.args, name, args, decodeSumLongsArgs, t.svc.SumLongs, "sum")
 	case "scale":
-		return runtime.CallNoResult(ctx, t.args, name, args, decodeScaleArgs, t.svc.Scale)
+		return decode.CallNoResult(ctx, t.args, name, args, decodeScaleArgs, t.svc.Scale)
 	case "squares":
 		return t.callSquares(ctx, args)
 	case "flags":
 		return t.callFlags(ctx, args)
 	case "checksum":
-		return runtime.CallResult(ctx, t.args, name, args, decodeChecksumArgs, t.svc.Checksum, "checksum")
+		return decode.CallResult(ctx, t.args, name, args, decodeChecksumArgs, t.svc.Checksum, "checksum")
 	case "count_true":
-		return runtime.CallResult(ctx, t.args, name, args, decodeCountTrueArgs, t.svc.CountTrue, "count")
+		return decode.CallResult(ctx, t.args, name, args, decodeCountTrueArgs, t.svc.CountTrue, "count")
 	case "mode_weight":
-		return runtime.CallResult(ctx, t.args, name, args, decodeModeWeightArgs, t.svc.ModeWeight, "weight")
+		return decode.CallResult(ctx, t.args, name, args, decodeModeWeightArgs, t.svc.ModeWeight, "weight")
 	case "divmod":
-		return runtime.CallObject(ctx, t.args, name, args, decodeDivmodArgs, t.svc.Divmod)
+		return decode.CallObject(ctx, t.args, name, args, decodeDivmodArgs, t.svc.Divmod)
 	case "tick":
 		return t.callTick(ctx, args)
 	case "tick_count":
 		return t.callTickCount(ctx, args)
 	case "adler32":
-		return runtime.CallResult(ctx, t.args, name, args, decodeAdler32Args, t.svc.Adler32, "checksum")
+		return decode.CallResult(ctx, t.args, name, args, decodeAdler32Args, t.svc.Adler32, "checksum")
 	case "offset":
-		return runtime.CallResult(ctx, t.args, name, args, decodeOffsetArgs, t.svc.Offset, "sum")
+		return decode.CallResult(ctx, t.args, name, args, decodeOffsetArgs, t.svc.Offset, "sum")
 	}
 	return nil, runtime.MethodNotFound(name)
 }
@@ -298,6 +300,6 @@ func (t *Tool) Declarations(p declare.Profile) (*declare.Declared, error) {
 // Functions returns each served function (see Document) as a tool of its own
 // for agent frameworks: its name, description, input and output schemas, and
 // Invoke (map in, map out) and Call (JSON in, JSON out) that call it through t.
-func (t *Tool) Functions() []*runtime.FunctionTool {
-	return runtime.FunctionsOf(t, t.args.Served())
+func (t *Tool) Functions() []*functions.Tool {
+	return functions.Of(t, t.args.Served())
 }

@@ -3,7 +3,7 @@
 
 package opendynctypes
 
-import "github.com/opentoolgen/opentoolgen/runtime"
+import "github.com/opentoolgen/opentoolgen/runtime/decode"
 
 // Mode is a mode.
 type Mode int32
@@ -23,7 +23,7 @@ func (x Mode) Valid() bool {
 	return false
 }
 
-func decodeMode(d *runtime.Decoder, x *Mode) {
+func decodeMode(d *decode.Decoder, x *Mode) {
 	if v, ok := d.IntRange(-2147483648, 2147483647); ok {
 		*x = Mode(v)
 		if !x.Valid() {
@@ -38,7 +38,7 @@ type TBoolArgs struct {
 	X bool `json:"x"`
 }
 
-func decodeTBoolArgs(d *runtime.Decoder, x *TBoolArgs) {
+func decodeTBoolArgs(d *decode.Decoder, x *TBoolArgs) {
 	if !d.Object() {
 		return
 	}
@@ -69,7 +69,7 @@ type TCharArgs struct {
 	X int8 `json:"x"`
 }
 
-func decodeTCharArgs(d *runtime.Decoder, x *TCharArgs) {
+func decodeTCharArgs(d *decode.Decoder, x *TCharArgs) {
 	if !d.Object() {
 		return
 	}
@@ -102,7 +102,7 @@ type TUnsignedCharArgs struct {
 	X uint8 `json:"x"`
 }
 
-func decodeTUnsignedCharArgs(d *runtime.Decoder, x *TUnsignedCharArgs) {
+func decodeTUnsignedCharArgs(d *decode.Decoder, x *TUnsignedCharArgs) {
 	if !d.Object() {
 		return
 	}
@@ -135,7 +135,7 @@ type TShortArgs struct {
 	X int16 `json:"x"`
 }
 
-func decodeTShortArgs(d *runtime.Decoder, x *TShortArgs) {
+func decodeTShortArgs(d *decode.Decoder, x *TShortArgs) {
 	if !d.Object() {
 		return
 	}
@@ -168,7 +168,7 @@ type TUnsignedShortArgs struct {
 	X uint16 `json:"x"`
 }
 
-func decodeTUnsignedShortArgs(d *runtime.Decoder, x *TUnsignedShortArgs) {
+func decodeTUnsignedShortArgs(d *decode.Decoder, x *TUnsignedShortArgs) {
 	if !d.Object() {
 		return
 	}
@@ -201,7 +201,7 @@ type TIntArgs struct {
 	X int32 `json:"x"`
 }
 
-func decodeTIntArgs(d *runtime.Decoder, x *TIntArgs) {
+func decodeTIntArgs(d *decode.Decoder, x *TIntArgs) {
 	if !d.Object() {
 		return
 	}
@@ -234,7 +234,7 @@ type TUnsignedIntArgs struct {
 	X uint32 `json:"x"`
 }
 
-func decodeTUnsignedIntArgs(d *runtime.Decoder, x *TUnsignedIntArgs) {
+func decodeTUnsignedIntArgs(d *decode.Decoder, x *TUnsignedIntArgs) {
 	if !d.Object() {
 		return
 	}
@@ -267,7 +267,7 @@ type TLongArgs struct {
 	X int64 `json:"x"`
 }
 
-func decodeTLongArgs(d *runtime.Decoder, x *TLongArgs) {
+func decodeTLongArgs(d *decode.Decoder, x *TLongArgs) {
 	if !d.Object() {
 		return
 	}
@@ -298,7 +298,7 @@ type TUnsignedLongArgs struct {
 	X uint64 `json:"x"`
 }
 
-func decodeTUnsignedLongArgs(d *runtime.Decoder, x *TUnsignedLongArgs) {
+func decodeTUnsignedLongArgs(d *decode.Decoder, x *TUnsignedLongArgs) {
 	if !d.Object() {
 		return
 	}
@@ -329,7 +329,7 @@ type TLongLongArgs struct {
 	X int64 `json:"x"`
 }
 
-func decodeTLongLongArgs(d *runtime.Decoder, x *TLongLongArgs) {
+func decodeTLongLongArgs(d *decode.Decoder, x *TLongLongArgs) {
 	if !d.Object() {
 		return
 	}
@@ -360,7 +360,7 @@ type TUnsignedLongLongArgs struct {
 	X uint64 `json:"x"`
 }
 
-func decodeTUnsignedLongLongArgs(d *runtime.Decoder, x *TUnsignedLongLongArgs) {
+func decodeTUnsignedLongLongArgs(d *decode.Decoder, x *TUnsignedLongLongArgs) {
 	if !d.Object() {
 		return
 	}
@@ -391,7 +391,7 @@ type TFloatArgs struct {
 	X float32 `json:"x"`
 }
 
-func decodeTFloatArgs(d *runtime.Decoder, x *TFloatArgs) {
+func decodeTFloatArgs(d *decode.Decoder, x *TFloatArgs) {
 	if !d.Object() {
 		return
 	}
@@ -424,7 +424,7 @@ type TDoubleArgs struct {
 	X float64 `json:"x"`
 }
 
-func decodeTDoubleArgs(d *runtime.Decoder, x *TDoubleArgs) {
+func decodeTDoubleArgs(d *decode.Decoder, x *TDoubleArgs) {
 	if !d.Object() {
 		return
 	}
@@ -454,7 +454,7 @@ type HalfArgs struct {
 	X float32 `json:"x"`
 }
 
-func decodeHalfArgs(d *runtime.Decoder, x *HalfArgs) {
+func decodeHalfArgs(d *decode.Decoder, x *HalfArgs) {
 	if !d.Object() {
 		return
 	}
@@ -485,7 +485,7 @@ type MixArgs struct {
 	B  bool    `json:"b"`
 }
 
-func decodeMixArgs(d *runtime.Decoder, x *MixArgs) {
+func decodeMixArgs(d *decode.Decoder, x *MixArgs) {
 	if !d.Object() {
 		return
 	}
@@ -537,7 +537,7 @@ type IncArgs struct {
 	X int32 `json:"x"`
 }
 
-func decodeIncArgs(d *runtime.Decoder, x *IncArgs) {
+func decodeIncArgs(d *decode.Decoder, x *IncArgs) {
 	if !d.Object() {
 		return
 	}
@@ -562,7 +562,7 @@ type IncLongArgs struct {
 	X int64 `json:"x"`
 }
 
-func decodeIncLongArgs(d *runtime.Decoder, x *IncLongArgs) {
+func decodeIncLongArgs(d *decode.Decoder, x *IncLongArgs) {
 	if !d.Object() {
 		return
 	}
@@ -585,7 +585,7 @@ type IsNullArgs struct {
 	P *float64 `json:"p,omitzero"`
 }
 
-func decodeIsNullArgs(d *runtime.Decoder, x *IsNullArgs) {
+func decodeIsNullArgs(d *decode.Decoder, x *IsNullArgs) {
 	if !d.Object() {
 		return
 	}
@@ -604,7 +604,7 @@ type StrLenArgs struct {
 	S string `json:"s"`
 }
 
-func decodeStrLenArgs(d *runtime.Decoder, x *StrLenArgs) {
+func decodeStrLenArgs(d *decode.Decoder, x *StrLenArgs) {
 	if !d.Object() {
 		return
 	}
@@ -626,7 +626,7 @@ type MaybeLenArgs struct {
 	S *string `json:"s,omitzero"`
 }
 
-func decodeMaybeLenArgs(d *runtime.Decoder, x *MaybeLenArgs) {
+func decodeMaybeLenArgs(d *decode.Decoder, x *MaybeLenArgs) {
 	if !d.Object() {
 		return
 	}
@@ -645,7 +645,7 @@ type UpperArgs struct {
 	S string `json:"s"`
 }
 
-func decodeUpperArgs(d *runtime.Decoder, x *UpperArgs) {
+func decodeUpperArgs(d *decode.Decoder, x *UpperArgs) {
 	if !d.Object() {
 		return
 	}
@@ -673,7 +673,7 @@ type UbytesLenArgs struct {
 	S string `json:"s"`
 }
 
-func decodeUbytesLenArgs(d *runtime.Decoder, x *UbytesLenArgs) {
+func decodeUbytesLenArgs(d *decode.Decoder, x *UbytesLenArgs) {
 	if !d.Object() {
 		return
 	}
@@ -696,7 +696,7 @@ type SumArgs struct {
 	N  int32     `json:"n"`
 }
 
-func decodeSumArgs(d *runtime.Decoder, x *SumArgs) {
+func decodeSumArgs(d *decode.Decoder, x *SumArgs) {
 	if !d.Object() {
 		return
 	}
@@ -731,7 +731,7 @@ type SumLongsArgs struct {
 	N  int32   `json:"n"`
 }
 
-func decodeSumLongsArgs(d *runtime.Decoder, x *SumLongsArgs) {
+func decodeSumLongsArgs(d *decode.Decoder, x *SumLongsArgs) {
 	if !d.Object() {
 		return
 	}
@@ -767,7 +767,7 @@ type ScaleArgs struct {
 	K  int32   `json:"k"`
 }
 
-func decodeScaleArgs(d *runtime.Decoder, x *ScaleArgs) {
+func decodeScaleArgs(d *decode.Decoder, x *ScaleArgs) {
 	if !d.Object() {
 		return
 	}
@@ -819,7 +819,7 @@ type ChecksumArgs struct {
 	N    int32   `json:"n"`
 }
 
-func decodeChecksumArgs(d *runtime.Decoder, x *ChecksumArgs) {
+func decodeChecksumArgs(d *decode.Decoder, x *ChecksumArgs) {
 	if !d.Object() {
 		return
 	}
@@ -856,7 +856,7 @@ type CountTrueArgs struct {
 	N  int32  `json:"n"`
 }
 
-func decodeCountTrueArgs(d *runtime.Decoder, x *CountTrueArgs) {
+func decodeCountTrueArgs(d *decode.Decoder, x *CountTrueArgs) {
 	if !d.Object() {
 		return
 	}
@@ -890,7 +890,7 @@ type ModeWeightArgs struct {
 	Mode Mode `json:"mode"`
 }
 
-func decodeModeWeightArgs(d *runtime.Decoder, x *ModeWeightArgs) {
+func decodeModeWeightArgs(d *decode.Decoder, x *ModeWeightArgs) {
 	if !d.Object() {
 		return
 	}
@@ -913,7 +913,7 @@ type DivmodArgs struct {
 	B int32 `json:"b"`
 }
 
-func decodeDivmodArgs(d *runtime.Decoder, x *DivmodArgs) {
+func decodeDivmodArgs(d *decode.Decoder, x *DivmodArgs) {
 	if !d.Object() {
 		return
 	}
@@ -953,7 +953,7 @@ type Adler32Args struct {
 	N    int32   `json:"n"`
 }
 
-func decodeAdler32Args(d *runtime.Decoder, x *Adler32Args) {
+func decodeAdler32Args(d *decode.Decoder, x *Adler32Args) {
 	if !d.Object() {
 		return
 	}
@@ -991,7 +991,7 @@ type OffsetArgs struct {
 	Delta *int32 `json:"delta,omitzero"`
 }
 
-func decodeOffsetArgs(d *runtime.Decoder, x *OffsetArgs) {
+func decodeOffsetArgs(d *decode.Decoder, x *OffsetArgs) {
 	if !d.Object() {
 		return
 	}

@@ -3,7 +3,7 @@
 
 package opendynexample
 
-import "github.com/opentoolgen/opentoolgen/runtime"
+import "github.com/opentoolgen/opentoolgen/runtime/decode"
 
 // AddArgs are the arguments of "add".
 type AddArgs struct {
@@ -13,7 +13,7 @@ type AddArgs struct {
 	B int32 `json:"b"`
 }
 
-func decodeAddArgs(d *runtime.Decoder, x *AddArgs) {
+func decodeAddArgs(d *decode.Decoder, x *AddArgs) {
 	if !d.Object() {
 		return
 	}
@@ -45,7 +45,7 @@ type MultiplyArgs struct {
 	B float32 `json:"b"`
 }
 
-func decodeMultiplyArgs(d *runtime.Decoder, x *MultiplyArgs) {
+func decodeMultiplyArgs(d *decode.Decoder, x *MultiplyArgs) {
 	if !d.Object() {
 		return
 	}

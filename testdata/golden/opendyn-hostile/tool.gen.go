@@ -10,6 +10,8 @@ import (
 
 	"github.com/opentoolgen/opentoolgen/runtime"
 	"github.com/opentoolgen/opentoolgen/runtime/declare"
+	"github.com/opentoolgen/opentoolgen/runtime/decode"
+	"github.com/opentoolgen/opentoolgen/runtime/functions"
 )
 
 // Service is the library's functions with typed arguments and results: one
@@ -75,7 +77,7 @@ func (t *Tool) callOpen(ctx context.Context, _ json.RawMessage) (json.RawMessage
 	if err != nil {
 		return nil, runtime.ToolError(err)
 	}
-	return runtime.EncodeResult("s", r)
+	return decode.EncodeResult("s", r)
 }
 
 // Call implements runtime.Tool.
@@ -86,13 +88,13 @@ func (t *Tool) Call(ctx context.Context, name string, args json.RawMessage) (jso
 	}
 	switch name {
 	case "close":
-		return runtime.CallObject(ctx, t.args, name, args, decodeClose2Args, t.svc.Close2)
+		return decode.CallObject(ctx, t.args, name, args, decodeClose2Args, t.svc.Close2)
 	case "otg-call-x":
 		return t.callOtgCallX(ctx, args)
 	case "otg_call_x":
 		return t.callOtgCallX2(ctx, args)
 	case "Library":
-		return runtime.CallResult(ctx, t.args, name, args, decodeLibraryArgs, t.svc.Library, "open")
+		return decode.CallResult(ctx, t.args, name, args, decodeLibraryArgs, t.svc.Library, "open")
 	case "open":
 		return t.callOpen(ctx, args)
 	}
@@ -122,6 +124,6 @@ func (t *Tool) Declarations(p declare.Profile) (*declare.Declared, error) {
 // Functions returns each served function (see Document) as a tool of its own
 // for agent frameworks: its name, description, input and output schemas, and
 // Invoke (map in, map out) and Call (JSON in, JSON out) that call it through t.
-func (t *Tool) Functions() []*runtime.FunctionTool {
-	return runtime.FunctionsOf(t, t.args.Served())
+func (t *Tool) Functions() []*functions.Tool {
+	return functions.Of(t, t.args.Served())
 }

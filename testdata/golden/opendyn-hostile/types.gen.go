@@ -3,7 +3,7 @@
 
 package opendynhostile
 
-import "github.com/opentoolgen/opentoolgen/runtime"
+import "github.com/opentoolgen/opentoolgen/runtime/decode"
 
 // Library2 is the schema "Library" of the document.
 type Library2 uint8
@@ -22,7 +22,7 @@ func (x Library2) Valid() bool {
 	return false
 }
 
-func decodeLibrary2(d *runtime.Decoder, x *Library2) {
+func decodeLibrary2(d *decode.Decoder, x *Library2) {
 	if v, ok := d.IntRange(0, 255); ok {
 		*x = Library2(v)
 		if !x.Valid() {
@@ -48,7 +48,7 @@ type Close2Args struct {
 	R      *string  `json:"r_,omitzero"`
 }
 
-func decodeClose2Args(d *runtime.Decoder, x *Close2Args) {
+func decodeClose2Args(d *decode.Decoder, x *Close2Args) {
 	if !d.Object() {
 		return
 	}
@@ -99,7 +99,7 @@ type LibraryArgs struct {
 	Mode Library2 `json:"mode"`
 }
 
-func decodeLibraryArgs(d *runtime.Decoder, x *LibraryArgs) {
+func decodeLibraryArgs(d *decode.Decoder, x *LibraryArgs) {
 	if !d.Object() {
 		return
 	}

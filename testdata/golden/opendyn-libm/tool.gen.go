@@ -10,6 +10,8 @@ import (
 
 	"github.com/opentoolgen/opentoolgen/runtime"
 	"github.com/opentoolgen/opentoolgen/runtime/declare"
+	"github.com/opentoolgen/opentoolgen/runtime/decode"
+	"github.com/opentoolgen/opentoolgen/runtime/functions"
 )
 
 // Service is the library's functions with typed arguments and results: one
@@ -61,13 +63,13 @@ func (t *Tool) Call(ctx context.Context, name string, args json.RawMessage) (jso
 	}
 	switch name {
 	case "cos":
-		return runtime.CallResult(ctx, t.args, name, args, decodeCosArgs, t.svc.Cos, "cos")
+		return decode.CallResult(ctx, t.args, name, args, decodeCosArgs, t.svc.Cos, "cos")
 	case "cosf":
-		return runtime.CallResult(ctx, t.args, name, args, decodeCosfArgs, t.svc.Cosf, "cos")
+		return decode.CallResult(ctx, t.args, name, args, decodeCosfArgs, t.svc.Cosf, "cos")
 	case "frexp":
-		return runtime.CallObject(ctx, t.args, name, args, decodeFrexpArgs, t.svc.Frexp)
+		return decode.CallObject(ctx, t.args, name, args, decodeFrexpArgs, t.svc.Frexp)
 	case "ldexp":
-		return runtime.CallResult(ctx, t.args, name, args, decodeLdexpArgs, t.svc.Ldexp, "result")
+		return decode.CallResult(ctx, t.args, name, args, decodeLdexpArgs, t.svc.Ldexp, "result")
 	}
 	return nil, runtime.MethodNotFound(name)
 }
@@ -95,6 +97,6 @@ func (t *Tool) Declarations(p declare.Profile) (*declare.Declared, error) {
 // Functions returns each served function (see Document) as a tool of its own
 // for agent frameworks: its name, description, input and output schemas, and
 // Invoke (map in, map out) and Call (JSON in, JSON out) that call it through t.
-func (t *Tool) Functions() []*runtime.FunctionTool {
-	return runtime.FunctionsOf(t, t.args.Served())
+func (t *Tool) Functions() []*functions.Tool {
+	return functions.Of(t, t.args.Served())
 }

@@ -3,7 +3,7 @@
 
 package opendynlibm
 
-import "github.com/opentoolgen/opentoolgen/runtime"
+import "github.com/opentoolgen/opentoolgen/runtime/decode"
 
 // CosArgs are the arguments of "cos".
 type CosArgs struct {
@@ -11,7 +11,7 @@ type CosArgs struct {
 	X float64 `json:"x"`
 }
 
-func decodeCosArgs(d *runtime.Decoder, x *CosArgs) {
+func decodeCosArgs(d *decode.Decoder, x *CosArgs) {
 	if !d.Object() {
 		return
 	}
@@ -34,7 +34,7 @@ type CosfArgs struct {
 	X float32 `json:"x"`
 }
 
-func decodeCosfArgs(d *runtime.Decoder, x *CosfArgs) {
+func decodeCosfArgs(d *decode.Decoder, x *CosfArgs) {
 	if !d.Object() {
 		return
 	}
@@ -59,7 +59,7 @@ type FrexpArgs struct {
 	X float64 `json:"x"`
 }
 
-func decodeFrexpArgs(d *runtime.Decoder, x *FrexpArgs) {
+func decodeFrexpArgs(d *decode.Decoder, x *FrexpArgs) {
 	if !d.Object() {
 		return
 	}
@@ -90,7 +90,7 @@ type LdexpArgs struct {
 	Exp int32   `json:"exp"`
 }
 
-func decodeLdexpArgs(d *runtime.Decoder, x *LdexpArgs) {
+func decodeLdexpArgs(d *decode.Decoder, x *LdexpArgs) {
 	if !d.Object() {
 		return
 	}

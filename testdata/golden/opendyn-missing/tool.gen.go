@@ -10,6 +10,8 @@ import (
 
 	"github.com/opentoolgen/opentoolgen/runtime"
 	"github.com/opentoolgen/opentoolgen/runtime/declare"
+	"github.com/opentoolgen/opentoolgen/runtime/decode"
+	"github.com/opentoolgen/opentoolgen/runtime/functions"
 )
 
 // Service is the library's functions with typed arguments and results: one
@@ -59,11 +61,11 @@ func (t *Tool) Call(ctx context.Context, name string, args json.RawMessage) (jso
 	}
 	switch name {
 	case "add":
-		return runtime.CallResult(ctx, t.args, name, args, decodeAddArgs, t.svc.Add, "sum")
+		return decode.CallResult(ctx, t.args, name, args, decodeAddArgs, t.svc.Add, "sum")
 	case "subtract":
-		return runtime.CallResult(ctx, t.args, name, args, decodeSubtractArgs, t.svc.Subtract, "difference")
+		return decode.CallResult(ctx, t.args, name, args, decodeSubtractArgs, t.svc.Subtract, "difference")
 	case "divide":
-		return runtime.CallResult(ctx, t.args, name, args, decodeDivideArgs, t.svc.Divide, "quotient")
+		return decode.CallResult(ctx, t.args, name, args, decodeDivideArgs, t.svc.Divide, "quotient")
 	}
 	return nil, runtime.MethodNotFound(name)
 }
@@ -91,6 +93,6 @@ func (t *Tool) Declarations(p declare.Profile) (*declare.Declared, error) {
 // Functions returns each served function (see Document) as a tool of its own
 // for agent frameworks: its name, description, input and output schemas, and
 // Invoke (map in, map out) and Call (JSON in, JSON out) that call it through t.
-func (t *Tool) Functions() []*runtime.FunctionTool {
-	return runtime.FunctionsOf(t, t.args.Served())
+func (t *Tool) Functions() []*functions.Tool {
+	return functions.Of(t, t.args.Served())
 }

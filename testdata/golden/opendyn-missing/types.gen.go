@@ -3,7 +3,7 @@
 
 package opendynmissing
 
-import "github.com/opentoolgen/opentoolgen/runtime"
+import "github.com/opentoolgen/opentoolgen/runtime/decode"
 
 // AddArgs are the arguments of "add".
 type AddArgs struct {
@@ -11,7 +11,7 @@ type AddArgs struct {
 	B int32 `json:"b"`
 }
 
-func decodeAddArgs(d *runtime.Decoder, x *AddArgs) {
+func decodeAddArgs(d *decode.Decoder, x *AddArgs) {
 	if !d.Object() {
 		return
 	}
@@ -41,7 +41,7 @@ type SubtractArgs struct {
 	B int32 `json:"b"`
 }
 
-func decodeSubtractArgs(d *runtime.Decoder, x *SubtractArgs) {
+func decodeSubtractArgs(d *decode.Decoder, x *SubtractArgs) {
 	if !d.Object() {
 		return
 	}
@@ -71,7 +71,7 @@ type DivideArgs struct {
 	B float64 `json:"b"`
 }
 
-func decodeDivideArgs(d *runtime.Decoder, x *DivideArgs) {
+func decodeDivideArgs(d *decode.Decoder, x *DivideArgs) {
 	if !d.Object() {
 		return
 	}

@@ -11,6 +11,8 @@ import (
 
 	"github.com/opentoolgen/opentoolgen/runtime"
 	"github.com/opentoolgen/opentoolgen/runtime/declare"
+	"github.com/opentoolgen/opentoolgen/runtime/decode"
+	"github.com/opentoolgen/opentoolgen/runtime/functions"
 )
 
 // Service is the tool: one method per function of the document. Implement it to
@@ -62,7 +64,7 @@ func (t *Tool) callCount(ctx context.Context, _ json.RawMessage) (json.RawMessag
 	if err != nil {
 		return nil, runtime.ToolError(err)
 	}
-	return runtime.EncodeResult("Count", r)
+	return decode.EncodeResult("Count", r)
 }
 
 // Call implements runtime.Tool.
@@ -75,9 +77,9 @@ func (t *Tool) Call(ctx context.Context, name string, args json.RawMessage) (jso
 	case "count":
 		return t.callCount(ctx, args)
 	case "create":
-		return runtime.CallResult(ctx, t.args, name, args, decodeCreateArgs, t.svc.Create, "Id")
+		return decode.CallResult(ctx, t.args, name, args, decodeCreateArgs, t.svc.Create, "Id")
 	case "read":
-		return runtime.CallResult(ctx, t.args, name, args, decodeReadArgs, t.svc.Read, "text")
+		return decode.CallResult(ctx, t.args, name, args, decodeReadArgs, t.svc.Read, "text")
 	case "sequentiallyRead":
 		return nil, runtime.NewError(runtime.CodeMethodNotFound, strconv.Quote(name)+" streams its results: call it with streamCall")
 	}
@@ -122,6 +124,6 @@ func (t *Tool) Declarations(p declare.Profile) (*declare.Declared, error) {
 // Functions returns each served function (see Document) as a tool of its own
 // for agent frameworks: its name, description, input and output schemas, and
 // Invoke (map in, map out) and Call (JSON in, JSON out) that call it through t.
-func (t *Tool) Functions() []*runtime.FunctionTool {
-	return runtime.FunctionsOf(t, t.args.Served())
+func (t *Tool) Functions() []*functions.Tool {
+	return functions.Of(t, t.args.Served())
 }

@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 
 	"github.com/opentoolgen/opentoolgen/runtime"
+	"github.com/opentoolgen/opentoolgen/runtime/decode"
 )
 
 // service2 are the methods of Service of the functions of tool2.gen.go.
@@ -22,7 +23,7 @@ type service2 interface {
 
 func (t *Tool) streamSequentiallyRead(ctx context.Context, _ json.RawMessage, emit func(json.RawMessage) error) error {
 	return runtime.ToolError(t.svc.SequentiallyRead(ctx, func(v Text) error {
-		raw, err := runtime.EncodeResult("text", v)
+		raw, err := decode.EncodeResult("text", v)
 		if err != nil {
 			return err
 		}
@@ -34,9 +35,9 @@ func (t *Tool) streamSequentiallyRead(ctx context.Context, _ json.RawMessage, em
 func (t *Tool) call2(ctx context.Context, name string, args json.RawMessage) (json.RawMessage, error) {
 	switch name {
 	case "update":
-		return runtime.CallNoResult(ctx, t.args, name, args, decodeUpdateArgs, t.svc.Update)
+		return decode.CallNoResult(ctx, t.args, name, args, decodeUpdateArgs, t.svc.Update)
 	case "delete":
-		return runtime.CallNoResult(ctx, t.args, name, args, decodeDeleteArgs, t.svc.Delete)
+		return decode.CallNoResult(ctx, t.args, name, args, decodeDeleteArgs, t.svc.Delete)
 	}
 	return t.call3(ctx, name, args)
 }

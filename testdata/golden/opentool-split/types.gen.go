@@ -3,7 +3,7 @@
 
 package opentoolsplit
 
-import "github.com/opentoolgen/opentoolgen/runtime"
+import "github.com/opentoolgen/opentoolgen/runtime/decode"
 
 // Count is the schema "Count" of the document.
 type Count int64
@@ -11,7 +11,7 @@ type Count int64
 // ID is the schema "Id" of the document.
 type ID int64
 
-func decodeID(d *runtime.Decoder, x *ID) {
+func decodeID(d *decode.Decoder, x *ID) {
 	if v0, ok := d.Int(); ok {
 		*x = ID(v0)
 	}
@@ -20,7 +20,7 @@ func decodeID(d *runtime.Decoder, x *ID) {
 // Text is the schema "Text" of the document.
 type Text string
 
-func decodeText(d *runtime.Decoder, x *Text) {
+func decodeText(d *decode.Decoder, x *Text) {
 	if v0, ok := d.String(); ok {
 		*x = Text(v0)
 	}
@@ -32,7 +32,7 @@ type CreateArgs struct {
 	Text string `json:"text"`
 }
 
-func decodeCreateArgs(d *runtime.Decoder, x *CreateArgs) {
+func decodeCreateArgs(d *decode.Decoder, x *CreateArgs) {
 	if !d.Object() {
 		return
 	}

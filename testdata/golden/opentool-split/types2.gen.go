@@ -3,7 +3,7 @@
 
 package opentoolsplit
 
-import "github.com/opentoolgen/opentoolgen/runtime"
+import "github.com/opentoolgen/opentoolgen/runtime/decode"
 
 // ReadArgs are the arguments of "read".
 type ReadArgs struct {
@@ -11,7 +11,7 @@ type ReadArgs struct {
 	ID ID `json:"id"`
 }
 
-func decodeReadArgs(d *runtime.Decoder, x *ReadArgs) {
+func decodeReadArgs(d *decode.Decoder, x *ReadArgs) {
 	if !d.Object() {
 		return
 	}
@@ -36,7 +36,7 @@ type UpdateArgs struct {
 	Text Text `json:"text"`
 }
 
-func decodeUpdateArgs(d *runtime.Decoder, x *UpdateArgs) {
+func decodeUpdateArgs(d *decode.Decoder, x *UpdateArgs) {
 	if !d.Object() {
 		return
 	}
@@ -62,7 +62,7 @@ type DeleteArgs struct {
 	ID ID `json:"id"`
 }
 
-func decodeDeleteArgs(d *runtime.Decoder, x *DeleteArgs) {
+func decodeDeleteArgs(d *decode.Decoder, x *DeleteArgs) {
 	if !d.Object() {
 		return
 	}

@@ -22,6 +22,7 @@ import (
 	"testing"
 
 	"github.com/opentoolgen/opentoolgen/runtime"
+	"github.com/opentoolgen/opentoolgen/runtime/declare"
 	"github.com/opentoolgen/opentoolgen/runtime/dynlib"
 	ctypes "github.com/opentoolgen/opentoolgen/testdata/golden/opendyn-ctypes"
 	example "github.com/opentoolgen/opentoolgen/testdata/golden/opendyn-example"
@@ -439,8 +440,8 @@ func TestServedCTypes(t *testing.T) {
 			t.Errorf("divmod in Document(): %+v", f)
 		}
 	}
-	if len(runtime.Declarations(ctypes.Document())) != len(doc.Functions) {
-		t.Errorf("Declarations: %d, want %d", len(runtime.Declarations(ctypes.Document())), len(doc.Functions))
+	if len(declare.Plain(ctypes.Document())) != len(doc.Functions) {
+		t.Errorf("Declarations: %d, want %d", len(declare.Plain(ctypes.Document())), len(doc.Functions))
 	}
 }
 

@@ -1,4 +1,4 @@
-package runtime_test
+package decode_test
 
 import (
 	"encoding/json"
@@ -6,13 +6,14 @@ import (
 	"testing"
 
 	"github.com/opentoolgen/opentoolgen/runtime"
+	"github.com/opentoolgen/opentoolgen/runtime/decode"
 )
 
 // twoPass is what a generated decoder of arguments that embed their request
 // body does: the parameters' members first, then, from Mark, the body's.
 type twoPass struct{ param, member string }
 
-func decodeTwoPass(d *runtime.Decoder, x *twoPass) {
+func decodeTwoPass(d *decode.Decoder, x *twoPass) {
 	mark := d.Mark()
 	if !d.Object() {
 		return
@@ -60,20 +61,20 @@ func violations(t *testing.T, err error) []runtime.Violation {
 // value of the wrong type once.
 func TestDecoderRewind(t *testing.T) {
 	var v twoPass
-	if err := runtime.Decode([]byte(` {"member": "m", "param": "p"} `), &v, decodeTwoPass); err != nil || v != (twoPass{"p", "m"}) {
+	if err := decode.Value([]byte(` {"member": "m", "param": "p"} `), &v, decodeTwoPass); err != nil || v != (twoPass{"p", "m"}) {
 		t.Fatalf("got %+v, %v", v, err)
 	}
-	if vs := violations(t, runtime.Decode([]byte(`{"other": 1}`), &v, decodeTwoPass)); len(vs) != 2 {
+	if vs := violations(t, decode.Value([]byte(`{"other": 1}`), &v, decodeTwoPass)); len(vs) != 2 {
 		t.Errorf("both members missing: got %v, want 2 violations", vs)
 	}
-	if vs := violations(t, runtime.Decode([]byte(`{"param": "p", "member": `), &v, decodeTwoPass)); len(vs) != 1 {
+	if vs := violations(t, decode.Value([]byte(`{"param": "p", "member": `), &v, decodeTwoPass)); len(vs) != 1 {
 		t.Errorf("syntax error: got %v, want it once", vs)
 	}
-	if vs := violations(t, runtime.Decode([]byte(`[1]`), &v, decodeTwoPass)); len(vs) != 1 {
+	if vs := violations(t, decode.Value([]byte(`[1]`), &v, decodeTwoPass)); len(vs) != 1 {
 		t.Errorf("an array: got %v, want one violation", vs)
 	}
 	// A mark past where the decoder is, or before the input, is refused.
-	runtime.Decode([]byte(`{}`), &v, func(d *runtime.Decoder, _ *twoPass) {
+	decode.Value([]byte(`{}`), &v, func(d *decode.Decoder, _ *twoPass) {
 		if d.Rewind(d.Mark()+1) || d.Rewind(-1) {
 			t.Error("Rewind took a mark it never passed")
 		}
@@ -85,7 +86,7 @@ func TestDecoderRewind(t *testing.T) {
 // is an empty slice, an element's violation is at its index, and a value
 // that is not an array is one violation.
 func TestDecoderSlice(t *testing.T) {
-	elem := func(d *runtime.Decoder, x *string) {
+	elem := func(d *decode.Decoder, x *string) {
 		if v, ok := d.String(); ok {
 			if v == "" {
 				d.Invalid("empty")
@@ -93,25 +94,25 @@ func TestDecoderSlice(t *testing.T) {
 			*x = v
 		}
 	}
-	list := func(d *runtime.Decoder, x *[]string) {
-		if !runtime.Slice(d, x, elem) {
+	list := func(d *decode.Decoder, x *[]string) {
+		if !decode.Slice(d, x, elem) {
 			*x = append(*x, "not an array")
 		}
 	}
 	var got []string
-	if err := runtime.Decode([]byte(`["a", "b"]`), &got, list); err != nil || len(got) != 2 || got[0] != "a" || got[1] != "b" {
+	if err := decode.Value([]byte(`["a", "b"]`), &got, list); err != nil || len(got) != 2 || got[0] != "a" || got[1] != "b" {
 		t.Errorf(`["a", "b"]: got %q, %v`, got, err)
 	}
 	got = nil
-	if err := runtime.Decode([]byte(`[]`), &got, list); err != nil || got == nil || len(got) != 0 {
+	if err := decode.Value([]byte(`[]`), &got, list); err != nil || got == nil || len(got) != 0 {
 		t.Errorf("[]: got %#v, %v; want an empty slice", got, err)
 	}
-	vs := violations(t, runtime.Decode([]byte(`["a", "", 3]`), &got, list))
+	vs := violations(t, decode.Value([]byte(`["a", "", 3]`), &got, list))
 	if len(vs) != 2 || vs[0].Path != "/1" || vs[1].Path != "/2" {
 		t.Errorf(`["a", "", 3]: got %+v, want violations at /1 and /2`, vs)
 	}
 	got = nil
-	vs = violations(t, runtime.Decode([]byte(`{"a": 1}`), &got, list))
+	vs = violations(t, decode.Value([]byte(`{"a": 1}`), &got, list))
 	if len(vs) != 1 || len(got) != 1 || got[0] != "not an array" {
 		t.Errorf("an object: got %q, %+v", got, vs)
 	}

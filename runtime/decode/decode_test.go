@@ -1,4 +1,4 @@
-package runtime_test
+package decode_test
 
 // Tests of the argument Decoder, driven the way generated adapters drive it: the
 // decoders below are written by hand in the shape the generator emits.
@@ -18,6 +18,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/opentoolgen/opentoolgen/runtime"
+	"github.com/opentoolgen/opentoolgen/runtime/decode"
 )
 
 // decArgs exercises every shape a generated argument struct has.
@@ -49,7 +50,7 @@ type decNode struct {
 
 const decUnits = `"celsius", "fahrenheit"`
 
-func decArgsFn(d *runtime.Decoder, v *decArgs) {
+func decArgsFn(d *decode.Decoder, v *decArgs) {
 	if !d.Object() {
 		return
 	}
@@ -111,7 +112,7 @@ func decArgsFn(d *runtime.Decoder, v *decArgs) {
 	}
 }
 
-func decCoordsFn(d *runtime.Decoder, v *decCoords) {
+func decCoordsFn(d *decode.Decoder, v *decCoords) {
 	if !d.Object() {
 		return
 	}
@@ -140,7 +141,7 @@ func decCoordsFn(d *runtime.Decoder, v *decCoords) {
 	}
 }
 
-func decStopFn(d *runtime.Decoder, v *decStop) {
+func decStopFn(d *decode.Decoder, v *decStop) {
 	if !d.Object() {
 		return
 	}
@@ -165,7 +166,7 @@ func decStopFn(d *runtime.Decoder, v *decStop) {
 	}
 }
 
-func decNodeFn(d *runtime.Decoder, v *decNode) {
+func decNodeFn(d *decode.Decoder, v *decNode) {
 	if !d.Object() {
 		return
 	}
@@ -265,7 +266,7 @@ func TestDecodeValid(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			var got decArgs
-			if err := runtime.Decode([]byte(tt.raw), &got, decArgsFn); err != nil {
+			if err := decode.Value([]byte(tt.raw), &got, decArgsFn); err != nil {
 				t.Fatalf("Decode: %v", err)
 			}
 			if diff := cmp.Diff(tt.want, got); diff != "" {
@@ -293,7 +294,7 @@ func TestDecodeValid(t *testing.T) {
 func TestDecodeEmptyArguments(t *testing.T) {
 	for _, raw := range []string{"", "null", " \n\tnull\r ", "  ", "{}", " { } "} {
 		var got decArgs
-		err := runtime.Decode([]byte(raw), &got, decArgsFn)
+		err := decode.Value([]byte(raw), &got, decArgsFn)
 		want := decVs{{Path: "/name", Message: "missing required member"}, {Path: "/where", Message: "missing required member"}}
 		if diff := cmp.Diff(want, decViolations(t, err)); diff != "" {
 			t.Errorf("Decode(%q) violations (-want +got):\n%s", raw, diff)
@@ -302,13 +303,13 @@ func TestDecodeEmptyArguments(t *testing.T) {
 	// A decoder with nothing required accepts them all.
 	for _, raw := range []string{"", "null", " null ", "{}"} {
 		var n decNode
-		if err := runtime.Decode([]byte(raw), &n, decNodeFn); err != nil || !cmp.Equal(n, decNode{}) {
+		if err := decode.Value([]byte(raw), &n, decNodeFn); err != nil || !cmp.Equal(n, decNode{}) {
 			t.Errorf("Decode(%q) = %v, %+v; want nil, zero", raw, err, n)
 		}
 	}
 	// Only JSON whitespace counts.
 	var n decNode
-	err := runtime.Decode([]byte("\u00a0null"), &n, decNodeFn)
+	err := decode.Value([]byte("\u00a0null"), &n, decNodeFn)
 	if len(decViolations(t, err)) != 1 {
 		t.Errorf("Decode(NBSP null) = %v, want a syntax violation", err)
 	}
@@ -321,48 +322,48 @@ func TestDecodeViolations(t *testing.T) {
 		raw  string
 		want decVs
 	}{
-		{"missing nested", `{"name":"x","where":{"lat":1}}`, decVs{{"/where/lon", "missing required member"}}},
-		{"missing in array element", `{` + ok + `,"stops":[{"name":"a"},{"order":1}]}`, decVs{{"/stops/1/name", "missing required member"}}},
-		{"enum", `{` + ok + `,"unit":"kelvin"}`, decVs{{"/unit", `got "kelvin", want one of "celsius", "fahrenheit"`}}},
-		{"enum not HTML-escaped", `{` + ok + `,"unit":"<&>"}`, decVs{{"/unit", `got "<&>", want one of "celsius", "fahrenheit"`}}},
-		{"string for integer", `{` + ok + `,"count":"5"}`, decVs{{"/count", `got "5", want integer`}}},
-		{"fraction for integer", `{` + ok + `,"count":1.5}`, decVs{{"/count", `got 1.5, want integer`}}},
-		{"small fraction for integer", `{` + ok + `,"count":1e-400}`, decVs{{"/count", `got 1e-400, want integer`}}},
-		{"int64 overflow", `{` + ok + `,"count":9223372036854775808}`, decVs{{"/count", `got 9223372036854775808, want an integer within the range of int64`}}},
-		{"int64 underflow", `{` + ok + `,"count":-9223372036854775809}`, decVs{{"/count", `got -9223372036854775809, want an integer within the range of int64`}}},
-		{"huge exponent", `{` + ok + `,"count":1e400}`, decVs{{"/count", `got 1e400, want an integer within the range of int64`}}},
-		{"range", `{` + ok + `,"stops":[{"name":"a","order":101}]}`, decVs{{"/stops/0/order", `got 101, want an integer from 0 to 100`}}},
-		{"null for string", `{"name":null,"where":{"lat":1,"lon":2}}`, decVs{{"/name", `got null, want string`}}},
-		{"boolean for string", `{"name":true,"where":{"lat":1,"lon":2}}`, decVs{{"/name", `got true, want string`}}},
-		{"number for string", `{"name":-12.5e3,"where":{"lat":1,"lon":2}}`, decVs{{"/name", `got -12.5e3, want string`}}},
-		{"array for object", `{"name":"x","where":[1,2]}`, decVs{{"/where", `got array, want object`}}},
-		{"object for array", `{` + ok + `,"stops":{"name":"a"}}`, decVs{{"/stops", `got object, want array`}}},
-		{"object for string", `{"name":{"a":[{}]},"where":{"lat":1,"lon":2}}`, decVs{{"/name", `got object, want string`}}},
-		{"string for object", `{"name":"x","where":"here"}`, decVs{{"/where", `got "here", want object`}}},
-		{"long literal shortened", `{"name":"x","where":"` + strings.Repeat("a", 50) + `"}`, decVs{{"/where", `got string, want object`}}},
-		{"string for number", `{"name":"x","where":{"lat":"1","lon":2}}`, decVs{{"/where/lat", `got "1", want number`}}},
-		{"float64 overflow", `{"name":"x","where":{"lat":1e999,"lon":2}}`, decVs{{"/where/lat", `got 1e999, want a number within the range of float64`}}},
-		{"wrong type in recursive type", `{` + ok + `,"tree":{"next":{"next":{"value":"1"}}}}`, decVs{{"/tree/next/next/value", `got "1", want integer`}}},
-		{"free-form object", `{` + ok + `,"extra":[1]}`, decVs{{"/extra", `json: cannot unmarshal array into Go value of type map[string]interface {}`}}},
-		{"array for arguments", `[1,2]`, decVs{{"", `got array, want object`}}},
-		{"string for arguments", `"x"`, decVs{{"", `got "x", want object`}}},
-		{"pointer escaping", `{"name":"x","where":{"lat":1,"lon":2},"tree":{"a/b~c":1,"children":[{"value":true}]}}`, decVs{{"/tree/children/0/value", `got true, want integer`}}},
+		{"missing nested", `{"name":"x","where":{"lat":1}}`, decVs{{Path: "/where/lon", Message: "missing required member"}}},
+		{"missing in array element", `{` + ok + `,"stops":[{"name":"a"},{"order":1}]}`, decVs{{Path: "/stops/1/name", Message: "missing required member"}}},
+		{"enum", `{` + ok + `,"unit":"kelvin"}`, decVs{{Path: "/unit", Message: `got "kelvin", want one of "celsius", "fahrenheit"`}}},
+		{"enum not HTML-escaped", `{` + ok + `,"unit":"<&>"}`, decVs{{Path: "/unit", Message: `got "<&>", want one of "celsius", "fahrenheit"`}}},
+		{"string for integer", `{` + ok + `,"count":"5"}`, decVs{{Path: "/count", Message: `got "5", want integer`}}},
+		{"fraction for integer", `{` + ok + `,"count":1.5}`, decVs{{Path: "/count", Message: `got 1.5, want integer`}}},
+		{"small fraction for integer", `{` + ok + `,"count":1e-400}`, decVs{{Path: "/count", Message: `got 1e-400, want integer`}}},
+		{"int64 overflow", `{` + ok + `,"count":9223372036854775808}`, decVs{{Path: "/count", Message: `got 9223372036854775808, want an integer within the range of int64`}}},
+		{"int64 underflow", `{` + ok + `,"count":-9223372036854775809}`, decVs{{Path: "/count", Message: `got -9223372036854775809, want an integer within the range of int64`}}},
+		{"huge exponent", `{` + ok + `,"count":1e400}`, decVs{{Path: "/count", Message: `got 1e400, want an integer within the range of int64`}}},
+		{"range", `{` + ok + `,"stops":[{"name":"a","order":101}]}`, decVs{{Path: "/stops/0/order", Message: `got 101, want an integer from 0 to 100`}}},
+		{"null for string", `{"name":null,"where":{"lat":1,"lon":2}}`, decVs{{Path: "/name", Message: `got null, want string`}}},
+		{"boolean for string", `{"name":true,"where":{"lat":1,"lon":2}}`, decVs{{Path: "/name", Message: `got true, want string`}}},
+		{"number for string", `{"name":-12.5e3,"where":{"lat":1,"lon":2}}`, decVs{{Path: "/name", Message: `got -12.5e3, want string`}}},
+		{"array for object", `{"name":"x","where":[1,2]}`, decVs{{Path: "/where", Message: `got array, want object`}}},
+		{"object for array", `{` + ok + `,"stops":{"name":"a"}}`, decVs{{Path: "/stops", Message: `got object, want array`}}},
+		{"object for string", `{"name":{"a":[{}]},"where":{"lat":1,"lon":2}}`, decVs{{Path: "/name", Message: `got object, want string`}}},
+		{"string for object", `{"name":"x","where":"here"}`, decVs{{Path: "/where", Message: `got "here", want object`}}},
+		{"long literal shortened", `{"name":"x","where":"` + strings.Repeat("a", 50) + `"}`, decVs{{Path: "/where", Message: `got string, want object`}}},
+		{"string for number", `{"name":"x","where":{"lat":"1","lon":2}}`, decVs{{Path: "/where/lat", Message: `got "1", want number`}}},
+		{"float64 overflow", `{"name":"x","where":{"lat":1e999,"lon":2}}`, decVs{{Path: "/where/lat", Message: `got 1e999, want a number within the range of float64`}}},
+		{"wrong type in recursive type", `{` + ok + `,"tree":{"next":{"next":{"value":"1"}}}}`, decVs{{Path: "/tree/next/next/value", Message: `got "1", want integer`}}},
+		{"free-form object", `{` + ok + `,"extra":[1]}`, decVs{{Path: "/extra", Message: `json: cannot unmarshal array into Go value of type map[string]interface {}`}}},
+		{"array for arguments", `[1,2]`, decVs{{Path: "", Message: `got array, want object`}}},
+		{"string for arguments", `"x"`, decVs{{Path: "", Message: `got "x", want object`}}},
+		{"pointer escaping", `{"name":"x","where":{"lat":1,"lon":2},"tree":{"a/b~c":1,"children":[{"value":true}]}}`, decVs{{Path: "/tree/children/0/value", Message: `got true, want integer`}}},
 		{"several, in document order", `{"count":"1","where":{"lon":[]},"unit":"k","stops":[{"name":1,"order":-1},{}],"tree":{"value":0.5}}`, decVs{
-			{"/count", `got "1", want integer`},
-			{"/where/lon", `got array, want number`},
-			{"/where/lat", "missing required member"},
-			{"/unit", `got "k", want one of "celsius", "fahrenheit"`},
-			{"/stops/0/name", `got 1, want string`},
-			{"/stops/0/order", `got -1, want an integer from 0 to 100`},
-			{"/stops/1/name", "missing required member"},
-			{"/tree/value", `got 0.5, want integer`},
-			{"/name", "missing required member"},
+			{Path: "/count", Message: `got "1", want integer`},
+			{Path: "/where/lon", Message: `got array, want number`},
+			{Path: "/where/lat", Message: "missing required member"},
+			{Path: "/unit", Message: `got "k", want one of "celsius", "fahrenheit"`},
+			{Path: "/stops/0/name", Message: `got 1, want string`},
+			{Path: "/stops/0/order", Message: `got -1, want an integer from 0 to 100`},
+			{Path: "/stops/1/name", Message: "missing required member"},
+			{Path: "/tree/value", Message: `got 0.5, want integer`},
+			{Path: "/name", Message: "missing required member"},
 		}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			var got decArgs
-			err := runtime.Decode([]byte(tt.raw), &got, decArgsFn)
+			err := decode.Value([]byte(tt.raw), &got, decArgsFn)
 			if diff := cmp.Diff(tt.want, decViolations(t, err)); diff != "" {
 				t.Errorf("violations (-want +got):\n%s", diff)
 			}
@@ -380,36 +381,36 @@ func TestDecodeSyntaxErrors(t *testing.T) {
 		raw  string
 		want decVs // a violation before the syntax error, then the syntax error
 	}{
-		{"trailing garbage", `{` + ok + `} x`, decVs{{"", "invalid JSON at offset 39: unexpected data after the arguments object"}}},
-		{"two objects", `{` + ok + `}{}`, decVs{{"", "invalid JSON at offset 38: unexpected data after the arguments object"}}},
-		{"truncated", `{` + ok, decVs{{"", "invalid JSON at offset 37: unexpected end of input in an object"}}},
-		{"truncated value", `{"name":`, decVs{{"/name", "invalid JSON at offset 8: unexpected end of input"}}},
-		{"missing comma between members", `{"name":"x" "where":{"lat":1,"lon":2}}`, decVs{{"", "invalid JSON at offset 12: want ',' or '}' after an object member"}}},
-		{"missing comma in nested object", `{"name":"x","where":{"lat":1 "lon":2}}`, decVs{{"/where", "invalid JSON at offset 29: want ',' or '}' after an object member"}}},
-		{"leading comma", `{,` + ok + `}`, decVs{{"", "invalid JSON at offset 1: want a member name"}}},
-		{"trailing comma", `{` + ok + `,}`, decVs{{"", "invalid JSON at offset 38: want a member name"}}},
-		{"double comma", `{"name":"x",,"where":{}}`, decVs{{"", "invalid JSON at offset 12: want a member name"}}},
-		{"missing colon", `{"name" "x"}`, decVs{{"", "invalid JSON at offset 8: want ':' after a member name"}}},
-		{"unquoted key", `{name:"x"}`, decVs{{"", "invalid JSON at offset 1: want a member name"}}},
-		{"missing comma in array", `{` + ok + `,"stops":[{"name":"a"} {"name":"b"}]}`, decVs{{"/stops", "invalid JSON at offset 60: want ',' or ']' after an array element"}}},
-		{"leading comma in array", `{` + ok + `,"stops":[,{"name":"a"}]}`, decVs{{"/stops/0", "invalid JSON at offset 47: want a value"}}},
-		{"trailing comma in array", `{` + ok + `,"stops":[{"name":"a"},]}`, decVs{{"/stops", "invalid JSON at offset 60: want a value"}}},
+		{"trailing garbage", `{` + ok + `} x`, decVs{{Path: "", Message: "invalid JSON at offset 39: unexpected data after the arguments object"}}},
+		{"two objects", `{` + ok + `}{}`, decVs{{Path: "", Message: "invalid JSON at offset 38: unexpected data after the arguments object"}}},
+		{"truncated", `{` + ok, decVs{{Path: "", Message: "invalid JSON at offset 37: unexpected end of input in an object"}}},
+		{"truncated value", `{"name":`, decVs{{Path: "/name", Message: "invalid JSON at offset 8: unexpected end of input"}}},
+		{"missing comma between members", `{"name":"x" "where":{"lat":1,"lon":2}}`, decVs{{Path: "", Message: "invalid JSON at offset 12: want ',' or '}' after an object member"}}},
+		{"missing comma in nested object", `{"name":"x","where":{"lat":1 "lon":2}}`, decVs{{Path: "/where", Message: "invalid JSON at offset 29: want ',' or '}' after an object member"}}},
+		{"leading comma", `{,` + ok + `}`, decVs{{Path: "", Message: "invalid JSON at offset 1: want a member name"}}},
+		{"trailing comma", `{` + ok + `,}`, decVs{{Path: "", Message: "invalid JSON at offset 38: want a member name"}}},
+		{"double comma", `{"name":"x",,"where":{}}`, decVs{{Path: "", Message: "invalid JSON at offset 12: want a member name"}}},
+		{"missing colon", `{"name" "x"}`, decVs{{Path: "", Message: "invalid JSON at offset 8: want ':' after a member name"}}},
+		{"unquoted key", `{name:"x"}`, decVs{{Path: "", Message: "invalid JSON at offset 1: want a member name"}}},
+		{"missing comma in array", `{` + ok + `,"stops":[{"name":"a"} {"name":"b"}]}`, decVs{{Path: "/stops", Message: "invalid JSON at offset 60: want ',' or ']' after an array element"}}},
+		{"leading comma in array", `{` + ok + `,"stops":[,{"name":"a"}]}`, decVs{{Path: "/stops/0", Message: "invalid JSON at offset 47: want a value"}}},
+		{"trailing comma in array", `{` + ok + `,"stops":[{"name":"a"},]}`, decVs{{Path: "/stops", Message: "invalid JSON at offset 60: want a value"}}},
 		{"leading zero", `{` + ok + `,"count":012}`, nil},
-		{"bad literal", `{"name":nul,"where":{}}`, decVs{{"/name", "invalid JSON at offset 8: invalid literal"}}},
-		{"NUL byte", "{\"name\":\x00}", decVs{{"/name", "invalid JSON at offset 8: want a value"}}},
+		{"bad literal", `{"name":nul,"where":{}}`, decVs{{Path: "/name", Message: "invalid JSON at offset 8: invalid literal"}}},
+		{"NUL byte", "{\"name\":\x00}", decVs{{Path: "/name", Message: "invalid JSON at offset 8: want a value"}}},
 		{"violation then syntax error", `{"name":1,"where":{"lat":1,"lon":2},}`, decVs{
-			{"/name", "got 1, want string"},
-			{"", "invalid JSON at offset 36: want a member name"},
+			{Path: "/name", Message: "got 1, want string"},
+			{Path: "", Message: "invalid JSON at offset 36: want a member name"},
 		}},
-		{"bad escape in skipped member", `{` + ok + `,"zz":"\x"}`, decVs{{"/zz", "invalid JSON at offset 45: invalid escape in a string"}}},
-		{"control character", "{\"name\":\"a\tb\"}", decVs{{"/name", "invalid JSON at offset 10: control character in a string"}}},
-		{"unterminated string", `{"name":"abc`, decVs{{"/name", "invalid JSON at offset 12: unterminated string"}}},
-		{"unterminated key", `{"na`, decVs{{"", "invalid JSON at offset 4: unterminated string"}}},
+		{"bad escape in skipped member", `{` + ok + `,"zz":"\x"}`, decVs{{Path: "/zz", Message: "invalid JSON at offset 45: invalid escape in a string"}}},
+		{"control character", "{\"name\":\"a\tb\"}", decVs{{Path: "/name", Message: "invalid JSON at offset 10: control character in a string"}}},
+		{"unterminated string", `{"name":"abc`, decVs{{Path: "/name", Message: "invalid JSON at offset 12: unterminated string"}}},
+		{"unterminated key", `{"na`, decVs{{Path: "", Message: "invalid JSON at offset 4: unterminated string"}}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			var v decArgs
-			err := runtime.Decode([]byte(tt.raw), &v, decArgsFn)
+			err := decode.Value([]byte(tt.raw), &v, decArgsFn)
 			got := decViolations(t, err)
 			if json.Valid([]byte(tt.raw)) {
 				t.Fatalf("test input %s is valid JSON", tt.raw)
@@ -429,7 +430,7 @@ func TestDecodeSyntaxErrors(t *testing.T) {
 }
 
 // decStringFn decodes a JSON value that must be a string.
-func decStringFn(d *runtime.Decoder, s *string) { *s, _ = d.String() }
+func decStringFn(d *decode.Decoder, s *string) { *s, _ = d.String() }
 
 func TestDecodeStrings(t *testing.T) {
 	inputs := []string{
@@ -446,7 +447,7 @@ func TestDecodeStrings(t *testing.T) {
 		var want string
 		wantErr := json.Unmarshal([]byte(in), &want)
 		var got string
-		err := runtime.Decode([]byte(in), &got, decStringFn)
+		err := decode.Value([]byte(in), &got, decStringFn)
 		if (err != nil) != (wantErr != nil) {
 			t.Errorf("Decode(%q) = %v; json.Unmarshal: %v", in, err, wantErr)
 			continue
@@ -459,9 +460,9 @@ func TestDecodeStrings(t *testing.T) {
 
 // decIntFn decodes a JSON value that must be an int64, decUintFn a uint64 and
 // decFloatFn a float64.
-func decIntFn(d *runtime.Decoder, n *int64)     { *n, _ = d.Int() }
-func decUintFn(d *runtime.Decoder, n *uint64)   { *n, _ = d.Uint() }
-func decFloatFn(d *runtime.Decoder, f *float64) { *f, _ = d.Float() }
+func decIntFn(d *decode.Decoder, n *int64)     { *n, _ = d.Int() }
+func decUintFn(d *decode.Decoder, n *uint64)   { *n, _ = d.Uint() }
+func decFloatFn(d *decode.Decoder, f *float64) { *f, _ = d.Float() }
 
 func TestDecodeNumbers(t *testing.T) {
 	ints := []struct {
@@ -485,7 +486,7 @@ func TestDecodeNumbers(t *testing.T) {
 	}
 	for _, tt := range ints {
 		var got int64
-		err := runtime.Decode([]byte(tt.in), &got, decIntFn)
+		err := decode.Value([]byte(tt.in), &got, decIntFn)
 		if (err == nil) != tt.ok || got != tt.want {
 			t.Errorf("Int(%s) = %d, %v; want %d, ok %v", tt.in, got, err, tt.want, tt.ok)
 		}
@@ -501,14 +502,14 @@ func TestDecodeNumbers(t *testing.T) {
 	}
 	for _, tt := range uints {
 		var got uint64
-		err := runtime.Decode([]byte(tt.in), &got, decUintFn)
+		err := decode.Value([]byte(tt.in), &got, decUintFn)
 		if (err == nil) != tt.ok || got != tt.want {
 			t.Errorf("Uint(%s) = %d, %v; want %d, ok %v", tt.in, got, err, tt.want, tt.ok)
 		}
 	}
 	for _, in := range []string{"0", "-0", "1.5", "-1e-400", "1e308", "123456789.123456789e-5", "4.9e-324", "2.5e-324"} {
 		var got, want float64
-		if err := runtime.Decode([]byte(in), &got, decFloatFn); err != nil {
+		if err := decode.Value([]byte(in), &got, decFloatFn); err != nil {
 			t.Errorf("Float(%s): %v", in, err)
 		}
 		if err := json.Unmarshal([]byte(in), &want); err != nil {
@@ -521,7 +522,7 @@ func TestDecodeNumbers(t *testing.T) {
 }
 
 // decSkipFn checks the syntax of any JSON value and keeps nothing.
-func decSkipFn(d *runtime.Decoder, _ *struct{}) { d.Skip() }
+func decSkipFn(d *decode.Decoder, _ *struct{}) { d.Skip() }
 
 func TestDecodeDeepNesting(t *testing.T) {
 	// Skip is iterative: with a small maximum stack a recursive one would die.
@@ -542,7 +543,7 @@ func TestDecodeDeepNesting(t *testing.T) {
 		for _, n := range []int{10, 9998, 9999, 10000, 10001, 100000} {
 			raw := prefix + shape(n) + "}"
 			var got decArgs
-			err := runtime.Decode([]byte(raw), &got, decArgsFn)
+			err := decode.Value([]byte(raw), &got, decArgsFn)
 			if valid := json.Valid([]byte(raw)); valid != (err == nil) {
 				t.Errorf("%s, %d levels, in an unknown member: Decode: %.200v; json.Valid: %v", name, n, err, valid)
 			}
@@ -550,13 +551,13 @@ func TestDecodeDeepNesting(t *testing.T) {
 				t.Errorf("%s, %d levels: Name = %q", name, n, got.Name)
 			}
 			if n == 100000 {
-				want := decVs{{"/zz", "arguments nested deeper than 10000 levels"}} // at the unknown member
+				want := decVs{{Path: "/zz", Message: "arguments nested deeper than 10000 levels"}} // at the unknown member
 				if diff := cmp.Diff(want, decViolations(t, err)); diff != "" {
 					t.Errorf("%s, %d levels: violations (-want +got):\n%s", name, n, diff)
 				}
 			}
 			var s struct{}
-			err = runtime.Decode([]byte(shape(n)), &s, decSkipFn)
+			err = decode.Value([]byte(shape(n)), &s, decSkipFn)
 			if valid := json.Valid([]byte(shape(n))); valid != (err == nil) {
 				t.Errorf("%s, %d levels: Skip: %.200v; json.Valid: %v", name, n, err, valid)
 			}
@@ -579,8 +580,8 @@ func TestDecodeRecursionLimit(t *testing.T) {
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			var got decArgs
-			err := runtime.Decode([]byte(tt.raw), &got, decArgsFn)
-			want := decVs{{tt.path, "arguments nested deeper than " + strconv.Itoa(maxDepth) + " levels"}}
+			err := decode.Value([]byte(tt.raw), &got, decArgsFn)
+			want := decVs{{Path: tt.path, Message: "arguments nested deeper than " + strconv.Itoa(maxDepth) + " levels"}}
 			if diff := cmp.Diff(want, decViolations(t, err)); diff != "" {
 				t.Errorf("violations (-want +got):\n%s", diff[:min(len(diff), 2000)])
 			}
@@ -602,7 +603,7 @@ func TestDecodeRecursionLimit(t *testing.T) {
 	// Just within the limit is fine.
 	raw := `{"name":"x","where":{"lat":1,"lon":2},"tree":` + strings.Repeat(`{"next":`, maxDepth-1) + "null" + strings.Repeat("}", maxDepth-1) + "}"
 	var got decArgs
-	if err := runtime.Decode([]byte(raw), &got, decArgsFn); err != nil {
+	if err := decode.Value([]byte(raw), &got, decArgsFn); err != nil {
 		t.Errorf("%d levels: %v", maxDepth, err)
 	}
 }
@@ -620,11 +621,11 @@ func TestDecodePoolIsClean(t *testing.T) {
 	for i := 0; i < 3; i++ {
 		for _, b := range bad {
 			var v decArgs
-			if err := runtime.Decode([]byte(b), &v, decArgsFn); err == nil {
+			if err := decode.Value([]byte(b), &v, decArgsFn); err == nil {
 				t.Fatalf("Decode(%.40q) succeeded", b)
 			}
 			var got decArgs
-			if err := runtime.Decode([]byte(good), &got, decArgsFn); err != nil {
+			if err := decode.Value([]byte(good), &got, decArgsFn); err != nil {
 				t.Fatalf("after %.40q: Decode(good): %v", b, err)
 			}
 			if diff := cmp.Diff(want, got); diff != "" {
@@ -639,7 +640,7 @@ func TestDecodeRawAndAny(t *testing.T) {
 		Raw json.RawMessage
 		N   int
 	}
-	fn := func(d *runtime.Decoder, v *rawArgs) {
+	fn := func(d *decode.Decoder, v *rawArgs) {
 		if !d.Object() {
 			return
 		}
@@ -656,7 +657,7 @@ func TestDecodeRawAndAny(t *testing.T) {
 	}
 	raw := []byte(`{"raw": {"a" : [1, "x"]} ,"n":3}`)
 	var got rawArgs
-	if err := runtime.Decode(raw, &got, fn); err != nil {
+	if err := decode.Value(raw, &got, fn); err != nil {
 		t.Fatal(err)
 	}
 	if string(got.Raw) != `{"a" : [1, "x"]}` || got.N != 3 {
@@ -666,8 +667,8 @@ func TestDecodeRawAndAny(t *testing.T) {
 	if string(got.Raw) != `{"a" : [1, "x"]}` {
 		t.Errorf("Raw aliases the input: %s", got.Raw)
 	}
-	err := runtime.Decode([]byte(`{"n":"x"}`), &got, fn)
-	want := decVs{{"/n", "json: cannot unmarshal string into Go value of type int"}}
+	err := decode.Value([]byte(`{"n":"x"}`), &got, fn)
+	want := decVs{{Path: "/n", Message: "json: cannot unmarshal string into Go value of type int"}}
 	if diff := cmp.Diff(want, decViolations(t, err)); diff != "" {
 		t.Errorf("violations (-want +got):\n%s", diff)
 	}
@@ -706,7 +707,7 @@ func (w *decWalker) next() (json.Token, bool) {
 	return w.toks[w.i-1], true
 }
 
-func (w *decWalker) value(d *runtime.Decoder) any {
+func (w *decWalker) value(d *decode.Decoder) any {
 	tok, ok := w.next()
 	if !ok {
 		d.Skip()
@@ -773,7 +774,7 @@ func FuzzDecoderSkip(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		var v struct{}
-		err := runtime.Decode(data, &v, decSkipFn)
+		err := decode.Value(data, &v, decSkipFn)
 		if decIsSpaceOrNull(data) {
 			if err != nil {
 				t.Fatalf("Decode(%q): %v; want it to count as {}", data, err)
@@ -789,7 +790,7 @@ func FuzzDecoderSkip(f *testing.F) {
 		}
 
 		var got any
-		err = runtime.Decode(data, &got, func(d *runtime.Decoder, v *any) { *v = newDecWalker(data).value(d) })
+		err = decode.Value(data, &got, func(d *decode.Decoder, v *any) { *v = newDecWalker(data).value(d) })
 		if !valid {
 			if err == nil {
 				t.Fatalf("Decode(%q) with the walker = %#v; want an error", data, got)
@@ -833,7 +834,7 @@ func FuzzDecoderString(f *testing.F) {
 			return // counts as {} for Decode
 		}
 		var got string
-		if err := runtime.Decode(data, &got, decStringFn); err != nil {
+		if err := decode.Value(data, &got, decStringFn); err != nil {
 			t.Fatalf("Decode(%q): %v; json.Unmarshal: %q", data, err, want)
 		}
 		if got != want {
@@ -855,7 +856,7 @@ type decWeatherArgs struct {
 	Fields   []string   `json:"fields,omitempty"`
 }
 
-func decWeatherFn(d *runtime.Decoder, v *decWeatherArgs) {
+func decWeatherFn(d *decode.Decoder, v *decWeatherArgs) {
 	if !d.Object() {
 		return
 	}
@@ -917,7 +918,7 @@ const decWeatherJSON = `{"location":"San Francisco, CA","unit":"celsius","days":
 
 func TestDecodeWeather(t *testing.T) {
 	var got, want decWeatherArgs
-	if err := runtime.Decode([]byte(decWeatherJSON), &got, decWeatherFn); err != nil {
+	if err := decode.Value([]byte(decWeatherJSON), &got, decWeatherFn); err != nil {
 		t.Fatal(err)
 	}
 	if err := json.Unmarshal([]byte(decWeatherJSON), &want); err != nil {
@@ -937,7 +938,7 @@ func BenchmarkDecode(b *testing.B) {
 		b.SetBytes(int64(len(raw)))
 		for b.Loop() {
 			var v decWeatherArgs
-			if err := runtime.Decode(raw, &v, decWeatherFn); err != nil {
+			if err := decode.Value(raw, &v, decWeatherFn); err != nil {
 				b.Fatal(err)
 			}
 		}
@@ -966,7 +967,7 @@ func BenchmarkDecode(b *testing.B) {
 
 func TestDecodeFloat32Range(t *testing.T) {
 	type f32 struct{ V float32 }
-	dec := func(d *runtime.Decoder, x *f32) {
+	dec := func(d *decode.Decoder, x *f32) {
 		if !d.Object() {
 			return
 		}
@@ -977,19 +978,19 @@ func TestDecodeFloat32Range(t *testing.T) {
 		}
 	}
 	var got f32
-	if err := runtime.Decode([]byte(`{"v": 3.4e38}`), &got, dec); err != nil || got.V != 3.4e38 {
+	if err := decode.Value([]byte(`{"v": 3.4e38}`), &got, dec); err != nil || got.V != 3.4e38 {
 		t.Errorf("3.4e38: got %v, %v", got.V, err)
 	}
 	// float32's extremes as encoding/json writes them (shortest form, a little
 	// beyond the exact value) decode to them.
 	for _, want := range []float32{math.MaxFloat32, -math.MaxFloat32, math.SmallestNonzeroFloat32} {
 		raw, _ := json.Marshal(struct{ V float32 }{want})
-		if err := runtime.Decode(raw, &got, dec); err != nil || got.V != want {
+		if err := decode.Value(raw, &got, dec); err != nil || got.V != want {
 			t.Errorf("%s: got %v, %v; want %v", raw, got.V, err, want)
 		}
 	}
 	for _, raw := range []string{`{"v":1e39}`, `{"v": -1e39}`, `{"v": 3.40282357e38}`} {
-		err := runtime.Decode([]byte(raw), &got, dec)
+		err := decode.Value([]byte(raw), &got, dec)
 		var e *runtime.Error
 		if !errors.As(err, &e) || len(e.Violations()) != 1 || !strings.HasSuffix(e.Violations()[0].Message, "want a number within the range of float32") || e.Violations()[0].Path != "/v" {
 			t.Errorf("%s: got %v, want one violation at /v: out of the range of float32", raw, err)

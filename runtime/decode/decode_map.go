@@ -1,4 +1,4 @@
-package runtime
+package decode
 
 import (
 	"encoding/json"
@@ -29,7 +29,7 @@ const maxMapEntries = 100_000
 //
 // Generated decoders call Map where the schema says map, and Object
 // everywhere else: nowhere else is an array read as an object. A response
-// (DecodeResponse) takes only the object form: the entries are what a model
+// (Response) takes only the object form: the entries are what a model
 // sends, not what an API that declares a map may answer.
 func (d *Decoder) Map() bool {
 	if d.peek() != '[' || d.response {

@@ -1,4 +1,4 @@
-package runtime
+package decode
 
 import (
 	"bytes"
@@ -17,6 +17,8 @@ import (
 	"sync"
 	"time"
 	"unicode/utf8"
+
+	"github.com/opentoolgen/opentoolgen/runtime"
 )
 
 // Helpers of generated decoders: formats beyond the JSON types (date-time,
@@ -27,8 +29,8 @@ import (
 // uniqueItems, minProperties, maxProperties and const. Each check records a
 // violation at the decoder's current position.
 
-// DecodeTime reads an RFC 3339 date-time string into *x.
-func DecodeTime(d *Decoder, x *time.Time) {
+// Time reads an RFC 3339 date-time string into *x.
+func Time(d *Decoder, x *time.Time) {
 	s, ok := d.String()
 	if !ok {
 		return
@@ -41,9 +43,9 @@ func DecodeTime(d *Decoder, x *time.Time) {
 	*x = t
 }
 
-// DecodeBytes reads a base64 string (standard or URL alphabet, padded or not)
+// Bytes reads a base64 string (standard or URL alphabet, padded or not)
 // into *x.
-func DecodeBytes(d *Decoder, x *[]byte) {
+func Bytes(d *Decoder, x *[]byte) {
 	s, ok := d.String()
 	if !ok {
 		return
@@ -65,8 +67,8 @@ func decodeBase64(s string) ([]byte, bool) {
 	return nil, false
 }
 
-// DecodeRaw reads any JSON value into *x, as it is.
-func DecodeRaw(d *Decoder, x *json.RawMessage) {
+// Raw reads any JSON value into *x, as it is.
+func Raw(d *Decoder, x *json.RawMessage) {
 	if raw := d.Raw(); raw != nil {
 		*x = raw
 	}
@@ -272,22 +274,22 @@ func UnionTag(raw []byte, prop string) string {
 	return s
 }
 
-// DecodeVariant decodes raw, a value read by d, as one variant of a union with
+// Variant decodes raw, a value read by d, as one variant of a union with
 // fn. It reports whether the value is a valid v; with report, the violations
 // are recorded in d at their place.
-func DecodeVariant[T any](d *Decoder, raw []byte, v *T, fn func(*Decoder, *T), report bool) bool {
+func Variant[T any](d *Decoder, raw []byte, v *T, fn func(*Decoder, *T), report bool) bool {
 	if t := bytes.TrimSpace(raw); len(t) == 0 || string(t) == "null" {
 		if report {
 			d.Invalid("got null, want a value")
 		}
 		return false
 	}
-	err := Decode(raw, v, fn)
+	err := Value(raw, v, fn)
 	if err == nil {
 		return true
 	}
 	if report {
-		var e *Error
+		var e *runtime.Error
 		if errors.As(err, &e) {
 			for _, vi := range e.Violations() {
 				invalidAt(d, vi.Path, vi.Message)
@@ -297,11 +299,11 @@ func DecodeVariant[T any](d *Decoder, raw []byte, v *T, fn func(*Decoder, *T), r
 	return false
 }
 
-// VariantPtr is [DecodeVariant] for a variant a union holds by pointer: when
+// VariantPtr is [Variant] for a variant a union holds by pointer: when
 // raw is a valid T, *p points to it; else *p is left as it is.
 func VariantPtr[T any](d *Decoder, raw []byte, p **T, fn func(*Decoder, *T), report bool) bool {
 	var v T
-	if !DecodeVariant(d, raw, &v, fn, report) {
+	if !Variant(d, raw, &v, fn, report) {
 		return false
 	}
 	*p = &v
@@ -309,7 +311,7 @@ func VariantPtr[T any](d *Decoder, raw []byte, p **T, fn func(*Decoder, *T), rep
 }
 
 // A Candidate is one of the variants of a union that a discriminator value
-// shared by several of them may pick (see DecodeShared); Try makes one.
+// shared by several of them may pick (see Shared); Try makes one.
 type Candidate struct {
 	name string
 	try  func(raw []byte) error
@@ -317,19 +319,19 @@ type Candidate struct {
 
 // Try returns the candidate variant name, decoded into v with fn.
 func Try[T any](name string, v *T, fn func(*Decoder, *T)) Candidate {
-	return Candidate{name: name, try: func(raw []byte) error { return Decode(raw, v, fn) }}
+	return Candidate{name: name, try: func(raw []byte) error { return Value(raw, v, fn) }}
 }
 
 // maxCandidateViolations is how many of each candidate's violations the
-// violation of DecodeShared quotes.
+// violation of Shared quotes.
 const maxCandidateViolations = 3
 
-// DecodeShared decodes raw, a value read by d whose discriminator member prop
+// Shared decodes raw, a value read by d whose discriminator member prop
 // has the value tag, as the first of cands it is valid for, and returns that
 // candidate's index. When it is valid for none, it records one violation
 // naming each candidate with its first violations (what the value lacks to be
 // that variant) and returns -1.
-func DecodeShared(d *Decoder, raw []byte, prop, tag string, cands ...Candidate) int {
+func Shared(d *Decoder, raw []byte, prop, tag string, cands ...Candidate) int {
 	if t := bytes.TrimSpace(raw); len(t) == 0 || string(t) == "null" {
 		d.Invalid("got null, want a value")
 		return -1
@@ -350,8 +352,8 @@ func DecodeShared(d *Decoder, raw []byte, prop, tag string, cands ...Candidate) 
 		b.WriteString(" ")
 		b.WriteString(c.name)
 		b.WriteString(" (")
-		var e *Error
-		var vs []Violation
+		var e *runtime.Error
+		var vs []runtime.Violation
 		if errors.As(errs[i], &e) {
 			vs = e.Violations()
 		}
@@ -385,12 +387,12 @@ func joinAnd(names []string) string {
 	return strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
 }
 
-// DecodeText decodes into v with fn the value d is at, which may be a string
+// Text decodes into v with fn the value d is at, which may be a string
 // holding the value's JSON text, as the data of a Server-Sent Event does
 // ({"data": "{\"n\":1}"}): when it is a string whose text is JSON, that
 // JSON; otherwise the value itself ({"data": {"n": 1}}, or a string that is
 // not JSON). Violations are recorded in d at their place.
-func DecodeText[T any](d *Decoder, v *T, fn func(*Decoder, *T)) {
+func Text[T any](d *Decoder, v *T, fn func(*Decoder, *T)) {
 	if d.peek() != '"' {
 		fn(d, v)
 		return
@@ -400,7 +402,7 @@ func DecodeText[T any](d *Decoder, v *T, fn func(*Decoder, *T)) {
 	if json.Unmarshal(raw, &s) == nil && json.Valid([]byte(s)) {
 		raw = []byte(s)
 	}
-	DecodeVariant(d, raw, v, fn, true)
+	Variant(d, raw, v, fn, true)
 }
 
 // invalidAt records a violation at the JSON pointer path below d's position.
@@ -433,7 +435,7 @@ func invalidAt(d *Decoder, path, msg string) {
 //   - hostname: RFC 1123: labels of 1 to 63 letters, digits and hyphens, not
 //     starting or ending with a hyphen, at most 253 characters in all
 //   - byte, binary (OpenAPI): base64, standard or URL alphabet, padded or not,
-//     as [DecodeBytes] reads it
+//     as [Bytes] reads it
 //
 // A generator drops any other format of a string from what a package
 // serves, with a warning (OpenAPI's numeric formats are types: int32, int64,

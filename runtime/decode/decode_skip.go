@@ -1,6 +1,4 @@
-package runtime
-
-import ()
+package decode
 
 // Skipping values, required members and optional scalars of the Decoder.
 

@@ -1,10 +1,12 @@
-package runtime
+package decode
 
 import (
 	"context"
 	"encoding/json"
 	"errors"
 	"testing"
+
+	"github.com/opentoolgen/opentoolgen/runtime"
 )
 
 type callArgs struct {
@@ -45,7 +47,7 @@ func (e httpErr) RawBody() []byte { return []byte(e.body) }
 // an object, as a named member or as nothing, and the errors of decoding
 // (-32602 with the path) and of the Service (ToolError).
 func TestCallHelpers(t *testing.T) {
-	a, err := NewArgs(argsDoc(), WithDefaults("search", map[string]any{"limit": 10}))
+	a, err := runtime.NewArgs(argsDoc(), runtime.WithDefaults("search", map[string]any{"limit": 10}))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -86,8 +88,8 @@ func TestCallHelpers(t *testing.T) {
 	// Arguments of the wrong type: -32602 naming the argument; the Service is not called.
 	got = callArgs{Q: "untouched"}
 	_, err = CallObject(ctx, a, "search", json.RawMessage(`{"q":"x","limit":"ten"}`), decodeCallArgs, echo)
-	var e *Error
-	if !errors.As(err, &e) || e.Code != CodeInvalidParams || e.Message != `invalid params: /limit: got "ten", want integer` {
+	var e *runtime.Error
+	if !errors.As(err, &e) || e.Code != runtime.CodeInvalidParams || e.Message != `invalid params: /limit: got "ten", want integer` {
 		t.Errorf("CallObject with a wrong type: %v; want -32602 at /limit", err)
 	}
 	if got.Q != "untouched" {
@@ -109,4 +111,16 @@ func TestCallHelpers(t *testing.T) {
 		func(context.Context, callArgs) (obj, error) { return obj{}, plain }); err != plain {
 		t.Errorf("CallObject with a plain error: %v; want it as is", err)
 	}
+}
+
+func argsDoc() *runtime.OpenTool {
+	return &runtime.OpenTool{OpenTool: "1.0.0", Info: runtime.Info{Title: "t", Version: "1"}, Functions: []runtime.Function{
+		{Name: "search", Parameters: []runtime.Parameter{
+			{Name: "q", Schema: &runtime.Schema{Type: runtime.TypeString}, Required: true},
+			{Name: "limit", Schema: &runtime.Schema{Type: runtime.TypeInteger}},
+			{Name: "key", Schema: &runtime.Schema{Ref: "#/schemas/Key"}},
+			{Name: "session", Schema: &runtime.Schema{Type: runtime.TypeString}},
+		}},
+		{Name: "other", Parameters: []runtime.Parameter{{Name: "key", Schema: &runtime.Schema{Type: runtime.TypeString}}}},
+	}, Schemas: runtime.Schemas{{Name: "Key", Schema: &runtime.Schema{Type: runtime.TypeString}}}}
 }

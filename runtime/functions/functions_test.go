@@ -1,4 +1,4 @@
-package runtime_test
+package functions_test
 
 import (
 	"context"
@@ -16,6 +16,8 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
 	"github.com/opentoolgen/opentoolgen/runtime"
+	"github.com/opentoolgen/opentoolgen/runtime/declare"
+	"github.com/opentoolgen/opentoolgen/runtime/functions"
 	mocktool "github.com/opentoolgen/opentoolgen/testdata/golden/mocktool"
 	petstore "github.com/opentoolgen/opentoolgen/testdata/golden/openapi-petstore"
 	weather "github.com/opentoolgen/opentoolgen/testdata/golden/weather"
@@ -31,7 +33,7 @@ type manusTool interface {
 	Invoke(ctx context.Context, args map[string]any) (map[string]any, error)
 }
 
-var _ manusTool = (*runtime.FunctionTool)(nil)
+var _ manusTool = (*functions.Tool)(nil)
 
 // texts implements mocktool.Service: texts by id.
 type texts struct {
@@ -170,7 +172,7 @@ func TestFunctionsAsManusTools(t *testing.T) {
 	for _, f := range tool.Functions() {
 		tools = append(tools, f)
 	}
-	decls := runtime.Declarations(tool.Document())
+	decls := declare.Plain(tool.Document())
 	if len(tools) != len(decls) {
 		t.Fatalf("got %d functions, want %d", len(tools), len(decls))
 	}
@@ -454,7 +456,7 @@ func TestFunctionsRemote(t *testing.T) {
 	srv := httptest.NewServer(runtime.NewHandler(tool))
 	defer srv.Close()
 	remote := runtime.RemoteTool(runtime.NewClient(srv.URL + "/opentool"))
-	list, err := runtime.Functions(ctx, remote)
+	list, err := functions.Load(ctx, remote)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -503,23 +505,23 @@ func (t *tool) Call(context.Context, string, json.RawMessage) (json.RawMessage, 
 
 func TestFunctionsErrors(t *testing.T) {
 	ctx := context.Background()
-	if _, err := runtime.Functions(ctx, nil); err == nil {
+	if _, err := functions.Load(ctx, nil); err == nil {
 		t.Error("Functions of a nil tool: no error")
 	}
-	if _, err := runtime.Functions(ctx, &tool{load: errBroken}); !errors.Is(err, errBroken) {
+	if _, err := functions.Load(ctx, &tool{load: errBroken}); !errors.Is(err, errBroken) {
 		t.Errorf("Functions of a tool whose Load fails: got %v, want its error", err)
 	}
-	if fs, err := runtime.Functions(ctx, &tool{}); err != nil || fs == nil || len(fs) != 0 {
+	if fs, err := functions.Load(ctx, &tool{}); err != nil || fs == nil || len(fs) != 0 {
 		t.Errorf("Functions of a tool without document: got %v, %v, want none", fs, err)
 	}
 	doc := &runtime.OpenTool{Functions: []runtime.Function{
 		{Name: "f"},
 		{Name: "s", Stream: map[string]*runtime.Return{"data": {Name: "x", Schema: &runtime.Schema{Type: runtime.TypeString}}}},
 	}}
-	if _, err := runtime.Functions(ctx, &tool{doc: doc}); err == nil || !strings.Contains(err.Error(), `"s" streams its results`) {
+	if _, err := functions.Load(ctx, &tool{doc: doc}); err == nil || !strings.Contains(err.Error(), `"s" streams its results`) {
 		t.Errorf("Functions of a tool that streams but is no StreamTool: got %v", err)
 	}
-	fs := runtime.FunctionsOf(&tool{doc: doc, result: json.RawMessage(`[1]`)}, doc)
+	fs := functions.Of(&tool{doc: doc, result: json.RawMessage(`[1]`)}, doc)
 	var e *runtime.Error
 	if _, err := fs[0].Invoke(ctx, nil); !errors.As(err, &e) || e.Code != runtime.CodeInternalError {
 		t.Errorf("a result that is not an object: got %v, want a -32603 *Error", err)
@@ -527,7 +529,7 @@ func TestFunctionsErrors(t *testing.T) {
 	if _, err := fs[1].Call(ctx, nil); !errors.As(err, &e) || e.Code != runtime.CodeMethodNotFound {
 		t.Errorf("a stream of a tool that is no StreamTool: got %v, want a -32601 *Error", err)
 	}
-	fs = runtime.FunctionsOf(&tool{doc: doc}, doc)
+	fs = functions.Of(&tool{doc: doc}, doc)
 	if got, err := fs[0].Call(ctx, nil); err != nil || string(got) != "{}" {
 		t.Errorf("no result: got %s, %v, want {}", got, err)
 	}
@@ -562,7 +564,7 @@ func TestLoadFunctions(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	doc, fts, err := runtime.LoadFunctions(context.Background(), tool)
+	doc, fts, err := functions.LoadDocument(context.Background(), tool)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -574,7 +576,7 @@ func TestLoadFunctions(t *testing.T) {
 			t.Errorf("function %d: %s, want %s", i, ft.Name(), doc.Functions[i].Name)
 		}
 	}
-	if _, _, err := runtime.LoadFunctions(context.Background(), nil); err == nil {
+	if _, _, err := functions.LoadDocument(context.Background(), nil); err == nil {
 		t.Errorf("LoadFunctions of a nil tool: no error")
 	}
 }

@@ -1,4 +1,5 @@
-package runtime
+// Package functions gives each function of a runtime.Tool as a tool of its own, in the shapes agent frameworks take (what adapters/* wrap).
+package functions
 
 import (
 	"bytes"
@@ -7,11 +8,14 @@ import (
 	"errors"
 	"fmt"
 	"sync"
+
+	"github.com/opentoolgen/opentoolgen/runtime"
+	"github.com/opentoolgen/opentoolgen/runtime/declare"
 )
 
-// FunctionTool is one function of a Tool as a tool of its own, in the shapes
+// Tool is one function of a Tool as a tool of its own, in the shapes
 // agent frameworks take. Name, Description, InputSchema, OutputSchema and
-// Invoke are the Tool interface of OpenManus-Go, which a *FunctionTool
+// Invoke are the Tool interface of OpenManus-Go, which a *Tool
 // satisfies without this module importing it:
 //
 //	Invoke(ctx context.Context, args map[string]any) (map[string]any, error)
@@ -20,7 +24,7 @@ import (
 // jsonArgs []byte) (any, error) wraps it as
 //
 //	func (t trpcTool) Call(ctx context.Context, jsonArgs []byte) (any, error) {
-//		result, err := t.FunctionTool.Call(ctx, jsonArgs)
+//		result, err := t.Tool.Call(ctx, jsonArgs)
 //		if err != nil {
 //			return nil, err
 //		}
@@ -31,35 +35,35 @@ import (
 // unmarshalled into the framework's Schema type.
 //
 // The schemas are the function's as the tool serves it (options applied):
-// InputSchema is its LLM declaration's parameters ([Declarations]),
+// InputSchema is its LLM declaration's parameters ([declare.Plain]),
 // OutputSchema the result object the OpenTool server answers on /call
 // ([OutputSchema]). A streaming function is called to its end and answers
 // every item at once, {"items": [item, …]}, as MCP's tools/call does.
 //
 // Errors are the tool's, unchanged: arguments that do not match the
 // parameters are an *Error with code -32602 naming every JSON path
-// ([Error.Violations]). A FunctionTool is safe for concurrent use.
-type FunctionTool struct {
-	tool   Tool
-	fn     *Function
-	hints  Hints
+// ([runtime.Error.Violations]). A Tool is safe for concurrent use.
+type Tool struct {
+	tool   runtime.Tool
+	fn     *runtime.Function
+	hints  runtime.Hints
 	hinted bool
 	input  func() json.RawMessage
 	output func() json.RawMessage
 }
 
-// Functions returns a FunctionTool for each function of tool's document, which
+// Load returns a Tool for each function of tool's document, which
 // it loads now (with ctx), in document order. It fails when Load fails, or
 // when a function streams its results and tool is not a StreamTool.
-func Functions(ctx context.Context, tool Tool) ([]*FunctionTool, error) {
-	_, fts, err := LoadFunctions(ctx, tool)
+func Load(ctx context.Context, tool runtime.Tool) ([]*Tool, error) {
+	_, fts, err := LoadDocument(ctx, tool)
 	return fts, err
 }
 
-// LoadFunctions is Functions that also returns the document it loaded, for
+// LoadDocument is Load that also returns the document it loaded, for
 // callers that need both (declarations, declared names) without loading the
 // document twice.
-func LoadFunctions(ctx context.Context, tool Tool) (*OpenTool, []*FunctionTool, error) {
+func LoadDocument(ctx context.Context, tool runtime.Tool) (*runtime.OpenTool, []*Tool, error) {
 	if tool == nil {
 		return nil, nil, errors.New("opentool: Functions of a nil tool")
 	}
@@ -67,67 +71,67 @@ func LoadFunctions(ctx context.Context, tool Tool) (*OpenTool, []*FunctionTool, 
 	if err != nil {
 		return nil, nil, fmt.Errorf("opentool: loading the tool's document: %w", err)
 	}
-	if _, ok := tool.(StreamTool); !ok && doc != nil {
+	if _, ok := tool.(runtime.StreamTool); !ok && doc != nil {
 		for i := range doc.Functions {
 			if f := &doc.Functions[i]; f.IsStream() {
 				return nil, nil, fmt.Errorf("opentool: function %s streams its results but the tool is not a StreamTool", quote(f.Name))
 			}
 		}
 	}
-	return doc, FunctionsOf(tool, doc), nil
+	return doc, Of(tool, doc), nil
 }
 
-// FunctionsOf returns a FunctionTool for each function of doc, in document
+// Of returns a Tool for each function of doc, in document
 // order, calling them through tool, whose document doc must be (what its Load
 // returns; generated packages' (*Tool).Functions uses it). doc is read, never
 // modified, and must not be modified afterwards. Calling a streaming function
 // of a tool that is not a StreamTool is an *Error with code -32601.
-func FunctionsOf(tool Tool, doc *OpenTool) []*FunctionTool {
+func Of(tool runtime.Tool, doc *runtime.OpenTool) []*Tool {
 	if doc == nil {
-		return []*FunctionTool{}
+		return []*Tool{}
 	}
-	ht, _ := tool.(HintTool)
-	out := make([]*FunctionTool, len(doc.Functions))
+	ht, _ := tool.(runtime.HintTool)
+	out := make([]*Tool, len(doc.Functions))
 	for i := range doc.Functions {
 		f := &doc.Functions[i]
-		t := &FunctionTool{tool: tool, fn: f}
+		t := &Tool{tool: tool, fn: f}
 		if ht != nil {
 			t.hints, t.hinted = ht.Hints(f.Name)
 		}
-		t.input = sync.OnceValue(func() json.RawMessage { return parametersSchema(doc, f) })
-		t.output = sync.OnceValue(func() json.RawMessage { return OutputSchema(doc, f) })
+		t.input = sync.OnceValue(func() json.RawMessage { return declare.InputSchema(doc, f) })
+		t.output = sync.OnceValue(func() json.RawMessage { return declare.OutputSchema(doc, f) })
 		out[i] = t
 	}
 	return out
 }
 
 // Name returns the function's name, as it is called.
-func (t *FunctionTool) Name() string { return t.fn.Name }
+func (t *Tool) Name() string { return t.fn.Name }
 
 // Description returns the function's description.
-func (t *FunctionTool) Description() string { return t.fn.Description }
+func (t *Tool) Description() string { return t.fn.Description }
 
 // InputSchema returns the JSON Schema of the function's arguments: one object
 // schema, its references into its "$defs". Each call returns a new map, which
 // the caller may modify; numbers are json.Number.
-func (t *FunctionTool) InputSchema() map[string]any { return object(t.input()) }
+func (t *Tool) InputSchema() map[string]any { return object(t.input()) }
 
 // OutputSchema returns the JSON Schema of the object Invoke and Call answer
 // (see [OutputSchema]). Each call returns a new map, which the caller may
 // modify; numbers are json.Number.
-func (t *FunctionTool) OutputSchema() map[string]any { return object(t.output()) }
+func (t *Tool) OutputSchema() map[string]any { return object(t.output()) }
 
 // InputSchemaJSON returns InputSchema as JSON, for frameworks that take a
 // schema of their own type: unmarshal it into that. Each call returns a new
 // slice.
-func (t *FunctionTool) InputSchemaJSON() json.RawMessage { return bytes.Clone(t.input()) }
+func (t *Tool) InputSchemaJSON() json.RawMessage { return bytes.Clone(t.input()) }
 
 // OutputSchemaJSON returns OutputSchema as JSON. Each call returns a new slice.
-func (t *FunctionTool) OutputSchemaJSON() json.RawMessage { return bytes.Clone(t.output()) }
+func (t *Tool) OutputSchemaJSON() json.RawMessage { return bytes.Clone(t.output()) }
 
 // Hints returns the function's hints (read-only, destructive, …) when the
-// tool is a [HintTool] that has some.
-func (t *FunctionTool) Hints() (Hints, bool) {
+// tool is a [runtime.HintTool] that has some.
+func (t *Tool) Hints() (runtime.Hints, bool) {
 	h := t.hints
 	for _, p := range []**bool{&h.ReadOnly, &h.Destructive, &h.Idempotent, &h.OpenWorld} {
 		if *p != nil {
@@ -142,12 +146,12 @@ func (t *FunctionTool) Hints() (Hints, bool) {
 // every digit (json.Marshal writes them back as they came). The tool's errors
 // are returned unchanged; arguments that JSON cannot encode are an *Error
 // with code -32602.
-func (t *FunctionTool) Invoke(ctx context.Context, args map[string]any) (map[string]any, error) {
+func (t *Tool) Invoke(ctx context.Context, args map[string]any) (map[string]any, error) {
 	var raw json.RawMessage
 	if args != nil {
 		b, err := json.Marshal(args)
 		if err != nil {
-			return nil, NewError(CodeInvalidParams, "invalid params: the arguments of "+quote(t.fn.Name)+" cannot be encoded as JSON: "+err.Error())
+			return nil, runtime.NewError(runtime.CodeInvalidParams, "invalid params: the arguments of "+quote(t.fn.Name)+" cannot be encoded as JSON: "+err.Error())
 		}
 		raw = b
 	}
@@ -164,7 +168,7 @@ func (t *FunctionTool) Invoke(ctx context.Context, args map[string]any) (map[str
 // streaming function {"items": [item, …]} once the stream has ended. The
 // tool's errors are returned unchanged; a result that is not a JSON object is
 // an *Error with code -32603.
-func (t *FunctionTool) Call(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
+func (t *Tool) Call(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
 	if isNull(args) {
 		args = nil
 	}
@@ -175,16 +179,16 @@ func (t *FunctionTool) Call(ctx context.Context, args json.RawMessage) (json.Raw
 		}
 		return t.checkResult(result)
 	}
-	st, ok := t.tool.(StreamTool)
+	st, ok := t.tool.(runtime.StreamTool)
 	if !ok {
-		return nil, NewError(CodeMethodNotFound, quote(t.fn.Name)+" streams its results but the tool is not a StreamTool")
+		return nil, runtime.NewError(runtime.CodeMethodNotFound, quote(t.fn.Name)+" streams its results but the tool is not a StreamTool")
 	}
 	var (
 		mu    sync.Mutex
 		done  bool
 		items bytes.Buffer
 	)
-	items.WriteString(`{"` + ItemsKey + `":[`)
+	items.WriteString(`{"` + declare.ItemsKey + `":[`)
 	n := 0
 	err := st.StreamCall(ctx, t.fn.Name, args, func(item json.RawMessage) error {
 		item, err := t.checkResult(item)
@@ -215,12 +219,12 @@ func (t *FunctionTool) Call(ctx context.Context, args json.RawMessage) (json.Raw
 
 // checkResult returns a result object ({} for none), or an internal error when
 // the tool returned something else.
-func (t *FunctionTool) checkResult(result json.RawMessage) (json.RawMessage, error) {
+func (t *Tool) checkResult(result json.RawMessage) (json.RawMessage, error) {
 	if len(result) == 0 {
 		return json.RawMessage("{}"), nil
 	}
 	if !json.Valid(result) || !isJSONObject(result) {
-		return nil, InternalError("internal error: " + quote(t.fn.Name) + " returned a result that is not a JSON object")
+		return nil, runtime.InternalError("internal error: " + quote(t.fn.Name) + " returned a result that is not a JSON object")
 	}
 	return result, nil
 }
@@ -240,10 +244,26 @@ func decodeObject(raw json.RawMessage) (map[string]any, error) {
 	dec.UseNumber()
 	var m map[string]any
 	if err := dec.Decode(&m); err != nil {
-		return nil, InternalError("internal error: decoding the result: " + err.Error())
+		return nil, runtime.InternalError("internal error: decoding the result: " + err.Error())
 	}
 	if m == nil {
 		m = map[string]any{}
 	}
 	return m, nil
+}
+
+func quote(s string) string {
+	b, _ := json.Marshal(s)
+	return string(b)
+}
+
+// isJSONObject reports whether raw (already known to be valid JSON) is an object.
+func isJSONObject(raw []byte) bool {
+	raw = bytes.TrimLeft(raw, " \t\r\n")
+	return len(raw) > 0 && raw[0] == '{'
+}
+
+func isNull(raw []byte) bool {
+	raw = bytes.TrimSpace(raw)
+	return len(raw) == 0 || string(raw) == "null"
 }

@@ -1,4 +1,4 @@
-package runtime
+package decode
 
 import (
 	"bytes"
@@ -36,13 +36,13 @@ func EncodeObject(v any) (json.RawMessage, error) {
 }
 
 // Unmarshal decodes data into *v with a generated decoder fn, checking types as
-// [Decode] does; generated UnmarshalJSON methods use it. It returns the
+// [Value] does; generated UnmarshalJSON methods use it. It returns the
 // -32602 *Error listing every violation.
 func Unmarshal[T any](data []byte, v *T, fn func(*Decoder, *T)) error {
 	if len(data) == 0 || isNull(data) {
 		return nil
 	}
-	return Decode(data, v, fn)
+	return Value(data, v, fn)
 }
 
 // ObjectEncoder writes a JSON object member by member, in order. Generated

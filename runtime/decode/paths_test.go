@@ -1,9 +1,11 @@
-package runtime
+package decode
 
 import (
 	"errors"
 	"strings"
 	"testing"
+
+	"github.com/opentoolgen/opentoolgen/runtime"
 )
 
 // pathNode is a recursive argument type, decoded as generated code decodes it.
@@ -49,16 +51,16 @@ func nested(depth int, inner string) []byte {
 func TestViolationsBounded(t *testing.T) {
 	raw := nested(990, `{"l":[`+strings.Repeat("1,", 20000)+`1]}`)
 	var v pathNode
-	err := Decode(raw, &v, decodePathNode)
-	var e *Error
+	err := Value(raw, &v, decodePathNode)
+	var e *runtime.Error
 	if !errors.As(err, &e) {
-		t.Fatalf("Decode: %v, want an *Error", err)
+		t.Fatalf("Value: %v, want an *Error", err)
 	}
 	vs := e.Violations()
 	if len(vs) != maxViolations+1 {
 		t.Fatalf("%d violations, want %d", len(vs), maxViolations+1)
 	}
-	if last := vs[len(vs)-1]; last != (Violation{Message: "19901 more violations not listed"}) {
+	if last := vs[len(vs)-1]; last != (runtime.Violation{Message: "19901 more violations not listed"}) {
 		t.Errorf("last violation %+v", last)
 	}
 	if want := "/n" + strings.Repeat("/n", 989) + "/l/0"; vs[0].Path != want {
@@ -76,7 +78,7 @@ func TestViolationsBounded(t *testing.T) {
 // one-line message of readable length that shows both ends of the path.
 func TestDeepViolationMessage(t *testing.T) {
 	var v pathNode
-	err := Decode(nested(100000, "null"), &v, decodePathNode)
+	err := Value(nested(100000, "null"), &v, decodePathNode)
 	if err == nil {
 		t.Fatal("no error")
 	}

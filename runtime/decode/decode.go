@@ -1,4 +1,5 @@
-package runtime
+// Package decode reads and checks the arguments (and checked REST responses) of generated packages: the Decoder their decoders drive, the JSON Schema keyword checks, the encoders of results and the cases of a generated Tool's Call.
+package decode
 
 import (
 	"encoding/json"
@@ -8,20 +9,22 @@ import (
 	"strings"
 	"sync"
 	"unicode/utf8"
+
+	"github.com/opentoolgen/opentoolgen/runtime"
 )
 
 // Decoder reads a JSON value for generated argument decoders. Generated code
 // walks the value it expects (objects, arrays, scalars) and the Decoder checks
-// each JSON type as it goes, recording every mismatch as a [Violation] with its
+// each JSON type as it goes, recording every mismatch as a [runtime.Violation] with its
 // JSON pointer instead of stopping at the first one; a value of the wrong type is
 // skipped. Nothing goes through map[string]any.
 //
-// A Decoder is not safe for concurrent use. Use [Decode] rather than building one.
+// A Decoder is not safe for concurrent use. Use [Value] rather than building one.
 type Decoder struct {
 	data       []byte
 	pos        int
 	path       []pathSeg
-	violations []Violation
+	violations []runtime.Violation
 	omitted    int    // violations past maxViolations
 	depth      int    // containers open (Object, Array)
 	broken     bool   // syntax error: every further read is a no-op
@@ -29,7 +32,7 @@ type Decoder struct {
 	keyBuf     []byte // the unescaped key when it has escapes
 	scratch    []byte
 	stack      []byte
-	response   bool         // DecodeResponse: writeOnly members may be absent (WriteOnly)
+	response   bool         // Response: writeOnly members may be absent (WriteOnly)
 	swaps      []decodeSwap // the inputs Map left for the objects it made of map entries
 }
 
@@ -61,14 +64,14 @@ const maxSkipDepth = 10000
 
 var decoderPool = sync.Pool{New: func() any { return new(Decoder) }}
 
-// Decode decodes the raw arguments object of a call into *v with fn, a generated
+// Value decodes the raw arguments object of a call into *v with fn, a generated
 // decoder. Empty or null raw counts as {} (so missing required arguments are
 // reported). It returns nil or the -32602 *Error listing every violation.
-func Decode[T any](raw []byte, v *T, fn func(*Decoder, *T)) error {
+func Value[T any](raw []byte, v *T, fn func(*Decoder, *T)) error {
 	return decode(raw, v, fn, false)
 }
 
-// decode is Decode; response says the value is a response (WriteOnly).
+// decode is Value; response says the value is a response (WriteOnly).
 func decode[T any](raw []byte, v *T, fn func(*Decoder, *T), response bool) error {
 	d := decoderPool.Get().(*Decoder)
 	d.reset(raw)
@@ -85,7 +88,7 @@ func decode[T any](raw []byte, v *T, fn func(*Decoder, *T), response bool) error
 	}
 	var err error
 	if len(d.violations) > 0 {
-		err = InvalidParams(d.reported()...)
+		err = runtime.InvalidParams(d.reported()...)
 	}
 	d.reset(nil)
 	decoderPool.Put(d)
@@ -138,7 +141,7 @@ func (d *Decoder) reset(data []byte) {
 }
 
 // Violations returns the violations recorded so far.
-func (d *Decoder) Violations() []Violation { return d.violations }
+func (d *Decoder) Violations() []runtime.Violation { return d.violations }
 
 // Push enters member key of the current object (for the paths of violations).
 // Beyond maxDepth levels the Decoder records a violation and stops reading, so

@@ -1,4 +1,4 @@
-package runtime_test
+package declare_test
 
 import (
 	"bytes"
@@ -11,9 +11,10 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
 	"github.com/opentoolgen/opentoolgen/runtime"
+	"github.com/opentoolgen/opentoolgen/runtime/declare"
 )
 
-// declDoc (testdata/declarations.json, which runtime/declare's tests read
+// declDoc (testdata/declarations.json, which profile_test.go reads
 // too) has every kind of parameter a declaration carries: required and
 // optional, described or not, without a schema, references to a schema that
 // references another, to a recursive schema and to schemas with odd names, and
@@ -38,7 +39,7 @@ func declLoad(t *testing.T) *runtime.OpenTool {
 func TestDeclarations(t *testing.T) {
 	doc := declLoad(t)
 	before, _ := json.Marshal(doc)
-	decls := runtime.Declarations(doc)
+	decls := declare.Plain(doc)
 	if after, _ := json.Marshal(doc); !bytes.Equal(before, after) {
 		t.Errorf("Declarations changed the document:\n%s\n%s", before, after)
 	}
@@ -49,7 +50,7 @@ func TestDeclarations(t *testing.T) {
 		tree  = `"Tree":{"type":"object","properties":{"value":{"$ref":"#/$defs/Item"},"children":{"type":"array","items":{"$ref":"#/$defs/Tree"}}},"required":["value"]}`
 		odd   = `"a/b~c%d e#é":{"type":"string","enum":["x"]}`
 	)
-	want := []runtime.FunctionDeclaration{
+	want := []declare.Declaration{
 		{Name: "plain", Description: "Plain parameters.", Parameters: json.RawMessage(`{"type":"object","properties":{` +
 			`"city":{"type":"string","description":"The city."},` +
 			`"days":{"type":"integer","minimum":1},` +
@@ -93,10 +94,10 @@ func TestDeclarations(t *testing.T) {
 }
 
 func TestDeclarationsEmpty(t *testing.T) {
-	if got := runtime.Declarations(nil); got != nil {
+	if got := declare.Plain(nil); got != nil {
 		t.Errorf("Declarations(nil) = %v, want nil", got)
 	}
-	if got := runtime.Declarations(&runtime.OpenTool{}); len(got) != 0 {
+	if got := declare.Plain(&runtime.OpenTool{}); len(got) != 0 {
 		t.Errorf("Declarations(no functions) = %v, want none", got)
 	}
 }
@@ -105,7 +106,7 @@ func TestDeclarationsEmpty(t *testing.T) {
 // JSON Schema (2020-12) validator, which checks them against the metaschema and
 // resolves every reference, and validates arguments with them.
 func TestDeclarationsAreJSONSchema(t *testing.T) {
-	decls := runtime.Declarations(declLoad(t))
+	decls := declare.Plain(declLoad(t))
 	schemas := map[string]*jsonschema.Schema{}
 	for _, d := range decls {
 		var shape struct {
@@ -198,7 +199,7 @@ func TestDeclarationsDefsOnce(t *testing.T) {
 			{Name: "U", Schema: &runtime.Schema{Type: runtime.TypeArray, Items: &runtime.Schema{Ref: "#/schemas/U"}}},
 		},
 	}
-	decls := runtime.Declarations(doc)
+	decls := declare.Plain(doc)
 	if len(decls) != 1 {
 		t.Fatalf("%d declarations", len(decls))
 	}

@@ -1,18 +1,18 @@
-package runtime_test
+package decode_test
 
 import (
 	"strings"
 	"testing"
 
-	"github.com/opentoolgen/opentoolgen/runtime"
+	"github.com/opentoolgen/opentoolgen/runtime/decode"
 )
 
 // pair is a variant with required members, decoded as generated code does.
 type pair struct{ A, B string }
 
 // decodePair requires the members names[0] and names[1], both strings.
-func decodePair(names ...string) func(*runtime.Decoder, *pair) {
-	return func(d *runtime.Decoder, x *pair) {
+func decodePair(names ...string) func(*decode.Decoder, *pair) {
+	return func(d *decode.Decoder, x *pair) {
 		if !d.Object() {
 			return
 		}
@@ -40,16 +40,16 @@ func TestDecodeShared(t *testing.T) {
 	union := func(raw string) (int, pair, pair, error) {
 		var first, second pair
 		pick := -2
-		err := runtime.Decode([]byte(`{"u":`+raw+`}`), &first, func(d *runtime.Decoder, _ *pair) {
+		err := decode.Value([]byte(`{"u":`+raw+`}`), &first, func(d *decode.Decoder, _ *pair) {
 			if !d.Object() {
 				return
 			}
 			for d.Next() {
 				d.Push("u")
 				r := d.Raw()
-				pick = runtime.DecodeShared(d, r, "type", runtime.UnionTag(r, "type"),
-					runtime.Try("First", &first, decodePair("type", "a")),
-					runtime.Try("Second", &second, decodePair("type", "b")))
+				pick = decode.Shared(d, r, "type", decode.UnionTag(r, "type"),
+					decode.Try("First", &first, decodePair("type", "a")),
+					decode.Try("Second", &second, decodePair("type", "b")))
 				d.Pop()
 			}
 		})
@@ -71,9 +71,9 @@ func TestDecodeShared(t *testing.T) {
 	}
 	// At most three problems of each candidate are quoted.
 	var a, b pair
-	err = runtime.Decode([]byte(`{"type":"t"}`), &a, func(d *runtime.Decoder, _ *pair) {
-		runtime.DecodeShared(d, d.Raw(), "type", "t",
-			runtime.Try("Wide", &a, func(d *runtime.Decoder, x *pair) {
+	err = decode.Value([]byte(`{"type":"t"}`), &a, func(d *decode.Decoder, _ *pair) {
+		decode.Shared(d, d.Raw(), "type", "t",
+			decode.Try("Wide", &a, func(d *decode.Decoder, x *pair) {
 				if d.Object() {
 					for d.Next() {
 						d.Skip()
@@ -81,7 +81,7 @@ func TestDecodeShared(t *testing.T) {
 					d.Required([]uint64{0}, "w", "x", "y", "z")
 				}
 			}),
-			runtime.Try("Narrow", &b, decodePair("type", "n")))
+			decode.Try("Narrow", &b, decodePair("type", "n")))
 	})
 	want = `got "type" "t", which Wide and Narrow share, and a value that is none of them: Wide (/w: missing required member; /x: missing required member; /y: missing required member; …), Narrow (/n: missing required member)`
 	if err == nil || !strings.Contains(err.Error(), want) {

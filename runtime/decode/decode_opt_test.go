@@ -1,4 +1,4 @@
-package runtime_test
+package decode_test
 
 import (
 	"errors"
@@ -8,11 +8,12 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/opentoolgen/opentoolgen/runtime"
+	"github.com/opentoolgen/opentoolgen/runtime/decode"
 )
 
 type optItem struct{ A string }
 
-func decodeOptItem(d *runtime.Decoder, x *optItem) {
+func decodeOptItem(d *decode.Decoder, x *optItem) {
 	if !d.Object() {
 		return
 	}
@@ -40,14 +41,14 @@ type optArgs struct {
 
 type optTag string
 
-func decodeOptTag(d *runtime.Decoder, x *optTag) {
+func decodeOptTag(d *decode.Decoder, x *optTag) {
 	v, _ := d.String()
 	*x = optTag(v)
 }
 
 // decodeOptBefore is the decoder opentoolgen generated before the helpers,
 // word for word (but for Set, whose elements are of a named type there).
-func decodeOptBefore(d *runtime.Decoder, x *optArgs) {
+func decodeOptBefore(d *decode.Decoder, x *optArgs) {
 	if !d.Object() {
 		return
 	}
@@ -58,7 +59,7 @@ func decodeOptBefore(d *runtime.Decoder, x *optArgs) {
 				var v int64
 				if v1, ok := d.Int(); ok {
 					v = v1
-					runtime.CheckMin(d, float64(v1), 1.0, false)
+					decode.CheckMin(d, float64(v1), 1.0, false)
 				}
 				x.N = &v
 			}
@@ -67,7 +68,7 @@ func decodeOptBefore(d *runtime.Decoder, x *optArgs) {
 				var v float64
 				if v1, ok := d.Float(); ok {
 					v = v1
-					runtime.CheckMax(d, float64(v1), 1.5, true)
+					decode.CheckMax(d, float64(v1), 1.5, true)
 				}
 				x.F = &v
 			}
@@ -76,7 +77,7 @@ func decodeOptBefore(d *runtime.Decoder, x *optArgs) {
 				var v string
 				if v1, ok := d.String(); ok {
 					v = v1
-					runtime.CheckLength(d, v1, 2, 3)
+					decode.CheckLength(d, v1, 2, 3)
 				}
 				x.S = &v
 			}
@@ -89,18 +90,18 @@ func decodeOptBefore(d *runtime.Decoder, x *optArgs) {
 		case "when":
 			if !d.IsNull() {
 				var v time.Time
-				runtime.DecodeTime(d, &v)
+				decode.Time(d, &v)
 				x.When = &v
 			}
 		case "list":
 			if !d.IsNull() {
-				runtime.Slice(d, &x.List, decodeOptItem)
+				decode.Slice(d, &x.List, decodeOptItem)
 			}
 		case "set":
 			if !d.IsNull() {
 				var tags []optTag
-				if runtime.Slice(d, &tags, decodeOptTag) {
-					runtime.CheckUnique(d, tags)
+				if decode.Slice(d, &tags, decodeOptTag) {
+					decode.CheckUnique(d, tags)
 				}
 				if tags != nil {
 					x.Set = make([]string, len(tags))
@@ -116,7 +117,7 @@ func decodeOptBefore(d *runtime.Decoder, x *optArgs) {
 }
 
 // decodeOptAfter is the same decoder with the helpers.
-func decodeOptAfter(d *runtime.Decoder, x *optArgs) {
+func decodeOptAfter(d *decode.Decoder, x *optArgs) {
 	if !d.Object() {
 		return
 	}
@@ -124,26 +125,26 @@ func decodeOptAfter(d *runtime.Decoder, x *optArgs) {
 		switch string(d.Key()) {
 		case "n":
 			if v, ok := d.OptInt(&x.N); ok {
-				runtime.CheckMin(d, float64(v), 1.0, false)
+				decode.CheckMin(d, float64(v), 1.0, false)
 			}
 		case "f":
 			if v, ok := d.OptFloat(&x.F); ok {
-				runtime.CheckMax(d, float64(v), 1.5, true)
+				decode.CheckMax(d, float64(v), 1.5, true)
 			}
 		case "s":
 			if v, ok := d.OptString(&x.S); ok {
-				runtime.CheckLength(d, v, 2, 3)
+				decode.CheckLength(d, v, 2, 3)
 			}
 		case "item":
-			runtime.Ptr(d, &x.Item, decodeOptItem)
+			decode.Ptr(d, &x.Item, decodeOptItem)
 		case "when":
-			runtime.Ptr(d, &x.When, runtime.DecodeTime)
+			decode.Ptr(d, &x.When, decode.Time)
 		case "list":
-			runtime.OptionalSlice(d, &x.List, decodeOptItem)
+			decode.OptionalSlice(d, &x.List, decodeOptItem)
 		case "set":
 			var tags []optTag
-			if runtime.OptionalSlice(d, &tags, decodeOptTag) {
-				runtime.CheckUnique(d, tags)
+			if decode.OptionalSlice(d, &tags, decodeOptTag) {
+				decode.CheckUnique(d, tags)
 			}
 			if tags != nil {
 				x.Set = make([]string, len(tags))
@@ -177,8 +178,8 @@ func TestOptionalHelpers(t *testing.T) {
 		`[]`,
 	} {
 		var before, after optArgs
-		errBefore := runtime.Decode([]byte(in), &before, decodeOptBefore)
-		errAfter := runtime.Decode([]byte(in), &after, decodeOptAfter)
+		errBefore := decode.Value([]byte(in), &before, decodeOptBefore)
+		errAfter := decode.Value([]byte(in), &after, decodeOptAfter)
 		if diff := cmp.Diff(before, after); diff != "" {
 			t.Errorf("%s: decoded values differ (-before +after):\n%s", in, diff)
 		}
@@ -205,7 +206,7 @@ func optViolations(err error) []runtime.Violation {
 // value of the right type.
 func TestOptionalHelpersValues(t *testing.T) {
 	var x optArgs
-	err := runtime.Decode([]byte(`{"n":3,"n":null,"s":7,"f":2,"item":null,"list":null}`), &x, decodeOptAfter)
+	err := decode.Value([]byte(`{"n":3,"n":null,"s":7,"f":2,"item":null,"list":null}`), &x, decodeOptAfter)
 	if x.N == nil || *x.N != 3 {
 		t.Errorf("n: %v, want 3 (null after 3 leaves it)", x.N)
 	}
@@ -227,13 +228,13 @@ func BenchmarkOptionalHelpers(b *testing.B) {
 	in := []byte(`{"n":5,"f":1.25,"s":"ab","item":{"a":"x"},"when":"2026-11-26T10:00:00Z","list":[{"a":"y"},{"a":"z"}],"set":["p","q"]}`)
 	for _, c := range []struct {
 		name string
-		fn   func(*runtime.Decoder, *optArgs)
+		fn   func(*decode.Decoder, *optArgs)
 	}{{"before", decodeOptBefore}, {"after", decodeOptAfter}} {
 		b.Run(c.name, func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
 				var x optArgs
-				if err := runtime.Decode(in, &x, c.fn); err != nil {
+				if err := decode.Value(in, &x, c.fn); err != nil {
 					b.Fatal(err)
 				}
 			}
@@ -245,27 +246,27 @@ func BenchmarkOptionalHelpers(b *testing.B) {
 // value is a valid one; a value that is not leaves the field alone and
 // records its violations only when asked to report them.
 func TestVariantPtr(t *testing.T) {
-	decodeUnion := func(report bool) func(*runtime.Decoder, **optItem) {
-		return func(d *runtime.Decoder, p **optItem) {
+	decodeUnion := func(report bool) func(*decode.Decoder, **optItem) {
+		return func(d *decode.Decoder, p **optItem) {
 			raw := d.Raw()
-			if !runtime.VariantPtr(d, raw, p, decodeOptItem, report) {
+			if !decode.VariantPtr(d, raw, p, decodeOptItem, report) {
 				d.Invalid("not an item")
 			}
 		}
 	}
 	var p *optItem
-	if err := runtime.Decode([]byte(`{"a":"x"}`), &p, decodeUnion(false)); err != nil || p == nil || p.A != "x" {
+	if err := decode.Value([]byte(`{"a":"x"}`), &p, decodeUnion(false)); err != nil || p == nil || p.A != "x" {
 		t.Errorf("a valid variant: %+v, %v", p, err)
 	}
 	for _, in := range []string{`[1]`, `"s"`, `{"a":1}`} {
 		p = nil
-		err := runtime.Decode([]byte(in), &p, decodeUnion(false))
+		err := decode.Value([]byte(in), &p, decodeUnion(false))
 		if p != nil || err == nil || err.Error() != `opentool: code -32602: invalid params: not an item (data: [{"path":"","message":"not an item"}])` {
 			t.Errorf("%s: %+v, %v; want nil and the union's violation alone", in, p, err)
 		}
 	}
 	p = nil
-	err := runtime.Decode([]byte(`{"a":1}`), &p, decodeUnion(true))
+	err := decode.Value([]byte(`{"a":1}`), &p, decodeUnion(true))
 	want := []runtime.Violation{{Path: "/a", Message: "got 1, want string"}, {Path: "", Message: "not an item"}}
 	if diff := cmp.Diff(want, optViolations(err)); p != nil || diff != "" {
 		t.Errorf("reported: %+v; violations (-want +got):\n%s", p, diff)

@@ -1,14 +1,13 @@
-package runtime
+package decode
 
 import (
 	"strconv"
-	"strings"
-	"unicode/utf8"
 
 	"github.com/opentoolgen/opentoolgen/internal/jsontree"
+	"github.com/opentoolgen/opentoolgen/runtime"
 )
 
-// maxStoredPath bounds the JSON pointers a [Problem] or a [Violation] keeps:
+// maxStoredPath bounds the JSON pointers a [Problem] or a [runtime.Violation] keeps:
 // a longer one, which only a document or arguments nested thousands of
 // levels deep (or with keys of kilobytes) have, is kept abbreviated as
 // messages show it ("/a/b/c/d/…(9,990 more)…/w/x/y/z"), so that a problem
@@ -37,35 +36,14 @@ func (d *Decoder) violate(msg string) {
 		d.omitted++
 		return
 	}
-	d.violations = append(d.violations, Violation{Path: storedPath(d.Path()), Message: msg})
+	d.violations = append(d.violations, runtime.Violation{Path: storedPath(d.Path()), Message: msg})
 }
 
 // reported returns the violations to report: those recorded, and one that
 // counts those left out.
-func (d *Decoder) reported() []Violation {
+func (d *Decoder) reported() []runtime.Violation {
 	if d.omitted == 0 {
 		return d.violations
 	}
-	return append(d.violations, Violation{Message: strconv.Itoa(d.omitted) + " more violations not listed"})
-}
-
-// maxErrorData bounds the data an [Error]'s message shows; Data itself is
-// kept whole.
-const maxErrorData = 512
-
-// writeClipped writes data, or its first maxErrorData bytes and how many
-// were left out.
-func writeClipped(b *strings.Builder, data []byte) {
-	if len(data) <= maxErrorData {
-		b.Write(data)
-		return
-	}
-	cut := maxErrorData
-	for cut > 0 && !utf8.RuneStart(data[cut]) {
-		cut--
-	}
-	b.Write(data[:cut])
-	b.WriteString("…(")
-	b.WriteString(strconv.Itoa(len(data) - cut))
-	b.WriteString(" more bytes)")
+	return append(d.violations, runtime.Violation{Message: strconv.Itoa(d.omitted) + " more violations not listed"})
 }

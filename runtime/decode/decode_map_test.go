@@ -1,12 +1,11 @@
-package runtime_test
+package decode_test
 
 import (
 	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
-
-	"github.com/opentoolgen/opentoolgen/runtime"
+	"github.com/opentoolgen/opentoolgen/runtime/decode"
 )
 
 // decMapArgs has maps where generated code has them: an argument, a map of
@@ -19,7 +18,7 @@ type decMapArgs struct {
 }
 
 // decMapArgsFn is written in the shape the generator emits for maps (Map).
-func decMapArgsFn(d *runtime.Decoder, v *decMapArgs) {
+func decMapArgsFn(d *decode.Decoder, v *decMapArgs) {
 	if !d.Object() {
 		return
 	}
@@ -85,7 +84,7 @@ func TestDecodeMapEntries(t *testing.T) {
 		"items":[[{"key":"k","value":"v"}],[]],"after":"end"}`
 	mixed := `{"labels":{"a":1,"bé":2},"nested":[{"key":"x","value":{"on":true}},{"key":"y","value":{}}],"items":[{"k":"v"},[]],"after":"end"}`
 	var want decMapArgs
-	if err := runtime.Decode([]byte(object), &want, decMapArgsFn); err != nil {
+	if err := decode.Value([]byte(object), &want, decMapArgsFn); err != nil {
 		t.Fatal(err)
 	}
 	if want.After != "end" || want.Labels["bé"] != 2 || !want.Nested["x"]["on"] || want.Items[0]["k"] != "v" {
@@ -93,7 +92,7 @@ func TestDecodeMapEntries(t *testing.T) {
 	}
 	for name, raw := range map[string]string{"entries": entries, "mixed": mixed} {
 		var got decMapArgs
-		if err := runtime.Decode([]byte(raw), &got, decMapArgsFn); err != nil {
+		if err := decode.Value([]byte(raw), &got, decMapArgsFn); err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
 		if diff := cmp.Diff(want, got); diff != "" {
@@ -107,11 +106,11 @@ func TestDecodeMapEntries(t *testing.T) {
 // the entries form is for arguments only.
 func TestDecodeMapEntriesNotInResponses(t *testing.T) {
 	var got decMapArgs
-	err := runtime.DecodeResponse([]byte(`{"labels":[{"key":"a","value":1}]}`), &got, decMapArgsFn)
+	err := decode.Response([]byte(`{"labels":[{"key":"a","value":1}]}`), &got, decMapArgsFn)
 	if err == nil || !strings.Contains(err.Error(), "/labels") {
 		t.Fatalf("entries in a response: got %v (%+v), want an error naming /labels", err, got)
 	}
-	if err := runtime.DecodeResponse([]byte(`{"labels":{"a":1}}`), &got, decMapArgsFn); err != nil || got.Labels["a"] != 1 {
+	if err := decode.Response([]byte(`{"labels":{"a":1}}`), &got, decMapArgsFn); err != nil || got.Labels["a"] != 1 {
 		t.Fatalf("object in a response: %v (%+v)", err, got)
 	}
 }
@@ -135,14 +134,14 @@ func TestDecodeMapEntriesInvalid(t *testing.T) {
 	}
 	for _, tt := range tests {
 		var got decMapArgs
-		err := runtime.Decode([]byte(tt.raw), &got, decMapArgsFn)
+		err := decode.Value([]byte(tt.raw), &got, decMapArgsFn)
 		if diff := cmp.Diff(tt.want, decViolations(t, err)); diff != "" {
 			t.Errorf("%s: violations (-want +got):\n%s", tt.name, diff)
 		}
 	}
 	// An array where the schema says object (not a map) is still refused.
 	var args decArgs
-	vs := decViolations(t, runtime.Decode([]byte(`{"name":"p","where":[{"key":"lat","value":1}]}`), &args, decArgsFn))
+	vs := decViolations(t, decode.Value([]byte(`{"name":"p","where":[{"key":"lat","value":1}]}`), &args, decArgsFn))
 	if len(vs) == 0 || vs[0].Path != "/where" {
 		t.Errorf("entries for a struct: %v, want a violation at /where", vs)
 	}

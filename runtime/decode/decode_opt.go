@@ -1,4 +1,4 @@
-package runtime
+package decode
 
 // Optional members. Generated decoders read an optional member whose null
 // means absent with the helpers below, one line each: null leaves the field
@@ -6,14 +6,14 @@ package runtime
 // as the field's type says.
 //
 //	case "manager":
-//		runtime.Ptr(d, &x.Manager, decodeUser)
+//		Ptr(d, &x.Manager, decodeUser)
 //	case "tags":
-//		if runtime.OptionalSlice(d, &x.Tags, decodeTag) {
-//			runtime.CheckUnique(d, x.Tags)
+//		if OptionalSlice(d, &x.Tags, decodeTag) {
+//			CheckUnique(d, x.Tags)
 //		}
 //	case "top":
 //		if v, ok := d.OptInt(&x.Top); ok {
-//			runtime.CheckMin(d, float64(v), 0, false)
+//			CheckMin(d, float64(v), 0, false)
 //		}
 
 // Ptr decodes an optional value with dec into a new T that *p then points

@@ -1,0 +1,43 @@
+package decode
+
+import (
+	"errors"
+	"strconv"
+	"unicode/utf8"
+
+	"github.com/opentoolgen/opentoolgen/runtime"
+)
+
+// Date reads an RFC 3339 full-date string into *x, for generated decoders: a
+// value that is not one is a violation at the decoder's position that quotes
+// it and says why.
+func Date(d *Decoder, x *runtime.Date) {
+	if s, ok := d.String(); ok {
+		DateText(d, s, x)
+	}
+}
+
+// DateText reads s, the string a generated decoder has just read (and checked
+// against the schema's lengths and pattern), into *x as Date does.
+func DateText(d *Decoder, s string, x *runtime.Date) {
+	v, err := runtime.ParseDate(s)
+	if err != nil {
+		why := err.Error()
+		var de *runtime.DateError
+		if errors.As(err, &de) {
+			why = de.Reason
+		}
+		d.Invalid("got " + quoteDate(s) + ", want an RFC 3339 date (YYYY-MM-DD): " + why)
+		return
+	}
+	*x = v
+}
+
+// quoteDate quotes a value read as a date for a message, its first 40
+// characters when it is longer (as runtime.DateError does).
+func quoteDate(s string) string {
+	if utf8.RuneCountInString(s) > 40 {
+		s = string([]rune(s)[:40]) + "…"
+	}
+	return strconv.Quote(s)
+}
