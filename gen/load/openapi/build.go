@@ -51,6 +51,7 @@ func (b *oaBuilder) build() *model.Package {
 		for _, n := range b.ordered(rootLoc.add("components", "schemas"), names) {
 			b.namedAt(b.root+"#"+rootLoc.add("components", "schemas", n).ptr, n)
 		}
+		b.componentKeys(b.ordered(rootLoc.add("components", "schemas"), names))
 		for _, n := range b.ordered(rootLoc.add("components", "schemas"), names) {
 			sr := doc.Components.Schemas[n]
 			nd := b.named[b.root+"#"+rootLoc.add("components", "schemas", n).ptr]
@@ -106,4 +107,35 @@ func (b *oaBuilder) build() *model.Package {
 	odoc.Tags = b.docTags()
 	b.pkg.Document = odoc
 	return b.pkg
+}
+
+// componentKeys records the shapeKey of each component schema of names (in
+// that order: the first component of a shape takes it), and of the inline
+// schema a component that is an allOf of one wraps, so that conv makes an
+// inline schema alike the component's type. A component that is a $ref, or
+// whose schema makes no type of its own (shapeKey ""), has no key.
+func (b *oaBuilder) componentKeys(names []string) {
+	b.componentShapes = map[string]string{}
+	add := func(s *openapi3.Schema, name string) {
+		if k := shapeKey(s); k != "" {
+			if _, taken := b.componentShapes[k]; !taken {
+				b.componentShapes[k] = name
+			}
+		}
+	}
+	for _, n := range names {
+		if sr := b.doc.Components.Schemas[n]; sr != nil && sr.Ref == "" && sr.Value != nil {
+			add(sr.Value, n)
+		}
+	}
+	for _, n := range names {
+		sr := b.doc.Components.Schemas[n]
+		if sr == nil || sr.Ref != "" || sr.Value == nil {
+			continue
+		}
+		if s := sr.Value; len(s.AllOf) == 1 && len(s.Properties) == 0 && len(s.OneOf) == 0 && len(s.AnyOf) == 0 &&
+			s.AllOf[0] != nil && s.AllOf[0].Ref == "" && s.AllOf[0].Value != nil {
+			add(s.AllOf[0].Value, n)
+		}
+	}
 }
