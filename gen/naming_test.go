@@ -376,7 +376,9 @@ func TestNamesRealDocuments(t *testing.T) {
 		{"docker.com/engine.json",
 			[]string{"type Service struct {", "type ToolService interface {"},
 			[]string{"type Service2 ", "Service2Endpoint"}},
-		{"zoom.us.json", nil, []string{"type Type2 ", "type Type3 ", "type Type4 ", "type Type5 "}},
+		{"zoom.us.json",
+			[]string{"type Meeting struct {", "type AccountOptions struct {", "type HandlingBusinessHoursCustomHoursItem struct {"},
+			[]string{"type Type2 ", "type Type3 ", "type Type4 ", "type Type5 ", "type Meeting = Meeting2", "AccountOptions2", "BusinessHoursCustomHoursItem2"}},
 	} {
 		t.Run(tc.file, func(t *testing.T) {
 			b, err := os.ReadFile(filepath.Join(dir, tc.file))
