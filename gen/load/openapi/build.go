@@ -1,8 +1,12 @@
 package openapi
 
 import (
+	"fmt"
+	"maps"
 	"path/filepath"
+	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/getkin/kin-openapi/openapi3"
 	"github.com/opentoolgen/opentoolgen/gen/model"
@@ -109,18 +113,19 @@ func (b *oaBuilder) build() *model.Package {
 	return b.pkg
 }
 
-// componentKeys records the shapeKey of each component schema of names (in
-// that order: the first component of a shape takes it), and of the inline
-// schema a component that is an allOf of one wraps, so that conv makes an
-// inline schema alike the component's type. A component that is a $ref, or
-// whose schema makes no type of its own (shapeKey ""), has no key.
+// componentKeys records the component schemas of names (in that order:
+// the first component of a shape takes it) by a cheap signature of each
+// (shapeSig), and the inline schema a component that is an allOf of one
+// wraps, so that conv makes an inline schema alike the component's type
+// (componentLike). Their shapeKeys, which write the whole schema, are made
+// only for the components an inline schema's signature meets. A component
+// that is a $ref, or whose schema makes no type of its own (shapeKey ""),
+// is left out.
 func (b *oaBuilder) componentKeys(names []string) {
-	b.componentShapes = map[string]string{}
+	b.componentShapes = map[string][]*componentShape{}
 	add := func(s *openapi3.Schema, name string) {
-		if k := shapeKey(s); k != "" {
-			if _, taken := b.componentShapes[k]; !taken {
-				b.componentShapes[k] = name
-			}
+		if sig := shapeSig(s); sig != "" {
+			b.componentShapes[sig] = append(b.componentShapes[sig], &componentShape{name: name, s: s})
 		}
 	}
 	for _, n := range names {
@@ -138,4 +143,43 @@ func (b *oaBuilder) componentKeys(names []string) {
 			add(s.AllOf[0].Value, n)
 		}
 	}
+}
+
+// componentShape is a component's schema (or the one its allOf of one
+// wraps), its shapeKey made when first compared.
+type componentShape struct {
+	name string
+	s    *openapi3.Schema
+	key  string
+	made bool
+}
+
+// shapeSig is a cheap signature of a schema that has a shapeKey: two
+// schemas of one shapeKey have one signature. "" when shapeKey is "".
+func shapeSig(s *openapi3.Schema) string {
+	if len(s.Properties) == 0 && len(s.OneOf)+len(s.AnyOf) < 2 && len(s.AllOf) == 0 {
+		return ""
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "%d %d %d %q %q %v\x00", len(s.AllOf), len(s.OneOf), len(s.AnyOf), s.Title, s.Description, s.Required)
+	for _, name := range slices.Sorted(maps.Keys(s.Properties)) {
+		b.WriteString(name)
+		b.WriteByte(0)
+	}
+	return b.String()
+}
+
+// componentAlike is the name of the first component whose schema (or the
+// one its allOf of one wraps) has the shapeKey key of the inline schema s,
+// or "".
+func (b *oaBuilder) componentAlike(s *openapi3.Schema, key string) string {
+	for _, c := range b.componentShapes[shapeSig(s)] {
+		if !c.made {
+			c.key, c.made = shapeKey(c.s), true
+		}
+		if c.key == key {
+			return c.name
+		}
+	}
+	return ""
 }

@@ -123,10 +123,10 @@ type oaBuilder struct {
 	// the shortest name of their places (model.Naming.Shared).
 	enums  map[string]*model.Type
 	shapes map[string]*oaType
-	// componentShapes are the components' schemas by their shapeKey (of
-	// the schema an allOf of one wraps, too), to their names: an inline
-	// schema alike is the component's type (componentKeys).
-	componentShapes map[string]string
+	// componentShapes are the components' schemas (and those an allOf of
+	// one wraps) by shapeSig: an inline schema alike is the component's
+	// type (componentKeys, componentAlike).
+	componentShapes map[string][]*componentShape
 	sharedFirst     map[*model.Type]*model.Place
 	sharedPlaces    map[*model.Type][]*model.Place
 	sharedTypes     []*model.Type

@@ -189,8 +189,11 @@ func (b *oaBuilder) conv(sr *openapi3.SchemaRef, loc oaLoc, at *model.Place) *oa
 // $ref, a nullable $ref): the inline schema is then the type it refers to
 // under its own name, not under the alias's.
 func (b *oaBuilder) componentLike(s *openapi3.Schema, key string, loc oaLoc, at *model.Place) *oaType {
-	name, ok := b.componentShapes[key]
-	if key == "" || !ok {
+	if key == "" || len(b.componentShapes) == 0 {
+		return nil
+	}
+	name := b.componentAlike(s, key)
+	if name == "" {
 		return nil
 	}
 	ref := &openapi3.SchemaRef{Ref: "#/components/schemas/" + pointerEscaper.Replace(name), Value: b.doc.Components.Schemas[name].Value}
