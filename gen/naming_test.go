@@ -376,7 +376,9 @@ func TestNamesRealDocuments(t *testing.T) {
 		{"docker.com/engine.json",
 			[]string{"type Service struct {", "type ToolService interface {"},
 			[]string{"type Service2 ", "Service2Endpoint"}},
-		{"zoom.us.json", nil, []string{"type Type2 ", "type Type3 ", "type Type4 ", "type Type5 "}},
+		{"zoom.us.json",
+			[]string{"type Meeting struct {", "type AccountOptions struct {", "type HandlingBusinessHoursCustomHoursItem struct {"},
+			[]string{"type Type2 ", "type Type3 ", "type Type4 ", "type Type5 ", "type Meeting = Meeting2", "AccountOptions2", "BusinessHoursCustomHoursItem2"}},
 	} {
 		t.Run(tc.file, func(t *testing.T) {
 			b, err := os.ReadFile(filepath.Join(dir, tc.file))
@@ -394,5 +396,85 @@ func TestNamesRealDocuments(t *testing.T) {
 			wantIn(t, all.String(), tc.want...)
 			wantNotIn(t, all.String(), tc.bad...)
 		})
+	}
+}
+
+// namesDoc reads a document of testdata/names.
+func namesDoc(t *testing.T, name string) string {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join("..", "testdata", "names", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+// numbered finds the types of src whose names end in a number (Book2,
+// Type3), but the variants of unions (…Variant1), numbered by the document.
+func numbered(t *testing.T, src string) []string {
+	t.Helper()
+	var out []string
+	for _, name := range declaredTypes(t, src) {
+		if regexp.MustCompile(`[0-9]$`).MatchString(name) && !regexp.MustCompile(`Variant[0-9]+$`).MatchString(name) {
+			out = append(out, name)
+		}
+	}
+	return out
+}
+
+// TestNamesAllOfOfOne: a named schema that is an allOf of one inline schema
+// with a description (Zoom's Meeting) is that schema's struct under its own
+// name, not an alias of a numbered copy (Meeting = Meeting2); a member that
+// is an allOf of one $ref is the referenced type.
+func TestNamesAllOfOfOne(t *testing.T) {
+	src := generatedSource(t, namesDoc(t, "allof-of-one.yaml"))
+	wantIn(t, src, "// Book is the book object.\ntype Book struct {", "type BookShelf struct {", "type LoanList struct {",
+		"type LoanListLoansItem struct {", "Book *Book `json:\"book,omitzero\"`", "Borrower *Member `json:\"borrower,omitzero\"`",
+		"GetBook(ctx context.Context, args GetBookArgs) (Book, error)")
+	wantNotIn(t, src, "type Book =", "type LoanList =")
+	if n := numbered(t, src); len(n) > 0 {
+		t.Errorf("numbered types: %v", n)
+	}
+}
+
+// TestNamesInlineLikeComponent: an inline schema written out the same as a
+// component's (a bundled document's $refs inlined: Zoom's AccountOptions in
+// Account and in request bodies) is the component's type, in a component
+// and in every operation; inline enums of the same member name in several
+// operations are each named for their operation, none numbered.
+func TestNamesInlineLikeComponent(t *testing.T) {
+	src := generatedSource(t, namesDoc(t, "inline-like-component.yaml"))
+	want := []string{"type RoomOptions struct {", "type RoomCreateType int64", "type RoomUpdateType int64",
+		"type DeskCreateType string", "type DeskUpdateType string"}
+	wantIn(t, src, want...)
+	if got := strings.Count(src, "Options *RoomOptions `json:\"options,omitzero\"`"); got != 3 {
+		t.Errorf("%d fields of type *RoomOptions, want 3 (Room, RoomCreateArgs, RoomUpdateArgs)", got)
+	}
+	// the member written as the alias RoomLink is, is the type it refers to
+	wantIn(t, src, "type RoomLink = Room")
+	if !regexp.MustCompile(`Room +\*Room +` + "`json:\"room,omitzero\"`").MatchString(src) {
+		t.Error("DeskCreateArgs.Room is not a *Room")
+	}
+	wantNotIn(t, src, "RoomOptions2", "RoomOptionsResult", "RoomOptionsBody", "*RoomLink")
+	if n := numbered(t, src); len(n) > 0 {
+		t.Errorf("numbered types: %v", n)
+	}
+	// RoomOptions, Room, the enums, the argument structs and the package's
+	// own: no copy of RoomOptions
+	if got, want := strings.Join(declaredTypes(t, src), " "), "Client ClientOption DeskCreateArgs DeskCreateType DeskUpdateArgs DeskUpdateType Room RoomCreateArgs RoomCreateType RoomLink RoomOptions RoomUpdateArgs RoomUpdateType Service Tool"; got != want {
+		t.Errorf("types:\n got %s\nwant %s", got, want)
+	}
+}
+
+// TestNamesNestedContext: two members nested deep in long names whose last
+// words are the same (Zoom's …CallHandlingBusinessHours custom_hours in the
+// result of one operation and the body of another) take the name with the
+// parent's last words, then one with more of them, never a number
+// (BusinessHoursCustomHoursItem2).
+func TestNamesNestedContext(t *testing.T) {
+	src := generatedSource(t, namesDoc(t, "nested-context.yaml"))
+	wantIn(t, src, "type OpeningHoursCustomHoursItem struct {", "type ShopOpeningHoursCustomHoursItem struct {")
+	if n := numbered(t, src); len(n) > 0 {
+		t.Errorf("numbered types: %v", n)
 	}
 }

@@ -242,7 +242,8 @@ func (s *Scope) Has(name string) bool {
 // say something (not Item, Value, Variant or a number) and make a name not
 // taken, then more of them while the name stays within the bound
 // (…AuthenticationOptionsItem's "type": AuthenticationOptionsItemType);
-// only when all are taken, after the member alone, with a number.
+// only when all are taken, after the member alone. A name another type has
+// taken since gets more of the parent's words (Place.take) before a number.
 const maxNestedName = 64
 
 // NestedName is the name wanted for the type of the member (or the element,

@@ -4,6 +4,8 @@ import (
 	"go/token"
 	"strconv"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/opentoolgen/opentoolgen/runtime"
 )
@@ -161,7 +163,7 @@ func (n *Naming) Embed(owner *Type, f *Field) {
 // come through (Place.Via), else what it is (the schema types or members
 // of its fields, an enum's parameter), with the role of its first place
 // (Result, Response, Body); only when all these are taken, after its first
-// place, then with a number. Its name depends on its own schema, never on
+// place, then with more of its context (Place.take), then with a number. Its name depends on its own schema, never on
 // an unrelated operation.
 //
 // A type the places of one operation, or only of other types, share is
@@ -273,7 +275,7 @@ func (n *Naming) name(p *Package) {
 			if sr := shared[r.typ]; sr != nil {
 				r.typ.Name = sharedName(types, r.typ, at, sr.of.([]*Place), sr.title)
 			} else {
-				r.typ.Name = types.Take(at.hint)
+				r.typ.Name = at.take(types)
 			}
 			r.typ.Origin = r.typ.Name + " is " + at.origin + "."
 		case nameArgs:
@@ -355,7 +357,7 @@ func renameShared(types *Scope, t *Type, places []*Place, rename bool) {
 		}
 	}
 	if best != places[0] {
-		t.Name = types.Take(best.hint)
+		t.Name = best.take(types)
 		nameValues(types, t)
 	}
 	t.Origin = t.Name + " is " + best.origin + "; " + otherPlaces(len(places)-1)
@@ -415,7 +417,7 @@ func acrossOperations(places []*Place) bool {
 // share (Naming.Shared), asked for at the first of them, at: the first
 // free of its title, the component of its responses, a name made from what
 // it is with at's role, the same with more of its fields; else at's own
-// name, numbered when taken.
+// name (Place.take: with more context, then numbered, when taken).
 func sharedName(types *Scope, t *Type, at *Place, places []*Place, title string) string {
 	var cands []string
 	role := at.role()
@@ -439,7 +441,7 @@ func sharedName(types *Scope, t *Type, at *Place, places []*Place, title string)
 			return types.Take(c)
 		}
 	}
-	return types.Take(at.hint)
+	return at.take(types)
 }
 
 // commonVia is the component that every place in an operation comes
@@ -662,9 +664,11 @@ type Place struct {
 	up    *Place
 	word  string // the parameter, the member, the status
 	via   string // placeResponse: the component response it comes through
-	// hint and origin are made once, when the place is first named after.
-	hint, origin string
-	made         bool
+	// hint and origin are made once, when the place is first named after;
+	// full is hint before NestedName shortened it (the parent's whole
+	// name and the member's), for take.
+	hint, origin, full string
+	made               bool
 }
 
 type placeKind uint8
@@ -810,11 +814,12 @@ func (p *Place) make(types *Scope) {
 	case placeSchema:
 		p.hint, p.origin = p.typ.Name, "the schema "+p.typ.Name
 	case placeMember:
-		p.hint = NestedName(types, p.typ.Name, p.field.Name)
+		p.hint, p.full = NestedName(types, p.typ.Name, p.field.Name), p.typ.Name+p.field.Name
 		p.origin = "the " + strconv.Quote(p.field.JSONName) + " member of " + p.typ.Name
 	case placeVariant:
 		n := strconv.Itoa(p.n)
 		p.hint, p.origin = NestedName(types, p.typ.Name, "Variant"+n), "variant "+n+" of "+p.typ.Name
+		p.full = p.typ.Name + "Variant" + n
 	case placeParam:
 		p.hint = p.fn.GoName + p.field.Name
 		p.origin = "the " + strconv.Quote(p.word) + " parameter of " + strconv.Quote(p.fn.Name)
@@ -840,8 +845,47 @@ func (p *Place) make(types *Scope) {
 	case placeItem:
 		p.up.make(types)
 		p.hint, p.origin = NestedName(types, p.up.hint, "Item"), NestedOrigin("an element of ", p.up.origin)
+		p.full = p.up.full + "Item"
 	case placeValue:
 		p.up.make(types)
 		p.hint, p.origin = NestedName(types, p.up.hint, "Value"), NestedOrigin("a value of ", p.up.origin)
+		p.full = p.up.full + "Value"
 	}
+	if p.full == "" {
+		p.full = p.hint
+	}
+}
+
+// take takes the name of a type at p in types: its hint, or when another
+// type has taken it, a name with more of its context (take's
+// contextName: more of the parent's words, BusinessHoursCustomHoursItem
+// then HandlingBusinessHoursCustomHoursItem), and only when none is free,
+// the hint with a number.
+func (p *Place) take(types *Scope) string {
+	if types.Has(BoundName(p.hint)) {
+		if name := contextName(types, p.full, p.hint); name != "" {
+			return types.Take(name)
+		}
+	}
+	return types.Take(p.hint)
+}
+
+// contextName is the shortest name free in types that ends full (a type's
+// name with all its parents' words), starts where a word of it does, is
+// longer than hint and within maxNestedName bytes; "" when there is none.
+func contextName(types *Scope, full, hint string) string {
+	rs := []rune(full)
+	for i := len(rs) - 1; i > 0; i-- {
+		if !wordStart(rs, i) {
+			continue
+		}
+		name := string(rs[i:])
+		if len(name) > maxNestedName {
+			break
+		}
+		if r, _ := utf8.DecodeRuneInString(name); len(name) > len(hint) && unicode.IsUpper(r) && !types.Has(name) {
+			return name
+		}
+	}
+	return ""
 }

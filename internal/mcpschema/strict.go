@@ -62,7 +62,7 @@ func (r *rootSchema) check(n *jsontree.Node, depth int) {
 		}
 	}
 	for _, m := range n.Members {
-		v, p := m.Value, here+jsontree.Pointer(m.Key)
+		p := here + jsontree.Pointer(m.Key)
 		if hasRef && m.Key != "$ref" && !annotations[m.Key] {
 			c.warnf(p, m.KeyOffset, "ignored next to $ref")
 			continue
@@ -74,87 +74,96 @@ func (r *rootSchema) check(n *jsontree.Node, depth int) {
 				continue
 			}
 		}
-		switch m.Key {
-		case "$ref":
-			r.checkRef(v, p)
-		case "type":
-			checkType(c, v, p)
-		case "description", "format", "pattern":
-			if v.Kind != jsontree.String {
-				c.gotWant(p, v, "a string")
-			}
-		case "nullable":
-			if v.Kind != jsontree.Bool {
-				c.gotWant(p, v, "a boolean")
-			}
-		case "enum":
-			switch {
-			case v.Kind != jsontree.Array:
-				c.gotWant(p, v, "an array of values")
-			case len(v.Items) == 0:
-				c.warnf(p, v.Offset, "got an empty array (no value is valid): read as no enum")
-			}
-		case "minimum", "maximum":
-			if v.Kind != jsontree.Number || number(v) == nil {
-				c.gotWant(p, v, "a number")
-			}
-		case "exclusiveMinimum", "exclusiveMaximum":
-			if v.Kind != jsontree.Bool && (v.Kind != jsontree.Number || number(v) == nil) {
-				c.gotWant(p, v, "a number (or OpenAPI 3.0's boolean)")
-			}
-		case "multipleOf":
-			if f := number(v); f == nil || *f <= 0 {
-				c.gotWant(p, v, "a number above 0")
-			}
-		case "uniqueItems":
-			if v.Kind != jsontree.Bool {
-				c.gotWant(p, v, "a boolean")
-			}
-		case "minLength", "maxLength", "minItems", "maxItems", "minProperties", "maxProperties":
-			if integer(v) == nil {
-				c.gotWant(p, v, "a non-negative integer")
-			}
-		case "items":
-			switch v.Kind {
-			case jsontree.Object, jsontree.Bool:
-			case jsontree.Array:
-				c.warnf(p, v.Offset, "a tuple (items as an array): read as an array of any values")
-			default:
-				c.gotWant(p, v, "a JSON Schema")
-			}
-		case "properties", "$defs", "definitions":
-			if v.Kind != jsontree.Object {
-				c.gotWant(p, v, "an object mapping names to schemas")
-			}
-		case "required":
-			if v.Kind != jsontree.Array {
-				c.gotWant(p, v, "an array of property names")
-				break
-			}
-			for i, it := range v.Items {
-				if it.Kind != jsontree.String {
-					c.gotWant(p+"/"+strconv.Itoa(i), it, "a property name (a string)")
-				}
-			}
-		case "additionalProperties":
-			if v.Kind != jsontree.Object && v.Kind != jsontree.Bool {
-				c.gotWant(p, v, "a JSON Schema")
-			}
-		case "anyOf", "oneOf", "allOf":
-			switch {
-			case v.Kind != jsontree.Array || len(v.Items) == 0:
-				c.gotWant(p, v, "a non-empty array of schemas")
-			case typed:
-				c.warnf(p, m.KeyOffset, "ignored next to \"type\": the OpenTool model has no %s besides a type", m.Key)
-			case m.Key == "allOf" && len(v.Items) > 1:
-				c.warnf(p, m.KeyOffset, "ignored: the OpenTool model does not merge an allOf of several schemas")
-			case alternatives != "" && m.Key != alternatives:
-				c.warnf(p, m.KeyOffset, "ignored next to %s", alternatives)
-			}
+		r.checkKeyword(m, p, typed, alternatives)
+	}
+}
+
+// checkKeyword reports the problems of the member m, at p, of a schema
+// object: its value's kind for the keyword it is, or that the keyword is
+// ignored. typed says whether the schema has a "type", alternatives is the
+// keyword of its alternatives (anyOf, oneOf) or "".
+func (r *rootSchema) checkKeyword(m jsontree.Member, p string, typed bool, alternatives string) {
+	c, v := r.c, m.Value
+	switch m.Key {
+	case "$ref":
+		r.checkRef(v, p)
+	case "type":
+		checkType(c, v, p)
+	case "description", "format", "pattern":
+		if v.Kind != jsontree.String {
+			c.gotWant(p, v, "a string")
+		}
+	case "nullable":
+		if v.Kind != jsontree.Bool {
+			c.gotWant(p, v, "a boolean")
+		}
+	case "enum":
+		switch {
+		case v.Kind != jsontree.Array:
+			c.gotWant(p, v, "an array of values")
+		case len(v.Items) == 0:
+			c.warnf(p, v.Offset, "got an empty array (no value is valid): read as no enum")
+		}
+	case "minimum", "maximum":
+		if v.Kind != jsontree.Number || number(v) == nil {
+			c.gotWant(p, v, "a number")
+		}
+	case "exclusiveMinimum", "exclusiveMaximum":
+		if v.Kind != jsontree.Bool && (v.Kind != jsontree.Number || number(v) == nil) {
+			c.gotWant(p, v, "a number (or OpenAPI 3.0's boolean)")
+		}
+	case "multipleOf":
+		if f := number(v); f == nil || *f <= 0 {
+			c.gotWant(p, v, "a number above 0")
+		}
+	case "uniqueItems":
+		if v.Kind != jsontree.Bool {
+			c.gotWant(p, v, "a boolean")
+		}
+	case "minLength", "maxLength", "minItems", "maxItems", "minProperties", "maxProperties":
+		if integer(v) == nil {
+			c.gotWant(p, v, "a non-negative integer")
+		}
+	case "items":
+		switch v.Kind {
+		case jsontree.Object, jsontree.Bool:
+		case jsontree.Array:
+			c.warnf(p, v.Offset, "a tuple (items as an array): read as an array of any values")
 		default:
-			if dropped[m.Key] {
-				c.warnf(p, m.KeyOffset, "ignored: the OpenTool model has no %s (the server still checks it)", m.Key)
+			c.gotWant(p, v, "a JSON Schema")
+		}
+	case "properties", "$defs", "definitions":
+		if v.Kind != jsontree.Object {
+			c.gotWant(p, v, "an object mapping names to schemas")
+		}
+	case "required":
+		if v.Kind != jsontree.Array {
+			c.gotWant(p, v, "an array of property names")
+			break
+		}
+		for i, it := range v.Items {
+			if it.Kind != jsontree.String {
+				c.gotWant(p+"/"+strconv.Itoa(i), it, "a property name (a string)")
 			}
+		}
+	case "additionalProperties":
+		if v.Kind != jsontree.Object && v.Kind != jsontree.Bool {
+			c.gotWant(p, v, "a JSON Schema")
+		}
+	case "anyOf", "oneOf", "allOf":
+		switch {
+		case v.Kind != jsontree.Array || len(v.Items) == 0:
+			c.gotWant(p, v, "a non-empty array of schemas")
+		case typed:
+			c.warnf(p, m.KeyOffset, "ignored next to \"type\": the OpenTool model has no %s besides a type", m.Key)
+		case m.Key == "allOf" && len(v.Items) > 1:
+			c.warnf(p, m.KeyOffset, "ignored: the OpenTool model does not merge an allOf of several schemas")
+		case alternatives != "" && m.Key != alternatives:
+			c.warnf(p, m.KeyOffset, "ignored next to %s", alternatives)
+		}
+	default:
+		if dropped[m.Key] {
+			c.warnf(p, m.KeyOffset, "ignored: the OpenTool model has no %s (the server still checks it)", m.Key)
 		}
 	}
 }

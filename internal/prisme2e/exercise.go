@@ -263,6 +263,9 @@ type sampler struct {
 	all   bool // the optional arguments (the top level's members) too
 }
 
+// value makes a small value the declaration s allows (nil, false when it
+// cannot): through $ref, const, the first alternative that has one, the
+// parts of an allOf merged, an enum's first value; typed for the rest.
 func (g *sampler) value(s map[string]any) (any, bool) {
 	if g.depth > 40 {
 		return nil, false
@@ -325,8 +328,16 @@ func (g *sampler) value(s map[string]any) (any, bool) {
 			return "x", true // any value
 		}
 	}
+	return g.typed(s, types[0])
+}
+
+// typed makes a small value of the JSON type typ that the declaration s
+// allows (value's part for a schema with a type): a string of its format
+// and minLength matching its pattern, its least number, minItems elements,
+// the required members (every member at the top level with all).
+func (g *sampler) typed(s map[string]any, typ string) (any, bool) {
 	num := func(k string) (float64, bool) { f, ok := s[k].(float64); return f, ok }
-	switch types[0] {
+	switch typ {
 	case "string":
 		v := FormatSample(s["format"])
 		if m, ok := num("minLength"); ok && len(v) < int(m) {

@@ -1,8 +1,12 @@
 package openapi
 
 import (
+	"fmt"
+	"maps"
 	"path/filepath"
+	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/getkin/kin-openapi/openapi3"
 	"github.com/opentoolgen/opentoolgen/gen/model"
@@ -51,6 +55,7 @@ func (b *oaBuilder) build() *model.Package {
 		for _, n := range b.ordered(rootLoc.add("components", "schemas"), names) {
 			b.namedAt(b.root+"#"+rootLoc.add("components", "schemas", n).ptr, n)
 		}
+		b.componentKeys(b.ordered(rootLoc.add("components", "schemas"), names))
 		for _, n := range b.ordered(rootLoc.add("components", "schemas"), names) {
 			sr := doc.Components.Schemas[n]
 			nd := b.named[b.root+"#"+rootLoc.add("components", "schemas", n).ptr]
@@ -106,4 +111,75 @@ func (b *oaBuilder) build() *model.Package {
 	odoc.Tags = b.docTags()
 	b.pkg.Document = odoc
 	return b.pkg
+}
+
+// componentKeys records the component schemas of names (in that order:
+// the first component of a shape takes it) by a cheap signature of each
+// (shapeSig), and the inline schema a component that is an allOf of one
+// wraps, so that conv makes an inline schema alike the component's type
+// (componentLike). Their shapeKeys, which write the whole schema, are made
+// only for the components an inline schema's signature meets. A component
+// that is a $ref, or whose schema makes no type of its own (shapeKey ""),
+// is left out.
+func (b *oaBuilder) componentKeys(names []string) {
+	b.componentShapes = map[string][]*componentShape{}
+	add := func(s *openapi3.Schema, name string) {
+		if sig := shapeSig(s); sig != "" {
+			b.componentShapes[sig] = append(b.componentShapes[sig], &componentShape{name: name, s: s})
+		}
+	}
+	for _, n := range names {
+		if sr := b.doc.Components.Schemas[n]; sr != nil && sr.Ref == "" && sr.Value != nil {
+			add(sr.Value, n)
+		}
+	}
+	for _, n := range names {
+		sr := b.doc.Components.Schemas[n]
+		if sr == nil || sr.Ref != "" || sr.Value == nil {
+			continue
+		}
+		if s := sr.Value; len(s.AllOf) == 1 && len(s.Properties) == 0 && len(s.OneOf) == 0 && len(s.AnyOf) == 0 &&
+			s.AllOf[0] != nil && s.AllOf[0].Ref == "" && s.AllOf[0].Value != nil {
+			add(s.AllOf[0].Value, n)
+		}
+	}
+}
+
+// componentShape is a component's schema (or the one its allOf of one
+// wraps), its shapeKey made when first compared.
+type componentShape struct {
+	name string
+	s    *openapi3.Schema
+	key  string
+	made bool
+}
+
+// shapeSig is a cheap signature of a schema that has a shapeKey: two
+// schemas of one shapeKey have one signature. "" when shapeKey is "".
+func shapeSig(s *openapi3.Schema) string {
+	if len(s.Properties) == 0 && len(s.OneOf)+len(s.AnyOf) < 2 && len(s.AllOf) == 0 {
+		return ""
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "%d %d %d %q %q %v\x00", len(s.AllOf), len(s.OneOf), len(s.AnyOf), s.Title, s.Description, s.Required)
+	for _, name := range slices.Sorted(maps.Keys(s.Properties)) {
+		b.WriteString(name)
+		b.WriteByte(0)
+	}
+	return b.String()
+}
+
+// componentAlike is the name of the first component whose schema (or the
+// one its allOf of one wraps) has the shapeKey key of the inline schema s,
+// or "".
+func (b *oaBuilder) componentAlike(s *openapi3.Schema, key string) string {
+	for _, c := range b.componentShapes[shapeSig(s)] {
+		if !c.made {
+			c.key, c.made = shapeKey(c.s), true
+		}
+		if c.key == key {
+			return c.name
+		}
+	}
+	return ""
 }

@@ -121,11 +121,15 @@ type oaBuilder struct {
 	// sharedPlaces the places of the others, and sharedTypes the types used
 	// more than once, in the order first shared: the model names them after
 	// the shortest name of their places (model.Naming.Shared).
-	enums        map[string]*model.Type
-	shapes       map[string]*oaType
-	sharedFirst  map[*model.Type]*model.Place
-	sharedPlaces map[*model.Type][]*model.Place
-	sharedTypes  []*model.Type
+	enums  map[string]*model.Type
+	shapes map[string]*oaType
+	// componentShapes are the components' schemas (and those an allOf of
+	// one wraps) by shapeSig: an inline schema alike is the component's
+	// type (componentKeys, componentAlike).
+	componentShapes map[string][]*componentShape
+	sharedFirst     map[*model.Type]*model.Place
+	sharedPlaces    map[*model.Type][]*model.Place
+	sharedTypes     []*model.Type
 	// titles are the titles of the inline schemas of types, which a type
 	// several operations share is named after.
 	titles map[*model.Type]string

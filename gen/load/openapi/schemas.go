@@ -173,6 +173,9 @@ func (b *oaBuilder) conv(sr *openapi3.SchemaRef, loc oaLoc, at *model.Place) *oa
 	if len(b.building) < maxShapeDepth {
 		key = shapeKey(sr.Value)
 	}
+	if ot := b.componentLike(sr.Value, key, loc, at); ot != nil {
+		return ot
+	}
 	if ot := b.shapes[key]; key != "" && ot != nil {
 		b.sharedAt(ot.ref.Named, at)
 		return ot
@@ -182,6 +185,30 @@ func (b *oaBuilder) conv(sr *openapi3.SchemaRef, loc oaLoc, at *model.Place) *oa
 		b.shapes[key] = ot
 		b.sharedFirst[ot.ref.Named] = at
 	}
+	return ot
+}
+
+// componentLike is the type of the component whose schema the inline
+// schema s is written the same as (its shapeKey is key: a bundled
+// document's $refs written out), as a $ref to it would be, rather than a
+// copy named after the place and numbered (AccountOptions2); nil when no
+// component is alike, or when the one alike is an alias (an allOf of one
+// $ref, a nullable $ref): the inline schema is then the type it refers to
+// under its own name, not under the alias's.
+func (b *oaBuilder) componentLike(s *openapi3.Schema, key string, loc oaLoc, at *model.Place) *oaType {
+	if key == "" || len(b.componentShapes) == 0 {
+		return nil
+	}
+	name := b.componentAlike(s, key)
+	if name == "" {
+		return nil
+	}
+	ref := &openapi3.SchemaRef{Ref: "#/components/schemas/" + pointerEscaper.Replace(name), Value: b.doc.Components.Schemas[name].Value}
+	ot := b.conv(ref, loc, at)
+	if ot.ref.Kind != model.RefNamed || ot.ref.Named.Kind == model.KindAlias {
+		return nil
+	}
+	b.inline[s] = ot
 	return ot
 }
 
@@ -331,6 +358,15 @@ func (b *oaBuilder) rawType(s *openapi3.Schema, loc oaLoc, nullable bool, ds *ru
 // too); or of a union of several alternatives; nil for any other schema.
 func (b *oaBuilder) wrapperOrUnion(s *openapi3.Schema, loc oaLoc, at *model.Place, self *model.Type, nullable bool, ds *runtime.Schema) *oaType {
 	if len(s.AllOf) == 1 && len(s.Properties) == 0 && len(s.OneOf) == 0 && len(s.AnyOf) == 0 {
+		if self != nil && s.AllOf[0] != nil && s.AllOf[0].Ref == "" && s.AllOf[0].Value != nil {
+			// A named schema that wraps an inline one (Zoom's Meeting:
+			// allOf: [{properties…}], description): the named schema's
+			// type is the inline one's, defined in place, not an alias
+			// of a type named after it and numbered (Meeting = Meeting2).
+			ot := *b.schemaType(s.AllOf[0].Value, loc.add("allOf", "0"), at, self)
+			ot.nullable = ot.nullable || nullable
+			return b.wrapped(&ot, s)
+		}
 		ot := *b.conv(s.AllOf[0], loc.add("allOf", "0"), at)
 		ot.nullable = ot.nullable || nullable
 		return b.wrapped(&ot, s)
