@@ -387,6 +387,11 @@ func (s *clientStream) next(ctx context.Context) (*nats.Msg, error) {
 	}
 }
 
+// Destination is the subject a call of function is sent to: what
+// runtime.InterceptCaller's interceptors see as CallInfo.Destination (the
+// messaging.destination.name of otelbridge's spans).
+func (c *Caller) Destination(function string) string { return c.prefix + "." + function }
+
 // Front names the transport for the interceptors of runtime.InterceptCaller:
 // "nats".
 func (c *Caller) Front() string { return "nats" }

@@ -67,7 +67,9 @@ type CallInfo struct {
 	// call, as text (a string id's value, a number's digits), when the
 	// front knows it (OpenTool HTTP); Session is the session the call
 	// came in (an MCP session's id), Destination where it was addressed
-	// (a NATS subject). Each is "" when the front does not say.
+	// (a NATS subject; on the caller's side too, when the Caller has a
+	// Destination(function string) string method, as natsbridge's has).
+	// Each is "" when the front does not say.
 	RequestID, Session, Destination string
 }
 
@@ -495,7 +497,11 @@ func InterceptCaller(c Caller, ics ...Interceptor) Caller {
 	if len(ics) == 0 || c == nil {
 		return c
 	}
-	return &interceptedCaller{c: c, ics: slices.Clone(ics), front: frontOf(c)}
+	ic := &interceptedCaller{c: c, ics: slices.Clone(ics), front: frontOf(c)}
+	if d, ok := c.(interface{ Destination(function string) string }); ok {
+		ic.dest = d.Destination
+	}
+	return ic
 }
 
 // frontOf is the front that carries the calls of c, for [CallInfo.Front].
@@ -582,6 +588,9 @@ type interceptedCaller struct {
 	c     Caller
 	ics   []Interceptor
 	front string
+	// dest names where a call of a function goes, for
+	// CallInfo.Destination, when c says (natsbridge.Caller: the subject).
+	dest func(function string) string
 }
 
 // Front names the transport of the Caller it intercepts.
@@ -594,7 +603,11 @@ func (c *interceptedCaller) clientCall(ctx context.Context, name string, args js
 			md[k] = out.Get(k)
 		}
 	}
-	return &CallInfo{Function: name, Args: args, Stream: stream, Front: c.front, Meta: md}
+	call := &CallInfo{Function: name, Args: args, Stream: stream, Front: c.front, Meta: md}
+	if c.dest != nil {
+		call.Destination = c.dest(name)
+	}
+	return call
 }
 
 func (c *interceptedCaller) CallFunction(ctx context.Context, name string, args json.RawMessage) (json.RawMessage, error) {
