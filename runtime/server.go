@@ -44,6 +44,8 @@ type serverConfig struct {
 	valueHeaders    map[string]string // WithCallValueHeaders: header → call value name
 	anyHost         bool              // WithAnyHost
 	interceptors    []Interceptor     // WithInterceptors
+	noStop          bool              // WithNoRemoteStop
+	onStop          func()            // WithStopFunc (stop.go)
 }
 
 // WithVersion sets the version GET /version reports (default "1.0.0").
@@ -176,9 +178,14 @@ type handler struct {
 }
 
 // NewHandler returns the HTTP handler of an OpenTool server for tool:
-// GET {prefix}/version, POST {prefix}/call, GET {prefix}/load and
+// GET {prefix}/version, POST {prefix}/call, GET {prefix}/load,
 // POST {prefix}/streamCall (Server-Sent Events; for a tool that implements
-// [StreamTool]).
+// [StreamTool]) and POST {prefix}/stop, which answers {"status":"stopped"}
+// and stops the server that serves the handler ([Serve], [ServeListener],
+// [ServeHandler]; or calls the function of [WithStopFunc]) as the end of its
+// context does. /stop needs the API key as every route does; without API
+// keys only a peer on a loopback address may stop the server.
+// [WithNoRemoteStop] leaves it out.
 func NewHandler(tool Tool, opts ...ServerOption) http.Handler {
 	cfg := newServerConfig(opts)
 	tool = Intercept(tool, cfg.interceptors...)
@@ -242,6 +249,8 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		if h.method(w, r, http.MethodGet) {
 			h.serveLoad(w, r)
 		}
+	case "/stop":
+		h.serveStop(w, r)
 	default:
 		h.writeHTTPError(w, http.StatusNotFound, "not found: "+path)
 	}
@@ -698,8 +707,9 @@ func putBuffer(b *bytes.Buffer) {
 	bufPool.Put(b)
 }
 
-// Serve serves tool over HTTP on addr (host:port) until ctx is cancelled, then
-// shuts down gracefully: the listener closes at once (new connections are
+// Serve serves tool over HTTP on addr (host:port) until ctx is cancelled or
+// a client sends POST {prefix}/stop (see [NewHandler]), then shuts down
+// gracefully: the listener closes at once (new connections are
 // refused), calls and streams in flight run to completion, and Serve returns
 // nil. WithShutdownTimeout bounds that grace period: after it, the contexts of
 // the calls and streams still running are cancelled and their connections
@@ -721,7 +731,7 @@ func ServeListener(ctx context.Context, ln net.Listener, tool Tool, opts ...Serv
 // ServeHandler is [ServeListener] for any handler, such as a mux that mounts
 // [NewHandler] beside other endpoints: the same HTTP server (header and idle
 // timeouts, header size limit) and the same graceful shutdown when ctx is
-// cancelled. Of opts, [WithShutdownTimeout], [WithLogger], [WithReadTimeout]
+// cancelled, or when a [NewHandler] it serves answers POST /stop. Of opts, [WithShutdownTimeout], [WithLogger], [WithReadTimeout]
 // and [WithWriteTimeout] apply here; the handler's own options are given
 // where it is made. Every request starts with the deadlines of those
 // timeouts: its body must arrive within the read timeout, and its answer be
@@ -759,6 +769,7 @@ func serve(ctx context.Context, ln net.Listener, h http.Handler, cfg *serverConf
 	// period ends; handlers counts the requests being handled.
 	base, cancelBase := context.WithCancel(context.Background())
 	defer cancelBase()
+	base, stopped := withStop(base) // POST /stop (stop.go)
 	handlers := &inflight.Counter{}
 	srv := &http.Server{
 		Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -779,6 +790,7 @@ func serve(ctx context.Context, ln net.Listener, h http.Handler, cfg *serverConf
 	case err := <-errc:
 		return err
 	case <-ctx.Done():
+	case <-stopped:
 	}
 	sctx, cancel := context.WithTimeout(context.Background(), cfg.shutdownTimeout)
 	defer cancel()

@@ -419,12 +419,13 @@ Limits of start:
 
 --readTimeout          Time a client has to send a request body (0: no bound), Default: 30s
 --writeTimeout         Time each write of an answer or stream event may take: a client that stops reading is cut off (0: no bound), Default: 30s
---shutdownTimeout      Time calls and streams in flight get on SIGINT or SIGTERM, Default: 30s
+--shutdownTimeout      Time calls and streams in flight get on SIGINT, SIGTERM or POST /opentool/stop, Default: 30s
 --drainDelay           Time the server serves on once told to stop, /readyz answering 503, before it closes its port (only if /readyz was asked; 0: none), Default: 5s
 --mcpSessions          Stateful MCP: sessions kept in this process, a load balancer needs session affinity (default: stateless, any replica answers)
 --mcpMaxSessions       Most MCP sessions at once, stateless: MCP requests under way; one more is HTTP 503 (0: no bound), Default: 1000
 --mcpSessionTimeout    An MCP session without a request for this long is closed (0: never), Default: 30m0s
 --allowOrigin          Origin browsers may call /mcp from besides the server's own and loopback ones, allow array, as: --allowOrigin https://app.example.com
+--noRemoteStop         Refuse POST /opentool/stop (HTTP 404), which otherwise stops the server as SIGTERM does (with API keys: for a caller with one; without: for this machine's own)
 
 Limits of nats:
 
@@ -446,7 +447,8 @@ MOCKTOOL_UPSTREAM_KEY    API key of the upstream server, when --upstream-key is 
 
 Global options:
 
--h, --help    Show help information
+-h, --help       Show help information
+-v, --version    Show the version, the document's and what the binary was built from (also: mocktool version)
 `
 	for _, args := range [][]string{{"-h"}, {"--help"}, {}} {
 		cmd := exec.Command(bin, args...)

@@ -87,12 +87,13 @@ func (c *Command) help(w io.Writer) {
 	limits := []HelpLine{
 		{"--readTimeout", "Time a client has to send a request body (0: no bound), Default: 30s"},
 		{"--writeTimeout", "Time each write of an answer or stream event may take: a client that stops reading is cut off (0: no bound), Default: 30s"},
-		{"--shutdownTimeout", "Time calls and streams in flight get on SIGINT or SIGTERM, Default: 30s"},
+		{"--shutdownTimeout", "Time calls and streams in flight get on SIGINT, SIGTERM or POST /opentool/stop, Default: 30s"},
 		{"--drainDelay", "Time the server serves on once told to stop, /readyz answering 503, before it closes its port (only if /readyz was asked; 0: none), Default: 5s"},
 		{"--mcpSessions", "Stateful MCP: sessions kept in this process, a load balancer needs session affinity (default: stateless, any replica answers)"},
 		{"--mcpMaxSessions", fmt.Sprintf("Most MCP sessions at once, stateless: MCP requests under way; one more is HTTP 503 (0: no bound), Default: %d", mcpbridge.DefaultMaxSessions)},
 		{"--mcpSessionTimeout", "An MCP session without a request for this long is closed (0: never), Default: 30m0s"},
 		{"--allowOrigin", "Origin browsers may call /mcp from besides the server's own and loopback ones, allow array, as: --allowOrigin https://app.example.com"},
+		{"--noRemoteStop", "Refuse POST /opentool/stop (HTTP 404), which otherwise stops the server as SIGTERM does (with API keys: for a caller with one; without: for this machine's own)"},
 	}
 	fmt.Fprintf(w, "Limits of start:\n\n")
 	for _, l := range limits {
@@ -110,9 +111,9 @@ func (c *Command) help(w io.Writer) {
 		fmt.Fprintln(w)
 	}
 	discoveryHelp(w, c.discoveryCommands())
-	envs := append([]Env{{c.keysEnv(), "API keys of start, comma-separated, when no -k is given (keys on the command line show in ps)"}}, c.Env...)
+	envs := append([]Env{{Name: c.keysEnv(), Usage: "API keys of start, comma-separated, when no -k is given (keys on the command line show in ps)"}}, c.Env...)
 	if c.Telemetry != nil { // linked only then: a binary's help names what it has
-		envs = append(envs, Env{"OTEL_*", "OpenTelemetry export: OTEL_EXPORTER_OTLP_ENDPOINT, OTEL_EXPORTER_OTLP_PROTOCOL (grpc, http/protobuf), OTEL_TRACES_EXPORTER, OTEL_METRICS_EXPORTER, OTEL_SERVICE_NAME, …"})
+		envs = append(envs, Env{Name: "OTEL_*", Usage: "OpenTelemetry export: OTEL_EXPORTER_OTLP_ENDPOINT, OTEL_EXPORTER_OTLP_PROTOCOL (grpc, http/protobuf), OTEL_TRACES_EXPORTER, OTEL_METRICS_EXPORTER, OTEL_SERVICE_NAME, …"})
 	}
 	{
 		envWidth := 0
@@ -121,12 +122,17 @@ func (c *Command) help(w io.Writer) {
 		}
 		fmt.Fprintf(w, "Environment variables:\n\n")
 		for _, e := range envs {
-			fmt.Fprintf(w, "%-*s%s\n", envWidth+4, e.Name, oneLine(e.Usage))
+			usage := oneLine(e.Usage)
+			if e.Required {
+				usage += " (required by the document)"
+			}
+			fmt.Fprintf(w, "%-*s%s\n", envWidth+4, e.Name, usage)
 		}
 		fmt.Fprintln(w)
 	}
 	fmt.Fprintf(w, "Global options:\n\n")
-	fmt.Fprintf(w, "%-14s%s\n", "-h, --help", "Show help information")
+	fmt.Fprintf(w, "%-17s%s\n", "-h, --help", "Show help information")
+	fmt.Fprintf(w, "%-17s%s\n", "-v, --version", "Show the version, the document's and what the binary was built from (also: "+c.Name+" version)")
 }
 
 // title is the first line of the help: "spotify 1.0.0 — OpenTool and MCP

@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"os"
 	"strconv"
 	"time"
 
@@ -18,6 +19,11 @@ import (
 
 // serve builds the tool and serves it as s says until ctx is done.
 func (c *Command) serve(ctx context.Context, s *settings, stdin io.Reader, stdout io.Writer, logger *slog.Logger) error {
+	for _, e := range c.Env {
+		if e.Required && os.Getenv(e.Name) == "" {
+			logger.Warn("a credential the document requires is not set: the functions that need it will fail", "variable", e.Name)
+		}
+	}
 	var rules []rule
 	if s.options != "" {
 		var err error
@@ -123,6 +129,9 @@ func (c *Command) serveStdio(ctx context.Context, tool runtime.Tool, impl *mcp.I
 // route with the read and write deadlines of s, requests refused before a
 // handler (401) too.
 func (c *Command) serveHTTP(ctx context.Context, s *settings, tool runtime.Tool, impl *mcp.Implementation, mcpOpts []mcpbridge.Option, logger *slog.Logger) error {
+	// POST /opentool/stop (stop.go) tells the server to stop as SIGTERM does.
+	ctx, stopByHTTP := context.WithCancel(ctx)
+	defer stopByHTTP()
 	if len(s.headers) > 0 {
 		mcpOpts = append(mcpOpts, mcpbridge.WithCallValueHeaders(s.headers))
 	}
@@ -154,9 +163,9 @@ func (c *Command) serveHTTP(ctx context.Context, s *settings, tool runtime.Tool,
 	go h.drain(ctx, s.drainDelay, stopServing, drained)
 	timeouts := []runtime.ServerOption{runtime.WithReadTimeout(s.readTimeout), runtime.WithWriteTimeout(s.writeTimeout)}
 	mux := http.NewServeMux()
-	mux.Handle(runtime.DefaultPrefix+"/", runtime.NewHandler(logged(tool, logger, "opentool"),
-		append(timeouts, runtime.WithVersion(s.version), runtime.WithLogger(logger), runtime.WithCallValueHeaders(s.headers),
-			runtime.WithInterceptors(s.interceptors...))...))
+	opentoolOpts := append(timeouts, runtime.WithVersion(s.version), runtime.WithLogger(logger), runtime.WithCallValueHeaders(s.headers),
+		runtime.WithInterceptors(s.interceptors...))
+	mux.Handle(runtime.DefaultPrefix+"/", runtime.NewHandler(logged(tool, logger, "opentool"), append(opentoolOpts, stopOptions(s, stopByHTTP)...)...))
 	mux.Handle("/mcp", endsWith(serving, mcpHandler))
 	base := "http://" + ln.Addr().String()
 	logger.Info("serving", "name", c.Name, "version", s.version,

@@ -22,8 +22,10 @@
 //	NAME nats [options]    with package toolcli/natscli (Command.Commands): a NATS micro service
 //	NAME exec [options]    with toolcli/natscli: the tool executor of an agent platform's tool development guide (natsexec), on NATS
 //	NAME -h, NAME --help   the help, in the guidelines' layout (on standard output)
-//	NAME -v, NAME --version  NAME VERSION, then the document's title and version and what the
-//	                       binary was built from (module versions as the go command stamped them)
+//	NAME -v, NAME --version, NAME version
+//	                       NAME VERSION, then the document's title and version and what the
+//	                       binary was built from (module versions as the go command stamped them,
+//	                       opentoolgen's among them)
 //
 // NAME alone prints the help and exits with status 2: it serves nothing (the
 // guidelines' NAME alone would start a server, without an API key, on a
@@ -76,6 +78,7 @@
 //	--allowOrigin ORIGIN    an origin (https://app.example.com, or *) browsers may call /mcp from
 //	                        (repeatable); requests without Origin, from the server's own origin or
 //	                        a loopback one are always served, others are 403
+//	--noRemoteStop          POST /opentool/stop is HTTP 404: only a signal stops the server (below)
 //
 // Requests to /opentool and /mcp that arrive on a loopback address with a
 // Host that is not a loopback host are 403 (DNS rebinding). A JSON-RPC batch
@@ -148,6 +151,18 @@
 //     {"status":"unavailable"} comes from Command.Ready: a generated
 //     gateway's checks that its upstream answers GET /version.
 //
+// # OpenTool 2.0: POST /opentool/stop
+//
+// start serves POST /opentool/stop as the Dart reference SDK 2.0.0 does, for
+// the OpenTool daemon (opentool-hub/opentool-util-daemon), which sends it
+// before it stops or deletes a tool: it answers {"status":"stopped"}, then
+// the command stops as on SIGTERM (drain, --shutdownTimeout for the calls
+// under way) and exits 0. With API keys it needs one, as every route;
+// without, only a peer on a loopback address may stop the server (and not a
+// web page of another origin), for whoever reaches the port could otherwise
+// stop it. --noRemoteStop refuses it (HTTP 404). runtime.Client.Stop sends
+// it. See docs/server.md for the daemon's recipe.
+//
 // # Logs and shutdown
 //
 // Logs are structured (log/slog, text) on standard error: where the server
@@ -184,8 +199,21 @@
 // one warning line saying that this binary exports nothing.
 // See docs/telemetry.md.
 //
-// Exit status: 0 on success, -h and a clean shutdown; 1 when the tool cannot
-// be built or served (a bad options file, a port in use); 2 on bad usage.
+// # Credentials
+//
+// Of the variables of Command.Env, those marked Required (opentoolgen -cmd
+// marks a REST API's credentials that some operation cannot do without)
+// are checked at start: each that is not set, or empty, is one warning line
+// on standard error naming it; the command serves anyway.
+//
+// # Exit status
+//
+//	0  success: -h, -v, version, a clean shutdown (SIGINT, SIGTERM, POST /opentool/stop,
+//	   standard input closed under mcp), calls cut off at the end of the grace period too
+//	1  the tool cannot be built or served: a bad options file, a port in use, a missing
+//	   library; also a second SIGINT or SIGTERM, which ends the process at once (by the
+//	   signal's default action, else status 1)
+//	2  bad usage: an unknown command or flag, a missing required flag, NAME alone
 package toolcli
 
 import (
@@ -270,6 +298,14 @@ type Command struct {
 type Env struct {
 	Name  string
 	Usage string
+	// Required says the document requires it: a credential that some
+	// function cannot be called without (opentoolgen -cmd marks those of
+	// the security schemes every alternative of an operation's security
+	// has). Every command warns at start, one line naming the variable,
+	// when it is not set or empty; it still starts (the functions that do
+	// not need it work, and a caller may learn of the failure from the
+	// API's own answer).
+	Required bool
 }
 
 // Main runs the command with the program's arguments until SIGINT or SIGTERM
@@ -337,6 +373,7 @@ type settings struct {
 	maxSessions                                int
 	sessionTimeout                             time.Duration
 	origins                                    []string
+	noRemoteStop                               bool // --noRemoteStop (stop.go)
 
 	sub    *Subcommand // the command, when it is one of Command.Commands
 	runner Runner      // its run, with the flags it registered
@@ -424,6 +461,11 @@ func (c *Command) parse(args []string) (*settings, error) {
 	switch {
 	case command == "help" || command == "-h" || command == "-help" || command == "--help":
 		return nil, flag.ErrHelp
+	case command == "version":
+		if len(args) > 1 {
+			return nil, &usageError{fmt.Sprintf("version takes no arguments, got %s", strconv.Quote(args[1]))}
+		}
+		return nil, errPrintVersion
 	case strings.HasPrefix(command, "-"):
 		command = "start"
 	case command == "start" || command == "mcp" || c.subcommand(command) != nil:
@@ -517,6 +559,7 @@ func (c *Command) flagSet(command string, s *settings) *flag.FlagSet {
 		fs.BoolVar(&s.mcpSessions, "mcpSessions", s.mcpSessions, "Stateful MCP: sessions kept in this process")
 		fs.IntVar(&s.maxSessions, "mcpMaxSessions", s.maxSessions, "Most MCP sessions at once")
 		fs.DurationVar(&s.sessionTimeout, "mcpSessionTimeout", s.sessionTimeout, "MCP session idle timeout")
+		fs.BoolVar(&s.noRemoteStop, "noRemoteStop", false, "Refuse POST /opentool/stop")
 		fs.Func("allowOrigin", "Origin browsers may call /mcp from", func(v string) error {
 			if v = strings.TrimSpace(v); v == "" {
 				return errors.New("empty origin")

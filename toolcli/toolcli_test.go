@@ -42,7 +42,8 @@ Command: start    serve OpenTool HTTP at /opentool and MCP at /mcp, on one port
 
 const guidelineGlobal = `Global options:
 
--h, --help    Show help information
+-h, --help       Show help information
+-v, --version    Show the version, the document's and what the binary was built from (also: mock_util_tool version)
 `
 
 // TestHelpFormat checks -h, --help and help against the guidelines' example:
@@ -76,12 +77,13 @@ Limits of start:
 
 --readTimeout          Time a client has to send a request body (0: no bound), Default: 30s
 --writeTimeout         Time each write of an answer or stream event may take: a client that stops reading is cut off (0: no bound), Default: 30s
---shutdownTimeout      Time calls and streams in flight get on SIGINT or SIGTERM, Default: 30s
+--shutdownTimeout      Time calls and streams in flight get on SIGINT, SIGTERM or POST /opentool/stop, Default: 30s
 --drainDelay           Time the server serves on once told to stop, /readyz answering 503, before it closes its port (only if /readyz was asked; 0: none), Default: 5s
 --mcpSessions          Stateful MCP: sessions kept in this process, a load balancer needs session affinity (default: stateless, any replica answers)
 --mcpMaxSessions       Most MCP sessions at once, stateless: MCP requests under way; one more is HTTP 503 (0: no bound), Default: 1000
 --mcpSessionTimeout    An MCP session without a request for this long is closed (0: never), Default: 30m0s
 --allowOrigin          Origin browsers may call /mcp from besides the server's own and loopback ones, allow array, as: --allowOrigin https://app.example.com
+--noRemoteStop         Refuse POST /opentool/stop (HTTP 404), which otherwise stops the server as SIGTERM does (with API keys: for a caller with one; without: for this machine's own)
 
 Discovery of start and mcp:
 
@@ -110,7 +112,7 @@ func TestHelpOwnFlags(t *testing.T) {
 		fs.Bool("dry", false, "Dry run")
 	}
 	c.Required = []string{"upstream"}
-	c.Env = []toolcli.Env{{Name: "MOCK_KEY", Usage: "API key"}, {Name: "MOCK_UPSTREAM_TOKEN", Usage: "Token"}}
+	c.Env = []toolcli.Env{{Name: "MOCK_KEY", Usage: "API key", Required: true}, {Name: "MOCK_UPSTREAM_TOKEN", Usage: "Token"}}
 	_, out, _ := testtool.Run(t, c, "-h")
 	for _, want := range []string{
 		"Command: start    serve OpenTool HTTP at /opentool and MCP at /mcp, on one port\n  -v, --version         Version, Default: 1.0.0\n",
@@ -118,7 +120,8 @@ func TestHelpOwnFlags(t *testing.T) {
 			"      --upstream        URL of the upstream server (required)\n      --upstream-key    API key of the upstream server\n\nCommand: mcp      serve MCP over standard input and output\n",
 		"\nLimits of start:\n\n--readTimeout          Time a client has to send a request body (0: no bound), Default: 30s\n",
 		"\n\nEnvironment variables:\n\nMOCK_UTIL_TOOL_API_KEYS    API keys of start, comma-separated, when no -k is given (keys on the command line show in ps)\n" +
-			"MOCK_KEY                   API key\nMOCK_UPSTREAM_TOKEN        Token\n\nGlobal options:\n\n-h, --help    Show help information\n",
+			"MOCK_KEY                   API key (required by the document)\nMOCK_UPSTREAM_TOKEN        Token\n\nGlobal options:\n\n" +
+			"-h, --help       Show help information\n-v, --version    Show the version, the document's and what the binary was built from (also: mock_util_tool version)\n",
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("the help lacks\n%s\nin\n%s", want, out)
@@ -153,7 +156,7 @@ func TestPrintVersion(t *testing.T) {
 		want += "  opentoolgen: " + in.OpenToolGen + "\n"
 	}
 	want += "  go:          " + bi.GoVersion + "\n"
-	for _, args := range [][]string{{"-v"}, {"--version"}, {"-version"}, {"start", "-v"}, {"mcp", "--version"}} {
+	for _, args := range [][]string{{"-v"}, {"--version"}, {"-version"}, {"version"}, {"start", "-v"}, {"mcp", "--version"}} {
 		code, out, errs := testtool.Run(t, c, args...)
 		if code != 0 || out != want || errs != "" {
 			t.Errorf("%q: exit status %d, output\n%s\nstderr %q; want\n%s", args, code, out, errs, want)

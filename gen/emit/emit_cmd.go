@@ -1,6 +1,7 @@
 package emit
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 
@@ -32,7 +33,7 @@ const CommandFile = "main.gen.go"
 //				fs.StringVar(&server, "base-url", petstore.DefaultBaseURL, "Base URL of the REST API")
 //				fs.StringVar(&server, "server", petstore.DefaultBaseURL, "Deprecated: use --base-url")
 //			},
-//			Env: []toolcli.Env{{Name: "PETSTORE_API_KEY", Usage: `API key of the security scheme "api_key" (header X-API-Key)`}},
+//			Env: []toolcli.Env{{Name: "PETSTORE_API_KEY", Required: true, Usage: `API key of the security scheme "api_key" (header X-API-Key)`}},
 //			NewTool: func(_ context.Context, opts ...runtime.ToolOption) (runtime.Tool, error) {
 //				var copts []petstore.ClientOption
 //				if v := os.Getenv("PETSTORE_API_KEY"); v != "" {
@@ -146,9 +147,41 @@ func (m *commandMain) strVar(local, name string, def jen.Code, usage string) {
 	m.flags = append(m.flags, jen.Id("fs").Dot("StringVar").Call(jen.Op("&").Id(local), jen.Lit(name), def, jen.Lit(usage)))
 }
 
-// envEntry adds an environment variable the help lists.
-func (m *commandMain) envEntry(name, usage string) {
-	m.env = append(m.env, jen.Values(jen.Dict{jen.Id("Name"): jen.Lit(name), jen.Id("Usage"): jen.Lit(usage)}))
+// envEntry adds an environment variable the help lists; required says the
+// document requires it (the command warns at start when it is not set).
+func (m *commandMain) envEntry(name, usage string, required bool) {
+	d := jen.Dict{jen.Id("Name"): jen.Lit(name), jen.Id("Usage"): jen.Lit(usage)}
+	if required {
+		d[jen.Id("Required")] = jen.True()
+	}
+	m.env = append(m.env, jen.Values(d))
+}
+
+// requiredSchemes are the security schemes the document requires: those
+// every alternative of some operation's security has, so that the
+// operation cannot be called without their credentials. An operation that
+// accepts one of several schemes requires none of them alone, and one that
+// may be called without credentials (an empty alternative) none at all.
+func requiredSchemes(p *model.Package) map[string]bool {
+	out := map[string]bool{}
+	for _, fn := range p.Functions {
+		if fn.HTTP == nil || len(fn.HTTP.Security) == 0 {
+			continue
+		}
+		for _, s := range fn.HTTP.Security[0] {
+			all := true
+			for _, set := range fn.HTTP.Security[1:] {
+				if !slices.Contains(set, s) {
+					all = false
+					break
+				}
+			}
+			if all {
+				out[s] = true
+			}
+		}
+	}
+	return out
 }
 
 // restBackend serves the REST client of the API at --base-url, with the
@@ -170,9 +203,10 @@ func (m *commandMain) restBackend(p *model.Package) {
 	// var copts []petstore.ClientOption
 	// if v := os.Getenv("PETSTORE_API_KEY"); v != "" { copts = append(copts, petstore.WithAPIKey(v)) }
 	m.body = append(m.body, jen.Var().Id("copts").Index().Add(pkg("ClientOption")))
+	required := requiredSchemes(p)
 	for i, s := range p.API.Security {
 		name := c.Env[i]
-		m.envEntry(name, credentialUsage(s))
+		m.envEntry(name, credentialUsage(s), required[s.Name])
 		var add jen.Code
 		if s.Kind == "basic" {
 			add = jen.List(jen.Id("user"), jen.Id("password"), jen.Id("_")).Op(":=").Qual(stringsPath, "Cut").Call(jen.Id("v"), jen.Lit(":")).Line().
@@ -223,7 +257,7 @@ func (m *commandMain) gatewayBackend(p *model.Package) {
 	}
 	m.strVar("upstream", "upstream", jen.Lit(def), usage)
 	m.strVar("upstreamKey", "upstream-key", jen.Lit(""), "API key of the upstream server (default: $"+c.UpstreamKeyEnv+")")
-	m.envEntry(c.UpstreamKeyEnv, "API key of the upstream server, when --upstream-key is not given")
+	m.envEntry(c.UpstreamKeyEnv, "API key of the upstream server, when --upstream-key is not given", false)
 	// if upstreamKey == "" { upstreamKey = os.Getenv("WEATHER_UPSTREAM_KEY") }
 	// return weather.NewTool(weather.NewClient(runtime.NewClient(upstream, runtime.WithAPIKey(upstreamKey))), opts...)
 	m.body = append(m.body,

@@ -27,12 +27,14 @@ func main() {
 		},
 		Env: []toolcli.Env{
 			{
-				Name:  "OPENAPI_PETSTORE_API_KEY",
-				Usage: "API key of the security scheme \"api_key\" (header X-API-Key)",
+				Name:     "OPENAPI_PETSTORE_API_KEY",
+				Required: true,
+				Usage:    "API key of the security scheme \"api_key\" (header X-API-Key)",
 			},
 			{
-				Name:  "OPENAPI_PETSTORE_BEARER_AUTH",
-				Usage: "Token of the security scheme \"bearerAuth\" (Authorization: Bearer)",
+				Name:     "OPENAPI_PETSTORE_BEARER_AUTH",
+				Required: true,
+				Usage:    "Token of the security scheme \"bearerAuth\" (Authorization: Bearer)",
 			},
 			{
 				Name:  "OPENAPI_PETSTORE_PETSTORE_AUTH",

@@ -28,8 +28,9 @@ func main() {
 		},
 		Env: []toolcli.Env{
 			{
-				Name:  "OPENAPI_SWAGGER_KEY",
-				Usage: "API key of the security scheme \"key\" (query api_key)",
+				Name:     "OPENAPI_SWAGGER_KEY",
+				Required: true,
+				Usage:    "API key of the security scheme \"key\" (query api_key)",
 			},
 			{
 				Name:  "OPENAPI_SWAGGER_BASIC",
