@@ -23,12 +23,13 @@ build() { # name, -with value ("" for none)
 mb() { awk -v b="$(stat -c %s "$1")" 'BEGIN { printf "%.1f", b / 1e6 }'; }
 go build -ldflags='-s -w' -o "$tmp/gosdk" ./scripts/binsize/gosdkserver
 build default ""
-build nats nats
-build otel otel
-build both nats,otel
+[ -n "${ONLY_DEFAULT:-}" ] || build nats nats
+[ -n "${ONLY_DEFAULT:-}" ] || build otel otel
+[ -n "${ONLY_DEFAULT:-}" ] || build both nats,otel
 base=$(stat -c %s "$tmp/gosdk")
 printf '%-28s %8s %8s\n' binary MB "x go-sdk"
 for b in gosdk default nats otel both; do
-	printf '%-28s %8s %8.2f\n' "$b" "$(mb "$tmp/$b")" "$(awk -v a="$(stat -c %s "$tmp/$b")" -v b="$base" 'BEGIN { print a / b }')"
+	[ -f "$tmp/$b" ] || continue
+	printf '%-28s %8s %8.3f\n' "$b" "$(mb "$tmp/$b")" "$(awk -v a="$(stat -c %s "$tmp/$b")" -v b="$base" 'BEGIN { print a / b }')"
 done
 go version
