@@ -87,7 +87,11 @@ func checkPackageFlags(fs *flag.FlagSet, o *options) error {
 			}
 		})
 		if len(only) > 0 {
-			return &usageError{strings.Join(only, " and ") + " need -package LIST"}
+			verb := " needs"
+			if len(only) > 1 {
+				verb = " need"
+			}
+			return &usageError{strings.Join(only, " and ") + verb + " -package LIST"}
 		}
 		return nil
 	}
