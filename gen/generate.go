@@ -59,6 +59,9 @@ type Options struct {
 	// Command, when set, also generates a package main that serves the
 	// package through package toolcli (Result.Command).
 	Command *Command
+	// Packaging, when set with Command, also writes the files that install
+	// the main (Result.Packaging): Opentoolfile, manifest.json, server.json.
+	Packaging *Packaging
 	// Registration, when set, also writes the functions' definitions as tools
 	// of seed 001's platform (Result.Registration).
 	Registration *Registration
@@ -139,6 +142,9 @@ type Result struct {
 	// Command is the package main's file (emit.CommandFile), when
 	// Options.Command asked for it.
 	Command *File
+	// Packaging are the files Options.Packaging asked for, named as in the
+	// main's directory (Opentoolfile, manifest.json, server.json).
+	Packaging []File
 	// Registration is the YAML of the tool definitions Options.Registration
 	// asked for; nil without it.
 	Registration []byte
@@ -203,6 +209,15 @@ func Generate(name string, data []byte, opts Options) (*Result, error) {
 		pkg.Command = model.NewCommand(pkg, opts.Command.Name, opts.Command.ImportPath)
 		pkg.Command.NATS, pkg.Command.OTel = opts.Command.NATS, opts.Command.OTel
 	}
+	var packs []File
+	if opts.Packaging != nil {
+		if pkg.Command == nil {
+			return nil, errors.New("packaging needs the command (Options.Command): the files install the main")
+		}
+		if packs, err = packaging(pkg, opts.Packaging); err != nil {
+			return nil, err
+		}
+	}
 	outs, err := emit.Package(pkg, opts.Split)
 	if err != nil {
 		return nil, err
@@ -211,7 +226,7 @@ func Generate(name string, data []byte, opts Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	res := &Result{Warnings: warnings, Registration: reg}
+	res := &Result{Warnings: warnings, Registration: reg, Packaging: packs}
 	for i, f := range files {
 		switch {
 		case outs[i].Command:

@@ -5,6 +5,7 @@ import (
 	"flag"
 	"os"
 	"os/exec"
+	"path"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -84,7 +85,7 @@ func generateCase(t *testing.T, c goldenCase) map[string][]byte {
 	}
 	res, err := Generate(filepath.Base(c.input), data, Options{Package: goldenPackage(c.name),
 		Command: &Command{Name: c.name, ImportPath: goldenModule + "/testdata/golden/" + c.name, NATS: natsCases[c.name], OTel: otelCases[c.name]},
-		Split:   splitCases[c.name]})
+		Split:   splitCases[c.name], Packaging: packagingCases[c.name]})
 	if err != nil {
 		t.Fatalf("Generate: %v", err)
 	}
@@ -97,6 +98,9 @@ func generateCase(t *testing.T, c goldenCase) map[string][]byte {
 		t.Errorf("Result.Document differs from the embedded %s", emit.DocumentFile)
 	}
 	out[goldenCommand(c.name)] = res.Command.Content
+	for _, f := range res.Packaging {
+		out[path.Dir(goldenCommand(c.name))+"/"+f.Name] = f.Content
+	}
 	if declaredCases[c.name] {
 		// The declarations of every profile, as -declarations writes them.
 		for _, p := range declare.Profiles() {
@@ -123,6 +127,18 @@ var natsCases = map[string]bool{"mocktool": true}
 // (OpenTelemetry export, toolcli/otelcli.Telemetry); the others link no
 // OpenTelemetry SDK.
 var otelCases = map[string]bool{"weather": true}
+
+// packagingCases are the golden cases generated with every packaging file
+// (opentoolgen -package all): an OpenAPI one with credentials, an OpenTool
+// gateway with a streamable HTTP remote.
+var packagingCases = map[string]*Packaging{
+	"openapi-petstore": {Opentoolfile: true, MCPB: true, Registry: true, OCI: true, RegistryName: "io.github.opentoolgen/openapi-petstore"},
+	"weather": {Opentoolfile: true, MCPB: true, Registry: true, OCI: true, RegistryName: "io.example/weather",
+		Image: "docker.io/example/weather", ReleaseURL: "https://gitlab.com/example/weather/-/releases/v1/downloads", RemoteURL: "https://weather.example.com/mcp"},
+}
+
+// packagingFiles are the files packaging may write beside a main.
+var packagingFiles = []string{OpentoolfileFile, ManifestFile, ServerJSONFile}
 
 // splitCases are the golden cases generated with small files
 // (Options.Split), so that their types, tool and client are split over
@@ -156,8 +172,11 @@ func TestGolden(t *testing.T) {
 					onDisk[f.Name()] = true
 				}
 			}
-			if _, err := os.Stat(filepath.Join(c.dir, goldenCommand(c.name))); err == nil {
-				onDisk[goldenCommand(c.name)] = true
+			for _, name := range append([]string{emit.CommandFile}, packagingFiles...) {
+				name = path.Dir(goldenCommand(c.name)) + "/" + name
+				if _, err := os.Stat(filepath.Join(c.dir, name)); err == nil {
+					onDisk[name] = true
+				}
 			}
 			for _, p := range declare.Profiles() {
 				if _, err := os.Stat(filepath.Join(c.dir, goldenDeclarations(p))); err == nil {

@@ -65,7 +65,7 @@ var stages = []struct {
 	// emit: Go from the model, nothing of input formats (jennifer only)
 	{pkg: "gen/emit", may: []string{"internal/jsontree", "runtime", "templates", "gen/model"}, jennifer: true},
 	// the driver: Generate, render, format; see gen's package doc
-	{pkg: "gen", may: []string{"runtime", "runtime/declare", "gen/source", "gen/load/opentool", "gen/load/opendyn", "gen/load/openapi", "gen/load/mcptools", "gen/model", "gen/emit"}},
+	{pkg: "gen", may: []string{"runtime", "runtime/declare", "discover", "gen/source", "gen/load/opentool", "gen/load/opendyn", "gen/load/openapi", "gen/load/mcptools", "gen/model", "gen/emit"}},
 	{pkg: "cmd/opentoolgen", may: []string{"internal/buildinfo", "gen"}, third: true}, // golang.org/x/mod/modfile
 	// fronts beside runtime, which never imports them
 	// seed 001's tool executors on NATS

@@ -113,6 +113,33 @@
 //		toolcli/otelcli); nats,otel for both. A binary holds what it serves:
 //		without nats it links neither the NATS client nor a NATS server, and
 //		its help names no nats or exec command.
+//	-package LIST
+//		Also write beside the -cmd main (in DIR) the files that install it,
+//		derived from the document (a comma-separated list, repeatable):
+//		opentoolfile, an Opentoolfile for the OpenTool daemon (go build,
+//		ENTRYPOINT the command, CMD ["start"], ENV for its credentials);
+//		mcpb, an MCPB manifest.json (binary server started as "NAME mcp",
+//		user_config for its credentials, sensitive, passed in its
+//		environment; the tools, or discovery's three above 128 functions);
+//		registry, a server.json for the MCP registry (schema 2025-12-11);
+//		oci, the OCI image in server.json's packages; all for the four.
+//		Then "go run github.com/opentoolgen/opentoolgen/cmd/opentoolgen-pack DIR"
+//		builds the binaries, the .mcpb bundle and the OCI image from them
+//		(docs/packaging.md). Not for OpenDyn, whose main links cgo.
+//	-registry-name NAME
+//		The server's name in the MCP registry for -package registry and oci:
+//		reverse DNS with one "/" (io.github.USER/NAME); the OCI image's
+//		io.modelcontextprotocol.server.name label.
+//	-image REPOSITORY
+//		The OCI image's repository in server.json, without tag (the tag is
+//		the document's version; default for io.github.USER/NAME:
+//		ghcr.io/USER/NAME).
+//	-release-url URL
+//		Where the .mcpb bundle is downloaded from, without its file name
+//		(default for io.github.USER/NAME: its GitHub release vVERSION).
+//	-remote-url URL
+//		The URL of the server's MCP endpoint over streamable HTTP
+//		(https://host/mcp), for server.json's remotes.
 //	-registration FILE
 //		Also write to FILE the functions as tool definitions of the agent
 //		platform whose tool executors natsexec serves (its tool development

@@ -98,7 +98,8 @@ type options struct {
 	exclude      []string
 	allowRefDirs []string
 	cmd          string
-	with         withOptions // -with: what the -cmd main links besides OpenTool HTTP and MCP
+	with         withOptions    // -with: what the -cmd main links besides OpenTool HTTP and MCP
+	pack         packageOptions // -package and its options: the files that install the -cmd main
 	registration string
 	subject      string
 	after        string
@@ -135,6 +136,7 @@ func flagSet(o *options) *flag.FlagSet {
 	fs.Var((*stringList)(&o.allowRefDirs), "allow-ref-dir", "let OpenAPI $refs read files under `DIR` too, besides the document's own directory tree (repeatable)")
 	fs.StringVar(&o.cmd, "cmd", "", "also write into `DIR` a package main that serves the package over OpenTool HTTP and MCP (package toolcli); DIR and -o must be in one module")
 	fs.Var(&o.with, "with", "also link into the -cmd main `FRONTS` besides OpenTool HTTP and MCP: nats (the nats and exec commands), otel (OpenTelemetry export), or nats,otel")
+	packageFlags(fs, &o.pack)
 	fs.StringVar(&o.registration, "registration", "", "also write to `FILE` the functions as tool definitions of the agent platform natsexec serves (YAML for POST /projects/{project_id}/tools)")
 	fs.StringVar(&o.subject, "subject", gen.DefaultSubject, "the target_subject `TEMPLATE` of -registration: a cmd.tool.* subject; {function} is each function's name")
 	fs.StringVar(&o.after, "after-execution", "suspend", "the after_execution of -registration: `suspend` or terminate")
@@ -186,6 +188,9 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 	}
 	if o.cmd == "" && (o.with.nats || o.with.otel) {
 		return nil, &usageError{"-with " + o.with.String() + " needs -cmd DIR: it says what the generated main links"}
+	}
+	if err := checkPackageFlags(fs, o); err != nil {
+		return nil, err
 	}
 	if o.registration == "" {
 		var only []string
@@ -358,6 +363,9 @@ func generateOptions(o *options) (gen.Options, error) {
 			return gen.Options{}, err
 		}
 		gopts.Command.NATS, gopts.Command.OTel = o.with.nats, o.with.otel
+		if o.pack.set {
+			gopts.Packaging = &o.pack.p
+		}
 	}
 	return gopts, nil
 }
@@ -417,6 +425,11 @@ func outputs(o *options, res *gen.Result) (map[string][]byte, []string) {
 	if res.Command != nil {
 		p := filepath.Join(o.cmd, res.Command.Name)
 		want[p] = res.Command.Content
+		names = append(names, p)
+	}
+	for _, f := range res.Packaging {
+		p := filepath.Join(o.cmd, f.Name)
+		want[p] = f.Content
 		names = append(names, p)
 	}
 	return want, names
@@ -633,7 +646,7 @@ func versionLine() string {
 // flagAliases are names a newcomer may give a flag by, from other tools.
 var flagAliases = map[string]string{
 	"output": "o", "out": "o", "outdir": "o", "dir": "o",
-	"package": "pkg", "quiet": "q", "silent": "q", "v": "version",
+	"quiet": "q", "silent": "q", "v": "version",
 }
 
 // nearestFlag returns the flag of fs that name (an unknown flag, without its

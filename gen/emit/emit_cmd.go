@@ -203,10 +203,10 @@ func (m *commandMain) restBackend(p *model.Package) {
 	// var copts []petstore.ClientOption
 	// if v := os.Getenv("PETSTORE_API_KEY"); v != "" { copts = append(copts, petstore.WithAPIKey(v)) }
 	m.body = append(m.body, jen.Var().Id("copts").Index().Add(pkg("ClientOption")))
-	required := requiredSchemes(p)
+	envs := CommandEnvs(p)
 	for i, s := range p.API.Security {
 		name := c.Env[i]
-		m.envEntry(name, credentialUsage(s), required[s.Name])
+		m.envEntry(name, envs[i].Usage, envs[i].Required)
 		var add jen.Code
 		if s.Kind == "basic" {
 			add = jen.List(jen.Id("user"), jen.Id("password"), jen.Id("_")).Op(":=").Qual(stringsPath, "Cut").Call(jen.Id("v"), jen.Lit(":")).Line().
@@ -257,7 +257,7 @@ func (m *commandMain) gatewayBackend(p *model.Package) {
 	}
 	m.strVar("upstream", "upstream", jen.Lit(def), usage)
 	m.strVar("upstreamKey", "upstream-key", jen.Lit(""), "API key of the upstream server (default: $"+c.UpstreamKeyEnv+")")
-	m.envEntry(c.UpstreamKeyEnv, "API key of the upstream server, when --upstream-key is not given", false)
+	m.envEntry(c.UpstreamKeyEnv, CommandEnvs(p)[0].Usage, false)
 	// if upstreamKey == "" { upstreamKey = os.Getenv("WEATHER_UPSTREAM_KEY") }
 	// return weather.NewTool(weather.NewClient(runtime.NewClient(upstream, runtime.WithAPIKey(upstreamKey))), opts...)
 	m.body = append(m.body,
@@ -342,3 +342,38 @@ func (m *commandMain) mcpBackend(p *model.Package) {
 			jen.Return(pkg("NewTool").Call(pkg("NewClient").Call(jen.Id("c")), jen.Id("opts").Op("..."))),
 		))))
 }
+
+// CommandEnv is an environment variable a generated main reads: what its
+// help lists, and what packaging (gen's Packaging) asks the user for.
+type CommandEnv struct {
+	Name, Usage string
+	// Secret says the value is a credential.
+	Secret bool
+	// Required says every alternative of some operation's security needs
+	// it (requiredSchemes): the main warns at start when it is unset.
+	Required bool
+}
+
+// CommandEnvs returns the environment variables p's main reads, in the
+// order its help lists them: the credential of each security scheme of an
+// OpenAPI package, the upstream's API key of an OpenTool gateway; none for
+// the others.
+func CommandEnvs(p *model.Package) []CommandEnv {
+	c := p.Command
+	switch {
+	case hasHTTP(p):
+		out := make([]CommandEnv, len(p.API.Security))
+		required := requiredSchemes(p)
+		for i, s := range p.API.Security {
+			out[i] = CommandEnv{Name: c.Env[i], Usage: credentialUsage(s), Secret: true, Required: required[s.Name]}
+		}
+		return out
+	case hasC(p), c.MCPUpstream:
+		return nil
+	default:
+		return []CommandEnv{{Name: c.UpstreamKeyEnv, Usage: "API key of the upstream server, when --upstream-key is not given", Secret: true}}
+	}
+}
+
+// HasC reports whether p has C functions (OpenDyn): its main links cgo.
+func HasC(p *model.Package) bool { return hasC(p) }
