@@ -27,7 +27,7 @@ func TestDeclaredNames(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			_, pkg, _, err := load(filepath.Base(c.input), data, Options{Package: goldenPackage(c.name)})
+			_, pkg, _, err := load(filepath.Base(c.input), data, Options{Package: goldenPackage(c.name), Overlays: goldenOverlays(t, c)})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"go/token"
 	"io"
+	"path/filepath"
 	"runtime"
 	"sort"
 	"strings"
@@ -18,6 +19,7 @@ import (
 	"github.com/opentoolgen/opentoolgen/gen/load/opendyn"
 	otload "github.com/opentoolgen/opentoolgen/gen/load/opentool"
 	"github.com/opentoolgen/opentoolgen/gen/model"
+	"github.com/opentoolgen/opentoolgen/gen/overlay"
 	"github.com/opentoolgen/opentoolgen/gen/source"
 	"github.com/opentoolgen/opentoolgen/runtime/declare"
 )
@@ -70,7 +72,16 @@ type Options struct {
 	// (types2.gen.go, tool2.gen.go, client2.gen.go, …). The zero value
 	// takes the defaults; a field NoSplit keeps its files whole.
 	Split Split
+	// Overlays are OpenAPI Overlay documents (1.0.0, 1.1.0) applied to the
+	// document, in order, before it is loaded (package gen/overlay): an
+	// OpenAPI document only. The generated files' header names them after
+	// the document.
+	Overlays []Overlay
 }
+
+// Overlay is an OpenAPI Overlay document as read: its name, for messages
+// and the generated header, and its text.
+type Overlay = overlay.File
 
 // Split bounds the size of the generated files (Options.Split).
 type Split = emit.Split
@@ -359,7 +370,13 @@ func load(name string, data []byte, opts Options) (*source.Source, *model.Packag
 		pkg      *model.Package
 		warnings []source.Diagnostic
 		lopts    = model.LoadOptions{AllowRefDirs: opts.AllowRefDirs, MaxFileBytes: opts.MaxFileBytes, SlowLoad: opts.SlowLoad}
+		patched  []source.Diagnostic // the overlays' warnings
 	)
+	if len(opts.Overlays) > 0 {
+		if src, patched, err = applyOverlays(src, opts.Overlays); err != nil {
+			return nil, nil, nil, withText(err)
+		}
+	}
 	switch kind := src.Kind(); kind {
 	case "opentool":
 		pkg, warnings, err = otload.Load(src, lopts)
@@ -376,10 +393,15 @@ func load(name string, data []byte, opts Options) (*source.Source, *model.Packag
 		return nil, nil, nil, withText(&source.Error{Diagnostics: []source.Diagnostic{{File: name, Line: 1, Col: 1,
 			Message: `not an OpenTool, OpenDyn, OpenAPI or MCP tools/list document: want a top-level "opentool", "opendyn", "openapi", "swagger" or "tools" member`}}})
 	}
+	src.FromOverlays(warnings)
+	warnings = append(patched, warnings...)
 	if err != nil {
 		// The warnings go with the errors, in document order: a warning often
 		// explains an error that follows from it.
 		var e *source.Error
+		if errors.As(err, &e) {
+			src.FromOverlays(e.Diagnostics)
+		}
 		if errors.As(err, &e) && len(warnings) > 0 {
 			all := append(append([]source.Diagnostic(nil), warnings...), e.Diagnostics...)
 			sort.SliceStable(all, func(i, j int) bool {
@@ -393,7 +415,37 @@ func load(name string, data []byte, opts Options) (*source.Source, *model.Packag
 		return nil, nil, warnings, withText(err)
 	}
 	pkg.SetName(opts.Package)
+	if len(opts.Overlays) > 0 {
+		pkg.Source += overlayNames(opts.Overlays)
+	}
 	return src, pkg, warnings, nil
+}
+
+// applyOverlays applies the overlays to the OpenAPI document src
+// (overlay.Apply); they apply to no other kind.
+func applyOverlays(src *source.Source, overlays []Overlay) (*source.Source, []source.Diagnostic, error) {
+	if kind := src.Kind(); kind != "openapi" {
+		what := map[string]string{"opentool": "an OpenTool", "opendyn": "an OpenDyn", "mcp": "an MCP tools/list"}[kind]
+		if what == "" {
+			what = "not an OpenAPI"
+		}
+		return nil, nil, &source.Error{Diagnostics: []source.Diagnostic{{File: src.Name, Line: 1, Col: 1,
+			Message: fmt.Sprintf("-overlay: overlays apply to OpenAPI documents; this is %s document", what)}}}
+	}
+	return overlay.Apply(src, overlays)
+}
+
+// overlayNames is what the generated header says after the document's
+// name: " with overlay a.yaml", " with overlays a.yaml, b.yaml".
+func overlayNames(overlays []Overlay) string {
+	names := make([]string, len(overlays))
+	for i, o := range overlays {
+		names[i] = filepath.Base(o.Name)
+	}
+	if len(names) == 1 {
+		return " with overlay " + names[0]
+	}
+	return " with overlays " + strings.Join(names, ", ")
 }
 
 // render formats the emitted files, once (formatSource: gofmt with the

@@ -84,8 +84,10 @@ func generateCase(t *testing.T, c goldenCase) map[string][]byte {
 		t.Fatal(err)
 	}
 	res, err := Generate(filepath.Base(c.input), data, Options{Package: goldenPackage(c.name),
-		Command: &Command{Name: c.name, ImportPath: goldenModule + "/testdata/golden/" + c.name, NATS: natsCases[c.name], OTel: otelCases[c.name]},
-		Split:   splitCases[c.name], Packaging: packagingCases[c.name]})
+		Command:   &Command{Name: c.name, ImportPath: goldenModule + "/testdata/golden/" + c.name, NATS: natsCases[c.name], OTel: otelCases[c.name]},
+		Split:     splitCases[c.name],
+		Packaging: packagingCases[c.name],
+		Overlays:  goldenOverlays(t, c)})
 	if err != nil {
 		t.Fatalf("Generate: %v", err)
 	}
@@ -110,6 +112,29 @@ func generateCase(t *testing.T, c goldenCase) map[string][]byte {
 			}
 			out[goldenDeclarations(p)] = d.Declarations
 		}
+	}
+	return out
+}
+
+// goldenOverlays are the overlays of a case: the files of its folder
+// overlays, applied in the order of their names.
+func goldenOverlays(t *testing.T, c goldenCase) []Overlay {
+	t.Helper()
+	dir := filepath.Join(c.dir, "overlays")
+	files, err := os.ReadDir(dir)
+	if os.IsNotExist(err) {
+		return nil
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []Overlay
+	for _, f := range files {
+		data, err := os.ReadFile(filepath.Join(dir, f.Name()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, Overlay{Name: filepath.Join("overlays", f.Name()), Data: data})
 	}
 	return out
 }

@@ -49,6 +49,9 @@ var stages = []struct {
 	// read: a document's text (JSON or YAML) with the positions of its values;
 	// diagnostics
 	{pkg: "gen/source", may: []string{"internal/jsontree"}, third: true},
+	// OpenAPI overlays: the patched document, read before any loader
+	// (github.com/theory/jsonpath)
+	{pkg: "gen/overlay", may: []string{"internal/jsontree", "gen/source"}, third: true},
 	// the model: what every loader produces and every emitter reads; every
 	// Go name is made there
 	{pkg: "gen/model", may: []string{"runtime", "runtime/decode"}},
@@ -65,7 +68,7 @@ var stages = []struct {
 	// emit: Go from the model, nothing of input formats (jennifer only)
 	{pkg: "gen/emit", may: []string{"internal/jsontree", "runtime", "templates", "gen/model"}, jennifer: true},
 	// the driver: Generate, render, format; see gen's package doc
-	{pkg: "gen", may: []string{"runtime", "runtime/declare", "discover", "gen/source", "gen/load/opentool", "gen/load/opendyn", "gen/load/openapi", "gen/load/mcptools", "gen/model", "gen/emit"}},
+	{pkg: "gen", may: []string{"runtime", "runtime/declare", "discover", "gen/source", "gen/overlay", "gen/load/opentool", "gen/load/opendyn", "gen/load/openapi", "gen/load/mcptools", "gen/model", "gen/emit"}},
 	{pkg: "cmd/opentoolgen", may: []string{"internal/buildinfo", "gen"}, third: true}, // golang.org/x/mod/modfile
 	// fronts beside runtime, which never imports them
 	// seed 001's tool executors on NATS

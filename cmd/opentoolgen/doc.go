@@ -95,6 +95,19 @@
 //		Let OpenAPI $refs read files under DIR too (repeatable). By default a
 //		$ref may only name a regular file inside the directory tree of the
 //		document (after resolving .. and symbolic links).
+//	-overlay FILE
+//		Apply the OpenAPI Overlay document FILE (1.0.0, or 1.1.0 with copy)
+//		to the OpenAPI document before generating (repeatable: applied in
+//		the order given). Targets are RFC 9535 JSONPath queries; update
+//		merges, remove removes, copy (1.1.0) merges the one value its query
+//		selects. A problem of an overlay is an error at its line, naming
+//		the action (/actions/N) and its target; an action whose target
+//		selects nothing is a warning, and so is an extends that names
+//		another document than the one given (which is patched all the
+//		same). Problems of the patched document are at the document's lines,
+//		or, for what an overlay wrote, say "(from overlay FILE:LINE:COL)".
+//		The generated header names the overlays after the document; -check
+//		compares against the patched document. Only for OpenAPI documents.
 //	-cmd DIR
 //		Also write a package main into DIR (main.gen.go) that serves the
 //		generated package as an OpenTool and MCP server with no code of yours

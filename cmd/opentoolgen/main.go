@@ -97,6 +97,7 @@ type options struct {
 	include      []string
 	exclude      []string
 	allowRefDirs []string
+	overlays     []string
 	cmd          string
 	with         withOptions    // -with: what the -cmd main links besides OpenTool HTTP and MCP
 	pack         packageOptions // -package and its options: the files that install the -cmd main
@@ -134,6 +135,7 @@ func flagSet(o *options) *flag.FlagSet {
 	fs.BoolVar(&o.toolSearch, "tool-search", false, "declare the functions for the provider's tool search (defer_loading, and the search tool); -for openai-responses* or anthropic*")
 	fs.StringVar(&o.namespaces, "namespaces", "none", "group the declared functions in namespaces: `tag` (an OpenAPI operation's first tag) or none; -for openai-responses*")
 	fs.Var((*stringList)(&o.allowRefDirs), "allow-ref-dir", "let OpenAPI $refs read files under `DIR` too, besides the document's own directory tree (repeatable)")
+	fs.Var((*stringList)(&o.overlays), "overlay", "apply the OpenAPI Overlay document `FILE` (1.0.0 or 1.1.0) to the document before generating (repeatable, applied in order)")
 	fs.StringVar(&o.cmd, "cmd", "", "also write into `DIR` a package main that serves the package over OpenTool HTTP and MCP (package toolcli); DIR and -o must be in one module")
 	fs.Var(&o.with, "with", "also link into the -cmd main `FRONTS` besides OpenTool HTTP and MCP: nats (the nats and exec commands), otel (OpenTelemetry export), or nats,otel")
 	packageFlags(fs, &o.pack)
@@ -284,6 +286,13 @@ func generate(args []string, stdout, stderr io.Writer) (err error) {
 	gopts, err := generateOptions(o)
 	if err != nil {
 		return err
+	}
+	for _, p := range o.overlays {
+		ov, err := readDocument(p)
+		if err != nil {
+			return fmt.Errorf("-overlay: %w", err)
+		}
+		gopts.Overlays = append(gopts.Overlays, gen.Overlay{Name: p, Data: ov})
 	}
 	res, err := runGenerator(o, data, gopts, stderr)
 	if err != nil {

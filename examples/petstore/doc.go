@@ -22,6 +22,11 @@
 // from the declared document) and gives addPet a default status
 // (runtime.WithDefaults). The end-to-end test next to this file runs the
 // pieces over loopback.
+//
+// readonlyclient is the same document through an OpenAPI Overlay,
+// readonly.overlay.yaml, which removes addPet and renames getPet to findPet:
+// the way to change a document you do not own without forking it.
 package petstore
 
 //go:generate go run github.com/opentoolgen/opentoolgen/cmd/opentoolgen -o petstoreclient petstore.yaml
+//go:generate go run github.com/opentoolgen/opentoolgen/cmd/opentoolgen -o readonlyclient -overlay readonly.overlay.yaml petstore.yaml

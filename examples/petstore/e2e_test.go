@@ -8,10 +8,12 @@ import (
 	"context"
 	"errors"
 	"net/http/httptest"
+	"slices"
 	"testing"
 
 	"github.com/opentoolgen/opentoolgen/examples/petstore/fakeapi"
 	"github.com/opentoolgen/opentoolgen/examples/petstore/petstoreclient"
+	"github.com/opentoolgen/opentoolgen/examples/petstore/readonlyclient"
 	"github.com/opentoolgen/opentoolgen/runtime"
 	"github.com/opentoolgen/opentoolgen/runtime/rest"
 )
@@ -80,4 +82,25 @@ func must[T any](v T, err error) T {
 		panic(err)
 	}
 	return v
+}
+
+// TestReadOnly: the client generated through readonly.overlay.yaml has
+// findPet (getPet renamed) and no addPet, against the same API.
+func TestReadOnly(t *testing.T) {
+	ctx := context.Background()
+	api := httptest.NewServer((&fakeapi.API{Key: "secret"}).Handler())
+	defer api.Close()
+	c := must(readonlyclient.NewClient(api.URL+"/v1", readonlyclient.WithAPIKey("secret")))
+	_, err := c.FindPet(ctx, readonlyclient.FindPetArgs{PetID: 42})
+	var notFound *rest.APIError[readonlyclient.Error]
+	if !errors.As(err, &notFound) || notFound.StatusCode != 404 {
+		t.Errorf("FindPet 42: %v", err)
+	}
+	var names []string
+	for _, f := range readonlyclient.Document().Functions {
+		names = append(names, f.Name)
+	}
+	if want := []string{"listPets", "findPet"}; !slices.Equal(names, want) {
+		t.Errorf("functions %v, want %v", names, want)
+	}
 }

@@ -33,6 +33,10 @@ type Source struct {
 	// such documents warn (DuplicateDiagnostics), the others refuse them.
 	Duplicates []Duplicate
 
+	// files are the names of the files a patched document was made from
+	// (Patched), the document's first; nil for any other.
+	files []string
+
 	linesOnce sync.Once
 	lines     *jsontree.Lines // of Data, made by the first Position that needs it
 }

@@ -19,6 +19,7 @@ import (
 type yamlPosition struct {
 	off       int64
 	line, col int32
+	file      int32 // in a patched document: the index of the file in Origins, 0 for the document
 }
 
 // LooksLikeYAML reports whether the file name says YAML (.yaml, .yml).
@@ -226,7 +227,7 @@ func (c *yamlConverter) record(off int, n *yaml.Node) {
 	if k := len(c.src.Pos); k > 0 && c.src.Pos[k-1].off == int64(off) {
 		return // the document node and its content: the first one stays
 	}
-	c.src.Pos = append(c.src.Pos, yamlPosition{int64(off), int32(n.Line), int32(n.Column)})
+	c.src.Pos = append(c.src.Pos, yamlPosition{off: int64(off), line: int32(n.Line), col: int32(n.Column)})
 }
 
 // enter appends tok to the path of the value being converted, but under an
