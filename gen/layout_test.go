@@ -71,7 +71,7 @@ var stages = []struct {
 	{pkg: "gen", may: []string{"runtime", "runtime/declare", "discover", "gen/source", "gen/overlay", "gen/load/opentool", "gen/load/opendyn", "gen/load/openapi", "gen/load/mcptools", "gen/model", "gen/emit"}},
 	{pkg: "cmd/opentoolgen", may: []string{"internal/buildinfo", "gen"}, third: true}, // golang.org/x/mod/modfile
 	// fronts beside runtime, which never imports them
-	// seed 001's tool executors on NATS
+	// the tool executors of an agent platform on NATS (natsexec)
 	// the runtime.Metadata of NATS headers, shared by the NATS fronts
 	{pkg: "internal/natsmeta", third: true},
 	{pkg: "natsexec", may: []string{"internal/natsmeta", "runtime"}, third: true},
