@@ -646,7 +646,7 @@ func texts(content []mcp.Content) string {
 }
 
 // result is the result object of res; its content goes to the destination
-// of ctx when there is one (runtime.WithContent), and is then left out of
+// of ctx when there is one (content.With), and is then left out of
 // the object.
 func result(ctx context.Context, res *mcp.CallToolResult) (json.RawMessage, error) {
 	given, err := giveContent(ctx, res)

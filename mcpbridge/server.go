@@ -14,9 +14,9 @@
 //     array return R named N is {"N": R}, no return is {}.
 //   - tools/call answers that result object as structuredContent and as one
 //     text content holding the same JSON; when the tool put content on the
-//     call's context (runtime.WithContent: a gateway to an MCP server puts
+//     call's context (content.With: a gateway to an MCP server puts
 //     the upstream's images, audio, resource links), that content instead,
-//     as it came (content.go). A tool's runtime.ReportProgress reaches a
+//     as it came (content.go). A tool's content.ReportProgress reaches a
 //     client that sent a progress token.
 //   - Arguments that are header parameters of the API behind the tool
 //     (runtime.HeaderTool) are marked x-mcp-header (headers.go).
@@ -104,6 +104,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/opentoolgen/opentoolgen/internal/inflight"
 	"github.com/opentoolgen/opentoolgen/runtime"
+	"github.com/opentoolgen/opentoolgen/runtime/content"
 	"github.com/opentoolgen/opentoolgen/runtime/declare"
 )
 
@@ -588,9 +589,9 @@ func (b *bridge) callHandler(name string) mcp.ToolHandler {
 			return nil, err
 		}
 		defer b.recoverPanic(name, &res, &err)
-		var got []runtime.Content
-		cctx := runtime.WithContent(b.callContext(ctx, req), &got)
-		cctx = runtime.WithProgress(cctx, progressFunc(ctx, req))
+		var got []content.Item
+		cctx := content.With(b.callContext(ctx, req), &got)
+		cctx = content.WithProgress(cctx, progressFunc(ctx, req))
 		result, err := b.tool.Call(cctx, name, args)
 		if err != nil {
 			if b.stopped.Err() != nil && ctx.Err() != nil {
@@ -666,7 +667,7 @@ func (b *bridge) streamHandler(name string) mcp.ToolHandler {
 			})
 		}
 		// The progress token carries the items: no other progress.
-		cctx := runtime.WithProgress(runtime.WithContent(b.callContext(ctx, req), nil), nil)
+		cctx := content.WithProgress(content.With(b.callContext(ctx, req), nil), nil)
 		err = b.stream.StreamCall(cctx, name, args, emit)
 		mu.Lock()
 		done = true

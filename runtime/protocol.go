@@ -18,8 +18,9 @@
 // it runs. docs/telemetry.md has the whole picture; package otelbridge turns
 // them into OpenTelemetry spans and metrics.
 //
-// Beside it, one package per other job, each importing this one and never
-// imported by it: runtime/decode (the argument decoders and checks of
+// Beside it, one package per other job, never imported by it: runtime/content
+// (the content items and progress of an answer, beside its result),
+// runtime/decode (the argument decoders and checks of
 // generated packages), runtime/declare (declarations: plain, and in the form
 // each LLM provider takes), runtime/functions (each function as a tool of
 // agent frameworks), runtime/rest (the REST client of generated OpenAPI
