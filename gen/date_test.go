@@ -24,7 +24,7 @@ func TestDateTypes(t *testing.T) {
 		{"opendyn.json", `{"opendyn": "1.0.0", "info": {"title": "t", "version": "1", "callingConvention": "cdecl"},
 "functions": [{"name": "f", "description": "d", "parameters": [
  {"name": "day", "schema": {"type": "string", "format": "date", "cType": {"type": "char*"}}}]}]}`,
-			[]string{"Day string ", `runtime.CheckFormat(d, v1, "date")`}},
+			[]string{"Day string ", `decode.CheckFormat(d, v1, "date")`}},
 	} {
 		res, err := Generate(c.name, []byte(c.doc), Options{Package: "p"})
 		if err != nil {

@@ -9,6 +9,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/opentoolgen/opentoolgen/mcpbridge"
 	"github.com/opentoolgen/opentoolgen/runtime"
+	"github.com/opentoolgen/opentoolgen/runtime/document"
 	petstore "github.com/opentoolgen/opentoolgen/testdata/golden/openapi-petstore"
 )
 
@@ -92,7 +93,7 @@ func TestAnnotationsThroughGateway(t *testing.T) {
 	server.AddTool(&mcp.Tool{Name: "plain", InputSchema: schema}, noop)
 	tool := memoryTool(t, server)
 
-	want := map[string]runtime.Hints{
+	want := map[string]document.Hints{
 		"look":   {ReadOnly: yes, OpenWorld: no},
 		"remove": {Destructive: yes, Idempotent: yes},
 		"add":    {Destructive: no, OpenWorld: yes},

@@ -53,7 +53,7 @@
 //
 // Tool annotations are the tool's hints when it is a [runtime.HintTool]: the
 // *Tool of a package generated from OpenAPI gives each operation the hints of
-// its HTTP method ([runtime.MethodHints]: GET and HEAD readOnlyHint, DELETE
+// its HTTP method ([document.MethodHints]: GET and HEAD readOnlyHint, DELETE
 // destructiveHint and idempotentHint, PUT idempotentHint, all openWorldHint).
 // [WithAnnotations] replaces them for one function; the others have none.
 //
@@ -106,6 +106,7 @@ import (
 	"github.com/opentoolgen/opentoolgen/runtime"
 	"github.com/opentoolgen/opentoolgen/runtime/content"
 	"github.com/opentoolgen/opentoolgen/runtime/declare"
+	"github.com/opentoolgen/opentoolgen/runtime/document"
 )
 
 // Keys of the results and _meta members this package writes.
@@ -297,7 +298,7 @@ func newServer(ctx context.Context, tool runtime.Tool, impl *mcp.Implementation,
 		return nil, nil, fmt.Errorf("mcpbridge: loading the tool's document: %w", err)
 	}
 	if doc == nil {
-		doc = &runtime.OpenTool{}
+		doc = &document.OpenTool{}
 	}
 	if impl == nil {
 		impl = &mcp.Implementation{Name: doc.Info.Title, Version: doc.Info.Version}
@@ -372,12 +373,12 @@ func newServer(ctx context.Context, tool runtime.Tool, impl *mcp.Implementation,
 // annotations returns the annotations of the tool of function f: those
 // WithAnnotations set, else the tool's hints, else the document's (from an
 // MCP listing), else none.
-func annotations(cfg *config, ht runtime.HintTool, f *runtime.Function) *mcp.ToolAnnotations {
+func annotations(cfg *config, ht runtime.HintTool, f *document.Function) *mcp.ToolAnnotations {
 	if a, ok := cfg.annotations[f.Name]; ok {
 		return a
 	}
 	var (
-		h  runtime.Hints
+		h  document.Hints
 		ok bool
 	)
 	if ht != nil {

@@ -21,6 +21,7 @@ import (
 
 	"github.com/opentoolgen/opentoolgen/internal/natsmeta"
 	"github.com/opentoolgen/opentoolgen/runtime"
+	"github.com/opentoolgen/opentoolgen/runtime/document"
 )
 
 // Defaults of the service options.
@@ -165,7 +166,7 @@ var (
 // '-' made one '_' (trimmed at both ends): "Catalog API" → "catalog_api".
 // Without a document or a title with such characters it is
 // [DefaultPrefix].
-func PrefixOf(doc *runtime.OpenTool) string {
+func PrefixOf(doc *document.OpenTool) string {
 	if doc == nil {
 		return DefaultPrefix
 	}
@@ -270,7 +271,7 @@ func NewService(ctx context.Context, nc *nats.Conn, tool runtime.Tool, opts ...O
 	return s, nil
 }
 
-func (s *Service) addEndpoints(doc *runtime.OpenTool) error {
+func (s *Service) addEndpoints(doc *document.OpenTool) error {
 	if doc == nil {
 		subject := s.cfg.prefix + ".*"
 		if err := s.svc.add("call", subject, s.cfg.queue, map[string]string{"description": "any function: the subject's last token names it"}, s.handle); err != nil {

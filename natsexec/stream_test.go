@@ -12,6 +12,7 @@ import (
 
 	"github.com/opentoolgen/opentoolgen/otelbridge"
 	"github.com/opentoolgen/opentoolgen/runtime"
+	"github.com/opentoolgen/opentoolgen/runtime/document"
 )
 
 // feedTool is testTool with a streaming function, feed {n, fail}: items
@@ -25,7 +26,7 @@ func newFeedTool(t *testing.T) *feedTool {
 	tt := newTestTool(t)
 	doc := *tt.doc
 	doc.Functions = append(doc.Functions[:len(doc.Functions):len(doc.Functions)],
-		runtime.Function{Name: "feed", Description: "streams", Stream: map[string]*runtime.Return{"data": {Name: "i"}}})
+		document.Function{Name: "feed", Description: "streams", Stream: map[string]*document.Return{"data": {Name: "i"}}})
 	tt.doc = &doc
 	return &feedTool{testTool: tt, ended: make(chan error, 10)}
 }

@@ -23,6 +23,7 @@ import (
 
 	"github.com/opentoolgen/opentoolgen/otelbridge"
 	"github.com/opentoolgen/opentoolgen/runtime"
+	"github.com/opentoolgen/opentoolgen/runtime/document"
 )
 
 // echoTool answers its arguments.
@@ -32,7 +33,7 @@ func (echoTool) Call(ctx context.Context, name string, args json.RawMessage) (js
 	return args, nil
 }
 
-func (echoTool) Load(context.Context) (*runtime.OpenTool, error) { return nil, nil }
+func (echoTool) Load(context.Context) (*document.OpenTool, error) { return nil, nil }
 
 // noopExporter drops the spans it is given: the provider does all its
 // work, and nothing leaves the process.

@@ -27,6 +27,7 @@ import (
 	"github.com/opentoolgen/opentoolgen/otelbridge"
 	"github.com/opentoolgen/opentoolgen/otelbridge/internal/petgateway"
 	"github.com/opentoolgen/opentoolgen/runtime"
+	"github.com/opentoolgen/opentoolgen/runtime/document"
 	"github.com/opentoolgen/opentoolgen/runtime/rest"
 )
 
@@ -386,7 +387,7 @@ func (errorTool) Call(_ context.Context, name string, _ json.RawMessage) (json.R
 	return json.RawMessage(`{}`), nil
 }
 
-func (errorTool) Load(context.Context) (*runtime.OpenTool, error) { return nil, nil }
+func (errorTool) Load(context.Context) (*document.OpenTool, error) { return nil, nil }
 
 // plainErrorTool fails every call with a plain Go error.
 type plainErrorTool struct{}
@@ -395,7 +396,7 @@ func (plainErrorTool) Call(context.Context, string, json.RawMessage) (json.RawMe
 	return nil, errors.New("disk full")
 }
 
-func (plainErrorTool) Load(context.Context) (*runtime.OpenTool, error) { return nil, nil }
+func (plainErrorTool) Load(context.Context) (*document.OpenTool, error) { return nil, nil }
 
 // plainErrorCaller is a Caller of another package whose calls fail with a
 // plain Go error.

@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/opentoolgen/opentoolgen/internal/jsontree"
+	"github.com/opentoolgen/opentoolgen/runtime/document"
 )
 
 // ToolOption configures a generated Tool adapter (the NewTool of every
@@ -122,10 +123,10 @@ func sortedKeys[V any](m map[string]V) []string {
 type Args struct {
 	fns    map[string]*fnArgs
 	lookup func(string) (string, bool)
-	served map[string]bool   // nil: every function
-	doc    []byte            // the served document (options applied)
-	parsed *OpenTool         // doc, decoded once; never modified
-	alias  map[string]string // declared name → function, where they differ (DeclaredNames)
+	served map[string]bool    // nil: every function
+	doc    []byte             // the served document (options applied)
+	parsed *document.OpenTool // doc, decoded once; never modified
+	alias  map[string]string  // declared name → function, where they differ (DeclaredNames)
 	// strictResponses is WithStrictResponses (CallContext).
 	strictResponses bool
 }
@@ -165,7 +166,7 @@ type argEnv struct {
 // NewArgs checks the options against doc (every function and argument they
 // name must exist, fixed and default values must have the argument's JSON
 // type) and returns what they make of it.
-func NewArgs(doc *OpenTool, opts ...ToolOption) (*Args, error) {
+func NewArgs(doc *document.OpenTool, opts ...ToolOption) (*Args, error) {
 	var c argConfig
 	for _, o := range opts {
 		o(&c)
@@ -196,7 +197,7 @@ func NewArgs(doc *OpenTool, opts ...ToolOption) (*Args, error) {
 // argsBuilder is NewArgs at work: the rules of the options applied to the
 // document's functions, and every problem found on the way.
 type argsBuilder struct {
-	doc       *OpenTool
+	doc       *document.OpenTool
 	a         *Args
 	errs      []string
 	hidden    map[string]map[string]bool // function → hidden arguments
@@ -208,7 +209,7 @@ type argsBuilder struct {
 func (b *argsBuilder) serve(functions []string) {
 	b.a.served = map[string]bool{}
 	for _, name := range functions {
-		if b.doc.function(name) == nil {
+		if findFunction(b.doc, name) == nil {
 			b.errs = append(b.errs, fmt.Sprintf("functions: no function %s", strconv.Quote(name)))
 			continue
 		}
@@ -219,7 +220,7 @@ func (b *argsBuilder) serve(functions []string) {
 // rules applies the fixed, envs and defaults rules of c.
 func (b *argsBuilder) rules(c *argConfig) {
 	for _, r := range c.fixed {
-		b.each("fixed", r, func(f *Function, p *Parameter) {
+		b.each("fixed", r, func(f *document.Function, p *document.Parameter) {
 			if v, ok := b.value("fixed", r, f, p); ok {
 				fa := b.fn(f.Name)
 				fa.fixed = set(fa.fixed, v, valueName)
@@ -228,14 +229,14 @@ func (b *argsBuilder) rules(c *argConfig) {
 		})
 	}
 	for _, r := range c.envs {
-		b.each("envs", r, func(f *Function, p *Parameter) {
+		b.each("envs", r, func(f *document.Function, p *document.Parameter) {
 			fa := b.fn(f.Name)
-			fa.envs = set(fa.envs, argEnv{name: p.Name, env: r.env, str: b.doc.jsonType(p.Schema) == TypeString}, envName)
+			fa.envs = set(fa.envs, argEnv{name: p.Name, env: r.env, str: jsonType(b.doc, p.Schema) == document.TypeString}, envName)
 			mark(b.hidden, f.Name, p.Name)
 		})
 	}
 	for _, r := range c.defaults {
-		b.each("defaults", r, func(f *Function, p *Parameter) {
+		b.each("defaults", r, func(f *document.Function, p *document.Parameter) {
 			if v, ok := b.value("defaults", r, f, p); ok {
 				fa := b.fn(f.Name)
 				fa.defaults = set(fa.defaults, v, valueName)
@@ -255,7 +256,7 @@ func mark(m map[string]map[string]bool, f, p string) {
 
 // each calls fn for every (function, parameter) rule r applies to, and
 // records a rule that applies to none.
-func (b *argsBuilder) each(kind string, r argRule, fn func(f *Function, p *Parameter)) {
+func (b *argsBuilder) each(kind string, r argRule, fn func(f *document.Function, p *document.Parameter)) {
 	found := false
 	for i := range b.doc.Functions {
 		f := &b.doc.Functions[i]
@@ -273,7 +274,7 @@ func (b *argsBuilder) each(kind string, r argRule, fn func(f *Function, p *Param
 	case found:
 	case r.function == "":
 		b.errs = append(b.errs, fmt.Sprintf("%s: no function has an argument %s", kind, strconv.Quote(r.arg)))
-	case b.doc.function(r.function) == nil:
+	case findFunction(b.doc, r.function) == nil:
 		b.errs = append(b.errs, fmt.Sprintf("%s: no function %s", kind, strconv.Quote(r.function)))
 	default:
 		b.errs = append(b.errs, fmt.Sprintf("%s: function %s has no argument %s", kind, strconv.Quote(r.function), strconv.Quote(r.arg)))
@@ -292,13 +293,13 @@ func (b *argsBuilder) fn(name string) *fnArgs {
 
 // value is the value rule r gives parameter p of f, checked against p's
 // type, with its template parsed when it is a string.
-func (b *argsBuilder) value(kind string, r argRule, f *Function, p *Parameter) (argValue, bool) {
+func (b *argsBuilder) value(kind string, r argRule, f *document.Function, p *document.Parameter) (argValue, bool) {
 	raw, err := json.Marshal(r.value)
 	if err != nil {
 		b.errs = append(b.errs, fmt.Sprintf("%s: %s.%s: %v", kind, f.Name, p.Name, err))
 		return argValue{}, false
 	}
-	if want := b.doc.jsonType(p.Schema); want != "" && string(raw) != "null" && jsonKind(raw) != want && !(want == TypeNumber && jsonKind(raw) == TypeInteger) {
+	if want := jsonType(b.doc, p.Schema); want != "" && string(raw) != "null" && jsonKind(raw) != want && !(want == document.TypeNumber && jsonKind(raw) == document.TypeInteger) {
 		b.errs = append(b.errs, fmt.Sprintf("%s: %s.%s: got %s, want %s", kind, f.Name, p.Name, jsonKind(raw), want))
 		return argValue{}, false
 	}
@@ -320,14 +321,14 @@ func (b *argsBuilder) value(kind string, r argRule, f *Function, p *Parameter) (
 func (b *argsBuilder) served() error {
 	a := b.a
 	cp := *b.doc
-	cp.Functions = make([]Function, 0, len(b.doc.Functions))
+	cp.Functions = make([]document.Function, 0, len(b.doc.Functions))
 	for _, f := range b.doc.Functions {
 		if a.served != nil && !a.served[f.Name] {
 			continue
 		}
 		h, d := b.hidden[f.Name], b.defaulted[f.Name]
 		if h != nil || d != nil {
-			ps := []Parameter{}
+			ps := []document.Parameter{}
 			for _, p := range f.Parameters {
 				if h[p.Name] {
 					continue
@@ -346,7 +347,7 @@ func (b *argsBuilder) served() error {
 		return err
 	}
 	a.doc = data
-	a.parsed = new(OpenTool)
+	a.parsed = new(document.OpenTool)
 	if err := json.Unmarshal(data, a.parsed); err != nil {
 		return err
 	}
@@ -377,9 +378,9 @@ func (a *Args) Serves(function string) bool { return a.served == nil || a.served
 
 // Served returns the served document, decoded once: the same pointer each
 // call, to be read and never modified (a [Tool]'s Load may return it).
-func (a *Args) Served() *OpenTool { return a.parsed }
+func (a *Args) Served() *document.OpenTool { return a.parsed }
 
-func (doc *OpenTool) function(name string) *Function {
+func findFunction(doc *document.OpenTool, name string) *document.Function {
 	for i := range doc.Functions {
 		if doc.Functions[i].Name == name {
 			return &doc.Functions[i]
@@ -389,7 +390,7 @@ func (doc *OpenTool) function(name string) *Function {
 }
 
 // jsonType returns the JSON type of values of s ("" when it does not say).
-func (doc *OpenTool) jsonType(s *Schema) string {
+func jsonType(doc *document.OpenTool, s *document.Schema) string {
 	r, err := doc.Resolve(s)
 	if err != nil || r == nil {
 		return ""
@@ -404,28 +405,28 @@ func jsonKind(raw []byte) string {
 	}
 	switch raw[0] {
 	case '{':
-		return TypeObject
+		return document.TypeObject
 	case '[':
-		return TypeArray
+		return document.TypeArray
 	case '"':
-		return TypeString
+		return document.TypeString
 	case 't', 'f':
-		return TypeBoolean
+		return document.TypeBoolean
 	case 'n':
 		return "null"
 	}
 	if bytes.ContainsAny(raw, ".eE") {
-		return TypeNumber
+		return document.TypeNumber
 	}
-	return TypeInteger
+	return document.TypeInteger
 }
 
 // Document returns the served document: the tool's document with the served
 // functions only (WithFunctions), without the fixed and environment
 // arguments, and with defaulted arguments optional. Each call returns a new
 // copy.
-func (a *Args) Document() *OpenTool {
-	var d OpenTool
+func (a *Args) Document() *document.OpenTool {
+	var d document.OpenTool
 	if err := json.Unmarshal(a.doc, &d); err != nil {
 		panic("opentool: the declared document does not decode: " + err.Error())
 	}

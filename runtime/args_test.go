@@ -6,18 +6,20 @@ import (
 	"errors"
 	"strings"
 	"testing"
+
+	"github.com/opentoolgen/opentoolgen/runtime/document"
 )
 
-func argsDoc() *OpenTool {
-	return &OpenTool{OpenTool: "1.0.0", Info: Info{Title: "t", Version: "1"}, Functions: []Function{
-		{Name: "search", Parameters: []Parameter{
-			{Name: "q", Schema: &Schema{Type: TypeString}, Required: true},
-			{Name: "limit", Schema: &Schema{Type: TypeInteger}},
-			{Name: "key", Schema: &Schema{Ref: "#/schemas/Key"}},
-			{Name: "session", Schema: &Schema{Type: TypeString}},
+func argsDoc() *document.OpenTool {
+	return &document.OpenTool{OpenTool: "1.0.0", Info: document.Info{Title: "t", Version: "1"}, Functions: []document.Function{
+		{Name: "search", Parameters: []document.Parameter{
+			{Name: "q", Schema: &document.Schema{Type: document.TypeString}, Required: true},
+			{Name: "limit", Schema: &document.Schema{Type: document.TypeInteger}},
+			{Name: "key", Schema: &document.Schema{Ref: "#/schemas/Key"}},
+			{Name: "session", Schema: &document.Schema{Type: document.TypeString}},
 		}},
-		{Name: "other", Parameters: []Parameter{{Name: "key", Schema: &Schema{Type: TypeString}}}},
-	}, Schemas: Schemas{{Name: "Key", Schema: &Schema{Type: TypeString}}}}
+		{Name: "other", Parameters: []document.Parameter{{Name: "key", Schema: &document.Schema{Type: document.TypeString}}}},
+	}, Schemas: document.Schemas{{Name: "Key", Schema: &document.Schema{Type: document.TypeString}}}}
 }
 
 func apply(t *testing.T, a *Args, function, args string) json.RawMessage {

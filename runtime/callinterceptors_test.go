@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/opentoolgen/opentoolgen/runtime"
+	"github.com/opentoolgen/opentoolgen/runtime/document"
 )
 
 // TestCallInterceptors: the interceptors a context carries
@@ -59,4 +60,4 @@ func (echoTool) StreamCall(_ context.Context, _ string, _ json.RawMessage, emit 
 	return emit(json.RawMessage(`{}`))
 }
 
-func (echoTool) Load(context.Context) (*runtime.OpenTool, error) { return nil, nil }
+func (echoTool) Load(context.Context) (*document.OpenTool, error) { return nil, nil }

@@ -5,6 +5,8 @@ import (
 	"encoding/hex"
 	"strconv"
 	"strings"
+
+	"github.com/opentoolgen/opentoolgen/runtime/document"
 )
 
 // DeclaredNames returns the name under which each function of doc is
@@ -13,7 +15,7 @@ import (
 // deterministically: every other character replaced by "_", a "_" put first
 // when needed, and when that is too long or taken, cut and ended with "_" and
 // eight hex digits of the name's SHA-256. The result maps every function name.
-func DeclaredNames(doc *OpenTool) map[string]string {
+func DeclaredNames(doc *document.OpenTool) map[string]string {
 	out := make(map[string]string, len(doc.Functions))
 	taken := make(map[string]bool, len(doc.Functions))
 	for i := range doc.Functions {
@@ -47,7 +49,7 @@ func DeclaredNames(doc *OpenTool) map[string]string {
 
 func fitsEveryProvider(n string) bool {
 	// Gemini's rule on top of the OpenTool one: a letter or "_" first.
-	return IsFunctionName(n) && n[0] != '-' && (n[0] < '0' || n[0] > '9')
+	return document.IsFunctionName(n) && n[0] != '-' && (n[0] < '0' || n[0] > '9')
 }
 
 func sanitizeToolName(n string) string {

@@ -19,6 +19,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/opentoolgen/opentoolgen/runtime/document"
 )
 
 // lockedBuffer is a log destination safe for concurrent writes.
@@ -48,7 +50,7 @@ func (panicky) Call(ctx context.Context, name string, args json.RawMessage) (jso
 	panic("boom in " + name)
 }
 
-func (panicky) Load(ctx context.Context) (*OpenTool, error) { panic("load boom") }
+func (panicky) Load(ctx context.Context) (*document.OpenTool, error) { panic("load boom") }
 
 func post(t *testing.T, url, body string) (int, string) {
 	t.Helper()

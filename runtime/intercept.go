@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strings"
 	"sync/atomic"
+
+	"github.com/opentoolgen/opentoolgen/runtime/document"
 )
 
 // Interceptor runs around a call, on the side that serves it or on the side
@@ -416,14 +418,16 @@ func (t *interceptedTool) intercepted() *interceptedTool { return t }
 // of its calls on their context ([WithIncomingMetadata]).
 func (t *interceptedTool) Interceptors() []Interceptor { return t.ics }
 
-func (t *interceptedTool) Load(ctx context.Context) (*OpenTool, error) { return t.tool.Load(ctx) }
+func (t *interceptedTool) Load(ctx context.Context) (*document.OpenTool, error) {
+	return t.tool.Load(ctx)
+}
 
 // Hints passes on the hints of the tool, if it has any.
-func (t *interceptedTool) Hints(function string) (Hints, bool) {
+func (t *interceptedTool) Hints(function string) (document.Hints, bool) {
 	if ht, ok := t.tool.(HintTool); ok {
 		return ht.Hints(function)
 	}
-	return Hints{}, false
+	return document.Hints{}, false
 }
 
 // HeaderParameters passes on the header parameters of the tool, if it has

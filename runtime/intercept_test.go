@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/opentoolgen/opentoolgen/runtime"
+	"github.com/opentoolgen/opentoolgen/runtime/document"
 )
 
 // seen is what an interceptor recorded of one call, after next returned.
@@ -177,7 +178,7 @@ func (ctxTool) Call(ctx context.Context, name string, args json.RawMessage) (jso
 	return json.Marshal(map[string]string{"v": v})
 }
 
-func (ctxTool) Load(context.Context) (*runtime.OpenTool, error) { return nil, nil }
+func (ctxTool) Load(context.Context) (*document.OpenTool, error) { return nil, nil }
 
 func (t ctxTool) StreamCall(ctx context.Context, name string, args json.RawMessage, emit func(json.RawMessage) error) error {
 	r, _ := t.Call(ctx, name, args)

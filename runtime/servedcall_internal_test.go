@@ -7,6 +7,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/opentoolgen/opentoolgen/runtime/document"
 )
 
 // nameTool answers the name of the function called: {"name":NAME}.
@@ -16,7 +18,7 @@ func (nameTool) Call(_ context.Context, name string, _ json.RawMessage) (json.Ra
 	return json.Marshal(map[string]string{"name": name})
 }
 
-func (nameTool) Load(context.Context) (*OpenTool, error) { return &OpenTool{}, nil }
+func (nameTool) Load(context.Context) (*document.OpenTool, error) { return &document.OpenTool{}, nil }
 
 // The CallInfo a front makes with the context of a call (withServedCall)
 // goes to the first intercepted call made with that context, whole; the

@@ -21,6 +21,7 @@ import (
 	"time"
 
 	"github.com/opentoolgen/opentoolgen/internal/inflight"
+	"github.com/opentoolgen/opentoolgen/runtime/document"
 )
 
 // DefaultMaxBodyBytes is the largest request body the server reads unless
@@ -672,7 +673,7 @@ func (h *handler) serveLoad(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, ans.body(r.URL.RawQuery))
 }
 
-func (h *handler) load(ctx context.Context) (doc *OpenTool, err error) {
+func (h *handler) load(ctx context.Context) (doc *document.OpenTool, err error) {
 	defer func() {
 		if v := recover(); v != nil {
 			if log, full, suppressed := h.logs.allow(failLoad, ""); full {

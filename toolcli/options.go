@@ -14,6 +14,7 @@ import (
 
 	"github.com/opentoolgen/opentoolgen/internal/jsontree"
 	"github.com/opentoolgen/opentoolgen/runtime"
+	"github.com/opentoolgen/opentoolgen/runtime/document"
 )
 
 // maxOptionsBytes bounds the options file.
@@ -198,7 +199,7 @@ func (f *optionsFile) values(n *jsontree.Node, path, kind, function string) {
 
 // check reports the rules that doc refutes (a function or argument it lacks, a
 // value of the wrong type), each at its place.
-func (f *optionsFile) check(doc *runtime.OpenTool, rules []rule) error {
+func (f *optionsFile) check(doc *document.OpenTool, rules []rule) error {
 	for i := range rules {
 		r := &rules[i]
 		if _, err := runtime.NewArgs(doc, r.option()); err != nil {

@@ -204,6 +204,7 @@ import (
 
 	"github.com/opentoolgen/opentoolgen/mcpbridge"
 	"github.com/opentoolgen/opentoolgen/runtime"
+	"github.com/opentoolgen/opentoolgen/runtime/document"
 )
 
 // DefaultPort is the port start serves on unless Command.Port or --toolPort
@@ -231,7 +232,7 @@ type Command struct {
 	// Document is the tool's document (a generated package's Document()),
 	// optional: it gives the version, and a bad options file's mistakes are
 	// found in it before the tool is built.
-	Document *runtime.OpenTool
+	Document *document.OpenTool
 	// Port is the default of --toolPort (0: DefaultPort).
 	Port int
 	// Flags registers the command's own flags on the flag set of start and of

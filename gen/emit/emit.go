@@ -24,6 +24,7 @@ const (
 	declarePath = runtimePath + "/declare"
 	funcsPath   = runtimePath + "/functions"
 	decodePath  = runtimePath + "/decode"
+	docPath     = runtimePath + "/document"
 	contextPath = "context"
 	jsonPath    = "encoding/json"
 	iterPath    = "iter"
@@ -52,6 +53,7 @@ func importRuntime(f *jen.File) {
 	f.ImportName(declarePath, "declare")
 	f.ImportName(funcsPath, "functions")
 	f.ImportName(decodePath, "decode")
+	f.ImportName(docPath, "document")
 	f.ImportName(dynlibPath, "dynlib")
 }
 
@@ -66,6 +68,9 @@ func declQ(name string) *jen.Statement { return jen.Qual(declarePath, name) }
 
 // decQ is name of runtime/decode (argument decoders and checks).
 func decQ(name string) *jen.Statement { return jen.Qual(decodePath, name) }
+
+// docQ is name of runtime/document (the OpenTool document model).
+func docQ(name string) *jen.Statement { return jen.Qual(docPath, name) }
 
 // funcsQ is name of runtime/functions (functions as agent frameworks' tools).
 func funcsQ(name string) *jen.Statement { return jen.Qual(funcsPath, name) }

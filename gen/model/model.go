@@ -4,7 +4,7 @@ import (
 	"net/url"
 	"strings"
 
-	"github.com/opentoolgen/opentoolgen/runtime"
+	"github.com/opentoolgen/opentoolgen/runtime/document"
 )
 
 // Package is one generated Go package.
@@ -22,7 +22,7 @@ type Package struct {
 	// name (the user's name is kept), then ToolService; "" means Service.
 	ServiceName string
 	// Document is the equivalent OpenTool document, embedded in the package.
-	Document *runtime.OpenTool
+	Document *document.OpenTool
 	// Dyn is set for packages generated from OpenDyn documents: the cgo
 	// bindings of the library (model_dyn.go).
 	Dyn *DynLibrary

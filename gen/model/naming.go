@@ -5,7 +5,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/opentoolgen/opentoolgen/runtime"
+	"github.com/opentoolgen/opentoolgen/runtime/document"
 )
 
 // The names of a package: a builder (the OpenAPI loader, FromOpenTool)
@@ -78,7 +78,7 @@ func (n *Naming) Args(fn *Function, t *Type) { n.add(nameRequest{kind: nameArgs,
 
 // Enum makes t the enum type of the values of s (of type string, integer or
 // number) and asks for the names of its constants.
-func (n *Naming) Enum(t *Type, s *runtime.Schema) {
+func (n *Naming) Enum(t *Type, s *document.Schema) {
 	enumValues(t, s)
 	n.add(nameRequest{kind: nameConsts, typ: t})
 }
@@ -128,7 +128,7 @@ func (n *Naming) ServerVariable(v *ServerVariable) {
 			values[i] = e
 		}
 		v.Type = &Type{}
-		enumValues(v.Type, &runtime.Schema{Type: runtime.TypeString, Enum: values})
+		enumValues(v.Type, &document.Schema{Type: document.TypeString, Enum: values})
 	}
 	n.add(nameRequest{kind: nameServerVar, of: v})
 }

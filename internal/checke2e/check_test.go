@@ -22,6 +22,7 @@ import (
 
 	"github.com/opentoolgen/opentoolgen/mcpbridge"
 	"github.com/opentoolgen/opentoolgen/runtime"
+	"github.com/opentoolgen/opentoolgen/runtime/document"
 	"github.com/opentoolgen/opentoolgen/runtime/functions"
 	constraints "github.com/opentoolgen/opentoolgen/testdata/golden/constraints"
 )
@@ -211,7 +212,7 @@ func TestServedKeywords(t *testing.T) {
 	t.Cleanup(srv.Close)
 	ctx := context.Background()
 	type loader interface {
-		Load(context.Context) (*runtime.OpenTool, error)
+		Load(context.Context) (*document.OpenTool, error)
 	}
 	for name, l := range map[string]loader{"http": runtime.NewClient(srv.URL + runtime.DefaultPrefix), "mcp": mcpTool(t, tool)} {
 		doc, err := l.Load(ctx)

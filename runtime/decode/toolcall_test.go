@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/opentoolgen/opentoolgen/runtime"
+	"github.com/opentoolgen/opentoolgen/runtime/document"
 )
 
 type callArgs struct {
@@ -113,14 +114,14 @@ func TestCallHelpers(t *testing.T) {
 	}
 }
 
-func argsDoc() *runtime.OpenTool {
-	return &runtime.OpenTool{OpenTool: "1.0.0", Info: runtime.Info{Title: "t", Version: "1"}, Functions: []runtime.Function{
-		{Name: "search", Parameters: []runtime.Parameter{
-			{Name: "q", Schema: &runtime.Schema{Type: runtime.TypeString}, Required: true},
-			{Name: "limit", Schema: &runtime.Schema{Type: runtime.TypeInteger}},
-			{Name: "key", Schema: &runtime.Schema{Ref: "#/schemas/Key"}},
-			{Name: "session", Schema: &runtime.Schema{Type: runtime.TypeString}},
+func argsDoc() *document.OpenTool {
+	return &document.OpenTool{OpenTool: "1.0.0", Info: document.Info{Title: "t", Version: "1"}, Functions: []document.Function{
+		{Name: "search", Parameters: []document.Parameter{
+			{Name: "q", Schema: &document.Schema{Type: document.TypeString}, Required: true},
+			{Name: "limit", Schema: &document.Schema{Type: document.TypeInteger}},
+			{Name: "key", Schema: &document.Schema{Ref: "#/schemas/Key"}},
+			{Name: "session", Schema: &document.Schema{Type: document.TypeString}},
 		}},
-		{Name: "other", Parameters: []runtime.Parameter{{Name: "key", Schema: &runtime.Schema{Type: runtime.TypeString}}}},
-	}, Schemas: runtime.Schemas{{Name: "Key", Schema: &runtime.Schema{Type: runtime.TypeString}}}}
+		{Name: "other", Parameters: []document.Parameter{{Name: "key", Schema: &document.Schema{Type: document.TypeString}}}},
+	}, Schemas: document.Schemas{{Name: "Key", Schema: &document.Schema{Type: document.TypeString}}}}
 }

@@ -17,6 +17,7 @@ import (
 
 	"github.com/opentoolgen/opentoolgen/runtime"
 	"github.com/opentoolgen/opentoolgen/runtime/declare"
+	"github.com/opentoolgen/opentoolgen/runtime/document"
 	"github.com/opentoolgen/opentoolgen/runtime/functions"
 	mocktool "github.com/opentoolgen/opentoolgen/testdata/golden/mocktool"
 	petstore "github.com/opentoolgen/opentoolgen/testdata/golden/openapi-petstore"
@@ -400,7 +401,7 @@ func TestFunctionsHints(t *testing.T) {
 		if !ok {
 			t.Fatalf("%s: no hints", name)
 		}
-		if diff := cmp.Diff(runtime.MethodHints(method), h); diff != "" {
+		if diff := cmp.Diff(document.MethodHints(method), h); diff != "" {
 			t.Errorf("%s: hints are not those of %s (-want +got):\n%s", name, method, diff)
 		}
 	}
@@ -413,7 +414,7 @@ func TestFunctionsHints(t *testing.T) {
 }
 
 func TestMethodHints(t *testing.T) {
-	show := func(h runtime.Hints) string {
+	show := func(h document.Hints) string {
 		s := func(b *bool) string {
 			if b == nil {
 				return "-"
@@ -434,11 +435,11 @@ func TestMethodHints(t *testing.T) {
 		"QUERY":   "readOnly=true destructive=- idempotent=- openWorld=true", // safe (OpenAPI 3.2)
 		"LINK":    "readOnly=false destructive=- idempotent=false openWorld=true",
 	} {
-		if got := show(runtime.MethodHints(method)); got != want {
+		if got := show(document.MethodHints(method)); got != want {
 			t.Errorf("%s: got %s, want %s", method, got, want)
 		}
 	}
-	a, b := runtime.MethodHints("GET"), runtime.MethodHints("GET")
+	a, b := document.MethodHints("GET"), document.MethodHints("GET")
 	*a.ReadOnly = false
 	if !*b.ReadOnly {
 		t.Errorf("MethodHints values share their pointers")
@@ -492,12 +493,12 @@ func TestFunctionsRemote(t *testing.T) {
 
 // tool is a hand-written Tool for the cases generated code cannot produce.
 type tool struct {
-	doc    *runtime.OpenTool
+	doc    *document.OpenTool
 	load   error
 	result json.RawMessage
 }
 
-func (t *tool) Load(context.Context) (*runtime.OpenTool, error) { return t.doc, t.load }
+func (t *tool) Load(context.Context) (*document.OpenTool, error) { return t.doc, t.load }
 
 func (t *tool) Call(context.Context, string, json.RawMessage) (json.RawMessage, error) {
 	return t.result, nil
@@ -514,9 +515,9 @@ func TestFunctionsErrors(t *testing.T) {
 	if fs, err := functions.Load(ctx, &tool{}); err != nil || fs == nil || len(fs) != 0 {
 		t.Errorf("Functions of a tool without document: got %v, %v, want none", fs, err)
 	}
-	doc := &runtime.OpenTool{Functions: []runtime.Function{
+	doc := &document.OpenTool{Functions: []document.Function{
 		{Name: "f"},
-		{Name: "s", Stream: map[string]*runtime.Return{"data": {Name: "x", Schema: &runtime.Schema{Type: runtime.TypeString}}}},
+		{Name: "s", Stream: map[string]*document.Return{"data": {Name: "x", Schema: &document.Schema{Type: document.TypeString}}}},
 	}}
 	if _, err := functions.Load(ctx, &tool{doc: doc}); err == nil || !strings.Contains(err.Error(), `"s" streams its results`) {
 		t.Errorf("Functions of a tool that streams but is no StreamTool: got %v", err)

@@ -11,6 +11,7 @@ import (
 	"github.com/opentoolgen/opentoolgen/runtime"
 	"github.com/opentoolgen/opentoolgen/runtime/declare"
 	"github.com/opentoolgen/opentoolgen/runtime/decode"
+	"github.com/opentoolgen/opentoolgen/runtime/document"
 	"github.com/opentoolgen/opentoolgen/runtime/functions"
 )
 
@@ -98,7 +99,7 @@ func (t *Tool) Call(ctx context.Context, name string, args json.RawMessage) (jso
 }
 
 // Load implements runtime.Tool: it returns the served document (see Document).
-func (t *Tool) Load(context.Context) (*runtime.OpenTool, error) {
+func (t *Tool) Load(context.Context) (*document.OpenTool, error) {
 	return t.args.Served(), nil
 }
 
@@ -106,7 +107,7 @@ func (t *Tool) Load(context.Context) (*runtime.OpenTool, error) {
 // it serves, without the fixed arguments and those read from the environment,
 // and with defaulted arguments optional. Each call returns a new copy; the
 // package-level Document is the document as written.
-func (t *Tool) Document() *runtime.OpenTool {
+func (t *Tool) Document() *document.OpenTool {
 	return t.args.Document()
 }
 
@@ -125,17 +126,17 @@ func (t *Tool) Functions() []*functions.Tool {
 }
 
 // Hints implements runtime.HintTool: the hints of a served operation are those
-// of its HTTP method (runtime.MethodHints: GET and HEAD read only, DELETE
+// of its HTTP method (document.MethodHints: GET and HEAD read only, DELETE
 // destructive, PUT and DELETE idempotent; every operation reaches the API).
-func (t *Tool) Hints(name string) (runtime.Hints, bool) {
+func (t *Tool) Hints(name string) (document.Hints, bool) {
 	if !t.args.Serves(name) {
-		return runtime.Hints{}, false
+		return document.Hints{}, false
 	}
 	switch name {
 	case "listItems":
-		return runtime.MethodHints("GET"), true
+		return document.MethodHints("GET"), true
 	case "windowsText":
-		return runtime.MethodHints("POST"), true
+		return document.MethodHints("POST"), true
 	}
-	return runtime.Hints{}, false
+	return document.Hints{}, false
 }

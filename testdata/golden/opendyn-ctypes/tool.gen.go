@@ -11,6 +11,7 @@ import (
 	"github.com/opentoolgen/opentoolgen/runtime"
 	"github.com/opentoolgen/opentoolgen/runtime/declare"
 	"github.com/opentoolgen/opentoolgen/runtime/decode"
+	"github.com/opentoolgen/opentoolgen/runtime/document"
 	"github.com/opentoolgen/opentoolgen/runtime/functions"
 )
 
@@ -278,7 +279,7 @@ func (t *Tool) Call(ctx context.Context, name string, args json.RawMessage) (jso
 }
 
 // Load implements runtime.Tool: it returns the served document (see Document).
-func (t *Tool) Load(context.Context) (*runtime.OpenTool, error) {
+func (t *Tool) Load(context.Context) (*document.OpenTool, error) {
 	return t.args.Served(), nil
 }
 
@@ -286,7 +287,7 @@ func (t *Tool) Load(context.Context) (*runtime.OpenTool, error) {
 // it serves, without the fixed arguments and those read from the environment,
 // and with defaulted arguments optional. Each call returns a new copy; the
 // package-level Document is the document as written.
-func (t *Tool) Document() *runtime.OpenTool {
+func (t *Tool) Document() *document.OpenTool {
 	return t.args.Document()
 }
 

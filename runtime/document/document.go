@@ -1,4 +1,7 @@
-package runtime
+// Package document is the OpenTool document model: the functions of a tool,
+// their parameters, results and JSON schemas, as encoding/json reads and
+// writes them, with the hints and tags the generator keeps beside them.
+package document
 
 import (
 	"bytes"
@@ -408,4 +411,10 @@ func (f *Function) EachSchema(fn func(*Schema)) {
 			fn(r.Schema)
 		}
 	}
+}
+
+// quote quotes s as JSON does, for error messages.
+func quote(s string) string {
+	b, _ := json.Marshal(s)
+	return string(b)
 }
