@@ -38,10 +38,11 @@ var stages = []struct {
 	{pkg: "runtime", may: []string{"runtime/document", "internal/jsontree", "internal/inflight", "internal/redirect", "internal/sse"}},
 	// beside runtime, one package per job, each importing runtime and never
 	// imported by it
-	{pkg: "runtime/rest", may: []string{"internal/redirect", "internal/sse", "runtime", "runtime/decode"}},
+	{pkg: "runtime/rest", may: []string{"internal/redirect", "internal/sse", "runtime", "runtime/decode", "runtime/toolopt"}},
 	{pkg: "runtime/declare", may: []string{"internal/jsontree", "runtime", "runtime/document"}},
+	{pkg: "runtime/toolopt", may: []string{"internal/jsontree", "runtime", "runtime/declare", "runtime/document"}},
 	{pkg: "runtime/functions", may: []string{"runtime", "runtime/declare", "runtime/document"}},
-	{pkg: "runtime/decode", may: []string{"internal/jsontree", "runtime"}},
+	{pkg: "runtime/decode", may: []string{"internal/jsontree", "runtime", "runtime/toolopt"}},
 	{pkg: "runtime/dynlib", may: []string{"runtime"}},
 	{pkg: "discover", may: []string{"runtime", "runtime/declare", "runtime/functions", "runtime/document"}},
 	// webhook receivers: signatures, replay protection, the handler, wait functions
@@ -84,7 +85,7 @@ var stages = []struct {
 	{pkg: "otelbridge", may: []string{"internal/jsontree", "runtime"}, third: true},
 	// the command line of a tool server (what opentoolgen -cmd's mains call):
 	// OpenTool HTTP and MCP, so beside runtime too
-	{pkg: "toolcli", may: []string{"internal/jsontree", "internal/buildinfo", "internal/inflight", "runtime", "discover", "mcpbridge", "natsbridge", "natsexec", "runtime/document"}, third: true},
+	{pkg: "toolcli", may: []string{"internal/jsontree", "internal/buildinfo", "internal/inflight", "runtime", "discover", "mcpbridge", "natsbridge", "natsexec", "runtime/document", "runtime/toolopt"}, third: true},
 	// OpenTelemetry export of the command (-with otel): the SDK and its exporters
 	{pkg: "toolcli/otelcli", may: []string{"runtime", "otelbridge", "toolcli"}, third: true},
 	// what tests and examples share: after everything they exercise, so that

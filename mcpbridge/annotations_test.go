@@ -8,8 +8,8 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/opentoolgen/opentoolgen/mcpbridge"
-	"github.com/opentoolgen/opentoolgen/runtime"
 	"github.com/opentoolgen/opentoolgen/runtime/document"
+	"github.com/opentoolgen/opentoolgen/runtime/toolopt"
 	petstore "github.com/opentoolgen/opentoolgen/testdata/golden/openapi-petstore"
 )
 
@@ -51,7 +51,7 @@ func TestAnnotationsFromOpenAPI(t *testing.T) {
 
 	// WithAnnotations replaces the hints of one function; WithFunctions
 	// narrows the tools and their hints alike.
-	tool, err := petstore.NewTool(must(petstore.NewClient("http://127.0.0.1:1")), runtime.WithFunctions("deletePet", "listPets"))
+	tool, err := petstore.NewTool(must(petstore.NewClient("http://127.0.0.1:1")), toolopt.WithFunctions("deletePet", "listPets"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,9 +7,6 @@
 // [Local] for a [Tool] in the same process, which answers as that tool served
 // over HTTP would.
 //
-// It also holds the tool options generated packages share ([WithDefaults],
-// [WithFixed], [WithEnvs], [WithFunctions]).
-//
 // Calls run through [Interceptor]s on either side and on every front
 // ([WithInterceptors], [Intercept], [InterceptCaller], and
 // rest.Client.Interceptors), which see the function, the arguments, the
@@ -21,7 +18,8 @@
 // Beside it, one package per other job, never imported by it (but
 // runtime/document, which it imports): runtime/content
 // (the content items and progress of an answer, beside its result),
-// runtime/decode (the argument decoders and checks of
+// runtime/toolopt (the options of a generated Tool: [WithCallValues] fills
+// their placeholders), runtime/decode (the argument decoders and checks of
 // generated packages), runtime/declare (declarations: plain, and in the form
 // each LLM provider takes), runtime/functions (each function as a tool of
 // agent frameworks), runtime/rest (the REST client of generated OpenAPI

@@ -431,7 +431,7 @@ func parseRequest(body []byte) (p parsed, status int, id json.RawMessage, e *Err
 		return invalid(http.StatusBadRequest, nil, CodeParseError, "parse error: "+msg)
 	}
 	var env envelope
-	switch kind := jsonKind(body); kind {
+	switch kind := document.KindOf(body); kind {
 	case "object":
 		env = parseEnvelope(body)
 	case "null": // no member at all

@@ -8,7 +8,7 @@
 //		cmd := &toolcli.Command{
 //			Name:     "weather",
 //			Document: weathertool.Document(), // the version, and the places of bad options
-//			NewTool: func(ctx context.Context, opts ...runtime.ToolOption) (runtime.Tool, error) {
+//			NewTool: func(ctx context.Context, opts ...toolopt.Option) (runtime.Tool, error) {
 //				return weathertool.NewTool(service{}, opts...)
 //			},
 //		}
@@ -101,7 +101,7 @@
 // # The options file
 //
 // --options FILE completes the arguments of calls as agent platforms register
-// their tools' options (defaults, fixed, envs: see runtime.ToolOption). It is
+// their tools' options (defaults, fixed, envs: see toolopt.Option). It is
 // a JSON object: "args" and "envs" at the top apply to every function that has
 // the argument; "functions" holds the same per function name:
 //
@@ -205,6 +205,7 @@ import (
 	"github.com/opentoolgen/opentoolgen/mcpbridge"
 	"github.com/opentoolgen/opentoolgen/runtime"
 	"github.com/opentoolgen/opentoolgen/runtime/document"
+	"github.com/opentoolgen/opentoolgen/runtime/toolopt"
 )
 
 // DefaultPort is the port start serves on unless Command.Port or --toolPort
@@ -245,7 +246,7 @@ type Command struct {
 	Env []Env
 	// NewTool builds the tool, once the flags are parsed, with the options of
 	// the --options file (none without it).
-	NewTool func(ctx context.Context, opts ...runtime.ToolOption) (runtime.Tool, error)
+	NewTool func(ctx context.Context, opts ...toolopt.Option) (runtime.Tool, error)
 	// MCP are options of the MCP server (tool annotations, …), for start and mcp.
 	MCP []mcpbridge.Option
 	// Ready, when set, is asked by each GET /readyz of start, with a 2 s

@@ -25,6 +25,7 @@ const (
 	funcsPath   = runtimePath + "/functions"
 	decodePath  = runtimePath + "/decode"
 	docPath     = runtimePath + "/document"
+	optPath     = runtimePath + "/toolopt"
 	contextPath = "context"
 	jsonPath    = "encoding/json"
 	iterPath    = "iter"
@@ -54,6 +55,7 @@ func importRuntime(f *jen.File) {
 	f.ImportName(funcsPath, "functions")
 	f.ImportName(decodePath, "decode")
 	f.ImportName(docPath, "document")
+	f.ImportName(optPath, "toolopt")
 	f.ImportName(dynlibPath, "dynlib")
 }
 
@@ -71,6 +73,9 @@ func decQ(name string) *jen.Statement { return jen.Qual(decodePath, name) }
 
 // docQ is name of runtime/document (the OpenTool document model).
 func docQ(name string) *jen.Statement { return jen.Qual(docPath, name) }
+
+// optQ is name of runtime/toolopt (a Tool's options).
+func optQ(name string) *jen.Statement { return jen.Qual(optPath, name) }
 
 // funcsQ is name of runtime/functions (functions as agent frameworks' tools).
 func funcsQ(name string) *jen.Statement { return jen.Qual(funcsPath, name) }

@@ -11,7 +11,7 @@ import (
 
 // The one Tool adapter, the same for every input kind: tool.gen.go holds the
 // Service interface and the Tool that serves a Service over the OpenTool
-// protocol with the options of runtime.ToolOption.
+// protocol with the options of toolopt.Option.
 
 // serviceDoc is the comment of the Service interface: what implements it,
 // the library (hasC), the REST client (hasHTTP) or the user's code.
@@ -42,9 +42,9 @@ func serviceDoc(p *model.Package) []string {
 //
 //	type Service interface { F(ctx context.Context, args FArgs) (R, error); … }
 //
-//	type Tool struct { svc Service; args *runtime.Args }
+//	type Tool struct { svc Service; args *toolopt.Args }
 //
-//	func NewTool(svc Service, opts ...runtime.ToolOption) (*Tool, error)
+//	func NewTool(svc Service, opts ...toolopt.Option) (*Tool, error)
 //	func (t *Tool) Call(ctx context.Context, name string, args json.RawMessage) (json.RawMessage, error)
 //	func (t *Tool) StreamCall(ctx, name, args, emit) error // when a function streams
 //	func (t *Tool) Load(context.Context) (*document.OpenTool, error)
@@ -250,7 +250,7 @@ func emitToolType(f *jen.File, p *model.Package) {
 	}
 	f.Type().Id("Tool").Struct(
 		jen.Id("svc").Id(p.Service()),
-		jen.Id("args").Op("*").Add(rt("Args")),
+		jen.Id("args").Op("*").Add(optQ("Args")),
 	)
 	f.Line()
 	f.Var().Id("_").Add(rt("Tool")).Op("=").Parens(jen.Op("*").Id("Tool")).Parens(jen.Nil())
@@ -262,19 +262,19 @@ func emitToolType(f *jen.File, p *model.Package) {
 	}
 	f.Line()
 	f.Comment("NewTool returns the Tool serving svc. Its options choose the functions it")
-	f.Comment("serves (runtime.WithFunctions) and complete their arguments")
-	f.Comment("(runtime.WithDefaults, runtime.WithFixed, runtime.WithEnvs). It fails when")
+	f.Comment("serves (toolopt.WithFunctions) and complete their arguments")
+	f.Comment("(toolopt.WithDefaults, toolopt.WithFixed, toolopt.WithEnvs). It fails when")
 	f.Comment("an option names a function or an argument the document does not have, or")
 	f.Comment("gives a value of the wrong type, or when svc is nil.")
 	if checksResults(p) {
-		f.Comment("With runtime.WithStrictResponses, the REST client a call reaches checks")
+		f.Comment("With toolopt.WithStrictResponses, the REST client a call reaches checks")
 		f.Comment("the API's response against the document (rest.DecodeChecked).")
 	}
-	f.Func().Id("NewTool").Params(jen.Id("svc").Id(p.Service()), jen.Id("opts").Op("...").Add(rt("ToolOption"))).Params(jen.Op("*").Id("Tool"), jen.Error()).Block(
+	f.Func().Id("NewTool").Params(jen.Id("svc").Id(p.Service()), jen.Id("opts").Op("...").Add(optQ("Option"))).Params(jen.Op("*").Id("Tool"), jen.Error()).Block(
 		jen.If(jen.Id("svc").Op("==").Nil()).Block(
 			jen.Return(jen.Nil(), jen.Qual("errors", "New").Call(jen.Lit(p.Name+".NewTool: svc is nil (want the "+p.Service()+" whose methods the functions call)"))),
 		),
-		jen.List(jen.Id("args"), jen.Err()).Op(":=").Add(rt("NewArgs")).Call(jen.Id("Document").Call(), jen.Id("opts").Op("...")),
+		jen.List(jen.Id("args"), jen.Err()).Op(":=").Add(optQ("NewArgs")).Call(jen.Id("Document").Call(), jen.Id("opts").Op("...")),
 		jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),
 		jen.Return(jen.Op("&").Id("Tool").Values(jen.Id("svc").Op(":").Id("svc"), jen.Id("args").Op(":").Id("args")), jen.Nil()),
 	)
@@ -309,7 +309,7 @@ type toolCases struct {
 	next string
 	// checked is set when the client of a function checks its response
 	// with strict responses (checksResults): Call passes the Service the
-	// context runtime.WithStrictResponses marks.
+	// context toolopt.WithStrictResponses marks.
 	checked bool
 }
 
@@ -445,7 +445,7 @@ func emitToolCalls(f *jen.File, c toolCases, stream bool) {
 			jen.Qual("strconv", "Quote").Call(jen.Id("name")).Op("+").Lit(" does not stream its result: call it with call")))))
 	}
 	// A served function, by its name or the name it is declared under for LLM
-	// providers (runtime.DeclaredNames):
+	// providers (declare.Names):
 	//
 	//	name, ok := t.args.Resolve(name)
 	//	if !ok { return nil, runtime.MethodNotFound(name) }

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/opentoolgen/opentoolgen/runtime"
+	"github.com/opentoolgen/opentoolgen/runtime/toolopt"
 	params "github.com/opentoolgen/opentoolgen/testdata/golden/openapi-params"
 )
 
@@ -55,7 +56,7 @@ func TestDateParameters(t *testing.T) {
 	}
 	// With strict responses, the generated decoder names its place.
 	f.expect(exchange{method: "GET", path: "/days/2026-02-28", status: 200, response: `{"day":"2026-02-28","next":["2026-03-01","2026-3-2"]}`})
-	_, err = c.DayParameters(runtime.ContextWithStrictResponses(ctx), params.DayParametersArgs{Day: day})
+	_, err = c.DayParameters(toolopt.ContextWithStrictResponses(ctx), params.DayParametersArgs{Day: day})
 	if !errors.As(err, &e) || e.Code != 502 || !strings.Contains(err.Error(), `/next/1: got "2026-3-2", want an RFC 3339 date (YYYY-MM-DD)`) {
 		t.Errorf("a bad date in a strict answer: got %v, want a 502 naming /next/1", err)
 	}

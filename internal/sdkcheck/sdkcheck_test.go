@@ -18,7 +18,6 @@ import (
 	"google.golang.org/genai"
 
 	"github.com/opentoolgen/opentoolgen/gen"
-	"github.com/opentoolgen/opentoolgen/runtime"
 	"github.com/opentoolgen/opentoolgen/runtime/declare"
 	"github.com/opentoolgen/opentoolgen/runtime/document"
 )
@@ -195,7 +194,7 @@ func checkTools(t *testing.T, what string, p declare.Profile, doc *document.Open
 		t.Errorf("%s %s: the SDK reads %d functions, the document has %d", what, p, len(tools), len(doc.Functions))
 		return
 	}
-	names := runtime.DeclaredNames(doc)
+	names := declare.Names(doc)
 	byName := map[string]tool{}
 	for _, tl := range tools {
 		byName[tl.name] = tl // namespaces group functions out of document order
@@ -244,7 +243,7 @@ func searchOptions(doc *document.OpenTool, p declare.Profile) (declare.Options, 
 	case declare.Anthropic, declare.AnthropicStrict:
 		return declare.Options{ToolSearch: true}, true
 	case declare.OpenAIResponses, declare.OpenAIResponsesStrict:
-		names := runtime.DeclaredNames(doc)
+		names := declare.Names(doc)
 		top := map[string]bool{}
 		ns := map[string]string{}
 		for _, f := range doc.Functions {

@@ -23,7 +23,6 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/opentoolgen/opentoolgen/runtime"
 	"github.com/opentoolgen/opentoolgen/runtime/document"
 )
 
@@ -219,7 +218,7 @@ func FunctionsWith(doc *document.OpenTool, p Profile, o Options) (*Declared, err
 	if err := o.check(doc, p); err != nil {
 		return nil, err
 	}
-	names := runtime.DeclaredNames(doc)
+	names := Names(doc)
 	out := &Declared{Profile: p}
 	for fn, dn := range names {
 		if dn != fn {

@@ -17,7 +17,6 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
 	"github.com/opentoolgen/opentoolgen/gen"
-	"github.com/opentoolgen/opentoolgen/runtime"
 	"github.com/opentoolgen/opentoolgen/runtime/declare"
 	"github.com/opentoolgen/opentoolgen/runtime/document"
 )
@@ -705,8 +704,8 @@ func TestDeclaredNames(t *testing.T) {
 	for _, n := range names {
 		doc.Functions = append(doc.Functions, document.Function{Name: n})
 	}
-	got := runtime.DeclaredNames(doc)
-	again := runtime.DeclaredNames(doc)
+	got := declare.Names(doc)
+	again := declare.Names(doc)
 	seen := map[string]string{}
 	for _, n := range names {
 		d := got[n]

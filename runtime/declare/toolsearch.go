@@ -7,7 +7,6 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/opentoolgen/opentoolgen/runtime"
 	"github.com/opentoolgen/opentoolgen/runtime/document"
 )
 
@@ -179,7 +178,7 @@ func (o Options) check(doc *document.OpenTool, p Profile) error {
 	if !p.isResponses() {
 		return fmt.Errorf("opentool: %s declarations have no namespaces (OpenAI's Responses API has: profile %s)", p, OpenAIResponses)
 	}
-	names := runtime.DeclaredNames(doc)
+	names := Names(doc)
 	top := map[string]string{}
 	for _, f := range doc.Functions {
 		if _, ok := o.Namespaces[f.Name]; !ok {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/opentoolgen/opentoolgen/runtime"
 	"github.com/opentoolgen/opentoolgen/runtime/document"
+	"github.com/opentoolgen/opentoolgen/runtime/toolopt"
 )
 
 type callArgs struct {
@@ -48,7 +49,7 @@ func (e httpErr) RawBody() []byte { return []byte(e.body) }
 // an object, as a named member or as nothing, and the errors of decoding
 // (-32602 with the path) and of the Service (ToolError).
 func TestCallHelpers(t *testing.T) {
-	a, err := runtime.NewArgs(argsDoc(), runtime.WithDefaults("search", map[string]any{"limit": 10}))
+	a, err := toolopt.NewArgs(argsDoc(), toolopt.WithDefaults("search", map[string]any{"limit": 10}))
 	if err != nil {
 		t.Fatal(err)
 	}

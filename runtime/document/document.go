@@ -418,3 +418,29 @@ func quote(s string) string {
 	b, _ := json.Marshal(s)
 	return string(b)
 }
+
+// KindOf returns the JSON type of the JSON value raw: TypeObject, TypeArray,
+// TypeString, TypeBoolean, TypeNumber (with a fraction or an exponent),
+// TypeInteger, "null", or "" for none.
+func KindOf(raw []byte) string {
+	raw = bytes.TrimSpace(raw)
+	if len(raw) == 0 {
+		return ""
+	}
+	switch raw[0] {
+	case '{':
+		return TypeObject
+	case '[':
+		return TypeArray
+	case '"':
+		return TypeString
+	case 't', 'f':
+		return TypeBoolean
+	case 'n':
+		return "null"
+	}
+	if bytes.ContainsAny(raw, ".eE") {
+		return TypeNumber
+	}
+	return TypeInteger
+}

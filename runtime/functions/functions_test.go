@@ -19,6 +19,7 @@ import (
 	"github.com/opentoolgen/opentoolgen/runtime/declare"
 	"github.com/opentoolgen/opentoolgen/runtime/document"
 	"github.com/opentoolgen/opentoolgen/runtime/functions"
+	"github.com/opentoolgen/opentoolgen/runtime/toolopt"
 	mocktool "github.com/opentoolgen/opentoolgen/testdata/golden/mocktool"
 	petstore "github.com/opentoolgen/opentoolgen/testdata/golden/openapi-petstore"
 	weather "github.com/opentoolgen/opentoolgen/testdata/golden/weather"
@@ -307,11 +308,11 @@ func TestFunctionsServed(t *testing.T) {
 	ctx := context.Background()
 	store := newTexts("Hello")
 	tool, err := mocktool.NewTool(store,
-		runtime.WithFunctions("create", "read", "update"),
-		runtime.WithFixed("create", map[string]any{"text": "fixed"}),
-		runtime.WithEnvs("update", map[string]string{"text": "TEXT"}),
-		runtime.WithLookupEnv(func(string) (string, bool) { return "from env", true }),
-		runtime.WithDefaults("read", map[string]any{"id": 0}))
+		toolopt.WithFunctions("create", "read", "update"),
+		toolopt.WithFixed("create", map[string]any{"text": "fixed"}),
+		toolopt.WithEnvs("update", map[string]string{"text": "TEXT"}),
+		toolopt.WithLookupEnv(func(string) (string, bool) { return "from env", true }),
+		toolopt.WithDefaults("read", map[string]any{"id": 0}))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -391,7 +392,7 @@ func TestFunctionsSchemasAreFresh(t *testing.T) {
 // TestFunctionsHints: the functions of a package generated from OpenAPI have
 // the hints of their HTTP methods; functions not served have none.
 func TestFunctionsHints(t *testing.T) {
-	tool, err := petstore.NewTool(must(petstore.NewClient("")), runtime.WithFunctions("listPets", "deletePet", "createPet"))
+	tool, err := petstore.NewTool(must(petstore.NewClient("")), toolopt.WithFunctions("listPets", "deletePet", "createPet"))
 	if err != nil {
 		t.Fatal(err)
 	}

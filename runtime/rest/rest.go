@@ -107,7 +107,7 @@ type Client struct {
 	// StrictResponses makes every success response's JSON body checked
 	// against the document (WithStrictResponses, DecodeChecked); false
 	// checks them only for calls whose context asks for it
-	// (runtime.ContextWithStrictResponses).
+	// (toolopt.ContextWithStrictResponses).
 	StrictResponses bool
 
 	creds map[string]Credential

@@ -16,6 +16,7 @@ import (
 	"sync/atomic"
 
 	"github.com/opentoolgen/opentoolgen/runtime"
+	"github.com/opentoolgen/opentoolgen/runtime/toolopt"
 )
 
 // Sending a request: its retries, its interceptors, reading its response.
@@ -35,7 +36,7 @@ func (r *Request) Send(ctx context.Context) (*Response, error) {
 	defer resp.Body.Close()
 	out, err := r.readResponse(resp)
 	if out != nil {
-		out.strict = r.c.StrictResponses || runtime.StrictResponses(ctx)
+		out.strict = r.c.StrictResponses || toolopt.StrictResponses(ctx)
 	}
 	if err == nil {
 		notePage(ctx, out)

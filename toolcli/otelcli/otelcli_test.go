@@ -24,6 +24,7 @@ import (
 	"github.com/opentoolgen/opentoolgen/internal/testtool"
 	"github.com/opentoolgen/opentoolgen/mcpbridge"
 	"github.com/opentoolgen/opentoolgen/runtime"
+	"github.com/opentoolgen/opentoolgen/runtime/toolopt"
 	"github.com/opentoolgen/opentoolgen/toolcli"
 	"github.com/opentoolgen/opentoolgen/toolcli/otelcli"
 )
@@ -230,7 +231,7 @@ func TestTelemetryGateway(t *testing.T) {
 		defer apiSrv.Close()
 		c := &toolcli.Command{
 			Name: "petstore", Document: petstoreclient.Document(), Telemetry: otelcli.Telemetry,
-			NewTool: func(_ context.Context, opts ...runtime.ToolOption) (runtime.Tool, error) {
+			NewTool: func(_ context.Context, opts ...toolopt.Option) (runtime.Tool, error) {
 				c, err := petstoreclient.NewClient(apiSrv.URL+"/v1", petstoreclient.WithAPIKey("secret"))
 				if err != nil {
 					return nil, err
@@ -259,7 +260,7 @@ func TestTelemetryGateway(t *testing.T) {
 		defer upSrv.Close()
 		c := &toolcli.Command{
 			Name: "mock_gateway", Document: mocktool.Document(), Telemetry: otelcli.Telemetry,
-			NewTool: func(_ context.Context, opts ...runtime.ToolOption) (runtime.Tool, error) {
+			NewTool: func(_ context.Context, opts ...toolopt.Option) (runtime.Tool, error) {
 				return mocktool.NewTool(mocktool.NewClient(runtime.NewClient(upSrv.URL+"/opentool")), opts...)
 			},
 		}
@@ -295,10 +296,10 @@ func TestTelemetryGateway(t *testing.T) {
 		defer upSrv.Close()
 		c := &toolcli.Command{
 			Name: "mock_gateway", Document: mocktool.Document(), Telemetry: otelcli.Telemetry,
-			NewTool: func(ctx context.Context, opts ...runtime.ToolOption) (runtime.Tool, error) {
+			NewTool: func(ctx context.Context, opts ...toolopt.Option) (runtime.Tool, error) {
 				return toolcli.MCPGateway(ctx, "", upSrv.URL, func(c runtime.Caller) (runtime.Tool, error) {
 					// An MCP gateway's tool does not stream (an MCP listing has no streams).
-					return mocktool.NewTool(mocktool.NewClient(c), append(opts, runtime.WithFunctions("create"))...)
+					return mocktool.NewTool(mocktool.NewClient(c), append(opts, toolopt.WithFunctions("create"))...)
 				})
 			},
 		}
@@ -342,7 +343,7 @@ func TestTelemetryRecordsNoValues(t *testing.T) {
 	defer api.Close()
 	c := &toolcli.Command{
 		Name: "petstore", Document: petstoreclient.Document(), Telemetry: otelcli.Telemetry,
-		NewTool: func(_ context.Context, opts ...runtime.ToolOption) (runtime.Tool, error) {
+		NewTool: func(_ context.Context, opts ...toolopt.Option) (runtime.Tool, error) {
 			c, err := petstoreclient.NewClient(api.URL + "/v1")
 			if err != nil {
 				return nil, err
@@ -400,7 +401,7 @@ func mockCommand() *toolcli.Command {
 		Name:      "mock_util_tool",
 		Document:  mocktool.Document(),
 		Telemetry: otelcli.Telemetry,
-		NewTool: func(_ context.Context, opts ...runtime.ToolOption) (runtime.Tool, error) {
+		NewTool: func(_ context.Context, opts ...toolopt.Option) (runtime.Tool, error) {
 			return mocktool.NewTool(s, opts...)
 		},
 	}

@@ -14,6 +14,7 @@ import (
 	"github.com/opentoolgen/opentoolgen/runtime/document"
 	"github.com/opentoolgen/opentoolgen/runtime/functions"
 	"github.com/opentoolgen/opentoolgen/runtime/rest"
+	"github.com/opentoolgen/opentoolgen/runtime/toolopt"
 )
 
 // Service is the API: one method per operation. *Client implements it by calling
@@ -32,24 +33,24 @@ type Service interface {
 // the response body as data.
 type Tool struct {
 	svc  Service
-	args *runtime.Args
+	args *toolopt.Args
 }
 
 var _ runtime.Tool = (*Tool)(nil)
 var _ runtime.HintTool = (*Tool)(nil)
 
 // NewTool returns the Tool serving svc. Its options choose the functions it
-// serves (runtime.WithFunctions) and complete their arguments
-// (runtime.WithDefaults, runtime.WithFixed, runtime.WithEnvs). It fails when
+// serves (toolopt.WithFunctions) and complete their arguments
+// (toolopt.WithDefaults, toolopt.WithFixed, toolopt.WithEnvs). It fails when
 // an option names a function or an argument the document does not have, or
 // gives a value of the wrong type, or when svc is nil.
-// With runtime.WithStrictResponses, the REST client a call reaches checks
+// With toolopt.WithStrictResponses, the REST client a call reaches checks
 // the API's response against the document (rest.DecodeChecked).
-func NewTool(svc Service, opts ...runtime.ToolOption) (*Tool, error) {
+func NewTool(svc Service, opts ...toolopt.Option) (*Tool, error) {
 	if svc == nil {
 		return nil, errors.New("openapicompact.NewTool: svc is nil (want the Service whose methods the functions call)")
 	}
-	args, err := runtime.NewArgs(Document(), opts...)
+	args, err := toolopt.NewArgs(Document(), opts...)
 	if err != nil {
 		return nil, err
 	}

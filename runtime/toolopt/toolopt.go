@@ -1,4 +1,7 @@
-package runtime
+// Package toolopt holds the options of a generated Tool: which functions it
+// serves, and the default, fixed and environment values it completes a
+// call's arguments with ([Args]).
+package toolopt
 
 import (
 	"bytes"
@@ -13,10 +16,12 @@ import (
 	"strings"
 
 	"github.com/opentoolgen/opentoolgen/internal/jsontree"
+	"github.com/opentoolgen/opentoolgen/runtime"
+	"github.com/opentoolgen/opentoolgen/runtime/declare"
 	"github.com/opentoolgen/opentoolgen/runtime/document"
 )
 
-// ToolOption configures a generated Tool adapter (the NewTool of every
+// Option configures a generated Tool adapter (the NewTool of every
 // generated package): which functions it serves ([WithFunctions]) and how it
 // completes the arguments of a call before decoding them, as agent platforms
 // configure their tools:
@@ -41,12 +46,7 @@ import (
 // two options for the same argument, the later one applies: the serving
 // side's own configuration, given after the options registered with the
 // tool, overrides them.
-type ToolOption func(*argConfig)
-
-// ArgOption is the former name of [ToolOption].
-//
-// Deprecated: use ToolOption.
-type ArgOption = ToolOption
+type Option func(*argConfig)
 
 type argConfig struct {
 	defaults, fixed []argRule
@@ -65,7 +65,7 @@ type argRule struct {
 }
 
 // WithDefaults sets default values of arguments of function.
-func WithDefaults(function string, values map[string]any) ToolOption {
+func WithDefaults(function string, values map[string]any) Option {
 	return func(c *argConfig) {
 		for _, k := range sortedKeys(values) {
 			c.defaults = append(c.defaults, argRule{function: function, arg: k, value: values[k]})
@@ -74,7 +74,7 @@ func WithDefaults(function string, values map[string]any) ToolOption {
 }
 
 // WithFixed forces arguments of function to values and hides them.
-func WithFixed(function string, values map[string]any) ToolOption {
+func WithFixed(function string, values map[string]any) Option {
 	return func(c *argConfig) {
 		for _, k := range sortedKeys(values) {
 			c.fixed = append(c.fixed, argRule{function: function, arg: k, value: values[k]})
@@ -84,7 +84,7 @@ func WithFixed(function string, values map[string]any) ToolOption {
 
 // WithEnvs fills arguments of function from environment variables (argument
 // name → variable name) and hides them.
-func WithEnvs(function string, vars map[string]string) ToolOption {
+func WithEnvs(function string, vars map[string]string) Option {
 	return func(c *argConfig) {
 		for _, k := range sortedKeys(vars) {
 			c.envs = append(c.envs, argRule{function: function, arg: k, env: vars[k]})
@@ -94,14 +94,14 @@ func WithEnvs(function string, vars map[string]string) ToolOption {
 
 // WithLookupEnv replaces os.LookupEnv for the envs option (for tests, or a
 // secret store).
-func WithLookupEnv(lookup func(string) (string, bool)) ToolOption {
+func WithLookupEnv(lookup func(string) (string, bool)) Option {
 	return func(c *argConfig) { c.lookup = lookup }
 }
 
 // WithFunctions serves only the named functions (of those the document has):
 // the others are absent from the served document and its declarations, and a
 // call of one is "method not found". Given several times, the names add up.
-func WithFunctions(names ...string) ToolOption {
+func WithFunctions(names ...string) Option {
 	return func(c *argConfig) {
 		c.functions = append(c.functions, names...)
 		c.subset = true
@@ -126,7 +126,7 @@ type Args struct {
 	served map[string]bool    // nil: every function
 	doc    []byte             // the served document (options applied)
 	parsed *document.OpenTool // doc, decoded once; never modified
-	alias  map[string]string  // declared name → function, where they differ (DeclaredNames)
+	alias  map[string]string  // declared name → function, where they differ (declare.Names)
 	// strictResponses is WithStrictResponses (CallContext).
 	strictResponses bool
 }
@@ -166,7 +166,7 @@ type argEnv struct {
 // NewArgs checks the options against doc (every function and argument they
 // name must exist, fixed and default values must have the argument's JSON
 // type) and returns what they make of it.
-func NewArgs(doc *document.OpenTool, opts ...ToolOption) (*Args, error) {
+func NewArgs(doc *document.OpenTool, opts ...Option) (*Args, error) {
 	var c argConfig
 	for _, o := range opts {
 		o(&c)
@@ -179,7 +179,7 @@ func NewArgs(doc *document.OpenTool, opts ...ToolOption) (*Args, error) {
 		doc: doc, a: a,
 		hidden:    map[string]map[string]bool{},
 		defaulted: map[string]map[string]bool{},
-		known:     append(slices.Clone(CallValueNames), c.valueNames...),
+		known:     append(slices.Clone(runtime.CallValueNames), c.valueNames...),
 	}
 	if c.subset {
 		b.serve(c.functions)
@@ -299,8 +299,8 @@ func (b *argsBuilder) value(kind string, r argRule, f *document.Function, p *doc
 		b.errs = append(b.errs, fmt.Sprintf("%s: %s.%s: %v", kind, f.Name, p.Name, err))
 		return argValue{}, false
 	}
-	if want := jsonType(b.doc, p.Schema); want != "" && string(raw) != "null" && jsonKind(raw) != want && !(want == document.TypeNumber && jsonKind(raw) == document.TypeInteger) {
-		b.errs = append(b.errs, fmt.Sprintf("%s: %s.%s: got %s, want %s", kind, f.Name, p.Name, jsonKind(raw), want))
+	if want := jsonType(b.doc, p.Schema); want != "" && string(raw) != "null" && document.KindOf(raw) != want && !(want == document.TypeNumber && document.KindOf(raw) == document.TypeInteger) {
+		b.errs = append(b.errs, fmt.Sprintf("%s: %s.%s: got %s, want %s", kind, f.Name, p.Name, document.KindOf(raw), want))
 		return argValue{}, false
 	}
 	v := argValue{name: p.Name, raw: raw}
@@ -351,7 +351,7 @@ func (b *argsBuilder) served() error {
 	if err := json.Unmarshal(data, a.parsed); err != nil {
 		return err
 	}
-	for fn, declared := range DeclaredNames(a.parsed) {
+	for fn, declared := range declare.Names(a.parsed) {
 		if declared != fn {
 			if a.alias == nil {
 				a.alias = map[string]string{}
@@ -364,7 +364,7 @@ func (b *argsBuilder) served() error {
 
 // Resolve returns the served function a call names: name itself, or the
 // function declared to LLM providers under name when the function's own name
-// does not fit their rules ([DeclaredNames]). ok is false for a function that
+// does not fit their rules ([declare.Names]). ok is false for a function that
 // is not served (name is returned as given).
 func (a *Args) Resolve(name string) (function string, ok bool) {
 	if fn, found := a.alias[name]; found {
@@ -398,29 +398,6 @@ func jsonType(doc *document.OpenTool, s *document.Schema) string {
 	return r.Type
 }
 
-func jsonKind(raw []byte) string {
-	raw = bytes.TrimSpace(raw)
-	if len(raw) == 0 {
-		return ""
-	}
-	switch raw[0] {
-	case '{':
-		return document.TypeObject
-	case '[':
-		return document.TypeArray
-	case '"':
-		return document.TypeString
-	case 't', 'f':
-		return document.TypeBoolean
-	case 'n':
-		return "null"
-	}
-	if bytes.ContainsAny(raw, ".eE") {
-		return document.TypeNumber
-	}
-	return document.TypeInteger
-}
-
 // Document returns the served document: the tool's document with the served
 // functions only (WithFunctions), without the fixed and environment
 // arguments, and with defaulted arguments optional. Each call returns a new
@@ -449,14 +426,14 @@ func (a *Args) Apply(ctx context.Context, function string, args json.RawMessage)
 			return args, nil
 		}
 	}
-	var bad []Violation
+	var bad []runtime.Violation
 	raw := func(v argValue) (json.RawMessage, bool) {
 		if v.tmpl == nil {
 			return v.raw, true
 		}
-		b, err := v.tmpl.fill(CallValues(ctx))
+		b, err := v.tmpl.fill(runtime.CallValues(ctx))
 		if err != nil {
-			bad = append(bad, Violation{Path: jsontree.Pointer(v.name), Message: err.Error()})
+			bad = append(bad, runtime.Violation{Path: jsontree.Pointer(v.name), Message: err.Error()})
 			return nil, false
 		}
 		return b, true
@@ -485,7 +462,7 @@ func (a *Args) Apply(ctx context.Context, function string, args json.RawMessage)
 		}
 	}
 	if bad != nil {
-		return nil, InvalidParams(bad...)
+		return nil, runtime.InvalidParams(bad...)
 	}
 	out, err := json.Marshal(m)
 	if err != nil {
@@ -498,7 +475,7 @@ func (a *Args) Apply(ctx context.Context, function string, args json.RawMessage)
 // filled from the environment so that they name the variable, not its value.
 func (a *Args) Redact(function string, err error) error {
 	fa := a.fns[function]
-	var e *Error
+	var e *runtime.Error
 	if fa == nil || len(fa.envs) == 0 || !errors.As(err, &e) {
 		return err
 	}
@@ -525,5 +502,5 @@ func (a *Args) Redact(function string, err error) error {
 	if !changed {
 		return err
 	}
-	return InvalidParams(vs...)
+	return runtime.InvalidParams(vs...)
 }

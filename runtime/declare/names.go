@@ -1,4 +1,4 @@
-package runtime
+package declare
 
 import (
 	"crypto/sha256"
@@ -9,13 +9,13 @@ import (
 	"github.com/opentoolgen/opentoolgen/runtime/document"
 )
 
-// DeclaredNames returns the name under which each function of doc is
+// Names returns the name under which each function of doc is
 // declared: its own when it fits every provider (1 to 64 ASCII letters,
 // digits, "_" and "-", a letter or "_" first), else a name made from it
 // deterministically: every other character replaced by "_", a "_" put first
 // when needed, and when that is too long or taken, cut and ended with "_" and
 // eight hex digits of the name's SHA-256. The result maps every function name.
-func DeclaredNames(doc *document.OpenTool) map[string]string {
+func Names(doc *document.OpenTool) map[string]string {
 	out := make(map[string]string, len(doc.Functions))
 	taken := make(map[string]bool, len(doc.Functions))
 	for i := range doc.Functions {

@@ -1,4 +1,4 @@
-package runtime
+package toolopt
 
 import (
 	"context"
@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/opentoolgen/opentoolgen/runtime"
 	"github.com/opentoolgen/opentoolgen/runtime/document"
 )
 
@@ -88,9 +89,9 @@ func TestArgsRedact(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	in := InvalidParams(Violation{Path: "/limit", Message: `got "s3cr3t", want integer`}, Violation{Path: "/q", Message: "missing required member"})
+	in := runtime.InvalidParams(runtime.Violation{Path: "/limit", Message: `got "s3cr3t", want integer`}, runtime.Violation{Path: "/q", Message: "missing required member"})
 	err = a.Redact("search", in)
-	var e *Error
+	var e *runtime.Error
 	if !errors.As(err, &e) || strings.Contains(err.Error(), "s3cr3t") || !strings.Contains(err.Error(), "environment variable LIMIT is invalid") || !strings.Contains(err.Error(), "/q: missing") {
 		t.Errorf("got %v", err)
 	}
@@ -98,7 +99,7 @@ func TestArgsRedact(t *testing.T) {
 
 func TestArgsErrors(t *testing.T) {
 	for _, tc := range []struct {
-		opt  ToolOption
+		opt  Option
 		want string
 	}{
 		{WithFixed("nope", map[string]any{"q": 1}), `fixed: no function "nope"`},
