@@ -29,13 +29,14 @@ var stages = []struct {
 	{pkg: "internal/inflight"},
 	{pkg: "internal/redirect"},
 	{pkg: "internal/sse"},
+	{pkg: "internal/lograte"},
 	// the versions of a binary, as the go command stamped them (-version, -v)
 	{pkg: "internal/buildinfo"},
 	// the OpenTool document model and the content of answers: below runtime,
 	// importing nothing of the module
 	{pkg: "runtime/document"},
 	{pkg: "runtime/content"},
-	{pkg: "runtime", may: []string{"runtime/document", "internal/jsontree", "internal/inflight", "internal/redirect", "internal/sse"}},
+	{pkg: "runtime", may: []string{"runtime/document", "internal/lograte", "internal/jsontree", "internal/inflight", "internal/redirect", "internal/sse"}},
 	// beside runtime, one package per job, each importing runtime and never
 	// imported by it
 	{pkg: "runtime/rest", may: []string{"internal/redirect", "internal/sse", "runtime", "runtime/decode", "runtime/toolopt"}},

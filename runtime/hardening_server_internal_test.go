@@ -92,9 +92,7 @@ func TestPanicLogInterval(t *testing.T) {
 	if out := logs.String(); strings.Count(out, "\n") != 1 || strings.Count(out, "[running]") != 1 || !strings.Contains(out, "boom in f") {
 		t.Fatalf("after 10 panics in an hour:\n%s", out)
 	}
-	h.logs.mu.Lock()
-	h.logs.every = 0 // the interval has passed
-	h.logs.mu.Unlock()
+	h.logs.SetEvery(0) // the interval has passed
 	post(t, srv.URL+"/opentool/call", `{"method":"f","id":1}`)
 	lines := strings.Split(strings.TrimSuffix(logs.String(), "\n"), "\n")
 	if len(lines) != 2 || !strings.Contains(lines[1], "suppressed=9") || strings.Contains(lines[1], "[running]") {
@@ -111,32 +109,6 @@ func TestPanicLogInterval(t *testing.T) {
 	}
 	if n := strings.Count(logs.String(), "[running]"); n != 2 { // ...but with one stack
 		t.Errorf("%d stacks logged, want 2", n)
-	}
-}
-
-// Callers choose function names: what the limiter keeps is bounded.
-func TestLogLimiterBounded(t *testing.T) {
-	l := newLogLimiter(time.Hour)
-	logged := 0
-	for i := range 10000 {
-		if log, _, _ := l.allow(failPanic, fmt.Sprint("f", i)); log {
-			logged++
-		}
-	}
-	long := strings.Repeat("x", logNameMax+1)
-	for range 3 {
-		if log, _, _ := l.allow(failPanic, long); log {
-			logged++
-		}
-	}
-	if len(l.fns) != logFunctions {
-		t.Errorf("%d functions kept, want %d", len(l.fns), logFunctions)
-	}
-	if logged != logFunctions+1 {
-		t.Errorf("%d failures logged, want %d (one per function kept, one for all others)", logged, logFunctions+1)
-	}
-	if got := logName(long); len(got) > logNameMax+len("…") {
-		t.Errorf("a long name is logged with %d bytes", len(got))
 	}
 }
 

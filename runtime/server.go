@@ -21,6 +21,7 @@ import (
 	"time"
 
 	"github.com/opentoolgen/opentoolgen/internal/inflight"
+	"github.com/opentoolgen/opentoolgen/internal/lograte"
 	"github.com/opentoolgen/opentoolgen/runtime/document"
 )
 
@@ -146,7 +147,7 @@ func WithAnyHost() ServerOption { return func(c *serverConfig) { c.anyHost = tru
 
 func newServerConfig(opts []ServerOption) *serverConfig {
 	c := &serverConfig{version: "1.0.0", prefix: DefaultPrefix, maxBody: DefaultMaxBodyBytes, shutdownTimeout: 30 * time.Second,
-		readTimeout: 30 * time.Second, writeTimeout: 30 * time.Second, logEvery: logEvery}
+		readTimeout: 30 * time.Second, writeTimeout: 30 * time.Second, logEvery: lograte.Every}
 	for _, o := range opts {
 		o(c)
 	}
@@ -166,7 +167,7 @@ func newServerConfig(opts []ServerOption) *serverConfig {
 type handler struct {
 	// What bounds the cost of hostile callers and failing tools.
 	bodies *bodyBudget
-	logs   *logLimiter
+	logs   *lograte.Limiter
 
 	tool    Tool
 	stream  StreamTool // nil when tool does not stream
@@ -183,7 +184,7 @@ type handler struct {
 func NewHandler(tool Tool, opts ...ServerOption) http.Handler {
 	cfg := newServerConfig(opts)
 	tool = Intercept(tool, cfg.interceptors...)
-	h := &handler{tool: tool, cfg: cfg, bodies: newBodyBudget(cfg.bodyMemory), logs: newLogLimiter(cfg.logEvery)}
+	h := &handler{tool: tool, cfg: cfg, bodies: newBodyBudget(cfg.bodyMemory), logs: lograte.New(cfg.logEvery)}
 	h.stream, _ = tool.(StreamTool)
 	_, h.metered = tool.(interface{ intercepted() *interceptedTool })
 	h.version, _ = json.Marshal(Version{Version: cfg.version})
@@ -560,8 +561,8 @@ func (h *handler) checkResult(method string, result json.RawMessage) (json.RawMe
 		return emptyObject, nil
 	}
 	if !json.Valid(result) || !isJSONObject(result) {
-		if log, _, suppressed := h.logs.allow(failResult, method); log {
-			h.cfg.logger.Error("opentool: tool returned a result that is not a JSON object", "function", logName(method), "result", truncate(result, 200),
+		if log, _, suppressed := h.logs.Allow(lograte.Result, method); log {
+			h.cfg.logger.Error("opentool: tool returned a result that is not a JSON object", "function", lograte.Name(method), "result", truncate(result, 200),
 				"suppressed", suppressed)
 		}
 		return nil, InternalError("internal error: the tool returned a result that is not a JSON object")
@@ -630,12 +631,12 @@ func writeJSONString(buf *bytes.Buffer, s string) {
 // logPanic logs a panic of the tool in function fn: the first of fn with its
 // stack, later ones at most once per interval, with the number not logged.
 func (h *handler) logPanic(fn string, v any) {
-	log, full, suppressed := h.logs.allow(failPanic, fn)
+	log, full, suppressed := h.logs.Allow(lograte.Panic, fn)
 	switch {
 	case full:
-		h.cfg.logger.Error("opentool: tool panicked", "function", logName(fn), "panic", truncatePanic(v), "stack", string(debug.Stack()))
+		h.cfg.logger.Error("opentool: tool panicked", "function", lograte.Name(fn), "panic", truncatePanic(v), "stack", string(debug.Stack()))
 	case log:
-		h.cfg.logger.Error("opentool: tool panicked", "function", logName(fn), "panic", truncatePanic(v), "suppressed", suppressed)
+		h.cfg.logger.Error("opentool: tool panicked", "function", lograte.Name(fn), "panic", truncatePanic(v), "suppressed", suppressed)
 	}
 }
 
@@ -676,7 +677,7 @@ func (h *handler) serveLoad(w http.ResponseWriter, r *http.Request) {
 func (h *handler) load(ctx context.Context) (doc *document.OpenTool, err error) {
 	defer func() {
 		if v := recover(); v != nil {
-			if log, full, suppressed := h.logs.allow(failLoad, ""); full {
+			if log, full, suppressed := h.logs.Allow(lograte.Load, ""); full {
 				h.cfg.logger.Error("opentool: tool panicked in Load", "panic", truncatePanic(v), "stack", string(debug.Stack()))
 			} else if log {
 				h.cfg.logger.Error("opentool: tool panicked in Load", "panic", truncatePanic(v), "suppressed", suppressed)
