@@ -32,14 +32,15 @@ var stages = []struct {
 	{pkg: "internal/lograte"},
 	// the versions of a binary, as the go command stamped them (-version, -v)
 	{pkg: "internal/buildinfo"},
-	// the OpenTool document model and the content of answers: below runtime,
-	// importing nothing of the module
+	// the OpenTool document model, the content of answers and what
+	// interceptors see: below runtime, importing nothing of the module
 	{pkg: "runtime/document"},
 	{pkg: "runtime/content"},
-	{pkg: "runtime", may: []string{"runtime/document", "internal/lograte", "internal/jsontree", "internal/inflight", "internal/redirect", "internal/sse"}},
+	{pkg: "runtime/intercept"},
+	{pkg: "runtime", may: []string{"runtime/document", "runtime/intercept", "internal/lograte", "internal/jsontree", "internal/inflight", "internal/redirect", "internal/sse"}},
 	// beside runtime, one package per job, each importing runtime and never
 	// imported by it
-	{pkg: "runtime/rest", may: []string{"internal/redirect", "internal/sse", "runtime", "runtime/decode", "runtime/toolopt"}},
+	{pkg: "runtime/rest", may: []string{"internal/redirect", "internal/sse", "runtime", "runtime/decode", "runtime/toolopt", "runtime/intercept"}},
 	{pkg: "runtime/declare", may: []string{"internal/jsontree", "runtime", "runtime/document"}},
 	{pkg: "runtime/toolopt", may: []string{"internal/jsontree", "runtime", "runtime/declare", "runtime/document"}},
 	{pkg: "runtime/functions", may: []string{"runtime", "runtime/declare", "runtime/document"}},
@@ -75,20 +76,20 @@ var stages = []struct {
 	{pkg: "cmd/opentoolgen", may: []string{"internal/buildinfo", "gen"}, third: true}, // golang.org/x/mod/modfile
 	// fronts beside runtime, which never imports them
 	// seed 001's tool executors on NATS
-	// the runtime.Metadata of NATS headers, shared by the NATS fronts
+	// the intercept.Metadata of NATS headers, shared by the NATS fronts
 	{pkg: "internal/natsmeta", third: true},
-	{pkg: "natsexec", may: []string{"internal/natsmeta", "runtime"}, third: true},
-	{pkg: "mcpbridge", may: []string{"internal/jsontree", "internal/inflight", "internal/mcpschema", "runtime", "runtime/declare", "runtime/content", "runtime/document"}, third: true},
+	{pkg: "natsexec", may: []string{"internal/natsmeta", "runtime", "runtime/intercept"}, third: true},
+	{pkg: "mcpbridge", may: []string{"internal/jsontree", "internal/inflight", "internal/mcpschema", "runtime", "runtime/declare", "runtime/content", "runtime/document", "runtime/intercept"}, third: true},
 	// any Tool as a NATS micro service, and a Caller over NATS
-	{pkg: "natsbridge", may: []string{"internal/natsmeta", "runtime", "runtime/document"}, third: true},
+	{pkg: "natsbridge", may: []string{"internal/natsmeta", "runtime", "runtime/document", "runtime/intercept"}, third: true},
 	{pkg: "oauth2cred", may: []string{"internal/redirect", "runtime/rest"}, third: true},
 	// OpenTelemetry for the interceptors of runtime and its fronts
-	{pkg: "otelbridge", may: []string{"internal/jsontree", "runtime"}, third: true},
+	{pkg: "otelbridge", may: []string{"internal/jsontree", "runtime", "runtime/intercept"}, third: true},
 	// the command line of a tool server (what opentoolgen -cmd's mains call):
 	// OpenTool HTTP and MCP, so beside runtime too
-	{pkg: "toolcli", may: []string{"internal/jsontree", "internal/buildinfo", "internal/inflight", "runtime", "discover", "mcpbridge", "natsbridge", "natsexec", "runtime/document", "runtime/toolopt"}, third: true},
+	{pkg: "toolcli", may: []string{"internal/jsontree", "internal/buildinfo", "internal/inflight", "runtime", "discover", "mcpbridge", "natsbridge", "natsexec", "runtime/document", "runtime/toolopt", "runtime/intercept"}, third: true},
 	// OpenTelemetry export of the command (-with otel): the SDK and its exporters
-	{pkg: "toolcli/otelcli", may: []string{"runtime", "otelbridge", "toolcli"}, third: true},
+	{pkg: "toolcli/otelcli", may: []string{"runtime", "otelbridge", "toolcli", "runtime/intercept"}, third: true},
 	// what tests and examples share: after everything they exercise, so that
 	// no package above may import them
 	{pkg: "internal/testtool", may: []string{"runtime", "toolcli", "examples/mocktool/mocktool"}},

@@ -72,8 +72,8 @@
 // ends.
 //
 // Interceptors ([WithInterceptors]) run around each tools/call with its
-// _meta as metadata (runtime.CallInfo.Meta, Front runtime.FrontMCP). With a
-// runtime.Propagator set (otelbridge.Install), a call's trace context is
+// _meta as metadata (intercept.Call.Meta, Front intercept.FrontMCP). With a
+// intercept.Propagator set (otelbridge.Install), a call's trace context is
 // read from _meta.traceparent and _meta.tracestate (over streamable HTTP,
 // from the request's traceparent and tracestate headers when _meta has no
 // traceparent), and [Tool] writes the caller's there, as the 2026-07-28
@@ -107,6 +107,7 @@ import (
 	"github.com/opentoolgen/opentoolgen/runtime/content"
 	"github.com/opentoolgen/opentoolgen/runtime/declare"
 	"github.com/opentoolgen/opentoolgen/runtime/document"
+	"github.com/opentoolgen/opentoolgen/runtime/intercept"
 )
 
 // Keys of the results and _meta members this package writes.
@@ -162,7 +163,7 @@ type config struct {
 	origins           []string // lower case
 	maxResultBytes    int
 	stop              context.Context // WithStopContext; nil: none
-	interceptors      []runtime.Interceptor
+	interceptors      []intercept.Func
 	tasks             *TaskOptions // WithTasks; nil: the document's taskSupport only
 }
 

@@ -22,6 +22,7 @@ import (
 	"github.com/opentoolgen/opentoolgen/internal/natsmeta"
 	"github.com/opentoolgen/opentoolgen/runtime"
 	"github.com/opentoolgen/opentoolgen/runtime/document"
+	"github.com/opentoolgen/opentoolgen/runtime/intercept"
 )
 
 // Defaults of the service options.
@@ -375,7 +376,7 @@ func (s *Service) answer(m *nats.Msg, f *finish) {
 		// The call context the headers carry (W3C traceparent), and the
 		// headers for the interceptors of a tool of runtime.Intercept.
 		md := natsmeta.Header(m.Header)
-		ctx = runtime.WithIncoming(runtime.ExtractMetadata(ctx, md), runtime.Incoming{Front: "nats", Meta: md, Destination: m.Subject})
+		ctx = intercept.WithIncoming(intercept.ExtractMetadata(ctx, md), intercept.Incoming{Front: "nats", Meta: md, Destination: m.Subject})
 	}
 	if id := m.Header.Get(CallHeader); id != "" {
 		var cancel context.CancelFunc

@@ -9,6 +9,7 @@ import (
 
 	"github.com/opentoolgen/opentoolgen/runtime"
 	"github.com/opentoolgen/opentoolgen/runtime/document"
+	"github.com/opentoolgen/opentoolgen/runtime/intercept"
 )
 
 // TestCallInterceptors: the interceptors a context carries
@@ -19,8 +20,8 @@ import (
 func TestCallInterceptors(t *testing.T) {
 	var mu sync.Mutex
 	var got []string
-	ic := func(name string) runtime.Interceptor {
-		return func(ctx context.Context, call *runtime.CallInfo, next func(context.Context) error) error {
+	ic := func(name string) intercept.Func {
+		return func(ctx context.Context, call *intercept.Call, next func(context.Context) error) error {
 			mu.Lock()
 			got = append(got, name+" "+call.Function+" "+call.Front+" "+map[bool]string{true: "server", false: "client"}[call.Server])
 			mu.Unlock()
@@ -28,7 +29,7 @@ func TestCallInterceptors(t *testing.T) {
 		}
 	}
 	tool := echoTool{}
-	ctx := runtime.WithCallInterceptors(context.Background(), ic("carried"))
+	ctx := intercept.WithCallInterceptors(context.Background(), ic("carried"))
 	if err := runtime.Invoke(ctx, runtime.Local(tool), "echo", map[string]int{"x": 1}, "", nil); err != nil {
 		t.Fatal(err)
 	}

@@ -21,6 +21,7 @@ import (
 	"github.com/opentoolgen/opentoolgen/internal/redirect"
 	"github.com/opentoolgen/opentoolgen/internal/sse"
 	"github.com/opentoolgen/opentoolgen/runtime/document"
+	"github.com/opentoolgen/opentoolgen/runtime/intercept"
 )
 
 // DefaultMaxResponseBytes is the largest response body the client reads unless
@@ -135,13 +136,13 @@ func (c *Client) newRequest(ctx context.Context, method, url string, body []byte
 	for k, v := range c.header {
 		h[k] = v
 	}
-	if md := OutgoingMetadata(ctx); md != nil {
+	if md := intercept.OutgoingMetadata(ctx); md != nil {
 		for _, k := range md.Keys() {
 			h.Set(k, md.Get(k))
 		}
 	}
-	if propagating() {
-		InjectMetadata(ctx, HeaderMetadata(h))
+	if intercept.Propagating() {
+		intercept.InjectMetadata(ctx, intercept.HeaderMetadata(h))
 	}
 	if body != nil {
 		h["Content-Type"] = jsonContentType

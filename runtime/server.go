@@ -23,6 +23,7 @@ import (
 	"github.com/opentoolgen/opentoolgen/internal/inflight"
 	"github.com/opentoolgen/opentoolgen/internal/lograte"
 	"github.com/opentoolgen/opentoolgen/runtime/document"
+	"github.com/opentoolgen/opentoolgen/runtime/intercept"
 )
 
 // DefaultMaxBodyBytes is the largest request body the server reads unless
@@ -45,7 +46,7 @@ type serverConfig struct {
 	logEvery        time.Duration
 	valueHeaders    map[string]string // WithCallValueHeaders: header → call value name
 	anyHost         bool              // WithAnyHost
-	interceptors    []Interceptor     // WithInterceptors
+	interceptors    []intercept.Func  // WithInterceptors
 }
 
 // WithVersion sets the version GET /version reports (default "1.0.0").
@@ -512,20 +513,20 @@ func (h *handler) serveCall(w http.ResponseWriter, r *http.Request, dl connDeadl
 
 // callContext is the context of the call r carries: with the call context
 // of its headers when a Propagator is set, and its headers as the metadata of
-// the tool's interceptors when it has some (with the CallInfo they get:
+// the tool's interceptors when it has some (with the intercept.Call they get:
 // one allocation for both). Without either, r's own.
 func (h *handler) callContext(r *http.Request, id json.RawMessage) context.Context {
 	ctx := r.Context()
-	if propagating() {
-		ctx = ExtractMetadata(ctx, HeaderMetadata(r.Header))
+	if intercept.Propagating() {
+		ctx = intercept.ExtractMetadata(ctx, intercept.HeaderMetadata(r.Header))
 	}
 	if h.metered {
-		ctx = withServedCall(ctx, FrontOpenTool, HeaderMetadata(r.Header), idText(id))
+		ctx = intercept.WithServedCall(ctx, intercept.FrontOpenTool, intercept.HeaderMetadata(r.Header), idText(id))
 	}
 	return ctx
 }
 
-// idText is a JSON-RPC request id as CallInfo.RequestID has it: a
+// idText is a JSON-RPC request id as intercept.Call.RequestID has it: a
 // string's value, a number as sent, "" for null or none.
 func idText(id json.RawMessage) string {
 	switch {

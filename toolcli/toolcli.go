@@ -178,7 +178,7 @@
 // _meta.traceparent), passed on to the calls the tool makes
 // (otelbridge.Install), which are traced too: a generated gateway's call of
 // its REST API or upstream is a Client span, child of the call's Server
-// span (runtime.WithCallInterceptors). No argument, result, error message
+// span (intercept.WithCallInterceptors). No argument, result, error message
 // or body is recorded. Without Telemetry the binary links no OpenTelemetry
 // SDK and no exporter, and an OTEL_* variable that asks for an export gets
 // one warning line saying that this binary exports nothing.
@@ -205,6 +205,7 @@ import (
 	"github.com/opentoolgen/opentoolgen/mcpbridge"
 	"github.com/opentoolgen/opentoolgen/runtime"
 	"github.com/opentoolgen/opentoolgen/runtime/document"
+	"github.com/opentoolgen/opentoolgen/runtime/intercept"
 	"github.com/opentoolgen/opentoolgen/runtime/toolopt"
 )
 
@@ -345,7 +346,7 @@ type settings struct {
 	// discovery is --discovery (discovery.go): auto, on or off.
 	discovery string
 	// interceptors run around every call every front serves (telemetry).
-	interceptors []runtime.Interceptor
+	interceptors []intercept.Func
 	stderr       io.Writer // where a console exporter writes
 }
 

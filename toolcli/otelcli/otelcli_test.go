@@ -24,6 +24,7 @@ import (
 	"github.com/opentoolgen/opentoolgen/internal/testtool"
 	"github.com/opentoolgen/opentoolgen/mcpbridge"
 	"github.com/opentoolgen/opentoolgen/runtime"
+	"github.com/opentoolgen/opentoolgen/runtime/intercept"
 	"github.com/opentoolgen/opentoolgen/runtime/toolopt"
 	"github.com/opentoolgen/opentoolgen/toolcli"
 	"github.com/opentoolgen/opentoolgen/toolcli/otelcli"
@@ -57,7 +58,7 @@ func TestTelemetryOTLP(t *testing.T) {
 	srv := httptest.NewServer(recv)
 	defer srv.Close()
 	t.Setenv("OTEL_EXPORTER_OTLP_ENDPOINT", srv.URL)
-	t.Cleanup(func() { runtime.SetPropagator(nil) }) // start set it for the process
+	t.Cleanup(func() { intercept.SetPropagator(nil) }) // start set it for the process
 	r := testtool.Start(t, mockCommand())
 	traceID := "4bf92f3577b34da6a3ce929d0e0e4736"
 	req, _ := http.NewRequest(http.MethodPost, r.Base+"/opentool/call",
@@ -158,7 +159,7 @@ func tracedCommand(t *testing.T, c *toolcli.Command, do func(base string)) (*otl
 	srv := httptest.NewServer(recv)
 	t.Cleanup(srv.Close)
 	t.Setenv("OTEL_EXPORTER_OTLP_ENDPOINT", srv.URL)
-	t.Cleanup(func() { runtime.SetPropagator(nil) })
+	t.Cleanup(func() { intercept.SetPropagator(nil) })
 	r := testtool.Start(t, c)
 	do(r.Base)
 	r.Stop()
@@ -281,7 +282,7 @@ func TestTelemetryGateway(t *testing.T) {
 		}
 		var mu sync.Mutex
 		var metas []string // the _meta.traceparent of each call the upstream serves
-		peek := func(ctx context.Context, call *runtime.CallInfo, next func(context.Context) error) error {
+		peek := func(ctx context.Context, call *intercept.Call, next func(context.Context) error) error {
 			mu.Lock()
 			metas = append(metas, call.Meta.Get("traceparent"))
 			mu.Unlock()
