@@ -30,6 +30,7 @@ var stages = []struct {
 	{pkg: "internal/redirect"},
 	{pkg: "internal/sse"},
 	{pkg: "internal/lograte"},
+	{pkg: "internal/jsonrpc"},
 	// the versions of a binary, as the go command stamped them (-version, -v)
 	{pkg: "internal/buildinfo"},
 	// the OpenTool document model, the content of answers and what
@@ -37,7 +38,7 @@ var stages = []struct {
 	{pkg: "runtime/document"},
 	{pkg: "runtime/content"},
 	{pkg: "runtime/intercept"},
-	{pkg: "runtime", may: []string{"runtime/document", "runtime/intercept", "internal/lograte", "internal/jsontree", "internal/inflight", "internal/redirect", "internal/sse"}},
+	{pkg: "runtime", may: []string{"runtime/document", "runtime/intercept", "internal/lograte", "internal/jsonrpc", "internal/jsontree", "internal/inflight", "internal/redirect", "internal/sse"}},
 	// beside runtime, one package per job, each importing runtime and never
 	// imported by it
 	{pkg: "runtime/rest", may: []string{"internal/redirect", "internal/sse", "runtime", "runtime/decode", "runtime/toolopt", "runtime/intercept"}},

@@ -11,6 +11,7 @@ import (
 	"sync"
 	"unicode/utf8"
 
+	"github.com/opentoolgen/opentoolgen/internal/jsonrpc"
 	"github.com/opentoolgen/opentoolgen/runtime/intercept"
 )
 
@@ -156,7 +157,7 @@ func localResult(result json.RawMessage, item bool) (json.RawMessage, error) {
 	}
 	if !utf8.Valid(result) {
 		var buf bytes.Buffer
-		writeValidUTF8(&buf, result)
+		jsonrpc.WriteValidUTF8(&buf, result)
 		result = buf.Bytes()
 	}
 	if item && bytes.ContainsAny(result, "\r\n") {

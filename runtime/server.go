@@ -21,6 +21,7 @@ import (
 	"time"
 
 	"github.com/opentoolgen/opentoolgen/internal/inflight"
+	"github.com/opentoolgen/opentoolgen/internal/jsonrpc"
 	"github.com/opentoolgen/opentoolgen/internal/lograte"
 	"github.com/opentoolgen/opentoolgen/runtime/document"
 	"github.com/opentoolgen/opentoolgen/runtime/intercept"
@@ -432,38 +433,38 @@ func parseRequest(body []byte) (p parsed, status int, id json.RawMessage, e *Err
 		}
 		return invalid(http.StatusBadRequest, nil, CodeParseError, "parse error: "+msg)
 	}
-	var env envelope
+	var env jsonrpc.Envelope
 	switch kind := document.KindOf(body); kind {
 	case "object":
-		env = parseEnvelope(body)
+		env = jsonrpc.Parse(body)
 	case "null": // no member at all
 	default:
 		return invalid(http.StatusBadRequest, nil, CodeInvalidRequest, "request must be a JSON object, got "+kind)
 	}
-	p.id = env.id
+	p.id = env.ID
 	if len(p.id) == 0 {
 		p.id = nullJSON
 	} else if c := p.id[0]; c == '{' || c == '[' || c == 't' || c == 'f' {
 		return invalid(http.StatusBadRequest, nullJSON, CodeInvalidRequest, "id must be a string, a number or null")
 	}
-	p.id = canonicalID(p.id)
-	if env.repeated != "" {
+	p.id = jsonrpc.CanonicalID(p.id)
+	if env.Repeated != "" {
 		id := p.id
-		if env.idRepeated {
+		if env.IDRepeated {
 			id = nullJSON
 		}
 		return invalid(http.StatusBadRequest, id, CodeInvalidRequest,
-			"the request repeats the member "+quote(env.repeated)+" (member names match case-insensitively)")
+			"the request repeats the member "+quote(env.Repeated)+" (member names match case-insensitively)")
 	}
 	var ok bool
-	if p.method, ok = decodeMethod(env.method); !ok || p.method == "" {
+	if p.method, ok = jsonrpc.Method(env.Method); !ok || p.method == "" {
 		return invalid(http.StatusBadRequest, p.id, CodeInvalidRequest, "method must be a non-empty string")
 	}
-	if !isNull(env.params) {
-		if !isJSONObject(env.params) {
+	if !isNull(env.Params) {
+		if !isJSONObject(env.Params) {
 			return invalid(http.StatusOK, p.id, CodeInvalidParams, "params must be a JSON object of named arguments")
 		}
-		p.params = env.params
+		p.params = env.Params
 	}
 	return p, 0, nil, nil
 }
@@ -580,7 +581,7 @@ func appendResponse(buf *bytes.Buffer, result json.RawMessage, e *Error, id json
 	if e != nil || len(result) == 0 {
 		buf.WriteString("{}")
 	} else {
-		writeValidUTF8(buf, result)
+		jsonrpc.WriteValidUTF8(buf, result)
 	}
 	buf.WriteString(`,"error":`)
 	if e == nil {
@@ -606,7 +607,7 @@ func appendErrorObject(buf *bytes.Buffer, e *Error) {
 	writeJSONString(buf, e.Message)
 	if len(e.Data) > 0 && json.Valid(e.Data) {
 		buf.WriteString(`,"data":`)
-		writeValidUTF8(buf, e.Data)
+		jsonrpc.WriteValidUTF8(buf, e.Data)
 	}
 	buf.WriteByte('}')
 }
