@@ -20,7 +20,8 @@
 // runtime/document (the OpenTool document a [Tool] loads) and
 // runtime/intercept (what interceptors see of a call, and the metadata the
 // fronts carry). Beside it, one package per other job, never imported by
-// it: runtime/content (the content items and progress of an answer, beside
+// it: runtime/civil (civil.Date, of strings of format date),
+// runtime/content (the content items and progress of an answer, beside
 // its result), runtime/toolopt (the options of a generated Tool;
 // [WithCallValues] fills their placeholders), runtime/decode (the argument
 // decoders and checks of generated packages), runtime/declare

@@ -101,7 +101,7 @@ func (b *builder) defineSchema(t *Type, s *document.Schema) {
 		t.Kind = KindNamed
 		t.Underlying = b.plain(s, at)
 		if t.Underlying.Kind == RefDate {
-			t.Kind = KindAlias // type T = runtime.Date keeps its methods
+			t.Kind = KindAlias // type T = civil.Date keeps its methods
 		}
 	}
 }
@@ -157,7 +157,7 @@ func (b *builder) plain(s *document.Schema, at *Place) *TypeRef {
 	switch s.Type {
 	case document.TypeString:
 		if s.Format == "date" && b.pkg.Kind != PackageOpenDyn {
-			// runtime.Date (a C library takes its dates as text)
+			// civil.Date (a C library takes its dates as text)
 			return b.check(&TypeRef{Kind: RefDate}, s)
 		}
 		return b.check(&TypeRef{Kind: RefString}, s)

@@ -151,7 +151,7 @@ const (
 	RefTime  // time.Time (OpenAPI format date-time)
 	RefBytes // []byte, base64 in JSON (OpenAPI format byte or binary)
 	RefRaw   // json.RawMessage: a value the generator cannot type (see the field's doc)
-	// RefDate is runtime.Date: a string of format date (an RFC 3339
+	// RefDate is civil.Date: a string of format date (an RFC 3339
 	// full-date). Its Check holds what the schema says of the string besides
 	// its format (lengths, pattern, const), checked on the text as read.
 	RefDate
