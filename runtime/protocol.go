@@ -193,15 +193,6 @@ func marshalArgs(args any) (json.RawMessage, error) {
 	return json.Marshal(args)
 }
 
-// request is the JSON-RPC request body as received. Fields are raw so that the
-// arguments reach the tool undecoded and the id is echoed exactly as sent.
-type request struct {
-	JSONRPC json.RawMessage `json:"jsonrpc"`
-	Method  json.RawMessage `json:"method"`
-	Params  json.RawMessage `json:"params"`
-	ID      json.RawMessage `json:"id"`
-}
-
 // response is the JSON-RPC response body as received by the client.
 type response struct {
 	JSONRPC json.RawMessage `json:"jsonrpc"` // not checked: peers send "2.0", "2.0.0", …
