@@ -11,7 +11,7 @@
 //     {"tools": [{"name", "summary", "namespace", "method", "path"}],
 //     "total"}. namespace keeps only the functions tagged with it (an
 //     OpenAPI operation's tags, carried in the served document as
-//     [runtime.Function.Tags]). With no query and no namespace it lists the
+//     [document.Function.Tags]). With no query and no namespace it lists the
 //     namespaces, {"namespaces": [{"name", "tools"}]}; with a namespace and
 //     no query, that namespace's functions in document order.
 //   - describe_tool {name}: the function as its direct declaration would
@@ -76,6 +76,7 @@ import (
 	"sync"
 
 	"github.com/opentoolgen/opentoolgen/runtime"
+	"github.com/opentoolgen/opentoolgen/runtime/document"
 	"github.com/opentoolgen/opentoolgen/runtime/functions"
 )
 
@@ -88,7 +89,7 @@ const AutoLimit = 128
 
 // Auto reports whether a tool set whose document is doc is above
 // [AutoLimit] functions.
-func Auto(doc *runtime.OpenTool) bool {
+func Auto(doc *document.OpenTool) bool {
 	return doc != nil && len(doc.Functions) > AutoLimit
 }
 
@@ -117,7 +118,7 @@ type config struct {
 
 // WithNames names the three functions (defaults [SearchName],
 // [DescribeName], [CallName]); an empty name keeps the default. Each must be
-// a valid function name (runtime.IsFunctionName) and the three distinct, or
+// a valid function name (document.IsFunctionName) and the three distinct, or
 // the wrapped tool's Load fails.
 func WithNames(search, describe, call string) Option {
 	return func(c *config) {
@@ -156,10 +157,10 @@ type Tool struct {
 	cfg  config
 
 	mu    sync.Mutex
-	inner *runtime.OpenTool // the document ix and doc were made of
+	inner *document.OpenTool // the document ix and doc were made of
 	ix    *index
 	fns   map[string]*functions.Tool
-	doc   *runtime.OpenTool
+	doc   *document.OpenTool
 }
 
 var (
@@ -183,7 +184,7 @@ func (t *Tool) Unwrap() runtime.Tool { return t.tool }
 // state loads the wrapped tool's document and returns the index and the
 // discovery document made of it, made again when Load returns another
 // document.
-func (t *Tool) state(ctx context.Context) (*index, *runtime.OpenTool, map[string]*functions.Tool, error) {
+func (t *Tool) state(ctx context.Context) (*index, *document.OpenTool, map[string]*functions.Tool, error) {
 	if t.tool == nil {
 		return nil, nil, nil, errors.New("discover: nil tool")
 	}
@@ -212,7 +213,7 @@ func (t *Tool) state(ctx context.Context) (*index, *runtime.OpenTool, map[string
 
 func (c *config) check() error {
 	for _, n := range []string{c.search, c.describe, c.call} {
-		if !runtime.IsFunctionName(n) {
+		if !document.IsFunctionName(n) {
 			return errors.New("discover: function name " + quote(n) + ": want 1 to 64 characters a-z, A-Z, 0-9, _ or -")
 		}
 	}
@@ -224,7 +225,7 @@ func (c *config) check() error {
 
 // Load returns the discovery document: the wrapped tool's info, and the
 // three functions. It fails when the wrapped tool's Load fails.
-func (t *Tool) Load(ctx context.Context) (*runtime.OpenTool, error) {
+func (t *Tool) Load(ctx context.Context) (*document.OpenTool, error) {
 	_, doc, _, err := t.state(ctx)
 	return doc, err
 }
@@ -320,17 +321,17 @@ func streamOne(ctx context.Context, tool runtime.Tool, name string, args json.Ra
 // Hints implements runtime.HintTool: search_tools and describe_tool are
 // read-only and closed-world; call_tool has no hints (it may do anything
 // the wrapped tool does); other names have the wrapped tool's.
-func (t *Tool) Hints(name string) (runtime.Hints, bool) {
+func (t *Tool) Hints(name string) (document.Hints, bool) {
 	switch name {
 	case t.cfg.search, t.cfg.describe:
-		return runtime.Hints{ReadOnly: new(true), OpenWorld: new(false)}, true
+		return document.Hints{ReadOnly: new(true), OpenWorld: new(false)}, true
 	case t.cfg.call:
-		return runtime.Hints{}, false
+		return document.Hints{}, false
 	}
 	if ht, ok := t.tool.(runtime.HintTool); ok {
 		return ht.Hints(name)
 	}
-	return runtime.Hints{}, false
+	return document.Hints{}, false
 }
 
 func quote(s string) string {

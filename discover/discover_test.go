@@ -18,6 +18,7 @@ import (
 	"github.com/opentoolgen/opentoolgen/mcpbridge"
 	"github.com/opentoolgen/opentoolgen/runtime"
 	"github.com/opentoolgen/opentoolgen/runtime/declare"
+	"github.com/opentoolgen/opentoolgen/runtime/document"
 	"github.com/opentoolgen/opentoolgen/runtime/functions"
 	petstore "github.com/opentoolgen/opentoolgen/testdata/golden/openapi-petstore"
 )
@@ -44,15 +45,15 @@ func mcpSession(t *testing.T, tool runtime.Tool) *mcp.ClientSession {
 // hugeDocument is a tool set far past any real API: n functions with long
 // names and descriptions in 2,000 namespaces with long names, under a 100 KB
 // info description.
-func hugeDocument(n int) *runtime.OpenTool {
-	doc := &runtime.OpenTool{OpenTool: "1.0.0", Info: runtime.Info{Title: "Huge", Version: "1", Description: strings.Repeat("An enormous API. ", 6000)}}
+func hugeDocument(n int) *document.OpenTool {
+	doc := &document.OpenTool{OpenTool: "1.0.0", Info: document.Info{Title: "Huge", Version: "1", Description: strings.Repeat("An enormous API. ", 6000)}}
 	for i := range n {
-		doc.Functions = append(doc.Functions, runtime.Function{
+		doc.Functions = append(doc.Functions, document.Function{
 			Name:        fmt.Sprintf("namespace%04d_operation_with_a_long_name_%06d", i%2000, i),
 			Description: strings.Repeat(fmt.Sprintf("Operation %d does something. ", i), 40),
-			Parameters:  []runtime.Parameter{{Name: "id", Schema: &runtime.Schema{Type: runtime.TypeString}, Required: true}},
+			Parameters:  []document.Parameter{{Name: "id", Schema: &document.Schema{Type: document.TypeString}, Required: true}},
 			Tags:        []string{fmt.Sprintf("a-namespace-with-a-rather-long-name-%04d", i%2000)},
-			HTTP:        &runtime.FunctionHTTP{Method: "GET", Path: fmt.Sprintf("/things/%d/{id}", i)},
+			HTTP:        &document.FunctionHTTP{Method: "GET", Path: fmt.Sprintf("/things/%d/{id}", i)},
 		})
 	}
 	return doc
@@ -63,7 +64,7 @@ func hugeDocument(n int) *runtime.OpenTool {
 // GitHub's REST API (767 functions) and for 20,000 functions in 2,000
 // namespaces; so is the OpenAI declaration of the discovery document.
 func TestListUnder5KB(t *testing.T) {
-	for name, doc := range map[string]*runtime.OpenTool{"GitHub": loadGitHub(t), "huge": hugeDocument(20000)} {
+	for name, doc := range map[string]*document.OpenTool{"GitHub": loadGitHub(t), "huge": hugeDocument(20000)} {
 		tool := discover.Wrap(docTool{doc: doc})
 		list, err := mcpSession(t, tool).ListTools(context.Background(), nil)
 		if err != nil {

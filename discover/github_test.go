@@ -15,12 +15,13 @@ import (
 	"github.com/opentoolgen/opentoolgen/discover"
 	"github.com/opentoolgen/opentoolgen/gen"
 	"github.com/opentoolgen/opentoolgen/runtime"
+	"github.com/opentoolgen/opentoolgen/runtime/document"
 )
 
 // githubDocument returns the OpenTool document opentoolgen generates from
 // GitHub's REST API description (ogen's test copy, from the module cache),
 // made once per test binary.
-var githubDocument = sync.OnceValues(func() (*runtime.OpenTool, error) {
+var githubDocument = sync.OnceValues(func() (*document.OpenTool, error) {
 	path, err := githubSpec()
 	if err != nil {
 		return nil, err
@@ -33,7 +34,7 @@ var githubDocument = sync.OnceValues(func() (*runtime.OpenTool, error) {
 	if err != nil {
 		return nil, err
 	}
-	var doc runtime.OpenTool
+	var doc document.OpenTool
 	if err := json.Unmarshal(res.Document, &doc); err != nil {
 		return nil, err
 	}
@@ -54,7 +55,7 @@ func githubSpec() (string, error) {
 	return filepath.Join(mod.Dir, "_testdata", "examples", "api.github.com.json"), nil
 }
 
-func loadGitHub(t testing.TB) *runtime.OpenTool {
+func loadGitHub(t testing.TB) *document.OpenTool {
 	t.Helper()
 	doc, err := githubDocument()
 	if err != nil {
@@ -164,10 +165,10 @@ func searchNames(t testing.TB, tool runtime.Tool, query string, limit int) []str
 // docTool serves doc; Call answers which function it was called with and
 // its arguments, so that a test sees what reached it.
 type docTool struct {
-	doc *runtime.OpenTool
+	doc *document.OpenTool
 }
 
-func (d docTool) Load(context.Context) (*runtime.OpenTool, error) { return d.doc, nil }
+func (d docTool) Load(context.Context) (*document.OpenTool, error) { return d.doc, nil }
 
 func (d docTool) Call(_ context.Context, name string, args json.RawMessage) (json.RawMessage, error) {
 	for _, f := range d.doc.Functions {

@@ -7,7 +7,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"github.com/opentoolgen/opentoolgen/runtime"
+	"github.com/opentoolgen/opentoolgen/runtime/document"
 )
 
 // The search is BM25F: BM25 over fields of different weights, each field's
@@ -45,7 +45,7 @@ const (
 // index is what search reads of a document: each function's terms by
 // field, and each term's document frequency.
 type index struct {
-	doc     *runtime.OpenTool
+	doc     *document.OpenTool
 	entries []entry
 	df      map[string]int
 	avgLen  [nFields]float64
@@ -55,7 +55,7 @@ type index struct {
 }
 
 type entry struct {
-	fn      *runtime.Function
+	fn      *document.Function
 	summary string
 	freq    map[string]*[nFields]float64 // term → frequency in each field, while the index is built
 	tf      map[string]float64           // term → its weighted, length-normalised frequency (BM25F)
@@ -68,7 +68,7 @@ type tagCount struct {
 	Tools int    `json:"tools"`
 }
 
-func newIndex(doc *runtime.OpenTool) *index {
+func newIndex(doc *document.OpenTool) *index {
 	ix := &index{doc: doc, df: map[string]int{}, byName: map[string]int{}, tagsIdx: map[string]int{}}
 	if doc == nil {
 		return ix
@@ -155,7 +155,7 @@ func (ix *index) countTag(tag string, seen map[string]bool) {
 
 // methodVerb is what an HTTP request does, in the words tasks use: GET of a
 // collection lists, of one item gets.
-func methodVerb(h *runtime.FunctionHTTP) string {
+func methodVerb(h *document.FunctionHTTP) string {
 	switch strings.ToUpper(h.Method) {
 	case "GET", "HEAD":
 		if strings.HasSuffix(h.Path, "}") {

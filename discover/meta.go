@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/opentoolgen/opentoolgen/runtime"
+	"github.com/opentoolgen/opentoolgen/runtime/document"
 	"github.com/opentoolgen/opentoolgen/runtime/functions"
 )
 
@@ -18,56 +19,58 @@ const (
 )
 
 // document returns the discovery document of the wrapped tool's document.
-func (t *Tool) document(ix *index) *runtime.OpenTool {
-	info := runtime.Info{Title: "tools", Version: "0.0.0"}
+func (t *Tool) document(ix *index) *document.OpenTool {
+	info := document.Info{Title: "tools", Version: "0.0.0"}
 	if ix.doc != nil {
 		info = ix.doc.Info
 	}
 	n := len(ix.entries)
 	info.Description = strings.TrimSpace(clip(strings.TrimSpace(info.Description), maxInfoDescription) + "\n\n" +
 		fmt.Sprintf("In discovery mode: %d functions, found with %s, read with %s and called with %s.", n, t.cfg.search, t.cfg.describe, t.cfg.call))
-	str := func(desc string) *runtime.Schema { return &runtime.Schema{Type: runtime.TypeString, Description: desc} }
-	obj := &runtime.Schema{Type: runtime.TypeObject}
-	limit := &runtime.Schema{Type: runtime.TypeInteger, Minimum: new(1.0), Maximum: new(float64(MaxLimit)),
+	str := func(desc string) *document.Schema {
+		return &document.Schema{Type: document.TypeString, Description: desc}
+	}
+	obj := &document.Schema{Type: document.TypeObject}
+	limit := &document.Schema{Type: document.TypeInteger, Minimum: new(1.0), Maximum: new(float64(MaxLimit)),
 		Default: json.RawMessage(strconv.Itoa(t.cfg.limit))}
-	return &runtime.OpenTool{
+	return &document.OpenTool{
 		OpenTool: "1.0.0",
 		Info:     info,
-		Functions: []runtime.Function{{
+		Functions: []document.Function{{
 			Name: t.cfg.search,
 			Description: fmt.Sprintf("Search the %d functions of this tool set by what they do (words of their names, summaries, descriptions, HTTP paths and namespaces); "+
 				"answers the best matches first, each with a one-line summary. Then %s gives one's parameters and %s calls it.", n, t.cfg.describe, t.cfg.call),
-			Parameters: []runtime.Parameter{
+			Parameters: []document.Parameter{
 				{Name: "query", Description: `What to do, in words ("open an issue on a repository"). Empty, with no namespace: the namespaces.`, Schema: str("")},
 				{Name: "namespace", Description: namespaceDoc(ix), Schema: str("")},
 				{Name: "limit", Description: "How many functions to answer at most.", Schema: limit},
 			},
-			Return: &runtime.Return{Name: "result", Description: `{"tools": [{"name", "summary", "namespace", "method", "path"}], "total"}, or {"namespaces": [{"name", "tools"}]}`, Schema: obj},
+			Return: &document.Return{Name: "result", Description: `{"tools": [{"name", "summary", "namespace", "method", "path"}], "total"}, or {"namespaces": [{"name", "tools"}]}`, Schema: obj},
 		}, {
 			Name:        t.cfg.describe,
 			Description: fmt.Sprintf("Describe one function found with %s: its full description and the JSON Schema of its arguments, as %s takes them.", t.cfg.search, t.cfg.call),
-			Parameters:  []runtime.Parameter{{Name: "name", Description: "The function's name.", Schema: str(""), Required: true}},
-			Return:      &runtime.Return{Name: "result", Description: `{"name", "description", "parameters", "streams", "tags", "method", "path"}`, Schema: obj},
+			Parameters:  []document.Parameter{{Name: "name", Description: "The function's name.", Schema: str(""), Required: true}},
+			Return:      &document.Return{Name: "result", Description: `{"name", "description", "parameters", "streams", "tags", "method", "path"}`, Schema: obj},
 		}, {
 			Name:        t.cfg.call,
 			Description: fmt.Sprintf("Call one function by name with its arguments (an object matching the parameters %s gives); answers the function's result.", t.cfg.describe),
-			Parameters: []runtime.Parameter{
+			Parameters: []document.Parameter{
 				{Name: "name", Description: "The function's name.", Schema: str(""), Required: true},
 				t.argumentsParameter(),
 			},
-			Return: &runtime.Return{Name: "result", Description: "The function's result.", Schema: obj},
+			Return: &document.Return{Name: "result", Description: "The function's result.", Schema: obj},
 		}},
 	}
 }
 
 // argumentsParameter is call_tool's arguments parameter: an object, or with
 // WithArgumentsAsString a string that holds one.
-func (t *Tool) argumentsParameter() runtime.Parameter {
+func (t *Tool) argumentsParameter() document.Parameter {
 	if t.cfg.argsString {
-		return runtime.Parameter{Name: "arguments", Description: `The function's arguments: their JSON object, as a string ("{\"id\": 1}").`,
-			Schema: &runtime.Schema{Type: runtime.TypeString}, Required: true}
+		return document.Parameter{Name: "arguments", Description: `The function's arguments: their JSON object, as a string ("{\"id\": 1}").`,
+			Schema: &document.Schema{Type: document.TypeString}, Required: true}
 	}
-	return runtime.Parameter{Name: "arguments", Description: "The function's arguments.", Schema: &runtime.Schema{Type: runtime.TypeObject}}
+	return document.Parameter{Name: "arguments", Description: "The function's arguments.", Schema: &document.Schema{Type: document.TypeObject}}
 }
 
 // namespaceDoc describes search_tools' namespace parameter, naming as many

@@ -15,7 +15,7 @@ import (
 	otload "github.com/opentoolgen/opentoolgen/gen/load/opentool"
 	"github.com/opentoolgen/opentoolgen/gen/model"
 	"github.com/opentoolgen/opentoolgen/gen/source"
-	"github.com/opentoolgen/opentoolgen/runtime"
+	"github.com/opentoolgen/opentoolgen/runtime/document"
 )
 
 // Hostile documents: one parameter whose schema nests inline objects n levels
@@ -236,7 +236,7 @@ func TestDeepNestingCompiles(t *testing.T) {
 // writes, and indentedSize predicts json.Indent, for the equivalent documents
 // of the golden cases, deep documents and values encoding/json escapes.
 func TestMarshalDocument(t *testing.T) {
-	var docs []*runtime.OpenTool
+	var docs []*document.OpenTool
 	var inputs [][]byte
 	for _, c := range goldenCases(t) {
 		inputs = append(inputs, generateCase(t, c)["opentool.gen.json"])
@@ -250,15 +250,15 @@ func TestMarshalDocument(t *testing.T) {
 		docs = append(docs, doc)
 	}
 	one := 1.5
-	docs = append(docs, &runtime.OpenTool{
+	docs = append(docs, &document.OpenTool{
 		OpenTool: "1.0.0",
-		Info:     runtime.Info{Title: "<&>\u2028\\", Version: "1", Description: "a\x00b\xff \"{q}\", [x]: \\\""},
-		Functions: []runtime.Function{{Name: "f", Parameters: []runtime.Parameter{{Name: "p<>",
-			Schema: &runtime.Schema{Type: "string", Enum: []any{"x", 1.5, nil, true, json.Number("7")}, Default: json.RawMessage(`{"a" : [1, 2]}`)}}},
-			Stream: map[string]*runtime.Return{"data": {Name: "d", Schema: &runtime.Schema{Ref: "#/schemas/S"}}, "b": {Name: "b"}}}},
-		Schemas: runtime.Schemas{{Name: "S", Schema: &runtime.Schema{Type: "object", Properties: runtime.Schemas{
-			{Name: "é", Schema: &runtime.Schema{Type: "array", Items: &runtime.Schema{Type: "number", Minimum: &one}, OneOf: []*runtime.Schema{nil, {}}}},
-			{Name: "empty", Schema: &runtime.Schema{Type: "object", Properties: runtime.Schemas{}}},
+		Info:     document.Info{Title: "<&>\u2028\\", Version: "1", Description: "a\x00b\xff \"{q}\", [x]: \\\""},
+		Functions: []document.Function{{Name: "f", Parameters: []document.Parameter{{Name: "p<>",
+			Schema: &document.Schema{Type: "string", Enum: []any{"x", 1.5, nil, true, json.Number("7")}, Default: json.RawMessage(`{"a" : [1, 2]}`)}}},
+			Stream: map[string]*document.Return{"data": {Name: "d", Schema: &document.Schema{Ref: "#/schemas/S"}}, "b": {Name: "b"}}}},
+		Schemas: document.Schemas{{Name: "S", Schema: &document.Schema{Type: "object", Properties: document.Schemas{
+			{Name: "é", Schema: &document.Schema{Type: "array", Items: &document.Schema{Type: "number", Minimum: &one}, OneOf: []*document.Schema{nil, {}}}},
+			{Name: "empty", Schema: &document.Schema{Type: "object", Properties: document.Schemas{}}},
 			{Name: "nil", Schema: nil},
 		}}}},
 	})

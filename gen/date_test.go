@@ -5,7 +5,7 @@ import (
 	"testing"
 )
 
-// TestDateTypes: a string of format date is a runtime.Date in an OpenTool
+// TestDateTypes: a string of format date is a civil.Date in an OpenTool
 // package (whatever else its schema constrains) and stays a string in an
 // OpenDyn one, whose C function takes it as char*.
 func TestDateTypes(t *testing.T) {
@@ -19,7 +19,7 @@ func TestDateTypes(t *testing.T) {
  {"name": "days", "schema": {"type": "array", "items": {"$ref": "#/schemas/Day"}}},
  {"name": "late", "schema": {"type": "string", "format": "date", "pattern": "^2"}}]}],
 "schemas": {"Day": {"type": "string", "format": "date"}}}`,
-			[]string{"type Day = runtime.Date", "Day  runtime.Date ", "Days []Day ", "Late *runtime.Date ",
+			[]string{"type Day = civil.Date", "Day  civil.Date ", "Days []Day ", "Late *civil.Date ",
 				"decode.Date(d, &x.Day)", "decode.OptionalSlice(d, &x.Days, decode.Date)", "decode.DateText(d, v1, &v)"}},
 		{"opendyn.json", `{"opendyn": "1.0.0", "info": {"title": "t", "version": "1", "callingConvention": "cdecl"},
 "functions": [{"name": "f", "description": "d", "parameters": [

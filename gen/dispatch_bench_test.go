@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/opentoolgen/opentoolgen/runtime"
+	"github.com/opentoolgen/opentoolgen/runtime/document"
 	weather "github.com/opentoolgen/opentoolgen/testdata/golden/weather"
 )
 
@@ -32,7 +33,7 @@ func forecast(location, format string, days int64) string {
 // mapTool is the hand-written adapter: arguments through map[string]any.
 type mapTool struct{}
 
-func (mapTool) Load(context.Context) (*runtime.OpenTool, error) { return nil, nil }
+func (mapTool) Load(context.Context) (*document.OpenTool, error) { return nil, nil }
 
 func (mapTool) Call(_ context.Context, name string, args json.RawMessage) (json.RawMessage, error) {
 	if name != "get_n_day_weather_forecast" {

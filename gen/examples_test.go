@@ -7,8 +7,8 @@ import (
 	"testing"
 
 	"github.com/opentoolgen/opentoolgen/gen/load/opentool"
-	"github.com/opentoolgen/opentoolgen/runtime"
 	"github.com/opentoolgen/opentoolgen/runtime/declare"
+	"github.com/opentoolgen/opentoolgen/runtime/document"
 )
 
 // examplesAPI gives examples in every place OpenAPI has them: a
@@ -167,7 +167,7 @@ paths:
 	if err != nil {
 		t.Fatal(err)
 	}
-	var doc runtime.OpenTool // what the generated package's Document returns
+	var doc document.OpenTool // what the generated package's Document returns
 	if err := json.Unmarshal(res.Document, &doc); err != nil {
 		t.Fatal(err)
 	}

@@ -29,22 +29,31 @@ var stages = []struct {
 	{pkg: "internal/inflight"},
 	{pkg: "internal/redirect"},
 	{pkg: "internal/sse"},
+	{pkg: "internal/lograte"},
+	{pkg: "internal/jsonrpc"},
 	// the versions of a binary, as the go command stamped them (-version, -v)
 	{pkg: "internal/buildinfo"},
-	{pkg: "runtime", may: []string{"internal/jsontree", "internal/inflight", "internal/redirect", "internal/sse"}},
+	// the OpenTool document model, the content of answers and what
+	// interceptors see: below runtime, importing nothing of the module
+	{pkg: "runtime/document"},
+	{pkg: "runtime/content"},
+	{pkg: "runtime/intercept"},
+	{pkg: "runtime/civil"},
+	{pkg: "runtime", may: []string{"runtime/document", "runtime/intercept", "internal/lograte", "internal/jsonrpc", "internal/jsontree", "internal/inflight", "internal/redirect", "internal/sse"}},
 	// beside runtime, one package per job, each importing runtime and never
 	// imported by it
-	{pkg: "runtime/rest", may: []string{"internal/redirect", "internal/sse", "runtime", "runtime/decode"}},
-	{pkg: "runtime/declare", may: []string{"internal/jsontree", "runtime"}},
-	{pkg: "runtime/functions", may: []string{"runtime", "runtime/declare"}},
-	{pkg: "runtime/decode", may: []string{"internal/jsontree", "runtime"}},
+	{pkg: "runtime/rest", may: []string{"internal/redirect", "internal/sse", "runtime", "runtime/decode", "runtime/toolopt", "runtime/intercept", "runtime/civil"}},
+	{pkg: "runtime/declare", may: []string{"internal/jsontree", "runtime", "runtime/document"}},
+	{pkg: "runtime/toolopt", may: []string{"internal/jsontree", "runtime", "runtime/declare", "runtime/document"}},
+	{pkg: "runtime/functions", may: []string{"runtime", "runtime/declare", "runtime/document"}},
+	{pkg: "runtime/decode", may: []string{"internal/jsontree", "runtime", "runtime/toolopt", "runtime/civil"}},
 	{pkg: "runtime/dynlib", may: []string{"runtime"}},
-	{pkg: "discover", may: []string{"runtime", "runtime/declare", "runtime/functions"}},
+	{pkg: "discover", may: []string{"runtime", "runtime/declare", "runtime/functions", "runtime/document"}},
 	// webhook receivers: signatures, replay protection, the handler, wait functions
-	{pkg: "runtime/webhook", may: []string{"runtime"}},
+	{pkg: "runtime/webhook", may: []string{"runtime", "runtime/document"}},
 	// MCP tools as an OpenTool document: what mcpbridge and the generator share
-	{pkg: "internal/checked", may: []string{"runtime", "runtime/decode"}},
-	{pkg: "internal/mcpschema", may: []string{"internal/jsontree", "internal/checked", "runtime"}},
+	{pkg: "internal/checked", may: []string{"runtime", "runtime/decode", "runtime/document"}},
+	{pkg: "internal/mcpschema", may: []string{"internal/jsontree", "internal/checked", "runtime", "runtime/document"}},
 	{pkg: "templates"},
 	// read: a document's text (JSON or YAML) with the positions of its values;
 	// diagnostics
@@ -54,38 +63,38 @@ var stages = []struct {
 	{pkg: "gen/overlay", may: []string{"internal/jsontree", "gen/source"}, third: true},
 	// the model: what every loader produces and every emitter reads; every
 	// Go name is made there
-	{pkg: "gen/model", may: []string{"runtime", "runtime/decode"}},
+	{pkg: "gen/model", may: []string{"runtime", "runtime/decode", "runtime/document"}},
 	// loaders: input formats, nothing of Go; each builds the model with one
 	// Load(src, model.LoadOptions) (OpenDyn and MCP listings through their
 	// OpenTool document), leaving its names to it (loadersMakeNoNames)
-	{pkg: "gen/load/opentool", may: []string{"internal/jsontree", "internal/checked", "runtime", "gen/source", "gen/model"}},
-	{pkg: "gen/load/opendyn", may: []string{"internal/jsontree", "runtime", "gen/source", "gen/load/opentool", "gen/model"}},
+	{pkg: "gen/load/opentool", may: []string{"internal/jsontree", "internal/checked", "runtime", "gen/source", "gen/model", "runtime/document"}},
+	{pkg: "gen/load/opendyn", may: []string{"internal/jsontree", "runtime", "gen/source", "gen/load/opentool", "gen/model", "runtime/document"}},
 	// kin-openapi's values decoded from a parsed tree (the OpenAPI loader's
 	// fast path)
 	{pkg: "gen/load/openapi/fastload", may: []string{"internal/jsontree"}, third: true},
-	{pkg: "gen/load/openapi", may: []string{"internal/jsontree", "internal/checked", "runtime", "gen/source", "gen/model", "gen/load/openapi/fastload"}, third: true},
-	{pkg: "gen/load/mcptools", may: []string{"internal/jsontree", "internal/mcpschema", "runtime", "gen/source", "gen/load/opentool", "gen/model"}},
+	{pkg: "gen/load/openapi", may: []string{"internal/jsontree", "internal/checked", "runtime", "gen/source", "gen/model", "gen/load/openapi/fastload", "runtime/document"}, third: true},
+	{pkg: "gen/load/mcptools", may: []string{"internal/jsontree", "internal/mcpschema", "runtime", "gen/source", "gen/load/opentool", "gen/model", "runtime/document"}},
 	// emit: Go from the model, nothing of input formats (jennifer only)
-	{pkg: "gen/emit", may: []string{"internal/jsontree", "runtime", "templates", "gen/model"}, jennifer: true},
+	{pkg: "gen/emit", may: []string{"internal/jsontree", "runtime", "templates", "gen/model", "runtime/document"}, jennifer: true},
 	// the driver: Generate, render, format; see gen's package doc
 	{pkg: "gen", may: []string{"runtime", "runtime/declare", "discover", "gen/source", "gen/overlay", "gen/load/opentool", "gen/load/opendyn", "gen/load/openapi", "gen/load/mcptools", "gen/model", "gen/emit"}},
 	{pkg: "cmd/opentoolgen", may: []string{"internal/buildinfo", "gen"}, third: true}, // golang.org/x/mod/modfile
 	// fronts beside runtime, which never imports them
 	// the tool executors of an agent platform on NATS (natsexec)
-	// the runtime.Metadata of NATS headers, shared by the NATS fronts
+	// the intercept.Metadata of NATS headers, shared by the NATS fronts
 	{pkg: "internal/natsmeta", third: true},
-	{pkg: "natsexec", may: []string{"internal/natsmeta", "runtime"}, third: true},
-	{pkg: "mcpbridge", may: []string{"internal/jsontree", "internal/inflight", "internal/mcpschema", "runtime", "runtime/declare"}, third: true},
+	{pkg: "natsexec", may: []string{"internal/natsmeta", "runtime", "runtime/intercept"}, third: true},
+	{pkg: "mcpbridge", may: []string{"internal/jsontree", "internal/inflight", "internal/mcpschema", "runtime", "runtime/declare", "runtime/content", "runtime/document", "runtime/intercept"}, third: true},
 	// any Tool as a NATS micro service, and a Caller over NATS
-	{pkg: "natsbridge", may: []string{"internal/natsmeta", "runtime"}, third: true},
+	{pkg: "natsbridge", may: []string{"internal/natsmeta", "runtime", "runtime/document", "runtime/intercept"}, third: true},
 	{pkg: "oauth2cred", may: []string{"internal/redirect", "runtime/rest"}, third: true},
 	// OpenTelemetry for the interceptors of runtime and its fronts
-	{pkg: "otelbridge", may: []string{"internal/jsontree", "runtime"}, third: true},
+	{pkg: "otelbridge", may: []string{"internal/jsontree", "runtime", "runtime/intercept"}, third: true},
 	// the command line of a tool server (what opentoolgen -cmd's mains call):
 	// OpenTool HTTP and MCP, so beside runtime too
-	{pkg: "toolcli", may: []string{"internal/jsontree", "internal/buildinfo", "internal/inflight", "runtime", "discover", "mcpbridge", "natsbridge", "natsexec"}, third: true},
+	{pkg: "toolcli", may: []string{"internal/jsontree", "internal/buildinfo", "internal/inflight", "runtime", "discover", "mcpbridge", "natsbridge", "natsexec", "runtime/document", "runtime/toolopt", "runtime/intercept"}, third: true},
 	// OpenTelemetry export of the command (-with otel): the SDK and its exporters
-	{pkg: "toolcli/otelcli", may: []string{"runtime", "otelbridge", "toolcli"}, third: true},
+	{pkg: "toolcli/otelcli", may: []string{"runtime", "otelbridge", "toolcli", "runtime/intercept"}, third: true},
 	// what tests and examples share: after everything they exercise, so that
 	// no package above may import them
 	{pkg: "internal/testtool", may: []string{"runtime", "toolcli", "examples/mocktool/mocktool"}},

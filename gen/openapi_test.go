@@ -10,7 +10,7 @@ import (
 	"testing"
 
 	"github.com/opentoolgen/opentoolgen/gen/source"
-	"github.com/opentoolgen/opentoolgen/runtime"
+	"github.com/opentoolgen/opentoolgen/runtime/document"
 )
 
 func generateOpenAPI(t *testing.T, name string, doc string) (*Result, error) {
@@ -235,7 +235,7 @@ func TestSelect(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%v %v: %v", tc.include, tc.exclude, err)
 		}
-		var doc runtime.OpenTool
+		var doc document.OpenTool
 		if err := json.Unmarshal(res.Document, &doc); err != nil {
 			t.Fatal(err)
 		}
@@ -249,10 +249,10 @@ func TestSelect(t *testing.T) {
 		// Every reference the kept functions make resolves; no schema is kept
 		// that nothing refers to.
 		used := map[string]bool{}
-		var walk func(s *runtime.Schema)
-		walk = func(s *runtime.Schema) {
-			s.Each(func(s *runtime.Schema) bool {
-				if n, ok := runtime.RefName(s.Ref); ok {
+		var walk func(s *document.Schema)
+		walk = func(s *document.Schema) {
+			s.Each(func(s *document.Schema) bool {
+				if n, ok := document.RefName(s.Ref); ok {
 					if doc.Schemas.Get(n) == nil {
 						t.Errorf("%v: %s does not resolve", tc.include, s.Ref)
 					}

@@ -13,7 +13,7 @@ import (
 	"github.com/opentoolgen/opentoolgen/discover"
 	"github.com/opentoolgen/opentoolgen/gen/emit"
 	"github.com/opentoolgen/opentoolgen/gen/model"
-	"github.com/opentoolgen/opentoolgen/runtime"
+	"github.com/opentoolgen/opentoolgen/runtime/document"
 )
 
 // Packaging asks Generate for the files that install the -cmd main the way
@@ -127,7 +127,7 @@ func (pk *Packaging) image() string {
 type packInfo struct {
 	name, title, version, summary, long string
 	envs                                []emit.CommandEnv
-	tools                               []runtime.Function
+	tools                               []document.Function
 	args                                []packArg // flags the user gives the MCP server
 }
 
@@ -209,9 +209,9 @@ func newPackInfo(pkg *model.Package) *packInfo {
 }
 
 // docTool is a document as a runtime.Tool, for the discovery document of it.
-type docTool struct{ doc *runtime.OpenTool }
+type docTool struct{ doc *document.OpenTool }
 
-func (t docTool) Load(context.Context) (*runtime.OpenTool, error) { return t.doc, nil }
+func (t docTool) Load(context.Context) (*document.OpenTool, error) { return t.doc, nil }
 func (t docTool) Call(context.Context, string, json.RawMessage) (json.RawMessage, error) {
 	return nil, errors.New("not callable")
 }

@@ -12,8 +12,8 @@ import (
 	"github.com/google/go-cmp/cmp"
 	yaml "github.com/oasdiff/yaml3"
 
-	"github.com/opentoolgen/opentoolgen/runtime"
 	"github.com/opentoolgen/opentoolgen/runtime/declare"
+	"github.com/opentoolgen/opentoolgen/runtime/document"
 )
 
 // regDoc has strings a YAML writer must quote (YAML 1.1 booleans, numbers,
@@ -39,7 +39,7 @@ func TestRegistration(t *testing.T) {
 	if !bytes.Equal(res.Registration, again.Registration) {
 		t.Error("two runs differ")
 	}
-	var doc runtime.OpenTool
+	var doc document.OpenTool
 	json.Unmarshal([]byte(regDoc), &doc)
 	decls := declare.Plain(&doc)
 	dec := yaml.NewDecoder(bytes.NewReader(res.Registration))

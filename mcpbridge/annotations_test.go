@@ -8,7 +8,8 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/opentoolgen/opentoolgen/mcpbridge"
-	"github.com/opentoolgen/opentoolgen/runtime"
+	"github.com/opentoolgen/opentoolgen/runtime/document"
+	"github.com/opentoolgen/opentoolgen/runtime/toolopt"
 	petstore "github.com/opentoolgen/opentoolgen/testdata/golden/openapi-petstore"
 )
 
@@ -50,7 +51,7 @@ func TestAnnotationsFromOpenAPI(t *testing.T) {
 
 	// WithAnnotations replaces the hints of one function; WithFunctions
 	// narrows the tools and their hints alike.
-	tool, err := petstore.NewTool(must(petstore.NewClient("http://127.0.0.1:1")), runtime.WithFunctions("deletePet", "listPets"))
+	tool, err := petstore.NewTool(must(petstore.NewClient("http://127.0.0.1:1")), toolopt.WithFunctions("deletePet", "listPets"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -92,7 +93,7 @@ func TestAnnotationsThroughGateway(t *testing.T) {
 	server.AddTool(&mcp.Tool{Name: "plain", InputSchema: schema}, noop)
 	tool := memoryTool(t, server)
 
-	want := map[string]runtime.Hints{
+	want := map[string]document.Hints{
 		"look":   {ReadOnly: yes, OpenWorld: no},
 		"remove": {Destructive: yes, Idempotent: yes},
 		"add":    {Destructive: no, OpenWorld: yes},

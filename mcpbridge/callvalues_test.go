@@ -12,6 +12,7 @@ import (
 
 	"github.com/opentoolgen/opentoolgen/mcpbridge"
 	"github.com/opentoolgen/opentoolgen/runtime"
+	"github.com/opentoolgen/opentoolgen/runtime/document"
 )
 
 // valuesTool answers the call values its calls' contexts carry.
@@ -20,9 +21,9 @@ type valuesTool struct {
 	seen map[string]string
 }
 
-func (v *valuesTool) Load(context.Context) (*runtime.OpenTool, error) {
-	return &runtime.OpenTool{OpenTool: "1.0.0", Info: runtime.Info{Title: "v", Version: "1"},
-		Functions: []runtime.Function{{Name: "who", Description: "Who calls.", Parameters: []runtime.Parameter{}}}}, nil
+func (v *valuesTool) Load(context.Context) (*document.OpenTool, error) {
+	return &document.OpenTool{OpenTool: "1.0.0", Info: document.Info{Title: "v", Version: "1"},
+		Functions: []document.Function{{Name: "who", Description: "Who calls.", Parameters: []document.Parameter{}}}}, nil
 }
 
 func (v *valuesTool) Call(ctx context.Context, _ string, _ json.RawMessage) (json.RawMessage, error) {

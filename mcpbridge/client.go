@@ -24,6 +24,7 @@ import (
 	"github.com/opentoolgen/opentoolgen/internal/jsontree"
 	"github.com/opentoolgen/opentoolgen/internal/mcpschema"
 	"github.com/opentoolgen/opentoolgen/runtime"
+	"github.com/opentoolgen/opentoolgen/runtime/document"
 )
 
 // Tool is an MCP server as a [runtime.Tool], the other way round from
@@ -34,7 +35,7 @@ import (
 // of the same names.
 //
 // Load lists the server's tools (tools/list, every page, each time; the same
-// listing gives the same *runtime.OpenTool) as a document with one function per
+// listing gives the same *document.OpenTool) as a document with one function per
 // tool:
 //
 //   - its name is the tool's, its description the tool's description, else its
@@ -42,7 +43,7 @@ import (
 //   - its parameters are the properties of the tool's inputSchema, required as
 //     "required" says, the required ones first (the SDK's client reads the
 //     schema into a map, so the server's order of the others is lost: they come
-//     in name order). Each JSON Schema becomes a [runtime.Schema] as far as the
+//     in name order). Each JSON Schema becomes a [document.Schema] as far as the
 //     OpenTool model carries it (type, ["T", "null"] and nullable, description,
 //     enum and const, items, properties, required, format, default, bounds,
 //     pattern, additionalProperties, anyOf and oneOf); what it cannot carry is
@@ -94,8 +95,8 @@ type Tool struct {
 
 	mu      sync.Mutex
 	listing []byte // the JSON of the last tools/list
-	doc     *runtime.OpenTool
-	hints   map[string]runtime.Hints // the annotations of the last tools/list, by tool
+	doc     *document.OpenTool
+	hints   map[string]document.Hints // the annotations of the last tools/list, by tool
 }
 
 var _ runtime.HintTool = (*Tool)(nil)
@@ -328,12 +329,12 @@ func (t *Tool) Close() error {
 //
 // A listing beyond the Tool's [ListLimits], or whose pages come round to a
 // cursor again, is an error. A tool whose name is not an OpenTool function
-// name (runtime.IsFunctionName: 1 to 64 of a-z, A-Z, 0-9, _ and -, the rule
+// name (document.IsFunctionName: 1 to 64 of a-z, A-Z, 0-9, _ and -, the rule
 // the generator applies to the same listing), or which repeats the name of
 // an earlier one, is left out of the document with a warning (logged once
 // per listing that differs from the last); Call refuses such a name as an
 // unknown function without asking the server.
-func (t *Tool) Load(ctx context.Context) (*runtime.OpenTool, error) {
+func (t *Tool) Load(ctx context.Context) (*document.OpenTool, error) {
 	var (
 		tools   []listed
 		session *mcp.ClientSession
@@ -355,7 +356,7 @@ func (t *Tool) Load(ctx context.Context) (*runtime.OpenTool, error) {
 
 // keep makes tools, the listing of session, the Tool's document and hints,
 // and returns the document.
-func (t *Tool) keep(tools []listed, session *mcp.ClientSession) *runtime.OpenTool {
+func (t *Tool) keep(tools []listed, session *mcp.ClientSession) *document.OpenTool {
 	var (
 		kept    []*mcp.Tool
 		dropped []string // warnings
@@ -365,7 +366,7 @@ func (t *Tool) keep(tools []listed, session *mcp.ClientSession) *runtime.OpenToo
 	for _, lt := range tools {
 		tool := lt.tool
 		switch {
-		case !runtime.IsFunctionName(tool.Name):
+		case !document.IsFunctionName(tool.Name):
 			dropped = append(dropped, fmt.Sprintf("the name %s (%d bytes) is not an OpenTool function name: want 1 to 64 of a-z, A-Z, 0-9, _ and -", strconv.Quote(clip(tool.Name)), len(tool.Name)))
 			continue
 		case seen[tool.Name]:
@@ -389,10 +390,10 @@ func (t *Tool) keep(tools []listed, session *mcp.ClientSession) *runtime.OpenToo
 		t.cfg.logger.Warn("mcpbridge: a tool of the "+t.name+" is left out: "+d, "server", t.name)
 	}
 	t.doc, t.listing = t.document(listing, session), listing
-	t.hints = map[string]runtime.Hints{}
+	t.hints = map[string]document.Hints{}
 	for _, tool := range kept {
 		if a := tool.Annotations; a != nil {
-			h := runtime.Hints{Destructive: a.DestructiveHint, OpenWorld: a.OpenWorldHint}
+			h := document.Hints{Destructive: a.DestructiveHint, OpenWorld: a.OpenWorldHint}
 			// MCP's readOnlyHint and idempotentHint are plain booleans: false
 			// is also what an unsaid hint reads as.
 			if a.ReadOnlyHint {
@@ -479,7 +480,7 @@ func clip(s string) string {
 // Hints returns the hints of the server's tool named function, from the
 // annotations of its last tools/list (runtime.HintTool): served again
 // through this package, the tool keeps them.
-func (t *Tool) Hints(function string) (runtime.Hints, bool) {
+func (t *Tool) Hints(function string) (document.Hints, bool) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	h, ok := t.hints[function]
@@ -488,8 +489,8 @@ func (t *Tool) Hints(function string) (runtime.Hints, bool) {
 
 // document converts listing, the JSON of the server's tools, with the
 // server's info (of session).
-func (t *Tool) document(listing []byte, session *mcp.ClientSession) *runtime.OpenTool {
-	var info runtime.Info
+func (t *Tool) document(listing []byte, session *mcp.ClientSession) *document.OpenTool {
+	var info document.Info
 	if ir := session.InitializeResult(); ir != nil {
 		if si := ir.ServerInfo; si != nil {
 			info.Title, info.Version = cmp.Or(si.Title, si.Name), si.Version
@@ -529,7 +530,7 @@ func trimArgs(args json.RawMessage) json.RawMessage {
 // call calls a tool: its result, or the error a caller sees (an error result
 // is a call error, returned with the result).
 func (t *Tool) call(ctx context.Context, name string, params *mcp.CallToolParams) (*mcp.CallToolResult, error) {
-	if !runtime.IsFunctionName(name) {
+	if !document.IsFunctionName(name) {
 		// Not a function of the document: left out of it, or never listed.
 		return nil, runtime.MethodNotFound(clip(name))
 	}
@@ -646,7 +647,7 @@ func texts(content []mcp.Content) string {
 }
 
 // result is the result object of res; its content goes to the destination
-// of ctx when there is one (runtime.WithContent), and is then left out of
+// of ctx when there is one (content.With), and is then left out of
 // the object.
 func result(ctx context.Context, res *mcp.CallToolResult) (json.RawMessage, error) {
 	given, err := giveContent(ctx, res)

@@ -16,6 +16,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/opentoolgen/opentoolgen/mcpbridge"
 	"github.com/opentoolgen/opentoolgen/runtime"
+	"github.com/opentoolgen/opentoolgen/runtime/document"
 )
 
 // An MCP server written with the SDK alone, as a third party would.
@@ -142,7 +143,7 @@ func openTool(t testing.TB, tool runtime.Tool) *runtime.Client {
 	return runtime.NewClient(srv.URL + runtime.DefaultPrefix)
 }
 
-func function(t *testing.T, doc *runtime.OpenTool, name string) *runtime.Function {
+func function(t *testing.T, doc *document.OpenTool, name string) *document.Function {
 	t.Helper()
 	for i := range doc.Functions {
 		if doc.Functions[i].Name == name {
@@ -191,7 +192,7 @@ func TestMCPServerOverOpenTool(t *testing.T) {
 	if diff := cmp.Diff(asJSON(t, wantSchemas), asJSON(t, doc.Schemas)); diff != "" {
 		t.Errorf("schemas (-want +got):\n%s", diff)
 	}
-	if r := book.Return; r == nil || r.Name != "result" || r.Schema.Type != runtime.TypeObject || r.Schema.Properties.Get("id") == nil {
+	if r := book.Return; r == nil || r.Name != "result" || r.Schema.Type != document.TypeObject || r.Schema.Properties.Get("id") == nil {
 		t.Errorf("book: return %s, want the object of the output schema", must(json.Marshal(r)))
 	}
 	echo := function(t, doc, "echo")
@@ -199,7 +200,7 @@ func TestMCPServerOverOpenTool(t *testing.T) {
 		asJSON(t, echo.Parameters)); diff != "" {
 		t.Errorf("echo: parameters (-want +got):\n%s", diff)
 	}
-	if r := echo.Return; r == nil || r.Name != "text" || r.Schema.Type != runtime.TypeString {
+	if r := echo.Return; r == nil || r.Name != "text" || r.Schema.Type != document.TypeString {
 		t.Errorf("echo: return %s, want text, a string", must(json.Marshal(r)))
 	}
 	if f := function(t, doc, "fail"); len(f.Parameters) != 0 {
@@ -396,7 +397,7 @@ type shape struct {
 	Props    []string
 }
 
-func paramShapes(t *testing.T, doc *runtime.OpenTool, params []runtime.Parameter) []shape {
+func paramShapes(t *testing.T, doc *document.OpenTool, params []document.Parameter) []shape {
 	t.Helper()
 	var out []shape
 	for _, p := range params {

@@ -25,6 +25,7 @@ import (
 
 	"github.com/opentoolgen/opentoolgen/mcpbridge"
 	"github.com/opentoolgen/opentoolgen/runtime"
+	"github.com/opentoolgen/opentoolgen/runtime/document"
 )
 
 // blockEnv makes the test binary serve a blocker with ServeStdio until
@@ -86,14 +87,14 @@ func newBlocker() *blocker {
 	return &blocker{started: make(chan string, 8), causes: make(chan error, 8), release: make(chan struct{})}
 }
 
-func (b *blocker) Load(context.Context) (*runtime.OpenTool, error) {
-	return &runtime.OpenTool{
+func (b *blocker) Load(context.Context) (*document.OpenTool, error) {
+	return &document.OpenTool{
 		OpenTool: "1.0.0",
-		Info:     runtime.Info{Title: "blocker", Version: "1"},
-		Functions: []runtime.Function{
+		Info:     document.Info{Title: "blocker", Version: "1"},
+		Functions: []document.Function{
 			{Name: "wait", Description: "waits for its cancellation"},
 			{Name: "stubborn", Description: "ignores its cancellation"},
-			{Name: "trickle", Description: "streams one item, then waits", Stream: map[string]*runtime.Return{"data": {Name: "s", Schema: &runtime.Schema{Type: "string"}}}},
+			{Name: "trickle", Description: "streams one item, then waits", Stream: map[string]*document.Return{"data": {Name: "s", Schema: &document.Schema{Type: "string"}}}},
 		},
 	}, nil
 }

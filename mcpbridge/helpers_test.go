@@ -19,6 +19,7 @@ import (
 	"github.com/opentoolgen/opentoolgen/internal/testtool"
 	"github.com/opentoolgen/opentoolgen/mcpbridge"
 	"github.com/opentoolgen/opentoolgen/runtime"
+	"github.com/opentoolgen/opentoolgen/runtime/document"
 )
 
 // waitLong bounds every wait of the tests: long enough for a loaded machine,
@@ -196,7 +197,7 @@ const petsDoc = `{
 // started when it is called and on cancelled when its context ends (or, nil,
 // when release is closed).
 type pets struct {
-	doc       *runtime.OpenTool
+	doc       *document.OpenTool
 	started   chan struct{}
 	cancelled chan error
 	release   chan struct{} // closed by a test that must not hang when cancellation fails
@@ -204,14 +205,14 @@ type pets struct {
 
 func newPets(t testing.TB) *pets {
 	t.Helper()
-	var doc runtime.OpenTool
+	var doc document.OpenTool
 	if err := json.Unmarshal([]byte(petsDoc), &doc); err != nil {
 		t.Fatal(err)
 	}
 	return &pets{doc: &doc, started: make(chan struct{}, 1), cancelled: make(chan error, 1), release: make(chan struct{})}
 }
 
-func (p *pets) Load(context.Context) (*runtime.OpenTool, error) { return p.doc, nil }
+func (p *pets) Load(context.Context) (*document.OpenTool, error) { return p.doc, nil }
 
 func (p *pets) Call(ctx context.Context, name string, args json.RawMessage) (json.RawMessage, error) {
 	switch name {

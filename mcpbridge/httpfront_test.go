@@ -24,6 +24,7 @@ import (
 
 	"github.com/opentoolgen/opentoolgen/mcpbridge"
 	"github.com/opentoolgen/opentoolgen/runtime"
+	"github.com/opentoolgen/opentoolgen/runtime/document"
 )
 
 // endless is a tool with one streaming function, "flood", that emits items
@@ -40,13 +41,13 @@ func newEndless(size, max int) *endless {
 	return &endless{size: size, max: max, ended: make(chan error, 16)}
 }
 
-func (e *endless) Load(context.Context) (*runtime.OpenTool, error) {
-	return &runtime.OpenTool{
+func (e *endless) Load(context.Context) (*document.OpenTool, error) {
+	return &document.OpenTool{
 		OpenTool: "1.0.0",
-		Info:     runtime.Info{Title: "endless", Version: "1"},
-		Functions: []runtime.Function{
+		Info:     document.Info{Title: "endless", Version: "1"},
+		Functions: []document.Function{
 			{Name: "ping", Description: "counts"},
-			{Name: "flood", Description: "streams", Stream: map[string]*runtime.Return{"data": {Name: "s", Schema: &runtime.Schema{Type: "string"}}}},
+			{Name: "flood", Description: "streams", Stream: map[string]*document.Return{"data": {Name: "s", Schema: &document.Schema{Type: "string"}}}},
 		},
 	}, nil
 }
@@ -406,11 +407,11 @@ type waiter struct {
 	pings   atomic.Int64
 }
 
-func (w *waiter) Load(context.Context) (*runtime.OpenTool, error) {
-	return &runtime.OpenTool{
+func (w *waiter) Load(context.Context) (*document.OpenTool, error) {
+	return &document.OpenTool{
 		OpenTool:  "1.0.0",
-		Info:      runtime.Info{Title: "waiter", Version: "1"},
-		Functions: []runtime.Function{{Name: "wait", Description: "waits"}, {Name: "ping", Description: "counts"}},
+		Info:      document.Info{Title: "waiter", Version: "1"},
+		Functions: []document.Function{{Name: "wait", Description: "waits"}, {Name: "ping", Description: "counts"}},
 	}, nil
 }
 

@@ -15,6 +15,7 @@ import (
 
 	"github.com/opentoolgen/opentoolgen/mcpbridge"
 	"github.com/opentoolgen/opentoolgen/runtime"
+	"github.com/opentoolgen/opentoolgen/runtime/document"
 )
 
 // rawServer is a streamable-HTTP MCP server written by hand, a hostile peer:
@@ -232,7 +233,7 @@ func TestToolNames(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer tool.Close()
-	check := func(doc *runtime.OpenTool) {
+	check := func(doc *document.OpenTool) {
 		t.Helper()
 		var got []string
 		for _, f := range doc.Functions {

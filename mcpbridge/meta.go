@@ -6,9 +6,10 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/opentoolgen/opentoolgen/runtime"
+	"github.com/opentoolgen/opentoolgen/runtime/intercept"
 )
 
-// meta is the runtime.Metadata of an MCP request's _meta: its string
+// meta is the intercept.Metadata of an MCP request's _meta: its string
 // members by exact key. Set adds to the map it holds, made on the first Set
 // when there is none.
 type meta struct{ m *mcp.Meta }
@@ -38,25 +39,25 @@ func (md meta) Keys() []string {
 
 // WithInterceptors runs ics around each tools/call the server serves
 // (runtime.Intercept), with the request's _meta as metadata
-// (runtime.CallInfo.Meta; Front runtime.FrontMCP). With a
-// runtime.Propagator set, the call's context is read from
+// (intercept.Call.Meta; Front intercept.FrontMCP). With a
+// intercept.Propagator set, the call's context is read from
 // _meta.traceparent and _meta.tracestate, else from the HTTP request's
 // traceparent and tracestate headers, interceptors or not.
-func WithInterceptors(ics ...runtime.Interceptor) Option {
+func WithInterceptors(ics ...intercept.Func) Option {
 	return func(c *config) { c.interceptors = append(c.interceptors, ics...) }
 }
 
 // intercepted reports whether tool runs interceptors (runtime.Intercept).
 func intercepted(tool runtime.Tool) bool {
-	it, ok := tool.(interface{ Interceptors() []runtime.Interceptor })
+	it, ok := tool.(interface{ Interceptors() []intercept.Func })
 	return ok && len(it.Interceptors()) > 0
 }
 
 // incoming returns ctx with the metadata of req for the tool's
-// interceptors (metered: it has some) and, with a runtime.Propagator set,
+// interceptors (metered: it has some) and, with a intercept.Propagator set,
 // the call context it carries (extractTraceContext).
 func incoming(ctx context.Context, req *mcp.CallToolRequest, metered bool) context.Context {
-	if !metered && !runtime.Propagating() {
+	if !metered && !intercept.Propagating() {
 		return ctx
 	}
 	var m mcp.Meta
@@ -65,11 +66,11 @@ func incoming(ctx context.Context, req *mcp.CallToolRequest, metered bool) conte
 	}
 	md := meta{&m}
 	if metered {
-		in := runtime.Incoming{Front: runtime.FrontMCP, Meta: md}
+		in := intercept.Incoming{Front: intercept.FrontMCP, Meta: md}
 		if req != nil && req.Session != nil {
 			in.Session = req.Session.ID() // "" when stateless
 		}
-		ctx = runtime.WithIncoming(ctx, in)
+		ctx = intercept.WithIncoming(ctx, in)
 	}
 	return extractTraceContext(ctx, req, md)
 }
@@ -80,27 +81,27 @@ func incoming(ctx context.Context, req *mcp.CallToolRequest, metered bool) conte
 // headers, which an HTTP client instrumented with OpenTelemetry sends.
 func extractTraceContext(ctx context.Context, req *mcp.CallToolRequest, md meta) context.Context {
 	if md.Get("traceparent") == "" && req != nil && req.Extra != nil && req.Extra.Header.Get("traceparent") != "" {
-		return runtime.ExtractMetadata(ctx, runtime.HeaderMetadata(req.Extra.Header))
+		return intercept.ExtractMetadata(ctx, intercept.HeaderMetadata(req.Extra.Header))
 	}
-	return runtime.ExtractMetadata(ctx, md)
+	return intercept.ExtractMetadata(ctx, md)
 }
 
 // outgoing sets the _meta of a tools/call from ctx: the metadata of
-// runtime.WithOutgoingMetadata and, with a runtime.Propagator set, the call
+// intercept.WithOutgoingMetadata and, with a intercept.Propagator set, the call
 // context (traceparent, tracestate).
 func outgoing(ctx context.Context, params *mcp.CallToolParams) {
 	md := meta{&params.Meta}
-	if out := runtime.OutgoingMetadata(ctx); out != nil {
+	if out := intercept.OutgoingMetadata(ctx); out != nil {
 		for _, k := range out.Keys() {
 			md.Set(k, out.Get(k))
 		}
 	}
-	if runtime.Propagating() {
-		runtime.InjectMetadata(ctx, md)
+	if intercept.Propagating() {
+		intercept.InjectMetadata(ctx, md)
 	}
 }
 
-// Front names the transport of the Tool's calls, runtime.FrontMCP: what
+// Front names the transport of the Tool's calls, intercept.FrontMCP: what
 // the interceptors of runtime.InterceptCaller(runtime.Local(tool)) see as
-// CallInfo.Front.
-func (t *Tool) Front() string { return runtime.FrontMCP }
+// intercept.Call.Front.
+func (t *Tool) Front() string { return intercept.FrontMCP }

@@ -23,6 +23,7 @@ import (
 
 	"github.com/opentoolgen/opentoolgen/mcpbridge"
 	"github.com/opentoolgen/opentoolgen/runtime"
+	"github.com/opentoolgen/opentoolgen/runtime/document"
 )
 
 // pinger is a tool with "ping", which it counts, "slow", which says it
@@ -39,14 +40,14 @@ func newPinger() *pinger {
 	return &pinger{started: make(chan struct{}, 4), release: make(chan struct{})}
 }
 
-func (p *pinger) Load(context.Context) (*runtime.OpenTool, error) {
-	return &runtime.OpenTool{
+func (p *pinger) Load(context.Context) (*document.OpenTool, error) {
+	return &document.OpenTool{
 		OpenTool: "1.0.0",
-		Info:     runtime.Info{Title: "pinger", Version: "1"},
-		Functions: []runtime.Function{
+		Info:     document.Info{Title: "pinger", Version: "1"},
+		Functions: []document.Function{
 			{Name: "ping", Description: "counts"},
 			{Name: "slow", Description: "waits"},
-			{Name: "trickle", Description: "streams", Stream: map[string]*runtime.Return{"data": {Name: "n", Schema: &runtime.Schema{Type: "integer"}}}},
+			{Name: "trickle", Description: "streams", Stream: map[string]*document.Return{"data": {Name: "n", Schema: &document.Schema{Type: "integer"}}}},
 		},
 	}, nil
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/opentoolgen/opentoolgen/mcpbridge"
 	"github.com/opentoolgen/opentoolgen/runtime"
+	"github.com/opentoolgen/opentoolgen/runtime/document"
 )
 
 const sizedDoc = `{
@@ -23,9 +24,9 @@ const sizedDoc = `{
 }`
 
 // sized is a tool whose one function answers a text of n bytes.
-type sized struct{ doc *runtime.OpenTool }
+type sized struct{ doc *document.OpenTool }
 
-func (s sized) Load(context.Context) (*runtime.OpenTool, error) { return s.doc, nil }
+func (s sized) Load(context.Context) (*document.OpenTool, error) { return s.doc, nil }
 
 func (s sized) Call(_ context.Context, name string, args json.RawMessage) (json.RawMessage, error) {
 	var a struct{ N int }
@@ -40,7 +41,7 @@ func (s sized) Call(_ context.Context, name string, args json.RawMessage) (json.
 // same session) succeed, whether the server answers with an event stream
 // or a JSON body.
 func TestRefusedResultCostsNothing(t *testing.T) {
-	var doc runtime.OpenTool
+	var doc document.OpenTool
 	if err := json.Unmarshal([]byte(sizedDoc), &doc); err != nil {
 		t.Fatal(err)
 	}

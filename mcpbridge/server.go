@@ -14,9 +14,9 @@
 //     array return R named N is {"N": R}, no return is {}.
 //   - tools/call answers that result object as structuredContent and as one
 //     text content holding the same JSON; when the tool put content on the
-//     call's context (runtime.WithContent: a gateway to an MCP server puts
+//     call's context (content.With: a gateway to an MCP server puts
 //     the upstream's images, audio, resource links), that content instead,
-//     as it came (content.go). A tool's runtime.ReportProgress reaches a
+//     as it came (content.go). A tool's content.ReportProgress reaches a
 //     client that sent a progress token.
 //   - Arguments that are header parameters of the API behind the tool
 //     (runtime.HeaderTool) are marked x-mcp-header (headers.go).
@@ -53,7 +53,7 @@
 //
 // Tool annotations are the tool's hints when it is a [runtime.HintTool]: the
 // *Tool of a package generated from OpenAPI gives each operation the hints of
-// its HTTP method ([runtime.MethodHints]: GET and HEAD readOnlyHint, DELETE
+// its HTTP method ([document.MethodHints]: GET and HEAD readOnlyHint, DELETE
 // destructiveHint and idempotentHint, PUT idempotentHint, all openWorldHint).
 // [WithAnnotations] replaces them for one function; the others have none.
 //
@@ -72,8 +72,8 @@
 // ends.
 //
 // Interceptors ([WithInterceptors]) run around each tools/call with its
-// _meta as metadata (runtime.CallInfo.Meta, Front runtime.FrontMCP). With a
-// runtime.Propagator set (otelbridge.Install), a call's trace context is
+// _meta as metadata (intercept.Call.Meta, Front intercept.FrontMCP). With a
+// intercept.Propagator set (otelbridge.Install), a call's trace context is
 // read from _meta.traceparent and _meta.tracestate (over streamable HTTP,
 // from the request's traceparent and tracestate headers when _meta has no
 // traceparent), and [Tool] writes the caller's there, as the 2026-07-28
@@ -104,7 +104,10 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/opentoolgen/opentoolgen/internal/inflight"
 	"github.com/opentoolgen/opentoolgen/runtime"
+	"github.com/opentoolgen/opentoolgen/runtime/content"
 	"github.com/opentoolgen/opentoolgen/runtime/declare"
+	"github.com/opentoolgen/opentoolgen/runtime/document"
+	"github.com/opentoolgen/opentoolgen/runtime/intercept"
 )
 
 // Keys of the results and _meta members this package writes.
@@ -160,7 +163,7 @@ type config struct {
 	origins           []string // lower case
 	maxResultBytes    int
 	stop              context.Context // WithStopContext; nil: none
-	interceptors      []runtime.Interceptor
+	interceptors      []intercept.Func
 	tasks             *TaskOptions // WithTasks; nil: the document's taskSupport only
 }
 
@@ -296,7 +299,7 @@ func newServer(ctx context.Context, tool runtime.Tool, impl *mcp.Implementation,
 		return nil, nil, fmt.Errorf("mcpbridge: loading the tool's document: %w", err)
 	}
 	if doc == nil {
-		doc = &runtime.OpenTool{}
+		doc = &document.OpenTool{}
 	}
 	if impl == nil {
 		impl = &mcp.Implementation{Name: doc.Info.Title, Version: doc.Info.Version}
@@ -371,12 +374,12 @@ func newServer(ctx context.Context, tool runtime.Tool, impl *mcp.Implementation,
 // annotations returns the annotations of the tool of function f: those
 // WithAnnotations set, else the tool's hints, else the document's (from an
 // MCP listing), else none.
-func annotations(cfg *config, ht runtime.HintTool, f *runtime.Function) *mcp.ToolAnnotations {
+func annotations(cfg *config, ht runtime.HintTool, f *document.Function) *mcp.ToolAnnotations {
 	if a, ok := cfg.annotations[f.Name]; ok {
 		return a
 	}
 	var (
-		h  runtime.Hints
+		h  document.Hints
 		ok bool
 	)
 	if ht != nil {
@@ -588,9 +591,9 @@ func (b *bridge) callHandler(name string) mcp.ToolHandler {
 			return nil, err
 		}
 		defer b.recoverPanic(name, &res, &err)
-		var got []runtime.Content
-		cctx := runtime.WithContent(b.callContext(ctx, req), &got)
-		cctx = runtime.WithProgress(cctx, progressFunc(ctx, req))
+		var got []content.Item
+		cctx := content.With(b.callContext(ctx, req), &got)
+		cctx = content.WithProgress(cctx, progressFunc(ctx, req))
 		result, err := b.tool.Call(cctx, name, args)
 		if err != nil {
 			if b.stopped.Err() != nil && ctx.Err() != nil {
@@ -666,7 +669,7 @@ func (b *bridge) streamHandler(name string) mcp.ToolHandler {
 			})
 		}
 		// The progress token carries the items: no other progress.
-		cctx := runtime.WithProgress(runtime.WithContent(b.callContext(ctx, req), nil), nil)
+		cctx := content.WithProgress(content.With(b.callContext(ctx, req), nil), nil)
 		err = b.stream.StreamCall(cctx, name, args, emit)
 		mu.Lock()
 		done = true

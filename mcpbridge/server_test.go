@@ -19,6 +19,7 @@ import (
 	"github.com/opentoolgen/opentoolgen/mcpbridge"
 	"github.com/opentoolgen/opentoolgen/runtime"
 	"github.com/opentoolgen/opentoolgen/runtime/declare"
+	"github.com/opentoolgen/opentoolgen/runtime/document"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 
@@ -325,7 +326,7 @@ func TestProtocolErrors(t *testing.T) {
 			// A function of the document that the tool answers -32601 for is an
 			// unknown tool too.
 			p := newPets(t)
-			p.doc.Functions = append(p.doc.Functions, runtime.Function{Name: "ghost", Parameters: []runtime.Parameter{}})
+			p.doc.Functions = append(p.doc.Functions, document.Function{Name: "ghost", Parameters: []document.Parameter{}})
 			cs = connect(t, tr, p, nil)
 			res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "ghost"})
 			var je *jsonrpc.Error
@@ -501,6 +502,6 @@ type callOnly struct{ runtime.Tool }
 // failingLoad is a tool whose document cannot be loaded.
 type failingLoad struct{ runtime.Tool }
 
-func (failingLoad) Load(context.Context) (*runtime.OpenTool, error) {
+func (failingLoad) Load(context.Context) (*document.OpenTool, error) {
 	return nil, errors.New("no document today")
 }

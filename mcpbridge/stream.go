@@ -13,6 +13,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/opentoolgen/opentoolgen/runtime"
+	"github.com/opentoolgen/opentoolgen/runtime/content"
 )
 
 // Streaming over MCP.
@@ -50,7 +51,7 @@ var itemWait = 10 * time.Second
 // streamCall is one streaming call: the items emitted so far.
 type streamCall struct {
 	mu       sync.Mutex
-	progress func(runtime.Progress)      // the call's progress function; nil for none
+	progress func(content.Progress)      // the call's progress function; nil for none
 	emit     func(json.RawMessage) error // nil for a call that does not stream
 	emitted  int
 	done     bool
@@ -160,7 +161,7 @@ func handleProgress(p *mcp.ProgressNotificationParams) {
 	}
 	s := v.(*streamCall)
 	if _, isItem := p.Meta[itemKey]; !isItem || s.emit == nil || !json.Valid([]byte(p.Message)) {
-		s.report(runtime.Progress{Progress: p.Progress, Total: p.Total, Message: p.Message})
+		s.report(content.Progress{Progress: p.Progress, Total: p.Total, Message: p.Message})
 		return // a progress message, not an item
 	}
 	s.item(p.Progress, json.RawMessage(p.Message))
@@ -168,7 +169,7 @@ func handleProgress(p *mcp.ProgressNotificationParams) {
 
 // report hands a progress notification to the call's progress function,
 // one at a time, never after the call has ended.
-func (s *streamCall) report(p runtime.Progress) {
+func (s *streamCall) report(p content.Progress) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.progress == nil || s.done {
@@ -190,13 +191,13 @@ func watch(s *streamCall) (token string, end func()) {
 	}
 }
 
-// progressOf returns the progress function of ctx (runtime.WithProgress), as
+// progressOf returns the progress function of ctx (content.WithProgress), as
 // the function a streamCall calls.
-func progressOf(ctx context.Context) func(runtime.Progress) {
-	if !runtime.WantsProgress(ctx) {
+func progressOf(ctx context.Context) func(content.Progress) {
+	if !content.WantsProgress(ctx) {
 		return nil
 	}
-	return func(p runtime.Progress) { runtime.ReportProgress(ctx, p) }
+	return func(p content.Progress) { content.ReportProgress(ctx, p) }
 }
 
 var _ runtime.StreamTool = (*Tool)(nil)

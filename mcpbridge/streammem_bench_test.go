@@ -15,16 +15,17 @@ import (
 
 	"github.com/opentoolgen/opentoolgen/mcpbridge"
 	"github.com/opentoolgen/opentoolgen/runtime"
+	"github.com/opentoolgen/opentoolgen/runtime/document"
 )
 
 // memStream is a tool with one streaming function, "items", that emits n
 // items of 1 KiB.
 type memStream struct{ n int }
 
-func (m memStream) Load(context.Context) (*runtime.OpenTool, error) {
-	return &runtime.OpenTool{OpenTool: "1.0.0", Info: runtime.Info{Title: "mem", Version: "1"},
-		Functions: []runtime.Function{{Name: "items", Description: "streams",
-			Stream: map[string]*runtime.Return{"data": {Name: "s", Schema: &runtime.Schema{Type: "string"}}}}}}, nil
+func (m memStream) Load(context.Context) (*document.OpenTool, error) {
+	return &document.OpenTool{OpenTool: "1.0.0", Info: document.Info{Title: "mem", Version: "1"},
+		Functions: []document.Function{{Name: "items", Description: "streams",
+			Stream: map[string]*document.Return{"data": {Name: "s", Schema: &document.Schema{Type: "string"}}}}}}, nil
 }
 
 func (m memStream) Call(context.Context, string, json.RawMessage) (json.RawMessage, error) {

@@ -12,7 +12,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/opentoolgen/opentoolgen/mcpbridge"
-	"github.com/opentoolgen/opentoolgen/runtime"
+	"github.com/opentoolgen/opentoolgen/runtime/document"
 )
 
 // listed is what a package generated from an MCP listing serves: the
@@ -20,10 +20,10 @@ import (
 // client drops from tools/list) and calls through a Tool of HTTPTool.
 type listed struct {
 	*mcpbridge.Tool
-	doc *runtime.OpenTool
+	doc *document.OpenTool
 }
 
-func (l listed) Load(context.Context) (*runtime.OpenTool, error) { return l.doc, nil }
+func (l listed) Load(context.Context) (*document.OpenTool, error) { return l.doc, nil }
 
 // rawTaskSupport posts tools/list to the stateless MCP server at url and
 // returns each tool's execution.taskSupport as the wire has it ("" for

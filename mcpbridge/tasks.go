@@ -15,8 +15,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
-
-	"github.com/opentoolgen/opentoolgen/runtime"
+	"github.com/opentoolgen/opentoolgen/runtime/document"
 )
 
 // TasksExtension is the name of MCP's tasks extension (SEP-2663 of the
@@ -203,7 +202,7 @@ type TaskRunner interface {
 // newTasks returns the task store of the server of doc, or nil when no
 // function runs as a task. runner, when not nil, runs the upstream tasks of
 // the functions it says.
-func newTasks(doc *runtime.OpenTool, o *TaskOptions, stopped context.Context, runner TaskRunner) (*tasks, error) {
+func newTasks(doc *document.OpenTool, o *TaskOptions, stopped context.Context, runner TaskRunner) (*tasks, error) {
 	ts := &tasks{eligible: map[string]bool{}, required: map[string]bool{}, stopped: stopped, tasks: map[string]*task{},
 		owned: map[string]int{}, ownerBytes: map[string]int64{}}
 	if o != nil {

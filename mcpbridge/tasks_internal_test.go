@@ -8,8 +8,7 @@ import (
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
-
-	rt "github.com/opentoolgen/opentoolgen/runtime"
+	"github.com/opentoolgen/opentoolgen/runtime/document"
 )
 
 // TestTaskResultsHeldOnce stores 20 results of 1 MiB, as a call of this
@@ -22,7 +21,7 @@ func TestTaskResultsHeldOnce(t *testing.T) {
 		n    = 20
 		size = 1 << 20
 	)
-	ts, err := newTasks(&rt.OpenTool{}, &TaskOptions{}, context.Background(), nil)
+	ts, err := newTasks(&document.OpenTool{}, &TaskOptions{}, context.Background(), nil)
 	if err != nil {
 		t.Fatal(err)
 	}

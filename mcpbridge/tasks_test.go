@@ -18,6 +18,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/opentoolgen/opentoolgen/mcpbridge"
 	"github.com/opentoolgen/opentoolgen/runtime"
+	"github.com/opentoolgen/opentoolgen/runtime/document"
 	stream "github.com/opentoolgen/opentoolgen/testdata/golden/openapi-stream"
 )
 
@@ -39,7 +40,7 @@ const jobsDoc = `{
 
 // jobs is a tool whose build runs until released or cancelled.
 type jobs struct {
-	doc       *runtime.OpenTool
+	doc       *document.OpenTool
 	started   chan struct{}
 	release   chan struct{}
 	once      sync.Once
@@ -51,14 +52,14 @@ func (j *jobs) free() { j.once.Do(func() { close(j.release) }) }
 
 func newJobs(t testing.TB) *jobs {
 	t.Helper()
-	var doc runtime.OpenTool
+	var doc document.OpenTool
 	if err := json.Unmarshal([]byte(jobsDoc), &doc); err != nil {
 		t.Fatal(err)
 	}
 	return &jobs{doc: &doc, started: make(chan struct{}, 8), release: make(chan struct{}), cancelled: make(chan error, 8)}
 }
 
-func (j *jobs) Load(context.Context) (*runtime.OpenTool, error) { return j.doc, nil }
+func (j *jobs) Load(context.Context) (*document.OpenTool, error) { return j.doc, nil }
 
 func (j *jobs) Call(ctx context.Context, name string, args json.RawMessage) (json.RawMessage, error) {
 	switch name {
@@ -541,7 +542,7 @@ func TestTaskOwnerQuota(t *testing.T) {
 // the retryable CodeTasksFull naming MaxOwnerBytes and the result's size;
 // another owner's result is kept.
 func TestTaskBytes(t *testing.T) {
-	var doc runtime.OpenTool
+	var doc document.OpenTool
 	if err := json.Unmarshal([]byte(sizedDoc), &doc); err != nil {
 		t.Fatal(err)
 	}

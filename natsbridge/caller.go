@@ -14,6 +14,7 @@ import (
 	"github.com/nats-io/nuid"
 
 	"github.com/opentoolgen/opentoolgen/runtime"
+	"github.com/opentoolgen/opentoolgen/runtime/intercept"
 )
 
 // DefaultCallTimeout bounds a call whose context has no deadline, unless
@@ -104,23 +105,23 @@ func (c *Caller) request(ctx context.Context, name string, args json.RawMessage)
 }
 
 // withMetadata puts on m's headers the metadata of ctx
-// (runtime.WithOutgoingMetadata, as runtime.InterceptCaller sets it) and the
+// (intercept.WithOutgoingMetadata, as runtime.InterceptCaller sets it) and the
 // call context the runtime's Propagator writes (W3C traceparent).
 func withMetadata(ctx context.Context, m *nats.Msg) {
-	md := runtime.OutgoingMetadata(ctx)
-	if md == nil && !runtime.Propagating() {
+	md := intercept.OutgoingMetadata(ctx)
+	if md == nil && !intercept.Propagating() {
 		return
 	}
 	if m.Header == nil {
 		m.Header = nats.Header{}
 	}
-	h := runtime.HeaderMetadata(m.Header)
+	h := intercept.HeaderMetadata(m.Header)
 	if md != nil {
 		for _, k := range md.Keys() {
 			h.Set(k, md.Get(k))
 		}
 	}
-	runtime.InjectMetadata(ctx, h)
+	intercept.InjectMetadata(ctx, h)
 }
 
 func (c *Caller) bound(ctx context.Context) (context.Context, context.CancelFunc) {

@@ -9,12 +9,13 @@ import (
 
 	"github.com/opentoolgen/opentoolgen/natsbridge"
 	"github.com/opentoolgen/opentoolgen/runtime"
+	"github.com/opentoolgen/opentoolgen/runtime/document"
 )
 
 // odd is a tool without a document whose functions misbehave.
 type odd struct{}
 
-func (odd) Load(context.Context) (*runtime.OpenTool, error) { return nil, nil }
+func (odd) Load(context.Context) (*document.OpenTool, error) { return nil, nil }
 
 func (odd) Call(_ context.Context, name string, args json.RawMessage) (json.RawMessage, error) {
 	switch name {
@@ -73,7 +74,7 @@ func TestMisbehavingTool(t *testing.T) {
 // Options and documents a service cannot serve are errors naming them.
 func TestServiceErrors(t *testing.T) {
 	nc := connect(t, startServer(t))
-	bad := &runtime.OpenTool{Info: runtime.Info{Title: "x"}, Functions: []runtime.Function{{Name: "a.b"}}}
+	bad := &document.OpenTool{Info: document.Info{Title: "x"}, Functions: []document.Function{{Name: "a.b"}}}
 	for _, tt := range []struct {
 		tool runtime.Tool
 		opts []natsbridge.Option
@@ -102,9 +103,9 @@ func TestServiceErrors(t *testing.T) {
 	}
 }
 
-type docTool struct{ doc *runtime.OpenTool }
+type docTool struct{ doc *document.OpenTool }
 
-func (d docTool) Load(context.Context) (*runtime.OpenTool, error) { return d.doc, nil }
+func (d docTool) Load(context.Context) (*document.OpenTool, error) { return d.doc, nil }
 func (d docTool) Call(context.Context, string, json.RawMessage) (json.RawMessage, error) {
 	return nil, nil
 }

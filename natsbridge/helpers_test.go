@@ -19,6 +19,7 @@ import (
 
 	"github.com/opentoolgen/opentoolgen/natsbridge"
 	"github.com/opentoolgen/opentoolgen/runtime"
+	"github.com/opentoolgen/opentoolgen/runtime/document"
 )
 
 // waitLong bounds every wait of the tests.
@@ -43,14 +44,14 @@ func newCalc(replica string) *calc {
 	return &calc{replica: replica, release: make(chan struct{}), started: make(chan string, 100), ended: make(chan string, 10)}
 }
 
-var calcDoc = &runtime.OpenTool{OpenTool: "1.0.0", Info: runtime.Info{Title: "Calc Tool", Version: "1.2.3", Description: "adds"},
-	Functions: []runtime.Function{
+var calcDoc = &document.OpenTool{OpenTool: "1.0.0", Info: document.Info{Title: "Calc Tool", Version: "1.2.3", Description: "adds"},
+	Functions: []document.Function{
 		{Name: "add", Description: "adds a and b"}, {Name: "fail"}, {Name: "who"}, {Name: "hold"},
-		{Name: "count", Stream: map[string]*runtime.Return{"data": {Name: "i"}}},
-		{Name: "forever", Stream: map[string]*runtime.Return{"data": {Name: "i"}}},
+		{Name: "count", Stream: map[string]*document.Return{"data": {Name: "i"}}},
+		{Name: "forever", Stream: map[string]*document.Return{"data": {Name: "i"}}},
 	}}
 
-func (c *calc) Load(context.Context) (*runtime.OpenTool, error) { return calcDoc, nil }
+func (c *calc) Load(context.Context) (*document.OpenTool, error) { return calcDoc, nil }
 
 func (c *calc) Call(ctx context.Context, name string, args json.RawMessage) (json.RawMessage, error) {
 	switch name {

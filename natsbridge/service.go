@@ -21,6 +21,8 @@ import (
 
 	"github.com/opentoolgen/opentoolgen/internal/natsmeta"
 	"github.com/opentoolgen/opentoolgen/runtime"
+	"github.com/opentoolgen/opentoolgen/runtime/document"
+	"github.com/opentoolgen/opentoolgen/runtime/intercept"
 )
 
 // Defaults of the service options.
@@ -165,7 +167,7 @@ var (
 // '-' made one '_' (trimmed at both ends): "Catalog API" → "catalog_api".
 // Without a document or a title with such characters it is
 // [DefaultPrefix].
-func PrefixOf(doc *runtime.OpenTool) string {
+func PrefixOf(doc *document.OpenTool) string {
 	if doc == nil {
 		return DefaultPrefix
 	}
@@ -270,7 +272,7 @@ func NewService(ctx context.Context, nc *nats.Conn, tool runtime.Tool, opts ...O
 	return s, nil
 }
 
-func (s *Service) addEndpoints(doc *runtime.OpenTool) error {
+func (s *Service) addEndpoints(doc *document.OpenTool) error {
 	if doc == nil {
 		subject := s.cfg.prefix + ".*"
 		if err := s.svc.add("call", subject, s.cfg.queue, map[string]string{"description": "any function: the subject's last token names it"}, s.handle); err != nil {
@@ -374,7 +376,7 @@ func (s *Service) answer(m *nats.Msg, f *finish) {
 		// The call context the headers carry (W3C traceparent), and the
 		// headers for the interceptors of a tool of runtime.Intercept.
 		md := natsmeta.Header(m.Header)
-		ctx = runtime.WithIncoming(runtime.ExtractMetadata(ctx, md), runtime.Incoming{Front: "nats", Meta: md, Destination: m.Subject})
+		ctx = intercept.WithIncoming(intercept.ExtractMetadata(ctx, md), intercept.Incoming{Front: "nats", Meta: md, Destination: m.Subject})
 	}
 	if id := m.Header.Get(CallHeader); id != "" {
 		var cancel context.CancelFunc

@@ -10,6 +10,7 @@ import (
 
 	"github.com/opentoolgen/opentoolgen/natsbridge"
 	"github.com/opentoolgen/opentoolgen/runtime"
+	"github.com/opentoolgen/opentoolgen/runtime/intercept"
 )
 
 type traceKey struct{}
@@ -18,13 +19,13 @@ type traceKey struct{}
 // otelbridge's W3C propagator does with a span.
 type testPropagator struct{}
 
-func (testPropagator) Inject(ctx context.Context, md runtime.Metadata) {
+func (testPropagator) Inject(ctx context.Context, md intercept.Metadata) {
 	if v, _ := ctx.Value(traceKey{}).(string); v != "" {
 		md.Set("traceparent", v)
 	}
 }
 
-func (testPropagator) Extract(ctx context.Context, md runtime.Metadata) context.Context {
+func (testPropagator) Extract(ctx context.Context, md intercept.Metadata) context.Context {
 	if v := md.Get("traceparent"); v != "" {
 		return context.WithValue(ctx, traceKey{}, v)
 	}
@@ -36,15 +37,15 @@ func (testPropagator) Extract(ctx context.Context, md runtime.Metadata) context.
 // runtime.Intercept see the call as the NATS front's, with its headers as
 // metadata (what otelbridge's spans are made of).
 func TestTraceContext(t *testing.T) {
-	runtime.SetPropagator(testPropagator{})
-	t.Cleanup(func() { runtime.SetPropagator(nil) })
+	intercept.SetPropagator(testPropagator{})
+	t.Cleanup(func() { intercept.SetPropagator(nil) })
 	type seen struct {
 		function, front, meta, extra, ctx string
 		stream                            bool
 	}
 	var mu sync.Mutex
 	var calls []seen
-	ic := func(ctx context.Context, call *runtime.CallInfo, next func(context.Context) error) error {
+	ic := func(ctx context.Context, call *intercept.Call, next func(context.Context) error) error {
 		v, _ := ctx.Value(traceKey{}).(string)
 		mu.Lock()
 		calls = append(calls, seen{call.Function, call.Front, call.Meta.Get("traceparent"), call.Meta.Get("X-Extra"), v, call.Stream})
@@ -55,7 +56,7 @@ func TestTraceContext(t *testing.T) {
 	serve(t, url, runtime.Intercept(newCalc("a"), ic))
 	c := natsbridge.NewCaller(connect(t, url), "calc_tool")
 	const parent = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01"
-	ctx := runtime.WithOutgoingMetadata(context.WithValue(t.Context(), traceKey{}, parent), runtime.MapMetadata{"X-Extra": "e"})
+	ctx := intercept.WithOutgoingMetadata(context.WithValue(t.Context(), traceKey{}, parent), intercept.MapMetadata{"X-Extra": "e"})
 	if got, err := c.CallFunction(ctx, "add", json.RawMessage(`{"a":1,"b":2}`)); err != nil || string(got) != `{"sum":3}` {
 		t.Fatalf("add: %s, %v", got, err)
 	}

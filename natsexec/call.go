@@ -10,9 +10,10 @@ import (
 
 	"github.com/opentoolgen/opentoolgen/internal/natsmeta"
 	"github.com/opentoolgen/opentoolgen/runtime"
+	"github.com/opentoolgen/opentoolgen/runtime/intercept"
 )
 
-// Front is what [runtime.CallInfo.Front] says of a call the executor makes
+// Front is what [intercept.Call.Front] says of a call the executor makes
 // (Options.Interceptors, and the interceptors of a tool of
 // runtime.Intercept).
 const Front = "natsexec"
@@ -26,14 +27,14 @@ const (
 // call calls the function with the command's values and trace context on
 // the context, through Options.Interceptors; spanCtx is the trace context
 // of the innermost call's span when interceptors ran and a propagator is
-// set (runtime.SetPropagator), else nil.
-func (e *Executor) call(ctx context.Context, cmd *command, card *Card, args json.RawMessage, h nats.Header, subject string) (result json.RawMessage, spanCtx runtime.MapMetadata, f *failure) {
+// set (intercept.SetPropagator), else nil.
+func (e *Executor) call(ctx context.Context, cmd *command, card *Card, args json.RawMessage, h nats.Header, subject string) (result json.RawMessage, spanCtx intercept.MapMetadata, f *failure) {
 	ctx = runtime.WithCallValues(ctx, callValues(cmd, card))
 	if h == nil {
 		h = nats.Header{}
 	}
 	md := natsmeta.Header(h)
-	ctx = runtime.WithIncoming(runtime.ExtractMetadata(ctx, md), runtime.Incoming{Front: Front, Meta: md, Destination: subject})
+	ctx = intercept.WithIncoming(intercept.ExtractMetadata(ctx, md), intercept.Incoming{Front: Front, Meta: md, Destination: subject})
 	if e.opts.Timeout > 0 {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeout(ctx, e.opts.Timeout)
@@ -46,12 +47,12 @@ func (e *Executor) call(ctx context.Context, cmd *command, card *Card, args json
 		}
 	}()
 	stream := e.streams[cmd.function]
-	info := &runtime.CallInfo{Function: cmd.function, Args: args, Stream: stream, Server: true, Front: Front, Meta: md, Destination: subject}
+	info := &intercept.Call{Function: cmd.function, Args: args, Stream: stream, Server: true, Front: Front, Meta: md, Destination: subject}
 	var res json.RawMessage
-	err := runtime.RunInterceptors(ctx, e.opts.Interceptors, info, func(ctx context.Context) error {
-		if len(e.opts.Interceptors) > 0 && runtime.Propagating() {
-			spanCtx = runtime.MapMetadata{}
-			runtime.InjectMetadata(ctx, spanCtx)
+	err := intercept.Run(ctx, e.opts.Interceptors, info, func(ctx context.Context) error {
+		if len(e.opts.Interceptors) > 0 && intercept.Propagating() {
+			spanCtx = intercept.MapMetadata{}
+			intercept.InjectMetadata(ctx, spanCtx)
 		}
 		var err error
 		if stream {

@@ -10,14 +10,14 @@ import (
 	"github.com/nats-io/nats.go"
 
 	"github.com/opentoolgen/opentoolgen/natsexec"
-	"github.com/opentoolgen/opentoolgen/runtime"
+	"github.com/opentoolgen/opentoolgen/runtime/document"
 )
 
 // greeter is a tool of one function, greet(name).
 type greeter struct{}
 
-func (greeter) Load(context.Context) (*runtime.OpenTool, error) {
-	return &runtime.OpenTool{OpenTool: "1.0.0", Functions: []runtime.Function{{Name: "greet"}}}, nil
+func (greeter) Load(context.Context) (*document.OpenTool, error) {
+	return &document.OpenTool{OpenTool: "1.0.0", Functions: []document.Function{{Name: "greet"}}}, nil
 }
 
 func (greeter) Call(_ context.Context, name string, args json.RawMessage) (json.RawMessage, error) {

@@ -16,6 +16,7 @@ import (
 	"github.com/nats-io/nats.go"
 
 	"github.com/opentoolgen/opentoolgen/runtime"
+	"github.com/opentoolgen/opentoolgen/runtime/intercept"
 )
 
 // Options configures an [Executor]. The zero value serves every function of
@@ -46,10 +47,10 @@ type Options struct {
 	// commands wait in the subscription's buffer.
 	MaxConcurrent int
 	// Interceptors run around each call of the tool, the first outermost,
-	// with CallInfo.Front [Front] and the command's headers as metadata
+	// with intercept.Call.Front [Front] and the command's headers as metadata
 	// (otelbridge.Interceptor makes a span of each, child of the command's
 	// traceparent, and the report then carries that span's traceparent).
-	Interceptors []runtime.Interceptor
+	Interceptors []intercept.Func
 	// MaxStreamItems and MaxStreamBytes bound the items of a streaming
 	// function collected into its result (defaults [DefaultMaxStreamItems]
 	// and [DefaultMaxStreamBytes]): the stream is ended at the bound, and
@@ -283,7 +284,7 @@ func (e *Executor) serve(function string, m *nats.Msg) {
 	}
 
 	var card *Card
-	var spanCtx runtime.MapMetadata // the trace context of the call's span, when interceptors made one
+	var spanCtx intercept.MapMetadata // the trace context of the call's span, when interceptors made one
 	result, f := func() (json.RawMessage, *failure) {
 		if f := cmd.parse(m.Data); f != nil {
 			// The lineage of the card the command names, when it names one,

@@ -11,7 +11,7 @@ import (
 
 	"github.com/nats-io/nats.go"
 
-	"github.com/opentoolgen/opentoolgen/runtime"
+	"github.com/opentoolgen/opentoolgen/runtime/toolopt"
 )
 
 // harness is an executor on an embedded server with an in-memory card store
@@ -26,7 +26,7 @@ type harness struct {
 
 const fullSubject = "cg.v1.{project_id}.{channel_id}.cmd.tool.{function}"
 
-func newHarness(t *testing.T, cards CardStore, rep Reporter, opts Options, toolOpts ...runtime.ToolOption) *harness {
+func newHarness(t *testing.T, cards CardStore, rep Reporter, opts Options, toolOpts ...toolopt.Option) *harness {
 	t.Helper()
 	h := &harness{nc: startServer(t), cards: cards}
 	if h.cards == nil {
@@ -165,10 +165,10 @@ const traceparentIn = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01"
 // the card's id, step_id) and its trace headers.
 func TestSuccess(t *testing.T) {
 	h := newHarness(t, nil, nil, Options{AuthorID: "tool.search"},
-		runtime.WithDefaults("search", map[string]any{"session_id": "{agent_turn_id}/{turn_epoch}"}),
-		runtime.WithFixed("search", map[string]any{"project_id": "{project_id}:{channel_id}:{trace_id}:{step_id}:{context_box_id}"}),
-		runtime.WithEnvs("search", map[string]string{"api_key": "SEARCH_API_KEY"}),
-		runtime.WithLookupEnv(func(k string) (string, bool) { return "secret-" + k, k == "SEARCH_API_KEY" }))
+		toolopt.WithDefaults("search", map[string]any{"session_id": "{agent_turn_id}/{turn_epoch}"}),
+		toolopt.WithFixed("search", map[string]any{"project_id": "{project_id}:{channel_id}:{trace_id}:{step_id}:{context_box_id}"}),
+		toolopt.WithEnvs("search", map[string]string{"api_key": "SEARCH_API_KEY"}),
+		toolopt.WithLookupEnv(func(k string) (string, bool) { return "secret-" + k, k == "SEARCH_API_KEY" }))
 	// Metadata values with escapes and odd spacing: copied byte for byte.
 	h.putCall(t, "p1", "card-1", `{"query":"go","project_id":"forged"}`,
 		`{"trace_id":"tr\u0061ce-1","parent_step_id": "step-0","step_id":"step-1","other":"not copied"}`)

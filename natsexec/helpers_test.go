@@ -11,6 +11,8 @@ import (
 	"github.com/nats-io/nats.go"
 
 	"github.com/opentoolgen/opentoolgen/runtime"
+	"github.com/opentoolgen/opentoolgen/runtime/document"
+	"github.com/opentoolgen/opentoolgen/runtime/toolopt"
 )
 
 // startServer starts an embedded NATS server on loopback, a random port,
@@ -50,26 +52,26 @@ const testDoc = `{"opentool":"1.0.0","info":{"title":"t","version":"1"},"functio
 // testTool is a runtime.Tool whose argument options are runtime's
 // (WithDefaults, WithFixed, WithEnvs), as a generated tool's are.
 type testTool struct {
-	args *runtime.Args
-	doc  *runtime.OpenTool
+	args *toolopt.Args
+	doc  *document.OpenTool
 	// slowStarted is told of each call of slow once it is running.
 	slowStarted chan struct{}
 }
 
-func newTestTool(t testing.TB, opts ...runtime.ToolOption) *testTool {
+func newTestTool(t testing.TB, opts ...toolopt.Option) *testTool {
 	t.Helper()
-	var doc runtime.OpenTool
+	var doc document.OpenTool
 	if err := json.Unmarshal([]byte(testDoc), &doc); err != nil {
 		t.Fatal(err)
 	}
-	a, err := runtime.NewArgs(&doc, opts...)
+	a, err := toolopt.NewArgs(&doc, opts...)
 	if err != nil {
 		t.Fatal(err)
 	}
 	return &testTool{args: a, doc: &doc, slowStarted: make(chan struct{}, 16)}
 }
 
-func (tt *testTool) Load(context.Context) (*runtime.OpenTool, error) { return tt.doc, nil }
+func (tt *testTool) Load(context.Context) (*document.OpenTool, error) { return tt.doc, nil }
 
 func (tt *testTool) Call(ctx context.Context, name string, raw json.RawMessage) (json.RawMessage, error) {
 	raw, err := tt.args.Apply(ctx, name, raw)

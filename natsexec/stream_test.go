@@ -12,6 +12,8 @@ import (
 
 	"github.com/opentoolgen/opentoolgen/otelbridge"
 	"github.com/opentoolgen/opentoolgen/runtime"
+	"github.com/opentoolgen/opentoolgen/runtime/document"
+	"github.com/opentoolgen/opentoolgen/runtime/intercept"
 )
 
 // feedTool is testTool with a streaming function, feed {n, fail}: items
@@ -25,7 +27,7 @@ func newFeedTool(t *testing.T) *feedTool {
 	tt := newTestTool(t)
 	doc := *tt.doc
 	doc.Functions = append(doc.Functions[:len(doc.Functions):len(doc.Functions)],
-		runtime.Function{Name: "feed", Description: "streams", Stream: map[string]*runtime.Return{"data": {Name: "i"}}})
+		document.Function{Name: "feed", Description: "streams", Stream: map[string]*document.Return{"data": {Name: "i"}}})
 	tt.doc = &doc
 	return &feedTool{testTool: tt, ended: make(chan error, 10)}
 }
@@ -111,15 +113,15 @@ func TestStreamItemsInResult(t *testing.T) {
 func TestInterceptorSpan(t *testing.T) {
 	spans := tracetest.NewInMemoryExporter()
 	tp := sdktrace.NewTracerProvider(sdktrace.WithSyncer(spans))
-	runtime.SetPropagator(otelbridge.Propagator())
-	t.Cleanup(func() { runtime.SetPropagator(nil) })
+	intercept.SetPropagator(otelbridge.Propagator())
+	t.Cleanup(func() { intercept.SetPropagator(nil) })
 	var fronts []string
-	record := func(ctx context.Context, call *runtime.CallInfo, next func(context.Context) error) error {
+	record := func(ctx context.Context, call *intercept.Call, next func(context.Context) error) error {
 		err := next(ctx)
 		fronts = append(fronts, call.Front+" "+call.Function+" items="+strconv.Itoa(call.Items))
 		return err
 	}
-	h := feedHarness(t, newFeedTool(t), Options{Interceptors: []runtime.Interceptor{otelbridge.Interceptor(otelbridge.WithTracerProvider(tp)), record}})
+	h := feedHarness(t, newFeedTool(t), Options{Interceptors: []intercept.Func{otelbridge.Interceptor(otelbridge.WithTracerProvider(tp)), record}})
 	for _, fn := range []string{"search", "feed"} {
 		spans.Reset()
 		args := `{"query":"go","session_id":"s","project_id":"p1"}`

@@ -5,10 +5,9 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/opentoolgen/opentoolgen/runtime/intercept"
 	"go.opentelemetry.io/otel/attribute"
 	semconv "go.opentelemetry.io/otel/semconv/v1.43.0"
-
-	"github.com/opentoolgen/opentoolgen/runtime"
 )
 
 // The attributes of a call are made once per function, front, side and
@@ -18,13 +17,13 @@ func TestAttrsOf(t *testing.T) {
 	it := &interceptor{}
 	it.attrs.make = newFnAttrs
 	keys := []attrKey{
-		{function: "echo", front: runtime.FrontOpenTool, server: true},
-		{function: "echo", front: runtime.FrontOpenTool},
-		{function: "echo", front: runtime.FrontMCP, server: true},
-		{function: "echo", front: runtime.FrontOpenTool, server: true, errorType: "-32602"},
-		{function: "echo", front: runtime.FrontOpenTool, server: true, errorType: "canceled"},
-		{function: "add", front: runtime.FrontOpenTool, server: true},
-		{function: "add", front: runtime.FrontLocal, server: true, errorType: "500"},
+		{function: "echo", front: intercept.FrontOpenTool, server: true},
+		{function: "echo", front: intercept.FrontOpenTool},
+		{function: "echo", front: intercept.FrontMCP, server: true},
+		{function: "echo", front: intercept.FrontOpenTool, server: true, errorType: "-32602"},
+		{function: "echo", front: intercept.FrontOpenTool, server: true, errorType: "canceled"},
+		{function: "add", front: intercept.FrontOpenTool, server: true},
+		{function: "add", front: intercept.FrontLocal, server: true, errorType: "500"},
 	}
 	var wg sync.WaitGroup
 	got := make([][]*attrs, 8)
@@ -61,12 +60,12 @@ func TestAttrsOf(t *testing.T) {
 		t.Fatalf("%d attrs counted, want %d", n, len(keys))
 	}
 	for i := len(keys); i < maxCached+10; i++ {
-		it.attrsOf(attrKey{function: "f" + strconv.Itoa(i%100), front: runtime.FrontOpenTool, errorType: strconv.Itoa(i)})
+		it.attrsOf(attrKey{function: "f" + strconv.Itoa(i%100), front: intercept.FrontOpenTool, errorType: strconv.Itoa(i)})
 	}
 	if n := it.variants.Load(); n != maxCached {
 		t.Fatalf("%d attrs cached, want at most %d", n, maxCached)
 	}
-	k := attrKey{function: "beyond", front: runtime.FrontOpenTool, server: true, errorType: "x"}
+	k := attrKey{function: "beyond", front: intercept.FrontOpenTool, server: true, errorType: "x"}
 	if a, b := it.attrsOf(k), it.attrsOf(k); a == b || a.key != k || b.key != k {
 		t.Fatal("beyond the limit: attrs kept, or wrong")
 	}
@@ -81,7 +80,7 @@ func TestAttrsOfManyFunctions(t *testing.T) {
 	it := &interceptor{}
 	it.attrs.make = newFnAttrs
 	for i := range maxCached + 100 {
-		k := attrKey{function: "f" + strconv.Itoa(i), front: runtime.FrontOpenTool, server: true}
+		k := attrKey{function: "f" + strconv.Itoa(i), front: intercept.FrontOpenTool, server: true}
 		if a := it.attrsOf(k); a.key != k {
 			t.Fatalf("%+v: got %+v", k, a.key)
 		}
@@ -89,11 +88,11 @@ func TestAttrsOfManyFunctions(t *testing.T) {
 	if n := it.variants.Load(); n != maxCached {
 		t.Fatalf("%d attrs counted, want %d (those of the functions kept)", n, maxCached)
 	}
-	kept := attrKey{function: "f1", front: runtime.FrontOpenTool, server: true}
+	kept := attrKey{function: "f1", front: intercept.FrontOpenTool, server: true}
 	if a, b := it.attrsOf(kept), it.attrsOf(kept); a != b {
 		t.Fatalf("%+v is not kept", kept)
 	}
-	k := attrKey{function: "f1", front: runtime.FrontMCP, server: true} // the limit is reached
+	k := attrKey{function: "f1", front: intercept.FrontMCP, server: true} // the limit is reached
 	if a, b := it.attrsOf(k), it.attrsOf(k); a == b || a.key != k || b.key != k {
 		t.Fatalf("%+v: kept beyond the limit, or wrong", k)
 	}

@@ -23,6 +23,8 @@ import (
 
 	"github.com/opentoolgen/opentoolgen/otelbridge"
 	"github.com/opentoolgen/opentoolgen/runtime"
+	"github.com/opentoolgen/opentoolgen/runtime/document"
+	"github.com/opentoolgen/opentoolgen/runtime/intercept"
 )
 
 // echoTool answers its arguments.
@@ -32,7 +34,7 @@ func (echoTool) Call(ctx context.Context, name string, args json.RawMessage) (js
 	return args, nil
 }
 
-func (echoTool) Load(context.Context) (*runtime.OpenTool, error) { return nil, nil }
+func (echoTool) Load(context.Context) (*document.OpenTool, error) { return nil, nil }
 
 // noopExporter drops the spans it is given: the provider does all its
 // work, and nothing leaves the process.
@@ -46,7 +48,7 @@ func (noopExporter) Shutdown(context.Context) error                             
 type tracingMode struct {
 	name string
 	opts []runtime.ServerOption
-	prop runtime.Propagator
+	prop intercept.Propagator
 }
 
 // tracingModes are the modes of BenchmarkTracing, off first; the providers
@@ -97,8 +99,8 @@ func BenchmarkTracing(b *testing.B) {
 	body := `{"jsonrpc":"2.0","method":"echo","params":{"text":"hello"},"id":1}`
 	for _, m := range modes {
 		b.Run("handler/"+m.name, func(b *testing.B) {
-			runtime.SetPropagator(m.prop)
-			defer runtime.SetPropagator(nil)
+			intercept.SetPropagator(m.prop)
+			defer intercept.SetPropagator(nil)
 			h := runtime.NewHandler(echoTool{}, m.opts...)
 			b.ReportAllocs()
 			cpu0 := cpuTime()
@@ -119,8 +121,8 @@ func BenchmarkTracing(b *testing.B) {
 	for _, c := range []int{1, 8} {
 		for _, m := range modes {
 			b.Run("loopback/c="+strconv.Itoa(c)+"/"+m.name, func(b *testing.B) {
-				runtime.SetPropagator(m.prop)
-				defer runtime.SetPropagator(nil)
+				intercept.SetPropagator(m.prop)
+				defer intercept.SetPropagator(nil)
 				srv := httptest.NewServer(runtime.NewHandler(echoTool{}, m.opts...))
 				defer srv.Close()
 				client := runtime.NewClient(srv.URL + runtime.DefaultPrefix)
@@ -168,7 +170,7 @@ func BenchmarkTracingPaired(b *testing.B) {
 	}
 	for _, m := range modes { // off against off: the noise of the measure
 		b.Run("c=8/"+m.name, func(b *testing.B) {
-			defer runtime.SetPropagator(nil)
+			defer intercept.SetPropagator(nil)
 			var sides [2]*side
 			for i, mode := range []tracingMode{modes[0], m} {
 				srv := httptest.NewServer(runtime.NewHandler(echoTool{}, mode.opts...))
@@ -177,7 +179,7 @@ func BenchmarkTracingPaired(b *testing.B) {
 			}
 			ctx := context.Background()
 			run := func(s *side, n int) (wall, cpu time.Duration) {
-				runtime.SetPropagator(s.mode.prop) // no call in flight: the other side's are done
+				intercept.SetPropagator(s.mode.prop) // no call in flight: the other side's are done
 				var left atomic.Int64
 				left.Store(int64(n))
 				var wg sync.WaitGroup
@@ -274,7 +276,7 @@ func BenchmarkInterceptor(b *testing.B) {
 	noMetrics := otelbridge.WithMeterProvider(metricnoop.NewMeterProvider())
 	for _, m := range []struct {
 		name string
-		ic   runtime.Interceptor
+		ic   intercept.Func
 	}{
 		{"noop", otelbridge.Interceptor(otelbridge.WithTracerProvider(tracenoop.NewTracerProvider()), noMetrics)},
 		{"sdk", otelbridge.Interceptor(otelbridge.WithTracerProvider(sdkTP), noMetrics)},
@@ -290,7 +292,7 @@ func BenchmarkInterceptor(b *testing.B) {
 				ctx := context.Background()
 				next := func(context.Context) error { return nil }
 				for pb.Next() {
-					call := runtime.CallInfo{Function: "echo", Server: true, Front: runtime.FrontOpenTool}
+					call := intercept.Call{Function: "echo", Server: true, Front: intercept.FrontOpenTool}
 					m.ic(ctx, &call, next)
 				}
 			})
@@ -304,8 +306,8 @@ func BenchmarkInterceptor(b *testing.B) {
 		ctx := context.Background()
 		b.ReportAllocs()
 		for b.Loop() {
-			h := runtime.HTTPCall{Method: "GET", Template: "/pets/{petId}", URL: "http://127.0.0.1:8080/v1/pets/42"}
-			call := runtime.CallInfo{Function: "GET /pets/{petId}", Front: runtime.FrontREST, HTTP: &h}
+			h := intercept.HTTPCall{Method: "GET", Template: "/pets/{petId}", URL: "http://127.0.0.1:8080/v1/pets/42"}
+			call := intercept.Call{Function: "GET /pets/{petId}", Front: intercept.FrontREST, HTTP: &h}
 			ic(ctx, &call, func(context.Context) error { h.StatusCode = 200; return nil })
 		}
 	})
@@ -314,7 +316,7 @@ func BenchmarkInterceptor(b *testing.B) {
 	b.Run("sdk-span-alone", func(b *testing.B) {
 		tracer := sdkTP.Tracer(otelbridge.ScopeName)
 		opts := []trace.SpanStartOption{trace.WithSpanKind(trace.SpanKindServer), trace.WithAttributes(
-			semconv.RPCSystemNameJSONRPC, semconv.RPCMethod("echo"), otelbridge.FrontKey.String(runtime.FrontOpenTool))}
+			semconv.RPCSystemNameJSONRPC, semconv.RPCMethod("echo"), otelbridge.FrontKey.String(intercept.FrontOpenTool))}
 		ctx := context.Background()
 		b.ReportAllocs()
 		for b.Loop() {

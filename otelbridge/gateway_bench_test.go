@@ -14,6 +14,7 @@ import (
 	"github.com/opentoolgen/opentoolgen/examples/petstore/petstoreclient"
 	"github.com/opentoolgen/opentoolgen/otelbridge"
 	"github.com/opentoolgen/opentoolgen/runtime"
+	"github.com/opentoolgen/opentoolgen/runtime/intercept"
 	"github.com/opentoolgen/opentoolgen/toolcli"
 	"github.com/opentoolgen/opentoolgen/toolcli/otelcli"
 )
@@ -59,7 +60,7 @@ func BenchmarkGatewayTracing(b *testing.B) {
 	}
 	stop = sync.OnceFunc(stop)
 	defer stop()
-	defer runtime.SetPropagator(nil)
+	defer intercept.SetPropagator(nil)
 	workers := 8
 	// Keep-alive connections for every worker: Go's default of 2 idle
 	// connections per host would make both sides open connections all the
@@ -70,7 +71,7 @@ func BenchmarkGatewayTracing(b *testing.B) {
 		return &http.Client{Transport: t}
 	}
 	type side struct {
-		prop      runtime.Propagator
+		prop      intercept.Propagator
 		client    *runtime.Client
 		calls     int
 		wall, cpu time.Duration
@@ -99,7 +100,7 @@ func BenchmarkGatewayTracing(b *testing.B) {
 	args := json.RawMessage(`{"petId":7}`)
 	ctx := context.Background()
 	run := func(s *side, n int) (wall, cpu time.Duration) {
-		runtime.SetPropagator(s.prop) // no call in flight: the other side's are done
+		intercept.SetPropagator(s.prop) // no call in flight: the other side's are done
 		var left atomic.Int64
 		left.Store(int64(n))
 		var wg sync.WaitGroup

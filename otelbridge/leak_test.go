@@ -25,6 +25,7 @@ import (
 	"github.com/opentoolgen/opentoolgen/natsexec"
 	"github.com/opentoolgen/opentoolgen/otelbridge/internal/petgateway"
 	"github.com/opentoolgen/opentoolgen/runtime"
+	"github.com/opentoolgen/opentoolgen/runtime/intercept"
 	"github.com/opentoolgen/opentoolgen/runtime/rest"
 )
 
@@ -219,7 +220,7 @@ func TestNoArgumentsResultsOrBodiesRecorded(t *testing.T) {
 	// A REST operation whose path parameter is the marker, answered, and
 	// refused by a port that does not listen.
 	for _, base := range []string{api.URL, closedURL(t)} {
-		rc := &rest.Client{BaseURL: base, Interceptors: []runtime.Interceptor{tel.ic}}
+		rc := &rest.Client{BaseURL: base, Interceptors: []intercept.Func{tel.ic}}
 		r := rc.NewRequest(http.MethodGet, "/keys/{key}")
 		r.Path("key", marker)
 		r.Send(ctx) //nolint:errcheck // a 404, then a refused connection: what the spans say is checked below
@@ -283,7 +284,7 @@ func execCaller(t *testing.T, nc *nats.Conn, name string, tool runtime.Tool, tel
 	cards := natsexec.NewMemoryCardStore()
 	reports := &natsexec.MemoryReporter{C: make(chan *natsexec.Report, 1)}
 	ex, err := natsexec.New(nc, tool, cards, reports, natsexec.Options{
-		Subject: "cg." + name + ".{project_id}.{channel_id}.cmd.tool.{function}", Interceptors: []runtime.Interceptor{tel.ic},
+		Subject: "cg." + name + ".{project_id}.{channel_id}.cmd.tool.{function}", Interceptors: []intercept.Func{tel.ic},
 		Queue: "leak_" + name,
 	})
 	if err != nil {

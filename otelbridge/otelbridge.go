@@ -1,8 +1,8 @@
 // Package otelbridge connects the calls of opentoolgen's runtime to
 // OpenTelemetry (go.opentelemetry.io/otel): [Interceptor] is a
-// [runtime.Interceptor] that makes a span per call and records metrics, on
+// [intercept.Func] that makes a span per call and records metrics, on
 // the serving side and the calling side alike, and [Propagator] is the
-// [runtime.Propagator] of W3C trace context, which [Install] sets so that
+// [intercept.Propagator] of W3C trace context, which [Install] sets so that
 // every front and transport carries traceparent and tracestate: headers over
 // OpenTool HTTP and REST, _meta.traceparent and _meta.tracestate over MCP,
 // headers over NATS.
@@ -28,7 +28,7 @@
 //   - over NATS, messaging.system "nats", messaging.operation.type
 //     ("process" serving, "send" calling) and, serving,
 //     messaging.destination.name (the subject);
-//   - opentool.front: the front or transport (runtime.CallInfo.Front);
+//   - opentool.front: the front or transport (intercept.Call.Front);
 //   - opentool.stream.items, for a streaming call: the items it carried;
 //   - on failure: status Error, and error.type and rpc.response.status_code
 //     the code the error has on the wire: a *runtime.Error's ("-32602",
@@ -122,6 +122,7 @@ import (
 
 	"github.com/opentoolgen/opentoolgen/internal/jsontree"
 	"github.com/opentoolgen/opentoolgen/runtime"
+	"github.com/opentoolgen/opentoolgen/runtime/intercept"
 )
 
 // ScopeName is the instrumentation scope of the tracer and meter.
@@ -129,7 +130,7 @@ const ScopeName = "github.com/opentoolgen/opentoolgen/otelbridge"
 
 // Attribute keys of this package (beside semconv's).
 const (
-	FrontKey = attribute.Key("opentool.front")        // runtime.CallInfo.Front
+	FrontKey = attribute.Key("opentool.front")        // intercept.Call.Front
 	SideKey  = attribute.Key("opentool.side")         // "server", "client", "rest"
 	ItemsKey = attribute.Key("opentool.stream.items") // items of a streaming call
 )
@@ -157,9 +158,9 @@ func WithTracerProvider(tp trace.TracerProvider) Option { return func(c *config)
 // WithMeterProvider sets the meter provider (default: otel.GetMeterProvider()).
 func WithMeterProvider(mp metric.MeterProvider) Option { return func(c *config) { c.mp = mp } }
 
-// Propagator returns the [runtime.Propagator] of W3C trace context
+// Propagator returns the [intercept.Propagator] of W3C trace context
 // (OpenTelemetry's propagation.TraceContext): traceparent and tracestate.
-func Propagator() runtime.Propagator { return traceContext{} }
+func Propagator() intercept.Propagator { return traceContext{} }
 
 // traceContext is propagation.TraceContext with its first checks made
 // before it is called: a call without a span sends nothing, a request
@@ -167,38 +168,38 @@ func Propagator() runtime.Propagator { return traceContext{} }
 // that traces are, at the cost of a lookup).
 type traceContext struct{}
 
-func (traceContext) Inject(ctx context.Context, md runtime.Metadata) {
+func (traceContext) Inject(ctx context.Context, md intercept.Metadata) {
 	if trace.SpanContextFromContext(ctx).IsValid() {
 		propagation.TraceContext{}.Inject(ctx, md)
 	}
 }
 
-func (traceContext) Extract(ctx context.Context, md runtime.Metadata) context.Context {
+func (traceContext) Extract(ctx context.Context, md intercept.Metadata) context.Context {
 	if md.Get("traceparent") == "" {
 		return ctx
 	}
 	return propagation.TraceContext{}.Extract(ctx, md)
 }
 
-// PropagatorOf returns p as a [runtime.Propagator] (otel.GetTextMapPropagator(),
+// PropagatorOf returns p as a [intercept.Propagator] (otel.GetTextMapPropagator(),
 // a composite with baggage, …).
-func PropagatorOf(p propagation.TextMapPropagator) runtime.Propagator { return propagator{p} }
+func PropagatorOf(p propagation.TextMapPropagator) intercept.Propagator { return propagator{p} }
 
 type propagator struct{ p propagation.TextMapPropagator }
 
-func (p propagator) Inject(ctx context.Context, md runtime.Metadata) { p.p.Inject(ctx, md) }
+func (p propagator) Inject(ctx context.Context, md intercept.Metadata) { p.p.Inject(ctx, md) }
 
-func (p propagator) Extract(ctx context.Context, md runtime.Metadata) context.Context {
+func (p propagator) Extract(ctx context.Context, md intercept.Metadata) context.Context {
 	return p.p.Extract(ctx, md)
 }
 
 // Install sets [Propagator] as the runtime's propagator
-// (runtime.SetPropagator) and as OpenTelemetry's global one
+// (intercept.SetPropagator) and as OpenTelemetry's global one
 // (otel.SetTextMapPropagator), so that the trace context crosses every
 // front.
 func Install() {
 	otel.SetTextMapPropagator(propagation.TraceContext{})
-	runtime.SetPropagator(Propagator())
+	intercept.SetPropagator(Propagator())
 }
 
 type interceptor struct {
@@ -212,14 +213,14 @@ type interceptor struct {
 	calls, errs    metric.Int64Counter
 }
 
-// Interceptor returns the [runtime.Interceptor] that makes a span of each
+// Interceptor returns the [intercept.Func] that makes a span of each
 // call and records its metrics (see the package doc), on whichever side it
 // runs: a server's (runtime.WithInterceptors, runtime.Intercept,
 // mcpbridge.WithInterceptors), a Caller's (runtime.InterceptCaller) or a
 // REST client's (rest.Client.Interceptors). The span is the parent of what
 // the call does with its context: the calls a gateway's tool makes, and the
 // traceparent a transport sends.
-func Interceptor(opts ...Option) runtime.Interceptor {
+func Interceptor(opts ...Option) intercept.Func {
 	c := &config{}
 	for _, o := range opts {
 		o(c)
@@ -257,7 +258,7 @@ var (
 	kindClient     = trace.WithSpanKind(trace.SpanKindClient)
 )
 
-func (it *interceptor) intercept(ctx context.Context, call *runtime.CallInfo, next func(context.Context) error) error {
+func (it *interceptor) intercept(ctx context.Context, call *intercept.Call, next func(context.Context) error) error {
 	if call.HTTP != nil {
 		return it.rest(ctx, call, next)
 	}
@@ -332,7 +333,7 @@ const maxCached = 4096
 
 func makeAttrs(k attrKey) *attrs {
 	system := systemOpenTool
-	if k.front == runtime.FrontOpenTool || k.front == runtime.FrontMCP {
+	if k.front == intercept.FrontOpenTool || k.front == intercept.FrontMCP {
 		system = systemJSONRPC
 	}
 	side := sideClient
@@ -371,7 +372,7 @@ func makeAttrs(k attrKey) *attrs {
 func spanAttrs(k attrKey, system, method attribute.KeyValue) (string, []attribute.KeyValue) {
 	front := FrontKey.String(k.front)
 	switch k.front {
-	case runtime.FrontMCP:
+	case intercept.FrontMCP:
 		return "tools/call " + k.function, []attribute.KeyValue{MCPMethodNameKey.String("tools/call"),
 			GenAIToolNameKey.String(k.function), GenAIOperationNameKey.String("execute_tool"), front}
 	case frontNATS, frontNATSExec:
@@ -384,7 +385,7 @@ func spanAttrs(k attrKey, system, method attribute.KeyValue) (string, []attribut
 	return k.function, []attribute.KeyValue{system, method, front}
 }
 
-// The fronts of NATS (natsbridge's and natsexec's CallInfo.Front).
+// The fronts of NATS (natsbridge's and natsexec's intercept.Call.Front).
 const (
 	frontNATS     = "nats"
 	frontNATSExec = "natsexec"
@@ -392,7 +393,7 @@ const (
 
 // callAttrs sets on span the attributes of call that differ from call to
 // call: jsonrpc.request.id, mcp.session.id, messaging.destination.name.
-func callAttrs(span trace.Span, call *runtime.CallInfo) {
+func callAttrs(span trace.Span, call *intercept.Call) {
 	if !span.IsRecording() {
 		return
 	}
@@ -625,7 +626,7 @@ func restErrorType(err error) string {
 	return semconv.ErrorType(err).Value.AsString()
 }
 
-func (it *interceptor) rest(ctx context.Context, call *runtime.CallInfo, next func(context.Context) error) error {
+func (it *interceptor) rest(ctx context.Context, call *intercept.Call, next func(context.Context) error) error {
 	h := call.HTTP
 	k := restKey{function: call.Function, method: h.Method, template: h.Template}
 	k.host, k.port = hostPort(h.URL)
@@ -727,7 +728,7 @@ func makeRESTAttrs(k restKey) *restAttrs {
 	if k.errorType != "" {
 		attrs = append(attrs, semconv.ErrorTypeKey.String(k.errorType))
 	}
-	counted := []attribute.KeyValue{semconv.RPCMethod(k.function), FrontKey.String(runtime.FrontREST), sideREST}
+	counted := []attribute.KeyValue{semconv.RPCMethod(k.function), FrontKey.String(intercept.FrontREST), sideREST}
 	if k.errorType != "" {
 		counted = append(counted, semconv.ErrorTypeKey.String(k.errorType))
 	}

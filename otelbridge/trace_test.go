@@ -27,6 +27,8 @@ import (
 	"github.com/opentoolgen/opentoolgen/otelbridge"
 	"github.com/opentoolgen/opentoolgen/otelbridge/internal/petgateway"
 	"github.com/opentoolgen/opentoolgen/runtime"
+	"github.com/opentoolgen/opentoolgen/runtime/document"
+	"github.com/opentoolgen/opentoolgen/runtime/intercept"
 	"github.com/opentoolgen/opentoolgen/runtime/rest"
 )
 
@@ -37,7 +39,7 @@ type telemetry struct {
 	spans  *tracetest.InMemoryExporter
 	tp     *sdktrace.TracerProvider
 	reader *sdkmetric.ManualReader
-	ic     runtime.Interceptor
+	ic     intercept.Func
 }
 
 func newTelemetry(t *testing.T) *telemetry {
@@ -45,8 +47,8 @@ func newTelemetry(t *testing.T) *telemetry {
 	tel.tp = sdktrace.NewTracerProvider(sdktrace.WithSyncer(tel.spans))
 	mp := sdkmetric.NewMeterProvider(sdkmetric.WithReader(tel.reader))
 	tel.ic = otelbridge.Interceptor(otelbridge.WithTracerProvider(tel.tp), otelbridge.WithMeterProvider(mp))
-	runtime.SetPropagator(otelbridge.Propagator())
-	t.Cleanup(func() { runtime.SetPropagator(nil) })
+	intercept.SetPropagator(otelbridge.Propagator())
+	t.Cleanup(func() { intercept.SetPropagator(nil) })
 	return tel
 }
 
@@ -267,7 +269,7 @@ func TestTraceOverMCP(t *testing.T) {
 	}
 	ctx := context.Background()
 	var sawMeta string
-	peek := func(ctx context.Context, call *runtime.CallInfo, next func(context.Context) error) error {
+	peek := func(ctx context.Context, call *intercept.Call, next func(context.Context) error) error {
 		sawMeta = call.Front + " " + call.Meta.Get("traceparent")
 		return next(ctx)
 	}
@@ -331,7 +333,7 @@ func TestTraceWithoutMeterOrSampledSpan(t *testing.T) {
 		otelbridge.WithTracerProvider(sdktrace.NewTracerProvider(sdktrace.WithSampler(sdktrace.NeverSample()), sdktrace.WithSyncer(spans))),
 		otelbridge.WithMeterProvider(sdkmetric.NewMeterProvider(sdkmetric.WithReader(reader))))
 	ctx := context.Background()
-	for _, ic := range []runtime.Interceptor{noMeter, unsampled} {
+	for _, ic := range []intercept.Func{noMeter, unsampled} {
 		tool := runtime.Intercept(errorTool{}, ic)
 		if _, err := tool.Call(ctx, "fail", nil); err == nil {
 			t.Fatal("fail: no error")
@@ -386,7 +388,7 @@ func (errorTool) Call(_ context.Context, name string, _ json.RawMessage) (json.R
 	return json.RawMessage(`{}`), nil
 }
 
-func (errorTool) Load(context.Context) (*runtime.OpenTool, error) { return nil, nil }
+func (errorTool) Load(context.Context) (*document.OpenTool, error) { return nil, nil }
 
 // plainErrorTool fails every call with a plain Go error.
 type plainErrorTool struct{}
@@ -395,7 +397,7 @@ func (plainErrorTool) Call(context.Context, string, json.RawMessage) (json.RawMe
 	return nil, errors.New("disk full")
 }
 
-func (plainErrorTool) Load(context.Context) (*runtime.OpenTool, error) { return nil, nil }
+func (plainErrorTool) Load(context.Context) (*document.OpenTool, error) { return nil, nil }
 
 // plainErrorCaller is a Caller of another package whose calls fail with a
 // plain Go error.

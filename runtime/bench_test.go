@@ -25,6 +25,7 @@ import (
 	"time"
 
 	"github.com/opentoolgen/opentoolgen/runtime"
+	"github.com/opentoolgen/opentoolgen/runtime/document"
 )
 
 // ---- the tool: a typed adapter, as generated code would write it ----
@@ -76,7 +77,7 @@ func (benchTool) Call(ctx context.Context, name string, args json.RawMessage) (j
 	return nil, runtime.MethodNotFound(name)
 }
 
-func (benchTool) Load(ctx context.Context) (*runtime.OpenTool, error) { return nil, nil }
+func (benchTool) Load(ctx context.Context) (*document.OpenTool, error) { return nil, nil }
 
 func (benchTool) StreamCall(ctx context.Context, name string, args json.RawMessage, emit func(json.RawMessage) error) error {
 	if name != "ticks" {

@@ -64,7 +64,7 @@ func errNoCaller(name string) error {
 // pointer; nil to ignore it). resultName is the name of the function's return
 // value for scalar and array returns (see [DecodeResult]), "" for an object
 // return. A result that does not decode is an error of class
-// [ClassResponseNull]. The interceptors ctx carries ([WithCallInterceptors])
+// [ClassResponseNull]. The interceptors ctx carries ([intercept.WithCallInterceptors])
 // run around the call, unless c runs its own ([InterceptCaller]).
 func Invoke(ctx context.Context, c Caller, name string, args any, resultName string, out any) error {
 	if c == nil {

@@ -8,6 +8,8 @@ import (
 	"testing"
 
 	"github.com/opentoolgen/opentoolgen/runtime"
+	"github.com/opentoolgen/opentoolgen/runtime/document"
+	"github.com/opentoolgen/opentoolgen/runtime/intercept"
 )
 
 // TestCallInterceptors: the interceptors a context carries
@@ -18,8 +20,8 @@ import (
 func TestCallInterceptors(t *testing.T) {
 	var mu sync.Mutex
 	var got []string
-	ic := func(name string) runtime.Interceptor {
-		return func(ctx context.Context, call *runtime.CallInfo, next func(context.Context) error) error {
+	ic := func(name string) intercept.Func {
+		return func(ctx context.Context, call *intercept.Call, next func(context.Context) error) error {
 			mu.Lock()
 			got = append(got, name+" "+call.Function+" "+call.Front+" "+map[bool]string{true: "server", false: "client"}[call.Server])
 			mu.Unlock()
@@ -27,7 +29,7 @@ func TestCallInterceptors(t *testing.T) {
 		}
 	}
 	tool := echoTool{}
-	ctx := runtime.WithCallInterceptors(context.Background(), ic("carried"))
+	ctx := intercept.WithCallInterceptors(context.Background(), ic("carried"))
 	if err := runtime.Invoke(ctx, runtime.Local(tool), "echo", map[string]int{"x": 1}, "", nil); err != nil {
 		t.Fatal(err)
 	}
@@ -59,4 +61,4 @@ func (echoTool) StreamCall(_ context.Context, _ string, _ json.RawMessage, emit 
 	return emit(json.RawMessage(`{}`))
 }
 
-func (echoTool) Load(context.Context) (*runtime.OpenTool, error) { return nil, nil }
+func (echoTool) Load(context.Context) (*document.OpenTool, error) { return nil, nil }

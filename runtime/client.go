@@ -20,6 +20,8 @@ import (
 
 	"github.com/opentoolgen/opentoolgen/internal/redirect"
 	"github.com/opentoolgen/opentoolgen/internal/sse"
+	"github.com/opentoolgen/opentoolgen/runtime/document"
+	"github.com/opentoolgen/opentoolgen/runtime/intercept"
 )
 
 // DefaultMaxResponseBytes is the largest response body the client reads unless
@@ -134,13 +136,13 @@ func (c *Client) newRequest(ctx context.Context, method, url string, body []byte
 	for k, v := range c.header {
 		h[k] = v
 	}
-	if md := OutgoingMetadata(ctx); md != nil {
+	if md := intercept.OutgoingMetadata(ctx); md != nil {
 		for _, k := range md.Keys() {
 			h.Set(k, md.Get(k))
 		}
 	}
-	if propagating() {
-		InjectMetadata(ctx, HeaderMetadata(h))
+	if intercept.Propagating() {
+		intercept.InjectMetadata(ctx, intercept.HeaderMetadata(h))
 	}
 	if body != nil {
 		h["Content-Type"] = jsonContentType
@@ -335,7 +337,7 @@ func (c *Client) Version(ctx context.Context) (Version, error) {
 // $refs (GET /load?refs=keep, which servers of this package answer with the
 // document as the tool has it) and reads the inlined form that the reference
 // servers, and servers of this package without the parameter, answer as well.
-func (c *Client) Load(ctx context.Context) (*OpenTool, error) {
+func (c *Client) Load(ctx context.Context) (*document.OpenTool, error) {
 	body, err := c.get(ctx, "/load?refs=keep")
 	if err != nil {
 		return nil, err
@@ -344,7 +346,7 @@ func (c *Client) Load(ctx context.Context) (*OpenTool, error) {
 	if len(t) == 0 || string(t) == "null" || string(t) == "{}" {
 		return nil, nil
 	}
-	var doc OpenTool
+	var doc document.OpenTool
 	if err := json.Unmarshal(body, &doc); err != nil {
 		return nil, clientError(ClassResponseNull, http.StatusOK, ErrResponseNull.Message+": /load did not answer an OpenTool document", err)
 	}

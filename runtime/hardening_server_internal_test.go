@@ -1,8 +1,8 @@
 package runtime
 
 // Tests of the server's bounds that need its insides: the memory lent to
-// request bodies, the rate-limited log, and the envelope reader against
-// encoding/json.
+// request bodies and the rate-limited log (the envelope reader's are
+// internal/jsonrpc's, the limiter's internal/lograte's).
 
 import (
 	"bufio"
@@ -19,6 +19,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/opentoolgen/opentoolgen/runtime/document"
 )
 
 // lockedBuffer is a log destination safe for concurrent writes.
@@ -48,7 +50,7 @@ func (panicky) Call(ctx context.Context, name string, args json.RawMessage) (jso
 	panic("boom in " + name)
 }
 
-func (panicky) Load(ctx context.Context) (*OpenTool, error) { panic("load boom") }
+func (panicky) Load(ctx context.Context) (*document.OpenTool, error) { panic("load boom") }
 
 func post(t *testing.T, url, body string) (int, string) {
 	t.Helper()
@@ -90,9 +92,7 @@ func TestPanicLogInterval(t *testing.T) {
 	if out := logs.String(); strings.Count(out, "\n") != 1 || strings.Count(out, "[running]") != 1 || !strings.Contains(out, "boom in f") {
 		t.Fatalf("after 10 panics in an hour:\n%s", out)
 	}
-	h.logs.mu.Lock()
-	h.logs.every = 0 // the interval has passed
-	h.logs.mu.Unlock()
+	h.logs.SetEvery(0) // the interval has passed
 	post(t, srv.URL+"/opentool/call", `{"method":"f","id":1}`)
 	lines := strings.Split(strings.TrimSuffix(logs.String(), "\n"), "\n")
 	if len(lines) != 2 || !strings.Contains(lines[1], "suppressed=9") || strings.Contains(lines[1], "[running]") {
@@ -109,32 +109,6 @@ func TestPanicLogInterval(t *testing.T) {
 	}
 	if n := strings.Count(logs.String(), "[running]"); n != 2 { // ...but with one stack
 		t.Errorf("%d stacks logged, want 2", n)
-	}
-}
-
-// Callers choose function names: what the limiter keeps is bounded.
-func TestLogLimiterBounded(t *testing.T) {
-	l := newLogLimiter(time.Hour)
-	logged := 0
-	for i := range 10000 {
-		if log, _, _ := l.allow(failPanic, fmt.Sprint("f", i)); log {
-			logged++
-		}
-	}
-	long := strings.Repeat("x", logNameMax+1)
-	for range 3 {
-		if log, _, _ := l.allow(failPanic, long); log {
-			logged++
-		}
-	}
-	if len(l.fns) != logFunctions {
-		t.Errorf("%d functions kept, want %d", len(l.fns), logFunctions)
-	}
-	if logged != logFunctions+1 {
-		t.Errorf("%d failures logged, want %d (one per function kept, one for all others)", logged, logFunctions+1)
-	}
-	if got := logName(long); len(got) > logNameMax+len("…") {
-		t.Errorf("a long name is logged with %d bytes", len(got))
 	}
 }
 
@@ -242,68 +216,5 @@ func TestBodyBudget(t *testing.T) {
 	b.release(10)
 	if b.free != 10 || len(b.waiters) != 0 {
 		t.Errorf("free %d, %d waiters", b.free, len(b.waiters))
-	}
-}
-
-// parseEnvelope reads what encoding/json reads into the request struct, for
-// any valid JSON object without repeated members.
-func FuzzEnvelope(f *testing.F) {
-	for _, s := range []string{
-		`{"jsonrpc":"2.0","method":"count","params":{},"id":"1"}`,
-		` { "Method" : "a\"b" , "PARAMS" : { "x" : [1, "}" , {"y":"\\"}]} , "iD" : -1.5e3 } `,
-		`{"x":{"method":1},"method":"m","z":[{"id":2}],"id":null}`,
-		`{"\u006dethod":"a","param\u017f":{"a":"b"},"i\u0064":"\ud83d\ude00"}`,
-		`{"method":"a","METHOD":"b"}`,
-		`{"ıd":1,"jſonrpc":2,"meth\u212aod":3}`,
-		`{}`,
-		`{"params":[],"id":true,"method":{"a":{}}}`,
-	} {
-		f.Add([]byte(s))
-	}
-	f.Fuzz(func(t *testing.T, body []byte) {
-		body = bytes.TrimLeft(body, " \t\r\n")
-		if !json.Valid(body) || len(body) == 0 || body[0] != '{' {
-			return
-		}
-		env := parseEnvelope(body)
-		var req request
-		if err := json.Unmarshal(body, &req); err != nil {
-			t.Fatalf("%q: %v", body, err)
-		}
-		if env.repeated != "" {
-			return // rejected; encoding/json takes the last
-		}
-		if !bytes.Equal(env.method, req.Method) || !bytes.Equal(env.params, req.Params) || !bytes.Equal(env.id, req.ID) {
-			t.Fatalf("%q:\nenvelope method %q params %q id %q\nencoding/json method %q params %q id %q",
-				body, env.method, env.params, env.id, req.Method, req.Params, req.ID)
-		}
-		if m, ok := decodeMethod(env.method); ok {
-			var want string
-			if err := json.Unmarshal(env.method, &want); err != nil || want != m {
-				t.Fatalf("method %q decoded as %q, want %q", env.method, m, want)
-			}
-		}
-	})
-}
-
-// An id re-encoded for invalid UTF-8 or a lone surrogate decodes to what the
-// id as sent decodes to; other ids are kept as sent.
-func TestCanonicalID(t *testing.T) {
-	for _, c := range []struct {
-		id   string
-		same bool
-	}{
-		{`"abc"`, true}, {`12`, true}, {`"\u00e9"`, true}, {`"é"`, true}, {`"\ud83d\ude00"`, true}, {`"a\\ud800"`, true},
-		{`"\ud800"`, false}, {`"\udc00x"`, false}, {`"\ud800\u0041"`, false}, {"\"\xff\"", false}, {`"\ud83d"`, false},
-	} {
-		got := canonicalID([]byte(c.id))
-		if (string(got) == c.id) != c.same {
-			t.Errorf("%s: got %s", c.id, got)
-		}
-		var sent, echoed any
-		json.Unmarshal([]byte(c.id), &sent)
-		if err := json.Unmarshal(got, &echoed); err != nil || sent != echoed {
-			t.Errorf("%s: re-encoded as %s, which decodes to %v, want %v", c.id, got, echoed, sent)
-		}
 	}
 }

@@ -22,6 +22,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/opentoolgen/opentoolgen/runtime"
+	"github.com/opentoolgen/opentoolgen/runtime/document"
 )
 
 // hardTool misbehaves on purpose.
@@ -95,7 +96,7 @@ func (h *hardTool) StreamCall(ctx context.Context, name string, args json.RawMes
 	return runtime.MethodNotFound(name)
 }
 
-func (h *hardTool) Load(ctx context.Context) (*runtime.OpenTool, error) { return nil, nil }
+func (h *hardTool) Load(ctx context.Context) (*document.OpenTool, error) { return nil, nil }
 
 // wantUTF8JSON fails unless body is valid UTF-8 and valid JSON.
 func wantUTF8JSON(t testing.TB, what string, body []byte) {

@@ -4,383 +4,19 @@ import (
 	"context"
 	"encoding/json"
 	"iter"
-	"net/http"
 	"slices"
-	"strings"
-	"sync/atomic"
+
+	"github.com/opentoolgen/opentoolgen/runtime/document"
+	"github.com/opentoolgen/opentoolgen/runtime/intercept"
 )
-
-// Interceptor runs around a call, on the side that serves it or on the side
-// that makes it: it sees the call (function, arguments, metadata) before
-// calling next, and its outcome after: the error next returns and, for a
-// call that is not a stream, call.Result. An interceptor may change ctx for
-// what follows (a span), may add to call.Meta on the calling side (what
-// the call carries: headers, MCP _meta, NATS headers), and may return
-// without calling next (a call refused) or return another error. It must
-// call next at most once, and must not keep call after it returns.
-//
-// Interceptors are given as a list: the first is the outermost, as with
-// connect-go's and gRPC's chains. The same Interceptor serves both sides
-// ([CallInfo.Server] tells them apart).
-type Interceptor func(ctx context.Context, call *CallInfo, next func(ctx context.Context) error) error
-
-// The fronts and transports of this module, as [CallInfo.Front] names
-// them; other fronts (natsbridge) name themselves.
-const (
-	FrontOpenTool = "opentool" // OpenTool HTTP: /call and /streamCall
-	FrontMCP      = "mcp"      // MCP, through mcpbridge
-	FrontLocal    = "local"    // in process: runtime.Local
-	FrontREST     = "rest"     // an OpenAPI REST API, through runtime/rest
-)
-
-// CallInfo is what an [Interceptor] sees of a call.
-type CallInfo struct {
-	// Function is the function called; for a REST call, the operation as
-	// "METHOD /path/{template}".
-	Function string
-	// Args is the JSON object of the arguments (nil for none; for a REST
-	// call, the request body, if any). It must not be modified.
-	Args json.RawMessage
-	// Stream is true for a streaming call.
-	Stream bool
-	// Server is true on the serving side, false on the calling side.
-	Server bool
-	// Front is the front or transport that carries the call: [FrontOpenTool],
-	// [FrontMCP], [FrontLocal], [FrontREST], or another front's own name;
-	// "" when the Caller does not say. [InterceptCaller] asks a Caller of
-	// another package, and the Tool of a runtime.Local, for a method
-	// Front() string.
-	Front string
-	// Meta is the metadata the call carries: on the serving side, what the
-	// front received (HTTP headers, MCP _meta, …; empty when the front has
-	// none, and then Set does nothing); on the calling side, what the transport will send with the
-	// call, to which an interceptor may add.
-	Meta Metadata
-	// Result is the result object of a call that returned without error,
-	// set when next returns (nil for a stream).
-	Result json.RawMessage
-	// Items counts the items of a stream, set when next returns.
-	Items int
-	// HTTP describes a REST call (nil for the others).
-	HTTP *HTTPCall
-	// RequestID is the id of the JSON-RPC request that carried a served
-	// call, as text (a string id's value, a number's digits), when the
-	// front knows it (OpenTool HTTP); Session is the session the call
-	// came in (an MCP session's id), Destination where it was addressed
-	// (a NATS subject; on the caller's side too, when the Caller has a
-	// Destination(function string) string method, as natsbridge's has).
-	// Each is "" when the front does not say.
-	RequestID, Session, Destination string
-}
-
-// HTTPCall is what a [CallInfo] of a REST call ([FrontREST]) tells of its
-// HTTP request.
-type HTTPCall struct {
-	Method   string // GET, POST, …
-	Template string // the operation's path template: "/pets/{petId}"
-	URL      string // the URL requested, without its query (which may carry keys)
-	// StatusCode is the status of the answer, set when next returns (0 when
-	// no answer came).
-	StatusCode int
-}
-
-// Metadata is the metadata a call carries, keyed by name: HTTP headers, MCP
-// _meta members, NATS headers. Its methods are those of OpenTelemetry's
-// propagation.TextMapCarrier, so that a propagator reads and writes it as
-// it is. Keys of HTTP headers match case-insensitively.
-type Metadata interface {
-	// Get returns the value of key, "" when there is none.
-	Get(key string) string
-	// Set sets the value of key.
-	Set(key, value string)
-	// Keys returns the keys present.
-	Keys() []string
-}
-
-// HeaderMetadata is the [Metadata] of HTTP headers.
-type HeaderMetadata http.Header
-
-// Get implements [Metadata]. A key a propagator names in lower case
-// ("traceparent") is canonicalised without allocating; those of W3C trace
-// context, which a propagator reads for every call, are known already.
-func (h HeaderMetadata) Get(key string) string {
-	switch key {
-	case "traceparent":
-		return first(h["Traceparent"])
-	case "tracestate":
-		return first(h["Tracestate"])
-	}
-	var buf [64]byte
-	if len(key) > len(buf) {
-		return http.Header(h).Get(key)
-	}
-	b := buf[:len(key)]
-	upper := true
-	for i := 0; i < len(key); i++ {
-		c := key[i]
-		switch {
-		case !isTokenByte(c):
-			return http.Header(h).Get(key) // not a token: http.Header's rules
-		case upper && 'a' <= c && c <= 'z':
-			c -= 'a' - 'A'
-		case !upper && 'A' <= c && c <= 'Z':
-			c += 'a' - 'A'
-		}
-		b[i] = c
-		upper = c == '-'
-	}
-	return first(h[string(b)]) // no allocation: a map index by string(bytes)
-}
-
-// first is the first of values, "" when there is none.
-func first(values []string) string {
-	if len(values) > 0 {
-		return values[0]
-	}
-	return ""
-}
-
-// isTokenByte reports whether c may be in a header's name (RFC 9110 tchar).
-func isTokenByte(c byte) bool {
-	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || strings.IndexByte("!#$%&'*+-.^_`|~", c) >= 0
-}
-
-// Set implements [Metadata].
-// The keys of W3C trace context and baggage, as a propagator sets them,
-// are given their canonical names without making them again.
-func (h HeaderMetadata) Set(key, value string) {
-	switch key {
-	case "traceparent":
-		key = "Traceparent"
-	case "tracestate":
-		key = "Tracestate"
-	case "baggage":
-		key = "Baggage"
-	default:
-		http.Header(h).Set(key, value)
-		return
-	}
-	h[key] = []string{value}
-}
-
-// Keys implements [Metadata].
-func (h HeaderMetadata) Keys() []string {
-	keys := make([]string, 0, len(h))
-	for k := range h {
-		keys = append(keys, k)
-	}
-	return keys
-}
-
-// MapMetadata is a [Metadata] of its own: string values by exact key.
-type MapMetadata map[string]string
-
-// Get implements [Metadata].
-func (m MapMetadata) Get(key string) string { return m[key] }
-
-// Set implements [Metadata].
-func (m MapMetadata) Set(key, value string) { m[key] = value }
-
-// Keys implements [Metadata].
-func (m MapMetadata) Keys() []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	return keys
-}
-
-// noMetadata is the Metadata of a call that carries none: empty, and Set
-// does nothing (there is nothing to send it with).
-type noMetadata struct{}
-
-func (noMetadata) Get(string) string  { return "" }
-func (noMetadata) Set(string, string) {}
-func (noMetadata) Keys() []string     { return nil }
-
-// localFront is what runtime.Local tells interceptors of a call without
-// metadata.
-var localFront = &incoming{front: FrontLocal, md: noMetadata{}}
-
-// Propagator carries a call's context (W3C trace context: traceparent and
-// tracestate) across a front: Inject writes what ctx holds into the
-// metadata of an outgoing call, Extract reads the metadata of an incoming
-// call into the context its handler gets. Its methods are those of
-// OpenTelemetry's propagation.TextMapPropagator that the fronts need;
-// otelbridge installs one with [SetPropagator].
-type Propagator interface {
-	Inject(ctx context.Context, md Metadata)
-	Extract(ctx context.Context, md Metadata) context.Context
-}
-
-type propagatorBox struct{ p Propagator }
-
-var propagator atomic.Pointer[propagatorBox]
-
-// SetPropagator sets the [Propagator] every front and transport of this
-// module uses (nil: none, the default): the OpenTool server and *Client
-// (traceparent/tracestate headers), the REST client (headers), mcpbridge
-// (_meta.traceparent, _meta.tracestate, both ways), and the fronts of other
-// packages that call [InjectMetadata] and [ExtractMetadata]. Without one,
-// nothing is read or written, at no cost.
-func SetPropagator(p Propagator) {
-	if p == nil {
-		propagator.Store(nil)
-		return
-	}
-	propagator.Store(&propagatorBox{p})
-}
-
-// InjectMetadata writes the call context of ctx into md with the
-// [Propagator] set, if any: what a transport does to an outgoing call.
-func InjectMetadata(ctx context.Context, md Metadata) {
-	if b := propagator.Load(); b != nil {
-		b.p.Inject(ctx, md)
-	}
-}
-
-// ExtractMetadata returns ctx with the call context md carries, read by
-// the [Propagator] set (ctx itself when none is set): what a front does to
-// an incoming call.
-func ExtractMetadata(ctx context.Context, md Metadata) context.Context {
-	if b := propagator.Load(); b != nil {
-		return b.p.Extract(ctx, md)
-	}
-	return ctx
-}
-
-// Propagating reports whether a [Propagator] is set: a front or transport
-// that would make metadata only for it asks first.
-func Propagating() bool { return propagator.Load() != nil }
-
-func propagating() bool { return propagator.Load() != nil }
-
-type incomingKey struct{}
-
-type incoming struct {
-	front string
-	md    Metadata
-	// what else the front knows of the call (CallInfo's)
-	id, session, destination string
-}
-
-// Incoming is what a front that received a call tells its interceptors
-// ([WithIncoming]): they see it in [CallInfo].
-type Incoming struct {
-	Front string   // CallInfo.Front
-	Meta  Metadata // CallInfo.Meta
-	// CallInfo.RequestID, Session and Destination.
-	RequestID, Session, Destination string
-}
-
-// WithIncoming is [WithIncomingMetadata] with the rest of what a front
-// knows of a call: its request id, session and destination.
-func WithIncoming(ctx context.Context, in Incoming) context.Context {
-	return &incomingContext{Context: ctx, in: incoming{in.Front, in.Meta, in.RequestID, in.Session, in.Destination}}
-}
-
-// WithIncomingMetadata returns ctx carrying the metadata of a call a front
-// received, for the interceptors of [Intercept] (which see it as
-// [CallInfo.Meta] with [CallInfo.Front] front). A front of another package
-// (NATS) calls it before it calls a tool that has interceptors (a Tool of
-// [Intercept] has a method Interceptors() []Interceptor); it also calls
-// [ExtractMetadata], interceptors or not.
-func WithIncomingMetadata(ctx context.Context, front string, md Metadata) context.Context {
-	return &incomingContext{Context: ctx, in: incoming{front: front, md: md}}
-}
-
-// incomingContext is context.WithValue(ctx, incomingKey{}, &in) in one
-// allocation instead of two.
-type incomingContext struct {
-	context.Context
-	in incoming
-	// call, when not nil, is the CallInfo of the call a front makes with
-	// the context at once (withServedCall): the first intercepted tool
-	// called with it takes it (taken) instead of making one.
-	call  *CallInfo
-	taken atomic.Bool
-}
-
-// servedCall is the context of [WithIncomingMetadata] and the CallInfo of
-// the call made with it, in one allocation instead of two.
-type servedCall struct {
-	incomingContext
-	info CallInfo
-}
-
-// withServedCall is WithIncomingMetadata for a front that calls an
-// intercepted tool with the context it returns, and with nothing else
-// before: the tool takes its CallInfo from the context.
-func withServedCall(ctx context.Context, front string, md Metadata, id string) context.Context {
-	s := &servedCall{incomingContext: incomingContext{Context: ctx, in: incoming{front: front, md: md, id: id}}}
-	s.call = &s.info
-	return &s.incomingContext
-}
-
-func (c *incomingContext) Value(key any) any {
-	if _, ok := key.(incomingKey); ok {
-		return &c.in
-	}
-	return c.Context.Value(key)
-}
-
-// IncomingMetadata returns the metadata and the front [WithIncomingMetadata]
-// put on ctx (nil and "" when none did).
-func IncomingMetadata(ctx context.Context) (md Metadata, front string) {
-	if in, _ := ctx.Value(incomingKey{}).(*incoming); in != nil {
-		return in.md, in.front
-	}
-	return nil, ""
-}
-
-type outgoingKey struct{}
-
-// WithOutgoingMetadata returns ctx carrying metadata for the calls made
-// with it: the *Client sends it as headers, mcpbridge as _meta, and other
-// transports as they can (runtime.Local gives it to the tool as incoming
-// metadata). [InterceptCaller] does it with the metadata its interceptors set.
-// Metadata is not treated as a credential: a *Client keeps it on a redirect
-// to another origin (use [WithHeader] or [WithAPIKey] for secrets).
-func WithOutgoingMetadata(ctx context.Context, md Metadata) context.Context {
-	return context.WithValue(ctx, outgoingKey{}, md)
-}
-
-// OutgoingMetadata returns the metadata [WithOutgoingMetadata] put on ctx,
-// nil when none.
-func OutgoingMetadata(ctx context.Context) Metadata {
-	md, _ := ctx.Value(outgoingKey{}).(Metadata)
-	return md
-}
-
-// RunInterceptors runs call through ics around next, the first
-// interceptor outermost; with no interceptors it is next(ctx). A front or
-// transport of another package calls it to offer the same interceptors as
-// this package's.
-func RunInterceptors(ctx context.Context, ics []Interceptor, call *CallInfo, next func(ctx context.Context) error) error {
-	if len(ics) == 0 {
-		return next(ctx)
-	}
-	return runFrom(ctx, ics, 0, call, next)
-}
-
-func runFrom(ctx context.Context, ics []Interceptor, i int, call *CallInfo, next func(ctx context.Context) error) error {
-	switch i {
-	case len(ics):
-		return next(ctx)
-	case len(ics) - 1: // the innermost calls next itself
-		return ics[i](ctx, call, next)
-	}
-	return ics[i](ctx, call, func(ctx context.Context) error { return runFrom(ctx, ics, i+1, call, next) })
-}
 
 // Intercept returns tool with ics run around each of its calls, on the
 // serving side: any front that serves the returned Tool (OpenTool HTTP,
 // MCP, NATS, runtime.Local) runs them, with the metadata the front put on
-// the context ([WithIncomingMetadata]). A StreamTool stays a StreamTool. With
+// the context ([intercept.WithIncomingMetadata]). A StreamTool stays a StreamTool. With
 // no interceptors it returns tool itself. [WithInterceptors] does it for
 // [NewHandler] and [Serve].
-func Intercept(tool Tool, ics ...Interceptor) Tool {
+func Intercept(tool Tool, ics ...intercept.Func) Tool {
 	if len(ics) == 0 || tool == nil {
 		return tool
 	}
@@ -397,13 +33,13 @@ func Intercept(tool Tool, ics ...Interceptor) Tool {
 
 // WithInterceptors runs ics around each call the server serves
 // ([Intercept]), with the request's headers as metadata.
-func WithInterceptors(ics ...Interceptor) ServerOption {
+func WithInterceptors(ics ...intercept.Func) ServerOption {
 	return func(c *serverConfig) { c.interceptors = append(c.interceptors, ics...) }
 }
 
 type interceptedTool struct {
 	tool Tool
-	ics  []Interceptor
+	ics  []intercept.Func
 }
 
 type interceptedStreamTool struct {
@@ -415,17 +51,19 @@ func (t *interceptedTool) intercepted() *interceptedTool { return t }
 
 // Interceptors returns the interceptors the tool runs: a front of another
 // package asks a Tool for this method to know whether to put the metadata
-// of its calls on their context ([WithIncomingMetadata]).
-func (t *interceptedTool) Interceptors() []Interceptor { return t.ics }
+// of its calls on their context ([intercept.WithIncomingMetadata]).
+func (t *interceptedTool) Interceptors() []intercept.Func { return t.ics }
 
-func (t *interceptedTool) Load(ctx context.Context) (*OpenTool, error) { return t.tool.Load(ctx) }
+func (t *interceptedTool) Load(ctx context.Context) (*document.OpenTool, error) {
+	return t.tool.Load(ctx)
+}
 
 // Hints passes on the hints of the tool, if it has any.
-func (t *interceptedTool) Hints(function string) (Hints, bool) {
+func (t *interceptedTool) Hints(function string) (document.Hints, bool) {
 	if ht, ok := t.tool.(HintTool); ok {
 		return ht.Hints(function)
 	}
-	return Hints{}, false
+	return document.Hints{}, false
 }
 
 // HeaderParameters passes on the header parameters of the tool, if it has
@@ -437,32 +75,11 @@ func (t *interceptedTool) HeaderParameters(function string) map[string]string {
 	return nil
 }
 
-func serverCall(ctx context.Context, name string, args json.RawMessage, stream bool) *CallInfo {
-	if c, ok := ctx.(*incomingContext); ok && c.call != nil && c.taken.CompareAndSwap(false, true) {
-		md := c.in.md
-		if md == nil {
-			md = noMetadata{}
-		}
-		*c.call = CallInfo{Function: name, Args: args, Stream: stream, Server: true, Front: c.in.front, Meta: md,
-			RequestID: c.in.id, Session: c.in.session, Destination: c.in.destination}
-		return c.call
-	}
-	call := &CallInfo{Function: name, Args: args, Stream: stream, Server: true}
-	if in, _ := ctx.Value(incomingKey{}).(*incoming); in != nil {
-		call.Front, call.Meta = in.front, in.md
-		call.RequestID, call.Session, call.Destination = in.id, in.session, in.destination
-	}
-	if call.Meta == nil {
-		call.Meta = noMetadata{}
-	}
-	return call
-}
-
 func (t *interceptedTool) Call(ctx context.Context, name string, args json.RawMessage) (json.RawMessage, error) {
-	call := serverCall(ctx, name, args, false)
+	call := intercept.ServedCall(ctx, name, args, false)
 	// The result travels in call.Result, and the closure captures t and
 	// call alone: two allocations a call (call, closure), not four.
-	err := runFrom(ctx, t.ics, 0, call, func(ctx context.Context) error {
+	err := intercept.Run(ctx, t.ics, call, func(ctx context.Context) error {
 		result, err := t.tool.Call(ctx, call.Function, call.Args)
 		if err == nil {
 			call.Result = result
@@ -476,8 +93,8 @@ func (t *interceptedTool) Call(ctx context.Context, name string, args json.RawMe
 }
 
 func (t *interceptedStreamTool) StreamCall(ctx context.Context, name string, args json.RawMessage, emit func(json.RawMessage) error) error {
-	call := serverCall(ctx, name, args, true)
-	return runFrom(ctx, t.ics, 0, call, func(ctx context.Context) error {
+	call := intercept.ServedCall(ctx, name, args, true)
+	return intercept.Run(ctx, t.ics, call, func(ctx context.Context) error {
 		return t.stream.StreamCall(ctx, name, args, func(item json.RawMessage) error {
 			err := emit(item)
 			if err == nil {
@@ -491,9 +108,9 @@ func (t *interceptedStreamTool) StreamCall(ctx context.Context, name string, arg
 // InterceptCaller returns c with ics run around each of its calls, on the
 // calling side: the typed client NewClient(runtime.InterceptCaller(c,
 // ics...)) runs them whatever c's transport. The metadata interceptors
-// add to [CallInfo.Meta] travels with the call ([WithOutgoingMetadata]).
+// add to [intercept.Call.Meta] travels with the call ([intercept.WithOutgoingMetadata]).
 // With no interceptors it returns c itself.
-func InterceptCaller(c Caller, ics ...Interceptor) Caller {
+func InterceptCaller(c Caller, ics ...intercept.Func) Caller {
 	if len(ics) == 0 || c == nil {
 		return c
 	}
@@ -504,14 +121,14 @@ func InterceptCaller(c Caller, ics ...Interceptor) Caller {
 	return ic
 }
 
-// frontOf is the front that carries the calls of c, for [CallInfo.Front].
+// frontOf is the front that carries the calls of c, for [intercept.Call.Front].
 func frontOf(c Caller) string {
 	front := ""
 	switch c := c.(type) {
 	case *Client:
-		front = FrontOpenTool
+		front = intercept.FrontOpenTool
 	case *local:
-		front = FrontLocal
+		front = intercept.FrontLocal
 		if f, ok := c.tool.(interface{ Front() string }); ok { // a transport as a Tool: mcpbridge.Tool
 			front = f.Front()
 		}
@@ -521,60 +138,10 @@ func frontOf(c Caller) string {
 	return front
 }
 
-type callInterceptorsKey struct{}
-
-// callInterceptorsUsed is set once a context carries call interceptors:
-// until then, CallInterceptors does not look.
-var callInterceptorsUsed atomic.Bool
-
-// WithCallInterceptors returns ctx with ics run around each call made with
-// it (or a context made of it) by a generated package's typed client
-// ([Invoke], [InvokeStream]: over any Caller) and by a rest.Client, unless
-// the Caller or the REST client runs interceptors of its own
-// ([InterceptCaller], rest.Client.Interceptors): what a server that traces
-// the calls it serves gives each of them (toolcli does, with
-// otelbridge.Interceptor), so that the calls a tool makes while it serves
-// one are traced as the tool's own, whatever client the tool built. ics
-// must not be modified afterwards.
-func WithCallInterceptors(ctx context.Context, ics ...Interceptor) context.Context {
-	if len(ics) == 0 {
-		return ctx
-	}
-	callInterceptorsUsed.Store(true)
-	return &callInterceptorsContext{Context: ctx, ics: ics}
-}
-
-// callInterceptorsContext is context.WithValue(ctx, callInterceptorsKey{},
-// ics) in one allocation instead of two (the slice would be boxed).
-type callInterceptorsContext struct {
-	context.Context
-	ics []Interceptor
-}
-
-func (c *callInterceptorsContext) Value(key any) any {
-	if _, ok := key.(callInterceptorsKey); ok {
-		return c
-	}
-	return c.Context.Value(key)
-}
-
-// CallInterceptors returns the interceptors [WithCallInterceptors] put on
-// ctx, nil when none: what a transport of another package runs around a
-// call it makes when it has no interceptors of its own.
-func CallInterceptors(ctx context.Context) []Interceptor {
-	if !callInterceptorsUsed.Load() {
-		return nil
-	}
-	if c, _ := ctx.Value(callInterceptorsKey{}).(*callInterceptorsContext); c != nil {
-		return c.ics
-	}
-	return nil
-}
-
 // callerOf returns c, run through the interceptors ctx carries
-// ([WithCallInterceptors]) unless it runs interceptors of its own.
+// ([intercept.WithCallInterceptors]) unless it runs interceptors of its own.
 func callerOf(ctx context.Context, c Caller) Caller {
-	ics := CallInterceptors(ctx)
+	ics := intercept.CallInterceptors(ctx)
 	if ics == nil {
 		return c
 	}
@@ -586,24 +153,24 @@ func callerOf(ctx context.Context, c Caller) Caller {
 
 type interceptedCaller struct {
 	c     Caller
-	ics   []Interceptor
+	ics   []intercept.Func
 	front string
 	// dest names where a call of a function goes, for
-	// CallInfo.Destination, when c says (natsbridge.Caller: the subject).
+	// intercept.Call.Destination, when c says (natsbridge.Caller: the subject).
 	dest func(function string) string
 }
 
 // Front names the transport of the Caller it intercepts.
 func (c *interceptedCaller) Front() string { return c.front }
 
-func (c *interceptedCaller) clientCall(ctx context.Context, name string, args json.RawMessage, stream bool) *CallInfo {
-	md := MapMetadata{}
-	if out := OutgoingMetadata(ctx); out != nil {
+func (c *interceptedCaller) clientCall(ctx context.Context, name string, args json.RawMessage, stream bool) *intercept.Call {
+	md := intercept.MapMetadata{}
+	if out := intercept.OutgoingMetadata(ctx); out != nil {
 		for _, k := range out.Keys() {
 			md[k] = out.Get(k)
 		}
 	}
-	call := &CallInfo{Function: name, Args: args, Stream: stream, Front: c.front, Meta: md}
+	call := &intercept.Call{Function: name, Args: args, Stream: stream, Front: c.front, Meta: md}
 	if c.dest != nil {
 		call.Destination = c.dest(name)
 	}
@@ -613,7 +180,7 @@ func (c *interceptedCaller) clientCall(ctx context.Context, name string, args js
 func (c *interceptedCaller) CallFunction(ctx context.Context, name string, args json.RawMessage) (json.RawMessage, error) {
 	call := c.clientCall(ctx, name, args, false)
 	var result json.RawMessage
-	err := runFrom(ctx, c.ics, 0, call, func(ctx context.Context) error {
+	err := intercept.Run(ctx, c.ics, call, func(ctx context.Context) error {
 		ctx = withCallMeta(ctx, call.Meta)
 		var err error
 		result, err = c.c.CallFunction(ctx, name, args)
@@ -632,7 +199,7 @@ func (c *interceptedCaller) StreamFunction(ctx context.Context, name string, arg
 	return func(yield func(json.RawMessage, error) bool) {
 		call := c.clientCall(ctx, name, args, true)
 		var yielded bool // the error is yielded already
-		err := runFrom(ctx, c.ics, 0, call, func(ctx context.Context) error {
+		err := intercept.Run(ctx, c.ics, call, func(ctx context.Context) error {
 			ctx = withCallMeta(ctx, call.Meta)
 			for item, err := range c.c.StreamFunction(ctx, name, args) {
 				if err != nil {
@@ -654,9 +221,9 @@ func (c *interceptedCaller) StreamFunction(ctx context.Context, name string, arg
 
 // withCallMeta returns ctx carrying md as outgoing metadata, unless md is
 // empty.
-func withCallMeta(ctx context.Context, md Metadata) context.Context {
-	if m, ok := md.(MapMetadata); (ok && len(m) == 0) || md == nil {
+func withCallMeta(ctx context.Context, md intercept.Metadata) context.Context {
+	if m, ok := md.(intercept.MapMetadata); (ok && len(m) == 0) || md == nil {
 		return ctx
 	}
-	return WithOutgoingMetadata(ctx, md)
+	return intercept.WithOutgoingMetadata(ctx, md)
 }

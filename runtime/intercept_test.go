@@ -12,6 +12,8 @@ import (
 	"testing"
 
 	"github.com/opentoolgen/opentoolgen/runtime"
+	"github.com/opentoolgen/opentoolgen/runtime/document"
+	"github.com/opentoolgen/opentoolgen/runtime/intercept"
 )
 
 // seen is what an interceptor recorded of one call, after next returned.
@@ -30,8 +32,8 @@ type recorder struct {
 
 // interceptor records each call, reading the metadata key header, and adds
 // key "X-Added: name" to the metadata of calls it makes.
-func (r *recorder) interceptor(name, header string) runtime.Interceptor {
-	return func(ctx context.Context, call *runtime.CallInfo, next func(context.Context) error) error {
+func (r *recorder) interceptor(name, header string) intercept.Func {
+	return func(ctx context.Context, call *intercept.Call, next func(context.Context) error) error {
 		if r.order != nil {
 			*r.order = append(*r.order, name)
 		}
@@ -74,11 +76,11 @@ func TestInterceptorsOverHTTP(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := seen{side: "server", front: runtime.FrontOpenTool, function: "create", args: `{"text":"a"}`, result: `{"id":0}`, header: "cli"}
+	want := seen{side: "server", front: intercept.FrontOpenTool, function: "create", args: `{"text":"a"}`, result: `{"id":0}`, header: "cli"}
 	if got := srvRec.last(t); got != want {
 		t.Errorf("server saw %+v, want %+v", got, want)
 	}
-	want = seen{side: "client", front: runtime.FrontOpenTool, function: "create", args: `{"text":"a"}`, result: string(res), header: "cli"}
+	want = seen{side: "client", front: intercept.FrontOpenTool, function: "create", args: `{"text":"a"}`, result: string(res), header: "cli"}
 	if got := cliRec.last(t); got != want {
 		t.Errorf("client saw %+v, want %+v", got, want)
 	}
@@ -132,7 +134,7 @@ func TestInterceptorsLocal(t *testing.T) {
 	if want := []string{"c1", "c2", "s1", "s2"}; !slices.Equal(order, want) {
 		t.Errorf("order %v, want %v", order, want)
 	}
-	want := seen{side: "server", front: runtime.FrontLocal, function: "create", args: `{"text":"a"}`, result: `{"id":0}`, header: "c2"}
+	want := seen{side: "server", front: intercept.FrontLocal, function: "create", args: `{"text":"a"}`, result: `{"id":0}`, header: "c2"}
 	if got := srvRec.last(t); got != want {
 		t.Errorf("server saw %+v, want %+v", got, want)
 	}
@@ -140,7 +142,7 @@ func TestInterceptorsLocal(t *testing.T) {
 		t.Error("an intercepted StreamTool is no longer a StreamTool")
 	}
 	// An interceptor that refuses a call: the tool does not run.
-	refuse := func(ctx context.Context, call *runtime.CallInfo, next func(context.Context) error) error {
+	refuse := func(ctx context.Context, call *intercept.Call, next func(context.Context) error) error {
 		return runtime.NewError(403, "refused: "+call.Function)
 	}
 	m := newMockTool()
@@ -156,13 +158,13 @@ type ctxKey struct{}
 // testPropagator carries the context's ctxKey value as "traceparent".
 type testPropagator struct{}
 
-func (testPropagator) Inject(ctx context.Context, md runtime.Metadata) {
+func (testPropagator) Inject(ctx context.Context, md intercept.Metadata) {
 	if v, ok := ctx.Value(ctxKey{}).(string); ok {
 		md.Set("traceparent", v)
 	}
 }
 
-func (testPropagator) Extract(ctx context.Context, md runtime.Metadata) context.Context {
+func (testPropagator) Extract(ctx context.Context, md intercept.Metadata) context.Context {
 	if v := md.Get("traceparent"); v != "" {
 		return context.WithValue(ctx, ctxKey{}, "from:"+v)
 	}
@@ -177,7 +179,7 @@ func (ctxTool) Call(ctx context.Context, name string, args json.RawMessage) (jso
 	return json.Marshal(map[string]string{"v": v})
 }
 
-func (ctxTool) Load(context.Context) (*runtime.OpenTool, error) { return nil, nil }
+func (ctxTool) Load(context.Context) (*document.OpenTool, error) { return nil, nil }
 
 func (t ctxTool) StreamCall(ctx context.Context, name string, args json.RawMessage, emit func(json.RawMessage) error) error {
 	r, _ := t.Call(ctx, name, args)
@@ -207,15 +209,15 @@ func TestPropagator(t *testing.T) {
 	if got, want := call(), `{"v":""} {"v":""}`; got != want {
 		t.Errorf("without a propagator: %s, want %s", got, want)
 	}
-	runtime.SetPropagator(testPropagator{})
-	defer runtime.SetPropagator(nil)
+	intercept.SetPropagator(testPropagator{})
+	defer intercept.SetPropagator(nil)
 	if got, want := call(), `{"v":"from:00-abc"} {"v":"from:00-abc"}`; got != want {
 		t.Errorf("with a propagator: %s, want %s", got, want)
 	}
 }
 
 func TestMetadataTypes(t *testing.T) {
-	h := runtime.HeaderMetadata{}
+	h := intercept.HeaderMetadata{}
 	h.Set("traceparent", "x")
 	if h.Get("Traceparent") != "x" || fmt.Sprint(h.Keys()) != "[Traceparent]" {
 		t.Errorf("HeaderMetadata: %v", h)
@@ -229,7 +231,7 @@ func TestMetadataTypes(t *testing.T) {
 	hdr["Bad:key"] = []string{"colon"}
 	long := strings.Repeat("x-long", 20)
 	hdr.Set(long, "long")
-	hm := runtime.HeaderMetadata(hdr)
+	hm := intercept.HeaderMetadata(hdr)
 	for _, k := range []string{"traceparent", "TRACEPARENT", "Traceparent", "x-api-key", "X-API-KEY", "not canonical",
 		"Bad:key", "bad:key", long, strings.ToUpper(long), "tracestate", "", "-", "x--y"} {
 		if got, want := hm.Get(k), hdr.Get(k); got != want {
@@ -245,7 +247,7 @@ func TestMetadataTypes(t *testing.T) {
 	if hdr.Get("Traceparent") != "tp2" || len(hdr) != 5 {
 		t.Errorf("after Set: %v", hdr)
 	}
-	m := runtime.MapMetadata{"b": "2", "a": "1"}
+	m := intercept.MapMetadata{"b": "2", "a": "1"}
 	if m.Get("a") != "1" || strings.Join(m.Keys(), ",") != "a,b" {
 		t.Errorf("MapMetadata keys %v", m.Keys())
 	}
@@ -256,7 +258,7 @@ func TestMetadataTypes(t *testing.T) {
 // that only calls next on the serving side (Intercept), and on the calling
 // side (InterceptCaller).
 func BenchmarkIntercept(b *testing.B) {
-	pass := func(ctx context.Context, call *runtime.CallInfo, next func(context.Context) error) error {
+	pass := func(ctx context.Context, call *intercept.Call, next func(context.Context) error) error {
 		return next(ctx)
 	}
 	tool := newMockTool()

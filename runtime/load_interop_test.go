@@ -25,7 +25,7 @@ import (
 	"testing"
 
 	otload "github.com/opentoolgen/opentoolgen/gen/load/opentool"
-	"github.com/opentoolgen/opentoolgen/runtime"
+	"github.com/opentoolgen/opentoolgen/runtime/document"
 )
 
 // ---- JSON as JavaScript's JSON.parse (and Dart's jsonDecode) build it ----
@@ -540,7 +540,7 @@ func TestRefMimic(t *testing.T) {
 
 // loadBody serves doc and returns the body of a plain GET /load, as the
 // reference clients send it.
-func loadBody(t *testing.T, doc *runtime.OpenTool) []byte {
+func loadBody(t *testing.T, doc *document.OpenTool) []byte {
 	t.Helper()
 	tool := newMockTool()
 	tool.doc = doc
@@ -552,7 +552,7 @@ func loadBody(t *testing.T, doc *runtime.OpenTool) []byte {
 	return res.body
 }
 
-func loadFile(t *testing.T, path string) *runtime.OpenTool {
+func loadFile(t *testing.T, path string) *document.OpenTool {
 	t.Helper()
 	data, err := os.ReadFile(path)
 	if err != nil {
@@ -736,7 +736,7 @@ func TestClientLoadInlinedForm(t *testing.T) {
 	if err != nil || inlined == nil {
 		t.Fatalf("Load: %v %v", inlined, err)
 	}
-	if r := inlined.Functions[0].Return.Schema; r.Ref != "" || r.Type != runtime.TypeInteger {
+	if r := inlined.Functions[0].Return.Schema; r.Ref != "" || r.Type != document.TypeInteger {
 		t.Errorf("count returns %+v", r)
 	}
 	if len(inlined.Schemas) != 3 {

@@ -13,15 +13,17 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+
+	"github.com/opentoolgen/opentoolgen/runtime/document"
 )
 
-func refDoc(title string) *OpenTool {
-	return &OpenTool{
+func refDoc(title string) *document.OpenTool {
+	return &document.OpenTool{
 		OpenTool: "1.0.0",
-		Info:     Info{Title: title, Version: "1"},
-		Functions: []Function{{Name: "f", Parameters: []Parameter{{Name: "p", Schema: &Schema{Ref: "#/schemas/A"}}}},
+		Info:     document.Info{Title: title, Version: "1"},
+		Functions: []document.Function{{Name: "f", Parameters: []document.Parameter{{Name: "p", Schema: &document.Schema{Ref: "#/schemas/A"}}}},
 			{Name: "g"}}, // no parameters: [] in the answer
-		Schemas: Schemas{{Name: "A", Schema: &Schema{Type: TypeString}}},
+		Schemas: document.Schemas{{Name: "A", Schema: &document.Schema{Type: document.TypeString}}},
 	}
 }
 
@@ -61,18 +63,18 @@ func TestLoadAnswersCache(t *testing.T) {
 
 // A document whose inlined form would explode is answered with its references.
 func TestLoadAnswersTooLarge(t *testing.T) {
-	doc := &OpenTool{OpenTool: "1.0.0", Info: Info{Title: "big", Version: "1"}}
+	doc := &document.OpenTool{OpenTool: "1.0.0", Info: document.Info{Title: "big", Version: "1"}}
 	const depth = 20 // S0 → 2 × S1 → 4 × S2 …: 2^20 schemas inlined
 	for i := range depth {
-		s := &Schema{Type: TypeString}
+		s := &document.Schema{Type: document.TypeString}
 		if i < depth-1 {
-			next := &Schema{Ref: fmt.Sprintf("#/schemas/S%d", i+1)}
-			s = &Schema{Type: TypeObject, Properties: Schemas{{Name: "a", Schema: next}, {Name: "b", Schema: next}}}
+			next := &document.Schema{Ref: fmt.Sprintf("#/schemas/S%d", i+1)}
+			s = &document.Schema{Type: document.TypeObject, Properties: document.Schemas{{Name: "a", Schema: next}, {Name: "b", Schema: next}}}
 		}
-		doc.Schemas = append(doc.Schemas, NamedSchema{Name: fmt.Sprintf("S%d", i), Schema: s})
+		doc.Schemas = append(doc.Schemas, document.NamedSchema{Name: fmt.Sprintf("S%d", i), Schema: s})
 	}
-	doc.Functions = []Function{{Name: "f", Parameters: []Parameter{{Name: "p", Schema: &Schema{Ref: "#/schemas/S0"}}}}}
-	if _, ok := inlineRefs(doc); ok {
+	doc.Functions = []document.Function{{Name: "f", Parameters: []document.Parameter{{Name: "p", Schema: &document.Schema{Ref: "#/schemas/S0"}}}}}
+	if _, ok := document.Inline(doc); ok {
 		t.Fatal("inlined 2^20 schemas")
 	}
 	var logs strings.Builder
@@ -84,7 +86,7 @@ func TestLoadAnswersTooLarge(t *testing.T) {
 	// A smaller one of the same shape is inlined.
 	doc.Schemas = doc.Schemas[depth-8:]
 	doc.Functions[0].Parameters[0].Schema.Ref = fmt.Sprintf("#/schemas/S%d", depth-8)
-	if in, ok := inlineRefs(doc); !ok {
+	if in, ok := document.Inline(doc); !ok {
 		t.Error("2^8 schemas not inlined")
 	} else if b, _ := json.Marshal(in); bytes.Contains(b, []byte("$ref")) {
 		t.Errorf("references left: %s", b)
@@ -92,13 +94,15 @@ func TestLoadAnswersTooLarge(t *testing.T) {
 }
 
 // swapTool returns whatever document it holds now.
-type swapTool struct{ doc atomic.Pointer[OpenTool] }
+type swapTool struct {
+	doc atomic.Pointer[document.OpenTool]
+}
 
 func (*swapTool) Call(context.Context, string, json.RawMessage) (json.RawMessage, error) {
 	return nil, nil
 }
 
-func (s *swapTool) Load(context.Context) (*OpenTool, error) { return s.doc.Load(), nil }
+func (s *swapTool) Load(context.Context) (*document.OpenTool, error) { return s.doc.Load(), nil }
 
 // A tool whose document changes: every answer is of a document the tool gave,
 // never of another, while requests and changes run at once (run with -race).
@@ -146,7 +150,7 @@ func TestLoadAnswersDynamicTool(t *testing.T) {
 			defer readers.Done()
 			for range 25 {
 				b := get()
-				var doc OpenTool
+				var doc document.OpenTool
 				if err := json.Unmarshal([]byte(b), &doc); err != nil || !strings.HasPrefix(doc.Info.Title, "v") || strings.Contains(b, "$ref") {
 					t.Errorf("answer %s: %v", b, err)
 					return

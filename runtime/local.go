@@ -10,6 +10,9 @@ import (
 	"net/http"
 	"sync"
 	"unicode/utf8"
+
+	"github.com/opentoolgen/opentoolgen/internal/jsonrpc"
+	"github.com/opentoolgen/opentoolgen/runtime/intercept"
 )
 
 // Local returns the [Caller] of tool in the same process, for tests and for
@@ -34,9 +37,9 @@ import (
 //     chain, so that errors.Is and errors.As answer as they do over HTTP;
 //   - when ctx ends before the tool returns, the error wraps ctx.Err()
 //     (errors.Is(err, context.Canceled)), whatever the tool answered;
-//   - the metadata of the call ([WithOutgoingMetadata], what the interceptors
+//   - the metadata of the call ([intercept.WithOutgoingMetadata], what the interceptors
 //     of [InterceptCaller] add) is the tool's incoming metadata
-//     ([IncomingMetadata], front [FrontLocal]), as a server's headers are;
+//     ([intercept.IncomingMetadata], front [intercept.FrontLocal]), as a server's headers are;
 //   - a streaming call of a tool that is not a [StreamTool] is the -32601 call
 //     error a server answers, with [ErrNoStreaming] in its chain (as has any
 //     -32601 error of a streaming call: a function the tool does not stream).
@@ -81,14 +84,14 @@ type local struct {
 // callContext is the context the tool gets: the outgoing metadata of ctx
 // becomes the incoming metadata of the call, as a front's would.
 func (l *local) callContext(ctx context.Context) context.Context {
-	md := OutgoingMetadata(ctx)
+	md := intercept.OutgoingMetadata(ctx)
 	if md == nil && !l.metered {
 		return ctx
 	}
 	if md == nil {
-		return context.WithValue(ctx, incomingKey{}, localFront)
+		return intercept.WithLocal(ctx)
 	}
-	return WithIncomingMetadata(ctx, FrontLocal, md)
+	return intercept.WithIncomingMetadata(ctx, intercept.FrontLocal, md)
 }
 
 // request checks a call as *Client and a server would, before the tool is
@@ -154,7 +157,7 @@ func localResult(result json.RawMessage, item bool) (json.RawMessage, error) {
 	}
 	if !utf8.Valid(result) {
 		var buf bytes.Buffer
-		writeValidUTF8(&buf, result)
+		jsonrpc.WriteValidUTF8(&buf, result)
 		result = buf.Bytes()
 	}
 	if item && bytes.ContainsAny(result, "\r\n") {

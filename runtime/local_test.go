@@ -23,6 +23,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/opentoolgen/opentoolgen/runtime"
+	"github.com/opentoolgen/opentoolgen/runtime/document"
 )
 
 // parityTool answers each function name in its own way, for the comparisons.
@@ -35,7 +36,7 @@ func newParityTool() *parityTool {
 	return &parityTool{started: make(chan string, 1), ended: make(chan error, 1)}
 }
 
-func (*parityTool) Load(context.Context) (*runtime.OpenTool, error) { return nil, nil }
+func (*parityTool) Load(context.Context) (*document.OpenTool, error) { return nil, nil }
 
 func (p *parityTool) Call(ctx context.Context, name string, args json.RawMessage) (json.RawMessage, error) {
 	switch name {
@@ -528,7 +529,7 @@ func TestLocalStreamEmit(t *testing.T) {
 
 type streamFunc func(ctx context.Context, emit func(json.RawMessage) error) error
 
-func (streamFunc) Load(context.Context) (*runtime.OpenTool, error) { return nil, nil }
+func (streamFunc) Load(context.Context) (*document.OpenTool, error) { return nil, nil }
 func (streamFunc) Call(context.Context, string, json.RawMessage) (json.RawMessage, error) {
 	return nil, runtime.NewError(500, "no calls")
 }
@@ -538,7 +539,7 @@ func (f streamFunc) StreamCall(ctx context.Context, _ string, _ json.RawMessage,
 
 type panicTool struct{}
 
-func (panicTool) Load(context.Context) (*runtime.OpenTool, error) { return nil, nil }
+func (panicTool) Load(context.Context) (*document.OpenTool, error) { return nil, nil }
 func (panicTool) Call(context.Context, string, json.RawMessage) (json.RawMessage, error) {
 	panic("bug in Call")
 }

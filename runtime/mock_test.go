@@ -21,6 +21,7 @@ import (
 	"time"
 
 	"github.com/opentoolgen/opentoolgen/runtime"
+	"github.com/opentoolgen/opentoolgen/runtime/document"
 )
 
 // Codes the mock tool's own errors carry.
@@ -33,7 +34,7 @@ const (
 type mockTool struct {
 	mu    sync.Mutex
 	texts []string // id = index; "" = deleted
-	doc   *runtime.OpenTool
+	doc   *document.OpenTool
 
 	loadErr   error
 	loadPanic bool
@@ -259,7 +260,7 @@ func (m *mockTool) StreamCall(ctx context.Context, name string, args json.RawMes
 	return runtime.MethodNotFound(name)
 }
 
-func (m *mockTool) Load(ctx context.Context) (*runtime.OpenTool, error) {
+func (m *mockTool) Load(ctx context.Context) (*document.OpenTool, error) {
 	if m.loadPanic {
 		panic("load boom")
 	}
@@ -273,7 +274,7 @@ func (plainTool) Call(ctx context.Context, name string, args json.RawMessage) (j
 	return json.RawMessage(`{"ok":true}`), nil
 }
 
-func (plainTool) Load(ctx context.Context) (*runtime.OpenTool, error) { return nil, nil }
+func (plainTool) Load(ctx context.Context) (*document.OpenTool, error) { return nil, nil }
 
 // ---- harness ----
 

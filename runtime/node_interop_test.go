@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	otload "github.com/opentoolgen/opentoolgen/gen/load/opentool"
-	"github.com/opentoolgen/opentoolgen/runtime"
+	"github.com/opentoolgen/opentoolgen/runtime/document"
 )
 
 // nodeLoadScript runs the TypeScript reference client's load() against a server
@@ -64,7 +64,7 @@ func TestLoadNodeReferenceClient(t *testing.T) {
 	}
 	index, _ = filepath.Abs(index)
 
-	run := func(t *testing.T, doc *runtime.OpenTool) (load []json.RawMessage, loaded bool, fromJSONError string) {
+	run := func(t *testing.T, doc *document.OpenTool) (load []json.RawMessage, loaded bool, fromJSONError string) {
 		t.Helper()
 		tool := newMockTool()
 		tool.doc = doc

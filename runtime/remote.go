@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"errors"
 	"net/http"
+
+	"github.com/opentoolgen/opentoolgen/runtime/document"
 )
 
 // RemoteTool returns the Tool of the OpenTool server c calls (ours, or the
@@ -53,4 +55,4 @@ func (t remoteTool) StreamCall(ctx context.Context, name string, args json.RawMe
 	return nil
 }
 
-func (t remoteTool) Load(ctx context.Context) (*OpenTool, error) { return t.c.Load(ctx) }
+func (t remoteTool) Load(ctx context.Context) (*document.OpenTool, error) { return t.c.Load(ctx) }

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/opentoolgen/opentoolgen/runtime"
+	"github.com/opentoolgen/opentoolgen/runtime/document"
 )
 
 // TestRemoteTool serves the mock tool, serves RemoteTool of a client of it
@@ -17,8 +18,8 @@ import (
 // codes and the document pass through.
 func TestRemoteTool(t *testing.T) {
 	m := newMockTool()
-	m.doc = &runtime.OpenTool{OpenTool: "1.0.0", Info: runtime.Info{Title: "mock", Version: "2.0.0"},
-		Functions: []runtime.Function{{Name: "count", Description: "Count texts", Parameters: []runtime.Parameter{}}}}
+	m.doc = &document.OpenTool{OpenTool: "1.0.0", Info: document.Info{Title: "mock", Version: "2.0.0"},
+		Functions: []document.Function{{Name: "count", Description: "Count texts", Parameters: []document.Parameter{}}}}
 	upstream := httptest.NewServer(runtime.NewHandler(m))
 	defer upstream.Close()
 	remote := runtime.RemoteTool(runtime.NewClient(upstream.URL + "/opentool"))

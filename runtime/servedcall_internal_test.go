@@ -7,6 +7,9 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/opentoolgen/opentoolgen/runtime/document"
+	"github.com/opentoolgen/opentoolgen/runtime/intercept"
 )
 
 // nameTool answers the name of the function called: {"name":NAME}.
@@ -16,20 +19,20 @@ func (nameTool) Call(_ context.Context, name string, _ json.RawMessage) (json.Ra
 	return json.Marshal(map[string]string{"name": name})
 }
 
-func (nameTool) Load(context.Context) (*OpenTool, error) { return &OpenTool{}, nil }
+func (nameTool) Load(context.Context) (*document.OpenTool, error) { return &document.OpenTool{}, nil }
 
-// The CallInfo a front makes with the context of a call (withServedCall)
-// goes to the first intercepted call made with that context, whole; the
-// calls made with the same context at the same time, or after, get their
-// own; the tool's code sees the incoming metadata either way.
+// The calls made with the context of a served call (intercept.WithServedCall)
+// at the same time each get a Call of their own, whole (which one takes the
+// context's is runtime/intercept's test); the tool's code sees the incoming
+// metadata either way.
 func TestServedCallTakenOnce(t *testing.T) {
 	var mu sync.Mutex
-	seen := map[string][]*CallInfo{}
-	record := func(ctx context.Context, call *CallInfo, next func(context.Context) error) error {
+	seen := map[string][]*intercept.Call{}
+	record := func(ctx context.Context, call *intercept.Call, next func(context.Context) error) error {
 		mu.Lock()
 		seen[call.Function] = append(seen[call.Function], call)
 		mu.Unlock()
-		if md, front := IncomingMetadata(ctx); front != "test" || md.Get("X-Key") != "v" {
+		if md, front := intercept.IncomingMetadata(ctx); front != "test" || md.Get("X-Key") != "v" {
 			t.Errorf("%s: incoming metadata %v of %q", call.Function, md, front)
 		}
 		if call.Front != "test" || !call.Server || call.Meta.Get("X-Key") != "v" || string(call.Args) != `{"f":"`+call.Function+`"}` {
@@ -42,7 +45,7 @@ func TestServedCallTakenOnce(t *testing.T) {
 		return err
 	}
 	tool := Intercept(nameTool{}, record)
-	ctx := withServedCall(context.Background(), "test", HeaderMetadata(http.Header{"X-Key": {"v"}}), "")
+	ctx := intercept.WithServedCall(context.Background(), "test", intercept.HeaderMetadata(http.Header{"X-Key": {"v"}}), "")
 	var wg sync.WaitGroup
 	for _, f := range []string{"a", "b", "c", "d", "e", "f", "g", "h"} {
 		wg.Go(func() {
@@ -52,26 +55,23 @@ func TestServedCallTakenOnce(t *testing.T) {
 		})
 	}
 	wg.Wait()
-	taken := ctx.(*incomingContext).call
-	owners := 0
+	distinct := map[*intercept.Call]bool{}
 	for f, calls := range seen {
 		if len(calls) != 1 || calls[0].Function != f {
 			t.Fatalf("%s: %d calls seen", f, len(calls))
 		}
-		if calls[0] == taken {
-			owners++
-		}
+		distinct[calls[0]] = true
 	}
-	if len(seen) != 8 || owners != 1 {
-		t.Fatalf("%d functions seen, %d with the context's CallInfo (want 8, 1)", len(seen), owners)
+	if len(seen) != 8 || len(distinct) != 8 {
+		t.Fatalf("%d functions seen, %d distinct Calls (want 8, 8)", len(seen), len(distinct))
 	}
 }
 
-// Over OpenTool HTTP, a served call's interceptors get a CallInfo of the
+// Over OpenTool HTTP, a served call's interceptors get an intercept.Call of the
 // front, traced or not, and two served calls never share one.
 func TestServedCallOverHTTP(t *testing.T) {
-	calls := make(chan *CallInfo, 2)
-	h := NewHandler(nameTool{}, WithInterceptors(func(ctx context.Context, call *CallInfo, next func(context.Context) error) error {
+	calls := make(chan *intercept.Call, 2)
+	h := NewHandler(nameTool{}, WithInterceptors(func(ctx context.Context, call *intercept.Call, next func(context.Context) error) error {
 		calls <- call
 		return next(ctx)
 	}))
@@ -86,7 +86,7 @@ func TestServedCallOverHTTP(t *testing.T) {
 		}
 	}
 	a, b := <-calls, <-calls
-	if a == b || a.Function != "one" || b.Function != "two" || a.Front != FrontOpenTool || a.Meta.Get("X-Key") != "v" {
+	if a == b || a.Function != "one" || b.Function != "two" || a.Front != intercept.FrontOpenTool || a.Meta.Get("X-Key") != "v" {
 		t.Fatalf("calls %+v, %+v", a, b)
 	}
 }

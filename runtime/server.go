@@ -21,6 +21,10 @@ import (
 	"time"
 
 	"github.com/opentoolgen/opentoolgen/internal/inflight"
+	"github.com/opentoolgen/opentoolgen/internal/jsonrpc"
+	"github.com/opentoolgen/opentoolgen/internal/lograte"
+	"github.com/opentoolgen/opentoolgen/runtime/document"
+	"github.com/opentoolgen/opentoolgen/runtime/intercept"
 )
 
 // DefaultMaxBodyBytes is the largest request body the server reads unless
@@ -43,7 +47,7 @@ type serverConfig struct {
 	logEvery        time.Duration
 	valueHeaders    map[string]string // WithCallValueHeaders: header → call value name
 	anyHost         bool              // WithAnyHost
-	interceptors    []Interceptor     // WithInterceptors
+	interceptors    []intercept.Func  // WithInterceptors
 	noStop          bool              // WithNoRemoteStop
 	onStop          func()            // WithStopFunc (stop.go)
 }
@@ -147,7 +151,7 @@ func WithAnyHost() ServerOption { return func(c *serverConfig) { c.anyHost = tru
 
 func newServerConfig(opts []ServerOption) *serverConfig {
 	c := &serverConfig{version: "1.0.0", prefix: DefaultPrefix, maxBody: DefaultMaxBodyBytes, shutdownTimeout: 30 * time.Second,
-		readTimeout: 30 * time.Second, writeTimeout: 30 * time.Second, logEvery: logEvery}
+		readTimeout: 30 * time.Second, writeTimeout: 30 * time.Second, logEvery: lograte.Every}
 	for _, o := range opts {
 		o(c)
 	}
@@ -167,7 +171,7 @@ func newServerConfig(opts []ServerOption) *serverConfig {
 type handler struct {
 	// What bounds the cost of hostile callers and failing tools.
 	bodies *bodyBudget
-	logs   *logLimiter
+	logs   *lograte.Limiter
 
 	tool    Tool
 	stream  StreamTool // nil when tool does not stream
@@ -189,7 +193,7 @@ type handler struct {
 func NewHandler(tool Tool, opts ...ServerOption) http.Handler {
 	cfg := newServerConfig(opts)
 	tool = Intercept(tool, cfg.interceptors...)
-	h := &handler{tool: tool, cfg: cfg, bodies: newBodyBudget(cfg.bodyMemory), logs: newLogLimiter(cfg.logEvery)}
+	h := &handler{tool: tool, cfg: cfg, bodies: newBodyBudget(cfg.bodyMemory), logs: lograte.New(cfg.logEvery)}
 	h.stream, _ = tool.(StreamTool)
 	_, h.metered = tool.(interface{ intercepted() *interceptedTool })
 	h.version, _ = json.Marshal(Version{Version: cfg.version})
@@ -438,38 +442,38 @@ func parseRequest(body []byte) (p parsed, status int, id json.RawMessage, e *Err
 		}
 		return invalid(http.StatusBadRequest, nil, CodeParseError, "parse error: "+msg)
 	}
-	var env envelope
-	switch kind := jsonKind(body); kind {
+	var env jsonrpc.Envelope
+	switch kind := document.KindOf(body); kind {
 	case "object":
-		env = parseEnvelope(body)
+		env = jsonrpc.Parse(body)
 	case "null": // no member at all
 	default:
 		return invalid(http.StatusBadRequest, nil, CodeInvalidRequest, "request must be a JSON object, got "+kind)
 	}
-	p.id = env.id
+	p.id = env.ID
 	if len(p.id) == 0 {
 		p.id = nullJSON
 	} else if c := p.id[0]; c == '{' || c == '[' || c == 't' || c == 'f' {
 		return invalid(http.StatusBadRequest, nullJSON, CodeInvalidRequest, "id must be a string, a number or null")
 	}
-	p.id = canonicalID(p.id)
-	if env.repeated != "" {
+	p.id = jsonrpc.CanonicalID(p.id)
+	if env.Repeated != "" {
 		id := p.id
-		if env.idRepeated {
+		if env.IDRepeated {
 			id = nullJSON
 		}
 		return invalid(http.StatusBadRequest, id, CodeInvalidRequest,
-			"the request repeats the member "+quote(env.repeated)+" (member names match case-insensitively)")
+			"the request repeats the member "+quote(env.Repeated)+" (member names match case-insensitively)")
 	}
 	var ok bool
-	if p.method, ok = decodeMethod(env.method); !ok || p.method == "" {
+	if p.method, ok = jsonrpc.Method(env.Method); !ok || p.method == "" {
 		return invalid(http.StatusBadRequest, p.id, CodeInvalidRequest, "method must be a non-empty string")
 	}
-	if !isNull(env.params) {
-		if !isJSONObject(env.params) {
+	if !isNull(env.Params) {
+		if !isJSONObject(env.Params) {
 			return invalid(http.StatusOK, p.id, CodeInvalidParams, "params must be a JSON object of named arguments")
 		}
-		p.params = env.params
+		p.params = env.Params
 	}
 	return p, 0, nil, nil
 }
@@ -519,20 +523,20 @@ func (h *handler) serveCall(w http.ResponseWriter, r *http.Request, dl connDeadl
 
 // callContext is the context of the call r carries: with the call context
 // of its headers when a Propagator is set, and its headers as the metadata of
-// the tool's interceptors when it has some (with the CallInfo they get:
+// the tool's interceptors when it has some (with the intercept.Call they get:
 // one allocation for both). Without either, r's own.
 func (h *handler) callContext(r *http.Request, id json.RawMessage) context.Context {
 	ctx := r.Context()
-	if propagating() {
-		ctx = ExtractMetadata(ctx, HeaderMetadata(r.Header))
+	if intercept.Propagating() {
+		ctx = intercept.ExtractMetadata(ctx, intercept.HeaderMetadata(r.Header))
 	}
 	if h.metered {
-		ctx = withServedCall(ctx, FrontOpenTool, HeaderMetadata(r.Header), idText(id))
+		ctx = intercept.WithServedCall(ctx, intercept.FrontOpenTool, intercept.HeaderMetadata(r.Header), idText(id))
 	}
 	return ctx
 }
 
-// idText is a JSON-RPC request id as CallInfo.RequestID has it: a
+// idText is a JSON-RPC request id as intercept.Call.RequestID has it: a
 // string's value, a number as sent, "" for null or none.
 func idText(id json.RawMessage) string {
 	switch {
@@ -568,8 +572,8 @@ func (h *handler) checkResult(method string, result json.RawMessage) (json.RawMe
 		return emptyObject, nil
 	}
 	if !json.Valid(result) || !isJSONObject(result) {
-		if log, _, suppressed := h.logs.allow(failResult, method); log {
-			h.cfg.logger.Error("opentool: tool returned a result that is not a JSON object", "function", logName(method), "result", truncate(result, 200),
+		if log, _, suppressed := h.logs.Allow(lograte.Result, method); log {
+			h.cfg.logger.Error("opentool: tool returned a result that is not a JSON object", "function", lograte.Name(method), "result", truncate(result, 200),
 				"suppressed", suppressed)
 		}
 		return nil, InternalError("internal error: the tool returned a result that is not a JSON object")
@@ -586,7 +590,7 @@ func appendResponse(buf *bytes.Buffer, result json.RawMessage, e *Error, id json
 	if e != nil || len(result) == 0 {
 		buf.WriteString("{}")
 	} else {
-		writeValidUTF8(buf, result)
+		jsonrpc.WriteValidUTF8(buf, result)
 	}
 	buf.WriteString(`,"error":`)
 	if e == nil {
@@ -612,7 +616,7 @@ func appendErrorObject(buf *bytes.Buffer, e *Error) {
 	writeJSONString(buf, e.Message)
 	if len(e.Data) > 0 && json.Valid(e.Data) {
 		buf.WriteString(`,"data":`)
-		writeValidUTF8(buf, e.Data)
+		jsonrpc.WriteValidUTF8(buf, e.Data)
 	}
 	buf.WriteByte('}')
 }
@@ -638,12 +642,12 @@ func writeJSONString(buf *bytes.Buffer, s string) {
 // logPanic logs a panic of the tool in function fn: the first of fn with its
 // stack, later ones at most once per interval, with the number not logged.
 func (h *handler) logPanic(fn string, v any) {
-	log, full, suppressed := h.logs.allow(failPanic, fn)
+	log, full, suppressed := h.logs.Allow(lograte.Panic, fn)
 	switch {
 	case full:
-		h.cfg.logger.Error("opentool: tool panicked", "function", logName(fn), "panic", truncatePanic(v), "stack", string(debug.Stack()))
+		h.cfg.logger.Error("opentool: tool panicked", "function", lograte.Name(fn), "panic", truncatePanic(v), "stack", string(debug.Stack()))
 	case log:
-		h.cfg.logger.Error("opentool: tool panicked", "function", logName(fn), "panic", truncatePanic(v), "suppressed", suppressed)
+		h.cfg.logger.Error("opentool: tool panicked", "function", lograte.Name(fn), "panic", truncatePanic(v), "suppressed", suppressed)
 	}
 }
 
@@ -681,10 +685,10 @@ func (h *handler) serveLoad(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, ans.body(r.URL.RawQuery))
 }
 
-func (h *handler) load(ctx context.Context) (doc *OpenTool, err error) {
+func (h *handler) load(ctx context.Context) (doc *document.OpenTool, err error) {
 	defer func() {
 		if v := recover(); v != nil {
-			if log, full, suppressed := h.logs.allow(failLoad, ""); full {
+			if log, full, suppressed := h.logs.Allow(lograte.Load, ""); full {
 				h.cfg.logger.Error("opentool: tool panicked in Load", "panic", truncatePanic(v), "stack", string(debug.Stack()))
 			} else if log {
 				h.cfg.logger.Error("opentool: tool panicked in Load", "panic", truncatePanic(v), "suppressed", suppressed)

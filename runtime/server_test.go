@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"github.com/opentoolgen/opentoolgen/runtime"
+	"github.com/opentoolgen/opentoolgen/runtime/document"
 )
 
 func TestCallCRUD(t *testing.T) {
@@ -570,29 +571,29 @@ func TestVersion(t *testing.T) {
 	}
 }
 
-func testDoc() *runtime.OpenTool {
+func testDoc() *document.OpenTool {
 	minLen := int64(1)
 	maxV := 10.5
-	return &runtime.OpenTool{
+	return &document.OpenTool{
 		OpenTool: "1.0.0",
-		Info:     runtime.Info{Title: "CRUD API for mock", Description: "a <mock> & \"tool\"", Version: "1.0.0"},
-		Server:   &runtime.Server{URL: "http://localhost:9627/opentool"},
-		Functions: []runtime.Function{
-			{Name: "count", Description: "Get storage size.", Parameters: []runtime.Parameter{},
-				Return: &runtime.Return{Name: "Count", Schema: &runtime.Schema{Ref: "#/schemas/Count"}}},
-			{Name: "create", Description: "Create a text", Parameters: []runtime.Parameter{
-				{Name: "text", Schema: &runtime.Schema{Type: "string", MinLength: &minLen, Enum: []any{"a", "b"}}, Required: true},
-				{Name: "tags", Schema: &runtime.Schema{Type: "array", Items: &runtime.Schema{Type: "string"}}},
-			}, Return: &runtime.Return{Name: "Id", Schema: &runtime.Schema{Ref: "#/schemas/Id"}}},
-			{Name: "sequentiallyRead", Description: "Read one by one", Parameters: []runtime.Parameter{},
-				Stream: map[string]*runtime.Return{"data": {Name: "text", Schema: &runtime.Schema{Type: "string"}}}},
+		Info:     document.Info{Title: "CRUD API for mock", Description: "a <mock> & \"tool\"", Version: "1.0.0"},
+		Server:   &document.Server{URL: "http://localhost:9627/opentool"},
+		Functions: []document.Function{
+			{Name: "count", Description: "Get storage size.", Parameters: []document.Parameter{},
+				Return: &document.Return{Name: "Count", Schema: &document.Schema{Ref: "#/schemas/Count"}}},
+			{Name: "create", Description: "Create a text", Parameters: []document.Parameter{
+				{Name: "text", Schema: &document.Schema{Type: "string", MinLength: &minLen, Enum: []any{"a", "b"}}, Required: true},
+				{Name: "tags", Schema: &document.Schema{Type: "array", Items: &document.Schema{Type: "string"}}},
+			}, Return: &document.Return{Name: "Id", Schema: &document.Schema{Ref: "#/schemas/Id"}}},
+			{Name: "sequentiallyRead", Description: "Read one by one", Parameters: []document.Parameter{},
+				Stream: map[string]*document.Return{"data": {Name: "text", Schema: &document.Schema{Type: "string"}}}},
 		},
-		Schemas: runtime.Schemas{
-			{Name: "Id", Schema: &runtime.Schema{Type: "integer", Maximum: &maxV, Default: json.RawMessage(`3`)}},
-			{Name: "Count", Schema: &runtime.Schema{Type: "integer"}},
-			{Name: "Point", Schema: &runtime.Schema{Type: "object", Required: []string{"y", "x"}, Properties: runtime.Schemas{
-				{Name: "y", Schema: &runtime.Schema{Type: "number"}},
-				{Name: "x", Schema: &runtime.Schema{Type: "number", Nullable: true}},
+		Schemas: document.Schemas{
+			{Name: "Id", Schema: &document.Schema{Type: "integer", Maximum: &maxV, Default: json.RawMessage(`3`)}},
+			{Name: "Count", Schema: &document.Schema{Type: "integer"}},
+			{Name: "Point", Schema: &document.Schema{Type: "object", Required: []string{"y", "x"}, Properties: document.Schemas{
+				{Name: "y", Schema: &document.Schema{Type: "number"}},
+				{Name: "x", Schema: &document.Schema{Type: "number", Nullable: true}},
 			}}},
 		},
 	}

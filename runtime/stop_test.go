@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/opentoolgen/opentoolgen/runtime"
+	"github.com/opentoolgen/opentoolgen/runtime/document"
 )
 
 // heldTool's "hold" runs until release is closed; every other call answers
@@ -39,7 +40,7 @@ func (t heldTool) Call(ctx context.Context, name string, args json.RawMessage) (
 	return json.RawMessage(`{"ok":true}`), nil
 }
 
-func (heldTool) Load(context.Context) (*runtime.OpenTool, error) { return nil, nil }
+func (heldTool) Load(context.Context) (*document.OpenTool, error) { return nil, nil }
 
 // serveStoppable serves tool on a loopback port with opts; the channel has
 // what ServeListener returned.

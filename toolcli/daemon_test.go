@@ -35,6 +35,7 @@ import (
 	"github.com/opentoolgen/opentoolgen/internal/testtool"
 	"github.com/opentoolgen/opentoolgen/mcpbridge"
 	opentool "github.com/opentoolgen/opentoolgen/runtime"
+	"github.com/opentoolgen/opentoolgen/runtime/document"
 	mcpserver "github.com/opentoolgen/opentoolgen/testdata/golden/mcp-server"
 )
 
@@ -273,7 +274,7 @@ func TestDaemonOpenDyn(t *testing.T) {
 // listing: its echo answers the text.
 type echoTool struct{}
 
-func (echoTool) Load(context.Context) (*opentool.OpenTool, error) { return mcpserver.Document(), nil }
+func (echoTool) Load(context.Context) (*document.OpenTool, error) { return mcpserver.Document(), nil }
 func (echoTool) Call(_ context.Context, name string, args json.RawMessage) (json.RawMessage, error) {
 	if name != "echo" {
 		return nil, opentool.NewError(404, "no "+name)

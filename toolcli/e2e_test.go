@@ -28,6 +28,7 @@ import (
 	"github.com/opentoolgen/opentoolgen/examples/mocktool/mocktool"
 	"github.com/opentoolgen/opentoolgen/internal/testtool"
 	opentool "github.com/opentoolgen/opentoolgen/runtime"
+	"github.com/opentoolgen/opentoolgen/runtime/toolopt"
 )
 
 // binDir holds the commands the tests build, removed after them.
@@ -40,7 +41,7 @@ const mainEnv = "TOOLCLI_TEST_MAIN"
 func TestMain(m *testing.M) {
 	if os.Getenv(mainEnv) == "1" {
 		c := mockCommand(newStore("Hello"))
-		c.NewTool = func(_ context.Context, opts ...opentool.ToolOption) (opentool.Tool, error) {
+		c.NewTool = func(_ context.Context, opts ...toolopt.Option) (opentool.Tool, error) {
 			return mocktool.NewTool(noisyStore{newStore("Hello")}, opts...)
 		}
 		c.Main()

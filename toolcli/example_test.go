@@ -6,6 +6,7 @@ import (
 
 	"github.com/opentoolgen/opentoolgen/examples/weather/weathertool"
 	"github.com/opentoolgen/opentoolgen/runtime"
+	"github.com/opentoolgen/opentoolgen/runtime/toolopt"
 	"github.com/opentoolgen/opentoolgen/toolcli"
 )
 
@@ -26,7 +27,7 @@ func ExampleCommand() {
 		Name:     "weather",
 		Document: weathertool.Document(), // the version; the places of mistakes in --options
 		Port:     9627,
-		NewTool: func(_ context.Context, opts ...runtime.ToolOption) (runtime.Tool, error) {
+		NewTool: func(_ context.Context, opts ...toolopt.Option) (runtime.Tool, error) {
 			return weathertool.NewTool(weather{}, opts...) // opts: from --options FILE
 		},
 	}

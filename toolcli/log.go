@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/opentoolgen/opentoolgen/runtime"
+	"github.com/opentoolgen/opentoolgen/runtime/document"
 )
 
 // logged returns tool with one log line per call (a StreamTool when tool is
@@ -27,14 +28,14 @@ type logTool struct {
 	front  string
 }
 
-func (l *logTool) Load(ctx context.Context) (*runtime.OpenTool, error) { return l.tool.Load(ctx) }
+func (l *logTool) Load(ctx context.Context) (*document.OpenTool, error) { return l.tool.Load(ctx) }
 
 // Hints passes on the hints of a runtime.HintTool (MCP's tool annotations).
-func (l *logTool) Hints(function string) (runtime.Hints, bool) {
+func (l *logTool) Hints(function string) (document.Hints, bool) {
 	if ht, ok := l.tool.(runtime.HintTool); ok {
 		return ht.Hints(function)
 	}
-	return runtime.Hints{}, false
+	return document.Hints{}, false
 }
 
 func (l *logTool) Call(ctx context.Context, name string, args json.RawMessage) (result json.RawMessage, err error) {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/opentoolgen/opentoolgen/mcpbridge"
 	"github.com/opentoolgen/opentoolgen/runtime"
+	"github.com/opentoolgen/opentoolgen/runtime/document"
 )
 
 // MCPGateway is the backend of the command generated (-cmd) from an MCP
@@ -76,7 +77,7 @@ func (g *gateway) RunsTasks(function string) bool { return g.up.RunsTasks(functi
 
 // Hints are the generated Tool's (the listing's annotations), else the MCP
 // server's of now.
-func (g *gateway) Hints(function string) (runtime.Hints, bool) {
+func (g *gateway) Hints(function string) (document.Hints, bool) {
 	if ht, ok := g.Tool.(runtime.HintTool); ok {
 		if h, ok := ht.Hints(function); ok {
 			return h, true

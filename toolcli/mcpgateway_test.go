@@ -10,6 +10,7 @@ import (
 
 	"github.com/opentoolgen/opentoolgen/mcpbridge"
 	"github.com/opentoolgen/opentoolgen/runtime"
+	"github.com/opentoolgen/opentoolgen/runtime/document"
 	"github.com/opentoolgen/opentoolgen/toolcli"
 )
 
@@ -21,9 +22,9 @@ const requiresDoc = `{"opentool": "1.0.0", "info": {"title": "slow", "version": 
 
 // slowTool is the upstream's tool: build answers at once, but its document
 // requires tasks.
-type slowTool struct{ doc *runtime.OpenTool }
+type slowTool struct{ doc *document.OpenTool }
 
-func (s slowTool) Load(context.Context) (*runtime.OpenTool, error) { return s.doc, nil }
+func (s slowTool) Load(context.Context) (*document.OpenTool, error) { return s.doc, nil }
 func (s slowTool) Call(context.Context, string, json.RawMessage) (json.RawMessage, error) {
 	return json.RawMessage(`{"artifact":"app.tar"}`), nil
 }
@@ -31,11 +32,11 @@ func (s slowTool) Call(context.Context, string, json.RawMessage) (json.RawMessag
 // listingTool is what the generated package of the listing makes of a
 // Caller: the listing's document, calls through the Caller.
 type listingTool struct {
-	doc *runtime.OpenTool
+	doc *document.OpenTool
 	c   runtime.Caller
 }
 
-func (l listingTool) Load(context.Context) (*runtime.OpenTool, error) { return l.doc, nil }
+func (l listingTool) Load(context.Context) (*document.OpenTool, error) { return l.doc, nil }
 func (l listingTool) Call(ctx context.Context, name string, args json.RawMessage) (json.RawMessage, error) {
 	return l.c.CallFunction(ctx, name, args)
 }
@@ -45,7 +46,7 @@ func (l listingTool) Call(ctx context.Context, name string, args json.RawMessage
 // serves a client without the tasks extension: its session runs the
 // upstream's task for it.
 func TestMCPGatewayServesPlainClients(t *testing.T) {
-	var doc runtime.OpenTool
+	var doc document.OpenTool
 	if err := json.Unmarshal([]byte(requiresDoc), &doc); err != nil {
 		t.Fatal(err)
 	}

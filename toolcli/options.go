@@ -14,6 +14,8 @@ import (
 
 	"github.com/opentoolgen/opentoolgen/internal/jsontree"
 	"github.com/opentoolgen/opentoolgen/runtime"
+	"github.com/opentoolgen/opentoolgen/runtime/document"
+	"github.com/opentoolgen/opentoolgen/runtime/toolopt"
 )
 
 // maxOptionsBytes bounds the options file.
@@ -30,21 +32,21 @@ type rule struct {
 	offset   int64  // of the member's key
 }
 
-// option is the runtime.ToolOption of r alone.
-func (r *rule) option() runtime.ToolOption {
+// option is the toolopt.Option of r alone.
+func (r *rule) option() toolopt.Option {
 	switch r.kind {
 	case "defaults":
-		return runtime.WithDefaults(r.function, map[string]any{r.arg: r.value})
+		return toolopt.WithDefaults(r.function, map[string]any{r.arg: r.value})
 	case "fixed":
-		return runtime.WithFixed(r.function, map[string]any{r.arg: r.value})
+		return toolopt.WithFixed(r.function, map[string]any{r.arg: r.value})
 	default:
-		return runtime.WithEnvs(r.function, map[string]string{r.arg: r.env})
+		return toolopt.WithEnvs(r.function, map[string]string{r.arg: r.env})
 	}
 }
 
-// options are the runtime.ToolOptions of rules.
-func options(rules []rule) []runtime.ToolOption {
-	opts := make([]runtime.ToolOption, len(rules))
+// options are the toolopt.Options of rules.
+func options(rules []rule) []toolopt.Option {
+	opts := make([]toolopt.Option, len(rules))
 	for i := range rules {
 		opts[i] = rules[i].option()
 	}
@@ -198,10 +200,10 @@ func (f *optionsFile) values(n *jsontree.Node, path, kind, function string) {
 
 // check reports the rules that doc refutes (a function or argument it lacks, a
 // value of the wrong type), each at its place.
-func (f *optionsFile) check(doc *runtime.OpenTool, rules []rule) error {
+func (f *optionsFile) check(doc *document.OpenTool, rules []rule) error {
 	for i := range rules {
 		r := &rules[i]
-		if _, err := runtime.NewArgs(doc, r.option()); err != nil {
+		if _, err := toolopt.NewArgs(doc, r.option()); err != nil {
 			f.errorf(r.offset, r.path, "%s", strings.TrimPrefix(err.Error(), "opentool: "))
 		}
 	}

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/opentoolgen/opentoolgen/runtime"
+	"github.com/opentoolgen/opentoolgen/runtime/intercept"
 )
 
 // Subcommand is a command of the command line besides start and mcp: a
@@ -75,7 +76,7 @@ type Serving struct {
 	Logger *slog.Logger
 	// Interceptors run around every call the command serves (telemetry's):
 	// the front runs them, none when telemetry is off.
-	Interceptors []runtime.Interceptor
+	Interceptors []intercept.Func
 	// Values are --values: call value name by header.
 	Values map[string]string
 	// ShutdownTimeout is --shutdownTimeout: the grace period of the calls in

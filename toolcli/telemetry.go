@@ -7,7 +7,7 @@ import (
 	"os"
 	"strings"
 
-	"github.com/opentoolgen/opentoolgen/runtime"
+	"github.com/opentoolgen/opentoolgen/runtime/intercept"
 )
 
 // TelemetryFunc starts the export of a command's telemetry
@@ -21,7 +21,7 @@ import (
 // The type is toolcli's so that package toolcli imports no OpenTelemetry
 // SDK: a binary links the SDK and its exporters only when its main names a
 // TelemetryFunc that does.
-type TelemetryFunc func(ctx context.Context, s TelemetrySetup) (interceptors []runtime.Interceptor, stop func(), err error)
+type TelemetryFunc func(ctx context.Context, s TelemetrySetup) (interceptors []intercept.Func, stop func(), err error)
 
 // TelemetrySetup is what a [TelemetryFunc] is given.
 type TelemetrySetup struct {
@@ -61,7 +61,7 @@ func exportAsked() string {
 // one, a binary built without -with otel, it sets nothing up and, when the
 // environment asks for an export, says once that none happens: the
 // variable is not silently ignored.
-func (c *Command) telemetry(ctx context.Context, version string, stderr io.Writer, logger *slog.Logger) ([]runtime.Interceptor, func(), error) {
+func (c *Command) telemetry(ctx context.Context, version string, stderr io.Writer, logger *slog.Logger) ([]intercept.Func, func(), error) {
 	if c.Telemetry == nil {
 		if name := exportAsked(); name != "" {
 			logger.Warn("OpenTelemetry: "+name+" is set, but this binary was built without OpenTelemetry export (opentoolgen -with otel): nothing is exported",

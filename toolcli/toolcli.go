@@ -8,7 +8,7 @@
 //		cmd := &toolcli.Command{
 //			Name:     "weather",
 //			Document: weathertool.Document(), // the version, and the places of bad options
-//			NewTool: func(ctx context.Context, opts ...runtime.ToolOption) (runtime.Tool, error) {
+//			NewTool: func(ctx context.Context, opts ...toolopt.Option) (runtime.Tool, error) {
 //				return weathertool.NewTool(service{}, opts...)
 //			},
 //		}
@@ -104,7 +104,7 @@
 // # The options file
 //
 // --options FILE completes the arguments of calls as agent platforms register
-// their tools' options (defaults, fixed, envs: see runtime.ToolOption). It is
+// their tools' options (defaults, fixed, envs: see toolopt.Option). It is
 // a JSON object: "args" and "envs" at the top apply to every function that has
 // the argument; "functions" holds the same per function name:
 //
@@ -193,7 +193,7 @@
 // _meta.traceparent), passed on to the calls the tool makes
 // (otelbridge.Install), which are traced too: a generated gateway's call of
 // its REST API or upstream is a Client span, child of the call's Server
-// span (runtime.WithCallInterceptors). No argument, result, error message
+// span (intercept.WithCallInterceptors). No argument, result, error message
 // or body is recorded. Without Telemetry the binary links no OpenTelemetry
 // SDK and no exporter, and an OTEL_* variable that asks for an export gets
 // one warning line saying that this binary exports nothing.
@@ -232,6 +232,9 @@ import (
 
 	"github.com/opentoolgen/opentoolgen/mcpbridge"
 	"github.com/opentoolgen/opentoolgen/runtime"
+	"github.com/opentoolgen/opentoolgen/runtime/document"
+	"github.com/opentoolgen/opentoolgen/runtime/intercept"
+	"github.com/opentoolgen/opentoolgen/runtime/toolopt"
 )
 
 // DefaultPort is the port start serves on unless Command.Port or --toolPort
@@ -259,7 +262,7 @@ type Command struct {
 	// Document is the tool's document (a generated package's Document()),
 	// optional: it gives the version, and a bad options file's mistakes are
 	// found in it before the tool is built.
-	Document *runtime.OpenTool
+	Document *document.OpenTool
 	// Port is the default of --toolPort (0: DefaultPort).
 	Port int
 	// Flags registers the command's own flags on the flag set of start and of
@@ -272,7 +275,7 @@ type Command struct {
 	Env []Env
 	// NewTool builds the tool, once the flags are parsed, with the options of
 	// the --options file (none without it).
-	NewTool func(ctx context.Context, opts ...runtime.ToolOption) (runtime.Tool, error)
+	NewTool func(ctx context.Context, opts ...toolopt.Option) (runtime.Tool, error)
 	// MCP are options of the MCP server (tool annotations, …), for start and mcp.
 	MCP []mcpbridge.Option
 	// Ready, when set, is asked by each GET /readyz of start, with a 2 s
@@ -380,7 +383,7 @@ type settings struct {
 	// discovery is --discovery (discovery.go): auto, on or off.
 	discovery string
 	// interceptors run around every call every front serves (telemetry).
-	interceptors []runtime.Interceptor
+	interceptors []intercept.Func
 	stderr       io.Writer // where a console exporter writes
 }
 

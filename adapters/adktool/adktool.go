@@ -42,6 +42,7 @@ import (
 	"google.golang.org/genai"
 
 	"github.com/opentoolgen/opentoolgen/runtime"
+	"github.com/opentoolgen/opentoolgen/runtime/declare"
 	"github.com/opentoolgen/opentoolgen/runtime/functions"
 )
 
@@ -60,7 +61,7 @@ func Functions(ctx context.Context, t runtime.Tool) ([]*Function, error) {
 	if err != nil {
 		return nil, err
 	}
-	names := runtime.DeclaredNames(doc)
+	names := declare.Names(doc)
 	out := make([]*Function, len(fts))
 	for i, ft := range fts {
 		out[i] = &Function{Func: ft, name: names[ft.Name()]}
@@ -68,7 +69,7 @@ func Functions(ctx context.Context, t runtime.Tool) ([]*Function, error) {
 	return out, nil
 }
 
-// Name returns the function's declared name (runtime.DeclaredNames).
+// Name returns the function's declared name (declare.Names).
 func (f *Function) Name() string { return f.name }
 
 // Description returns the function's description.

@@ -14,7 +14,7 @@
 //
 // The declarations are those of package runtime/declare (profile anthropic,
 // or anthropic-strict with Strict): each function under its declared name
-// (runtime.DeclaredNames), its input_schema in full. A call runs through
+// (declare.Names), its input_schema in full. A call runs through
 // functions.Tool, validated exactly as a direct call, and answers the
 // result object's JSON as one text block.
 //
@@ -99,7 +99,7 @@ func New(ctx context.Context, t runtime.Tool, opts ...Option) (*Set, error) {
 	if err := json.Unmarshal(d.Tools, &decls); err != nil {
 		return nil, fmt.Errorf("anthropictool: reading the declarations: %w", err)
 	}
-	names := runtime.DeclaredNames(doc)
+	names := declare.Names(doc)
 	byFunc := map[string]*functions.Tool{}
 	for _, ft := range fts {
 		byFunc[names[ft.Name()]] = ft

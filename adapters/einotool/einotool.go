@@ -5,7 +5,7 @@
 //	tools, err := einotool.Tools(ctx, weatherTool) // []tool.BaseTool for a ToolsNode or an agent
 //
 // Each function of the tool's document becomes one tool.InvokableTool: Info
-// declares it (its declared name, see runtime.DeclaredNames; its description;
+// declares it (its declared name, see declare.Names; its description;
 // its arguments' JSON Schema, functions.Tool.InputSchemaJSON), and
 // InvokableRun calls it with the model's arguments, validated exactly as a
 // direct call, and answers the result object's JSON. A streaming function is
@@ -66,7 +66,7 @@ func Functions(ctx context.Context, t runtime.Tool) ([]*Function, error) {
 	if err != nil {
 		return nil, err
 	}
-	names := runtime.DeclaredNames(doc)
+	names := declare.Names(doc)
 	st, _ := t.(runtime.StreamTool)
 	out := make([]*Function, len(fts))
 	for i, ft := range fts {

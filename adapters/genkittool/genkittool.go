@@ -6,7 +6,7 @@
 //
 // Each function of the tool's document becomes one ai.Tool made by
 // ai.NewTool with ai.WithInputSchema: its declared name
-// (runtime.DeclaredNames), its description, its arguments' JSON Schema
+// (declare.Names), its description, its arguments' JSON Schema
 // (functions.Tool.InputSchema). Genkit hands the tool the model's
 // arguments decoded as JSON; the tool encodes them again and calls the
 // function through functions.Tool, validated exactly as a direct call;
@@ -36,6 +36,7 @@ import (
 	"github.com/firebase/genkit/go/ai"
 
 	"github.com/opentoolgen/opentoolgen/runtime"
+	"github.com/opentoolgen/opentoolgen/runtime/declare"
 	"github.com/opentoolgen/opentoolgen/runtime/functions"
 )
 
@@ -48,7 +49,7 @@ func Tools(ctx context.Context, t runtime.Tool) ([]ai.Tool, error) {
 	if err != nil {
 		return nil, err
 	}
-	names := runtime.DeclaredNames(doc)
+	names := declare.Names(doc)
 	out := make([]ai.Tool, len(fts))
 	for i, ft := range fts {
 		out[i] = Tool(names[ft.Name()], ft)

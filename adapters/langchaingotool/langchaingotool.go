@@ -5,7 +5,7 @@
 //	tools, err := langchaingotool.Tools(ctx, weatherTool) // []tools.Tool for an agent
 //
 // Each function of the tool's document becomes one tools.Tool: Name is its
-// declared name (runtime.DeclaredNames), Call takes the arguments as a JSON
+// declared name (declare.Names), Call takes the arguments as a JSON
 // object (what langchaingo's OpenAI-functions agent passes on, and what the
 // description asks a text agent to write; surrounding blanks and a ``` fence
 // are dropped) and answers the result object's JSON, validated and decoded
@@ -39,6 +39,7 @@ import (
 	"github.com/tmc/langchaingo/tools"
 
 	"github.com/opentoolgen/opentoolgen/runtime"
+	"github.com/opentoolgen/opentoolgen/runtime/declare"
 	"github.com/opentoolgen/opentoolgen/runtime/functions"
 )
 
@@ -59,7 +60,7 @@ func Functions(ctx context.Context, t runtime.Tool) ([]*Function, error) {
 	if err != nil {
 		return nil, err
 	}
-	names := runtime.DeclaredNames(doc)
+	names := declare.Names(doc)
 	out := make([]*Function, len(fts))
 	for i, ft := range fts {
 		out[i] = &Function{Tool: ft, name: names[ft.Name()]}

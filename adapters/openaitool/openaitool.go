@@ -95,7 +95,7 @@ func New(ctx context.Context, t runtime.Tool, opts ...Option) (*Tools, error) {
 	if err := json.Unmarshal(d.Tools, &ts.decls); err != nil {
 		return nil, fmt.Errorf("openaitool: reading the declarations: %w", err)
 	}
-	names := runtime.DeclaredNames(doc)
+	names := declare.Names(doc)
 	for _, ft := range fts {
 		ts.fns[names[ft.Name()]] = ft
 	}

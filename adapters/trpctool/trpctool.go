@@ -34,6 +34,7 @@ import (
 	"encoding/json"
 
 	"github.com/opentoolgen/opentoolgen/runtime"
+	"github.com/opentoolgen/opentoolgen/runtime/declare"
 	"github.com/opentoolgen/opentoolgen/runtime/functions"
 )
 
@@ -52,7 +53,7 @@ func Functions(ctx context.Context, t runtime.Tool) ([]*Function, error) {
 	if err != nil {
 		return nil, err
 	}
-	names := runtime.DeclaredNames(doc)
+	names := declare.Names(doc)
 	out := make([]*Function, len(fts))
 	for i, ft := range fts {
 		out[i] = &Function{Func: ft, name: names[ft.Name()]}
@@ -60,7 +61,7 @@ func Functions(ctx context.Context, t runtime.Tool) ([]*Function, error) {
 	return out, nil
 }
 
-// Name returns the function's declared name (runtime.DeclaredNames).
+// Name returns the function's declared name (declare.Names).
 func (f *Function) Name() string { return f.name }
 
 // DeclarationJSON returns the function's declaration as tRPC's

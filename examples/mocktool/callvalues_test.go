@@ -15,6 +15,7 @@ import (
 	"github.com/opentoolgen/opentoolgen/examples/mocktool/mocktool"
 	"github.com/opentoolgen/opentoolgen/runtime"
 	"github.com/opentoolgen/opentoolgen/runtime/declare"
+	"github.com/opentoolgen/opentoolgen/runtime/toolopt"
 )
 
 // serveTool serves tool on a loopback listener until the test ends.
@@ -43,8 +44,8 @@ func serveTool(t *testing.T, tool runtime.Tool, opts ...runtime.ServerOption) st
 func TestCallValueTemplates(t *testing.T) {
 	svc := newStore("Hello")
 	tool, err := mocktool.NewTool(svc,
-		runtime.WithFixed("update", map[string]any{"text": "turn {agent_turn_id} of {trace_id}, {{literal}}"}),
-		runtime.WithDefaults("create", map[string]any{"text": "call {tool_call_id}"}),
+		toolopt.WithFixed("update", map[string]any{"text": "turn {agent_turn_id} of {trace_id}, {{literal}}"}),
+		toolopt.WithDefaults("create", map[string]any{"text": "call {tool_call_id}"}),
 	)
 	if err != nil {
 		t.Fatal(err)
@@ -97,10 +98,10 @@ func TestCallValueTemplates(t *testing.T) {
 
 	// A placeholder the tool does not know fails NewTool, naming it; one
 	// added with WithCallValueNames is known.
-	if _, err := mocktool.NewTool(svc, runtime.WithFixed("update", map[string]any{"text": "{tenant}"})); err == nil || !strings.Contains(err.Error(), "{tenant}") || !strings.Contains(err.Error(), "update.text") {
+	if _, err := mocktool.NewTool(svc, toolopt.WithFixed("update", map[string]any{"text": "{tenant}"})); err == nil || !strings.Contains(err.Error(), "{tenant}") || !strings.Contains(err.Error(), "update.text") {
 		t.Errorf("unknown placeholder: %v", err)
 	}
-	if _, err := mocktool.NewTool(svc, runtime.WithCallValueNames("tenant"), runtime.WithFixed("update", map[string]any{"text": "{tenant}"})); err != nil {
+	if _, err := mocktool.NewTool(svc, toolopt.WithCallValueNames("tenant"), toolopt.WithFixed("update", map[string]any{"text": "{tenant}"})); err != nil {
 		t.Errorf("a placeholder added with WithCallValueNames: %v", err)
 	}
 }
@@ -112,11 +113,11 @@ func TestLaterOptionWins(t *testing.T) {
 	svc := newStore("Hello")
 	env := map[string]string{"REGISTERED": "1", "SERVICE": "0"}
 	tool, err := mocktool.NewTool(svc,
-		runtime.WithEnvs("read", map[string]string{"id": "REGISTERED"}),
-		runtime.WithEnvs("read", map[string]string{"id": "SERVICE"}),
-		runtime.WithDefaults("create", map[string]any{"text": "registered"}),
-		runtime.WithDefaults("create", map[string]any{"text": "service"}),
-		runtime.WithLookupEnv(func(k string) (string, bool) { v, ok := env[k]; return v, ok }),
+		toolopt.WithEnvs("read", map[string]string{"id": "REGISTERED"}),
+		toolopt.WithEnvs("read", map[string]string{"id": "SERVICE"}),
+		toolopt.WithDefaults("create", map[string]any{"text": "registered"}),
+		toolopt.WithDefaults("create", map[string]any{"text": "service"}),
+		toolopt.WithLookupEnv(func(k string) (string, bool) { v, ok := env[k]; return v, ok }),
 	)
 	if err != nil {
 		t.Fatal(err)
@@ -137,8 +138,8 @@ func TestEnvValuesNeverShown(t *testing.T) {
 	svc := newStore("Hello")
 	svc.run = func(context.Context) error { return errors.New("run failed") }
 	tool, err := mocktool.NewTool(svc,
-		runtime.WithEnvs("", map[string]string{"id": "TEXT_ID"}),
-		runtime.WithLookupEnv(func(string) (string, bool) { return secret, true }),
+		toolopt.WithEnvs("", map[string]string{"id": "TEXT_ID"}),
+		toolopt.WithLookupEnv(func(string) (string, bool) { return secret, true }),
 	)
 	if err != nil {
 		t.Fatal(err)

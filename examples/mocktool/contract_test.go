@@ -12,6 +12,7 @@ import (
 	"github.com/opentoolgen/opentoolgen/examples/mocktool/mocktool"
 	"github.com/opentoolgen/opentoolgen/runtime"
 	"github.com/opentoolgen/opentoolgen/runtime/declare"
+	"github.com/opentoolgen/opentoolgen/runtime/toolopt"
 )
 
 // countingStore counts the calls that reach it.
@@ -64,9 +65,9 @@ func TestGateway(t *testing.T) {
 func TestToolOptions(t *testing.T) {
 	svc := newStore("Hello", "World")
 	tool, err := mocktool.NewTool(svc,
-		runtime.WithFunctions("read", "update", "sequentiallyRead"),
-		runtime.WithDefaults("read", map[string]any{"id": 1}),
-		runtime.WithFixed("update", map[string]any{"text": "fixed"}),
+		toolopt.WithFunctions("read", "update", "sequentiallyRead"),
+		toolopt.WithDefaults("read", map[string]any{"id": 1}),
+		toolopt.WithFixed("update", map[string]any{"text": "fixed"}),
 	)
 	if err != nil {
 		t.Fatal(err)
@@ -125,10 +126,10 @@ func TestToolOptions(t *testing.T) {
 		t.Errorf("mocktool.Document(): %d functions, want 7", n)
 	}
 	// Options naming what the document lacks fail, naming it.
-	for _, opt := range []runtime.ToolOption{
-		runtime.WithFunctions("read", "nope"),
-		runtime.WithDefaults("read", map[string]any{"nope": 1}),
-		runtime.WithFixed("nope", map[string]any{"id": 1}),
+	for _, opt := range []toolopt.Option{
+		toolopt.WithFunctions("read", "nope"),
+		toolopt.WithDefaults("read", map[string]any{"nope": 1}),
+		toolopt.WithFixed("nope", map[string]any{"id": 1}),
 	} {
 		if _, err := mocktool.NewTool(svc, opt); err == nil || !strings.Contains(err.Error(), `"nope"`) {
 			t.Errorf("NewTool with an option naming nope: got %v", err)

@@ -18,9 +18,9 @@
 //	  -d '{"jsonrpc":"2.0","method":"addPet","params":{"name":"Rex"},"id":1}'
 //
 // The tool sends the API key as the X-API-Key header (petstoreclient.WithAPIKey),
-// forces the limit of listPets (runtime.WithFixed: the argument disappears
+// forces the limit of listPets (toolopt.WithFixed: the argument disappears
 // from the declared document) and gives addPet a default status
-// (runtime.WithDefaults). The end-to-end test next to this file runs the
+// (toolopt.WithDefaults). The end-to-end test next to this file runs the
 // pieces over loopback.
 //
 // readonlyclient is the same document through an OpenAPI Overlay,

@@ -16,6 +16,7 @@ import (
 	"github.com/opentoolgen/opentoolgen/examples/petstore/readonlyclient"
 	"github.com/opentoolgen/opentoolgen/runtime"
 	"github.com/opentoolgen/opentoolgen/runtime/rest"
+	"github.com/opentoolgen/opentoolgen/runtime/toolopt"
 )
 
 func TestPetstore(t *testing.T) {
@@ -41,8 +42,8 @@ func TestPetstore(t *testing.T) {
 
 	// The same API as an OpenTool tool.
 	tool, err := petstoreclient.NewTool(c,
-		runtime.WithFixed("listPets", map[string]any{"limit": 1}),
-		runtime.WithDefaults("addPet", map[string]any{"status": "pending"}))
+		toolopt.WithFixed("listPets", map[string]any{"limit": 1}),
+		toolopt.WithDefaults("addPet", map[string]any{"status": "pending"}))
 	if err != nil {
 		t.Fatal(err)
 	}

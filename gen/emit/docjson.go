@@ -12,11 +12,11 @@ import (
 	"sync"
 	"unicode/utf8"
 
-	"github.com/opentoolgen/opentoolgen/runtime"
+	"github.com/opentoolgen/opentoolgen/runtime/document"
 )
 
 // The equivalent OpenTool document is written by one pass over the model, in
-// linear time. json.Marshal writes the same bytes, but runtime.Schemas has its
+// linear time. json.Marshal writes the same bytes, but document.Schemas has its
 // own MarshalJSON, whose result encoding/json checks and compacts again at
 // every level: quadratic in the depth of nesting (2,000 nested properties
 // took seconds).
@@ -24,7 +24,7 @@ import (
 // MarshalDocument returns the compact JSON encoding of doc, byte for byte
 // what json.Marshal returns. Strings are encoded in pieces of jsonPiece
 // bytes.
-func MarshalDocument(doc *runtime.OpenTool) ([]byte, error) {
+func MarshalDocument(doc *document.OpenTool) ([]byte, error) {
 	var b bytes.Buffer
 	if err := encodeDocValue(&b, reflect.ValueOf(doc)); err != nil {
 		return nil, err
@@ -33,13 +33,13 @@ func MarshalDocument(doc *runtime.OpenTool) ([]byte, error) {
 }
 
 var (
-	schemasType       = reflect.TypeFor[runtime.Schemas]()
+	schemasType       = reflect.TypeFor[document.Schemas]()
 	marshalerType     = reflect.TypeFor[json.Marshaler]()
 	textMarshalerType = reflect.TypeFor[encoding.TextMarshaler]()
 )
 
 // encodeDocValue writes v as json.Marshal would: structs of the document
-// model, pointers, slices and maps member by member, runtime.Schemas as an
+// model, pointers, slices and maps member by member, document.Schemas as an
 // object in order, strings, booleans and integers as encoding/json writes
 // them, everything else (floats, raw messages, enum values, slices of
 // leaves) with json.Marshal itself.
@@ -56,7 +56,7 @@ func encodeDocValue(b *bytes.Buffer, v reflect.Value) error {
 			if i > 0 {
 				b.WriteByte(',')
 			}
-			m := v.Index(i).Addr().Interface().(*runtime.NamedSchema)
+			m := v.Index(i).Addr().Interface().(*document.NamedSchema)
 			if err := encodeJSONString(b, m.Name); err != nil {
 				return err
 			}

@@ -26,7 +26,7 @@ import (
 //	//go:embed opentool.gen.json
 //	var documentJSON string
 //
-//	func Document() *runtime.OpenTool                     // a new copy each call
+//	func Document() *document.OpenTool                     // a new copy each call
 //	func Declarations(p declare.Profile) (*declare.Declared, error)
 func emitDocument(p *model.Package) *jen.File {
 	f := newFile(p)
@@ -58,8 +58,8 @@ func emitDocument(p *model.Package) *jen.File {
 	f.Line()
 	f.Comment("Document returns the OpenTool document the package was generated from; each")
 	f.Comment("call returns a new copy.")
-	f.Func().Id("Document").Params().Op("*").Add(rt("OpenTool")).Block(
-		jen.Var().Id("d").Add(rt("OpenTool")),
+	f.Func().Id("Document").Params().Op("*").Add(docQ("OpenTool")).Block(
+		jen.Var().Id("d").Add(docQ("OpenTool")),
 		jen.If(jen.Err().Op(":=").Qual(jsonPath, "Unmarshal").Call(jen.Index().Byte().Call(jen.Id("documentJSON")), jen.Op("&").Id("d")), jen.Err().Op("!=").Nil()).Block(
 			jen.Panic(jen.Lit("opentool: the embedded document does not decode: ").Op("+").Err().Dot("Error").Call()),
 		),

@@ -24,6 +24,9 @@ const (
 	declarePath = runtimePath + "/declare"
 	funcsPath   = runtimePath + "/functions"
 	decodePath  = runtimePath + "/decode"
+	docPath     = runtimePath + "/document"
+	optPath     = runtimePath + "/toolopt"
+	civilPath   = runtimePath + "/civil"
 	contextPath = "context"
 	jsonPath    = "encoding/json"
 	iterPath    = "iter"
@@ -52,6 +55,9 @@ func importRuntime(f *jen.File) {
 	f.ImportName(declarePath, "declare")
 	f.ImportName(funcsPath, "functions")
 	f.ImportName(decodePath, "decode")
+	f.ImportName(docPath, "document")
+	f.ImportName(optPath, "toolopt")
+	f.ImportName(civilPath, "civil")
 	f.ImportName(dynlibPath, "dynlib")
 }
 
@@ -66,6 +72,12 @@ func declQ(name string) *jen.Statement { return jen.Qual(declarePath, name) }
 
 // decQ is name of runtime/decode (argument decoders and checks).
 func decQ(name string) *jen.Statement { return jen.Qual(decodePath, name) }
+
+// docQ is name of runtime/document (the OpenTool document model).
+func docQ(name string) *jen.Statement { return jen.Qual(docPath, name) }
+
+// optQ is name of runtime/toolopt (a Tool's options).
+func optQ(name string) *jen.Statement { return jen.Qual(optPath, name) }
 
 // funcsQ is name of runtime/functions (functions as agent frameworks' tools).
 func funcsQ(name string) *jen.Statement { return jen.Qual(funcsPath, name) }
@@ -111,7 +123,7 @@ func goType(r *model.TypeRef) *jen.Statement {
 	case model.RefNamed:
 		return jen.Id(r.Named.Name)
 	case model.RefDate:
-		return rt("Date")
+		return jen.Qual(civilPath, "Date")
 	case model.RefTime, model.RefBytes, model.RefRaw:
 		return oaGoType(r)
 	}
@@ -419,7 +431,7 @@ func structDecoder(t *model.Type) []jen.Code {
 // fl whose null means absent with a runtime helper (null leaves the field
 // as it is), or nil when fl has none:
 //
-//	decode.Ptr(d, &x.F, decodeT)                  // *T of a named type, *time.Time, *runtime.Date, …
+//	decode.Ptr(d, &x.F, decodeT)                  // *T of a named type, *time.Time, *civil.Date, …
 //	if v, ok := d.OptInt(&x.F); ok { checks }       // *int64, *float64, *string with checks
 //	decode.OptionalSlice(d, &x.F, decodeE)         // []E of a named type
 //	if decode.OptionalSlice(d, &x.F, decodeE) { checks }
@@ -451,7 +463,7 @@ func optionalRead(fl *model.Field) []jen.Code {
 }
 
 // dateRef returns r, or the type its alias chain ends at, when that is a
-// date (type Day = runtime.Date); nil otherwise.
+// date (type Day = civil.Date); nil otherwise.
 func dateRef(r *model.TypeRef) *model.TypeRef {
 	if r.Kind == model.RefNamed {
 		r = aliasTarget(r.Named)

@@ -34,7 +34,7 @@ const CommandFile = "main.gen.go"
 //				fs.StringVar(&server, "server", petstore.DefaultBaseURL, "Deprecated: use --base-url")
 //			},
 //			Env: []toolcli.Env{{Name: "PETSTORE_API_KEY", Required: true, Usage: `API key of the security scheme "api_key" (header X-API-Key)`}},
-//			NewTool: func(_ context.Context, opts ...runtime.ToolOption) (runtime.Tool, error) {
+//			NewTool: func(_ context.Context, opts ...toolopt.Option) (runtime.Tool, error) {
 //				var copts []petstore.ClientOption
 //				if v := os.Getenv("PETSTORE_API_KEY"); v != "" {
 //					copts = append(copts, petstore.WithAPIKey(v))
@@ -104,7 +104,7 @@ func emitCommand(p *model.Package) *jen.File {
 	if m.ctx {
 		ctx = "ctx"
 	}
-	fields = append(fields, field("NewTool", jen.Func().Params(jen.Id(ctx).Qual(contextPath, "Context"), jen.Id("opts").Op("...").Add(rt("ToolOption"))).
+	fields = append(fields, field("NewTool", jen.Func().Params(jen.Id(ctx).Qual(contextPath, "Context"), jen.Id("opts").Op("...").Add(optQ("Option"))).
 		Params(rt("Tool"), jen.Error()).Block(m.body...)))
 	if len(m.ready) > 0 {
 		fields = append(fields, field("Ready", jen.Func().Params(jen.Id("ctx").Qual(contextPath, "Context")).Error().Block(m.ready...)))

@@ -38,7 +38,7 @@ func checksResults(p *model.Package) bool {
 }
 
 // strictContext renders, when checked, the statement of the Tool's Call that
-// gives the Service the context runtime.WithStrictResponses marks, which its
+// gives the Service the context toolopt.WithStrictResponses marks, which its
 // REST client reads:
 //
 //	ctx = t.args.CallContext(ctx)

@@ -11,7 +11,7 @@ import (
 
 // The one Tool adapter, the same for every input kind: tool.gen.go holds the
 // Service interface and the Tool that serves a Service over the OpenTool
-// protocol with the options of runtime.ToolOption.
+// protocol with the options of toolopt.Option.
 
 // serviceDoc is the comment of the Service interface: what implements it,
 // the library (hasC), the REST client (hasHTTP) or the user's code.
@@ -42,16 +42,16 @@ func serviceDoc(p *model.Package) []string {
 //
 //	type Service interface { F(ctx context.Context, args FArgs) (R, error); … }
 //
-//	type Tool struct { svc Service; args *runtime.Args }
+//	type Tool struct { svc Service; args *toolopt.Args }
 //
-//	func NewTool(svc Service, opts ...runtime.ToolOption) (*Tool, error)
+//	func NewTool(svc Service, opts ...toolopt.Option) (*Tool, error)
 //	func (t *Tool) Call(ctx context.Context, name string, args json.RawMessage) (json.RawMessage, error)
 //	func (t *Tool) StreamCall(ctx, name, args, emit) error // when a function streams
-//	func (t *Tool) Load(context.Context) (*runtime.OpenTool, error)
-//	func (t *Tool) Document() *runtime.OpenTool
+//	func (t *Tool) Load(context.Context) (*document.OpenTool, error)
+//	func (t *Tool) Document() *document.OpenTool
 //	func (t *Tool) Declarations(p declare.Profile) (*declare.Declared, error)
 //	func (t *Tool) Functions() []*functions.Tool
-//	func (t *Tool) Hints(name string) (runtime.Hints, bool) // OpenAPI
+//	func (t *Tool) Hints(name string) (document.Hints, bool) // OpenAPI
 //
 // It holds the methods of fns, the first functions of p; tool2.gen.go, …
 // hold those of the others (emitToolPart), with their part of Service and of
@@ -250,7 +250,7 @@ func emitToolType(f *jen.File, p *model.Package) {
 	}
 	f.Type().Id("Tool").Struct(
 		jen.Id("svc").Id(p.Service()),
-		jen.Id("args").Op("*").Add(rt("Args")),
+		jen.Id("args").Op("*").Add(optQ("Args")),
 	)
 	f.Line()
 	f.Var().Id("_").Add(rt("Tool")).Op("=").Parens(jen.Op("*").Id("Tool")).Parens(jen.Nil())
@@ -262,19 +262,19 @@ func emitToolType(f *jen.File, p *model.Package) {
 	}
 	f.Line()
 	f.Comment("NewTool returns the Tool serving svc. Its options choose the functions it")
-	f.Comment("serves (runtime.WithFunctions) and complete their arguments")
-	f.Comment("(runtime.WithDefaults, runtime.WithFixed, runtime.WithEnvs). It fails when")
+	f.Comment("serves (toolopt.WithFunctions) and complete their arguments")
+	f.Comment("(toolopt.WithDefaults, toolopt.WithFixed, toolopt.WithEnvs). It fails when")
 	f.Comment("an option names a function or an argument the document does not have, or")
 	f.Comment("gives a value of the wrong type, or when svc is nil.")
 	if checksResults(p) {
-		f.Comment("With runtime.WithStrictResponses, the REST client a call reaches checks")
+		f.Comment("With toolopt.WithStrictResponses, the REST client a call reaches checks")
 		f.Comment("the API's response against the document (rest.DecodeChecked).")
 	}
-	f.Func().Id("NewTool").Params(jen.Id("svc").Id(p.Service()), jen.Id("opts").Op("...").Add(rt("ToolOption"))).Params(jen.Op("*").Id("Tool"), jen.Error()).Block(
+	f.Func().Id("NewTool").Params(jen.Id("svc").Id(p.Service()), jen.Id("opts").Op("...").Add(optQ("Option"))).Params(jen.Op("*").Id("Tool"), jen.Error()).Block(
 		jen.If(jen.Id("svc").Op("==").Nil()).Block(
 			jen.Return(jen.Nil(), jen.Qual("errors", "New").Call(jen.Lit(p.Name+".NewTool: svc is nil (want the "+p.Service()+" whose methods the functions call)"))),
 		),
-		jen.List(jen.Id("args"), jen.Err()).Op(":=").Add(rt("NewArgs")).Call(jen.Id("Document").Call(), jen.Id("opts").Op("...")),
+		jen.List(jen.Id("args"), jen.Err()).Op(":=").Add(optQ("NewArgs")).Call(jen.Id("Document").Call(), jen.Id("opts").Op("...")),
 		jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),
 		jen.Return(jen.Op("&").Id("Tool").Values(jen.Id("svc").Op(":").Id("svc"), jen.Id("args").Op(":").Id("args")), jen.Nil()),
 	)
@@ -309,7 +309,7 @@ type toolCases struct {
 	next string
 	// checked is set when the client of a function checks its response
 	// with strict responses (checksResults): Call passes the Service the
-	// context runtime.WithStrictResponses marks.
+	// context toolopt.WithStrictResponses marks.
 	checked bool
 }
 
@@ -445,7 +445,7 @@ func emitToolCalls(f *jen.File, c toolCases, stream bool) {
 			jen.Qual("strconv", "Quote").Call(jen.Id("name")).Op("+").Lit(" does not stream its result: call it with call")))))
 	}
 	// A served function, by its name or the name it is declared under for LLM
-	// providers (runtime.DeclaredNames):
+	// providers (declare.Names):
 	//
 	//	name, ok := t.args.Resolve(name)
 	//	if !ok { return nil, runtime.MethodNotFound(name) }
@@ -493,14 +493,14 @@ func callNext(next string) jen.Code {
 func emitToolDocument(f *jen.File) {
 	f.Comment("Load implements runtime.Tool: it returns the served document (see Document).")
 	f.Func().Params(jen.Id("t").Op("*").Id("Tool")).Id("Load").Params(jen.Qual(contextPath, "Context")).Params(
-		jen.Op("*").Add(rt("OpenTool")), jen.Error(),
+		jen.Op("*").Add(docQ("OpenTool")), jen.Error(),
 	).Block(jen.Return(jen.Id("t").Dot("args").Dot("Served").Call(), jen.Nil()))
 	f.Line()
 	f.Comment("Document returns the OpenTool document as the tool serves it: the functions")
 	f.Comment("it serves, without the fixed arguments and those read from the environment,")
 	f.Comment("and with defaulted arguments optional. Each call returns a new copy; the")
 	f.Comment("package-level Document is the document as written.")
-	f.Func().Params(jen.Id("t").Op("*").Id("Tool")).Id("Document").Params().Op("*").Add(rt("OpenTool")).Block(
+	f.Func().Params(jen.Id("t").Op("*").Id("Tool")).Id("Document").Params().Op("*").Add(docQ("OpenTool")).Block(
 		jen.Return(jen.Id("t").Dot("args").Dot("Document").Call()),
 	)
 	f.Line()
@@ -524,26 +524,26 @@ func emitToolDocument(f *jen.File) {
 // emitHints renders the Tool's Hints method, one case per HTTP method in the
 // order the methods first appear:
 //
-//	func (t *Tool) Hints(name string) (runtime.Hints, bool) {
+//	func (t *Tool) Hints(name string) (document.Hints, bool) {
 //		if !t.args.Serves(name) {
-//			return runtime.Hints{}, false
+//			return document.Hints{}, false
 //		}
 //		switch name {
 //		case "listPets", "showPetById":
-//			return runtime.MethodHints("GET"), true
+//			return document.MethodHints("GET"), true
 //		…
 //		}
-//		return runtime.Hints{}, false
+//		return document.Hints{}, false
 //	}
 func emitHints(f *jen.File, p *model.Package) {
 	if listedHints(p) {
-		// func (t *Tool) Hints(name string) (runtime.Hints, bool) {
-		//	return runtime.DocumentHints(t.args.Served(), name)
+		// func (t *Tool) Hints(name string) (document.Hints, bool) {
+		//	return document.FunctionHints(t.args.Served(), name)
 		// }
 		f.Comment("Hints implements runtime.HintTool: the hints of a served function are the")
 		f.Comment("annotations its MCP tool was listed with (the document's annotations).")
-		f.Func().Params(jen.Id("t").Op("*").Id("Tool")).Id("Hints").Params(jen.Id("name").String()).Params(rt("Hints"), jen.Bool()).Block(
-			jen.Return(rt("DocumentHints").Call(jen.Id("t").Dot("args").Dot("Served").Call(), jen.Id("name"))),
+		f.Func().Params(jen.Id("t").Op("*").Id("Tool")).Id("Hints").Params(jen.Id("name").String()).Params(docQ("Hints"), jen.Bool()).Block(
+			jen.Return(docQ("FunctionHints").Call(jen.Id("t").Dot("args").Dot("Served").Call(), jen.Id("name"))),
 		)
 		return
 	}
@@ -561,15 +561,15 @@ func emitHints(f *jen.File, p *model.Package) {
 	}
 	var cases []jen.Code
 	for _, m := range methods {
-		cases = append(cases, jen.Case(byMethod[m]...).Block(jen.Return(rt("MethodHints").Call(jen.Lit(m)), jen.True())))
+		cases = append(cases, jen.Case(byMethod[m]...).Block(jen.Return(docQ("MethodHints").Call(jen.Lit(m)), jen.True())))
 	}
-	none := jen.Return(rt("Hints").Values(), jen.False())
+	none := jen.Return(docQ("Hints").Values(), jen.False())
 	f.Comment("Hints implements runtime.HintTool: the hints of a served operation are those")
-	f.Comment("of its HTTP method (runtime.MethodHints: GET and HEAD read only, DELETE")
+	f.Comment("of its HTTP method (document.MethodHints: GET and HEAD read only, DELETE")
 	f.Comment("destructive, PUT and DELETE idempotent; every operation reaches the API).")
-	f.Func().Params(jen.Id("t").Op("*").Id("Tool")).Id("Hints").Params(jen.Id("name").String()).Params(rt("Hints"), jen.Bool()).Block(
+	f.Func().Params(jen.Id("t").Op("*").Id("Tool")).Id("Hints").Params(jen.Id("name").String()).Params(docQ("Hints"), jen.Bool()).Block(
 		jen.If(jen.Op("!").Id("t").Dot("args").Dot("Serves").Call(jen.Id("name"))).Block(none),
 		jen.Switch(jen.Id("name")).Block(cases...),
-		jen.Return(rt("Hints").Values(), jen.False()),
+		jen.Return(docQ("Hints").Values(), jen.False()),
 	)
 }

@@ -7,7 +7,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
-	"github.com/opentoolgen/opentoolgen/runtime"
+	"github.com/opentoolgen/opentoolgen/runtime/document"
 )
 
 func TestBoundName(t *testing.T) {
@@ -51,7 +51,7 @@ func TestBoundName(t *testing.T) {
 // none collides, and adding an unrelated function renames nothing.
 func TestLongNamesFromOpenTool(t *testing.T) {
 	long := "create_or_update_the_subscription_schedule_invoice_item_price_data_recurring_interval_"
-	doc := func(extra bool) *runtime.OpenTool {
+	doc := func(extra bool) *document.OpenTool {
 		var fns []string
 		if extra {
 			fns = append(fns, `{"name":"`+long+`aaa","parameters":[]}`)
@@ -66,7 +66,7 @@ func TestLongNamesFromOpenTool(t *testing.T) {
 		data := `{"opentool":"1.0.0","info":{"title":"t","version":"1"},"functions":[` + strings.Join(fns, ",") + `],
 			"schemas":{"` + long + `schema":{"type":"object","properties":{"` + long + `member":{"type":"boolean"}}},
 			"` + long + `schemas":{"type":"string","enum":["a","b"]}}}`
-		var d runtime.OpenTool
+		var d document.OpenTool
 		if err := json.Unmarshal([]byte(data), &d); err != nil {
 			t.Fatal(err)
 		}

@@ -5,7 +5,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/opentoolgen/opentoolgen/runtime"
+	"github.com/opentoolgen/opentoolgen/runtime/document"
 )
 
 // builder turns an OpenTool document into the model. The document has been
@@ -13,7 +13,7 @@ import (
 // loop. It makes no name: it asks them of a Naming, in the order it meets
 // what needs one, as the OpenAPI loader does, and Name makes them.
 type builder struct {
-	doc     *runtime.OpenTool
+	doc     *document.OpenTool
 	pkg     *Package
 	naming  *Naming
 	schemas map[string]*Type // named types of doc.Schemas, by schema name
@@ -24,14 +24,14 @@ type builder struct {
 
 // check returns r with the constraints of s that apply to it (ConstraintsOf),
 // the variable of a pattern asked for.
-func (b *builder) check(r *TypeRef, s *runtime.Schema) *TypeRef {
+func (b *builder) check(r *TypeRef, s *document.Schema) *TypeRef {
 	r.Check = b.constraints(s, r.Kind)
 	return r
 }
 
 // constraints returns ConstraintsOf(s, k), the variable of a pattern asked
 // for (Naming.Pattern).
-func (b *builder) constraints(s *runtime.Schema, k RefKind) *Constraints {
+func (b *builder) constraints(s *document.Schema, k RefKind) *Constraints {
 	c := ConstraintsOf(s, k)
 	if c != nil && c.Pattern != "" {
 		b.naming.Pattern(c)
@@ -47,13 +47,13 @@ func (b *builder) constraints(s *runtime.Schema, k RefKind) *Constraints {
 const MaxAnonymousNesting = 8
 
 // FromOpenTool builds the model of an OpenTool document, names included.
-func FromOpenTool(doc *runtime.OpenTool, source string) *Package {
+func FromOpenTool(doc *document.OpenTool, source string) *Package {
 	return fromOpenTool(doc, source, PackageOpenTool)
 }
 
 // fromOpenTool is FromOpenTool for a package of the kind kind (FromOpenDyn's
 // declares more names, which Name never takes).
-func fromOpenTool(doc *runtime.OpenTool, source string, kind PackageKind) *Package {
+func fromOpenTool(doc *document.OpenTool, source string, kind PackageKind) *Package {
 	b := &builder{
 		doc: doc,
 		pkg: &Package{
@@ -83,7 +83,7 @@ func fromOpenTool(doc *runtime.OpenTool, source string, kind PackageKind) *Packa
 }
 
 // defineSchema gives a named schema its definition.
-func (b *builder) defineSchema(t *Type, s *runtime.Schema) {
+func (b *builder) defineSchema(t *Type, s *document.Schema) {
 	at := SchemaPlace(t)
 	if s.Ref != "" {
 		t.Kind = KindAlias
@@ -91,23 +91,23 @@ func (b *builder) defineSchema(t *Type, s *runtime.Schema) {
 		return
 	}
 	switch {
-	case s.Type == runtime.TypeObject && len(s.Properties) > 0:
+	case s.Type == document.TypeObject && len(s.Properties) > 0:
 		t.Kind = KindStruct
 		t.Fields = b.fields(t, s)
 		t.Check = b.constraints(s, RefMap)
-	case len(s.Enum) > 0 && (s.Type == runtime.TypeString || s.Type == runtime.TypeInteger || s.Type == runtime.TypeNumber):
+	case len(s.Enum) > 0 && (s.Type == document.TypeString || s.Type == document.TypeInteger || s.Type == document.TypeNumber):
 		b.defineEnum(t, s)
 	default:
 		t.Kind = KindNamed
 		t.Underlying = b.plain(s, at)
 		if t.Underlying.Kind == RefDate {
-			t.Kind = KindAlias // type T = runtime.Date keeps its methods
+			t.Kind = KindAlias // type T = civil.Date keeps its methods
 		}
 	}
 }
 
 // fields returns the fields of the struct owner, the properties of s.
-func (b *builder) fields(owner *Type, s *runtime.Schema) []*Field {
+func (b *builder) fields(owner *Type, s *document.Schema) []*Field {
 	saved := b.anon
 	b.anon = 0 // a field's type starts a type expression
 	defer func() { b.anon = saved }()
@@ -123,26 +123,26 @@ func (b *builder) fields(owner *Type, s *runtime.Schema) []*Field {
 
 // ref returns the type of a value described by s; an inline object or enum
 // gets a type named after its place at.
-func (b *builder) ref(s *runtime.Schema, at *Place) *TypeRef {
+func (b *builder) ref(s *document.Schema, at *Place) *TypeRef {
 	if s == nil {
 		return &TypeRef{Kind: RefAny}
 	}
 	if s.Ref != "" {
-		name, _ := runtime.RefName(s.Ref)
+		name, _ := document.RefName(s.Ref)
 		if t := b.schemas[name]; t != nil {
 			return &TypeRef{Kind: RefNamed, Named: t}
 		}
 		return &TypeRef{Kind: RefAny} // unreachable after validation
 	}
 	switch {
-	case s.Type == runtime.TypeObject && len(s.Properties) > 0:
+	case s.Type == document.TypeObject && len(s.Properties) > 0:
 		t := &Type{Doc: s.Description, Kind: KindStruct}
 		b.naming.Type(t, at)
 		b.pkg.Types = append(b.pkg.Types, t)
 		t.Fields = b.fields(t, s)
 		t.Check = b.constraints(s, RefMap)
 		return &TypeRef{Kind: RefNamed, Named: t}
-	case len(s.Enum) > 0 && (s.Type == runtime.TypeString || s.Type == runtime.TypeInteger || s.Type == runtime.TypeNumber):
+	case len(s.Enum) > 0 && (s.Type == document.TypeString || s.Type == document.TypeInteger || s.Type == document.TypeNumber):
 		t := &Type{Doc: s.Description}
 		b.naming.Type(t, at)
 		b.pkg.Types = append(b.pkg.Types, t)
@@ -153,25 +153,25 @@ func (b *builder) ref(s *runtime.Schema, at *Place) *TypeRef {
 }
 
 // plain returns the type of a schema that needs no named type of its own.
-func (b *builder) plain(s *runtime.Schema, at *Place) *TypeRef {
+func (b *builder) plain(s *document.Schema, at *Place) *TypeRef {
 	switch s.Type {
-	case runtime.TypeString:
+	case document.TypeString:
 		if s.Format == "date" && b.pkg.Kind != PackageOpenDyn {
-			// runtime.Date (a C library takes its dates as text)
+			// civil.Date (a C library takes its dates as text)
 			return b.check(&TypeRef{Kind: RefDate}, s)
 		}
 		return b.check(&TypeRef{Kind: RefString}, s)
-	case runtime.TypeInteger:
+	case document.TypeInteger:
 		return b.check(&TypeRef{Kind: RefInt, Bits: intBits(s.Format)}, s)
-	case runtime.TypeNumber:
+	case document.TypeNumber:
 		return b.check(&TypeRef{Kind: RefFloat, Bits: floatBits(s.Format)}, s)
-	case runtime.TypeBoolean:
+	case document.TypeBoolean:
 		return b.check(&TypeRef{Kind: RefBool}, s)
-	case runtime.TypeArray:
+	case document.TypeArray:
 		return b.nesting(at, func() *TypeRef {
 			return b.check(&TypeRef{Kind: RefSlice, Elem: b.ref(s.Items, at.Item())}, s)
 		})
-	case runtime.TypeObject:
+	case document.TypeObject:
 		if len(s.Properties) > 0 {
 			return b.ref(s, at)
 		}
@@ -205,7 +205,7 @@ func (b *builder) nesting(at *Place, build func() *TypeRef) *TypeRef {
 }
 
 // defineEnum makes t an enum type with one constant per value of s.Enum.
-func (b *builder) defineEnum(t *Type, s *runtime.Schema) {
+func (b *builder) defineEnum(t *Type, s *document.Schema) {
 	b.naming.Enum(t, s)
 	t.Underlying.Check = b.constraints(s, t.Underlying.Kind)
 }
@@ -231,12 +231,12 @@ func floatBits(format string) int {
 // enumValues makes t an enum type with one constant per distinct value of
 // s.Enum (a value listed again is left out: equal constants would be
 // duplicate cases of Valid), the constants still to be named (nameValues).
-func enumValues(t *Type, s *runtime.Schema) {
+func enumValues(t *Type, s *document.Schema) {
 	t.Kind = KindEnum
 	switch s.Type {
-	case runtime.TypeString:
+	case document.TypeString:
 		t.Underlying = &TypeRef{Kind: RefString}
-	case runtime.TypeInteger:
+	case document.TypeInteger:
 		t.Underlying = &TypeRef{Kind: RefInt}
 	default:
 		t.Underlying = &TypeRef{Kind: RefFloat}
@@ -255,7 +255,7 @@ func enumValues(t *Type, s *runtime.Schema) {
 				suffix = "Value" + strconv.Itoa(i+1)
 			}
 		case json.Number:
-			if n, err := x.Int64(); err == nil && s.Type == runtime.TypeInteger {
+			if n, err := x.Int64(); err == nil && s.Type == document.TypeInteger {
 				val = n
 				suffix = strings.Replace(strconv.FormatInt(n, 10), "-", "Minus", 1)
 			} else {
@@ -264,7 +264,7 @@ func enumValues(t *Type, s *runtime.Schema) {
 				suffix = "Value" + strconv.Itoa(i+1)
 			}
 		case float64:
-			if s.Type == runtime.TypeInteger {
+			if s.Type == document.TypeInteger {
 				val = int64(x)
 				suffix = strings.Replace(strconv.FormatInt(int64(x), 10), "-", "Minus", 1)
 			} else {
@@ -291,7 +291,7 @@ func nameValues(types *Scope, t *Type) {
 }
 
 // function builds the model of one function.
-func (b *builder) function(f *runtime.Function) *Function {
+func (b *builder) function(f *document.Function) *Function {
 	fn := &Function{Name: f.Name, Doc: f.Description, Stream: f.IsStream()}
 	b.naming.Method(fn, f.Name)
 	if len(f.Parameters) > 0 {
@@ -325,9 +325,9 @@ func (b *builder) function(f *runtime.Function) *Function {
 
 // isObject reports whether values of s are JSON objects (and so travel as the
 // result itself rather than wrapped under the return's name).
-func (b *builder) isObject(s *runtime.Schema) bool {
+func (b *builder) isObject(s *document.Schema) bool {
 	r, err := b.doc.Resolve(s)
-	return err == nil && r != nil && r.Type == runtime.TypeObject
+	return err == nil && r != nil && r.Type == document.TypeObject
 }
 
 // Contains reports whether list holds s.

@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/opentoolgen/opentoolgen/runtime"
+	"github.com/opentoolgen/opentoolgen/runtime/document"
 )
 
 // FromOpenDyn builds the model of an OpenDyn document: doc is its equivalent
@@ -23,7 +23,7 @@ import (
 // function pointer typedefs and trampolines, each value's field and its Go
 // width. Its error is an internal one: the loader reports every problem of
 // the document that could make fns and doc disagree.
-func FromOpenDyn(doc *runtime.OpenTool, source string, lib *DynLibrary, fns []*CFunction) (*Package, error) {
+func FromOpenDyn(doc *document.OpenTool, source string, lib *DynLibrary, fns []*CFunction) (*Package, error) {
 	pkg := fromOpenTool(doc, source, PackageOpenDyn)
 	lib.Header = "opendyn.gen.h"
 	pkg.Dyn = lib

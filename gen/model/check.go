@@ -5,8 +5,8 @@ import (
 	"encoding/json"
 	"math"
 
-	"github.com/opentoolgen/opentoolgen/runtime"
 	"github.com/opentoolgen/opentoolgen/runtime/decode"
+	"github.com/opentoolgen/opentoolgen/runtime/document"
 )
 
 // ConstraintsOf returns the constraints of the schema s that apply to a value
@@ -20,7 +20,7 @@ import (
 // Kinds without checks of their own (RefTime, RefBytes, RefAny, RefRaw,
 // RefNamed) get none: a named type carries its own. A date (RefDate) gets
 // those of a string but its format, which its type checks.
-func ConstraintsOf(s *runtime.Schema, k RefKind) *Constraints {
+func ConstraintsOf(s *document.Schema, k RefKind) *Constraints {
 	if s == nil {
 		return nil
 	}

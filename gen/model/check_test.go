@@ -4,7 +4,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
-	"github.com/opentoolgen/opentoolgen/runtime"
+	"github.com/opentoolgen/opentoolgen/runtime/document"
 )
 
 // TestCollisions builds a model whose names and values collide in every way
@@ -44,7 +44,7 @@ func TestCollisions(t *testing.T) {
 	e := &Type{}
 	n.Schema(e, "color")
 	q.Types = append(q.Types, e)
-	n.Enum(e, &runtime.Schema{Type: runtime.TypeString, Enum: []any{"red", "red", "Red", "RED", "r-ed"}})
+	n.Enum(e, &document.Schema{Type: document.TypeString, Enum: []any{"red", "red", "Red", "RED", "r-ed"}})
 	Name(q)
 	if cs := Collisions(q); len(cs) != 0 {
 		t.Errorf("Collisions of a named package: %q", cs)

@@ -38,7 +38,7 @@ type Command struct {
 // (the packages it imports, main's locals): the generated package is imported
 // under another name when its own is one of them.
 var reservedMainNames = []string{
-	"main", "context", "flag", "os", "strings", "mcp", "mcpbridge", "rest", "declare", "toolcli", "natscli", "otelcli",
+	"main", "context", "flag", "os", "strings", "mcp", "mcpbridge", "rest", "declare", "toolopt", "toolcli", "natscli", "otelcli",
 	"cmd", "fs", "ctx", "opts", "server", "library", "upstream", "upstreamKey", "copts", "v",
 	"user", "password", "lib", "err", "tool", "runtime",
 }

@@ -4,7 +4,7 @@ import (
 	"net/url"
 	"strings"
 
-	"github.com/opentoolgen/opentoolgen/runtime"
+	"github.com/opentoolgen/opentoolgen/runtime/document"
 )
 
 // Package is one generated Go package.
@@ -22,7 +22,7 @@ type Package struct {
 	// name (the user's name is kept), then ToolService; "" means Service.
 	ServiceName string
 	// Document is the equivalent OpenTool document, embedded in the package.
-	Document *runtime.OpenTool
+	Document *document.OpenTool
 	// Dyn is set for packages generated from OpenDyn documents: the cgo
 	// bindings of the library (model_dyn.go).
 	Dyn *DynLibrary
@@ -151,7 +151,7 @@ const (
 	RefTime  // time.Time (OpenAPI format date-time)
 	RefBytes // []byte, base64 in JSON (OpenAPI format byte or binary)
 	RefRaw   // json.RawMessage: a value the generator cannot type (see the field's doc)
-	// RefDate is runtime.Date: a string of format date (an RFC 3339
+	// RefDate is civil.Date: a string of format date (an RFC 3339
 	// full-date). Its Check holds what the schema says of the string besides
 	// its format (lengths, pattern, const), checked on the text as read.
 	RefDate

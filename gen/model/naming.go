@@ -7,7 +7,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"github.com/opentoolgen/opentoolgen/runtime"
+	"github.com/opentoolgen/opentoolgen/runtime/document"
 )
 
 // The names of a package: a builder (the OpenAPI loader, FromOpenTool)
@@ -80,7 +80,7 @@ func (n *Naming) Args(fn *Function, t *Type) { n.add(nameRequest{kind: nameArgs,
 
 // Enum makes t the enum type of the values of s (of type string, integer or
 // number) and asks for the names of its constants.
-func (n *Naming) Enum(t *Type, s *runtime.Schema) {
+func (n *Naming) Enum(t *Type, s *document.Schema) {
 	enumValues(t, s)
 	n.add(nameRequest{kind: nameConsts, typ: t})
 }
@@ -130,7 +130,7 @@ func (n *Naming) ServerVariable(v *ServerVariable) {
 			values[i] = e
 		}
 		v.Type = &Type{}
-		enumValues(v.Type, &runtime.Schema{Type: runtime.TypeString, Enum: values})
+		enumValues(v.Type, &document.Schema{Type: document.TypeString, Enum: values})
 	}
 	n.add(nameRequest{kind: nameServerVar, of: v})
 }

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/opentoolgen/opentoolgen/runtime"
+	"github.com/opentoolgen/opentoolgen/runtime/document"
 )
 
 // TestNaming builds a package the way the OpenAPI loader does, with document
@@ -34,7 +34,7 @@ func TestNaming(t *testing.T) {
 	n.Member(pet, tags)
 	tag := add(&Type{})
 	n.Type(tag, MemberPlace(pet, tags).Item().Item())
-	n.Enum(tag, &runtime.Schema{Type: runtime.TypeString, Enum: []any{"a-b", ""}})
+	n.Enum(tag, &document.Schema{Type: document.TypeString, Enum: []any{"a-b", ""}})
 	tags.Type = &TypeRef{Kind: RefSlice, Elem: &TypeRef{Kind: RefSlice, Elem: &TypeRef{Kind: RefNamed, Named: tag}}}
 	marshal := &Field{JSONName: "marshalJSON", Type: &TypeRef{Kind: RefString}} // a method of every struct
 	n.Member(pet, marshal)
@@ -135,7 +135,7 @@ func TestNamingEnumNumbers(t *testing.T) {
 	n := &Naming{}
 	e := &Type{}
 	n.Schema(e, "level")
-	n.Enum(e, &runtime.Schema{Type: runtime.TypeInteger, Enum: []any{json.Number("-1"), json.Number("2")}})
+	n.Enum(e, &document.Schema{Type: document.TypeInteger, Enum: []any{json.Number("-1"), json.Number("2")}})
 	Name(&Package{Kind: "openapi", Naming: n, Types: []*Type{e}})
 	if e.Kind != KindEnum || len(e.Values) != 2 || e.Values[0].Name != "LevelMinus1" || e.Values[1].Name != "Level2" || e.Values[0].Value != int64(-1) {
 		t.Errorf("got %+v", e.Values)

@@ -5,7 +5,7 @@ import (
 	"path"
 	"strings"
 
-	"github.com/opentoolgen/opentoolgen/runtime"
+	"github.com/opentoolgen/opentoolgen/runtime/document"
 )
 
 // A Selector chooses functions by patterns: a glob over the function's name
@@ -149,10 +149,10 @@ func Select(p *Package, s Selector) (unmatched []string) {
 		cp := *doc
 		cp.Functions = nil
 		used := map[string]bool{}
-		var walk func(s *runtime.Schema)
-		walk = func(s *runtime.Schema) {
-			s.Each(func(s *runtime.Schema) bool {
-				if name, ok := runtime.RefName(s.Ref); ok && !used[name] {
+		var walk func(s *document.Schema)
+		walk = func(s *document.Schema) {
+			s.Each(func(s *document.Schema) bool {
+				if name, ok := document.RefName(s.Ref); ok && !used[name] {
 					used[name] = true
 					walk(doc.Schemas.Get(name))
 				}
@@ -167,7 +167,7 @@ func Select(p *Package, s Selector) (unmatched []string) {
 			f.EachSchema(walk)
 		}
 		if cp.Functions == nil {
-			cp.Functions = []runtime.Function{}
+			cp.Functions = []document.Function{}
 		}
 		cp.Schemas = nil
 		for _, m := range doc.Schemas {

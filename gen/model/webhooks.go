@@ -3,7 +3,7 @@ package model
 import (
 	"strconv"
 
-	"github.com/opentoolgen/opentoolgen/runtime"
+	"github.com/opentoolgen/opentoolgen/runtime/document"
 )
 
 // Webhook is an event the API sends: an OpenAPI 3.1 webhook or a callback of
@@ -27,7 +27,7 @@ type Webhook struct {
 	Scheme string
 	// Schema is the JSON schema of the event's value (its type's), for the
 	// wait functions of the tool (runtime/webhook.WaitTool).
-	Schema *runtime.Schema
+	Schema *document.Schema
 	// Status is the status of a success: the first 2xx the document gives
 	// the event, 0 for none (the receiver answers 204).
 	Status int

@@ -22,18 +22,20 @@ import (
 
 	"github.com/opentoolgen/opentoolgen/mcpbridge"
 	"github.com/opentoolgen/opentoolgen/runtime"
+	"github.com/opentoolgen/opentoolgen/runtime/civil"
+	"github.com/opentoolgen/opentoolgen/runtime/document"
 	"github.com/opentoolgen/opentoolgen/runtime/functions"
 	constraints "github.com/opentoolgen/opentoolgen/testdata/golden/constraints"
 )
 
 // service counts the calls that reach it; the dates of a call arrive as
-// runtime.Date values.
+// civil.Date values.
 type service struct{ calls atomic.Int64 }
 
 func (s *service) Check(_ context.Context, args constraints.CheckArgs) (string, error) {
 	s.calls.Add(1)
-	day, since := runtime.Date{Year: 2024, Month: time.February, Day: 29}, runtime.Date{Year: 2024, Month: time.March, Day: 1}
-	days := []runtime.Date{{Year: 2024, Month: time.January, Day: 1}, {Year: 2024, Month: time.December, Day: 31}}
+	day, since := civil.Date{Year: 2024, Month: time.February, Day: 29}, civil.Date{Year: 2024, Month: time.March, Day: 1}
+	days := []civil.Date{{Year: 2024, Month: time.January, Day: 1}, {Year: 2024, Month: time.December, Day: 31}}
 	if args.Day == nil || *args.Day != day || args.Since == nil || *args.Since != since || !slices.Equal(args.Days, days) {
 		return "", fmt.Errorf("the dates: got day %v, since %v, days %v; want %v, %v, %v", args.Day, args.Since, args.Days, day, since, days)
 	}
@@ -211,7 +213,7 @@ func TestServedKeywords(t *testing.T) {
 	t.Cleanup(srv.Close)
 	ctx := context.Background()
 	type loader interface {
-		Load(context.Context) (*runtime.OpenTool, error)
+		Load(context.Context) (*document.OpenTool, error)
 	}
 	for name, l := range map[string]loader{"http": runtime.NewClient(srv.URL + runtime.DefaultPrefix), "mcp": mcpTool(t, tool)} {
 		doc, err := l.Load(ctx)

@@ -15,6 +15,7 @@ import (
 	"testing"
 
 	"github.com/opentoolgen/opentoolgen/runtime"
+	"github.com/opentoolgen/opentoolgen/runtime/document"
 	"github.com/opentoolgen/opentoolgen/runtime/functions"
 	constraints "github.com/opentoolgen/opentoolgen/testdata/golden/constraints"
 	mcpserver "github.com/opentoolgen/opentoolgen/testdata/golden/mcp-server"
@@ -41,13 +42,13 @@ func num(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
 // $refs resolved in doc, its items, properties and additional properties
 // followed), a value that breaks it; t fails for a keyword it cannot break,
 // so that no served keyword goes unaudited.
-func breaches(t *testing.T, doc *runtime.OpenTool, s *runtime.Schema, where string, depth int) []breach {
+func breaches(t *testing.T, doc *document.OpenTool, s *document.Schema, where string, depth int) []breach {
 	t.Helper()
 	if s == nil || depth > 8 {
 		return nil
 	}
 	if s.Ref != "" {
-		name := strings.TrimPrefix(s.Ref, runtime.RefPrefix)
+		name := strings.TrimPrefix(s.Ref, document.RefPrefix)
 		for _, ns := range doc.Schemas {
 			if ns.Name == name {
 				return breaches(t, doc, ns.Schema, where, depth+1)
@@ -59,7 +60,7 @@ func breaches(t *testing.T, doc *runtime.OpenTool, s *runtime.Schema, where stri
 	add := func(kw, value string, want func(string) bool) {
 		bs = append(bs, breach{keyword: kw, value: value, want: want})
 	}
-	integer := s.Type == runtime.TypeInteger
+	integer := s.Type == document.TypeInteger
 	if s.Minimum != nil {
 		v := *s.Minimum - 1
 		if integer {
@@ -152,9 +153,9 @@ func breaches(t *testing.T, doc *runtime.OpenTool, s *runtime.Schema, where stri
 			return "", false
 		}
 		switch it.Type {
-		case runtime.TypeString:
+		case document.TypeString:
 			return strconv.Quote("v" + strconv.Itoa(i)), true
-		case runtime.TypeInteger, runtime.TypeNumber:
+		case document.TypeInteger, document.TypeNumber:
 			return strconv.Itoa(i), true
 		}
 		return "", false
@@ -193,9 +194,9 @@ func breaches(t *testing.T, doc *runtime.OpenTool, s *runtime.Schema, where stri
 				p := s.Properties[i]
 				name = p.Name
 				switch p.Schema.Type {
-				case runtime.TypeBoolean:
+				case document.TypeBoolean:
 					value = "true"
-				case runtime.TypeInteger, runtime.TypeNumber:
+				case document.TypeInteger, document.TypeNumber:
 					value = "1"
 				}
 			}
@@ -224,7 +225,7 @@ func breaches(t *testing.T, doc *runtime.OpenTool, s *runtime.Schema, where stri
 		b.value, b.path = `{"k":`+b.value+"}", "/k"+b.path
 		bs = append(bs, b)
 	}
-	for _, alts := range [][]*runtime.Schema{s.OneOf, s.AnyOf} {
+	for _, alts := range [][]*document.Schema{s.OneOf, s.AnyOf} {
 		for _, a := range alts {
 			if len(breaches(t, doc, a, where+"/alternative", depth+1)) > 0 {
 				t.Errorf("%s: an alternative of oneOf/anyOf serves constraint keywords: %+v", where, a)
@@ -322,7 +323,7 @@ func TestEveryServedKeywordRefused(t *testing.T) {
 	for _, pkg := range []struct {
 		name  string
 		tool  runtime.Tool
-		doc   *runtime.OpenTool
+		doc   *document.OpenTool
 		calls func() int64
 		valid string // a valid call of check, "" for none
 		min   int    // breaches expected at least (the audit audits something)

@@ -19,8 +19,8 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/opentoolgen/opentoolgen/runtime"
 	"github.com/opentoolgen/opentoolgen/runtime/decode"
+	"github.com/opentoolgen/opentoolgen/runtime/document"
 )
 
 // Format reports whether the decoders check format of a value of type typ
@@ -29,17 +29,17 @@ import (
 func Format(typ, format string) (ok bool, why string) {
 	var known []string
 	switch typ {
-	case runtime.TypeString:
+	case document.TypeString:
 		if decode.FormatChecked(format) {
 			return true, ""
 		}
 		known = decode.CheckedFormats()
-	case runtime.TypeInteger:
+	case document.TypeInteger:
 		if format == "int32" || format == "int64" {
 			return true, ""
 		}
 		known = []string{"int32", "int64"}
-	case runtime.TypeNumber:
+	case document.TypeNumber:
 		if format == "float" || format == "double" {
 			return true, ""
 		}
@@ -62,7 +62,7 @@ func Format(typ, format string) (ok bool, why string) {
 // the value is not typed ("a value without a type", "inside oneOf or
 // anyOf"), "" when it is: then every constraint is dropped. It looks at s
 // alone, not at the schemas inside it.
-func Prune(s *runtime.Schema, untyped string, drop func(key, why string)) {
+func Prune(s *document.Schema, untyped string, drop func(key, why string)) {
 	if s == nil || s.Ref != "" {
 		return
 	}
@@ -101,7 +101,7 @@ func Prune(s *runtime.Schema, untyped string, drop func(key, why string)) {
 			s.Format = ""
 		}
 	}
-	if len(s.Const) > 0 && (s.Type == runtime.TypeArray || s.Type == runtime.TypeObject) {
+	if len(s.Const) > 0 && (s.Type == document.TypeArray || s.Type == document.TypeObject) {
 		drop("const", "the generated decoders do not check a const of type "+s.Type)
 		s.Const = nil
 	}
@@ -146,7 +146,7 @@ func (c Conflict) Warning(loKey, lo, hi string) string {
 }
 
 // Drop removes the conflict's two bounds from s.
-func (c Conflict) Drop(s *runtime.Schema) {
+func (c Conflict) Drop(s *document.Schema) {
 	for _, k := range []string{c.Lo, c.Hi} {
 		switch k {
 		case "minimum":
@@ -175,7 +175,7 @@ func (c Conflict) Drop(s *runtime.Schema) {
 
 // Conflicts returns the bounds of s that no value meets, in the order
 // numbers, lengths, items, properties.
-func Conflicts(s *runtime.Schema) []Conflict {
+func Conflicts(s *document.Schema) []Conflict {
 	if s == nil {
 		return nil
 	}
@@ -216,19 +216,19 @@ func Conflicts(s *runtime.Schema) []Conflict {
 // those values, so the decoders check none of these schemas' constraints
 // there: a loader drops them (Prune with untyped "referenced from inside
 // oneOf or anyOf").
-func Alternatives(doc *runtime.OpenTool) map[string]bool {
-	byName := make(map[string]*runtime.Schema, len(doc.Schemas))
+func Alternatives(doc *document.OpenTool) map[string]bool {
+	byName := make(map[string]*document.Schema, len(doc.Schemas))
 	for _, ns := range doc.Schemas {
 		byName[ns.Name] = ns.Schema
 	}
 	reached := map[string]bool{}
-	var refs func(s *runtime.Schema, alt bool, depth int)
-	refs = func(s *runtime.Schema, alt bool, depth int) {
+	var refs func(s *document.Schema, alt bool, depth int)
+	refs = func(s *document.Schema, alt bool, depth int) {
 		if s == nil || depth > 256 {
 			return
 		}
 		if s.Ref != "" {
-			name, ok := runtime.RefName(s.Ref)
+			name, ok := document.RefName(s.Ref)
 			if alt && ok && !reached[name] {
 				reached[name] = true
 				refs(byName[name], true, depth+1)

@@ -12,6 +12,7 @@ import (
 
 	"github.com/opentoolgen/opentoolgen/runtime"
 	"github.com/opentoolgen/opentoolgen/runtime/declare"
+	"github.com/opentoolgen/opentoolgen/runtime/toolopt"
 	hostile "github.com/opentoolgen/opentoolgen/testdata/golden/hostile"
 )
 
@@ -65,7 +66,7 @@ func TestDeclaredNamesCall(t *testing.T) {
 		}
 	}
 	// Not served: neither name.
-	narrow, err := hostile.NewTool(svc{}, runtime.WithFunctions("user_id"))
+	narrow, err := hostile.NewTool(svc{}, toolopt.WithFunctions("user_id"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -18,6 +18,7 @@ import (
 	"github.com/opentoolgen/opentoolgen/gen"
 	"github.com/opentoolgen/opentoolgen/mcpbridge"
 	"github.com/opentoolgen/opentoolgen/runtime"
+	"github.com/opentoolgen/opentoolgen/runtime/document"
 	mcpserver "github.com/opentoolgen/opentoolgen/testdata/golden/mcp-server"
 )
 
@@ -238,7 +239,7 @@ func TestSameDocument(t *testing.T) {
 	}
 	generated := mcpserver.Document()
 	unit := findParam(t, generated, "measure", "unit")
-	if unit.Schema.Type != runtime.TypeString {
+	if unit.Schema.Type != document.TypeString {
 		t.Errorf("measure: unit: %+v, want the type of its const", unit.Schema)
 	}
 	unit.Schema.Type = "" // as mcpbridge leaves it
@@ -247,7 +248,7 @@ func TestSameDocument(t *testing.T) {
 	}
 }
 
-func findParam(t *testing.T, doc *runtime.OpenTool, function, param string) *runtime.Parameter {
+func findParam(t *testing.T, doc *document.OpenTool, function, param string) *document.Parameter {
 	t.Helper()
 	for i := range doc.Functions {
 		if f := &doc.Functions[i]; f.Name == function {

@@ -14,6 +14,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/opentoolgen/opentoolgen/mcpbridge"
 	"github.com/opentoolgen/opentoolgen/runtime"
+	"github.com/opentoolgen/opentoolgen/runtime/content"
 	mcpserver "github.com/opentoolgen/opentoolgen/testdata/golden/mcp-server"
 )
 
@@ -52,21 +53,21 @@ func sdkClient(t *testing.T, h http.Handler, progress func(*mcp.ProgressNotifica
 }
 
 // wantSnapshot is the content of snapshot as the runtime carries it.
-func wantSnapshot() []runtime.Content {
+func wantSnapshot() []content.Item {
 	size := int64(2048)
-	return []runtime.Content{
+	return []content.Item{
 		{Type: "text", Text: "the lobby"},
 		{Type: "image", MIMEType: "image/png", Data: pngBytes, Annotations: json.RawMessage(`{"audience":["user"]}`)},
 		{Type: "audio", MIMEType: "audio/wav", Data: wavBytes},
 		{Type: "resource_link", URI: "file:///hotel/plan.pdf", Name: "plan.pdf", Title: "Floor plan", MIMEType: "application/pdf", Size: &size},
-		{Type: "resource", Resource: &runtime.ResourceContents{URI: "file:///hotel/menu.txt", MIMEType: "text/plain", Text: "soup of the day"}},
+		{Type: "resource", Resource: &content.Resource{URI: "file:///hotel/menu.txt", MIMEType: "text/plain", Text: "soup of the day"}},
 	}
 }
 
 // TestContentBothWays calls snapshot, whose result is a text, an image, an
 // audio clip, a resource link and an embedded resource, over streamable
 // HTTP: the generated typed client gets its text as its result and every
-// content item beside it (runtime.WithContent); served again by mcpbridge
+// content item beside it (content.With); served again by mcpbridge
 // (the generated gateway Tool in front of the MCP server), the official
 // SDK's client gets the same content, as it came, not as JSON text.
 func TestContentBothWays(t *testing.T) {
@@ -75,8 +76,8 @@ func TestContentBothWays(t *testing.T) {
 	s := newMCPServer()
 	client := mcpserver.NewClient(runtime.Local(httpTool(t, s)))
 
-	var got []runtime.Content
-	text, err := client.Snapshot(runtime.WithContent(ctx, &got))
+	var got []content.Item
+	text, err := client.Snapshot(content.With(ctx, &got))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -134,12 +135,12 @@ func TestContentBothWays(t *testing.T) {
 // n-th.
 type progressLog struct {
 	mu   sync.Mutex
-	got  []runtime.Progress
+	got  []content.Progress
 	n    int
 	done chan struct{}
 }
 
-func (l *progressLog) add(p runtime.Progress) {
+func (l *progressLog) add(p content.Progress) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	l.got = append(l.got, p)
@@ -148,10 +149,10 @@ func (l *progressLog) add(p runtime.Progress) {
 	}
 }
 
-func wantSteps(n int) []runtime.Progress {
-	var out []runtime.Progress
+func wantSteps(n int) []content.Progress {
+	var out []content.Progress
 	for i := 1; i <= n; i++ {
-		out = append(out, runtime.Progress{Progress: float64(i), Total: float64(n), Message: "step " + string(rune('0'+i))})
+		out = append(out, content.Progress{Progress: float64(i), Total: float64(n), Message: "step " + string(rune('0'+i))})
 	}
 	return out
 }
@@ -160,7 +161,7 @@ func wantSteps(n int) []runtime.Progress {
 // notifications as any SDK server does (no item of this package's
 // streams), through the typed client (a plain call and a streaming one, the
 // way generated FSeq iterators call, runtime.InvokeStream) and through
-// StreamCall: each gets the server's notifications (runtime.WithProgress).
+// StreamCall: each gets the server's notifications (content.WithProgress).
 // Served again by mcpbridge, the official SDK's client gets them too.
 func TestProgressAnyServer(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), waitLong)
@@ -184,7 +185,7 @@ func TestProgressAnyServer(t *testing.T) {
 	}
 
 	l := newLog()
-	r, err := client.SlowCount(runtime.WithProgress(ctx, l.add), mcpserver.SlowCountArgs{Steps: 3})
+	r, err := client.SlowCount(content.WithProgress(ctx, l.add), mcpserver.SlowCountArgs{Steps: 3})
 	if err != nil || r.Count != 3 {
 		t.Fatalf("typed call: %+v, %v", r, err)
 	}
@@ -192,7 +193,7 @@ func TestProgressAnyServer(t *testing.T) {
 
 	l = newLog()
 	var items []mcpserver.SlowCountResult
-	for it, err := range runtime.InvokeStream[mcpserver.SlowCountResult](runtime.WithProgress(ctx, l.add), runtime.Local(tool), "slow_count", mcpserver.SlowCountArgs{Steps: 3}, "") {
+	for it, err := range runtime.InvokeStream[mcpserver.SlowCountResult](content.WithProgress(ctx, l.add), runtime.Local(tool), "slow_count", mcpserver.SlowCountArgs{Steps: 3}, "") {
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -204,7 +205,7 @@ func TestProgressAnyServer(t *testing.T) {
 	check("streaming call", l)
 
 	l = newLog()
-	err = tool.StreamCall(runtime.WithProgress(ctx, l.add), "slow_count", json.RawMessage(`{"steps":3}`), func(json.RawMessage) error { return nil })
+	err = tool.StreamCall(content.WithProgress(ctx, l.add), "slow_count", json.RawMessage(`{"steps":3}`), func(json.RawMessage) error { return nil })
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -224,7 +225,7 @@ func TestProgressAnyServer(t *testing.T) {
 	l = newLog()
 	cs := sdkClient(t, h, func(p *mcp.ProgressNotificationParams) {
 		if p.ProgressToken == "sdk-1" {
-			l.add(runtime.Progress{Progress: p.Progress, Total: p.Total, Message: p.Message})
+			l.add(content.Progress{Progress: p.Progress, Total: p.Total, Message: p.Message})
 		}
 	})
 	params := &mcp.CallToolParams{Name: "slow_count", Arguments: map[string]any{"steps": 3}}

@@ -19,7 +19,7 @@ import (
 	"strings"
 
 	"github.com/opentoolgen/opentoolgen/internal/jsontree"
-	"github.com/opentoolgen/opentoolgen/runtime"
+	"github.com/opentoolgen/opentoolgen/runtime/document"
 )
 
 // The names of the return of a converted function.
@@ -71,7 +71,7 @@ type Origin struct {
 
 // Result is what [Convert] made.
 type Result struct {
-	Document *runtime.OpenTool
+	Document *document.OpenTool
 	// Problems are in input order; empty without Options.Strict.
 	Problems []Problem
 	// Tools holds, for each function of the document, the tool it comes from.
@@ -118,7 +118,7 @@ func (r *Result) Place(path string) (string, int64) {
 //     have no place in an OpenTool document);
 //   - its parameters are the properties of the input schema, required as
 //     "required" says, the required ones first in that order, then the others
-//     in the schema's order. Each JSON Schema becomes a [runtime.Schema] as far
+//     in the schema's order. Each JSON Schema becomes a [document.Schema] as far
 //     as the OpenTool model carries it (see the file schema.go);
 //   - its return is the result object the output schema describes when that
 //     is an object (named ResultKey); a tool with another output schema
@@ -126,7 +126,7 @@ func (r *Result) Place(path string) (string, int64) {
 //     TextKey, a string ({"text": "…"}): what mcpbridge.Tool.Call answers.
 //
 // A second tool of the same name is left out (an error when strict).
-func Convert(info runtime.Info, tools *jsontree.Node, path string, opts Options) *Result {
+func Convert(info document.Info, tools *jsontree.Node, path string, opts Options) *Result {
 	if info.Title == "" {
 		info.Title = DefaultTitle
 	}
@@ -136,9 +136,9 @@ func Convert(info runtime.Info, tools *jsontree.Node, path string, opts Options)
 		byName:  map[string]int{},
 		taken:   map[string]bool{},
 		next:    map[string]int{},
-		origins: map[*runtime.Schema]origin{},
+		origins: map[*document.Schema]origin{},
 	}
-	doc := &runtime.OpenTool{OpenTool: "1.0.0", Info: info, Functions: []runtime.Function{}}
+	doc := &document.OpenTool{OpenTool: "1.0.0", Info: info, Functions: []document.Function{}}
 	res := &Result{Document: doc, path: path}
 	if tools != nil {
 		res.offset = tools.Offset
@@ -173,12 +173,12 @@ func Convert(info runtime.Info, tools *jsontree.Node, path string, opts Options)
 
 // tool converts the tool t at path tp; false when it is left out. first maps
 // the names seen to their tool's path.
-func (c *converter) tool(t *jsontree.Node, tp string, first map[string]string) (runtime.Function, bool) {
+func (c *converter) tool(t *jsontree.Node, tp string, first map[string]string) (document.Function, bool) {
 	if t == nil || t.Kind != jsontree.Object {
 		if t != nil {
 			c.gotWant(tp, t, "a tool object")
 		}
-		return runtime.Function{}, false
+		return document.Function{}, false
 	}
 	name, ok := c.str(t, tp, "name")
 	nameNode := t.Get("name")
@@ -190,7 +190,7 @@ func (c *converter) tool(t *jsontree.Node, tp string, first map[string]string) (
 	case ok && name == "":
 		c.errorf(tp+"/name", nameNode.Offset, `got "", want the tool's name`)
 		ok = false
-	case ok && !runtime.IsFunctionName(name):
+	case ok && !document.IsFunctionName(name):
 		c.errorf(tp+"/name", nameNode.Offset, "got %s, want 1 to 64 characters a-z, A-Z, 0-9, _ or - (an OpenTool function name, as LLM function calling wants it)", quote(name))
 	}
 	dup := false
@@ -206,7 +206,7 @@ func (c *converter) tool(t *jsontree.Node, tp string, first map[string]string) (
 	title, _ := c.str(t, tp, "title")
 	var (
 		annTitle string
-		hints    *runtime.Hints
+		hints    *document.Hints
 	)
 	if a := t.Get("annotations"); a != nil && a.Kind != jsontree.Null {
 		if a.Kind != jsontree.Object {
@@ -220,19 +220,19 @@ func (c *converter) tool(t *jsontree.Node, tp string, first map[string]string) (
 	in := c.schemaMember(t, tp, "inputSchema", name+"Args", true)
 	out := c.schemaMember(t, tp, "outputSchema", name+"Result", false)
 	if dup || !ok && c.strict {
-		return runtime.Function{}, false
+		return document.Function{}, false
 	}
-	f := runtime.Function{Name: name, Description: cmp.Or(desc, title, annTitle), Parameters: in.parameters(),
+	f := document.Function{Name: name, Description: cmp.Or(desc, title, annTitle), Parameters: in.parameters(),
 		Title: cmp.Or(title, annTitle), Hints: hints, Execution: execution}
 	if out == nil {
-		f.Return = &runtime.Return{
+		f.Return = &document.Return{
 			Name:        TextKey,
 			Description: "The text the tool answered (its text contents, joined by newlines).",
-			Schema:      &runtime.Schema{Type: runtime.TypeString},
+			Schema:      &document.Schema{Type: document.TypeString},
 		}
 	} else {
 		s := out.convert(out.root, 0)
-		f.Return = &runtime.Return{Name: ResultKey, Description: s.Description, Schema: s}
+		f.Return = &document.Return{Name: ResultKey, Description: s.Description, Schema: s}
 		s.Description = ""
 	}
 	return f, true
@@ -279,7 +279,7 @@ func (c *converter) schemaMember(t *jsontree.Node, tp, key, name string, input b
 			r.check(n, 0)
 			r.path = []byte(path)
 		}
-		if ty := n.Get("type"); ty != nil && !(ty.Kind == jsontree.String && ty.Str == runtime.TypeObject) {
+		if ty := n.Get("type"); ty != nil && !(ty.Kind == jsontree.String && ty.Str == document.TypeObject) {
 			c.gotWant(np+"/type", ty, `"object" (a tool's arguments are an object)`)
 		}
 	}
@@ -296,14 +296,14 @@ type converter struct {
 	// tools referring to the same definition (the same JSON, referring to the
 	// same JSON in turn) share one entry, and definitions of the same name
 	// that differ get distinct names (X, X2, …).
-	schemas runtime.Schemas
+	schemas document.Schemas
 	byKey   map[string]string // closure key of a definition → its schema name
 	byName  map[string]int    // schema name → index in schemas
 	taken   map[string]bool
 	next    map[string]int // base name → the first number that may be free
 
 	// origins holds where each schema made comes from (strict only).
-	origins map[*runtime.Schema]origin
+	origins map[*document.Schema]origin
 }
 
 // origin is where a schema comes from: the input value and its place.
@@ -400,8 +400,8 @@ func dedup(ps []Problem) []Problem {
 
 // hints reads the hints of a tool's annotations (a at path); nil when it
 // has none. A hint that is not a boolean is left out with a warning.
-func (c *converter) hints(a *jsontree.Node, path string) *runtime.Hints {
-	var h runtime.Hints
+func (c *converter) hints(a *jsontree.Node, path string) *document.Hints {
+	var h document.Hints
 	some := false
 	for _, m := range []struct {
 		key string
@@ -426,7 +426,7 @@ func (c *converter) hints(a *jsontree.Node, path string) *runtime.Hints {
 
 // execution reads a tool's execution member (e at path): its taskSupport,
 // one of "forbidden", "optional" and "required"; nil when it says none.
-func (c *converter) execution(e *jsontree.Node, path string) *runtime.Execution {
+func (c *converter) execution(e *jsontree.Node, path string) *document.Execution {
 	if e == nil || e.Kind == jsontree.Null {
 		return nil
 	}
@@ -443,5 +443,5 @@ func (c *converter) execution(e *jsontree.Node, path string) *runtime.Execution 
 		return nil
 	}
 	ts := v.Str
-	return &runtime.Execution{TaskSupport: ts}
+	return &document.Execution{TaskSupport: ts}
 }

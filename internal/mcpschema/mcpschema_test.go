@@ -8,7 +8,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/opentoolgen/opentoolgen/internal/jsontree"
-	"github.com/opentoolgen/opentoolgen/runtime"
+	"github.com/opentoolgen/opentoolgen/runtime/document"
 )
 
 func convert(t *testing.T, tools string, strict bool) *Result {
@@ -17,7 +17,7 @@ func convert(t *testing.T, tools string, strict bool) *Result {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return Convert(runtime.Info{}, n, "/tools", Options{Strict: strict})
+	return Convert(document.Info{}, n, "/tools", Options{Strict: strict})
 }
 
 func asJSON(t *testing.T, v any) string {

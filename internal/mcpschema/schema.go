@@ -11,11 +11,11 @@ import (
 	"strings"
 
 	"github.com/opentoolgen/opentoolgen/internal/jsontree"
-	"github.com/opentoolgen/opentoolgen/runtime"
+	"github.com/opentoolgen/opentoolgen/runtime/document"
 )
 
 // The JSON Schemas of tools/list (any draft, as the server wrote them) become
-// runtime.Schema as far as the OpenTool model carries them: type (["T",
+// document.Schema as far as the OpenTool model carries them: type (["T",
 // "null"] and nullable too), description, enum and const, items, properties,
 // required, format, default, bounds, pattern, additionalProperties, anyOf and
 // oneOf. What it cannot carry is dropped, which loosens the schema but never
@@ -127,7 +127,7 @@ func (r *rootSchema) target() (*jsontree.Node, string) {
 // ref converts the local reference ref into a reference to the document's
 // schemas, converting its target the first time; false when ref does not
 // resolve.
-func (r *rootSchema) ref(ref string, depth int) (*runtime.Schema, bool) {
+func (r *rootSchema) ref(ref string, depth int) (*document.Schema, bool) {
 	target, ptr := r.resolve(ref)
 	if target == nil {
 		return nil, false
@@ -143,7 +143,7 @@ func (r *rootSchema) ref(ref string, depth int) (*runtime.Schema, bool) {
 			c.byKey[key] = name
 			r.names[ptr] = name
 			i := len(c.schemas)
-			c.schemas = append(c.schemas, runtime.NamedSchema{Name: name, Schema: &runtime.Schema{}})
+			c.schemas = append(c.schemas, document.NamedSchema{Name: name, Schema: &document.Schema{}})
 			c.byName[name] = i
 			saved := r.path
 			r.path = []byte(r.base + ptr)
@@ -155,11 +155,11 @@ func (r *rootSchema) ref(ref string, depth int) (*runtime.Schema, bool) {
 			c.schemas[i].Schema = s
 			if c.strict && s.Ref != "" && c.aliasCycle(name) {
 				c.errorf(r.base+ptr, target.Offset, "the references form a cycle that never reaches a schema; want a chain of references that ends at a schema with a type")
-				c.schemas[i].Schema = &runtime.Schema{}
+				c.schemas[i].Schema = &document.Schema{}
 			}
 		}
 	}
-	return &runtime.Schema{Ref: runtime.RefPrefix + escapeName(name)}, true
+	return &document.Schema{Ref: document.RefPrefix + escapeName(name)}, true
 }
 
 // aliasCycle reports whether the named schema name is a reference that,
@@ -172,7 +172,7 @@ func (c *converter) aliasCycle(name string) bool {
 		if !ok || c.schemas[i].Schema.Ref == "" {
 			return false
 		}
-		next, ok := runtime.RefName(c.schemas[i].Schema.Ref)
+		next, ok := document.RefName(c.schemas[i].Schema.Ref)
 		if !ok {
 			return false
 		}
@@ -309,7 +309,7 @@ func walkRefs(n *jsontree.Node, f func(string)) {
 	}
 }
 
-// escapeName escapes a schema name for a reference (runtime.RefName undoes it).
+// escapeName escapes a schema name for a reference (document.RefName undoes it).
 func escapeName(name string) string {
 	return strings.ReplaceAll(strings.ReplaceAll(name, "~", "~0"), "/", "~1")
 }
@@ -318,13 +318,13 @@ func escapeName(name string) string {
 const MaxDepth = 200
 
 var jsonTypes = map[string]bool{
-	runtime.TypeBoolean: true, runtime.TypeInteger: true, runtime.TypeNumber: true,
-	runtime.TypeString: true, runtime.TypeArray: true, runtime.TypeObject: true,
+	document.TypeBoolean: true, document.TypeInteger: true, document.TypeNumber: true,
+	document.TypeString: true, document.TypeArray: true, document.TypeObject: true,
 }
 
 // convert converts the JSON Schema n, at r.path (a boolean schema, or a
 // schema the model cannot carry, is {}: any value).
-func (r *rootSchema) convert(n *jsontree.Node, depth int) *runtime.Schema {
+func (r *rootSchema) convert(n *jsontree.Node, depth int) *document.Schema {
 	if r.c.strict {
 		r.check(n, depth)
 	}
@@ -337,7 +337,7 @@ func (r *rootSchema) convert(n *jsontree.Node, depth int) *runtime.Schema {
 
 // origin records that s comes from n, at r.path, unless s has an origin
 // already (the alternative that an anyOf of one schema and null is).
-func (r *rootSchema) origin(s *runtime.Schema, n *jsontree.Node) {
+func (r *rootSchema) origin(s *document.Schema, n *jsontree.Node) {
 	if _, ok := r.c.origins[s]; ok {
 		return
 	}
@@ -349,9 +349,9 @@ func (r *rootSchema) origin(s *runtime.Schema, n *jsontree.Node) {
 	r.c.origins[s] = o
 }
 
-func (r *rootSchema) convertSchema(n *jsontree.Node, depth int) *runtime.Schema {
+func (r *rootSchema) convertSchema(n *jsontree.Node, depth int) *document.Schema {
 	if n == nil || n.Kind != jsontree.Object || depth > MaxDepth {
-		return &runtime.Schema{}
+		return &document.Schema{}
 	}
 	desc := str(n.Get("description"))
 	if ref := n.Get("$ref"); ref != nil && ref.Kind == jsontree.String {
@@ -359,20 +359,20 @@ func (r *rootSchema) convertSchema(n *jsontree.Node, depth int) *runtime.Schema 
 		s, ok := r.ref(ref.Str, depth)
 		r.leave(k)
 		if !ok {
-			s = &runtime.Schema{}
+			s = &document.Schema{}
 		}
 		s.Description = desc
 		return s
 	}
 	types, null, known := schemaTypes(n)
-	var s *runtime.Schema
+	var s *document.Schema
 	switch {
 	case !known:
-		s = &runtime.Schema{}
+		s = &document.Schema{}
 	case len(types) == 1:
 		s = r.typed(n, types[0], depth)
 	case len(types) > 1:
-		s = &runtime.Schema{}
+		s = &document.Schema{}
 		for _, t := range types {
 			v := r.typed(n, t, depth)
 			if r.c.strict {
@@ -406,13 +406,13 @@ func (r *rootSchema) convertSchema(n *jsontree.Node, depth int) *runtime.Schema 
 // untyped converts a schema without "type": alternatives (anyOf, oneOf, a
 // single allOf), a const or enum, or a type implied by properties or items.
 // null is set when an alternative is {"type": "null"}.
-func (r *rootSchema) untyped(n *jsontree.Node, null *bool, depth int) *runtime.Schema {
+func (r *rootSchema) untyped(n *jsontree.Node, null *bool, depth int) *document.Schema {
 	for _, kw := range []string{"anyOf", "oneOf"} {
 		alts := n.Get(kw)
 		if alts == nil || alts.Kind != jsontree.Array || len(alts.Items) == 0 {
 			continue
 		}
-		var list []*runtime.Schema
+		var list []*document.Schema
 		k := r.enter(kw)
 		for i, a := range alts.Items {
 			if isNullSchema(a) {
@@ -426,13 +426,13 @@ func (r *rootSchema) untyped(n *jsontree.Node, null *bool, depth int) *runtime.S
 		r.leave(k)
 		switch {
 		case len(list) == 0:
-			return &runtime.Schema{}
+			return &document.Schema{}
 		case len(list) == 1:
 			return list[0]
 		case kw == "anyOf":
-			return &runtime.Schema{AnyOf: list}
+			return &document.Schema{AnyOf: list}
 		default:
-			return &runtime.Schema{OneOf: list}
+			return &document.Schema{OneOf: list}
 		}
 	}
 	if all := n.Get("allOf"); all != nil && all.Kind == jsontree.Array && len(all.Items) == 1 {
@@ -444,25 +444,25 @@ func (r *rootSchema) untyped(n *jsontree.Node, null *bool, depth int) *runtime.S
 		return s
 	}
 	if n.Get("properties") != nil {
-		return r.typed(n, runtime.TypeObject, depth)
+		return r.typed(n, document.TypeObject, depth)
 	}
 	if n.Get("items") != nil {
-		return r.typed(n, runtime.TypeArray, depth)
+		return r.typed(n, document.TypeArray, depth)
 	}
-	s := &runtime.Schema{}
+	s := &document.Schema{}
 	s.Enum = r.enum(n)
 	return s
 }
 
 // typed converts n for one of its types.
-func (r *rootSchema) typed(n *jsontree.Node, typ string, depth int) *runtime.Schema {
-	s := &runtime.Schema{Type: typ, Format: str(n.Get("format")), Enum: r.enum(n)}
+func (r *rootSchema) typed(n *jsontree.Node, typ string, depth int) *document.Schema {
+	s := &document.Schema{Type: typ, Format: str(n.Get("format")), Enum: r.enum(n)}
 	switch typ {
-	case runtime.TypeString:
+	case document.TypeString:
 		s.MinLength = integer(n.Get("minLength"))
 		s.MaxLength = integer(n.Get("maxLength"))
 		s.Pattern = str(n.Get("pattern"))
-	case runtime.TypeInteger, runtime.TypeNumber:
+	case document.TypeInteger, document.TypeNumber:
 		s.Minimum = number(n.Get("minimum"))
 		s.Maximum = number(n.Get("maximum"))
 		s.ExclusiveMinimum = exclusive(n.Get("exclusiveMinimum"), &s.Minimum)
@@ -470,7 +470,7 @@ func (r *rootSchema) typed(n *jsontree.Node, typ string, depth int) *runtime.Sch
 		if m := number(n.Get("multipleOf")); m != nil && *m > 0 {
 			s.MultipleOf = m
 		}
-	case runtime.TypeArray:
+	case document.TypeArray:
 		if it := n.Get("items"); it != nil && it.Kind == jsontree.Object {
 			k := r.enter("items")
 			s.Items = r.convert(it, depth+1)
@@ -479,12 +479,12 @@ func (r *rootSchema) typed(n *jsontree.Node, typ string, depth int) *runtime.Sch
 		s.MinItems = integer(n.Get("minItems"))
 		s.MaxItems = integer(n.Get("maxItems"))
 		s.UniqueItems = isTrue(n.Get("uniqueItems"))
-	case runtime.TypeObject:
+	case document.TypeObject:
 		if props := n.Get("properties"); props != nil && props.Kind == jsontree.Object {
 			k := r.enter("properties")
 			for _, m := range props.Members {
 				pk := r.enter(m.Key)
-				s.Properties = append(s.Properties, runtime.NamedSchema{Name: m.Key, Schema: r.convert(m.Value, depth+1)})
+				s.Properties = append(s.Properties, document.NamedSchema{Name: m.Key, Schema: r.convert(m.Value, depth+1)})
 				r.leave(pk)
 			}
 			r.leave(k)
@@ -622,8 +622,8 @@ func integer(n *jsontree.Node) *int64 {
 // those in "required" first, in its order, then the others in the order of
 // the schema (the SDK's client reads the schema into a map, so that order is
 // the names' order at run time). A property's description is its parameter's.
-func (r *rootSchema) parameters() []runtime.Parameter {
-	params := []runtime.Parameter{}
+func (r *rootSchema) parameters() []document.Parameter {
+	params := []document.Parameter{}
 	if r == nil {
 		return params
 	}
@@ -663,7 +663,7 @@ func (r *rootSchema) parameters() []runtime.Parameter {
 		pk := r.enter(m.Key)
 		s := r.convert(m.Value, 1)
 		r.leave(pk)
-		p := runtime.Parameter{Name: m.Key, Description: s.Description, Schema: s, Required: required[m.Key]}
+		p := document.Parameter{Name: m.Key, Description: s.Description, Schema: s, Required: required[m.Key]}
 		s.Description = ""
 		params = append(params, p)
 	}

@@ -9,7 +9,7 @@ import (
 
 	"github.com/opentoolgen/opentoolgen/internal/checked"
 	"github.com/opentoolgen/opentoolgen/internal/jsontree"
-	"github.com/opentoolgen/opentoolgen/runtime"
+	"github.com/opentoolgen/opentoolgen/runtime/document"
 )
 
 // What Options.Strict adds: check reports the problems of a schema as it is
@@ -224,14 +224,14 @@ func checkType(c *converter, v *jsontree.Node, p string) {
 
 // repair makes the schemas of doc ones the OpenTool loader accepts, with a
 // warning for what it drops.
-func (c *converter) repair(doc *runtime.OpenTool) {
-	seen := map[*runtime.Schema]bool{}
+func (c *converter) repair(doc *document.OpenTool) {
+	seen := map[*document.Schema]bool{}
 	// alt says why the value is not typed inside the alternatives of anyOf
 	// and oneOf, and in the schemas they refer to, whose values the OpenTool
 	// model does not type: their constraints are not checked ("" outside).
-	var walk func(s *runtime.Schema, alt string)
+	var walk func(s *document.Schema, alt string)
 	inAlt := checked.Alternatives(doc)
-	walk = func(s *runtime.Schema, alt string) {
+	walk = func(s *document.Schema, alt string) {
 		if s == nil || seen[s] {
 			return
 		}
@@ -333,7 +333,7 @@ func (o origin) variant() bool {
 	return t != nil && t.Kind == jsontree.Array && len(t.Items) > 1
 }
 
-func (c *converter) repairSchema(s *runtime.Schema, o origin) {
+func (c *converter) repairSchema(s *document.Schema, o origin) {
 	if s.Type == "" && len(s.AnyOf) == 0 && len(s.OneOf) == 0 {
 		if len(s.Enum) > 0 {
 			typ, null, ok := enumType(s.Enum)
@@ -349,8 +349,8 @@ func (c *converter) repairSchema(s *runtime.Schema, o origin) {
 			s.Default, s.Format = nil, ""
 		}
 	}
-	if s.Type == runtime.TypeArray && s.Items == nil {
-		s.Items = &runtime.Schema{}
+	if s.Type == document.TypeArray && s.Items == nil {
+		s.Items = &document.Schema{}
 	}
 	if len(s.Enum) > 0 {
 		c.repairEnum(s, o)
@@ -385,8 +385,8 @@ func literal(n *jsontree.Node) string {
 }
 
 // repairEnum keeps the values of s's enum that are of its type, once each.
-func (c *converter) repairEnum(s *runtime.Schema, o origin) {
-	if s.Type == runtime.TypeArray || s.Type == runtime.TypeObject {
+func (c *converter) repairEnum(s *document.Schema, o origin) {
+	if s.Type == document.TypeArray || s.Type == document.TypeObject {
 		p, off := o.member("enum")
 		if o.node.Get("enum") == nil {
 			p, off = o.member("const")
@@ -417,7 +417,7 @@ func (c *converter) repairEnum(s *runtime.Schema, o origin) {
 
 // repairRequired returns the names of s's "required" that are properties of
 // s, once each.
-func (c *converter) repairRequired(s *runtime.Schema, o origin) []string {
+func (c *converter) repairRequired(s *document.Schema, o origin) []string {
 	props := map[string]bool{}
 	for _, p := range s.Properties {
 		props[p.Name] = true
@@ -451,11 +451,11 @@ func enumType(vals []any) (typ string, null, ok bool) {
 			null = true
 			continue
 		case string:
-			t = runtime.TypeString
+			t = document.TypeString
 		case bool:
-			t = runtime.TypeBoolean
+			t = document.TypeBoolean
 		case json.Number:
-			t = runtime.TypeNumber
+			t = document.TypeNumber
 			integers = integers && isInteger(string(x))
 		default:
 			return "", false, false
@@ -465,8 +465,8 @@ func enumType(vals []any) (typ string, null, ok bool) {
 		}
 		typ = t
 	}
-	if typ == runtime.TypeNumber && integers {
-		typ = runtime.TypeInteger
+	if typ == document.TypeNumber && integers {
+		typ = document.TypeInteger
 	}
 	return typ, null, typ != ""
 }
@@ -477,11 +477,11 @@ func valueOfType(v any, typ string, nullable bool) bool {
 	case nil:
 		return nullable
 	case string:
-		return typ == runtime.TypeString
+		return typ == document.TypeString
 	case bool:
-		return typ == runtime.TypeBoolean
+		return typ == document.TypeBoolean
 	case json.Number:
-		return typ == runtime.TypeNumber || typ == runtime.TypeInteger && isInteger(string(x))
+		return typ == document.TypeNumber || typ == document.TypeInteger && isInteger(string(x))
 	}
 	return false
 }
@@ -496,21 +496,21 @@ func rawOfType(raw json.RawMessage, typ string, nullable bool) bool {
 	case 'n':
 		return nullable
 	case 't', 'f':
-		return typ == runtime.TypeBoolean
+		return typ == document.TypeBoolean
 	case '"':
-		return typ == runtime.TypeString
+		return typ == document.TypeString
 	case '[':
-		return typ == runtime.TypeArray
+		return typ == document.TypeArray
 	case '{':
-		return typ == runtime.TypeObject
+		return typ == document.TypeObject
 	}
-	return typ == runtime.TypeNumber || typ == runtime.TypeInteger && isInteger(t)
+	return typ == document.TypeNumber || typ == document.TypeInteger && isInteger(t)
 }
 
 func want(typ string, nullable bool) string {
 	w := map[string]string{
-		runtime.TypeString: "a string", runtime.TypeBoolean: "a boolean", runtime.TypeInteger: "an integer",
-		runtime.TypeNumber: "a number", runtime.TypeArray: "an array", runtime.TypeObject: "an object",
+		document.TypeString: "a string", document.TypeBoolean: "a boolean", document.TypeInteger: "an integer",
+		document.TypeNumber: "a number", document.TypeArray: "an array", document.TypeObject: "an object",
 	}[typ]
 	if nullable {
 		w += " or null"

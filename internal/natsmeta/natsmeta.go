@@ -1,4 +1,4 @@
-// Package natsmeta is the runtime.Metadata of NATS message headers, which
+// Package natsmeta is the intercept.Metadata of NATS message headers, which
 // natsbridge and natsexec share.
 package natsmeta
 
@@ -10,12 +10,12 @@ import (
 	"github.com/nats-io/nats.go"
 )
 
-// Header is the [runtime.Metadata] of NATS message headers, whose names NATS
+// Header is the [intercept.Metadata] of NATS message headers, whose names NATS
 // keeps as sent: a name is matched exactly, then in its canonical MIME form,
 // then without regard to case, so that a "traceparent" sent by the nats CLI
 // or a seed 001 command is read as an HTTP client's "Traceparent" is.
 //
-// [runtime.Metadata]: https://pkg.go.dev/github.com/opentoolgen/opentoolgen/runtime#Metadata
+// [intercept.Metadata]: https://pkg.go.dev/github.com/opentoolgen/opentoolgen/runtime#Metadata
 type Header nats.Header
 
 // Get returns the first value of the header named key, or "".

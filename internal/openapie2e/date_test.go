@@ -11,30 +11,32 @@ import (
 	"time"
 
 	"github.com/opentoolgen/opentoolgen/runtime"
+	"github.com/opentoolgen/opentoolgen/runtime/civil"
+	"github.com/opentoolgen/opentoolgen/runtime/toolopt"
 	params "github.com/opentoolgen/opentoolgen/testdata/golden/openapi-params"
 )
 
-// TestDateParameters: the generated REST client sends runtime.Date arguments
+// TestDateParameters: the generated REST client sends civil.Date arguments
 // as YYYY-MM-DD in the path, the query, a header and a cookie, and decodes
 // the dates of the answer; a date the API answers badly is a 502 naming it.
 func TestDateParameters(t *testing.T) {
 	ctx := context.Background()
 	f, srv := newFake(t)
 	c := must(params.NewClient(srv.URL))
-	day := runtime.Date{Year: 2026, Month: time.February, Day: 28}
+	day := civil.Date{Year: 2026, Month: time.February, Day: 28}
 
 	f.expect(exchange{method: "GET", path: "/days/2026-02-28", query: "since=2025-12-31&days=2026-03-01,2026-03-02",
 		header: map[string]string{"X-Day": "2026-02-28"}, cookie: "until=2026-03-31",
 		status: 200, response: `{"day":"2026-02-28","next":["2026-03-01","2026-03-02"],"holiday":null}`})
 	cal, err := c.DayParameters(ctx, params.DayParametersArgs{
-		Day: day, Since: &runtime.Date{Year: 2025, Month: time.December, Day: 31},
-		Days: []runtime.Date{day.AddDays(1), day.AddDays(2)}, XDay: &day,
-		Until: &runtime.Date{Year: 2026, Month: time.March, Day: 31},
+		Day: day, Since: &civil.Date{Year: 2025, Month: time.December, Day: 31},
+		Days: []civil.Date{day.AddDays(1), day.AddDays(2)}, XDay: &day,
+		Until: &civil.Date{Year: 2026, Month: time.March, Day: 31},
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if cal.Day != day || !slices.Equal(cal.Next, []runtime.Date{{Year: 2026, Month: 3, Day: 1}, {Year: 2026, Month: 3, Day: 2}}) || cal.Holiday != nil {
+	if cal.Day != day || !slices.Equal(cal.Next, []civil.Date{{Year: 2026, Month: 3, Day: 1}, {Year: 2026, Month: 3, Day: 2}}) || cal.Holiday != nil {
 		t.Errorf("DayParameters: got %+v", cal)
 	}
 
@@ -46,7 +48,7 @@ func TestDateParameters(t *testing.T) {
 	}
 
 	// A date the API answers wrong: the call fails as a bad gateway quoting
-	// it (encoding/json reads the answer: runtime.Date's UnmarshalJSON).
+	// it (encoding/json reads the answer: civil.Date's UnmarshalJSON).
 	f.expect(exchange{method: "GET", path: "/days/2026-02-28", status: 200, response: `{"day":"2026-02-29"}`})
 	_, err = c.DayParameters(ctx, params.DayParametersArgs{Day: day})
 	var e *runtime.Error
@@ -55,14 +57,14 @@ func TestDateParameters(t *testing.T) {
 	}
 	// With strict responses, the generated decoder names its place.
 	f.expect(exchange{method: "GET", path: "/days/2026-02-28", status: 200, response: `{"day":"2026-02-28","next":["2026-03-01","2026-3-2"]}`})
-	_, err = c.DayParameters(runtime.ContextWithStrictResponses(ctx), params.DayParametersArgs{Day: day})
+	_, err = c.DayParameters(toolopt.ContextWithStrictResponses(ctx), params.DayParametersArgs{Day: day})
 	if !errors.As(err, &e) || e.Code != 502 || !strings.Contains(err.Error(), `/next/1: got "2026-3-2", want an RFC 3339 date (YYYY-MM-DD)`) {
 		t.Errorf("a bad date in a strict answer: got %v, want a 502 naming /next/1", err)
 	}
 
 	// A date that is not valid is not sent.
-	if _, err := c.DayParameters(ctx, params.DayParametersArgs{Day: runtime.Date{Year: 2026, Month: 2, Day: 29}}); err == nil ||
-		!strings.Contains(err.Error(), `path parameter "day": runtime.Date: 2026-02-29 is not a valid date`) {
+	if _, err := c.DayParameters(ctx, params.DayParametersArgs{Day: civil.Date{Year: 2026, Month: 2, Day: 29}}); err == nil ||
+		!strings.Contains(err.Error(), `path parameter "day": civil.Date: 2026-02-29 is not a valid date`) {
 		t.Errorf("an invalid date argument: got %v", err)
 	}
 }

@@ -23,6 +23,7 @@ import (
 	"github.com/opentoolgen/opentoolgen/runtime"
 	"github.com/opentoolgen/opentoolgen/runtime/declare"
 	"github.com/opentoolgen/opentoolgen/runtime/rest"
+	"github.com/opentoolgen/opentoolgen/runtime/toolopt"
 	petstore "github.com/opentoolgen/opentoolgen/testdata/golden/openapi-petstore"
 )
 
@@ -233,10 +234,10 @@ func TestPetstoreTool(t *testing.T) {
 	f, api := newFake(t)
 	env := map[string]string{"PETSTORE_REQUEST_ID": "5f0c8a1e-7b2d-4c3e-9a4f-1d2e3f4a5b6c"}
 	tool, err := petstore.NewTool(must(petstore.NewClient(api.URL+"/v1", petstore.WithAPIKey("k3y"))),
-		runtime.WithFixed("listPets", map[string]any{"limit": 3}),
-		runtime.WithEnvs("", map[string]string{"X-Request-ID": "PETSTORE_REQUEST_ID"}),
-		runtime.WithDefaults("createPet", map[string]any{"tag": "cat"}),
-		runtime.WithLookupEnv(func(k string) (string, bool) { v, ok := env[k]; return v, ok }),
+		toolopt.WithFixed("listPets", map[string]any{"limit": 3}),
+		toolopt.WithEnvs("", map[string]string{"X-Request-ID": "PETSTORE_REQUEST_ID"}),
+		toolopt.WithDefaults("createPet", map[string]any{"tag": "cat"}),
+		toolopt.WithLookupEnv(func(k string) (string, bool) { v, ok := env[k]; return v, ok }),
 	)
 	if err != nil {
 		t.Fatal(err)

@@ -9,6 +9,7 @@ import (
 
 	"github.com/opentoolgen/opentoolgen/runtime"
 	"github.com/opentoolgen/opentoolgen/runtime/rest"
+	"github.com/opentoolgen/opentoolgen/runtime/toolopt"
 	v32 "github.com/opentoolgen/opentoolgen/testdata/golden/openapi-v32"
 )
 
@@ -132,7 +133,7 @@ func TestStrictResponsesWriteOnly(t *testing.T) {
 	}
 }
 
-// TestStrictResponsesTool: a Tool made with runtime.WithStrictResponses has
+// TestStrictResponsesTool: a Tool made with toolopt.WithStrictResponses has
 // its REST client check the responses (through the call's context), and the
 // violation reaches the tool's caller as a 502 naming the path; the same
 // Tool without the option passes the response on.
@@ -142,9 +143,9 @@ func TestStrictResponsesTool(t *testing.T) {
 	defer rs.Close()
 	client := must(v32.NewClient(rs.URL))
 	for _, strict := range []bool{true, false} {
-		var opts []runtime.ToolOption
+		var opts []toolopt.Option
 		if strict {
-			opts = append(opts, runtime.WithStrictResponses())
+			opts = append(opts, toolopt.WithStrictResponses())
 		}
 		tool, err := v32.NewTool(client, opts...)
 		if err != nil {

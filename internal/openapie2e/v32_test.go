@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/opentoolgen/opentoolgen/runtime"
+	"github.com/opentoolgen/opentoolgen/runtime/document"
 	v32 "github.com/opentoolgen/opentoolgen/testdata/golden/openapi-v32"
 )
 
@@ -150,7 +151,7 @@ func TestOpenAPI32Tool(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []runtime.Tag{
+	want := []document.Tag{
 		{Name: "catalog", Summary: "Catalog", Description: "Everything about the catalog.", Kind: "nav"},
 		{Name: "search", Summary: "Search", Parent: "catalog", Kind: "nav"},
 		{Name: "admin", Kind: "audience"},

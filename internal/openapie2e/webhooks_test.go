@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/opentoolgen/opentoolgen/runtime"
+	"github.com/opentoolgen/opentoolgen/runtime/document"
 	"github.com/opentoolgen/opentoolgen/runtime/webhook"
 	callbacks "github.com/opentoolgen/opentoolgen/testdata/golden/openapi-callbacks"
 	hooks "github.com/opentoolgen/opentoolgen/testdata/golden/openapi-webhooks"
@@ -296,7 +297,7 @@ func TestWebhookWaitFunctions(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var wait *runtime.Function
+	var wait *document.Function
 	for i := range doc.Functions {
 		if doc.Functions[i].Name == "wait_newPet" {
 			wait = &doc.Functions[i]

@@ -18,8 +18,8 @@ import (
 	"google.golang.org/genai"
 
 	"github.com/opentoolgen/opentoolgen/gen"
-	"github.com/opentoolgen/opentoolgen/runtime"
 	"github.com/opentoolgen/opentoolgen/runtime/declare"
+	"github.com/opentoolgen/opentoolgen/runtime/document"
 )
 
 // canonical decodes JSON for comparison: numbers as float64 (an SDK may
@@ -188,13 +188,13 @@ func TestRoundTripDetectsDrops(t *testing.T) {
 
 // checkTools checks that the SDK's typed fields hold each function: a
 // name, and a parameters schema where the document has parameters.
-func checkTools(t *testing.T, what string, p declare.Profile, doc *runtime.OpenTool, tools []tool) {
+func checkTools(t *testing.T, what string, p declare.Profile, doc *document.OpenTool, tools []tool) {
 	t.Helper()
 	if len(tools) != len(doc.Functions) {
 		t.Errorf("%s %s: the SDK reads %d functions, the document has %d", what, p, len(tools), len(doc.Functions))
 		return
 	}
-	names := runtime.DeclaredNames(doc)
+	names := declare.Names(doc)
 	byName := map[string]tool{}
 	for _, tl := range tools {
 		byName[tl.name] = tl // namespaces group functions out of document order
@@ -215,18 +215,18 @@ func checkTools(t *testing.T, what string, p declare.Profile, doc *runtime.OpenT
 }
 
 // goldenDocs are the served documents of the golden cases.
-func goldenDocs(t *testing.T) map[string]*runtime.OpenTool {
+func goldenDocs(t *testing.T) map[string]*document.OpenTool {
 	files, err := filepath.Glob("../../testdata/golden/*/opentool.gen.json")
 	if err != nil || len(files) == 0 {
 		t.Fatalf("no golden documents: %v", err)
 	}
-	docs := map[string]*runtime.OpenTool{}
+	docs := map[string]*document.OpenTool{}
 	for _, f := range files {
 		b, err := os.ReadFile(f)
 		if err != nil {
 			t.Fatal(err)
 		}
-		var doc runtime.OpenTool
+		var doc document.OpenTool
 		if err := json.Unmarshal(b, &doc); err != nil {
 			t.Fatalf("%s: %v", f, err)
 		}
@@ -238,12 +238,12 @@ func goldenDocs(t *testing.T) map[string]*runtime.OpenTool {
 // searchOptions are the tool search options p takes: every function
 // deferred, and for OpenAI grouped in namespaces by the first word of
 // their names.
-func searchOptions(doc *runtime.OpenTool, p declare.Profile) (declare.Options, bool) {
+func searchOptions(doc *document.OpenTool, p declare.Profile) (declare.Options, bool) {
 	switch p {
 	case declare.Anthropic, declare.AnthropicStrict:
 		return declare.Options{ToolSearch: true}, true
 	case declare.OpenAIResponses, declare.OpenAIResponsesStrict:
-		names := runtime.DeclaredNames(doc)
+		names := declare.Names(doc)
 		top := map[string]bool{}
 		ns := map[string]string{}
 		for _, f := range doc.Functions {
@@ -261,7 +261,7 @@ func searchOptions(doc *runtime.OpenTool, p declare.Profile) (declare.Options, b
 }
 
 // declareChecked declares doc in p (with o) and checks the result against the SDK.
-func declareChecked(t *testing.T, what string, doc *runtime.OpenTool, p declare.Profile, o declare.Options) {
+func declareChecked(t *testing.T, what string, doc *document.OpenTool, p declare.Profile, o declare.Options) {
 	t.Helper()
 	d, err := declare.FunctionsWith(doc, p, o)
 	var le *declare.LimitError
@@ -310,20 +310,20 @@ func TestGoldenDeclarations(t *testing.T) {
 // TestInputExamplesAnthropic checks input_examples in the SDK's field,
 // given in Options and from the document's function.
 func TestInputExamplesAnthropic(t *testing.T) {
-	doc := &runtime.OpenTool{Functions: []runtime.Function{{Name: "tag", Parameters: []runtime.Parameter{
-		{Name: "labels", Schema: &runtime.Schema{Type: runtime.TypeObject, AdditionalProperties: &runtime.Schema{Type: runtime.TypeString}}, Required: true}}}}}
+	doc := &document.OpenTool{Functions: []document.Function{{Name: "tag", Parameters: []document.Parameter{
+		{Name: "labels", Schema: &document.Schema{Type: document.TypeObject, AdditionalProperties: &document.Schema{Type: document.TypeString}}, Required: true}}}}}
 	ex := []json.RawMessage{json.RawMessage(`{"labels":{"env":"prod"}}`)}
-	withDoc := &runtime.OpenTool{Functions: []runtime.Function{doc.Functions[0]}}
+	withDoc := &document.OpenTool{Functions: []document.Function{doc.Functions[0]}}
 	withDoc.Functions[0].Examples = ex
 	for _, tc := range []struct {
-		doc *runtime.OpenTool
+		doc *document.OpenTool
 		o   declare.Options
 	}{{doc, declare.Options{Examples: map[string][]json.RawMessage{"tag": ex}}}, {withDoc, declare.Options{}}} {
 		testInputExamples(t, tc.doc, tc.o)
 	}
 }
 
-func testInputExamples(t *testing.T, doc *runtime.OpenTool, o declare.Options) {
+func testInputExamples(t *testing.T, doc *document.OpenTool, o declare.Options) {
 	t.Helper()
 	for p, want := range map[declare.Profile]string{
 		declare.Anthropic:       `[{"labels":{"env":"prod"}}]`,
@@ -387,7 +387,7 @@ func TestRealWorldDeclarations(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
-		var doc runtime.OpenTool
+		var doc document.OpenTool
 		if err := json.Unmarshal(res.Document, &doc); err != nil {
 			t.Fatal(err)
 		}

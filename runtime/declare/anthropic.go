@@ -5,7 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 
-	"github.com/opentoolgen/opentoolgen/runtime"
+	"github.com/opentoolgen/opentoolgen/runtime/document"
 )
 
 // Anthropic's limits, from its documentation.
@@ -72,7 +72,7 @@ func anthropicStrictLimits(strictTools, optional, unions int) []Limit {
 // out, maps as their entries in a strict declaration. An example that is not
 // an object, lacks a required parameter or has an argument that does not
 // validate against its parameter's schema is an error naming the place.
-func exampleArguments(doc *runtime.OpenTool, f *runtime.Function, ex json.RawMessage, strict bool) (jsonObject, error) {
+func exampleArguments(doc *document.OpenTool, f *document.Function, ex json.RawMessage, strict bool) (jsonObject, error) {
 	d := json.NewDecoder(bytes.NewReader(ex))
 	d.UseNumber()
 	var m map[string]any

@@ -8,8 +8,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/opentoolgen/opentoolgen/runtime"
 	"github.com/opentoolgen/opentoolgen/runtime/declare"
+	"github.com/opentoolgen/opentoolgen/runtime/document"
 )
 
 // TestOpenAIStrictKeeps checks the list of OpenAI's structured outputs
@@ -141,12 +141,12 @@ func TestStrictMapEntries(t *testing.T) {
 }
 
 // searchDoc has 12 functions in three groups.
-func searchDoc() *runtime.OpenTool {
-	doc := &runtime.OpenTool{}
+func searchDoc() *document.OpenTool {
+	doc := &document.OpenTool{}
 	for _, g := range []string{"issues", "pulls", "repos"} {
 		for i := range 4 {
-			doc.Functions = append(doc.Functions, runtime.Function{Name: fmt.Sprintf("%s_%d", g, i), Description: "Does " + g + ".",
-				Parameters: []runtime.Parameter{{Name: "owner", Schema: &runtime.Schema{Type: runtime.TypeString}, Required: true}}})
+			doc.Functions = append(doc.Functions, document.Function{Name: fmt.Sprintf("%s_%d", g, i), Description: "Does " + g + ".",
+				Parameters: []document.Parameter{{Name: "owner", Schema: &document.Schema{Type: document.TypeString}, Required: true}}})
 		}
 	}
 	return doc
@@ -230,11 +230,11 @@ func TestToolSearch(t *testing.T) {
 // TestToolSearchLimits checks the limits with tool search: Anthropic's
 // catalog of 10,000 tools, OpenAI's 128 tools counted at the top level.
 func TestToolSearchLimits(t *testing.T) {
-	doc := &runtime.OpenTool{}
+	doc := &document.OpenTool{}
 	ns := map[string]string{}
 	for i := range 10_001 {
 		name := fmt.Sprintf("f%d", i)
-		doc.Functions = append(doc.Functions, runtime.Function{Name: name})
+		doc.Functions = append(doc.Functions, document.Function{Name: name})
 		ns[name] = fmt.Sprintf("g%d", i/9)
 	}
 	_, err := declare.FunctionsWith(doc, declare.Anthropic, declare.Options{ToolSearch: true})

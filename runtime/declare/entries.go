@@ -4,25 +4,25 @@ import (
 	"fmt"
 	"sort"
 
-	"github.com/opentoolgen/opentoolgen/runtime"
+	"github.com/opentoolgen/opentoolgen/runtime/document"
 )
 
 // isMap reports whether s (an object schema) is a map: members of any name
 // and no named ones (a free-form object is a map of values of any type).
 // Generated code decodes it with Decoder.Map.
-func isMap(s *runtime.Schema) bool {
+func isMap(s *document.Schema) bool {
 	return len(s.Properties) == 0
 }
 
 // anyValue reports whether s says nothing of its value.
-func anyValue(s *runtime.Schema) bool {
+func anyValue(s *document.Schema) bool {
 	return s == nil || (s.Ref == "" && s.Type == "" && len(s.AnyOf) == 0 && len(s.OneOf) == 0 && len(s.Enum) == 0 && len(s.Const) == 0)
 }
 
 // entries writes the map s as strict mode can say it: the array of its
 // entries, each {"key": string, "value": V}. A generated Tool reads the array
 // back into the map (runtime's Decoder.Map).
-func (w *schemaWriter) entries(s *runtime.Schema) jsonObject {
+func (w *schemaWriter) entries(s *document.Schema) jsonObject {
 	w.stats.nodes += 2
 	w.stats.props += 2
 	w.stats.strings += len("key") + len("value")
@@ -44,7 +44,7 @@ func (w *schemaWriter) entries(s *runtime.Schema) jsonObject {
 		{"required", []string{"key", "value"}},
 		{"additionalProperties", false},
 	}
-	o := jsonObject{{"type", w.typeValue(runtime.TypeArray, s.Nullable)}}
+	o := jsonObject{{"type", w.typeValue(document.TypeArray, s.Nullable)}}
 	if s.MinProperties != nil {
 		if w.r.noBounds && *s.MinProperties > 1 {
 			notes = append(notes, fmt.Sprintf("at least %d entries", *s.MinProperties))
@@ -63,12 +63,12 @@ func (w *schemaWriter) entries(s *runtime.Schema) jsonObject {
 // mapsAsEntries returns the value v of schema s with every map in it written
 // as its entries (keys in order), as a strict declaration asks for it; depth
 // bounds the walk through references.
-func mapsAsEntries(doc *runtime.OpenTool, s *runtime.Schema, v any, depth int) any {
+func mapsAsEntries(doc *document.OpenTool, s *document.Schema, v any, depth int) any {
 	if s == nil || depth > 64 {
 		return v
 	}
 	if s.Ref != "" {
-		n, ok := runtime.RefName(s.Ref)
+		n, ok := document.RefName(s.Ref)
 		if !ok {
 			return v
 		}
@@ -76,7 +76,7 @@ func mapsAsEntries(doc *runtime.OpenTool, s *runtime.Schema, v any, depth int) a
 	}
 	switch v := v.(type) {
 	case map[string]any:
-		if s.Type == runtime.TypeObject && isMap(s) && len(s.AnyOf) == 0 && len(s.OneOf) == 0 {
+		if s.Type == document.TypeObject && isMap(s) && len(s.AnyOf) == 0 && len(s.OneOf) == 0 {
 			keys := make([]string, 0, len(v))
 			for k := range v {
 				keys = append(keys, k)

@@ -9,7 +9,7 @@ import (
 	"strconv"
 	"unicode/utf8"
 
-	"github.com/opentoolgen/opentoolgen/runtime"
+	"github.com/opentoolgen/opentoolgen/runtime/document"
 )
 
 // maxExampleDepth bounds the nesting checkExample follows (a recursive
@@ -23,12 +23,12 @@ const maxExampleDepth = 64
 // members, items, numeric bounds, lengths and patterns (a pattern Go's
 // regexp cannot read is not checked), and that one alternative of
 // oneOf/anyOf takes the value.
-func checkExample(doc *runtime.OpenTool, s *runtime.Schema, v any, path string, closed bool, depth int) error {
+func checkExample(doc *document.OpenTool, s *document.Schema, v any, path string, closed bool, depth int) error {
 	if s == nil || depth > maxExampleDepth {
 		return nil
 	}
 	if s.Ref != "" {
-		n, ok := runtime.RefName(s.Ref)
+		n, ok := document.RefName(s.Ref)
 		if !ok {
 			return nil
 		}
@@ -40,7 +40,7 @@ func checkExample(doc *runtime.OpenTool, s *runtime.Schema, v any, path string, 
 		}
 		return exampleErr(path, "null", "a value of type "+typeOrAny(s))
 	}
-	if alts := append(append([]*runtime.Schema(nil), s.OneOf...), s.AnyOf...); len(alts) > 0 {
+	if alts := append(append([]*document.Schema(nil), s.OneOf...), s.AnyOf...); len(alts) > 0 {
 		ok := false
 		for _, a := range alts {
 			if checkExample(doc, a, v, path, closed, depth+1) == nil {
@@ -65,9 +65,9 @@ func checkExample(doc *runtime.OpenTool, s *runtime.Schema, v any, path string, 
 }
 
 // checkTyped is checkExample of what s's type says.
-func checkTyped(doc *runtime.OpenTool, s *runtime.Schema, v any, path string, closed bool, depth int) error {
+func checkTyped(doc *document.OpenTool, s *document.Schema, v any, path string, closed bool, depth int) error {
 	switch s.Type {
-	case runtime.TypeString:
+	case document.TypeString:
 		str, ok := v.(string)
 		if !ok {
 			return exampleErr(path, exampleText(v), "a string")
@@ -81,13 +81,13 @@ func checkTyped(doc *runtime.OpenTool, s *runtime.Schema, v any, path string, cl
 				return exampleErr(path, exampleText(v), "a string matching "+strconv.Quote(s.Pattern))
 			}
 		}
-	case runtime.TypeInteger, runtime.TypeNumber:
+	case document.TypeInteger, document.TypeNumber:
 		return checkNumber(s, v, path)
-	case runtime.TypeBoolean:
+	case document.TypeBoolean:
 		if _, ok := v.(bool); !ok {
 			return exampleErr(path, exampleText(v), "a boolean")
 		}
-	case runtime.TypeArray:
+	case document.TypeArray:
 		list, ok := v.([]any)
 		if !ok {
 			return exampleErr(path, exampleText(v), "an array")
@@ -101,14 +101,14 @@ func checkTyped(doc *runtime.OpenTool, s *runtime.Schema, v any, path string, cl
 				return err
 			}
 		}
-	case runtime.TypeObject:
+	case document.TypeObject:
 		return checkObject(doc, s, v, path, closed, depth)
 	}
 	return nil
 }
 
 // checkNumber checks a number against s's type and bounds.
-func checkNumber(s *runtime.Schema, v any, path string) error {
+func checkNumber(s *document.Schema, v any, path string) error {
 	n, ok := v.(json.Number)
 	if !ok {
 		return exampleErr(path, exampleText(v), "a number")
@@ -117,7 +117,7 @@ func checkNumber(s *runtime.Schema, v any, path string) error {
 	if err != nil {
 		return exampleErr(path, n.String(), "a number")
 	}
-	if s.Type == runtime.TypeInteger && f != math.Trunc(f) {
+	if s.Type == document.TypeInteger && f != math.Trunc(f) {
 		return exampleErr(path, n.String(), "an integer")
 	}
 	switch {
@@ -131,7 +131,7 @@ func checkNumber(s *runtime.Schema, v any, path string) error {
 }
 
 // checkObject checks an object's members against s.
-func checkObject(doc *runtime.OpenTool, s *runtime.Schema, v any, path string, closed bool, depth int) error {
+func checkObject(doc *document.OpenTool, s *document.Schema, v any, path string, closed bool, depth int) error {
 	m, ok := v.(map[string]any)
 	if !ok {
 		return exampleErr(path, exampleText(v), "an object")
@@ -188,7 +188,7 @@ func normalJSON(v any) string {
 	return string(b)
 }
 
-func typeOrAny(s *runtime.Schema) string {
+func typeOrAny(s *document.Schema) string {
 	if s.Type == "" {
 		return "any"
 	}

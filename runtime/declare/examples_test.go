@@ -6,8 +6,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/opentoolgen/opentoolgen/runtime"
 	"github.com/opentoolgen/opentoolgen/runtime/declare"
+	"github.com/opentoolgen/opentoolgen/runtime/document"
 )
 
 // examplesDoc has a function whose document gives examples: seven that
@@ -105,16 +105,16 @@ func TestDocumentExamples(t *testing.T) {
 // openai declares it, with a warning naming it and no limit error, while
 // the functions beside it stay strict.
 func TestStrictDepthFallback(t *testing.T) {
-	nested := func(k int) *runtime.Schema {
-		s := &runtime.Schema{Type: runtime.TypeObject, AdditionalProperties: &runtime.Schema{Type: runtime.TypeString}} // labels
+	nested := func(k int) *document.Schema {
+		s := &document.Schema{Type: document.TypeObject, AdditionalProperties: &document.Schema{Type: document.TypeString}} // labels
 		for range k {
-			s = &runtime.Schema{Type: runtime.TypeObject, Properties: runtime.Schemas{{Name: "spec", Schema: s}}, Required: []string{"spec"}}
+			s = &document.Schema{Type: document.TypeObject, Properties: document.Schemas{{Name: "spec", Schema: s}}, Required: []string{"spec"}}
 		}
 		return s
 	}
-	doc := &runtime.OpenTool{Functions: []runtime.Function{
-		{Name: "create_cron_job", Parameters: []runtime.Parameter{{Name: "body", Schema: nested(9), Required: true}}},
-		{Name: "create_pod", Parameters: []runtime.Parameter{{Name: "body", Schema: nested(2), Required: true}}},
+	doc := &document.OpenTool{Functions: []document.Function{
+		{Name: "create_cron_job", Parameters: []document.Parameter{{Name: "body", Schema: nested(9), Required: true}}},
+		{Name: "create_pod", Parameters: []document.Parameter{{Name: "body", Schema: nested(2), Required: true}}},
 	}}
 	plain, err := declare.Functions(doc, declare.OpenAI)
 	if err != nil {

@@ -1,6 +1,6 @@
 package declare
 
-import "github.com/opentoolgen/opentoolgen/runtime"
+import "github.com/opentoolgen/opentoolgen/runtime/document"
 
 // inlineMaxNodes bounds the schemas of one gemini-openapi declaration once
 // references are inlined.
@@ -22,11 +22,11 @@ func (t decl) gemini() jsonObject {
 // geminiFormat reports whether Gemini's OpenAPI subset takes format on typ.
 func geminiFormat(typ, format string) bool {
 	switch typ {
-	case runtime.TypeString:
+	case document.TypeString:
 		return format == "date-time" || format == "enum"
-	case runtime.TypeNumber:
+	case document.TypeNumber:
 		return format == "float" || format == "double"
-	case runtime.TypeInteger:
+	case document.TypeInteger:
 		return format == "int32" || format == "int64"
 	}
 	return false

@@ -5,7 +5,7 @@ import (
 	"sort"
 
 	"github.com/opentoolgen/opentoolgen/internal/jsontree"
-	"github.com/opentoolgen/opentoolgen/runtime"
+	"github.com/opentoolgen/opentoolgen/runtime/document"
 )
 
 // Declaration is a function as a plain LLM function-calling declaration, the
@@ -22,7 +22,7 @@ type Declaration struct {
 // parameters become the properties of one object schema; references to the
 // document's schemas become references into that schema's "$defs", so recursive
 // schemas stay finite.
-func Plain(doc *runtime.OpenTool) []Declaration {
+func Plain(doc *document.OpenTool) []Declaration {
 	if doc == nil {
 		return nil
 	}
@@ -35,20 +35,20 @@ func Plain(doc *runtime.OpenTool) []Declaration {
 }
 
 type declSchema struct {
-	Type       string          `json:"type"`
-	Properties runtime.Schemas `json:"properties"`
-	Required   []string        `json:"required,omitempty"`
-	Defs       runtime.Schemas `json:"$defs,omitempty"`
+	Type       string           `json:"type"`
+	Properties document.Schemas `json:"properties"`
+	Required   []string         `json:"required,omitempty"`
+	Defs       document.Schemas `json:"$defs,omitempty"`
 }
 
 // InputSchema returns the JSON Schema of the arguments object of f, a function
 // of doc: its parameters as the properties of one object schema whose
 // references point into its "$defs" (the Parameters of [Plain]'s
 // declarations).
-func InputSchema(doc *runtime.OpenTool, f *runtime.Function) json.RawMessage {
+func InputSchema(doc *document.OpenTool, f *document.Function) json.RawMessage {
 	c := &declConverter{doc: doc, used: map[string]bool{}}
 	props, required := c.parameters(f.Parameters)
-	s := declSchema{Type: runtime.TypeObject, Properties: props, Required: required, Defs: c.defs()}
+	s := declSchema{Type: document.TypeObject, Properties: props, Required: required, Defs: c.defs()}
 	b, err := json.Marshal(s)
 	if err != nil { // cannot happen for a loaded document; keep the declaration usable
 		return json.RawMessage(`{"type":"object","properties":{}}`)
@@ -59,15 +59,15 @@ func InputSchema(doc *runtime.OpenTool, f *runtime.Function) json.RawMessage {
 // parameters returns the schemas of params as properties of one object schema
 // (references rewritten into $defs, the description of a parameter moved into
 // its schema when that has none) and the names of the required ones.
-func (c *declConverter) parameters(params []runtime.Parameter) (runtime.Schemas, []string) {
-	props := runtime.Schemas{}
+func (c *declConverter) parameters(params []document.Parameter) (document.Schemas, []string) {
+	props := document.Schemas{}
 	var required []string
 	for _, p := range params {
 		ps := c.convertOrAny(p.Schema)
 		if p.Description != "" && ps.Description == "" {
 			ps.Description = p.Description // ps is a copy
 		}
-		props = append(props, runtime.NamedSchema{Name: p.Name, Schema: ps})
+		props = append(props, document.NamedSchema{Name: p.Name, Schema: ps})
 		if p.Required {
 			required = append(required, p.Name)
 		}
@@ -77,37 +77,37 @@ func (c *declConverter) parameters(params []runtime.Parameter) (runtime.Schemas,
 
 // defs returns the $defs the converted schemas refer to: the document's schemas
 // they reference, and what those reference in turn, in name order.
-func (c *declConverter) defs() runtime.Schemas {
-	var defs runtime.Schemas
-	eachDef(c.doc, c.used, func(n string, def *runtime.Schema) {
-		defs = append(defs, runtime.NamedSchema{Name: n, Schema: c.convertOrAny(def)})
+func (c *declConverter) defs() document.Schemas {
+	var defs document.Schemas
+	eachDef(c.doc, c.used, func(n string, def *document.Schema) {
+		defs = append(defs, document.NamedSchema{Name: n, Schema: c.convertOrAny(def)})
 	})
 	sort.Slice(defs, func(i, j int) bool { return defs[i].Name < defs[j].Name })
 	return defs
 }
 
 type declConverter struct {
-	doc  *runtime.OpenTool
+	doc  *document.OpenTool
 	used map[string]bool
 }
 
 // convert copies s with references rewritten from #/schemas/N to #/$defs/N.
-func (c *declConverter) convert(s *runtime.Schema) *runtime.Schema {
+func (c *declConverter) convert(s *document.Schema) *document.Schema {
 	if s == nil {
 		return nil
 	}
 	cp := *s
 	if s.Ref != "" {
-		if name, ok := runtime.RefName(s.Ref); ok {
+		if name, ok := document.RefName(s.Ref); ok {
 			c.used[name] = true
 			cp.Ref = jsontree.DefsRef(name)
 		}
 		return &cp
 	}
 	if len(s.Properties) > 0 {
-		cp.Properties = make(runtime.Schemas, len(s.Properties))
+		cp.Properties = make(document.Schemas, len(s.Properties))
 		for i, p := range s.Properties {
-			cp.Properties[i] = runtime.NamedSchema{Name: p.Name, Schema: c.convertOrAny(p.Schema)}
+			cp.Properties[i] = document.NamedSchema{Name: p.Name, Schema: c.convertOrAny(p.Schema)}
 		}
 	}
 	cp.Items = c.convert(s.Items)
@@ -117,11 +117,11 @@ func (c *declConverter) convert(s *runtime.Schema) *runtime.Schema {
 	return &cp
 }
 
-func (c *declConverter) convertAll(list []*runtime.Schema) []*runtime.Schema {
+func (c *declConverter) convertAll(list []*document.Schema) []*document.Schema {
 	if list == nil {
 		return nil
 	}
-	out := make([]*runtime.Schema, len(list))
+	out := make([]*document.Schema, len(list))
 	for i, s := range list {
 		out[i] = c.convertOrAny(s)
 	}
@@ -130,9 +130,9 @@ func (c *declConverter) convertAll(list []*runtime.Schema) []*runtime.Schema {
 
 // convertOrAny is convert, with a missing schema (JSON null, which is not a
 // schema) as {}, which allows any value.
-func (c *declConverter) convertOrAny(s *runtime.Schema) *runtime.Schema {
+func (c *declConverter) convertOrAny(s *document.Schema) *document.Schema {
 	if s == nil {
-		return &runtime.Schema{}
+		return &document.Schema{}
 	}
 	return c.convert(s)
 }
@@ -150,16 +150,16 @@ const ItemsKey = "items"
 // is {"N": R}; no return is {}. For a streaming function it is the object that
 // collects every item, {"items": [item, …]}, each item the result object of
 // one event. This is MCP's outputSchema of the function's tool.
-func OutputSchema(doc *runtime.OpenTool, f *runtime.Function) json.RawMessage {
+func OutputSchema(doc *document.OpenTool, f *document.Function) json.RawMessage {
 	if doc == nil {
-		doc = &runtime.OpenTool{}
+		doc = &document.OpenTool{}
 	}
 	c := &declConverter{doc: doc, used: map[string]bool{}}
-	var s *runtime.Schema
+	var s *document.Schema
 	if f.IsStream() {
-		s = &runtime.Schema{
-			Type:       runtime.TypeObject,
-			Properties: runtime.Schemas{{Name: ItemsKey, Schema: &runtime.Schema{Type: runtime.TypeArray, Items: c.resultSchema(f.StreamData())}}},
+		s = &document.Schema{
+			Type:       document.TypeObject,
+			Properties: document.Schemas{{Name: ItemsKey, Schema: &document.Schema{Type: document.TypeArray, Items: c.resultSchema(f.StreamData())}}},
 			Required:   []string{ItemsKey},
 		}
 	} else {
@@ -174,27 +174,27 @@ func OutputSchema(doc *runtime.OpenTool, f *runtime.Function) json.RawMessage {
 
 // outputSchema is a JSON Schema with the $defs its references point into.
 type outputSchema struct {
-	*runtime.Schema
-	Defs runtime.Schemas `json:"$defs,omitempty"`
+	*document.Schema
+	Defs document.Schemas `json:"$defs,omitempty"`
 }
 
 // resultSchema returns the schema of the result object of a function returning
 // ret (nil: no return, the result is {}).
-func (c *declConverter) resultSchema(ret *runtime.Return) *runtime.Schema {
+func (c *declConverter) resultSchema(ret *document.Return) *document.Schema {
 	if ret == nil || ret.Schema == nil {
-		return &runtime.Schema{Type: runtime.TypeObject}
+		return &document.Schema{Type: document.TypeObject}
 	}
 	if returnsObject(c.doc, ret.Schema, 0) {
 		body, _ := c.doc.Resolve(ret.Schema)
-		props, _ := c.parameters([]runtime.Parameter{{Name: "result", Schema: body, Description: ret.Description, Required: true}})
+		props, _ := c.parameters([]document.Parameter{{Name: "result", Schema: body, Description: ret.Description, Required: true}})
 		s := props[0].Schema
 		if s.Type == "" {
-			s.Type = runtime.TypeObject
+			s.Type = document.TypeObject
 		}
 		return s
 	}
-	props, _ := c.parameters([]runtime.Parameter{{Name: ret.Name, Schema: ret.Schema, Description: ret.Description, Required: true}})
-	return &runtime.Schema{Type: runtime.TypeObject, Properties: props, Required: []string{ret.Name}}
+	props, _ := c.parameters([]document.Parameter{{Name: ret.Name, Schema: ret.Schema, Description: ret.Description, Required: true}})
+	return &document.Schema{Type: document.TypeObject, Properties: props, Required: []string{ret.Name}}
 }
 
 // returnsObject reports whether values of s are JSON objects, as the generator
@@ -202,12 +202,12 @@ func (c *declConverter) resultSchema(ret *runtime.Return) *runtime.Schema {
 // itself, any other return r as {r.Name: value}. Alternatives (oneOf, anyOf)
 // that are all objects are an object too. depth counts the alternatives
 // followed, so that alternatives referring back to themselves end.
-func returnsObject(doc *runtime.OpenTool, s *runtime.Schema, depth int) bool {
+func returnsObject(doc *document.OpenTool, s *document.Schema, depth int) bool {
 	r, err := doc.Resolve(s)
 	if err != nil || r == nil || depth > len(doc.Schemas) {
 		return false
 	}
-	if r.Type == runtime.TypeObject {
+	if r.Type == document.TypeObject {
 		return true
 	}
 	alts := r.OneOf

@@ -10,8 +10,8 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
-	"github.com/opentoolgen/opentoolgen/runtime"
 	"github.com/opentoolgen/opentoolgen/runtime/declare"
+	"github.com/opentoolgen/opentoolgen/runtime/document"
 )
 
 // declDoc (testdata/declarations.json, which profile_test.go reads
@@ -27,9 +27,9 @@ var declDoc = func() string {
 	return string(b)
 }()
 
-func declLoad(t *testing.T) *runtime.OpenTool {
+func declLoad(t *testing.T) *document.OpenTool {
 	t.Helper()
-	var doc runtime.OpenTool
+	var doc document.OpenTool
 	if err := json.Unmarshal([]byte(declDoc), &doc); err != nil {
 		t.Fatal(err)
 	}
@@ -97,7 +97,7 @@ func TestDeclarationsEmpty(t *testing.T) {
 	if got := declare.Plain(nil); got != nil {
 		t.Errorf("Declarations(nil) = %v, want nil", got)
 	}
-	if got := declare.Plain(&runtime.OpenTool{}); len(got) != 0 {
+	if got := declare.Plain(&document.OpenTool{}); len(got) != 0 {
 		t.Errorf("Declarations(no functions) = %v, want none", got)
 	}
 }
@@ -177,26 +177,26 @@ func TestDeclarationsAreJSONSchema(t *testing.T) {
 // TestDeclarationsDefsOnce checks that each referenced schema lands in $defs
 // exactly once, in name order, whatever the order and number of references.
 func TestDeclarationsDefsOnce(t *testing.T) {
-	doc := &runtime.OpenTool{
-		Functions: []runtime.Function{{Name: "f", Parameters: []runtime.Parameter{
-			{Name: "z", Schema: &runtime.Schema{Ref: "#/schemas/Z"}},
-			{Name: "z2", Schema: &runtime.Schema{Type: runtime.TypeArray, Items: &runtime.Schema{Ref: "#/schemas/Z"}}},
-			{Name: "a", Schema: &runtime.Schema{Ref: "#/schemas/A"}},
-			{Name: "u", Schema: &runtime.Schema{OneOf: []*runtime.Schema{{Ref: "#/schemas/U"}, nil}, AnyOf: []*runtime.Schema{{Ref: "#/schemas/A"}}}},
+	doc := &document.OpenTool{
+		Functions: []document.Function{{Name: "f", Parameters: []document.Parameter{
+			{Name: "z", Schema: &document.Schema{Ref: "#/schemas/Z"}},
+			{Name: "z2", Schema: &document.Schema{Type: document.TypeArray, Items: &document.Schema{Ref: "#/schemas/Z"}}},
+			{Name: "a", Schema: &document.Schema{Ref: "#/schemas/A"}},
+			{Name: "u", Schema: &document.Schema{OneOf: []*document.Schema{{Ref: "#/schemas/U"}, nil}, AnyOf: []*document.Schema{{Ref: "#/schemas/A"}}}},
 		}}},
-		Schemas: runtime.Schemas{
-			{Name: "Z", Schema: &runtime.Schema{Type: runtime.TypeObject, Properties: runtime.Schemas{
-				{Name: "m", Schema: &runtime.Schema{Ref: "#/schemas/M"}},
-				{Name: "self", Schema: &runtime.Schema{Ref: "#/schemas/Z"}},
+		Schemas: document.Schemas{
+			{Name: "Z", Schema: &document.Schema{Type: document.TypeObject, Properties: document.Schemas{
+				{Name: "m", Schema: &document.Schema{Ref: "#/schemas/M"}},
+				{Name: "self", Schema: &document.Schema{Ref: "#/schemas/Z"}},
 			}}},
-			{Name: "M", Schema: &runtime.Schema{Type: runtime.TypeArray, Items: &runtime.Schema{Ref: "#/schemas/B"}}},
-			{Name: "B", Schema: &runtime.Schema{Type: runtime.TypeObject, Properties: runtime.Schemas{
-				{Name: "z", Schema: &runtime.Schema{Ref: "#/schemas/Z"}},
-				{Name: "a", Schema: &runtime.Schema{Ref: "#/schemas/A"}},
+			{Name: "M", Schema: &document.Schema{Type: document.TypeArray, Items: &document.Schema{Ref: "#/schemas/B"}}},
+			{Name: "B", Schema: &document.Schema{Type: document.TypeObject, Properties: document.Schemas{
+				{Name: "z", Schema: &document.Schema{Ref: "#/schemas/Z"}},
+				{Name: "a", Schema: &document.Schema{Ref: "#/schemas/A"}},
 			}}},
-			{Name: "A", Schema: &runtime.Schema{Type: runtime.TypeString}},
-			{Name: "Unused", Schema: &runtime.Schema{Type: runtime.TypeString}},
-			{Name: "U", Schema: &runtime.Schema{Type: runtime.TypeArray, Items: &runtime.Schema{Ref: "#/schemas/U"}}},
+			{Name: "A", Schema: &document.Schema{Type: document.TypeString}},
+			{Name: "Unused", Schema: &document.Schema{Type: document.TypeString}},
+			{Name: "U", Schema: &document.Schema{Type: document.TypeArray, Items: &document.Schema{Ref: "#/schemas/U"}}},
 		},
 	}
 	decls := declare.Plain(doc)
@@ -204,7 +204,7 @@ func TestDeclarationsDefsOnce(t *testing.T) {
 		t.Fatalf("%d declarations", len(decls))
 	}
 	var p struct {
-		Defs runtime.Schemas `json:"$defs"`
+		Defs document.Schemas `json:"$defs"`
 	}
 	if err := json.Unmarshal(decls[0].Parameters, &p); err != nil {
 		t.Fatal(err)

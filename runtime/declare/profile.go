@@ -23,7 +23,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/opentoolgen/opentoolgen/runtime"
+	"github.com/opentoolgen/opentoolgen/runtime/document"
 )
 
 // Profile names the form in which an LLM provider takes tool declarations.
@@ -197,7 +197,7 @@ func (e *LimitError) Error() string {
 //
 // When the declarations exceed a limit the provider documents, Functions returns
 // them with a *[LimitError] naming each limit and count.
-func Functions(doc *runtime.OpenTool, p Profile) (*Declared, error) {
+func Functions(doc *document.OpenTool, p Profile) (*Declared, error) {
 	return FunctionsWith(doc, p, Options{})
 }
 
@@ -207,18 +207,18 @@ func Functions(doc *runtime.OpenTool, p Profile) (*Declared, error) {
 // an error naming the function; an example that does not fit is left out
 // with a warning naming the function. Limits exceeded are a *[LimitError]
 // with the declarations, as for Functions.
-func FunctionsWith(doc *runtime.OpenTool, p Profile, o Options) (*Declared, error) {
+func FunctionsWith(doc *document.OpenTool, p Profile, o Options) (*Declared, error) {
 	if _, err := ParseProfile(string(p)); err != nil {
 		return nil, err
 	}
 	if doc == nil {
-		doc = &runtime.OpenTool{}
+		doc = &document.OpenTool{}
 	}
 	o = o.withTags(doc)
 	if err := o.check(doc, p); err != nil {
 		return nil, err
 	}
-	names := runtime.DeclaredNames(doc)
+	names := Names(doc)
 	out := &Declared{Profile: p}
 	for fn, dn := range names {
 		if dn != fn {
@@ -273,7 +273,7 @@ func FunctionsWith(doc *runtime.OpenTool, p Profile, o Options) (*Declared, erro
 // OpenAI's strict mode (levels of nesting, properties, enum values, bytes
 // of names: a map's entries add a level, which takes some schemas beyond
 // ten), since without strict mode those limits do not apply.
-func declareFunction(doc *runtime.OpenTool, f *runtime.Function, p Profile) (profileRules, jsonObject, declStats, []string) {
+func declareFunction(doc *document.OpenTool, f *document.Function, p Profile) (profileRules, jsonObject, declStats, []string) {
 	r := newProfileRules(p)
 	params, stats, why := declareParameters(doc, f, r)
 	if r.strict && why == "" && p.isOpenAI() {
@@ -296,8 +296,8 @@ func declareFunction(doc *runtime.OpenTool, f *runtime.Function, p Profile) (pro
 
 // decl is one function to declare.
 type decl struct {
-	doc      *runtime.OpenTool
-	f        *runtime.Function
+	doc      *document.OpenTool
+	f        *document.Function
 	name     string // the declared name
 	p        Profile
 	strict   bool

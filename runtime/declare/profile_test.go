@@ -17,8 +17,8 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
 	"github.com/opentoolgen/opentoolgen/gen"
-	"github.com/opentoolgen/opentoolgen/runtime"
 	"github.com/opentoolgen/opentoolgen/runtime/declare"
+	"github.com/opentoolgen/opentoolgen/runtime/document"
 )
 
 // profileDoc has what the profiles treat differently: optional and nullable
@@ -75,9 +75,9 @@ const profileDoc = `{
 	}
 }`
 
-func loadDoc(t *testing.T, s string) *runtime.OpenTool {
+func loadDoc(t *testing.T, s string) *document.OpenTool {
 	t.Helper()
-	var doc runtime.OpenTool
+	var doc document.OpenTool
 	if err := json.Unmarshal([]byte(s), &doc); err != nil {
 		t.Fatal(err)
 	}
@@ -86,8 +86,8 @@ func loadDoc(t *testing.T, s string) *runtime.OpenTool {
 
 // profileDocs are the documents every profile is checked on: ours and every
 // golden's served document.
-func profileDocs(t *testing.T) map[string]*runtime.OpenTool {
-	docs := map[string]*runtime.OpenTool{"profileDoc": loadDoc(t, profileDoc), "declDoc": loadDoc(t, readFile(t, "testdata/declarations.json"))}
+func profileDocs(t *testing.T) map[string]*document.OpenTool {
+	docs := map[string]*document.OpenTool{"profileDoc": loadDoc(t, profileDoc), "declDoc": loadDoc(t, readFile(t, "testdata/declarations.json"))}
 	files, err := filepath.Glob("../../testdata/golden/*/opentool.gen.json")
 	if err != nil || len(files) == 0 {
 		t.Fatalf("no golden documents: %v", err)
@@ -97,7 +97,7 @@ func profileDocs(t *testing.T) map[string]*runtime.OpenTool {
 		if err != nil {
 			t.Fatal(err)
 		}
-		var doc runtime.OpenTool
+		var doc document.OpenTool
 		if err := json.Unmarshal(b, &doc); err != nil {
 			t.Fatalf("%s: %v", f, err)
 		}
@@ -571,7 +571,7 @@ func compileSchema(t *testing.T, what string, s map[string]any) *jsonschema.Sche
 	return cs
 }
 
-func declared(t *testing.T, doc *runtime.OpenTool, p declare.Profile) (*declare.Declared, map[string]declaredTool) {
+func declared(t *testing.T, doc *document.OpenTool, p declare.Profile) (*declare.Declared, map[string]declaredTool) {
 	t.Helper()
 	d, err := declare.Functions(doc, p)
 	if err != nil {
@@ -700,12 +700,12 @@ func TestGeminiOpenAPI(t *testing.T) {
 func TestDeclaredNames(t *testing.T) {
 	long := strings.Repeat("x", 70)
 	names := []string{"get_weather", "get weather", "get.weather", "3d-render", "-x", "天气", "天気", long, long + "y", "ok-1"}
-	doc := &runtime.OpenTool{}
+	doc := &document.OpenTool{}
 	for _, n := range names {
-		doc.Functions = append(doc.Functions, runtime.Function{Name: n})
+		doc.Functions = append(doc.Functions, document.Function{Name: n})
 	}
-	got := runtime.DeclaredNames(doc)
-	again := runtime.DeclaredNames(doc)
+	got := declare.Names(doc)
+	again := declare.Names(doc)
 	seen := map[string]string{}
 	for _, n := range names {
 		d := got[n]
@@ -743,10 +743,10 @@ func TestDeclaredNames(t *testing.T) {
 // TestDeclareLimits checks the limits that make a request fail: an error
 // naming the limit and the count, with the declarations.
 func TestDeclareLimits(t *testing.T) {
-	many := &runtime.OpenTool{}
+	many := &document.OpenTool{}
 	for i := range 130 {
-		many.Functions = append(many.Functions, runtime.Function{Name: fmt.Sprintf("f%d", i),
-			Parameters: []runtime.Parameter{{Name: "a", Schema: &runtime.Schema{Type: runtime.TypeString}}}})
+		many.Functions = append(many.Functions, document.Function{Name: fmt.Sprintf("f%d", i),
+			Parameters: []document.Parameter{{Name: "a", Schema: &document.Schema{Type: document.TypeString}}}})
 	}
 	d, err := declare.Functions(many, declare.OpenAI)
 	if err == nil || !strings.Contains(err.Error(), "130 tools, at most 128") || d == nil || len(toolsOf(t, declare.OpenAI, d.Tools)) != 130 {
@@ -761,11 +761,11 @@ func TestDeclareLimits(t *testing.T) {
 	}
 
 	// Objects nested 12 deep.
-	s := &runtime.Schema{Type: runtime.TypeString}
+	s := &document.Schema{Type: document.TypeString}
 	for range 12 {
-		s = &runtime.Schema{Type: runtime.TypeObject, Properties: runtime.Schemas{{Name: "n", Schema: s}}, Required: []string{"n"}}
+		s = &document.Schema{Type: document.TypeObject, Properties: document.Schemas{{Name: "n", Schema: s}}, Required: []string{"n"}}
 	}
-	deep := &runtime.OpenTool{Functions: []runtime.Function{{Name: "deep", Parameters: []runtime.Parameter{{Name: "a", Schema: s, Required: true}}}}}
+	deep := &document.OpenTool{Functions: []document.Function{{Name: "deep", Parameters: []document.Parameter{{Name: "a", Schema: s, Required: true}}}}}
 	// Beyond strict mode's depth, the function is declared without it.
 	for _, p := range []declare.Profile{declare.OpenAIStrict, declare.OpenAIResponsesStrict} {
 		d, err = declare.Functions(deep, p)
@@ -782,17 +782,17 @@ func TestDeclareLimits(t *testing.T) {
 
 	// Gemini inlines references: ten levels of ten references each would
 	// be 10^10 schemas. It stops, and says so.
-	wide := &runtime.OpenTool{Functions: []runtime.Function{{Name: "wide", Parameters: []runtime.Parameter{{Name: "a", Schema: &runtime.Schema{Ref: "#/schemas/L0"}, Required: true}}}}}
+	wide := &document.OpenTool{Functions: []document.Function{{Name: "wide", Parameters: []document.Parameter{{Name: "a", Schema: &document.Schema{Ref: "#/schemas/L0"}, Required: true}}}}}
 	for l := range 10 {
-		props := runtime.Schemas{}
+		props := document.Schemas{}
 		for i := range 10 {
-			ps := &runtime.Schema{Type: runtime.TypeString}
+			ps := &document.Schema{Type: document.TypeString}
 			if l < 9 {
-				ps = &runtime.Schema{Ref: fmt.Sprintf("#/schemas/L%d", l+1)}
+				ps = &document.Schema{Ref: fmt.Sprintf("#/schemas/L%d", l+1)}
 			}
-			props = append(props, runtime.NamedSchema{Name: fmt.Sprintf("p%d", i), Schema: ps})
+			props = append(props, document.NamedSchema{Name: fmt.Sprintf("p%d", i), Schema: ps})
 		}
-		wide.Schemas = append(wide.Schemas, runtime.NamedSchema{Name: fmt.Sprintf("L%d", l), Schema: &runtime.Schema{Type: runtime.TypeObject, Properties: props}})
+		wide.Schemas = append(wide.Schemas, document.NamedSchema{Name: fmt.Sprintf("L%d", l), Schema: &document.Schema{Type: document.TypeObject, Properties: props}})
 	}
 	d, err = declare.Functions(wide, declare.GeminiOpenAPI)
 	if err == nil || !strings.Contains(err.Error(), `function "wide"`) || !strings.Contains(err.Error(), "schemas once references are inlined") {
@@ -815,7 +815,7 @@ func TestParseProfile(t *testing.T) {
 	if _, err := declare.ParseProfile("openai-lax"); err == nil || !strings.Contains(err.Error(), `"openai-lax"`) || !strings.Contains(err.Error(), "anthropic-strict") {
 		t.Errorf("unknown profile: %v", err)
 	}
-	if _, err := declare.Functions(&runtime.OpenTool{}, "x"); err == nil {
+	if _, err := declare.Functions(&document.OpenTool{}, "x"); err == nil {
 		t.Errorf("Functions with an unknown profile: no error")
 	}
 }
@@ -850,7 +850,7 @@ func TestProfilesRealWorld(t *testing.T) {
 			t.Errorf("%s: %v", name, err)
 			continue
 		}
-		var doc runtime.OpenTool
+		var doc document.OpenTool
 		if err := json.Unmarshal(res.Document, &doc); err != nil {
 			t.Fatal(err)
 		}

@@ -10,7 +10,7 @@ import (
 	"strings"
 
 	"github.com/opentoolgen/opentoolgen/internal/jsontree"
-	"github.com/opentoolgen/opentoolgen/runtime"
+	"github.com/opentoolgen/opentoolgen/runtime/document"
 )
 
 // profileRules are what a profile allows in a schema.
@@ -96,7 +96,7 @@ type declStats struct {
 
 // schemaWriter writes one function's parameters in a profile.
 type schemaWriter struct {
-	doc   *runtime.OpenTool
+	doc   *document.OpenTool
 	r     profileRules
 	used  map[string]bool // $defs referenced
 	stack []string        // schemas being inlined (Gemini)
@@ -136,17 +136,17 @@ func (w *schemaWriter) cannot(what string) {
 
 // declareParameters returns the schema of f's parameters, what it counts, and
 // for a strict profile why it cannot be strict ("" when it can).
-func declareParameters(doc *runtime.OpenTool, f *runtime.Function, r profileRules) (jsonObject, declStats, string) {
+func declareParameters(doc *document.OpenTool, f *document.Function, r profileRules) (jsonObject, declStats, string) {
 	w := &schemaWriter{doc: doc, r: r, used: map[string]bool{}}
-	props := make([]runtime.Parameter, len(f.Parameters))
+	props := make([]document.Parameter, len(f.Parameters))
 	copy(props, f.Parameters)
-	root := w.object(len(props), func(i int) (string, *runtime.Schema, string, bool) {
+	root := w.object(len(props), func(i int) (string, *document.Schema, string, bool) {
 		p := props[i]
 		return p.Name, p.Schema, p.Description, p.Required
 	})
 	if !r.gemini && len(w.used) > 0 {
 		var defs jsonObject
-		done := eachDef(doc, w.used, func(n string, def *runtime.Schema) {
+		done := eachDef(doc, w.used, func(n string, def *document.Schema) {
 			defs = append(defs, member{n, w.in(func() jsonObject { return w.schema(def) }, "$defs", n)})
 			w.stats.strings += len(n)
 		})
@@ -163,7 +163,7 @@ func declareParameters(doc *runtime.OpenTool, f *runtime.Function, r profileRule
 
 // recursiveSchema returns the name of a schema among names that refers to
 // itself, directly or not, or "".
-func recursiveSchema(doc *runtime.OpenTool, names map[string]bool) string {
+func recursiveSchema(doc *document.OpenTool, names map[string]bool) string {
 	sorted := make([]string, 0, len(names))
 	for n := range names {
 		sorted = append(sorted, n)
@@ -180,8 +180,8 @@ func recursiveSchema(doc *runtime.OpenTool, names map[string]bool) string {
 		}
 		state[n] = 1
 		found := false
-		doc.Schemas.Get(n).Each(func(s *runtime.Schema) bool {
-			if m, ok := runtime.RefName(s.Ref); ok && !found && doc.Schemas.Get(m) != nil && visit(m) {
+		doc.Schemas.Get(n).Each(func(s *document.Schema) bool {
+			if m, ok := document.RefName(s.Ref); ok && !found && doc.Schemas.Get(m) != nil && visit(m) {
 				found = true
 			}
 			return !found
@@ -198,9 +198,9 @@ func recursiveSchema(doc *runtime.OpenTool, names map[string]bool) string {
 }
 
 // object writes an object schema of n properties given by prop.
-func (w *schemaWriter) object(n int, prop func(int) (name string, s *runtime.Schema, desc string, required bool)) jsonObject {
+func (w *schemaWriter) object(n int, prop func(int) (name string, s *document.Schema, desc string, required bool)) jsonObject {
 	w.stats.nodes++
-	o := jsonObject{{"type", w.typeName(runtime.TypeObject)}}
+	o := jsonObject{{"type", w.typeName(document.TypeObject)}}
 	props := jsonObject{}
 	required := []string{}
 	for i := 0; i < n; i++ {
@@ -208,7 +208,7 @@ func (w *schemaWriter) object(n int, prop func(int) (name string, s *runtime.Sch
 		w.stats.props++
 		w.stats.strings += len(name)
 		if desc != "" && (s == nil || s.Description == "") {
-			var cp runtime.Schema // the parameter's description is its schema's
+			var cp document.Schema // the parameter's description is its schema's
 			if s != nil {
 				cp = *s
 			}
@@ -244,9 +244,9 @@ func (w *schemaWriter) object(n int, prop func(int) (name string, s *runtime.Sch
 }
 
 // schema writes s (nil: any value).
-func (w *schemaWriter) schema(s *runtime.Schema) jsonObject {
+func (w *schemaWriter) schema(s *document.Schema) jsonObject {
 	if s == nil {
-		s = &runtime.Schema{}
+		s = &document.Schema{}
 	}
 	if s.Ref != "" {
 		return w.ref(s)
@@ -261,7 +261,7 @@ func (w *schemaWriter) schema(s *runtime.Schema) jsonObject {
 			altKey = "anyOf"
 		}
 	}
-	if typ == runtime.TypeObject && len(alts) == 0 {
+	if typ == document.TypeObject && len(alts) == 0 {
 		return w.objectSchema(s)
 	}
 	w.stats.nodes++
@@ -288,7 +288,7 @@ func (w *schemaWriter) schema(s *runtime.Schema) jsonObject {
 	w.constant(&o, &notes, s, typ)
 	w.format(&o, &notes, s, typ)
 	w.checks(&o, &notes, s, typ)
-	if typ == runtime.TypeArray || s.Items != nil {
+	if typ == document.TypeArray || s.Items != nil {
 		if s.Items != nil || w.r.gemini || w.r.strict {
 			o = append(o, member{"items", w.in(func() jsonObject { return w.schema(s.Items) }, "items")})
 		}
@@ -301,7 +301,7 @@ func (w *schemaWriter) schema(s *runtime.Schema) jsonObject {
 
 // enum writes s's enum (Gemini's holds strings only: other values go to the
 // description).
-func (w *schemaWriter) enum(o *jsonObject, notes *[]string, s *runtime.Schema, typ string) {
+func (w *schemaWriter) enum(o *jsonObject, notes *[]string, s *document.Schema, typ string) {
 	if len(s.Enum) > 0 {
 		enum := append([]any(nil), s.Enum...)
 		if s.Nullable && !w.r.gemini && !containsNil(enum) {
@@ -313,7 +313,7 @@ func (w *schemaWriter) enum(o *jsonObject, notes *[]string, s *runtime.Schema, t
 				w.stats.strings += len(str)
 			}
 		}
-		if w.r.gemini && typ != runtime.TypeString {
+		if w.r.gemini && typ != document.TypeString {
 			// Gemini's enum holds strings only.
 			*notes = append(*notes, "one of "+enumText(enum))
 		} else {
@@ -324,14 +324,14 @@ func (w *schemaWriter) enum(o *jsonObject, notes *[]string, s *runtime.Schema, t
 
 // constant writes s's const, or an enum of one value, or a note, as the
 // profile takes it.
-func (w *schemaWriter) constant(o *jsonObject, notes *[]string, s *runtime.Schema, typ string) {
+func (w *schemaWriter) constant(o *jsonObject, notes *[]string, s *document.Schema, typ string) {
 	if c := compactJSON(s.Const); len(c) > 0 {
 		switch {
 		case !w.r.noConst:
 			*o = append(*o, member{"const", json.RawMessage(c)})
 		case len(s.Enum) > 0:
 			// the enum says the rest
-		case w.r.gemini && typ != runtime.TypeString:
+		case w.r.gemini && typ != document.TypeString:
 			*notes = append(*notes, "always "+string(c))
 		default:
 			var v any
@@ -348,7 +348,7 @@ func (w *schemaWriter) constant(o *jsonObject, notes *[]string, s *runtime.Schem
 }
 
 // format writes s's format where the profile knows it, and a note otherwise.
-func (w *schemaWriter) format(o *jsonObject, notes *[]string, s *runtime.Schema, typ string) {
+func (w *schemaWriter) format(o *jsonObject, notes *[]string, s *document.Schema, typ string) {
 	if s.Format != "" {
 		switch {
 		case w.r.formats[s.Format] && (!w.r.gemini || geminiFormat(typ, s.Format)):
@@ -366,7 +366,7 @@ func (w *schemaWriter) format(o *jsonObject, notes *[]string, s *runtime.Schema,
 
 // checks writes s's bounds, lengths, pattern, item counts, uniqueness and
 // default, or notes for the profile's description where it takes none.
-func (w *schemaWriter) checks(o *jsonObject, notes *[]string, s *runtime.Schema, typ string) {
+func (w *schemaWriter) checks(o *jsonObject, notes *[]string, s *document.Schema, typ string) {
 	w.bound(o, notes, "minimum", s.Minimum, w.r.noBounds, "at least ")
 	w.bound(o, notes, "maximum", s.Maximum, w.r.noBounds, "at most ")
 	w.exclusive(o, notes, typ, s)
@@ -406,7 +406,7 @@ func (w *schemaWriter) checks(o *jsonObject, notes *[]string, s *runtime.Schema,
 
 // alternatives writes s's oneOf or anyOf (altKey), with null among them when
 // s is nullable.
-func (w *schemaWriter) alternatives(o *jsonObject, s *runtime.Schema, typ string, alts []*runtime.Schema, altKey string) {
+func (w *schemaWriter) alternatives(o *jsonObject, s *document.Schema, typ string, alts []*document.Schema, altKey string) {
 	list := make([]any, 0, len(alts)+1)
 	for i, a := range alts {
 		list = append(list, w.in(func() jsonObject { return w.schema(a) }, altKey, strconv.Itoa(i)))
@@ -421,7 +421,7 @@ func (w *schemaWriter) alternatives(o *jsonObject, s *runtime.Schema, typ string
 }
 
 // objectSchema writes an object schema: its properties, or a map.
-func (w *schemaWriter) objectSchema(s *runtime.Schema) jsonObject {
+func (w *schemaWriter) objectSchema(s *document.Schema) jsonObject {
 	if w.r.closed && isMap(s) {
 		return w.entries(s)
 	}
@@ -429,7 +429,7 @@ func (w *schemaWriter) objectSchema(s *runtime.Schema) jsonObject {
 	for _, n := range s.Required {
 		req[n] = true
 	}
-	o := w.object(len(s.Properties), func(i int) (string, *runtime.Schema, string, bool) {
+	o := w.object(len(s.Properties), func(i int) (string, *document.Schema, string, bool) {
 		p := s.Properties[i]
 		return p.Name, p.Schema, "", req[p.Name]
 	})
@@ -437,7 +437,7 @@ func (w *schemaWriter) objectSchema(s *runtime.Schema) jsonObject {
 		if w.r.gemini {
 			o = insertAfterType(o, member{"nullable", true})
 		} else {
-			o = o.with("type", w.typeValue(runtime.TypeObject, true))
+			o = o.with("type", w.typeValue(document.TypeObject, true))
 		}
 	}
 	if s.Description != "" {
@@ -463,8 +463,8 @@ func (w *schemaWriter) objectSchema(s *runtime.Schema) jsonObject {
 }
 
 // ref writes a reference: into $defs, or inlined for Gemini.
-func (w *schemaWriter) ref(s *runtime.Schema) jsonObject {
-	name, ok := runtime.RefName(s.Ref)
+func (w *schemaWriter) ref(s *document.Schema) jsonObject {
+	name, ok := document.RefName(s.Ref)
 	target := w.doc.Schemas.Get(name)
 	if !ok || target == nil {
 		if w.r.strict {
@@ -475,11 +475,11 @@ func (w *schemaWriter) ref(s *runtime.Schema) jsonObject {
 	if w.r.gemini {
 		if w.stats.nodes >= inlineMaxNodes {
 			w.stats.cut = true
-			return describe(jsonObject{{"type", w.typeName(runtime.TypeObject)}}, []string{"a " + name + " (not described: the declaration is too large)"})
+			return describe(jsonObject{{"type", w.typeName(document.TypeObject)}}, []string{"a " + name + " (not described: the declaration is too large)"})
 		}
 		for _, n := range w.stack {
 			if n == name {
-				o := jsonObject{{"type", w.typeName(runtime.TypeObject)}}
+				o := jsonObject{{"type", w.typeName(document.TypeObject)}}
 				return describe(o, []string{"a " + name + " (recursive: its members are not described again)"})
 			}
 		}
@@ -561,7 +561,7 @@ func (w *schemaWriter) bound(o *jsonObject, notes *[]string, key string, v *floa
 // or maximum (a duration above 0 is at least 1), which every dialect says
 // and models read more easily; a number's goes into the description where
 // the dialect has no exclusive bounds.
-func (w *schemaWriter) exclusive(o *jsonObject, notes *[]string, typ string, s *runtime.Schema) {
+func (w *schemaWriter) exclusive(o *jsonObject, notes *[]string, typ string, s *document.Schema) {
 	for _, b := range []struct {
 		key, incl, text, inclText string
 		v, inclV                  *float64
@@ -573,7 +573,7 @@ func (w *schemaWriter) exclusive(o *jsonObject, notes *[]string, typ string, s *
 	} {
 		switch {
 		case b.v == nil:
-		case typ == runtime.TypeInteger:
+		case typ == document.TypeInteger:
 			n := b.next(*b.v)
 			switch {
 			case b.inclV != nil && !b.tighter(n, *b.inclV):
@@ -650,12 +650,12 @@ func insertAfterType(o jsonObject, m member) jsonObject {
 }
 
 // describeShort names what values of s are, for a description.
-func describeShort(doc *runtime.OpenTool, s *runtime.Schema) string {
+func describeShort(doc *document.OpenTool, s *document.Schema) string {
 	if s == nil {
 		return "any value"
 	}
 	if s.Ref != "" {
-		if n, ok := runtime.RefName(s.Ref); ok {
+		if n, ok := document.RefName(s.Ref); ok {
 			return "a " + n
 		}
 	}
@@ -710,7 +710,7 @@ func compactJSON(raw json.RawMessage) []byte {
 // eachDef calls f with every schema of doc named in used, and those the
 // calls add to used in turn, a round at a time in name order; it returns the
 // names it saw.
-func eachDef(doc *runtime.OpenTool, used map[string]bool, f func(name string, def *runtime.Schema)) map[string]bool {
+func eachDef(doc *document.OpenTool, used map[string]bool, f func(name string, def *document.Schema)) map[string]bool {
 	return jsontree.EachName(used, func(n string) {
 		if def := doc.Schemas.Get(n); def != nil {
 			f(n, def)

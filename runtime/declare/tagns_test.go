@@ -22,7 +22,7 @@ const tagDoc = `{"opentool":"1.0.0","info":{"title":"t","version":"1"},"function
 ]}`
 
 // TestTagNamespaces checks the namespaces made at run time from the
-// functions' tags (runtime.Function.Tags): each function in its first
+// functions' tags (document.Function.Tags): each function in its first
 // tag's namespace, a nested tag a namespace of its own described with its
 // parents' names, a function without tags at the top level, given
 // namespaces and descriptions winning, and no namespaces for a profile

@@ -7,7 +7,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/opentoolgen/opentoolgen/runtime"
+	"github.com/opentoolgen/opentoolgen/runtime/document"
 )
 
 // Options are what [FunctionsWith] adds to a profile's declarations.
@@ -33,7 +33,7 @@ type Options struct {
 	// description: a namespace without one is described by the names of
 	// its functions).
 	NamespaceDescriptions map[string]string
-	// TagNamespaces declares each function with tags (runtime.Function's
+	// TagNamespaces declares each function with tags (document.Function's
 	// Tags: an OpenAPI operation's) in the namespace of its first tag, as
 	// [NamespacesByTag] makes them, so that a generated Tool's served
 	// document groups at run time as opentoolgen -namespaces tag does.
@@ -90,12 +90,12 @@ func NamespaceName(s string) string {
 // deep: a nested tag is a namespace of its own beside its parent's, which
 // keeps namespaces small, as OpenAI advises. A namespace its tag does not
 // describe has no description here ([FunctionsWith] lists its functions).
-func NamespacesByTag(doc *runtime.OpenTool) (namespaces, descriptions map[string]string) {
+func NamespacesByTag(doc *document.OpenTool) (namespaces, descriptions map[string]string) {
 	namespaces, descriptions = map[string]string{}, map[string]string{}
 	if doc == nil {
 		return namespaces, descriptions
 	}
-	tags := map[string]runtime.Tag{}
+	tags := map[string]document.Tag{}
 	for _, t := range doc.Tags {
 		if _, dup := tags[t.Name]; !dup {
 			tags[t.Name] = t
@@ -122,7 +122,7 @@ func NamespacesByTag(doc *runtime.OpenTool) (namespaces, descriptions map[string
 
 // tagDescription is the description of the namespace of tag name: its
 // description or summary, after the chain of tags it is nested in.
-func tagDescription(tags map[string]runtime.Tag, name string) string {
+func tagDescription(tags map[string]document.Tag, name string) string {
 	t, ok := tags[name]
 	if !ok {
 		return ""
@@ -148,7 +148,7 @@ func tagDescription(tags map[string]runtime.Tag, name string) string {
 
 // withTags is o with the namespaces TagNamespaces asks for added to those
 // given (which win), in maps of its own.
-func (o Options) withTags(doc *runtime.OpenTool) Options {
+func (o Options) withTags(doc *document.OpenTool) Options {
 	if !o.TagNamespaces {
 		return o
 	}
@@ -165,7 +165,7 @@ func (o Options) withTags(doc *runtime.OpenTool) Options {
 
 // check reports options p's provider does not take, and namespaces that do
 // not fit its rules.
-func (o Options) check(doc *runtime.OpenTool, p Profile) error {
+func (o Options) check(doc *document.OpenTool, p Profile) error {
 	if o.ToolSearch && !p.isResponses() && !p.isAnthropic() {
 		if p == OpenAI || p == OpenAIStrict {
 			return fmt.Errorf("opentool: %s declarations have no tool search: OpenAI's tool_search is in the Responses API (profile %s)", p, OpenAIResponses)
@@ -178,7 +178,7 @@ func (o Options) check(doc *runtime.OpenTool, p Profile) error {
 	if !p.isResponses() {
 		return fmt.Errorf("opentool: %s declarations have no namespaces (OpenAI's Responses API has: profile %s)", p, OpenAIResponses)
 	}
-	names := runtime.DeclaredNames(doc)
+	names := Names(doc)
 	top := map[string]string{}
 	for _, f := range doc.Functions {
 		if _, ok := o.Namespaces[f.Name]; !ok {
@@ -203,7 +203,7 @@ func (o Options) check(doc *runtime.OpenTool, p Profile) error {
 // arrange returns the tools member: the functions' entries, grouped in
 // namespaces and preceded by the search tool as o asks, with the limits
 // they exceed and warnings.
-func (o Options) arrange(doc *runtime.OpenTool, p Profile, entries []jsonObject) ([]any, []Limit, []string) {
+func (o Options) arrange(doc *document.OpenTool, p Profile, entries []jsonObject) ([]any, []Limit, []string) {
 	var top []any
 	var limits []Limit
 	var warn []string

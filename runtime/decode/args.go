@@ -4,15 +4,15 @@ import (
 	"context"
 	"encoding/json"
 
-	"github.com/opentoolgen/opentoolgen/runtime"
+	"github.com/opentoolgen/opentoolgen/runtime/toolopt"
 )
 
 // Arguments is how a generated Tool decodes the arguments of a call of
 // function: completed as a's options say, with the call values on ctx
-// ([runtime.Args.Apply]), decoded and checked into *v by fn ([Value]), and violations
+// ([toolopt.Args.Apply]), decoded and checked into *v by fn ([Value]), and violations
 // about arguments read from the environment reported without their values
-// ([runtime.Args.Redact]).
-func Arguments[T any](ctx context.Context, a *runtime.Args, function string, args json.RawMessage, v *T, fn func(*Decoder, *T)) error {
+// ([toolopt.Args.Redact]).
+func Arguments[T any](ctx context.Context, a *toolopt.Args, function string, args json.RawMessage, v *T, fn func(*Decoder, *T)) error {
 	full, err := a.Apply(ctx, function, args)
 	if err != nil {
 		return err

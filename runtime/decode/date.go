@@ -5,13 +5,13 @@ import (
 	"strconv"
 	"unicode/utf8"
 
-	"github.com/opentoolgen/opentoolgen/runtime"
+	"github.com/opentoolgen/opentoolgen/runtime/civil"
 )
 
 // Date reads an RFC 3339 full-date string into *x, for generated decoders: a
 // value that is not one is a violation at the decoder's position that quotes
 // it and says why.
-func Date(d *Decoder, x *runtime.Date) {
+func Date(d *Decoder, x *civil.Date) {
 	if s, ok := d.String(); ok {
 		DateText(d, s, x)
 	}
@@ -19,11 +19,11 @@ func Date(d *Decoder, x *runtime.Date) {
 
 // DateText reads s, the string a generated decoder has just read (and checked
 // against the schema's lengths and pattern), into *x as Date does.
-func DateText(d *Decoder, s string, x *runtime.Date) {
-	v, err := runtime.ParseDate(s)
+func DateText(d *Decoder, s string, x *civil.Date) {
+	v, err := civil.ParseDate(s)
 	if err != nil {
 		why := err.Error()
-		var de *runtime.DateError
+		var de *civil.DateError
 		if errors.As(err, &de) {
 			why = de.Reason
 		}
@@ -34,7 +34,7 @@ func DateText(d *Decoder, s string, x *runtime.Date) {
 }
 
 // quoteDate quotes a value read as a date for a message, its first 40
-// characters when it is longer (as runtime.DateError does).
+// characters when it is longer (as civil.DateError does).
 func quoteDate(s string) string {
 	if utf8.RuneCountInString(s) > 40 {
 		s = string([]rune(s)[:40]) + "…"

@@ -4,14 +4,14 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/opentoolgen/opentoolgen/runtime"
+	"github.com/opentoolgen/opentoolgen/runtime/civil"
 	"github.com/opentoolgen/opentoolgen/runtime/decode"
 )
 
 // TestDecodeDate checks the generated decoders' helper: a violation at the
 // member's path that quotes the value.
 func TestDecodeDate(t *testing.T) {
-	type args struct{ Day runtime.Date }
+	type args struct{ Day civil.Date }
 	dec := func(d *decode.Decoder, x *args) {
 		if d.Object() {
 			for d.Next() {
@@ -24,7 +24,7 @@ func TestDecodeDate(t *testing.T) {
 		}
 	}
 	var x args
-	if err := decode.Unmarshal([]byte(`{"day":"2026-01-31"}`), &x, dec); err != nil || x.Day != (runtime.Date{Year: 2026, Month: 1, Day: 31}) {
+	if err := decode.Unmarshal([]byte(`{"day":"2026-01-31"}`), &x, dec); err != nil || x.Day != (civil.Date{Year: 2026, Month: 1, Day: 31}) {
 		t.Fatalf("got %v, %v", x.Day, err)
 	}
 	for in, want := range map[string]string{

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 
 	"github.com/opentoolgen/opentoolgen/runtime"
+	"github.com/opentoolgen/opentoolgen/runtime/toolopt"
 )
 
 // The cases of a generated Tool's Call: each decodes the arguments of a call
@@ -17,7 +18,7 @@ import (
 
 // CallObject serves a function whose result is an object: f's result is the
 // result object itself ([EncodeObject]).
-func CallObject[A, R any](ctx context.Context, a *runtime.Args, function string, args json.RawMessage, decode func(*Decoder, *A), f func(context.Context, A) (R, error)) (json.RawMessage, error) {
+func CallObject[A, R any](ctx context.Context, a *toolopt.Args, function string, args json.RawMessage, decode func(*Decoder, *A), f func(context.Context, A) (R, error)) (json.RawMessage, error) {
 	var v A
 	if err := Arguments(ctx, a, function, args, &v, decode); err != nil {
 		return nil, err
@@ -31,7 +32,7 @@ func CallObject[A, R any](ctx context.Context, a *runtime.Args, function string,
 
 // CallResult serves a function whose result is a scalar or an array: f's
 // result is the member name of the result object ([EncodeResult]).
-func CallResult[A, R any](ctx context.Context, a *runtime.Args, function string, args json.RawMessage, decode func(*Decoder, *A), f func(context.Context, A) (R, error), name string) (json.RawMessage, error) {
+func CallResult[A, R any](ctx context.Context, a *toolopt.Args, function string, args json.RawMessage, decode func(*Decoder, *A), f func(context.Context, A) (R, error), name string) (json.RawMessage, error) {
 	var v A
 	if err := Arguments(ctx, a, function, args, &v, decode); err != nil {
 		return nil, err
@@ -45,7 +46,7 @@ func CallResult[A, R any](ctx context.Context, a *runtime.Args, function string,
 
 // CallNoResult serves a function without a result: a call that succeeds
 // returns a nil result.
-func CallNoResult[A any](ctx context.Context, a *runtime.Args, function string, args json.RawMessage, decode func(*Decoder, *A), f func(context.Context, A) error) (json.RawMessage, error) {
+func CallNoResult[A any](ctx context.Context, a *toolopt.Args, function string, args json.RawMessage, decode func(*Decoder, *A), f func(context.Context, A) error) (json.RawMessage, error) {
 	var v A
 	if err := Arguments(ctx, a, function, args, &v, decode); err != nil {
 		return nil, err

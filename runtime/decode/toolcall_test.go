@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"github.com/opentoolgen/opentoolgen/runtime"
+	"github.com/opentoolgen/opentoolgen/runtime/document"
+	"github.com/opentoolgen/opentoolgen/runtime/toolopt"
 )
 
 type callArgs struct {
@@ -47,7 +49,7 @@ func (e httpErr) RawBody() []byte { return []byte(e.body) }
 // an object, as a named member or as nothing, and the errors of decoding
 // (-32602 with the path) and of the Service (ToolError).
 func TestCallHelpers(t *testing.T) {
-	a, err := runtime.NewArgs(argsDoc(), runtime.WithDefaults("search", map[string]any{"limit": 10}))
+	a, err := toolopt.NewArgs(argsDoc(), toolopt.WithDefaults("search", map[string]any{"limit": 10}))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -113,14 +115,14 @@ func TestCallHelpers(t *testing.T) {
 	}
 }
 
-func argsDoc() *runtime.OpenTool {
-	return &runtime.OpenTool{OpenTool: "1.0.0", Info: runtime.Info{Title: "t", Version: "1"}, Functions: []runtime.Function{
-		{Name: "search", Parameters: []runtime.Parameter{
-			{Name: "q", Schema: &runtime.Schema{Type: runtime.TypeString}, Required: true},
-			{Name: "limit", Schema: &runtime.Schema{Type: runtime.TypeInteger}},
-			{Name: "key", Schema: &runtime.Schema{Ref: "#/schemas/Key"}},
-			{Name: "session", Schema: &runtime.Schema{Type: runtime.TypeString}},
+func argsDoc() *document.OpenTool {
+	return &document.OpenTool{OpenTool: "1.0.0", Info: document.Info{Title: "t", Version: "1"}, Functions: []document.Function{
+		{Name: "search", Parameters: []document.Parameter{
+			{Name: "q", Schema: &document.Schema{Type: document.TypeString}, Required: true},
+			{Name: "limit", Schema: &document.Schema{Type: document.TypeInteger}},
+			{Name: "key", Schema: &document.Schema{Ref: "#/schemas/Key"}},
+			{Name: "session", Schema: &document.Schema{Type: document.TypeString}},
 		}},
-		{Name: "other", Parameters: []runtime.Parameter{{Name: "key", Schema: &runtime.Schema{Type: runtime.TypeString}}}},
-	}, Schemas: runtime.Schemas{{Name: "Key", Schema: &runtime.Schema{Type: runtime.TypeString}}}}
+		{Name: "other", Parameters: []document.Parameter{{Name: "key", Schema: &document.Schema{Type: document.TypeString}}}},
+	}, Schemas: document.Schemas{{Name: "Key", Schema: &document.Schema{Type: document.TypeString}}}}
 }

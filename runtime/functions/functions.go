@@ -11,6 +11,7 @@ import (
 
 	"github.com/opentoolgen/opentoolgen/runtime"
 	"github.com/opentoolgen/opentoolgen/runtime/declare"
+	"github.com/opentoolgen/opentoolgen/runtime/document"
 )
 
 // Tool is one function of a Tool as a tool of its own, in the shapes
@@ -45,8 +46,8 @@ import (
 // ([runtime.Error.Violations]). A Tool is safe for concurrent use.
 type Tool struct {
 	tool   runtime.Tool
-	fn     *runtime.Function
-	hints  runtime.Hints
+	fn     *document.Function
+	hints  document.Hints
 	hinted bool
 	input  func() json.RawMessage
 	output func() json.RawMessage
@@ -63,7 +64,7 @@ func Load(ctx context.Context, tool runtime.Tool) ([]*Tool, error) {
 // LoadDocument is Load that also returns the document it loaded, for
 // callers that need both (declarations, declared names) without loading the
 // document twice.
-func LoadDocument(ctx context.Context, tool runtime.Tool) (*runtime.OpenTool, []*Tool, error) {
+func LoadDocument(ctx context.Context, tool runtime.Tool) (*document.OpenTool, []*Tool, error) {
 	if tool == nil {
 		return nil, nil, errors.New("opentool: Functions of a nil tool")
 	}
@@ -86,7 +87,7 @@ func LoadDocument(ctx context.Context, tool runtime.Tool) (*runtime.OpenTool, []
 // returns; generated packages' (*Tool).Functions uses it). doc is read, never
 // modified, and must not be modified afterwards. Calling a streaming function
 // of a tool that is not a StreamTool is an *Error with code -32601.
-func Of(tool runtime.Tool, doc *runtime.OpenTool) []*Tool {
+func Of(tool runtime.Tool, doc *document.OpenTool) []*Tool {
 	if doc == nil {
 		return []*Tool{}
 	}
@@ -131,7 +132,7 @@ func (t *Tool) OutputSchemaJSON() json.RawMessage { return bytes.Clone(t.output(
 
 // Hints returns the function's hints (read-only, destructive, …) when the
 // tool is a [runtime.HintTool] that has some.
-func (t *Tool) Hints() (runtime.Hints, bool) {
+func (t *Tool) Hints() (document.Hints, bool) {
 	h := t.hints
 	for _, p := range []**bool{&h.ReadOnly, &h.Destructive, &h.Idempotent, &h.OpenWorld} {
 		if *p != nil {

@@ -17,7 +17,9 @@ import (
 
 	"github.com/opentoolgen/opentoolgen/runtime"
 	"github.com/opentoolgen/opentoolgen/runtime/declare"
+	"github.com/opentoolgen/opentoolgen/runtime/document"
 	"github.com/opentoolgen/opentoolgen/runtime/functions"
+	"github.com/opentoolgen/opentoolgen/runtime/toolopt"
 	mocktool "github.com/opentoolgen/opentoolgen/testdata/golden/mocktool"
 	petstore "github.com/opentoolgen/opentoolgen/testdata/golden/openapi-petstore"
 	weather "github.com/opentoolgen/opentoolgen/testdata/golden/weather"
@@ -306,11 +308,11 @@ func TestFunctionsServed(t *testing.T) {
 	ctx := context.Background()
 	store := newTexts("Hello")
 	tool, err := mocktool.NewTool(store,
-		runtime.WithFunctions("create", "read", "update"),
-		runtime.WithFixed("create", map[string]any{"text": "fixed"}),
-		runtime.WithEnvs("update", map[string]string{"text": "TEXT"}),
-		runtime.WithLookupEnv(func(string) (string, bool) { return "from env", true }),
-		runtime.WithDefaults("read", map[string]any{"id": 0}))
+		toolopt.WithFunctions("create", "read", "update"),
+		toolopt.WithFixed("create", map[string]any{"text": "fixed"}),
+		toolopt.WithEnvs("update", map[string]string{"text": "TEXT"}),
+		toolopt.WithLookupEnv(func(string) (string, bool) { return "from env", true }),
+		toolopt.WithDefaults("read", map[string]any{"id": 0}))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -390,7 +392,7 @@ func TestFunctionsSchemasAreFresh(t *testing.T) {
 // TestFunctionsHints: the functions of a package generated from OpenAPI have
 // the hints of their HTTP methods; functions not served have none.
 func TestFunctionsHints(t *testing.T) {
-	tool, err := petstore.NewTool(must(petstore.NewClient("")), runtime.WithFunctions("listPets", "deletePet", "createPet"))
+	tool, err := petstore.NewTool(must(petstore.NewClient("")), toolopt.WithFunctions("listPets", "deletePet", "createPet"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -400,7 +402,7 @@ func TestFunctionsHints(t *testing.T) {
 		if !ok {
 			t.Fatalf("%s: no hints", name)
 		}
-		if diff := cmp.Diff(runtime.MethodHints(method), h); diff != "" {
+		if diff := cmp.Diff(document.MethodHints(method), h); diff != "" {
 			t.Errorf("%s: hints are not those of %s (-want +got):\n%s", name, method, diff)
 		}
 	}
@@ -413,7 +415,7 @@ func TestFunctionsHints(t *testing.T) {
 }
 
 func TestMethodHints(t *testing.T) {
-	show := func(h runtime.Hints) string {
+	show := func(h document.Hints) string {
 		s := func(b *bool) string {
 			if b == nil {
 				return "-"
@@ -434,11 +436,11 @@ func TestMethodHints(t *testing.T) {
 		"QUERY":   "readOnly=true destructive=- idempotent=- openWorld=true", // safe (OpenAPI 3.2)
 		"LINK":    "readOnly=false destructive=- idempotent=false openWorld=true",
 	} {
-		if got := show(runtime.MethodHints(method)); got != want {
+		if got := show(document.MethodHints(method)); got != want {
 			t.Errorf("%s: got %s, want %s", method, got, want)
 		}
 	}
-	a, b := runtime.MethodHints("GET"), runtime.MethodHints("GET")
+	a, b := document.MethodHints("GET"), document.MethodHints("GET")
 	*a.ReadOnly = false
 	if !*b.ReadOnly {
 		t.Errorf("MethodHints values share their pointers")
@@ -492,12 +494,12 @@ func TestFunctionsRemote(t *testing.T) {
 
 // tool is a hand-written Tool for the cases generated code cannot produce.
 type tool struct {
-	doc    *runtime.OpenTool
+	doc    *document.OpenTool
 	load   error
 	result json.RawMessage
 }
 
-func (t *tool) Load(context.Context) (*runtime.OpenTool, error) { return t.doc, t.load }
+func (t *tool) Load(context.Context) (*document.OpenTool, error) { return t.doc, t.load }
 
 func (t *tool) Call(context.Context, string, json.RawMessage) (json.RawMessage, error) {
 	return t.result, nil
@@ -514,9 +516,9 @@ func TestFunctionsErrors(t *testing.T) {
 	if fs, err := functions.Load(ctx, &tool{}); err != nil || fs == nil || len(fs) != 0 {
 		t.Errorf("Functions of a tool without document: got %v, %v, want none", fs, err)
 	}
-	doc := &runtime.OpenTool{Functions: []runtime.Function{
+	doc := &document.OpenTool{Functions: []document.Function{
 		{Name: "f"},
-		{Name: "s", Stream: map[string]*runtime.Return{"data": {Name: "x", Schema: &runtime.Schema{Type: runtime.TypeString}}}},
+		{Name: "s", Stream: map[string]*document.Return{"data": {Name: "x", Schema: &document.Schema{Type: document.TypeString}}}},
 	}}
 	if _, err := functions.Load(ctx, &tool{doc: doc}); err == nil || !strings.Contains(err.Error(), `"s" streams its results`) {
 		t.Errorf("Functions of a tool that streams but is no StreamTool: got %v", err)

@@ -7,25 +7,25 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/opentoolgen/opentoolgen/runtime"
+	"github.com/opentoolgen/opentoolgen/runtime/intercept"
 )
 
 // TestCallInterceptors: a client without interceptors runs those its
-// request's context carries (runtime.WithCallInterceptors); one with
+// request's context carries (intercept.WithCallInterceptors); one with
 // interceptors of its own runs those alone.
 func TestCallInterceptors(t *testing.T) {
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { w.WriteHeader(http.StatusNoContent) }))
 	defer srv.Close()
 	var got []string
-	ic := func(name string) runtime.Interceptor {
-		return func(ctx context.Context, call *runtime.CallInfo, next func(context.Context) error) error {
+	ic := func(name string) intercept.Func {
+		return func(ctx context.Context, call *intercept.Call, next func(context.Context) error) error {
 			err := next(ctx)
 			got = append(got, name+" "+call.Function+" "+call.Front)
 			return err
 		}
 	}
-	ctx := runtime.WithCallInterceptors(context.Background(), ic("carried"))
-	for _, c := range []*Client{{BaseURL: srv.URL}, {BaseURL: srv.URL, Interceptors: []runtime.Interceptor{ic("own")}}} {
+	ctx := intercept.WithCallInterceptors(context.Background(), ic("carried"))
+	for _, c := range []*Client{{BaseURL: srv.URL}, {BaseURL: srv.URL, Interceptors: []intercept.Func{ic("own")}}} {
 		r := c.NewRequest(http.MethodDelete, "/pets/{id}")
 		r.Path("id", 7)
 		if _, err := r.Send(ctx); err != nil {

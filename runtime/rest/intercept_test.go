@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/opentoolgen/opentoolgen/runtime"
+	"github.com/opentoolgen/opentoolgen/runtime/intercept"
 )
 
 type spanKey struct{}
@@ -17,13 +17,13 @@ type spanKey struct{}
 // ctxPropagator carries the context's spanKey value as "traceparent".
 type ctxPropagator struct{}
 
-func (ctxPropagator) Inject(ctx context.Context, md runtime.Metadata) {
+func (ctxPropagator) Inject(ctx context.Context, md intercept.Metadata) {
 	if v, ok := ctx.Value(spanKey{}).(string); ok {
 		md.Set("traceparent", v)
 	}
 }
 
-func (ctxPropagator) Extract(ctx context.Context, md runtime.Metadata) context.Context { return ctx }
+func (ctxPropagator) Extract(ctx context.Context, md intercept.Metadata) context.Context { return ctx }
 
 // TestInterceptors: an interceptor of the REST client runs once per
 // request, retries included, and sees the operation, the body, the headers
@@ -46,15 +46,15 @@ func TestInterceptors(t *testing.T) {
 		w.WriteHeader(http.StatusNotFound)
 	}))
 	defer srv.Close()
-	runtime.SetPropagator(ctxPropagator{})
-	defer runtime.SetPropagator(nil)
+	intercept.SetPropagator(ctxPropagator{})
+	defer intercept.SetPropagator(nil)
 
-	var seen []runtime.CallInfo
+	var seen []intercept.Call
 	var status []int
 	c := NewClient(srv.URL + "/v1")
 	c.SetCredential("key", APIKeyCredential("query", "api_key", "secret"))
 	c.Retry = &RetryPolicy{MinWait: time.Microsecond}
-	c.Interceptors = []runtime.Interceptor{func(ctx context.Context, call *runtime.CallInfo, next func(context.Context) error) error {
+	c.Interceptors = []intercept.Func{func(ctx context.Context, call *intercept.Call, next func(context.Context) error) error {
 		call.Meta.Set("X-Added", "yes")
 		err := next(context.WithValue(ctx, spanKey{}, "span-1"))
 		seen = append(seen, *call)
@@ -73,7 +73,7 @@ func TestInterceptors(t *testing.T) {
 		t.Fatalf("the interceptor ran %d times, want once", len(seen))
 	}
 	call := seen[0]
-	if call.Function != "PUT /pets/{petId}" || call.Front != runtime.FrontREST || call.Server ||
+	if call.Function != "PUT /pets/{petId}" || call.Front != intercept.FrontREST || call.Server ||
 		string(call.Args) != `{"name":"Rex"}` || call.HTTP.Template != "/pets/{petId}" || call.HTTP.Method != "PUT" ||
 		call.HTTP.URL != srv.URL+"/v1/pets/7" || status[0] != 404 {
 		t.Errorf("the interceptor saw %+v, HTTP %+v, status %d", call, call.HTTP, status[0])

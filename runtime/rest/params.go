@@ -12,7 +12,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/opentoolgen/opentoolgen/runtime"
+	"github.com/opentoolgen/opentoolgen/runtime/civil"
 )
 
 // Parameter values serialised per OpenAPI style and explode, form and
@@ -69,10 +69,10 @@ func paramValueOf(v any) (paramValue, error) {
 		return paramValue{kind: pvScalar, scalar: strconv.FormatFloat(x, 'g', -1, 64)}, nil
 	case time.Time:
 		return paramValue{kind: pvScalar, scalar: x.Format(time.RFC3339Nano)}, nil
-	case runtime.Date:
+	case civil.Date:
 		b, err := x.MarshalText() // YYYY-MM-DD
 		return paramValue{kind: pvScalar, scalar: string(b)}, err
-	case *runtime.Date:
+	case *civil.Date:
 		if x == nil {
 			return paramValue{}, nil
 		}

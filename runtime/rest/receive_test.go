@@ -15,6 +15,7 @@ import (
 
 	"github.com/opentoolgen/opentoolgen/runtime"
 	"github.com/opentoolgen/opentoolgen/runtime/decode"
+	"github.com/opentoolgen/opentoolgen/runtime/toolopt"
 )
 
 // statusAPI answers each request with the status and body its query asks
@@ -211,7 +212,7 @@ func TestReceive(t *testing.T) {
 	if err != nil {
 		t.Errorf("the same, not strict: %v", err)
 	}
-	err = Receive(runtime.ContextWithStrictResponses(ctx), get(c, 200, `{"id":"a","status":"gone"}`), "2XX", &out, decodeBenchItem, fail)
+	err = Receive(toolopt.ContextWithStrictResponses(ctx), get(c, 200, `{"id":"a","status":"gone"}`), "2XX", &out, decodeBenchItem, fail)
 	if !errors.As(err, &re) || re.Code != http.StatusBadGateway {
 		t.Errorf("strict by the context: %v, want a 502", err)
 	}

@@ -34,6 +34,7 @@ import (
 	"time"
 
 	"github.com/opentoolgen/opentoolgen/runtime"
+	"github.com/opentoolgen/opentoolgen/runtime/intercept"
 )
 
 // RequestEditor changes a request before it is sent (to add headers, sign it…).
@@ -90,24 +91,24 @@ type Client struct {
 	// Timeout bounds each call, retries and reading the response included;
 	// a context with an earlier deadline shortens it. 0 means none.
 	Timeout time.Duration
-	// Interceptors run around each request ([runtime.Interceptor], the first
+	// Interceptors run around each request ([intercept.Func], the first
 	// outermost), retries included, until the answer's headers arrive: they
-	// see a [runtime.CallInfo] of [runtime.FrontREST] whose Function is
+	// see a [intercept.Call] of [intercept.FrontREST] whose Function is
 	// "METHOD /path/{template}", whose Args is the request body, whose Meta
 	// is the request's headers (to which they may add) and whose HTTP tells
 	// the method, the path template, the URL without its query and, after
 	// next, the status. An answer of status 400 or more is not an error of
 	// next: the interceptor reads HTTP.StatusCode. With a
-	// [runtime.Propagator] set ([runtime.SetPropagator]) every request
+	// [intercept.Propagator] set ([intercept.SetPropagator]) every request
 	// carries the call context of its context (traceparent, tracestate),
 	// interceptors or not. Without interceptors of its own, a request runs
-	// those its context carries ([runtime.WithCallInterceptors]: a served
+	// those its context carries ([intercept.WithCallInterceptors]: a served
 	// call's, in a server command that traces its calls).
-	Interceptors []runtime.Interceptor
+	Interceptors []intercept.Func
 	// StrictResponses makes every success response's JSON body checked
 	// against the document (WithStrictResponses, DecodeChecked); false
 	// checks them only for calls whose context asks for it
-	// (runtime.ContextWithStrictResponses).
+	// (toolopt.ContextWithStrictResponses).
 	StrictResponses bool
 
 	creds map[string]Credential

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/opentoolgen/opentoolgen/runtime"
+	"github.com/opentoolgen/opentoolgen/runtime/civil"
 )
 
 type point struct {
@@ -521,20 +522,20 @@ func TestErrorFor(t *testing.T) {
 	}
 }
 
-// TestDateParameters: a runtime.Date travels as YYYY-MM-DD in every place,
+// TestDateParameters: a civil.Date travels as YYYY-MM-DD in every place,
 // alone, through a pointer and in a list; a nil one is absent; one that is
 // not a valid date fails the request naming the parameter.
 func TestDateParameters(t *testing.T) {
 	c := NewClient("http://x")
-	day := runtime.Date{Year: 2026, Month: time.March, Day: 9}
-	var none *runtime.Date
+	day := civil.Date{Year: 2026, Month: time.March, Day: 9}
+	var none *civil.Date
 	r := c.NewRequest("GET", "/{a}/{b}/{c}")
 	r.Path("a", day)
 	r.Path("b", &day, Label)
-	r.Path("c", []runtime.Date{day, day.AddDays(1)}, Matrix)
+	r.Path("c", []civil.Date{day, day.AddDays(1)}, Matrix)
 	r.Query("since", &day)
 	r.Query("until", none)
-	r.Query("days", []runtime.Date{day, day.AddDays(1)}, NoExplode)
+	r.Query("days", []civil.Date{day, day.AddDays(1)}, NoExplode)
 	r.Header("X-Day", day)
 	r.Cookie("day", &day)
 	if u, err := r.URL(); err != nil || u != "http://x/2026-03-09/.2026-03-09/;c=2026-03-09,2026-03-10?since=2026-03-09&days=2026-03-09,2026-03-10" {
@@ -547,8 +548,8 @@ func TestDateParameters(t *testing.T) {
 		t.Errorf("cookies: %q", got)
 	}
 	r = c.NewRequest("GET", "/")
-	r.Query("since", runtime.Date{Year: 2026, Month: time.February, Day: 30})
-	if _, err := r.URL(); err == nil || err.Error() != `query parameter "since": runtime.Date: 2026-02-30 is not a valid date` {
+	r.Query("since", civil.Date{Year: 2026, Month: time.February, Day: 30})
+	if _, err := r.URL(); err == nil || err.Error() != `query parameter "since": civil.Date: 2026-02-30 is not a valid date` {
 		t.Errorf("invalid date: %v", err)
 	}
 }

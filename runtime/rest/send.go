@@ -16,6 +16,8 @@ import (
 	"sync/atomic"
 
 	"github.com/opentoolgen/opentoolgen/runtime"
+	"github.com/opentoolgen/opentoolgen/runtime/intercept"
+	"github.com/opentoolgen/opentoolgen/runtime/toolopt"
 )
 
 // Sending a request: its retries, its interceptors, reading its response.
@@ -35,7 +37,7 @@ func (r *Request) Send(ctx context.Context) (*Response, error) {
 	defer resp.Body.Close()
 	out, err := r.readResponse(resp)
 	if out != nil {
-		out.strict = r.c.StrictResponses || runtime.StrictResponses(ctx)
+		out.strict = r.c.StrictResponses || toolopt.StrictResponses(ctx)
 	}
 	if err == nil {
 		notePage(ctx, out)
@@ -160,7 +162,7 @@ func (r *Request) roundTrip(ctx context.Context, accept string) (*http.Response,
 	}
 	hc = guard.Client(hc)
 	send := func(ctx context.Context, req *http.Request) (*http.Response, error) {
-		runtime.InjectMetadata(ctx, runtime.HeaderMetadata(req.Header))
+		intercept.InjectMetadata(ctx, intercept.HeaderMetadata(req.Header))
 		resp, err := r.c.Retry.do(ctx, func(req *http.Request) (*http.Response, error) { return r.c.sendOnce(hc, req) }, req, body)
 		if err != nil {
 			return nil, redactURLError(err)
@@ -169,7 +171,7 @@ func (r *Request) roundTrip(ctx context.Context, accept string) (*http.Response,
 	}
 	ics := r.c.Interceptors
 	if len(ics) == 0 {
-		ics = runtime.CallInterceptors(ctx) // those of the call a server serves, if any
+		ics = intercept.CallInterceptors(ctx) // those of the call a server serves, if any
 	}
 	if len(ics) == 0 {
 		return send(ctx, req)
@@ -178,14 +180,14 @@ func (r *Request) roundTrip(ctx context.Context, accept string) (*http.Response,
 }
 
 // intercepted sends req through the interceptors ics.
-func (r *Request) intercepted(ctx context.Context, req *http.Request, ics []runtime.Interceptor, send func(context.Context, *http.Request) (*http.Response, error)) (*http.Response, error) {
+func (r *Request) intercepted(ctx context.Context, req *http.Request, ics []intercept.Func, send func(context.Context, *http.Request) (*http.Response, error)) (*http.Response, error) {
 	u := *req.URL
 	u.RawQuery, u.User = "", nil
-	hc := &runtime.HTTPCall{Method: r.method, Template: r.path, URL: u.String()}
-	call := &runtime.CallInfo{Function: operationName(r.method, r.path), Args: r.body, Front: runtime.FrontREST,
-		Meta: runtime.HeaderMetadata(req.Header), HTTP: hc}
+	hc := &intercept.HTTPCall{Method: r.method, Template: r.path, URL: u.String()}
+	call := &intercept.Call{Function: operationName(r.method, r.path), Args: r.body, Front: intercept.FrontREST,
+		Meta: intercept.HeaderMetadata(req.Header), HTTP: hc}
 	var resp *http.Response
-	err := runtime.RunInterceptors(ctx, ics, call, func(ctx context.Context) error {
+	err := intercept.Run(ctx, ics, call, func(ctx context.Context) error {
 		var err error
 		resp, err = send(ctx, req.WithContext(ctx))
 		if resp != nil {

@@ -12,8 +12,8 @@ import (
 )
 
 // Strict responses: a client made with WithStrictResponses (or called with a
-// context marked by runtime.ContextWithStrictResponses, as a Tool made with
-// runtime.WithStrictResponses marks it) checks the JSON body of every
+// context marked by toolopt.ContextWithStrictResponses, as a Tool made with
+// toolopt.WithStrictResponses marks it) checks the JSON body of every
 // success response against the document with the checks a tool's arguments
 // get: JSON types, required members, enums, bounds, lengths, patterns,
 // formats, item and property counts. Off, nothing is checked beyond what
@@ -34,7 +34,7 @@ func WithStrictResponses() func(*Client) {
 // DecodeChecked decodes the JSON body of r into v as [Response.Decode]
 // does, unless the response is to be checked (the client's
 // StrictResponses, or a context marked with
-// runtime.ContextWithStrictResponses): then fn, the generated decoder of
+// toolopt.ContextWithStrictResponses): then fn, the generated decoder of
 // v's type, decodes it and checks every value, and the violations it finds
 // make a 502 [runtime.Error] whose message names each JSON path ("GET
 // /items: HTTP 200: the response does not match the document:

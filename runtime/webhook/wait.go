@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/opentoolgen/opentoolgen/runtime"
+	"github.com/opentoolgen/opentoolgen/runtime/document"
 )
 
 // Feed hands the events a receiver handles to those waiting for them (the
@@ -117,32 +118,32 @@ type waitTool struct {
 }
 
 // Load returns the base tool's document with the wait functions added.
-func (t *waitTool) Load(ctx context.Context) (*runtime.OpenTool, error) {
+func (t *waitTool) Load(ctx context.Context) (*document.OpenTool, error) {
 	doc, err := t.base.Load(ctx)
 	if err != nil || doc == nil {
 		return doc, err
 	}
 	cp := *doc
-	cp.Functions = append([]runtime.Function(nil), doc.Functions...)
+	cp.Functions = append([]document.Function(nil), doc.Functions...)
 	one, most := 1.0, 100.0
 	for _, name := range t.order {
 		e := t.events[name]
-		var s runtime.Schema
+		var s document.Schema
 		if json.Unmarshal([]byte(e.Schema), &s) != nil {
-			s = runtime.Schema{}
+			s = document.Schema{}
 		}
 		desc := "Waits for the event " + e.Name + " the API sends by webhook, received after the call."
 		if e.Description != "" {
 			desc += " " + e.Description
 		}
-		cp.Functions = append(cp.Functions, runtime.Function{
+		cp.Functions = append(cp.Functions, document.Function{
 			Name: name, Description: desc,
-			Parameters: []runtime.Parameter{
-				{Name: "count", Description: "How many events to wait for (default 1).", Schema: &runtime.Schema{Type: runtime.TypeInteger, Minimum: &one, Maximum: &most}},
-				{Name: "timeout_seconds", Description: "How long to wait at most (default 60, at most 900).", Schema: &runtime.Schema{Type: runtime.TypeInteger, Minimum: &one, Maximum: ptr(MaxWait.Seconds())}},
+			Parameters: []document.Parameter{
+				{Name: "count", Description: "How many events to wait for (default 1).", Schema: &document.Schema{Type: document.TypeInteger, Minimum: &one, Maximum: &most}},
+				{Name: "timeout_seconds", Description: "How long to wait at most (default 60, at most 900).", Schema: &document.Schema{Type: document.TypeInteger, Minimum: &one, Maximum: ptr(MaxWait.Seconds())}},
 			},
-			Return: &runtime.Return{Name: "events", Description: "The events received.", Schema: &runtime.Schema{Type: runtime.TypeArray, Items: &s}},
-			Stream: map[string]*runtime.Return{"data": {Name: "event", Description: "One event.", Schema: &s}},
+			Return: &document.Return{Name: "events", Description: "The events received.", Schema: &document.Schema{Type: document.TypeArray, Items: &s}},
+			Stream: map[string]*document.Return{"data": {Name: "event", Description: "One event.", Schema: &s}},
 		})
 	}
 	return &cp, nil

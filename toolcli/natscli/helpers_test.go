@@ -6,6 +6,7 @@ import (
 	"github.com/opentoolgen/opentoolgen/examples/mocktool/mocktool"
 	"github.com/opentoolgen/opentoolgen/internal/testtool"
 	"github.com/opentoolgen/opentoolgen/runtime"
+	"github.com/opentoolgen/opentoolgen/runtime/toolopt"
 	"github.com/opentoolgen/opentoolgen/toolcli"
 	"github.com/opentoolgen/opentoolgen/toolcli/natscli"
 )
@@ -28,7 +29,7 @@ func mockCommand(s *testtool.Store) *toolcli.Command {
 	return &toolcli.Command{
 		Name:     "mock_util_tool",
 		Document: mocktool.Document(),
-		NewTool: func(_ context.Context, opts ...runtime.ToolOption) (runtime.Tool, error) {
+		NewTool: func(_ context.Context, opts ...toolopt.Option) (runtime.Tool, error) {
 			return mocktool.NewTool(s, opts...)
 		},
 		Commands: natscli.Commands(),

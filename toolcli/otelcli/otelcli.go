@@ -63,7 +63,7 @@ import (
 	tracenoop "go.opentelemetry.io/otel/trace/noop"
 
 	"github.com/opentoolgen/opentoolgen/otelbridge"
-	"github.com/opentoolgen/opentoolgen/runtime"
+	"github.com/opentoolgen/opentoolgen/runtime/intercept"
 	"github.com/opentoolgen/opentoolgen/toolcli"
 )
 
@@ -88,7 +88,7 @@ const stopTimeout = 5 * time.Second
 // otel.SetMeterProvider), W3C trace context as the propagator
 // (otelbridge.Install) and returns otelbridge's interceptor, run around the
 // calls the command serves and those its tool makes.
-func Telemetry(ctx context.Context, s toolcli.TelemetrySetup) ([]runtime.Interceptor, func(), error) {
+func Telemetry(ctx context.Context, s toolcli.TelemetrySetup) ([]intercept.Func, func(), error) {
 	if strings.EqualFold(strings.TrimSpace(os.Getenv("OTEL_SDK_DISABLED")), "true") {
 		return nil, nil, nil
 	}
@@ -113,7 +113,7 @@ func Telemetry(ctx context.Context, s toolcli.TelemetrySetup) ([]runtime.Interce
 	}
 	probes, cancelProbes := context.WithCancel(context.Background())
 	var stops []func(context.Context) error
-	fail := func(err error) ([]runtime.Interceptor, func(), error) {
+	fail := func(err error) ([]intercept.Func, func(), error) {
 		cancelProbes()
 		for _, stop := range stops {
 			_ = stop(context.Background())
@@ -306,14 +306,14 @@ func (r *reporter) metricExporter(ctx context.Context, name string, stderr io.Wr
 // tracingInterceptors are the interceptors the fronts run to trace with
 // trace: trace around each call served, then one that makes trace run
 // around the calls the tool makes while it serves it
-// (runtime.WithCallInterceptors): a generated gateway's typed client of its
+// (intercept.WithCallInterceptors): a generated gateway's typed client of its
 // upstream (runtime.Invoke) and its REST client, which the generated main
 // builds without interceptors, get their Client spans, children of the
 // call's Server span, and send the traceparent of theirs.
-func tracingInterceptors(trace runtime.Interceptor) []runtime.Interceptor {
-	calls := []runtime.Interceptor{trace}
-	carry := func(ctx context.Context, _ *runtime.CallInfo, next func(context.Context) error) error {
-		return next(runtime.WithCallInterceptors(ctx, calls...))
+func tracingInterceptors(trace intercept.Func) []intercept.Func {
+	calls := []intercept.Func{trace}
+	carry := func(ctx context.Context, _ *intercept.Call, next func(context.Context) error) error {
+		return next(intercept.WithCallInterceptors(ctx, calls...))
 	}
-	return []runtime.Interceptor{trace, carry}
+	return []intercept.Func{trace, carry}
 }

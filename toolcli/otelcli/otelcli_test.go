@@ -24,6 +24,8 @@ import (
 	"github.com/opentoolgen/opentoolgen/internal/testtool"
 	"github.com/opentoolgen/opentoolgen/mcpbridge"
 	"github.com/opentoolgen/opentoolgen/runtime"
+	"github.com/opentoolgen/opentoolgen/runtime/intercept"
+	"github.com/opentoolgen/opentoolgen/runtime/toolopt"
 	"github.com/opentoolgen/opentoolgen/toolcli"
 	"github.com/opentoolgen/opentoolgen/toolcli/otelcli"
 )
@@ -56,7 +58,7 @@ func TestTelemetryOTLP(t *testing.T) {
 	srv := httptest.NewServer(recv)
 	defer srv.Close()
 	t.Setenv("OTEL_EXPORTER_OTLP_ENDPOINT", srv.URL)
-	t.Cleanup(func() { runtime.SetPropagator(nil) }) // start set it for the process
+	t.Cleanup(func() { intercept.SetPropagator(nil) }) // start set it for the process
 	r := testtool.Start(t, mockCommand())
 	traceID := "4bf92f3577b34da6a3ce929d0e0e4736"
 	req, _ := http.NewRequest(http.MethodPost, r.Base+"/opentool/call",
@@ -157,7 +159,7 @@ func tracedCommand(t *testing.T, c *toolcli.Command, do func(base string)) (*otl
 	srv := httptest.NewServer(recv)
 	t.Cleanup(srv.Close)
 	t.Setenv("OTEL_EXPORTER_OTLP_ENDPOINT", srv.URL)
-	t.Cleanup(func() { runtime.SetPropagator(nil) })
+	t.Cleanup(func() { intercept.SetPropagator(nil) })
 	r := testtool.Start(t, c)
 	do(r.Base)
 	r.Stop()
@@ -230,7 +232,7 @@ func TestTelemetryGateway(t *testing.T) {
 		defer apiSrv.Close()
 		c := &toolcli.Command{
 			Name: "petstore", Document: petstoreclient.Document(), Telemetry: otelcli.Telemetry,
-			NewTool: func(_ context.Context, opts ...runtime.ToolOption) (runtime.Tool, error) {
+			NewTool: func(_ context.Context, opts ...toolopt.Option) (runtime.Tool, error) {
 				c, err := petstoreclient.NewClient(apiSrv.URL+"/v1", petstoreclient.WithAPIKey("secret"))
 				if err != nil {
 					return nil, err
@@ -259,7 +261,7 @@ func TestTelemetryGateway(t *testing.T) {
 		defer upSrv.Close()
 		c := &toolcli.Command{
 			Name: "mock_gateway", Document: mocktool.Document(), Telemetry: otelcli.Telemetry,
-			NewTool: func(_ context.Context, opts ...runtime.ToolOption) (runtime.Tool, error) {
+			NewTool: func(_ context.Context, opts ...toolopt.Option) (runtime.Tool, error) {
 				return mocktool.NewTool(mocktool.NewClient(runtime.NewClient(upSrv.URL+"/opentool")), opts...)
 			},
 		}
@@ -280,7 +282,7 @@ func TestTelemetryGateway(t *testing.T) {
 		}
 		var mu sync.Mutex
 		var metas []string // the _meta.traceparent of each call the upstream serves
-		peek := func(ctx context.Context, call *runtime.CallInfo, next func(context.Context) error) error {
+		peek := func(ctx context.Context, call *intercept.Call, next func(context.Context) error) error {
 			mu.Lock()
 			metas = append(metas, call.Meta.Get("traceparent"))
 			mu.Unlock()
@@ -295,10 +297,10 @@ func TestTelemetryGateway(t *testing.T) {
 		defer upSrv.Close()
 		c := &toolcli.Command{
 			Name: "mock_gateway", Document: mocktool.Document(), Telemetry: otelcli.Telemetry,
-			NewTool: func(ctx context.Context, opts ...runtime.ToolOption) (runtime.Tool, error) {
+			NewTool: func(ctx context.Context, opts ...toolopt.Option) (runtime.Tool, error) {
 				return toolcli.MCPGateway(ctx, "", upSrv.URL, func(c runtime.Caller) (runtime.Tool, error) {
 					// An MCP gateway's tool does not stream (an MCP listing has no streams).
-					return mocktool.NewTool(mocktool.NewClient(c), append(opts, runtime.WithFunctions("create"))...)
+					return mocktool.NewTool(mocktool.NewClient(c), append(opts, toolopt.WithFunctions("create"))...)
 				})
 			},
 		}
@@ -342,7 +344,7 @@ func TestTelemetryRecordsNoValues(t *testing.T) {
 	defer api.Close()
 	c := &toolcli.Command{
 		Name: "petstore", Document: petstoreclient.Document(), Telemetry: otelcli.Telemetry,
-		NewTool: func(_ context.Context, opts ...runtime.ToolOption) (runtime.Tool, error) {
+		NewTool: func(_ context.Context, opts ...toolopt.Option) (runtime.Tool, error) {
 			c, err := petstoreclient.NewClient(api.URL + "/v1")
 			if err != nil {
 				return nil, err
@@ -400,7 +402,7 @@ func mockCommand() *toolcli.Command {
 		Name:      "mock_util_tool",
 		Document:  mocktool.Document(),
 		Telemetry: otelcli.Telemetry,
-		NewTool: func(_ context.Context, opts ...runtime.ToolOption) (runtime.Tool, error) {
+		NewTool: func(_ context.Context, opts ...toolopt.Option) (runtime.Tool, error) {
 			return mocktool.NewTool(s, opts...)
 		},
 	}

@@ -20,7 +20,7 @@ import (
 	"google.golang.org/protobuf/proto"
 
 	"github.com/opentoolgen/opentoolgen/internal/testtool"
-	"github.com/opentoolgen/opentoolgen/runtime"
+	"github.com/opentoolgen/opentoolgen/runtime/intercept"
 )
 
 // exported is what an OTLP receiver decoded: the resources' attributes
@@ -155,7 +155,7 @@ func TestExportProtocols(t *testing.T) {
 			t.Setenv("OTEL_EXPORTER_OTLP_PROTOCOL", protocol)
 			t.Setenv("OTEL_BSP_SCHEDULE_DELAY", "10") // ms: the spans leave while the command runs
 			t.Setenv("OTEL_METRIC_EXPORT_INTERVAL", "50")
-			t.Cleanup(func() { runtime.SetPropagator(nil) })
+			t.Cleanup(func() { intercept.SetPropagator(nil) })
 			r := testtool.Start(t, mockCommand())
 			if got := callTool(t, r.Base, "create", `{"text":"a"}`, ""); !strings.Contains(got, `"result"`) {
 				t.Fatalf("create: %s", got)
@@ -233,7 +233,7 @@ func TestWrongEndpoint(t *testing.T) {
 			t.Setenv("OTEL_EXPORTER_OTLP_PROTOCOL", c.protocol)
 			t.Setenv("OTEL_EXPORTER_OTLP_TIMEOUT", "2000") // ms: a gRPC export retries until then
 			t.Setenv("OTEL_METRICS_EXPORTER", "none")
-			t.Cleanup(func() { runtime.SetPropagator(nil) })
+			t.Cleanup(func() { intercept.SetPropagator(nil) })
 			r := testtool.Start(t, mockCommand())
 			line := "cannot export traces to " + c.endpoint
 			deadline := time.Now().Add(testtool.WaitLong)

@@ -23,6 +23,7 @@ import (
 
 	"github.com/opentoolgen/opentoolgen/examples/mocktool/mocktool"
 	"github.com/opentoolgen/opentoolgen/runtime"
+	"github.com/opentoolgen/opentoolgen/runtime/toolopt"
 	"github.com/opentoolgen/opentoolgen/toolcli"
 )
 
@@ -133,7 +134,7 @@ func command() *toolcli.Command {
 		Version:  version,
 		Document: mocktool.Document(),
 		Port:     17001,
-		NewTool: func(_ context.Context, opts ...runtime.ToolOption) (runtime.Tool, error) {
+		NewTool: func(_ context.Context, opts ...toolopt.Option) (runtime.Tool, error) {
 			return mocktool.NewTool(newStore("Hello", "World"), opts...)
 		},
 	}

@@ -20,6 +20,7 @@ import (
 
 	"github.com/opentoolgen/opentoolgen/examples/opendyn/geometry"
 	"github.com/opentoolgen/opentoolgen/runtime"
+	"github.com/opentoolgen/opentoolgen/runtime/toolopt"
 	"github.com/opentoolgen/opentoolgen/toolcli"
 )
 
@@ -40,7 +41,7 @@ func command() *toolcli.Command {
 			fs.StringVar(&path, "lib", "", "The shared library to open: libgeometry.so, .dylib or .dll")
 		},
 		Required: []string{"lib"},
-		NewTool: func(_ context.Context, opts ...runtime.ToolOption) (runtime.Tool, error) {
+		NewTool: func(_ context.Context, opts ...toolopt.Option) (runtime.Tool, error) {
 			lib, err := open()
 			if err != nil {
 				return nil, err

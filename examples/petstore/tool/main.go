@@ -12,6 +12,7 @@ import (
 
 	"github.com/opentoolgen/opentoolgen/examples/petstore/petstoreclient"
 	"github.com/opentoolgen/opentoolgen/runtime"
+	"github.com/opentoolgen/opentoolgen/runtime/toolopt"
 )
 
 func main() {
@@ -40,7 +41,7 @@ func newTool(api, key string) (*petstoreclient.Tool, error) {
 		return nil, err
 	}
 	return petstoreclient.NewTool(c,
-		runtime.WithFixed("listPets", map[string]any{"limit": 20}),
-		runtime.WithDefaults("addPet", map[string]any{"status": "available"}),
+		toolopt.WithFixed("listPets", map[string]any{"limit": 20}),
+		toolopt.WithDefaults("addPet", map[string]any{"status": "available"}),
 	)
 }

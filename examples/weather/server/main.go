@@ -18,6 +18,7 @@ import (
 
 	"github.com/opentoolgen/opentoolgen/examples/weather/weathertool"
 	"github.com/opentoolgen/opentoolgen/runtime"
+	"github.com/opentoolgen/opentoolgen/runtime/toolopt"
 	"github.com/opentoolgen/opentoolgen/toolcli"
 )
 
@@ -68,7 +69,7 @@ func command() *toolcli.Command {
 		Version:  version,
 		Document: weathertool.Document(),
 		Port:     9627,
-		NewTool: func(_ context.Context, opts ...runtime.ToolOption) (runtime.Tool, error) {
+		NewTool: func(_ context.Context, opts ...toolopt.Option) (runtime.Tool, error) {
 			return weathertool.NewTool(service{}, opts...)
 		},
 	}

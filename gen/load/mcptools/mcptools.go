@@ -26,7 +26,7 @@
 // Each tool's title (else its annotations' title), annotations
 // (readOnlyHint, destructiveHint, idempotentHint, openWorldHint) and
 // execution.taskSupport are kept in the generated document
-// (runtime.Function's Title, Hints and Execution): the generated Tool is a
+// (document.Function's Title, Hints and Execution): the generated Tool is a
 // runtime.HintTool with the listing's annotations, and mcpbridge serves the
 // titles and annotations again.
 package mcptools
@@ -44,7 +44,7 @@ import (
 	"github.com/opentoolgen/opentoolgen/gen/source"
 	"github.com/opentoolgen/opentoolgen/internal/jsontree"
 	"github.com/opentoolgen/opentoolgen/internal/mcpschema"
-	"github.com/opentoolgen/opentoolgen/runtime"
+	"github.com/opentoolgen/opentoolgen/runtime/document"
 )
 
 // MetaServerInfo is the member of a result's "_meta" that holds the server's
@@ -136,8 +136,8 @@ func Load(src *source.Source, _ model.LoadOptions) (*model.Package, []source.Dia
 }
 
 // info reads the optional "serverInfo" and "instructions" of the listing.
-func (l *loader) info(listing *jsontree.Node, base string) runtime.Info {
-	var info runtime.Info
+func (l *loader) info(listing *jsontree.Node, base string) document.Info {
+	var info document.Info
 	str := func(obj *jsontree.Node, path, key string) string {
 		v := obj.Get(key)
 		switch {

@@ -10,7 +10,7 @@ import (
 
 	"github.com/getkin/kin-openapi/openapi3"
 	"github.com/opentoolgen/opentoolgen/gen/model"
-	"github.com/opentoolgen/opentoolgen/runtime"
+	"github.com/opentoolgen/opentoolgen/runtime/document"
 )
 
 func (b *oaBuilder) build() *model.Package {
@@ -82,7 +82,7 @@ func (b *oaBuilder) build() *model.Package {
 			n.defined = true
 			n.t.Kind = model.KindAlias
 			n.t.Underlying = &model.TypeRef{Kind: model.RefRaw}
-			n.schema = &runtime.Schema{}
+			n.schema = &document.Schema{}
 			unresolved = append(unresolved, n)
 		}
 	}
@@ -93,19 +93,19 @@ func (b *oaBuilder) build() *model.Package {
 		b.warnUnresolved(n) // which names the Go type, made now
 	}
 
-	odoc := &runtime.OpenTool{
+	odoc := &document.OpenTool{
 		OpenTool: "1.0.0",
-		Info:     runtime.Info{Title: info.Title, Description: info.Description, Version: info.Version},
+		Info:     document.Info{Title: info.Title, Description: info.Description, Version: info.Version},
 	}
 	if odoc.Info.Version == "" {
 		odoc.Info.Version = "0.0.0"
 	}
 	odoc.Functions = b.docFunctions
 	if odoc.Functions == nil {
-		odoc.Functions = []runtime.Function{}
+		odoc.Functions = []document.Function{}
 	}
 	for _, n := range b.namedList {
-		odoc.Schemas = append(odoc.Schemas, runtime.NamedSchema{Name: n.docName, Schema: n.schema})
+		odoc.Schemas = append(odoc.Schemas, document.NamedSchema{Name: n.docName, Schema: n.schema})
 	}
 	odoc.Schemas = append(odoc.Schemas, b.extra...)
 	odoc.Tags = b.docTags()

@@ -12,7 +12,7 @@ import (
 	"github.com/opentoolgen/opentoolgen/gen/source"
 	"github.com/opentoolgen/opentoolgen/internal/checked"
 	"github.com/opentoolgen/opentoolgen/internal/jsontree"
-	"github.com/opentoolgen/opentoolgen/runtime"
+	"github.com/opentoolgen/opentoolgen/runtime/document"
 )
 
 // enumType is the JSON type of enum values, "" when they mix types.
@@ -54,7 +54,7 @@ func enumType(values []any) string {
 
 // scalar is the type of a string, integer, number or boolean schema, with its
 // format and constraints (b.constrain).
-func (b *oaBuilder) scalar(s *openapi3.Schema, typ string, loc oaLoc, ds *runtime.Schema) *model.TypeRef {
+func (b *oaBuilder) scalar(s *openapi3.Schema, typ string, loc oaLoc, ds *document.Schema) *model.TypeRef {
 	var r *model.TypeRef
 	switch typ {
 	case openapi3.TypeString:
@@ -95,7 +95,7 @@ func (b *oaBuilder) scalar(s *openapi3.Schema, typ string, loc oaLoc, ds *runtim
 // the decoders (model.ConstraintsOf): what ds keeps, the decoders check. A
 // format or pattern they cannot check is dropped from ds with a warning, as
 // are bounds that no value meets (b.conflicts).
-func (b *oaBuilder) constrain(s *openapi3.Schema, typ string, loc oaLoc, ds *runtime.Schema, k model.RefKind) *model.Constraints {
+func (b *oaBuilder) constrain(s *openapi3.Schema, typ string, loc oaLoc, ds *document.Schema, k model.RefKind) *model.Constraints {
 	b.format(s, typ, loc, ds)
 	switch typ {
 	case openapi3.TypeString:
@@ -121,7 +121,7 @@ func (b *oaBuilder) constrain(s *openapi3.Schema, typ string, loc oaLoc, ds *run
 // format puts the format of s, of JSON type typ ("" when it has none or
 // several: a union, an untyped value), in ds when the decoders check it
 // (checked.Format); else it warns at its place.
-func (b *oaBuilder) format(s *openapi3.Schema, typ string, loc oaLoc, ds *runtime.Schema) {
+func (b *oaBuilder) format(s *openapi3.Schema, typ string, loc oaLoc, ds *document.Schema) {
 	if s.Format == "" {
 		return
 	}
@@ -134,7 +134,7 @@ func (b *oaBuilder) format(s *openapi3.Schema, typ string, loc oaLoc, ds *runtim
 
 // conflicts drops from ds the bounds that no value meets
 // (checked.Conflicts), with a warning at the upper bound's place.
-func (b *oaBuilder) conflicts(s *openapi3.Schema, loc oaLoc, ds *runtime.Schema) {
+func (b *oaBuilder) conflicts(s *openapi3.Schema, loc oaLoc, ds *document.Schema) {
 	for _, c := range checked.Conflicts(ds) {
 		loKey, lo := b.boundLiteral(s, loc, c.Lo, ds)
 		hiKey, hi := b.boundLiteral(s, loc, c.Hi, ds)
@@ -146,7 +146,7 @@ func (b *oaBuilder) conflicts(s *openapi3.Schema, loc oaLoc, ds *runtime.Schema)
 // boundLiteral returns the member of s that holds the bound key of ds and
 // its literal: key's own, or for OpenAPI 3.0's boolean exclusiveMinimum
 // (exclusiveMaximum) the minimum (maximum) it makes exclusive.
-func (b *oaBuilder) boundLiteral(s *openapi3.Schema, loc oaLoc, key string, ds *runtime.Schema) (string, string) {
+func (b *oaBuilder) boundLiteral(s *openapi3.Schema, loc oaLoc, key string, ds *document.Schema) (string, string) {
 	var v float64
 	switch key {
 	case "minimum":
@@ -186,7 +186,7 @@ func (b *oaBuilder) boundLiteral(s *openapi3.Schema, loc oaLoc, key string, ds *
 // exclusive ones in JSON Schema's form (OpenAPI 3.0's boolean
 // exclusiveMinimum makes minimum the exclusive bound; 3.1's is the number),
 // multipleOf.
-func (b *oaBuilder) bounds(s *openapi3.Schema, ds *runtime.Schema) {
+func (b *oaBuilder) bounds(s *openapi3.Schema, ds *document.Schema) {
 	if s.Min != nil {
 		v := *s.Min
 		if s.ExclusiveMin.Bool != nil && *s.ExclusiveMin.Bool {
@@ -219,7 +219,7 @@ func (b *oaBuilder) bounds(s *openapi3.Schema, ds *runtime.Schema) {
 
 // arrayBounds puts minItems, maxItems and uniqueItems of an array schema in
 // ds, what no value meets dropped with a warning (b.conflicts).
-func (b *oaBuilder) arrayBounds(s *openapi3.Schema, loc oaLoc, ds *runtime.Schema) {
+func (b *oaBuilder) arrayBounds(s *openapi3.Schema, loc oaLoc, ds *document.Schema) {
 	defer b.conflicts(s, loc, ds)
 	ds.MinItems, ds.MaxItems = countBounds(s.MinItems, s.MaxItems)
 	ds.UniqueItems = s.UniqueItems
@@ -227,7 +227,7 @@ func (b *oaBuilder) arrayBounds(s *openapi3.Schema, loc oaLoc, ds *runtime.Schem
 
 // objectBounds puts minProperties and maxProperties of an object schema in
 // ds, what no value meets dropped with a warning (b.conflicts).
-func (b *oaBuilder) objectBounds(s *openapi3.Schema, loc oaLoc, ds *runtime.Schema) {
+func (b *oaBuilder) objectBounds(s *openapi3.Schema, loc oaLoc, ds *document.Schema) {
 	defer b.conflicts(s, loc, ds)
 	ds.MinProperties, ds.MaxProperties = countBounds(s.MinProps, s.MaxProps)
 }
@@ -287,7 +287,7 @@ func enumOf(s *openapi3.Schema) []any {
 // values do not fit the type. A value the enum lists again (Stripe lists one
 // api_version 98 times) is kept once, with a warning at its second place:
 // two equal constants would be duplicate cases of the type's Valid.
-func (b *oaBuilder) enum(s *openapi3.Schema, loc oaLoc, at *model.Place, self *model.Type, typ string, nullable bool, ds *runtime.Schema) *oaType {
+func (b *oaBuilder) enum(s *openapi3.Schema, loc oaLoc, at *model.Place, self *model.Type, typ string, nullable bool, ds *document.Schema) *oaType {
 	var vals []any
 	type repeat struct {
 		first, again int // indexes in enumOf(s)
@@ -354,7 +354,7 @@ func (b *oaBuilder) enum(s *openapi3.Schema, loc oaLoc, at *model.Place, self *m
 		b.sharedAt(t, at)
 	} else {
 		t = b.inlineType(s, at, self)
-		b.naming.Enum(t, &runtime.Schema{Type: typ, Enum: vals})
+		b.naming.Enum(t, &document.Schema{Type: typ, Enum: vals})
 		t.Underlying.Check = check
 		if key != "" {
 			b.enums[key] = t
@@ -388,10 +388,10 @@ func (b *oaBuilder) recursion(s *openapi3.Schema, ot *oaType, l oaLoc) *oaType {
 			b.promoted = map[*openapi3.Schema]string{}
 		}
 		b.promoted[s] = name
-		b.extra = append(b.extra, runtime.NamedSchema{Name: name, Schema: ot.schema})
+		b.extra = append(b.extra, document.NamedSchema{Name: name, Schema: ot.schema})
 	}
 	cp := *ot
-	cp.schema = &runtime.Schema{Ref: runtime.RefPrefix + pointerEscaper.Replace(name)}
+	cp.schema = &document.Schema{Ref: document.RefPrefix + pointerEscaper.Replace(name)}
 	return &cp
 }
 
@@ -421,7 +421,7 @@ func enumRefKind(typ string) model.RefKind {
 // values and constraints serve (its description included, which is the
 // type's doc; enumKey is a value's), but for what belongs to each use (a
 // default, null); "" when it cannot be written.
-func enumTypeKey(typ string, ds *runtime.Schema) string {
+func enumTypeKey(typ string, ds *document.Schema) string {
 	cp := *ds
 	cp.Default, cp.Nullable = nil, false
 	j, err := json.Marshal(&cp)

@@ -7,7 +7,7 @@ import (
 
 	"github.com/getkin/kin-openapi/openapi3"
 	"github.com/opentoolgen/opentoolgen/gen/model"
-	"github.com/opentoolgen/opentoolgen/runtime"
+	"github.com/opentoolgen/opentoolgen/runtime/document"
 )
 
 // streamResponse makes fn a streaming function when the success response r
@@ -16,7 +16,7 @@ import (
 // Each event is a value of the media type's schema: JSON, or for SSE without
 // a schema or with a plain string one, the event's data as text. A second
 // streamed success response is read as the first.
-func (b *oaBuilder) streamResponse(fn *model.Function, r *model.Response, content openapi3.Content, loc oaLoc, status string, dfn *runtime.Function) bool {
+func (b *oaBuilder) streamResponse(fn *model.Function, r *model.Response, content openapi3.Content, loc oaLoc, status string, dfn *document.Function) bool {
 	var mt string
 	for _, k := range sortedKeysOf(content) {
 		if model.StreamKind(k) != "" && content[k] != nil {
@@ -52,7 +52,7 @@ func (b *oaBuilder) streamResponse(fn *model.Function, r *model.Response, conten
 	}
 	var pt *oaType
 	if kind == "sse" && !events && (sr == nil || sr.Value != nil && sr.Value.Type.Is(openapi3.TypeString) && sr.Value.Format == "" && len(sr.Value.Enum) == 0) {
-		pt = &oaType{ref: &model.TypeRef{Kind: model.RefString}, schema: &runtime.Schema{Type: runtime.TypeString}}
+		pt = &oaType{ref: &model.TypeRef{Kind: model.RefString}, schema: &document.Schema{Type: document.TypeString}}
 	} else {
 		pt = b.conv(sr, sloc, model.ResponsePlace(fn, status, true))
 	}
@@ -76,7 +76,7 @@ func (b *oaBuilder) streamResponse(fn *model.Function, r *model.Response, conten
 	default:
 		doc = model.JoinDoc(doc, "One value per line of the "+mt+" response.")
 	}
-	dfn.Stream = map[string]*runtime.Return{"data": {Name: "result", Description: doc, Schema: pt.schema}}
+	dfn.Stream = map[string]*document.Return{"data": {Name: "result", Description: doc, Schema: pt.schema}}
 	return true
 }
 

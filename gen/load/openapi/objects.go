@@ -8,7 +8,7 @@ import (
 	"github.com/getkin/kin-openapi/openapi3"
 	"github.com/opentoolgen/opentoolgen/gen/model"
 	"github.com/opentoolgen/opentoolgen/gen/source"
-	"github.com/opentoolgen/opentoolgen/runtime"
+	"github.com/opentoolgen/opentoolgen/runtime/document"
 )
 
 // objectMembers are the schemas whose properties make one struct (one
@@ -130,7 +130,7 @@ func (b *oaBuilder) inlineType(s *openapi3.Schema, at *model.Place, self *model.
 }
 
 // object makes a struct of the properties of members.
-func (b *oaBuilder) object(s *openapi3.Schema, loc oaLoc, at *model.Place, self *model.Type, nullable bool, ds *runtime.Schema, members objectMembers) *oaType {
+func (b *oaBuilder) object(s *openapi3.Schema, loc oaLoc, at *model.Place, self *model.Type, nullable bool, ds *document.Schema, members objectMembers) *oaType {
 	t := b.inlineType(s, at, self)
 	t.Kind = model.KindStruct
 	ds.Type = openapi3.TypeObject
@@ -158,7 +158,7 @@ func (b *oaBuilder) object(s *openapi3.Schema, loc oaLoc, at *model.Place, self 
 		f.Doc = model.JoinDoc(f.Doc, pt.note)
 		b.setNullable(f, pt)
 		t.Fields = append(t.Fields, f)
-		ds.Properties = append(ds.Properties, runtime.NamedSchema{Name: k, Schema: pt.schema})
+		ds.Properties = append(ds.Properties, document.NamedSchema{Name: k, Schema: pt.schema})
 		if f.Required {
 			ds.Required = append(ds.Required, k)
 		}
@@ -169,11 +169,11 @@ func (b *oaBuilder) object(s *openapi3.Schema, loc oaLoc, at *model.Place, self 
 		pt := b.conv(anySchema(), u.loc, model.MemberPlace(t, f))
 		b.setNullable(f, pt)
 		t.Fields = append(t.Fields, f)
-		ds.Properties = append(ds.Properties, runtime.NamedSchema{Name: u.name, Schema: pt.schema})
+		ds.Properties = append(ds.Properties, document.NamedSchema{Name: u.name, Schema: pt.schema})
 		ds.Required = append(ds.Required, u.name)
 	}
 	if ds.Properties == nil {
-		ds.Properties = runtime.Schemas{}
+		ds.Properties = document.Schemas{}
 	}
 	if ap := s.AdditionalProperties; ap.Schema != nil || ap.Has != nil && *ap.Has {
 		t.Doc = model.JoinDoc(t.Doc, "Members other than the fields are not kept (additionalProperties).")

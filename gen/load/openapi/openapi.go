@@ -22,7 +22,7 @@ import (
 	"github.com/opentoolgen/opentoolgen/gen/model"
 	"github.com/opentoolgen/opentoolgen/gen/source"
 	"github.com/opentoolgen/opentoolgen/internal/jsontree"
-	"github.com/opentoolgen/opentoolgen/runtime"
+	"github.com/opentoolgen/opentoolgen/runtime/document"
 )
 
 // The OpenAPI loader: kin-openapi parses the document (3.0, 3.1, or Swagger 2.0
@@ -142,7 +142,7 @@ type oaBuilder struct {
 	// schema) that the recursion refers to, so the document stays finite.
 	building map[*openapi3.Schema]oaLoc
 	promoted map[*openapi3.Schema]string
-	extra    []runtime.NamedSchema // the promoted schemas, in the order met
+	extra    []document.NamedSchema // the promoted schemas, in the order met
 
 	trees    map[string]*jsontree.Node // parsed documents, by slash path
 	sources  map[string]*source.Source // the other files among them
@@ -160,8 +160,8 @@ type oaBuilder struct {
 	// converted twice (a component and a request body's members) warns once.
 	warned map[[3]string]bool
 
-	docFunctions []runtime.Function // the functions of the OpenTool document
-	pagingOps    []pagingOp         // the operations, for pagination (paging.go)
+	docFunctions []document.Function // the functions of the OpenTool document
+	pagingOps    []pagingOp          // the operations, for pagination (paging.go)
 	byType       map[*model.Type]*oaNamed
 
 	found map[nodeKey]*jsontree.Node                   // find's answers
@@ -177,15 +177,15 @@ type oaNamed struct {
 	key     string // its location, "file#pointer"
 	t       *model.Type
 	docName string
-	schema  *runtime.Schema // the definition, set once defined
-	object  bool            // values are JSON objects
+	schema  *document.Schema // the definition, set once defined
+	object  bool             // values are JSON objects
 	defined bool
 }
 
 // oaType is what a schema converts to.
 type oaType struct {
 	ref      *model.TypeRef
-	schema   *runtime.Schema // the schema in the OpenTool document
+	schema   *document.Schema // the schema in the OpenTool document
 	nullable bool
 	object   bool   // values are JSON objects (results travel as themselves)
 	note     string // why the value could not be typed, for the field's doc

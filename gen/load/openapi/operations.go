@@ -9,7 +9,7 @@ import (
 	"github.com/opentoolgen/opentoolgen/gen/model"
 	"github.com/opentoolgen/opentoolgen/gen/source"
 	"github.com/opentoolgen/opentoolgen/internal/jsontree"
-	"github.com/opentoolgen/opentoolgen/runtime"
+	"github.com/opentoolgen/opentoolgen/runtime/document"
 )
 
 var httpMethods = []string{"get", "put", "post", "delete", "options", "head", "patch", "trace", "query"}
@@ -133,7 +133,7 @@ func (b *oaBuilder) operation(method, p string, item *openapi3.PathItem, op *ope
 		b.opServers = true
 	}
 	fn.HTTP = hop
-	dfn := runtime.Function{Name: name, Description: fn.Doc, Parameters: []runtime.Parameter{}, Tags: hop.Tags, HTTP: &runtime.FunctionHTTP{Method: method, Path: p}}
+	dfn := document.Function{Name: name, Description: fn.Doc, Parameters: []document.Parameter{}, Tags: hop.Tags, HTTP: &document.FunctionHTTP{Method: method, Path: p}}
 
 	a := &opArgs{args: &model.Type{Kind: model.KindStruct}, dfn: &dfn, names: map[string]bool{}}
 	b.naming.Args(fn, a.args) // taken even if the operation has no arguments
@@ -194,7 +194,7 @@ func opHTTP(method, p string, item *openapi3.PathItem, op *openapi3.Operation) *
 // struct and the parameters of its declaration, each name taken once.
 type opArgs struct {
 	args  *model.Type
-	dfn   *runtime.Function
+	dfn   *document.Function
 	names map[string]bool // JSON names taken
 }
 
@@ -218,7 +218,7 @@ func (a *opArgs) name(n string, in model.In) string {
 // by doc.
 func (a *opArgs) add(f *model.Field, pt *oaType, doc string) {
 	a.args.Fields = append(a.args.Fields, f)
-	a.dfn.Parameters = append(a.dfn.Parameters, runtime.Parameter{Name: f.JSONName, Description: doc, Schema: pt.schema, Required: f.Required})
+	a.dfn.Parameters = append(a.dfn.Parameters, document.Parameter{Name: f.JSONName, Description: doc, Schema: pt.schema, Required: f.Required})
 }
 
 // opParam is a parameter of an operation and where it is.

@@ -6,7 +6,7 @@ import (
 
 	"github.com/getkin/kin-openapi/openapi3"
 	"github.com/opentoolgen/opentoolgen/gen/model"
-	"github.com/opentoolgen/opentoolgen/runtime"
+	"github.com/opentoolgen/opentoolgen/runtime/document"
 )
 
 // Pagination: which operations list items page by page, and how the next
@@ -95,7 +95,7 @@ func (b *oaBuilder) maxItems(po pagingOp, pg *model.Paging) {
 	fn.Args.Fields = append(fn.Args.Fields, f)
 	pg.MaxItems = f
 	dfn := &b.docFunctions[po.dfn]
-	dfn.Parameters = append(dfn.Parameters, runtime.Parameter{Name: maxItemsName, Description: doc, Schema: pt.schema})
+	dfn.Parameters = append(dfn.Parameters, document.Parameter{Name: maxItemsName, Description: doc, Schema: pt.schema})
 }
 
 // pagingOf returns the pagination of one operation, nil for none.

@@ -5,7 +5,7 @@ import (
 
 	"github.com/getkin/kin-openapi/openapi3"
 	"github.com/opentoolgen/opentoolgen/gen/model"
-	"github.com/opentoolgen/opentoolgen/runtime"
+	"github.com/opentoolgen/opentoolgen/runtime/document"
 )
 
 // requestBody adds the arguments of the request body: the members of an
@@ -59,9 +59,9 @@ func (b *oaBuilder) wholeBody(fn *model.Function, rb *openapi3.RequestBody, mt s
 	var pt *oaType
 	switch model.MediaKind(mt) {
 	case "binary":
-		pt = &oaType{ref: &model.TypeRef{Kind: model.RefBytes}, schema: &runtime.Schema{Type: runtime.TypeString, Format: "byte"}}
+		pt = &oaType{ref: &model.TypeRef{Kind: model.RefBytes}, schema: &document.Schema{Type: document.TypeString, Format: "byte"}}
 	case "text":
-		pt = &oaType{ref: &model.TypeRef{Kind: model.RefString}, schema: &runtime.Schema{Type: runtime.TypeString}}
+		pt = &oaType{ref: &model.TypeRef{Kind: model.RefString}, schema: &document.Schema{Type: document.TypeString}}
 	default:
 		pt = b.conv(sr, mloc, model.BodyPlace(fn))
 	}
@@ -181,7 +181,7 @@ func (b *oaBuilder) embedBody(fn *model.Function, sr *openapi3.SchemaRef, mloc o
 		if mb.sr != nil && mb.sr.Value != nil && mb.sr.Ref == "" {
 			desc = schemaDoc(mb.sr.Value)
 		}
-		a.dfn.Parameters = append(a.dfn.Parameters, runtime.Parameter{Name: mb.name, Description: desc, Schema: n.schema.Properties[i].Schema, Required: mb.required})
+		a.dfn.Parameters = append(a.dfn.Parameters, document.Parameter{Name: mb.name, Description: desc, Schema: n.schema.Properties[i].Schema, Required: mb.required})
 	}
 	if !b.bodies[t] {
 		b.bodies[t] = true

@@ -7,12 +7,12 @@ import (
 
 	"github.com/getkin/kin-openapi/openapi3"
 	"github.com/opentoolgen/opentoolgen/gen/model"
-	"github.com/opentoolgen/opentoolgen/runtime"
+	"github.com/opentoolgen/opentoolgen/runtime/document"
 )
 
 // responses reads the documented responses: the success type is the result,
 // the others become typed errors.
-func (b *oaBuilder) responses(fn *model.Function, op *openapi3.Operation, loc oaLoc, dfn *runtime.Function) {
+func (b *oaBuilder) responses(fn *model.Function, op *openapi3.Operation, loc oaLoc, dfn *document.Function) {
 	if op.Responses == nil {
 		return
 	}
@@ -60,7 +60,7 @@ func (b *oaBuilder) responses(fn *model.Function, op *openapi3.Operation, loc oa
 				r.Type, r.Media = pt.ref, "json"
 				if r.Success {
 					fn.Result = pt.ref
-					ret := &runtime.Return{Name: "result", Description: r.Doc, Schema: pt.schema}
+					ret := &document.Return{Name: "result", Description: r.Doc, Schema: pt.schema}
 					if !pt.object {
 						fn.ResultName = "result"
 					}
@@ -70,13 +70,13 @@ func (b *oaBuilder) responses(fn *model.Function, op *openapi3.Operation, loc oa
 				if r.Success && fn.Result == nil {
 					r.Type, r.Media = &model.TypeRef{Kind: model.RefString}, "text"
 					fn.Result, fn.ResultName = r.Type, "result"
-					dfn.Return = &runtime.Return{Name: "result", Description: r.Doc, Schema: &runtime.Schema{Type: runtime.TypeString}}
+					dfn.Return = &document.Return{Name: "result", Description: r.Doc, Schema: &document.Schema{Type: document.TypeString}}
 				}
 			case "binary":
 				if r.Success && fn.Result == nil {
 					r.Type, r.Media = &model.TypeRef{Kind: model.RefBytes}, "binary"
 					fn.Result, fn.ResultName = r.Type, "result"
-					dfn.Return = &runtime.Return{Name: "result", Description: model.JoinDoc(r.Doc, "Base64-encoded "+mt+"."), Schema: &runtime.Schema{Type: runtime.TypeString, Format: "byte"}}
+					dfn.Return = &document.Return{Name: "result", Description: model.JoinDoc(r.Doc, "Base64-encoded "+mt+"."), Schema: &document.Schema{Type: document.TypeString, Format: "byte"}}
 				}
 			}
 		}
@@ -147,7 +147,7 @@ func isText(r *model.TypeRef) bool {
 
 // docSchemaOf is the OpenTool schema a converted schema defines: a named
 // schema's definition, or an inline one's; nil when it has none.
-func (b *oaBuilder) docSchemaOf(sr *openapi3.SchemaRef) *runtime.Schema {
+func (b *oaBuilder) docSchemaOf(sr *openapi3.SchemaRef) *document.Schema {
 	if sr.Ref != "" {
 		return b.ref(sr).schema
 	}

@@ -13,7 +13,7 @@ import (
 	"github.com/getkin/kin-openapi/openapi3"
 	"github.com/opentoolgen/opentoolgen/gen/model"
 	"github.com/opentoolgen/opentoolgen/gen/source"
-	"github.com/opentoolgen/opentoolgen/runtime"
+	"github.com/opentoolgen/opentoolgen/runtime/document"
 )
 
 // namedAt returns the named schema at key, creating it with a
@@ -112,7 +112,7 @@ func (b *oaBuilder) define(n *oaNamed, sr *openapi3.SchemaRef, loc oaLoc) {
 			t.Kind = model.KindAlias
 			t.Underlying = &model.TypeRef{Kind: model.RefNamed, Named: target.t}
 			n.object = target.object
-			n.schema = &runtime.Schema{Ref: runtime.RefPrefix + pointerEscaper.Replace(target.docName)}
+			n.schema = &document.Schema{Ref: document.RefPrefix + pointerEscaper.Replace(target.docName)}
 			return
 		}
 	}
@@ -140,7 +140,7 @@ func (b *oaBuilder) define(n *oaNamed, sr *openapi3.SchemaRef, loc oaLoc) {
 // inline schema needs.
 func (b *oaBuilder) conv(sr *openapi3.SchemaRef, loc oaLoc, at *model.Place) *oaType {
 	if sr == nil {
-		return &oaType{ref: &model.TypeRef{Kind: model.RefRaw}, schema: &runtime.Schema{}, note: "The document gives no schema: any JSON value."}
+		return &oaType{ref: &model.TypeRef{Kind: model.RefRaw}, schema: &document.Schema{}, note: "The document gives no schema: any JSON value."}
 	}
 	if sr.Ref != "" {
 		saved := b.anon
@@ -150,13 +150,13 @@ func (b *oaBuilder) conv(sr *openapi3.SchemaRef, loc oaLoc, at *model.Place) *oa
 		nullable := sr.Value != nil && sr.Value.Nullable
 		return &oaType{
 			ref:      &model.TypeRef{Kind: model.RefNamed, Named: n.t},
-			schema:   &runtime.Schema{Ref: runtime.RefPrefix + pointerEscaper.Replace(n.docName)},
+			schema:   &document.Schema{Ref: document.RefPrefix + pointerEscaper.Replace(n.docName)},
 			nullable: nullable,
 			object:   n.object || (sr.Value != nil && isObjectSchema(sr.Value)),
 		}
 	}
 	if sr.Value == nil {
-		return &oaType{ref: &model.TypeRef{Kind: model.RefRaw}, schema: &runtime.Schema{}, note: "The schema could not be resolved: any JSON value."}
+		return &oaType{ref: &model.TypeRef{Kind: model.RefRaw}, schema: &document.Schema{}, note: "The schema could not be resolved: any JSON value."}
 	}
 	if ot, ok := b.inline[sr.Value]; ok {
 		if l, recursive := b.building[sr.Value]; recursive {
@@ -336,8 +336,8 @@ func jsonTypes(s *openapi3.Schema) (types []string, nullable bool) {
 // servedSchema starts the schema the package serves for s: every constraint
 // keyword put in it is one the decoders check (model.ConstraintsOf); a
 // format is put by b.format, which warns about one they cannot check.
-func servedSchema(s *openapi3.Schema, nullable bool) *runtime.Schema {
-	ds := &runtime.Schema{Description: schemaDoc(s), Nullable: nullable}
+func servedSchema(s *openapi3.Schema, nullable bool) *document.Schema {
+	ds := &document.Schema{Description: schemaDoc(s), Nullable: nullable}
 	if s.Default != nil {
 		if raw, err := json.Marshal(s.Default); err == nil {
 			ds.Default = raw
@@ -347,7 +347,7 @@ func servedSchema(s *openapi3.Schema, nullable bool) *runtime.Schema {
 }
 
 // rawType is the untyped (json.RawMessage) type of s, with note saying why.
-func (b *oaBuilder) rawType(s *openapi3.Schema, loc oaLoc, nullable bool, ds *runtime.Schema, note string) *oaType {
+func (b *oaBuilder) rawType(s *openapi3.Schema, loc oaLoc, nullable bool, ds *document.Schema, note string) *oaType {
 	b.format(s, "", loc, ds)
 	ds.Description = model.JoinDoc(ds.Description, note)
 	return &oaType{ref: &model.TypeRef{Kind: model.RefRaw}, schema: ds, nullable: nullable, note: note}
@@ -356,7 +356,7 @@ func (b *oaBuilder) rawType(s *openapi3.Schema, loc oaLoc, nullable bool, ds *ru
 // wrapperOrUnion is the type of a schema that only wraps one other (allOf:
 // [$ref], nullable), or a oneOf/anyOf of one schema and null (nullableRef
 // too); or of a union of several alternatives; nil for any other schema.
-func (b *oaBuilder) wrapperOrUnion(s *openapi3.Schema, loc oaLoc, at *model.Place, self *model.Type, nullable bool, ds *runtime.Schema) *oaType {
+func (b *oaBuilder) wrapperOrUnion(s *openapi3.Schema, loc oaLoc, at *model.Place, self *model.Type, nullable bool, ds *document.Schema) *oaType {
 	if len(s.AllOf) == 1 && len(s.Properties) == 0 && len(s.OneOf) == 0 && len(s.AnyOf) == 0 {
 		if self != nil && s.AllOf[0] != nil && s.AllOf[0].Ref == "" && s.AllOf[0].Value != nil {
 			// A named schema that wraps an inline one (Zoom's Meeting:
@@ -410,7 +410,7 @@ func (b *oaBuilder) wrapperOrUnion(s *openapi3.Schema, loc oaLoc, at *model.Plac
 // (Microsoft Graph's, thousands of times): the referenced type, nullable,
 // not a union of it and any object. Its schema stays the document's, which
 // OpenAPI 3.0 has no other way to write. Nil for any other schema.
-func (b *oaBuilder) nullableRef(s *openapi3.Schema, alts openapi3.SchemaRefs, loc oaLoc, at *model.Place, ds *runtime.Schema) *oaType {
+func (b *oaBuilder) nullableRef(s *openapi3.Schema, alts openapi3.SchemaRefs, loc oaLoc, at *model.Place, ds *document.Schema) *oaType {
 	if len(alts) != 2 || len(s.Properties) != 0 || len(s.AllOf) != 0 || len(s.OneOf) != 0 && len(s.AnyOf) != 0 || s.Discriminator != nil {
 		return nil
 	}
@@ -430,13 +430,13 @@ func (b *oaBuilder) nullableRef(s *openapi3.Schema, alts openapi3.SchemaRefs, lo
 	}
 	ot := *b.conv(alts[i], loc.add(key, strconv.Itoa(i)), at)
 	ot.nullable = true
-	docAlts := []*runtime.Schema{ot.schema, {Type: runtime.TypeObject, Nullable: true}}
+	docAlts := []*document.Schema{ot.schema, {Type: document.TypeObject, Nullable: true}}
 	if i == 1 {
 		docAlts[0], docAlts[1] = docAlts[1], docAlts[0]
 	}
 	cp := *ds
 	if ot.object {
-		cp.Type = runtime.TypeObject // for OpenTool readers that require a type
+		cp.Type = document.TypeObject // for OpenTool readers that require a type
 	}
 	if key == "oneOf" {
 		cp.OneOf = docAlts
@@ -478,7 +478,7 @@ func impliedType(s *openapi3.Schema, types []string) string {
 
 // objectType is the type of object schema s: a struct of its properties, a
 // map of its additional properties' type, or a map of any values.
-func (b *oaBuilder) objectType(s *openapi3.Schema, loc oaLoc, at *model.Place, self *model.Type, nullable bool, ds *runtime.Schema) *oaType {
+func (b *oaBuilder) objectType(s *openapi3.Schema, loc oaLoc, at *model.Place, self *model.Type, nullable bool, ds *document.Schema) *oaType {
 	if len(s.Properties) > 0 {
 		b.objectBounds(s, loc, ds)
 		ot := b.object(s, loc, at, self, nullable, ds, objectMembers{schemas: []*openapi3.Schema{s}, locs: []oaLoc{loc}})
@@ -501,7 +501,7 @@ func (b *oaBuilder) objectType(s *openapi3.Schema, loc oaLoc, at *model.Place, s
 
 // arrayType is the type of array schema s: a tuple with prefixItems, else a
 // slice of its items' type.
-func (b *oaBuilder) arrayType(s *openapi3.Schema, loc oaLoc, at *model.Place, self *model.Type, nullable bool, ds *runtime.Schema) *oaType {
+func (b *oaBuilder) arrayType(s *openapi3.Schema, loc oaLoc, at *model.Place, self *model.Type, nullable bool, ds *document.Schema) *oaType {
 	if len(s.PrefixItems) > 0 {
 		return b.tuple(s, loc, at, self, nullable, ds)
 	}
@@ -523,7 +523,7 @@ func (b *oaBuilder) arrayType(s *openapi3.Schema, loc oaLoc, at *model.Place, se
 // that schema's type, at most as long as the tuple when no more items are
 // allowed; any other is a slice of untyped values (json.RawMessage) whose
 // description lists the items' schemas.
-func (b *oaBuilder) tuple(s *openapi3.Schema, loc oaLoc, at *model.Place, self *model.Type, nullable bool, ds *runtime.Schema) *oaType {
+func (b *oaBuilder) tuple(s *openapi3.Schema, loc oaLoc, at *model.Place, self *model.Type, nullable bool, ds *document.Schema) *oaType {
 	closed := s.Items != nil && s.Items.Value != nil && s.Items.Value.Always != nil && !*s.Items.Value.Always
 	parts := s.PrefixItems
 	if s.Items != nil && !closed {
@@ -573,7 +573,7 @@ func (b *oaBuilder) tuple(s *openapi3.Schema, loc oaLoc, at *model.Place, self *
 			more = "; items after them: " + schemaKind(s.Items)
 		}
 		note := "Untyped items: a tuple whose items have different schemas (" + strings.Join(kinds, ", ") + more + "); each item is any JSON value."
-		ds.Items = &runtime.Schema{}
+		ds.Items = &document.Schema{}
 		ds.Description = model.JoinDoc(ds.Description, note)
 		return &oaType{ref: &model.TypeRef{Kind: model.RefSlice, Elem: &model.TypeRef{Kind: model.RefRaw}, Check: c}, schema: ds, nullable: nullable, note: note}
 	})

@@ -11,12 +11,12 @@ import (
 	"github.com/getkin/kin-openapi/openapi3"
 	"github.com/opentoolgen/opentoolgen/gen/model"
 	"github.com/opentoolgen/opentoolgen/gen/source"
-	"github.com/opentoolgen/opentoolgen/runtime"
+	"github.com/opentoolgen/opentoolgen/runtime/document"
 )
 
 // allOf merges the parts of an allOf (and the schema's own properties) into
 // one struct.
-func (b *oaBuilder) allOf(s *openapi3.Schema, loc oaLoc, at *model.Place, self *model.Type, nullable bool, ds *runtime.Schema) *oaType {
+func (b *oaBuilder) allOf(s *openapi3.Schema, loc oaLoc, at *model.Place, self *model.Type, nullable bool, ds *document.Schema) *oaType {
 	var m objectMembers
 	var add func(sr *openapi3.SchemaRef, l oaLoc, depth int) bool
 	add = func(sr *openapi3.SchemaRef, l oaLoc, depth int) bool {
@@ -64,7 +64,7 @@ func (b *oaBuilder) allOf(s *openapi3.Schema, loc oaLoc, at *model.Place, self *
 
 // union makes a type of a oneOf or anyOf with several alternatives: a struct
 // with one field per variant, decoded by discriminator or by trying each.
-func (b *oaBuilder) union(s *openapi3.Schema, loc oaLoc, at *model.Place, self *model.Type, nullable bool, ds *runtime.Schema) *oaType {
+func (b *oaBuilder) union(s *openapi3.Schema, loc oaLoc, at *model.Place, self *model.Type, nullable bool, ds *document.Schema) *oaType {
 	t := b.inlineType(s, at, self)
 	t.Kind = model.KindUnion
 	t.CustomJSON = true
@@ -81,7 +81,7 @@ func (b *oaBuilder) union(s *openapi3.Schema, loc oaLoc, at *model.Place, self *
 	b.anon = 0 // a variant's type starts a type expression
 	defer func() { b.anon = saved }()
 	allObjects := true
-	var docAlts []*runtime.Schema
+	var docAlts []*document.Schema
 	var varAlts []*openapi3.SchemaRef // the schema of each variant
 	for i, a := range alts {
 		if a != nil && a.Value != nil && a.Value.Type != nil && len(*a.Value.Type) == 1 && (*a.Value.Type)[0] == openapi3.TypeNull {
@@ -102,7 +102,7 @@ func (b *oaBuilder) union(s *openapi3.Schema, loc oaLoc, at *model.Place, self *
 	}
 	ot.object = allObjects
 	if allObjects {
-		ds.Type = runtime.TypeObject // for OpenTool readers that require a type
+		ds.Type = document.TypeObject // for OpenTool readers that require a type
 	}
 	if key == "oneOf" {
 		ds.OneOf = docAlts
@@ -281,13 +281,13 @@ func valueList(vals []string) string {
 // whose member prop takes one of tags: a copy of the variant's object schema
 // (a reference resolved one level) with that member's values listed, or the
 // schema itself when it is not an object with properties.
-func (b *oaBuilder) tagged(alt *runtime.Schema, prop string, tags []string) *runtime.Schema {
+func (b *oaBuilder) tagged(alt *document.Schema, prop string, tags []string) *document.Schema {
 	if len(tags) == 0 || alt == nil {
 		return alt
 	}
 	base := alt
 	if alt.Ref != "" {
-		name, ok := runtime.RefName(alt.Ref)
+		name, ok := document.RefName(alt.Ref)
 		if !ok {
 			return alt
 		}
@@ -299,7 +299,7 @@ func (b *oaBuilder) tagged(alt *runtime.Schema, prop string, tags []string) *run
 			}
 		}
 	}
-	if base == nil || base.Type != runtime.TypeObject || len(base.Properties) == 0 {
+	if base == nil || base.Type != document.TypeObject || len(base.Properties) == 0 {
 		return alt
 	}
 	enum := make([]any, len(tags))
@@ -307,11 +307,11 @@ func (b *oaBuilder) tagged(alt *runtime.Schema, prop string, tags []string) *run
 		enum[i] = tag
 	}
 	cp := *base
-	cp.Properties = append(runtime.Schemas(nil), base.Properties...)
+	cp.Properties = append(document.Schemas(nil), base.Properties...)
 	found := false
 	for i, p := range cp.Properties {
 		if p.Name == prop {
-			ps := runtime.Schema{Type: runtime.TypeString}
+			ps := document.Schema{Type: document.TypeString}
 			if p.Schema != nil && p.Schema.Ref == "" {
 				ps = *p.Schema
 			}
@@ -321,7 +321,7 @@ func (b *oaBuilder) tagged(alt *runtime.Schema, prop string, tags []string) *run
 		}
 	}
 	if !found {
-		cp.Properties = append(cp.Properties, runtime.NamedSchema{Name: prop, Schema: &runtime.Schema{Type: runtime.TypeString, Enum: enum}})
+		cp.Properties = append(cp.Properties, document.NamedSchema{Name: prop, Schema: &document.Schema{Type: document.TypeString, Enum: enum}})
 	}
 	if !slices.Contains(cp.Required, prop) {
 		cp.Required = append(append([]string(nil), cp.Required...), prop)

@@ -6,7 +6,7 @@ import (
 	"github.com/opentoolgen/opentoolgen/gen/model"
 	"github.com/opentoolgen/opentoolgen/gen/source"
 	"github.com/opentoolgen/opentoolgen/internal/jsontree"
-	"github.com/opentoolgen/opentoolgen/runtime"
+	"github.com/opentoolgen/opentoolgen/runtime/document"
 )
 
 // What OpenAPI 3.2 adds and the loader reads beyond what kin-openapi gives
@@ -54,14 +54,14 @@ func (b *oaBuilder) querystringParam(fn *model.Function, pp opParam, a *opArgs) 
 // docTags returns the document's tags as the OpenTool document keeps them,
 // with OpenAPI 3.2's summary, parent and kind read from the source tree, in
 // document order; nil when the document declares none.
-func (b *oaBuilder) docTags() []runtime.Tag {
-	var out []runtime.Tag
+func (b *oaBuilder) docTags() []document.Tag {
+	var out []document.Tag
 	loc := oaLoc{file: b.root}.add("tags")
 	for i, t := range b.doc.Tags {
 		if t == nil || t.Name == "" {
 			continue
 		}
-		tag := runtime.Tag{Name: t.Name, Description: t.Description}
+		tag := document.Tag{Name: t.Name, Description: t.Description}
 		if n := b.node(loc.add(strconv.Itoa(i))); n != nil && n.Kind == jsontree.Object {
 			for _, m := range n.Members {
 				if m.Value == nil || m.Value.Kind != jsontree.String {
@@ -85,7 +85,7 @@ func (b *oaBuilder) docTags() []runtime.Tag {
 
 // checkTagParents warns of a parent that names no tag and of parents that
 // form a cycle, and drops those parents, so that the tags form a forest.
-func (b *oaBuilder) checkTagParents(tags []runtime.Tag, loc oaLoc) {
+func (b *oaBuilder) checkTagParents(tags []document.Tag, loc oaLoc) {
 	index := make(map[string]int, len(tags))
 	for i, t := range tags {
 		if _, ok := index[t.Name]; !ok {

@@ -10,7 +10,7 @@ import (
 	"github.com/opentoolgen/opentoolgen/gen/model"
 	"github.com/opentoolgen/opentoolgen/gen/source"
 	"github.com/opentoolgen/opentoolgen/internal/jsontree"
-	"github.com/opentoolgen/opentoolgen/runtime"
+	"github.com/opentoolgen/opentoolgen/runtime/document"
 )
 
 // The events an API sends: OpenAPI 3.1 webhooks (keyed by name) and the
@@ -143,7 +143,7 @@ func (b *oaBuilder) event(name, callback, expr, method string, item *openapi3.Pa
 		word = name
 	}
 	b.naming.Webhook(w, word) // before its fields' types, named after it
-	dfn := runtime.Function{Name: name}
+	dfn := document.Function{Name: name}
 	a := &opArgs{args: &model.Type{Kind: model.KindStruct}, dfn: &dfn, names: map[string]bool{}}
 	params, _ := opParams(item, op, loc)
 	var headers []string
@@ -162,16 +162,16 @@ func (b *oaBuilder) event(name, callback, expr, method string, item *openapi3.Pa
 		fn.Args = a.args
 		b.pkg.Types = append(b.pkg.Types, a.args)
 	}
-	w.Schema = &runtime.Schema{Type: runtime.TypeObject}
+	w.Schema = &document.Schema{Type: document.TypeObject}
 	for _, prm := range dfn.Parameters {
-		s := runtime.Schema{}
+		s := document.Schema{}
 		if prm.Schema != nil {
 			s = *prm.Schema
 		}
 		if prm.Description != "" && s.Description == "" && s.Ref == "" {
 			s.Description = prm.Description
 		}
-		w.Schema.Properties = append(w.Schema.Properties, runtime.NamedSchema{Name: prm.Name, Schema: &s})
+		w.Schema.Properties = append(w.Schema.Properties, document.NamedSchema{Name: prm.Name, Schema: &s})
 		if prm.Required {
 			w.Schema.Required = append(w.Schema.Required, prm.Name)
 		}

@@ -8,7 +8,7 @@ import (
 	"github.com/opentoolgen/opentoolgen/gen/model"
 	"github.com/opentoolgen/opentoolgen/gen/source"
 	"github.com/opentoolgen/opentoolgen/internal/jsontree"
-	"github.com/opentoolgen/opentoolgen/runtime"
+	"github.com/opentoolgen/opentoolgen/runtime/document"
 )
 
 // The C types of the OpenDyn specification.
@@ -45,23 +45,23 @@ func cTypeClass(name string) string {
 	case "void":
 		return "void"
 	case "bool":
-		return runtime.TypeBoolean
+		return document.TypeBoolean
 	case "float", "double":
-		return runtime.TypeNumber
+		return document.TypeNumber
 	}
-	return runtime.TypeInteger
+	return document.TypeInteger
 }
 
 // wantForSchemaType says which C types carry values of a schema type.
 func wantForSchemaType(st string) string {
 	switch st {
-	case runtime.TypeInteger:
+	case document.TypeInteger:
 		return "a C integer type (char, short, int, long, long long, or one of them unsigned)"
-	case runtime.TypeNumber:
+	case document.TypeNumber:
 		return "float or double"
-	case runtime.TypeBoolean:
+	case document.TypeBoolean:
 		return "bool"
-	case runtime.TypeString:
+	case document.TypeString:
 		return "char or unsigned char with isPointer true (char*)"
 	}
 	return "a C type"
@@ -79,10 +79,10 @@ type dynCType struct {
 func (l *dynLoader) inferCType(st, schemaPath string) *dynCType {
 	p := schemaPath + "/cType"
 	switch st {
-	case runtime.TypeString:
+	case document.TypeString:
 		l.warnf(p, "missing; reading it as char* (the C type of strings)")
 		return &dynCType{name: "char", pointer: true, path: p}
-	case runtime.TypeBoolean:
+	case document.TypeBoolean:
 		l.warnf(p, "missing; reading it as bool")
 		return &dynCType{name: "bool", path: p}
 	case "":

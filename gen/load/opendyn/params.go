@@ -6,7 +6,7 @@ import (
 	"github.com/opentoolgen/opentoolgen/gen/model"
 	"github.com/opentoolgen/opentoolgen/gen/source"
 	"github.com/opentoolgen/opentoolgen/internal/jsontree"
-	"github.com/opentoolgen/opentoolgen/runtime"
+	"github.com/opentoolgen/opentoolgen/runtime/document"
 )
 
 // maxOutputBuffer bounds the buffers of output strings (bytes) and arrays
@@ -240,7 +240,7 @@ func (l *dynLoader) classify(dp *dynParam, s *jsontree.Node, st string, ct *dynC
 		return false
 	}
 	switch st {
-	case runtime.TypeString:
+	case document.TypeString:
 		if ct.name != "char" && ct.name != "unsigned char" {
 			return mismatch()
 		}
@@ -249,7 +249,7 @@ func (l *dynLoader) classify(dp *dynParam, s *jsontree.Node, st string, ct *dynC
 			return false
 		}
 		dp.shape = model.CString
-	case runtime.TypeArray:
+	case document.TypeArray:
 		if !ct.pointer {
 			l.errorf(ct.path+"/isPointer", "got a single %s for an array, want isPointer true (a pointer to the first element)", ct.name)
 			return false
@@ -271,7 +271,7 @@ func (l *dynLoader) classify(dp *dynParam, s *jsontree.Node, st string, ct *dynC
 			l.use(named, &dynCType{name: ct.name, path: ct.path})
 		}
 		dp.shape = model.CSlice
-	case runtime.TypeObject:
+	case document.TypeObject:
 		l.errorf(ct.path, "got an object, which would be a C struct; OpenDyn has none: want scalars, strings and arrays")
 		return false
 	default:
@@ -291,7 +291,7 @@ func (l *dynLoader) classify(dp *dynParam, s *jsontree.Node, st string, ct *dynC
 // checkEnum reports enum values a C integer type cannot hold.
 func (l *dynLoader) checkEnum(s *jsontree.Node, ct *dynCType) {
 	e := s.Get("enum")
-	if e == nil || e.Kind != jsontree.Array || cTypeClass(ct.name) != runtime.TypeInteger {
+	if e == nil || e.Kind != jsontree.Array || cTypeClass(ct.name) != document.TypeInteger {
 		return
 	}
 	bits, unsigned := model.CIntRange(ct.name)
@@ -322,7 +322,7 @@ func (l *dynLoader) use(named string, ct *dynCType) {
 		l.uses[named] = ct
 		return
 	}
-	if prev.name != ct.name && !(cTypeClass(ct.name) == runtime.TypeBoolean && cTypeClass(prev.name) == runtime.TypeBoolean) {
+	if prev.name != ct.name && !(cTypeClass(ct.name) == document.TypeBoolean && cTypeClass(prev.name) == document.TypeBoolean) {
 		pl, pc := l.src.Position(prev.path, -1)
 		l.errorf(ct.path, "the schema %q is used as C type %s here and as %s at %d:%d; want one C type per schema (its Go type has one width)",
 			source.ClipValue(named), ct.name, prev.name, pl, pc)

@@ -2,21 +2,21 @@ package opendyn
 
 import (
 	"github.com/opentoolgen/opentoolgen/gen/model"
-	"github.com/opentoolgen/opentoolgen/runtime"
+	"github.com/opentoolgen/opentoolgen/runtime/document"
 )
 
 // outputsToResults moves the output parameters of each function out of its
 // parameters and into its result: an object with the return value and the
 // outputs as members.
-func (l *dynLoader) outputsToResults(doc *runtime.OpenTool) {
+func (l *dynLoader) outputsToResults(doc *document.OpenTool) {
 	for i := range doc.Functions {
 		if i >= len(l.fns) {
 			break // cannot happen: the OpenTool loader took the same functions
 		}
 		f := &doc.Functions[i]
 		df := l.fns[i]
-		var params []runtime.Parameter
-		var outs []runtime.Parameter
+		var params []document.Parameter
+		var outs []document.Parameter
 		for j, p := range f.Parameters {
 			if df != nil && j < len(df.params) && df.params[j] != nil && df.params[j].out {
 				outs = append(outs, p)
@@ -28,30 +28,30 @@ func (l *dynLoader) outputsToResults(doc *runtime.OpenTool) {
 			continue
 		}
 		f.Parameters = params
-		obj := &runtime.Schema{Type: runtime.TypeObject}
+		obj := &document.Schema{Type: document.TypeObject}
 		desc := "The results of " + f.Name + "."
 		if f.Return != nil {
 			s := withDescription(f.Return.Schema, f.Return.Description)
-			obj.Properties = append(obj.Properties, runtime.NamedSchema{Name: f.Return.Name, Schema: s})
+			obj.Properties = append(obj.Properties, document.NamedSchema{Name: f.Return.Name, Schema: s})
 			obj.Required = append(obj.Required, f.Return.Name)
 			if f.Return.Description != "" {
 				desc = f.Return.Description
 			}
 		}
 		for _, o := range outs {
-			obj.Properties = append(obj.Properties, runtime.NamedSchema{Name: o.Name, Schema: withDescription(o.Schema, o.Description)})
+			obj.Properties = append(obj.Properties, document.NamedSchema{Name: o.Name, Schema: withDescription(o.Schema, o.Description)})
 			obj.Required = append(obj.Required, o.Name)
 		}
 		name := "result"
 		if f.Return != nil {
 			name = f.Return.Name
 		}
-		f.Return = &runtime.Return{Name: name, Description: desc, Schema: obj}
+		f.Return = &document.Return{Name: name, Description: desc, Schema: obj}
 	}
 }
 
 // withDescription returns s with description d when it has none.
-func withDescription(s *runtime.Schema, d string) *runtime.Schema {
+func withDescription(s *document.Schema, d string) *document.Schema {
 	if s == nil || s.Description != "" || d == "" {
 		return s
 	}

@@ -7,7 +7,7 @@ import (
 
 	"github.com/opentoolgen/opentoolgen/gen/source"
 	"github.com/opentoolgen/opentoolgen/internal/jsontree"
-	"github.com/opentoolgen/opentoolgen/runtime"
+	"github.com/opentoolgen/opentoolgen/runtime/document"
 )
 
 // fixSchema reads C type names used as schema types ("type": "double") as the
@@ -29,7 +29,7 @@ func (l *dynLoader) fixAt(s *jsontree.Node, path *[]byte) {
 			st := cTypeClass(name)
 			switch {
 			case (name == "char" || name == "unsigned char") && stars == 1:
-				st = runtime.TypeString
+				st = document.TypeString
 			case stars > 0 || name == "char" || st == "void":
 				st = ""
 			}
@@ -73,7 +73,7 @@ func (l *dynLoader) nested(s *jsontree.Node, path *[]byte) {
 
 func isSchemaTypeName(t string) bool {
 	switch t {
-	case runtime.TypeBoolean, runtime.TypeInteger, runtime.TypeNumber, runtime.TypeString, runtime.TypeArray, runtime.TypeObject:
+	case document.TypeBoolean, document.TypeInteger, document.TypeNumber, document.TypeString, document.TypeArray, document.TypeObject:
 		return true
 	}
 	return false
@@ -95,7 +95,7 @@ func (l *dynLoader) resolve(s *jsontree.Node) (*jsontree.Node, string) {
 		if ref.Kind != jsontree.String {
 			return nil, first
 		}
-		name, ok := runtime.RefName(ref.Str)
+		name, ok := document.RefName(ref.Str)
 		if !ok {
 			return nil, first
 		}

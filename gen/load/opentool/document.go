@@ -8,10 +8,10 @@ import (
 
 	"github.com/opentoolgen/opentoolgen/internal/checked"
 	"github.com/opentoolgen/opentoolgen/internal/jsontree"
-	"github.com/opentoolgen/opentoolgen/runtime"
+	"github.com/opentoolgen/opentoolgen/runtime/document"
 )
 
-func (l *otLoader) document(root *jsontree.Node) *runtime.OpenTool {
+func (l *otLoader) document(root *jsontree.Node) *document.OpenTool {
 	if root.Kind != jsontree.Object {
 		l.gotWant("", root, "an OpenTool document (an object)")
 		return nil
@@ -23,7 +23,7 @@ func (l *otLoader) document(root *jsontree.Node) *runtime.OpenTool {
 			l.schemaSet[m.Key] = struct{}{}
 		}
 	}
-	doc := &runtime.OpenTool{}
+	doc := &document.OpenTool{}
 	l.unknownMembers(root, l.known.Document)
 	doc.OpenTool = l.str(root, "opentool", true)
 	if v := root.Get("opentool"); v != nil && v.Kind == jsontree.String && v.Str != "1" && !strings.HasPrefix(v.Str, "1.") {
@@ -35,7 +35,7 @@ func (l *otLoader) document(root *jsontree.Node) *runtime.OpenTool {
 		} else {
 			n := l.enter("info")
 			l.unknownMembers(v, l.known.Info)
-			doc.Info = runtime.Info{
+			doc.Info = document.Info{
 				Title:       l.str(v, "title", true),
 				Description: l.str(v, "description", false),
 				Version:     l.str(v, "version", true),
@@ -49,11 +49,11 @@ func (l *otLoader) document(root *jsontree.Node) *runtime.OpenTool {
 		} else {
 			n := l.enter("server")
 			l.unknownMembers(v, serverMembers)
-			doc.Server = &runtime.Server{URL: l.str(v, "url", true), Description: l.str(v, "description", false)}
+			doc.Server = &document.Server{URL: l.str(v, "url", true), Description: l.str(v, "description", false)}
 			l.leave(n)
 		}
 	}
-	doc.Functions = []runtime.Function{}
+	doc.Functions = []document.Function{}
 	if v := l.required(root, "functions", "an array"); v != nil {
 		if v.Kind != jsontree.Array {
 			l.gotWant("/functions", v, "an array")
@@ -73,7 +73,7 @@ func (l *otLoader) document(root *jsontree.Node) *runtime.OpenTool {
 				if m.Key == "" {
 					l.errorf(l.here(), m.KeyOffset, `got "", want a schema name`)
 				}
-				doc.Schemas = append(doc.Schemas, runtime.NamedSchema{Name: m.Key, Schema: l.schema(m.Value)})
+				doc.Schemas = append(doc.Schemas, document.NamedSchema{Name: m.Key, Schema: l.schema(m.Value)})
 				l.leave(k)
 			}
 			l.checkRefCycles(v)
@@ -89,13 +89,13 @@ func (l *otLoader) document(root *jsontree.Node) *runtime.OpenTool {
 // there, or inside such a schema), with a warning at each: the OpenTool
 // model does not type those values, so the decoders check none of them.
 // schemas is the document's "schemas" member, being read.
-func (l *otLoader) pruneAlternatives(doc *runtime.OpenTool, schemas *jsontree.Node) {
+func (l *otLoader) pruneAlternatives(doc *document.OpenTool, schemas *jsontree.Node) {
 	reached := checked.Alternatives(doc)
 	if len(reached) == 0 {
 		return
 	}
-	var walk func(n *jsontree.Node, s *runtime.Schema)
-	walk = func(n *jsontree.Node, s *runtime.Schema) {
+	var walk func(n *jsontree.Node, s *document.Schema)
+	walk = func(n *jsontree.Node, s *document.Schema) {
 		if n == nil || n.Kind != jsontree.Object || s == nil || s.Ref != "" {
 			return
 		}
@@ -113,7 +113,7 @@ func (l *otLoader) pruneAlternatives(doc *runtime.OpenTool, schemas *jsontree.No
 		}
 		for _, sub := range []struct {
 			key string
-			s   *runtime.Schema
+			s   *document.Schema
 		}{{"items", s.Items}, {"additionalProperties", s.AdditionalProperties}} {
 			k := l.enter(sub.key)
 			walk(otMember(n, sub.key), sub.s)
@@ -163,16 +163,16 @@ func namedObjects[T any](l *otLoader, arr *jsontree.Node, what string, read func
 }
 
 // functions reads the array of function objects arr.
-func (l *otLoader) functions(arr *jsontree.Node) []runtime.Function {
-	return namedObjects(l, arr, "function", l.function, func(f *runtime.Function) string { return f.Name })
+func (l *otLoader) functions(arr *jsontree.Node) []document.Function {
+	return namedObjects(l, arr, "function", l.function, func(f *document.Function) string { return f.Name })
 }
 
 // function reads the function object obj.
-func (l *otLoader) function(obj *jsontree.Node) runtime.Function {
-	var f runtime.Function
+func (l *otLoader) function(obj *jsontree.Node) document.Function {
+	var f document.Function
 	l.unknownMembers(obj, l.known.Function)
 	f.Name = l.str(obj, "name", true)
-	if v := obj.Get("name"); v != nil && v.Kind == jsontree.String && !runtime.IsFunctionName(v.Str) {
+	if v := obj.Get("name"); v != nil && v.Kind == jsontree.String && !document.IsFunctionName(v.Str) {
 		l.errorf(l.at("name"), v.Offset, "got %s, want 1 to 64 characters a-z, A-Z, 0-9, _ or -", strconv.Quote(clipText(v.Str)))
 	}
 	if obj.Get("description") == nil {
@@ -187,7 +187,7 @@ func (l *otLoader) function(obj *jsontree.Node) runtime.Function {
 		// Required by the specification, but documents written for functions
 		// without arguments often leave it out: read it as [].
 		l.warnf(l.at("parameters"), obj.Offset, "missing, want an array; reading it as []")
-		f.Parameters = []runtime.Parameter{}
+		f.Parameters = []document.Parameter{}
 	case v.Kind != jsontree.Array:
 		l.gotWant(l.at("parameters"), v, "an array")
 	default:
@@ -215,7 +215,7 @@ func (l *otLoader) function(obj *jsontree.Node) runtime.Function {
 					continue
 				}
 				if f.Stream == nil {
-					f.Stream = make(map[string]*runtime.Return, len(v.Members))
+					f.Stream = make(map[string]*document.Return, len(v.Members))
 				}
 				k := l.enter(m.Key)
 				f.Stream[m.Key] = l.ret(m.Value)
@@ -230,20 +230,20 @@ func (l *otLoader) function(obj *jsontree.Node) runtime.Function {
 }
 
 // hintMembers are the members of an "annotations" object the loader reads
-// back (runtime.Hints, in MCP's names).
-var hintMembers = map[string]func(*runtime.Hints, *bool){
-	"readOnlyHint":    func(h *runtime.Hints, b *bool) { h.ReadOnly = b },
-	"destructiveHint": func(h *runtime.Hints, b *bool) { h.Destructive = b },
-	"idempotentHint":  func(h *runtime.Hints, b *bool) { h.Idempotent = b },
-	"openWorldHint":   func(h *runtime.Hints, b *bool) { h.OpenWorld = b },
+// back (document.Hints, in MCP's names).
+var hintMembers = map[string]func(*document.Hints, *bool){
+	"readOnlyHint":    func(h *document.Hints, b *bool) { h.ReadOnly = b },
+	"destructiveHint": func(h *document.Hints, b *bool) { h.Destructive = b },
+	"idempotentHint":  func(h *document.Hints, b *bool) { h.Idempotent = b },
+	"openWorldHint":   func(h *document.Hints, b *bool) { h.OpenWorld = b },
 }
 
 // listed reads the members of function object obj that a package generated
-// from an MCP tools/list keeps of each tool (runtime.Function's Title, Hints
+// from an MCP tools/list keeps of each tool (document.Function's Title, Hints
 // and Execution), which the OpenTool specification does not define: one of
 // the wrong shape is ignored with a warning, as an unknown member is, so that
 // the document a listing's package embeds generates the same package again.
-func (l *otLoader) listed(obj *jsontree.Node, f *runtime.Function) {
+func (l *otLoader) listed(obj *jsontree.Node, f *document.Function) {
 	if v := otMember(obj, "title"); v != nil {
 		if v.Kind != jsontree.String {
 			l.warnf(l.at("title"), v.Offset, "got %s, want a string; ignored", describeJSONValue(v))
@@ -255,7 +255,7 @@ func (l *otLoader) listed(obj *jsontree.Node, f *runtime.Function) {
 		if v.Kind != jsontree.Object {
 			l.warnf(l.at("annotations"), v.Offset, "got %s, want an object of booleans; ignored", describeJSONValue(v))
 		} else {
-			var h runtime.Hints
+			var h document.Hints
 			for _, m := range v.Members {
 				set, known := hintMembers[m.Key]
 				switch {
@@ -268,7 +268,7 @@ func (l *otLoader) listed(obj *jsontree.Node, f *runtime.Function) {
 					set(&h, &b)
 				}
 			}
-			if h != (runtime.Hints{}) {
+			if h != (document.Hints{}) {
 				f.Hints = &h
 			}
 		}
@@ -282,16 +282,16 @@ func (l *otLoader) listed(obj *jsontree.Node, f *runtime.Function) {
 		case ts.Kind != jsontree.String || (ts.Str != "forbidden" && ts.Str != "optional" && ts.Str != "required"):
 			l.warnf(l.at("execution"), ts.Offset, "taskSupport: got %s, want \"forbidden\", \"optional\" or \"required\"; ignored", describeJSONValue(ts))
 		default:
-			f.Execution = &runtime.Execution{TaskSupport: ts.Str}
+			f.Execution = &document.Execution{TaskSupport: ts.Str}
 		}
 	}
 }
 
 // origin reads the members of function object obj that say where it comes
-// from, which the OpenTool specification does not define (runtime.Function's
+// from, which the OpenTool specification does not define (document.Function's
 // Tags and HTTP, written by packages generated from OpenAPI documents): one
 // of the wrong shape is ignored with a warning, as an unknown member is.
-func (l *otLoader) origin(obj *jsontree.Node, f *runtime.Function) {
+func (l *otLoader) origin(obj *jsontree.Node, f *document.Function) {
 	if v := otMember(obj, "tags"); v != nil {
 		ok := v.Kind == jsontree.Array
 		for _, it := range v.Items {
@@ -313,7 +313,7 @@ func (l *otLoader) origin(obj *jsontree.Node, f *runtime.Function) {
 		case m == nil || m.Kind != jsontree.String || p == nil || p.Kind != jsontree.String:
 			l.warnf(l.at("http"), v.Offset, "want the strings \"method\" and \"path\" in it; ignored")
 		default:
-			f.HTTP = &runtime.FunctionHTTP{Method: m.Str, Path: p.Str}
+			f.HTTP = &document.FunctionHTTP{Method: m.Str, Path: p.Str}
 		}
 	}
 	if v := otMember(obj, "examples"); v != nil {
@@ -332,13 +332,13 @@ func (l *otLoader) origin(obj *jsontree.Node, f *runtime.Function) {
 }
 
 // parameters reads the array of parameter objects arr.
-func (l *otLoader) parameters(arr *jsontree.Node) []runtime.Parameter {
-	return namedObjects(l, arr, "parameter", l.parameter, func(p *runtime.Parameter) string { return p.Name })
+func (l *otLoader) parameters(arr *jsontree.Node) []document.Parameter {
+	return namedObjects(l, arr, "parameter", l.parameter, func(p *document.Parameter) string { return p.Name })
 }
 
 // parameter reads the parameter object it.
-func (l *otLoader) parameter(it *jsontree.Node) runtime.Parameter {
-	var par runtime.Parameter
+func (l *otLoader) parameter(it *jsontree.Node) document.Parameter {
+	var par document.Parameter
 	l.unknownMembers(it, l.known.Parameter)
 	par.Name = l.str(it, "name", true) // "" is allowed
 	par.Description = l.str(it, "description", false)
@@ -355,9 +355,9 @@ func (l *otLoader) parameter(it *jsontree.Node) runtime.Parameter {
 	return par
 }
 
-func (l *otLoader) ret(obj *jsontree.Node) *runtime.Return {
+func (l *otLoader) ret(obj *jsontree.Node) *document.Return {
 	l.unknownMembers(obj, l.known.Return)
-	return &runtime.Return{
+	return &document.Return{
 		Name:        l.str(obj, "name", true),
 		Description: l.str(obj, "description", false),
 		Schema:      l.requiredSchema(obj),
@@ -365,7 +365,7 @@ func (l *otLoader) ret(obj *jsontree.Node) *runtime.Return {
 }
 
 // requiredSchema reads the member "schema" of a parameter or return object.
-func (l *otLoader) requiredSchema(obj *jsontree.Node) *runtime.Schema {
+func (l *otLoader) requiredSchema(obj *jsontree.Node) *document.Schema {
 	v := l.required(obj, "schema", "a schema object")
 	if v == nil {
 		return nil

@@ -12,7 +12,7 @@ import (
 	"github.com/opentoolgen/opentoolgen/gen/model"
 	"github.com/opentoolgen/opentoolgen/gen/source"
 	"github.com/opentoolgen/opentoolgen/internal/jsontree"
-	"github.com/opentoolgen/opentoolgen/runtime"
+	"github.com/opentoolgen/opentoolgen/runtime/document"
 )
 
 // Problem is one thing wrong with a document: an error, or a warning about
@@ -84,7 +84,7 @@ func (e *DocumentError) Error() string {
 // specification and its references, and returns it. Its error is a
 // *[DocumentError] listing every problem found. Warnings are dropped; use
 // [LoadOpenToolWarnings] to see them.
-func LoadOpenTool(data []byte) (*runtime.OpenTool, error) {
+func LoadOpenTool(data []byte) (*document.OpenTool, error) {
 	doc, _, err := LoadOpenToolWarnings(data)
 	return doc, err
 }
@@ -99,7 +99,7 @@ func LoadOpenTool(data []byte) (*runtime.OpenTool, error) {
 // [OpenTool.Resolve]). A function without parameters has an empty, non-nil
 // Parameters; empty "properties", "schemas", "stream" and "required" are nil.
 // JSON null for an optional member is the same as leaving it out.
-func LoadOpenToolWarnings(data []byte) (*runtime.OpenTool, []Problem, error) {
+func LoadOpenToolWarnings(data []byte) (*document.OpenTool, []Problem, error) {
 	root, err := jsontree.Parse(data)
 	if err != nil {
 		se := err.(*jsontree.SyntaxError)
@@ -111,7 +111,7 @@ func LoadOpenToolWarnings(data []byte) (*runtime.OpenTool, []Problem, error) {
 // LoadTree is [LoadOpenToolWarnings] of a document already parsed (or built,
 // as the OpenDyn loader builds the equivalent OpenTool document): problems
 // carry the offsets of root's nodes.
-func LoadTree(root *jsontree.Node) (*runtime.OpenTool, []Problem, error) {
+func LoadTree(root *jsontree.Node) (*document.OpenTool, []Problem, error) {
 	return LoadTreeMembers(root, Members{})
 }
 
@@ -125,7 +125,7 @@ type Members struct {
 
 // LoadTreeMembers is [LoadTree] of a document of an extension of OpenTool
 // whose own members are extra.
-func LoadTreeMembers(root *jsontree.Node, extra Members) (*runtime.OpenTool, []Problem, error) {
+func LoadTreeMembers(root *jsontree.Node, extra Members) (*document.OpenTool, []Problem, error) {
 	l := otLoader{known: Members{
 		Document:  append(slices.Clip(documentMembers), extra.Document...),
 		Info:      append(slices.Clip(infoMembers), extra.Info...),

@@ -11,7 +11,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/opentoolgen/opentoolgen/gen/load/opentool"
-	"github.com/opentoolgen/opentoolgen/runtime"
+	"github.com/opentoolgen/opentoolgen/runtime/document"
 )
 
 // loadExamples returns the reference implementations' example documents.
@@ -63,7 +63,7 @@ func TestLoadOpenToolMockTool(t *testing.T) {
 	if got := count.Return; got == nil || got.Name != "Count" || got.Description != "Storage size" || got.Schema.Ref != "#/schemas/Count" {
 		t.Errorf("count: return %+v", got)
 	}
-	if s, err := doc.Resolve(count.Return.Schema); err != nil || s.Type != runtime.TypeInteger {
+	if s, err := doc.Resolve(count.Return.Schema); err != nil || s.Type != document.TypeInteger {
 		t.Errorf("count: Resolve: %+v, %v", s, err)
 	}
 	seq := doc.Functions[3]
@@ -87,7 +87,7 @@ func TestLoadOpenToolMockTool(t *testing.T) {
 }
 
 // loadRoundTrip checks that doc survives json.Marshal and LoadOpenTool unchanged.
-func loadRoundTrip(t testing.TB, doc *runtime.OpenTool) {
+func loadRoundTrip(t testing.TB, doc *document.OpenTool) {
 	t.Helper()
 	out, err := json.Marshal(doc)
 	if err != nil {
@@ -401,12 +401,12 @@ func TestLoadOpenToolWarnings(t *testing.T) {
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("warnings (-want +got):\n%s", diff)
 	}
-	wantDoc := &runtime.OpenTool{
+	wantDoc := &document.OpenTool{
 		OpenTool: "2.0",
-		Info:     runtime.Info{Title: "t", Version: "1"},
-		Functions: []runtime.Function{
-			{Name: "f", Parameters: []runtime.Parameter{{Name: "p", Schema: &runtime.Schema{Type: "string"}}}},
-			{Name: "g", Description: "d", Parameters: []runtime.Parameter{}},
+		Info:     document.Info{Title: "t", Version: "1"},
+		Functions: []document.Function{
+			{Name: "f", Parameters: []document.Parameter{{Name: "p", Schema: &document.Schema{Type: "string"}}}},
+			{Name: "g", Description: "d", Parameters: []document.Parameter{}},
 		},
 	}
 	if diff := cmp.Diff(wantDoc, doc); diff != "" {
@@ -490,17 +490,17 @@ func TestLoadOpenToolModel(t *testing.T) {
 	props := f.Parameters[0].Schema.Properties
 	f64 := func(f float64) *float64 { return &f }
 	i64 := func(i int64) *int64 { return &i }
-	want := runtime.Schemas{
-		{Name: "n", Schema: &runtime.Schema{Type: "number", Minimum: f64(-1.5), Maximum: f64(1000), Default: json.RawMessage(`2.50`),
+	want := document.Schemas{
+		{Name: "n", Schema: &document.Schema{Type: "number", Minimum: f64(-1.5), Maximum: f64(1000), Default: json.RawMessage(`2.50`),
 			Enum: []any{json.Number("1"), json.Number("2.5"), json.Number("1e3"), json.Number("7")}}},
-		{Name: "i", Schema: &runtime.Schema{Type: "integer", Minimum: f64(0), Default: json.RawMessage(`1.0`),
+		{Name: "i", Schema: &document.Schema{Type: "integer", Minimum: f64(0), Default: json.RawMessage(`1.0`),
 			Enum: []any{json.Number("-0"), json.Number("1.0e1")}}},
-		{Name: "s", Schema: &runtime.Schema{Type: "string", Format: "date", Nullable: true, MinLength: i64(0), MaxLength: i64(10), Pattern: "^[a-z<>]+$",
+		{Name: "s", Schema: &document.Schema{Type: "string", Format: "date", Nullable: true, MinLength: i64(0), MaxLength: i64(10), Pattern: "^[a-z<>]+$",
 			Default: json.RawMessage(`"\u003ca\u0026b\u003e\u2028"`), Enum: []any{"<a&b>\u2028", nil, "x", "\ufffd"}}},
-		{Name: "a", Schema: &runtime.Schema{Type: "array", Items: &runtime.Schema{Type: "integer"}, MinItems: i64(1), MaxItems: i64(3), Default: json.RawMessage(`[1,2]`)}},
-		{Name: "m", Schema: &runtime.Schema{Type: "object", AdditionalProperties: &runtime.Schema{Type: "boolean"}, Default: json.RawMessage(`{"k":true,"\u003c":null}`)}},
-		{Name: "b", Schema: &runtime.Schema{Type: "boolean", Enum: []any{true}}},
-		{Name: "free", Schema: &runtime.Schema{Type: "object"}},
+		{Name: "a", Schema: &document.Schema{Type: "array", Items: &document.Schema{Type: "integer"}, MinItems: i64(1), MaxItems: i64(3), Default: json.RawMessage(`[1,2]`)}},
+		{Name: "m", Schema: &document.Schema{Type: "object", AdditionalProperties: &document.Schema{Type: "boolean"}, Default: json.RawMessage(`{"k":true,"\u003c":null}`)}},
+		{Name: "b", Schema: &document.Schema{Type: "boolean", Enum: []any{true}}},
+		{Name: "free", Schema: &document.Schema{Type: "object"}},
 	}
 	if diff := cmp.Diff(want, props); diff != "" {
 		t.Errorf("properties (-want +got):\n%s", diff)

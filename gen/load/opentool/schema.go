@@ -9,7 +9,7 @@ import (
 
 	"github.com/opentoolgen/opentoolgen/internal/checked"
 	"github.com/opentoolgen/opentoolgen/internal/jsontree"
-	"github.com/opentoolgen/opentoolgen/runtime"
+	"github.com/opentoolgen/opentoolgen/runtime/document"
 )
 
 // schemaTypes is the list of types for messages.
@@ -17,7 +17,7 @@ const schemaTypes = "boolean, integer, number, string, array, object"
 
 func isSchemaType(t string) bool {
 	switch t {
-	case runtime.TypeBoolean, runtime.TypeInteger, runtime.TypeNumber, runtime.TypeString, runtime.TypeArray, runtime.TypeObject:
+	case document.TypeBoolean, document.TypeInteger, document.TypeNumber, document.TypeString, document.TypeArray, document.TypeObject:
 		return true
 	}
 	return false
@@ -45,7 +45,7 @@ func untyped(n *jsontree.Node) bool {
 }
 
 // schema reads the schema object n.
-func (l *otLoader) schema(n *jsontree.Node) *runtime.Schema {
+func (l *otLoader) schema(n *jsontree.Node) *document.Schema {
 	if n.Kind != jsontree.Object {
 		l.gotWant(l.here(), n, "a schema object")
 		return nil
@@ -53,7 +53,7 @@ func (l *otLoader) schema(n *jsontree.Node) *runtime.Schema {
 	if ref := n.Get("$ref"); ref != nil {
 		return l.refSchema(n, ref)
 	}
-	r := &schemaRead{n: n, s: &runtime.Schema{}}
+	r := &schemaRead{n: n, s: &document.Schema{}}
 	r.typ = l.schemaType(n)
 	r.s.Type = r.typ
 	if v := n.Get("nullable"); v != nil && v.Kind == jsontree.Bool {
@@ -74,7 +74,7 @@ func (l *otLoader) schema(n *jsontree.Node) *runtime.Schema {
 // schemaRead is the state of reading one schema object.
 type schemaRead struct {
 	n        *jsontree.Node
-	s        *runtime.Schema
+	s        *document.Schema
 	typ      string // "" when the type is wrong: then check members against any type
 	nullable bool
 
@@ -83,8 +83,8 @@ type schemaRead struct {
 
 // refSchema reads the schema object n holding the reference ref: besides it,
 // only a description and quiet members.
-func (l *otLoader) refSchema(n, ref *jsontree.Node) *runtime.Schema {
-	s := &runtime.Schema{}
+func (l *otLoader) refSchema(n, ref *jsontree.Node) *document.Schema {
+	s := &document.Schema{}
 	k := l.enter("$ref")
 	l.ref(ref, s)
 	l.leave(k)
@@ -138,19 +138,19 @@ func (l *otLoader) schemaMember(r *schemaRead, m jsontree.Member) {
 	case "enum", "default", "const":
 		l.valueMember(r, m)
 	case "properties", "required", "minProperties", "maxProperties", "additionalProperties":
-		if l.applies(m, r.typ, runtime.TypeObject) {
+		if l.applies(m, r.typ, document.TypeObject) {
 			l.objectMember(r, m)
 		}
 	case "items", "uniqueItems", "minItems", "maxItems":
-		if l.applies(m, r.typ, runtime.TypeArray) {
+		if l.applies(m, r.typ, document.TypeArray) {
 			l.arrayMember(s, m)
 		}
 	case "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf":
-		if l.applies(m, r.typ, runtime.TypeInteger, runtime.TypeNumber) {
+		if l.applies(m, r.typ, document.TypeInteger, document.TypeNumber) {
 			l.numericMember(r, m)
 		}
 	case "minLength", "maxLength", "pattern":
-		if l.applies(m, r.typ, runtime.TypeString) {
+		if l.applies(m, r.typ, document.TypeString) {
 			l.stringMember(s, m)
 		}
 	case "oneOf", "anyOf":
@@ -194,7 +194,7 @@ func (l *otLoader) objectMember(r *schemaRead, m jsontree.Member) {
 		}
 		for _, pm := range v.Members {
 			pk := l.enter(pm.Key)
-			s.Properties = append(s.Properties, runtime.NamedSchema{Name: pm.Key, Schema: l.schema(pm.Value)})
+			s.Properties = append(s.Properties, document.NamedSchema{Name: pm.Key, Schema: l.schema(pm.Value)})
 			l.leave(pk)
 		}
 	case "required":
@@ -215,7 +215,7 @@ func (l *otLoader) objectMember(r *schemaRead, m jsontree.Member) {
 }
 
 // arrayMember reads a member that applies to arrays.
-func (l *otLoader) arrayMember(s *runtime.Schema, m jsontree.Member) {
+func (l *otLoader) arrayMember(s *document.Schema, m jsontree.Member) {
 	v := m.Value
 	switch m.Key {
 	case "items":
@@ -270,7 +270,7 @@ func (l *otLoader) numericMember(r *schemaRead, m jsontree.Member) {
 }
 
 // stringMember reads a member that applies to strings.
-func (l *otLoader) stringMember(s *runtime.Schema, m jsontree.Member) {
+func (l *otLoader) stringMember(s *document.Schema, m jsontree.Member) {
 	v := m.Value
 	switch m.Key {
 	case "minLength":
@@ -289,13 +289,13 @@ func (l *otLoader) stringMember(s *runtime.Schema, m jsontree.Member) {
 }
 
 // alternatives reads "oneOf" or "anyOf".
-func (l *otLoader) alternatives(s *runtime.Schema, m jsontree.Member) {
+func (l *otLoader) alternatives(s *document.Schema, m jsontree.Member) {
 	v := m.Value
 	if v.Kind != jsontree.Array || len(v.Items) == 0 {
 		l.gotWant(l.here(), v, "a non-empty array of schemas")
 		return
 	}
-	var alts []*runtime.Schema
+	var alts []*document.Schema
 	l.alts++
 	for i, item := range v.Items {
 		ik := l.enter(strconv.Itoa(i))
@@ -315,7 +315,7 @@ func (l *otLoader) alternatives(s *runtime.Schema, m jsontree.Member) {
 // and bounds no value meets reported.
 func (l *otLoader) schemaChecks(r *schemaRead) {
 	n, s := r.n, r.s
-	if r.typ == runtime.TypeArray && otMember(n, "items") == nil {
+	if r.typ == document.TypeArray && otMember(n, "items") == nil {
 		l.errorf(l.at("items"), n.Offset, "missing, want a schema for the elements (required with type array)")
 	}
 	l.exclusive(n, r.exclMin, "minimum", &s.Minimum, &s.ExclusiveMinimum)
@@ -400,16 +400,16 @@ func (l *otLoader) applies(m jsontree.Member, typ string, types ...string) bool 
 }
 
 // ref reads a reference "#/schemas/Name" into s.Ref.
-func (l *otLoader) ref(v *jsontree.Node, s *runtime.Schema) {
+func (l *otLoader) ref(v *jsontree.Node, s *document.Schema) {
 	if v.Kind != jsontree.String {
-		l.gotWant(l.here(), v, `a string "`+runtime.RefPrefix+`<name>"`)
+		l.gotWant(l.here(), v, `a string "`+document.RefPrefix+`<name>"`)
 		return
 	}
 	s.Ref = v.Str
-	name, ok := runtime.RefName(v.Str)
+	name, ok := document.RefName(v.Str)
 	switch {
 	case !ok:
-		l.errorf(l.here(), v.Offset, `got %s, want "%s<name>"`, strconv.Quote(clipText(v.Str)), runtime.RefPrefix)
+		l.errorf(l.here(), v.Offset, `got %s, want "%s<name>"`, strconv.Quote(clipText(v.Str)), document.RefPrefix)
 	case !l.hasSchema(name):
 		l.errorf(l.here(), v.Offset, "got %s, want a reference to one of the document's schemas%s",
 			strconv.Quote(clipText(v.Str)), l.schemaHint())
@@ -455,7 +455,7 @@ func (l *otLoader) checkRefCycles(schemas *jsontree.Node) {
 	alias := make(map[string]aliasOf)
 	for _, m := range schemas.Members {
 		if ref := m.Value.Get("$ref"); ref != nil && ref.Kind == jsontree.String {
-			if to, ok := runtime.RefName(ref.Str); ok && l.hasSchema(to) {
+			if to, ok := document.RefName(ref.Str); ok && l.hasSchema(to) {
 				alias[m.Key] = aliasOf{to, ref}
 			}
 		}

@@ -6,7 +6,7 @@ import (
 	"strings"
 
 	"github.com/opentoolgen/opentoolgen/internal/jsontree"
-	"github.com/opentoolgen/opentoolgen/runtime"
+	"github.com/opentoolgen/opentoolgen/runtime/document"
 )
 
 // requiredNames reads a schema's "required": names of its properties props.
@@ -49,7 +49,7 @@ func (l *otLoader) enum(v *jsontree.Node, typ string, nullable bool) []any {
 	case len(v.Items) == 0:
 		l.errorf(l.here(), v.Offset, "got an empty array, want at least one value")
 		return nil
-	case typ == runtime.TypeArray || typ == runtime.TypeObject:
+	case typ == document.TypeArray || typ == document.TypeObject:
 		l.errorf(l.here(), v.Offset, "got an enum with type %s, want type boolean, integer, number or string", typ)
 		return nil
 	}
@@ -109,21 +109,21 @@ func (l *otLoader) valueOfType(v *jsontree.Node, typ string, nullable bool) bool
 		want = want + ` (null only with "nullable": true)`
 	case typ == "":
 		ok = true
-	case typ == runtime.TypeInteger:
+	case typ == document.TypeInteger:
 		want = "an integer"
 		if v.Kind == jsontree.Number {
 			_, exp, exact := jsontree.Decimal(v.Str)
 			ok = exact && exp >= 0
 		}
-	case typ == runtime.TypeNumber:
+	case typ == document.TypeNumber:
 		ok, want = v.Kind == jsontree.Number, "a number"
-	case typ == runtime.TypeString:
+	case typ == document.TypeString:
 		ok, want = v.Kind == jsontree.String, "a string"
-	case typ == runtime.TypeBoolean:
+	case typ == document.TypeBoolean:
 		ok, want = v.Kind == jsontree.Bool, "a boolean"
-	case typ == runtime.TypeArray:
+	case typ == document.TypeArray:
 		ok, want = v.Kind == jsontree.Array, "an array"
-	case typ == runtime.TypeObject:
+	case typ == document.TypeObject:
 		ok, want = v.Kind == jsontree.Object, "an object"
 	}
 	if !ok {

@@ -11,7 +11,9 @@ import (
 	"github.com/opentoolgen/opentoolgen/runtime"
 	"github.com/opentoolgen/opentoolgen/runtime/declare"
 	"github.com/opentoolgen/opentoolgen/runtime/decode"
+	"github.com/opentoolgen/opentoolgen/runtime/document"
 	"github.com/opentoolgen/opentoolgen/runtime/functions"
+	"github.com/opentoolgen/opentoolgen/runtime/toolopt"
 )
 
 // Service is the tool: one method per function of the document. Implement it to
@@ -34,21 +36,21 @@ type Service interface {
 // encodes the result. Serve it with runtime.NewHandler or runtime.Serve.
 type Tool struct {
 	svc  Service
-	args *runtime.Args
+	args *toolopt.Args
 }
 
 var _ runtime.Tool = (*Tool)(nil)
 
 // NewTool returns the Tool serving svc. Its options choose the functions it
-// serves (runtime.WithFunctions) and complete their arguments
-// (runtime.WithDefaults, runtime.WithFixed, runtime.WithEnvs). It fails when
+// serves (toolopt.WithFunctions) and complete their arguments
+// (toolopt.WithDefaults, toolopt.WithFixed, toolopt.WithEnvs). It fails when
 // an option names a function or an argument the document does not have, or
 // gives a value of the wrong type, or when svc is nil.
-func NewTool(svc Service, opts ...runtime.ToolOption) (*Tool, error) {
+func NewTool(svc Service, opts ...toolopt.Option) (*Tool, error) {
 	if svc == nil {
 		return nil, errors.New("petgateway.NewTool: svc is nil (want the Service whose methods the functions call)")
 	}
-	args, err := runtime.NewArgs(Document(), opts...)
+	args, err := toolopt.NewArgs(Document(), opts...)
 	if err != nil {
 		return nil, err
 	}
@@ -73,7 +75,7 @@ func (t *Tool) Call(ctx context.Context, name string, args json.RawMessage) (jso
 }
 
 // Load implements runtime.Tool: it returns the served document (see Document).
-func (t *Tool) Load(context.Context) (*runtime.OpenTool, error) {
+func (t *Tool) Load(context.Context) (*document.OpenTool, error) {
 	return t.args.Served(), nil
 }
 
@@ -81,7 +83,7 @@ func (t *Tool) Load(context.Context) (*runtime.OpenTool, error) {
 // it serves, without the fixed arguments and those read from the environment,
 // and with defaulted arguments optional. Each call returns a new copy; the
 // package-level Document is the document as written.
-func (t *Tool) Document() *runtime.OpenTool {
+func (t *Tool) Document() *document.OpenTool {
 	return t.args.Document()
 }
 

@@ -4,7 +4,7 @@
 package constraints
 
 import (
-	"github.com/opentoolgen/opentoolgen/runtime"
+	"github.com/opentoolgen/opentoolgen/runtime/civil"
 	"github.com/opentoolgen/opentoolgen/runtime/decode"
 )
 
@@ -74,22 +74,22 @@ func decodeLevel(d *decode.Decoder, x *Level) {
 
 // CheckArgs are the arguments of "check".
 type CheckArgs struct {
-	Text  string        `json:"text"`
-	Code  *Code         `json:"code,omitzero"`
-	Email *string       `json:"email,omitzero"`
-	When  *string       `json:"when,omitzero"`
-	Day   *runtime.Date `json:"day,omitzero"`
+	Text  string      `json:"text"`
+	Code  *Code       `json:"code,omitzero"`
+	Email *string     `json:"email,omitzero"`
+	When  *string     `json:"when,omitzero"`
+	Day   *civil.Date `json:"day,omitzero"`
 	// Since is a date (runtime.Date) whose text is constrained too.
-	Since *runtime.Date  `json:"since,omitzero"`
-	Days  []runtime.Date `json:"days,omitzero"`
-	At    *string        `json:"at,omitzero"`
-	Site  *string        `json:"site,omitzero"`
-	ID    *string        `json:"id,omitzero"`
-	IP4   *string        `json:"ip4,omitzero"`
-	IP6   *string        `json:"ip6,omitzero"`
-	Host  *string        `json:"host,omitzero"`
-	Count *int64         `json:"count,omitzero"`
-	Ratio *float64       `json:"ratio,omitzero"`
+	Since *civil.Date  `json:"since,omitzero"`
+	Days  []civil.Date `json:"days,omitzero"`
+	At    *string      `json:"at,omitzero"`
+	Site  *string      `json:"site,omitzero"`
+	ID    *string      `json:"id,omitzero"`
+	IP4   *string      `json:"ip4,omitzero"`
+	IP6   *string      `json:"ip6,omitzero"`
+	Host  *string      `json:"host,omitzero"`
+	Count *int64       `json:"count,omitzero"`
+	Ratio *float64     `json:"ratio,omitzero"`
 	// OpenAPI 3.0's exclusive bound.
 	Above   *float64          `json:"above,omitzero"`
 	Step    *int64            `json:"step,omitzero"`
@@ -131,7 +131,7 @@ func decodeCheckArgs(d *decode.Decoder, x *CheckArgs) {
 			decode.Ptr(d, &x.Day, decode.Date)
 		case "since":
 			if !d.IsNull() {
-				var v runtime.Date
+				var v civil.Date
 				if v1, ok := d.String(); ok {
 					decode.CheckLength(d, v1, -1, 10)
 					decode.CheckPattern(d, v1, pattern2)

@@ -4,7 +4,7 @@
 package mcptools
 
 import (
-	"github.com/opentoolgen/opentoolgen/runtime"
+	"github.com/opentoolgen/opentoolgen/runtime/civil"
 	"github.com/opentoolgen/opentoolgen/runtime/decode"
 )
 
@@ -44,7 +44,7 @@ func decodeLabel(d *decode.Decoder, x *Label) {
 }
 
 // Date is the schema "Date" of the document.
-type Date = runtime.Date
+type Date = civil.Date
 
 // Folder is the schema "Folder" of the document.
 type Folder struct {

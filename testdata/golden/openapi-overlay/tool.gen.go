@@ -11,7 +11,9 @@ import (
 	"github.com/opentoolgen/opentoolgen/runtime"
 	"github.com/opentoolgen/opentoolgen/runtime/declare"
 	"github.com/opentoolgen/opentoolgen/runtime/decode"
+	"github.com/opentoolgen/opentoolgen/runtime/document"
 	"github.com/opentoolgen/opentoolgen/runtime/functions"
+	"github.com/opentoolgen/opentoolgen/runtime/toolopt"
 )
 
 // Service is the API: one method per operation. *Client implements it by calling
@@ -29,24 +31,24 @@ type Service interface {
 // the response body as data.
 type Tool struct {
 	svc  Service
-	args *runtime.Args
+	args *toolopt.Args
 }
 
 var _ runtime.Tool = (*Tool)(nil)
 var _ runtime.HintTool = (*Tool)(nil)
 
 // NewTool returns the Tool serving svc. Its options choose the functions it
-// serves (runtime.WithFunctions) and complete their arguments
-// (runtime.WithDefaults, runtime.WithFixed, runtime.WithEnvs). It fails when
+// serves (toolopt.WithFunctions) and complete their arguments
+// (toolopt.WithDefaults, toolopt.WithFixed, toolopt.WithEnvs). It fails when
 // an option names a function or an argument the document does not have, or
 // gives a value of the wrong type, or when svc is nil.
-// With runtime.WithStrictResponses, the REST client a call reaches checks
+// With toolopt.WithStrictResponses, the REST client a call reaches checks
 // the API's response against the document (rest.DecodeChecked).
-func NewTool(svc Service, opts ...runtime.ToolOption) (*Tool, error) {
+func NewTool(svc Service, opts ...toolopt.Option) (*Tool, error) {
 	if svc == nil {
 		return nil, errors.New("openapioverlay.NewTool: svc is nil (want the Service whose methods the functions call)")
 	}
-	args, err := runtime.NewArgs(Document(), opts...)
+	args, err := toolopt.NewArgs(Document(), opts...)
 	if err != nil {
 		return nil, err
 	}
@@ -70,7 +72,7 @@ func (t *Tool) Call(ctx context.Context, name string, args json.RawMessage) (jso
 }
 
 // Load implements runtime.Tool: it returns the served document (see Document).
-func (t *Tool) Load(context.Context) (*runtime.OpenTool, error) {
+func (t *Tool) Load(context.Context) (*document.OpenTool, error) {
 	return t.args.Served(), nil
 }
 
@@ -78,7 +80,7 @@ func (t *Tool) Load(context.Context) (*runtime.OpenTool, error) {
 // it serves, without the fixed arguments and those read from the environment,
 // and with defaulted arguments optional. Each call returns a new copy; the
 // package-level Document is the document as written.
-func (t *Tool) Document() *runtime.OpenTool {
+func (t *Tool) Document() *document.OpenTool {
 	return t.args.Document()
 }
 
@@ -97,17 +99,17 @@ func (t *Tool) Functions() []*functions.Tool {
 }
 
 // Hints implements runtime.HintTool: the hints of a served operation are those
-// of its HTTP method (runtime.MethodHints: GET and HEAD read only, DELETE
+// of its HTTP method (document.MethodHints: GET and HEAD read only, DELETE
 // destructive, PUT and DELETE idempotent; every operation reaches the API).
-func (t *Tool) Hints(name string) (runtime.Hints, bool) {
+func (t *Tool) Hints(name string) (document.Hints, bool) {
 	if !t.args.Serves(name) {
-		return runtime.Hints{}, false
+		return document.Hints{}, false
 	}
 	switch name {
 	case "items":
-		return runtime.MethodHints("GET"), true
+		return document.MethodHints("GET"), true
 	case "createItem":
-		return runtime.MethodHints("POST"), true
+		return document.MethodHints("POST"), true
 	}
-	return runtime.Hints{}, false
+	return document.Hints{}, false
 }

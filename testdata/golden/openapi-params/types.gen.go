@@ -7,15 +7,15 @@ import (
 	"encoding/json"
 	"time"
 
-	"github.com/opentoolgen/opentoolgen/runtime"
+	"github.com/opentoolgen/opentoolgen/runtime/civil"
 	"github.com/opentoolgen/opentoolgen/runtime/decode"
 )
 
 // Calendar is the schema "Calendar" of the document.
 type Calendar struct {
-	Day     runtime.Date   `json:"day"`
-	Next    []runtime.Date `json:"next,omitzero"`
-	Holiday *runtime.Date  `json:"holiday,omitzero"`
+	Day     civil.Date   `json:"day"`
+	Next    []civil.Date `json:"next,omitzero"`
+	Holiday *civil.Date  `json:"holiday,omitzero"`
 }
 
 func decodeCalendar(d *decode.Decoder, x *Calendar) {
@@ -240,11 +240,11 @@ func decodeQueryStylesArgs(d *decode.Decoder, x *QueryStylesArgs) {
 
 // DayParametersArgs are the arguments of "dayParameters" (GET /days/{day}).
 type DayParametersArgs struct {
-	Day   runtime.Date   `json:"day"`
-	Since *runtime.Date  `json:"since,omitzero"`
-	Days  []runtime.Date `json:"days,omitzero"`
-	XDay  *runtime.Date  `json:"X-Day,omitzero"`
-	Until *runtime.Date  `json:"until,omitzero"`
+	Day   civil.Date   `json:"day"`
+	Since *civil.Date  `json:"since,omitzero"`
+	Days  []civil.Date `json:"days,omitzero"`
+	XDay  *civil.Date  `json:"X-Day,omitzero"`
+	Until *civil.Date  `json:"until,omitzero"`
 }
 
 func decodeDayParametersArgs(d *decode.Decoder, x *DayParametersArgs) {

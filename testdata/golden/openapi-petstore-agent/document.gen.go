@@ -13,6 +13,7 @@ import (
 
 	"github.com/opentoolgen/opentoolgen/runtime"
 	"github.com/opentoolgen/opentoolgen/runtime/declare"
+	"github.com/opentoolgen/opentoolgen/runtime/document"
 )
 
 const _ = runtime.IsAtLeastVersion0_4_0
@@ -24,8 +25,8 @@ var documentJSON string
 
 // Document returns the OpenTool document the package was generated from; each
 // call returns a new copy.
-func Document() *runtime.OpenTool {
-	var d runtime.OpenTool
+func Document() *document.OpenTool {
+	var d document.OpenTool
 	if err := json.Unmarshal([]byte(documentJSON), &d); err != nil {
 		panic("opentool: the embedded document does not decode: " + err.Error())
 	}

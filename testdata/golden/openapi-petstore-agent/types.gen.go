@@ -4,7 +4,7 @@
 package openapipetstoreagent
 
 import (
-	"github.com/opentoolgen/opentoolgen/runtime"
+	"github.com/opentoolgen/opentoolgen/runtime/civil"
 	"github.com/opentoolgen/opentoolgen/runtime/decode"
 )
 
@@ -37,21 +37,21 @@ func decodePetStatus(d *decode.Decoder, x *PetStatus) {
 
 // NewPet is the schema "NewPet" of the document.
 type NewPet struct {
-	Name     string        `json:"name"`
-	Tag      *string       `json:"tag,omitzero"`
-	Status   *PetStatus    `json:"status,omitzero"`
-	Birthday *runtime.Date `json:"birthday,omitzero"`
+	Name     string      `json:"name"`
+	Tag      *string     `json:"tag,omitzero"`
+	Status   *PetStatus  `json:"status,omitzero"`
+	Birthday *civil.Date `json:"birthday,omitzero"`
 }
 
 // Pet is the schema "Pet" of the document.
 type Pet struct {
-	Name     string        `json:"name"`
-	Tag      *string       `json:"tag,omitzero"`
-	Status   *PetStatus    `json:"status,omitzero"`
-	Birthday *runtime.Date `json:"birthday,omitzero"`
-	ID       int64         `json:"id"`
-	Created  string        `json:"created"`
-	Owner    *PetOwner     `json:"owner,omitzero"`
+	Name     string      `json:"name"`
+	Tag      *string     `json:"tag,omitzero"`
+	Status   *PetStatus  `json:"status,omitzero"`
+	Birthday *civil.Date `json:"birthday,omitzero"`
+	ID       int64       `json:"id"`
+	Created  string      `json:"created"`
+	Owner    *PetOwner   `json:"owner,omitzero"`
 }
 
 // Pets is the schema "Pets" of the document.
@@ -107,10 +107,10 @@ func decodeListPetsArgs(d *decode.Decoder, x *ListPetsArgs) {
 
 // CreatePetArgs are the arguments of "createPet".
 type CreatePetArgs struct {
-	Name     string        `json:"name"`
-	Tag      *string       `json:"tag,omitzero"`
-	Status   *PetStatus    `json:"status,omitzero"`
-	Birthday *runtime.Date `json:"birthday,omitzero"`
+	Name     string      `json:"name"`
+	Tag      *string     `json:"tag,omitzero"`
+	Status   *PetStatus  `json:"status,omitzero"`
+	Birthday *civil.Date `json:"birthday,omitzero"`
 }
 
 func decodeCreatePetArgs(d *decode.Decoder, x *CreatePetArgs) {

@@ -6,7 +6,7 @@ package openapipetstore
 import (
 	"time"
 
-	"github.com/opentoolgen/opentoolgen/runtime"
+	"github.com/opentoolgen/opentoolgen/runtime/civil"
 	"github.com/opentoolgen/opentoolgen/runtime/decode"
 	"github.com/opentoolgen/opentoolgen/runtime/rest"
 )
@@ -40,10 +40,10 @@ func decodePetStatus(d *decode.Decoder, x *PetStatus) {
 
 // NewPet is the schema "NewPet" of the document.
 type NewPet struct {
-	Name     string        `json:"name"`
-	Tag      *string       `json:"tag,omitzero"`
-	Status   *PetStatus    `json:"status,omitzero"`
-	Birthday *runtime.Date `json:"birthday,omitzero"`
+	Name     string      `json:"name"`
+	Tag      *string     `json:"tag,omitzero"`
+	Status   *PetStatus  `json:"status,omitzero"`
+	Birthday *civil.Date `json:"birthday,omitzero"`
 }
 
 func decodeNewPet(d *decode.Decoder, x *NewPet) {
@@ -88,13 +88,13 @@ func sendNewPet(r *rest.Request, x *NewPet) {
 
 // Pet is the schema "Pet" of the document.
 type Pet struct {
-	Name     string        `json:"name"`
-	Tag      *string       `json:"tag,omitzero"`
-	Status   *PetStatus    `json:"status,omitzero"`
-	Birthday *runtime.Date `json:"birthday,omitzero"`
-	ID       int64         `json:"id"`
-	Created  time.Time     `json:"created"`
-	Owner    *PetOwner     `json:"owner,omitzero"`
+	Name     string      `json:"name"`
+	Tag      *string     `json:"tag,omitzero"`
+	Status   *PetStatus  `json:"status,omitzero"`
+	Birthday *civil.Date `json:"birthday,omitzero"`
+	ID       int64       `json:"id"`
+	Created  time.Time   `json:"created"`
+	Owner    *PetOwner   `json:"owner,omitzero"`
 }
 
 func decodePet(d *decode.Decoder, x *Pet) {

@@ -24,6 +24,7 @@ import (
 	"github.com/opentoolgen/opentoolgen/runtime"
 	"github.com/opentoolgen/opentoolgen/runtime/declare"
 	"github.com/opentoolgen/opentoolgen/runtime/dynlib"
+	"github.com/opentoolgen/opentoolgen/runtime/toolopt"
 	ctypes "github.com/opentoolgen/opentoolgen/testdata/golden/opendyn-ctypes"
 	example "github.com/opentoolgen/opentoolgen/testdata/golden/opendyn-example"
 	missing "github.com/opentoolgen/opentoolgen/testdata/golden/opendyn-missing"
@@ -619,7 +620,7 @@ func TestLibraryToolOptions(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer lib.Close()
-	tool, err := example.NewTool(lib.Service(), runtime.WithFunctions("add"), runtime.WithFixed("add", map[string]any{"b": 100}))
+	tool, err := example.NewTool(lib.Service(), toolopt.WithFunctions("add"), toolopt.WithFixed("add", map[string]any{"b": 100}))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -12,6 +12,7 @@ import (
 	"os"
 
 	"github.com/opentoolgen/opentoolgen/runtime"
+	"github.com/opentoolgen/opentoolgen/runtime/toolopt"
 	constraints "github.com/opentoolgen/opentoolgen/testdata/golden/constraints"
 	toolcli "github.com/opentoolgen/opentoolgen/toolcli"
 )
@@ -32,7 +33,7 @@ func main() {
 				Usage: "API key of the upstream server, when --upstream-key is not given",
 			},
 		},
-		NewTool: func(_ context.Context, opts ...runtime.ToolOption) (runtime.Tool, error) {
+		NewTool: func(_ context.Context, opts ...toolopt.Option) (runtime.Tool, error) {
 			if upstreamKey == "" {
 				upstreamKey = os.Getenv("CONSTRAINTS_UPSTREAM_KEY")
 			}

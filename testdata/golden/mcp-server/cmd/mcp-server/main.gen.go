@@ -11,6 +11,7 @@ import (
 	"flag"
 
 	"github.com/opentoolgen/opentoolgen/runtime"
+	"github.com/opentoolgen/opentoolgen/runtime/toolopt"
 	mcpserver "github.com/opentoolgen/opentoolgen/testdata/golden/mcp-server"
 	toolcli "github.com/opentoolgen/opentoolgen/toolcli"
 )
@@ -24,7 +25,7 @@ func main() {
 			fs.StringVar(&command, "command", "", "Command line that starts the MCP server on stdio, as: --command \"npx -y @modelcontextprotocol/server-everything\"")
 			fs.StringVar(&upstream, "upstream", "", "URL of the MCP server over streamable HTTP (instead of --command)")
 		},
-		NewTool: func(ctx context.Context, opts ...runtime.ToolOption) (runtime.Tool, error) {
+		NewTool: func(ctx context.Context, opts ...toolopt.Option) (runtime.Tool, error) {
 			return toolcli.MCPGateway(ctx, command, upstream, func(c runtime.Caller) (runtime.Tool, error) {
 				return mcpserver.NewTool(mcpserver.NewClient(c), opts...)
 			})

@@ -11,6 +11,7 @@ import (
 	"flag"
 
 	"github.com/opentoolgen/opentoolgen/runtime"
+	"github.com/opentoolgen/opentoolgen/runtime/toolopt"
 	openapiaws "github.com/opentoolgen/opentoolgen/testdata/golden/openapi-aws"
 	toolcli "github.com/opentoolgen/opentoolgen/toolcli"
 )
@@ -24,7 +25,7 @@ func main() {
 			fs.StringVar(&server, "base-url", "", "Base URL of the REST API for every operation (default: the document's servers, https://compute.us-east-1.example.com)")
 			fs.StringVar(&server, "server", "", "Deprecated: use --base-url")
 		},
-		NewTool: func(_ context.Context, opts ...runtime.ToolOption) (runtime.Tool, error) {
+		NewTool: func(_ context.Context, opts ...toolopt.Option) (runtime.Tool, error) {
 			var copts []openapiaws.ClientOption
 			c, err := openapiaws.NewClient(server, copts...)
 			if err != nil {

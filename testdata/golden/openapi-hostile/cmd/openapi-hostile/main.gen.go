@@ -12,6 +12,7 @@ import (
 	"os"
 
 	"github.com/opentoolgen/opentoolgen/runtime"
+	"github.com/opentoolgen/opentoolgen/runtime/toolopt"
 	openapihostile "github.com/opentoolgen/opentoolgen/testdata/golden/openapi-hostile"
 	toolcli "github.com/opentoolgen/opentoolgen/toolcli"
 )
@@ -31,7 +32,7 @@ func main() {
 				Usage: "API key of the security scheme \"HTTPClient\" (header X-Key\"`)",
 			},
 		},
-		NewTool: func(_ context.Context, opts ...runtime.ToolOption) (runtime.Tool, error) {
+		NewTool: func(_ context.Context, opts ...toolopt.Option) (runtime.Tool, error) {
 			var copts []openapihostile.ClientOption
 			if v := os.Getenv("OPENAPI_HOSTILE_HTTP_CLIENT"); v != "" {
 				copts = append(copts, openapihostile.WithHTTPClient2(v))

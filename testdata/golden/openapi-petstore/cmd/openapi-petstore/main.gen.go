@@ -12,6 +12,7 @@ import (
 	"os"
 
 	"github.com/opentoolgen/opentoolgen/runtime"
+	"github.com/opentoolgen/opentoolgen/runtime/toolopt"
 	openapipetstore "github.com/opentoolgen/opentoolgen/testdata/golden/openapi-petstore"
 	toolcli "github.com/opentoolgen/opentoolgen/toolcli"
 )
@@ -41,7 +42,7 @@ func main() {
 				Usage: "Token of the security scheme \"petstore_auth\" (Authorization: Bearer)",
 			},
 		},
-		NewTool: func(_ context.Context, opts ...runtime.ToolOption) (runtime.Tool, error) {
+		NewTool: func(_ context.Context, opts ...toolopt.Option) (runtime.Tool, error) {
 			var copts []openapipetstore.ClientOption
 			if v := os.Getenv("OPENAPI_PETSTORE_API_KEY"); v != "" {
 				copts = append(copts, openapipetstore.WithAPIKey(v))

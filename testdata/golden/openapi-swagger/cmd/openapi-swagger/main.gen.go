@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/opentoolgen/opentoolgen/runtime"
+	"github.com/opentoolgen/opentoolgen/runtime/toolopt"
 	openapiswagger "github.com/opentoolgen/opentoolgen/testdata/golden/openapi-swagger"
 	toolcli "github.com/opentoolgen/opentoolgen/toolcli"
 )
@@ -41,7 +42,7 @@ func main() {
 				Usage: "Token of the security scheme \"oauth\" (Authorization: Bearer)",
 			},
 		},
-		NewTool: func(_ context.Context, opts ...runtime.ToolOption) (runtime.Tool, error) {
+		NewTool: func(_ context.Context, opts ...toolopt.Option) (runtime.Tool, error) {
 			var copts []openapiswagger.ClientOption
 			if v := os.Getenv("OPENAPI_SWAGGER_KEY"); v != "" {
 				copts = append(copts, openapiswagger.WithKey(v))

@@ -11,6 +11,7 @@ import (
 	"flag"
 
 	"github.com/opentoolgen/opentoolgen/runtime"
+	"github.com/opentoolgen/opentoolgen/runtime/toolopt"
 	openapiv32 "github.com/opentoolgen/opentoolgen/testdata/golden/openapi-v32"
 	toolcli "github.com/opentoolgen/opentoolgen/toolcli"
 )
@@ -24,7 +25,7 @@ func main() {
 			fs.StringVar(&server, "base-url", openapiv32.DefaultBaseURL, "Base URL of the REST API")
 			fs.StringVar(&server, "server", openapiv32.DefaultBaseURL, "Deprecated: use --base-url")
 		},
-		NewTool: func(_ context.Context, opts ...runtime.ToolOption) (runtime.Tool, error) {
+		NewTool: func(_ context.Context, opts ...toolopt.Option) (runtime.Tool, error) {
 			var copts []openapiv32.ClientOption
 			c, err := openapiv32.NewClient(server, copts...)
 			if err != nil {

@@ -11,6 +11,7 @@ import (
 	"flag"
 
 	"github.com/opentoolgen/opentoolgen/runtime"
+	"github.com/opentoolgen/opentoolgen/runtime/toolopt"
 	openapiwild "github.com/opentoolgen/opentoolgen/testdata/golden/openapi-wild"
 	toolcli "github.com/opentoolgen/opentoolgen/toolcli"
 )
@@ -24,7 +25,7 @@ func main() {
 			fs.StringVar(&server, "base-url", openapiwild.DefaultBaseURL, "Base URL of the REST API")
 			fs.StringVar(&server, "server", openapiwild.DefaultBaseURL, "Deprecated: use --base-url")
 		},
-		NewTool: func(_ context.Context, opts ...runtime.ToolOption) (runtime.Tool, error) {
+		NewTool: func(_ context.Context, opts ...toolopt.Option) (runtime.Tool, error) {
 			var copts []openapiwild.ClientOption
 			c, err := openapiwild.NewClient(server, copts...)
 			if err != nil {

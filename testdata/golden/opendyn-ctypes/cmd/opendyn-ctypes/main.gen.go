@@ -12,6 +12,7 @@ import (
 	"flag"
 
 	"github.com/opentoolgen/opentoolgen/runtime"
+	"github.com/opentoolgen/opentoolgen/runtime/toolopt"
 	opendynctypes "github.com/opentoolgen/opentoolgen/testdata/golden/opendyn-ctypes"
 	toolcli "github.com/opentoolgen/opentoolgen/toolcli"
 )
@@ -25,7 +26,7 @@ func main() {
 			fs.StringVar(&library, "library", "", "Path of the dynamic library (.so, .dylib or .dll)")
 		},
 		Required: []string{"library"},
-		NewTool: func(_ context.Context, opts ...runtime.ToolOption) (runtime.Tool, error) {
+		NewTool: func(_ context.Context, opts ...toolopt.Option) (runtime.Tool, error) {
 			lib, err := opendynctypes.Open(library)
 			if err != nil {
 				return nil, err

@@ -12,6 +12,7 @@ import (
 	"flag"
 
 	"github.com/opentoolgen/opentoolgen/runtime"
+	"github.com/opentoolgen/opentoolgen/runtime/toolopt"
 	opendynexample "github.com/opentoolgen/opentoolgen/testdata/golden/opendyn-example"
 	toolcli "github.com/opentoolgen/opentoolgen/toolcli"
 )
@@ -25,7 +26,7 @@ func main() {
 			fs.StringVar(&library, "library", "", "Path of the dynamic library (.so, .dylib or .dll)")
 		},
 		Required: []string{"library"},
-		NewTool: func(_ context.Context, opts ...runtime.ToolOption) (runtime.Tool, error) {
+		NewTool: func(_ context.Context, opts ...toolopt.Option) (runtime.Tool, error) {
 			lib, err := opendynexample.Open(library)
 			if err != nil {
 				return nil, err

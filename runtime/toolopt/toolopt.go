@@ -1,4 +1,7 @@
-package runtime
+// Package toolopt holds the options of a generated Tool: which functions it
+// serves, and the default, fixed and environment values it completes a
+// call's arguments with ([Args]).
+package toolopt
 
 import (
 	"bytes"
@@ -13,9 +16,12 @@ import (
 	"strings"
 
 	"github.com/opentoolgen/opentoolgen/internal/jsontree"
+	"github.com/opentoolgen/opentoolgen/runtime"
+	"github.com/opentoolgen/opentoolgen/runtime/declare"
+	"github.com/opentoolgen/opentoolgen/runtime/document"
 )
 
-// ToolOption configures a generated Tool adapter (the NewTool of every
+// Option configures a generated Tool adapter (the NewTool of every
 // generated package): which functions it serves ([WithFunctions]) and how it
 // completes the arguments of a call before decoding them, as agent platforms
 // configure their tools:
@@ -40,12 +46,7 @@ import (
 // two options for the same argument, the later one applies: the serving
 // side's own configuration, given after the options registered with the
 // tool, overrides them.
-type ToolOption func(*argConfig)
-
-// ArgOption is the former name of [ToolOption].
-//
-// Deprecated: use ToolOption.
-type ArgOption = ToolOption
+type Option func(*argConfig)
 
 type argConfig struct {
 	defaults, fixed []argRule
@@ -64,7 +65,7 @@ type argRule struct {
 }
 
 // WithDefaults sets default values of arguments of function.
-func WithDefaults(function string, values map[string]any) ToolOption {
+func WithDefaults(function string, values map[string]any) Option {
 	return func(c *argConfig) {
 		for _, k := range sortedKeys(values) {
 			c.defaults = append(c.defaults, argRule{function: function, arg: k, value: values[k]})
@@ -73,7 +74,7 @@ func WithDefaults(function string, values map[string]any) ToolOption {
 }
 
 // WithFixed forces arguments of function to values and hides them.
-func WithFixed(function string, values map[string]any) ToolOption {
+func WithFixed(function string, values map[string]any) Option {
 	return func(c *argConfig) {
 		for _, k := range sortedKeys(values) {
 			c.fixed = append(c.fixed, argRule{function: function, arg: k, value: values[k]})
@@ -83,7 +84,7 @@ func WithFixed(function string, values map[string]any) ToolOption {
 
 // WithEnvs fills arguments of function from environment variables (argument
 // name → variable name) and hides them.
-func WithEnvs(function string, vars map[string]string) ToolOption {
+func WithEnvs(function string, vars map[string]string) Option {
 	return func(c *argConfig) {
 		for _, k := range sortedKeys(vars) {
 			c.envs = append(c.envs, argRule{function: function, arg: k, env: vars[k]})
@@ -93,14 +94,14 @@ func WithEnvs(function string, vars map[string]string) ToolOption {
 
 // WithLookupEnv replaces os.LookupEnv for the envs option (for tests, or a
 // secret store).
-func WithLookupEnv(lookup func(string) (string, bool)) ToolOption {
+func WithLookupEnv(lookup func(string) (string, bool)) Option {
 	return func(c *argConfig) { c.lookup = lookup }
 }
 
 // WithFunctions serves only the named functions (of those the document has):
 // the others are absent from the served document and its declarations, and a
 // call of one is "method not found". Given several times, the names add up.
-func WithFunctions(names ...string) ToolOption {
+func WithFunctions(names ...string) Option {
 	return func(c *argConfig) {
 		c.functions = append(c.functions, names...)
 		c.subset = true
@@ -122,10 +123,10 @@ func sortedKeys[V any](m map[string]V) []string {
 type Args struct {
 	fns    map[string]*fnArgs
 	lookup func(string) (string, bool)
-	served map[string]bool   // nil: every function
-	doc    []byte            // the served document (options applied)
-	parsed *OpenTool         // doc, decoded once; never modified
-	alias  map[string]string // declared name → function, where they differ (DeclaredNames)
+	served map[string]bool    // nil: every function
+	doc    []byte             // the served document (options applied)
+	parsed *document.OpenTool // doc, decoded once; never modified
+	alias  map[string]string  // declared name → function, where they differ (declare.Names)
 	// strictResponses is WithStrictResponses (CallContext).
 	strictResponses bool
 }
@@ -165,7 +166,7 @@ type argEnv struct {
 // NewArgs checks the options against doc (every function and argument they
 // name must exist, fixed and default values must have the argument's JSON
 // type) and returns what they make of it.
-func NewArgs(doc *OpenTool, opts ...ToolOption) (*Args, error) {
+func NewArgs(doc *document.OpenTool, opts ...Option) (*Args, error) {
 	var c argConfig
 	for _, o := range opts {
 		o(&c)
@@ -178,7 +179,7 @@ func NewArgs(doc *OpenTool, opts ...ToolOption) (*Args, error) {
 		doc: doc, a: a,
 		hidden:    map[string]map[string]bool{},
 		defaulted: map[string]map[string]bool{},
-		known:     append(slices.Clone(CallValueNames), c.valueNames...),
+		known:     append(slices.Clone(runtime.CallValueNames), c.valueNames...),
 	}
 	if c.subset {
 		b.serve(c.functions)
@@ -196,7 +197,7 @@ func NewArgs(doc *OpenTool, opts ...ToolOption) (*Args, error) {
 // argsBuilder is NewArgs at work: the rules of the options applied to the
 // document's functions, and every problem found on the way.
 type argsBuilder struct {
-	doc       *OpenTool
+	doc       *document.OpenTool
 	a         *Args
 	errs      []string
 	hidden    map[string]map[string]bool // function → hidden arguments
@@ -208,7 +209,7 @@ type argsBuilder struct {
 func (b *argsBuilder) serve(functions []string) {
 	b.a.served = map[string]bool{}
 	for _, name := range functions {
-		if b.doc.function(name) == nil {
+		if findFunction(b.doc, name) == nil {
 			b.errs = append(b.errs, fmt.Sprintf("functions: no function %s", strconv.Quote(name)))
 			continue
 		}
@@ -219,7 +220,7 @@ func (b *argsBuilder) serve(functions []string) {
 // rules applies the fixed, envs and defaults rules of c.
 func (b *argsBuilder) rules(c *argConfig) {
 	for _, r := range c.fixed {
-		b.each("fixed", r, func(f *Function, p *Parameter) {
+		b.each("fixed", r, func(f *document.Function, p *document.Parameter) {
 			if v, ok := b.value("fixed", r, f, p); ok {
 				fa := b.fn(f.Name)
 				fa.fixed = set(fa.fixed, v, valueName)
@@ -228,14 +229,14 @@ func (b *argsBuilder) rules(c *argConfig) {
 		})
 	}
 	for _, r := range c.envs {
-		b.each("envs", r, func(f *Function, p *Parameter) {
+		b.each("envs", r, func(f *document.Function, p *document.Parameter) {
 			fa := b.fn(f.Name)
-			fa.envs = set(fa.envs, argEnv{name: p.Name, env: r.env, str: b.doc.jsonType(p.Schema) == TypeString}, envName)
+			fa.envs = set(fa.envs, argEnv{name: p.Name, env: r.env, str: jsonType(b.doc, p.Schema) == document.TypeString}, envName)
 			mark(b.hidden, f.Name, p.Name)
 		})
 	}
 	for _, r := range c.defaults {
-		b.each("defaults", r, func(f *Function, p *Parameter) {
+		b.each("defaults", r, func(f *document.Function, p *document.Parameter) {
 			if v, ok := b.value("defaults", r, f, p); ok {
 				fa := b.fn(f.Name)
 				fa.defaults = set(fa.defaults, v, valueName)
@@ -255,7 +256,7 @@ func mark(m map[string]map[string]bool, f, p string) {
 
 // each calls fn for every (function, parameter) rule r applies to, and
 // records a rule that applies to none.
-func (b *argsBuilder) each(kind string, r argRule, fn func(f *Function, p *Parameter)) {
+func (b *argsBuilder) each(kind string, r argRule, fn func(f *document.Function, p *document.Parameter)) {
 	found := false
 	for i := range b.doc.Functions {
 		f := &b.doc.Functions[i]
@@ -273,7 +274,7 @@ func (b *argsBuilder) each(kind string, r argRule, fn func(f *Function, p *Param
 	case found:
 	case r.function == "":
 		b.errs = append(b.errs, fmt.Sprintf("%s: no function has an argument %s", kind, strconv.Quote(r.arg)))
-	case b.doc.function(r.function) == nil:
+	case findFunction(b.doc, r.function) == nil:
 		b.errs = append(b.errs, fmt.Sprintf("%s: no function %s", kind, strconv.Quote(r.function)))
 	default:
 		b.errs = append(b.errs, fmt.Sprintf("%s: function %s has no argument %s", kind, strconv.Quote(r.function), strconv.Quote(r.arg)))
@@ -292,14 +293,14 @@ func (b *argsBuilder) fn(name string) *fnArgs {
 
 // value is the value rule r gives parameter p of f, checked against p's
 // type, with its template parsed when it is a string.
-func (b *argsBuilder) value(kind string, r argRule, f *Function, p *Parameter) (argValue, bool) {
+func (b *argsBuilder) value(kind string, r argRule, f *document.Function, p *document.Parameter) (argValue, bool) {
 	raw, err := json.Marshal(r.value)
 	if err != nil {
 		b.errs = append(b.errs, fmt.Sprintf("%s: %s.%s: %v", kind, f.Name, p.Name, err))
 		return argValue{}, false
 	}
-	if want := b.doc.jsonType(p.Schema); want != "" && string(raw) != "null" && jsonKind(raw) != want && !(want == TypeNumber && jsonKind(raw) == TypeInteger) {
-		b.errs = append(b.errs, fmt.Sprintf("%s: %s.%s: got %s, want %s", kind, f.Name, p.Name, jsonKind(raw), want))
+	if want := jsonType(b.doc, p.Schema); want != "" && string(raw) != "null" && document.KindOf(raw) != want && !(want == document.TypeNumber && document.KindOf(raw) == document.TypeInteger) {
+		b.errs = append(b.errs, fmt.Sprintf("%s: %s.%s: got %s, want %s", kind, f.Name, p.Name, document.KindOf(raw), want))
 		return argValue{}, false
 	}
 	v := argValue{name: p.Name, raw: raw}
@@ -320,14 +321,14 @@ func (b *argsBuilder) value(kind string, r argRule, f *Function, p *Parameter) (
 func (b *argsBuilder) served() error {
 	a := b.a
 	cp := *b.doc
-	cp.Functions = make([]Function, 0, len(b.doc.Functions))
+	cp.Functions = make([]document.Function, 0, len(b.doc.Functions))
 	for _, f := range b.doc.Functions {
 		if a.served != nil && !a.served[f.Name] {
 			continue
 		}
 		h, d := b.hidden[f.Name], b.defaulted[f.Name]
 		if h != nil || d != nil {
-			ps := []Parameter{}
+			ps := []document.Parameter{}
 			for _, p := range f.Parameters {
 				if h[p.Name] {
 					continue
@@ -346,11 +347,11 @@ func (b *argsBuilder) served() error {
 		return err
 	}
 	a.doc = data
-	a.parsed = new(OpenTool)
+	a.parsed = new(document.OpenTool)
 	if err := json.Unmarshal(data, a.parsed); err != nil {
 		return err
 	}
-	for fn, declared := range DeclaredNames(a.parsed) {
+	for fn, declared := range declare.Names(a.parsed) {
 		if declared != fn {
 			if a.alias == nil {
 				a.alias = map[string]string{}
@@ -363,7 +364,7 @@ func (b *argsBuilder) served() error {
 
 // Resolve returns the served function a call names: name itself, or the
 // function declared to LLM providers under name when the function's own name
-// does not fit their rules ([DeclaredNames]). ok is false for a function that
+// does not fit their rules ([declare.Names]). ok is false for a function that
 // is not served (name is returned as given).
 func (a *Args) Resolve(name string) (function string, ok bool) {
 	if fn, found := a.alias[name]; found {
@@ -377,9 +378,9 @@ func (a *Args) Serves(function string) bool { return a.served == nil || a.served
 
 // Served returns the served document, decoded once: the same pointer each
 // call, to be read and never modified (a [Tool]'s Load may return it).
-func (a *Args) Served() *OpenTool { return a.parsed }
+func (a *Args) Served() *document.OpenTool { return a.parsed }
 
-func (doc *OpenTool) function(name string) *Function {
+func findFunction(doc *document.OpenTool, name string) *document.Function {
 	for i := range doc.Functions {
 		if doc.Functions[i].Name == name {
 			return &doc.Functions[i]
@@ -389,7 +390,7 @@ func (doc *OpenTool) function(name string) *Function {
 }
 
 // jsonType returns the JSON type of values of s ("" when it does not say).
-func (doc *OpenTool) jsonType(s *Schema) string {
+func jsonType(doc *document.OpenTool, s *document.Schema) string {
 	r, err := doc.Resolve(s)
 	if err != nil || r == nil {
 		return ""
@@ -397,35 +398,12 @@ func (doc *OpenTool) jsonType(s *Schema) string {
 	return r.Type
 }
 
-func jsonKind(raw []byte) string {
-	raw = bytes.TrimSpace(raw)
-	if len(raw) == 0 {
-		return ""
-	}
-	switch raw[0] {
-	case '{':
-		return TypeObject
-	case '[':
-		return TypeArray
-	case '"':
-		return TypeString
-	case 't', 'f':
-		return TypeBoolean
-	case 'n':
-		return "null"
-	}
-	if bytes.ContainsAny(raw, ".eE") {
-		return TypeNumber
-	}
-	return TypeInteger
-}
-
 // Document returns the served document: the tool's document with the served
 // functions only (WithFunctions), without the fixed and environment
 // arguments, and with defaulted arguments optional. Each call returns a new
 // copy.
-func (a *Args) Document() *OpenTool {
-	var d OpenTool
+func (a *Args) Document() *document.OpenTool {
+	var d document.OpenTool
 	if err := json.Unmarshal(a.doc, &d); err != nil {
 		panic("opentool: the declared document does not decode: " + err.Error())
 	}
@@ -448,14 +426,14 @@ func (a *Args) Apply(ctx context.Context, function string, args json.RawMessage)
 			return args, nil
 		}
 	}
-	var bad []Violation
+	var bad []runtime.Violation
 	raw := func(v argValue) (json.RawMessage, bool) {
 		if v.tmpl == nil {
 			return v.raw, true
 		}
-		b, err := v.tmpl.fill(CallValues(ctx))
+		b, err := v.tmpl.fill(runtime.CallValues(ctx))
 		if err != nil {
-			bad = append(bad, Violation{Path: jsontree.Pointer(v.name), Message: err.Error()})
+			bad = append(bad, runtime.Violation{Path: jsontree.Pointer(v.name), Message: err.Error()})
 			return nil, false
 		}
 		return b, true
@@ -484,7 +462,7 @@ func (a *Args) Apply(ctx context.Context, function string, args json.RawMessage)
 		}
 	}
 	if bad != nil {
-		return nil, InvalidParams(bad...)
+		return nil, runtime.InvalidParams(bad...)
 	}
 	out, err := json.Marshal(m)
 	if err != nil {
@@ -497,7 +475,7 @@ func (a *Args) Apply(ctx context.Context, function string, args json.RawMessage)
 // filled from the environment so that they name the variable, not its value.
 func (a *Args) Redact(function string, err error) error {
 	fa := a.fns[function]
-	var e *Error
+	var e *runtime.Error
 	if fa == nil || len(fa.envs) == 0 || !errors.As(err, &e) {
 		return err
 	}
@@ -524,5 +502,5 @@ func (a *Args) Redact(function string, err error) error {
 	if !changed {
 		return err
 	}
-	return InvalidParams(vs...)
+	return runtime.InvalidParams(vs...)
 }

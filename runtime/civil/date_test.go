@@ -1,4 +1,4 @@
-package runtime_test
+package civil_test
 
 import (
 	"encoding/json"
@@ -7,23 +7,23 @@ import (
 	"testing"
 	"time"
 
-	"github.com/opentoolgen/opentoolgen/runtime"
+	"github.com/opentoolgen/opentoolgen/runtime/civil"
 )
 
 // TestDateJSON round-trips dates through encoding/json and rejects what is
 // not an RFC 3339 full-date with an error that quotes the value.
 func TestDateJSON(t *testing.T) {
 	type doc struct {
-		Day  runtime.Date            `json:"day"`
-		Opt  *runtime.Date           `json:"opt,omitempty"`
-		Days []runtime.Date          `json:"days"`
-		ByID map[string]runtime.Date `json:"byID,omitempty"`
+		Day  civil.Date            `json:"day"`
+		Opt  *civil.Date           `json:"opt,omitempty"`
+		Days []civil.Date          `json:"days"`
+		ByID map[string]civil.Date `json:"byID,omitempty"`
 	}
 	in := doc{
-		Day:  runtime.Date{Year: 2026, Month: time.May, Day: 1},
-		Opt:  &runtime.Date{Year: 2024, Month: time.February, Day: 29},
-		Days: []runtime.Date{{Year: 0, Month: time.January, Day: 1}, {Year: 9999, Month: time.December, Day: 31}},
-		ByID: map[string]runtime.Date{"a": {Year: 1999, Month: time.October, Day: 9}},
+		Day:  civil.Date{Year: 2026, Month: time.May, Day: 1},
+		Opt:  &civil.Date{Year: 2024, Month: time.February, Day: 29},
+		Days: []civil.Date{{Year: 0, Month: time.January, Day: 1}, {Year: 9999, Month: time.December, Day: 31}},
+		ByID: map[string]civil.Date{"a": {Year: 1999, Month: time.October, Day: 9}},
 	}
 	b, err := json.Marshal(in)
 	if err != nil {
@@ -63,29 +63,29 @@ func TestDateJSON(t *testing.T) {
 		{`"+026-01-02"`, `want 4 digits of year`},
 		{`"2026-1-02"`, `want 4 digits of year`},
 		{`""`, `date "" is not`},
-		{`20260102`, `runtime.Date: got "20260102", want a JSON string holding a date (YYYY-MM-DD)`},
+		{`20260102`, `civil.Date: got "20260102", want a JSON string holding a date (YYYY-MM-DD)`},
 		{`{}`, `want a JSON string`},
 		{`"` + strings.Repeat("é", 50) + `"`, `date "` + strings.Repeat("é", 40) + `…" is not`},
 	} {
-		var d runtime.Date
+		var d civil.Date
 		err := json.Unmarshal([]byte(c.in), &d)
 		if err == nil || !strings.Contains(err.Error(), c.why) {
 			t.Errorf("Unmarshal(%s): got error %v, want one containing %q", c.in, err, c.why)
 		}
-		if d != (runtime.Date{}) {
+		if d != (civil.Date{}) {
 			t.Errorf("Unmarshal(%s): the date became %v", c.in, d)
 		}
 	}
-	var de *runtime.DateError
-	if _, err := runtime.ParseDate("2026-02-30"); !errors.As(err, &de) || de.Value != "2026-02-30" {
+	var de *civil.DateError
+	if _, err := civil.ParseDate("2026-02-30"); !errors.As(err, &de) || de.Value != "2026-02-30" {
 		t.Errorf("ParseDate: got %v, want a *DateError of the value", err)
 	}
 
 	// What IsValid rejects is not written.
-	for _, d := range []runtime.Date{{}, {Year: 2026, Month: 2, Day: 29}, {Year: 10000, Month: 1, Day: 1}, {Year: -1, Month: 1, Day: 1}, {Year: 2026, Month: 13, Day: 1}} {
+	for _, d := range []civil.Date{{}, {Year: 2026, Month: 2, Day: 29}, {Year: 10000, Month: 1, Day: 1}, {Year: -1, Month: 1, Day: 1}, {Year: 2026, Month: 13, Day: 1}} {
 		if b, err := json.Marshal(d); err == nil {
 			t.Errorf("Marshal(%#v): got %s, want an error", d, b)
-		} else if !strings.Contains(err.Error(), "runtime.Date: "+d.String()+" is not a valid date") {
+		} else if !strings.Contains(err.Error(), "civil.Date: "+d.String()+" is not a valid date") {
 			t.Errorf("Marshal(%#v): got error %v", d, err)
 		}
 		if _, err := d.MarshalText(); err == nil {
@@ -95,28 +95,28 @@ func TestDateJSON(t *testing.T) {
 }
 
 func TestDateText(t *testing.T) {
-	d, err := runtime.ParseDate("2026-03-09")
+	d, err := civil.ParseDate("2026-03-09")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if d != (runtime.Date{Year: 2026, Month: time.March, Day: 9}) || d.String() != "2026-03-09" {
+	if d != (civil.Date{Year: 2026, Month: time.March, Day: 9}) || d.String() != "2026-03-09" {
 		t.Errorf("ParseDate: got %#v (%s)", d, d)
 	}
 	b, err := d.MarshalText()
 	if err != nil || string(b) != "2026-03-09" {
 		t.Errorf("MarshalText: %q, %v", b, err)
 	}
-	var u runtime.Date
-	if err := u.UnmarshalText([]byte("1970-01-01")); err != nil || u != (runtime.Date{Year: 1970, Month: time.January, Day: 1}) {
+	var u civil.Date
+	if err := u.UnmarshalText([]byte("1970-01-01")); err != nil || u != (civil.Date{Year: 1970, Month: time.January, Day: 1}) {
 		t.Errorf("UnmarshalText: %v, %v", u, err)
 	}
 	if err := u.UnmarshalText([]byte("1970-01-32")); err == nil {
 		t.Error("UnmarshalText(1970-01-32): no error")
 	}
-	if s := (runtime.Date{}).String(); s != "0000-00-00" {
+	if s := (civil.Date{}).String(); s != "0000-00-00" {
 		t.Errorf("zero String: %q", s)
 	}
-	if !(runtime.Date{}).IsZero() || d.IsZero() || (runtime.Date{}).IsValid() || !d.IsValid() {
+	if !(civil.Date{}).IsZero() || d.IsZero() || (civil.Date{}).IsValid() || !d.IsValid() {
 		t.Error("IsZero/IsValid")
 	}
 }
@@ -128,23 +128,23 @@ func TestDateCalendar(t *testing.T) {
 	}
 	// 23:30 UTC on March 31st is April 1st in Paris: the day is t's location's.
 	at := time.Date(2026, 3, 31, 23, 30, 0, 0, time.UTC)
-	if got := runtime.DateOf(at); got != (runtime.Date{Year: 2026, Month: time.March, Day: 31}) {
+	if got := civil.DateOf(at); got != (civil.Date{Year: 2026, Month: time.March, Day: 31}) {
 		t.Errorf("DateOf(UTC): %v", got)
 	}
-	if got := runtime.DateOf(at.In(paris)); got != (runtime.Date{Year: 2026, Month: time.April, Day: 1}) {
+	if got := civil.DateOf(at.In(paris)); got != (civil.Date{Year: 2026, Month: time.April, Day: 1}) {
 		t.Errorf("DateOf(Paris): %v", got)
 	}
-	d := runtime.Date{Year: 2026, Month: time.April, Day: 1}
+	d := civil.Date{Year: 2026, Month: time.April, Day: 1}
 	if got := d.In(paris); !got.Equal(time.Date(2026, 4, 1, 0, 0, 0, 0, paris)) || got.Location() != paris {
 		t.Errorf("In: %v", got)
 	}
-	if got := d.AddDays(-1); got != (runtime.Date{Year: 2026, Month: time.March, Day: 31}) {
+	if got := d.AddDays(-1); got != (civil.Date{Year: 2026, Month: time.March, Day: 31}) {
 		t.Errorf("AddDays(-1): %v", got)
 	}
-	if got := d.AddDays(365); got != (runtime.Date{Year: 2027, Month: time.April, Day: 1}) {
+	if got := d.AddDays(365); got != (civil.Date{Year: 2027, Month: time.April, Day: 1}) {
 		t.Errorf("AddDays(365): %v", got)
 	}
-	first, last := runtime.Date{Year: 0, Month: 1, Day: 1}, runtime.Date{Year: 9999, Month: 12, Day: 31}
+	first, last := civil.Date{Year: 0, Month: 1, Day: 1}, civil.Date{Year: 9999, Month: 12, Day: 31}
 	if n := last.DaysSince(first); n != 3652424 {
 		t.Errorf("DaysSince over the whole range: %d, want 3652424", n)
 	}
@@ -154,7 +154,7 @@ func TestDateCalendar(t *testing.T) {
 	if !first.Before(last) || first.After(last) || !last.After(first) || first.Compare(first) != 0 || last.Compare(first) != 1 {
 		t.Error("Before/After/Compare")
 	}
-	a, b := runtime.Date{Year: 2026, Month: 2, Day: 28}, runtime.Date{Year: 2026, Month: 3, Day: 1}
+	a, b := civil.Date{Year: 2026, Month: 2, Day: 28}, civil.Date{Year: 2026, Month: 3, Day: 1}
 	if a.Compare(b) != -1 || b.Compare(a) != 1 || a.AddDays(1) != b {
 		t.Error("month boundary")
 	}

@@ -1,4 +1,7 @@
-package runtime
+// Package content carries what a tool's answer holds beside its result
+// object, as MCP carries it: content items (text, images, audio, resources)
+// and progress notifications, through a call's context.
+package content
 
 import (
 	"context"
@@ -6,16 +9,16 @@ import (
 	"sync"
 )
 
-// Content is one item of the content of a tool's answer beside its result
+// Item is one item of the content of a tool's answer beside its result
 // object, as an MCP tool result carries it: text, an image, audio, a link to
 // a resource, an embedded resource. It encodes to JSON as MCP's content
 // objects do ({"type": "image", "data": "<base64>", "mimeType": "image/png"},
 // …), so that a bridge re-serves it as it came.
 //
 // A typed client gets the content of a call by putting a destination on the
-// call's context ([WithContent]): the result object comes back as usual,
+// call's context ([With]): the result object comes back as usual,
 // the content beside it.
-type Content struct {
+type Item struct {
 	// Type is "text", "image", "audio", "resource_link" or "resource" (a
 	// type another server invents is kept as it is).
 	Type string `json:"type"`
@@ -32,16 +35,16 @@ type Content struct {
 	Description string `json:"description,omitempty"`
 	Size        *int64 `json:"size,omitempty"`
 	// Resource is the resource a "resource" content embeds.
-	Resource *ResourceContents `json:"resource,omitempty"`
+	Resource *Resource `json:"resource,omitempty"`
 	// Icons, Annotations and Meta are kept as they came (JSON).
 	Icons       json.RawMessage `json:"icons,omitempty"`
 	Annotations json.RawMessage `json:"annotations,omitempty"`
 	Meta        json.RawMessage `json:"_meta,omitempty"`
 }
 
-// ResourceContents is the resource an embedded "resource" [Content] holds:
+// Resource is the resource an embedded "resource" [Item] holds:
 // its text, or its bytes (Blob, base64 in JSON).
-type ResourceContents struct {
+type Resource struct {
 	URI      string          `json:"uri"`
 	MIMEType string          `json:"mimeType,omitempty"`
 	Text     string          `json:"text,omitempty"`
@@ -54,39 +57,39 @@ type contentKey struct{}
 // contentSink is where the content of the calls of one context goes.
 type contentSink struct {
 	mu  sync.Mutex
-	dst *[]Content
+	dst *[]Item
 }
 
-// WithContent returns a context whose calls append the content of their
+// With returns a context whose calls append the content of their
 // answers to *dst: the calls of a typed client through a Caller that knows
 // content (runtime.Local of an mcpbridge.Tool, which puts every content
 // item of the MCP result there, in order, text included), and the tools a
 // server calls (mcpbridge's server answers a call with the content its tool
 // put there, as it came, instead of the result's JSON as text). A nil dst
-// stops the content of an outer WithContent from reaching its
+// stops the content of an outer With from reaching its
 // destination: a tool that calls another one with its own context passes
 // that call's content on to its caller unless it does so.
 //
 // The destination may take the content of several calls, also concurrent
 // ones; read it after they have returned.
-func WithContent(ctx context.Context, dst *[]Content) context.Context {
+func With(ctx context.Context, dst *[]Item) context.Context {
 	if dst == nil {
 		return context.WithValue(ctx, contentKey{}, (*contentSink)(nil))
 	}
 	return context.WithValue(ctx, contentKey{}, &contentSink{dst: dst})
 }
 
-// WantsContent reports whether ctx has a destination for content
-// ([WithContent]): a Caller or Tool that has content to give checks it
+// Wanted reports whether ctx has a destination for content
+// ([With]): a Caller or Tool that has content to give checks it
 // before converting any.
-func WantsContent(ctx context.Context) bool {
+func Wanted(ctx context.Context) bool {
 	s, _ := ctx.Value(contentKey{}).(*contentSink)
 	return s != nil
 }
 
-// AddContent appends content to the destination of ctx ([WithContent]) and
+// Add appends content to the destination of ctx ([With]) and
 // reports whether there is one.
-func AddContent(ctx context.Context, content ...Content) bool {
+func Add(ctx context.Context, content ...Item) bool {
 	s, _ := ctx.Value(contentKey{}).(*contentSink)
 	if s == nil {
 		return false

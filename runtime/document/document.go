@@ -1,4 +1,7 @@
-package runtime
+// Package document is the OpenTool document model: the functions of a tool,
+// their parameters, results and JSON schemas, as encoding/json reads and
+// writes them, with the hints and tags the generator keeps beside them.
+package document
 
 import (
 	"bytes"
@@ -408,4 +411,36 @@ func (f *Function) EachSchema(fn func(*Schema)) {
 			fn(r.Schema)
 		}
 	}
+}
+
+// quote quotes s as JSON does, for error messages.
+func quote(s string) string {
+	b, _ := json.Marshal(s)
+	return string(b)
+}
+
+// KindOf returns the JSON type of the JSON value raw: TypeObject, TypeArray,
+// TypeString, TypeBoolean, TypeNumber (with a fraction or an exponent),
+// TypeInteger, "null", or "" for none.
+func KindOf(raw []byte) string {
+	raw = bytes.TrimSpace(raw)
+	if len(raw) == 0 {
+		return ""
+	}
+	switch raw[0] {
+	case '{':
+		return TypeObject
+	case '[':
+		return TypeArray
+	case '"':
+		return TypeString
+	case 't', 'f':
+		return TypeBoolean
+	case 'n':
+		return "null"
+	}
+	if bytes.ContainsAny(raw, ".eE") {
+		return TypeNumber
+	}
+	return TypeInteger
 }

@@ -1,4 +1,4 @@
-package runtime
+package toolopt
 
 import "context"
 
@@ -11,7 +11,7 @@ import "context"
 // names its JSON path. It is off by default: an API that adds an enum value
 // its document does not have yet keeps working. A Service that makes no REST
 // request (user code, an OpenTool client) is not affected.
-func WithStrictResponses() ToolOption {
+func WithStrictResponses() Option {
 	return func(c *argConfig) { c.strictResponses = true }
 }
 

@@ -1,19 +1,21 @@
-package runtime
+package declare
 
 import (
 	"crypto/sha256"
 	"encoding/hex"
 	"strconv"
 	"strings"
+
+	"github.com/opentoolgen/opentoolgen/runtime/document"
 )
 
-// DeclaredNames returns the name under which each function of doc is
+// Names returns the name under which each function of doc is
 // declared: its own when it fits every provider (1 to 64 ASCII letters,
 // digits, "_" and "-", a letter or "_" first), else a name made from it
 // deterministically: every other character replaced by "_", a "_" put first
 // when needed, and when that is too long or taken, cut and ended with "_" and
 // eight hex digits of the name's SHA-256. The result maps every function name.
-func DeclaredNames(doc *OpenTool) map[string]string {
+func Names(doc *document.OpenTool) map[string]string {
 	out := make(map[string]string, len(doc.Functions))
 	taken := make(map[string]bool, len(doc.Functions))
 	for i := range doc.Functions {
@@ -47,7 +49,7 @@ func DeclaredNames(doc *OpenTool) map[string]string {
 
 func fitsEveryProvider(n string) bool {
 	// Gemini's rule on top of the OpenTool one: a letter or "_" first.
-	return IsFunctionName(n) && n[0] != '-' && (n[0] < '0' || n[0] > '9')
+	return document.IsFunctionName(n) && n[0] != '-' && (n[0] < '0' || n[0] > '9')
 }
 
 func sanitizeToolName(n string) string {

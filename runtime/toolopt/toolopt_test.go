@@ -1,4 +1,4 @@
-package runtime
+package toolopt
 
 import (
 	"context"
@@ -6,18 +6,21 @@ import (
 	"errors"
 	"strings"
 	"testing"
+
+	"github.com/opentoolgen/opentoolgen/runtime"
+	"github.com/opentoolgen/opentoolgen/runtime/document"
 )
 
-func argsDoc() *OpenTool {
-	return &OpenTool{OpenTool: "1.0.0", Info: Info{Title: "t", Version: "1"}, Functions: []Function{
-		{Name: "search", Parameters: []Parameter{
-			{Name: "q", Schema: &Schema{Type: TypeString}, Required: true},
-			{Name: "limit", Schema: &Schema{Type: TypeInteger}},
-			{Name: "key", Schema: &Schema{Ref: "#/schemas/Key"}},
-			{Name: "session", Schema: &Schema{Type: TypeString}},
+func argsDoc() *document.OpenTool {
+	return &document.OpenTool{OpenTool: "1.0.0", Info: document.Info{Title: "t", Version: "1"}, Functions: []document.Function{
+		{Name: "search", Parameters: []document.Parameter{
+			{Name: "q", Schema: &document.Schema{Type: document.TypeString}, Required: true},
+			{Name: "limit", Schema: &document.Schema{Type: document.TypeInteger}},
+			{Name: "key", Schema: &document.Schema{Ref: "#/schemas/Key"}},
+			{Name: "session", Schema: &document.Schema{Type: document.TypeString}},
 		}},
-		{Name: "other", Parameters: []Parameter{{Name: "key", Schema: &Schema{Type: TypeString}}}},
-	}, Schemas: Schemas{{Name: "Key", Schema: &Schema{Type: TypeString}}}}
+		{Name: "other", Parameters: []document.Parameter{{Name: "key", Schema: &document.Schema{Type: document.TypeString}}}},
+	}, Schemas: document.Schemas{{Name: "Key", Schema: &document.Schema{Type: document.TypeString}}}}
 }
 
 func apply(t *testing.T, a *Args, function, args string) json.RawMessage {
@@ -86,9 +89,9 @@ func TestArgsRedact(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	in := InvalidParams(Violation{Path: "/limit", Message: `got "s3cr3t", want integer`}, Violation{Path: "/q", Message: "missing required member"})
+	in := runtime.InvalidParams(runtime.Violation{Path: "/limit", Message: `got "s3cr3t", want integer`}, runtime.Violation{Path: "/q", Message: "missing required member"})
 	err = a.Redact("search", in)
-	var e *Error
+	var e *runtime.Error
 	if !errors.As(err, &e) || strings.Contains(err.Error(), "s3cr3t") || !strings.Contains(err.Error(), "environment variable LIMIT is invalid") || !strings.Contains(err.Error(), "/q: missing") {
 		t.Errorf("got %v", err)
 	}
@@ -96,7 +99,7 @@ func TestArgsRedact(t *testing.T) {
 
 func TestArgsErrors(t *testing.T) {
 	for _, tc := range []struct {
-		opt  ToolOption
+		opt  Option
 		want string
 	}{
 		{WithFixed("nope", map[string]any{"q": 1}), `fixed: no function "nope"`},

@@ -1,4 +1,4 @@
-package runtime
+package document
 
 import "net/http"
 
@@ -21,15 +21,6 @@ type Hints struct {
 	// OpenWorld: the function reaches an open world of external entities (a
 	// web API, the Internet), not only a closed domain of its own.
 	OpenWorld *bool `json:"openWorldHint,omitempty"`
-}
-
-// HintTool is a Tool that knows hints of its functions. Hints returns the
-// hints of the function named function, false when it has none (or serves no
-// such function). The Tool of a package generated from an OpenAPI document is
-// a HintTool: each operation's hints are MethodHints of its HTTP method.
-type HintTool interface {
-	Tool
-	Hints(function string) (Hints, bool)
 }
 
 // MethodHints returns the hints of a function that is an HTTP request with the
@@ -60,10 +51,10 @@ func MethodHints(method string) Hints {
 	return h
 }
 
-// DocumentHints returns the hints the document's function name carries
+// FunctionHints returns the hints the document's function name carries
 // (Function.Hints, from an MCP listing), false when it has none: the Hints
 // method of a package generated from a listing.
-func DocumentHints(doc *OpenTool, name string) (Hints, bool) {
+func FunctionHints(doc *OpenTool, name string) (Hints, bool) {
 	if doc == nil {
 		return Hints{}, false
 	}
@@ -73,16 +64,4 @@ func DocumentHints(doc *OpenTool, name string) (Hints, bool) {
 		}
 	}
 	return Hints{}, false
-}
-
-// HeaderTool is a Tool some of whose arguments are HTTP header parameters of
-// the API behind it: HeaderParameters returns those of the function named
-// function, argument name → header name (nil for none). The Tool of a
-// package generated from an OpenAPI document with header parameters is
-// one; mcpbridge marks such arguments with x-mcp-header (the 2026-07-28
-// specification's SEP-2243), so that a client sends their values as
-// Mcp-Param-NAME headers too, where HTTP intermediaries can read them.
-type HeaderTool interface {
-	Tool
-	HeaderParameters(function string) map[string]string
 }

@@ -1,4 +1,7 @@
-package runtime
+// Package civil is the Go type of a JSON Schema or OpenAPI string of format
+// "date" in generated code: a day of the calendar, without a time of day or
+// a time zone (the name is cloud.google.com/go/civil's, for the same thing).
+package civil
 
 import (
 	"encoding/json"
@@ -51,8 +54,8 @@ func (e *DateError) Error() string {
 }
 
 // quoteDate quotes a value read as a date for a message, its first 40
-// characters when it is longer. (The Date type needs nothing else of the
-// package; runtime/decode's Date and DateText read it in generated decoders.)
+// characters when it is longer. (runtime/decode's Date and DateText read a
+// Date in generated decoders.)
 func quoteDate(s string) string {
 	if utf8.RuneCountInString(s) > 40 {
 		s = string([]rune(s)[:40]) + "…"
@@ -196,7 +199,7 @@ func (d Date) After(u Date) bool { return d.Compare(u) > 0 }
 
 // errInvalidDate is the error of encoding a date IsValid rejects.
 func errInvalidDate(d Date) error {
-	return errors.New("runtime.Date: " + d.String() + " is not a valid date")
+	return errors.New("civil.Date: " + d.String() + " is not a valid date")
 }
 
 // MarshalText writes d as YYYY-MM-DD; a date IsValid rejects is an error.
@@ -237,7 +240,7 @@ func (d *Date) UnmarshalJSON(b []byte) error {
 	}
 	var s string
 	if err := json.Unmarshal(b, &s); err != nil {
-		return errors.New("runtime.Date: got " + quoteDate(string(b)) + ", want a JSON string holding a date (YYYY-MM-DD)")
+		return errors.New("civil.Date: got " + quoteDate(string(b)) + ", want a JSON string holding a date (YYYY-MM-DD)")
 	}
 	return d.UnmarshalText([]byte(s))
 }

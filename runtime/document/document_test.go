@@ -1,4 +1,4 @@
-package runtime_test
+package document_test
 
 import (
 	"encoding/json"
@@ -7,12 +7,12 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/opentoolgen/opentoolgen/runtime"
+	"github.com/opentoolgen/opentoolgen/runtime/document"
 )
 
 func TestSchemasJSONKeepsOrder(t *testing.T) {
 	in := `{"z":{"type":"string"},"a":{"type":"object","properties":{"y":{"type":"integer"},"b":{"$ref":"#/schemas/z"}}},"m":{"type":"boolean"}}`
-	var s runtime.Schemas
+	var s document.Schemas
 	if err := json.Unmarshal([]byte(in), &s); err != nil {
 		t.Fatal(err)
 	}
@@ -34,14 +34,14 @@ func TestSchemasJSONKeepsOrder(t *testing.T) {
 		t.Errorf("Marshal:\ngot  %s, %v\nwant %s", out, err, in)
 	}
 
-	var null runtime.Schemas = runtime.Schemas{}
+	var null document.Schemas = document.Schemas{}
 	if err := json.Unmarshal([]byte(`null`), &null); err != nil || null != nil {
 		t.Errorf("null: got %v, %v", null, err)
 	}
 	if err := json.Unmarshal([]byte(`[]`), &s); err == nil {
 		t.Error("an array: want an error")
 	}
-	if out, err := json.Marshal(runtime.Schemas{}); err != nil || string(out) != "{}" {
+	if out, err := json.Marshal(document.Schemas{}); err != nil || string(out) != "{}" {
 		t.Errorf("empty: got %s, %v", out, err)
 	}
 }
@@ -63,7 +63,7 @@ func TestRefName(t *testing.T) {
 		{"", "", false},
 	}
 	for _, tt := range tests {
-		name, ok := runtime.RefName(tt.ref)
+		name, ok := document.RefName(tt.ref)
 		if name != tt.name || ok != tt.ok {
 			t.Errorf("RefName(%q): got %q, %v, want %q, %v", tt.ref, name, ok, tt.name, tt.ok)
 		}
@@ -71,15 +71,15 @@ func TestRefName(t *testing.T) {
 }
 
 func TestResolve(t *testing.T) {
-	str := &runtime.Schema{Type: runtime.TypeString}
-	doc := &runtime.OpenTool{Schemas: runtime.Schemas{
-		{Name: "A", Schema: &runtime.Schema{Ref: "#/schemas/B"}},
-		{Name: "B", Schema: &runtime.Schema{Ref: "#/schemas/S"}},
+	str := &document.Schema{Type: document.TypeString}
+	doc := &document.OpenTool{Schemas: document.Schemas{
+		{Name: "A", Schema: &document.Schema{Ref: "#/schemas/B"}},
+		{Name: "B", Schema: &document.Schema{Ref: "#/schemas/S"}},
 		{Name: "S", Schema: str},
-		{Name: "L1", Schema: &runtime.Schema{Ref: "#/schemas/L2"}},
-		{Name: "L2", Schema: &runtime.Schema{Ref: "#/schemas/L1"}},
+		{Name: "L1", Schema: &document.Schema{Ref: "#/schemas/L2"}},
+		{Name: "L2", Schema: &document.Schema{Ref: "#/schemas/L1"}},
 	}}
-	if got, err := doc.Resolve(&runtime.Schema{Ref: "#/schemas/A"}); err != nil || got != str {
+	if got, err := doc.Resolve(&document.Schema{Ref: "#/schemas/A"}); err != nil || got != str {
 		t.Errorf("A: got %+v, %v", got, err)
 	}
 	if got, err := doc.Resolve(str); err != nil || got != str {
@@ -93,25 +93,25 @@ func TestResolve(t *testing.T) {
 		"#/schemas/Nope": `no schema named "Nope"`,
 		"#/other/A":      "want #/schemas/<name>",
 	} {
-		if _, err := doc.Resolve(&runtime.Schema{Ref: ref}); err == nil || !strings.Contains(err.Error(), want) {
+		if _, err := doc.Resolve(&document.Schema{Ref: ref}); err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("%s: got %v, want an error containing %q", ref, err, want)
 		}
 	}
 }
 
 func TestStreamData(t *testing.T) {
-	data, other := &runtime.Return{Name: "d"}, &runtime.Return{Name: "o"}
+	data, other := &document.Return{Name: "d"}, &document.Return{Name: "o"}
 	tests := []struct {
-		stream map[string]*runtime.Return
-		want   *runtime.Return
+		stream map[string]*document.Return
+		want   *document.Return
 	}{
 		{nil, nil},
-		{map[string]*runtime.Return{"data": data, "other": other}, data},
-		{map[string]*runtime.Return{"other": other}, other},
-		{map[string]*runtime.Return{"x": data, "y": other}, nil},
+		{map[string]*document.Return{"data": data, "other": other}, data},
+		{map[string]*document.Return{"other": other}, other},
+		{map[string]*document.Return{"x": data, "y": other}, nil},
 	}
 	for _, tt := range tests {
-		f := runtime.Function{Stream: tt.stream}
+		f := document.Function{Stream: tt.stream}
 		if got := f.StreamData(); got != tt.want {
 			t.Errorf("StreamData(%v): got %v, want %v", tt.stream, got, tt.want)
 		}

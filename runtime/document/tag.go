@@ -1,4 +1,4 @@
-package runtime
+package document
 
 // Tag is a tag of the OpenAPI document a tool was generated from, kept in its
 // OpenTool document (OpenTool.Tags) as a namespace for finding and grouping
