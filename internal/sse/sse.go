@@ -1,6 +1,7 @@
-// Package sse reads Server-Sent Events: the events of the OpenTool protocol's
-// POST /streamCall (runtime's Client) and of REST APIs' text/event-stream
-// responses (runtime/rest).
+// Package sse reads and writes Server-Sent Events: the events of the
+// OpenTool protocol's POST /streamCall (read by runtime's Client, written by
+// its server, [Writer]) and of REST APIs' text/event-stream responses (read
+// by runtime/rest).
 package sse
 
 import (
