@@ -46,7 +46,7 @@ func (h *handler) serveStreamCall(w http.ResponseWriter, r *http.Request, dl con
 	hd.Set("X-Accel-Buffering", "no")
 	w.WriteHeader(http.StatusOK)
 	sw := sse.NewWriter(w, dl, h.cfg.writeTimeout) // dl nil: none
-	defer sw.Close() // a tool goroutine that emits after the handler returned gets an error
+	defer sw.Close()                               // a tool goroutine that emits after the handler returned gets an error
 
 	ctx := h.callContext(r, p.id)
 	name, _ := json.Marshal(p.method)
