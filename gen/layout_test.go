@@ -42,11 +42,11 @@ var stages = []struct {
 	{pkg: "runtime", may: []string{"runtime/document", "runtime/intercept", "internal/lograte", "internal/jsonrpc", "internal/jsontree", "internal/inflight", "internal/redirect", "internal/sse"}},
 	// beside runtime, one package per job, each importing runtime and never
 	// imported by it
-	{pkg: "runtime/rest", may: []string{"internal/redirect", "internal/sse", "runtime", "runtime/decode", "runtime/toolopt", "runtime/intercept", "runtime/civil"}},
+	{pkg: "runtime/rest", may: []string{"internal/jsonrpc", "internal/redirect", "internal/sse", "runtime", "runtime/decode", "runtime/toolopt", "runtime/intercept", "runtime/civil"}},
 	{pkg: "runtime/declare", may: []string{"internal/jsontree", "runtime", "runtime/document"}},
 	{pkg: "runtime/toolopt", may: []string{"internal/jsontree", "runtime", "runtime/declare", "runtime/document"}},
-	{pkg: "runtime/functions", may: []string{"runtime", "runtime/declare", "runtime/document"}},
-	{pkg: "runtime/decode", may: []string{"internal/jsontree", "runtime", "runtime/toolopt", "runtime/civil"}},
+	{pkg: "runtime/functions", may: []string{"internal/jsonrpc", "runtime", "runtime/declare", "runtime/document"}},
+	{pkg: "runtime/decode", may: []string{"internal/jsonrpc", "internal/jsontree", "runtime", "runtime/toolopt", "runtime/civil"}},
 	{pkg: "runtime/dynlib", may: []string{"runtime"}},
 	{pkg: "discover", may: []string{"runtime", "runtime/declare", "runtime/functions", "runtime/document"}},
 	// webhook receivers: signatures, replay protection, the handler, wait functions

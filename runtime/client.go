@@ -18,6 +18,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/opentoolgen/opentoolgen/internal/jsonrpc"
 	"github.com/opentoolgen/opentoolgen/internal/redirect"
 	"github.com/opentoolgen/opentoolgen/internal/sse"
 	"github.com/opentoolgen/opentoolgen/runtime/document"
@@ -238,13 +239,13 @@ func decodeResponse(status int, body []byte) (json.RawMessage, error) {
 		}
 		return nil, clientError(ClassErrorNull, status, ErrErrorNull.Message+": the server failed without a JSON-RPC error", httpStatusError(status, body))
 	}
-	if !isNull(resp.Error) {
+	if !jsonrpc.IsNull(resp.Error) {
 		return nil, decodeCallError(status, resp.Error)
 	}
 	if !ok {
 		return nil, clientError(ClassErrorNull, status, ErrErrorNull.Message+": the server failed without a JSON-RPC error", httpStatusError(status, body))
 	}
-	if isNull(resp.Result) {
+	if jsonrpc.IsNull(resp.Result) {
 		return nil, clientError(ClassResponseNull, status, ErrResponseNull.Message, nil)
 	}
 	return resp.Result, nil
@@ -280,7 +281,7 @@ func decodeCallError(status int, raw json.RawMessage) *Error {
 		msg = string(e.Message)
 	}
 	out.Message = msg
-	if !isNull(e.Data) {
+	if !jsonrpc.IsNull(e.Data) {
 		out.Data = e.Data
 	}
 	// {"code":500,"message":"{\"code\":405,\"message\":\"Function Not Supported\"}"}
@@ -306,7 +307,7 @@ func decodeCallError(status int, raw json.RawMessage) *Error {
 //	{"jsonrpc":"2.0","method":"…","params":{…},"id":"…"}
 func appendRequest(buf *bytes.Buffer, method string, params json.RawMessage, id string) {
 	buf.WriteString(`{"jsonrpc":"2.0","method":`)
-	writeJSONString(buf, method)
+	jsonrpc.WriteString(buf, method)
 	buf.WriteString(`,"params":`)
 	if len(params) == 0 {
 		buf.WriteString("{}")
@@ -314,7 +315,7 @@ func appendRequest(buf *bytes.Buffer, method string, params json.RawMessage, id 
 		buf.Write(params)
 	}
 	buf.WriteString(`,"id":`)
-	writeJSONString(buf, id)
+	jsonrpc.WriteString(buf, id)
 	buf.WriteByte('}')
 }
 
@@ -397,10 +398,10 @@ func (c *Client) Call(ctx context.Context, fc FunctionCall) (ToolReturn, error) 
 }
 
 func (c *Client) call(ctx context.Context, name string, params json.RawMessage, id string) (json.RawMessage, error) {
-	if len(params) > 0 && !isNull(params) && !isJSONObject(params) {
+	if len(params) > 0 && !jsonrpc.IsNull(params) && !jsonrpc.IsObject(params) {
 		return nil, errArgsNotObject()
 	}
-	if isNull(params) {
+	if jsonrpc.IsNull(params) {
 		params = nil
 	}
 	buf := getBuffer()
@@ -480,11 +481,11 @@ func (c *Client) stream(ctx context.Context, name string, params json.RawMessage
 // callback does not escape (no allocation more than the client's own stream).
 func (c *Client) streamTo(ctx context.Context, name string, params json.RawMessage, id string, yield func(json.RawMessage, error) bool) {
 	{
-		if len(params) > 0 && !isNull(params) && !isJSONObject(params) {
+		if len(params) > 0 && !jsonrpc.IsNull(params) && !jsonrpc.IsObject(params) {
 			yield(nil, errArgsNotObject())
 			return
 		}
-		if isNull(params) {
+		if jsonrpc.IsNull(params) {
 			params = nil
 		}
 		if id == "" {
@@ -625,13 +626,13 @@ func (c *Client) endsByClosing(resp *http.Response) bool {
 // else, which still ends the stream with a call error.
 func errorEvent(data []byte) error {
 	var resp response
-	if json.Unmarshal(data, &resp) == nil && !isNull(resp.Error) {
+	if json.Unmarshal(data, &resp) == nil && !jsonrpc.IsNull(resp.Error) {
 		return decodeCallError(http.StatusOK, resp.Error)
 	}
 	var bare struct {
 		Message json.RawMessage `json:"message"`
 	}
-	if json.Unmarshal(data, &bare) == nil && len(bare.Message) > 0 && !isNull(bare.Message) {
+	if json.Unmarshal(data, &bare) == nil && len(bare.Message) > 0 && !jsonrpc.IsNull(bare.Message) {
 		return decodeCallError(http.StatusOK, data)
 	}
 	return clientError(ClassCall, CodeToolError, "the stream ended with an error event", errors.New("event data: "+snippet(data)))

@@ -97,7 +97,7 @@ func (l *local) callContext(ctx context.Context) context.Context {
 // request checks a call as *Client and a server would, before the tool is
 // called: it returns the arguments the tool gets (nil for none) and the name.
 func (l *local) request(ctx context.Context, name string, args json.RawMessage) (string, json.RawMessage, error) {
-	if len(args) > 0 && !isNull(args) && !isJSONObject(args) {
+	if len(args) > 0 && !jsonrpc.IsNull(args) && !jsonrpc.IsObject(args) {
 		return "", nil, errArgsNotObject()
 	}
 	if err := ctx.Err(); err != nil {
@@ -106,7 +106,7 @@ func (l *local) request(ctx context.Context, name string, args json.RawMessage) 
 	if l.tool == nil {
 		return "", nil, clientError(ClassNoAccess, CodeNoAccess, "runtime.Local: the tool is nil", nil)
 	}
-	if isNull(args) {
+	if jsonrpc.IsNull(args) {
 		args = emptyObject // what *Client sends
 	} else if !json.Valid(args) {
 		var v struct{}
@@ -152,7 +152,7 @@ func localResult(result json.RawMessage, item bool) (json.RawMessage, error) {
 	if len(result) == 0 {
 		return emptyObject, nil
 	}
-	if !json.Valid(result) || !isJSONObject(result) {
+	if !json.Valid(result) || !jsonrpc.IsObject(result) {
 		return nil, errResultNotObject
 	}
 	if !utf8.Valid(result) {

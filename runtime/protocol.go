@@ -35,7 +35,6 @@
 package runtime
 
 import (
-	"bytes"
 	"encoding/json"
 	"strings"
 )
@@ -204,15 +203,4 @@ type response struct {
 func quote(s string) string {
 	b, _ := json.Marshal(s)
 	return string(b)
-}
-
-// isJSONObject reports whether raw (already known to be valid JSON) is an object.
-func isJSONObject(raw []byte) bool {
-	raw = bytes.TrimLeft(raw, " \t\r\n")
-	return len(raw) > 0 && raw[0] == '{'
-}
-
-func isNull(raw []byte) bool {
-	raw = bytes.TrimSpace(raw)
-	return len(raw) == 0 || string(raw) == "null"
 }

@@ -469,8 +469,8 @@ func parseRequest(body []byte) (p parsed, status int, id json.RawMessage, e *Err
 	if p.method, ok = jsonrpc.Method(env.Method); !ok || p.method == "" {
 		return invalid(http.StatusBadRequest, p.id, CodeInvalidRequest, "method must be a non-empty string")
 	}
-	if !isNull(env.Params) {
-		if !isJSONObject(env.Params) {
+	if !jsonrpc.IsNull(env.Params) {
+		if !jsonrpc.IsObject(env.Params) {
 			return invalid(http.StatusOK, p.id, CodeInvalidParams, "params must be a JSON object of named arguments")
 		}
 		p.params = env.Params
@@ -571,7 +571,7 @@ func (h *handler) checkResult(method string, result json.RawMessage) (json.RawMe
 	if len(result) == 0 {
 		return emptyObject, nil
 	}
-	if !json.Valid(result) || !isJSONObject(result) {
+	if !json.Valid(result) || !jsonrpc.IsObject(result) {
 		if log, _, suppressed := h.logs.Allow(lograte.Result, method); log {
 			h.cfg.logger.Error("opentool: tool returned a result that is not a JSON object", "function", lograte.Name(method), "result", truncate(result, 200),
 				"suppressed", suppressed)
@@ -613,30 +613,12 @@ func appendErrorObject(buf *bytes.Buffer, e *Error) {
 	buf.WriteString(`{"code":`)
 	buf.WriteString(strconv.Itoa(e.Code))
 	buf.WriteString(`,"message":`)
-	writeJSONString(buf, e.Message)
+	jsonrpc.WriteString(buf, e.Message)
 	if len(e.Data) > 0 && json.Valid(e.Data) {
 		buf.WriteString(`,"data":`)
 		jsonrpc.WriteValidUTF8(buf, e.Data)
 	}
 	buf.WriteByte('}')
-}
-
-func writeJSONString(buf *bytes.Buffer, s string) {
-	simple := true
-	for i := 0; i < len(s); i++ {
-		if c := s[i]; c < 0x20 || c == '"' || c == '\\' || c >= 0x7f || c == '<' || c == '>' || c == '&' {
-			simple = false
-			break
-		}
-	}
-	if simple {
-		buf.WriteByte('"')
-		buf.WriteString(s)
-		buf.WriteByte('"')
-		return
-	}
-	b, _ := json.Marshal(s)
-	buf.Write(b)
 }
 
 // logPanic logs a panic of the tool in function fn: the first of fn with its

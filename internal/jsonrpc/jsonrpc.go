@@ -1,6 +1,7 @@
 // Package jsonrpc reads the envelope of a JSON-RPC 2.0 request as the
 // OpenTool server does (each member once, matched as encoding/json matches
-// struct fields) and makes what it echoes valid UTF-8.
+// struct fields), makes what it echoes valid UTF-8, and writes and tests the
+// JSON values the runtime packages share (strings, null, objects).
 package jsonrpc
 
 import (

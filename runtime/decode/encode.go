@@ -3,6 +3,8 @@ package decode
 import (
 	"bytes"
 	"encoding/json"
+
+	"github.com/opentoolgen/opentoolgen/internal/jsonrpc"
 )
 
 // EncodeResult encodes a scalar or array return value v named name as the
@@ -15,7 +17,7 @@ func EncodeResult(name string, v any) (json.RawMessage, error) {
 	var buf bytes.Buffer
 	buf.Grow(len(name) + len(b) + 5)
 	buf.WriteByte('{')
-	writeJSONString(&buf, name)
+	jsonrpc.WriteString(&buf, name)
 	buf.WriteByte(':')
 	buf.Write(b)
 	buf.WriteByte('}')
@@ -39,7 +41,7 @@ func EncodeObject(v any) (json.RawMessage, error) {
 // [Value] does; generated UnmarshalJSON methods use it. It returns the
 // -32602 *Error listing every violation.
 func Unmarshal[T any](data []byte, v *T, fn func(*Decoder, *T)) error {
-	if len(data) == 0 || isNull(data) {
+	if len(data) == 0 || jsonrpc.IsNull(data) {
 		return nil
 	}
 	return Value(data, v, fn)
@@ -67,7 +69,7 @@ func (e *ObjectEncoder) Field(name string, v any) {
 	} else {
 		e.buf.WriteByte(',')
 	}
-	writeJSONString(&e.buf, name)
+	jsonrpc.WriteString(&e.buf, name)
 	e.buf.WriteByte(':')
 	e.buf.Write(b)
 }

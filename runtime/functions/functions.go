@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"sync"
 
+	"github.com/opentoolgen/opentoolgen/internal/jsonrpc"
 	"github.com/opentoolgen/opentoolgen/runtime"
 	"github.com/opentoolgen/opentoolgen/runtime/declare"
 	"github.com/opentoolgen/opentoolgen/runtime/document"
@@ -170,7 +171,7 @@ func (t *Tool) Invoke(ctx context.Context, args map[string]any) (map[string]any,
 // tool's errors are returned unchanged; a result that is not a JSON object is
 // an *Error with code -32603.
 func (t *Tool) Call(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
-	if isNull(args) {
+	if jsonrpc.IsNull(args) {
 		args = nil
 	}
 	if !t.fn.IsStream() {
@@ -224,7 +225,7 @@ func (t *Tool) checkResult(result json.RawMessage) (json.RawMessage, error) {
 	if len(result) == 0 {
 		return json.RawMessage("{}"), nil
 	}
-	if !json.Valid(result) || !isJSONObject(result) {
+	if !json.Valid(result) || !jsonrpc.IsObject(result) {
 		return nil, runtime.InternalError("internal error: " + quote(t.fn.Name) + " returned a result that is not a JSON object")
 	}
 	return result, nil
@@ -256,15 +257,4 @@ func decodeObject(raw json.RawMessage) (map[string]any, error) {
 func quote(s string) string {
 	b, _ := json.Marshal(s)
 	return string(b)
-}
-
-// isJSONObject reports whether raw (already known to be valid JSON) is an object.
-func isJSONObject(raw []byte) bool {
-	raw = bytes.TrimLeft(raw, " \t\r\n")
-	return len(raw) > 0 && raw[0] == '{'
-}
-
-func isNull(raw []byte) bool {
-	raw = bytes.TrimSpace(raw)
-	return len(raw) == 0 || string(raw) == "null"
 }

@@ -16,6 +16,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/opentoolgen/opentoolgen/internal/jsonrpc"
 	"github.com/opentoolgen/opentoolgen/internal/sse"
 	"github.com/opentoolgen/opentoolgen/runtime"
 )
@@ -378,14 +379,14 @@ func eventObject(ev sse.Event) []byte {
 	b.WriteByte('{')
 	if ev.Name != "" {
 		b.WriteString(`"event":`)
-		writeJSONString(&b, ev.Name)
+		jsonrpc.WriteString(&b, ev.Name)
 		b.WriteByte(',')
 	}
 	b.WriteString(`"data":`)
-	writeJSONString(&b, string(ev.Data))
+	jsonrpc.WriteString(&b, string(ev.Data))
 	if ev.HasID {
 		b.WriteString(`,"id":`)
-		writeJSONString(&b, ev.ID)
+		jsonrpc.WriteString(&b, ev.ID)
 	}
 	if ev.HasRetry {
 		b.WriteString(`,"retry":`)
@@ -432,10 +433,4 @@ func clipText(b []byte) string {
 		s = s[:n] + "…"
 	}
 	return s
-}
-
-// writeJSONString writes s as a JSON string, as json.Marshal does.
-func writeJSONString(buf *bytes.Buffer, s string) {
-	b, _ := json.Marshal(s)
-	buf.Write(b)
 }
