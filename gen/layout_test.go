@@ -77,7 +77,7 @@ var stages = []struct {
 	// emit: Go from the model, nothing of input formats (jennifer only)
 	{pkg: "gen/emit", may: []string{"internal/jsontree", "runtime", "templates", "gen/model", "runtime/document"}, jennifer: true},
 	// the driver: Generate, render, format; see gen's package doc
-	{pkg: "gen", may: []string{"runtime", "runtime/declare", "discover", "gen/source", "gen/overlay", "gen/load/opentool", "gen/load/opendyn", "gen/load/openapi", "gen/load/mcptools", "gen/model", "gen/emit"}},
+	{pkg: "gen", may: []string{"runtime", "runtime/declare", "runtime/document", "discover", "gen/source", "gen/overlay", "gen/load/opentool", "gen/load/opendyn", "gen/load/openapi", "gen/load/mcptools", "gen/model", "gen/emit"}},
 	{pkg: "cmd/opentoolgen", may: []string{"internal/buildinfo", "gen"}, third: true}, // golang.org/x/mod/modfile
 	// fronts beside runtime, which never imports them
 	// the tool executors of an agent platform on NATS (natsexec)
