@@ -24,8 +24,9 @@ import (
 // appended, or the value as one entry; a primitive is replaced by a
 // primitive. An update that is not an object on an object is an error. As
 // Overlay 1.0.0 documents are read by the tools that wrote them, a member
-// whose value is of another kind than the update's is replaced; an Overlay
-// 1.1.0 document gets an error there, as that version says. copy (1.1.0)
+// whose value is of another kind than the update's is replaced, and so is a
+// selected primitive (1.0.0 defines updates of objects and arrays only); an
+// Overlay 1.1.0 document gets an error there, as that version says. copy (1.1.0)
 // merges the one value its query selects, as update merges its own.
 func Apply(target *source.Source, files []File) (*source.Source, []source.Diagnostic, error) {
 	var (
@@ -178,7 +179,7 @@ func (p *patcher) merge(t, upd *node, d *doc) string {
 		}
 	case t.kind == jsontree.Array:
 		t.items = append(t.items, upd.clone())
-	case !upd.primitive():
+	case !upd.primitive() && d.v11:
 		return fmt.Sprintf("got %s %s, want a string, number, boolean or null: the target selects %s %s, which an update replaces", article(upd.kindName()), upd.kindName(), article(t.kindName()), t.kindName())
 	default:
 		*t = *upd.clone()

@@ -167,6 +167,21 @@ actions:
 	}
 }
 
+// TestApplyPrimitiveReplaced100: an Overlay 1.0.0 update replaces a
+// selected primitive whatever its kind (an error in 1.1.0: TestApplyErrors).
+func TestApplyPrimitiveReplaced100(t *testing.T) {
+	o := File{Name: "o.yaml", Data: []byte(`overlay: 1.0.0
+info: {title: t, version: "1"}
+actions:
+  - target: $.info.title
+    update: {text: Shop}
+`)}
+	_, v, _ := apply(t, readDoc(t, "shop.yaml"), o)
+	if diff := cmp.Diff(map[string]any{"text": "Shop"}, at(v, "info", "title")); diff != "" {
+		t.Errorf("info.title (-want +got):\n%s", diff)
+	}
+}
+
 // TestApplyErrors: each problem of an overlay at its line, with the action's
 // pointer and target.
 func TestApplyErrors(t *testing.T) {
@@ -191,6 +206,8 @@ func TestApplyErrors(t *testing.T) {
 			`bad.yaml:5:11: /actions/0/copy: action with target "$.info": copy "$.paths.*" selects 2 values; want exactly one`}},
 		{"kind mismatch in 1.1.0", "overlay: 1.1.0\ninfo: {title: t, version: \"1\"}\nactions:\n  - target: $.components.schemas.Item\n    update:\n      required: id\n", []string{
 			`bad.yaml:6:7: /actions/0/update: action with target "$.components.schemas.Item": member /required: got a string, want an array as the target has: Overlay 1.1.0 merges values of one kind (remove the member first to replace it)`}},
+		{"object on a primitive in 1.1.0", "overlay: 1.1.0\ninfo: {title: t, version: \"1\"}\nactions:\n  - target: $.info.title\n    update: {text: Shop}\n", []string{
+			`bad.yaml:5:13: /actions/0/update: action with target "$.info.title": got an object, want a string, number, boolean or null: the target selects a string, which an update replaces`}},
 		{"nothing to do", "overlay: 1.0.0\ninfo: {title: t, version: \"1\"}\nactions:\n  - target: $.info\n    remove: false\n", []string{
 			`bad.yaml:4:5: /actions/0: action with target "$.info": want update, remove: true, or copy: the action does nothing`}},
 		{"remove the document", "overlay: 1.0.0\ninfo: {title: t, version: \"1\"}\nactions:\n  - target: $\n    remove: true\n", []string{
