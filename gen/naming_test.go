@@ -478,3 +478,21 @@ func TestNamesNestedContext(t *testing.T) {
 		t.Errorf("numbered types: %v", n)
 	}
 }
+
+// TestNamesUnionLikeVariant: a member that is a union of a component named
+// as the member's place (Stripe's SetupIntentPaymentMethodOptions
+// acss_debit, anyOf setup_intent_payment_method_options_acss_debit or
+// another; an expandable member, a string or its component), where no
+// parent has more words to add, is named with Union, never a number
+// (ShipmentOptionsCourier2, the component's name with 2).
+func TestNamesUnionLikeVariant(t *testing.T) {
+	src := generatedSource(t, namesDoc(t, "union-like-variant.yaml"))
+	wantIn(t, src, "type ShipmentOptionsCourier struct {", "type ShipmentOptionsCourierUnion struct {",
+		"type ShipmentOptionsLocker struct {", "type ShipmentOptionsLockerUnion struct {",
+		"type ShipmentLabel struct {", "type ShipmentLabelUnion struct {",
+		"Courier *ShipmentOptionsCourierUnion `json:\"courier,omitzero\"`",
+		"Label *ShipmentLabelUnion `json:\"label,omitzero\"`")
+	if n := numbered(t, src); len(n) > 0 {
+		t.Errorf("numbered types: %v", n)
+	}
+}

@@ -275,7 +275,7 @@ func (n *Naming) name(p *Package) {
 			if sr := shared[r.typ]; sr != nil {
 				r.typ.Name = sharedName(types, r.typ, at, sr.of.([]*Place), sr.title)
 			} else {
-				r.typ.Name = at.take(types)
+				r.typ.Name = at.take(types, r.typ)
 			}
 			r.typ.Origin = r.typ.Name + " is " + at.origin + "."
 		case nameArgs:
@@ -357,7 +357,7 @@ func renameShared(types *Scope, t *Type, places []*Place, rename bool) {
 		}
 	}
 	if best != places[0] {
-		t.Name = best.take(types)
+		t.Name = best.take(types, t)
 		nameValues(types, t)
 	}
 	t.Origin = t.Name + " is " + best.origin + "; " + otherPlaces(len(places)-1)
@@ -441,7 +441,7 @@ func sharedName(types *Scope, t *Type, at *Place, places []*Place, title string)
 			return types.Take(c)
 		}
 	}
-	return at.take(types)
+	return at.take(types, t)
 }
 
 // commonVia is the component that every place in an operation comes
@@ -860,14 +860,34 @@ func (p *Place) make(types *Scope) {
 // type has taken it, a name with more of its context (take's
 // contextName: more of the parent's words, BusinessHoursCustomHoursItem
 // then HandlingBusinessHoursCustomHoursItem), and only when none is free,
-// the hint with a number.
-func (p *Place) take(types *Scope) string {
+// for a union t the hint with Union (kindName), then the hint with a
+// number.
+func (p *Place) take(types *Scope, t *Type) string {
 	if types.Has(BoundName(p.hint)) {
 		if name := contextName(types, p.full, p.hint); name != "" {
 			return types.Take(name)
 		}
+		if name := kindName(p.hint, t); name != "" && !types.Has(BoundName(name)) {
+			return types.Take(name)
+		}
 	}
 	return types.Take(p.hint)
+}
+
+// kindName is the name of the union t at a place whose name (hint) is
+// taken, when no name with more context is free: the hint with Union, ""
+// for another kind. Its name is most often taken by one of its own
+// variants, a component named like the place (the member "acss_debit" of
+// PaymentOptions, anyOf the schema payment_options_acss_debit or another),
+// whose parents have no more words to add; PaymentOptionsAcssDebitUnion
+// says the type is the choice of which PaymentOptionsAcssDebit is one
+// variant, where PaymentOptionsAcssDebit2 would read as a second version
+// of it.
+func kindName(hint string, t *Type) string {
+	if t == nil || t.Kind != KindUnion {
+		return ""
+	}
+	return hint + "Union"
 }
 
 // contextName is the shortest name free in types that ends full (a type's
