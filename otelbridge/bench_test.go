@@ -161,78 +161,93 @@ const pairChunk = 500
 func BenchmarkTracingPaired(b *testing.B) {
 	modes := tracingModes(b)
 	args := json.RawMessage(`{"text":"hello"}`)
-	workers := 8 * goruntime.GOMAXPROCS(0)
-	type side struct {
-		mode      tracingMode
-		client    *runtime.Client
-		calls     int
-		wall, cpu time.Duration
-	}
 	for _, m := range modes { // off against off: the noise of the measure
 		b.Run("c=8/"+m.name, func(b *testing.B) {
 			defer intercept.SetPropagator(nil)
-			var sides [2]*side
+			var sides [2]*pairedSide
 			for i, mode := range []tracingMode{modes[0], m} {
 				srv := httptest.NewServer(runtime.NewHandler(echoTool{}, mode.opts...))
 				defer srv.Close()
-				sides[i] = &side{mode: mode, client: runtime.NewClient(srv.URL + runtime.DefaultPrefix)}
+				sides[i] = &pairedSide{prop: mode.prop, client: runtime.NewClient(srv.URL + runtime.DefaultPrefix)}
 			}
-			ctx := context.Background()
-			run := func(s *side, n int) (wall, cpu time.Duration) {
-				intercept.SetPropagator(s.mode.prop) // no call in flight: the other side's are done
-				var left atomic.Int64
-				left.Store(int64(n))
-				var wg sync.WaitGroup
-				t0, cpu0 := time.Now(), cpuTime()
-				for range workers {
-					wg.Go(func() {
-						for left.Add(-1) >= 0 {
-							if _, err := s.client.CallFunction(ctx, "echo", args); err != nil {
-								b.Error(err)
-								return
-							}
-						}
-					})
+			runPaired(b, sides, 8*goruntime.GOMAXPROCS(0), "echo", args)
+		})
+	}
+}
+
+// pairedSide is one server of a paired benchmark (BenchmarkTracingPaired,
+// BenchmarkGatewayTracing): the propagator its calls run with, its client,
+// and what was measured of its calls.
+type pairedSide struct {
+	prop      intercept.Propagator
+	client    *runtime.Client
+	calls     int
+	wall, cpu time.Duration
+}
+
+// run makes n calls of function with args over s by workers goroutines and
+// returns their wall and CPU time, which it adds to s's.
+func (s *pairedSide) run(b *testing.B, workers, n int, function string, args json.RawMessage) (wall, cpu time.Duration) {
+	intercept.SetPropagator(s.prop) // no call in flight: the other side's are done
+	var left atomic.Int64
+	left.Store(int64(n))
+	var wg sync.WaitGroup
+	t0, cpu0 := time.Now(), cpuTime()
+	for range workers {
+		wg.Go(func() {
+			for left.Add(-1) >= 0 {
+				if _, err := s.client.CallFunction(context.Background(), function, args); err != nil {
+					b.Error(err)
+					return
 				}
-				wg.Wait()
-				wall, cpu = time.Since(t0), cpuTime()-cpu0
-				s.wall += wall
-				s.cpu += cpu
-				s.calls += n
-				return wall, cpu
-			}
-			for _, s := range sides { // connections opened, then counted from zero
-				run(s, workers)
-				s.calls, s.wall, s.cpu = 0, 0, 0
-			}
-			b.ResetTimer()
-			var wallRatios, cpuRatios []float64 // the mode's over off's, per pair
-			for pair := 0; sides[0].calls < b.N; pair++ {
-				n := min(pairChunk, b.N-sides[0].calls)
-				var wall, cpu [2]time.Duration
-				for _, i := range [][2]int{{0, 1}, {1, 0}}[pair%2] {
-					wall[i], cpu[i] = run(sides[i], n)
-				}
-				wallRatios = append(wallRatios, float64(wall[0])/float64(wall[1])) // calls/s: the inverse of time
-				if cpu[0] > 0 && cpu[1] > 0 {
-					cpuRatios = append(cpuRatios, float64(cpu[1])/float64(cpu[0]))
-				}
-			}
-			if testing.Verbose() {
-				b.Logf("per pair, the mode's wall and cpu over off's: %.3f\n%.3f", wallRatios, cpuRatios)
-			}
-			rate := func(s *side) float64 { return float64(s.calls) / s.wall.Seconds() }
-			cpu := func(s *side) float64 { return float64(s.cpu.Nanoseconds()) / 1e3 / float64(s.calls) }
-			b.ReportMetric(0, "ns/op")
-			b.ReportMetric(rate(sides[1]), "calls/s")
-			b.ReportMetric(rate(sides[0]), "off-calls/s")
-			b.ReportMetric(100*(median(wallRatios)-1), "Δcalls/s-%")
-			if len(cpuRatios) > 0 {
-				b.ReportMetric(cpu(sides[1]), "cpu-µs/call")
-				b.ReportMetric(cpu(sides[0]), "off-cpu-µs/call")
-				b.ReportMetric(100*(median(cpuRatios)-1), "Δcpu-%")
 			}
 		})
+	}
+	wg.Wait()
+	wall, cpu = time.Since(t0), cpuTime()-cpu0
+	s.wall += wall
+	s.cpu += cpu
+	s.calls += n
+	return wall, cpu
+}
+
+// runPaired calls sides[0] (off) and sides[1] (the mode measured) in
+// alternation, pairChunk calls at a time (off first in one pair, the mode
+// first in the next), b.N calls each, and reports the mode's calls/s and
+// cpu-µs/call, off's (off-calls/s, off-cpu-µs/call), and the mode's change
+// against off in per cent, the median of the pairs' (Δcalls/s-%, Δcpu-%).
+func runPaired(b *testing.B, sides [2]*pairedSide, workers int, function string, args json.RawMessage) {
+	for _, s := range sides { // connections opened, then counted from zero
+		s.run(b, workers, 4*workers, function, args)
+		s.calls, s.wall, s.cpu = 0, 0, 0
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	var wallRatios, cpuRatios []float64 // the mode's over off's, per pair
+	for pair := 0; sides[0].calls < b.N; pair++ {
+		n := min(pairChunk, b.N-sides[0].calls)
+		var wall, cpu [2]time.Duration
+		for _, i := range [][2]int{{0, 1}, {1, 0}}[pair%2] {
+			wall[i], cpu[i] = sides[i].run(b, workers, n, function, args)
+		}
+		wallRatios = append(wallRatios, float64(wall[0])/float64(wall[1])) // calls/s: the inverse of time
+		if cpu[0] > 0 && cpu[1] > 0 {
+			cpuRatios = append(cpuRatios, float64(cpu[1])/float64(cpu[0]))
+		}
+	}
+	if testing.Verbose() {
+		b.Logf("per pair, the mode's wall and cpu over off's: %.3f\n%.3f", wallRatios, cpuRatios)
+	}
+	rate := func(s *pairedSide) float64 { return float64(s.calls) / s.wall.Seconds() }
+	perCall := func(s *pairedSide) float64 { return float64(s.cpu.Nanoseconds()) / 1e3 / float64(s.calls) }
+	b.ReportMetric(0, "ns/op")
+	b.ReportMetric(rate(sides[1]), "calls/s")
+	b.ReportMetric(rate(sides[0]), "off-calls/s")
+	b.ReportMetric(100*(median(wallRatios)-1), "Δcalls/s-%")
+	if len(cpuRatios) > 0 {
+		b.ReportMetric(perCall(sides[1]), "cpu-µs/call")
+		b.ReportMetric(perCall(sides[0]), "off-cpu-µs/call")
+		b.ReportMetric(100*(median(cpuRatios)-1), "Δcpu-%")
 	}
 }
 

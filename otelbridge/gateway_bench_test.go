@@ -70,13 +70,7 @@ func BenchmarkGatewayTracing(b *testing.B) {
 		t.MaxIdleConnsPerHost = 2 * workers
 		return &http.Client{Transport: t}
 	}
-	type side struct {
-		prop      intercept.Propagator
-		client    *runtime.Client
-		calls     int
-		wall, cpu time.Duration
-	}
-	var sides [2]*side
+	var sides [2]*pairedSide
 	for i, on := range []bool{false, true} {
 		rc, err := petstoreclient.NewClient(upstream.URL+"/v1", petstoreclient.WithHTTPClient(hc()))
 		if err != nil {
@@ -87,7 +81,7 @@ func BenchmarkGatewayTracing(b *testing.B) {
 			b.Fatal(err)
 		}
 		var opts []runtime.ServerOption
-		s := &side{}
+		s := &pairedSide{}
 		if on {
 			opts = append(opts, runtime.WithInterceptors(ics...))
 			s.prop = otelbridge.Propagator()
@@ -97,60 +91,7 @@ func BenchmarkGatewayTracing(b *testing.B) {
 		s.client = runtime.NewClient(gw.URL+runtime.DefaultPrefix, runtime.WithHTTPClient(hc()))
 		sides[i] = s
 	}
-	args := json.RawMessage(`{"petId":7}`)
-	ctx := context.Background()
-	run := func(s *side, n int) (wall, cpu time.Duration) {
-		intercept.SetPropagator(s.prop) // no call in flight: the other side's are done
-		var left atomic.Int64
-		left.Store(int64(n))
-		var wg sync.WaitGroup
-		t0, cpu0 := time.Now(), cpuTime()
-		for range workers {
-			wg.Go(func() {
-				for left.Add(-1) >= 0 {
-					if _, err := s.client.CallFunction(ctx, "getPet", args); err != nil {
-						b.Error(err)
-						return
-					}
-				}
-			})
-		}
-		wg.Wait()
-		wall, cpu = time.Since(t0), cpuTime()-cpu0
-		s.wall += wall
-		s.cpu += cpu
-		s.calls += n
-		return wall, cpu
-	}
-	for _, s := range sides { // connections opened, then counted from zero
-		run(s, 4*workers)
-		s.calls, s.wall, s.cpu = 0, 0, 0
-	}
-	b.ReportAllocs()
-	b.ResetTimer()
-	var wallRatios, cpuRatios []float64 // on's over off's, per pair
-	for pair := 0; sides[0].calls < b.N; pair++ {
-		n := min(pairChunk, b.N-sides[0].calls)
-		var wall, cpu [2]time.Duration
-		for _, i := range [][2]int{{0, 1}, {1, 0}}[pair%2] {
-			wall[i], cpu[i] = run(sides[i], n)
-		}
-		wallRatios = append(wallRatios, float64(wall[0])/float64(wall[1])) // calls/s: the inverse of time
-		if cpu[0] > 0 && cpu[1] > 0 {
-			cpuRatios = append(cpuRatios, float64(cpu[1])/float64(cpu[0]))
-		}
-	}
-	rate := func(s *side) float64 { return float64(s.calls) / s.wall.Seconds() }
-	perCall := func(s *side) float64 { return float64(s.cpu.Nanoseconds()) / 1e3 / float64(s.calls) }
-	b.ReportMetric(0, "ns/op")
-	b.ReportMetric(rate(sides[1]), "calls/s")
-	b.ReportMetric(rate(sides[0]), "off-calls/s")
-	b.ReportMetric(100*(median(wallRatios)-1), "Δcalls/s-%")
-	if len(cpuRatios) > 0 {
-		b.ReportMetric(perCall(sides[1]), "cpu-µs/call")
-		b.ReportMetric(perCall(sides[0]), "off-cpu-µs/call")
-		b.ReportMetric(100*(median(cpuRatios)-1), "Δcpu-%")
-	}
+	runPaired(b, sides, workers, "getPet", json.RawMessage(`{"petId":7}`))
 	b.ReportMetric(float64(workers), "c")
 	stop() // flushes the batch span processor
 	if spansIn.Load() == 0 {
