@@ -154,19 +154,7 @@ func TestNoArgumentsResultsOrBodiesRecorded(t *testing.T) {
 			return runtime.InterceptCaller(runtime.NewClient(srv.URL+"/opentool"), tel.ic)
 		},
 		"mcp-http": func(t *testing.T, _ string, tool runtime.Tool) runtime.Caller {
-			h, err := mcpbridge.NewHTTPHandler(ctx, tool, nil, true, mcpbridge.WithInterceptors(tel.ic))
-			if err != nil {
-				t.Fatal(err)
-			}
-			t.Cleanup(func() { h.Close() })
-			srv := httptest.NewServer(h)
-			t.Cleanup(srv.Close)
-			mt, err := mcpbridge.HTTPTool(ctx, srv.URL, nil)
-			if err != nil {
-				t.Fatal(err)
-			}
-			t.Cleanup(func() { mt.Close() })
-			return runtime.InterceptCaller(runtime.Local(mt), tel.ic)
+			return mcpHTTPCaller(t, tool, true, tel.ic)
 		},
 		"mcp-conn": func(t *testing.T, _ string, tool runtime.Tool) runtime.Caller {
 			server, err := mcpbridge.NewServer(ctx, tool, &mcp.Implementation{Name: "pets", Version: "1"}, mcpbridge.WithInterceptors(tel.ic))

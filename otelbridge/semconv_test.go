@@ -14,6 +14,7 @@ import (
 	"github.com/opentoolgen/opentoolgen/natsbridge"
 	"github.com/opentoolgen/opentoolgen/otelbridge/internal/petgateway"
 	"github.com/opentoolgen/opentoolgen/runtime"
+	"github.com/opentoolgen/opentoolgen/runtime/intercept"
 )
 
 // TestFrontConventions: the spans of one call over each front carry that
@@ -99,19 +100,7 @@ func TestFrontConventions(t *testing.T) {
 
 	t.Run("mcp", func(t *testing.T) {
 		server, _ := spansOf(t, func(tel *telemetry) {
-			h, err := mcpbridge.NewHTTPHandler(ctx, tool, nil, false, mcpbridge.WithInterceptors(tel.ic))
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer h.Close()
-			srv := httptest.NewServer(h)
-			defer srv.Close()
-			mt, err := mcpbridge.HTTPTool(ctx, srv.URL, nil)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer mt.Close()
-			runtime.InterceptCaller(runtime.Local(mt), tel.ic).CallFunction(ctx, "getPet", args)
+			mcpHTTPCaller(t, tool, false, tel.ic).CallFunction(ctx, "getPet", args)
 		})
 		s := server[0]
 		if s.Name != "tools/call getPet" {
@@ -123,4 +112,25 @@ func TestFrontConventions(t *testing.T) {
 			t.Errorf("server span of a stateful session has no mcp.session.id: %v", s.Attributes)
 		}
 	})
+}
+
+// mcpHTTPCaller serves tool over MCP streamable HTTP (stateless or not)
+// with the server-side interceptors ics, and returns a Caller of it through
+// mcpbridge.HTTPTool with tel's interceptor on the calling side (the first
+// of ics); all is closed when t ends.
+func mcpHTTPCaller(t *testing.T, tool runtime.Tool, stateless bool, ics ...intercept.Func) runtime.Caller {
+	t.Helper()
+	h, err := mcpbridge.NewHTTPHandler(t.Context(), tool, nil, stateless, mcpbridge.WithInterceptors(ics...))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { h.Close() })
+	srv := httptest.NewServer(h)
+	t.Cleanup(srv.Close)
+	mt, err := mcpbridge.HTTPTool(t.Context(), srv.URL, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { mt.Close() })
+	return runtime.InterceptCaller(runtime.Local(mt), ics[0])
 }
