@@ -67,12 +67,16 @@ func startServing(t *testing.T, c *toolcli.Command, serving *regexp.Regexp, args
 	ctx, cancel := context.WithCancel(context.Background())
 	pr, pw := io.Pipe()
 	r := &natsRun{stop: cancel, logs: &testtool.LockedBuffer{}, lines: make(chan string, 1000), done: make(chan int, 1)}
+	drained := make(chan struct{}) // the log read to its end
 	go func() {
-		r.done <- c.Run(ctx, args, strings.NewReader(""), io.Discard, pw)
+		code := c.Run(ctx, args, strings.NewReader(""), io.Discard, pw)
 		pw.Close()
+		<-drained // so that r.logs holds every line once done says the command ended
+		r.done <- code
 	}()
 	url := make(chan string, 1)
 	go func() {
+		defer close(drained)
 		sc := bufio.NewScanner(pr)
 		for sc.Scan() {
 			r.logs.WriteString(sc.Text() + "\n")
