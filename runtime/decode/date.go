@@ -2,8 +2,6 @@ package decode
 
 import (
 	"errors"
-	"strconv"
-	"unicode/utf8"
 
 	"github.com/opentoolgen/opentoolgen/runtime/civil"
 )
@@ -27,17 +25,8 @@ func DateText(d *Decoder, s string, x *civil.Date) {
 		if errors.As(err, &de) {
 			why = de.Reason
 		}
-		d.Invalid("got " + quoteDate(s) + ", want an RFC 3339 date (YYYY-MM-DD): " + why)
+		d.Invalid("got " + quoteValue(s) + ", want an RFC 3339 date (YYYY-MM-DD): " + why)
 		return
 	}
 	*x = v
-}
-
-// quoteDate quotes a value read as a date for a message, its first 40
-// characters when it is longer (as civil.DateError does).
-func quoteDate(s string) string {
-	if utf8.RuneCountInString(s) > 40 {
-		s = string([]rune(s)[:40]) + "…"
-	}
-	return strconv.Quote(s)
 }
